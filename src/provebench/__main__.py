@@ -1,0 +1,3 @@
+from provebench.cli import main
+
+main()

@@ -1,0 +1,108 @@
+"""Canonical bytes: deterministic JSON, content hashes and atomic file writes.
+
+Everything provebench scores or publishes goes through here so that the same inputs give the same
+output bytes (no wall-clock time, no dict-order accidents, no NaN), and so that no output file is
+ever left half-written where a later run could mistake it for a complete one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+_CHUNK = 1 << 20
+
+
+def to_jsonable(value: Any) -> Any:
+    """Plain JSON data for a pydantic model (in field order) or any JSON-ready value."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    return value
+
+
+def canonical_json(value: Any, *, indent: int | None = 2) -> str:
+    """Deterministic JSON text ending in a newline.
+
+    Key order is the order of the model fields (or of the dict as built), which is part of the
+    documented output format; NaN and infinities are refused because they are not JSON.
+    """
+    return json.dumps(to_jsonable(value), ensure_ascii=False, indent=indent, allow_nan=False) + "\n"
+
+
+def compact_json(value: Any) -> str:
+    """One-line deterministic JSON with sorted keys, used for hashing and JSONL records."""
+    return json.dumps(
+        to_jsonable(value),
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+        allow_nan=False,
+    )
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    """Streaming sha256 of a file's bytes, as lowercase hex."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> None:
+    """Write a file so that readers see either the old content or the whole new content.
+
+    The bytes go to a temporary file in the same directory, are flushed to disk, and are then
+    renamed over the target; a crash at any point leaves no partial file under the final name.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp_name).replace(target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    _fsync_dir(target.parent)
+
+
+def write_lines_atomic(path: str | Path, lines: Iterable[str]) -> None:
+    """`write_atomic` for a stream of text lines (each written with a trailing newline)."""
+    write_atomic(path, "".join(f"{line}\n" for line in lines))
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+__all__ = [
+    "canonical_json",
+    "compact_json",
+    "sha256_bytes",
+    "sha256_file",
+    "to_jsonable",
+    "write_atomic",
+    "write_lines_atomic",
+]

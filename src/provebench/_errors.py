@@ -1,0 +1,46 @@
+"""User-facing errors.
+
+Every problem caused by input (a malformed file, a missing field, an unknown name) is raised as a
+`ProvebenchError`. The CLI turns it into exactly one line on stderr that names the file, the line
+where known, and the field, and exits with status 2 — never a traceback, never a score.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXIT_CONFIG_ERROR = 2
+
+
+class ProvebenchError(Exception):
+    """An input or configuration error, reported to the user as one line."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | Path | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.field = field
+
+    def one_line(self) -> str:
+        """`FILE:LINE: FIELD: message`, leaving out the parts that are unknown."""
+        location = ""
+        if self.path is not None:
+            location = self.path if self.line is None else f"{self.path}:{self.line}"
+        parts = [p for p in (location, self.field) if p]
+        text = ": ".join([*parts, self.message])
+        # One line, whatever the message or the file name carries.
+        return text.replace("\r", "\\r").replace("\n", "\\n")
+
+    def __str__(self) -> str:
+        return self.one_line()
+
+
+__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError"]

@@ -1,0 +1,74 @@
+"""The `provebench` command line: one entry point, one sub-command group per area.
+
+Each area owns its commands in its own `_cli.py`; this module only mounts them and turns
+`ProvebenchError` into the one-line error and exit status 2 promised in the README.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+from rich.console import Console
+
+from provebench import __version__
+from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
+from provebench.evidence._cli import evidence_app, schema_app
+from provebench.ledger._cli import log_app
+from provebench.pilot._cli import pilot_app
+from provebench.si._cli import si_app
+
+app = typer.Typer(
+    name="provebench",
+    help="Deterministic evaluation of AI agents and automation code from recorded evidence.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(si_app, name="si")
+app.add_typer(evidence_app, name="evidence")
+app.add_typer(schema_app, name="schema")
+app.add_typer(log_app, name="log")
+app.add_typer(pilot_app, name="pilot")
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"provebench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """provebench: verdicts are a pure function of the evidence."""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        app()
+    except ProvebenchError as error:
+        stderr.print(f"provebench: error: {error.one_line()}", markup=False)
+        sys.exit(EXIT_CONFIG_ERROR)
+    except KeyboardInterrupt:
+        stderr.print("provebench: interrupted", markup=False)
+        sys.exit(130)
+    except Exception as error:  # an internal fault, not bad input: still one line unless asked
+        if os.environ.get("PROVEBENCH_DEBUG"):
+            raise
+        stderr.print(
+            f"provebench: internal error: {type(error).__name__}: {error} "
+            "(set PROVEBENCH_DEBUG=1 for a traceback)",
+            markup=False,
+        )
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

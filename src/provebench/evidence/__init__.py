@@ -1,0 +1,3 @@
+"""provebench.evidence (public names are re-exported here as the package grows)."""
+
+__all__: list[str] = []

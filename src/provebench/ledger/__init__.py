@@ -1,0 +1,3 @@
+"""provebench.ledger (public names are re-exported here as the package grows)."""
+
+__all__: list[str] = []
