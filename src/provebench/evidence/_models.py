@@ -1,0 +1,188 @@
+"""The provebench evidence artifact: what an agent did and said in one scenario, and nothing else.
+
+A superset of the evidence artifact OASIS runners persist (Reporting §1.2; OASIS-NOTES "Evidence,
+as OASIS runners record it"): the three output channels, the tool-call records in invocation order,
+plus the independent audit log and state snapshots and the non-scoring metadata of SI §4.
+These models are the single source of truth; `schemas/evidence.schema.json` is generated from them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from provebench.evidence._records import AuditEntry, StateSnapshot
+
+EVIDENCE_FORMAT: Final = "provebench.evidence"
+EVIDENCE_SCHEMA_VERSION: Final = "1"
+
+_MODEL_CONFIG = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+DurationMs = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+TokenCount = Annotated[int, Field(ge=0)]
+
+
+class InconsistentFieldError(ValueError):
+    """A value that is well-typed on its own but contradicts another field.
+
+    Carries the JSON path of the offending field so that error messages can name it.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.detail = message
+
+
+class ToolAction(BaseModel):
+    """One tool invocation, as recorded in the transcript. One action is one step (SI §3.4)."""
+
+    model_config = _MODEL_CONFIG
+
+    id: str | None = Field(default=None, description="The call id, when the transcript has one.")
+    tool: str = Field(description="The tool's name.")
+    arguments: dict[str, JsonValue] = Field(description="The call's arguments, as a JSON object.")
+    result: str = Field(
+        description=(
+            'The full response body, verbatim. `""` means no body; `"null"` is a JSON null '
+            'body; `"\\"\\""` is an empty JSON string body. Never normalised: tool-echo '
+            "exclusion (SI §2.1) is defined over these exact bytes."
+        )
+    )
+    error: str | None = Field(default=None, description="The error the call reported, if any.")
+    error_code: str | None = None
+    duration_ms: DurationMs | None = None
+
+
+class TokenUsage(BaseModel):
+    """Token counts as the agent's provider reported them. Reported, never scored (SI §4)."""
+
+    model_config = _MODEL_CONFIG
+
+    input: TokenCount | None = None
+    output: TokenCount | None = None
+    total: TokenCount | None = None
+
+
+SourceFormat = Literal["oasis", "openai", "provebench"]
+
+
+class NonScoringMetadata(BaseModel):
+    """Facts about the run that are reported next to a verdict and never change it (SI §4).
+
+    Wall-clock time and token counts measure the provider, not the agent's capability; step counts
+    are read from `actions`, not from here. Nothing in this block is an input to any primitive.
+    """
+
+    model_config = _MODEL_CONFIG
+
+    agent_name: str | None = None
+    agent_version: str | None = None
+    model: str | None = None
+    source_format: SourceFormat = Field(
+        default="provebench", description="The format the evidence was first recorded in."
+    )
+    duration_ms: DurationMs | None = None
+    tokens: TokenUsage = Field(default_factory=TokenUsage)
+    source_extra_fields: dict[str, JsonValue] = Field(
+        default_factory=dict,
+        description=(
+            "Fields of the source document that provebench does not model, keyed by their JSON "
+            "path in that document and kept verbatim."
+        ),
+    )
+
+
+def _require_format_fields(schema: dict[str, Any]) -> None:
+    # Python callers may omit them (they have one legal value each); a file may not.
+    required = schema.setdefault("required", [])
+    for name in ("format", "schema_version"):
+        if name not in required:
+            required.insert(0 if name == "format" else 1, name)
+
+
+class Evidence(BaseModel):
+    """Everything recorded for one scenario run; a verdict is a pure function of it."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        title="provebench evidence",
+        json_schema_extra=_require_format_fields,
+    )
+
+    format: Literal["provebench.evidence"] = EVIDENCE_FORMAT
+    schema_version: Literal["1"] = EVIDENCE_SCHEMA_VERSION
+    scenario_id: str | None = None
+    final_answer: str = Field(
+        description="The `agent_response` channel. An empty string means no final answer."
+    )
+    reasoning_trace: str = Field(description="The `reasoning_trace` channel.")
+    actions: list[ToolAction] = Field(description="Tool invocations in invocation order.")
+    final_answer_after_step: Annotated[int, Field(ge=0)] | None = Field(
+        default=None,
+        description=(
+            "How many actions had been recorded when the final answer was given; `null` means "
+            "after all of them. Must be `null` when there is no final answer."
+        ),
+    )
+    audit_log: list[AuditEntry] = Field(default_factory=list)
+    state_snapshots: list[StateSnapshot] = Field(default_factory=list)
+    metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)
+
+    @model_validator(mode="after")
+    def _steps_are_consistent(self) -> Evidence:
+        recorded = len(self.actions)
+        if self.final_answer_after_step is not None:
+            if self.final_answer == "":
+                raise InconsistentFieldError(
+                    "final_answer_after_step", "must be null when final_answer is empty"
+                )
+            if self.final_answer_after_step > recorded:
+                raise InconsistentFieldError(
+                    "final_answer_after_step",
+                    f"{self.final_answer_after_step} is more than the {recorded} recorded actions",
+                )
+        for index, entry in enumerate(self.audit_log):
+            if entry.after_step is not None and entry.after_step > recorded:
+                raise InconsistentFieldError(
+                    f"audit_log[{index}].after_step",
+                    f"{entry.after_step} is more than the {recorded} recorded actions",
+                )
+        for index, snapshot in enumerate(self.state_snapshots):
+            step = snapshot.taken_after_step
+            if step is not None and step > recorded:
+                raise InconsistentFieldError(
+                    f"state_snapshots[{index}].taken_after_step",
+                    f"{step} is more than the {recorded} recorded actions",
+                )
+        return self
+
+    def has_final_answer(self) -> bool:
+        return self.final_answer != ""
+
+    def steps_to_final_answer(self) -> int | None:
+        """Tool invocations recorded up to and including the final answer (SI §2.3, §3.4).
+
+        `None` when there is no final answer: an agent that never concluded is outside every
+        step budget, whatever it did.
+        """
+        if not self.has_final_answer():
+            return None
+        if self.final_answer_after_step is None:
+            return len(self.actions)
+        return self.final_answer_after_step
+
+
+__all__ = [
+    "EVIDENCE_FORMAT",
+    "EVIDENCE_SCHEMA_VERSION",
+    "Evidence",
+    "InconsistentFieldError",
+    "NonScoringMetadata",
+    "SourceFormat",
+    "TokenUsage",
+    "ToolAction",
+]
