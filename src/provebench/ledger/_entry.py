@@ -1,0 +1,175 @@
+"""One ledger entry and its byte encoding: the hash chain of the external log (pilot §6, §9).
+
+The hashed bytes of an entry are the UTF-8 bytes of
+
+    compact_json({"kind": kind, "payload": payload, "prev_hash": prev_hash, "seq": seq})
+
+i.e. canonical JSON with sorted keys, no whitespace, non-ASCII kept as UTF-8. An exported JSONL
+line is the same object with the `hash` field added (again compact, sorted keys). Both are built
+here by string concatenation from the canonical payload text, which is byte-identical to the
+`compact_json` call above (a test holds the two together), so the payload is serialised once.
+
+No field carries wall-clock time: an interrupted-and-resumed run must produce the same bytes as an
+uninterrupted one. Time, where a caller needs it, is whatever the caller puts in the payload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from provebench._canonical import compact_json
+from provebench._errors import ProvebenchError
+
+FORMAT_NAME = "provebench.ledger"
+FORMAT_VERSION = 1
+
+# Domain-separated genesis: sha256(b"provebench.ledger/1 genesis"). Binding the format name and
+# version into the first link means a chain of another format or version cannot be passed off as
+# (or spliced into) a version-1 provebench ledger.
+GENESIS_HASH = "db152eb9021078f6b460e3870575a2e317fea1e0e447f03c13228cdeeceff36f"
+GENESIS_PREIMAGE = b"provebench.ledger/1 genesis"
+
+MAX_KIND_LENGTH = 128
+HASH_HEX_LENGTH = 64
+
+
+class LedgerEntry(BaseModel):
+    """One committed entry of the log. `hash` covers (seq, kind, payload, prev_hash)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    def hashed_text(self) -> str:
+        """The exact text whose UTF-8 bytes are hashed (see module docstring)."""
+        return hashed_text(self.seq, self.kind, compact_json(self.payload), self.prev_hash)
+
+    def export_line(self) -> str:
+        """This entry as one canonical JSONL line (without the newline)."""
+        return export_line(self.hash, self.hashed_text())
+
+
+def check_kind(kind: object) -> str:
+    """A kind is a short, printable, non-empty string: it names the event, it is not data."""
+    if not isinstance(kind, str):
+        raise ProvebenchError(f"kind must be a string, got {type(kind).__name__}", field="kind")
+    if not kind or len(kind) > MAX_KIND_LENGTH or not kind.isprintable():
+        raise ProvebenchError(
+            f"kind must be 1..{MAX_KIND_LENGTH} printable characters, got {kind!r}", field="kind"
+        )
+    return kind
+
+
+def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
+    """The canonical JSON text of a payload and a detached copy of it, or a ProvebenchError.
+
+    The fast path serialises once and parses back; the payload is accepted only if the parsed
+    copy equals the input, which refuses what JSON would silently change (non-string keys,
+    tuples, sets, objects with a custom `__eq__`). The slow path runs only to name the field.
+    """
+    if not isinstance(payload, Mapping):
+        raise ProvebenchError(
+            f"payload must be a JSON object (a mapping), got {type(payload).__name__}",
+            field="payload",
+        )
+    as_dict = payload if isinstance(payload, dict) else dict(payload)
+    try:
+        text = compact_json(as_dict)
+        text.encode("utf-8")
+        copy = json.loads(text)
+        same = copy == as_dict
+    except (TypeError, ValueError, RecursionError):
+        same = False
+    if not same:
+        raise ProvebenchError(_describe_unsafe(as_dict, "payload"), field="payload")
+    return text, copy
+
+
+def _describe_unsafe(value: object, where: str) -> str:
+    """Name the first part of `value` that is not plain JSON (slow; used only on failure)."""
+    stack: list[tuple[object, str]] = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    return f"{path}: key {key!r} is not a string (JSON object keys are strings)"
+                if not _utf8_safe(key):
+                    return f"{path}: key {key!r} is not valid Unicode text (lone surrogate)"
+                stack.append((sub, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((sub, f"{path}[{index}]") for index, sub in enumerate(item))
+        elif isinstance(item, float) and not math.isfinite(item):
+            return f"{path}: {item!r} is not a JSON number (NaN and infinities are refused)"
+        elif isinstance(item, str):
+            if not _utf8_safe(item):
+                return f"{path}: string is not valid Unicode text (lone surrogate)"
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            try:
+                str(item)
+            except ValueError:
+                return f"{path}: integer is too large to write as JSON"
+        elif not isinstance(item, float):
+            return f"{path}: {type(item).__name__} is not JSON (use objects, lists, str, numbers)"
+    return (
+        f"{where}: not plain JSON data (too deeply nested, or a value that a JSON round trip "
+        "would change)"
+    )
+
+
+def _utf8_safe(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def hashed_text(seq: int, kind: str, payload_text: str, prev_hash: str) -> str:
+    """`compact_json({"kind", "payload", "prev_hash", "seq"})` built from canonical parts."""
+    kind_text = json.dumps(kind, ensure_ascii=False)
+    return f'{{"kind":{kind_text},"payload":{payload_text},"prev_hash":"{prev_hash}","seq":{seq}}}'
+
+
+def hash_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def export_line(entry_hash: str, hashed: str) -> str:
+    """The JSONL line: `hash` sorts before every hashed key, so it is simply put in front."""
+    return f'{{"hash":"{entry_hash}",{hashed[1:]}'
+
+
+def is_hash_hex(value: object) -> bool:
+    return (
+        isinstance(value, str)
+        and len(value) == HASH_HEX_LENGTH
+        and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "GENESIS_HASH",
+    "GENESIS_PREIMAGE",
+    "LedgerEntry",
+    "canonical_payload",
+    "check_kind",
+    "export_line",
+    "hash_text",
+    "hashed_text",
+    "is_hash_hex",
+]

@@ -1,0 +1,287 @@
+"""`Ledger`: the append-only, hash-chained external log in one SQLite file (pilot §6, §9, §15).
+
+The writer is the laboratory process (the runner and its adapters record every call before they
+answer it); an agent under test never gets a `Ledger` handle or a path it can write. Evaluators
+open the file with `Ledger.open_readonly` or check it with `verify_ledger`.
+
+Durability: WAL journal with `synchronous=FULL`, so a committed append survives a process kill
+and a power cut; every append (or `append_many` batch) is one transaction, so a SIGKILL never
+leaves half an entry. Concurrency: one writer at a time, any number of readers (WAL). Each
+append reads the head inside its own write transaction, so even a second writer that ignores the
+rule could not fork the chain: it would extend the head the first writer left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+from provebench._errors import ProvebenchError
+from provebench.ledger._entry import (
+    GENESIS_HASH,
+    LedgerEntry,
+    canonical_payload,
+    check_kind,
+    export_line,
+    hash_text,
+    hashed_text,
+)
+from provebench.ledger._schema import (
+    check_meta,
+    create_schema,
+    is_empty_database,
+    looks_like_sqlite,
+)
+
+Synchronous = Literal["FULL", "NORMAL"]
+
+_READ_CHUNK = 2048
+_SELECT_FROM = "SELECT seq, kind, payload, prev_hash, hash FROM entries"
+
+
+class Ledger:
+    """A handle on one ledger file. Use `Ledger.open` (writer) or `Ledger.open_readonly`."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
+        self._connection = connection
+        self.path = path
+        self.readonly = readonly
+
+    # -- opening and closing -------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path, *, synchronous: Synchronous = "FULL") -> Ledger:
+        """Open (creating if absent) a ledger for appending.
+
+        `synchronous="NORMAL"` keeps every committed entry across a process crash but may lose
+        the last transactions on a power cut or kernel crash; the default FULL loses nothing
+        that was committed.
+        """
+        target = Path(path)
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ProvebenchError(f"synchronous must be FULL or NORMAL, got {synchronous!r}")
+        if not target.parent.is_dir():
+            raise ProvebenchError("cannot create ledger: directory does not exist", path=target)
+        created = not target.exists()
+        if not created:
+            _refuse_non_sqlite(target)
+        connection = _connect(target, uri=None)
+        try:
+            mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise ProvebenchError(f"cannot switch ledger to WAL mode (got {mode})", path=target)
+            connection.execute(f"PRAGMA synchronous={synchronous}")
+            connection.execute("PRAGMA busy_timeout=10000")
+            if is_empty_database(connection):
+                create_schema(connection)
+            check_meta(connection, target)
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise ProvebenchError(f"cannot open ledger: {error}", path=target) from error
+        except BaseException:
+            connection.close()
+            raise
+        if created:
+            _fsync_directory(target.parent)
+        return cls(connection, target, readonly=False)
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> Ledger:
+        """Open an existing ledger read-only (SQLite URI `mode=ro`), as evaluators do."""
+        target = Path(path)
+        if not target.is_file():
+            raise ProvebenchError("ledger not found", path=target)
+        _refuse_non_sqlite(target)
+        connection = _connect(target, uri=f"{target.resolve().as_uri()}?mode=ro")
+        try:
+            connection.execute("PRAGMA query_only=1")
+            connection.execute("PRAGMA busy_timeout=10000")
+            check_meta(connection, target)
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise ProvebenchError(f"cannot read ledger: {error}", path=target) from error
+        except BaseException:
+            connection.close()
+            raise
+        return cls(connection, target, readonly=True)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def append(self, kind: str, payload: Mapping[str, Any]) -> LedgerEntry:
+        """Append one entry in its own transaction and return it as committed."""
+        return self.append_many([(kind, payload)])[0]
+
+    def append_many(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> list[LedgerEntry]:
+        """Append entries in one transaction: all of them are committed, or none.
+
+        Every payload is checked before the transaction starts, so a bad item leaves the log
+        untouched and names the item's index.
+        """
+        if self.readonly:
+            raise ProvebenchError("ledger is open read-only; appends are refused", path=self.path)
+        prepared: list[tuple[str, str, dict[str, Any]]] = []
+        for index, item in enumerate(items):
+            try:
+                kind, payload = item
+                text, copy = canonical_payload(payload)
+                prepared.append((check_kind(kind), text, copy))
+            except ProvebenchError as error:
+                raise ProvebenchError(
+                    f"item {index}: {error.message}", path=self.path, field=error.field
+                ) from error
+            except (TypeError, ValueError) as error:
+                raise ProvebenchError(
+                    f"item {index}: expected a (kind, payload) pair", path=self.path
+                ) from error
+        if not prepared:
+            return []
+        connection = self._connection
+        entries: list[LedgerEntry] = []
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            seq, prev_hash = self._head_link()
+            rows: list[tuple[int, str, str, str, str]] = []
+            for kind, text, copy in prepared:
+                seq += 1
+                entry_hash = hash_text(hashed_text(seq, kind, text, prev_hash))
+                rows.append((seq, kind, text, prev_hash, entry_hash))
+                entries.append(
+                    LedgerEntry.model_construct(
+                        seq=seq, kind=kind, payload=copy, prev_hash=prev_hash, hash=entry_hash
+                    )
+                )
+                prev_hash = entry_hash
+            connection.executemany(
+                "INSERT INTO entries (seq, kind, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise ProvebenchError(f"append failed: {error}", path=self.path) from error
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        return entries
+
+    def _head_link(self) -> tuple[int, str]:
+        row = self._connection.execute(
+            "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return -1, GENESIS_HASH
+        return int(row[0]), str(row[1])
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def head(self) -> LedgerEntry | None:
+        """The last committed entry, or None for an empty ledger."""
+        row = self._connection.execute(f"{_SELECT_FROM} ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else _entry_from_row(row)
+
+    def entries(self, start_seq: int = 0) -> Iterator[LedgerEntry]:
+        """Stream entries in seq order from `start_seq`, a chunk of rows at a time."""
+        for row in self._rows(start_seq, None):
+            yield _entry_from_row(row)
+
+    def __len__(self) -> int:
+        row = self._connection.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries").fetchone()
+        return int(row[0])
+
+    def _rows(self, start_seq: int, stop_seq: int | None) -> Iterator[tuple[Any, ...]]:
+        """Rows with start_seq <= seq (< stop_seq), by short queries so no cursor stays open."""
+        next_seq = start_seq
+        while True:
+            rows = self._connection.execute(
+                f"{_SELECT_FROM} WHERE seq >= ? AND seq < ? ORDER BY seq LIMIT ?",
+                (next_seq, (1 << 62) if stop_seq is None else stop_seq, _READ_CHUNK),
+            ).fetchall()
+            if not rows:
+                return
+            yield from rows
+            next_seq = int(rows[-1][0]) + 1
+
+    def export_jsonl(self, path: str | Path) -> int:
+        """Write the log as canonical JSONL (one entry a line), atomically; return the count.
+
+        The export is a snapshot up to the head at the time of the call. The rows are written as
+        stored; `verify_ledger` on the export checks the same chain as on the SQLite file.
+        """
+        target = Path(path)
+        stop_seq = len(self)
+        count = 0
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                for seq, kind, text, prev_hash, entry_hash in self._rows(0, stop_seq):
+                    line = export_line(entry_hash, hashed_text(seq, kind, text, prev_hash))
+                    handle.write(line + "\n")
+                    count += 1
+                handle.flush()
+                os.fsync(handle.fileno())
+            Path(tmp_name).replace(target)
+        except BaseException:
+            Path(tmp_name).unlink(missing_ok=True)
+            raise
+        _fsync_directory(target.parent)
+        return count
+
+
+def _entry_from_row(row: tuple[Any, ...]) -> LedgerEntry:
+    seq, kind, text, prev_hash, entry_hash = row
+    return LedgerEntry.model_construct(
+        seq=int(seq), kind=kind, payload=json.loads(text), prev_hash=prev_hash, hash=entry_hash
+    )
+
+
+def _connect(path: Path, *, uri: str | None) -> sqlite3.Connection:
+    try:
+        if uri is None:
+            return sqlite3.connect(path, isolation_level=None)
+        return sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error as error:
+        raise ProvebenchError(f"cannot open ledger: {error}", path=path) from error
+
+
+def _refuse_non_sqlite(path: Path) -> None:
+    try:
+        if path.stat().st_size and not looks_like_sqlite(path):
+            raise ProvebenchError("not a provebench ledger (not an SQLite database)", path=path)
+    except OSError as error:
+        raise ProvebenchError(f"cannot read ledger: {error.strerror}", path=path) from error
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+__all__ = ["Ledger", "Synchronous"]

@@ -1,0 +1,175 @@
+"""Reading entries back for verification, from the SQLite file or a JSONL export.
+
+Each stored row becomes a `CheckedRow`: its fields as found, whether its content (kind, payload,
+prev_hash, seq) hashes to its stored hash, and a problem text when it is malformed or not in the
+canonical encoding. Nothing here trusts the file: every field is type-checked.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import compact_json
+from provebench._errors import ProvebenchError
+from provebench.ledger._entry import export_line, hash_text, hashed_text, is_hash_hex
+from provebench.ledger._ledger import Ledger
+from provebench.ledger._schema import TRIGGER_NAMES, trigger_names
+
+_EXPORT_KEYS = frozenset({"hash", "kind", "payload", "prev_hash", "seq"})
+
+
+@dataclass(slots=True)
+class CheckedRow:
+    line: int | None  # 1-based line of a JSONL export; None for SQLite rows
+    seq: int | None  # None when the row has no usable seq
+    kind: str | None
+    payload_text: str | None  # canonical payload JSON, when the payload is a JSON object
+    prev_hash: str | None
+    hash: str | None
+    content_ok: bool  # the fields hash to the stored hash
+    problem: str | None  # malformed / non-canonical / hash mismatch, as found
+    problem_kind: str | None  # "malformed" or "edited"
+    recomputed: str | None = None
+
+
+def check_fields(
+    line: int | None, seq: Any, kind: Any, payload: Any, prev_hash: Any, entry_hash: Any
+) -> CheckedRow:
+    """Type-check one entry's fields and recompute its hash."""
+    usable_seq = seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+    row = CheckedRow(line, usable_seq, None, None, None, None, False, None, "malformed")
+    if usable_seq is None:
+        row.problem = f"seq must be a non-negative integer, found {_short(seq)}"
+        return row
+    if not isinstance(kind, str):
+        row.problem = f"kind must be a string, found {_short(kind)}"
+        return row
+    if not isinstance(payload, dict):
+        row.problem = f"payload must be a JSON object, found {_short(payload)}"
+        return row
+    if not is_hash_hex(prev_hash) or not is_hash_hex(entry_hash):
+        row.problem = "prev_hash and hash must be 64 lowercase hex digits"
+        return row
+    try:
+        payload_text = compact_json(payload)
+    except ValueError as error:
+        row.problem = f"payload is not plain JSON: {error}"
+        return row
+    row.kind, row.payload_text, row.prev_hash, row.hash = kind, payload_text, prev_hash, entry_hash
+    row.recomputed = hash_text(hashed_text(usable_seq, kind, payload_text, prev_hash))
+    if row.recomputed != entry_hash:
+        row.problem_kind = "edited"
+        row.problem = "content does not match its hash (entry edited or forged)"
+        return row
+    row.content_ok = True
+    row.problem = row.problem_kind = None
+    return row
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- SQLite ------------------------------------------------------------------------------------
+
+
+def sqlite_missing_triggers(path: Path) -> list[str]:
+    with Ledger.open_readonly(path) as ledger:
+        present = trigger_names(ledger._connection)
+    return [name for name in TRIGGER_NAMES if name not in present]
+
+
+def sqlite_rows(path: Path) -> Iterator[CheckedRow]:
+    """Rows in seq order. A stored payload must be exactly its canonical JSON text."""
+    with Ledger.open_readonly(path) as ledger:
+        try:
+            for seq, kind, text, prev_hash, entry_hash in ledger._rows(-(1 << 62), None):
+                yield _sqlite_row(seq, kind, text, prev_hash, entry_hash)
+        except sqlite3.DatabaseError as error:
+            raise ProvebenchError(f"cannot read ledger entries: {error}", path=path) from error
+
+
+def _sqlite_row(seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any) -> CheckedRow:
+    if not isinstance(text, str):
+        return check_fields(None, seq, kind, text, prev_hash, entry_hash)
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        row = check_fields(None, seq, kind, {}, prev_hash, entry_hash)
+        row.content_ok, row.problem_kind = False, "malformed"
+        row.problem = "stored payload is not JSON"
+        return row
+    row = check_fields(None, seq, kind, payload, prev_hash, entry_hash)
+    if row.content_ok and row.payload_text != text:
+        row.problem_kind = "edited"
+        row.problem = "stored payload is not in canonical JSON form"
+    return row
+
+
+# -- JSONL -------------------------------------------------------------------------------------
+
+
+def jsonl_rows(path: Path) -> Iterator[CheckedRow]:
+    """Lines of an export. A line must be exactly the canonical encoding of its entry."""
+    try:
+        handle = path.open("rb")
+    except OSError as error:
+        raise ProvebenchError(f"cannot read ledger export: {error.strerror}", path=path) from error
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            yield _jsonl_row(path, number, raw)
+
+
+def _jsonl_row(path: Path, number: int, raw: bytes) -> CheckedRow:
+    def malformed(message: str, seq: Any = None) -> CheckedRow:
+        row = check_fields(number, seq, None, None, None, None)
+        row.problem, row.problem_kind, row.content_ok = message, "malformed", False
+        return row
+
+    has_newline = raw.endswith(b"\n")
+    body = raw[:-1] if has_newline else raw
+    try:
+        text = body.decode("utf-8")
+        value = json.loads(text)
+    except ValueError:
+        if number == 1:
+            raise ProvebenchError(
+                "not a provebench ledger export (line 1 is not a JSON entry)", path=path, line=1
+            ) from None
+        return malformed("line is not valid UTF-8 JSON")
+    if not isinstance(value, dict) or set(value) != _EXPORT_KEYS:
+        if number == 1:
+            raise ProvebenchError(
+                "not a provebench ledger export (line 1 does not have the fields "
+                "hash, kind, payload, prev_hash, seq)",
+                path=path,
+                line=1,
+            )
+        seq = value.get("seq") if isinstance(value, dict) else None
+        return malformed("line is not a ledger entry (wrong fields)", seq)
+    row = check_fields(
+        number, value["seq"], value["kind"], value["payload"], value["prev_hash"], value["hash"]
+    )
+    if not row.content_ok:
+        return row
+    assert row.seq is not None and row.kind is not None and row.payload_text is not None
+    assert row.prev_hash is not None and row.hash is not None
+    canonical = export_line(
+        row.hash, hashed_text(row.seq, row.kind, row.payload_text, row.prev_hash)
+    )
+    if canonical != text:
+        row.problem_kind = "edited"
+        row.problem = "line is not in canonical form (bytes changed without changing the content)"
+    elif not has_newline:
+        row.problem_kind = "malformed"
+        row.problem = "last line has no newline (export cut short?)"
+    return row
+
+
+__all__ = ["CheckedRow", "check_fields", "jsonl_rows", "sqlite_missing_triggers", "sqlite_rows"]
