@@ -10,6 +10,13 @@ from provebench.evidence._models import (
     TokenUsage,
     ToolAction,
 )
+from provebench.evidence._openai import NO_RESPONSE_ERROR, evidence_from_openai, import_openai
+from provebench.evidence._readers import (
+    evidence_from_document,
+    evidence_from_oasis,
+    import_oasis,
+    load_evidence,
+)
 from provebench.evidence._records import (
     ApiCallEntry,
     AuditEntry,
@@ -19,11 +26,14 @@ from provebench.evidence._records import (
     StateDiffSnapshot,
     StateSnapshot,
 )
+from provebench.evidence._schema import evidence_json_schema, evidence_schema_text
+from provebench.evidence._stamp import with_run_facts
 
 __all__ = [
     "CHANNELS",
     "EVIDENCE_FORMAT",
     "EVIDENCE_SCHEMA_VERSION",
+    "NO_RESPONSE_ERROR",
     "ApiCallEntry",
     "AuditEntry",
     "AuditEvent",
@@ -38,5 +48,14 @@ __all__ = [
     "TokenUsage",
     "ToolAction",
     "channel_text",
+    "evidence_from_document",
+    "evidence_from_oasis",
+    "evidence_from_openai",
+    "evidence_json_schema",
+    "evidence_schema_text",
+    "import_oasis",
+    "import_openai",
+    "load_evidence",
     "tool_response_bodies",
+    "with_run_facts",
 ]

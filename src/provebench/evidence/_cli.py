@@ -1,8 +1,95 @@
 """`provebench evidence …` and `provebench schema …`."""
 
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 evidence_app = typer.Typer(help="Evidence artifacts: import and inspect.", no_args_is_help=True)
 schema_app = typer.Typer(
     help="Print the JSON Schema of provebench's file formats.", no_args_is_help=True
 )
+
+
+class ImportFormat(StrEnum):
+    openai = "openai"
+    oasis = "oasis"
+
+
+@evidence_app.command("import")
+def import_command(
+    source: Annotated[Path, typer.Argument(help="The transcript or artifact to import.")],
+    source_format: Annotated[
+        ImportFormat,
+        typer.Option(
+            "--format", help="openai: chat-completions messages; oasis: an OASIS artifact."
+        ),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Where to write the evidence JSON.")
+    ],
+    scenario_id: Annotated[
+        str | None, typer.Option(help="The scenario this run belongs to.")
+    ] = None,
+    agent_name: Annotated[
+        str | None, typer.Option(help="Non-scoring metadata: the agent's name.")
+    ] = None,
+    agent_version: Annotated[
+        str | None, typer.Option(help="Non-scoring metadata: the agent's version.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists.")] = False,
+) -> None:
+    """Convert a transcript to provebench evidence (canonical JSON, written atomically)."""
+    from provebench._canonical import canonical_json, write_atomic
+    from provebench._errors import ProvebenchError
+    from provebench.evidence._openai import import_openai
+    from provebench.evidence._readers import import_oasis
+    from provebench.evidence._stamp import with_run_facts
+
+    if output.exists() and not force:
+        raise ProvebenchError("already exists; pass --force to replace it", path=output)
+    if output.is_dir():
+        raise ProvebenchError("is a directory; give a file name", path=output)
+    if not output.parent.is_dir():
+        raise ProvebenchError("the output directory does not exist", path=output)
+    reader = import_openai if source_format is ImportFormat.openai else import_oasis
+    evidence = with_run_facts(
+        reader(source),
+        source=str(source),
+        scenario_id=scenario_id,
+        agent_name=agent_name,
+        agent_version=agent_version,
+    )
+    write_atomic(output, canonical_json(evidence))
+    typer.echo(
+        f"wrote {output}: {len(evidence.actions)} actions, "
+        f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
+        err=True,
+    )
+
+
+@evidence_app.command("show")
+def show_command(
+    source: Annotated[Path, typer.Argument(help="Evidence (provebench or OASIS format).")],
+) -> None:
+    """Summarise an evidence file: channels, steps, tool calls, non-scoring metadata."""
+    from rich.console import Console
+
+    from provebench.evidence._readers import load_evidence
+    from provebench.evidence._summary import print_summary
+
+    evidence = load_evidence(source)
+    print_summary(evidence, source=str(source), console=Console(highlight=False))
+
+
+@schema_app.command("evidence")
+def schema_evidence_command() -> None:
+    """Print the JSON Schema of provebench evidence (the same bytes on every run)."""
+    import sys
+
+    from provebench.evidence._schema import evidence_schema_text
+
+    sys.stdout.write(evidence_schema_text())

@@ -1,0 +1,191 @@
+"""Reading evidence: provebench's own format and the OASIS artifact, told apart by their shape.
+
+A provebench file names itself (`"format": "provebench.evidence"`). Anything else that has the
+OASIS fields (`final_answer`, `actions`) is read as an OASIS evidence artifact as other OASIS
+runners persist it (Reporting §1.2; OASIS-NOTES "Evidence, as OASIS runners record it").
+A chat transcript is neither: it must be imported first, and the error says so.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import JsonValue, ValidationError
+
+from provebench._errors import ProvebenchError
+from provebench.evidence._json_input import (
+    json_type_name,
+    member_path,
+    read_json_file,
+    validation_problem,
+)
+from provebench.evidence._models import (
+    EVIDENCE_FORMAT,
+    EVIDENCE_SCHEMA_VERSION,
+    Evidence,
+    ToolAction,
+)
+
+# The fields an OASIS artifact may carry that provebench models; anything else is kept verbatim in
+# `metadata.source_extra_fields` (never scored).
+_OASIS_FIELDS: Final = frozenset(
+    {"scenario_id", "final_answer", "reasoning_trace", "reasoning", "actions"}
+)
+_OASIS_ACTION_FIELDS: Final = frozenset(ToolAction.model_fields)
+
+
+def load_evidence(path: str | Path) -> Evidence:
+    """Evidence from a file in provebench's format or an OASIS evidence artifact (auto-detected)."""
+    return evidence_from_document(read_json_file(path), source=str(path))
+
+
+def import_oasis(path: str | Path) -> Evidence:
+    """Evidence from a file that must be an OASIS evidence artifact."""
+    source = str(path)
+    document = read_json_file(path)
+    if isinstance(document, dict) and "format" in document:
+        raise ProvebenchError(
+            "has a `format` field, so it is not an OASIS evidence artifact "
+            "(provebench evidence is read as it is, without import)",
+            path=source,
+            field="format",
+        )
+    return evidence_from_oasis(document, source=source)
+
+
+def evidence_from_document(document: Any, *, source: str) -> Evidence:
+    """Evidence from a parsed JSON document in either format; `source` names it in errors."""
+    if not isinstance(document, dict):
+        hint = ""
+        if isinstance(document, list):
+            hint = (
+                "; a message list is a chat transcript — convert it with "
+                "`provebench evidence import --format openai`"
+            )
+        raise ProvebenchError(
+            f"expected a JSON object holding evidence, got {json_type_name(document)}{hint}",
+            path=source,
+        )
+    if "format" in document:
+        return evidence_from_provebench(document, source=source)
+    if "final_answer" in document or "actions" in document:
+        return evidence_from_oasis(document, source=source)
+    if "messages" in document:
+        raise ProvebenchError(
+            "this is a chat transcript, not evidence — convert it with "
+            "`provebench evidence import --format openai`",
+            path=source,
+        )
+    raise ProvebenchError(
+        "neither provebench evidence (no `format` field) nor an OASIS evidence artifact "
+        "(no `final_answer` or `actions` field)",
+        path=source,
+    )
+
+
+def evidence_from_provebench(document: dict[str, Any], *, source: str) -> Evidence:
+    """Evidence from a parsed document in provebench's own format."""
+    declared_format = document.get("format")
+    if declared_format != EVIDENCE_FORMAT:
+        raise ProvebenchError(
+            f"unknown evidence format {_shown(declared_format)}; expected {EVIDENCE_FORMAT!r}",
+            path=source,
+            field="format",
+        )
+    if "schema_version" not in document:
+        raise ProvebenchError("required field is missing", path=source, field="schema_version")
+    version = document["schema_version"]
+    if version != EVIDENCE_SCHEMA_VERSION:
+        raise ProvebenchError(
+            f"unsupported schema_version {_shown(version)}; this provebench reads "
+            f"{EVIDENCE_SCHEMA_VERSION!r}",
+            path=source,
+            field="schema_version",
+        )
+    try:
+        return Evidence.model_validate(document)
+    except ValidationError as error:
+        raise validation_problem(error, source=source) from None
+
+
+def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
+    """Evidence from a parsed OASIS evidence artifact.
+
+    Rules, each documented in docs/evidence.md:
+    - `final_answer` is required; `null` is read as `""` (no final answer).
+    - `reasoning_trace` is optional (Execution §1: the trace is optional); `reasoning`, the name
+      the agent's HTTP response uses, is accepted in its place; `null` or absent is `""`.
+    - `actions` is required; each action's `tool`, `arguments` (an object) and `result` (a string,
+      kept byte for byte) are required; `id`, `error`, `error_code`, `duration_ms` are optional.
+    - Fields provebench does not model are kept in `metadata.source_extra_fields`.
+    """
+    if not isinstance(document, dict):
+        raise ProvebenchError(
+            f"expected an OASIS evidence artifact (a JSON object), got {json_type_name(document)}",
+            path=source,
+        )
+    extra_fields: dict[str, JsonValue] = {
+        member_path("", key): value for key, value in document.items() if key not in _OASIS_FIELDS
+    }
+    if "final_answer" not in document:
+        raise ProvebenchError("required field is missing", path=source, field="final_answer")
+    if "actions" not in document:
+        raise ProvebenchError("required field is missing", path=source, field="actions")
+    if "reasoning_trace" in document and "reasoning" in document:
+        raise ProvebenchError(
+            "both `reasoning_trace` and `reasoning` are given; keep one",
+            path=source,
+            field="reasoning",
+        )
+    reasoning_key = "reasoning" if "reasoning" in document else "reasoning_trace"
+    actions = document["actions"]
+    if isinstance(actions, list):
+        actions = [_oasis_action(item, index, extra_fields) for index, item in enumerate(actions)]
+    candidate = {
+        "scenario_id": document.get("scenario_id"),
+        "final_answer": _null_as_empty(document["final_answer"]),
+        "reasoning_trace": _null_as_empty(document.get(reasoning_key)),
+        "actions": actions,
+        "metadata": {"source_format": "oasis", "source_extra_fields": extra_fields},
+    }
+    try:
+        return Evidence.model_validate(candidate)
+    except ValidationError as error:
+        problem = validation_problem(error, source=source)
+        if problem.field == "reasoning_trace" and reasoning_key == "reasoning":
+            problem.field = "reasoning"
+        raise problem from None
+
+
+def _oasis_action(action: Any, index: int, extra_fields: dict[str, JsonValue]) -> Any:
+    if not isinstance(action, dict):
+        return action  # the model reports it, with its path
+    known: dict[str, Any] = {}
+    for key, value in action.items():
+        if key in _OASIS_ACTION_FIELDS:
+            known[key] = value
+        else:
+            extra_fields[member_path(member_path("actions", index), key)] = value
+    return known
+
+
+def _null_as_empty(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return f"(a JSON {json_type_name(value)})"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+__all__ = [
+    "evidence_from_document",
+    "evidence_from_oasis",
+    "evidence_from_provebench",
+    "import_oasis",
+    "load_evidence",
+]
