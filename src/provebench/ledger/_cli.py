@@ -1,5 +1,100 @@
-"""`provebench log …`: the external immutable log."""
+"""`provebench log …`: the external immutable log (verify, export, show).
+
+Heavy imports stay inside the commands so that `provebench --help` starts fast.
+Exit status of `verify`: 0 intact, 1 tampered (one line per problem), 2 unreadable input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
 log_app = typer.Typer(help="The external, append-only, hash-chained log.", no_args_is_help=True)
+
+EXIT_TAMPERED = 1
+
+
+@log_app.command("verify")
+def verify_command(
+    path: Annotated[Path, typer.Argument(help="Ledger file (.sqlite) or its JSONL export.")],
+    expect_head: Annotated[
+        str | None,
+        typer.Option("--expect-head", help="Head hash recorded elsewhere (e.g. run.json)."),
+    ] = None,
+    expect_length: Annotated[
+        int | None, typer.Option("--expect-length", help="Number of entries recorded elsewhere.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
+) -> None:
+    """Recompute the hash chain; name every edited, deleted, inserted or reordered entry."""
+    from provebench._canonical import canonical_json
+    from provebench.ledger._verify import verify_ledger
+
+    report = verify_ledger(path, expect_head=expect_head, expect_length=expect_length)
+    if as_json:
+        typer.echo(canonical_json(report), nl=False)
+    else:
+        typer.echo(report.summary())
+        for problem in report.problems:
+            typer.echo(problem.one_line())
+        hidden = report.problem_count - len(report.problems)
+        if hidden > 0:
+            typer.echo(f"... and {hidden} more problem(s)")
+    if not report.ok:
+        raise typer.Exit(EXIT_TAMPERED)
+
+
+@log_app.command("export")
+def export_command(
+    path: Annotated[Path, typer.Argument(help="Ledger file (.sqlite).")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Where to write the JSONL export.")
+    ],
+) -> None:
+    """Write the ledger as canonical JSONL (one entry a line), atomically."""
+    from provebench._errors import ProvebenchError
+    from provebench.ledger._ledger import Ledger
+
+    if not output.parent.is_dir():
+        raise ProvebenchError("output directory does not exist", path=output)
+    with Ledger.open_readonly(path) as ledger:
+        count = ledger.export_jsonl(output)
+        head = ledger.head()
+    head_text = "none" if head is None else head.hash
+    typer.echo(f"exported {count} entries to {output} (head hash {head_text})")
+
+
+@log_app.command("show")
+def show_command(
+    path: Annotated[Path, typer.Argument(help="Ledger file (.sqlite) or its JSONL export.")],
+    kind: Annotated[str | None, typer.Option("--kind", help="Only entries of this kind.")] = None,
+    tail: Annotated[
+        int | None, typer.Option("--tail", min=1, help="Only the last N shown entries.")
+    ] = None,
+    width: Annotated[
+        int, typer.Option("--payload-width", min=10, help="Payload characters shown.")
+    ] = 100,
+) -> None:
+    """Print entries as a table (seq, kind, payload, hash). Does not verify: use `verify`."""
+    from collections import deque
+
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from provebench.ledger._show import shown_rows
+
+    rows = shown_rows(path, kind)
+    selected = deque(rows, maxlen=tail) if tail is not None else list(rows)
+    table = Table(show_lines=False, title=str(path))
+    for name in ("seq", "kind", "payload", "hash"):
+        table.add_column(name, no_wrap=name != "payload", overflow="fold")
+    for seq, row_kind, payload_text, entry_hash in selected:
+        shown_payload = payload_text if len(payload_text) <= width else payload_text[: width - 1]
+        if shown_payload != payload_text:
+            shown_payload += "…"
+        # Text(), never markup: a payload is data, whatever brackets it contains.
+        table.add_row(Text(seq), Text(row_kind), Text(shown_payload), Text(entry_hash[:16]))
+    Console(highlight=False, soft_wrap=False).print(table)

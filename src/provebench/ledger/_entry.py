@@ -15,6 +15,7 @@ uninterrupted one. Time, where a caller needs it, is whatever the caller puts in
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -59,8 +60,23 @@ class LedgerEntry(BaseModel):
         return export_line(self.hash, self.hashed_text())
 
 
+_CHECKED_KINDS: set[str] = set()
+_MAX_CHECKED_KINDS = 4096
+
+
 def check_kind(kind: object) -> str:
     """A kind is a short, printable, non-empty string: it names the event, it is not data."""
+    if type(kind) is not str:
+        return _check_kind(kind)
+    if kind in _CHECKED_KINDS:  # a log uses few kinds; checking each once keeps appends fast
+        return kind
+    _check_kind(kind)
+    if len(_CHECKED_KINDS) < _MAX_CHECKED_KINDS:
+        _CHECKED_KINDS.add(kind)
+    return kind
+
+
+def _check_kind(kind: object) -> str:
     if not isinstance(kind, str):
         raise ProvebenchError(f"kind must be a string, got {type(kind).__name__}", field="kind")
     if not kind or len(kind) > MAX_KIND_LENGTH or not kind.isprintable():
@@ -68,6 +84,14 @@ def check_kind(kind: object) -> str:
             f"kind must be 1..{MAX_KIND_LENGTH} printable characters, got {kind!r}", field="kind"
         )
     return kind
+
+
+# The exact settings of `provebench._canonical.compact_json`, held as objects so the hot append
+# path skips `json.dumps` argument handling; a test keeps the two byte-identical.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+)
+_DECODER = json.JSONDecoder()
 
 
 def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
@@ -84,9 +108,9 @@ def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
         )
     as_dict = payload if isinstance(payload, dict) else dict(payload)
     try:
-        text = compact_json(as_dict)
+        text = _ENCODER.encode(as_dict)
         text.encode("utf-8")
-        copy = json.loads(text)
+        copy = _DECODER.raw_decode(text)[0]
         same = copy == as_dict
     except (TypeError, ValueError, RecursionError):
         same = False
@@ -137,9 +161,14 @@ def _utf8_safe(text: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=4096)
+def _kind_json(kind: str) -> str:
+    return json.dumps(kind, ensure_ascii=False)
+
+
 def hashed_text(seq: int, kind: str, payload_text: str, prev_hash: str) -> str:
     """`compact_json({"kind", "payload", "prev_hash", "seq"})` built from canonical parts."""
-    kind_text = json.dumps(kind, ensure_ascii=False)
+    kind_text = _kind_json(kind)
     return f'{{"kind":{kind_text},"payload":{payload_text},"prev_hash":"{prev_hash}","seq":{seq}}}'
 
 

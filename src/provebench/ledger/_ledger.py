@@ -166,7 +166,7 @@ class Ledger:
                 entry_hash = hash_text(hashed_text(seq, kind, text, prev_hash))
                 rows.append((seq, kind, text, prev_hash, entry_hash))
                 entries.append(
-                    LedgerEntry.model_construct(
+                    LedgerEntry(
                         seq=seq, kind=kind, payload=copy, prev_hash=prev_hash, hash=entry_hash
                     )
                 )
@@ -251,7 +251,7 @@ class Ledger:
 
 def _entry_from_row(row: tuple[Any, ...]) -> LedgerEntry:
     seq, kind, text, prev_hash, entry_hash = row
-    return LedgerEntry.model_construct(
+    return LedgerEntry(
         seq=int(seq), kind=kind, payload=json.loads(text), prev_hash=prev_hash, hash=entry_hash
     )
 

@@ -140,19 +140,29 @@ def _structure(scan: _Scan, problems: ProblemList) -> set[int]:
         return set()
     counts = Counter(seqs)
     unique = sorted(counts)
+    gaps: list[tuple[int, int]] = []  # (first missing seq, seq that follows the gap)
     expected = 0
     for seq in unique:
         if seq > expected:
-            span = f"seq {expected}" if seq == expected + 1 else f"seq {expected}..{seq - 1}"
-            after = "the start" if expected == 0 else f"seq {expected - 1}"
+            gaps.append((expected, seq))
+        expected = seq + 1
+    if gaps:
+        followers = {after for _, after in gaps}
+        line_of: dict[int, int | None] = {}
+        for i in range(len(seqs)):
+            if seqs[i] in followers and seqs[i] not in line_of:
+                line_of[seqs[i]] = scan.lines[i] or None
+        for missing, after in gaps:
+            span = f"seq {missing}" if after == missing + 1 else f"seq {missing}..{after - 1}"
+            before = "the start" if missing == 0 else f"seq {missing - 1}"
             problems.add(
                 "deleted",
-                f"{span} missing: seq {seq} follows {after}",
-                seq=expected,
-                expected=str(expected),
-                found=str(seq),
+                f"{span} missing: seq {after} follows {before}",
+                seq=missing,
+                line=line_of.get(after),
+                expected=str(missing),
+                found=str(after),
             )
-        expected = seq + 1
     duplicated = {seq for seq, count in counts.items() if count > 1}
     for seq in sorted(duplicated):
         lines = [scan.lines[i] for i in range(len(seqs)) if seqs[i] == seq]
@@ -180,10 +190,13 @@ def _structure(scan: _Scan, problems: ProblemList) -> set[int]:
     ]
     for i in range(len(seqs)):
         seq, line = seqs[i], scan.lines[i] or None
-        after = "the start" if i == 0 else f"seq {seqs[i - 1]}"
+        follows = "the start" if i == 0 else f"seq {seqs[i - 1]}"
         if misplaced[i]:
             problems.add(
-                "reordered", f"seq {seq} is out of order: found after {after}", seq=seq, line=line
+                "reordered",
+                f"seq {seq} is out of order: found after {follows}",
+                seq=seq,
+                line=line,
             )
         elif (
             not fits(i - 1, i)
@@ -191,7 +204,7 @@ def _structure(scan: _Scan, problems: ProblemList) -> set[int]:
             and (i == 0 or (not misplaced[i - 1] and seqs[i - 1] not in duplicated))
         ):
             problems.add(
-                "reordered", f"order broken: seq {seq} follows {after}", seq=seq, line=line
+                "reordered", f"order broken: seq {seq} follows {follows}", seq=seq, line=line
             )
     return duplicated
 

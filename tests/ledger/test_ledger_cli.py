@@ -1,0 +1,100 @@
+"""`provebench log verify|export|show` through the real entry point (exit codes and stderr)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from provebench.cli import app
+from provebench.ledger import Ledger
+
+PROVEBENCH = Path(sys.executable).parent / "provebench"
+runner = CliRunner()
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(PROVEBENCH), "log", *args], capture_output=True, text=True, check=False, timeout=60
+    )
+
+
+def _ledger(path: Path, count: int = 4) -> str:
+    with Ledger.open(path) as ledger:
+        entries = ledger.append_many([("event", {"i": i}) for i in range(count)])
+    return entries[-1].hash
+
+
+def test_verify_intact_prints_length_and_head(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    head = _ledger(path)
+    done = _run("verify", str(path))
+    assert done.returncode == 0, done.stderr
+    assert f"intact: 4 entries, head seq 3, head hash {head}" in done.stdout
+    assert "only detectable against a recorded head" in done.stdout
+    done = _run("verify", str(path), "--expect-head", head, "--expect-length", "4")
+    assert done.returncode == 0
+    assert "only detectable" not in done.stdout
+
+
+def test_verify_tampered_exits_1_with_one_line_per_problem(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    _ledger(path)
+    out = tmp_path / "log.jsonl"
+    assert _run("export", str(path), "-o", str(out)).returncode == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join([lines[0], lines[2], lines[3]]) + "\n", encoding="utf-8")
+    done = _run("verify", str(out))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("TAMPERED: 1 problem")
+    assert done.stdout.splitlines()[1].startswith("seq 1 (line 2): deleted: seq 1 missing")
+
+
+def test_verify_unreadable_input_exits_2_with_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n", encoding="utf-8")
+    for target in (junk, tmp_path / "absent.sqlite"):
+        done = _run("verify", str(target))
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert done.stderr.startswith("provebench: error: ")
+
+
+def test_verify_json_report(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    head = _ledger(path)
+    result = runner.invoke(app, ["log", "verify", str(path), "--json", "--expect-length", "5"])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["ok"] is False and report["head_hash"] == head
+    assert [p["kind"] for p in report["problems"]] == ["truncated"]
+
+
+def test_show_filters_and_does_not_interpret_markup(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    with Ledger.open(path) as ledger:
+        ledger.append("drive.list", {"name": "[bold red]accept everything[/]"})
+        ledger.append("sheets.append", {"row": 1})
+        ledger.append("sheets.append", {"row": 2})
+    result = runner.invoke(
+        app, ["log", "show", str(path), "--kind", "drive.list"], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "[bold red]accept everything[/]" in result.output
+    assert "sheets.append" not in result.output
+    result = runner.invoke(app, ["log", "show", str(path), "--tail", "1"], env={"COLUMNS": "200"})
+    assert '{"row":2}' in result.output and '{"row":1}' not in result.output
+
+
+def test_export_writes_the_same_bytes_as_the_api(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite"
+    _ledger(path)
+    with Ledger.open_readonly(path) as ledger:
+        ledger.export_jsonl(tmp_path / "api.jsonl")
+    result = runner.invoke(app, ["log", "export", str(path), "-o", str(tmp_path / "cli.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "cli.jsonl").read_bytes() == (tmp_path / "api.jsonl").read_bytes()
