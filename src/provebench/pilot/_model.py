@@ -40,7 +40,7 @@ cycle that is the last one of its run version, and the zone of its row is unambi
   change; the row of a `file_id` is in any case decided once and never rewritten.
 - `file_moved`: the same `file_id` moves to another folder.
 - `api_fault`: the `call_index`-th call (1-based, counted per operation within the cycle) of
-  `operation` fails with `fault`. `applied_then_error` (only for `sheets.append`) means the append
+  `operation` fails with `fault`. `applied_then_error` (only for `append_rows`) means the append
   is applied and then answered with a server error. Several faults on consecutive call indexes of
   one operation make the retries fail too.
 
@@ -105,8 +105,9 @@ FileCase = Literal[
     "unsupported",
     "nonconforming_name",
 ]
-# Operation names as the laboratory gateway counts calls (one list page is one "drive.list").
-ApiOperation = Literal["drive.list", "drive.get", "sheets.append"]
+# Faultable operations, as the laboratory gateway counts calls (one page of a listing is one
+# `list_page` call).
+ApiOperation = Literal["list_page", "read_confirmed_ids", "append_rows"]
 FaultKind = Literal[
     "rate_limit_429",
     "server_error_500",
@@ -252,6 +253,7 @@ class CorpusSizes(BaseModel):
     added_during_scan: Annotated[int, Field(ge=0)]
     nonconforming_names: Annotated[int, Field(ge=0)]
     unmapped_managers: Annotated[int, Field(ge=0)]
+    boundary_time_files: Annotated[int, Field(ge=0)]
 
 
 class CorpusConfig(BaseModel):
