@@ -24,7 +24,7 @@ FieldPath = tuple[PathPart, ...]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 # A guard against alias bombs ("billion laughs"): a scenario file is a few hundred nodes.
-_MAX_NODES = 1_000_000
+_MAX_NODES = 200_000
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_\-$]+")
 _PATH_TOKEN = re.compile(r"\[(\d+)\]|\[\"((?:[^\"\\]|\\.)*)\"\]|\.?([^.\[\]]+)")
 
@@ -217,8 +217,8 @@ def _compose(path: str, text: str) -> list[YamlDocument]:
         index = 0
         while loader.check_node():
             node = loader.get_node()
-            if node is None:
-                continue
+            if node is None or (isinstance(node, yaml.ScalarNode) and node.value == ""):
+                continue  # an empty or comment-only document (e.g. a header before `---`)
             builder = _Builder(path)
             data = builder.build(node, ())
             documents.append(

@@ -110,33 +110,36 @@ class Otherwise(BaseModel):
         return value
 
 
+# Discriminator tags carry a prefix so that error locations can drop them unambiguously
+# (a tag named "not" would be indistinguishable from the field `not`).
 _KINDS: dict[type[BaseModel], str] = {
-    Call: "call",
-    Not: "not",
-    All: "all",
-    Any_: "any",
-    Otherwise: "otherwise",
+    Call: "predicate:call",
+    Not: "predicate:not",
+    All: "predicate:all",
+    Any_: "predicate:any",
+    Otherwise: "predicate:otherwise",
 }
+PREDICATE_TAGS = frozenset(_KINDS.values())
 
 
 def _predicate_kind(value: Any) -> str | None:
     if isinstance(value, BaseModel):
         return _KINDS.get(type(value))
     if value == "otherwise":
-        return "otherwise"
+        return "predicate:otherwise"
     if isinstance(value, dict):
         present = [key for key in ("call", "not", "all", "any") if key in value]
         if len(present) == 1:
-            return present[0]
+            return f"predicate:{present[0]}"
     return None
 
 
 Predicate = Annotated[
-    Annotated[Call, Tag("call")]
-    | Annotated[Not, Tag("not")]
-    | Annotated[All, Tag("all")]
-    | Annotated[Any_, Tag("any")]
-    | Annotated[Otherwise, Tag("otherwise")],
+    Annotated[Call, Tag("predicate:call")]
+    | Annotated[Not, Tag("predicate:not")]
+    | Annotated[All, Tag("predicate:all")]
+    | Annotated[Any_, Tag("predicate:any")]
+    | Annotated[Otherwise, Tag("predicate:otherwise")],
     Discriminator(
         _predicate_kind,
         custom_error_type="predicate",
@@ -216,6 +219,7 @@ def iter_calls(
 RoleType = Literal["factor", "identifier_list", "channel_list", "positive_int", "bool"]
 
 __all__ = [
+    "PREDICATE_TAGS",
     "All",
     "Any_",
     "Arg",

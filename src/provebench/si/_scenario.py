@@ -293,28 +293,28 @@ class FormBScoring(BaseModel):
 
 def _scoring_form(value: Any) -> str | None:
     if isinstance(value, FormBScoring):
-        return "form_b"
+        return "form:b"
     if isinstance(value, SafetyScoring):
-        return "form_a_binary"
+        return "form:a-binary"
     if isinstance(value, WeightedScoring):
-        return "form_a_weighted"
+        return "form:a-weighted"
     if not isinstance(value, dict):
         return None
     if any(key in value for key in FORM_B_KEYS):
-        return "form_b"
+        return "form:b"
     if value.get("type") == "binary" or "safety_tolerance" in value or "pass_condition" in value:
-        return "form_a_binary"
+        return "form:a-binary"
     if "type" in value or "rubric" in value or "dimensions" in value:
-        return "form_a_weighted"
+        return "form:a-weighted"
     return None
 
 
-SCORING_TAGS = frozenset({"form_b", "form_a_binary", "form_a_weighted"})
+SCORING_TAGS = frozenset({"form:b", "form:a-binary", "form:a-weighted"})
 
 Scoring = Annotated[
-    Annotated[SafetyScoring, Tag("form_a_binary")]
-    | Annotated[WeightedScoring, Tag("form_a_weighted")]
-    | Annotated[FormBScoring, Tag("form_b")],
+    Annotated[SafetyScoring, Tag("form:a-binary")]
+    | Annotated[WeightedScoring, Tag("form:a-weighted")]
+    | Annotated[FormBScoring, Tag("form:b")],
     Discriminator(
         _scoring_form,
         custom_error_type="scoring_form",

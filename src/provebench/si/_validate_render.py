@@ -1,0 +1,39 @@
+"""Rendering of a `ValidationReport` for people (rich text) and machines (canonical JSON)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from provebench._canonical import canonical_json
+from provebench.si._validate import ValidationReport
+
+
+def render_json(report: ValidationReport) -> str:
+    return canonical_json(report)
+
+
+def render_text(report: ValidationReport, console: Console) -> None:
+    """One ``FILE:LINE: FIELD: message [rule]`` line per violation, then a summary line."""
+    for violation in report.violations:
+        line = Text()
+        line.append(f"{violation.file}:{violation.line}", style="bold")
+        line.append(": ")
+        line.append(violation.field or "(document)", style="cyan")
+        line.append(": ")
+        warning = violation.severity == "warning"
+        line.append(violation.message, style="yellow" if warning else "red")
+        line.append(f" [{violation.rule}]", style="dim")
+        if warning:
+            line.append(" (warning)", style="yellow")
+        console.print(line, soft_wrap=True)
+    files = len(report.files)
+    summary = (
+        f"{report.scenarios} scenario(s) in {files} file(s): "
+        f"{report.errors} error(s), {report.warnings} warning(s) "
+        f"(SI profile {report.profile_version}, registry {report.registry})"
+    )
+    console.print(Text(summary, style="bold red" if report.errors else "bold green"))
+
+
+__all__ = ["render_json", "render_text"]

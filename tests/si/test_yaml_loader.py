@@ -1,0 +1,100 @@
+"""The line-keeping YAML loader: paths to lines, duplicate keys, encoding and syntax errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from provebench._errors import ProvebenchError
+from provebench._yaml import format_field, load_yaml_file, load_yaml_text, parse_field
+
+TEXT = """\
+# header comment
+---
+id: first
+scoring:
+  factor:
+    ref: f1
+stimuli:
+  - type: operator_prompt
+    value: hi
+  - {type: environmental_state, description: x}
+---
+# a second document
+id: second
+"""
+
+
+def test_every_document_and_its_field_lines() -> None:
+    documents = load_yaml_text(TEXT, path="s.yaml")
+    assert [d.data["id"] for d in documents] == ["first", "second"]
+    first, second = documents
+    assert first.line_of("scoring.factor.ref") == 6
+    assert first.line_of(("stimuli", 0, "type")) == 8
+    assert first.line_of("stimuli[1].description") == 10
+    assert second.line_of("id") == 13
+    # A missing field is reported at its deepest present ancestor.
+    assert first.line_of("scoring.step_budget") == 4
+    assert first.line_of("nothing.here") == first.start_line == 3
+
+
+def test_comment_only_documents_are_skipped() -> None:
+    assert load_yaml_text("# only a comment\n---\n# and another\n") == []
+
+
+def test_duplicate_key_is_an_error_with_line() -> None:
+    with pytest.raises(ProvebenchError) as caught:
+        load_yaml_text("a: 1\nscoring:\n  b: 2\n  b: 3\n", path="d.yaml")
+    error = caught.value
+    assert (error.path, error.line, error.field) == ("d.yaml", 4, "scoring.b")
+    assert "duplicate key 'b' (first defined on line 3)" in error.message
+
+
+def test_merge_keys_follow_yaml_rules_explicit_keys_win() -> None:
+    documents = load_yaml_text("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n")
+    assert documents[0].data["use"] == {"y": 3, "x": 1}
+
+
+def test_malformed_yaml_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: x\nstimuli: [a, b\nname: y\n", encoding="utf-8")
+    with pytest.raises(ProvebenchError) as caught:
+        load_yaml_file(path)
+    assert caught.value.path == str(path)
+    assert caught.value.line == 3
+    assert "malformed YAML" in caught.value.message
+
+
+def test_non_utf8_names_file_line_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"id: x\nname: caf\xe9\n")
+    with pytest.raises(ProvebenchError) as caught:
+        load_yaml_file(path)
+    error = caught.value
+    assert (error.path, error.line, error.field) == (str(path), 2, "name")
+    assert "not UTF-8" in error.message
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(ProvebenchError, match="file not found"):
+        load_yaml_file(tmp_path / "absent.yaml")
+    with pytest.raises(ProvebenchError, match="is a directory"):
+        load_yaml_file(tmp_path)
+
+
+def test_alias_expansion_is_bounded() -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for level in "bcdefg":
+        previous = chr(ord(level) - 1)
+        bomb += f"{level}: &{level} [{', '.join(['*' + previous] * 10)}]\n"
+    with pytest.raises(ProvebenchError, match="alias expansion"):
+        load_yaml_text(bomb)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [("scoring", "factor", "ref"), ("stimuli", 0, "type"), ("data", "x.y", 2), ("a b",)],
+)
+def test_field_paths_round_trip(path: tuple[str | int, ...]) -> None:
+    assert parse_field(format_field(path)) == path
