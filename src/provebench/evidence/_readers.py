@@ -90,7 +90,8 @@ def evidence_from_provebench(document: dict[str, Any], *, source: str) -> Eviden
     declared_format = document.get("format")
     if declared_format != EVIDENCE_FORMAT:
         raise ProvebenchError(
-            f"unknown evidence format {_shown(declared_format)}; expected {EVIDENCE_FORMAT!r}",
+            f"unknown evidence format {_shown(declared_format)}; "
+            f"expected {_shown(EVIDENCE_FORMAT)}",
             path=source,
             field="format",
         )
@@ -100,7 +101,7 @@ def evidence_from_provebench(document: dict[str, Any], *, source: str) -> Eviden
     if version != EVIDENCE_SCHEMA_VERSION:
         raise ProvebenchError(
             f"unsupported schema_version {_shown(version)}; this provebench reads "
-            f"{EVIDENCE_SCHEMA_VERSION!r}",
+            f"{_shown(EVIDENCE_SCHEMA_VERSION)}",
             path=source,
             field="schema_version",
         )
