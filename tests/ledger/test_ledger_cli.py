@@ -31,20 +31,21 @@ def _ledger(path: Path, count: int = 4) -> str:
 def test_verify_intact_prints_length_and_head(tmp_path: Path) -> None:
     path = tmp_path / "log.sqlite"
     head = _ledger(path)
-    done = _run("verify", str(path))
-    assert done.returncode == 0, done.stderr
-    assert f"intact: 4 entries, head seq 3, head hash {head}" in done.stdout
-    assert "only detectable against a recorded head" in done.stdout
-    done = _run("verify", str(path), "--expect-head", head, "--expect-length", "4")
-    assert done.returncode == 0
-    assert "only detectable" not in done.stdout
+    result = runner.invoke(app, ["log", "verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"intact: 4 entries, head seq 3, head hash {head}" in result.output
+    assert "only detectable against a recorded head" in result.output
+    arguments = ["log", "verify", str(path), "--expect-head", head, "--expect-length", "4"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0
+    assert "only detectable" not in result.output
 
 
 def test_verify_tampered_exits_1_with_one_line_per_problem(tmp_path: Path) -> None:
     path = tmp_path / "log.sqlite"
     _ledger(path)
     out = tmp_path / "log.jsonl"
-    assert _run("export", str(path), "-o", str(out)).returncode == 0
+    assert runner.invoke(app, ["log", "export", str(path), "-o", str(out)]).exit_code == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     out.write_text("\n".join([lines[0], lines[2], lines[3]]) + "\n", encoding="utf-8")
     done = _run("verify", str(out))
@@ -56,7 +57,7 @@ def test_verify_tampered_exits_1_with_one_line_per_problem(tmp_path: Path) -> No
 def test_verify_unreadable_input_exits_2_with_one_line(tmp_path: Path) -> None:
     junk = tmp_path / "junk.jsonl"
     junk.write_text("not json\n", encoding="utf-8")
-    for target in (junk, tmp_path / "absent.sqlite"):
+    for target in (junk, tmp_path / "absent.sqlite", tmp_path):
         done = _run("verify", str(target))
         assert done.returncode == 2
         assert done.stdout == ""
