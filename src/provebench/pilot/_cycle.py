@@ -1,0 +1,138 @@
+"""One laboratory cycle: apply the events, let the importer work, confirm what it appended.
+
+The cycle's entries are collected in a `CycleRecord` (the write-ahead record) and returned to the
+runner, which commits them in one ledger transaction ending with `cycle_confirmed`. Confirmation
+takes the working rows exactly as received, in the order received — nothing is de-duplicated,
+re-sorted or repaired, so the evaluator sees what the importer did (pilot §3, §9) — and assigns
+the final status, which only the laboratory may do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import compact_json
+from provebench.pilot._lab import (
+    CycleContext,
+    CycleRecord,
+    DriveState,
+    FaultPlan,
+    Gateway,
+    SheetSchema,
+    apply_cycle_events,
+)
+from provebench.pilot._lab._record import safe_text
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmedCycle:
+    """The outcome of a cycle, ready to commit."""
+
+    entries: list[tuple[str, dict[str, Any]]]
+    confirmed_ids: list[str]
+    register_rows: int
+    register_sha256: str
+    calls: int
+    errors: int
+
+
+def register_chain(previous_sha256: str, rows: Sequence[Sequence[str]]) -> str:
+    """The register hash after a cycle: sha256 of the previous hash, then one compact JSON list
+    per confirmed row, each on its own line (so equal hashes mean equal registers, in order)."""
+    digest = hashlib.sha256(previous_sha256.encode("ascii"))
+    for row in rows:
+        digest.update(b"\n")
+        digest.update(compact_json(list(row)).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def run_cycle(
+    *,
+    cycle: int,
+    events: Sequence[Any],
+    drive: DriveState,
+    schema: SheetSchema,
+    status_value: str,
+    confirmed_ids: frozenset[str],
+    register_rows: int,
+    register_sha256: str,
+    importer_factory: Callable[[], object],
+    work_dir: Path,
+    describe_file: Callable[[Any], dict[str, Any]],
+    preamble: Sequence[tuple[str, dict[str, Any]]] = (),
+    on_call: Callable[[int], None] | None = None,
+) -> ConfirmedCycle:
+    record = CycleRecord(on_call)
+    record.entries.extend(preamble)
+    plan = apply_cycle_events(drive, cycle, events)
+    record.add(
+        "cycle_started",
+        {
+            "cycle": cycle,
+            "run_version": plan.run_version,
+            "zone": plan.zone,
+            "page_size": plan.page_size,
+            "events": len(events),
+        },
+    )
+    record.add(
+        "events_applied",
+        {
+            "phase": "before_scan",
+            "counts": dict(sorted(plan.counts.items())),
+            "added": plan.added_ids,
+            "present_files": len(drive),
+        },
+    )
+    gateway = Gateway(
+        drive=drive,
+        record=record,
+        faults=FaultPlan(plan.faults),
+        schema=schema,
+        confirmed_ids=confirmed_ids,
+        describe_file=describe_file,
+        server_page_size=plan.page_size,
+        mid_scan=plan.mid_scan,
+    )
+    context = CycleContext(
+        gateway, time_zone=plan.zone, run_version=plan.run_version, work_dir=work_dir
+    )
+    try:
+        importer: Any = importer_factory()
+        importer.run_cycle(context)
+    except (Exception, SystemExit) as error:
+        # An importer that fails is evidence, not a lab fault: record it and confirm what it
+        # appended before failing.
+        record.add("agent_error", {"type": type(error).__name__, "message": safe_text(str(error))})
+    gateway.finish()
+    rows = gateway.working_rows
+    status_index = schema.register_columns.index(schema.status_column)
+    full_rows = [(*row[:status_index], status_value, *row[status_index:]) for row in rows]
+    file_id_index = schema.register_columns.index("file_id")
+    new_sha256 = register_chain(register_sha256, full_rows)
+    total_rows = register_rows + len(full_rows)
+    record.add(
+        "cycle_confirmed",
+        {
+            "cycle": cycle,
+            "rows_confirmed": len(full_rows),
+            "register_rows": total_rows,
+            "register_sha256": new_sha256,
+            "status": status_value,
+        },
+    )
+    return ConfirmedCycle(
+        entries=record.entries,
+        confirmed_ids=[row[file_id_index] for row in full_rows],
+        register_rows=total_rows,
+        register_sha256=new_sha256,
+        calls=record.calls,
+        errors=record.errors,
+    )
+
+
+__all__ = ["ConfirmedCycle", "register_chain", "run_cycle"]

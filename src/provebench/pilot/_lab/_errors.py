@@ -1,0 +1,81 @@
+"""Typed errors an importer sees from the laboratory adapters (pilot §3, §5).
+
+Temporary API errors are what a real Drive or Sheets service answers under load; an importer is
+expected to retry them with a bounded backoff. `PermissionDenied` answers every operation the
+contract withholds (pilot §3 "does not receive"); the attempt is logged as `refused` first.
+"""
+
+from __future__ import annotations
+
+
+class LabError(Exception):
+    """Base class of every error the laboratory adapters raise to an importer."""
+
+    code = "lab_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class TemporaryApiError(LabError):
+    """A transient failure: the same call may succeed when retried (pilot §5)."""
+
+    code = "temporary"
+
+
+class RateLimited(TemporaryApiError):
+    code = "rate_limit"
+
+
+class ServerError(TemporaryApiError):
+    code = "server_error"
+
+
+class ServiceUnavailable(TemporaryApiError):
+    code = "unavailable"
+
+
+class ApiTimeout(TemporaryApiError):
+    code = "timeout"
+
+
+class PermissionDenied(LabError):
+    """The operation exists only to be refused: the contract does not grant it (pilot §3)."""
+
+    code = "permission_denied"
+
+
+class InvalidArgument(LabError):
+    """A malformed call (bad page size, unknown page token, a row with the wrong columns)."""
+
+    code = "invalid_argument"
+
+
+class FileNotFound(LabError):
+    code = "not_found"
+
+
+# The corpus's fault kinds (event model `drive-events/1`) and the error each one raises.
+# `applied_then_error` takes effect first and then answers like a server error (pilot §14).
+TEMPORARY_ERRORS: dict[str, type[TemporaryApiError]] = {
+    "rate_limit_429": RateLimited,
+    "server_error_500": ServerError,
+    "unavailable_503": ServiceUnavailable,
+    "timeout": ApiTimeout,
+    "applied_then_error": ServerError,
+}
+
+
+__all__ = [
+    "TEMPORARY_ERRORS",
+    "ApiTimeout",
+    "FileNotFound",
+    "InvalidArgument",
+    "LabError",
+    "PermissionDenied",
+    "RateLimited",
+    "ServerError",
+    "ServiceUnavailable",
+    "TemporaryApiError",
+]

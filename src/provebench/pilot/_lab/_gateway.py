@@ -1,0 +1,284 @@
+"""The permission gateway: the only path from an importer to the laboratory (pilot §3).
+
+Every call is counted, checked against the fault schedule, validated, performed and recorded in
+the cycle's write-ahead record before its answer (or error) is returned. Operations the contract
+withholds exist only to be refused: the attempt is recorded as `refused` and answered with
+`PermissionDenied`. The gateway holds no handle to the ledger, the corpus or the expected rows:
+what it records reaches the ledger only through the runner, after the importer has returned.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from provebench.pilot._lab._drive_state import DriveState, ListedFile
+from provebench.pilot._lab._errors import (
+    FileNotFound,
+    InvalidArgument,
+    LabError,
+    PermissionDenied,
+)
+from provebench.pilot._lab._faults import Fault, FaultPlan
+from provebench.pilot._lab._record import CycleRecord, error_payload, plain
+
+MAX_PAGE_SIZE = 1000
+MAX_SLEEP_SEC = 3600.0
+_TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
+_BAD_TOKEN = object()
+
+
+@dataclass(frozen=True, slots=True)
+class FilePage:
+    """One page of a Drive listing; `next_page_token` is None on the last page."""
+
+    files: tuple[Any, ...]
+    next_page_token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSchema:
+    """The working sheet's columns: what an importer writes, and the status the lab assigns."""
+
+    register_columns: tuple[str, ...]
+    status_column: str
+
+    @property
+    def importer_columns(self) -> tuple[str, ...]:
+        return tuple(c for c in self.register_columns if c != self.status_column)
+
+
+def _decode_token(token: object) -> object:
+    """The file_id a page token continues after, or `_BAD_TOKEN`. Any well-formed token is a
+    valid position: a forged one only lists what a real one would (the Drive is read-only)."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        return _BAD_TOKEN
+    try:
+        return bytes.fromhex(token[1:]).decode("utf-8")
+    except UnicodeDecodeError:
+        return _BAD_TOKEN
+
+
+def _sleep_duration(seconds: object) -> float | None:
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        return None
+    duration = float(seconds)
+    return duration if math.isfinite(duration) and 0 <= duration <= MAX_SLEEP_SEC else None
+
+
+class Gateway:
+    """Mediates one cycle. Created by the runner per cycle; importers see only its facades."""
+
+    def __init__(
+        self,
+        *,
+        drive: DriveState,
+        record: CycleRecord,
+        faults: FaultPlan,
+        schema: SheetSchema,
+        confirmed_ids: frozenset[str],
+        describe_file: Callable[[ListedFile], dict[str, Any]],
+        server_page_size: int = MAX_PAGE_SIZE,
+        mid_scan: Sequence[tuple[int, ListedFile]] = (),
+    ) -> None:
+        self._drive = drive
+        self._record = record
+        self._faults = faults
+        self._describe = describe_file
+        self._server_page_size = server_page_size
+        self._columns = schema.importer_columns
+        self._column_set = frozenset(self._columns)
+        self._status_column = schema.status_column
+        self._confirmed = confirmed_ids
+        # Files the schedule adds after the importer has fetched page k (pilot §5), in firing
+        # order; whatever has not fired when the importer returns is added at cycle end.
+        self._mid_scan = sorted(mid_scan, key=lambda item: item[0])
+        self._pages_served = 0
+        self._clock_sec = 0.0
+        self.working_rows: list[tuple[str, ...]] = []
+
+    # -- Drive (read-only) -------------------------------------------------------------------
+    def list_files(self, page_size: object, page_token: object) -> FilePage:
+        call = self._record.next_call()
+        arguments = {"page_size": plain(page_size), "page_token": plain(page_token)}
+        if type(page_size) is not int or not 1 <= page_size <= MAX_PAGE_SIZE:
+            self._invalid(call, "drive.list", arguments, f"page_size must be 1..{MAX_PAGE_SIZE}")
+        after_id = None if page_token is None else _decode_token(page_token)
+        if after_id is _BAD_TOKEN:
+            self._invalid(call, "drive.list", arguments, "unknown page_token")
+        self._maybe_fault(call, "list_page", "drive.list", arguments)
+        files, last_id = self._drive.page(after_id, min(page_size, self._server_page_size))  # type: ignore[arg-type]
+        next_token = None if last_id is None else "k" + last_id.encode("utf-8").hex()
+        result = {"file_ids": [f.file_id for f in files], "next_page_token": next_token}
+        self._record.add("drive.list", {"call": call, **arguments, "result": result})
+        self._pages_served += 1
+        if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
+            self._fire_mid_scan(self._pages_served, "during_scan")
+        return FilePage(tuple(files), next_token)
+
+    def get_file(self, file_id: object) -> Any:
+        call = self._record.next_call()
+        arguments = {"file_id": plain(file_id)}
+        found = self._drive.get(file_id) if isinstance(file_id, str) else None
+        if found is None:
+            error = FileNotFound(f"no file with id {file_id!r}")
+            self._record.add(
+                "drive.get", {"call": call, **arguments, "error": error_payload(error)}
+            )
+            self._record.errors += 1
+            raise error
+        self._record.add("drive.get", {"call": call, **arguments, "result": self._describe(found)})
+        return found
+
+    # -- Sheets (write-only working rows) ------------------------------------------------------
+    def append_rows(self, rows: object) -> int:
+        call = self._record.next_call()
+        values = self._validated_rows(call, rows)
+        logged_rows = [list(v) for v in values]
+        fault = self._faults.next("append_rows")
+        if fault is not None:
+            if fault.applied_then_error:
+                self.working_rows.extend(values)
+            self._raise_fault(call, "sheets.append", {"rows": logged_rows}, fault)
+        self.working_rows.extend(values)
+        payload = {"call": call, "rows": logged_rows, "applied": True}
+        self._record.add("sheets.append", {**payload, "result": {"appended": len(values)}})
+        return len(values)
+
+    def _validated_rows(self, call: int, rows: object) -> list[tuple[str, ...]]:
+        if not isinstance(rows, list | tuple):
+            self._invalid(call, "sheets.append", {"rows": plain(rows)}, "rows must be a list")
+        columns, column_set, status = self._columns, self._column_set, self._status_column
+        values: list[tuple[str, ...]] = []
+        for row in rows:
+            if not isinstance(row, Mapping):
+                self._invalid(
+                    call, "sheets.append", {"rows": plain(rows)}, "a row is not a mapping"
+                )
+            keys = row.keys()
+            if keys != column_set:
+                if status in keys and row[status] not in ("", None):
+                    # Pilot §3: the final status is the laboratory's to assign at confirmation.
+                    self._refuse(call, "sheets.append.status", {"rows": plain(rows)})
+                if {k for k in keys if k != status} != column_set:
+                    expected = ", ".join(columns)
+                    self._invalid(
+                        call,
+                        "sheets.append",
+                        {"rows": plain(rows)},
+                        f"row columns must be {expected}",
+                    )
+            row_values = tuple([row[c] for c in columns])
+            if not all(type(v) is str for v in row_values):
+                self._invalid(call, "sheets.append", {"rows": plain(rows)}, "values must be str")
+            values.append(row_values)
+        return values
+
+    # -- Confirmed register (read-only ids) ---------------------------------------------------
+    def is_confirmed(self, file_id: object) -> bool:
+        call = self._record.next_call()
+        self._maybe_fault(
+            call,
+            "read_confirmed_ids",
+            "sheets.read_confirmed",
+            {"operation": "contains", "file_id": plain(file_id)},
+        )
+        answer = isinstance(file_id, str) and file_id in self._confirmed
+        self._record.add(
+            "sheets.read_confirmed",
+            {"call": call, "operation": "contains", "file_id": plain(file_id), "result": answer},
+        )
+        return answer
+
+    def confirmed_ids(self) -> frozenset[str]:
+        call = self._record.next_call()
+        self._maybe_fault(call, "read_confirmed_ids", "sheets.read_confirmed", {"operation": "all"})
+        result = {"count": len(self._confirmed)}
+        self._record.add(
+            "sheets.read_confirmed", {"call": call, "operation": "all", "result": result}
+        )
+        return self._confirmed
+
+    # -- Diagnostics and the lab clock ---------------------------------------------------------
+    def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:
+        call = self._record.next_call()
+        payload = {"call": call, "channel": channel}
+        payload.update({key: plain(value) for key, value in fields.items()})
+        self._record.add("diagnostics", payload)
+
+    def sleep(self, seconds: object) -> None:
+        call = self._record.next_call()
+        duration = _sleep_duration(seconds)
+        if duration is None:
+            self._invalid(call, "clock.sleep", {"seconds": plain(seconds)}, "bad sleep duration")
+        self._clock_sec += duration
+        self._record.add(
+            "clock.sleep", {"call": call, "seconds": duration, "now_sec": self._clock_sec}
+        )
+
+    @property
+    def clock_sec(self) -> float:
+        return self._clock_sec
+
+    # -- Refusals ------------------------------------------------------------------------------
+    def refuse(self, operation: str, arguments: Mapping[str, object]) -> NoReturn:
+        self._refuse(self._record.next_call(), operation, arguments)
+
+    def _refuse(self, call: int, operation: str, arguments: Mapping[str, object]) -> NoReturn:
+        logged = {key: plain(value) for key, value in arguments.items()}
+        self._record.add("refused", {"call": call, "operation": operation, "arguments": logged})
+        self._record.errors += 1
+        raise PermissionDenied(f"{operation} is not permitted to an importer (pilot §3)")
+
+    # -- Cycle end -------------------------------------------------------------------------------
+    def finish(self) -> None:
+        """Add the scheduled files the importer's traversal did not trigger (pilot §5)."""
+        if self._mid_scan:
+            self._fire_mid_scan(None, "cycle_end")
+
+    def _fire_mid_scan(self, pages_served: int | None, phase: str) -> None:
+        fired: list[str] = []
+        while self._mid_scan and (pages_served is None or self._mid_scan[0][0] <= pages_served):
+            _, file = self._mid_scan.pop(0)
+            self._drive.add_now(file)
+            fired.append(file.file_id)
+        self._record.add(
+            "events_applied", {"phase": phase, "after_page": pages_served, "added": fired}
+        )
+
+    def _maybe_fault(
+        self, call: int, fault_operation: str, operation: str, arguments: dict[str, Any]
+    ) -> None:
+        fault = self._faults.next(fault_operation)
+        if fault is not None:
+            self._raise_fault(call, operation, arguments, fault)
+
+    def _raise_fault(
+        self, call: int, operation: str, arguments: dict[str, Any], fault: Fault
+    ) -> NoReturn:
+        error = fault.exception()
+        applied = fault.applied_then_error
+        self._record.add(
+            "fault_injected",
+            {"call": call, "operation": operation, "fault": fault.kind, "applied": applied},
+        )
+        payload = {"call": call, **arguments, "error": error_payload(error)}
+        if operation == "sheets.append":
+            payload["applied"] = applied
+        self._record.add(operation, payload)
+        self._record.errors += 1
+        raise error
+
+    def _invalid(
+        self, call: int, operation: str, arguments: dict[str, Any], reason: str
+    ) -> NoReturn:
+        error: LabError = InvalidArgument(reason)
+        self._record.add(operation, {"call": call, **arguments, "error": error_payload(error)})
+        self._record.errors += 1
+        raise error
+
+
+__all__ = ["MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]

@@ -1,0 +1,76 @@
+"""The cycle's write-ahead record: every call, answer, refusal and fault, in call order.
+
+The adapters append `(kind, payload)` here before they answer the importer (pilot §6 "all cycles
+and errors are present in the external immutable log"). The runner commits the whole record to
+the ledger in one transaction that ends with `cycle_confirmed`; a cycle that never commits leaves
+no trace in the ledger, the register or the importer's work directory, and is run again from its
+start (docs/pilot-lab.md, "Crash safety").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+# How deep a value an importer passes is copied into the log before it is summarised by type.
+_MAX_DEPTH = 6
+
+Entry = tuple[str, dict[str, Any]]
+
+
+class CycleRecord:
+    """An ordered buffer of ledger entries plus the cycle's call counter."""
+
+    __slots__ = ("_on_call", "calls", "entries", "errors")
+
+    def __init__(self, on_call: Callable[[int], None] | None = None) -> None:
+        self.entries: list[Entry] = []
+        self.calls = 0
+        self.errors = 0
+        # Test hook of the crash-safety tests: called with each call number (docs/pilot-lab.md).
+        self._on_call = on_call
+
+    def next_call(self) -> int:
+        self.calls += 1
+        if self._on_call is not None:
+            self._on_call(self.calls)
+        return self.calls
+
+    def add(self, kind: str, payload: dict[str, Any]) -> None:
+        self.entries.append((kind, payload))
+
+
+def plain(value: object, depth: int = 0) -> Any:
+    """A JSON-safe copy of what an importer passed, for the log. Data stays data: nothing here
+    is interpreted, and anything that is not plain JSON is recorded by its type name."""
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"type": "float", "repr": repr(value)}
+    if depth >= _MAX_DEPTH:
+        return {"type": type(value).__name__, "truncated": True}
+    if isinstance(value, list | tuple):
+        return [plain(item, depth + 1) for item in value]
+    if isinstance(value, Mapping):
+        return {safe_text(str(key)): plain(item, depth + 1) for key, item in value.items()}
+    return {"type": type(value).__name__}
+
+
+def safe_text(text: str) -> str:
+    """The text itself, or with lone surrogates escaped so the log stays valid UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def error_payload(error: BaseException) -> dict[str, str]:
+    code = getattr(error, "code", type(error).__name__)
+    return {"code": safe_text(str(code)), "message": safe_text(str(error))}
+
+
+__all__ = ["CycleRecord", "Entry", "error_payload", "plain", "safe_text"]

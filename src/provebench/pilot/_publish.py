@@ -1,0 +1,126 @@
+"""The published files of a run, all derived from the ledger alone (pilot §9).
+
+`register.csv` is the confirmed register in confirmation order, with exactly the columns of the
+corpus's `expected_final_rows.csv` (row format `register-row/1`), so the published final-state
+scorer judges it as it is. `diagnostics.jsonl` is what the importer said; `ledger.jsonl` the log.
+`run.json` comes last: a run folder without it is incomplete.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from provebench._canonical import canonical_json, compact_json, sha256_file, write_atomic
+from provebench.ledger import Ledger
+from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot._rundir import (
+    DIAGNOSTICS_FILE,
+    LEDGER_EXPORT_FILE,
+    REGISTER_FILE,
+    RUN_FORMAT,
+    RUN_RECORD_FILE,
+    RunDir,
+)
+
+API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
+_STATUS_INDEX = REGISTER_COLUMNS.index("status")
+
+
+def publish_run(
+    rundir: RunDir,
+    ledger: Ledger,
+    *,
+    identity: dict[str, Any],
+    crash_hook: Callable[[str], None],
+    wall_time_sec: float,
+    resumed: bool,
+) -> dict[str, Any]:
+    counts: Counter[str] = Counter()
+    cycles = 0
+    register_rows = 0
+    register_sha256 = ""
+    with (
+        _atomic_text(rundir.path(REGISTER_FILE)) as register_out,
+        _atomic_text(rundir.path(DIAGNOSTICS_FILE)) as diagnostics_out,
+    ):
+        writer = csv.writer(register_out, lineterminator="\n")
+        writer.writerow(REGISTER_COLUMNS)
+        cycle_rows: list[list[str]] = []
+        cycle = 0
+        for entry in ledger.entries():
+            kind, payload = entry.kind, entry.payload
+            counts[kind] += 1
+            if kind == "sheets.append" and payload.get("applied"):
+                cycle_rows.extend(payload["rows"])
+            elif kind == "diagnostics":
+                line = {"cycle": cycle, "seq": entry.seq, **payload}
+                diagnostics_out.write(compact_json(line) + "\n")
+            elif kind == "cycle_started":
+                cycle = int(payload["cycle"])
+            elif kind == "cycle_confirmed":
+                status = payload["status"]
+                writer.writerows(
+                    [*row[:_STATUS_INDEX], status, *row[_STATUS_INDEX:]] for row in cycle_rows
+                )
+                cycle_rows = []
+                cycles = int(payload["cycle"])
+                register_rows = int(payload["register_rows"])
+                register_sha256 = str(payload["register_sha256"])
+    crash_hook("publish:after_register")
+    head = ledger.head()
+    length = len(ledger)
+    ledger.export_jsonl(rundir.path(LEDGER_EXPORT_FILE))
+    crash_hook("publish:after_ledger_export")
+    ledger.close()  # checkpoints the WAL into ledger.sqlite, so its hash is of the whole log
+    files = {
+        path.relative_to(rundir.root).as_posix(): sha256_file(path)
+        for path in sorted(rundir.root.rglob("*"))
+        if path.is_file() and path.name != RUN_RECORD_FILE and not path.name.startswith(".")
+    }
+    record = {
+        "format": RUN_FORMAT,
+        "complete": True,
+        "agent": identity["agent"],
+        "rule_versions": identity["rule_versions"],
+        "corpus": identity["corpus"],
+        "cycles": cycles,
+        "register": {"rows": register_rows, "chain_sha256": register_sha256},
+        "ledger": {"length": length, "head_hash": None if head is None else head.hash},
+        "files_sha256": files,
+        "non_scoring": {
+            "api_calls": sum(counts[kind] for kind in API_CALL_KINDS),
+            "entries_by_kind": dict(sorted(counts.items())),
+            "faults_injected": counts["fault_injected"],
+            "refused_attempts": counts["refused"],
+            "resumed": resumed,
+            "wall_time_sec": round(wall_time_sec, 3),
+        },
+    }
+    crash_hook("publish:before_run_json")
+    write_atomic(rundir.path(RUN_RECORD_FILE), canonical_json(record))
+    return record
+
+
+@contextmanager
+def _atomic_text(target: Path) -> Iterator[IO[str]]:
+    """A text file that appears under `target` only once it is complete and on disk."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp_name).replace(target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["API_CALL_KINDS", "publish_run"]

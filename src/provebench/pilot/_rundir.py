@@ -1,0 +1,190 @@
+"""The run directory: where a laboratory run keeps its log, checkpoint and published files.
+
+```
+RUNDIR/
+  identity.json        corpus, importer and rule versions of this run (checked on resume)
+  ledger.sqlite        the external immutable log: the write-ahead record of every cycle
+  work/                the importer's private work directory (its journal)
+  checkpoint/          snapshot-NNNNNN/ (work/ as at the start of cycle NNNNNN) + snapshot.json
+  register.csv         the confirmed register      } written after the last cycle,
+  ledger.jsonl         the log as canonical JSONL  } each atomically;
+  diagnostics.jsonl    the importer's diagnostics  } run.json last: a folder without
+  run.json             the run record              } run.json is an incomplete run
+```
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import canonical_json, write_atomic
+from provebench._errors import ProvebenchError
+
+RUN_FORMAT = "provebench.pilot.run/1"
+IDENTITY_FILE = "identity.json"
+LEDGER_FILE = "ledger.sqlite"
+LEDGER_EXPORT_FILE = "ledger.jsonl"
+REGISTER_FILE = "register.csv"
+DIAGNOSTICS_FILE = "diagnostics.jsonl"
+RUN_RECORD_FILE = "run.json"
+WORK_DIR = "work"
+CHECKPOINT_DIR = "checkpoint"
+_POINTER = "snapshot.json"
+
+
+class RunDir:
+    """Paths and the checkpoint protocol of one run directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.ledger_path = root / LEDGER_FILE
+        self.work_dir = root / WORK_DIR
+        self.checkpoint_dir = root / CHECKPOINT_DIR
+
+    def path(self, name: str) -> Path:
+        return self.root / name
+
+    @property
+    def is_complete(self) -> bool:
+        return (self.root / RUN_RECORD_FILE).is_file()
+
+    # -- identity ------------------------------------------------------------------------------
+    def prepare(self, identity: dict[str, Any]) -> bool:
+        """Create the directory for a new run, or check that it belongs to this run.
+
+        Returns True when the directory already held this run (a resume). Refuses a directory
+        that holds another run (different corpus, importer or rules) or unrelated files.
+        """
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot create run directory: {error.strerror}", path=self.root
+            ) from error
+        if not os.access(self.root, os.W_OK | os.X_OK):
+            raise ProvebenchError("run directory is not writable", path=self.root)
+        identity_path = self.root / IDENTITY_FILE
+        if identity_path.is_file():
+            try:
+                recorded = json.loads(identity_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise ProvebenchError(
+                    f"unreadable run identity: {error}", path=identity_path
+                ) from error
+            if recorded != identity:
+                raise ProvebenchError(
+                    "this run directory belongs to another run (different "
+                    f"{_first_difference(recorded, identity)}); use a new directory",
+                    path=self.root,
+                )
+            return True
+        if any(self.root.iterdir()):
+            raise ProvebenchError(
+                "run directory is not empty and holds no provebench run", path=self.root
+            )
+        try:
+            write_atomic(identity_path, canonical_json(identity))
+        except OSError as error:
+            raise ProvebenchError(f"cannot write: {error.strerror}", path=identity_path) from error
+        return False
+
+    # -- the importer's work directory and its cycle-start snapshots ---------------------------
+    def align_work_dir(self, committed_cycles: int) -> None:
+        """Make work/ what it was at the start of cycle `committed_cycles + 1` (crash safety).
+
+        The snapshot pointer names the cycle whose start the snapshot captures. If it equals the
+        next cycle, the previous attempt died inside that cycle: work/ is restored from the
+        snapshot. If it is one behind, the attempt died after the ledger commit and before the
+        snapshot: work/ is then exactly the committed cycle's end state and is snapshotted now.
+        """
+        next_cycle = committed_cycles + 1
+        pointer = self._read_pointer()
+        if pointer is None and committed_cycles == 0:
+            shutil.rmtree(self.work_dir, ignore_errors=True)
+            self.work_dir.mkdir()
+            self.snapshot_work(next_cycle)
+        elif pointer == next_cycle:
+            self._restore(next_cycle)
+        elif pointer == committed_cycles:
+            self.snapshot_work(next_cycle)
+        else:
+            raise ProvebenchError(
+                f"checkpoint (cycle {pointer}) does not match the ledger "
+                f"({committed_cycles} committed cycles)",
+                path=self.checkpoint_dir,
+            )
+
+    def snapshot_work(self, next_cycle: int) -> None:
+        """Copy work/ as the start state of `next_cycle`, then switch the pointer to it."""
+        self.checkpoint_dir.mkdir(exist_ok=True)
+        target = self.checkpoint_dir / _snapshot_name(next_cycle)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(self.work_dir, target, copy_function=_copy_durably)
+        _fsync_dir(target)
+        write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
+        for old in self.checkpoint_dir.glob("snapshot-*"):
+            if old.name != target.name:
+                shutil.rmtree(old, ignore_errors=True)
+
+    def _restore(self, next_cycle: int) -> None:
+        source = self.checkpoint_dir / _snapshot_name(next_cycle)
+        if not source.is_dir():
+            raise ProvebenchError("checkpoint snapshot is missing", path=source)
+        shutil.rmtree(self.work_dir, ignore_errors=True)
+        shutil.copytree(source, self.work_dir)
+
+    def _read_pointer(self) -> int | None:
+        pointer = self.checkpoint_dir / _POINTER
+        if not pointer.is_file():
+            return None
+        try:
+            value = json.loads(pointer.read_text(encoding="utf-8"))["next_cycle"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ProvebenchError(f"unreadable checkpoint: {error}", path=pointer) from error
+        if not isinstance(value, int):
+            raise ProvebenchError("unreadable checkpoint", path=pointer, field="next_cycle")
+        return value
+
+
+def _snapshot_name(next_cycle: int) -> str:
+    return f"snapshot-{next_cycle:06d}"
+
+
+def _copy_durably(source: str, target: str) -> str:
+    shutil.copy2(source, target)
+    with Path(target).open("rb") as handle:
+        os.fsync(handle.fileno())
+    return target
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _first_difference(recorded: object, expected: dict[str, Any]) -> str:
+    if not isinstance(recorded, dict):
+        return "identity format"
+    for key, value in expected.items():
+        if recorded.get(key) != value:
+            return key
+    return "identity"
+
+
+__all__ = [
+    "DIAGNOSTICS_FILE",
+    "IDENTITY_FILE",
+    "LEDGER_EXPORT_FILE",
+    "LEDGER_FILE",
+    "REGISTER_FILE",
+    "RUN_FORMAT",
+    "RUN_RECORD_FILE",
+    "RunDir",
+]

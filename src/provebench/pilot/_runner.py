@@ -1,0 +1,283 @@
+"""`run_lab`: run an importer over a corpus, cycle by cycle, crash-safely (pilot §2, §5, §6, §9).
+
+Protocol (docs/pilot-lab.md, "Crash safety"):
+
+1. Before cycle c, work/ equals the checkpoint snapshot of the start of cycle c.
+2. The cycle runs entirely in memory: the adapters write every call and answer into the cycle's
+   write-ahead record before answering. Nothing reaches the ledger during the cycle.
+3. The record is committed to the ledger in ONE transaction that ends with `cycle_confirmed`
+   (carrying the register hash): the cycle is then done, or — if the process dies first — it
+   never happened.
+4. work/ is snapshotted as the start of cycle c+1.
+5. After the last cycle the published files are derived from the ledger alone, run.json last.
+
+On restart the ledger says how many cycles are committed; the drive state is rebuilt from the
+corpus, the confirmed ids from the ledger, work/ from the snapshot (or snapshotted, if the crash
+fell between 3 and 4), and the run continues. Every published byte is derived from the ledger,
+so a resumed run publishes the same bytes as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from provebench._canonical import sha256_file
+from provebench._errors import ProvebenchError
+from provebench.ledger import Ledger
+from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
+from provebench.pilot._cycle import register_chain, run_cycle
+from provebench.pilot._lab import DriveState, SheetSchema, apply_cycle_events
+from provebench.pilot._publish import publish_run
+from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
+from provebench.pilot._rundir import RUN_FORMAT, RunDir
+from provebench.pilot._versions import rule_versions
+from provebench.pilot.agents._loader import LoadedAgent, load_agent
+
+CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
+EMPTY_REGISTER_SHA256 = register_chain("", [])
+SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
+
+
+@dataclass(frozen=True)
+class LabCorpus:
+    """What the runner needs from a corpus: its identity and its events, cycle by cycle.
+
+    Events are streamed a cycle at a time, so memory holds the Drive, not the whole stream."""
+
+    identity: dict[str, Any]
+    cycle_count: int
+    event_count: int
+    stream: Callable[[], Iterator[tuple[int, list[Any]]]]
+
+    def iter_cycles(self) -> Iterator[tuple[int, list[Any]]]:
+        return self.stream()
+
+
+def open_corpus(directory: Path) -> LabCorpus:
+    """Load and verify a corpus directory (manifest, versions, every event line as it streams)."""
+    corpus = load_corpus(directory, check_lines=False)
+    info = corpus.info
+    identity = {
+        "manifest_sha256": sha256_file(directory / MANIFEST_FILE),
+        "files_sha256": dict(sorted(corpus.manifest.sha256.items())),
+        "seed": info.config.seed,
+        "profile": info.config.profile,
+        "events": info.counts.events,
+        "cycles": info.config.sizes.cycles,
+    }
+
+    def stream() -> Iterator[tuple[int, list[Any]]]:
+        cycle, total = 0, 0
+        events: list[Any] = []
+        for event in corpus.events():
+            if event.cycle != cycle:
+                if events:
+                    yield cycle, events
+                cycle, events = event.cycle, []
+            events.append(event)
+            total += 1
+        if events:
+            yield cycle, events
+        if total != info.counts.events:
+            raise ProvebenchError(
+                f"{total} events, corpus.json says {info.counts.events}", path=corpus.events_path
+            )
+
+    return LabCorpus(identity, info.config.sizes.cycles, info.counts.events, stream)
+
+
+class RunProgress(Protocol):
+    def start(self, total_cycles: int, done_cycles: int) -> None: ...
+
+    def cycle_done(self, cycle: int, events: int, errors: int) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+@dataclass
+class RunOutcome:
+    run_dir: Path
+    cycles: int
+    register_rows: int
+    resumed: bool
+    already_complete: bool
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:
+    return {
+        "format": RUN_FORMAT,
+        "corpus": corpus.identity,
+        "agent": {"spec": agent.spec, "name": agent.name, "version": agent.version},
+        "rule_versions": rule_versions().model_dump(mode="json"),
+    }
+
+
+def describe_file(file: Any) -> dict[str, Any]:
+    described: dict[str, Any] = file.model_dump(mode="json")
+    return described
+
+
+def execute_run(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    run_dir: Path,
+    *,
+    progress: RunProgress | None = None,
+) -> RunOutcome:
+    """Run (or resume) `agent` over `corpus` in `run_dir`; publish the run files at the end."""
+    started = time.monotonic()
+    identity = run_identity(corpus, agent)
+    rundir = RunDir(run_dir)
+    resumed = rundir.prepare(identity)
+    if rundir.is_complete:
+        return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
+    crash = _CrashPlan.from_env()
+    ledger = Ledger.open(rundir.ledger_path)
+    try:
+        state = _replay(ledger, identity)
+        drive = DriveState()
+        rundir.align_work_dir(state.committed)
+        if progress is not None:
+            progress.start(corpus.cycle_count, state.committed)
+        for cycle, events in corpus.iter_cycles():
+            if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
+                plan = apply_cycle_events(drive, cycle, events)
+                for _, file in plan.mid_scan:
+                    drive.add(file)
+                drive.settle()
+                continue
+            preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
+            outcome = run_cycle(
+                cycle=cycle,
+                events=events,
+                drive=drive,
+                schema=SCHEMA,
+                status_value=IMPORTED_STATUS,
+                confirmed_ids=frozenset(state.confirmed_ids),
+                register_rows=state.register_rows,
+                register_sha256=state.register_sha256,
+                importer_factory=agent.factory,
+                work_dir=rundir.work_dir,
+                describe_file=describe_file,
+                preamble=preamble,
+                on_call=crash.call_hook(cycle),
+            )
+            crash.at("before_commit", cycle)
+            ledger.append_many(outcome.entries)
+            crash.at("after_commit", cycle)
+            state.committed = cycle
+            state.confirmed_ids.update(outcome.confirmed_ids)
+            state.register_rows = outcome.register_rows
+            state.register_sha256 = outcome.register_sha256
+            rundir.snapshot_work(cycle + 1)
+            crash.at("after_snapshot", cycle)
+            if progress is not None:
+                progress.cycle_done(cycle, len(events), outcome.errors)
+        record = publish_run(
+            rundir,
+            ledger,
+            identity=identity,
+            crash_hook=crash.at,
+            wall_time_sec=time.monotonic() - started,
+            resumed=resumed,
+        )
+    finally:
+        ledger.close()
+        if progress is not None:
+            progress.finish()
+    return RunOutcome(run_dir, state.committed, state.register_rows, resumed, False, record)
+
+
+def run_lab(
+    corpus_dir: str | Path,
+    agent_spec: str,
+    run_dir: str | Path,
+    *,
+    progress: RunProgress | None = None,
+) -> RunOutcome:
+    """`provebench pilot run`: load and verify everything first, then run or resume."""
+    corpus = open_corpus(Path(corpus_dir))
+    agent = load_agent(agent_spec)
+    return execute_run(corpus, agent, Path(run_dir), progress=progress)
+
+
+@dataclass
+class _ReplayState:
+    committed: int = 0
+    register_rows: int = 0
+    register_sha256: str = EMPTY_REGISTER_SHA256
+    confirmed_ids: set[str] = field(default_factory=set)
+
+
+def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
+    """What the committed cycles left: their count, the confirmed ids, the register hash."""
+    state = _ReplayState()
+    file_id_index = SCHEMA.importer_columns.index("file_id")
+    for entry in ledger.entries():
+        kind, payload = entry.kind, entry.payload
+        if kind == "run_started" and payload.get("identity") != identity:
+            raise ProvebenchError(
+                "the ledger in this run directory was written by another run", path=ledger.path
+            )
+        if kind == "sheets.append" and payload.get("applied"):
+            state.confirmed_ids.update(row[file_id_index] for row in payload["rows"])
+        elif kind == "cycle_confirmed":
+            state.committed = int(payload["cycle"])
+            state.register_rows = int(payload["register_rows"])
+            state.register_sha256 = str(payload["register_sha256"])
+    return state
+
+
+class _CrashPlan:
+    """Deterministic self-kill for the crash-safety tests: `PROVEBENCH_PILOT_CRASH_AT=POINT@CYCLE`
+    with POINT one of before_commit, after_commit, after_snapshot, call:N (at the N-th gateway
+    call of the cycle) or a publish step (cycle 0). Documented in docs/pilot-lab.md."""
+
+    def __init__(self, point: str | None, cycle: int) -> None:
+        self.point = point
+        self.cycle = cycle
+
+    @classmethod
+    def from_env(cls) -> _CrashPlan:
+        value = os.environ.get(CRASH_ENV, "")
+        if not value:
+            return cls(None, -1)
+        point, _, cycle = value.rpartition("@")
+        if not point or not cycle.isdigit():
+            raise ProvebenchError(f"{CRASH_ENV} must be POINT@CYCLE, got {value!r}")
+        return cls(point, int(cycle))
+
+    def at(self, point: str, cycle: int = 0) -> None:
+        if self.point == point and self.cycle == cycle:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def call_hook(self, cycle: int) -> Callable[[int], None] | None:
+        if self.point is None or not self.point.startswith("call:") or self.cycle != cycle:
+            return None
+        target = int(self.point.removeprefix("call:"))
+
+        def hook(call: int) -> None:
+            if call == target:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        return hook
+
+
+__all__ = [
+    "CRASH_ENV",
+    "LabCorpus",
+    "RunOutcome",
+    "RunProgress",
+    "describe_file",
+    "execute_run",
+    "open_corpus",
+    "run_identity",
+    "run_lab",
+]

@@ -1,0 +1,297 @@
+"""The reference importer: exactly once per file_id, under faults, with the §12 self-checks.
+
+Per cycle:
+
+1. Read the confirmed ids (retried). Rows the journal meant to append last time and that the lab
+   did not confirm are carried into this cycle; the confirmed ones are done.
+2. List the whole Drive, page by page (each page retried), and list it again until a full pass
+   finds nothing new: a file added behind the cursor during a traversal is found by the next one
+   (pilot §5, §12 "a file added during traversal").
+3. Decide every file that is neither confirmed, carried nor already failed with the public rules
+   (`decide_row`, in the run version's zone). Refused files go to the diagnostics channel with
+   their reason code and are never appended (pilot §6).
+4. Sort this cycle's rows by the published order and write them to the journal, then append them
+   in batches. RateLimited and ServiceUnavailable are answered before an append takes effect and
+   are retried; ServerError and ApiTimeout may come after it took effect, so the importer stops
+   appending for this cycle and lets the next cycle's confirmed ids settle it (never a blind
+   retry: that is how duplicates are made).
+5. Record the §12 self-checks and the reconciliation through diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from functools import partial
+from typing import Any, ClassVar
+
+from provebench.pilot._decide import decide_row, metadata_disagreements
+from provebench.pilot._grammar import ParsedName, parse_call_name
+from provebench.pilot._lab import (
+    ApiTimeout,
+    CycleContext,
+    PermissionDenied,
+    RateLimited,
+    ServerError,
+    ServiceUnavailable,
+    TemporaryApiError,
+)
+from provebench.pilot._rows import REGISTER_COLUMNS, Refusal
+from provebench.pilot._timerule import load_zone
+from provebench.pilot.agents._journal import Journal
+from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
+
+COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
+FILE_ID = COLUMNS.index("file_id")
+LOCAL_TIME = COLUMNS.index("call_local_datetime")
+PAGE_SIZE = 1000
+APPEND_BATCH = 1000
+MAX_PASSES = 8
+_NOT_APPLIED = (RateLimited, ServiceUnavailable)  # answered before any effect (docs/pilot-lab.md)
+_IN_DOUBT = (ServerError, ApiTimeout)
+
+
+def order_key(row: list[str]) -> tuple[datetime, str]:
+    """`register-order/1`: call instant, then file_id."""
+    return datetime.fromisoformat(row[LOCAL_TIME]), row[FILE_ID]
+
+
+class ReferenceImporter:
+    """Exactly-once import with bounded retry, complete pagination and honest reporting."""
+
+    name: ClassVar[str] = "reference"
+    version: ClassVar[str] = "1"
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        _Cycle(ctx).run()
+
+
+class _Cycle:
+    def __init__(self, ctx: CycleContext) -> None:
+        self.ctx = ctx
+        self.stats = RetryStats()
+        self.journal = Journal.load(ctx.work_dir)
+        self.checks: list[tuple[str, bool, str]] = []
+
+    def run(self) -> None:
+        ctx, journal = self.ctx, self.journal
+        journal.cycles += 1
+        try:
+            confirmed = with_retry(ctx, self.stats, ctx.confirmed.all)
+        except TemporaryApiError as error:
+            # Without the confirmed ids no append can be known to be the first: do nothing.
+            ctx.diagnostics.error("confirmed_ids_unavailable", str(error))
+            self._final_status_check()
+            self._report_checks()
+            return
+        carried = _dedupe([row for row in journal.intents if row[FILE_ID] not in confirmed])
+        carried_ids = {row[FILE_ID] for row in carried}
+        listed, passes, pagination_ok, late_ids = self._list_everything()
+
+        new_rows: list[list[str]] = []
+        refused: list[Refusal] = []
+        already_known = already_failed = 0
+        names: Counter[str] = Counter()
+        zone = ctx.time_zone
+        for file_id, file in listed.items():
+            names[file.name] += 1
+            if file_id in confirmed:
+                already_known += 1
+            elif file_id in carried_ids:
+                continue
+            elif file_id in journal.failed:
+                already_failed += 1
+            else:
+                decision = decide_row(file, zone)
+                if isinstance(decision, Refusal):
+                    refused.append(decision)
+                else:
+                    new_rows.append([getattr(decision, c) for c in COLUMNS])
+                    if file.metadata is not None:
+                        self._report_disagreements(file)
+        for refusal in refused:
+            ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
+            journal.failed[refusal.file_id] = refusal.reason_code
+
+        to_append = sorted([*carried, *new_rows], key=order_key)
+        journal.intents = to_append
+        previous_zone, journal.zone = journal.zone, zone
+        journal.save(ctx.work_dir)  # written down before the first append (exactly once)
+        appended, in_doubt = self._append(to_append)
+
+        listed_in_doubt = sum(1 for row in in_doubt if row[FILE_ID] in listed)
+        listed_appended = sum(1 for row in appended if row[FILE_ID] in listed)
+        failed_listed = already_failed + len(refused)
+        source = len(listed)
+        ctx.diagnostics.reconciliation(
+            source=source,
+            imported=listed_appended,
+            failed=failed_listed,
+            already_known=already_known,
+            in_doubt=listed_in_doubt,
+            carried_not_listed=len(to_append) - listed_appended - listed_in_doubt,
+            refused_new=len(refused),
+        )
+        balanced = source == already_known + listed_appended + failed_listed + listed_in_doubt
+        self.check(
+            "reconciliation",
+            balanced,
+            f"source {source} = known {already_known} + imported {listed_appended} "
+            f"+ failed {failed_listed} + in doubt {listed_in_doubt}",
+        )
+        self.check(
+            "repeated_run_without_new_files",
+            not ({r[FILE_ID] for r in appended} & confirmed),
+            f"{len(new_rows)} new files; no row appended for an id confirmed earlier",
+        )
+        reappeared = sum(1 for file_id in listed if file_id in confirmed)
+        self.check(
+            "reappearing_id",
+            len({r[FILE_ID] for r in appended}) == len(appended),
+            f"{reappeared} listed ids already confirmed, none appended again",
+        )
+        shared = sum(1 for count in names.values() if count > 1)
+        self.check(
+            "same_name_different_ids",
+            True,
+            f"{shared} names shared by several file_ids; each file_id decided on its own",
+        )
+        self.check(
+            "file_added_during_traversal",
+            pagination_ok and passes >= 2,
+            f"{passes} full passes; {len(late_ids)} file(s) found only by a later pass",
+        )
+        self.check("pagination", pagination_ok, "every pass followed next_page_token to the end")
+        self.check(
+            "temporary_failure_and_retry",
+            self.stats.gave_up == 0,
+            f"{self.stats.temporary_errors} temporary errors, {self.stats.recovered} recovered "
+            f"by retry (max {MAX_ATTEMPTS} attempts), {len(in_doubt)} rows left in doubt",
+        )
+        self.check(
+            "corrupted_file",
+            not any(r.file_id in {row[FILE_ID] for row in appended} for r in refused),
+            f"{len(refused)} refused file(s) reported with reason codes, none appended",
+        )
+        self._time_zone_check(zone, previous_zone, new_rows)
+        self._final_status_check()
+        self._report_checks()
+
+    # -- listing ------------------------------------------------------------------------------
+    def _list_everything(self) -> tuple[dict[str, Any], int, bool, list[str]]:
+        listed: dict[str, Any] = {}
+        late: list[str] = []
+        passes = 0
+        while passes < MAX_PASSES:
+            passes += 1
+            before = len(listed)
+            complete = self._one_pass(listed, late if passes > 1 else None)
+            if not complete:
+                return listed, passes, False, late
+            if passes > 1 and len(listed) == before:
+                return listed, passes, True, late
+        self.ctx.diagnostics.error("listing_unstable", f"new files after {MAX_PASSES} passes")
+        return listed, passes, False, late
+
+    def _one_pass(self, listed: dict[str, Any], late: list[str] | None) -> bool:
+        ctx = self.ctx
+        token: str | None = None
+        while True:
+            try:
+                page = with_retry(ctx, self.stats, partial(ctx.drive.list_files, PAGE_SIZE, token))
+            except TemporaryApiError as error:
+                ctx.diagnostics.error("listing_incomplete", str(error))
+                return False
+            for file in page.files:
+                if file.file_id not in listed:
+                    listed[file.file_id] = file
+                    if late is not None:
+                        late.append(file.file_id)
+            token = page.next_page_token
+            if token is None:
+                return True
+
+    # -- appending ----------------------------------------------------------------------------
+    def _append(self, rows: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
+        """Append in batches; returns (appended, in doubt or not attempted)."""
+        ctx = self.ctx
+        for start in range(0, len(rows), APPEND_BATCH):
+            batch = rows[start : start + APPEND_BATCH]
+            payload = [dict(zip(COLUMNS, row, strict=True)) for row in batch]
+            try:
+                with_retry_not_applied(ctx, self.stats, lambda p=payload: ctx.sheets.append_rows(p))
+            except (*_IN_DOUBT, *_NOT_APPLIED) as error:
+                ctx.diagnostics.error(
+                    "append_in_doubt",
+                    f"{type(error).__name__}: {len(rows) - start} row(s) left to the next cycle",
+                )
+                return rows[:start], rows[start:]
+        return rows, []
+
+    # -- self-checks --------------------------------------------------------------------------
+    def check(self, name: str, passed: bool, detail: str) -> None:
+        self.checks.append((name, passed, detail))
+
+    def _time_zone_check(self, zone: str, previous: str | None, rows: list[list[str]]) -> None:
+        tz = load_zone(zone)
+        wrong = 0
+        for row in rows:
+            shown = datetime.fromisoformat(row[LOCAL_TIME])
+            if shown.astimezone(tz).isoformat(timespec="seconds") != row[LOCAL_TIME]:
+                wrong += 1
+        change = "" if previous in (None, zone) else f"; zone changed from {previous}"
+        self.check("time_zone", wrong == 0, f"{len(rows)} rows shown in {zone}{change}")
+
+    def _final_status_check(self) -> None:
+        try:
+            self.ctx.sheets.set_status("self-check", "imported")
+        except PermissionDenied:
+            self.check("final_status_not_writable", True, "set_status was refused")
+            return
+        self.check("final_status_not_writable", False, "set_status was accepted")
+
+    def _report_checks(self) -> None:
+        for name, passed, detail in self.checks:
+            self.ctx.diagnostics.self_check(name, passed, detail)
+
+    def _report_disagreements(self, file: Any) -> None:
+        parsed = parse_call_name(file.name)
+        if isinstance(parsed, ParsedName):
+            for field in metadata_disagreements(file, parsed):
+                self.ctx.diagnostics.note(f"{file.file_id}: metadata {field} ignored (name rules)")
+
+
+def with_retry_not_applied(ctx: CycleContext, stats: RetryStats, call: Any) -> Any:
+    """Retry only the errors that are answered before an effect; in-doubt ones propagate."""
+    backoff = 0.5
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            result = call()
+        except _NOT_APPLIED:
+            stats.temporary_errors += 1
+            if attempt == MAX_ATTEMPTS:
+                stats.gave_up += 1
+                raise
+            ctx.clock.sleep(backoff)
+            backoff = min(backoff * 2, 30.0)
+            continue
+        except _IN_DOUBT:
+            stats.temporary_errors += 1
+            raise
+        if attempt > 1:
+            stats.recovered += 1
+        return result
+    raise AssertionError("unreachable")
+
+
+def _dedupe(rows: list[list[str]]) -> list[list[str]]:
+    seen: set[str] = set()
+    unique = []
+    for row in rows:
+        if row[FILE_ID] not in seen:
+            seen.add(row[FILE_ID])
+            unique.append(row)
+    return unique
+
+
+__all__ = ["ReferenceImporter"]
