@@ -33,6 +33,8 @@ from provebench.si._registry import (
     templates,
 )
 from provebench.si._scenario import Deviation, FormBScoring, Injection, Scenario
+from provebench.si._validate import ValidationReport, load_scenarios, validate_paths
+from provebench.si._violations import Violation
 
 __all__ = [
     "All",
@@ -57,12 +59,16 @@ __all__ = [
     "ScoringVersions",
     "SynonymList",
     "Template",
+    "ValidationReport",
+    "Violation",
     "bind_scoring",
     "constants",
     "cooccurrence_window",
+    "load_scenarios",
     "profile",
     "registry",
     "synonyms_for",
     "template",
     "templates",
+    "validate_paths",
 ]
