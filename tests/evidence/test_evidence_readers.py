@@ -331,6 +331,13 @@ def test_unreadable_bytes_report_the_line(
         ('{"final_answer": "a", "actions": [], "x": 1e400}', None, "too large"),
         ('{"final_answer": "\\ud800", "actions": []}', "final_answer", "surrogate"),
         ("   ", None, "file is empty"),
+        ('{"final_answer": "x", "actions": [], "n": 1' + "0" * 5000 + "}", None, "digits"),
+        ("[" * 5000 + "]" * 5000, None, "nested deeper than 200 levels"),
+        (
+            '{"final_answer": "x", "actions": [], "deep": ' + "[" * 201 + "]" * 201 + "}",
+            ("deep" + "[0]" * 200)[:80] + "…",  # a long path is cut, not printed whole
+            "nested deeper than 200 levels",
+        ),
     ],
 )
 def test_json_that_is_not_plain_json_is_refused(
@@ -342,6 +349,15 @@ def test_json_that_is_not_plain_json_is_refused(
         load_evidence(path)
     assert caught.value.field == field
     assert message in caught.value.message
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
+    nested: Any = []
+    for _ in range(190):
+        nested = [nested]
+    document = _oasis(actions=[{"tool": "t", "arguments": {"deep": nested}, "result": ""}])
+    path = _write(tmp_path, document)
+    assert load_evidence(path).actions[0].arguments == {"deep": nested}
 
 
 def test_byte_order_mark_is_tolerated(tmp_path: Path) -> None:

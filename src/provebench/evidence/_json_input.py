@@ -23,6 +23,11 @@ from provebench.evidence._records import RECORD_KINDS
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UTF8_BOM = b"\xef\xbb\xbf"
+_SURROGATE_MESSAGE = "text holds a lone UTF-16 surrogate escape, which is not Unicode"
+
+MAX_JSON_DEPTH = 200
+"""Deepest nesting accepted in any JSON input: deeper documents are refused with a clear error
+instead of exhausting the parser's or the validator's recursion limit."""
 
 
 class _DuplicateKeyError(ValueError):
@@ -111,12 +116,15 @@ def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
         ) from None
     except ValueError as error:
         raise ProvebenchError(f"malformed JSON: {error}", path=source, field=field) from None
-    where = _find_surrogate(document)
-    if where is not None:
+    except RecursionError:
         raise ProvebenchError(
-            "text holds a lone UTF-16 surrogate escape, which is not Unicode",
-            path=source,
-            field=_joined_path(field or "", where) or "(document)",
+            f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels", path=source, field=field
+        ) from None
+    problem = _find_unreadable_value(document)
+    if problem is not None:
+        where, message = problem
+        raise ProvebenchError(
+            message, path=source, field=_joined_path(field or "", where) or "(document)"
         )
     return document
 
@@ -154,22 +162,26 @@ def _joined_path(parent: str, child: str) -> str:
     return parent + child if child.startswith("[") else f"{parent}.{child}"
 
 
-def _find_surrogate(document: Any) -> str | None:
+def _find_unreadable_value(document: Any) -> tuple[str, str] | None:
+    """The path of the first value no scorer could read faithfully, and why."""
     # Iterative, so a deeply nested document cannot exhaust the stack.
-    pending: list[tuple[str, Any]] = [("", document)]
+    pending: list[tuple[str, int, Any]] = [("", 0, document)]
     while pending:
-        where, value = pending.pop()
+        where, depth, value = pending.pop()
+        if depth > MAX_JSON_DEPTH:
+            shown = where if len(where) <= 80 else where[:80] + "…"
+            return shown, f"nested deeper than {MAX_JSON_DEPTH} levels"
         if isinstance(value, str):
             if _SURROGATE.search(value):
-                return where
+                return where, _SURROGATE_MESSAGE
         elif isinstance(value, dict):
             for key, item in value.items():
                 child = member_path(where, key)
                 if _SURROGATE.search(key):
-                    return child
-                pending.append((child, item))
+                    return child, _SURROGATE_MESSAGE
+                pending.append((child, depth + 1, item))
         elif isinstance(value, list):
-            pending.extend((member_path(where, i), item) for i, item in enumerate(value))
+            pending.extend((member_path(where, i), depth + 1, item) for i, item in enumerate(value))
     return None
 
 
@@ -218,6 +230,7 @@ def _describe(problem: Any) -> str:
 
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "json_type_name",
     "loc_path",
     "member_path",
