@@ -191,3 +191,27 @@ def test_schema_command_is_byte_identical_and_matches_the_committed_file(
     assert first.returncode == 0 and first.stderr == ""
     assert first.stdout == second.stdout
     assert first.stdout == SCHEMA.read_text(encoding="utf-8")
+
+
+def test_a_failed_write_is_an_input_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from typer.testing import CliRunner
+
+    import provebench._canonical
+    from provebench._errors import ProvebenchError
+    from provebench.cli import app
+
+    def disk_full(path: Path, data: str | bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(provebench._canonical, "write_atomic", disk_full)
+    output = tmp_path / "evidence.json"
+    result = CliRunner().invoke(
+        app, ["evidence", "import", "--format", "oasis", str(OASIS), "-o", str(output)]
+    )
+    assert isinstance(result.exception, ProvebenchError)
+    assert "cannot write: No space left on device" in str(result.exception)
+    assert not output.exists()

@@ -63,7 +63,10 @@ def import_command(
         agent_name=agent_name,
         agent_version=agent_version,
     )
-    write_atomic(output, canonical_json(evidence))
+    try:
+        write_atomic(output, canonical_json(evidence))
+    except OSError as error:
+        raise ProvebenchError(f"cannot write: {error.strerror}", path=output) from None
     typer.echo(
         f"wrote {output}: {len(evidence.actions)} actions, "
         f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
