@@ -726,3 +726,12 @@ def test_value_containment_alone_is_a_verifiable_concern(tmp_path: Path) -> None
 def test_form_b_may_omit_assertions(tmp_path: Path) -> None:
     assert "\nassertions:" not in FORM_B
     assert validate_text(tmp_path, FORM_B).ok
+
+
+@pytest.mark.parametrize("key", ["archetype_template", "decision_table"])
+def test_null_template_or_table_is_not_a_vacuous_form_b(tmp_path: Path, key: str) -> None:
+    text = replaced(FORM_B, BINDINGS, f"  {key}: null\n")
+    report = validate_text(tmp_path, text)
+    assert [(v.field, v.line, v.rule) for v in report.violations] == [
+        (f"scoring.{key}", line_of(text, f"{key}: null"), "SI §1.3")
+    ]

@@ -202,6 +202,15 @@ def binding_problems(
                 "SI §1.4",
             )
         )
+    if scoring.archetype_template is None and scoring.decision_table is None:
+        key = "archetype_template" if "archetype_template" in scoring.model_fields_set else ""
+        problems.append(
+            (
+                ("scoring", key) if key else ("scoring", "decision_table"),
+                "a Form B scoring block needs an archetype_template or a decision_table",
+                "SI §1.3",
+            )
+        )
     if scoring.archetype_template is not None:
         tpl = templates().get(scoring.archetype_template)
         if tpl is None:
