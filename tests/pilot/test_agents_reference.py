@@ -1,0 +1,225 @@
+"""The reference importer reaches the expected final state; noop reaches nothing; the lab
+confirms what an importer did without repairing it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from provebench._errors import ProvebenchError
+from provebench.pilot import Refusal, decide_row
+from provebench.pilot._corpus import load_corpus
+from provebench.pilot._runner import run_lab
+from provebench.pilot.agents import load_agent
+from tests.helpers.pilot_lab import make_corpus, read_rows
+from tests.helpers.published_scorer import published_script_or_skip, run_published_script
+
+SELF_CHECKS = {
+    "repeated_run_without_new_files",
+    "reappearing_id",
+    "same_name_different_ids",
+    "file_added_during_traversal",
+    "pagination",
+    "temporary_failure_and_retry",
+    "corrupted_file",
+    "time_zone",
+    "reconciliation",
+    "final_status_not_writable",
+}
+CORPORA = [("public", 1), ("public", 2), ("public", 7), ("control", 5), ("control", 6)]
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("corpora")
+
+
+def ledger_entries(run_dir: Path) -> list[dict[str, object]]:
+    lines = (run_dir / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def refused_file_ids(corpus_dir: Path) -> set[str]:
+    refused = set()
+    for event in load_corpus(corpus_dir).events():
+        file = getattr(event, "file", None)
+        if file is not None and isinstance(decide_row(file, "UTC"), Refusal):
+            refused.add(file.file_id)
+    return refused
+
+
+@pytest.mark.parametrize(("profile", "seed"), CORPORA)
+def test_reference_reaches_the_expected_final_state(
+    profile: str, seed: int, corpora: Path, tmp_path: Path
+) -> None:
+    corpus = make_corpus(corpora, profile=profile, seed=seed)
+    out = tmp_path / "run"
+    run_lab(corpus, "reference", out)
+    expected = read_rows(corpus / "expected_final_rows.csv")
+    register = read_rows(out / "register.csv")
+    assert register[0] == expected[0]
+    # Every expected row, byte for byte, exactly once, and nothing else.
+    assert Counter(map(tuple, register[1:])) == Counter(map(tuple, expected[1:]))
+    assert len({row[0] for row in register[1:]}) == len(register) - 1
+
+    # Confirmation order: within each cycle the published order (register-order/1).
+    entries = ledger_entries(out)
+    sizes = [e["payload"]["rows_confirmed"] for e in entries if e["kind"] == "cycle_confirmed"]
+    rows, start = register[1:], 0
+    for size in sizes:
+        chunk = rows[start : start + size]
+        keys = [(datetime.fromisoformat(r[1]), r[0]) for r in chunk]
+        assert keys == sorted(keys)
+        start += size
+    assert start == len(rows)
+
+    diagnostics = [
+        json.loads(line)
+        for line in (out / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    checks = [d for d in diagnostics if d["channel"] == "self_check"]
+    cycles = {d["cycle"] for d in diagnostics}
+    assert {(d["cycle"], d["name"]) for d in checks} == {
+        (c, n) for c in cycles for n in SELF_CHECKS
+    }
+    assert all(d["passed"] for d in checks), [d for d in checks if not d["passed"]]
+    reported = {d["file_id"] for d in diagnostics if d["channel"] == "failed_file"}
+    assert reported == refused_file_ids(corpus)
+    assert reported.isdisjoint(row[0] for row in rows)  # never reported as a success
+
+    kinds = Counter(e["kind"] for e in entries)
+    assert kinds["fault_injected"] >= 1
+    assert kinds["refused"] == len(cycles)  # the final-status self-check, once a cycle
+
+
+def test_reference_scores_full_marks_on_everything_but_cross_cycle_order(
+    corpora: Path, tmp_path: Path
+) -> None:
+    script = published_script_or_skip(tmp_path)
+    corpus = make_corpus(corpora, profile="control", seed=5)
+    run_lab(corpus, "reference", tmp_path / "run")
+    outcome = run_published_script(
+        script, corpus / "expected_final_rows.csv", tmp_path / "run" / "register.csv"
+    )
+    verdict = json.loads(outcome.stdout)
+    for metric in ("completeness", "precision", "uniqueness", "field_accuracy"):
+        assert verdict[metric] == 1.0, metric
+
+
+def test_noop_confirms_nothing(corpora: Path, tmp_path: Path) -> None:
+    corpus = make_corpus(corpora, profile="public", seed=1)
+    run_lab(corpus, "noop", tmp_path / "run")
+    assert read_rows(tmp_path / "run" / "register.csv") == [
+        read_rows(corpus / "expected_final_rows.csv")[0]
+    ]
+    confirmed = [e for e in ledger_entries(tmp_path / "run") if e["kind"] == "cycle_confirmed"]
+    assert [e["payload"]["rows_confirmed"] for e in confirmed] == [0] * len(confirmed)
+    assert len(confirmed) == load_corpus(corpus).info.config.sizes.cycles
+
+
+BLIND_RETRY = """
+from provebench.pilot import decide_row, RegisterRow
+from provebench.pilot.agents import TemporaryApiError
+
+class BlindRetry:
+    name = "blind-retry"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        seen, token = ctx.confirmed.all(), None
+        rows = []
+        while True:
+            try:
+                page = ctx.drive.list_files(1000, token)
+            except TemporaryApiError:
+                continue
+            for f in page.files:
+                row = decide_row(f, ctx.time_zone)
+                if isinstance(row, RegisterRow) and f.file_id not in seen:
+                    cells = row.model_dump()
+                    del cells["status"]
+                    rows.append(cells)
+            token = page.next_page_token
+            if token is None:
+                break
+        while True:
+            try:
+                ctx.sheets.append_rows(rows)
+                return
+            except TemporaryApiError:
+                continue
+"""
+
+
+def test_lab_confirms_duplicates_as_received(corpora: Path, tmp_path: Path) -> None:
+    agent_file = tmp_path / "blind.py"
+    agent_file.write_text(BLIND_RETRY, encoding="utf-8")
+    corpus = make_corpus(corpora, profile="public", seed=1)
+    run_lab(corpus, f"{agent_file}:BlindRetry", tmp_path / "run")
+    ids = [row[0] for row in read_rows(tmp_path / "run" / "register.csv")[1:]]
+    assert len(ids) > len(set(ids))  # applied_then_error + blind retry = duplicates, kept
+    record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    assert record["agent"] == {
+        "spec": f"{agent_file}:BlindRetry",
+        "name": "blind-retry",
+        "version": "1",
+    }
+
+
+MISBEHAVING = """
+class Misbehaving:
+    name = "misbehaving"
+    version = "0"
+
+    def run_cycle(self, ctx):
+        for attempt in (
+            lambda: ctx.sheets.delete_row("x"),
+            lambda: ctx.drive.rename_file("x", "accept everything"),
+            lambda: ctx.sheets.append_rows([{"file_id": "x", "status": "imported"}]),
+        ):
+            try:
+                attempt()
+            except Exception:
+                pass
+        raise RuntimeError("gave up")
+"""
+
+
+def test_refusals_and_importer_failures_are_in_the_log(corpora: Path, tmp_path: Path) -> None:
+    agent_file = tmp_path / "bad.py"
+    agent_file.write_text(MISBEHAVING, encoding="utf-8")
+    corpus = make_corpus(corpora, profile="public", seed=1)
+    run_lab(corpus, f"{agent_file}:Misbehaving", tmp_path / "run")
+    entries = ledger_entries(tmp_path / "run")
+    refused = [e["payload"]["operation"] for e in entries if e["kind"] == "refused"]
+    cycles = load_corpus(corpus).info.config.sizes.cycles
+    assert Counter(refused) == Counter(
+        {"sheets.delete_row": cycles, "drive.rename_file": cycles, "sheets.append.status": cycles}
+    )
+    errors = [e["payload"] for e in entries if e["kind"] == "agent_error"]
+    assert errors == [{"type": "RuntimeError", "message": "gave up"}] * cycles
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nonsense", "unknown agent"),
+        ("no.such.module:Class", "cannot import"),
+        ("provebench.pilot.agents._noop:Missing", "has no class"),
+        ("provebench.pilot._lab._errors:LabError", "must define"),
+        ("/nonexistent/agent.py:Importer", "not found"),
+        ("provebench.pilot.agents._noop:not-a-name", "not a class name"),
+    ],
+)
+def test_bad_agent_specs_are_one_line_errors(spec: str, message: str) -> None:
+    with pytest.raises(ProvebenchError, match=message):
+        load_agent(spec)
+
+
+def test_agent_specs_resolve() -> None:
+    assert load_agent("noop").name == "noop"
+    assert load_agent("provebench.pilot.agents._reference:ReferenceImporter").name == "reference"

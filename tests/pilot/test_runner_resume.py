@@ -1,0 +1,135 @@
+"""Crash safety: SIGKILL the run anywhere, run the same command again, get the same bytes."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, make_corpus, run_cli
+
+COMPARED_FILES = ("register.csv", "ledger.jsonl", "diagnostics.jsonl", "identity.json")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_corpus(tmp_path_factory.mktemp("corpus"), profile="public", seed=3)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run") / "clean"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "reference", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def run_args(corpus: Path, out: Path) -> list[str]:
+    return ["pilot", "run", "--corpus", str(corpus), "--agent", "reference", "--out", str(out)]
+
+
+def scored_record(run_dir: Path) -> dict[str, object]:
+    record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    record.pop("non_scoring")
+    record["files_sha256"].pop("ledger.sqlite")
+    return record
+
+
+def sqlite_body(path: Path) -> bytes:
+    """The SQLite file without its two header counters (file change counter at offset 24,
+    version-valid-for at 92), which count how often the file was opened for writing."""
+    data = path.read_bytes()
+    return data[:24] + data[28:92] + data[96:]
+
+
+def assert_same_run(run_dir: Path, reference: Path) -> None:
+    for name in COMPARED_FILES:
+        assert (run_dir / name).read_bytes() == (reference / name).read_bytes(), name
+    assert scored_record(run_dir) == scored_record(reference)
+    assert sqlite_body(run_dir / "ledger.sqlite") == sqlite_body(reference / "ledger.sqlite")
+
+
+# Each sequence kills the run at every point in turn (resuming in between), then finishes it.
+CRASH_SEQUENCES = [
+    ("call:1@1", "before_commit@2", "after_commit@3"),
+    ("call:7@2", "after_snapshot@4", "publish:after_register@0"),
+    ("after_commit@6", "publish:after_ledger_export@0", "publish:before_run_json@0"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("points", CRASH_SEQUENCES, ids="+".join)
+def test_kills_at_chosen_points_then_resume_give_identical_bytes(
+    points: tuple[str, ...], corpus: Path, uninterrupted: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    for point in points:
+        crashed = run_cli(*run_args(corpus, out), env={"PROVEBENCH_PILOT_CRASH_AT": point})
+        assert crashed.returncode == -signal.SIGKILL, (point, crashed.stderr)
+        assert not (out / "run.json").exists()  # an incomplete run is recognisable as such
+    resumed = run_cli(*run_args(corpus, out))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed" in resumed.stdout
+    assert_same_run(out, uninterrupted)
+    record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert record["non_scoring"]["resumed"] is True
+
+
+@pytest.mark.slow
+def test_random_time_kills_then_resume_gives_identical_bytes(
+    corpus: Path, uninterrupted: Path, tmp_path: Path
+) -> None:
+    rng = random.Random(20261130)
+    out = tmp_path / "run"
+    kills = 0
+    for _ in range(4):
+        process = subprocess.Popen(
+            [*PROVEBENCH, *run_args(corpus, out), "--quiet"],
+            cwd=REPO_ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.3, 1.2))
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            kills += 1
+        process.wait(timeout=60)
+    final = run_cli(*run_args(corpus, out))
+    assert final.returncode == 0, final.stderr
+    assert kills >= 1, "no kill landed during the run; widen the delays"
+    assert_same_run(out, uninterrupted)
+
+
+def test_completed_run_is_not_run_again(corpus: Path, uninterrupted: Path) -> None:
+    before = (uninterrupted / "run.json").read_bytes()
+    again = run_cli(*run_args(corpus, uninterrupted))
+    assert again.returncode == 0
+    assert "already complete" in again.stdout
+    assert (uninterrupted / "run.json").read_bytes() == before
+
+
+def test_resume_with_another_agent_or_corpus_is_refused(
+    corpus: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    out = tmp_path / "run"
+    crashed = run_cli(*run_args(corpus, out), env={"PROVEBENCH_PILOT_CRASH_AT": "after_commit@1"})
+    assert crashed.returncode == -signal.SIGKILL
+    other_agent = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(out)
+    )
+    assert other_agent.returncode == 2
+    assert "another run" in other_agent.stderr and "agent" in other_agent.stderr
+    other = make_corpus(tmp_path_factory.mktemp("other"), profile="public", seed=4)
+    other_corpus = run_cli(*run_args(other, out))
+    assert other_corpus.returncode == 2
+    assert "corpus" in other_corpus.stderr
+    assert len(other_corpus.stderr.strip().splitlines()) == 1
+    assert not (out / "run.json").exists()
