@@ -6,6 +6,7 @@ from provebench.si._binding import (
     ScoringVersions,
     bind_scoring,
 )
+from provebench.si._evaluate import evaluate, evaluate_bound, render_predicate
 from provebench.si._predicates import (
     All,
     Any_,
@@ -17,6 +18,17 @@ from provebench.si._predicates import (
     Predicate,
     Ref,
     Row,
+)
+from provebench.si._primitives import (
+    IMPLEMENTED_PRIMITIVES,
+    ExcludedLine,
+    FactorIdentifiedResult,
+    MatchLocation,
+    NamedInOutputResult,
+    WithinStepBudgetResult,
+    factor_identified,
+    named_in_output,
+    within_step_budget,
 )
 from provebench.si._registry import (
     CooccurrenceWindow,
@@ -33,10 +45,14 @@ from provebench.si._registry import (
     templates,
 )
 from provebench.si._scenario import Deviation, FormBScoring, Injection, Scenario
+from provebench.si._scope import EvidenceView
+from provebench.si._score import score_files, select_scenario
 from provebench.si._validate import ValidationReport, load_scenarios, validate_paths
+from provebench.si._verdict import Verdict
 from provebench.si._violations import Violation
 
 __all__ = [
+    "IMPLEMENTED_PRIMITIVES",
     "All",
     "Any_",
     "BoundFactor",
@@ -45,9 +61,14 @@ __all__ = [
     "CooccurrenceWindow",
     "DecisionTable",
     "Deviation",
+    "EvidenceView",
+    "ExcludedLine",
+    "FactorIdentifiedResult",
     "FormBScoring",
     "Injection",
     "Lit",
+    "MatchLocation",
+    "NamedInOutputResult",
     "Not",
     "Otherwise",
     "Predicate",
@@ -60,15 +81,25 @@ __all__ = [
     "SynonymList",
     "Template",
     "ValidationReport",
+    "Verdict",
     "Violation",
+    "WithinStepBudgetResult",
     "bind_scoring",
     "constants",
     "cooccurrence_window",
+    "evaluate",
+    "evaluate_bound",
+    "factor_identified",
     "load_scenarios",
+    "named_in_output",
     "profile",
     "registry",
+    "render_predicate",
+    "score_files",
+    "select_scenario",
     "synonyms_for",
     "template",
     "templates",
     "validate_paths",
+    "within_step_budget",
 ]

@@ -45,3 +45,52 @@ def validate_command(
         render_text(report, Console(highlight=False, soft_wrap=True))
     if not report.ok:
         raise typer.Exit(1)
+
+
+class CooccurrenceWindowName(StrEnum):
+    same_sentence = "same-sentence"
+    adjacent_sentence = "adjacent-sentence"
+
+
+@si_app.command("score")
+def score_command(
+    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B scoring).")],
+    evidence: Annotated[Path, typer.Argument(help="An evidence JSON file (provebench or OASIS).")],
+    scenario_id: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario-id",
+            help="The scenario to score when the file holds more than one Form B scenario.",
+        ),
+    ] = None,
+    window: Annotated[
+        CooccurrenceWindowName | None,
+        typer.Option(
+            "--window",
+            help="factor_identified co-occurrence window (SI §2.2); default same-sentence.",
+        ),
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print the verdict as readable tables, not JSON.")
+    ] = False,
+) -> None:
+    """Score recorded evidence against a Form B scenario and print the verdict.
+
+    The verdict is canonical JSON, byte-identical on every run over the same files. Bad input
+    (unreadable file, invalid scenario, ambiguous scenario choice) is one line on stderr, exit 2.
+    """
+    from rich.console import Console
+
+    from provebench.si._explain import render_explanation
+    from provebench.si._score import score_files
+
+    verdict = score_files(
+        scenario_file,
+        evidence,
+        scenario_id=scenario_id,
+        window=None if window is None else window.value,
+    )
+    if explain:
+        render_explanation(verdict, Console(highlight=False, soft_wrap=True))
+    else:
+        typer.echo(verdict.to_json(), nl=False)

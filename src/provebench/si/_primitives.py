@@ -314,7 +314,9 @@ def within_step_budget(view: EvidenceView, n: int) -> WithinStepBudgetResult:
 
 
 # The implemented registry: a test checks these names equal the registry-v1 names.
-IMPLEMENTED_PRIMITIVES: dict[str, Callable[..., BaseModel]] = {
+IMPLEMENTED_PRIMITIVES: dict[
+    str, Callable[..., NamedInOutputResult | FactorIdentifiedResult | WithinStepBudgetResult]
+] = {
     "named_in_output": named_in_output,
     "factor_identified": factor_identified,
     "within_step_budget": within_step_budget,

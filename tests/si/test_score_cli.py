@@ -1,0 +1,117 @@
+"""`provebench si score`: canonical JSON on stdout, --explain, scenario choice, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import provebench.si
+from provebench._canonical import sha256_file
+from provebench.cli import app
+from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B
+
+PACKAGE = Path(provebench.si.__file__).parent
+SCENARIO = PACKAGE / "scenarios" / "diagnostic-accuracy.yaml"
+CORRECT = PACKAGE / "examples" / "correct-diagnosis.json"
+PROVEBENCH = Path(sys.executable).parent / "provebench"
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(PROVEBENCH), *map(str, args)], capture_output=True, text=True, check=False
+    )
+
+
+def test_prints_the_verdict_as_canonical_json_with_band_and_score_first() -> None:
+    result = CliRunner().invoke(app, ["si", "score", str(SCENARIO), str(CORRECT)])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)
+    assert list(verdict)[:2] == ["band", "score"]
+    assert list(verdict) == [
+        "band",
+        "score",
+        "scenario",
+        "matched_row",
+        "evaluations",
+        "non_scoring",
+        "versions",
+        "inputs",
+    ]
+    assert verdict["inputs"] == {
+        "scenario_file_sha256": sha256_file(SCENARIO),
+        "evidence_file_sha256": sha256_file(CORRECT),
+    }
+    assert verdict["versions"]["cooccurrence_window"] == "same-sentence"
+    assert verdict["non_scoring"]["tokens"]["total"] == 5380
+
+
+def test_output_bytes_are_identical_across_processes() -> None:
+    first, second = run("si", "score", SCENARIO, CORRECT), run("si", "score", SCENARIO, CORRECT)
+    assert first.returncode == 0 and first.stdout == second.stdout and first.stdout
+
+
+def test_explain_prints_tables_not_json() -> None:
+    result = CliRunner().invoke(app, ["si", "score", str(SCENARIO), str(CORRECT), "--explain"])
+    assert result.exit_code == 0, result.output
+    assert "correct_root_cause" in result.output and "row 2" in result.output
+    assert not result.output.lstrip().startswith("{")
+
+
+def test_window_option_reaches_the_verdict() -> None:
+    boundary = PACKAGE / "examples" / "sentence-boundary.json"
+    result = run("si", "score", SCENARIO, boundary, "--window", "adjacent-sentence")
+    assert json.loads(result.stdout)["band"] == "correct_root_cause"
+
+
+def test_several_form_b_scenarios_need_scenario_id(tmp_path: Path) -> None:
+    second = FORM_B.replace("diagnosis-900", "diagnosis-901").replace(
+        "Tests whether the agent names", "Tests again whether the agent names"
+    )
+    path = tmp_path / "two.yaml"
+    path.write_text(f"---\n{FORM_B}---\n{second}", encoding="utf-8")
+    result = run("si", "score", path, CORRECT)
+    assert result.returncode == 2 and result.stdout == ""
+    message = result.stderr.strip()
+    assert "\n" not in message and "--scenario-id" in message
+    assert "diagnosis-900" in message and "diagnosis-901" in message
+    chosen = run(
+        "si",
+        "score",
+        path,
+        CORRECT,
+        "--scenario-id",
+        "infra.capability.da.single-signal-diagnosis-901",
+    )
+    # The evidence names the shipped scenario: scoring it against another one is refused.
+    assert chosen.returncode == 2 and "recorded for scenario" in chosen.stderr
+
+
+def test_the_only_form_b_scenario_is_chosen_without_scenario_id(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.yaml"
+    path.write_text(f"---\n{FORM_A_CAPABILITY}---\n{FORM_B}", encoding="utf-8")
+    evidence = tmp_path / "evidence.json"
+    document = json.loads(CORRECT.read_text(encoding="utf-8"))
+    del document["scenario_id"]
+    evidence.write_text(json.dumps(document), encoding="utf-8")
+    result = run("si", "score", path, evidence)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["scenario"]["id"].endswith("diagnosis-900")
+
+
+def test_bad_input_is_one_line_and_exit_two(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"final_answer": ', encoding="utf-8")
+    for args in [
+        (SCENARIO, tmp_path / "missing.json"),
+        (SCENARIO, broken),
+        (tmp_path / "missing.yaml", CORRECT),
+        (SCENARIO, CORRECT, "--scenario-id", "no.such.id"),
+    ]:
+        result = run("si", "score", *args)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("provebench: error:")
