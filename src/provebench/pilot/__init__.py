@@ -1,5 +1,6 @@
 """provebench.pilot (public names are re-exported here as the package grows)."""
 
+from provebench.pilot._corpus import Corpus, load_corpus, write_corpus
 from provebench.pilot._decide import (
     SUPPORTED_MIME_TYPES,
     decide_row,
@@ -36,6 +37,7 @@ from provebench.pilot._model import (
     TimeZoneChanged,
     run_version_for_cycle,
 )
+from provebench.pilot._profiles import corpus_config
 from provebench.pilot._rows import (
     REGISTER_COLUMNS,
     Refusal,
@@ -57,6 +59,7 @@ __all__ = [
     "UNMAPPED_MANAGER_NAME",
     "ApiFault",
     "CallMetadata",
+    "Corpus",
     "CorpusConfig",
     "CorpusCounts",
     "CorpusInfo",
@@ -78,8 +81,10 @@ __all__ = [
     "RuleVersions",
     "RunVersion",
     "TimeZoneChanged",
+    "corpus_config",
     "decide_row",
     "formula_like_cells",
+    "load_corpus",
     "load_zone",
     "local_datetime_text",
     "manager_mapping",
@@ -92,4 +97,5 @@ __all__ = [
     "rule_versions",
     "run_version_for_cycle",
     "sorted_register",
+    "write_corpus",
 ]

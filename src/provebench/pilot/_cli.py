@@ -1,7 +1,140 @@
 """`provebench pilot …`: pilot 03, call import."""
 
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 pilot_app = typer.Typer(
     help="Pilot 03 (call import): laboratory, runner, evaluator.", no_args_is_help=True
 )
+
+
+class _ProfileChoice(StrEnum):
+    public = "public"
+    control = "control"
+
+
+_SIZE_HELP = "Override the profile's size (control refuses values below pilot §11)."
+_Size = Annotated[int | None, typer.Option(help=_SIZE_HELP)]
+
+
+@pilot_app.command("generate")
+def generate_command(
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed: same seed, same bytes.")],
+    out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the corpus.")],
+    profile: Annotated[
+        _ProfileChoice,
+        typer.Option("--profile", help="public: development corpus; control: pilot §11 sizes."),
+    ] = _ProfileChoice.public,
+    zone: Annotated[
+        list[str] | None,
+        typer.Option("--zone", help="IANA zone of each run version, in order (repeat, ≥ 2)."),
+    ] = None,
+    page_size: Annotated[int | None, typer.Option("--page-size", help="Base page size.")] = None,
+    cycles: _Size = None,
+    file_events: _Size = None,
+    admissible_files: _Size = None,
+    repeated_events: _Size = None,
+    renames_moves: _Size = None,
+    corrupted_unsupported: _Size = None,
+    temporary_failures: _Size = None,
+    adversarial_items: _Size = None,
+    same_name_files: _Size = None,
+    added_during_scan: _Size = None,
+    nonconforming_names: _Size = None,
+    unmapped_managers: _Size = None,
+    boundary_time_files: _Size = None,
+) -> None:
+    """Generate a seeded call-import corpus (drive events, expected rows, contract, manifest)."""
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._profiles import corpus_config
+
+    overrides = {
+        "cycles": cycles,
+        "file_events": file_events,
+        "admissible_files": admissible_files,
+        "repeated_events": repeated_events,
+        "renames_moves": renames_moves,
+        "corrupted_unsupported": corrupted_unsupported,
+        "temporary_failures": temporary_failures,
+        "adversarial_items": adversarial_items,
+        "same_name_files": same_name_files,
+        "added_during_scan": added_during_scan,
+        "nonconforming_names": nonconforming_names,
+        "unmapped_managers": unmapped_managers,
+        "boundary_time_files": boundary_time_files,
+    }
+    config = corpus_config(
+        seed=seed,
+        profile=profile.value,
+        overrides={name: value for name, value in overrides.items() if value is not None},
+        zones=tuple(zone) if zone else None,
+        page_size=page_size,
+    )
+    counts = write_corpus(config, out).counts
+    kinds = " ".join(f"{kind}={count}" for kind, count in counts.by_kind.items())
+    typer.echo(
+        f"{out}: seed={seed} profile={profile.value} events={counts.events} "
+        f"admissible={counts.admissible_files} refused={counts.refused_files} | {kinds}"
+    )
+
+
+@pilot_app.command("run")
+def run_command(
+    corpus: Annotated[Path, typer.Option("--corpus", help="A corpus directory (pilot generate).")],
+    agent: Annotated[
+        str, typer.Option("--agent", help="reference | noop | module:Class | path.py:Class")
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", help="Run directory: new, or the same run to resume it.")
+    ],
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
+) -> None:
+    """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash."""
+    from provebench.pilot._progress import progress_for_stderr
+    from provebench.pilot._runner import run_lab
+
+    outcome = run_lab(corpus, agent, out, progress=None if quiet else progress_for_stderr())
+    if outcome.already_complete:
+        typer.echo(f"{out}: already complete (run.json present); nothing to do")
+        return
+    typer.echo(
+        f"{out}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
+        f"{' (resumed)' if outcome.resumed else ''}; see run.json"
+    )
+
+
+@pilot_app.command("score-final")
+def score_final_command(
+    expected: Annotated[
+        Path | None, typer.Argument(help="Expected final rows (CSV).", show_default=False)
+    ] = None,
+    candidate: Annotated[
+        Path | None, typer.Argument(help="Candidate final rows (CSV).", show_default=False)
+    ] = None,
+    selftest: Annotated[
+        bool,
+        typer.Option("--selftest", help="Score the shipped self-test sets (pilot §10) instead."),
+    ] = False,
+) -> None:
+    """Final-state scorer (pilot §7): the published score_final_state.py JSON, byte for byte."""
+    import sys
+
+    from provebench._errors import ProvebenchError
+
+    if selftest:
+        if expected is not None:
+            raise ProvebenchError("--selftest takes no files")
+        from provebench.pilot._score_final_selftest import run_selftest, selftest_table
+
+        results = run_selftest()
+        sys.stdout.write(selftest_table(results))
+        raise typer.Exit(0 if all(result.agrees for result in results) else 1)
+    if expected is None or candidate is None:
+        raise ProvebenchError("usage: provebench pilot score-final EXPECTED.csv CANDIDATE.csv")
+    from provebench.pilot._score_final import score_final_state
+
+    sys.stdout.write(score_final_state(expected, candidate).to_json())
+    sys.stdout.flush()
