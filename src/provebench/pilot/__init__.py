@@ -47,6 +47,8 @@ from provebench.pilot._rows import (
     register_order_key,
     sorted_register,
 )
+from provebench.pilot._score_final import FinalStateScore, score_final_state
+from provebench.pilot._score_final_selftest import SelftestResult, run_selftest
 from provebench.pilot._timerule import load_zone, local_datetime_text
 from provebench.pilot._versions import RuleVersions, rule_versions
 
@@ -74,12 +76,14 @@ __all__ = [
     "FileRelisted",
     "FileRemoved",
     "FileRenamed",
+    "FinalStateScore",
     "NameRejection",
     "ParsedName",
     "Refusal",
     "RegisterRow",
     "RuleVersions",
     "RunVersion",
+    "SelftestResult",
     "TimeZoneChanged",
     "corpus_config",
     "decide_row",
@@ -95,7 +99,9 @@ __all__ = [
     "register_order_key",
     "render_call_name",
     "rule_versions",
+    "run_selftest",
     "run_version_for_cycle",
+    "score_final_state",
     "sorted_register",
     "write_corpus",
 ]

@@ -1,0 +1,354 @@
+"""One streaming pass over an expected and a candidate register (pilot §7 final-state metrics).
+
+The published scorer builds a dict per row, `ek`/`ck` (file_id -> last row with that id), and the
+two lists of ids. Here both files are read in lockstep instead and only these are kept:
+
+* one dict from each non-empty file_id to two bits (seen in expected / seen in candidate), from
+  which duplicates, the size of `ek` and `ck` and of their intersection follow exactly;
+* the rows not yet paired with a row of the same file_id on the other side (`pending_*`); while
+  the files stay aligned these are empty, after a missing, extra or moved row they hold a few;
+* running counts: rows, empty ids, matching fields, field total, and whether the id sequences
+  have been equal so far (`order_ok`: the published order check compares the full id lists).
+
+Runs of records that are byte-for-byte equal on both sides (same header) are settled in bulk at C
+speed. Pairing each row with the other side's row of the same id is only the published
+"last row wins" when no id repeats; when one does, the caller runs a second pass in which the
+earlier rows of each repeated id are skipped (`skip_expected`, `skip_candidate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import cast
+
+from provebench.pilot._score_final_csv import Record, record_fields
+
+_IN_EXPECTED = 1
+_IN_CANDIDATE = 2
+_IN_BOTH = _IN_EXPECTED | _IN_CANDIDATE
+_RESYNC_WINDOW = 64  # how far ahead a missing or extra run of rows is looked for
+_FIRST_GALLOP = 32
+
+
+class RowLayout:
+    """How `csv.DictReader` maps a record to a row dict, for one header."""
+
+    def __init__(self, header: list[str] | None) -> None:
+        names = header or []
+        self.header = header
+        self.width = len(names)
+        # dict(zip(names, record)) keeps a repeated name at its LAST column, and a record too
+        # short for that column gives None (restval), overriding any earlier column.
+        self.column: dict[str, int] = {name: index for index, name in enumerate(names)}
+        self.id_column: int | None = self.column.get("file_id")
+
+    def file_id(self, fields: list[str]) -> str | None:
+        column = self.id_column
+        if column is None or column >= len(fields):
+            return None
+        return fields[column]
+
+
+class FieldComparison:
+    """`cr.get(k) == v` for every key of an expected row but `file_id` (pilot §7 field accuracy)."""
+
+    def __init__(self, expected: RowLayout, candidate: RowLayout) -> None:
+        self.expected_width = expected.width
+        self.candidate_width = candidate.width
+        self.same_header = expected.header == candidate.header
+        self.columns: list[tuple[int, int | None]] = [
+            (column, candidate.column.get(name))
+            for name, column in expected.column.items()
+            if name != "file_id"
+        ]
+        self.named_keys = len(self.columns)
+
+    def keys(self, expected_fields: list[str]) -> int:
+        """Keys counted for an expected row: its named keys, plus the `None` key of extra fields."""
+        return self.named_keys + (len(expected_fields) > self.expected_width)
+
+    def matches(self, expected_fields: list[str], candidate_fields: list[str]) -> int:
+        if self.same_header and expected_fields == candidate_fields:
+            return self.keys(expected_fields)
+        expected_len = len(expected_fields)
+        candidate_len = len(candidate_fields)
+        matched = 0
+        for expected_column, candidate_column in self.columns:
+            expected_value = (
+                expected_fields[expected_column] if expected_column < expected_len else None
+            )
+            candidate_value = None
+            if candidate_column is not None and candidate_column < candidate_len:
+                candidate_value = candidate_fields[candidate_column]
+            matched += expected_value == candidate_value
+        if expected_len > self.expected_width:
+            # DictReader's restkey None holds the extra fields as a list; the candidate row has
+            # that key only when it too is longer than its header.
+            extra = None
+            if candidate_len > self.candidate_width:
+                extra = candidate_fields[self.candidate_width :]
+            matched += expected_fields[self.expected_width :] == extra
+        return matched
+
+
+class LockstepJoin:
+    """The counts behind the five published final-state metrics, from two record streams."""
+
+    def __init__(
+        self,
+        expected: RowLayout,
+        candidate: RowLayout,
+        *,
+        skip_expected: dict[str, int] | None = None,
+        skip_candidate: dict[str, int] | None = None,
+    ) -> None:
+        self.expected = expected
+        self.candidate = candidate
+        self.compare = FieldComparison(expected, candidate)
+        self.skip_expected = skip_expected
+        self.skip_candidate = skip_candidate
+        self.seen: dict[str, int] = {}
+        self.pending_expected: dict[str, Record] = {}
+        self.pending_candidate: dict[str, Record] = {}
+        self.expected_rows = 0
+        self.candidate_rows = 0
+        self.expected_none_ids = 0  # rows too short for, or without, a file_id column
+        self.expected_empty_ids = 0
+        self.candidate_falsy_ids = 0
+        self.expected_distinct = 0
+        self.candidate_distinct = 0
+        self.in_both = 0
+        self.expected_repeats: dict[str, int] = {}  # id -> number of rows, for repeated ids only
+        self.candidate_repeats: dict[str, int] = {}
+        self.fields_matched = 0
+        self.fields_total = 0
+        self.order_ok = True
+
+    # -- one side at a time --------------------------------------------------------------
+
+    def _register(self, file_id: str, bit: int, repeats: dict[str, int]) -> None:
+        flags = self.seen.get(file_id, 0)
+        if flags & bit:
+            repeats[file_id] = repeats.get(file_id, 1) + 1
+            return
+        self.seen[file_id] = flags | bit
+        if bit == _IN_EXPECTED:
+            self.expected_distinct += 1
+        else:
+            self.candidate_distinct += 1
+        if flags:
+            self.in_both += 1
+
+    def take_expected(self, record: Record) -> None:
+        fields = record_fields(record)
+        file_id = self.expected.file_id(fields)
+        self.expected_rows += 1
+        if not file_id:
+            if file_id is None:
+                self.expected_none_ids += 1
+            else:
+                self.expected_empty_ids += 1
+            return
+        self._register(file_id, _IN_EXPECTED, self.expected_repeats)
+        if self.skip_expected and _skip_earlier_row(self.skip_expected, file_id):
+            return
+        self.fields_total += self.compare.keys(fields)
+        partner = self.pending_candidate.pop(file_id, None)
+        if partner is None:
+            self.pending_expected[file_id] = record
+        else:
+            self.fields_matched += self.compare.matches(fields, record_fields(partner))
+
+    def take_candidate(self, record: Record) -> None:
+        fields = record_fields(record)
+        file_id = self.candidate.file_id(fields)
+        self.candidate_rows += 1
+        if not file_id:
+            self.candidate_falsy_ids += 1
+            return
+        self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
+        if self.skip_candidate and _skip_earlier_row(self.skip_candidate, file_id):
+            return
+        partner = self.pending_expected.pop(file_id, None)
+        if partner is None:
+            self.pending_candidate[file_id] = record
+        else:
+            self.fields_matched += self.compare.matches(record_fields(partner), fields)
+
+    # -- runs of identical records -------------------------------------------------------
+
+    def take_identical_run(self, records: list[Record]) -> None:
+        """Records equal on both sides, at the same positions, under the same header."""
+        ids = self._run_ids(records)
+        fresh = dict.fromkeys(ids, _IN_BOTH)
+        if (
+            all(ids)
+            and len(fresh) == len(records)
+            and self.seen.keys().isdisjoint(fresh)
+            and not (self.skip_expected and not self.skip_expected.keys().isdisjoint(fresh))
+            and not (self.skip_candidate and not self.skip_candidate.keys().isdisjoint(fresh))
+        ):
+            count = len(records)
+            self.seen.update(cast("dict[str, int]", fresh))  # all(ids): no None among them
+            self.expected_rows += count
+            self.candidate_rows += count
+            self.expected_distinct += count
+            self.candidate_distinct += count
+            self.in_both += count
+            keys = count * self.compare.named_keys + self._rows_with_extra_fields(records)
+            self.fields_total += keys
+            self.fields_matched += keys
+            return
+        # An empty or repeated id somewhere in the run: the general path settles every case.
+        for record in records:
+            self.take_expected(record)
+            self.take_candidate(record)
+
+    def _run_ids(self, records: list[Record]) -> list[str | None]:
+        column = self.expected.id_column
+        if column == 0:
+            # A record is never blank, so its first field always exists.
+            return [r.partition(",")[0] if isinstance(r, str) else r[0] for r in records]
+        file_id = self.expected.file_id
+        return [file_id(record_fields(r)) for r in records]
+
+    def _rows_with_extra_fields(self, records: list[Record]) -> int:
+        separators = self.expected.width - 1
+        counts = [r.count(",") if isinstance(r, str) else len(r) - 1 for r in records]
+        if not counts or max(counts) <= separators:
+            return 0
+        return sum(1 for count in counts if count > separators)
+
+    # -- both streams --------------------------------------------------------------------
+
+    def run(self, expected: Iterator[list[Record]], candidate: Iterator[list[Record]]) -> None:
+        left = _Cursor(expected)
+        right = _Cursor(candidate)
+        same_header = self.compare.same_header
+        while left.fill(2) and right.fill(2):
+            if same_header:
+                run = _identical_prefix(left, right)
+                if run:
+                    self.take_identical_run(left.records[left.index : left.index + run])
+                    left.index += run
+                    right.index += run
+                    continue
+            self._step(left, right)
+        if left.available() or right.available():
+            self.order_ok = False  # one id list is longer than the other
+        for record in left.drain():
+            self.take_expected(record)
+        for record in right.drain():
+            self.take_candidate(record)
+
+    def _step(self, left: _Cursor, right: _Cursor) -> None:
+        """Settle the record at each cursor when they differ; find the way back to alignment."""
+        expected_record = left.records[left.index]
+        candidate_record = right.records[right.index]
+        expected_id = self.expected.file_id(record_fields(expected_record))
+        candidate_id = self.candidate.file_id(record_fields(candidate_record))
+        if expected_id == candidate_id:
+            # Same id (or both missing) at the same position: the order check holds here.
+            left.index += 1
+            right.index += 1
+            self.take_expected(expected_record)
+            self.take_candidate(candidate_record)
+            return
+        self.order_ok = False
+        # Rows missing from, or added to, one side: skip to where the other side resumes.
+        left.fill(_RESYNC_WINDOW)
+        right.fill(_RESYNC_WINDOW)
+        ahead_left = left.find(candidate_record)
+        ahead_right = right.find(expected_record)
+        if ahead_left and (not ahead_right or ahead_left <= ahead_right):
+            for _ in range(ahead_left):
+                self.take_expected(left.records[left.index])
+                left.index += 1
+            return
+        if ahead_right:
+            for _ in range(ahead_right):
+                self.take_candidate(right.records[right.index])
+                right.index += 1
+            return
+        left.index += 1
+        right.index += 1
+        self.take_expected(expected_record)
+        self.take_candidate(candidate_record)
+
+
+class _Cursor:
+    """A read position in a stream of record batches, with a little look-ahead."""
+
+    def __init__(self, batches: Iterator[list[Record]]) -> None:
+        self._batches = batches
+        self.records: list[Record] = []
+        self.index = 0
+        self._exhausted = False
+
+    def available(self) -> int:
+        return len(self.records) - self.index
+
+    def fill(self, wanted: int) -> int:
+        """Make at least `wanted` records available if the stream has them; return how many are."""
+        while len(self.records) - self.index < wanted and not self._exhausted:
+            batch = next(self._batches, None)
+            if batch is None:
+                self._exhausted = True
+                break
+            if self.index >= len(self.records):
+                self.records = batch
+            else:
+                self.records = self.records[self.index :] + batch
+            self.index = 0
+        return len(self.records) - self.index
+
+    def find(self, record: Record) -> int:
+        """Offset (> 0) of `record` within the look-ahead window, or 0."""
+        start = self.index + 1
+        stop = min(len(self.records), self.index + _RESYNC_WINDOW)
+        try:
+            return self.records.index(record, start, stop) - self.index
+        except ValueError:
+            return 0
+
+    def drain(self) -> Iterator[Record]:
+        while self.fill(1):
+            records, self.records = self.records, []
+            start, self.index = self.index, 0
+            yield from records[start:]
+
+
+def _skip_earlier_row(skip: dict[str, int], file_id: str) -> bool:
+    """True for a row that a later row with the same id replaces (`ek`/`ck` keep the last)."""
+    remaining = skip.get(file_id)
+    if not remaining:
+        return False
+    if remaining == 1:
+        del skip[file_id]
+    else:
+        skip[file_id] = remaining - 1
+    return True
+
+
+def _identical_prefix(left: _Cursor, right: _Cursor) -> int:
+    """How many records from the cursors on are equal on both sides (galloping slice compares)."""
+    a, ai = left.records, left.index
+    b, bi = right.records, right.index
+    available = min(len(a) - ai, len(b) - bi)
+    run = 0
+    step = _FIRST_GALLOP
+    while run < available:
+        size = min(step, available - run)
+        if a[ai + run : ai + run + size] == b[bi + run : bi + run + size]:
+            run += size
+            step <<= 1
+        elif size <= 8:
+            while a[ai + run] == b[bi + run]:
+                run += 1
+            return run
+        else:
+            step = size >> 1
+    return run
+
+
+__all__ = ["FieldComparison", "LockstepJoin", "RowLayout"]
