@@ -1,8 +1,15 @@
 """The published files of a run, all derived from the ledger alone (pilot §9).
 
-`register.csv` is the confirmed register in confirmation order, with exactly the columns of the
-corpus's `expected_final_rows.csv` (row format `register-row/1`), so the published final-state
-scorer judges it as it is. `diagnostics.jsonl` is what the importer said; `ledger.jsonl` the log.
+`register.csv` is the confirmed register as the Sheets adapter presents it: every confirmed row,
+ordered by the published rule `register-order/1` (`presented_order_key`; a stable sort, so
+repeated rows stay in confirmation order), with exactly the columns of the corpus's
+`expected_final_rows.csv` (row format `register-row/1`), so the published final-state scorer
+judges it as it is. Why sorted: the register is append-only and an importer may not rewrite
+confirmed rows (pilot §3), so a global order across cycles can only be kept by the register
+itself; the order in which the importer appended its rows stays in the log, where the evaluator
+judges it (docs/pilot-evaluator.md, "Order correctness").
+
+`diagnostics.jsonl` is what the importer said; `ledger.jsonl` the log.
 `run.json` comes last: a run folder without it is incomplete.
 """
 
@@ -14,6 +21,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,6 +39,8 @@ from provebench.pilot._rundir import (
 
 API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
 _STATUS_INDEX = REGISTER_COLUMNS.index("status")
+_TIME_INDEX = REGISTER_COLUMNS.index("call_local_datetime")
+_FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
 
 
 def publish_run(
@@ -53,6 +63,7 @@ def publish_run(
         writer = csv.writer(register_out, lineterminator="\n")
         writer.writerow(REGISTER_COLUMNS)
         cycle_rows: list[list[str]] = []
+        confirmed_rows: list[list[str]] = []
         cycle = 0
         for entry in ledger.entries():
             kind, payload = entry.kind, entry.payload
@@ -66,13 +77,14 @@ def publish_run(
                 cycle = int(payload["cycle"])
             elif kind == "cycle_confirmed":
                 status = payload["status"]
-                writer.writerows(
+                confirmed_rows.extend(
                     [*row[:_STATUS_INDEX], status, *row[_STATUS_INDEX:]] for row in cycle_rows
                 )
                 cycle_rows = []
                 cycles = int(payload["cycle"])
                 register_rows = int(payload["register_rows"])
                 register_sha256 = str(payload["register_sha256"])
+        writer.writerows(sorted(confirmed_rows, key=presented_order_key))
     crash_hook("publish:after_register")
     head = ledger.head()
     length = len(ledger)
@@ -108,6 +120,21 @@ def publish_run(
     return record
 
 
+def presented_order_key(cells: list[str]) -> tuple[int, str, str]:
+    """`register-order/1` on a confirmed row's cells: call instant (UTC), then file_id.
+
+    Tolerant, because the cells are what the importer wrote: a time without an offset or not in
+    ISO 8601 sorts after every valid one, by its text."""
+    local_text, file_id = cells[_TIME_INDEX], cells[_FILE_ID_INDEX]
+    try:
+        instant = datetime.fromisoformat(local_text)
+    except ValueError:
+        return 1, local_text, file_id
+    if instant.tzinfo is None:
+        return 1, local_text, file_id
+    return 0, instant.astimezone(UTC).isoformat(), file_id
+
+
 @contextmanager
 def _atomic_text(target: Path) -> Iterator[IO[str]]:
     """A text file that appears under `target` only once it is complete and on disk."""
@@ -123,4 +150,4 @@ def _atomic_text(target: Path) -> Iterator[IO[str]]:
         raise
 
 
-__all__ = ["API_CALL_KINDS", "publish_run"]
+__all__ = ["API_CALL_KINDS", "presented_order_key", "publish_run"]
