@@ -26,6 +26,7 @@ from pydantic import (
     JsonValue,
     Tag,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -42,12 +43,23 @@ class Ref(BaseModel):
     def __str__(self) -> str:
         return f"${self.role}"
 
+    @model_serializer
+    def _as_written(self) -> str:
+        return f"${self.role}"
+
 
 class Lit(BaseModel):
     """A literal argument (``$$x`` in YAML is the literal string ``$x``)."""
 
     model_config = _FROZEN
     value: JsonValue
+
+    @model_serializer
+    def _as_written(self) -> JsonValue:
+        # Dumps back to the YAML form: a literal starting with `$` is escaped as `$$`.
+        if isinstance(self.value, str) and self.value.startswith("$"):
+            return f"${self.value}"
+        return self.value
 
 
 Arg = Ref | Lit
@@ -108,6 +120,10 @@ class Otherwise(BaseModel):
         if value == "otherwise":
             return {}
         return value
+
+    @model_serializer
+    def _as_written(self) -> str:
+        return "otherwise"
 
 
 # Discriminator tags carry a prefix so that error locations can drop them unambiguously

@@ -104,8 +104,6 @@ def _message(kind: str, loc: tuple[Any, ...], path: FieldPath, raw: str, context
         )
     if kind == "string_pattern_mismatch" and path == ("version",):
         return "version must be a semver version (e.g. 0.3.0)"
-    if kind == "scoring_form":
-        return raw
     return raw
 
 
