@@ -116,10 +116,18 @@ def score_final_command(
     ] = None,
     selftest: Annotated[
         bool,
-        typer.Option("--selftest", help="Score the shipped self-test sets (pilot §10) instead."),
+        typer.Option("--selftest", help="Score the scorer's self-test sets (pilot §10) instead."),
     ] = False,
+    sets: Annotated[
+        Path | None,
+        typer.Option("--sets", help="With --selftest: a directory of sets (default: shipped)."),
+    ] = None,
 ) -> None:
-    """Final-state scorer (pilot §7): the published score_final_state.py JSON, byte for byte."""
+    """Final-state scorer (pilot §7): the published score_final_state.py JSON, byte for byte.
+
+    Exit 0 whenever a score is printed (read scorer_pass), 2 for bad input; with --selftest,
+    1 when a set does not score as its reason.json documents.
+    """
     import sys
 
     from provebench._errors import ProvebenchError
@@ -127,11 +135,17 @@ def score_final_command(
     if selftest:
         if expected is not None:
             raise ProvebenchError("--selftest takes no files")
-        from provebench.pilot._score_final_selftest import run_selftest, selftest_table
+        from provebench.pilot._score_final_selftest import (
+            SELFTEST_ROOT,
+            run_selftest,
+            selftest_table,
+        )
 
-        results = run_selftest()
+        results = run_selftest(SELFTEST_ROOT if sets is None else sets)
         sys.stdout.write(selftest_table(results))
         raise typer.Exit(0 if all(result.agrees for result in results) else 1)
+    if sets is not None:
+        raise ProvebenchError("--sets is only for --selftest")
     if expected is None or candidate is None:
         raise ProvebenchError("usage: provebench pilot score-final EXPECTED.csv CANDIDATE.csv")
     from provebench.pilot._score_final import score_final_state
