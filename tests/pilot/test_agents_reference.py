@@ -66,16 +66,23 @@ def test_reference_reaches_the_expected_final_state(
     assert Counter(map(tuple, register[1:])) == Counter(map(tuple, expected[1:]))
     assert len({row[0] for row in register[1:]}) == len(register) - 1
 
-    # Confirmation order: within each cycle the published order (register-order/1).
+    # The published register is the expected one, byte for byte (register-order/1 applied).
+    assert (out / "register.csv").read_bytes() == (corpus / "expected_final_rows.csv").read_bytes()
+
+    # The importer's own append order, as the log keeps it: the published order within a cycle.
     entries = ledger_entries(out)
-    sizes = [e["payload"]["rows_confirmed"] for e in entries if e["kind"] == "cycle_confirmed"]
-    rows, start = register[1:], 0
-    for size in sizes:
-        chunk = rows[start : start + size]
-        keys = [(datetime.fromisoformat(r[1]), r[0]) for r in chunk]
+    appended_per_cycle: list[list[list[str]]] = [[]]
+    for entry in entries:
+        payload = entry["payload"]
+        if entry["kind"] == "sheets.append" and payload.get("applied"):
+            appended_per_cycle[-1].extend(payload["rows"])
+        elif entry["kind"] == "cycle_confirmed":
+            appended_per_cycle.append([])
+    for appended in appended_per_cycle:
+        keys = [(datetime.fromisoformat(r[1]), r[0]) for r in appended]
         assert keys == sorted(keys)
-        start += size
-    assert start == len(rows)
+    rows = register[1:]
+    assert sum(map(len, appended_per_cycle)) == len(rows)
 
     diagnostics = [
         json.loads(line)
@@ -96,7 +103,7 @@ def test_reference_reaches_the_expected_final_state(
     assert kinds["refused"] == len(cycles)  # the final-status self-check, once a cycle
 
 
-def test_reference_scores_full_marks_on_everything_but_cross_cycle_order(
+def test_published_scorer_passes_the_reference_and_fails_noop(
     corpora: Path, tmp_path: Path
 ) -> None:
     script = published_script_or_skip(tmp_path)
@@ -106,8 +113,22 @@ def test_reference_scores_full_marks_on_everything_but_cross_cycle_order(
         script, corpus / "expected_final_rows.csv", tmp_path / "run" / "register.csv"
     )
     verdict = json.loads(outcome.stdout)
-    for metric in ("completeness", "precision", "uniqueness", "field_accuracy"):
+    for metric in (
+        "completeness",
+        "precision",
+        "uniqueness",
+        "field_accuracy",
+        "order_correctness",
+    ):
         assert verdict[metric] == 1.0, metric
+    assert verdict["scorer_pass"] is True
+    run_lab(corpus, "noop", tmp_path / "noop")
+    outcome = run_published_script(
+        script, corpus / "expected_final_rows.csv", tmp_path / "noop" / "register.csv"
+    )
+    verdict = json.loads(outcome.stdout)
+    assert verdict["scorer_pass"] is False
+    assert verdict["completeness"] == 0.0
 
 
 def test_noop_confirms_nothing(corpora: Path, tmp_path: Path) -> None:

@@ -79,24 +79,28 @@ class DriveState:
             self._sorted_ids.sort()  # Timsort merges the two ascending runs in linear time
             self._pending.clear()
 
-    def page(self, after_id: str | None, page_size: int) -> tuple[list[ListedFile], str | None]:
-        """Up to `page_size` present files with id > `after_id`, and the id to continue after
-        (None when no present file follows)."""
+    def page(
+        self, after_id: str | None, page_size: int
+    ) -> tuple[list[str], list[ListedFile], str | None]:
+        """Up to `page_size` present files with id > `after_id` (their ids and the files), and
+        the id to continue after (None when no present file follows)."""
         ids = self._sorted_ids
         present = self._present
-        known = self._known
         index = 0 if after_id is None else bisect_right(ids, after_id)
         end = len(ids)
-        result: list[ListedFile] = []
-        while index < end and len(result) < page_size:
-            file_id = ids[index]
-            if file_id in present:
-                result.append(known[file_id])
-            index += 1
-        while index < end and ids[index] not in present:
-            index += 1
-        more = index < end
-        return result, (result[-1].file_id if more and result else None)
+        if len(present) == end:  # nothing removed: the page is a plain slice
+            page_ids = ids[index : index + page_size]
+            index += len(page_ids)
+        else:
+            page_ids = []
+            while index < end and len(page_ids) < page_size:
+                window = ids[index : index + page_size - len(page_ids)]
+                index += len(window)
+                page_ids.extend([file_id for file_id in window if file_id in present])
+            while index < end and ids[index] not in present:
+                index += 1
+        files = list(map(self._known.__getitem__, page_ids))
+        return page_ids, files, (page_ids[-1] if index < end and page_ids else None)
 
 
 __all__ = ["DriveState", "ListedFile"]

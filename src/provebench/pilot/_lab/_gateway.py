@@ -110,9 +110,10 @@ class Gateway:
         if after_id is _BAD_TOKEN:
             self._invalid(call, "drive.list", arguments, "unknown page_token")
         self._maybe_fault(call, "list_page", "drive.list", arguments)
-        files, last_id = self._drive.page(after_id, min(page_size, self._server_page_size))  # type: ignore[arg-type]
+        size = min(page_size, self._server_page_size)
+        file_ids, files, last_id = self._drive.page(after_id, size)  # type: ignore[arg-type]
         next_token = None if last_id is None else "k" + last_id.encode("utf-8").hex()
-        result = {"file_ids": [f.file_id for f in files], "next_page_token": next_token}
+        result = {"file_ids": file_ids, "next_page_token": next_token}
         self._record.add("drive.list", {"call": call, **arguments, "result": result})
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:

@@ -38,7 +38,7 @@ class Journal:
             cycles=int(state["cycles"]),
             zone=state["zone"],
             failed=dict(state["failed"]),
-            intents=[list(row) for row in state["intents"]],
+            intents=state["intents"],
         )
 
     def save(self, work_dir: Path) -> None:

@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 from functools import partial
+from itertools import islice
+from operator import attrgetter
 from typing import Any, ClassVar
 
-from provebench.pilot._decide import decide_row, metadata_disagreements
-from provebench.pilot._grammar import ParsedName, parse_call_name
+from provebench.pilot._decide import decide_row
 from provebench.pilot._lab import (
     ApiTimeout,
     CycleContext,
@@ -49,6 +50,7 @@ APPEND_BATCH = 1000
 MAX_PASSES = 8
 _NOT_APPLIED = (RateLimited, ServiceUnavailable)  # answered before any effect (docs/pilot-lab.md)
 _IN_DOUBT = (ServerError, ApiTimeout)
+_name_of = attrgetter("name")
 
 
 def order_key(row: list[str]) -> tuple[datetime, str]:
@@ -88,27 +90,21 @@ class _Cycle:
         carried_ids = {row[FILE_ID] for row in carried}
         listed, passes, pagination_ok, late_ids = self._list_everything()
 
+        # Set algebra at C speed: a run re-lists every file every cycle (pilot §12).
+        listed_ids = listed.keys()
+        known_ids = listed_ids & confirmed
+        failed_ids = listed_ids & journal.failed.keys()
+        new_ids = sorted(listed_ids - known_ids - carried_ids - failed_ids)
+        already_known, already_failed = len(known_ids), len(failed_ids)
         new_rows: list[list[str]] = []
         refused: list[Refusal] = []
-        already_known = already_failed = 0
-        names: Counter[str] = Counter()
         zone = ctx.time_zone
-        for file_id, file in listed.items():
-            names[file.name] += 1
-            if file_id in confirmed:
-                already_known += 1
-            elif file_id in carried_ids:
-                continue
-            elif file_id in journal.failed:
-                already_failed += 1
+        for file_id in new_ids:
+            decision = decide_row(listed[file_id], zone)
+            if isinstance(decision, Refusal):
+                refused.append(decision)
             else:
-                decision = decide_row(file, zone)
-                if isinstance(decision, Refusal):
-                    refused.append(decision)
-                else:
-                    new_rows.append([getattr(decision, c) for c in COLUMNS])
-                    if file.metadata is not None:
-                        self._report_disagreements(file)
+                new_rows.append([getattr(decision, c) for c in COLUMNS])
         for refusal in refused:
             ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
             journal.failed[refusal.file_id] = refusal.reason_code
@@ -144,12 +140,13 @@ class _Cycle:
             not ({r[FILE_ID] for r in appended} & confirmed),
             f"{len(new_rows)} new files; no row appended for an id confirmed earlier",
         )
-        reappeared = sum(1 for file_id in listed if file_id in confirmed)
+        reappeared = already_known
         self.check(
             "reappearing_id",
             len({r[FILE_ID] for r in appended}) == len(appended),
             f"{reappeared} listed ids already confirmed, none appended again",
         )
+        names = Counter(map(_name_of, listed.values()))
         shared = sum(1 for count in names.values() if count > 1)
         self.check(
             "same_name_different_ids",
@@ -202,11 +199,10 @@ class _Cycle:
             except TemporaryApiError as error:
                 ctx.diagnostics.error("listing_incomplete", str(error))
                 return False
-            for file in page.files:
-                if file.file_id not in listed:
-                    listed[file.file_id] = file
-                    if late is not None:
-                        late.append(file.file_id)
+            before = len(listed)
+            listed.update({file.file_id: file for file in page.files})
+            if late is not None and len(listed) > before:  # dicts keep insertion order
+                late.extend(islice(reversed(listed), len(listed) - before))
             token = page.next_page_token
             if token is None:
                 return True
@@ -253,12 +249,6 @@ class _Cycle:
     def _report_checks(self) -> None:
         for name, passed, detail in self.checks:
             self.ctx.diagnostics.self_check(name, passed, detail)
-
-    def _report_disagreements(self, file: Any) -> None:
-        parsed = parse_call_name(file.name)
-        if isinstance(parsed, ParsedName):
-            for field in metadata_disagreements(file, parsed):
-                self.ctx.diagnostics.note(f"{file.file_id}: metadata {field} ignored (name rules)")
 
 
 def with_retry_not_applied(ctx: CycleContext, stats: RetryStats, call: Any) -> Any:
