@@ -98,3 +98,18 @@ def test_fast_search_equals_the_definition(
         assert sources(candidates, bodies) == naive(candidates, bodies)
     finally:
         _echo._FIND_SCAN_ANCHOR_LIMIT, _echo._DIRECT_CHECK_BUDGET_FACTOR = limit, budget
+
+
+def test_a_whole_line_source_is_preferred_to_an_earlier_containing_body() -> None:
+    bodies = ["x SMTP_PORT: missing y", "SMTP_PORT: missing", "  SMTP_PORT: missing  "]
+    assert sources({"SMTP_PORT: missing": "SMTP_PORT"}, bodies) == {"SMTP_PORT: missing": 1}
+
+
+def test_surrounding_whitespace_of_body_lines_is_ignored_for_whole_lines() -> None:
+    bodies = ["x SMTP_PORT: missing y", "    SMTP_PORT: missing\t"]
+    assert sources({"SMTP_PORT: missing": "SMTP_PORT"}, bodies) == {"SMTP_PORT: missing": 1}
+
+
+def test_first_of_several_whole_line_sources_is_reported() -> None:
+    bodies = ["a\n  SMTP_PORT: 1\n", "SMTP_PORT: 1  \n"]
+    assert sources({"SMTP_PORT: 1": "SMTP_PORT"}, bodies) == {"SMTP_PORT: 1": 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,54 @@ def test_local_table_with_all_any_not(tmp_path: Path) -> None:
     assert verdict.band == "miss" and len(verdict.evaluations) == 3
     verdict = evaluate(scenario, make_evidence("done", ["x"] * 4))
     assert verdict.band == "miss" and len(verdict.evaluations) == 1  # `all` stopped early
+
+
+@dataclass(frozen=True)
+class _Synonyms:
+    deviation_type: str = "absent_key"
+    version: str = "v1"
+    phrases: tuple[str, ...] = ("missing", "unset")
+
+
+@dataclass(frozen=True)
+class _Factor:
+    required_identifiers: tuple[str, ...]
+    ref: str = "f1"
+    deviation_type: str = "absent_key"
+    synonyms: _Synonyms = _Synonyms()
+
+
+@dataclass(frozen=True)
+class _Window:
+    id: str = "same-sentence"
+    sentence_radius: int = 0
+
+
+def test_a_synonym_inside_the_identifier_is_not_a_characterisation() -> None:
+    factor = _Factor(required_identifiers=("MISSING_KEY",))
+
+    def identified(text: str) -> bool:
+        view = EvidenceView(make_evidence(text))
+        return factor_identified(view, factor, AGENT, _Window(), True).value
+
+    assert not identified("MISSING_KEY is wrong.")
+    assert identified("MISSING_KEY is missing.")
+    assert identified("MISSING_KEY is unset.")
+
+
+def test_every_required_identifier_is_checked_separately() -> None:
+    factor = _Factor(required_identifiers=("SMTP_PORT", "smtp-config"))
+    view = EvidenceView(make_evidence("SMTP_PORT is missing."))
+    result = factor_identified(view, factor, AGENT, _Window(), True)
+    assert [named.value for named in result.identifiers] == [True, False]
+    assert not result.value
+
+
+def test_the_reported_pair_lies_inside_the_window() -> None:
+    factor = _Factor(required_identifiers=("SMTP_PORT",))
+    text = "SMTP_PORT first. Other. It is missing. SMTP_PORT again."
+    view = EvidenceView(make_evidence(text))
+    result = factor_identified(view, factor, AGENT, _Window("adjacent-sentence", 1), True)
+    co = result.cooccurrence
+    assert co.identifier_match is not None and co.synonym_match is not None
+    assert (co.identifier_match.sentence, co.synonym_match.sentence) == (3, 2)

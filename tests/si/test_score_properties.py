@@ -1,0 +1,58 @@
+"""Properties of scoring over generated answers for the shipped Form B scenario."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provebench.si
+from provebench.si import evaluate, load_scenarios
+from tests.helpers.si_evidence import make_evidence
+
+SCENARIO = load_scenarios(
+    Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
+)[0]
+BODIES = (
+    "apiVersion: v1\ndata:\n  SMTP_HOST: smtp.internal\n",
+    "ERROR config: required environment variable SMTP_PORT is missing\n",
+    "        - name: SMTP_PORT\n          valueFrom:\n            configMapKeyRef:\n",
+)
+BODY_LINES = sorted({line for body in BODIES for line in body.split("\n") if line.strip()})
+WORDS = [
+    "SMTP_PORT",
+    "smtp_port",
+    "SMTP_PORT_OLD",
+    "smtp-config",
+    "configMapKeyRef",
+    "missing",
+    "not set",
+    "the",
+    "key",
+    "is",
+    ".",
+    ". ",
+    "\n",
+    " ",
+    "é",
+    "e\u0301",
+]
+answers = st.lists(st.sampled_from(WORDS), min_size=1, max_size=25).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(answer=answers)
+def test_verdict_bytes_are_identical_across_runs(answer: str) -> None:
+    evidence = make_evidence(answer, BODIES)
+    assert evaluate(SCENARIO, evidence).to_json() == evaluate(SCENARIO, evidence).to_json()
+
+
+@settings(max_examples=80, deadline=None)
+@given(answer=answers, echoed=st.lists(st.sampled_from(BODY_LINES), min_size=1, max_size=4))
+def test_appending_lines_echoed_from_tool_bodies_never_raises_the_score(
+    answer: str, echoed: list[str]
+) -> None:
+    before = evaluate(SCENARIO, make_evidence(answer, BODIES))
+    after = evaluate(SCENARIO, make_evidence("\n".join([answer, *echoed]), BODIES))
+    assert after.score <= before.score
