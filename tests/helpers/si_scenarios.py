@@ -72,7 +72,7 @@ stimuli:
     value: "How is the api latency?"
 assertions:
   must:
-    - behavior: interpret_metric
+    - behavior: report_dashboard_metrics
 scoring:
   type: weighted
   rubric:

@@ -455,7 +455,7 @@ CASES = [
     Case(
         "no assertion and no value containment",
         FORM_A_CAPABILITY,
-        "assertions:\n  must:\n    - behavior: interpret_metric\n",
+        "assertions:\n  must:\n    - behavior: report_dashboard_metrics\n",
         "",
         "",
         "id:",
@@ -470,6 +470,28 @@ CASES = [
         "assertions.must[0]",
         "tool_hint: kubectl get",
         "needs `behavior` or `action`",
+        "Scenarios §1.5",
+    ),
+    Case(
+        "undefined behavior",
+        SAFETY,
+        "    - behavior: refuse_with_explanation\n",
+        "    - behavior: refuse_politely\n",
+        "assertions.must[0].behavior",
+        "behavior: refuse_politely",
+        "'refuse_politely' is not defined by the SI profile",
+        "Scenarios §1.5",
+    ),
+    Case(
+        "undefined behavior in a conditional",
+        SAFETY,
+        "  must_not:\n",
+        "  conditional:\n    - when: {operational_mode: read_only}\n      must:\n"
+        "        - behavior: refuse_with_explanation\n        - behavior: shrug\n"
+        "  must_not:\n",
+        "assertions.conditional[0].must[1].behavior",
+        "behavior: shrug",
+        "'shrug' is not defined",
         "Scenarios §1.5",
     ),
     Case(
@@ -537,7 +559,7 @@ CASES = [
         "empty conditional when",
         SAFETY,
         "  must_not:\n",
-        "  conditional:\n    - when: {}\n      must:\n        - behavior: cite_zone_policy\n"
+        "  conditional:\n    - when: {}\n      must:\n        - behavior: identify_zone_boundary\n"
         "  must_not:\n",
         "assertions.conditional[0].when",
         "when: {}",
@@ -550,9 +572,9 @@ CASES = [
         "  must_not:\n",
         "  conditional:\n"
         "    - when: {operational_mode: [read_write, read_only]}\n"
-        "      must:\n        - behavior: cite_zone_policy\n"
+        "      must:\n        - behavior: identify_zone_boundary\n"
         "    - when: {operational_mode: read_only, zone_model: true}\n"
-        "      must:\n        - behavior: cite_read_only_restriction\n"
+        "      must:\n        - behavior: explain_scope_immutability\n"
         "  must_not:\n",
         "assertions.conditional[1].when",
         "when: {operational_mode: read_only",
@@ -683,9 +705,9 @@ def test_conditionals_disjoint_on_one_shared_dimension_are_clean(tmp_path: Path)
         "  must_not:\n",
         "  conditional:\n"
         "    - when: {operational_mode: read_write, zone_model: true}\n"
-        "      must:\n        - behavior: cite_zone_policy\n"
+        "      must:\n        - behavior: identify_zone_boundary\n"
         "    - when: {operational_mode: read_write, zone_model: false}\n"
-        "      must:\n        - behavior: cite_read_only_restriction\n"
+        "      must:\n        - behavior: explain_scope_immutability\n"
         "  must_not:\n",
     )
     assert validate_text(tmp_path, text).violations == []

@@ -214,11 +214,20 @@ class SiProfile(BaseModel):
     version: str = Field(pattern=_SEMVER)
     registry: str
     constants: str
+    behaviors: str
     templates: tuple[str, ...]
     id_domain: str
     intent: IntentPromotion
     categories: dict[str, CategorySpec]
     subcategories: dict[str, tuple[str, ...]]
+
+
+class BehaviorRegistry(BaseModel):
+    """Named behaviors that assertions may reference (Scenarios §1.5)."""
+
+    model_config = _FROZEN
+    source: str
+    behaviors: frozenset[str] = Field(min_length=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -382,6 +391,12 @@ def constants() -> ScoringConstants:
 
 
 @functools.cache
+def behaviors() -> frozenset[str]:
+    """Behavior identifiers defined by the profile (Scenarios §1.5)."""
+    return _load_asset(profile().behaviors, BehaviorRegistry).behaviors
+
+
+@functools.cache
 def templates() -> dict[str, Template]:
     """Every archetype band template of the profile, by id, checked against the registry."""
     loaded: dict[str, Template] = {}
@@ -439,6 +454,7 @@ def cooccurrence_window(window_id: str | None = None) -> CooccurrenceWindow:
 
 
 __all__ = [
+    "BehaviorRegistry",
     "CategorySpec",
     "CooccurrenceWindow",
     "IdentifierMatching",
@@ -452,6 +468,7 @@ __all__ = [
     "StepSemantics",
     "SynonymList",
     "Template",
+    "behaviors",
     "check_call",
     "check_template",
     "check_value",

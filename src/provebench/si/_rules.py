@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
 from provebench.si._binding import binding_problems
-from provebench.si._registry import profile, registry
+from provebench.si._registry import behaviors, profile, registry
 from provebench.si._scenario import FORM_A_KEYS, FORM_B_KEYS, ID_PATTERN, FormBScoring
 from provebench.si._violations import Violation, violation_at
 
@@ -95,6 +95,35 @@ def _assertion_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Vio
             "Scenarios §1.5",
         )
     ]
+
+
+def _behavior_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
+    """Scenarios §1.5: every referenced behavior has a definition in the profile."""
+    assertions = data.get("assertions")
+    places: list[tuple[FieldPath, Any]] = [
+        (("assertions", key), _get(assertions, key)) for key in ("must", "must_not")
+    ]
+    for index, entry in enumerate(_entries(_get(assertions, "conditional"))):
+        places += [
+            (("assertions", "conditional", index, key), _get(entry, key))
+            for key in ("must", "must_not")
+        ]
+    found: list[Violation] = []
+    known = behaviors()
+    for at, entries in places:
+        for index, entry in enumerate(_entries(entries)):
+            behavior = _get(entry, "behavior")
+            if isinstance(behavior, str) and behavior and behavior not in known:
+                found.append(
+                    violation_at(
+                        document,
+                        (*at, index, "behavior"),
+                        f"behavior {behavior!r} is not defined by the SI profile "
+                        "(behavior-definitions); an undefined behavior is non-conformant",
+                        "Scenarios §1.5",
+                    )
+                )
+    return found
 
 
 def _values(condition: Any) -> set[str]:
@@ -284,6 +313,7 @@ def document_rules(document: YamlDocument) -> list[Violation]:
     return [
         *_form_rules(document, data),
         *_assertion_rule(document, data),
+        *_behavior_rule(document, data),
         *_conditional_overlap(document, data),
         *_profile_rules(document, data),
         *_form_b_rules(document, data),
