@@ -110,3 +110,14 @@ def test_folder_without_yaml_exits_2(tmp_path: Path) -> None:
     result = run("si", "validate", str(tmp_path))
     assert result.returncode == 2
     assert "holds no *.yaml or *.yml file" in result.stderr
+
+
+def test_names_and_values_cannot_break_lines_or_inject_markup(tmp_path: Path) -> None:
+    text = replaced(FORM_B, "category: diagnostic-accuracy", 'category: "[bold]x[/bold]\\nfake"')
+    path = tmp_path / "odd\nname [red].yaml"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["si", "validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert all(line.startswith(str(path).replace("\n", "\\n")) for line in lines[:-1])
+    assert "'[bold]x[/bold]\\nfake' is not a category" in result.output

@@ -9,6 +9,11 @@ from provebench._canonical import canonical_json
 from provebench.si._validate import ValidationReport
 
 
+def _one_line(text: str) -> str:
+    # A file name or a value quoted in a message must not break the one-violation-per-line form.
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def render_json(report: ValidationReport) -> str:
     return canonical_json(report)
 
@@ -17,12 +22,12 @@ def render_text(report: ValidationReport, console: Console) -> None:
     """One ``FILE:LINE: FIELD: message [rule]`` line per violation, then a summary line."""
     for violation in report.violations:
         line = Text()
-        line.append(f"{violation.file}:{violation.line}", style="bold")
+        line.append(f"{_one_line(violation.file)}:{violation.line}", style="bold")
         line.append(": ")
-        line.append(violation.field or "(document)", style="cyan")
+        line.append(_one_line(violation.field) or "(document)", style="cyan")
         line.append(": ")
         warning = violation.severity == "warning"
-        line.append(violation.message, style="yellow" if warning else "red")
+        line.append(_one_line(violation.message), style="yellow" if warning else "red")
         line.append(f" [{violation.rule}]", style="dim")
         if warning:
             line.append(" (warning)", style="yellow")
