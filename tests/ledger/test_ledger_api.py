@@ -176,3 +176,19 @@ def test_export_is_canonical_jsonl_and_verifies(tmp_path: Path) -> None:
     assert lines == [e.export_line() for e in entries]
     report = verify_ledger(out, expect_head=entries[-1].hash, expect_length=5)
     assert report.ok and report.length == 5 and report.head_hash == entries[-1].hash
+
+
+def test_a_batch_that_fails_midway_leaves_nothing(tmp_path: Path) -> None:
+    """append_many is one transaction: a failure at the fourth insert undoes the first three."""
+    with Ledger.open(tmp_path / "log.sqlite") as ledger:
+        ledger.append("before", {})
+        ledger._connection.execute(
+            "CREATE TEMP TRIGGER fail_at_4 BEFORE INSERT ON entries WHEN NEW.seq = 4 "
+            "BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+        )
+        with pytest.raises(ProvebenchError, match="injected failure"):
+            ledger.append_many([("batch", {"i": i}) for i in range(5)])
+        assert len(ledger) == 1
+        ledger._connection.execute("DROP TRIGGER fail_at_4")
+        assert [e.seq for e in ledger.append_many([("batch", {})] * 2)] == [1, 2]
+    assert verify_ledger(tmp_path / "log.sqlite").ok
