@@ -138,17 +138,31 @@ def _contained(
     return _contained_automaton(lines, by_anchor)
 
 
+def _joined(segments: Mapping[str, int]) -> tuple[str, list[int], list[int]]:
+    """The segments in first-action order, joined by `\\n`, with start offsets and indices.
+
+    A candidate holds no `\\n`, so it occurs in the joined text exactly where it occurs in one
+    segment, and its first occurrence lies in the segment of the lowest action index.
+    """
+    ordered = sorted(segments.items(), key=lambda item: (item[1], item[0]))
+    starts: list[int] = []
+    offset = 0
+    for segment, _ in ordered:
+        starts.append(offset)
+        offset += len(segment) + 1
+    return "\n".join(segment for segment, _ in ordered), starts, [i for _, i in ordered]
+
+
 def _contained_direct(
     lines_by_anchor: Mapping[str, list[str]], by_anchor: Segments
 ) -> dict[str, EchoSource]:
     sources: dict[str, EchoSource] = {}
     for anchor, lines in lines_by_anchor.items():
-        holding = sorted(by_anchor[anchor].items(), key=lambda item: item[1])
+        haystack, starts, indices = _joined(by_anchor[anchor])
         for line in lines:
-            for segment, index in holding:
-                if line in segment:
-                    sources[line] = EchoSource(index)
-                    break
+            position = haystack.find(line)
+            if position != -1:
+                sources[line] = EchoSource(indices[bisect_right(starts, position) - 1])
     return sources
 
 
@@ -157,17 +171,11 @@ def _contained_automaton(lines: list[str], by_anchor: Segments) -> dict[str, Ech
     for segments in by_anchor.values():
         for segment, index in segments.items():
             first_index[segment] = min(index, first_index.get(segment, index))
-    ordered = sorted(first_index.items(), key=lambda item: (item[1], item[0]))
-    haystack = "\n".join(segment for segment, _ in ordered)
-    starts: list[int] = []
-    offset = 0
-    for segment, _ in ordered:
-        starts.append(offset)
-        offset += len(segment) + 1
+    haystack, starts, indices = _joined(first_index)
     automaton = _automaton(lines)
     sources: dict[str, EchoSource] = {}
     for last, line in automaton.iter(haystack):
-        index = ordered[bisect_right(starts, last) - 1][1]
+        index = indices[bisect_right(starts, last) - 1]
         known = sources.get(line)
         if known is None or index < known.action_index:
             sources[line] = EchoSource(index)
