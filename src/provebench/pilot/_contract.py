@@ -87,8 +87,10 @@ Attempts at withheld operations are refused and recorded in the external log.
    date-time with offset in the zone of the run version in which the file first appeared.
 5. Rows have the columns `{",".join(REGISTER_COLUMNS)}`; the register is ordered by call instant
    (UTC), then file_id.
-6. Temporary API errors (rate limit, server error, timeout) may be retried. An append may be
-   applied and still answered with an error: check the confirmed file_ids before appending again.
+6. Temporary API errors may happen on any call. A rate limit (429) or an unavailable service
+   (503) means the call took no effect: retry it. A server error (500) or a timeout on an append
+   may come after the rows were applied: do not append them again blindly — the confirmed
+   file_ids of a later cycle tell which rows arrived.
 7. Files may be added while you page through the listing; list again until a pass finds nothing
    new.
 
