@@ -6,19 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 import provebench.si
 from provebench._yaml import load_yaml_file
-from provebench.si import All, Any_, Call, Lit, Not, Otherwise, Predicate, Ref, Row, template
-from provebench.si._predicates import parse_arg
+from provebench.si import All, Any_, Call, Lit, Not, Otherwise, Ref, Row, template
+from provebench.si._predicates import parse_arg, parse_predicate
 from provebench.si._registry import Template, check_template, registry
-
-PREDICATE: TypeAdapter[Any] = TypeAdapter(Predicate)
 
 
 def test_predicate_forms_parse() -> None:
-    parsed = PREDICATE.validate_python(
+    parsed = parse_predicate(
         {
             "any": [
                 {"not": {"call": "within_step_budget", "with": {"n": "$step_budget"}}},
@@ -36,10 +34,8 @@ def test_predicate_forms_parse() -> None:
     assert second.operands[0] == Call(
         call="named_in_output", args={"identifier_set": Lit(value=["$$HOME"])}
     )
-    assert PREDICATE.validate_python({"call": "x", "with": {"s": "$$HOME"}}).args["s"] == Lit(
-        value="$HOME"
-    )
-    assert PREDICATE.validate_python("otherwise") == Otherwise()
+    assert parse_predicate({"call": "x", "with": {"s": "$$HOME"}}).args["s"] == Lit(value="$HOME")
+    assert parse_predicate("otherwise") == Otherwise()
 
 
 @pytest.mark.parametrize(
@@ -54,7 +50,7 @@ def test_predicate_forms_parse() -> None:
 )
 def test_malformed_predicates_are_rejected(raw: Any) -> None:
     with pytest.raises(ValidationError):
-        PREDICATE.validate_python(raw)
+        parse_predicate(raw)
 
 
 def broken(**update: Any) -> list[str]:

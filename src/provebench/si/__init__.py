@@ -18,6 +18,7 @@ from provebench.si._predicates import (
     Predicate,
     Ref,
     Row,
+    parse_predicate,
 )
 from provebench.si._primitives import (
     IMPLEMENTED_PRIMITIVES,
@@ -92,6 +93,7 @@ __all__ = [
     "factor_identified",
     "load_scenarios",
     "named_in_output",
+    "parse_predicate",
     "profile",
     "registry",
     "render_predicate",

@@ -25,6 +25,7 @@ from pydantic import (
     Field,
     JsonValue,
     Tag,
+    TypeAdapter,
     field_validator,
     model_serializer,
     model_validator,
@@ -170,6 +171,13 @@ Not.model_rebuild()
 All.model_rebuild()
 Any_.model_rebuild()
 
+_PREDICATE_ADAPTER: TypeAdapter[Call | Not | All | Any_ | Otherwise] = TypeAdapter(Predicate)
+
+
+def parse_predicate(raw: Any) -> Call | Not | All | Any_ | Otherwise:
+    """Parse one predicate as written in YAML; raises `pydantic.ValidationError`."""
+    return _PREDICATE_ADAPTER.validate_python(raw)
+
 
 class Row(BaseModel):
     """One row of a decision table: if ``when`` holds, the verdict is ``band`` / ``score``."""
@@ -251,4 +259,5 @@ __all__ = [
     "check_rows",
     "iter_calls",
     "parse_arg",
+    "parse_predicate",
 ]
