@@ -33,12 +33,12 @@ def format_field(path: Sequence[PathPart]) -> str:
     """``("stimuli", 0, "type")`` -> ``stimuli[0].type``; odd keys are quoted (``a["x.y"]``)."""
     text = ""
     for part in path:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):
             text += f"[{part}]"
-        elif _PLAIN_KEY.fullmatch(part):
+        elif isinstance(part, str) and _PLAIN_KEY.fullmatch(part):
             text += f".{part}" if text else part
-        else:
-            text += f"[{json.dumps(part, ensure_ascii=False)}]"
+        else:  # odd strings, and float / bool keys, which YAML allows
+            text += f"[{json.dumps(str(part), ensure_ascii=False)}]"
     return text
 
 

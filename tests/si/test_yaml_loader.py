@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench._yaml import format_field, load_yaml_file, load_yaml_text, parse_field
@@ -98,3 +100,22 @@ def test_alias_expansion_is_bounded() -> None:
 )
 def test_field_paths_round_trip(path: tuple[str | int, ...]) -> None:
     assert parse_field(format_field(path)) == path
+
+
+@given(
+    st.lists(
+        st.one_of(st.integers(min_value=0, max_value=10**6), st.text(min_size=1, max_size=12)),
+        max_size=6,
+    )
+)
+def test_any_str_and_index_path_round_trips(path: list[str | int]) -> None:
+    assert parse_field(format_field(path)) == tuple(path)
+
+
+def test_odd_scalar_keys_get_lines_and_readable_fields() -> None:
+    (document,) = load_yaml_text("1.5: a\ntrue: b\n200: c\n", path="k.yaml")
+    assert document.line_of((200,)) == 3
+    assert format_field((1.5, True)) == '["1.5"]["True"]'
+    with pytest.raises(ProvebenchError) as caught:
+        load_yaml_text("x:\n  1.5: a\n  1.5: b\n", path="k.yaml")
+    assert (caught.value.line, caught.value.field) == (3, 'x["1.5"]')
