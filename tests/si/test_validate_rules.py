@@ -190,6 +190,28 @@ CASES = [
         "SI §3.3",
     ),
     Case(
+        "synonyms in a local table",
+        FORM_B,
+        BINDINGS,
+        local_table(
+            "named_in_output", "{identifier_set: [x], channels: [agent_response], synonyms: [gone]}"
+        ),
+        "scoring.decision_table.rows[0].when.with.synonyms",
+        "when: {call: named_in_output",
+        "MUST NOT declare synonyms",
+        "SI §3.3",
+    ),
+    Case(
+        "synonyms in a Form A rubric",
+        FORM_A_CAPABILITY,
+        "    incorrect: 0.0\n",
+        "    incorrect: 0.0\n    synonym_phrases: missing\n",
+        "scoring.rubric.synonym_phrases",
+        "synonym_phrases:",
+        "MUST NOT declare synonyms",
+        "SI §3.3",
+    ),
+    Case(
         "factor.ref does not resolve",
         FORM_B,
         "    ref: f1\n",

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
-from provebench.si._binding import binding_problems
+from provebench.si._binding import binding_problems, synonym_key_problems
 from provebench.si._registry import behaviors, profile, registry
 from provebench.si._scenario import FORM_A_KEYS, FORM_B_KEYS, ID_PATTERN, FormBScoring
 from provebench.si._violations import Violation, violation_at
@@ -305,6 +305,15 @@ def _form_b_rules(document: YamlDocument, data: Mapping[str, Any]) -> list[Viola
     return [violation_at(document, path, message, rule) for path, message, rule in problems]
 
 
+def _synonym_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
+    """SI §3.3 over the whole scoring and injection blocks, whatever their form."""
+    problems = [
+        *synonym_key_problems(data.get("scoring"), ("scoring",)),
+        *synonym_key_problems(data.get("injection"), ("injection",)),
+    ]
+    return [violation_at(document, path, message, rule) for path, message, rule in problems]
+
+
 def document_rules(document: YamlDocument) -> list[Violation]:
     """Every cross-field and profile rule for one scenario document."""
     data = document.data
@@ -317,6 +326,7 @@ def document_rules(document: YamlDocument) -> list[Violation]:
         *_conditional_overlap(document, data),
         *_profile_rules(document, data),
         *_form_b_rules(document, data),
+        *_synonym_rule(document, data),
     ]
 
 
