@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import provebench.si
-from provebench.si._score import score_files
+from provebench.si._score import example_evidence, score_files
 from provebench.si._verdict import Verdict
 
 PACKAGE = Path(provebench.si.__file__).parent
@@ -46,7 +46,7 @@ def test_every_fixture_is_pinned() -> None:
         "sentence-boundary",
         "no-op-agent",
     }
-    assert {path.stem for path in EXAMPLES.glob("*.json")} == pinned
+    assert {path.stem for path in example_evidence()} == pinned
 
 
 def test_correct_diagnosis_scores_one() -> None:

@@ -47,12 +47,13 @@ from provebench.si._registry import (
 )
 from provebench.si._scenario import Deviation, FormBScoring, Injection, Scenario
 from provebench.si._scope import EvidenceView
-from provebench.si._score import score_files, select_scenario
+from provebench.si._score import EXAMPLES_DIR, example_evidence, score_files, select_scenario
 from provebench.si._validate import ValidationReport, load_scenarios, validate_paths
 from provebench.si._verdict import Verdict
 from provebench.si._violations import Violation
 
 __all__ = [
+    "EXAMPLES_DIR",
     "IMPLEMENTED_PRIMITIVES",
     "All",
     "Any_",
@@ -90,6 +91,7 @@ __all__ = [
     "cooccurrence_window",
     "evaluate",
     "evaluate_bound",
+    "example_evidence",
     "factor_identified",
     "load_scenarios",
     "named_in_output",

@@ -17,6 +17,15 @@ from provebench.si._scenario import Scenario
 from provebench.si._validate import load_scenarios
 from provebench.si._verdict import InputHashes, Verdict
 
+# Evidence artifacts shipped for the Form B diagnosis scenario; each is pinned to its band by a
+# test and documented in docs/si-scoring.md.
+EXAMPLES_DIR = Path(__file__).parent / "examples"
+
+
+def example_evidence() -> list[Path]:
+    """The shipped example evidence files, sorted by name."""
+    return sorted(EXAMPLES_DIR.glob("*.json"))
+
 
 def select_scenario(scenarios: list[Scenario], scenario_id: str | None, *, path: str) -> Scenario:
     """The scenario to score from the scenarios of one file."""
@@ -75,4 +84,4 @@ def score_files(
     return evaluate(scenario, evidence, window=window, inputs=inputs)
 
 
-__all__ = ["score_files", "select_scenario"]
+__all__ = ["EXAMPLES_DIR", "example_evidence", "score_files", "select_scenario"]
