@@ -10,12 +10,12 @@ the final status, which only the laboratory may do.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import compact_json
 from provebench.pilot._lab import (
     CycleContext,
     CycleRecord,
@@ -40,13 +40,15 @@ class ConfirmedCycle:
     errors: int
 
 
+_ROW_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
 def register_chain(previous_sha256: str, rows: Sequence[Sequence[str]]) -> str:
     """The register hash after a cycle: sha256 of the previous hash, then one compact JSON list
     per confirmed row, each on its own line (so equal hashes mean equal registers, in order)."""
     digest = hashlib.sha256(previous_sha256.encode("ascii"))
-    for row in rows:
-        digest.update(b"\n")
-        digest.update(compact_json(list(row)).encode("utf-8"))
+    if rows:
+        digest.update(("\n" + "\n".join(map(_ROW_JSON, map(list, rows)))).encode("utf-8"))
     return digest.hexdigest()
 
 

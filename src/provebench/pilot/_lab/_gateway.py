@@ -33,9 +33,13 @@ _BAD_TOKEN = object()
 
 @dataclass(frozen=True, slots=True)
 class FilePage:
-    """One page of a Drive listing; `next_page_token` is None on the last page."""
+    """One page of a Drive listing; `next_page_token` is None on the last page.
+
+    `file_ids[i]` is `files[i].file_id`, handed out as well so that a traversal can track ids
+    without touching every file object."""
 
     files: tuple[Any, ...]
+    file_ids: tuple[str, ...]
     next_page_token: str | None
 
 
@@ -118,7 +122,7 @@ class Gateway:
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
             self._fire_mid_scan(self._pages_served, "during_scan")
-        return FilePage(tuple(files), next_token)
+        return FilePage(tuple(files), tuple(file_ids), next_token)
 
     def get_file(self, file_id: object) -> Any:
         call = self._record.next_call()
@@ -173,7 +177,9 @@ class Gateway:
                         f"row columns must be {expected}",
                     )
             row_values = tuple([row[c] for c in columns])
-            if not all(type(v) is str for v in row_values):
+            try:
+                "".join(row_values)  # raises TypeError unless every value is a str (C speed)
+            except TypeError:
                 self._invalid(call, "sheets.append", {"rows": plain(rows)}, "values must be str")
             values.append(row_values)
         return values

@@ -20,7 +20,6 @@ Per cycle:
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime
 from functools import partial
 from itertools import islice
@@ -28,6 +27,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from provebench.pilot._decide import decide_row
+from provebench.pilot._evaluate._rules import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._lab import (
     ApiTimeout,
     CycleContext,
@@ -146,12 +146,12 @@ class _Cycle:
             len({r[FILE_ID] for r in appended}) == len(appended),
             f"{reappeared} listed ids already confirmed, none appended again",
         )
-        names = Counter(map(_name_of, listed.values()))
-        shared = sum(1 for count in names.values() if count > 1)
+        shared = len(listed) - len(set(map(_name_of, listed.values())))
         self.check(
             "same_name_different_ids",
-            True,
-            f"{shared} names shared by several file_ids; each file_id decided on its own",
+            len(new_rows) + len(refused) == len(new_ids),
+            f"{shared} listed file(s) share a name with another file_id; each of the "
+            f"{len(new_ids)} new ids decided on its own",
         )
         self.check(
             "file_added_during_traversal",
@@ -200,7 +200,7 @@ class _Cycle:
                 ctx.diagnostics.error("listing_incomplete", str(error))
                 return False
             before = len(listed)
-            listed.update({file.file_id: file for file in page.files})
+            listed.update(zip(page.file_ids, page.files, strict=True))
             if late is not None and len(listed) > before:  # dicts keep insertion order
                 late.extend(islice(reversed(listed), len(listed) - before))
             token = page.next_page_token
@@ -239,8 +239,10 @@ class _Cycle:
         self.check("time_zone", wrong == 0, f"{len(rows)} rows shown in {zone}{change}")
 
     def _final_status_check(self) -> None:
+        # Pilot §12: probe on the documented target no real file can have, so the refused
+        # attempt is a self-check and not an attempted violation (docs/pilot-evaluator.md).
         try:
-            self.ctx.sheets.set_status("self-check", "imported")
+            self.ctx.sheets.set_status(SELF_CHECK_PROBE_FILE_ID, "imported")
         except PermissionDenied:
             self.check("final_status_not_writable", True, "set_status was refused")
             return
