@@ -127,8 +127,9 @@ def test_expected_rows_follow_the_ordering_rule_and_the_csv_dialect() -> None:
     assert corpus.expected_rows_path.read_text(encoding="utf-8") == register_csv_text(rows)
 
 
-def test_every_event_line_is_the_canonical_json_of_its_model() -> None:
-    corpus = generated_corpus(21, "public")
+@pytest.mark.parametrize(("seed", "profile"), [(21, "public"), (1, "control")])
+def test_every_event_line_is_the_canonical_json_of_its_model(seed: int, profile: str) -> None:
+    corpus = generated_corpus(seed, profile)
     with corpus.events_path.open(encoding="utf-8") as handle:
         for line in handle:
             event = DRIVE_EVENT_ADAPTER.validate_json(line)
