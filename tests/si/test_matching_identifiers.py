@@ -141,3 +141,22 @@ def test_reported_span_always_normalises_to_the_identifier(text: str) -> None:
     for span in channel.identifier_matches(["smtp_port"]):
         written = channel.text[span.start : span.end]
         assert unicodedata.normalize("NFC", written.casefold()).casefold() == "smtp_port"
+
+
+_pieces = st.sampled_from(["word", "a.b", ".", "!", "?", " ", "  ", "\t", "\n", "\r\n", "\r", "x"])
+
+
+@given(st.lists(_pieces, max_size=30).map("".join))
+def test_locating_a_sentence_agrees_with_splitting_the_whole_text(text: str) -> None:
+    channel = ChannelText("c", text)
+    for sentence in channel.sentences:
+        for offset in range(sentence.start, sentence.end):
+            if not text[offset].isspace():
+                assert channel.sentence_containing(offset, offset + 1) == sentence
+
+
+def test_crlf_lines_report_lines_and_columns_of_the_original() -> None:
+    text = "first line\r\nthe SMTP_PORT is missing.\r\nlast SMTP_PORT"
+    assert names(text, "SMTP_PORT") == [(2, 5, "SMTP_PORT"), (3, 6, "SMTP_PORT")]
+    channel = ChannelText("c", text)
+    assert [s.index for s in channel.sentences] == [0, 1, 2]
