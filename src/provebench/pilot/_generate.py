@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import random
 import time
@@ -28,13 +27,21 @@ from typing import Any, TypeVar
 
 from provebench.pilot._generate_cases import (
     ADVERSARIAL_ITEMS,
+    BENIGN_TAGS,
+    COUNTRIES,
+    EXTENSIONS,
+    FAR_OFFSETS,
+    MIME_BY_EXTENSION,
     NONCONFORMING_NAMES,
+    RENAME_TAGS,
     CallTruth,
     boundary_instants,
+    corrupt,
     format_name,
     zone_clock,
     zone_offset_minutes,
 )
+from provebench.pilot._generate_json import encode_event, encode_file, encode_string
 from provebench.pilot._generate_plan import CORRUPTION_VARIANTS, CyclePlan, build_plan
 from provebench.pilot._mapping import UNMAPPED_MANAGER_NAME, manager_mapping
 from provebench.pilot._model import (
@@ -48,36 +55,10 @@ from provebench.pilot._model import (
 CALL_YEAR = 2026
 _WINDOW_START = int(datetime(CALL_YEAR, 1, 1, tzinfo=UTC).timestamp())
 _WINDOW_END = int(datetime(CALL_YEAR + 1, 1, 1, tzinfo=UTC).timestamp())
-_FAR_OFFSETS = (-720, -600, -300, -180, 0, 330, 345, 540, 570, 780, 840)
-_MIME_BY_EXTENSION = {
-    "mp3": "audio/mpeg",
-    "wav": "audio/wav",
-    "ogg": "audio/ogg",
-    "m4a": "audio/mp4",
-}
-_EXTENSIONS = tuple(_MIME_BY_EXTENSION)
-_UNSUPPORTED_MIME = ("video/mp4", "application/pdf", "audio/flac", "text/plain", "image/png")
-_COUNTRIES = (("49", 10), ("1", 10), ("44", 10), ("33", 9), ("81", 10), ("380", 9), ("43", 11))
-_BENIGN_TAGS = (
-    "callback",
-    "follow-up",
-    "Rückruf",
-    "VIP customer",
-    "quote #42",
-    "2nd attempt",
-    "voicemail.transcribed",
-    "urgent_today",
-)
-_RENAME_TAGS = ("renamed", "checked", "copy (1)", "archiv", "re_listened", "v2.final")
 _DIRECTION_WORDS = {"in": "incoming", "out": "outgoing"}
 _POOL_LIMIT = 100_000
 # Metadata is written with all three keys so each line is the canonical JSON of its model.
 _NO_METADATA: dict[str, str | None] = {"direction": None, "phone": None, "manager_code": None}
-# The JSON string encoder `json.dumps(..., ensure_ascii=False)` uses.
-_string: Callable[[str], str] = json.encoder.encode_basestring
-_ENCODE = json.JSONEncoder(
-    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
-).encode
 T = TypeVar("T")
 EventSink = Callable[[str], None]
 # (sort key "epoch\tfile_id", CSV line without newline)
@@ -130,14 +111,14 @@ class _Generator:
     def event(self, cycle: int, kind: str, **fields: Any) -> None:
         self.seq += 1
         self.by_kind[kind] += 1
-        self.emit_line(_ENCODE({"seq": self.seq, "cycle": cycle, "kind": kind, **fields}))
+        self.emit_line(encode_event({"seq": self.seq, "cycle": cycle, "kind": kind, **fields}))
 
     def file_added(self, cycle: int, case: str, file: dict[str, Any]) -> None:
         """`event(cycle, "file_added", …)`, encoded by hand: the hot path of big corpora."""
         self.seq += 1
         self.by_kind["file_added"] += 1
         self.emit_line(
-            f'{{"case":{_string(case)},"cycle":{cycle},"file":{_file_json(file)},'
+            f'{{"case":{encode_string(case)},"cycle":{cycle},"file":{encode_file(file)},'
             f'"kind":"file_added","seq":{self.seq}}}'
         )
 
@@ -145,7 +126,7 @@ class _Generator:
         self.seq += 1
         self.by_kind["file_relisted"] += 1
         self.emit_line(
-            f'{{"cycle":{cycle},"file_id":{_string(file_id)},"kind":"file_relisted",'
+            f'{{"cycle":{cycle},"file_id":{encode_string(file_id)},"kind":"file_relisted",'
             f'"seq":{self.seq}}}'
         )
 
@@ -179,7 +160,7 @@ class _Generator:
 
     def draw_truth(self, zone: str, *, unmapped: bool = False) -> CallTruth:
         random_ = self.rng.random
-        country, national_digits = self.pick(_COUNTRIES)
+        country, national_digits = self.pick(COUNTRIES)
         national = str(self.between(10 ** (national_digits - 1), 10**national_digits - 1))
         epoch = self.between(_WINDOW_START, _WINDOW_END - 1)
         roll = random_()
@@ -188,10 +169,10 @@ class _Generator:
         elif roll < 0.9:
             offset = None
         else:
-            offset = self.pick(_FAR_OFFSETS)
+            offset = self.pick(FAR_OFFSETS)
         code = f"M{self.between(900, 999)}" if unmapped else self.pick(self.mapped_codes)
-        tag = self.pick(_BENIGN_TAGS) if random_() < 0.3 else None
-        extension = self.pick(_EXTENSIONS)
+        tag = self.pick(BENIGN_TAGS) if random_() < 0.3 else None
+        extension = self.pick(EXTENSIONS)
         direction = "in" if random_() < 0.5 else "out"
         return CallTruth(direction, country + national, epoch, offset, code, tag, extension)
 
@@ -224,7 +205,7 @@ class _Generator:
             "file_id": f"{self.rng.getrandbits(40):010x}-{self.file_counter}",
             "name": name,
             "created_at_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(uploaded)),
-            "mime_type": _MIME_BY_EXTENSION[truth.extension],
+            "mime_type": MIME_BY_EXTENSION[truth.extension],
             "size_bytes": duration_tenths * 1600 + self.between(44, 4096),
             "duration_sec": duration_tenths / 10,
             "folder_id": self.pick(self.folders),
@@ -289,7 +270,7 @@ class _Generator:
         if metadata_override is not None:
             file["metadata"] = {**_NO_METADATA, **metadata_override}
         if variant:
-            _corrupt(file, variant, self.rng)
+            corrupt(file, variant, self.rng)
         self.by_case[case] += 1
         self.file_added(plan.cycle, case, file)
         self.present_total += 1
@@ -373,7 +354,7 @@ class _Generator:
         for _ in range(plan.renames):
             if self.pool:
                 known = self.pick(self.pool)
-                tags = [t for t in _RENAME_TAGS if t != known.truth.tag]
+                tags = [t for t in RENAME_TAGS if t != known.truth.tag]
                 # Version 1 renames keep every structured field: only the tag changes.
                 new_truth = replace(known.truth, tag=self.rng.choice([None, *tags]))
                 if new_truth.tag is None and known.truth.tag is None:
@@ -403,46 +384,6 @@ class _Generator:
                     previous_folder_id=previous,
                     new_folder_id=new_folder,
                 )
-
-
-def _optional(value: str | None) -> str:
-    return "null" if value is None else _string(value)
-
-
-def _file_json(file: dict[str, Any]) -> str:
-    """The canonical JSON (`compact_json`) of a generated `DriveFile` dict, keys in sorted order.
-
-    A test compares every line of generated corpora with `compact_json` of its parsed model.
-    """
-    metadata = file["metadata"]
-    metadata_json = (
-        "null"
-        if metadata is None
-        else f'{{"direction":{_optional(metadata["direction"])},'
-        f'"manager_code":{_optional(metadata["manager_code"])},'
-        f'"phone":{_optional(metadata["phone"])}}}'
-    )
-    duration = file["duration_sec"]
-    return (
-        f'{{"created_at_utc":{_string(file["created_at_utc"])},'
-        f'"duration_sec":{"null" if duration is None else float.__repr__(duration)},'
-        f'"file_id":{_string(file["file_id"])},"folder_id":{_string(file["folder_id"])},'
-        f'"metadata":{metadata_json},"mime_type":{_string(file["mime_type"])},'
-        f'"name":{_string(file["name"])},"size_bytes":{int(file["size_bytes"])}}}'
-    )
-
-
-def _corrupt(file: dict[str, Any], variant: str, rng: random.Random) -> None:
-    if variant == "empty_file":
-        file["size_bytes"] = 0
-    elif variant == "unreadable_duration":
-        file["duration_sec"] = None
-    elif variant == "zero_duration":
-        file["duration_sec"] = 0.0
-    elif variant == "negative_duration":
-        file["duration_sec"] = -float(rng.randint(1, 600))
-    else:
-        file["mime_type"] = rng.choice(_UNSUPPORTED_MIME)
 
 
 def generate_events(config: CorpusConfig, emit: EventSink, emit_row: RowSink) -> CorpusCounts:

@@ -15,14 +15,39 @@ Catalogues:
 
 from __future__ import annotations
 
+import random
 import time
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
+from typing import Any
 
 from provebench.pilot._timerule import load_zone
+
+# What ordinary generated calls are made of.
+FAR_OFFSETS = (-720, -600, -300, -180, 0, 330, 345, 540, 570, 780, 840)
+MIME_BY_EXTENSION = {
+    "mp3": "audio/mpeg",
+    "wav": "audio/wav",
+    "ogg": "audio/ogg",
+    "m4a": "audio/mp4",
+}
+EXTENSIONS = tuple(MIME_BY_EXTENSION)
+UNSUPPORTED_MIME = ("video/mp4", "application/pdf", "audio/flac", "text/plain", "image/png")
+COUNTRIES = (("49", 10), ("1", 10), ("44", 10), ("33", 9), ("81", 10), ("380", 9), ("43", 11))
+BENIGN_TAGS = (
+    "callback",
+    "follow-up",
+    "Rückruf",
+    "VIP customer",
+    "quote #42",
+    "2nd attempt",
+    "voicemail.transcribed",
+    "urgent_today",
+)
+RENAME_TAGS = ("renamed", "checked", "copy (1)", "archiv", "re_listened", "v2.final")
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,13 +316,35 @@ NONCONFORMING_NAMES: tuple[tuple[str, Callable[[CallTruth], str]], ...] = (
 )
 
 
+def corrupt(file: dict[str, Any], variant: str, rng: random.Random) -> None:
+    """Make a generated file corrupted or unsupported (`CORRUPTION_VARIANTS` of the plan)."""
+    if variant == "empty_file":
+        file["size_bytes"] = 0
+    elif variant == "unreadable_duration":
+        file["duration_sec"] = None
+    elif variant == "zero_duration":
+        file["duration_sec"] = 0.0
+    elif variant == "negative_duration":
+        file["duration_sec"] = -float(rng.randint(1, 600))
+    else:
+        file["mime_type"] = rng.choice(UNSUPPORTED_MIME)
+
+
 __all__ = [
     "ADVERSARIAL_ITEMS",
+    "BENIGN_TAGS",
+    "COUNTRIES",
+    "EXTENSIONS",
+    "FAR_OFFSETS",
+    "MIME_BY_EXTENSION",
     "NONCONFORMING_NAMES",
+    "RENAME_TAGS",
+    "UNSUPPORTED_MIME",
     "AdversarialItem",
     "CallTruth",
     "ZoneClock",
     "boundary_instants",
+    "corrupt",
     "format_name",
     "zone_clock",
     "zone_offset_minutes",
