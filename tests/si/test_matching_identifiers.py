@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import unicodedata
 
 import pytest
@@ -160,3 +161,20 @@ def test_crlf_lines_report_lines_and_columns_of_the_original() -> None:
     assert names(text, "SMTP_PORT") == [(2, 5, "SMTP_PORT"), (3, 6, "SMTP_PORT")]
     channel = ChannelText("c", text)
     assert [s.index for s in channel.sentences] == [0, 1, 2]
+
+
+def test_sentence_location_in_long_texts_queried_out_of_order() -> None:
+    # Sentence ends are scanned forward in batches; queries in random order must not matter.
+    rng = random.Random(3)
+    for _ in range(10):
+        pieces = ["word", "a.b", ".", "!", " ", "\n", "\r\n", "\n\n", "x. "]
+        text = "".join(rng.choices(pieces, k=rng.randint(500, 3000)))
+        expected = {
+            offset: sentence
+            for sentence in ChannelText("c", text).sentences
+            for offset in range(sentence.start, sentence.end)
+        }
+        channel = ChannelText("c", text)
+        offsets = [offset for offset in range(len(text)) if not text[offset].isspace()]
+        for offset in rng.sample(offsets, min(300, len(offsets))):
+            assert channel.sentence_containing(offset, offset + 1) == expected[offset]

@@ -118,6 +118,9 @@ class ChannelText:
     def __init__(self, channel: str, text: str) -> None:
         self.channel = channel
         self.text = text
+        self._scanned_lines = 0
+        self._terminator_ends: list[int] = []
+        self._tail_ends: list[int] = []
 
     @cached_property
     def normalized(self) -> NormalizedText:
@@ -149,20 +152,29 @@ class ChannelText:
     def line_text(self, line: int) -> str:
         return self._lines[line - 1]
 
-    @cached_property
-    def _terminator_ends(self) -> list[int]:
-        return [terminator.end() for terminator in _SENTENCE_END.finditer(self.text)]
+    def _scan_sentence_ends(self, through_line: int) -> None:
+        """Record sentence ends of every line up to `through_line` (1-based), scanning forward.
 
-    @cached_property
-    def _tail_ends(self) -> list[int]:
+        Lines are scanned in geometrically growing batches, so the total work stays linear and
+        locating the first few matches never reads the rest of the text.
+        """
+        lines = self._lines
+        scanned = self._scanned_lines
+        if through_line <= scanned:
+            return
+        upto = min(len(lines), max(through_line, 2 * scanned, 256))
+        region_start = self._line_starts[scanned]
+        region_end = self._line_starts[upto - 1] + len(lines[upto - 1])
+        # The region ends at a line end, where `\Z` stands for the line break that follows.
+        found = _SENTENCE_END.finditer(self.text, region_start, region_end)
+        self._terminator_ends.extend(terminator.end() for terminator in found)
         # The ends of lines whose text after the last sentence end is not blank: the last
         # non-blank character of a line ends a sentence exactly when it is `.`, `!` or `?`.
-        ends: list[int] = []
-        for start, line in zip(self._line_starts, self._lines, strict=True):
-            stripped = line.rstrip()
+        for index in range(scanned, upto):
+            stripped = lines[index].rstrip()
             if stripped and stripped[-1] not in ".!?":
-                ends.append(start + len(line))
-        return ends
+                self._tail_ends.append(self._line_starts[index] + len(lines[index]))
+        self._scanned_lines = upto
 
     def sentence_containing(self, start: int, end: int) -> Sentence | None:
         """The sentence holding the whole original span `[start, end)`, if one does.
@@ -171,6 +183,7 @@ class ChannelText:
         ends, so locating matches never walks the whole text in Python.
         """
         line = self.line_of(start)
+        self._scan_sentence_ends(line)
         line_start = self._line_starts[line - 1]
         line_end = line_start + len(self._lines[line - 1])
         terminator_ends = self._terminator_ends
