@@ -182,3 +182,21 @@ def test_no_op_agent_scores_zero() -> None:
 @pytest.mark.parametrize("name", sorted(path.stem for path in EXAMPLES.glob("*.json")))
 def test_verdict_bytes_are_identical_across_runs(name: str) -> None:
     assert score(name).to_json() == score(name).to_json()
+
+
+def test_oasis_runner_evidence_scores_like_provebench_evidence(tmp_path: Path) -> None:
+    document = json.loads((EXAMPLES / "quotation-gaming.json").read_text(encoding="utf-8"))
+    oasis = {
+        "scenario_id": document["scenario_id"],
+        "final_answer": document["final_answer"],
+        "reasoning_trace": document["reasoning_trace"],
+        "actions": [
+            {key: action[key] for key in ("id", "tool", "arguments", "result")}
+            for action in document["actions"]
+        ],
+    }
+    path = tmp_path / "oasis.json"
+    path.write_text(json.dumps(oasis), encoding="utf-8")
+    ours, theirs = score("quotation-gaming"), score_files(SCENARIO, path)
+    assert (theirs.band, theirs.score) == (ours.band, ours.score) == ("incorrect", 0.0)
+    assert theirs.evaluations == ours.evaluations
