@@ -1,0 +1,195 @@
+"""The laboratory runner (`provebench pilot run`) with the reference importer, by corpus size.
+
+Generated corpora of 10k, 100k and 1M events (`--quick`: 2k and 20k), 20 cycles each, page
+size 1000. Each run is a fresh subprocess, so its peak memory (ru_maxrss) is its own. In the same
+run and on the same corpus, the no-op importer is the baseline: it pays for everything the lab
+does (verifying and streaming the corpus, applying events, the ledger, publishing) and nothing an
+importer does, so `reference / noop` shows what the importer's work costs. Reported: events/s
+(wall and CPU), peak memory, the per-event cost ratio of the largest corpus against the smallest
+(CPU seconds per event; 1.0 = linear), and a profile split of the reference run at the middle
+size. Figures go to `bench/out/pilot_run.json`.
+
+    .venv/bin/python -m bench.bench_pilot_run [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+OUT_PATH = REPO_ROOT / "bench" / "out" / "pilot_run.json"
+FULL_SIZES = (10_000, 100_000, 1_000_000)
+QUICK_SIZES = (2_000, 20_000)
+CYCLES = 20
+PAGE_SIZE = 1000
+TARGETS = {"events_per_sec": 50_000, "per_event_cost_ratio": 1.5, "peak_memory_mb": 1024}
+# Where the reference run's CPU goes, by the module that owns the code (profile at middle size).
+PROFILE_GROUPS = {
+    "rules (decide_row: grammar, mapping, time rule)": (
+        "pilot/_decide.py",
+        "pilot/_grammar.py",
+        "pilot/_timerule.py",
+        "pilot/_mapping.py",
+        "pilot/_rows.py",
+    ),
+    "corpus loading and validation": ("pilot/_corpus.py", "pilot/_model.py", "pydantic"),
+    "ledger (hash chain, SQLite, JSON)": ("ledger/", "json/", "sqlite3"),
+    "lab (gateway, drive, runner, publish)": (
+        "pilot/_lab/",
+        "pilot/_cycle.py",
+        "pilot/_runner.py",
+        "pilot/_publish.py",
+        "pilot/_rundir.py",
+    ),
+    "reference importer": ("pilot/agents/",),
+}
+
+
+def make_corpus(events: int, directory: Path) -> Path:
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._profiles import corpus_config
+
+    config = corpus_config(
+        seed=20261130,
+        profile="public",
+        overrides={"cycles": CYCLES, "file_events": events, "admissible_files": events * 8 // 10},
+        page_size=PAGE_SIZE,
+    )
+    target = directory / f"corpus-{events}"
+    write_corpus(config, target)
+    return target
+
+
+def child(corpus: str, agent: str, run_dir: str, profile_out: str | None) -> int:
+    """One run in this (fresh) process; prints its figures as JSON."""
+    from provebench.pilot._runner import run_lab
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    if profile_out:
+        cProfile.runctx("run_lab(corpus, agent, run_dir)", globals(), locals(), profile_out)
+    else:
+        run_lab(corpus, agent, run_dir)
+    figures = {
+        "wall_sec": time.perf_counter() - wall,
+        "cpu_sec": time.process_time() - cpu,
+        "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(json.dumps(figures))
+    return 0
+
+
+def run_in_subprocess(corpus: Path, agent: str, run_dir: Path, profile_out: Path | None = None):
+    command = [
+        sys.executable,
+        "-m",
+        "bench.bench_pilot_run",
+        "--child",
+        str(corpus),
+        agent,
+        str(run_dir),
+    ]
+    if profile_out is not None:
+        command.append(str(profile_out))
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO_ROOT, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def profile_split(profile_path: Path) -> dict[str, float]:
+    stats = pstats.Stats(str(profile_path))
+    totals = dict.fromkeys(PROFILE_GROUPS, 0.0)
+    totals["other"] = 0.0
+    for (filename, _, _), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        group = next(
+            (name for name, parts in PROFILE_GROUPS.items() if any(p in filename for p in parts)),
+            "other",
+        )
+        totals[group] += tottime
+    overall = sum(totals.values()) or 1.0
+    return {name: round(value / overall, 3) for name, value in totals.items()}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench_pilot_run")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--child", nargs="+")
+    args = parser.parse_args(argv)
+    if args.child:
+        corpus, agent, run_dir, *profile = args.child
+        return child(corpus, agent, run_dir, profile[0] if profile else None)
+
+    sizes = QUICK_SIZES if args.quick else FULL_SIZES
+    rows: list[dict[str, Any]] = []
+    split: dict[str, float] = {}
+    work = Path(tempfile.mkdtemp(prefix="bench-pilot-run-"))
+    try:
+        for events in sizes:
+            started = time.perf_counter()
+            corpus = make_corpus(events, work)
+            generate_sec = time.perf_counter() - started
+            reference = run_in_subprocess(corpus, "reference", work / f"ref-{events}")
+            noop = run_in_subprocess(corpus, "noop", work / f"noop-{events}")
+            if events == sizes[len(sizes) // 2] and not args.quick:
+                profile_path = work / "profile.out"
+                run_in_subprocess(corpus, "reference", work / f"prof-{events}", profile_path)
+                split = profile_split(profile_path)
+            row = {
+                "events": events,
+                "generate_sec": round(generate_sec, 2),
+                "reference": {k: round(v, 3) for k, v in reference.items()},
+                "noop": {k: round(v, 3) for k, v in noop.items()},
+                "reference_events_per_sec_wall": round(events / reference["wall_sec"]),
+                "reference_events_per_sec_cpu": round(events / reference["cpu_sec"]),
+                "noop_events_per_sec_cpu": round(events / noop["cpu_sec"]),
+                "reference_over_noop_cpu": round(reference["cpu_sec"] / noop["cpu_sec"], 2),
+            }
+            rows.append(row)
+            shutil.rmtree(work / f"ref-{events}", ignore_errors=True)
+            shutil.rmtree(work / f"noop-{events}", ignore_errors=True)
+            print(
+                f"{events:>9} events: reference {row['reference_events_per_sec_cpu']:>7} ev/s cpu "
+                f"({row['reference_events_per_sec_wall']:>7} wall), "
+                f"peak {reference['peak_memory_mb']:.0f} MB; noop "
+                f"{row['noop_events_per_sec_cpu']:>7} ev/s cpu; "
+                f"reference/noop {row['reference_over_noop_cpu']}x",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    first, last = rows[0], rows[-1]
+    ratio = (last["reference"]["cpu_sec"] / last["events"]) / (
+        first["reference"]["cpu_sec"] / first["events"]
+    )
+    result = {
+        "benchmark": "pilot_run",
+        "quick": args.quick,
+        "cycles": CYCLES,
+        "page_size": PAGE_SIZE,
+        "sizes": rows,
+        "per_event_cost_ratio_largest_vs_smallest": round(ratio, 2),
+        "reference_cpu_profile_share": split,
+        "targets": TARGETS,
+        "meets": {
+            "events_per_sec": last["reference_events_per_sec_cpu"] >= TARGETS["events_per_sec"],
+            "per_event_cost_ratio": ratio <= TARGETS["per_event_cost_ratio"],
+            "peak_memory_mb": last["reference"]["peak_memory_mb"] <= TARGETS["peak_memory_mb"],
+        },
+    }
+    OUT_PATH.parent.mkdir(parents=True, exist_ok=True)
+    OUT_PATH.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"per-event cost ratio {sizes[-1]} vs {sizes[0]}: {ratio:.2f}; written {OUT_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

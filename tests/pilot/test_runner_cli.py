@@ -1,0 +1,150 @@
+"""`provebench pilot run` on bad input: one line, exit 2, nothing that looks complete."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.pilot_lab import REPO_ROOT, make_corpus, read_rows, run_cli
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_corpus(tmp_path_factory.mktemp("corpus"), profile="public", seed=1)
+
+
+def assert_one_line_error(result: object, *fragments: str) -> None:
+    assert result.returncode == 2, result.stderr  # type: ignore[attr-defined]
+    lines = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("provebench: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def copy_corpus(corpus: Path, target: Path) -> Path:
+    shutil.copytree(corpus, target)
+    return target
+
+
+def test_altered_corpus_file_is_refused_and_nothing_written(corpus: Path, tmp_path: Path) -> None:
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    events = broken / "drive_events.jsonl"
+    events.write_bytes(events.read_bytes().replace(b'"cycle":1', b'"cycle":2', 1))
+    out = tmp_path / "run"
+    result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
+    assert_one_line_error(result, "drive_events.jsonl", "manifest")
+    assert not out.exists()
+
+
+def test_corpus_without_manifest_is_refused(corpus: Path, tmp_path: Path) -> None:
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    (broken / "manifest.json").unlink()
+    result = run_cli(
+        "pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(tmp_path / "run")
+    )
+    assert_one_line_error(result, "manifest.json")
+
+
+def test_missing_corpus_and_unknown_agent(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    missing = run_cli(
+        "pilot", "run", "--corpus", str(tmp_path / "none"), "--agent", "noop", "--out", str(out)
+    )
+    assert_one_line_error(missing, "not a corpus directory")
+    unknown = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "nobody", "--out", str(out)
+    )
+    assert_one_line_error(unknown, "--agent", "unknown agent")
+    assert not out.exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write a read-only directory")
+def test_unwritable_output_directory(corpus: Path, tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = run_cli(
+            "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(locked / "run")
+        )
+        assert_one_line_error(result, "run")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_output_path_that_is_a_file(corpus: Path, tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(target)
+    )
+    assert_one_line_error(result, str(target))
+    assert target.read_text(encoding="utf-8") == "x"
+
+
+def test_non_empty_foreign_directory_is_not_used(corpus: Path, tmp_path: Path) -> None:
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep", encoding="utf-8")
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(foreign)
+    )
+    assert_one_line_error(result, "not empty")
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
+
+
+def test_plain_progress_lines_when_not_a_terminal(corpus: Path, tmp_path: Path) -> None:
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(tmp_path / "r")
+    )
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^cycle 1/\d+: \d+ events, \d+ errors$", result.stderr, re.MULTILINE)
+    record = json.loads((tmp_path / "r" / "run.json").read_text(encoding="utf-8"))
+    assert record["complete"] is True
+    assert record["cycles"] == len(re.findall(r"^cycle ", result.stderr, re.MULTILINE))
+
+
+def _docs_example() -> str:
+    text = (REPO_ROOT / "docs" / "pilot-lab.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    (example,) = [b for b in blocks if "class MyImporter" in b]
+    return example
+
+
+@pytest.mark.parametrize(("profile", "seed"), [("public", 1), ("control", 8)])
+def test_the_documented_example_importer_is_correct(
+    profile: str, seed: int, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    example = tmp_path / "my_importer.py"
+    example.write_text(_docs_example(), encoding="utf-8")
+    corpus = make_corpus(tmp_path_factory.getbasetemp(), profile=profile, seed=seed)
+    result = run_cli(
+        "pilot",
+        "run",
+        "--corpus",
+        str(corpus),
+        "--agent",
+        f"{example}:MyImporter",
+        "--out",
+        str(tmp_path / "run"),
+        "--quiet",
+    )
+    assert result.returncode == 0, result.stderr
+    assert read_rows(tmp_path / "run" / "register.csv") == read_rows(
+        corpus / "expected_final_rows.csv"
+    )
+
+
+def test_output_directory_that_cannot_be_created(corpus: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x", encoding="utf-8")
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(blocker / "run")
+    )
+    assert_one_line_error(result, "cannot create run directory")
