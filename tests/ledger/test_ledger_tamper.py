@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -113,6 +114,21 @@ def test_sqlite_edit_of_a_non_canonical_payload_is_named(sqlite_log: Path) -> No
     report = verify_ledger(sqlite_log)
     assert named(report) == [("edited", 4)]
     assert "canonical" in report.problems[0].message
+
+
+def test_sqlite_ambiguous_payload_with_a_matching_hash_is_named(sqlite_log: Path) -> None:
+    """Duplicate keys read differently by different parsers: refused even when re-hashed."""
+    target = attack.row(sqlite_log, 4)
+    text = '{"i":4,"i":99,"name":"call_4.mp3"}'
+    hashed = f'{{"kind":"event","payload":{text},"prev_hash":"{target["prev_hash"]}","seq":4}}'
+    new_hash = hashlib.sha256(hashed.encode("utf-8")).hexdigest()
+    attack.sql(
+        sqlite_log,
+        "UPDATE entries SET payload = ?, hash = ? WHERE seq = 4",
+        params=(text, new_hash),
+    )
+    problems = named(verify_ledger(sqlite_log))
+    assert ("edited", 4) in problems
 
 
 def test_sqlite_delete_is_named(sqlite_log: Path) -> None:

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -119,6 +120,11 @@ def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
     return text, copy
 
 
+def encode_canonical(value: dict[str, Any]) -> str:
+    """`compact_json(value)` for a plain JSON object (same settings, no per-call set-up)."""
+    return _ENCODER.encode(value)
+
+
 def _describe_unsafe(value: object, where: str) -> str:
     """Name the first part of `value` that is not plain JSON (slow; used only on failure)."""
     stack: list[tuple[object, str]] = [(value, where)]
@@ -181,12 +187,12 @@ def export_line(entry_hash: str, hashed: str) -> str:
     return f'{{"hash":"{entry_hash}",{hashed[1:]}'
 
 
+_HASH_HEX = re.compile(f"[0-9a-f]{{{HASH_HEX_LENGTH}}}")
+
+
 def is_hash_hex(value: object) -> bool:
-    return (
-        isinstance(value, str)
-        and len(value) == HASH_HEX_LENGTH
-        and all(c in "0123456789abcdef" for c in value)
-    )
+    """A sha256 hex digest as written here: exactly 64 lowercase hex digits."""
+    return isinstance(value, str) and _HASH_HEX.fullmatch(value) is not None
 
 
 __all__ = [
@@ -197,6 +203,7 @@ __all__ = [
     "LedgerEntry",
     "canonical_payload",
     "check_kind",
+    "encode_canonical",
     "export_line",
     "hash_text",
     "hashed_text",

@@ -14,9 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import compact_json
 from provebench._errors import ProvebenchError
-from provebench.ledger._entry import export_line, hash_text, hashed_text, is_hash_hex
+from provebench.ledger._entry import (
+    encode_canonical,
+    export_line,
+    hash_text,
+    hashed_text,
+    is_hash_hex,
+)
 from provebench.ledger._ledger import Ledger
 from provebench.ledger._schema import TRIGGER_NAMES, trigger_names
 
@@ -56,7 +61,7 @@ def check_fields(
         row.problem = "prev_hash and hash must be 64 lowercase hex digits"
         return row
     try:
-        payload_text = compact_json(payload)
+        payload_text = encode_canonical(payload)
     except ValueError as error:
         row.problem = f"payload is not plain JSON: {error}"
         return row
@@ -96,6 +101,9 @@ def sqlite_rows(path: Path) -> Iterator[CheckedRow]:
 
 
 def _sqlite_row(seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any) -> CheckedRow:
+    intact = _intact_sqlite_row(seq, kind, text, prev_hash, entry_hash)
+    if intact is not None:
+        return intact
     if not isinstance(text, str):
         return check_fields(None, seq, kind, text, prev_hash, entry_hash)
     try:
@@ -110,6 +118,62 @@ def _sqlite_row(seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any)
         row.problem_kind = "edited"
         row.problem = "stored payload is not in canonical JSON form"
     return row
+
+
+def _intact_sqlite_row(
+    seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any
+) -> CheckedRow | None:
+    """The common case, checked with fewer steps: exact types, stored text hashes to the stored
+    hash, and the text is the canonical encoding of what it parses to. Anything else (None)
+    goes through `check_fields`, which names the problem."""
+    if not (
+        type(seq) is int
+        and seq >= 0
+        and type(kind) is str
+        and type(text) is str
+        and type(prev_hash) is str
+        and type(entry_hash) is str
+    ):
+        return None
+    recomputed = hash_text(hashed_text(seq, kind, text, prev_hash))
+    if recomputed != entry_hash or not is_hash_hex(prev_hash):
+        return None
+    try:
+        payload = json.loads(text)
+        canonical = type(payload) is dict and encode_canonical(payload) == text
+    except ValueError:
+        return None
+    if not canonical:
+        return None
+    return CheckedRow(None, seq, kind, text, prev_hash, entry_hash, True, None, None, recomputed)
+
+
+def _intact_jsonl_row(number: int, text: str, value: dict[str, Any]) -> CheckedRow | None:
+    """The common case for a line (see `_intact_sqlite_row`); None means "check in full"."""
+    seq, kind, payload = value["seq"], value["kind"], value["payload"]
+    prev_hash, entry_hash = value["prev_hash"], value["hash"]
+    if not (
+        type(seq) is int
+        and seq >= 0
+        and type(kind) is str
+        and type(payload) is dict
+        and type(prev_hash) is str
+        and type(entry_hash) is str
+    ):
+        return None
+    try:
+        payload_text = encode_canonical(payload)
+    except ValueError:
+        return None
+    hashed = hashed_text(seq, kind, payload_text, prev_hash)
+    if export_line(entry_hash, hashed) != text or not is_hash_hex(prev_hash):
+        return None
+    recomputed = hash_text(hashed)
+    if recomputed != entry_hash:
+        return None
+    return CheckedRow(
+        number, seq, kind, payload_text, prev_hash, entry_hash, True, None, None, recomputed
+    )
 
 
 # -- JSONL -------------------------------------------------------------------------------------
@@ -153,6 +217,10 @@ def _jsonl_row(path: Path, number: int, raw: bytes) -> CheckedRow:
             )
         seq = value.get("seq") if isinstance(value, dict) else None
         return malformed("line is not a ledger entry (wrong fields)", seq)
+    if has_newline:
+        intact = _intact_jsonl_row(number, text, value)
+        if intact is not None:
+            return intact
     row = check_fields(
         number, value["seq"], value["kind"], value["payload"], value["prev_hash"], value["hash"]
     )
