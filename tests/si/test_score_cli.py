@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,21 @@ def test_bad_input_is_one_line_and_exit_two(tmp_path: Path) -> None:
         assert result.returncode == 2, (args, result.stderr)
         assert result.stdout == ""
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("provebench: error:")
+
+
+def test_explain_shows_agent_and_tool_text_literally(tmp_path: Path) -> None:
+    document = json.loads(CORRECT.read_text(encoding="utf-8"))
+    quoted = "[bold]SMTP_PORT[/bold] [/oops]"
+    document["actions"][0]["result"] += quoted + "\n"
+    document["final_answer"] = f"Found:\n{quoted}"
+    evidence = tmp_path / "markup.json"
+    evidence.write_text(json.dumps(document), encoding="utf-8")
+    result = subprocess.run(
+        [str(PROVEBENCH), "si", "score", str(SCENARIO), str(evidence), "--explain"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "400"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"echoes action #0 (kubectl, id call-1): {quoted!r}" in result.stdout

@@ -84,19 +84,37 @@ def generate_command(
 @pilot_app.command("run")
 def run_command(
     corpus: Annotated[Path, typer.Option("--corpus", help="A corpus directory (pilot generate).")],
-    agent: Annotated[
-        str, typer.Option("--agent", help="reference | noop | module:Class | path.py:Class")
-    ],
     out: Annotated[
         Path, typer.Option("--out", help="Run directory: new, or the same run to resume it.")
     ],
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="reference | noop | module:Class | path.py:Class"),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-cmd",
+            help="An external importer command, run once per cycle against the Drive v3 / "
+            "Sheets v4 emulator (docs/pilot-emulator.md).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
 ) -> None:
     """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash."""
+    from provebench._errors import ProvebenchError
     from provebench.pilot._progress import progress_for_stderr
     from provebench.pilot._runner import run_lab
 
-    outcome = run_lab(corpus, agent, out, progress=None if quiet else progress_for_stderr())
+    progress = None if quiet else progress_for_stderr()
+    if agent_cmd is not None and agent is None:
+        from provebench.pilot._emulator._commands import run_with_command
+
+        outcome = run_with_command(corpus, agent_cmd, out, progress=progress)
+    elif agent is not None and agent_cmd is None:
+        outcome = run_lab(corpus, agent, out, progress=progress)
+    else:
+        raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if outcome.already_complete:
         typer.echo(f"{out}: already complete (run.json present); nothing to do")
         return
@@ -104,6 +122,44 @@ def run_command(
         f"{out}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
         f"{' (resumed)' if outcome.resumed else ''}; see run.json"
     )
+
+
+@pilot_app.command("serve")
+def serve_command(
+    corpus: Annotated[Path, typer.Option("--corpus", help="A corpus directory (pilot generate).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Run directory (default: a new temporary directory)."),
+    ] = None,
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free).")] = 0,
+    host: Annotated[
+        str, typer.Option("--host", help="Bind address: 127.0.0.1 only (others are refused).")
+    ] = "127.0.0.1",
+) -> None:
+    """Serve the laboratory as Google Drive v3 / Sheets v4 on 127.0.0.1, a cycle at a time.
+
+    Prints the environment an importer needs; POST /provebench/v1/cycle:finish ends a cycle.
+    SIGINT/SIGTERM stop cleanly (the open cycle is not committed; rerun with --out to resume).
+    """
+    import sys
+    import tempfile
+
+    from provebench.pilot._emulator._commands import serve_lab
+    from provebench.pilot._emulator._lab_run import EmulatedLab
+
+    run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
+
+    def announce(lab: EmulatedLab) -> None:
+        typer.echo(f"# provebench lab emulator on {lab.server.base_url}; run directory {run_dir}")
+        for name, value in lab.client_environment().items():
+            typer.echo(f"export {name}='{value}'")
+        sys.stdout.flush()
+
+    outcome = serve_lab(corpus, run_dir, port=port, host=host, on_ready=announce)
+    if outcome is None:
+        typer.echo(f"# stopped; committed cycles are kept in {run_dir}")
+    else:
+        typer.echo(f"# {run_dir}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows")
 
 
 @pilot_app.command("score-final")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
@@ -32,7 +34,8 @@ def _named_detail(result: NamedInOutputResult) -> list[str]:
     if result.exclude_tool_echo:
         lines.append(f"{result.excluded_line_count} line(s) excluded as tool echo")
         lines.extend(
-            f"  line {line.line} echoes action #{line.action_index} ({line.tool}): {line.text!r}"
+            f"  line {line.line} echoes action #{line.action_index} "
+            f"({line.tool}, id {line.action_id}): {line.text!r}"
             for line in result.excluded_lines
         )
     return lines
@@ -67,16 +70,18 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
     summary = Table(show_header=False, box=None, pad_edge=False)
     summary.add_column(style="bold")
     summary.add_column()
-    summary.add_row("scenario", f"{verdict.scenario.id} {verdict.scenario.version}")
+    summary.add_row("scenario", Text(f"{verdict.scenario.id} {verdict.scenario.version}"))
     summary.add_row("band", Text(f"{verdict.band}  (score {verdict.score})", style="bold"))
     row = verdict.matched_row
-    summary.add_row("decided by", f"row {row.id}: {row.predicate}")
+    summary.add_row("decided by", Text(f"row {row.id}: {row.predicate}"))
     versions = verdict.versions
     summary.add_row(
         "versions",
-        f"profile {versions.profile}, registry {versions.registry}, constants "
-        f"{versions.constants}, template {versions.template_id} {versions.template_version}, "
-        f"window {versions.cooccurrence_window}",
+        Text(
+            f"profile {versions.profile}, registry {versions.registry}, constants "
+            f"{versions.constants}, template {versions.template_id} "
+            f"{versions.template_version}, window {versions.cooccurrence_window}"
+        ),
     )
     calls = Table(title="primitives evaluated (in order)", show_lines=True)
     calls.add_column("row", justify="right")
@@ -84,11 +89,16 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
     calls.add_column("value")
     calls.add_column("evidence")
     for evaluation in verdict.evaluations:
+        bound = ", ".join(
+            f"{name}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
+            for name, value in evaluation.arguments.items()
+        )
         calls.add_row(
             str(evaluation.row),
-            evaluation.call,
+            Text.assemble(evaluation.call, ("\n" + bound, "dim")),
             "true" if evaluation.result.value else "false",
-            "\n".join(_detail(evaluation.result)),
+            # Text, not markup: evidence quotes the agent and the tools verbatim.
+            Text("\n".join(_detail(evaluation.result))),
         )
     meta = verdict.non_scoring
     tokens = meta.tokens.total if meta.tokens.total is not None else "-"
