@@ -1,0 +1,115 @@
+"""The diagnostics channel of an external importer (pilot §3 "a separate channel").
+
+An importer sends JSON objects, one per message, either as lines of the file named by
+`PROVEBENCH_DIAGNOSTICS_FILE` (read by the lab after the importer exits) or as the body of
+`POST /provebench/v1/diagnostics` (one object or a list). Each object has a `channel` and the
+fields of the in-process `Diagnostics` methods:
+
+    {"channel": "error", "code": "...", "detail": "..."}
+    {"channel": "failed_file", "file_id": "...", "reason_code": "...", "detail": "..."}
+    {"channel": "reconciliation", "source": 9, "imported": 7, "failed": 1, "already_known": 1,
+     "extra": {"in_doubt": 0}}
+    {"channel": "self_check", "name": "...", "passed": true, "detail": "..."}
+    {"channel": "note", "message": "..."}
+
+What is said is recorded, never scored as fact (pilot §9). A message that does not fit is
+recorded as `invalid` with its position and why, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from provebench.pilot._lab import CycleContext, Gateway
+
+MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
+_TEXT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # channel: (required text fields, optional text fields)
+    "error": (("code",), ("detail",)),
+    "failed_file": (("file_id", "reason_code"), ("detail",)),
+    "note": (("message",), ()),
+}
+_COUNTS = ("source", "imported", "failed", "already_known")
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int
+
+
+def apply_message(ctx: CycleContext, gateway: Gateway, item: object, where: str) -> None:
+    """Pass one message to the cycle's diagnostics, or record why it does not fit."""
+    problem = _deliver(ctx, item)
+    if problem is not None:
+        gateway.diagnose("invalid", {"where": where, "problem": problem})
+
+
+def _deliver(ctx: CycleContext, item: object) -> str | None:
+    if not isinstance(item, dict):
+        return "a message must be a JSON object"
+    channel = item.get("channel")
+    diagnostics = ctx.diagnostics
+    if channel in _TEXT_FIELDS:
+        required, optional = _TEXT_FIELDS[channel]
+        allowed = {"channel", *required, *optional}
+        if set(item) - allowed or any(not isinstance(item.get(k), str) for k in required):
+            return f"{channel} takes text fields {', '.join(required + optional)}"
+        if any(not isinstance(item.get(k, ""), str) for k in optional):
+            return f"{channel} takes text fields {', '.join(required + optional)}"
+        values: list[Any] = [item[k] for k in required] + [item.get(k, "") for k in optional]
+        if channel == "error":
+            diagnostics.error(*values)
+        elif channel == "failed_file":
+            diagnostics.failed_file(*values)
+        else:
+            diagnostics.note(*values)
+        return None
+    if channel == "reconciliation":
+        extra = item.get("extra", {})
+        if (
+            set(item) - {"channel", "extra", *_COUNTS}
+            or not all(_is_count(item.get(k)) for k in _COUNTS)
+            or not isinstance(extra, dict)
+            or not all(isinstance(k, str) and _is_count(v) for k, v in extra.items())
+            or set(extra) & {*_COUNTS}
+        ):
+            return "reconciliation takes integer source, imported, failed, already_known, extra"
+        counts = {k: item[k] for k in _COUNTS}
+        diagnostics.reconciliation(**counts, **extra)
+        return None
+    if channel == "self_check":
+        if (
+            set(item) - {"channel", "name", "passed", "detail"}
+            or not isinstance(item.get("name"), str)
+            or not isinstance(item.get("passed"), bool)
+            or not isinstance(item.get("detail", ""), str)
+        ):
+            return "self_check takes text name, boolean passed, text detail"
+        diagnostics.self_check(item["name"], item["passed"], item.get("detail", ""))
+        return None
+    return "unknown channel (error, failed_file, reconciliation, self_check, note)"
+
+
+def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> None:
+    """Deliver the messages an importer wrote to its diagnostics file, in order."""
+    if not path.is_file():
+        return
+    size = path.stat().st_size
+    if size > MAX_DIAGNOSTICS_BYTES:
+        gateway.diagnose("invalid", {"where": "file", "problem": f"file of {size} bytes"})
+        return
+    data = path.read_bytes()
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        where = f"line {number}"
+        try:
+            item = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            gateway.diagnose("invalid", {"where": where, "problem": "not a JSON line"})
+            continue
+        apply_message(ctx, gateway, item, where)
+
+
+__all__ = ["MAX_DIAGNOSTICS_BYTES", "apply_message", "read_diagnostics_file"]

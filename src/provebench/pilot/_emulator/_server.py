@@ -1,0 +1,302 @@
+"""The emulator's HTTP server: Drive v3, Sheets v4 and OAuth routes over the current lab cycle.
+
+Why `http.server.ThreadingHTTPServer`: it adds no dependency, speaks HTTP/1.1 keep-alive, and the
+laboratory serializes every request anyway (one lock around the gateway, whose cycle record is
+ordered), so a faster server would only wait on the same lock. It binds to loopback only: the
+emulator hands out the laboratory's adapters, which are no one else's to reach.
+
+Every request that arrives while a cycle is open is recorded in the cycle's record (kind
+`http.request`: method, path template, decoded path parameters, query, body, status) before its
+answer is written. Host, port, tokens and the OAuth assertion are never recorded, so the log does
+not depend on the port or the clock. A request outside an open cycle is answered 503 and is not
+recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from provebench._canonical import sha256_bytes
+from provebench._errors import ProvebenchError
+from provebench.pilot._emulator._auth import TOKEN_LIFETIME_SEC, ServiceAccount
+from provebench.pilot._emulator._diagnostics import apply_message
+from provebench.pilot._emulator._drive import files_get, files_list
+from provebench.pilot._emulator._errors import (
+    GoogleApiError,
+    bad_request,
+    from_lab_error,
+    no_cycle_open,
+    not_found,
+    unauthenticated,
+)
+from provebench.pilot._emulator._routes import Route, match_route
+from provebench.pilot._emulator._sheets import (
+    SheetLayout,
+    SheetsView,
+    spreadsheet_get,
+    values_append,
+    values_batch_get,
+    values_get,
+)
+from provebench.pilot._lab import CycleContext, CycleRecord, Gateway, LabError
+from provebench.pilot._lab._record import plain
+
+LOOPBACK = "127.0.0.1"
+MAX_BODY_BYTES = 32 * 1024 * 1024
+
+
+def gateway_of(ctx: CycleContext) -> Gateway:
+    """The gateway behind a cycle's facades: the emulator is a transport of the lab, not an
+    importer, and needs the refusal and record paths the facades keep narrow."""
+    gateway: Gateway = ctx.drive._gateway
+    return gateway
+
+
+def record_of(gateway: Gateway) -> CycleRecord:
+    record: CycleRecord = gateway._record
+    return record
+
+
+@dataclass
+class OpenCycle:
+    ctx: CycleContext
+    gateway: Gateway
+    record: CycleRecord
+    view: SheetsView
+    run_version: str
+
+
+class LabSession:
+    """What the server serves: the layout, the service account, and the open cycle (if any)."""
+
+    def __init__(self, layout: SheetLayout, *, serve_mode: bool = False) -> None:
+        self.layout = layout
+        self.serve_mode = serve_mode
+        self.account: ServiceAccount | None = None
+        self.lock = threading.Lock()
+        self.current: OpenCycle | None = None
+        self.finished = threading.Event()
+
+    def open_cycle(self, ctx: CycleContext, confirmed_rows: list[list[str]]) -> None:
+        gateway = gateway_of(ctx)
+        view = SheetsView(self.layout, gateway, confirmed_rows, ctx.time_zone)
+        with self.lock:
+            self.finished.clear()
+            self.current = OpenCycle(ctx, gateway, record_of(gateway), view, ctx.run_version)
+
+    def close_cycle(self) -> None:
+        with self.lock:  # waits for a request in flight: nothing reaches a closed cycle
+            self.current = None
+
+    # -- one request ---------------------------------------------------------------------------
+    def handle(
+        self, method: str, target: str, authorization: str | None, body: bytes
+    ) -> tuple[int, dict[str, Any]]:
+        split = urlsplit(target)
+        query = parse_qs(split.query, keep_blank_values=True)
+        matched = match_route(method, split.path)
+        with self.lock:
+            if matched is not None and matched[0].operation == "oauth.token":
+                return self._token(body)
+            cycle = self.current
+            if cycle is None:
+                return self._error(no_cycle_open())
+            template = matched[0].template if matched else None
+            params = matched[1] if matched else {}
+            try:
+                if matched is None:
+                    raise not_found("Method not found.")
+                if self.account is None or not self.account.authorized(authorization):
+                    raise unauthenticated()
+                status, answer = 200, self._dispatch(cycle, matched[0], params, query, body)
+            except GoogleApiError as error:
+                status, answer = error.code, error.body()
+            except LabError as error:
+                mapped = from_lab_error(error)
+                status, answer = mapped.code, mapped.body()
+            cycle.record.add(
+                "http.request",
+                {
+                    "method": method,
+                    "route": template if template is not None else "(unknown)",
+                    "params": params,
+                    "query": {k: plain(v) for k, v in sorted(query.items())},
+                    "body": _body_for_log(body),
+                    "status": status,
+                },
+            )
+            return status, answer
+
+    def _token(self, body: bytes) -> tuple[int, dict[str, Any]]:
+        form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        grant = form["grant_type"][0] if form.get("grant_type") else None
+        assertion = form["assertion"][0] if form.get("assertion") else None
+        token = None if self.account is None else self.account.exchange(grant, assertion)
+        if self.current is not None:
+            outcome = "issued" if token is not None else "invalid_grant"
+            self.current.record.add(
+                "http.request",
+                {
+                    "method": "POST",
+                    "route": "/token",
+                    "grant_type": plain(grant),
+                    "result": outcome,
+                },
+            )
+        if token is None:
+            return 400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+        return 200, {
+            "access_token": token,
+            "expires_in": TOKEN_LIFETIME_SEC,
+            "token_type": "Bearer",
+        }
+
+    @staticmethod
+    def _error(error: GoogleApiError) -> tuple[int, dict[str, Any]]:
+        return error.code, error.body()
+
+    def _dispatch(
+        self,
+        cycle: OpenCycle,
+        route: Route,
+        params: dict[str, str],
+        query: dict[str, list[str]],
+        body: bytes,
+    ) -> dict[str, Any]:
+        operation, gateway, view = route.operation, cycle.gateway, cycle.view
+        if operation == "drive.files.list":
+            return files_list(gateway, query)
+        if operation == "drive.files.get":
+            return files_get(gateway, params["fileId"], query)
+        if operation == "sheets.spreadsheets.get":
+            return spreadsheet_get(view, params["spreadsheetId"], query)
+        if operation == "sheets.values.get":
+            return values_get(view, params["spreadsheetId"], params["range"], query)
+        if operation == "sheets.values.batchGet":
+            return values_batch_get(view, params["spreadsheetId"], query)
+        if operation == "sheets.values.append":
+            return values_append(
+                view, params["spreadsheetId"], params["range"], query, _json_body(body)
+            )
+        if operation == "lab.cycle":
+            return {"open": True, "timeZone": cycle.ctx.time_zone, "runVersion": cycle.run_version}
+        if operation == "lab.diagnostics":
+            data = _json_body(body)
+            items = data if isinstance(data, list) else [data]
+            for index, item in enumerate(items):
+                apply_message(cycle.ctx, gateway, item, f"message {index + 1}")
+            return {"accepted": len(items)}
+        if operation == "lab.finish":
+            if not self.serve_mode:
+                raise not_found("Method not found.")
+            self.finished.set()
+            return {"finished": True}
+        # Every other route writes: refused through the gateway (logged as `refused`), 403.
+        return gateway.refuse(operation, {**params, "body": _body_for_log(body)})  # NoReturn
+
+
+def _json_body(body: bytes) -> Any:
+    if not body:
+        return {}
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise bad_request(f"Invalid JSON payload received. {error}") from error
+
+
+def _body_for_log(body: bytes) -> Any:
+    if not body:
+        return None
+    try:
+        return plain(json.loads(body.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError):
+        return {"bytes": len(body), "sha256": sha256_bytes(body)}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "provebench-lab"
+    sys_version = ""
+    session: LabSession  # set on the subclass made per server
+
+    def _serve(self) -> None:
+        length_text = self.headers.get("Content-Length") or "0"
+        length = int(length_text) if length_text.isdigit() else -1
+        if length < 0 or length > MAX_BODY_BYTES:
+            self._send(413, bad_request("request body too large").body())
+            self.close_connection = True
+            return
+        body = self.rfile.read(length) if length else b""
+        status, answer = self.session.handle(
+            self.command, self.path, self.headers.get("Authorization"), body
+        )
+        self._send(status, answer)
+
+    def _send(self, status: int, answer: dict[str, Any]) -> None:
+        data = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # the ledger is the log
+
+
+class LabServer:
+    """A running emulator: `start()` binds 127.0.0.1, `stop()` shuts it down and closes."""
+
+    def __init__(self, session: LabSession, *, host: str = LOOPBACK, port: int = 0) -> None:
+        if host not in (LOOPBACK, "localhost"):
+            raise ProvebenchError(
+                f"the emulator binds to {LOOPBACK} only, not {host!r}", field="--host"
+            )
+        handler = type("LabHandler", (_Handler,), {"session": session})
+        try:
+            self._httpd = ThreadingHTTPServer((LOOPBACK, port), handler)
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot listen on {LOOPBACK}:{port}: {error.strerror}", field="--port"
+            ) from error
+        self._httpd.daemon_threads = True
+        self.session = session
+        self.port: int = self._httpd.server_address[1]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> LabServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+Callback = Callable[[], None]
+
+__all__ = ["LOOPBACK", "LabServer", "LabSession", "OpenCycle", "gateway_of", "record_of"]

@@ -1,0 +1,437 @@
+"""The emulator speaks Google's wire format to the real clients (google-api-python-client,
+google-auth, gspread), offline, over one in-memory laboratory cycle."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import googleapiclient.http
+import gspread
+import pytest
+from google.auth.transport.requests import AuthorizedSession
+from google.oauth2 import service_account
+from googleapiclient.discovery import build
+from googleapiclient.errors import HttpError
+
+from provebench._errors import ProvebenchError
+from provebench.pilot import CallMetadata, DriveFile
+from provebench.pilot._emulator import (
+    CONFIRMED_SHEET,
+    LAYOUT,
+    SPREADSHEET_ID,
+    WORKING_SHEET,
+    EmulatedLab,
+    LabServer,
+    LabSession,
+    parse_a1,
+)
+from provebench.pilot._lab import (
+    CycleContext,
+    CycleRecord,
+    DriveState,
+    Fault,
+    FaultPlan,
+    Gateway,
+)
+from provebench.pilot._runner import SCHEMA, describe_file
+
+SCOPES = ["https://www.googleapis.com/auth/drive.readonly"]
+
+
+def _file(index: int) -> DriveFile:
+    return DriveFile(
+        file_id=f"f{index:03d}",
+        name=f"call {index}",
+        created_at_utc="2026-03-01T10:00:00Z",
+        mime_type="audio/mpeg",
+        size_bytes=1000 + index,
+        duration_sec=12.3 if index % 2 else None,
+        folder_id="fld-a" if index % 3 else "fld-b",
+        metadata=CallMetadata(direction="in", phone="=1+1") if index == 4 else None,
+    )
+
+
+@dataclass
+class Cycle:
+    lab: EmulatedLab
+    record: CycleRecord
+    gateway: Gateway
+    tmp: Path
+
+    def credentials(self) -> service_account.Credentials:
+        return service_account.Credentials.from_service_account_file(
+            str(self.lab.credentials_path), scopes=SCOPES
+        )
+
+    def drive(self) -> Any:
+        return build(
+            "drive",
+            "v3",
+            credentials=self.credentials(),
+            client_options={"api_endpoint": self.lab.drive_endpoint},
+            static_discovery=True,
+        )
+
+    def sheets(self) -> Any:
+        return build(
+            "sheets",
+            "v4",
+            credentials=self.credentials(),
+            client_options={"api_endpoint": self.lab.sheets_endpoint},
+            static_discovery=True,
+        )
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [payload for k, payload in self.record.entries if k == kind]
+
+
+def open_cycle(
+    tmp_path: Path, faults: list[Fault] | None = None, files: int = 25, page_size: int = 7
+) -> Iterator[Cycle]:
+    drive = DriveState()
+    for index in range(files):
+        drive.add(_file(index))
+    drive.settle()
+    record = CycleRecord()
+    gateway = Gateway(
+        drive=drive,
+        record=record,
+        faults=FaultPlan(faults or []),
+        schema=SCHEMA,
+        confirmed_ids=frozenset({"old1"}),
+        describe_file=describe_file,
+        server_page_size=page_size,
+    )
+    ctx = CycleContext(gateway, time_zone="Europe/Berlin", run_version="v1", work_dir=tmp_path)
+    lab = EmulatedLab()
+    lab.confirmed_rows = [["old1", "2026-01-01T10:00:00+01:00", "incoming", "M001", "Anna",
+                           "491", "5", "drive://file/old1", "imported"]]  # fmt: skip
+    with lab:
+        lab.open_cycle(ctx)
+        yield Cycle(lab, record, gateway, tmp_path)
+        lab.close_cycle(ctx)
+
+
+@pytest.fixture
+def cycle(tmp_path: Path) -> Iterator[Cycle]:
+    yield from open_cycle(tmp_path)
+
+
+@pytest.fixture
+def no_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The client's retry backoff sleeps real seconds; the test needs the retries, not the wait.
+    monkeypatch.setattr(googleapiclient.http.time, "sleep", lambda seconds: None)
+
+
+def _error_body(error: HttpError) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(error.content)
+    return body
+
+
+def test_files_list_paginates_with_list_next_and_renders_drive_files(cycle: Cycle) -> None:
+    files = cycle.drive().files()
+    request = files.list(
+        pageSize=1000,
+        fields="nextPageToken,files(id,name,size,createdTime,parents,"
+        "videoMediaMetadata(durationMillis),properties)",
+        supportsAllDrives=True,
+        includeItemsFromAllDrives=True,
+    )
+    pages: list[list[dict[str, Any]]] = []
+    while request is not None:
+        response = request.execute()
+        pages.append(response["files"])
+        request = files.list_next(request, response)
+    assert [len(page) for page in pages] == [7, 7, 7, 4]  # the cycle's server page size
+    listed = [f for page in pages for f in page]
+    assert [f["id"] for f in listed] == [f"f{i:03d}" for i in range(25)]
+    first, second = listed[0], listed[1]
+    assert first == {
+        "id": "f000",
+        "name": "call 0",
+        "size": "1000",
+        "createdTime": "2026-03-01T10:00:00.000Z",
+        "parents": ["fld-b"],
+    }
+    assert second["videoMediaMetadata"] == {"durationMillis": "12300"}  # int64 as a string
+    assert listed[4]["properties"] == {"direction": "in", "phone": "=1+1"}
+    assert len(cycle.kinds("drive.list")) == 4
+
+
+def test_default_fields_and_q_filter(cycle: Cycle) -> None:
+    response = cycle.drive().files().list(q="'fld-b' in parents and trashed = false").execute()
+    assert response["kind"] == "drive#fileList"
+    assert response["incompleteSearch"] is False
+    assert set(response["files"][0]) == {"kind", "id", "name", "mimeType"}
+    assert [f["id"] for f in response["files"]] == ["f000", "f003", "f006"]  # page 1 of 7, filtered
+    one = cycle.drive().files().get(fileId="f001", fields="id,size").execute()
+    assert one == {"id": "f001", "size": "1001"}
+
+
+def test_unsupported_q_and_bad_page_size_are_google_400s(cycle: Cycle) -> None:
+    files = cycle.drive().files()
+    for request in (
+        files.list(q="name contains 'call'"),
+        files.list(q="modifiedTime > '2026-01-01'"),
+        files.list(pageSize=1001),
+    ):
+        with pytest.raises(HttpError) as raised:
+            request.execute()
+        assert raised.value.status_code == 400
+        assert _error_body(raised.value)["error"]["status"] == "INVALID_ARGUMENT"
+    with pytest.raises(HttpError) as missing:
+        files.get(fileId="nope").execute()
+    assert missing.value.status_code == 404
+
+
+@pytest.mark.usefixtures("no_sleep")
+def test_temporary_faults_are_real_http_and_execute_num_retries_recovers(tmp_path: Path) -> None:
+    faults = [
+        Fault("list_page", 1, "rate_limit_429"),
+        Fault("list_page", 2, "unavailable_503"),
+        Fault("read_confirmed_ids", 1, "server_error_500"),
+    ]
+    for cycle in open_cycle(tmp_path, faults):
+        with pytest.raises(HttpError) as raised:
+            cycle.drive().files().list().execute(num_retries=0)
+        assert raised.value.status_code == 429
+        body = _error_body(raised.value)["error"]
+        assert body["status"] == "RESOURCE_EXHAUSTED"
+        assert body["errors"][0]["reason"] == "rateLimitExceeded"
+        listed = cycle.drive().files().list().execute(num_retries=2)  # 503, then served
+        assert len(listed["files"]) == 7
+        values = cycle.sheets().spreadsheets().values()
+        got = values.get(spreadsheetId=SPREADSHEET_ID, range=CONFIRMED_SHEET).execute(num_retries=1)
+        assert got["values"][1][0] == "old1"
+        assert [p["fault"] for p in cycle.kinds("fault_injected")] == [
+            "rate_limit_429",
+            "unavailable_503",
+            "server_error_500",
+        ]
+
+
+def test_refused_writes_answer_403_and_are_logged(cycle: Cycle) -> None:
+    spreadsheets = cycle.sheets().spreadsheets()
+    attempts = [
+        spreadsheets.values().clear(spreadsheetId=SPREADSHEET_ID, range=CONFIRMED_SHEET, body={}),
+        spreadsheets.batchUpdate(spreadsheetId=SPREADSHEET_ID, body={"requests": []}),
+        spreadsheets.values().update(
+            spreadsheetId=SPREADSHEET_ID,
+            range=f"{CONFIRMED_SHEET}!I2",
+            valueInputOption="RAW",
+            body={"values": [["imported"]]},
+        ),
+        spreadsheets.values().get(spreadsheetId=SPREADSHEET_ID, range=f"'{WORKING_SHEET}'!A1:H"),
+        cycle.drive().files().delete(fileId="f001"),
+    ]
+    for request in attempts:
+        with pytest.raises(HttpError) as raised:
+            request.execute(num_retries=3)  # a 403 "forbidden" is not retried by the client
+        assert raised.value.status_code == 403
+        error = _error_body(raised.value)["error"]
+        assert (error["code"], error["status"]) == (403, "PERMISSION_DENIED")
+        assert error["errors"][0]["reason"] == "forbidden"
+    refused = [p["operation"] for p in cycle.kinds("refused")]
+    assert refused == [
+        "sheets.values.clear",
+        "sheets.spreadsheets.write",
+        "sheets.values.update",
+        "sheets.values.get",
+        "drive.write",
+    ]
+    assert cycle.gateway.working_rows == []
+
+
+def _row(file_id: str) -> list[str]:
+    return [file_id, "2026-03-01T11:00:00+01:00", "incoming", "M001", "Anna", "491", "13",
+            f"drive://file/{file_id}"]  # fmt: skip
+
+
+def test_append_shapes_rules_and_required_value_input_option(cycle: Cycle) -> None:
+    values = cycle.sheets().spreadsheets().values()
+    with pytest.raises(HttpError) as missing:
+        values.append(
+            spreadsheetId=SPREADSHEET_ID, range=WORKING_SHEET, body={"values": [_row("a")]}
+        ).execute()
+    assert missing.value.status_code == 400
+    assert "valueInputOption" in _error_body(missing.value)["error"]["message"]
+    answer = values.append(
+        spreadsheetId=SPREADSHEET_ID,
+        range=f"'{WORKING_SHEET}'!A1:H",
+        valueInputOption="RAW",
+        insertDataOption="INSERT_ROWS",
+        includeValuesInResponse=True,
+        body={"values": [_row("a"), _row("b")]},
+    ).execute()
+    assert answer["spreadsheetId"] == SPREADSHEET_ID
+    assert answer["tableRange"] == "'Working sheet'!A1:H1"
+    updates = answer["updates"]
+    assert updates["updatedRange"] == "'Working sheet'!A2:H3"
+    assert (updates["updatedRows"], updates["updatedColumns"], updates["updatedCells"]) == (
+        2,
+        8,
+        16,
+    )
+    with pytest.raises(HttpError) as status:
+        values.append(
+            spreadsheetId=SPREADSHEET_ID,
+            range=WORKING_SHEET,
+            valueInputOption="USER_ENTERED",
+            body={"values": [[*_row("c"), "imported"]]},
+        ).execute()
+    assert status.value.status_code == 403  # pilot §3: the status is the lab's to assign
+    with pytest.raises(HttpError) as confirmed:
+        values.append(
+            spreadsheetId=SPREADSHEET_ID,
+            range=CONFIRMED_SHEET,
+            valueInputOption="RAW",
+            body={"values": [_row("d")]},
+        ).execute()
+    assert confirmed.value.status_code == 403
+    assert [row[0] for row in cycle.gateway.working_rows] == ["a", "b"]
+    assert [p["operation"] for p in cycle.kinds("refused")] == [
+        "sheets.append.status",
+        "sheets.values.append",
+    ]
+
+
+def test_blind_retry_after_applied_then_error_duplicates(tmp_path: Path, no_sleep: None) -> None:
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+        request = (
+            cycle.sheets()
+            .spreadsheets()
+            .values()
+            .append(
+                spreadsheetId=SPREADSHEET_ID,
+                range=WORKING_SHEET,
+                valueInputOption="RAW",
+                body={"values": [_row("a")]},
+            )
+        )
+        request.execute(num_retries=2)  # 500 after the effect, retried: applied twice
+        assert [row[0] for row in cycle.gateway.working_rows] == ["a", "a"]
+
+
+def _raw(lab: EmulatedLab, method: str, path: str, headers: dict[str, str] | None = None,
+         body: bytes | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    connection = http.client.HTTPConnection("127.0.0.1", lab.server.port, timeout=10)
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = json.loads(response.read())
+    connection.close()
+    return response.status, data
+
+
+def test_requests_without_a_valid_bearer_token_are_401(cycle: Cycle) -> None:
+    for headers in ({}, {"Authorization": "Bearer ya29.forged"}, {"Authorization": "Basic x"}):
+        status, body = _raw(cycle.lab, "GET", "/drive/v3/files", headers)
+        assert status == 401
+        assert body["error"]["status"] == "UNAUTHENTICATED"
+    logged = [p for p in cycle.kinds("http.request") if p.get("status") == 401]
+    assert len(logged) == 3
+    assert cycle.kinds("drive.list") == []  # nothing reached the gateway
+
+
+def test_token_route_verifies_the_jwt_signature(cycle: Cycle) -> None:
+    other = EmulatedLab()  # a key the lab did not write
+    try:
+        forged = service_account.Credentials.from_service_account_info(
+            other.account.info(), scopes=SCOPES
+        )
+        assertion = forged._make_authorization_grant_assertion().decode()
+    finally:
+        other.stop()
+    form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={assertion}"
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, body = _raw(cycle.lab, "POST", "/token", headers, form.encode())
+    assert (status, body["error"]) == (400, "invalid_grant")
+    good = (
+        service_account.Credentials.from_service_account_file(
+            str(cycle.lab.credentials_path), scopes=SCOPES
+        )
+        ._make_authorization_grant_assertion()
+        .decode()
+    )
+    header, claims, signature = good.split(".")
+    tampered = json.loads(base64.urlsafe_b64decode(claims + "=="))
+    tampered["iss"] = "someone@else"
+    forged_claims = base64.urlsafe_b64encode(json.dumps(tampered).encode()).decode().rstrip("=")
+    bad = f"{header}.{forged_claims}.{signature}"
+    form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={bad}"
+    assert _raw(cycle.lab, "POST", "/token", headers, form.encode())[0] == 400
+    form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={good}"
+    status, body = _raw(cycle.lab, "POST", "/token", headers, form.encode())
+    assert status == 200
+    assert body["token_type"] == "Bearer"
+    assert body["expires_in"] == 3600
+
+
+def test_log_holds_templates_not_ports_or_tokens(cycle: Cycle) -> None:
+    cycle.drive().files().list(pageSize=3).execute()
+    text = json.dumps(cycle.record.entries)
+    assert str(cycle.lab.server.port) not in text
+    assert "ya29" not in text
+    request = [p for p in cycle.kinds("http.request") if p["route"] == "/drive/v3/files"]
+    assert request[0]["query"]["pageSize"] == ["3"]
+    assert request[0]["status"] == 200
+
+
+def test_gspread_reads_the_confirmed_register(cycle: Cycle) -> None:
+    base = cycle.lab.sheets_endpoint.rstrip("/")
+
+    class LabSession_(AuthorizedSession):  # a requests session pointed at the lab
+        def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+            url = url.replace("https://sheets.googleapis.com", base)
+            return super().request(method, url, *args, **kwargs)
+
+    credentials = service_account.Credentials.from_service_account_file(
+        str(cycle.lab.credentials_path), scopes=gspread.auth.DEFAULT_SCOPES
+    )
+    client = gspread.Client(auth=credentials, session=LabSession_(credentials))
+    spreadsheet = client.open_by_key(SPREADSHEET_ID)
+    assert spreadsheet.title == "provebench call register"
+    rows = spreadsheet.worksheet(CONFIRMED_SHEET).get_all_values()
+    assert rows[0][0] == "file_id"
+    assert rows[1][0] == "old1"
+    assert rows[1][-1] == "imported"
+
+
+def test_server_binds_loopback_only() -> None:
+    session = LabSession(LAYOUT)
+    for host in ("0.0.0.0", "::", "example.org"):
+        with pytest.raises(ProvebenchError):
+            LabServer(session, host=host)
+    server = LabServer(session)
+    try:
+        assert server.base_url.startswith("http://127.0.0.1:")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("'Working sheet'!A1:I", ("Working sheet", 1, 1, 9, None)),
+        ("Confirmed", ("Confirmed", None, None, None, None)),
+        ("A2:H", (None, 1, 2, 8, None)),
+        ("'It''s'!B3", ("It's", 2, 3, 2, 3)),
+        ("Sheet1!A:I", ("Sheet1", 1, None, 9, None)),
+    ],
+)
+def test_a1_ranges(text: str, expected: tuple[object, ...]) -> None:
+    parsed = parse_a1(text)
+    assert (parsed.sheet, parsed.first_col, parsed.first_row, parsed.last_col, parsed.last_row) == (
+        expected
+    )
+
+
+def test_a1_rejects_garbage() -> None:
+    for text in ("'unterminated", "!A1", "Sheet!A1:", "Sheet!1A"):
+        with pytest.raises(ValueError, match="Unable to parse range"):
+            parse_a1(text)
