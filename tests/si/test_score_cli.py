@@ -8,11 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import provebench.si
 from provebench._canonical import sha256_file
+from provebench._errors import ProvebenchError
 from provebench.cli import app
+from provebench.si import load_scenarios, select_scenario
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B
 
 PACKAGE = Path(provebench.si.__file__).parent
@@ -134,3 +137,15 @@ def test_explain_shows_agent_and_tool_text_literally(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert f"echoes action #0 (kubectl, id call-1): {quoted!r}" in result.stdout
+
+
+def test_scenario_choice_errors_name_the_problem(tmp_path: Path) -> None:
+    form_a = tmp_path / "form-a.yaml"
+    form_a.write_text(FORM_A_CAPABILITY, encoding="utf-8")
+    (scenario,) = load_scenarios(form_a)
+    with pytest.raises(ProvebenchError, match="none uses Form B"):
+        select_scenario([scenario], None, path=str(form_a))
+    with pytest.raises(ProvebenchError, match="Form A"):
+        select_scenario([scenario], scenario.id, path=str(form_a))
+    with pytest.raises(ProvebenchError, match="no scenario with id 'x'"):
+        select_scenario([scenario], "x", path=str(form_a))
