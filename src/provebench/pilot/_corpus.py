@@ -48,10 +48,11 @@ from provebench.pilot._model import (
     DRIVE_EVENT_ADAPTER,
     CorpusConfig,
     CorpusInfo,
-    CycleStarted,
     DriveEvent,
+    RunVersion,
 )
 from provebench.pilot._rows import REGISTER_COLUMNS, RegisterRow, register_csv_text
+from provebench.pilot._stream_check import StreamChecker
 from provebench.pilot._versions import CORPUS_FORMAT_VERSION, rule_versions
 
 EVENTS_FILE = "drive_events.jsonl"
@@ -212,7 +213,7 @@ class Corpus:
 
     def events(self) -> Iterator[DriveEvent]:
         """The drive events in order, validated line by line."""
-        return iter_events(self.events_path, cycles=self.info.config.sizes.cycles)
+        return iter_events(self.events_path, run_versions=self.info.run_versions)
 
     def expected_rows(self) -> list[RegisterRow]:
         return read_register_csv(self.expected_rows_path)
@@ -276,6 +277,17 @@ def _check_versions(info: CorpusInfo, path: Path) -> None:
                 path=path,
                 field=f"versions.{name}",
             )
+    cycle = 0
+    for version in info.run_versions:
+        if version.first_cycle != cycle + 1 or version.last_cycle < version.first_cycle:
+            raise ProvebenchError(
+                "run versions must cover the cycles in order", path=path, field="run_versions"
+            )
+        cycle = version.last_cycle
+    if cycle != info.config.sizes.cycles:
+        raise ProvebenchError(
+            "run versions must cover every cycle", path=path, field="run_versions"
+        )
     if info.mapping_table_sha256 != mapping_table_sha256():
         raise ProvebenchError(
             "corpus made with another mapping table", path=path, field="mapping_table_sha256"
@@ -295,38 +307,19 @@ def _validation_error(error: ValidationError, path: Path, line: int | None) -> P
     return ProvebenchError(first["msg"], path=path, line=line, field=field)
 
 
-def iter_events(path: Path, *, cycles: int) -> Iterator[DriveEvent]:
-    """Validate and yield each event of a `drive_events.jsonl`, checking the stream's shape."""
-    current_cycle = 0
+def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator[DriveEvent]:
+    """Validate and yield each event of a `drive_events.jsonl`, checking the stream as a whole
+    (`_stream_check.py`) against the corpus's run versions."""
+    checker = StreamChecker(path, run_versions)
     with path.open("rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
             try:
                 event = DRIVE_EVENT_ADAPTER.validate_json(raw)
             except ValidationError as error:
                 raise _validation_error(error, path, line_number) from error
-            if event.seq != line_number:
-                raise ProvebenchError(
-                    f"seq {event.seq} on line {line_number}",
-                    path=path,
-                    line=line_number,
-                    field="seq",
-                )
-            if event.cycle != current_cycle:
-                if event.cycle != current_cycle + 1 or not isinstance(event, CycleStarted):
-                    raise ProvebenchError(
-                        "each cycle must follow the previous one and open with cycle_started",
-                        path=path,
-                        line=line_number,
-                        field="cycle",
-                    )
-                current_cycle = event.cycle
-            elif isinstance(event, CycleStarted):
-                raise ProvebenchError(
-                    "a second cycle_started in one cycle", path=path, line=line_number, field="kind"
-                )
+            checker.check(event, line_number)
             yield event
-    if current_cycle != cycles:
-        raise ProvebenchError(f"{current_cycle} cycles, corpus.json says {cycles}", path=path)
+    checker.finish()
 
 
 def read_register_csv(path: Path) -> list[RegisterRow]:
