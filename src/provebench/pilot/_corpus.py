@@ -19,8 +19,9 @@ directory without `manifest.json` is refused as incomplete. Expected rows are so
 
 Loading (`load_corpus`) verifies the manifest (no missing, extra or altered file), that the corpus
 was made under the rule versions of this build (a different tzdata or grammar would make the
-expected rows wrong), and — streaming, line by line — every event and every expected row. Any
-problem is one `ProvebenchError` naming the file, line and field.
+expected rows wrong), and — streaming, line by line — every event (its schema, and that the stream
+could have happened: `_stream_check.py`) and every expected row. Any problem is one
+`ProvebenchError` naming the file, line and field.
 """
 
 from __future__ import annotations
