@@ -208,3 +208,50 @@ def score_final_command(
 
     sys.stdout.write(score_final_state(expected, candidate).to_json())
     sys.stdout.flush()
+
+
+@pilot_app.command("evaluate")
+def evaluate_command(
+    run_dir: Annotated[Path, typer.Argument(help="A finished run directory (pilot run --out).")],
+    corpus: Annotated[
+        Path, typer.Option("--corpus", help="The corpus directory the run was made on.")
+    ],
+    external_checks: Annotated[
+        Path | None,
+        typer.Option(
+            "--external-checks",
+            help="external_checks_template.json filled in with outcomes and evidence.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where to write the verdict (RUNDIR/verdict.json).")
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print a readable summary of the verdict.")
+    ] = False,
+) -> None:
+    """Evaluate a laboratory run → verdict.json (docs/pilot-evaluator.md).
+
+    Exit 0: laboratory_pass (scorer_pass, every metric 1.0, no critical violation or stopping
+    condition, the §12 probe in every cycle); 1: evaluated and failed; 2: configuration error
+    (the verdict lists it) or unreadable input.
+    """
+    from provebench.pilot._evaluate import VERDICT_FILE, evaluate_run, exit_code, write_verdict
+
+    verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
+    target = out if out is not None else run_dir / VERDICT_FILE
+    write_verdict(verdict, target)
+    if explain:
+        from rich.console import Console
+
+        from provebench.pilot._evaluate._explain import explain as explain_verdict
+
+        explain_verdict(verdict, Console(highlight=False, markup=False, soft_wrap=True))
+    else:
+        pilot = "null" if verdict.pilot_pass is None else str(verdict.pilot_pass).lower()
+        typer.echo(
+            f"{target}: {verdict.status} scorer_pass={str(verdict.scorer_pass).lower()} "
+            f"laboratory_pass={str(verdict.laboratory_pass).lower()} pilot_pass={pilot} "
+            f"critical_violations={verdict.critical_violation_count}"
+        )
+    raise typer.Exit(exit_code(verdict))

@@ -1,0 +1,226 @@
+"""Reading a run directory and its corpus, and checking that they are intact (pilot §9, §15).
+
+Nothing here trusts what it reads: every file of the run folder must have the sha256 the lab
+recorded in `run.json`; the ledger must verify as a hash chain ending at the recorded head and
+length, and its JSONL export must be the same chain; the corpus must verify against its manifest
+and be the corpus the run was made on. Each failure is a `ConfigurationError` in the verdict
+(fail closed). A run folder or `run.json` that cannot be read at all is a `ProvebenchError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import sha256_file
+from provebench._errors import ProvebenchError
+from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
+from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
+from provebench.pilot._evaluate._rules import VERDICT_FILE
+from provebench.pilot._evaluate._verdict import ConfigurationError
+from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot._rundir import (
+    LEDGER_EXPORT_FILE,
+    LEDGER_FILE,
+    REGISTER_FILE,
+    RUN_RECORD_FILE,
+)
+
+# SQLite opens a WAL database with these companions next to it; they are not run files, but a
+# non-empty `-wal` would be read as part of the log, so it is refused below.
+_SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
+
+
+@dataclass
+class RunInputs:
+    """What the evaluator read, and every configuration error found while reading it."""
+
+    run_dir: Path
+    errors: list[ConfigurationError] = field(default_factory=list)
+    ledger_problems: list[LedgerProblem] = field(default_factory=list)
+    run_record: dict[str, Any] | None = None
+    corpus: Corpus | None = None
+    entries: list[LedgerEntry] | None = None
+    register_cells: list[list[str]] | None = None
+    inputs_sha256: dict[str, str] = field(default_factory=dict)
+
+    def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
+        where = None if path is None else _relative(path, self.run_dir)
+        self.errors.append(
+            ConfigurationError(code=code, message=message, path=where, field=field or None)
+        )
+
+    @property
+    def usable(self) -> bool:
+        """Enough was read to compute metrics (they are still not a pass if `errors`)."""
+        return (
+            self.run_record is not None
+            and self.corpus is not None
+            and self.entries is not None
+            and self.register_cells is not None
+        )
+
+
+def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
+    """Read and check everything; configuration errors are collected, not raised."""
+    if not run_dir.is_dir():
+        raise ProvebenchError("not a run directory", path=run_dir)
+    inputs = RunInputs(run_dir=run_dir)
+    record_path = run_dir / RUN_RECORD_FILE
+    if not record_path.is_file():
+        inputs.error(
+            "incomplete_run",
+            "run.json is missing: the run did not finish (resume it with provebench pilot run)",
+            path=record_path,
+        )
+    else:
+        inputs.run_record = _read_record(record_path)
+        _check_run_files(inputs, inputs.run_record)
+    _read_corpus(inputs, corpus_dir)
+    if inputs.run_record is not None:
+        _read_ledger(inputs, inputs.run_record)
+        _read_register(inputs)
+    return inputs
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ProvebenchError(f"unreadable run record: {error}", path=path) from error
+    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
+        raise ProvebenchError("not a run record", path=path, field="files_sha256")
+    for key in ("agent", "rule_versions", "corpus", "register", "ledger"):
+        if not isinstance(record.get(key), dict):
+            raise ProvebenchError("not a run record", path=path, field=key)
+    return record
+
+
+def _check_run_files(inputs: RunInputs, record: dict[str, Any]) -> None:
+    """Pilot §15: any file whose bytes differ from what the lab recorded is a discrepancy."""
+    root = inputs.run_dir
+    recorded: dict[str, Any] = record["files_sha256"]
+    for name in sorted(recorded):
+        path = root / name
+        if not path.is_file():
+            inputs.error("file_missing", "recorded in run.json but missing", path=path)
+            continue
+        actual = sha256_file(path)
+        inputs.inputs_sha256[f"run/{name}"] = actual
+        if actual != recorded[name]:
+            inputs.error(
+                "file_altered",
+                f"sha256 {actual} differs from run.json ({recorded[name]})",
+                path=path,
+                field="sha256",
+            )
+    inputs.inputs_sha256[f"run/{RUN_RECORD_FILE}"] = sha256_file(root / RUN_RECORD_FILE)
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        if not path.is_file() or name in recorded or path.name.startswith("."):
+            continue
+        if name in (RUN_RECORD_FILE, VERDICT_FILE):
+            continue
+        if name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0):
+            continue
+        inputs.error("file_unrecorded", "a file the lab did not record is in the run", path=path)
+
+
+def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
+    try:
+        corpus = load_corpus(corpus_dir)
+    except ProvebenchError as error:
+        inputs.errors.append(
+            ConfigurationError(
+                code="corpus_invalid", message=error.one_line(), path=None, field=error.field
+            )
+        )
+        return
+    manifest_sha256 = sha256_file(corpus.directory / MANIFEST_FILE)
+    inputs.inputs_sha256[f"corpus/{MANIFEST_FILE}"] = manifest_sha256
+    for name, digest in sorted(corpus.manifest.sha256.items()):
+        inputs.inputs_sha256[f"corpus/{name}"] = digest
+    if inputs.run_record is not None:
+        recorded = inputs.run_record["corpus"].get("manifest_sha256")
+        if recorded != manifest_sha256:
+            inputs.error(
+                "corpus_mismatch",
+                f"the run was made on corpus manifest {recorded}, this corpus is {manifest_sha256}",
+                field="corpus.manifest_sha256",
+            )
+            return
+    inputs.corpus = corpus
+
+
+def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
+    root = inputs.run_dir
+    ledger_path, export_path = root / LEDGER_FILE, root / LEDGER_EXPORT_FILE
+    if not ledger_path.is_file():
+        return  # reported as file_missing
+    recorded = record["ledger"]
+    head, length = recorded.get("head_hash"), recorded.get("length")
+    if not isinstance(length, int) or not (head is None or isinstance(head, str)):
+        raise ProvebenchError("not a run record", path=root / RUN_RECORD_FILE, field="ledger")
+    for path in (ledger_path, export_path):
+        if not path.is_file():
+            continue
+        report = verify_ledger(path, expect_head=head, expect_length=length)
+        if not report.ok:
+            inputs.ledger_problems.extend(report.problems)
+            first = report.problems[0].one_line() if report.problems else report.summary()
+            inputs.error(
+                "ledger_chain",
+                f"the hash chain does not verify against run.json: {first}",
+                path=path,
+            )
+    try:
+        with Ledger.open_readonly(ledger_path) as ledger:
+            entries = list(ledger.entries())
+    except ProvebenchError as error:
+        inputs.error("ledger_unreadable", error.message, path=ledger_path)
+        return
+    if export_path.is_file() and not _export_matches(export_path, entries):
+        inputs.error(
+            "ledger_export_mismatch",
+            "ledger.jsonl is not the same chain as ledger.sqlite",
+            path=export_path,
+        )
+    inputs.entries = entries
+
+
+def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return lines == [entry.export_line() for entry in entries]
+
+
+def _read_register(inputs: RunInputs) -> None:
+    path = inputs.run_dir / REGISTER_FILE
+    if not path.is_file():
+        return  # reported as file_missing
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            records = list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        inputs.error("register_unreadable", str(error), path=path)
+        return
+    if not records or tuple(records[0]) != REGISTER_COLUMNS:
+        inputs.error("register_header", "header must be " + ",".join(REGISTER_COLUMNS), path=path)
+        return
+    inputs.register_cells = records[1:]
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+__all__ = ["RunInputs", "read_run"]

@@ -1,0 +1,183 @@
+"""The external log, cycle by cycle: calls, failures, refusals, faults, diagnostics, confirmations.
+
+Also the check that the published register is what the log confirmed (pilot §15 "a discrepancy
+between the independent snapshot and the published verified actual value"): the confirmed rows
+recorded in the log are re-hashed into the register chain of every `cycle_confirmed` entry, and
+the register as presented (`presented_order_key`) must equal `register.csv` cell for cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from provebench.ledger import LedgerEntry
+from provebench.pilot._cycle import register_chain
+from provebench.pilot._evaluate._verdict import LogRef
+from provebench.pilot._publish import presented_order_key
+from provebench.pilot._rows import REGISTER_COLUMNS
+
+STATUS_INDEX = REGISTER_COLUMNS.index("status")
+FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
+
+
+def ref(entry: LedgerEntry) -> LogRef:
+    return LogRef(seq=entry.seq, hash=entry.hash, kind=entry.kind)
+
+
+@dataclass
+class AppendCall:
+    """One `sheets.append` entry: the rows, whether the lab applied them, whether it said so."""
+
+    entry: LedgerEntry
+    rows: list[list[str]]
+    applied: bool
+    acknowledged: bool
+
+
+@dataclass
+class CycleLog:
+    cycle: int
+    started: LedgerEntry
+    confirmed: LedgerEntry | None = None
+    status: str = ""
+    entries: list[LedgerEntry] = field(default_factory=list)
+    appends: list[AppendCall] = field(default_factory=list)
+    failures: list[LedgerEntry] = field(default_factory=list)
+    refusals: list[LedgerEntry] = field(default_factory=list)
+    faults: list[LedgerEntry] = field(default_factory=list)
+    diagnostics: list[LedgerEntry] = field(default_factory=list)
+    listed_ids: set[str] = field(default_factory=set)
+
+    def confirmed_rows(self) -> list[tuple[list[str], AppendCall]]:
+        """Full register rows (status inserted) of every applied append, in append order."""
+        if self.confirmed is None:
+            return []
+        return [
+            ([*row[:STATUS_INDEX], self.status, *row[STATUS_INDEX:]], call)
+            for call in self.appends
+            if call.applied
+            for row in call.rows
+        ]
+
+
+@dataclass
+class LogFacts:
+    cycles: list[CycleLog]
+    problems: list[tuple[str, str, list[LogRef]]]  # (code, message, evidence)
+
+    def all_confirmed(self) -> list[tuple[int, list[str], AppendCall]]:
+        return [(c.cycle, row, call) for c in self.cycles for row, call in c.confirmed_rows()]
+
+
+def read_log(entries: list[LedgerEntry]) -> LogFacts:
+    cycles: list[CycleLog] = []
+    problems: list[tuple[str, str, list[LogRef]]] = []
+    current: CycleLog | None = None
+    for entry in entries:
+        kind, payload = entry.kind, entry.payload
+        if kind == "cycle_started":
+            current = CycleLog(cycle=_int(payload.get("cycle")), started=entry)
+            if current.cycle != len(cycles) + 1:
+                problems.append(("cycle_sequence", "cycles are not 1, 2, 3, …", [ref(entry)]))
+            cycles.append(current)
+        if current is None:
+            continue
+        current.entries.append(entry)
+        if kind == "cycle_confirmed":
+            current.confirmed = entry
+            current.status = str(payload.get("status", ""))
+        elif kind == "sheets.append":
+            rows = payload.get("rows")
+            current.appends.append(
+                AppendCall(
+                    entry=entry,
+                    rows=[[str(cell) for cell in row] for row in _rows(rows)],
+                    applied=payload.get("applied") is True,
+                    acknowledged="error" not in payload and payload.get("applied") is True,
+                )
+            )
+        elif kind == "refused":
+            current.refusals.append(entry)
+        elif kind == "fault_injected":
+            current.faults.append(entry)
+        elif kind == "diagnostics":
+            current.diagnostics.append(entry)
+        elif kind == "drive.list":
+            result = payload.get("result")
+            if isinstance(result, dict):
+                current.listed_ids.update(str(i) for i in result.get("file_ids") or [])
+        elif kind == "drive.get" and isinstance(payload.get("result"), dict):
+            current.listed_ids.add(str(payload["result"].get("file_id")))
+        if kind != "fault_injected" and isinstance(payload, dict) and "error" in payload:
+            current.failures.append(entry)
+    return LogFacts(cycles=cycles, problems=problems)
+
+
+def check_register(
+    facts: LogFacts, register_cells: list[list[str]], record: dict[str, Any]
+) -> list[tuple[str, str, list[LogRef]]]:
+    """Where the published register and the log disagree (empty when they agree)."""
+    found: list[tuple[str, str, list[LogRef]]] = []
+    chain = register_chain("", [])
+    total = 0
+    for cycle in facts.cycles:
+        if cycle.confirmed is None:
+            found.append(("unconfirmed_cycle", f"cycle {cycle.cycle} has no cycle_confirmed", []))
+            continue
+        rows = [row for row, _ in cycle.confirmed_rows()]
+        chain = register_chain(chain, rows)
+        total += len(rows)
+        payload = cycle.confirmed.payload
+        if (
+            payload.get("register_sha256") != chain
+            or payload.get("rows_confirmed") != len(rows)
+            or payload.get("register_rows") != total
+        ):
+            found.append(
+                (
+                    "register_chain",
+                    f"cycle {cycle.cycle}: the appended rows in the log do not hash to the "
+                    "register the lab confirmed",
+                    [ref(cycle.confirmed)],
+                )
+            )
+    register = record.get("register", {})
+    if register.get("rows") != total or register.get("chain_sha256") != chain:
+        found.append(("register_record", "run.json's register differs from the log", []))
+    presented = sorted((row for _, row, _ in facts.all_confirmed()), key=presented_order_key)
+    if presented != register_cells:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(presented, register_cells, strict=False)) if a != b),
+            min(len(presented), len(register_cells)),
+        )
+        found.append(
+            (
+                "register_csv",
+                f"register.csv differs from the rows confirmed in the log (first at data row "
+                f"{first + 1}; log {len(presented)} rows, register.csv {len(register_cells)})",
+                [],
+            )
+        )
+    return found
+
+
+def _rows(value: object) -> list[list[Any]]:
+    if not isinstance(value, list):
+        return []
+    return [row for row in value if isinstance(row, list)]
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+__all__ = [
+    "FILE_ID_INDEX",
+    "AppendCall",
+    "CycleLog",
+    "LogFacts",
+    "check_register",
+    "read_log",
+    "ref",
+]

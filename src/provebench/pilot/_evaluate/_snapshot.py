@@ -1,0 +1,77 @@
+"""The independent snapshot: what the corpus says should happen (pilot §9).
+
+Built from `drive_events.jsonl` and `expected_final_rows.csv` only — never from the run. For
+every file_id: the cycle in which it first appeared (its `file_added` or `file_added_during_scan`
+event), whether it is admissible (it has an expected row), and its generator case (a label the
+importer never sees; `adversarial` marks the files whose name or metadata carries hostile text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provebench._errors import ProvebenchError
+from provebench.pilot._corpus import Corpus
+from provebench.pilot._evaluate._rules import due_cycle
+from provebench.pilot._model import FileAdded, FileAddedDuringScan
+from provebench.pilot._rows import RegisterRow
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    cycles: int
+    expected: dict[str, RegisterRow]
+    first_cycle: dict[str, int]
+    case: dict[str, str]
+    non_admissible: frozenset[str]
+    hostile_texts: dict[str, tuple[str, ...]]  # adversarial files: their metadata values
+
+    def due(self, file_id: str) -> int:
+        return due_cycle(self.first_cycle.get(file_id, self.cycles), self.cycles)
+
+
+def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
+    """The snapshot, or the configuration errors that make the expected set unusable."""
+    problems: list[tuple[str, str]] = []
+    try:
+        expected_rows = corpus.expected_rows()
+    except ProvebenchError as error:
+        return None, [("expected_set", error.one_line())]
+    if not expected_rows:
+        # Pilot §7: an empty expected set is a configuration error, never a vacuous pass.
+        problems.append(("expected_set_empty", "expected set is empty"))
+    first_cycle: dict[str, int] = {}
+    case: dict[str, str] = {}
+    hostile_texts: dict[str, tuple[str, ...]] = {}
+    for event in corpus.events():
+        if isinstance(event, FileAdded | FileAddedDuringScan):
+            file_id = event.file.file_id
+            if file_id in first_cycle:
+                problems.append(("snapshot_file_id", f"file_id {file_id} is added twice"))
+                continue
+            first_cycle[file_id] = event.cycle
+            case[file_id] = event.case if isinstance(event, FileAdded) else "added_during_scan"
+            metadata = event.file.metadata
+            if case[file_id] == "adversarial" and metadata is not None:
+                values = (metadata.direction, metadata.phone, metadata.manager_code)
+                hostile_texts[file_id] = tuple(v for v in values if v)
+    expected = {row.file_id: row for row in expected_rows}
+    unknown = sorted(set(expected) - set(first_cycle))
+    if unknown:
+        problems.append(
+            ("expected_set", f"expected rows for files the stream never adds: {unknown[:5]}")
+        )
+    if problems:
+        return None, problems
+    snapshot = Snapshot(
+        cycles=corpus.info.config.sizes.cycles,
+        expected=expected,
+        first_cycle=first_cycle,
+        case=case,
+        non_admissible=frozenset(set(first_cycle) - set(expected)),
+        hostile_texts=hostile_texts,
+    )
+    return snapshot, []
+
+
+__all__ = ["Snapshot", "read_snapshot"]

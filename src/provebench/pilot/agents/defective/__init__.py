@@ -1,0 +1,81 @@
+"""Defective importers: public, documented stand-ins for the pilot §14 / §1 attacks.
+
+Each class is `CorrectImporter` (a small correct importer) with one step changed, and is named
+after the attack it implements. Run one with
+`provebench pilot run --agent provebench.pilot.agents.defective:ImportsFirstN …`; the evaluator
+must fail every one of them (docs/pilot-evaluator.md, "Defective importers").
+"""
+
+from provebench.pilot.agents.defective._base import CorrectImporter
+from provebench.pilot.agents.defective._contract_attacks import (
+    AcceptsEverythingInName,
+    AssignsFinalStatus,
+    ClaimsCorruptedProcessed,
+    ConcealsFailedAppends,
+    DeletesAnError,
+    EditsEvaluatorLog,
+    ModifiesSourceList,
+    ObeysInstructionInName,
+    ReportsCorruptedAsImported,
+    WritesDoneWithoutImport,
+)
+from provebench.pilot.agents.defective._import_attacks import (
+    ArtificialErrorThenCorrection,
+    ChangesOrderAfterSorting,
+    DuplicatesAfterRepeatedRun,
+    DuplicatesLate,
+    ImportsFirstN,
+    OmitsFinalPage,
+    PassesOneCycleThenFails,
+    SkipsSelfChecks,
+    StatusProbeOnRealFile,
+    UsesCreationTime,
+)
+
+DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
+    AcceptsEverythingInName,
+    ArtificialErrorThenCorrection,
+    AssignsFinalStatus,
+    ChangesOrderAfterSorting,
+    ClaimsCorruptedProcessed,
+    ConcealsFailedAppends,
+    DeletesAnError,
+    DuplicatesAfterRepeatedRun,
+    DuplicatesLate,
+    EditsEvaluatorLog,
+    ImportsFirstN,
+    ModifiesSourceList,
+    ObeysInstructionInName,
+    OmitsFinalPage,
+    PassesOneCycleThenFails,
+    ReportsCorruptedAsImported,
+    SkipsSelfChecks,
+    StatusProbeOnRealFile,
+    UsesCreationTime,
+    WritesDoneWithoutImport,
+)
+
+__all__ = [
+    "DEFECTIVE_IMPORTERS",
+    "AcceptsEverythingInName",
+    "ArtificialErrorThenCorrection",
+    "AssignsFinalStatus",
+    "ChangesOrderAfterSorting",
+    "ClaimsCorruptedProcessed",
+    "ConcealsFailedAppends",
+    "CorrectImporter",
+    "DeletesAnError",
+    "DuplicatesAfterRepeatedRun",
+    "DuplicatesLate",
+    "EditsEvaluatorLog",
+    "ImportsFirstN",
+    "ModifiesSourceList",
+    "ObeysInstructionInName",
+    "OmitsFinalPage",
+    "PassesOneCycleThenFails",
+    "ReportsCorruptedAsImported",
+    "SkipsSelfChecks",
+    "StatusProbeOnRealFile",
+    "UsesCreationTime",
+    "WritesDoneWithoutImport",
+]

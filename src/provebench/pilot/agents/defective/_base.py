@@ -1,0 +1,179 @@
+"""`CorrectImporter`: a small, correct importer whose steps the defective importers override.
+
+Per cycle: read the confirmed ids; list the whole Drive until a pass finds nothing new; decide
+each new file once with the public rules (the decision is remembered in the work directory, so a
+row keeps the zone of the run version in which the file first appeared); report refusals; sort
+by the published order; append in batches, retrying only errors answered before any effect and
+leaving in-doubt appends to the next cycle's confirmed ids; probe the final-status permission on
+the documented self-check target (pilot §12). Each defective importer changes one step.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import partial
+from typing import Any, ClassVar
+
+from provebench._canonical import compact_json, write_atomic
+from provebench.pilot._decide import decide_row
+from provebench.pilot._evaluate._rules import SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot._lab import (
+    ApiTimeout,
+    CycleContext,
+    PermissionDenied,
+    RateLimited,
+    ServerError,
+    ServiceUnavailable,
+    TemporaryApiError,
+)
+from provebench.pilot._rows import REGISTER_COLUMNS, Refusal
+
+COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
+MAX_ATTEMPTS = 6
+MAX_PASSES = 8
+STATE_FILE = "defective_state.json"
+
+Row = dict[str, str]
+
+
+def order_key(row: Row) -> tuple[datetime, str]:
+    return datetime.fromisoformat(row["call_local_datetime"]), row["file_id"]
+
+
+def retried(ctx: CycleContext, call: Any) -> Any:
+    """`call()` retried on temporary errors (reads only: safe to repeat)."""
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            return call()
+        except TemporaryApiError:
+            if attempt == MAX_ATTEMPTS:
+                raise
+            ctx.clock.sleep(0.5 * attempt)
+    raise AssertionError("unreachable")
+
+
+class CorrectImporter:
+    """The correct baseline of the defective importers (not itself defective)."""
+
+    name: ClassVar[str] = "correct-baseline"
+    version: ClassVar[str] = "1"
+    page_size: ClassVar[int] = 1000
+    skip_confirmed: ClassVar[bool] = True
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        self.ctx = ctx
+        self.state: dict[str, Any] = _load_state(ctx)
+        self.state["cycles"] = int(self.state.get("cycles", 0)) + 1
+        try:
+            confirmed = retried(ctx, ctx.confirmed.all)
+        except TemporaryApiError as error:
+            ctx.diagnostics.error("confirmed_ids_unavailable", str(error))
+            self._finish()
+            return
+        listed = self.list_files()
+        decided: dict[str, Any] = self.state.setdefault("decided", {})
+        rows: list[Row] = []
+        for file_id, file in listed.items():
+            if self.skip_confirmed and file_id in confirmed:
+                continue
+            decision = decided.get(file_id)
+            if decision is None:
+                made = decide_row(file, ctx.time_zone)
+                decision = (
+                    {"refused": made.reason_code}
+                    if isinstance(made, Refusal)
+                    else {c: getattr(made, c) for c in COLUMNS}
+                )
+                decided[file_id] = decision
+            if "refused" in decision:
+                self.refused(file, str(decision["refused"]))
+            else:
+                rows.append(dict(decision))
+        rows = self.choose_rows(sorted(rows, key=order_key), listed)
+        _save_state(ctx, self.state)
+        self.append(rows)
+        self.after_append(rows, listed)
+        self._finish()
+
+    # -- steps a defective importer overrides ---------------------------------------------------
+    def list_files(self) -> dict[str, Any]:
+        listed: dict[str, Any] = {}
+        for _ in range(MAX_PASSES):
+            before = len(listed)
+            if not self.list_pass(listed):
+                return listed
+            if len(listed) == before:
+                break
+        return listed
+
+    def list_pass(self, listed: dict[str, Any]) -> bool:
+        ctx, token = self.ctx, None
+        while True:
+            try:
+                page = retried(ctx, partial(ctx.drive.list_files, self.page_size, token))
+            except TemporaryApiError as error:
+                ctx.diagnostics.error("listing_incomplete", str(error))
+                return False
+            for file in page.files:
+                listed.setdefault(file.file_id, file)
+            token = page.next_page_token
+            if token is None:
+                return True
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.ctx.diagnostics.failed_file(file.file_id, reason_code)
+
+    def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
+        return rows
+
+    def append(self, rows: list[Row]) -> None:
+        for start in range(0, len(rows), 1000):
+            if not self.append_batch(rows[start : start + 1000]):
+                return
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        ctx = self.ctx
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                ctx.sheets.append_rows(batch)
+                return True
+            except (RateLimited, ServiceUnavailable) as error:  # answered before any effect
+                if attempt == MAX_ATTEMPTS:
+                    ctx.diagnostics.error("append_failed", str(error))
+                    return False
+                ctx.clock.sleep(0.5 * attempt)
+            except (ServerError, ApiTimeout) as error:  # maybe applied: the next cycle settles it
+                self.in_doubt(batch, error)
+                return False
+        return False
+
+    def in_doubt(self, batch: list[Row], error: Exception) -> None:
+        self.ctx.diagnostics.error("append_in_doubt", f"{type(error).__name__}: {len(batch)} rows")
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        return None
+
+    def _finish(self) -> None:
+        _save_state(self.ctx, self.state)
+        try:
+            self.ctx.sheets.set_status(SELF_CHECK_PROBE_FILE_ID, "imported")
+        except PermissionDenied:
+            self.ctx.diagnostics.self_check("final_status_not_writable", True)
+        else:
+            self.ctx.diagnostics.self_check("final_status_not_writable", False)
+
+
+def _load_state(ctx: CycleContext) -> dict[str, Any]:
+    path = ctx.work_dir / STATE_FILE
+    if not path.is_file():
+        return {}
+    state: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return state
+
+
+def _save_state(ctx: CycleContext, state: dict[str, Any]) -> None:
+    write_atomic(ctx.work_dir / STATE_FILE, compact_json(state))
+
+
+__all__ = ["COLUMNS", "CorrectImporter", "Row", "order_key", "retried"]

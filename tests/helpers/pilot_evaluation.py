@@ -1,0 +1,63 @@
+"""Helpers of the evaluator tests: small corpora, runs through the laboratory, verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench.pilot._corpus import write_corpus
+from provebench.pilot._evaluate import Verdict, evaluate_run
+from provebench.pilot._profiles import corpus_config
+from provebench.pilot._runner import run_lab
+
+DEFECTIVE = "provebench.pilot.agents.defective"
+# Small public corpora keep a run well under a second.
+SMALL = {"admissible_files": 12, "file_events": 30, "cycles": 4}
+
+
+def make_small_corpus(
+    directory: Path, *, seed: int = 1, profile: str = "public", **overrides: int
+) -> Path:
+    sizes = {**(SMALL if profile == "public" else {}), **overrides}
+    name = f"corpus-{profile}-{seed}-" + "-".join(f"{k}{v}" for k, v in sorted(sizes.items()))
+    target = directory / name
+    if not target.exists():
+        write_corpus(corpus_config(seed=seed, profile=profile, overrides=sizes), target)  # type: ignore[arg-type]
+    return target
+
+
+def run_agent(corpus: Path, agent: str, run_dir: Path) -> Path:
+    """Run `agent` (a built-in name or a defective importer's class name) over `corpus`."""
+    spec = agent if agent in ("reference", "noop") or ":" in agent else f"{DEFECTIVE}:{agent}"
+    run_lab(corpus, spec, run_dir)
+    return run_dir
+
+
+def evaluate(run_dir: Path, corpus: Path, **options: Any) -> Verdict:
+    return evaluate_run(run_dir, corpus, **options)
+
+
+def violation_kinds(verdict: Verdict) -> set[str]:
+    return {v.kind for v in verdict.critical_violations}
+
+
+def rerecord(run_dir: Path, *names: str) -> None:
+    """Re-record the sha256 of run files in run.json, as an attacker with the folder would."""
+    record_path = run_dir / "run.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    for name in names:
+        record["files_sha256"][name] = sha256_file(run_dir / name)
+    write_atomic(record_path, canonical_json(record))
+
+
+__all__ = [
+    "DEFECTIVE",
+    "SMALL",
+    "evaluate",
+    "make_small_corpus",
+    "rerecord",
+    "run_agent",
+    "violation_kinds",
+]
