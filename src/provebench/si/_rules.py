@@ -14,9 +14,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
-from provebench.si._binding import binding_problems, synonym_key_problems
+from provebench.si._binding_checks import binding_problems, synonym_key_problems
 from provebench.si._registry import behaviors, profile, registry
-from provebench.si._scenario import FORM_A_KEYS, FORM_B_KEYS, ID_PATTERN, FormBScoring
+from provebench.si._scenario import ID_PATTERN
+from provebench.si._scoring_forms import FORM_A_KEYS, FORM_B_KEYS, FormBScoring
 from provebench.si._violations import Violation, violation_at
 
 _ID = re.compile(ID_PATTERN)

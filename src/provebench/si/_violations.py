@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument, format_field, parse_field
 from provebench.si._predicates import PREDICATE_TAGS
-from provebench.si._scenario import FORM_A_KEYS, SCORING_TAGS
+from provebench.si._scoring_forms import FORM_A_KEYS, SCORING_TAGS
 
 Severity = Literal["error", "warning"]
 _TAGS = PREDICATE_TAGS | SCORING_TAGS
