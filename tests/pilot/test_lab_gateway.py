@@ -363,3 +363,18 @@ def test_logged_values_are_data_and_always_json() -> None:
 
     for _, payload in record.entries:
         json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+def test_register_chain_is_the_documented_hash() -> None:
+    import hashlib
+
+    from provebench._canonical import compact_json
+    from provebench.pilot._cycle import register_chain
+
+    rows = [("f1", 'quote " and é', "imported"), ("f2", "", "imported")]
+    digest = hashlib.sha256(b"0" * 64)
+    for cells in rows:
+        digest.update(b"\n" + compact_json(list(cells)).encode("utf-8"))
+    assert register_chain("0" * 64, rows) == digest.hexdigest()
+    assert register_chain("0" * 64, []) == hashlib.sha256(b"0" * 64).hexdigest()
+    assert register_chain("0" * 64, rows) != register_chain("0" * 64, rows[::-1])

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from provebench._canonical import canonical_json, compact_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
+from provebench.pilot._cycle import register_chain
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._rundir import (
     DIAGNOSTICS_FILE,
@@ -55,7 +57,7 @@ def publish_run(
     counts: Counter[str] = Counter()
     cycles = 0
     register_rows = 0
-    register_sha256 = ""
+    register_sha256 = register_chain("", [])
     with (
         _atomic_text(rundir.path(REGISTER_FILE)) as register_out,
         _atomic_text(rundir.path(DIAGNOSTICS_FILE)) as diagnostics_out,
@@ -77,13 +79,21 @@ def publish_run(
                 cycle = int(payload["cycle"])
             elif kind == "cycle_confirmed":
                 status = payload["status"]
-                confirmed_rows.extend(
+                full_rows = [
                     [*row[:_STATUS_INDEX], status, *row[_STATUS_INDEX:]] for row in cycle_rows
-                )
+                ]
+                # The register is what the log's appends say; the confirmation's hash must agree.
+                register_sha256 = register_chain(register_sha256, full_rows)
+                if register_sha256 != payload["register_sha256"]:
+                    raise ProvebenchError(
+                        f"cycle {payload['cycle']}: confirmed register hash does not match the "
+                        "rows appended in the log",
+                        path=ledger.path,
+                    )
+                confirmed_rows.extend(full_rows)
                 cycle_rows = []
                 cycles = int(payload["cycle"])
                 register_rows = int(payload["register_rows"])
-                register_sha256 = str(payload["register_sha256"])
         confirmed_rows.sort(key=presented_order_key)
         writer.writerows(confirmed_rows)
     crash_hook("publish:after_register")
