@@ -11,8 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from provebench.si._scenario import SEMVER_PATTERN
+
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
-_SEMVER = r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
 
 
 class IdentifierMatching(BaseModel):
@@ -111,7 +112,7 @@ class ScoringConstants(BaseModel):
     """SI §3: every constant two conformant evaluators must agree on."""
 
     model_config = _FROZEN
-    version: str = Field(pattern=_SEMVER)
+    version: str = Field(pattern=SEMVER_PATTERN)
     profile_version: str
     identifier_matching: IdentifierMatching
     sentence_split: SentenceSplit

@@ -33,9 +33,9 @@ from provebench.si._predicates import (
     check_rows,
     iter_calls,
 )
+from provebench.si._scenario import SEMVER_PATTERN
 
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
-_SEMVER = r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
 _TEMPLATE_ID = re.compile(r"[A-Z]-[A-Z]{2}-\d{3}")
 
 
@@ -83,7 +83,7 @@ class Template(BaseModel):
 
     model_config = _FROZEN
     id: str
-    version: str = Field(pattern=_SEMVER)
+    version: str = Field(pattern=SEMVER_PATTERN)
     archetype: str
     diagnosis_band: bool = False
     roles: dict[str, RoleSpec]
@@ -110,7 +110,7 @@ class IntentPromotion(BaseModel):
 class SiProfile(BaseModel):
     model_config = _FROZEN
     profile: str
-    version: str = Field(pattern=_SEMVER)
+    version: str = Field(pattern=SEMVER_PATTERN)
     registry: str
     constants: str
     behaviors: str

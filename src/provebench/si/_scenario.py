@@ -4,7 +4,7 @@ These models hold the *shape* of a scenario: every field, its type, its enums an
 concern one object at a time (a stimulus's value/description, an assertion's behavior/action,
 safety tolerance vs pass condition). Rules that span objects or consult the profile — form
 choice by classification, answer-key bindings, registry lookups, uniqueness across files — live
-in `_rules.py` / `_binding.py`, so one bad field never hides the others from `si validate`.
+in `_rules.py` / `_binding_checks.py`, so one bad field never hides the others from `si validate`.
 
 A rule raised here may name a sub-field through the error context key ``at`` so that the
 validator can point at the exact line.
