@@ -250,3 +250,23 @@ def test_corpus_json_records_every_rule_version_and_the_config() -> None:
     ]
     assert checks["pilot_pass"] is None
     assert all(c["evidence"] == [] and c["passed"] is None for c in checks["external_checks"])
+
+
+@pytest.mark.parametrize("profile", ["public", "control"])
+def test_default_profiles_hold_the_whole_adversarial_catalogue(profile: str) -> None:
+    from provebench.pilot._generate_cases import ADVERSARIAL_ITEMS
+    from provebench.pilot._profiles import PROFILE_SIZES
+
+    assert PROFILE_SIZES[profile].adversarial_items >= len(ADVERSARIAL_ITEMS)
+    corpus = generated_corpus(21, profile)
+    adversarial = [
+        e for e in corpus.events() if isinstance(e, FileAdded) and e.case == "adversarial"
+    ]
+    zone = corpus.info.run_versions[0].zone
+    refused = [e for e in adversarial if isinstance(decide_row(e.file, zone), Refusal)]
+    metadata_seen = [e.file.metadata.model_dump() for e in adversarial if e.file.metadata]
+    assert len(adversarial) == len(ADVERSARIAL_ITEMS)
+    assert len(refused) == sum(not item.conforming for item in ADVERSARIAL_ITEMS)
+    for item in ADVERSARIAL_ITEMS:
+        if item.metadata is not None:
+            assert any(item.metadata.items() <= seen.items() for seen in metadata_seen)
