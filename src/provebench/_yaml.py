@@ -23,6 +23,8 @@ PathPart = str | int
 FieldPath = tuple[PathPart, ...]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+# libyaml's parser when PyYAML was built with it (same events and marks, ~10x faster).
+_ComposingLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A guard against alias bombs ("billion laughs"): a scenario file is a few hundred nodes.
 _MAX_NODES = 200_000
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_\-$]+")
@@ -211,7 +213,7 @@ def _field_on_line(path: str, text: str, line: int) -> str | None:
 
 
 def _compose(path: str, text: str) -> list[YamlDocument]:
-    loader = yaml.SafeLoader(text)
+    loader = _ComposingLoader(text)
     documents: list[YamlDocument] = []
     try:
         index = 0

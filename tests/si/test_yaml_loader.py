@@ -119,3 +119,19 @@ def test_odd_scalar_keys_get_lines_and_readable_fields() -> None:
     with pytest.raises(ProvebenchError) as caught:
         load_yaml_text("x:\n  1.5: a\n  1.5: b\n", path="k.yaml")
     assert (caught.value.line, caught.value.field) == (3, 'x["1.5"]')
+
+
+def test_pure_python_and_libyaml_parsers_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    from provebench import _yaml
+
+    fast = load_yaml_text(TEXT)
+    monkeypatch.setattr(_yaml, "_ComposingLoader", yaml.SafeLoader)
+    slow = load_yaml_text(TEXT)
+    assert [(d.data, d.lines, d.start_line) for d in fast] == [
+        (d.data, d.lines, d.start_line) for d in slow
+    ]
+    with pytest.raises(ProvebenchError) as caught:
+        load_yaml_text("a: 1\nb: [\n", path="x.yaml")
+    assert caught.value.path == "x.yaml" and caught.value.line is not None
