@@ -364,3 +364,12 @@ def test_another_chain_is_not_accepted_as_this_format(tmp_path: Path) -> None:
     second = attack.forged_line(1, "event", {}, json.loads(first)["hash"])
     attack.write_lines(out, [first, second])
     assert named(verify_ledger(out)) == [("broken_link", 0)]
+
+
+def test_reading_a_tampered_non_object_payload_is_a_clear_error(sqlite_log: Path) -> None:
+    from provebench._errors import ProvebenchError
+
+    attack.sql(sqlite_log, "UPDATE entries SET payload = '[1, 2]' WHERE seq = 2")
+    with Ledger.open_readonly(sqlite_log) as ledger, pytest.raises(ProvebenchError, match="seq 2"):
+        list(ledger.entries())
+    assert ("malformed", 2) in named(verify_ledger(sqlite_log))

@@ -199,12 +199,12 @@ class Ledger:
     def head(self) -> LedgerEntry | None:
         """The last committed entry, or None for an empty ledger."""
         row = self._connection.execute(f"{_SELECT_FROM} ORDER BY seq DESC LIMIT 1").fetchone()
-        return None if row is None else _entry_from_row(row)
+        return None if row is None else _entry_from_row(row, self.path)
 
     def entries(self, start_seq: int = 0) -> Iterator[LedgerEntry]:
         """Stream entries in seq order from `start_seq`, a chunk of rows at a time."""
         for row in self._rows(start_seq, None):
-            yield _entry_from_row(row)
+            yield _entry_from_row(row, self.path)
 
     def __len__(self) -> int:
         row = self._connection.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries").fetchone()
@@ -249,11 +249,18 @@ class Ledger:
         return count
 
 
-def _entry_from_row(row: tuple[Any, ...]) -> LedgerEntry:
+def _entry_from_row(row: tuple[Any, ...], path: Path) -> LedgerEntry:
     seq, kind, text, prev_hash, entry_hash = row
-    return LedgerEntry(
-        seq=int(seq), kind=kind, payload=json.loads(text), prev_hash=prev_hash, hash=entry_hash
-    )
+    try:
+        payload = json.loads(text)
+    except (TypeError, ValueError):
+        payload = None
+    if type(payload) is not dict:
+        raise ProvebenchError(
+            f"seq {seq}: stored payload is not a JSON object (run `provebench log verify`)",
+            path=path,
+        )
+    return LedgerEntry(seq=seq, kind=kind, payload=payload, prev_hash=prev_hash, hash=entry_hash)
 
 
 def _connect(path: Path, *, uri: str | None) -> sqlite3.Connection:
