@@ -101,6 +101,7 @@ def score_final_state(
         if join.expected_repeats or join.candidate_repeats:
             # Pairing rows by id is "last row wins" only without repeats: count fields again,
             # skipping every row that a later row with the same id replaces.
+            join.drop_row_state()
             again = _one_pass(
                 expected_csv,
                 candidate_csv,
@@ -177,6 +178,7 @@ def _one_pass(
     skip_candidate: dict[str, int] | None,
     chunk_bytes: int | None,
 ) -> LockstepJoin:
+    second_pass = skip_expected is not None
     sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
     # The published script reads the whole expected file before it opens the candidate, so when
     # both are bad, the expected file is the one to name.
@@ -193,6 +195,7 @@ def _one_pass(
                     RowLayout(candidate.header),
                     skip_expected=skip_expected,
                     skip_candidate=skip_candidate,
+                    count_ids=not second_pass,
                 )
                 join.run(expected_batches, _candidate_batches(candidate))
         except _CandidateFailure as failure:

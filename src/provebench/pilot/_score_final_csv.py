@@ -13,10 +13,11 @@ records without building a dict per row, so that two large files can be compared
   to be safe, go through `csv.reader` itself, so its quirks (`"a"b` reads as `ab`, an unterminated
   quote runs to the end of the file, the field size limit) are the published ones by construction.
 
-A record is handed out either as a `str` (a line with no quote character, no line break and no
-field longer than the limit: its fields are exactly `record.split(",")`) or as the `list[str]`
-that `csv.reader` produced. Keeping simple records as one string halves the memory and lets whole
-runs of identical records be compared at C speed.
+A record is handed out as a plain `str` (a line with no quote character, no line break and no
+field longer than the limit: its fields are exactly `record.split(",")`), as a `QuotedRecord` (a
+`str` of one line with quotes, carrying the fields csv.reader gave) or, for a record spanning
+lines, as csv.reader's `list[str]`. Keeping records as their text halves the memory and lets runs
+of identical records be compared at C speed.
 
 Where the published script crashes (missing or unreadable file, bytes that are not UTF-8, a field
 over the limit) a one-line `ProvebenchError` naming the file, and the line where known, is raised.
@@ -25,8 +26,10 @@ over the limit) a one-line `ProvebenchError` naming the file, and the line where
 from __future__ import annotations
 
 import csv
+import operator
 import re
 from collections.abc import Iterator
+from itertools import compress, count, repeat
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
@@ -36,12 +39,27 @@ PUBLISHED_FIELD_SIZE_LIMIT = 131072
 _BOM = b"\xef\xbb\xbf"
 _DEFAULT_CHUNK_BYTES = 1 << 22
 
+
+class QuotedRecord(str):
+    """A one-line record with quotes: its text as in the file, and the fields csv.reader gave.
+
+    Being a `str`, it compares by text with the other side's record, which is sound because
+    equal text on one line parses to equal fields.
+    """
+
+    fields: list[str]
+
+
 Record = str | list[str]
 
 
 def record_fields(record: Record) -> list[str]:
     """The fields `csv.reader` gives for a record."""
-    return record.split(",") if isinstance(record, str) else record
+    if record.__class__ is str:
+        return record.split(",")
+    if isinstance(record, QuotedRecord):
+        return record.fields
+    return record  # type: ignore[return-value]
 
 
 class CsvRecordStream:
@@ -59,7 +77,7 @@ class CsvRecordStream:
         # Only used for the header and for text the fast path cannot take (see `_fast_records`).
         self._lines: list[str] = []
         self._position = 0
-        self._lines_first_line = 1
+        self._lines_offset = 0  # byte offset in the file of the first of `_lines`
         self._reader = csv.reader(_LineFeeder(self))
         self.header: list[str] | None = self._read_header()
 
@@ -75,15 +93,15 @@ class CsvRecordStream:
     # -- bytes to text ---------------------------------------------------------------------
 
     def _decoded_pieces(self) -> Iterator[tuple[str, int]]:
-        """Strict UTF-8 text, with its first line number, in pieces that end with a line feed
-        (except perhaps the last).
+        """Strict UTF-8 text, with its byte offset in the file, in pieces that end with a line
+        feed (except perhaps the last).
 
         Cutting after a line feed never splits a multi-byte character or a `\\r\\n` pair, so each
         piece decodes on its own and every universal-newline line lies within one piece.
         """
         pending = b""
         first = True
-        line = 1
+        offset = 0
         while True:
             try:
                 block = self._file.read(self._chunk_bytes)
@@ -96,36 +114,48 @@ class CsvRecordStream:
                 first = False
                 if data.startswith(_BOM):
                     data = data[len(_BOM) :]
+                    offset = len(_BOM)
             if not block:
                 if data:
-                    yield self._decode(data, line), line
+                    yield self._decode(data, offset), offset
                 return
             cut = 0 if first else data.rfind(b"\n") + 1
             if cut == 0:
                 pending = data
                 continue
-            piece = data[:cut]
             pending = data[cut:]
-            yield self._decode(piece, line), line
-            line += piece.count(b"\n")
+            yield self._decode(memoryview(data)[:cut], offset), offset
+            offset += cut
 
-    def _decode(self, data: bytes, first_line: int) -> str:
+    def _decode(self, data: bytes | memoryview, offset: int) -> str:
         try:
-            return data.decode("utf-8")
+            return str(data, "utf-8")
         except UnicodeDecodeError as error:
-            line = first_line + data.count(b"\n", 0, error.start)
+            at = offset + error.start
             raise ProvebenchError(
-                f"not valid UTF-8 text ({error.reason} at byte {error.start} of this piece)",
+                f"not valid UTF-8 text ({error.reason} at byte {at})",
                 path=self.path,
-                line=line,
+                line=self._line_at(at),
             ) from None
+
+    def _line_at(self, offset: int) -> int | None:
+        """The line number (LF-counted) of a byte offset; only ever needed for an error."""
+        lines = 1
+        try:
+            with Path(self.path).open("rb") as handle:
+                while offset > 0 and (block := handle.read(min(offset, _DEFAULT_CHUNK_BYTES))):
+                    lines += block.count(b"\n")
+                    offset -= len(block)
+        except OSError:
+            return None
+        return lines
 
     # -- text to records, line by line through csv.reader ----------------------------------
 
-    def _set_lines(self, text: str, first_line: int) -> None:
+    def _set_lines(self, text: str, offset: int) -> None:
         self._lines = _universal_lines(text)
         self._position = 0
-        self._lines_first_line = first_line
+        self._lines_offset = offset
 
     def _load_next_piece(self) -> bool:
         """Parse the next piece line by line (a quoted field runs on into it); False at the end."""
@@ -140,12 +170,14 @@ class CsvRecordStream:
         try:
             return next(self._reader, None)
         except csv.Error as error:
-            done = "".join(self._lines[: max(self._position - 1, 0)])
             raise ProvebenchError(
                 f"CSV error: {error}",
                 path=self.path,
-                line=self._lines_first_line + done.count("\n"),
+                line=self._line_at(self._offset_of_line(max(self._position - 1, 0))),
             ) from None
+
+    def _offset_of_line(self, index: int) -> int:
+        return self._lines_offset + len("".join(self._lines[:index]).encode("utf-8"))
 
     def _read_header(self) -> list[str] | None:
         # `DictReader` takes the first record as field names, even a blank one; an empty file
@@ -175,18 +207,17 @@ class CsvRecordStream:
         while True:
             if self._position < len(self._lines):
                 # Text left after a record that csv.reader read (the header): back to fast.
-                done = "".join(self._lines[: self._position])
-                first_line = self._lines_first_line + done.count("\n")
+                offset = self._offset_of_line(self._position)
                 text = "".join(self._lines[self._position :])
                 self._lines, self._position = [], 0
             else:
                 piece = next(self._pieces, None)
                 if piece is None:
                     return
-                text, first_line = piece
+                text, offset = piece
             batch = _fast_records(text)
             if batch is None:
-                self._set_lines(text, first_line)
+                self._set_lines(text, offset)
                 batch = self._records_line_by_line()
             if batch:
                 yield batch
@@ -196,23 +227,24 @@ def _fast_records(text: str) -> list[Record] | None:
     """The records of a text that starts at a record boundary, or None when that needs the
     line-by-line path: a bare CR, a line longer than the field size limit, or a quoted field
     that does not end on its own line."""
-    carriage_returns = text.count("\r")
-    if carriage_returns == 0:
+    if "\r" not in text:
         lines = text.split("\n")
     else:
         crlf = text.count("\r\n")
-        if carriage_returns != crlf:
+        if text.count("\r") != crlf:
             return None
         lines = (
             text.split("\r\n")
             if crlf == text.count("\n")
             else text.replace("\r\n", "\n").split("\n")
         )
-    if len(text) > PUBLISHED_FIELD_SIZE_LIMIT and max(map(len, lines)) > PUBLISHED_FIELD_SIZE_LIMIT:
+    if lines[-1] == "":
+        lines.pop()  # the text ends with a line end
+    if _may_hold_a_long_line(text) and max(map(len, lines)) > PUBLISHED_FIELD_SIZE_LIMIT:
         return None
     records: list[Record] = lines  # type: ignore[assignment]
     if '"' in text:
-        quoted = [index for index, line in enumerate(lines) if '"' in line]
+        quoted = list(compress(count(), map(operator.contains, lines, repeat('"'))))
         # Parse the quoted lines on their own, then a blank sentinel line. If every one of them
         # is a whole record, csv.reader returns one record per line and then [] for the
         # sentinel; a quoted field running on past its line swallows a later line instead.
@@ -223,10 +255,24 @@ def _fast_records(text: str) -> list[Record] | None:
         if len(parsed) != len(quoted) + 1 or parsed[-1]:
             return None
         for index, fields in zip(quoted, parsed, strict=False):
-            records[index] = fields
+            record = QuotedRecord(lines[index])
+            record.fields = fields
+            records[index] = record
     if "" in records:
         records = [record for record in records if record]
     return records
+
+
+def _may_hold_a_long_line(text: str) -> bool:
+    """False when every line is surely within the field size limit (cheap: a few finds).
+
+    A line longer than the limit covers a whole window of half the limit, aligned on a multiple
+    of it, with no line feed in it; so if every such window has a line feed, no line is long.
+    """
+    half = PUBLISHED_FIELD_SIZE_LIMIT // 2
+    return any(
+        text.find("\n", start, start + half) < 0 for start in range(0, len(text) - half + 1, half)
+    )
 
 
 _UNIVERSAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -267,4 +313,10 @@ def _os_reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
-__all__ = ["PUBLISHED_FIELD_SIZE_LIMIT", "CsvRecordStream", "Record", "record_fields"]
+__all__ = [
+    "PUBLISHED_FIELD_SIZE_LIMIT",
+    "CsvRecordStream",
+    "QuotedRecord",
+    "Record",
+    "record_fields",
+]

@@ -19,6 +19,7 @@ earlier rows of each repeated id are skipped (`skip_expected`, `skip_candidate`)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 from typing import cast
 
 from provebench.pilot._score_final_csv import Record, record_fields
@@ -101,12 +102,15 @@ class LockstepJoin:
         *,
         skip_expected: dict[str, int] | None = None,
         skip_candidate: dict[str, int] | None = None,
+        count_ids: bool = True,
     ) -> None:
         self.expected = expected
         self.candidate = candidate
         self.compare = FieldComparison(expected, candidate)
         self.skip_expected = skip_expected
         self.skip_candidate = skip_candidate
+        # Without count_ids only the field counts are kept (the repeat-aware second pass).
+        self.count_ids = count_ids
         self.seen: dict[str, int] = {}
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
@@ -123,6 +127,12 @@ class LockstepJoin:
         self.fields_matched = 0
         self.fields_total = 0
         self.order_ok = True
+
+    def drop_row_state(self) -> None:
+        """Free the id registry and unpaired rows once only the counts are needed."""
+        self.seen = {}
+        self.pending_expected = {}
+        self.pending_candidate = {}
 
     # -- one side at a time --------------------------------------------------------------
 
@@ -149,7 +159,8 @@ class LockstepJoin:
             else:
                 self.expected_empty_ids += 1
             return
-        self._register(file_id, _IN_EXPECTED, self.expected_repeats)
+        if self.count_ids:
+            self._register(file_id, _IN_EXPECTED, self.expected_repeats)
         if self.skip_expected and _skip_earlier_row(self.skip_expected, file_id):
             return
         self.fields_total += self.compare.keys(fields)
@@ -166,7 +177,8 @@ class LockstepJoin:
         if not file_id:
             self.candidate_falsy_ids += 1
             return
-        self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
+        if self.count_ids:
+            self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
         if self.skip_candidate and _skip_earlier_row(self.skip_candidate, file_id):
             return
         partner = self.pending_expected.pop(file_id, None)
@@ -180,22 +192,13 @@ class LockstepJoin:
     def take_identical_run(self, records: list[Record]) -> None:
         """Records equal on both sides, at the same positions, under the same header."""
         ids = self._run_ids(records)
-        fresh = dict.fromkeys(ids, _IN_BOTH)
         if (
             all(ids)
-            and len(fresh) == len(records)
-            and self.seen.keys().isdisjoint(fresh)
-            and not (self.skip_expected and not self.skip_expected.keys().isdisjoint(fresh))
-            and not (self.skip_candidate and not self.skip_candidate.keys().isdisjoint(fresh))
+            and not (self.skip_expected and not self.skip_expected.keys().isdisjoint(ids))
+            and not (self.skip_candidate and not self.skip_candidate.keys().isdisjoint(ids))
+            and self._register_run(cast("list[str]", ids))  # all(ids): no None among them
         ):
-            count = len(records)
-            self.seen.update(cast("dict[str, int]", fresh))  # all(ids): no None among them
-            self.expected_rows += count
-            self.candidate_rows += count
-            self.expected_distinct += count
-            self.candidate_distinct += count
-            self.in_both += count
-            keys = count * self.compare.named_keys + self._rows_with_extra_fields(records)
+            keys = len(records) * self.compare.named_keys + self._rows_with_extra_fields(records)
             self.fields_total += keys
             self.fields_matched += keys
             return
@@ -204,20 +207,58 @@ class LockstepJoin:
             self.take_expected(record)
             self.take_candidate(record)
 
+    def _register_run(self, ids: list[str]) -> bool:
+        """Count a run's ids as seen on both sides, if none of them was seen before."""
+        if not self.count_ids:
+            return True
+        fresh = dict.fromkeys(ids, _IN_BOTH)
+        if len(fresh) != len(ids) or not self.seen.keys().isdisjoint(fresh):
+            return False
+        self.seen.update(fresh)
+        count = len(ids)
+        self.expected_rows += count
+        self.candidate_rows += count
+        self.expected_distinct += count
+        self.candidate_distinct += count
+        self.in_both += count
+        return True
+
     def _run_ids(self, records: list[Record]) -> list[str | None]:
-        column = self.expected.id_column
-        if column == 0:
-            # A record is never blank, so its first field always exists.
-            return [r.partition(",")[0] if isinstance(r, str) else r[0] for r in records]
+        if self.expected.id_column == 0:
+            try:
+                # The id is the text before the first comma, as long as that text holds no
+                # quote (then csv.reader reads the first field the same way). A multi-line
+                # record (a list) has no .partition and takes the general path.
+                ids = [record.partition(",")[0] for record in records]  # type: ignore[union-attr]
+            except AttributeError:
+                pass
+            else:
+                if '"' not in "".join(ids):
+                    return ids
         file_id = self.expected.file_id
-        return [file_id(record_fields(r)) for r in records]
+        return [file_id(record_fields(record)) for record in records]
 
     def _rows_with_extra_fields(self, records: list[Record]) -> int:
+        """How many records have more fields than the header (DictReader's None key)."""
         separators = self.expected.width - 1
-        counts = [r.count(",") if isinstance(r, str) else len(r) - 1 for r in records]
-        if not counts or max(counts) <= separators:
+        try:
+            # Commas in the text bound the field separators from above (quoted fields may
+            # hold commas), so a run whose records all have few enough commas has no extras.
+            commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
+        except TypeError:  # a multi-line record (a list) among them
+            commas = [len(record_fields(record)) - 1 for record in records]
+        if not commas or max(commas) <= separators:
             return 0
-        return sum(1 for count in counts if count > separators)
+        extra = 0
+        for value in {count for count in set(commas) if count > separators}:
+            index = commas.index(value)
+            while True:
+                extra += len(record_fields(records[index])) - 1 > separators
+                try:
+                    index = commas.index(value, index + 1)
+                except ValueError:
+                    break
+        return extra
 
     # -- both streams --------------------------------------------------------------------
 

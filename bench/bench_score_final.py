@@ -1,0 +1,227 @@
+"""`provebench pilot score-final` against the published `score_final_state.py`, side by side.
+
+Generates an expected register of N rows (default 1,000,000; `--quick`: 50,000) with the pilot's
+register columns, and two candidates: `pass` (the same bytes, what a correct importer confirms)
+and `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
+neighbour, 0.02% imported twice). About 1% of manager names hold a comma, so those rows are
+quoted. Each scenario runs the published script (extracted from the seed, never stored here)
+and our console script as fresh child processes; wall time and peak RSS come from `os.wait4`
+for that child alone. The outputs must be byte-identical. Figures go to
+`bench/out/score_final.json`; the exit status is 1 when any output differs.
+
+    .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+OUT_PATH = REPO_ROOT / "bench" / "out" / "score_final.json"
+COLUMNS = (
+    "file_id",
+    "call_local_datetime",
+    "direction",
+    "manager_code",
+    "manager_name",
+    "phone",
+    "duration_sec",
+    "source_link",
+    "status",
+)
+SEED = 20260302
+TIME_TARGET = 10.0  # at least this many times faster
+MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
+
+
+# -- data ------------------------------------------------------------------------------------
+
+
+def _manager_names(rng: random.Random) -> list[str]:
+    given = ["Anna", "Ivan", "Olga", "Sergei", "Maria", "Dmitri", "Elena", "Pavel", "Irina"]
+    family = ["Petrova", "Sidorov", "Smirnova", "Ivanov", "Kuznetsova", "Popov", "Volkova"]
+    names = [f"{rng.choice(given)} {rng.choice(family)}" for _ in range(119)]
+    return [*names, "Smirnova, Olga"]  # one of 120 managers needs quoting
+
+
+def expected_rows(count: int, rng: random.Random) -> list[str]:
+    """CSV lines (no line end) of an expected register, in the published order."""
+    names = _manager_names(rng)
+    lines = []
+    base = 1_772_400_000  # seconds; 2026-03-02, local offset fixed below
+    for index in range(count):
+        file_id = f"{rng.getrandbits(128):032x}"
+        manager = rng.randrange(len(names))
+        name = names[manager]
+        stamp = time.gmtime(base + index * 3)
+        when = time.strftime("%Y-%m-%dT%H:%M:%S+03:00", stamp)
+        lines.append(
+            ",".join(
+                (
+                    file_id,
+                    when,
+                    "incoming" if rng.random() < 0.6 else "outgoing",
+                    f"M{manager:03d}",
+                    f'"{name}"' if "," in name else name,
+                    f"79{rng.randrange(10**9):09d}",
+                    str(rng.randrange(1, 3600)),
+                    f"drive://file/{file_id}",
+                    "imported",
+                )
+            )
+        )
+    return lines
+
+
+def with_defects(rows: list[str], rng: random.Random) -> list[str]:
+    """An importer's result with the defects listed in the module docstring."""
+    out = list(rows)
+    count = len(out)
+    for index in rng.sample(range(count), count // 100):
+        fields = out[index].split(",")
+        fields[-3] = str(int(fields[-3]) + 1) if fields[-3].isdigit() else "0"  # duration_sec
+        out[index] = ",".join(fields)
+    for index in sorted(rng.sample(range(count - 1), count // 2000), reverse=True):
+        out[index], out[index + 1] = out[index + 1], out[index]
+    for index in sorted(rng.sample(range(count), count // 1000), reverse=True):
+        del out[index]
+    for _ in range(count // 1000):
+        extra = (
+            f"{rng.getrandbits(128):032x},2026-03-02T00:00:00+03:00,incoming,M000,X,7,1,x,imported"
+        )
+        out.insert(rng.randrange(len(out) + 1), extra)
+    for index in sorted(rng.sample(range(len(out)), count // 5000), reverse=True):
+        out.insert(index + 1, out[index])
+    return out
+
+
+def write_csv(path: Path, rows: list[str]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        handle.write(",".join(COLUMNS) + "\n")
+        for start in range(0, len(rows), 100_000):
+            handle.write("\n".join(rows[start : start + 100_000]) + "\n")
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+def measure(command: list[str]) -> dict[str, Any]:
+    """Run a fresh child; wall seconds, peak RSS (MiB) of that child, exit status, stdout."""
+    with tempfile.TemporaryFile() as stdout:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        stderr = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
+        stdout.seek(0)
+        output = stdout.read()
+    return {
+        "seconds": round(seconds, 3),
+        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),  # Linux reports KiB
+        "exit_code": process.returncode,
+        "stdout": output,
+        "stderr": stderr,
+    }
+
+
+def best_of(command: list[str], repeat: int) -> dict[str, Any]:
+    runs = [measure(command) for _ in range(repeat)]
+    best = min(runs, key=lambda run: run["seconds"])
+    best["peak_rss_mib"] = max(run["peak_rss_mib"] for run in runs)
+    best["all_seconds"] = [run["seconds"] for run in runs]
+    return best
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench_score_final", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="50,000 rows instead of 1,000,000")
+    parser.add_argument("--rows", type=int, default=None, help="rows in the expected register")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of ours per scenario")
+    args = parser.parse_args(argv)
+    rows = args.rows or (50_000 if args.quick else 1_000_000)
+
+    sys.path.insert(0, str(REPO_ROOT))
+    from tests.helpers.published_scorer import SEED_PATH, write_published_script
+
+    python = sys.executable
+    provebench = str(Path(python).with_name("provebench"))
+    work = Path(tempfile.mkdtemp(prefix="bench-score-final-"))
+    try:
+        script = write_published_script(work)
+        if script is None:
+            print(f"bench_score_final: the seed is not at {SEED_PATH}; nothing to compare")
+            return 1
+        rng = random.Random(SEED)
+        print(f"generating {rows:,} rows ...", flush=True)
+        expected = expected_rows(rows, rng)
+        write_csv(work / "expected.csv", expected)
+        shutil.copyfile(work / "expected.csv", work / "candidate_pass.csv")
+        write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
+        del expected
+        startup = best_of([provebench, "--version"], args.repeat)
+        results: dict[str, Any] = {
+            "rows": rows,
+            "expected_csv_mib": round((work / "expected.csv").stat().st_size / 2**20, 1),
+            "cli_startup_seconds": startup["seconds"],
+            "scenarios": {},
+        }
+        status = 0
+        for scenario in ("pass", "defects"):
+            files = [str(work / "expected.csv"), str(work / f"candidate_{scenario}.csv")]
+            print(f"{scenario}: published script ...", flush=True)
+            published = measure([python, str(script), *files])
+            print(f"{scenario}: provebench pilot score-final x{args.repeat} ...", flush=True)
+            ours = best_of([provebench, "pilot", "score-final", *files], args.repeat)
+            identical = (
+                published["exit_code"] == ours["exit_code"] == 0
+                and published["stdout"] == ours["stdout"]
+            )
+            status |= 0 if identical else 1
+            results["scenarios"][scenario] = {
+                "published": {k: published[k] for k in ("seconds", "peak_rss_mib")},
+                "ours": {k: ours[k] for k in ("seconds", "all_seconds", "peak_rss_mib")},
+                "speedup": round(published["seconds"] / ours["seconds"], 2),
+                "memory_ratio": round(published["peak_rss_mib"] / ours["peak_rss_mib"], 2),
+                "outputs_identical": identical,
+            }
+            if not identical:
+                print(f"{scenario}: OUTPUTS DIFFER\n{published['stderr']}{ours['stderr']}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    _report(results)
+    return status
+
+
+def _report(results: dict[str, Any]) -> None:
+    from provebench._canonical import canonical_json, write_atomic
+
+    OUT_PATH.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(OUT_PATH, canonical_json(results))
+    print(
+        f"\nscore-final, {results['rows']:,} rows ({results['expected_csv_mib']} MiB per file), "
+        f"CLI start-up {results['cli_startup_seconds']} s"
+    )
+    header = f"{'scenario':10} {'published':>18} {'ours':>18} {'speed-up':>9} {'memory':>8}  same"
+    print(header)
+    for name, row in results["scenarios"].items():
+        published, ours = row["published"], row["ours"]
+        print(
+            f"{name:10} {published['seconds']:>7.2f} s {published['peak_rss_mib']:>6.0f} MiB"
+            f" {ours['seconds']:>7.2f} s {ours['peak_rss_mib']:>6.0f} MiB"
+            f" {row['speedup']:>8.1f}x {row['memory_ratio']:>7.1f}x  {row['outputs_identical']}"
+        )
+    print(f"targets: speed-up >= {TIME_TARGET}x, memory ratio >= {MEMORY_TARGET}x; {OUT_PATH}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
