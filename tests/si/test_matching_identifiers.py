@@ -16,6 +16,7 @@ from provebench.si._matching import (
     validate_identifier,
     validate_identifier_set,
 )
+from provebench.si._normalize import normalize
 
 
 def names(text: str, identifier: str) -> list[tuple[int, int, str]]:
@@ -178,3 +179,24 @@ def test_sentence_location_in_long_texts_queried_out_of_order() -> None:
         offsets = [offset for offset in range(len(text)) if not text[offset].isspace()]
         for offset in rng.sample(offsets, min(300, len(offsets))):
             assert channel.sentence_containing(offset, offset + 1) == expected[offset]
+
+
+# Combining marks, Hangul jamo, Tibetan vowel signs that reorder, special case foldings.
+_HARD = "aeiKs_ \n\u0301\u0308\u0323\u0345\u1100\u1161\u11a8\u0130\u00df\u1e9e\ufb01\u0149"
+_HARD += "\u03a3\u0399\u0390\u1fb3\u212a\u2126\u0f73\u0f71\u0f72\u0e33\u0344\u0958"
+
+
+def _fold_whole(text: str) -> str:
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
+
+
+def test_comparison_text_equals_folding_the_whole_text() -> None:
+    rng = random.Random(1)
+    for _ in range(20_000):
+        text = "".join(rng.choices(_HARD, k=rng.randint(1, 8)))
+        assert normalize(text).key == _fold_whole(text), ascii(text)
+
+
+@given(st.text(max_size=16))
+def test_comparison_text_equals_folding_the_whole_text_for_any_text(text: str) -> None:
+    assert normalize(text).key == _fold_whole(text)

@@ -101,8 +101,15 @@ class _Builder:
         self._add(piece, start, end, one_to_one=True)
 
     def clusters(self, text: str, start: int, end: int) -> None:
-        for cluster_start, cluster_end in _clusters(text, start, end):
-            piece = _fold(text[cluster_start:cluster_end])
+        bounds = _clusters(text, start, end)
+        pieces = [_fold(text[cluster_start:cluster_end]) for cluster_start, cluster_end in bounds]
+        whole = _fold(text[start:end])
+        if "".join(pieces) != whole:
+            # Rare reorderings across clusters (e.g. Tibetan U+0F73 before combining marks):
+            # keep the exact comparison text and map the whole run to its whole original span.
+            self._add(whole, start, end, one_to_one=False)
+            return
+        for (cluster_start, cluster_end), piece in zip(bounds, pieces, strict=True):
             self._add(piece, cluster_start, cluster_end, one_to_one=False)
 
     def _add(self, piece: str, start: int, end: int, *, one_to_one: bool) -> None:
