@@ -47,6 +47,7 @@ from provebench.pilot._rows import (
     register_order_key,
     sorted_register,
 )
+from provebench.pilot._runner import RunOutcome, run_lab
 from provebench.pilot._score_final import FinalStateScore, score_final_state
 from provebench.pilot._score_final_selftest import SelftestResult, run_selftest
 from provebench.pilot._timerule import load_zone, local_datetime_text
@@ -82,6 +83,7 @@ __all__ = [
     "Refusal",
     "RegisterRow",
     "RuleVersions",
+    "RunOutcome",
     "RunVersion",
     "SelftestResult",
     "TimeZoneChanged",
@@ -99,6 +101,7 @@ __all__ = [
     "register_order_key",
     "render_call_name",
     "rule_versions",
+    "run_lab",
     "run_selftest",
     "run_version_for_cycle",
     "score_final_state",
