@@ -260,10 +260,10 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
             raise ProvebenchError(
                 f"{events} events, corpus.json says {info.counts.events}", path=corpus.events_path
             )
-        rows = corpus.expected_rows()
-        if len(rows) != info.counts.expected_rows:
+        rows = sum(1 for _ in iter_register_csv(corpus.expected_rows_path))
+        if rows != info.counts.expected_rows:
             raise ProvebenchError(
-                f"{len(rows)} rows, corpus.json says {info.counts.expected_rows}",
+                f"{rows} rows, corpus.json says {info.counts.expected_rows}",
                 path=corpus.expected_rows_path,
             )
     return corpus
@@ -325,6 +325,11 @@ def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator
 
 def read_register_csv(path: Path) -> list[RegisterRow]:
     """A register CSV in row format v1 (header exactly `REGISTER_COLUMNS`), checked."""
+    return list(iter_register_csv(path))
+
+
+def iter_register_csv(path: Path) -> Iterator[RegisterRow]:
+    """`read_register_csv`, one row at a time (memory: the set of file_ids seen)."""
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
@@ -332,7 +337,6 @@ def read_register_csv(path: Path) -> list[RegisterRow]:
             raise ProvebenchError(
                 "header must be " + ",".join(REGISTER_COLUMNS), path=path, line=1, field="header"
             )
-        rows: list[RegisterRow] = []
         seen: set[str] = set()
         for record in reader:
             line = reader.line_num
@@ -346,8 +350,7 @@ def read_register_csv(path: Path) -> list[RegisterRow]:
                     "empty or repeated file_id", path=path, line=line, field="file_id"
                 )
             seen.add(row.file_id)
-            rows.append(row)
-    return rows
+            yield row
 
 
 __all__ = [
@@ -362,6 +365,7 @@ __all__ = [
     "Corpus",
     "CorpusManifest",
     "iter_events",
+    "iter_register_csv",
     "load_corpus",
     "read_register_csv",
     "write_corpus",

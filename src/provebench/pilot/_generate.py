@@ -56,7 +56,7 @@ CALL_YEAR = 2026
 _WINDOW_START = int(datetime(CALL_YEAR, 1, 1, tzinfo=UTC).timestamp())
 _WINDOW_END = int(datetime(CALL_YEAR + 1, 1, 1, tzinfo=UTC).timestamp())
 _DIRECTION_WORDS = {"in": "incoming", "out": "outgoing"}
-_POOL_LIMIT = 100_000
+_POOL_LIMIT = 20_000
 # Metadata is written with all three keys so each line is the canonical JSON of its model.
 _NO_METADATA: dict[str, str | None] = {"direction": None, "phone": None, "manager_code": None}
 T = TypeVar("T")
