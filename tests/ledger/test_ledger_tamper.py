@@ -373,3 +373,24 @@ def test_reading_a_tampered_non_object_payload_is_a_clear_error(sqlite_log: Path
     with Ledger.open_readonly(sqlite_log) as ledger, pytest.raises(ProvebenchError, match="seq 2"):
         list(ledger.entries())
     assert ("malformed", 2) in named(verify_ledger(sqlite_log))
+
+
+def test_the_writer_refuses_a_log_with_removed_triggers(sqlite_log: Path) -> None:
+    from provebench._errors import ProvebenchError
+
+    attack.sql(sqlite_log)
+    with pytest.raises(ProvebenchError, match="refusing to append: append-only trigger"):
+        Ledger.open(sqlite_log)
+    Ledger.open_readonly(sqlite_log).close()  # evaluators can still read it
+
+
+def test_the_writer_refuses_a_log_with_an_edited_head(sqlite_log: Path) -> None:
+    from provebench._errors import ProvebenchError
+
+    attack.sql(
+        sqlite_log,
+        f"UPDATE entries SET kind = 'forged' WHERE seq = {COUNT - 1}",
+        restore_triggers=True,
+    )
+    with pytest.raises(ProvebenchError, match=f"head entry \\(seq {COUNT - 1}\\)"):
+        Ledger.open(sqlite_log)

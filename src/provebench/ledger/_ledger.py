@@ -33,10 +33,12 @@ from provebench.ledger._entry import (
     hashed_text,
 )
 from provebench.ledger._schema import (
+    TRIGGER_NAMES,
     check_meta,
     create_schema,
     is_empty_database,
     looks_like_sqlite,
+    trigger_names,
 )
 
 Synchronous = Literal["FULL", "NORMAL"]
@@ -81,6 +83,7 @@ class Ledger:
             if is_empty_database(connection):
                 create_schema(connection)
             check_meta(connection, target)
+            _refuse_tampered_for_writing(connection, target)
         except sqlite3.DatabaseError as error:
             connection.close()
             raise ProvebenchError(f"cannot open ledger: {error}", path=target) from error
@@ -261,6 +264,36 @@ def _entry_from_row(row: tuple[Any, ...], path: Path) -> LedgerEntry:
             path=path,
         )
     return LedgerEntry(seq=seq, kind=kind, payload=payload, prev_hash=prev_hash, hash=entry_hash)
+
+
+def _refuse_tampered_for_writing(connection: sqlite3.Connection, path: Path) -> None:
+    """The writer stops on a log someone else has written to (pilot §15): missing append-only
+    triggers, or a head entry that does not hash to its stored hash. A full check is
+    `verify_ledger`; this one costs one row."""
+    missing = [name for name in TRIGGER_NAMES if name not in trigger_names(connection)]
+    if missing:
+        raise ProvebenchError(
+            f"refusing to append: append-only trigger(s) {', '.join(missing)} were removed "
+            "(run `provebench log verify`)",
+            path=path,
+        )
+    row = connection.execute(f"{_SELECT_FROM} ORDER BY seq DESC LIMIT 1").fetchone()
+    if row is None:
+        return
+    seq, kind, text, prev_hash, entry_hash = row
+    intact = (
+        isinstance(seq, int)
+        and isinstance(kind, str)
+        and isinstance(text, str)
+        and isinstance(prev_hash, str)
+        and hash_text(hashed_text(seq, kind, text, prev_hash)) == entry_hash
+    )
+    if not intact:
+        raise ProvebenchError(
+            f"refusing to append: the head entry (seq {seq}) does not match its hash "
+            "(run `provebench log verify`)",
+            path=path,
+        )
 
 
 def _connect(path: Path, *, uri: str | None) -> sqlite3.Connection:
