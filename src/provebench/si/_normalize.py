@@ -71,6 +71,8 @@ def normalize(text: str) -> NormalizedText:
     if text.isascii():
         builder.one_to_one(text, 0, len(text))
         return builder.finish(text)
+    if builder.folds_one_to_one(text, 0, len(text)):
+        return builder.finish(text)
     position = 0
     for run in _NON_ASCII_RUN.finditer(text):
         # The ASCII character before a non-ASCII run may compose with it ("e" + U+0301), so it
@@ -100,7 +102,25 @@ class _Builder:
         piece = text[start:end].lower()
         self._add(piece, start, end, one_to_one=True)
 
+    def folds_one_to_one(self, text: str, start: int, end: int) -> bool:
+        """Add `text[start:end]` as one one-to-one segment if folding keeps every offset.
+
+        True for NFC text whose case folding maps each character to one character and stays
+        NFC (most text in any script); no character folds to nothing, so equal lengths mean one
+        character each.
+        """
+        run = text[start:end]
+        if not unicodedata.is_normalized("NFC", run):
+            return False
+        folded = run.casefold()
+        if len(folded) != len(run) or not unicodedata.is_normalized("NFC", folded):
+            return False
+        self._add(folded, start, end, one_to_one=True)
+        return True
+
     def clusters(self, text: str, start: int, end: int) -> None:
+        if self.folds_one_to_one(text, start, end):
+            return
         bounds = _clusters(text, start, end)
         pieces = [_fold(text[cluster_start:cluster_end]) for cluster_start, cluster_end in bounds]
         whole = _fold(text[start:end])
