@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from provebench import __version__
+from provebench._demo import DEFAULT_SEED, run_demo
 from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
@@ -46,6 +49,19 @@ def _root(
     ),
 ) -> None:
     """provebench: verdicts are a pure function of the evidence."""
+
+
+@app.command()
+def demo(
+    out: Annotated[Path, typer.Option("--out", help="Folder for everything it writes.")] = Path(
+        "out/demo"
+    ),
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated pilot corpus.")] = (
+        DEFAULT_SEED
+    ),
+) -> None:
+    """Run the main job on embedded defaults: SI scoring and a pilot 03 laboratory run."""
+    raise typer.Exit(run_demo(out, seed))
 
 
 def main() -> None:

@@ -1,0 +1,204 @@
+"""`provebench demo`: the main job on embedded defaults, as a user would run it by hand.
+
+Every step is a real `provebench` command run as a subprocess (printed before it runs), so the
+demo exercises exactly what the README documents: validate and score the shipped SI scenario
+and its example evidence, then generate a pilot 03 corpus, run the reference and the no-op
+importer in the laboratory, and evaluate both runs. Outputs go to one folder (default
+`out/demo`), which the demo only ever replaces when it made it itself.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from provebench._errors import ProvebenchError
+
+_MARKER = ".provebench-demo"
+DEFAULT_SEED = 3
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One command of the demo and the exit statuses that count as the expected outcome."""
+
+    title: str
+    args: list[str]
+    ok_statuses: tuple[int, ...] = (0,)
+
+
+def _prepare(out_dir: Path) -> None:
+    if out_dir.exists():
+        if not (out_dir / _MARKER).is_file():
+            raise ProvebenchError(
+                "refusing to replace a folder the demo did not create", path=out_dir, field="--out"
+            )
+        shutil.rmtree(out_dir)
+    try:
+        out_dir.mkdir(parents=True)
+    except OSError as error:
+        raise ProvebenchError(f"cannot create: {error.strerror}", path=out_dir) from error
+    (out_dir / _MARKER).write_text("made by `provebench demo`; replaced on the next demo\n")
+
+
+def _run(console: Console, step: _Step, *, capture: bool) -> subprocess.CompletedProcess[str]:
+    shown = " ".join(["provebench", *step.args])
+    console.print(f"\n[bold cyan]{step.title}[/]\n[dim]$ {shown}[/]", highlight=False)
+    completed = subprocess.run(
+        [sys.executable, "-m", "provebench", *step.args],
+        capture_output=capture,
+        text=True,
+        check=False,
+    )
+    if completed.returncode not in step.ok_statuses:
+        if capture:
+            console.print(completed.stdout, completed.stderr, markup=False)
+        raise ProvebenchError(
+            f"demo step failed with exit status {completed.returncode}: {shown}", field="demo"
+        )
+    return completed
+
+
+def _si_part(console: Console) -> list[tuple[str, str, float]]:
+    si_root = files("provebench.si")
+    scenario = str(si_root / "scenarios" / "diagnostic-accuracy.yaml")
+    _run(
+        console,
+        _Step("Validate the shipped Form B scenario", ["si", "validate", scenario]),
+        capture=False,
+    )
+    results: list[tuple[str, str, float]] = []
+    examples = sorted(Path(str(si_root / "examples")).glob("*.json"))
+    console.print(f"\n[bold cyan]Score {len(examples)} example evidence files[/]")
+    for example in examples:
+        step = _Step(f"score {example.name}", ["si", "score", scenario, str(example)])
+        completed = subprocess.run(
+            [sys.executable, "-m", "provebench", *step.args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if completed.returncode != 0:
+            raise ProvebenchError(completed.stderr.strip() or "si score failed", path=example)
+        verdict = json.loads(completed.stdout)
+        results.append((example.stem, str(verdict["band"]), float(verdict["score"])))
+    return results
+
+
+def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[str, Any]]:
+    corpus = out_dir / "corpus"
+    _run(
+        console,
+        _Step(
+            "Generate a pilot 03 corpus",
+            ["pilot", "generate", "--seed", str(seed), "--profile", "public", "--out", str(corpus)],
+        ),
+        capture=False,
+    )
+    verdicts: dict[str, dict[str, Any]] = {}
+    for agent in ("reference", "noop"):
+        run_dir = out_dir / f"run-{agent}"
+        _run(
+            console,
+            _Step(
+                f"Run the {agent} importer in the laboratory",
+                [
+                    "pilot",
+                    "run",
+                    "--corpus",
+                    str(corpus),
+                    "--agent",
+                    agent,
+                    "--out",
+                    str(run_dir),
+                    "--quiet",
+                ],
+            ),
+            capture=False,
+        )
+        # Exit 1 is the evaluator's "evaluated, did not pass": the expected outcome for noop.
+        _run(
+            console,
+            _Step(
+                f"Evaluate the {agent} run",
+                ["pilot", "evaluate", str(run_dir), "--corpus", str(corpus)],
+                ok_statuses=(0, 1),
+            ),
+            capture=True,
+        )
+        verdicts[agent] = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
+    _run(
+        console,
+        _Step(
+            "Judge the reference register with the final-state scorer",
+            [
+                "pilot",
+                "score-final",
+                str(corpus / "expected_final_rows.csv"),
+                str(out_dir / "run-reference" / "register.csv"),
+            ],
+        ),
+        capture=False,
+    )
+    return verdicts
+
+
+def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
+    """Run the demo; returns the process exit status (0 when every outcome is as expected)."""
+    console = Console(highlight=False)
+    _prepare(out_dir)
+    si_results = _si_part(console)
+    verdicts = _pilot_part(console, out_dir, seed)
+
+    si_table = Table(title="SI profile: infra.capability.da.single-signal-diagnosis-001")
+    for column in ("evidence", "band", "score"):
+        si_table.add_column(column)
+    for name, band, score in si_results:
+        si_table.add_row(name, band, f"{score:.1f}")
+    pilot_table = Table(title=f"Pilot 03: laboratory runs on the public corpus (seed {seed})")
+    for column in (
+        "importer",
+        "scorer_pass",
+        "completeness",
+        "Perf_shadow",
+        "violations",
+        "escrow released",
+    ):
+        pilot_table.add_column(column)
+    for agent, verdict in verdicts.items():
+        metrics = verdict["metrics"]["overall"] if verdict.get("metrics") else {}
+        escrow = verdict.get("escrow") or {}
+        pilot_table.add_row(
+            agent,
+            str(verdict["scorer_pass"]),
+            f"{metrics['completeness']['value']:.3f}" if metrics else "-",
+            f"{verdict['perf_shadow']:.3f}" if verdict["perf_shadow"] is not None else "-",
+            str(verdict["critical_violation_count"]),
+            f"{escrow.get('released_total', 0.0):.0%}",
+        )
+    console.print()
+    console.print(si_table)
+    console.print(pilot_table)
+    console.print(f"\nEverything the demo wrote is in {out_dir}/")
+
+    expected = (
+        verdicts["reference"]["scorer_pass"] is True and verdicts["noop"]["scorer_pass"] is False
+    )
+    if not expected:
+        console.print(
+            "[bold red]unexpected outcome: the reference importer must pass and noop fail[/]"
+        )
+        return 1
+    return 0
+
+
+__all__ = ["DEFAULT_SEED", "run_demo"]
