@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench.si import bind_scoring, registry
 from provebench.si._evaluate import evaluate
+from provebench.si._matching import TOKEN_CHARACTERS
 from provebench.si._primitives import (
     IMPLEMENTED_PRIMITIVES,
     factor_identified,
@@ -224,3 +227,40 @@ def test_the_reported_pair_lies_inside_the_window() -> None:
     co = result.cooccurrence
     assert co.identifier_match is not None and co.synonym_match is not None
     assert (co.identifier_match.sentence, co.synonym_match.sentence) == (3, 2)
+
+
+_words = st.sampled_from(
+    ["SMTP_PORT", "smtp_port", "SMTP_PORT_OLD", "x", " ", "  ", "\n", ":", "-"]
+)
+
+
+def _naive_in_scope_count(answer: str, bodies: list[str]) -> int:
+    """SI §2.1 and §3.1 by the letter: drop echoed lines, count delimited matches in the rest."""
+    count = 0
+    for line in answer.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.strip()
+        if stripped and any(stripped in body for body in bodies):
+            continue
+        folded = line.casefold()
+        start = folded.find("smtp_port")
+        while start != -1:
+            before = folded[start - 1 : start]
+            after = folded[start + 9 : start + 10]
+            if not (before and before in TOKEN_CHARACTERS) and not (
+                after and after in TOKEN_CHARACTERS
+            ):
+                count += 1
+            start = folded.find("smtp_port", start + 1)
+    return count
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    answer=st.lists(_words, max_size=20).map("".join),
+    bodies=st.lists(st.lists(_words, max_size=12).map("".join), max_size=3),
+)
+def test_in_scope_matches_equal_the_definition(answer: str, bodies: list[str]) -> None:
+    result = named_in_output(
+        EvidenceView(make_evidence(answer or "-", bodies)), ["SMTP_PORT"], AGENT, True
+    )
+    assert result.match_count == _naive_in_scope_count(answer or "-", bodies)
