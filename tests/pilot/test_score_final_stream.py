@@ -34,7 +34,9 @@ def reference_records(path: Path) -> tuple[list[str] | None, list[list[str]]]:
 
 def our_records(path: Path, chunk_bytes: int) -> tuple[list[str] | None, list[list[str]]]:
     with CsvRecordStream(path, chunk_bytes=chunk_bytes) as stream:
-        records = [record_fields(record) for batch in stream.batches() for record in batch]
+        records = [
+            record_fields(record) for batch in stream.batches() for record in batch.records()
+        ]
         return stream.header, records
 
 
@@ -77,7 +79,7 @@ def test_simple_records_stay_strings_and_quoted_ones_are_parsed(tmp_path: Path) 
     path = tmp_path / "data.csv"
     path.write_text('file_id,a\r\nf1,x\r\nf2,"y,z"\r\n', encoding="utf-8", newline="")
     with CsvRecordStream(path) as stream:
-        records = [record for batch in stream.batches() for record in batch]
+        records = [record for batch in stream.batches() for record in batch.records()]
     assert records == ["f1,x", 'f2,"y,z"']
     assert type(records[0]) is str
     assert isinstance(records[1], QuotedRecord)
@@ -88,7 +90,7 @@ def test_a_quoted_field_over_two_lines_is_parsed_by_csv_reader(tmp_path: Path) -
     path = tmp_path / "data.csv"
     path.write_text('file_id,a\nf1,"x\ny"\nf2,z\n', encoding="utf-8", newline="")
     with CsvRecordStream(path) as stream:
-        records = [record for batch in stream.batches() for record in batch]
+        records = [record for batch in stream.batches() for record in batch.records()]
     assert records == [["f1", "x\ny"], "f2,z"]
 
 

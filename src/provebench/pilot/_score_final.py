@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
-from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, CsvRecordStream, Record
+from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
 from provebench.pilot._score_final_join import LockstepJoin, RowLayout
 
 # Texts and order of the published document (pilot §7: scope of the basic scorer; §13: no pilot
@@ -164,7 +164,7 @@ class _CandidateFailure(Exception):
         self.error = error
 
 
-def _candidate_batches(stream: CsvRecordStream) -> Iterator[list[Record]]:
+def _candidate_batches(stream: CsvRecordStream) -> Iterator[Batch]:
     try:
         yield from stream.batches()
     except ProvebenchError as error:

@@ -202,8 +202,9 @@ class CsvRecordStream:
 
     # -- batches ---------------------------------------------------------------------------
 
-    def batches(self) -> Iterator[list[Record]]:
-        """Lists of data records in file order; blank records are left out, as DictReader does."""
+    def batches(self) -> Iterator[Batch]:
+        """Batches of data records in file order; blank records are left out, as DictReader
+        does. Take each batch's records (or skip it) before asking for the next one."""
         while True:
             if self._position < len(self._lines):
                 # Text left after a record that csv.reader read (the header): back to fast.
@@ -215,12 +216,39 @@ class CsvRecordStream:
                 if piece is None:
                     return
                 text, offset = piece
-            batch = _fast_records(text)
-            if batch is None:
-                self._set_lines(text, offset)
-                batch = self._records_line_by_line()
-            if batch:
-                yield batch
+            batch = Batch(self, text, offset)
+            yield batch
+            batch.records()  # in case it was neither taken nor skipped: keep the stream in order
+
+
+class Batch:
+    """The records of one piece of text, parsed when first asked for.
+
+    `text` is the piece's text while its records can come from the fast path; a consumer that
+    holds an identical text from the other file may `skip()` this batch instead of parsing it.
+    """
+
+    __slots__ = ("_offset", "_records", "_stream", "text")
+
+    def __init__(self, stream: CsvRecordStream, text: str, offset: int) -> None:
+        self._stream = stream
+        self.text: str | None = text
+        self._offset = offset
+        self._records: list[Record] | None = None
+
+    def records(self) -> list[Record]:
+        if self._records is None:
+            text = self.text or ""
+            records = _fast_records(text)
+            if records is None:
+                self.text = None  # parsed line by line, maybe into the next piece
+                self._stream._set_lines(text, self._offset)
+                records = self._stream._records_line_by_line()
+            self._records = records
+        return self._records
+
+    def skip(self) -> None:
+        self._records = []
 
 
 def _fast_records(text: str) -> list[Record] | None:
@@ -315,6 +343,7 @@ def _os_reason(error: OSError) -> str:
 
 __all__ = [
     "PUBLISHED_FIELD_SIZE_LIMIT",
+    "Batch",
     "CsvRecordStream",
     "QuotedRecord",
     "Record",
