@@ -44,6 +44,7 @@ READ_RETRIES = 5
 APPEND_ATTEMPTS = 6
 APPEND_BATCH = 500
 MAX_PASSES = 8
+SELF_CHECK_ID = "provebench:self-check"
 NOT_APPLIED = (429, 503)  # answered before the append took effect: safe to retry
 
 
@@ -316,24 +317,27 @@ class Importer:
         self.checks.append((name, passed, detail))
 
     def final_status_check(self) -> None:
-        """Pilot §12: the final status must not be writable (the attempt must be refused)."""
+        """Pilot §12: the final status must not be writable. The probe appends a row that carries
+        a status, for the reserved id `provebench:self-check` (never a real file id): the lab must
+        refuse it with 403, and counts it as a probe, not as an attempt on a real row."""
+        probe = [SELF_CHECK_ID] + [""] * (len(self.config.columns) - 1) + ["imported"]
         request = (
             self.sheets.spreadsheets()
             .values()
-            .update(
+            .append(
                 spreadsheetId=self.config.spreadsheet_id,
-                range=f"{quoted(self.config.confirmed_sheet)}!I2",
+                range=f"{quoted(self.config.working_sheet)}!A1",
                 valueInputOption="RAW",
-                body={"values": [["imported"]]},
+                body={"values": [probe]},
             )
         )
         try:
             request.execute(num_retries=0)
         except HttpError as error:
             refused = error.status_code == 403
-            self.check("final_status_not_writable", refused, f"update answered {error.status_code}")
+            self.check("final_status_not_writable", refused, f"append answered {error.status_code}")
             return
-        self.check("final_status_not_writable", False, "update was accepted")
+        self.check("final_status_not_writable", False, "a row with a status was accepted")
 
     def order_key(self, row: list[str]) -> tuple[datetime, str]:
         """register-order/1: call instant, then file_id."""

@@ -5,7 +5,8 @@ The laboratory generates an RSA key per run and writes a service-account JSON fi
 `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`; the emulator verifies the RS256
 signature, the issuer, the time window and the audience, and answers an opaque access token. The
 audience must be the token URI the lab wrote or Google's own token endpoint, which google-auth
-puts in every service-account assertion whatever the `token_uri` (it posts to `token_uri`). Every other route requires `Authorization: Bearer <token>`. Tokens and assertions
+puts in every service-account assertion whatever the `token_uri` (it posts to `token_uri`).
+Every other route requires `Authorization: Bearer <token>`. Tokens and assertions
 never enter the log (they are random and carry wall-clock times).
 """
 

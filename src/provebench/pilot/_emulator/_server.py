@@ -147,6 +147,7 @@ class LabSession:
                     "route": "/token",
                     "grant_type": plain(grant),
                     "result": outcome,
+                    "status": 200 if token is not None else 400,
                 },
             )
         if token is None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from provebench.pilot._emulator._a1 import A1Range, format_range, parse_a1, quote_sheet
-from provebench.pilot._emulator._errors import bad_request, not_found
+from provebench.pilot._emulator._errors import GoogleApiError, bad_request, not_found
 from provebench.pilot._emulator._fields import apply_mask, parse_fields
 from provebench.pilot._lab import Gateway
 
@@ -135,8 +135,11 @@ def _value_range(view: SheetsView, text: str, query: Mapping[str, list[str]]) ->
     sheet, parsed = _sheet_of(view, text)
     dimension = _choice(query, "majorDimension", _DIMENSIONS) or "ROWS"
     if sheet == view.layout.working_sheet:
-        # Pilot §3: the working adapter is write-only.
-        view.gateway.refuse("sheets.values.get", {"range": text, "sheet": "working"})
+        # Pilot §3: the working adapter is write-only. A read is not a write the contract
+        # forbids trying, so it is answered 403 (and logged as the request) but not as `refused`.
+        raise GoogleApiError(
+            403, "PERMISSION_DENIED", "The working sheet is write-only (pilot §3).", "forbidden"
+        )
     view.gateway.confirmed_ids()  # the read_confirmed_ids call: counted, logged, faultable
     grid = [list(view.layout.register_columns), *(list(row) for row in view.confirmed_rows)]
     columns = len(view.layout.register_columns)

@@ -1,0 +1,203 @@
+"""External importers through `provebench pilot run --agent-cmd` and `provebench pilot serve`:
+a process boundary, the real Google clients on the wire, the same crash-safe runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from provebench.pilot._corpus import write_corpus
+from provebench.pilot._emulator._commands import run_with_command
+from provebench.pilot._profiles import corpus_config
+from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, read_rows, run_cli
+
+REFERENCE = REPO_ROOT / "examples" / "gdrive_importer" / "importer.py"
+# Seed 3 at these sizes: 4 cycles, an append that is applied and then answered 500 in cycle 1,
+# 429/500/503/timeouts on listing, confirmed reads and appends in the others.
+SMALL = {
+    "cycles": 4,
+    "file_events": 24,
+    "admissible_files": 8,
+    "same_name_files": 1,
+    "boundary_time_files": 1,
+    "adversarial_items": 1,
+}
+
+NAIVE = textwrap.dedent(
+    """
+    import os
+    from google.oauth2 import service_account
+    from googleapiclient.discovery import build
+
+    env = os.environ
+    creds = service_account.Credentials.from_service_account_file(
+        env["GOOGLE_APPLICATION_CREDENTIALS"], scopes=["https://www.googleapis.com/auth/drive"])
+    drive = build("drive", "v3", credentials=creds, static_discovery=True,
+                  client_options={"api_endpoint": env["PROVEBENCH_DRIVE_ENDPOINT"]})
+    sheets = build("sheets", "v4", credentials=creds, static_discovery=True,
+                   client_options={"api_endpoint": env["PROVEBENCH_SHEETS_ENDPOINT"]})
+    sid = env["PROVEBENCH_SPREADSHEET_ID"]
+    with open("endpoint.txt", "w") as handle:
+        handle.write(env["PROVEBENCH_DRIVE_ENDPOINT"])
+    got = sheets.spreadsheets().values().get(
+        spreadsheetId=sid, range=env["PROVEBENCH_CONFIRMED_SHEET"]).execute(num_retries=5)
+    confirmed = {row[0] for row in got.get("values", [])[1:]}
+    files = drive.files()
+    request = files.list(pageSize=1000, fields="nextPageToken,files(id)")
+    while request is not None:
+        page = request.execute(num_retries=5)
+        for item in page.get("files", []):
+            if item["id"] in confirmed:
+                continue
+            confirmed.add(item["id"])
+            row = [item["id"], "", "", "", "", "", "", ""]
+            # Blind retry of a write: the mistake this importer exists to show.
+            sheets.spreadsheets().values().append(
+                spreadsheetId=sid, range="'Working sheet'!A1", valueInputOption="RAW",
+                body={"values": [row]}).execute(num_retries=5)
+        request = files.list_next(request, page)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("external") / "corpus"
+    write_corpus(corpus_config(seed=3, profile="public", overrides=SMALL), target)
+    return target
+
+
+def _script(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_reference_importer_on_the_real_client_reaches_the_expected_register(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    result = run_cli(
+        "pilot", "run", "--corpus", str(small_corpus), "--out", str(tmp_path / "run"),
+        "--agent-cmd", f"python {REFERENCE}", "--quiet", timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    register = (tmp_path / "run" / "register.csv").read_bytes()
+    assert register == (small_corpus / "expected_final_rows.csv").read_bytes()
+    kinds = [json.loads(line)["kind"] for line in (tmp_path / "run" / "ledger.jsonl").open()]
+    assert "http.request" in kinds
+    assert "agent_error" not in kinds
+    diagnostics = [json.loads(line) for line in (tmp_path / "run" / "diagnostics.jsonl").open()]
+    checks = {d["name"]: d["passed"] for d in diagnostics if d["channel"] == "self_check"}
+    assert checks["final_status_not_writable"] is True
+    assert checks["pagination"] is True
+    failed = [d for d in diagnostics if d["channel"] == "failed_file"]
+    assert failed  # the corrupted and unsupported files were reported, not imported
+
+
+@pytest.mark.slow
+def test_blind_retry_duplicates_and_the_run_is_deterministic_and_stops_its_server(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    naive = _script(tmp_path, "naive.py", NAIVE)
+    logs = []
+    for name in ("a", "b"):
+        run_dir = tmp_path / name
+        run_with_command(small_corpus, f"python {naive}", run_dir)
+        logs.append((run_dir / "ledger.jsonl").read_bytes())
+    assert logs[0] == logs[1]  # no port, token or clock in the log
+    ids = [row[0] for row in read_rows(tmp_path / "a" / "register.csv")[1:]]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    assert duplicated, "the applied-then-500 append was retried blindly"
+    endpoint = (tmp_path / "a" / "work" / "endpoint.txt").read_text()
+    port = int(endpoint.split(":")[2].split("/")[0])
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+def test_isolation_environment_diagnostics_and_exit_status(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    script = _script(
+        tmp_path,
+        "probe.py",
+        textwrap.dedent(
+            """
+            import json, os, pathlib
+            state = pathlib.Path("state.json")
+            count = json.loads(state.read_text())["n"] + 1 if state.exists() else 1
+            state.write_text(json.dumps({"n": count}))
+            pathlib.Path("env.json").write_text(json.dumps(
+                {"cwd": os.getcwd(), "env": dict(os.environ)}))
+            with open(os.environ["PROVEBENCH_DIAGNOSTICS_FILE"], "w") as out:
+                out.write(json.dumps({"channel": "note", "message": f"cycle {count}"}) + "\\n")
+                out.write('{"channel": "self_check", "name": "x", "passed": "yes"}\\n')
+                out.write("not json\\n")
+            raise SystemExit(3 if count == 2 else 0)
+            """
+        ),
+    )
+    run_dir = tmp_path / "run"
+    run_with_command(small_corpus, f"python {script}", run_dir)
+    seen = json.loads((run_dir / "work" / "env.json").read_text())
+    env = seen["env"]
+    assert seen["cwd"] == env["PROVEBENCH_WORK_DIR"]
+    assert str(run_dir) not in json.dumps(seen)  # no path into the run directory
+    assert json.loads((run_dir / "work" / "state.json").read_text()) == {"n": 4}
+    allowed = {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "GOOGLE_APPLICATION_CREDENTIALS"}
+    extra = {k for k in env if k not in allowed and not k.startswith(("PROVEBENCH_", "PYTHON"))}
+    assert extra <= {"LC_CTYPE"}, extra  # the interpreter may add LC_CTYPE itself
+    assert env["PROVEBENCH_TIME_ZONE"] in ("Europe/Berlin", "America/New_York")
+    entries = [json.loads(line) for line in (run_dir / "ledger.jsonl").open()]
+    errors = [e["payload"] for e in entries if e["kind"] == "agent_error"]
+    assert [e["message"] for e in errors] == ["the importer exited with status 3"]
+    diagnostics = [e["payload"] for e in entries if e["kind"] == "diagnostics"]
+    assert [d["message"] for d in diagnostics if d["channel"] == "note"] == [
+        f"cycle {n}" for n in (1, 2, 3, 4)
+    ]
+    invalid = [d["where"] for d in diagnostics if d["channel"] == "invalid"]
+    assert invalid == ["line 2", "line 3"] * 4
+
+
+def test_serve_refuses_a_non_loopback_host(small_corpus: Path, tmp_path: Path) -> None:
+    result = run_cli(
+        "pilot", "serve", "--corpus", str(small_corpus), "--out", str(tmp_path / "r"),
+        "--host", "0.0.0.0",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "127.0.0.1 only" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_serve_stops_cleanly_on_sigterm(small_corpus: Path, tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [*PROVEBENCH, "pilot", "serve", "--corpus", str(small_corpus), "--out",
+         str(tmp_path / "r")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+        env={**os.environ},
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert "lab emulator on http://127.0.0.1:" in first
+        port = int(first.split("127.0.0.1:")[1].split(";")[0])
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "stopped" in out
+    assert not (tmp_path / "r" / "run.json").exists()  # the open cycle was not committed
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)
+    assert sys.executable  # the same interpreter served and was stopped
