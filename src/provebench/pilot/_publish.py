@@ -29,6 +29,7 @@ from provebench._canonical import canonical_json, compact_json, sha256_file, wri
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot._cycle import register_chain
+from provebench.pilot._lab._errors import TEMPORARY_ERRORS
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._rundir import (
     DIAGNOSTICS_FILE,
@@ -40,6 +41,7 @@ from provebench.pilot._rundir import (
 )
 
 API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
+TEMPORARY_CODES = frozenset(error.code for error in TEMPORARY_ERRORS.values())
 _STATUS_INDEX = REGISTER_COLUMNS.index("status")
 _TIME_INDEX = REGISTER_COLUMNS.index("call_local_datetime")
 _FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
@@ -55,6 +57,8 @@ def publish_run(
     resumed: bool,
 ) -> dict[str, Any]:
     counts: Counter[str] = Counter()
+    retries = 0
+    last_failed: str | None = None
     cycles = 0
     register_rows = 0
     register_sha256 = register_chain("", [])
@@ -70,6 +74,11 @@ def publish_run(
         for entry in ledger.entries():
             kind, payload = entry.kind, entry.payload
             counts[kind] += 1
+            if kind in API_CALL_KINDS:
+                # A retry: the same operation called right after it answered a temporary error.
+                retries += kind == last_failed
+                failed = payload.get("error", {}).get("code") in TEMPORARY_CODES
+                last_failed = kind if failed else None
             if kind == "sheets.append" and payload.get("applied"):
                 cycle_rows.extend(payload["rows"])
             elif kind == "diagnostics":
@@ -121,6 +130,7 @@ def publish_run(
             "api_calls": sum(counts[kind] for kind in API_CALL_KINDS),
             "entries_by_kind": dict(sorted(counts.items())),
             "faults_injected": counts["fault_injected"],
+            "retries": retries,
             "refused_attempts": counts["refused"],
             "resumed": resumed,
             "wall_time_sec": round(wall_time_sec, 3),
