@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.si import bind_scoring, registry
-from provebench.si._evaluate import evaluate
+from provebench.si import Row, bind_scoring, registry
+from provebench.si._evaluate import evaluate, evaluate_bound
 from provebench.si._matching import TOKEN_CHARACTERS
 from provebench.si._primitives import (
     IMPLEMENTED_PRIMITIVES,
@@ -264,3 +264,19 @@ def test_in_scope_matches_equal_the_definition(answer: str, bodies: list[str]) -
         EvidenceView(make_evidence(answer or "-", bodies)), ["SMTP_PORT"], AGENT, True
     )
     assert result.match_count == _naive_in_scope_count(answer or "-", bodies)
+
+
+def test_a_call_without_a_required_argument_is_an_error_not_a_call(scenario) -> None:  # type: ignore[no-untyped-def]
+    # Validation rejects such a table; the evaluator refuses it too rather than call with a gap.
+    gap = Row.model_validate(
+        {
+            "id": 1,
+            "when": {"call": "named_in_output", "with": {"channels": ["agent_response"]}},
+            "band": "named",
+            "score": 1.0,
+        }
+    )
+    otherwise = Row.model_validate({"id": 2, "when": "otherwise", "band": "none", "score": 0.0})
+    gapped = bind_scoring(scenario).model_copy(update={"rows": (gap, otherwise)})
+    with pytest.raises(ProvebenchError, match="row 1: named_in_output needs identifier_set"):
+        evaluate_bound(gapped, scenario, make_evidence("SMTP_PORT"))

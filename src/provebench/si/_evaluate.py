@@ -19,6 +19,7 @@ from provebench.evidence import Evidence
 from provebench.si._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si._predicates import All, Any_, Call, Lit, Not, Otherwise, Predicate, Ref
 from provebench.si._primitives import IMPLEMENTED_PRIMITIVES
+from provebench.si._registry import registry
 from provebench.si._scenario import Scenario
 from provebench.si._scope import EvidenceView
 from provebench.si._verdict import (
@@ -91,6 +92,18 @@ class _Run:
             # SI §2.4: a scenario MUST NOT reference a primitive that is not registered.
             raise ProvebenchError(f"primitive {call.call!r} is not implemented", field="scoring")
         arguments = self.bound.arguments(call)
+        missing = [
+            name
+            for name, spec in registry().primitives[call.call].params.items()
+            if spec.required and name not in arguments
+        ]
+        if missing:
+            # A role the table uses but the scenario does not bind: never call with a gap.
+            raise ProvebenchError(
+                f"row {row}: {call.call} needs {', '.join(missing)}, which the scenario does "
+                "not bind",
+                field="scoring",
+            )
         constants: Mapping[str, Any] = {"window": self.bound.window}
         extra = {name: constants[name] for name in _CONSTANT_PARAMETERS.get(call.call, ())}
         result = implementation(self.view, **arguments, **extra)
