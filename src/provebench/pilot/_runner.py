@@ -142,44 +142,12 @@ def execute_run(
     ledger = Ledger.open(rundir.ledger_path)
     try:
         state = _replay(ledger, identity)
-        drive = DriveState()
         rundir.align_work_dir(state.committed)
         if progress is not None:
             progress.start(corpus.cycle_count, state.committed)
-        for cycle, events in corpus.iter_cycles():
-            if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
-                plan = apply_cycle_events(drive, cycle, events)
-                for _, file in plan.mid_scan:
-                    drive.add(file)
-                drive.settle()
-                continue
-            preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
-            outcome = run_cycle(
-                cycle=cycle,
-                events=events,
-                drive=drive,
-                schema=SCHEMA,
-                status_value=IMPORTED_STATUS,
-                confirmed_ids=frozenset(state.confirmed_ids),
-                register_rows=state.register_rows,
-                register_sha256=state.register_sha256,
-                importer_factory=agent.factory,
-                work_dir=rundir.work_dir,
-                describe_file=describe_file,
-                preamble=preamble,
-                on_call=crash.call_hook(cycle),
-            )
-            crash.at("before_commit", cycle)
-            ledger.append_many(outcome.entries)
-            crash.at("after_commit", cycle)
-            state.committed = cycle
-            state.confirmed_ids.update(outcome.confirmed_ids)
-            state.register_rows = outcome.register_rows
-            state.register_sha256 = outcome.register_sha256
-            rundir.snapshot_work(cycle + 1)
-            crash.at("after_snapshot", cycle)
-            if progress is not None:
-                progress.cycle_done(cycle, len(events), outcome.errors)
+        # The cycles run in a helper so that the Drive and the last cycle's record are gone
+        # before publishing reads everything back from the ledger (peak memory).
+        _run_cycles(corpus, agent, identity, rundir, ledger, state, crash, progress)
         record = publish_run(
             rundir,
             ledger,
@@ -206,6 +174,54 @@ def run_lab(
     corpus = open_corpus(Path(corpus_dir))
     agent = load_agent(agent_spec)
     return execute_run(corpus, agent, Path(run_dir), progress=progress)
+
+
+def _run_cycles(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    state: _ReplayState,
+    crash: _CrashPlan,
+    progress: RunProgress | None,
+) -> None:
+    drive = DriveState()
+    for cycle, events in corpus.iter_cycles():
+        if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
+            plan = apply_cycle_events(drive, cycle, events)
+            for _, file in plan.mid_scan:
+                drive.add(file)
+            drive.settle()
+            continue
+        preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
+        outcome = run_cycle(
+            cycle=cycle,
+            events=events,
+            drive=drive,
+            schema=SCHEMA,
+            status_value=IMPORTED_STATUS,
+            confirmed_ids=frozenset(state.confirmed_ids),
+            register_rows=state.register_rows,
+            register_sha256=state.register_sha256,
+            importer_factory=agent.factory,
+            work_dir=rundir.work_dir,
+            describe_file=describe_file,
+            preamble=preamble,
+            on_call=crash.call_hook(cycle),
+        )
+        crash.at("before_commit", cycle)
+        ledger.append_many(outcome.entries)
+        crash.at("after_commit", cycle)
+        state.committed = cycle
+        state.confirmed_ids.update(outcome.confirmed_ids)
+        state.register_rows = outcome.register_rows
+        state.register_sha256 = outcome.register_sha256
+        rundir.snapshot_work(cycle + 1)
+        crash.at("after_snapshot", cycle)
+        if progress is not None:
+            progress.cycle_done(cycle, len(events), outcome.errors)
+    state.confirmed_ids.clear()
 
 
 @dataclass
