@@ -97,6 +97,21 @@ def test_published_crash_is_a_one_line_refusal(script: Path, tmp_path: Path, nam
         assert lines[0].startswith(f"provebench: error: {named_path}")
 
 
+@pytest.mark.parametrize("candidate_bytes", [None, b"\xff" + GOOD], ids=["missing", "not-utf8"])
+def test_expected_file_is_named_first_even_when_its_fault_comes_later(
+    script: Path, tmp_path: Path, candidate_bytes: bytes | None
+) -> None:
+    # The published script reads the whole expected file before it opens the candidate; ours
+    # reads both side by side, and must still name the expected file when both are bad.
+    expected, candidate = _files(tmp_path, GOOD + b"f3,ok\n" * 50 + b"f4,\xff\n", candidate_bytes)
+    published = run_published_script(script, expected, candidate)
+    assert published.exit_code == 1 and "UnicodeDecodeError" in published.stderr
+    with pytest.raises(ProvebenchError) as refusal:
+        score_final_state(expected, candidate, chunk_bytes=8)
+    assert refusal.value.path == str(expected)
+    assert refusal.value.line == 54
+
+
 def test_directory_is_refused(script: Path, tmp_path: Path) -> None:
     expected, _ = _files(tmp_path, GOOD, None)
     published = run_published_script(script, expected, tmp_path)

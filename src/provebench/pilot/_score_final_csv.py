@@ -273,14 +273,14 @@ def _fast_records(text: str) -> list[Record] | None:
     records: list[Record] = lines  # type: ignore[assignment]
     if '"' in text:
         quoted = list(compress(count(), map(operator.contains, lines, repeat('"'))))
-        # Parse the quoted lines on their own, then a blank sentinel line. If every one of them
-        # is a whole record, csv.reader returns one record per line and then [] for the
-        # sentinel; a quoted field running on past its line swallows a later line instead.
+        # Parse the quoted lines on their own, then a blank sentinel line. Each line gives at
+        # most one record, so there are len(quoted) + 1 records exactly when every quoted line
+        # is a whole record; a quoted field running on past its line swallows a later line.
         try:
             parsed = list(csv.reader([lines[index] + "\n" for index in quoted] + ["\n"]))
         except csv.Error:
             return None
-        if len(parsed) != len(quoted) + 1 or parsed[-1]:
+        if len(parsed) != len(quoted) + 1:
             return None
         for index, fields in zip(quoted, parsed, strict=False):
             record = QuotedRecord(lines[index])
