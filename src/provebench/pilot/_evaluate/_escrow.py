@@ -21,7 +21,6 @@ from provebench.pilot._evaluate._rules import (
     ESCROW_CONTROL_CYCLES,
     ESCROW_CONTROL_SHARE,
     ESCROW_FIRST_SHARE,
-    due_cycle,
 )
 from provebench.pilot._evaluate._timeline import Timeline
 from provebench.pilot._evaluate._verdict import Escrow, EscrowCycle, EscrowTranche, Violation
@@ -87,7 +86,7 @@ def compute_escrow(timeline: Timeline, perf_shadow: float, violations: list[Viol
                 reasons=hindsight or at_the_time,
             )
         )
-    first_due = due_cycle(1, timeline.cycles) if timeline.cycles else 0
+    first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
     first = cycles[first_due - 1] if cycles else None
     first_ok = first is not None and first.clean_final
     credited = first_ok and not violations

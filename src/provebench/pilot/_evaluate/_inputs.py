@@ -151,7 +151,6 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
                 f"the run was made on corpus manifest {recorded}, this corpus is {manifest_sha256}",
                 field="corpus.manifest_sha256",
             )
-            return
     inputs.corpus = corpus
 
 

@@ -13,7 +13,8 @@ Definitions (docs/pilot-evaluator.md has the full text):
 * Order correctness — consecutive pairs of the rows an importer appended in a cycle that satisfy
   `register-order/1` / such pairs (judged on the log, where the importer's order is kept).
 * Recovery — injected faults (`fault_injected` in the log) after which, by the due cycle of the
-  fault's cycle, every file that had appeared was correctly confirmed / injected faults.
+  fault's cycle (`due_cycle`), every file that had appeared by then was correctly confirmed
+  (admissible ones exactly once, refused ones not at all) / injected faults.
 * Error honesty — non-admissible files that received no confirmed row and were not claimed
   processed on the diagnostics channel / non-admissible files that appeared.
 * Cycle stability — consecutive cycle pairs without regression / consecutive cycle pairs.
@@ -28,7 +29,6 @@ import itertools
 from dataclasses import dataclass
 
 from provebench.pilot._evaluate._log import FILE_ID_INDEX, ref
-from provebench.pilot._evaluate._rules import due_cycle
 from provebench.pilot._evaluate._timeline import Timeline
 from provebench.pilot._evaluate._verdict import (
     CycleMetrics,
@@ -235,7 +235,7 @@ def _recovery(timeline: Timeline, cycle: int, unrecovered: list[LogRef]) -> tupl
     log = timeline.log.cycles[cycle - 1]
     if not log.faults:
         return 0, 0
-    recovered = correct_state_by(timeline, cycle, due_cycle(cycle, timeline.cycles))
+    recovered = correct_state_by(timeline, cycle, timeline.snapshot.due_after(cycle))
     if not recovered:
         unrecovered.extend(ref(entry) for entry in log.faults)
     return (len(log.faults) if recovered else 0), len(log.faults)

@@ -13,9 +13,11 @@ VERDICT_FORMAT = "provebench.pilot.verdict/1"
 VERDICT_FILE = "verdict.json"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is
-# due by the end of cycle c + 1 (the last cycle when c is the last). One cycle of grace lets an
-# importer leave an in-doubt append to the next cycle's confirmed ids instead of retrying blindly
-# (pilot §14 "a temporary failure between reading and writing").
+# due by the end of the first cycle after c in which the corpus schedules no API fault (the last
+# cycle at the latest). Why: an append answered with an error may have been applied, and the
+# lab confirms only at cycle end, so a correct importer must leave it to the next cycle's
+# confirmed ids (pilot §14 "a temporary failure between reading and writing"); a cycle hit by a
+# fault may push the file once more. The schedule comes from the corpus, not from the run.
 DUE_WITHIN_CYCLES = 2
 
 # Pilot §12 "inability to write the final status directly": an importer proves it by attempting
@@ -83,9 +85,12 @@ CALL_KINDS: frozenset[str] = frozenset(
 )
 
 
-def due_cycle(first_cycle: int, last_cycle: int) -> int:
+def due_cycle(first_cycle: int, last_cycle: int, fault_cycles: frozenset[int] = frozenset()) -> int:
     """The cycle by whose end a file first seen in `first_cycle` must be confirmed."""
-    return min(first_cycle + DUE_WITHIN_CYCLES - 1, last_cycle)
+    due = first_cycle + DUE_WITHIN_CYCLES - 1
+    while due in fault_cycles and due < last_cycle:
+        due += 1
+    return min(due, last_cycle)
 
 
 __all__ = [

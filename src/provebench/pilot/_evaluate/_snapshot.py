@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from provebench._errors import ProvebenchError
 from provebench.pilot._corpus import Corpus
 from provebench.pilot._evaluate._rules import due_cycle
-from provebench.pilot._model import FileAdded, FileAddedDuringScan
+from provebench.pilot._model import ApiFault, FileAdded, FileAddedDuringScan
 from provebench.pilot._rows import RegisterRow
 
 
@@ -25,9 +25,14 @@ class Snapshot:
     case: dict[str, str]
     non_admissible: frozenset[str]
     hostile_texts: dict[str, tuple[str, ...]]  # adversarial files: their metadata values
+    fault_cycles: frozenset[int]  # cycles with a scheduled API fault (`api_fault` events)
 
     def due(self, file_id: str) -> int:
-        return due_cycle(self.first_cycle.get(file_id, self.cycles), self.cycles)
+        return self.due_after(self.first_cycle.get(file_id, self.cycles))
+
+    def due_after(self, cycle: int) -> int:
+        """The due cycle of what happened in `cycle` (`due_cycle`, pilot §7)."""
+        return due_cycle(cycle, self.cycles, self.fault_cycles)
 
 
 def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
@@ -43,7 +48,10 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     first_cycle: dict[str, int] = {}
     case: dict[str, str] = {}
     hostile_texts: dict[str, tuple[str, ...]] = {}
+    fault_cycles: set[int] = set()
     for event in corpus.events():
+        if isinstance(event, ApiFault):
+            fault_cycles.add(event.cycle)
         if isinstance(event, FileAdded | FileAddedDuringScan):
             file_id = event.file.file_id
             if file_id in first_cycle:
@@ -70,6 +78,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         case=case,
         non_admissible=frozenset(set(first_cycle) - set(expected)),
         hostile_texts=hostile_texts,
+        fault_cycles=frozenset(fault_cycles),
     )
     return snapshot, []
 

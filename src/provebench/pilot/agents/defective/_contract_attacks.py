@@ -170,7 +170,7 @@ def _texts(file: Any) -> str:
 class EditsEvaluatorLog(CorrectImporter):
     """§7 "modification of the evaluator log", §14 "deleting an error": from cycle 2 on, opens
     the run's ledger file by path, drops the append-only trigger and deletes the injected faults
-    and failed calls of earlier cycles."""
+    and the failed calls of earlier cycles that changed nothing."""
 
     name: ClassVar[str] = "edits-evaluator-log"
 
@@ -181,8 +181,11 @@ class EditsEvaluatorLog(CorrectImporter):
         connection = sqlite3.connect(ledger, isolation_level=None, timeout=10)
         try:
             connection.execute("DROP TRIGGER IF EXISTS entries_no_delete")
+            # Faults and failed calls that changed nothing: the register still hashes right, so
+            # only the chain (and the head recorded in run.json) can tell.
             connection.execute(
-                "DELETE FROM entries WHERE kind = 'fault_injected' OR payload LIKE '%\"error\"%'"
+                "DELETE FROM entries WHERE kind = 'fault_injected' OR "
+                "(payload LIKE '%\"error\"%' AND payload NOT LIKE '%\"applied\":true%')"
             )
         finally:
             connection.close()

@@ -101,16 +101,18 @@ class ArtificialErrorThenCorrection(CorrectImporter):
 
 
 class DuplicatesLate(CorrectImporter):
-    """A duplicate discovered late (pilot §8): correct until cycle 3, which re-appends a row
-    confirmed in cycle 1 or 2 — those cycles looked clean when confirmed and are regraded."""
+    """A duplicate discovered late (pilot §8): correct until cycle `late_cycle`, which re-appends
+    a row confirmed in cycle 1 or 2 — cycles that looked clean when confirmed and are regraded."""
 
     name: ClassVar[str] = "duplicates-late"
+    late_cycle: ClassVar[int] = 5
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         early: list[Row] = self.state.setdefault("early_rows", [])
-        if int(self.state["cycles"]) <= 2:
+        cycle = int(self.state["cycles"])
+        if cycle <= 2:
             early.extend(rows[:1])
-        elif int(self.state["cycles"]) == 3 and early:
+        elif cycle == self.late_cycle and early:
             for _ in range(6):  # insist through injected faults: the duplicate must land
                 try:
                     self.ctx.sheets.append_rows(early[:1])

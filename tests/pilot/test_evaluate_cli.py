@@ -1,0 +1,43 @@
+"""`provebench pilot evaluate RUNDIR --corpus DIR [--explain]` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
+from tests.helpers.pilot_lab import run_cli
+
+
+def test_evaluate_writes_the_same_verdict_bytes_twice(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    first = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert first.returncode == 0, first.stderr
+    assert "laboratory_pass=true" in first.stdout and "pilot_pass=null" in first.stdout
+    written = (run / "verdict.json").read_bytes()
+    again = run_cli(
+        "pilot", "evaluate", str(run), "--corpus", str(corpus), "--out", str(tmp_path / "v.json")
+    )
+    assert again.returncode == 0
+    assert (tmp_path / "v.json").read_bytes() == written
+    verdict = json.loads(written)
+    assert verdict["format"] == "provebench.pilot.verdict/1"
+    assert list(verdict)[:5] == [
+        "format",
+        "evaluator_version",
+        "status",
+        "scorer_pass",
+        "laboratory_pass",
+    ]
+    assert "wall_time_sec" in verdict["non_scoring"]
+
+
+def test_explain_names_the_violations_and_exit_1(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "AssignsFinalStatus", tmp_path / "run")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus), "--explain")
+    assert result.returncode == 1, result.stderr
+    assert "CRITICAL direct_final_status_assignment" in result.stdout
+    assert "Pilot §7 metrics" in result.stdout
+    assert (run / "verdict.json").is_file()

@@ -1,0 +1,166 @@
+"""Fail closed: every broken input is a configuration error (exit 2), never a vacuous pass."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from provebench._canonical import canonical_json, sha256_file
+from provebench._errors import ProvebenchError
+from provebench.pilot._evaluate import Verdict, evaluate_run, exit_code
+from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, run_agent
+from tests.helpers.pilot_lab import run_cli
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("base")
+    corpus = make_small_corpus(root, seed=3)
+    return corpus, run_agent(corpus, "reference", root / "run")
+
+
+@pytest.fixture
+def copies(base: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    corpus, run = base
+    shutil.copytree(corpus, tmp_path / "corpus")
+    shutil.copytree(run, tmp_path / "run")
+    return tmp_path / "corpus", tmp_path / "run"
+
+
+def codes(verdict: Verdict) -> set[str]:
+    return {error.code for error in verdict.configuration_errors}
+
+
+def assert_fails_closed(verdict: Verdict, code: str) -> None:
+    assert code in codes(verdict), codes(verdict)
+    assert verdict.status == "configuration_error"
+    assert verdict.scorer_pass is False and verdict.laboratory_pass is False
+    assert verdict.pilot_pass is None
+    assert exit_code(verdict) == 2
+
+
+def rewrite_corpus_file(corpus: Path, name: str, text: str, **counts: int) -> None:
+    (corpus / name).write_text(text, encoding="utf-8")
+    info = json.loads((corpus / "corpus.json").read_text())
+    info["counts"].update(counts)
+    (corpus / "corpus.json").write_text(canonical_json(info), encoding="utf-8")
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    for changed in (name, "corpus.json"):
+        manifest["sha256"][changed] = sha256_file(corpus / changed)
+    (corpus / "manifest.json").write_text(canonical_json(manifest), encoding="utf-8")
+
+
+def test_the_intact_copy_passes(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    assert exit_code(evaluate_run(run, corpus)) == 0  # the baseline the cases below break
+
+
+def test_empty_expected_set(copies: tuple[Path, Path], tmp_path: Path) -> None:
+    corpus, _ = copies
+    header = (corpus / "expected_final_rows.csv").read_text().splitlines()[0] + "\n"
+    rewrite_corpus_file(corpus, "expected_final_rows.csv", header, expected_rows=0)
+    run = run_agent(corpus, "reference", tmp_path / "run-empty")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "expected_set_empty")
+    assert verdict.metrics is None and verdict.perf_shadow is None
+
+
+@pytest.mark.parametrize("kind", ["duplicate", "empty"])
+def test_bad_file_ids_in_the_expected_set(
+    copies: tuple[Path, Path], tmp_path: Path, kind: str
+) -> None:
+    corpus, _ = copies
+    lines = (corpus / "expected_final_rows.csv").read_text().splitlines(keepends=True)
+    if kind == "duplicate":
+        lines[2] = lines[1]
+    else:
+        lines[1] = "," + lines[1].split(",", 1)[1]
+    rewrite_corpus_file(corpus, "expected_final_rows.csv", "".join(lines))
+    run = run_agent(corpus, "reference", tmp_path / f"run-{kind}")
+    verdict = evaluate_run(run, corpus)
+    # The corpus loader refuses such an expected set before the evaluator's own check does.
+    assert_fails_closed(verdict, "corpus_invalid")
+    (error,) = verdict.configuration_errors
+    assert "expected_final_rows.csv" in error.message and "file_id" in error.message
+
+
+def test_ledger_chain_that_does_not_verify(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    lines = (run / "ledger.jsonl").read_text().splitlines(keepends=True)
+    lines[5] = lines[5].replace('"call":', '"call" :', 1)
+    (run / "ledger.jsonl").write_text("".join(lines))
+    rerecord(run, "ledger.jsonl")  # the attacker also fixes run.json
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "ledger_chain")
+    assert "evaluator_log_modification" in {v.kind for v in verdict.critical_violations}
+
+
+def test_register_that_does_not_match_the_log(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    lines = (run / "register.csv").read_text().splitlines(keepends=True)
+    (run / "register.csv").write_text("".join(lines[:-1]))  # one confirmed row dropped
+    rerecord(run, "register.csv")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "register_log_register_csv")
+    stops = {s.name: s.status for s in verdict.stopping_conditions}
+    assert stops["snapshot_discrepancy"] == "triggered"
+
+
+@pytest.mark.parametrize("name", ["register.csv", "diagnostics.jsonl", "ledger.sqlite"])
+def test_a_run_file_with_another_sha256(copies: tuple[Path, Path], name: str) -> None:
+    corpus, run = copies
+    with (run / name).open("ab") as handle:
+        handle.write(b"\n")
+    assert_fails_closed(evaluate_run(run, corpus), "file_altered")
+
+
+def test_a_file_the_lab_did_not_record(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    (run / "extra_rows.csv").write_text("file_id\n")
+    assert_fails_closed(evaluate_run(run, corpus), "file_unrecorded")
+
+
+def test_incomplete_run_without_run_json(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    (run / "run.json").unlink()
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "incomplete_run")
+    assert verdict.metrics is None
+
+
+def test_corpus_whose_manifest_does_not_verify(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    with (corpus / "expected_final_rows.csv").open("a") as handle:
+        handle.write("x,1,2,3,4,5,6,7,8\n")
+    assert_fails_closed(evaluate_run(run, corpus), "corpus_invalid")
+
+
+def test_another_corpus_than_the_run_was_made_on(copies: tuple[Path, Path], tmp_path: Path) -> None:
+    _, run = copies
+    other = make_small_corpus(tmp_path, seed=9)
+    assert_fails_closed(evaluate_run(run, other), "corpus_mismatch")
+
+
+def test_unreadable_input_is_one_line_and_exit_2(copies: tuple[Path, Path], tmp_path: Path) -> None:
+    corpus, run = copies
+    with pytest.raises(ProvebenchError):
+        evaluate_run(tmp_path / "missing", corpus)
+    (run / "run.json").write_text("{not json")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "run.json" in result.stderr
+    assert not (run / "verdict.json").exists()
+
+
+def test_cli_writes_the_verdict_for_a_configuration_error(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    with (run / "register.csv").open("a", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerow(["x"] * 9)
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2
+    verdict = json.loads((run / "verdict.json").read_text())
+    assert verdict["status"] == "configuration_error" and verdict["scorer_pass"] is False
