@@ -134,3 +134,20 @@ def test_any_single_byte_change_of_a_payload_is_named_at_its_seq(
         report = verify_ledger(path)
     assert not report.ok
     assert any(p.line == index + 1 for p in report.problems)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(garbage=st.lists(st.binary(max_size=60), min_size=1, max_size=3), where=st.integers(1, 6))
+def test_garbage_lines_are_reported_never_a_crash_or_a_pass(
+    exported: bytes, garbage: list[bytes], where: int
+) -> None:
+    lines = exported.splitlines(keepends=True)
+    position = min(where, len(lines))
+    changed = b"".join(lines[:position] + [g + b"\n" for g in garbage] + lines[position:])
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "log.jsonl"
+        path.write_bytes(changed)
+        report = verify_ledger(path)  # anything but a ProvebenchError here is a crash
+    assert not report.ok

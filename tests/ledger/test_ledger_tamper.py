@@ -394,3 +394,33 @@ def test_the_writer_refuses_a_log_with_an_edited_head(sqlite_log: Path) -> None:
     )
     with pytest.raises(ProvebenchError, match=f"head entry \\(seq {COUNT - 1}\\)"):
         Ledger.open(sqlite_log)
+
+
+@pytest.mark.parametrize("seq", [-1, 2**62 + 1, 2**63 - 1])
+def test_sqlite_rows_outside_the_seq_range_are_seen(sqlite_log: Path, seq: int) -> None:
+    attack.sql(
+        sqlite_log,
+        "PRAGMA ignore_check_constraints = ON",  # the attacker also lifts CHECK (seq >= 0)
+        "INSERT INTO entries VALUES (?, 'event', '{}', ?, ?)",
+        params=(seq, "0" * 64, "0" * 64),
+        restore_triggers=True,
+    )
+    report = verify_ledger(sqlite_log)
+    assert ("malformed", None) in named(report)
+    assert report.length == COUNT + 1
+
+
+def test_jsonl_huge_seq_and_deep_nesting_are_malformed_not_a_crash(jsonl_log: Path) -> None:
+    text = attack.lines(jsonl_log)
+    huge = json.loads(text[2])
+    huge["seq"] = 10**30
+    deep = json.loads(text[3])
+    text[2] = json.dumps(huge, separators=(",", ":"), sort_keys=True)
+    text[3] = text[3].replace(
+        '"payload":{', '"payload":{"x":' + "[" * 100_000 + "]" * 100_000 + ",", 1
+    )
+    assert deep["seq"] == 3
+    attack.write_lines(jsonl_log, text)
+    report = verify_ledger(jsonl_log)
+    assert not report.ok
+    assert [p.line for p in report.problems if p.kind == "malformed"] == [3, 4]

@@ -226,6 +226,18 @@ class Ledger:
             yield from rows
             next_seq = int(rows[-1][0]) + 1
 
+    def _all_rows(self) -> Iterator[tuple[Any, ...]]:
+        """Every stored row in seq order, whatever its seq (for verification: nothing hides
+        outside a range)."""
+        rows = self._connection.execute(
+            f"{_SELECT_FROM} ORDER BY seq LIMIT ?", (_READ_CHUNK,)
+        ).fetchall()
+        while rows:
+            yield from rows
+            rows = self._connection.execute(
+                f"{_SELECT_FROM} WHERE seq > ? ORDER BY seq LIMIT ?", (rows[-1][0], _READ_CHUNK)
+            ).fetchall()
+
     def export_jsonl(self, path: str | Path) -> int:
         """Write the log as canonical JSONL (one entry a line), atomically; return the count.
 

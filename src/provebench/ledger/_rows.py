@@ -25,6 +25,8 @@ from provebench.ledger._entry import (
 from provebench.ledger._ledger import Ledger
 from provebench.ledger._schema import TRIGGER_NAMES, trigger_names
 
+# Seq numbers are kept in 64-bit arrays during verification; anything larger is malformed.
+MAX_SEQ = 2**62
 _EXPORT_KEYS = frozenset({"hash", "kind", "payload", "prev_hash", "seq"})
 
 
@@ -46,10 +48,11 @@ def check_fields(
     line: int | None, seq: Any, kind: Any, payload: Any, prev_hash: Any, entry_hash: Any
 ) -> CheckedRow:
     """Type-check one entry's fields and recompute its hash."""
-    usable_seq = seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+    usable = isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SEQ
+    usable_seq = seq if usable else None
     row = CheckedRow(line, usable_seq, None, None, None, None, False, None, "malformed")
     if usable_seq is None:
-        row.problem = f"seq must be a non-negative integer, found {_short(seq)}"
+        row.problem = f"seq must be an integer in 0..2**62, found {_short(seq)}"
         return row
     if not isinstance(kind, str):
         row.problem = f"kind must be a string, found {_short(kind)}"
@@ -62,7 +65,7 @@ def check_fields(
         return row
     try:
         payload_text = encode_canonical(payload)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         row.problem = f"payload is not plain JSON: {error}"
         return row
     row.kind, row.payload_text, row.prev_hash, row.hash = kind, payload_text, prev_hash, entry_hash
@@ -94,7 +97,7 @@ def sqlite_rows(path: Path) -> Iterator[CheckedRow]:
     """Rows in seq order. A stored payload must be exactly its canonical JSON text."""
     with Ledger.open_readonly(path) as ledger:
         try:
-            for seq, kind, text, prev_hash, entry_hash in ledger._rows(-(1 << 62), None):
+            for seq, kind, text, prev_hash, entry_hash in ledger._all_rows():
                 yield _sqlite_row(seq, kind, text, prev_hash, entry_hash)
         except sqlite3.DatabaseError as error:
             raise ProvebenchError(f"cannot read ledger entries: {error}", path=path) from error
@@ -108,7 +111,7 @@ def _sqlite_row(seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any)
         return check_fields(None, seq, kind, text, prev_hash, entry_hash)
     try:
         payload = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         row = check_fields(None, seq, kind, {}, prev_hash, entry_hash)
         row.content_ok, row.problem_kind = False, "malformed"
         row.problem = "stored payload is not JSON"
@@ -128,7 +131,7 @@ def _intact_sqlite_row(
     goes through `check_fields`, which names the problem."""
     if not (
         type(seq) is int
-        and seq >= 0
+        and 0 <= seq <= MAX_SEQ
         and type(kind) is str
         and type(text) is str
         and type(prev_hash) is str
@@ -141,7 +144,7 @@ def _intact_sqlite_row(
     try:
         payload = json.loads(text)
         canonical = type(payload) is dict and encode_canonical(payload) == text
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not canonical:
         return None
@@ -154,7 +157,7 @@ def _intact_jsonl_row(number: int, text: str, value: dict[str, Any]) -> CheckedR
     prev_hash, entry_hash = value["prev_hash"], value["hash"]
     if not (
         type(seq) is int
-        and seq >= 0
+        and 0 <= seq <= MAX_SEQ
         and type(kind) is str
         and type(payload) is dict
         and type(prev_hash) is str
@@ -163,7 +166,7 @@ def _intact_jsonl_row(number: int, text: str, value: dict[str, Any]) -> CheckedR
         return None
     try:
         payload_text = encode_canonical(payload)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     hashed = hashed_text(seq, kind, payload_text, prev_hash)
     if export_line(entry_hash, hashed) != text or not is_hash_hex(prev_hash):
@@ -201,7 +204,7 @@ def _jsonl_row(path: Path, number: int, raw: bytes) -> CheckedRow:
     try:
         text = body.decode("utf-8")
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         if number == 1:
             raise ProvebenchError(
                 "not a provebench ledger export (line 1 is not a JSON entry)", path=path, line=1
