@@ -79,3 +79,27 @@ def test_sigkill_mid_append_then_resume(tmp_path: Path) -> None:
             resumed = ledger.append("resumed", {"after": head.seq})
             assert resumed.seq == head.seq + 1 and resumed.prev_hash == head.hash
         assert verify_ledger(path, expect_head=resumed.hash, expect_length=resumed.seq + 1).ok
+
+
+def test_readers_verify_a_live_log_while_the_writer_appends(tmp_path: Path) -> None:
+    """WAL: a reader sees a consistent committed prefix while the single writer appends."""
+    path = tmp_path / "log.sqlite"
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline()
+        lengths = []
+        for _ in range(5):
+            report = verify_ledger(path)
+            assert report.ok, [p.one_line() for p in report.problems]
+            lengths.append(report.length)
+            with Ledger.open_readonly(path) as reader:
+                head = reader.head()
+                assert head is not None and len(reader) >= head.seq + 1
+            time.sleep(0.05)
+        assert lengths == sorted(lengths) and lengths[-1] > 0
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=30)
+    assert verify_ledger(path).ok
