@@ -5,9 +5,11 @@ register columns, and two candidates: `pass` (the same bytes, what a correct imp
 and `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
 neighbour, 0.02% imported twice). About 1% of manager names hold a comma, so those rows are
 quoted. Each scenario runs the published script (extracted from the seed, never stored here)
-and our console script as fresh child processes; wall time and peak RSS come from `os.wait4`
-for that child alone. The outputs must be byte-identical. Figures go to
-`bench/out/score_final.json`; the exit status is 1 when any output differs.
+and our console script as fresh child processes (and, to separate the CLI's start-up, the
+scorer function alone in a child that reports its import and scoring CPU time); wall time, CPU
+time and peak RSS come from `os.wait4` for that child alone. The outputs must be
+byte-identical. Figures go to `bench/out/score_final.json`; the exit status is 1 when any
+output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
 """
@@ -15,6 +17,7 @@ for that child alone. The outputs must be byte-identical. Figures go to
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -39,6 +42,17 @@ COLUMNS = (
     "status",
 )
 SEED = 20260302
+# The scorer without the CLI around it: same output on stdout, its own phases on stderr.
+SCORER_ONLY = """
+import json, sys, time
+started = time.process_time()
+from provebench.pilot._score_final import score_final_state
+imported = time.process_time()
+sys.stdout.write(score_final_state(sys.argv[1], sys.argv[2]).to_json())
+done = time.process_time()
+print(json.dumps({"import_cpu_seconds": imported - started, "score_cpu_seconds": done - imported}),
+      file=sys.stderr)
+"""
 TIME_TARGET = 10.0  # at least this many times faster
 MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
 
@@ -127,6 +141,7 @@ def measure(command: list[str]) -> dict[str, Any]:
         output = stdout.read()
     return {
         "seconds": round(seconds, 3),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
         "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),  # Linux reports KiB
         "exit_code": process.returncode,
         "stdout": output,
@@ -139,6 +154,7 @@ def best_of(command: list[str], repeat: int) -> dict[str, Any]:
     best = min(runs, key=lambda run: run["seconds"])
     best["peak_rss_mib"] = max(run["peak_rss_mib"] for run in runs)
     best["all_seconds"] = [run["seconds"] for run in runs]
+    best["cpu_seconds"] = min(run["cpu_seconds"] for run in runs)
     return best
 
 
@@ -173,6 +189,8 @@ def main(argv: list[str]) -> int:
             "rows": rows,
             "expected_csv_mib": round((work / "expected.csv").stat().st_size / 2**20, 1),
             "cli_startup_seconds": startup["seconds"],
+            "cli_startup_cpu_seconds": startup["cpu_seconds"],
+            "load_average_at_start": os.getloadavg()[0],
             "scenarios": {},
         }
         status = 0
@@ -182,15 +200,30 @@ def main(argv: list[str]) -> int:
             published = measure([python, str(script), *files])
             print(f"{scenario}: provebench pilot score-final x{args.repeat} ...", flush=True)
             ours = best_of([provebench, "pilot", "score-final", *files], args.repeat)
+            scorer = best_of([python, "-c", SCORER_ONLY, *files], args.repeat)
+            phases = json.loads(scorer["stderr"].strip().splitlines()[-1])
             identical = (
-                published["exit_code"] == ours["exit_code"] == 0
-                and published["stdout"] == ours["stdout"]
+                published["exit_code"] == ours["exit_code"] == scorer["exit_code"] == 0
+                and published["stdout"] == ours["stdout"] == scorer["stdout"]
             )
             status |= 0 if identical else 1
             results["scenarios"][scenario] = {
-                "published": {k: published[k] for k in ("seconds", "peak_rss_mib")},
-                "ours": {k: ours[k] for k in ("seconds", "all_seconds", "peak_rss_mib")},
+                "published": {k: published[k] for k in ("seconds", "cpu_seconds", "peak_rss_mib")},
+                "ours": {
+                    k: ours[k] for k in ("seconds", "all_seconds", "cpu_seconds", "peak_rss_mib")
+                },
                 "speedup": round(published["seconds"] / ours["seconds"], 2),
+                "cpu_speedup": round(published["cpu_seconds"] / ours["cpu_seconds"], 2),
+                "scorer_only": {
+                    "seconds": scorer["seconds"],
+                    "cpu_seconds": scorer["cpu_seconds"],
+                    "peak_rss_mib": scorer["peak_rss_mib"],
+                    "import_cpu_seconds": round(phases["import_cpu_seconds"], 3),
+                    "score_cpu_seconds": round(phases["score_cpu_seconds"], 3),
+                    "cpu_speedup_scoring_only": round(
+                        published["cpu_seconds"] / phases["score_cpu_seconds"], 2
+                    ),
+                },
                 "memory_ratio": round(published["peak_rss_mib"] / ours["peak_rss_mib"], 2),
                 "outputs_identical": identical,
             }
@@ -209,16 +242,27 @@ def _report(results: dict[str, Any]) -> None:
     write_atomic(OUT_PATH, canonical_json(results))
     print(
         f"\nscore-final, {results['rows']:,} rows ({results['expected_csv_mib']} MiB per file), "
-        f"CLI start-up {results['cli_startup_seconds']} s"
+        f"CLI start-up {results['cli_startup_seconds']} s, "
+        f"load average {results['load_average_at_start']:.1f}"
     )
-    header = f"{'scenario':10} {'published':>18} {'ours':>18} {'speed-up':>9} {'memory':>8}  same"
-    print(header)
+    print(
+        f"{'scenario':10} {'published wall/cpu/peak':>26} {'ours wall/cpu/peak':>26}"
+        f" {'wall':>6} {'cpu':>6} {'memory':>7}  same"
+    )
     for name, row in results["scenarios"].items():
         published, ours = row["published"], row["ours"]
         print(
-            f"{name:10} {published['seconds']:>7.2f} s {published['peak_rss_mib']:>6.0f} MiB"
-            f" {ours['seconds']:>7.2f} s {ours['peak_rss_mib']:>6.0f} MiB"
-            f" {row['speedup']:>8.1f}x {row['memory_ratio']:>7.1f}x  {row['outputs_identical']}"
+            f"{name:10} {published['seconds']:>6.2f}s {published['cpu_seconds']:>6.2f}s"
+            f" {published['peak_rss_mib']:>5.0f}MiB {ours['seconds']:>6.2f}s"
+            f" {ours['cpu_seconds']:>6.2f}s {ours['peak_rss_mib']:>5.0f}MiB"
+            f" {row['speedup']:>5.1f}x {row['cpu_speedup']:>5.1f}x {row['memory_ratio']:>6.1f}x"
+            f"  {row['outputs_identical']}"
+        )
+        only = row["scorer_only"]
+        print(
+            f"{'':10} scorer without the CLI: {only['cpu_seconds']:.2f}s cpu"
+            f" ({only['import_cpu_seconds']:.2f}s imports, {only['score_cpu_seconds']:.2f}s"
+            f" scoring: {only['cpu_speedup_scoring_only']:.1f}x), {only['peak_rss_mib']:.0f} MiB"
         )
     print(f"targets: speed-up >= {TIME_TARGET}x, memory ratio >= {MEMORY_TARGET}x; {OUT_PATH}")
 
