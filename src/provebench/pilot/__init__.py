@@ -6,6 +6,14 @@ from provebench.pilot._decide import (
     decide_row,
     metadata_disagreements,
 )
+from provebench.pilot._evaluate import (
+    SELF_CHECK_PROBE_FILE_ID,
+    Verdict,
+    Violation,
+    evaluate_run,
+    exit_code,
+    write_verdict,
+)
 from provebench.pilot._grammar import (
     NameRejection,
     ParsedName,
@@ -58,6 +66,7 @@ __all__ = [
     "EVENT_KINDS",
     "FILE_CASES",
     "REGISTER_COLUMNS",
+    "SELF_CHECK_PROBE_FILE_ID",
     "SUPPORTED_MIME_TYPES",
     "UNMAPPED_MANAGER_NAME",
     "ApiFault",
@@ -87,8 +96,12 @@ __all__ = [
     "RunVersion",
     "SelftestResult",
     "TimeZoneChanged",
+    "Verdict",
+    "Violation",
     "corpus_config",
     "decide_row",
+    "evaluate_run",
+    "exit_code",
     "formula_like_cells",
     "load_corpus",
     "load_zone",
@@ -107,4 +120,5 @@ __all__ = [
     "score_final_state",
     "sorted_register",
     "write_corpus",
+    "write_verdict",
 ]
