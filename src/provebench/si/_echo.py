@@ -174,11 +174,13 @@ def _contained_automaton(lines: list[str], by_anchor: Segments) -> dict[str, Ech
     haystack, starts, indices = _joined(first_index)
     automaton = _automaton(lines)
     sources: dict[str, EchoSource] = {}
+    # Occurrences come in order of their end, and the segments in order of action index, so a
+    # line's first occurrence names its first source; stop once every line has one.
     for last, line in automaton.iter(haystack):
-        index = indices[bisect_right(starts, last) - 1]
-        known = sources.get(line)
-        if known is None or index < known.action_index:
-            sources[line] = EchoSource(index)
+        if line not in sources:
+            sources[line] = EchoSource(indices[bisect_right(starts, last) - 1])
+            if len(sources) == len(lines):
+                break
     return sources
 
 
