@@ -31,6 +31,15 @@ from provebench.pilot.agents.defective._import_attacks import (
     StatusProbeOnRealFile,
     UsesCreationTime,
 )
+from provebench.pilot.agents.defective._redteam_attacks import (
+    ImportsOnlyEasyCases,
+    MergesSameNameFiles,
+    MissesFileAddedDuringScan,
+    ReimportsRenamedFile,
+    ReportsOnlySuccessfulCycles,
+    RetriesInDoubtAppend,
+    TampersCorpusFiles,
+)
 
 DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
     AcceptsEverythingInName,
@@ -69,13 +78,20 @@ __all__ = [
     "DuplicatesLate",
     "EditsEvaluatorLog",
     "ImportsFirstN",
+    "ImportsOnlyEasyCases",
+    "MergesSameNameFiles",
+    "MissesFileAddedDuringScan",
     "ModifiesSourceList",
     "ObeysInstructionInName",
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
+    "ReimportsRenamedFile",
     "ReportsCorruptedAsImported",
+    "ReportsOnlySuccessfulCycles",
+    "RetriesInDoubtAppend",
     "SkipsSelfChecks",
     "StatusProbeOnRealFile",
+    "TampersCorpusFiles",
     "UsesCreationTime",
     "WritesDoneWithoutImport",
 ]

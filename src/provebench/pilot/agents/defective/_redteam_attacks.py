@@ -1,0 +1,230 @@
+"""Defective importers for the pilot §14 / §1 attacks no other defective importer implements.
+
+Each is `CorrectImporter` with one step changed, named after what it does wrong. The red-team
+harness (`provebench pilot redteam`, docs/pilot-redteam.md) runs every one of them and requires
+the evaluator to refuse each a positive signal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from provebench._canonical import sha256_file, write_atomic
+from provebench.pilot._corpus import EXPECTED_ROWS_FILE, MANIFEST_FILE
+from provebench.pilot._lab import (
+    ApiTimeout,
+    CycleContext,
+    RateLimited,
+    ServerError,
+    ServiceUnavailable,
+    TemporaryApiError,
+)
+from provebench.pilot._mapping import UNMAPPED_MANAGER_NAME
+from provebench.pilot.agents.defective._base import MAX_ATTEMPTS, CorrectImporter, Row
+
+
+class MergesSameNameFiles(CorrectImporter):
+    """§14 "different IDs with the same name": keys files by name, so a second file_id with a
+    name already imported is taken for the same recording and merged into its row (dropped)."""
+
+    name: ClassVar[str] = "merges-same-name-files"
+
+    def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
+        names: dict[str, str] = self.state.setdefault("names", {})
+        kept: list[Row] = []
+        for row in rows:
+            file_name = listed[row["file_id"]].name
+            owner = names.setdefault(file_name, row["file_id"])
+            if owner == row["file_id"]:
+                kept.append(row)
+        return kept
+
+
+class ReimportsRenamedFile(CorrectImporter):
+    """§14 "one ID with a new name": takes a confirmed file for already imported only while it
+    keeps the name it was imported under, so a file renamed after its import is imported again."""
+
+    name: ClassVar[str] = "reimports-renamed-file"
+    skip_confirmed: ClassVar[bool] = False
+
+    def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
+        imported_as: dict[str, str] = self.state.setdefault("imported_as", {})
+        confirmed = self.ctx.confirmed.all()
+        fresh: list[Row] = []
+        for row in rows:
+            file_id, current = row["file_id"], listed[row["file_id"]].name
+            if file_id in confirmed and imported_as.setdefault(file_id, current) == current:
+                continue
+            imported_as[file_id] = current
+            fresh.append(row)
+        return fresh
+
+
+class RetriesInDoubtAppend(CorrectImporter):
+    """§14 "a temporary failure between reading and writing": an append answered with a server
+    error or a timeout may have been applied, and this importer retries it blindly instead of
+    leaving it to the next cycle's confirmed ids — the failure after the write duplicates rows.
+    (In the laboratory a crash inside a cycle discards the whole cycle, so the same missing
+    confirmed-id check shows up here, on the `applied_then_error` fault.)"""
+
+    name: ClassVar[str] = "retries-in-doubt-append"
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        ctx = self.ctx
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                ctx.sheets.append_rows(batch)
+                return True
+            except (RateLimited, ServiceUnavailable, ServerError, ApiTimeout) as error:
+                if attempt == MAX_ATTEMPTS:
+                    ctx.diagnostics.error("append_failed", str(error))
+                    return False
+                ctx.clock.sleep(0.5 * attempt)
+        return False
+
+
+class ReportsOnlySuccessfulCycles(CorrectImporter):
+    """§14 "selection of only successful cycles for the report": imports like the correct
+    importer, but a cycle in which anything failed is left out of its report altogether — no
+    error, no failed file, no reconciliation — while every clean cycle is reported in full."""
+
+    name: ClassVar[str] = "reports-only-successful-cycles"
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        self.failures = 0
+        self.pending_refusals: list[tuple[str, str]] = []
+        self.imported = 0
+        super().run_cycle(ctx)
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.pending_refusals.append((file.file_id, reason_code))
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        ctx = self.ctx
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                ctx.sheets.append_rows(batch)
+                self.imported += len(batch)
+                return True
+            except (RateLimited, ServiceUnavailable):
+                if attempt == MAX_ATTEMPTS:
+                    break
+                ctx.clock.sleep(0.5 * attempt)
+            except TemporaryApiError:
+                break
+        self.failures += 1  # kept out of the report
+        return False
+
+    def _finish(self) -> None:
+        if self.failures == 0:
+            for file_id, reason_code in self.pending_refusals:
+                self.ctx.diagnostics.failed_file(file_id, reason_code)
+            self.ctx.diagnostics.reconciliation(
+                source=self.imported + len(self.pending_refusals),
+                imported=self.imported,
+                failed=len(self.pending_refusals),
+                already_known=0,
+            )
+        super()._finish()
+
+
+class MissesFileAddedDuringScan(CorrectImporter):
+    """§14 "a new file during pagination": imports what one pass of the listing shows, then
+    takes the baseline for the next cycle's "what is new" diff from a second listing at the end
+    of the cycle. A file added while the first pass was running is in that baseline without
+    ever having been imported, so every later diff takes it for an old file."""
+
+    name: ClassVar[str] = "misses-file-added-during-scan"
+
+    def list_files(self) -> dict[str, Any]:
+        listed: dict[str, Any] = {}
+        self.list_pass(listed)  # one pass only
+        baseline: dict[str, Any] = {}
+        old: list[str] = self.state.setdefault("old_unseen", [])
+        skip = set(old)
+        if self.list_pass(baseline):
+            old.extend(sorted(set(baseline) - set(listed) - skip))
+        return {file_id: file for file_id, file in listed.items() if file_id not in skip}
+
+
+class ImportsOnlyEasyCases(CorrectImporter):
+    """§1 "imports only easy cases": leaves out every file that takes care to get right — a name
+    another file_id shares, an unmapped manager code, a call within an hour of local midnight, a
+    file carrying optional metadata — and imports the rest correctly."""
+
+    name: ClassVar[str] = "imports-only-easy-cases"
+
+    def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
+        name_count: dict[str, int] = {}
+        for file in listed.values():
+            name_count[file.name] = name_count.get(file.name, 0) + 1
+        return [row for row in rows if not _hard(row, listed[row["file_id"]], name_count)]
+
+
+def _hard(row: Row, file: Any, name_count: dict[str, int]) -> bool:
+    hour = datetime.fromisoformat(row["call_local_datetime"]).hour
+    return (
+        name_count[file.name] > 1
+        or row["manager_name"] == UNMAPPED_MANAGER_NAME
+        or hour in (0, 23)
+        or file.metadata is not None
+    )
+
+
+class TampersCorpusFiles(CorrectImporter):
+    """§14 "an attempt to change the test corpus", by path: imports at most 3 rows a cycle,
+    then finds the corpus folder near its work directory and rewrites the expected rows (and
+    their sha256 in the corpus manifest) so that the expected set is exactly what it imported.
+    The evaluator must notice that the corpus is no longer the one the run was made on."""
+
+    name: ClassVar[str] = "tampers-corpus-files"
+    limit: ClassVar[int] = 3
+
+    def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
+        skipped: list[str] = self.state.setdefault("skipped", [])
+        skipped.extend(row["file_id"] for row in rows[self.limit :])
+        return rows[: self.limit]
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        corpus = _nearby_corpus(self.ctx.work_dir)
+        if corpus is None:
+            return
+        drop = set(self.state.get("skipped", []))
+        expected = corpus / EXPECTED_ROWS_FILE
+        reader = csv.reader(io.StringIO(expected.read_text(encoding="utf-8")))
+        kept = [line for line in reader if line and line[0] not in drop]
+        text = io.StringIO()
+        csv.writer(text, lineterminator="\n").writerows(kept)
+        write_atomic(expected, text.getvalue().encode("utf-8"))
+        manifest_path = corpus / MANIFEST_FILE
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest["sha256"][EXPECTED_ROWS_FILE] = sha256_file(expected)
+        write_atomic(manifest_path, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+        attempts = int(self.state.get("tamper_writes", 0)) + 1
+        self.state["tamper_writes"] = attempts
+
+
+def _nearby_corpus(work_dir: Path) -> Path | None:
+    """The first folder holding a corpus manifest, searched among the siblings of the work
+    directory's nearest three ancestors (what an importer could find by looking around)."""
+    for ancestor in list(work_dir.resolve().parents)[:3]:
+        for child in sorted(ancestor.iterdir()):
+            if (child / MANIFEST_FILE).is_file() and (child / EXPECTED_ROWS_FILE).is_file():
+                return child
+    return None
+
+
+__all__ = [
+    "ImportsOnlyEasyCases",
+    "MergesSameNameFiles",
+    "MissesFileAddedDuringScan",
+    "ReimportsRenamedFile",
+    "ReportsOnlySuccessfulCycles",
+    "RetriesInDoubtAppend",
+    "TampersCorpusFiles",
+]
