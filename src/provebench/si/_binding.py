@@ -92,9 +92,20 @@ class BoundScoring(BaseModel):
                     resolved[name] = spec.default
                 continue
             if isinstance(arg, Ref):
+                if arg.role not in self.roles:
+                    # Validation rejects such tables; an unvalidated one still fails closed.
+                    raise ProvebenchError(
+                        f"{call.call}: role ${arg.role} is not bound", field=f"with.{name}"
+                    )
                 resolved[name] = self.roles[arg.role]
             elif spec.type == "factor" and isinstance(arg.value, dict):
-                resolved[name] = self.factors[str(arg.value["ref"])]
+                ref = str(arg.value.get("ref"))
+                if ref not in self.factors:
+                    raise ProvebenchError(
+                        f"{call.call}: factor ref {ref!r} is not an injection deviation",
+                        field=f"with.{name}.ref",
+                    )
+                resolved[name] = self.factors[ref]
             else:
                 resolved[name] = _typed(arg.value)
         return resolved
