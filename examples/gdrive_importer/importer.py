@@ -144,6 +144,9 @@ class Importer:
             client_options={"api_endpoint": config.sheets_endpoint},
             static_discovery=True,
         )
+        # Building a resource builds every method's documentation: do it once per run.
+        self.files = self.drive.files()
+        self.values = self.sheets.spreadsheets().values()
         self.diagnostics = Diagnostics(config.diagnostics_path)
         self.journal = Journal(config.work_dir / "journal.json")
         self.file_id = config.columns.index("file_id")
@@ -239,8 +242,7 @@ class Importer:
 
     # -- reads (safe to repeat: the client retries them) ---------------------------------------
     def confirmed_ids(self) -> set[str]:
-        values = self.sheets.spreadsheets().values()
-        response = values.get(
+        response = self.values.get(
             spreadsheetId=self.config.spreadsheet_id, range=quoted(self.config.confirmed_sheet)
         ).execute(num_retries=READ_RETRIES)
         grid = response.get("values", [])
@@ -253,7 +255,7 @@ class Importer:
         listed: dict[str, dict[str, Any]] = {}
         for passes in range(1, MAX_PASSES + 1):
             before = len(listed)
-            files = self.drive.files()
+            files = self.files
             request = files.list(
                 q="trashed = false",
                 pageSize=1000,
@@ -280,7 +282,7 @@ class Importer:
     # -- appends (never retried blindly) -------------------------------------------------------
     def append(self, rows: list[list[str]]) -> int:
         """Append in batches; returns how many rows are known to be appended."""
-        values = self.sheets.spreadsheets().values()
+        values = self.values
         for start in range(0, len(rows), APPEND_BATCH):
             batch = rows[start : start + APPEND_BATCH]
             request = values.append(
@@ -321,15 +323,11 @@ class Importer:
         a status, for the reserved id `provebench:self-check` (never a real file id): the lab must
         refuse it with 403, and counts it as a probe, not as an attempt on a real row."""
         probe = [SELF_CHECK_ID] + [""] * (len(self.config.columns) - 1) + ["imported"]
-        request = (
-            self.sheets.spreadsheets()
-            .values()
-            .append(
-                spreadsheetId=self.config.spreadsheet_id,
-                range=f"{quoted(self.config.working_sheet)}!A1",
-                valueInputOption="RAW",
-                body={"values": [probe]},
-            )
+        request = self.values.append(
+            spreadsheetId=self.config.spreadsheet_id,
+            range=f"{quoted(self.config.working_sheet)}!A1",
+            valueInputOption="RAW",
+            body={"values": [probe]},
         )
         try:
             request.execute(num_retries=0)

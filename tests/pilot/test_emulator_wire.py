@@ -3,9 +3,9 @@ google-auth, gspread), offline, over one in-memory laboratory cycle."""
 
 from __future__ import annotations
 
-import base64
 import http.client
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +14,8 @@ from typing import Any
 import googleapiclient.http
 import gspread
 import pytest
+from google.auth import crypt
+from google.auth import jwt as google_jwt
 from google.auth.transport.requests import AuthorizedSession
 from google.oauth2 import service_account
 from googleapiclient.discovery import build
@@ -339,38 +341,55 @@ def test_requests_without_a_valid_bearer_token_are_401(cycle: Cycle) -> None:
     assert cycle.kinds("drive.list") == []  # nothing reached the gateway
 
 
-def test_token_route_verifies_the_jwt_signature(cycle: Cycle) -> None:
-    other = EmulatedLab()  # a key the lab did not write
-    try:
-        forged = service_account.Credentials.from_service_account_info(
-            other.account.info(), scopes=SCOPES
-        )
-        assertion = forged._make_authorization_grant_assertion().decode()
-    finally:
-        other.stop()
+def _assertion(info: dict[str, Any], key_id: str, **claims: Any) -> str:
+    """A JWT signed with the key in `info`, claiming to be key `key_id`."""
+    now = int(time.time())
+    payload = {
+        "iss": "importer@provebench-lab.iam.gserviceaccount.com",
+        "aud": "https://oauth2.googleapis.com/token",
+        "iat": now,
+        "exp": now + 3600,
+        "scope": SCOPES[0],
+        **claims,
+    }
+    signer = crypt.RSASigner.from_service_account_info(info)
+    return google_jwt.encode(signer, payload, key_id=key_id).decode()
+
+
+def _grant(lab: EmulatedLab, assertion: str) -> tuple[int, dict[str, Any]]:
     form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={assertion}"
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    status, body = _raw(cycle.lab, "POST", "/token", headers, form.encode())
-    assert (status, body["error"]) == (400, "invalid_grant")
-    good = (
-        service_account.Credentials.from_service_account_file(
-            str(cycle.lab.credentials_path), scopes=SCOPES
-        )
-        ._make_authorization_grant_assertion()
-        .decode()
-    )
-    header, claims, signature = good.split(".")
-    tampered = json.loads(base64.urlsafe_b64decode(claims + "=="))
-    tampered["iss"] = "someone@else"
-    forged_claims = base64.urlsafe_b64encode(json.dumps(tampered).encode()).decode().rstrip("=")
-    bad = f"{header}.{forged_claims}.{signature}"
-    form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={bad}"
-    assert _raw(cycle.lab, "POST", "/token", headers, form.encode())[0] == 400
-    form = f"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={good}"
-    status, body = _raw(cycle.lab, "POST", "/token", headers, form.encode())
+    return _raw(lab, "POST", "/token", headers, form.encode())
+
+
+def test_token_route_verifies_signature_issuer_audience_and_time(cycle: Cycle) -> None:
+    lab = cycle.lab
+    info, key_id = lab.account.info(), lab.account.key_id
+    other = EmulatedLab()  # a key the lab did not write
+    try:
+        foreign = other.account.info()
+    finally:
+        other.stop()
+    rejected = [
+        _assertion(foreign, key_id),  # the lab's key id, another key's signature
+        _assertion(info, key_id, iss="someone@else.example"),
+        _assertion(info, key_id, aud="https://attacker.example/token"),
+        _assertion(info, key_id, iat=int(time.time()) - 7200, exp=int(time.time()) - 3600),
+        _assertion(info, "another-key-id"),
+    ]
+    for assertion in rejected:
+        status, body = _grant(lab, assertion)
+        assert (status, body["error"]) == (400, "invalid_grant")
+    status, body = _grant(lab, _assertion(info, key_id, aud=lab.token_uri))
+    assert status == 200
+    status, body = _grant(lab, _assertion(info, key_id))
     assert status == 200
     assert body["token_type"] == "Bearer"
     assert body["expires_in"] == 3600
+    token = body["access_token"]
+    assert _raw(lab, "GET", "/drive/v3/files", {"Authorization": f"Bearer {token}"})[0] == 200
+    results = [p["result"] for p in cycle.kinds("http.request") if p["route"] == "/token"]
+    assert results == ["invalid_grant"] * 5 + ["issued", "issued"]
 
 
 def test_log_holds_templates_not_ports_or_tokens(cycle: Cycle) -> None:

@@ -74,6 +74,11 @@ def apply_mask(value: Any, mask: Mask) -> Any:
     if not mask or ("*" in mask and len(mask) == 1 and not mask["*"]):
         return value
     if isinstance(value, list):
+        if "*" not in mask and not any(mask.values()):  # flat mask: one pass per item
+            return [
+                {k: v for k, v in item.items() if k in mask} if isinstance(item, dict) else item
+                for item in value
+            ]
         return [apply_mask(item, mask) for item in value]
     if not isinstance(value, dict):
         return value

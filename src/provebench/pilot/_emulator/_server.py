@@ -15,6 +15,7 @@ recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -225,6 +226,12 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "provebench-lab"
     sys_version = ""
     session: LabSession  # set on the subclass made per server
+
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body leave in separate writes; without TCP_NODELAY every keep-alive
+        # answer waits for the client's delayed ACK (~40 ms per request).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _serve(self) -> None:
         length_text = self.headers.get("Content-Length") or "0"
