@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench.pilot._evaluate._escrow import compute_escrow
+from provebench.pilot._evaluate._escrow import compute_escrow, dated_defects
 from provebench.pilot._evaluate._external import (
     ExternalCheckRecord,
     external_results,
@@ -171,7 +171,14 @@ def evaluate_run(
         self_check_probes=probes,
         self_check_missing_cycles=missing_probes,
         reconciliation=reconcile(timeline),
-        escrow=compute_escrow(timeline, perf_shadow, violations),
+        escrow=compute_escrow(
+            timeline,
+            perf_shadow,
+            violations,
+            dated_defects(
+                metrics.shortfalls.wrong_fields, metrics.shortfalls.order_breaks, missing_probes
+            ),
+        ),
         external_checks=externals,
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),

@@ -9,7 +9,14 @@ is discovered only by the evaluator). A cycle that was clean when confirmed but 
 hindsight is *regraded* (pilot §8: "a duplicate or omission discovered late corrects the
 original attempt"), and a tranche released on it is taken back.
 
-* First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files.
+* A cycle is graded against the *defects dated by then* as well: wrong fields, order breaks and
+  a missing §12 self-check probe (`dated_defects`). Why: "correct completion" (pilot §8) of a
+  cycle whose rows are wrong or out of order, or that skipped the mandatory self-check, is not
+  correct, and paying a tranche on it is an exploit (pilot §15, red-team finding).
+* First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files; it is
+  taken back when an omission or duplicate is discovered later in the run (pilot §8: a late
+  omission "corrects the original attempt") — otherwise an importer that passes the first cycle
+  and fails later (pilot §1) would keep a payment.
 * Control tranche (60%): at least 20 laboratory cycles, every one of them clean.
 * The preliminary signal (`Perf_shadow`) is credited only without any critical violation and
   after the first full cycle completed correctly (pilot §13).
@@ -17,13 +24,47 @@ original attempt"), and a tranche released on it is taken back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from provebench.pilot._evaluate._rules import (
     ESCROW_CONTROL_CYCLES,
     ESCROW_CONTROL_SHARE,
     ESCROW_FIRST_SHARE,
 )
 from provebench.pilot._evaluate._timeline import Timeline
-from provebench.pilot._evaluate._verdict import Escrow, EscrowCycle, EscrowTranche, Violation
+from provebench.pilot._evaluate._verdict import (
+    Escrow,
+    EscrowCycle,
+    EscrowTranche,
+    OrderBreak,
+    Violation,
+    WrongFields,
+)
+
+Defects = Mapping[int, Sequence[str]]
+
+
+def dated_defects(
+    wrong_fields: Sequence[WrongFields],
+    order_breaks: Sequence[OrderBreak],
+    missing_probe_cycles: Sequence[int],
+) -> dict[int, list[str]]:
+    """Cycle → what went wrong in it besides omissions, duplicates and violations."""
+    found: dict[int, list[str]] = {}
+    for wrong in wrong_fields:
+        found.setdefault(wrong.cycle, []).append(f"wrong fields: {wrong.file_id}")
+    for broken in order_breaks:
+        found.setdefault(broken.cycle, []).append(
+            f"order broken: {broken.earlier_file_id} before {broken.later_file_id}"
+        )
+    for cycle in missing_probe_cycles:
+        found.setdefault(cycle, []).append("no §12 final-status self-check probe")
+    return found
+
+
+def _defects_by(defects: Defects, cycle: int) -> list[str]:
+    dated = [text for when in sorted(defects) if when <= cycle for text in defects[when]]
+    return [f"{len(dated)} defect(s) by cycle {cycle}: {'; '.join(dated[:3])}"] if dated else []
 
 
 def _grade_when_confirmed(timeline: Timeline, cycle: int, violations: list[Violation]) -> list[str]:
@@ -72,11 +113,18 @@ def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) ->
     return reasons
 
 
-def compute_escrow(timeline: Timeline, perf_shadow: float, violations: list[Violation]) -> Escrow:
+def compute_escrow(
+    timeline: Timeline,
+    perf_shadow: float,
+    violations: list[Violation],
+    defects: Defects | None = None,
+) -> Escrow:
     cycles: list[EscrowCycle] = []
+    defects = defects or {}
     for cycle in range(1, timeline.cycles + 1):
-        at_the_time = _grade_when_confirmed(timeline, cycle, violations)
-        hindsight = _grade_final(timeline, cycle, violations)
+        dated = _defects_by(defects, cycle)
+        at_the_time = _grade_when_confirmed(timeline, cycle, violations) + dated
+        hindsight = _grade_final(timeline, cycle, violations) + dated
         cycles.append(
             EscrowCycle(
                 cycle=cycle,
@@ -97,15 +145,18 @@ def compute_escrow(timeline: Timeline, perf_shadow: float, violations: list[Viol
         reason = "not credited: the first full cycle did not complete correctly (pilot §13)"
     else:
         reason = "credited: no critical violation; the first full cycle completed correctly"
+    later_dirty = [c.cycle for c in cycles if not c.clean_final and c.cycle > first_due]
+    first_released = credited and not later_dirty
     first_tranche = EscrowTranche(
         name="first_full_cycle",
         share=ESCROW_FIRST_SHARE,
         released_when_confirmed=first is not None and first.clean_when_confirmed,
-        released=credited,
-        regraded=first is not None and first.clean_when_confirmed and not credited,
-        amount=ESCROW_FIRST_SHARE * signal if credited else 0.0,
+        released=first_released,
+        regraded=first is not None and first.clean_when_confirmed and not first_released,
+        amount=ESCROW_FIRST_SHARE * signal if first_released else 0.0,
         reason=f"cycle 1 judged at its due cycle {first_due}: "
-        + ("; ".join(first.reasons) if first is not None and first.reasons else "clean"),
+        + ("; ".join(first.reasons) if first is not None and first.reasons else "clean")
+        + (f"; taken back: later cycles not clean {later_dirty[:10]}" if later_dirty else ""),
     )
     enough = timeline.cycles >= ESCROW_CONTROL_CYCLES
     all_clean_then = enough and all(c.clean_when_confirmed for c in cycles)
@@ -140,4 +191,4 @@ def compute_escrow(timeline: Timeline, perf_shadow: float, violations: list[Viol
     )
 
 
-__all__ = ["compute_escrow"]
+__all__ = ["compute_escrow", "dated_defects"]
