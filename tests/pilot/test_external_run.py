@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,57 @@ def test_serve_stops_cleanly_on_sigterm(small_corpus: Path, tmp_path: Path) -> N
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
     assert sys.executable  # the same interpreter served and was stopped
+
+
+def test_serve_runs_cycles_a_client_finishes_and_stops_at_the_end(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    from google.auth.transport.requests import AuthorizedSession
+    from google.oauth2 import service_account
+
+    run_dir = tmp_path / "served"
+    process = subprocess.Popen(
+        [*PROVEBENCH, "pilot", "serve", "--corpus", str(small_corpus), "--out", str(run_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        env: dict[str, str] = {}
+        while "PROVEBENCH_COLUMNS" not in env:
+            line = process.stdout.readline()
+            assert line, process.stderr.read() if process.stderr else ""
+            if line.startswith("export "):
+                name, _, value = line.removeprefix("export ").strip().partition("=")
+                env[name] = value.strip("'")
+        credentials = service_account.Credentials.from_service_account_file(
+            env["GOOGLE_APPLICATION_CREDENTIALS"], scopes=["https://www.googleapis.com/auth/drive"]
+        )
+        session = AuthorizedSession(credentials)
+        lab = env["PROVEBENCH_LAB_ENDPOINT"]
+        zones = []
+        for _ in range(4):  # the corpus has 4 cycles
+            info = session.get(lab + "cycle", timeout=10).json()
+            zones.append(info["timeZone"])
+            finished = session.post(lab + "cycle:finish", timeout=10)
+            assert finished.status_code == 200
+            # the finished cycle answers 503 until the lab opens the next one (or ends the run)
+            for _ in range(200):
+                if process.poll() is not None:
+                    break
+                try:
+                    if session.get(lab + "cycle", timeout=10).status_code == 200:
+                        break
+                except OSError:
+                    break
+                time.sleep(0.05)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "4 cycles, 0 confirmed rows" in out
+    assert (run_dir / "run.json").is_file()
+    assert len(set(zones)) == 2  # the zone change of the second run version (pilot §5)
+    port = int(env["PROVEBENCH_TOKEN_URI"].split(":")[2].split("/")[0])
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=2)

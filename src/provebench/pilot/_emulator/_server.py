@@ -198,6 +198,7 @@ class LabSession:
             if not self.serve_mode:
                 raise not_found("Method not found.")
             self.finished.set()
+            self.current = None  # nothing reaches a finished cycle; the next one opens anew
             return {"finished": True}
         # Every other route writes: refused through the gateway (logged as `refused`), 403.
         return gateway.refuse(operation, {**params, "body": _body_for_log(body)})  # NoReturn
