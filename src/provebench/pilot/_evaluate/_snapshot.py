@@ -27,12 +27,15 @@ class Snapshot:
     hostile_texts: dict[str, tuple[str, ...]]  # adversarial files: their metadata values
     fault_cycles: frozenset[int]  # cycles with a scheduled API fault (`api_fault` events)
 
+    due_by_cycle: dict[int, int]  # cycle -> due cycle of what first appeared in it
+
     def due(self, file_id: str) -> int:
         return self.due_after(self.first_cycle.get(file_id, self.cycles))
 
     def due_after(self, cycle: int) -> int:
         """The due cycle of what happened in `cycle` (`due_cycle`, pilot §7)."""
-        return due_cycle(cycle, self.cycles, self.fault_cycles)
+        due = self.due_by_cycle.get(cycle)
+        return due if due is not None else due_cycle(cycle, self.cycles, self.fault_cycles)
 
 
 def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
@@ -71,14 +74,18 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         )
     if problems:
         return None, problems
+    cycles = corpus.info.config.sizes.cycles
     snapshot = Snapshot(
-        cycles=corpus.info.config.sizes.cycles,
+        cycles=cycles,
         expected=expected,
         first_cycle=first_cycle,
         case=case,
         non_admissible=frozenset(set(first_cycle) - set(expected)),
         hostile_texts=hostile_texts,
         fault_cycles=frozenset(fault_cycles),
+        due_by_cycle={
+            c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)
+        },
     )
     return snapshot, []
 
