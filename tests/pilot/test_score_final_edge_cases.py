@@ -71,6 +71,7 @@ EDGE_CASES: dict[str, tuple[str, str]] = {
     "header_only_both": (H, H),
     "header_only_candidate": (H + ROWS, H),
     "bom_only_expected": (BOM, H),
+    "blank_candidate_with_expected_rows": (H + ROWS, "\n"),
     "only_blank_lines": ("\n\n\n", "\n"),
     "candidate_extra_columns_ignored": (H + ROWS, "file_id,a,b,c\nf1,x,y,1\nf2,p,q,2\nf3,s,t,3\n"),
     "candidate_columns_reordered": (H + ROWS, "b,file_id,a\ny,f1,x\nq,f2,p\nt,f3,s\n"),
@@ -185,3 +186,15 @@ def test_empty_expected_is_a_configuration_error_not_a_pass(tmp_path: Path) -> N
     assert document["configuration_errors"] == ["expected set is empty"]
     assert document["scorer_pass"] is False
     assert document["pilot_pass"] is None
+
+
+@pytest.mark.parametrize("partial_bom", [b"\xef", b"\xef\xbb"])
+def test_a_file_of_a_partial_byte_order_mark_reads_as_empty(
+    published: PublishedScorerWorker, tmp_path: Path, partial_bom: bytes
+) -> None:
+    # Quirk of the utf-8-sig decoder: it waits for the rest of the mark and then drops it.
+    outcome = compare_with_published(published, tmp_path, partial_bom, (H + ROWS).encode())
+    assert outcome.exit_code == 0
+    assert json.loads(outcome.stdout)["configuration_errors"] == ["expected set is empty"]
+    outcome = compare_with_published(published, tmp_path, partial_bom + b"x", b"")
+    assert outcome.exit_code == 1  # followed by anything, it is not UTF-8: refused

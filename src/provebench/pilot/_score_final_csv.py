@@ -115,6 +115,10 @@ class CsvRecordStream:
                 if data.startswith(_BOM):
                     data = data[len(_BOM) :]
                     offset = len(_BOM)
+                elif not block and _BOM.startswith(data):
+                    # A whole file of b"\xef" or b"\xef\xbb": the utf-8-sig decoder waits for
+                    # the rest of a byte-order mark and, at the end of the file, drops it.
+                    data = b""
             if not block:
                 if data:
                     yield self._decode(data, offset), offset
