@@ -256,3 +256,24 @@ def test_serve_runs_cycles_a_client_finishes_and_stops_at_the_end(
     port = int(env["PROVEBENCH_TOKEN_URI"].split(":")[2].split("/")[0])
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+@pytest.mark.slow
+def test_sigkill_mid_cycle_and_resume_publish_the_same_bytes(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    crash = "call:3@2"  # the lab dies inside cycle 2, while the importer is talking to it
+    naive = _script(tmp_path, "naive.py", NAIVE)
+    command = f"python {naive}"
+    reference = tmp_path / "uninterrupted"
+    run_with_command(small_corpus, command, reference)
+    crashed = tmp_path / "crashed"
+    args = ("pilot", "run", "--corpus", str(small_corpus), "--out", str(crashed),
+            "--agent-cmd", command, "--quiet")  # fmt: skip
+    first = run_cli(*args, env={"PROVEBENCH_PILOT_CRASH_AT": crash}, timeout=240)
+    assert first.returncode == -signal.SIGKILL, first.stderr
+    assert not (crashed / "run.json").exists()
+    second = run_cli(*args, timeout=240)
+    assert second.returncode == 0, second.stderr
+    for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl"):
+        assert (crashed / name).read_bytes() == (reference / name).read_bytes(), name
