@@ -91,7 +91,8 @@ def test_bad_file_ids_in_the_expected_set(
 def test_ledger_chain_that_does_not_verify(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     lines = (run / "ledger.jsonl").read_text().splitlines(keepends=True)
-    lines[5] = lines[5].replace('"call":', '"call" :', 1)
+    edited = next(i for i, line in enumerate(lines) if '"kind":"fault_injected"' in line)
+    lines[edited] = lines[edited].replace('"fault":"', '"fault":"no_', 1)  # an error rewritten
     (run / "ledger.jsonl").write_text("".join(lines))
     rerecord(run, "ledger.jsonl")  # the attacker also fixes run.json
     verdict = evaluate_run(run, corpus)
