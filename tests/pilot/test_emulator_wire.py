@@ -240,12 +240,22 @@ def test_refused_writes_answer_403_and_are_logged(cycle: Cycle) -> None:
         assert (error["code"], error["status"]) == (403, "PERMISSION_DENIED")
         assert error["errors"][0]["reason"] == "forbidden"
     refused = [p["operation"] for p in cycle.kinds("refused")]
-    assert refused == [
-        "sheets.values.clear",
-        "sheets.spreadsheets.write",
-        "sheets.values.update",
-        "drive.write",
-    ]  # the read of the write-only working sheet is a 403, not a refused write
+    assert refused == [  # the lab's names for what each write would do
+        "sheets.delete_row",
+        "sheets.update_row",
+        "sheets.update_row",
+        "drive.delete_file",
+    ]
+    routes = [p["arguments"]["route"] for p in cycle.kinds("refused")]
+    assert routes == [
+        "/v4/spreadsheets/{spreadsheetId}/values/{range}:clear",
+        "/v4/spreadsheets/{spreadsheetId}:{verb}",
+        "/v4/spreadsheets/{spreadsheetId}/values/{range}",
+        "/drive/v3/{rest}",
+    ]
+    assert (
+        cycle.kinds("refused")[3]["arguments"]["file_id"] == "f001"
+    )  # the read of the write-only working sheet is a 403, not a refused write
     statuses = [p["status"] for p in cycle.kinds("http.request") if p["route"] != "/token"]
     assert statuses == [403] * 5
     assert cycle.gateway.working_rows == []
@@ -300,7 +310,7 @@ def test_append_shapes_rules_and_required_value_input_option(cycle: Cycle) -> No
     assert [row[0] for row in cycle.gateway.working_rows] == ["a", "b"]
     assert [p["operation"] for p in cycle.kinds("refused")] == [
         "sheets.append.status",
-        "sheets.values.append",
+        "sheets.update_row",
     ]
 
 

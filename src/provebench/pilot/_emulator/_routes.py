@@ -94,6 +94,41 @@ ROUTES: tuple[Route, ...] = (
 )
 
 
+# A refused write is logged under the laboratory's own name for what it would do (the names the
+# in-process facades refuse, docs/pilot-lab.md), so an evaluator judges it the same whichever
+# transport the importer used; the HTTP method and route are kept in the arguments.
+_REFUSED_AS: dict[tuple[str, str], str] = {
+    ("sheets.values.clear", "POST"): "sheets.delete_row",
+    ("sheets.values.update", "PUT"): "sheets.update_row",
+    ("sheets.values.write", "POST"): "sheets.update_row",
+    ("sheets.spreadsheets.write", "POST"): "sheets.update_row",
+    ("sheets.write", "POST"): "sheets.update_row",
+    ("sheets.write", "PUT"): "sheets.update_row",
+    ("sheets.write", "PATCH"): "sheets.update_row",
+    ("sheets.write", "DELETE"): "sheets.delete_row",
+    ("drive.write", "POST"): "drive.upload",
+    ("drive.write", "PUT"): "drive.upload",
+    ("drive.write", "PATCH"): "drive.rename_file",
+    ("drive.write", "DELETE"): "drive.delete_file",
+}
+
+
+def refused_operation(
+    route: Route, method: str, params: dict[str, str]
+) -> tuple[str, dict[str, str]]:
+    """The lab operation a refused write is logged as, and its identifying arguments."""
+    operation = _REFUSED_AS.get((route.operation, method), "sheets.update_row")
+    if route.operation == "sheets.values.clear" and "range" in params:
+        operation = "sheets.delete_row"
+    arguments = {"http_method": method, "route": route.template, **params}
+    if route.operation == "drive.write":
+        # /drive/v3/files/{id}[/...]: the file the write targets, as the facades log it.
+        parts = params.get("rest", "").split("/")
+        if len(parts) >= 2 and parts[0] == "files" and parts[1]:
+            arguments["file_id"] = parts[1]
+    return operation, arguments
+
+
 def match_route(method: str, raw_path: str) -> tuple[Route, dict[str, str]] | None:
     for route in ROUTES:
         if method in route.methods:
@@ -103,4 +138,4 @@ def match_route(method: str, raw_path: str) -> tuple[Route, dict[str, str]] | No
     return None
 
 
-__all__ = ["ROUTES", "Route", "match_route"]
+__all__ = ["ROUTES", "Route", "match_route", "refused_operation"]

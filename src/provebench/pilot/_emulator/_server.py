@@ -36,7 +36,7 @@ from provebench.pilot._emulator._errors import (
     not_found,
     unauthenticated,
 )
-from provebench.pilot._emulator._routes import Route, match_route
+from provebench.pilot._emulator._routes import Route, match_route, refused_operation
 from provebench.pilot._emulator._sheets import (
     SheetLayout,
     SheetsView,
@@ -115,7 +115,7 @@ class LabSession:
                     raise not_found("Method not found.")
                 if self.account is None or not self.account.authorized(authorization):
                     raise unauthenticated()
-                status, answer = 200, self._dispatch(cycle, matched[0], params, query, body)
+                status, answer = 200, self._dispatch(cycle, matched[0], method, params, query, body)
             except GoogleApiError as error:
                 status, answer = error.code, error.body()
             except LabError as error:
@@ -167,6 +167,7 @@ class LabSession:
         self,
         cycle: OpenCycle,
         route: Route,
+        method: str,
         params: dict[str, str],
         query: dict[str, list[str]],
         body: bytes,
@@ -201,7 +202,8 @@ class LabSession:
             self.current = None  # nothing reaches a finished cycle; the next one opens anew
             return {"finished": True}
         # Every other route writes: refused through the gateway (logged as `refused`), 403.
-        return gateway.refuse(operation, {**params, "body": _body_for_log(body)})  # NoReturn
+        refused, arguments = refused_operation(route, method, params)
+        return gateway.refuse(refused, {**arguments, "body": _body_for_log(body)})  # NoReturn
 
 
 def _json_body(body: bytes) -> Any:

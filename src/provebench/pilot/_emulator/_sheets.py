@@ -224,7 +224,10 @@ def values_append(
     sheet, parsed = _sheet_of(view, text)
     layout = view.layout
     if sheet == layout.confirmed_sheet:
-        view.gateway.refuse("sheets.values.append", {"range": text, "sheet": "confirmed"})
+        # A write to the confirmed register: what `update_row` would be in process (pilot §3).
+        view.gateway.refuse(
+            "sheets.update_row", {"route": "values.append", "range": text, "sheet": "confirmed"}
+        )
     if parsed.first_col not in (None, 1):
         raise bad_request("the working sheet's table starts at column A")
     rows = _body_rows(body)
