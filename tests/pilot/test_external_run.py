@@ -102,6 +102,10 @@ def test_reference_importer_on_the_real_client_reaches_the_expected_register(
     assert checks["pagination"] is True
     failed = [d for d in diagnostics if d["channel"] == "failed_file"]
     assert failed  # the corrupted and unsupported files were reported, not imported
+    verdict = run_cli("pilot", "evaluate", str(tmp_path / "run"), "--corpus", str(small_corpus))
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert "laboratory_pass=true" in verdict.stdout
+    assert "critical_violations=0" in verdict.stdout
 
 
 @pytest.mark.slow
