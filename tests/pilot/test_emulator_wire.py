@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import google.auth.transport.requests
 import googleapiclient.http
 import gspread
 import pytest
@@ -465,3 +466,29 @@ def test_a1_rejects_garbage() -> None:
     for text in ("'unterminated", "!A1", "Sheet!A1:", "Sheet!1A"):
         with pytest.raises(ValueError, match="Unable to parse range"):
             parse_a1(text)
+
+
+def test_raw_wire_booleans_in_either_case_and_percent_encoded_ranges(cycle: Cycle) -> None:
+    credentials = cycle.credentials()
+    credentials.refresh(google.auth.transport.requests.Request())
+    headers = {"Authorization": f"Bearer {credentials.token}", "Content-Type": "application/json"}
+    status, body = _raw(
+        cycle.lab, "GET", "/drive/v3/files?pageSize=2&supportsAllDrives=True&fields=files(id)",
+        headers,
+    )  # fmt: skip
+    assert (status, body) == (200, {"files": [{"id": "f000"}, {"id": "f001"}]})
+    status, body = _raw(cycle.lab, "GET", "/drive/v3/files?supportsAllDrives=yes", headers)
+    assert status == 400
+    path = (
+        f"/v4/spreadsheets/{SPREADSHEET_ID}/values/%27Working%20sheet%27%21A1%3AH:append"
+        "?valueInputOption=RAW&includeValuesInResponse=True"
+    )
+    payload = json.dumps({"values": [[*_row("z")[:6], 13, True]]}).encode()
+    status, body = _raw(cycle.lab, "POST", path, headers, payload)
+    assert status == 200, body
+    assert body["updates"]["updatedData"]["values"] == [[*_row("z")[:6], "13", "TRUE"]]
+    assert cycle.gateway.working_rows == [(*_row("z")[:6], "13", "TRUE")]
+    routes = [p["route"] for p in cycle.kinds("http.request")]
+    assert "/v4/spreadsheets/{spreadsheetId}/values/{range}:append" in routes
+    appended = [p for p in cycle.kinds("http.request") if p["route"].endswith(":append")]
+    assert appended[0]["params"]["range"] == "'Working sheet'!A1:H"

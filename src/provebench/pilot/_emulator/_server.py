@@ -121,6 +121,13 @@ class LabSession:
             except LabError as error:
                 mapped = from_lab_error(error)
                 status, answer = mapped.code, mapped.body()
+            except Exception as error:  # a defect of the emulator: answered and logged, not hidden
+                status, answer = (
+                    500,
+                    GoogleApiError(
+                        500, "INTERNAL", f"internal error ({type(error).__name__})", "backendError"
+                    ).body(),
+                )
             cycle.record.add(
                 "http.request",
                 {
