@@ -281,3 +281,15 @@ def test_sigkill_mid_cycle_and_resume_publish_the_same_bytes(
     assert second.returncode == 0, second.stderr
     for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl"):
         assert (crashed / name).read_bytes() == (reference / name).read_bytes(), name
+
+
+def test_run_takes_exactly_one_of_agent_and_agent_cmd(small_corpus: Path, tmp_path: Path) -> None:
+    base = ("pilot", "run", "--corpus", str(small_corpus), "--out", str(tmp_path / "r"))
+    for extra in ((), ("--agent", "noop", "--agent-cmd", "python -c pass")):
+        result = run_cli(*base, *extra)
+        assert result.returncode == 2
+        assert "exactly one of --agent and --agent-cmd" in result.stderr
+    missing = run_cli(*base, "--agent-cmd", "no-such-program-here")
+    assert missing.returncode == 2
+    assert "program not found" in missing.stderr
+    assert not (tmp_path / "r").exists()

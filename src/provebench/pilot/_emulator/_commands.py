@@ -40,8 +40,13 @@ def run_with_command(
     timeout_sec: float | None = None,
 ) -> RunOutcome:
     """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run."""
-    from provebench.pilot.agents._external import DEFAULT_TIMEOUT_SEC, external_agent
+    from provebench.pilot.agents._external import (
+        DEFAULT_TIMEOUT_SEC,
+        external_agent,
+        resolve_command,
+    )
 
+    resolve_command(agent_cmd)  # a bad command fails before anything is started
     corpus = open_corpus(Path(corpus_dir))
     with EmulatedLab() as lab:
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
