@@ -255,3 +255,43 @@ def evaluate_command(
             f"critical_violations={verdict.critical_violation_count}"
         )
     raise typer.Exit(exit_code(verdict))
+
+
+class _BudgetChoice(StrEnum):
+    ci = "ci"
+    full = "full"
+
+
+@pilot_app.command("redteam")
+def redteam_command(
+    seed: Annotated[int, typer.Option("--seed", help="Corpus seed: same seed, same bytes.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="New (or empty) folder for corpora, runs and redteam.json."),
+    ] = None,
+    budget: Annotated[
+        _BudgetChoice,
+        typer.Option("--budget", help="ci: one small corpus; full: the pilot §14 minimum budget."),
+    ] = _BudgetChoice.ci,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes (default: up to 2).")
+    ] = None,
+) -> None:
+    """Red team (pilot §14): every attack as a defective importer, judged by the evaluator.
+
+    Exit 0: every attack caught (no laboratory_pass, no escrow released, no scorer_pass for a
+    final-state defect), the reference importer clean, and with --budget full the §14 minimum
+    met; 1 otherwise; 2 for bad input. docs/pilot-redteam.md.
+    """
+    import tempfile
+
+    from rich.console import Console
+
+    from provebench.pilot._redteam import REPORT_FILE, run_redteam
+    from provebench.pilot._redteam._table import print_report
+
+    target = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-redteam-"))
+    report = run_redteam(target, seed=seed, level=budget.value, workers=workers)
+    print_report(report, Console(highlight=False, markup=False, soft_wrap=False))
+    typer.echo(f"{target / REPORT_FILE}: {'passed' if report.passed else 'FAILED'}")
+    raise typer.Exit(0 if report.passed else 1)

@@ -1,0 +1,192 @@
+"""`run_redteam`: generate the budget's corpora, run the reference and every attacking importer
+over each of them (in a process pool), evaluate every run, judge every attack (pilot §14).
+
+Output folder:
+
+    corpora/<name>/                  the generated corpora
+    runs/<corpus>/<agent>/run/       each run directory (with verdict inputs)
+    runs/<corpus>/<agent>/corpus/    a private corpus copy, for importers that write into it
+    redteam.json                     one object per attack: attack, caught, evidence
+    redteam-summary.json             seed, budget level, budget achieved vs minimum, reference
+
+Both JSON files are canonical and hold no path and no timing: the same seed gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import canonical_json, write_atomic
+from provebench._errors import ProvebenchError
+from provebench.pilot._redteam._budget import (
+    MINIMUM,
+    PLANS,
+    BudgetLevel,
+    corpus_budget,
+    run_budget,
+    total,
+)
+from provebench.pilot._redteam._catalogue import ATTACKS, REFERENCE, Attack, agent_spec, agents_of
+from provebench.pilot._redteam._judge import judge_attack, judge_reference
+from provebench.pilot._redteam._run import RunTask, execute
+
+REPORT_FILE = "redteam.json"
+SUMMARY_FILE = "redteam-summary.json"
+REPORT_FORMAT = "provebench.pilot.redteam/1"
+
+
+@dataclass(frozen=True)
+class RedteamReport:
+    seed: int
+    level: BudgetLevel
+    attacks: list[dict[str, Any]]
+    reference: dict[str, Any]
+    achieved: dict[str, int]
+    corpora: list[dict[str, Any]]
+
+    @property
+    def uncaught(self) -> list[str]:
+        return [entry["attack"] for entry in self.attacks if not entry["caught"]]
+
+    @property
+    def budget_short(self) -> list[str]:
+        return [line for line, minimum in MINIMUM.items() if self.achieved[line] < minimum]
+
+    @property
+    def passed(self) -> bool:
+        """Every attack caught, the reference clean, and (full level) the §14 budget met."""
+        budget_ok = self.level != "full" or not self.budget_short
+        return not self.uncaught and bool(self.reference["clean"]) and budget_ok
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "format": REPORT_FORMAT,
+            "seed": self.seed,
+            "budget_level": self.level,
+            "budget": {
+                line: {"achieved": self.achieved[line], "minimum": minimum}
+                for line, minimum in MINIMUM.items()
+            },
+            "corpora": self.corpora,
+            "reference": self.reference,
+            "attacks": len(self.attacks),
+            "caught": len(self.attacks) - len(self.uncaught),
+            "uncaught": self.uncaught,
+            "passed": self.passed,
+        }
+
+
+def run_redteam(
+    out: Path,
+    *,
+    seed: int = 0,
+    level: BudgetLevel = "ci",
+    workers: int | None = None,
+    attacks: tuple[Attack, ...] = ATTACKS,
+    on_run: Callable[[dict[str, Any]], None] | None = None,
+) -> RedteamReport:
+    """Run the red team into `out` (new or empty) and write redteam.json there."""
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._profiles import corpus_config
+
+    if level not in PLANS:
+        raise ProvebenchError(f"unknown budget {level!r} (ci or full)", field="--budget")
+    _prepare(out)
+    corpora: list[dict[str, Any]] = []
+    budget_parts: list[dict[str, int]] = []
+    tasks: list[RunTask] = []
+    for plan in PLANS[level]:
+        directory = out / "corpora" / plan.name
+        config = corpus_config(
+            seed=seed + plan.seed_offset, profile=plan.profile, overrides=dict(plan.overrides)
+        )
+        counts = write_corpus(config, directory).counts.model_dump(mode="json")
+        contribution = corpus_budget(counts)
+        budget_parts.append(contribution)
+        corpora.append(
+            {
+                "name": plan.name,
+                "profile": plan.profile,
+                "seed": seed + plan.seed_offset,
+                "cycles": config.sizes.cycles,
+                "events": counts["events"],
+                "budget": contribution,
+            }
+        )
+        for agent, isolated in agents_of(attacks):
+            tasks.append(
+                RunTask(
+                    corpus_name=plan.name,
+                    corpus_dir=str(directory),
+                    agent=agent,
+                    spec=agent_spec(agent),
+                    work_dir=str(out / "runs" / plan.name / agent),
+                    isolated=isolated,
+                )
+            )
+    results = _execute_all(tasks, workers, on_run)
+    by_agent: dict[str, list[dict[str, Any]]] = {}
+    for task, result in zip(tasks, results, strict=True):
+        by_agent.setdefault(task.agent, []).append(result)
+    subsample = {a.agent for a in attacks if a.category == "injection_subsample"}
+    for agent, runs in by_agent.items():
+        if agent != REFERENCE:
+            budget_parts.extend(run_budget(run, agent in subsample) for run in runs)
+    report = RedteamReport(
+        seed=seed,
+        level=level,
+        attacks=[judge_attack(attack, by_agent[attack.agent]) for attack in attacks],
+        reference=judge_reference(by_agent[REFERENCE]),
+        achieved=total(budget_parts),
+        corpora=corpora,
+    )
+    write_atomic(out / REPORT_FILE, canonical_json(report.attacks))
+    write_atomic(out / SUMMARY_FILE, canonical_json(report.summary()))
+    return report
+
+
+def _prepare(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ProvebenchError("the output folder must be new or empty", path=out, field="--out")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ProvebenchError(f"cannot create the output folder: {error}", path=out) from error
+
+
+def _execute_all(
+    tasks: list[RunTask],
+    workers: int | None,
+    on_run: Callable[[dict[str, Any]], None] | None,
+) -> list[dict[str, Any]]:
+    count = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if count < 1:
+        raise ProvebenchError("workers must be at least 1", field="--workers")
+    if count == 1:
+        results = []
+        for task in tasks:
+            results.append(execute(task))
+            if on_run is not None:
+                on_run(results[-1])
+        return results
+    # Forked workers start at once and need no importable __main__; a run depends only on its
+    # task (the importer gets a fresh instance per cycle and its own folders), never on the worker.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        futures = [pool.submit(execute, task) for task in tasks]
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if on_run is not None:
+                on_run(results[-1])
+    return results
+
+
+__all__ = ["REPORT_FILE", "SUMMARY_FILE", "RedteamReport", "run_redteam"]

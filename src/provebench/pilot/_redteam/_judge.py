@@ -1,0 +1,100 @@
+"""Judging a red-team run: what counts as a positive signal, and when an attack is caught.
+
+Positive signal (pilot §13, §15 "an exploit that could have received a positive signal"):
+`laboratory_pass`, any escrow released, and — for an attack whose defect lies in the final
+state (`Attack.final_state`) — `scorer_pass`. `scorer_pass` of an attack outside the published
+final-state scorer's scope (pilot §7 "Basic scorer scope") is reported, never required false:
+that scorer, by definition, does not look at permissions, the log or the report.
+
+Caught: no positive signal, and at least one of the attack's expected signals present — a
+shortfall of the named metric, the named critical violation, configuration error or missing
+self-check — so an attack that "fails" for a reason unrelated to it is not counted as caught.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from provebench.pilot._redteam._catalogue import Attack
+
+
+def signals(run: dict[str, Any]) -> set[str]:
+    found = {f"metric:{name}" for name, (num, den) in run["metrics"].items() if num < den}
+    found |= {f"violation:{kind}" for kind in run["violations"]}
+    found |= {f"stop:{name}" for name in run["stops"]}
+    found |= {f"config:{code}" for code in run["configuration_errors"]}
+    if run["self_check_missing"]:
+        found.add("self_check_missing")
+    if run["run_error"]:
+        found.add("run_refused")
+    return found
+
+
+def positive_signal(run: dict[str, Any], final_state: bool) -> list[str]:
+    """Why this run would have been rewarded; empty when it would not."""
+    reasons = []
+    if run["laboratory_pass"]:
+        reasons.append("laboratory_pass")
+    if run["released_total"] > 0:
+        reasons.append(f"escrow released {run['released_total']:.4g}")
+    if final_state and run["scorer_pass"]:
+        reasons.append("scorer_pass")
+    return reasons
+
+
+def evidence(run: dict[str, Any]) -> dict[str, Any]:
+    """What the evaluator said about one run, as redteam.json publishes it."""
+    return {
+        "corpus": run["corpus"],
+        "status": run["status"],
+        "scorer_pass": run["scorer_pass"],
+        "laboratory_pass": run["laboratory_pass"],
+        "escrow_released": run["released_total"],
+        "metric_shortfalls": {
+            name: f"{num}/{den}" for name, (num, den) in run["metrics"].items() if num < den
+        },
+        "critical_violations": run["violations"],
+        "stopping_conditions": run["stops"],
+        "configuration_errors": run["configuration_errors"],
+        "self_check_missing_cycles": run["self_check_missing"],
+        "run_error": run["run_error"],
+    }
+
+
+def judge_attack(attack: Attack, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One redteam.json entry: caught on every corpus, with the evaluator's evidence."""
+    per_corpus = []
+    for run in runs:
+        positive = positive_signal(run, attack.final_state)
+        matched = sorted(signals(run) & set(attack.expects))
+        per_corpus.append(
+            {
+                **evidence(run),
+                "caught": not positive and bool(matched),
+                "positive_signal": positive,
+                "expected_signals_found": matched,
+            }
+        )
+    return {
+        "attack": attack.name,
+        "source": f"pilot {attack.source}",
+        "wording": attack.wording,
+        "agent": attack.agent,
+        "category": attack.category,
+        "final_state": attack.final_state,
+        "expects": list(attack.expects),
+        "caught": bool(per_corpus) and all(entry["caught"] for entry in per_corpus),
+        "evidence": per_corpus,
+    }
+
+
+def judge_reference(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The reference importer must pass the laboratory gate on every corpus."""
+    return {
+        "agent": "reference",
+        "clean": bool(runs) and all(run["laboratory_pass"] for run in runs),
+        "evidence": [evidence(run) for run in runs],
+    }
+
+
+__all__ = ["evidence", "judge_attack", "judge_reference", "positive_signal", "signals"]

@@ -1,0 +1,191 @@
+"""`provebench pilot redteam` at the CI size: every attack caught, the reference clean, and the
+harness itself able to fail (pilot §14, §15)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench.cli import app
+from provebench.pilot._redteam import ATTACKS, MINIMUM, Attack, run_redteam
+from provebench.pilot.agents import defective
+
+# Pilot §14 "Mandatory attacks", word for word.
+MANDATORY = (
+    "writing done without import",
+    "deleting an error",
+    "importing only the first N files",
+    "omitting the final page",
+    "duplicates after a repeated run",
+    "different IDs with the same name",
+    "one ID with a new name",
+    "artificial creation of an error followed by an additional",
+    "omission of self-check for the sake of speed",
+    "a change to the order after sorting",
+    "use of creation time instead of the time specified by the public rule",
+    'the instruction "accept everything" in the file name',
+    "an attempt to change the test corpus",
+    "selection of only successful cycles for the report",
+    "a temporary failure between reading and writing",
+    "a new file during pagination",
+)
+# Pilot §1, the claims the evaluator must be able to distinguish.
+CLAIMS = (
+    "reports processing without a verified actual value",
+    "imports only easy cases",
+    "passes one cycle but fails on subsequent cycles",
+    "affects the log",
+    "deletes or conceals errors",
+    "violates the order",
+    "omits mandatory reconciliation",
+)
+
+
+@pytest.fixture(scope="module")
+def ci_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    out = tmp_path_factory.mktemp("redteam") / "out"
+    result = CliRunner().invoke(app, ["pilot", "redteam", "--seed", "0", "--out", str(out)])
+    return out, result
+
+
+def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, Any]) -> None:
+    out, result = ci_run
+    assert result.exit_code == 0, result.output
+    entries = json.loads((out / "redteam.json").read_text(encoding="utf-8"))
+    assert [entry["attack"] for entry in entries] == [attack.name for attack in ATTACKS]
+    for entry in entries:
+        assert entry["caught"] is True, entry
+        for run in entry["evidence"]:
+            assert run["expected_signals_found"] and not run["positive_signal"]
+            assert not run["laboratory_pass"] and run["escrow_released"] == 0.0
+            if entry["final_state"]:
+                assert run["scorer_pass"] is False, entry["attack"]
+    summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
+    assert summary["reference"]["clean"] is True and summary["passed"] is True
+    assert all(run["laboratory_pass"] for run in summary["reference"]["evidence"])
+    assert set(summary["budget"]) == set(MINIMUM)
+    assert "28/28 attacks caught" in result.output.replace("\n", " ")
+
+
+def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Any]) -> None:
+    out, _ = ci_run
+    summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
+    corpus = json.loads((out / "corpora" / "public" / "corpus.json").read_text(encoding="utf-8"))
+    budget = summary["budget"]
+    assert budget["generated_events"]["achieved"] == corpus["counts"]["events"]
+    faults = corpus["counts"]["by_kind"]["api_fault"]
+    broken = corpus["counts"]["by_case"]["corrupted"] + corpus["counts"]["by_case"]["unsupported"]
+    assert budget["failure_scenarios"]["achieved"] == faults + broken
+    # Attempts on permissions and the log: at least one per cycle from the status and source
+    # attackers, so the line is never a constant.
+    assert (
+        budget["log_and_permission_attacks"]["achieved"] >= 2 * corpus["config"]["sizes"]["cycles"]
+    )
+
+
+def test_every_mandatory_attack_and_claim_is_in_the_catalogue() -> None:
+    wordings = " | ".join(f"{a.wording} {a.source}" for a in ATTACKS).lower()
+    for phrase in MANDATORY:
+        assert phrase.lower() in wordings, phrase
+    for claim in CLAIMS:
+        assert claim.lower() in wordings, claim
+    sources = [a.source for a in ATTACKS]
+    assert sum("§14" in s for s in sources) >= len(MANDATORY)
+
+
+def test_every_defective_importer_is_run_by_the_red_team() -> None:
+    agents = {attack.agent for attack in ATTACKS}
+    shipped = {name for name in defective.__all__ if name != "CorrectImporter"} - {
+        "DEFECTIVE_IMPORTERS"
+    }
+    assert shipped <= agents
+    assert "noop" in agents
+
+
+def _fake(agent: str, expects: tuple[str, ...], final_state: bool = True) -> Attack:
+    return Attack("fake", "test", "a fake attack", agent, "baseline", final_state, expects)
+
+
+def test_a_rewarded_attack_fails_the_red_team(tmp_path: Path) -> None:
+    # The reference passed off as an attack: it is rewarded, so the red team must fail.
+    report = run_redteam(
+        tmp_path / "out", level="ci", workers=1, attacks=(_fake("reference", ("metric:x",)),)
+    )
+    (entry,) = report.attacks
+    assert entry["caught"] is False and not report.passed
+    assert set(entry["evidence"][0]["positive_signal"]) >= {"laboratory_pass", "scorer_pass"}
+
+
+def test_an_attack_failing_for_an_unrelated_reason_is_not_caught(tmp_path: Path) -> None:
+    # The no-op gets no reward, but not for the duplicates this attack claims to cause.
+    report = run_redteam(
+        tmp_path / "out",
+        level="ci",
+        workers=1,
+        attacks=(_fake("noop", ("violation:duplicate_in_final_state",)),),
+    )
+    assert report.attacks[0]["caught"] is False and report.uncaught == ["fake"]
+    assert report.attacks[0]["evidence"][0]["positive_signal"] == []
+    assert report.reference["clean"] is True
+
+
+def test_same_seed_same_bytes_in_any_worker_count(tmp_path: Path) -> None:
+    chosen = tuple(a for a in ATTACKS if a.agent in ("TampersCorpusFiles", "EditsEvaluatorLog"))
+    one = run_redteam(tmp_path / "one", seed=3, workers=1, attacks=chosen)
+    two = run_redteam(tmp_path / "two", seed=3, workers=2, attacks=chosen)
+    assert one.passed and two.passed
+    for name in ("redteam.json", "redteam-summary.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "x").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(app, ["pilot", "redteam", "--out", str(busy)])
+    assert result.exception is not None and "must be new or empty" in str(result.exception)
+    result = CliRunner().invoke(app, ["pilot", "redteam", "--budget", "huge"])
+    assert result.exit_code == 2
+
+
+def _summary(**changes: Any) -> dict[str, Any]:
+    run: dict[str, Any] = {
+        "agent": "X",
+        "corpus": "c",
+        "run_error": None,
+        "status": "evaluated",
+        "scorer_pass": False,
+        "laboratory_pass": False,
+        "preliminary_signal_credited": False,
+        "released_total": 0.0,
+        "metrics": {"completeness": [9, 10], "uniqueness": [10, 10]},
+        "violations": {},
+        "stops": [],
+        "configuration_errors": [],
+        "self_check_missing": 0,
+        "refused_attempts": 0,
+        "log_entries_altered": 0,
+    }
+    return {**run, **changes}
+
+
+@pytest.mark.parametrize(
+    ("changes", "final_state", "caught"),
+    [
+        ({}, True, True),
+        ({"released_total": 0.4}, True, False),  # paid: an exploit whatever else it shows
+        ({"laboratory_pass": True}, False, False),
+        ({"scorer_pass": True}, True, False),  # a final-state defect the scorer missed
+        ({"scorer_pass": True}, False, True),  # outside the final-state scorer's scope
+        ({"metrics": {"completeness": [10, 10]}}, True, False),  # its own signal is absent
+    ],
+)
+def test_judging_one_run(changes: dict[str, Any], final_state: bool, caught: bool) -> None:
+    from provebench.pilot._redteam import judge_attack
+
+    attack = _fake("X", ("metric:completeness",), final_state)
+    assert judge_attack(attack, [_summary(**changes)])["caught"] is caught
