@@ -91,12 +91,13 @@ def explain(verdict: Verdict, console: Console) -> None:
                 shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
                 console.print(Text(f"{label}: {shown}"))
     for violation in verdict.critical_violations:
-        seqs = ", ".join(str(r.seq) for r in violation.evidence[:6])
+        seqs = ", ".join(str(r.seq) for r in violation.evidence[:6] if r.seq >= 0)
+        where = f" [log seq {seqs}]" if seqs else ""
         subject = f" {violation.file_id}" if violation.file_id else ""
         cycle = f" cycle {violation.cycle}" if violation.cycle is not None else ""
         console.print(
             Text(
-                f"CRITICAL {violation.kind}{cycle}{subject}: {violation.message} [log seq {seqs}]",
+                f"CRITICAL {violation.kind}{cycle}{subject}: {violation.message}{where}",
                 style="red",
             )
         )
