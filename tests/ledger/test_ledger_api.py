@@ -192,3 +192,26 @@ def test_a_batch_that_fails_midway_leaves_nothing(tmp_path: Path) -> None:
         ledger._connection.execute("DROP TRIGGER fail_at_4")
         assert [e.seq for e in ledger.append_many([("batch", {})] * 2)] == [1, 2]
     assert verify_ledger(tmp_path / "log.sqlite").ok
+
+
+def test_trusted_entries_behave_like_validated_ones(tmp_path: Path) -> None:
+    """append returns entries built without validation; they must be indistinguishable."""
+    from pydantic import ValidationError
+
+    from provebench.ledger._entry import trusted_entry
+
+    fields = {"seq": 3, "kind": "k", "payload": {"a": [1]}, "prev_hash": "a" * 64, "hash": "b" * 64}
+    built = trusted_entry(3, "k", {"a": [1]}, "a" * 64, "b" * 64)
+    validated = LedgerEntry(**fields)
+    assert built == validated and validated == built
+    assert built.model_dump() == validated.model_dump() == fields
+    assert built.model_dump_json() == validated.model_dump_json()
+    assert built.model_fields_set == validated.model_fields_set
+    assert repr(built) == repr(validated)
+    with pytest.raises(ValidationError):
+        built.seq = 4  # frozen, like a validated entry
+    with Ledger.open(tmp_path / "log.sqlite") as ledger:
+        appended = ledger.append("k", {"a": [1]})
+        assert type(appended) is LedgerEntry
+        assert appended == ledger.head()
+        assert LedgerEntry.model_validate(appended.model_dump()) == appended

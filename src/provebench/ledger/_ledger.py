@@ -31,6 +31,7 @@ from provebench.ledger._entry import (
     export_line,
     hash_text,
     hashed_text,
+    trusted_entry,
 )
 from provebench.ledger._schema import (
     TRIGGER_NAMES,
@@ -168,11 +169,7 @@ class Ledger:
                 seq += 1
                 entry_hash = hash_text(hashed_text(seq, kind, text, prev_hash))
                 rows.append((seq, kind, text, prev_hash, entry_hash))
-                entries.append(
-                    LedgerEntry(
-                        seq=seq, kind=kind, payload=copy, prev_hash=prev_hash, hash=entry_hash
-                    )
-                )
+                entries.append(trusted_entry(seq, kind, copy, prev_hash, entry_hash))
                 prev_hash = entry_hash
             connection.executemany(
                 "INSERT INTO entries (seq, kind, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?)",
