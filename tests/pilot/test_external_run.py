@@ -21,8 +21,7 @@ from provebench.pilot._profiles import corpus_config
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, read_rows, run_cli
 
 REFERENCE = REPO_ROOT / "examples" / "gdrive_importer" / "importer.py"
-# Seed 3 at these sizes: 4 cycles, an append that is applied and then answered 500 in cycle 1,
-# 429/500/503/timeouts on listing, confirmed reads and appends in the others.
+# 4 cycles (two run versions), every file case, and the public profile's temporary failures.
 SMALL = {
     "cycles": 4,
     "file_events": 24,
@@ -71,9 +70,16 @@ NAIVE = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("external") / "corpus"
-    write_corpus(corpus_config(seed=3, profile="public", overrides=SMALL), target)
-    return target
+    """The first small corpus (from seed 3 on) whose schedule holds an applied-then-500 append:
+    the duplicate-on-blind-retry test needs one, whatever the generator's draw."""
+    root = tmp_path_factory.mktemp("external")
+    for seed in range(3, 40):
+        target = root / f"corpus-{seed}"
+        write_corpus(corpus_config(seed=seed, profile="public", overrides=SMALL), target)
+        info = json.loads((target / "corpus.json").read_text(encoding="utf-8"))
+        if info["counts"]["by_fault"].get("applied_then_error"):
+            return target
+    raise AssertionError("no small corpus with an applied_then_error fault")
 
 
 def _script(tmp_path: Path, name: str, text: str) -> Path:
