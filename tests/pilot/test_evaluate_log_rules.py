@@ -3,13 +3,18 @@ only what comes *after* a failed call in its cycle can account for it."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
 from provebench.ledger import LedgerEntry
+from provebench.pilot._evaluate import evaluate_run
 from provebench.pilot._evaluate._log import read_log
 from provebench.pilot._evaluate._violations import concealment_violations
+from provebench.pilot.agents.defective import CorrectImporter
+from provebench.pilot.agents.defective._base import Row
+from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 LIST_ARGS = {"page_size": 10, "page_token": None}
 FAILED = {"call": 2, **LIST_ARGS, "error": {"code": "timeout", "message": "retry"}}
@@ -61,3 +66,22 @@ def test_a_reconciliation_that_claims_more_than_was_applied_is_concealment() -> 
         )
         == []
     )
+
+
+class HostileDiagnostics(CorrectImporter):
+    """Reaches behind the diagnostics facade with values that are not what the channel expects."""
+
+    name: ClassVar[str] = "hostile-diagnostics"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        gateway = self.ctx.diagnostics._gateway  # the attack: behind the facade
+        gateway.diagnose(["error"], {"file_id": {"not": "a string"}, "imported": "many"})  # type: ignore[arg-type]
+        gateway.diagnose("reconciliation", {"imported": [1, 2], "channel": {"x": 1}})
+
+
+def test_hostile_diagnostics_values_do_not_break_the_evaluator(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, f"{__name__}:HostileDiagnostics", tmp_path / "run")
+    verdict = evaluate_run(run, corpus)
+    assert verdict.status == "evaluated"
+    assert verdict.laboratory_pass  # nothing was wrong with the import itself

@@ -64,7 +64,9 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
         for entry in cycle.diagnostics:
             payload = entry.payload
             named = payload.get("file_id")
-            if isinstance(named, str) and payload.get("channel") not in FAILURE_CHANNELS:
+            channel = payload.get("channel")
+            reports_failure = isinstance(channel, str) and channel in FAILURE_CHANNELS
+            if isinstance(named, str) and not reports_failure:
                 claims[named].append(entry.seq)
     return Timeline(
         snapshot=snapshot,

@@ -130,7 +130,8 @@ class _Accounting:
         self.last_success: dict[tuple[str, str], int] = {}
         for entry in cycle.entries:
             if entry.kind == "diagnostics":
-                if entry.payload.get("channel") in FAILURE_CHANNELS:
+                channel = entry.payload.get("channel")
+                if isinstance(channel, str) and channel in FAILURE_CHANNELS:
                     self.last_report = entry.seq
             elif entry.kind in CALL_KINDS and "error" not in entry.payload:
                 self.last_success[_call_key(entry)] = entry.seq
