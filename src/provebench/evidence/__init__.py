@@ -1,33 +1,102 @@
-"""provebench.evidence: the evidence artifact, its readers and its importers."""
+"""provebench.evidence: the evidence artifact, its readers and its importers.
 
-from provebench.evidence._channels import CHANNELS, Channel, channel_text, tool_response_bodies
-from provebench.evidence._models import (
-    EVIDENCE_FORMAT,
-    EVIDENCE_SCHEMA_VERSION,
-    Evidence,
-    NonScoringMetadata,
-    SourceFormat,
-    TokenUsage,
-    ToolAction,
-)
-from provebench.evidence._openai import NO_RESPONSE_ERROR, evidence_from_openai, import_openai
-from provebench.evidence._readers import (
-    evidence_from_document,
-    evidence_from_oasis,
-    import_oasis,
-    load_evidence,
-)
-from provebench.evidence._records import (
-    ApiCallEntry,
-    AuditEntry,
-    AuditEvent,
-    FullStateSnapshot,
-    StateChange,
-    StateDiffSnapshot,
-    StateSnapshot,
-)
-from provebench.evidence._schema import evidence_json_schema, evidence_schema_text
-from provebench.evidence._stamp import with_run_facts
+Names are imported on first use (PEP 562), so that `provebench` starts fast and a
+command loads only the modules it needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from provebench.evidence._channels import (
+        CHANNELS,
+        Channel,
+        channel_text,
+        tool_response_bodies,
+    )
+    from provebench.evidence._models import (
+        EVIDENCE_FORMAT,
+        EVIDENCE_SCHEMA_VERSION,
+        Evidence,
+        NonScoringMetadata,
+        SourceFormat,
+        TokenUsage,
+        ToolAction,
+    )
+    from provebench.evidence._openai import (
+        NO_RESPONSE_ERROR,
+        evidence_from_openai,
+        import_openai,
+    )
+    from provebench.evidence._readers import (
+        evidence_from_document,
+        evidence_from_oasis,
+        import_oasis,
+        load_evidence,
+    )
+    from provebench.evidence._records import (
+        ApiCallEntry,
+        AuditEntry,
+        AuditEvent,
+        FullStateSnapshot,
+        StateChange,
+        StateDiffSnapshot,
+        StateSnapshot,
+    )
+    from provebench.evidence._schema import (
+        evidence_json_schema,
+        evidence_schema_text,
+    )
+    from provebench.evidence._stamp import (
+        with_run_facts,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "CHANNELS": "provebench.evidence._channels",
+    "Channel": "provebench.evidence._channels",
+    "channel_text": "provebench.evidence._channels",
+    "tool_response_bodies": "provebench.evidence._channels",
+    "EVIDENCE_FORMAT": "provebench.evidence._models",
+    "EVIDENCE_SCHEMA_VERSION": "provebench.evidence._models",
+    "Evidence": "provebench.evidence._models",
+    "NonScoringMetadata": "provebench.evidence._models",
+    "SourceFormat": "provebench.evidence._models",
+    "TokenUsage": "provebench.evidence._models",
+    "ToolAction": "provebench.evidence._models",
+    "NO_RESPONSE_ERROR": "provebench.evidence._openai",
+    "evidence_from_openai": "provebench.evidence._openai",
+    "import_openai": "provebench.evidence._openai",
+    "evidence_from_document": "provebench.evidence._readers",
+    "evidence_from_oasis": "provebench.evidence._readers",
+    "import_oasis": "provebench.evidence._readers",
+    "load_evidence": "provebench.evidence._readers",
+    "ApiCallEntry": "provebench.evidence._records",
+    "AuditEntry": "provebench.evidence._records",
+    "AuditEvent": "provebench.evidence._records",
+    "FullStateSnapshot": "provebench.evidence._records",
+    "StateChange": "provebench.evidence._records",
+    "StateDiffSnapshot": "provebench.evidence._records",
+    "StateSnapshot": "provebench.evidence._records",
+    "evidence_json_schema": "provebench.evidence._schema",
+    "evidence_schema_text": "provebench.evidence._schema",
+    "with_run_facts": "provebench.evidence._stamp",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "CHANNELS",
