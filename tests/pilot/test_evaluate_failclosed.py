@@ -165,3 +165,23 @@ def test_cli_writes_the_verdict_for_a_configuration_error(copies: tuple[Path, Pa
     assert result.returncode == 2
     verdict = json.loads((run / "verdict.json").read_text())
     assert verdict["status"] == "configuration_error" and verdict["scorer_pass"] is False
+
+
+def test_deleted_log_entry_is_named_without_a_fake_hash(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    lines = (run / "ledger.jsonl").read_text().splitlines(keepends=True)
+    del lines[len(lines) // 2]  # an entry removed from the middle of the export
+    (run / "ledger.jsonl").write_text("".join(lines))
+    rerecord(run, "ledger.jsonl")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "ledger_chain")
+    log_refs = [
+        ref
+        for violation in verdict.critical_violations
+        if violation.kind == "evaluator_log_modification"
+        for ref in violation.evidence
+        if ref.kind.startswith("ledger_problem:")
+    ]
+    assert log_refs
+    # An evidence hash is an entry hash or nothing — never a seq number or a count.
+    assert all(ref.hash == "" or len(ref.hash) == 64 for ref in log_refs)

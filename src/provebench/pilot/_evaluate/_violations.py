@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -147,6 +148,21 @@ def _call_key(entry: LedgerEntry) -> tuple[str, str]:
     return entry.kind, compact_json(_arguments(entry))
 
 
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _entry_hash_of(problem: LedgerProblem) -> str:
+    """The hash of the offending entry where the problem carries one; "" otherwise.
+
+    For deleted, truncated or extended logs `found`/`expected` hold seq numbers or counts, which
+    must not be presented as an entry hash (the full detail stays in the message).
+    """
+    for candidate in (problem.found, problem.expected):
+        if candidate is not None and _SHA256_HEX.fullmatch(candidate):
+            return candidate
+    return ""
+
+
 def log_violations(
     problems: list[LedgerProblem], integrity: list[tuple[str, str, list[LogRef]]]
 ) -> list[Violation]:
@@ -162,7 +178,7 @@ def log_violations(
                 evidence=[
                     LogRef(
                         seq=-1 if problem.seq is None else problem.seq,
-                        hash=problem.found or problem.expected or "",
+                        hash=_entry_hash_of(problem),
                         kind=f"ledger_problem:{problem.kind}",
                     )
                 ],
