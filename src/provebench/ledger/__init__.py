@@ -5,12 +5,60 @@
     report = verify_ledger(path, expect_head=recorded_head)
 
 Format, hash encoding and guarantees: docs/ledger.md.
+
+Names are imported on first use (PEP 562), so that `provebench` starts fast and a
+command loads only the modules it needs.
 """
 
-from provebench.ledger._entry import FORMAT_NAME, FORMAT_VERSION, GENESIS_HASH, LedgerEntry
-from provebench.ledger._ledger import Ledger
-from provebench.ledger._report import LedgerProblem, ProblemKind, VerifyReport
-from provebench.ledger._verify import verify_ledger
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from provebench.ledger._entry import (
+        FORMAT_NAME,
+        FORMAT_VERSION,
+        GENESIS_HASH,
+        LedgerEntry,
+    )
+    from provebench.ledger._ledger import (
+        Ledger,
+    )
+    from provebench.ledger._report import (
+        LedgerProblem,
+        ProblemKind,
+        VerifyReport,
+    )
+    from provebench.ledger._verify import (
+        verify_ledger,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "FORMAT_NAME": "provebench.ledger._entry",
+    "FORMAT_VERSION": "provebench.ledger._entry",
+    "GENESIS_HASH": "provebench.ledger._entry",
+    "LedgerEntry": "provebench.ledger._entry",
+    "Ledger": "provebench.ledger._ledger",
+    "LedgerProblem": "provebench.ledger._report",
+    "ProblemKind": "provebench.ledger._report",
+    "VerifyReport": "provebench.ledger._report",
+    "verify_ledger": "provebench.ledger._verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "FORMAT_NAME",
