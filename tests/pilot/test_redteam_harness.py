@@ -189,3 +189,12 @@ def test_judging_one_run(changes: dict[str, Any], final_state: bool, caught: boo
 
     attack = _fake("X", ("metric:completeness",), final_state)
     assert judge_attack(attack, [_summary(**changes)])["caught"] is caught
+
+
+def test_the_document_lists_every_attack() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "pilot-redteam.md").read_text(
+        encoding="utf-8"
+    )
+    for attack in ATTACKS:
+        assert f"`{attack.name}`" in text, attack.name
+        assert attack.agent in text, attack.agent
