@@ -214,6 +214,7 @@ def test_append_carrying_a_status_is_refused_as_status_assignment() -> None:
         [{"file_id": "f1"}],
         [{**row("f1"), "extra": "x"}],
         [{**row("f1"), "phone": 5}],
+        [row("f1", phone="\ud800")],  # a lone surrogate: not text the log can hold
     ],
 )
 def test_malformed_append_is_an_invalid_argument_and_logged(bad_rows: object) -> None:

@@ -178,9 +178,13 @@ class Gateway:
                     )
             row_values = tuple([row[c] for c in columns])
             try:
-                "".join(row_values)  # raises TypeError unless every value is a str (C speed)
-            except TypeError:
-                self._invalid(call, "sheets.append", {"rows": plain(rows)}, "values must be str")
+                # TypeError unless every value is a str; UnicodeEncodeError for a lone
+                # surrogate, which the log could not hold (both at C speed).
+                "".join(row_values).encode("utf-8")
+            except (TypeError, UnicodeEncodeError):
+                self._invalid(
+                    call, "sheets.append", {"rows": plain(rows)}, "values must be UTF-8 text (str)"
+                )
             values.append(row_values)
         return values
 
