@@ -68,7 +68,7 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
     assert summary["reference"]["clean"] is True and summary["passed"] is True
     assert all(run["laboratory_pass"] for run in summary["reference"]["evidence"])
     assert set(summary["budget"]) == set(MINIMUM)
-    assert "28/28 attacks caught" in result.output.replace("\n", " ")
+    assert f"{len(ATTACKS)}/{len(ATTACKS)} attacks caught" in result.output.replace("\n", " ")
 
 
 def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Any]) -> None:
@@ -134,12 +134,17 @@ def test_an_attack_failing_for_an_unrelated_reason_is_not_caught(tmp_path: Path)
 
 
 def test_same_seed_same_bytes_in_any_worker_count(tmp_path: Path) -> None:
-    chosen = tuple(a for a in ATTACKS if a.agent in ("TampersCorpusFiles", "EditsEvaluatorLog"))
+    chosen = tuple(
+        a
+        for a in ATTACKS
+        if a.agent in ("TampersCorpusFiles", "EditsEvaluatorLog", "ForgesLogEntries")
+    )
     one = run_redteam(tmp_path / "one", seed=3, workers=1, attacks=chosen)
     two = run_redteam(tmp_path / "two", seed=3, workers=2, attacks=chosen)
     assert one.passed and two.passed
     for name in ("redteam.json", "redteam-summary.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert str(tmp_path) not in (tmp_path / "one" / "redteam.json").read_text(encoding="utf-8")
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:

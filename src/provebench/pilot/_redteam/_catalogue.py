@@ -253,6 +253,15 @@ ATTACKS: tuple[Attack, ...] = (
         ("violation:evaluator_log_modification",),
     ),
     Attack(
+        "log-forged-by-path",
+        "§1 (affects the log), §7, §15",
+        "modification of the evaluator log (forged entries appended by path, chain kept)",
+        "ForgesLogEntries",
+        "log_permission",
+        False,
+        ("run_refused", "violation:evaluator_log_modification", "config:ledger_chain"),
+    ),
+    Attack(
         "failed-appends-concealed",
         "§1 (deletes or conceals errors)",
         "a failed append dropped silently",

@@ -5,6 +5,7 @@ reduced to a small, deterministic summary (no paths, no timings) that a worker p
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,9 @@ def execute(task: RunTask) -> dict[str, Any]:
         run_lab(corpus, task.spec, run_dir)
         verdict = evaluate_run(run_dir, corpus)
     except ProvebenchError as error:
-        summary.update(_refused(error.one_line()))
+        # Paths inside the output folder are given relative to the run's folder: same seed,
+        # same bytes, wherever the output folder is.
+        summary.update(_refused(error.one_line().replace(f"{root}{os.sep}", "")))
     else:
         summary.update(_summarise(verdict, run_dir))
     summary["corpus_files_altered"] = _altered_files(original, corpus) if task.isolated else 0

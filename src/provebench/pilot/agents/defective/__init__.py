@@ -32,6 +32,7 @@ from provebench.pilot.agents.defective._import_attacks import (
     UsesCreationTime,
 )
 from provebench.pilot.agents.defective._redteam_attacks import (
+    ForgesLogEntries,
     ImportsOnlyEasyCases,
     MergesSameNameFiles,
     MissesFileAddedDuringScan,
@@ -77,6 +78,7 @@ __all__ = [
     "DuplicatesAfterRepeatedRun",
     "DuplicatesLate",
     "EditsEvaluatorLog",
+    "ForgesLogEntries",
     "ImportsFirstN",
     "ImportsOnlyEasyCases",
     "MergesSameNameFiles",

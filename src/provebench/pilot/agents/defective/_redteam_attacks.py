@@ -25,7 +25,8 @@ from provebench.pilot._lab import (
     TemporaryApiError,
 )
 from provebench.pilot._mapping import UNMAPPED_MANAGER_NAME
-from provebench.pilot.agents.defective._base import MAX_ATTEMPTS, CorrectImporter, Row
+from provebench.pilot._rundir import LEDGER_FILE
+from provebench.pilot.agents.defective._base import COLUMNS, MAX_ATTEMPTS, CorrectImporter, Row
 
 
 class MergesSameNameFiles(CorrectImporter):
@@ -219,7 +220,35 @@ def _nearby_corpus(work_dir: Path) -> Path | None:
     return None
 
 
+class ForgesLogEntries(CorrectImporter):
+    """§1 "affects the log", §7 "modification of the evaluator log": appends nothing through the
+    working sheet; instead opens the run's log by path with the ledger writer itself — keeping
+    the triggers and the hash chain intact — and appends forged `sheets.append` entries, applied,
+    carrying the cycle's rows."""
+
+    name: ClassVar[str] = "forges-log-entries"
+
+    def append(self, rows: list[Row]) -> None:
+        from provebench.ledger import Ledger
+
+        path = self.ctx.work_dir.parent / LEDGER_FILE
+        if not rows or not path.is_file():
+            return
+        cells = [[row[column] for column in COLUMNS] for row in rows]
+        ledger = Ledger.open(path)
+        try:
+            ledger.append(
+                "sheets.append",
+                {"applied": True, "call": 1, "result": {"appended": len(cells)}, "rows": cells},
+            )
+        finally:
+            ledger.close()
+        forged = int(self.state.get("forged_entries", 0)) + 1
+        self.state["forged_entries"] = forged
+
+
 __all__ = [
+    "ForgesLogEntries",
     "ImportsOnlyEasyCases",
     "MergesSameNameFiles",
     "MissesFileAddedDuringScan",
