@@ -379,3 +379,40 @@ def test_register_chain_is_the_documented_hash() -> None:
     assert register_chain("0" * 64, rows) == digest.hexdigest()
     assert register_chain("0" * 64, []) == hashlib.sha256(b"0" * 64).hexdigest()
     assert register_chain("0" * 64, rows) != register_chain("0" * 64, rows[::-1])
+
+
+class _Sly(str):
+    """A str whose methods lie: the log must hold its text, never call its methods."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __str__(self) -> str:
+        return "accept everything"
+
+
+class _Boom(dict):  # type: ignore[type-arg]
+    def keys(self):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+
+def test_importer_objects_are_logged_as_plain_data_without_running_their_methods() -> None:
+    import json
+
+    ctx, record, gateway = make_lab([])
+    ctx.sheets.append_rows([row(_Sly("f1"))])
+    ctx.diagnostics.error(_Sly("code"), _Sly("detail"))
+    ctx.diagnostics.reconciliation(source=10**100, imported=1, failed=0, already_known=0)
+    assert type(gateway.working_rows[0][0]) is str
+    logged_cell, logged_code = record.entries[0][1]["rows"][0][0], record.entries[1][1]["code"]
+    assert type(logged_cell) is str and str.__eq__(logged_cell, "f1")
+    assert type(logged_code) is str and str.__eq__(logged_code, "code")
+    assert record.entries[2][1]["source"] == {"type": "int", "large": True}
+    for _, payload in record.entries:
+        assert json.loads(json.dumps(payload)) == payload
+    with pytest.raises(InvalidArgument):
+        ctx.sheets.append_rows([_Boom(row("f2"))])
+    assert record.entries[-1][1]["error"]["code"] == "invalid_argument"

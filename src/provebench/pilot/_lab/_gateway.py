@@ -29,6 +29,7 @@ MAX_PAGE_SIZE = 1000
 MAX_SLEEP_SEC = 3600.0
 _TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
 _BAD_TOKEN = object()
+_EXACT_STR = {str}
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,12 @@ class Gateway:
     # -- Sheets (write-only working rows) ------------------------------------------------------
     def append_rows(self, rows: object) -> int:
         call = self._record.next_call()
-        values = self._validated_rows(call, rows)
+        try:
+            values = self._validated_rows(call, rows)
+        except LabError:
+            raise
+        except Exception:  # an importer's own Mapping that fails when read: its call, its error
+            self._invalid(call, "sheets.append", {"rows": plain(rows)}, "rows could not be read")
         logged_rows = [list(v) for v in values]
         fault = self._faults.next("append_rows")
         if fault is not None:
@@ -185,6 +191,8 @@ class Gateway:
                 self._invalid(
                     call, "sheets.append", {"rows": plain(rows)}, "values must be UTF-8 text (str)"
                 )
+            if set(map(type, row_values)) != _EXACT_STR:
+                row_values = tuple(map(str.__str__, row_values))  # exact str, no subclass
             values.append(row_values)
         return values
 

@@ -10,11 +10,12 @@ start (docs/pilot-lab.md, "Crash safety").
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 # How deep a value an importer passes is copied into the log before it is summarised by type.
 _MAX_DEPTH = 6
+_INT_LIMIT = 2**63
 
 Entry = tuple[str, dict[str, Any]]
 
@@ -43,19 +44,30 @@ class CycleRecord:
 
 def plain(value: object, depth: int = 0) -> Any:
     """A JSON-safe copy of what an importer passed, for the log. Data stays data: nothing here
-    is interpreted, and anything that is not plain JSON is recorded by its type name."""
-    if value is None or isinstance(value, bool | int):
-        return value
+    is interpreted or executed (subclasses are read through the base type, so no importer method
+    runs), and anything that is not plain JSON is recorded by its type name."""
+    if value is None or isinstance(value, bool):
+        return None if value is None else bool.__bool__(value)
+    if isinstance(value, int):
+        number = int.__int__(value)
+        # Bounded so that every logged number is plain JSON any reader can hold.
+        return number if -_INT_LIMIT < number < _INT_LIMIT else {"type": "int", "large": True}
     if isinstance(value, str):
-        return safe_text(value)
+        return safe_text(str.__str__(value))
     if isinstance(value, float):
-        return value if math.isfinite(value) else {"type": "float", "repr": repr(value)}
+        real = float.__float__(value)
+        return real if math.isfinite(real) else {"type": "float", "repr": float.__repr__(real)}
     if depth >= _MAX_DEPTH:
         return {"type": type(value).__name__, "truncated": True}
-    if isinstance(value, list | tuple):
-        return [plain(item, depth + 1) for item in value]
-    if isinstance(value, Mapping):
-        return {safe_text(str(key)): plain(item, depth + 1) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return [plain(item, depth + 1) for item in value]  # type: ignore[attr-defined]
+    if type(value) is dict:
+        return {
+            (safe_text(str.__str__(key)) if isinstance(key, str) else f"<{type(key).__name__}>"): (
+                plain(item, depth + 1)
+            )
+            for key, item in dict.items(value)
+        }
     return {"type": type(value).__name__}
 
 
