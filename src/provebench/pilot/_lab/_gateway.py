@@ -59,7 +59,10 @@ class SheetSchema:
 def _decode_token(token: object) -> object:
     """The file_id a page token continues after, or `_BAD_TOKEN`. Any well-formed token is a
     valid position: a forged one only lists what a real one would (the Drive is read-only)."""
-    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+    if not isinstance(token, str):
+        return _BAD_TOKEN
+    token = str.__str__(token)  # an exact str: no importer method runs
+    if not _TOKEN.fullmatch(token):
         return _BAD_TOKEN
     try:
         return bytes.fromhex(token[1:]).decode("utf-8")
@@ -128,7 +131,7 @@ class Gateway:
     def get_file(self, file_id: object) -> Any:
         call = self._record.next_call()
         arguments = {"file_id": plain(file_id)}
-        found = self._drive.get(file_id) if isinstance(file_id, str) else None
+        found = self._drive.get(str.__str__(file_id)) if isinstance(file_id, str) else None
         if found is None:
             error = FileNotFound(f"no file with id {file_id!r}")
             self._record.add(
@@ -205,7 +208,7 @@ class Gateway:
             "sheets.read_confirmed",
             {"operation": "contains", "file_id": plain(file_id)},
         )
-        answer = isinstance(file_id, str) and file_id in self._confirmed
+        answer = isinstance(file_id, str) and str.__str__(file_id) in self._confirmed
         self._record.add(
             "sheets.read_confirmed",
             {"call": call, "operation": "contains", "file_id": plain(file_id), "result": answer},
