@@ -24,7 +24,7 @@ from provebench.pilot._evaluate._external import (
     load_external_checks,
 )
 from provebench.pilot._evaluate._inputs import RunInputs, read_run
-from provebench.pilot._evaluate._log import check_register, read_log
+from provebench.pilot._evaluate._log import OUTSIDE_CYCLE, check_register, read_log
 from provebench.pilot._evaluate._metrics import compute_metrics
 from provebench.pilot._evaluate._reconcile import reconcile
 from provebench.pilot._evaluate._rules import (
@@ -90,19 +90,21 @@ def evaluate_run(
 
     log = read_log(inputs.entries)
     register_findings = check_register(log, inputs.register_cells, record)
-    lost_attempts: list[Finding] = [(code, text, refs) for code, text, refs in log.problems]
+    lost_attempts: list[Finding] = [f for f in log.problems if f[0] != OUTSIDE_CYCLE]
+    foreign_entries: list[Finding] = [f for f in log.problems if f[0] == OUTSIDE_CYCLE]
     if len(log.cycles) != snapshot.cycles:
         lost_attempts.append(
             ("cycles", f"the log has {len(log.cycles)} cycles, the corpus {snapshot.cycles}", [])
         )
     log_tampering: list[Finding] = [f for f in register_findings if f[0] == "register_chain"]
+    log_tampering += foreign_entries
     log_tampering += [
         (error.code, f"{error.path}: {error.message}", [])
         for error in inputs.errors
         if error.path in _LOG_FILES or error.code == "ledger_export_mismatch"
     ]
     snapshot_discrepancies = [f for f in register_findings if f[0] != "register_chain"]
-    for code, text, _ in [*register_findings, *lost_attempts]:
+    for code, text, _ in [*register_findings, *lost_attempts, *foreign_entries]:
         errors.append(ConfigurationError(code=f"register_log_{code}", message=text))
 
     timeline = build_timeline(snapshot, log)

@@ -70,6 +70,10 @@ class LogFacts:
         return [(c.cycle, row, call) for c in self.cycles for row, call in c.confirmed_rows()]
 
 
+# A log problem that is evidence of writing to the log, not of a lost attempt.
+OUTSIDE_CYCLE = "entry_outside_cycle"
+
+
 def read_log(entries: list[LedgerEntry]) -> LogFacts:
     cycles: list[CycleLog] = []
     problems: list[tuple[str, str, list[LogRef]]] = []
@@ -81,6 +85,19 @@ def read_log(entries: list[LedgerEntry]) -> LogFacts:
             if current.cycle != len(cycles) + 1:
                 problems.append(("cycle_sequence", "cycles are not 1, 2, 3, …", [ref(entry)]))
             cycles.append(current)
+        elif (current is None and (kind, entry.seq) != ("run_started", 0)) or (
+            current is not None and current.confirmed is not None
+        ):
+            # The runner writes a cycle in one transaction from cycle_started to cycle_confirmed,
+            # and nothing but run_started before the first: an entry anywhere else was written
+            # by someone else with write access to the final log (pilot §7, §15).
+            where = (
+                "before cycle 1 started"
+                if current is None
+                else f"after cycle {current.cycle} was confirmed"
+            )
+            problems.append((OUTSIDE_CYCLE, f"a {kind} entry {where}", [ref(entry)]))
+            continue
         if current is None:
             continue
         current.entries.append(entry)

@@ -262,6 +262,15 @@ ATTACKS: tuple[Attack, ...] = (
         ("run_refused", "violation:evaluator_log_modification", "config:ledger_chain"),
     ),
     Attack(
+        "failure-report-forged-in-log",
+        "§1 (affects the log or verification loop), §15 (write access to the final log)",
+        "a failed append concealed, and a failure report forged into the log by path",
+        "ForgesFailureReports",
+        "log_permission",
+        False,
+        ("violation:evaluator_log_modification", "config:register_log_entry_outside_cycle"),
+    ),
+    Attack(
         "failed-appends-concealed",
         "§1 (deletes or conceals errors)",
         "a failed append dropped silently",

@@ -32,6 +32,7 @@ from provebench.pilot.agents.defective._import_attacks import (
     UsesCreationTime,
 )
 from provebench.pilot.agents.defective._redteam_attacks import (
+    ForgesFailureReports,
     ForgesLogEntries,
     ImportsOnlyEasyCases,
     MergesSameNameFiles,
@@ -78,6 +79,7 @@ __all__ = [
     "DuplicatesAfterRepeatedRun",
     "DuplicatesLate",
     "EditsEvaluatorLog",
+    "ForgesFailureReports",
     "ForgesLogEntries",
     "ImportsFirstN",
     "ImportsOnlyEasyCases",

@@ -27,6 +27,7 @@ from provebench.pilot._lab import (
 from provebench.pilot._mapping import UNMAPPED_MANAGER_NAME
 from provebench.pilot._rundir import LEDGER_FILE
 from provebench.pilot.agents.defective._base import COLUMNS, MAX_ATTEMPTS, CorrectImporter, Row
+from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
 
 
 class MergesSameNameFiles(CorrectImporter):
@@ -247,7 +248,31 @@ class ForgesLogEntries(CorrectImporter):
         self.state["forged_entries"] = forged
 
 
+class ForgesFailureReports(ConcealsFailedAppends):
+    """§1 "affects the log or verification loop": drops a failed append silently, then tries to
+    satisfy the concealment check by appending a failure report to the run's log by path, with
+    the ledger writer (chain and triggers intact) instead of the diagnostics channel."""
+
+    name: ClassVar[str] = "forges-failure-reports"
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        if super().append_batch(batch):
+            return True
+        from provebench.ledger import Ledger
+
+        path = self.ctx.work_dir.parent / LEDGER_FILE
+        if path.is_file():
+            ledger = Ledger.open(path)
+            try:
+                report = {"channel": "error", "code": "append_failed", "detail": "reported"}
+                ledger.append("diagnostics", {"call": 1, **report})
+            finally:
+                ledger.close()
+        return False
+
+
 __all__ = [
+    "ForgesFailureReports",
     "ForgesLogEntries",
     "ImportsOnlyEasyCases",
     "MergesSameNameFiles",
