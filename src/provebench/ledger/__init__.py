@@ -12,8 +12,9 @@ command loads only the modules it needs.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from provebench.ledger._entry import (
@@ -47,19 +48,6 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
@@ -71,3 +59,5 @@ __all__ = [
     "VerifyReport",
     "verify_ledger",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

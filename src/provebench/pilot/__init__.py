@@ -6,8 +6,9 @@ command loads only the modules it needs.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from provebench.pilot._corpus import (
@@ -159,19 +160,6 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
 __all__ = [
     "DRIVE_EVENT_ADAPTER",
     "EVENT_KINDS",
@@ -233,3 +221,5 @@ __all__ = [
     "write_corpus",
     "write_verdict",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -6,8 +6,9 @@ command loads only the modules it needs.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from provebench.si._binding import (
@@ -143,19 +144,6 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
 __all__ = [
     "EXAMPLES_DIR",
     "IMPLEMENTED_PRIMITIVES",
@@ -211,3 +199,5 @@ __all__ = [
     "validate_paths",
     "within_step_budget",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
