@@ -78,7 +78,7 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
-    _fsync_dir(target.parent)
+    fsync_directory(target.parent)
 
 
 def write_lines_atomic(path: str | Path, lines: Iterable[str]) -> None:
@@ -86,7 +86,8 @@ def write_lines_atomic(path: str | Path, lines: Iterable[str]) -> None:
     write_atomic(path, "".join(f"{line}\n" for line in lines))
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
+    """Make a rename or create inside `directory` durable (best effort where unsupported)."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -100,6 +101,7 @@ def _fsync_dir(directory: Path) -> None:
 __all__ = [
     "canonical_json",
     "compact_json",
+    "fsync_directory",
     "sha256_bytes",
     "sha256_file",
     "to_jsonable",

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from provebench._canonical import fsync_directory
 from provebench._errors import ProvebenchError
 from provebench.ledger._entry import (
     GENESIS_HASH,
@@ -92,7 +93,7 @@ class Ledger:
             connection.close()
             raise
         if created:
-            _fsync_directory(target.parent)
+            fsync_directory(target.parent)
         return cls(connection, target, readonly=False)
 
     @classmethod
@@ -257,7 +258,7 @@ class Ledger:
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
             raise
-        _fsync_directory(target.parent)
+        fsync_directory(target.parent)
         return count
 
 
@@ -320,17 +321,6 @@ def _refuse_non_sqlite(path: Path) -> None:
             raise ProvebenchError("not a provebench ledger (not an SQLite database)", path=path)
     except OSError as error:
         raise ProvebenchError(f"cannot read ledger: {error.strerror}", path=path) from error
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 __all__ = ["Ledger", "Synchronous"]

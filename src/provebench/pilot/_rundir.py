@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, write_atomic
+from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 
 RUN_FORMAT = "provebench.pilot.run/1"
@@ -124,7 +124,7 @@ class RunDir:
         target = self.checkpoint_dir / _snapshot_name(next_cycle)
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(self.work_dir, target, copy_function=_copy_durably)
-        _fsync_dir(target)
+        fsync_directory(target)
         write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
         for old in self.checkpoint_dir.glob("snapshot-*"):
             if old.name != target.name:
@@ -159,14 +159,6 @@ def _copy_durably(source: str, target: str) -> str:
     with Path(target).open("rb") as handle:
         os.fsync(handle.fileno())
     return target
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _first_difference(recorded: object, expected: dict[str, Any]) -> str:
