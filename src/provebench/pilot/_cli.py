@@ -283,6 +283,7 @@ def redteam_command(
     final-state defect), the reference importer clean, and with --budget full the §14 minimum
     met; 1 otherwise; 2 for bad input. docs/pilot-redteam.md.
     """
+    import sys
     import tempfile
 
     from rich.console import Console
@@ -292,6 +293,7 @@ def redteam_command(
 
     target = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-redteam-"))
     report = run_redteam(target, seed=seed, level=budget.value, workers=workers)
-    print_report(report, Console(highlight=False, markup=False, soft_wrap=False))
+    width = None if sys.stdout.isatty() else 160  # a file or a pipe gets the whole table
+    print_report(report, Console(highlight=False, markup=False, soft_wrap=False, width=width))
     typer.echo(f"{target / REPORT_FILE}: {'passed' if report.passed else 'FAILED'}")
     raise typer.Exit(0 if report.passed else 1)

@@ -89,7 +89,8 @@ def _summarise(verdict: Any, run_dir: Path) -> dict[str, Any]:
     for violation in verdict.critical_violations:
         violations[violation.kind] = violations.get(violation.kind, 0) + 1
         if violation.kind == "evaluator_log_modification":
-            altered += sum(1 for ref in violation.evidence if ref.kind.startswith("ledger_problem"))
+            # One per log entry the evaluator cites as deleted, changed or written from outside.
+            altered += max(1, len(violation.evidence))
     escrow = verdict.escrow
     return {
         "run_error": None,

@@ -31,10 +31,10 @@ def _said(entry: dict[str, Any]) -> str:
 
 def print_report(report: RedteamReport, console: Console) -> None:
     table = Table(title=f"pilot §14 red team — seed {report.seed}, budget {report.level}")
-    table.add_column("attack")
-    table.add_column("source")
-    table.add_column("importer")
-    table.add_column("what the evaluator said")
+    table.add_column("attack", overflow="fold")
+    table.add_column("source", max_width=24)
+    table.add_column("importer", overflow="fold")
+    table.add_column("what the evaluator said", min_width=40, overflow="fold")
     table.add_column("caught")
     for entry in report.attacks:
         table.add_row(
