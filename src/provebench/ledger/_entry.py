@@ -20,7 +20,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, SkipValidation
@@ -128,10 +128,62 @@ _DECODER = json.JSONDecoder()
 def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
     """The canonical JSON text of a payload and a detached copy of it, or a ProvebenchError.
 
-    The fast path serialises once and parses back; the payload is accepted only if the parsed
-    copy equals the input, which refuses what JSON would silently change (non-string keys,
-    tuples, sets, objects with a custom `__eq__`). The slow path runs only to name the field.
+    Serialises once and parses back; the payload is accepted only if the parsed copy equals the
+    input, which refuses what JSON would silently change (non-string keys, tuples, sets, objects
+    with a custom `__eq__`). The slow path runs only to name the field.
     """
+    text = encode_payload(payload)
+    return text, _DECODER.raw_decode(text)[0]
+
+
+# Exact types whose canonical JSON parses back to an equal value of the same type (the
+# encoder refuses NaN, infinities and unprintably large ints; `encode("utf-8")` lone surrogates).
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+_STR_KEYS = {str}
+_MAX_PLAIN_DEPTH = 64
+
+
+def _is_plain(value: object, depth: int) -> bool:
+    """True when `value` is built only of exact dict (str keys), list and scalar types.
+
+    Such a value survives the JSON round trip unchanged, so `encode_payload` need not parse its
+    text back to prove it; anything else (subclasses, tuples, deep nesting) takes the round trip.
+    Type sets are collected with `map` so a page of a thousand ids costs one C-level pass."""
+    if depth > _MAX_PLAIN_DEPTH:
+        return False
+    kind = type(value)
+    items: Iterable[object]
+    if kind is dict:
+        mapping: dict[object, object] = value  # type: ignore[assignment]
+        if mapping and set(map(type, mapping)) != _STR_KEYS:
+            return False
+        items = mapping.values()
+    elif kind is list:
+        items = value  # type: ignore[assignment]
+    else:
+        return kind in _SCALAR_TYPES
+    if set(map(type, items)) <= _SCALAR_TYPES:
+        return True
+    return all(type(item) in _SCALAR_TYPES or _is_plain(item, depth + 1) for item in items)
+
+
+def encode_payload(payload: object) -> str:
+    """The canonical JSON text of a payload, or a ProvebenchError naming what is not JSON.
+
+    Accepts exactly what `canonical_payload` accepts. A payload of exact JSON types is encoded
+    once (no parse-back); any other is accepted only if its round trip gives an equal copy."""
+    if type(payload) is dict:
+        try:
+            if _is_plain(payload, 0):
+                text = _ENCODER.encode(payload)
+                text.encode("utf-8")
+                return text
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return _round_trip_text(payload)
+
+
+def _round_trip_text(payload: object) -> str:
     if type(payload) is dict:
         as_dict: dict[Any, Any] = payload
     elif isinstance(payload, Mapping):
@@ -150,7 +202,7 @@ def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
         same = False
     if not same:
         raise ProvebenchError(_describe_unsafe(as_dict, "payload"), field="payload")
-    return text, copy
+    return text
 
 
 def encode_canonical(value: dict[str, Any]) -> str:
@@ -237,6 +289,7 @@ __all__ = [
     "canonical_payload",
     "check_kind",
     "encode_canonical",
+    "encode_payload",
     "export_line",
     "hash_text",
     "hashed_text",

@@ -27,8 +27,8 @@ from provebench._errors import ProvebenchError
 from provebench.ledger._entry import (
     GENESIS_HASH,
     LedgerEntry,
-    canonical_payload,
     check_kind,
+    encode_payload,
     export_line,
     hash_text,
     hashed_text,
@@ -46,6 +46,7 @@ from provebench.ledger._schema import (
 Synchronous = Literal["FULL", "NORMAL"]
 
 _READ_CHUNK = 2048
+_DECODER = json.JSONDecoder()
 _SELECT_FROM = "SELECT seq, kind, payload, prev_hash, hash FROM entries"
 
 
@@ -140,16 +141,31 @@ class Ledger:
         """Append entries in one transaction: all of them are committed, or none.
 
         Every payload is checked before the transaction starts, so a bad item leaves the log
-        untouched and names the item's index.
+        untouched and names the item's index. Returns the entries as committed, each with a
+        detached copy of its payload.
         """
+        prepared = self._prepare(items)
+        entries: list[LedgerEntry] = []
+        for seq, kind, text, prev_hash, entry_hash in self._commit(prepared):
+            copy = _DECODER.raw_decode(text)[0]
+            entries.append(trusted_entry(seq, kind, copy, prev_hash, entry_hash))
+        return entries
+
+    def append_batch(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
+        """`append_many` for a writer that does not need the entries back (the laboratory's
+        per-cycle commit): the same checks, chain and single transaction, and each payload is
+        encoded once instead of also being parsed back into a copy. Returns the count."""
+        return len(self._commit(self._prepare(items)))
+
+    def _prepare(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, str]]:
         if self.readonly:
             raise ProvebenchError("ledger is open read-only; appends are refused", path=self.path)
-        prepared: list[tuple[str, str, dict[str, Any]]] = []
+        prepared: list[tuple[str, str]] = []
         for index, item in enumerate(items):
             try:
                 kind, payload = item
-                text, copy = canonical_payload(payload)
-                prepared.append((check_kind(kind), text, copy))
+                text = encode_payload(payload)
+                prepared.append((check_kind(kind), text))
             except ProvebenchError as error:
                 raise ProvebenchError(
                     f"item {index}: {error.message}", path=self.path, field=error.field
@@ -158,19 +174,21 @@ class Ledger:
                 raise ProvebenchError(
                     f"item {index}: expected a (kind, payload) pair", path=self.path
                 ) from error
+        return prepared
+
+    def _commit(self, prepared: list[tuple[str, str]]) -> list[tuple[int, str, str, str, str]]:
+        """Insert checked (kind, payload text) pairs in one transaction; the rows written."""
         if not prepared:
             return []
         connection = self._connection
-        entries: list[LedgerEntry] = []
+        rows: list[tuple[int, str, str, str, str]] = []
         try:
             connection.execute("BEGIN IMMEDIATE")
             seq, prev_hash = self._head_link()
-            rows: list[tuple[int, str, str, str, str]] = []
-            for kind, text, copy in prepared:
+            for kind, text in prepared:
                 seq += 1
                 entry_hash = hash_text(hashed_text(seq, kind, text, prev_hash))
                 rows.append((seq, kind, text, prev_hash, entry_hash))
-                entries.append(trusted_entry(seq, kind, copy, prev_hash, entry_hash))
                 prev_hash = entry_hash
             connection.executemany(
                 "INSERT INTO entries (seq, kind, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?)",
@@ -185,7 +203,7 @@ class Ledger:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-        return entries
+        return rows
 
     def _head_link(self) -> tuple[int, str]:
         row = self._connection.execute(

@@ -213,7 +213,7 @@ def _run_cycles(
             on_call=crash.call_hook(cycle),
         )
         crash.at("before_commit", cycle)
-        ledger.append_many(outcome.entries)
+        ledger.append_batch(outcome.entries)
         crash.at("after_commit", cycle)
         state.committed = cycle
         state.confirmed_ids.update(outcome.confirmed_ids)
