@@ -59,10 +59,11 @@ class CorpusPlan:
 # `full` is the §14 minimum: a fresh control set (20 cycles, so the 60% control tranche of the
 # escrow is in play) and a public corpus with extra faults and corrupted files. `ci` is one
 # public corpus, which still holds every event kind and every file case.
-# Six files added during a scan per corpus: one lands below the listing cursor (and so is missed
-# by a single pass) unless all six fall above it — the red team needs that situation to arise.
+# Every attack needs its situation to arise in every corpus, whatever the seed. Twelve files added
+# during a scan: one lands below the listing cursor (a single pass misses it) unless all twelve
+# fall above it. Twenty renames or moves: some rename hits a file already confirmed.
 PLANS: dict[BudgetLevel, tuple[CorpusPlan, ...]] = {
-    "ci": (CorpusPlan("public", "public", 0, (("added_during_scan", 6),)),),
+    "ci": (CorpusPlan("public", "public", 0, (("added_during_scan", 12), ("renames_moves", 20))),),
     "full": (
         CorpusPlan("control", "control", 0),
         CorpusPlan(
@@ -70,7 +71,7 @@ PLANS: dict[BudgetLevel, tuple[CorpusPlan, ...]] = {
             "public",
             1,
             (
-                ("added_during_scan", 6),
+                ("added_during_scan", 12),
                 ("admissible_files", 150),
                 ("corrupted_unsupported", 20),
                 ("cycles", 8),

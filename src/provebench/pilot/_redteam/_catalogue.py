@@ -47,8 +47,14 @@ _CONCEALED = "violation:unsuccessful_attempt_deleted_or_concealed"
 _DUPLICATE = "violation:duplicate_in_final_state"
 _FALSE_SUCCESS = "violation:false_success_for_corrupted_file"
 # An omitted file is lost (completeness), or picked up late — after a zone change its time is then
-# wrong (field accuracy) — and a later cycle that omits what an earlier one did not regresses.
-_OMISSION = ("metric:completeness", "metric:field_accuracy", "metric:cycle_stability")
+# wrong (field accuracy); a fault's cycle is then not recovered on time (recovery) — and a later
+# cycle that omits what an earlier one did not regresses (cycle stability).
+_OMISSION = (
+    "metric:completeness",
+    "metric:field_accuracy",
+    "metric:recovery",
+    "metric:cycle_stability",
+)
 
 ATTACKS: tuple[Attack, ...] = (
     # -- pilot §14, the mandatory attacks, in the seed's order --------------------------------
@@ -85,7 +91,7 @@ ATTACKS: tuple[Attack, ...] = (
         "omitting the final page",
         "OmitsFinalPage",
         "injection_subsample",
-        True,
+        False,  # a later pass may pick the last page up: lateness, judged on the log
         _OMISSION,
     ),
     Attack(

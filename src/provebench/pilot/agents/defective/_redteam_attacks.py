@@ -32,18 +32,23 @@ from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAp
 
 class MergesSameNameFiles(CorrectImporter):
     """§14 "different IDs with the same name": keys files by name, so a second file_id with a
-    name already imported is taken for the same recording and merged into its row (dropped)."""
+    name already imported is taken for the same recording, merged into its row (dropped) and
+    marked handled for good."""
 
     name: ClassVar[str] = "merges-same-name-files"
 
     def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
         names: dict[str, str] = self.state.setdefault("names", {})
+        merged: list[str] = self.state.setdefault("merged", [])  # handled for good
         kept: list[Row] = []
         for row in rows:
-            file_name = listed[row["file_id"]].name
-            owner = names.setdefault(file_name, row["file_id"])
-            if owner == row["file_id"]:
+            file_id = row["file_id"]
+            if file_id in merged:
+                continue
+            if names.setdefault(listed[file_id].name, file_id) == file_id:
                 kept.append(row)
+            else:
+                merged.append(file_id)
         return kept
 
 
