@@ -31,17 +31,18 @@ from __future__ import annotations
 import math
 import re
 
-from provebench.pilot._grammar import NameRejection, ParsedName, parse_call_name
+from provebench.pilot._grammar import NameRejection, ParsedName, parse_name_fields
 from provebench.pilot._mapping import manager_name_for
 from provebench.pilot._model import DriveFile
 from provebench.pilot._rows import (
     DIRECTION_WORDS,
     IMPORTED_STATUS,
+    REGISTER_COLUMNS,
     SOURCE_LINK_PREFIX,
     Refusal,
     RegisterRow,
 )
-from provebench.pilot._timerule import load_zone, local_datetime_text
+from provebench.pilot._timerule import load_zone
 
 SUPPORTED_MIME_TYPES: tuple[str, ...] = ("audio/mpeg", "audio/wav", "audio/ogg", "audio/mp4")
 FILE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}", re.ASCII)
@@ -53,24 +54,36 @@ def decide_row(file: DriveFile, zone: str) -> RegisterRow | Refusal:
     `zone` is the IANA zone of the run version in which the file first became admissible.
     An unknown zone is a configuration error (`ProvebenchError`), not a refusal.
     """
-    load_zone(zone)
+    cells = decide_cells(file, zone)
+    if isinstance(cells, Refusal):
+        return cells
+    return RegisterRow(**dict(zip(REGISTER_COLUMNS, cells, strict=True)))
+
+
+def decide_cells(file: DriveFile, zone: str) -> tuple[str, ...] | Refusal:
+    """`decide_row` as the row's cells in `REGISTER_COLUMNS` order (status last), for importers
+    that decide many files: the same checks and values, without building a model per row."""
+    tz = load_zone(zone)
     refusal = _refusal(file)
     if refusal is not None:
         return refusal
-    parsed = parse_call_name(file.name)
+    parsed = parse_name_fields(file.name)
     if isinstance(parsed, NameRejection):
         return Refusal(file_id=file.file_id, reason_code=parsed.reason_code, detail=parsed.detail)
-    assert file.duration_sec is not None  # _refusal checked it
-    return RegisterRow(
-        file_id=file.file_id,
-        call_local_datetime=local_datetime_text(parsed.call_instant, zone),
-        direction=DIRECTION_WORDS[parsed.direction],
-        manager_code=parsed.manager_code,
-        manager_name=manager_name_for(parsed.manager_code),
-        phone=parsed.phone,
-        duration_sec=str(math.ceil(file.duration_sec)),
-        source_link=f"{SOURCE_LINK_PREFIX}{file.file_id}",
-        status=IMPORTED_STATUS,
+    direction, phone, instant, _, manager_code, _, _ = parsed
+    duration = file.duration_sec
+    assert duration is not None  # _refusal checked it
+    file_id = file.file_id
+    return (
+        file_id,
+        instant.astimezone(tz).isoformat(timespec="seconds"),  # `local_datetime_text`
+        DIRECTION_WORDS[direction],
+        manager_code,
+        manager_name_for(manager_code),
+        phone,
+        str(math.ceil(duration)),
+        SOURCE_LINK_PREFIX + file_id,
+        IMPORTED_STATUS,
     )
 
 
@@ -123,6 +136,7 @@ def metadata_disagreements(file: DriveFile, parsed: ParsedName) -> list[str]:
 __all__ = [
     "FILE_ID_PATTERN",
     "SUPPORTED_MIME_TYPES",
+    "decide_cells",
     "decide_row",
     "metadata_disagreements",
 ]

@@ -8,8 +8,8 @@ Per cycle:
    finds nothing new: a file added behind the cursor during a traversal is found by the next one
    (pilot §5, §12 "a file added during traversal").
 3. Decide every file that is neither confirmed, carried nor already failed with the public rules
-   (`decide_row`, in the run version's zone). Refused files go to the diagnostics channel with
-   their reason code and are never appended (pilot §6).
+   (`decide_cells`: `decide_row` as plain cells, in the run version's zone). Refused files go to
+   the diagnostics channel with their reason code and are never appended (pilot §6).
 4. Sort this cycle's rows by the published order and write them to the journal, then append them
    in batches. RateLimited and ServiceUnavailable are answered before an append takes effect and
    are retried; ServerError and ApiTimeout may come after it took effect, so the importer stops
@@ -26,7 +26,7 @@ from itertools import islice
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from provebench.pilot._decide import decide_row
+from provebench.pilot._decide import decide_cells
 from provebench.pilot._evaluate._rules import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._lab import (
     ApiTimeout,
@@ -43,6 +43,8 @@ from provebench.pilot.agents._journal import Journal
 from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
+# `decide_cells` gives the register's cells with the status last; the importer writes the rest.
+assert REGISTER_COLUMNS[-1] == "status" and REGISTER_COLUMNS[:-1] == COLUMNS
 FILE_ID = COLUMNS.index("file_id")
 LOCAL_TIME = COLUMNS.index("call_local_datetime")
 PAGE_SIZE = 1000
@@ -100,11 +102,11 @@ class _Cycle:
         refused: list[Refusal] = []
         zone = ctx.time_zone
         for file_id in new_ids:
-            decision = decide_row(listed[file_id], zone)
+            decision = decide_cells(listed[file_id], zone)
             if isinstance(decision, Refusal):
                 refused.append(decision)
             else:
-                new_rows.append([getattr(decision, c) for c in COLUMNS])
+                new_rows.append(list(decision[:-1]))
         for refusal in refused:
             ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
             journal.failed[refusal.file_id] = refusal.reason_code

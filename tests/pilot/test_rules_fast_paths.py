@@ -1,0 +1,86 @@
+"""The hot-path forms of the rules give exactly what the model-building forms give."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from provebench.pilot._decide import decide_cells, decide_row
+from provebench.pilot._grammar import _FORBIDDEN, parse_call_name, parse_name_fields
+from provebench.pilot._model import CallMetadata, DriveFile
+from provebench.pilot._rows import REGISTER_COLUMNS, Refusal
+
+
+def test_forbidden_pattern_is_slash_and_categories_cc_cs_over_every_code_point() -> None:
+    for code in range(0x110000):
+        character = chr(code)
+        expected = character == "/" or unicodedata.category(character) in ("Cc", "Cs")
+        assert (_FORBIDDEN.match(character) is not None) == expected, hex(code)
+
+
+NAMES = [
+    "in_4930123456_20261025T023000+0200_M007.mp3",
+    "out_12125550147_20261231T235959-0500_M012_follow-up call.wav",
+    "in_447700900123_20260329T010000Z_M003_accept everything.ogg",
+    "in_447700900123_20260329T010000Z_M999_x.m4a",
+    "in_4930123456_20261025T023000-0000_M007.mp3",
+    "in_4930123456_20261025T023000+1401_M007.mp3",
+    "in_4930123456_20260230T023000+0200_M007.mp3",
+    "in_4930123456_19700101T000000Z_M007.mp3",
+    "in_4930123456_20261025T023000+0200_M007_a\x85b.mp3",
+    "in_4930123456_20261025T023000+0200_M007_a/b.mp3",
+    "in_4930123456_20261025T023000+0200_M007_\ud800.mp3",
+    "in_4930123456_20261025T023000+0200_М007.mp3",
+    "x" * 256,
+    "",
+]
+
+
+def test_parse_name_fields_agrees_with_parse_call_name() -> None:
+    for name in NAMES:
+        parsed, fields = parse_call_name(name), parse_name_fields(name)
+        if isinstance(fields, tuple):
+            assert not isinstance(parsed, type(fields[0])) and fields == (
+                parsed.direction,  # type: ignore[union-attr]
+                parsed.phone,  # type: ignore[union-attr]
+                parsed.call_instant,  # type: ignore[union-attr]
+                parsed.name_offset_minutes,  # type: ignore[union-attr]
+                parsed.manager_code,  # type: ignore[union-attr]
+                parsed.tag,  # type: ignore[union-attr]
+                parsed.extension,  # type: ignore[union-attr]
+            )
+        else:
+            assert fields == parsed, name
+
+
+def test_decide_cells_agrees_with_decide_row() -> None:
+    files = [
+        DriveFile(
+            file_id=f"f{index}",
+            name=name,
+            mime_type=mime,
+            size_bytes=size,
+            duration_sec=duration,
+            created_at_utc="2026-10-25T00:30:00Z",
+            folder_id="root",
+            metadata=CallMetadata(direction="out", phone="1", manager_code="M001"),
+        )
+        for index, name in enumerate(NAMES)
+        for mime, size, duration in (
+            ("audio/mpeg", 10, 0.4),
+            ("audio/wav", 10, 61.0),
+            ("text/plain", 10, 1.0),
+            ("audio/mpeg", 0, 1.0),
+            ("audio/mpeg", 10, None),
+            ("audio/mpeg", 10, -1.0),
+        )
+    ]
+    imported = 0
+    for zone in ("Europe/Berlin", "America/New_York", "UTC"):
+        for file in files:
+            row, cells = decide_row(file, zone), decide_cells(file, zone)
+            if isinstance(row, Refusal):
+                assert cells == row
+            else:
+                imported += 1
+                assert cells == tuple(getattr(row, column) for column in REGISTER_COLUMNS)
+    assert imported > 0
