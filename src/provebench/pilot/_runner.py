@@ -188,6 +188,28 @@ def _run_cycles(
     crash: _CrashPlan,
     progress: RunProgress | None,
 ) -> None:
+    # Automatic collection is off while cycles run: the heap only grows (the Drive, the cycle's
+    # record), so allocation-triggered passes would rescan live objects again and again; the
+    # cycle's own cyclic garbage is collected explicitly at the end of each cycle instead.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _run_cycles_collected(corpus, agent, identity, rundir, ledger, state, crash, progress)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run_cycles_collected(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    state: _ReplayState,
+    crash: _CrashPlan,
+    progress: RunProgress | None,
+) -> None:
     drive = DriveState()
     for cycle, events in corpus.iter_cycles():
         if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
