@@ -41,3 +41,25 @@ def test_explain_names_the_violations_and_exit_1(tmp_path: Path) -> None:
     assert "CRITICAL direct_final_status_assignment" in result.stdout
     assert "Pilot §7 metrics" in result.stdout
     assert (run / "verdict.json").is_file()
+
+
+def test_a_folder_that_is_not_a_run_gets_one_line_and_no_verdict(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    stranger = tmp_path / "not-a-run"
+    stranger.mkdir()
+    result = run_cli("pilot", "evaluate", str(stranger), "--corpus", str(corpus))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "not a pilot run directory" in result.stderr
+    assert not (stranger / "verdict.json").exists()
+
+
+def test_configuration_errors_are_named_on_stderr(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    (run / "run.json").unlink()  # an unfinished run
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2
+    assert "[incomplete_run]" in result.stderr
+    verdict = json.loads((run / "verdict.json").read_text())
+    assert verdict["scorer_pass"] is False and verdict["status"] == "configuration_error"

@@ -236,11 +236,27 @@ def evaluate_command(
     condition, the §12 probe in every cycle); 1: evaluated and failed; 2: configuration error
     (the verdict lists it) or unreadable input.
     """
+    from provebench._errors import ProvebenchError
     from provebench.pilot._evaluate import VERDICT_FILE, evaluate_run, exit_code, write_verdict
+    from provebench.pilot._rundir import IDENTITY_FILE, RUN_RECORD_FILE
 
+    if not any((run_dir / name).is_file() for name in (IDENTITY_FILE, RUN_RECORD_FILE)):
+        # Not even an incomplete run: write nothing into a folder that is not ours.
+        raise ProvebenchError(
+            f"not a pilot run directory (no {IDENTITY_FILE} or {RUN_RECORD_FILE})",
+            path=run_dir,
+            field="RUNDIR",
+        )
     verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
     target = out if out is not None else run_dir / VERDICT_FILE
     write_verdict(verdict, target)
+    for error in verdict.configuration_errors:
+        where = ": ".join(part for part in (error.path, error.field) if part)
+        typer.echo(
+            f"provebench: configuration error: {where + ': ' if where else ''}"
+            f"{error.message} [{error.code}]",
+            err=True,
+        )
     if explain:
         from rich.console import Console
 
