@@ -20,7 +20,7 @@ Per cycle:
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from itertools import islice
 from operator import attrgetter
@@ -56,8 +56,12 @@ _name_of = attrgetter("name")
 
 
 def order_key(row: list[str]) -> tuple[datetime, str]:
-    """`register-order/1`: call instant, then file_id."""
-    return datetime.fromisoformat(row[LOCAL_TIME]), row[FILE_ID]
+    """`register-order/1`: call instant, then file_id.
+
+    The instant is taken to UTC: aware datetimes with different offsets compare by calling
+    `utcoffset` on both sides at every comparison, same-zone ones compare their fields."""
+    shown = datetime.fromisoformat(row[LOCAL_TIME])
+    return (shown if shown.tzinfo is None else shown.astimezone(UTC)), row[FILE_ID]
 
 
 class ReferenceImporter:
