@@ -56,6 +56,13 @@ EDGE_CASES: dict[str, tuple[str, str]] = {
     "other_header_twice": ("file_id,a,a\nf1,x,y\n", "file_id,a\nf1,y\n"),
     "file_id_with_spaces_is_other_column": (" file_id,a\nf1,x\n", H + "f1,x,y\n"),
     "duplicate_in_expected_last_wins": (H + "f1,x,y\nf1,p,q\n", H + "f1,p,q\n"),
+    # The first f1 row is settled in a bulk run of equal rows; the last one (longer than the
+    # header, so one more key) replaces it: the recount must drop the bulk row's keys.
+    "duplicate_after_bulk_run_longer_row": (H + ROWS + "f1,x,y,z\n", H + ROWS),
+    "duplicate_after_bulk_run_both_sides": (
+        H + ROWS + "f4,u,v\nf1,x\n",
+        H + ROWS + "f4,u,v\nf1,x,y,extra\n",
+    ),
     "duplicate_in_expected_first_matches": (H + "f1,x,y\nf1,p,q\n", H + "f1,x,y\n"),
     "duplicate_in_candidate_last_wins": (H + ROWS, H + "f1,x,y\nf2,p,q\nf3,s,t\nf1,no,no\n"),
     "triple_duplicate_both": (H + "f1,a,a\nf1,b,b\nf1,c,c\n", H + "f1,c,c\nf1,b,b\nf1,a,a\n"),

@@ -24,6 +24,7 @@ from pathlib import Path
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
 from provebench.pilot._score_final_join import LockstepJoin, RowLayout
+from provebench.pilot._score_final_repeats import recount_repeated_ids
 
 # Texts and order of the published document (pilot §7: scope of the basic scorer; §13: no pilot
 # PASS from this scorer).
@@ -99,17 +100,12 @@ def score_final_state(
         join = _one_pass(expected_csv, candidate_csv, None, None, chunk_bytes)
         fields_matched, fields_total = join.fields_matched, join.fields_total
         if join.expected_repeats or join.candidate_repeats:
-            # Pairing rows by id is "last row wins" only without repeats: count fields again,
-            # skipping every row that a later row with the same id replaces.
-            join.drop_row_state()
-            again = _one_pass(
-                expected_csv,
-                candidate_csv,
-                {file_id: rows - 1 for file_id, rows in join.expected_repeats.items()},
-                {file_id: rows - 1 for file_id, rows in join.candidate_repeats.items()},
-                chunk_bytes,
+            # Pairing rows by id is "last row wins" only without repeats: recount the fields of
+            # the repeated ids from their last rows.
+            sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
+            fields_matched, fields_total = recount_repeated_ids(
+                join, expected_csv, candidate_csv, sizes
             )
-            fields_matched, fields_total = again.fields_matched, again.fields_total
     finally:
         csv.field_size_limit(previous_limit)
         if collecting:

@@ -19,7 +19,8 @@ earlier rows of each repeated id are skipped (`skip_expected`, `skip_candidate`)
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import repeat
+from itertools import islice, repeat
+from operator import itemgetter
 from typing import cast
 
 from provebench.pilot._score_final_csv import Batch, Record, record_fields
@@ -29,6 +30,7 @@ _IN_CANDIDATE = 2
 _IN_BOTH = _IN_EXPECTED | _IN_CANDIDATE
 _RESYNC_WINDOW = 64  # how far ahead a missing or extra run of rows is looked for
 _FIRST_GALLOP = 32
+_first_item = itemgetter(0)
 
 
 class RowLayout:
@@ -48,6 +50,25 @@ class RowLayout:
         if column is None or column >= len(fields):
             return None
         return fields[column]
+
+    def file_ids(self, records: list[Record]) -> list[str | None]:
+        """`file_id` of each record, at C speed when the id is the first column."""
+        if self.id_column == 0:
+            try:
+                # The id is the text before the first comma, as long as that text holds no
+                # quote (then csv.reader reads the first field the same way). A multi-line
+                # record (a list) is no str and takes the general path. `map` over C
+                # callables keeps the per-row work out of the interpreter loop.
+                ids: list[str] = list(
+                    map(_first_item, map(str.partition, records, repeat(",")))  # type: ignore[arg-type]
+                )
+            except TypeError:
+                pass
+            else:
+                if '"' not in "".join(ids):
+                    return cast("list[str | None]", ids)
+        file_id = self.file_id
+        return [file_id(record_fields(record)) for record in records]
 
 
 class FieldComparison:
@@ -112,6 +133,9 @@ class LockstepJoin:
         # Without count_ids only the field counts are kept (the repeat-aware second pass).
         self.count_ids = count_ids
         self.seen: dict[str, int] = {}
+        # Ids of runs settled in bulk: seen in both files. Kept apart from `seen` so that a run
+        # is registered with one C-level `update` (no per-id flags to merge, see _register_run).
+        self.seen_in_both: dict[str, None] = {}
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
         self.expected_rows = 0
@@ -126,18 +150,24 @@ class LockstepJoin:
         self.candidate_repeats: dict[str, int] = {}
         self.fields_matched = 0
         self.fields_total = 0
+        # id -> (fields counted, fields matched) by rows outside bulk runs: what a repeated id
+        # contributed, to be replaced by the "last row wins" counts (see _score_final_repeats).
+        self.unbulked_fields: dict[str, tuple[int, int]] = {}
         self.order_ok = True
 
     def drop_row_state(self) -> None:
         """Free the id registry and unpaired rows once only the counts are needed."""
         self.seen = {}
+        self.seen_in_both = {}
         self.pending_expected = {}
         self.pending_candidate = {}
 
     # -- one side at a time --------------------------------------------------------------
 
     def _register(self, file_id: str, bit: int, repeats: dict[str, int]) -> None:
-        flags = self.seen.get(file_id, 0)
+        flags = self.seen.get(file_id)
+        if flags is None:
+            flags = _IN_BOTH if file_id in self.seen_in_both else 0
         if flags & bit:
             repeats[file_id] = repeats.get(file_id, 1) + 1
             return
@@ -163,12 +193,16 @@ class LockstepJoin:
             self._register(file_id, _IN_EXPECTED, self.expected_repeats)
         if self.skip_expected and _skip_earlier_row(self.skip_expected, file_id):
             return
-        self.fields_total += self.compare.keys(fields)
+        keys = self.compare.keys(fields)
+        self.fields_total += keys
         partner = self.pending_candidate.pop(file_id, None)
+        matched = 0
         if partner is None:
             self.pending_expected[file_id] = record
         else:
-            self.fields_matched += self.compare.matches(fields, record_fields(partner))
+            matched = self.compare.matches(fields, record_fields(partner))
+            self.fields_matched += matched
+        self._note_fields(file_id, keys, matched)
 
     def take_candidate(self, record: Record) -> None:
         fields = record_fields(record)
@@ -185,7 +219,14 @@ class LockstepJoin:
         if partner is None:
             self.pending_candidate[file_id] = record
         else:
-            self.fields_matched += self.compare.matches(record_fields(partner), fields)
+            matched = self.compare.matches(record_fields(partner), fields)
+            self.fields_matched += matched
+            self._note_fields(file_id, 0, matched)
+
+    def _note_fields(self, file_id: str, keys: int, matched: int) -> None:
+        if self.count_ids:
+            total_before, matched_before = self.unbulked_fields.get(file_id, (0, 0))
+            self.unbulked_fields[file_id] = (total_before + keys, matched_before + matched)
 
     # -- runs of identical records -------------------------------------------------------
 
@@ -211,10 +252,18 @@ class LockstepJoin:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
         if not self.count_ids:
             return True
-        fresh = dict.fromkeys(ids, _IN_BOTH)
-        if len(fresh) != len(ids) or not self.seen.keys().isdisjoint(fresh):
+        fresh = dict.fromkeys(ids)
+        if len(fresh) != len(ids) or not self.seen.keys().isdisjoint(fresh.keys()):
             return False
-        self.seen.update(fresh)
+        in_both = self.seen_in_both
+        before = len(in_both)
+        in_both.update(fresh)  # new keys go to the end, in order; values are all None
+        added = len(in_both) - before
+        if added != len(fresh):
+            # Some id of the run was settled in an earlier run: undo, the general path decides.
+            for file_id in list(islice(reversed(in_both), added)):
+                del in_both[file_id]
+            return False
         count = len(ids)
         self.expected_rows += count
         self.candidate_rows += count
@@ -224,30 +273,23 @@ class LockstepJoin:
         return True
 
     def _run_ids(self, records: list[Record]) -> list[str | None]:
-        if self.expected.id_column == 0:
-            try:
-                # The id is the text before the first comma, as long as that text holds no
-                # quote (then csv.reader reads the first field the same way). A multi-line
-                # record (a list) has no .partition and takes the general path.
-                ids = [record.partition(",")[0] for record in records]  # type: ignore[union-attr]
-            except AttributeError:
-                pass
-            else:
-                if '"' not in "".join(ids):
-                    return ids
-        file_id = self.expected.file_id
-        return [file_id(record_fields(record)) for record in records]
+        return self.expected.file_ids(records)
 
     def _rows_with_extra_fields(self, records: list[Record]) -> int:
         """How many records have more fields than the header (DictReader's None key)."""
         separators = self.expected.width - 1
+        if not records:
+            return 0
         try:
             # Commas in the text bound the field separators from above (quoted fields may
             # hold commas), so a run whose records all have few enough commas has no extras.
+            # The common case needs only the maximum, without a list of counts.
+            if max(map(str.count, records, repeat(","))) <= separators:  # type: ignore[arg-type]
+                return 0
             commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
         except TypeError:  # a multi-line record (a list) among them
             commas = [len(record_fields(record)) - 1 for record in records]
-        if not commas or max(commas) <= separators:
+        if max(commas) <= separators:
             return 0
         extra = 0
         for value in {count for count in set(commas) if count > separators}:
