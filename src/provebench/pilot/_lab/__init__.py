@@ -25,6 +25,7 @@ from provebench.pilot._lab._errors import (
     TemporaryApiError,
 )
 from provebench.pilot._lab._faults import Fault, FaultPlan
+from provebench.pilot._lab._files import LabFile, LabMetadata, lab_file
 from provebench.pilot._lab._gateway import MAX_PAGE_SIZE, FilePage, Gateway, SheetSchema
 from provebench.pilot._lab._record import CycleRecord
 from provebench.pilot._lab._world import CyclePlan, apply_cycle_events
@@ -47,6 +48,8 @@ __all__ = [
     "InvalidArgument",
     "LabClock",
     "LabError",
+    "LabFile",
+    "LabMetadata",
     "PermissionDenied",
     "RateLimited",
     "ServerError",
@@ -55,4 +58,5 @@ __all__ = [
     "SheetsApi",
     "TemporaryApiError",
     "apply_cycle_events",
+    "lab_file",
 ]

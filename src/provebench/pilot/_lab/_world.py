@@ -14,6 +14,7 @@ from typing import Any
 
 from provebench.pilot._lab._drive_state import DriveState
 from provebench.pilot._lab._faults import Fault
+from provebench.pilot._lab._files import lab_file
 
 
 @dataclass(slots=True)
@@ -33,7 +34,8 @@ class CyclePlan:
 def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> CyclePlan:
     """Apply the cycle's between-cycle changes to `drive` and return the cycle's plan.
 
-    Events are the corpus's pydantic event models; dispatch is on the `kind` discriminator.
+    Events are the corpus's pydantic event models; dispatch is on the `kind` discriminator. The
+    Drive keeps each file as a compact `LabFile` (`_files.py`).
     A change that names an id the Drive does not know is impossible in a verified corpus and is
     ignored here rather than trusted (the corpus loader refuses such a stream).
     """
@@ -43,8 +45,9 @@ def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> 
         kind = event.kind
         counts[kind] = counts.get(kind, 0) + 1
         if kind == "file_added":
-            drive.add(event.file)
-            plan.added_ids.append(event.file.file_id)
+            file = lab_file(event.file)
+            drive.add(file)
+            plan.added_ids.append(file.file_id)
         elif kind == "file_relisted":
             continue
         elif kind == "cycle_started":
@@ -66,7 +69,7 @@ def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> 
         elif kind == "api_fault":
             plan.faults.append(Fault(event.operation, event.call_index, event.fault))
         elif kind == "file_added_during_scan":
-            plan.mid_scan.append((event.after_page, event.file))
+            plan.mid_scan.append((event.after_page, lab_file(event.file)))
         else:
             raise ValueError(f"unknown event kind {kind!r}")
     drive.settle()
