@@ -113,3 +113,16 @@ def test_surrounding_whitespace_of_body_lines_is_ignored_for_whole_lines() -> No
 def test_first_of_several_whole_line_sources_is_reported() -> None:
     bodies = ["a\n  SMTP_PORT: 1\n", "SMTP_PORT: 1  \n"]
     assert sources({"SMTP_PORT: 1": "SMTP_PORT"}, bodies) == {"SMTP_PORT: 1": 0}
+
+
+def test_a_self_overlapping_anchor_still_finds_lines_inside_body_lines() -> None:
+    # "aa" occurs twice, overlapping, in "aaab"; str.split sees only the first, so the
+    # before/after-anchor filter must not be used for such an anchor.
+    candidates = {"aab": "aa"}
+    assert sources(candidates, ["aaab"]) == naive(candidates, ["aaab"]) == {"aab": 0}
+
+
+def test_a_line_twice_holding_the_anchor_is_found_inside_body_lines() -> None:
+    candidates = {"b X c": "X", "X c X": "X"}
+    bodies = ["zz\na X b X c X d\n"]
+    assert sources(candidates, bodies) == naive(candidates, bodies) == {"b X c": 0, "X c X": 0}

@@ -21,9 +21,12 @@ Every step is linear in the body bytes plus the answer size (plus reported match
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import itemgetter
 
 import ahocorasick  # type: ignore[import-not-found]  # ships no type information
 
@@ -31,6 +34,8 @@ import ahocorasick  # type: ignore[import-not-found]  # ships no type informatio
 _FIND_SCAN_ANCHOR_LIMIT = 4
 # Direct containment checks are used while they cost at most this many times the body bytes.
 _DIRECT_CHECK_BUDGET_FACTOR = 4
+_first_item = itemgetter(0)
+_last_item = itemgetter(2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +57,13 @@ def echo_sources(candidates: Mapping[str, str], bodies: Sequence[str]) -> dict[s
     """
     if not candidates or not bodies:
         return {}
-    by_anchor = _anchor_segments(sorted(set(candidates.values())), bodies)
+    by_anchor, single_hit = _anchor_segments(sorted(set(candidates.values())), bodies)
     exact: dict[str, int] = {}
     for segments in by_anchor.values():
+        stripped_segments = dict(zip(map(str.strip, segments), segments.values(), strict=True))
+        if not exact and len(stripped_segments) == len(segments):
+            exact = stripped_segments  # no two segments strip alike: nothing to take a min of
+            continue
         for segment, index in segments.items():
             stripped = segment.strip()
             exact[stripped] = min(index, exact.get(stripped, index))
@@ -65,28 +74,100 @@ def echo_sources(candidates: Mapping[str, str], bodies: Sequence[str]) -> dict[s
             sources[line] = EchoSource(exact[line])
         else:
             remaining.setdefault(anchor, []).append(line)
+    for anchor in single_hit:
+        if anchor in remaining:
+            remaining[anchor] = _may_be_contained(remaining[anchor], anchor, by_anchor[anchor])
+    remaining = {anchor: lines for anchor, lines in remaining.items() if lines}
     if remaining:
         sources.update(_contained(remaining, by_anchor, sum(map(len, bodies))))
     return sources
 
 
+def _may_be_contained(lines: list[str], anchor: str, segments: Mapping[str, int]) -> list[str]:
+    """The lines that may lie inside a segment, when each segment holds the anchor once.
+
+    A line contained in a segment has its first anchor on the segment's one anchor, so the text
+    before it ends the segment's text before the anchor, and the text after it starts the
+    segment's text after the anchor. Both are checked as set lookups of suffixes and prefixes
+    of each length the lines need, computed by C calls; what passes is checked exactly.
+    """
+    splits = list(map(str.partition, lines, repeat(anchor)))
+    segment_splits = list(map(str.partition, segments, repeat(anchor)))
+    segment_lefts = list(map(_first_item, segment_splits))
+    segment_rights = list(map(_last_item, segment_splits))
+    left_ok = _sides_present(list(map(_first_item, splits)), segment_lefts, suffix=True)
+    right_ok = _sides_present(list(map(_last_item, splits)), segment_rights, suffix=False)
+    return [
+        line
+        for line, (left, _, right) in zip(lines, splits, strict=True)
+        if left in left_ok and right in right_ok
+    ]
+
+
+def _sides_present(sides: list[str], segment_sides: list[str], *, suffix: bool) -> set[str]:
+    """The sides that end (suffix) or start (prefix) some segment side."""
+    present: set[str] = set()
+    by_length: dict[int, set[str]] = {}
+    for side in sides:
+        by_length.setdefault(len(side), set()).add(side)
+    for length, wanted in by_length.items():
+        if length == 0:
+            present.add("")
+            continue
+        cut = itemgetter(slice(-length, None) if suffix else slice(0, length))
+        present.update(wanted.intersection(map(cut, segment_sides)))
+    return present
+
+
 Segments = dict[str, dict[str, int]]
 
 
-def _anchor_segments(anchors: Sequence[str], bodies: Sequence[str]) -> Segments:
-    """anchor -> every distinct body line (between `\\n`s) holding it -> first action index.
+def _anchor_segments(anchors: Sequence[str], bodies: Sequence[str]) -> tuple[Segments, set[str]]:
+    """anchor -> every distinct body line (between `\\n`s) holding it -> first action index;
+    and the anchors that occur at most once in every body line (see `_may_be_contained`).
 
     A candidate holds no line break, so any occurrence of it in a body lies inside one such line.
     """
     by_anchor: Segments = {anchor: {} for anchor in anchors}
-    automaton = None if len(anchors) <= _FIND_SCAN_ANCHOR_LIMIT else _automaton(anchors)
-    for action_index, body in enumerate(bodies):
-        if automaton is None:
-            for anchor in anchors:
-                _collect_find(body, anchor, action_index, by_anchor[anchor])
-        else:
+    if len(anchors) > _FIND_SCAN_ANCHOR_LIMIT:
+        automaton = _automaton(anchors)
+        for action_index, body in enumerate(bodies):
             _collect_automaton(body, automaton, action_index, by_anchor)
-    return by_anchor
+        return by_anchor, set()
+    single_hit = {anchor for anchor in anchors if not _overlaps_itself(anchor)}
+    # Bodies in reverse order, each one's lines merged with one `update`: the lowest action
+    # index is written last, so it is the one kept.
+    for action_index in range(len(bodies) - 1, -1, -1):
+        body = bodies[action_index]
+        for anchor in anchors:
+            found = _split_segments(body, anchor)
+            if found is None:
+                single_hit.discard(anchor)
+                collected: dict[str, int] = {}
+                _collect_find(body, anchor, action_index, collected)
+                by_anchor[anchor].update(collected)
+            elif found:
+                by_anchor[anchor].update(dict.fromkeys(found, action_index))
+    return by_anchor, single_hit
+
+
+def _split_segments(body: str, anchor: str) -> list[str] | None:
+    """The body lines holding `anchor`, by C-level splits; None when a line holds it twice."""
+    pieces = body.split(anchor)
+    if len(pieces) == 1:
+        return []
+    inner = pieces[1:-1]
+    if inner and not all(map(operator.contains, inner, repeat("\n"))):
+        return None  # two occurrences on one line: `_collect_find` takes this body
+    lefts = map(_last_item, map(str.rpartition, pieces[:-1], repeat("\n")))
+    rights = map(_first_item, map(str.partition, pieces[1:], repeat("\n")))
+    return list(map(anchor.join, zip(lefts, rights, strict=True)))
+
+
+def _overlaps_itself(anchor: str) -> bool:
+    """True when two occurrences of the anchor can overlap (a proper prefix is a suffix):
+    `str.split` then misses occurrences, which the containment filter relies on."""
+    return any(anchor[:size] == anchor[-size:] for size in range(1, len(anchor)))
 
 
 def _segment_around(body: str, start: int, end: int) -> tuple[int, int]:
