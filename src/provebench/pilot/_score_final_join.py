@@ -12,8 +12,8 @@ two lists of ids. Here both files are read in lockstep instead and only these ar
 
 Runs of records that are byte-for-byte equal on both sides (same header) are settled in bulk at C
 speed. Pairing each row with the other side's row of the same id is only the published
-"last row wins" when no id repeats; when one does, the caller runs a second pass in which the
-earlier rows of each repeated id are skipped (`skip_expected`, `skip_candidate`).
+"last row wins" when no id repeats; when one does, the fields of the repeated ids are counted
+again from their last rows (`_score_final_repeats`, from `unbulked_fields` and `seen_in_both`).
 """
 
 from __future__ import annotations
