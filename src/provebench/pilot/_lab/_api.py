@@ -23,8 +23,9 @@ class DriveApi:
         self._gateway = gateway
 
     def list_files(self, page_size: int = 100, page_token: str | None = None) -> FilePage:
-        """One page, newest-added first. Pass `next_page_token` back for the next page; a token
-        stays valid when files are added meanwhile (they appear in front of it)."""
+        """One page of present files in ascending `file_id` order. Pass `next_page_token` back
+        for the next page; a token stays valid when files are added meanwhile (one added below
+        it is not seen by this traversal, one added above it is)."""
         return self._gateway.list_files(page_size, page_token)
 
     def get_file(self, file_id: str) -> Any:
