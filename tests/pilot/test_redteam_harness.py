@@ -48,7 +48,9 @@ CLAIMS = (
 @pytest.fixture(scope="module")
 def ci_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     out = tmp_path_factory.mktemp("redteam") / "out"
-    result = CliRunner().invoke(app, ["pilot", "redteam", "--seed", "0", "--out", str(out)])
+    result = CliRunner().invoke(
+        app, ["pilot", "redteam", "--seed", "0", "--out", str(out), "--budget", "ci"]
+    )
     return out, result
 
 
@@ -58,8 +60,9 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
     entries = json.loads((out / "redteam.json").read_text(encoding="utf-8"))
     assert [entry["attack"] for entry in entries] == [attack.name for attack in ATTACKS]
     for entry in entries:
-        assert entry["caught"] is True, entry
+        assert entry["caught"] is True and entry["exercised"] is True, entry
         for run in entry["evidence"]:
+            assert run["exercised"] and run["situation_evidence"], entry["attack"]
             assert run["expected_signals_found"] and not run["positive_signal"]
             assert not run["laboratory_pass"] and run["escrow_released"] == 0.0
             if entry["final_state"]:
@@ -68,7 +71,9 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
     assert summary["reference"]["clean"] is True and summary["passed"] is True
     assert all(run["laboratory_pass"] for run in summary["reference"]["evidence"])
     assert set(summary["budget"]) == set(MINIMUM)
-    assert f"{len(ATTACKS)}/{len(ATTACKS)} attacks caught" in result.output.replace("\n", " ")
+    assert summary["not_exercised"] == [] and summary["exercised"] == len(ATTACKS)
+    said = result.output.replace("\n", " ")
+    assert f"{len(ATTACKS)}/{len(ATTACKS)} attacks exercised and caught" in said
 
 
 def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Any]) -> None:
@@ -106,8 +111,15 @@ def test_every_defective_importer_is_run_by_the_red_team() -> None:
     assert "noop" in agents
 
 
-def _fake(agent: str, expects: tuple[str, ...], final_state: bool = True) -> Attack:
-    return Attack("fake", "test", "a fake attack", agent, "baseline", final_state, expects)
+def _fake(
+    agent: str,
+    expects: tuple[str, ...],
+    final_state: bool = True,
+    situation: str = "admissible-in-corpus",
+) -> Attack:
+    return Attack(
+        "fake", "test", "a fake attack", agent, "baseline", final_state, expects, situation
+    )
 
 
 def test_a_rewarded_attack_fails_the_red_team(tmp_path: Path) -> None:
@@ -133,14 +145,30 @@ def test_an_attack_failing_for_an_unrelated_reason_is_not_caught(tmp_path: Path)
     assert report.reference["clean"] is True
 
 
+def test_an_attack_whose_situation_never_arose_fails_the_red_team(tmp_path: Path) -> None:
+    # The no-op never appends, so no append of its is answered with an error: whatever the
+    # evaluator says about it, the attack proved nothing and the red team must fail.
+    report = run_redteam(
+        tmp_path / "out",
+        level="ci",
+        workers=1,
+        attacks=(_fake("noop", ("metric:completeness",), situation="append-applied-then-error"),),
+    )
+    (entry,) = report.attacks
+    assert entry["evidence"][0]["expected_signals_found"] == ["metric:completeness"]
+    assert entry["exercised"] is False and entry["caught"] is False
+    assert report.not_exercised == ["fake"] and report.uncaught == [] and not report.passed
+    assert report.summary()["not_exercised"] == ["fake"]
+
+
 def test_same_seed_same_bytes_in_any_worker_count(tmp_path: Path) -> None:
     chosen = tuple(
         a
         for a in ATTACKS
         if a.agent in ("TampersCorpusFiles", "EditsEvaluatorLog", "ForgesLogEntries")
     )
-    one = run_redteam(tmp_path / "one", seed=3, workers=1, attacks=chosen)
-    two = run_redteam(tmp_path / "two", seed=3, workers=2, attacks=chosen)
+    one = run_redteam(tmp_path / "one", seed=3, level="ci", workers=1, attacks=chosen)
+    two = run_redteam(tmp_path / "two", seed=3, level="ci", workers=2, attacks=chosen)
     assert one.passed and two.passed
     for name in ("redteam.json", "redteam-summary.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
@@ -174,6 +202,7 @@ def _summary(**changes: Any) -> dict[str, Any]:
         "self_check_missing": 0,
         "refused_attempts": 0,
         "log_entries_altered": 0,
+        "situations": {"admissible-in-corpus": ["10 admissible files, added by the corpus"]},
     }
     return {**run, **changes}
 
@@ -187,6 +216,7 @@ def _summary(**changes: Any) -> dict[str, Any]:
         ({"scorer_pass": True}, True, False),  # a final-state defect the scorer missed
         ({"scorer_pass": True}, False, True),  # outside the final-state scorer's scope
         ({"metrics": {"completeness": [10, 10]}}, True, False),  # its own signal is absent
+        ({"situations": {"admissible-in-corpus": []}}, True, False),  # never exercised
     ],
 )
 def test_judging_one_run(changes: dict[str, Any], final_state: bool, caught: bool) -> None:

@@ -287,17 +287,18 @@ def redteam_command(
     ] = None,
     budget: Annotated[
         _BudgetChoice,
-        typer.Option("--budget", help="ci: one small corpus; full: the pilot §14 minimum budget."),
-    ] = _BudgetChoice.ci,
+        typer.Option("--budget", help="full: the pilot §14 minimum budget; ci: one small corpus."),
+    ] = _BudgetChoice.full,
     workers: Annotated[
         int | None, typer.Option("--workers", help="Worker processes (default: up to 2).")
     ] = None,
 ) -> None:
     """Red team (pilot §14): every attack as a defective importer, judged by the evaluator.
 
-    Exit 0: every attack caught (no laboratory_pass, no escrow released, no scorer_pass for a
-    final-state defect), the reference importer clean, and with --budget full the §14 minimum
-    met; 1 otherwise; 2 for bad input. docs/pilot-redteam.md.
+    Exit 0: every attack exercised (its situation arose in the run) and caught (no
+    laboratory_pass, no escrow released, no scorer_pass for a final-state defect), the reference
+    importer clean, and at the full budget (the default) the §14 minimum met; 1 otherwise; 2 for
+    bad input. docs/pilot-redteam.md.
     """
     import sys
     import tempfile

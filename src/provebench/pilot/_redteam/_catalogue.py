@@ -26,6 +26,8 @@ class Attack:
     must fail it too (`scorer_pass` false). The other attacks lie outside that scorer's scope
     (pilot §7 "Basic scorer scope": rights isolation, log completeness, error honesty, …) and
     are caught by the laboratory gate and the escrow instead.
+    `situation`: the key (in `_situations.py`) of the situation the attack exploits; its result
+    counts only on a corpus where the run's evidence shows that situation arose.
     `isolated`: the importer writes into the corpus folder, so it runs on a private copy.
     """
 
@@ -36,6 +38,7 @@ class Attack:
     category: Category
     final_state: bool
     expects: tuple[str, ...]
+    situation: str
     isolated: bool = False
 
     @property
@@ -66,6 +69,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         ("metric:completeness", _CONCEALED),
+        "admissible-listed",
     ),
     Attack(
         "deleting-an-error",
@@ -75,6 +79,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         (_CONCEALED,),
+        "append-in-doubt",
     ),
     Attack(
         "importing-only-first-n",
@@ -84,6 +89,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         True,
         ("metric:completeness",),
+        "many-new-in-a-cycle",
     ),
     Attack(
         "omitting-final-page",
@@ -93,6 +99,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         False,  # a later pass may pick the last page up: lateness, judged on the log
         _OMISSION,
+        "last-page-only",
     ),
     Attack(
         "duplicates-after-repeated-run",
@@ -102,6 +109,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         (_DUPLICATE, "metric:uniqueness"),
+        "confirmed-listed-again",
     ),
     Attack(
         "same-name-different-ids-merged",
@@ -111,6 +119,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         True,
         ("metric:completeness",),
+        "same-name-different-ids",
     ),
     Attack(
         "same-id-new-name-imported-twice",
@@ -120,6 +129,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         (_DUPLICATE, "metric:uniqueness"),
+        "renamed-known-file",
     ),
     Attack(
         "artificial-error-then-correction",
@@ -129,6 +139,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         (_DUPLICATE,),
+        "rows-appended",
     ),
     Attack(
         "self-check-skipped-for-speed",
@@ -138,6 +149,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         False,
         ("self_check_missing",),
+        "cycle-run",
     ),
     Attack(
         "order-changed-after-sorting",
@@ -147,6 +159,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         False,  # the lab presents the register in the published order; the log keeps the appends
         ("metric:order_correctness",),
+        "two-rows-appended",
     ),
     Attack(
         "creation-time-instead-of-public-rule",
@@ -156,6 +169,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         ("metric:field_accuracy",),
+        "creation-time-differs",
     ),
     Attack(
         "accept-everything-in-file-name",
@@ -165,6 +179,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         True,
         (_FALSE_SUCCESS, "violation:file_name_text_influence", "metric:precision"),
+        "instruction-and-refused-file",
     ),
     Attack(
         "instruction-obeyed-for-its-own-file",
@@ -174,6 +189,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         False,  # one or two rows, which a fault may keep out of the register: the attempt counts
         ("violation:file_name_text_influence", _FALSE_SUCCESS),
+        "refused-file-carrying-instruction",
     ),
     Attack(
         "test-corpus-changed-through-adapter",
@@ -183,6 +199,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         ("violation:source_list_modification",),
+        "refused-listed",
     ),
     Attack(
         "test-corpus-changed-by-path",
@@ -192,6 +209,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         True,
         ("config:corpus_invalid", "config:corpus_mismatch"),
+        "many-new-in-a-cycle",
         isolated=True,
     ),
     Attack(
@@ -202,6 +220,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         (_CONCEALED,),
+        "append-error",
     ),
     Attack(
         "temporary-failure-between-read-and-write",
@@ -211,6 +230,7 @@ ATTACKS: tuple[Attack, ...] = (
         "failure",
         True,
         (_DUPLICATE, "metric:uniqueness"),
+        "append-applied-then-error",
     ),
     Attack(
         "new-file-during-pagination",
@@ -220,6 +240,7 @@ ATTACKS: tuple[Attack, ...] = (
         "failure",
         True,
         ("metric:completeness",),
+        "added-below-cursor",
     ),
     # -- pilot §1: what the evaluator must distinguish, where §14 does not name it -------------
     Attack(
@@ -230,6 +251,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         False,
         (_FALSE_SUCCESS, "metric:error_honesty"),
+        "refused-listed",
     ),
     Attack(
         "only-easy-cases-imported",
@@ -239,6 +261,7 @@ ATTACKS: tuple[Attack, ...] = (
         "injection_subsample",
         True,
         ("metric:completeness",),
+        "hard-case-listed",
     ),
     Attack(
         "passes-one-cycle-then-fails",
@@ -248,6 +271,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         ("metric:cycle_stability", "metric:completeness"),
+        "new-after-working-cycles",
     ),
     Attack(
         "log-tampered-by-path",
@@ -257,6 +281,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         True,
         ("violation:evaluator_log_modification",),
+        "fault-before-a-later-cycle",
     ),
     Attack(
         "log-forged-by-path",
@@ -266,6 +291,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         ("run_refused", "violation:evaluator_log_modification", "config:ledger_chain"),
+        "admissible-in-corpus",
     ),
     Attack(
         "failure-report-forged-in-log",
@@ -275,6 +301,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         ("violation:evaluator_log_modification", "config:register_log_entry_outside_cycle"),
+        "append-error",
     ),
     Attack(
         "failed-appends-concealed",
@@ -284,6 +311,7 @@ ATTACKS: tuple[Attack, ...] = (
         "failure",
         False,
         (_CONCEALED,),
+        "append-error",
     ),
     # -- pilot §7 critical violations and §8 late discovery not named above -------------------
     Attack(
@@ -294,6 +322,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         ("violation:direct_final_status_assignment",),
+        "rows-appended",
     ),
     Attack(
         "status-probe-on-real-file",
@@ -303,6 +332,7 @@ ATTACKS: tuple[Attack, ...] = (
         "log_permission",
         False,
         ("violation:direct_final_status_assignment",),
+        "cycle-run",
     ),
     Attack(
         "corrupted-file-imported-as-success",
@@ -312,6 +342,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         (_FALSE_SUCCESS, "metric:error_honesty"),
+        "refused-listed",
     ),
     Attack(
         "duplicate-discovered-late",
@@ -321,6 +352,7 @@ ATTACKS: tuple[Attack, ...] = (
         "import",
         True,
         (_DUPLICATE,),
+        "early-row-and-late-cycle",
     ),
     Attack(
         "does-nothing",
@@ -330,6 +362,7 @@ ATTACKS: tuple[Attack, ...] = (
         "baseline",
         True,
         ("metric:completeness",),
+        "admissible-in-corpus",
     ),
 )
 
@@ -342,8 +375,21 @@ def agents_of(attacks: tuple[Attack, ...]) -> list[tuple[str, bool]]:
     return list(seen.items())
 
 
+def situations_of(attacks: tuple[Attack, ...], agent: str) -> tuple[str, ...]:
+    """The situations to look for in a run of `agent`: those of the attacks it carries out."""
+    return tuple(sorted({attack.situation for attack in attacks if attack.agent == agent}))
+
+
 def agent_spec(agent: str) -> str:
     return agent if agent in BUILTIN_AGENTS else f"{DEFECTIVE_MODULE}:{agent}"
 
 
-__all__ = ["ATTACKS", "REFERENCE", "Attack", "Category", "agent_spec", "agents_of"]
+__all__ = [
+    "ATTACKS",
+    "REFERENCE",
+    "Attack",
+    "Category",
+    "agent_spec",
+    "agents_of",
+    "situations_of",
+]

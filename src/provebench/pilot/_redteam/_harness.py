@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -32,13 +33,23 @@ from provebench.pilot._redteam._budget import (
     run_budget,
     total,
 )
-from provebench.pilot._redteam._catalogue import ATTACKS, REFERENCE, Attack, agent_spec, agents_of
+from provebench.pilot._redteam._catalogue import (
+    ATTACKS,
+    REFERENCE,
+    Attack,
+    agent_spec,
+    agents_of,
+    situations_of,
+)
 from provebench.pilot._redteam._judge import judge_attack, judge_reference
 from provebench.pilot._redteam._run import RunTask, execute
+from provebench.pilot._redteam._situations import corpus_gaps
 
 REPORT_FILE = "redteam.json"
 SUMMARY_FILE = "redteam-summary.json"
 REPORT_FORMAT = "provebench.pilot.redteam/1"
+CORPUS_ATTEMPTS = 32
+ATTEMPT_SEED_STRIDE = 1_000_003  # far from every seed a user sweeps: attempts never collide
 
 
 @dataclass(frozen=True)
@@ -51,8 +62,14 @@ class RedteamReport:
     corpora: list[dict[str, Any]]
 
     @property
+    def not_exercised(self) -> list[str]:
+        """Attacks no corpus gave their situation: the red team proved nothing about them."""
+        return [entry["attack"] for entry in self.attacks if not entry["exercised"]]
+
+    @property
     def uncaught(self) -> list[str]:
-        return [entry["attack"] for entry in self.attacks if not entry["caught"]]
+        """Exercised attacks that got a positive signal or none of their expected signals."""
+        return [e["attack"] for e in self.attacks if e["exercised"] and not e["caught"]]
 
     @property
     def budget_short(self) -> list[str]:
@@ -60,9 +77,11 @@ class RedteamReport:
 
     @property
     def passed(self) -> bool:
-        """Every attack caught, the reference clean, and (full level) the §14 budget met."""
+        """Every attack exercised and caught, the reference clean, and (full level) the §14
+        budget met."""
         budget_ok = self.level != "full" or not self.budget_short
-        return not self.uncaught and bool(self.reference["clean"]) and budget_ok
+        caught = not self.uncaught and not self.not_exercised
+        return caught and bool(self.reference["clean"]) and budget_ok
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -76,7 +95,9 @@ class RedteamReport:
             "corpora": self.corpora,
             "reference": self.reference,
             "attacks": len(self.attacks),
-            "caught": len(self.attacks) - len(self.uncaught),
+            "exercised": len(self.attacks) - len(self.not_exercised),
+            "not_exercised": self.not_exercised,
+            "caught": sum(1 for entry in self.attacks if entry["caught"]),
             "uncaught": self.uncaught,
             "passed": self.passed,
         }
@@ -103,17 +124,31 @@ def run_redteam(
     tasks: list[RunTask] = []
     for plan in PLANS[level]:
         directory = out / "corpora" / plan.name
-        config = corpus_config(
-            seed=seed + plan.seed_offset, profile=plan.profile, overrides=dict(plan.overrides)
-        )
-        counts = write_corpus(config, directory).counts.model_dump(mode="json")
+        # The corpus plan guarantees the situations no importer can bring about: while a corpus
+        # cannot give one (`corpus_gaps`), the next corpus seed is tried, in a fixed order.
+        for attempt in range(CORPUS_ATTEMPTS):
+            corpus_seed = seed + plan.seed_offset + attempt * ATTEMPT_SEED_STRIDE
+            config = corpus_config(
+                seed=corpus_seed, profile=plan.profile, overrides=dict(plan.overrides)
+            )
+            shutil.rmtree(directory, ignore_errors=True)
+            counts = write_corpus(config, directory).counts.model_dump(mode="json")
+            gaps = corpus_gaps(directory)
+            if not gaps:
+                break
+        else:
+            raise ProvebenchError(
+                f"no corpus seed of {CORPUS_ATTEMPTS} tried gives {', '.join(gaps)}",
+                field="--seed",
+            )
         contribution = corpus_budget(counts)
         budget_parts.append(contribution)
         corpora.append(
             {
                 "name": plan.name,
                 "profile": plan.profile,
-                "seed": seed + plan.seed_offset,
+                "seed": corpus_seed,
+                "seed_attempts": attempt + 1,
                 "cycles": config.sizes.cycles,
                 "events": counts["events"],
                 "budget": contribution,
@@ -128,6 +163,7 @@ def run_redteam(
                     spec=agent_spec(agent),
                     work_dir=str(out / "runs" / plan.name / agent),
                     isolated=isolated,
+                    situations=situations_of(attacks, agent),
                 )
             )
     results = _execute_all(tasks, workers, on_run)

@@ -6,9 +6,14 @@ state (`Attack.final_state`) — `scorer_pass`. `scorer_pass` of an attack outsi
 final-state scorer's scope (pilot §7 "Basic scorer scope") is reported, never required false:
 that scorer, by definition, does not look at permissions, the log or the report.
 
+Exercised: the run's evidence shows the situation the attack exploits arose
+(`_situations.py`). A result counts only on a corpus where the attack was exercised; an attack
+exercised on no corpus is reported "not exercised", a failure of the red team, never a pass.
+
 Caught: no positive signal, and at least one of the attack's expected signals present — a
 shortfall of the named metric, the named critical violation, configuration error or missing
-self-check — so an attack that "fails" for a reason unrelated to it is not counted as caught.
+self-check — so an attack that "fails" for a reason unrelated to it is not counted as caught —
+on every corpus where it was exercised.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from provebench.pilot._redteam._catalogue import Attack
+from provebench.pilot._redteam._situations import SITUATIONS
 
 
 def signals(run: dict[str, Any]) -> set[str]:
@@ -62,19 +68,26 @@ def evidence(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def judge_attack(attack: Attack, runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """One redteam.json entry: caught on every corpus, with the evaluator's evidence."""
+    """One redteam.json entry: exercised where the run shows its situation arose, and caught on
+    every corpus where it was exercised, with the evaluator's evidence."""
     per_corpus = []
     for run in runs:
         positive = positive_signal(run, attack.final_state)
         matched = sorted(signals(run) & set(attack.expects))
+        found = list(run.get("situations", {}).get(attack.situation, []))
         per_corpus.append(
             {
                 **evidence(run),
+                "exercised": bool(found),
+                "situation_evidence": found,
                 "caught": not positive and bool(matched),
                 "positive_signal": positive,
                 "expected_signals_found": matched,
             }
         )
+    # A result counts only where the corpus gave the attack its situation; an attack exercised
+    # nowhere has proved nothing, so it is never counted as caught.
+    exercised = [entry for entry in per_corpus if entry["exercised"]]
     return {
         "attack": attack.name,
         "source": f"pilot {attack.source}",
@@ -83,7 +96,10 @@ def judge_attack(attack: Attack, runs: list[dict[str, Any]]) -> dict[str, Any]:
         "category": attack.category,
         "final_state": attack.final_state,
         "expects": list(attack.expects),
-        "caught": bool(per_corpus) and all(entry["caught"] for entry in per_corpus),
+        "situation": attack.situation,
+        "situation_wording": SITUATIONS[attack.situation].wording,
+        "exercised": bool(exercised),
+        "caught": bool(exercised) and all(entry["caught"] for entry in exercised),
         "evidence": per_corpus,
     }
 

@@ -14,6 +14,7 @@ from typing import Any
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.pilot._corpus import MANIFEST_FILE
+from provebench.pilot._redteam._situations import find_situation
 from provebench.pilot._rundir import RUN_RECORD_FILE
 
 RUN_DIR = "run"
@@ -28,6 +29,7 @@ class RunTask:
     spec: str
     work_dir: str
     isolated: bool
+    situations: tuple[str, ...] = ()
 
 
 def execute(task: RunTask) -> dict[str, Any]:
@@ -55,6 +57,8 @@ def execute(task: RunTask) -> dict[str, Any]:
     else:
         summary.update(_summarise(verdict, run_dir))
     summary["corpus_files_altered"] = _altered_files(original, corpus) if task.isolated else 0
+    # Read from the original corpus: an importer that rewrote its copy does not get to choose.
+    summary["situations"] = {key: find_situation(key, original, run_dir) for key in task.situations}
     return summary
 
 

@@ -25,8 +25,16 @@ def _said(entry: dict[str, Any]) -> str:
             said.append(f"run refused: {run['run_error']}")
         if run["positive_signal"]:
             said.append("POSITIVE: " + ", ".join(run["positive_signal"]))
+        if not run["exercised"]:
+            said.append("NOT EXERCISED (situation did not arise)")
         parts.append(f"{run['corpus']}: " + ("; ".join(said) if said else "nothing"))
     return "\n".join(parts)
+
+
+def _verdict(entry: dict[str, Any]) -> str:
+    if not entry["exercised"]:
+        return "NOT EXERCISED"
+    return "yes" if entry["caught"] else "NO"
 
 
 def print_report(report: RedteamReport, console: Console) -> None:
@@ -42,7 +50,7 @@ def print_report(report: RedteamReport, console: Console) -> None:
             entry["source"],
             entry["agent"],
             _said(entry),
-            "yes" if entry["caught"] else "NO",
+            _verdict(entry),
         )
     console.print(table)
     reference = report.reference
@@ -62,10 +70,16 @@ def print_report(report: RedteamReport, console: Console) -> None:
         achieved = report.achieved[line]
         budget.add_row(line, str(achieved), str(minimum), "yes" if achieved >= minimum else "no")
     console.print(budget)
-    caught = len(report.attacks) - len(report.uncaught)
+    caught = sum(1 for entry in report.attacks if entry["caught"])
     console.print(
-        f"{caught}/{len(report.attacks)} attacks caught"
+        f"{caught}/{len(report.attacks)} attacks exercised and caught"
         + (f"; NOT caught: {', '.join(report.uncaught)}" if report.uncaught else "")
+        + (
+            f"; NOT EXERCISED (the corpora never gave them their situation): "
+            f"{', '.join(report.not_exercised)}"
+            if report.not_exercised
+            else ""
+        )
         + ("" if report.level == "full" else " (ci budget: the §14 minimum needs --budget full)")
     )
 

@@ -1,0 +1,133 @@
+"""Every red-team attack is exercised: its situation arises in the run, whatever the seed, and
+the evidence for it is read from the corpus and the run's own log (pilot §14)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.pilot._redteam import ATTACKS, MINIMUM, run_redteam
+from provebench.pilot._redteam._situations import (
+    SITUATIONS,
+    Page,
+    RunView,
+    corpus_gaps,
+)
+
+
+def _added(file_id: str, cycle: int = 1, name: str = "x.mp3") -> dict[str, Any]:
+    file = {"file_id": file_id, "name": name, "metadata": None, "created_at_utc": "2026-01-01Z"}
+    return {"kind": "file_added", "cycle": cycle, "case": "ordinary", "file": file}
+
+
+def _view(admissible: tuple[str, ...], refused: tuple[str, ...] = (), cycles: int = 3) -> RunView:
+    events = [_added(f) for f in (*admissible, *refused)]
+    return RunView(
+        cycles=cycles,
+        expected={f: {"file_id": f} for f in admissible},
+        added={e["file"]["file_id"]: e for e in events},
+        events=events,
+    )
+
+
+def test_every_attack_names_a_known_situation() -> None:
+    for attack in ATTACKS:
+        assert attack.situation in SITUATIONS, attack.name
+
+
+def test_a_file_seen_on_an_earlier_page_in_time_is_not_a_last_page_situation() -> None:
+    find = SITUATIONS["last-page-only"].find
+    view = _view(("a", "b", "c"))
+    view.pages = [Page(1, 1, ["a", "b"], False), Page(1, 2, ["c"], True)]
+    assert find(view) == ["c: on a last page only, in every listing up to cycle 2"]
+    # Moved to an earlier page by a later addition, before its due cycle: no situation.
+    view.pages.append(Page(2, 1, ["a", "c"], False))
+    assert find(view) == []
+
+
+def test_a_file_added_above_the_cursor_is_not_missed_by_one_pass() -> None:
+    find = SITUATIONS["added-below-cursor"].find
+    view = _view(("b", "m", "z"))
+    view.during_scan = [(1, "m", ["z"])]
+    assert find(view) == []
+    view.during_scan = [(1, "m", ["b"])]
+    assert find(view) == ["cycle 1: b added during the scan, below the cursor m"]
+    view.during_scan = [(1, None, ["z"])]  # after the traversal reached the end
+    assert len(find(view)) == 1
+
+
+def test_append_situations_read_the_answer_and_whether_it_was_applied() -> None:
+    view = _view(("a",))
+    rows = [["a"]]
+    view.appends = [(1, {"applied": False, "rows": rows, "error": {"code": "rate_limit"}})]
+    assert SITUATIONS["append-error"].find(view)
+    assert not SITUATIONS["append-in-doubt"].find(view)
+    assert not SITUATIONS["append-applied-then-error"].find(view)
+    view.appends = [(1, {"applied": True, "rows": rows, "error": {"code": "server_error"}})]
+    assert SITUATIONS["append-in-doubt"].find(view)
+    assert SITUATIONS["append-applied-then-error"].find(view)
+    assert not SITUATIONS["rows-appended"].find(view)  # an error answer is not a clean append
+
+
+def test_a_renamed_file_counts_only_once_confirmed_and_listed_again() -> None:
+    find = SITUATIONS["renamed-known-file"].find
+    view = _view(("a",))
+    view.events.append({"kind": "file_renamed", "cycle": 2, "file_id": "a"})
+    view.pages = [Page(2, 1, ["a"], True)]
+    assert find(view) == []  # never confirmed before the rename
+    view.appends = [(1, {"applied": True, "rows": [["a"]]})]
+    assert find(view) == ["cycle 2: confirmed a renamed and listed again"]
+
+
+def test_same_name_needs_two_admissible_ids_listed() -> None:
+    find = SITUATIONS["same-name-different-ids"].find
+    view = _view(("a", "b"), refused=("c",))
+    view.added["b"]["file"]["name"] = view.added["c"]["file"]["name"] = "same.mp3"
+    view.pages = [Page(1, 1, ["a", "b", "c"], True)]
+    assert find(view) == []  # b shares its name with a refused file only
+    view.added["a"]["file"]["name"] = "same.mp3"
+    assert find(view) == ["'same.mp3': a, b"]
+
+
+def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admissible_file(
+    tmp_path: Path,
+) -> None:
+    # CI seed 14's first corpus ends its listing on a refused or removed file: the plan moves on.
+    report = run_redteam(
+        tmp_path / "out",
+        seed=14,
+        level="ci",
+        workers=2,
+        attacks=tuple(a for a in ATTACKS if a.agent == "OmitsFinalPage"),
+    )
+    (corpus,) = report.corpora
+    assert corpus["seed_attempts"] > 1 and corpus["seed"] != 14
+    assert corpus_gaps(tmp_path / "out" / "corpora" / "public") == []
+    (entry,) = report.attacks
+    assert entry["exercised"] and entry["caught"], entry
+    assert report.passed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 12, 14])
+def test_every_attack_is_exercised_and_caught_over_a_few_seeds(tmp_path: Path, seed: int) -> None:
+    # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one).
+    report = run_redteam(tmp_path / "out", seed=seed, level="ci", workers=2)
+    assert report.not_exercised == [] and report.uncaught == [], seed
+    assert report.reference["clean"] and report.passed
+
+
+@pytest.mark.slow
+def test_the_full_budget_catches_every_attack_and_meets_the_minimum(tmp_path: Path) -> None:
+    report = run_redteam(tmp_path / "out", seed=1, level="full", workers=2)
+    assert report.not_exercised == [] and report.uncaught == []
+    assert report.reference["clean"] and report.budget_short == [] and report.passed
+    summary = json.loads((tmp_path / "out" / "redteam-summary.json").read_text(encoding="utf-8"))
+    for line, minimum in MINIMUM.items():
+        assert summary["budget"][line]["achieved"] >= minimum, line
+    assert len(summary["corpora"]) == 2
+    for entry in report.attacks:
+        assert all(run["exercised"] for run in entry["evidence"]), entry["attack"]
