@@ -225,6 +225,12 @@ class Ledger:
         for row in self._rows(start_seq, None):
             yield _entry_from_row(row, self.path)
 
+    def payload_texts(self, start_seq: int = 0) -> Iterator[tuple[int, str, str]]:
+        """Stream (seq, kind, payload text) in seq order, unparsed, for a reader that parses
+        only the payloads it needs (the text is the canonical JSON the entry's hash covers)."""
+        for row in self._rows(start_seq, None):
+            yield row[0], row[1], row[2]
+
     def __len__(self) -> int:
         row = self._connection.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries").fetchone()
         return int(row[0])

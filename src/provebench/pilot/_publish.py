@@ -16,10 +16,12 @@ judges it (docs/pilot-evaluator.md, "Order correctness").
 from __future__ import annotations
 
 import csv
+import json
 import os
+import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +47,10 @@ TEMPORARY_CODES = frozenset(error.code for error in TEMPORARY_ERRORS.values())
 _STATUS_INDEX = REGISTER_COLUMNS.index("status")
 _TIME_INDEX = REGISTER_COLUMNS.index("call_local_datetime")
 _FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
+_SHARED_CELLS = frozenset(
+    REGISTER_COLUMNS.index(c) for c in ("direction", "manager_code", "manager_name", "status")
+)
+_ERROR_KEY = '"error":'
 
 
 def publish_run(
@@ -69,24 +75,32 @@ def publish_run(
         writer = csv.writer(register_out, lineterminator="\n")
         writer.writerow(REGISTER_COLUMNS)
         cycle_rows: list[list[str]] = []
-        confirmed_rows: list[list[str]] = []
+        confirmed_rows: list[tuple[str, ...]] = []
         cycle = 0
-        for entry in ledger.entries():
-            kind, payload = entry.kind, entry.payload
+        for seq, kind, text in ledger.payload_texts():
             counts[kind] += 1
             if kind in API_CALL_KINDS:
                 # A retry: the same operation called right after it answered a temporary error.
                 retries += kind == last_failed
-                failed = payload.get("error", {}).get("code") in TEMPORARY_CODES
+                # In canonical JSON the bytes `"error":` occur only as an object key, so a
+                # payload without them has no error (most listings: not parsed at all).
+                failed = _ERROR_KEY in text and (
+                    _payload(seq, text, ledger).get("error", {}).get("code") in TEMPORARY_CODES
+                )
                 last_failed = kind if failed else None
-            if kind == "sheets.append" and payload.get("applied"):
-                cycle_rows.extend(payload["rows"])
+                if kind != "sheets.append":
+                    continue
+            if kind == "sheets.append":
+                payload = _payload(seq, text, ledger)
+                if payload.get("applied"):
+                    cycle_rows.extend(payload["rows"])
             elif kind == "diagnostics":
-                line = {"cycle": cycle, "seq": entry.seq, **payload}
+                line = {"cycle": cycle, "seq": seq, **_payload(seq, text, ledger)}
                 diagnostics_out.write(compact_json(line) + "\n")
             elif kind == "cycle_started":
-                cycle = int(payload["cycle"])
+                cycle = int(_payload(seq, text, ledger)["cycle"])
             elif kind == "cycle_confirmed":
+                payload = _payload(seq, text, ledger)
                 status = payload["status"]
                 full_rows = [
                     [*row[:_STATUS_INDEX], status, *row[_STATUS_INDEX:]] for row in cycle_rows
@@ -99,7 +113,8 @@ def publish_run(
                         "rows appended in the log",
                         path=ledger.path,
                     )
-                confirmed_rows.extend(full_rows)
+                # Held until the sort: cells from small vocabularies are shared, not copied.
+                confirmed_rows.extend([_compact_row(row) for row in full_rows])
                 cycle_rows = []
                 cycles = int(payload["cycle"])
                 register_rows = int(payload["register_rows"])
@@ -141,7 +156,21 @@ def publish_run(
     return record
 
 
-def presented_order_key(cells: list[str]) -> tuple[int, str, str]:
+def _payload(seq: int, text: str, ledger: Ledger) -> dict[str, Any]:
+    payload = json.loads(text)
+    if type(payload) is not dict:
+        raise ProvebenchError(
+            f"seq {seq}: stored payload is not a JSON object (run `provebench log verify`)",
+            path=ledger.path,
+        )
+    return payload
+
+
+def _compact_row(row: list[str]) -> tuple[str, ...]:
+    return tuple([sys.intern(cell) if i in _SHARED_CELLS else cell for i, cell in enumerate(row)])
+
+
+def presented_order_key(cells: Sequence[str]) -> tuple[int, str, str]:
     """`register-order/1` on a confirmed row's cells: call instant (UTC), then file_id.
 
     Tolerant, because the cells are what the importer wrote: a time without an offset or not in
