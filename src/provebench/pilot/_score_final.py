@@ -97,7 +97,7 @@ def score_final_state(
     collecting = gc.isenabled()
     gc.disable()  # millions of short-lived lists, no cycles: the collector only costs time here
     try:
-        join = _one_pass(expected_csv, candidate_csv, None, None, chunk_bytes)
+        join = _one_pass(expected_csv, candidate_csv, chunk_bytes)
         fields_matched, fields_total = join.fields_matched, join.fields_total
         if join.expected_repeats or join.candidate_repeats:
             # Pairing rows by id is "last row wins" only without repeats: recount the fields of
@@ -170,11 +170,8 @@ def _candidate_batches(stream: CsvRecordStream) -> Iterator[Batch]:
 def _one_pass(
     expected_csv: str | Path,
     candidate_csv: str | Path,
-    skip_expected: dict[str, int] | None,
-    skip_candidate: dict[str, int] | None,
     chunk_bytes: int | None,
 ) -> LockstepJoin:
-    second_pass = skip_expected is not None
     sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
     # The published script reads the whole expected file before it opens the candidate, so when
     # both are bad, the expected file is the one to name.
@@ -186,13 +183,7 @@ def _one_pass(
             except ProvebenchError as error:
                 raise _CandidateFailure(error) from None
             with candidate:
-                join = LockstepJoin(
-                    RowLayout(expected.header),
-                    RowLayout(candidate.header),
-                    skip_expected=skip_expected,
-                    skip_candidate=skip_candidate,
-                    count_ids=not second_pass,
-                )
+                join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
                 join.run(expected_batches, _candidate_batches(candidate))
         except _CandidateFailure as failure:
             for _ in expected_batches:

@@ -120,18 +120,10 @@ class LockstepJoin:
         self,
         expected: RowLayout,
         candidate: RowLayout,
-        *,
-        skip_expected: dict[str, int] | None = None,
-        skip_candidate: dict[str, int] | None = None,
-        count_ids: bool = True,
     ) -> None:
         self.expected = expected
         self.candidate = candidate
         self.compare = FieldComparison(expected, candidate)
-        self.skip_expected = skip_expected
-        self.skip_candidate = skip_candidate
-        # Without count_ids only the field counts are kept (the repeat-aware second pass).
-        self.count_ids = count_ids
         self.seen: dict[str, int] = {}
         # Ids of runs settled in bulk: seen in both files. Kept apart from `seen` so that a run
         # is registered with one C-level `update` (no per-id flags to merge, see _register_run).
@@ -154,13 +146,6 @@ class LockstepJoin:
         # contributed, to be replaced by the "last row wins" counts (see _score_final_repeats).
         self.unbulked_fields: dict[str, tuple[int, int]] = {}
         self.order_ok = True
-
-    def drop_row_state(self) -> None:
-        """Free the id registry and unpaired rows once only the counts are needed."""
-        self.seen = {}
-        self.seen_in_both = {}
-        self.pending_expected = {}
-        self.pending_candidate = {}
 
     # -- one side at a time --------------------------------------------------------------
 
@@ -189,10 +174,7 @@ class LockstepJoin:
             else:
                 self.expected_empty_ids += 1
             return
-        if self.count_ids:
-            self._register(file_id, _IN_EXPECTED, self.expected_repeats)
-        if self.skip_expected and _skip_earlier_row(self.skip_expected, file_id):
-            return
+        self._register(file_id, _IN_EXPECTED, self.expected_repeats)
         keys = self.compare.keys(fields)
         self.fields_total += keys
         partner = self.pending_candidate.pop(file_id, None)
@@ -211,10 +193,7 @@ class LockstepJoin:
         if not file_id:
             self.candidate_falsy_ids += 1
             return
-        if self.count_ids:
-            self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
-        if self.skip_candidate and _skip_earlier_row(self.skip_candidate, file_id):
-            return
+        self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
         partner = self.pending_expected.pop(file_id, None)
         if partner is None:
             self.pending_candidate[file_id] = record
@@ -224,9 +203,8 @@ class LockstepJoin:
             self._note_fields(file_id, 0, matched)
 
     def _note_fields(self, file_id: str, keys: int, matched: int) -> None:
-        if self.count_ids:
-            total_before, matched_before = self.unbulked_fields.get(file_id, (0, 0))
-            self.unbulked_fields[file_id] = (total_before + keys, matched_before + matched)
+        total_before, matched_before = self.unbulked_fields.get(file_id, (0, 0))
+        self.unbulked_fields[file_id] = (total_before + keys, matched_before + matched)
 
     # -- runs of identical records -------------------------------------------------------
 
@@ -234,10 +212,7 @@ class LockstepJoin:
         """Records equal on both sides, at the same positions, under the same header."""
         ids = self._run_ids(records)
         if (
-            all(ids)
-            and not (self.skip_expected and not self.skip_expected.keys().isdisjoint(ids))
-            and not (self.skip_candidate and not self.skip_candidate.keys().isdisjoint(ids))
-            and self._register_run(cast("list[str]", ids))  # all(ids): no None among them
+            all(ids) and self._register_run(cast("list[str]", ids))  # all(ids): no None among them
         ):
             keys = len(records) * self.compare.named_keys + self._rows_with_extra_fields(records)
             self.fields_total += keys
@@ -250,8 +225,6 @@ class LockstepJoin:
 
     def _register_run(self, ids: list[str]) -> bool:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
-        if not self.count_ids:
-            return True
         fresh = dict.fromkeys(ids)
         if len(fresh) != len(ids) or not self.seen.keys().isdisjoint(fresh.keys()):
             return False
@@ -440,18 +413,6 @@ class _Cursor:
             records, self.records = self.records, []
             start, self.index = self.index, 0
             yield from records[start:]
-
-
-def _skip_earlier_row(skip: dict[str, int], file_id: str) -> bool:
-    """True for a row that a later row with the same id replaces (`ek`/`ck` keep the last)."""
-    remaining = skip.get(file_id)
-    if not remaining:
-        return False
-    if remaining == 1:
-        del skip[file_id]
-    else:
-        skip[file_id] = remaining - 1
-    return True
 
 
 def _identical_prefix(left: _Cursor, right: _Cursor) -> int:
