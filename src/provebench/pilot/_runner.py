@@ -26,14 +26,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
 from provebench.pilot._cycle import register_chain, run_cycle
-from provebench.pilot._lab import DriveState, SheetSchema, apply_cycle_events
+from provebench.pilot._lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
 from provebench.pilot._publish import publish_run
 from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
 from provebench.pilot._rundir import RUN_FORMAT, RunDir
@@ -81,7 +81,7 @@ def open_corpus(directory: Path) -> LabCorpus:
                 if events:
                     yield cycle, events
                 cycle, events = event.cycle, []
-            events.append(event)
+            events.append(_held(event))
             total += 1
         if events:
             yield cycle, events
@@ -91,6 +91,28 @@ def open_corpus(directory: Path) -> LabCorpus:
             )
 
     return LabCorpus(identity, info.config.sizes.cycles, info.counts.events, stream)
+
+
+class _FileAddedHeld(NamedTuple):
+    kind: str
+    file: LabFile
+
+
+class _FileAddedDuringScanHeld(NamedTuple):
+    kind: str
+    after_page: int
+    file: LabFile
+
+
+def _held(event: Any) -> Any:
+    """A validated event as a cycle's list holds it until applied: the events that carry a file
+    (most of a cycle) in compact form, with the attributes `apply_cycle_events` reads."""
+    kind = event.kind
+    if kind == "file_added":
+        return _FileAddedHeld(kind, lab_file(event.file))
+    if kind == "file_added_during_scan":
+        return _FileAddedDuringScanHeld(kind, event.after_page, lab_file(event.file))
+    return event
 
 
 class RunProgress(Protocol):
@@ -225,7 +247,7 @@ def _run_cycles_collected(
             drive=drive,
             schema=SCHEMA,
             status_value=IMPORTED_STATUS,
-            confirmed_ids=frozenset(state.confirmed_ids),
+            confirmed_ids=state.confirmed_ids,
             register_rows=state.register_rows,
             register_sha256=state.register_sha256,
             importer_factory=agent.factory,
@@ -238,7 +260,7 @@ def _run_cycles_collected(
         ledger.append_batch(outcome.entries)
         crash.at("after_commit", cycle)
         state.committed = cycle
-        state.confirmed_ids.update(outcome.confirmed_ids)
+        state.confirmed_ids = state.confirmed_ids.union(outcome.confirmed_ids)
         state.register_rows = outcome.register_rows
         state.register_sha256 = outcome.register_sha256
         rundir.snapshot_work(cycle + 1)
@@ -250,7 +272,7 @@ def _run_cycles_collected(
         # in the Drive's size). `execute_run` unfreezes them at the end.
         gc.collect()
         gc.freeze()
-    state.confirmed_ids.clear()
+    state.confirmed_ids = frozenset()
 
 
 @dataclass
@@ -258,12 +280,14 @@ class _ReplayState:
     committed: int = 0
     register_rows: int = 0
     register_sha256: str = EMPTY_REGISTER_SHA256
-    confirmed_ids: set[str] = field(default_factory=set)
+    # One immutable set, replaced after each commit: the gateway hands it to the importer as is.
+    confirmed_ids: frozenset[str] = frozenset()
 
 
 def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
     """What the committed cycles left: their count, the confirmed ids, the register hash."""
     state = _ReplayState()
+    confirmed: set[str] = set()
     file_id_index = SCHEMA.importer_columns.index("file_id")
     for entry in ledger.entries():
         kind, payload = entry.kind, entry.payload
@@ -272,11 +296,12 @@ def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
                 "the ledger in this run directory was written by another run", path=ledger.path
             )
         if kind == "sheets.append" and payload.get("applied"):
-            state.confirmed_ids.update(row[file_id_index] for row in payload["rows"])
+            confirmed.update(row[file_id_index] for row in payload["rows"])
         elif kind == "cycle_confirmed":
             state.committed = int(payload["cycle"])
             state.register_rows = int(payload["register_rows"])
             state.register_sha256 = str(payload["register_sha256"])
+    state.confirmed_ids = frozenset(confirmed)
     return state
 
 
