@@ -88,19 +88,25 @@ class DriveState:
         present = self._present
         index = 0 if after_id is None else bisect_right(ids, after_id)
         end = len(ids)
-        if len(present) == end:  # nothing removed: the page is a plain slice
-            page_ids = ids[index : index + page_size]
-            index += len(page_ids)
-        else:
-            page_ids = []
+        page_ids = ids[index : index + page_size]
+        index += len(page_ids)
+        if len(present) != end:  # some known files are absent: skip them (C-level set checks)
+            page_ids = self._present_only(page_ids)
             while index < end and len(page_ids) < page_size:
                 window = ids[index : index + page_size - len(page_ids)]
                 index += len(window)
-                page_ids.extend([file_id for file_id in window if file_id in present])
+                page_ids.extend(self._present_only(window))
             while index < end and ids[index] not in present:
                 index += 1
         files = list(map(self._known.__getitem__, page_ids))
         return page_ids, files, (page_ids[-1] if index < end and page_ids else None)
+
+    def _present_only(self, window: list[str]) -> list[str]:
+        """`window` without the absent ids; most windows have none (one C-level check)."""
+        present = self._present
+        if present.issuperset(window):
+            return window
+        return [file_id for file_id in window if file_id in present]
 
 
 __all__ = ["DriveState", "ListedFile"]
