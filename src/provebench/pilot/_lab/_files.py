@@ -55,23 +55,34 @@ def _shared(text: str | None) -> str | None:
     return None if text is None else sys.intern(text)
 
 
+_new_tuple = tuple.__new__
+
+
 def lab_file(file: DriveFile | LabFile) -> LabFile:
     """The Drive's form of a validated corpus file (a `LabFile` is returned as it is)."""
     if type(file) is LabFile:
         return file
     metadata: CallMetadata | None = file.metadata  # type: ignore[assignment]
-    return LabFile(
-        file.file_id,
-        file.name,
-        file.created_at_utc,
-        sys.intern(file.mime_type),
-        file.size_bytes,
-        file.duration_sec,
-        sys.intern(file.folder_id),
+    held_metadata = (
         None
         if metadata is None
-        else LabMetadata(
-            _shared(metadata.direction), metadata.phone, _shared(metadata.manager_code)
+        else _new_tuple(
+            LabMetadata,
+            (_shared(metadata.direction), metadata.phone, _shared(metadata.manager_code)),
+        )
+    )
+    # tuple.__new__ directly: the named tuple's generated __new__ is a Python-level call.
+    return _new_tuple(
+        LabFile,
+        (
+            file.file_id,
+            file.name,
+            file.created_at_utc,
+            sys.intern(file.mime_type),
+            file.size_bytes,
+            file.duration_sec,
+            sys.intern(file.folder_id),
+            held_metadata,
         ),
     )
 

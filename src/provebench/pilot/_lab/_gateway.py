@@ -13,6 +13,8 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NoReturn
 
 from provebench.pilot._lab._drive_state import DriveState, ListedFile
@@ -30,6 +32,7 @@ MAX_SLEEP_SEC = 3600.0
 _TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
 _BAD_TOKEN = object()
 _EXACT_STR = {str}
+_EXACT_DICT = {dict}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,7 @@ class Gateway:
         self._server_page_size = server_page_size
         self._columns = schema.importer_columns
         self._column_set = frozenset(self._columns)
+        self._cells_of = itemgetter(*self._columns)
         self._status_column = schema.status_column
         self._confirmed = confirmed_ids
         # Files the schedule adds after the importer has fetched page k (pilot §5), in firing
@@ -163,6 +167,9 @@ class Gateway:
         return len(values)
 
     def _validated_rows(self, call: int, rows: object) -> list[tuple[str, ...]]:
+        fast = self._plain_rows(rows)
+        if fast is not None:
+            return fast
         if not isinstance(rows, list | tuple):
             self._invalid(call, "sheets.append", {"rows": plain(rows)}, "rows must be a list")
         columns, column_set, status = self._columns, self._column_set, self._status_column
@@ -197,6 +204,28 @@ class Gateway:
             if set(map(type, row_values)) != _EXACT_STR:
                 row_values = tuple(map(str.__str__, row_values))  # exact str, no subclass
             values.append(row_values)
+        return values
+
+    def _plain_rows(self, rows: object) -> list[tuple[str, ...]] | None:
+        """The common case checked in bulk: a list of exact dicts with exactly the importer
+        columns and exact-str values that UTF-8 can hold. None sends the call through the
+        row-by-row checks, which name the first problem exactly as before."""
+        if type(rows) not in (list, tuple) or len(self._columns) < 2:
+            return None
+        batch: list[Any] | tuple[Any, ...] = rows  # type: ignore[assignment]
+        if batch and set(map(type, batch)) != _EXACT_DICT:
+            return None
+        column_set = self._column_set
+        if not all(row.keys() == column_set for row in batch):
+            return None
+        values: list[tuple[str, ...]] = list(map(self._cells_of, batch))
+        cells = list(chain.from_iterable(values))
+        if cells and set(map(type, cells)) != _EXACT_STR:
+            return None
+        try:
+            "".join(cells).encode("utf-8")
+        except UnicodeEncodeError:
+            return None
         return values
 
     # -- Confirmed register (read-only ids) ---------------------------------------------------

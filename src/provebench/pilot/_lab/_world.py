@@ -14,7 +14,7 @@ from typing import Any
 
 from provebench.pilot._lab._drive_state import DriveState
 from provebench.pilot._lab._faults import Fault
-from provebench.pilot._lab._files import lab_file
+from provebench.pilot._lab._files import LabFile, lab_file
 
 
 @dataclass(slots=True)
@@ -45,7 +45,7 @@ def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> 
         kind = event.kind
         counts[kind] = counts.get(kind, 0) + 1
         if kind == "file_added":
-            file = lab_file(event.file)
+            file = event.file if type(event.file) is LabFile else lab_file(event.file)
             drive.add(file)
             plan.added_ids.append(file.file_id)
         elif kind == "file_relisted":
