@@ -82,14 +82,17 @@ def test_a_renamed_file_counts_only_once_confirmed_and_listed_again() -> None:
     assert find(view) == ["cycle 2: confirmed a renamed and listed again"]
 
 
-def test_same_name_needs_two_admissible_ids_listed() -> None:
+def test_same_name_needs_two_admissible_ids_bearing_it_in_one_cycle() -> None:
     find = SITUATIONS["same-name-different-ids"].find
     view = _view(("a", "b"), refused=("c",))
     view.added["b"]["file"]["name"] = view.added["c"]["file"]["name"] = "same.mp3"
-    view.pages = [Page(1, 1, ["a", "b", "c"], True)]
+    view.pages = [Page(1, 1, ["a", "b", "c"], True), Page(2, 1, ["a", "b", "c"], True)]
     assert find(view) == []  # b shares its name with a refused file only
-    view.added["a"]["file"]["name"] = "same.mp3"
-    assert find(view) == ["'same.mp3': a, b"]
+    # a takes b's name by a rename in cycle 2: from then on both bear it.
+    view.events.append({"kind": "file_renamed", "cycle": 2, "file_id": "a", "new_name": "same.mp3"})
+    assert find(view) == ["cycle 2: 'same.mp3' borne by a, b"]
+    view.appends = [(1, {"applied": True, "rows": [["a"], ["b"]]})]
+    assert find(view) == []  # both confirmed before they shared it: nothing left to merge
 
 
 def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admissible_file(

@@ -68,6 +68,15 @@ class RunView:
             for row in payload.get("rows", [])
         }
 
+    def name_in(self, file_id: str, cycle: int) -> str:
+        """The file's name as listed in `cycle`: renames of that cycle come before its scan."""
+        name = str(self.added[file_id]["file"]["name"])
+        for event in self.events:
+            renamed = event["kind"] == "file_renamed" and event["file_id"] == file_id
+            if renamed and event["cycle"] <= cycle:
+                name = str(event["new_name"])
+        return name
+
     def due(self, file_id: str) -> int:
         faults = frozenset(e["cycle"] for e in self.events if e["kind"] == "api_fault")
         return due_cycle(self.added[file_id]["cycle"], self.cycles, faults)
@@ -188,10 +197,18 @@ def _listed_after_confirmed(view: RunView) -> list[str]:
 
 
 def _same_name(view: RunView) -> list[str]:
-    by_name: dict[str, list[str]] = {}
-    for file_id in sorted(view.listed() & set(view.expected)):
-        by_name.setdefault(view.added[file_id]["file"]["name"], []).append(file_id)
-    return [f"{name!r}: {', '.join(ids)}" for name, ids in sorted(by_name.items()) if len(ids) > 1]
+    found = []
+    for cycle in range(1, view.cycles + 1):
+        by_name: dict[str, list[str]] = {}
+        for file_id in sorted(view.listed_in(cycle) & set(view.expected)):
+            by_name.setdefault(view.name_in(file_id, cycle), []).append(file_id)
+        new = set(view.listed_in(cycle)) - view.confirmed_before(cycle)
+        found += [
+            f"cycle {cycle}: {name!r} borne by {', '.join(ids)}"
+            for name, ids in sorted(by_name.items())
+            if len(ids) > 1 and new & set(ids)
+        ]
+    return found
 
 
 def _renamed_after_confirmed(view: RunView) -> list[str]:
@@ -346,7 +363,8 @@ SITUATIONS: dict[str, Situation] = {
         ),
         Situation(
             "same-name-different-ids",
-            "two admissible files with the same name and different ids, both listed",
+            "two admissible files bearing the same name, with different ids, listed in one cycle "
+            "while one of them is not yet confirmed",
             _same_name,
         ),
         Situation(

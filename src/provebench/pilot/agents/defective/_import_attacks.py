@@ -102,7 +102,8 @@ class ArtificialErrorThenCorrection(CorrectImporter):
 
 class DuplicatesLate(CorrectImporter):
     """A duplicate discovered late (pilot §8): correct until cycle `late_cycle`, which re-appends
-    a row confirmed in cycle 1 or 2 — cycles that looked clean when confirmed and are regraded."""
+    a row it appended in cycle 1 or 2 and that is confirmed by then — cycles that looked clean
+    when confirmed and are regraded."""
 
     name: ClassVar[str] = "duplicates-late"
     late_cycle: ClassVar[int] = 5
@@ -111,11 +112,18 @@ class DuplicatesLate(CorrectImporter):
         early: list[Row] = self.state.setdefault("early_rows", [])
         cycle = int(self.state["cycles"])
         if cycle <= 2:
-            early.extend(rows[:1])
+            early.extend(rows)
         elif cycle == self.late_cycle and early:
+            try:
+                confirmed = retried(self.ctx, self.ctx.confirmed.all)
+            except TemporaryApiError:
+                return
+            again = [row for row in early if row["file_id"] in confirmed][:1]
             for _ in range(6):  # insist through injected faults: the duplicate must land
+                if not again:
+                    return
                 try:
-                    self.ctx.sheets.append_rows(early[:1])
+                    self.ctx.sheets.append_rows(again)
                 except TemporaryApiError:
                     continue
                 return

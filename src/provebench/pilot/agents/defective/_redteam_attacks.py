@@ -31,22 +31,28 @@ from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAp
 
 
 class MergesSameNameFiles(CorrectImporter):
-    """§14 "different IDs with the same name": keys files by name, so a second file_id with a
-    name already imported is taken for the same recording, merged into its row (dropped) and
-    marked handled for good."""
+    """§14 "different IDs with the same name": keys files by their current name, so a new
+    file_id whose name another file it imported (or is importing) bears now is taken for the same
+    recording, merged into that row (dropped) and marked handled for good."""
 
     name: ClassVar[str] = "merges-same-name-files"
 
     def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
-        names: dict[str, str] = self.state.setdefault("names", {})
+        imported: list[str] = self.state.setdefault("imported", [])
         merged: list[str] = self.state.setdefault("merged", [])  # handled for good
+        by_name: dict[str, str] = {}
+        for file_id in imported:
+            if file_id in listed:
+                by_name.setdefault(listed[file_id].name, file_id)
         kept: list[Row] = []
         for row in rows:
             file_id = row["file_id"]
             if file_id in merged:
                 continue
-            if names.setdefault(listed[file_id].name, file_id) == file_id:
+            if by_name.setdefault(listed[file_id].name, file_id) == file_id:
                 kept.append(row)
+                if file_id not in imported:
+                    imported.append(file_id)
             else:
                 merged.append(file_id)
         return kept
