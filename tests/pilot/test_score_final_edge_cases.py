@@ -59,6 +59,12 @@ EDGE_CASES: dict[str, tuple[str, str]] = {
     # The first f1 row is settled in a bulk run of equal rows; the last one (longer than the
     # header, so one more key) replaces it: the recount must drop the bulk row's keys.
     "duplicate_after_bulk_run_longer_row": (H + ROWS + "f1,x,y,z\n", H + ROWS),
+    # f1 repeats in the expected file before the candidate's f1 row is read (the candidate's
+    # rows come in another order): its first rows were never paired with each other.
+    "duplicate_in_expected_before_candidate_row": (
+        H + "f1,x,y\nf1,x,q\nf2,s,t\n",
+        H + "f2,s,t\nf1,x,q\n",
+    ),
     "duplicate_after_bulk_run_both_sides": (
         H + ROWS + "f4,u,v\nf1,x\n",
         H + ROWS + "f4,u,v\nf1,x,y,extra\n",

@@ -13,7 +13,8 @@ two lists of ids. Here both files are read in lockstep instead and only these ar
 Runs of records that are byte-for-byte equal on both sides (same header) are settled in bulk at C
 speed. Pairing each row with the other side's row of the same id is only the published
 "last row wins" when no id repeats; when one does, the fields of the repeated ids are counted
-again from their last rows (`_score_final_repeats`, from `unbulked_fields` and `seen_in_both`).
+again from their last rows (`_score_final_repeats`, with `repeat_matched` and
+`first_rows_paired`).
 """
 
 from __future__ import annotations
@@ -142,9 +143,13 @@ class LockstepJoin:
         self.candidate_repeats: dict[str, int] = {}
         self.fields_matched = 0
         self.fields_total = 0
-        # id -> (fields counted, fields matched) by rows outside bulk runs: what a repeated id
-        # contributed, to be replaced by the "last row wins" counts (see _score_final_repeats).
-        self.unbulked_fields: dict[str, tuple[int, int]] = {}
+        # What the pairing matched for each repeated id, so that it can be replaced by the
+        # "last row wins" count (_score_final_repeats). Before an id's first repeat there is at
+        # most one row of it per side, so at most one pairing — of its first rows, which the
+        # recount can redo; `first_rows_paired` says whether it happened. From the first
+        # repeat on, every pairing of the id is summed in `repeat_matched`.
+        self.repeat_matched: dict[str, int] = {}
+        self.first_rows_paired: set[str] = set()
         self.order_ok = True
 
     # -- one side at a time --------------------------------------------------------------
@@ -155,6 +160,10 @@ class LockstepJoin:
             flags = _IN_BOTH if file_id in self.seen_in_both else 0
         if flags & bit:
             repeats[file_id] = repeats.get(file_id, 1) + 1
+            if file_id not in self.repeat_matched:
+                self.repeat_matched[file_id] = 0
+                if flags == _IN_BOTH:  # both first rows taken, so paired with each other
+                    self.first_rows_paired.add(file_id)
             return
         self.seen[file_id] = flags | bit
         if bit == _IN_EXPECTED:
@@ -175,16 +184,12 @@ class LockstepJoin:
                 self.expected_empty_ids += 1
             return
         self._register(file_id, _IN_EXPECTED, self.expected_repeats)
-        keys = self.compare.keys(fields)
-        self.fields_total += keys
+        self.fields_total += self.compare.keys(fields)
         partner = self.pending_candidate.pop(file_id, None)
-        matched = 0
         if partner is None:
             self.pending_expected[file_id] = record
         else:
-            matched = self.compare.matches(fields, record_fields(partner))
-            self.fields_matched += matched
-        self._note_fields(file_id, keys, matched)
+            self._add_matched(file_id, self.compare.matches(fields, record_fields(partner)))
 
     def take_candidate(self, record: Record) -> None:
         fields = record_fields(record)
@@ -198,13 +203,12 @@ class LockstepJoin:
         if partner is None:
             self.pending_candidate[file_id] = record
         else:
-            matched = self.compare.matches(record_fields(partner), fields)
-            self.fields_matched += matched
-            self._note_fields(file_id, 0, matched)
+            self._add_matched(file_id, self.compare.matches(record_fields(partner), fields))
 
-    def _note_fields(self, file_id: str, keys: int, matched: int) -> None:
-        total_before, matched_before = self.unbulked_fields.get(file_id, (0, 0))
-        self.unbulked_fields[file_id] = (total_before + keys, matched_before + matched)
+    def _add_matched(self, file_id: str, matched: int) -> None:
+        self.fields_matched += matched
+        if file_id in self.repeat_matched:
+            self.repeat_matched[file_id] += matched
 
     # -- runs of identical records -------------------------------------------------------
 

@@ -5,14 +5,15 @@ The lockstep join pairs rows as they come, which is the same thing for every id 
 repeat, so only the repeated ids are counted again: one plain read of each file (no pairing, ids
 taken at C speed) keeps the rows of those ids, and the join's counts for them are replaced.
 
-What the join counted for an id is known exactly: rows outside bulk runs are noted, per id, in
-`LockstepJoin.unbulked_fields`; a bulk run only takes ids never seen before on either side, so an
-id settled in bulk was settled with its first row, equal on both sides, every field matching —
-`keys(first expected row)` counted and matched.
+What the join counted for a repeated id is known exactly: `keys` of every expected row of it
+(bulk runs included); as matched, the pairing of its first rows if that happened before the
+first repeat (`first_rows_paired`; a bulk run's rows are such a pair) plus every pairing after it
+(`repeat_matched`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress
 from pathlib import Path
 from typing import cast
@@ -29,34 +30,44 @@ def recount_repeated_ids(
 ) -> tuple[int, int]:
     """(fields matched, fields counted) with `ek`/`ck` holding the last row of each id."""
     repeated = set(join.expected_repeats) | set(join.candidate_repeats)
-    first_expected, last_expected = _rows_with_ids(expected_csv, repeated, stream_options)
-    _, last_candidate = _rows_with_ids(candidate_csv, repeated, stream_options)
     compare = join.compare
+    expected_rows = _rows_with_ids(expected_csv, repeated, stream_options, compare.keys)
+    candidate_rows = _rows_with_ids(candidate_csv, repeated, stream_options, None)
     matched, total = join.fields_matched, join.fields_total
     for file_id in repeated:
-        noted_total, noted_matched = join.unbulked_fields.get(file_id, (0, 0))
-        total -= noted_total
-        matched -= noted_matched
-        if file_id in join.seen_in_both:
-            keys = compare.keys(first_expected[file_id])
-            total -= keys
-            matched -= keys
-        expected_fields = last_expected.get(file_id)
-        if expected_fields is None:
+        expected = expected_rows.get(file_id)
+        candidate = candidate_rows.get(file_id)
+        matched -= join.repeat_matched[file_id]
+        if expected is None:
             continue  # repeated in the candidate only: no expected key counts for it
-        total += compare.keys(expected_fields)
-        candidate_fields = last_candidate.get(file_id)
-        if candidate_fields is not None:
-            matched += compare.matches(expected_fields, candidate_fields)
+        total -= expected.keys
+        if file_id in join.first_rows_paired and candidate is not None:
+            matched -= compare.matches(expected.first, candidate.first)
+        total += compare.keys(expected.last)
+        if candidate is not None:
+            matched += compare.matches(expected.last, candidate.last)
     return matched, total
 
 
+class _IdRows:
+    """The first and last row (fields) of one id in a file, and the keys of all its rows."""
+
+    __slots__ = ("first", "keys", "last")
+
+    def __init__(self, fields: list[str]) -> None:
+        self.first = fields
+        self.last = fields
+        self.keys = 0
+
+
 def _rows_with_ids(
-    path: str | Path, wanted: set[str], stream_options: dict[str, int]
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """The first and the last row (fields) of each wanted id, in one read of the file."""
-    first: dict[str, list[str]] = {}
-    last: dict[str, list[str]] = {}
+    path: str | Path,
+    wanted: set[str],
+    stream_options: dict[str, int],
+    keys: Callable[[list[str]], int] | None,
+) -> dict[str, _IdRows]:
+    """The rows of each wanted id, in one read of the file; `keys` summed when given."""
+    rows: dict[str, _IdRows] = {}
     with CsvRecordStream(path, **stream_options) as stream:
         layout = RowLayout(stream.header)
         for batch in stream.batches():
@@ -69,9 +80,13 @@ def _rows_with_ids(
                 zip(records, ids, strict=True), map(wanted.__contains__, ids)
             ):
                 fields = record_fields(record)
-                first.setdefault(file_id, fields)
-                last[file_id] = fields
-    return first, last
+                found = rows.get(file_id)
+                if found is None:
+                    found = rows[file_id] = _IdRows(fields)
+                found.last = fields
+                if keys is not None:
+                    found.keys += keys(fields)
+    return rows
 
 
 __all__ = ["recount_repeated_ids"]
