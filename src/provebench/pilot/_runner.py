@@ -267,6 +267,9 @@ def _run_cycles_collected(
         crash.at("after_snapshot", cycle)
         if progress is not None:
             progress.cycle_done(cycle, len(events), outcome.errors)
+        # The committed record and the applied events are not needed by the next cycle: free
+        # them now rather than when the next cycle rebinds the names (peak memory).
+        del outcome, events
         # The Drive only grows: collect this cycle's garbage, then move the survivors out of the
         # collector's sight, so later collections scan new objects only (linear, not quadratic,
         # in the Drive's size). `execute_run` unfreezes them at the end.
