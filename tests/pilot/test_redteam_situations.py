@@ -115,7 +115,7 @@ def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admiss
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [2, 12, 14])
+@pytest.mark.parametrize("seed", [14, 17, 38])
 def test_every_attack_is_exercised_and_caught_over_a_few_seeds(tmp_path: Path, seed: int) -> None:
     # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one).
     report = run_redteam(tmp_path / "out", seed=seed, level="ci", workers=2)
