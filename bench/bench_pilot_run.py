@@ -38,13 +38,13 @@ TARGETS = {"events_per_sec": 50_000, "per_event_cost_ratio": 1.5, "peak_memory_m
 # middle size). They nest only as noted, so the shares are of the whole run.
 PROFILE_POINTS = {
     "corpus streaming and validation": ("pilot/_corpus.py", "iter_events"),
-    "rules (decide_row: grammar, mapping, time rule)": ("pilot/_decide.py", "decide_row"),
-    "importer's own work (minus decide_row and gateway calls)": (
+    "rules (decide_cells: grammar, mapping, time rule)": ("pilot/_decide.py", "decide_cells"),
+    "importer's own work (minus decide_cells and gateway calls)": (
         "pilot/agents/_reference.py",
         "run_cycle",
     ),
     "gateway calls (drive.list, sheets.append, ...)": ("pilot/_lab/_api.py", None),
-    "ledger commit per cycle (append_many)": ("ledger/_ledger.py", "append_many"),
+    "ledger commit per cycle (append_batch)": ("ledger/_ledger.py", "append_batch"),
     "publishing (register, diagnostics, export)": ("pilot/_publish.py", "publish_run"),
     "checkpoint snapshots": ("pilot/_rundir.py", "snapshot_work"),
 }
@@ -112,8 +112,8 @@ def profile_split(profile_path: Path) -> dict[str, float]:
                 if wanted is None and function.startswith("_"):
                     continue
                 seconds[name] += cumtime
-    importer = "importer's own work (minus decide_row and gateway calls)"
-    seconds[importer] -= seconds["rules (decide_row: grammar, mapping, time rule)"]
+    importer = "importer's own work (minus decide_cells and gateway calls)"
+    seconds[importer] -= seconds["rules (decide_cells: grammar, mapping, time rule)"]
     seconds[importer] -= seconds["gateway calls (drive.list, sheets.append, ...)"]
     share = {name: round(value / total, 3) for name, value in seconds.items()}
     share["rest (runner, events, confirmation)"] = round(1 - sum(share.values()), 3)
