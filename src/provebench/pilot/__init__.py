@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
     from provebench.pilot._corpus import (
         Corpus,
         load_corpus,
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
         metadata_disagreements,
     )
     from provebench.pilot._evaluate import (
-        SELF_CHECK_PROBE_FILE_ID,
         Verdict,
         Violation,
         evaluate_run,
@@ -104,7 +104,7 @@ _EXPORTS: dict[str, str] = {
     "SUPPORTED_MIME_TYPES": "provebench.pilot._decide",
     "decide_row": "provebench.pilot._decide",
     "metadata_disagreements": "provebench.pilot._decide",
-    "SELF_CHECK_PROBE_FILE_ID": "provebench.pilot._evaluate",
+    "SELF_CHECK_PROBE_FILE_ID": "provebench.pilot._contract",
     "Verdict": "provebench.pilot._evaluate",
     "Violation": "provebench.pilot._evaluate",
     "evaluate_run": "provebench.pilot._evaluate",

@@ -15,6 +15,12 @@ from provebench.pilot._model import RunVersion
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._versions import RuleVersions
 
+# Pilot §12 "inability to write the final status directly": an importer proves it by attempting a
+# forbidden write on this target and seeing it refused. It can never be a real file_id
+# (`admissibility/1` allows only letters, digits, `_` and `-`), so the evaluator can tell the probe
+# from an attempt on a real row.
+SELF_CHECK_PROBE_FILE_ID = "provebench:self-check"
+
 EXTERNAL_CHECKS: tuple[tuple[str, str], ...] = (
     ("recovery", "after every temporary failure the correct final state was reached"),
     ("error_honesty", "no corrupted or unsupported file received a success status"),
@@ -98,4 +104,9 @@ The full rules: `docs/pilot-call-import.md` of provebench.
 """
 
 
-__all__ = ["EXTERNAL_CHECKS", "agent_contract_markdown", "external_checks_template"]
+__all__ = [
+    "EXTERNAL_CHECKS",
+    "SELF_CHECK_PROBE_FILE_ID",
+    "agent_contract_markdown",
+    "external_checks_template",
+]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
+
 EVALUATOR_VERSION = "call-import-evaluator/1"
 VERDICT_FORMAT = "provebench.pilot.verdict/1"
 VERDICT_FILE = "verdict.json"
@@ -20,11 +22,9 @@ VERDICT_FILE = "verdict.json"
 # fault may push the file once more. The schedule comes from the corpus, not from the run.
 DUE_WITHIN_CYCLES = 2
 
-# Pilot §12 "inability to write the final status directly": an importer proves it by attempting
-# a forbidden write on this target, which can never be a real file_id (`admissibility/1` allows
-# only letters, digits, `_` and `-`). A refused operation on this target is a self-check probe,
-# not a violation; any forbidden operation on anything else is an attempted violation.
-SELF_CHECK_PROBE_FILE_ID = "provebench:self-check"
+# Pilot §12 self-check probe target: part of the agent contract (see `_contract.py`). A refused
+# operation on it is a self-check probe, not a violation; any forbidden operation on anything
+# else is an attempted violation.
 
 # Pilot §8 escrow, first version.
 ESCROW_FIRST_SHARE = 0.4

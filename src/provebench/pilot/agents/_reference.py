@@ -26,8 +26,8 @@ from itertools import islice
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._decide import decide_cells
-from provebench.pilot._evaluate._rules import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._lab import (
     ApiTimeout,
     CycleContext,

@@ -16,8 +16,8 @@ from functools import partial
 from typing import Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
+from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._decide import decide_row
-from provebench.pilot._evaluate._rules import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._lab import (
     ApiTimeout,
     CycleContext,
