@@ -34,7 +34,7 @@ unit: $(VENV)/.installed-test
 test: lint typecheck unit
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
