@@ -28,19 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from provebench.pilot._rows import REGISTER_COLUMNS
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 OUT_PATH = REPO_ROOT / "bench" / "out" / "score_final.json"
-COLUMNS = (
-    "file_id",
-    "call_local_datetime",
-    "direction",
-    "manager_code",
-    "manager_name",
-    "phone",
-    "duration_sec",
-    "source_link",
-    "status",
-)
+COLUMNS = REGISTER_COLUMNS
 SEED = 20260302
 # The scorer without the CLI around it: same output on stdout, its own phases on stderr.
 SCORER_ONLY = """

@@ -11,9 +11,10 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel
 
@@ -60,18 +61,21 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write a file so that readers see either the old content or the whole new content.
+@contextmanager
+def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]]:
+    """Open `path` for writing so that readers see either the old content or the whole new one.
 
-    The bytes go to a temporary file in the same directory, are flushed to disk, and are then
-    renamed over the target; a crash at any point leaves no partial file under the final name.
+    The content goes to a temporary file in the same directory, is flushed to disk when the block
+    ends, and is then renamed over the target; an exception or a crash at any point leaves no
+    partial file under the final name.
     """
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+        with (
+            os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        ) as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         Path(tmp_name).replace(target)
@@ -79,6 +83,13 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     fsync_directory(target.parent)
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> None:
+    """Write a whole file atomically (see `atomic_writer`)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_writer(path, binary=True) as handle:
+        handle.write(payload)
 
 
 def write_lines_atomic(path: str | Path, lines: Iterable[str]) -> None:
@@ -99,6 +110,7 @@ def fsync_directory(directory: Path) -> None:
 
 
 __all__ = [
+    "atomic_writer",
     "canonical_json",
     "compact_json",
     "fsync_directory",

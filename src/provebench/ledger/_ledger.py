@@ -14,15 +14,13 @@ rule could not fork the chain: it would extend the head the first writer left.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from provebench._canonical import fsync_directory
+from provebench._canonical import atomic_writer, fsync_directory
 from provebench._errors import ProvebenchError
 from provebench.ledger._entry import (
     GENESIS_HASH,
@@ -269,20 +267,11 @@ class Ledger:
         target = Path(path)
         stop_seq = len(self)
         count = 0
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                for seq, kind, text, prev_hash, entry_hash in self._rows(0, stop_seq):
-                    line = export_line(entry_hash, hashed_text(seq, kind, text, prev_hash))
-                    handle.write(line + "\n")
-                    count += 1
-                handle.flush()
-                os.fsync(handle.fileno())
-            Path(tmp_name).replace(target)
-        except BaseException:
-            Path(tmp_name).unlink(missing_ok=True)
-            raise
-        fsync_directory(target.parent)
+        with atomic_writer(target) as handle:
+            for seq, kind, text, prev_hash, entry_hash in self._rows(0, stop_seq):
+                line = export_line(entry_hash, hashed_text(seq, kind, text, prev_hash))
+                handle.write(line + "\n")
+                count += 1
         return count
 
 
