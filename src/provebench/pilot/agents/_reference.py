@@ -221,7 +221,13 @@ class _Cycle:
             batch = rows[start : start + APPEND_BATCH]
             payload = [dict(zip(COLUMNS, row, strict=True)) for row in batch]
             try:
-                with_retry_not_applied(ctx, self.stats, lambda p=payload: ctx.sheets.append_rows(p))
+                with_retry(
+                    ctx,
+                    self.stats,
+                    partial(ctx.sheets.append_rows, payload),
+                    retry_on=_NOT_APPLIED,
+                    in_doubt=_IN_DOUBT,
+                )
             except (*_IN_DOUBT, *_NOT_APPLIED) as error:
                 ctx.diagnostics.error(
                     "append_in_doubt",
@@ -257,29 +263,6 @@ class _Cycle:
     def _report_checks(self) -> None:
         for name, passed, detail in self.checks:
             self.ctx.diagnostics.self_check(name, passed, detail)
-
-
-def with_retry_not_applied(ctx: CycleContext, stats: RetryStats, call: Any) -> Any:
-    """Retry only the errors that are answered before an effect; in-doubt ones propagate."""
-    backoff = 0.5
-    for attempt in range(1, MAX_ATTEMPTS + 1):
-        try:
-            result = call()
-        except _NOT_APPLIED:
-            stats.temporary_errors += 1
-            if attempt == MAX_ATTEMPTS:
-                stats.gave_up += 1
-                raise
-            ctx.clock.sleep(backoff)
-            backoff = min(backoff * 2, 30.0)
-            continue
-        except _IN_DOUBT:
-            stats.temporary_errors += 1
-            raise
-        if attempt > 1:
-            stats.recovered += 1
-        return result
-    raise AssertionError("unreachable")
 
 
 def _dedupe(rows: list[list[str]]) -> list[list[str]]:

@@ -23,14 +23,27 @@ class RetryStats:
         self.gave_up = 0
 
 
-def with_retry(ctx: CycleContext, stats: RetryStats, call: Callable[[], T]) -> T:
-    """`call()`, retried on temporary errors up to MAX_ATTEMPTS with backoff; re-raises the last
-    error when the attempts run out. Only for calls that are safe to repeat (reads)."""
+def with_retry(
+    ctx: CycleContext,
+    stats: RetryStats,
+    call: Callable[[], T],
+    *,
+    retry_on: tuple[type[TemporaryApiError], ...] = (TemporaryApiError,),
+    in_doubt: tuple[type[TemporaryApiError], ...] = (),
+) -> T:
+    """`call()`, retried on `retry_on` errors up to MAX_ATTEMPTS with backoff; re-raises the last
+    error when the attempts run out. The default retries every temporary error: only for calls
+    that are safe to repeat (reads). For writes, pass the errors answered before any effect as
+    `retry_on` and the ones that may come after the write took effect as `in_doubt`: those are
+    counted and re-raised at once, never retried blindly."""
     backoff = FIRST_BACKOFF_SEC
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
             result = call()
-        except TemporaryApiError:
+        except in_doubt:
+            stats.temporary_errors += 1
+            raise
+        except retry_on:
             stats.temporary_errors += 1
             if attempt == MAX_ATTEMPTS:
                 stats.gave_up += 1
