@@ -94,3 +94,16 @@ def score_command(
         render_explanation(verdict, Console(highlight=False, soft_wrap=True))
     else:
         typer.echo(verdict.to_json(), nl=False)
+
+
+def _register_laboratory_commands() -> None:
+    # The laboratory's commands live next to their code; importing these modules is cheap
+    # (each command imports its heavy parts when it runs).
+    from provebench.si import _run_cli
+    from provebench.si.sim import _cli as sim_cli
+
+    sim_cli.register(si_app)
+    _run_cli.register(si_app)
+
+
+_register_laboratory_commands()
