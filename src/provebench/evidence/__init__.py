@@ -26,6 +26,10 @@ if TYPE_CHECKING:
         TokenUsage,
         ToolAction,
     )
+    from provebench.evidence._oasis_export import (
+        oasis_artifact,
+        oasis_artifact_json,
+    )
     from provebench.evidence._openai import (
         NO_RESPONSE_ERROR,
         evidence_from_openai,
@@ -66,6 +70,8 @@ _EXPORTS: dict[str, str] = {
     "SourceFormat": "provebench.evidence._models",
     "TokenUsage": "provebench.evidence._models",
     "ToolAction": "provebench.evidence._models",
+    "oasis_artifact": "provebench.evidence._oasis_export",
+    "oasis_artifact_json": "provebench.evidence._oasis_export",
     "NO_RESPONSE_ERROR": "provebench.evidence._openai",
     "evidence_from_openai": "provebench.evidence._openai",
     "import_openai": "provebench.evidence._openai",
@@ -113,6 +119,8 @@ __all__ = [
     "import_oasis",
     "import_openai",
     "load_evidence",
+    "oasis_artifact",
+    "oasis_artifact_json",
     "tool_response_bodies",
     "with_run_facts",
 ]
