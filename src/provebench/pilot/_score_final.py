@@ -23,6 +23,7 @@ from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
+from provebench.pilot._score_final_halves import join_in_halves
 from provebench.pilot._score_final_join import LockstepJoin, RowLayout
 from provebench.pilot._score_final_repeats import recount_repeated_ids
 
@@ -97,12 +98,16 @@ def score_final_state(
     collecting = gc.isenabled()
     gc.disable()  # millions of short-lived lists, no cycles: the collector only costs time here
     try:
-        join = _one_pass(expected_csv, candidate_csv, chunk_bytes)
+        sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
+        # Two cores when the files are large; one pass when the halves cannot give the exact
+        # result (or on bad input, which one pass names exactly).
+        join = join_in_halves(expected_csv, candidate_csv, sizes) or _one_pass(
+            expected_csv, candidate_csv, chunk_bytes
+        )
         fields_matched, fields_total = join.fields_matched, join.fields_total
         if join.expected_repeats or join.candidate_repeats:
             # Pairing rows by id is "last row wins" only without repeats: recount the fields of
             # the repeated ids from their last rows.
-            sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
             fields_matched, fields_total = recount_repeated_ids(
                 join, expected_csv, candidate_csv, sizes
             )

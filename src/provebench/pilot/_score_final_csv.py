@@ -63,23 +63,57 @@ def record_fields(record: Record) -> list[str]:
 
 
 class CsvRecordStream:
-    """The header and then batches of data records of one CSV file, read front to back once."""
+    """The header and then batches of data records of one CSV file, read front to back once.
 
-    def __init__(self, path: str | Path, *, chunk_bytes: int = _DEFAULT_CHUNK_BYTES) -> None:
+    A stream may also read only the bytes `start` to `stop` of the file (`part`): the part must
+    begin at a record boundary after the header (the header is then given), and
+    `ran_past_stop` tells afterwards whether a record was cut by `stop`, i.e. whether `stop` was
+    not a record boundary after all (the records of such a part are not the file's).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        chunk_bytes: int = _DEFAULT_CHUNK_BYTES,
+        start: int = 0,
+        stop: int | None = None,
+    ) -> None:
         self.path = str(path)
         self._chunk_bytes = max(chunk_bytes, 4)
         try:
             self._file = Path(path).open("rb")  # noqa: SIM115 - closed by close() / the owner
+            if start:
+                self._file.seek(start)
         except OSError as error:
             raise ProvebenchError(f"cannot open file: {_os_reason(error)}", path=path) from None
-        self._pieces = self._decoded_pieces()
+        self._unread = None if stop is None else stop - start
+        self._pieces = self._decoded_pieces(start)
         # The text being parsed line by line (line endings kept) and the next line to parse.
         # Only used for the header and for text the fast path cannot take (see `_fast_records`).
         self._lines: list[str] = []
         self._position = 0
-        self._lines_offset = 0  # byte offset in the file of the first of `_lines`
-        self._reader = csv.reader(_LineFeeder(self))
-        self.header: list[str] | None = self._read_header()
+        self._lines_offset = start  # byte offset in the file of the first of `_lines`
+        self._feeder = _LineFeeder(self)
+        self._reader = csv.reader(self._feeder)
+        self.ran_past_stop = False
+        # A part after the start is given the file's header by `part`.
+        self.header: list[str] | None = None if start else self._read_header()
+
+    @classmethod
+    def part(
+        cls,
+        path: str | Path,
+        header: list[str] | None,
+        start: int,
+        stop: int | None,
+        *,
+        chunk_bytes: int = _DEFAULT_CHUNK_BYTES,
+    ) -> CsvRecordStream:
+        """The records from byte `start` (> 0, a record boundary) up to `stop` (None: the end)."""
+        stream = cls(path, chunk_bytes=chunk_bytes, start=start, stop=stop)
+        stream.header = header
+        return stream
 
     def close(self) -> None:
         self._file.close()
@@ -92,7 +126,23 @@ class CsvRecordStream:
 
     # -- bytes to text ---------------------------------------------------------------------
 
-    def _decoded_pieces(self) -> Iterator[tuple[str, int]]:
+    def _read_block(self) -> bytes:
+        size = self._chunk_bytes
+        if self._unread is not None:
+            size = min(size, self._unread)
+            if size <= 0:
+                return b""
+        try:
+            block = self._file.read(size)
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot read file: {_os_reason(error)}", path=self.path
+            ) from None
+        if self._unread is not None:
+            self._unread -= len(block)
+        return block
+
+    def _decoded_pieces(self, start: int) -> Iterator[tuple[str, int]]:
         """Strict UTF-8 text, with its byte offset in the file, in pieces that end with a line
         feed (except perhaps the last).
 
@@ -100,15 +150,10 @@ class CsvRecordStream:
         piece decodes on its own and every universal-newline line lies within one piece.
         """
         pending = b""
-        first = True
-        offset = 0
+        first = not start  # a byte-order mark can only be at the start of the file
+        offset = start
         while True:
-            try:
-                block = self._file.read(self._chunk_bytes)
-            except OSError as error:
-                raise ProvebenchError(
-                    f"cannot read file: {_os_reason(error)}", path=self.path
-                ) from None
+            block = self._read_block()
             data = pending + block if pending else block
             if first and (len(data) >= len(_BOM) or not block):
                 first = False
@@ -171,14 +216,22 @@ class CsvRecordStream:
 
     def _parse_with_csv(self) -> list[str] | None:
         """One record by `csv.reader`, from the current line on (None at the end of the file)."""
+        feeder = self._feeder
+        feeder.lines_given = 0
+        feeder.ran_out = False
         try:
-            return next(self._reader, None)
+            record = next(self._reader, None)
         except csv.Error as error:
             raise ProvebenchError(
                 f"CSV error: {error}",
                 path=self.path,
                 line=self._line_at(self._offset_of_line(max(self._position - 1, 0))),
             ) from None
+        if feeder.ran_out and feeder.lines_given and self._unread is not None:
+            # The text ended inside a record (csv.reader then ends the record there, as at the
+            # end of a file): `stop` is not a record boundary.
+            self.ran_past_stop = True
+        return record
 
     def _offset_of_line(self, index: int) -> int:
         return self._lines_offset + len("".join(self._lines[:index]).encode("utf-8"))
@@ -327,6 +380,9 @@ class _LineFeeder:
 
     def __init__(self, stream: CsvRecordStream) -> None:
         self._stream = stream
+        # Lines given, and whether the text ran out, during the current record.
+        self.lines_given = 0
+        self.ran_out = False
 
     def __iter__(self) -> _LineFeeder:
         return self
@@ -335,9 +391,11 @@ class _LineFeeder:
         stream = self._stream
         while stream._position >= len(stream._lines):
             if not stream._load_next_piece():
+                self.ran_out = True
                 raise StopIteration
         line = stream._lines[stream._position]
         stream._position += 1
+        self.lines_given += 1
         return line
 
 

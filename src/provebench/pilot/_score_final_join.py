@@ -20,17 +20,17 @@ again from their last rows (`_score_final_repeats`, with `repeat_matched` and
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice, repeat
+from itertools import compress, islice, repeat
 from operator import itemgetter
 from typing import cast
 
 from provebench.pilot._score_final_csv import Batch, Record, record_fields
+from provebench.pilot._score_final_cursor import RESYNC_WINDOW, Cursor, identical_prefix
+from provebench.pilot._score_final_recent import LOOKUP_BUDGET, RecentRows
 
 _IN_EXPECTED = 1
 _IN_CANDIDATE = 2
 _IN_BOTH = _IN_EXPECTED | _IN_CANDIDATE
-_RESYNC_WINDOW = 64  # how far ahead a missing or extra run of rows is looked for
-_FIRST_GALLOP = 32
 _first_item = itemgetter(0)
 
 
@@ -114,6 +114,19 @@ class FieldComparison:
         return matched
 
 
+class RepeatRows:
+    """A repeated id whose first rows were recovered: what its first rows' pairing matched, the
+    keys of all its expected rows, and the last row of each side so far."""
+
+    __slots__ = ("expected_keys", "first_pair_matched", "last_candidate", "last_expected")
+
+    def __init__(self, first_expected: list[str] | None, first_candidate: list[str] | None) -> None:
+        self.last_expected = first_expected
+        self.last_candidate = first_candidate
+        self.expected_keys = 0
+        self.first_pair_matched = 0
+
+
 class LockstepJoin:
     """The counts behind the five published final-state metrics, from two record streams."""
 
@@ -150,7 +163,16 @@ class LockstepJoin:
         # repeat on, every pairing of the id is summed in `repeat_matched`.
         self.repeat_matched: dict[str, int] = {}
         self.first_rows_paired: set[str] = set()
+        # For the repeated ids whose first rows were still among the recent rows at the first
+        # repeat: what the first rows contributed, then the last row of each side so far.
+        self.repeat_rows: dict[str, RepeatRows] = {}
+        self.recent_expected = RecentRows(expected.file_ids)
+        self.recent_candidate = RecentRows(candidate.file_ids)
+        self._lookup_budget = LOOKUP_BUDGET
         self.order_ok = True
+        # Whether the id lists were seen to differ at a position both files have (not merely
+        # in length): what a join over the first parts of two files tells about the whole.
+        self.order_mismatch = False
 
     # -- one side at a time --------------------------------------------------------------
 
@@ -164,6 +186,8 @@ class LockstepJoin:
                 self.repeat_matched[file_id] = 0
                 if flags == _IN_BOTH:  # both first rows taken, so paired with each other
                     self.first_rows_paired.add(file_id)
+                if self._lookup_budget > 0:
+                    self._recover_first_rows(file_id, flags)
             return
         self.seen[file_id] = flags | bit
         if bit == _IN_EXPECTED:
@@ -172,6 +196,29 @@ class LockstepJoin:
             self.candidate_distinct += 1
         if flags:
             self.in_both += 1
+
+    def _recover_first_rows(self, file_id: str, flags: int) -> None:
+        """At an id's first repeat: its first row on each side that has one, from the recent
+        rows (each side has registered at most one row of it so far, so a row found is it)."""
+        first_expected = first_candidate = None
+        if flags & _IN_EXPECTED:
+            record, work = self.recent_expected.find(file_id)
+            self._lookup_budget -= work
+            if record is None:
+                return
+            first_expected = record_fields(record)
+        if flags & _IN_CANDIDATE:
+            record, work = self.recent_candidate.find(file_id)
+            self._lookup_budget -= work
+            if record is None:
+                return
+            first_candidate = record_fields(record)
+        rows = RepeatRows(first_expected, first_candidate)
+        if first_expected is not None:
+            rows.expected_keys = self.compare.keys(first_expected)
+            if first_candidate is not None:
+                rows.first_pair_matched = self.compare.matches(first_expected, first_candidate)
+        self.repeat_rows[file_id] = rows
 
     def take_expected(self, record: Record) -> None:
         fields = record_fields(record)
@@ -184,7 +231,14 @@ class LockstepJoin:
                 self.expected_empty_ids += 1
             return
         self._register(file_id, _IN_EXPECTED, self.expected_repeats)
-        self.fields_total += self.compare.keys(fields)
+        keys = self.compare.keys(fields)
+        self.fields_total += keys
+        if self.repeat_rows:
+            tracked = self.repeat_rows.get(file_id)
+            if tracked is not None:
+                tracked.last_expected = fields
+                tracked.expected_keys += keys
+        self.recent_expected.add_row(record)
         partner = self.pending_candidate.pop(file_id, None)
         if partner is None:
             self.pending_expected[file_id] = record
@@ -199,6 +253,11 @@ class LockstepJoin:
             self.candidate_falsy_ids += 1
             return
         self._register(file_id, _IN_CANDIDATE, self.candidate_repeats)
+        if self.repeat_rows:
+            tracked = self.repeat_rows.get(file_id)
+            if tracked is not None:
+                tracked.last_candidate = fields
+        self.recent_candidate.add_row(record)
         partner = self.pending_expected.pop(file_id, None)
         if partner is None:
             self.pending_candidate[file_id] = record
@@ -221,6 +280,8 @@ class LockstepJoin:
             keys = len(records) * self.compare.named_keys + self._rows_with_extra_fields(records)
             self.fields_total += keys
             self.fields_matched += keys
+            self.recent_expected.add_run(records)
+            self.recent_candidate.add_run(records)
             return
         # An empty or repeated id somewhere in the run: the general path settles every case.
         for record in records:
@@ -255,35 +316,22 @@ class LockstepJoin:
     def _rows_with_extra_fields(self, records: list[Record]) -> int:
         """How many records have more fields than the header (DictReader's None key)."""
         separators = self.expected.width - 1
-        if not records:
-            return 0
         try:
             # Commas in the text bound the field separators from above (quoted fields may
-            # hold commas), so a run whose records all have few enough commas has no extras.
-            # The common case needs only the maximum, without a list of counts.
-            if max(map(str.count, records, repeat(","))) <= separators:  # type: ignore[arg-type]
-                return 0
+            # hold commas), so only records with more commas than the header need a look.
             commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
         except TypeError:  # a multi-line record (a list) among them
             commas = [len(record_fields(record)) - 1 for record in records]
-        if max(commas) <= separators:
+        over = list(compress(records, map(separators.__lt__, commas)))
+        if not over:
             return 0
-        extra = 0
-        for value in {count for count in set(commas) if count > separators}:
-            index = commas.index(value)
-            while True:
-                extra += len(record_fields(records[index])) - 1 > separators
-                try:
-                    index = commas.index(value, index + 1)
-                except ValueError:
-                    break
-        return extra
+        return sum(len(record_fields(record)) - 1 > separators for record in over)
 
     # -- both streams --------------------------------------------------------------------
 
     def run(self, expected: Iterator[Batch], candidate: Iterator[Batch]) -> None:
-        left = _Cursor(expected)
-        right = _Cursor(candidate)
+        left = Cursor(expected)
+        right = Cursor(candidate)
         same_header = self.compare.same_header
         while True:
             if (
@@ -296,7 +344,7 @@ class LockstepJoin:
             if not (left.fill(2) and right.fill(2)):
                 break
             if same_header:
-                run = _identical_prefix(left, right)
+                run = identical_prefix(left, right)
                 if run:
                     self.take_identical_run(left.records[left.index : left.index + run])
                     left.index += run
@@ -310,7 +358,7 @@ class LockstepJoin:
         for record in right.drain():
             self.take_candidate(record)
 
-    def _take_identical_batches(self, left: _Cursor, right: _Cursor) -> bool:
+    def _take_identical_batches(self, left: Cursor, right: Cursor) -> bool:
         """While both files are byte-identical piece by piece, parse only the expected one."""
         expected_batch = left.next_batch()
         candidate_batch = right.next_batch()
@@ -326,7 +374,7 @@ class LockstepJoin:
         right.push(candidate_batch)
         return False
 
-    def _step(self, left: _Cursor, right: _Cursor) -> None:
+    def _step(self, left: Cursor, right: Cursor) -> None:
         """Settle the record at each cursor when they differ; find the way back to alignment."""
         expected_record = left.records[left.index]
         candidate_record = right.records[right.index]
@@ -340,9 +388,10 @@ class LockstepJoin:
             self.take_candidate(candidate_record)
             return
         self.order_ok = False
+        self.order_mismatch = True  # both cursors are at the same position until now
         # Rows missing from, or added to, one side: skip to where the other side resumes.
-        left.fill(_RESYNC_WINDOW)
-        right.fill(_RESYNC_WINDOW)
+        left.fill(RESYNC_WINDOW)
+        right.fill(RESYNC_WINDOW)
         ahead_left = left.find(candidate_record)
         ahead_right = right.find(expected_record)
         if ahead_left and (not ahead_right or ahead_left <= ahead_right):
@@ -361,83 +410,4 @@ class LockstepJoin:
         self.take_candidate(candidate_record)
 
 
-class _Cursor:
-    """A read position in a stream of record batches, with a little look-ahead."""
-
-    def __init__(self, batches: Iterator[Batch]) -> None:
-        self._batches = batches
-        self.records: list[Record] = []
-        self.index = 0
-        self._exhausted = False
-
-    def available(self) -> int:
-        return len(self.records) - self.index
-
-    def next_batch(self) -> Batch | None:
-        """The next batch, unparsed; the caller must `push` it back or skip it."""
-        if self._exhausted:
-            return None
-        batch = next(self._batches, None)
-        if batch is None:
-            self._exhausted = True
-        return batch
-
-    def push(self, batch: Batch | None) -> None:
-        """Append a batch taken with `next_batch`."""
-        if batch is not None:
-            self._append(batch.records())
-
-    def _append(self, records: list[Record]) -> None:
-        if self.index >= len(self.records):
-            self.records = records
-        else:
-            self.records = self.records[self.index :] + records
-        self.index = 0
-
-    def fill(self, wanted: int) -> int:
-        """Make at least `wanted` records available if the stream has them; return how many are."""
-        while len(self.records) - self.index < wanted:
-            batch = self.next_batch()
-            if batch is None:
-                break
-            self._append(batch.records())
-        return len(self.records) - self.index
-
-    def find(self, record: Record) -> int:
-        """Offset (> 0) of `record` within the look-ahead window, or 0."""
-        start = self.index + 1
-        stop = min(len(self.records), self.index + _RESYNC_WINDOW)
-        try:
-            return self.records.index(record, start, stop) - self.index
-        except ValueError:
-            return 0
-
-    def drain(self) -> Iterator[Record]:
-        while self.fill(1):
-            records, self.records = self.records, []
-            start, self.index = self.index, 0
-            yield from records[start:]
-
-
-def _identical_prefix(left: _Cursor, right: _Cursor) -> int:
-    """How many records from the cursors on are equal on both sides (galloping slice compares)."""
-    a, ai = left.records, left.index
-    b, bi = right.records, right.index
-    available = min(len(a) - ai, len(b) - bi)
-    run = 0
-    step = _FIRST_GALLOP
-    while run < available:
-        size = min(step, available - run)
-        if a[ai + run : ai + run + size] == b[bi + run : bi + run + size]:
-            run += size
-            step <<= 1
-        elif size <= 8:
-            while a[ai + run] == b[bi + run]:
-                run += 1
-            return run
-        else:
-            step = size >> 1
-    return run
-
-
-__all__ = ["FieldComparison", "LockstepJoin", "RowLayout"]
+__all__ = ["FieldComparison", "LockstepJoin", "RepeatRows", "RowLayout"]

@@ -9,6 +9,11 @@ What the join counted for a repeated id is known exactly: `keys` of every expect
 (bulk runs included); as matched, the pairing of its first rows if that happened before the
 first repeat (`first_rows_paired`; a bulk run's rows are such a pair) plus every pairing after it
 (`repeat_matched`).
+
+Most repeated ids never need that read: when an id first repeats, the join looks its first rows
+up among the latest rows it registered (`_score_final_recent`) and from then on keeps the last
+row of each side (`LockstepJoin.repeat_rows`); only the other repeated ids are recounted from the
+files.
 """
 
 from __future__ import annotations
@@ -29,11 +34,39 @@ def recount_repeated_ids(
     stream_options: dict[str, int],
 ) -> tuple[int, int]:
     """(fields matched, fields counted) with `ek`/`ck` holding the last row of each id."""
-    repeated = set(join.expected_repeats) | set(join.candidate_repeats)
     compare = join.compare
-    expected_rows = _rows_with_ids(expected_csv, repeated, stream_options, compare.keys)
-    candidate_rows = _rows_with_ids(candidate_csv, repeated, stream_options, None)
     matched, total = join.fields_matched, join.fields_total
+    unrecovered: set[str] = set()
+    for file_id in join.expected_repeats.keys() | join.candidate_repeats.keys():
+        rows = join.repeat_rows.get(file_id)
+        if rows is None:
+            unrecovered.add(file_id)
+            continue
+        matched -= join.repeat_matched[file_id] + rows.first_pair_matched
+        if rows.last_expected is None:
+            continue  # never in the expected file: no key counts for it
+        total += compare.keys(rows.last_expected) - rows.expected_keys
+        if rows.last_candidate is not None:
+            matched += compare.matches(rows.last_expected, rows.last_candidate)
+    if not unrecovered:
+        return matched, total
+    return _recount_from_files(
+        join, (matched, total), unrecovered, (expected_csv, candidate_csv), stream_options
+    )
+
+
+def _recount_from_files(
+    join: LockstepJoin,
+    counts: tuple[int, int],
+    repeated: set[str],
+    paths: tuple[str | Path, str | Path],
+    stream_options: dict[str, int],
+) -> tuple[int, int]:
+    """The same correction for ids whose first rows were not recovered: one read of each file."""
+    compare = join.compare
+    expected_rows = _rows_with_ids(paths[0], repeated, stream_options, compare.keys)
+    candidate_rows = _rows_with_ids(paths[1], repeated, stream_options, None)
+    matched, total = counts
     for file_id in repeated:
         expected = expected_rows.get(file_id)
         candidate = candidate_rows.get(file_id)

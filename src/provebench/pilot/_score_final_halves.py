@@ -1,0 +1,295 @@
+"""The lockstep join of two large registers in two halves, one per core (pilot §7, same counts).
+
+Each file is cut once, at a line end near its middle: the expected file at the first line end
+after its middle, the candidate file where the same line starts nearest the same relative place
+(or at a line end there). A forked child joins the second halves while this process joins the
+first ones; the child then sends what the join kept — counts, unpaired rows, repeated ids and
+the ids it registered — and the two are added up. The result is the single pass's result only
+when that can be shown, and `None` (score in one pass instead) otherwise:
+
+* each cut must be a record boundary: the first half's parse, which starts at the top of the
+  file and is therefore the file's own, must not run on past its cut (a quoted line break);
+* no id may be registered on the same side in both halves (that is a repeat across the cut),
+  and an id seen in both halves (expected in one, candidate in the other: a row moved across the
+  cut) must not repeat; such an id is paired from the two halves' unpaired rows;
+* order: when the first halves' id lists differ at a common position, the lists differ; when
+  the first halves have as many rows and agree, the result is the second halves' check; when
+  they have different lengths but agree as far as the shorter goes, that is not known;
+* any refusal (bytes that are not UTF-8, a field over the limit, an unreadable file) in either
+  half: the one-pass scorer then finds and names it exactly as it always does.
+
+So the output is a function of the input files alone, never of how the two processes ran.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from provebench._errors import ProvebenchError
+from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
+from provebench.pilot._score_final_join import LockstepJoin, RowLayout
+
+# Below this size (either file) one pass is quicker than a fork and the exchange of ids.
+HALVES_MIN_BYTES = 32 << 20
+_SEARCH_BYTES = 4 << 20  # how far from the expected place the candidate's cut is looked for
+_IDS_PER_MESSAGE = 1 << 16
+_SUMMED = (
+    "expected_rows",
+    "candidate_rows",
+    "expected_none_ids",
+    "expected_empty_ids",
+    "candidate_falsy_ids",
+    "expected_distinct",
+    "candidate_distinct",
+    "in_both",
+    "fields_matched",
+    "fields_total",
+)
+_KEPT = (
+    "order_ok",
+    "order_mismatch",
+    "pending_expected",
+    "pending_candidate",
+    "expected_repeats",
+    "candidate_repeats",
+    "repeat_matched",
+    "first_rows_paired",
+    "repeat_rows",
+)
+
+# What the child process used, from `os.wait4` (read by bench/bench_score_final.py).
+last_child_usage: dict[str, float] | None = None
+
+
+def join_in_halves(
+    expected_csv: str | Path, candidate_csv: str | Path, stream_options: dict[str, int]
+) -> LockstepJoin | None:
+    """The join of the whole files, computed in two halves; None when one pass must do it."""
+    if not hasattr(os, "fork") or _usable_cores() < 2:
+        return None
+    cuts = cut_points(expected_csv, candidate_csv)
+    if cuts is None:
+        return None
+    try:
+        return _join_halves(expected_csv, candidate_csv, cuts, stream_options)
+    except ProvebenchError:
+        return None  # the one-pass scorer names the fault exactly
+
+
+def cut_points(
+    expected_csv: str | Path, candidate_csv: str | Path, min_bytes: int | None = None
+) -> tuple[int, int] | None:
+    """Byte offsets at which to cut each file (each just after a line feed), or None."""
+    try:
+        expected_size = Path(expected_csv).stat().st_size
+        candidate_size = Path(candidate_csv).stat().st_size
+        if min(expected_size, candidate_size) < (
+            HALVES_MIN_BYTES if min_bytes is None else min_bytes
+        ):
+            return None
+        with Path(expected_csv).open("rb") as handle:
+            middle = expected_size // 2
+            handle.seek(middle)
+            window = handle.read(_SEARCH_BYTES)
+        line_start = window.find(b"\n") + 1
+        line_end = window.find(b"\n", line_start) + 1
+        if line_start == 0 or line_end == 0:
+            return None
+        expected_cut = middle + line_start
+        line = window[line_start - 1 : line_end]  # its line feed before, and its own line end
+        target = expected_cut * candidate_size // expected_size
+        low = max(target - _SEARCH_BYTES, 0)
+        with Path(candidate_csv).open("rb") as handle:
+            handle.seek(low)
+            region = handle.read(2 * _SEARCH_BYTES)
+    except OSError:
+        return None
+    candidate_cut = _nearest(region, line, target - low)
+    if candidate_cut is None:
+        candidate_cut = region.find(b"\n", target - low) + 1
+        if candidate_cut == 0:
+            return None
+    candidate_cut += low
+    if not 0 < candidate_cut < candidate_size:
+        return None
+    return expected_cut, candidate_cut
+
+
+def _nearest(region: bytes, line: bytes, target: int) -> int | None:
+    """The start (after its leading line feed) of the occurrence of `line` nearest `target`."""
+    best: int | None = None
+    found = region.find(line)
+    while found >= 0:
+        start = found + 1
+        if best is None or abs(start - target) < abs(best - target):
+            best = start
+        if start >= target:
+            break
+        found = region.find(line, found + 1)
+    return best
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _join_halves(
+    expected_csv: str | Path,
+    candidate_csv: str | Path,
+    cuts: tuple[int, int],
+    stream_options: dict[str, int],
+) -> LockstepJoin | None:
+    global last_child_usage
+    with (
+        CsvRecordStream(expected_csv, stop=cuts[0], **stream_options) as expected,
+        CsvRecordStream(candidate_csv, stop=cuts[1], **stream_options) as candidate,
+    ):
+        headers = (expected.header, candidate.header)
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child's coverage is not collected
+            os.close(read_end)
+            _child(write_end, (expected_csv, candidate_csv), cuts, headers, stream_options)
+        os.close(write_end)
+        merged = None
+        try:
+            with os.fdopen(read_end, "rb") as replies:
+                join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
+                join.run(expected.batches(), candidate.batches())
+                # A first half that ran on past its cut was cut inside a quoted field.
+                if not (expected.ran_past_stop or candidate.ran_past_stop):
+                    merged = _merge(join, replies)
+            return merged
+        finally:
+            if merged is None:  # the child's half is of no use: do not wait for it
+                os.kill(pid, signal.SIGKILL)
+            _, _, usage = os.wait4(pid, 0)
+            last_child_usage = {
+                "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                "peak_rss_mib": usage.ru_maxrss / 1024,
+            }
+
+
+def _child(
+    write_end: int,
+    paths: tuple[str | Path, str | Path],
+    cuts: tuple[int, int],
+    headers: tuple[list[str] | None, list[str] | None],
+    stream_options: dict[str, int],
+) -> NoReturn:  # pragma: no cover - runs in the forked child
+    status = 1
+    try:
+        with os.fdopen(write_end, "wb") as out:
+            try:
+                with (
+                    CsvRecordStream.part(
+                        paths[0], headers[0], cuts[0], None, **stream_options
+                    ) as expected,
+                    CsvRecordStream.part(
+                        paths[1], headers[1], cuts[1], None, **stream_options
+                    ) as candidate,
+                ):
+                    join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
+                    join.run(expected.batches(), candidate.batches())
+            except ProvebenchError:
+                out.write(pickle.dumps(None))
+            else:
+                # Serialised before the parent reads, so that it overlaps the parent's half.
+                out.write(b"".join(_messages(join)))
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _messages(join: LockstepJoin) -> Iterator[bytes]:
+    """The second half's join: its state, then its ids (in pieces, ended by None)."""
+    state = {name: getattr(join, name) for name in _SUMMED + _KEPT}
+    yield pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    in_both = list(join.seen_in_both)
+    for start in range(0, len(in_both), _IDS_PER_MESSAGE):
+        yield pickle.dumps(in_both[start : start + _IDS_PER_MESSAGE], pickle.HIGHEST_PROTOCOL)
+    yield pickle.dumps(None)
+    seen = iter(join.seen.items())
+    while piece := dict(islice(seen, _IDS_PER_MESSAGE)):
+        yield pickle.dumps(piece, pickle.HIGHEST_PROTOCOL)
+    yield pickle.dumps(None)
+
+
+def _merge(join: LockstepJoin, replies: IO[bytes]) -> LockstepJoin | None:
+    """Add the second half's join (from the child) to the first half's; None if not exact."""
+    try:
+        state: dict[str, Any] | None = pickle.load(replies)
+        if state is None:
+            return None  # the child met bad input
+        moved = _ids_in_both_halves(join, replies)
+    except (EOFError, pickle.UnpicklingError):
+        return None  # the child failed: one pass will tell why
+    if moved is None:
+        return None
+    if join.order_mismatch:
+        order_ok = False
+    elif join.expected_rows == join.candidate_rows:
+        order_ok = state["order_ok"]
+    else:
+        return None  # first halves of different lengths that agree so far: unknown here
+    repeated = (
+        join.expected_repeats.keys()
+        | join.candidate_repeats.keys()
+        | state["expected_repeats"].keys()
+        | state["candidate_repeats"].keys()
+    )
+    if not repeated.isdisjoint(moved):
+        return None
+    for name in _SUMMED:
+        setattr(join, name, getattr(join, name) + state[name])
+    pending_expected = {**join.pending_expected, **state["pending_expected"]}
+    pending_candidate = {**join.pending_candidate, **state["pending_candidate"]}
+    for file_id in moved:
+        expected_row = pending_expected.pop(file_id, None)
+        candidate_row = pending_candidate.pop(file_id, None)
+        if expected_row is None or candidate_row is None:
+            return None
+        join.in_both += 1
+        join.fields_matched += join.compare.matches(
+            record_fields(expected_row), record_fields(candidate_row)
+        )
+    join.pending_expected, join.pending_candidate = pending_expected, pending_candidate
+    join.order_ok = order_ok
+    join.order_mismatch = join.order_mismatch or state["order_mismatch"]
+    join.expected_repeats.update(state["expected_repeats"])
+    join.candidate_repeats.update(state["candidate_repeats"])
+    join.repeat_matched.update(state["repeat_matched"])
+    join.first_rows_paired |= state["first_rows_paired"]
+    join.repeat_rows.update(state["repeat_rows"])
+    return join
+
+
+def _ids_in_both_halves(join: LockstepJoin, replies: IO[bytes]) -> list[str] | None:
+    """Ids registered in both halves, each on one side only per half (a row moved across the
+    cut); None when an id is on the same side in both halves (a repeat across the cut)."""
+    seen, in_both = join.seen, join.seen_in_both
+    while (ids := pickle.load(replies)) is not None:
+        if not (seen.keys().isdisjoint(ids) and in_both.keys().isdisjoint(ids)):
+            return None
+    moved: list[str] = []
+    while (flags_by_id := pickle.load(replies)) is not None:
+        if not in_both.keys().isdisjoint(flags_by_id):
+            return None
+        for file_id in seen.keys() & flags_by_id.keys():
+            if seen[file_id] & flags_by_id[file_id]:
+                return None
+            moved.append(file_id)
+    moved.sort()  # the order of pairing does not change the sums; sorted for a fixed one
+    return moved
+
+
+__all__ = ["HALVES_MIN_BYTES", "cut_points", "join_in_halves", "last_child_usage"]

@@ -1,0 +1,91 @@
+"""The latest rows each side registered, so that a repeated file_id's first rows can be recovered.
+
+The lockstep join pairs rows as they come; for an id that repeats, the published "last row wins"
+needs what the join counted for the id's FIRST rows taken out again (pilot §7 field accuracy,
+see `_score_final_repeats`). At an id's first repeat, each side has registered at most one row
+of it before, so any row of that id among a side's registered rows IS that side's first row.
+Those rows are usually close by (an importer that appends a row twice does so in one cycle), so
+the join keeps the latest rows of each side here and looks the first rows up when an id first
+repeats; only the ids whose first rows are no longer here are counted again by re-reading the
+files.
+
+The look-ups have a total work budget: a file in which every id repeats far away stops looking
+up after a fixed amount of work (every such id is then recounted), so the cost stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from provebench.pilot._score_final_csv import Record
+
+_KEPT_ROWS = 1 << 16  # rows kept per side (about two read pieces of a typical register)
+_LOOSE_ROWS = 1 << 12  # rows taken one at a time are kept in lists of at most this many
+LOOKUP_BUDGET = 1 << 22  # rows indexed plus runs visited, over all look-ups of one join
+
+
+class _Run:
+    __slots__ = ("index", "records")
+
+    def __init__(self, records: list[Record]) -> None:
+        self.records = records
+        self.index: dict[str | None, int] | None = None
+
+
+class RecentRows:
+    """The latest rows registered on one side (rows with a non-empty id only), newest last."""
+
+    __slots__ = ("_file_ids", "_loose", "_rows", "_runs")
+
+    def __init__(self, file_ids: Callable[[list[Record]], list[str | None]]) -> None:
+        self._file_ids = file_ids
+        self._runs: deque[_Run] = deque()
+        self._rows = 0
+        self._loose: list[Record] | None = None
+
+    def add_run(self, records: list[Record]) -> None:
+        """Rows registered together; the list must not change afterwards."""
+        self._loose = None
+        self._push(_Run(records))
+
+    def add_row(self, record: Record) -> None:
+        loose = self._loose
+        if loose is None or len(loose) >= _LOOSE_ROWS:
+            loose = self._loose = []
+            self._push(_Run(loose))
+        loose.append(record)
+        self._rows += 1
+        if self._rows > _KEPT_ROWS:
+            self._evict()
+
+    def _push(self, run: _Run) -> None:
+        self._runs.append(run)
+        self._rows += len(run.records)
+        if self._rows > _KEPT_ROWS:
+            self._evict()
+
+    def _evict(self) -> None:
+        runs = self._runs
+        while self._rows > _KEPT_ROWS and len(runs) > 1:
+            self._rows -= len(runs.popleft().records)
+
+    def find(self, file_id: str) -> tuple[Record | None, int]:
+        """The newest kept row with this id (None if there is none), and the work it took."""
+        work = 0
+        for run in reversed(self._runs):
+            work += 1
+            index = run.index
+            if index is None:
+                if run.records is self._loose:
+                    self._loose = None  # indexed now: later single rows start a new list
+                ids = self._file_ids(run.records)
+                index = run.index = dict(zip(ids, range(len(ids)), strict=True))
+                work += len(ids)
+            position = index.get(file_id)
+            if position is not None:
+                return run.records[position], work
+        return None, work
+
+
+__all__ = ["LOOKUP_BUDGET", "RecentRows"]
