@@ -1,10 +1,64 @@
-"""`provebench si check`: the counterfactual check of a Form B scenario (SI §5.1)."""
+"""`provebench si check`: the counterfactual check of a Form B scenario (SI §5.1).
+
+Exit codes follow `si validate`: 0 the answer key holds, 1 the scenario is rejected (a check
+failed; every reason is printed), 2 the scenario cannot be read or simulated (one line naming the
+file and the scenario field).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+EXIT_REJECTED = 1
+
+
+def check_command(
+    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B scoring).")],
+    scenario_id: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario-id",
+            help="The scenario to check when the file holds more than one Form B scenario.",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as canonical JSON.")
+    ] = False,
+) -> None:
+    """Prove a Form B scenario's answer key in the simulator before it is used.
+
+    With every deviation injected the declared symptom must be observable, with every deviation
+    restored it must not be, and each factor's required identifiers must occur in the delta
+    between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable.
+    """
+    from provebench._errors import ProvebenchError
+    from provebench.si._score import select_scenario
+    from provebench.si._validate import load_scenarios
+    from provebench.si.sim._check import check_counterfactual
+
+    scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    try:
+        report = check_counterfactual(scenario)
+    except ProvebenchError as error:
+        error.path = error.path or str(scenario_file)
+        raise
+    if as_json:
+        typer.echo(report.to_json(), nl=False)
+    else:
+        verdict = "ok" if report.ok else "REJECTED"
+        typer.echo(f"{report.scenario_id}: {verdict} — symptom {report.symptom}")
+        for check in report.checks:
+            typer.echo(f"  {'pass' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
+        typer.echo(f"  delta: {len(report.delta)} change(s)")
+        for change in report.delta:
+            typer.echo(f"    {change.op} {change.path}")
+    if not report.ok:
+        raise typer.Exit(EXIT_REJECTED)
 
 
 def register(app: typer.Typer) -> None:
     """Add the simulator's commands to the `si` command group."""
-    del app
+    app.command("check")(check_command)

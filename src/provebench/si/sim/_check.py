@@ -1,0 +1,192 @@
+"""The counterfactual check of a Form B scenario (SI §5.1): its answer key is proved against the
+simulator before the scenario is used.
+
+"Ground truth is the injection manifest": with every deviation injected, the declared symptom is
+observable; with every deviation restored, it is not; and each factor's required identifiers occur
+in the delta between the healthy baseline and the injected state. The symptom is read from what
+the simulator derives (`observe`), never from a declared ``status``.
+
+Inputs that cannot be simulated (prose baseline, unknown resource or key, a deviation that changes
+nothing, an already unhealthy baseline, a symptom naming no simulated resource) are
+`ProvebenchError`s naming the scenario field; claims that the simulator refutes are failed checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from provebench._canonical import canonical_json
+from provebench._errors import ProvebenchError
+from provebench.evidence import StateChange
+from provebench.si._binding import bind_scoring
+from provebench.si._matching import delimited_occurrences
+from provebench.si._normalize import comparison_key
+from provebench.si._scenario import FormBScoring, Scenario
+from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
+from provebench.si.sim._estate import parse_key, resource_key, split_resource
+from provebench.si.sim._inject import BASELINE_FIELD, STATE_FIELD, build_scene, delta, restore
+
+_CLOSED = ConfigDict(extra="forbid", frozen=True)
+SYMPTOM_FIELD = "injection.symptom"
+HEALTHY_STATUSES = frozenset({"running", "available", "healthy", "ready"})
+
+
+class CheckResult(BaseModel):
+    model_config = _CLOSED
+    name: str
+    ok: bool
+    detail: str
+
+
+class CounterfactualReport(BaseModel):
+    """The outcome of ``si check`` for one scenario."""
+
+    model_config = _CLOSED
+    scenario_id: str
+    symptom: str
+    delta: tuple[StateChange, ...]
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    @property
+    def reasons(self) -> list[str]:
+        return [f"{c.name}: {c.detail}" for c in self.checks if not c.ok]
+
+    def to_json(self) -> str:
+        return canonical_json({**self.model_dump(mode="json"), "ok": self.ok}) + "\n"
+
+
+def symptom_target(scenario: Scenario) -> tuple[str, str]:
+    """(deployment key, condition) of the structured symptom ``{resource, condition}``."""
+    assert scenario.injection is not None
+    symptom = scenario.injection.symptom
+    if not isinstance(symptom, Mapping):
+        raise ProvebenchError(
+            "the symptom must be structured: {resource: deployment/NAME, condition: "
+            f"{'|'.join(UNHEALTHY_CONDITIONS)}}} (namespace optional)",
+            field=SYMPTOM_FIELD,
+        )
+    for name in sorted(set(symptom) - {"resource", "condition", "namespace"}):
+        raise ProvebenchError(f"unknown symptom field {name!r}", field=f"{SYMPTOM_FIELD}.{name}")
+    resource, condition = symptom.get("resource"), symptom.get("condition")
+    if not isinstance(resource, str):
+        raise ProvebenchError("must be deployment/NAME", field=f"{SYMPTOM_FIELD}.resource")
+    kind, name = split_resource(resource, field=f"{SYMPTOM_FIELD}.resource")
+    if kind != "deployment":
+        raise ProvebenchError(
+            f"symptoms are observed on deployments, not on a {kind}",
+            field=f"{SYMPTOM_FIELD}.resource",
+        )
+    if condition not in UNHEALTHY_CONDITIONS:
+        raise ProvebenchError(
+            f"condition {condition!r} is not an observable symptom "
+            f"(observable: {', '.join(UNHEALTHY_CONDITIONS)})",
+            field=f"{SYMPTOM_FIELD}.condition",
+        )
+    namespace = symptom.get("namespace", "default")
+    return resource_key("deployment", str(namespace), name), str(condition)
+
+
+def _delta_text(changes: list[StateChange]) -> str:
+    def shown(value: Any) -> str:
+        return value if isinstance(value, str) else canonical_json(value, indent=None)
+
+    return "\n".join(f"{c.path} {shown(c.before)} {shown(c.after)}" for c in changes)
+
+
+def _identifiers_check(scenario: Scenario, changes: list[StateChange]) -> CheckResult:
+    factors = bind_scoring(scenario).factors
+    text_key = comparison_key(_delta_text(changes))
+    missing = [
+        f"{role}: {identifier}"
+        for role, factor in sorted(factors.items())
+        for identifier in factor.required_identifiers
+        if not delimited_occurrences(text_key, comparison_key(identifier))
+    ]
+    if not factors:
+        return CheckResult(name="identifiers_in_delta", ok=False, detail="no factor is bound")
+    if missing:
+        detail = f"not in the baseline→injected delta: {', '.join(missing)}"
+        return CheckResult(name="identifiers_in_delta", ok=False, detail=detail)
+    named = ", ".join(i for f in factors.values() for i in f.required_identifiers)
+    return CheckResult(name="identifiers_in_delta", ok=True, detail=f"all occur: {named}")
+
+
+def _status_check(scenario: Scenario, observation: Observation) -> CheckResult:
+    """A declared ``status`` (never read by the simulator) must agree with what it derives."""
+    wrong = []
+    for index, entry in enumerate(scenario.preconditions.environment.state):
+        status, resource = entry.get("status"), entry.get("resource")
+        if not isinstance(status, str) or not str(resource).startswith("deployment/"):
+            continue
+        key = resource_key("deployment", entry.get("namespace", "default"), str(resource)[11:])
+        found = observation.conditions(key)
+        agrees = status in found if found else status.casefold() in HEALTHY_STATUSES
+        if not agrees:
+            shown = ", ".join(sorted(found)) or "healthy"
+            wrong.append(f"{STATE_FIELD}[{index}].status is {status!r}, derived: {shown}")
+    detail = "; ".join(wrong) or "every declared status agrees with the derived one"
+    return CheckResult(name="declared_status", ok=not wrong, detail=detail)
+
+
+def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
+    """Prove a Form B scenario's answer key in the simulator (SI §5.1)."""
+    if not isinstance(scenario.scoring, FormBScoring) or scenario.injection is None:
+        raise ProvebenchError(
+            f"scenario {scenario.id} has no Form B scoring with an injection manifest; there "
+            "is no answer key to check",
+            field="injection",
+        )
+    symptom_key, condition = symptom_target(scenario)
+    scene = build_scene(scenario)
+    assert scene.healthy is not None
+    if symptom_key not in scene.injected:
+        raise ProvebenchError(
+            f"{symptom_key} is not in the simulated state", field=f"{SYMPTOM_FIELD}.resource"
+        )
+    healthy = observe(scene.healthy).unhealthy()
+    if healthy:
+        raise ProvebenchError(
+            f"the baseline is already unhealthy: {'; '.join(healthy)}", field=BASELINE_FIELD
+        )
+    injected = observe(scene.injected)
+    restored_estate = restore(scene.injected, scene.applied)
+    restored = observe(restored_estate)
+    changes = delta(scene.healthy, scene.injected)
+    seen_injected = injected.conditions(symptom_key)
+    seen_restored = restored.conditions(symptom_key)
+    _, _, name = parse_key(symptom_key)
+    checks = (
+        CheckResult(
+            name="symptom_when_injected",
+            ok=condition in seen_injected,
+            detail=f"deployment/{name} shows: {', '.join(sorted(seen_injected)) or 'healthy'}",
+        ),
+        CheckResult(
+            name="symptom_cleared_when_restored",
+            ok=condition not in seen_restored,
+            detail=f"deployment/{name} shows: {', '.join(sorted(seen_restored)) or 'healthy'}",
+        ),
+        CheckResult(
+            name="restore_is_baseline",
+            ok=restored_estate == scene.healthy,
+            detail=f"{len(delta(scene.healthy, restored_estate))} difference(s) from the baseline",
+        ),
+        _identifiers_check(scenario, changes),
+        _status_check(scenario, injected),
+    )
+    return CounterfactualReport(
+        scenario_id=scenario.id,
+        symptom=f"deployment/{name} {condition}",
+        delta=tuple(changes),
+        checks=checks,
+    )
+
+
+__all__ = ["CheckResult", "CounterfactualReport", "check_counterfactual", "symptom_target"]

@@ -1,0 +1,357 @@
+"""What an operator observes, derived from the estate by the simulator's own rules.
+
+Pods, their status and restarts, events, log lines, readiness, metrics and traces follow from the
+resources alone — never from a scenario's answer key or a declared ``status``. The rules mirror
+what a real cluster shows:
+
+- R1 an env var whose ``configMapKeyRef`` / ``secretKeyRef`` names a missing object or key (and is
+  not optional) keeps the container from being created: ``CreateContainerConfigError``, a Warning
+  ``Failed`` event "couldn't find key K in ConfigMap NS/NAME", no logs, no restarts.
+- R2 a ConfigMap mounted as a config file that does not exist: the pod stays
+  ``ContainerCreating`` with a Warning ``FailedMount`` event.
+- R3 the process exits 1 at start (``CrashLoopBackOff``, restarts, Warning ``BackOff``) when a
+  required env var is empty, a strict config loader meets an unknown key or misses a required
+  one, a port is not a number, or a connection it makes at start-up fails.
+- R4 a connection made while serving fails (no such host, wrong port, a service with 0 ready
+  endpoints): the process keeps running, logs the error, fails its readiness probe (Warning
+  ``Unhealthy``) and records an error span.
+A service's ready endpoints are the ready pods of the deployments it selects.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from provebench._errors import ProvebenchError
+from provebench.si.sim._estate import (
+    Container,
+    Deployment,
+    Estate,
+    labels_of,
+    parse_key,
+    resource_key,
+    selector_of,
+)
+from provebench.si.sim._process import Outcome, SpanView, run_container
+
+NODE_NAME = "sim-node-1"
+CRASH_RESTARTS = 5  # restarts shown for a crash-looping container (a fixed observation time)
+_HASH_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # the alphabet Kubernetes uses for name suffixes
+UNHEALTHY_CONDITIONS = (
+    "CreateContainerConfigError",
+    "ContainerCreating",
+    "CrashLoopBackOff",
+    "Unready",
+    "Unavailable",
+)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def name_suffix(seed: str, length: int) -> str:
+    digest = _digest(seed)
+    return "".join(_HASH_ALPHABET[byte % len(_HASH_ALPHABET)] for byte in digest[:length])
+
+
+def address(seed: str, prefix: str) -> str:
+    digest = _digest(seed)
+    return f"{prefix}.{digest[0]}.{1 + digest[1] % 254}"
+
+
+@dataclass(frozen=True)
+class ContainerView:
+    name: str
+    image: str
+    outcome: Outcome
+
+    @property
+    def ready(self) -> bool:
+        return self.outcome.phase == "ready"
+
+    @property
+    def restarts(self) -> int:
+        return CRASH_RESTARTS if self.outcome.phase == "crash" else 0
+
+
+@dataclass(frozen=True)
+class PodView:
+    name: str
+    namespace: str
+    deployment: str
+    labels: dict[str, str]
+    ip: str
+    containers: tuple[ContainerView, ...]
+
+    @property
+    def status(self) -> str:
+        """The STATUS column of a pod listing."""
+        for container in self.containers:
+            reason = container.outcome.waiting_reason
+            if reason is not None:
+                return reason
+        return "Running"
+
+    @property
+    def ready_count(self) -> int:
+        return sum(c.ready for c in self.containers)
+
+    @property
+    def restarts(self) -> int:
+        return sum(c.restarts for c in self.containers)
+
+
+@dataclass(frozen=True)
+class EventView:
+    namespace: str
+    type: str
+    reason: str
+    involved: str
+    message: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class TraceView:
+    trace_id: str
+    namespace: str
+    service: str
+    root: str
+    spans: tuple[SpanView, ...]
+
+    @property
+    def status(self) -> str:
+        return "error" if any(s.status == "error" for s in self.spans) else "ok"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything the tools can show about one estate."""
+
+    estate: Estate
+    pods: tuple[PodView, ...]
+    events: tuple[EventView, ...]
+    traces: tuple[TraceView, ...]
+    service_ips: dict[str, str] = field(default_factory=dict)
+    endpoints: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def pods_of(self, deployment_key: str) -> tuple[PodView, ...]:
+        _, namespace, name = parse_key(deployment_key)
+        return tuple(p for p in self.pods if p.namespace == namespace and p.deployment == name)
+
+    def conditions(self, deployment_key: str) -> frozenset[str]:
+        """The unhealthy conditions an operator can observe on a deployment."""
+        desired = self.estate.deployment(deployment_key).replicas
+        pods = self.pods_of(deployment_key)
+        found = {p.status for p in pods if p.status != "Running"}
+        if any(p.status == "Running" and p.ready_count < len(p.containers) for p in pods):
+            found.add("Unready")
+        ready = sum(p.ready_count == len(p.containers) for p in pods)
+        if ready < desired:
+            found.add("Unavailable")
+        return frozenset(found)
+
+    def unhealthy(self) -> list[str]:
+        """``deployment/NS/NAME: conditions`` for every deployment that is not fully ready."""
+        out = []
+        for key in self.estate.keys("deployment"):
+            found = self.conditions(key)
+            if found:
+                out.append(f"{key}: {', '.join(sorted(found))}")
+        return out
+
+
+def pod_template_hash(namespace: str, name: str, deployment: Deployment) -> str:
+    """The ReplicaSet suffix: a hash of the pod template, as Kubernetes derives it."""
+    template = deployment.model_dump_json(include={"containers"})
+    return name_suffix(f"{namespace}/{name}/{template}", 10)
+
+
+def _pod_names(namespace: str, name: str, deployment: Deployment) -> list[str]:
+    pod_hash = pod_template_hash(namespace, name, deployment)
+    return [
+        f"{name}-{pod_hash}-{name_suffix(f'{namespace}/{name}/{pod_hash}/{i}', 5)}"
+        for i in range(deployment.replicas)
+    ]
+
+
+class _Deriver:
+    def __init__(self, estate: Estate) -> None:
+        self.estate = estate
+        self.outcomes: dict[str, tuple[Outcome, ...]] = {}
+        self._busy: set[str] = set()
+
+    def service_ip(self, key: str) -> str:
+        return address(key, "10.96")
+
+    def ready_endpoints(self, service_key: str) -> int:
+        _, namespace, name = parse_key(service_key)
+        selector = selector_of(self.estate.service(service_key), name)
+        total = 0
+        for key in self.estate.keys("deployment"):
+            _, ns, dep_name = parse_key(key)
+            deployment = self.estate.deployment(key)
+            if ns != namespace or not selector.items() <= labels_of(deployment, dep_name).items():
+                continue
+            if all(o.phase == "ready" for o in self.deployment_outcomes(key)):
+                total += deployment.replicas
+        return total
+
+    def find_service(self, host: str, namespace: str) -> str | None:
+        parts = host.split(".")
+        name = parts[0]
+        ns = parts[1] if len(parts) > 1 else namespace
+        if len(parts) > 2 and parts[2:] not in (["svc"], ["svc", "cluster", "local"]):
+            return None
+        key = resource_key("service", ns, name)
+        return key if key in self.estate else None
+
+    def deployment_outcomes(self, key: str) -> tuple[Outcome, ...]:
+        if key in self.outcomes:
+            return self.outcomes[key]
+        if key in self._busy:
+            raise ProvebenchError(
+                f"{key} depends on itself through its connections; the simulator cannot "
+                "decide its readiness",
+                field="preconditions.environment.state",
+            )
+        self._busy.add(key)
+        _, namespace, _ = parse_key(key)
+        found = tuple(
+            run_container(self.estate, namespace, container, self._lookup)
+            for container in self.estate.deployment(key).containers
+        )
+        self._busy.discard(key)
+        self.outcomes[key] = found
+        return found
+
+    def _lookup(self, host: str, namespace: str) -> tuple[str, int, int] | None:
+        """(cluster IP, port, ready endpoints) of the service a host name resolves to."""
+        key = self.find_service(host, namespace)
+        if key is None:
+            return None
+        return self.service_ip(key), self.estate.service(key).port, self.ready_endpoints(key)
+
+
+def _image(container: Container, deployment_name: str) -> str:
+    return container.image or f"registry.local/{deployment_name}/{container.name}:1.0.0"
+
+
+def observe(estate: Estate) -> Observation:
+    """Derive every observation from the estate (deterministic: same estate, same views)."""
+    deriver = _Deriver(estate)
+    pods: list[PodView] = []
+    events: list[EventView] = []
+    traces: list[TraceView] = []
+    for key in estate.keys("deployment"):
+        _, namespace, name = parse_key(key)
+        deployment = estate.deployment(key)
+        outcomes = deriver.deployment_outcomes(key)
+        views = tuple(
+            ContainerView(c.name, _image(c, name), o)
+            for c, o in zip(deployment.containers, outcomes, strict=True)
+        )
+        pod_names = _pod_names(namespace, name, deployment)
+        for pod_name in pod_names:
+            pods.append(
+                PodView(
+                    name=pod_name,
+                    namespace=namespace,
+                    deployment=name,
+                    labels=labels_of(deployment, name),
+                    ip=address(f"pod/{namespace}/{pod_name}", "10.244"),
+                    containers=views,
+                )
+            )
+            events.extend(_pod_events(namespace, pod_name, views))
+        if pod_names and views and all(v.outcome.phase in ("ready", "unready") for v in views):
+            spans = tuple(span for v in views for span in v.outcome.spans)
+            if spans:
+                trace_id = _digest(f"trace/{key}").hex()[:32]
+                root = f"{name}: handle request"
+                traces.append(TraceView(trace_id, namespace, name, root, spans))
+        events.append(
+            EventView(
+                namespace,
+                "Normal",
+                "ScalingReplicaSet",
+                f"deployment/{name}",
+                f"Scaled {'down' if deployment.replicas == 0 else 'up'} replica set "
+                f"{name}-{pod_template_hash(namespace, name, deployment)} to {deployment.replicas}",
+            )
+        )
+    for key in estate.keys("event"):
+        _, namespace, _ = parse_key(key)
+        event = estate.event(key)
+        events.append(
+            EventView(namespace, event.type, event.reason, event.involved, event.message, 1)
+        )
+    service_ips = {key: deriver.service_ip(key) for key in estate.keys("service")}
+    endpoints = {
+        key: tuple(
+            p.ip
+            for p in pods
+            if p.namespace == parse_key(key)[1]
+            and selector_of(estate.service(key), parse_key(key)[2]).items() <= p.labels.items()
+            and p.ready_count == len(p.containers)
+        )
+        for key in estate.keys("service")
+    }
+    return Observation(estate, tuple(pods), tuple(events), tuple(traces), service_ips, endpoints)
+
+
+def _pod_events(namespace: str, pod: str, views: tuple[ContainerView, ...]) -> list[EventView]:
+    involved = f"pod/{pod}"
+
+    def event(kind: str, reason: str, message: str, count: int = 1) -> EventView:
+        return EventView(namespace, kind, reason, involved, message, count)
+
+    out = [event("Normal", "Scheduled", f"Successfully assigned {namespace}/{pod} to {NODE_NAME}")]
+    for view in views:
+        out.extend(_container_events(view, pod, event))
+    return out
+
+
+def _container_events(
+    view: ContainerView, pod: str, event: Callable[..., EventView]
+) -> list[EventView]:
+    outcome = view.outcome
+    if outcome.phase == "mount_error":
+        return [event("Warning", "FailedMount", outcome.message, 6)]
+    pulled = f'Container image "{view.image}" already present on machine'
+    if outcome.phase == "config_error":
+        return [
+            event("Normal", "Pulled", pulled, 8),
+            event("Warning", "Failed", outcome.message, 8),
+        ]
+    out = [
+        event("Normal", "Pulled", pulled, 1 + view.restarts),
+        event("Normal", "Created", f"Created container {view.name}", 1 + view.restarts),
+        event("Normal", "Started", f"Started container {view.name}", 1 + view.restarts),
+    ]
+    if outcome.phase == "crash":
+        message = f"Back-off restarting failed container {view.name} in pod {pod}"
+        out.append(event("Warning", "BackOff", message, 2 * view.restarts))
+    if outcome.phase == "unready":
+        out.append(event("Warning", "Unhealthy", outcome.message, 24))
+    return out
+
+
+__all__ = [
+    "CRASH_RESTARTS",
+    "NODE_NAME",
+    "UNHEALTHY_CONDITIONS",
+    "ContainerView",
+    "EventView",
+    "Observation",
+    "PodView",
+    "SpanView",
+    "TraceView",
+    "address",
+    "name_suffix",
+    "observe",
+    "pod_template_hash",
+]

@@ -1,0 +1,293 @@
+"""The simulated estate: the resources of a small Kubernetes-like cluster, as declared data.
+
+A scenario's ``preconditions.environment.state`` (and the structured ``injection.baseline``) is a
+list of resource entries, each ``{resource: KIND/NAME, namespace: NS, …kind fields}``. This module
+validates those entries into typed models (so a typo is an error naming the field, never a silently
+healthy cluster) and keeps the estate as plain JSON data keyed by ``KIND/NAMESPACE/NAME`` — the
+shape deviations are applied to and deltas are computed over (SI §5.1).
+
+The declared ``status`` of an entry is kept out of the estate on purpose: what an operator sees is
+derived from the resources by the simulator's own rules (`_derive.py`), never read from a label.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from provebench._errors import ProvebenchError
+
+_CLOSED = ConfigDict(extra="forbid", frozen=True)
+
+DEFAULT_NAMESPACE = "default"
+# Fields of a state entry that describe the entry rather than the resource.
+_ENTRY_META = ("resource", "namespace", "status")
+_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
+
+
+class KeyRef(BaseModel):
+    model_config = _CLOSED
+    name: str = Field(pattern=_NAME_PATTERN)
+    key: str = Field(min_length=1)
+    optional: bool = False
+
+
+class EnvSource(BaseModel):
+    model_config = _CLOSED
+    configMapKeyRef: KeyRef | None = None  # the Kubernetes field names
+    secretKeyRef: KeyRef | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> EnvSource:
+        if (self.configMapKeyRef is None) == (self.secretKeyRef is None):
+            raise ValueError("valueFrom names exactly one of configMapKeyRef, secretKeyRef")
+        return self
+
+
+class EnvVar(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    name: str = Field(min_length=1)
+    value: str | None = None
+    value_from: EnvSource | None = Field(default=None, alias="valueFrom")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EnvVar:
+        if (self.value is None) == (self.value_from is None):
+            raise ValueError("an env entry has exactly one of value, valueFrom")
+        return self
+
+
+class ConfigFile(BaseModel):
+    """The process reads a ConfigMap mounted as a file (the image's config loader)."""
+
+    model_config = _CLOSED
+    configmap: str = Field(pattern=_NAME_PATTERN)
+    path: str = "/etc/app/config"
+    strict: bool = False
+    known_keys: tuple[str, ...] = ()
+    required_keys: tuple[str, ...] = ()
+
+
+class Connection(BaseModel):
+    """The process dials HOST:PORT, both read from its environment."""
+
+    model_config = _CLOSED
+    host_env: str
+    port_env: str
+    at_startup: bool = False
+
+
+class Behavior(BaseModel):
+    """How the container's image behaves when it runs — simulation data, never shown as a
+    manifest field (an operator sees its effects: logs, probes, metrics)."""
+
+    model_config = _CLOSED
+    requires_env: tuple[str, ...] = ()
+    config_file: ConfigFile | None = None
+    connects: tuple[Connection, ...] = ()
+    log_lines: tuple[str, ...] = ()
+    cpu_millicores: int = Field(default=25, ge=0)
+    memory_mib: int = Field(default=64, ge=0)
+
+
+class Container(BaseModel):
+    model_config = _CLOSED
+    name: str = Field(pattern=_NAME_PATTERN)
+    image: str | None = None
+    env: tuple[EnvVar, ...] = ()
+    ports: tuple[int, ...] = ()
+    behavior: Behavior = Field(default_factory=Behavior)
+
+
+class Deployment(BaseModel):
+    model_config = _CLOSED
+    replicas: int = Field(default=1, ge=0, le=20)
+    labels: dict[str, str] | None = None
+    containers: tuple[Container, ...] = Field(min_length=1)
+
+
+class ConfigData(BaseModel):
+    """A ConfigMap or a Secret: string keys to string values (as Kubernetes requires)."""
+
+    model_config = _CLOSED
+    data: dict[str, str] = Field(default_factory=dict)
+
+
+class Service(BaseModel):
+    model_config = _CLOSED
+    selector: dict[str, str] | None = None
+    port: int = Field(ge=1, le=65535)
+
+
+class Event(BaseModel):
+    """A cluster event that is part of the scene (an unrelated warning, say), not derived."""
+
+    model_config = _CLOSED
+    type: Literal["Normal", "Warning"] = "Normal"
+    reason: str = Field(min_length=1)
+    message: str = Field(min_length=1)
+    involved: str = Field(pattern=r"^[a-z]+/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+
+
+class Namespace(BaseModel):
+    model_config = _CLOSED
+
+
+KIND_MODELS: dict[str, type[BaseModel]] = {
+    "deployment": Deployment,
+    "configmap": ConfigData,
+    "secret": ConfigData,
+    "service": Service,
+    "event": Event,
+    "namespace": Namespace,
+}
+KINDS = tuple(KIND_MODELS)
+
+
+def split_resource(resource: str, *, field: str) -> tuple[str, str]:
+    """``KIND/NAME`` → (kind, name), or an error naming ``field``."""
+    kind, slash, name = resource.partition("/")
+    if not slash or not name or "/" in name:
+        raise ProvebenchError(f"resource {resource!r} is not KIND/NAME", field=field)
+    if kind not in KIND_MODELS:
+        raise ProvebenchError(
+            f"resource kind {kind!r} is not simulated (simulated kinds: {', '.join(KINDS)})",
+            field=field,
+        )
+    return kind, name
+
+
+def resource_key(kind: str, namespace: str, name: str) -> str:
+    return f"{kind}/{namespace}/{name}"
+
+
+def _location(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _entry(raw: object, field: str) -> tuple[str, dict[str, Any]]:
+    if not isinstance(raw, Mapping):
+        raise ProvebenchError("a state entry is a mapping with `resource`", field=field)
+    resource = raw.get("resource")
+    if not isinstance(resource, str):
+        raise ProvebenchError(
+            "a state entry needs `resource: KIND/NAME`", field=f"{field}.resource"
+        )
+    kind, name = split_resource(resource, field=f"{field}.resource")
+    namespace = raw.get("namespace", DEFAULT_NAMESPACE)
+    if kind == "namespace":
+        namespace = name
+    if not isinstance(namespace, str) or not namespace:
+        raise ProvebenchError("namespace must be a non-empty string", field=f"{field}.namespace")
+    body = {k: copy.deepcopy(v) for k, v in raw.items() if k not in _ENTRY_META}
+    try:
+        KIND_MODELS[kind].model_validate(body)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise ProvebenchError(
+            f"{kind}: {first['msg']}", field=f"{field}{_location(first['loc'])}"
+        ) from None
+    return resource_key(kind, namespace, name), body
+
+
+class Estate:
+    """Resources by ``KIND/NAMESPACE/NAME`` → their declared fields (JSON data, no status)."""
+
+    def __init__(self, resources: Mapping[str, dict[str, Any]]) -> None:
+        self._resources = {key: resources[key] for key in sorted(resources)}
+
+    @classmethod
+    def from_entries(cls, entries: object, *, field: str) -> Estate:
+        if not isinstance(entries, list):
+            raise ProvebenchError("must be a list of resource entries", field=field)
+        resources: dict[str, dict[str, Any]] = {}
+        for index, raw in enumerate(entries):
+            key, body = _entry(raw, f"{field}[{index}]")
+            if key in resources:
+                raise ProvebenchError(f"{key} is declared twice", field=f"{field}[{index}]")
+            resources[key] = body
+        return cls(resources)
+
+    def overlaid(self, entries: object, *, field: str) -> Estate:
+        """This estate with each entry of ``entries`` replacing (or adding) its resource."""
+        over = Estate.from_entries(entries, field=field)
+        return Estate({**self.copy_data(), **over.copy_data()})
+
+    def copy_data(self) -> dict[str, dict[str, Any]]:
+        return copy.deepcopy(self._resources)
+
+    def data(self) -> dict[str, Any]:
+        """The whole estate as JSON data (for snapshots and deltas)."""
+        return copy.deepcopy(self._resources)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._resources
+
+    def raw(self, key: str) -> dict[str, Any]:
+        return self._resources[key]
+
+    def keys(self, kind: str | None = None) -> Iterator[str]:
+        for key in self._resources:
+            if kind is None or key.split("/", 1)[0] == kind:
+                yield key
+
+    def namespaces(self) -> tuple[str, ...]:
+        return tuple(sorted({key.split("/")[1] for key in self._resources}))
+
+    def deployment(self, key: str) -> Deployment:
+        return Deployment.model_validate(self._resources[key])
+
+    def config(self, key: str) -> ConfigData:
+        return ConfigData.model_validate(self._resources[key])
+
+    def service(self, key: str) -> Service:
+        return Service.model_validate(self._resources[key])
+
+    def event(self, key: str) -> Event:
+        return Event.model_validate(self._resources[key])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Estate) and self._resources == other._resources
+
+    def __hash__(self) -> int:  # pragma: no cover — estates are compared, never hashed
+        raise TypeError("Estate is not hashable")
+
+
+def parse_key(key: str) -> tuple[str, str, str]:
+    kind, namespace, name = key.split("/", 2)
+    return kind, namespace, name
+
+
+def labels_of(deployment: Deployment, name: str) -> dict[str, str]:
+    return dict(deployment.labels) if deployment.labels is not None else {"app": name}
+
+
+def selector_of(service: Service, name: str) -> dict[str, str]:
+    return dict(service.selector) if service.selector is not None else {"app": name}
+
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "KINDS",
+    "Behavior",
+    "ConfigData",
+    "ConfigFile",
+    "Connection",
+    "Container",
+    "Deployment",
+    "EnvVar",
+    "Estate",
+    "Event",
+    "Service",
+    "labels_of",
+    "parse_key",
+    "resource_key",
+    "selector_of",
+    "split_resource",
+]

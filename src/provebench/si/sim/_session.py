@@ -1,0 +1,190 @@
+"""One scenario run in the simulator: the injected estate, its tools, and the recording.
+
+Every call is a step (SI §3.4), whether it succeeded or not, and is recorded three ways: the
+action with its verbatim body (what the agent saw), an audit-log entry (what the environment
+observed), and a full state snapshot whenever the call changed the estate. Nothing depends on
+the wall clock, so the same calls give the same evidence bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import JsonValue, TypeAdapter, ValidationError
+
+from provebench._errors import ProvebenchError
+from provebench.evidence import (
+    ApiCallEntry,
+    AuditEntry,
+    Evidence,
+    FullStateSnapshot,
+    NonScoringMetadata,
+    StateSnapshot,
+    ToolAction,
+)
+from provebench.si._scenario import Scenario
+from provebench.si.sim._derive import Observation, observe
+from provebench.si.sim._estate import Estate
+from provebench.si.sim._handlers import HANDLERS, Handled, failure, namespace_of
+from provebench.si.sim._inject import build_scene
+from provebench.si.sim._tools import (
+    INTERFACE_TYPES,
+    ToolResponse,
+    ToolSpec,
+    argument_problem,
+    tools_for,
+)
+
+SNAPSHOT_SOURCE = "provebench.si.sim"
+ACTOR = "agent"
+_ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+
+
+def _check_interfaces(scenario: Scenario) -> None:
+    for index, interface in enumerate(scenario.preconditions.agent.tools):
+        if interface not in INTERFACE_TYPES:
+            raise ProvebenchError(
+                f"interface type {interface!r} is not provided by the simulator "
+                f"(provided: {', '.join(INTERFACE_TYPES)})",
+                field=f"preconditions.agent.tools[{index}]",
+            )
+
+
+def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
+    namespaces = scope.get("namespaces")
+    if namespaces is None:
+        return None
+    if not isinstance(namespaces, list) or not all(isinstance(n, str) for n in namespaces):
+        raise ProvebenchError(
+            "must be a list of namespace names", field="preconditions.agent.scope.namespaces"
+        )
+    return frozenset(namespaces)
+
+
+class Session:
+    """One scenario run in the simulator: the injected estate, its tools, the recording."""
+
+    def __init__(self, scenario: Scenario, estate: Estate) -> None:
+        agent = scenario.preconditions.agent
+        self.scenario = scenario
+        self.prompt = "\n".join(
+            s.value for s in scenario.stimuli if s.type == "operator_prompt" and s.value
+        )
+        self.mode = agent.mode
+        self.scope: dict[str, JsonValue] = dict(agent.scope or {})
+        self.tools: tuple[ToolSpec, ...] = tools_for(agent.tools, agent.mode)
+        self._namespaces = _scope_namespaces(self.scope)
+        self._by_name = {spec.name: spec for spec in self.tools}
+        self._estate = estate
+        self._observation: Observation = observe(estate)
+        self._actions: list[ToolAction] = []
+        self._audit: list[AuditEntry] = []
+        self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
+
+    @classmethod
+    def start(cls, scenario: Scenario) -> Session:
+        """Build the injected estate of ``scenario``; bad input names the scenario field."""
+        _check_interfaces(scenario)
+        scene = build_scene(scenario)
+        return cls(scenario, scene.injected)
+
+    @property
+    def steps(self) -> int:
+        return len(self._actions)
+
+    @property
+    def observation(self) -> Observation:
+        """What the tools currently show (for tests and checks; agents only see tool bodies)."""
+        return self._observation
+
+    def _snapshot(self, label: str, after_step: int) -> FullStateSnapshot:
+        return FullStateSnapshot(
+            label=label,
+            taken_after_step=after_step,
+            source=SNAPSHOT_SOURCE,
+            state=self._estate.data(),
+        )
+
+    def _dispatch(self, tool: str, arguments: Mapping[str, Any]) -> Handled:
+        spec = self._by_name.get(tool)
+        namespace = namespace_of(arguments)
+        if spec is None:
+            offered = ", ".join(sorted(self._by_name))
+            message = f"unknown tool {tool!r} (offered: {offered})"
+            return Handled(failure("unknown_tool", message), "unknown", f"tool/{tool}", None)
+        problem = argument_problem(spec, arguments)
+        if problem is not None:
+            return Handled(failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None)
+        if self._namespaces is not None and namespace not in self._namespaces:
+            message = f"namespace {namespace!r} is outside the agent's scope"
+            return Handled(failure("forbidden", message), "denied", f"tool/{tool}", namespace)
+        return HANDLERS[tool](self._observation, arguments, namespace)
+
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+        """Run one tool call and record it; agent mistakes come back as errors, never raise."""
+        try:
+            recorded = _ARGUMENTS.validate_python(dict(arguments))
+        except (ValidationError, TypeError, ValueError):
+            recorded = {}
+            handled = Handled(
+                failure("invalid_arguments", "arguments must be a JSON object"),
+                "invalid",
+                f"tool/{tool}",
+                None,
+            )
+        else:
+            handled = self._dispatch(tool, recorded)
+        step = len(self._actions) + 1
+        response = handled.response
+        self._actions.append(
+            ToolAction(
+                id=f"call-{step:04d}",
+                tool=tool,
+                arguments=recorded,
+                result=response.body,
+                error=response.error,
+                error_code=response.error_code,
+            )
+        )
+        self._audit.append(
+            ApiCallEntry(
+                actor=ACTOR,
+                verb=handled.verb,
+                resource=handled.resource,
+                namespace=handled.namespace,
+                status_code=handled.status_code,
+                after_step=step,
+                detail={"tool": tool},
+            )
+        )
+        if handled.changed is not None:
+            self._estate = handled.changed
+            self._observation = observe(handled.changed)
+            self._snapshots.append(self._snapshot(f"after-step-{step}", step))
+        return response
+
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+    ) -> Evidence:
+        """The evidence of this run so far (provebench format; deterministic)."""
+        return Evidence(
+            scenario_id=self.scenario.id,
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            actions=list(self._actions),
+            final_answer_after_step=self.steps if final_answer else None,
+            audit_log=list(self._audit),
+            state_snapshots=list(self._snapshots),
+            metadata=NonScoringMetadata(
+                agent_name=agent_name, agent_version=agent_version, source_format="provebench"
+            ),
+        )
+
+
+__all__ = ["Session"]
