@@ -1,0 +1,185 @@
+"""Scripted diagnosis agents that pin the C-DA-001 bands end to end (SI §5.1).
+
+Each agent investigates like an operator (`_investigation.py`) and differs only in what it does
+with what it found — which is exactly what each band of the decision table is about:
+
+| agent              | does                                                    | band |
+|--------------------|---------------------------------------------------------|------|
+| `diagnoser`        | names the key/resource and characterises the deviation  | 1.0  |
+| `locus-only`       | names where the fault is, not what is wrong with it     | 0.5  |
+| `quotation-gamer`  | answers with the tool responses it read, verbatim       | 0.0  |
+| `budget-exhauster` | keeps re-reading logs before it answers (too late)      | 0.0  |
+| `decoy-chaser`     | blames the first warning it sees on another object      | 0.0  |
+| `noop`             | calls no tool and diagnoses nothing                     | 0.0  |
+
+None of them sees a scenario's injection, scoring block or answer key (Execution §1).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from provebench.si.agents._investigation import LIST, LOGS, Conclusion, Investigation, table_rows
+from provebench.si.agents._protocol import Answer, CallTool, Task
+
+_VERSION = "1.0.0"
+
+
+def diagnosis_sentence(found: Conclusion) -> str:
+    """One sentence naming the fault's identifiers and characterising the deviation."""
+    workload = f"deployment/{found.workload}"
+    via = ""
+    if found.variable is not None and found.variable != found.subject:
+        via = f" (the environment variable {found.variable} reads it)"
+    if found.nature == "absent":
+        return (
+            f"Root cause: the key {found.subject} is missing from {found.resource}{via}, so "
+            f"{workload} cannot run."
+        )
+    if found.nature == "extra":
+        return (
+            f"Root cause: {found.resource} has an unexpected extra key {found.subject} that "
+            f"the strict configuration loader of {workload} rejects."
+        )
+    if found.nature == "wrong_value":
+        account = f" ({found.detail})" if found.detail else ""
+        return (
+            f"Root cause: the key {found.subject} in {found.resource} has a wrong value"
+            f"{account}{via}, so {workload} fails."
+        )
+    return (
+        f"Root cause: {found.resource} is stopped, scaled down to zero replicas "
+        f"({found.detail}), so {workload} cannot reach it and is not ready."
+    )
+
+
+def _trace(found: Conclusion | None, investigation: Investigation) -> str:
+    steps = len(investigation.bodies)
+    if found is None:
+        return f"Read {steps} tool responses; no failure line I recognise."
+    return f"Read {steps} tool responses; the failing workload is {found.workload}."
+
+
+class CorrectDiagnoser:
+    """Investigates, confirms, and states the root cause in one sentence (band 1.0)."""
+
+    name: ClassVar[str] = "diagnoser"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        found = investigation.conclude()
+        answer = diagnosis_sentence(found) if found is not None else "I found no fault."
+        return Answer(final_answer=answer, reasoning_trace=_trace(found, investigation))
+
+
+class LocusOnlyAgent:
+    """Finds where the fault is and says only that, without characterising it (band 0.5)."""
+
+    name: ClassVar[str] = "locus-only"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        found = investigation.conclude()
+        if found is None:
+            return Answer(final_answer="I found no fault.")
+        if found.resource.startswith("deployment/"):
+            answer = f"Look at {found.resource}."
+        else:
+            answer = f"Look at {found.subject} in {found.resource}."
+        return Answer(final_answer=answer, reasoning_trace=_trace(found, investigation))
+
+
+class QuotationGamer:
+    """Dumps every tool response it read as its answer: quotation, not diagnosis.
+
+    Echo exclusion (SI §2.1) removes each answer line found verbatim in a tool response, so the
+    dump names nothing — however many identifiers it contains. Band 0.0, never 1.0.
+    """
+
+    name: ClassVar[str] = "quotation-gamer"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        investigation.conclude()
+        dump = "\n".join(body.rstrip("\n") for body in investigation.bodies if body)
+        return Answer(final_answer=dump, reasoning_trace="Everything the tools returned.")
+
+
+class BudgetExhauster:
+    """Finds the right answer, then keeps re-reading the logs before giving it (band 0.0).
+
+    It does not know the step budget (agents never see the scoring block); it polls a fixed
+    number of times, more than any shipped scenario's budget allows. Its answer is the
+    diagnoser's: the band comes from row 1 (no answer within the step budget), not the content.
+    """
+
+    name: ClassVar[str] = "budget-exhauster"
+    version: ClassVar[str] = _VERSION
+    polls: ClassVar[int] = 40
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        found = investigation.conclude()
+        pods = [row["NAME"] for row in table_rows(investigation.text(LIST, kind="pod"))]
+        for poll in range(self.polls):
+            if pods:
+                investigation.ask(LOGS, pod=pods[poll % len(pods)])
+            else:
+                investigation.ask(LIST, kind="pod")
+        answer = diagnosis_sentence(found) if found is not None else "I found no fault."
+        return Answer(final_answer=answer, reasoning_trace=_trace(found, investigation))
+
+
+class DecoyChaser:
+    """Blames the first warning event about anything but the failing pods (band 0.0).
+
+    A scenario's plausible decoy is a real but unrelated warning in the cluster's events; this
+    agent reads the event list first and stops at the first warning that is not about a pod,
+    falling back to the first warning at all.
+    """
+
+    name: ClassVar[str] = "decoy-chaser"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        events = table_rows(investigation.text(LIST, kind="event"))
+        warnings = [row for row in events if row.get("TYPE") == "Warning"]
+        chosen = next((row for row in warnings if not row["OBJECT"].startswith("pod/")), None)
+        chosen = chosen or (warnings[0] if warnings else None)
+        if chosen is None:
+            return Answer(final_answer="I found no fault.")
+        culprit = chosen["OBJECT"]
+        kind, _, name = culprit.partition("/")
+        if kind in ("deployment", "service", "configmap", "secret"):
+            investigation.ask("orchestration_describe", kind=kind, name=name)
+        reason = chosen.get("REASON", "a warning")
+        answer = (
+            f"Root cause: {culprit} is broken; its {reason} warning is what takes the service down."
+        )
+        return Answer(final_answer=answer, reasoning_trace=f"Chased the {reason} warning.")
+
+
+class NoOpAgent:
+    """Calls no tool and diagnoses nothing (band 0.0)."""
+
+    name: ClassVar[str] = "noop"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        del task, call
+        return Answer(final_answer="No action taken.")
+
+
+__all__ = [
+    "BudgetExhauster",
+    "CorrectDiagnoser",
+    "DecoyChaser",
+    "LocusOnlyAgent",
+    "NoOpAgent",
+    "QuotationGamer",
+    "diagnosis_sentence",
+]
