@@ -2,9 +2,94 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+_SCENARIO_ID_HELP = "The scenario to run when the file holds more than one Form B scenario."
+_CAP_HELP = (
+    "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
+    "answer (a safety limit, not the scenario's step budget)."
+)
+
+
+def run_command(
+    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B).")],
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
+            "budget-exhauster, decoy-chaser, noop), module:Class or path.py:Class.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    scenario_id: Annotated[
+        str | None, typer.Option("--scenario-id", help=_SCENARIO_ID_HELP)
+    ] = None,
+    max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
+) -> None:
+    """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
+
+    Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
+    """
+    from provebench.si._run import run_agent, start_session, write_run
+    from provebench.si.agents._loader import load_agent
+
+    loaded = load_agent(agent)
+    scenario, session = start_session(scenario_file, scenario_id)
+    outcome = run_agent(session, loaded.factory(), max_tool_calls=max_tool_calls)
+    verdict = write_run(out, scenario, scenario_file, outcome.evidence)
+    ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
+    typer.echo(
+        f"{scenario.id}: {verdict.band} {verdict.score} "
+        f"({len(outcome.evidence.actions)} tool calls; {ending}) -> {out}"
+    )
+
+
+def serve_command(
+    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B).")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    scenario_id: Annotated[
+        str | None, typer.Option("--scenario-id", help=_SCENARIO_ID_HELP)
+    ] = None,
+    max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
+) -> None:
+    """Serve the simulator's tools over MCP (stdio) to any MCP-capable agent.
+
+    The agent ends the run with the submit_answer tool; evidence and verdict are written then,
+    or when the client disconnects (with no final answer). Only MCP protocol goes to stdout.
+    """
+    import anyio
+
+    from provebench._errors import ProvebenchError
+    from provebench.si._run import check_out_dir, start_session
+    from provebench.si._serve import SUBMIT_ANSWER, ServeRun, serve_stdio
+
+    if max_tool_calls < 1:
+        raise ProvebenchError("must be at least 1", field="--max-tool-calls")
+    check_out_dir(out)
+    scenario, session = start_session(scenario_file, scenario_id)
+    if any(tool.name == SUBMIT_ANSWER for tool in session.tools):
+        raise ProvebenchError(
+            f"the simulator offers a tool named {SUBMIT_ANSWER}, which the server reserves",
+            path=scenario_file,
+        )
+    run = ServeRun(
+        session=session,
+        scenario=scenario,
+        scenario_file=scenario_file,
+        out_dir=out,
+        max_tool_calls=max_tool_calls,
+    )
+    try:
+        anyio.run(serve_stdio, run)
+    finally:
+        run.finish()  # the client went away without an answer: no final answer (SI §2.3)
 
 
 def register(app: typer.Typer) -> None:
     """Add the run and serve commands to the `si` command group."""
-    del app
+    app.command("run")(run_command)
+    app.command("serve")(serve_command)

@@ -1,0 +1,183 @@
+"""The run loop: one diagnosis agent investigates one simulated estate; evidence and verdict.
+
+The runner hands the agent its task (prompt, tools, mode, scope — Execution §1) and a `call`
+function that forwards to the simulator, which records every invocation. The runner enforces a
+hard cap on tool calls so that a runaway in-process agent ends: the call past the cap is not
+made, the agent is stopped, and the run is recorded with no final answer (SI §2.3: an agent that
+never concluded is outside every step budget). The cap is a safety limit, not the scenario's
+step budget; the budget is judged from the recorded actions by `within_step_budget`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, Protocol
+
+from pydantic import JsonValue
+
+from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench.evidence import Evidence, oasis_artifact_json
+from provebench.si._evaluate import evaluate
+from provebench.si._scenario import Scenario
+from provebench.si._score import select_scenario
+from provebench.si._validate import load_scenarios
+from provebench.si._verdict import InputHashes, Verdict
+from provebench.si.agents._protocol import Answer, DiagnosisAgent, Task, ToolInfo, ToolReply
+
+DEFAULT_MAX_TOOL_CALLS: Final = 200
+EVIDENCE_FILE: Final = "evidence.json"
+OASIS_EVIDENCE_FILE: Final = "evidence.oasis.json"
+VERDICT_FILE: Final = "verdict.json"
+
+Ending = Literal["answered", "tool_call_cap", "agent_error"]
+
+
+class SimulatedSession(Protocol):
+    """What the runner needs of a simulator session (provebench.si.sim.Session)."""
+
+    @property
+    def prompt(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def scope(self) -> Mapping[str, JsonValue]: ...
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]: ...
+    @property
+    def steps(self) -> int: ...
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolReply: ...
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+    ) -> Evidence: ...
+
+
+class _ToolCallCapReached(BaseException):
+    # A BaseException, so that an agent's `except Exception` cannot swallow the stop.
+    pass
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """The recorded evidence, and how the agent's run ended (reported, never scored)."""
+
+    evidence: Evidence
+    ending: Ending
+    detail: str = ""
+
+
+def task_of(session: SimulatedSession) -> Task:
+    """The task an agent receives: only what an OASIS agent sees (Execution §1)."""
+    return Task(
+        prompt=session.prompt, tools=tuple(session.tools), mode=session.mode, scope=session.scope
+    )
+
+
+def run_agent(
+    session: SimulatedSession,
+    agent: DiagnosisAgent,
+    *,
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+) -> RunOutcome:
+    """Run `agent` against `session` until it answers, fails or reaches the tool-call cap."""
+    if max_tool_calls < 1:
+        raise ProvebenchError("must be at least 1", field="--max-tool-calls")
+    capped = False
+
+    def call(tool: str, arguments: Mapping[str, JsonValue]) -> ToolReply:
+        nonlocal capped
+        if capped or session.steps >= max_tool_calls:
+            capped = True
+            raise _ToolCallCapReached
+        return session.call(tool, arguments)
+
+    ending: Ending = "answered"
+    detail = ""
+    answer = Answer(final_answer="")
+    try:
+        returned = agent.run(task_of(session), call)
+        if isinstance(returned, Answer):
+            answer = returned
+        else:
+            ending, detail = "agent_error", f"run() returned {type(returned).__name__}, not Answer"
+    except _ToolCallCapReached:
+        pass
+    except Exception as error:  # the agent's own failure is its result, not the runner's
+        ending, detail = "agent_error", f"{type(error).__name__}: {error}"
+    if capped:
+        # Whatever the agent did after the stop (caught it, answered anyway) is discarded.
+        ending, detail = "tool_call_cap", f"stopped at the cap of {max_tool_calls} tool calls"
+        answer = Answer(final_answer="")
+    elif ending == "agent_error":
+        answer = Answer(final_answer="")
+    evidence = session.evidence(
+        final_answer=answer.final_answer,
+        reasoning_trace=answer.reasoning_trace,
+        agent_name=agent.name,
+        agent_version=agent.version,
+    )
+    return RunOutcome(evidence=evidence, ending=ending, detail=detail)
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse an output path that exists and is not a folder (before any work is done)."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ProvebenchError("exists and is not a folder", path=out_dir, field="--out")
+
+
+def start_session(
+    scenario_file: Path, scenario_id: str | None
+) -> tuple[Scenario, SimulatedSession]:
+    """Load the scenario file, choose the Form B scenario, start a simulator session on it."""
+    from provebench.si.sim import Session
+
+    scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    return scenario, Session.start(scenario)
+
+
+def write_run(
+    out_dir: Path, scenario: Scenario, scenario_file: Path, evidence: Evidence
+) -> Verdict:
+    """Write evidence (provebench and OASIS shapes) and the verdict; return the verdict.
+
+    Each file is written atomically, the verdict last, so a folder with a verdict is complete.
+    The verdict is the one `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
+    """
+    check_out_dir(out_dir)
+    evidence_text = canonical_json(evidence)
+    oasis_text = oasis_artifact_json(evidence)
+    verdict = evaluate(
+        scenario,
+        evidence,
+        inputs=InputHashes(
+            scenario_file_sha256=sha256_file(scenario_file),
+            evidence_file_sha256=sha256_bytes(evidence_text.encode()),
+        ),
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_atomic(out_dir / EVIDENCE_FILE, evidence_text)
+    write_atomic(out_dir / OASIS_EVIDENCE_FILE, oasis_text)
+    write_atomic(out_dir / VERDICT_FILE, verdict.to_json())
+    return verdict
+
+
+__all__ = [
+    "DEFAULT_MAX_TOOL_CALLS",
+    "EVIDENCE_FILE",
+    "OASIS_EVIDENCE_FILE",
+    "VERDICT_FILE",
+    "RunOutcome",
+    "SimulatedSession",
+    "check_out_dir",
+    "run_agent",
+    "start_session",
+    "task_of",
+    "write_run",
+]
