@@ -1,0 +1,150 @@
+"""`provebench si serve`: an MCP client session gives the same evidence and verdict as si run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from provebench.si import load_scenarios
+from provebench.si._run import task_of
+from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent
+from provebench.si.sim import Session
+from tests.helpers.si_lab import write_fixture
+from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters
+
+PROVEBENCH = (sys.executable, "-m", "provebench")
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path) -> Path:
+    return write_fixture(tmp_path)
+
+
+def _in_process(scenario_file: Path, agent_name: str, out: Path) -> None:
+    subprocess.run(
+        [*PROVEBENCH, "si", "run", str(scenario_file), "--agent", agent_name, "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
+
+
+def _task(scenario_file: Path) -> object:
+    return task_of(Session.start(load_scenarios(scenario_file)[0]))
+
+
+@pytest.mark.parametrize("agent_class", [CorrectDiagnoser, DecoyChaser])
+def test_a_client_session_gives_the_same_bytes_as_the_in_process_agent(
+    scenario_file: Path, tmp_path: Path, agent_class: type
+) -> None:
+    _in_process(scenario_file, agent_class.name, tmp_path / "run")
+    served = tmp_path / "served"
+    listed = run_agent_over_mcp(
+        server_parameters(scenario_file, served), agent_class(), _task(scenario_file)
+    )
+    session = Session.start(load_scenarios(scenario_file)[0])
+    offered = {tool.name: tool.input_schema for tool in session.tools}
+    assert {tool.name: tool.input_schema for tool in listed if tool.name != "submit_answer"} == (
+        offered
+    )
+    for name in ("evidence.json", "evidence.oasis.json", "verdict.json"):
+        assert (served / name).read_bytes() == (tmp_path / "run" / name).read_bytes(), name
+    verdict = json.loads((served / "verdict.json").read_text())
+    assert verdict["non_scoring"]["agent_name"] == agent_class.name
+
+
+def test_a_client_that_leaves_without_an_answer_is_recorded_with_none(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    served = tmp_path / "served"
+    run_agent_over_mcp(
+        server_parameters(scenario_file, served),
+        load_agent("diagnoser").factory(),
+        _task(scenario_file),
+        submit=False,
+    )
+    evidence = json.loads((served / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 3
+    verdict = json.loads((served / "verdict.json").read_text())
+    assert (verdict["matched_row"]["id"], verdict["score"]) == (1, 0.0)
+
+
+def test_the_tool_call_cap_ends_a_served_run(scenario_file: Path, tmp_path: Path) -> None:
+    served = tmp_path / "served"
+    run_agent_over_mcp(
+        server_parameters(scenario_file, served, "--max-tool-calls", "2"),
+        load_agent("diagnoser").factory(),
+        _task(scenario_file),
+        submit=False,
+    )
+    evidence = json.loads((served / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 2
+
+
+def test_stdout_carries_only_the_protocol(scenario_file: Path, tmp_path: Path) -> None:
+    requests = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "orchestration_list", "arguments": {"kind": "pod"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "submit_answer", "arguments": {"final_answer": "SMTP_PORT."}},
+        },
+    ]
+    server = subprocess.Popen(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(tmp_path / "served")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    lines: list[str] = []
+    for request in requests:
+        # One request at a time, each answered before the next (a notification has no answer).
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        if "id" in request:
+            lines.append(server.stdout.readline())
+    stdout, _ = server.communicate(timeout=60)
+    assert server.returncode == 0
+    lines += stdout.splitlines()
+    messages = [json.loads(line) for line in lines if line.strip()]
+    assert all(message.get("jsonrpc") == "2.0" for message in messages)
+    assert sorted(m["id"] for m in messages if "id" in m) == [1, 2, 3, 4]
+    evidence = json.loads((tmp_path / "served" / "evidence.json").read_text())
+    assert evidence["final_answer"] == "SMTP_PORT."
+    assert [a["tool"] for a in evidence["actions"]] == ["orchestration_list"]
+    assert evidence["metadata"]["agent_name"] == "raw"
+
+
+def test_bad_input_is_one_line_before_serving(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [*PROVEBENCH, "si", "serve", str(tmp_path / "missing.yaml"), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
