@@ -71,8 +71,8 @@ def test_absent_key_synonyms_are_exactly_si_3_3() -> None:
 
 
 def test_unknown_deviation_type_has_no_synonyms() -> None:
-    with pytest.raises(ProvebenchError, match="wrong_value"):
-        synonyms_for("wrong_value")
+    with pytest.raises(ProvebenchError, match="expired_certificate"):
+        synonyms_for("expired_certificate")
 
 
 def test_identifier_matching_and_sentence_constants() -> None:
