@@ -24,9 +24,10 @@ class Finding:
     resource: str | None  # `configmap/NAME`, `secret/NAME` when the line names it
     line: str  # the line the finding was read from
     target: str | None = None  # `host:port` of a failed connection
+    part: Literal["host", "port"] | None = None  # which half of `target` is wrong
 
 
-_RULES: tuple[tuple[re.Pattern[str], Nature], ...] = (
+_RULES: tuple[tuple[re.Pattern[str], Nature, Literal["host", "port"] | None], ...] = (
     # kubelet: an env var's configMapKeyRef / secretKeyRef names a key the object lacks
     (
         re.compile(
@@ -34,32 +35,31 @@ _RULES: tuple[tuple[re.Pattern[str], Nature], ...] = (
             r"[^/\s]+/(?P<name>[^\s\"]+)"
         ),
         "absent",
+        None,
     ),
     # kubelet: the referenced or mounted object itself does not exist
-    (re.compile(r"(?P<kind>configmap|secret) \"(?P<subject>[^\"]+)\" not found"), "absent"),
+    (re.compile(r"(?P<kind>configmap|secret) \"(?P<subject>[^\"]+)\" not found"), "absent", None),
     # the process: a required variable or config key is missing
-    (re.compile(r"required environment variable (?P<subject>\S+) is not set"), "absent"),
-    (re.compile(r"required key \"(?P<subject>[^\"]+)\" is missing"), "absent"),
+    (re.compile(r"required environment variable (?P<subject>\S+) is not set"), "absent", None),
+    (re.compile(r"required key \"(?P<subject>[^\"]+)\" is missing"), "absent", None),
     # the process: a strict config loader meets a key it does not know
-    (re.compile(r"unknown key \"(?P<subject>[^\"]+)\""), "extra"),
+    (re.compile(r"unknown key \"(?P<subject>[^\"]+)\""), "extra", None),
     # a connection whose address is wrong: bad port text, no such host, wrong port (timeout)
-    (re.compile(r"(?P<target>\S+:\S+?):? .*invalid port '(?P<subject>[^']*)'"), "wrong_value"),
     (
-        re.compile(
-            r"upstream (?P<target>\S+):\d*:? .*no such host|lookup (?P<subject>\S+) on .*"
-            r"no such host"
-        ),
+        re.compile(r"(?P<target>\S+:\S+?):? .*invalid port '(?P<subject>[^']*)'"),
         "wrong_value",
+        "port",
     ),
-    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*i/o timeout"), "wrong_value"),
+    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*no such host"), "wrong_value", "host"),
+    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*i/o timeout"), "wrong_value", "port"),
     # a connection to a service nobody answers for
-    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*connection refused"), "unreachable"),
+    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*connection refused"), "unreachable", None),
 )
 
 
 def read_line(line: str) -> Finding | None:
     """The finding a line states, or None when it states no fault this reader knows."""
-    for pattern, nature in _RULES:
+    for pattern, nature, part in _RULES:
         match = pattern.search(line)
         if match is None:
             continue
@@ -71,7 +71,7 @@ def read_line(line: str) -> Finding | None:
             resource = f"{groups['kind'].lower()}/{groups['name']}"
         elif "kind" in groups:
             resource = f"{groups['kind'].lower()}/{subject}"
-        return Finding(nature, subject, resource, line.strip(), target)
+        return Finding(nature, subject, resource, line.strip(), target, part)
     return None
 
 

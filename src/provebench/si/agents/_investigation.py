@@ -20,11 +20,12 @@ from pydantic import JsonValue
 from provebench.si.agents._findings import Finding, read_lines
 from provebench.si.agents._protocol import CallTool, Task, ToolReply
 
-LIST, GET, DESCRIBE, LOGS = (
+LIST, GET, DESCRIBE, LOGS, LOG_QUERY = (
     "orchestration_list",
     "orchestration_get",
     "orchestration_describe",
     "orchestration_logs",
+    "logging_query",
 )
 _ENV_SOURCE = re.compile(
     r"^\s+(?P<var>\S+):\s+<set to the key '(?P<key>[^']+)' of (?P<source>config map|secret) "
@@ -53,6 +54,7 @@ class Investigation:
     task: Task
     call: CallTool
     bodies: list[str] = field(default_factory=list)
+    _config: dict[str, dict[str, str] | None] = field(default_factory=dict)
 
     @property
     def namespace(self) -> str:
@@ -132,6 +134,12 @@ class Investigation:
         return Conclusion(nature, subject, resource, workload, detail, variable)
 
     def _data(self, resource: str) -> dict[str, str] | None:
+        """The data of a ConfigMap or Secret (read once per investigation)."""
+        if resource not in self._config:
+            self._config[resource] = self._read_data(resource)
+        return self._config[resource]
+
+    def _read_data(self, resource: str) -> dict[str, str] | None:
         kind, _, name = resource.partition("/")
         if kind not in ("configmap", "secret"):
             return None
@@ -146,18 +154,27 @@ class Investigation:
         self, finding: Finding, sources: Mapping[str, re.Match[str]], workload: str
     ) -> Conclusion:
         host, _, port = (finding.target or "").rpartition(":")
-        wanted = {value for value in (host, port, finding.subject) if value}
+        wrong = port if finding.part == "port" else host
         for variable, source in sources.items():
             kind = "configmap" if source["source"] == "config map" else "secret"
             resource = f"{kind}/{source['name']}"
-            data = self._data(resource) or {}
-            value = data.get(source["key"])
-            if value is not None and value in wanted:
-                detail = f"{variable} is {value!r}, and {finding.target} does not answer"
-                return Conclusion(
-                    "wrong_value", source["key"], resource, workload, detail, variable
-                )
+            value = (self._data(resource) or {}).get(source["key"])
+            if value is None or value != wrong:
+                continue
+            detail = f"it is {value!r}"
+            if finding.part == "port":
+                served = self._service_port(host)
+                if served is not None:
+                    detail += f" but service {host} listens on {served}"
+            else:
+                detail += f" and no service {value} exists"
+            return Conclusion("wrong_value", source["key"], resource, workload, detail, variable)
         return Conclusion("wrong_value", finding.subject, f"deployment/{workload}", workload)
+
+    def _service_port(self, host: str) -> str | None:
+        described = self.text(DESCRIBE, kind="service", name=host.split(".")[0])
+        port = re.search(r"^Port:\s+(\d+)", described, re.MULTILINE)
+        return port[1] if port else None
 
     def _stopped_backend(self, finding: Finding, workload: str) -> Conclusion:
         service = (finding.target or finding.subject).split(":")[0].split(".")[0]
@@ -189,4 +206,13 @@ def _unhealthy(row: Mapping[str, str]) -> bool:
     return row.get("STATUS", "Running") != "Running" or (ready != total and total != "")
 
 
-__all__ = ["Conclusion", "Investigation", "table_rows"]
+__all__ = [
+    "DESCRIBE",
+    "GET",
+    "LIST",
+    "LOGS",
+    "LOG_QUERY",
+    "Conclusion",
+    "Investigation",
+    "table_rows",
+]

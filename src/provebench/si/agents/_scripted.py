@@ -19,7 +19,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from provebench.si.agents._investigation import LIST, LOGS, Conclusion, Investigation, table_rows
+from provebench.si.agents._investigation import (
+    LIST,
+    LOG_QUERY,
+    LOGS,
+    Conclusion,
+    Investigation,
+    table_rows,
+)
 from provebench.si.agents._protocol import Answer, CallTool, Task
 
 _VERSION = "1.0.0"
@@ -42,7 +49,7 @@ def diagnosis_sentence(found: Conclusion) -> str:
             f"the strict configuration loader of {workload} rejects."
         )
     if found.nature == "wrong_value":
-        account = f" ({found.detail})" if found.detail else ""
+        account = f": {found.detail}" if found.detail else ""
         return (
             f"Root cause: the key {found.subject} in {found.resource} has a wrong value"
             f"{account}{via}, so {workload} fails."
@@ -134,11 +141,12 @@ class BudgetExhauster:
 
 
 class DecoyChaser:
-    """Blames the first warning event about anything but the failing pods (band 0.0).
+    """Blames the loudest warning about something other than the failing pods (band 0.0).
 
-    A scenario's plausible decoy is a real but unrelated warning in the cluster's events; this
-    agent reads the event list first and stops at the first warning that is not about a pod,
-    falling back to the first warning at all.
+    A scenario's plausible decoy is real but unrelated noise: a warning event on a node or
+    another object, or a neighbour workload logging warnings. This agent reads the event list,
+    stops at the first warning that is not about a pod, else at the first workload whose logs
+    warn, and blames that — without ever reading the failing workload's own evidence.
     """
 
     name: ClassVar[str] = "decoy-chaser"
@@ -149,18 +157,27 @@ class DecoyChaser:
         events = table_rows(investigation.text(LIST, kind="event"))
         warnings = [row for row in events if row.get("TYPE") == "Warning"]
         chosen = next((row for row in warnings if not row["OBJECT"].startswith("pod/")), None)
-        chosen = chosen or (warnings[0] if warnings else None)
-        if chosen is None:
-            return Answer(final_answer="I found no fault.")
-        culprit = chosen["OBJECT"]
-        kind, _, name = culprit.partition("/")
-        if kind in ("deployment", "service", "configmap", "secret"):
-            investigation.ask("orchestration_describe", kind=kind, name=name)
-        reason = chosen.get("REASON", "a warning")
+        if chosen is not None:
+            culprit, evidence = chosen["OBJECT"], f"its {chosen.get('REASON', '')} warning"
+        else:
+            found = _warning_logger(investigation)
+            if found is None:
+                return Answer(final_answer="I found no fault.")
+            culprit, evidence = f"deployment/{found}", "its stream of warnings"
         answer = (
-            f"Root cause: {culprit} is broken; its {reason} warning is what takes the service down."
+            f"Root cause: {culprit} is broken, as {evidence} shows; it is what takes the "
+            "service down."
         )
-        return Answer(final_answer=answer, reasoning_trace=f"Chased the {reason} warning.")
+        return Answer(final_answer=answer, reasoning_trace=f"Chased {culprit}.")
+
+
+def _warning_logger(investigation: Investigation) -> str | None:
+    """The first workload whose log lines warn (from the namespace-wide log query)."""
+    for line in investigation.text(LOG_QUERY, contains="WARN").splitlines():
+        pod = line.split("/", 1)[0]
+        if pod.count("-") >= 2:
+            return pod.rsplit("-", 2)[0]
+    return None
 
 
 class NoOpAgent:
