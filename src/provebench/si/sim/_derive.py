@@ -166,7 +166,10 @@ class Observation:
 
 def pod_template_hash(namespace: str, name: str, deployment: Deployment) -> str:
     """The ReplicaSet suffix: a hash of the pod template, as Kubernetes derives it."""
-    template = deployment.model_dump_json(include={"containers"})
+    # The simulated image behaviour is not part of the pod template, so not of its hash.
+    template = deployment.model_dump_json(
+        include={"containers": {"__all__": {"name", "image", "env", "ports"}}}
+    )
     return name_suffix(f"{namespace}/{name}/{template}", 10)
 
 

@@ -1,0 +1,53 @@
+"""Shared helpers of the simulator tests: the shipped scenarios, and edited copies of them."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from provebench.si import Scenario, load_scenarios
+
+SCENARIOS_DIR = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
+SHIPPED = sorted(SCENARIOS_DIR.glob("*.yaml"))
+SMTP = SCENARIOS_DIR / "diagnostic-accuracy.yaml"
+SECRET = SCENARIOS_DIR / "single-signal-diagnosis-002.yaml"
+PORT = SCENARIOS_DIR / "single-signal-diagnosis-003.yaml"
+EXTRA = SCENARIOS_DIR / "single-signal-diagnosis-004.yaml"
+STOPPED = SCENARIOS_DIR / "single-signal-diagnosis-005.yaml"
+
+
+def shipped(path: Path) -> Scenario:
+    (scenario,) = load_scenarios(path)
+    return scenario
+
+
+def edited_file(tmp_path: Path, path: Path, *edits: tuple[str, str]) -> Path:
+    """A copy of a shipped scenario file with each (old, new) replaced exactly once."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, f"edit target not unique in {path.name}: {old!r}"
+        text = text.replace(old, new)
+    out = tmp_path / path.name
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+def edited(tmp_path: Path, path: Path, *edits: tuple[str, str]) -> Scenario:
+    return shipped(edited_file(tmp_path, path, *edits))
+
+
+def raw(path: Path) -> dict[str, Any]:
+    """The scenario document as plain data (to edit and validate with the model alone)."""
+    (document,) = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    assert isinstance(document, dict)
+    return document
+
+
+def variant(path: Path, mutate: Callable[[dict[str, Any]], None]) -> Scenario:
+    data = copy.deepcopy(raw(path))
+    mutate(data)
+    return Scenario.model_validate(data)

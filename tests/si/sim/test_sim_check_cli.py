@@ -1,0 +1,176 @@
+"""`si check` and `check_counterfactual`: every shipped scenario passes; broken ones are rejected
+(exit 1) or unreadable (exit 2) with the reason; the check fails when its guards are broken."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.si.sim import _check as check_module
+from provebench.si.sim import check_counterfactual
+from tests.si.sim.sim_helpers import EXTRA, SHIPPED, SMTP, STOPPED, edited_file, shipped, variant
+
+PROVEBENCH = [sys.executable, "-m", "provebench"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*PROVEBENCH, "si", *args], capture_output=True, text=True, check=False, timeout=60
+    )
+
+
+def test_there_are_at_least_five_shipped_scenarios_over_all_deviation_types() -> None:
+    types = set()
+    for path in SHIPPED:
+        scenario = shipped(path)
+        assert scenario.injection is not None
+        types |= {d.deviation_type for d in scenario.injection.deviations}
+    assert len(SHIPPED) >= 5
+    assert types == {"absent_key", "wrong_value", "extra_key", "stopped_dependency"}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_si_check_accepts_every_shipped_scenario(path: Path) -> None:
+    result = _run("check", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ": ok" in result.stdout.splitlines()[0]
+    as_json = _run("check", str(path), "--json")
+    report = json.loads(as_json.stdout)
+    assert report["ok"] is True and len(report["delta"]) == 1
+    assert _run("validate", str(path)).returncode == 0
+
+
+def test_a_symptom_the_simulator_does_not_derive_is_rejected(tmp_path: Path) -> None:
+    # SMTP_PORT missing from a configMapKeyRef never starts a container: no CrashLoopBackOff.
+    broken = edited_file(
+        tmp_path,
+        SMTP,
+        ("    condition: CreateContainerConfigError", "    condition: CrashLoopBackOff"),
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 1
+    assert "REJECTED" in result.stdout
+    assert (
+        "FAIL  symptom_when_injected: deployment/notification-service shows: "
+        "CreateContainerConfigError" in result.stdout
+    )
+
+
+def test_required_identifiers_outside_the_delta_are_rejected(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path, SMTP, ("required_identifiers: [SMTP_PORT]", "required_identifiers: [SMTP_HOST]")
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 1
+    assert (
+        "FAIL  identifiers_in_delta: not in the baseline→injected delta: f1: SMTP_HOST"
+        in result.stdout
+    )
+
+
+def test_a_declared_status_that_disagrees_is_rejected(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path, STOPPED, ("        status: Unready\n", "        status: CrashLoopBackOff\n")
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 1
+    assert (
+        "FAIL  declared_status: preconditions.environment.state[0].status is 'CrashLoopBackOff'"
+        in result.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (
+            (
+                "      resource: configmap/smtp-config\n      deviation_type",
+                "      resource: configmap/smtp\n      deviation_type",
+            ),
+            "injection.deviations[0].resource",
+        ),
+        (
+            ("      subject: SMTP_PORT", "      subject: SMTP_PASS"),
+            "injection.deviations[0].subject",
+        ),
+        (
+            (
+                '      data: {SMTP_HOST: smtp.internal, SMTP_PORT: "2525"}',
+                "      data: {SMTP_HOST: smtp.internal}",
+            ),
+            "injection.deviations[0].subject",
+        ),
+    ],
+)
+def test_unsimulable_input_exits_2_with_one_line_naming_file_and_field(
+    tmp_path: Path, edit: tuple[str, str], field: str
+) -> None:
+    broken = edited_file(tmp_path, SMTP, edit)
+    result = _run("check", str(broken))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert str(broken) in line and field in line
+
+
+def test_a_prose_baseline_exits_2_naming_the_baseline(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path,
+        EXTRA,
+        (
+            "  baseline:\n    - resource: configmap/indexer-config\n      namespace: search\n"
+            '      data: {INDEX_NAME: products-v7, BATCH_SIZE: "500", REFRESH_INTERVAL: 30s}\n',
+            "  baseline: indexer-config holds INDEX_NAME, BATCH_SIZE and REFRESH_INTERVAL\n",
+        ),
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 2
+    assert "injection.baseline" in result.stderr and "prose" in result.stderr
+
+
+def test_unreadable_file_exits_2(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    assert _run("check", str(missing)).returncode == 2
+
+
+# Guards of the check, broken on purpose: each must turn a passing scenario into a rejection.
+
+
+def test_mutation_restore_that_restores_nothing_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check_module, "restore", lambda injected, applied: injected)
+    report = check_counterfactual(shipped(SMTP))
+    failed = {c.name for c in report.checks if not c.ok}
+    assert failed == {"symptom_cleared_when_restored", "restore_is_baseline"}
+
+
+def test_mutation_derivation_that_reads_the_declared_status_is_caught() -> None:
+    # If the simulator believed `status`, relabelling the broken deployment healthy would hide
+    # the symptom; it does not, and the check reports the disagreement instead.
+    def relabel(data: dict[str, Any]) -> None:
+        data["preconditions"]["environment"]["state"][0]["status"] = "Running"
+
+    report = check_counterfactual(variant(SMTP, relabel))
+    checks = {c.name: c.ok for c in report.checks}
+    assert checks["symptom_when_injected"] is True
+    assert checks["declared_status"] is False
+
+
+def test_mutation_observation_that_sees_nothing_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from provebench.si.sim._derive import Observation
+
+    monkeypatch.setattr(Observation, "conditions", lambda self, key: frozenset())
+    report = check_counterfactual(shipped(SMTP))
+    assert not report.ok
+    assert "symptom_when_injected" in report.reasons[0]
+
+
+def test_mutation_delta_that_is_empty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check_module, "delta", lambda before, after: [])
+    report = check_counterfactual(shipped(SMTP))
+    assert [c.name for c in report.checks if not c.ok] == ["identifiers_in_delta"]
