@@ -20,7 +20,8 @@ from collections.abc import Callable
 
 from provebench.pilot._score_final_csv import Record
 
-_KEPT_ROWS = 1 << 16  # rows kept per side (about two read pieces of a typical register)
+_KEPT_ROWS = 1 << 16  # rows kept per side at least (about two read pieces of a register),
+# and at most twice as many: the oldest are dropped in one go when that is reached
 _LOOSE_ROWS = 1 << 12  # rows taken one at a time are kept in lists of at most this many
 LOOKUP_BUDGET = 1 << 22  # rows indexed plus runs visited, over all look-ups of one join
 
@@ -56,13 +57,13 @@ class RecentRows:
             self._push(_Run(loose))
         loose.append(record)
         self._rows += 1
-        if self._rows > _KEPT_ROWS:
+        if self._rows > 2 * _KEPT_ROWS:
             self._evict()
 
     def _push(self, run: _Run) -> None:
         self._runs.append(run)
         self._rows += len(run.records)
-        if self._rows > _KEPT_ROWS:
+        if self._rows > 2 * _KEPT_ROWS:
             self._evict()
 
     def _evict(self) -> None:
