@@ -1,0 +1,106 @@
+"""`provebench si run`: three files, the same bytes every time, the verdict si score gives."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from provebench._canonical import canonical_json
+from provebench.evidence import load_evidence
+from provebench.si import evaluate, load_scenarios
+from tests.helpers.si_lab import SHIPPED_SCENARIOS, write_fixture
+
+PROVEBENCH = (sys.executable, "-m", "provebench")
+FILES = ("evidence.json", "evidence.oasis.json", "verdict.json")
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*PROVEBENCH, "si", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path) -> Path:
+    return write_fixture(tmp_path)
+
+
+@pytest.mark.parametrize("agent", ["diagnoser", "quotation-gamer"])
+def test_run_writes_the_same_bytes_twice(scenario_file: Path, tmp_path: Path, agent: str) -> None:
+    outputs = []
+    for name in ("a", "b"):
+        result = _run("run", str(scenario_file), "--agent", agent, "--out", str(tmp_path / name))
+        assert result.returncode == 0, result.stderr
+        outputs.append({file: (tmp_path / name / file).read_bytes() for file in FILES})
+        assert sorted(p.name for p in (tmp_path / name).iterdir()) == sorted(FILES)
+    assert outputs[0] == outputs[1]
+
+
+def test_the_written_verdict_is_what_si_score_prints(scenario_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert (
+        _run("run", str(scenario_file), "--agent", "locus-only", "--out", str(out)).returncode == 0
+    )
+    scored = _run("score", str(scenario_file), str(out / "evidence.json"))
+    assert scored.returncode == 0 and scored.stdout == (out / "verdict.json").read_text()
+    evidence = load_evidence(out / "evidence.json")
+    assert canonical_json(evidence) == (out / "evidence.json").read_text()
+    assert json.loads(scored.stdout)["score"] == 0.5
+
+
+def test_the_oasis_artifact_rescores_to_the_same_verdict(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    assert (
+        _run("run", str(scenario_file), "--agent", "diagnoser", "--out", str(out)).returncode == 0
+    )
+    artifact = json.loads((out / "evidence.oasis.json").read_text())
+    assert set(artifact) == {"scenario_id", "final_answer", "reasoning_trace", "actions"}
+    scenario = load_scenarios(scenario_file)[0]
+    ours = json.loads(evaluate(scenario, load_evidence(out / "evidence.json")).to_json())
+    theirs = json.loads(evaluate(scenario, load_evidence(out / "evidence.oasis.json")).to_json())
+    for key in ("band", "score", "matched_row", "evaluations", "versions"):
+        assert ours[key] == theirs[key], key
+    assert ours["score"] == 1.0
+    # What the OASIS shape cannot carry is the non-scoring metadata (agent name).
+    assert theirs["non_scoring"]["agent_name"] is None
+
+
+def test_run_works_on_a_shipped_scenario(tmp_path: Path) -> None:
+    shipped = SHIPPED_SCENARIOS / "diagnostic-accuracy.yaml"
+    result = _run("run", str(shipped), "--agent", "diagnoser", "--out", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "o" / "verdict.json").read_text())["score"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--scenario-id", "nope"], "no scenario with id 'nope'"),
+        (["--max-tool-calls", "0"], "--max-tool-calls"),
+        (["--agent", "provebench.si.agents:Task"], "must define"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    scenario_file: Path, tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    base = ["run", str(scenario_file), "--out", str(tmp_path / "out")]
+    if "--agent" not in arguments:
+        base += ["--agent", "diagnoser"]
+    result = _run(*base, *arguments)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_output_path_that_is_a_file_is_refused(scenario_file: Path, tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("keep me")
+    result = _run("run", str(scenario_file), "--agent", "noop", "--out", str(taken))
+    assert result.returncode == 2 and "not a folder" in result.stderr
+    assert taken.read_text() == "keep me"
