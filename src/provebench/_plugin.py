@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
@@ -39,15 +40,16 @@ def resolve_class(spec: str, builtins: Mapping[str, str], *, field: str = "--age
     if not _IDENT.fullmatch(class_name):
         raise ProvebenchError(f"not a class name: {class_name!r}", field=field)
     if where.endswith(".py"):
-        namespace = _load_path(Path(where), field)
+        module = _load_path(Path(where), field)
     elif _MODULE.fullmatch(where):
         try:
-            namespace = vars(importlib.import_module(where))
+            module = importlib.import_module(where)
         except ImportError as error:
             raise ProvebenchError(f"cannot import {where!r}: {error}", field=field) from error
     else:
         raise ProvebenchError(f"not a module or .py path: {where!r}", field=field)
-    candidate = namespace.get(class_name)
+    # getattr, not vars(): a package may export its names lazily (PEP 562).
+    candidate = getattr(module, class_name, None)
     if not isinstance(candidate, type):
         raise ProvebenchError(f"{where} has no class {class_name!r}", field=field)
     return candidate
@@ -65,7 +67,7 @@ def identity_of(candidate: type, *, field: str = "--agent") -> tuple[str, str]:
     return name, version
 
 
-def _load_path(path: Path, field: str) -> dict[str, object]:
+def _load_path(path: Path, field: str) -> ModuleType:
     if not path.is_file():
         raise ProvebenchError("agent file not found", path=path, field=field)
     module_name = "provebench_agent_" + sha256_bytes(str(path.resolve()).encode())[:16]
@@ -81,7 +83,7 @@ def _load_path(path: Path, field: str) -> dict[str, object]:
         raise ProvebenchError(
             f"agent file failed to load: {type(error).__name__}: {error}", path=path
         ) from error
-    return vars(module)
+    return module
 
 
 __all__ = ["identity_of", "resolve_class"]

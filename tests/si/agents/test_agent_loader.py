@@ -77,3 +77,8 @@ def test_unknown_agent_on_the_command_line_is_one_line_exit_2(tmp_path: Path) ->
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "unknown agent 'no-such-agent'" in lines[0], result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_lazily_exported_class_resolves() -> None:
+    # provebench.si.agents exports its names on first use (PEP 562): resolution uses getattr.
+    assert load_agent("provebench.si.agents:CorrectDiagnoser").name == "diagnoser"
