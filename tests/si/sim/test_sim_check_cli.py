@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,7 +117,7 @@ def test_unsimulable_input_exits_2_with_one_line_naming_file_and_field(
     assert result.returncode == 2
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
-    assert str(broken) in line and field in line
+    assert re.match(rf"provebench: error: {re.escape(str(broken))}:\d+: {re.escape(field)}: ", line)
 
 
 def test_a_prose_baseline_exits_2_naming_the_baseline(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, Evidence, FullStateSnapshot
 from provebench.si import evaluate
 from provebench.si.sim import Session, ToolResponse, ToolSpec
-from tests.si.sim.sim_helpers import SHIPPED, SMTP, STOPPED, shipped, variant
+from tests.si.sim.sim_helpers import EXTRA, PORT, SHIPPED, SMTP, STOPPED, shipped, variant
 
 READ_ORCHESTRATION = [
     "orchestration_list",
@@ -215,3 +215,25 @@ def test_a_correct_answer_scores_one_and_a_quoted_line_does_not() -> None:
     failed_line = next(line for line in body.splitlines() if "couldn't find key" in line)
     quoted = session.evidence(final_answer=failed_line)
     assert evaluate(scenario, quoted).score == 0.0  # echoed tool output names nothing (SI §2.1)
+
+
+@pytest.mark.parametrize(
+    ("path", "answer", "list_name"),
+    [
+        (PORT, "INVENTORY_PORT in checkout-config is wrong: 8081 instead of 8080.", "wrong_value"),
+        (EXTRA, "indexer-config has an unknown extra key LEGACY_SHARD_COUNT.", "extra_key"),
+        (
+            STOPPED,
+            "The orders-db deployment was scaled to zero, so orders-db is down.",
+            "stopped_dependency",
+        ),
+    ],
+)
+def test_extension_synonym_lists_score_and_are_named_in_the_verdict(
+    path: Any, answer: str, list_name: str
+) -> None:
+    scenario = shipped(path)
+    session = Session.start(scenario)
+    verdict = evaluate(scenario, session.evidence(final_answer=answer))
+    assert verdict.score == 1.0
+    assert f'"{list_name}": "provebench-ext-1"' in verdict.to_json()

@@ -35,6 +35,7 @@ def check_command(
     between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable.
     """
     from provebench._errors import ProvebenchError
+    from provebench._yaml import load_yaml_file
     from provebench.si._score import select_scenario
     from provebench.si._validate import load_scenarios
     from provebench.si.sim._check import check_counterfactual
@@ -44,6 +45,11 @@ def check_command(
         report = check_counterfactual(scenario)
     except ProvebenchError as error:
         error.path = error.path or str(scenario_file)
+        if error.field is not None and error.line is None:
+            # Point at the scenario field's line, as `si validate` does.
+            for document in load_yaml_file(scenario_file):
+                if isinstance(document.data, dict) and document.data.get("id") == scenario.id:
+                    error.line = document.line_of(error.field)
         raise
     if as_json:
         typer.echo(report.to_json(), nl=False)

@@ -200,7 +200,9 @@ def manifest_body(manifest: dict[str, Any]) -> str:
 def list_body(observation: Observation, kind: str, namespace: str) -> str:
     estate = observation.estate
     if kind == "pod":
-        pods = [p for p in observation.pods if p.namespace == namespace]
+        pods = sorted(
+            (p for p in observation.pods if p.namespace == namespace), key=lambda p: p.name
+        )
         rows = [
             [p.name, f"{p.ready_count}/{len(p.containers)}", p.status, str(p.restarts)]
             for p in pods
