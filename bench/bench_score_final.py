@@ -34,16 +34,22 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 OUT_PATH = REPO_ROOT / "bench" / "out" / "score_final.json"
 COLUMNS = REGISTER_COLUMNS
 SEED = 20260302
-# The scorer without the CLI around it: same output on stdout, its own phases on stderr.
+# The scorer without the CLI: same output on stdout, its own phases on stderr, and — when the
+# files were joined in two halves — the forked child's CPU time and peak RSS (`os.wait4`), so
+# that memory is reported as the sum of both processes' peaks (an upper bound: pages the child
+# shares with its parent count twice).
 SCORER_ONLY = """
-import json, sys, time
+import json, resource, sys, time
 started = time.process_time()
+from provebench.pilot import _score_final_halves
 from provebench.pilot._score_final import score_final_state
 imported = time.process_time()
 sys.stdout.write(score_final_state(sys.argv[1], sys.argv[2]).to_json())
 done = time.process_time()
-print(json.dumps({"import_cpu_seconds": imported - started, "score_cpu_seconds": done - imported}),
-      file=sys.stderr)
+child = _score_final_halves.last_child_usage
+print(json.dumps({"import_cpu_seconds": imported - started, "score_cpu_seconds": done - imported,
+                  "own_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "child": child}), file=sys.stderr)
 """
 TIME_TARGET = 10.0  # at least this many times faster
 MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
@@ -142,11 +148,14 @@ def measure(command: list[str]) -> dict[str, Any]:
 
 
 def best_of(command: list[str], repeat: int) -> dict[str, Any]:
+    """Best wall and best CPU time of `repeat` runs, every run's times, the largest peak RSS."""
     runs = [measure(command) for _ in range(repeat)]
     best = min(runs, key=lambda run: run["seconds"])
     best["peak_rss_mib"] = max(run["peak_rss_mib"] for run in runs)
     best["all_seconds"] = [run["seconds"] for run in runs]
+    best["all_cpu_seconds"] = [run["cpu_seconds"] for run in runs]
     best["cpu_seconds"] = min(run["cpu_seconds"] for run in runs)
+    best["all_stderr"] = [run["stderr"] for run in runs]
     return best
 
 
@@ -155,6 +164,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="50,000 rows instead of 1,000,000")
     parser.add_argument("--rows", type=int, default=None, help="rows in the expected register")
     parser.add_argument("--repeat", type=int, default=3, help="runs of ours per scenario")
+    parser.add_argument(
+        "--published-repeat", type=int, default=2, help="runs of the published script per scenario"
+    )
     args = parser.parse_args(argv)
     rows = args.rows or (50_000 if args.quick else 1_000_000)
 
@@ -189,38 +201,50 @@ def main(argv: list[str]) -> int:
         for scenario in ("pass", "defects"):
             files = [str(work / "expected.csv"), str(work / f"candidate_{scenario}.csv")]
             print(f"{scenario}: published script ...", flush=True)
-            published = measure([python, str(script), *files])
+            published = best_of([python, str(script), *files], args.published_repeat)
             print(f"{scenario}: provebench pilot score-final x{args.repeat} ...", flush=True)
             ours = best_of([provebench, "pilot", "score-final", *files], args.repeat)
             scorer = best_of([python, "-c", SCORER_ONLY, *files], args.repeat)
-            phases = json.loads(scorer["stderr"].strip().splitlines()[-1])
+            phases = [json.loads(err.strip().splitlines()[-1]) for err in scorer["all_stderr"]]
+            # Memory of the scorer alone: its own peak plus the child's, in the run with the
+            # largest sum.
+            peaks = [
+                phase["own_peak_rss_mib"] + (phase["child"] or {}).get("peak_rss_mib", 0.0)
+                for phase in phases
+            ]
+            scoring_cpu = min(phase["score_cpu_seconds"] for phase in phases)
+            child_cpu = [(phase["child"] or {}).get("cpu_seconds", 0.0) for phase in phases]
             identical = (
                 published["exit_code"] == ours["exit_code"] == scorer["exit_code"] == 0
                 and published["stdout"] == ours["stdout"] == scorer["stdout"]
             )
             status |= 0 if identical else 1
+            timing = ("seconds", "all_seconds", "cpu_seconds", "all_cpu_seconds", "peak_rss_mib")
+            # Wall ratios: best against best, and our slowest run against the best published
+            # (the low end); CPU counts the child process too (os.wait4 of the CLI includes the
+            # children it waited for).
             results["scenarios"][scenario] = {
-                "published": {k: published[k] for k in ("seconds", "cpu_seconds", "peak_rss_mib")},
-                "ours": {
-                    k: ours[k] for k in ("seconds", "all_seconds", "cpu_seconds", "peak_rss_mib")
-                },
+                "published": {k: published[k] for k in timing},
+                "ours": {k: ours[k] for k in timing},
                 "speedup": round(published["seconds"] / ours["seconds"], 2),
+                "speedup_low": round(published["seconds"] / max(ours["all_seconds"]), 2),
                 "cpu_speedup": round(published["cpu_seconds"] / ours["cpu_seconds"], 2),
                 "scorer_only": {
                     "seconds": scorer["seconds"],
+                    "all_seconds": scorer["all_seconds"],
                     "cpu_seconds": scorer["cpu_seconds"],
-                    "peak_rss_mib": scorer["peak_rss_mib"],
-                    "import_cpu_seconds": round(phases["import_cpu_seconds"], 3),
-                    "score_cpu_seconds": round(phases["score_cpu_seconds"], 3),
-                    "cpu_speedup_scoring_only": round(
-                        published["cpu_seconds"] / phases["score_cpu_seconds"], 2
-                    ),
+                    "import_cpu_seconds": round(phases[0]["import_cpu_seconds"], 3),
+                    "score_cpu_seconds_this_process": round(scoring_cpu, 3),
+                    "child_cpu_seconds": [round(cpu, 3) for cpu in child_cpu],
+                    "joined_in_halves": all(phase["child"] is not None for phase in phases),
+                    "peak_rss_mib_both_processes": round(max(peaks), 1),
                 },
-                "memory_ratio": round(published["peak_rss_mib"] / ours["peak_rss_mib"], 2),
+                "memory_ratio": round(published["peak_rss_mib"] / max(peaks), 2),
                 "outputs_identical": identical,
             }
             if not identical:
                 print(f"{scenario}: OUTPUTS DIFFER\n{published['stderr']}{ours['stderr']}")
+        results["load_average_at_end"] = os.getloadavg()[0]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     _report(results)
@@ -238,24 +262,32 @@ def _report(results: dict[str, Any]) -> None:
         f"load average {results['load_average_at_start']:.1f}"
     )
     print(
-        f"{'scenario':10} {'published wall/cpu/peak':>26} {'ours wall/cpu/peak':>26}"
+        f"{'scenario':10} {'published wall/cpu/peak':>26} {'ours wall/cpu/both peaks':>26}"
         f" {'wall':>6} {'cpu':>6} {'memory':>7}  same"
     )
     for name, row in results["scenarios"].items():
         published, ours = row["published"], row["ours"]
+        both = row["scorer_only"]["peak_rss_mib_both_processes"]
         print(
             f"{name:10} {published['seconds']:>6.2f}s {published['cpu_seconds']:>6.2f}s"
             f" {published['peak_rss_mib']:>5.0f}MiB {ours['seconds']:>6.2f}s"
-            f" {ours['cpu_seconds']:>6.2f}s {ours['peak_rss_mib']:>5.0f}MiB"
+            f" {ours['cpu_seconds']:>6.2f}s {both:>5.0f}MiB"
             f" {row['speedup']:>5.1f}x {row['cpu_speedup']:>5.1f}x {row['memory_ratio']:>6.1f}x"
             f"  {row['outputs_identical']}"
         )
         only = row["scorer_only"]
         print(
-            f"{'':10} scorer without the CLI: {only['cpu_seconds']:.2f}s cpu"
-            f" ({only['import_cpu_seconds']:.2f}s imports, {only['score_cpu_seconds']:.2f}s"
-            f" scoring: {only['cpu_speedup_scoring_only']:.1f}x), {only['peak_rss_mib']:.0f} MiB"
+            f"{'':10} walls published {published['all_seconds']} ours {ours['all_seconds']}"
+            f" (low end {row['speedup_low']:.1f}x); cpu ours {ours['all_cpu_seconds']}"
         )
+        print(
+            f"{'':10} scorer without the CLI: {only['cpu_seconds']:.2f}s cpu in all"
+            f" ({only['import_cpu_seconds']:.2f}s imports, scoring"
+            f" {only['score_cpu_seconds_this_process']:.2f}s here + child"
+            f" {only['child_cpu_seconds']}), halves {only['joined_in_halves']},"
+            f" peak RSS of both processes {only['peak_rss_mib_both_processes']:.0f} MiB"
+        )
+    print(f"load average at the end {results['load_average_at_end']:.1f}")
     print(f"targets: speed-up >= {TIME_TARGET}x, memory ratio >= {MEMORY_TARGET}x; {OUT_PATH}")
 
 

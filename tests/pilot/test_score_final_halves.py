@@ -211,3 +211,16 @@ def test_small_files_are_scored_in_one_pass(
     monkeypatch.setattr(_score_final_halves, "HALVES_MIN_BYTES", 1 << 20)
     data = csv_bytes(plain_register(100))
     assert not in_halves(*write_pair(tmp_path, data, data))
+
+
+def test_an_unexpected_id_in_both_halves_is_declined(
+    published: PublishedScorerWorker, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    rows = plain_register(2000)
+    extra = ["x1", "t", "incoming", "n", "1"]
+    # Not in the expected file, in the candidate's first and second half: a candidate repeat
+    # whose two rows are on different sides of the cut.
+    candidate = [*rows[:10], extra, *rows[10:1900], extra, *rows[1900:]]
+    assert_same_as_one_pass_and_published(
+        published, monkeypatch, tmp_path, csv_bytes(rows), csv_bytes(candidate), halves=False
+    )

@@ -41,7 +41,7 @@ _SEARCH_BYTES = 4 << 20  # how far from the expected place the candidate's cut i
 _IDS_PER_MESSAGE = 1 << 16
 # This process also adds the child's result to its own (reading the child's ids is most of it),
 # so it takes a little less than half of the files.
-_FIRST_SHARE_PERCENT = 45
+_FIRST_SHARE_PERCENT = 48
 _SUMMED = (
     "expected_rows",
     "candidate_rows",
