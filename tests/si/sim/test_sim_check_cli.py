@@ -14,7 +14,16 @@ import pytest
 
 from provebench.si.sim import _check as check_module
 from provebench.si.sim import check_counterfactual
-from tests.si.sim.sim_helpers import EXTRA, SHIPPED, SMTP, STOPPED, edited_file, shipped, variant
+from tests.si.sim.sim_helpers import (
+    EXTRA,
+    PORT,
+    SHIPPED,
+    SMTP,
+    STOPPED,
+    edited_file,
+    shipped,
+    variant,
+)
 
 PROVEBENCH = [sys.executable, "-m", "provebench"]
 
@@ -175,3 +184,11 @@ def test_mutation_delta_that_is_empty_is_caught(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(check_module, "delta", lambda before, after: [])
     report = check_counterfactual(shipped(SMTP))
     assert [c.name for c in report.checks if not c.ok] == ["identifiers_in_delta"]
+
+
+def test_a_symptom_without_namespace_finds_its_unique_deployment() -> None:
+    def drop_namespace(data: dict[str, Any]) -> None:
+        del data["injection"]["symptom"]["namespace"]
+
+    report = check_counterfactual(variant(PORT, drop_namespace))
+    assert report.ok and report.symptom == "deployment/checkout CrashLoopBackOff"

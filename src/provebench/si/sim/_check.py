@@ -89,7 +89,13 @@ def symptom_target(scenario: Scenario) -> tuple[str, str]:
             f"(observable: {', '.join(UNHEALTHY_CONDITIONS)})",
             field=f"{SYMPTOM_FIELD}.condition",
         )
-    namespace = symptom.get("namespace", "default")
+    namespace = symptom.get("namespace")
+    if namespace is None:
+        # Like a deviation, a symptom may leave out the namespace when the name is unique.
+        found = [
+            k for k in build_scene(scenario).injected.keys("deployment") if k.endswith(f"/{name}")
+        ]
+        namespace = parse_key(found[0])[1] if len(found) == 1 else "default"
     return resource_key("deployment", str(namespace), name), str(condition)
 
 
