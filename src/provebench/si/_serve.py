@@ -137,6 +137,8 @@ async def serve_stdio(run: ServeRun) -> None:
     from mcp.server import Server, ServerRequestContext
     from mcp.server.stdio import stdio_server
 
+    from provebench import __version__
+
     tools = [
         types.Tool(
             name=tool.name,
@@ -185,6 +187,7 @@ async def serve_stdio(run: ServeRun) -> None:
 
     server: Server[Any] = Server(
         SERVER_NAME,
+        version=__version__,
         instructions=text,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
