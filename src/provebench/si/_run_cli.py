@@ -61,6 +61,8 @@ def serve_command(
     The agent ends the run with the submit_answer tool; evidence and verdict are written then,
     or when the client disconnects (with no final answer). Only MCP protocol goes to stdout.
     """
+    import signal
+
     import anyio
 
     from provebench._errors import ProvebenchError
@@ -83,10 +85,16 @@ def serve_command(
         out_dir=out,
         max_tool_calls=max_tool_calls,
     )
+    # A host that stops the server with SIGTERM instead of closing stdin still gets its evidence.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         anyio.run(serve_stdio, run)
     finally:
         run.finish()  # the client went away without an answer: no final answer (SI §2.3)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -148,3 +149,45 @@ def test_bad_input_is_one_line_before_serving(tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_stopped_by_sigterm_still_writes_its_evidence(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "served"
+    server = subprocess.Popen(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    for request in (
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "orchestration_list", "arguments": {"kind": "pod"}},
+        },
+    ):
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        if "id" in request:
+            assert json.loads(server.stdout.readline())["id"] == request["id"]
+    server.send_signal(signal.SIGTERM)
+    server.communicate(timeout=60)
+    evidence = json.loads((out / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 1
+    assert json.loads((out / "verdict.json").read_text())["matched_row"]["id"] == 1
