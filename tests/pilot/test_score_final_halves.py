@@ -224,3 +224,17 @@ def test_an_unexpected_id_in_both_halves_is_declined(
     assert_same_as_one_pass_and_published(
         published, monkeypatch, tmp_path, csv_bytes(rows), csv_bytes(candidate), halves=False
     )
+
+
+def test_too_many_unpaired_rows_are_declined(
+    published: PublishedScorerWorker, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(_score_final_halves, "UNPAIRED_LIMIT", 8)
+    rows = plain_register(2000)
+    candidate = list(reversed(rows))  # every row unpaired until its partner comes
+    assert_same_as_one_pass_and_published(
+        published, monkeypatch, tmp_path, csv_bytes(rows), csv_bytes(candidate), halves=False
+    )
+    # Under the limit, the same pair is joined in halves.
+    monkeypatch.setattr(_score_final_halves, "UNPAIRED_LIMIT", 1 << 14)
+    assert in_halves(tmp_path / "expected.csv", tmp_path / "candidate.csv")

@@ -15,6 +15,8 @@ when that can be shown, and `None` (score in one pass instead) otherwise:
 * order: when the first halves' id lists differ at a common position, the lists differ; when
   the first halves have as many rows and agree, the result is the second halves' check; when
   they have different lengths but agree as far as the shorter goes, that is not known;
+* more than `UNPAIRED_LIMIT` unpaired rows on a side in either half (a shuffled candidate):
+  one pass holds them once, the halves would hold and send them twice;
 * any refusal (bytes that are not UTF-8, a field over the limit, an unreadable file) in either
   half: the one-pass scorer then finds and names it exactly as it always does.
 
@@ -33,12 +35,15 @@ from typing import IO, Any, NoReturn
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
-from provebench.pilot._score_final_join import LockstepJoin, RowLayout
+from provebench.pilot._score_final_join import LockstepJoin, RowLayout, TooManyUnpaired
 
 # Below this size (either file) one pass is quicker than a fork and the exchange of ids.
 HALVES_MIN_BYTES = 32 << 20
 _SEARCH_BYTES = 4 << 20  # how far from the expected place the candidate's cut is looked for
 _IDS_PER_MESSAGE = 1 << 16
+# Unpaired rows on one side past which a half gives up (a shuffled or unrelated candidate): they
+# would be held by both processes and sent across, more memory than one pass needs.
+UNPAIRED_LIMIT = 1 << 14
 # This process also adds the child's result to its own (reading the child's ids is most of it),
 # so it takes a little less than half of the files.
 _FIRST_SHARE_PERCENT = 48
@@ -167,7 +172,11 @@ def _join_halves(
         try:
             with os.fdopen(read_end, "rb") as replies:
                 join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
-                join.run(expected.batches(), candidate.batches())
+                join.unpaired_limit = UNPAIRED_LIMIT
+                try:
+                    join.run(expected.batches(), candidate.batches())
+                except TooManyUnpaired:
+                    return None
                 # A first half that ran on past its cut was cut inside a quoted field.
                 if not (expected.ran_past_stop or candidate.ran_past_stop):
                     merged = _merge(join, replies)
@@ -202,8 +211,9 @@ def _child(
                     ) as candidate,
                 ):
                     join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
+                    join.unpaired_limit = UNPAIRED_LIMIT
                     join.run(expected.batches(), candidate.batches())
-            except ProvebenchError:
+            except (ProvebenchError, TooManyUnpaired):
                 out.write(pickle.dumps(None))
             else:
                 # Serialised before the parent reads, so that it overlaps the parent's half.

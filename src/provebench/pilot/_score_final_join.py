@@ -19,6 +19,7 @@ again from their last rows (`_score_final_repeats`, with `repeat_matched` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from itertools import compress, islice, repeat
 from operator import itemgetter
@@ -114,6 +115,10 @@ class FieldComparison:
         return matched
 
 
+class TooManyUnpaired(Exception):
+    """More unpaired rows on one side than `LockstepJoin.unpaired_limit`."""
+
+
 class RepeatRows:
     """A repeated id whose first rows were recovered: what its first rows' pairing matched, the
     keys of all its expected rows, and the last row of each side so far."""
@@ -144,6 +149,9 @@ class LockstepJoin:
         self.seen_in_both: dict[str, None] = {}
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
+        # A join that is to be handed on (`_score_final_halves`) gives up past this many
+        # unpaired rows on one side: they would all be sent and held twice.
+        self.unpaired_limit: float = math.inf
         self.expected_rows = 0
         self.candidate_rows = 0
         self.expected_none_ids = 0  # rows too short for, or without, a file_id column
@@ -242,6 +250,8 @@ class LockstepJoin:
         partner = self.pending_candidate.pop(file_id, None)
         if partner is None:
             self.pending_expected[file_id] = record
+            if len(self.pending_expected) > self.unpaired_limit:
+                raise TooManyUnpaired
         else:
             self._add_matched(file_id, self.compare.matches(fields, record_fields(partner)))
 
@@ -261,6 +271,8 @@ class LockstepJoin:
         partner = self.pending_expected.pop(file_id, None)
         if partner is None:
             self.pending_candidate[file_id] = record
+            if len(self.pending_candidate) > self.unpaired_limit:
+                raise TooManyUnpaired
         else:
             self._add_matched(file_id, self.compare.matches(record_fields(partner), fields))
 
@@ -410,4 +422,4 @@ class LockstepJoin:
         self.take_candidate(candidate_record)
 
 
-__all__ = ["FieldComparison", "LockstepJoin", "RepeatRows", "RowLayout"]
+__all__ = ["FieldComparison", "LockstepJoin", "RepeatRows", "RowLayout", "TooManyUnpaired"]
