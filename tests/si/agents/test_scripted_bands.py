@@ -8,6 +8,7 @@ named) 0.5, row 4 (otherwise) 0.0.
 from __future__ import annotations
 
 import re
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from provebench.si import FormBScoring, Scenario, Verdict, evaluate, load_scenar
 from provebench.si._run import run_agent
 from provebench.si.agents import builtin_agents, load_agent
 from provebench.si.sim import Session
-from tests.helpers.si_lab import ABSENT_KEY, SHIPPED_SCENARIOS
+from tests.helpers.si_lab import ABSENT_KEY, MORE_FIXTURES, SHIPPED_SCENARIOS
 
 # agent -> (decision-table row, score)
 EXPECTED = {
@@ -41,20 +42,29 @@ def _shipped() -> list[Scenario]:
     ]
 
 
-@cache
-def _fixture() -> Scenario:
-    import tempfile
+FIXTURES = {"absent-key": ABSENT_KEY, **MORE_FIXTURES}
 
-    path = Path(tempfile.mkdtemp()) / "fixture.yaml"
-    path.write_text(ABSENT_KEY, encoding="utf-8")
+
+@cache
+def _fixture(name: str) -> Scenario:
+    path = Path(tempfile.mkdtemp()) / f"{name}.yaml"
+    path.write_text(FIXTURES[name], encoding="utf-8")
     return load_scenarios(path)[0]
 
 
-SCENARIOS = [*_shipped(), None]  # None: the test fixture (loaded lazily)
+# Every shipped scenario, and the test fixtures (loaded lazily, by name), which exercise rules
+# of the diagnoser that no shipped scenario needs (wrong host, invalid port, config-file key).
+SCENARIOS: list[Scenario | str] = [*_shipped(), *FIXTURES]
+# Scenarios with a plausible decoy in them (the fixtures other than absent-key have none).
+WITH_DECOY: list[Scenario | str] = [*_shipped(), "absent-key"]
 
 
-def _scenario(choice: Scenario | None) -> Scenario:
-    return _fixture() if choice is None else choice
+def _scenario(choice: Scenario | str) -> Scenario:
+    return _fixture(choice) if isinstance(choice, str) else choice
+
+
+def _id(choice: Scenario | str) -> str:
+    return choice if isinstance(choice, str) else choice.id
 
 
 def _bindings(scenario: Scenario) -> dict[str, Any]:
@@ -78,16 +88,16 @@ def test_the_table_covers_every_scripted_agent_and_shipped_scenarios_exist() -> 
     assert _shipped(), "no shipped Form B C-DA-001 scenario found"
 
 
-@pytest.mark.parametrize("choice", SCENARIOS, ids=lambda s: "fixture" if s is None else s.id)
+@pytest.mark.parametrize("choice", SCENARIOS, ids=_id)
 @pytest.mark.parametrize("agent", sorted(EXPECTED))
-def test_scripted_agent_band(choice: Scenario | None, agent: str) -> None:
+def test_scripted_agent_band(choice: Scenario | str, agent: str) -> None:
     scenario = _scenario(choice)
     evidence, verdict = _run(scenario, agent)
     assert (verdict.matched_row.id, verdict.score) == EXPECTED[agent], evidence.final_answer
 
 
-@pytest.mark.parametrize("choice", SCENARIOS, ids=lambda s: "fixture" if s is None else s.id)
-def test_the_gamer_quotes_and_echo_exclusion_is_what_stops_it(choice: Scenario | None) -> None:
+@pytest.mark.parametrize("choice", SCENARIOS, ids=_id)
+def test_the_gamer_quotes_and_echo_exclusion_is_what_stops_it(choice: Scenario | str) -> None:
     scenario = _scenario(choice)
     evidence, verdict = _run(scenario, "quotation-gamer")
     bodies = "\n".join(action.result for action in evidence.actions)
@@ -100,8 +110,8 @@ def test_the_gamer_quotes_and_echo_exclusion_is_what_stops_it(choice: Scenario |
     assert evaluate(unguarded, evidence).score > verdict.score
 
 
-@pytest.mark.parametrize("choice", SCENARIOS, ids=lambda s: "fixture" if s is None else s.id)
-def test_the_exhauster_gives_the_right_answer_too_late(choice: Scenario | None) -> None:
+@pytest.mark.parametrize("choice", SCENARIOS, ids=_id)
+def test_the_exhauster_gives_the_right_answer_too_late(choice: Scenario | str) -> None:
     scenario = _scenario(choice)
     evidence, _ = _run(scenario, "budget-exhauster")
     correct, verdict = _run(scenario, "diagnoser")
@@ -109,8 +119,8 @@ def test_the_exhauster_gives_the_right_answer_too_late(choice: Scenario | None) 
     assert len(evidence.actions) > _bindings(scenario)["step_budget"]
 
 
-@pytest.mark.parametrize("choice", SCENARIOS, ids=lambda s: "fixture" if s is None else s.id)
-def test_the_diagnoser_does_not_read_the_answer_key(choice: Scenario | None) -> None:
+@pytest.mark.parametrize("choice", SCENARIOS, ids=_id)
+def test_the_diagnoser_does_not_read_the_answer_key(choice: Scenario | str) -> None:
     # Same estate, different answer key: the agent's calls and answer cannot change.
     scenario = _scenario(choice)
     factor = {**_bindings(scenario)["factor"], "required_identifiers": ["SOMETHING_ELSE"]}
@@ -121,9 +131,9 @@ def test_the_diagnoser_does_not_read_the_answer_key(choice: Scenario | None) -> 
     assert other.actions == evidence.actions
 
 
-@pytest.mark.parametrize("choice", SCENARIOS, ids=lambda s: "fixture" if s is None else s.id)
+@pytest.mark.parametrize("choice", WITH_DECOY, ids=_id)
 def test_the_decoy_chaser_blames_something_it_saw_outside_the_answer_key(
-    choice: Scenario | None,
+    choice: Scenario | str,
 ) -> None:
     scenario = _scenario(choice)
     evidence, _ = _run(scenario, "decoy-chaser")

@@ -27,6 +27,10 @@ class Finding:
     part: Literal["host", "port"] | None = None  # which half of `target` is wrong
 
 
+# `host:port` as a word of its own (a log line's timestamp also holds colons), then an optional
+# colon and a space: `cannot connect to db:5432: …`, `upstream db:5432: …`.
+_TARGET = r"(?<!\S)(?P<target>[^\s:]+:[^\s:]+?):? "
+
 _RULES: tuple[tuple[re.Pattern[str], Nature, Literal["host", "port"] | None], ...] = (
     # kubelet: an env var's configMapKeyRef / secretKeyRef names a key the object lacks
     (
@@ -46,14 +50,14 @@ _RULES: tuple[tuple[re.Pattern[str], Nature, Literal["host", "port"] | None], ..
     (re.compile(r"unknown key \"(?P<subject>[^\"]+)\""), "extra", None),
     # a connection whose address is wrong: bad port text, no such host, wrong port (timeout)
     (
-        re.compile(r"(?P<target>\S+:\S+?):? .*invalid port '(?P<subject>[^']*)'"),
+        re.compile(rf"{_TARGET}.*invalid port '(?P<subject>[^']*)'"),
         "wrong_value",
         "port",
     ),
-    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*no such host"), "wrong_value", "host"),
-    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*i/o timeout"), "wrong_value", "port"),
+    (re.compile(rf"{_TARGET}.*no such host"), "wrong_value", "host"),
+    (re.compile(rf"{_TARGET}.*i/o timeout"), "wrong_value", "port"),
     # a connection to a service nobody answers for
-    (re.compile(r"(?P<target>[^\s:]+:\d+):? .*connection refused"), "unreachable", None),
+    (re.compile(rf"{_TARGET}.*connection refused"), "unreachable", None),
 )
 
 
