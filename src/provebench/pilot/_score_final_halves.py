@@ -298,11 +298,11 @@ def _ids_in_both_halves(join: LockstepJoin, replies: IO[bytes]) -> list[str] | N
     while (ids := pickle.load(replies)) is not None:
         if isinstance(ids, str):
             ids = ids.split("\n")
-        if not (seen.keys().isdisjoint(ids) and in_both.keys().isdisjoint(ids)):
+        if not (seen.keys().isdisjoint(ids) and in_both.isdisjoint(ids)):
             return None
     moved: list[str] = []
     while (flags_by_id := pickle.load(replies)) is not None:
-        if not in_both.keys().isdisjoint(flags_by_id):
+        if not in_both.isdisjoint(flags_by_id):
             return None
         for file_id in seen.keys() & flags_by_id.keys():
             if seen[file_id] & flags_by_id[file_id]:

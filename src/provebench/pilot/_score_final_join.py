@@ -3,8 +3,9 @@
 The published scorer builds a dict per row, `ek`/`ck` (file_id -> last row with that id), and the
 two lists of ids. Here both files are read in lockstep instead and only these are kept:
 
-* one dict from each non-empty file_id to two bits (seen in expected / seen in candidate), from
-  which duplicates, the size of `ek` and `ck` and of their intersection follow exactly;
+* one dict from each non-empty file_id to two bits (seen in expected / seen in candidate), and a
+  set of the ids settled in bulk (seen in both), from which duplicates, the size of `ek` and
+  `ck` and of their intersection follow exactly;
 * the rows not yet paired with a row of the same file_id on the other side (`pending_*`); while
   the files stay aligned these are empty, after a missing, extra or moved row they hold a few;
 * running counts: rows, empty ids, matching fields, field total, and whether the id sequences
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from itertools import compress, islice, repeat
+from itertools import compress, repeat
 from operator import itemgetter
 from typing import cast
 
@@ -144,9 +145,9 @@ class LockstepJoin:
         self.candidate = candidate
         self.compare = FieldComparison(expected, candidate)
         self.seen: dict[str, int] = {}
-        # Ids of runs settled in bulk: seen in both files. Kept apart from `seen` so that a run
-        # is registered with one C-level `update` (no per-id flags to merge, see _register_run).
-        self.seen_in_both: dict[str, None] = {}
+        # Ids of runs settled in bulk: seen in both files. A set apart from `seen`, so that a
+        # run is registered with one C-level union (no per-id flags, see _register_run).
+        self.seen_in_both: set[str] = set()
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
         # A join that is to be handed on (`_score_final_halves`) gives up past this many
@@ -302,18 +303,14 @@ class LockstepJoin:
 
     def _register_run(self, ids: list[str]) -> bool:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
-        fresh = dict.fromkeys(ids)
-        if len(fresh) != len(ids) or not self.seen.keys().isdisjoint(fresh.keys()):
+        fresh = set(ids)
+        if (
+            len(fresh) != len(ids)
+            or not self.seen.keys().isdisjoint(fresh)
+            or not self.seen_in_both.isdisjoint(fresh)  # settled in an earlier run
+        ):
             return False
-        in_both = self.seen_in_both
-        before = len(in_both)
-        in_both.update(fresh)  # new keys go to the end, in order; values are all None
-        added = len(in_both) - before
-        if added != len(fresh):
-            # Some id of the run was settled in an earlier run: undo, the general path decides.
-            for file_id in list(islice(reversed(in_both), added)):
-                del in_both[file_id]
-            return False
+        self.seen_in_both |= fresh
         count = len(ids)
         self.expected_rows += count
         self.candidate_rows += count
