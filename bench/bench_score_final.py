@@ -123,6 +123,15 @@ def write_csv(path: Path, rows: list[str]) -> None:
             handle.write("\n".join(rows[start : start + 100_000]) + "\n")
 
 
+def write_data(work: Path, rows: int) -> None:
+    """expected.csv and the two candidates (see the module docstring)."""
+    rng = random.Random(SEED)
+    expected = expected_rows(rows, rng)
+    write_csv(work / "expected.csv", expected)
+    shutil.copyfile(work / "expected.csv", work / "candidate_pass.csv")
+    write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
+
+
 # -- measuring -------------------------------------------------------------------------------
 
 
@@ -167,8 +176,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--published-repeat", type=int, default=2, help="runs of the published script per scenario"
     )
+    parser.add_argument("--write-data", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     rows = args.rows or (50_000 if args.quick else 1_000_000)
+    if args.write_data:
+        write_data(Path(args.write_data), rows)
+        return 0
 
     sys.path.insert(0, str(REPO_ROOT))
     from tests.helpers.published_scorer import SEED_PATH, write_published_script
@@ -181,13 +194,22 @@ def main(argv: list[str]) -> int:
         if script is None:
             print(f"bench_score_final: the seed is not at {SEED_PATH}; nothing to compare")
             return 1
-        rng = random.Random(SEED)
         print(f"generating {rows:,} rows ...", flush=True)
-        expected = expected_rows(rows, rng)
-        write_csv(work / "expected.csv", expected)
-        shutil.copyfile(work / "expected.csv", work / "candidate_pass.csv")
-        write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
-        del expected
+        # In a child process: a process started from this one inherits its peak RSS as a floor
+        # (Linux keeps the high-water mark across fork and exec), so this one must stay small.
+        subprocess.run(
+            [
+                python,
+                "-m",
+                "bench.bench_score_final",
+                "--write-data",
+                str(work),
+                "--rows",
+                str(rows),
+            ],
+            check=True,
+            cwd=REPO_ROOT,
+        )
         startup = best_of([provebench, "--version"], args.repeat)
         results: dict[str, Any] = {
             "rows": rows,

@@ -216,8 +216,8 @@ def _child(
             except (ProvebenchError, TooManyUnpaired):
                 out.write(pickle.dumps(None))
             else:
-                # Serialised before the parent reads, so that it overlaps the parent's half.
-                out.write(b"".join(_messages(join)))
+                for message in _messages(join):  # one piece of ids at a time in memory
+                    out.write(message)
         status = 0
     finally:
         os._exit(status)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from provebench.pilot._score_final_csv import Record
 
-_KEPT_ROWS = 1 << 16  # rows kept per side at least (about two read pieces of a register),
+_KEPT_ROWS = 1 << 14  # rows kept per side at least (about half a read piece of a register),
 # and at most twice as many: the oldest are dropped in one go when that is reached
 _LOOSE_ROWS = 1 << 12  # rows taken one at a time are kept in lists of at most this many
 LOOKUP_BUDGET = 1 << 22  # rows indexed plus runs visited, over all look-ups of one join
