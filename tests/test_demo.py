@@ -28,6 +28,11 @@ def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) 
     assert reference["critical_violation_count"] == 0
     assert noop["scorer_pass"] is False
     assert "correct_root_cause" in completed.stdout
+    laboratory = {
+        agent: json.loads((out / f"si-run-{agent}" / "verdict.json").read_text())["score"]
+        for agent in ("diagnoser", "locus-only", "quotation-gamer", "noop")
+    }
+    assert laboratory == {"diagnoser": 1.0, "locus-only": 0.5, "quotation-gamer": 0.0, "noop": 0.0}
     # A second demo replaces its own folder.
     assert _demo(out).returncode == 0
 

@@ -2,7 +2,8 @@
 
 Every step is a real `provebench` command run as a subprocess (printed before it runs), so the
 demo exercises exactly what the README documents: validate and score the shipped SI scenario
-and its example evidence, then generate a pilot 03 corpus, run the reference and the no-op
+and its example evidence, prove every shipped scenario's answer key in the simulator and run
+the scripted agents there, then generate a pilot 03 corpus, run the reference and the no-op
 importer in the laboratory, and evaluate both runs. Outputs go to one folder (default
 `out/demo`), which the demo only ever replaces when it made it itself.
 """
@@ -94,6 +95,35 @@ def _si_part(console: Console) -> list[tuple[str, str, float]]:
     return results
 
 
+def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str, float]]:
+    """Check every shipped scenario's answer key, then run each scripted agent on the first."""
+    from provebench.si.agents import builtin_agents
+
+    scenarios_dir = Path(str(files("provebench.si") / "scenarios"))
+    scenario_files = sorted(scenarios_dir.glob("*.yaml"))
+    for scenario in scenario_files:
+        _run(
+            console,
+            _Step(f"Counterfactual check of {scenario.name}", ["si", "check", str(scenario)]),
+            capture=False,
+        )
+    scenario = scenarios_dir / "diagnostic-accuracy.yaml"
+    results: list[tuple[str, str, float]] = []
+    for agent in builtin_agents():
+        run_dir = out_dir / f"si-run-{agent}"
+        _run(
+            console,
+            _Step(
+                f"Run the scripted agent {agent} in the SI simulator",
+                ["si", "run", str(scenario), "--agent", agent, "--out", str(run_dir)],
+            ),
+            capture=True,
+        )
+        verdict = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
+        results.append((agent, str(verdict["band"]), float(verdict["score"])))
+    return results
+
+
 def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[str, Any]]:
     corpus = out_dir / "corpus"
     _run(
@@ -157,6 +187,7 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     console = Console(highlight=False)
     _prepare(out_dir)
     si_results = _si_part(console)
+    laboratory_results = _si_laboratory_part(console, out_dir)
     verdicts = _pilot_part(console, out_dir, seed)
 
     si_table = Table(title="SI profile: infra.capability.da.single-signal-diagnosis-001")
@@ -164,6 +195,13 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
         si_table.add_column(column)
     for name, band, score in si_results:
         si_table.add_row(name, band, f"{score:.1f}")
+    laboratory_table = Table(
+        title="SI laboratory: scripted agents in the simulator, single-signal-diagnosis-001"
+    )
+    for column in ("agent", "band", "score"):
+        laboratory_table.add_column(column)
+    for name, band, score in laboratory_results:
+        laboratory_table.add_row(name, band, f"{score:.1f}")
     pilot_table = Table(title=f"Pilot 03: laboratory runs on the public corpus (seed {seed})")
     for column in (
         "importer",
@@ -187,6 +225,7 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
         )
     console.print()
     console.print(si_table)
+    console.print(laboratory_table)
     console.print(pilot_table)
     console.print(f"\nEverything the demo wrote is in {out_dir}/")
 
@@ -196,6 +235,12 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     if not expected:
         console.print(
             "[bold red]unexpected outcome: the reference importer must pass and noop fail[/]"
+        )
+        return 1
+    laboratory_scores = {name: score for name, _band, score in laboratory_results}
+    if laboratory_scores.get("diagnoser") != 1.0 or laboratory_scores.get("noop") != 0.0:
+        console.print(
+            "[bold red]unexpected outcome: the scripted diagnoser must score 1.0 and noop 0.0[/]"
         )
         return 1
     return 0

@@ -9,7 +9,11 @@ from typing import Annotated
 import typer
 
 si_app = typer.Typer(
-    help="OASIS Software Infrastructure profile: validate and score.", no_args_is_help=True
+    help=(
+        "OASIS Software Infrastructure profile: validate and score scenarios; check, run and "
+        "serve them in the simulated estate."
+    ),
+    no_args_is_help=True,
 )
 
 
