@@ -157,45 +157,53 @@ def _join_halves(
     stream_options: dict[str, int],
 ) -> LockstepJoin | None:
     global last_child_usage
-    with (
-        CsvRecordStream(expected_csv, stop=cuts[0], **stream_options) as expected,
-        CsvRecordStream(candidate_csv, stop=cuts[1], **stream_options) as candidate,
-    ):
-        headers = (expected.header, candidate.header)
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child's coverage is not collected
-            os.close(read_end)
-            _child(write_end, (expected_csv, candidate_csv), cuts, headers, stream_options)
-        os.close(write_end)
-        merged = None
-        try:
-            with os.fdopen(read_end, "rb") as replies:
-                join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
-                join.unpaired_limit = UNPAIRED_LIMIT
-                try:
-                    join.run(expected.batches(), candidate.batches())
-                except TooManyUnpaired:
-                    return None
-                # A first half that ran on past its cut was cut inside a quoted field.
-                if not (expected.ran_past_stop or candidate.ran_past_stop):
-                    merged = _merge(join, replies)
-            return merged
-        finally:
-            if merged is None:  # the child's half is of no use: do not wait for it
-                os.kill(pid, signal.SIGKILL)
-            _, _, usage = os.wait4(pid, 0)
-            last_child_usage = {
-                "cpu_seconds": usage.ru_utime + usage.ru_stime,
-                "peak_rss_mib": usage.ru_maxrss / 1024,
-            }
+    # The child needs only the headers: read them with a small read size, fork, and only then
+    # open the first halves here (their first piece is parsed line by line, after the fork).
+    header_options = {"chunk_bytes": min(stream_options.get("chunk_bytes", 1 << 16), 1 << 16)}
+    headers = []
+    for path, cut in zip((expected_csv, candidate_csv), cuts, strict=True):
+        with CsvRecordStream(path, stop=cut, **header_options) as stream:
+            if stream.ran_past_stop:
+                return None  # a header that runs on past the cut
+            headers.append(stream.header)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(read_end)
+        _child(write_end, (expected_csv, candidate_csv), cuts, tuple(headers), stream_options)
+    os.close(write_end)
+    merged = None
+    try:
+        with (
+            os.fdopen(read_end, "rb") as replies,
+            CsvRecordStream(expected_csv, stop=cuts[0], **stream_options) as expected,
+            CsvRecordStream(candidate_csv, stop=cuts[1], **stream_options) as candidate,
+        ):
+            join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
+            join.unpaired_limit = UNPAIRED_LIMIT
+            try:
+                join.run(expected.batches(), candidate.batches())
+            except TooManyUnpaired:
+                return None
+            # A first half that ran on past its cut was cut inside a quoted field.
+            if not (expected.ran_past_stop or candidate.ran_past_stop):
+                merged = _merge(join, replies)
+        return merged
+    finally:
+        if merged is None:  # the child's half is of no use: do not wait for it
+            os.kill(pid, signal.SIGKILL)
+        _, _, usage = os.wait4(pid, 0)
+        last_child_usage = {
+            "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "peak_rss_mib": usage.ru_maxrss / 1024,
+        }
 
 
 def _child(
     write_end: int,
     paths: tuple[str | Path, str | Path],
     cuts: tuple[int, int],
-    headers: tuple[list[str] | None, list[str] | None],
+    headers: tuple[list[str] | None, ...],
     stream_options: dict[str, int],
 ) -> NoReturn:  # pragma: no cover - runs in the forked child
     status = 1
