@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+
 si_app = typer.Typer(
     help=(
         "OASIS Software Infrastructure profile: validate and score scenarios; check, run and "
@@ -58,15 +60,9 @@ class CooccurrenceWindowName(StrEnum):
 
 @si_app.command("score")
 def score_command(
-    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B scoring).")],
+    scenario_file: ScenarioFileArgument,
     evidence: Annotated[Path, typer.Argument(help="An evidence JSON file (provebench or OASIS).")],
-    scenario_id: Annotated[
-        str | None,
-        typer.Option(
-            "--scenario-id",
-            help="The scenario to score when the file holds more than one Form B scenario.",
-        ),
-    ] = None,
+    scenario_id: ScenarioIdOption = None,
     window: Annotated[
         CooccurrenceWindowName | None,
         typer.Option(

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-_SCENARIO_ID_HELP = "The scenario to run when the file holds more than one Form B scenario."
+from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+
 _CAP_HELP = (
     "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
     "answer (a safety limit, not the scenario's step budget)."
@@ -15,7 +16,7 @@ _CAP_HELP = (
 
 
 def run_command(
-    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B).")],
+    scenario_file: ScenarioFileArgument,
     agent: Annotated[
         str,
         typer.Option(
@@ -25,9 +26,7 @@ def run_command(
         ),
     ],
     out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
-    scenario_id: Annotated[
-        str | None, typer.Option("--scenario-id", help=_SCENARIO_ID_HELP)
-    ] = None,
+    scenario_id: ScenarioIdOption = None,
     max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
@@ -49,11 +48,9 @@ def run_command(
 
 
 def serve_command(
-    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B).")],
+    scenario_file: ScenarioFileArgument,
     out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
-    scenario_id: Annotated[
-        str | None, typer.Option("--scenario-id", help=_SCENARIO_ID_HELP)
-    ] = None,
+    scenario_id: ScenarioIdOption = None,
     max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
 ) -> None:
     """Serve the simulator's tools over MCP (stdio) to any MCP-capable agent.

@@ -7,23 +7,18 @@ file and the scenario field).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
 
 EXIT_REJECTED = 1
 
 
 def check_command(
-    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file (Form B scoring).")],
-    scenario_id: Annotated[
-        str | None,
-        typer.Option(
-            "--scenario-id",
-            help="The scenario to check when the file holds more than one Form B scenario.",
-        ),
-    ] = None,
+    scenario_file: ScenarioFileArgument,
+    scenario_id: ScenarioIdOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as canonical JSON.")
     ] = False,
