@@ -25,6 +25,7 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     SheetSchema,
 )
+from provebench.pilot._lab._listing import ListingReplay, page_digest
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._runner import describe_file
 
@@ -234,8 +235,60 @@ def test_listing_is_ascending_file_id_in_pages_of_the_server_size() -> None:
     first = ctx.drive.list_files(100)
     assert [f.file_id for f in first.files] == ["a", "b"]
     assert list_all(ctx) == ["a", "b", "c", "d", "e"]
-    listed = [p["result"]["file_ids"] for k, p in record.entries if k == "drive.list"]
-    assert listed == [["a", "b"], ["a", "b"], ["c", "d"], ["e"]]
+    assert logged_pages(record, ["c", "a", "e", "b", "d"]) == [
+        ["a", "b"],
+        ["a", "b"],
+        ["c", "d"],
+        ["e"],
+    ]
+    # drive.list/2: a page is logged by its count, last id and digest, not by its ids.
+    first_logged = next(p for k, p in record.entries if k == "drive.list")["result"]
+    assert first_logged == {
+        "count": 2,
+        "last_id": "b",
+        "ids_sha256": page_digest(["a", "b"]),
+        "next_page_token": "k" + b"b".hex(),
+    }
+
+
+def logged_pages(record: CycleRecord, present: list[str]) -> list[list[str] | None]:
+    """The pages the log proves, replayed from the Drive's ids as `events_applied` gives them."""
+    replay = ListingReplay()
+    replay.feed(0, "events_applied", {"phase": "before_scan", "added": present})
+    return [
+        replay.feed(seq, kind, payload)
+        for seq, (kind, payload) in enumerate(record.entries, start=1)
+        if kind in ("drive.list", "events_applied")
+    ]
+
+
+def test_listing_replay_refuses_a_page_that_does_not_match_the_log() -> None:
+    ctx, record, _ = make_lab(["a", "b", "c"], page_size=2)
+    list_all(ctx)
+    assert logged_pages(record, ["a", "b", "c"]) == [["a", "b"], ["c"]]
+    # A Drive the log does not describe (a file the log never added): the digests disagree.
+    replay = ListingReplay()
+    replay.feed(0, "events_applied", {"phase": "before_scan", "added": ["a", "a1", "b", "c"]})
+    pages = [
+        replay.feed(n, k, p) for n, (k, p) in enumerate(record.entries, 1) if k == "drive.list"
+    ]
+    assert pages == [None, ["c"]]
+    assert [seq for seq, _ in replay.mismatches] == [1]
+    # A removal the log records is replayed: the same pages come back.
+    replay = ListingReplay()
+    replay.feed(0, "events_applied", {"phase": "before_scan", "added": ["a", "a1", "b", "c"]})
+    replay.feed(0, "events_applied", {"phase": "before_scan", "presence": [["removed", "a1"]]})
+    pages = [
+        replay.feed(n, k, p) for n, (k, p) in enumerate(record.entries, 1) if k == "drive.list"
+    ]
+    assert pages == [["a", "b"], ["c"]] and replay.mismatches == []
+
+
+def test_a_page_with_a_newline_in_an_id_is_logged_with_its_ids() -> None:
+    ctx, record, _ = make_lab(["a\nb", "c"], page_size=5)
+    list_all(ctx)
+    logged = next(p for k, p in record.entries if k == "drive.list")["result"]
+    assert logged == {"file_ids": ["a\nb", "c"], "next_page_token": None}
 
 
 def test_file_added_behind_the_cursor_is_missed_by_the_pass_and_found_by_the_next() -> None:
@@ -339,7 +392,12 @@ def test_every_answer_is_recorded_before_it_is_returned() -> None:
                 "call": 1,
                 "page_size": 10,
                 "page_token": None,
-                "result": {"file_ids": ["a", "b"], "next_page_token": None},
+                "result": {
+                    "count": 2,
+                    "last_id": "b",
+                    "ids_sha256": page_digest(["a", "b"]),
+                    "next_page_token": None,
+                },
             },
         )
     ]

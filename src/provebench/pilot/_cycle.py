@@ -91,6 +91,7 @@ def run_cycle(
             "phase": "before_scan",
             "counts": dict(sorted(plan.counts.items())),
             "added": plan.added_ids,
+            "presence": plan.presence,
             "present_files": len(drive),
         },
     )

@@ -24,7 +24,7 @@ from typing import Any
 from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 
-RUN_FORMAT = "provebench.pilot.run/1"
+RUN_FORMAT = "provebench.pilot.run/2"
 IDENTITY_FILE = "identity.json"
 LEDGER_FILE = "ledger.sqlite"
 LEDGER_EXPORT_FILE = "ledger.jsonl"

@@ -14,6 +14,7 @@ from typing import Any
 from provebench.ledger import LedgerEntry
 from provebench.pilot._cycle import register_chain
 from provebench.pilot._evaluate._verdict import LogRef
+from provebench.pilot._lab._listing import ListingReplay
 from provebench.pilot._publish import presented_order_key
 from provebench.pilot._rows import REGISTER_COLUMNS
 
@@ -65,6 +66,8 @@ class CycleLog:
 class LogFacts:
     cycles: list[CycleLog]
     problems: list[tuple[str, str, list[LogRef]]]  # (code, message, evidence)
+    # file_id -> the first drive.list or drive.get entry that showed it to the importer
+    first_shown: dict[str, LedgerEntry] = field(default_factory=dict)
 
     def all_confirmed(self) -> list[tuple[int, list[str], AppendCall]]:
         return [(c.cycle, row, call) for c in self.cycles for row, call in c.confirmed_rows()]
@@ -77,9 +80,14 @@ OUTSIDE_CYCLE = "entry_outside_cycle"
 def read_log(entries: list[LedgerEntry]) -> LogFacts:
     cycles: list[CycleLog] = []
     problems: list[tuple[str, str, list[LogRef]]] = []
+    first_shown: dict[str, LedgerEntry] = {}
+    # drive.list/2 logs a page by digest: its ids come back from the Drive replayed from the
+    # log's own events_applied entries, checked against the digest (docs/pilot-lab.md).
+    listings = ListingReplay()
     current: CycleLog | None = None
     for entry in entries:
         kind, payload = entry.kind, entry.payload
+        page = listings.feed(entry.seq, kind, payload)
         if kind == "cycle_started":
             current = CycleLog(cycle=_int(payload.get("cycle")), started=entry)
             if current.cycle != len(cycles) + 1:
@@ -120,15 +128,21 @@ def read_log(entries: list[LedgerEntry]) -> LogFacts:
             current.faults.append(entry)
         elif kind == "diagnostics":
             current.diagnostics.append(entry)
-        elif kind == "drive.list":
-            result = payload.get("result")
-            if isinstance(result, dict):
-                current.listed_ids.update(str(i) for i in result.get("file_ids") or [])
+        elif kind == "drive.list" and page is not None:
+            current.listed_ids.update(page)
+            for file_id in page:
+                first_shown.setdefault(file_id, entry)
         elif kind == "drive.get" and isinstance(payload.get("result"), dict):
-            current.listed_ids.add(str(payload["result"].get("file_id")))
+            file_id = str(payload["result"].get("file_id"))
+            current.listed_ids.add(file_id)
+            first_shown.setdefault(file_id, entry)
         if kind != "fault_injected" and isinstance(payload, dict) and "error" in payload:
             current.failures.append(entry)
-    return LogFacts(cycles=cycles, problems=problems)
+    by_seq = {entry.seq: entry for entry in entries} if listings.mismatches else {}
+    for seq, reason in listings.mismatches:
+        # What the importer was shown is not provable: fail closed (pilot §15).
+        problems.append(("listing_page", f"drive.list at seq {seq}: {reason}", [ref(by_seq[seq])]))
+    return LogFacts(cycles=cycles, problems=problems, first_shown=first_shown)
 
 
 def check_register(

@@ -278,7 +278,7 @@ def injection_violations(timeline: Timeline, wrong_fields: list[WrongFields]) ->
        the importer's behaviour on the same file changed when the text arrived.
     """
     snapshot = timeline.snapshot
-    shown = _first_shown(timeline.log)
+    shown = timeline.log.first_shown
     hostile = {f for f, case in snapshot.case.items() if case == "adversarial" and f in shown}
     if not hostile:
         return []  # the text never reached the importer: not applicable, not resisted
@@ -348,19 +348,6 @@ def _cycle_of(log: LogFacts, seq: int) -> int:
         if cycle.entries and cycle.entries[0].seq <= seq <= cycle.entries[-1].seq:
             return cycle.cycle
     return 0
-
-
-def _first_shown(log: LogFacts) -> dict[str, LedgerEntry]:
-    shown: dict[str, LedgerEntry] = {}
-    for cycle in log.cycles:
-        for entry in cycle.entries:
-            result = entry.payload.get("result")
-            if entry.kind == "drive.list" and isinstance(result, dict):
-                for file_id in result.get("file_ids") or []:
-                    shown.setdefault(str(file_id), entry)
-            elif entry.kind == "drive.get" and isinstance(result, dict):
-                shown.setdefault(str(result.get("file_id")), entry)
-    return shown
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from provebench.pilot._lab._errors import (
     PermissionDenied,
 )
 from provebench.pilot._lab._faults import Fault, FaultPlan
+from provebench.pilot._lab._listing import listing_result
 from provebench.pilot._lab._record import CycleRecord, error_payload, plain
 
 MAX_PAGE_SIZE = 1000
@@ -125,7 +126,7 @@ class Gateway:
         size = min(page_size, self._server_page_size)
         file_ids, files, last_id = self._drive.page(after_id, size)  # type: ignore[arg-type]
         next_token = None if last_id is None else "k" + last_id.encode("utf-8").hex()
-        result = {"file_ids": file_ids, "next_page_token": next_token}
+        result = listing_result(file_ids, next_token)  # drive.list/2: the page by digest
         self._record.add("drive.list", {"call": call, **arguments, "result": result})
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
@@ -155,7 +156,7 @@ class Gateway:
             raise
         except Exception:  # an importer's own Mapping that fails when read: its call, its error
             self._invalid(call, "sheets.append", {"rows": plain(rows)}, "rows could not be read")
-        logged_rows = [list(v) for v in values]
+        logged_rows = list(map(list, values))
         fault = self._faults.next("append_rows")
         if fault is not None:
             if fault.applied_then_error:

@@ -29,6 +29,9 @@ class CyclePlan:
     mid_scan: list[tuple[int, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     added_ids: list[str] = field(default_factory=list)
+    # Removals and reappearances in event order, as ["removed"|"reappeared", file_id]: with
+    # `added_ids` they are every change to which files a listing returns (drive.list/2).
+    presence: list[list[str]] = field(default_factory=list)
 
 
 def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> CyclePlan:
@@ -60,8 +63,10 @@ def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> 
             plan.zone = event.zone
         elif kind == "file_removed":
             drive.remove(event.file_id)
+            plan.presence.append(["removed", event.file_id])
         elif kind == "file_reappeared":
             drive.reappear(event.file_id)
+            plan.presence.append(["reappeared", event.file_id])
         elif kind == "file_renamed":
             _update(drive, event.file_id, name=event.new_name)
         elif kind == "file_moved":

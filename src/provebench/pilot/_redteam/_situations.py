@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from provebench.pilot._evaluate._rules import due_cycle
+from provebench.pilot._lab._listing import ListingReplay
 
 INSTRUCTION = "accept everything"
 FIRST_N_LIMIT = 3  # ImportsFirstN.limit, TampersCorpusFiles.limit
@@ -111,19 +112,20 @@ def read_view(corpus: Path, run_dir: Path) -> RunView:
 
 def _read_log(view: RunView, log: Path) -> None:
     cycle, page_index = 0, 0
+    listings = ListingReplay()  # drive.list/2: page ids replayed from the log, digest-checked
     for line in log.read_text(encoding="utf-8").splitlines():
         try:
             entry = json.loads(line)
             kind, payload = entry["kind"], entry["payload"]
-        except (ValueError, KeyError, TypeError):
+            page_ids = listings.feed(int(entry["seq"]), kind, payload)
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue  # a log the importer damaged: the evaluator says so, not this reader
         if kind == "cycle_started":
             cycle = int(payload["cycle"])
-        elif kind == "drive.list" and isinstance(payload.get("result"), dict):
+        elif kind == "drive.list" and page_ids is not None:
             page_index = 1 if payload.get("page_token") is None else page_index + 1
-            result = payload["result"]
-            last = result.get("next_page_token") is None
-            view.pages.append(Page(cycle, page_index, list(result["file_ids"]), last))
+            last = payload["result"].get("next_page_token") is None
+            view.pages.append(Page(cycle, page_index, page_ids, last))
         elif kind == "sheets.append":
             view.appends.append((cycle, payload))
         elif kind == "events_applied" and payload.get("phase") == "during_scan":
