@@ -21,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, SkipValidation
@@ -140,6 +141,7 @@ def canonical_payload(payload: object) -> tuple[str, dict[str, Any]]:
 # encoder refuses NaN, infinities and unprintably large ints; `encode("utf-8")` lone surrogates).
 _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 _STR_KEYS = {str}
+_LIST_ONLY = {list}
 _MAX_PLAIN_DEPTH = 64
 
 
@@ -162,8 +164,14 @@ def _is_plain(value: object, depth: int) -> bool:
         items = value  # type: ignore[assignment]
     else:
         return kind in _SCALAR_TYPES
-    if set(map(type, items)) <= _SCALAR_TYPES:
+    types = set(map(type, items))
+    if types <= _SCALAR_TYPES:
         return True
+    if types == _LIST_ONLY and depth < _MAX_PLAIN_DEPTH:
+        # A list of lists (a batch of rows): their items' types in one C-level pass.
+        flat: list[object] = list(chain.from_iterable(items))  # type: ignore[arg-type]
+        if set(map(type, flat)) <= _SCALAR_TYPES:
+            return True
     return all(type(item) in _SCALAR_TYPES or _is_plain(item, depth + 1) for item in items)
 
 

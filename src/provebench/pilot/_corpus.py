@@ -312,10 +312,13 @@ def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator
     """Validate and yield each event of a `drive_events.jsonl`, checking the stream as a whole
     (`_stream_check.py`) against the corpus's run versions."""
     checker = StreamChecker(path, run_versions)
+    # The adapter's core validator itself: the same schema and errors, without the adapter's
+    # per-call wrapper (a third of the cost of a line at a million lines).
+    validate_json = DRIVE_EVENT_ADAPTER.validator.validate_json
     with path.open("rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
             try:
-                event = DRIVE_EVENT_ADAPTER.validate_json(raw)
+                event = validate_json(raw)
             except ValidationError as error:
                 raise _validation_error(error, path, line_number) from error
             checker.check(event, line_number)

@@ -170,11 +170,13 @@ def _compact_row(row: list[str]) -> tuple[str, ...]:
     return tuple([sys.intern(cell) if i in _SHARED_CELLS else cell for i, cell in enumerate(row)])
 
 
-def presented_order_key(cells: Sequence[str]) -> tuple[int, str, str]:
+def presented_order_key(cells: Sequence[str]) -> tuple[int, datetime | str, str]:
     """`register-order/1` on a confirmed row's cells: call instant (UTC), then file_id.
 
     Tolerant, because the cells are what the importer wrote: a time without an offset or not in
-    ISO 8601 sorts after every valid one, by its text."""
+    ISO 8601 sorts after every valid one, by its text. The instant is the UTC datetime itself
+    (same tzinfo on every key, so comparisons read the fields): it orders exactly as its ISO
+    text would, without formatting one per row; the leading 0/1 keeps the two kinds apart."""
     local_text, file_id = cells[_TIME_INDEX], cells[_FILE_ID_INDEX]
     try:
         instant = datetime.fromisoformat(local_text)
@@ -182,7 +184,10 @@ def presented_order_key(cells: Sequence[str]) -> tuple[int, str, str]:
         return 1, local_text, file_id
     if instant.tzinfo is None:
         return 1, local_text, file_id
-    return 0, instant.astimezone(UTC).isoformat(), file_id
+    try:
+        return 0, instant.astimezone(UTC), file_id
+    except OverflowError:  # e.g. year 1 at +01:00: no UTC instant a datetime can hold
+        return 1, local_text, file_id
 
 
 @contextmanager

@@ -10,7 +10,7 @@ file until the next cycle; one that re-lists until a full pass sees nothing new 
 
 from __future__ import annotations
 
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right
 from typing import Protocol
 
 
@@ -24,12 +24,15 @@ class ListedFile(Protocol):
 class DriveState:
     """Files currently in the Drive; mutated only by the laboratory, never by an importer."""
 
-    __slots__ = ("_known", "_pending", "_present", "_sorted_ids")
+    __slots__ = ("_known", "_pending", "_present", "_sorted_files", "_sorted_ids")
 
     def __init__(self) -> None:
         self._known: dict[str, ListedFile] = {}  # every file ever added, by id, latest metadata
         self._present: set[str] = set()
         self._sorted_ids: list[str] = []  # every known id, ascending; absent ones are skipped
+        # The files of `_sorted_ids`, index for index: a page is two slices, not a dict lookup
+        # per id (the reference lists every file at least twice a cycle, pilot §12).
+        self._sorted_files: list[ListedFile] = []
         self._pending: list[str] = []  # added since the last `settle`, not yet in _sorted_ids
 
     def __len__(self) -> int:
@@ -49,20 +52,22 @@ class DriveState:
         file_id = file.file_id
         if file_id not in self._known:
             self._pending.append(file_id)
-        self._known[file_id] = file
+        self._set_file(file)
         self._present.add(file_id)
 
     def add_now(self, file: ListedFile) -> None:
         """A new file that must be visible at once, in the middle of a traversal."""
         file_id = file.file_id
         if file_id not in self._known:
-            insort(self._sorted_ids, file_id)
-        self._known[file_id] = file
+            index = bisect_right(self._sorted_ids, file_id)
+            self._sorted_ids.insert(index, file_id)
+            self._sorted_files.insert(index, file)
+        self._set_file(file)
         self._present.add(file_id)
 
     def replace(self, file: ListedFile) -> None:
         """New metadata for a known file (rename, move); its place in the order is its id."""
-        self._known[file.file_id] = file
+        self._set_file(file)
 
     def remove(self, file_id: str) -> None:
         self._present.discard(file_id)
@@ -78,35 +83,45 @@ class DriveState:
             self._sorted_ids.extend(self._pending)
             self._sorted_ids.sort()  # Timsort merges the two ascending runs in linear time
             self._pending.clear()
+            self._sorted_files = list(map(self._known.__getitem__, self._sorted_ids))
+
+    def _set_file(self, file: ListedFile) -> None:
+        """Record `file` as the latest metadata of its id, in the listing order too."""
+        file_id = file.file_id
+        self._known[file_id] = file
+        ids = self._sorted_ids
+        index = bisect_left(ids, file_id)
+        if index < len(ids) and ids[index] == file_id:
+            self._sorted_files[index] = file
 
     def page(
         self, after_id: str | None, page_size: int
     ) -> tuple[list[str], list[ListedFile], str | None]:
         """Up to `page_size` present files with id > `after_id` (their ids and the files), and
         the id to continue after (None when no present file follows)."""
-        ids = self._sorted_ids
+        ids, files = self._sorted_ids, self._sorted_files
         present = self._present
+        every_known_present = len(present) == len(ids)
         index = 0 if after_id is None else bisect_right(ids, after_id)
         end = len(ids)
-        page_ids = ids[index : index + page_size]
-        index += len(page_ids)
-        if len(present) != end:  # some known files are absent: skip them (C-level set checks)
-            page_ids = self._present_only(page_ids)
-            while index < end and len(page_ids) < page_size:
-                window = ids[index : index + page_size - len(page_ids)]
-                index += len(window)
-                page_ids.extend(self._present_only(window))
+        page_ids: list[str] = []
+        page_files: list[ListedFile] = []
+        while index < end and len(page_ids) < page_size:
+            stop = index + page_size - len(page_ids)
+            window = ids[index:stop]
+            if every_known_present or present.issuperset(window):  # one C-level check
+                page_ids.extend(window)
+                page_files.extend(files[index:stop])
+            else:  # some known files are absent: skip them
+                for offset, file_id in enumerate(window, start=index):
+                    if file_id in present:
+                        page_ids.append(file_id)
+                        page_files.append(files[offset])
+            index += len(window)
+        if not every_known_present:
             while index < end and ids[index] not in present:
                 index += 1
-        files = list(map(self._known.__getitem__, page_ids))
-        return page_ids, files, (page_ids[-1] if index < end and page_ids else None)
-
-    def _present_only(self, window: list[str]) -> list[str]:
-        """`window` without the absent ids; most windows have none (one C-level check)."""
-        present = self._present
-        if present.issuperset(window):
-            return window
-        return [file_id for file_id in window if file_id in present]
+        return page_ids, page_files, (page_ids[-1] if index < end and page_ids else None)
 
 
 __all__ = ["DriveState", "ListedFile"]

@@ -141,15 +141,16 @@ class _Cycle:
             f"source {source} = known {already_known} + imported {listed_appended} "
             f"+ failed {failed_listed} + in doubt {listed_in_doubt}",
         )
+        appended_ids = {row[FILE_ID] for row in appended}  # once: the checks below share it
         self.check(
             "repeated_run_without_new_files",
-            not ({r[FILE_ID] for r in appended} & confirmed),
+            not (appended_ids & confirmed),
             f"{len(new_rows)} new files; no row appended for an id confirmed earlier",
         )
         reappeared = already_known
         self.check(
             "reappearing_id",
-            len({r[FILE_ID] for r in appended}) == len(appended),
+            len(appended_ids) == len(appended),
             f"{reappeared} listed ids already confirmed, none appended again",
         )
         shared = len(listed) - len(set(map(_name_of, listed.values())))
@@ -173,7 +174,7 @@ class _Cycle:
         )
         self.check(
             "corrupted_file",
-            not any(r.file_id in {row[FILE_ID] for row in appended} for r in refused),
+            not any(r.file_id in appended_ids for r in refused),
             f"{len(refused)} refused file(s) reported with reason codes, none appended",
         )
         self._time_zone_check(zone, previous_zone, new_rows)
