@@ -6,10 +6,13 @@ and `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% 
 neighbour, 0.02% imported twice). About 1% of manager names hold a comma, so those rows are
 quoted. Each scenario runs the published script (extracted from the seed, never stored here)
 and our console script as fresh child processes (and, to separate the CLI's start-up, the
-scorer function alone in a child that reports its import and scoring CPU time); wall time, CPU
-time and peak RSS come from `os.wait4` for that child alone. The outputs must be
-byte-identical. Figures go to `bench/out/score_final.json`; the exit status is 1 when any
-output differs.
+scorer function alone in a child that reports its import and scoring CPU time, and the CPU
+time and peak RSS of the child it forks to join the halves), their runs interleaved round by
+round; wall time, CPU time (children included) and peak RSS come from `os.wait4`. Reported:
+best wall and CPU of each, every run's figures, and the memory of the scorer as the sum of its
+two processes' peaks. The data is generated in a separate process, so that the measured
+processes do not inherit this one's peak RSS. The outputs must be byte-identical. Figures go to
+`bench/out/score_final.json`; the exit status is 1 when any output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
 """
@@ -156,9 +159,23 @@ def measure(command: list[str]) -> dict[str, Any]:
     }
 
 
+def interleaved(commands: dict[str, tuple[list[str], int]]) -> list[dict[str, Any]]:
+    """`best_of` for each command, their runs taken in turn (round by round), so that a change
+    in the machine's load falls on all of them alike."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in commands}
+    for round_number in range(max(repeat for _, repeat in commands.values())):
+        for name, (command, repeat) in commands.items():
+            if round_number < repeat:
+                runs[name].append(measure(command))
+    return [best_of_runs(runs[name]) for name in commands]
+
+
 def best_of(command: list[str], repeat: int) -> dict[str, Any]:
-    """Best wall and best CPU time of `repeat` runs, every run's times, the largest peak RSS."""
-    runs = [measure(command) for _ in range(repeat)]
+    return best_of_runs([measure(command) for _ in range(repeat)])
+
+
+def best_of_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Best wall and best CPU time of the runs, every run's times, the largest peak RSS."""
     best = min(runs, key=lambda run: run["seconds"])
     best["peak_rss_mib"] = max(run["peak_rss_mib"] for run in runs)
     best["all_seconds"] = [run["seconds"] for run in runs]
@@ -222,11 +239,18 @@ def main(argv: list[str]) -> int:
         status = 0
         for scenario in ("pass", "defects"):
             files = [str(work / "expected.csv"), str(work / f"candidate_{scenario}.csv")]
-            print(f"{scenario}: published script ...", flush=True)
-            published = best_of([python, str(script), *files], args.published_repeat)
-            print(f"{scenario}: provebench pilot score-final x{args.repeat} ...", flush=True)
-            ours = best_of([provebench, "pilot", "score-final", *files], args.repeat)
-            scorer = best_of([python, "-c", SCORER_ONLY, *files], args.repeat)
+            print(
+                f"{scenario}: published script x{args.published_repeat}, provebench pilot"
+                f" score-final x{args.repeat}, interleaved ...",
+                flush=True,
+            )
+            published, ours, scorer = interleaved(
+                {
+                    "published": ([python, str(script), *files], args.published_repeat),
+                    "ours": ([provebench, "pilot", "score-final", *files], args.repeat),
+                    "scorer": ([python, "-c", SCORER_ONLY, *files], args.repeat),
+                }
+            )
             phases = [json.loads(err.strip().splitlines()[-1]) for err in scorer["all_stderr"]]
             # Memory of the scorer alone: its own peak plus the child's, in the run with the
             # largest sum.
