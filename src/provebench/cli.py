@@ -27,6 +27,8 @@ app = typer.Typer(
     help="Deterministic evaluation of AI agents and automation code from recorded evidence.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Docstrings are wrapped at 100 columns; markdown reflows their paragraphs to the terminal.
+    rich_markup_mode="markdown",
     add_completion=False,
 )
 app.add_typer(si_app, name="si")
@@ -60,7 +62,7 @@ def demo(
         DEFAULT_SEED
     ),
 ) -> None:
-    """Run the main job on embedded defaults: SI scoring and a pilot 03 laboratory run."""
+    """Run the main job on embedded defaults: SI scoring, the SI laboratory, a pilot 03 run."""
     raise typer.Exit(run_demo(out, seed))
 
 

@@ -28,7 +28,9 @@ class ReportFormat(StrEnum):
 def validate_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Scenario files, or folders searched recursively for *.yaml/*.yml."),
+        typer.Argument(
+            help="Scenario files, or folders searched recursively for `*.yaml` / `*.yml`."
+        ),
     ],
     report_format: Annotated[
         ReportFormat, typer.Option("--format", help="text for people, json for machines.")
