@@ -52,7 +52,9 @@ class DriveState:
         file_id = file.file_id
         if file_id not in self._known:
             self._pending.append(file_id)
-        self._set_file(file)
+            self._known[file_id] = file  # not in the listing order until `settle`
+        else:
+            self._set_file(file)
         self._present.add(file_id)
 
     def add_now(self, file: ListedFile) -> None:
