@@ -29,7 +29,7 @@ import os
 import pickle
 import signal
 from collections.abc import Iterator
-from itertools import islice
+from itertools import filterfalse, islice
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -237,7 +237,7 @@ def _messages(join: LockstepJoin) -> Iterator[bytes]:
     None), and its other ids with their flags (in pieces, ended by None)."""
     state = {name: getattr(join, name) for name in _SUMMED + _KEPT}
     yield pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-    in_both = list(join.seen_in_both)
+    in_both = list(filterfalse(join.seen.__contains__, join.registered))
     for start in range(0, len(in_both), _IDS_PER_MESSAGE):
         ids = in_both[start : start + _IDS_PER_MESSAGE]
         lines = "\n".join(ids)
@@ -303,19 +303,18 @@ def _merge(join: LockstepJoin, replies: IO[bytes]) -> LockstepJoin | None:
 def _ids_in_both_halves(join: LockstepJoin, replies: IO[bytes]) -> list[str] | None:
     """Ids registered in both halves, each on one side only per half (a row moved across the
     cut); None when an id is on the same side in both halves (a repeat across the cut)."""
-    seen, in_both = join.seen, join.seen_in_both
-    while (ids := pickle.load(replies)) is not None:
+    seen, registered = join.seen, join.registered
+    while (ids := pickle.load(replies)) is not None:  # the child's ids settled in bulk
         if isinstance(ids, str):
             ids = ids.split("\n")
-        if not (seen.keys().isdisjoint(ids) and in_both.isdisjoint(ids)):
+        if not registered.isdisjoint(ids):
             return None
     moved: list[str] = []
     while (flags_by_id := pickle.load(replies)) is not None:
-        if not in_both.isdisjoint(flags_by_id):
-            return None
-        for file_id in seen.keys() & flags_by_id.keys():
-            if seen[file_id] & flags_by_id[file_id]:
-                return None
+        for file_id in set(filter(registered.__contains__, flags_by_id)):
+            ours = seen.get(file_id)
+            if ours is None or ours & flags_by_id[file_id]:
+                return None  # settled in bulk here (both sides), or on a common side
             moved.append(file_id)
     moved.sort()  # the order of pairing does not change the sums; sorted for a fixed one
     return moved

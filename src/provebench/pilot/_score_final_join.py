@@ -3,9 +3,10 @@
 The published scorer builds a dict per row, `ek`/`ck` (file_id -> last row with that id), and the
 two lists of ids. Here both files are read in lockstep instead and only these are kept:
 
-* one dict from each non-empty file_id to two bits (seen in expected / seen in candidate), and a
-  set of the ids settled in bulk (seen in both), from which duplicates, the size of `ek` and
-  `ck` and of their intersection follow exactly;
+* one set of every non-empty file_id registered, and a dict from the ids registered one row at
+  a time to two bits (seen in expected / seen in candidate; an id in the set only was settled
+  in bulk, so is in both), from which duplicates, the size of `ek` and `ck` and of their
+  intersection follow exactly;
 * the rows not yet paired with a row of the same file_id on the other side (`pending_*`); while
   the files stay aligned these are empty, after a missing, extra or moved row they hold a few;
 * running counts: rows, empty ids, matching fields, field total, and whether the id sequences
@@ -145,9 +146,10 @@ class LockstepJoin:
         self.candidate = candidate
         self.compare = FieldComparison(expected, candidate)
         self.seen: dict[str, int] = {}
-        # Ids of runs settled in bulk: seen in both files. A set apart from `seen`, so that a
-        # run is registered with one C-level union (no per-id flags, see _register_run).
-        self.seen_in_both: set[str] = set()
+        # Every id registered, in bulk or one row at a time (`seen` holds the flags of the latter
+        # only: an id here and not in `seen` was settled in bulk, so is in both files). A run is
+        # registered with one C-level check and one union against this one set.
+        self.registered: set[str] = set()
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
         # A join that is to be handed on (`_score_final_halves`) gives up past this many
@@ -188,7 +190,7 @@ class LockstepJoin:
     def _register(self, file_id: str, bit: int, repeats: dict[str, int]) -> None:
         flags = self.seen.get(file_id)
         if flags is None:
-            flags = _IN_BOTH if file_id in self.seen_in_both else 0
+            flags = _IN_BOTH if file_id in self.registered else 0
         if flags & bit:
             repeats[file_id] = repeats.get(file_id, 1) + 1
             if file_id not in self.repeat_matched:
@@ -199,6 +201,8 @@ class LockstepJoin:
                     self._recover_first_rows(file_id, flags)
             return
         self.seen[file_id] = flags | bit
+        if not flags:
+            self.registered.add(file_id)
         if bit == _IN_EXPECTED:
             self.expected_distinct += 1
         else:
@@ -304,13 +308,9 @@ class LockstepJoin:
     def _register_run(self, ids: list[str]) -> bool:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
         fresh = set(ids)
-        if (
-            len(fresh) != len(ids)
-            or not self.seen.keys().isdisjoint(fresh)
-            or not self.seen_in_both.isdisjoint(fresh)  # settled in an earlier run
-        ):
+        if len(fresh) != len(ids) or not self.registered.isdisjoint(fresh):
             return False
-        self.seen_in_both |= fresh
+        self.registered |= fresh
         count = len(ids)
         self.expected_rows += count
         self.candidate_rows += count
