@@ -177,8 +177,9 @@ class LockstepJoin:
         # For the repeated ids whose first rows were still among the recent rows at the first
         # repeat: what the first rows contributed, then the last row of each side so far.
         self.repeat_rows: dict[str, RepeatRows] = {}
-        self.recent_expected = RecentRows(expected.file_ids)
-        self.recent_candidate = RecentRows(candidate.file_ids)
+        self.recent = RecentRows(
+            {_IN_EXPECTED: expected.file_ids, _IN_CANDIDATE: candidate.file_ids}
+        )
         self._lookup_budget = LOOKUP_BUDGET
         self.order_ok = True
         # Whether the id lists were seen to differ at a position both files have (not merely
@@ -215,13 +216,13 @@ class LockstepJoin:
         rows (each side has registered at most one row of it so far, so a row found is it)."""
         first_expected = first_candidate = None
         if flags & _IN_EXPECTED:
-            record, work = self.recent_expected.find(file_id)
+            record, work = self.recent.find(file_id, _IN_EXPECTED)
             self._lookup_budget -= work
             if record is None:
                 return
             first_expected = record_fields(record)
         if flags & _IN_CANDIDATE:
-            record, work = self.recent_candidate.find(file_id)
+            record, work = self.recent.find(file_id, _IN_CANDIDATE)
             self._lookup_budget -= work
             if record is None:
                 return
@@ -251,7 +252,7 @@ class LockstepJoin:
             if tracked is not None:
                 tracked.last_expected = fields
                 tracked.expected_keys += keys
-        self.recent_expected.add_row(record)
+        self.recent.add_row(record, _IN_EXPECTED)
         partner = self.pending_candidate.pop(file_id, None)
         if partner is None:
             self.pending_expected[file_id] = record
@@ -272,7 +273,7 @@ class LockstepJoin:
             tracked = self.repeat_rows.get(file_id)
             if tracked is not None:
                 tracked.last_candidate = fields
-        self.recent_candidate.add_row(record)
+        self.recent.add_row(record, _IN_CANDIDATE)
         partner = self.pending_expected.pop(file_id, None)
         if partner is None:
             self.pending_candidate[file_id] = record
@@ -297,8 +298,7 @@ class LockstepJoin:
             keys = len(records) * self.compare.named_keys + self._rows_with_extra_fields(records)
             self.fields_total += keys
             self.fields_matched += keys
-            self.recent_expected.add_run(records)
-            self.recent_candidate.add_run(records)
+            self.recent.add_run(records)
             return
         # An empty or repeated id somewhere in the run: the general path settles every case.
         for record in records:

@@ -20,41 +20,46 @@ from collections.abc import Callable
 
 from provebench.pilot._score_final_csv import Record
 
-_KEPT_ROWS = 1 << 14  # rows kept per side at least (about half a read piece of a register),
+_KEPT_ROWS = 1 << 15  # rows kept at least (about one read piece of a register),
 # and at most twice as many: the oldest are dropped in one go when that is reached
 _LOOSE_ROWS = 1 << 12  # rows taken one at a time are kept in lists of at most this many
 LOOKUP_BUDGET = 1 << 22  # rows indexed plus runs visited, over all look-ups of one join
 
 
-class _Run:
-    __slots__ = ("index", "records")
+_BOTH_SIDES = 3  # the side bits of a run registered on both sides at once
 
-    def __init__(self, records: list[Record]) -> None:
+
+class _Run:
+    __slots__ = ("index", "records", "sides")
+
+    def __init__(self, records: list[Record], sides: int) -> None:
         self.records = records
+        self.sides = sides
         self.index: dict[str | None, int] | None = None
 
 
 class RecentRows:
-    """The latest rows registered on one side (rows with a non-empty id only), newest last."""
+    """The latest rows registered (rows with a non-empty id only), newest last: runs registered
+    on both sides at once, kept once, and rows registered on one side (side bits 1 and 2)."""
 
     __slots__ = ("_file_ids", "_loose", "_rows", "_runs")
 
-    def __init__(self, file_ids: Callable[[list[Record]], list[str | None]]) -> None:
-        self._file_ids = file_ids
+    def __init__(self, file_ids: dict[int, Callable[[list[Record]], list[str | None]]]) -> None:
+        self._file_ids = file_ids  # by side bit; runs on both sides take side 1's
         self._runs: deque[_Run] = deque()
         self._rows = 0
-        self._loose: list[Record] | None = None
+        self._loose: dict[int, list[Record]] = {}
 
     def add_run(self, records: list[Record]) -> None:
-        """Rows registered together; the list must not change afterwards."""
-        self._loose = None
-        self._push(_Run(records))
+        """Rows registered together on both sides; the list must not change afterwards."""
+        self._loose.clear()
+        self._push(_Run(records, _BOTH_SIDES))
 
-    def add_row(self, record: Record) -> None:
-        loose = self._loose
+    def add_row(self, record: Record, side: int) -> None:
+        loose = self._loose.get(side)
         if loose is None or len(loose) >= _LOOSE_ROWS:
-            loose = self._loose = []
-            self._push(_Run(loose))
+            loose = self._loose[side] = []
+            self._push(_Run(loose, side))
         loose.append(record)
         self._rows += 1
         if self._rows > 2 * _KEPT_ROWS:
@@ -71,16 +76,19 @@ class RecentRows:
         while self._rows > _KEPT_ROWS and len(runs) > 1:
             self._rows -= len(runs.popleft().records)
 
-    def find(self, file_id: str) -> tuple[Record | None, int]:
-        """The newest kept row with this id (None if there is none), and the work it took."""
+    def find(self, file_id: str, side: int) -> tuple[Record | None, int]:
+        """The newest kept row of this side with this id (None if there is none), and the work
+        it took."""
         work = 0
         for run in reversed(self._runs):
+            if not run.sides & side:
+                continue
             work += 1
             index = run.index
             if index is None:
-                if run.records is self._loose:
-                    self._loose = None  # indexed now: later single rows start a new list
-                ids = self._file_ids(run.records)
+                if self._loose.get(run.sides) is run.records:
+                    del self._loose[run.sides]  # indexed now: later rows start a new list
+                ids = self._file_ids[run.sides & side](run.records)
                 index = run.index = dict(zip(ids, range(len(ids)), strict=True))
                 work += len(ids)
             position = index.get(file_id)
