@@ -151,3 +151,23 @@ def test_a_time_without_a_utc_instant_sorts_with_the_invalid_ones() -> None:
     cells["call_local_datetime"] = "0001-01-01T00:00:00+01:00"
     row = [cells[c] for c in REGISTER_COLUMNS]
     assert presented_order_key(row)[0] == 1
+
+
+def test_register_lines_are_what_the_csv_writer_writes() -> None:
+    import csv
+    import io
+
+    from provebench.pilot._publish import _write_rows
+
+    rng = random.Random(5)
+    alphabet = ["a", "é", " ", ",", '"', "\n", "\r", "\t", "\x00", "=", "'", "\u202e", ""]
+    rows = [
+        tuple("".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 4))) for _ in range(9))
+        for _ in range(3000)
+    ]
+    rows += [("plain",) * 9, ("",) * 9, ("a", "b")]  # a short row goes through the writer
+    expected = io.StringIO()
+    csv.writer(expected, lineterminator="\n").writerows(rows)
+    written = io.StringIO()
+    _write_rows(written, csv.writer(written, lineterminator="\n"), rows)  # type: ignore[arg-type]
+    assert written.getvalue() == expected.getvalue()
