@@ -17,14 +17,17 @@ from __future__ import annotations
 import csv
 import gc
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench.pilot import _score_final_keyed as _keyed
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
 from provebench.pilot._score_final_halves import join_in_halves
-from provebench.pilot._score_final_join import LockstepJoin, RowLayout
+from provebench.pilot._score_final_join import LockstepJoin, RowLayout, TooManyUnpaired
+from provebench.pilot._score_final_keyed import KeyedJoin
 from provebench.pilot._score_final_repeats import recount_repeated_ids
 
 # Texts and order of the published document (pilot §7: scope of the basic scorer; §13: no pilot
@@ -101,11 +104,19 @@ def score_final_state(
         sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
         # Two cores when the files are large; one pass when the halves cannot give the exact
         # result (or on bad input, which one pass names exactly).
-        join = join_in_halves(expected_csv, candidate_csv, sizes) or _one_pass(
-            expected_csv, candidate_csv, chunk_bytes
-        )
+        join: LockstepJoin | KeyedJoin | None = join_in_halves(expected_csv, candidate_csv, sizes)
+        if join is None:
+            try:
+                join = _one_pass(expected_csv, candidate_csv, chunk_bytes, _keyed.SWITCH_UNPAIRED)
+            except TooManyUnpaired:
+                # An unordered candidate: the lockstep pass would hold nearly every row
+                # unpaired. A keyed join from the start; on bad input, the unlimited lockstep
+                # pass names the fault exactly.
+                join = _keyed.keyed_join(expected_csv, candidate_csv) or _one_pass(
+                    expected_csv, candidate_csv, chunk_bytes, math.inf
+                )
         fields_matched, fields_total = join.fields_matched, join.fields_total
-        if join.expected_repeats or join.candidate_repeats:
+        if isinstance(join, LockstepJoin) and (join.expected_repeats or join.candidate_repeats):
             # Pairing rows by id is "last row wins" only without repeats: recount the fields of
             # the repeated ids from their last rows.
             fields_matched, fields_total = recount_repeated_ids(
@@ -118,7 +129,9 @@ def score_final_state(
     return _score(join, fields_matched, fields_total)
 
 
-def _score(join: LockstepJoin, fields_matched: int, fields_total: int) -> FinalStateScore:
+def _score(
+    join: LockstepJoin | KeyedJoin, fields_matched: int, fields_total: int
+) -> FinalStateScore:
     # Same expressions as the published script, so that every float has the same bits.
     configuration_errors: list[str] = []
     if not join.expected_rows:
@@ -176,6 +189,7 @@ def _one_pass(
     expected_csv: str | Path,
     candidate_csv: str | Path,
     chunk_bytes: int | None,
+    unpaired_limit: float,
 ) -> LockstepJoin:
     sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
     # The published script reads the whole expected file before it opens the candidate, so when
@@ -189,6 +203,7 @@ def _one_pass(
                 raise _CandidateFailure(error) from None
             with candidate:
                 join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
+                join.unpaired_limit = unpaired_limit
                 join.run(expected_batches, _candidate_batches(candidate))
         except _CandidateFailure as failure:
             for _ in expected_batches:

@@ -1,0 +1,178 @@
+"""The keyed join for unordered candidates, against the published `score_final_state.py`.
+
+Past `SWITCH_UNPAIRED` unpaired rows the lockstep pass gives way to a keyed join
+(`_score_final_keyed`). Here the keyed join scores every generated pair on its own (all the
+reading quirks: BOM, blank first line, ragged rows, repeated columns, empty ids, NUL in fields),
+and `score_final_state` is run on shuffled and partly shuffled registers with repeats and
+defects, the switch observed; every outcome is compared byte for byte with the published script.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provebench._errors import ProvebenchError
+from provebench.pilot import _score_final_keyed, score_final_state
+from provebench.pilot._score_final import _score
+from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.pilot.test_score_final_differential import (
+    _SETTINGS,
+    compare_with_published,
+    csv_bytes,
+    edit_register,
+    register_lines,
+    table_pairs,
+)
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
+    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
+    worker = PublishedScorerWorker(script)
+    yield worker
+    worker.close()
+
+
+@pytest.fixture(scope="module")
+def case_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("keyed-cases")
+
+
+@pytest.fixture
+def switches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every call of the keyed join made by `score_final_state` (its rows: expected rows)."""
+    calls: list[int] = []
+    real = _score_final_keyed.keyed_join
+
+    def spy(expected: str | Path, candidate: str | Path) -> _score_final_keyed.KeyedJoin | None:
+        join = real(expected, candidate)
+        calls.append(-1 if join is None else join.expected_rows)
+        return join
+
+    monkeypatch.setattr(_score_final_keyed, "keyed_join", spy)
+    return calls
+
+
+def write_pair(directory: Path, name: str, expected: bytes, candidate: bytes) -> tuple[Path, Path]:
+    expected_path = directory / f"{name}-expected.csv"
+    candidate_path = directory / f"{name}-candidate.csv"
+    expected_path.write_bytes(expected)
+    candidate_path.write_bytes(candidate)
+    return expected_path, candidate_path
+
+
+_pair_numbers = iter(range(10**9))
+
+
+@_SETTINGS
+@given(pair=table_pairs())
+def test_keyed_join_alone_matches_published_on_generated_tables(
+    published: PublishedScorerWorker, case_dir: Path, pair: tuple[bytes, bytes]
+) -> None:
+    expected, candidate = write_pair(case_dir, f"alone{next(_pair_numbers)}", *pair)
+    reference = published.run(expected, candidate)
+    join = _score_final_keyed.keyed_join(expected, candidate)
+    if join is None:  # bad bytes or a field over the limit: the lockstep pass names it
+        assert reference.exit_code != 0
+        return
+    assert reference.exit_code == 0, reference.stderr
+    ours = _score(join, join.fields_matched, join.fields_total)
+    assert ours.to_json().encode("utf-8") == reference.stdout
+
+
+def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[list[str]]:
+    """`share` of the positions, taken at random, get their rows permuted among them."""
+    rows = [list(row) for row in rows]
+    positions = [index for index in range(len(rows)) if rng.random() < share]
+    moved = [rows[index] for index in positions]
+    rng.shuffle(moved)
+    for index, row in zip(positions, moved, strict=True):
+        rows[index] = row
+    return rows
+
+
+@settings(_SETTINGS, max_examples=30)
+@given(
+    seed=st.integers(0, 2**32),
+    rows=st.integers(0, 1200),
+    share=st.sampled_from([1.0, 1.0, 0.5, 0.1, 0.02]),
+    edits=st.integers(0, 15),
+    switch_at=st.sampled_from([0, 3, 50]),
+)
+def test_shuffled_registers_match_published(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    switches: list[int],
+    seed: int,
+    rows: int,
+    share: float,
+    edits: int,
+    switch_at: int,
+) -> None:
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", switch_at)
+    rng = random.Random(seed)
+    expected_rows = register_lines(rows, rng)
+    # Defects first (drops, additions, repeated rows, changed fields), then the disorder.
+    candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
+    if rng.random() < 0.3:  # a repeated id on the expected side too
+        expected_rows = expected_rows + expected_rows[: rng.randrange(1, 4)]
+    compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
+    )
+
+
+def test_a_shuffled_register_switches_to_the_keyed_join(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    switches: list[int],
+) -> None:
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 64)
+    rng = random.Random(7)
+    expected_rows = register_lines(3000, rng)
+    candidate_rows = shuffled(expected_rows, rng, 1.0)
+    candidate_rows[10][3] = "changed"  # one wrong field
+    candidate_rows.append(list(candidate_rows[5]))  # one id twice, its last row equal
+    candidate_rows.insert(20, list(candidate_rows[30]))
+    candidate_rows[20][4] = "9999"  # and one twice with a different first row
+    reference = compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
+    )
+    assert switches == [3000]
+    assert b'"uniqueness": 0.0' in reference.stdout
+    assert b'"field_accuracy": 1.0' not in reference.stdout
+
+
+def test_an_ordered_register_with_defects_stays_in_lockstep(
+    published: PublishedScorerWorker, case_dir: Path, switches: list[int]
+) -> None:
+    rng = random.Random(11)
+    expected_rows = register_lines(20_000, rng)
+    candidate_rows = edit_register(expected_rows, rng, 60)
+    compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
+    )
+    assert switches == []
+
+
+def test_bad_bytes_after_the_switch_are_named_by_the_lockstep_pass(
+    case_dir: Path, monkeypatch: pytest.MonkeyPatch, switches: list[int]
+) -> None:
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 8)
+    rng = random.Random(3)
+    expected_rows = register_lines(500, rng)
+    candidate = csv_bytes(shuffled(expected_rows, rng, 1.0)) + b"f99999,\xff\n"
+    expected, candidate_path = write_pair(case_dir, "bad", csv_bytes(expected_rows), candidate)
+    with pytest.raises(ProvebenchError) as raised:
+        score_final_state(expected, candidate_path, chunk_bytes=1024)
+    assert switches == [-1]
+    message = raised.value.one_line()
+    assert str(candidate_path) in message
+    assert "not valid UTF-8" in message
