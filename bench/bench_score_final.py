@@ -1,20 +1,22 @@
 """`provebench pilot score-final` against the published `score_final_state.py`, side by side.
 
 Generates an expected register of N rows (default 1,000,000; `--quick`: 50,000) with the pilot's
-register columns, and two candidates: `pass` (the same bytes, what a correct importer confirms)
-and `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
-neighbour, 0.02% imported twice). About 1% of manager names hold a comma, so those rows are
-quoted. Each scenario runs the published script (extracted from the seed, never stored here)
-and our console script as fresh child processes (and, to separate the CLI's start-up, the
-scorer function alone in a child that reports its import and scoring CPU time, and the CPU
-time and peak RSS of the child it forks to join the halves), their runs interleaved round by
-round; wall time, CPU time (children included) and peak RSS come from `os.wait4`. Reported:
-best wall and CPU of each, every run's figures, and the memory of the scorer as the sum of its
-two processes' peaks. The data is generated in a separate process, so that the measured
-processes do not inherit this one's peak RSS. The outputs must be byte-identical. Figures go to
+register columns, and two candidates: `pass` (the same bytes, what a correct importer confirms) and
+`defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
+neighbour, 0.02% imported twice), plus `shuffled` (the expected rows in a random order: the case
+for which the scorer leaves its lockstep pass for a keyed join). About 1% of manager names hold a
+comma, so those rows are quoted. Each scenario runs the published script (extracted from the seed,
+never stored here) and our console script as fresh child processes (and, to separate the CLI's
+start-up, the scorer function alone in a child that reports its import and scoring CPU time, and
+the CPU time and peak RSS of the child it forks to join the halves), their runs interleaved round
+by round; wall time, CPU time (children included) and peak RSS come from `os.wait4`. Reported: best
+wall and CPU of each, every run's figures, and the memory of the scorer as the sum of its two
+processes' peaks. The data is generated in a separate process, so that the measured processes do
+not inherit this one's peak RSS. The outputs must be byte-identical. Figures go to
 `bench/out/score_final.json`; the exit status is 1 when any output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
+        [--scenarios pass,defects,shuffled]
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
 
 
 # -- data ------------------------------------------------------------------------------------
+
+
+SCENARIOS = ("pass", "defects", "shuffled")
 
 
 def _manager_names(rng: random.Random) -> list[str]:
@@ -127,12 +132,14 @@ def write_csv(path: Path, rows: list[str]) -> None:
 
 
 def write_data(work: Path, rows: int) -> None:
-    """expected.csv and the two candidates (see the module docstring)."""
+    """expected.csv and the three candidates (see the module docstring)."""
     rng = random.Random(SEED)
     expected = expected_rows(rows, rng)
     write_csv(work / "expected.csv", expected)
     shutil.copyfile(work / "expected.csv", work / "candidate_pass.csv")
     write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
+    rng.shuffle(expected)
+    write_csv(work / "candidate_shuffled.csv", expected)
 
 
 # -- measuring -------------------------------------------------------------------------------
@@ -193,9 +200,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--published-repeat", type=int, default=2, help="runs of the published script per scenario"
     )
+    parser.add_argument(
+        "--scenarios",
+        default=",".join(SCENARIOS),
+        help=f"comma-separated, from {', '.join(SCENARIOS)}",
+    )
     parser.add_argument("--write-data", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     rows = args.rows or (50_000 if args.quick else 1_000_000)
+    scenarios = [name for name in args.scenarios.split(",") if name]
+    if not scenarios or any(name not in SCENARIOS for name in scenarios):
+        parser.error(f"--scenarios: choose from {', '.join(SCENARIOS)}")
     if args.write_data:
         write_data(Path(args.write_data), rows)
         return 0
@@ -237,7 +252,7 @@ def main(argv: list[str]) -> int:
             "scenarios": {},
         }
         status = 0
-        for scenario in ("pass", "defects"):
+        for scenario in scenarios:
             files = [str(work / "expected.csv"), str(work / f"candidate_{scenario}.csv")]
             print(
                 f"{scenario}: published script x{args.published_repeat}, provebench pilot"

@@ -22,6 +22,7 @@ from provebench.pilot import _score_final_keyed, score_final_state
 from provebench.pilot._score_final import _score
 from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
 from tests.pilot.test_score_final_differential import (
+    _PUBLISHED_CRASHES,
     _SETTINGS,
     compare_with_published,
     csv_bytes,
@@ -50,9 +51,12 @@ def switches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
     real = _score_final_keyed.keyed_join
 
-    def spy(expected: str | Path, candidate: str | Path) -> _score_final_keyed.KeyedJoin | None:
-        join = real(expected, candidate)
-        calls.append(-1 if join is None else join.expected_rows)
+    def spy(
+        expected: str | Path, candidate: str | Path, sizes: dict[str, int]
+    ) -> _score_final_keyed.KeyedJoin:
+        calls.append(-1)  # replaced by the expected row count when the join returns
+        join = real(expected, candidate, sizes)
+        calls[-1] = join.expected_rows
         return join
 
     monkeypatch.setattr(_score_final_keyed, "keyed_join", spy)
@@ -71,15 +75,18 @@ _pair_numbers = iter(range(10**9))
 
 
 @_SETTINGS
-@given(pair=table_pairs())
+@given(pair=table_pairs(), chunk_bytes=st.sampled_from([4, 7, 64, 1 << 22]))
 def test_keyed_join_alone_matches_published_on_generated_tables(
-    published: PublishedScorerWorker, case_dir: Path, pair: tuple[bytes, bytes]
+    published: PublishedScorerWorker, case_dir: Path, pair: tuple[bytes, bytes], chunk_bytes: int
 ) -> None:
     expected, candidate = write_pair(case_dir, f"alone{next(_pair_numbers)}", *pair)
     reference = published.run(expected, candidate)
-    join = _score_final_keyed.keyed_join(expected, candidate)
-    if join is None:  # bad bytes or a field over the limit: the lockstep pass names it
-        assert reference.exit_code != 0
+    try:
+        join = _score_final_keyed.keyed_join(expected, candidate, {"chunk_bytes": chunk_bytes})
+    except ProvebenchError as error:  # bad bytes or a field over the limit, named in one line
+        assert reference.exit_code != 0, f"we refused a pair the published script scores: {error}"
+        assert any(crash in reference.stderr for crash in _PUBLISHED_CRASHES), reference.stderr
+        assert str(expected) in error.one_line() or str(candidate) in error.one_line()
         return
     assert reference.exit_code == 0, reference.stderr
     ours = _score(join, join.fields_matched, join.fields_total)
@@ -123,9 +130,7 @@ def test_shuffled_registers_match_published(
     candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
     if rng.random() < 0.3:  # a repeated id on the expected side too
         expected_rows = expected_rows + expected_rows[: rng.randrange(1, 4)]
-    compare_with_published(
-        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
-    )
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
 
 
 def test_a_shuffled_register_switches_to_the_keyed_join(
@@ -156,13 +161,11 @@ def test_an_ordered_register_with_defects_stays_in_lockstep(
     rng = random.Random(11)
     expected_rows = register_lines(20_000, rng)
     candidate_rows = edit_register(expected_rows, rng, 60)
-    compare_with_published(
-        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
-    )
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
     assert switches == []
 
 
-def test_bad_bytes_after_the_switch_are_named_by_the_lockstep_pass(
+def test_bad_bytes_after_the_switch_are_named_like_the_lockstep_pass(
     case_dir: Path, monkeypatch: pytest.MonkeyPatch, switches: list[int]
 ) -> None:
     monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 8)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import gc
 import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,11 +109,9 @@ def score_final_state(
                 join = _one_pass(expected_csv, candidate_csv, chunk_bytes, _keyed.SWITCH_UNPAIRED)
             except TooManyUnpaired:
                 # An unordered candidate: the lockstep pass would hold nearly every row
-                # unpaired. A keyed join from the start; on bad input, the unlimited lockstep
-                # pass names the fault exactly.
-                join = _keyed.keyed_join(expected_csv, candidate_csv) or _one_pass(
-                    expected_csv, candidate_csv, chunk_bytes, math.inf
-                )
+                # unpaired. A keyed join from the start (it reads with the same record stream,
+                # so bad input is named the same way, the expected file first).
+                join = _keyed.keyed_join(expected_csv, candidate_csv, sizes)
         fields_matched, fields_total = join.fields_matched, join.fields_total
         if isinstance(join, LockstepJoin) and (join.expected_repeats or join.candidate_repeats):
             # Pairing rows by id is "last row wins" only without repeats: recount the fields of

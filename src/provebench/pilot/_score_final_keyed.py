@@ -6,31 +6,39 @@ unordered candidate (a shuffled register) every look-ahead fails and every row w
 past `SWITCH_UNPAIRED` unpaired rows on one side, `score_final_state` drops that pass and
 scores here instead, from the start of both files (pilot §7 metrics, published semantics).
 
-Both files are read with `csv.reader` over `open(path, encoding="utf-8-sig", newline="")`, as
-the published script reads them (its `csv.DictReader` is `csv.reader` plus the mapping of
-`RowLayout`). What is kept:
+Both files are read with the same record stream as the lockstep pass (`CsvRecordStream`: the
+published `csv.DictReader` reading, faults named the same way), the expected file whole first,
+as the published script does. What is kept:
 
-* a dict from each non-empty expected `file_id` to a 16-byte BLAKE2b digest of its LAST row
-  (assignment is "last row wins"), and the list of every expected row's id, for the order check;
-* the set of candidate ids seen (duplicates, the size of `ck`, the intersection);
-* the ids whose last candidate row is not known to equal the expected last row
-  (`mismatched`), with the digest of that candidate row.
+* a dict from each non-empty expected `file_id` to the SHA-256 digest of its LAST row's
+  canonical text (assignment is "last row wins"); once the candidate has a row with that id,
+  the value gets one more byte, which marks the id as seen on the candidate side (so no set
+  of candidate ids is needed for the ids both files have);
+* the list of the expected ids of every row, for the order check (the published check
+  compares the whole lists);
+* the set of candidate ids the expected file does not have, and the set of ids whose last
+  candidate row is not proven equal to the last expected row (`mismatched`).
 
-A digest is only a proof of equality: it is taken over the row's fields projected onto the
-expected header and joined by NUL, and only for a row as wide as its header whose fields hold
-no NUL — then equal digests mean every `cr.get(k) == v` holds. Any other row (short, long, with
-a NUL, a candidate header missing an expected column) has no digest and is compared field by
-field, with `FieldComparison`, in a second read of the two files limited to the mismatched ids.
+A digest is only a proof of equality. The canonical text of a row is its fields in the order
+of the expected header's distinct names, joined by commas, and it exists only when the row is
+exactly as wide as its header and the text holds exactly one comma fewer than there are names:
+then the text gives back the fields, and equal texts mean that every `cr.get(k) == v` holds (a
+plain record under the expected header is its own canonical text). Any other row (short, long,
+a field holding a comma, a candidate header without one of the expected names) has no digest;
+its id is compared field by field, with `FieldComparison`, in a second read of both files that
+keeps only the last rows of the mismatched ids.
 """
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable, Iterator
-from hashlib import blake2b
+from collections.abc import Callable
+from hashlib import sha256
+from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
+from typing import cast
 
+from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
 from provebench.pilot._score_final_join import FieldComparison, RowLayout
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
@@ -38,8 +46,8 @@ from provebench.pilot._score_final_join import FieldComparison, RowLayout
 # paired again within the look-ahead window); a shuffled one holds nearly every row it has read.
 SWITCH_UNPAIRED = 4096
 
-_SEPARATOR = "\x00"
-_ABSENT = b""  # no digest is empty: marks an id the expected file does not have
+_SEEN = b"!"  # appended to an expected digest once the candidate has a row with that id
+_NO_DIGEST = b""
 
 
 class KeyedJoin:
@@ -54,196 +62,191 @@ class KeyedJoin:
         self.expected_distinct = 0
         self.candidate_distinct = 0
         self.in_both = 0
-        self.expected_repeats: dict[str, int] = {}  # id -> number of rows, for repeated ids
-        self.candidate_repeats: dict[str, int] = {}
+        self.expected_repeats = 0  # rows with a non-empty id that an earlier row already had
+        self.candidate_repeats = 0
         self.fields_matched = 0
         self.fields_total = 0
         self.order_ok = True
 
 
-class _ReadFault(Exception):
-    """Bad bytes or a field over the limit: the lockstep pass names it exactly."""
+Canonical = Callable[[list[Record]], list[str | None]]
 
 
-Projection = Callable[[list[str]], tuple[str, ...]]
-Digest = Callable[[list[str]], bytes | None]
+def _canonical_texts(
+    width: int, projection: Callable[[list[str]], tuple[str, ...]] | None, names: int
+) -> Canonical:
+    """The canonical text of each record of a batch under one header (see the module doc);
+    `projection` None: this header IS the expected one, with distinct names."""
+    separators = names - 1
 
-
-class _Rows:
-    """A file as `csv.DictReader` reads it: `header` (None for an empty file, [] for a blank
-    first line), then every record that is not blank."""
-
-    def __init__(self, path: str | Path) -> None:
-        self._handle = Path(path).open(encoding="utf-8-sig", newline="")  # noqa: SIM115
-        self._reader = csv.reader(self._handle)
-        try:
-            self.header: list[str] | None = next(self._reader, None)
-        except (UnicodeDecodeError, csv.Error) as error:
-            self.close()
-            raise _ReadFault from error
-
-    def __iter__(self) -> Iterator[list[str]]:
-        try:
-            for row in self._reader:
-                if row:
-                    yield row
-        except (UnicodeDecodeError, csv.Error) as error:
-            raise _ReadFault from error
-
-    def close(self) -> None:
-        self._handle.close()
-
-
-def _digester(width: int, projection: Projection | None, values: int) -> Digest:
-    """A row's digest under one header, or None where a digest would not prove equality."""
-    if projection is None:
-        return lambda row: None
-    separators = values - 1
-
-    def digest(row: list[str]) -> bytes | None:
-        if len(row) != width:  # short: None values; long: the extra-fields key
+    def one(record: Record) -> str | None:
+        fields = record_fields(record)
+        if len(fields) != width:  # short: None values; long: the extra-fields key
             return None
-        text = _SEPARATOR.join(projection(row))
-        if text.count(_SEPARATOR) != separators:  # a field holds a NUL: not injective
-            return None
-        return blake2b(text.encode(), digest_size=16).digest()
+        text = ",".join(fields if projection is None else projection(fields))
+        return text if text.count(",") == separators else None
 
-    return digest
+    def batch(records: list[Record]) -> list[str | None]:
+        if projection is None:
+            try:
+                commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
+            except TypeError:  # a record spanning lines (a list) among them
+                pass
+            else:
+                # A plain record (no quote, one line) has the fields text.split(","), so with
+                # the header's number of commas it is its own canonical text.
+                return [
+                    record if record.__class__ is str and found == separators else one(record)
+                    for record, found in zip(records, commas, strict=True)
+                ]
+        return [one(record) for record in records]
+
+    return batch
 
 
-def _projections(expected: RowLayout, candidate: RowLayout) -> tuple[Projection | None, ...]:
-    """Each side's fields in the order of the expected header's distinct names (for the
-    candidate: None when it lacks one of them, as `cr.get(k)` is then None)."""
+def _never(records: list[Record]) -> list[str | None]:
+    return [None] * len(records)
+
+
+def _canonical(layout: RowLayout, expected: RowLayout) -> Canonical:
     names = list(expected.column)
-    if not names:
-        return (None, None)
-    expected_columns = [expected.column[name] for name in names]
-    expected_projection = _getter(expected_columns)
-    if any(name not in candidate.column for name in names):
-        return (expected_projection, None)
-    return (expected_projection, _getter([candidate.column[name] for name in names]))
-
-
-def _getter(columns: list[int]) -> Projection:
+    if not names or any(name not in layout.column for name in names):
+        return _never
+    if layout.header == expected.header and len(names) == expected.width:
+        return _canonical_texts(layout.width, None, len(names))
+    columns = [layout.column[name] for name in names]
+    projection: Callable[[list[str]], tuple[str, ...]]
     if len(columns) == 1:  # itemgetter of one column gives the value, not a tuple
         column = columns[0]
-        return lambda row: (row[column],)
-    return itemgetter(*columns)
+
+        def projection(fields: list[str]) -> tuple[str, ...]:
+            return (fields[column],)
+
+    else:
+        projection = itemgetter(*columns)
+    return _canonical_texts(layout.width, projection, len(names))
 
 
-def keyed_join(expected_csv: str | Path, candidate_csv: str | Path) -> KeyedJoin | None:
-    """The counts, or None on bad input (the caller's lockstep pass then names the fault)."""
-    try:
-        return _keyed_join(expected_csv, candidate_csv)
-    except (_ReadFault, OSError):
-        return None
+def _digests(texts: list[str | None]) -> list[bytes]:
+    return [_NO_DIGEST if text is None else sha256(text.encode()).digest() for text in texts]
 
 
-def _keyed_join(expected_csv: str | Path, candidate_csv: str | Path) -> KeyedJoin:
+def keyed_join(
+    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+) -> KeyedJoin:
+    """The counts; bad input raises the same `ProvebenchError` as the lockstep pass."""
     join = KeyedJoin()
-    expected = _Rows(expected_csv)
-    try:
-        candidate = _Rows(candidate_csv)
-    except BaseException:
-        expected.close()
-        raise
-    try:
+    with CsvRecordStream(expected_csv, **sizes) as expected:
         expected_layout = RowLayout(expected.header)
+        digests, expected_ids, with_extra_fields = _take_expected(join, expected, expected_layout)
+    with CsvRecordStream(candidate_csv, **sizes) as candidate:
         candidate_layout = RowLayout(candidate.header)
         compare = FieldComparison(expected_layout, candidate_layout)
-        expected_projection, candidate_projection = _projections(expected_layout, candidate_layout)
-        values = len(expected_layout.column)
-        expected_digest = _digester(expected_layout.width, expected_projection, values)
-        candidate_digest = _digester(candidate_layout.width, candidate_projection, values)
-        digests, expected_ids = _take_expected(
-            join, expected, expected_layout, expected_digest, compare
-        )
         mismatched = _take_candidate(
-            join, candidate, candidate_layout, candidate_digest, digests, expected_ids
+            join, candidate, candidate_layout, expected_layout, digests, expected_ids
         )
-    finally:
-        expected.close()
-        candidate.close()
-    del expected_ids
+    del digests, expected_ids
+    join.fields_total = join.expected_distinct * compare.named_keys + with_extra_fields
     # A last candidate row whose digest equals the expected last row's: every named key matches
     # (such rows are as wide as their header, so neither has the extra-fields key).
     join.fields_matched = (join.in_both - len(mismatched)) * compare.named_keys
     if mismatched:
-        join.fields_matched += _compare_mismatched(expected_csv, candidate_csv, mismatched, compare)
+        join.fields_matched += _compare_mismatched(
+            expected_csv, candidate_csv, mismatched, compare, sizes
+        )
     return join
 
 
 def _take_expected(
-    join: KeyedJoin, rows: _Rows, layout: RowLayout, digest: Digest, compare: FieldComparison
-) -> tuple[dict[str, bytes | None], list[str | None]]:
-    digests: dict[str, bytes | None] = {}
-    ids: list[str | None] = []
+    join: KeyedJoin, stream: CsvRecordStream, layout: RowLayout
+) -> tuple[dict[str, bytes], list[str | None], int]:
+    digests: dict[str, bytes] = {}
+    all_ids: list[str | None] = []
     with_extra_fields: set[str] = set()
+    canonical = _canonical(layout, layout)
     width = layout.width
-    file_id_of = layout.file_id
-    for row in rows:
-        file_id = file_id_of(row)
-        ids.append(file_id)
-        if not file_id:
-            if file_id is None:
-                join.expected_none_ids += 1
-            else:
-                join.expected_empty_ids += 1
+    keyed_rows = 0
+    for batch in stream.batches():
+        records = batch.records()
+        ids = layout.file_ids(records)
+        all_ids += ids
+        batch_digests = _digests(canonical(records))
+        if all(ids) and _NO_DIGEST not in batch_digests:
+            # Every row keyed and digested (so none has extra fields): at C speed.
+            keyed_rows += len(ids)
+            keyed = cast("list[str]", ids)  # all(ids): no None
+            digests.update(zip(keyed, batch_digests, strict=True))
+            if with_extra_fields:
+                with_extra_fields.difference_update(keyed)
             continue
-        if file_id in digests:
-            join.expected_repeats[file_id] = join.expected_repeats.get(file_id, 1) + 1
-        digests[file_id] = digest(row)  # the last row wins, as in the published `ek`
-        if len(row) > width:
-            with_extra_fields.add(file_id)
-        elif with_extra_fields:
-            with_extra_fields.discard(file_id)
-    join.expected_rows = len(ids)
+        for file_id, record, digest in zip(ids, records, batch_digests, strict=True):
+            if not file_id:
+                if file_id is None:
+                    join.expected_none_ids += 1
+                else:
+                    join.expected_empty_ids += 1
+                continue
+            keyed_rows += 1
+            digests[file_id] = digest  # the last row wins, as in the published `ek`
+            if not digest and len(record_fields(record)) > width:
+                with_extra_fields.add(file_id)
+            elif with_extra_fields:
+                with_extra_fields.discard(file_id)
+    join.expected_rows = len(all_ids)
     join.expected_distinct = len(digests)
-    join.fields_total = len(digests) * compare.named_keys + len(with_extra_fields)
-    return digests, ids
+    join.expected_repeats = keyed_rows - len(digests)
+    return digests, all_ids, len(with_extra_fields)
 
 
 def _take_candidate(
     join: KeyedJoin,
-    rows: _Rows,
+    stream: CsvRecordStream,
     layout: RowLayout,
-    digest: Digest,
-    digests: dict[str, bytes | None],
+    expected_layout: RowLayout,
+    digests: dict[str, bytes],
     expected_ids: list[str | None],
-) -> dict[str, bytes | None]:
+) -> set[str]:
     """Stream the candidate; the ids whose last candidate row is not proven equal."""
-    seen: set[str] = set()
-    mismatched: dict[str, bytes | None] = {}
-    file_id_of = layout.file_id
-    expected_count = len(expected_ids)
-    position = in_both = 0
+    canonical = _canonical(layout, expected_layout)
+    only_candidate: set[str] = set()
+    mismatched: set[str] = set()
+    position = in_both = distinct = repeats = falsy = 0
     order_ok = True
-    for row in rows:
-        file_id = file_id_of(row)
-        if order_ok and (position >= expected_count or expected_ids[position] != file_id):
+    for batch in stream.batches():
+        records = batch.records()
+        ids = layout.file_ids(records)
+        if order_ok and expected_ids[position : position + len(ids)] != ids:
             order_ok = False  # the published check compares the whole id lists
-        position += 1
-        if not file_id:
-            join.candidate_falsy_ids += 1
-            continue
-        wanted = digests.get(file_id, _ABSENT)
-        if file_id in seen:
-            join.candidate_repeats[file_id] = join.candidate_repeats.get(file_id, 1) + 1
-        else:
-            seen.add(file_id)
-            if wanted is not _ABSENT:
+        position += len(ids)
+        for file_id, digest in zip(ids, _digests(canonical(records)), strict=True):
+            if not file_id:
+                falsy += 1
+                continue
+            wanted = digests.get(file_id)
+            if wanted is None:
+                if file_id in only_candidate:
+                    repeats += 1
+                else:
+                    only_candidate.add(file_id)
+                    distinct += 1
+                continue
+            if len(wanted) & 1:  # marked: an earlier candidate row had this id
+                repeats += 1
+                wanted = wanted[:-1]
+            else:
+                distinct += 1
                 in_both += 1
-        if wanted is _ABSENT:
-            continue
-        found = digest(row)
-        if wanted is not None and found == wanted:
-            if mismatched:
-                mismatched.pop(file_id, None)  # an earlier, different row lost to this one
-        else:
-            mismatched[file_id] = found
+                digests[file_id] = wanted + _SEEN
+            if digest and digest == wanted:
+                if mismatched:
+                    mismatched.discard(file_id)  # an earlier, different row lost to this one
+            else:
+                mismatched.add(file_id)
     join.candidate_rows = position
-    join.order_ok = order_ok and position == expected_count
-    join.candidate_distinct = len(seen)
+    join.order_ok = order_ok and position == len(expected_ids)
+    join.candidate_distinct = distinct
+    join.candidate_repeats = repeats
+    join.candidate_falsy_ids = falsy
     join.in_both = in_both
     return mismatched
 
@@ -251,24 +254,29 @@ def _take_candidate(
 def _compare_mismatched(
     expected_csv: str | Path,
     candidate_csv: str | Path,
-    mismatched: dict[str, bytes | None],
+    mismatched: set[str],
     compare: FieldComparison,
+    sizes: dict[str, int],
 ) -> int:
     """Field by field, the last rows of the ids whose digests did not prove them equal."""
-    last_expected: dict[str, list[str]] = {}
-    last_candidate: dict[str, list[str]] = {}
-    for path, last in ((expected_csv, last_expected), (candidate_csv, last_candidate)):
-        rows = _Rows(path)
-        try:
-            file_id_of = RowLayout(rows.header).file_id
-            for row in rows:
-                file_id = file_id_of(row)
-                if file_id in mismatched:
-                    last[file_id] = row
-        finally:
-            rows.close()
+    last_rows: list[dict[str, Record]] = []
+    for path in (expected_csv, candidate_csv):
+        last: dict[str, Record] = {}
+        with CsvRecordStream(path, **sizes) as stream:
+            layout = RowLayout(stream.header)
+            for batch in stream.batches():
+                records = batch.records()
+                ids = layout.file_ids(records)
+                wanted = list(map(mismatched.__contains__, ids))
+                found = cast("list[str]", list(compress(ids, wanted)))  # ids in a set of str
+                last.update(zip(found, compress(records, wanted), strict=True))
+        last_rows.append(last)
+    last_expected, last_candidate = last_rows
     return sum(
-        compare.matches(last_expected[file_id], last_candidate[file_id]) for file_id in mismatched
+        compare.matches(
+            record_fields(last_expected[file_id]), record_fields(last_candidate[file_id])
+        )
+        for file_id in mismatched
     )
 
 
