@@ -111,6 +111,8 @@ def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[li
     share=st.sampled_from([1.0, 1.0, 0.5, 0.1, 0.02]),
     edits=st.integers(0, 15),
     switch_at=st.sampled_from([0, 3, 50]),
+    plain=st.booleans(),
+    chunk_bytes=st.sampled_from([None, 333, 4096]),
 )
 def test_shuffled_registers_match_published(
     published: PublishedScorerWorker,
@@ -122,15 +124,62 @@ def test_shuffled_registers_match_published(
     share: float,
     edits: int,
     switch_at: int,
+    plain: bool,
+    chunk_bytes: int | None,
 ) -> None:
     monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", switch_at)
     rng = random.Random(seed)
     expected_rows = register_lines(rows, rng)
+    if plain:  # no record spanning lines: the batches take the plain-record path
+        expected_rows = [[field.replace("\n", " ") for field in row] for row in expected_rows]
     # Defects first (drops, additions, repeated rows, changed fields), then the disorder.
     candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
     if rng.random() < 0.3:  # a repeated id on the expected side too
         expected_rows = expected_rows + expected_rows[: rng.randrange(1, 4)]
+    compare_with_published(
+        published,
+        case_dir,
+        csv_bytes(expected_rows),
+        csv_bytes(candidate_rows),
+        chunk_bytes=chunk_bytes,
+    )
+
+
+def plain_register(count: int) -> list[list[str]]:
+    rng = random.Random(count)
+    return [[field.replace("\n", " ") for field in row] for row in register_lines(count, rng)]
+
+
+def test_a_shuffled_register_switches_at_the_default_threshold(
+    published: PublishedScorerWorker, case_dir: Path, switches: list[int]
+) -> None:
+    # A shuffle of N rows holds about N/4 unpaired at its worst point: well past the threshold.
+    expected_rows = plain_register(6 * _score_final_keyed.SWITCH_UNPAIRED)
+    candidate_rows = shuffled(expected_rows, random.Random(5), 1.0)
+    candidate_rows[100][4] = "0"  # one wrong duration, in the last column
     compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
+    assert switches == [len(expected_rows)]
+
+
+def test_commas_inside_fields_never_prove_rows_equal(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    switches: list[int],
+) -> None:
+    # ["x", "in,coming", "Anna"] and ["x", "in", "coming,Anna"] join to the same text.
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 0)
+    expected_rows = plain_register(40)
+    candidate_rows = [list(row) for row in reversed(expected_rows)]
+    for row in expected_rows[:5]:
+        row[2], row[3] = "in,coming", "Anna"
+    for row in candidate_rows[-5:]:
+        row[2], row[3] = "in", "coming,Anna"
+    reference = compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes=64
+    )
+    assert switches == [40]
+    assert b'"field_accuracy": 1.0' not in reference.stdout
 
 
 def test_a_shuffled_register_switches_to_the_keyed_join(
@@ -147,6 +196,8 @@ def test_a_shuffled_register_switches_to_the_keyed_join(
     candidate_rows.append(list(candidate_rows[5]))  # one id twice, its last row equal
     candidate_rows.insert(20, list(candidate_rows[30]))
     candidate_rows[20][4] = "9999"  # and one twice with a different first row
+    candidate_rows.append(list(candidate_rows[40]))
+    candidate_rows[-1][2] = "sideways"  # and one twice with a different last row
     reference = compare_with_published(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
     )
