@@ -230,3 +230,19 @@ def test_bad_bytes_after_the_switch_are_named_like_the_lockstep_pass(
     message = raised.value.one_line()
     assert str(candidate_path) in message
     assert "not valid UTF-8" in message
+
+
+def test_many_missing_rows_in_order_stay_in_lockstep(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    switches: list[int],
+) -> None:
+    # Missing rows stay unpaired to the end: past the count, but a small share of the rows.
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 16)
+    expected_rows = plain_register(4000)
+    candidate_rows = [row for index, row in enumerate(expected_rows) if index % 20 != 7]
+    compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes=4096
+    )
+    assert switches == []

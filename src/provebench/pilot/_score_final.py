@@ -106,7 +106,12 @@ def score_final_state(
         join: LockstepJoin | KeyedJoin | None = join_in_halves(expected_csv, candidate_csv, sizes)
         if join is None:
             try:
-                join = _one_pass(expected_csv, candidate_csv, chunk_bytes, _keyed.SWITCH_UNPAIRED)
+                join = _one_pass(
+                    expected_csv,
+                    candidate_csv,
+                    chunk_bytes,
+                    (_keyed.SWITCH_UNPAIRED, _keyed.SWITCH_SHARE),
+                )
             except TooManyUnpaired:
                 # An unordered candidate: the lockstep pass would hold nearly every row
                 # unpaired. A keyed join from the start (it reads with the same record stream,
@@ -186,7 +191,7 @@ def _one_pass(
     expected_csv: str | Path,
     candidate_csv: str | Path,
     chunk_bytes: int | None,
-    unpaired_limit: float,
+    switch_at: tuple[float, float],
 ) -> LockstepJoin:
     sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
     # The published script reads the whole expected file before it opens the candidate, so when
@@ -200,7 +205,7 @@ def _one_pass(
                 raise _CandidateFailure(error) from None
             with candidate:
                 join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
-                join.unpaired_limit = unpaired_limit
+                join.unpaired_limit, join.unpaired_share = switch_at
                 join.run(expected_batches, _candidate_batches(candidate))
         except _CandidateFailure as failure:
             for _ in expected_batches:

@@ -155,6 +155,10 @@ class LockstepJoin:
         # A join that is to be handed on (`_score_final_halves`) gives up past this many
         # unpaired rows on one side: they would all be sent and held twice.
         self.unpaired_limit: float = math.inf
+        # ... and, when set, only while they are more than this share of the rows read on that
+        # side (an ordered candidate with many missing rows holds those unpaired for good, but
+        # only as a small share; a shuffled one holds most of what it has read).
+        self.unpaired_share = 0.0
         self.expected_rows = 0
         self.candidate_rows = 0
         self.expected_none_ids = 0  # rows too short for, or without, a file_id column
@@ -256,7 +260,11 @@ class LockstepJoin:
         partner = self.pending_candidate.pop(file_id, None)
         if partner is None:
             self.pending_expected[file_id] = record
-            if len(self.pending_expected) > self.unpaired_limit:
+            unpaired = len(self.pending_expected)
+            if (
+                unpaired > self.unpaired_limit
+                and unpaired > self.unpaired_share * self.expected_rows
+            ):
                 raise TooManyUnpaired
         else:
             self._add_matched(file_id, self.compare.matches(fields, record_fields(partner)))
@@ -277,7 +285,11 @@ class LockstepJoin:
         partner = self.pending_expected.pop(file_id, None)
         if partner is None:
             self.pending_candidate[file_id] = record
-            if len(self.pending_candidate) > self.unpaired_limit:
+            unpaired = len(self.pending_candidate)
+            if (
+                unpaired > self.unpaired_limit
+                and unpaired > self.unpaired_share * self.candidate_rows
+            ):
                 raise TooManyUnpaired
         else:
             self._add_matched(file_id, self.compare.matches(record_fields(partner), fields))

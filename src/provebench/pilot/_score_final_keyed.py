@@ -45,6 +45,9 @@ from provebench.pilot._score_final_join import FieldComparison, RowLayout
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
 # paired again within the look-ahead window); a shuffled one holds nearly every row it has read.
 SWITCH_UNPAIRED = 4096
+# ... and are more than this share of the rows read on that side: a register with thousands of
+# missing rows keeps them unpaired to the end, in order otherwise, and stays in lockstep.
+SWITCH_SHARE = 0.125
 
 _SEEN = b"!"  # appended to an expected digest once the candidate has a row with that id
 _NO_DIGEST = b""
@@ -280,4 +283,4 @@ def _compare_mismatched(
     )
 
 
-__all__ = ["SWITCH_UNPAIRED", "KeyedJoin", "keyed_join"]
+__all__ = ["SWITCH_SHARE", "SWITCH_UNPAIRED", "KeyedJoin", "keyed_join"]
