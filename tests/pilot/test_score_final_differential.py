@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import random
-from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from provebench.pilot import score_final_state
 from tests.helpers.published_scorer import (
     Outcome,
     PublishedScorerWorker,
-    published_script_or_skip,
 )
 
 # Crashes of the published script that ours must turn into a one-line refusal.
@@ -35,14 +33,6 @@ HEADER_NAMES = ["file_id", "a", "b", "phone", "имя", "file_id ", "File_ID", "
 IDS = ["f1", "f2", "f3", "f4", "f5", "f6", "", " f1", "ф7", "f1\n"]
 FIELD_CHARS = list("ab01 ,;\"'\n\r\té€😀\x00\x0b\x0c\x1c\x85\u2028")
 CHUNK_SIZES = [None, 4, 5, 7, 16, 64]
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,13 @@ that `docs/score-final.md` quotes, so that the documentation cannot drift from t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from provebench.pilot import score_final_state
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT
-from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import compare_with_published
 
 H = "file_id,a,b\n"
@@ -99,14 +98,6 @@ EDGE_CASES: dict[str, tuple[str, str]] = {
     ),
     "long_line_of_short_fields": (H + "f1" + ",x" * 70000 + "\n", H + "f1,x,x\n"),
 }
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 @pytest.mark.parametrize("chunk_bytes", [None, 5])

@@ -10,7 +10,6 @@ decide, bad bytes in the child's half) are pinned one by one.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 
 from provebench.pilot import _score_final_halves, score_final_state
 from provebench.pilot._score_final import FinalStateScore
-from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import (
     _SETTINGS,
     CHUNK_SIZES,
@@ -29,14 +28,6 @@ from tests.pilot.test_score_final_differential import (
     register_lines,
     table_pairs,
 )
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ defects, the switch observed; every outcome is compared byte for byte with the p
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final_keyed, score_final_state
 from provebench.pilot._score_final import _score
-from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import (
     _PUBLISHED_CRASHES,
     _SETTINGS,
@@ -30,14 +29,6 @@ from tests.pilot.test_score_final_differential import (
     register_lines,
     table_pairs,
 )
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 @pytest.fixture(scope="module")

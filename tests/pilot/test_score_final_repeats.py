@@ -9,7 +9,6 @@ here: no look-ups at all, or so few rows kept that some look-ups find the rows a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench.pilot import _score_final_join, _score_final_recent
-from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import (
     _SETTINGS,
     compare_with_published,
@@ -25,14 +24,6 @@ from tests.pilot.test_score_final_differential import (
     edit_register,
     register_lines,
 )
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,9 @@ from provebench.pilot._score_final_selftest import (
     metrics_below_one,
     selftest_sets,
 )
-from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
+from tests.helpers.published_scorer import PublishedScorerWorker
 
 SET_NAMES = [path.relative_to(SELFTEST_ROOT).as_posix() for path in selftest_sets()]
-
-
-@pytest.fixture(scope="module")
-def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedScorerWorker]:
-    script = published_script_or_skip(tmp_path_factory.mktemp("published"))
-    worker = PublishedScorerWorker(script)
-    yield worker
-    worker.close()
 
 
 def test_the_shipped_sets_are_the_ones_pilot_10_asks_for() -> None:
