@@ -162,6 +162,8 @@ def write_run(
         ),
     )
     out_dir.mkdir(parents=True, exist_ok=True)
+    # A verdict left by an earlier run must not sit beside this run's evidence if we stop midway.
+    (out_dir / VERDICT_FILE).unlink(missing_ok=True)
     write_atomic(out_dir / EVIDENCE_FILE, evidence_text)
     write_atomic(out_dir / OASIS_EVIDENCE_FILE, oasis_text)
     write_atomic(out_dir / VERDICT_FILE, verdict.to_json())

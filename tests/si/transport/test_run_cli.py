@@ -104,3 +104,33 @@ def test_an_output_path_that_is_a_file_is_refused(scenario_file: Path, tmp_path:
     result = _run("run", str(scenario_file), "--agent", "noop", "--out", str(taken))
     assert result.returncode == 2 and "not a folder" in result.stderr
     assert taken.read_text() == "keep me"
+
+
+def test_a_stopped_rerun_leaves_no_stale_verdict_beside_new_evidence(
+    scenario_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from provebench.si import _run
+    from provebench.si.agents import load_agent
+
+    out = tmp_path / "out"
+    assert _run_ok("run", str(scenario_file), "--agent", "noop", "--out", str(out))
+    assert (out / "verdict.json").is_file()
+
+    def fail_on_oasis(path: Path, text: str) -> None:
+        if path.name == "evidence.oasis.json":
+            raise OSError("disk full")
+        (path).write_text(text, encoding="utf-8")
+
+    monkeypatch.setattr(_run, "write_atomic", fail_on_oasis)
+    scenario, session = _run.start_session(scenario_file, None)
+    outcome = _run.run_agent(session, load_agent("diagnoser").factory())
+    with pytest.raises(OSError):
+        _run.write_run(out, scenario, scenario_file, outcome.evidence)
+    # The new evidence is there, the old verdict is gone: the folder is recognisably incomplete.
+    assert "diagnoser" in (out / "evidence.json").read_text(encoding="utf-8")
+    assert not (out / "verdict.json").exists()
+
+
+def _run_ok(*args: str) -> bool:
+    result = _run(*args)
+    return result.returncode == 0
