@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,3 +20,9 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedSco
     worker = PublishedScorerWorker(script)
     yield worker
     worker.close()
+
+
+@pytest.fixture(scope="module")
+def case_dir(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """A folder for one test module's generated CSV cases, named after the module."""
+    return tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])

@@ -15,7 +15,6 @@ import random
 from itertools import count
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,11 +32,6 @@ HEADER_NAMES = ["file_id", "a", "b", "phone", "имя", "file_id ", "File_ID", "
 IDS = ["f1", "f2", "f3", "f4", "f5", "f6", "", " f1", "ф7", "f1\n"]
 FIELD_CHARS = list("ab01 ,;\"'\n\r\té€😀\x00\x0b\x0c\x1c\x85\u2028")
 CHUNK_SIZES = [None, 4, 5, 7, 16, 64]
-
-
-@pytest.fixture(scope="module")
-def case_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cases")
 
 
 _case_numbers = count()

@@ -30,11 +30,6 @@ from tests.pilot.test_score_final_differential import (
 )
 
 
-@pytest.fixture(scope="module")
-def case_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("halves-cases")
-
-
 @pytest.fixture(autouse=True)
 def halves_for_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_score_final_halves, "HALVES_MIN_BYTES", 0)

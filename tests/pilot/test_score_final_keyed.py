@@ -31,11 +31,6 @@ from tests.pilot.test_score_final_differential import (
 )
 
 
-@pytest.fixture(scope="module")
-def case_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("keyed-cases")
-
-
 @pytest.fixture
 def switches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every call of the keyed join made by `score_final_state` (its rows: expected rows)."""

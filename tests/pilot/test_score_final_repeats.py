@@ -26,11 +26,6 @@ from tests.pilot.test_score_final_differential import (
 )
 
 
-@pytest.fixture(scope="module")
-def case_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("repeat-cases")
-
-
 def with_repeats(rows: list[list[str]], rng: random.Random, count: int) -> list[list[str]]:
     """Rows repeated next to themselves and far away, some with a changed field."""
     rows = [list(row) for row in rows]

@@ -85,19 +85,25 @@ def test_the_tool_call_cap_ends_a_served_run(scenario_file: Path, tmp_path: Path
     assert evidence["final_answer"] == "" and len(evidence["actions"]) == 2
 
 
+# The two messages an MCP client sends before anything else, written by hand (no SDK client).
+_RAW_HANDSHAKE: tuple[dict[str, object], ...] = (
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+)
+
+
 def test_stdout_carries_only_the_protocol(scenario_file: Path, tmp_path: Path) -> None:
     requests = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *_RAW_HANDSHAKE,
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         {
             "jsonrpc": "2.0",
@@ -164,17 +170,7 @@ def test_a_server_stopped_by_sigterm_still_writes_its_evidence(
     )
     assert server.stdin is not None and server.stdout is not None
     for request in (
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *_RAW_HANDSHAKE,
         {
             "jsonrpc": "2.0",
             "id": 2,
