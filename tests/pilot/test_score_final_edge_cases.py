@@ -76,6 +76,20 @@ EDGE_CASES: dict[str, tuple[str, str]] = {
     "empty_and_none_id_expected": ("a,file_id\nx,\ny\n", "a,file_id\n"),
     "none_and_empty_ids_order": (H + "\n".join(["f1,x,y", ""]) + "\n", H + "f1,x,y\n"),
     "empty_id_candidate_only": (H + ROWS, H + ROWS + ",z,z\n"),
+    # Rows aligned by id with one field wrong in place are settled as one run with the equal
+    # rows around them; an empty or missing id in such a run must not be counted as an id.
+    "field_wrong_in_place_next_to_empty_id": (
+        H + "f1,x,y\n,p,q\nf3,s,t\n",
+        H + "f1,x,y\n,p,q\nf3,s,WRONG\n",
+    ),
+    "field_wrong_in_place_next_to_missing_id": (
+        "a,file_id\nx,f1\ny\nz,f3\n",
+        "a,file_id\nWRONG,f1\ny\nz,f3\n",
+    ),
+    "fields_wrong_in_place_then_repeat": (
+        H + "f1,x,y\nf2,p,q\nf3,s,t\nf2,p,q\n",
+        H + "f1,x,WRONG\nf2,p,q\nf3,s,WRONG\nf2,p,q\n",
+    ),
     "expected_only_file_id_column": ("file_id\nf1\nf2\n", "file_id\nf1\nf2\n"),
     "empty_files": ("", ""),
     "empty_expected": ("", H + ROWS),

@@ -25,8 +25,9 @@ from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final_keyed as _keyed
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
 from provebench.pilot._score_final_halves import join_in_halves
-from provebench.pilot._score_final_join import LockstepJoin, RowLayout, TooManyUnpaired
+from provebench.pilot._score_final_join import LockstepJoin, TooManyUnpaired
 from provebench.pilot._score_final_keyed import KeyedJoin
+from provebench.pilot._score_final_layout import RowLayout
 from provebench.pilot._score_final_repeats import recount_repeated_ids
 
 # Texts and order of the published document (pilot §7: scope of the basic scorer; §13: no pilot

@@ -70,15 +70,15 @@ class Cursor:
             yield from records[start:]
 
 
-def identical_prefix(left: Cursor, right: Cursor) -> int:
-    """How many records from the cursors on are equal on both sides.
+def identical_prefix(left: Cursor, right: Cursor, skip: int = 0) -> int:
+    """How many records from `skip` records past the cursors on are equal on both sides.
 
     Slices of growing size are compared whole (C speed); in the first slice that differs, the
     first differing position is found by one C-level pass (`map(ne, ...)`), so that a short run
     between two differing rows costs a few calls, not a search.
     """
-    a, ai = left.records, left.index
-    b, bi = right.records, right.index
+    a, ai = left.records, left.index + skip
+    b, bi = right.records, right.index + skip
     available = min(len(a) - ai, len(b) - bi)
     run = 0
     step = _FIRST_SLICE

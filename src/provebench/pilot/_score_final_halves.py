@@ -35,7 +35,8 @@ from typing import IO, Any, NoReturn
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
-from provebench.pilot._score_final_join import LockstepJoin, RowLayout, TooManyUnpaired
+from provebench.pilot._score_final_join import LockstepJoin, TooManyUnpaired
+from provebench.pilot._score_final_layout import RowLayout
 
 # Below this size (either file) one pass is quicker than a fork and the exchange of ids.
 HALVES_MIN_BYTES = 32 << 20

@@ -24,97 +24,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import compress, repeat
-from operator import itemgetter
 from typing import cast
 
 from provebench.pilot._score_final_csv import Batch, Record, record_fields
 from provebench.pilot._score_final_cursor import RESYNC_WINDOW, Cursor, identical_prefix
+from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from provebench.pilot._score_final_recent import LOOKUP_BUDGET, RecentRows
 
 _IN_EXPECTED = 1
 _IN_CANDIDATE = 2
 _IN_BOTH = _IN_EXPECTED | _IN_CANDIDATE
-_first_item = itemgetter(0)
-
-
-class RowLayout:
-    """How `csv.DictReader` maps a record to a row dict, for one header."""
-
-    def __init__(self, header: list[str] | None) -> None:
-        names = header or []
-        self.header = header
-        self.width = len(names)
-        # dict(zip(names, record)) keeps a repeated name at its LAST column, and a record too
-        # short for that column gives None (restval), overriding any earlier column.
-        self.column: dict[str, int] = {name: index for index, name in enumerate(names)}
-        self.id_column: int | None = self.column.get("file_id")
-
-    def file_id(self, fields: list[str]) -> str | None:
-        column = self.id_column
-        if column is None or column >= len(fields):
-            return None
-        return fields[column]
-
-    def file_ids(self, records: list[Record]) -> list[str | None]:
-        """`file_id` of each record, at C speed when the id is the first column."""
-        if self.id_column == 0:
-            try:
-                # The id is the text before the first comma, as long as that text holds no
-                # quote (then csv.reader reads the first field the same way). A multi-line
-                # record (a list) is no str and takes the general path. `map` over C
-                # callables keeps the per-row work out of the interpreter loop.
-                ids: list[str] = list(
-                    map(_first_item, map(str.partition, records, repeat(",")))  # type: ignore[arg-type]
-                )
-            except TypeError:
-                pass
-            else:
-                if '"' not in "".join(ids):
-                    return cast("list[str | None]", ids)
-        file_id = self.file_id
-        return [file_id(record_fields(record)) for record in records]
-
-
-class FieldComparison:
-    """`cr.get(k) == v` for every key of an expected row but `file_id` (pilot §7 field accuracy)."""
-
-    def __init__(self, expected: RowLayout, candidate: RowLayout) -> None:
-        self.expected_width = expected.width
-        self.candidate_width = candidate.width
-        self.same_header = expected.header == candidate.header
-        self.columns: list[tuple[int, int | None]] = [
-            (column, candidate.column.get(name))
-            for name, column in expected.column.items()
-            if name != "file_id"
-        ]
-        self.named_keys = len(self.columns)
-
-    def keys(self, expected_fields: list[str]) -> int:
-        """Keys counted for an expected row: its named keys, plus the `None` key of extra fields."""
-        return self.named_keys + (len(expected_fields) > self.expected_width)
-
-    def matches(self, expected_fields: list[str], candidate_fields: list[str]) -> int:
-        if self.same_header and expected_fields == candidate_fields:
-            return self.keys(expected_fields)
-        expected_len = len(expected_fields)
-        candidate_len = len(candidate_fields)
-        matched = 0
-        for expected_column, candidate_column in self.columns:
-            expected_value = (
-                expected_fields[expected_column] if expected_column < expected_len else None
-            )
-            candidate_value = None
-            if candidate_column is not None and candidate_column < candidate_len:
-                candidate_value = candidate_fields[candidate_column]
-            matched += expected_value == candidate_value
-        if expected_len > self.expected_width:
-            # DictReader's restkey None holds the extra fields as a list; the candidate row has
-            # that key only when it too is longer than its header.
-            extra = None
-            if candidate_len > self.candidate_width:
-                extra = candidate_fields[self.candidate_width :]
-            matched += expected_fields[self.expected_width :] == extra
-        return matched
 
 
 class TooManyUnpaired(Exception):
@@ -317,6 +236,33 @@ class LockstepJoin:
             self.take_expected(record)
             self.take_candidate(record)
 
+    def take_aligned_run(
+        self, expected: list[Record], candidate: list[Record], changed: list[int]
+    ) -> None:
+        """Records at the same positions on both sides, under the same header, with the same
+        ids, and equal but at the positions `changed` (rows imported in their place with a
+        field wrong): settled as a whole, as `take_identical_run` settles equal records."""
+        if not changed:
+            self.take_identical_run(expected)
+            return
+        ids = self._run_ids(expected)
+        if all(ids) and self._register_run(cast("list[str]", ids)):
+            # Row by row, each pair would be registered and paired with each other (no id of
+            # the run was seen before, none repeats): the sums are the same.
+            compare = self.compare
+            keys = len(expected) * compare.named_keys + self._rows_with_extra_fields(expected)
+            self.fields_total += keys
+            for position in changed:
+                expected_fields = record_fields(expected[position])
+                keys -= compare.keys(expected_fields)
+                keys += compare.matches(expected_fields, record_fields(candidate[position]))
+            self.fields_matched += keys
+            self.recent.add_pair(expected, candidate)
+            return
+        for expected_record, candidate_record in zip(expected, candidate, strict=True):
+            self.take_expected(expected_record)
+            self.take_candidate(candidate_record)
+
     def _register_run(self, ids: list[str]) -> bool:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
         fresh = set(ids)
@@ -365,9 +311,13 @@ class LockstepJoin:
             if not (left.fill(2) and right.fill(2)):
                 break
             if same_header:
-                run = identical_prefix(left, right)
+                run, changed = self._aligned_prefix(left, right)
                 if run:
-                    self.take_identical_run(left.records[left.index : left.index + run])
+                    self.take_aligned_run(
+                        left.records[left.index : left.index + run],
+                        right.records[right.index : right.index + run],
+                        changed,
+                    )
                     left.index += run
                     right.index += run
                     continue
@@ -378,6 +328,27 @@ class LockstepJoin:
             self.take_expected(record)
         for record in right.drain():
             self.take_candidate(record)
+
+    def _aligned_prefix(self, left: Cursor, right: Cursor) -> tuple[int, list[int]]:
+        """How many records from the cursors on have the same non-empty ids on both sides, as
+        far as the equal ones reach (C speed); and the positions among them that differ.
+
+        A row with a field wrong, in its place, leaves the files aligned: the run goes on past
+        it, instead of ending there and settling it one row at a time (pilot §7, a register
+        with defects: most of them are of this kind)."""
+        available = min(left.available(), right.available())
+        changed: list[int] = []
+        run = identical_prefix(left, right)
+        while run < available:
+            expected_id = self.expected.file_id(record_fields(left.records[left.index + run]))
+            candidate_record = right.records[right.index + run]
+            if not expected_id or expected_id != self.candidate.file_id(
+                record_fields(candidate_record)
+            ):
+                break
+            changed.append(run)
+            run += 1 + identical_prefix(left, right, run + 1)
+        return run, changed
 
     def _take_identical_batches(self, left: Cursor, right: Cursor) -> bool:
         """While both files are byte-identical piece by piece, parse only the expected one."""
@@ -431,4 +402,4 @@ class LockstepJoin:
         self.take_candidate(candidate_record)
 
 
-__all__ = ["FieldComparison", "LockstepJoin", "RepeatRows", "RowLayout", "TooManyUnpaired"]
+__all__ = ["LockstepJoin", "RepeatRows", "TooManyUnpaired"]

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
-from provebench.pilot._score_final_join import FieldComparison, RowLayout
+from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is

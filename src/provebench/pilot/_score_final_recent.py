@@ -26,7 +26,10 @@ _LOOSE_ROWS = 1 << 12  # rows taken one at a time are kept in lists of at most t
 LOOKUP_BUDGET = 1 << 22  # rows indexed plus runs visited, over all look-ups of one join
 
 
-_BOTH_SIDES = 3  # the side bits of a run registered on both sides at once
+# Side bits (the join's): a run registered on both sides at once has both.
+_EXPECTED_SIDE = 1
+_CANDIDATE_SIDE = 2
+_BOTH_SIDES = _EXPECTED_SIDE | _CANDIDATE_SIDE
 
 
 class _Run:
@@ -54,6 +57,12 @@ class RecentRows:
         """Rows registered together on both sides; the list must not change afterwards."""
         self._loose.clear()
         self._push(_Run(records, _BOTH_SIDES))
+
+    def add_pair(self, expected: list[Record], candidate: list[Record]) -> None:
+        """Rows registered together on both sides, but not all equal: kept once per side."""
+        self._loose.clear()
+        self._push(_Run(expected, _EXPECTED_SIDE))
+        self._push(_Run(candidate, _CANDIDATE_SIDE))
 
     def add_row(self, record: Record, side: int) -> None:
         loose = self._loose.get(side)

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
-from provebench.pilot._score_final_join import LockstepJoin, RowLayout
+from provebench.pilot._score_final_join import LockstepJoin
+from provebench.pilot._score_final_layout import RowLayout
 
 
 def recount_repeated_ids(

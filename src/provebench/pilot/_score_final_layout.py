@@ -1,0 +1,100 @@
+"""How `csv.DictReader` turns a record into a row dict, and the published field comparison.
+
+Shared by the lockstep join (`_score_final_join`), the keyed join (`_score_final_keyed`) and the
+recount of repeated ids (`_score_final_repeats`): one reading of a header (a repeated name keeps
+its LAST column, a short record gives None, a long one the extra-fields key None), one
+`cr.get(k) == v` (pilot §7 field accuracy).
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+from operator import itemgetter
+from typing import cast
+
+from provebench.pilot._score_final_csv import Record, record_fields
+
+_first_item = itemgetter(0)
+
+
+class RowLayout:
+    """How `csv.DictReader` maps a record to a row dict, for one header."""
+
+    def __init__(self, header: list[str] | None) -> None:
+        names = header or []
+        self.header = header
+        self.width = len(names)
+        # dict(zip(names, record)) keeps a repeated name at its LAST column, and a record too
+        # short for that column gives None (restval), overriding any earlier column.
+        self.column: dict[str, int] = {name: index for index, name in enumerate(names)}
+        self.id_column: int | None = self.column.get("file_id")
+
+    def file_id(self, fields: list[str]) -> str | None:
+        column = self.id_column
+        if column is None or column >= len(fields):
+            return None
+        return fields[column]
+
+    def file_ids(self, records: list[Record]) -> list[str | None]:
+        """`file_id` of each record, at C speed when the id is the first column."""
+        if self.id_column == 0:
+            try:
+                # The id is the text before the first comma, as long as that text holds no
+                # quote (then csv.reader reads the first field the same way). A multi-line
+                # record (a list) is no str and takes the general path. `map` over C
+                # callables keeps the per-row work out of the interpreter loop.
+                ids: list[str] = list(
+                    map(_first_item, map(str.partition, records, repeat(",")))  # type: ignore[arg-type]
+                )
+            except TypeError:
+                pass
+            else:
+                if '"' not in "".join(ids):
+                    return cast("list[str | None]", ids)
+        file_id = self.file_id
+        return [file_id(record_fields(record)) for record in records]
+
+
+class FieldComparison:
+    """`cr.get(k) == v` for every key of an expected row but `file_id` (pilot §7 field accuracy)."""
+
+    def __init__(self, expected: RowLayout, candidate: RowLayout) -> None:
+        self.expected_width = expected.width
+        self.candidate_width = candidate.width
+        self.same_header = expected.header == candidate.header
+        self.columns: list[tuple[int, int | None]] = [
+            (column, candidate.column.get(name))
+            for name, column in expected.column.items()
+            if name != "file_id"
+        ]
+        self.named_keys = len(self.columns)
+
+    def keys(self, expected_fields: list[str]) -> int:
+        """Keys counted for an expected row: its named keys, plus the `None` key of extra fields."""
+        return self.named_keys + (len(expected_fields) > self.expected_width)
+
+    def matches(self, expected_fields: list[str], candidate_fields: list[str]) -> int:
+        if self.same_header and expected_fields == candidate_fields:
+            return self.keys(expected_fields)
+        expected_len = len(expected_fields)
+        candidate_len = len(candidate_fields)
+        matched = 0
+        for expected_column, candidate_column in self.columns:
+            expected_value = (
+                expected_fields[expected_column] if expected_column < expected_len else None
+            )
+            candidate_value = None
+            if candidate_column is not None and candidate_column < candidate_len:
+                candidate_value = candidate_fields[candidate_column]
+            matched += expected_value == candidate_value
+        if expected_len > self.expected_width:
+            # DictReader's restkey None holds the extra fields as a list; the candidate row has
+            # that key only when it too is longer than its header.
+            extra = None
+            if candidate_len > self.candidate_width:
+                extra = candidate_fields[self.candidate_width :]
+            matched += expected_fields[self.expected_width :] == extra
+        return matched
+
+
+__all__ = ["FieldComparison", "RowLayout"]
