@@ -1,5 +1,9 @@
 """The CLI's shared behaviour: help everywhere, one-line errors."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 from typer.testing import CliRunner
 
 from provebench.cli import app
@@ -12,3 +16,74 @@ def test_root_help_lists_every_area() -> None:
     assert result.exit_code == 0
     for group in ("si", "evidence", "schema", "log", "pilot"):
         assert group in result.output
+
+
+# -- the console script (provebench._entry) -------------------------------------------------
+
+ROWS = "file_id,a\nf1,x\nf2,y\n"
+# Runs the console script's `main` with the given arguments and reports, when it returns or
+# exits with status 0, whether the full command line (typer) was imported.
+RUN_MAIN = """
+import sys
+from provebench._entry import main
+sys.argv = ["provebench", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as exit:
+    if exit.code:
+        raise
+print("typer" in sys.modules, file=sys.stderr)
+"""
+
+
+def _main(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", RUN_MAIN, *arguments], capture_output=True, text=True, check=False
+    )
+
+
+def _registers(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "e.csv").write_text(ROWS, encoding="utf-8")
+    (tmp_path / "c.csv").write_text(ROWS.replace("y", "z"), encoding="utf-8")
+    return str(tmp_path / "e.csv"), str(tmp_path / "c.csv")
+
+
+def test_score_final_with_two_files_skips_the_full_command_line(tmp_path: Path) -> None:
+    expected, candidate = _registers(tmp_path)
+    short = _main("pilot", "score-final", expected, candidate)
+    assert short.returncode == 0
+    assert short.stderr.strip() == "False"  # typer was never imported
+    full = runner.invoke(app, ["pilot", "score-final", expected, candidate])
+    assert full.exit_code == 0
+    assert short.stdout == full.output  # the same document either way
+    assert '"field_accuracy": 0.5' in short.stdout
+
+
+def test_other_arguments_take_the_full_command_line(tmp_path: Path) -> None:
+    result = _main("pilot", "score-final", "--selftest")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().endswith("True")
+    assert "all agree" in result.stdout
+
+
+def test_bad_input_is_one_line_and_exit_2_on_both_roads(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.csv")
+    expected, _ = _registers(tmp_path)
+    for arguments in (
+        ("pilot", "score-final", missing, expected),  # the short road
+        ("log", "verify", missing),  # the full command line
+    ):
+        result = _main(*arguments)
+        assert result.returncode == 2, arguments
+        assert result.stderr.startswith("provebench: error: "), result.stderr
+        assert "missing.csv" in result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stdout == ""
+
+
+def test_control_characters_of_a_file_name_are_shown_as_escapes(tmp_path: Path) -> None:
+    name = str(tmp_path / "evil\x1b[2J\x07\u202e.csv")
+    result = _main("pilot", "score-final", name, name)
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "evil\\x1b[2J\\x07\u202e.csv" in result.stderr

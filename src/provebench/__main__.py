@@ -1,3 +1,3 @@
-from provebench.cli import main
+from provebench._entry import main
 
 main()

@@ -1,22 +1,19 @@
-"""The `provebench` command line: one entry point, one sub-command group per area.
+"""The `provebench` command line: one sub-command group per area.
 
-Each area owns its commands in its own `_cli.py`; this module only mounts them and turns
-`ProvebenchError` into the one-line error and exit status 2 promised in the README.
+Each area owns its commands in its own `_cli.py`; this module only mounts them. The console
+script (`provebench._entry.main`) runs this app and turns `ProvebenchError` into the one-line
+error and exit status 2 promised in the README.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from provebench import __version__
 from provebench._demo import DEFAULT_SEED, run_demo
-from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
@@ -66,27 +63,7 @@ def demo(
     raise typer.Exit(run_demo(out, seed))
 
 
-def main() -> None:
-    """Console-script entry point."""
-    stderr = Console(stderr=True, highlight=False, soft_wrap=True)
-    try:
-        app()
-    except ProvebenchError as error:
-        stderr.print(f"provebench: error: {error.one_line()}", markup=False)
-        sys.exit(EXIT_CONFIG_ERROR)
-    except KeyboardInterrupt:
-        stderr.print("provebench: interrupted", markup=False)
-        sys.exit(130)
-    except Exception as error:  # an internal fault, not bad input: still one line unless asked
-        if os.environ.get("PROVEBENCH_DEBUG"):
-            raise
-        stderr.print(
-            f"provebench: internal error: {type(error).__name__}: {error} "
-            "(set PROVEBENCH_DEBUG=1 for a traceback)",
-            markup=False,
-        )
-        sys.exit(3)
-
-
 if __name__ == "__main__":
+    from provebench._entry import main
+
     main()

@@ -1,0 +1,87 @@
+"""The console script: every command's errors reported as one line, and one short road in.
+
+Bad input (`ProvebenchError`) prints `provebench: error: FILE:LINE: FIELD: message` and exits 2;
+an internal fault prints one line too and exits 3 (`PROVEBENCH_DEBUG=1` shows the traceback).
+
+`provebench pilot score-final EXPECTED.csv CANDIDATE.csv` is measured against the published
+one-file script (pilot §7; bench/bench_score_final.py), and on a million-row register its whole
+job takes about a second, so the tenth of a second that importing the full command line costs
+(typer, rich and every area's commands) counts. Called with exactly that command and two file
+names, it runs here without them; any other arguments (an option, `--help`, another command)
+go through the full command line in `provebench.cli`, which has the same command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
+
+EXIT_INTERNAL_ERROR = 3
+EXIT_INTERRUPTED = 130
+# Control characters left in an error line (the message and the file name are data, and a file
+# name can hold anything): shown as escapes, so that a terminal never acts on them.
+_ESCAPES = {
+    code: f"\\x{code:02x}"
+    for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))
+    if chr(code) not in "\t"
+}
+
+
+def main() -> None:
+    """Console-script entry point."""
+    arguments = sys.argv[1:]
+    if _is_plain_score_final(arguments):
+        _reporting_errors(lambda: _score_final(arguments[2], arguments[3]))
+    else:
+        _reporting_errors(_full_command_line)
+
+
+def _is_plain_score_final(arguments: list[str]) -> bool:
+    return (
+        len(arguments) == 4
+        and arguments[:2] == ["pilot", "score-final"]
+        and not any(argument.startswith("-") for argument in arguments[2:])
+    )
+
+
+def _score_final(expected: str, candidate: str) -> None:
+    from provebench.pilot._score_final import score_final_state
+
+    sys.stdout.write(score_final_state(expected, candidate).to_json())
+    sys.stdout.flush()
+
+
+def _full_command_line() -> None:
+    from provebench.cli import app
+
+    app()
+
+
+def _reporting_errors(command: Callable[[], None]) -> None:
+    try:
+        command()
+    except ProvebenchError as error:
+        _error_line(f"error: {error.one_line()}")
+        sys.exit(EXIT_CONFIG_ERROR)
+    except KeyboardInterrupt:
+        _error_line("interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as error:  # an internal fault, not bad input: still one line unless asked
+        if os.environ.get("PROVEBENCH_DEBUG"):
+            raise
+        _error_line(
+            f"internal error: {type(error).__name__}: {error} "
+            "(set PROVEBENCH_DEBUG=1 for a traceback)"
+        )
+        sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def _error_line(text: str) -> None:
+    line = f"provebench: {text}".replace("\r", "\\r").replace("\n", "\\n").translate(_ESCAPES)
+    print(line, file=sys.stderr, flush=True)
+
+
+__all__ = ["main"]
