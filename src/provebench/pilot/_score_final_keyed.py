@@ -19,18 +19,20 @@ as the published script does. What is kept:
 * the set of candidate ids the expected file does not have, and the set of ids whose last
   candidate row is not proven equal to the last expected row (`mismatched`).
 
-A digest is only a proof of equality. The canonical text of a row is its fields in the order
-of the expected header's distinct names, joined by commas, and it exists only when the row is
-exactly as wide as its header and the text holds exactly one comma fewer than there are names:
-then the text gives back the fields, and equal texts mean that every `cr.get(k) == v` holds (a
-plain record under the expected header is its own canonical text). Any other row (short, long,
-a field holding a comma, a candidate header without one of the expected names) has no digest;
-its id is compared field by field, with `FieldComparison`, in a second read of both files that
-keeps only the last rows of the mismatched ids.
+A digest is only a proof of equality. The canonical text of a row exists only when the row is
+exactly as wide as its header: its fields in the order of the expected header's distinct names,
+joined by commas when that text holds exactly one comma fewer than there are names (then it
+gives back the fields; a plain record under the expected header is its own canonical text), and
+their JSON array otherwise (a field holding a comma: the array gives the fields back, and it
+holds more commas than a joined text may, so the two forms never meet). Equal texts mean that
+every `cr.get(k) == v` holds. Any other row (short, long, a candidate header without one of the
+expected names) has no digest; its id is compared field by field, with `FieldComparison`, in a
+second read of both files that keeps only the last rows of the mismatched ids.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from hashlib import sha256
 from itertools import compress, repeat
@@ -86,8 +88,13 @@ def _canonical_texts(
         fields = record_fields(record)
         if len(fields) != width:  # short: None values; long: the extra-fields key
             return None
-        text = ",".join(fields if projection is None else projection(fields))
-        return text if text.count(",") == separators else None
+        values = fields if projection is None else projection(fields)
+        text = ",".join(values)
+        if text.count(",") == separators:
+            return text
+        # A field holds a comma: the joined text would not give the fields back, its JSON
+        # array does. It holds more commas than `separators`, so it never equals a joined text.
+        return json.dumps(list(values))
 
     def batch(records: list[Record]) -> list[str | None]:
         if projection is None:
