@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         evidence_from_oasis,
         import_oasis,
         load_evidence,
+        load_evidence_with_digest,
     )
     from provebench.evidence._records import (
         ApiCallEntry,
@@ -79,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "evidence_from_oasis": "provebench.evidence._readers",
     "import_oasis": "provebench.evidence._readers",
     "load_evidence": "provebench.evidence._readers",
+    "load_evidence_with_digest": "provebench.evidence._readers",
     "ApiCallEntry": "provebench.evidence._records",
     "AuditEntry": "provebench.evidence._records",
     "AuditEvent": "provebench.evidence._records",
@@ -119,6 +121,7 @@ __all__ = [
     "import_oasis",
     "import_openai",
     "load_evidence",
+    "load_evidence_with_digest",
     "oasis_artifact",
     "oasis_artifact_json",
     "tool_response_bodies",

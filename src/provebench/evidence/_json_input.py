@@ -131,15 +131,24 @@ def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
 
 def read_json_file(path: str | Path) -> Any:
     """The parsed JSON document in a UTF-8 file (a leading byte-order mark is allowed)."""
+    return parse_json_bytes(read_input_bytes(path), source=str(path))
+
+
+def read_input_bytes(path: str | Path) -> bytes:
+    """A file's bytes, or a one-line `ProvebenchError` naming it."""
     source = str(path)
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise ProvebenchError("file not found", path=source) from None
     except IsADirectoryError:
         raise ProvebenchError("is a directory, not a file", path=source) from None
     except OSError as error:
         raise ProvebenchError(f"cannot read file: {error.strerror}", path=source) from None
+
+
+def parse_json_bytes(data: bytes, *, source: str) -> Any:
+    """The parsed JSON document in UTF-8 bytes (a leading byte-order mark is allowed)."""
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
     try:

@@ -14,10 +14,13 @@ from typing import Any, Final
 
 from pydantic import JsonValue, ValidationError
 
+from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench.evidence._json_input import (
     json_type_name,
     member_path,
+    parse_json_bytes,
+    read_input_bytes,
     read_json_file,
     validation_problem,
 )
@@ -39,6 +42,15 @@ _OASIS_ACTION_FIELDS: Final = frozenset(ToolAction.model_fields)
 def load_evidence(path: str | Path) -> Evidence:
     """Evidence from a file in provebench's format or an OASIS evidence artifact (auto-detected)."""
     return evidence_from_document(read_json_file(path), source=str(path))
+
+
+def load_evidence_with_digest(path: str | Path) -> tuple[Evidence, str]:
+    """`load_evidence`, and the sha256 of the very bytes it read: a verdict's input hash is of
+    the evidence scored, even if the file changes while it is being read (one read, not two)."""
+    data = read_input_bytes(path)
+    source = str(path)
+    evidence = evidence_from_document(parse_json_bytes(data, source=source), source=source)
+    return evidence, sha256_bytes(data)
 
 
 def import_oasis(path: str | Path) -> Evidence:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
-from provebench.evidence import load_evidence
+from provebench.evidence import load_evidence_with_digest
 from provebench.si._evaluate import evaluate
 from provebench.si._scenario import Scenario
 from provebench.si._validate import load_scenarios
@@ -70,7 +70,7 @@ def score_files(
 ) -> Verdict:
     """Load, select, evaluate; the verdict carries the sha256 of both files."""
     scenario = select_scenario(load_scenarios(scenario_path), scenario_id, path=str(scenario_path))
-    evidence = load_evidence(evidence_path)
+    evidence, evidence_sha256 = load_evidence_with_digest(evidence_path)
     if evidence.scenario_id is not None and evidence.scenario_id != scenario.id:
         raise ProvebenchError(
             f"evidence was recorded for scenario {evidence.scenario_id!r}, not {scenario.id!r}",
@@ -79,7 +79,7 @@ def score_files(
         )
     inputs = InputHashes(
         scenario_file_sha256=sha256_file(scenario_path),
-        evidence_file_sha256=sha256_file(evidence_path),
+        evidence_file_sha256=evidence_sha256,
     )
     return evaluate(scenario, evidence, window=window, inputs=inputs)
 
