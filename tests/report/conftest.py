@@ -1,0 +1,56 @@
+"""Real verdicts to render: a small pilot 03 corpus run by several importers, and SI runs.
+
+Everything is produced through the CLI the user runs, once per test session (the `public`
+profile is small, so this takes a few seconds).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench.cli import app
+
+SI_SCENARIO = (
+    Path(__file__).resolve().parents[2] / "src/provebench/si/scenarios/diagnostic-accuracy.yaml"
+)
+PILOT_AGENTS = {
+    "reference": "reference",
+    "noop": "noop",
+    "deletes_an_error": "provebench.pilot.agents.defective:DeletesAnError",
+    "uses_creation_time": "provebench.pilot.agents.defective:UsesCreationTime",
+}
+
+
+def _invoke(arguments: list[str], expected_exit: set[int]) -> None:
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code in expected_exit, (arguments, result.output, result.exception)
+
+
+@pytest.fixture(scope="session")
+def pilot_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """verdict.json of each importer in PILOT_AGENTS on one seed-7 `public` corpus."""
+    root = tmp_path_factory.mktemp("report-pilot")
+    corpus = root / "corpus"
+    _invoke(["pilot", "generate", "--seed", "7", "--profile", "public", "--out", str(corpus)], {0})
+    verdicts: dict[str, Path] = {}
+    for name, spec in PILOT_AGENTS.items():
+        run = root / name
+        _invoke(["pilot", "run", "--corpus", str(corpus), "--agent", spec, "--out", str(run)], {0})
+        _invoke(["pilot", "evaluate", str(run), "--corpus", str(corpus)], {0, 1})
+        verdicts[name] = run / "verdict.json"
+    return verdicts
+
+
+@pytest.fixture(scope="session")
+def si_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """verdict.json of `si run` on the shipped C-DA-001 scenario: the diagnoser and noop."""
+    root = tmp_path_factory.mktemp("report-si")
+    verdicts: dict[str, Path] = {}
+    for agent in ("diagnoser", "noop"):
+        out = root / agent
+        _invoke(["si", "run", str(SI_SCENARIO), "--agent", agent, "--out", str(out)], {0})
+        verdicts[agent] = out / "verdict.json"
+    return verdicts
