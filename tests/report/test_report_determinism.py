@@ -33,3 +33,16 @@ def test_different_verdict_bytes_give_a_different_sha256_in_the_report(si_verdic
     changed = write_report(reformatted, tmp_path / "b.html").read_text(encoding="utf-8")
     assert original != changed  # the same data, but other bytes: the sha256 differs
     assert original.replace("\n", "") != changed.replace("\n", "")
+
+
+def test_input_hashes_are_listed_sorted_whatever_the_order_in_the_verdict(pilot_verdicts):
+    verdict = load_json(pilot_verdicts["reference"])
+    hashes = verdict["result_evidence"]["inputs_sha256"]
+    verdict["result_evidence"]["inputs_sha256"] = dict(reversed(list(hashes.items())))
+    # The same sha256 for both: the canonical JSON (and so its hash) follows the verdict's order.
+    shuffled = render_report(verdict, verdict_sha256="0" * 64)
+    verdict["result_evidence"]["inputs_sha256"] = dict(sorted(hashes.items()))
+    assert shuffled == render_report(verdict, verdict_sha256="0" * 64)
+    names = sorted(hashes)
+    positions = [shuffled.index(f"<tr><td>{name}</td>") for name in names]
+    assert positions == sorted(positions)

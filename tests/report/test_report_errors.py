@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,4 +150,27 @@ def test_cli_bad_input_is_a_provebench_error(tmp_path):
     result = CliRunner().invoke(_cli_app(), [str(path)])
     assert isinstance(result.exception, ProvebenchError)
     assert result.exception.one_line() == (f"{path}: format: unknown verdict format 'something/1'")
+    assert not (tmp_path / "report.html").exists()
+
+
+_MOUNTED_MAIN = (
+    "import sys; from provebench.cli import app; from provebench.report._cli import report; "
+    "app.command('report')(report); from provebench._entry import main; "
+    "sys.argv = ['provebench', *sys.argv[1:]]; main()"
+)
+
+
+def test_mounted_command_prints_one_line_and_exits_2(tmp_path):
+    """Through the console script's error handling, as `provebench report` runs once mounted."""
+    path = _write(tmp_path, {"format": "provebench.pilot.verdict/1", "status": "evaluated"})
+    result = subprocess.run(
+        [sys.executable, "-c", _MOUNTED_MAIN, "report", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"provebench: error: {path}: ")
     assert not (tmp_path / "report.html").exists()

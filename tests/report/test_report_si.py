@@ -39,5 +39,5 @@ def test_noop_verdict_shows_incorrect_and_no_evidence(si_verdicts):
     _, text = parse_report(render_report(verdict))
     assert verdict["band"] == "incorrect" and verdict["score"] == 0.0
     assert "SI verdict" in text and "incorrect" in text
-    assert "none: no text location supports this outcome" in text
+    assert "none: this result cites no text location" in text
     assert "otherwise" in text
