@@ -232,3 +232,42 @@ def test_many_missing_rows_in_order_stay_in_lockstep(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes=4096
     )
     assert switches == []
+
+
+@settings(_SETTINGS, max_examples=20)
+@given(
+    seed=st.integers(0, 2**32),
+    rows=st.integers(1, 300),
+    changed_share=st.sampled_from([1.0, 0.5]),
+    repeats=st.integers(0, 6),
+    round_ids=st.sampled_from([1, 2, 7]),
+)
+def test_many_changed_rows_are_compared_in_rounds(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    rows: int,
+    changed_share: float,
+    repeats: int,
+    round_ids: int,
+) -> None:
+    # A shuffled candidate whose rows mostly differ: the differing ids are compared field by
+    # field a few at a time; repeated candidate rows must still count as "last row wins".
+    monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 0)
+    monkeypatch.setattr(_score_final_keyed, "MISMATCH_ROUND_IDS", round_ids)
+    rng = random.Random(seed)
+    expected_rows = plain_register(rows)
+    candidate_rows = [list(row) for row in expected_rows]
+    for row in candidate_rows:
+        if rng.random() < changed_share:
+            row[rng.randrange(1, len(row))] = rng.choice(["changed", "", "x,y"])
+    for _ in range(repeats):  # a repeated row, changed or not, anywhere
+        row = list(rng.choice(candidate_rows))
+        if rng.random() < 0.5:
+            row[1] = "again"
+        candidate_rows.insert(rng.randrange(len(candidate_rows) + 1), row)
+    rng.shuffle(candidate_rows)
+    compare_with_published(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes=97
+    )
