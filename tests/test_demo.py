@@ -28,6 +28,9 @@ def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) 
     assert reference["critical_violation_count"] == 0
     assert noop["scorer_pass"] is False
     assert "correct_root_cause" in completed.stdout
+    for agent in ("reference", "noop"):  # each pilot verdict has its HTML report beside it
+        page = (out / f"run-{agent}" / "report.html").read_text(encoding="utf-8")
+        assert page.startswith("<!DOCTYPE html>") and "scorer_pass" in page
     laboratory = {
         agent: json.loads((out / f"si-run-{agent}" / "verdict.json").read_text())["score"]
         for agent in ("diagnoser", "locus-only", "quotation-gamer", "noop")

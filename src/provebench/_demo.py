@@ -166,6 +166,14 @@ def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[st
             capture=True,
         )
         verdicts[agent] = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
+        _run(
+            console,
+            _Step(
+                f"Write the HTML report of the {agent} verdict",
+                ["report", str(run_dir / "verdict.json")],
+            ),
+            capture=True,
+        )
     _run(
         console,
         _Step(

@@ -17,6 +17,7 @@ from provebench._demo import DEFAULT_SEED, run_demo
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
+from provebench.report._cli import report
 from provebench.si._cli import si_app
 
 app = typer.Typer(
@@ -33,6 +34,7 @@ app.add_typer(evidence_app, name="evidence")
 app.add_typer(schema_app, name="schema")
 app.add_typer(log_app, name="log")
 app.add_typer(pilot_app, name="pilot")
+app.command("report")(report)
 
 
 def _version_callback(value: bool) -> None:

@@ -125,6 +125,23 @@ def test_a_file_the_lab_did_not_record(copies: tuple[Path, Path]) -> None:
     assert_fails_closed(evaluate_run(run, corpus), "file_unrecorded")
 
 
+def test_the_report_beside_the_verdict_is_no_fault(copies: tuple[Path, Path]) -> None:
+    # `provebench report RUNDIR/verdict.json` writes RUNDIR/report.html by default; the run
+    # must evaluate the same afterwards. The same name anywhere else in the run is still refused.
+    from provebench.pilot._evaluate._rules import REPORT_FILE
+    from provebench.report import REPORT_NAME
+
+    assert REPORT_FILE == REPORT_NAME
+    corpus, run = copies
+    before = evaluate_run(run, corpus)
+    (run / REPORT_FILE).write_text("<!doctype html>\n")
+    after = evaluate_run(run, corpus)
+    assert after.status == before.status != "configuration_error"
+    assert after.scorer_pass == before.scorer_pass
+    (run / "work" / REPORT_FILE).write_text("<!doctype html>\n")
+    assert_fails_closed(evaluate_run(run, corpus), "file_unrecorded")
+
+
 def test_incomplete_run_without_run_json(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     (run / "run.json").unlink()

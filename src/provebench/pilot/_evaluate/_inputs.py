@@ -19,7 +19,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
-from provebench.pilot._evaluate._rules import VERDICT_FILE
+from provebench.pilot._evaluate._rules import REPORT_FILE, VERDICT_FILE
 from provebench.pilot._evaluate._verdict import ConfigurationError
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._rundir import (
@@ -122,7 +122,7 @@ def _check_run_files(inputs: RunInputs, record: dict[str, Any]) -> None:
         name = path.relative_to(root).as_posix()
         if not path.is_file() or name in recorded or path.name.startswith("."):
             continue
-        if name in (RUN_RECORD_FILE, VERDICT_FILE):
+        if name in (RUN_RECORD_FILE, VERDICT_FILE, REPORT_FILE):
             continue
         if name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0):
             continue

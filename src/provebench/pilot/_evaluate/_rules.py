@@ -13,6 +13,9 @@ from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
 EVALUATOR_VERSION = "call-import-evaluator/1"
 VERDICT_FORMAT = "provebench.pilot.verdict/1"
 VERDICT_FILE = "verdict.json"
+# What `provebench report` writes beside a verdict by default (docs/report.md): like the verdict,
+# an output made from the run, never read by the evaluator, so its presence is no fault.
+REPORT_FILE = "report.html"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is
 # due by the end of the first cycle after c in which the corpus schedules no API fault (the last
@@ -102,6 +105,7 @@ __all__ = [
     "EVALUATOR_VERSION",
     "FAILURE_CHANNELS",
     "REFUSED_OPERATION_VIOLATION",
+    "REPORT_FILE",
     "SELF_CHECK_PROBE_FILE_ID",
     "UNKNOWN_REFUSAL_VIOLATION",
     "VERDICT_FILE",
