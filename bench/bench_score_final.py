@@ -4,7 +4,9 @@ Generates an expected register of N rows (default 1,000,000; `--quick`: 50,000) 
 register columns, and two candidates: `pass` (the same bytes, what a correct importer confirms) and
 `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
 neighbour, 0.02% imported twice), plus `shuffled` (the expected rows in a random order: the case
-for which the scorer leaves its lockstep pass for a keyed join). About 1% of manager names hold a
+for which the scorer leaves its lockstep pass for a keyed join) and `shuffled-changed` (the same
+order, every row's duration changed: every id is compared field by field, in rounds of bounded
+memory). About 1% of manager names hold a
 comma, so those rows are quoted. Each scenario runs the published script (extracted from the seed,
 never stored here) and our console script as fresh child processes (and, to separate the CLI's
 start-up, the scorer function alone in a child that reports its import and scoring CPU time, and
@@ -16,7 +18,7 @@ not inherit this one's peak RSS. The outputs must be byte-identical. Figures go 
 `bench/out/score_final.json`; the exit status is 1 when any output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
-        [--scenarios pass,defects,shuffled]
+        [--scenarios pass,defects,shuffled,shuffled-changed]
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
 # -- data ------------------------------------------------------------------------------------
 
 
-SCENARIOS = ("pass", "defects", "shuffled")
+SCENARIOS = ("pass", "defects", "shuffled", "shuffled-changed")
 
 
 def _manager_names(rng: random.Random) -> list[str]:
@@ -132,7 +134,7 @@ def write_csv(path: Path, rows: list[str]) -> None:
 
 
 def write_data(work: Path, rows: int) -> None:
-    """expected.csv and the three candidates (see the module docstring)."""
+    """expected.csv and the four candidates (see the module docstring)."""
     rng = random.Random(SEED)
     expected = expected_rows(rows, rng)
     write_csv(work / "expected.csv", expected)
@@ -140,6 +142,13 @@ def write_data(work: Path, rows: int) -> None:
     write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
     rng.shuffle(expected)
     write_csv(work / "candidate_shuffled.csv", expected)
+    write_csv(work / "candidate_shuffled-changed.csv", [_longer_call(row) for row in expected])
+
+
+def _longer_call(row: str) -> str:
+    """The row with its duration_sec one second longer (the third field from the end)."""
+    rest, duration, link, status = row.rsplit(",", 3)
+    return ",".join([rest, str(int(duration) + 1), link, status])
 
 
 # -- measuring -------------------------------------------------------------------------------
