@@ -16,8 +16,9 @@ as the published script does. What is kept:
   of candidate ids is needed for the ids both files have);
 * the list of the expected ids of every row, for the order check (the published check
   compares the whole lists);
-* the set of candidate ids the expected file does not have, and the set of ids whose last
-  candidate row is not proven equal to the last expected row (`mismatched`).
+* the set of candidate ids the expected file does not have; the mark appended to an expected
+  digest also says whether the last candidate row so far has the same digest, so the ids whose
+  last candidate row is not proven equal (`mismatched`) are read off the dict at the end.
 
 A digest is only a proof of equality. The canonical text of a row exists only when the row is
 exactly as wide as its header: its fields in the order of the expected header's distinct names,
@@ -26,22 +27,23 @@ gives back the fields; a plain record under the expected header is its own canon
 their JSON array otherwise (a field holding a comma: the array gives the fields back, and it
 holds more commas than a joined text may, so the two forms never meet). Equal texts mean that
 every `cr.get(k) == v` holds. Any other row (short, long, a candidate header without one of the
-expected names) has no digest; its id is compared field by field, with `FieldComparison`, in a
-second read of both files that keeps only the last rows of the mismatched ids.
+expected names) has no digest; its id is compared field by field, with `FieldComparison`, in
+further reads of both files that hold the expected last rows of at most `MISMATCH_ROUND_IDS`
+mismatched ids at a time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from hashlib import sha256
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
-from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
@@ -298,11 +300,11 @@ def _compare_round(
 ) -> int:
     expected_csv, candidate_csv = paths
     last_expected: dict[str, Record] = {}
-    for ids, records in _wanted_rows(expected_csv, wanted, sizes):
+    for ids, records in wanted_rows(expected_csv, wanted, sizes):
         last_expected.update(zip(map(wanted.__getitem__, ids), records, strict=True))
     matched = 0
     by_id: dict[str, int] = {}
-    for ids, records in _wanted_rows(candidate_csv, wanted, sizes):
+    for ids, records in wanted_rows(candidate_csv, wanted, sizes):
         expected_fields = map(record_fields, map(last_expected.__getitem__, ids))
         counts = map(compare.matches, expected_fields, map(record_fields, records))
         if candidate_repeats:
@@ -312,20 +314,6 @@ def _compare_round(
         else:
             matched += sum(counts)
     return matched + sum(by_id.values())
-
-
-def _wanted_rows(
-    path: str | Path, wanted_ids: dict[str, str], sizes: dict[str, int]
-) -> Iterator[tuple[list[str], list[Record]]]:
-    """Batch by batch, the ids and rows of a file whose ids are wanted, in file order."""
-    with CsvRecordStream(path, **sizes) as stream:
-        layout = RowLayout(stream.header)
-        for batch in stream.batches():
-            records = batch.records()
-            ids = layout.file_ids(records)
-            wanted = list(map(wanted_ids.__contains__, ids))
-            found = cast("list[str]", list(compress(ids, wanted)))  # ids in a set of str
-            yield found, list(compress(records, wanted))
 
 
 __all__ = ["SWITCH_SHARE", "SWITCH_UNPAIRED", "KeyedJoin", "keyed_join"]

@@ -3,16 +3,19 @@
 Shared by the lockstep join (`_score_final_join`), the keyed join (`_score_final_keyed`) and the
 recount of repeated ids (`_score_final_repeats`): one reading of a header (a repeated name keeps
 its LAST column, a short record gives None, a long one the extra-fields key None), one
-`cr.get(k) == v` (pilot §7 field accuracy).
+`cr.get(k) == v` (pilot §7 field accuracy); and the one filtered read of a file's rows by id that
+the keyed join and the recount of repeated ids share.
 """
 
 from __future__ import annotations
 
-from itertools import repeat
+from collections.abc import Container, Iterator
+from itertools import compress, repeat
 from operator import itemgetter
+from pathlib import Path
 from typing import cast
 
-from provebench.pilot._score_final_csv import Record, record_fields
+from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
 
 _first_item = itemgetter(0)
 
@@ -109,4 +112,18 @@ class FieldComparison:
         return matched
 
 
-__all__ = ["FieldComparison", "RowLayout"]
+def wanted_rows(
+    path: str | Path, wanted_ids: Container[str], sizes: dict[str, int]
+) -> Iterator[tuple[list[str], list[Record]]]:
+    """Batch by batch, the ids and rows of a file whose ids are wanted, in file order."""
+    with CsvRecordStream(path, **sizes) as stream:
+        layout = RowLayout(stream.header)
+        for batch in stream.batches():
+            records = batch.records()
+            ids = layout.file_ids(records)
+            wanted = list(map(wanted_ids.__contains__, ids))
+            found = cast("list[str]", list(compress(ids, wanted)))  # ids in a set of str
+            yield found, list(compress(records, wanted))
+
+
+__all__ = ["FieldComparison", "RowLayout", "wanted_rows"]

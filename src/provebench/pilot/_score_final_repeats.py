@@ -19,13 +19,11 @@ files.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 from pathlib import Path
-from typing import cast
 
-from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
+from provebench.pilot._score_final_csv import record_fields
 from provebench.pilot._score_final_join import LockstepJoin
-from provebench.pilot._score_final_layout import RowLayout
+from provebench.pilot._score_final_layout import wanted_rows
 
 
 def recount_repeated_ids(
@@ -102,24 +100,15 @@ def _rows_with_ids(
 ) -> dict[str, _IdRows]:
     """The rows of each wanted id, in one read of the file; `keys` summed when given."""
     rows: dict[str, _IdRows] = {}
-    with CsvRecordStream(path, **stream_options) as stream:
-        layout = RowLayout(stream.header)
-        for batch in stream.batches():
-            records = batch.records()
-            # Only str ids can be wanted, so the None ids (no id column) never pass the filter.
-            ids = cast("list[str]", layout.file_ids(records))
-            if wanted.isdisjoint(ids):
-                continue
-            for record, file_id in compress(
-                zip(records, ids, strict=True), map(wanted.__contains__, ids)
-            ):
-                fields = record_fields(record)
-                found = rows.get(file_id)
-                if found is None:
-                    found = rows[file_id] = _IdRows(fields)
-                found.last = fields
-                if keys is not None:
-                    found.keys += keys(fields)
+    for ids, records in wanted_rows(path, wanted, stream_options):
+        for file_id, record in zip(ids, records, strict=True):
+            fields = record_fields(record)
+            found = rows.get(file_id)
+            if found is None:
+                found = rows[file_id] = _IdRows(fields)
+            found.last = fields
+            if keys is not None:
+                found.keys += keys(fields)
     return rows
 
 
