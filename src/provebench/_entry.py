@@ -24,9 +24,10 @@ EXIT_INTERRUPTED = 130
 # Control characters left in an error line (the message and the file name are data, and a file
 # name can hold anything): shown as escapes, so that a terminal never acts on them.
 _ESCAPES = {
-    code: f"\\x{code:02x}"
-    for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))
-    if chr(code) not in "\t"
+    **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
+    ord("\t"): "\t",
+    ord("\r"): "\\r",
+    ord("\n"): "\\n",
 }
 
 
@@ -34,7 +35,7 @@ def main() -> None:
     """Console-script entry point."""
     arguments = sys.argv[1:]
     if _is_plain_score_final(arguments):
-        _reporting_errors(lambda: _score_final(arguments[2], arguments[3]))
+        _reporting_errors(lambda: print_final_score(arguments[2], arguments[3]))
     else:
         _reporting_errors(_full_command_line)
 
@@ -47,7 +48,8 @@ def _is_plain_score_final(arguments: list[str]) -> bool:
     )
 
 
-def _score_final(expected: str, candidate: str) -> None:
+def print_final_score(expected: str, candidate: str) -> None:
+    """The published scorer's document on stdout (both roads print it through here)."""
     from provebench.pilot._score_final import score_final_state
 
     sys.stdout.write(score_final_state(expected, candidate).to_json())
@@ -80,8 +82,7 @@ def _reporting_errors(command: Callable[[], None]) -> None:
 
 
 def _error_line(text: str) -> None:
-    line = f"provebench: {text}".replace("\r", "\\r").replace("\n", "\\n").translate(_ESCAPES)
-    print(line, file=sys.stderr, flush=True)
+    print(f"provebench: {text}".translate(_ESCAPES), file=sys.stderr, flush=True)
 
 
-__all__ = ["main"]
+__all__ = ["main", "print_final_score"]

@@ -204,10 +204,9 @@ def score_final_command(
         raise ProvebenchError("--sets is only for --selftest")
     if expected is None or candidate is None:
         raise ProvebenchError("usage: provebench pilot score-final EXPECTED.csv CANDIDATE.csv")
-    from provebench.pilot._score_final import score_final_state
+    from provebench._entry import print_final_score
 
-    sys.stdout.write(score_final_state(expected, candidate).to_json())
-    sys.stdout.flush()
+    print_final_score(str(expected), str(candidate))
 
 
 @pilot_app.command("evaluate")
