@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
+from provebench.pilot import _score_final as score_final_module
 from provebench.pilot import _score_final_keyed, score_final_state
 from provebench.pilot._score_final import _score
 from tests.helpers.published_scorer import PublishedScorerWorker
@@ -49,6 +50,12 @@ def switches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+@pytest.fixture
+def digest_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keyed join without its text road: every pair goes to the digest join."""
+    monkeypatch.setattr(_score_final_keyed, "text_join", lambda *arguments: None)
+
+
 def write_pair(directory: Path, name: str, expected: bytes, candidate: bytes) -> tuple[Path, Path]:
     expected_path = directory / f"{name}-expected.csv"
     candidate_path = directory / f"{name}-candidate.csv"
@@ -67,16 +74,18 @@ def test_keyed_join_alone_matches_published_on_generated_tables(
 ) -> None:
     expected, candidate = write_pair(case_dir, f"alone{next(_pair_numbers)}", *pair)
     reference = published.run(expected, candidate)
-    try:
-        join = _score_final_keyed.keyed_join(expected, candidate, {"chunk_bytes": chunk_bytes})
-    except ProvebenchError as error:  # bad bytes or a field over the limit, named in one line
-        assert reference.exit_code != 0, f"we refused a pair the published script scores: {error}"
-        assert any(crash in reference.stderr for crash in _PUBLISHED_CRASHES), reference.stderr
-        assert str(expected) in error.one_line() or str(candidate) in error.one_line()
-        return
-    assert reference.exit_code == 0, reference.stderr
-    ours = _score(join, join.fields_matched, join.fields_total)
-    assert ours.to_json().encode("utf-8") == reference.stdout
+    # Both roads: text first (digest when it declines), and the digest join on every pair.
+    for join_of in (_score_final_keyed.keyed_join, _score_final_keyed.digest_join):
+        try:
+            join = join_of(expected, candidate, {"chunk_bytes": chunk_bytes})
+        except ProvebenchError as error:  # bad bytes or a field over the limit, in one line
+            assert reference.exit_code != 0, f"we refused a pair the published one scores: {error}"
+            assert any(crash in reference.stderr for crash in _PUBLISHED_CRASHES), reference.stderr
+            assert str(expected) in error.one_line() or str(candidate) in error.one_line()
+            continue
+        assert reference.exit_code == 0, reference.stderr
+        ours = _score(join, join.fields_matched, join.fields_total)
+        assert ours.to_json().encode("utf-8") == reference.stdout
 
 
 def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[list[str]]:
@@ -99,6 +108,7 @@ def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[li
     switch_at=st.sampled_from([0, 3, 50]),
     plain=st.booleans(),
     chunk_bytes=st.sampled_from([None, 333, 4096]),
+    text_road=st.booleans(),
 )
 def test_shuffled_registers_match_published(
     published: PublishedScorerWorker,
@@ -112,8 +122,11 @@ def test_shuffled_registers_match_published(
     switch_at: int,
     plain: bool,
     chunk_bytes: int | None,
+    text_road: bool,
 ) -> None:
     monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", switch_at)
+    if not text_road:
+        monkeypatch.setattr(_score_final_keyed, "text_join", lambda *arguments: None)
     rng = random.Random(seed)
     expected_rows = register_lines(rows, rng)
     if plain:  # no record spanning lines: the batches take the plain-record path
@@ -152,6 +165,7 @@ def test_commas_inside_fields_never_prove_rows_equal(
     case_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     switches: list[int],
+    digest_only: None,
 ) -> None:
     # ["x", "in,coming", "Anna"] and ["x", "in", "coming,Anna"] join to the same text.
     monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", 0)
@@ -246,6 +260,7 @@ def test_many_changed_rows_are_compared_in_rounds(
     published: PublishedScorerWorker,
     case_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
+    digest_only: None,
     seed: int,
     rows: int,
     changed_share: float,
@@ -271,3 +286,43 @@ def test_many_changed_rows_are_compared_in_rounds(
     compare_with_published(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes=97
     )
+
+
+def test_the_first_rows_tell_a_shuffled_candidate_from_an_ordered_one(case_dir: Path) -> None:
+    expected_rows = plain_register(3000)
+    rng = random.Random(2)
+    candidates = {
+        "shuffled": (shuffled(expected_rows, rng, 1.0), True),
+        "half the rows shuffled": (shuffled(expected_rows, rng, 0.5), True),
+        "in order": (expected_rows, False),
+        "every 20th row missing": (
+            [row for index, row in enumerate(expected_rows) if index % 20 != 7],
+            False,
+        ),
+        "in order with defects": (edit_register(expected_rows, rng, 40), False),
+        "a few rows moved": (shuffled(expected_rows, rng, 0.02), False),
+        "too few rows to tell": (shuffled(expected_rows[:200], rng, 1.0), False),
+    }
+    for name, (candidate_rows, unordered) in candidates.items():
+        expected, candidate = write_pair(
+            case_dir, name.replace(" ", "-"), csv_bytes(expected_rows), csv_bytes(candidate_rows)
+        )
+        assert _score_final_keyed.looks_unordered(expected, candidate) is unordered, name
+    assert not _score_final_keyed.looks_unordered(case_dir / "missing.csv", expected)
+
+
+def test_a_candidate_that_looks_unordered_skips_the_lockstep_pass(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    switches: list[int],
+) -> None:
+    def no_lockstep(*arguments: object) -> None:
+        raise AssertionError("the lockstep pass ran")
+
+    monkeypatch.setattr(score_final_module, "join_in_halves", no_lockstep)
+    monkeypatch.setattr(score_final_module, "_one_pass", no_lockstep)
+    expected_rows = plain_register(2000)
+    candidate_rows = shuffled(expected_rows, random.Random(4), 1.0)
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
+    assert switches == [2000]

@@ -104,7 +104,12 @@ def score_final_state(
         sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
         # Two cores when the files are large; one pass when the halves cannot give the exact
         # result (or on bad input, which one pass names exactly).
-        join: LockstepJoin | KeyedJoin | None = join_in_halves(expected_csv, candidate_csv, sizes)
+        join: LockstepJoin | KeyedJoin | None = None
+        if _keyed.looks_unordered(expected_csv, candidate_csv):
+            # A candidate in another order: the lockstep pass would give up (see below).
+            join = _keyed.keyed_join(expected_csv, candidate_csv, sizes)
+        else:
+            join = join_in_halves(expected_csv, candidate_csv, sizes)
         if join is None:
             try:
                 join = _one_pass(

@@ -37,13 +37,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from hashlib import sha256
-from itertools import repeat
+from itertools import pairwise, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import cast
 
+from provebench.pilot._score_final_counts import KeyedJoin
 from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
+from provebench.pilot._score_final_textjoin import text_join
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
@@ -52,6 +54,13 @@ SWITCH_UNPAIRED = 4096
 # ... and are more than this share of the rows read on that side: a register with thousands of
 # missing rows keeps them unpaired to the end, in order otherwise, and stays in lockstep.
 SWITCH_SHARE = 0.125
+# A first look at the top of both files (`looks_unordered`): this many bytes of each, and the
+# share of neighbouring candidate rows that must follow each other closely in the expected file
+# for the candidate to be taken as ordered.
+PROBE_BYTES = 1 << 20
+PROBE_MIN_PAIRS = 256
+PROBE_ORDERED_SHARE = 0.5
+_PROBE_REACH = 64
 
 # Appended to an expected digest once the candidate has a row with that id: its last row so far
 # has the same digest, or not.
@@ -62,25 +71,6 @@ _NO_DIGEST = b""
 # with its look-ups for the pilot's register (measured: 357 MiB peak for a shuffled million-row
 # candidate whose every row differs, in two rounds).
 MISMATCH_ROUND_IDS = 1 << 19
-
-
-class KeyedJoin:
-    """The counts `score_final_state` turns into the published metrics."""
-
-    def __init__(self) -> None:
-        self.expected_rows = 0
-        self.candidate_rows = 0
-        self.expected_none_ids = 0
-        self.expected_empty_ids = 0
-        self.candidate_falsy_ids = 0
-        self.expected_distinct = 0
-        self.candidate_distinct = 0
-        self.in_both = 0
-        self.expected_repeats = 0  # rows with a non-empty id that an earlier row already had
-        self.candidate_repeats = 0
-        self.fields_matched = 0
-        self.fields_total = 0
-        self.order_ok = True
 
 
 Canonical = Callable[[list[Record]], list[str | None]]
@@ -150,10 +140,57 @@ def _digests(texts: list[str | None]) -> list[bytes]:
     return [_NO_DIGEST if text is None else sha256(text.encode()).digest() for text in texts]
 
 
+def looks_unordered(expected_csv: str | Path, candidate_csv: str | Path) -> bool:
+    """Whether the candidate is, from its first rows, in another order than the expected file.
+
+    Only a guess, to spare an unordered candidate the lockstep pass it would give up (the
+    switch above): both joins give the same counts. The first `PROBE_BYTES` of each file are
+    split naively into lines and first fields; the candidate looks ordered when most of its
+    neighbouring rows follow each other, a few rows apart at most, in the expected file — true
+    of an ordered register with missing, extra and changed rows, false of a shuffled one.
+    """
+    try:
+        expected_ids = _first_fields(expected_csv)
+        candidate_ids = _first_fields(candidate_csv)
+    except OSError:
+        return False  # the joins name the fault
+    place: dict[str, int] = {}
+    for index, file_id in enumerate(expected_ids):
+        place.setdefault(file_id, index)
+    places = [place.get(file_id, -_PROBE_REACH) for file_id in candidate_ids]
+    pairs = len(places) - 1
+    if pairs < PROBE_MIN_PAIRS:
+        return False
+    following = sum(
+        0 < after - before <= _PROBE_REACH for before, after in pairwise(places) if before >= 0
+    )
+    return following < PROBE_ORDERED_SHARE * pairs
+
+
+def _first_fields(path: str | Path) -> list[str]:
+    with Path(path).open("rb") as handle:
+        text = handle.read(PROBE_BYTES).decode("utf-8", "replace")
+    lines = text.split("\n")[1:-1]  # the header, and a line the read may have cut
+    return [line.partition(",")[0] for line in lines]
+
+
 def keyed_join(
     expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
 ) -> KeyedJoin:
-    """The counts; bad input raises the same `ProvebenchError` as the lockstep pass."""
+    """The counts; bad input raises the same `ProvebenchError` as the lockstep pass.
+
+    Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
+    field comparison for the rows that are the same), by id and digest otherwise."""
+    join = text_join(expected_csv, candidate_csv, sizes)
+    if join is None:
+        join = digest_join(expected_csv, candidate_csv, sizes)
+    return join
+
+
+def digest_join(
+    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+) -> KeyedJoin:
+    """The counts by id, each row's canonical text digested (see the module doc)."""
     join = KeyedJoin()
     with CsvRecordStream(expected_csv, **sizes) as expected:
         expected_layout = RowLayout(expected.header)
@@ -316,4 +353,11 @@ def _compare_round(
     return matched + sum(by_id.values())
 
 
-__all__ = ["SWITCH_SHARE", "SWITCH_UNPAIRED", "KeyedJoin", "keyed_join"]
+__all__ = [
+    "SWITCH_SHARE",
+    "SWITCH_UNPAIRED",
+    "KeyedJoin",
+    "digest_join",
+    "keyed_join",
+    "looks_unordered",
+]

@@ -1,0 +1,242 @@
+"""The keyed join's fast road: candidate rows matched to expected rows by their whole text.
+
+An unordered candidate (`_score_final_keyed`) is usually the expected register in another
+order, with at most a few rows of its own. When both files share one header of distinct names
+that holds `file_id`, and every expected record is one line of exactly that width with a
+non-empty id of its own, an expected row IS its record's text: a candidate record with the same
+text is that row (same id, every field equal, since one line of text parses one way). So the
+rows are paired by text, with set operations that run at C speed, and no field is compared:
+
+* the expected records go into a set, `pending`; each batch of candidate records is made a set
+  and taken out of `pending` by one symmetric difference. When that removed as many records as
+  the batch holds, every record of the batch was an expected row met for the first time;
+* otherwise the batch's *leftovers* — records that are no expected row, or an expected row met
+  before (a repeat) — are the records added to `pending` by the symmetric difference (taken out
+  again at once) and the later copies of a record within the batch. Only they, and the ids they
+  carry, are then looked at row by row: the last candidate row of such an id decides its fields
+  ("last row wins", as the published `ck`), read again from the candidate file only when that
+  row's place relative to the expected row's first copy is not known;
+* every other id has exactly one candidate row, equal to its expected row: it counts in every
+  metric as a match, in bulk.
+
+The counts are the digest join's (`KeyedJoin`), so `score_final_state` scores both alike. When
+the files do not qualify — another candidate header, a repeated or empty expected id, a short,
+long or multi-line expected record — or the leftovers grow past `LEFTOVER_LIMIT`, or past
+`LEFTOVER_SHARE` of the candidate rows read (a candidate whose rows nearly all differ), this
+road returns None and the digest join scores instead, from the top of both files. Faults are
+found with the same record stream (`CsvRecordStream`), the expected file first, so bad input is
+refused with the same message on either road.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import compress, repeat
+from pathlib import Path
+
+from provebench.pilot._score_final_counts import KeyedJoin
+from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
+from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
+
+# Leftover candidate records held (with their places) before this road gives way to the digest
+# join: at most this many (about 30 MiB for the pilot's register) ...
+LEFTOVER_LIMIT = 1 << 17
+# ... and, past a floor, at most this share of the candidate rows read: a candidate whose rows
+# mostly differ is known after its first batch, not after holding thousands of its rows.
+LEFTOVER_FLOOR = 4096
+LEFTOVER_SHARE = 0.125
+
+
+class _NotPlain(Exception):
+    """The files do not qualify for the text join: the digest join scores them."""
+
+
+def text_join(
+    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+) -> KeyedJoin | None:
+    """The counts by whole-text pairing, or None when the files do not qualify."""
+    try:
+        with CsvRecordStream(expected_csv, **sizes) as expected:
+            layout = RowLayout(expected.header)
+            lines = _expected_lines(expected, layout)
+        with CsvRecordStream(candidate_csv, **sizes) as candidate:
+            if candidate.header != expected.header:
+                return None  # rows of another header never equal ours as text
+            pairing = _Pairing(lines, layout)
+            for batch in candidate.batches():
+                pairing.take(batch.records())
+    except _NotPlain:
+        return None
+    return pairing.counts(candidate_csv, sizes)
+
+
+def _expected_lines(stream: CsvRecordStream, layout: RowLayout) -> list[Record]:
+    """Every expected record, each one line as wide as the header with an id of its own."""
+    width = layout.width
+    if not width or len(layout.column) != width or layout.id_column is None:
+        raise _NotPlain  # no header, a repeated name, or no file_id column
+    separators = width - 1
+    lines: list[Record] = []
+    # The hash of every id: distinct hashes prove distinct ids, at half the memory of the ids
+    # themselves. Two ids with one hash (a repeat, or, rarely, a collision of the process's
+    # randomised `hash`) send the files to the digest join, whose result is the same.
+    id_hashes: set[int] = set()
+    for batch in stream.batches():
+        records = batch.records()
+        try:
+            commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
+        except TypeError:
+            raise _NotPlain from None  # a record spanning lines (a list)
+        if commas.count(separators) != len(records) or QuotedRecord in set(map(type, records)):
+            for record, found in zip(records, commas, strict=True):
+                if isinstance(record, QuotedRecord):
+                    if len(record.fields) != width:
+                        raise _NotPlain
+                elif found != separators:
+                    raise _NotPlain  # a short or long row
+        ids = layout.file_ids(records)
+        before = len(id_hashes)
+        id_hashes.update(map(hash, ids))
+        if not all(ids) or len(id_hashes) - before != len(ids):
+            raise _NotPlain  # an empty or repeated expected id
+        lines += records
+    return lines
+
+
+class _Pairing:
+    """The candidate's records taken out of the set of expected records, batch by batch."""
+
+    def __init__(self, lines: list[Record], layout: RowLayout) -> None:
+        self.lines = lines
+        self.layout = layout
+        self.pending: set[Record] = set(lines)  # every expected record is a str
+        self.position = 0
+        self.order_ok = True
+        # Candidate records that paired no expected row the first time, with their places.
+        self.leftovers: list[tuple[int, Record]] = []
+
+    def take(self, records: list[Record]) -> None:
+        count = len(records)
+        start = self.position
+        if self.order_ok and self.lines[start : start + count] != records:
+            # Equal records have equal ids; unequal ones may still have (a field changed in
+            # place): the published check compares the id lists.
+            layout = self.layout
+            self.order_ok = layout.file_ids(self.lines[start : start + count]) == (
+                layout.file_ids(records)
+            )
+        self.position += count
+        try:
+            batch = set(records)
+        except TypeError:  # a record spanning lines (a list) is never an expected one
+            batch = {record for record in records if record.__class__ is not list}
+        pending = self.pending
+        before = len(pending)
+        # Takes out the batch's expected records not met before, and puts in the others.
+        pending.symmetric_difference_update(batch)
+        if len(batch) == count and len(pending) == before - count:
+            return  # every record an expected row, met for the first time
+        added = batch & pending
+        pending -= added
+        self._hold_leftovers(records, start, added)
+
+    def _hold_leftovers(self, records: list[Record], start: int, added: set[Record]) -> None:
+        # A second copy within the batch of an expected row met first here is no leftover: it
+        # changes no count (the repeat is counted from the rows and the distinct ids), and when
+        # the id also has a row of its own, the last row is found by reading again.
+        leftovers = self.leftovers
+        leftovers += [
+            (start + offset, record)
+            for offset, record in enumerate(records)
+            if record.__class__ is list or record in added
+        ]
+        if len(leftovers) > LEFTOVER_LIMIT or (
+            len(leftovers) > LEFTOVER_FLOOR and len(leftovers) > LEFTOVER_SHARE * self.position
+        ):
+            raise _NotPlain  # rows mostly differ: the digest join compares them field by field
+
+    def counts(self, candidate_csv: str | Path, sizes: dict[str, int]) -> KeyedJoin:
+        layout = self.layout
+        compare = FieldComparison(layout, layout)
+        named = compare.named_keys
+        expected_rows = len(self.lines)
+        met = expected_rows - len(self.pending)  # expected rows with a copy in the candidate
+        join = KeyedJoin()
+        join.expected_rows = join.expected_distinct = expected_rows
+        join.candidate_rows = self.position
+        join.order_ok = self.order_ok and self.position == expected_rows
+        join.fields_total = expected_rows * named
+        join.candidate_distinct = join.in_both = met
+        join.fields_matched = met * named
+        if self.leftovers:
+            self._count_leftovers(join, compare, candidate_csv, sizes)
+        truthy_rows = join.candidate_rows - join.candidate_falsy_ids
+        join.candidate_repeats = truthy_rows - join.candidate_distinct
+        return join
+
+    def _count_leftovers(
+        self,
+        join: KeyedJoin,
+        compare: FieldComparison,
+        candidate_csv: str | Path,
+        sizes: dict[str, int],
+    ) -> None:
+        """Correct the bulk counts for the ids the leftover records carry."""
+        records = [record for _, record in self.leftovers]
+        ids = self.layout.file_ids(records)
+        join.candidate_falsy_ids = len(ids) - sum(map(bool, ids))
+        last: dict[str, Record] = {}  # each touched id's last leftover record
+        copied: set[str] = set()  # ids with a later copy of their expected row among them
+        for file_id, record in zip(ids, records, strict=True):
+            if file_id:
+                last[file_id] = record
+        expected = self._expected_rows_of(last)
+        for file_id, record in zip(ids, records, strict=True):
+            if file_id and expected.get(file_id) == record:
+                copied.add(file_id)
+        unresolved: set[str] = set()
+        for file_id, last_record in last.items():
+            expected_record = expected.get(file_id)
+            if expected_record is None:  # an id the expected file does not have
+                join.candidate_distinct += 1
+                continue
+            if expected_record in self.pending:  # only rows of its own: a new distinct id
+                join.candidate_distinct += 1
+                join.in_both += 1
+            else:
+                # Counted in bulk as one matching row; its last row is looked at here.
+                join.fields_matched -= compare.named_keys
+                if file_id not in copied:
+                    # The first copy of its expected row, and a row of its own: which came
+                    # last is only known by reading the candidate again.
+                    unresolved.add(file_id)
+                    continue
+                # A leftover copy comes after the first copy (and after any copy within the
+                # first copy's batch): the last leftover is the id's last row.
+            join.fields_matched += compare.matches(
+                record_fields(expected_record), record_fields(last_record)
+            )
+        if unresolved:
+            for file_id, record in _last_rows(candidate_csv, unresolved, sizes):
+                join.fields_matched += compare.matches(
+                    record_fields(expected[file_id]), record_fields(record)
+                )
+
+    def _expected_rows_of(self, wanted: dict[str, Record]) -> dict[str, Record]:
+        """The expected record of each wanted id that the expected file has."""
+        ids = self.layout.file_ids(self.lines)
+        hits = list(map(wanted.__contains__, ids))
+        return dict(zip(compress(ids, hits), compress(self.lines, hits), strict=True))  # type: ignore[arg-type]
+
+
+def _last_rows(
+    candidate_csv: str | Path, wanted: set[str], sizes: dict[str, int]
+) -> Iterator[tuple[str, Record]]:
+    """The last candidate record of each wanted id."""
+    last: dict[str, Record] = {}
+    for ids, records in wanted_rows(candidate_csv, wanted, sizes):
+        last.update(zip(ids, records, strict=True))
+    return iter(last.items())
+
+
+__all__ = ["LEFTOVER_FLOOR", "LEFTOVER_LIMIT", "LEFTOVER_SHARE", "text_join"]

@@ -1,0 +1,236 @@
+"""The keyed join's fast road, rows paired by whole text, against the published scorer.
+
+`text_join` scores a candidate whose rows are mostly the expected ones in another order; it
+must give the published result whenever it answers, answer for every register it is made for
+(one header of distinct names, one-line expected rows with ids of their own), and give way to
+the digest join (None) otherwise. Each case names the kind of candidate row it exercises: a
+copy of an expected row met for the first time, a repeat, a row of its own (a changed field, a
+new id, an empty or missing id, a record spanning lines), before or after its id's expected
+copy, within one batch or across batches.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provebench.pilot import _score_final_keyed, _score_final_textjoin
+from provebench.pilot._score_final import _score
+from provebench.pilot._score_final_textjoin import text_join
+from tests.helpers.published_scorer import PublishedScorerWorker
+from tests.pilot.test_score_final_differential import (
+    _SETTINGS,
+    COLUMNS,
+    csv_bytes,
+    edit_register,
+    register_lines,
+)
+from tests.pilot.test_score_final_keyed import shuffled, write_pair
+
+_names = iter(range(10**9))
+
+
+def text_joined(
+    published: PublishedScorerWorker,
+    directory: Path,
+    expected: bytes,
+    candidate: bytes,
+    chunk_bytes: int = 1 << 22,
+) -> bool:
+    """Whether `text_join` answered; when it did, its score is the published one."""
+    expected_path, candidate_path = write_pair(
+        directory, f"text{next(_names)}", expected, candidate
+    )
+    join = text_join(expected_path, candidate_path, {"chunk_bytes": chunk_bytes})
+    if join is None:
+        return False
+    reference = published.run(expected_path, candidate_path)
+    assert reference.exit_code == 0, reference.stderr
+    ours = _score(join, join.fields_matched, join.fields_total)
+    assert ours.to_json() == reference.stdout.decode("utf-8")
+    # The digest join, which scores whatever this road declines, agrees as well.
+    digest = _score_final_keyed.digest_join(
+        expected_path, candidate_path, {"chunk_bytes": chunk_bytes}
+    )
+    assert vars(digest) == vars(join)  # every count, not only the metrics they give
+    return True
+
+
+def one_line_register(count: int, seed: int = 3) -> list[list[str]]:
+    """Register rows on one line each; some quoted (a comma, a quote in the name)."""
+    rows = register_lines(count, random.Random(seed))
+    return [[field.replace("\n", " ") for field in row] for row in rows]
+
+
+@settings(_SETTINGS, max_examples=40)
+@given(
+    seed=st.integers(0, 2**32),
+    rows=st.integers(1, 900),
+    share=st.sampled_from([1.0, 0.5, 0.05]),
+    edits=st.integers(0, 12),
+    chunk_bytes=st.sampled_from([64, 333, 4096, 1 << 22]),
+)
+def test_shuffled_registers_with_defects_score_as_published(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    seed: int,
+    rows: int,
+    share: float,
+    edits: int,
+    chunk_bytes: int,
+) -> None:
+    rng = random.Random(seed)
+    expected_rows = one_line_register(rows, seed)
+    # Drops, additions, repeats, changed fields (some to another row's id, some to ""), moves.
+    candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
+    answered = text_joined(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes
+    )
+    leftovers = len(candidate_rows) - len(
+        set(map(tuple, candidate_rows)) & set(map(tuple, expected_rows))
+    )
+    # A register of its own kind is always answered, unless most of its rows differ.
+    assert answered or leftovers > _score_final_textjoin.LEFTOVER_FLOOR
+
+
+def _rows(count: int = 300) -> list[list[str]]:
+    return one_line_register(count)
+
+
+def _reversed(rows: list[list[str]]) -> list[list[str]]:
+    return [list(row) for row in reversed(rows)]
+
+
+def _changed(row: list[str], column: int = 4, value: str = "9999") -> list[str]:
+    row = list(row)
+    row[column] = value
+    return row
+
+
+CANDIDATES = {
+    "the expected rows": lambda rows: [list(row) for row in rows],
+    "in order, a field changed in place": lambda rows: [
+        _changed(row) if index == 7 else row for index, row in enumerate(rows)
+    ],
+    "a permutation": lambda rows: _reversed(rows),
+    "rows missing": lambda rows: _reversed(rows)[::2],
+    "a row of a new id": lambda rows: [*_reversed(rows), ["n-1", "t", "incoming", "n", "1"]],
+    "a changed row": lambda rows: [
+        _changed(row) if index == 7 else row for index, row in enumerate(_reversed(rows))
+    ],
+    "a repeat in a later batch": lambda rows: [*_reversed(rows), rows[3]],
+    "a repeat next to its first copy": lambda rows: [
+        rows[5],
+        rows[5],
+        *_reversed(rows)[:-6],
+        *rows[:5],
+    ],
+    "another row of an id after its copy": lambda rows: [*_reversed(rows), _changed(rows[9])],
+    "another row of an id before its copy": lambda rows: [_changed(rows[9]), *_reversed(rows)],
+    "another row of an id between two copies": lambda rows: [
+        rows[9],
+        _changed(rows[9]),
+        *_reversed(rows),
+    ],
+    "only changed rows of an id, twice": lambda rows: [
+        _changed(rows[0], 2, "x"),
+        *_reversed(rows)[:-1],
+        _changed(rows[0], 3, "y"),
+    ],
+    "an empty id and a short row": lambda rows: [
+        *_reversed(rows),
+        ["", "t", "in", "n", "1"],
+        ["f00001"],
+    ],
+    "a long row": lambda rows: [*_reversed(rows)[1:], [*rows[0], "extra"]],
+    "a record spanning lines": lambda rows: [*_reversed(rows), ["f00002", "t", "in", "a\nb", "1"]],
+}
+
+
+@pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
+@pytest.mark.parametrize("kind", list(CANDIDATES))
+def test_each_kind_of_candidate_row_is_answered_as_published(
+    published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
+) -> None:
+    rows = _rows()
+    candidate = CANDIDATES[kind](rows)
+    assert text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), chunk_bytes)
+
+
+def _with_header(header: list[str], rows: list[list[str]]) -> bytes:
+    text = ",".join(header) + "\n" + "".join(",".join(row) + "\n" for row in rows)
+    return text.encode("utf-8")
+
+
+DECLINED = {
+    "another candidate header": lambda rows: (
+        csv_bytes(rows),
+        _with_header(
+            [*COLUMNS[1:], COLUMNS[0]],
+            [
+                [*row[1:], row[0]]
+                for row in rows[::-1]
+                if '"' not in ",".join(row) and "," not in "".join(row)
+            ],
+        ),
+    ),
+    "a repeated expected id": lambda rows: (csv_bytes([*rows, rows[0]]), csv_bytes(rows[::-1])),
+    "an empty expected id": lambda rows: (
+        csv_bytes([*rows, ["", "t", "in", "n", "1"]]),
+        csv_bytes(rows[::-1]),
+    ),
+    "a short expected row": lambda rows: (csv_bytes([*rows, ["f99999"]]), csv_bytes(rows[::-1])),
+    "a short expected row with a quoted comma": lambda rows: (
+        csv_bytes([*rows, ["f99999", "t,in", "n", "1"]]),
+        csv_bytes(rows[::-1]),
+    ),
+    "an expected record spanning lines": lambda rows: (
+        csv_bytes([*rows, ["f99999", "t", "in", "a\nb", "1"]]),
+        csv_bytes(rows[::-1]),
+    ),
+    "a repeated column name": lambda rows: (
+        _with_header(["file_id", "a", "a", "b", "c"], [["f1", "1", "2", "3", "4"]]),
+        _with_header(["file_id", "a", "a", "b", "c"], [["f1", "1", "2", "3", "4"]]),
+    ),
+    "no file_id column": lambda rows: (
+        _with_header(["id", "a"], [["f1", "1"]]),
+        _with_header(["id", "a"], [["f1", "1"]]),
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(DECLINED))
+def test_files_it_is_not_made_for_go_to_the_digest_join(
+    published: PublishedScorerWorker, case_dir: Path, kind: str
+) -> None:
+    expected, candidate = DECLINED[kind](_rows())
+    assert not text_joined(published, case_dir, expected, candidate)
+
+
+def test_a_candidate_of_mostly_other_rows_gives_way_after_its_first_rows(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_score_final_textjoin, "LEFTOVER_FLOOR", 16)
+    rows = _rows(400)
+    candidate = [_changed(row) for row in _reversed(rows)]
+    assert not text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), 333)
+    # One changed row in ten stays under the share: answered.
+    candidate = [
+        _changed(row) if index % 10 == 0 else row for index, row in enumerate(_reversed(rows))
+    ]
+    assert text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), 333)
+
+
+def test_a_quoted_field_with_a_comma_is_a_row_like_any_other(
+    published: PublishedScorerWorker, case_dir: Path
+) -> None:
+    rows = _rows(50)
+    rows[4][3] = "Smirnova, Olga"
+    rows[6][3] = 'Ivan "Vanya" Sidorov'
+    candidate = _reversed(rows)
+    candidate.append(_changed(rows[4], 3, "Smirnova,Olga"))  # the same fields joined, no space
+    assert text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate))
