@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import compress, repeat
+from operator import is_, ne
 from pathlib import Path
 
 from provebench.pilot._score_final_counts import KeyedJoin
@@ -87,13 +88,19 @@ def _expected_lines(stream: CsvRecordStream, layout: RowLayout) -> list[Record]:
             commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
         except TypeError:
             raise _NotPlain from None  # a record spanning lines (a list)
-        if commas.count(separators) != len(records) or QuotedRecord in set(map(type, records)):
-            for record, found in zip(records, commas, strict=True):
-                if isinstance(record, QuotedRecord):
-                    if len(record.fields) != width:
-                        raise _NotPlain
-                elif found != separators:
-                    raise _NotPlain  # a short or long row
+        # A plain record has its fields' commas only; a quoted one (a few in a register) is
+        # looked at on its own, its commas may be inside a field.
+        quoted = list(compress(records, map(is_, map(type, records), repeat(QuotedRecord))))
+        if any(len(record.fields) != width for record in quoted):  # type: ignore[union-attr]
+            raise _NotPlain  # a short or long row
+        if commas.count(separators) != len(records) and not all(
+            map(
+                isinstance,
+                compress(records, map(ne, commas, repeat(separators))),
+                repeat(QuotedRecord),
+            )
+        ):
+            raise _NotPlain  # a short or long row
         ids = layout.file_ids(records)
         before = len(id_hashes)
         id_hashes.update(map(hash, ids))
