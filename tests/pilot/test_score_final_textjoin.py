@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final_keyed, _score_final_textjoin
 from provebench.pilot._score_final import _score
 from provebench.pilot._score_final_textjoin import text_join
@@ -234,3 +235,59 @@ def test_a_quoted_field_with_a_comma_is_a_row_like_any_other(
     candidate = _reversed(rows)
     candidate.append(_changed(rows[4], 3, "Smirnova,Olga"))  # the same fields joined, no space
     assert text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate))
+
+
+class _SeenBatches:
+    """Counts the expected batches the text join reads before it answers or gives way."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.batches = 0
+        real = _score_final_textjoin._Foretaste.see
+
+        def see(foretaste: object, text_chars: int, records: list[object]) -> None:
+            self.batches += 1
+            real(foretaste, text_chars, records)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(_score_final_textjoin._Foretaste, "see", see)
+
+
+def test_a_candidate_of_changed_rows_gives_way_before_the_expected_file_is_read(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _SeenBatches(monkeypatch)
+    rows = _rows(4000)
+    changed = [_changed(row) for row in shuffled(rows, random.Random(8), 1.0)]
+    assert not text_joined(published, case_dir, csv_bytes(rows), csv_bytes(changed), 4096)
+    batches_in_file = len(csv_bytes(rows)) // 4096
+    assert 0 < seen.batches <= batches_in_file // 5
+    # The same rows unchanged, shuffled or in reverse order (the candidate's first rows are the
+    # expected file's last): the sample is spread over the file, so it is found as it is read.
+    for candidate in (shuffled(rows, random.Random(9), 1.0), _reversed(rows)):
+        seen.batches = 0
+        assert text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), 4096)
+        assert seen.batches >= batches_in_file
+
+
+def test_another_candidate_header_is_seen_before_the_expected_file_is_read(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _SeenBatches(monkeypatch)
+    rows = [row for row in _rows(50) if "," not in "".join(row) and '"' not in "".join(row)]
+    expected = csv_bytes(rows)
+    candidate = _with_header([*COLUMNS[1:], COLUMNS[0]], [[*row[1:], row[0]] for row in rows])
+    assert not text_joined(published, case_dir, expected, candidate)
+    assert seen.batches == 0
+
+
+def test_a_bad_candidate_is_named_after_the_expected_file(case_dir: Path) -> None:
+    rows = _rows(40)
+    bad_candidate = b"file_id,\xff\n" + csv_bytes(rows)[20:]
+    expected, candidate = write_pair(case_dir, "bad-candidate", csv_bytes(rows), bad_candidate)
+    with pytest.raises(ProvebenchError) as raised:
+        text_join(expected, candidate, {})
+    assert str(candidate) in raised.value.one_line()
+    bad_expected = csv_bytes(rows) + b"f99999,\xfe\n"
+    expected, candidate = write_pair(case_dir, "both-bad", bad_expected, bad_candidate)
+    with pytest.raises(ProvebenchError) as raised:
+        text_join(expected, candidate, {})
+    assert str(expected) in raised.value.one_line()

@@ -23,7 +23,9 @@ The counts are the digest join's (`KeyedJoin`), so `score_final_state` scores bo
 the files do not qualify — another candidate header, a repeated or empty expected id, a short,
 long or multi-line expected record — or the leftovers grow past `LEFTOVER_LIMIT`, or past
 `LEFTOVER_SHARE` of the candidate rows read (a candidate whose rows nearly all differ), this
-road returns None and the digest join scores instead, from the top of both files. Faults are
+road returns None and the digest join scores instead, from the top of both files. The last case
+is mostly seen before the expected file is read whole: lines sampled all over the candidate
+first (`_Foretaste`) are looked up among the expected records as they are read. Faults are
 found with the same record stream (`CsvRecordStream`), the expected file first, so bad input is
 refused with the same message on either road.
 """
@@ -35,6 +37,7 @@ from itertools import compress, repeat
 from operator import is_, ne
 from pathlib import Path
 
+from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_counts import KeyedJoin
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
@@ -46,6 +49,15 @@ LEFTOVER_LIMIT = 1 << 17
 # mostly differ is known after its first batch, not after holding thousands of its rows.
 LEFTOVER_FLOOR = 4096
 LEFTOVER_SHARE = 0.125
+# Lines of the candidate, taken at this many places of this many bytes each (≈6,800 lines of
+# the pilot's register), are looked up among the expected records as they are read (see
+# `_Foretaste`): with at least this many lines, once this share of the expected file is read.
+# A candidate of exact copies has found about that share of them by then; one whose rows nearly
+# all differ has found none, and goes to the digest join without reading the rest.
+FORETASTE_PLACES = 8
+FORETASTE_PLACE_BYTES = 1 << 17
+FORETASTE_MIN_LINES = 1024
+FORETASTE_SHARE_READ = 0.1
 
 
 class _NotPlain(Exception):
@@ -56,10 +68,13 @@ def text_join(
     expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
 ) -> KeyedJoin | None:
     """The counts by whole-text pairing, or None when the files do not qualify."""
+    foretaste = _Foretaste(candidate_csv, expected_csv)
     try:
         with CsvRecordStream(expected_csv, **sizes) as expected:
             layout = RowLayout(expected.header)
-            lines = _expected_lines(expected, layout)
+            if foretaste.header_known and foretaste.header != expected.header:
+                return None  # rows of another header never equal ours as text
+            lines = _expected_lines(expected, layout, foretaste)
         with CsvRecordStream(candidate_csv, **sizes) as candidate:
             if candidate.header != expected.header:
                 return None  # rows of another header never equal ours as text
@@ -71,7 +86,65 @@ def text_join(
     return pairing.counts(candidate_csv, sizes)
 
 
-def _expected_lines(stream: CsvRecordStream, layout: RowLayout) -> list[Record]:
+class _Foretaste:
+    """The candidate's header, and lines from all over it, read before the expected file: the
+    header decides at once, and the sampled lines, looked up among the expected records as they
+    are read, tell early when the candidate's rows mostly differ from them.
+
+    The sample is taken at `FORETASTE_PLACES` places spread over the candidate file, so that it
+    is spread over the expected file too whatever the candidate's order (a candidate in reverse
+    order has its first rows at the end of the expected file). Lines are cut naively: a line
+    that is no whole record just matches nothing. A fault in the candidate is not raised here
+    but by its full read, after the expected file's (the published script reads the expected
+    file first, and names it when both are bad).
+    """
+
+    def __init__(self, candidate_csv: str | Path, expected_csv: str | Path) -> None:
+        self.header_known = False
+        self.header: list[str] | None = None
+        self.lines: set[str] = set()
+        self.expected_chars = 1
+        try:
+            with CsvRecordStream(candidate_csv, chunk_bytes=1 << 16) as stream:
+                self.header = stream.header
+                self.header_known = True
+            self.lines = _spread_lines(candidate_csv)
+            self.expected_chars = max(Path(expected_csv).stat().st_size, 1)
+        except (ProvebenchError, OSError):
+            self.lines = set()  # nothing to go on: the full reads decide
+        self.chars_read = 0
+        self.found = 0
+
+    def see(self, text_chars: int, records: list[Record]) -> None:
+        """Count the sampled lines among a batch of expected records; give way when, a share of
+        the expected file in, fewer than half of the copies to be expected have been found."""
+        sample = len(self.lines)
+        if sample < FORETASTE_MIN_LINES:
+            return
+        self.found += len(self.lines.intersection(records))
+        self.chars_read += text_chars
+        share_read = self.chars_read / self.expected_chars
+        if share_read >= FORETASTE_SHARE_READ and self.found < 0.5 * sample * share_read:
+            raise _NotPlain  # most sampled rows are no expected row: the digest join, now
+
+
+def _spread_lines(path: str | Path) -> set[str]:
+    """Whole lines from `FORETASTE_PLACES` evenly spread places of a file (not its header)."""
+    lines: set[str] = set()
+    size = Path(path).stat().st_size
+    with Path(path).open("rb") as handle:
+        for place in range(FORETASTE_PLACES):
+            handle.seek(size * place // FORETASTE_PLACES)
+            text = handle.read(FORETASTE_PLACE_BYTES).decode("utf-8", "replace")
+            # The first piece is cut (or, at the top, the header); so is the last.
+            lines.update(line.removesuffix("\r") for line in text.split("\n")[1:-1])
+    lines.discard("")
+    return lines
+
+
+def _expected_lines(
+    stream: CsvRecordStream, layout: RowLayout, foretaste: _Foretaste
+) -> list[Record]:
     """Every expected record, each one line as wide as the header with an id of its own."""
     width = layout.width
     if not width or len(layout.column) != width or layout.id_column is None:
@@ -83,7 +156,9 @@ def _expected_lines(stream: CsvRecordStream, layout: RowLayout) -> list[Record]:
     # randomised `hash`) send the files to the digest join, whose result is the same.
     id_hashes: set[int] = set()
     for batch in stream.batches():
+        text_chars = len(batch.text or "")
         records = batch.records()
+        foretaste.see(text_chars, records)
         try:
             commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
         except TypeError:
@@ -246,4 +321,13 @@ def _last_rows(
     return iter(last.items())
 
 
-__all__ = ["LEFTOVER_FLOOR", "LEFTOVER_LIMIT", "LEFTOVER_SHARE", "text_join"]
+__all__ = [
+    "FORETASTE_MIN_LINES",
+    "FORETASTE_PLACES",
+    "FORETASTE_PLACE_BYTES",
+    "FORETASTE_SHARE_READ",
+    "LEFTOVER_FLOOR",
+    "LEFTOVER_LIMIT",
+    "LEFTOVER_SHARE",
+    "text_join",
+]
