@@ -291,3 +291,11 @@ def test_a_bad_candidate_is_named_after_the_expected_file(case_dir: Path) -> Non
     with pytest.raises(ProvebenchError) as raised:
         text_join(expected, candidate, {})
     assert str(expected) in raised.value.one_line()
+
+
+def test_an_expected_record_spanning_lines_is_declined_while_the_sample_is_looked_up(
+    published: PublishedScorerWorker, case_dir: Path
+) -> None:
+    rows = _rows(1500)  # enough lines for the sample to be looked up
+    expected = csv_bytes([["f99999", "t", "in", "a\nb", "1"], *rows])
+    assert not text_joined(published, case_dir, expected, csv_bytes(_reversed(rows)))

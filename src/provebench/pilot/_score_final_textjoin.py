@@ -158,11 +158,11 @@ def _expected_lines(
     for batch in stream.batches():
         text_chars = len(batch.text or "")
         records = batch.records()
-        foretaste.see(text_chars, records)
         try:
             commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
         except TypeError:
             raise _NotPlain from None  # a record spanning lines (a list)
+        foretaste.see(text_chars, records)
         # A plain record has its fields' commas only; a quoted one (a few in a register) is
         # looked at on its own, its commas may be inside a field.
         quoted = list(compress(records, map(is_, map(type, records), repeat(QuotedRecord))))
