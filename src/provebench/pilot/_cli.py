@@ -99,20 +99,34 @@ def run_command(
             "Sheets v4 emulator (docs/pilot-emulator.md).",
         ),
     ] = None,
+    cycle_timeout: Annotated[
+        str,
+        typer.Option(
+            "--cycle-timeout",
+            metavar="SECONDS",
+            help="Time limit of one importer cycle, in seconds; a timeout is the cycle's "
+            "agent_error (docs/pilot-lab.md, 'Time limit per cycle').",
+        ),
+    ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
 ) -> None:
     """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash."""
     from provebench._errors import ProvebenchError
     from provebench.pilot._progress import progress_for_stderr
+    from provebench.pilot._runner import cycle_timeout as checked_timeout
     from provebench.pilot._runner import run_lab
 
+    # Parsed here rather than by the option's type: a bad value is a one-line ProvebenchError.
+    timeout_sec = checked_timeout(cycle_timeout)
     progress = None if quiet else progress_for_stderr()
     if agent_cmd is not None and agent is None:
         from provebench.pilot._emulator._commands import run_with_command
 
-        outcome = run_with_command(corpus, agent_cmd, out, progress=progress)
+        outcome = run_with_command(
+            corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec
+        )
     elif agent is not None and agent_cmd is None:
-        outcome = run_lab(corpus, agent, out, progress=progress)
+        outcome = run_lab(corpus, agent, out, progress=progress, cycle_timeout_sec=timeout_sec)
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if outcome.already_complete:

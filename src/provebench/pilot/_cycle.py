@@ -5,6 +5,9 @@ runner, which commits them in one ledger transaction ending with `cycle_confirme
 takes the working rows exactly as received, in the order received — nothing is de-duplicated,
 re-sorted or repaired, so the evaluator sees what the importer did (pilot §3, §9) — and assigns
 the final status, which only the laboratory may do.
+
+An in-process importer's part of the cycle runs under the per-cycle time limit (`_lab._deadline`):
+a timeout is recorded as the cycle's `agent_error`, and what was appended before it is confirmed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from provebench.pilot._lab import (
     SheetSchema,
     apply_cycle_events,
 )
+from provebench.pilot._lab._deadline import CycleDeadline, ImporterTimedOut, LabSections
 from provebench.pilot._lab._record import safe_text
 
 
@@ -71,7 +75,10 @@ def run_cycle(
     describe_file: Callable[[Any], dict[str, Any]],
     preamble: Sequence[tuple[str, dict[str, Any]]] = (),
     on_call: Callable[[int], None] | None = None,
+    timeout_sec: float | None = None,
 ) -> ConfirmedCycle:
+    """Run one cycle. `timeout_sec` limits the importer's part of it (None: no limit — for an
+    importer bounded otherwise, such as an external command with its own timeout)."""
     record = CycleRecord(on_call)
     record.entries.extend(preamble)
     plan = apply_cycle_events(drive, cycle, events)
@@ -95,6 +102,7 @@ def run_cycle(
             "present_files": len(drive),
         },
     )
+    sections = LabSections()
     gateway = Gateway(
         drive=drive,
         record=record,
@@ -104,17 +112,29 @@ def run_cycle(
         describe_file=describe_file,
         server_page_size=plan.page_size,
         mid_scan=plan.mid_scan,
+        sections=sections,
     )
     context = CycleContext(
         gateway, time_zone=plan.zone, run_version=plan.run_version, work_dir=work_dir
     )
+    deadline = CycleDeadline(timeout_sec, sections)
+    failure: BaseException | None = None
     try:
-        importer: Any = importer_factory()
-        importer.run_cycle(context)
-    except (Exception, SystemExit) as error:
+        with deadline:
+            importer: Any = importer_factory()
+            importer.run_cycle(context)
+    except (Exception, SystemExit, ImporterTimedOut) as error:
+        failure = error
+    if deadline.passed:
+        # Recorded as a timeout even if the importer caught the exception and returned, or
+        # raised something else on its way out: the limit passing is the fact (fixed message).
+        failure = ImporterTimedOut(deadline.message)
+    if failure is not None:
         # An importer that fails is evidence, not a lab fault: record it and confirm what it
         # appended before failing.
-        record.add("agent_error", {"type": type(error).__name__, "message": safe_text(str(error))})
+        record.add(
+            "agent_error", {"type": type(failure).__name__, "message": safe_text(str(failure))}
+        )
     gateway.finish()
     rows = gateway.working_rows
     status_index = schema.register_columns.index(schema.status_column)

@@ -20,6 +20,7 @@ so a resumed run publishes the same bytes as an uninterrupted one.
 from __future__ import annotations
 
 import gc
+import math
 import os
 import signal
 import time
@@ -34,6 +35,7 @@ from provebench.ledger import Ledger
 from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
 from provebench.pilot._cycle import register_chain, run_cycle
 from provebench.pilot._lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
+from provebench.pilot._lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
 from provebench.pilot._publish import publish_run
 from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
 from provebench.pilot._rundir import RUN_FORMAT, RunDir
@@ -43,6 +45,8 @@ from provebench.pilot.agents._loader import LoadedAgent, load_agent
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
 SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
+# A year: far beyond any cycle, and well inside what setitimer accepts.
+MAX_CYCLE_TIMEOUT_SEC = 365 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -147,14 +151,37 @@ def describe_file(file: Any) -> dict[str, Any]:
     return described
 
 
+def cycle_timeout(value: object) -> float:
+    """A per-cycle time limit in seconds: a finite number > 0, else a one-line error."""
+    text = str(value).strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_CYCLE_TIMEOUT_SEC:
+        raise ProvebenchError(
+            f"must be a number of seconds > 0 and <= {MAX_CYCLE_TIMEOUT_SEC:g}, got {text!r}",
+            field="--cycle-timeout",
+        )
+    return seconds
+
+
 def execute_run(
     corpus: LabCorpus,
     agent: LoadedAgent,
     run_dir: Path,
     *,
     progress: RunProgress | None = None,
+    cycle_timeout_sec: float | None = None,
 ) -> RunOutcome:
-    """Run (or resume) `agent` over `corpus` in `run_dir`; publish the run files at the end."""
+    """Run (or resume) `agent` over `corpus` in `run_dir`; publish the run files at the end.
+
+    `cycle_timeout_sec` limits each cycle of an in-process importer (None: no limit, for the
+    importers that are bounded otherwise: an external command has its own timeout, a served
+    cycle stays open until its client finishes it). The limit is not part of the run's identity:
+    a run may be resumed with another one (each timeout's agent_error names the limit)."""
+    if cycle_timeout_sec is not None:
+        cycle_timeout_sec = cycle_timeout(cycle_timeout_sec)
     started = time.monotonic()
     identity = run_identity(corpus, agent)
     rundir = RunDir(run_dir)
@@ -170,7 +197,9 @@ def execute_run(
             progress.start(corpus.cycle_count, state.committed)
         # The cycles run in a helper so that the Drive and the last cycle's record are gone
         # before publishing reads everything back from the ledger (peak memory).
-        _run_cycles(corpus, agent, identity, rundir, ledger, state, crash, progress)
+        _run_cycles(
+            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
+        )
         record = publish_run(
             rundir,
             ledger,
@@ -193,11 +222,16 @@ def run_lab(
     run_dir: str | Path,
     *,
     progress: RunProgress | None = None,
+    cycle_timeout_sec: float = DEFAULT_CYCLE_TIMEOUT_SEC,
 ) -> RunOutcome:
-    """`provebench pilot run`: load and verify everything first, then run or resume."""
+    """`provebench pilot run`: load and verify everything first, then run or resume.
+
+    Each cycle of the in-process importer is limited to `cycle_timeout_sec` (docs/pilot-lab.md,
+    "Time limit per cycle")."""
+    timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
     agent = load_agent(agent_spec)
-    return execute_run(corpus, agent, Path(run_dir), progress=progress)
+    return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 
 
 def _run_cycles(
@@ -209,6 +243,7 @@ def _run_cycles(
     state: _ReplayState,
     crash: _CrashPlan,
     progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
 ) -> None:
     # Automatic collection is off while cycles run: the heap only grows (the Drive, the cycle's
     # record), so allocation-triggered passes would rescan live objects again and again; the
@@ -216,7 +251,9 @@ def _run_cycles(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        _run_cycles_collected(corpus, agent, identity, rundir, ledger, state, crash, progress)
+        _run_cycles_collected(
+            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
+        )
     finally:
         if enabled:
             gc.enable()
@@ -231,6 +268,7 @@ def _run_cycles_collected(
     state: _ReplayState,
     crash: _CrashPlan,
     progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
 ) -> None:
     drive = DriveState()
     for cycle, events in corpus.iter_cycles():
@@ -255,6 +293,7 @@ def _run_cycles_collected(
             describe_file=describe_file,
             preamble=preamble,
             on_call=crash.call_hook(cycle),
+            timeout_sec=cycle_timeout_sec,
         )
         crash.at("before_commit", cycle)
         ledger.append_batch(outcome.entries)
@@ -345,9 +384,12 @@ class _CrashPlan:
 
 __all__ = [
     "CRASH_ENV",
+    "DEFAULT_CYCLE_TIMEOUT_SEC",
+    "MAX_CYCLE_TIMEOUT_SEC",
     "LabCorpus",
     "RunOutcome",
     "RunProgress",
+    "cycle_timeout",
     "describe_file",
     "execute_run",
     "open_corpus",

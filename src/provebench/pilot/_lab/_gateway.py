@@ -5,6 +5,10 @@ the cycle's write-ahead record before its answer (or error) is returned. Operati
 withholds exist only to be refused: the attempt is recorded as `refused` and answered with
 `PermissionDenied`. The gateway holds no handle to the ledger, the corpus or the expected rows:
 what it records reaches the ledger only through the runner, after the importer has returned.
+
+Every public method is a lab section (`_deadline.lab_section`): the cycle's time limit never
+interrupts the gateway half-way through recording a call, and once the limit has passed every
+further call is refused before it is performed or recorded.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, NoReturn
 
+from provebench.pilot._lab._deadline import LabSections, lab_section
 from provebench.pilot._lab._drive_state import DriveState, ListedFile
 from provebench.pilot._lab._errors import (
     FileNotFound,
@@ -95,7 +100,10 @@ class Gateway:
         describe_file: Callable[[ListedFile], dict[str, Any]],
         server_page_size: int = MAX_PAGE_SIZE,
         mid_scan: Sequence[tuple[int, ListedFile]] = (),
+        sections: LabSections | None = None,
     ) -> None:
+        # The cycle's time limit reads and writes this (None: no limit, an inert instance).
+        self._sections = sections if sections is not None else LabSections()
         self._drive = drive
         self._record = record
         self._faults = faults
@@ -114,6 +122,7 @@ class Gateway:
         self.working_rows: list[tuple[str, ...]] = []
 
     # -- Drive (read-only) -------------------------------------------------------------------
+    @lab_section
     def list_files(self, page_size: object, page_token: object) -> FilePage:
         call = self._record.next_call()
         arguments = {"page_size": plain(page_size), "page_token": plain(page_token)}
@@ -133,6 +142,7 @@ class Gateway:
             self._fire_mid_scan(self._pages_served, "during_scan")
         return FilePage(tuple(files), tuple(file_ids), next_token)
 
+    @lab_section
     def get_file(self, file_id: object) -> Any:
         call = self._record.next_call()
         arguments = {"file_id": plain(file_id)}
@@ -148,6 +158,7 @@ class Gateway:
         return found
 
     # -- Sheets (write-only working rows) ------------------------------------------------------
+    @lab_section
     def append_rows(self, rows: object) -> int:
         call = self._record.next_call()
         try:
@@ -230,6 +241,7 @@ class Gateway:
         return values
 
     # -- Confirmed register (read-only ids) ---------------------------------------------------
+    @lab_section
     def is_confirmed(self, file_id: object) -> bool:
         call = self._record.next_call()
         self._maybe_fault(
@@ -245,6 +257,7 @@ class Gateway:
         )
         return answer
 
+    @lab_section
     def confirmed_ids(self) -> frozenset[str]:
         call = self._record.next_call()
         self._maybe_fault(call, "read_confirmed_ids", "sheets.read_confirmed", {"operation": "all"})
@@ -255,12 +268,14 @@ class Gateway:
         return self._confirmed
 
     # -- Diagnostics and the lab clock ---------------------------------------------------------
+    @lab_section
     def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:
         call = self._record.next_call()
         payload = {"call": call, "channel": channel}
         payload.update({key: plain(value) for key, value in fields.items()})
         self._record.add("diagnostics", payload)
 
+    @lab_section
     def sleep(self, seconds: object) -> None:
         call = self._record.next_call()
         duration = _sleep_duration(seconds)
@@ -272,10 +287,12 @@ class Gateway:
         )
 
     @property
+    @lab_section
     def clock_sec(self) -> float:
         return self._clock_sec
 
     # -- Refusals ------------------------------------------------------------------------------
+    @lab_section
     def refuse(self, operation: str, arguments: Mapping[str, object]) -> NoReturn:
         self._refuse(self._record.next_call(), operation, arguments)
 
