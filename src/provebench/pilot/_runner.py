@@ -160,7 +160,7 @@ def cycle_timeout(value: object) -> float:
         seconds = math.nan
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_CYCLE_TIMEOUT_SEC:
         raise ProvebenchError(
-            f"must be a number of seconds > 0 and <= {MAX_CYCLE_TIMEOUT_SEC:g}, got {text!r}",
+            f"must be a number of seconds > 0 and <= {MAX_CYCLE_TIMEOUT_SEC:.0f}, got {text!r}",
             field="--cycle-timeout",
         )
     return seconds
