@@ -11,11 +11,13 @@ rows are paired by text, with set operations that run at C speed, and no field i
   and taken out of `pending` by one symmetric difference. When that removed as many records as
   the batch holds, every record of the batch was an expected row met for the first time;
 * otherwise the batch's *leftovers* — records that are no expected row, or an expected row met
-  before (a repeat) — are the records added to `pending` by the symmetric difference (taken out
-  again at once) and the later copies of a record within the batch. Only they, and the ids they
-  carry, are then looked at row by row: the last candidate row of such an id decides its fields
-  ("last row wins", as the published `ck`), read again from the candidate file only when that
-  row's place relative to the expected row's first copy is not known;
+  in an earlier batch (a repeat) — are the records the symmetric difference added to `pending`
+  (taken out again at once). Only they, and the ids they carry, are then looked at row by row:
+  the last candidate row of such an id decides its fields ("last row wins", as the published
+  `ck`), read again from the candidate file only when that row's place relative to the expected
+  row's first copy is not known. (A second copy of an expected row within the batch where it is
+  met first is no leftover: it changes no count, repeats being counted from the rows and the
+  distinct ids);
 * every other id has exactly one candidate row, equal to its expected row: it counts in every
   metric as a match, in bulk.
 
