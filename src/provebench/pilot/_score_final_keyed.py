@@ -43,7 +43,12 @@ from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_counts import KeyedJoin
-from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
+from provebench.pilot._score_final_csv import (
+    CsvRecordStream,
+    Record,
+    record_fields,
+    window_lines,
+)
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
 from provebench.pilot._score_final_textjoin import text_join
 
@@ -168,10 +173,7 @@ def looks_unordered(expected_csv: str | Path, candidate_csv: str | Path) -> bool
 
 
 def _first_fields(path: str | Path) -> list[str]:
-    with Path(path).open("rb") as handle:
-        text = handle.read(PROBE_BYTES).decode("utf-8", "replace")
-    lines = text.split("\n")[1:-1]  # the header, and a line the read may have cut
-    return [line.partition(",")[0] for line in lines]
+    return [line.partition(",")[0] for line in window_lines(path, 0, PROBE_BYTES)]
 
 
 def keyed_join(

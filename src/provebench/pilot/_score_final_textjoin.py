@@ -34,14 +34,19 @@ refused with the same message on either road.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import compress, repeat
 from operator import is_, ne
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_counts import KeyedJoin
-from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
+from provebench.pilot._score_final_csv import (
+    CsvRecordStream,
+    QuotedRecord,
+    Record,
+    record_fields,
+    window_lines,
+)
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
 
 # Leftover candidate records held (with their places) before this road gives way to the digest
@@ -134,12 +139,8 @@ def _spread_lines(path: str | Path) -> set[str]:
     """Whole lines from `FORETASTE_PLACES` evenly spread places of a file (not its header)."""
     lines: set[str] = set()
     size = Path(path).stat().st_size
-    with Path(path).open("rb") as handle:
-        for place in range(FORETASTE_PLACES):
-            handle.seek(size * place // FORETASTE_PLACES)
-            text = handle.read(FORETASTE_PLACE_BYTES).decode("utf-8", "replace")
-            # The first piece is cut (or, at the top, the header); so is the last.
-            lines.update(line.removesuffix("\r") for line in text.split("\n")[1:-1])
+    for place in range(FORETASTE_PLACES):
+        lines.update(window_lines(path, size * place // FORETASTE_PLACES, FORETASTE_PLACE_BYTES))
     lines.discard("")
     return lines
 
@@ -202,13 +203,13 @@ class _Pairing:
     def take(self, records: list[Record]) -> None:
         count = len(records)
         start = self.position
-        if self.order_ok and self.lines[start : start + count] != records:
-            # Equal records have equal ids; unequal ones may still have (a field changed in
-            # place): the published check compares the id lists.
-            layout = self.layout
-            self.order_ok = layout.file_ids(self.lines[start : start + count]) == (
-                layout.file_ids(records)
-            )
+        if self.order_ok:
+            expected = self.lines[start : start + count]
+            if expected != records:
+                # Equal records have equal ids; unequal ones may still have (a field changed
+                # in place): the published check compares the id lists.
+                layout = self.layout
+                self.order_ok = layout.file_ids(expected) == layout.file_ids(records)
         self.position += count
         try:
             batch = set(records)
@@ -301,7 +302,7 @@ class _Pairing:
                 record_fields(expected_record), record_fields(last_record)
             )
         if unresolved:
-            for file_id, record in _last_rows(candidate_csv, unresolved, sizes):
+            for file_id, record in _last_rows(candidate_csv, unresolved, sizes).items():
                 join.fields_matched += compare.matches(
                     record_fields(expected[file_id]), record_fields(record)
                 )
@@ -315,12 +316,12 @@ class _Pairing:
 
 def _last_rows(
     candidate_csv: str | Path, wanted: set[str], sizes: dict[str, int]
-) -> Iterator[tuple[str, Record]]:
+) -> dict[str, Record]:
     """The last candidate record of each wanted id."""
     last: dict[str, Record] = {}
     for ids, records in wanted_rows(candidate_csv, wanted, sizes):
         last.update(zip(ids, records, strict=True))
-    return iter(last.items())
+    return last
 
 
 __all__ = [
