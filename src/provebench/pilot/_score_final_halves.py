@@ -25,16 +25,14 @@ So the output is a function of the input files alone, never of how the two proce
 
 from __future__ import annotations
 
-import os
-import pickle
-import signal
 from collections.abc import Iterator
 from itertools import filterfalse, islice
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import Any
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
+from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_join import LockstepJoin, TooManyUnpaired
 from provebench.pilot._score_final_layout import RowLayout
 
@@ -73,15 +71,12 @@ _KEPT = (
     "repeat_rows",
 )
 
-# What the child process used, from `os.wait4` (read by bench/bench_score_final.py).
-last_child_usage: dict[str, float] | None = None
-
 
 def join_in_halves(
     expected_csv: str | Path, candidate_csv: str | Path, stream_options: dict[str, int]
 ) -> LockstepJoin | None:
     """The join of the whole files, computed in two halves; None when one pass must do it."""
-    if not hasattr(os, "fork") or _usable_cores() < 2:
+    if not can_fork():
         return None
     cuts = cut_points(expected_csv, candidate_csv)
     if cuts is None:
@@ -93,9 +88,15 @@ def join_in_halves(
 
 
 def cut_points(
-    expected_csv: str | Path, candidate_csv: str | Path, min_bytes: int | None = None
+    expected_csv: str | Path,
+    candidate_csv: str | Path,
+    min_bytes: int | None = None,
+    *,
+    same_line: bool = True,
 ) -> tuple[int, int] | None:
-    """Byte offsets at which to cut each file (each just after a line feed), or None."""
+    """Byte offsets at which to cut each file (each just after a line feed), or None.
+    `same_line=False`: the candidate is cut at the first line end after its own middle share,
+    not where the expected file's line is (for a candidate in another order)."""
     try:
         expected_size = Path(expected_csv).stat().st_size
         candidate_size = Path(candidate_csv).stat().st_size
@@ -120,9 +121,11 @@ def cut_points(
             region = handle.read(2 * _SEARCH_BYTES)
     except OSError:
         return None
-    candidate_cut = _nearest(region, line, target - low)
+    candidate_cut = _nearest(region, line, target - low) if same_line else None
     if candidate_cut is None:
-        candidate_cut = region.find(b"\n", target - low) + 1
+        # The line end that ends at or after the target: the target itself when a line starts
+        # there (files of one size are then cut alike).
+        candidate_cut = region.find(b"\n", max(target - low - 1, 0)) + 1
         if candidate_cut == 0:
             return None
     candidate_cut += low
@@ -145,20 +148,12 @@ def _nearest(region: bytes, line: bytes, target: int) -> int | None:
     return best
 
 
-def _usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def _join_halves(
     expected_csv: str | Path,
     candidate_csv: str | Path,
     cuts: tuple[int, int],
     stream_options: dict[str, int],
 ) -> LockstepJoin | None:
-    global last_child_usage
     # The child needs only the headers: read them with a small read size, fork, and only then
     # open the first halves here (their first piece is parsed line by line, after the fork).
     header_options = {"chunk_bytes": min(stream_options.get("chunk_bytes", 1 << 16), 1 << 16)}
@@ -168,98 +163,80 @@ def _join_halves(
             if stream.ran_past_stop:
                 return None  # a header that runs on past the cut
             headers.append(stream.header)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child's coverage is not collected
-        os.close(read_end)
-        _child(write_end, (expected_csv, candidate_csv), cuts, tuple(headers), stream_options)
-    os.close(write_end)
-    merged = None
-    try:
-        with (
-            os.fdopen(read_end, "rb") as replies,
-            CsvRecordStream(expected_csv, stop=cuts[0], **stream_options) as expected,
-            CsvRecordStream(candidate_csv, stop=cuts[1], **stream_options) as candidate,
-        ):
-            join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
-            join.unpaired_limit = UNPAIRED_LIMIT
-            try:
-                join.run(expected.batches(), candidate.batches())
-            except TooManyUnpaired:
-                return None
-            # A first half that ran on past its cut was cut inside a quoted field.
-            if not (expected.ran_past_stop or candidate.ran_past_stop):
-                merged = _merge(join, replies)
+
+    def second_half(channel: Channel) -> None:  # pragma: no cover - runs in the forked child
+        _child(channel, (expected_csv, candidate_csv), cuts, tuple(headers), stream_options)
+
+    with (
+        forked_child(second_half) as channel,
+        CsvRecordStream(expected_csv, stop=cuts[0], **stream_options) as expected,
+        CsvRecordStream(candidate_csv, stop=cuts[1], **stream_options) as candidate,
+    ):
+        join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
+        join.unpaired_limit = UNPAIRED_LIMIT
+        try:
+            join.run(expected.batches(), candidate.batches())
+        except TooManyUnpaired:
+            return None
+        # A first half that ran on past its cut was cut inside a quoted field.
+        if expected.ran_past_stop or candidate.ran_past_stop:
+            return None
+        merged = _merge(join, channel)
+        channel.complete = merged is not None
         return merged
-    finally:
-        if merged is None:  # the child's half is of no use: do not wait for it
-            os.kill(pid, signal.SIGKILL)
-        _, _, usage = os.wait4(pid, 0)
-        last_child_usage = {
-            "cpu_seconds": usage.ru_utime + usage.ru_stime,
-            "peak_rss_mib": usage.ru_maxrss / 1024,
-        }
 
 
 def _child(
-    write_end: int,
+    channel: Channel,
     paths: tuple[str | Path, str | Path],
     cuts: tuple[int, int],
     headers: tuple[list[str] | None, ...],
     stream_options: dict[str, int],
-) -> NoReturn:  # pragma: no cover - runs in the forked child
-    status = 1
+) -> None:  # pragma: no cover - runs in the forked child
     try:
-        with os.fdopen(write_end, "wb") as out:
-            try:
-                with (
-                    CsvRecordStream.part(
-                        paths[0], headers[0], cuts[0], None, **stream_options
-                    ) as expected,
-                    CsvRecordStream.part(
-                        paths[1], headers[1], cuts[1], None, **stream_options
-                    ) as candidate,
-                ):
-                    join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
-                    join.unpaired_limit = UNPAIRED_LIMIT
-                    join.run(expected.batches(), candidate.batches())
-            except (ProvebenchError, TooManyUnpaired):
-                out.write(pickle.dumps(None))
-            else:
-                for message in _messages(join):  # one piece of ids at a time in memory
-                    out.write(message)
-        status = 0
-    finally:
-        os._exit(status)
+        with (
+            CsvRecordStream.part(paths[0], headers[0], cuts[0], None, **stream_options) as expected,
+            CsvRecordStream.part(
+                paths[1], headers[1], cuts[1], None, **stream_options
+            ) as candidate,
+        ):
+            join = LockstepJoin(RowLayout(headers[0]), RowLayout(headers[1]))
+            join.unpaired_limit = UNPAIRED_LIMIT
+            join.run(expected.batches(), candidate.batches())
+    except (ProvebenchError, TooManyUnpaired):
+        channel.send(None)
+    else:
+        for message in _messages(join):  # one piece of ids at a time in memory
+            channel.send(message)
 
 
-def _messages(join: LockstepJoin) -> Iterator[bytes]:
+def _messages(join: LockstepJoin) -> Iterator[Any]:
     """The second half's join: its state, the ids it settled in bulk (in pieces, ended by
     None), and its other ids with their flags (in pieces, ended by None)."""
     state = {name: getattr(join, name) for name in _SUMMED + _KEPT}
-    yield pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    yield state
     in_both = list(filterfalse(join.seen.__contains__, join.registered))
     for start in range(0, len(in_both), _IDS_PER_MESSAGE):
         ids = in_both[start : start + _IDS_PER_MESSAGE]
         lines = "\n".join(ids)
         # As one text when no id holds a line feed (much quicker to send and read than a list).
         fits = lines.count("\n") == len(ids) - 1
-        yield pickle.dumps(lines if fits else ids, pickle.HIGHEST_PROTOCOL)
-    yield pickle.dumps(None)
+        yield lines if fits else ids
+    yield None
     seen = iter(join.seen.items())
     while piece := dict(islice(seen, _IDS_PER_MESSAGE)):
-        yield pickle.dumps(piece, pickle.HIGHEST_PROTOCOL)
-    yield pickle.dumps(None)
+        yield piece
+    yield None
 
 
-def _merge(join: LockstepJoin, replies: IO[bytes]) -> LockstepJoin | None:
+def _merge(join: LockstepJoin, replies: Channel) -> LockstepJoin | None:
     """Add the second half's join (from the child) to the first half's; None if not exact."""
     try:
-        state: dict[str, Any] | None = pickle.load(replies)
+        state: dict[str, Any] | None = replies.receive()
         if state is None:
             return None  # the child met bad input
         moved = _ids_in_both_halves(join, replies)
-    except (EOFError, pickle.UnpicklingError):
+    except LostChild:
         return None  # the child failed: one pass will tell why
     if moved is None:
         return None
@@ -301,17 +278,17 @@ def _merge(join: LockstepJoin, replies: IO[bytes]) -> LockstepJoin | None:
     return join
 
 
-def _ids_in_both_halves(join: LockstepJoin, replies: IO[bytes]) -> list[str] | None:
+def _ids_in_both_halves(join: LockstepJoin, replies: Channel) -> list[str] | None:
     """Ids registered in both halves, each on one side only per half (a row moved across the
     cut); None when an id is on the same side in both halves (a repeat across the cut)."""
     seen, registered = join.seen, join.registered
-    while (ids := pickle.load(replies)) is not None:  # the child's ids settled in bulk
+    while (ids := replies.receive()) is not None:  # the child's ids settled in bulk
         if isinstance(ids, str):
             ids = ids.split("\n")
         if not registered.isdisjoint(ids):
             return None
     moved: list[str] = []
-    while (flags_by_id := pickle.load(replies)) is not None:
+    while (flags_by_id := replies.receive()) is not None:
         for file_id in set(filter(registered.__contains__, flags_by_id)):
             ours = seen.get(file_id)
             if ours is None or ours & flags_by_id[file_id]:
@@ -321,4 +298,4 @@ def _ids_in_both_halves(join: LockstepJoin, replies: IO[bytes]) -> list[str] | N
     return moved
 
 
-__all__ = ["HALVES_MIN_BYTES", "cut_points", "join_in_halves", "last_child_usage"]
+__all__ = ["HALVES_MIN_BYTES", "cut_points", "join_in_halves"]
