@@ -62,6 +62,16 @@ def record_fields(record: Record) -> list[str]:
     return record  # type: ignore[return-value]
 
 
+def quoted_record(text: str) -> Record:
+    """The record of one line's text, as the stream hands it out (see `_fast_records`): a
+    `QuotedRecord` when it holds a quote, else the text itself."""
+    if '"' not in text:
+        return text
+    record = QuotedRecord(text)
+    record.fields = next(csv.reader([text + "\n"]))
+    return record
+
+
 class CsvRecordStream:
     """The header and then batches of data records of one CSV file, read front to back once.
 
@@ -232,6 +242,10 @@ class CsvRecordStream:
             # end of a file): `stop` is not a record boundary.
             self.ran_past_stop = True
         return record
+
+    def data_offset(self) -> int:
+        """Right after the header is read: the byte offset of the first data record."""
+        return self._offset_of_line(self._position)
 
     def _offset_of_line(self, index: int) -> int:
         return self._lines_offset + len("".join(self._lines[:index]).encode("utf-8"))
@@ -420,6 +434,7 @@ __all__ = [
     "CsvRecordStream",
     "QuotedRecord",
     "Record",
+    "quoted_record",
     "record_fields",
     "window_lines",
 ]

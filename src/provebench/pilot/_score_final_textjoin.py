@@ -7,12 +7,13 @@ non-empty id of its own, an expected row IS its record's text: a candidate recor
 text is that row (same id, every field equal, since one line of text parses one way). So the
 rows are paired by text, with set operations that run at C speed, and no field is compared:
 
-* the expected records go into a set, `pending`; each batch of candidate records is made a set
-  and taken out of `pending` by one symmetric difference. When that removed as many records as
-  the batch holds, every record of the batch was an expected row met for the first time;
+* the expected records go into a set, `pending`; each batch of candidate records is made a set,
+  and its records found in `pending` (one intersection) are taken out of it. When they are as
+  many as the batch's records, every record of the batch was an expected row met for the first
+  time;
 * otherwise the batch's *leftovers* — records that are no expected row, or an expected row met
-  in an earlier batch (a repeat) — are the records the symmetric difference added to `pending`
-  (taken out again at once). Only they, and the ids they carry, are then looked at row by row:
+  in an earlier batch (a repeat) — are the records of the batch not found. Only they, and the
+  ids they carry, are then looked at row by row:
   the last candidate row of such an id decides its fields ("last row wins", as the published
   `ck`), read again from the candidate file only when that row's place relative to the expected
   row's first copy is not known. (A second copy of an expected row within the batch where it is
@@ -34,6 +35,7 @@ refused with the same message on either road.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from itertools import compress, repeat
 from operator import is_, ne
 from pathlib import Path
@@ -81,7 +83,7 @@ def text_join(
             layout = RowLayout(expected.header)
             if foretaste.header_known and foretaste.header != expected.header:
                 return None  # rows of another header never equal ours as text
-            lines = _expected_lines(expected, layout, foretaste)
+            lines = _expected_lines(expected, layout, foretaste, _DistinctIds())
         with CsvRecordStream(candidate_csv, **sizes) as candidate:
             if candidate.header != expected.header:
                 return None  # rows of another header never equal ours as text
@@ -145,19 +147,35 @@ def _spread_lines(path: str | Path) -> set[str]:
     return lines
 
 
+class _DistinctIds:
+    """The hash of every expected id: distinct hashes prove distinct ids, at half the memory of
+    the ids themselves. Two ids with one hash (a repeat, or, rarely, a collision of the
+    process's randomised `hash`) send the files to the digest join, whose result is the same."""
+
+    def __init__(self) -> None:
+        self.hashes: set[int] = set()
+
+    def add(self, ids: list[str]) -> None:
+        hashes = self.hashes
+        before = len(hashes)
+        hashes.update(map(hash, ids))
+        if len(hashes) - before != len(ids):
+            raise _NotPlain  # a repeated expected id
+
+
 def _expected_lines(
-    stream: CsvRecordStream, layout: RowLayout, foretaste: _Foretaste
+    stream: CsvRecordStream,
+    layout: RowLayout,
+    foretaste: _Foretaste,
+    distinct: _DistinctIds,
 ) -> list[Record]:
-    """Every expected record, each one line as wide as the header with an id of its own."""
+    """Every expected record, each one line as wide as the header with a non-empty id, which
+    `distinct` proves to be its own."""
     width = layout.width
     if not width or len(layout.column) != width or layout.id_column is None:
         raise _NotPlain  # no header, a repeated name, or no file_id column
     separators = width - 1
     lines: list[Record] = []
-    # The hash of every id: distinct hashes prove distinct ids, at half the memory of the ids
-    # themselves. Two ids with one hash (a repeat, or, rarely, a collision of the process's
-    # randomised `hash`) send the files to the digest join, whose result is the same.
-    id_hashes: set[int] = set()
     for batch in stream.batches():
         text_chars = len(batch.text or "")
         records = batch.records()
@@ -180,10 +198,9 @@ def _expected_lines(
         ):
             raise _NotPlain  # a short or long row
         ids = layout.file_ids(records)
-        before = len(id_hashes)
-        id_hashes.update(map(hash, ids))
-        if not all(ids) or len(id_hashes) - before != len(ids):
-            raise _NotPlain  # an empty or repeated expected id
+        if not all(ids):
+            raise _NotPlain  # an empty expected id
+        distinct.add(ids)  # type: ignore[arg-type]
         lines += records
     return lines
 
@@ -207,22 +224,36 @@ class _Pairing:
             expected = self.lines[start : start + count]
             if expected != records:
                 # Equal records have equal ids; unequal ones may still have (a field changed
-                # in place): the published check compares the id lists.
+                # in place): the published check compares the id lists. Only as far as the
+                # expected rows go: past them the order is the row counts' question (and, in
+                # a part of the files, the next part's).
                 layout = self.layout
-                self.order_ok = layout.file_ids(expected) == layout.file_ids(records)
+                common = records if len(expected) == count else records[: len(expected)]
+                self.order_ok = layout.file_ids(expected) == layout.file_ids(common)
         self.position += count
+        added = self.take_out(records)
+        if added is not None:
+            self.unpaired(records, start, added)
+
+    def take_out(self, records: list[Record]) -> set[Record] | None:
+        """Take the expected rows among the records out of `pending`. None when every record
+        was an expected row met for the first time; else the others, as a set (lists apart)."""
+        count = len(records)
         try:
             batch = set(records)
         except TypeError:  # a record spanning lines (a list) is never an expected one
             batch = {record for record in records if record.__class__ is not list}
         pending = self.pending
-        before = len(pending)
-        # Takes out the batch's expected records not met before, and puts in the others.
-        pending.symmetric_difference_update(batch)
-        if len(batch) == count and len(pending) == before - count:
-            return  # every record an expected row, met for the first time
-        added = batch & pending
-        pending -= added
+        # Only taken out, never put in: `pending` keeps its table (measured as quick as one
+        # symmetric difference, which puts the others in and so grows and rebuilds it).
+        met = batch & pending
+        pending -= met
+        if len(met) == count:
+            return None  # every record an expected row, met for the first time
+        return batch - met
+
+    def unpaired(self, records: list[Record], start: int, added: set[Record]) -> None:
+        """What becomes of the records that paired no expected row: here, leftovers."""
         self._hold_leftovers(records, start, added)
 
     def _hold_leftovers(self, records: list[Record], start: int, added: set[Record]) -> None:
@@ -235,83 +266,131 @@ class _Pairing:
             for offset, record in enumerate(records)
             if record.__class__ is list or record in added
         ]
-        if len(leftovers) > LEFTOVER_LIMIT or (
-            len(leftovers) > LEFTOVER_FLOOR and len(leftovers) > LEFTOVER_SHARE * self.position
-        ):
-            raise _NotPlain  # rows mostly differ: the digest join compares them field by field
+        check_leftovers(len(leftovers), self.position)
 
     def counts(self, candidate_csv: str | Path, sizes: dict[str, int]) -> KeyedJoin:
-        layout = self.layout
-        compare = FieldComparison(layout, layout)
-        named = compare.named_keys
-        expected_rows = len(self.lines)
-        met = expected_rows - len(self.pending)  # expected rows with a copy in the candidate
-        join = KeyedJoin()
-        join.expected_rows = join.expected_distinct = expected_rows
-        join.candidate_rows = self.position
-        join.order_ok = self.order_ok and self.position == expected_rows
-        join.fields_total = expected_rows * named
-        join.candidate_distinct = join.in_both = met
-        join.fields_matched = met * named
+        join, compare = bulk_counts(
+            self.layout,
+            expected_rows=len(self.lines),
+            unmet=len(self.pending),
+            candidate_rows=self.position,
+            order_ok=self.order_ok,
+        )
         if self.leftovers:
-            self._count_leftovers(join, compare, candidate_csv, sizes)
-        truthy_rows = join.candidate_rows - join.candidate_falsy_ids
-        join.candidate_repeats = truthy_rows - join.candidate_distinct
-        return join
-
-    def _count_leftovers(
-        self,
-        join: KeyedJoin,
-        compare: FieldComparison,
-        candidate_csv: str | Path,
-        sizes: dict[str, int],
-    ) -> None:
-        """Correct the bulk counts for the ids the leftover records carry."""
-        records = [record for _, record in self.leftovers]
-        ids = self.layout.file_ids(records)
-        join.candidate_falsy_ids = len(ids) - sum(map(bool, ids))
-        last: dict[str, Record] = {}  # each touched id's last leftover record
-        copied: set[str] = set()  # ids with a later copy of their expected row among them
-        for file_id, record in zip(ids, records, strict=True):
-            if file_id:
-                last[file_id] = record
-        expected = self._expected_rows_of(last)
-        for file_id, record in zip(ids, records, strict=True):
-            if file_id and expected.get(file_id) == record:
-                copied.add(file_id)
-        unresolved: set[str] = set()
-        for file_id, last_record in last.items():
-            expected_record = expected.get(file_id)
-            if expected_record is None:  # an id the expected file does not have
-                join.candidate_distinct += 1
-                continue
-            if expected_record in self.pending:  # only rows of its own: a new distinct id
-                join.candidate_distinct += 1
-                join.in_both += 1
-            else:
-                # Counted in bulk as one matching row; its last row is looked at here.
-                join.fields_matched -= compare.named_keys
-                if file_id not in copied:
-                    # The first copy of its expected row, and a row of its own: which came
-                    # last is only known by reading the candidate again.
-                    unresolved.add(file_id)
-                    continue
-                # A leftover copy comes after the first copy (and after any copy within the
-                # first copy's batch): the last leftover is the id's last row.
-            join.fields_matched += compare.matches(
-                record_fields(expected_record), record_fields(last_record)
+            count_leftovers(
+                join,
+                self.layout,
+                compare,
+                self.leftovers,
+                self.expected_rows_of,
+                candidate_csv,
+                sizes,
+                copies_follow=True,
             )
-        if unresolved:
-            for file_id, record in _last_rows(candidate_csv, unresolved, sizes).items():
-                join.fields_matched += compare.matches(
-                    record_fields(expected[file_id]), record_fields(record)
-                )
+        return finish(join)
 
-    def _expected_rows_of(self, wanted: dict[str, Record]) -> dict[str, Record]:
-        """The expected record of each wanted id that the expected file has."""
+    def expected_rows_of(self, wanted: Collection[str]) -> dict[str, tuple[Record, bool]]:
+        """The expected record of each wanted id that these expected rows have, and whether it
+        is still pending (no candidate record was that row)."""
         ids = self.layout.file_ids(self.lines)
         hits = list(map(wanted.__contains__, ids))
-        return dict(zip(compress(ids, hits), compress(self.lines, hits), strict=True))  # type: ignore[arg-type]
+        pending = self.pending
+        return {
+            file_id: (record, record in pending)
+            for file_id, record in zip(compress(ids, hits), compress(self.lines, hits), strict=True)
+            if file_id is not None  # always: an id is wanted only when it is a str
+        }
+
+
+def check_leftovers(leftovers: int, rows_read: int) -> None:
+    """Give way to the digest join when leftovers pass the limit or their share of the rows."""
+    if leftovers > LEFTOVER_LIMIT or (
+        leftovers > LEFTOVER_FLOOR and leftovers > LEFTOVER_SHARE * rows_read
+    ):
+        raise _NotPlain  # rows mostly differ: the digest join compares them field by field
+
+
+def bulk_counts(
+    layout: RowLayout, *, expected_rows: int, unmet: int, candidate_rows: int, order_ok: bool
+) -> tuple[KeyedJoin, FieldComparison]:
+    """The counts as if every candidate row were an expected row met once: corrected below
+    for the ids the leftovers carry."""
+    compare = FieldComparison(layout, layout)
+    named = compare.named_keys
+    met = expected_rows - unmet  # expected rows with a copy in the candidate
+    join = KeyedJoin()
+    join.expected_rows = join.expected_distinct = expected_rows
+    join.candidate_rows = candidate_rows
+    join.order_ok = order_ok and candidate_rows == expected_rows
+    join.fields_total = expected_rows * named
+    join.candidate_distinct = join.in_both = met
+    join.fields_matched = met * named
+    return join, compare
+
+
+def finish(join: KeyedJoin) -> KeyedJoin:
+    truthy_rows = join.candidate_rows - join.candidate_falsy_ids
+    join.candidate_repeats = truthy_rows - join.candidate_distinct
+    return join
+
+
+def count_leftovers(
+    join: KeyedJoin,
+    layout: RowLayout,
+    compare: FieldComparison,
+    leftovers: list[tuple[int, Record]],
+    expected_rows_of: Callable[[Collection[str]], dict[str, tuple[Record, bool]]],
+    candidate_csv: str | Path,
+    sizes: dict[str, int],
+    *,
+    copies_follow: bool,
+) -> None:
+    """Correct the bulk counts for the ids the leftover records (in file order) carry.
+
+    `copies_follow`: a leftover that is a copy of its id's expected row comes after the copy
+    that was paired (true of one pass, which meets the rows in file order), so the id's last
+    leftover is its last row. Without it, every such id's last row is read again."""
+    records = [record for _, record in leftovers]
+    ids = layout.file_ids(records)
+    join.candidate_falsy_ids = len(ids) - sum(map(bool, ids))
+    last: dict[str, Record] = {}  # each touched id's last leftover record
+    copied: set[str] = set()  # ids with a later copy of their expected row among them
+    for file_id, record in zip(ids, records, strict=True):
+        if file_id:
+            last[file_id] = record
+    expected = expected_rows_of(last)
+    if copies_follow:
+        for file_id, record in zip(ids, records, strict=True):
+            if file_id and (found := expected.get(file_id)) is not None and found[0] == record:
+                copied.add(file_id)
+    unresolved: set[str] = set()
+    for file_id, last_record in last.items():
+        found = expected.get(file_id)
+        if found is None:  # an id the expected file does not have
+            join.candidate_distinct += 1
+            continue
+        expected_record, still_pending = found
+        if still_pending:  # only rows of its own: a new distinct id
+            join.candidate_distinct += 1
+            join.in_both += 1
+        else:
+            # Counted in bulk as one matching row; its last row is looked at here.
+            join.fields_matched -= compare.named_keys
+            if file_id not in copied:
+                # The first copy of its expected row, and a row of its own: which came
+                # last is only known by reading the candidate again.
+                unresolved.add(file_id)
+                continue
+            # A leftover copy comes after the first copy (and after any copy within the
+            # first copy's batch): the last leftover is the id's last row.
+        join.fields_matched += compare.matches(
+            record_fields(expected_record), record_fields(last_record)
+        )
+    if unresolved:
+        for file_id, record in _last_rows(candidate_csv, unresolved, sizes).items():
+            join.fields_matched += compare.matches(
+                record_fields(expected[file_id][0]), record_fields(record)
+            )
 
 
 def _last_rows(
