@@ -50,6 +50,7 @@ from provebench.pilot._score_final_csv import (
     window_lines,
 )
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
+from provebench.pilot._score_final_texthalves import DECLINED, text_join_in_halves
 from provebench.pilot._score_final_textjoin import text_join
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
@@ -183,7 +184,10 @@ def keyed_join(
 
     Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
     field comparison for the rows that are the same), by id and digest otherwise."""
-    join = text_join(expected_csv, candidate_csv, sizes)
+    halves = text_join_in_halves(expected_csv, candidate_csv, sizes)
+    if isinstance(halves, KeyedJoin):
+        return halves
+    join = None if halves is DECLINED else text_join(expected_csv, candidate_csv, sizes)
     if join is None:
         join = digest_join(expected_csv, candidate_csv, sizes)
     return join
