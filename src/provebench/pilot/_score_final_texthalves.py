@@ -33,6 +33,7 @@ from array import array
 from collections.abc import Callable, Collection, Iterator
 from contextlib import suppress
 from itertools import compress
+from operator import not_
 from pathlib import Path
 from tempfile import TemporaryFile
 from typing import IO, Any, Final
@@ -167,11 +168,11 @@ class _PartPairing(_Pairing):
         self.spill = spill
         self.spilled = array("q")  # the place of each record written to `spill`
 
-    def unpaired(self, records: list[Record], start: int, added: set[Record]) -> None:
+    def unpaired(self, records: list[Record], start: int, met: set[Record]) -> None:
         try:
-            unpaired = list(map(added.__contains__, records))
+            unpaired = list(map(not_, map(met.__contains__, records)))
         except TypeError:  # records spanning lines (lists, unhashable): leftovers at once
-            unpaired = [record.__class__ is not list and record in added for record in records]
+            unpaired = [record.__class__ is not list and record not in met for record in records]
             self.leftovers += [
                 (start + offset, record)
                 for offset, record in enumerate(records)
@@ -194,12 +195,12 @@ class _PartPairing(_Pairing):
         first = 0
         for text in _pieces(spill):
             records = text[:-1].split("\n")
-            added = self.take_out(records)  # type: ignore[arg-type]
-            if added is not None:
+            met = self.take_out(records)  # type: ignore[arg-type]
+            if met is not None:
                 unpaired += [
                     (index, quoted_record(record))
                     for index, record in enumerate(records, first)
-                    if record in added
+                    if record not in met
                 ]
                 check_leftovers(len(self.leftovers) + len(unpaired), self.position)
             first += len(records)

@@ -7,18 +7,16 @@ non-empty id of its own, an expected row IS its record's text: a candidate recor
 text is that row (same id, every field equal, since one line of text parses one way). So the
 rows are paired by text, with set operations that run at C speed, and no field is compared:
 
-* the expected records go into a set, `pending`; each batch of candidate records is made a set,
-  and its records found in `pending` (one intersection) are taken out of it. When they are as
-  many as the batch's records, every record of the batch was an expected row met for the first
-  time;
+* the expected records go into a set, `pending`; the records of each batch of candidate records
+  found in it (one intersection) are taken out of it. When every record of the batch is found,
+  each was an expected row met for the first time;
 * otherwise the batch's *leftovers* — records that are no expected row, or an expected row met
-  in an earlier batch (a repeat) — are the records of the batch not found. Only they, and the
-  ids they carry, are then looked at row by row:
-  the last candidate row of such an id decides its fields ("last row wins", as the published
-  `ck`), read again from the candidate file only when that row's place relative to the expected
-  row's first copy is not known. (A second copy of an expected row within the batch where it is
-  met first is no leftover: it changes no count, repeats being counted from the rows and the
-  distinct ids);
+  in an earlier batch (a repeat) — are the records not found. Only they, and the ids they carry,
+  are then looked at row by row: the last candidate row of such an id decides its fields ("last
+  row wins", as the published `ck`), read again from the candidate file only when that row's
+  place relative to the expected row's first copy is not known. (A second copy of an expected
+  row within the batch where it is met first is no leftover: it changes no count, repeats being
+  counted from the rows and the distinct ids);
 * every other id has exactly one candidate row, equal to its expected row: it counts in every
   metric as a match, in bulk.
 
@@ -231,32 +229,32 @@ class _Pairing:
                 common = records if len(expected) == count else records[: len(expected)]
                 self.order_ok = layout.file_ids(expected) == layout.file_ids(common)
         self.position += count
-        added = self.take_out(records)
-        if added is not None:
-            self.unpaired(records, start, added)
+        met = self.take_out(records)
+        if met is not None:
+            self.unpaired(records, start, met)
 
     def take_out(self, records: list[Record]) -> set[Record] | None:
         """Take the expected rows among the records out of `pending`. None when every record
-        was an expected row met for the first time; else the others, as a set (lists apart)."""
-        count = len(records)
-        try:
-            batch = set(records)
-        except TypeError:  # a record spanning lines (a list) is never an expected one
-            batch = {record for record in records if record.__class__ is not list}
+        was an expected row met for the first time; else the records taken out, as a set: the
+        others paired no expected row here (a copy of a record taken out, within the batch,
+        did: it changes no count)."""
         pending = self.pending
-        # Only taken out, never put in: `pending` keeps its table (measured as quick as one
-        # symmetric difference, which puts the others in and so grows and rebuilds it).
-        met = batch & pending
+        try:
+            met = pending.intersection(records)
+        except TypeError:  # a record spanning lines (a list) is never an expected one
+            met = pending.intersection(
+                [record for record in records if record.__class__ is not list]
+            )
+        # Only taken out, never put in: `pending` keeps its table (a symmetric difference puts
+        # the others in, and so grows and rebuilds it).
         pending -= met
-        if len(met) == count:
-            return None  # every record an expected row, met for the first time
-        return batch - met
+        return None if len(met) == len(records) else met
 
-    def unpaired(self, records: list[Record], start: int, added: set[Record]) -> None:
-        """What becomes of the records that paired no expected row: here, leftovers."""
-        self._hold_leftovers(records, start, added)
+    def unpaired(self, records: list[Record], start: int, met: set[Record]) -> None:
+        """What becomes of the records not `met` (that paired no expected row): leftovers."""
+        self._hold_leftovers(records, start, met)
 
-    def _hold_leftovers(self, records: list[Record], start: int, added: set[Record]) -> None:
+    def _hold_leftovers(self, records: list[Record], start: int, met: set[Record]) -> None:
         # A second copy within the batch of an expected row met first here is no leftover: it
         # changes no count (the repeat is counted from the rows and the distinct ids), and when
         # the id also has a row of its own, the last row is found by reading again.
@@ -264,7 +262,7 @@ class _Pairing:
         leftovers += [
             (start + offset, record)
             for offset, record in enumerate(records)
-            if record.__class__ is list or record in added
+            if record.__class__ is list or record not in met
         ]
         check_leftovers(len(leftovers), self.position)
 
