@@ -13,13 +13,11 @@ bad bytes in the child's part, a child that fails, an order the parts cannot dec
 from __future__ import annotations
 
 import os
-import random
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final_halves, _score_final_texthalves, score_final_state
@@ -31,14 +29,15 @@ from provebench.pilot._score_final_layout import RowLayout
 from provebench.pilot._score_final_texthalves import DECLINED, text_join_in_halves
 from provebench.pilot._score_final_textjoin import text_join
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes, edit_register
-from tests.pilot.test_score_final_keyed import shuffled, write_pair
+from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
+from tests.pilot.test_score_final_keyed import write_pair
 from tests.pilot.test_score_final_textjoin import (
     CANDIDATES,
+    SHUFFLED_WITH_DEFECTS,
     _changed,
     _reversed,
     _rows,
-    one_line_register,
+    shuffled_with_defects,
 )
 from tests.pilot.test_score_final_textjoin import (
     DECLINED as DECLINED_FILES,
@@ -84,13 +83,7 @@ def in_halves(
 
 
 @settings(_SETTINGS, max_examples=40)
-@given(
-    seed=st.integers(0, 2**32),
-    rows=st.integers(2, 700),
-    share=st.sampled_from([1.0, 0.5, 0.05]),
-    edits=st.integers(0, 12),
-    chunk_bytes=st.sampled_from([64, 333, 4096, 1 << 20]),
-)
+@given(**SHUFFLED_WITH_DEFECTS)
 def test_shuffled_registers_with_defects_score_as_in_one_process(
     published: PublishedScorerWorker,
     case_dir: Path,
@@ -100,10 +93,7 @@ def test_shuffled_registers_with_defects_score_as_in_one_process(
     edits: int,
     chunk_bytes: int,
 ) -> None:
-    rng = random.Random(seed)
-    expected_rows = one_line_register(rows, seed)
-    # Drops, additions, repeats, changed fields (some to another row's id, some to ""), moves.
-    candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
+    expected_rows, candidate_rows = shuffled_with_defects(seed, rows, share, edits)
     outcome = in_halves(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes
     )
@@ -123,6 +113,14 @@ def test_each_kind_of_candidate_row_is_answered_as_in_one_process(
     candidate = CANDIDATES[kind](rows)
     outcome = in_halves(published, case_dir, csv_bytes(rows), csv_bytes(candidate), chunk_bytes)
     assert outcome == "answered"
+
+
+def _unmet_on_both_sides(rows: list[list[str]], unmet: int, last: list[str]) -> list[list[str]]:
+    """The rows reversed but for row `unmet`, whose id has two rows of its own: one with two
+    fields changed, late in the first part, and `last`, early in the second part."""
+    others = [row for row in _reversed(rows) if row != rows[unmet]]
+    first = _changed(_changed(rows[unmet], 2, "x"), 4, "x")
+    return [*others[:150], first, *others[150:215], last, *others[215:]]
 
 
 # Rows that meet across the cut: the first part of each file is about its first half.
@@ -148,20 +146,12 @@ ACROSS = {
         rows[-1],
     ],
     # The first part's rows come first: the last row of an id is the second part's.
-    "changed rows of an unmet id, late in the first part and early in the second": lambda rows: [
-        *_reversed(rows)[:-1][:150],
-        _changed(_changed(rows[0], 2, "x"), 4, "x"),
-        *_reversed(rows)[:-1][150:215],
-        _changed(rows[0], 3, "y"),
-        *_reversed(rows)[:-1][215:],
-    ],
-    "a changed row and then a row spanning lines of an unmet id": lambda rows: [
-        *_reversed(rows)[1:][:150],
-        _changed(_changed(rows[-1], 2, "x"), 4, "x"),
-        *_reversed(rows)[1:][150:215],
-        _changed(rows[-1], 3, "a\nb"),
-        *_reversed(rows)[1:][215:],
-    ],
+    "changed rows of an unmet id, late in the first part and early in the second": lambda rows: (
+        _unmet_on_both_sides(rows, 0, _changed(rows[0], 3, "y"))
+    ),
+    "a changed row and then a row spanning lines of an unmet id": lambda rows: _unmet_on_both_sides(
+        rows, -1, _changed(rows[-1], 3, "a\nb")
+    ),
     "a changed quoted row of an unmet id, in the other part": lambda rows: [
         *[row for index, row in enumerate(_reversed(rows)) if index != len(rows) - 8],
         _changed(rows[7]),

@@ -67,14 +67,28 @@ def one_line_register(count: int, seed: int = 3) -> list[list[str]]:
     return [[field.replace("\n", " ") for field in row] for row in rows]
 
 
+# Shuffled registers with defects: a seed, a size, the share of rows shuffled, edits, a read size.
+SHUFFLED_WITH_DEFECTS = {
+    "seed": st.integers(0, 2**32),
+    "rows": st.integers(1, 900),
+    "share": st.sampled_from([1.0, 0.5, 0.05]),
+    "edits": st.integers(0, 12),
+    "chunk_bytes": st.sampled_from([64, 333, 4096, 1 << 22]),
+}
+
+
+def shuffled_with_defects(
+    seed: int, rows: int, share: float, edits: int
+) -> tuple[list[list[str]], list[list[str]]]:
+    """An expected register and a candidate: drops, additions, repeats, changed fields (some to
+    another row's id, some to ""), moves, then `share` of its rows shuffled."""
+    rng = random.Random(seed)
+    expected_rows = one_line_register(rows, seed)
+    return expected_rows, shuffled(edit_register(expected_rows, rng, edits), rng, share)
+
+
 @settings(_SETTINGS, max_examples=40)
-@given(
-    seed=st.integers(0, 2**32),
-    rows=st.integers(1, 900),
-    share=st.sampled_from([1.0, 0.5, 0.05]),
-    edits=st.integers(0, 12),
-    chunk_bytes=st.sampled_from([64, 333, 4096, 1 << 22]),
-)
+@given(**SHUFFLED_WITH_DEFECTS)
 def test_shuffled_registers_with_defects_score_as_published(
     published: PublishedScorerWorker,
     case_dir: Path,
@@ -84,10 +98,7 @@ def test_shuffled_registers_with_defects_score_as_published(
     edits: int,
     chunk_bytes: int,
 ) -> None:
-    rng = random.Random(seed)
-    expected_rows = one_line_register(rows, seed)
-    # Drops, additions, repeats, changed fields (some to another row's id, some to ""), moves.
-    candidate_rows = shuffled(edit_register(expected_rows, rng, edits), rng, share)
+    expected_rows, candidate_rows = shuffled_with_defects(seed, rows, share, edits)
     answered = text_joined(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes
     )
