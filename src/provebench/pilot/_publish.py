@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import IO, Any
 
-from provebench._canonical import canonical_json, compact_json, sha256_file, write_atomic
+from provebench._canonical import (
+    atomic_writer,
+    canonical_json,
+    compact_json,
+    sha256_file,
+    write_atomic,
+)
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot._cycle import register_chain
@@ -69,8 +71,8 @@ def publish_run(
     register_rows = 0
     register_sha256 = register_chain("", [])
     with (
-        _atomic_text(rundir.path(REGISTER_FILE)) as register_out,
-        _atomic_text(rundir.path(DIAGNOSTICS_FILE)) as diagnostics_out,
+        atomic_writer(rundir.path(REGISTER_FILE)) as register_out,
+        atomic_writer(rundir.path(DIAGNOSTICS_FILE)) as diagnostics_out,
     ):
         writer = csv.writer(register_out, lineterminator="\n")
         writer.writerow(REGISTER_COLUMNS)
@@ -228,21 +230,6 @@ def presented_order_key(cells: Sequence[str]) -> tuple[int, datetime | str, str]
         return 0, instant.astimezone(UTC), file_id
     except OverflowError:  # e.g. year 1 at +01:00: no UTC instant a datetime can hold
         return 1, local_text, file_id
-
-
-@contextmanager
-def _atomic_text(target: Path) -> Iterator[IO[str]]:
-    """A text file that appears under `target` only once it is complete and on disk."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp_name).replace(target)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["API_CALL_KINDS", "presented_order_key", "publish_run"]
