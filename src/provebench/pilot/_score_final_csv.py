@@ -362,6 +362,21 @@ def _fast_records(text: str) -> list[Record] | None:
     return records
 
 
+def headers_before_cuts(
+    paths: tuple[str | Path, ...], cuts: tuple[int, ...], chunk_bytes: int = 1 << 16
+) -> list[tuple[list[str] | None, int]] | None:
+    """Each file's header, read no further than its cut, and the byte offset of its first data
+    record: what a process scoring a later part needs (`CsvRecordStream.part`). None when a
+    header runs on past its cut. Read in pieces of at most 64 KiB: only the top is wanted."""
+    found: list[tuple[list[str] | None, int]] = []
+    for path, cut in zip(paths, cuts, strict=True):
+        with CsvRecordStream(path, stop=cut, chunk_bytes=min(chunk_bytes, 1 << 16)) as stream:
+            if stream.ran_past_stop:
+                return None
+            found.append((stream.header, stream.data_offset()))
+    return found
+
+
 def window_lines(path: str | Path, offset: int, size: int) -> list[str]:
     """The lines wholly inside `size` bytes of a file from `offset`, cut naively at line feeds
     (a trailing CR dropped; bad bytes replaced). Not the published reading: only the input of
@@ -434,6 +449,7 @@ __all__ = [
     "CsvRecordStream",
     "QuotedRecord",
     "Record",
+    "headers_before_cuts",
     "quoted_record",
     "record_fields",
     "window_lines",

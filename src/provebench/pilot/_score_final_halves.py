@@ -31,7 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from provebench._errors import ProvebenchError
-from provebench.pilot._score_final_csv import CsvRecordStream, record_fields
+from provebench.pilot._score_final_csv import (
+    CsvRecordStream,
+    headers_before_cuts,
+    record_fields,
+)
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_join import LockstepJoin, TooManyUnpaired
 from provebench.pilot._score_final_layout import RowLayout
@@ -156,13 +160,12 @@ def _join_halves(
 ) -> LockstepJoin | None:
     # The child needs only the headers: read them with a small read size, fork, and only then
     # open the first halves here (their first piece is parsed line by line, after the fork).
-    header_options = {"chunk_bytes": min(stream_options.get("chunk_bytes", 1 << 16), 1 << 16)}
-    headers = []
-    for path, cut in zip((expected_csv, candidate_csv), cuts, strict=True):
-        with CsvRecordStream(path, stop=cut, **header_options) as stream:
-            if stream.ran_past_stop:
-                return None  # a header that runs on past the cut
-            headers.append(stream.header)
+    found = headers_before_cuts(
+        (expected_csv, candidate_csv), cuts, stream_options.get("chunk_bytes", 1 << 16)
+    )
+    if found is None:
+        return None  # a header that runs on past the cut
+    headers = [header for header, _ in found]
 
     def second_half(channel: Channel) -> None:  # pragma: no cover - runs in the forked child
         _child(channel, (expected_csv, candidate_csv), cuts, tuple(headers), stream_options)

@@ -40,7 +40,12 @@ from typing import IO, Any, Final
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_counts import KeyedJoin
-from provebench.pilot._score_final_csv import CsvRecordStream, Record, quoted_record
+from provebench.pilot._score_final_csv import (
+    CsvRecordStream,
+    Record,
+    headers_before_cuts,
+    quoted_record,
+)
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_halves import cut_points
 from provebench.pilot._score_final_layout import RowLayout
@@ -62,7 +67,6 @@ TEXT_HALVES_MIN_BYTES = 32 << 20
 # Read size of each part's files and of the other part's unpaired records: a quarter of one
 # pass's, since two processes hold their pieces at once (measured: no slower).
 _PIECE_BYTES = 1 << 20
-_HEADER_CHUNK_BYTES = 1 << 16
 
 
 class _Declined:
@@ -108,24 +112,21 @@ class _Files:
         self.paths = (expected_csv, candidate_csv)
         self.cuts = cuts
         self.sizes = sizes or {"chunk_bytes": _PIECE_BYTES}
-        self.headers: list[list[str] | None] = []
-        self.starts: list[int] = []
-        for path, cut in zip(self.paths, cuts, strict=True):
-            with CsvRecordStream(path, stop=cut, chunk_bytes=_HEADER_CHUNK_BYTES) as stream:
-                if stream.ran_past_stop:
-                    raise _NotHere  # a header that runs on past the cut
-                self.headers.append(stream.header)
-                self.starts.append(stream.data_offset())
-        if self.headers[1] != self.headers[0]:
+        found = headers_before_cuts(self.paths, cuts, self.sizes.get("chunk_bytes", _PIECE_BYTES))
+        if found is None:
+            raise _NotHere  # a header that runs on past the cut
+        (self.header, expected_start), (candidate_header, candidate_start) = found
+        if candidate_header != self.header:
             raise _NotPlain  # rows of another header never equal ours as text
-        self.layout = RowLayout(self.headers[0])
+        self.starts = (expected_start, candidate_start)
+        self.layout = RowLayout(self.header)
 
     def part(self, index: int, which: int) -> CsvRecordStream:
         """Part `which` (0: first, 1: second) of file `index` (0: expected, 1: candidate)."""
         start, stop = (
             (self.starts[index], self.cuts[index]) if which == 0 else (self.cuts[index], None)
         )
-        return CsvRecordStream.part(self.paths[index], self.headers[0], start, stop, **self.sizes)
+        return CsvRecordStream.part(self.paths[index], self.header, start, stop, **self.sizes)
 
 
 def _in_halves(files: _Files) -> KeyedJoin:
@@ -209,31 +210,24 @@ class _PartPairing(_Pairing):
 
 def _pieces(written: IO[bytes]) -> Iterator[str]:
     """The text of a file the other process wrote, in pieces that end with a line feed (read
-    by offset: the file's position is shared with the other process)."""
+    by offset: the file's position is shared with the other process). A line longer than a
+    piece is carried on until it ends."""
     descriptor = written.fileno()
     size = os.fstat(descriptor).st_size
     offset = 0
+    rest = b""
     while offset < size:
-        data = os.pread(descriptor, min(_PIECE_BYTES, size - offset), offset)
+        block = os.pread(descriptor, min(_PIECE_BYTES, size - offset), offset)
+        if not block:
+            raise _NotHere  # the file shrank: not as it was written
+        offset += len(block)
+        data = rest + block
         cut = data.rfind(b"\n") + 1
-        if not cut:
-            # A line longer than a piece (or a file cut short): read it whole, or fail.
-            cut = len(data) + _rest_of_line(descriptor, offset + len(data), size)
-            data = os.pread(descriptor, cut, offset)
-        offset += cut
-        yield data[:cut].decode("utf-8")
-
-
-def _rest_of_line(descriptor: int, offset: int, size: int) -> int:
-    """Bytes from `offset` up to and with the next line feed."""
-    start = offset
-    while offset < size:
-        data = os.pread(descriptor, min(_PIECE_BYTES, size - offset), offset)
-        found = data.find(b"\n")
-        if found >= 0:
-            return offset + found + 1 - start
-        offset += len(data)
-    raise _NotHere  # the file does not end with a line feed: not as it was written
+        rest = data[cut:]
+        if cut:
+            yield data[:cut].decode("utf-8")
+    if rest:
+        raise _NotHere  # the file does not end with a line feed: not as it was written
 
 
 def _read_part(
