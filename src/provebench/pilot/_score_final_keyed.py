@@ -183,7 +183,8 @@ def keyed_join(
     """The counts; bad input raises the same `ProvebenchError` as the lockstep pass.
 
     Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
-    field comparison for the rows that are the same), by id and digest otherwise."""
+    field comparison for the rows that are the same; on large files in two processes,
+    `text_join_in_halves`), by id and digest otherwise."""
     halves = text_join_in_halves(expected_csv, candidate_csv, sizes)
     if isinstance(halves, KeyedJoin):
         return halves
