@@ -26,8 +26,8 @@ from provebench.pilot._score_final_counts import KeyedJoin
 from provebench.pilot._score_final_csv import record_fields
 from provebench.pilot._score_final_keyed import digest_join
 from provebench.pilot._score_final_layout import RowLayout
-from provebench.pilot._score_final_texthalves import DECLINED, text_join_in_halves
-from provebench.pilot._score_final_textjoin import text_join
+from provebench.pilot._score_final_texthalves import text_join_in_halves
+from provebench.pilot._score_final_textjoin import Declined, text_join
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
 from tests.pilot.test_score_final_keyed import write_pair
@@ -70,8 +70,8 @@ def in_halves(
     outcome = text_join_in_halves(expected_path, candidate_path, sizes)
     if outcome is None:
         return "one process"
-    if outcome is DECLINED:
-        assert text_join(expected_path, candidate_path, sizes) is None
+    if isinstance(outcome, Declined):
+        assert isinstance(text_join(expected_path, candidate_path, sizes), Declined)
         return "declined"
     assert isinstance(outcome, KeyedJoin)
     assert vars(outcome) == vars(digest_join(expected_path, candidate_path, sizes))

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final_keyed, _score_final_textjoin
 from provebench.pilot._score_final import _score
-from provebench.pilot._score_final_textjoin import text_join
+from provebench.pilot._score_final_textjoin import Declined, text_join
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import (
     _SETTINGS,
@@ -33,6 +33,8 @@ from tests.pilot.test_score_final_differential import (
 from tests.pilot.test_score_final_keyed import shuffled, write_pair
 
 _names = iter(range(10**9))
+# Why `text_join` declined, in the order of the calls of `text_joined` that it declined.
+declined: list[Declined] = []
 
 
 def text_joined(
@@ -47,7 +49,8 @@ def text_joined(
         directory, f"text{next(_names)}", expected, candidate
     )
     join = text_join(expected_path, candidate_path, {"chunk_bytes": chunk_bytes})
-    if join is None:
+    if isinstance(join, Declined):
+        declined.append(join)
         return False
     reference = published.run(expected_path, candidate_path)
     assert reference.exit_code == 0, reference.stderr
@@ -221,6 +224,7 @@ def test_files_it_is_not_made_for_go_to_the_digest_join(
 ) -> None:
     expected, candidate = DECLINED[kind](_rows())
     assert not text_joined(published, case_dir, expected, candidate)
+    assert declined[-1] is Declined.NOT_PLAIN  # the id join is not for these files either
 
 
 def test_a_candidate_of_mostly_other_rows_gives_way_after_its_first_rows(
@@ -230,6 +234,7 @@ def test_a_candidate_of_mostly_other_rows_gives_way_after_its_first_rows(
     rows = _rows(400)
     candidate = [_changed(row) for row in _reversed(rows)]
     assert not text_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), 333)
+    assert declined[-1] is Declined.ROWS_DIFFER  # the id join pairs them
     # One changed row in ten stays under the share: answered.
     candidate = [
         _changed(row) if index % 10 == 0 else row for index, row in enumerate(_reversed(rows))
@@ -269,6 +274,7 @@ def test_a_candidate_of_changed_rows_gives_way_before_the_expected_file_is_read(
     rows = _rows(4000)
     changed = [_changed(row) for row in shuffled(rows, random.Random(8), 1.0)]
     assert not text_joined(published, case_dir, csv_bytes(rows), csv_bytes(changed), 4096)
+    assert declined[-1] is Declined.ROWS_DIFFER
     batches_in_file = len(csv_bytes(rows)) // 4096
     assert 0 < seen.batches <= batches_in_file // 5
     # The same rows unchanged, shuffled or in reverse order (the candidate's first rows are the

@@ -49,9 +49,10 @@ from provebench.pilot._score_final_csv import (
     record_fields,
     window_lines,
 )
+from provebench.pilot._score_final_idjoin import id_join
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
-from provebench.pilot._score_final_texthalves import DECLINED, text_join_in_halves
-from provebench.pilot._score_final_textjoin import text_join
+from provebench.pilot._score_final_texthalves import text_join_in_halves
+from provebench.pilot._score_final_textjoin import Declined, text_join
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
@@ -184,12 +185,14 @@ def keyed_join(
 
     Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
     field comparison for the rows that are the same; on large files in two processes,
-    `text_join_in_halves`), by id and digest otherwise."""
-    halves = text_join_in_halves(expected_csv, candidate_csv, sizes)
-    if isinstance(halves, KeyedJoin):
-        return halves
-    join = None if halves is DECLINED else text_join(expected_csv, candidate_csv, sizes)
+    `text_join_in_halves`). When most rows differ, they are paired by id and their fields
+    compared in bulk (`id_join`), and by id and digest when neither road is for these files."""
+    join: KeyedJoin | Declined | None = text_join_in_halves(expected_csv, candidate_csv, sizes)
     if join is None:
+        join = text_join(expected_csv, candidate_csv, sizes)
+    if join is Declined.ROWS_DIFFER:
+        join = id_join(expected_csv, candidate_csv, sizes)
+    if not isinstance(join, KeyedJoin):
         join = digest_join(expected_csv, candidate_csv, sizes)
     return join
 

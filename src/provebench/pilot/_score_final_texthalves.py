@@ -21,9 +21,10 @@ its last row read again from the candidate file — one pass only does that when
 What two processes cannot tell, one process then scores (`None`): a cut inside a quoted field,
 bad input in either part (one pass names it exactly), a record holding a line break, the order
 check when the first parts agree row for row but have different lengths, a child that fails.
-What one pass would decline — files the text join is not made for — is `DECLINED` here too
-(the same checks on each part, and expected ids repeated across the parts), and then the digest
-join scores. So the output depends on the files alone, never on how the two processes ran.
+What one pass would decline is declined here too, for the same reason (`Declined`): files the
+text join is not made for (the same checks on each part, and expected ids repeated across the
+parts), or a candidate whose rows mostly differ from the expected ones. So the output depends
+on the files alone, never on how the two processes ran.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from itertools import compress
 from operator import not_
 from pathlib import Path
 from tempfile import TemporaryFile
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_counts import KeyedJoin
@@ -51,11 +52,13 @@ from provebench.pilot._score_final_halves import cut_points
 from provebench.pilot._score_final_layout import RowLayout
 from provebench.pilot._score_final_textjoin import (
     LEFTOVER_LIMIT,
+    Declined,
     _DistinctIds,
     _expected_lines,
     _Foretaste,
     _NotPlain,
     _Pairing,
+    _RowsDiffer,
     bulk_counts,
     check_leftovers,
     count_leftovers,
@@ -69,22 +72,15 @@ TEXT_HALVES_MIN_BYTES = 32 << 20
 _PIECE_BYTES = 1 << 20
 
 
-class _Declined:
-    """The files are not for the text join (one pass would decline them too)."""
-
-
-DECLINED: Final = _Declined()
-
-
 class _NotHere(Exception):
     """Two processes cannot give the exact result: one process scores instead."""
 
 
 def text_join_in_halves(
     expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
-) -> KeyedJoin | _Declined | None:
-    """The text join's counts, computed in two parts; `DECLINED` when the text join declines
-    these files, None when one process must compute them."""
+) -> KeyedJoin | Declined | None:
+    """The text join's counts, computed in two parts; why the text join declines these files,
+    or None when one process must compute them."""
     if not can_fork():
         return None
     # The candidate is in another order: cut where its bytes are halved, not where a line is.
@@ -93,8 +89,10 @@ def text_join_in_halves(
         return None
     try:
         return _in_halves(_Files(expected_csv, candidate_csv, cuts, sizes))
+    except _RowsDiffer:
+        return Declined.ROWS_DIFFER
     except _NotPlain:
-        return DECLINED
+        return Declined.NOT_PLAIN
     except (_NotHere, LostChild, ProvebenchError, OSError):
         return None
 
@@ -299,7 +297,7 @@ def _first_part(
     leftovers += paired["leftovers"]
     leftovers += [(pairing.spilled[index], record) for index, record in paired["from_first"]]
     if len(leftovers) > LEFTOVER_LIMIT:
-        raise _NotPlain
+        raise _RowsDiffer
     leftovers.sort(key=_place)
     return _Halves(
         pairing=pairing,
@@ -371,7 +369,7 @@ def _report(message: Any) -> dict[str, Any]:
     """A report of the child; its refusals become this side's."""
     kind = message[0]
     if kind == "declined":
-        raise _NotPlain
+        raise _RowsDiffer if message[1] == Declined.ROWS_DIFFER.name else _NotPlain
     if kind != "ok":
         raise _NotHere
     report: dict[str, Any] = message[1]
@@ -421,7 +419,8 @@ def _serve_second_part(
         wanted = channel.receive()
         if wanted is not None:
             channel.send(("ok", {"found": pairing.expected_rows_of(set(wanted))}))
-    except _NotPlain:
-        channel.send(("declined",))
+    except _NotPlain as declined:
+        reason = Declined.ROWS_DIFFER if isinstance(declined, _RowsDiffer) else Declined.NOT_PLAIN
+        channel.send(("declined", reason.name))
     except (ProvebenchError, _NotHere, LostChild, OSError, UnicodeDecodeError):
         channel.send(("failed",))

@@ -22,11 +22,13 @@ rows are paired by text, with set operations that run at C speed, and no field i
 
 The counts are the digest join's (`KeyedJoin`), so `score_final_state` scores both alike. When
 the files do not qualify — another candidate header, a repeated or empty expected id, a short,
-long or multi-line expected record — or the leftovers grow past `LEFTOVER_LIMIT`, or past
-`LEFTOVER_SHARE` of the candidate rows read (a candidate whose rows nearly all differ), this
-road returns None and the digest join scores instead, from the top of both files. The last case
-is mostly seen before the expected file is read whole: lines sampled all over the candidate
-first (`_Foretaste`) are looked up among the expected records as they are read. Faults are
+long or multi-line expected record — this road returns `Declined.NOT_PLAIN` and the digest join
+scores instead, from the top of both files. When the leftovers grow past `LEFTOVER_LIMIT`, or
+past `LEFTOVER_SHARE` of the candidate rows read (a candidate whose rows nearly all differ), it
+returns `Declined.ROWS_DIFFER`: the id join (`_score_final_idjoin`) pairs the rows by id and
+compares their fields. That case is mostly seen before the expected file is read whole: lines
+sampled all over the candidate first (`_Foretaste`) are looked up among the expected records as
+they are read. Faults are
 found with the same record stream (`CsvRecordStream`), the expected file first, so bad input is
 refused with the same message on either road.
 """
@@ -34,6 +36,7 @@ refused with the same message on either road.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from enum import Enum
 from itertools import compress, repeat
 from operator import is_, ne
 from pathlib import Path
@@ -67,29 +70,43 @@ FORETASTE_MIN_LINES = 1024
 FORETASTE_SHARE_READ = 0.1
 
 
+class Declined(Enum):
+    """Why the text join gives way, and so which road scores instead."""
+
+    NOT_PLAIN = "the files are not for the text join: the digest join scores them"
+    ROWS_DIFFER = "most candidate rows are no expected row: the id join, then the digest join"
+
+
 class _NotPlain(Exception):
     """The files do not qualify for the text join: the digest join scores them."""
 
 
+class _RowsDiffer(_NotPlain):
+    """Most candidate rows are no expected row: paired by id, they are compared field by
+    field (`_score_final_idjoin`)."""
+
+
 def text_join(
     expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
-) -> KeyedJoin | None:
-    """The counts by whole-text pairing, or None when the files do not qualify."""
+) -> KeyedJoin | Declined:
+    """The counts by whole-text pairing, or why the files do not qualify."""
     foretaste = _Foretaste(candidate_csv, expected_csv)
     try:
         with CsvRecordStream(expected_csv, **sizes) as expected:
             layout = RowLayout(expected.header)
             if foretaste.header_known and foretaste.header != expected.header:
-                return None  # rows of another header never equal ours as text
+                return Declined.NOT_PLAIN  # rows of another header never equal ours as text
             lines = _expected_lines(expected, layout, foretaste, _DistinctIds())
         with CsvRecordStream(candidate_csv, **sizes) as candidate:
             if candidate.header != expected.header:
-                return None  # rows of another header never equal ours as text
+                return Declined.NOT_PLAIN  # rows of another header never equal ours as text
             pairing = _Pairing(lines, layout)
             for batch in candidate.batches():
                 pairing.take(batch.records())
+    except _RowsDiffer:
+        return Declined.ROWS_DIFFER
     except _NotPlain:
-        return None
+        return Declined.NOT_PLAIN
     return pairing.counts(candidate_csv, sizes)
 
 
@@ -132,7 +149,7 @@ class _Foretaste:
         self.chars_read += text_chars
         share_read = self.chars_read / self.expected_chars
         if share_read >= FORETASTE_SHARE_READ and self.found < 0.5 * sample * share_read:
-            raise _NotPlain  # most sampled rows are no expected row: the digest join, now
+            raise _RowsDiffer  # most sampled rows are no expected row: give way now
 
 
 def _spread_lines(path: str | Path) -> set[str]:
@@ -161,6 +178,35 @@ class _DistinctIds:
             raise _NotPlain  # a repeated expected id
 
 
+def check_plain_layout(layout: RowLayout) -> None:
+    """A header of distinct names that holds `file_id`: or these files are not plain."""
+    width = layout.width
+    if not width or len(layout.column) != width or layout.id_column is None:
+        raise _NotPlain  # no header, a repeated name, or no file_id column
+
+
+def check_plain_records(records: list[Record], width: int) -> None:
+    """Each record one line, exactly `width` fields wide: or these files are not plain."""
+    separators = width - 1
+    try:
+        commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
+    except TypeError:
+        raise _NotPlain from None  # a record spanning lines (a list)
+    # A plain record has its fields' commas only; a quoted one (a few in a register) is
+    # looked at on its own, its commas may be inside a field.
+    quoted = list(compress(records, map(is_, map(type, records), repeat(QuotedRecord))))
+    if any(len(record.fields) != width for record in quoted):  # type: ignore[union-attr]
+        raise _NotPlain  # a short or long row
+    if commas.count(separators) != len(records) and not all(
+        map(
+            isinstance,
+            compress(records, map(ne, commas, repeat(separators))),
+            repeat(QuotedRecord),
+        )
+    ):
+        raise _NotPlain  # a short or long row
+
+
 def _expected_lines(
     stream: CsvRecordStream,
     layout: RowLayout,
@@ -169,32 +215,13 @@ def _expected_lines(
 ) -> list[Record]:
     """Every expected record, each one line as wide as the header with a non-empty id, which
     `distinct` proves to be its own."""
-    width = layout.width
-    if not width or len(layout.column) != width or layout.id_column is None:
-        raise _NotPlain  # no header, a repeated name, or no file_id column
-    separators = width - 1
+    check_plain_layout(layout)
     lines: list[Record] = []
     for batch in stream.batches():
         text_chars = len(batch.text or "")
         records = batch.records()
-        try:
-            commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
-        except TypeError:
-            raise _NotPlain from None  # a record spanning lines (a list)
+        check_plain_records(records, layout.width)
         foretaste.see(text_chars, records)
-        # A plain record has its fields' commas only; a quoted one (a few in a register) is
-        # looked at on its own, its commas may be inside a field.
-        quoted = list(compress(records, map(is_, map(type, records), repeat(QuotedRecord))))
-        if any(len(record.fields) != width for record in quoted):  # type: ignore[union-attr]
-            raise _NotPlain  # a short or long row
-        if commas.count(separators) != len(records) and not all(
-            map(
-                isinstance,
-                compress(records, map(ne, commas, repeat(separators))),
-                repeat(QuotedRecord),
-            )
-        ):
-            raise _NotPlain  # a short or long row
         ids = layout.file_ids(records)
         if not all(ids):
             raise _NotPlain  # an empty expected id
@@ -305,7 +332,7 @@ def check_leftovers(leftovers: int, rows_read: int) -> None:
     if leftovers > LEFTOVER_LIMIT or (
         leftovers > LEFTOVER_FLOOR and leftovers > LEFTOVER_SHARE * rows_read
     ):
-        raise _NotPlain  # rows mostly differ: the digest join compares them field by field
+        raise _RowsDiffer  # rows mostly differ: compared field by field on another road
 
 
 def bulk_counts(
@@ -409,5 +436,6 @@ __all__ = [
     "LEFTOVER_FLOOR",
     "LEFTOVER_LIMIT",
     "LEFTOVER_SHARE",
+    "Declined",
     "text_join",
 ]

@@ -1,0 +1,320 @@
+"""The keyed join's second road: rows paired by id, their fields compared in bulk.
+
+The text join (`_score_final_textjoin`) pairs a candidate's rows with the expected ones by
+whole text; it gives way when most of the candidate's rows are not expected rows — a register
+in another order whose every row has a field changed (a wrong time zone, a duration off by one).
+The digest join would then compare each id field by field, reading both files again in rounds.
+This road does it in one read of each, for the files the text join is made for: one header of
+distinct names holding `file_id`, each expected record one line of exactly that width, with an
+id of its own.
+
+* The expected records are kept in a dict keyed by the hash of their id (an `int`: less memory
+  than the id strings). Every key new as it goes in proves every id distinct (a repeated id, or
+  two ids of one hash, declines: the digest join, which compares the ids themselves, gives the
+  same counts).
+* Each batch of candidate records is looked up by the hashes of its ids, at C speed. A record
+  equal to its expected record is that row (same id, every field equal). The others are
+  compared field by field: when both are plain (one line, no quote, the header's width), all
+  their texts are joined and split at once, so that their fields line up in two flat lists, and
+  their ids are checked equal there (two ids of one hash are never taken for one); any other row
+  is compared as the digest join does (`FieldComparison`).
+* Each expected id met has its record replaced by `_MET` (and so freed): a later candidate row
+  of that id is a repeat; an id the expected rows lack is kept by its hash, and a second row of
+  it is a repeat. A repeat, an empty or missing candidate id declines (the published "last row
+  wins" reading of repeats is the digest join's), as does another candidate header.
+* The order check compares the two files' sequences of id hashes: a different hash at a place
+  is a different id; the same hashes at every place are the same ids, since every candidate row
+  was paired with the expected row of its hash, their ids checked equal.
+
+On files of at least `TWO_PARTS_MIN_BYTES`, with two cores, the ids are shared out between two
+processes by the parity of their hash: each reads both files whole, keeps and pairs only the rows
+of its ids, and the sums of both are the counts (an id's rows, in both files, are all on one
+side). This process also checks the order.
+
+When it answers, the counts are the digest join's (`KeyedJoin`), so `score_final_state` scores
+all three roads alike; the tests hold them equal on every case. Bad input is refused by the same
+record stream (`CsvRecordStream`), the expected file first, with the same message.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from itertools import compress, repeat
+from operator import and_, eq, is_, is_not, ne, not_
+from pathlib import Path
+from typing import Any, Final, cast
+
+from provebench._errors import ProvebenchError
+from provebench.pilot._score_final_counts import KeyedJoin
+from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
+from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
+from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from provebench.pilot._score_final_textjoin import (
+    _NotPlain,
+    check_plain_layout,
+    check_plain_records,
+    finish,
+)
+
+# Put in place of an expected record once a candidate row had its id. An expected record is
+# never empty (its id is not), so an empty text is never a record.
+_MET: Final = ""
+# The hash of an id (the tests put one of many collisions here: an answer must not change).
+_id_hash: Callable[[str], int] = hash
+# Below this size (either file) one process is quicker than two.
+TWO_PARTS_MIN_BYTES = 32 << 20
+# Read size: a quarter of the lockstep pass's (the records of a batch and their fields are held
+# at once, next to the expected rows; measured: no slower).
+_PIECE_BYTES = 1 << 20
+
+_ALL: Final = -1  # the part of one process: every id
+
+
+def id_join(
+    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+) -> KeyedJoin | None:
+    """The counts by id, or None when the files are not for this road."""
+    paths = (expected_csv, candidate_csv)
+    sizes = sizes or {"chunk_bytes": _PIECE_BYTES}
+    try:
+        if can_fork() and min(map(_size, paths)) >= TWO_PARTS_MIN_BYTES:
+            join = _in_two_parts(paths, sizes)
+            if join is not None:
+                return join
+        return _pair(paths, sizes, _ALL, check_order=True).counts()
+    except _NotPlain:
+        return None
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0  # the stream names the fault
+
+
+def _pair(
+    paths: tuple[str | Path, str | Path], sizes: dict[str, int], part: int, *, check_order: bool
+) -> _IdPairing:
+    """Pair the candidate's rows of the ids of `part` (0 or 1: a parity of their hash; `_ALL`)
+    with the expected ones."""
+    with CsvRecordStream(paths[0], **sizes) as expected:
+        layout = RowLayout(expected.header)
+        check_plain_layout(layout)
+        keyed = _ExpectedById(layout, part, check_order)
+        for batch in expected.batches():
+            keyed.add(batch.records())
+    with CsvRecordStream(paths[1], **sizes) as candidate:
+        if candidate.header != expected.header:
+            raise _NotPlain  # the fields of another header do not line up with ours
+        pairing = _IdPairing(keyed)
+        del keyed
+        for batch in candidate.batches():
+            pairing.take(batch.records())
+    return pairing
+
+
+def _own(part: int, hashes: list[int]) -> list[bool] | list[int] | None:
+    """Which of the ids (by their hashes) are this part's; None: all of them."""
+    if part == _ALL:
+        return None
+    odd = map(and_, hashes, repeat(1))
+    return list(odd) if part else list(map(not_, odd))
+
+
+class _ExpectedById:
+    """The expected records of a part, by the hash of their id; a hash seen twice declines."""
+
+    def __init__(self, layout: RowLayout, part: int, check_order: bool) -> None:
+        self.layout = layout
+        self.part = part
+        self.records: dict[int, Record] = {}
+        self.rows = 0
+        # Every expected id's hash, in file order, for the order check.
+        self.order: array[int] | None = array("q") if check_order else None
+
+    def add(self, records: list[Record]) -> None:
+        ids = self.layout.file_ids(records)
+        if not all(ids):
+            raise _NotPlain  # an empty expected id
+        hashes = list(map(_id_hash, cast("list[str]", ids)))
+        self.rows += len(records)
+        if self.order is not None:
+            self.order.fromlist(hashes)
+        own = _own(self.part, hashes)
+        if own is not None:
+            records = list(compress(records, own))
+            hashes = list(compress(hashes, own))
+        check_plain_records(records, self.layout.width)
+        keyed = self.records
+        before = len(keyed)
+        keyed.update(zip(hashes, records, strict=True))
+        if len(keyed) - before != len(records):
+            raise _NotPlain  # a repeated expected id (or two ids of one hash)
+
+
+class _IdPairing:
+    """The candidate's records of a part paired with the expected ones by id, batch by batch."""
+
+    def __init__(self, expected: _ExpectedById) -> None:
+        self.keyed = expected.records
+        self.expected_rows = expected.rows
+        self.order = expected.order
+        self.order_ok = True
+        self.part = expected.part
+        self.layout = expected.layout
+        self.compare = FieldComparison(self.layout, self.layout)
+        self.only_candidate: set[int] = set()  # the hashes of the ids the expected rows lack
+        self.position = 0
+        self.in_both = 0
+        self.fields_matched = 0
+
+    def take(self, records: list[Record]) -> None:
+        ids = self.layout.file_ids(records)
+        if not all(ids):
+            raise _NotPlain  # an empty or missing candidate id
+        hashes = list(map(_id_hash, cast("list[str]", ids)))
+        self._check_order(hashes)
+        self.position += len(records)
+        own = _own(self.part, hashes)
+        if own is not None:
+            records = list(compress(records, own))
+            hashes = list(compress(hashes, own))
+            ids = list(compress(ids, own))
+        found = list(map(self.keyed.get, hashes))
+        if _MET in found:
+            raise _NotPlain  # a repeat of an id met in an earlier batch
+        met = list(map(is_not, found, repeat(None)))
+        met_hashes = list(compress(hashes, met))
+        if met_hashes:
+            if len(set(met_hashes)) != len(met_hashes):
+                raise _NotPlain  # a repeat within the batch
+            self.keyed.update(zip(met_hashes, repeat(_MET)))
+            self._compare(
+                list(compress(found, met)),  # type: ignore[arg-type]  # met: no None
+                list(compress(records, met)),
+                list(compress(ids, met)),  # type: ignore[arg-type]  # all(ids): str
+            )
+        new = len(records) - len(met_hashes)
+        if new:
+            only_candidate = self.only_candidate
+            before = len(only_candidate)
+            only_candidate.update(compress(hashes, map(is_, found, repeat(None))))
+            if len(only_candidate) - before != new:
+                raise _NotPlain  # a repeat of an id the expected rows lack
+
+    def _check_order(self, hashes: list[int]) -> None:
+        # The published check compares the whole id lists; past the expected rows, the row
+        # counts answer it (`counts`).
+        order = self.order
+        if order is None:
+            return
+        start = self.position
+        expected = order[start : start + len(hashes)]
+        if expected.tolist() != hashes[: len(expected)]:
+            self.order = None  # no longer needed: its memory goes
+            self.order_ok = False
+
+    def _compare(self, expected: list[Record], candidate: list[Record], ids: list[str]) -> None:
+        """Count the fields of the paired rows that match (pilot §7 field accuracy)."""
+        self.in_both += len(expected)
+        differ = list(map(ne, expected, candidate))
+        changed = differ.count(True)
+        # Equal text on one line: every field equal.
+        self.fields_matched += (len(expected) - changed) * self.compare.named_keys
+        if not changed:
+            return
+        expected = list(compress(expected, differ))
+        candidate = list(compress(candidate, differ))
+        ids = list(compress(ids, differ))
+        # Plain records on both sides (no quote, one line) whose commas are the header's: their
+        # fields, all texts joined and split once, line up row by row (and cost no list each).
+        layout = self.layout
+        width = layout.width
+        plain = list(map(is_, map(type, expected), repeat(str)))
+        plain = list(map(and_, plain, map(is_, map(type, candidate), repeat(str))))
+        try:
+            commas = list(map(str.count, candidate, repeat(",")))  # type: ignore[arg-type]
+        except TypeError:  # a record spanning lines (a list) among them
+            commas = [record.count(",") if record.__class__ is str else -1 for record in candidate]
+        plain = list(map(and_, plain, map(eq, commas, repeat(width - 1))))
+        lined_up = plain.count(True)
+        if lined_up:
+            expected_fields = ",".join(compress(expected, plain)).split(",")  # type: ignore[arg-type]
+            candidate_fields = ",".join(compress(candidate, plain)).split(",")  # type: ignore[arg-type]
+            column = layout.id_column or 0  # an int: `check_plain_layout` saw to it
+            if expected_fields[column::width] != candidate_fields[column::width]:
+                raise _NotPlain  # two ids of one hash: the digest join compares the ids
+            # Every id equal, and `file_id` is no key of the field accuracy.
+            self.fields_matched += sum(map(eq, expected_fields, candidate_fields)) - lined_up
+        if lined_up != changed:
+            others = list(map(not_, plain))
+            expected = list(compress(expected, others))
+            candidate = list(compress(candidate, others))
+            if layout.file_ids(expected) != list(compress(ids, others)):
+                raise _NotPlain  # two ids of one hash, as above
+            self.fields_matched += sum(
+                map(
+                    self.compare.matches,
+                    map(record_fields, expected),
+                    map(record_fields, candidate),
+                )
+            )
+
+    def part_counts(self) -> dict[str, int]:
+        """What this part adds to the counts of the other."""
+        return {
+            "in_both": self.in_both,
+            "only_candidate": len(self.only_candidate),
+            "fields_matched": self.fields_matched,
+        }
+
+    def counts(self, other_part: dict[str, int] | None = None) -> KeyedJoin:
+        parts = [self.part_counts(), *([other_part] if other_part else [])]
+        join = KeyedJoin()
+        join.expected_rows = join.expected_distinct = self.expected_rows
+        join.candidate_rows = self.position
+        join.in_both = sum(part["in_both"] for part in parts)
+        join.candidate_distinct = join.in_both + sum(part["only_candidate"] for part in parts)
+        join.fields_total = self.expected_rows * self.compare.named_keys
+        join.fields_matched = sum(part["fields_matched"] for part in parts)
+        join.order_ok = self.order_ok and self.position == self.expected_rows
+        return finish(join)
+
+
+def _in_two_parts(paths: tuple[str | Path, str | Path], sizes: dict[str, int]) -> KeyedJoin | None:
+    """The counts from two processes, each with the ids of one parity of their hash; None when
+    one process must compute them (a child that failed)."""
+
+    def odd_ids(channel: Channel) -> None:  # pragma: no cover - the forked child
+        _serve_odd_ids(channel, paths, sizes)
+
+    try:
+        with forked_child(odd_ids) as channel:
+            pairing = _pair(paths, sizes, 0, check_order=True)
+            report = channel.receive()
+            if report[0] == "declined":
+                raise _NotPlain
+            if report[0] != "ok":
+                return None
+            channel.complete = True
+            return pairing.counts(report[1])
+    except LostChild:
+        return None
+
+
+def _serve_odd_ids(
+    channel: Channel, paths: tuple[str | Path, str | Path], sizes: dict[str, int]
+) -> None:  # pragma: no cover - runs in the forked child
+    report: tuple[Any, ...]
+    try:
+        report = ("ok", _pair(paths, sizes, 1, check_order=False).part_counts())
+    except _NotPlain:
+        report = ("declined",)
+    except (ProvebenchError, OSError, UnicodeDecodeError):
+        report = ("failed",)
+    channel.send(report)
+
+
+__all__ = ["TWO_PARTS_MIN_BYTES", "id_join"]

@@ -1,0 +1,351 @@
+"""The keyed join's id road, rows paired by id and compared in bulk, against the published scorer.
+
+`id_join` scores a candidate whose rows mostly differ from the expected ones; whenever it
+answers, every count must be the digest join's and the score the published script's. It must
+answer for every register it is made for (the text join's files, a candidate without repeated,
+empty or missing ids) and decline (None) otherwise — also when two ids share a hash, which the
+tests force by putting a hash of many collisions in its place. Every case runs in one process
+and in two (the ids shared out by the parity of their hash), whatever the files' size.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provebench._errors import ProvebenchError
+from provebench.pilot import _score_final_fork, _score_final_idjoin, _score_final_keyed
+from provebench.pilot._score_final import _score, score_final_state
+from provebench.pilot._score_final_fork import Channel
+from provebench.pilot._score_final_idjoin import id_join
+from tests.helpers.published_scorer import PublishedScorerWorker
+from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
+from tests.pilot.test_score_final_keyed import shuffled, write_pair
+from tests.pilot.test_score_final_textjoin import (
+    CANDIDATES,
+    DECLINED,
+    SHUFFLED_WITH_DEFECTS,
+    _changed,
+    _reversed,
+    _rows,
+    shuffled_with_defects,
+)
+
+_names = iter(range(10**9))
+
+
+@pytest.fixture(autouse=True, params=["one process", "two processes"])
+def processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "two processes":
+        monkeypatch.setattr(_score_final_idjoin, "TWO_PARTS_MIN_BYTES", 0)
+        # One core is enough to test the two parts (the scorer itself waits for two).
+        monkeypatch.setattr(_score_final_idjoin, "can_fork", lambda: hasattr(os, "fork"))
+    else:
+        monkeypatch.setattr(_score_final_idjoin, "can_fork", lambda: False)
+    return str(request.param)
+
+
+def id_joined(
+    published: PublishedScorerWorker,
+    directory: Path,
+    expected: bytes,
+    candidate: bytes,
+    chunk_bytes: int = 1 << 22,
+) -> bool:
+    """Whether `id_join` answered; when it did, every count is the digest join's and the score
+    the published one."""
+    expected_path, candidate_path = write_pair(directory, f"id{next(_names)}", expected, candidate)
+    sizes = {"chunk_bytes": chunk_bytes}
+    join = id_join(expected_path, candidate_path, sizes)
+    if join is None:
+        return False
+    assert vars(join) == vars(_score_final_keyed.digest_join(expected_path, candidate_path, sizes))
+    reference = published.run(expected_path, candidate_path)
+    assert reference.exit_code == 0, reference.stderr
+    assert _score(join, join.fields_matched, join.fields_total).to_json() == (
+        reference.stdout.decode("utf-8")
+    )
+    return True
+
+
+def _every_row_changed(rows: list[list[str]], seed: int = 5) -> list[list[str]]:
+    """Each row with one or two fields changed (never its id), in another order."""
+    rng = random.Random(seed)
+    changed = []
+    for row in rows:
+        row = _changed(row, rng.randrange(1, len(row)), f"v{rng.randrange(10**6)}")
+        if rng.random() < 0.3:
+            row = _changed(row, rng.randrange(1, len(row)), "")
+        changed.append(row)
+    return shuffled(changed, rng, 1.0)
+
+
+# Candidates it answers, each the rows it pairs and compares in a way of its own.
+ANSWERED = {
+    "every row changed, shuffled": _every_row_changed,
+    "every row changed, in order": lambda rows: [_changed(row, 2, "sideways") for row in rows],
+    "half the rows changed, missing and new rows": lambda rows: [
+        *[_changed(row) if index % 2 else row for index, row in enumerate(_reversed(rows))][5:],
+        ["n-1", "t", "incoming", "n", "1"],
+        ["n-2", "t", "outgoing", "m", "2"],
+    ],
+    "changed to a quoted field, and a quoted field changed": lambda rows: [
+        _changed(row, 3, "Smirnova, Olga" if index % 3 else 'Ivan "Vanya"')
+        for index, row in enumerate(_reversed(rows))
+    ],
+    "short and long rows": lambda rows: [
+        row[:3] if index % 5 == 0 else [*row, "extra"] if index % 5 == 1 else _changed(row)
+        for index, row in enumerate(_reversed(rows))
+    ],
+    "a record spanning lines": lambda rows: [
+        _changed(row, 3, "a\nb") if index == 4 else _changed(row)
+        for index, row in enumerate(_reversed(rows))
+    ],
+    "the id changed in place to a new one": lambda rows: [
+        _changed(row, 0, f"new-{index}") if index % 4 == 0 else _changed(row)
+        for index, row in enumerate(_reversed(rows))
+    ],
+}
+
+
+@pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
+@pytest.mark.parametrize("kind", list(ANSWERED))
+def test_each_kind_of_changed_candidate_is_answered_as_published(
+    published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
+) -> None:
+    rows = _rows()
+    rows[10][3] = "Smirnova, Olga"  # quoted expected records among them
+    rows[11][3] = 'Ivan "Vanya" Sidorov'
+    candidate = ANSWERED[kind](rows)
+    assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), chunk_bytes)
+
+
+# The text join's own candidates: answered by the id join too, unless a candidate id repeats
+# or is empty or missing (the published "last row wins" is the digest join's to read).
+REPEATS_OR_NO_ID = {
+    "a repeat in a later batch",
+    "a repeat next to its first copy",
+    "another row of an id after its copy",
+    "another row of an id before its copy",
+    "another row of an id between two copies",
+    "only changed rows of an id, twice",
+    "an empty id and a short row",
+    "a long row",  # a second row of the first row's id
+    "a record spanning lines",  # a second row of an expected id
+}
+
+
+@pytest.mark.parametrize("kind", list(CANDIDATES))
+def test_the_text_joins_candidates_are_answered_unless_an_id_repeats_or_is_empty(
+    published: PublishedScorerWorker, case_dir: Path, kind: str
+) -> None:
+    rows = _rows()
+    answered = id_joined(published, case_dir, csv_bytes(rows), csv_bytes(CANDIDATES[kind](rows)))
+    assert answered is (kind not in REPEATS_OR_NO_ID)
+
+
+@pytest.mark.parametrize("kind", list(DECLINED))
+def test_files_it_is_not_made_for_are_declined(
+    published: PublishedScorerWorker, case_dir: Path, kind: str
+) -> None:
+    expected, candidate = DECLINED[kind](_rows())
+    assert not id_joined(published, case_dir, expected, candidate)
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        pytest.param(lambda rows: [*_every_row_changed(rows), _changed(rows[3])], id="late repeat"),
+        pytest.param(lambda rows: [_changed(rows[3]), *_every_row_changed(rows)], id="early"),
+        pytest.param(lambda rows: [*rows[:2], rows[1]], id="repeat within a batch"),
+        pytest.param(lambda rows: [["n-1", "a"], *rows, ["n-1", "b"]], id="new id repeated"),
+        pytest.param(lambda rows: [*rows, ["", "t", "in", "n", "1"]], id="empty id"),
+    ],
+)
+@pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
+def test_a_repeated_or_empty_candidate_id_is_declined(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    candidate: object,
+    chunk_bytes: int,
+) -> None:
+    rows = _rows(120)
+    made = candidate(rows)  # type: ignore[operator]
+    assert not id_joined(published, case_dir, csv_bytes(rows), csv_bytes(made), chunk_bytes)
+
+
+@settings(_SETTINGS, max_examples=40)
+@given(**SHUFFLED_WITH_DEFECTS, changed=st.sampled_from([0.0, 0.5, 1.0]))
+def test_shuffled_registers_with_changed_rows_score_as_published(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    seed: int,
+    rows: int,
+    share: float,
+    edits: int,
+    chunk_bytes: int,
+    changed: float,
+) -> None:
+    expected_rows, candidate_rows = shuffled_with_defects(seed, rows, share, edits)
+    rng = random.Random(seed)
+    candidate_rows = [
+        _changed(row, rng.randrange(1, len(row)), "x")
+        if len(row) > 1 and rng.random() < changed
+        else row
+        for row in candidate_rows
+    ]
+    answered = id_joined(
+        published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes
+    )
+    ids = [row[0] if row else "" for row in candidate_rows]
+    expected_ids = [row[0] for row in expected_rows]
+    # Answered whenever the files are the kind it is made for.
+    plain_expected = len(set(expected_ids)) == len(expected_ids) and all(expected_ids)
+    made_for = plain_expected and all(ids) and len(set(ids)) == len(ids)
+    if made_for and all("\n" not in "".join(row) for row in expected_rows):
+        assert answered
+
+
+# Hashes of many collisions: every id shares its hash with others.
+COLLIDING = {
+    "one hash for all": lambda text: 0,
+    "seven hashes": lambda text: sum(map(ord, text)) % 7,
+}
+
+
+@pytest.mark.parametrize("colliding", list(COLLIDING))
+@pytest.mark.parametrize("kind", [*ANSWERED, "a row of a new id", "rows missing"])
+def test_ids_of_one_hash_never_change_an_answer(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    colliding: str,
+    kind: str,
+) -> None:
+    rows = _rows(60)
+    make = ANSWERED.get(kind) or CANDIDATES[kind]
+    expected, candidate = csv_bytes(rows), csv_bytes(make(rows))
+    monkeypatch.setattr(_score_final_idjoin, "_id_hash", COLLIDING[colliding])
+    # Declined or answered as published (`id_joined` checks every answer).
+    assert not id_joined(published, case_dir, expected, candidate)
+    # Distinct expected ids of one hash are never taken for a repeat of one id: with the
+    # expected ids' own hashes, only candidate ids collide.
+    real = hash
+    expected_ids = {row[0] for row in rows}
+
+    def candidate_ids_collide(text: str) -> int:
+        return real(text) if text in expected_ids else real(sorted(expected_ids)[0])
+
+    monkeypatch.setattr(_score_final_idjoin, "_id_hash", candidate_ids_collide)
+    id_joined(published, case_dir, expected, candidate)
+
+
+def test_keyed_join_takes_this_road_for_a_candidate_of_changed_rows(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = _rows(2000)
+    expected, candidate = write_pair(
+        case_dir, "road", csv_bytes(rows), csv_bytes(_every_row_changed(rows))
+    )
+    taken: list[bool] = []
+    real = _score_final_keyed.id_join
+
+    def spy(*arguments: object) -> object:
+        answer = real(*arguments)  # type: ignore[arg-type]
+        taken.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(_score_final_keyed, "id_join", spy)
+    reference = published.run(expected, candidate)
+    assert score_final_state(expected, candidate).to_json() == reference.stdout.decode("utf-8")
+    assert taken == [True]
+    # A candidate of the expected rows in another order never comes here.
+    taken.clear()
+    expected, candidate = write_pair(
+        case_dir, "road2", csv_bytes(rows), csv_bytes(shuffled(rows, random.Random(2), 1.0))
+    )
+    score_final_state(expected, candidate)
+    assert taken == []
+
+
+def test_a_bad_candidate_is_named_as_on_every_road(case_dir: Path) -> None:
+    rows = _rows(40)
+    bad_candidate = csv_bytes(_every_row_changed(rows)) + b"f99999,\xff\n"
+    expected, candidate = write_pair(case_dir, "bad", csv_bytes(rows), bad_candidate)
+    with pytest.raises(ProvebenchError) as raised:
+        id_join(expected, candidate, {})
+    with pytest.raises(ProvebenchError) as digest_raised:
+        _score_final_keyed.digest_join(expected, candidate, {})
+    assert raised.value.one_line() == digest_raised.value.one_line()
+
+
+class _ChildAnswers:
+    """Counts the children forked, and what the parent made of their answers."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.forked = 0
+        real = _score_final_fork.forked_child
+
+        def counting(work: object) -> object:
+            self.forked += 1
+            return real(work)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(_score_final_idjoin, "forked_child", counting)
+
+
+def _child_that(outcome: str) -> object:
+    def serve(channel: Channel, paths: object, sizes: object) -> None:
+        if outcome == "dies":
+            os._exit(3)
+        channel.send(("failed",) if outcome == "fails" else ("declined",))
+
+    return serve
+
+
+@pytest.mark.parametrize("processes", ["two processes"], indirect=True)
+@pytest.mark.parametrize(
+    ("outcome", "answered"), [("fails", True), ("dies", True), ("declines", False)]
+)
+def test_a_child_that_fails_leaves_it_to_one_process_and_one_that_declines_declines(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    outcome: str,
+    answered: bool,
+) -> None:
+    children = _ChildAnswers(monkeypatch)
+    monkeypatch.setattr(_score_final_idjoin, "_serve_odd_ids", _child_that(outcome))
+    rows = _rows(200)
+    candidate = csv_bytes(_every_row_changed(rows))
+    # Answered by one process (and so as published) or declined, never half counted.
+    assert id_joined(published, case_dir, csv_bytes(rows), candidate) is answered
+    assert children.forked == 1
+
+
+@pytest.mark.parametrize("processes", ["two processes"], indirect=True)
+def test_both_processes_share_the_ids_out(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    children = _ChildAnswers(monkeypatch)
+    parts: list[dict[str, int]] = []
+    real = _score_final_idjoin._IdPairing.counts
+
+    def counts(pairing: object, other: dict[str, int] | None = None) -> object:
+        assert other is not None
+        parts.append(other)
+        return real(pairing, other)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_score_final_idjoin._IdPairing, "counts", counts)
+    rows = _rows(400)
+    candidate = [*_every_row_changed(rows)[10:], ["n-1", "t", "in", "n", "1"]]
+    assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate))
+    assert children.forked == 1
+    # The child's part is about half of every count (the parity of random hashes).
+    (odd,) = parts
+    assert 100 < odd["in_both"] < 290
+    assert odd["fields_matched"] > 0
