@@ -349,3 +349,28 @@ def test_both_processes_share_the_ids_out(
     (odd,) = parts
     assert 100 < odd["in_both"] < 290
     assert odd["fields_matched"] > 0
+
+
+@pytest.mark.parametrize("quoted", [False, True], ids=["plain", "quoted"])
+def test_a_new_id_of_a_missing_expected_ids_hash_is_never_taken_for_it(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    quoted: bool,
+) -> None:
+    rows = _rows(80)
+    missing = rows[7]
+    newcomer = _changed(missing, 0, "n-1")  # every field but the id that of the missing row
+    if quoted:
+        newcomer = _changed(newcomer, 3, "Smirnova, Olga")
+    candidate = [*_every_row_changed([row for row in rows if row is not missing]), newcomer]
+    expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
+    assert id_joined(published, case_dir, expected, candidate_bytes)  # as published
+    real = hash
+
+    def same_hash(text: str) -> int:
+        return real(missing[0]) if text == "n-1" else real(text)
+
+    monkeypatch.setattr(_score_final_idjoin, "_id_hash", same_hash)
+    # The newcomer is looked up as the missing row: its id is seen to differ, and declines.
+    assert not id_joined(published, case_dir, expected, candidate_bytes)

@@ -184,7 +184,9 @@ class _IdPairing:
             ids = list(compress(ids, own))
         found = list(map(self.keyed.get, hashes))
         if _MET in found:
-            raise _NotPlain  # a repeat of an id met in an earlier batch
+            # A repeat of an id met in an earlier batch. (The ids' check in `_compare` would
+            # decline it too, an empty text holding no id: this says why, and sooner.)
+            raise _NotPlain
         met = list(map(is_not, found, repeat(None)))
         met_hashes = list(compress(hashes, met))
         if met_hashes:
