@@ -117,13 +117,17 @@ def _docs_example() -> str:
     return example
 
 
-@pytest.mark.parametrize(("profile", "seed"), [("public", 1), ("control", 8)])
-def test_the_documented_example_importer_is_correct(
+# ("control", 7) is the corpus of the page's own commands; the others vary seed and profile.
+@pytest.mark.parametrize(("profile", "seed"), [("public", 1), ("control", 7), ("control", 8)])
+def test_the_documented_example_importer_passes_evaluation(
     profile: str, seed: int, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """The page calls the block "complete, correct": the evaluator's laboratory gate must agree,
+    §12 self-check probe included, not only the final register (docs/pilot-evaluator.md)."""
     example = tmp_path / "my_importer.py"
     example.write_text(_docs_example(), encoding="utf-8")
     corpus = make_corpus(tmp_path_factory.getbasetemp(), profile=profile, seed=seed)
+    run = tmp_path / "run"
     result = run_cli(
         "pilot",
         "run",
@@ -132,13 +136,16 @@ def test_the_documented_example_importer_is_correct(
         "--agent",
         f"{example}:MyImporter",
         "--out",
-        str(tmp_path / "run"),
+        str(run),
         "--quiet",
     )
     assert result.returncode == 0, result.stderr
-    assert read_rows(tmp_path / "run" / "register.csv") == read_rows(
-        corpus / "expected_final_rows.csv"
-    )
+    assert read_rows(run / "register.csv") == read_rows(corpus / "expected_final_rows.csv")
+    evaluated = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    verdict = json.loads((run / "verdict.json").read_text(encoding="utf-8"))
+    assert verdict["self_check_missing_cycles"] == []
+    assert verdict["laboratory_pass"] is True, evaluated.stdout
+    assert evaluated.returncode == 0, evaluated.stderr
 
 
 def test_output_directory_that_cannot_be_created(corpus: Path, tmp_path: Path) -> None:
