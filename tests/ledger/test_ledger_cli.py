@@ -65,6 +65,27 @@ def test_verify_unreadable_input_exits_2_with_one_line(tmp_path: Path) -> None:
         assert done.stderr.startswith("provebench: error: ")
 
 
+def test_verify_refuses_an_empty_file_or_an_empty_ledger(tmp_path: Path) -> None:
+    """An empty log is evidence of nothing: never "intact: 0 entries" (exit 2, one line)."""
+    empty_ledger = tmp_path / "ledger.sqlite"
+    Ledger.open(empty_ledger).close()
+    for name in ("empty.sqlite", "empty.jsonl"):
+        (tmp_path / name).write_bytes(b"")
+    for target, reason in (
+        (tmp_path / "empty.sqlite", "empty file: not a provebench ledger"),
+        (tmp_path / "empty.jsonl", "empty file: not a provebench ledger"),
+        (empty_ledger, "the ledger holds no entries"),
+    ):
+        done = _run("verify", str(target))
+        assert done.returncode == 2, done.stdout
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and reason in done.stderr
+        assert str(target) in done.stderr
+    # A length recorded elsewhere makes it a checked claim, not a vacuous one.
+    done = _run("verify", str(empty_ledger), "--expect-length", "0")
+    assert done.returncode == 0 and done.stdout.startswith("intact: 0 entries")
+
+
 def test_verify_json_report(tmp_path: Path) -> None:
     path = tmp_path / "log.sqlite"
     head = _ledger(path)

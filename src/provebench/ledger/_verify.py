@@ -62,6 +62,7 @@ def verify_ledger(
     if not target.is_file():
         raise ProvebenchError("ledger not found", path=target)
     try:
+        _refuse_empty_file(target)
         is_sqlite = looks_like_sqlite(target)
     except OSError as error:
         raise ProvebenchError(f"cannot read ledger: {error.strerror}", path=target) from error
@@ -73,6 +74,14 @@ def verify_ledger(
         for name in sqlite_missing_triggers(target):
             problems.add("schema", f"append-only trigger {name} is missing: the schema was changed")
     scan = _scan(read_rows(), problems, expect_head)
+    if scan.rows == 0 and expect_head is None and expect_length is None:
+        # An empty log is evidence of nothing (pilot §6 "all cycles and errors are present"):
+        # "intact" would be a vacuous pass. A recorded length 0 makes it a checked claim.
+        raise ProvebenchError(
+            "the ledger holds no entries: an empty log is evidence of nothing "
+            "(--expect-length 0 checks one that was recorded as empty)",
+            path=target,
+        )
     if scan.mismatches:
         classify_content_mismatches(scan.mismatches, read_rows(), problems)
     duplicated = _structure(scan, problems)
@@ -92,6 +101,13 @@ def verify_ledger(
         problem_count=problems.count,
         problems=ordered,
     )
+
+
+def _refuse_empty_file(path: Path) -> None:
+    """A zero-byte file is neither a ledger nor an export: refused, never "intact: 0 entries"
+    (SQLite would open it as an empty database, and an export of nothing is nothing)."""
+    if path.stat().st_size == 0:
+        raise ProvebenchError("empty file: not a provebench ledger or ledger export", path=path)
 
 
 def _scan(rows: Iterator[CheckedRow], problems: ProblemList, expect_head: str | None) -> _Scan:
