@@ -3,7 +3,9 @@ harness itself able to fail (pilot §14, §15)."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from provebench.cli import app
+from provebench.pilot._progress import LineRedteamProgress
 from provebench.pilot._redteam import ATTACKS, MINIMUM, Attack, run_redteam
 from provebench.pilot.agents import defective
 
@@ -76,6 +79,19 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
     assert f"{len(ATTACKS)}/{len(ATTACKS)} attacks exercised and caught" in said
 
 
+def test_progress_is_a_stderr_line_per_importer_never_in_the_output(
+    ci_run: tuple[Path, Any],
+) -> None:
+    # Not a terminal (CliRunner): plain lines, the reference first, then the attacks in order.
+    _, result = ci_run
+    total = len(ATTACKS) + 1
+    expected = [f"1/{total} reference: clean"] + [
+        f"{n}/{total} {attack.name}: caught" for n, attack in enumerate(ATTACKS, start=2)
+    ]
+    assert result.stderr.splitlines() == expected
+    assert not re.search(rf"^\d+/{total} ", result.stdout, re.MULTILINE)
+
+
 def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Any]) -> None:
     out, _ = ci_run
     summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
@@ -124,11 +140,17 @@ def _fake(
 
 def test_a_rewarded_attack_fails_the_red_team(tmp_path: Path) -> None:
     # The reference passed off as an attack: it is rewarded, so the red team must fail.
+    progress = io.StringIO()
     report = run_redteam(
-        tmp_path / "out", level="ci", workers=1, attacks=(_fake("reference", ("metric:x",)),)
+        tmp_path / "out",
+        level="ci",
+        workers=1,
+        attacks=(_fake("reference", ("metric:x",)),),
+        progress=LineRedteamProgress(progress),
     )
     (entry,) = report.attacks
     assert entry["caught"] is False and not report.passed
+    assert progress.getvalue() == "1/1 reference: clean; fake: NOT CAUGHT\n"
     assert set(entry["evidence"][0]["positive_signal"]) >= {"laboratory_pass", "scorer_pass"}
 
 
@@ -148,12 +170,15 @@ def test_an_attack_failing_for_an_unrelated_reason_is_not_caught(tmp_path: Path)
 def test_an_attack_whose_situation_never_arose_fails_the_red_team(tmp_path: Path) -> None:
     # The no-op never appends, so no append of its is answered with an error: whatever the
     # evaluator says about it, the attack proved nothing and the red team must fail.
+    progress = io.StringIO()
     report = run_redteam(
         tmp_path / "out",
         level="ci",
         workers=1,
         attacks=(_fake("noop", ("metric:completeness",), situation="append-applied-then-error"),),
+        progress=LineRedteamProgress(progress),
     )
+    assert progress.getvalue().splitlines() == ["1/2 reference: clean", "2/2 fake: NOT EXERCISED"]
     (entry,) = report.attacks
     assert entry["evidence"][0]["expected_signals_found"] == ["metric:completeness"]
     assert entry["exercised"] is False and entry["caught"] is False

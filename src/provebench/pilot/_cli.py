@@ -305,6 +305,7 @@ def redteam_command(
     workers: Annotated[
         int | None, typer.Option("--workers", help="Worker processes (default: up to 2).")
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
 ) -> None:
     """Red team (pilot §14): every attack as a defective importer, judged by the evaluator.
 
@@ -318,11 +319,13 @@ def redteam_command(
 
     from rich.console import Console
 
+    from provebench.pilot._progress import redteam_progress_for_stderr
     from provebench.pilot._redteam import REPORT_FILE, run_redteam
     from provebench.pilot._redteam._table import print_report
 
     target = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-redteam-"))
-    report = run_redteam(target, seed=seed, level=budget.value, workers=workers)
+    progress = None if quiet else redteam_progress_for_stderr()
+    report = run_redteam(target, seed=seed, level=budget.value, workers=workers, progress=progress)
     width = None if sys.stdout.isatty() else 160  # a file or a pipe gets the whole table
     print_report(report, Console(highlight=False, markup=False, soft_wrap=False, width=width))
     typer.echo(f"{target / REPORT_FILE}: {'passed' if report.passed else 'FAILED'}")

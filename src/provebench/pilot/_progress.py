@@ -1,4 +1,5 @@
-"""Progress of a laboratory run: a rich bar on a terminal, one plain line per cycle otherwise."""
+"""Progress on stderr, never in the scored output: a rich bar on a terminal, plain lines
+otherwise — one per cycle of a laboratory run, one per importer of the red team."""
 
 from __future__ import annotations
 
@@ -68,4 +69,63 @@ def progress_for_stderr() -> RichProgress | LineProgress:
     return LineProgress(sys.stderr)
 
 
-__all__ = ["LineProgress", "RichProgress", "progress_for_stderr"]
+class RichRedteamProgress:
+    """Importers done (bar; the reference and one per attack) and the last one's verdict."""
+
+    def __init__(self, console: Console) -> None:
+        self._progress = Progress(
+            TextColumn("red team"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[said]}", markup=False),  # attack names are data
+            console=console,
+            transient=False,
+        )
+        self._task = self._progress.add_task("redteam", total=0, said="")
+
+    def start(self, importers: int) -> None:
+        self._progress.update(self._task, total=importers)
+        self._progress.start()
+
+    def importer_done(self, said: str) -> None:
+        self._progress.update(self._task, advance=1, said=said)
+
+    def finish(self) -> None:
+        self._progress.stop()
+
+
+class LineRedteamProgress:
+    """One line per importer done, for logs and CI: `3/31 deleting-an-error: caught`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._total = 0
+        self._done = 0
+
+    def start(self, importers: int) -> None:
+        self._total = importers
+
+    def importer_done(self, said: str) -> None:
+        self._done += 1
+        self._stream.write(f"{self._done}/{self._total} {said}\n")
+        self._stream.flush()
+
+    def finish(self) -> None:
+        return None
+
+
+def redteam_progress_for_stderr() -> RichRedteamProgress | LineRedteamProgress:
+    if sys.stderr.isatty():
+        return RichRedteamProgress(Console(stderr=True))
+    return LineRedteamProgress(sys.stderr)
+
+
+__all__ = [
+    "LineProgress",
+    "LineRedteamProgress",
+    "RichProgress",
+    "RichRedteamProgress",
+    "progress_for_stderr",
+    "redteam_progress_for_stderr",
+]

@@ -17,11 +17,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
@@ -50,6 +51,16 @@ SUMMARY_FILE = "redteam-summary.json"
 REPORT_FORMAT = "provebench.pilot.redteam/1"
 CORPUS_ATTEMPTS = 32
 ATTEMPT_SEED_STRIDE = 1_000_003  # far from every seed a user sweeps: attempts never collide
+
+
+class RedteamProgress(Protocol):
+    """Told of each importer (the reference, an attack's) once it has run on every corpus."""
+
+    def start(self, importers: int) -> None: ...
+
+    def importer_done(self, said: str) -> None: ...
+
+    def finish(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,7 @@ def run_redteam(
     level: BudgetLevel = "ci",
     workers: int | None = None,
     attacks: tuple[Attack, ...] = ATTACKS,
-    on_run: Callable[[dict[str, Any]], None] | None = None,
+    progress: RedteamProgress | None = None,
 ) -> RedteamReport:
     """Run the red team into `out` (new or empty) and write redteam.json there."""
     from provebench.pilot._corpus import write_corpus
@@ -121,7 +132,7 @@ def run_redteam(
     _prepare(out)
     corpora: list[dict[str, Any]] = []
     budget_parts: list[dict[str, int]] = []
-    tasks: list[RunTask] = []
+    corpus_dirs: list[tuple[str, Path]] = []
     for plan in PLANS[level]:
         directory = out / "corpora" / plan.name
         # The corpus plan guarantees the situations no importer can bring about: while a corpus
@@ -154,22 +165,23 @@ def run_redteam(
                 "budget": contribution,
             }
         )
-        for agent, isolated in agents_of(attacks):
-            tasks.append(
-                RunTask(
-                    corpus_name=plan.name,
-                    corpus_dir=str(directory),
-                    agent=agent,
-                    spec=agent_spec(agent),
-                    work_dir=str(out / "runs" / plan.name / agent),
-                    isolated=isolated,
-                    situations=situations_of(attacks, agent),
-                )
-            )
-    results = _execute_all(tasks, workers, on_run)
-    by_agent: dict[str, list[dict[str, Any]]] = {}
-    for task, result in zip(tasks, results, strict=True):
-        by_agent.setdefault(task.agent, []).append(result)
+        corpus_dirs.append((plan.name, directory))
+    # Importer by importer, each over every corpus: so the importers finish one after another,
+    # which is what the progress shows (the results do not depend on the order).
+    tasks = [
+        RunTask(
+            corpus_name=name,
+            corpus_dir=str(directory),
+            agent=agent,
+            spec=agent_spec(agent),
+            work_dir=str(out / "runs" / name / agent),
+            isolated=isolated,
+            situations=situations_of(attacks, agent),
+        )
+        for agent, isolated in agents_of(attacks)
+        for name, directory in corpus_dirs
+    ]
+    by_agent = _run_all(tasks, workers, attacks, progress)
     subsample = {a.agent for a in attacks if a.category == "injection_subsample"}
     for agent, runs in by_agent.items():
         if agent != REFERENCE:
@@ -196,33 +208,59 @@ def _prepare(out: Path) -> None:
         raise ProvebenchError(f"cannot create the output folder: {error}", path=out) from error
 
 
-def _execute_all(
+def _run_all(
     tasks: list[RunTask],
     workers: int | None,
-    on_run: Callable[[dict[str, Any]], None] | None,
-) -> list[dict[str, Any]]:
+    attacks: tuple[Attack, ...],
+    progress: RedteamProgress | None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Every run's result, by importer; `progress` hears of an importer once its last run is in."""
     count = workers if workers is not None else min(2, os.cpu_count() or 1)
     if count < 1:
         raise ProvebenchError("workers must be at least 1", field="--workers")
+    left = Counter(task.agent for task in tasks)
+    by_agent: dict[str, list[dict[str, Any]]] = {}
+    if progress is not None:
+        progress.start(len(left))
+    try:
+        for task, result in zip(tasks, _execute_all(tasks, count), strict=True):
+            by_agent.setdefault(task.agent, []).append(result)
+            left[task.agent] -= 1
+            if progress is not None and not left[task.agent]:
+                progress.importer_done(_said(task.agent, by_agent[task.agent], attacks))
+    finally:
+        if progress is not None:
+            progress.finish()
+    return by_agent
+
+
+def _said(agent: str, runs: list[dict[str, Any]], attacks: tuple[Attack, ...]) -> str:
+    """The progress line's verdict on one importer (judged again, the same way, for the report:
+    judging is a pure function of the runs)."""
+    said = []
+    if agent == REFERENCE:
+        said.append("reference: " + ("clean" if judge_reference(runs)["clean"] else "NOT CLEAN"))
+    for attack in attacks:
+        if attack.agent == agent:
+            entry = judge_attack(attack, runs)
+            caught = "caught" if entry["caught"] else "NOT CAUGHT"
+            said.append(f"{attack.name}: {caught if entry['exercised'] else 'NOT EXERCISED'}")
+    return "; ".join(said)
+
+
+def _execute_all(tasks: list[RunTask], count: int) -> Iterator[dict[str, Any]]:
+    """The tasks' results, in the tasks' order, as they come in."""
     if count == 1:
-        results = []
-        for task in tasks:
-            results.append(execute(task))
-            if on_run is not None:
-                on_run(results[-1])
-        return results
+        yield from map(execute, tasks)
+        return
     # Forked workers start at once and need no importable __main__; a run depends only on its
     # task (the importer gets a fresh instance per cycle and its own folders), never on the worker.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
         futures = [pool.submit(execute, task) for task in tasks]
-        results = []
         for future in futures:
-            results.append(future.result())
-            if on_run is not None:
-                on_run(results[-1])
-    return results
+            yield future.result()
 
 
-__all__ = ["REPORT_FILE", "SUMMARY_FILE", "RedteamReport", "run_redteam"]
+__all__ = ["REPORT_FILE", "SUMMARY_FILE", "RedteamProgress", "RedteamReport", "run_redteam"]
