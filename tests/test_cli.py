@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from provebench.cli import app
@@ -87,3 +88,41 @@ def test_control_characters_of_a_file_name_are_shown_as_escapes(tmp_path: Path) 
     assert result.returncode == 2
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert "evil\\x1b[2J\\x07\u202e.csv" in result.stderr
+
+
+# -- usage errors: one line, exit 2, like every other bad input ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        (("pilot", "generate", "--seed", "abc", "--out", "x"), "'--seed'"),
+        (("pilot", "redteam", "--budget", "foo"), "'--budget'"),
+        (("pilot", "generate", "--bogus"), "--bogus"),
+        (("pilot", "generate", "--out", "x"), "'--seed'"),
+        (("pilot", "score-final", "E", "C", "extra"), "extra"),
+        (("pilot", "evaluate"), "'run_dir'"),
+        (("no-such-command",), "'no-such-command'"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_option(
+    arguments: tuple[str, ...], named: str
+) -> None:
+    result = _main(*arguments)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("provebench: error: "), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert named in result.stderr
+    assert "--help'" in result.stderr  # and where to read how the command is called
+
+
+def test_help_is_unchanged_by_the_one_line_usage_errors() -> None:
+    for arguments in (("--help",), ("pilot", "generate", "--help")):
+        result = _main(*arguments)
+        assert result.returncode == 0, result.stderr
+        assert "Usage: provebench" in result.stdout
+        assert "--help" in result.stdout
+    bare_group = _main("pilot")  # a group without a command still prints its help, exit 2
+    assert bare_group.returncode == 2
+    assert "Usage: provebench pilot" in bare_group.stdout

@@ -57,9 +57,9 @@ def print_final_score(expected: str, candidate: str) -> None:
 
 
 def _full_command_line() -> None:
-    from provebench.cli import app
+    from provebench.cli import run_app
 
-    app()
+    sys.exit(run_app())
 
 
 def _reporting_errors(command: Callable[[], None]) -> None:

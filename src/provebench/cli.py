@@ -14,6 +14,7 @@ import typer
 
 from provebench import __version__
 from provebench._demo import DEFAULT_SEED, run_demo
+from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
@@ -63,6 +64,30 @@ def demo(
 ) -> None:
     """Run the main job on embedded defaults: SI scoring, the SI laboratory, a pilot 03 run."""
     raise typer.Exit(run_demo(out, seed))
+
+
+def run_app(arguments: list[str] | None = None) -> int:
+    """Run the command line; the exit status it ends with.
+
+    Typer's own handling of a usage error (a bad option value, an unknown option, a missing or
+    extra argument) prints a boxed, several-line message; here it is raised instead, as the one
+    `provebench: error: ...` line every other bad input gets (exit status 2).
+    """
+    try:
+        status = app(args=arguments, standalone_mode=False)
+    except typer.TyperException as error:
+        if type(error).__name__ == "NoArgsIsHelpError":
+            return EXIT_CONFIG_ERROR  # a group called bare: its help is already printed
+        raise _usage_error(error) from None
+    # Without standalone mode, typer.Exit and --help come back as a status instead of exiting.
+    return status if isinstance(status, int) else 0
+
+
+def _usage_error(error: typer.TyperException) -> ProvebenchError:
+    context = getattr(error, "ctx", None)
+    command = getattr(context, "command_path", None)
+    hint = f" (see '{command} --help')" if command else ""
+    return ProvebenchError(f"{error.format_message()}{hint}")
 
 
 if __name__ == "__main__":
