@@ -97,18 +97,45 @@ class Ledger:
 
     @classmethod
     def open_readonly(cls, path: str | Path) -> Ledger:
-        """Open an existing ledger read-only (SQLite URI `mode=ro`), as evaluators do."""
+        """Open an existing ledger read-only, as evaluators do; nothing is written beside it.
+
+        Without a `-wal` file every committed entry is in the main file and no writer has it
+        open, so it is opened `immutable=1`: no lock, no `-wal`/`-shm` created, which also works
+        in a folder the reader cannot write (a copied or archived run). With a `-wal` file (a
+        live writer, or one that stopped before its checkpoint) it is opened `mode=ro`, sharing
+        the WAL index with the writer; if the folder is not writable that fails, and an empty
+        `-wal` then falls back to `immutable=1` (it holds nothing) while a non-empty one is
+        refused in one line: its entries cannot be read without writing the index."""
         target = Path(path)
         if not target.is_file():
             raise ProvebenchError("ledger not found", path=target)
         _refuse_non_sqlite(target)
-        connection = _connect(target, uri=f"{target.resolve().as_uri()}?mode=ro")
+        wal = target.with_name(f"{target.name}-wal")
+        if not wal.exists():
+            return cls._open_reader(target, immutable=True)
+        try:
+            return cls._open_reader(target, immutable=False)
+        except _ReadOnlyFolderError as error:
+            if _file_size(wal) == 0:
+                return cls._open_reader(target, immutable=True)
+            raise ProvebenchError(
+                f"cannot read ledger: {wal.name} holds entries not yet in {target.name} and "
+                "reading them needs a writable folder (copy both files to one)",
+                path=target,
+            ) from error
+
+    @classmethod
+    def _open_reader(cls, target: Path, *, immutable: bool) -> Ledger:
+        flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+        connection = _connect(target, uri=f"{target.resolve().as_uri()}?{flags}")
         try:
             connection.execute("PRAGMA query_only=1")
             connection.execute("PRAGMA busy_timeout=10000")
             check_meta(connection, target)
         except sqlite3.DatabaseError as error:
             connection.close()
+            if not immutable and _needs_write_access(error):
+                raise _ReadOnlyFolderError(str(error)) from error
             raise ProvebenchError(f"cannot read ledger: {error}", path=target) from error
         except BaseException:
             connection.close()
@@ -326,6 +353,22 @@ def _connect(path: Path, *, uri: str | None) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error as error:
         raise ProvebenchError(f"cannot open ledger: {error}", path=path) from error
+
+
+class _ReadOnlyFolderError(Exception):
+    """A `mode=ro` WAL reader could not create or write the `-shm` index beside the ledger."""
+
+
+def _needs_write_access(error: sqlite3.DatabaseError) -> bool:
+    name = str(getattr(error, "sqlite_errorname", ""))
+    return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN"))
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as error:
+        raise ProvebenchError(f"cannot read ledger: {error.strerror}", path=path) from error
 
 
 def _refuse_non_sqlite(path: Path) -> None:
