@@ -17,18 +17,10 @@ import os
 import sys
 from collections.abc import Callable
 
-from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
+from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError, shown
 
 EXIT_INTERNAL_ERROR = 3
 EXIT_INTERRUPTED = 130
-# Control characters left in an error line (the message and the file name are data, and a file
-# name can hold anything): shown as escapes, so that a terminal never acts on them.
-_ESCAPES = {
-    **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
-    ord("\t"): "\t",
-    ord("\r"): "\\r",
-    ord("\n"): "\\n",
-}
 
 
 def main() -> None:
@@ -82,7 +74,8 @@ def _reporting_errors(command: Callable[[], None]) -> None:
 
 
 def _error_line(text: str) -> None:
-    print(f"provebench: {text}".translate(_ESCAPES), file=sys.stderr, flush=True)
+    # The message and the file name are data, and a file name can hold anything.
+    print(shown(f"provebench: {text}"), file=sys.stderr, flush=True)
 
 
 __all__ = ["main", "print_final_score"]

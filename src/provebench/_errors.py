@@ -10,6 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 
 EXIT_CONFIG_ERROR = 2
+# Control characters in printed text: shown as escapes, so that a terminal never acts on them
+# (a file name can hold ESC or a newline) and one printed line stays one line.
+_ESCAPES = {
+    **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
+    ord("\t"): "\t",
+    ord("\r"): "\\r",
+    ord("\n"): "\\n",
+}
+
+
+def shown(text: object) -> str:
+    """`text` (a file name, usually) as it may be printed: control characters as escapes.
+
+    Every line provebench prints that holds a name the user chose goes through here: error
+    lines and normal output alike.
+    """
+    return str(text).translate(_ESCAPES)
 
 
 class ProvebenchError(Exception):
@@ -43,4 +60,4 @@ class ProvebenchError(Exception):
         return self.one_line()
 
 
-__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError"]
+__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError", "shown"]

@@ -44,7 +44,7 @@ def import_command(
 ) -> None:
     """Convert a transcript to provebench evidence (canonical JSON, written atomically)."""
     from provebench._canonical import canonical_json, write_atomic
-    from provebench._errors import ProvebenchError
+    from provebench._errors import ProvebenchError, shown
     from provebench.evidence._openai import import_openai
     from provebench.evidence._readers import import_oasis
     from provebench.evidence._stamp import with_run_facts
@@ -68,7 +68,7 @@ def import_command(
     except OSError as error:
         raise ProvebenchError(f"cannot write: {error.strerror}", path=output) from None
     typer.echo(
-        f"wrote {output}: {len(evidence.actions)} actions, "
+        f"wrote {shown(output)}: {len(evidence.actions)} actions, "
         f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
         err=True,
     )
@@ -81,11 +81,12 @@ def show_command(
     """Summarise an evidence file: channels, steps, tool calls, non-scoring metadata."""
     from rich.console import Console
 
+    from provebench._errors import shown
     from provebench.evidence._readers import load_evidence
     from provebench.evidence._summary import print_summary
 
     evidence = load_evidence(source)
-    print_summary(evidence, source=str(source), console=Console(highlight=False))
+    print_summary(evidence, source=shown(source), console=Console(highlight=False))
 
 
 @schema_app.command("evidence")

@@ -30,6 +30,7 @@ def verify_command(
 ) -> None:
     """Recompute the hash chain; name every edited, deleted, inserted or reordered entry."""
     from provebench._canonical import canonical_json
+    from provebench._errors import shown
     from provebench.ledger._verify import verify_ledger
 
     report = verify_ledger(path, expect_head=expect_head, expect_length=expect_length)
@@ -38,7 +39,7 @@ def verify_command(
     else:
         typer.echo(report.summary())
         for problem in report.problems:
-            typer.echo(problem.one_line())
+            typer.echo(shown(problem.one_line()))  # a found value is data
         hidden = report.problem_count - len(report.problems)
         if hidden > 0:
             typer.echo(f"... and {hidden} more problem(s)")
@@ -54,7 +55,7 @@ def export_command(
     ],
 ) -> None:
     """Write the ledger as canonical JSONL (one entry a line), atomically."""
-    from provebench._errors import ProvebenchError
+    from provebench._errors import ProvebenchError, shown
     from provebench.ledger._ledger import Ledger
 
     if not output.parent.is_dir():
@@ -63,7 +64,7 @@ def export_command(
         count = ledger.export_jsonl(output)
         head = ledger.head()
     head_text = "none" if head is None else head.hash
-    typer.echo(f"exported {count} entries to {output} (head hash {head_text})")
+    typer.echo(f"exported {count} entries to {shown(output)} (head hash {head_text})")
 
 
 @log_app.command("show")
@@ -84,11 +85,12 @@ def show_command(
     from rich.table import Table
     from rich.text import Text
 
+    from provebench._errors import shown
     from provebench.ledger._show import shown_rows
 
     rows = shown_rows(path, kind)
     selected = deque(rows, maxlen=tail) if tail is not None else list(rows)
-    table = Table(show_lines=False, title=str(path))
+    table = Table(show_lines=False, title=Text(shown(path)))
     for name in ("seq", "kind", "payload", "hash"):
         table.add_column(name, no_wrap=name != "payload", overflow="fold")
     for seq, row_kind, payload_text, entry_hash in selected:

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from provebench._errors import shown
+
 pilot_app = typer.Typer(
     help="Pilot 03 (call import): laboratory, runner, evaluator.", no_args_is_help=True
 )
@@ -76,7 +78,7 @@ def generate_command(
     counts = write_corpus(config, out).counts
     kinds = " ".join(f"{kind}={count}" for kind, count in counts.by_kind.items())
     typer.echo(
-        f"{out}: seed={seed} profile={profile.value} events={counts.events} "
+        f"{shown(out)}: seed={seed} profile={profile.value} events={counts.events} "
         f"admissible={counts.admissible_files} refused={counts.refused_files} | {kinds}"
     )
 
@@ -130,11 +132,11 @@ def run_command(
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if outcome.already_complete:
-        typer.echo(f"{out}: already complete (run.json present); nothing to do")
+        typer.echo(f"{shown(out)}: already complete (run.json present); nothing to do")
         return
     typer.echo(
-        f"{out}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
-        f"{' (resumed)' if outcome.resumed else ''}; see run.json"
+        f"{shown(out)}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
+        f"{' (resumed)' if outcome.resumed else ''}{outcome.agent_errors_said()}; see run.json"
     )
 
 
@@ -164,16 +166,21 @@ def serve_command(
     run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
 
     def announce(lab: EmulatedLab) -> None:
-        typer.echo(f"# provebench lab emulator on {lab.server.base_url}; run directory {run_dir}")
+        typer.echo(
+            f"# provebench lab emulator on {lab.server.base_url}; run directory {shown(run_dir)}"
+        )
         for name, value in lab.client_environment().items():
             typer.echo(f"export {name}='{value}'")
         sys.stdout.flush()
 
     outcome = serve_lab(corpus, run_dir, port=port, host=host, on_ready=announce)
     if outcome is None:
-        typer.echo(f"# stopped; committed cycles are kept in {run_dir}")
+        typer.echo(f"# stopped; committed cycles are kept in {shown(run_dir)}")
     else:
-        typer.echo(f"# {run_dir}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows")
+        typer.echo(
+            f"# {shown(run_dir)}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
+            f"{outcome.agent_errors_said()}"
+        )
 
 
 @pilot_app.command("score-final")
@@ -266,8 +273,10 @@ def evaluate_command(
     for error in verdict.configuration_errors:
         where = ": ".join(part for part in (error.path, error.field) if part)
         typer.echo(
-            f"provebench: configuration error: {where + ': ' if where else ''}"
-            f"{error.message} [{error.code}]",
+            shown(
+                f"provebench: configuration error: {where + ': ' if where else ''}"
+                f"{error.message} [{error.code}]"
+            ),
             err=True,
         )
     if explain:
@@ -279,7 +288,7 @@ def evaluate_command(
     else:
         pilot = "null" if verdict.pilot_pass is None else str(verdict.pilot_pass).lower()
         typer.echo(
-            f"{target}: {verdict.status} scorer_pass={str(verdict.scorer_pass).lower()} "
+            f"{shown(target)}: {verdict.status} scorer_pass={str(verdict.scorer_pass).lower()} "
             f"laboratory_pass={str(verdict.laboratory_pass).lower()} pilot_pass={pilot} "
             f"critical_violations={verdict.critical_violation_count}"
         )
@@ -328,5 +337,5 @@ def redteam_command(
     report = run_redteam(target, seed=seed, level=budget.value, workers=workers, progress=progress)
     width = None if sys.stdout.isatty() else 160  # a file or a pipe gets the whole table
     print_report(report, Console(highlight=False, markup=False, soft_wrap=False, width=width))
-    typer.echo(f"{target / REPORT_FILE}: {'passed' if report.passed else 'FAILED'}")
+    typer.echo(f"{shown(target / REPORT_FILE)}: {'passed' if report.passed else 'FAILED'}")
     raise typer.Exit(0 if report.passed else 1)

@@ -19,10 +19,11 @@ def report(
 ) -> None:
     """Write a self-contained HTML report of a verdict: same verdict bytes, same report bytes."""
     # Jinja2 and the renderer load only when the command runs (fast CLI start-up).
+    from provebench._errors import shown
     from provebench.report._render import write_report
 
     written = write_report(verdict, out)
-    typer.echo(str(written))
+    typer.echo(shown(written))
 
 
 __all__ = ["report"]

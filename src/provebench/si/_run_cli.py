@@ -33,6 +33,7 @@ def run_command(
 
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
+    from provebench._errors import shown
     from provebench.si._run import run_agent, start_session, write_run
     from provebench.si.agents._loader import load_agent
 
@@ -43,7 +44,7 @@ def run_command(
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     typer.echo(
         f"{scenario.id}: {verdict.band} {verdict.score} "
-        f"({len(outcome.evidence.actions)} tool calls; {ending}) -> {out}"
+        f"({len(outcome.evidence.actions)} tool calls; {ending}) -> {shown(out)}"
     )
 
 

@@ -6,12 +6,8 @@ from rich.console import Console
 from rich.text import Text
 
 from provebench._canonical import canonical_json
+from provebench._errors import shown
 from provebench.si._validate import ValidationReport
-
-
-def _one_line(text: str) -> str:
-    # A file name or a value quoted in a message must not break the one-violation-per-line form.
-    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def render_json(report: ValidationReport) -> str:
@@ -22,12 +18,14 @@ def render_text(report: ValidationReport, console: Console) -> None:
     """One ``FILE:LINE: FIELD: message [rule]`` line per violation, then a summary line."""
     for violation in report.violations:
         line = Text()
-        line.append(f"{_one_line(violation.file)}:{violation.line}", style="bold")
+        # A file name, a key or a value quoted in a message is data: its control characters are
+        # shown as escapes, so none breaks the one-violation-per-line form or drives the terminal.
+        line.append(f"{shown(violation.file)}:{violation.line}", style="bold")
         line.append(": ")
-        line.append(_one_line(violation.field) or "(document)", style="cyan")
+        line.append(shown(violation.field) or "(document)", style="cyan")
         line.append(": ")
         warning = violation.severity == "warning"
-        line.append(_one_line(violation.message), style="yellow" if warning else "red")
+        line.append(shown(violation.message), style="yellow" if warning else "red")
         line.append(f" [{violation.rule}]", style="dim")
         if warning:
             line.append(" (warning)", style="yellow")
