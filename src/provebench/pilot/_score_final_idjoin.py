@@ -14,10 +14,8 @@ id of its own.
   same counts).
 * Each batch of candidate records is looked up by the hashes of its ids, at C speed. A record
   equal to its expected record is that row (same id, every field equal). The others are
-  compared field by field: when both are plain (one line, no quote, the header's width), all
-  their texts are joined and split at once, so that their fields line up in two flat lists, and
-  their ids are checked equal there (two ids of one hash are never taken for one); any other row
-  is compared as the digest join does (`FieldComparison`).
+  compared field by field as the other joins compare them (`FieldComparison`), their ids
+  checked equal (two ids of one hash are never taken for one).
 * Each expected id met has its record replaced by `_MET` (and so freed): a later candidate row
   of that id is a repeat; an id the expected rows lack is kept by its hash, and a second row of
   it is a repeat. A repeat, an empty or missing candidate id declines (the published "last row
@@ -41,7 +39,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from itertools import compress, repeat
-from operator import and_, eq, is_, is_not, ne, not_
+from operator import and_, is_, is_not, ne, not_
 from pathlib import Path
 from typing import Any, Final, cast
 
@@ -181,7 +179,6 @@ class _IdPairing:
         if own is not None:
             records = list(compress(records, own))
             hashes = list(compress(hashes, own))
-            ids = list(compress(ids, own))
         found = list(map(self.keyed.get, hashes))
         if _MET in found:
             # A repeat of an id met in an earlier batch. (The ids' check in `_compare` would
@@ -196,7 +193,6 @@ class _IdPairing:
             self._compare(
                 list(compress(found, met)),  # type: ignore[arg-type]  # met: no None
                 list(compress(records, met)),
-                list(compress(ids, met)),  # type: ignore[arg-type]  # all(ids): str
             )
         new = len(records) - len(met_hashes)
         if new:
@@ -218,7 +214,7 @@ class _IdPairing:
             self.order = None  # no longer needed: its memory goes
             self.order_ok = False
 
-    def _compare(self, expected: list[Record], candidate: list[Record], ids: list[str]) -> None:
+    def _compare(self, expected: list[Record], candidate: list[Record]) -> None:
         """Count the fields of the paired rows that match (pilot §7 field accuracy)."""
         self.in_both += len(expected)
         differ = list(map(ne, expected, candidate))
@@ -227,42 +223,21 @@ class _IdPairing:
         self.fields_matched += (len(expected) - changed) * self.compare.named_keys
         if not changed:
             return
-        expected = list(compress(expected, differ))
-        candidate = list(compress(candidate, differ))
-        ids = list(compress(ids, differ))
-        # Plain records on both sides (no quote, one line) whose commas are the header's: their
-        # fields, all texts joined and split once, line up row by row (and cost no list each).
+        # Pair by pair: each of the two texts becomes its fields, which is most of the cost.
+        # (All of a batch's texts joined and split at once, so that the fields line up in two
+        # flat lists, measured no faster.)
         layout = self.layout
-        width = layout.width
-        plain = list(map(is_, map(type, expected), repeat(str)))
-        plain = list(map(and_, plain, map(is_, map(type, candidate), repeat(str))))
-        try:
-            commas = list(map(str.count, candidate, repeat(",")))  # type: ignore[arg-type]
-        except TypeError:  # a record spanning lines (a list) among them
-            commas = [record.count(",") if record.__class__ is str else -1 for record in candidate]
-        plain = list(map(and_, plain, map(eq, commas, repeat(width - 1))))
-        lined_up = plain.count(True)
-        if lined_up:
-            expected_fields = ",".join(compress(expected, plain)).split(",")  # type: ignore[arg-type]
-            candidate_fields = ",".join(compress(candidate, plain)).split(",")  # type: ignore[arg-type]
-            column = layout.id_column or 0  # an int: `check_plain_layout` saw to it
-            if expected_fields[column::width] != candidate_fields[column::width]:
+        compare = self.compare
+        matched = 0
+        for expected_record, candidate_record in zip(
+            compress(expected, differ), compress(candidate, differ), strict=True
+        ):
+            expected_fields = record_fields(expected_record)
+            candidate_fields = record_fields(candidate_record)
+            if layout.file_id(expected_fields) != layout.file_id(candidate_fields):
                 raise _NotPlain  # two ids of one hash: the digest join compares the ids
-            # Every id equal, and `file_id` is no key of the field accuracy.
-            self.fields_matched += sum(map(eq, expected_fields, candidate_fields)) - lined_up
-        if lined_up != changed:
-            others = list(map(not_, plain))
-            expected = list(compress(expected, others))
-            candidate = list(compress(candidate, others))
-            if layout.file_ids(expected) != list(compress(ids, others)):
-                raise _NotPlain  # two ids of one hash, as above
-            self.fields_matched += sum(
-                map(
-                    self.compare.matches,
-                    map(record_fields, expected),
-                    map(record_fields, candidate),
-                )
-            )
+            matched += compare.matches(expected_fields, candidate_fields)
+        self.fields_matched += matched
 
     def part_counts(self) -> dict[str, int]:
         """What this part adds to the counts of the other."""
