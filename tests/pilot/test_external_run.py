@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -287,6 +288,21 @@ def test_sigkill_mid_cycle_and_resume_publish_the_same_bytes(
     assert second.returncode == 0, second.stderr
     for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl"):
         assert (crashed / name).read_bytes() == (reference / name).read_bytes(), name
+
+
+def test_an_external_importer_that_crashes_is_in_the_errors_and_the_summary(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    crash = _script(tmp_path, "crash.py", "raise SystemExit(3)\n")
+    result = run_cli(
+        "pilot", "run", "--corpus", str(small_corpus), "--out", str(tmp_path / "run"),
+        "--agent-cmd", f"python {crash}", timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    errors = re.findall(r"^cycle \d+/4: \d+ events, (\d+) errors$", result.stderr, re.M)
+    assert errors == ["1"] * 4  # no call made, so no error answered: each is the agent_error
+    said = "agent_error in 4 cycle(s), the last: ExternalImporterFailed: the importer exited"
+    assert said in result.stdout
 
 
 def test_run_takes_exactly_one_of_agent_and_agent_cmd(small_corpus: Path, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,36 @@ def test_plain_progress_lines_when_not_a_terminal(corpus: Path, tmp_path: Path) 
     record = json.loads((tmp_path / "r" / "run.json").read_text(encoding="utf-8"))
     assert record["complete"] is True
     assert record["cycles"] == len(re.findall(r"^cycle ", result.stderr, re.MULTILINE))
+
+
+CRASHING = """
+class Crashing:
+    name = "crashing"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        raise RuntimeError("boom\\nand a second line")
+"""
+
+
+def test_an_importer_that_crashes_is_in_the_errors_and_the_summary(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # It makes no call, so the lab answers it no error: its agent_error is the cycle's one error.
+    importer = tmp_path / "crashing.py"
+    importer.write_text(CRASHING, encoding="utf-8")
+    run = tmp_path / "run"
+    args = ("pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Crashing")
+    first = run_cli(*args, "--out", str(run), env={"PROVEBENCH_PILOT_CRASH_AT": "after_commit@2"})
+    assert first.returncode == -signal.SIGKILL, first.stderr
+    resumed = run_cli(*args, "--out", str(run))
+    assert resumed.returncode == 0, resumed.stderr
+    cycles = json.loads((run / "run.json").read_text(encoding="utf-8"))["cycles"]
+    errors = re.findall(r"^cycle \d+/\d+: \d+ events, (\d+) errors$", resumed.stderr, re.M)
+    assert errors == ["1"] * (cycles - 2)
+    # The summary counts the cycles before the resume too, and gives the last reason's first line.
+    said = f"; agent_error in {cycles} cycle(s), the last: RuntimeError: boom; see run.json"
+    assert resumed.stdout.strip().endswith(said), resumed.stdout
 
 
 def _docs_example() -> str:

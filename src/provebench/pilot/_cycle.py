@@ -41,7 +41,8 @@ class ConfirmedCycle:
     register_rows: int
     register_sha256: str
     calls: int
-    errors: int
+    errors: int  # errors the lab answered to the importer (faults, refusals, bad calls)
+    agent_error: str | None  # "type: message" when the importer failed or timed out
 
 
 # Register cells are str (the gateway checks it), so a row's compact JSON is its cells quoted by
@@ -129,12 +130,13 @@ def run_cycle(
         # Recorded as a timeout even if the importer caught the exception and returned, or
         # raised something else on its way out: the limit passing is the fact (fixed message).
         failure = ImporterTimedOut(deadline.message)
+    agent_error = None
     if failure is not None:
         # An importer that fails is evidence, not a lab fault: record it and confirm what it
         # appended before failing.
-        record.add(
-            "agent_error", {"type": type(failure).__name__, "message": safe_text(str(failure))}
-        )
+        payload = {"type": type(failure).__name__, "message": safe_text(str(failure))}
+        record.add("agent_error", payload)
+        agent_error = f"{payload['type']}: {payload['message']}"
     gateway.finish()
     rows = gateway.working_rows
     status_index = schema.register_columns.index(schema.status_column)
@@ -159,6 +161,7 @@ def run_cycle(
         register_sha256=new_sha256,
         calls=record.calls,
         errors=record.errors,
+        agent_error=agent_error,
     )
 
 

@@ -119,9 +119,13 @@ def _held(event: Any) -> Any:
     return event
 
 
+_SAID_MAX = 160
+
+
 class RunProgress(Protocol):
     def start(self, total_cycles: int, done_cycles: int) -> None: ...
 
+    # `errors`: those the lab answered to the importer, plus 1 if the cycle ended in agent_error.
     def cycle_done(self, cycle: int, events: int, errors: int) -> None: ...
 
     def finish(self) -> None: ...
@@ -135,6 +139,18 @@ class RunOutcome:
     resumed: bool
     already_complete: bool
     record: dict[str, Any] = field(default_factory=dict)
+    agent_errors: int = 0  # cycles, resumed ones included, that ended in agent_error
+    last_agent_error: str | None = None
+
+    def agent_errors_said(self) -> str:
+        """For the summary line: a run whose importer failed must say so, with the last reason
+        (its first line, capped: the message is the importer's own text)."""
+        if not self.agent_errors:
+            return ""
+        last = (self.last_agent_error or "").strip().partition("\n")[0]
+        if len(last) > _SAID_MAX:
+            last = last[: _SAID_MAX - 1] + "…"
+        return f"; agent_error in {self.agent_errors} cycle(s), the last: {last}"
 
 
 def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:
@@ -213,7 +229,16 @@ def execute_run(
         ledger.close()
         if progress is not None:
             progress.finish()
-    return RunOutcome(run_dir, state.committed, state.register_rows, resumed, False, record)
+    return RunOutcome(
+        run_dir,
+        state.committed,
+        state.register_rows,
+        resumed,
+        False,
+        record,
+        state.agent_errors,
+        state.last_agent_error,
+    )
 
 
 def run_lab(
@@ -302,10 +327,15 @@ def _run_cycles_collected(
         state.confirmed_ids = state.confirmed_ids.union(outcome.confirmed_ids)
         state.register_rows = outcome.register_rows
         state.register_sha256 = outcome.register_sha256
+        if outcome.agent_error is not None:
+            state.note_agent_error(outcome.agent_error)
         rundir.snapshot_work(cycle + 1)
         crash.at("after_snapshot", cycle)
         if progress is not None:
-            progress.cycle_done(cycle, len(events), outcome.errors)
+            # An importer that crashed is an error too: a run of crashing cycles must not look
+            # clean in the progress (the lab answered it no error, it simply failed).
+            failed = int(outcome.agent_error is not None)
+            progress.cycle_done(cycle, len(events), outcome.errors + failed)
         # The committed record and the applied events are not needed by the next cycle: free
         # them now rather than when the next cycle rebinds the names (peak memory).
         del outcome, events
@@ -324,6 +354,12 @@ class _ReplayState:
     register_sha256: str = EMPTY_REGISTER_SHA256
     # One immutable set, replaced after each commit: the gateway hands it to the importer as is.
     confirmed_ids: frozenset[str] = frozenset()
+    agent_errors: int = 0
+    last_agent_error: str | None = None
+
+    def note_agent_error(self, said: str) -> None:
+        self.agent_errors += 1
+        self.last_agent_error = said
 
 
 def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
@@ -339,6 +375,8 @@ def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
             )
         if kind == "sheets.append" and payload.get("applied"):
             confirmed.update(row[file_id_index] for row in payload["rows"])
+        elif kind == "agent_error":  # counted for the run's summary line, resumed or not
+            state.note_agent_error(f"{payload.get('type')}: {payload.get('message')}")
         elif kind == "cycle_confirmed":
             state.committed = int(payload["cycle"])
             state.register_rows = int(payload["register_rows"])
