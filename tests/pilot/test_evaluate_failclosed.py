@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,6 +150,74 @@ def test_incomplete_run_without_run_json(copies: tuple[Path, Path]) -> None:
     verdict = evaluate_run(run, corpus)
     assert_fails_closed(verdict, "incomplete_run")
     assert verdict.metrics is None
+
+
+def _set(*keys: str, to: object) -> Callable[[dict[str, Any]], None]:
+    """An edit of run.json at a path of keys (`to=DELETE` removes the last one)."""
+
+    def edit(record: dict[str, Any]) -> None:
+        *parents, last = keys
+        for key in parents:
+            record = record[key]
+        if to is DELETE:
+            del record[last]
+        else:
+            record[last] = to
+
+    return edit
+
+
+DELETE = object()
+RECORD_EDITS = {
+    "unknown format": (
+        _set("format", to="provebench.pilot.run/99"),
+        "run_record_invalid",
+        "format",
+    ),
+    "no format": (_set("format", to=DELETE), "run_record_invalid", "format"),
+    "not complete": (_set("complete", to=False), "incomplete_run", "complete"),
+    "negative cycles": (_set("cycles", to=-5), "run_record_invalid", "cycles"),
+    "fewer cycles than the corpus": (_set("cycles", to=1), "incomplete_run", "cycles"),
+    "length as text": (_set("ledger", "length", to="5"), "run_record_invalid", "ledger.length"),
+    "no head hash": (
+        _set("ledger", "head_hash", to=None),
+        "run_record_invalid",
+        "ledger.head_hash",
+    ),
+    "a bool for a count": (
+        _set("register", "rows", to=True),
+        "run_record_invalid",
+        "register.rows",
+    ),
+    "an unknown key": (_set("verified", to=True), "run_record_invalid", "verified"),
+    "a file outside the run": (
+        _set("files_sha256", "../x", to="0" * 64),
+        "run_record_invalid",
+        "files_sha256",
+    ),
+    "the register unrecorded": (
+        _set("files_sha256", "register.csv", to=DELETE),
+        "run_record_invalid",
+        "files_sha256",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RECORD_EDITS))
+def test_a_run_record_that_is_not_strictly_valid_is_not_evaluated(
+    copies: tuple[Path, Path], case: str
+) -> None:
+    """run.json is checked strictly before it is used: format, types, ranges, completeness."""
+    corpus, run = copies
+    edit, code, field = RECORD_EDITS[case]
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    edit(record)
+    (run / "run.json").write_text(canonical_json(record), encoding="utf-8")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, code)
+    assert verdict.metrics is None and verdict.result_evidence is None
+    [error] = verdict.configuration_errors
+    assert (error.path, error.field) == ("run.json", field), error
 
 
 def test_corpus_whose_manifest_does_not_verify(copies: tuple[Path, Path]) -> None:

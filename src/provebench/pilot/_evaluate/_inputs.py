@@ -19,6 +19,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
+from provebench.pilot._evaluate._record import check_run_record
 from provebench.pilot._evaluate._rules import REPORT_FILE, VERDICT_FILE
 from provebench.pilot._evaluate._verdict import ConfigurationError
 from provebench.pilot._rows import REGISTER_COLUMNS
@@ -77,8 +78,9 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
             path=record_path,
         )
     else:
-        inputs.run_record = _read_record(record_path)
-        _check_run_files(inputs, inputs.run_record)
+        inputs.run_record = _read_record(inputs, record_path)
+        if inputs.run_record is not None:
+            _check_run_files(inputs, inputs.run_record)
     _read_corpus(inputs, corpus_dir)
     if inputs.run_record is not None:
         _read_ledger(inputs, inputs.run_record)
@@ -86,16 +88,19 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
     return inputs
 
 
-def _read_record(path: Path) -> dict[str, Any]:
+def _read_record(inputs: RunInputs, path: Path) -> dict[str, Any] | None:
+    """The parsed run.json, or None (and a configuration error) when it is not a complete run
+    record of the known format (`_record.py`): nothing in it is then used."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ProvebenchError(f"unreadable run record: {error}", path=path) from error
-    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
-        raise ProvebenchError("not a run record", path=path, field="files_sha256")
-    for key in ("agent", "rule_versions", "corpus", "register", "ledger"):
-        if not isinstance(record.get(key), dict):
-            raise ProvebenchError("not a run record", path=path, field=key)
+    problem = check_run_record(record)
+    if problem is not None:
+        code, where, message = problem
+        inputs.error(code, message, path=path, field=where)
+        return None
+    assert isinstance(record, dict)
     return record
 
 
@@ -159,14 +164,15 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     ledger_path, export_path = root / LEDGER_FILE, root / LEDGER_EXPORT_FILE
     if not ledger_path.is_file():
         return  # reported as file_missing
-    recorded = record["ledger"]
-    head, length = recorded.get("head_hash"), recorded.get("length")
-    if not isinstance(length, int) or not (head is None or isinstance(head, str)):
-        raise ProvebenchError("not a run record", path=root / RUN_RECORD_FILE, field="ledger")
+    head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
     for path in (ledger_path, export_path):
         if not path.is_file():
             continue
-        report = verify_ledger(path, expect_head=head, expect_length=length)
+        try:
+            report = verify_ledger(path, expect_head=head, expect_length=length)
+        except ProvebenchError as error:  # not a ledger at all (e.g. emptied): fail closed
+            inputs.error("ledger_unreadable", error.message, path=path)
+            return
         if not report.ok:
             inputs.ledger_problems.extend(report.problems)
             first = report.problems[0].one_line() if report.problems else report.summary()
