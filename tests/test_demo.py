@@ -1,11 +1,16 @@
 """`provebench demo` runs the main job end to end and refuses to replace foreign folders."""
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.console import Console
+
+from provebench import _demo as demo_module
 
 
 def _demo(out: Path) -> subprocess.CompletedProcess[str]:
@@ -49,3 +54,25 @@ def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:
     assert "refusing to replace" in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
     assert (foreign / "precious.txt").read_text() == "keep me"
+
+
+def test_every_score_command_is_printed_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # README: every step is a real command, printed before it runs; the series of `si score`
+    # runs once printed only its heading.
+    console = Console(file=io.StringIO(), record=True, width=80)
+    printed_before: list[bool] = []
+    real_run = subprocess.run
+
+    def spying_run(command: list[str], **options: Any) -> Any:
+        shown = " ".join(["provebench", *command[3:]])  # after `python -m provebench`
+        printed_before.append(f"$ {shown}\n" in console.export_text(clear=False))
+        return real_run(command, **options)
+
+    monkeypatch.setattr(demo_module.subprocess, "run", spying_run)
+    results = demo_module._si_part(console)
+    examples = sorted((Path(demo_module.__file__).parent / "si" / "examples").glob("*.json"))
+    assert len(results) == len(examples) > 1
+    assert printed_before == [True] * (1 + len(examples))  # si validate, then each si score
+    text = console.export_text()
+    for example in examples:
+        assert f" {example}\n" in text

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from provebench._errors import ProvebenchError
@@ -30,9 +31,10 @@ DEFAULT_SEED = 3
 
 @dataclass(frozen=True)
 class _Step:
-    """One command of the demo and the exit statuses that count as the expected outcome."""
+    """One command of the demo and the exit statuses that count as the expected outcome
+    (`title` None: one of a series, under the series' heading)."""
 
-    title: str
+    title: str | None
     args: list[str]
     ok_statuses: tuple[int, ...] = (0,)
 
@@ -53,7 +55,11 @@ def _prepare(out_dir: Path) -> None:
 
 def _run(console: Console, step: _Step, *, capture: bool) -> subprocess.CompletedProcess[str]:
     shown = " ".join(["provebench", *step.args])
-    console.print(f"\n[bold cyan]{step.title}[/]\n[dim]$ {shown}[/]", highlight=False)
+    if step.title is not None:
+        console.print(f"\n[bold cyan]{escape(step.title)}[/]", highlight=False)
+    # The command as it runs, before it runs (README: the demo doubles as a tour): unwrapped, so
+    # that it can be copied, and escaped, since a path is data, not markup.
+    console.print(f"[dim]$ {escape(shown)}[/]", highlight=False, soft_wrap=True)
     completed = subprocess.run(
         [sys.executable, "-m", "provebench", *step.args],
         capture_output=capture,
@@ -81,15 +87,10 @@ def _si_part(console: Console) -> list[tuple[str, str, float]]:
     examples = sorted(Path(str(si_root / "examples")).glob("*.json"))
     console.print(f"\n[bold cyan]Score {len(examples)} example evidence files[/]")
     for example in examples:
-        step = _Step(f"score {example.name}", ["si", "score", scenario, str(example)])
-        completed = subprocess.run(
-            [sys.executable, "-m", "provebench", *step.args],
-            capture_output=True,
-            text=True,
-            check=False,
+        # Captured: the verdicts go into the summary table, not on the screen.
+        completed = _run(
+            console, _Step(None, ["si", "score", scenario, str(example)]), capture=True
         )
-        if completed.returncode != 0:
-            raise ProvebenchError(completed.stderr.strip() or "si score failed", path=example)
         verdict = json.loads(completed.stdout)
         results.append((example.stem, str(verdict["band"]), float(verdict["score"])))
     return results
