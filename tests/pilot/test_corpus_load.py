@@ -103,6 +103,19 @@ def test_a_corpus_made_under_other_rule_versions_is_refused(tmp_path: Path) -> N
     assert error.field == "versions.tzdata" and "2000.1" in error.message
 
 
+@pytest.mark.parametrize("name", ["corpus.json", "manifest.json"])
+def test_an_unknown_corpus_format_is_refused_in_either_file(tmp_path: Path, name: str) -> None:
+    directory = fresh_corpus_dir(tmp_path)
+    path = directory / name
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["corpus_format"] = "call-import-corpus/9"
+    path.write_text(canonical_json(document), encoding="utf-8")
+    _rewrite_manifest(directory)  # leaves manifest.json's own edit in place
+    error = _error(directory)
+    assert (error.path, error.field) == (str(path), "corpus_format")
+    assert "call-import-corpus/9" in error.message
+
+
 def test_expected_rows_with_a_repeated_file_id_are_refused(tmp_path: Path) -> None:
     directory = fresh_corpus_dir(tmp_path)
     path = directory / "expected_final_rows.csv"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from provebench._canonical import canonical_json, sha256_file
 from tests.helpers.pilot_lab import REPO_ROOT, make_corpus, read_rows, run_cli
 
 
@@ -40,6 +41,27 @@ def test_altered_corpus_file_is_refused_and_nothing_written(corpus: Path, tmp_pa
     out = tmp_path / "run"
     result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
     assert_one_line_error(result, "drive_events.jsonl", "manifest")
+    assert not out.exists()
+
+
+def rehash(corpus: Path, *names: str) -> None:
+    """Make manifest.json agree with edited files, as someone editing a corpus would."""
+    manifest_path = corpus / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    for name in names:
+        manifest["sha256"][name] = sha256_file(corpus / name)
+    manifest_path.write_text(canonical_json(manifest), encoding="utf-8")
+
+
+def test_an_unknown_corpus_format_in_corpus_json_is_refused(corpus: Path, tmp_path: Path) -> None:
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    info = json.loads((broken / "corpus.json").read_text(encoding="utf-8"))
+    info["corpus_format"] = "call-import-corpus/9"
+    (broken / "corpus.json").write_text(canonical_json(info), encoding="utf-8")
+    rehash(broken, "corpus.json")
+    out = tmp_path / "run"
+    result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
+    assert_one_line_error(result, "corpus.json", "corpus_format", "call-import-corpus/9")
     assert not out.exists()
 
 

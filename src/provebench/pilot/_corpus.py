@@ -229,12 +229,7 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
     if not manifest_path.is_file():
         raise ProvebenchError("incomplete corpus: manifest.json is missing", path=directory)
     manifest = _load_json_model(manifest_path, CorpusManifest)
-    if manifest.corpus_format != CORPUS_FORMAT_VERSION:
-        raise ProvebenchError(
-            f"corpus format {manifest.corpus_format}, this build reads {CORPUS_FORMAT_VERSION}",
-            path=manifest_path,
-            field="corpus_format",
-        )
+    _check_format(manifest.corpus_format, manifest_path)
     present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST_FILE)
     if sorted(manifest.sha256) != sorted(CORPUS_FILES) or present != sorted(CORPUS_FILES):
         listed, expected = set(manifest.sha256), set(CORPUS_FILES)
@@ -252,6 +247,7 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
                 field="sha256",
             )
     info = _load_json_model(directory / CORPUS_INFO_FILE, CorpusInfo)
+    _check_format(info.corpus_format, directory / CORPUS_INFO_FILE)
     _check_versions(info, directory / CORPUS_INFO_FILE)
     corpus = Corpus(directory=directory, info=info, manifest=manifest)
     if check_lines:
@@ -267,6 +263,18 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
                 path=corpus.expected_rows_path,
             )
     return corpus
+
+
+def _check_format(corpus_format: str, path: Path) -> None:
+    """Both manifest.json and corpus.json name the corpus format, and every reader of a corpus
+    goes through `load_corpus`: a format this build does not know is refused in either file
+    (pilot §4 "fixed in the pilot version"), never read as if it were the known one."""
+    if corpus_format != CORPUS_FORMAT_VERSION:
+        raise ProvebenchError(
+            f"corpus format {corpus_format}, this build reads {CORPUS_FORMAT_VERSION}",
+            path=path,
+            field="corpus_format",
+        )
 
 
 def _check_versions(info: CorpusInfo, path: Path) -> None:
