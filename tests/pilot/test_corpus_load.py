@@ -116,6 +116,18 @@ def test_an_unknown_corpus_format_is_refused_in_either_file(tmp_path: Path, name
     assert "call-import-corpus/9" in error.message
 
 
+def test_expected_rows_that_are_not_utf8_name_the_file_and_line(tmp_path: Path) -> None:
+    directory = fresh_corpus_dir(tmp_path)
+    path = directory / "expected_final_rows.csv"
+    lines = path.read_bytes().split(b"\n")
+    lines[6] = lines[6][:4] + b"\xff\xfe" + lines[6][4:]
+    path.write_bytes(b"\n".join(lines))
+    _rewrite_manifest(directory)
+    error = _error(directory)
+    assert (error.path, error.line) == (str(path), 7)
+    assert "not valid UTF-8: byte 0xff at column 5" in error.message
+
+
 def test_expected_rows_with_a_repeated_file_id_are_refused(tmp_path: Path) -> None:
     directory = fresh_corpus_dir(tmp_path)
     path = directory / "expected_final_rows.csv"

@@ -227,6 +227,24 @@ def test_corpus_whose_manifest_does_not_verify(copies: tuple[Path, Path]) -> Non
     assert_fails_closed(evaluate_run(run, corpus), "corpus_invalid")
 
 
+def test_expected_rows_that_are_not_utf8_are_one_line_naming_file_and_line(
+    copies: tuple[Path, Path],
+) -> None:
+    corpus, run = copies
+    path = corpus / "expected_final_rows.csv"
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b"\xff" + lines[2]
+    path.write_bytes(b"\n".join(lines))
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    manifest["sha256"]["expected_final_rows.csv"] = sha256_file(path)
+    (corpus / "manifest.json").write_text(canonical_json(manifest), encoding="utf-8")
+    assert_fails_closed(evaluate_run(run, corpus), "corpus_invalid")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert "expected_final_rows.csv:3" in line and "not valid UTF-8" in line
+
+
 def test_another_corpus_than_the_run_was_made_on(copies: tuple[Path, Path], tmp_path: Path) -> None:
     _, run = copies
     other = make_small_corpus(tmp_path, seed=9)

@@ -340,7 +340,34 @@ def read_register_csv(path: Path) -> list[RegisterRow]:
 
 
 def iter_register_csv(path: Path) -> Iterator[RegisterRow]:
-    """`read_register_csv`, one row at a time (memory: the set of file_ids seen)."""
+    """`read_register_csv`, one row at a time (memory: the set of file_ids seen). Bytes that
+    are not UTF-8 or not CSV are one `ProvebenchError` naming the file and the line."""
+    try:
+        yield from _register_rows(path)
+    except UnicodeDecodeError as error:
+        line, column = _first_undecodable(path)
+        raise ProvebenchError(
+            f"not valid UTF-8: byte 0x{error.object[error.start]:02x} at column {column}",
+            path=path,
+            line=line,
+        ) from None
+    except csv.Error as error:
+        raise ProvebenchError(f"not valid CSV: {error}", path=path) from None
+
+
+def _first_undecodable(path: Path) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the first byte that is not UTF-8: the decoder reports an
+    offset in its buffer, not in the file, so the file is read again line by line."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return number, error.start + 1
+    return None, None
+
+
+def _register_rows(path: Path) -> Iterator[RegisterRow]:
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
