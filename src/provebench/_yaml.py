@@ -13,11 +13,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import MAX_JSON_DEPTH
 
 PathPart = str | int
 FieldPath = tuple[PathPart, ...]
@@ -90,16 +91,35 @@ class _Builder:
         self.lines: dict[FieldPath, int] = {}
         self.nodes_seen = 0
         self._scalars = yaml.SafeLoader("")
+        # The nodes being built, outermost first: an alias to one of them is a cycle.
+        self._open: list[int] = []
 
     def build(self, node: yaml.Node, at: FieldPath) -> Any:
         self.nodes_seen += 1
         if self.nodes_seen > _MAX_NODES:
-            raise ProvebenchError(
-                f"more than {_MAX_NODES} YAML nodes (alias expansion?); refusing to load",
-                path=self.path,
-                line=node.start_mark.line + 1,
-                field=format_field(at) or None,
-            )
+            self._refuse(f"more than {_MAX_NODES} YAML nodes (alias expansion?)", node, at)
+        if id(node) in self._open:
+            self._refuse("an alias refers to a node that contains it (a recursive alias)", node, at)
+        if len(self._open) >= MAX_JSON_DEPTH:
+            self._refuse(f"nested deeper than {MAX_JSON_DEPTH} levels", node, at)
+        self._open.append(id(node))
+        try:
+            return self._build_node(node, at)
+        finally:
+            self._open.pop()
+
+    def _refuse(self, problem: str, node: yaml.Node, at: FieldPath) -> NoReturn:
+        # Checked as the tree is built: a cyclic or very deep tree must end in this one line,
+        # never in a RecursionError. (The field of a deep node is shortened, as JSON's is.)
+        field = format_field(at)
+        raise ProvebenchError(
+            f"{problem}; refusing to load",
+            path=self.path,
+            line=node.start_mark.line + 1,
+            field=(field if len(field) <= 80 else field[:80] + "…") or None,
+        )
+
+    def _build_node(self, node: yaml.Node, at: FieldPath) -> Any:
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, at)
         if isinstance(node, yaml.SequenceNode):
@@ -154,7 +174,8 @@ class _Builder:
                             line=source.start_mark.line + 1,
                             field=format_field(at) or None,
                         )
-                    for merged_key, merged_value in self._mapping(source, at).items():
+                    built = self.build(source, at)  # through the cycle and depth checks
+                    for merged_key, merged_value in built.items():
                         merged.setdefault(merged_key, merged_value)
                         merged_lines.setdefault(merged_key, source.start_mark.line + 1)
                 continue

@@ -156,12 +156,12 @@ def test_the_evidence_hash_is_of_the_bytes_scored(
 ) -> None:
     # One read: the file is hashed from the bytes that were parsed, so a file that changes
     # while it is scored can never give a verdict whose hash names other evidence.
-    from provebench.evidence import _json_input
+    from provebench import _jsonfile
 
     evidence = tmp_path / "evidence.json"
     evidence.write_bytes(CORRECT.read_bytes())
     reads: list[Path] = []
-    real_read = _json_input.Path.read_bytes
+    real_read = _jsonfile.Path.read_bytes
 
     def read_then_replace(path: Path) -> bytes:
         data = real_read(path)
@@ -170,7 +170,7 @@ def test_the_evidence_hash_is_of_the_bytes_scored(
             evidence.write_bytes(b"{}")  # what a second read would now see
         return data
 
-    monkeypatch.setattr(_json_input.Path, "read_bytes", read_then_replace)
+    monkeypatch.setattr(_jsonfile.Path, "read_bytes", read_then_replace)
     verdict = provebench.si.score_files(SCENARIO, evidence)
     assert reads == [evidence]
     assert verdict.inputs.evidence_file_sha256 == sha256_file(CORRECT)

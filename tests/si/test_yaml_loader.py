@@ -135,3 +135,29 @@ def test_pure_python_and_libyaml_parsers_agree(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(ProvebenchError) as caught:
         load_yaml_text("a: 1\nb: [\n", path="x.yaml")
     assert caught.value.path == "x.yaml" and caught.value.line is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &a [*a]\n",  # a sequence that holds itself
+        "a: &a {b: *a}\n",  # a mapping that holds itself
+        "a: &a {<<: *a}\n",  # a mapping merged into itself
+    ],
+)
+def test_a_recursive_alias_is_refused_in_one_line(text: str) -> None:
+    with pytest.raises(ProvebenchError, match="recursive alias") as caught:
+        load_yaml_text(text, path="rec.yaml")
+    assert (caught.value.path, caught.value.line) == ("rec.yaml", 1)
+
+
+def test_nesting_deeper_than_the_json_limit_is_refused_not_a_recursion_error() -> None:
+    text = "a:\n" + "".join("  " * (depth + 1) + "-\n" for depth in range(900))
+    with pytest.raises(ProvebenchError, match="nested deeper than 200 levels"):
+        load_yaml_text(text, path="deep.yaml")
+
+
+def test_an_alias_used_twice_side_by_side_is_no_cycle() -> None:
+    (document,) = load_yaml_text("x: &a {k: 1}\ny: {<<: *a, j: 2}\nz: [*a, *a]\n")
+    assert document.data["y"] == {"j": 2, "k": 1}
+    assert document.data["z"] == [{"k": 1}, {"k": 1}]

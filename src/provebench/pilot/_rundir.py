@@ -15,7 +15,6 @@ RUNDIR/
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
 
 RUN_FORMAT = "provebench.pilot.run/2"
 IDENTITY_FILE = "identity.json"
@@ -69,12 +69,7 @@ class RunDir:
             raise ProvebenchError("run directory is not writable", path=self.root)
         identity_path = self.root / IDENTITY_FILE
         if identity_path.is_file():
-            try:
-                recorded = json.loads(identity_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise ProvebenchError(
-                    f"unreadable run identity: {error}", path=identity_path
-                ) from error
+            recorded = read_json_file(identity_path)  # bad JSON: one line naming the file
             if recorded != identity:
                 raise ProvebenchError(
                     "this run directory belongs to another run (different "
@@ -141,11 +136,9 @@ class RunDir:
         pointer = self.checkpoint_dir / _POINTER
         if not pointer.is_file():
             return None
-        try:
-            value = json.loads(pointer.read_text(encoding="utf-8"))["next_cycle"]
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ProvebenchError(f"unreadable checkpoint: {error}", path=pointer) from error
-        if not isinstance(value, int):
+        document = read_json_file(pointer)  # bad JSON: one line naming the file
+        value = document.get("next_cycle") if isinstance(document, dict) else None
+        if type(value) is not int:
             raise ProvebenchError("unreadable checkpoint", path=pointer, field="next_cycle")
         return value
 

@@ -7,7 +7,6 @@ Jinja2's autoescape, so text in a verdict can never become markup.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -17,6 +16,7 @@ import jinja2
 
 from provebench._canonical import canonical_json, compact_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import parse_json_bytes
 from provebench.report._kind import detect_kind
 from provebench.report._text import show, visible_text
 from provebench.report._view import pilot_view, si_view
@@ -106,14 +106,9 @@ def _load(verdict_path: Path) -> tuple[Any, bytes]:
         raise ProvebenchError(
             f"cannot read the verdict: {error.strerror}", path=verdict_path
         ) from None
-    try:
-        return json.loads(data.decode("utf-8")), data
-    except UnicodeDecodeError:
-        raise ProvebenchError("the verdict is not UTF-8 text", path=verdict_path) from None
-    except json.JSONDecodeError as error:
-        raise ProvebenchError(
-            f"not JSON: {error.msg}", path=verdict_path, line=error.lineno
-        ) from None
+    # The strict reader every JSON input goes through: deep nesting, duplicate keys, NaN and
+    # non-UTF-8 bytes are each one line naming the file.
+    return parse_json_bytes(data, source=str(verdict_path)), data
 
 
 def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -> Path:

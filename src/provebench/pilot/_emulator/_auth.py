@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import secrets
 import threading
 import time
@@ -26,6 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from provebench._canonical import canonical_json, write_atomic
+from provebench._jsonfile import loads_bounded
 
 JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 TOKEN_LIFETIME_SEC = 3600
@@ -96,8 +96,8 @@ class ServiceAccount:
         if len(parts) != 3:
             return False
         try:
-            header = json.loads(_b64url_decode(parts[0]))
-            claims = json.loads(_b64url_decode(parts[1]))
+            header = loads_bounded(_b64url_decode(parts[0]))  # too deep: a ValueError too
+            claims = loads_bounded(_b64url_decode(parts[1]))
             signature = _b64url_decode(parts[2])
         except (ValueError, binascii.Error):
             return False

@@ -18,10 +18,10 @@ recorded as `invalid` with its position and why, never dropped silently.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from provebench._jsonfile import loads_bounded
 from provebench.pilot._lab import CycleContext, Gateway
 
 MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
@@ -105,7 +105,7 @@ def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> No
             continue
         where = f"line {number}"
         try:
-            item = json.loads(raw.decode("utf-8"))
+            item = loads_bounded(raw.decode("utf-8"))  # too deep: a ValueError too
         except (UnicodeDecodeError, ValueError):
             gateway.diagnose("invalid", {"where": where, "problem": "not a JSON line"})
             continue

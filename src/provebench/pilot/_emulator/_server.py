@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import loads_bounded
 from provebench.pilot._emulator._auth import TOKEN_LIFETIME_SEC, ServiceAccount
 from provebench.pilot._emulator._diagnostics import apply_message
 from provebench.pilot._emulator._drive import files_get, files_list
@@ -217,7 +218,7 @@ def _json_body(body: bytes) -> Any:
     if not body:
         return {}
     try:
-        return json.loads(body.decode("utf-8"))
+        return loads_bounded(body.decode("utf-8"))  # too deep: a ValueError too
     except (UnicodeDecodeError, ValueError) as error:
         raise bad_request(f"Invalid JSON payload received. {error}") from error
 
@@ -226,7 +227,7 @@ def _body_for_log(body: bytes) -> Any:
     if not body:
         return None
     try:
-        return plain(json.loads(body.decode("utf-8")))
+        return plain(loads_bounded(body.decode("utf-8")))
     except (UnicodeDecodeError, ValueError):
         return {"bytes": len(body), "sha256": sha256_bytes(body)}
 

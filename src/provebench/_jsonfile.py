@@ -1,0 +1,235 @@
+"""Reading JSON input strictly, and naming the place of every problem.
+
+Every JSON file provebench reads goes through here (evidence, verdicts, run records and
+identities, checkpoints), so that bad input is refused the same way everywhere: bytes that are
+not UTF-8, JSON that is not JSON (NaN, Infinity, numbers too large for a float), a key given twice
+in one object (which of the two would a reader see?), text that is not Unicode (a lone surrogate
+escape) and nesting deeper than `MAX_JSON_DEPTH` are all errors, each reported as one line naming
+the file and — where it is known — the line and the field. Never a RecursionError: a deeply
+nested document would otherwise exhaust the parser's or a later reader's recursion limit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from provebench._errors import ProvebenchError
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_UTF8_BOM = b"\xef\xbb\xbf"
+_SURROGATE_MESSAGE = "text holds a lone UTF-16 surrogate escape, which is not Unicode"
+
+MAX_JSON_DEPTH = 200
+"""Deepest nesting accepted in any JSON input: deeper documents are refused with a clear error
+instead of exhausting the parser's or the validator's recursion limit."""
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def member_path(parent: str, key: str | int) -> str:
+    """`parent.key`, `parent[3]` or `parent["odd key"]` — a JSON path that cannot be misread."""
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    if _IDENTIFIER.match(key):
+        return f"{parent}.{key}" if parent else key
+    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def json_type_name(value: object) -> str:
+    """The JSON name of a parsed value's type, for messages like `expected a string, got number`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKeyError(key)
+        result[key] = value
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is too large to represent")
+    return value
+
+
+def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
+    """Parse JSON text strictly; `source` names the input in error messages.
+
+    With `field`, the text is a JSON string embedded at that field of `source` (a tool call's
+    `function.arguments`), and positions are reported inside that string.
+    """
+    try:
+        document = json.loads(
+            text,
+            object_pairs_hook=_pairs_without_duplicates,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+        )
+    except json.JSONDecodeError as error:
+        if field is not None:
+            raise ProvebenchError(
+                f"not valid JSON (line {error.lineno} column {error.colno} of the string): "
+                f"{error.msg}",
+                path=source,
+                field=field,
+            ) from None
+        raise ProvebenchError(
+            f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}",
+            path=source,
+            line=error.lineno,
+        ) from None
+    except _DuplicateKeyError as error:
+        raise ProvebenchError(
+            f"key {error.key!r} given more than once in the same object",
+            path=source,
+            field=field or error.key,
+        ) from None
+    except ValueError as error:
+        raise ProvebenchError(f"malformed JSON: {error}", path=source, field=field) from None
+    except RecursionError:
+        raise ProvebenchError(
+            f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels", path=source, field=field
+        ) from None
+    problem = _find_unreadable_value(document)
+    if problem is not None:
+        where, message = problem
+        raise ProvebenchError(
+            message, path=source, field=_joined_path(field or "", where) or "(document)"
+        )
+    return document
+
+
+def loads_bounded(text: str | bytes) -> Any:
+    """`json.loads` for JSON from outside that is not a whole input file (a request body, one
+    line of a JSON-lines file written by an importer).
+
+    Nesting deeper than `MAX_JSON_DEPTH` raises `ValueError`, as malformed JSON does, so the
+    caller's handling of bad JSON covers it; never `RecursionError`.
+    """
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if _deeper_than_allowed(document):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    return document
+
+
+def _deeper_than_allowed(document: Any) -> bool:
+    # Iterative, so that the check itself cannot exhaust the stack.
+    pending: list[tuple[int, Any]] = [(0, document)]
+    while pending:
+        depth, value = pending.pop()
+        if depth >= MAX_JSON_DEPTH:  # the root is level 1
+            return True
+        if isinstance(value, dict):
+            pending.extend((depth + 1, item) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((depth + 1, item) for item in value)
+    return False
+
+
+def read_json_file(path: str | Path) -> Any:
+    """The parsed JSON document in a UTF-8 file (a leading byte-order mark is allowed)."""
+    return parse_json_bytes(read_input_bytes(path), source=str(path))
+
+
+def read_input_bytes(path: str | Path) -> bytes:
+    """A file's bytes, or a one-line `ProvebenchError` naming it."""
+    source = str(path)
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ProvebenchError("file not found", path=source) from None
+    except IsADirectoryError:
+        raise ProvebenchError("is a directory, not a file", path=source) from None
+    except OSError as error:
+        raise ProvebenchError(f"cannot read file: {error.strerror}", path=source) from None
+
+
+def parse_json_bytes(data: bytes, *, source: str) -> Any:
+    """The parsed JSON document in UTF-8 bytes (a leading byte-order mark is allowed)."""
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ProvebenchError(
+            f"not UTF-8: byte 0x{data[error.start]:02x} at offset {error.start} ({error.reason})",
+            path=source,
+            line=line,
+        ) from None
+    if not text.strip():
+        raise ProvebenchError("file is empty; expected a JSON document", path=source)
+    return parse_json_text(text, source=source)
+
+
+def _joined_path(parent: str, child: str) -> str:
+    if not parent or not child:
+        return parent or child
+    return parent + child if child.startswith("[") else f"{parent}.{child}"
+
+
+def _find_unreadable_value(document: Any) -> tuple[str, str] | None:
+    """The path of the first value no scorer could read faithfully, and why."""
+    # Iterative, so a deeply nested document cannot exhaust the stack.
+    pending: list[tuple[str, int, Any]] = [("", 0, document)]
+    while pending:
+        where, depth, value = pending.pop()
+        if depth >= MAX_JSON_DEPTH:  # the root is level 1
+            shown = where if len(where) <= 80 else where[:80] + "…"
+            return shown, f"nested deeper than {MAX_JSON_DEPTH} levels"
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return where, _SURROGATE_MESSAGE
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                child = member_path(where, key)
+                if _SURROGATE.search(key):
+                    return child, _SURROGATE_MESSAGE
+                pending.append((child, depth + 1, item))
+        elif isinstance(value, list):
+            pending.extend((member_path(where, i), depth + 1, item) for i, item in enumerate(value))
+    return None
+
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "json_type_name",
+    "loads_bounded",
+    "member_path",
+    "parse_json_bytes",
+    "parse_json_text",
+    "read_input_bytes",
+    "read_json_file",
+]
