@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import compress, count
-from operator import ne
+from operator import and_, eq, ne
 
 from provebench.pilot._score_final_csv import Batch, Record
 
 RESYNC_WINDOW = 64  # how far ahead a missing or extra run of rows is looked for
 _FIRST_SLICE = 128
+_ALIGNED_SLICE_MAX = 1024
+_FIRST_IDS = 4
 
 
 class Cursor:
@@ -93,4 +95,49 @@ def identical_prefix(left: Cursor, right: Cursor, skip: int = 0) -> int:
     return run
 
 
-__all__ = ["RESYNC_WINDOW", "Cursor", "identical_prefix"]
+def aligned_prefix(
+    left: Cursor, right: Cursor, file_ids: Callable[[list[Record]], list[str | None]]
+) -> tuple[int, list[int]]:
+    """How many records from the cursors on are equal, or differ with the same non-empty id on
+    both sides (one header); and the positions among them that differ.
+
+    Like `identical_prefix`, slices of growing size are looked at whole: the differing positions
+    of a slice are found by one C-level pass, and their ids are cut a few at a time
+    (`file_ids`), more at a time while they keep agreeing. So a stretch in which every row
+    differs (a field wrong in every row, in order) costs a few calls per slice, not a search
+    per row, and a run that ends at its first differing row (files out of step after a missing
+    row) costs little more than that row.
+    """
+    a, ai = left.records, left.index
+    b, bi = right.records, right.index
+    available = min(len(a) - ai, len(b) - bi)
+    changed: list[int] = []
+    run = identical_prefix(left, right)
+    step = _FIRST_SLICE
+    ids_at_once = _FIRST_IDS
+    while run < available:
+        size = min(step, available - run)
+        left_slice = a[ai + run : ai + run + size]
+        right_slice = b[bi + run : bi + run + size]
+        if left_slice != right_slice:
+            differ = list(compress(count(run), map(ne, left_slice, right_slice)))
+            for first in range(0, len(differ), ids_at_once):
+                positions = differ[first : first + ids_at_once]
+                expected_ids = file_ids([a[ai + position] for position in positions])
+                candidate_ids = file_ids([b[bi + position] for position in positions])
+                agree = list(
+                    map(and_, map(bool, expected_ids), map(eq, expected_ids, candidate_ids))
+                )
+                if not all(agree):
+                    stop = agree.index(False)
+                    return positions[stop], changed + positions[:stop]
+                changed += positions
+                ids_at_once = min(ids_at_once << 1, _ALIGNED_SLICE_MAX)
+        run += size
+        # Growing, but not past a size whose waste is small when the run ends early in it (a
+        # missing or extra row, every few hundred rows in a register with defects).
+        step = min(step << 2, _ALIGNED_SLICE_MAX)
+    return run, changed
+
+
+__all__ = ["RESYNC_WINDOW", "Cursor", "aligned_prefix", "identical_prefix"]

@@ -27,7 +27,11 @@ from itertools import compress, repeat
 from typing import cast
 
 from provebench.pilot._score_final_csv import Batch, Record, record_fields
-from provebench.pilot._score_final_cursor import RESYNC_WINDOW, Cursor, identical_prefix
+from provebench.pilot._score_final_cursor import (
+    RESYNC_WINDOW,
+    Cursor,
+    aligned_prefix,
+)
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from provebench.pilot._score_final_recent import LOOKUP_BUDGET, RecentRows
 
@@ -336,19 +340,7 @@ class LockstepJoin:
         A row with a field wrong, in its place, leaves the files aligned: the run goes on past
         it, instead of ending there and settling it one row at a time (pilot §7, a register
         with defects: most of them are of this kind)."""
-        available = min(left.available(), right.available())
-        changed: list[int] = []
-        run = identical_prefix(left, right)
-        while run < available:
-            expected_id = self.expected.file_id(record_fields(left.records[left.index + run]))
-            candidate_record = right.records[right.index + run]
-            if not expected_id or expected_id != self.candidate.file_id(
-                record_fields(candidate_record)
-            ):
-                break
-            changed.append(run)
-            run += 1 + identical_prefix(left, right, run + 1)
-        return run, changed
+        return aligned_prefix(left, right, self.expected.file_ids)  # one header: one layout
 
     def _take_identical_batches(self, left: Cursor, right: Cursor) -> bool:
         """While both files are byte-identical piece by piece, parse only the expected one."""
