@@ -15,7 +15,7 @@ import pytest
 from provebench.pilot import score_final_state
 from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.test_score_final_differential import compare_with_published
+from tests.pilot.test_score_final_differential import compare_with_published, csv_bytes
 
 H = "file_id,a,b\n"
 ROWS = "f1,x,y\nf2,p,q\nf3,s,t\n"
@@ -216,3 +216,51 @@ def test_a_file_of_a_partial_byte_order_mark_reads_as_empty(
     assert json.loads(outcome.stdout)["configuration_errors"] == ["expected set is empty"]
     outcome = compare_with_published(published, tmp_path, partial_bom + b"x", b"")
     assert outcome.exit_code == 1  # followed by anything, it is not UTF-8: refused
+
+
+def _register(count: int) -> list[list[str]]:
+    quoted = {3: "Smirnova, Olga", 4: 'Ivan "Vanya" Sidorov'}
+    return [
+        [f"f{index:05d}", f"t{index}", "incoming", quoted.get(index % 9, "Anna"), str(index)]
+        for index in range(count)
+    ]
+
+
+def _wrong(row: list[str]) -> list[str]:
+    return [*row[:4], row[4] + "9"]
+
+
+# Registers in the expected order whose rows are changed in their place, in runs of every
+# length (the lockstep pass settles an aligned run as a whole, its changed rows found slice by
+# slice and their ids cut in growing groups), with breaks where the files fall out of step.
+IN_ORDER_CHANGED = {
+    "every row changed": lambda rows: [_wrong(row) for row in rows],
+    "every other row changed": lambda rows: [
+        _wrong(row) if index % 2 else row for index, row in enumerate(rows)
+    ],
+    "runs of changed rows, a row missing between them": lambda rows: [
+        _wrong(row) if (index // 37) % 2 else row
+        for index, row in enumerate(rows)
+        if index % 401 != 400
+    ],
+    "changed rows, then one of another id in their place": lambda rows: [
+        ["other", *row[1:]] if index == 150 else _wrong(row) for index, row in enumerate(rows)
+    ],
+    "changed rows, an empty id among them": lambda rows: [
+        ["", *row[1:]] if index == 90 else _wrong(row) for index, row in enumerate(rows)
+    ],
+}
+
+
+@pytest.mark.parametrize("rows", [40, 1500])
+@pytest.mark.parametrize("chunk_bytes", [None, 64, 4096])
+@pytest.mark.parametrize("kind", list(IN_ORDER_CHANGED))
+def test_rows_changed_in_their_place_score_as_published(
+    published: PublishedScorerWorker, tmp_path: Path, kind: str, chunk_bytes: int | None, rows: int
+) -> None:
+    expected = _register(rows)
+    candidate = IN_ORDER_CHANGED[kind](expected)
+    outcome = compare_with_published(
+        published, tmp_path, csv_bytes(expected), csv_bytes(candidate), chunk_bytes=chunk_bytes
+    )
+    assert outcome.exit_code == 0

@@ -121,8 +121,10 @@ def aligned_prefix(
         right_slice = b[bi + run : bi + run + size]
         if left_slice != right_slice:
             differ = list(compress(count(run), map(ne, left_slice, right_slice)))
-            for first in range(0, len(differ), ids_at_once):
+            first = 0
+            while first < len(differ):
                 positions = differ[first : first + ids_at_once]
+                first += len(positions)
                 expected_ids = file_ids([a[ai + position] for position in positions])
                 candidate_ids = file_ids([b[bi + position] for position in positions])
                 agree = list(
