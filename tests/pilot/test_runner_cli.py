@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,69 @@ def test_an_unknown_corpus_format_in_corpus_json_is_refused(corpus: Path, tmp_pa
     result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
     assert_one_line_error(result, "corpus.json", "corpus_format", "call-import-corpus/9")
     assert not out.exists()
+
+
+def _bad_json(event: dict[str, object]) -> bytes:
+    return b'{"cycle":1,"kind":'
+
+
+def _unknown_kind(event: dict[str, object]) -> bytes:
+    return canonical_json({**event, "kind": "file_teleported"}).encode()
+
+
+def _wrong_type(event: dict[str, object]) -> bytes:
+    file = {**event["file"], "size_bytes": "12"}  # type: ignore[dict-item]
+    return canonical_json({**event, "file": file}).encode()
+
+
+def break_event_line(corpus: Path, number: int, change: Callable[..., bytes]) -> None:
+    """Replace line `number` of drive_events.jsonl and rehash: the manifest no longer helps."""
+    events = corpus / "drive_events.jsonl"
+    lines = events.read_bytes().split(b"\n")
+    lines[number - 1] = change(json.loads(lines[number - 1]))
+    events.write_bytes(b"\n".join(lines))
+    rehash(corpus, "drive_events.jsonl")
+
+
+@pytest.mark.parametrize(
+    "change", [_bad_json, _unknown_kind, _wrong_type], ids=lambda f: f.__name__
+)
+@pytest.mark.parametrize("folder", ["absent", "empty"])
+def test_a_corpus_error_before_the_first_commit_leaves_the_folder_as_it_was(
+    corpus: Path, tmp_path: Path, change: Callable[..., bytes], folder: str
+) -> None:
+    """Events are validated as they stream; an error in cycle 1 removes what the run created,
+    so that the run on the corrected corpus is not refused as "another run"."""
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    break_event_line(broken, 5, change)
+    out = tmp_path / "run"
+    if folder == "empty":
+        out.mkdir()
+    args = ["pilot", "run", "--agent", "reference", "--out", str(out), "--quiet"]
+    result = run_cli(*args, "--corpus", str(broken))
+    assert_one_line_error(result, "drive_events.jsonl:5")
+    assert out.exists() == (folder == "empty")
+    assert not out.exists() or list(out.iterdir()) == []
+    retry = run_cli(*args, "--corpus", str(corpus))
+    assert retry.returncode == 0, retry.stderr
+    assert (out / "run.json").is_file()
+
+
+def test_a_corpus_error_after_a_commit_keeps_the_committed_cycles(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """After a committed cycle the folder holds evidence: it stays, and the corrected corpus,
+    being another corpus, needs a new folder (docs/pilot-lab.md, "Crash safety")."""
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    lines = (broken / "drive_events.jsonl").read_text(encoding="utf-8").splitlines()
+    last = max(i for i, line in enumerate(lines, start=1) if '"cycle":2,' in line)
+    break_event_line(broken, last, _bad_json)
+    out = tmp_path / "run"
+    args = ["pilot", "run", "--agent", "reference", "--out", str(out), "--quiet"]
+    result = run_cli(*args, "--corpus", str(broken))
+    assert_one_line_error(result, f"drive_events.jsonl:{last}")
+    assert (out / "ledger.sqlite").is_file() and not (out / "run.json").exists()
+    assert_one_line_error(run_cli(*args, "--corpus", str(corpus)), "belongs to another run")
 
 
 def test_corpus_without_manifest_is_refused(corpus: Path, tmp_path: Path) -> None:

@@ -141,3 +141,24 @@ def test_resume_with_another_agent_or_corpus_is_refused(
     assert "corpus" in other_corpus.stderr
     assert len(other_corpus.stderr.strip().splitlines()) == 1
     assert not (out / "run.json").exists()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_resume_without_the_ledger_is_refused_and_creates_nothing(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """The log of an unfinished run deleted: refused, and no new empty ledger passes for it."""
+    out = tmp_path / "run"
+    crashed = run_cli(*run_args(corpus, out), env={"PROVEBENCH_PILOT_CRASH_AT": "after_snapshot@3"})
+    assert crashed.returncode == -signal.SIGKILL
+    for companion in out.glob("ledger.sqlite*"):
+        companion.unlink()
+    before = _tree(out)
+    again = run_cli(*run_args(corpus, out))
+    assert again.returncode == 2
+    [line] = again.stderr.strip().splitlines()
+    assert "ledger.sqlite" in line and "the ledger of this unfinished run is missing" in line
+    assert _tree(out) == before

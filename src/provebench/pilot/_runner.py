@@ -39,6 +39,7 @@ from provebench.pilot._lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
 from provebench.pilot._publish import publish_run
 from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
 from provebench.pilot._rundir import RUN_FORMAT, RunDir
+from provebench.pilot._undo import AttemptPaths
 from provebench.pilot._versions import rule_versions
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 
@@ -201,11 +202,61 @@ def execute_run(
     started = time.monotonic()
     identity = run_identity(corpus, agent)
     rundir = RunDir(run_dir)
-    resumed = rundir.prepare(identity)
-    if rundir.is_complete:
-        return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
+    attempt = AttemptPaths(run_dir)
+    try:
+        resumed = rundir.prepare(identity)
+        if rundir.is_complete:
+            return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
+        _refuse_lost_ledger(rundir, resumed)
+        ledger = Ledger.open(rundir.ledger_path)
+    except Exception:
+        attempt.remove_created()
+        raise
+    try:
+        return _execute(corpus, agent, identity, rundir, ledger, progress,
+                        cycle_timeout_sec, started, resumed)  # fmt: skip
+    except Exception:
+        # Nothing committed yet: the folder holds no evidence, only what this attempt made
+        # (`_undo.py`). A KeyboardInterrupt (Ctrl-C, `serve` stopped) keeps it, to resume.
+        ledger.close()
+        if _nothing_committed(rundir):
+            attempt.remove_created()
+        raise
+
+
+def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
+    """The ledger is created before checkpoint/ (pilot §6: the log first), so a resumed run
+    with a checkpoint and no ledger lost its log: refused before a new, empty one is created
+    that would pass for it."""
+    if resumed and rundir.checkpoint_dir.exists() and not rundir.ledger_path.exists():
+        raise ProvebenchError(
+            "the ledger of this unfinished run is missing (checkpoint/ remains): "
+            "the run cannot be resumed without its log; use a new directory",
+            path=rundir.ledger_path,
+        )
+
+
+def _nothing_committed(rundir: RunDir) -> bool:
+    """Is the closed ledger empty? An unreadable one is not known to be: it is kept."""
+    try:
+        with Ledger.open_readonly(rundir.ledger_path) as ledger:
+            return len(ledger) == 0
+    except Exception:  # whatever the reason, what cannot be read is kept
+        return False
+
+
+def _execute(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
+    started: float,
+    resumed: bool,
+) -> RunOutcome:
     crash = _CrashPlan.from_env()
-    ledger = Ledger.open(rundir.ledger_path)
     try:
         state = _replay(ledger, identity)
         rundir.align_work_dir(state.committed)
@@ -230,7 +281,7 @@ def execute_run(
         if progress is not None:
             progress.finish()
     return RunOutcome(
-        run_dir,
+        rundir.root,
         state.committed,
         state.register_rows,
         resumed,
