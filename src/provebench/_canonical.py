@@ -18,6 +18,9 @@ from typing import IO, Any
 
 from pydantic import BaseModel
 
+from provebench._errors import ProvebenchError
+from provebench._paths import refuse_to_replace
+
 _CHUNK = 1 << 20
 
 
@@ -67,22 +70,47 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
 
     The content goes to a temporary file in the same directory, is flushed to disk when the block
     ends, and is then renamed over the target; an exception or a crash at any point leaves no
-    partial file under the final name.
+    partial file under the final name. A target that exists and is not a regular file (a folder,
+    FIFO, device, socket or symbolic link) is refused before anything is written: the rename
+    would replace it (`provebench._paths`). An OS error of the writer's own steps is one
+    `ProvebenchError` naming the target, not the temporary file.
     """
     target = Path(path)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    refuse_to_replace(target)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise _cannot_write(target, error) from None
     try:
         with (
             os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         ) as handle:
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp_name).replace(target)
+            _finish(target, handle)
+        _rename(Path(tmp_name), target)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     fsync_directory(target.parent)
+
+
+def _finish(target: Path, handle: IO[Any]) -> None:
+    try:
+        handle.flush()
+        os.fsync(handle.fileno())
+    except OSError as error:  # e.g. the disk is full
+        raise _cannot_write(target, error) from None
+
+
+def _rename(temporary: Path, target: Path) -> None:
+    try:
+        temporary.replace(target)
+    except OSError as error:
+        raise _cannot_write(target, error) from None
+
+
+def _cannot_write(target: Path, error: OSError) -> ProvebenchError:
+    return ProvebenchError(f"cannot write: {error.strerror or error}", path=target)
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:

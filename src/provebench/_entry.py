@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError, shown
 
@@ -63,14 +64,34 @@ def _reporting_errors(command: Callable[[], None]) -> None:
     except KeyboardInterrupt:
         _error_line("interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except OSError as error:
+        if error.filename is None:
+            _internal_error(error)
+        # An OS error on a named file (missing, a folder, unreadable, read-only, full) is about a
+        # path the user gave or the machine's state, not a fault of ours: one line naming it,
+        # exit 2. Commands check their paths first; this is the net under what they cannot see.
+        _error_line(f"error: {_os_error_text(error)}")
+        sys.exit(EXIT_CONFIG_ERROR)
     except Exception as error:  # an internal fault, not bad input: still one line unless asked
-        if os.environ.get("PROVEBENCH_DEBUG"):
-            raise
-        _error_line(
-            f"internal error: {type(error).__name__}: {error} "
-            "(set PROVEBENCH_DEBUG=1 for a traceback)"
-        )
-        sys.exit(EXIT_INTERNAL_ERROR)
+        _internal_error(error)
+
+
+def _internal_error(error: Exception) -> NoReturn:
+    if os.environ.get("PROVEBENCH_DEBUG"):
+        raise error
+    _error_line(
+        f"internal error: {type(error).__name__}: {error} (set PROVEBENCH_DEBUG=1 for a traceback)"
+    )
+    sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def _os_error_text(error: OSError) -> str:
+    names = [
+        os.fsdecode(name) if isinstance(name, bytes) else str(name)
+        for name in (error.filename, error.filename2)
+        if name is not None
+    ]
+    return f"{' -> '.join(names)}: {error.strerror or error}"
 
 
 def _error_line(text: str) -> None:

@@ -271,4 +271,5 @@ def test_output_directory_that_cannot_be_created(corpus: Path, tmp_path: Path) -
     result = run_cli(
         "pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(blocker / "run")
     )
-    assert_one_line_error(result, "cannot create run directory")
+    # Checked before the corpus is read, naming the file that is in the way.
+    assert_one_line_error(result, f"{blocker}: --out: is not a folder")

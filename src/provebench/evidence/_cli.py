@@ -45,16 +45,15 @@ def import_command(
     """Convert a transcript to provebench evidence (canonical JSON, written atomically)."""
     from provebench._canonical import canonical_json, write_atomic
     from provebench._errors import ProvebenchError, shown
+    from provebench._paths import check_output_file
     from provebench.evidence._openai import import_openai
     from provebench.evidence._readers import import_oasis
     from provebench.evidence._stamp import with_run_facts
 
-    if output.exists() and not force:
+    if output.is_file() and not force:
         raise ProvebenchError("already exists; pass --force to replace it", path=output)
-    if output.is_dir():
-        raise ProvebenchError("is a directory; give a file name", path=output)
-    if not output.parent.is_dir():
-        raise ProvebenchError("the output directory does not exist", path=output)
+    # Not a folder, FIFO, device or link, in a writable folder, and not the transcript itself.
+    check_output_file(output, inputs=[source], field="--output")
     reader = import_openai if source_format is ImportFormat.openai else import_oasis
     evidence = with_run_facts(
         reader(source),

@@ -55,11 +55,12 @@ def export_command(
     ],
 ) -> None:
     """Write the ledger as canonical JSONL (one entry a line), atomically."""
-    from provebench._errors import ProvebenchError, shown
+    from provebench._errors import shown
+    from provebench._paths import check_output_file
     from provebench.ledger._ledger import Ledger
 
-    if not output.parent.is_dir():
-        raise ProvebenchError("output directory does not exist", path=output)
+    # Not a folder, FIFO, device or link, in a writable folder, and not the ledger itself.
+    check_output_file(output, inputs=[path], field="--output")
     with Ledger.open_readonly(path) as ledger:
         count = ledger.export_jsonl(output)
         head = ledger.head()

@@ -114,12 +114,14 @@ def run_command(
 ) -> None:
     """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash."""
     from provebench._errors import ProvebenchError
+    from provebench._paths import check_output_dir
     from provebench.pilot._progress import progress_for_stderr
     from provebench.pilot._runner import cycle_timeout as checked_timeout
     from provebench.pilot._runner import run_lab
 
     # Parsed here rather than by the option's type: a bad value is a one-line ProvebenchError.
     timeout_sec = checked_timeout(cycle_timeout)
+    check_output_dir(out)  # before the corpus is read: a bad --out costs nothing
     progress = None if quiet else progress_for_stderr()
     if agent_cmd is not None and agent is None:
         from provebench.pilot._emulator._commands import run_with_command
@@ -160,9 +162,12 @@ def serve_command(
     import sys
     import tempfile
 
+    from provebench._paths import check_output_dir
     from provebench.pilot._emulator._commands import serve_lab
     from provebench.pilot._emulator._lab_run import EmulatedLab
 
+    if out is not None:
+        check_output_dir(out)
     run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
 
     def announce(lab: EmulatedLab) -> None:
@@ -258,6 +263,7 @@ def evaluate_command(
     """
     from provebench._errors import ProvebenchError
     from provebench.pilot._evaluate import VERDICT_FILE, evaluate_run, exit_code, write_verdict
+    from provebench.pilot._evaluate._core import configuration_error_line
     from provebench.pilot._rundir import IDENTITY_FILE, RUN_RECORD_FILE
 
     if not any((run_dir / name).is_file() for name in (IDENTITY_FILE, RUN_RECORD_FILE)):
@@ -267,18 +273,13 @@ def evaluate_command(
             path=run_dir,
             field="RUNDIR",
         )
-    verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
     target = out if out is not None else run_dir / VERDICT_FILE
+    _check_verdict_target(target, run_dir, corpus, external_checks)
+    verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
     write_verdict(verdict, target)
-    for error in verdict.configuration_errors:
-        where = ": ".join(part for part in (error.path, error.field) if part)
-        typer.echo(
-            shown(
-                f"provebench: configuration error: {where + ': ' if where else ''}"
-                f"{error.message} [{error.code}]"
-            ),
-            err=True,
-        )
+    error_line = configuration_error_line(verdict, run_dir, target)
+    if error_line is not None:  # one line; verdict.json lists every error
+        typer.echo(shown(error_line), err=True)
     if explain:
         from rich.console import Console
 
@@ -293,6 +294,23 @@ def evaluate_command(
             f"critical_violations={verdict.critical_violation_count}"
         )
     raise typer.Exit(exit_code(verdict))
+
+
+def _check_verdict_target(
+    target: Path, run_dir: Path, corpus: Path, external_checks: Path | None
+) -> None:
+    """Before any work: the verdict's path can be written and replaces none of the inputs.
+
+    Inside the run folder only RUNDIR/verdict.json is the evaluator's own; any other path there
+    (run.json, the log, the register) or in the corpus is an input it must not overwrite.
+    """
+    from provebench._paths import check_output_file
+    from provebench.pilot._evaluate import VERDICT_FILE
+
+    inputs = [corpus] if external_checks is None else [corpus, external_checks]
+    if target.resolve() != (run_dir / VERDICT_FILE).resolve():
+        inputs.append(run_dir)
+    check_output_file(target, inputs=inputs)
 
 
 class _BudgetChoice(StrEnum):

@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._paths import check_output_dir
 from provebench.pilot._contract import agent_contract_markdown, external_checks_template
 from provebench.pilot._generate import generate_events
 from provebench.pilot._generate_plan import run_versions_for
@@ -120,6 +121,7 @@ class _ExternalSorter:
 def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
     """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing."""
     out_dir = Path(out_dir)
+    check_output_dir(out_dir)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise ProvebenchError("output exists and is not an empty directory", path=out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)

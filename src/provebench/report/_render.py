@@ -17,6 +17,7 @@ import jinja2
 from provebench._canonical import canonical_json, compact_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import parse_json_bytes
+from provebench._paths import check_output_file
 from provebench.report._kind import detect_kind
 from provebench.report._text import show, visible_text
 from provebench.report._view import pilot_view, si_view
@@ -116,11 +117,11 @@ def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -
     source = Path(verdict_path)
     target = source.with_name(REPORT_NAME) if out_path is None else Path(out_path)
     verdict, data = _load(source)
-    # Checked here, with the file's name, before anything is rendered or written.
+    # Checked here, with the file's name, before anything is rendered or written; the report
+    # may not replace the verdict it shows, a folder, a FIFO, a device or a link.
     detect_kind(verdict, source=source)
+    check_output_file(target, inputs=[source], field=None if out_path is None else "--out")
     html = render_report(verdict, verdict_sha256=sha256_bytes(data))
-    if not target.parent.is_dir():
-        raise ProvebenchError("the report's folder does not exist", path=target.parent)
     write_atomic(target, html)
     return target
 

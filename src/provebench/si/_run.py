@@ -19,6 +19,7 @@ from pydantic import JsonValue
 
 from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.si._evaluate import evaluate
 from provebench.si._scenario import Scenario
@@ -126,10 +127,14 @@ def run_agent(
     return RunOutcome(evidence=evidence, ending=ending, detail=detail)
 
 
-def check_out_dir(out_dir: Path) -> None:
-    """Refuse an output path that exists and is not a folder (before any work is done)."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ProvebenchError("exists and is not a folder", path=out_dir, field="--out")
+def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
+    """Before any work: the output folder can be made or filled, and writing each of its files
+    replaces neither a folder, FIFO, device or link nor the scenario file being run."""
+    check_output_dir(out_dir)
+    inputs = [] if scenario_file is None else [scenario_file]
+    for name in (EVIDENCE_FILE, OASIS_EVIDENCE_FILE, VERDICT_FILE):
+        if (out_dir / name).parent.is_dir():
+            check_output_file(out_dir / name, inputs=inputs)
 
 
 def start_session(
@@ -150,7 +155,7 @@ def write_run(
     Each file is written atomically, the verdict last, so a folder with a verdict is complete.
     The verdict is the one `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
     """
-    check_out_dir(out_dir)
+    check_out_dir(out_dir, scenario_file)
     evidence_text = canonical_json(evidence)
     oasis_text = oasis_artifact_json(evidence)
     verdict = evaluate(

@@ -34,9 +34,10 @@ def run_command(
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
     from provebench._errors import shown
-    from provebench.si._run import run_agent, start_session, write_run
+    from provebench.si._run import check_out_dir, run_agent, start_session, write_run
     from provebench.si.agents._loader import load_agent
 
+    check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     loaded = load_agent(agent)
     scenario, session = start_session(scenario_file, scenario_id)
     outcome = run_agent(session, loaded.factory(), max_tool_calls=max_tool_calls)
@@ -69,7 +70,7 @@ def serve_command(
 
     if max_tool_calls < 1:
         raise ProvebenchError("must be at least 1", field="--max-tool-calls")
-    check_out_dir(out)
+    check_out_dir(out, scenario_file)
     scenario, session = start_session(scenario_file, scenario_id)
     if any(tool.name == SUBMIT_ANSWER for tool in session.tools):
         raise ProvebenchError(

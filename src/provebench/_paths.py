@@ -1,0 +1,117 @@
+"""Output paths checked before anything is written, and refused when writing would destroy.
+
+Every file provebench writes goes through `_canonical.atomic_writer`, which writes a temporary
+file and renames it over the target. A rename replaces whatever has the target's name: a FIFO or
+a device (as root, /dev/full itself), a symbolic link (which would silently become a plain file),
+or an input of the same command (`pilot evaluate RUN --out RUN/run.json` would replace the run
+record with the verdict). So:
+
+* `refuse_to_replace` — the one check the atomic writer makes on every target: a name that exists
+  must be a regular file. A symbolic link is refused too, whatever it points to: following it
+  would write somewhere the command line does not show, and replacing it would break the link.
+* `check_output_file` / `check_output_dir` — what a command checks about its `--out` before any
+  work starts, so that a bad path costs nothing and names the option: the same refusal, the
+  folder to write into exists (or can be created) and is writable, and the output is none of
+  the command's inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from provebench._errors import ProvebenchError
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def refuse_to_replace(path: str | Path, *, field: str | None = None) -> None:
+    """Refuse a target that exists and is not a regular file (see the module docstring)."""
+    try:
+        mode = Path(path).lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return  # nothing to replace (a missing folder on the way is the caller's to report)
+    except OSError as error:
+        raise ProvebenchError(f"cannot inspect: {error.strerror}", path=path, field=field) from None
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise ProvebenchError(
+        f"exists and is {kind}; refusing to replace it with a file", path=path, field=field
+    )
+
+
+def check_output_file(
+    path: str | Path,
+    *,
+    inputs: Iterable[str | Path] = (),
+    field: str | None = "--out",
+) -> None:
+    """Refuse an output file that cannot or must not be written, before any work starts.
+
+    `inputs` are the files and folders the command reads: the output may be none of them and
+    lie in none of those folders.
+    """
+    target = Path(path)
+    refuse_to_replace(target, field=field)
+    folder = target.parent
+    if not folder.is_dir():
+        problem = "does not exist" if not os.path.lexists(folder) else "is not a directory"
+        raise ProvebenchError(f"the output directory {problem}", path=folder, field=field)
+    _check_writable(folder, field)
+    for source in map(Path, inputs):
+        if _is_or_lies_in(target, source):
+            where = "one of" if not source.is_dir() else f"inside {source}, one of"
+            raise ProvebenchError(
+                f"is {where} this command's inputs; write the output elsewhere",
+                path=target,
+                field=field,
+            )
+
+
+def check_output_dir(path: str | Path, *, field: str | None = "--out") -> None:
+    """Refuse an output folder that is not a folder or cannot be created, before any work."""
+    target = Path(path)
+    existing = _nearest_existing(target)
+    if existing == target and not target.is_dir():
+        raise ProvebenchError("exists and is not a folder", path=target, field=field)
+    if not existing.is_dir():
+        raise ProvebenchError(
+            "is not a folder; cannot make the output folder in it", path=existing, field=field
+        )
+    _check_writable(existing, field)
+
+
+def _check_writable(folder: Path, field: str | None) -> None:
+    # os.access answers for this process (root may write anywhere); the write itself still
+    # reports whatever this misses, as one line naming the file.
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ProvebenchError("the folder is not writable", path=folder, field=field)
+
+
+def _nearest_existing(path: Path) -> Path:
+    for candidate in (path, *path.parents):
+        if os.path.lexists(candidate):
+            return candidate
+    return Path()
+
+
+def _is_or_lies_in(target: Path, source: Path) -> bool:
+    if not os.path.lexists(source):
+        return False
+    if os.path.lexists(target) and target.samefile(source):
+        return True  # also a hard link, or the same file by another name
+    resolved, root = target.resolve(), source.resolve()
+    return resolved == root or (source.is_dir() and root in resolved.parents)
+
+
+__all__ = ["check_output_dir", "check_output_file", "refuse_to_replace"]
