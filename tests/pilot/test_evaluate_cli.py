@@ -63,3 +63,21 @@ def test_configuration_errors_are_named_on_stderr(tmp_path: Path) -> None:
     assert "[incomplete_run]" in result.stderr
     verdict = json.loads((run / "verdict.json").read_text())
     assert verdict["scorer_pass"] is False and verdict["status"] == "configuration_error"
+
+
+def test_many_configuration_errors_are_one_stderr_line(tmp_path: Path) -> None:
+    """The first error, named from the run folder, and how many more the verdict lists."""
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    record["files_sha256"] = dict.fromkeys(record["files_sha256"], "0" * 64)
+    (run / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    verdict = json.loads((run / "verdict.json").read_text())
+    errors = verdict["configuration_errors"]
+    assert len(errors) > 2
+    first = errors[0]
+    assert line.startswith(f"provebench: configuration error: {run}/{first['path']}: ")
+    assert line.endswith(f"[{first['code']}] (and {len(errors) - 1} more; see {run}/verdict.json)")

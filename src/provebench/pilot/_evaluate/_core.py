@@ -259,6 +259,23 @@ def write_verdict(verdict: Verdict, path: str | Path) -> None:
     write_atomic(Path(path), canonical_json(verdict))
 
 
+def configuration_error_line(verdict: Verdict, run_dir: Path, verdict_path: Path) -> str | None:
+    """The one stderr line for a verdict with configuration errors (None without any): the
+    first, its file named from the run folder, and how many more are in the verdict, which keeps
+    the full list. One line, as every refusal of the CLI: a tampered run can have hundreds."""
+    errors = verdict.configuration_errors
+    if not errors:
+        return None
+    first = errors[0]
+    path = None if first.path is None else (run_dir / first.path).as_posix()
+    where = ": ".join(part for part in (path, first.field) if part)
+    line = f"provebench: configuration error: {where + ': ' if where else ''}{first.message}"
+    line += f" [{first.code}]"
+    if len(errors) > 1:
+        line += f" (and {len(errors) - 1} more; see {verdict_path.as_posix()})"
+    return line
+
+
 def exit_code(verdict: Verdict) -> int:
     """0: the laboratory gate passed; 1: evaluated and failed; 2: configuration error."""
     if verdict.status == "configuration_error":
@@ -266,4 +283,4 @@ def exit_code(verdict: Verdict) -> int:
     return 0 if verdict.laboratory_pass else 1
 
 
-__all__ = ["evaluate_run", "exit_code", "write_verdict"]
+__all__ = ["configuration_error_line", "evaluate_run", "exit_code", "write_verdict"]
