@@ -140,10 +140,13 @@ def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
 def start_session(
     scenario_file: Path, scenario_id: str | None
 ) -> tuple[Scenario, SimulatedSession]:
-    """Load the scenario file, choose the Form B scenario, start a simulator session on it."""
+    """Load the scenario file, choose the Form B scenario, prove its answer key as `si check`
+    does (refused like an invalid scenario when it does not hold), start a simulator session."""
     from provebench.si.sim import Session
+    from provebench.si.sim._check import require_proven_answer_key
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    require_proven_answer_key(scenario, scenario_file)
     return scenario, Session.start(scenario)
 
 

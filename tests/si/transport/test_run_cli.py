@@ -98,6 +98,42 @@ def test_bad_input_is_one_line_and_exit_2(
     assert not (tmp_path / "out").exists()
 
 
+def _shipped_with(tmp_path: Path, old: str, new: str) -> Path:
+    """The shipped scenario with its symptom's `old` text replaced by `new`."""
+    text = (SHIPPED_SCENARIOS / "diagnostic-accuracy.yaml").read_text(encoding="utf-8")
+    symptom = text.index("  symptom:")
+    assert old in text[symptom : symptom + 200]
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text[:symptom] + text[symptom:].replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # Not simulable: si check exits 2 on it.
+        ("deployment/notification-service", "deployment/ghost", "is not in the simulated state"),
+        # Simulable but refuted: si check exits 1 on it.
+        ("CreateContainerConfigError", "CrashLoopBackOff", "does not hold in the simulator"),
+    ],
+)
+@pytest.mark.parametrize("command", ["run", "serve"])
+def test_a_scenario_si_check_refuses_is_refused_before_anything_is_written(
+    tmp_path: Path, old: str, new: str, message: str, command: str
+) -> None:
+    """The runner proves the answer key first (SI §5.1): a key the simulator refutes would be
+    scored as if it were the ground truth ("correct_root_cause 1.0" on a ghost)."""
+    scenario = _shipped_with(tmp_path, old, new)
+    check = _run("check", str(scenario))
+    assert check.returncode in (1, 2), check.stdout
+    args = [command, str(scenario), "--out", str(tmp_path / "out")]
+    result = _run(*args, *(["--agent", "diagnoser"] if command == "run" else []))
+    assert result.returncode == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert message in line and str(scenario) in line
+    assert not (tmp_path / "out").exists()
+
+
 def test_an_output_path_that_is_a_file_is_refused(scenario_file: Path, tmp_path: Path) -> None:
     taken = tmp_path / "taken"
     taken.write_text("keep me")

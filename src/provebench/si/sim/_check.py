@@ -14,6 +14,7 @@ nothing, an already unhealthy baseline, a symptom naming no simulated resource) 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -195,4 +196,42 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
     )
 
 
-__all__ = ["CheckResult", "CounterfactualReport", "check_counterfactual", "symptom_target"]
+def check_scenario_file(scenario: Scenario, scenario_file: Path) -> CounterfactualReport:
+    """`check_counterfactual` as `si check` runs it: a scenario that cannot be simulated is a
+    `ProvebenchError` pointing at the file and the scenario field's line."""
+    from provebench._yaml import load_yaml_file
+
+    try:
+        return check_counterfactual(scenario)
+    except ProvebenchError as error:
+        error.path = error.path or str(scenario_file)
+        if error.field is not None and error.line is None:
+            for document in load_yaml_file(scenario_file):
+                if isinstance(document.data, dict) and document.data.get("id") == scenario.id:
+                    error.line = document.line_of(error.field)
+        raise
+
+
+def require_proven_answer_key(scenario: Scenario, scenario_file: Path) -> None:
+    """Before a run (`si run`, `si serve`): the scenario's answer key must hold in the
+    simulator, as `si check` proves it (SI §5.1). A run on a key the simulator refutes would
+    score against an answer that is not the ground truth, so it is refused like any invalid
+    scenario: one line, nothing written."""
+    report = check_scenario_file(scenario, scenario_file)
+    if not report.ok:
+        raise ProvebenchError(
+            f"the answer key of {scenario.id} does not hold in the simulator (si check "
+            f"rejects it): {report.reasons[0]}"
+            + (f" (and {len(report.reasons) - 1} more)" if len(report.reasons) > 1 else ""),
+            path=str(scenario_file),
+        )
+
+
+__all__ = [
+    "CheckResult",
+    "CounterfactualReport",
+    "check_counterfactual",
+    "check_scenario_file",
+    "require_proven_answer_key",
+    "symptom_target",
+]

@@ -29,23 +29,12 @@ def check_command(
     restored it must not be, and each factor's required identifiers must occur in the delta
     between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable.
     """
-    from provebench._errors import ProvebenchError
-    from provebench._yaml import load_yaml_file
     from provebench.si._score import select_scenario
     from provebench.si._validate import load_scenarios
-    from provebench.si.sim._check import check_counterfactual
+    from provebench.si.sim._check import check_scenario_file
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    try:
-        report = check_counterfactual(scenario)
-    except ProvebenchError as error:
-        error.path = error.path or str(scenario_file)
-        if error.field is not None and error.line is None:
-            # Point at the scenario field's line, as `si validate` does.
-            for document in load_yaml_file(scenario_file):
-                if isinstance(document.data, dict) and document.data.get("id") == scenario.id:
-                    error.line = document.line_of(error.field)
-        raise
+    report = check_scenario_file(scenario, scenario_file)  # errors name the field's line
     if as_json:
         typer.echo(report.to_json(), nl=False)
     else:
