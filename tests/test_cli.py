@@ -126,3 +126,59 @@ def test_help_is_unchanged_by_the_one_line_usage_errors() -> None:
     bare_group = _main("pilot")  # a group without a command still prints its help, exit 2
     assert bare_group.returncode == 2
     assert "Usage: provebench pilot" in bare_group.stdout
+
+
+# -- every numeric option has a range, checked before anything is written ---------------------
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "option"),
+    [
+        (
+            ("pilot", "generate", "--seed", "1", "--out", "OUT", "--file-events", HUGE),
+            "'--file-events'",
+        ),
+        (("pilot", "generate", "--seed", "1", "--out", "OUT", "--cycles", HUGE), "'--cycles'"),
+        (
+            ("pilot", "generate", "--seed", "1", "--out", "OUT", "--page-size", HUGE),
+            "'--page-size'",
+        ),
+        (("pilot", "generate", "--seed", "-1", "--out", "OUT"), "'--seed'"),
+        (("pilot", "serve", "--corpus", "c", "--out", "OUT", "--port", "99999"), "'--port'"),
+        (("pilot", "serve", "--corpus", "c", "--out", "OUT", "--port", "-1"), "'--port'"),
+        (("pilot", "redteam", "--budget", "ci", "--out", "OUT", "--workers", HUGE), "'--workers'"),
+        (
+            ("si", "run", "s.yaml", "--agent", "noop", "--out", "OUT", "--max-tool-calls", "0"),
+            "'--max-tool-calls'",
+        ),
+        (("log", "show", "l.sqlite", "--tail", HUGE), "'--tail'"),
+        (("demo", "--out", "OUT", "--seed", HUGE), "'--seed'"),
+    ],
+)
+def test_a_number_out_of_range_is_a_usage_error_before_any_work(
+    tmp_path: Path, arguments: tuple[str, ...], option: str
+) -> None:
+    out = tmp_path / "out"
+    result = _main(*(str(out) if argument == "OUT" else argument for argument in arguments))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("provebench: error: Invalid value for "), result.stderr
+    assert result.stderr.count("\n") == 1
+    assert option in result.stderr
+    assert not out.exists()
+
+
+def test_the_config_models_hold_the_same_ranges() -> None:
+    from provebench._errors import ProvebenchError
+    from provebench.pilot._limits import MAX_COUNT, MAX_SEED
+    from provebench.pilot._profiles import corpus_config
+
+    with pytest.raises(ProvebenchError) as caught:
+        corpus_config(seed=1, profile="public", overrides={"file_events": MAX_COUNT + 1})
+    assert caught.value.field == "file_events"
+    for seed in (-1, MAX_SEED + 1):
+        with pytest.raises(ProvebenchError) as caught:
+            corpus_config(seed=seed, profile="public")
+        assert caught.value.field == "seed"
+    assert corpus_config(seed=MAX_SEED, profile="public").seed == MAX_SEED

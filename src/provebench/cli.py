@@ -18,6 +18,7 @@ from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
+from provebench.pilot._limits import MAX_SEED
 from provebench.report._cli import report
 from provebench.si._cli import si_app
 
@@ -58,9 +59,10 @@ def demo(
     out: Annotated[Path, typer.Option("--out", help="Folder for everything it writes.")] = Path(
         "out/demo"
     ),
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated pilot corpus.")] = (
-        DEFAULT_SEED
-    ),
+    seed: Annotated[
+        int,
+        typer.Option("--seed", help="Seed of the generated pilot corpus.", min=0, max=MAX_SEED),
+    ] = DEFAULT_SEED,
 ) -> None:
     """Run the main job on embedded defaults: SI scoring, the SI laboratory, a pilot 03 run."""
     raise typer.Exit(run_demo(out, seed))

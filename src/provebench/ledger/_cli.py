@@ -14,6 +14,8 @@ import typer
 log_app = typer.Typer(help="The external, append-only, hash-chained log.", no_args_is_help=True)
 
 EXIT_TAMPERED = 1
+# A ledger's entries are numbered by SQLite integers: counts beyond are no ledger's.
+_MAX_COUNT = 2**63 - 1
 
 
 @log_app.command("verify")
@@ -24,7 +26,10 @@ def verify_command(
         typer.Option("--expect-head", help="Head hash recorded elsewhere (e.g. run.json)."),
     ] = None,
     expect_length: Annotated[
-        int | None, typer.Option("--expect-length", help="Number of entries recorded elsewhere.")
+        int | None,
+        typer.Option(
+            "--expect-length", help="Number of entries recorded elsewhere.", min=0, max=_MAX_COUNT
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
 ) -> None:
@@ -73,10 +78,12 @@ def show_command(
     path: Annotated[Path, typer.Argument(help="Ledger file (.sqlite) or its JSONL export.")],
     kind: Annotated[str | None, typer.Option("--kind", help="Only entries of this kind.")] = None,
     tail: Annotated[
-        int | None, typer.Option("--tail", min=1, help="Only the last N shown entries.")
+        int | None,
+        typer.Option("--tail", min=1, max=_MAX_COUNT, help="Only the last N shown entries."),
     ] = None,
     width: Annotated[
-        int, typer.Option("--payload-width", min=10, help="Payload characters shown.")
+        int,
+        typer.Option("--payload-width", min=10, max=1_000_000, help="Payload characters shown."),
     ] = 100,
 ) -> None:
     """Print entries as a table (seq, kind, payload, hash). Does not verify: use `verify`."""

@@ -7,6 +7,14 @@ from typing import Annotated
 import typer
 
 from provebench._errors import shown
+from provebench.pilot._limits import (
+    MAX_COUNT,
+    MAX_CYCLES,
+    MAX_PAGE_SIZE,
+    MAX_PORT,
+    MAX_SEED,
+    MAX_WORKERS,
+)
 
 pilot_app = typer.Typer(
     help="Pilot 03 (call import): laboratory, runner, evaluator.", no_args_is_help=True
@@ -19,12 +27,16 @@ class _ProfileChoice(StrEnum):
 
 
 _SIZE_HELP = "Override the profile's size (control refuses values below pilot §11)."
-_Size = Annotated[int | None, typer.Option(help=_SIZE_HELP)]
+# Every number has a range (pilot/_limits.py), checked before anything is written.
+_Size = Annotated[int | None, typer.Option(help=_SIZE_HELP, min=0, max=MAX_COUNT)]
+_Seed = Annotated[
+    int, typer.Option("--seed", help="Corpus seed: same seed, same bytes.", min=0, max=MAX_SEED)
+]
 
 
 @pilot_app.command("generate")
 def generate_command(
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed: same seed, same bytes.")],
+    seed: _Seed,
     out: Annotated[Path, typer.Option("--out", help="New (or empty) directory for the corpus.")],
     profile: Annotated[
         _ProfileChoice,
@@ -34,8 +46,10 @@ def generate_command(
         list[str] | None,
         typer.Option("--zone", help="IANA zone of each run version, in order (repeat, ≥ 2)."),
     ] = None,
-    page_size: Annotated[int | None, typer.Option("--page-size", help="Base page size.")] = None,
-    cycles: _Size = None,
+    page_size: Annotated[
+        int | None, typer.Option("--page-size", help="Base page size.", min=1, max=MAX_PAGE_SIZE)
+    ] = None,
+    cycles: Annotated[int | None, typer.Option(help=_SIZE_HELP, min=1, max=MAX_CYCLES)] = None,
     file_events: _Size = None,
     admissible_files: _Size = None,
     repeated_events: _Size = None,
@@ -149,7 +163,9 @@ def serve_command(
         Path | None,
         typer.Option("--out", help="Run directory (default: a new temporary directory)."),
     ] = None,
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free).")] = 0,
+    port: Annotated[
+        int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free).", min=0, max=MAX_PORT)
+    ] = 0,
     host: Annotated[
         str, typer.Option("--host", help="Bind address: 127.0.0.1 only (others are refused).")
     ] = "127.0.0.1",
@@ -320,7 +336,7 @@ class _BudgetChoice(StrEnum):
 
 @pilot_app.command("redteam")
 def redteam_command(
-    seed: Annotated[int, typer.Option("--seed", help="Corpus seed: same seed, same bytes.")] = 0,
+    seed: _Seed = 0,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="New (or empty) folder for corpora, runs and redteam.json."),
@@ -330,7 +346,10 @@ def redteam_command(
         typer.Option("--budget", help="full: the pilot §14 minimum budget; ci: one small corpus."),
     ] = _BudgetChoice.full,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Worker processes (default: up to 2).")
+        int | None,
+        typer.Option(
+            "--workers", help="Worker processes (default: up to 2).", min=1, max=MAX_WORKERS
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
 ) -> None:

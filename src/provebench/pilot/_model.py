@@ -57,6 +57,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from provebench.pilot._limits import MAX_COUNT, MAX_CYCLES, MAX_PAGE_SIZE, MAX_SEED
 from provebench.pilot._versions import RuleVersions
 
 # Strict: a corpus line that says "12" where a number belongs is corrupt, not coerced.
@@ -230,6 +231,11 @@ Profile = Literal["public", "control"]
 _CONFIG = ConfigDict(extra="forbid", frozen=True)
 
 
+# Every size has a range (pilot/_limits.py): a huge value is refused before anything is
+# generated, instead of exhausting memory or overflowing.
+_Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+
+
 class CorpusSizes(BaseModel):
     """How much of each thing a corpus holds (pilot §11 names the control minimums).
 
@@ -241,19 +247,19 @@ class CorpusSizes(BaseModel):
 
     model_config = _CONFIG
 
-    cycles: Annotated[int, Field(ge=1)]
-    file_events: Annotated[int, Field(ge=0)]
-    admissible_files: Annotated[int, Field(ge=0)]
-    repeated_events: Annotated[int, Field(ge=0)]
-    renames_moves: Annotated[int, Field(ge=0)]
-    corrupted_unsupported: Annotated[int, Field(ge=0)]
-    temporary_failures: Annotated[int, Field(ge=0)]
-    adversarial_items: Annotated[int, Field(ge=0)]
-    same_name_files: Annotated[int, Field(ge=0)]
-    added_during_scan: Annotated[int, Field(ge=0)]
-    nonconforming_names: Annotated[int, Field(ge=0)]
-    unmapped_managers: Annotated[int, Field(ge=0)]
-    boundary_time_files: Annotated[int, Field(ge=0)]
+    cycles: Annotated[int, Field(ge=1, le=MAX_CYCLES)]
+    file_events: _Count
+    admissible_files: _Count
+    repeated_events: _Count
+    renames_moves: _Count
+    corrupted_unsupported: _Count
+    temporary_failures: _Count
+    adversarial_items: _Count
+    same_name_files: _Count
+    added_during_scan: _Count
+    nonconforming_names: _Count
+    unmapped_managers: _Count
+    boundary_time_files: _Count
 
 
 class CorpusConfig(BaseModel):
@@ -261,11 +267,11 @@ class CorpusConfig(BaseModel):
 
     model_config = _CONFIG
 
-    seed: int
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]
     profile: Profile
     sizes: CorpusSizes
     zones: tuple[str, ...]
-    page_size: Annotated[int, Field(ge=1)]
+    page_size: Annotated[int, Field(ge=1, le=MAX_PAGE_SIZE)]
 
 
 class RunVersion(BaseModel):

@@ -103,9 +103,7 @@ def corpus_config(
     try:
         sizes = CorpusSizes.model_validate(values)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        raise ProvebenchError(first["msg"], field=field) from error
+        raise _first_problem(error) from None
     for name, minimum in PROFILE_MINIMUMS[profile].items():
         if getattr(sizes, name) < minimum:
             raise ProvebenchError(
@@ -126,15 +124,22 @@ def corpus_config(
     for zone in chosen_zones:
         load_zone(zone)
     chosen_page_size = PROFILE_PAGE_SIZE[profile] if page_size is None else page_size
-    if chosen_page_size < 1:
-        raise ProvebenchError("page size must be at least 1", field="page_size")
-    return CorpusConfig(
-        seed=seed,
-        profile=profile,
-        sizes=sizes,
-        zones=tuple(chosen_zones),
-        page_size=chosen_page_size,
-    )
+    try:  # the seed's and the page size's ranges (pilot/_limits.py)
+        return CorpusConfig(
+            seed=seed,
+            profile=profile,
+            sizes=sizes,
+            zones=tuple(chosen_zones),
+            page_size=chosen_page_size,
+        )
+    except ValidationError as error:
+        raise _first_problem(error) from None
+
+
+def _first_problem(error: ValidationError) -> ProvebenchError:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"])
+    return ProvebenchError(first["msg"], field=field)
 
 
 __all__ = ["DEFAULT_ZONES", "PROFILE_MINIMUMS", "PROFILE_SIZES", "corpus_config"]

@@ -13,6 +13,10 @@ _CAP_HELP = (
     "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
     "answer (a safety limit, not the scenario's step budget)."
 )
+MAX_TOOL_CALLS = 100_000  # far above any scenario's step budget; the range is 1 … this
+_MaxToolCalls = Annotated[
+    int, typer.Option("--max-tool-calls", help=_CAP_HELP, min=1, max=MAX_TOOL_CALLS)
+]
 
 
 def run_command(
@@ -27,7 +31,7 @@ def run_command(
     ],
     out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
     scenario_id: ScenarioIdOption = None,
-    max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
+    max_tool_calls: _MaxToolCalls = 200,
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
 
@@ -53,7 +57,7 @@ def serve_command(
     scenario_file: ScenarioFileArgument,
     out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
     scenario_id: ScenarioIdOption = None,
-    max_tool_calls: Annotated[int, typer.Option("--max-tool-calls", help=_CAP_HELP)] = 200,
+    max_tool_calls: _MaxToolCalls = 200,
 ) -> None:
     """Serve the simulator's tools over MCP (stdio) to any MCP-capable agent.
 
