@@ -290,3 +290,24 @@ def test_deleted_log_entry_is_named_without_a_fake_hash(copies: tuple[Path, Path
     assert log_refs
     # An evidence hash is an entry hash or nothing — never a seq number or a count.
     assert all(ref.hash == "" or len(ref.hash) == 64 for ref in log_refs)
+
+
+def test_the_importers_own_files_are_hashed_never_read(copies: tuple[Path, Path]) -> None:
+    """diagnostics.jsonl and work/ are the importer's account and state (pilot §7, §9: never
+    evidence). The evaluator does not read them: junk in them, with run.json re-recorded,
+    changes no score, and the verdict's evidence names the bytes it was given."""
+    corpus, run = copies
+    before = evaluate_run(run, corpus)
+    with (run / "diagnostics.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write('{"claim": "all 10000 files imported"}\nnot json at all\n')
+    (run / "work" / "journal.json").write_bytes(b"\xff{corrupt")
+    rerecord(run, "diagnostics.jsonl", "work/journal.json")
+    after = evaluate_run(run, corpus)
+    assert exit_code(after) == 0
+    assert before.result_evidence is not None and after.result_evidence is not None
+    hashes = after.result_evidence.inputs_sha256
+    for name in ("diagnostics.jsonl", "work/journal.json"):
+        assert hashes[f"run/{name}"] == sha256_file(run / name)
+        assert hashes[f"run/{name}"] != before.result_evidence.inputs_sha256[f"run/{name}"]
+    hashes_only = {"result_evidence"}
+    assert after.model_dump(exclude=hashes_only) == before.model_dump(exclude=hashes_only)
