@@ -311,3 +311,14 @@ def test_the_importers_own_files_are_hashed_never_read(copies: tuple[Path, Path]
         assert hashes[f"run/{name}"] != before.result_evidence.inputs_sha256[f"run/{name}"]
     hashes_only = {"result_evidence"}
     assert after.model_dump(exclude=hashes_only) == before.model_dump(exclude=hashes_only)
+
+
+def test_evaluating_a_copied_run_writes_nothing_into_it(copies: tuple[Path, Path]) -> None:
+    """A run folder copied without SQLite's -wal/-shm (an archive, a read-only share) is read
+    as it is: nothing is created beside ledger.sqlite, so a read-only folder works too."""
+    corpus, run = copies
+    for companion in run.glob("ledger.sqlite-*"):
+        companion.unlink()
+    before = sorted(p.relative_to(run).as_posix() for p in run.rglob("*"))
+    assert exit_code(evaluate_run(run, corpus)) == 0
+    assert sorted(p.relative_to(run).as_posix() for p in run.rglob("*")) == before
