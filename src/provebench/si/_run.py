@@ -24,7 +24,7 @@ from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.si._evaluate import evaluate
 from provebench.si._scenario import Scenario
 from provebench.si._score import select_scenario
-from provebench.si._validate import load_scenarios
+from provebench.si._validate import load_scenarios, naming_scenario_lines
 from provebench.si._verdict import InputHashes, Verdict
 from provebench.si.agents._protocol import Answer, DiagnosisAgent, Task, ToolInfo, ToolReply
 
@@ -147,7 +147,8 @@ def start_session(
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
     require_proven_answer_key(scenario, scenario_file)
-    return scenario, Session.start(scenario)
+    with naming_scenario_lines(scenario_file, scenario.id):  # as `si check` names them
+        return scenario, Session.start(scenario)
 
 
 def write_run(

@@ -6,7 +6,8 @@ exit 2): nothing can be said about a file whose bytes cannot be read as YAML.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -149,10 +150,35 @@ def load_scenarios(*paths: str | Path) -> list[Scenario]:
     return [Scenario.model_validate(document.data) for document in documents]
 
 
+@contextmanager
+def naming_scenario_lines(scenario_file: str | Path, scenario_id: str) -> Iterator[None]:
+    """Name the file, and the line of the field, in an error raised while a loaded scenario is
+    used (simulated, checked), as `si validate` does: `FILE:LINE: FIELD: message`.
+
+    Every command that reads a scenario runs its use of it inside this block, so the same bad
+    value is reported the same way by `si check`, `si run` and `si serve`.
+    """
+    try:
+        yield
+    except ProvebenchError as error:
+        error.path = error.path or str(scenario_file)
+        if error.field is not None and error.line is None and error.path == str(scenario_file):
+            error.line = _line_of_field(scenario_file, scenario_id, error.field)
+        raise
+
+
+def _line_of_field(scenario_file: str | Path, scenario_id: str, field: str) -> int | None:
+    for document in load_yaml_file(scenario_file):
+        if isinstance(document.data, dict) and document.data.get("id") == scenario_id:
+            return document.line_of(field)
+    return None
+
+
 __all__ = [
     "ValidationReport",
     "collect_files",
     "load_scenarios",
+    "naming_scenario_lines",
     "validate_documents",
     "validate_paths",
 ]

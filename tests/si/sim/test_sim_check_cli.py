@@ -192,3 +192,30 @@ def test_a_symptom_without_namespace_finds_its_unique_deployment() -> None:
 
     report = check_counterfactual(variant(PORT, drop_namespace))
     assert report.ok and report.symptom == "deployment/checkout CrashLoopBackOff"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("check",), ("run", "--agent", "diagnoser", "--out", "OUT"), ("serve", "--out", "OUT")],
+    ids=["check", "run", "serve"],
+)
+def test_every_command_reading_a_scenario_names_file_and_line_alike(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    # A value of the wrong type found only when the estate is built (si validate passes it).
+    broken = edited_file(tmp_path, SMTP, ('SMTP_PORT: "2525"}', "SMTP_PORT: 2525}"))
+    out = str(tmp_path / "out")
+    name, *options = (out if part == "OUT" else part for part in command)
+    result = subprocess.run(
+        [*PROVEBENCH, "si", name, str(broken), *options],
+        capture_output=True,
+        text=True,
+        input="",
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    field = "injection.baseline[0].data.SMTP_PORT"
+    assert line.startswith(f"provebench: error: {broken}:98: {field}: "), line
+    assert not (tmp_path / "out").exists()

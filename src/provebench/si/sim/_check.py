@@ -199,17 +199,10 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
 def check_scenario_file(scenario: Scenario, scenario_file: Path) -> CounterfactualReport:
     """`check_counterfactual` as `si check` runs it: a scenario that cannot be simulated is a
     `ProvebenchError` pointing at the file and the scenario field's line."""
-    from provebench._yaml import load_yaml_file
+    from provebench.si._validate import naming_scenario_lines
 
-    try:
+    with naming_scenario_lines(scenario_file, scenario.id):
         return check_counterfactual(scenario)
-    except ProvebenchError as error:
-        error.path = error.path or str(scenario_file)
-        if error.field is not None and error.line is None:
-            for document in load_yaml_file(scenario_file):
-                if isinstance(document.data, dict) and document.data.get("id") == scenario.id:
-                    error.line = document.line_of(error.field)
-        raise
 
 
 def require_proven_answer_key(scenario: Scenario, scenario_file: Path) -> None:
