@@ -81,3 +81,18 @@ def test_many_configuration_errors_are_one_stderr_line(tmp_path: Path) -> None:
     first = errors[0]
     assert line.startswith(f"provebench: configuration error: {run}/{first['path']}: ")
     assert line.endswith(f"[{first['code']}] (and {len(errors) - 1} more; see {run}/verdict.json)")
+
+
+def test_a_failed_evaluation_leaves_no_earlier_verdict_behind(tmp_path: Path) -> None:
+    """A verdict describes the run as it was when evaluated: once the run no longer reads, an
+    earlier passing verdict must not stay beside it as if it were the answer."""
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    assert run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus)).returncode == 0
+    assert (run / "verdict.json").is_file()
+    (run / "run.json").write_text("{", encoding="utf-8")  # no longer JSON
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    verdict = run / "verdict.json"
+    assert not verdict.exists() or json.loads(verdict.read_text())["laboratory_pass"] is False

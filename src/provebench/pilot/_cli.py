@@ -291,6 +291,9 @@ def evaluate_command(
         )
     target = out if out is not None else run_dir / VERDICT_FILE
     _check_verdict_target(target, run_dir, corpus, external_checks)
+    # A verdict already there answers for the run as it was then: it must not outlive an
+    # evaluation of the run as it is now that stops on unreadable input (fail closed).
+    target.unlink(missing_ok=True)
     verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
     write_verdict(verdict, target)
     error_line = configuration_error_line(verdict, run_dir, target)
