@@ -62,8 +62,8 @@ _MET: Final = ""
 _id_hash: Callable[[str], int] = hash
 # Below this size (either file) one process is quicker than two.
 TWO_PARTS_MIN_BYTES = 32 << 20
-# Read size: a quarter of the lockstep pass's (the records of a batch and their fields are held
-# at once, next to the expected rows; measured: no slower).
+# Read size: a quarter of the lockstep pass's (a batch's records are held next to the expected
+# rows, in each of two processes; measured: no slower).
 _PIECE_BYTES = 1 << 20
 
 _ALL: Final = -1  # the part of one process: every id
