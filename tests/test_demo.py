@@ -56,6 +56,17 @@ def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:
     assert (foreign / "precious.txt").read_text() == "keep me"
 
 
+def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("keep me")
+    completed = _demo(a_file / "demo")
+    assert completed.returncode == 2
+    assert len(completed.stderr.strip().splitlines()) == 1
+    assert "not a folder" in completed.stderr
+    assert completed.stdout == ""  # no step ran
+    assert a_file.read_text() == "keep me"
+
+
 def test_every_score_command_is_printed_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # README: every step is a real command, printed before it runs; the series of `si score`
     # runs once printed only its heading.

@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, shown
+from provebench._paths import check_output_dir
 
 _MARKER = ".provebench-demo"
 DEFAULT_SEED = 3
@@ -40,6 +41,7 @@ class _Step:
 
 
 def _prepare(out_dir: Path) -> None:
+    check_output_dir(out_dir)  # a file, or a folder that cannot be made: before any work
     if out_dir.exists():
         if not (out_dir / _MARKER).is_file():
             raise ProvebenchError(
@@ -236,7 +238,8 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     console.print(si_table)
     console.print(laboratory_table)
     console.print(pilot_table)
-    console.print(f"\nEverything the demo wrote is in {out_dir}/")
+    # The folder's name is the user's: printed as text (no markup), control characters escaped.
+    console.print(f"\nEverything the demo wrote is in {shown(out_dir)}/", markup=False)
 
     expected = (
         verdicts["reference"]["scorer_pass"] is True and verdicts["noop"]["scorer_pass"] is False
