@@ -121,8 +121,8 @@ class _ExternalSorter:
 def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
     """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing."""
     out_dir = Path(out_dir)
-    check_output_dir(out_dir)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+    check_output_dir(out_dir)  # a file in the way, or a folder that cannot be made
+    if out_dir.exists() and any(out_dir.iterdir()):
         raise ProvebenchError("output exists and is not an empty directory", path=out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))

@@ -315,7 +315,11 @@ class LockstepJoin:
             if not (left.fill(2) and right.fill(2)):
                 break
             if same_header:
-                run, changed = self._aligned_prefix(left, right)
+                # A row with a field wrong, in its place, leaves the files aligned: the run goes
+                # on past it instead of ending there and settling it one row at a time (pilot
+                # §7, a register with defects: most of them are of this kind). One header: the
+                # expected layout cuts both sides' ids.
+                run, changed = aligned_prefix(left, right, self.expected.file_ids)
                 if run:
                     self.take_aligned_run(
                         left.records[left.index : left.index + run],
@@ -332,15 +336,6 @@ class LockstepJoin:
             self.take_expected(record)
         for record in right.drain():
             self.take_candidate(record)
-
-    def _aligned_prefix(self, left: Cursor, right: Cursor) -> tuple[int, list[int]]:
-        """How many records from the cursors on have the same non-empty ids on both sides, as
-        far as the equal ones reach (C speed); and the positions among them that differ.
-
-        A row with a field wrong, in its place, leaves the files aligned: the run goes on past
-        it, instead of ending there and settling it one row at a time (pilot §7, a register
-        with defects: most of them are of this kind)."""
-        return aligned_prefix(left, right, self.expected.file_ids)  # one header: one layout
 
     def _take_identical_batches(self, left: Cursor, right: Cursor) -> bool:
         """While both files are byte-identical piece by piece, parse only the expected one."""
