@@ -10,13 +10,13 @@ and be the corpus the run was made on. Each failure is a `ConfigurationError` in
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot._evaluate._record import check_run_record
@@ -91,10 +91,7 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
 def _read_record(inputs: RunInputs, path: Path) -> dict[str, Any] | None:
     """The parsed run.json, or None (and a configuration error) when it is not a complete run
     record of the known format (`_record.py`): nothing in it is then used."""
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ProvebenchError(f"unreadable run record: {error}", path=path) from error
+    record = read_json_file(path)  # the shared strict reader: bad JSON is one line naming it
     problem = check_run_record(record)
     if problem is not None:
         code, where, message = problem
