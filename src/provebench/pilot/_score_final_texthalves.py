@@ -36,7 +36,6 @@ from contextlib import suppress
 from itertools import compress
 from operator import not_
 from pathlib import Path
-from tempfile import TemporaryFile
 from typing import IO, Any
 
 from provebench._errors import ProvebenchError
@@ -128,6 +127,10 @@ class _Files:
 
 
 def _in_halves(files: _Files) -> KeyedJoin:
+    # Imported here: tempfile (with shutil, random and the compression modules it loads) costs
+    # ≈6 ms of the command's start, and only large unordered pairs come this way.
+    from tempfile import TemporaryFile
+
     foretaste = _Foretaste(files.paths[1], files.paths[0])
     # Unlinked files, each written by one process and read by the other.
     with (
