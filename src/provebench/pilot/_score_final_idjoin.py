@@ -45,7 +45,7 @@ from typing import Any, Final, cast
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_counts import KeyedJoin
-from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
+from provebench.pilot._score_final_csv import CsvRecordStream, Record
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from provebench.pilot._score_final_textjoin import (
@@ -223,20 +223,12 @@ class _IdPairing:
         self.fields_matched += (len(expected) - changed) * self.compare.named_keys
         if not changed:
             return
-        # Pair by pair: each of the two texts becomes its fields, which is most of the cost.
-        # (All of a batch's texts joined and split at once, so that the fields line up in two
-        # flat lists, measured no faster.)
-        layout = self.layout
-        compare = self.compare
-        matched = 0
-        for expected_record, candidate_record in zip(
-            compress(expected, differ), compress(candidate, differ), strict=True
-        ):
-            expected_fields = record_fields(expected_record)
-            candidate_fields = record_fields(candidate_record)
-            if layout.file_id(expected_fields) != layout.file_id(candidate_fields):
-                raise _NotPlain  # two ids of one hash: the digest join compares the ids
-            matched += compare.matches(expected_fields, candidate_fields)
+        # Each of the two texts becomes its fields, which is most of the cost.
+        _, matched, same_ids = self.compare.compare_pairs(
+            list(compress(expected, differ)), list(compress(candidate, differ))
+        )
+        if same_ids != changed:
+            raise _NotPlain  # two ids of one hash: the digest join compares the ids
         self.fields_matched += matched
 
     def part_counts(self) -> dict[str, int]:

@@ -253,14 +253,13 @@ class LockstepJoin:
         if all(ids) and self._register_run(cast("list[str]", ids)):
             # Row by row, each pair would be registered and paired with each other (no id of
             # the run was seen before, none repeats): the sums are the same.
-            compare = self.compare
-            keys = len(expected) * compare.named_keys + self._rows_with_extra_fields(expected)
+            keys = len(expected) * self.compare.named_keys + self._rows_with_extra_fields(expected)
             self.fields_total += keys
-            for position in changed:
-                expected_fields = record_fields(expected[position])
-                keys -= compare.keys(expected_fields)
-                keys += compare.matches(expected_fields, record_fields(candidate[position]))
-            self.fields_matched += keys
+            changed_keys, matched, _ = self.compare.compare_pairs(
+                [expected[position] for position in changed],
+                [candidate[position] for position in changed],
+            )
+            self.fields_matched += keys - changed_keys + matched
             self.recent.add_pair(expected, candidate)
             return
         for expected_record, candidate_record in zip(expected, candidate, strict=True):

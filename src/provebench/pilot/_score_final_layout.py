@@ -10,14 +10,18 @@ the keyed join and the recount of repeated ids share.
 from __future__ import annotations
 
 from collections.abc import Container, Iterator
-from itertools import compress, repeat
-from operator import itemgetter
+from itertools import chain, compress, count, repeat
+from operator import contains, eq, itemgetter
 from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
 
 _first_item = itemgetter(0)
+# `compare_pairs`: from this many pairs on, a slice is compared as two flat lists of fields;
+# slices of at most this many pairs.
+_MANY_PAIRS = 16
+_PAIRS_AT_ONCE = 1024
 
 
 class RowLayout:
@@ -82,13 +86,78 @@ class FieldComparison:
         """Keys counted for an expected row: its named keys, plus the `None` key of extra fields."""
         return self.named_keys + (len(expected_fields) > self.expected_width)
 
+    def compare_pairs(
+        self, expected: list[Record], candidate: list[Record]
+    ) -> tuple[int, int, int]:
+        """Over the pairs `zip(expected, candidate)`: the keys of the expected rows (summed
+        `keys`), their matching fields (summed `matches`) and how many pairs have equal
+        file_ids, both read at the expected header's file_id column (the callers compare rows
+        under one header; a missing id equals a missing id).
+
+        Many pairs at once, in slices of `_PAIRS_AT_ONCE` (so that only a slice's fields are
+        alive at a time): each side's texts are split by one C-level `map`, and when every row
+        on both sides is as wide as the shared header, the fields are compared as two flat
+        sequences in one C-level pass. That is under half the cost of comparing pair by pair
+        (≈1.3 µs against ≈2.7 µs a pair of the benchmark's rows, gc off; `operator.eq`, not
+        `str.__eq__`, whose slot wrapper costs twice as much per call). A few pairs go pair by pair,
+        where the set-up would cost more than it saves.
+        """
+        keys = matched = same_ids = 0
+        for start in range(0, len(expected), _PAIRS_AT_ONCE):
+            stop = start + _PAIRS_AT_ONCE
+            counts = self._compare_slice(expected[start:stop], candidate[start:stop])
+            keys += counts[0]
+            matched += counts[1]
+            same_ids += counts[2]
+        return keys, matched, same_ids
+
+    def _compare_slice(
+        self, expected: list[Record], candidate: list[Record]
+    ) -> tuple[int, int, int]:
+        expected_fields = _fields_of(expected)
+        candidate_fields = _fields_of(candidate)
+        width = self._plain_width
+        column = self._id_column
+        if (
+            len(expected) >= _MANY_PAIRS
+            and width > 0
+            and set(map(len, expected_fields)) == {width}
+            and set(map(len, candidate_fields)) == {width}
+        ):
+            # Every row is plain (no extra fields): `matches` summed is every equal position,
+            # less the equal ids.
+            matched = sum(
+                map(
+                    eq,
+                    chain.from_iterable(expected_fields),
+                    chain.from_iterable(candidate_fields),
+                )
+            )
+            same_ids = len(expected)
+            if column is not None:
+                pick = itemgetter(column)
+                same_ids = sum(map(eq, map(pick, expected_fields), map(pick, candidate_fields)))
+                matched -= same_ids
+            return len(expected) * self.named_keys, matched, same_ids
+        keys = matched = same_ids = 0
+        for fields, other in zip(expected_fields, candidate_fields, strict=True):
+            keys += self.keys(fields)
+            matched += self.matches(fields, other)
+            if column is None:
+                same_ids += 1
+            else:
+                same_ids += (fields[column] if column < len(fields) else None) == (
+                    other[column] if column < len(other) else None
+                )
+        return keys, matched, same_ids
+
     def matches(self, expected_fields: list[str], candidate_fields: list[str]) -> int:
         if self.same_header and expected_fields == candidate_fields:
             return self.keys(expected_fields)
         expected_len = len(expected_fields)
         candidate_len = len(candidate_fields)
         if expected_len == candidate_len == self._plain_width:
-            matched = sum(map(str.__eq__, expected_fields, candidate_fields))
+            matched: int = sum(map(eq, expected_fields, candidate_fields))
             if self._id_column is not None:
                 column = self._id_column
                 matched -= expected_fields[column] == candidate_fields[column]
@@ -110,6 +179,18 @@ class FieldComparison:
                 extra = candidate_fields[self.candidate_width :]
             matched += expected_fields[self.expected_width :] == extra
         return matched
+
+
+def _fields_of(records: list[Record]) -> list[list[str]]:
+    """`record_fields` of each record; the texts split at C speed, then the records with quotes
+    (whose fields the stream parsed) put right."""
+    try:
+        fields: list[list[str]] = list(map(str.split, records, repeat(",")))  # type: ignore[arg-type]
+    except TypeError:  # a multi-line record (a list) among them
+        return list(map(record_fields, records))
+    for index in compress(count(), map(contains, records, repeat('"'))):
+        fields[index] = record_fields(records[index])
+    return fields
 
 
 def wanted_rows(
