@@ -224,3 +224,28 @@ def test_too_many_unpaired_rows_are_declined(
     # Under the limit, the same pair is joined in halves.
     monkeypatch.setattr(_score_final_halves, "UNPAIRED_LIMIT", 1 << 14)
     assert in_halves(tmp_path / "expected.csv", tmp_path / "candidate.csv")
+
+
+def test_a_row_moved_across_the_cut_is_still_paired(
+    published: PublishedScorerWorker, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An expected row of the first half placed in the candidate's second half: its id is in
+    both halves on different sides, paired from their unpaired rows (not a repeat)."""
+    rows = plain_register(2000)
+    candidate = [*rows[:5], *rows[6:1900], rows[5], *rows[1900:]]
+    assert_same_as_one_pass_and_published(
+        published, monkeypatch, tmp_path, csv_bytes(rows), csv_bytes(candidate), halves=True
+    )
+
+
+def test_an_id_settled_in_bulk_in_both_halves_is_left_to_one_pass(
+    published: PublishedScorerWorker, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An expected row repeated far from its first copy, the candidate the same bytes: each
+    half settles its copy in bulk, and only the exchange of those ids shows the repeat."""
+    rows = plain_register(2000)
+    repeated = [*rows[:1500], rows[3], *rows[1500:]]
+    data = csv_bytes(repeated)
+    assert_same_as_one_pass_and_published(
+        published, monkeypatch, tmp_path, data, data, halves=False
+    )

@@ -73,6 +73,11 @@ class LockstepJoin:
         # only: an id here and not in `seen` was settled in bulk, so is in both files). A run is
         # registered with one C-level check and one union against this one set.
         self.registered: set[str] = set()
+        # When kept (`keep_bulk_ids`): every id registered in bulk, in file order — what a join
+        # in halves sends across (`_score_final_halves`), gathered while each run's ids are at
+        # hand rather than by a walk over `registered` once the join ends (its strings in hash
+        # order, a cache miss each: ≈0.2 s for half a million ids).
+        self.bulk_ids: list[str] | None = None
         self.pending_expected: dict[str, Record] = {}
         self.pending_candidate: dict[str, Record] = {}
         # A join that is to be handed on (`_score_final_halves`) gives up past this many
@@ -112,6 +117,11 @@ class LockstepJoin:
         # Whether the id lists were seen to differ at a position both files have (not merely
         # in length): what a join over the first parts of two files tells about the whole.
         self.order_mismatch = False
+
+    def keep_bulk_ids(self) -> list[str]:
+        """From now on, keep every id registered in bulk; the list they go to."""
+        self.bulk_ids = []
+        return self.bulk_ids
 
     # -- one side at a time --------------------------------------------------------------
 
@@ -272,6 +282,8 @@ class LockstepJoin:
         if len(fresh) != len(ids) or not self.registered.isdisjoint(fresh):
             return False
         self.registered |= fresh
+        if self.bulk_ids is not None:
+            self.bulk_ids += ids
         count = len(ids)
         self.expected_rows += count
         self.candidate_rows += count
