@@ -97,9 +97,10 @@ def identical_prefix(left: Cursor, right: Cursor, skip: int = 0) -> int:
 
 def aligned_prefix(
     left: Cursor, right: Cursor, file_ids: Callable[[list[Record]], list[str | None]]
-) -> tuple[int, list[int]]:
+) -> tuple[int, list[int], list[str | None]]:
     """How many records from the cursors on are equal, or differ with the same non-empty id on
-    both sides (one header); and the positions among them that differ.
+    both sides (one header); the positions among them that differ, and their ids (so that a
+    run in which every row differs needs its ids cut no more).
 
     Like `identical_prefix`, slices of growing size are looked at whole: the differing positions
     of a slice are found by one C-level pass, and their ids are cut a few at a time
@@ -112,6 +113,7 @@ def aligned_prefix(
     b, bi = right.records, right.index
     available = min(len(a) - ai, len(b) - bi)
     changed: list[int] = []
+    changed_ids: list[str | None] = []
     run = identical_prefix(left, right)
     step = _FIRST_SLICE
     ids_at_once = _FIRST_IDS
@@ -132,14 +134,19 @@ def aligned_prefix(
                 )
                 if not all(agree):
                     stop = agree.index(False)
-                    return positions[stop], changed + positions[:stop]
+                    return (
+                        positions[stop],
+                        changed + positions[:stop],
+                        changed_ids + expected_ids[:stop],
+                    )
                 changed += positions
+                changed_ids += expected_ids
                 ids_at_once = min(ids_at_once << 1, _ALIGNED_SLICE_MAX)
         run += size
         # Growing, but not past a size whose waste is small when the run ends early in it (a
         # missing or extra row, every few hundred rows in a register with defects).
         step = min(step << 2, _ALIGNED_SLICE_MAX)
-    return run, changed
+    return run, changed, changed_ids
 
 
 __all__ = ["RESYNC_WINDOW", "Cursor", "aligned_prefix", "identical_prefix"]

@@ -251,24 +251,36 @@ class LockstepJoin:
             self.take_candidate(record)
 
     def take_aligned_run(
-        self, expected: list[Record], candidate: list[Record], changed: list[int]
+        self,
+        expected: list[Record],
+        candidate: list[Record],
+        changed: list[int],
+        changed_ids: list[str | None],
     ) -> None:
         """Records at the same positions on both sides, under the same header, with the same
         ids, and equal but at the positions `changed` (rows imported in their place with a
-        field wrong): settled as a whole, as `take_identical_run` settles equal records."""
+        field wrong), whose ids are `changed_ids`: settled as a whole, as `take_identical_run`
+        settles equal records."""
         if not changed:
             self.take_identical_run(expected)
             return
-        ids = self._run_ids(expected)
+        every_row = len(changed) == len(expected)  # a field wrong in every row of the run
+        ids = changed_ids if every_row else self._run_ids(expected)
         if all(ids) and self._register_run(cast("list[str]", ids)):
             # Row by row, each pair would be registered and paired with each other (no id of
             # the run was seen before, none repeats): the sums are the same.
-            keys = len(expected) * self.compare.named_keys + self._rows_with_extra_fields(expected)
+            if every_row:
+                changed_keys, matched, _ = self.compare.compare_pairs(expected, candidate)
+                # The run's keys are its changed rows' keys: no comma count needed.
+                keys = changed_keys
+            else:
+                changed_keys, matched, _ = self.compare.compare_pairs(
+                    [expected[position] for position in changed],
+                    [candidate[position] for position in changed],
+                )
+                keys = len(expected) * self.compare.named_keys
+                keys += self._rows_with_extra_fields(expected)
             self.fields_total += keys
-            changed_keys, matched, _ = self.compare.compare_pairs(
-                [expected[position] for position in changed],
-                [candidate[position] for position in changed],
-            )
             self.fields_matched += keys - changed_keys + matched
             self.recent.add_pair(expected, candidate)
             return
@@ -330,12 +342,13 @@ class LockstepJoin:
                 # on past it instead of ending there and settling it one row at a time (pilot
                 # §7, a register with defects: most of them are of this kind). One header: the
                 # expected layout cuts both sides' ids.
-                run, changed = aligned_prefix(left, right, self.expected.file_ids)
+                run, changed, changed_ids = aligned_prefix(left, right, self.expected.file_ids)
                 if run:
                     self.take_aligned_run(
                         left.records[left.index : left.index + run],
                         right.records[right.index : right.index + run],
                         changed,
+                        changed_ids,
                     )
                     left.index += run
                     right.index += run
