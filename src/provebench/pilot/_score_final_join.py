@@ -291,10 +291,17 @@ class LockstepJoin:
 
     def _register_run(self, ids: list[str]) -> bool:
         """Count a run's ids as seen on both sides, if none of them was seen before."""
-        fresh = set(ids)
-        if len(fresh) != len(ids) or not self.registered.isdisjoint(fresh):
+        registered = self.registered
+        if not registered.isdisjoint(ids):
             return False
-        self.registered |= fresh
+        # Added straight to the one set, without a set of the run's own: an id repeated within
+        # the run shows as fewer new entries, and then every id of the run is taken out again
+        # (none was registered before it, as checked above).
+        before = len(registered)
+        registered.update(ids)
+        if len(registered) - before != len(ids):
+            registered.difference_update(ids)
+            return False
         if self.bulk_ids is not None:
             self.bulk_ids += ids
         count = len(ids)
