@@ -81,6 +81,7 @@ class FieldComparison:
             expected.width if self.same_header and len(expected.column) == expected.width else -1
         )
         self._id_column = expected.id_column
+        self._file_id = expected.file_id  # both sides' ids read at the expected header's column
 
     def keys(self, expected_fields: list[str]) -> int:
         """Keys counted for an expected row: its named keys, plus the `None` key of extra fields."""
@@ -143,12 +144,7 @@ class FieldComparison:
         for fields, other in zip(expected_fields, candidate_fields, strict=True):
             keys += self.keys(fields)
             matched += self.matches(fields, other)
-            if column is None:
-                same_ids += 1
-            else:
-                same_ids += (fields[column] if column < len(fields) else None) == (
-                    other[column] if column < len(other) else None
-                )
+            same_ids += self._file_id(fields) == self._file_id(other)
         return keys, matched, same_ids
 
     def matches(self, expected_fields: list[str], candidate_fields: list[str]) -> int:
