@@ -2,8 +2,9 @@
 
 `compare_pairs` sums, over many pairs of records at once, what the published scorer counts per
 pair (pilot §7 field accuracy: `cr.get(k) == v` for every key of the expected row but
-`file_id`), and whether the pair's file_ids are equal. It takes a flat, C-level road when every
-row is as wide as one shared header and goes pair by pair otherwise; both roads, and the
+`file_id`), and whether the pair's file_ids are equal. It takes the compiled comparison
+(`_plainfields`) or a flat, C-level road when every row is as wide as one shared header and goes
+pair by pair otherwise; every road, with the compiled comparison and without it, and the
 slicing, are held here against dicts that `csv.DictReader` builds from the same files.
 """
 
@@ -36,13 +37,23 @@ HEADERS = st.sampled_from(
 )
 
 
-@pytest.fixture(params=["as shipped", "tiny slices"])
+@pytest.fixture(
+    params=[
+        "as shipped",
+        "tiny slices",
+        "as shipped, pure Python",
+        "tiny slices, pure Python",
+    ]
+)
 def slice_sizes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Shipped sizes, and sizes small enough that the flat road and the slicing are taken by
-    a handful of pairs."""
-    if request.param == "tiny slices":
+    a handful of pairs; each with the compiled comparison, and without it (an install that had
+    no C compiler)."""
+    if "tiny slices" in request.param:
         monkeypatch.setattr(_score_final_layout, "_MANY_PAIRS", 2)
         monkeypatch.setattr(_score_final_layout, "_PAIRS_AT_ONCE", 3)
+    if "pure Python" in request.param:
+        monkeypatch.setattr(_score_final_layout, "_count_equal_fields", None)
     return str(request.param)
 
 

@@ -9,14 +9,29 @@ the keyed join and the recount of repeated ids share.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterator
 from itertools import chain, compress, count, repeat
 from operator import contains, eq, itemgetter
 from pathlib import Path
 from typing import cast
 
-from provebench.pilot._score_final_csv import CsvRecordStream, Record, record_fields
+from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
 
+
+def _compiled_comparison() -> (
+    Callable[[list[Record], list[Record], int, int, type[QuotedRecord]], tuple[int, int] | None]
+    | None
+):
+    """The compiled field comparison (`_plainfields.c`), or None where the install had no C
+    compiler (hatch_build.py); the pure-Python road then answers alone."""
+    try:
+        from provebench.pilot._plainfields import count_equal_fields
+    except ImportError:
+        return None
+    return count_equal_fields
+
+
+_count_equal_fields = _compiled_comparison()
 _first_item = itemgetter(0)
 # `compare_pairs`: from this many pairs on, a slice is compared as two flat lists of fields;
 # slices of at most this many pairs.
@@ -95,22 +110,45 @@ class FieldComparison:
         file_ids, both read at the expected header's file_id column (the callers compare rows
         under one header; a missing id equals a missing id).
 
-        Many pairs at once, in slices of `_PAIRS_AT_ONCE` (so that only a slice's fields are
-        alive at a time): each side's texts are split by one C-level `map`, and when every row
+        Many pairs at once, in slices of `_PAIRS_AT_ONCE`. Where the compiled comparison
+        (`_plainfields.count_equal_fields`) was built, it answers for a slice whose rows all
+        have the shared header's width, without making a string per field (≈0.1 µs a pair of
+        the benchmark's rows). Otherwise, and for a slice it declines, each side's texts are
+        split by one C-level `map` (only a slice's fields alive at a time), and when every row
         on both sides is as wide as the shared header, the fields are compared as two flat
-        sequences in one C-level pass. That is under half the cost of comparing pair by pair
-        (≈1.3 µs against ≈2.7 µs a pair of the benchmark's rows, gc off; `operator.eq`, not
-        `str.__eq__`, whose slot wrapper costs twice as much per call). A few pairs go pair by pair,
-        where the set-up would cost more than it saves.
+        sequences in one C-level pass: under half the cost of comparing pair by pair (≈1.3 µs
+        against ≈2.7 µs a pair, gc off; `operator.eq`, not `str.__eq__`, whose slot wrapper
+        costs twice as much per call). A few pairs go pair by pair, where the set-up would cost
+        more than it saves.
         """
         keys = matched = same_ids = 0
         for start in range(0, len(expected), _PAIRS_AT_ONCE):
             stop = start + _PAIRS_AT_ONCE
-            counts = self._compare_slice(expected[start:stop], candidate[start:stop])
+            counts = self._count_slice(expected[start:stop], candidate[start:stop])
+            if counts is None:
+                counts = self._compare_slice(expected[start:stop], candidate[start:stop])
             keys += counts[0]
             matched += counts[1]
             same_ids += counts[2]
         return keys, matched, same_ids
+
+    def _count_slice(
+        self, expected: list[Record], candidate: list[Record]
+    ) -> tuple[int, int, int] | None:
+        """The compiled comparison's counts of a slice, or None where it does not answer."""
+        width = self._plain_width
+        if _count_equal_fields is None or width <= 0:
+            return None
+        column = -1 if self._id_column is None else self._id_column
+        counted = _count_equal_fields(expected, candidate, width, column, QuotedRecord)
+        if counted is None:
+            return None
+        equal, same_ids = counted
+        if column < 0:  # no file_id column: a missing id equals a missing id
+            same_ids = len(expected)
+        else:
+            equal -= same_ids
+        return len(expected) * self.named_keys, equal, same_ids
 
     def _compare_slice(
         self, expected: list[Record], candidate: list[Record]

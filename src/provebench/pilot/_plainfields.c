@@ -1,0 +1,232 @@
+/*
+ * provebench.pilot._plainfields: the field comparison of plain register rows, compiled.
+ *
+ * `count_equal_fields(expected, candidate, width, column, quoted_type)` walks the pairs
+ * zip(expected, candidate) of two lists of records and answers what
+ * `FieldComparison._compare_slice` (_score_final_layout.py) answers on its flat road, without
+ * making a string per field: fields at the same position are compared as code points (pilot
+ * §7, field accuracy: `cr.get(k) == v` for rows as wide as one shared header of distinct names).
+ *
+ * A record's fields are what `record_fields` (_score_final_csv.py) gives: an exact `str` with no
+ * '"' is cut at its commas as `str.split(",")` cuts it; a `QuotedRecord` (the class is passed in
+ * as `quoted_type`) has the fields csv.reader gave in its `fields` attribute; a list (a record
+ * spanning lines) is its fields. It answers only when every record of both lists is one of these
+ * with exactly `width` fields, each an exact `str`. For anything else it returns None and the
+ * caller takes its own road, which decides every other case; the answer is never a guess.
+ *
+ * Returns (equal_fields, equal_at_column): how many positions of all pairs hold equal fields,
+ * and, of those, how many are at `column` (the file_id column; -1 for none).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* The index of the next `ch` in `text` (of `kind`) from `start`, or `length` when none. */
+static Py_ssize_t
+find_char(int kind, const void *data, Py_ssize_t start, Py_ssize_t length, Py_UCS4 ch)
+{
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *bytes = (const Py_UCS1 *)data;
+        const void *found = memchr(bytes + start, (int)ch, (size_t)(length - start));
+        return found == NULL ? length : (const Py_UCS1 *)found - bytes;
+    }
+    for (Py_ssize_t index = start; index < length; index++) {
+        if (PyUnicode_READ(kind, data, index) == ch) {
+            return index;
+        }
+    }
+    return length;
+}
+
+/* Whether the two fields [a, a + size) of `left` and [b, b + size) of `right` hold the same
+ * code points. Strings of one kind compare as bytes; of two kinds (a field of ASCII in a row
+ * that holds a non-ASCII character elsewhere), code point by code point. */
+static int
+same_field(int left_kind, const void *left, Py_ssize_t a,
+           int right_kind, const void *right, Py_ssize_t b, Py_ssize_t size)
+{
+    if (left_kind == right_kind) {
+        return memcmp((const char *)left + a * left_kind,
+                      (const char *)right + b * right_kind,
+                      (size_t)(size * left_kind)) == 0;
+    }
+    for (Py_ssize_t offset = 0; offset < size; offset++) {
+        if (PyUnicode_READ(left_kind, left, a + offset)
+            != PyUnicode_READ(right_kind, right, b + offset)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One record's fields, read one after the other: a plain text cut at its commas, or a list of
+ * field strings (a quoted record's `fields`, or a record spanning lines). */
+typedef struct {
+    PyObject *fields;     /* the list of fields (borrowed), or NULL for a plain text */
+    Py_ssize_t next;      /* plain text: where the next field starts; list: its index */
+    int kind;             /* plain text: its kind, data and length */
+    const void *data;
+    Py_ssize_t length;
+} Fields;
+
+/* Set `fields` up for `record`; 0 when the record is none of the three shapes. A `QuotedRecord`
+ * (exactly that class, which defines no attribute hooks) gives its `fields` attribute. */
+static int
+fields_open(Fields *fields, PyObject *record, PyObject *quoted_type, PyObject *fields_name)
+{
+    fields->next = 0;
+    if (PyUnicode_CheckExact(record)) {
+        fields->fields = NULL;
+        fields->kind = PyUnicode_KIND(record);
+        fields->data = PyUnicode_DATA(record);
+        fields->length = PyUnicode_GET_LENGTH(record);
+        /* A quote makes csv.reader read the text otherwise than a split at commas. */
+        return find_char(fields->kind, fields->data, 0, fields->length, '"') == fields->length;
+    }
+    if (PyList_CheckExact(record)) {
+        fields->fields = record;
+        return 1;
+    }
+    if ((PyObject *)Py_TYPE(record) == quoted_type) {
+        PyObject *list = PyObject_GetAttr(record, fields_name);
+        if (list == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        /* The record's own attribute keeps the list alive after this reference is dropped. */
+        Py_DECREF(list);
+        if (!PyList_CheckExact(list)) {
+            return 0;
+        }
+        fields->fields = list;
+        return 1;
+    }
+    return 0;
+}
+
+/* The next field as (kind, data, start, size); 0 when the record has no more fields or the
+ * field is not an exact str. */
+static int
+fields_next(Fields *fields, int *kind, const void **data, Py_ssize_t *start, Py_ssize_t *size)
+{
+    if (fields->fields == NULL) {
+        if (fields->next > fields->length) {
+            return 0;
+        }
+        Py_ssize_t end = find_char(fields->kind, fields->data, fields->next, fields->length, ',');
+        *kind = fields->kind;
+        *data = fields->data;
+        *start = fields->next;
+        *size = end - fields->next;
+        fields->next = end + 1;
+        return 1;
+    }
+    if (fields->next >= PyList_GET_SIZE(fields->fields)) {
+        return 0;
+    }
+    PyObject *field = PyList_GET_ITEM(fields->fields, fields->next);
+    fields->next++;
+    if (!PyUnicode_CheckExact(field)) {
+        return 0;
+    }
+    *kind = PyUnicode_KIND(field);
+    *data = PyUnicode_DATA(field);
+    *start = 0;
+    *size = PyUnicode_GET_LENGTH(field);
+    return 1;
+}
+
+/* Whether every field has been read. */
+static int
+fields_done(const Fields *fields)
+{
+    if (fields->fields == NULL) {
+        return fields->next == fields->length + 1;
+    }
+    return fields->next == PyList_GET_SIZE(fields->fields);
+}
+
+static PyObject *
+count_equal_fields(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *expected, *candidate, *quoted_type;
+    Py_ssize_t width, column;
+    if (!PyArg_ParseTuple(args, "O!O!nnO!:count_equal_fields", &PyList_Type, &expected,
+                          &PyList_Type, &candidate, &width, &column, &PyType_Type,
+                          &quoted_type)) {
+        return NULL;
+    }
+    Py_ssize_t pairs = PyList_GET_SIZE(expected);
+    if (PyList_GET_SIZE(candidate) != pairs) {
+        PyErr_SetString(PyExc_ValueError, "count_equal_fields: lists of different lengths");
+        return NULL;
+    }
+    if (width < 1) {
+        Py_RETURN_NONE;
+    }
+    PyObject *fields_name = PyUnicode_InternFromString("fields");
+    if (fields_name == NULL) {
+        return NULL;
+    }
+    long long equal_fields = 0, equal_at_column = 0;
+    int plain = 1;
+    /* No Python code runs in this loop and nothing changes the lists or the records, so the
+     * borrowed items stay valid; the loop allocates nothing. */
+    for (Py_ssize_t pair = 0; plain && pair < pairs; pair++) {
+        Fields left, right;
+        if (!fields_open(&left, PyList_GET_ITEM(expected, pair), quoted_type, fields_name)
+            || !fields_open(&right, PyList_GET_ITEM(candidate, pair), quoted_type,
+                            fields_name)) {
+            plain = 0;
+            break;
+        }
+        for (Py_ssize_t field = 0; field < width; field++) {
+            int left_kind, right_kind;
+            const void *left_data, *right_data;
+            Py_ssize_t a, b, a_size, b_size;
+            if (!fields_next(&left, &left_kind, &left_data, &a, &a_size)
+                || !fields_next(&right, &right_kind, &right_data, &b, &b_size)) {
+                plain = 0;  /* fewer fields than the header is wide, or not a str */
+                break;
+            }
+            if (a_size == b_size
+                && same_field(left_kind, left_data, a, right_kind, right_data, b, a_size)) {
+                equal_fields++;
+                equal_at_column += field == column;
+            }
+        }
+        /* More fields than the header is wide: DictReader's extra-fields key, not this road. */
+        plain = plain && fields_done(&left) && fields_done(&right);
+    }
+    Py_DECREF(fields_name);
+    if (!plain) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("LL", equal_fields, equal_at_column);
+}
+
+static PyMethodDef methods[] = {
+    {"count_equal_fields", count_equal_fields, METH_VARARGS,
+     "count_equal_fields(expected, candidate, width, column, quoted_type) -> (equal_fields, "
+     "equal_at_column) | None\n\nThe equal fields of the pairs of records; None unless every "
+     "record has exactly `width` fields."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef plainfields_module = {
+    PyModuleDef_HEAD_INIT,
+    "provebench.pilot._plainfields",
+    "The field comparison of plain register rows, compiled (see _score_final_layout.py).",
+    0,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__plainfields(void)
+{
+    return PyModuleDef_Init(&plainfields_module);
+}

@@ -1,0 +1,12 @@
+# The compiled accelerator of `FieldComparison.compare_pairs` (_plainfields.c, built by
+# hatch_build.py); absent where no C compiler was at hand, and then the pure-Python road runs.
+from provebench.pilot._score_final_csv import QuotedRecord, Record
+
+def count_equal_fields(
+    expected: list[Record],
+    candidate: list[Record],
+    width: int,
+    column: int,
+    quoted_type: type[QuotedRecord],
+    /,
+) -> tuple[int, int] | None: ...
