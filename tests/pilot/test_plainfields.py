@@ -1,11 +1,13 @@
-"""The compiled field comparison, `provebench.pilot._plainfields.count_equal_fields`.
+"""The compiled functions of `provebench.pilot._plainfields`: `count_equal_fields`, the field
+comparison, and `first_fields`, the ids of the first column.
 
-It must answer exactly what a plain Python model of `record_fields` and `==` answers, or decline
-(None) — never a third thing: records of every shape the stream hands out (plain text, quoted
-records, records spanning lines), texts of every internal width of `str` (ASCII, Latin-1, two-
-and four-byte characters, mixed within a pair), rows of the wrong width, and things that are no
-record at all. `FieldComparison.compare_pairs` is held to `csv.DictReader` with and without it
-in test_score_final_layout.py.
+Each must answer exactly what a plain Python model answers (of `record_fields` and `==`; of
+`str.partition`), or decline (None) — never a third thing: records of every shape the stream
+hands out (plain text, quoted records, records spanning lines), texts of every internal width
+of `str` (ASCII, Latin-1, two- and four-byte characters, mixed within a pair), rows of the wrong
+width, and things that are no record at all. `FieldComparison.compare_pairs` and
+`RowLayout.file_ids` are held to `csv.DictReader` with and without them in
+test_score_final_layout.py.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ plainfields = pytest.importorskip(
     reason="the C accelerator was not compiled (no C compiler at install)",
 )
 count_equal_fields = plainfields.count_equal_fields
+first_fields = plainfields.first_fields
 
 
 def test_the_install_compiled_the_accelerator() -> None:
@@ -34,6 +37,7 @@ def test_the_install_compiled_the_accelerator() -> None:
     if os.environ.get("PROVEBENCH_ALLOW_PURE_PYTHON") == "1":
         pytest.skip("pure-Python install allowed by PROVEBENCH_ALLOW_PURE_PYTHON=1")
     assert _score_final_layout._count_equal_fields is count_equal_fields
+    assert _score_final_layout._first_fields is first_fields
 
 
 class _OtherStr(str):
@@ -209,3 +213,31 @@ def test_compare_pairs_takes_the_compiled_road_on_register_rows() -> None:
         patch.setattr(compare, "_compare_slice", refuse)
         keys, matched, same_ids = compare.compare_pairs(expected, candidate)
     assert (keys, matched, same_ids) == (3000 * 2, 3000 + 1000, 3000)
+
+
+def _model_first_fields(records: list[object]) -> list[str] | None:
+    """`str.partition(",")[0]` of each record; None for a non-str record or a quote in an id."""
+    if not all(isinstance(record, str) for record in records):
+        return None
+    texts = [str.partition(record, ",")[0] for record in records]  # type: ignore[arg-type]
+    return None if any('"' in text for text in texts) else texts
+
+
+@settings(max_examples=1500, deadline=None)
+@given(records=st.lists(records(), max_size=8))
+def test_first_fields_answers_what_partition_answers_or_declines(records: list[object]) -> None:
+    answer = first_fields(records)
+    assert answer == _model_first_fields(records)
+    if answer is not None:
+        assert all(type(text) is str for text in answer)  # never a record's subclass
+
+
+def test_first_fields_of_texts_with_and_without_commas() -> None:
+    texts = ["id1,a,b", "id2", ",a", "", "é€,x", "𝄞"]
+    assert first_fields(texts) == ["id1", "id2", "", "", "é€", "𝄞"]
+    assert first_fields(['id1,"a,b"', "id2,x"]) == ["id1", "id2"]  # a quote after the id
+    assert first_fields(['"id1",a']) is None  # a quoted id: csv.reader's own reading
+    assert first_fields(["id1,a", ["id2", "b"]]) is None  # a record spanning lines
+    assert first_fields([]) == []
+    with pytest.raises(TypeError):
+        first_fields(("id1,a",))  # type: ignore[arg-type]

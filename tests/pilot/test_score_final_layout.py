@@ -54,6 +54,7 @@ def slice_sizes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setattr(_score_final_layout, "_PAIRS_AT_ONCE", 3)
     if "pure Python" in request.param:
         monkeypatch.setattr(_score_final_layout, "_count_equal_fields", None)
+        monkeypatch.setattr(_score_final_layout, "_first_fields", None)
     return str(request.param)
 
 
@@ -202,3 +203,26 @@ def test_a_candidate_row_of_another_width_keeps_the_pairs_apart(slice_sizes: str
     candidate[9] = "id9,x,y,z"
     keys, matched, same_ids = FieldComparison(layout, layout).compare_pairs(expected, candidate)
     assert (keys, matched, same_ids) == (40, 39, 20)
+
+
+# The fixture only sets sizes and roads for the whole test: sharing it between inputs is intended.
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(header=HEADERS, rows=st.lists(rows_of, min_size=1, max_size=24))
+def test_file_ids_are_the_values_csv_dictreader_gives(
+    tmp_path_factory: pytest.TempPathFactory,
+    slice_sizes: str,
+    header: list[str],
+    rows: list[list[str]],
+) -> None:
+    """`RowLayout.file_ids`, compiled or not: what `row.get("file_id")` is in DictReader's row
+    (quoted ids, ids holding commas, quotes or line breaks, short rows, no file_id column)."""
+    del slice_sizes
+    rows = [row or ["a"] for row in rows]
+    path = tmp_path_factory.mktemp("ids") / "f.csv"
+    path.write_text(_csv_text(header, rows), encoding="utf-8")
+    ids = RowLayout(header).file_ids(_records(path))
+    assert ids == [row.get("file_id") for row in _dicts(path)]

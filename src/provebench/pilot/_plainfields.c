@@ -205,11 +205,65 @@ count_equal_fields(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_BuildValue("LL", equal_fields, equal_at_column);
 }
 
+/* first_fields(records) -> list[str] | None
+ *
+ * Each record's text before its first comma (all of it when it has none), as
+ * `str.partition(",")[0]` gives it, without the tuple and the copy of the rest of the line that
+ * `partition` makes. None, for the caller's own road, unless every record is a `str` (a
+ * `QuotedRecord` included: its text as in the file) and no such text holds a quote (csv.reader
+ * would read a quoted first field otherwise). */
+static PyObject *
+first_fields(PyObject *Py_UNUSED(module), PyObject *records)
+{
+    if (!PyList_Check(records)) {
+        PyErr_SetString(PyExc_TypeError, "first_fields: a list of records is expected");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(records);
+    PyObject *texts = PyList_New(count);
+    if (texts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        if (PyList_GET_SIZE(records) != count) {  /* changed by a finalizer the GC ran */
+            Py_DECREF(texts);
+            PyErr_SetString(PyExc_RuntimeError, "first_fields: the list changed size");
+            return NULL;
+        }
+        PyObject *record = PyList_GET_ITEM(records, index);
+        if (!PyUnicode_Check(record)) {
+            Py_DECREF(texts);
+            Py_RETURN_NONE;  /* a record spanning lines (a list) */
+        }
+        int kind = PyUnicode_KIND(record);
+        const void *data = PyUnicode_DATA(record);
+        Py_ssize_t end = find_char(kind, data, 0, PyUnicode_GET_LENGTH(record), ',');
+        if (find_char(kind, data, 0, end, '"') != end) {
+            Py_DECREF(texts);
+            Py_RETURN_NONE;
+        }
+        /* Allocating may run the garbage collector, and a finalizer it runs could change the
+         * list: the record is held while it is copied, and the list's size checked above. */
+        Py_INCREF(record);
+        PyObject *text = PyUnicode_Substring(record, 0, end);
+        Py_DECREF(record);
+        if (text == NULL) {
+            Py_DECREF(texts);
+            return NULL;
+        }
+        PyList_SET_ITEM(texts, index, text);
+    }
+    return texts;
+}
+
 static PyMethodDef methods[] = {
     {"count_equal_fields", count_equal_fields, METH_VARARGS,
      "count_equal_fields(expected, candidate, width, column, quoted_type) -> (equal_fields, "
      "equal_at_column) | None\n\nThe equal fields of the pairs of records; None unless every "
      "record has exactly `width` fields."},
+    {"first_fields", first_fields, METH_O,
+     "first_fields(records) -> list[str] | None\n\nEach record's text before its first comma; "
+     "None unless every record is a str and none of those texts holds a quote."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,25 +13,31 @@ from collections.abc import Callable, Container, Iterator
 from itertools import chain, compress, count, repeat
 from operator import contains, eq, itemgetter
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
 
 
-def _compiled_comparison() -> (
-    Callable[[list[Record], list[Record], int, int, type[QuotedRecord]], tuple[int, int] | None]
-    | None
-):
-    """The compiled field comparison (`_plainfields.c`), or None where the install had no C
-    compiler (hatch_build.py); the pure-Python road then answers alone."""
+class _Compiled(NamedTuple):
+    """The compiled functions (`_plainfields.c`), or Nones where the install had no C compiler
+    (hatch_build.py); the pure-Python roads then answer alone."""
+
+    count_equal_fields: (
+        Callable[[list[Record], list[Record], int, int, type[QuotedRecord]], tuple[int, int] | None]
+        | None
+    ) = None
+    first_fields: Callable[[list[Record]], list[str] | None] | None = None
+
+
+def _compiled() -> _Compiled:
     try:
-        from provebench.pilot._plainfields import count_equal_fields
+        from provebench.pilot import _plainfields
     except ImportError:
-        return None
-    return count_equal_fields
+        return _Compiled()
+    return _Compiled(_plainfields.count_equal_fields, _plainfields.first_fields)
 
 
-_count_equal_fields = _compiled_comparison()
+_count_equal_fields, _first_fields = _compiled()
 _first_item = itemgetter(0)
 # `compare_pairs`: from this many pairs on, a slice is compared as two flat lists of fields;
 # slices of at most this many pairs.
@@ -60,6 +66,13 @@ class RowLayout:
     def file_ids(self, records: list[Record]) -> list[str | None]:
         """`file_id` of each record, at C speed when the id is the first column."""
         if self.id_column == 0:
+            if _first_fields is not None:
+                # Compiled: the text before the first comma, with no quote in it (then
+                # csv.reader reads the first field the same way); None for a record spanning
+                # lines or a quote, which the roads below decide.
+                first = _first_fields(records)
+                if first is not None:
+                    return cast("list[str | None]", first)
             try:
                 # The id is the text before the first comma, as long as that text holds no
                 # quote (then csv.reader reads the first field the same way). A multi-line
