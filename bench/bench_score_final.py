@@ -201,7 +201,18 @@ def best_of_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     best["all_cpu_seconds"] = [run["cpu_seconds"] for run in runs]
     best["cpu_seconds"] = min(run["cpu_seconds"] for run in runs)
     best["all_stderr"] = [run["stderr"] for run in runs]
+    best["all_exit_codes"] = [run["exit_code"] for run in runs]
     return best
+
+
+def _phases(scenario: str, scorer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures each scorer-only run printed last on stderr; a run that failed stops the
+    benchmark with its own last line, not a parse error of it."""
+    for code, stderr in zip(scorer["all_exit_codes"], scorer["all_stderr"], strict=True):
+        if code != 0:
+            last = stderr.strip().splitlines()[-1] if stderr.strip() else "(nothing on stderr)"
+            raise SystemExit(f"bench_score_final: {scenario}: the scorer exited {code}: {last}")
+    return [json.loads(err.strip().splitlines()[-1]) for err in scorer["all_stderr"]]
 
 
 def main(argv: list[str]) -> int:
@@ -282,7 +293,7 @@ def main(argv: list[str]) -> int:
                     "scorer": ([python, "-c", SCORER_ONLY, *files], args.repeat),
                 }
             )
-            phases = [json.loads(err.strip().splitlines()[-1]) for err in scorer["all_stderr"]]
+            phases = _phases(scenario, scorer)
             # Memory of the scorer alone: its own peak plus the child's, in the run with the
             # largest sum.
             peaks = [

@@ -1,5 +1,6 @@
 """The compiled functions of `provebench.pilot._plainfields`: `count_equal_fields`, the field
-comparison, and `first_fields`, the ids of the first column.
+comparison, `first_fields`, the ids of the first column, and `plain_widths`, the text join's
+check of its records' widths.
 
 Each must answer exactly what a plain Python model answers (of `record_fields` and `==`; of
 `str.partition`), or decline (None) — never a third thing: records of every shape the stream
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot import _score_final_layout
+from provebench.pilot import _score_final_layout, _score_final_textjoin
 from provebench.pilot._score_final_csv import QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 
@@ -28,6 +29,7 @@ plainfields = pytest.importorskip(
 )
 count_equal_fields = plainfields.count_equal_fields
 first_fields = plainfields.first_fields
+plain_widths = plainfields.plain_widths
 
 
 def test_the_install_compiled_the_accelerator() -> None:
@@ -38,6 +40,7 @@ def test_the_install_compiled_the_accelerator() -> None:
         pytest.skip("pure-Python install allowed by PROVEBENCH_ALLOW_PURE_PYTHON=1")
     assert _score_final_layout._count_equal_fields is count_equal_fields
     assert _score_final_layout._first_fields is first_fields
+    assert _score_final_textjoin._plain_widths is plain_widths
 
 
 class _OtherStr(str):
@@ -241,3 +244,54 @@ def test_first_fields_of_texts_with_and_without_commas() -> None:
     assert first_fields([]) == []
     with pytest.raises(TypeError):
         first_fields(("id1,a",))  # type: ignore[arg-type]
+
+
+def _model_plain_widths(records: list[object], width: int) -> bool | None:
+    """One line exactly `width` fields wide: an exact str's commas, a quoted record's fields."""
+    for record in records:
+        if type(record) is str:
+            if record.count(",") != width - 1:
+                return False
+        elif type(record) is QuotedRecord:
+            if len(record.fields) != width:
+                return False
+        else:
+            return None
+    return True
+
+
+@settings(max_examples=1500, deadline=None)
+@given(records=st.lists(records(), max_size=8), width=st.integers(min_value=-1, max_value=5))
+def test_plain_widths_answers_what_the_model_answers_or_declines(
+    records: list[object], width: int
+) -> None:
+    assert plain_widths(records, width, QuotedRecord) == _model_plain_widths(records, width)
+
+
+@settings(max_examples=500, deadline=None)
+@given(records=st.lists(records(), max_size=8), width=st.integers(min_value=1, max_value=5))
+def test_check_plain_records_decides_alike_with_and_without_it(
+    records: list[object], width: int
+) -> None:
+    """The text join's check: compiled, or on its Python road, the same files are plain."""
+
+    def plain() -> bool:
+        try:
+            _score_final_textjoin.check_plain_records(records, width)  # type: ignore[arg-type]
+        except _score_final_textjoin._NotPlain:
+            return False
+        return True
+
+    compiled = plain()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_score_final_textjoin, "_plain_widths", None)
+        assert plain() == compiled
+
+
+def test_plain_widths_counts_commas_in_texts_of_every_width() -> None:
+    assert plain_widths(["a,b,c", "é,€,𝄞", ",,"], 3, QuotedRecord) is True
+    assert plain_widths(["a,b,c", "é,€"], 3, QuotedRecord) is False
+    assert plain_widths(["a,b,c", _quoted(["a", "b,c"])], 3, QuotedRecord) is False
+    assert plain_widths([_quoted(["a", "b,c", "d"])], 3, QuotedRecord) is True
+    assert plain_widths([["a", "b", "c"]], 3, QuotedRecord) is None
+    assert plain_widths([], 3, QuotedRecord) is True

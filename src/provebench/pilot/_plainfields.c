@@ -256,11 +256,79 @@ first_fields(PyObject *Py_UNUSED(module), PyObject *records)
     return texts;
 }
 
+/* The number of `ch` in `text` (of `kind`) over [0, length). */
+static Py_ssize_t
+count_char(int kind, const void *data, Py_ssize_t length, Py_UCS4 ch)
+{
+    Py_ssize_t count = 0;
+    for (Py_ssize_t index = find_char(kind, data, 0, length, ch); index < length;
+         index = find_char(kind, data, index + 1, length, ch)) {
+        count++;
+    }
+    return count;
+}
+
+/* plain_widths(records, width, quoted_type) -> bool | None
+ *
+ * Whether every record is one line exactly `width` fields wide, as the text join's
+ * `check_plain_records` (_score_final_textjoin.py) asks: an exact `str` holding exactly
+ * `width - 1` commas, or a `QuotedRecord` (exactly `quoted_type`) whose `fields` are `width`.
+ * False as soon as one is not; None, for the caller's own road, when a record is of any other
+ * class (a record spanning lines, a subclass of str). */
+static PyObject *
+plain_widths(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *records, *quoted_type;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "O!nO!:plain_widths", &PyList_Type, &records, &width,
+                          &PyType_Type, &quoted_type)) {
+        return NULL;
+    }
+    PyObject *fields_name = PyUnicode_InternFromString("fields");
+    if (fields_name == NULL) {
+        return NULL;
+    }
+    PyObject *answer = Py_True;
+    /* No Python code runs in this loop (see count_equal_fields), so the borrowed items stay
+     * valid; it allocates nothing. */
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(records); index++) {
+        PyObject *record = PyList_GET_ITEM(records, index);
+        if (PyUnicode_CheckExact(record)) {
+            Py_ssize_t commas = count_char(PyUnicode_KIND(record), PyUnicode_DATA(record),
+                                           PyUnicode_GET_LENGTH(record), ',');
+            if (commas != width - 1) {
+                answer = Py_False;
+                break;
+            }
+        }
+        else if ((PyObject *)Py_TYPE(record) == quoted_type) {
+            Fields fields;
+            if (!fields_open(&fields, record, quoted_type, fields_name)) {
+                answer = Py_None;  /* no list of fields: not one of ours */
+                break;
+            }
+            if (PyList_GET_SIZE(fields.fields) != width) {
+                answer = Py_False;
+                break;
+            }
+        }
+        else {
+            answer = Py_None;
+            break;
+        }
+    }
+    Py_DECREF(fields_name);
+    return Py_NewRef(answer);
+}
+
 static PyMethodDef methods[] = {
     {"count_equal_fields", count_equal_fields, METH_VARARGS,
      "count_equal_fields(expected, candidate, width, column, quoted_type) -> (equal_fields, "
      "equal_at_column) | None\n\nThe equal fields of the pairs of records; None unless every "
      "record has exactly `width` fields."},
+    {"plain_widths", plain_widths, METH_VARARGS,
+     "plain_widths(records, width, quoted_type) -> bool | None\n\nWhether every record is one "
+     "line exactly `width` fields wide; None for a record of another class."},
     {"first_fields", first_fields, METH_O,
      "first_fields(records) -> list[str] | None\n\nEach record's text before its first comma; "
      "None unless every record is a str and none of those texts holds a quote."},

@@ -9,35 +9,17 @@ the keyed join and the recount of repeated ids share.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Container, Iterator
 from itertools import chain, compress, count, repeat
 from operator import contains, eq, itemgetter
 from pathlib import Path
-from typing import NamedTuple, cast
+from typing import cast
 
+from provebench.pilot._score_final_compiled import COMPILED
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
 
-
-class _Compiled(NamedTuple):
-    """The compiled functions (`_plainfields.c`), or Nones where the install had no C compiler
-    (hatch_build.py); the pure-Python roads then answer alone."""
-
-    count_equal_fields: (
-        Callable[[list[Record], list[Record], int, int, type[QuotedRecord]], tuple[int, int] | None]
-        | None
-    ) = None
-    first_fields: Callable[[list[Record]], list[str] | None] | None = None
-
-
-def _compiled() -> _Compiled:
-    try:
-        from provebench.pilot import _plainfields
-    except ImportError:
-        return _Compiled()
-    return _Compiled(_plainfields.count_equal_fields, _plainfields.first_fields)
-
-
-_count_equal_fields, _first_fields = _compiled()
+_count_equal_fields = COMPILED.count_equal_fields
+_first_fields = COMPILED.first_fields
 _first_item = itemgetter(0)
 # `compare_pairs`: from this many pairs on, a slice is compared as two flat lists of fields;
 # slices of at most this many pairs.

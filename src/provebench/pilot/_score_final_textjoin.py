@@ -42,6 +42,7 @@ from operator import is_, ne
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench.pilot._score_final_compiled import COMPILED
 from provebench.pilot._score_final_counts import KeyedJoin
 from provebench.pilot._score_final_csv import (
     CsvRecordStream,
@@ -51,6 +52,8 @@ from provebench.pilot._score_final_csv import (
     window_lines,
 )
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
+
+_plain_widths = COMPILED.plain_widths
 
 # Leftover candidate records held (with their places) before this road gives way to the digest
 # join: at most this many (about 30 MiB for the pilot's register) ...
@@ -187,6 +190,12 @@ def check_plain_layout(layout: RowLayout) -> None:
 
 def check_plain_records(records: list[Record], width: int) -> None:
     """Each record one line, exactly `width` fields wide: or these files are not plain."""
+    if _plain_widths is not None:
+        plain = _plain_widths(records, width, QuotedRecord)  # compiled; None: not its records
+        if plain is not None:
+            if not plain:
+                raise _NotPlain  # a short or long row
+            return
     separators = width - 1
     try:
         commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
