@@ -4,11 +4,13 @@ every OS error on a path one line with exit 2 (provebench._paths, _canonical.ato
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from provebench._canonical import write_atomic
+from provebench._canonical import atomic_writer, write_atomic
 from provebench._entry import _reporting_errors
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir, check_output_file, refuse_to_replace
@@ -74,6 +76,42 @@ def test_an_os_error_of_the_writer_names_the_target_not_its_temporary_file(
     with pytest.raises(ProvebenchError, match="cannot write: No such file") as caught:
         write_atomic(tmp_path / "missing" / "v.json", "x")
     assert caught.value.path == str(tmp_path / "missing" / "v.json")
+
+
+def test_a_write_that_meets_the_file_size_limit_names_the_target(tmp_path: Path) -> None:
+    """A full disk met while the content is written (not at flush or rename) is one error
+    naming the target, and no temporary file is left. Real, in a child process: a file-size
+    limit (with SIGXFSZ ignored) makes the write itself fail, as a full disk does."""
+    target = tmp_path / "verdict.json"
+    child = f"""
+import resource, signal, sys
+from provebench._canonical import atomic_writer
+from provebench._errors import ProvebenchError
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+try:
+    with atomic_writer({str(target)!r}, binary=True) as handle:
+        for _ in range(64):
+            handle.write(b"x" * (1 << 16))
+except ProvebenchError as error:
+    print(error.one_line())
+    sys.exit(0)
+sys.exit("written past the limit")
+"""
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{target}: cannot write: File too large"
+    assert list(tmp_path.iterdir()) == []  # no temporary file, no target
+
+
+def test_other_os_errors_in_the_writers_block_pass_through(tmp_path: Path) -> None:
+    """An OS error that names its own file, or is no write failure, is not the target's."""
+    target = tmp_path / "v.json"
+    with pytest.raises(FileNotFoundError), atomic_writer(target):
+        (tmp_path / "absent").read_text(encoding="utf-8")
+    with pytest.raises(ConnectionResetError), atomic_writer(target):
+        raise ConnectionResetError(104, "reset")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_output_checks_name_the_path_in_the_way(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ ever left half-written where a later run could mistake it for a complete one.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -85,13 +86,25 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
         with (
             os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         ) as handle:
-            yield handle
+            try:
+                yield handle
+            except OSError as error:
+                if error.filename is None and error.errno in _WRITE_FAILURES:
+                    # The caller's write to `handle` met a full disk (a file object's errors
+                    # carry no file name): say which file could not be written.
+                    raise _cannot_write(target, error) from None
+                raise
             _finish(target, handle)
         _rename(Path(tmp_name), target)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     fsync_directory(target.parent)
+
+
+# What a write to the temporary file can meet: a full disk or quota, a file-size limit, an I/O
+# error of the device.
+_WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def _finish(target: Path, handle: IO[Any]) -> None:
