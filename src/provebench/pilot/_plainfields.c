@@ -1,25 +1,42 @@
 /*
- * provebench.pilot._plainfields: the field comparison of plain register rows, compiled.
+ * provebench.pilot._plainfields: the final-state scorer's inner loops over records, compiled
+ * (docs/score-final.md, "The compiled comparison"). Each function answers exactly what the
+ * Python road it stands in for answers, or returns None and that road decides; the answer is
+ * never a guess. None of them makes an object per field.
+ *
+ * Records are what the scorer's CSV stream hands out, and their fields what `record_fields`
+ * (_score_final_csv.py) gives: an exact `str` with no '"' is cut at its commas as
+ * `str.split(",")` cuts it; a `QuotedRecord` (the class is passed in as `quoted_type`) has the
+ * fields csv.reader gave in its `fields` attribute; a list (a record spanning lines) is its
+ * fields.
  *
  * `count_equal_fields(expected, candidate, width, column, quoted_type)` walks the pairs
- * zip(expected, candidate) of two lists of records and answers what
- * `FieldComparison._compare_slice` (_score_final_layout.py) answers on its flat road, without
- * making a string per field: fields at the same position are compared as code points (pilot
- * §7, field accuracy: `cr.get(k) == v` for rows as wide as one shared header of distinct names).
+ * zip(expected, candidate) and answers what `FieldComparison._compare_slice`
+ * (_score_final_layout.py) answers on its flat road: fields at the same position compared as
+ * code points (pilot §7, field accuracy: `cr.get(k) == v` for rows as wide as one shared header
+ * of distinct names). It answers only when every record of both lists has exactly `width`
+ * fields, each an exact `str`: (equal_fields, equal_at_column), how many positions of all pairs
+ * hold equal fields and, of those, how many are at `column` (the file_id column; -1 for none).
  *
- * A record's fields are what `record_fields` (_score_final_csv.py) gives: an exact `str` with no
- * '"' is cut at its commas as `str.split(",")` cuts it; a `QuotedRecord` (the class is passed in
- * as `quoted_type`) has the fields csv.reader gave in its `fields` attribute; a list (a record
- * spanning lines) is its fields. It answers only when every record of both lists is one of these
- * with exactly `width` fields, each an exact `str`. For anything else it returns None and the
- * caller takes its own road, which decides every other case; the answer is never a guess.
- *
- * Returns (equal_fields, equal_at_column): how many positions of all pairs hold equal fields,
- * and, of those, how many are at `column` (the file_id column; -1 for none).
+ * `plain_widths(records, width, quoted_type)` is the keyed joins' width check, and
+ * `first_fields(records)` the ids of the first column (see each below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+
+/* Whether a str's characters can be read with PyUnicode_KIND and PyUnicode_DATA: always from
+ * Python 3.12 on; in 3.11 a string made by a deprecated C API may not be yet (then: declined). */
+static int
+is_ready(PyObject *text)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    return PyUnicode_IS_READY(text);
+#else
+    (void)text;
+    return 1;
+#endif
+}
 
 /* The index of the next `ch` in `text` (of `kind`) from `start`, or `length` when none. */
 static Py_ssize_t
@@ -76,6 +93,9 @@ fields_open(Fields *fields, PyObject *record, PyObject *quoted_type, PyObject *f
 {
     fields->next = 0;
     if (PyUnicode_CheckExact(record)) {
+        if (!is_ready(record)) {
+            return 0;
+        }
         fields->fields = NULL;
         fields->kind = PyUnicode_KIND(record);
         fields->data = PyUnicode_DATA(record);
@@ -126,7 +146,7 @@ fields_next(Fields *fields, int *kind, const void **data, Py_ssize_t *start, Py_
     }
     PyObject *field = PyList_GET_ITEM(fields->fields, fields->next);
     fields->next++;
-    if (!PyUnicode_CheckExact(field)) {
+    if (!PyUnicode_CheckExact(field) || !is_ready(field)) {
         return 0;
     }
     *kind = PyUnicode_KIND(field);
@@ -231,7 +251,7 @@ first_fields(PyObject *Py_UNUSED(module), PyObject *records)
             return NULL;
         }
         PyObject *record = PyList_GET_ITEM(records, index);
-        if (!PyUnicode_Check(record)) {
+        if (!PyUnicode_Check(record) || !is_ready(record)) {
             Py_DECREF(texts);
             Py_RETURN_NONE;  /* a record spanning lines (a list) */
         }
@@ -293,7 +313,7 @@ plain_widths(PyObject *Py_UNUSED(module), PyObject *args)
      * valid; it allocates nothing. */
     for (Py_ssize_t index = 0; index < PyList_GET_SIZE(records); index++) {
         PyObject *record = PyList_GET_ITEM(records, index);
-        if (PyUnicode_CheckExact(record)) {
+        if (PyUnicode_CheckExact(record) && is_ready(record)) {
             Py_ssize_t commas = count_char(PyUnicode_KIND(record), PyUnicode_DATA(record),
                                            PyUnicode_GET_LENGTH(record), ',');
             if (commas != width - 1) {
@@ -338,7 +358,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef plainfields_module = {
     PyModuleDef_HEAD_INIT,
     "provebench.pilot._plainfields",
-    "The field comparison of plain register rows, compiled (see _score_final_layout.py).",
+    "The final-state scorer's inner loops over records, compiled (docs/score-final.md).",
     0,
     methods,
     NULL,
