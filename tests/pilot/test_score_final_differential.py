@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import score_final_state
+from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import (
     Outcome,
     PublishedScorerWorker,
@@ -183,6 +184,19 @@ def test_generated_tables_match_published(
     compare_with_published(published, case_dir, *pair, chunk_bytes=chunk_bytes)
 
 
+@settings(_SETTINGS, max_examples=100)
+@given(pair=table_pairs(), chunk_bytes=st.sampled_from(CHUNK_SIZES))
+def test_generated_tables_match_published_on_the_pure_python_roads(
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    pair: tuple[bytes, bytes],
+    chunk_bytes: int,
+) -> None:
+    """As an install without a C compiler scores (the compiled functions set aside)."""
+    with without_compiled():
+        compare_with_published(published, case_dir, *pair, chunk_bytes=chunk_bytes)
+
+
 raw_text = st.text(alphabet=st.sampled_from(list('fi_ld,"\n\r a\ufeff')), max_size=40)
 
 
@@ -284,6 +298,7 @@ def csv_bytes(rows: list[list[str]], ending: str = "\n") -> bytes:
 
 @settings(_SETTINGS, max_examples=40)
 @given(
+    pure_python=st.booleans(),
     seed=st.integers(0, 2**32),
     rows=st.integers(0, 1500),
     edits=st.integers(0, 12),
@@ -293,6 +308,7 @@ def csv_bytes(rows: list[list[str]], ending: str = "\n") -> bytes:
 def test_edited_registers_match_published(
     published: PublishedScorerWorker,
     case_dir: Path,
+    pure_python: bool,
     seed: int,
     rows: int,
     edits: int,
@@ -302,10 +318,11 @@ def test_edited_registers_match_published(
     rng = random.Random(seed)
     expected_rows = register_lines(rows, rng)
     candidate_rows = edit_register(expected_rows, rng, edits)
-    compare_with_published(
-        published,
-        case_dir,
-        csv_bytes(expected_rows, ending),
-        csv_bytes(candidate_rows, rng.choice(["\n", "\r\n"])),
-        chunk_bytes=chunk_bytes,
-    )
+    with without_compiled(pure_python):  # True: as an install without a C compiler scores
+        compare_with_published(
+            published,
+            case_dir,
+            csv_bytes(expected_rows, ending),
+            csv_bytes(candidate_rows, rng.choice(["\n", "\r\n"])),
+            chunk_bytes=chunk_bytes,
+        )
