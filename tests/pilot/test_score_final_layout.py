@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from provebench.pilot import _score_final_layout
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from tests.helpers.compiled import COMPILED_BINDINGS
 
 # Cells that take every way through the reader: plain, quoted (a comma, a quote, a line break),
 # empty; and headers with and without file_id, with a repeated name, of other widths.
@@ -53,8 +54,8 @@ def slice_sizes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setattr(_score_final_layout, "_MANY_PAIRS", 2)
         monkeypatch.setattr(_score_final_layout, "_PAIRS_AT_ONCE", 3)
     if "pure Python" in request.param:
-        monkeypatch.setattr(_score_final_layout, "_count_equal_fields", None)
-        monkeypatch.setattr(_score_final_layout, "_first_fields", None)
+        for module, name in COMPILED_BINDINGS:
+            monkeypatch.setattr(module, name, None)
     return str(request.param)
 
 
