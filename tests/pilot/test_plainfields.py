@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from provebench.pilot import _score_final_layout, _score_final_textjoin
 from provebench.pilot._score_final_csv import QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from tests.helpers.compiled import without_compiled
 
 plainfields = pytest.importorskip(
     "provebench.pilot._plainfields",
@@ -283,8 +284,7 @@ def test_check_plain_records_decides_alike_with_and_without_it(
         return True
 
     compiled = plain()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_score_final_textjoin, "_plain_widths", None)
+    with without_compiled():
         assert plain() == compiled
 
 

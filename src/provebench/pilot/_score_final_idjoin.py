@@ -223,7 +223,8 @@ class _IdPairing:
         self.fields_matched += (len(expected) - changed) * self.compare.named_keys
         if not changed:
             return
-        # Each of the two texts becomes its fields, which is most of the cost.
+        # Compared in place where the compiled comparison was built; otherwise each of the two
+        # texts becomes its fields, which is most of the cost.
         _, matched, same_ids = self.compare.compare_pairs(
             list(compress(expected, differ)), list(compress(candidate, differ))
         )

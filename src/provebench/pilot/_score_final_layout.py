@@ -119,9 +119,10 @@ class FieldComparison:
         keys = matched = same_ids = 0
         for start in range(0, len(expected), _PAIRS_AT_ONCE):
             stop = start + _PAIRS_AT_ONCE
-            counts = self._count_slice(expected[start:stop], candidate[start:stop])
+            expected_slice, candidate_slice = expected[start:stop], candidate[start:stop]
+            counts = self._count_slice(expected_slice, candidate_slice)
             if counts is None:
-                counts = self._compare_slice(expected[start:stop], candidate[start:stop])
+                counts = self._compare_slice(expected_slice, candidate_slice)
             keys += counts[0]
             matched += counts[1]
             same_ids += counts[2]
@@ -138,12 +139,15 @@ class FieldComparison:
         counted = _count_equal_fields(expected, candidate, width, column, QuotedRecord)
         if counted is None:
             return None
-        equal, same_ids = counted
-        if column < 0:  # no file_id column: a missing id equals a missing id
-            same_ids = len(expected)
-        else:
-            equal -= same_ids
-        return len(expected) * self.named_keys, equal, same_ids
+        return self._plain_counts(len(expected), *counted)
+
+    def _plain_counts(self, pairs: int, equal: int, equal_ids: int) -> tuple[int, int, int]:
+        """`compare_pairs`' counts for pairs of rows all as wide as the shared header (no extra
+        fields), from their equal positions and, of those, the equal ids (at the file_id
+        column): every equal position but the ids matches."""
+        if self._id_column is None:  # no file_id column: a missing id equals a missing id
+            return pairs * self.named_keys, equal, pairs
+        return pairs * self.named_keys, equal - equal_ids, equal_ids
 
     def _compare_slice(
         self, expected: list[Record], candidate: list[Record]
@@ -160,19 +164,18 @@ class FieldComparison:
         ):
             # Every row is plain (no extra fields): `matches` summed is every equal position,
             # less the equal ids.
-            matched = sum(
+            equal = sum(
                 map(
                     eq,
                     chain.from_iterable(expected_fields),
                     chain.from_iterable(candidate_fields),
                 )
             )
-            same_ids = len(expected)
+            equal_ids = 0
             if column is not None:
                 pick = itemgetter(column)
-                same_ids = sum(map(eq, map(pick, expected_fields), map(pick, candidate_fields)))
-                matched -= same_ids
-            return len(expected) * self.named_keys, matched, same_ids
+                equal_ids = sum(map(eq, map(pick, expected_fields), map(pick, candidate_fields)))
+            return self._plain_counts(len(expected), equal, equal_ids)
         keys = matched = same_ids = 0
         for fields, other in zip(expected_fields, candidate_fields, strict=True):
             keys += self.keys(fields)
