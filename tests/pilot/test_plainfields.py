@@ -1,6 +1,7 @@
 """The compiled functions of `provebench.pilot._plainfields`: `count_equal_fields`, the field
-comparison, `first_fields`, the ids of the first column, and `plain_widths`, the text join's
-check of its records' widths.
+comparison, `first_fields`, the ids of the first column, `plain_widths`, the text join's
+check of its records' widths, and the id join's `hash_first_fields`, `own_lines` (the ids of a
+batch hashed and shared out by parity) and `take_met` (its look-up).
 
 Each must answer exactly what a plain Python model answers (of `record_fields` and `==`; of
 `str.partition`), or decline (None) — never a third thing: records of every shape the stream
@@ -14,13 +15,19 @@ test_score_final_layout.py.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot import _score_final_layout, _score_final_textjoin
-from provebench.pilot._score_final_csv import QuotedRecord, Record
+from provebench.pilot import (
+    _score_final_csv,
+    _score_final_idjoin,
+    _score_final_layout,
+    _score_final_textjoin,
+)
+from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from tests.helpers.compiled import without_compiled
 
@@ -31,6 +38,9 @@ plainfields = pytest.importorskip(
 count_equal_fields = plainfields.count_equal_fields
 first_fields = plainfields.first_fields
 plain_widths = plainfields.plain_widths
+hash_first_fields = plainfields.hash_first_fields
+own_lines = plainfields.own_lines
+take_met = plainfields.take_met
 
 
 def test_the_install_compiled_the_accelerator() -> None:
@@ -42,6 +52,9 @@ def test_the_install_compiled_the_accelerator() -> None:
     assert _score_final_layout._count_equal_fields is count_equal_fields
     assert _score_final_layout._first_fields is first_fields
     assert _score_final_textjoin._plain_widths is plain_widths
+    assert _score_final_idjoin._hash_first_fields is hash_first_fields
+    assert _score_final_idjoin._own_lines is own_lines
+    assert _score_final_idjoin._take_met is take_met
 
 
 class _OtherStr(str):
@@ -295,3 +308,225 @@ def test_plain_widths_counts_commas_in_texts_of_every_width() -> None:
     assert plain_widths([_quoted(["a", "b,c", "d"])], 3, QuotedRecord) is True
     assert plain_widths([["a", "b", "c"]], 3, QuotedRecord) is None
     assert plain_widths([], 3, QuotedRecord) is True
+
+
+def _own_of(hashes: list[int], part: int) -> list[int]:
+    """The places of the hashes of `part` (-1: all), as `_own_rows` shares them out."""
+    return [index for index, value in enumerate(hashes) if part == -1 or value & 1 == part]
+
+
+def _model_hash_first_fields(
+    records: list[object], part: int, keep_all: bool
+) -> tuple[list[int] | None, list[object], list[int]] | None:
+    """The ids as `first_fields` cuts them, hashed by `hash`, and the records of one parity."""
+    ids = _model_first_fields(records)
+    if ids is None or not all(ids):
+        return None
+    hashes = list(map(hash, ids))
+    own = _own_of(hashes, part)
+    return (hashes if keep_all else None, [records[i] for i in own], [hashes[i] for i in own])
+
+
+PART = st.sampled_from([-1, 0, 1])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(records=st.lists(records(), max_size=8), part=PART, keep_all=st.booleans())
+def test_hash_first_fields_answers_what_the_model_answers_or_declines(
+    records: list[object], part: int, keep_all: bool
+) -> None:
+    answer = hash_first_fields(records, part, keep_all)
+    model = _model_hash_first_fields(records, part, keep_all)
+    assert answer == model
+    if answer is not None and model is not None:
+        # The records themselves, not copies: a quoted record keeps its fields.
+        assert all(a is b for a, b in zip(answer[1], model[1], strict=True))
+
+
+def test_hash_first_fields_declines_an_empty_id_and_refuses_a_bad_part() -> None:
+    assert hash_first_fields(["a,1", ",2"], -1, True) is None
+    assert hash_first_fields(["a,1", ""], -1, True) is None
+    assert hash_first_fields([], 0, True) == ([], [], [])
+    with pytest.raises(ValueError, match="part"):
+        hash_first_fields(["a,1"], 2, True)
+
+
+# Lines of texts the CSV stream would cut at its line feeds: plain, quoted after the id (a
+# whole record, or a field running on past its line), an empty or a quoted id, blank lines.
+LINE = st.one_of(
+    st.lists(FIELD, min_size=1, max_size=4).map(",".join),
+    st.lists(FIELD, min_size=1, max_size=3).map(lambda fields: ",".join([*fields, '"a,b"'])),
+    st.lists(FIELD, min_size=1, max_size=3).map(lambda fields: ",".join([*fields, '"open'])),
+    st.sampled_from(["", '"q",1', "a,b", "é€,𝄞", "x"]),
+)
+
+
+def _model_own_lines(
+    text: str, part: int, keep_all: bool
+) -> tuple[int, list[int] | None, list[str], list[int], list[tuple[int, str]]] | None:
+    """The non-empty lines as `_fast_records` cuts them, then `hash_first_fields` over them; the
+    lines holding a quote listed with their place among the part's lines (-1: not of it)."""
+    lines = [line for line in text.split("\n") if line]
+    hashed = _model_hash_first_fields(list(lines), part, keep_all)
+    if hashed is None:
+        return None
+    every, _, own_hashes = hashed
+    hashes = list(map(hash, (line.partition(",")[0] for line in lines)))
+    own = _own_of(hashes, part)
+    quoted = [
+        (own.index(index) if index in own else -1, line)
+        for index, line in enumerate(lines)
+        if '"' in line
+    ]
+    return len(lines), every, [lines[i] for i in own], own_hashes, quoted
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    lines=st.lists(LINE, max_size=10),
+    end=st.sampled_from(["", "\n", "\n\n"]),
+    part=PART,
+    keep_all=st.booleans(),
+)
+def test_own_lines_answers_what_the_model_answers_or_declines(
+    lines: list[str], end: str, part: int, keep_all: bool
+) -> None:
+    text = "\n".join(lines) + end
+    assert own_lines(text, part, keep_all) == _model_own_lines(text, part, keep_all)
+
+
+def test_own_lines_of_texts_of_every_width() -> None:
+    text = 'id1,a\n\né€,x\n𝄞,"y,z"\nid2'
+    records, every, own, own_hashes, quoted = own_lines(text, -1, True)
+    assert records == 4
+    assert own == ["id1,a", "é€,x", '𝄞,"y,z"', "id2"]
+    assert every == own_hashes == [hash("id1"), hash("é€"), hash("𝄞"), hash("id2")]
+    assert quoted == [(2, '𝄞,"y,z"')]
+    assert own_lines("a,1\n,2\n", -1, True) is None  # an empty id
+    assert own_lines('a,1\n"b",2\n', -1, True) is None  # a quoted id
+    assert own_lines("", 0, False) == (0, None, [], [], [])
+    with pytest.raises(ValueError, match="part"):
+        own_lines("a,1", -2, True)
+
+
+class _OtherDict(dict[int, object]):
+    """A dict subclass, whose look-up could run code of its own: declined."""
+
+
+def _model_take_met(
+    keyed: dict[int, object], hashes: list[object], met: object
+) -> tuple[list[object], dict[int, object]]:
+    keyed = dict(keyed)
+    found = []
+    for value in hashes:
+        record = keyed.get(value)  # type: ignore[call-overload]
+        found.append(record)
+        if record is not None and record is not met:
+            keyed[value] = met  # type: ignore[index]
+    return found, keyed
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    keyed=st.dictionaries(st.integers(-4, 4), st.sampled_from(["r1", "r2", "r3"]), max_size=6),
+    hashes=st.lists(st.one_of(st.integers(-6, 6), st.sampled_from([True, 2.0, "1"])), max_size=8),
+)
+def test_take_met_answers_what_the_model_answers_or_declines(
+    keyed: dict[int, object], hashes: list[object]
+) -> None:
+    met = ""
+    before = dict(keyed)
+    answer = take_met(keyed, hashes, met)
+    if not all(type(value) is int for value in hashes):
+        assert answer is None  # declined before anything was changed
+        assert keyed == before
+        return
+    found, after = _model_take_met(before, hashes, met)
+    assert answer == found
+    assert keyed == after
+
+
+def test_take_met_declines_a_dict_of_another_class() -> None:
+    keyed = _OtherDict({1: "r1"})
+    assert take_met(keyed, [1], "") is None
+    assert keyed == {1: "r1"}
+    with pytest.raises(TypeError):
+        take_met({1: "r1"}, (1,), "")  # type: ignore[arg-type]
+
+
+# Rows of a register piece: plain, quoted fields (commas, quotes), a field spanning lines,
+# an empty or a quoted id, a blank line.
+ROW = st.one_of(
+    st.lists(FIELD.filter(bool), min_size=3, max_size=3).map(",".join),
+    st.tuples(FIELD.filter(bool), FIELD).map(lambda pair: f'{pair[0]},"{pair[1]}, x",y'),
+    st.tuples(FIELD.filter(bool), FIELD).map(lambda pair: f'{pair[0]},"say ""{pair[1]}""",y'),
+    st.sampled_from(['n1,"two\nlines",y', ",a,b", '"q",a,b', "", "only"]),
+)
+
+
+def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
+    """What `_own_rows` gives for each batch of a file (each record with its class and, when
+    quoted, its fields), or the refusal."""
+    layout = RowLayout(["file_id", "a", "b"])
+    rows: list[object] = []
+    try:
+        with CsvRecordStream(path, chunk_bytes=64) as stream:
+            for batch in stream.batches():
+                count, every, records, hashes = _score_final_idjoin._own_rows(
+                    layout, part, batch, keep_all
+                )
+                shapes = [
+                    (type(record).__name__, record, getattr(record, "fields", None))
+                    for record in records
+                ]
+                rows.append((count, every, shapes, hashes))
+    except _score_final_textjoin._NotPlain:
+        rows.append("declined")
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(ROW, min_size=1, max_size=12), part=PART, keep_all=st.booleans())
+def test_the_id_joins_rows_are_alike_on_every_road(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[str], part: int, keep_all: bool
+) -> None:
+    """`_own_rows` compiled (`own_lines` on a piece's text, `hash_first_fields` on its records)
+    and on its Python road gives the same counts, hashes and records, quoted ones with the same
+    fields — or declines alike."""
+    path = tmp_path_factory.mktemp("rows") / "register.csv"
+    path.write_text("file_id,a,b\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    compiled = _rows_of(path, part, keep_all)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_score_final_idjoin, "_own_lines", None)
+        assert _rows_of(path, part, keep_all) == compiled
+    with without_compiled():
+        assert _rows_of(path, part, keep_all) == compiled
+
+
+def test_the_id_join_takes_the_compiled_road_on_register_pieces(tmp_path: Path) -> None:
+    """Pieces like the benchmark's (plain rows and quoted ones) are cut by `own_lines`: no
+    piece is split into records on the Python road (a decline costs the speed, silently)."""
+    path = tmp_path / "register.csv"
+    names = ["Olga", '"Smirnova, Olga"']
+    rows = [f"id{n},{names[n % 50 == 0]},{n}" for n in range(3000)]
+    path.write_text("file_id,a,b\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    layout = RowLayout(["file_id", "a", "b"])
+
+    def refuse(text: str) -> None:
+        raise AssertionError("a piece was split on the Python road")
+
+    records: list[Record] = []
+    pieces = 0
+    with (
+        CsvRecordStream(path, chunk_bytes=1 << 14) as stream,
+        pytest.MonkeyPatch.context() as patch,
+    ):
+        patch.setattr(_score_final_csv, "_fast_records", refuse)
+        for batch in stream.batches():
+            pieces += 1
+            records += _score_final_idjoin._own_rows(layout, -1, batch, True)[2]
+    assert pieces > 3
+    assert records == rows
+    assert [type(record) is QuotedRecord for record in records] == [
+        n % 50 == 0 for n in range(3000)
+    ]

@@ -5,13 +5,17 @@ answers, every count must be the digest join's and the score the published scrip
 answer for every register it is made for (the text join's files, a candidate without repeated,
 empty or missing ids) and decline (None) otherwise — also when two ids share a hash, which the
 tests force by putting a hash of many collisions in its place. Every case runs in one process
-and in two (the ids shared out by the parity of their hash), whatever the files' size.
+and in two (the ids shared out by the parity of their hash), whatever the files' size, and on
+each of its roads: compiled (`own_lines`, `take_met`), compiled without `own_lines` (records
+first, then `hash_first_fields`: the road of a piece that `own_lines` declines), and pure
+Python, as an install without a C compiler scores.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,7 @@ from provebench.pilot import _score_final_fork, _score_final_idjoin, _score_fina
 from provebench.pilot._score_final import _score, score_final_state
 from provebench.pilot._score_final_fork import Channel
 from provebench.pilot._score_final_idjoin import id_join
+from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
 from tests.pilot.test_score_final_keyed import shuffled, write_pair
@@ -48,6 +53,14 @@ def processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     else:
         monkeypatch.setattr(_score_final_idjoin, "can_fork", lambda: False)
     return str(request.param)
+
+
+@pytest.fixture(autouse=True, params=["compiled", "records first", "pure Python"])
+def road(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    if request.param == "records first":
+        monkeypatch.setattr(_score_final_idjoin, "_own_lines", None)
+    with without_compiled(request.param == "pure Python"):
+        yield str(request.param)
 
 
 def id_joined(

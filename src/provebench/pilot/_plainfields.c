@@ -20,6 +20,11 @@
  *
  * `plain_widths(records, width, quoted_type)` is the keyed joins' width check, and
  * `first_fields(records)` the ids of the first column (see each below).
+ *
+ * The id join (_score_final_idjoin.py) has three of its own: `hash_first_fields(records, part,
+ * keep_all)` and `own_lines(text, part, keep_all)` hash each row's id and keep the rows of one
+ * parity of that hash (from a batch's records, or straight from its text, making only the kept
+ * lines), and `take_met(keyed, hashes, met)` looks the hashes up and marks what it finds.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -341,6 +346,255 @@ plain_widths(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_NewRef(answer);
 }
 
+/* hash_first_fields(records, part, keep_all) -> (all_hashes | None, own_records, own_hashes)
+ *                                              | None
+ *
+ * The id join's first step over a batch (_score_final_idjoin.py): each record's id, the text
+ * before its first comma as `first_fields` cuts it, hashed as `hash()` hashes it, and the
+ * records whose id hash has the parity `part` (0 or 1; -1 keeps every record) with their
+ * hashes, as `_own` and `compress` select them, without a list of ids, of parities or of
+ * every hash in between. `all_hashes` is every record's hash, in order, when `keep_all` (the
+ * order check), else None. None, for the caller's own road, where `first_fields` declines or
+ * an id is empty (that road refuses the files). */
+static PyObject *
+hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *records;
+    int part, keep_all;
+    if (!PyArg_ParseTuple(args, "O!ip:hash_first_fields", &PyList_Type, &records, &part,
+                          &keep_all)) {
+        return NULL;
+    }
+    if (part < -1 || part > 1) {
+        PyErr_SetString(PyExc_ValueError, "hash_first_fields: part is 0, 1 or -1");
+        return NULL;
+    }
+    /* Our own copy of the list: a finalizer that the garbage collector runs while an id is
+     * made cannot change it. */
+    PyObject *held = PyList_GetSlice(records, 0, PyList_GET_SIZE(records));
+    if (held == NULL) {
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(held);
+    /* Every record is looked at first, so that a decline changes and makes nothing. */
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *record = PyList_GET_ITEM(held, index);
+        if (!PyUnicode_Check(record) || !is_ready(record)) {
+            Py_DECREF(held);
+            Py_RETURN_NONE;  /* a record spanning lines (a list) */
+        }
+        int kind = PyUnicode_KIND(record);
+        const void *data = PyUnicode_DATA(record);
+        Py_ssize_t end = find_char(kind, data, 0, PyUnicode_GET_LENGTH(record), ',');
+        if (end == 0 || find_char(kind, data, 0, end, '"') != end) {
+            Py_DECREF(held);
+            Py_RETURN_NONE;  /* an empty id, or a quote: csv.reader reads that field */
+        }
+    }
+    PyObject *all = keep_all ? PyList_New(count) : Py_NewRef(Py_None);
+    PyObject *own = PyList_New(0);
+    PyObject *own_hashes = PyList_New(0);
+    if (all == NULL || own == NULL || own_hashes == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *record = PyList_GET_ITEM(held, index);
+        Py_ssize_t end = find_char(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
+                                   PyUnicode_GET_LENGTH(record), ',');
+        PyObject *id = PyUnicode_Substring(record, 0, end);
+        if (id == NULL) {
+            goto fail;
+        }
+        Py_hash_t hash = PyObject_Hash(id);
+        Py_DECREF(id);
+        if (hash == -1) {
+            goto fail;
+        }
+        PyObject *value = PyLong_FromSsize_t((Py_ssize_t)hash);
+        if (value == NULL) {
+            goto fail;
+        }
+        if (keep_all) {
+            PyList_SET_ITEM(all, index, Py_NewRef(value));
+        }
+        /* `hash & 1` of a Python int is its two's-complement parity, as here. */
+        if (part == -1 || (int)(hash & 1) == part) {
+            if (PyList_Append(own, record) < 0 || PyList_Append(own_hashes, value) < 0) {
+                Py_DECREF(value);
+                goto fail;
+            }
+        }
+        Py_DECREF(value);
+    }
+    Py_DECREF(held);
+    return Py_BuildValue("(NNN)", all, own, own_hashes);
+fail:
+    Py_XDECREF(all);
+    Py_XDECREF(own);
+    Py_XDECREF(own_hashes);
+    Py_XDECREF(held);
+    return NULL;
+}
+
+/* own_lines(text, part, keep_all)
+ *     -> (records, all_hashes | None, own_records, own_hashes, quoted) | None
+ *
+ * `hash_first_fields` over the lines of a piece of text that the scorer's CSV stream splits at
+ * its line feeds (no carriage return, no line over the field size limit: the caller checks),
+ * making only the lines of `part` into strings: the records are the non-empty lines, as
+ * `_fast_records` gives them, and `records` is how many there are. A line holding a quote may
+ * be a record csv.reader reads otherwise, or part of one spanning lines: `quoted` lists every
+ * such line, in order, as (its index in `own_records`, or -1 when it is not of `part`; the
+ * line), for the caller to parse as `_fast_records` does. None where `hash_first_fields` would
+ * decline: an empty id, or a quote before a line's first comma. */
+static PyObject *
+own_lines(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *text;
+    int part, keep_all;
+    if (!PyArg_ParseTuple(args, "Uip:own_lines", &text, &part, &keep_all)) {
+        return NULL;
+    }
+    if (part < -1 || part > 1) {
+        PyErr_SetString(PyExc_ValueError, "own_lines: part is 0, 1 or -1");
+        return NULL;
+    }
+    if (!is_ready(text)) {
+        Py_RETURN_NONE;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    /* Every line is looked at first, so that a decline makes nothing. */
+    Py_ssize_t records = 0;
+    for (Py_ssize_t start = 0, end; start < length; start = end + 1) {
+        end = find_char(kind, data, start, length, '\n');
+        if (end == start) {
+            continue;  /* a blank line is no record */
+        }
+        Py_ssize_t comma = find_char(kind, data, start, end, ',');
+        if (comma == start || find_char(kind, data, start, comma, '"') != comma) {
+            Py_RETURN_NONE;  /* an empty id, or a quote: csv.reader reads that field */
+        }
+        records++;
+    }
+    PyObject *all = keep_all ? PyList_New(records) : Py_NewRef(Py_None);
+    PyObject *own = PyList_New(0);
+    PyObject *own_hashes = PyList_New(0);
+    PyObject *quoted = PyList_New(0);
+    if (all == NULL || own == NULL || own_hashes == NULL || quoted == NULL) {
+        goto fail;
+    }
+    Py_ssize_t record = 0;
+    for (Py_ssize_t start = 0, end; start < length; start = end + 1) {
+        end = find_char(kind, data, start, length, '\n');
+        if (end == start) {
+            continue;
+        }
+        Py_ssize_t comma = find_char(kind, data, start, end, ',');
+        PyObject *id = PyUnicode_Substring(text, start, comma);
+        if (id == NULL) {
+            goto fail;
+        }
+        Py_hash_t hash = PyObject_Hash(id);
+        Py_DECREF(id);
+        if (hash == -1) {
+            goto fail;
+        }
+        PyObject *value = PyLong_FromSsize_t((Py_ssize_t)hash);
+        if (value == NULL) {
+            goto fail;
+        }
+        if (keep_all) {
+            PyList_SET_ITEM(all, record, Py_NewRef(value));
+        }
+        record++;
+        /* `hash & 1` of a Python int is its two's-complement parity, as here. */
+        int mine = part == -1 || (int)(hash & 1) == part;
+        int has_quote = find_char(kind, data, comma, end, '"') != end;
+        PyObject *line = NULL;
+        if (mine || has_quote) {
+            line = PyUnicode_Substring(text, start, end);
+            if (line == NULL) {
+                Py_DECREF(value);
+                goto fail;
+            }
+        }
+        int failed = 0;
+        if (has_quote) {
+            PyObject *entry = Py_BuildValue("(nO)", mine ? PyList_GET_SIZE(own) : -1, line);
+            failed = entry == NULL || PyList_Append(quoted, entry) < 0;
+            Py_XDECREF(entry);
+        }
+        if (mine && !failed) {
+            failed = PyList_Append(own, line) < 0 || PyList_Append(own_hashes, value) < 0;
+        }
+        Py_XDECREF(line);
+        Py_DECREF(value);
+        if (failed) {
+            goto fail;
+        }
+    }
+    return Py_BuildValue("(nNNNN)", records, all, own, own_hashes, quoted);
+fail:
+    Py_XDECREF(all);
+    Py_XDECREF(own);
+    Py_XDECREF(own_hashes);
+    Py_XDECREF(quoted);
+    return NULL;
+}
+
+/* take_met(keyed, hashes, met) -> list | None
+ *
+ * The id join's look-up of a batch (_score_final_idjoin.py): for each hash in turn, the value
+ * `keyed.get(hash)`, and, when that value is neither None nor `met`, `keyed[hash] = met` at
+ * once, while the entry is still in the cache (the Python road looks every hash up, then
+ * marks every met one in a second pass over the dict). So a hash met twice in the batch reads
+ * `met` the second time, as a hash met in an earlier batch does; the caller declines on either
+ * (a repeated id). None, before anything is changed, unless `keyed` is exactly a dict and every
+ * hash exactly an int (whose look-up runs no Python code). */
+static PyObject *
+take_met(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *keyed, *hashes, *met;
+    if (!PyArg_ParseTuple(args, "O!O!O:take_met", &PyDict_Type, &keyed, &PyList_Type, &hashes,
+                          &met)) {
+        return NULL;
+    }
+    if (!PyDict_CheckExact(keyed)) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(hashes);
+    for (Py_ssize_t index = 0; index < count; index++) {
+        if (!PyLong_CheckExact(PyList_GET_ITEM(hashes, index))) {
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *found = PyList_New(count);
+    if (found == NULL) {
+        return NULL;
+    }
+    /* An int's hash and equality run no Python code, and neither does replacing a value that
+     * is held here: the list and the dict change only through this loop. */
+    for (Py_ssize_t index = 0; index < count; index++) {
+        PyObject *hash = PyList_GET_ITEM(hashes, index);
+        PyObject *value = PyDict_GetItemWithError(keyed, hash);
+        if (value == NULL) {
+            if (PyErr_Occurred()) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            value = Py_None;
+        }
+        PyList_SET_ITEM(found, index, Py_NewRef(value));
+        if (value != Py_None && value != met && PyDict_SetItem(keyed, hash, met) < 0) {
+            Py_DECREF(found);
+            return NULL;
+        }
+    }
+    return found;
+}
+
 static PyMethodDef methods[] = {
     {"count_equal_fields", count_equal_fields, METH_VARARGS,
      "count_equal_fields(expected, candidate, width, column, quoted_type) -> (equal_fields, "
@@ -352,6 +606,17 @@ static PyMethodDef methods[] = {
     {"first_fields", first_fields, METH_O,
      "first_fields(records) -> list[str] | None\n\nEach record's text before its first comma; "
      "None unless every record is a str and none of those texts holds a quote."},
+    {"hash_first_fields", hash_first_fields, METH_VARARGS,
+     "hash_first_fields(records, part, keep_all) -> (all_hashes | None, own_records, "
+     "own_hashes) | None\n\nThe hashes of the records' ids and the records of one parity of "
+     "them; None where first_fields declines or an id is empty."},
+    {"own_lines", own_lines, METH_VARARGS,
+     "own_lines(text, part, keep_all) -> (records, all_hashes | None, own_records, own_hashes, "
+     "quoted) | None\n\nhash_first_fields over the non-empty lines of a piece of text, making "
+     "only the lines of `part` (and those holding a quote, listed in `quoted`)."},
+    {"take_met", take_met, METH_VARARGS,
+     "take_met(keyed, hashes, met) -> list | None\n\nkeyed.get of each hash, each value found "
+     "replaced by `met` at once; None unless keyed is a dict and every hash an int."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,6 +21,20 @@ class Compiled(NamedTuple):
     ) = None
     first_fields: Callable[[list[Record]], list[str] | None] | None = None
     plain_widths: Callable[[list[Record], int, type[QuotedRecord]], bool | None] | None = None
+    hash_first_fields: (
+        Callable[[list[Record], int, bool], tuple[list[int] | None, list[Record], list[int]] | None]
+        | None
+    ) = None
+    own_lines: (
+        Callable[
+            [str, int, bool],
+            tuple[int, list[int] | None, list[str], list[int], list[tuple[int, str]]] | None,
+        ]
+        | None
+    ) = None
+    take_met: Callable[[dict[int, Record], list[int], str], list[Record | None] | None] | None = (
+        None
+    )
 
 
 def _load() -> Compiled:
@@ -29,7 +43,12 @@ def _load() -> Compiled:
     except ImportError:
         return Compiled()
     return Compiled(
-        _plainfields.count_equal_fields, _plainfields.first_fields, _plainfields.plain_widths
+        _plainfields.count_equal_fields,
+        _plainfields.first_fields,
+        _plainfields.plain_widths,
+        _plainfields.hash_first_fields,
+        _plainfields.own_lines,
+        _plainfields.take_met,
     )
 
 

@@ -49,6 +49,12 @@ class QuotedRecord(str):
 
     fields: list[str]
 
+    @classmethod
+    def of(cls, line: str, fields: list[str]) -> QuotedRecord:
+        record = cls(line)
+        record.fields = fields
+        return record
+
 
 Record = str | list[str]
 
@@ -344,22 +350,37 @@ def _fast_records(text: str) -> list[Record] | None:
     records: list[Record] = lines  # type: ignore[assignment]
     if '"' in text:
         quoted = list(compress(count(), map(operator.contains, lines, repeat('"'))))
-        # Parse the quoted lines on their own, then a blank sentinel line. Each line gives at
-        # most one record, so there are len(quoted) + 1 records exactly when every quoted line
-        # is a whole record; a quoted field running on past its line swallows a later line.
-        try:
-            parsed = list(csv.reader([lines[index] + "\n" for index in quoted] + ["\n"]))
-        except csv.Error:
+        parsed = quoted_lines_fields([lines[index] for index in quoted])
+        if parsed is None:
             return None
-        if len(parsed) != len(quoted) + 1:
-            return None
-        for index, fields in zip(quoted, parsed, strict=False):
-            record = QuotedRecord(lines[index])
-            record.fields = fields
-            records[index] = record
+        for index, fields in zip(quoted, parsed, strict=True):
+            records[index] = QuotedRecord.of(lines[index], fields)
     if "" in records:
         records = [record for record in records if record]
     return records
+
+
+def quoted_lines_fields(lines: list[str]) -> list[list[str]] | None:
+    """The fields csv.reader gives each of a piece's lines that hold a quote, or None when one
+    of them is no whole record (a quoted field running on past its line, or a bad quote)."""
+    # Parsed on their own, then a blank sentinel line. Each line gives at most one record, so
+    # there are len(lines) + 1 records exactly when every line is a whole record; a quoted field
+    # running on past its line swallows a later line.
+    try:
+        parsed = list(csv.reader([line + "\n" for line in lines] + ["\n"]))
+    except csv.Error:
+        return None
+    if len(parsed) != len(lines) + 1:
+        return None
+    parsed.pop()
+    return parsed
+
+
+def splits_at_line_feeds(text: str) -> bool:
+    """Whether `_fast_records` cuts the text at its line feeds alone, ruling nothing else out
+    (a line holding a quote may still be no whole record): no carriage return and, surely, no
+    line over the field size limit."""
+    return "\r" not in text and not _may_hold_a_long_line(text)
 
 
 def headers_before_cuts(

@@ -29,6 +29,14 @@ processes by the parity of their hash: each reads both files whole, keeps and pa
 of its ids, and the sums of both are the counts (an id's rows, in both files, are all on one
 side). This process also checks the order.
 
+Where the compiled functions were built (`_score_final_compiled`), a piece of text that the
+stream would cut at its line feeds has its ids hashed and its lines shared out in one pass
+(`own_lines`): only the part's own lines are made into strings, about half of them, and those
+holding a quote are parsed as the stream parses them. Other pieces are split into records first
+(`hash_first_fields`, then the Python road). Each hash found is marked met as it is found
+(`take_met`), while its entry is in the cache. Each answers exactly what the Python road
+answers, or declines to it.
+
 When it answers, the counts are the digest join's (`KeyedJoin`), so `score_final_state` scores
 all three roads alike; the tests hold them equal on every case. Bad input is refused by the same
 record stream (`CsvRecordStream`), the expected file first, with the same message.
@@ -44,8 +52,16 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from provebench._errors import ProvebenchError
+from provebench.pilot._score_final_compiled import COMPILED
 from provebench.pilot._score_final_counts import KeyedJoin
-from provebench.pilot._score_final_csv import CsvRecordStream, Record
+from provebench.pilot._score_final_csv import (
+    Batch,
+    CsvRecordStream,
+    QuotedRecord,
+    Record,
+    quoted_lines_fields,
+    splits_at_line_feeds,
+)
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from provebench.pilot._score_final_textjoin import (
@@ -54,6 +70,10 @@ from provebench.pilot._score_final_textjoin import (
     check_plain_records,
     finish,
 )
+
+_hash_first_fields = COMPILED.hash_first_fields
+_own_lines = COMPILED.own_lines
+_take_met = COMPILED.take_met
 
 # Put in place of an expected record once a candidate row had its id. An expected record is
 # never empty (its id is not), so an empty text is never a record.
@@ -102,23 +122,56 @@ def _pair(
         check_plain_layout(layout)
         keyed = _ExpectedById(layout, part, check_order)
         for batch in expected.batches():
-            keyed.add(batch.records())
+            keyed.add(batch)
     with CsvRecordStream(paths[1], **sizes) as candidate:
         if candidate.header != expected.header:
             raise _NotPlain  # the fields of another header do not line up with ours
         pairing = _IdPairing(keyed)
         del keyed
         for batch in candidate.batches():
-            pairing.take(batch.records())
+            pairing.take(batch)
     return pairing
 
 
-def _own(part: int, hashes: list[int]) -> list[bool] | list[int] | None:
-    """Which of the ids (by their hashes) are this part's; None: all of them."""
+def _own_rows(
+    layout: RowLayout, part: int, batch: Batch, keep_all: bool
+) -> tuple[int, list[int] | None, list[Record], list[int]]:
+    """The batch's number of records, the hashes of their ids (every one, in order, when
+    `keep_all`), and the records of `part` (0 or 1: a parity of their id's hash; `_ALL`) with
+    their hashes."""
+    compiled = _id_hash is hash and layout.id_column == 0
+    text = batch.text
+    if compiled and _own_lines is not None and text and splits_at_line_feeds(text):
+        # Compiled: the lines cut, their ids hashed and shared out in one pass, and only this
+        # part's lines made (about half the strings); the lines holding a quote parsed as the
+        # stream parses them. None, and the roads below, for an empty id or a quoted one.
+        rows = _own_lines(text, part, keep_all)
+        if rows is not None:
+            count, every, lines, hashes, quoted = rows
+            parsed = quoted_lines_fields([line for _, line in quoted])
+            if parsed is not None:
+                batch.skip()
+                for (index, line), fields in zip(quoted, parsed, strict=True):
+                    if index >= 0:
+                        lines[index] = QuotedRecord.of(line, fields)
+                return count, every, cast("list[Record]", lines), hashes
+    records = batch.records()
+    if compiled and _hash_first_fields is not None:
+        # Compiled: the ids cut, hashed and shared out in one pass (None for a record spanning
+        # lines, a quoted or an empty id: the road below).
+        hashed = _hash_first_fields(records, part, keep_all)
+        if hashed is not None:
+            return len(records), *hashed
+    ids = layout.file_ids(records)
+    if not all(ids):
+        raise _NotPlain  # an empty or missing id
+    hashes = list(map(_id_hash, cast("list[str]", ids)))
+    every = hashes if keep_all else None
     if part == _ALL:
-        return None
+        return len(records), every, records, hashes
     odd = map(and_, hashes, repeat(1))
-    return list(odd) if part else list(map(not_, odd))
+    own = list(odd) if part else list(map(not_, odd))
+    return len(records), every, list(compress(records, own)), list(compress(hashes, own))
 
 
 class _ExpectedById:
@@ -132,18 +185,12 @@ class _ExpectedById:
         # Every expected id's hash, in file order, for the order check.
         self.order: array[int] | None = array("q") if check_order else None
 
-    def add(self, records: list[Record]) -> None:
-        ids = self.layout.file_ids(records)
-        if not all(ids):
-            raise _NotPlain  # an empty expected id
-        hashes = list(map(_id_hash, cast("list[str]", ids)))
-        self.rows += len(records)
-        if self.order is not None:
-            self.order.fromlist(hashes)
-        own = _own(self.part, hashes)
-        if own is not None:
-            records = list(compress(records, own))
-            hashes = list(compress(hashes, own))
+    def add(self, batch: Batch) -> None:
+        order = self.order
+        count, every, records, hashes = _own_rows(self.layout, self.part, batch, order is not None)
+        self.rows += count
+        if order is not None and every is not None:
+            order.fromlist(every)
         check_plain_records(records, self.layout.width)
         keyed = self.records
         before = len(keyed)
@@ -168,28 +215,20 @@ class _IdPairing:
         self.in_both = 0
         self.fields_matched = 0
 
-    def take(self, records: list[Record]) -> None:
-        ids = self.layout.file_ids(records)
-        if not all(ids):
-            raise _NotPlain  # an empty or missing candidate id
-        hashes = list(map(_id_hash, cast("list[str]", ids)))
-        self._check_order(hashes)
-        self.position += len(records)
-        own = _own(self.part, hashes)
-        if own is not None:
-            records = list(compress(records, own))
-            hashes = list(compress(hashes, own))
-        found = list(map(self.keyed.get, hashes))
+    def take(self, batch: Batch) -> None:
+        keep_all = self.order is not None
+        count, every, records, hashes = _own_rows(self.layout, self.part, batch, keep_all)
+        if every is not None:
+            self._check_order(every)
+        self.position += count
+        found = self._look_up(hashes)
         if _MET in found:
-            # A repeat of an id met in an earlier batch. (The ids' check in `_compare` would
-            # decline it too, an empty text holding no id: this says why, and sooner.)
+            # A repeat of an id met earlier. (The ids' check in `_compare` would decline it
+            # too, an empty text holding no id: this says why, and sooner.)
             raise _NotPlain
         met = list(map(is_not, found, repeat(None)))
         met_hashes = list(compress(hashes, met))
         if met_hashes:
-            if len(set(met_hashes)) != len(met_hashes):
-                raise _NotPlain  # a repeat within the batch
-            self.keyed.update(zip(met_hashes, repeat(_MET)))
             self._compare(
                 list(compress(found, met)),  # type: ignore[arg-type]  # met: no None
                 list(compress(records, met)),
@@ -201,6 +240,21 @@ class _IdPairing:
             only_candidate.update(compress(hashes, map(is_, found, repeat(None))))
             if len(only_candidate) - before != new:
                 raise _NotPlain  # a repeat of an id the expected rows lack
+
+    def _look_up(self, hashes: list[int]) -> list[Record | None]:
+        """The expected record of each hash (None: no expected id has it), each met one marked
+        `_MET` in `keyed`; a hash met before, in this batch or an earlier one, finds `_MET`."""
+        if _take_met is not None:
+            # Compiled: each entry marked as it is found, while it is in the cache.
+            found = _take_met(self.keyed, hashes, _MET)
+            if found is not None:
+                return found
+        found = list(map(self.keyed.get, hashes))
+        met_hashes = list(compress(hashes, map(is_not, found, repeat(None))))
+        if len(set(met_hashes)) != len(met_hashes):
+            return [_MET]  # a repeat within the batch
+        self.keyed.update(zip(met_hashes, repeat(_MET)))
+        return found
 
     def _check_order(self, hashes: list[int]) -> None:
         # The published check compares the whole id lists; past the expected rows, the row
