@@ -346,16 +346,96 @@ plain_widths(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_NewRef(answer);
 }
 
+/* The rows of a part, as the id join shares them out (_score_final_idjoin.py, `_own_rows`):
+ * each row's id hashed as `hash()` hashes it, every hash kept in order when asked (for the
+ * order check), and the rows whose hash has the parity `part` (0 or 1; -1: every row) kept
+ * with their hashes. */
+typedef struct {
+    int part;
+    PyObject *all;         /* every hash, in order; None when not asked for */
+    PyObject *own;         /* the rows of `part` */
+    PyObject *own_hashes;  /* and their hashes */
+    Py_ssize_t rows;       /* rows hashed so far */
+} Shares;
+
+/* Room for the hashes of `rows` rows; 0 with an exception set when that fails. */
+static int
+shares_open(Shares *shares, int part, int keep_all, Py_ssize_t rows)
+{
+    shares->part = part;
+    shares->rows = 0;
+    shares->all = shares->own = shares->own_hashes = NULL;
+    if (part < -1 || part > 1) {
+        PyErr_SetString(PyExc_ValueError, "part is 0, 1 or -1");
+        return 0;
+    }
+    shares->all = keep_all ? PyList_New(rows) : Py_NewRef(Py_None);
+    shares->own = PyList_New(0);
+    shares->own_hashes = PyList_New(0);
+    return shares->all != NULL && shares->own != NULL && shares->own_hashes != NULL;
+}
+
+static void
+shares_drop(Shares *shares)
+{
+    Py_CLEAR(shares->all);
+    Py_CLEAR(shares->own);
+    Py_CLEAR(shares->own_hashes);
+}
+
+/* Hash the id [start, end) of `source` as the next row's. 1 when the row is of the part (then
+ * `*hash` is its hash, a new reference for `shares_keep`), 0 when not, -1 on an error. */
+static int
+shares_hash(Shares *shares, PyObject *source, Py_ssize_t start, Py_ssize_t end,
+            PyObject **hash)
+{
+    *hash = NULL;
+    PyObject *id = PyUnicode_Substring(source, start, end);
+    if (id == NULL) {
+        return -1;
+    }
+    Py_hash_t value = PyObject_Hash(id);
+    Py_DECREF(id);
+    if (value == -1) {
+        return -1;
+    }
+    PyObject *number = PyLong_FromSsize_t((Py_ssize_t)value);
+    if (number == NULL) {
+        return -1;
+    }
+    if (shares->all != Py_None) {
+        PyList_SET_ITEM(shares->all, shares->rows, Py_NewRef(number));
+    }
+    shares->rows++;
+    /* `hash & 1` of a Python int is its two's-complement parity, as here. */
+    if (shares->part == -1 || (int)(value & 1) == shares->part) {
+        *hash = number;
+        return 1;
+    }
+    Py_DECREF(number);
+    return 0;
+}
+
+/* Keep a row of the part with its hash (taken over from `shares_hash`); 0 on an error. */
+static int
+shares_keep(Shares *shares, PyObject *row, PyObject *hash)
+{
+    int kept = PyList_Append(shares->own, row) == 0 &&
+               PyList_Append(shares->own_hashes, hash) == 0;
+    Py_DECREF(hash);
+    return kept;
+}
+
 /* hash_first_fields(records, part, keep_all) -> (all_hashes | None, own_records, own_hashes)
  *                                              | None
  *
  * The id join's first step over a batch (_score_final_idjoin.py): each record's id, the text
  * before its first comma as `first_fields` cuts it, hashed as `hash()` hashes it, and the
  * records whose id hash has the parity `part` (0 or 1; -1 keeps every record) with their
- * hashes, as `_own` and `compress` select them, without a list of ids, of parities or of
- * every hash in between. `all_hashes` is every record's hash, in order, when `keep_all` (the
- * order check), else None. None, for the caller's own road, where `first_fields` declines or
- * an id is empty (that road refuses the files). */
+ * hashes, as `_own_rows` selects them on its Python road, without a list of ids, of parities
+ * or of every hash in between. `all_hashes` is every record's hash, in order, when `keep_all`
+ * (the order check), else None. None, for the caller's own road, where `first_fields` declines
+ * or an id is empty (that road refuses the files). */
 static PyObject *
 hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -363,10 +443,6 @@ hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
     int part, keep_all;
     if (!PyArg_ParseTuple(args, "O!ip:hash_first_fields", &PyList_Type, &records, &part,
                           &keep_all)) {
-        return NULL;
-    }
-    if (part < -1 || part > 1) {
-        PyErr_SetString(PyExc_ValueError, "hash_first_fields: part is 0, 1 or -1");
         return NULL;
     }
     /* Our own copy of the list: a finalizer that the garbage collector runs while an id is
@@ -391,49 +467,22 @@ hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
             Py_RETURN_NONE;  /* an empty id, or a quote: csv.reader reads that field */
         }
     }
-    PyObject *all = keep_all ? PyList_New(count) : Py_NewRef(Py_None);
-    PyObject *own = PyList_New(0);
-    PyObject *own_hashes = PyList_New(0);
-    if (all == NULL || own == NULL || own_hashes == NULL) {
-        goto fail;
-    }
-    for (Py_ssize_t index = 0; index < count; index++) {
+    Shares shares;
+    int ok = shares_open(&shares, part, keep_all, count);
+    for (Py_ssize_t index = 0; ok && index < count; index++) {
         PyObject *record = PyList_GET_ITEM(held, index);
         Py_ssize_t end = find_char(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
                                    PyUnicode_GET_LENGTH(record), ',');
-        PyObject *id = PyUnicode_Substring(record, 0, end);
-        if (id == NULL) {
-            goto fail;
-        }
-        Py_hash_t hash = PyObject_Hash(id);
-        Py_DECREF(id);
-        if (hash == -1) {
-            goto fail;
-        }
-        PyObject *value = PyLong_FromSsize_t((Py_ssize_t)hash);
-        if (value == NULL) {
-            goto fail;
-        }
-        if (keep_all) {
-            PyList_SET_ITEM(all, index, Py_NewRef(value));
-        }
-        /* `hash & 1` of a Python int is its two's-complement parity, as here. */
-        if (part == -1 || (int)(hash & 1) == part) {
-            if (PyList_Append(own, record) < 0 || PyList_Append(own_hashes, value) < 0) {
-                Py_DECREF(value);
-                goto fail;
-            }
-        }
-        Py_DECREF(value);
+        PyObject *hash;
+        int mine = shares_hash(&shares, record, 0, end, &hash);
+        ok = mine >= 0 && (!mine || shares_keep(&shares, record, hash));
     }
     Py_DECREF(held);
-    return Py_BuildValue("(NNN)", all, own, own_hashes);
-fail:
-    Py_XDECREF(all);
-    Py_XDECREF(own);
-    Py_XDECREF(own_hashes);
-    Py_XDECREF(held);
-    return NULL;
+    if (!ok) {
+        shares_drop(&shares);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", shares.all, shares.own, shares.own_hashes);
 }
 
 /* own_lines(text, part, keep_all)
@@ -455,10 +504,6 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "Uip:own_lines", &text, &part, &keep_all)) {
         return NULL;
     }
-    if (part < -1 || part > 1) {
-        PyErr_SetString(PyExc_ValueError, "own_lines: part is 0, 1 or -1");
-        return NULL;
-    }
     if (!is_ready(text)) {
         Py_RETURN_NONE;
     }
@@ -478,70 +523,42 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
         }
         records++;
     }
-    PyObject *all = keep_all ? PyList_New(records) : Py_NewRef(Py_None);
-    PyObject *own = PyList_New(0);
-    PyObject *own_hashes = PyList_New(0);
+    Shares shares;
     PyObject *quoted = PyList_New(0);
-    if (all == NULL || own == NULL || own_hashes == NULL || quoted == NULL) {
-        goto fail;
-    }
-    Py_ssize_t record = 0;
-    for (Py_ssize_t start = 0, end; start < length; start = end + 1) {
+    int ok = shares_open(&shares, part, keep_all, records) && quoted != NULL;
+    for (Py_ssize_t start = 0, end; ok && start < length; start = end + 1) {
         end = find_char(kind, data, start, length, '\n');
         if (end == start) {
             continue;
         }
         Py_ssize_t comma = find_char(kind, data, start, end, ',');
-        PyObject *id = PyUnicode_Substring(text, start, comma);
-        if (id == NULL) {
-            goto fail;
-        }
-        Py_hash_t hash = PyObject_Hash(id);
-        Py_DECREF(id);
-        if (hash == -1) {
-            goto fail;
-        }
-        PyObject *value = PyLong_FromSsize_t((Py_ssize_t)hash);
-        if (value == NULL) {
-            goto fail;
-        }
-        if (keep_all) {
-            PyList_SET_ITEM(all, record, Py_NewRef(value));
-        }
-        record++;
-        /* `hash & 1` of a Python int is its two's-complement parity, as here. */
-        int mine = part == -1 || (int)(hash & 1) == part;
+        PyObject *hash;
+        int mine = shares_hash(&shares, text, start, comma, &hash);
         int has_quote = find_char(kind, data, comma, end, '"') != end;
-        PyObject *line = NULL;
-        if (mine || has_quote) {
-            line = PyUnicode_Substring(text, start, end);
-            if (line == NULL) {
-                Py_DECREF(value);
-                goto fail;
+        if (mine < 0) {
+            ok = 0;
+        }
+        else if (mine || has_quote) {
+            PyObject *line = PyUnicode_Substring(text, start, end);
+            ok = line != NULL;
+            if (ok && has_quote) {
+                Py_ssize_t place = mine ? PyList_GET_SIZE(shares.own) : -1;
+                PyObject *entry = Py_BuildValue("(nO)", place, line);
+                ok = entry != NULL && PyList_Append(quoted, entry) == 0;
+                Py_XDECREF(entry);
             }
-        }
-        int failed = 0;
-        if (has_quote) {
-            PyObject *entry = Py_BuildValue("(nO)", mine ? PyList_GET_SIZE(own) : -1, line);
-            failed = entry == NULL || PyList_Append(quoted, entry) < 0;
-            Py_XDECREF(entry);
-        }
-        if (mine && !failed) {
-            failed = PyList_Append(own, line) < 0 || PyList_Append(own_hashes, value) < 0;
-        }
-        Py_XDECREF(line);
-        Py_DECREF(value);
-        if (failed) {
-            goto fail;
+            if (mine) {
+                ok = ok ? shares_keep(&shares, line, hash) : (Py_DECREF(hash), 0);
+            }
+            Py_XDECREF(line);
         }
     }
-    return Py_BuildValue("(nNNNN)", records, all, own, own_hashes, quoted);
-fail:
-    Py_XDECREF(all);
-    Py_XDECREF(own);
-    Py_XDECREF(own_hashes);
-    Py_XDECREF(quoted);
-    return NULL;
+    if (!ok) {
+        shares_drop(&shares);
+        Py_XDECREF(quoted);
+        return NULL;
+    }
+    return Py_BuildValue("(nNNNN)", records, shares.all, shares.own, shares.own_hashes, quoted);
 }
 
 /* take_met(keyed, hashes, met) -> list | None
