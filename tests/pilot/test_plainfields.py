@@ -15,6 +15,7 @@ test_score_final_layout.py.
 from __future__ import annotations
 
 import os
+from array import array
 from pathlib import Path
 
 import pytest
@@ -317,14 +318,16 @@ def _own_of(hashes: list[int], part: int) -> list[int]:
 
 def _model_hash_first_fields(
     records: list[object], part: int, keep_all: bool
-) -> tuple[list[int] | None, list[object], list[int]] | None:
-    """The ids as `first_fields` cuts them, hashed by `hash`, and the records of one parity."""
+) -> tuple[bytes | None, list[object], list[int]] | None:
+    """The ids as `first_fields` cuts them, hashed by `hash`, and the records of one parity;
+    every hash as the bytes of an `array("q")` when asked."""
     ids = _model_first_fields(records)
     if ids is None or not all(ids):
         return None
     hashes = list(map(hash, ids))
     own = _own_of(hashes, part)
-    return (hashes if keep_all else None, [records[i] for i in own], [hashes[i] for i in own])
+    every = array("q", hashes).tobytes() if keep_all else None
+    return (every, [records[i] for i in own], [hashes[i] for i in own])
 
 
 PART = st.sampled_from([-1, 0, 1])
@@ -346,7 +349,7 @@ def test_hash_first_fields_answers_what_the_model_answers_or_declines(
 def test_hash_first_fields_declines_an_empty_id_and_refuses_a_bad_part() -> None:
     assert hash_first_fields(["a,1", ",2"], -1, True) is None
     assert hash_first_fields(["a,1", ""], -1, True) is None
-    assert hash_first_fields([], 0, True) == ([], [], [])
+    assert hash_first_fields([], 0, True) == (b"", [], [])
     with pytest.raises(ValueError, match="part"):
         hash_first_fields(["a,1"], 2, True)
 
@@ -363,7 +366,7 @@ LINE = st.one_of(
 
 def _model_own_lines(
     text: str, part: int, keep_all: bool
-) -> tuple[int, list[int] | None, list[str], list[int], list[tuple[int, str]]] | None:
+) -> tuple[int, bytes | None, list[str], list[int], list[tuple[int, str]]] | None:
     """The non-empty lines as `_fast_records` cuts them, then `hash_first_fields` over them; the
     lines holding a quote listed with their place among the part's lines (-1: not of it)."""
     lines = [line for line in text.split("\n") if line]
@@ -400,7 +403,8 @@ def test_own_lines_of_texts_of_every_width() -> None:
     records, every, own, own_hashes, quoted = own_lines(text, -1, True)
     assert records == 4
     assert own == ["id1,a", "é€,x", '𝄞,"y,z"', "id2"]
-    assert every == own_hashes == [hash("id1"), hash("é€"), hash("𝄞"), hash("id2")]
+    assert own_hashes == [hash("id1"), hash("é€"), hash("𝄞"), hash("id2")]
+    assert every == array("q", own_hashes).tobytes()
     assert quoted == [(2, '𝄞,"y,z"')]
     assert own_lines("a,1\n,2\n", -1, True) is None  # an empty id
     assert own_lines('a,1\n"b",2\n', -1, True) is None  # a quoted id

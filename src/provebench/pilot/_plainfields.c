@@ -28,6 +28,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Whether a str's characters can be read with PyUnicode_KIND and PyUnicode_DATA: always from
@@ -346,13 +347,25 @@ plain_widths(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_NewRef(answer);
 }
 
+/* hash() of a str of one byte a character holding these bytes (str hashes its characters'
+ * bytes), without making the str. */
+static Py_hash_t
+hash_bytes(const char *bytes, Py_ssize_t size)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    return Py_HashBuffer(bytes, size);
+#else
+    return _Py_HashBytes(bytes, size);
+#endif
+}
+
 /* The rows of a part, as the id join shares them out (_score_final_idjoin.py, `_own_rows`):
  * each row's id hashed as `hash()` hashes it, every hash kept in order when asked (for the
  * order check), and the rows whose hash has the parity `part` (0 or 1; -1: every row) kept
  * with their hashes. */
 typedef struct {
     int part;
-    PyObject *all;         /* every hash, in order; None when not asked for */
+    PyObject *all;         /* every hash, in order, as 8-byte integers; None when not asked */
     PyObject *own;         /* the rows of `part` */
     PyObject *own_hashes;  /* and their hashes */
     Py_ssize_t rows;       /* rows hashed so far */
@@ -369,7 +382,8 @@ shares_open(Shares *shares, int part, int keep_all, Py_ssize_t rows)
         PyErr_SetString(PyExc_ValueError, "part is 0, 1 or -1");
         return 0;
     }
-    shares->all = keep_all ? PyList_New(rows) : Py_NewRef(Py_None);
+    shares->all = keep_all ? PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int64_t))
+                           : Py_NewRef(Py_None);
     shares->own = PyList_New(0);
     shares->own_hashes = PyList_New(0);
     return shares->all != NULL && shares->own != NULL && shares->own_hashes != NULL;
@@ -390,30 +404,33 @@ shares_hash(Shares *shares, PyObject *source, Py_ssize_t start, Py_ssize_t end,
             PyObject **hash)
 {
     *hash = NULL;
-    PyObject *id = PyUnicode_Substring(source, start, end);
-    if (id == NULL) {
-        return -1;
+    Py_hash_t value;
+    if (PyUnicode_KIND(source) == PyUnicode_1BYTE_KIND) {
+        value = hash_bytes((const char *)PyUnicode_DATA(source) + start, end - start);
     }
-    Py_hash_t value = PyObject_Hash(id);
-    Py_DECREF(id);
+    else {
+        PyObject *id = PyUnicode_Substring(source, start, end);
+        if (id == NULL) {
+            return -1;
+        }
+        value = PyObject_Hash(id);
+        Py_DECREF(id);
+    }
     if (value == -1) {
         return -1;
     }
-    PyObject *number = PyLong_FromSsize_t((Py_ssize_t)value);
-    if (number == NULL) {
-        return -1;
-    }
     if (shares->all != Py_None) {
-        PyList_SET_ITEM(shares->all, shares->rows, Py_NewRef(number));
+        int64_t wide = (int64_t)value;
+        memcpy(PyBytes_AS_STRING(shares->all) + shares->rows * (Py_ssize_t)sizeof wide, &wide,
+               sizeof wide);
     }
     shares->rows++;
     /* `hash & 1` of a Python int is its two's-complement parity, as here. */
-    if (shares->part == -1 || (int)(value & 1) == shares->part) {
-        *hash = number;
-        return 1;
+    if (shares->part != -1 && (int)(value & 1) != shares->part) {
+        return 0;
     }
-    Py_DECREF(number);
-    return 0;
+    *hash = PyLong_FromSsize_t((Py_ssize_t)value);
+    return *hash == NULL ? -1 : 1;
 }
 
 /* Keep a row of the part with its hash (taken over from `shares_hash`); 0 on an error. */
@@ -434,7 +451,7 @@ shares_keep(Shares *shares, PyObject *row, PyObject *hash)
  * records whose id hash has the parity `part` (0 or 1; -1 keeps every record) with their
  * hashes, as `_own_rows` selects them on its Python road, without a list of ids, of parities
  * or of every hash in between. `all_hashes` is every record's hash, in order, when `keep_all`
- * (the order check), else None. None, for the caller's own road, where `first_fields` declines
+ * (the order check), as native 8-byte integers (what `array("q").tobytes()` holds), else None. None, for the caller's own road, where `first_fields` declines
  * or an id is empty (that road refuses the files). */
 static PyObject *
 hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)

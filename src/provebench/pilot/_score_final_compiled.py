@@ -22,13 +22,13 @@ class Compiled(NamedTuple):
     first_fields: Callable[[list[Record]], list[str] | None] | None = None
     plain_widths: Callable[[list[Record], int, type[QuotedRecord]], bool | None] | None = None
     hash_first_fields: (
-        Callable[[list[Record], int, bool], tuple[list[int] | None, list[Record], list[int]] | None]
+        Callable[[list[Record], int, bool], tuple[bytes | None, list[Record], list[int]] | None]
         | None
     ) = None
     own_lines: (
         Callable[
             [str, int, bool],
-            tuple[int, list[int] | None, list[str], list[int], list[tuple[int, str]]] | None,
+            tuple[int, bytes | None, list[str], list[int], list[tuple[int, str]]] | None,
         ]
         | None
     ) = None

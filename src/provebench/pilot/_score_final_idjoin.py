@@ -135,10 +135,10 @@ def _pair(
 
 def _own_rows(
     layout: RowLayout, part: int, batch: Batch, keep_all: bool
-) -> tuple[int, list[int] | None, list[Record], list[int]]:
-    """The batch's number of records, the hashes of their ids (every one, in order, when
-    `keep_all`), and the records of `part` (0 or 1: a parity of their id's hash; `_ALL`) with
-    their hashes."""
+) -> tuple[int, bytes | None, list[Record], list[int]]:
+    """The batch's number of records, the hashes of their ids (every one, in order, as the bytes
+    of an `array("q")`, when `keep_all`), and the records of `part` (0 or 1: a parity of their
+    id's hash; `_ALL`) with their hashes."""
     compiled = _id_hash is hash and layout.id_column == 0
     text = batch.text
     if compiled and _own_lines is not None and text and splits_at_line_feeds(text):
@@ -166,7 +166,7 @@ def _own_rows(
     if not all(ids):
         raise _NotPlain  # an empty or missing id
     hashes = list(map(_id_hash, cast("list[str]", ids)))
-    every = hashes if keep_all else None
+    every = array("q", hashes).tobytes() if keep_all else None
     if part == _ALL:
         return len(records), every, records, hashes
     odd = map(and_, hashes, repeat(1))
@@ -190,7 +190,7 @@ class _ExpectedById:
         count, every, records, hashes = _own_rows(self.layout, self.part, batch, order is not None)
         self.rows += count
         if order is not None and every is not None:
-            order.fromlist(every)
+            order.frombytes(every)
         check_plain_records(records, self.layout.width)
         keyed = self.records
         before = len(keyed)
@@ -256,15 +256,16 @@ class _IdPairing:
         self.keyed.update(zip(met_hashes, repeat(_MET)))
         return found
 
-    def _check_order(self, hashes: list[int]) -> None:
+    def _check_order(self, hashes: bytes) -> None:
+        """`hashes`: the bytes of an `array("q")` of the batch's id hashes, in order."""
         # The published check compares the whole id lists; past the expected rows, the row
         # counts answer it (`counts`).
         order = self.order
         if order is None:
             return
         start = self.position
-        expected = order[start : start + len(hashes)]
-        if expected.tolist() != hashes[: len(expected)]:
+        expected = order[start : start + len(hashes) // order.itemsize]
+        if expected.tobytes() != hashes[: len(expected) * order.itemsize]:
             self.order = None  # no longer needed: its memory goes
             self.order_ok = False
 
