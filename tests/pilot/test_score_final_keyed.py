@@ -311,6 +311,78 @@ def test_the_first_rows_tell_a_shuffled_candidate_from_an_ordered_one(case_dir: 
     assert not _score_final_keyed.looks_unordered(case_dir / "missing.csv", expected)
 
 
+def _with_changed_rows(rows: list[list[str]], rng: random.Random, share: float) -> list[list[str]]:
+    """The rows, each with its duration changed at the rate `share`."""
+    return [
+        [*row[:4], row[4] + "1", *row[5:]] if rng.random() < share else list(row) for row in rows
+    ]
+
+
+def test_a_second_look_tells_a_candidate_of_changed_rows_from_one_of_copies(
+    case_dir: Path,
+) -> None:
+    expected_rows = plain_register(3000)
+    rng = random.Random(3)
+    every_row_shuffled = shuffled(expected_rows, rng, 1.0)
+    candidates = {
+        "copies, shuffled": (every_row_shuffled, False),
+        "every row changed, shuffled": (_with_changed_rows(every_row_shuffled, rng, 1.0), True),
+        "three rows in four changed": (_with_changed_rows(every_row_shuffled, rng, 0.75), True),
+        "one row in four changed": (_with_changed_rows(every_row_shuffled, rng, 0.25), False),
+        "every row changed, in order": (_with_changed_rows(expected_rows, rng, 1.0), True),
+        "other ids only": ([[f"other-{row[0]}", *row[1:]] for row in expected_rows], False),
+        "too few rows to tell": (_with_changed_rows(expected_rows[:20], rng, 1.0), False),
+    }
+    for name, (candidate_rows, changed) in candidates.items():
+        expected, candidate = write_pair(
+            case_dir, name.replace(" ", "-"), csv_bytes(expected_rows), csv_bytes(candidate_rows)
+        )
+        assert _score_final_keyed.looks_mostly_changed(expected, candidate) is changed, name
+    assert not _score_final_keyed.looks_mostly_changed(case_dir / "missing.csv", expected)
+
+
+class _Roads:
+    """The keyed join's roads, in the order they were taken (each still answers)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.taken: list[str] = []
+        for name in ("id_join", "text_join_in_halves", "text_join", "digest_join"):
+            monkeypatch.setattr(_score_final_keyed, name, self._spy(name))
+
+    def _spy(self, name: str) -> object:
+        real = getattr(_score_final_keyed, name)
+
+        def spy(*arguments: object) -> object:
+            self.taken.append(name)
+            return real(*arguments)
+
+        return spy
+
+
+def test_a_candidate_of_changed_rows_goes_to_the_id_join_at_once(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roads = _Roads(monkeypatch)
+    expected_rows = plain_register(3000)
+    candidate_rows = _with_changed_rows(
+        shuffled(expected_rows, random.Random(6), 1.0), random.Random(7), 1.0
+    )
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
+    assert roads.taken == ["id_join"]
+    # When the id join declines (a repeated id), the other roads score, as for any candidate.
+    roads.taken.clear()
+    candidate_rows.insert(1500, candidate_rows[10])
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
+    assert roads.taken[0] == "id_join"
+    assert roads.taken.count("id_join") == 1
+    assert roads.taken[-1] == "digest_join"
+    # A candidate of copies never takes it.
+    roads.taken.clear()
+    candidate_rows = shuffled(expected_rows, random.Random(8), 1.0)
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
+    assert "id_join" not in roads.taken
+
+
 def test_a_candidate_that_looks_unordered_skips_the_lockstep_pass(
     published: PublishedScorerWorker,
     case_dir: Path,
