@@ -243,7 +243,8 @@ class _IdPairing:
 
     def _look_up(self, hashes: list[int]) -> list[Record | None]:
         """The expected record of each hash (None: no expected id has it), each met one marked
-        `_MET` in `keyed`; a hash met before, in this batch or an earlier one, finds `_MET`."""
+        `_MET` in `keyed`. A hash met before, in this batch or an earlier one, finds `_MET` (on
+        the Python road, a repeat within the batch answers `[_MET]` alone: either declines)."""
         if _take_met is not None:
             # Compiled: each entry marked as it is found, while it is in the cache.
             found = _take_met(self.keyed, hashes, _MET)
