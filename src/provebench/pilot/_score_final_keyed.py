@@ -223,7 +223,9 @@ def keyed_join(
     Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
     field comparison for the rows that are the same; on large files in two processes,
     `text_join_in_halves`). When most rows differ, they are paired by id and their fields
-    compared in bulk (`id_join`), and by id and digest when neither road is for these files."""
+    compared in bulk (`id_join`) — at once when a sample already says so
+    (`looks_mostly_changed`), otherwise when the text join gives way — and by id and digest
+    when neither road is for these files."""
     join: KeyedJoin | Declined | None = None
     tried_ids = looks_mostly_changed(expected_csv, candidate_csv)
     if tried_ids:
