@@ -451,8 +451,9 @@ shares_keep(Shares *shares, PyObject *row, PyObject *hash)
  * records whose id hash has the parity `part` (0 or 1; -1 keeps every record) with their
  * hashes, as `_own_rows` selects them on its Python road, without a list of ids, of parities
  * or of every hash in between. `all_hashes` is every record's hash, in order, when `keep_all`
- * (the order check), as native 8-byte integers (what `array("q").tobytes()` holds), else None. None, for the caller's own road, where `first_fields` declines
- * or an id is empty (that road refuses the files). */
+ * (the order check), as native 8-byte integers (what `array("q").tobytes()` holds), else
+ * None. None, for the caller's own road, where `first_fields` declines or an id is empty (that
+ * road refuses the files). */
 static PyObject *
 hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
 {
