@@ -10,6 +10,7 @@ defects, the switch observed; every outcome is compared byte for byte with the p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -303,12 +304,23 @@ def test_the_first_rows_tell_a_shuffled_candidate_from_an_ordered_one(case_dir: 
         "a few rows moved": (shuffled(expected_rows, rng, 0.02), False),
         "too few rows to tell": (shuffled(expected_rows[:200], rng, 1.0), False),
     }
-    for name, (candidate_rows, unordered) in candidates.items():
+    _assert_guesses(case_dir, expected_rows, candidates, _score_final_keyed.looks_unordered)
+
+
+def _assert_guesses(
+    case_dir: Path,
+    expected_rows: list[list[str]],
+    candidates: dict[str, tuple[list[list[str]], bool]],
+    guess: Callable[[Path, Path], bool],
+) -> None:
+    """Each candidate, written next to the expected rows, gets the answer it is listed with; a
+    missing file gets no."""
+    for name, (candidate_rows, answer) in candidates.items():
         expected, candidate = write_pair(
             case_dir, name.replace(" ", "-"), csv_bytes(expected_rows), csv_bytes(candidate_rows)
         )
-        assert _score_final_keyed.looks_unordered(expected, candidate) is unordered, name
-    assert not _score_final_keyed.looks_unordered(case_dir / "missing.csv", expected)
+        assert guess(expected, candidate) is answer, name
+        assert not guess(case_dir / "missing.csv", candidate)
 
 
 def _with_changed_rows(rows: list[list[str]], rng: random.Random, share: float) -> list[list[str]]:
@@ -333,12 +345,7 @@ def test_a_second_look_tells_a_candidate_of_changed_rows_from_one_of_copies(
         "other ids only": ([[f"other-{row[0]}", *row[1:]] for row in expected_rows], False),
         "too few rows to tell": (_with_changed_rows(expected_rows[:20], rng, 1.0), False),
     }
-    for name, (candidate_rows, changed) in candidates.items():
-        expected, candidate = write_pair(
-            case_dir, name.replace(" ", "-"), csv_bytes(expected_rows), csv_bytes(candidate_rows)
-        )
-        assert _score_final_keyed.looks_mostly_changed(expected, candidate) is changed, name
-    assert not _score_final_keyed.looks_mostly_changed(case_dir / "missing.csv", expected)
+    _assert_guesses(case_dir, expected_rows, candidates, _score_final_keyed.looks_mostly_changed)
 
 
 class _Roads:
