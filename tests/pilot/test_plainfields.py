@@ -365,11 +365,16 @@ LINE = st.one_of(
 
 
 def _model_own_lines(
-    text: str, part: int, keep_all: bool
+    text: str, part: int, keep_all: bool, crlf: bool
 ) -> tuple[int, bytes | None, list[str], list[int], list[tuple[int, str]]] | None:
-    """The non-empty lines as `_fast_records` cuts them, then `hash_first_fields` over them; the
-    lines holding a quote listed with their place among the part's lines (-1: not of it)."""
-    lines = [line for line in text.split("\n") if line]
+    """The non-empty lines as `_fast_records` cuts them (with `crlf`, each line's CR before its
+    line feed dropped), then `hash_first_fields` over them; the lines holding a quote listed
+    with their place among the part's lines (-1: not of it)."""
+    lines = text.split("\n")
+    if crlf:
+        last = lines.pop()  # the text after the last line feed has no CR of a CRLF end
+        lines = [line.removesuffix("\r") for line in lines] + [last]
+    lines = [line for line in lines if line]
     hashed = _model_hash_first_fields(list(lines), part, keep_all)
     if hashed is None:
         return None
@@ -386,31 +391,44 @@ def _model_own_lines(
 
 @settings(max_examples=1500, deadline=None)
 @given(
-    lines=st.lists(LINE, max_size=10),
-    end=st.sampled_from(["", "\n", "\n\n"]),
+    lines=st.lists(st.tuples(LINE, st.sampled_from(["\n", "\r\n"])), max_size=10),
+    end=st.sampled_from(["", "\r", "\n\r\n"]),
     part=PART,
     keep_all=st.booleans(),
+    crlf=st.booleans(),
 )
 def test_own_lines_answers_what_the_model_answers_or_declines(
-    lines: list[str], end: str, part: int, keep_all: bool
+    lines: list[tuple[str, str]], end: str, part: int, keep_all: bool, crlf: bool
 ) -> None:
-    text = "\n".join(lines) + end
-    assert own_lines(text, part, keep_all) == _model_own_lines(text, part, keep_all)
+    text = "".join(line + line_end for line, line_end in lines) + end
+    answer = own_lines(text, part, keep_all, crlf)
+    assert answer == _model_own_lines(text, part, keep_all, crlf)
 
 
 def test_own_lines_of_texts_of_every_width() -> None:
     text = 'id1,a\n\né€,x\n𝄞,"y,z"\nid2'
-    records, every, own, own_hashes, quoted = own_lines(text, -1, True)
+    records, every, own, own_hashes, quoted = own_lines(text, -1, True, False)
     assert records == 4
     assert own == ["id1,a", "é€,x", '𝄞,"y,z"', "id2"]
     assert own_hashes == [hash("id1"), hash("é€"), hash("𝄞"), hash("id2")]
     assert every == array("q", own_hashes).tobytes()
     assert quoted == [(2, '𝄞,"y,z"')]
-    assert own_lines("a,1\n,2\n", -1, True) is None  # an empty id
-    assert own_lines('a,1\n"b",2\n', -1, True) is None  # a quoted id
-    assert own_lines("", 0, False) == (0, None, [], [], [])
+    assert own_lines(text.replace("\n", "\r\n"), -1, True, True) == (
+        records,
+        every,
+        own,
+        own_hashes,
+        quoted,
+    )
+    assert own_lines("a,1\r\n\r\nb,2\r\n", -1, False, True)[2] == ["a,1", "b,2"]
+    assert own_lines("a,1\r\n", -1, False, False)[2] == ["a,1\r"]  # a CR kept without crlf
+    assert own_lines("a,1\n,2\n", -1, True, False) is None  # an empty id
+    assert own_lines("a,1\r\n,2\r\n", -1, True, True) is None  # an empty id, CRLF
+    assert own_lines("a,1\r", -1, False, True)[2] == ["a,1\r"]  # no line feed: no CRLF end
+    assert own_lines('a,1\n"b",2\n', -1, True, False) is None  # a quoted id
+    assert own_lines("", 0, False, False) == (0, None, [], [], [])
     with pytest.raises(ValueError, match="part"):
-        own_lines("a,1", -2, True)
+        own_lines("a,1", -2, True, False)
 
 
 class _OtherDict(dict[int, object]):
@@ -490,15 +508,26 @@ def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(rows=st.lists(ROW, min_size=1, max_size=12), part=PART, keep_all=st.booleans())
+@given(
+    rows=st.lists(ROW, min_size=1, max_size=12),
+    line_end=st.sampled_from(["\n", "\r\n", "\r"]),
+    part=PART,
+    keep_all=st.booleans(),
+)
 def test_the_id_joins_rows_are_alike_on_every_road(
-    tmp_path_factory: pytest.TempPathFactory, rows: list[str], part: int, keep_all: bool
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[str],
+    line_end: str,
+    part: int,
+    keep_all: bool,
 ) -> None:
     """`_own_rows` compiled (`own_lines` on a piece's text, `hash_first_fields` on its records)
     and on its Python road gives the same counts, hashes and records, quoted ones with the same
-    fields — or declines alike."""
+    fields — or declines alike: files of LF, CRLF (mixed with the LF inside a quoted field) and
+    bare CR line ends."""
     path = tmp_path_factory.mktemp("rows") / "register.csv"
-    path.write_text("file_id,a,b\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    text = "file_id,a,b\n" + "\n".join(rows) + "\n"
+    path.write_bytes(text.replace("\n", line_end).encode("utf-8"))
     compiled = _rows_of(path, part, keep_all)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_score_final_idjoin, "_own_lines", None)
@@ -507,13 +536,17 @@ def test_the_id_joins_rows_are_alike_on_every_road(
         assert _rows_of(path, part, keep_all) == compiled
 
 
-def test_the_id_join_takes_the_compiled_road_on_register_pieces(tmp_path: Path) -> None:
-    """Pieces like the benchmark's (plain rows and quoted ones) are cut by `own_lines`: no
-    piece is split into records on the Python road (a decline costs the speed, silently)."""
+@pytest.mark.parametrize("line_end", ["\n", "\r\n"], ids=["LF", "CRLF"])
+def test_the_id_join_takes_the_compiled_road_on_register_pieces(
+    tmp_path: Path, line_end: str
+) -> None:
+    """Pieces like the benchmark's (plain rows and quoted ones), with LF or CRLF line ends, are
+    cut by `own_lines`: no piece is split into records on the Python road (a decline costs the
+    speed, silently)."""
     path = tmp_path / "register.csv"
     names = ["Olga", '"Smirnova, Olga"']
     rows = [f"id{n},{names[n % 50 == 0]},{n}" for n in range(3000)]
-    path.write_text("file_id,a,b\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    path.write_bytes((line_end.join(["file_id,a,b", *rows]) + line_end).encode("utf-8"))
     layout = RowLayout(["file_id", "a", "b"])
 
     def refuse(text: str) -> None:

@@ -503,13 +503,26 @@ hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_BuildValue("(NNN)", shares.all, shares.own, shares.own_hashes);
 }
 
-/* own_lines(text, part, keep_all)
+/* Where the line [start, feed) of a text ends: at its line feed, or, with `crlf` (and a line
+ * feed at `feed`), before the carriage return that ends it (`_fast_records` cuts "\r\n" as one
+ * line end). */
+static Py_ssize_t
+line_end(int kind, const void *data, Py_ssize_t start, Py_ssize_t feed, int crlf)
+{
+    if (crlf && feed > start && PyUnicode_READ(kind, data, feed - 1) == '\r') {
+        return feed - 1;
+    }
+    return feed;
+}
+
+/* own_lines(text, part, keep_all, crlf)
  *     -> (records, all_hashes | None, own_records, own_hashes, quoted) | None
  *
  * `hash_first_fields` over the lines of a piece of text that the scorer's CSV stream splits at
- * its line feeds (no carriage return, no line over the field size limit: the caller checks),
- * making only the lines of `part` into strings: the records are the non-empty lines, as
- * `_fast_records` gives them, and `records` is how many there are. A line holding a quote may
+ * its line ends alone (no line over the field size limit; a carriage return only before a line
+ * feed, and then `crlf`, which drops each line's final one: the caller checks), making only the
+ * lines of `part` into strings: the records are the non-empty lines, as `_fast_records` gives
+ * them, and `records` is how many there are. A line holding a quote may
  * be a record csv.reader reads otherwise, or part of one spanning lines: `quoted` lists every
  * such line, in order, as (its index in `own_records`, or -1 when it is not of `part`; the
  * line), for the caller to parse as `_fast_records` does. None where `hash_first_fields` would
@@ -518,8 +531,8 @@ static PyObject *
 own_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *text;
-    int part, keep_all;
-    if (!PyArg_ParseTuple(args, "Uip:own_lines", &text, &part, &keep_all)) {
+    int part, keep_all, crlf;
+    if (!PyArg_ParseTuple(args, "Uipp:own_lines", &text, &part, &keep_all, &crlf)) {
         return NULL;
     }
     if (!is_ready(text)) {
@@ -530,8 +543,9 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     /* Every line is looked at first, so that a decline makes nothing. */
     Py_ssize_t records = 0;
-    for (Py_ssize_t start = 0, end; start < length; start = end + 1) {
-        end = find_char(kind, data, start, length, '\n');
+    for (Py_ssize_t start = 0, next; start < length; start = next + 1) {
+        next = find_char(kind, data, start, length, '\n');
+        Py_ssize_t end = line_end(kind, data, start, next, crlf && next < length);
         if (end == start) {
             continue;  /* a blank line is no record */
         }
@@ -544,8 +558,9 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
     Shares shares;
     PyObject *quoted = PyList_New(0);
     int ok = shares_open(&shares, part, keep_all, records) && quoted != NULL;
-    for (Py_ssize_t start = 0, end; ok && start < length; start = end + 1) {
-        end = find_char(kind, data, start, length, '\n');
+    for (Py_ssize_t start = 0, next; ok && start < length; start = next + 1) {
+        next = find_char(kind, data, start, length, '\n');
+        Py_ssize_t end = line_end(kind, data, start, next, crlf && next < length);
         if (end == start) {
             continue;
         }
@@ -646,9 +661,9 @@ static PyMethodDef methods[] = {
      "own_hashes) | None\n\nThe hashes of the records' ids and the records of one parity of "
      "them; None where first_fields declines or an id is empty."},
     {"own_lines", own_lines, METH_VARARGS,
-     "own_lines(text, part, keep_all) -> (records, all_hashes | None, own_records, own_hashes, "
-     "quoted) | None\n\nhash_first_fields over the non-empty lines of a piece of text, making "
-     "only the lines of `part` (and those holding a quote, listed in `quoted`)."},
+     "own_lines(text, part, keep_all, crlf) -> (records, all_hashes | None, own_records, "
+     "own_hashes, quoted) | None\n\nhash_first_fields over the non-empty lines of a piece of "
+     "text, making only the lines of `part` (and those holding a quote, listed in `quoted`)."},
     {"take_met", take_met, METH_VARARGS,
      "take_met(keyed, hashes, met) -> list | None\n\nkeyed.get of each hash, each value found "
      "replaced by `met` at once; None unless keyed is a dict and every hash an int."},

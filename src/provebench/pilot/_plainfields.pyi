@@ -18,7 +18,7 @@ def hash_first_fields(
     records: list[Record], part: int, keep_all: bool, /
 ) -> tuple[bytes | None, list[Record], list[int]] | None: ...
 def own_lines(
-    text: str, part: int, keep_all: bool, /
+    text: str, part: int, keep_all: bool, crlf: bool, /
 ) -> tuple[int, bytes | None, list[str], list[int], list[tuple[int, str]]] | None: ...
 def take_met(
     keyed: dict[int, Record], hashes: list[int], met: str, /

@@ -27,7 +27,7 @@ class Compiled(NamedTuple):
     ) = None
     own_lines: (
         Callable[
-            [str, int, bool],
+            [str, int, bool, bool],
             tuple[int, bytes | None, list[str], list[int], list[tuple[int, str]]] | None,
         ]
         | None

@@ -376,11 +376,17 @@ def quoted_lines_fields(lines: list[str]) -> list[list[str]] | None:
     return parsed
 
 
-def splits_at_line_feeds(text: str) -> bool:
-    """Whether `_fast_records` cuts the text at its line feeds alone, ruling nothing else out
-    (a line holding a quote may still be no whole record): no carriage return and, surely, no
-    line over the field size limit."""
-    return "\r" not in text and not _may_hold_a_long_line(text)
+def line_ends(text: str) -> bool | None:
+    """How `_fast_records` cuts the text into lines, when by their ends alone (a line holding a
+    quote may still be no whole record): False, at its line feeds; True, at its line feeds with
+    the carriage return before each dropped (every carriage return is one, of a CRLF end); None
+    for a bare carriage return or, perhaps, a line over the field size limit."""
+    crlf = "\r" in text
+    if crlf and text.count("\r") != text.count("\r\n"):
+        return None
+    if _may_hold_a_long_line(text):
+        return None
+    return crlf
 
 
 def headers_before_cuts(

@@ -30,12 +30,12 @@ of its ids, and the sums of both are the counts (an id's rows, in both files, ar
 side). This process also checks the order.
 
 Where the compiled functions were built (`_score_final_compiled`), a piece of text that the
-stream would cut at its line feeds has its ids hashed and its lines shared out in one pass
-(`own_lines`): only the part's own lines are made into strings, about half of them, and those
-holding a quote are parsed as the stream parses them. Other pieces are split into records first
-(`hash_first_fields`, then the Python road). Each hash found is marked met as it is found
-(`take_met`), while its entry is in the cache. Each answers exactly what the Python road
-answers, or declines to it.
+stream would cut at its line ends alone (LF or CRLF) has its ids hashed and its lines shared out
+in one pass (`own_lines`): only the part's own lines are made into strings, about half of them,
+and those holding a quote are parsed as the stream parses them. Other pieces are split into
+records first (`hash_first_fields`, then the Python road). Each hash found is marked met as it
+is found (`take_met`), while its entry is in the cache. Each answers exactly what the Python
+road answers, or declines to it.
 
 When it answers, the counts are the digest join's (`KeyedJoin`), so `score_final_state` scores
 all three roads alike; the tests hold them equal on every case. Bad input is refused by the same
@@ -59,8 +59,8 @@ from provebench.pilot._score_final_csv import (
     CsvRecordStream,
     QuotedRecord,
     Record,
+    line_ends,
     quoted_lines_fields,
-    splits_at_line_feeds,
 )
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
@@ -141,11 +141,13 @@ def _own_rows(
     id's hash; `_ALL`) with their hashes."""
     compiled = _id_hash is hash and layout.id_column == 0
     text = batch.text
-    if compiled and _own_lines is not None and text and splits_at_line_feeds(text):
-        # Compiled: the lines cut, their ids hashed and shared out in one pass, and only this
-        # part's lines made (about half the strings); the lines holding a quote parsed as the
-        # stream parses them. None, and the roads below, for an empty id or a quoted one.
-        rows = _own_lines(text, part, keep_all)
+    crlf = line_ends(text) if compiled and _own_lines is not None and text else None
+    if _own_lines is not None and text and crlf is not None:
+        # Compiled: the lines cut (at LF or CRLF ends, as the stream cuts them), their ids
+        # hashed and shared out in one pass, and only this part's lines made (about half the
+        # strings); the lines holding a quote parsed as the stream parses them. None, and the
+        # roads below, for an empty id or a quoted one.
+        rows = _own_lines(text, part, keep_all, crlf)
         if rows is not None:
             count, every, lines, hashes, quoted = rows
             parsed = quoted_lines_fields([line for _, line in quoted])
