@@ -61,6 +61,16 @@ find_char(int kind, const void *data, Py_ssize_t start, Py_ssize_t length, Py_UC
     return length;
 }
 
+/* Where the id of the line [start, end) of `text` (of `kind`) ends: at its first comma, or at
+ * `end`; -1 when the id holds a quote (csv.reader reads a quoted first field its own way, so
+ * every caller declines it). */
+static Py_ssize_t
+id_end(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t comma = find_char(kind, data, start, end, ',');
+    return find_char(kind, data, start, comma, '"') == comma ? comma : -1;
+}
+
 /* Whether the two fields [a, a + size) of `left` and [b, b + size) of `right` hold the same
  * code points. Strings of one kind compare as bytes; of two kinds (a field of ASCII in a row
  * that holds a non-ASCII character elsewhere), code point by code point. */
@@ -261,10 +271,9 @@ first_fields(PyObject *Py_UNUSED(module), PyObject *records)
             Py_DECREF(texts);
             Py_RETURN_NONE;  /* a record spanning lines (a list) */
         }
-        int kind = PyUnicode_KIND(record);
-        const void *data = PyUnicode_DATA(record);
-        Py_ssize_t end = find_char(kind, data, 0, PyUnicode_GET_LENGTH(record), ',');
-        if (find_char(kind, data, 0, end, '"') != end) {
+        Py_ssize_t end = id_end(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
+                                PyUnicode_GET_LENGTH(record));
+        if (end < 0) {
             Py_DECREF(texts);
             Py_RETURN_NONE;
         }
@@ -477,12 +486,11 @@ hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
             Py_DECREF(held);
             Py_RETURN_NONE;  /* a record spanning lines (a list) */
         }
-        int kind = PyUnicode_KIND(record);
-        const void *data = PyUnicode_DATA(record);
-        Py_ssize_t end = find_char(kind, data, 0, PyUnicode_GET_LENGTH(record), ',');
-        if (end == 0 || find_char(kind, data, 0, end, '"') != end) {
+        Py_ssize_t end = id_end(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
+                                PyUnicode_GET_LENGTH(record));
+        if (end <= 0) {
             Py_DECREF(held);
-            Py_RETURN_NONE;  /* an empty id, or a quote: csv.reader reads that field */
+            Py_RETURN_NONE;  /* an empty id, or a quote */
         }
     }
     Shares shares;
@@ -549,9 +557,8 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
         if (end == start) {
             continue;  /* a blank line is no record */
         }
-        Py_ssize_t comma = find_char(kind, data, start, end, ',');
-        if (comma == start || find_char(kind, data, start, comma, '"') != comma) {
-            Py_RETURN_NONE;  /* an empty id, or a quote: csv.reader reads that field */
+        if (id_end(kind, data, start, end) <= start) {
+            Py_RETURN_NONE;  /* an empty id, or a quote */
         }
         records++;
     }
