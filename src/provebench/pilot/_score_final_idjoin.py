@@ -140,23 +140,10 @@ def _own_rows(
     of an `array("q")`, when `keep_all`), and the records of `part` (0 or 1: a parity of their
     id's hash; `_ALL`) with their hashes."""
     compiled = _id_hash is hash and layout.id_column == 0
-    text = batch.text
-    crlf = line_ends(text) if compiled and _own_lines is not None and text else None
-    if _own_lines is not None and text and crlf is not None:
-        # Compiled: the lines cut (at LF or CRLF ends, as the stream cuts them), their ids
-        # hashed and shared out in one pass, and only this part's lines made (about half the
-        # strings); the lines holding a quote parsed as the stream parses them. None, and the
-        # roads below, for an empty id or a quoted one.
-        rows = _own_lines(text, part, keep_all, crlf)
+    if compiled:
+        rows = _own_lines_of(batch, part, keep_all)
         if rows is not None:
-            count, every, lines, hashes, quoted = rows
-            parsed = quoted_lines_fields([line for _, line in quoted])
-            if parsed is not None:
-                batch.skip()
-                for (index, line), fields in zip(quoted, parsed, strict=True):
-                    if index >= 0:
-                        lines[index] = QuotedRecord.of(line, fields)
-                return count, every, cast("list[Record]", lines), hashes
+            return rows
     records = batch.records()
     if compiled and _hash_first_fields is not None:
         # Compiled: the ids cut, hashed and shared out in one pass (None for a record spanning
@@ -174,6 +161,34 @@ def _own_rows(
     odd = map(and_, hashes, repeat(1))
     own = list(odd) if part else list(map(not_, odd))
     return len(records), every, list(compress(records, own)), list(compress(hashes, own))
+
+
+def _own_lines_of(
+    batch: Batch, part: int, keep_all: bool
+) -> tuple[int, bytes | None, list[Record], list[int]] | None:
+    """`_own_rows` of a batch still in text, compiled: the lines cut (at LF or CRLF ends, as the
+    stream cuts them), their ids hashed and shared out in one pass, and only this part's lines
+    made (about half the strings); the lines holding a quote parsed as the stream parses them.
+    None, for the records' roads, where `own_lines` was not built or declines (an empty or a
+    quoted id), or the text is not cut by its line ends alone (the batch is then untouched)."""
+    text = batch.text
+    if _own_lines is None or not text:
+        return None
+    crlf = line_ends(text)
+    if crlf is None:
+        return None
+    rows = _own_lines(text, part, keep_all, crlf)
+    if rows is None:
+        return None
+    count, every, lines, hashes, quoted = rows
+    parsed = quoted_lines_fields([line for _, line in quoted])
+    if parsed is None:
+        return None  # a line holding a quote is no whole record: the stream reads the piece
+    batch.skip()
+    for (index, line), fields in zip(quoted, parsed, strict=True):
+        if index >= 0:
+            lines[index] = QuotedRecord.of(line, fields)
+    return count, every, cast("list[Record]", lines), hashes
 
 
 class _ExpectedById:

@@ -212,7 +212,7 @@ def _first_field(line: str) -> str:
 
 
 def _first_fields(path: str | Path) -> list[str]:
-    return [line.partition(",")[0] for line in window_lines(path, 0, PROBE_BYTES)]
+    return list(map(_first_field, window_lines(path, 0, PROBE_BYTES)))
 
 
 def keyed_join(
