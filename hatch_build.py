@@ -1,9 +1,10 @@
 """Build hook: compile provebench's one C accelerator, `provebench.pilot._plainfields`.
 
-The compiled module speeds up one inner loop of the final-state scorer (the field comparison of
-rows that differ, docs/score-final.md); the package has a pure-Python road for everything it
-does, so a machine without a C compiler still gets a working install, with a warning. setuptools
-drives the compiler (it knows each platform's flags and the Python headers); hatchling packs.
+The compiled module speeds up inner loops of the final-state scorer (the field comparison of
+rows that differ, the ids' cut, the width check, the id join's cut, hash and look-up:
+docs/score-final.md); the package has a pure-Python road for everything it does, so a machine
+without a C compiler still gets a working install, with a warning. setuptools drives the
+compiler (it knows each platform's flags and the Python headers); hatchling packs.
 
 * A wheel gets the compiled file and a platform tag.
 * An editable install (`pip install -e .`, what `make` does) gets the compiled file next to its
