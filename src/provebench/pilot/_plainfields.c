@@ -71,6 +71,18 @@ id_end(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
     return find_char(kind, data, start, comma, '"') == comma ? comma : -1;
 }
 
+/* `id_end` of a whole record; -1 also when the record is no str whose characters can be read
+ * (a record spanning lines, a list). */
+static Py_ssize_t
+record_id_end(PyObject *record)
+{
+    if (!PyUnicode_Check(record) || !is_ready(record)) {
+        return -1;
+    }
+    return id_end(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
+                  PyUnicode_GET_LENGTH(record));
+}
+
 /* Whether the two fields [a, a + size) of `left` and [b, b + size) of `right` hold the same
  * code points. Strings of one kind compare as bytes; of two kinds (a field of ASCII in a row
  * that holds a non-ASCII character elsewhere), code point by code point. */
@@ -267,15 +279,10 @@ first_fields(PyObject *Py_UNUSED(module), PyObject *records)
             return NULL;
         }
         PyObject *record = PyList_GET_ITEM(records, index);
-        if (!PyUnicode_Check(record) || !is_ready(record)) {
-            Py_DECREF(texts);
-            Py_RETURN_NONE;  /* a record spanning lines (a list) */
-        }
-        Py_ssize_t end = id_end(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
-                                PyUnicode_GET_LENGTH(record));
+        Py_ssize_t end = record_id_end(record);
         if (end < 0) {
             Py_DECREF(texts);
-            Py_RETURN_NONE;
+            Py_RETURN_NONE;  /* a record spanning lines (a list), or a quoted id */
         }
         /* Allocating may run the garbage collector, and a finalizer it runs could change the
          * list: the record is held while it is copied, and the list's size checked above. */
@@ -481,26 +488,17 @@ hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t count = PyList_GET_SIZE(held);
     /* Every record is looked at first, so that a decline changes and makes nothing. */
     for (Py_ssize_t index = 0; index < count; index++) {
-        PyObject *record = PyList_GET_ITEM(held, index);
-        if (!PyUnicode_Check(record) || !is_ready(record)) {
+        if (record_id_end(PyList_GET_ITEM(held, index)) <= 0) {
             Py_DECREF(held);
-            Py_RETURN_NONE;  /* a record spanning lines (a list) */
-        }
-        Py_ssize_t end = id_end(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
-                                PyUnicode_GET_LENGTH(record));
-        if (end <= 0) {
-            Py_DECREF(held);
-            Py_RETURN_NONE;  /* an empty id, or a quote */
+            Py_RETURN_NONE;  /* a record spanning lines (a list), an empty or a quoted id */
         }
     }
     Shares shares;
     int ok = shares_open(&shares, part, keep_all, count);
     for (Py_ssize_t index = 0; ok && index < count; index++) {
         PyObject *record = PyList_GET_ITEM(held, index);
-        Py_ssize_t end = find_char(PyUnicode_KIND(record), PyUnicode_DATA(record), 0,
-                                   PyUnicode_GET_LENGTH(record), ',');
         PyObject *hash;
-        int mine = shares_hash(&shares, record, 0, end, &hash);
+        int mine = shares_hash(&shares, record, 0, record_id_end(record), &hash);
         ok = mine >= 0 && (!mine || shares_keep(&shares, record, hash));
     }
     Py_DECREF(held);
