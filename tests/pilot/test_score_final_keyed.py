@@ -330,24 +330,6 @@ def _with_changed_rows(rows: list[list[str]], rng: random.Random, share: float) 
     ]
 
 
-def test_a_second_look_tells_a_candidate_of_changed_rows_from_one_of_copies(
-    case_dir: Path,
-) -> None:
-    expected_rows = plain_register(3000)
-    rng = random.Random(3)
-    every_row_shuffled = shuffled(expected_rows, rng, 1.0)
-    candidates = {
-        "copies, shuffled": (every_row_shuffled, False),
-        "every row changed, shuffled": (_with_changed_rows(every_row_shuffled, rng, 1.0), True),
-        "three rows in four changed": (_with_changed_rows(every_row_shuffled, rng, 0.75), True),
-        "one row in four changed": (_with_changed_rows(every_row_shuffled, rng, 0.25), False),
-        "every row changed, in order": (_with_changed_rows(expected_rows, rng, 1.0), True),
-        "other ids only": ([[f"other-{row[0]}", *row[1:]] for row in expected_rows], False),
-        "too few rows to tell": (_with_changed_rows(expected_rows[:20], rng, 1.0), False),
-    }
-    _assert_guesses(case_dir, expected_rows, candidates, _score_final_keyed.looks_mostly_changed)
-
-
 class _Roads:
     """The keyed join's roads, in the order they were taken (each still answers)."""
 
@@ -366,28 +348,30 @@ class _Roads:
         return spy
 
 
-def test_a_candidate_of_changed_rows_goes_to_the_id_join_at_once(
+def test_an_unordered_candidate_goes_to_the_id_join_first(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     roads = _Roads(monkeypatch)
     expected_rows = plain_register(3000)
-    candidate_rows = _with_changed_rows(
-        shuffled(expected_rows, random.Random(6), 1.0), random.Random(7), 1.0
-    )
-    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
-    assert roads.taken == ["id_join"]
-    # When the id join declines (a repeated id), the other roads score, as for any candidate.
+    copies = shuffled(expected_rows, random.Random(6), 1.0)
+    changed = _with_changed_rows(copies, random.Random(7), 1.0)
+    repeated = [*changed[:1500], changed[10], *changed[1500:]]
+    for candidate_rows in (copies, changed, repeated):
+        roads.taken.clear()
+        compare_with_published(
+            published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
+        )
+        assert roads.taken == ["id_join"]
+    # When it declines (a row without an id), the text join scores.
     roads.taken.clear()
-    candidate_rows.insert(1500, candidate_rows[10])
+    candidate_rows = [*copies[:1500], ["", *copies[0][1:]], *copies[1500:]]
     compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
-    assert roads.taken[0] == "id_join"
-    assert roads.taken.count("id_join") == 1
-    assert roads.taken[-1] == "digest_join"
-    # A candidate of copies never takes it.
+    assert roads.taken == ["id_join", "text_join_in_halves", "text_join"]
+    # And when the text join declines too (a repeated expected id), the digest join.
     roads.taken.clear()
-    candidate_rows = shuffled(expected_rows, random.Random(8), 1.0)
-    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
-    assert "id_join" not in roads.taken
+    expected_rows = [*expected_rows, expected_rows[5]]
+    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(copies))
+    assert roads.taken == ["id_join", "text_join_in_halves", "text_join", "digest_join"]
 
 
 def test_a_candidate_that_looks_unordered_skips_the_lockstep_pass(

@@ -1,12 +1,10 @@
-"""The keyed join's second road: rows paired by id, their fields compared in bulk.
+"""The keyed join's first road: rows paired by id, their fields compared in bulk.
 
-The text join (`_score_final_textjoin`) pairs a candidate's rows with the expected ones by
-whole text; it gives way when most of the candidate's rows are not expected rows — a register
-in another order whose every row has a field changed (a wrong time zone, a duration off by one).
-The digest join would then compare each id field by field, reading both files again in rounds.
-This road does it in one read of each, for the files the text join is made for: one header of
-distinct names holding `file_id`, each expected record one line of exactly that width, with an
-id of its own.
+A candidate in another order than the expected register — shuffled copies, or a register whose
+every row has a field changed (a wrong time zone, a duration off by one) — is read once here,
+each file in one pass, when both files are plain: one header of distinct names holding
+`file_id`, each expected record one line of exactly that width, with an id of its own. (The
+text join, `_score_final_textjoin`, and the digest join score what this road declines.)
 
 * The expected records are kept in a dict keyed by the hash of their id (an `int`: less memory
   than the id strings). Every key new as it goes in proves every id distinct (a repeated id, or
@@ -18,8 +16,11 @@ id of its own.
   checked equal (two ids of one hash are never taken for one).
 * Each expected id met has its record replaced by `_MET` (and so freed): a later candidate row
   of that id is a repeat; an id the expected rows lack is kept by its hash, and a second row of
-  it is a repeat. A repeat, an empty or missing candidate id declines (the published "last row
-  wins" reading of repeats is the digest join's), as does another candidate header.
+  it is a repeat. A repeat is held (`HELD_LIMIT` at most) until the candidate is read; then the
+  first row of each repeated id and its expected row are read again, and the id's fields are
+  counted from its last row instead of its first (the published "last row wins"), its rows'
+  ids checked equal. An empty or missing candidate id declines, as does another candidate
+  header.
 * The order check compares the two files' sequences of id hashes: a different hash at a place
   is a different id; the same hashes at every place are the same ids, since every candidate row
   was paired with the expected row of its hash, their ids checked equal.
@@ -45,7 +46,7 @@ record stream (`CsvRecordStream`), the expected file first, with the same messag
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import compress, repeat
 from operator import and_, is_, is_not, ne, not_
 from pathlib import Path
@@ -87,6 +88,9 @@ TWO_PARTS_MIN_BYTES = 32 << 20
 _PIECE_BYTES = 1 << 20
 
 _ALL: Final = -1  # the part of one process: every id
+# Later rows of repeated candidate ids held (with their texts) before this road gives way to
+# the digest join: at most this many in a process (about 30 MiB for the pilot's register).
+HELD_LIMIT = 1 << 17
 
 
 def id_join(
@@ -130,6 +134,7 @@ def _pair(
         del keyed
         for batch in candidate.batches():
             pairing.take(batch)
+    pairing.settle(paths, sizes)
     return pairing
 
 
@@ -228,6 +233,10 @@ class _IdPairing:
         self.layout = expected.layout
         self.compare = FieldComparison(self.layout, self.layout)
         self.only_candidate: set[int] = set()  # the hashes of the ids the expected rows lack
+        # The later rows of ids with more than one candidate row, by hash, in file order.
+        self.held: dict[int, list[Record]] = {}
+        self.held_rows = 0
+        self.expected_held: set[int] = set()  # those of them that are expected ids
         self.position = 0
         self.in_both = 0
         self.fields_matched = 0
@@ -239,39 +248,119 @@ class _IdPairing:
             self._check_order(every)
         self.position += count
         found = self._look_up(hashes)
-        if _MET in found:
-            # A repeat of an id met earlier. (The ids' check in `_compare` would decline it
-            # too, an empty text holding no id: this says why, and sooner.)
-            raise _NotPlain
         met = list(map(is_not, found, repeat(None)))
+        if _MET in found:
+            # Later rows of ids met earlier: held until the candidate is read (`settle`).
+            again = list(map(is_, found, repeat(_MET)))
+            self._hold(compress(hashes, again), compress(records, again), expected=True)
+            met = list(map(and_, met, map(not_, again)))
         met_hashes = list(compress(hashes, met))
         if met_hashes:
             self._compare(
                 list(compress(found, met)),  # type: ignore[arg-type]  # met: no None
                 list(compress(records, met)),
             )
-        new = len(records) - len(met_hashes)
-        if new:
-            only_candidate = self.only_candidate
+        if len(met_hashes) != len(records):
+            new = list(map(is_, found, repeat(None)))
+            self._take_new(list(compress(hashes, new)), list(compress(records, new)))
+
+    def _take_new(self, hashes: list[int], records: list[Record]) -> None:
+        """Count the rows of ids the expected rows lack; hold the later rows of each."""
+        if not hashes:
+            return
+        only_candidate = self.only_candidate
+        if only_candidate.isdisjoint(hashes):
             before = len(only_candidate)
-            only_candidate.update(compress(hashes, map(is_, found, repeat(None))))
-            if len(only_candidate) - before != new:
-                raise _NotPlain  # a repeat of an id the expected rows lack
+            only_candidate.update(hashes)
+            if len(only_candidate) - before == len(hashes):
+                return
+            # A repeat within the batch. None of these hashes was there before: undone, and
+            # taken row by row below.
+            only_candidate.difference_update(hashes)
+        again = []
+        for file_hash in hashes:
+            again.append(file_hash in only_candidate)
+            only_candidate.add(file_hash)
+        self._hold(compress(hashes, again), compress(records, again), expected=False)
+
+    def _hold(self, hashes: Iterable[int], records: Iterable[Record], *, expected: bool) -> None:
+        """Keep a later row of an id, in file order, for `settle`; past `HELD_LIMIT` rows,
+        decline (the digest join reads repeats in rounds, without holding them)."""
+        held = self.held
+        for file_hash, record in zip(hashes, records, strict=True):
+            held.setdefault(file_hash, []).append(record)
+            self.held_rows += 1
+            if expected:
+                self.expected_held.add(file_hash)
+        if self.held_rows > HELD_LIMIT:
+            raise _NotPlain
+
+    def settle(self, paths: tuple[str | Path, str | Path], sizes: dict[str, int]) -> None:
+        """Correct the counts for the ids of more than one candidate row, once every row is read.
+
+        The published scorer keeps the last row of an id (`ck`): its fields count, not those of
+        the first row, counted as it was met. The first row of each such id, and its expected
+        row, are read again from the files (this part's rows of those ids only). Every row of
+        one hash must hold one id: two ids of one hash decline (the digest join compares the
+        ids themselves)."""
+        if not self.held:
+            return
+        first = self._first_rows(paths[1], sizes, set(self.held))
+        expected = self._first_rows(paths[0], sizes, self.expected_held)
+        for file_hash, later in self.held.items():
+            if len(set(self.layout.file_ids([first[file_hash], *later]))) != 1:
+                raise _NotPlain
+        # The first row of an expected id was paired with its expected row, their ids seen
+        # equal (`_compare`), and every later row holds the first one's id.
+        paired = list(self.expected_held)
+        expected_rows = [expected[file_hash] for file_hash in paired]
+        _, first_matched, _ = self.compare.compare_pairs(
+            expected_rows, [first[file_hash] for file_hash in paired]
+        )
+        _, last_matched, _ = self.compare.compare_pairs(
+            expected_rows, [self.held[file_hash][-1] for file_hash in paired]
+        )
+        self.fields_matched += last_matched - first_matched
+
+    def _first_rows(
+        self, path: str | Path, sizes: dict[str, int], wanted: set[int]
+    ) -> dict[int, Record]:
+        """The first row of each hash in `wanted` (of this part's ids) in the file."""
+        rows: dict[int, Record] = {}
+        if not wanted:
+            return rows
+        with CsvRecordStream(path, **sizes) as stream:
+            for batch in stream.batches():
+                _, _, records, hashes = _own_rows(self.layout, self.part, batch, False)
+                for file_hash, record in compress(
+                    zip(hashes, records, strict=True), map(wanted.__contains__, hashes)
+                ):
+                    rows.setdefault(file_hash, record)
+                if len(rows) == len(wanted):
+                    return rows
+        raise _NotPlain  # a file changed since it was read: the digest join reads it again
 
     def _look_up(self, hashes: list[int]) -> list[Record | None]:
         """The expected record of each hash (None: no expected id has it), each met one marked
-        `_MET` in `keyed`. A hash met before, in this batch or an earlier one, finds `_MET` (on
-        the Python road, a repeat within the batch answers `[_MET]` alone: either declines)."""
+        `_MET` in `keyed`: a hash met before, in this batch or an earlier one, finds `_MET`."""
         if _take_met is not None:
             # Compiled: each entry marked as it is found, while it is in the cache.
             found = _take_met(self.keyed, hashes, _MET)
             if found is not None:
                 return found
-        found = list(map(self.keyed.get, hashes))
+        keyed = self.keyed
+        found = list(map(keyed.get, hashes))
         met_hashes = list(compress(hashes, map(is_not, found, repeat(None))))
-        if len(set(met_hashes)) != len(met_hashes):
-            return [_MET]  # a repeat within the batch
-        self.keyed.update(zip(met_hashes, repeat(_MET)))
+        if len(set(met_hashes)) == len(met_hashes):
+            keyed.update(zip(met_hashes, repeat(_MET)))
+            return found
+        # A repeat within the batch: its first row finds the record, the later ones `_MET`.
+        found = []
+        for file_hash in hashes:
+            record = keyed.get(file_hash)
+            if record is not None:
+                keyed[file_hash] = _MET
+            found.append(record)
         return found
 
     def _check_order(self, hashes: bytes) -> None:

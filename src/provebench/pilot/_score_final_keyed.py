@@ -51,7 +51,7 @@ from provebench.pilot._score_final_csv import (
 from provebench.pilot._score_final_idjoin import id_join
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
 from provebench.pilot._score_final_texthalves import text_join_in_halves
-from provebench.pilot._score_final_textjoin import Declined, spread_lines, text_join
+from provebench.pilot._score_final_textjoin import text_join
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
@@ -67,13 +67,6 @@ PROBE_BYTES = 1 << 20
 PROBE_MIN_PAIRS = 256
 PROBE_ORDERED_SHARE = 0.5
 _PROBE_REACH = 64
-# A second look, at an unordered candidate (`looks_mostly_changed`): lines from this many places
-# spread over each file (≈13,000 lines of the pilot's register, ≈170 ids in both samples of a
-# million-row pair), at least this many sampled ids in both, and the share of their candidate
-# lines that must be their expected lines for the candidate to be taken for mostly copies.
-CHANGED_PLACES = 16
-CHANGED_MIN_PAIRS = 32
-CHANGED_COPIES_SHARE = 0.5
 
 # Appended to an expected digest once the candidate has a row with that id: its last row so far
 # has the same digest, or not.
@@ -184,29 +177,6 @@ def looks_unordered(expected_csv: str | Path, candidate_csv: str | Path) -> bool
     return following < PROBE_ORDERED_SHARE * pairs
 
 
-def looks_mostly_changed(expected_csv: str | Path, candidate_csv: str | Path) -> bool:
-    """Whether most rows of an unordered candidate are no expected row: a field changed in each.
-
-    Only a guess, to send such a candidate to the id join at once rather than through the start
-    of the text join (whose own first look, `_Foretaste`, finds the same once a tenth of the
-    expected file is read: ≈0.15 s on the benchmark's million rows); every road gives the same
-    counts. Lines from `CHANGED_PLACES` places spread over each file are paired by their first
-    field (cut naively); with fewer than `CHANGED_MIN_PAIRS` pairs (files much larger than
-    the samples) it cannot tell, and says no.
-    """
-    try:
-        sampled = spread_lines(expected_csv, CHANGED_PLACES)
-        expected = dict(zip(map(_first_field, sampled), sampled, strict=True))
-        candidate = spread_lines(candidate_csv, CHANGED_PLACES)
-    except OSError:
-        return False  # the joins name the fault
-    pairs = [(expected[key], line) for line in candidate if (key := _first_field(line)) in expected]
-    if len(pairs) < CHANGED_MIN_PAIRS:
-        return False
-    copies = sum(1 for expected_line, line in pairs if expected_line == line)
-    return copies < CHANGED_COPIES_SHARE * len(pairs)
-
-
 def _first_field(line: str) -> str:
     return line.partition(",")[0]
 
@@ -220,23 +190,18 @@ def keyed_join(
 ) -> KeyedJoin:
     """The counts; bad input raises the same `ProvebenchError` as the lockstep pass.
 
-    Rows are paired by their whole text when the files allow it (`text_join`: no digest, no
-    field comparison for the rows that are the same; on large files in two processes,
-    `text_join_in_halves`). When most rows differ, they are paired by id and their fields
-    compared in bulk (`id_join`) — at once when a sample already says so
-    (`looks_mostly_changed`), otherwise when the text join gives way — and by id and digest
-    when neither road is for these files."""
-    join: KeyedJoin | Declined | None = None
-    tried_ids = looks_mostly_changed(expected_csv, candidate_csv)
-    if tried_ids:
-        join = id_join(expected_csv, candidate_csv, sizes)
+    Rows are paired by id, and those that differ compared field by field, in bulk (`id_join`:
+    on large files in two processes, the ids shared out between them). Where it declines — a
+    candidate row with an empty or missing id, above all — they are paired by their whole text
+    when the files allow it (`text_join`; on large files in two processes,
+    `text_join_in_halves`), and by id and digest when no other road is for these files."""
+    join = id_join(expected_csv, candidate_csv, sizes)
     if join is None:
-        join = text_join_in_halves(expected_csv, candidate_csv, sizes)
+        answer = text_join_in_halves(expected_csv, candidate_csv, sizes)
+        if answer is None:
+            answer = text_join(expected_csv, candidate_csv, sizes)
+        join = answer if isinstance(answer, KeyedJoin) else None
     if join is None:
-        join = text_join(expected_csv, candidate_csv, sizes)
-    if join is Declined.ROWS_DIFFER and not tried_ids:
-        join = id_join(expected_csv, candidate_csv, sizes)
-    if not isinstance(join, KeyedJoin):
         join = digest_join(expected_csv, candidate_csv, sizes)
     return join
 
@@ -408,14 +373,10 @@ def _compare_round(
 
 
 __all__ = [
-    "CHANGED_COPIES_SHARE",
-    "CHANGED_MIN_PAIRS",
-    "CHANGED_PLACES",
     "SWITCH_SHARE",
     "SWITCH_UNPAIRED",
     "KeyedJoin",
     "digest_join",
     "keyed_join",
-    "looks_mostly_changed",
     "looks_unordered",
 ]

@@ -1,4 +1,7 @@
-"""The keyed join's fast road: candidate rows matched to expected rows by their whole text.
+"""The keyed join's second road: candidate rows matched to expected rows by their whole text.
+
+The id join (`_score_final_idjoin`) goes first; this road scores the candidates it declines
+(above all, one with a row whose id is empty or missing) when the files allow it.
 
 An unordered candidate (`_score_final_keyed`) is usually the expected register in another
 order, with at most a few rows of its own. When both files share one header of distinct names
@@ -25,12 +28,11 @@ the files do not qualify — another candidate header, a repeated or empty expec
 long or multi-line expected record — this road returns `Declined.NOT_PLAIN` and the digest join
 scores instead, from the top of both files. When the leftovers grow past `LEFTOVER_LIMIT`, or
 past `LEFTOVER_SHARE` of the candidate rows read (a candidate whose rows nearly all differ), it
-returns `Declined.ROWS_DIFFER`: the id join (`_score_final_idjoin`) pairs the rows by id and
-compares their fields. That case is mostly seen before the expected file is read whole: lines
-sampled all over the candidate first (`_Foretaste`) are looked up among the expected records as
-they are read. Faults are
-found with the same record stream (`CsvRecordStream`), the expected file first, so bad input is
-refused with the same message on either road.
+returns `Declined.ROWS_DIFFER`, and the digest join scores. That case is mostly seen before the
+expected file is read whole: lines sampled all over the candidate first (`_Foretaste`) are
+looked up among the expected records as they are read. Faults are found with the same record
+stream (`CsvRecordStream`), the expected file first, so bad input is refused with the same
+message on either road.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class Declined(Enum):
     """Why the text join gives way, and so which road scores instead."""
 
     NOT_PLAIN = "the files are not for the text join: the digest join scores them"
-    ROWS_DIFFER = "most candidate rows are no expected row: the id join, then the digest join"
+    ROWS_DIFFER = "most candidate rows are no expected row: the digest join scores them"
 
 
 class _NotPlain(Exception):
