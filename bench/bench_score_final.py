@@ -1,14 +1,15 @@
 """`provebench pilot score-final` against the published `score_final_state.py`, side by side.
 
 Generates an expected register of N rows (default 1,000,000; `--quick`: 50,000) with the pilot's
-register columns, and five candidates: `pass` (the same bytes, what a correct importer confirms),
+register columns, and six candidates: `pass` (the same bytes, what a correct importer confirms),
 `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
 neighbour, 0.02% imported twice), `changed` (in order, every row's duration changed: a field
 wrong in every row, as a wrong time rule gives), `shuffled` (the expected rows in a random order:
-the case for which the scorer leaves its lockstep pass for a keyed join) and `shuffled-changed`
+the case for which the scorer leaves its lockstep pass for a keyed join), `shuffled-changed`
 (the same order, every row's duration changed: every id is paired by id and compared field by
-field). About 1% of manager names hold a comma, so those rows are quoted. Each scenario runs
-the published script (extracted from the seed, never stored here) and our console script as
+field) and `shuffled-defects` (the `defects` candidate in a random order: repeated ids in a
+keyed join). About 1% of manager names hold a comma, so those rows are quoted. Each scenario
+runs the published script (extracted from the seed, never stored here) and our console script as
 fresh child processes (and, to separate the CLI's start-up, the scorer function alone in a child
 that reports its import and scoring CPU time, and the CPU time and peak RSS of the child it forks
 to join in two processes), their runs interleaved round by round; wall time, CPU time (children
@@ -20,7 +21,7 @@ byte-identical. Figures go to `bench/out/score_final.json`; the exit
 status is 1 when any output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
-        [--scenarios pass,defects,changed,shuffled,shuffled-changed]
+        [--scenarios pass,defects,changed,shuffled,shuffled-changed,shuffled-defects]
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ MEMORY_TARGET = 5.0  # at most this fraction (1/x) of the published peak RSS
 # -- data ------------------------------------------------------------------------------------
 
 
-SCENARIOS = ("pass", "defects", "changed", "shuffled", "shuffled-changed")
+SCENARIOS = ("pass", "defects", "changed", "shuffled", "shuffled-changed", "shuffled-defects")
 
 
 def _manager_names(rng: random.Random) -> list[str]:
@@ -136,16 +137,19 @@ def write_csv(path: Path, rows: list[str]) -> None:
 
 
 def write_data(work: Path, rows: int) -> None:
-    """expected.csv and the four candidates (see the module docstring)."""
+    """expected.csv and the six candidates (see the module docstring)."""
     rng = random.Random(SEED)
     expected = expected_rows(rows, rng)
     write_csv(work / "expected.csv", expected)
     shutil.copyfile(work / "expected.csv", work / "candidate_pass.csv")
-    write_csv(work / "candidate_defects.csv", with_defects(expected, rng))
+    defects = with_defects(expected, rng)
+    write_csv(work / "candidate_defects.csv", defects)
     write_csv(work / "candidate_changed.csv", [_longer_call(row) for row in expected])
     rng.shuffle(expected)
     write_csv(work / "candidate_shuffled.csv", expected)
     write_csv(work / "candidate_shuffled-changed.csv", [_longer_call(row) for row in expected])
+    rng.shuffle(defects)  # last: the other files stay what they were
+    write_csv(work / "candidate_shuffled-defects.csv", defects)
 
 
 def _longer_call(row: str) -> str:

@@ -137,7 +137,7 @@ class _Foretaste:
             with CsvRecordStream(candidate_csv, chunk_bytes=1 << 16) as stream:
                 self.header = stream.header
                 self.header_known = True
-            self.lines = spread_lines(candidate_csv)
+            self.lines = _spread_lines(candidate_csv)
             self.expected_chars = max(Path(expected_csv).stat().st_size, 1)
         except (ProvebenchError, OSError):
             self.lines = set()  # nothing to go on: the full reads decide
@@ -157,13 +157,13 @@ class _Foretaste:
             raise _RowsDiffer  # most sampled rows are no expected row: give way now
 
 
-def spread_lines(path: str | Path, places: int = FORETASTE_PLACES) -> set[str]:
-    """Whole lines from `places` evenly spread places of a file (not its header), each
-    `FORETASTE_PLACE_BYTES` long, cut naively (`window_lines`)."""
+def _spread_lines(path: str | Path) -> set[str]:
+    """Whole lines from `FORETASTE_PLACES` evenly spread places of a file (not its header),
+    each `FORETASTE_PLACE_BYTES` long, cut naively (`window_lines`)."""
     lines: set[str] = set()
     size = Path(path).stat().st_size
-    for place in range(places):
-        lines.update(window_lines(path, size * place // places, FORETASTE_PLACE_BYTES))
+    for place in range(FORETASTE_PLACES):
+        lines.update(window_lines(path, size * place // FORETASTE_PLACES, FORETASTE_PLACE_BYTES))
     lines.discard("")
     return lines
 
@@ -449,6 +449,5 @@ __all__ = [
     "LEFTOVER_LIMIT",
     "LEFTOVER_SHARE",
     "Declined",
-    "spread_lines",
     "text_join",
 ]
