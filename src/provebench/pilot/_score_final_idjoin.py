@@ -203,6 +203,10 @@ class _ExpectedById:
         self.layout = layout
         self.part = part
         self.records: dict[int, Record] = {}
+        # The same records and their hashes in file order: a met record is taken out of the
+        # dict, and these keep it for the repeats' settling (`_IdPairing.settle`).
+        self.in_order: list[Record] = []
+        self.hashes_in_order: list[int] = []
         self.rows = 0
         # Every expected id's hash, in file order, for the order check.
         self.order: array[int] | None = array("q") if check_order else None
@@ -214,6 +218,8 @@ class _ExpectedById:
         if order is not None and every is not None:
             order.frombytes(every)
         check_plain_records(records, self.layout.width)
+        self.in_order += records
+        self.hashes_in_order += hashes
         keyed = self.records
         before = len(keyed)
         keyed.update(zip(hashes, records, strict=True))
@@ -226,6 +232,8 @@ class _IdPairing:
 
     def __init__(self, expected: _ExpectedById) -> None:
         self.keyed = expected.records
+        self.expected_in_order = expected.in_order
+        self.expected_hashes = expected.hashes_in_order
         self.expected_rows = expected.rows
         self.order = expected.order
         self.order_ok = True
@@ -299,14 +307,20 @@ class _IdPairing:
         """Correct the counts for the ids of more than one candidate row, once every row is read.
 
         The published scorer keeps the last row of an id (`ck`): its fields count, not those of
-        the first row, counted as it was met. The first row of each such id, and its expected
-        row, are read again from the files (this part's rows of those ids only). Every row of
-        one hash must hold one id: two ids of one hash decline (the digest join compares the
-        ids themselves)."""
+        the first row, counted as it was met. The first row of each such id is read again from
+        the candidate file (this part's rows of those ids only); its expected row was kept.
+        Every row of one hash must hold one id: two ids of one hash decline (the digest join
+        compares the ids themselves)."""
         if not self.held:
             return
         first = self._first_rows(paths[1], sizes, set(self.held))
-        expected = self._first_rows(paths[0], sizes, self.expected_held)
+        wanted = self.expected_held
+        hashes = self.expected_hashes
+        expected = dict(
+            compress(
+                zip(hashes, self.expected_in_order, strict=True), map(wanted.__contains__, hashes)
+            )
+        )
         for file_hash, later in self.held.items():
             if len(set(self.layout.file_ids([first[file_hash], *later]))) != 1:
                 raise _NotPlain
@@ -327,8 +341,6 @@ class _IdPairing:
     ) -> dict[int, Record]:
         """The first row of each hash in `wanted` (of this part's ids) in the file."""
         rows: dict[int, Record] = {}
-        if not wanted:
-            return rows
         with CsvRecordStream(path, **sizes) as stream:
             for batch in stream.batches():
                 _, _, records, hashes = _own_rows(self.layout, self.part, batch, False)
