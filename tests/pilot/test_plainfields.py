@@ -494,14 +494,14 @@ def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
     try:
         with CsvRecordStream(path, chunk_bytes=64) as stream:
             for batch in stream.batches():
-                count, every, records, hashes = _score_final_idjoin._own_rows(
+                count, every, records, hashes, without_id = _score_final_idjoin._own_rows(
                     layout, part, batch, keep_all
                 )
                 shapes = [
                     (type(record).__name__, record, getattr(record, "fields", None))
                     for record in records
                 ]
-                rows.append((count, every, shapes, hashes))
+                rows.append((count, every, shapes, hashes, without_id))
     except _score_final_textjoin._NotPlain:
         rows.append("declined")
     return rows

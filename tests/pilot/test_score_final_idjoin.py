@@ -2,8 +2,8 @@
 
 `id_join` scores a candidate whose rows mostly differ from the expected ones; whenever it
 answers, every count must be the digest join's and the score the published script's. It must
-answer for every register it is made for (the text join's files, a candidate without empty or
-missing ids; repeated ones included, the last row of an id counting, as published) and decline
+answer for every register it is made for (the text join's files, whatever the candidate's rows:
+repeated ids, the last row of an id counting, and empty or missing ones included) and decline
 (None) otherwise — also when two ids share a hash, which the tests force by putting a hash of
 many collisions in its place. Every case runs in one process
 and in two (the ids shared out by the parity of their hash), whatever the files' size, and on
@@ -139,18 +139,13 @@ def test_each_kind_of_changed_candidate_is_answered_as_published(
     assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), chunk_bytes)
 
 
-# The text join's own candidates: answered by the id join too, repeated ids included, unless a
-# candidate id is empty or missing (the digest join reads those).
-NO_ID = {"an empty id and a short row"}
-
-
+# The text join's own candidates: every one answered by the id join too.
 @pytest.mark.parametrize("kind", list(CANDIDATES))
-def test_the_text_joins_candidates_are_answered_unless_an_id_is_empty(
+def test_the_text_joins_candidates_are_answered(
     published: PublishedScorerWorker, case_dir: Path, kind: str
 ) -> None:
     rows = _rows()
-    answered = id_joined(published, case_dir, csv_bytes(rows), csv_bytes(CANDIDATES[kind](rows)))
-    assert answered is (kind not in NO_ID)
+    assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(CANDIDATES[kind](rows)))
 
 
 @pytest.mark.parametrize("kind", list(DECLINED))
@@ -194,13 +189,41 @@ def test_repeated_candidate_ids_are_answered_as_published(
     assert id_joined(published, case_dir, csv_bytes(rows), candidate, chunk_bytes)
 
 
+# Candidates with rows whose id is empty: counted as the published script counts them (rows of
+# the candidate, of no id, and no order check passes).
+WITHOUT_ID = {
+    "last": lambda rows: [*rows, ["", "t", "in", "n", "1"]],
+    "first, shuffled": lambda rows: [["", "t"], *_every_row_changed(rows)],
+    "in place of a row's id, in order": lambda rows: [
+        _changed(row, 0, "") if index == 30 else row for index, row in enumerate(rows)
+    ],
+    "past the expected rows' count": lambda rows: [*rows[:-1], [""], rows[-1]],
+    "several, and repeats": lambda rows: [*rows[:50], [""], rows[3], [",x"], *rows[50:], [""]],
+    "only rows without an id": lambda rows: [["", "a"], [""]],
+}
+
+
+@pytest.mark.parametrize("kind", list(WITHOUT_ID))
 @pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
-def test_an_empty_candidate_id_is_declined(
-    published: PublishedScorerWorker, case_dir: Path, chunk_bytes: int
+def test_rows_without_an_id_are_answered_as_published(
+    published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
 ) -> None:
     rows = _rows(120)
-    candidate = csv_bytes([*rows, ["", "t", "in", "n", "1"]])
-    assert not id_joined(published, case_dir, csv_bytes(rows), candidate, chunk_bytes)
+    candidate = csv_bytes(WITHOUT_ID[kind](rows))
+    assert id_joined(published, case_dir, csv_bytes(rows), candidate, chunk_bytes)
+
+
+def test_rows_missing_an_id_column_are_answered_as_published(
+    published: PublishedScorerWorker, case_dir: Path
+) -> None:
+    # The id is not the first column, so a short row has none (`None`, not an empty text).
+    header = "direction,file_id,duration_sec\n"
+    expected = header + "".join(f"in,f{index:03d},{index}\n" for index in range(90))
+    candidate = header + "".join(
+        f"in,f{index:03d},{index + index % 2}\n" for index in reversed(range(90))
+    )
+    candidate += "out\nin,,3\n"
+    assert id_joined(published, case_dir, expected.encode(), candidate.encode())
 
 
 @pytest.mark.parametrize("processes", ["one process"], indirect=True)  # the limit is a process's
@@ -260,11 +283,9 @@ def test_shuffled_registers_with_changed_rows_score_as_published(
     answered = id_joined(
         published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows), chunk_bytes
     )
-    ids = [row[0] if row else "" for row in candidate_rows]
     expected_ids = [row[0] for row in expected_rows]
     # Answered whenever the files are the kind it is made for.
-    plain_expected = len(set(expected_ids)) == len(expected_ids) and all(expected_ids)
-    made_for = plain_expected and all(ids)
+    made_for = len(set(expected_ids)) == len(expected_ids) and all(expected_ids)
     if made_for and all("\n" not in "".join(row) for row in expected_rows):
         assert answered
 

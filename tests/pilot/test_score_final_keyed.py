@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import _score_final as score_final_module
-from provebench.pilot import _score_final_keyed, score_final_state
+from provebench.pilot import _score_final_idjoin, _score_final_keyed, score_final_state
 from provebench.pilot._score_final import _score
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import (
@@ -356,15 +356,17 @@ def test_an_unordered_candidate_goes_to_the_id_join_first(
     copies = shuffled(expected_rows, random.Random(6), 1.0)
     changed = _with_changed_rows(copies, random.Random(7), 1.0)
     repeated = [*changed[:1500], changed[10], *changed[1500:]]
-    for candidate_rows in (copies, changed, repeated):
+    without_id = [*copies[:1500], ["", *copies[0][1:]], *copies[1500:]]
+    for candidate_rows in (copies, changed, repeated, without_id):
         roads.taken.clear()
         compare_with_published(
             published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
         )
         assert roads.taken == ["id_join"]
-    # When it declines (a row without an id), the text join scores.
+    # When it declines (more repeated rows than it holds), the text join scores.
     roads.taken.clear()
-    candidate_rows = [*copies[:1500], ["", *copies[0][1:]], *copies[1500:]]
+    monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 0)
+    candidate_rows = [*copies[:1500], copies[0], *copies[1500:]]
     compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
     assert roads.taken == ["id_join", "text_join_in_halves", "text_join"]
     # And when the text join declines too (a repeated expected id), the digest join.

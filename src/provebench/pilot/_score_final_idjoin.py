@@ -17,10 +17,10 @@ text join, `_score_final_textjoin`, and the digest join score what this road dec
 * Each expected id met has its record replaced by `_MET` (and so freed): a later candidate row
   of that id is a repeat; an id the expected rows lack is kept by its hash, and a second row of
   it is a repeat. A repeat is held (`HELD_LIMIT` at most) until the candidate is read; then the
-  first row of each repeated id and its expected row are read again, and the id's fields are
-  counted from its last row instead of its first (the published "last row wins"), its rows'
-  ids checked equal. An empty or missing candidate id declines, as does another candidate
-  header.
+  first row of each repeated id is read again (its expected row was kept), and the id's fields
+  are counted from its last row instead of its first (the published "last row wins"), its
+  rows' ids checked equal. A candidate row with an empty or missing id is counted as such (it
+  pairs with nothing, and no order check can pass). Another candidate header declines.
 * The order check compares the two files' sequences of id hashes: a different hash at a place
   is a different id; the same hashes at every place are the same ids, since every candidate row
   was paired with the expected row of its hash, their ids checked equal.
@@ -138,39 +138,46 @@ def _pair(
     return pairing
 
 
-def _own_rows(
-    layout: RowLayout, part: int, batch: Batch, keep_all: bool
-) -> tuple[int, bytes | None, list[Record], list[int]]:
+OwnRows = tuple[int, bytes | None, list[Record], list[int], int]
+
+
+def _own_rows(layout: RowLayout, part: int, batch: Batch, keep_all: bool) -> OwnRows:
     """The batch's number of records, the hashes of their ids (every one, in order, as the bytes
-    of an `array("q")`, when `keep_all`), and the records of `part` (0 or 1: a parity of their
-    id's hash; `_ALL`) with their hashes."""
+    of an `array("q")`, when `keep_all`), the records of `part` (0 or 1: a parity of their id's
+    hash; `_ALL`) with their hashes, and how many records have no id (an empty or missing
+    one). Those are in none of the rest, and with any of them, `every` is None (no order check
+    can pass: every expected id is non-empty)."""
     compiled = _id_hash is hash and layout.id_column == 0
     if compiled:
         rows = _own_lines_of(batch, part, keep_all)
         if rows is not None:
             return rows
     records = batch.records()
+    count = len(records)
     if compiled and _hash_first_fields is not None:
         # Compiled: the ids cut, hashed and shared out in one pass (None for a record spanning
         # lines, a quoted or an empty id: the road below).
         hashed = _hash_first_fields(records, part, keep_all)
         if hashed is not None:
-            return len(records), *hashed
+            return count, *hashed, 0
     ids = layout.file_ids(records)
+    without_id = 0
     if not all(ids):
-        raise _NotPlain  # an empty or missing id
+        with_id = list(map(bool, ids))
+        without_id = count - sum(with_id)
+        records = list(compress(records, with_id))
+        ids = list(compress(ids, with_id))
+        keep_all = False
     hashes = list(map(_id_hash, cast("list[str]", ids)))
     every = array("q", hashes).tobytes() if keep_all else None
     if part == _ALL:
-        return len(records), every, records, hashes
+        return count, every, records, hashes, without_id
     odd = map(and_, hashes, repeat(1))
     own = list(odd) if part else list(map(not_, odd))
-    return len(records), every, list(compress(records, own)), list(compress(hashes, own))
+    return count, every, list(compress(records, own)), list(compress(hashes, own)), without_id
 
 
-def _own_lines_of(
-    batch: Batch, part: int, keep_all: bool
-) -> tuple[int, bytes | None, list[Record], list[int]] | None:
+def _own_lines_of(batch: Batch, part: int, keep_all: bool) -> OwnRows | None:
     """`_own_rows` of a batch still in text, compiled: the lines cut (at LF or CRLF ends, as the
     stream cuts them), their ids hashed and shared out in one pass, and only this part's lines
     made (about half the strings); the lines holding a quote parsed as the stream parses them.
@@ -193,7 +200,7 @@ def _own_lines_of(
     for (index, line), fields in zip(quoted, parsed, strict=True):
         if index >= 0:
             lines[index] = QuotedRecord.of(line, fields)
-    return count, every, cast("list[Record]", lines), hashes
+    return count, every, cast("list[Record]", lines), hashes, 0
 
 
 class _ExpectedById:
@@ -213,7 +220,11 @@ class _ExpectedById:
 
     def add(self, batch: Batch) -> None:
         order = self.order
-        count, every, records, hashes = _own_rows(self.layout, self.part, batch, order is not None)
+        count, every, records, hashes, without_id = _own_rows(
+            self.layout, self.part, batch, order is not None
+        )
+        if without_id:
+            raise _NotPlain  # an expected row without an id
         self.rows += count
         if order is not None and every is not None:
             order.frombytes(every)
@@ -241,6 +252,7 @@ class _IdPairing:
         self.layout = expected.layout
         self.compare = FieldComparison(self.layout, self.layout)
         self.only_candidate: set[int] = set()  # the hashes of the ids the expected rows lack
+        self.without_id = 0  # candidate rows with an empty or missing id
         # The later rows of ids with more than one candidate row, by hash, in file order.
         self.held: dict[int, list[Record]] = {}
         self.held_rows = 0
@@ -251,8 +263,16 @@ class _IdPairing:
 
     def take(self, batch: Batch) -> None:
         keep_all = self.order is not None
-        count, every, records, hashes = _own_rows(self.layout, self.part, batch, keep_all)
-        if every is not None:
+        count, every, records, hashes, without_id = _own_rows(
+            self.layout, self.part, batch, keep_all
+        )
+        if without_id:
+            # Counted by this process, which sees every row (as does the other one): the sum
+            # of the parts leaves them out. No order check can pass.
+            self.without_id += without_id
+            self.order = None
+            self.order_ok = False
+        elif every is not None:
             self._check_order(every)
         self.position += count
         found = self._look_up(hashes)
@@ -343,7 +363,7 @@ class _IdPairing:
         rows: dict[int, Record] = {}
         with CsvRecordStream(path, **sizes) as stream:
             for batch in stream.batches():
-                _, _, records, hashes = _own_rows(self.layout, self.part, batch, False)
+                _, _, records, hashes, _ = _own_rows(self.layout, self.part, batch, False)
                 for file_hash, record in compress(
                     zip(hashes, records, strict=True), map(wanted.__contains__, hashes)
                 ):
@@ -419,6 +439,7 @@ class _IdPairing:
         join = KeyedJoin()
         join.expected_rows = join.expected_distinct = self.expected_rows
         join.candidate_rows = self.position
+        join.candidate_falsy_ids = self.without_id
         join.in_both = sum(part["in_both"] for part in parts)
         join.candidate_distinct = join.in_both + sum(part["only_candidate"] for part in parts)
         join.fields_total = self.expected_rows * self.compare.named_keys
