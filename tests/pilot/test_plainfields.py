@@ -1,7 +1,7 @@
 """The compiled functions of `provebench.pilot._plainfields`: `count_equal_fields`, the field
-comparison, `first_fields`, the ids of the first column, `plain_widths`, the text join's
-check of its records' widths, and the id join's `hash_first_fields`, `own_lines` (the ids of a
-batch hashed and shared out by parity) and `take_met` (its look-up).
+comparison, `first_fields`, the ids of the first column, and the id join's `plain_widths` (the
+check of its expected records' widths), `hash_first_fields`, `own_lines` (the ids of a batch
+hashed and shared out by parity) and `take_met` (its look-up).
 
 Each must answer exactly what a plain Python model answers (of `record_fields` and `==`; of
 `str.partition`), or decline (None) — never a third thing: records of every shape the stream
@@ -26,7 +26,6 @@ from provebench.pilot import (
     _score_final_csv,
     _score_final_idjoin,
     _score_final_layout,
-    _score_final_textjoin,
 )
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
@@ -52,7 +51,7 @@ def test_the_install_compiled_the_accelerator() -> None:
         pytest.skip("pure-Python install allowed by PROVEBENCH_ALLOW_PURE_PYTHON=1")
     assert _score_final_layout._count_equal_fields is count_equal_fields
     assert _score_final_layout._first_fields is first_fields
-    assert _score_final_textjoin._plain_widths is plain_widths
+    assert _score_final_idjoin._plain_widths is plain_widths
     assert _score_final_idjoin._hash_first_fields is hash_first_fields
     assert _score_final_idjoin._own_lines is own_lines
     assert _score_final_idjoin._take_met is take_met
@@ -288,12 +287,12 @@ def test_plain_widths_answers_what_the_model_answers_or_declines(
 def test_check_plain_records_decides_alike_with_and_without_it(
     records: list[object], width: int
 ) -> None:
-    """The text join's check: compiled, or on its Python road, the same files are plain."""
+    """The id join's check: compiled, or on its Python road, the same files are plain."""
 
     def plain() -> bool:
         try:
-            _score_final_textjoin.check_plain_records(records, width)  # type: ignore[arg-type]
-        except _score_final_textjoin._NotPlain:
+            _score_final_idjoin.check_plain_records(records, width)  # type: ignore[arg-type]
+        except _score_final_idjoin._NotPlain:
             return False
         return True
 
@@ -502,7 +501,7 @@ def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
                     for record in records
                 ]
                 rows.append((count, every, shapes, hashes, without_id))
-    except _score_final_textjoin._NotPlain:
+    except _score_final_idjoin._NotPlain:
         rows.append("declined")
     return rows
 

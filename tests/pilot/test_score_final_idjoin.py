@@ -1,13 +1,13 @@
 """The keyed join's id road, rows paired by id and compared in bulk, against the published scorer.
 
-`id_join` scores a candidate whose rows mostly differ from the expected ones; whenever it
-answers, every count must be the digest join's and the score the published script's. It must
-answer for every register it is made for (the text join's files, whatever the candidate's rows:
-repeated ids, the last row of an id counting, and empty or missing ones included) and decline
-(None) otherwise — also when two ids share a hash, which the tests force by putting a hash of
-many collisions in its place. Every case runs in one process
-and in two (the ids shared out by the parity of their hash), whatever the files' size, and on
-each of its roads: compiled (`own_lines`, `take_met`), compiled without `own_lines` (records
+`id_join` scores every unordered candidate; whenever it answers, every count must be the digest
+join's and the score the published script's. It must answer for every register it is made for
+(one header of distinct names, one-line expected rows with ids of their own; whatever the
+candidate's rows: repeated ids, the last row of an id counting, and empty or missing ones
+included) and decline (None) otherwise — also when two ids share a hash, which the tests force
+by putting a hash of many collisions in its place. Every case runs in one process and in two
+(the ids shared out by the parity of their hash), whatever the files' size, and on each of its
+roads: compiled (`own_lines`, `take_met`), compiled without `own_lines` (records
 first, then `hash_first_fields`: the road of a piece that `own_lines` declines), and pure
 Python, as an install without a C compiler scores.
 """
@@ -30,17 +30,17 @@ from provebench.pilot._score_final_fork import Channel
 from provebench.pilot._score_final_idjoin import id_join
 from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
-from tests.pilot.test_score_final_keyed import shuffled, write_pair
-from tests.pilot.test_score_final_textjoin import (
+from tests.pilot.score_final_cases import (
     CANDIDATES,
     DECLINED,
     SHUFFLED_WITH_DEFECTS,
-    _changed,
-    _reversed,
-    _rows,
+    changed_row,
+    register_rows,
+    reversed_rows,
     shuffled_with_defects,
 )
+from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
+from tests.pilot.test_score_final_keyed import shuffled, write_pair
 
 _names = iter(range(10**9))
 
@@ -92,9 +92,9 @@ def _every_row_changed(rows: list[list[str]], seed: int = 5) -> list[list[str]]:
     rng = random.Random(seed)
     changed = []
     for row in rows:
-        row = _changed(row, rng.randrange(1, len(row)), f"v{rng.randrange(10**6)}")
+        row = changed_row(row, rng.randrange(1, len(row)), f"v{rng.randrange(10**6)}")
         if rng.random() < 0.3:
-            row = _changed(row, rng.randrange(1, len(row)), "")
+            row = changed_row(row, rng.randrange(1, len(row)), "")
         changed.append(row)
     return shuffled(changed, rng, 1.0)
 
@@ -102,27 +102,29 @@ def _every_row_changed(rows: list[list[str]], seed: int = 5) -> list[list[str]]:
 # Candidates it answers, each the rows it pairs and compares in a way of its own.
 ANSWERED = {
     "every row changed, shuffled": _every_row_changed,
-    "every row changed, in order": lambda rows: [_changed(row, 2, "sideways") for row in rows],
+    "every row changed, in order": lambda rows: [changed_row(row, 2, "sideways") for row in rows],
     "half the rows changed, missing and new rows": lambda rows: [
-        *[_changed(row) if index % 2 else row for index, row in enumerate(_reversed(rows))][5:],
+        *[changed_row(row) if index % 2 else row for index, row in enumerate(reversed_rows(rows))][
+            5:
+        ],
         ["n-1", "t", "incoming", "n", "1"],
         ["n-2", "t", "outgoing", "m", "2"],
     ],
     "changed to a quoted field, and a quoted field changed": lambda rows: [
-        _changed(row, 3, "Smirnova, Olga" if index % 3 else 'Ivan "Vanya"')
-        for index, row in enumerate(_reversed(rows))
+        changed_row(row, 3, "Smirnova, Olga" if index % 3 else 'Ivan "Vanya"')
+        for index, row in enumerate(reversed_rows(rows))
     ],
     "short and long rows": lambda rows: [
-        row[:3] if index % 5 == 0 else [*row, "extra"] if index % 5 == 1 else _changed(row)
-        for index, row in enumerate(_reversed(rows))
+        row[:3] if index % 5 == 0 else [*row, "extra"] if index % 5 == 1 else changed_row(row)
+        for index, row in enumerate(reversed_rows(rows))
     ],
     "a record spanning lines": lambda rows: [
-        _changed(row, 3, "a\nb") if index == 4 else _changed(row)
-        for index, row in enumerate(_reversed(rows))
+        changed_row(row, 3, "a\nb") if index == 4 else changed_row(row)
+        for index, row in enumerate(reversed_rows(rows))
     ],
     "the id changed in place to a new one": lambda rows: [
-        _changed(row, 0, f"new-{index}") if index % 4 == 0 else _changed(row)
-        for index, row in enumerate(_reversed(rows))
+        changed_row(row, 0, f"new-{index}") if index % 4 == 0 else changed_row(row)
+        for index, row in enumerate(reversed_rows(rows))
     ],
 }
 
@@ -132,19 +134,19 @@ ANSWERED = {
 def test_each_kind_of_changed_candidate_is_answered_as_published(
     published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
 ) -> None:
-    rows = _rows()
+    rows = register_rows()
     rows[10][3] = "Smirnova, Olga"  # quoted expected records among them
     rows[11][3] = 'Ivan "Vanya" Sidorov'
     candidate = ANSWERED[kind](rows)
     assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate), chunk_bytes)
 
 
-# The text join's own candidates: every one answered by the id join too.
+# One candidate per kind of row (`score_final_cases`): every one answered.
 @pytest.mark.parametrize("kind", list(CANDIDATES))
-def test_the_text_joins_candidates_are_answered(
+def test_each_kind_of_candidate_row_is_answered(
     published: PublishedScorerWorker, case_dir: Path, kind: str
 ) -> None:
-    rows = _rows()
+    rows = register_rows()
     assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(CANDIDATES[kind](rows)))
 
 
@@ -152,26 +154,26 @@ def test_the_text_joins_candidates_are_answered(
 def test_files_it_is_not_made_for_are_declined(
     published: PublishedScorerWorker, case_dir: Path, kind: str
 ) -> None:
-    expected, candidate = DECLINED[kind](_rows())
+    expected, candidate = DECLINED[kind](register_rows())
     assert not id_joined(published, case_dir, expected, candidate)
 
 
 # Candidates with repeated ids: the last row of an id decides its fields (the published `ck`),
 # whichever of its rows were equal to the expected one, changed or met first.
 REPEATED = {
-    "a late changed row": lambda rows: [*_every_row_changed(rows), _changed(rows[3])],
+    "a late changed row": lambda rows: [*_every_row_changed(rows), changed_row(rows[3])],
     "a late copy of a changed row": lambda rows: [*_every_row_changed(rows), rows[3]],
-    "an early changed row": lambda rows: [_changed(rows[3]), *_every_row_changed(rows)],
+    "an early changed row": lambda rows: [changed_row(rows[3]), *_every_row_changed(rows)],
     "three rows, the copy in the middle": lambda rows: [
-        _changed(rows[7], 2, "x"),
+        changed_row(rows[7], 2, "x"),
         *rows,
-        _changed(rows[7], 4, "y"),
+        changed_row(rows[7], 4, "y"),
     ],
     "a repeat within a batch": lambda rows: [*rows[:2], rows[1]],
     "a new id repeated": lambda rows: [["n-1", "a"], *rows, ["n-1", "b"]],
     "a new id repeated within a batch": lambda rows: [*rows[:5], ["n-1", "a"], ["n-1", "a"]],
     "every row twice, the second changed": lambda rows: [
-        *_reversed(rows),
+        *reversed_rows(rows),
         *_every_row_changed(rows),
     ],
     "every row twice, the first changed": lambda rows: [*_every_row_changed(rows), *rows],
@@ -181,9 +183,15 @@ REPEATED = {
 @pytest.mark.parametrize("kind", list(REPEATED))
 @pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
 def test_repeated_candidate_ids_are_answered_as_published(
-    published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
+    published: PublishedScorerWorker,
+    case_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    chunk_bytes: int,
 ) -> None:
-    rows = _rows(120)
+    # The kept expected records looked through in many slices.
+    monkeypatch.setattr(_score_final_idjoin, "_SETTLE_SLICE", 7)
+    rows = register_rows(120)
     rows[10][3] = "Smirnova, Olga"  # quoted expected records among them
     candidate = csv_bytes(REPEATED[kind](rows))
     assert id_joined(published, case_dir, csv_bytes(rows), candidate, chunk_bytes)
@@ -195,7 +203,7 @@ WITHOUT_ID = {
     "last": lambda rows: [*rows, ["", "t", "in", "n", "1"]],
     "first, shuffled": lambda rows: [["", "t"], *_every_row_changed(rows)],
     "in place of a row's id, in order": lambda rows: [
-        _changed(row, 0, "") if index == 30 else row for index, row in enumerate(rows)
+        changed_row(row, 0, "") if index == 30 else row for index, row in enumerate(rows)
     ],
     "past the expected rows' count": lambda rows: [*rows[:-1], [""], rows[-1]],
     "several, and repeats": lambda rows: [*rows[:50], [""], rows[3], [",x"], *rows[50:], [""]],
@@ -208,7 +216,7 @@ WITHOUT_ID = {
 def test_rows_without_an_id_are_answered_as_published(
     published: PublishedScorerWorker, case_dir: Path, kind: str, chunk_bytes: int
 ) -> None:
-    rows = _rows(120)
+    rows = register_rows(120)
     candidate = csv_bytes(WITHOUT_ID[kind](rows))
     assert id_joined(published, case_dir, csv_bytes(rows), candidate, chunk_bytes)
 
@@ -230,7 +238,7 @@ def test_rows_missing_an_id_column_are_answered_as_published(
 def test_more_repeated_rows_than_it_holds_are_declined(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows = _rows(120)
+    rows = register_rows(120)
     candidate = csv_bytes([*rows, *rows[:20]])
     monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 20)
     assert id_joined(published, case_dir, csv_bytes(rows), candidate)
@@ -246,7 +254,7 @@ def test_more_repeated_rows_than_it_holds_are_declined(
 def test_a_candidate_changed_before_its_repeats_are_settled_is_declined(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows = _rows(120)
+    rows = register_rows(120)
     expected, candidate = write_pair(
         case_dir, "moved", csv_bytes(rows), csv_bytes([*_every_row_changed(rows), rows[3]])
     )
@@ -275,7 +283,7 @@ def test_shuffled_registers_with_changed_rows_score_as_published(
     expected_rows, candidate_rows = shuffled_with_defects(seed, rows, share, edits)
     rng = random.Random(seed)
     candidate_rows = [
-        _changed(row, rng.randrange(1, len(row)), "x")
+        changed_row(row, rng.randrange(1, len(row)), "x")
         if len(row) > 1 and rng.random() < changed
         else row
         for row in candidate_rows
@@ -306,7 +314,7 @@ def test_ids_of_one_hash_never_change_an_answer(
     colliding: str,
     kind: str,
 ) -> None:
-    rows = _rows(60)
+    rows = register_rows(60)
     make = ANSWERED.get(kind) or REPEATED.get(kind) or CANDIDATES[kind]
     expected, candidate = csv_bytes(rows), csv_bytes(make(rows))
     monkeypatch.setattr(_score_final_idjoin, "_id_hash", COLLIDING[colliding])
@@ -327,7 +335,7 @@ def test_ids_of_one_hash_never_change_an_answer(
 def test_keyed_join_takes_this_road_for_an_unordered_candidate(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows = _rows(2000)
+    rows = register_rows(2000)
     expected, candidate = write_pair(
         case_dir, "road", csv_bytes(rows), csv_bytes(_every_row_changed(rows))
     )
@@ -354,7 +362,7 @@ def test_keyed_join_takes_this_road_for_an_unordered_candidate(
 
 
 def test_a_bad_candidate_is_named_as_on_every_road(case_dir: Path) -> None:
-    rows = _rows(40)
+    rows = register_rows(40)
     bad_candidate = csv_bytes(_every_row_changed(rows)) + b"f99999,\xff\n"
     expected, candidate = write_pair(case_dir, "bad", csv_bytes(rows), bad_candidate)
     with pytest.raises(ProvebenchError) as raised:
@@ -400,7 +408,7 @@ def test_a_child_that_fails_leaves_it_to_one_process_and_one_that_declines_decli
 ) -> None:
     children = _ChildAnswers(monkeypatch)
     monkeypatch.setattr(_score_final_idjoin, "_serve_odd_ids", _child_that(outcome))
-    rows = _rows(200)
+    rows = register_rows(200)
     candidate = csv_bytes(_every_row_changed(rows))
     # Answered by one process (and so as published) or declined, never half counted.
     assert id_joined(published, case_dir, csv_bytes(rows), candidate) is answered
@@ -421,7 +429,7 @@ def test_both_processes_share_the_ids_out(
         return real(pairing, other)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_score_final_idjoin._IdPairing, "counts", counts)
-    rows = _rows(400)
+    rows = register_rows(400)
     candidate = [*_every_row_changed(rows)[10:], ["n-1", "t", "in", "n", "1"]]
     assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate))
     assert children.forked == 1
@@ -438,11 +446,11 @@ def test_a_new_id_of_a_missing_expected_ids_hash_is_never_taken_for_it(
     monkeypatch: pytest.MonkeyPatch,
     quoted: bool,
 ) -> None:
-    rows = _rows(80)
+    rows = register_rows(80)
     missing = rows[7]
-    newcomer = _changed(missing, 0, "n-1")  # every field but the id that of the missing row
+    newcomer = changed_row(missing, 0, "n-1")  # every field but the id that of the missing row
     if quoted:
-        newcomer = _changed(newcomer, 3, "Smirnova, Olga")
+        newcomer = changed_row(newcomer, 3, "Smirnova, Olga")
     candidate = [*_every_row_changed([row for row in rows if row is not missing]), newcomer]
     expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
     assert id_joined(published, case_dir, expected, candidate_bytes)  # as published
@@ -463,8 +471,8 @@ def test_a_new_id_of_a_met_expected_ids_hash_is_never_taken_for_a_repeat(
     monkeypatch: pytest.MonkeyPatch,
     where: str,
 ) -> None:
-    rows = _rows(80)
-    newcomer = _changed(rows[7], 0, "n-1")  # every field but the id that of an expected row
+    rows = register_rows(80)
+    newcomer = changed_row(rows[7], 0, "n-1")  # every field but the id that of an expected row
     changed = _every_row_changed(rows)
     candidate = [*changed, newcomer] if where == "after" else [newcomer, *changed]
     expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
@@ -484,7 +492,7 @@ def test_a_new_id_of_a_met_expected_ids_hash_is_never_taken_for_a_repeat(
 def test_two_new_ids_of_one_hash_are_never_counted_as_one(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows = _rows(80)
+    rows = register_rows(80)
     candidate = [*_every_row_changed(rows), ["n-1", "t", "in", "n", "1"], ["n-2", "a"]]
     expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
     assert id_joined(published, case_dir, expected, candidate_bytes)  # as published

@@ -53,8 +53,8 @@ def switches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def digest_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The keyed join without its text road: every pair goes to the digest join."""
-    monkeypatch.setattr(_score_final_keyed, "text_join", lambda *arguments: None)
+    """The keyed join without its id road: every pair goes to the digest join."""
+    monkeypatch.setattr(_score_final_keyed, "id_join", lambda *arguments: None)
 
 
 def write_pair(directory: Path, name: str, expected: bytes, candidate: bytes) -> tuple[Path, Path]:
@@ -109,7 +109,7 @@ def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[li
     switch_at=st.sampled_from([0, 3, 50]),
     plain=st.booleans(),
     chunk_bytes=st.sampled_from([None, 333, 4096]),
-    text_road=st.booleans(),
+    id_road=st.booleans(),
 )
 def test_shuffled_registers_match_published(
     published: PublishedScorerWorker,
@@ -123,11 +123,11 @@ def test_shuffled_registers_match_published(
     switch_at: int,
     plain: bool,
     chunk_bytes: int | None,
-    text_road: bool,
+    id_road: bool,
 ) -> None:
     monkeypatch.setattr(_score_final_keyed, "SWITCH_UNPAIRED", switch_at)
-    if not text_road:
-        monkeypatch.setattr(_score_final_keyed, "text_join", lambda *arguments: None)
+    if not id_road:
+        monkeypatch.setattr(_score_final_keyed, "id_join", lambda *arguments: None)
     rng = random.Random(seed)
     expected_rows = register_lines(rows, rng)
     if plain:  # no record spanning lines: the batches take the plain-record path
@@ -335,7 +335,7 @@ class _Roads:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.taken: list[str] = []
-        for name in ("id_join", "text_join_in_halves", "text_join", "digest_join"):
+        for name in ("id_join", "digest_join"):
             monkeypatch.setattr(_score_final_keyed, name, self._spy(name))
 
     def _spy(self, name: str) -> object:
@@ -363,17 +363,16 @@ def test_an_unordered_candidate_goes_to_the_id_join_first(
             published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows)
         )
         assert roads.taken == ["id_join"]
-    # When it declines (more repeated rows than it holds), the text join scores.
-    roads.taken.clear()
+    # When it declines (more repeated rows than it holds; a repeated expected id), the digest
+    # join scores.
     monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 0)
-    candidate_rows = [*copies[:1500], copies[0], *copies[1500:]]
-    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(candidate_rows))
-    assert roads.taken == ["id_join", "text_join_in_halves", "text_join"]
-    # And when the text join declines too (a repeated expected id), the digest join.
-    roads.taken.clear()
-    expected_rows = [*expected_rows, expected_rows[5]]
-    compare_with_published(published, case_dir, csv_bytes(expected_rows), csv_bytes(copies))
-    assert roads.taken == ["id_join", "text_join_in_halves", "text_join", "digest_join"]
+    for expected, candidate in (
+        (expected_rows, [*copies[:1500], copies[0], *copies[1500:]]),
+        ([*expected_rows, expected_rows[5]], copies),
+    ):
+        roads.taken.clear()
+        compare_with_published(published, case_dir, csv_bytes(expected), csv_bytes(candidate))
+        assert roads.taken == ["id_join", "digest_join"]
 
 
 def test_a_candidate_that_looks_unordered_skips_the_lockstep_pass(

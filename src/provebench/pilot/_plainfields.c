@@ -312,8 +312,8 @@ count_char(int kind, const void *data, Py_ssize_t length, Py_UCS4 ch)
 
 /* plain_widths(records, width, quoted_type) -> bool | None
  *
- * Whether every record is one line exactly `width` fields wide, as the text join's
- * `check_plain_records` (_score_final_textjoin.py) asks: an exact `str` holding exactly
+ * Whether every record is one line exactly `width` fields wide, as the id join's
+ * `check_plain_records` (_score_final_idjoin.py) asks: an exact `str` holding exactly
  * `width - 1` commas, or a `QuotedRecord` (exactly `quoted_type`) whose `fields` are `width`.
  * False as soon as one is not; None, for the caller's own road, when a record is of any other
  * class (a record spanning lines, a subclass of str). */

@@ -1,7 +1,7 @@
 """The counts a keyed join of two registers leaves for `score_final_state` (pilot §7).
 
-Shared by the two keyed joins of an unordered candidate: by whole record text
-(`_score_final_textjoin`) and by id with row digests (`_score_final_keyed`).
+Shared by the two keyed joins of an unordered candidate: by id with the fields compared in bulk
+(`_score_final_idjoin`) and by id with row digests (`_score_final_keyed`).
 """
 
 from __future__ import annotations
@@ -26,4 +26,11 @@ class KeyedJoin:
         self.order_ok = True
 
 
-__all__ = ["KeyedJoin"]
+def finish(join: KeyedJoin) -> KeyedJoin:
+    """The counts with the candidate's repeats: its rows with an id, less its distinct ids."""
+    truthy_rows = join.candidate_rows - join.candidate_falsy_ids
+    join.candidate_repeats = truthy_rows - join.candidate_distinct
+    return join
+
+
+__all__ = ["KeyedJoin", "finish"]

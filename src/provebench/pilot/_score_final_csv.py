@@ -68,16 +68,6 @@ def record_fields(record: Record) -> list[str]:
     return record  # type: ignore[return-value]
 
 
-def quoted_record(text: str) -> Record:
-    """The record of one line's text, as the stream hands it out (see `_fast_records`): a
-    `QuotedRecord` when it holds a quote, else the text itself."""
-    if '"' not in text:
-        return text
-    record = QuotedRecord(text)
-    record.fields = next(csv.reader([text + "\n"]))
-    return record
-
-
 class CsvRecordStream:
     """The header and then batches of data records of one CSV file, read front to back once.
 
@@ -477,7 +467,6 @@ __all__ = [
     "QuotedRecord",
     "Record",
     "headers_before_cuts",
-    "quoted_record",
     "record_fields",
     "window_lines",
 ]

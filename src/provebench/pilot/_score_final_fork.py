@@ -1,6 +1,6 @@
 """A forked child that scores one part of a pair of files while this process scores the other.
 
-Both joins that use a second core (`_score_final_halves`, `_score_final_texthalves`) fork once,
+Both joins that use a second core (`_score_final_halves`, `_score_final_idjoin`) fork once,
 after reading what the child needs (the headers), and then talk through a pair of pipes: the
 child's messages come back as pickles, this process can answer. The child never returns: its
 work function runs, its pipes are flushed, and it leaves with `os._exit` (no `atexit`, no
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import select
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -46,12 +45,6 @@ class Channel:
             return pickle.load(self._incoming)
         except (EOFError, pickle.UnpicklingError) as error:
             raise LostChild from error
-
-    def has_message(self) -> bool:
-        """Whether the other side has written something not read yet (never blocks). Only
-        meaningful before the first `receive`, whose read-ahead this cannot see."""
-        ready, _, _ = select.select([self._incoming], [], [], 0)
-        return bool(ready)
 
     def close(self) -> None:
         for stream in (self._outgoing, self._incoming):

@@ -95,12 +95,8 @@ def cut_points(
     expected_csv: str | Path,
     candidate_csv: str | Path,
     min_bytes: int | None = None,
-    *,
-    same_line: bool = True,
 ) -> tuple[int, int] | None:
-    """Byte offsets at which to cut each file (each just after a line feed), or None.
-    `same_line=False`: the candidate is cut at the first line end after its own middle share,
-    not where the expected file's line is (for a candidate in another order)."""
+    """Byte offsets at which to cut each file (each just after a line feed), or None."""
     try:
         expected_size = Path(expected_csv).stat().st_size
         candidate_size = Path(candidate_csv).stat().st_size
@@ -125,7 +121,7 @@ def cut_points(
             region = handle.read(2 * _SEARCH_BYTES)
     except OSError:
         return None
-    candidate_cut = _nearest(region, line, target - low) if same_line else None
+    candidate_cut = _nearest(region, line, target - low)
     if candidate_cut is None:
         # The line end that ends at or after the target: the target itself when a line starts
         # there (files of one size are then cut alike).

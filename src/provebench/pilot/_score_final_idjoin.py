@@ -4,7 +4,7 @@ A candidate in another order than the expected register — shuffled copies, or 
 every row has a field changed (a wrong time zone, a duration off by one) — is read once here,
 each file in one pass, when both files are plain: one header of distinct names holding
 `file_id`, each expected record one line of exactly that width, with an id of its own. (The
-text join, `_score_final_textjoin`, and the digest join score what this road declines.)
+digest join, in `_score_final_keyed`, scores what this road declines.)
 
 * The expected records are kept in a dict keyed by the hash of their id (an `int`: less memory
   than the id strings). Every key new as it goes in proves every id distinct (a repeated id, or
@@ -54,7 +54,7 @@ from typing import Any, Final, cast
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._score_final_compiled import COMPILED
-from provebench.pilot._score_final_counts import KeyedJoin
+from provebench.pilot._score_final_counts import KeyedJoin, finish
 from provebench.pilot._score_final_csv import (
     Batch,
     CsvRecordStream,
@@ -65,13 +65,8 @@ from provebench.pilot._score_final_csv import (
 )
 from provebench.pilot._score_final_fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
-from provebench.pilot._score_final_textjoin import (
-    _NotPlain,
-    check_plain_layout,
-    check_plain_records,
-    finish,
-)
 
+_plain_widths = COMPILED.plain_widths
 _hash_first_fields = COMPILED.hash_first_fields
 _own_lines = COMPILED.own_lines
 _take_met = COMPILED.take_met
@@ -91,6 +86,12 @@ _ALL: Final = -1  # the part of one process: every id
 # Later rows of repeated candidate ids held (with their texts) before this road gives way to
 # the digest join: at most this many in a process (about 30 MiB for the pilot's register).
 HELD_LIMIT = 1 << 17
+# Kept expected records whose hashes are made again at once when repeats are settled.
+_SETTLE_SLICE = 1 << 14
+
+
+class _NotPlain(Exception):
+    """The files are not for this road: the digest join scores them."""
 
 
 def id_join(
@@ -107,6 +108,41 @@ def id_join(
         return _pair(paths, sizes, _ALL, check_order=True).counts()
     except _NotPlain:
         return None
+
+
+def check_plain_layout(layout: RowLayout) -> None:
+    """A header of distinct names that holds `file_id`: or these files are not plain."""
+    width = layout.width
+    if not width or len(layout.column) != width or layout.id_column is None:
+        raise _NotPlain  # no header, a repeated name, or no file_id column
+
+
+def check_plain_records(records: list[Record], width: int) -> None:
+    """Each record one line, exactly `width` fields wide: or these files are not plain."""
+    if _plain_widths is not None:
+        plain = _plain_widths(records, width, QuotedRecord)  # compiled; None: not its records
+        if plain is not None:
+            if not plain:
+                raise _NotPlain  # a short or long row
+            return
+    separators = width - 1
+    try:
+        commas = list(map(str.count, records, repeat(",")))  # type: ignore[arg-type]
+    except TypeError:
+        raise _NotPlain from None  # a record spanning lines (a list)
+    # A plain record has its fields' commas only; a quoted one (a few in a register) is
+    # looked at on its own, its commas may be inside a field.
+    quoted = list(compress(records, map(is_, map(type, records), repeat(QuotedRecord))))
+    if any(len(record.fields) != width for record in quoted):  # type: ignore[union-attr]
+        raise _NotPlain  # a short or long row
+    if commas.count(separators) != len(records) and not all(
+        map(
+            isinstance,
+            compress(records, map(ne, commas, repeat(separators))),
+            repeat(QuotedRecord),
+        )
+    ):
+        raise _NotPlain  # a short or long row
 
 
 def _size(path: str | Path) -> int:
@@ -210,10 +246,9 @@ class _ExpectedById:
         self.layout = layout
         self.part = part
         self.records: dict[int, Record] = {}
-        # The same records and their hashes in file order: a met record is taken out of the
-        # dict, and these keep it for the repeats' settling (`_IdPairing.settle`).
+        # The same records in file order: a met record is taken out of the dict, and this keeps
+        # it for the repeats' settling (`_IdPairing.settle`).
         self.in_order: list[Record] = []
-        self.hashes_in_order: list[int] = []
         self.rows = 0
         # Every expected id's hash, in file order, for the order check.
         self.order: array[int] | None = array("q") if check_order else None
@@ -230,7 +265,6 @@ class _ExpectedById:
             order.frombytes(every)
         check_plain_records(records, self.layout.width)
         self.in_order += records
-        self.hashes_in_order += hashes
         keyed = self.records
         before = len(keyed)
         keyed.update(zip(hashes, records, strict=True))
@@ -244,7 +278,6 @@ class _IdPairing:
     def __init__(self, expected: _ExpectedById) -> None:
         self.keyed = expected.records
         self.expected_in_order = expected.in_order
-        self.expected_hashes = expected.hashes_in_order
         self.expected_rows = expected.rows
         self.order = expected.order
         self.order_ok = True
@@ -334,13 +367,7 @@ class _IdPairing:
         if not self.held:
             return
         first = self._first_rows(paths[1], sizes, set(self.held))
-        wanted = self.expected_held
-        hashes = self.expected_hashes
-        expected = dict(
-            compress(
-                zip(hashes, self.expected_in_order, strict=True), map(wanted.__contains__, hashes)
-            )
-        )
+        expected = self._kept_expected(self.expected_held)
         for file_hash, later in self.held.items():
             if len(set(self.layout.file_ids([first[file_hash], *later]))) != 1:
                 raise _NotPlain
@@ -355,6 +382,20 @@ class _IdPairing:
             expected_rows, [self.held[file_hash][-1] for file_hash in paired]
         )
         self.fields_matched += last_matched - first_matched
+
+    def _kept_expected(self, wanted: set[int]) -> dict[int, Record]:
+        """The kept expected record of each hash in `wanted`. Their hashes are made again, a
+        slice of records at a time (no list of them is held for a case this rare, and no more
+        than a slice's ids at once): ≈0.1 s for half a million records."""
+        found: dict[int, Record] = {}
+        kept = self.expected_in_order
+        for start in range(0, len(kept), _SETTLE_SLICE):
+            records = kept[start : start + _SETTLE_SLICE]
+            hashes = list(map(_id_hash, cast("list[str]", self.layout.file_ids(records))))
+            found.update(
+                compress(zip(hashes, records, strict=True), map(wanted.__contains__, hashes))
+            )
+        return found
 
     def _first_rows(
         self, path: str | Path, sizes: dict[str, int], wanted: set[int]

@@ -50,8 +50,6 @@ from provebench.pilot._score_final_csv import (
 )
 from provebench.pilot._score_final_idjoin import id_join
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout, wanted_rows
-from provebench.pilot._score_final_texthalves import text_join_in_halves
-from provebench.pilot._score_final_textjoin import text_join
 
 # Unpaired rows held on one side by the lockstep pass beyond which it gives way to the keyed
 # join. An ordered candidate with defects holds a handful (each missing, extra or moved row is
@@ -191,16 +189,11 @@ def keyed_join(
     """The counts; bad input raises the same `ProvebenchError` as the lockstep pass.
 
     Rows are paired by id, and those that differ compared field by field, in bulk (`id_join`:
-    on large files in two processes, the ids shared out between them). Where it declines — a
-    candidate row with an empty or missing id, above all — they are paired by their whole text
-    when the files allow it (`text_join`; on large files in two processes,
-    `text_join_in_halves`), and by id and digest when no other road is for these files."""
+    on large files in two processes, the ids shared out between them); by id and digest where
+    it declines (files that are not plain: a repeated or empty expected id, an expected record
+    that is not one line as wide as its header, another candidate header; two ids of one hash;
+    more repeated candidate rows than it holds)."""
     join = id_join(expected_csv, candidate_csv, sizes)
-    if join is None:
-        answer = text_join_in_halves(expected_csv, candidate_csv, sizes)
-        if answer is None:
-            answer = text_join(expected_csv, candidate_csv, sizes)
-        join = answer if isinstance(answer, KeyedJoin) else None
     if join is None:
         join = digest_join(expected_csv, candidate_csv, sizes)
     return join
