@@ -6,9 +6,11 @@ unordered candidate (a shuffled register) every look-ahead fails and every row w
 past `SWITCH_UNPAIRED` unpaired rows on one side, `score_final_state` drops that pass and
 scores here instead, from the start of both files (pilot §7 metrics, published semantics).
 
-Both files are read with the same record stream as the lockstep pass (`CsvRecordStream`: the
-published `csv.DictReader` reading, faults named the same way), the expected file whole first,
-as the published script does. What is kept:
+Plain registers are joined by id with their fields compared in bulk (`_score_final_idjoin`).
+What that road declines is joined here by id and row digest (`digest_join`): both files are
+read with the same record stream as the lockstep pass (`CsvRecordStream`: the published
+`csv.DictReader` reading, faults named the same way), the expected file whole first, as the
+published script does. What is kept:
 
 * a dict from each non-empty expected `file_id` to the SHA-256 digest of its LAST row's
   canonical text (assignment is "last row wins"); once the candidate has a row with that id,
