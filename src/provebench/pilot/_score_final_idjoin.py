@@ -14,13 +14,14 @@ digest join, in `_score_final_keyed`, scores what this road declines.)
   equal to its expected record is that row (same id, every field equal). The others are
   compared field by field as the other joins compare them (`FieldComparison`), their ids
   checked equal (two ids of one hash are never taken for one).
-* Each expected id met has its record replaced by `_MET` (and so freed): a later candidate row
-  of that id is a repeat; an id the expected rows lack is kept by its hash, and a second row of
-  it is a repeat. A repeat is held (`HELD_LIMIT` at most) until the candidate is read; then the
-  first row of each repeated id is read again (its expected row was kept), and the id's fields
-  are counted from its last row instead of its first (the published "last row wins"), its
-  rows' ids checked equal. A candidate row with an empty or missing id is counted as such (it
-  pairs with nothing, and no order check can pass). Another candidate header declines.
+* Each expected id met has its record replaced by `_MET` in the dict (the record stays in a
+  list in file order, for the repeats): a later candidate row of that id is a repeat; an id the
+  expected rows lack is kept by its hash, and a second row of it is a repeat. A repeat is held
+  (`HELD_LIMIT` at most) until the candidate is read; then the first row of each repeated id is
+  read again (its expected row was kept), and the id's fields are counted from its last row
+  instead of its first (the published "last row wins"), its rows' ids checked equal. A
+  candidate row with an empty or missing id is counted as such (it pairs with nothing, and no
+  order check can pass). Another candidate header declines.
 * The order check compares the two files' sequences of id hashes: a different hash at a place
   is a different id; the same hashes at every place are the same ids, since every candidate row
   was paired with the expected row of its hash, their ids checked equal.
