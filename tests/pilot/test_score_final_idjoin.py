@@ -182,15 +182,19 @@ REPEATED = {
 
 @pytest.mark.parametrize("kind", list(REPEATED))
 @pytest.mark.parametrize("chunk_bytes", [48, 1 << 22])
+@pytest.mark.parametrize("first_rows_kept", [1 << 14, 3, 0], ids=["kept", "3 kept", "none kept"])
 def test_repeated_candidate_ids_are_answered_as_published(
     published: PublishedScorerWorker,
     case_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     kind: str,
     chunk_bytes: int,
+    first_rows_kept: int,
 ) -> None:
-    # The kept expected records looked through in many slices.
+    # The kept expected records looked through in many slices; the first rows that differ
+    # kept, or too many of them (read again from the candidate).
     monkeypatch.setattr(_score_final_idjoin, "_SETTLE_SLICE", 7)
+    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", first_rows_kept)
     rows = register_rows(120)
     rows[10][3] = "Smirnova, Olga"  # quoted expected records among them
     candidate = csv_bytes(REPEATED[kind](rows))
@@ -259,6 +263,8 @@ def test_a_candidate_changed_before_its_repeats_are_settled_is_declined(
         case_dir, "moved", csv_bytes(rows), csv_bytes([*_every_row_changed(rows), rows[3]])
     )
     real = _score_final_idjoin._IdPairing.settle
+    # Too many first rows that differ to keep: the candidate is read again.
+    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 0)
 
     def settle_after_a_change(pairing: object, *arguments: object) -> None:
         Path(candidate).write_bytes(csv_bytes(rows[4:]))  # the first row of the id is gone
@@ -502,3 +508,38 @@ def test_two_new_ids_of_one_hash_are_never_counted_as_one(
     )
     # The second is held as a later row of the first one's id, and seen to hold another id.
     assert not id_joined(published, case_dir, expected, candidate_bytes)
+
+
+@pytest.mark.parametrize("processes", ["one process"], indirect=True)
+def test_repeats_whose_first_rows_were_kept_read_nothing_again(
+    published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = register_rows(120)
+    new_row = ["n-1", "t", "in", "n", "1"]
+    candidate = [
+        *_every_row_changed(rows[:60]),  # first rows that differ: kept
+        *reversed_rows(rows[60:]),  # copies: their expected rows stand for them
+        new_row,  # a new id's first row: kept
+        changed_row(rows[3], 2, "x"),
+        rows[70],
+        new_row,
+    ]
+    reads: list[int] = []
+    real = _score_final_idjoin._IdPairing._first_rows
+
+    def counted(pairing: object, *arguments: object) -> object:
+        reads.append(1)
+        return real(pairing, *arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_score_final_idjoin._IdPairing, "_first_rows", counted)
+    expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
+    assert id_joined(published, case_dir, expected, candidate_bytes)
+    assert reads == []
+    # 61 first rows differ (60 changed, 1 new): at the limit, all are kept ...
+    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 61)
+    assert id_joined(published, case_dir, expected, candidate_bytes)
+    assert reads == []
+    # ... past it, none are, and the candidate is read again.
+    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 60)
+    assert id_joined(published, case_dir, expected, candidate_bytes)
+    assert reads == [1]

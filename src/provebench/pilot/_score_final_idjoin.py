@@ -89,6 +89,10 @@ _ALL: Final = -1  # the part of one process: every id
 HELD_LIMIT = 1 << 17
 # Kept expected records whose hashes are made again at once when repeats are settled.
 _SETTLE_SLICE = 1 << 14
+# First candidate rows of ids that differ from their expected row, or that the expected rows
+# lack, kept (≈3.5 MiB for the pilot's register) so that settling repeats reads nothing again;
+# past this many, none are kept, and the candidate is read again if an id repeats.
+FIRST_ROWS_KEPT = 1 << 14
 
 
 class _NotPlain(Exception):
@@ -291,6 +295,9 @@ class _IdPairing:
         self.held: dict[int, list[Record]] = {}
         self.held_rows = 0
         self.expected_held: set[int] = set()  # those of them that are expected ids
+        # Every first row that is not a copy of its expected row, while they are few (None
+        # once they passed `FIRST_ROWS_KEPT`): with it, a copy is known by its absence.
+        self.first_differing: dict[int, Record] | None = {}
         self.position = 0
         self.in_both = 0
         self.fields_matched = 0
@@ -319,6 +326,7 @@ class _IdPairing:
         met_hashes = list(compress(hashes, met))
         if met_hashes:
             self._compare(
+                met_hashes,
                 list(compress(found, met)),  # type: ignore[arg-type]  # met: no None
                 list(compress(records, met)),
             )
@@ -335,6 +343,7 @@ class _IdPairing:
             before = len(only_candidate)
             only_candidate.update(hashes)
             if len(only_candidate) - before == len(hashes):
+                self._keep_first(hashes, records)
                 return
             # A repeat within the batch. None of these hashes was there before: undone, and
             # taken row by row below.
@@ -343,7 +352,18 @@ class _IdPairing:
         for file_hash in hashes:
             again.append(file_hash in only_candidate)
             only_candidate.add(file_hash)
+        first = list(map(not_, again))
+        self._keep_first(list(compress(hashes, first)), list(compress(records, first)))
         self._hold(compress(hashes, again), compress(records, again), expected=False)
+
+    def _keep_first(self, hashes: list[int], records: list[Record]) -> None:
+        """Keep first rows that are no copy of their expected row, while they are few."""
+        kept = self.first_differing
+        if kept is None:
+            return
+        kept.update(zip(hashes, records, strict=True))
+        if len(kept) > FIRST_ROWS_KEPT:
+            self.first_differing = None  # too many to hold: settling reads the candidate
 
     def _hold(self, hashes: Iterable[int], records: Iterable[Record], *, expected: bool) -> None:
         """Keep a later row of an id, in file order, for `settle`; past `HELD_LIMIT` rows,
@@ -361,14 +381,20 @@ class _IdPairing:
         """Correct the counts for the ids of more than one candidate row, once every row is read.
 
         The published scorer keeps the last row of an id (`ck`): its fields count, not those of
-        the first row, counted as it was met. The first row of each such id is read again from
-        the candidate file (this part's rows of those ids only); its expected row was kept.
-        Every row of one hash must hold one id: two ids of one hash decline (the digest join
-        compares the ids themselves)."""
+        the first row, counted as it was met. The first row of each such id was kept when it
+        differed from its expected row (or had none), and is the expected row, which was kept,
+        when it did not; only when there were too many differing rows to keep is it read again
+        from the candidate file (this part's rows of those ids only). Every row of one hash
+        must hold one id: two ids of one hash decline (the digest join compares the ids
+        themselves)."""
         if not self.held:
             return
-        first = self._first_rows(paths[1], sizes, set(self.held))
         expected = self._kept_expected(self.expected_held)
+        kept = self.first_differing
+        if kept is None:
+            first = self._first_rows(paths[1], sizes, set(self.held))
+        else:
+            first = {h: kept[h] if h in kept else expected[h] for h in self.held}
         for file_hash, later in self.held.items():
             if len(set(self.layout.file_ids([first[file_hash], *later]))) != 1:
                 raise _NotPlain
@@ -450,8 +476,9 @@ class _IdPairing:
             self.order = None  # no longer needed: its memory goes
             self.order_ok = False
 
-    def _compare(self, expected: list[Record], candidate: list[Record]) -> None:
-        """Count the fields of the paired rows that match (pilot §7 field accuracy)."""
+    def _compare(self, hashes: list[int], expected: list[Record], candidate: list[Record]) -> None:
+        """Count the fields of the paired rows that match (pilot §7 field accuracy); keep the
+        rows that differ, while few (`_keep_first`)."""
         self.in_both += len(expected)
         differ = list(map(ne, expected, candidate))
         changed = differ.count(True)
@@ -467,6 +494,8 @@ class _IdPairing:
         if same_ids != changed:
             raise _NotPlain  # two ids of one hash: the digest join compares the ids
         self.fields_matched += matched
+        if self.first_differing is not None:
+            self._keep_first(list(compress(hashes, differ)), list(compress(candidate, differ)))
 
     def part_counts(self) -> dict[str, int]:
         """What this part adds to the counts of the other."""
