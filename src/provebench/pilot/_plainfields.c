@@ -469,7 +469,7 @@ shares_keep(Shares *shares, PyObject *row, PyObject *hash)
  * or of every hash in between. `all_hashes` is every record's hash, in order, when `keep_all`
  * (the order check), as native 8-byte integers (what `array("q").tobytes()` holds), else
  * None. None, for the caller's own road, where `first_fields` declines or an id is empty (that
- * road refuses the files). */
+ * road counts a row without an id apart). */
 static PyObject *
 hash_first_fields(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -605,9 +605,9 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
  * `keyed.get(hash)`, and, when that value is neither None nor `met`, `keyed[hash] = met` at
  * once, while the entry is still in the cache (the Python road looks every hash up, then
  * marks every met one in a second pass over the dict). So a hash met twice in the batch reads
- * `met` the second time, as a hash met in an earlier batch does; the caller declines on either
- * (a repeated id). None, before anything is changed, unless `keyed` is exactly a dict and every
- * hash exactly an int (whose look-up runs no Python code). */
+ * `met` the second time, as a hash met in an earlier batch does; the caller holds either row
+ * (a repeated id) until the candidate is read. None, before anything is changed, unless `keyed`
+ * is exactly a dict and every hash exactly an int (whose look-up runs no Python code). */
 static PyObject *
 take_met(PyObject *Py_UNUSED(module), PyObject *args)
 {
