@@ -177,12 +177,8 @@ def looks_unordered(expected_csv: str | Path, candidate_csv: str | Path) -> bool
     return following < PROBE_ORDERED_SHARE * pairs
 
 
-def _first_field(line: str) -> str:
-    return line.partition(",")[0]
-
-
 def _first_fields(path: str | Path) -> list[str]:
-    return list(map(_first_field, window_lines(path, 0, PROBE_BYTES)))
+    return [line.partition(",")[0] for line in window_lines(path, 0, PROBE_BYTES)]
 
 
 def keyed_join(
