@@ -467,6 +467,42 @@ def test_take_met_answers_what_the_model_answers_or_declines(
     assert keyed == after
 
 
+# `take_met` looks its hashes up 128 at a time, then marks them (_plainfields.c, TAKE_CHUNK).
+_TAKE_CHUNK = 128
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    keyed=st.dictionaries(st.integers(0, 299), st.sampled_from(["r1", "r2"]), max_size=250),
+    hashes=st.lists(st.integers(0, 320), min_size=_TAKE_CHUNK - 8, max_size=3 * _TAKE_CHUNK),
+)
+def test_take_met_over_several_chunks_answers_what_the_model_answers(
+    keyed: dict[int, object], hashes: list[object]
+) -> None:
+    before = dict(keyed)
+    assert take_met(keyed, hashes, "") == _model_take_met(before, hashes, "")[0]
+    assert keyed == _model_take_met(before, hashes, "")[1]
+
+
+def test_take_met_finds_repeats_in_a_chunk_and_across_chunks() -> None:
+    """A hash met earlier in its chunk, or in the chunk before, reads `met`; a hash the dict
+    lacks reads None however often it comes."""
+    keyed = {value: f"r{value}" for value in range(2 * _TAKE_CHUNK)}
+    hashes = list(range(2 * _TAKE_CHUNK))
+    hashes[_TAKE_CHUNK - 1] = 0  # the first chunk's last, a repeat of its first
+    hashes[_TAKE_CHUNK] = 1  # the second chunk's first, a repeat of the first chunk's second
+    hashes[-1] = hashes[-2] = 10**6  # no such key, twice
+    found = take_met(keyed, hashes, "")
+    assert found is not None
+    assert found[0] == "r0" and found[_TAKE_CHUNK - 1] == ""
+    assert found[1] == "r1" and found[_TAKE_CHUNK] == ""
+    assert found[-1] is None and found[-2] is None
+    assert found[2 : _TAKE_CHUNK - 1] == [f"r{value}" for value in range(2, _TAKE_CHUNK - 1)]
+    assert (found, keyed) == _model_take_met(
+        {value: f"r{value}" for value in range(2 * _TAKE_CHUNK)}, hashes, ""
+    )
+
+
 def test_take_met_declines_a_dict_of_another_class() -> None:
     keyed = _OtherDict({1: "r1"})
     assert take_met(keyed, [1], "") is None

@@ -648,15 +648,23 @@ own_lines(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_BuildValue("(nNNNN)", records, all, shares.own, shares.own_hashes, quoted);
 }
 
+/* How many hashes `take_met` looks up before it marks them. The look-ups of a chunk depend on
+ * nothing but their own hash, so the processor runs their cache misses side by side; a mark
+ * (a second look-up that writes) between two of them stops that. Marked after its chunk, each
+ * entry is still in the cache. Measured on half a million shuffled hashes: 0.13 s against
+ * 0.22 s for marking each as it is found; chunks of 64 to 256 do as well, 512 and more (whose
+ * entries no longer stay in the cache) lose it again. */
+#define TAKE_CHUNK 128
+
 /* take_met(keyed, hashes, met) -> list | None
  *
  * The id join's look-up of a batch (_score_final_idjoin.py): for each hash in turn, the value
- * `keyed.get(hash)`, and, when that value is neither None nor `met`, `keyed[hash] = met` at
- * once, while the entry is still in the cache (the Python road looks every hash up, then
- * marks every met one in a second pass over the dict). So a hash met twice in the batch reads
- * `met` the second time, as a hash met in an earlier batch does; the caller holds either row
- * (a repeated id) until the candidate is read. None, before anything is changed, unless `keyed`
- * is exactly a dict and every hash exactly an int (whose look-up runs no Python code). */
+ * `keyed.get(hash)`, and, when that value is neither None nor `met`, `keyed[hash] = met`. So a
+ * hash met twice in the batch reads `met` the second time, as a hash met in an earlier batch
+ * does; the caller holds either row (a repeated id) until the candidate is read. The hashes are
+ * taken `TAKE_CHUNK` at a time: looked up, then marked (a repeat within the chunk finds its
+ * mark there, and reads `met`). None, before anything is changed, unless `keyed` is exactly a
+ * dict and every hash exactly an int (whose look-up runs no Python code). */
 static PyObject *
 take_met(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -679,21 +687,42 @@ take_met(PyObject *Py_UNUSED(module), PyObject *args)
         return NULL;
     }
     /* An int's hash and equality run no Python code, and neither does replacing a value that
-     * is held here: the list and the dict change only through this loop. */
-    for (Py_ssize_t index = 0; index < count; index++) {
-        PyObject *hash = PyList_GET_ITEM(hashes, index);
-        PyObject *value = PyDict_GetItemWithError(keyed, hash);
-        if (value == NULL) {
-            if (PyErr_Occurred()) {
+     * is held here: the list and the dict change only through this loop, so a value looked up
+     * stays alive, borrowed, until the chunk takes its reference. */
+    PyObject *values[TAKE_CHUNK];
+    for (Py_ssize_t first = 0; first < count; first += TAKE_CHUNK) {
+        Py_ssize_t size = count - first < TAKE_CHUNK ? count - first : TAKE_CHUNK;
+        for (Py_ssize_t offset = 0; offset < size; offset++) {
+            PyObject *hash = PyList_GET_ITEM(hashes, first + offset);
+            values[offset] = PyDict_GetItemWithError(keyed, hash);
+            if (values[offset] == NULL && PyErr_Occurred()) {
                 Py_DECREF(found);
                 return NULL;
             }
-            value = Py_None;
         }
-        PyList_SET_ITEM(found, index, Py_NewRef(value));
-        if (value != Py_None && value != met && PyDict_SetItem(keyed, hash, met) < 0) {
-            Py_DECREF(found);
-            return NULL;
+        for (Py_ssize_t offset = 0; offset < size; offset++) {
+            PyObject *value = values[offset] == NULL ? Py_None : values[offset];
+            PyList_SET_ITEM(found, first + offset, Py_NewRef(value));
+        }
+        for (Py_ssize_t offset = 0; offset < size; offset++) {
+            PyObject *value = values[offset];
+            if (value == NULL || value == met) {
+                continue;
+            }
+            PyObject *hash = PyList_GET_ITEM(hashes, first + offset);
+            PyObject *now = PyDict_GetItemWithError(keyed, hash);
+            if (now == met) {  /* marked by an earlier row of this chunk: a repeat */
+                PyList_SET_ITEM(found, first + offset, Py_NewRef(met));
+                Py_DECREF(value);
+            }
+            else if (now == NULL && PyErr_Occurred()) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            else if (PyDict_SetItem(keyed, hash, met) < 0) {
+                Py_DECREF(found);
+                return NULL;
+            }
         }
     }
     return found;
