@@ -27,7 +27,8 @@ from itertools import compress, repeat
 from operator import gt
 from typing import cast
 
-from provebench.pilot._score_final_csv import Batch, Record, record_fields
+from provebench.pilot._score_final_compiled import COMPILED
+from provebench.pilot._score_final_csv import Batch, QuotedRecord, Record, record_fields
 from provebench.pilot._score_final_cursor import (
     RESYNC_WINDOW,
     Cursor,
@@ -35,6 +36,8 @@ from provebench.pilot._score_final_cursor import (
 )
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from provebench.pilot._score_final_recent import LOOKUP_BUDGET, RecentRows
+
+_plain_widths = COMPILED.plain_widths
 
 _IN_EXPECTED = 1
 _IN_CANDIDATE = 2
@@ -317,7 +320,10 @@ class LockstepJoin:
 
     def _rows_with_extra_fields(self, records: list[Record]) -> int:
         """How many records have more fields than the header (DictReader's None key)."""
-        separators = self.expected.width - 1
+        width = self.expected.width
+        if _plain_widths is not None and _plain_widths(records, width, QuotedRecord):
+            return 0  # compiled: every record exactly as wide as the header, counted in place
+        separators = width - 1
         try:
             # Commas in the text bound the field separators from above (quoted fields may
             # hold commas), so only records with more commas than the header need a look.
