@@ -35,9 +35,10 @@ Where the compiled functions were built (`_score_final_compiled`), a piece of te
 stream would cut at its line ends alone (LF or CRLF) has its ids hashed and its lines shared out
 in one pass (`own_lines`): only the part's own lines are made into strings, about half of them,
 and those holding a quote are parsed as the stream parses them. Other pieces are split into
-records first (`hash_first_fields`, then the Python road). Each hash found is marked met as it
-is found (`take_met`), while its entry is in the cache. Each answers exactly what the Python
-road answers, or declines to it.
+records first (`hash_first_fields`, then the Python road). A batch's hashes are looked up 128
+at a time, their cache misses side by side, and each found is marked met just after, while its
+entry is still in the cache (`take_met`). Each answers exactly what the Python road answers, or
+declines to it.
 
 When it answers, the counts are the digest join's (`KeyedJoin`), so `score_final_state` scores
 all three roads alike; the tests hold them equal on every case. Bad input is refused by the same
@@ -444,7 +445,7 @@ class _IdPairing:
         """The expected record of each hash (None: no expected id has it), each met one marked
         `_MET` in `keyed`: a hash met before, in this batch or an earlier one, finds `_MET`."""
         if _take_met is not None:
-            # Compiled: each entry marked as it is found, while it is in the cache.
+            # Compiled: looked up a chunk at a time, each entry marked while in the cache.
             found = _take_met(self.keyed, hashes, _MET)
             if found is not None:
                 return found
