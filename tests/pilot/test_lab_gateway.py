@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import types
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from provebench.pilot._lab import (
     DriveState,
     Fault,
     FaultPlan,
+    FileNotFound,
     Gateway,
     InvalidArgument,
     PermissionDenied,
@@ -474,3 +477,43 @@ def test_importer_objects_are_logged_as_plain_data_without_running_their_methods
     with pytest.raises(InvalidArgument):
         ctx.sheets.append_rows([_Boom(row("f2"))])
     assert record.entries[-1][1]["error"]["code"] == "invalid_argument"
+
+
+# -- no reference cycle through a raised error -------------------------------------------------
+
+
+class _Held:
+    """Held by the caller's frame: alive as long as that frame is."""
+
+
+def _caller_frame_outlives_the_call(call: Any, error: type[BaseException]) -> bool:
+    """Whether the frame that made a gateway call, which caught the error, is kept alive after
+    it returns, until a collection: a raised error whose traceback holds a frame whose name
+    holds the error is a reference cycle, and it holds every frame of the importer's stack,
+    with their locals (a cycle's listing of every file, say)."""
+
+    def importer_frame() -> weakref.ref[_Held]:
+        held = _Held()
+        with pytest.raises(error):
+            call()
+        return weakref.ref(held)
+
+    gc.disable()
+    try:
+        return importer_frame()() is not None
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda ctx: ctx.drive.get_file("missing"), FileNotFound),
+        (lambda ctx: ctx.drive.list_files(0), InvalidArgument),
+        (lambda ctx: ctx.drive.list_files(10), ApiTimeout),
+        (lambda ctx: ctx.sheets.set_status("f1", "imported"), PermissionDenied),
+    ],
+)
+def test_a_raised_error_leaves_no_frame_alive(call: Any, error: type[BaseException]) -> None:
+    ctx, _, _ = make_lab(["f1"], faults=[Fault("list_page", 1, "timeout")])
+    assert not _caller_frame_outlives_the_call(lambda: call(ctx), error)

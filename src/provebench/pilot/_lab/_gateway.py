@@ -153,7 +153,10 @@ class Gateway:
                 "drive.get", {"call": call, **arguments, "error": error_payload(error)}
             )
             self._record.errors += 1
-            raise error
+            try:
+                raise error
+            finally:
+                del error  # see _raise_fault
         self._record.add("drive.get", {"call": call, **arguments, "result": self._describe(found)})
         return found
 
@@ -328,6 +331,9 @@ class Gateway:
     def _raise_fault(
         self, call: int, operation: str, arguments: dict[str, Any], fault: Fault
     ) -> NoReturn:
+        # The error is raised from a name of this frame, and its traceback holds this frame:
+        # a reference cycle, which would keep the importer's whole stack (a cycle's listing of
+        # every file, say) alive until the next collection. The name is dropped as it raises.
         error = fault.exception()
         applied = fault.applied_then_error
         self._record.add(
@@ -339,7 +345,10 @@ class Gateway:
             payload["applied"] = applied
         self._record.add(operation, payload)
         self._record.errors += 1
-        raise error
+        try:
+            raise error
+        finally:
+            del error
 
     def _invalid(
         self, call: int, operation: str, arguments: dict[str, Any], reason: str
@@ -347,7 +356,10 @@ class Gateway:
         error: LabError = InvalidArgument(reason)
         self._record.add(operation, {"call": call, **arguments, "error": error_payload(error)})
         self._record.errors += 1
-        raise error
+        try:
+            raise error
+        finally:
+            del error
 
 
 __all__ = ["MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]
