@@ -31,6 +31,24 @@ def _reappear_present(events: Events) -> None:
     events[index]["file_id"] = added["file"]["file_id"]
 
 
+def _remove_twice(events: Events) -> None:
+    index = _first(events, "file_removed")
+    events.insert(index + 1, dict(events[index]))
+
+
+def _rename_removed(events: Events) -> None:
+    index = _first(events, "file_removed")
+    rename = dict(events[_first(events, "file_renamed")])
+    rename["file_id"], rename["cycle"] = events[index]["file_id"], events[index]["cycle"]
+    events.insert(index + 1, rename)
+
+
+def _relist_removed(events: Events) -> None:
+    index = _first(events, "file_removed")
+    relisted = {key: events[index][key] for key in ("cycle", "file_id")}
+    events.insert(index + 1, {**relisted, "seq": 0, "kind": "file_relisted"})
+
+
 def _add_twice(events: Events) -> None:
     first = _first(events, "file_added")
     second = _first(events, "file_added", first + 1)
@@ -71,6 +89,9 @@ def _cycle_skipped(events: Events) -> None:
     [
         (_remove_unknown, "file_id"),
         (_reappear_present, "file_id"),
+        (_remove_twice, "file_id"),
+        (_rename_removed, "file_id"),
+        (_relist_removed, "file_id"),
         (_add_twice, "file.file_id"),
         (_wrong_previous_name, "previous_name"),
         (_wrong_previous_folder, "previous_folder_id"),

@@ -12,7 +12,9 @@ stream whose events could not have happened (pilot §9: the event snapshot is ev
 - `applied_then_error` is scheduled only for `append_rows`; a file is added during a scan only in a
   cycle that is not the last of its run version.
 
-Memory is one small entry per file_id (a hash of its current name and its folder).
+Memory is two small entries per file_id (a hash of its current name, its folder), in dicts of
+plain values: a dict of tuples would be tracked by the garbage collector again with every file
+added, and looked through whole at the end of every cycle (the runner collects then).
 """
 
 from __future__ import annotations
@@ -45,8 +47,11 @@ class StreamChecker:
         self.cycle = 0
         self.version: RunVersion | None = None
         self.zone_changed = False
-        # file_id -> (present, hash of current name, folder_id)
-        self.files: dict[str, tuple[bool, int, str]] = {}
+        # Every file_id added: the hash of its current name, and its folder; those removed and
+        # not reappeared.
+        self.name_hashes: dict[str, int] = {}
+        self.folders: dict[str, str] = {}
+        self.removed: set[str] = set()
 
     def fail(self, message: str, line: int, field: str) -> ProvebenchError:
         return ProvebenchError(message, path=self.path, line=line, field=field)
@@ -108,7 +113,7 @@ class StreamChecker:
 
     def _added(self, event: FileAdded | FileAddedDuringScan, line: int) -> None:
         file = event.file
-        if file.file_id in self.files:
+        if file.file_id in self.name_hashes:
             raise self.fail("file_id added twice", line, "file.file_id")
         if isinstance(event, FileAddedDuringScan):
             assert self.version is not None
@@ -116,31 +121,35 @@ class StreamChecker:
                 raise self.fail(
                     "file added during the scan of a run version's last cycle", line, "cycle"
                 )
-        self.files[file.file_id] = (True, hash(file.name), file.folder_id)
+        self.name_hashes[file.file_id] = hash(file.name)
+        self.folders[file.file_id] = file.folder_id
 
     def _touched(self, event: FileRemoved | FileReappeared | FileRelisted, line: int) -> None:
-        state = self.files.get(event.file_id)
+        file_id = event.file_id
         must_be_present = not isinstance(event, FileReappeared)
-        if state is None or state[0] != must_be_present:
+        present = file_id in self.name_hashes and file_id not in self.removed
+        if file_id not in self.name_hashes or present != must_be_present:
             wanted = "a present" if must_be_present else "a removed"
             raise self.fail(f"{event.kind} needs {wanted} file", line, "file_id")
-        if not isinstance(event, FileRelisted):
-            self.files[event.file_id] = (not state[0], state[1], state[2])
+        if isinstance(event, FileRemoved):
+            self.removed.add(file_id)
+        elif isinstance(event, FileReappeared):
+            self.removed.discard(file_id)
 
     def _changed(self, event: FileRenamed | FileMoved, line: int) -> None:
-        state = self.files.get(event.file_id)
-        if state is None or not state[0]:
+        file_id = event.file_id
+        if file_id not in self.name_hashes or file_id in self.removed:
             raise self.fail(f"{event.kind} needs a present file", line, "file_id")
         if isinstance(event, FileRenamed):
-            if hash(event.previous_name) != state[1]:
+            if hash(event.previous_name) != self.name_hashes[file_id]:
                 raise self.fail("previous_name is not the file's name", line, "previous_name")
-            self.files[event.file_id] = (True, hash(event.new_name), state[2])
+            self.name_hashes[file_id] = hash(event.new_name)
         else:
-            if event.previous_folder_id != state[2]:
+            if event.previous_folder_id != self.folders[file_id]:
                 raise self.fail(
                     "previous_folder_id is not the file's folder", line, "previous_folder_id"
                 )
-            self.files[event.file_id] = (True, state[1], event.new_folder_id)
+            self.folders[file_id] = event.new_folder_id
 
     def finish(self) -> None:
         if self.version is not None and self.version.first_cycle > 1 and not self.zone_changed:
