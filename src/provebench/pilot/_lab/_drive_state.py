@@ -85,7 +85,9 @@ class DriveState:
             self._sorted_ids.extend(self._pending)
             self._sorted_ids.sort()  # Timsort merges the two ascending runs in linear time
             self._pending.clear()
-            self._sorted_files = list(map(self._known.__getitem__, self._sorted_ids))
+            # In place: the runner's collector froze this list at the end of the last cycle; a
+            # new one would be young, and looked through whole at the end of this one.
+            self._sorted_files[:] = map(self._known.__getitem__, self._sorted_ids)
 
     def _set_file(self, file: ListedFile) -> None:
         """Record `file` as the latest metadata of its id, in the listing order too."""
