@@ -375,7 +375,7 @@ def _run_cycles_collected(
         ledger.append_batch(outcome.entries)
         crash.at("after_commit", cycle)
         state.committed = cycle
-        state.confirmed_ids = state.confirmed_ids.union(outcome.confirmed_ids)
+        confirmed_now = outcome.confirmed_ids
         state.register_rows = outcome.register_rows
         state.register_sha256 = outcome.register_sha256
         if outcome.agent_error is not None:
@@ -394,6 +394,11 @@ def _run_cycles_collected(
         # collector's sight, so later collections scan new objects only (linear, not quadratic,
         # in the Drive's size). `execute_run` unfreezes them at the end.
         gc.collect()
+        # The confirmed ids grow with every cycle, and a set cannot grow in place behind the
+        # importer's frozenset: made after the collection, the new one is frozen at once
+        # instead of being looked through whole by it (nothing reads it before the next cycle).
+        state.confirmed_ids = state.confirmed_ids.union(confirmed_now)
+        del confirmed_now
         gc.freeze()
     state.confirmed_ids = frozenset()
 
