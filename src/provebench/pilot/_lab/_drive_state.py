@@ -10,7 +10,7 @@ file until the next cycle; one that re-lists until a full pass sees nothing new 
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from typing import Protocol
 
 
@@ -24,7 +24,7 @@ class ListedFile(Protocol):
 class DriveState:
     """Files currently in the Drive; mutated only by the laboratory, never by an importer."""
 
-    __slots__ = ("_known", "_pending", "_present", "_sorted_files", "_sorted_ids")
+    __slots__ = ("_absent", "_known", "_pending", "_present", "_sorted_files", "_sorted_ids")
 
     def __init__(self) -> None:
         self._known: dict[str, ListedFile] = {}  # every file ever added, by id, latest metadata
@@ -34,6 +34,9 @@ class DriveState:
         # per id (the reference lists every file at least twice a cycle, pilot §12).
         self._sorted_files: list[ListedFile] = []
         self._pending: list[str] = []  # added since the last `settle`, not yet in _sorted_ids
+        # The known ids that are not present, ascending: few, so whether a page's stretch of
+        # ids holds one is a bisection, not a look-up of each of its ids in `_present`.
+        self._absent: list[str] = []
 
     def __len__(self) -> int:
         return len(self._present)
@@ -55,7 +58,7 @@ class DriveState:
             self._known[file_id] = file  # not in the listing order until `settle`
         else:
             self._set_file(file)
-        self._present.add(file_id)
+        self._make_present(file_id)
 
     def add_now(self, file: ListedFile) -> None:
         """A new file that must be visible at once, in the middle of a traversal."""
@@ -65,18 +68,28 @@ class DriveState:
             self._sorted_ids.insert(index, file_id)
             self._sorted_files.insert(index, file)
         self._set_file(file)
-        self._present.add(file_id)
+        self._make_present(file_id)
 
     def replace(self, file: ListedFile) -> None:
         """New metadata for a known file (rename, move); its place in the order is its id."""
         self._set_file(file)
 
     def remove(self, file_id: str) -> None:
-        self._present.discard(file_id)
+        if file_id in self._present:
+            self._present.discard(file_id)
+            insort(self._absent, file_id)
 
     def reappear(self, file_id: str) -> None:
         if file_id in self._known:
+            self._make_present(file_id)
+
+    def _make_present(self, file_id: str) -> None:
+        if file_id not in self._present:
             self._present.add(file_id)
+            absent = self._absent
+            index = bisect_left(absent, file_id)
+            if index < len(absent) and absent[index] == file_id:
+                del absent[index]
 
     def settle(self) -> None:
         """Merge the batched additions into the listing order (one merge of two sorted runs)."""
@@ -104,8 +117,7 @@ class DriveState:
         """Up to `page_size` present files with id > `after_id` (their ids and the files), and
         the id to continue after (None when no present file follows)."""
         ids, files = self._sorted_ids, self._sorted_files
-        present = self._present
-        every_known_present = len(present) == len(ids)
+        present, absent = self._present, self._absent
         index = 0 if after_id is None else bisect_right(ids, after_id)
         end = len(ids)
         page_ids: list[str] = []
@@ -113,8 +125,9 @@ class DriveState:
         while index < end and len(page_ids) < page_size:
             stop = index + page_size - len(page_ids)
             window = ids[index:stop]
-            if every_known_present or present.issuperset(window):  # one C-level check
-                page_ids.extend(window)
+            first_absent = bisect_left(absent, window[0])
+            if first_absent == len(absent) or absent[first_absent] > window[-1]:
+                page_ids.extend(window)  # no absent id in the window's stretch
                 page_files.extend(files[index:stop])
             else:  # some known files are absent: skip them
                 for offset, file_id in enumerate(window, start=index):
@@ -122,7 +135,7 @@ class DriveState:
                         page_ids.append(file_id)
                         page_files.append(files[offset])
             index += len(window)
-        if not every_known_present:
+        if absent:
             while index < end and ids[index] not in present:
                 index += 1
         return page_ids, page_files, (page_ids[-1] if index < end and page_ids else None)
