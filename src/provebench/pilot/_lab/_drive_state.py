@@ -10,7 +10,7 @@ file until the next cycle; one that re-lists until a full pass sees nothing new 
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 from typing import Protocol
 
 
@@ -24,7 +24,15 @@ class ListedFile(Protocol):
 class DriveState:
     """Files currently in the Drive; mutated only by the laboratory, never by an importer."""
 
-    __slots__ = ("_absent", "_known", "_pending", "_present", "_sorted_files", "_sorted_ids")
+    __slots__ = (
+        "_absent",
+        "_absent_sorted",
+        "_known",
+        "_pending",
+        "_present",
+        "_sorted_files",
+        "_sorted_ids",
+    )
 
     def __init__(self) -> None:
         self._known: dict[str, ListedFile] = {}  # every file ever added, by id, latest metadata
@@ -34,9 +42,12 @@ class DriveState:
         # per id (the reference lists every file at least twice a cycle, pilot §12).
         self._sorted_files: list[ListedFile] = []
         self._pending: list[str] = []  # added since the last `settle`, not yet in _sorted_ids
-        # The known ids that are not present, ascending: few, so whether a page's stretch of
-        # ids holds one is a bisection, not a look-up of each of its ids in `_present`.
-        self._absent: list[str] = []
+        # The known ids that are not present, and the same ascending (None: to be sorted again),
+        # so that whether a page's stretch of ids holds one is a bisection, not a look-up of
+        # each of its ids in `_present`. Sorted when a page is asked for, not at each change:
+        # removals come between listings, however many there are.
+        self._absent: set[str] = set()
+        self._absent_sorted: list[str] | None = []
 
     def __len__(self) -> int:
         return len(self._present)
@@ -77,7 +88,8 @@ class DriveState:
     def remove(self, file_id: str) -> None:
         if file_id in self._present:
             self._present.discard(file_id)
-            insort(self._absent, file_id)
+            self._absent.add(file_id)
+            self._absent_sorted = None
 
     def reappear(self, file_id: str) -> None:
         if file_id in self._known:
@@ -86,10 +98,9 @@ class DriveState:
     def _make_present(self, file_id: str) -> None:
         if file_id not in self._present:
             self._present.add(file_id)
-            absent = self._absent
-            index = bisect_left(absent, file_id)
-            if index < len(absent) and absent[index] == file_id:
-                del absent[index]
+            if file_id in self._absent:
+                self._absent.discard(file_id)
+                self._absent_sorted = None
 
     def settle(self) -> None:
         """Merge the batched additions into the listing order (one merge of two sorted runs)."""
@@ -117,7 +128,9 @@ class DriveState:
         """Up to `page_size` present files with id > `after_id` (their ids and the files), and
         the id to continue after (None when no present file follows)."""
         ids, files = self._sorted_ids, self._sorted_files
-        present, absent = self._present, self._absent
+        present, absent = self._present, self._absent_sorted
+        if absent is None:
+            absent = self._absent_sorted = sorted(self._absent)
         index = 0 if after_id is None else bisect_right(ids, after_id)
         end = len(ids)
         page_ids: list[str] = []
