@@ -148,15 +148,9 @@ class Gateway:
         arguments = {"file_id": plain(file_id)}
         found = self._drive.get(str.__str__(file_id)) if isinstance(file_id, str) else None
         if found is None:
-            error = FileNotFound(f"no file with id {file_id!r}")
-            self._record.add(
-                "drive.get", {"call": call, **arguments, "error": error_payload(error)}
+            raise self._answered(
+                call, "drive.get", arguments, FileNotFound(f"no file with id {file_id!r}")
             )
-            self._record.errors += 1
-            try:
-                raise error
-            finally:
-                del error  # see _raise_fault
         self._record.add("drive.get", {"call": call, **arguments, "result": self._describe(found)})
         return found
 
@@ -331,35 +325,38 @@ class Gateway:
     def _raise_fault(
         self, call: int, operation: str, arguments: dict[str, Any], fault: Fault
     ) -> NoReturn:
-        # The error is raised from a name of this frame, and its traceback holds this frame:
-        # a reference cycle, which would keep the importer's whole stack (a cycle's listing of
-        # every file, say) alive until the next collection. The name is dropped as it raises.
-        error = fault.exception()
         applied = fault.applied_then_error
         self._record.add(
             "fault_injected",
             {"call": call, "operation": operation, "fault": fault.kind, "applied": applied},
         )
-        payload = {"call": call, **arguments, "error": error_payload(error)}
-        if operation == "sheets.append":
-            payload["applied"] = applied
-        self._record.add(operation, payload)
-        self._record.errors += 1
-        try:
-            raise error
-        finally:
-            del error
+        extra = {"applied": applied} if operation == "sheets.append" else {}
+        raise self._answered(call, operation, arguments, fault.exception(), **extra)
 
     def _invalid(
         self, call: int, operation: str, arguments: dict[str, Any], reason: str
     ) -> NoReturn:
-        error: LabError = InvalidArgument(reason)
-        self._record.add(operation, {"call": call, **arguments, "error": error_payload(error)})
+        raise self._answered(call, operation, arguments, InvalidArgument(reason))
+
+    def _answered(
+        self,
+        call: int,
+        operation: str,
+        arguments: Mapping[str, object],
+        error: LabError,
+        **extra: object,
+    ) -> LabError:
+        """Log `error` as the answer to the call, and count it; the caller raises it.
+
+        Raised as this returns it, never from a name: an error held by a name of the frame it is
+        raised from is a reference cycle (error, traceback, frame), which would keep the
+        importer's whole stack (a cycle's listing of every file, say) alive until the next
+        collection."""
+        self._record.add(
+            operation, {"call": call, **arguments, "error": error_payload(error), **extra}
+        )
         self._record.errors += 1
-        try:
-            raise error
-        finally:
-            del error
+        return error
 
 
 __all__ = ["MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]
