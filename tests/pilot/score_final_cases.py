@@ -1,8 +1,8 @@
-"""Registers and candidates shared by the keyed join's tests: each candidate names the kind of
-row it exercises (a copy of an expected row met for the first time, a repeat, a row of its own —
-a changed field, a new id, an empty or missing id, a record spanning lines — before or after its
-id's expected copy, within one batch or across batches), and each pair of files the keyed join's
-fast road (`id_join`) is not made for.
+"""Registers and candidates for the id join's tests, kept apart from them as data: each
+candidate names the kind of row it exercises (a copy of an expected row met for the first time,
+a repeat, a row of its own — a changed field, a new id, an empty or missing id, a record
+spanning lines — before or after its id's expected copy, within one batch or across batches),
+and each pair of files the keyed join's fast road (`id_join`) is not made for.
 """
 
 from __future__ import annotations
