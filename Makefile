@@ -10,8 +10,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The install compiles the C accelerator (hatch_build.py), so a change to its source reinstalls.
-BUILD_INPUTS := pyproject.toml hatch_build.py src/provebench/pilot/_plainfields.c
+# The install compiles the C accelerators (hatch_build.py), so a change to a source reinstalls.
+BUILD_INPUTS := pyproject.toml hatch_build.py src/provebench/pilot/_plainfields.c \
+	src/provebench/pilot/_lab/_listorder.c
 
 $(VENV)/.installed: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .

@@ -1,13 +1,17 @@
-"""Build hook: compile provebench's one C accelerator, `provebench.pilot._plainfields`.
+"""Build hook: compile provebench's C accelerators.
 
-The compiled module speeds up inner loops of the final-state scorer (the field comparison of
-rows that differ, the ids' cut, the width check, the id join's cut, hash and look-up:
-docs/score-final.md); the package has a pure-Python road for everything it does, so a machine
-without a C compiler still gets a working install, with a warning. setuptools drives the
-compiler (it knows each platform's flags and the Python headers); hatchling packs.
+* `provebench.pilot._plainfields` speeds up inner loops of the final-state scorer (the field
+  comparison of rows that differ, the ids' cut, the width check, the id join's cut, hash and
+  look-up: docs/score-final.md);
+* `provebench.pilot._lab._listorder` keeps the laboratory Drive's listing order as files are
+  added (docs/pilot-lab.md, "Performance").
 
-* A wheel gets the compiled file and a platform tag.
-* An editable install (`pip install -e .`, what `make` does) gets the compiled file next to its
+The package has a pure-Python road for everything they do, so a machine without a C compiler
+still gets a working install, with a warning. setuptools drives the compiler (it knows each
+platform's flags and the Python headers); hatchling packs.
+
+* A wheel gets the compiled files and a platform tag.
+* An editable install (`pip install -e .`, what `make` does) gets each compiled file next to its
   source in `src/`, where the editable path finds it (`build_ext --inplace`, in effect).
 """
 
@@ -19,8 +23,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-MODULE = "provebench.pilot._plainfields"
-SOURCE = Path("src/provebench/pilot/_plainfields.c")
+# Module name -> its C source. Compiled together: one compiler failure leaves all pure Python.
+MODULES = {
+    "provebench.pilot._plainfields": Path("src/provebench/pilot/_plainfields.c"),
+    "provebench.pilot._lab._listorder": Path("src/provebench/pilot/_lab/_listorder.c"),
+}
 
 
 class CompiledAccelerator(BuildHookInterface):
@@ -32,29 +39,35 @@ class CompiledAccelerator(BuildHookInterface):
             built = _compile(root, root / "build" / "accelerator")
         except Exception as error:  # any compiler or setuptools failure: stay pure Python
             if version == "editable":  # never leave a file compiled from an older source
-                for stale in (root / SOURCE.parent).glob("_plainfields.*.so"):
-                    stale.unlink()
+                for source in MODULES.values():
+                    for stale in (root / source.parent).glob(f"{source.stem}.*.so"):
+                        stale.unlink()
             self.app.display_warning(
-                f"provebench: {MODULE} not compiled ({error.__class__.__name__}: {error}); "
-                "the pure-Python road will be used (slower final-state scoring)"
+                f"provebench: {', '.join(MODULES)} not compiled "
+                f"({error.__class__.__name__}: {error}); the pure-Python roads will be used "
+                "(slower final-state scoring and laboratory runs)"
             )
             return
-        if version == "editable":
-            shutil.copy2(built, root / SOURCE.parent / built.name)
-            return
-        build_data["force_include"][str(built)] = f"provebench/pilot/{built.name}"
-        build_data["pure_python"] = False
-        build_data["infer_tag"] = True
+        for source, path in built:
+            if version == "editable":
+                shutil.copy2(path, root / source.parent / path.name)
+            else:
+                package = source.parent.relative_to("src").as_posix()
+                build_data["force_include"][str(path)] = f"{package}/{path.name}"
+        if version != "editable":
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
 
 
-def _compile(root: Path, work: Path) -> Path:
+def _compile(root: Path, work: Path) -> list[tuple[Path, Path]]:
+    """Each module's (source, compiled file)."""
     from setuptools import Distribution, Extension
 
-    extension = Extension(MODULE, [str(root / SOURCE)])
-    distribution = Distribution({"name": "provebench", "ext_modules": [extension]})
+    extensions = [Extension(name, [str(root / source)]) for name, source in MODULES.items()]
+    distribution = Distribution({"name": "provebench", "ext_modules": extensions})
     command = distribution.get_command_obj("build_ext")
     command.build_temp = str(work / "temp")
     command.build_lib = str(work / "lib")
     command.ensure_finalized()
     command.run()
-    return Path(command.get_ext_fullpath(MODULE))
+    return [(source, Path(command.get_ext_fullpath(name))) for name, source in MODULES.items()]

@@ -6,10 +6,12 @@ import random
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from provebench.ledger import Ledger
 from provebench.pilot import DriveFile
 from provebench.pilot._evaluate._log import read_log
-from provebench.pilot._lab import DriveState, lab_file
+from provebench.pilot._lab import DriveState, _drive_state, lab_file
 from provebench.pilot._lab._listing import ListingReplay, listing_result, page_digest
 from provebench.pilot._publish import presented_order_key
 from provebench.pilot._rows import REGISTER_COLUMNS
@@ -38,32 +40,41 @@ def _naive_page(
     return page, [files[f] for f in page], (page[-1] if following and page else None)
 
 
-def test_drive_pages_match_the_listing_rule_under_random_changes() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled-merge", "python-merge"])
+def test_drive_pages_match_the_listing_rule_under_random_changes(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not compiled:  # the road of an install without a C compiler (_listorder.c)
+        monkeypatch.setattr(_drive_state, "_merge_tail", None)
+    elif _drive_state._merge_tail is None:
+        pytest.skip("the C accelerator was not compiled (no C compiler at install)")
     rng = random.Random(7)
     drive, names, present = DriveState(), {}, set()
     for step in range(400):
-        action = rng.random()
-        file_id = f"{rng.randrange(60):02d}"
-        if action < 0.45 and file_id not in names:
-            names[file_id] = f"name-{step}"
-            present.add(file_id)
-            (drive.add if rng.random() < 0.5 else drive.add_now)(
-                lab_file(_file(file_id, names[file_id]))
-            )
-            if rng.random() < 0.3:
-                drive.settle()
-        elif action < 0.6 and file_id in names:
-            drive.remove(file_id)
-            present.discard(file_id)
-        elif action < 0.7 and file_id in names:
-            drive.reappear(file_id)
-            present.add(file_id)
-        elif action < 0.8 and file_id in names:
-            names[file_id] = f"renamed-{step}"
-            drive.replace(lab_file(_file(file_id, names[file_id])))
+        # Several changes between two pages: a merge of several additions at once.
+        for change in range(rng.randrange(1, 8)):
+            action = rng.random()
+            file_id = f"{rng.randrange(300):03d}"
+            if action < 0.45 and file_id not in names:
+                names[file_id] = f"name-{step}-{change}"
+                present.add(file_id)
+                (drive.add if rng.random() < 0.7 else drive.add_now)(
+                    lab_file(_file(file_id, names[file_id]))
+                )
+                if rng.random() < 0.1:
+                    drive.settle()
+            elif action < 0.6 and file_id in names:
+                drive.remove(file_id)
+                present.discard(file_id)
+            elif action < 0.7 and file_id in names:
+                drive.reappear(file_id)
+                present.add(file_id)
+            elif action < 0.8 and file_id in names:
+                names[file_id] = f"renamed-{step}-{change}"
+                drive.replace(lab_file(_file(file_id, names[file_id])))
         drive.settle()
-        after = rng.choice([None, f"{rng.randrange(60):02d}"])
-        size = rng.randrange(1, 12)
+        after = rng.choice([None, f"{rng.randrange(300):03d}"])
+        size = rng.randrange(1, 40)
         ids, files, last = drive.page(after, size)
         assert (ids, [f.name for f in files], last) == _naive_page(names, present, after, size)
         # What a page's fast road relies on: the absent ids, and only those.
