@@ -244,3 +244,22 @@ def test_bad_agent_specs_are_one_line_errors(spec: str, message: str) -> None:
 def test_agent_specs_resolve() -> None:
     assert load_agent("noop").name == "noop"
     assert load_agent("provebench.pilot.agents._reference:ReferenceImporter").name == "reference"
+
+
+def test_the_listing_of_a_cycle_is_the_union_of_its_passes() -> None:
+    """`_Listing.take`: the usual later pass repeats the first (nothing found, its metadata
+    kept); a pass that differs adds what it found, keeps what it did not list again, and takes
+    the latest metadata of each id."""
+    from provebench.pilot.agents._reference import _Listing
+
+    listing = _Listing([], [])
+    first = listing.take(["a", "c"], ["a1", "c1"])
+    assert first == ["a", "c"] and (listing.ids, listing.files) == (["a", "c"], ["a1", "c1"])
+    assert listing.take(["a", "c"], ["a2", "c2"]) == []
+    assert listing.files == ["a2", "c2"]
+    assert listing.take(["a", "b", "c"], ["a3", "b3", "c3"]) == ["b"]
+    assert dict(zip(listing.ids, listing.files, strict=True)) == {"a": "a3", "b": "b3", "c": "c3"}
+    assert listing.take(["b"], ["b4"]) == []  # a or c gone meanwhile: still listed this cycle
+    assert dict(zip(listing.ids, listing.files, strict=True)) == {"a": "a3", "b": "b4", "c": "c3"}
+    empty = _Listing([], [])
+    assert empty.take([], []) == [] and empty.take(["z"], ["z1"]) == ["z"]

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import partial
-from itertools import filterfalse, islice
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, not_
 from typing import Any, ClassVar
 
 from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
@@ -94,20 +94,27 @@ class _Cycle:
             return
         carried = _dedupe([row for row in journal.intents if row[FILE_ID] not in confirmed])
         carried_ids = {row[FILE_ID] for row in carried}
-        listed, passes, pagination_ok, late_ids = self._list_everything()
+        listing, passes, pagination_ok, late_ids = self._list_everything()
 
-        # Set algebra at C speed: a run re-lists every file every cycle (pilot §12).
-        # (No set of the known ids: at a million files it is the largest set of the cycle.)
-        listed_ids = listed.keys()
-        unconfirmed = set(filterfalse(confirmed.__contains__, listed_ids))
-        failed_ids = listed_ids & journal.failed.keys()
-        new_ids = sorted(unconfirmed - carried_ids - failed_ids)
-        already_known, already_failed = len(listed) - len(unconfirmed), len(failed_ids)
+        # At C speed, and nothing keyed by id for the whole listing: a run re-lists every file
+        # every cycle (pilot §12), and at a million files a table of them all is the largest
+        # thing the cycle builds. Only the files not confirmed yet are kept by id.
+        ids, files = listing.ids, listing.files
+        is_confirmed = list(map(confirmed.__contains__, ids))
+        already_known = is_confirmed.count(True)  # per entry: an id listed twice unbalances
+        unconfirmed_at = list(compress(range(len(ids)), map(not_, is_confirmed)))
+        unconfirmed = {ids[at]: files[at] for at in unconfirmed_at}
+        del is_confirmed, unconfirmed_at
+        # Every id below that is carried, appended or in doubt is unconfirmed by construction,
+        # so it was listed exactly when it is in `unconfirmed`.
+        failed_ids = unconfirmed.keys() & journal.failed.keys()
+        new_ids = sorted(unconfirmed.keys() - carried_ids - failed_ids)
+        already_failed = len(failed_ids)
         new_rows: list[list[str]] = []
         refused: list[Refusal] = []
         zone = ctx.time_zone
         for file_id in new_ids:
-            decision = decide_cells(listed[file_id], zone)
+            decision = decide_cells(unconfirmed[file_id], zone)
             if isinstance(decision, Refusal):
                 refused.append(decision)
             else:
@@ -122,10 +129,10 @@ class _Cycle:
         journal.save(ctx.work_dir)  # written down before the first append (exactly once)
         appended, in_doubt = self._append(to_append)
 
-        listed_in_doubt = sum(1 for row in in_doubt if row[FILE_ID] in listed)
-        listed_appended = sum(1 for row in appended if row[FILE_ID] in listed)
+        listed_in_doubt = sum(1 for row in in_doubt if row[FILE_ID] in unconfirmed)
+        listed_appended = sum(1 for row in appended if row[FILE_ID] in unconfirmed)
         failed_listed = already_failed + len(refused)
-        source = len(listed)
+        source = len(listing.ids)
         ctx.diagnostics.reconciliation(
             source=source,
             imported=listed_appended,
@@ -154,7 +161,7 @@ class _Cycle:
             len(appended_ids) == len(appended),
             f"{reappeared} listed ids already confirmed, none appended again",
         )
-        shared = len(listed) - len(set(map(_name_of, listed.values())))
+        shared = len(listing.files) - len(set(map(_name_of, listing.files)))
         self.check(
             "same_name_different_ids",
             len(new_rows) + len(refused) == len(new_ids),
@@ -183,37 +190,44 @@ class _Cycle:
         self._report_checks()
 
     # -- listing ------------------------------------------------------------------------------
-    def _list_everything(self) -> tuple[dict[str, Any], int, bool, list[str]]:
-        listed: dict[str, Any] = {}
+    def _list_everything(self) -> tuple[_Listing, int, bool, list[str]]:
+        """Every file the passes listed; the passes; whether each completed; the ids found
+        only by a later pass."""
+        listing = _Listing([], [])
         late: list[str] = []
         passes = 0
         while passes < MAX_PASSES:
             passes += 1
-            before = len(listed)
-            complete = self._one_pass(listed, late if passes > 1 else None)
+            ids, files, complete = self._one_pass()
+            found = listing.take(ids, files)
+            if passes > 1:
+                late.extend(found)
             if not complete:
-                return listed, passes, False, late
-            if passes > 1 and len(listed) == before:
-                return listed, passes, True, late
+                return listing, passes, False, late
+            if passes > 1 and not found:
+                return listing, passes, True, late
         self.ctx.diagnostics.error("listing_unstable", f"new files after {MAX_PASSES} passes")
-        return listed, passes, False, late
+        return listing, passes, False, late
 
-    def _one_pass(self, listed: dict[str, Any], late: list[str] | None) -> bool:
+    def _one_pass(self) -> tuple[list[str], list[Any], bool]:
+        """The ids and files of one pass from the first page, and whether it reached the end."""
         ctx = self.ctx
+        ids: list[str] = []
+        files: list[Any] = []
         token: str | None = None
         while True:
             try:
                 page = with_retry(ctx, self.stats, partial(ctx.drive.list_files, PAGE_SIZE, token))
             except TemporaryApiError as error:
                 ctx.diagnostics.error("listing_incomplete", str(error))
-                return False
-            before = len(listed)
-            listed.update(zip(page.file_ids, page.files, strict=True))
-            if late is not None and len(listed) > before:  # dicts keep insertion order
-                late.extend(islice(reversed(listed), len(listed) - before))
+                return ids, files, False
+            ids += page.file_ids
+            files += page.files
+            if len(ids) != len(files):
+                raise ValueError("a listing page with as many ids as files was expected")
             token = page.next_page_token
             if token is None:
-                return True
+                return ids, files, True
 
     # -- appending ----------------------------------------------------------------------------
     def _append(self, rows: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
@@ -265,6 +279,32 @@ class _Cycle:
     def _report_checks(self) -> None:
         for name, passed, detail in self.checks:
             self.ctx.diagnostics.self_check(name, passed, detail)
+
+
+class _Listing:
+    """The files listed in a cycle, as two lists index for index (ids, files): each id once
+    when the Drive keeps its contract; the latest metadata of each."""
+
+    __slots__ = ("files", "ids")
+
+    def __init__(self, ids: list[str], files: list[Any]) -> None:
+        self.ids, self.files = ids, files
+
+    def take(self, ids: list[str], files: list[Any]) -> list[str]:
+        """Take in one pass's files; return the ids it listed that no earlier pass did."""
+        if not self.ids:
+            self.ids, self.files = ids, files
+            return ids  # read, never changed, by the caller
+        if ids == self.ids:  # the usual later pass: the same ids in the same order (C compare)
+            self.files = files
+            return []
+        # A pass that differs (a file added or gone meanwhile): the union, by id, the latest
+        # metadata winning; the new ids come last, in the order this pass listed them.
+        union = dict(zip(self.ids, self.files, strict=True))
+        known = len(union)
+        union.update(zip(ids, files, strict=True))
+        self.ids, self.files = list(union), list(union.values())
+        return self.ids[known:]
 
 
 def _dedupe(rows: list[list[str]]) -> list[list[str]]:
