@@ -9,29 +9,17 @@ test_lab_listing.py.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot._lab import _drive_state
-
 listorder = pytest.importorskip(
     "provebench.pilot._lab._listorder",
     reason="the C accelerator was not compiled (no C compiler at install)",
 )
 merge_tail = listorder.merge_tail
-
-
-def test_the_install_compiled_the_merge() -> None:
-    """`make test` installs with a C compiler at hand (hatch_build.py): the Drive must take the
-    compiled road, or its speed and these tests silently go. An install made without a
-    compiler on purpose says so with PROVEBENCH_ALLOW_PURE_PYTHON=1."""
-    if os.environ.get("PROVEBENCH_ALLOW_PURE_PYTHON") == "1":
-        pytest.skip("pure-Python install allowed by PROVEBENCH_ALLOW_PURE_PYTHON=1")
-    assert _drive_state._merge_tail is merge_tail
 
 
 # Ids of every internal width of str; "ab" and "aé" share a first code point.

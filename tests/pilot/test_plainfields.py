@@ -14,7 +14,6 @@ test_score_final_layout.py.
 
 from __future__ import annotations
 
-import os
 from array import array
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from hypothesis import strategies as st
 from provebench.pilot import (
     _score_final_csv,
     _score_final_idjoin,
-    _score_final_layout,
 )
 from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
@@ -41,20 +39,6 @@ plain_widths = plainfields.plain_widths
 hash_first_fields = plainfields.hash_first_fields
 own_lines = plainfields.own_lines
 take_met = plainfields.take_met
-
-
-def test_the_install_compiled_the_accelerator() -> None:
-    """`make test` installs with a C compiler at hand (hatch_build.py): the compiled road must
-    be the one the scorer takes, or its speed and these tests silently go. An install made
-    without a compiler on purpose says so with PROVEBENCH_ALLOW_PURE_PYTHON=1."""
-    if os.environ.get("PROVEBENCH_ALLOW_PURE_PYTHON") == "1":
-        pytest.skip("pure-Python install allowed by PROVEBENCH_ALLOW_PURE_PYTHON=1")
-    assert _score_final_layout._count_equal_fields is count_equal_fields
-    assert _score_final_layout._first_fields is first_fields
-    assert _score_final_idjoin._plain_widths is plain_widths
-    assert _score_final_idjoin._hash_first_fields is hash_first_fields
-    assert _score_final_idjoin._own_lines is own_lines
-    assert _score_final_idjoin._take_met is take_met
 
 
 class _OtherStr(str):
