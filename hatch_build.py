@@ -48,15 +48,15 @@ class CompiledAccelerator(BuildHookInterface):
                 "(slower final-state scoring and laboratory runs)"
             )
             return
-        for source, path in built:
-            if version == "editable":
+        if version == "editable":
+            for source, path in built:
                 shutil.copy2(path, root / source.parent / path.name)
-            else:
-                package = source.parent.relative_to("src").as_posix()
-                build_data["force_include"][str(path)] = f"{package}/{path.name}"
-        if version != "editable":
-            build_data["pure_python"] = False
-            build_data["infer_tag"] = True
+            return
+        for source, path in built:
+            package = source.parent.relative_to("src").as_posix()
+            build_data["force_include"][str(path)] = f"{package}/{path.name}"
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
 
 
 def _compile(root: Path, work: Path) -> list[tuple[Path, Path]]:

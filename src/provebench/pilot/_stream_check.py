@@ -127,8 +127,7 @@ class StreamChecker:
     def _touched(self, event: FileRemoved | FileReappeared | FileRelisted, line: int) -> None:
         file_id = event.file_id
         must_be_present = not isinstance(event, FileReappeared)
-        present = file_id in self.name_hashes and file_id not in self.removed
-        if file_id not in self.name_hashes or present != must_be_present:
+        if file_id not in self.name_hashes or (file_id not in self.removed) != must_be_present:
             wanted = "a present" if must_be_present else "a removed"
             raise self.fail(f"{event.kind} needs {wanted} file", line, "file_id")
         if isinstance(event, FileRemoved):
