@@ -146,6 +146,32 @@ def test_an_os_error_on_a_named_path_is_one_line_exit_2(
     assert capsys.readouterr().err == "provebench: error: in\\nput.json: Permission denied\n"
 
 
+def test_an_os_error_on_a_file_of_the_package_is_an_internal_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A data file missing from the install is no input of the user's: exit 3, not exit 2.
+    import provebench.pilot
+
+    missing = Path(provebench.pilot.__file__).parent / "data" / "no-such-table.csv"
+    with pytest.raises(SystemExit) as exit_:
+        _reporting_errors(lambda: _raise(FileNotFoundError(2, "No such file", str(missing))))
+    assert exit_.value.code == 3
+    assert capsys.readouterr().err.startswith("provebench: internal error: FileNotFoundError: ")
+
+
+def test_an_os_error_naming_a_path_beside_the_package_is_still_bad_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A user's file whose name merely starts like the package's folder is the user's.
+    import provebench
+
+    beside = Path(provebench.__file__).parent.with_name("provebench-input.json")
+    with pytest.raises(SystemExit) as exit_:
+        _reporting_errors(lambda: _raise(FileNotFoundError(2, "No such file", str(beside))))
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == f"provebench: error: {beside}: No such file\n"
+
+
 def test_an_os_error_without_a_path_is_still_an_internal_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError, shown
@@ -65,7 +66,7 @@ def _reporting_errors(command: Callable[[], None]) -> None:
         _error_line("interrupted")
         sys.exit(EXIT_INTERRUPTED)
     except OSError as error:
-        if error.filename is None:
+        if error.filename is None or _names_our_own_file(error):
             _internal_error(error)
         # An OS error on a named file (missing, a folder, unreadable, read-only, full) is about a
         # path the user gave or the machine's state, not a fault of ours: one line naming it,
@@ -83,6 +84,24 @@ def _internal_error(error: Exception) -> NoReturn:
         f"internal error: {type(error).__name__}: {error} (set PROVEBENCH_DEBUG=1 for a traceback)"
     )
     sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def _names_our_own_file(error: OSError) -> bool:
+    """Whether the error names a file of the installed package (its data, its modules): no
+    input of the user's, but a broken install — an internal error, not exit 2's bad input."""
+    for name in (error.filename, error.filename2):
+        if name is None:
+            continue
+        try:
+            path = Path(os.fsdecode(name)).resolve()
+        except (OSError, RuntimeError, TypeError, ValueError):
+            continue  # not a path that can be resolved: left to the one-line report
+        if path.is_relative_to(_PACKAGE_DIR):
+            return True
+    return False
+
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def _os_error_text(error: OSError) -> str:
