@@ -157,7 +157,9 @@ def run_in_subprocess(
     ]
     if profile_out is not None:
         command.append(str(profile_out))
-    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO_ROOT, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO_ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"the {agent} run on {corpus} failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

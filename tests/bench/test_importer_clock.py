@@ -8,14 +8,13 @@ process (the clock wraps classes, so it must not run inside the test process).""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from bench.bench_pilot_run import run_in_subprocess
 
-from tests.helpers.pilot_lab import REPO_ROOT, make_corpus
+from tests.helpers.pilot_lab import make_corpus
 
 AGENTS = textwrap.dedent(
     """
@@ -50,23 +49,7 @@ AGENTS = textwrap.dedent(
 
 
 def _child(corpus: Path, agent: str, run_dir: Path) -> dict[str, float]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.bench_pilot_run",
-            "--child",
-            str(corpus),
-            agent,
-            str(run_dir),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures: dict[str, float] = run_in_subprocess(corpus, agent, run_dir)
     figures["cycles"] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["cycles"]
     return figures
 
