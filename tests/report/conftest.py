@@ -41,6 +41,13 @@ def pilot_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         _invoke(["pilot", "run", "--corpus", str(corpus), "--agent", spec, "--out", str(run)], {0})
         _invoke(["pilot", "evaluate", str(run), "--corpus", str(corpus)], {0, 1})
         verdicts[name] = run / "verdict.json"
+    # A configuration_error verdict that got no further than its inputs: the run folder without
+    # its run.json (an interrupted run) has no metrics, escrow or result evidence, all null.
+    run = root / "incomplete_run"
+    _invoke(["pilot", "run", "--corpus", str(corpus), "--agent", "noop", "--out", str(run)], {0})
+    (run / "run.json").unlink()
+    _invoke(["pilot", "evaluate", str(run), "--corpus", str(corpus)], {2})
+    verdicts["incomplete_run"] = run / "verdict.json"
     return verdicts
 
 

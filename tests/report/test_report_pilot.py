@@ -23,6 +23,21 @@ def test_reference_run_is_a_laboratory_pass_with_external_checks_pending(pilot_v
     assert "Critical violations (0)" in text
 
 
+def test_a_verdict_stopped_at_its_inputs_is_reported_not_refused(pilot_verdicts):
+    # docs/report.md: a configuration error is a report too, whose banner says so; the sections
+    # the evaluation never reached say "not computed" instead of showing empty tables.
+    verdict, text = _text_of(pilot_verdicts["incomplete_run"])
+    assert verdict["status"] == "configuration_error"
+    assert verdict["metrics"] is None and verdict["escrow"] is None
+    assert verdict["result_evidence"] is None
+    headline, _, rest = text.partition("Configuration errors")
+    assert "configuration error" in headline and "laboratory pass" not in headline
+    assert "incomplete_run" in rest
+    # Metrics, shortfalls and escrow not computed; the input hashes not recorded.
+    assert rest.count("not computed: the evaluation stopped at its inputs") == 3
+    assert "not recorded: the evaluation stopped at its inputs" in rest
+
+
 def test_every_overall_metric_shows_numerator_and_denominator(pilot_verdicts):
     verdict = load_json(pilot_verdicts["noop"])
     html = render_report(verdict)

@@ -79,11 +79,13 @@ class _PilotVerdict(BaseModel):
     pilot_pass: bool | None
     critical_violation_count: int
     configuration_errors: list[dict[str, JsonValue]]
-    metrics: _Metrics
+    # Null in a configuration_error verdict whose inputs could not be read far enough to compute
+    # them (an incomplete run, an unreadable log): the report says "not computed".
+    metrics: _Metrics | None
     critical_violations: list[_Violation]
     stopping_conditions: list[dict[str, JsonValue]]
-    escrow: dict[str, JsonValue]
-    result_evidence: _ResultEvidence
+    escrow: dict[str, JsonValue] | None
+    result_evidence: _ResultEvidence | None
 
 
 class _ScenarioRef(BaseModel):

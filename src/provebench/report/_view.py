@@ -64,8 +64,9 @@ def _metric_columns(
 
 
 def pilot_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
-    metrics = verdict["metrics"]
-    result_evidence = verdict["result_evidence"]
+    # Both are null in a configuration_error verdict that got no further than its inputs.
+    metrics = verdict["metrics"] or {"overall": {}, "per_cycle": [], "shortfalls": {}}
+    result_evidence = verdict["result_evidence"] or {"inputs_sha256": {}}
     return {
         "headline": {name: verdict[name] for name in _PILOT_HEADLINE_FIELDS if name in verdict},
         "metric_columns": _metric_columns(metrics["per_cycle"], metrics["overall"]),
