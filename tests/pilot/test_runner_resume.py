@@ -6,6 +6,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -162,3 +163,54 @@ def test_resume_without_the_ledger_is_refused_and_creates_nothing(
     [line] = again.stderr.strip().splitlines()
     assert "ledger.sqlite" in line and "the ledger of this unfinished run is missing" in line
     assert _tree(out) == before
+
+
+def _edit_payload(ledger: Path, seq: int) -> None:
+    """Edit one entry as someone with the file would: triggers dropped, payload changed, the
+    triggers made again (so only the hash chain can tell)."""
+    connection = sqlite3.connect(ledger)
+    triggers = connection.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+    ).fetchall()
+    for name, _ in triggers:
+        connection.execute(f"DROP TRIGGER {name}")
+    connection.execute("UPDATE entries SET payload = payload || ' ' WHERE seq = ?", (seq,))
+    for _, sql in triggers:
+        connection.execute(sql)
+    connection.commit()
+    connection.close()
+
+
+def test_resume_on_a_log_edited_while_stopped_is_refused(corpus: Path, tmp_path: Path) -> None:
+    """Pilot §6: the run must not carry a broken chain into a folder that looks complete."""
+    out = tmp_path / "run"
+    crashed = run_cli(*run_args(corpus, out), env={"PROVEBENCH_PILOT_CRASH_AT": "after_commit@3"})
+    assert crashed.returncode == -signal.SIGKILL
+    _edit_payload(out / "ledger.sqlite", 5)
+    again = run_cli(*run_args(corpus, out))
+    assert again.returncode == 2
+    [line] = again.stderr.strip().splitlines()
+    assert "ledger.sqlite" in line and "does not verify" in line and "seq 5" in line
+    assert not (out / "run.json").exists()
+    assert not (out / "register.csv").exists()
+
+
+def test_an_evaluation_of_the_unfinished_run_leaves_the_finished_one_evaluable(
+    corpus: Path, uninterrupted: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    crashed = run_cli(*run_args(corpus, out), env={"PROVEBENCH_PILOT_CRASH_AT": "after_commit@3"})
+    assert crashed.returncode == -signal.SIGKILL
+    early = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus))
+    assert early.returncode == 2 and "incomplete_run" in early.stderr
+    assert (out / "verdict.json").is_file()  # the configuration_error verdict
+    (out / "report.html").write_text("a report of the unfinished run", encoding="utf-8")
+    resumed = run_cli(*run_args(corpus, out))
+    assert resumed.returncode == 0, resumed.stderr
+    # Neither output of the earlier state is part of the run, nor left beside it.
+    record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert not {"verdict.json", "report.html"} & set(record["files_sha256"])
+    assert not (out / "verdict.json").exists() and not (out / "report.html").exists()
+    assert_same_run(out, uninterrupted)
+    final = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus))
+    assert final.returncode == 0, final.stderr

@@ -37,6 +37,7 @@ from provebench.pilot._lab._errors import TEMPORARY_ERRORS
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._rundir import (
     DIAGNOSTICS_FILE,
+    EVALUATION_OUTPUTS,
     LEDGER_EXPORT_FILE,
     REGISTER_FILE,
     RUN_FORMAT,
@@ -128,6 +129,10 @@ def publish_run(
     ledger.export_jsonl(rundir.path(LEDGER_EXPORT_FILE))
     crash_hook("publish:after_ledger_export")
     ledger.close()  # checkpoints the WAL into ledger.sqlite, so its hash is of the whole log
+    # A verdict or report beside an unfinished run describes that state, not this run: removed,
+    # so neither is listed here nor left to be mistaken for this run's (docs/pilot-lab.md).
+    for name in EVALUATION_OUTPUTS:
+        rundir.path(name).unlink(missing_ok=True)
     files = {
         path.relative_to(rundir.root).as_posix(): sha256_file(path)
         for path in sorted(rundir.root.rglob("*"))

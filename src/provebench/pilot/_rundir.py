@@ -34,6 +34,11 @@ RUN_RECORD_FILE = "run.json"
 WORK_DIR = "work"
 CHECKPOINT_DIR = "checkpoint"
 _POINTER = "snapshot.json"
+# Made from a run and written beside it (`pilot evaluate`, `provebench report`), never part of it:
+# the run record does not list them, and the evaluator does not count them as unrecorded files.
+VERDICT_FILE = "verdict.json"
+REPORT_FILE = "report.html"
+EVALUATION_OUTPUTS = (VERDICT_FILE, REPORT_FILE)
 
 
 class RunDir:

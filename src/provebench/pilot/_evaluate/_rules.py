@@ -10,12 +10,12 @@ from typing import Literal
 
 from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
 
+# What `pilot evaluate` and `provebench report` write beside a run by default (docs/report.md):
+# outputs made from the run, never read by the evaluator, so their presence is no fault.
+from provebench.pilot._rundir import REPORT_FILE, VERDICT_FILE
+
 EVALUATOR_VERSION = "call-import-evaluator/1"
 VERDICT_FORMAT = "provebench.pilot.verdict/1"
-VERDICT_FILE = "verdict.json"
-# What `provebench report` writes beside a verdict by default (docs/report.md): like the verdict,
-# an output made from the run, never read by the evaluator, so its presence is no fault.
-REPORT_FILE = "report.html"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is
 # due by the end of the first cycle after c in which the corpus schedules no API fault (the last
