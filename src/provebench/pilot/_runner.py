@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Protocol
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
-from provebench.ledger import Ledger
+from provebench.ledger import Ledger, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
 from provebench.pilot._cycle import register_chain, run_cycle
 from provebench.pilot._lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
@@ -213,6 +213,12 @@ def execute_run(
         attempt.remove_created()
         raise
     try:
+        if resumed:
+            _refuse_broken_ledger(rundir, ledger)
+    except Exception:
+        ledger.close()
+        raise
+    try:
         return _execute(corpus, agent, identity, rundir, ledger, progress,
                         cycle_timeout_sec, started, resumed)  # fmt: skip
     except Exception:
@@ -232,6 +238,22 @@ def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
         raise ProvebenchError(
             "the ledger of this unfinished run is missing (checkpoint/ remains): "
             "the run cannot be resumed without its log; use a new directory",
+            path=rundir.ledger_path,
+        )
+
+
+def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:
+    """A resumed run continues the log it finds, so that log must verify first (pilot §6): a
+    chain broken while the run was stopped would otherwise be carried into a run folder that
+    looks complete. Refused in one line naming the first problem; nothing is changed."""
+    if len(ledger) == 0:
+        return  # the attempt before stopped ahead of its first entry: nothing to verify
+    report = verify_ledger(rundir.ledger_path)
+    if not report.ok:
+        raise ProvebenchError(
+            f"the log of this unfinished run does not verify ({report.problem_count} "
+            f"problem(s), first: {report.problems[0].one_line()}); it cannot be resumed "
+            "(see `provebench log verify`); use a new directory",
             path=rundir.ledger_path,
         )
 
