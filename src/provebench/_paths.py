@@ -68,18 +68,20 @@ def check_output_file(
         problem = "does not exist" if not os.path.lexists(folder) else "is not a directory"
         raise ProvebenchError(f"the output directory {problem}", path=folder, field=field)
     _check_writable(folder, field)
-    for source in map(Path, inputs):
-        if _is_or_lies_in(target, source):
-            where = "one of" if not source.is_dir() else f"inside {source}, one of"
-            raise ProvebenchError(
-                f"is {where} this command's inputs; write the output elsewhere",
-                path=target,
-                field=field,
-            )
+    _refuse_inputs(target, inputs, field)
 
 
-def check_output_dir(path: str | Path, *, field: str | None = "--out") -> None:
-    """Refuse an output folder that is not a folder or cannot be created, before any work."""
+def check_output_dir(
+    path: str | Path,
+    *,
+    inputs: Iterable[str | Path] = (),
+    field: str | None = "--out",
+) -> None:
+    """Refuse an output folder that is not a folder or cannot be created, before any work.
+
+    `inputs` are the files and folders the command reads: the output folder may be none of them
+    and lie in none of those folders (a run written into its corpus would change the corpus).
+    """
     target = Path(path)
     existing = _nearest_existing(target)
     if existing == target and not target.is_dir():
@@ -89,6 +91,18 @@ def check_output_dir(path: str | Path, *, field: str | None = "--out") -> None:
             "is not a folder; cannot make the output folder in it", path=existing, field=field
         )
     _check_writable(existing, field)
+    _refuse_inputs(target, inputs, field)
+
+
+def _refuse_inputs(target: Path, inputs: Iterable[str | Path], field: str | None) -> None:
+    for source in map(Path, inputs):
+        if _is_or_lies_in(target, source):
+            where = "one of" if not source.is_dir() else f"inside {source}, one of"
+            raise ProvebenchError(
+                f"is {where} this command's inputs; write the output elsewhere",
+                path=target,
+                field=field,
+            )
 
 
 def _check_writable(folder: Path, field: str | None) -> None:

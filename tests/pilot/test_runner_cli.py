@@ -175,6 +175,18 @@ def test_output_path_that_is_a_file(corpus: Path, tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == "x"
 
 
+def test_a_run_folder_inside_its_corpus_is_refused(corpus: Path, tmp_path: Path) -> None:
+    # The run would change the corpus folder it is judged against (and evaluate refuses it).
+    inside = copy_corpus(corpus, tmp_path / "corpus")
+    before = sorted(p.name for p in inside.iterdir())
+    for out in (inside / "run", inside):
+        result = run_cli(
+            "pilot", "run", "--corpus", str(inside), "--agent", "noop", "--out", str(out)
+        )
+        assert_one_line_error(result, "--out", "this command's inputs")
+    assert sorted(p.name for p in inside.iterdir()) == before
+
+
 def test_non_empty_foreign_directory_is_not_used(corpus: Path, tmp_path: Path) -> None:
     foreign = tmp_path / "mine"
     foreign.mkdir()

@@ -135,7 +135,9 @@ def run_command(
 
     # Parsed here rather than by the option's type: a bad value is a one-line ProvebenchError.
     timeout_sec = checked_timeout(cycle_timeout)
-    check_output_dir(out)  # before the corpus is read: a bad --out costs nothing
+    # Before the corpus is read: a bad --out costs nothing. Never inside the corpus, whose
+    # manifest would no longer match (and a later evaluation refuses such a run folder).
+    check_output_dir(out, inputs=[corpus])
     progress = None if quiet else progress_for_stderr()
     if agent_cmd is not None and agent is None:
         from provebench.pilot._emulator._commands import run_with_command
@@ -183,7 +185,7 @@ def serve_command(
     from provebench.pilot._emulator._lab_run import EmulatedLab
 
     if out is not None:
-        check_output_dir(out)
+        check_output_dir(out, inputs=[corpus])
     run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
 
     def announce(lab: EmulatedLab) -> None:
