@@ -46,6 +46,10 @@ def resolve_class(spec: str, builtins: Mapping[str, str], *, field: str = "--age
             module = importlib.import_module(where)
         except ImportError as error:
             raise ProvebenchError(f"cannot import {where!r}: {error}", field=field) from error
+        except _IMPORT_FAILURES as error:  # the module's own code failed while importing
+            raise ProvebenchError(
+                f"cannot import {where!r}: {_failure(error)}", field=field
+            ) from error
     else:
         raise ProvebenchError(f"not a module or .py path: {where!r}", field=field)
     # getattr, not vars(): a package may export its names lazily (PEP 562).
@@ -78,12 +82,20 @@ def _load_path(path: Path, field: str) -> ModuleType:
     sys.modules[module_name] = module
     try:
         module_spec.loader.exec_module(module)
-    except Exception as error:
+    except _IMPORT_FAILURES as error:
         sys.modules.pop(module_name, None)
-        raise ProvebenchError(
-            f"agent file failed to load: {type(error).__name__}: {error}", path=path
-        ) from error
+        raise ProvebenchError(f"agent file failed to load: {_failure(error)}", path=path) from error
     return module
+
+
+# What a module's code may raise while it is imported. SystemExit too: `sys.exit()` in an agent
+# file must not end provebench with that file's status (exit 0, nothing done, nothing said).
+# KeyboardInterrupt is left alone: it is the user's Ctrl-C, and ends the command as one.
+_IMPORT_FAILURES = (Exception, SystemExit)
+
+
+def _failure(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 __all__ = ["identity_of", "resolve_class"]

@@ -151,6 +151,50 @@ def test_missing_corpus_and_unknown_agent(corpus: Path, tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("import sys\nsys.exit(0)\n", "SystemExit: 0"),  # not exit 0 with nothing done
+        ("raise SystemExit(2)\n", "SystemExit: 2"),  # not exit 2 with nothing said
+        ("raise ValueError('boom')\n", "ValueError: boom"),
+    ],
+)
+def test_an_agent_module_that_exits_or_fails_on_import_is_one_line(
+    corpus: Path, tmp_path: Path, code: str, said: str
+) -> None:
+    out = tmp_path / "run"
+    (tmp_path / "agent_mod.py").write_text(code, encoding="utf-8")
+    for spec, env in (
+        (f"{tmp_path / 'agent_mod.py'}:Importer", None),  # path.py:Class
+        ("agent_mod:Importer", {"PYTHONPATH": str(tmp_path)}),  # module:Class
+    ):
+        result = run_cli(
+            "pilot", "run", "--corpus", str(corpus), "--agent", spec, "--out", str(out), env=env
+        )
+        assert_one_line_error(result, said)
+    assert not out.exists()
+
+
+def test_a_bare_base_exception_from_the_importer_is_its_agent_error(
+    corpus: Path, tmp_path: Path
+) -> None:
+    importer = tmp_path / "bare.py"
+    importer.write_text(
+        "class Bare:\n    name = 'bare'\n    version = '1'\n\n"
+        "    def run_cycle(self, ctx):\n        raise BaseException('bare')\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Bare", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "the last: BaseException: bare; see run.json" in result.stdout
+    record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert record["non_scoring"]["entries_by_kind"]["agent_error"] == record["cycles"]
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write a read-only directory")
 def test_unwritable_output_directory(corpus: Path, tmp_path: Path) -> None:
     locked = tmp_path / "locked"

@@ -124,7 +124,12 @@ def run_cycle(
         with deadline:
             importer: Any = importer_factory()
             importer.run_cycle(context)
-    except (Exception, SystemExit, ImporterTimedOut) as error:
+    except KeyboardInterrupt:
+        raise  # the user's Ctrl-C: the run stops uncommitted here and resumes later
+    except BaseException as error:
+        # Whatever else the importer raises is its failure, recorded as evidence: Exception,
+        # SystemExit, the time limit, and a bare BaseException (which would otherwise end the
+        # run with a traceback mid-cycle).
         failure = error
     if deadline.passed:
         # Recorded as a timeout even if the importer caught the exception and returned, or
