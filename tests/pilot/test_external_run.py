@@ -314,4 +314,15 @@ def test_run_takes_exactly_one_of_agent_and_agent_cmd(small_corpus: Path, tmp_pa
     missing = run_cli(*base, "--agent-cmd", "no-such-program-here")
     assert missing.returncode == 2
     assert "program not found" in missing.stderr
+    # A path is checked up front too, not left to fail in every cycle of a "complete" run.
+    plain = tmp_path / "plain.txt"
+    plain.write_text("not a program", encoding="utf-8")
+    for command, said in (
+        (str(tmp_path / "no-such" / "importer"), "program not found"),
+        (f"{plain} --flag", "program is not executable"),
+    ):
+        result = run_cli(*base, "--agent-cmd", command)
+        assert result.returncode == 2, result.stdout
+        [line] = result.stderr.strip().splitlines()
+        assert said in line and "--agent-cmd" in line
     assert not (tmp_path / "r").exists()

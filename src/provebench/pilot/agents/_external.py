@@ -59,6 +59,12 @@ def resolve_command(command: str) -> list[str]:
         resolved = sys.executable
     elif os.sep in program:
         resolved = str(Path(program).resolve())
+        # Checked now, as a name on PATH is: otherwise every cycle would end in the same
+        # agent_error and the run would "complete" without its importer ever starting.
+        if not Path(resolved).is_file():
+            raise ProvebenchError("program not found", path=program, field="--agent-cmd")
+        if not os.access(resolved, os.X_OK):
+            raise ProvebenchError("program is not executable", path=program, field="--agent-cmd")
     else:
         found = shutil.which(program)
         if found is None:
