@@ -9,6 +9,7 @@ import shutil
 import signal
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,6 +64,43 @@ def test_an_unknown_corpus_format_in_corpus_json_is_refused(corpus: Path, tmp_pa
     out = tmp_path / "run"
     result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
     assert_one_line_error(result, "corpus.json", "corpus_format", "call-import-corpus/9")
+    assert not out.exists()
+
+
+def _set_run_version_zone(info: dict[str, Any]) -> None:
+    info["run_versions"][-1]["zone"] = "Mars/Base"
+
+
+def _seed_as_text(info: dict[str, Any]) -> None:
+    info["config"]["seed"] = str(info["config"]["seed"])
+
+
+def _count_as_text(info: dict[str, Any]) -> None:
+    info["counts"]["events"] = str(info["counts"]["events"])
+
+
+@pytest.mark.parametrize(
+    ("change", "fragments"),
+    [
+        (_set_run_version_zone, ("run_versions[", "].zone", "Mars/Base")),
+        (_seed_as_text, ("config.seed", "valid integer")),
+        (_count_as_text, ("counts.events", "valid integer")),
+    ],
+    ids=["unknown-zone", "seed-as-text", "count-as-text"],
+)
+def test_corpus_json_is_checked_whole_before_anything_is_created(
+    corpus: Path, tmp_path: Path, change: Callable[[dict[str, Any]], None], fragments: tuple[str]
+) -> None:
+    # An unknown zone of a later run version used to stop the run at its first event, with
+    # cycles committed; a number written as text used to be coerced.
+    broken = copy_corpus(corpus, tmp_path / "corpus")
+    info = json.loads((broken / "corpus.json").read_text(encoding="utf-8"))
+    change(info)
+    (broken / "corpus.json").write_text(canonical_json(info), encoding="utf-8")
+    rehash(broken, "corpus.json")
+    out = tmp_path / "run"
+    result = run_cli("pilot", "run", "--corpus", str(broken), "--agent", "noop", "--out", str(out))
+    assert_one_line_error(result, "corpus.json", *fragments)
     assert not out.exists()
 
 

@@ -55,6 +55,7 @@ from provebench.pilot._model import (
 )
 from provebench.pilot._rows import REGISTER_COLUMNS, RegisterRow, register_csv_text
 from provebench.pilot._stream_check import StreamChecker
+from provebench.pilot._timerule import load_zone
 from provebench.pilot._versions import CORPUS_FORMAT_VERSION, rule_versions
 
 EVENTS_FILE = "drive_events.jsonl"
@@ -288,8 +289,13 @@ def _check_versions(info: CorpusInfo, path: Path) -> None:
                 path=path,
                 field=f"versions.{name}",
             )
+    for index, zone in enumerate(info.config.zones):
+        _check_zone(zone, path, f"config.zones[{index}]")
     cycle = 0
-    for version in info.run_versions:
+    for index, version in enumerate(info.run_versions):
+        # Checked before anything runs: an unknown zone would otherwise stop the run at the
+        # first event of its version, after earlier cycles were committed.
+        _check_zone(version.zone, path, f"run_versions[{index}].zone")
         if version.first_cycle != cycle + 1 or version.last_cycle < version.first_cycle:
             raise ProvebenchError(
                 "run versions must cover the cycles in order", path=path, field="run_versions"
@@ -305,9 +311,18 @@ def _check_versions(info: CorpusInfo, path: Path) -> None:
         )
 
 
-def _load_json_model(path: Path, model: type[ModelT]) -> ModelT:
+def _check_zone(zone: str, path: Path, field: str) -> None:
     try:
-        return model.model_validate_json(path.read_bytes())
+        load_zone(zone)
+    except ProvebenchError as error:
+        raise ProvebenchError(error.message, path=path, field=field) from None
+
+
+def _load_json_model(path: Path, model: type[ModelT]) -> ModelT:
+    # Strict, as the event lines are: the generator writes numbers as numbers, so a `"3"` where
+    # a count or a seed belongs is an edited file, refused rather than coerced.
+    try:
+        return model.model_validate_json(path.read_bytes(), strict=True)
     except ValidationError as error:
         raise _validation_error(error, path, None) from error
 
