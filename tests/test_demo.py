@@ -56,6 +56,20 @@ def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:
     assert (foreign / "precious.txt").read_text() == "keep me"
 
 
+def test_an_out_that_is_a_link_to_an_earlier_demo_is_refused(tmp_path: Path) -> None:
+    earlier = tmp_path / "demo"
+    earlier.mkdir()
+    (earlier / demo_module._MARKER).write_text("made by `provebench demo`\n")
+    (earlier / "kept.txt").write_text("keep me")
+    link = tmp_path / "link"
+    link.symlink_to(earlier, target_is_directory=True)
+    completed = _demo(link)
+    assert completed.returncode == 2, completed.stderr
+    [line] = completed.stderr.strip().splitlines()
+    assert "symbolic link" in line and "--out" in line
+    assert link.is_symlink() and (earlier / "kept.txt").read_text() == "keep me"
+
+
 def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path) -> None:
     a_file = tmp_path / "a-file"
     a_file.write_text("keep me")

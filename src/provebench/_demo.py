@@ -42,6 +42,11 @@ class _Step:
 
 def _prepare(out_dir: Path) -> None:
     check_output_dir(out_dir)  # a file, or a folder that cannot be made: before any work
+    if out_dir.is_symlink():
+        # The folder is replaced whole, and a link would be followed to wherever it points.
+        raise ProvebenchError(
+            "exists and is a symbolic link; refusing to replace it", path=out_dir, field="--out"
+        )
     if out_dir.exists():
         if not (out_dir / _MARKER).is_file():
             raise ProvebenchError(
