@@ -123,9 +123,25 @@ def test_help_is_unchanged_by_the_one_line_usage_errors() -> None:
         assert result.returncode == 0, result.stderr
         assert "Usage: provebench" in result.stdout
         assert "--help" in result.stdout
-    bare_group = _main("pilot")  # a group without a command still prints its help, exit 2
+    bare_group = _main("pilot")  # a group without a command still prints its help, exit 2,
     assert bare_group.returncode == 2
     assert "Usage: provebench pilot" in bare_group.stdout
+    # and says why in one line on stderr.
+    assert bare_group.stderr == (
+        "provebench: error: missing command (see 'provebench pilot --help')\n"
+    )
+
+
+def test_version_with_anything_after_it_is_a_usage_error() -> None:
+    # The eager option printed the version and exited 0, ignoring what followed it.
+    assert _main("--version").stdout.startswith("provebench ")
+    for extra in (("extra",), ("si", "score", "missing.yaml", "x")):
+        result = _main("--version", *extra)
+        assert result.returncode == 2
+        assert result.stdout == ""
+        assert result.stderr == (
+            "provebench: error: --version takes no other arguments (see 'provebench --help')\n"
+        )
 
 
 # -- every numeric option has a range, checked before anything is written ---------------------

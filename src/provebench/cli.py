@@ -7,6 +7,7 @@ error and exit status 2 promised in the README.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,7 @@ import typer
 
 from provebench import __version__
 from provebench._demo import DEFAULT_SEED, run_demo
-from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError
+from provebench._errors import ProvebenchError
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
@@ -75,11 +76,18 @@ def run_app(arguments: list[str] | None = None) -> int:
     extra argument) prints a boxed, several-line message; here it is raised instead, as the one
     `provebench: error: ...` line every other bad input gets (exit status 2).
     """
+    given = sys.argv[1:] if arguments is None else arguments
+    if given[:1] == ["--version"] and len(given) > 1:
+        # The eager option would print and exit before the rest is parsed, ignoring it.
+        raise ProvebenchError("--version takes no other arguments (see 'provebench --help')")
     try:
         status = app(args=arguments, standalone_mode=False)
     except typer.TyperException as error:
         if type(error).__name__ == "NoArgsIsHelpError":
-            return EXIT_CONFIG_ERROR  # a group called bare: its help is already printed
+            # A group called bare: its help is printed (stdout); the error says why exit 2.
+            context = getattr(error, "ctx", None)
+            command = getattr(context, "command_path", "provebench")
+            raise ProvebenchError(f"missing command (see '{command} --help')") from None
         raise _usage_error(error) from None
     # Without standalone mode, typer.Exit and --help come back as a status instead of exiting.
     return status if isinstance(status, int) else 0
