@@ -1,5 +1,6 @@
 """The CLI's shared behaviour: help everywhere, one-line errors."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,47 @@ def test_the_config_models_hold_the_same_ranges() -> None:
             corpus_config(seed=seed, profile="public")
         assert caught.value.field == "seed"
     assert corpus_config(seed=MAX_SEED, profile="public").seed == MAX_SEED
+
+
+# -- standard output that cannot be written --------------------------------------------------
+
+SCENARIO = (
+    Path(__file__).resolve().parents[1] / "src/provebench/si/scenarios/diagnostic-accuracy.yaml"
+)
+EVIDENCE = SCENARIO.parents[1] / "examples" / "correct-diagnosis.json"
+PRINTING = {
+    "si score": ("si", "score", str(SCENARIO), str(EVIDENCE)),  # rich/typer output
+    "--version": ("--version",),  # printed by an eager option
+    "score-final": ("pilot", "score-final", str(EVIDENCE), str(EVIDENCE)),  # the short road
+}
+
+
+def _console(arguments: tuple[str, ...], **options: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "provebench", *arguments],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        **options,  # type: ignore[call-overload]
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("arguments", PRINTING.values(), ids=PRINTING.keys())
+def test_a_full_standard_output_is_one_line_exit_2(arguments: tuple[str, ...]) -> None:
+    # Like a full disk met while an output file is written (README): the machine's state.
+    with Path("/dev/full").open("w", encoding="utf-8") as full:
+        result = _console(arguments, stdout=full)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "provebench: error: cannot write to standard output: No space left on device\n"
+    )
+
+
+@pytest.mark.parametrize("arguments", PRINTING.values(), ids=PRINTING.keys())
+def test_a_closed_standard_output_is_refused_not_a_silent_pass(arguments: tuple[str, ...]) -> None:
+    # Python drops what is printed to a closed stdout: the score was lost and the exit was 0.
+    result = _console(arguments, stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 2, result.stderr
+    assert "standard output is closed" in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError, shown
 
@@ -28,6 +28,12 @@ EXIT_INTERRUPTED = 130
 def main() -> None:
     """Console-script entry point."""
     arguments = sys.argv[1:]
+    if sys.stdout is None:
+        # Closed (`>&-`): Python would drop every printed line, and a score or a verdict printed
+        # there would be lost while the command exited 0.
+        _error_line("error: standard output is closed; redirect it instead (e.g. to /dev/null)")
+        sys.exit(EXIT_CONFIG_ERROR)
+    sys.stdout = _WatchedStdout(sys.stdout)
     if _is_plain_score_final(arguments):
         _reporting_errors(lambda: print_final_score(arguments[2], arguments[3]))
     else:
@@ -53,7 +59,9 @@ def print_final_score(expected: str, candidate: str) -> None:
 def _full_command_line() -> None:
     from provebench.cli import run_app
 
-    sys.exit(run_app())
+    status = run_app()
+    sys.stdout.flush()  # here, where a failure is reported, not at exit, where it is not
+    sys.exit(status)
 
 
 def _reporting_errors(command: Callable[[], None]) -> None:
@@ -66,6 +74,11 @@ def _reporting_errors(command: Callable[[], None]) -> None:
         _error_line("interrupted")
         sys.exit(EXIT_INTERRUPTED)
     except OSError as error:
+        if error.filename is None and _stdout_is_failing():
+            # A full disk, a closed pipe, an I/O error behind standard output: the machine's
+            # state, like a full disk met while an output file is written (README).
+            _error_line(f"error: cannot write to standard output: {error.strerror or error}")
+            sys.exit(EXIT_CONFIG_ERROR)
         if error.filename is None or _names_our_own_file(error):
             _internal_error(error)
         # An OS error on a named file (missing, a folder, unreadable, read-only, full) is about a
@@ -84,6 +97,44 @@ def _internal_error(error: Exception) -> NoReturn:
         f"internal error: {type(error).__name__}: {error} (set PROVEBENCH_DEBUG=1 for a traceback)"
     )
     sys.exit(EXIT_INTERNAL_ERROR)
+
+
+class _WatchedStdout:
+    """Standard output as it is, remembering the OS error a write or flush met (a full disk, a
+    closed pipe), so that the error can be reported as what it is. Everything else is the
+    stream's own (`__getattr__`): encoding, isatty, fileno, buffer."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.failure: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            self.failure = error
+            raise
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            self.failure = error
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _stdout_is_failing() -> bool:
+    """Whether standard output failed. If so, its descriptor is pointed at /dev/null, so that
+    the flush at exit does not print a second, multi-line complaint."""
+    if not isinstance(sys.stdout, _WatchedStdout) or sys.stdout.failure is None:
+        return False
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return True
 
 
 def _names_our_own_file(error: OSError) -> bool:
