@@ -83,6 +83,13 @@ def test_bad_input_is_one_line_and_exit_2_on_both_roads(tmp_path: Path) -> None:
         assert result.stdout == ""
 
 
+def test_an_empty_file_name_is_shown_in_the_error(tmp_path: Path) -> None:
+    expected, _ = _registers(tmp_path)
+    result = _main("pilot", "score-final", expected, "")
+    assert result.returncode == 2
+    assert result.stderr.startswith("provebench: error: '': "), result.stderr
+
+
 def test_control_characters_of_a_file_name_are_shown_as_escapes(tmp_path: Path) -> None:
     name = str(tmp_path / "evil\x1b[2J\x07\u202e.csv")
     result = _main("pilot", "score-final", name, name)

@@ -50,7 +50,8 @@ class ProvebenchError(Exception):
         """`FILE:LINE: FIELD: message`, leaving out the parts that are unknown."""
         location = ""
         if self.path is not None:
-            location = self.path if self.line is None else f"{self.path}:{self.line}"
+            path = self.path or "''"  # an empty file name given: shown, not left out
+            location = path if self.line is None else f"{path}:{self.line}"
         parts = [p for p in (location, self.field) if p]
         text = ": ".join([*parts, self.message])
         # One line, whatever the message or the file name carries.
