@@ -200,6 +200,60 @@ RECORD_EDITS = {
         "run_record_invalid",
         "files_sha256",
     ),
+    # The agent's identity: the runner loads no importer without a name and a version.
+    "an empty agent name": (_set("agent", "name", to=""), "run_record_invalid", "agent.name"),
+    "an empty agent version": (
+        _set("agent", "version", to=""),
+        "run_record_invalid",
+        "agent.version",
+    ),
+    "an empty agent spec": (_set("agent", "spec", to=""), "run_record_invalid", "agent.spec"),
+    # Non-scoring, but copied into the verdict: counts are counts, the wall time a number >= 0.
+    "a negative api_calls": (
+        _set("non_scoring", "api_calls", to=-5),
+        "run_record_invalid",
+        "non_scoring.api_calls",
+    ),
+    "api_calls as text": (
+        _set("non_scoring", "api_calls", to="lots"),
+        "run_record_invalid",
+        "non_scoring.api_calls",
+    ),
+    "a bool for retries": (
+        _set("non_scoring", "retries", to=True),
+        "run_record_invalid",
+        "non_scoring.retries",
+    ),
+    "a negative count by kind": (
+        _set("non_scoring", "entries_by_kind", "refused", to=-1),
+        "run_record_invalid",
+        "non_scoring.entries_by_kind.refused",
+    ),
+    "a negative wall time": (
+        _set("non_scoring", "wall_time_sec", to=-0.5),
+        "run_record_invalid",
+        "non_scoring.wall_time_sec",
+    ),
+    "the wall time as text": (
+        _set("non_scoring", "wall_time_sec", to="1s"),
+        "run_record_invalid",
+        "non_scoring.wall_time_sec",
+    ),
+    "resumed as a count": (
+        _set("non_scoring", "resumed", to=0),
+        "run_record_invalid",
+        "non_scoring.resumed",
+    ),
+    "an unknown non-scoring key": (
+        _set("non_scoring", "score", to=1.0),
+        "run_record_invalid",
+        "non_scoring.score",
+    ),
+    "no api_calls": (
+        _set("non_scoring", "api_calls", to=DELETE),
+        "run_record_invalid",
+        "non_scoring.api_calls",
+    ),
 }
 
 

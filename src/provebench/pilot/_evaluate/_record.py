@@ -11,7 +11,7 @@ and the corpus is checked afterwards, against those.
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -27,6 +27,9 @@ from provebench.pilot._rundir import (
 _STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Count = Annotated[int, Field(ge=0)]
+# The runner loads an importer only with non-empty `name` and `version` (`identity_of`), and its
+# spec is what `--agent` named: an empty one is not a record the lab wrote.
+NonEmpty = Annotated[str, Field(min_length=1)]
 # Every complete run publishes these (docs/pilot-lab.md, "Run directory"); a record that does not
 # list them does not describe a complete run.
 PUBLISHED_FILES = (IDENTITY_FILE, LEDGER_FILE, LEDGER_EXPORT_FILE, REGISTER_FILE, DIAGNOSTICS_FILE)
@@ -35,9 +38,9 @@ PUBLISHED_FILES = (IDENTITY_FILE, LEDGER_FILE, LEDGER_EXPORT_FILE, REGISTER_FILE
 class _Agent(BaseModel):
     model_config = _STRICT
 
-    spec: str
-    name: str
-    version: str
+    spec: NonEmpty
+    name: NonEmpty
+    version: NonEmpty
 
 
 class _Corpus(BaseModel):
@@ -67,6 +70,22 @@ class _LedgerRecord(BaseModel):
     head_hash: Sha256
 
 
+class _NonScoring(BaseModel):
+    """Costs and timings as `_publish.py` writes them. Never scored (pilot §13), but copied to
+    the verdict's `non_scoring`: a negative count or a count that is not one is not what the
+    lab wrote, so the record is refused like any other wrong type or range."""
+
+    model_config = _STRICT
+
+    api_calls: Count
+    entries_by_kind: dict[str, Count]
+    faults_injected: Count
+    retries: Count
+    refused_attempts: Count
+    resumed: bool
+    wall_time_sec: Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
 class RunRecord(BaseModel):
     """The content of `run.json` (format `provebench.pilot.run/2`)."""
 
@@ -81,7 +100,7 @@ class RunRecord(BaseModel):
     register_: _Register = Field(alias="register")  # `register` is a BaseModel attribute
     ledger: _LedgerRecord
     files_sha256: dict[str, Sha256]
-    non_scoring: dict[str, Any]
+    non_scoring: _NonScoring
 
     @field_validator("files_sha256")
     @classmethod
