@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +127,54 @@ def test_a_file_the_lab_did_not_record(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     (run / "extra_rows.csv").write_text("file_id\n")
     assert_fails_closed(evaluate_run(run, corpus), "file_unrecorded")
+
+
+def _socket(path: Path) -> None:
+    os.mknod(path, stat.S_IFSOCK | 0o600)  # no bind: a socket path may exceed AF_UNIX's limit
+
+
+# Entries that are not regular files, made in a run folder. A FIFO must be reported without
+# being opened: opening one blocks until a writer comes, hence the timeout on the test.
+NOT_REGULAR: dict[str, tuple[str, Callable[[Path], None]]] = {
+    "a FIFO": ("work/pipe", os.mkfifo),
+    "a hidden FIFO": (".pipe", os.mkfifo),
+    "a FIFO as SQLite's -wal": ("ledger.sqlite-wal", os.mkfifo),
+    "a FIFO as SQLite's -shm": ("ledger.sqlite-shm", os.mkfifo),
+    "a socket": ("work/socket", _socket),
+    "a link to a file": ("work/link", lambda path: path.symlink_to("/etc/hostname")),
+    "a link to a folder": ("work/link", lambda path: path.symlink_to("/tmp")),
+    "a dangling link": ("work/link", lambda path: path.symlink_to("/nonexistent")),
+}
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("case", sorted(NOT_REGULAR))
+def test_an_entry_that_is_not_a_regular_file_is_unrecorded(
+    copies: tuple[Path, Path], case: str
+) -> None:
+    """The lab publishes regular files only: anything else in the run folder is reported by
+    what it is (lstat), whatever its name, and never opened (pilot §15)."""
+    corpus, run = copies
+    name, make = NOT_REGULAR[case]
+    make(run / name)
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "file_unrecorded")
+    [error] = [e for e in verdict.configuration_errors if e.code == "file_unrecorded"]
+    assert error.path == name and "in the run folder" in error.message
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", ["diagnostics.jsonl", "ledger.jsonl", "register.csv"])
+def test_a_recorded_file_replaced_by_a_fifo_is_altered_and_not_opened(
+    copies: tuple[Path, Path], name: str
+) -> None:
+    corpus, run = copies
+    (run / name).unlink()
+    os.mkfifo(run / name)
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "file_altered")
+    [error] = verdict.configuration_errors
+    assert error.path == name and error.message.startswith("a FIFO, not the regular file")
 
 
 def test_the_report_beside_the_verdict_is_no_fault(copies: tuple[Path, Path]) -> None:

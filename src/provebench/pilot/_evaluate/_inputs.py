@@ -10,6 +10,7 @@ and be the corpus the run was made on. Each failure is a `ConfigurationError` in
 from __future__ import annotations
 
 import csv
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,14 @@ from provebench.pilot._rundir import (
 # SQLite opens a WAL database with these companions next to it; they are not run files, but a
 # non-empty `-wal` would be read as part of the log, so it is refused below.
 _SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
+# What an entry of the run folder is when it is neither a regular file nor a folder.
+_ENTRY_KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 @dataclass
@@ -106,29 +115,67 @@ def _check_run_files(inputs: RunInputs, record: dict[str, Any]) -> None:
     root = inputs.run_dir
     recorded: dict[str, Any] = record["files_sha256"]
     for name in sorted(recorded):
-        path = root / name
-        if not path.is_file():
-            inputs.error("file_missing", "recorded in run.json but missing", path=path)
-            continue
-        actual = sha256_file(path)
-        inputs.inputs_sha256[f"run/{name}"] = actual
-        if actual != recorded[name]:
-            inputs.error(
-                "file_altered",
-                f"sha256 {actual} differs from run.json ({recorded[name]})",
-                path=path,
-                field="sha256",
-            )
+        _check_recorded_file(inputs, root / name, name, recorded[name])
     inputs.inputs_sha256[f"run/{RUN_RECORD_FILE}"] = sha256_file(root / RUN_RECORD_FILE)
     for path in sorted(root.rglob("*")):
         name = path.relative_to(root).as_posix()
-        if not path.is_file() or name in recorded or path.name.startswith("."):
-            continue
-        if name in (RUN_RECORD_FILE, VERDICT_FILE, REPORT_FILE):
-            continue
-        if name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0):
-            continue
-        inputs.error("file_unrecorded", "a file the lab did not record is in the run", path=path)
+        if name in recorded:
+            continue  # checked above, whatever it is now
+        kind = _entry_kind(path)
+        if kind == "folder":
+            continue  # rglob lists what is in it
+        if kind is not None:
+            # Never opened: reading a FIFO blocks, a device or a link reads what the lab did
+            # not write. The runner publishes regular files only, so none of these is its own.
+            inputs.error("file_unrecorded", f"{kind} in the run folder", path=path)
+        elif not _excepted(name, path):
+            inputs.error(
+                "file_unrecorded", "a file the lab did not record is in the run", path=path
+            )
+
+
+def _check_recorded_file(inputs: RunInputs, path: Path, name: str, expected: str) -> None:
+    kind = _entry_kind(path)
+    if kind == "missing":
+        inputs.error("file_missing", "recorded in run.json but missing", path=path)
+        return
+    if kind is not None:  # the lab recorded a regular file's bytes; never open this one
+        inputs.error("file_altered", f"{kind}, not the regular file run.json records", path=path)
+        return
+    actual = sha256_file(path)
+    inputs.inputs_sha256[f"run/{name}"] = actual
+    if actual != expected:
+        inputs.error(
+            "file_altered",
+            f"sha256 {actual} differs from run.json ({expected})",
+            path=path,
+            field="sha256",
+        )
+
+
+def _entry_kind(path: Path) -> str | None:
+    """None for a regular file; else what the entry is, from `lstat` (which opens nothing and
+    does not follow a symbolic link)."""
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError as error:
+        return f"unreadable ({error.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return next((name for test, name in _ENTRY_KINDS if test(mode)), "not a regular file")
+
+
+def _excepted(name: str, path: Path) -> bool:
+    """The regular files beside a run that the lab does not record (docs/pilot-evaluator.md,
+    `file_unrecorded`): hidden ones (the runner records none), run.json itself, the verdict and
+    its report, and SQLite's empty companions."""
+    if path.name.startswith(".") or name in (RUN_RECORD_FILE, VERDICT_FILE, REPORT_FILE):
+        return True
+    return name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0)
 
 
 def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
@@ -161,6 +208,10 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     ledger_path, export_path = root / LEDGER_FILE, root / LEDGER_EXPORT_FILE
     if not ledger_path.is_file():
         return  # reported as file_missing
+    if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
+        # SQLite would open a `-wal` or `-shm` beside the log itself, and opening a FIFO
+        # blocks: the log is not read at all (reported as file_unrecorded; fail closed).
+        return
     head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
     for path in (ledger_path, export_path):
         if not path.is_file():
