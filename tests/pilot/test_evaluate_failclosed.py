@@ -324,6 +324,68 @@ def test_a_run_record_that_is_not_strictly_valid_is_not_evaluated(
     assert (error.path, error.field) == ("run.json", field), error
 
 
+# run.json edits that keep it strictly valid but name another run than the log's run_started
+# entry does (pilot §9): (the edit, the field reported).
+IDENTITY_EDITS = {
+    "another agent": (
+        _set("agent", to={"spec": "x.py:Mine", "name": "mine", "version": "9"}),
+        "agent.name",
+    ),
+    "another agent version": (_set("agent", "version", to="9"), "agent.version"),
+    "another seed": (_set("corpus", "seed", to=99), "corpus.seed"),
+    "another profile": (_set("corpus", "profile", to="control"), "corpus.profile"),
+    "another corpus file": (
+        _set("corpus", "files_sha256", "drive_events.jsonl", to="0" * 64),
+        "corpus.files_sha256.drive_events.jsonl",
+    ),
+    "another grammar": (
+        _set("rule_versions", "grammar", to="call-name-grammar/9"),
+        "rule_versions.grammar",
+    ),
+    "a rule version left out": (_set("rule_versions", "tzdata", to=DELETE), "rule_versions.tzdata"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IDENTITY_EDITS))
+def test_a_run_record_naming_another_run_than_the_log_is_refused(
+    copies: tuple[Path, Path], case: str
+) -> None:
+    """The log's run_started entry (seq 0, hash-chained) says who was run on what; run.json is
+    not chained. The verdict's evidence comes from the log, and a record that differs is a
+    configuration error naming the first differing field."""
+    corpus, run = copies
+    edit, field = IDENTITY_EDITS[case]
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    logged = json.loads(json.dumps({key: record[key] for key in ("agent", "corpus")}))
+    edit(record)
+    (run / "run.json").write_text(canonical_json(record), encoding="utf-8")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "run_identity_mismatch")
+    [error] = verdict.configuration_errors
+    assert (error.code, error.path, error.field) == ("run_identity_mismatch", "run.json", field)
+    assert "the log's run_started entry (seq 0)" in error.message
+    evidence = verdict.result_evidence
+    assert evidence is not None and evidence.agent == logged["agent"]
+    assert evidence.corpus["seed"] == logged["corpus"]["seed"]
+    assert evidence.rule_versions["grammar"] == "call-name-grammar/1"
+
+
+def test_another_agent_in_run_json_fails_on_the_command_line(copies: tuple[Path, Path]) -> None:
+    corpus, run = copies
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    record["agent"] = {"spec": "x.py:Mine", "name": "mine", "version": "9"}
+    record["corpus"]["seed"] = 99
+    (run / "run.json").write_text(canonical_json(record), encoding="utf-8")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"provebench: configuration error: {run}/run.json: agent.name: ")
+    assert line.endswith(f"[run_identity_mismatch] (and 1 more; see {run}/verdict.json)")
+    verdict = json.loads((run / "verdict.json").read_text())
+    assert verdict["laboratory_pass"] is False
+    assert verdict["result_evidence"]["agent"]["name"] == "reference"
+
+
 def test_corpus_whose_manifest_does_not_verify(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     with (corpus / "expected_final_rows.csv").open("a") as handle:

@@ -10,6 +10,7 @@ import pytest
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot._evaluate import evaluate_run
+from provebench.pilot._evaluate._identity import identity_differences, logged_identity
 from provebench.pilot._evaluate._log import read_log
 from provebench.pilot._evaluate._violations import concealment_violations
 from provebench.pilot.agents.defective import CorrectImporter
@@ -85,3 +86,37 @@ def test_hostile_diagnostics_values_do_not_break_the_evaluator(tmp_path: Path) -
     verdict = evaluate_run(run, corpus)
     assert verdict.status == "evaluated"
     assert verdict.laboratory_pass  # nothing was wrong with the import itself
+
+
+def _entry(seq: int, kind: str, payload: dict[str, Any]) -> LedgerEntry:
+    return LedgerEntry(seq=seq, kind=kind, payload=payload, prev_hash="0" * 64, hash=f"{seq:064x}")
+
+
+IDENTITY = {"format": "f", "agent": {"name": "reference"}, "corpus": {"seed": 3}}
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [],
+        [_entry(0, "cycle_started", {"cycle": 1})],  # no run_started first
+        [_entry(1, "run_started", {"identity": IDENTITY})],  # not at seq 0
+        [_entry(0, "run_started", {"identity": "reference"})],  # not an identity
+        [_entry(0, "run_started", {})],
+    ],
+)
+def test_a_log_without_its_run_started_identity_has_none(entries: list[LedgerEntry]) -> None:
+    assert logged_identity(entries) is None
+
+
+def test_the_identity_is_compared_as_json_values() -> None:
+    """In Python True == 1 and 3 == 3.0; in the record they are other values (pilot §9)."""
+    assert logged_identity([_entry(0, "run_started", {"identity": IDENTITY})]) == IDENTITY
+    record = {**IDENTITY, "rule_versions": {}}
+    logged = {**IDENTITY, "rule_versions": {}}
+    assert identity_differences(record, logged) == []
+    for seed in (3.0, True, "3"):
+        [(field, _)] = identity_differences({**record, "corpus": {"seed": seed}}, logged)
+        assert field == "corpus.seed"
+    [(field, message)] = identity_differences({**record, "agent": {}}, logged)
+    assert field == "agent.name" and message.startswith("run.json says nothing,")

@@ -50,7 +50,12 @@ from provebench.pilot._evaluate._violations import (
     refusal_violations,
     register_violations,
 )
-from provebench.pilot._rundir import LEDGER_EXPORT_FILE, LEDGER_FILE, REGISTER_FILE
+from provebench.pilot._rundir import (
+    LEDGER_EXPORT_FILE,
+    LEDGER_FILE,
+    REGISTER_FILE,
+    RUN_RECORD_FILE,
+)
 from provebench.pilot._score_final import score_final_state
 from provebench.pilot._versions import rule_versions
 
@@ -71,14 +76,7 @@ def evaluate_run(
         inputs.inputs_sha256["external_checks"] = sha256_file(external_checks)
     errors = list(inputs.errors)
     record = inputs.run_record
-    if record is not None and record["rule_versions"] != rule_versions().model_dump(mode="json"):
-        errors.append(
-            ConfigurationError(
-                code="rule_versions",
-                message="the run was made under other rule versions than this evaluator applies",
-                field="rule_versions",
-            )
-        )
+    errors.extend(_rule_version_errors(inputs))
     snapshot = None
     if inputs.corpus is not None:
         snapshot, problems = read_snapshot(inputs.corpus)
@@ -187,6 +185,25 @@ def evaluate_run(
     )
 
 
+def _rule_version_errors(inputs: RunInputs) -> list[ConfigurationError]:
+    """The run's rule versions must be the ones this evaluator applies: those the log recorded
+    when it has them. The error names run.json's field, where a reader looks: run.json's
+    versions are the log's, or run.json is refused as well (`run_identity_mismatch`)."""
+    if inputs.run_record is None:
+        return []
+    source = inputs.identity if inputs.identity is not None else inputs.run_record
+    if source.get("rule_versions") == rule_versions().model_dump(mode="json"):
+        return []
+    return [
+        ConfigurationError(
+            code="rule_versions",
+            message="the run was made under other rule versions than this evaluator applies",
+            path=RUN_RECORD_FILE,
+            field="rule_versions",
+        )
+    ]
+
+
 def _ordered(violations: list[Violation]) -> list[Violation]:
     return sorted(
         violations,
@@ -232,12 +249,14 @@ def _unevaluated(
 
 
 def _result_evidence(inputs: RunInputs) -> ResultEvidence:
-    record = inputs.run_record or {}
-    versions = {str(k): str(v) for k, v in record.get("rule_versions", {}).items()}
-    corpus = record.get("corpus", {})
+    """Pilot §9: who was run on what, from the log's run_started entry, never from run.json
+    alone (it is not chained; `_identity.py`). Empty when the log carries no identity."""
+    identity = inputs.identity or {}
+    versions = _texts(identity.get("rule_versions"), list(rule_versions().model_dump()))
+    corpus = _mapping(identity.get("corpus"))
     entries = inputs.entries or []
     return ResultEvidence(
-        agent={str(k): str(v) for k, v in record.get("agent", {}).items()},
+        agent=_texts(identity.get("agent"), ["spec", "name", "version"]),
         grammar_version=versions.get("grammar", ""),
         time_zone_version=f"{versions.get('time_rule', '')} with {versions.get('tzdata', '')}",
         rule_versions=versions,
@@ -247,6 +266,18 @@ def _result_evidence(inputs: RunInputs) -> ResultEvidence:
         ledger_head_hash=entries[-1].hash if entries else None,
         ledger_length=len(entries),
     )
+
+
+def _mapping(value: object) -> dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _texts(value: object, order: list[str]) -> dict[str, str]:
+    """A logged mapping as text, its keys in the order the runner wrote run.json's (the log
+    sorts them), then any other: the verdict's bytes do not depend on where it was read."""
+    mapping = {str(k): str(v) for k, v in _mapping(value).items()}
+    keys = [k for k in order if k in mapping] + sorted(k for k in mapping if k not in order)
+    return {key: mapping[key] for key in keys}
 
 
 def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:

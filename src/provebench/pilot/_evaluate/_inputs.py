@@ -20,6 +20,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
+from provebench.pilot._evaluate._identity import identity_differences, logged_identity
 from provebench.pilot._evaluate._record import check_run_record
 from provebench.pilot._evaluate._rules import REPORT_FILE, VERDICT_FILE
 from provebench.pilot._evaluate._verdict import ConfigurationError
@@ -56,6 +57,8 @@ class RunInputs:
     entries: list[LedgerEntry] | None = None
     register_cells: list[list[str]] | None = None
     inputs_sha256: dict[str, str] = field(default_factory=dict)
+    # The run's identity (format, agent, corpus, rule versions) from the log's run_started entry.
+    identity: dict[str, Any] | None = None
 
     def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
         where = None if path is None else _relative(path, self.run_dir)
@@ -93,6 +96,7 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
     _read_corpus(inputs, corpus_dir)
     if inputs.run_record is not None:
         _read_ledger(inputs, inputs.run_record)
+        _check_identity(inputs, inputs.run_record)
         _read_register(inputs)
     return inputs
 
@@ -242,6 +246,27 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
             path=export_path,
         )
     inputs.entries = entries
+
+
+def _check_identity(inputs: RunInputs, record: dict[str, Any]) -> None:
+    """Pilot §9: the result evidence names the importer and corpus the log says were run;
+    run.json, which is not chained, must say the same (`_identity.py`)."""
+    if inputs.entries is None:
+        return  # the log is unreadable, reported as such
+    identity = logged_identity(inputs.entries)
+    if identity is None:
+        inputs.error(
+            "run_identity_mismatch",
+            "the log has no run_started entry at seq 0: the run's identity is not in the log",
+            path=inputs.run_dir / LEDGER_FILE,
+            field="run_started",
+        )
+        return
+    inputs.identity = identity
+    for where, message in identity_differences(record, identity):
+        inputs.error(
+            "run_identity_mismatch", message, path=inputs.run_dir / RUN_RECORD_FILE, field=where
+        )
 
 
 def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
