@@ -411,6 +411,47 @@ def test_expected_rows_that_are_not_utf8_are_one_line_naming_file_and_line(
     assert "expected_final_rows.csv:3" in line and "not valid UTF-8" in line
 
 
+def test_a_corpus_error_line_names_file_line_field_once(copies: tuple[Path, Path]) -> None:
+    """The CLI's one line reads `FILE:LINE: FIELD: message`, as every provebench error: the
+    corpus loader's location is not preceded by its field a second time."""
+    corpus, run = copies
+    path = corpus / "expected_final_rows.csv"
+    header, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    rewrite_corpus_file(corpus, "expected_final_rows.csv", f"bogus,{header}\n{rest}")
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "corpus_invalid")
+    [error] = verdict.configuration_errors
+    assert (error.path, error.field) == (None, "header")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    prefix = f"provebench: configuration error: {path}:1: header: header must be file_id,"
+    assert line.startswith(prefix) and line.endswith(" [corpus_invalid]"), line
+    assert line.count("header:") == 1
+
+
+def test_a_run_record_field_error_line_names_run_json(
+    copies: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """An error about a field of run.json names run.json before the field (pilot CLI line)."""
+    _, run = copies
+    other = make_small_corpus(tmp_path, seed=9)
+    verdict = evaluate_run(run, other)
+    [error] = verdict.configuration_errors
+    assert (error.code, error.path, error.field) == (
+        "corpus_mismatch",
+        "run.json",
+        "corpus.manifest_sha256",
+    )
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(other))
+    assert result.returncode == 2, result.stderr
+    [line] = result.stderr.splitlines()
+    expected = f"provebench: configuration error: {run}/run.json: corpus.manifest_sha256: the run"
+    assert line.startswith(expected), line
+    explained = run_cli("pilot", "evaluate", str(run), "--corpus", str(other), "--explain")
+    assert "[corpus_mismatch] run.json: corpus.manifest_sha256: the run" in explained.stdout
+
+
 def test_another_corpus_than_the_run_was_made_on(copies: tuple[Path, Path], tmp_path: Path) -> None:
     _, run = copies
     other = make_small_corpus(tmp_path, seed=9)

@@ -298,9 +298,7 @@ def configuration_error_line(verdict: Verdict, run_dir: Path, verdict_path: Path
     if not errors:
         return None
     first = errors[0]
-    path = None if first.path is None else (run_dir / first.path).as_posix()
-    where = ": ".join(part for part in (path, first.field) if part)
-    line = f"provebench: configuration error: {where + ': ' if where else ''}{first.message}"
+    line = f"provebench: configuration error: {first.located(run_dir.as_posix())}"
     line += f" [{first.code}]"
     if len(errors) > 1:
         line += f" (and {len(errors) - 1} more; see {verdict_path.as_posix()})"

@@ -73,8 +73,7 @@ def explain(verdict: Verdict, console: Console) -> None:
         headline.append(f"Perf_shadow_final_state={verdict.perf_shadow_final_state:.4f}")
     console.print(headline)
     for error in verdict.configuration_errors:
-        where = f"{error.path}: " if error.path else ""
-        console.print(Text(f"configuration error [{error.code}] {where}{error.message}", "red"))
+        console.print(Text(f"configuration error [{error.code}] {error.located()}", "red"))
     if verdict.metrics is not None:
         per_cycle = [(c.cycle, c.metrics) for c in verdict.metrics.per_cycle]
         console.print(_metrics_table(verdict.metrics.overall, per_cycle))

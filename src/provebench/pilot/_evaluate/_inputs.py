@@ -186,6 +186,8 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
     try:
         corpus = load_corpus(corpus_dir)
     except ProvebenchError as error:
+        # Not a file of the run folder: no path; the loader's one line names the corpus file,
+        # line and field, as the user gave the corpus (`ConfigurationError.located`).
         inputs.errors.append(
             ConfigurationError(
                 code="corpus_invalid", message=error.one_line(), path=None, field=error.field
@@ -202,6 +204,7 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
             inputs.error(
                 "corpus_mismatch",
                 f"the run was made on corpus manifest {recorded}, this corpus is {manifest_sha256}",
+                path=inputs.run_dir / RUN_RECORD_FILE,
                 field="corpus.manifest_sha256",
             )
     inputs.corpus = corpus

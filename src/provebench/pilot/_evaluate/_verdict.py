@@ -27,7 +27,11 @@ class LogRef(BaseModel):
 
 
 class ConfigurationError(BaseModel):
-    """An input the evaluator refuses to score (fail closed: never a vacuous pass)."""
+    """An input the evaluator refuses to score (fail closed: never a vacuous pass).
+
+    `path` names a file of the run folder, relative to it, and `field` a field in that file. An
+    error about another input has no path: its message carries its own location, if any (the
+    corpus loader's `FILE:LINE: FIELD: message`, its `field` repeated here for machines)."""
 
     model_config = _MODEL
 
@@ -35,6 +39,14 @@ class ConfigurationError(BaseModel):
     message: str
     path: str | None = None
     field: str | None = None
+
+    def located(self, run_dir: str | None = None) -> str:
+        """`FILE: FIELD: message` as every provebench error line reads (`ProvebenchError`),
+        the file named from `run_dir`; the message alone when it carries its location."""
+        if self.path is None:
+            return self.message
+        path = self.path if run_dir is None else f"{run_dir.rstrip('/')}/{self.path}"
+        return ": ".join(part for part in (path, self.field, self.message) if part)
 
 
 class Metric(BaseModel):
