@@ -370,6 +370,25 @@ def test_a_run_record_naming_another_run_than_the_log_is_refused(
     assert evidence.rule_versions["grammar"] == "call-name-grammar/1"
 
 
+def test_a_run_under_other_rule_versions_is_refused(
+    copies: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log's rule versions (run.json says the same) are not the ones this evaluator
+    applies: a configuration error naming run.json's field."""
+    from provebench.pilot._evaluate import _core
+    from provebench.pilot._versions import rule_versions
+
+    corpus, run = copies
+    newer = rule_versions().model_copy(update={"grammar": "call-name-grammar/2"})
+    monkeypatch.setattr(_core, "rule_versions", lambda: newer)
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "rule_versions")
+    [error] = verdict.configuration_errors
+    assert (error.path, error.field) == ("run.json", "rule_versions")
+    assert verdict.result_evidence is not None
+    assert verdict.result_evidence.grammar_version == "call-name-grammar/1"  # the run's, logged
+
+
 def test_another_agent_in_run_json_fails_on_the_command_line(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
