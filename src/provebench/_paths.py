@@ -44,10 +44,15 @@ def refuse_to_replace(path: str | Path, *, field: str | None = None) -> None:
         raise ProvebenchError(f"cannot inspect: {error.strerror}", path=path, field=field) from None
     if stat.S_ISREG(mode):
         return
-    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    kind = file_kind(mode)
     raise ProvebenchError(
         f"exists and is {kind}; refusing to replace it with a file", path=path, field=field
     )
+
+
+def file_kind(mode: int) -> str:
+    """What a file of `mode` (from `lstat`) is, in words, when it is not a regular file."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 def check_output_file(
@@ -128,4 +133,4 @@ def _is_or_lies_in(target: Path, source: Path) -> bool:
     return resolved == root or (source.is_dir() and root in resolved.parents)
 
 
-__all__ = ["check_output_dir", "check_output_file", "refuse_to_replace"]
+__all__ = ["check_output_dir", "check_output_file", "file_kind", "refuse_to_replace"]

@@ -18,6 +18,7 @@ from typing import Any
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
+from provebench._paths import file_kind
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot._evaluate._identity import identity_differences, logged_identity
@@ -35,14 +36,6 @@ from provebench.pilot._rundir import (
 # SQLite opens a WAL database with these companions next to it; they are not run files, but a
 # non-empty `-wal` would be read as part of the log, so it is refused below.
 _SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
-# What an entry of the run folder is when it is neither a regular file nor a folder.
-_ENTRY_KINDS = (
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
 
 
 @dataclass
@@ -170,7 +163,7 @@ def _entry_kind(path: Path) -> str | None:
         return None
     if stat.S_ISDIR(mode):
         return "folder"
-    return next((name for test, name in _ENTRY_KINDS if test(mode)), "not a regular file")
+    return file_kind(mode)
 
 
 def _excepted(name: str, path: Path) -> bool:
