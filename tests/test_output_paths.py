@@ -104,6 +104,30 @@ sys.exit("written past the limit")
     assert list(tmp_path.iterdir()) == []  # no temporary file, no target
 
 
+def test_content_that_fits_the_buffer_but_not_the_limit_names_the_target(tmp_path: Path) -> None:
+    """Content smaller than the write buffer reaches the disk only when flushed; when the flush
+    fails, closing the file flushes (and fails) again. That second failure must not replace the
+    one-line error with a bare OSError (an internal error, exit 3)."""
+    target = tmp_path / "verdict.json"
+    child = f"""
+import resource, signal, sys
+from provebench._canonical import write_atomic
+from provebench._errors import ProvebenchError
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (3072, 3072))
+try:
+    write_atomic({str(target)!r}, "x" * 4000)
+except ProvebenchError as error:
+    print(error.one_line())
+    sys.exit(0)
+sys.exit("written past the limit")
+"""
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{target}: cannot write: File too large"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_other_os_errors_in_the_writers_block_pass_through(tmp_path: Path) -> None:
     """An OS error that names its own file, or is no write failure, is not the target's."""
     target = tmp_path / "v.json"

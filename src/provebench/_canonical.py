@@ -83,18 +83,23 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
     except OSError as error:
         raise _cannot_write(target, error) from None
     try:
-        with (
-            os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-        ) as handle:
-            try:
+        try:
+            with (
+                os.fdopen(fd, "wb")
+                if binary
+                else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            ) as handle:
                 yield handle
-            except OSError as error:
-                if error.filename is None and error.errno in _WRITE_FAILURES:
-                    # The caller's write to `handle` met a full disk (a file object's errors
-                    # carry no file name): say which file could not be written.
-                    raise _cannot_write(target, error) from None
-                raise
-            _finish(target, handle)
+                _finish(target, handle)
+        except OSError as error:
+            # The caller's write to `handle`, or the close that flushes what is still buffered,
+            # met a full disk (a file object's errors carry no file name): say which file could
+            # not be written. The close matters on its own: content smaller than the buffer is
+            # written only there, and after a failed flush the close fails again, which would
+            # replace the error `_finish` raised with a bare OSError.
+            if error.filename is None and error.errno in _WRITE_FAILURES:
+                raise _cannot_write(target, error) from None
+            raise
         _rename(Path(tmp_name), target)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
