@@ -194,6 +194,34 @@ def parse_json_bytes(data: bytes, *, source: str) -> Any:
     return parse_json_text(text, source=source)
 
 
+def json_problem(value: object) -> str | None:
+    """Why `value` could not be written as JSON and read back by `parse_json_text`, or None.
+
+    A value provebench records (an agent's tool arguments, its final answer) must survive the
+    round trip: it is written as canonical JSON and scored again from the file, so NaN, an
+    infinity, an integer too long to print, a lone surrogate or nesting deeper than
+    `MAX_JSON_DEPTH` is refused where it enters, not met when the output is written.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return _recordable(str(error))
+    except RecursionError:
+        return f"nested deeper than {MAX_JSON_DEPTH} levels"
+    try:
+        parse_json_text(text, source="value")
+    except ProvebenchError as error:
+        where = error.field if error.field not in (None, "(document)") else None
+        return _recordable(error.message if where is None else f"{where}: {error.message}")
+    return None
+
+
+def _recordable(message: str) -> str:
+    # The problem is recorded in turn (a refused tool call's error), and a key it names may hold
+    # the very surrogate it complains of: spelled out, so the message itself survives the trip.
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _joined_path(parent: str, child: str) -> str:
     if not parent or not child:
         return parent or child
@@ -225,6 +253,7 @@ def _find_unreadable_value(document: Any) -> tuple[str, str] | None:
 
 __all__ = [
     "MAX_JSON_DEPTH",
+    "json_problem",
     "json_type_name",
     "loads_bounded",
     "member_path",

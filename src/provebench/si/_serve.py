@@ -17,10 +17,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from pydantic import JsonValue
 
+from provebench._jsonfile import json_problem
 from provebench.evidence import Evidence
 from provebench.si._run import SimulatedSession, write_run
 from provebench.si._scenario import Scenario
@@ -105,7 +106,7 @@ class ServeRun:
         final_answer = arguments.get("final_answer")
         reasoning_trace = arguments.get("reasoning_trace", "")
         unknown = sorted(set(arguments) - {"final_answer", "reasoning_trace"})
-        if not isinstance(final_answer, str) or not isinstance(reasoning_trace, str) or unknown:
+        if not _text(final_answer) or not _text(reasoning_trace) or unknown:
             # Not recorded, not a step: the submission is malformed, the agent may retry.
             return (
                 f"{SUBMIT_ANSWER} takes final_answer (string) and optional reasoning_trace "
@@ -198,6 +199,11 @@ async def serve_stdio(run: ServeRun) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+def _text(value: object) -> TypeGuard[str]:
+    # A string that can be recorded: written as evidence and read back (no lone surrogate).
+    return isinstance(value, str) and json_problem(value) is None
+
+
 def _take_identity(run: ServeRun, ctx: Any) -> None:
     # The agent's identity is what its MCP client declares (Execution §1: identity is
     # reported once); it is non-scoring metadata (SI §4).
@@ -205,9 +211,9 @@ def _take_identity(run: ServeRun, ctx: Any) -> None:
     info = getattr(params, "client_info", None)
     name = getattr(info, "name", None)
     version = getattr(info, "version", None)
-    if isinstance(name, str) and name:
+    if _text(name) and name:
         run.agent_name = name
-        run.agent_version = version if isinstance(version, str) and version else None
+        run.agent_version = version if _text(version) and version else None
 
 
 __all__ = ["SUBMIT_ANSWER", "SUBMIT_ANSWER_SCHEMA", "ServeRun", "serve_stdio", "task_text"]

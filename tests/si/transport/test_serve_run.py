@@ -91,3 +91,34 @@ def test_the_task_text_carries_prompt_mode_and_scope(run: ServeRun) -> None:
     assert text.startswith("mailer pods do not come up.")
     assert "Mode: read-only" in text and '"namespaces": ["default"]' in text
     assert SUBMIT_ANSWER in text
+
+
+@pytest.mark.parametrize(
+    "value", [float("nan"), float("inf"), 10**5000], ids=["nan", "inf", "huge-int"]
+)
+def test_arguments_no_json_can_hold_are_refused_and_do_not_poison_the_run(
+    run: ServeRun, value: object
+) -> None:
+    """An MCP client may send NaN or 1e999 (the SDK parses them): the call is refused as an
+    ordinary bad-arguments step, and the answer submitted next is still written."""
+    text, is_error = run.call_tool("orchestration_list", {"kind": "pod", "namespace": value})
+    assert is_error and "not representable as JSON" in text
+    text, is_error = run.call_tool(SUBMIT_ANSWER, {"final_answer": "SMTP_PORT is missing."})
+    assert not is_error and run.ended
+    evidence = _evidence(run)
+    assert evidence["final_answer"] == "SMTP_PORT is missing."
+    assert evidence["actions"][0]["arguments"] == {}  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"final_answer": "x\ud800"}, {"final_answer": "x", "reasoning_trace": "\udfff"}],
+    ids=["answer", "trace"],
+)
+def test_a_submission_that_cannot_be_recorded_is_refused_and_may_be_retried(
+    run: ServeRun, arguments: dict[str, object]
+) -> None:
+    text, is_error = run.call_tool(SUBMIT_ANSWER, arguments)
+    assert is_error and "final_answer" in text and not run.ended
+    assert not run.call_tool(SUBMIT_ANSWER, {"final_answer": "SMTP_PORT is missing."})[1]
+    assert _evidence(run)["final_answer"] == "SMTP_PORT is missing."

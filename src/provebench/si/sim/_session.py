@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import json_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -60,6 +61,27 @@ def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
             "must be a list of namespace names", field="preconditions.agent.scope.namespaces"
         )
     return frozenset(namespaces)
+
+
+def _recordable_arguments(
+    arguments: Mapping[str, JsonValue],
+) -> tuple[dict[str, JsonValue], str | None]:
+    """(the arguments as they are recorded, why they are refused or None).
+
+    Refused arguments are recorded as `{}`: the call is still a step (SI §3.4), but what the
+    agent passed cannot be written as evidence. Arguments must also survive being written and
+    read back (`json_problem`: no NaN or infinity, no integer too long to print, no lone
+    surrogate, no nesting past the reader's limit); otherwise they would poison the evidence
+    of the whole run when it is written, long after the call.
+    """
+    try:
+        recorded = _ARGUMENTS.validate_python(dict(arguments))
+    except (ValidationError, TypeError, ValueError, RecursionError):
+        return {}, "arguments must be a JSON object"
+    problem = json_problem(recorded)
+    if problem is not None:
+        return {}, f"arguments are not representable as JSON: {problem}"
+    return recorded, None
 
 
 class Session:
@@ -122,16 +144,18 @@ class Session:
         return HANDLERS[tool](self._observation, arguments, namespace)
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
-        """Run one tool call and record it; agent mistakes come back as errors, never raise."""
-        try:
-            recorded = _ARGUMENTS.validate_python(dict(arguments))
-        except (ValidationError, TypeError, ValueError):
-            recorded = {}
+        """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
+        and raises `ValueError`: the caller's misuse of the interface, not a step.
+        """
+        problem = json_problem(tool) if isinstance(tool, str) else "not a string"
+        if problem is not None:
+            raise ValueError(f"the tool name cannot be recorded: {problem}")
+        recorded, problem = _recordable_arguments(arguments)
+        if problem is not None:
             handled = Handled(
-                failure("invalid_arguments", "arguments must be a JSON object"),
-                "invalid",
-                f"tool/{tool}",
-                None,
+                failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None
             )
         else:
             handled = self._dispatch(tool, recorded)
