@@ -19,6 +19,7 @@ from pydantic import JsonValue
 
 from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import json_problem
 from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.si._evaluate import evaluate
@@ -104,14 +105,20 @@ def run_agent(
     answer = Answer(final_answer="")
     try:
         returned = agent.run(task_of(session), call)
-        if isinstance(returned, Answer):
+        problem = _answer_problem(returned)
+        if problem is None:
             answer = returned
         else:
-            ending, detail = "agent_error", f"run() returned {type(returned).__name__}, not Answer"
+            ending, detail = "agent_error", problem
     except _ToolCallCapReached:
         pass
-    except Exception as error:  # the agent's own failure is its result, not the runner's
-        ending, detail = "agent_error", f"{type(error).__name__}: {error}"
+    except KeyboardInterrupt:
+        raise  # the user's Ctrl-C stops the command; it is no part of the agent's run
+    except BaseException as error:
+        # The agent's own failure is its result, not the runner's: an Exception, and also a
+        # SystemExit (sys.exit() in the agent would otherwise end provebench with nothing
+        # written) or any other BaseException it raises.
+        ending, detail = "agent_error", _describe(error)
     if capped:
         # Whatever the agent did after the stop (caught it, answered anyway) is discarded.
         ending, detail = "tool_call_cap", f"stopped at the cap of {max_tool_calls} tool calls"
@@ -125,6 +132,33 @@ def run_agent(
         agent_version=agent.version,
     )
     return RunOutcome(evidence=evidence, ending=ending, detail=detail)
+
+
+def _answer_problem(returned: object) -> str | None:
+    """Why what `run()` returned is not a recordable answer, or None.
+
+    The answer is written as evidence and scored again from the file (SI §2.5): text that
+    cannot be written (a lone surrogate) is the agent's misbehaviour, recorded as agent_error.
+    """
+    if not isinstance(returned, Answer):
+        return f"run() returned {type(returned).__name__}, not Answer"
+    for name in ("final_answer", "reasoning_trace"):
+        value = getattr(returned, name)
+        problem = json_problem(value) if isinstance(value, str) else "not a string"
+        if problem is not None:
+            return f"run() returned an Answer whose {name} cannot be recorded: {problem}"
+    return None
+
+
+def _describe(error: BaseException) -> str:
+    # The exception's text is the agent's: whatever it holds must be recordable and printable,
+    # and an exception whose __str__ fails in turn is still described.
+    try:
+        message = str(error)
+    except Exception:
+        message = "(its message cannot be shown)"
+    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
