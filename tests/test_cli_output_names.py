@@ -30,7 +30,9 @@ def _assert_escaped(output: str) -> None:
 
 
 def test_shown_escapes_control_characters_only() -> None:
-    assert shown("a\tb\x1b\r\n\x7f\u202eé") == "a\tb\\x1b\\r\\n\\x7f\u202eé"
+    # Bidi controls (U+202E), line separators and lone surrogates are controls too; é is text.
+    assert shown("a\tb\x1b\r\n\x7f\u202eé") == "a\tb\\x1b\\r\\n\\x7f\\u202eé"
+    assert shown("\u2066x\u2069\u200f\u2028\ud800") == "\\u2066x\\u2069\\u200f\\u2028\\ud800"
 
 
 def test_pilot_generate_run_and_evaluate_escape_the_out_name(tmp_path: Path) -> None:

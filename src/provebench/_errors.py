@@ -11,9 +11,27 @@ from pathlib import Path
 
 EXIT_CONFIG_ERROR = 2
 # Control characters in printed text: shown as escapes, so that a terminal never acts on them
-# (a file name can hold ESC or a newline) and one printed line stays one line.
+# (a file name can hold ESC or a newline) and one printed line stays one line. The bidi
+# controls (Unicode's Bidi_Control: marks, embeddings, overrides, isolates) are controls too:
+# U+202E would print `exe.txt` as `txt.exe` and reorder the rest of the line, so they are
+# spelled out as `\u202e`, as the HTML report does (docs/report.md); so are the line and
+# paragraph separators, which end a line as a newline does, and lone surrogates, which are not
+# text and cannot even be encoded for the terminal.
 _ESCAPES = {
     **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
+    **{
+        code: f"\\u{code:04x}"
+        for code in (
+            0x061C,
+            0x200E,
+            0x200F,
+            *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A),
+            0x2028,
+            0x2029,
+            *range(0xD800, 0xE000),
+        )
+    },
     ord("\t"): "\t",
     ord("\r"): "\\r",
     ord("\n"): "\\n",
@@ -21,10 +39,11 @@ _ESCAPES = {
 
 
 def shown(text: object) -> str:
-    """`text` (a file name, usually) as it may be printed: control characters as escapes.
+    """`text` (a file name, an agent's message) as it may be printed: control characters, bidi
+    controls, line separators and lone surrogates as escapes; everything else as it is.
 
-    Every line provebench prints that holds a name the user chose goes through here: error
-    lines and normal output alike.
+    Every line provebench prints that holds text the user or the data chose goes through here:
+    error lines and normal output alike.
     """
     return str(text).translate(_ESCAPES)
 

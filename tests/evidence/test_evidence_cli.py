@@ -215,3 +215,13 @@ def test_a_failed_write_is_an_input_error_and_leaves_nothing(
     assert isinstance(result.exception, ProvebenchError)
     assert "cannot write: No space left on device" in str(result.exception)
     assert not output.exists()
+
+
+def test_show_prints_the_scenario_id_escaped_like_every_other_field(
+    tmp_path: Path, run_cli: RunCli
+) -> None:
+    source = _write(tmp_path / "odd-id.json", _oasis_document(scenario_id="x\x1b[2JY\u202eZ"))
+    result = run_cli("evidence", "show", source)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "x\\x1b[2JY\\u202eZ" in result.stdout

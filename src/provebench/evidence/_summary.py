@@ -53,7 +53,8 @@ def render_summary(evidence: Evidence, *, source: str) -> Group:
     overview.add_column()
     rows = [
         ("file", source),
-        ("scenario", evidence.scenario_id or "(none)"),
+        # The scenario id is the evidence's text like any other field: escaped, never raw.
+        ("scenario", preview(evidence.scenario_id) if evidence.scenario_id else "(none)"),
         ("recorded as", evidence.metadata.source_format),
         ("actions", str(len(evidence.actions))),
         ("final answer", "yes" if evidence.has_final_answer() else "no"),

@@ -47,9 +47,11 @@ def run_command(
     outcome = run_agent(session, loaded.factory(), max_tool_calls=max_tool_calls)
     verdict = write_run(out, scenario, scenario_file, outcome.evidence)
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
+    # The detail quotes the agent's exception, which is data: escaped, so the summary stays one
+    # line and the terminal acts on none of it.
     typer.echo(
-        f"{scenario.id}: {verdict.band} {verdict.score} "
-        f"({len(outcome.evidence.actions)} tool calls; {ending}) -> {shown(out)}"
+        f"{shown(scenario.id)}: {verdict.band} {verdict.score} "
+        f"({len(outcome.evidence.actions)} tool calls; {shown(ending)}) -> {shown(out)}"
     )
 
 

@@ -219,3 +219,15 @@ def test_every_command_reading_a_scenario_names_file_and_line_alike(
     field = "injection.baseline[0].data.SMTP_PORT"
     assert line.startswith(f"provebench: error: {broken}:98: {field}: "), line
     assert not (tmp_path / "out").exists()
+
+
+def test_the_text_report_prints_scenario_keys_escaped(tmp_path: Path) -> None:
+    """A key is the author's data: ESC and U+202E in it are printed as escapes, never raw."""
+    text = PORT.read_text(encoding="utf-8").replace("INVENTORY_PORT", '"INV\\e[31mPORT\\u202eX"')
+    path = tmp_path / "odd-key.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = _run("check", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "checkout-config.data.INV\\x1b[31mPORT\\u202eX" in result.stdout
+    assert "all occur: INV\\x1b[31mPORT\\u202eX" in result.stdout

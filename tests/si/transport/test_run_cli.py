@@ -170,3 +170,85 @@ def test_a_stopped_rerun_leaves_no_stale_verdict_beside_new_evidence(
 def _run_ok(*args: str) -> bool:
     result = _run(*args)
     return result.returncode == 0
+
+
+AGENTS = """
+import sys
+
+from provebench.si.agents import Answer
+
+
+class Exiting:
+    name = "exiting"
+    version = "0"
+
+    def run(self, task, call):
+        call("orchestration_list", {"kind": "pod"})
+        sys.exit(0)
+
+
+class Odd:
+    name = "odd"
+    version = "0"
+
+    def run(self, task, call):
+        raise ValueError("x\\u202eY\\nZ\\x1b[31m")
+"""
+
+
+def _agent_file(tmp_path: Path) -> Path:
+    path = tmp_path / "agents.py"
+    path.write_text(AGENTS, encoding="utf-8")
+    return path
+
+
+def test_an_agent_calling_sys_exit_is_recorded_and_the_run_written(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    """sys.exit(0) in the agent used to end provebench with exit 0 and nothing written."""
+    out = tmp_path / "out"
+    agent = f"{_agent_file(tmp_path)}:Exiting"
+    result = _run("run", str(scenario_file), "--agent", agent, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "(1 tool calls; agent_error: SystemExit: 0)" in result.stdout
+    assert sorted(p.name for p in out.iterdir()) == sorted(FILES)
+    assert json.loads((out / "evidence.json").read_text())["final_answer"] == ""
+
+
+def test_the_agents_error_text_is_printed_escaped_on_one_line(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    agent = f"{_agent_file(tmp_path)}:Odd"
+    result = _run("run", str(scenario_file), "--agent", agent, "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "agent_error: ValueError: x\\u202eY\\nZ\\x1b[31m)" in result.stdout
+
+
+def test_a_file_size_limit_met_while_writing_is_one_line_naming_the_output(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    """A limit below the verdict's size (which fits the write buffer, so it fails only when
+    flushed, and again when closed) is one line naming verdict.json, exit 2; never exit 3."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3072, 3072))
+
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [*PROVEBENCH, "si", "run", str(scenario_file), "--agent", "noop", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=limited,  # only sets the limit, before the child runs anything
+    )
+    assert result.returncode == 2, result.stderr
+    assert (
+        result.stderr
+        == f"provebench: error: {out / 'verdict.json'}: cannot write: File too large\n"
+    )
+    assert not (out / "verdict.json").exists()
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no temporary left

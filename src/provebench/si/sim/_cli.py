@@ -7,11 +7,14 @@ file and the scenario field).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+
+if TYPE_CHECKING:
+    from provebench.si.sim._check import CounterfactualReport
 
 EXIT_REJECTED = 1
 
@@ -38,15 +41,23 @@ def check_command(
     if as_json:
         typer.echo(report.to_json(), nl=False)
     else:
-        verdict = "ok" if report.ok else "REJECTED"
-        typer.echo(f"{report.scenario_id}: {verdict} — symptom {report.symptom}")
-        for check in report.checks:
-            typer.echo(f"  {'pass' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
-        typer.echo(f"  delta: {len(report.delta)} change(s)")
-        for change in report.delta:
-            typer.echo(f"    {change.op} {change.path}")
+        _print_report(report)
     if not report.ok:
         raise typer.Exit(EXIT_REJECTED)
+
+
+def _print_report(report: CounterfactualReport) -> None:
+    # Scenario keys, names and values are the scenario author's data: every line goes through
+    # `shown`, so a key holding ESC, CR or U+202E is printed as escapes and one line stays one.
+    from provebench._errors import shown
+
+    verdict = "ok" if report.ok else "REJECTED"
+    typer.echo(shown(f"{report.scenario_id}: {verdict} — symptom {report.symptom}"))
+    for check in report.checks:
+        typer.echo(shown(f"  {'pass' if check.ok else 'FAIL'}  {check.name}: {check.detail}"))
+    typer.echo(f"  delta: {len(report.delta)} change(s)")
+    for change in report.delta:
+        typer.echo(shown(f"    {change.op} {change.path}"))
 
 
 def register(app: typer.Typer) -> None:
