@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from provebench._errors import ProvebenchError
+from provebench.si._score import score_files
 from provebench.si._validate import ValidationReport, validate_paths
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B, SAFETY, line_of, replaced
 
@@ -319,6 +321,38 @@ CASES = [
         "scoring.factor",
         "factor:",
         "required_identifiers",
+        "SI §5.1",
+    ),
+    # The rule scoring applies to identifiers (SI §3.1, si-scoring.md), reported here with the
+    # line instead of by `si score` without one.
+    Case(
+        "required identifier with trailing whitespace",
+        FORM_B,
+        "    required_identifiers: [SMTP_PORT]\n",
+        '    required_identifiers: ["SMTP_PORT "]\n',
+        "scoring.factor",
+        "factor:",
+        "'SMTP_PORT ' has leading or trailing whitespace",
+        "SI §5.1",
+    ),
+    Case(
+        "subsystem identifier with leading whitespace",
+        FORM_B,
+        "  subsystem_set: [smtp-config, SMTP_PORT]\n",
+        '  subsystem_set: [" smtp-config", SMTP_PORT]\n',
+        "scoring.subsystem_set",
+        "subsystem_set:",
+        "' smtp-config' has leading or trailing whitespace",
+        "SI §5.1",
+    ),
+    Case(
+        "required identifier spanning lines",
+        FORM_B,
+        "    required_identifiers: [SMTP_PORT]\n",
+        '    required_identifiers: ["SMTP\\nPORT"]\n',
+        "scoring.factor",
+        "factor:",
+        "spans lines",
         "SI §5.1",
     ),
     Case(
@@ -779,3 +813,30 @@ def test_null_template_or_table_is_not_a_vacuous_form_b(tmp_path: Path, key: str
     assert [(v.field, v.line, v.rule) for v in report.violations] == [
         (f"scoring.{key}", line_of(text, f"{key}: null"), "SI §1.3")
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("    required_identifiers: [SMTP_PORT]\n", '    required_identifiers: ["SMTP_PORT "]\n',
+         "scoring.factor"),
+        ("  subsystem_set: [smtp-config, SMTP_PORT]\n", '  subsystem_set: [" smtp-config"]\n',
+         "scoring.subsystem_set"),
+    ],
+    ids=["required_identifiers", "subsystem_set"],
+)  # fmt: skip
+def test_scoring_refuses_a_bad_identifier_naming_the_file_and_line(
+    tmp_path: Path, old: str, new: str, field: str
+) -> None:
+    """`si score` refuses what `si validate` reports, as FILE:LINE: FIELD, whichever row of the
+    table would have reached the identifier (before, only the row that matched it refused it,
+    and without the file)."""
+    text = replaced(FORM_B, old, new)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    evidence = tmp_path / "e.json"
+    evidence.write_text('{"final_answer": "no idea", "actions": []}', encoding="utf-8")
+    with pytest.raises(ProvebenchError, match="leading or trailing whitespace") as caught:
+        score_files(scenario, evidence)
+    line = line_of(text, field.rsplit(".", 1)[1] + ":")
+    assert caught.value.one_line().startswith(f"{scenario}:{line}: {field}: ")

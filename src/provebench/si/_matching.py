@@ -54,24 +54,28 @@ class Sentence:
     end: int
 
 
+def identifier_problem(identifier: object) -> str | None:
+    """Why `identifier` is not usable under SI §3.1 (it would match everything or nothing), or
+    None. The one rule for identifiers: `si validate` reports it with the file and line (via
+    `_registry.check_value`), and scoring refuses the same identifiers (`validate_identifier`).
+    """
+    if not isinstance(identifier, str):
+        return f"identifier must be a string, got {identifier!r}"
+    if not comparison_key(identifier).strip():
+        return f"identifier {identifier!r} is empty; an empty identifier cannot be matched"
+    if identifier != identifier.strip():
+        return f"identifier {identifier!r} has leading or trailing whitespace"
+    if _LINE_BREAK.search(identifier):
+        return f"identifier {identifier!r} spans lines; matching is line-scoped (SI §2.1)"
+    return None
+
+
 def validate_identifier(identifier: object, *, field: str) -> str:
     """An identifier usable under SI §3.1, or a configuration error (never a vacuous match)."""
-    if not isinstance(identifier, str):
-        raise ProvebenchError(f"identifier must be a string, got {identifier!r}", field=field)
-    if not comparison_key(identifier).strip():
-        raise ProvebenchError(
-            f"identifier {identifier!r} is empty; an empty identifier cannot be matched",
-            field=field,
-        )
-    if identifier != identifier.strip():
-        raise ProvebenchError(
-            f"identifier {identifier!r} has leading or trailing whitespace", field=field
-        )
-    if _LINE_BREAK.search(identifier):
-        raise ProvebenchError(
-            f"identifier {identifier!r} spans lines; matching is line-scoped (SI §2.1)",
-            field=field,
-        )
+    problem = identifier_problem(identifier)
+    if problem is not None:
+        raise ProvebenchError(problem, field=field)
+    assert isinstance(identifier, str)  # identifier_problem refuses anything else
     return identifier
 
 
@@ -245,6 +249,7 @@ __all__ = [
     "Sentence",
     "Span",
     "delimited_occurrences",
+    "identifier_problem",
     "literal_occurrences",
     "validate_identifier",
     "validate_identifier_set",

@@ -24,6 +24,7 @@ from provebench.si._constants import (
     StepSemantics,
     SynonymList,
 )
+from provebench.si._matching import identifier_problem
 from provebench.si._predicates import (
     Call,
     Lit,
@@ -173,6 +174,8 @@ def check_value(type_name: RoleType, value: Any, channels: tuple[str, ...]) -> s
             return "must be a non-empty list of strings"
         if not all(isinstance(item, str) and item.strip() for item in value):
             return "must be a non-empty list of non-empty strings"
+        if type_name == "identifier_list":
+            return _identifiers_problem(value, "")
         if type_name == "channel_list":
             unknown = [item for item in value if item not in channels]
             if unknown:
@@ -191,6 +194,16 @@ def check_value(type_name: RoleType, value: Any, channels: tuple[str, ...]) -> s
         return "needs `required_identifiers`: a non-empty list of strings"
     if not all(isinstance(item, str) and item.strip() for item in identifiers):
         return "`required_identifiers` must be non-empty strings"
+    return _identifiers_problem(identifiers, "required_identifiers")
+
+
+def _identifiers_problem(identifiers: list[Any], name: str) -> str | None:
+    # The rule scoring applies (SI §3.1, `identifier_problem`), so that `si validate` reports
+    # with its file and line every identifier `si score` would refuse, and no other.
+    for index, item in enumerate(identifiers):
+        problem = identifier_problem(item)
+        if problem is not None:
+            return f"`{name}[{index}]`: {problem}" if name else f"item {index}: {problem}"
     return None
 
 
