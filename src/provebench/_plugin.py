@@ -68,7 +68,22 @@ def identity_of(candidate: type, *, field: str = "--agent") -> tuple[str, str]:
             f"{candidate.__name__} must define non-empty str class attributes `name` and `version`",
             field=field,
         )
+    if not _recordable(name) or not _recordable(version):
+        # Both are written into the evidence and the log, as UTF-8 text.
+        raise ProvebenchError(
+            f"{candidate.__name__}: `name` and `version` must be text UTF-8 can hold "
+            "(no lone surrogate)",
+            field=field,
+        )
     return name, version
+
+
+def _recordable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _load_path(path: Path, field: str) -> ModuleType:

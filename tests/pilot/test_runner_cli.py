@@ -367,3 +367,22 @@ def test_output_directory_that_cannot_be_created(corpus: Path, tmp_path: Path) -
     )
     # Checked before the corpus is read, naming the file that is in the way.
     assert_one_line_error(result, f"{blocker}: --out: is not a folder")
+
+
+def test_an_agent_name_no_file_can_hold_is_refused_before_the_run(
+    corpus: Path, tmp_path: Path
+) -> None:
+    # The name and version go into the log and the evidence as UTF-8: a lone surrogate would
+    # fail there, mid-run.
+    importer = tmp_path / "surrogate.py"
+    importer.write_text(
+        "class Odd:\n    name = 'odd\\ud800'\n    version = '1'\n\n"
+        "    def run_cycle(self, ctx):\n        pass\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Odd", "--out", str(out)
+    )
+    assert_one_line_error(result, "--agent", "lone surrogate")
+    assert not out.exists()
