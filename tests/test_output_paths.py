@@ -78,21 +78,17 @@ def test_an_os_error_of_the_writer_names_the_target_not_its_temporary_file(
     assert caught.value.path == str(tmp_path / "missing" / "v.json")
 
 
-def test_a_write_that_meets_the_file_size_limit_names_the_target(tmp_path: Path) -> None:
-    """A full disk met while the content is written (not at flush or rename) is one error
-    naming the target, and no temporary file is left. Real, in a child process: a file-size
-    limit (with SIGXFSZ ignored) makes the write itself fail, as a full disk does."""
-    target = tmp_path / "verdict.json"
+def _write_under_a_size_limit(limit: int, write: str) -> str:
+    """Run `write` (a statement, `target` in scope) in a child process whose files may not grow
+    past `limit` bytes (SIGXFSZ ignored: the write fails as on a full disk); its one-line error."""
     child = f"""
 import resource, signal, sys
-from provebench._canonical import atomic_writer
+from provebench._canonical import atomic_writer, write_atomic
 from provebench._errors import ProvebenchError
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
 try:
-    with atomic_writer({str(target)!r}, binary=True) as handle:
-        for _ in range(64):
-            handle.write(b"x" * (1 << 16))
+    {write}
 except ProvebenchError as error:
     print(error.one_line())
     sys.exit(0)
@@ -100,7 +96,20 @@ sys.exit("written past the limit")
 """
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"{target}: cannot write: File too large"
+    return done.stdout.strip()
+
+
+def test_a_write_that_meets_the_file_size_limit_names_the_target(tmp_path: Path) -> None:
+    """A full disk met while the content is written (not at flush or rename) is one error
+    naming the target, and no temporary file is left."""
+    target = tmp_path / "verdict.json"
+    said = _write_under_a_size_limit(
+        1 << 16,
+        f"with atomic_writer({str(target)!r}, binary=True) as handle:\n"
+        "        for _ in range(64):\n"
+        '            handle.write(b"x" * (1 << 16))',
+    )
+    assert said == f"{target}: cannot write: File too large"
     assert list(tmp_path.iterdir()) == []  # no temporary file, no target
 
 
@@ -109,22 +118,8 @@ def test_content_that_fits_the_buffer_but_not_the_limit_names_the_target(tmp_pat
     fails, closing the file flushes (and fails) again. That second failure must not replace the
     one-line error with a bare OSError (an internal error, exit 3)."""
     target = tmp_path / "verdict.json"
-    child = f"""
-import resource, signal, sys
-from provebench._canonical import write_atomic
-from provebench._errors import ProvebenchError
-signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-resource.setrlimit(resource.RLIMIT_FSIZE, (3072, 3072))
-try:
-    write_atomic({str(target)!r}, "x" * 4000)
-except ProvebenchError as error:
-    print(error.one_line())
-    sys.exit(0)
-sys.exit("written past the limit")
-"""
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"{target}: cannot write: File too large"
+    said = _write_under_a_size_limit(3072, f'write_atomic({str(target)!r}, "x" * 4000)')
+    assert said == f"{target}: cannot write: File too large"
     assert list(tmp_path.iterdir()) == []
 
 

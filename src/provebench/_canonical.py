@@ -52,6 +52,15 @@ def compact_json(value: Any) -> str:
     )
 
 
+def is_utf8_text(text: str) -> bool:
+    """Whether UTF-8 can hold `text` (no lone surrogate), as every file provebench writes is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -160,6 +169,7 @@ __all__ = [
     "canonical_json",
     "compact_json",
     "fsync_directory",
+    "is_utf8_text",
     "sha256_bytes",
     "sha256_file",
     "to_jsonable",

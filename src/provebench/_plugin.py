@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
-from provebench._canonical import sha256_bytes
+from provebench._canonical import is_utf8_text, sha256_bytes
 from provebench._errors import ProvebenchError
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -68,7 +68,7 @@ def identity_of(candidate: type, *, field: str = "--agent") -> tuple[str, str]:
             f"{candidate.__name__} must define non-empty str class attributes `name` and `version`",
             field=field,
         )
-    if not _recordable(name) or not _recordable(version):
+    if not is_utf8_text(name) or not is_utf8_text(version):
         # Both are written into the evidence and the log, as UTF-8 text.
         raise ProvebenchError(
             f"{candidate.__name__}: `name` and `version` must be text UTF-8 can hold "
@@ -77,13 +77,6 @@ def identity_of(candidate: type, *, field: str = "--agent") -> tuple[str, str]:
         )
     return name, version
 
-
-def _recordable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _load_path(path: Path, field: str) -> ModuleType:

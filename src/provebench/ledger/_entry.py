@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, SkipValidation
 
-from provebench._canonical import compact_json
+from provebench._canonical import compact_json, is_utf8_text
 from provebench._errors import ProvebenchError
 
 FORMAT_NAME = "provebench.ledger"
@@ -227,7 +227,7 @@ def _describe_unsafe(value: object, where: str) -> str:
             for key, sub in item.items():
                 if not isinstance(key, str):
                     return f"{path}: key {key!r} is not a string (JSON object keys are strings)"
-                if not _utf8_safe(key):
+                if not is_utf8_text(key):
                     return f"{path}: key {key!r} is not valid Unicode text (lone surrogate)"
                 stack.append((sub, f"{path}.{key}"))
         elif isinstance(item, list):
@@ -235,7 +235,7 @@ def _describe_unsafe(value: object, where: str) -> str:
         elif isinstance(item, float) and not math.isfinite(item):
             return f"{path}: {item!r} is not a JSON number (NaN and infinities are refused)"
         elif isinstance(item, str):
-            if not _utf8_safe(item):
+            if not is_utf8_text(item):
                 return f"{path}: string is not valid Unicode text (lone surrogate)"
         elif isinstance(item, bool) or item is None:
             continue
@@ -251,13 +251,6 @@ def _describe_unsafe(value: object, where: str) -> str:
         "would change)"
     )
 
-
-def _utf8_safe(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 @functools.lru_cache(maxsize=4096)
