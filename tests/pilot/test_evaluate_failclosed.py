@@ -177,6 +177,26 @@ def test_a_recorded_file_replaced_by_a_fifo_is_altered_and_not_opened(
     assert error.path == name and error.message.startswith("a FIFO, not the regular file")
 
 
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("kind", ["a FIFO", "a symbolic link"])
+def test_a_run_record_that_is_not_a_regular_file_is_invalid_not_missing(
+    copies: tuple[Path, Path], kind: str
+) -> None:
+    corpus, run = copies
+    record = run / "run.json"
+    kept = record.read_bytes()
+    record.unlink()
+    if kind == "a FIFO":
+        os.mkfifo(record)  # never opened: reading it would wait for a writer
+    else:
+        (run / "elsewhere.json").write_bytes(kept)
+        record.symlink_to(run / "elsewhere.json")  # never followed
+    verdict = evaluate_run(run, corpus)
+    assert_fails_closed(verdict, "run_record_invalid")
+    [error] = [e for e in verdict.configuration_errors if e.code == "run_record_invalid"]
+    assert error.message == f"run.json is {kind}, not a regular file"
+
+
 def test_the_report_beside_the_verdict_is_no_fault(copies: tuple[Path, Path]) -> None:
     # `provebench report RUNDIR/verdict.json` writes RUNDIR/report.html by default; the run
     # must evaluate the same afterwards. The same name anywhere else in the run is still refused.

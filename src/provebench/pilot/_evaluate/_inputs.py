@@ -76,11 +76,16 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
         raise ProvebenchError("not a run directory", path=run_dir)
     inputs = RunInputs(run_dir=run_dir)
     record_path = run_dir / RUN_RECORD_FILE
-    if not record_path.is_file():
+    kind = _entry_kind(record_path)  # by lstat: a FIFO is never opened, a link never followed
+    if kind == "missing":
         inputs.error(
             "incomplete_run",
             "run.json is missing: the run did not finish (resume it with provebench pilot run)",
             path=record_path,
+        )
+    elif kind is not None:
+        inputs.error(
+            "run_record_invalid", f"run.json is {kind}, not a regular file", path=record_path
         )
     else:
         inputs.run_record = _read_record(inputs, record_path)
