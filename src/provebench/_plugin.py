@@ -78,7 +78,6 @@ def identity_of(candidate: type, *, field: str = "--agent") -> tuple[str, str]:
     return name, version
 
 
-
 def _load_path(path: Path, field: str) -> ModuleType:
     if not path.is_file():
         raise ProvebenchError("agent file not found", path=path, field=field)

@@ -252,7 +252,6 @@ def _describe_unsafe(value: object, where: str) -> str:
     )
 
 
-
 @functools.lru_cache(maxsize=4096)
 def _kind_json(kind: str) -> str:
     return json.dumps(kind, ensure_ascii=False)
