@@ -214,3 +214,28 @@ def test_an_evaluation_of_the_unfinished_run_leaves_the_finished_one_evaluable(
     assert_same_run(out, uninterrupted)
     final = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus))
     assert final.returncode == 0, final.stderr
+
+
+def test_a_run_killed_while_writing_its_identity_starts_again(
+    corpus: Path, uninterrupted: Path, tmp_path: Path
+) -> None:
+    """A kill inside the first write leaves only the atomic writer's temporary file: the same
+    command starts the run again, rather than calling the folder foreign."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".identity.json.k3x9abc.tmp").write_text('{"format": "prove', encoding="utf-8")
+    again = run_cli(*run_args(corpus, out))
+    assert again.returncode == 0, again.stderr
+    assert_same_run(out, uninterrupted)
+    assert not list(out.glob(".identity.json.*"))
+    # Anything else in the folder still makes it foreign.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / ".identity.json.k3x9abc.tmp").write_text("{", encoding="utf-8")
+    (other / ".identity.json.notes").write_text("mine", encoding="utf-8")
+    refused = run_cli(*run_args(corpus, other))
+    assert refused.returncode == 2 and "not empty" in refused.stderr
+    assert sorted(p.name for p in other.iterdir()) == [
+        ".identity.json.k3x9abc.tmp",
+        ".identity.json.notes",
+    ]

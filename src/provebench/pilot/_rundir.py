@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,14 @@ _POINTER = "snapshot.json"
 VERDICT_FILE = "verdict.json"
 REPORT_FILE = "report.html"
 EVALUATION_OUTPUTS = (VERDICT_FILE, REPORT_FILE)
+
+
+def _is_identity_temporary(entry: Path) -> bool:
+    """The temporary file `write_atomic` makes for identity.json (`_canonical.atomic_writer`)."""
+    name = entry.name
+    if not (name.startswith(f".{IDENTITY_FILE}.") and name.endswith(".tmp")):
+        return False
+    return stat.S_ISREG(entry.lstat().st_mode)  # a regular file, not a link to one
 
 
 class RunDir:
@@ -82,10 +91,16 @@ class RunDir:
                     path=self.root,
                 )
             return True
-        if any(self.root.iterdir()):
+        entries = list(self.root.iterdir())
+        # A run killed while it wrote identity.json leaves only the atomic writer's temporary
+        # file (`.identity.json.*.tmp`): still a folder of this command, started again.
+        unfinished = [entry for entry in entries if _is_identity_temporary(entry)]
+        if len(unfinished) != len(entries):
             raise ProvebenchError(
                 "run directory is not empty and holds no provebench run", path=self.root
             )
+        for entry in unfinished:
+            entry.unlink()
         try:
             write_atomic(identity_path, canonical_json(identity))
         except OSError as error:
