@@ -386,3 +386,56 @@ def test_an_agent_name_no_file_can_hold_is_refused_before_the_run(
     )
     assert_one_line_error(result, "--agent", "lone surrogate")
     assert not out.exists()
+
+
+LINKING = """
+import os
+
+
+class Linking:
+    name = "linking"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        work = ctx.work_dir
+        if not (work / "pipe").exists():
+            os.symlink(os.environ["OUTSIDE"], work / "outside")  # a folder beyond the run
+            os.symlink(os.path.join(os.environ["OUTSIDE"], "secret.txt"), work / "secret")
+            os.symlink(".", work / "loop")  # a loop
+            os.mkfifo(work / "pipe")  # opening it would block
+"""
+
+
+@pytest.mark.timeout(60)
+def test_links_and_fifos_an_importer_leaves_in_work_are_never_followed_or_opened(
+    corpus: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not the run's", encoding="utf-8")
+    importer = tmp_path / "linking.py"
+    importer.write_text(LINKING, encoding="utf-8")
+    out = tmp_path / "run"
+    result = run_cli(
+        *("pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Linking"),
+        *("--out", str(out)),
+        env={"OUTSIDE": str(outside)},
+    )
+    assert result.returncode == 0, result.stderr
+    # The snapshots hold the links as links, no copy of what they point at, and no FIFO.
+    assert not list(out.rglob("secret.txt"))
+    snapshot = next((out / "checkpoint").glob("snapshot-*"))
+    assert (snapshot / "outside").is_symlink() and (snapshot / "loop").is_symlink()
+    assert not (snapshot / "pipe").exists()
+    recorded = json.loads((out / "run.json").read_text(encoding="utf-8"))["files_sha256"]
+    assert not [name for name in recorded if name.startswith("work/")]
+    # The evaluator then reports what the lab did not record: a configuration error.
+    evaluated = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus))
+    assert evaluated.returncode == 2
+    verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    unrecorded = {
+        error["path"]
+        for error in verdict["configuration_errors"]
+        if error["code"] == "file_unrecorded"
+    }
+    assert {"work/outside", "work/secret", "work/loop", "work/pipe"} <= unrecorded

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
+import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -133,10 +134,14 @@ def publish_run(
     # so neither is listed here nor left to be mistaken for this run's (docs/pilot-lab.md).
     for name in EVALUATION_OUTPUTS:
         rundir.path(name).unlink(missing_ok=True)
+    # Regular files only, by lstat: a symbolic link an importer left in work/ is neither
+    # followed (its target is no file of the run) nor listed (the evaluator reports it).
     files = {
         path.relative_to(rundir.root).as_posix(): sha256_file(path)
         for path in sorted(rundir.root.rglob("*"))
-        if path.is_file() and path.name != RUN_RECORD_FILE and not path.name.startswith(".")
+        if stat.S_ISREG(path.lstat().st_mode)
+        and path.name != RUN_RECORD_FILE
+        and not path.name.startswith(".")
     }
     record = {
         "format": RUN_FORMAT,

@@ -138,7 +138,17 @@ class RunDir:
         self.checkpoint_dir.mkdir(exist_ok=True)
         target = self.checkpoint_dir / _snapshot_name(next_cycle)
         shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(self.work_dir, target, copy_function=_copy_durably)
+        # The importer's files as they are: a symbolic link is copied as a link (following it
+        # would copy whatever it points at, /etc or a loop, into the evidence), and a FIFO,
+        # socket or device is left out (opening one can block). The published run lists
+        # neither, so the evaluator reports them as files the lab did not record.
+        shutil.copytree(
+            self.work_dir,
+            target,
+            symlinks=True,
+            ignore=_not_regular_files,
+            copy_function=_copy_durably,
+        )
         fsync_directory(target)
         write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
         for old in self.checkpoint_dir.glob("snapshot-*"):
@@ -150,7 +160,7 @@ class RunDir:
         if not source.is_dir():
             raise ProvebenchError("checkpoint snapshot is missing", path=source)
         shutil.rmtree(self.work_dir, ignore_errors=True)
-        shutil.copytree(source, self.work_dir)
+        shutil.copytree(source, self.work_dir, symlinks=True)
 
     def _read_pointer(self) -> int | None:
         pointer = self.checkpoint_dir / _POINTER
@@ -165,6 +175,17 @@ class RunDir:
 
 def _snapshot_name(next_cycle: int) -> str:
     return f"snapshot-{next_cycle:06d}"
+
+
+def _not_regular_files(folder: str, names: list[str]) -> set[str]:
+    """The entries of `folder` a snapshot leaves out: neither a regular file, nor a folder, nor
+    a symbolic link (by `lstat`: nothing is opened or followed)."""
+    left_out = set()
+    for name in names:
+        mode = (Path(folder) / name).lstat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            left_out.add(name)
+    return left_out
 
 
 def _copy_durably(source: str, target: str) -> str:
