@@ -492,3 +492,53 @@ def test_raw_wire_booleans_in_either_case_and_percent_encoded_ranges(cycle: Cycl
     assert "/v4/spreadsheets/{spreadsheetId}/values/{range}:append" in routes
     appended = [p for p in cycle.kinds("http.request") if p["route"].endswith(":append")]
     assert appended[0]["params"]["range"] == "'Working sheet'!A1:H"
+
+
+def _token_of(lab: EmulatedLab) -> str:
+    status, body = _grant(lab, _assertion(lab.account.info(), lab.account.key_id))
+    assert status == 200, body
+    token: str = body["access_token"]
+    return token
+
+
+def test_a_token_is_valid_only_in_the_cycle_it_was_issued_in(tmp_path: Path) -> None:
+    """A caller that outlives its cycle (pilot §6): 401, and recorded in no cycle."""
+    cycles = open_cycle(tmp_path)
+    first = next(cycles)
+    lab, token = first.lab, _token_of(first.lab)
+    auth = {"Authorization": f"Bearer {token}"}
+    assert _raw(lab, "GET", "/provebench/v1/cycle", auth)[0] == 200
+    lab.session.close_cycle()
+    assert _raw(lab, "GET", "/provebench/v1/cycle", auth)[0] == 503  # no cycle: none to act in
+    assert _grant(lab, _assertion(lab.account.info(), lab.account.key_id))[0] == 503
+    record = CycleRecord()
+    second = CycleContext(
+        Gateway(drive=DriveState(), record=record, faults=FaultPlan([]), schema=SCHEMA,
+                confirmed_ids=frozenset(), describe_file=describe_file, server_page_size=7),
+        time_zone="Europe/Berlin", run_version="v1", work_dir=tmp_path,
+    )  # fmt: skip
+    lab.open_cycle(second)
+    status, body = _raw(lab, "DELETE", "/drive/v3/files/f001", auth)
+    assert (status, body["error"]["status"]) == (401, "UNAUTHENTICATED")
+    assert record.entries == []  # the late call is not in the new cycle's record
+    assert _raw(lab, "DELETE", "/drive/v3/files/f001", {"Authorization": "Bearer forged"})[0] == 401
+    assert [p["status"] for k, p in record.entries if k == "http.request"] == [401]  # forged: kept
+    fresh = {"Authorization": f"Bearer {_token_of(lab)}"}
+    assert _raw(lab, "GET", "/provebench/v1/cycle", fresh)[0] == 200
+    lab.session.close_cycle()
+    lab.stop()
+
+
+def test_a_grant_asking_for_more_than_an_hour_or_signed_with_a_rotated_key_is_refused(
+    cycle: Cycle,
+) -> None:
+    lab = cycle.lab
+    info, key_id = lab.account.info(), lab.account.key_id
+    now = int(time.time())
+    for claims in ({"exp": 10**12}, {"exp": now + 3601}, {"exp": now, "iat": now}):
+        status, body = _grant(lab, _assertion(info, key_id, **claims))
+        assert (status, body["error"]) == (400, "invalid_grant"), claims
+    assert _grant(lab, _assertion(info, key_id))[0] == 200
+    lab.account.rotate_key()  # what --agent-cmd does for each cycle
+    assert _grant(lab, _assertion(info, key_id))[0] == 400
+    assert _grant(lab, _assertion(lab.account.info(), lab.account.key_id))[0] == 200

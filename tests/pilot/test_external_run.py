@@ -3,6 +3,7 @@ a process boundary, the real Google clients on the wire, the same crash-safe run
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -326,3 +327,78 @@ def test_run_takes_exactly_one_of_agent_and_agent_cmd(small_corpus: Path, tmp_pa
         [line] = result.stderr.strip().splitlines()
         assert said in line and "--agent-cmd" in line
     assert not (tmp_path / "r").exists()
+
+
+ESCAPER = textwrap.dedent(
+    """
+    import json, os, sys, time, urllib.parse, urllib.request
+    from google.auth import crypt, jwt
+    if os.path.exists("started"):
+        time.sleep(0.5)  # later cycles last long enough for the daemon to try them
+        sys.exit(0)
+    open("started", "w").write("1")
+    env = dict(os.environ)
+    info = json.load(open(env["GOOGLE_APPLICATION_CREDENTIALS"]))  # the key, kept in memory
+    def call(url, method, headers=None, data=None):
+        request = urllib.request.Request(url, method=method, headers=headers or {}, data=data)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, None
+        except OSError as error:
+            return type(error).__name__, None
+    def token():
+        now = int(time.time())
+        claims = {"iss": info["client_email"], "aud": "https://oauth2.googleapis.com/token",
+                  "iat": now, "exp": now + 3600, "scope": "x"}
+        signer = crypt.RSASigner.from_service_account_info(info)
+        assertion = jwt.encode(signer, claims, key_id=info["private_key_id"]).decode()
+        form = urllib.parse.urlencode({"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                                       "assertion": assertion}).encode()
+        status, body = call(env["PROVEBENCH_TOKEN_URI"], "POST", data=form)
+        return status, (body or {}).get("access_token")
+    first = token()[1]
+    drive = env["PROVEBENCH_DRIVE_ENDPOINT"]
+    def delete(name, tok):
+        return call(drive + "files/" + name, "DELETE", {"Authorization": "Bearer " + tok})[0]
+    if os.fork():
+        while not os.path.exists(sys.argv[1] + ".called"):  # the daemon called in this cycle
+            time.sleep(0.01)
+        sys.exit(0)
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    out = open(sys.argv[1], "a")
+    out.write(f"pid {os.getpid()}\\n"); out.flush()
+    for i in range(500):
+        status, fresh = token()
+        lines = [f"old {delete(f'ghost-old-{i}', first)}", f"token {status}"]
+        if fresh:
+            lines.append(f"new {delete(f'ghost-new-{i}', fresh)}")
+        out.write("".join(line + "\\n" for line in lines)); out.flush()
+        open(sys.argv[1] + ".called", "w").close()
+        time.sleep(0.02)
+    """
+)
+
+
+def test_a_process_that_escapes_the_group_cannot_act_in_a_later_cycle(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    script = _script(tmp_path, "escaper.py", ESCAPER)
+    log = tmp_path / "daemon.log"
+    run_dir = tmp_path / "run"
+    try:
+        run_with_command(small_corpus, f"python {script} {log}", run_dir)
+    finally:
+        pid = int(log.read_text().split()[1])
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    kinds = [json.loads(line) for line in (run_dir / "ledger.jsonl").open()]
+    first_confirmed = next(i for i, e in enumerate(kinds) if e["kind"] == "cycle_confirmed")
+    ghosts = [i for i, e in enumerate(kinds) if "ghost-" in json.dumps(e["payload"])]
+    assert ghosts and max(ghosts) < first_confirmed  # cycle 1 only
+    statuses = log.read_text().splitlines()[1:]
+    assert "old 401" in statuses  # its token was revoked with cycle 1
+    assert "token 400" in statuses  # and the key it kept signs no grant in a later cycle

@@ -9,7 +9,9 @@ Every request that arrives while a cycle is open is recorded in the cycle's reco
 `http.request`: method, path template, decoded path parameters, query, body, status) before its
 answer is written. Host, port, tokens and the OAuth assertion are never recorded, so the log does
 not depend on the port or the clock. A request outside an open cycle is answered 503 and is not
-recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then).
+recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then). Nor is a
+request carrying a token of a closed cycle (answered 401): it comes from a process that outlived
+its cycle, and recording it in the open one would make that cycle's record depend on timing.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_bounded
-from provebench.pilot._emulator._auth import TOKEN_LIFETIME_SEC, ServiceAccount
+from provebench.pilot._emulator._auth import OTHER_CYCLE, TOKEN_LIFETIME_SEC, ServiceAccount
 from provebench.pilot._emulator._diagnostics import apply_message
 from provebench.pilot._emulator._drive import files_get, files_list
 from provebench.pilot._emulator._errors import (
@@ -91,10 +93,18 @@ class LabSession:
         with self.lock:
             self.finished.clear()
             self.current = OpenCycle(ctx, gateway, record_of(gateway), view, ctx.run_version)
+            if self.account is not None:
+                self.account.open_cycle()
 
     def close_cycle(self) -> None:
         with self.lock:  # waits for a request in flight: nothing reaches a closed cycle
-            self.current = None
+            self._end_cycle()
+
+    def _end_cycle(self) -> None:
+        # The cycle's tokens die with it: a caller that outlives the cycle can no longer act.
+        self.current = None
+        if self.account is not None:
+            self.account.close_cycle()
 
     # -- one request ---------------------------------------------------------------------------
     def handle(
@@ -104,11 +114,13 @@ class LabSession:
         query = parse_qs(split.query, keep_blank_values=True)
         matched = match_route(method, split.path)
         with self.lock:
-            if matched is not None and matched[0].operation == "oauth.token":
-                return self._token(body)
             cycle = self.current
             if cycle is None:
-                return self._error(no_cycle_open())
+                return self._error(no_cycle_open())  # not even a token: it would outlive nothing
+            if matched is not None and matched[0].operation == "oauth.token":
+                return self._token(cycle, body)
+            if self.account is not None and self.account.token_state(authorization) == OTHER_CYCLE:
+                return self._error(unauthenticated())  # a late caller: recorded in no cycle
             template = matched[0].template if matched else None
             params = matched[1] if matched else {}
             try:
@@ -142,23 +154,22 @@ class LabSession:
             )
             return status, answer
 
-    def _token(self, body: bytes) -> tuple[int, dict[str, Any]]:
+    def _token(self, cycle: OpenCycle, body: bytes) -> tuple[int, dict[str, Any]]:
         form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
         grant = form["grant_type"][0] if form.get("grant_type") else None
         assertion = form["assertion"][0] if form.get("assertion") else None
         token = None if self.account is None else self.account.exchange(grant, assertion)
-        if self.current is not None:
-            outcome = "issued" if token is not None else "invalid_grant"
-            self.current.record.add(
-                "http.request",
-                {
-                    "method": "POST",
-                    "route": "/token",
-                    "grant_type": plain(grant),
-                    "result": outcome,
-                    "status": 200 if token is not None else 400,
-                },
-            )
+        outcome = "issued" if token is not None else "invalid_grant"
+        cycle.record.add(
+            "http.request",
+            {
+                "method": "POST",
+                "route": "/token",
+                "grant_type": plain(grant),
+                "result": outcome,
+                "status": 200 if token is not None else 400,
+            },
+        )
         if token is None:
             return 400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
         return 200, {
@@ -207,7 +218,7 @@ class LabSession:
             if not self.serve_mode:
                 raise not_found("Method not found.")
             self.finished.set()
-            self.current = None  # nothing reaches a finished cycle; the next one opens anew
+            self._end_cycle()  # nothing reaches a finished cycle; the next one opens anew
             return {"finished": True}
         # Every other route writes: refused through the gateway (logged as `refused`), 403.
         refused, arguments = refused_operation(route, method, params)

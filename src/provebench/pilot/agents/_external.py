@@ -12,6 +12,11 @@ Per cycle the laboratory:
 3. waits for it (killing its whole process group after it exits or times out), closes the cycle,
    reads its diagnostics file into the log, and copies the work directory back.
 
+Each cycle gets a new service-account key, written in that cycle's private directory (removed
+with it), and closing the cycle revokes its access tokens: a child that escaped the process group
+(double fork + `setsid`) cannot be killed by the lab, but neither its token nor the key it read
+lets it act in a later cycle (docs/pilot-emulator.md).
+
 A non-zero exit or a timeout is recorded as the cycle's `agent_error` (the rows it appended are
 still confirmed, as for an in-process importer that raises). Nothing the process prints reaches
 the log: output may hold temporary paths, and the log must not depend on them.
@@ -33,6 +38,7 @@ from typing import ClassVar
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._emulator import EmulatedLab, gateway_of, read_diagnostics_file
+from provebench.pilot._emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot._lab import CycleContext
 from provebench.pilot.agents._loader import LoadedAgent
 
@@ -111,6 +117,7 @@ class ExternalImporter:
             scratch.mkdir()
             diagnostics = cycle_dir / DIAGNOSTICS_FILE
             env = self.environment(ctx, work, scratch, diagnostics)
+            env["GOOGLE_APPLICATION_CREDENTIALS"] = str(self._cycle_key(cycle_dir))
             self.lab.open_cycle(ctx)
             try:
                 returncode = _run_group(self.argv, work, env, self.timeout_sec)
@@ -124,6 +131,13 @@ class ExternalImporter:
             raise ExternalImporterFailed(f"the importer did not exit within {self.timeout_sec}s")
         if returncode != 0:
             raise ExternalImporterFailed(f"the importer exited with status {returncode}")
+
+    def _cycle_key(self, cycle_dir: Path) -> Path:
+        """This cycle's own key file: the previous cycle's key no longer signs a valid grant."""
+        self.lab.account.rotate_key()
+        path = cycle_dir / SERVICE_ACCOUNT_FILE
+        self.lab.account.write(path)
+        return path
 
     def environment(
         self, ctx: CycleContext, work: Path, scratch: Path, diagnostics: Path
