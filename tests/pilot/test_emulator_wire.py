@@ -542,3 +542,20 @@ def test_a_grant_asking_for_more_than_an_hour_or_signed_with_a_rotated_key_is_re
     lab.account.rotate_key()  # what --agent-cmd does for each cycle
     assert _grant(lab, _assertion(info, key_id))[0] == 400
     assert _grant(lab, _assertion(lab.account.info(), lab.account.key_id))[0] == 200
+
+
+def _auth_headers(cycle: Cycle) -> dict[str, str]:
+    return {"Authorization": f"Bearer {_token_of(cycle.lab)}", "Content-Type": "application/json"}
+
+
+def test_a_diagnostics_request_holds_at_most_1000_messages(cycle: Cycle) -> None:
+    headers = _auth_headers(cycle)
+    note = {"channel": "note", "message": "n"}
+    path = "/provebench/v1/diagnostics"
+    status, body = _raw(cycle.lab, "POST", path, headers, json.dumps([note] * 1000).encode())
+    assert (status, body) == (200, {"accepted": 1000})
+    before = len(cycle.record.entries)
+    status, body = _raw(cycle.lab, "POST", path, headers, json.dumps([0] * 1001).encode())
+    assert (status, body["error"]["status"]) == (400, "INVALID_ARGUMENT")
+    added = cycle.record.entries[before:]
+    assert [(kind, payload["status"]) for kind, payload in added] == [("http.request", 400)]

@@ -25,6 +25,9 @@ from provebench._jsonfile import loads_bounded
 from provebench.pilot._lab import CycleContext, Gateway
 
 MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
+# Each message becomes a ledger entry: one 2 MB request of `[0,0,...]` made a million. A request
+# holding more is refused whole (400), as a bad call.
+MAX_MESSAGES_PER_REQUEST = 1000
 _TEXT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # channel: (required text fields, optional text fields)
     "error": (("code",), ("detail",)),
@@ -112,4 +115,9 @@ def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> No
         apply_message(ctx, gateway, item, where)
 
 
-__all__ = ["MAX_DIAGNOSTICS_BYTES", "apply_message", "read_diagnostics_file"]
+__all__ = [
+    "MAX_DIAGNOSTICS_BYTES",
+    "MAX_MESSAGES_PER_REQUEST",
+    "apply_message",
+    "read_diagnostics_file",
+]

@@ -29,7 +29,7 @@ from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_bounded
 from provebench.pilot._emulator._auth import OTHER_CYCLE, TOKEN_LIFETIME_SEC, ServiceAccount
-from provebench.pilot._emulator._diagnostics import apply_message
+from provebench.pilot._emulator._diagnostics import MAX_MESSAGES_PER_REQUEST, apply_message
 from provebench.pilot._emulator._drive import files_get, files_list
 from provebench.pilot._emulator._errors import (
     GoogleApiError,
@@ -209,11 +209,7 @@ class LabSession:
         if operation == "lab.cycle":
             return {"open": True, "timeZone": cycle.ctx.time_zone, "runVersion": cycle.run_version}
         if operation == "lab.diagnostics":
-            data = _json_body(body)
-            items = data if isinstance(data, list) else [data]
-            for index, item in enumerate(items):
-                apply_message(cycle.ctx, gateway, item, f"message {index + 1}")
-            return {"accepted": len(items)}
+            return _diagnostics(cycle, _json_body(body))
         if operation == "lab.finish":
             if not self.serve_mode:
                 raise not_found("Method not found.")
@@ -223,6 +219,18 @@ class LabSession:
         # Every other route writes: refused through the gateway (logged as `refused`), 403.
         refused, arguments = refused_operation(route, method, params)
         return gateway.refuse(refused, {**arguments, "body": _body_for_log(body)})  # NoReturn
+
+
+def _diagnostics(cycle: OpenCycle, data: Any) -> dict[str, Any]:
+    items = data if isinstance(data, list) else [data]
+    if len(items) > MAX_MESSAGES_PER_REQUEST:
+        raise bad_request(
+            f"{len(items)} diagnostics messages in one request; at most "
+            f"{MAX_MESSAGES_PER_REQUEST} (send the rest in further requests)"
+        )
+    for index, item in enumerate(items):
+        apply_message(cycle.ctx, cycle.gateway, item, f"message {index + 1}")
+    return {"accepted": len(items)}
 
 
 def _json_body(body: bytes) -> Any:
