@@ -559,3 +559,18 @@ def test_a_diagnostics_request_holds_at_most_1000_messages(cycle: Cycle) -> None
     assert (status, body["error"]["status"]) == (400, "INVALID_ARGUMENT")
     added = cycle.record.entries[before:]
     assert [(kind, payload["status"]) for kind, payload in added] == [("http.request", 400)]
+
+
+APPEND = (
+    f"/v4/spreadsheets/{SPREADSHEET_ID}/values/%27Working%20sheet%27%21A1:append"
+    "?valueInputOption=RAW"
+)
+
+
+def test_an_answer_echoing_a_lone_surrogate_is_sent_as_recorded(cycle: Cycle) -> None:
+    headers = _auth_headers(cycle)
+    payload = b'{"majorDimension": "\\ud800", "values": []}'
+    status, body = _raw(cycle.lab, "POST", APPEND, headers, payload)
+    assert status == 400, body
+    assert body["error"]["status"] == "INVALID_ARGUMENT"
+    assert cycle.kinds("http.request")[-1]["status"] == 400

@@ -277,7 +277,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, answer)
 
     def _send(self, status: int, answer: dict[str, Any]) -> None:
-        data = json.dumps(answer, ensure_ascii=False).encode("utf-8")
+        # ASCII with escapes: an error message may echo the client's text, lone surrogates
+        # included, and the answer recorded (pilot §6) must be the answer sent.
+        data = json.dumps(answer, ensure_ascii=True).encode("ascii")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=UTF-8")
         self.send_header("Content-Length", str(len(data)))
