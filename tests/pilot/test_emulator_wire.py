@@ -4,6 +4,7 @@ google-auth, gspread), offline, over one in-memory laboratory cycle."""
 from __future__ import annotations
 
 import http.client
+import socket
 import json
 import time
 from collections.abc import Iterator
@@ -574,3 +575,45 @@ def test_an_answer_echoing_a_lone_surrogate_is_sent_as_recorded(cycle: Cycle) ->
     assert status == 400, body
     assert body["error"]["status"] == "INVALID_ARGUMENT"
     assert cycle.kinds("http.request")[-1]["status"] == 400
+
+
+def _wire(lab: EmulatedLab, data: bytes, timeout: float = 5) -> bytes:
+    """Send raw bytes; everything the server answers until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", lab.server.port), timeout=timeout) as sock:
+        sock.sendall(data)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+def _head(cycle: Cycle, request_line: str, *headers: str) -> bytes:
+    token = _token_of(cycle.lab)
+    lines = [request_line, "Host: x", f"Authorization: Bearer {token}", *headers, "", ""]
+    return "\r\n".join(lines).encode("latin-1")
+
+
+def _statuses(answer: bytes) -> list[int]:
+    return [int(line.split()[1]) for line in answer.split(b"\r\n") if line.startswith(b"HTTP/1.")]
+
+
+def test_a_chunked_body_is_411_recorded_and_the_connection_closed(cycle: Cycle) -> None:
+    row = json.dumps({"values": [_row("chunked")]}).encode()
+    chunked = f"{len(row):x}\r\n".encode() + row + b"\r\n0\r\n\r\n"
+    answer = _wire(cycle.lab, _head(cycle, f"POST {APPEND} HTTP/1.1", "Transfer-Encoding: chunked")
+                   + chunked)  # fmt: skip
+    assert _statuses(answer) == [411]  # the chunk bytes were not read as a next request
+    assert b'"lengthRequired"' in answer
+    assert cycle.gateway.working_rows == []
+    assert cycle.kinds("http.request")[-1]["status"] == 411
+
+
+@pytest.mark.parametrize(("length", "status"), [("\u00b2", 400), ("-1", 400), ("+5", 400),
+                                                ("99999999999", 413)])  # fmt: skip
+def test_a_content_length_that_is_not_ascii_digits_is_400_and_recorded(
+    cycle: Cycle, length: str, status: int
+) -> None:
+    answer = _wire(cycle.lab, _head(cycle, "POST /drive/v3/files HTTP/1.1",
+                                    f"Content-Length: {length}") + b"ab")  # fmt: skip
+    assert _statuses(answer) == [status]
+    assert cycle.kinds("http.request")[-1]["status"] == status

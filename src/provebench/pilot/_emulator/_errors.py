@@ -63,6 +63,15 @@ def unauthenticated() -> GoogleApiError:
     )
 
 
+def length_required() -> GoogleApiError:
+    return GoogleApiError(
+        411,
+        "INVALID_ARGUMENT",
+        "Transfer-Encoding is not supported: send the body with a Content-Length",
+        "lengthRequired",
+    )
+
+
 def no_cycle_open() -> GoogleApiError:
     return GoogleApiError(
         503, "UNAVAILABLE", "The laboratory has no open cycle; retry later.", "backendError"
@@ -94,6 +103,7 @@ __all__ = [
     "GoogleApiError",
     "bad_request",
     "from_lab_error",
+    "length_required",
     "no_cycle_open",
     "not_found",
     "unauthenticated",

@@ -35,6 +35,7 @@ from provebench.pilot._emulator._errors import (
     GoogleApiError,
     bad_request,
     from_lab_error,
+    length_required,
     no_cycle_open,
     not_found,
     unauthenticated,
@@ -108,8 +109,15 @@ class LabSession:
 
     # -- one request ---------------------------------------------------------------------------
     def handle(
-        self, method: str, target: str, authorization: str | None, body: bytes
+        self,
+        method: str,
+        target: str,
+        authorization: str | None,
+        body: bytes,
+        framing: GoogleApiError | None = None,
     ) -> tuple[int, dict[str, Any]]:
+        """Answer one request; `framing` is why its body could not be read (answered as is, and
+        recorded as a bad call like any other, pilot §6)."""
         split = urlsplit(target)
         query = parse_qs(split.query, keep_blank_values=True)
         matched = match_route(method, split.path)
@@ -117,13 +125,15 @@ class LabSession:
             cycle = self.current
             if cycle is None:
                 return self._error(no_cycle_open())  # not even a token: it would outlive nothing
-            if matched is not None and matched[0].operation == "oauth.token":
+            if framing is None and matched is not None and matched[0].operation == "oauth.token":
                 return self._token(cycle, body)
             if self.account is not None and self.account.token_state(authorization) == OTHER_CYCLE:
                 return self._error(unauthenticated())  # a late caller: recorded in no cycle
             template = matched[0].template if matched else None
             params = matched[1] if matched else {}
             try:
+                if framing is not None:
+                    raise framing
                 if matched is None:
                     raise not_found("Method not found.")
                 if self.account is None or not self.account.authorized(authorization):
@@ -233,6 +243,19 @@ def _diagnostics(cycle: OpenCycle, data: Any) -> dict[str, Any]:
     return {"accepted": len(items)}
 
 
+def _body_length(values: list[str]) -> int:
+    """The Content-Length, ASCII digits only (`"²".isdigit()` is true and `int("²")` raises)."""
+    if not values:
+        return 0
+    text = values[0].strip()
+    if len(set(values)) > 1 or not (text.isascii() and text.isdigit()):
+        raise bad_request("Content-Length must be one non-negative decimal integer")
+    length = int(text)
+    if length > MAX_BODY_BYTES:
+        raise GoogleApiError(413, "INVALID_ARGUMENT", "request body too large", "badRequest")
+    return length
+
+
 def _json_body(body: bytes) -> Any:
     if not body:
         return {}
@@ -264,17 +287,35 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _serve(self) -> None:
-        length_text = self.headers.get("Content-Length") or "0"
-        length = int(length_text) if length_text.isdigit() else -1
-        if length < 0 or length > MAX_BODY_BYTES:
-            self._send(413, bad_request("request body too large").body())
-            self.close_connection = True
-            return
-        body = self.rfile.read(length) if length else b""
+        try:
+            length, framing = _body_length(self.headers.get_all("Content-Length") or []), None
+            if "Transfer-Encoding" in self.headers:
+                raise length_required()
+        except GoogleApiError as error:
+            length, framing = 0, error
+        body = b""
+        if framing is None and length:
+            body = self._read_body(length)
+            if body is None:
+                return  # the request never arrived whole: nothing to answer or record
         status, answer = self.session.handle(
-            self.command, self.path, self.headers.get("Authorization"), body
+            self.command, self.path, self.headers.get("Authorization"), body, framing
         )
+        if framing is not None:
+            # The body's bytes (chunks, an unknown length) are still on the wire: reading on
+            # would take them for the next request.
+            self.close_connection = True
         self._send(status, answer)
+
+    def _read_body(self, length: int) -> bytes | None:
+        try:
+            body = self.rfile.read(length)
+        except OSError:  # the socket timeout: a stalled body
+            body = b""
+        if len(body) < length:
+            self.close_connection = True
+            return None
+        return body
 
     def _send(self, status: int, answer: dict[str, Any]) -> None:
         # ASCII with escapes: an error message may echo the client's text, lone surrogates
