@@ -617,3 +617,21 @@ def test_a_content_length_that_is_not_ascii_digits_is_400_and_recorded(
                                     f"Content-Length: {length}") + b"ab")  # fmt: skip
     assert _statuses(answer) == [status]
     assert cycle.kinds("http.request")[-1]["status"] == status
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["pageSize=%C2%B2", "pageSize=%D9%A5", "pageSize=%EF%BC%95", "fields=" + "a(" * 600 + "id" + ")" * 600],
+)  # fmt: skip
+def test_bad_numbers_and_deep_field_masks_are_400_not_500(cycle: Cycle, query: str) -> None:
+    status, body = _raw(cycle.lab, "GET", f"/drive/v3/files?{query}", _auth_headers(cycle))
+    assert (status, body["error"]["status"]) == (400, "INVALID_ARGUMENT")
+    assert cycle.kinds("http.request")[-1]["status"] == 400
+
+
+def test_field_masks_nest_up_to_the_limit(cycle: Cycle) -> None:
+    from provebench.pilot._emulator._fields import MAX_FIELDS_DEPTH
+
+    nested = "files(" * MAX_FIELDS_DEPTH + "id" + ")" * MAX_FIELDS_DEPTH
+    status, _ = _raw(cycle.lab, "GET", f"/drive/v3/files?fields={nested}", _auth_headers(cycle))
+    assert status == 200

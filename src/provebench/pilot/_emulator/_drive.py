@@ -164,6 +164,12 @@ def _single(query: Mapping[str, list[str]], name: str) -> str | None:
     return values[0]
 
 
+def _ascii_digits(text: str) -> bool:
+    # str.isdigit() accepts `²` (int() then raises: a 500) and `٥` (int() reads 5); Google reads
+    # ASCII digits only. A 500 is retried by the clients, so bad input must be a 400.
+    return text.isascii() and text.isdigit()
+
+
 def _check_params(query: Mapping[str, list[str]], allowed: frozenset[str]) -> None:
     for name in query:
         if name not in allowed:
@@ -187,7 +193,7 @@ def files_list(gateway: Gateway, query: Mapping[str, list[str]]) -> dict[str, An
     size_text = _single(query, "pageSize")
     if size_text is None:
         page_size = DEFAULT_PAGE_SIZE
-    elif not size_text.isdigit() or not 1 <= int(size_text) <= MAX_PAGE_SIZE:
+    elif not _ascii_digits(size_text) or not 1 <= int(size_text) <= MAX_PAGE_SIZE:
         raise bad_request(
             f"Invalid value '{size_text}'. Values must be within the range: [1, {MAX_PAGE_SIZE}]",
             reason="invalid",

@@ -15,12 +15,16 @@ from provebench.pilot._emulator._errors import GoogleApiError, bad_request
 
 Mask = dict[str, Any]  # name -> sub-mask; an empty dict selects the whole value
 _NAME = re.compile(r"[A-Za-z_*][A-Za-z0-9_]*")
+# Deepest `a(b(c(...)))` nesting accepted: the parser recurses per level, and 600 levels gave a
+# RecursionError answered 500 (which Google clients retry). Drive's resources nest a few levels.
+MAX_FIELDS_DEPTH = 20
 
 
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text.replace(" ", "")
         self.pos = 0
+        self.depth = 0
 
     def error(self) -> GoogleApiError:
         return bad_request(f"Invalid field selection {self.text}", reason="invalidParameter")
@@ -56,7 +60,14 @@ class _Parser:
                 continue
             if self.text.startswith("(", self.pos):
                 self.pos += 1
+                self.depth += 1
+                if self.depth > MAX_FIELDS_DEPTH:
+                    raise bad_request(
+                        f"Invalid field selection: nested deeper than {MAX_FIELDS_DEPTH} levels",
+                        reason="invalidParameter",
+                    )
                 self.parse_list(child, ")")
+                self.depth -= 1
             return
 
 
@@ -91,4 +102,4 @@ def apply_mask(value: Any, mask: Mask) -> Any:
     return selected
 
 
-__all__ = ["Mask", "apply_mask", "parse_fields"]
+__all__ = ["MAX_FIELDS_DEPTH", "Mask", "apply_mask", "parse_fields"]
