@@ -63,3 +63,16 @@ def test_a_checkpoint_pointer_must_hold_an_integer(tmp_path: Path) -> None:
     _deep_file(run.checkpoint_dir, json.dumps({"next_cycle": True}), "snapshot.json")
     with pytest.raises(ProvebenchError, match="unreadable checkpoint"):
         run.align_work_dir(0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": NaN}', "[Infinity]", "[-Infinity]", "[1e400]", '{"a": 1, "a": 2}', '["\\ud800"]',
+     b'["\\xff"]', "[" * 300 + "]" * 300],
+)  # fmt: skip
+def test_loads_strict_refuses_what_the_file_policy_refuses(text: str | bytes) -> None:
+    from provebench._jsonfile import loads_strict
+
+    with pytest.raises(ValueError):
+        loads_strict(text)
+    assert loads_strict(b'{"a": [1, 2.5, "\\u00e9"]}') == {"a": [1, 2.5, "é"]}

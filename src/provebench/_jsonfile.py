@@ -144,6 +144,33 @@ def loads_bounded(text: str | bytes) -> Any:
     return document
 
 
+def loads_strict(text: str | bytes) -> Any:
+    """JSON from outside that is not a whole input file (a request body, one line an importer
+    wrote), read by this module's policy: bytes must be UTF-8, and NaN, Infinity, numbers too
+    large for a float, a key given twice, a lone surrogate and nesting deeper than
+    `MAX_JSON_DEPTH` are refused. Every refusal is a `ValueError` (one line), as malformed JSON
+    is, so the caller's handling of bad JSON covers it; never `RecursionError`.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    try:
+        document = json.loads(
+            text,
+            object_pairs_hook=_pairs_without_duplicates,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+        )
+    except _DuplicateKeyError as error:
+        raise ValueError(f"key {_recordable(repr(error.key))} given more than once") from None
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    problem = _find_unreadable_value(document)
+    if problem is not None:
+        where, message = problem
+        raise ValueError(f"{_recordable(where)}: {message}" if where else message)
+    return document
+
+
 def _deeper_than_allowed(document: Any) -> bool:
     # Iterative, so that the check itself cannot exhaust the stack.
     pending: list[tuple[int, Any]] = [(0, document)]
@@ -256,6 +283,7 @@ __all__ = [
     "json_problem",
     "json_type_name",
     "loads_bounded",
+    "loads_strict",
     "member_path",
     "parse_json_bytes",
     "parse_json_text",

@@ -4,8 +4,8 @@ google-auth, gspread), offline, over one in-memory laboratory cycle."""
 from __future__ import annotations
 
 import http.client
-import socket
 import json
+import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -621,8 +621,13 @@ def test_a_content_length_that_is_not_ascii_digits_is_400_and_recorded(
 
 @pytest.mark.parametrize(
     "query",
-    ["pageSize=%C2%B2", "pageSize=%D9%A5", "pageSize=%EF%BC%95", "fields=" + "a(" * 600 + "id" + ")" * 600],
-)  # fmt: skip
+    [
+        "pageSize=%C2%B2",
+        "pageSize=%D9%A5",
+        "pageSize=%EF%BC%95",
+        "fields=" + "a(" * 600 + "id" + ")" * 600,
+    ],
+)
 def test_bad_numbers_and_deep_field_masks_are_400_not_500(cycle: Cycle, query: str) -> None:
     status, body = _raw(cycle.lab, "GET", f"/drive/v3/files?{query}", _auth_headers(cycle))
     assert (status, body["error"]["status"]) == (400, "INVALID_ARGUMENT")
@@ -635,3 +640,22 @@ def test_field_masks_nest_up_to_the_limit(cycle: Cycle) -> None:
     nested = "files(" * MAX_FIELDS_DEPTH + "id" + ")" * MAX_FIELDS_DEPTH
     status, _ = _raw(cycle.lab, "GET", f"/drive/v3/files?fields={nested}", _auth_headers(cycle))
     assert status == 200
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b'{"values": [["nan", "", "", "", "", "", NaN, ""]]}',
+        b'{"values": [["inf", "", "", "", "", "", Infinity, ""]]}',
+        b'{"values": [["big", "", "", "", "", "", 1e400, ""]]}',
+        b'{"values": [["dup", "", "", "", "", "", "", ""]], "values": []}',
+        b'{"\\udc00": 1, "values": []}',
+    ],
+)
+def test_request_bodies_are_read_by_the_strict_json_policy(cycle: Cycle, payload: bytes) -> None:
+    status, body = _raw(cycle.lab, "POST", APPEND, _auth_headers(cycle), payload)
+    assert (status, body["error"]["status"]) == (400, "INVALID_ARGUMENT")
+    assert cycle.gateway.working_rows == []
+    logged = cycle.kinds("http.request")[-1]
+    assert logged["status"] == 400
+    assert set(logged["body"]) == {"bytes", "sha256"}  # recorded by digest, not re-read laxly

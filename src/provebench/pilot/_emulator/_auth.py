@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from provebench._canonical import canonical_json, write_atomic
-from provebench._jsonfile import loads_bounded
+from provebench._jsonfile import loads_strict
 
 JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 TOKEN_LIFETIME_SEC = 3600
@@ -154,8 +154,10 @@ class ServiceAccount:
         if len(parts) != 3:
             return False
         try:
-            header = loads_bounded(_b64url_decode(parts[0]))  # too deep: a ValueError too
-            claims = loads_bounded(_b64url_decode(parts[1]))
+            header = loads_strict(
+                _b64url_decode(parts[0])
+            )  # refused by the JSON policy: a ValueError too
+            claims = loads_strict(_b64url_decode(parts[1]))
             signature = _b64url_decode(parts[2])
         except (ValueError, binascii.Error):
             return False

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from provebench._jsonfile import loads_bounded
+from provebench._jsonfile import loads_strict
 from provebench.pilot._lab import CycleContext, Gateway
 
 MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
@@ -108,7 +108,7 @@ def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> No
             continue
         where = f"line {number}"
         try:
-            item = loads_bounded(raw.decode("utf-8"))  # too deep: a ValueError too
+            item = loads_strict(raw.decode("utf-8"))  # refused by the JSON policy: a ValueError too
         except (UnicodeDecodeError, ValueError):
             gateway.diagnose("invalid", {"where": where, "problem": "not a JSON line"})
             continue

@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import loads_bounded
+from provebench._jsonfile import loads_strict
 from provebench.pilot._emulator._auth import OTHER_CYCLE, TOKEN_LIFETIME_SEC, ServiceAccount
 from provebench.pilot._emulator._diagnostics import MAX_MESSAGES_PER_REQUEST, apply_message
 from provebench.pilot._emulator._drive import files_get, files_list
@@ -260,7 +260,7 @@ def _json_body(body: bytes) -> Any:
     if not body:
         return {}
     try:
-        return loads_bounded(body.decode("utf-8"))  # too deep: a ValueError too
+        return loads_strict(body.decode("utf-8"))  # refused by the JSON policy: a ValueError too
     except (UnicodeDecodeError, ValueError) as error:
         raise bad_request(f"Invalid JSON payload received. {error}") from error
 
@@ -269,7 +269,7 @@ def _body_for_log(body: bytes) -> Any:
     if not body:
         return None
     try:
-        return plain(loads_bounded(body.decode("utf-8")))
+        return plain(loads_strict(body.decode("utf-8")))
     except (UnicodeDecodeError, ValueError):
         return {"bytes": len(body), "sha256": sha256_bytes(body)}
 
