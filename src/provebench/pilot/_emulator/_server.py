@@ -293,11 +293,11 @@ class _Handler(BaseHTTPRequestHandler):
                 raise length_required()
         except GoogleApiError as error:
             length, framing = 0, error
-        body = b""
+        body: bytes | None = b""
         if framing is None and length:
             body = self._read_body(length)
-            if body is None:
-                return  # the request never arrived whole: nothing to answer or record
+        if body is None:
+            return  # the request never arrived whole: nothing to answer or record
         status, answer = self.session.handle(
             self.command, self.path, self.headers.get("Authorization"), body, framing
         )
