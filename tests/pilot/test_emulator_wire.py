@@ -659,3 +659,18 @@ def test_request_bodies_are_read_by_the_strict_json_policy(cycle: Cycle, payload
     logged = cycle.kinds("http.request")[-1]
     assert logged["status"] == 400
     assert set(logged["body"]) == {"bytes", "sha256"}  # recorded by digest, not re-read laxly
+
+
+def test_batch_clear_is_refused_as_delete_row_and_batch_update_as_update_row(cycle: Cycle) -> None:
+    values = cycle.sheets().spreadsheets().values()
+    attempts = [
+        values.batchClear(spreadsheetId=SPREADSHEET_ID, body={"ranges": [CONFIRMED_SHEET]}),
+        values.batchClearByDataFilter(spreadsheetId=SPREADSHEET_ID, body={"dataFilters": []}),
+        values.batchUpdate(spreadsheetId=SPREADSHEET_ID, body={"data": []}),
+    ]
+    for request in attempts:
+        with pytest.raises(HttpError) as raised:
+            request.execute()
+        assert raised.value.status_code == 403
+    refused = [p["operation"] for p in cycle.kinds("refused")]
+    assert refused == ["sheets.delete_row", "sheets.delete_row", "sheets.update_row"]

@@ -118,8 +118,8 @@ def refused_operation(
 ) -> tuple[str, dict[str, str]]:
     """The lab operation a refused write is logged as, and its identifying arguments."""
     operation = _REFUSED_AS.get((route.operation, method), "sheets.update_row")
-    if route.operation == "sheets.values.clear" and "range" in params:
-        operation = "sheets.delete_row"
+    if route.operation == "sheets.values.write" and params.get("verb", "").startswith("batchClear"):
+        operation = "sheets.delete_row"  # values:batchClear(ByDataFilter) clears, as values.clear
     arguments = {"http_method": method, "route": route.template, **params}
     if route.operation == "drive.write":
         # /drive/v3/files/{id}[/...]: the file the write targets, as the facades log it.
