@@ -674,3 +674,47 @@ def test_batch_clear_is_refused_as_delete_row_and_batch_update_as_update_row(cyc
         assert raised.value.status_code == 403
     refused = [p["operation"] for p in cycle.kinds("refused")]
     assert refused == ["sheets.delete_row", "sheets.delete_row", "sheets.update_row"]
+
+
+@pytest.mark.parametrize("method", ["OPTIONS", "TRACE", "post", "BREW"])
+def test_other_methods_get_a_json_error_and_are_recorded(cycle: Cycle, method: str) -> None:
+    answer = _wire(
+        cycle.lab, _head(cycle, f"{method} /drive/v3/files HTTP/1.1", "Connection: close")
+    )
+    assert _statuses(answer) == [404]
+    error = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+    assert error["status"] == "NOT_FOUND"
+    logged = cycle.kinds("http.request")[-1]
+    assert (logged["method"], logged["status"]) == (method, 404)
+
+
+def test_head_is_recorded_and_answered_without_a_body(cycle: Cycle) -> None:
+    answer = _wire(cycle.lab, _head(cycle, "HEAD /drive/v3/files HTTP/1.1"))
+    assert _statuses(answer) == [404]
+    assert answer.endswith(b"\r\n\r\n")  # headers only, then the connection is closed
+    assert cycle.kinds("http.request")[-1]["method"] == "HEAD"
+
+
+def test_a_malformed_request_line_gets_a_json_error() -> None:
+    with EmulatedLab() as lab:
+        answer = _wire(lab, b"GET /x HTTP/9.9\r\n\r\n")
+    assert _statuses(answer) == [505]
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]["code"] == 505
+
+
+@pytest.mark.parametrize(
+    "partial",
+    [
+        b"GET /drive/v3/files HTTP/1.1\r\nHost: x\r\n",
+        b"POST /drive/v3/files HTTP/1.1\r\nContent-Length: 9\r\n\r\nab",
+    ],
+)
+def test_a_stalled_request_is_dropped_after_the_socket_timeout(
+    cycle: Cycle, monkeypatch: pytest.MonkeyPatch, partial: bytes
+) -> None:
+    monkeypatch.setattr(cycle.lab.server._httpd.RequestHandlerClass, "timeout", 0.3)
+    before = len(cycle.record.entries)
+    started = time.monotonic()
+    assert _wire(cycle.lab, partial, timeout=10) == b""  # closed, nothing answered
+    assert time.monotonic() - started < 5
+    assert len(cycle.record.entries) == before  # a request that never arrived is not recorded

@@ -54,6 +54,9 @@ from provebench.pilot._lab._record import plain
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY_BYTES = 32 * 1024 * 1024
+# A connection silent this long (idle keep-alive, partial headers or body) is dropped: each holds
+# a thread, and an importer that stalls must not hold them for the whole run.
+SOCKET_TIMEOUT_SEC = 30.0
 
 
 def gateway_of(ctx: CycleContext) -> Gateway:
@@ -279,6 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "provebench-lab"
     sys_version = ""
     session: LabSession  # set on the subclass made per server
+    timeout = SOCKET_TIMEOUT_SEC  # StreamRequestHandler sets it on the socket
 
     def setup(self) -> None:
         super().setup()
@@ -325,9 +329,31 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json; charset=UTF-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
+        if self.command == "HEAD":
+            self.close_connection = True  # a HEAD answer has no body; the length is the GET's
+            return
         self.wfile.write(data)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def __getattr__(self, name: str) -> Any:
+        # Any other method (HEAD, OPTIONS, TRACE, `post`) is answered in the emulator's format
+        # and recorded as a bad call (pilot §6), not as http.server's unlogged HTML 501.
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, headers too long) in Google's
+        JSON format; they name no route and reach no cycle, so they are not recorded."""
+        status = "INVALID_ARGUMENT" if code < 500 else "UNIMPLEMENTED"
+        self.close_connection = True
+        # Before the request line is parsed http.server assumes HTTP/0.9 and would send the
+        # body without a status line; the emulator speaks HTTP/1.1 only.
+        self.request_version = self.protocol_version
+        self._send(
+            code, GoogleApiError(code, status, message or "Bad request", "badRequest").body()
+        )
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # the ledger is the log
