@@ -81,6 +81,17 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _decode(text: str) -> Any:
+    """`json.loads` with the policy's hooks: a key given twice, NaN or Infinity, and a number
+    too large for a float raise (the callers say so in their own terms)."""
+    return json.loads(
+        text,
+        object_pairs_hook=_pairs_without_duplicates,
+        parse_constant=_refuse_constant,
+        parse_float=_finite_float,
+    )
+
+
 def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
     """Parse JSON text strictly; `source` names the input in error messages.
 
@@ -88,12 +99,7 @@ def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
     `function.arguments`), and positions are reported inside that string.
     """
     try:
-        document = json.loads(
-            text,
-            object_pairs_hook=_pairs_without_duplicates,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
-        )
+        document = _decode(text)
     except json.JSONDecodeError as error:
         if field is not None:
             raise ProvebenchError(
@@ -154,12 +160,7 @@ def loads_strict(text: str | bytes) -> Any:
     if isinstance(text, bytes):
         text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError
     try:
-        document = json.loads(
-            text,
-            object_pairs_hook=_pairs_without_duplicates,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
-        )
+        document = _decode(text)
     except _DuplicateKeyError as error:
         raise ValueError(f"key {_recordable(repr(error.key))} given more than once") from None
     except RecursionError:
