@@ -562,6 +562,24 @@ def test_a_diagnostics_request_holds_at_most_1000_messages(cycle: Cycle) -> None
     assert [(kind, payload["status"]) for kind, payload in added] == [("http.request", 400)]
 
 
+def test_a_diagnostics_file_is_read_up_to_its_message_cap(
+    cycle: Cycle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each message is a ledger entry: 16 MiB of `0` lines would make eight million.
+    from provebench.pilot._emulator import _diagnostics
+
+    monkeypatch.setattr(_diagnostics, "MAX_MESSAGES_PER_FILE", 3)
+    path = tmp_path / "diagnostics.jsonl"
+    note = json.dumps({"channel": "note", "message": "n"})
+    path.write_text("\n".join([note] * 3 + ["0"] * 50) + "\n", encoding="utf-8")
+    before = len(cycle.record.entries)
+    ctx = CycleContext(cycle.gateway, time_zone="UTC", run_version="v1", work_dir=tmp_path)
+    _diagnostics.read_diagnostics_file(ctx, cycle.gateway, path)
+    added = [payload for kind, payload in cycle.record.entries[before:] if kind == "diagnostics"]
+    assert [entry["channel"] for entry in added] == ["note", "note", "note", "invalid"]
+    assert added[-1]["where"] == "line 4" and "more than 3 messages" in added[-1]["problem"]
+
+
 APPEND = (
     f"/v4/spreadsheets/{SPREADSHEET_ID}/values/%27Working%20sheet%27%21A1:append"
     "?valueInputOption=RAW"

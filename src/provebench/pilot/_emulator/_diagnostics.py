@@ -28,6 +28,10 @@ MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
 # Each message becomes a ledger entry: one 2 MB request of `[0,0,...]` made a million. A request
 # holding more is refused whole (400), as a bad call.
 MAX_MESSAGES_PER_REQUEST = 1000
+# The same for the file an --agent-cmd importer writes in a cycle: 16 MiB of `0` lines would be
+# eight million entries. The cap is far above what an honest importer says in a cycle (a line
+# per refused file, a few more); what lies beyond it is not read, and that is recorded.
+MAX_MESSAGES_PER_FILE = 100_000
 _TEXT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # channel: (required text fields, optional text fields)
     "error": (("code",), ("detail",)),
@@ -103,10 +107,16 @@ def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> No
         gateway.diagnose("invalid", {"where": "file", "problem": f"file of {size} bytes"})
         return
     data = path.read_bytes()
+    read = 0
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue
         where = f"line {number}"
+        if read == MAX_MESSAGES_PER_FILE:
+            problem = f"more than {MAX_MESSAGES_PER_FILE} messages: the rest is not read"
+            gateway.diagnose("invalid", {"where": where, "problem": problem})
+            return
+        read += 1
         try:
             item = loads_strict(raw.decode("utf-8"))  # refused by the JSON policy: a ValueError too
         except (UnicodeDecodeError, ValueError):
@@ -117,6 +127,7 @@ def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> No
 
 __all__ = [
     "MAX_DIAGNOSTICS_BYTES",
+    "MAX_MESSAGES_PER_FILE",
     "MAX_MESSAGES_PER_REQUEST",
     "apply_message",
     "read_diagnostics_file",
