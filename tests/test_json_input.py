@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import MAX_JSON_DEPTH, loads_bounded, read_json_file
+from provebench._jsonfile import MAX_JSON_DEPTH, loads_strict, read_json_file
 from provebench.pilot._rundir import IDENTITY_FILE, RunDir
 from provebench.report import write_report
 
@@ -29,12 +29,12 @@ def test_the_shared_reader_refuses_deep_json(tmp_path: Path, text: str) -> None:
         read_json_file(_deep_file(tmp_path, text))
     assert caught.value.path == str(tmp_path / "deep.json")
     with pytest.raises(ValueError, match="nested deeper than 200 levels"):
-        loads_bounded(text)
+        loads_strict(text)
 
 
 def test_nesting_at_the_limit_is_read() -> None:
     depth = MAX_JSON_DEPTH
-    assert loads_bounded("[" * depth + "]" * depth) is not None
+    assert loads_strict("[" * depth + "]" * depth) is not None
 
 
 @pytest.mark.parametrize("text", TOO_DEEP, ids=["unclosed-100000", "limit-plus-one"])

@@ -134,22 +134,6 @@ def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
     return document
 
 
-def loads_bounded(text: str | bytes) -> Any:
-    """`json.loads` for JSON from outside that is not a whole input file (a request body, one
-    line of a JSON-lines file written by an importer).
-
-    Nesting deeper than `MAX_JSON_DEPTH` raises `ValueError`, as malformed JSON does, so the
-    caller's handling of bad JSON covers it; never `RecursionError`.
-    """
-    try:
-        document = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
-    if _deeper_than_allowed(document):
-        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
-    return document
-
-
 def loads_strict(text: str | bytes) -> Any:
     """JSON from outside that is not a whole input file (a request body, one line an importer
     wrote), read by this module's policy: bytes must be UTF-8, and NaN, Infinity, numbers too
@@ -162,28 +146,14 @@ def loads_strict(text: str | bytes) -> Any:
     try:
         document = _decode(text)
     except _DuplicateKeyError as error:
-        raise ValueError(f"key {_recordable(repr(error.key))} given more than once") from None
+        raise ValueError(f"key {recordable_text(repr(error.key))} given more than once") from None
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
     problem = _find_unreadable_value(document)
     if problem is not None:
         where, message = problem
-        raise ValueError(f"{_recordable(where)}: {message}" if where else message)
+        raise ValueError(f"{recordable_text(where)}: {message}" if where else message)
     return document
-
-
-def _deeper_than_allowed(document: Any) -> bool:
-    # Iterative, so that the check itself cannot exhaust the stack.
-    pending: list[tuple[int, Any]] = [(0, document)]
-    while pending:
-        depth, value = pending.pop()
-        if depth >= MAX_JSON_DEPTH:  # the root is level 1
-            return True
-        if isinstance(value, dict):
-            pending.extend((depth + 1, item) for item in value.values())
-        elif isinstance(value, list):
-            pending.extend((depth + 1, item) for item in value)
-    return False
 
 
 def read_json_file(path: str | Path) -> Any:
@@ -233,20 +203,26 @@ def json_problem(value: object) -> str | None:
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
-        return _recordable(str(error))
+        return recordable_text(str(error))
     except RecursionError:
         return f"nested deeper than {MAX_JSON_DEPTH} levels"
     try:
         parse_json_text(text, source="value")
     except ProvebenchError as error:
         where = error.field if error.field not in (None, "(document)") else None
-        return _recordable(error.message if where is None else f"{where}: {error.message}")
+        return recordable_text(error.message if where is None else f"{where}: {error.message}")
     return None
 
 
-def _recordable(message: str) -> str:
-    # The problem is recorded in turn (a refused tool call's error), and a key it names may hold
-    # the very surrogate it complains of: spelled out, so the message itself survives the trip.
+def text_problem(value: object) -> str | None:
+    """`json_problem` for a value that must be text (a tool name, an answer): why it is not
+    recordable text, or None."""
+    return json_problem(value) if isinstance(value, str) else "not a string"
+
+
+def recordable_text(message: str) -> str:
+    """`message` with any lone surrogate spelled out, so that it can be recorded in turn (a
+    refused call's error, an agent's exception text may hold the very surrogate it is about)."""
     return message.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
@@ -283,11 +259,12 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "json_problem",
     "json_type_name",
-    "loads_bounded",
     "loads_strict",
     "member_path",
     "parse_json_bytes",
     "parse_json_text",
     "read_input_bytes",
     "read_json_file",
+    "recordable_text",
+    "text_problem",
 ]

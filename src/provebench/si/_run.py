@@ -19,7 +19,7 @@ from pydantic import JsonValue
 
 from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import json_problem
+from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.si._evaluate import evaluate
@@ -143,8 +143,7 @@ def _answer_problem(returned: object) -> str | None:
     if not isinstance(returned, Answer):
         return f"run() returned {type(returned).__name__}, not Answer"
     for name in ("final_answer", "reasoning_trace"):
-        value = getattr(returned, name)
-        problem = json_problem(value) if isinstance(value, str) else "not a string"
+        problem = text_problem(getattr(returned, name))
         if problem is not None:
             return f"run() returned an Answer whose {name} cannot be recorded: {problem}"
     return None
@@ -158,7 +157,7 @@ def _describe(error: BaseException) -> str:
     except Exception:
         message = "(its message cannot be shown)"
     text = f"{type(error).__name__}: {message}" if message else type(error).__name__
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return recordable_text(text)
 
 
 def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:

@@ -21,7 +21,7 @@ from typing import Any, Final, TypeGuard
 
 from pydantic import JsonValue
 
-from provebench._jsonfile import json_problem
+from provebench._jsonfile import text_problem
 from provebench.evidence import Evidence
 from provebench.si._run import SimulatedSession, write_run
 from provebench.si._scenario import Scenario
@@ -201,7 +201,7 @@ async def serve_stdio(run: ServeRun) -> None:
 
 def _text(value: object) -> TypeGuard[str]:
     # A string that can be recorded: written as evidence and read back (no lone surrogate).
-    return isinstance(value, str) and json_problem(value) is None
+    return text_problem(value) is None
 
 
 def _take_identity(run: ServeRun, ctx: Any) -> None:

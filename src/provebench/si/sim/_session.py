@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import json_problem
+from provebench._jsonfile import json_problem, text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -149,7 +149,7 @@ class Session:
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
         """
-        problem = json_problem(tool) if isinstance(tool, str) else "not a string"
+        problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = _recordable_arguments(arguments)
