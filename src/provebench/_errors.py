@@ -17,21 +17,20 @@ EXIT_CONFIG_ERROR = 2
 # spelled out as `\u202e`, as the HTML report does (docs/report.md); so are the line and
 # paragraph separators, which end a line as a newline does, and lone surrogates, which are not
 # text and cannot even be encoded for the terminal.
+BIDI_CONTROLS_AND_SEPARATORS = (
+    0x061C,  # arabic letter mark
+    0x200E,  # left-to-right mark
+    0x200F,  # right-to-left mark
+    *range(0x202A, 0x202F),  # bidi embeddings and overrides
+    *range(0x2066, 0x206A),  # bidi isolates
+    0x2028,  # line separator
+    0x2029,  # paragraph separator
+)
+"""Code points that reorder a line or end it without being seen: escaped wherever provebench
+shows text (here for the terminal, `report._text` for the HTML report)."""
 _ESCAPES = {
     **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
-    **{
-        code: f"\\u{code:04x}"
-        for code in (
-            0x061C,
-            0x200E,
-            0x200F,
-            *range(0x202A, 0x202F),
-            *range(0x2066, 0x206A),
-            0x2028,
-            0x2029,
-            *range(0xD800, 0xE000),
-        )
-    },
+    **{code: f"\\u{code:04x}" for code in (*BIDI_CONTROLS_AND_SEPARATORS, *range(0xD800, 0xE000))},
     ord("\t"): "\t",
     ord("\r"): "\\r",
     ord("\n"): "\\n",

@@ -14,6 +14,8 @@ from typing import Final
 
 from markupsafe import Markup
 
+from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS
+
 MAX_TEXT_CHARS: Final = 400
 
 # Characters kept as they are although they are controls: they only break lines or indent.
@@ -22,19 +24,13 @@ _KEPT_CONTROLS: Final = frozenset("\n\t")
 # Format and separator characters that reorder, hide or join text without being visible.
 _INVISIBLE: Final = frozenset(
     [
-        "\u061c",  # arabic letter mark
+        *map(chr, BIDI_CONTROLS_AND_SEPARATORS),  # the ones a terminal line escapes too
         "\u180e",  # mongolian vowel separator
         "\u200b",  # zero width space
         "\u200c",  # zero width non-joiner
         "\u200d",  # zero width joiner
-        "\u200e",  # left-to-right mark
-        "\u200f",  # right-to-left mark
-        "\u2028",  # line separator
-        "\u2029",  # paragraph separator
         "\u2060",  # word joiner
         "\ufeff",  # byte order mark / zero width no-break space
-        *(chr(code) for code in range(0x202A, 0x202F)),  # bidi embeddings and overrides
-        *(chr(code) for code in range(0x2066, 0x206A)),  # bidi isolates
     ]
 )
 
