@@ -85,19 +85,21 @@ def run_app(arguments: list[str] | None = None) -> int:
     except typer.TyperException as error:
         if type(error).__name__ == "NoArgsIsHelpError":
             # A group called bare: its help is printed (stdout); the error says why exit 2.
-            context = getattr(error, "ctx", None)
-            command = getattr(context, "command_path", "provebench")
-            raise ProvebenchError(f"missing command (see '{command} --help')") from None
+            raise ProvebenchError(f"missing command{_help_hint(error)}") from None
         raise _usage_error(error) from None
     # Without standalone mode, typer.Exit and --help come back as a status instead of exiting.
     return status if isinstance(status, int) else 0
 
 
 def _usage_error(error: typer.TyperException) -> ProvebenchError:
+    return ProvebenchError(f"{error.format_message()}{_help_hint(error)}")
+
+
+def _help_hint(error: typer.TyperException) -> str:
+    """Where to read how the command is called: ` (see 'provebench pilot --help')`."""
     context = getattr(error, "ctx", None)
     command = getattr(context, "command_path", None)
-    hint = f" (see '{command} --help')" if command else ""
-    return ProvebenchError(f"{error.format_message()}{hint}")
+    return f" (see '{command} --help')" if command else ""
 
 
 if __name__ == "__main__":
