@@ -31,6 +31,20 @@ def assert_one_line_error(result: object, *fragments: str) -> None:
         assert fragment in lines[0]
 
 
+def run_importer_file(
+    corpus: Path, tmp_path: Path, source: str, class_name: str, **options: Any
+) -> tuple[Any, Path]:
+    """`pilot run --agent FILE.py:CLASS` on `source` written to a file; (result, run folder)."""
+    importer = tmp_path / f"{class_name.lower()}.py"
+    importer.write_text(source, encoding="utf-8")
+    out = tmp_path / "run"
+    agent = f"{importer}:{class_name}"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--agent", agent, "--out", str(out), **options
+    )
+    return result, out
+
+
 def copy_corpus(corpus: Path, target: Path) -> Path:
     shutil.copytree(corpus, target)
     return target
@@ -216,16 +230,11 @@ def test_an_agent_module_that_exits_or_fails_on_import_is_one_line(
 def test_a_bare_base_exception_from_the_importer_is_its_agent_error(
     corpus: Path, tmp_path: Path
 ) -> None:
-    importer = tmp_path / "bare.py"
-    importer.write_text(
+    source = (
         "class Bare:\n    name = 'bare'\n    version = '1'\n\n"
-        "    def run_cycle(self, ctx):\n        raise BaseException('bare')\n",
-        encoding="utf-8",
+        "    def run_cycle(self, ctx):\n        raise BaseException('bare')\n"
     )
-    out = tmp_path / "run"
-    result = run_cli(
-        "pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Bare", "--out", str(out)
-    )
+    result, out = run_importer_file(corpus, tmp_path, source, "Bare")
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     assert "the last: BaseException: bare; see run.json" in result.stdout
@@ -374,16 +383,11 @@ def test_an_agent_name_no_file_can_hold_is_refused_before_the_run(
 ) -> None:
     # The name and version go into the log and the evidence as UTF-8: a lone surrogate would
     # fail there, mid-run.
-    importer = tmp_path / "surrogate.py"
-    importer.write_text(
+    source = (
         "class Odd:\n    name = 'odd\\ud800'\n    version = '1'\n\n"
-        "    def run_cycle(self, ctx):\n        pass\n",
-        encoding="utf-8",
+        "    def run_cycle(self, ctx):\n        pass\n"
     )
-    out = tmp_path / "run"
-    result = run_cli(
-        "pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Odd", "--out", str(out)
-    )
+    result, out = run_importer_file(corpus, tmp_path, source, "Odd")
     assert_one_line_error(result, "--agent", "lone surrogate")
     assert not out.exists()
 
@@ -413,13 +417,8 @@ def test_links_and_fifos_an_importer_leaves_in_work_are_never_followed_or_opened
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("not the run's", encoding="utf-8")
-    importer = tmp_path / "linking.py"
-    importer.write_text(LINKING, encoding="utf-8")
-    out = tmp_path / "run"
-    result = run_cli(
-        *("pilot", "run", "--corpus", str(corpus), "--agent", f"{importer}:Linking"),
-        *("--out", str(out)),
-        env={"OUTSIDE": str(outside)},
+    result, out = run_importer_file(
+        corpus, tmp_path, LINKING, "Linking", env={"OUTSIDE": str(outside)}
     )
     assert result.returncode == 0, result.stderr
     # The snapshots hold the links as links, no copy of what they point at, and no FIFO.
