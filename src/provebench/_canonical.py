@@ -11,13 +11,12 @@ import errno
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
-
-from pydantic import BaseModel
 
 from provebench._errors import ProvebenchError
 from provebench._paths import refuse_to_replace
@@ -26,8 +25,12 @@ _CHUNK = 1 << 20
 
 
 def to_jsonable(value: Any) -> Any:
-    """Plain JSON data for a pydantic model (in field order) or any JSON-ready value."""
-    if isinstance(value, BaseModel):
+    """Plain JSON data for a pydantic model (in field order) or any JSON-ready value.
+
+    pydantic is looked up, not imported: where it was never imported no value is a model, and
+    a process that only hashes and writes (a sandboxed worker) does not pay for importing it."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is not None and isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json", by_alias=True)
     return value
 

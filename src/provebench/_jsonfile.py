@@ -156,6 +156,20 @@ def loads_strict(text: str | bytes) -> Any:
     return document
 
 
+def loads_keeping_surrogates(text: bytes) -> Any:
+    """`loads_strict` for a sandboxed worker's messages (`sandbox._channel`), except that a lone
+    surrogate in a string is kept: the laboratory's gateway answers such a value as the
+    caller's invalid argument and records it, exactly as for an importer in its own process.
+    NaN, Infinity, an out-of-range number, a duplicate key and over-deep nesting are refused
+    (`ValueError`), as there."""
+    try:
+        return _decode(text.decode("utf-8"))
+    except _DuplicateKeyError as error:
+        raise ValueError(f"key {recordable_text(repr(error.key))} given more than once") from None
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+
+
 def read_json_file(path: str | Path) -> Any:
     """The parsed JSON document in a UTF-8 file (a leading byte-order mark is allowed)."""
     return parse_json_bytes(read_input_bytes(path), source=str(path))
@@ -259,6 +273,7 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "json_problem",
     "json_type_name",
+    "loads_keeping_surrogates",
     "loads_strict",
     "member_path",
     "parse_json_bytes",

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from provebench.pilot._corpus import write_corpus
 from provebench.pilot._profiles import corpus_config
@@ -42,3 +43,17 @@ def run_cli(
         check=False,
         cwd=REPO_ROOT,
     )
+
+
+def in_process_agent(spec: str) -> Any:
+    """A test's `path.py:Class` importer loaded into this process, unsealed: for tests of the
+    laboratory's own machinery (the time limit's signal handling, crash points) that need an
+    importer on the laboratory's own thread. Its isolation says so, and so its evaluation never
+    passes (docs/sandbox.md)."""
+    from provebench._plugin import identity_of, resolve_class
+    from provebench.pilot.agents._loader import LoadedAgent
+
+    candidate = resolve_class(spec, {})
+    name, version = identity_of(candidate)
+    isolation = {"mode": "none", "reason": "a test importer run in the laboratory's process"}
+    return LoadedAgent(spec, name, version, candidate, isolation)

@@ -30,7 +30,7 @@ from provebench.pilot._lab._deadline import (
 from provebench.pilot._profiles import corpus_config
 from provebench.pilot._runner import cycle_timeout, execute_run, open_corpus, run_lab
 from provebench.pilot.agents import load_agent
-from tests.helpers.pilot_lab import read_rows, run_cli
+from tests.helpers.pilot_lab import in_process_agent, read_rows, run_cli
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM timer")
 
@@ -168,6 +168,12 @@ def entries(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines]
 
 
+def run_in_process(corpus: Path, spec: str, out: Path, limit: float) -> Any:
+    """The run of a test importer on the laboratory's own thread: these tests are of the time
+    limit's signal handling there (tests/sandbox covers a sealed importer's limit)."""
+    return execute_run(open_corpus(corpus), in_process_agent(spec), out, cycle_timeout_sec=limit)
+
+
 def payloads(run_dir: Path, kind: str) -> list[dict[str, Any]]:
     return [entry["payload"] for entry in entries(run_dir) if entry["kind"] == kind]
 
@@ -198,7 +204,7 @@ def test_a_looping_importer_times_out_and_its_earlier_rows_are_confirmed(
 ) -> None:
     spec, marker = importer(tmp_path, LOOPING, "Looping")
     out = tmp_path / "run"
-    run_lab(corpus, spec, out, cycle_timeout_sec=LIMIT)
+    run_in_process(corpus, spec, out, LIMIT)
     assert payloads(out, "agent_error") == [timeout_error(LIMIT)] * CYCLES
     assert marker_lines(marker) == []  # interrupted every cycle, never gave up on its own
     assert register_ids(out) == applied_ids(out) == {f"before-{n}" for n in range(CYCLES)}
@@ -214,7 +220,7 @@ def test_an_importer_that_catches_the_timeout_gets_no_late_rows_in(
 ) -> None:
     spec, marker = importer(tmp_path, STUBBORN, "Stubborn")
     out = tmp_path / "run"
-    run_lab(corpus, spec, out, cycle_timeout_sec=LIMIT)
+    run_in_process(corpus, spec, out, LIMIT)
     # Interrupted again after catching the exception (the alarm repeats), and every call after
     # the limit is refused before it is performed: no late row, no late log entry.
     per_cycle = [
@@ -248,7 +254,7 @@ def test_an_alarm_inside_a_lab_call_waits_until_the_call_is_recorded(
     monkeypatch.setattr(CycleRecord, "add", slow_add)
     spec, marker = importer(tmp_path, SLOW_RECORD, "SlowRecord")
     out = tmp_path / "run"
-    run_lab(corpus, spec, out, cycle_timeout_sec=LIMIT)
+    run_in_process(corpus, spec, out, LIMIT)
     assert record_started == ["sheets.append"] * CYCLES
     # The exception reached the importer from the call itself, once the call was complete.
     assert marker_lines(marker) == ["append raised ImporterTimedOut"] * CYCLES
@@ -305,7 +311,7 @@ def test_the_previous_alarm_handler_and_timer_are_restored(corpus: Path, tmp_pat
     old_handler = signal.signal(signal.SIGALRM, previous)
     old_timer = signal.setitimer(signal.ITIMER_REAL, 120.0)
     try:
-        run_lab(corpus, spec, tmp_path / "run", cycle_timeout_sec=LIMIT)
+        run_in_process(corpus, spec, tmp_path / "run", LIMIT)
         assert signal.getsignal(signal.SIGALRM) is previous
         remaining, _ = signal.getitimer(signal.ITIMER_REAL)
         assert 100.0 < remaining <= 120.0
@@ -348,7 +354,7 @@ def test_off_the_main_thread_there_is_no_limit_and_no_error(corpus: Path, tmp_pa
 
     def work() -> None:
         try:
-            run_lab(corpus, spec, out, cycle_timeout_sec=0.05)
+            run_in_process(corpus, spec, out, 0.05)
         except BaseException as error:  # reported below
             errors.append(error)
 
@@ -380,9 +386,9 @@ def test_a_normal_run_is_unaffected(corpus: Path, tmp_path: Path) -> None:
 def test_a_run_resumes_under_another_limit(corpus: Path, tmp_path: Path) -> None:
     spec, _ = importer(tmp_path, QUICK, "Quick")
     out = tmp_path / "run"
-    run_lab(corpus, spec, out, cycle_timeout_sec=0.1)  # every cycle times out
+    run_in_process(corpus, spec, out, 0.1)  # every cycle times out
     assert payloads(out, "agent_error") == [timeout_error(0.1)] * CYCLES
-    again = run_lab(corpus, spec, out, cycle_timeout_sec=5.0)
+    again = run_in_process(corpus, spec, out, 5.0)
     assert again.already_complete
 
 

@@ -402,9 +402,9 @@ class Linking:
 
     def run_cycle(self, ctx):
         work = ctx.work_dir
-        if not (work / "pipe").exists():
-            os.symlink(os.environ["OUTSIDE"], work / "outside")  # a folder beyond the run
-            os.symlink(os.path.join(os.environ["OUTSIDE"], "secret.txt"), work / "secret")
+        if not (work / "loop").is_symlink():  # a FIFO is not kept from one cycle to the next
+            os.symlink(OUTSIDE, work / "outside")  # a folder beyond the run
+            os.symlink(os.path.join(OUTSIDE, "secret.txt"), work / "secret")
             os.symlink(".", work / "loop")  # a loop
             os.mkfifo(work / "pipe")  # opening it would block
 """
@@ -417,9 +417,9 @@ def test_links_and_fifos_an_importer_leaves_in_work_are_never_followed_or_opened
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("not the run's", encoding="utf-8")
-    result, out = run_importer_file(
-        corpus, tmp_path, LINKING, "Linking", env={"OUTSIDE": str(outside)}
-    )
+    # The path is in the source: a sealed importer gets none of the host's environment.
+    source = f"OUTSIDE = {str(outside)!r}\n" + LINKING
+    result, out = run_importer_file(corpus, tmp_path, source, "Linking")
     assert result.returncode == 0, result.stderr
     # The snapshots hold the links as links, no copy of what they point at, and no FIFO.
     assert not list(out.rglob("secret.txt"))
@@ -437,4 +437,6 @@ def test_links_and_fifos_an_importer_leaves_in_work_are_never_followed_or_opened
         for error in verdict["configuration_errors"]
         if error["code"] == "file_unrecorded"
     }
-    assert {"work/outside", "work/secret", "work/loop", "work/pipe"} <= unrecorded
+    assert {"work/outside", "work/secret", "work/loop"} <= unrecorded
+    # A sealed importer's FIFO is left out when its work directory is carried back.
+    assert not (out / "work" / "pipe").exists()

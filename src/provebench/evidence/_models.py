@@ -79,6 +79,13 @@ class NonScoringMetadata(BaseModel):
 
     agent_name: str | None = None
     agent_version: str | None = None
+    agent_isolation: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "How provebench isolated the agent while it ran (docs/sandbox.md): the sandbox tool, "
+            "version and policy digest, or trusted-shipped; null for evidence recorded elsewhere."
+        ),
+    )
     model: str | None = None
     source_format: SourceFormat = Field(
         default="provebench", description="The format the evidence was first recorded in."

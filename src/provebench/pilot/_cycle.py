@@ -30,6 +30,7 @@ from provebench.pilot._lab import (
 )
 from provebench.pilot._lab._deadline import CycleDeadline, ImporterTimedOut, LabSections
 from provebench.pilot._lab._record import safe_text
+from provebench.sandbox._channel import failure_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +140,7 @@ def run_cycle(
     if failure is not None:
         # An importer that fails is evidence, not a lab fault: record it and confirm what it
         # appended before failing.
-        payload = {"type": type(failure).__name__, "message": safe_text(str(failure))}
+        payload = {"type": safe_text(failure_type(failure)), "message": safe_text(str(failure))}
         record.add("agent_error", payload)
         agent_error = f"{payload['type']}: {payload['message']}"
     gateway.finish()

@@ -147,6 +147,7 @@ def publish_run(
         "format": RUN_FORMAT,
         "complete": True,
         "agent": identity["agent"],
+        "isolation": identity["isolation"],
         "rule_versions": identity["rule_versions"],
         "corpus": identity["corpus"],
         "cycles": cycles,

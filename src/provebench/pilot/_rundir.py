@@ -25,7 +25,7 @@ from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 
-RUN_FORMAT = "provebench.pilot.run/2"
+RUN_FORMAT = "provebench.pilot.run/3"  # /3: the candidate's isolation (docs/sandbox.md)
 IDENTITY_FILE = "identity.json"
 LEDGER_FILE = "ledger.sqlite"
 LEDGER_EXPORT_FILE = "ledger.jsonl"

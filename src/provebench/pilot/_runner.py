@@ -159,6 +159,7 @@ def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:
         "format": RUN_FORMAT,
         "corpus": corpus.identity,
         "agent": {"spec": agent.spec, "name": agent.name, "version": agent.version},
+        "isolation": dict(agent.isolation),
         "rule_versions": rule_versions().model_dump(mode="json"),
     }
 
@@ -321,14 +322,17 @@ def run_lab(
     *,
     progress: RunProgress | None = None,
     cycle_timeout_sec: float = DEFAULT_CYCLE_TIMEOUT_SEC,
+    seal: bool = False,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
+
+    `seal` runs even a shipped importer in the sandbox (the red team's sandbox attacks).
 
     Each cycle of the in-process importer is limited to `cycle_timeout_sec` (docs/pilot-lab.md,
     "Time limit per cycle")."""
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
-    agent = load_agent(agent_spec)
+    agent = load_agent(agent_spec, secrets=[Path(corpus_dir), Path(run_dir)], seal=seal)
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 
 

@@ -147,6 +147,7 @@ def evaluate_bound(
             tokens=metadata.tokens,
             agent_name=metadata.agent_name,
             agent_version=metadata.agent_version,
+            agent_isolation=metadata.agent_isolation,
             model=metadata.model,
         ),
         versions=VerdictVersions(

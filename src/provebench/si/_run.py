@@ -22,6 +22,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
+from provebench.sandbox._channel import failure_type
 from provebench.si._evaluate import evaluate
 from provebench.si._scenario import Scenario
 from provebench.si._score import select_scenario
@@ -58,6 +59,7 @@ class SimulatedSession(Protocol):
         reasoning_trace: str = "",
         agent_name: str | None = None,
         agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
     ) -> Evidence: ...
 
 
@@ -87,8 +89,11 @@ def run_agent(
     agent: DiagnosisAgent,
     *,
     max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+    isolation: dict[str, str] | None = None,
 ) -> RunOutcome:
-    """Run `agent` against `session` until it answers, fails or reaches the tool-call cap."""
+    """Run `agent` against `session` until it answers, fails or reaches the tool-call cap.
+
+    `isolation` (how provebench isolated the agent, docs/sandbox.md) is recorded with it."""
     if max_tool_calls < 1:
         raise ProvebenchError("must be at least 1", field="--max-tool-calls")
     capped = False
@@ -130,6 +135,7 @@ def run_agent(
         reasoning_trace=answer.reasoning_trace,
         agent_name=agent.name,
         agent_version=agent.version,
+        agent_isolation=None if isolation is None else dict(isolation),
     )
     return RunOutcome(evidence=evidence, ending=ending, detail=detail)
 
@@ -156,7 +162,8 @@ def _describe(error: BaseException) -> str:
         message = str(error)
     except Exception:
         message = "(its message cannot be shown)"
-    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    kind = failure_type(error)
+    text = f"{kind}: {message}" if message else kind
     return recordable_text(text)
 
 

@@ -21,15 +21,34 @@ _MaxToolCalls = Annotated[
 
 def run_command(
     scenario_file: ScenarioFileArgument,
+    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
     agent: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--agent",
             help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop), module:Class or path.py:Class.",
+            "budget-exhauster, decoy-chaser, noop), module:Class or path.py:Class "
+            "(run sealed in the sandbox).",
         ),
-    ],
-    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-cmd",
+            help="A program speaking the SI agent protocol (JSON lines on stdin/stdout, "
+            "docs/si-agents.md), run sealed in the sandbox.",
+        ),
+    ] = None,
+    agent_timeout: Annotated[
+        float,
+        typer.Option(
+            "--agent-timeout",
+            metavar="SECONDS",
+            help="Wall-clock limit of a sealed agent's run; past it the run is its agent_error.",
+            min=1,
+            max=86400,
+        ),
+    ] = 600.0,
     scenario_id: ScenarioIdOption = None,
     max_tool_calls: _MaxToolCalls = 200,
 ) -> None:
@@ -37,14 +56,24 @@ def run_command(
 
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
-    from provebench._errors import shown
+    from provebench._errors import ProvebenchError, shown
     from provebench.si._run import check_out_dir, run_agent, start_session, write_run
     from provebench.si.agents._loader import load_agent
+    from provebench.si.agents._sealed import sealed_command_agent
 
+    if (agent is None) == (agent_cmd is None):
+        raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
-    loaded = load_agent(agent)
+    secrets = [scenario_file, out]
+    loaded = (
+        load_agent(agent, secrets=secrets, timeout_sec=agent_timeout)
+        if agent is not None
+        else sealed_command_agent(str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout)
+    )
     scenario, session = start_session(scenario_file, scenario_id)
-    outcome = run_agent(session, loaded.factory(), max_tool_calls=max_tool_calls)
+    outcome = run_agent(
+        session, loaded.factory(), max_tool_calls=max_tool_calls, isolation=loaded.isolation
+    )
     verdict = write_run(out, scenario, scenario_file, outcome.evidence)
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one

@@ -58,6 +58,7 @@ class NonScoringMetadata(BaseModel):
     tokens: TokenUsage
     agent_name: str | None
     agent_version: str | None
+    agent_isolation: dict[str, str] | None
     model: str | None
 
 

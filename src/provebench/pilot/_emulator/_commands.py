@@ -22,6 +22,7 @@ from provebench.pilot._lab import CycleContext
 from provebench.pilot._rundir import RunDir
 from provebench.pilot._runner import RunOutcome, RunProgress, execute_run, open_corpus
 from provebench.pilot.agents._loader import LoadedAgent
+from provebench.sandbox import UNSANDBOXED_SERVED
 
 SERVE_AGENT_SPEC = "serve"
 
@@ -40,18 +41,18 @@ def run_with_command(
     timeout_sec: float | None = None,
 ) -> RunOutcome:
     """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run."""
-    from provebench.pilot.agents._external import (
-        DEFAULT_TIMEOUT_SEC,
-        external_agent,
-        resolve_command,
-    )
+    from provebench.pilot.agents._external import DEFAULT_TIMEOUT_SEC, external_agent
+    from provebench.sandbox._command import resolve_command
 
-    resolve_command(agent_cmd)  # a bad command fails before anything is started
+    resolve_command(agent_cmd, field="--agent-cmd")  # a bad command fails before anything starts
     corpus = open_corpus(Path(corpus_dir))
     with EmulatedLab() as lab:
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
         agent = external_agent(
-            agent_cmd, lab, timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC
+            agent_cmd,
+            lab,
+            secrets=[Path(corpus_dir), Path(run_dir)],
+            timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
         )
         return execute_run(corpus, agent, Path(run_dir), progress=progress)
 
@@ -110,6 +111,7 @@ def serve_lab(
             name="served",
             version="1",
             factory=lambda: _ServedImporter(lab, stop),
+            isolation=dict(UNSANDBOXED_SERVED),
         )
         if on_ready is not None:
             on_ready(lab)

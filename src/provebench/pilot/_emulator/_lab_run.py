@@ -34,6 +34,7 @@ LAYOUT = SheetLayout(
     status_column=STATUS_COLUMN,
 )
 SERVICE_ACCOUNT_FILE = "service_account.json"
+UNIX_SOCKET = "lab.sock"
 
 
 def with_status(row: tuple[str, ...] | list[str]) -> list[str]:
@@ -100,8 +101,14 @@ class EmulatedLab:
             "PROVEBENCH_COLUMNS": ",".join(LAYOUT.importer_columns),
         }
 
+    @property
+    def unix_socket(self) -> str:
+        """The emulator's Unix socket: what a sandboxed importer's forwarder connects to."""
+        return str(self.private_dir / UNIX_SOCKET)
+
     def start(self) -> None:
         self.server.start()
+        self.server.listen_unix(self.unix_socket)
 
     def stop(self) -> None:
         self.server.stop()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import socket
+import socketserver
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -286,9 +287,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        # Headers and body leave in separate writes; without TCP_NODELAY every keep-alive
-        # answer waits for the client's delayed ACK (~40 ms per request).
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.connection.family == socket.AF_INET:
+            # Headers and body leave in separate writes; without TCP_NODELAY every keep-alive
+            # answer waits for the client's delayed ACK (~40 ms per request).
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def address_string(self) -> str:
+        return "lab-client"  # a Unix socket's peer has no address
 
     def _serve(self) -> None:
         try:
@@ -359,8 +364,17 @@ class _Handler(BaseHTTPRequestHandler):
         return  # the ledger is the log
 
 
+class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    """The same emulator on a Unix socket: what a sandboxed importer reaches, through the
+    forwarder inside its sandbox (docs/sandbox.md, 'Network'). Nothing else listens there."""
+
+    daemon_threads = True
+
+
 class LabServer:
-    """A running emulator: `start()` binds 127.0.0.1, `stop()` shuts it down and closes."""
+    """A running emulator: `start()` binds 127.0.0.1, `stop()` shuts it down and closes.
+
+    `listen_unix(path)` adds the Unix socket a sandboxed importer's forwarder connects to."""
 
     def __init__(self, session: LabSession, *, host: str = LOOPBACK, port: int = 0) -> None:
         if host not in (LOOPBACK, "localhost"):
@@ -377,7 +391,20 @@ class LabServer:
         self._httpd.daemon_threads = True
         self.session = session
         self.port: int = self._httpd.server_address[1]
+        self._handler = handler
         self._thread: threading.Thread | None = None
+        self._unix: _UnixServer | None = None
+        self._unix_thread: threading.Thread | None = None
+        self.unix_path: str | None = None
+
+    def listen_unix(self, path: str) -> None:
+        """Serve on the Unix socket `path` as well (created 0600 in a private folder)."""
+        self._unix = _UnixServer(path, self._handler)
+        self.unix_path = path
+        self._unix_thread = threading.Thread(
+            target=self._unix.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
+        self._unix_thread.start()
 
     @property
     def base_url(self) -> str:
@@ -395,6 +422,11 @@ class LabServer:
             self._thread.join()
             self._thread = None
         self._httpd.server_close()
+        if self._unix is not None and self._unix_thread is not None:
+            self._unix.shutdown()
+            self._unix_thread.join()
+            self._unix.server_close()
+            self._unix = None
 
     def __enter__(self) -> LabServer:
         self.start()

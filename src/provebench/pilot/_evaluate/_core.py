@@ -58,6 +58,7 @@ from provebench.pilot._rundir import (
 )
 from provebench.pilot._score_final import score_final_state
 from provebench.pilot._versions import rule_versions
+from provebench.sandbox._isolation import is_sandboxed
 
 # Integrity errors that mean someone wrote to the log or its copies (pilot §7, §15).
 _LOG_FILES = (LEDGER_FILE, LEDGER_EXPORT_FILE, f"{LEDGER_FILE}-wal")
@@ -122,7 +123,8 @@ def evaluate_run(
             *injection_violations(timeline, metrics.shortfalls.wrong_fields),
         ]
     )
-    stops = stopping_conditions(violations, snapshot_discrepancies, lost_attempts)
+    unsealed = unsealed_reason(inputs.identity)
+    stops = stopping_conditions(violations, snapshot_discrepancies, lost_attempts, unsealed)
     overall = metrics.overall
     perf_shadow = math.prod(
         metric.value
@@ -178,11 +180,24 @@ def evaluate_run(
             dated_defects(
                 metrics.shortfalls.wrong_fields, metrics.shortfalls.order_breaks, missing_probes
             ),
+            unsealed,
         ),
         external_checks=externals,
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),
     )
+
+
+def unsealed_reason(identity: dict[str, Any] | None) -> str | None:
+    """Why the logged candidate was not sealed, or None when it was (docs/sandbox.md): the
+    isolation comes from the hash-chained run_started entry, never from run.json alone."""
+    isolation = (identity or {}).get("isolation")
+    if is_sandboxed(isolation):
+        return None
+    if isinstance(isolation, dict) and isolation.get("mode") == "none":
+        said = str(isolation.get("reason", "")) or "not isolated"
+        return f"the candidate ran unsealed ({said}) (pilot §15)"
+    return "the log records no sandbox or shipped-agent isolation for the candidate (pilot §15)"
 
 
 def _rule_version_errors(inputs: RunInputs) -> list[ConfigurationError]:
@@ -257,6 +272,7 @@ def _result_evidence(inputs: RunInputs) -> ResultEvidence:
     entries = inputs.entries or []
     return ResultEvidence(
         agent=_texts(identity.get("agent"), ["spec", "name", "version"]),
+        isolation=_texts(identity.get("isolation"), ["mode", "tool", "version", "policy_sha256"]),
         grammar_version=versions.get("grammar", ""),
         time_zone_version=f"{versions.get('time_rule', '')} with {versions.get('tzdata', '')}",
         rule_versions=versions,

@@ -118,7 +118,10 @@ def compute_escrow(
     perf_shadow: float,
     violations: list[Violation],
     defects: Defects | None = None,
+    unsealed: str | None = None,
 ) -> Escrow:
+    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed) withholds every tranche:
+    a candidate that could reach the log or the answers has earned nothing it can be paid."""
     cycles: list[EscrowCycle] = []
     defects = defects or {}
     for cycle in range(1, timeline.cycles + 1):
@@ -137,9 +140,11 @@ def compute_escrow(
     first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
     first = cycles[first_due - 1] if cycles else None
     first_ok = first is not None and first.clean_final
-    credited = first_ok and not violations
+    credited = first_ok and not violations and unsealed is None
     signal = perf_shadow if credited else 0.0
-    if violations:
+    if unsealed is not None:
+        reason = f"not credited: {unsealed}"
+    elif violations:
         reason = f"not credited: {len(violations)} critical violation(s) (pilot §13)"
     elif not first_ok:
         reason = "not credited: the first full cycle did not complete correctly (pilot §13)"

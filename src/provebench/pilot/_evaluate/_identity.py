@@ -16,7 +16,7 @@ from provebench._canonical import compact_json
 from provebench.ledger import LedgerEntry
 
 # What run.json and the run_started entry both record, compared exactly.
-IDENTITY_KEYS = ("format", "agent", "corpus", "rule_versions")
+IDENTITY_KEYS = ("format", "agent", "isolation", "corpus", "rule_versions")
 RUN_STARTED = "run_started"
 _ABSENT = object()
 _SAID_MAX = 80

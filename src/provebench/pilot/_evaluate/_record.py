@@ -87,13 +87,14 @@ class _NonScoring(BaseModel):
 
 
 class RunRecord(BaseModel):
-    """The content of `run.json` (format `provebench.pilot.run/2`)."""
+    """The content of `run.json` (format `provebench.pilot.run/3`)."""
 
     model_config = _STRICT
 
     format: str
     complete: bool
     agent: _Agent
+    isolation: dict[str, str]
     rule_versions: dict[str, str]
     corpus: _Corpus
     cycles: Count

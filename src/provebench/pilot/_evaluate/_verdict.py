@@ -254,6 +254,7 @@ class ResultEvidence(BaseModel):
     model_config = _MODEL
 
     agent: dict[str, str]
+    isolation: dict[str, str]
     grammar_version: str
     time_zone_version: str
     rule_versions: dict[str, str]

@@ -2,33 +2,74 @@
 permission gateway that records every call before it answers, with the corpus's faults injected.
 
 Importers see only `CycleContext` and its facades; the rest is the runner's.
+
+Names are imported on first use (PEP 562): a sandboxed importer's worker
+(`agents/_worker.py`) needs the error classes and the file tuples, not the gateway's machinery.
 """
 
-from provebench.pilot._lab._api import (
-    ConfirmedIds,
-    CycleContext,
-    Diagnostics,
-    DriveApi,
-    LabClock,
-    SheetsApi,
-)
-from provebench.pilot._lab._drive_state import DriveState
-from provebench.pilot._lab._errors import (
-    ApiTimeout,
-    FileNotFound,
-    InvalidArgument,
-    LabError,
-    PermissionDenied,
-    RateLimited,
-    ServerError,
-    ServiceUnavailable,
-    TemporaryApiError,
-)
-from provebench.pilot._lab._faults import Fault, FaultPlan
-from provebench.pilot._lab._files import LabFile, LabMetadata, lab_file
-from provebench.pilot._lab._gateway import MAX_PAGE_SIZE, FilePage, Gateway, SheetSchema
-from provebench.pilot._lab._record import CycleRecord
-from provebench.pilot._lab._world import CyclePlan, apply_cycle_events
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from provebench._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from provebench.pilot._lab._api import (
+        ConfirmedIds,
+        CycleContext,
+        Diagnostics,
+        DriveApi,
+        LabClock,
+        SheetsApi,
+    )
+    from provebench.pilot._lab._drive_state import DriveState
+    from provebench.pilot._lab._errors import (
+        ApiTimeout,
+        FileNotFound,
+        InvalidArgument,
+        LabError,
+        PermissionDenied,
+        RateLimited,
+        ServerError,
+        ServiceUnavailable,
+        TemporaryApiError,
+    )
+    from provebench.pilot._lab._faults import Fault, FaultPlan
+    from provebench.pilot._lab._files import LabFile, LabMetadata, lab_file
+    from provebench.pilot._lab._gateway import MAX_PAGE_SIZE, FilePage, Gateway, SheetSchema
+    from provebench.pilot._lab._record import CycleRecord
+    from provebench.pilot._lab._world import CyclePlan, apply_cycle_events
+
+_EXPORTS = {
+    "ApiTimeout": "provebench.pilot._lab._errors",
+    "ConfirmedIds": "provebench.pilot._lab._api",
+    "CycleContext": "provebench.pilot._lab._api",
+    "CyclePlan": "provebench.pilot._lab._world",
+    "CycleRecord": "provebench.pilot._lab._record",
+    "Diagnostics": "provebench.pilot._lab._api",
+    "DriveApi": "provebench.pilot._lab._api",
+    "DriveState": "provebench.pilot._lab._drive_state",
+    "Fault": "provebench.pilot._lab._faults",
+    "FaultPlan": "provebench.pilot._lab._faults",
+    "FileNotFound": "provebench.pilot._lab._errors",
+    "FilePage": "provebench.pilot._lab._gateway",
+    "Gateway": "provebench.pilot._lab._gateway",
+    "InvalidArgument": "provebench.pilot._lab._errors",
+    "LabClock": "provebench.pilot._lab._api",
+    "LabError": "provebench.pilot._lab._errors",
+    "LabFile": "provebench.pilot._lab._files",
+    "LabMetadata": "provebench.pilot._lab._files",
+    "MAX_PAGE_SIZE": "provebench.pilot._lab._gateway",
+    "PermissionDenied": "provebench.pilot._lab._errors",
+    "RateLimited": "provebench.pilot._lab._errors",
+    "ServerError": "provebench.pilot._lab._errors",
+    "ServiceUnavailable": "provebench.pilot._lab._errors",
+    "SheetSchema": "provebench.pilot._lab._gateway",
+    "SheetsApi": "provebench.pilot._lab._api",
+    "TemporaryApiError": "provebench.pilot._lab._errors",
+    "apply_cycle_events": "provebench.pilot._lab._world",
+    "lab_file": "provebench.pilot._lab._files",
+}
 
 __all__ = [
     "MAX_PAGE_SIZE",
@@ -60,3 +101,5 @@ __all__ = [
     "apply_cycle_events",
     "lab_file",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

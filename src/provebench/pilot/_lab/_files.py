@@ -11,9 +11,10 @@ folder, metadata codes) are shared, not copied per file.
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from provebench.pilot._model import CallMetadata, DriveFile
+if TYPE_CHECKING:  # types only: a sandboxed worker builds LabFiles without pydantic's models
+    from provebench.pilot._model import CallMetadata, DriveFile
 
 
 class LabMetadata(NamedTuple):

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Category = Literal["import", "failure", "log_permission", "injection_subsample", "baseline"]
+Category = Literal[
+    "import", "failure", "log_permission", "injection_subsample", "baseline", "sandbox"
+]
 
 DEFECTIVE_MODULE = "provebench.pilot.agents.defective"
 BUILTIN_AGENTS = ("reference", "noop")
@@ -29,6 +31,8 @@ class Attack:
     `situation`: the key (in `_situations.py`) of the situation the attack exploits; its result
     counts only on a corpus where the run's evidence shows that situation arose.
     `isolated`: the importer writes into the corpus folder, so it runs on a private copy.
+    `sealed`: the importer runs in the sandbox, as a candidate provebench did not ship would
+    (docs/sandbox.md): a sandbox attack must meet the sandbox, not the trusted path.
     """
 
     name: str
@@ -40,6 +44,7 @@ class Attack:
     expects: tuple[str, ...]
     situation: str
     isolated: bool = False
+    sealed: bool = False
 
     @property
     def agent_spec(self) -> str:
@@ -364,15 +369,40 @@ ATTACKS: tuple[Attack, ...] = (
         ("metric:completeness",),
         "admissible-in-corpus",
     ),
+    # -- the sandbox (docs/sandbox.md): a sealed candidate reaching what pilot §3 withholds ---
+    Attack(
+        "reads-the-answer-key-from-disk",
+        "§3, §7",
+        "reading the expected answers from the laboratory's disk",
+        "ReadsTheAnswerKeyFromDisk",
+        "sandbox",
+        True,
+        ("metric:completeness",),
+        "admissible-in-corpus",
+        sealed=True,
+    ),
+    Attack(
+        "finds-the-corpus-through-proc",
+        "§3, §7",
+        "finding the corpus through the laboratory's /proc entries",
+        "FindsTheCorpusThroughProc",
+        "sandbox",
+        True,
+        ("metric:completeness",),
+        "admissible-in-corpus",
+        sealed=True,
+    ),
 )
 
 
-def agents_of(attacks: tuple[Attack, ...]) -> list[tuple[str, bool]]:
-    """The distinct importers to run — the reference first — with their isolation flag."""
-    seen: dict[str, bool] = {REFERENCE: False}
+def agents_of(attacks: tuple[Attack, ...]) -> list[tuple[str, bool, bool]]:
+    """The distinct importers to run — the reference first — with their isolation flags:
+    (agent, on a private corpus copy, sealed in the sandbox)."""
+    seen: dict[str, tuple[bool, bool]] = {REFERENCE: (False, False)}
     for attack in attacks:
-        seen[attack.agent] = seen.get(attack.agent, False) or attack.isolated
-    return list(seen.items())
+        isolated, sealed = seen.get(attack.agent, (False, False))
+        seen[attack.agent] = (isolated or attack.isolated, sealed or attack.sealed)
+    return [(agent, isolated, sealed) for agent, (isolated, sealed) in seen.items()]
 
 
 def situations_of(attacks: tuple[Attack, ...], agent: str) -> tuple[str, ...]:

@@ -176,9 +176,10 @@ def run_redteam(
             spec=agent_spec(agent),
             work_dir=str(out / "runs" / name / agent),
             isolated=isolated,
+            sealed=sealed,
             situations=situations_of(attacks, agent),
         )
-        for agent, isolated in agents_of(attacks)
+        for agent, isolated, sealed in agents_of(attacks)
         for name, directory in corpus_dirs
     ]
     by_agent = _run_all(tasks, workers, attacks, progress)

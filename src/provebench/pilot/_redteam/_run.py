@@ -29,6 +29,7 @@ class RunTask:
     spec: str
     work_dir: str
     isolated: bool
+    sealed: bool = False
     situations: tuple[str, ...] = ()
 
 
@@ -48,7 +49,7 @@ def execute(task: RunTask) -> dict[str, Any]:
     run_dir = root / RUN_DIR
     summary: dict[str, Any] = {"agent": task.agent, "corpus": task.corpus_name}
     try:
-        run_lab(corpus, task.spec, run_dir)
+        run_lab(corpus, task.spec, run_dir, seal=task.sealed)
         verdict = evaluate_run(run_dir, corpus)
     except ProvebenchError as error:
         # Paths inside the output folder are given relative to the run's folder: same seed,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
+from provebench.sandbox._candidate import is_shipped
+from provebench.sandbox._isolation import SHIPPED, Isolation
 
 
 @dataclass(frozen=True)
@@ -17,6 +20,9 @@ class LoadedAgent:
     name: str
     version: str
     factory: Callable[[], object]
+    # How the candidate is isolated (provebench.sandbox._isolation): recorded in the run. No
+    # default: whoever makes a LoadedAgent says what it is.
+    isolation: Isolation
 
 
 def builtin_agents() -> dict[str, str]:
@@ -27,13 +33,25 @@ def builtin_agents() -> dict[str, str]:
     }
 
 
-def load_agent(spec: str) -> LoadedAgent:
-    """Resolve `spec` to an importer class; a one-line `ProvebenchError` when that fails."""
+def load_agent(spec: str, *, secrets: Sequence[Path] = (), seal: bool = False) -> LoadedAgent:
+    """Resolve `spec` to an importer; a one-line `ProvebenchError` when that fails.
+
+    provebench's own importers (the built-in names, `provebench.…:Class`) run in the
+    laboratory's process (`trusted-shipped`). Every other class runs sealed in the sandbox,
+    which hides `secrets` (the corpus, the run folder) from it (`agents._sandboxed`); which one
+    applies is decided here, from the spec, and is not an option; `seal` only adds isolation
+    (the red team's sandbox attacks run sealed although provebench ships them)."""
+    if seal or not is_shipped(spec, builtin_agents()):
+        from provebench.pilot.agents._sandboxed import sandboxed_agent
+
+        return sandboxed_agent(spec, secrets=secrets)
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):
         raise ProvebenchError(f"{candidate.__name__} has no run_cycle(ctx) method", field="--agent")
-    return LoadedAgent(spec=spec, name=name, version=version, factory=candidate)
+    return LoadedAgent(
+        spec=spec, name=name, version=version, factory=candidate, isolation=dict(SHIPPED)
+    )
 
 
 __all__ = ["LoadedAgent", "builtin_agents", "load_agent"]

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
+from provebench.sandbox._candidate import is_shipped
+from provebench.sandbox._isolation import SHIPPED, Isolation
 from provebench.si.agents._protocol import DiagnosisAgent
+from provebench.si.agents._sealed import (
+    DEFAULT_AGENT_TIMEOUT_SEC,
+    LoadedSealedAgent,
+    sealed_class_agent,
+)
 
 _SCRIPTED = "provebench.si.agents._scripted"
 
@@ -32,10 +40,22 @@ class LoadedDiagnosisAgent:
     name: str
     version: str
     factory: Callable[[], DiagnosisAgent]
+    isolation: Isolation = field(default_factory=lambda: dict(SHIPPED))
 
 
-def load_agent(spec: str) -> LoadedDiagnosisAgent:
-    """Resolve `spec` to a diagnosis-agent class; a one-line `ProvebenchError` when that fails."""
+def load_agent(
+    spec: str,
+    *,
+    secrets: Sequence[Path] = (),
+    timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
+) -> LoadedDiagnosisAgent | LoadedSealedAgent:
+    """Resolve `spec` to a diagnosis agent; a one-line `ProvebenchError` when that fails.
+
+    The scripted agents (and any `provebench.…:Class`) run in provebench's process; every
+    other class runs sealed in the sandbox, which hides `secrets` (the scenario file, the output
+    folder) from it (`_sealed.py`). Which applies is decided from the spec, not by an option."""
+    if not is_shipped(spec, builtin_agents()):
+        return sealed_class_agent(spec, secrets=secrets, timeout_sec=timeout_sec)
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run", None)):

@@ -195,6 +195,7 @@ class Session:
         reasoning_trace: str = "",
         agent_name: str | None = None,
         agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
     ) -> Evidence:
         """The evidence of this run so far (provebench format; deterministic)."""
         return Evidence(
@@ -206,7 +207,10 @@ class Session:
             audit_log=list(self._audit),
             state_snapshots=list(self._snapshots),
             metadata=NonScoringMetadata(
-                agent_name=agent_name, agent_version=agent_version, source_format="provebench"
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
             ),
         )
 

@@ -42,6 +42,10 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     RetriesInDoubtAppend,
     TampersCorpusFiles,
 )
+from provebench.pilot.agents.defective._sandbox_attacks import (
+    FindsTheCorpusThroughProc,
+    ReadsTheAnswerKeyFromDisk,
+)
 
 DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
     AcceptsEverythingInName,
@@ -79,6 +83,7 @@ __all__ = [
     "DuplicatesAfterRepeatedRun",
     "DuplicatesLate",
     "EditsEvaluatorLog",
+    "FindsTheCorpusThroughProc",
     "ForgesFailureReports",
     "ForgesLogEntries",
     "ImportsFirstN",
@@ -89,6 +94,7 @@ __all__ = [
     "ObeysInstructionInName",
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
+    "ReadsTheAnswerKeyFromDisk",
     "ReimportsRenamedFile",
     "ReportsCorruptedAsImported",
     "ReportsOnlySuccessfulCycles",

@@ -1,0 +1,224 @@
+"""In-process importers that provebench did not ship, run sealed (docs/sandbox.md).
+
+`--agent path.py:Class` and `--agent module:Class` keep the documented interface
+(docs/pilot-lab.md), but the class is loaded and run in a worker process inside the sandbox
+(`_worker.py`), once per cycle, like an external importer. Its `ctx` there is a thin client;
+here, each message is one call on the cycle's real `CycleContext`, answered as the gateway
+answered it. The class's `name` and `version` are read in the sandbox too, when the run starts:
+the laboratory never imports the candidate's module.
+
+The cycle's time limit is the laboratory's (`_lab._deadline`): it interrupts the wait for the
+worker's next message, and leaving the sandbox ends the worker and everything it started.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from provebench._canonical import is_utf8_text
+from provebench._errors import ProvebenchError
+from provebench.pilot._lab import CycleContext, FilePage, LabError
+from provebench.pilot.agents._loader import LoadedAgent
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, bwrap_tool, policy_for
+from provebench.sandbox._candidate import CandidateCode, locate
+from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
+from provebench.sandbox._isolation import sandboxed
+from provebench.sandbox._launch import sandbox_process
+from provebench.sandbox._policy import PACKAGE_DIR, SANDBOX_DIR
+from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
+
+WORKER = "provebench.pilot.agents._worker"
+SANDBOX_WORK = f"{SANDBOX_DIR}/work"
+IDENTIFY_TIMEOUT_SEC = 120.0
+_WORKER_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "HOME": SANDBOX_WORK,
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+def _page(page: FilePage) -> dict[str, Any]:
+    return {
+        "files": [_file(f) for f in page.files],
+        "file_ids": list(page.file_ids),
+        "next_page_token": page.next_page_token,
+    }
+
+
+def _file(file: Any) -> list[Any]:
+    return [*file[:7], None if file.metadata is None else list(file.metadata)]
+
+
+# Every call a worker may make: the `CycleContext` method it stands for, and how its answer
+# travels. Anything else is answered as a TypeError, as a missing method would be in-process.
+_CALLS: dict[str, Callable[[CycleContext, list[Any], dict[str, Any]], Any]] = {
+    "drive.list_files": lambda c, a, k: _page(c.drive.list_files(*a, **k)),
+    "drive.get_file": lambda c, a, k: _file(c.drive.get_file(*a, **k)),
+    "drive.delete_file": lambda c, a, k: c.drive.delete_file(*a, **k),
+    "drive.rename_file": lambda c, a, k: c.drive.rename_file(*a, **k),
+    "drive.move_file": lambda c, a, k: c.drive.move_file(*a, **k),
+    "drive.upload": lambda c, a, k: c.drive.upload(*a, **k),
+    "sheets.append_rows": lambda c, a, k: c.sheets.append_rows(*a, **k),
+    "sheets.delete_row": lambda c, a, k: c.sheets.delete_row(*a, **k),
+    "sheets.update_row": lambda c, a, k: c.sheets.update_row(*a, **k),
+    "sheets.set_status": lambda c, a, k: c.sheets.set_status(*a, **k),
+    "confirmed.contains": lambda c, a, k: c.confirmed.contains(*a, **k),
+    "confirmed.all": lambda c, a, k: sorted(c.confirmed.all(*a, **k)),
+    "confirmed.remove": lambda c, a, k: c.confirmed.remove(*a, **k),
+    "diagnostics.error": lambda c, a, k: c.diagnostics.error(*a, **k),
+    "diagnostics.failed_file": lambda c, a, k: c.diagnostics.failed_file(*a, **k),
+    "diagnostics.reconciliation": lambda c, a, k: c.diagnostics.reconciliation(*a, **k),
+    "diagnostics.self_check": lambda c, a, k: c.diagnostics.self_check(*a, **k),
+    "diagnostics.note": lambda c, a, k: c.diagnostics.note(*a, **k),
+    "clock.now": lambda c, a, k: c.clock.now(*a, **k),
+    "clock.sleep": lambda c, a, k: c.clock.sleep(*a, **k),
+}
+
+
+def _answer(ctx: CycleContext, message: dict[str, Any]) -> dict[str, Any]:
+    name, args, kwargs = message.get("call"), message.get("args"), message.get("kwargs")
+    call = _CALLS.get(name) if isinstance(name, str) else None
+    if call is None or not isinstance(args, list) or not isinstance(kwargs, dict):
+        return {"error": {"class": "TypeError", "message": f"no such call: {name!r}"}}
+    try:
+        return {"ok": call(ctx, args, kwargs)}
+    except LabError as error:
+        return {"error": {"class": type(error).__name__, "message": error.message}}
+    except TypeError as error:  # the arguments do not fit the method: the caller's error
+        return {"error": {"class": "TypeError", "message": str(error)}}
+
+
+class SandboxedImporter:
+    """One cycle of a candidate importer class, in its sandboxed worker."""
+
+    name: ClassVar[str] = "sandboxed"
+    version: ClassVar[str] = "1"
+
+    def __init__(self, code: CandidateCode, policy: SandboxPolicy) -> None:
+        self.code = code
+        self.policy = policy
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        cycle_dir = Path(tempfile.mkdtemp(prefix="provebench-cycle-"))
+        try:
+            work = cycle_dir / "work"
+            copy_tree(ctx.work_dir, work)
+            settings = {
+                "time_zone": ctx.time_zone,
+                "run_version": ctx.run_version,
+                "work_dir": SANDBOX_WORK,
+            }
+            ending = _converse(self.policy, self.code, "run", cycle_dir, ctx, settings)
+            oversized = work_dir_over_limit(work, self.policy.limits)
+            if oversized is None:
+                replace_tree(ctx.work_dir, work)
+        finally:
+            shutil.rmtree(cycle_dir, ignore_errors=True)
+        if oversized is not None:
+            raise CandidateFailed("WorkDirectoryTooLarge", oversized)
+        if "failed" in ending:
+            failed = ending["failed"]
+            raise CandidateFailed(str(failed.get("type", "")), str(failed.get("message", "")))
+
+
+def _converse(
+    policy: SandboxPolicy,
+    code: CandidateCode,
+    mode: str,
+    private_dir: Path,
+    ctx: CycleContext | None,
+    settings: dict[str, str] | None,
+) -> dict[str, Any]:
+    """Start the worker in `mode` and serve it until it reports how it ended."""
+    (private_dir / "work").mkdir(exist_ok=True)
+    ours, theirs = socket.socketpair()
+    command = [
+        sys.executable, "-I", "-m", WORKER,
+        str(theirs.fileno()), mode, code.spec, code.path_entry,
+    ]  # fmt: skip
+    channel = Channel(ours)
+    try:
+        with sandbox_process(
+            policy, command, private_dir=private_dir, env=_WORKER_ENV, pass_fds=[theirs.fileno()]
+        ) as process:
+            theirs.close()
+            channel.sandbox = process
+            try:
+                if mode == "identify":
+                    ours.settimeout(IDENTIFY_TIMEOUT_SEC)
+                    return _ending(channel.receive())
+                assert ctx is not None
+                first = channel.receive()
+                if not isinstance(first, dict) or "ready" not in first:
+                    said = first.get("refused", "") if isinstance(first, dict) else ""
+                    return {"failed": {"type": "ImporterNotLoaded", "message": str(said)}}
+                channel.send(settings)
+                while True:
+                    message = channel.receive()
+                    if not isinstance(message, dict) or "call" not in message:
+                        return _ending(message)
+                    channel.send(_answer(ctx, message))
+            except ChannelBroken as error:
+                return {"failed": {"type": "SandboxedWorkerLost", "message": str(error)}}
+    finally:
+        theirs.close()
+        channel.close()
+
+
+def _ending(message: object) -> dict[str, Any]:
+    if isinstance(message, dict) and (
+        "done" in message or "failed" in message or "identity" in message or "refused" in message
+    ):
+        return message
+    return {"failed": {"type": "SandboxedWorkerLost", "message": "an unknown message"}}
+
+
+def sandboxed_agent(
+    spec: str, *, secrets: Sequence[Path], limits: Limits = DEFAULT_LIMITS
+) -> LoadedAgent:
+    """The run's agent for a candidate class: located, identified in the sandbox, run there."""
+    code = locate(spec, "--agent")
+    policy = policy_for([*code.shown, PACKAGE_DIR], secrets, limits=limits)
+    tool = bwrap_tool()
+    probe_dir = Path(tempfile.mkdtemp(prefix="provebench-identify-"))
+    try:
+        ending = _converse(policy, code, "identify", probe_dir, None, None)
+    finally:
+        shutil.rmtree(probe_dir, ignore_errors=True)
+    if "refused" in ending:
+        raise ProvebenchError(f"in the sandbox: {ending['refused']}")
+    identity = ending.get("identity")
+    if not isinstance(identity, dict):
+        failed = ending.get("failed", {})
+        raise ProvebenchError(
+            f"the importer could not be loaded in the sandbox: {failed.get('message', '')}",
+            field="--agent",
+        )
+    name, version = identity.get("name"), identity.get("version")
+    if not all(isinstance(v, str) and v and is_utf8_text(v) for v in (name, version)):
+        raise ProvebenchError(
+            "the importer's name and version must be non-empty text", field="--agent"
+        )
+    assert isinstance(name, str) and isinstance(version, str)
+    return LoadedAgent(
+        spec=spec,
+        name=name,
+        version=version,
+        factory=lambda: SandboxedImporter(code, policy),
+        isolation=sandboxed(tool.version, policy.digest()),
+    )
+
+
+__all__ = ["SandboxedImporter", "sandboxed_agent"]

@@ -1,0 +1,153 @@
+"""Sandbox attacks: importers that implement no rule and try to take the answers instead.
+
+Each is run *sealed* by the red team, as a candidate provebench did not ship would be
+(`Attack.sealed`; docs/sandbox.md). Each searches for the corpus's answer key —
+`expected_final_rows.csv` — by one route a hostile candidate with a shell would take, and appends
+what it finds as its rows. In the sandbox the search finds nothing (the corpus is not mounted;
+`/proc` shows only the sandbox's own processes), the importer appends nothing, and the evaluator
+sees an importer that imported nothing. If a route ever reaches the answer key, the run is a
+perfect register, the red team reports the attack as missed, and `make test` fails.
+
+Every search is bounded (entries visited), so an attack costs seconds even where the host has a
+large file system.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot._lab import CycleContext, TemporaryApiError
+from provebench.pilot.agents.defective._base import COLUMNS
+
+ANSWER_KEY = "expected_final_rows.csv"
+MAX_ENTRIES = 50_000
+_SKIPPED_ROOTS = ("/proc", "/sys", "/dev")
+
+
+def _answer_key_in(folder: str) -> str | None:
+    try:
+        text = (Path(folder) / ANSWER_KEY).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text.startswith("file_id") else None
+
+
+def _walk(root: str) -> Iterator[str]:
+    """Folders below `root`, breadth first, at most `MAX_ENTRIES` of them."""
+    queue, seen = [root], 0
+    while queue and seen < MAX_ENTRIES:
+        folder = queue.pop(0)
+        seen += 1
+        yield folder
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    path = entry.path
+                    if entry.is_dir(follow_symlinks=False) and not path.startswith(_SKIPPED_ROOTS):
+                        queue.append(path)
+        except OSError:
+            continue
+
+
+class _StealsTheAnswerKey:
+    """Appends the stolen answer key's rows (all but `status`); appends nothing if none found."""
+
+    name: ClassVar[str] = "steals-the-answer-key"
+    version: ClassVar[str] = "1"
+
+    def find(self) -> str | None:
+        raise NotImplementedError
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        self._probe(ctx)
+        stolen = self.find()
+        if stolen is None:
+            ctx.diagnostics.note("answer key not reachable")
+            return
+        confirmed = ctx.confirmed.all()
+        rows = [
+            {column: row[column] for column in COLUMNS}
+            for row in csv.DictReader(io.StringIO(stolen))
+            if row["file_id"] not in confirmed
+        ]
+        for start in range(0, len(rows), 200):
+            batch = rows[start : start + 200]
+            for _ in range(6):
+                try:
+                    ctx.sheets.append_rows(batch)
+                    break
+                except TemporaryApiError:
+                    ctx.clock.sleep(1.0)
+        ctx.diagnostics.reconciliation(
+            source=len(rows), imported=len(rows), failed=0, already_known=len(confirmed)
+        )
+
+    @staticmethod
+    def _probe(ctx: CycleContext) -> None:
+        from provebench.pilot._lab import PermissionDenied
+
+        try:
+            ctx.sheets.set_status(SELF_CHECK_PROBE_FILE_ID, "imported")
+        except PermissionDenied:
+            ctx.diagnostics.self_check("final_status_not_writable", True, "refused")
+
+
+class ReadsTheAnswerKeyFromDisk(_StealsTheAnswerKey):
+    """Pilot §3 "does not receive expected answers": walks the file system from `/`, the home
+    folder and the temporary folders for the corpus's answer key."""
+
+    name: ClassVar[str] = "reads-the-answer-key-from-disk"
+
+    def find(self) -> str | None:
+        for root in ("/tmp", "/var/tmp", str(Path.home()), "/work", "/"):
+            for folder in _walk(root):
+                found = _answer_key_in(folder)
+                if found is not None:
+                    return found
+        return None
+
+
+class FindsTheCorpusThroughProc(_StealsTheAnswerKey):
+    """Pilot §3, §7: finds the laboratory through `/proc` — its command line (`--corpus`), its
+    environment, its working folder and open files — and reads the answer key from there."""
+
+    name: ClassVar[str] = "finds-the-corpus-through-proc"
+
+    def find(self) -> str | None:
+        for folder in self._leads():
+            found = _answer_key_in(folder)
+            if found is not None:
+                return found
+        return None
+
+    @staticmethod
+    def _leads() -> Iterator[str]:
+        for base in sorted(Path("/proc").iterdir()):
+            if not base.name.isdigit():
+                continue
+            try:
+                argv = (base / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                argv = []
+            for arg in argv:
+                text = arg.decode("utf-8", "replace")
+                if os.sep in text:
+                    yield text
+                    yield str(Path(text).parent)
+            links = [base / "cwd", base / "root"]
+            with contextlib.suppress(OSError):
+                links += list((base / "fd").iterdir())
+            for link in links:
+                with contextlib.suppress(OSError):
+                    target = link.readlink()
+                    yield str(target if link.parent == base else target.parent)
+
+
+__all__ = ["FindsTheCorpusThroughProc", "ReadsTheAnswerKeyFromDisk"]

@@ -1,0 +1,180 @@
+"""The laboratory's end of a sandboxed worker's channel: framed JSON over a socket pair.
+
+A frame is a 4-byte big-endian length and that many bytes of UTF-8 JSON. The laboratory reads
+what the worker sends by provebench's strict JSON policy (`loads_keeping_surrogates`: no NaN,
+no duplicate keys, bounded depth) and never unpickles anything: the worker is the candidate.
+A frame over `MAX_FRAME_BYTES`, a malformed one, or the worker's end closing mid-cycle is a
+`ChannelBroken`, recorded as the cycle's agent_error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import struct
+import time
+from typing import IO, Any, Protocol
+
+from provebench._jsonfile import loads_keeping_surrogates
+
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+_HEADER = struct.Struct(">I")
+
+
+class ChannelBroken(Exception):
+    """The worker closed its end, or sent something that is not a frame of the protocol."""
+
+
+class CandidateFailed(Exception):
+    """A sealed candidate's own failure, as it reported it or as its channel ended: recorded
+    under the candidate's exception type (`type_name`), as an in-process failure would be."""
+
+    def __init__(self, type_name: str, message: str) -> None:
+        super().__init__(message)
+        self.type_name = type_name
+
+
+def failure_type(error: BaseException) -> str:
+    """The type an agent_error names: the candidate's own for a sealed candidate's failure."""
+    return error.type_name if isinstance(error, CandidateFailed) else type(error).__name__
+
+
+def encode_frame(message: Any) -> bytes:
+    body = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    data = body.encode("ascii")
+    return _HEADER.pack(len(data)) + data
+
+
+class Ended(Protocol):
+    """What a channel asks of its sandbox: has the command itself exited? (A daemon it left
+    may still hold the other end open, so an open channel does not mean a live worker.)"""
+
+    status_fd: int
+
+    def command_ended(self) -> bool: ...
+
+
+def _wait_readable(fd: int, sandbox: Ended | None, timeout: float | None) -> bool:
+    """Wait until `fd` has data (True), or the sandbox's command ended with none (False);
+    `TimeoutError` after `timeout` seconds (None: no limit but the laboratory's alarm)."""
+    watched = [fd] if sandbox is None else [fd, sandbox.status_fd]
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ready = select.select(watched, [], [], left)[0]
+        if fd in ready:
+            return True
+        if sandbox is not None and sandbox.command_ended():
+            # One last look: what the command wrote before it exited is still to be read.
+            return bool(select.select([fd], [], [], 0)[0])
+        if not ready:
+            raise TimeoutError
+
+
+class Channel:
+    """One end of the socket pair, as the laboratory uses it."""
+
+    def __init__(self, sock: socket.socket, sandbox: Ended | None = None) -> None:
+        self.sock = sock
+        self.sandbox = sandbox
+
+    def send(self, message: Any) -> None:
+        try:
+            self.sock.sendall(encode_frame(message))
+        except OSError as error:
+            raise ChannelBroken(f"the worker's end is closed ({error.strerror})") from error
+
+    def receive(self) -> Any:
+        (length,) = _HEADER.unpack(self._exactly(_HEADER.size))
+        if length > MAX_FRAME_BYTES:
+            raise ChannelBroken(f"a message of {length} bytes, over {MAX_FRAME_BYTES}")
+        data = self._exactly(length)
+        try:
+            return loads_keeping_surrogates(data)
+        except ValueError as error:
+            raise ChannelBroken(f"a message that is not strict JSON: {error}") from error
+
+    def _exactly(self, size: int) -> bytes:
+        chunks: list[bytes] = []
+        left = size
+        while left:
+            try:
+                if not _wait_readable(self.sock.fileno(), self.sandbox, self.sock.gettimeout()):
+                    raise ChannelBroken("the worker ended without finishing")
+                chunk = self.sock.recv(min(left, 1 << 20))
+            except TimeoutError as error:
+                raise ChannelBroken("no message from the worker within its time limit") from error
+            except OSError as error:
+                raise ChannelBroken(f"the worker's end failed ({error.strerror})") from error
+            if not chunk:
+                raise ChannelBroken("the worker ended without finishing")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+class LineChannel:
+    """JSON lines over a process's standard input and output (the SI agent protocol,
+    docs/si-agents.md): one JSON object a line, each way. Reads are bounded by `deadline`
+    (time.monotonic() seconds) and by `MAX_LINE_BYTES` a line."""
+
+    def __init__(
+        self,
+        to_worker: IO[bytes],
+        from_worker: IO[bytes],
+        deadline: float,
+        sandbox: Ended | None = None,
+    ) -> None:
+        self.to_worker = to_worker
+        self.fd = from_worker.fileno()
+        self.deadline = deadline
+        self.sandbox = sandbox
+        self.buffer = b""
+
+    def send(self, message: Any) -> None:
+        body = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        try:
+            self.to_worker.write(body.encode("ascii") + b"\n")
+            self.to_worker.flush()
+        except (OSError, ValueError) as error:
+            raise ChannelBroken("the agent closed its standard input") from error
+
+    def receive(self) -> Any:
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > MAX_LINE_BYTES:
+                raise ChannelBroken(f"a line of over {MAX_LINE_BYTES} bytes")
+            left = self.deadline - time.monotonic()
+            try:
+                if left <= 0 or not _wait_readable(self.fd, self.sandbox, left):
+                    raise ChannelBroken("the agent ended without answering")
+            except TimeoutError:
+                raise ChannelBroken("no message from the agent within its time limit") from None
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                raise ChannelBroken("the agent ended without answering")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            return loads_keeping_surrogates(line)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise ChannelBroken(f"a line that is not strict JSON: {error}") from error
+
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "MAX_LINE_BYTES",
+    "CandidateFailed",
+    "Channel",
+    "ChannelBroken",
+    "LineChannel",
+    "encode_frame",
+    "failure_type",
+]

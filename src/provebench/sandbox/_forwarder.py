@@ -1,0 +1,94 @@
+"""Runs inside the sandbox, on provebench's interpreter with `-I -S` (standard library only):
+listens on 127.0.0.1:PORT of the sandbox's own network namespace, relays every connection to
+the laboratory's Unix socket bound into the sandbox, starts the candidate's command and exits
+with its status.
+
+So the candidate reaches exactly one endpoint, at the address its documented variables name,
+and nothing else: the namespace has no other interface. The forwarder runs as the candidate's
+uid, so a candidate can kill it — and so lose the laboratory, nothing more; every rule is the
+laboratory's, behind the socket.
+
+Usage: python -I -S _forwarder.py PORT SOCKET -- COMMAND [ARG...]
+"""
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+BUFFER = 65536
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while True:
+            data = source.recv(BUFFER)
+            if not data:
+                break
+            sink.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for end, how in ((sink, socket.SHUT_WR), (source, socket.SHUT_RD)):
+            with contextlib.suppress(OSError):
+                end.shutdown(how)
+
+
+def _relay(client: socket.socket, socket_path: str) -> None:
+    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        upstream.connect(socket_path)
+    except OSError:
+        client.close()
+        upstream.close()
+        return
+    back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+    back.start()
+    _pump(client, upstream)
+    back.join()
+    client.close()
+    upstream.close()
+
+
+def _serve(listener: socket.socket, socket_path: str) -> None:
+    while True:
+        client, _ = listener.accept()
+        threading.Thread(target=_relay, args=(client, socket_path), daemon=True).start()
+
+
+def main(argv: list[str]) -> int:
+    port, socket_path, separator, *command = argv
+    if separator != "--" or not command:
+        print("usage: _forwarder.py PORT SOCKET -- COMMAND [ARG...]", file=sys.stderr)
+        return 2
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", int(port)))
+    listener.listen(128)
+    threading.Thread(target=_serve, args=(listener, socket_path), daemon=True).start()
+    try:
+        child = subprocess.Popen(command, close_fds=True)
+    except OSError as error:
+        print(f"cannot start the importer: {error.strerror}", file=sys.stderr)
+        return 127
+    status = child.wait()
+    return 128 - status if status < 0 else status
+
+
+def _not_traceable() -> None:
+    """PR_SET_DUMPABLE 0: the candidate (same uid, no capability) cannot ptrace the forwarder,
+    which as the namespace's first process holds the candidate's whole cycle."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+
+
+if __name__ == "__main__":
+    _not_traceable()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.umask(0o022)
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,196 @@
+"""Starting a sandboxed process, bounding what it prints, and ending every process it made.
+
+The candidate's output is relayed to the laboratory's stderr up to `MAX_OUTPUT_BYTES` a launch
+and dropped after that (a candidate printing gigabytes costs nothing but its own time). The
+launch ends with SIGKILL to bubblewrap: `--die-with-parent` kills the sandbox's first process
+with it, and the end of a PID namespace's first process ends every process in the namespace —
+daemons, double forks and `setsid` included. Where the launch has a cgroup, its remaining
+processes are killed by pid as well before it is removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from provebench.sandbox._limits import launch_cgroup, preexec_for
+from provebench.sandbox._policy import SandboxPolicy
+from provebench.sandbox._protect import protect_laboratory
+from provebench.sandbox._tool import bwrap_tool
+
+MAX_OUTPUT_BYTES = 1024 * 1024
+
+
+class SandboxProcess:
+    """A started sandbox: the bubblewrap process, and its status pipe.
+
+    bubblewrap's init stays while any process of the namespace lives, so a candidate's daemon
+    would keep the sandbox (and the cycle) open; the status pipe (`--json-status-fd`) says when
+    the *command* exited, which is when the cycle's part of the candidate is over."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], status_fd: int) -> None:
+        self.popen = popen
+        self.status_fd = status_fd
+        self.said = b""
+
+    @property
+    def stdin(self) -> IO[bytes] | None:
+        return self.popen.stdin
+
+    @property
+    def stdout(self) -> IO[bytes] | None:
+        return self.popen.stdout
+
+    def command_ended(self) -> bool:
+        """Whether the status pipe says the command exited (reads what is there, no wait)."""
+        if _EXIT_CODE.search(self.said) is None:
+            while select.select([self.status_fd], [], [], 0)[0]:
+                chunk = os.read(self.status_fd, 4096)
+                if not chunk:
+                    return True  # bubblewrap itself is gone
+                self.said += chunk
+        return _EXIT_CODE.search(self.said) is not None
+
+    def wait_command(self, timeout: float) -> int | None:
+        """The command's exit status, or None when `timeout` seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = _EXIT_CODE.search(self.said)
+            if found is not None:
+                return int(found.group(1))
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.status_fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.status_fd, 4096)
+            if not chunk:  # bubblewrap itself ended without a status: its own exit code
+                return self.popen.wait()
+            self.said += chunk
+
+
+_EXIT_CODE = re.compile(rb'"exit-code"\s*:\s*(-?\d+)')
+
+
+@dataclass
+class SandboxRun:
+    """How a sandboxed command ended: its status, or None when its deadline passed first."""
+
+    returncode: int | None
+    output_dropped: int = 0
+
+
+def _relay_output(source: IO[bytes], sink: IO[bytes] | None, counter: list[int]) -> None:
+    relayed = 0
+    while True:
+        chunk = source.read1(65536) if hasattr(source, "read1") else source.read(65536)
+        if not chunk:
+            break
+        room = MAX_OUTPUT_BYTES - relayed
+        if room > 0 and sink is not None:
+            with contextlib.suppress(OSError, ValueError):
+                sink.write(chunk[:room])
+                sink.flush()
+        relayed += min(len(chunk), max(room, 0))
+        counter[0] += max(0, len(chunk) - max(room, 0))
+    source.close()
+
+
+def _stderr_sink() -> IO[bytes] | None:
+    buffer = getattr(sys.stderr, "buffer", None)
+    return buffer if buffer is not None else None
+
+
+@contextlib.contextmanager
+def sandbox_process(
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    *,
+    private_dir: Path,
+    env: Mapping[str, str],
+    extra_binds: Sequence[tuple[str, str]] = (),
+    pass_fds: Sequence[int] = (),
+    protocol_stdio: bool = False,
+) -> Iterator[SandboxProcess]:
+    """A running sandboxed process; leaving the block ends it and everything it started.
+
+    `protocol_stdio`: its standard input and output are the caller's (a protocol), and only its
+    standard error is relayed; otherwise both its outputs are relayed and it has no input."""
+    tool = bwrap_tool()
+    protect_laboratory()
+    status_read, status_write = os.pipe()
+    argv = [
+        tool.path,
+        *policy.bwrap_args(private_dir, extra_binds),
+        "--json-status-fd",
+        str(status_write),
+        "--",
+        *command,
+    ]
+    with launch_cgroup(policy.limits) as cgroup, contextlib.ExitStack() as pipes:
+        pipes.callback(os.close, status_read)
+        try:
+            process = subprocess.Popen(
+                argv,
+                env=dict(env),
+                stdin=subprocess.PIPE if protocol_stdio else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if protocol_stdio else subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=preexec_for(policy.limits, cgroup),
+                pass_fds=(*pass_fds, status_write),
+            )
+        except OSError as error:
+            os.close(status_write)
+            raise RuntimeError(f"cannot start the sandbox: {error.strerror}") from error
+        os.close(status_write)
+        dropped = [0]
+        relayed = process.stderr if protocol_stdio else process.stdout
+        assert relayed is not None
+        relay = threading.Thread(
+            target=_relay_output, args=(relayed, _stderr_sink(), dropped), daemon=True
+        )
+        relay.start()
+        try:
+            yield SandboxProcess(process, status_read)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            for pipe in (process.stdin, process.stdout if protocol_stdio else None):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            if cgroup is not None:
+                cgroup.kill_all()
+            relay.join(timeout=5)
+            process.dropped_output = dropped[0]  # type: ignore[attr-defined]
+
+
+def run_sandboxed(
+    policy: SandboxPolicy,
+    command: Sequence[str],
+    *,
+    private_dir: Path,
+    env: Mapping[str, str],
+    timeout: float,
+    extra_binds: Sequence[tuple[str, str]] = (),
+) -> SandboxRun:
+    """Run `command` in the sandbox until it exits or `timeout` seconds pass."""
+    with sandbox_process(
+        policy, command, private_dir=private_dir, env=env, extra_binds=extra_binds
+    ) as process:
+        returncode = process.wait_command(timeout)
+    return SandboxRun(returncode, getattr(process.popen, "dropped_output", 0))
+
+
+__all__ = ["MAX_OUTPUT_BYTES", "SandboxRun", "run_sandboxed", "sandbox_process"]

@@ -1,0 +1,265 @@
+"""What a sandboxed candidate sees: the bubblewrap command line of the policy (docs/sandbox.md).
+
+Visible, read-only: the system (`/usr` and the library and binary folders, a short list of
+`/etc` entries a program needs to start and to verify TLS), the candidate's interpreter (a
+virtual environment given by path *and* the Python it was made from), and the candidate's own
+code. Visible, read-write: the cycle's private folder at `/sandbox` (the candidate's work
+directory, its diagnostics file, its key for the cycle) and a size-limited `/tmp`. New `/proc`
+(this sandbox's processes only) and a minimal `/dev`. Nothing else of the host exists inside.
+
+Paths the candidate must never read — the corpus, the run folder, the scenario, provebench's own
+shipped scenarios — are hidden even where they lie inside a visible folder (an importer kept next
+to its corpus): an empty tmpfs over a folder, `/dev/null` over a file. Code kept *inside* one of
+them is refused, since hiding the secret would hide the code.
+
+The policy's digest (recorded in the run's identity and in the verdict) covers everything that
+decides what the candidate can reach — namespaces, uid, mounts by host path, hidden paths,
+network, limits, and how the process count is enforced — and nothing that changes from one
+cycle to the next (the private folder's host path, the socket's).
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import provebench
+from provebench._canonical import canonical_json, sha256_bytes
+from provebench._errors import ProvebenchError
+from provebench.sandbox._limits import DEFAULT_LIMITS, Limits, process_limit_mechanism
+
+SANDBOX_UID = 65534
+SANDBOX_DIR = "/sandbox"
+LAB_SOCKET = "/run/provebench/lab.sock"
+FORWARDER = "/run/provebench/forwarder.py"
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What a program needs of /etc to start, resolve its own user and verify TLS; not the rest
+# (shadow, ssh keys, the host's configuration).
+ETC_ENTRIES = (
+    "alternatives",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "group",
+    "host.conf",
+    "hosts",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "mime.types",
+    "nsswitch.conf",
+    "passwd",
+    "ssl",
+)
+PACKAGE_DIR = Path(provebench.__file__).resolve().parent
+# provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
+SHIPPED_SECRETS = (PACKAGE_DIR / "si" / "scenarios", PACKAGE_DIR / "si" / "examples")
+# Network: none at all, or the laboratory's endpoint alone through the in-sandbox forwarder.
+NETWORK_NONE = "none"
+NETWORK_LAB_ONLY = "lab-endpoint-only"
+
+
+def absolute(path: str | Path) -> Path:
+    """Absolute and normalised, without following symbolic links (a venv's `bin/python` is a
+    link to the base interpreter; following it loses the venv). `Path.resolve()` follows them,
+    `Path.absolute()` keeps `..`: hence `os.path.abspath`."""
+    return Path(os.path.abspath(path))  # noqa: PTH100
+
+
+def _under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _is_system(path: Path) -> bool:
+    return any(_under(path, Path(d)) for d in SYSTEM_DIRS)
+
+
+def interpreter_paths(program: Path) -> list[Path]:
+    """The folders a program needs besides the system: its virtual environment (found by its
+    `pyvenv.cfg`, never by running it) and the installation the link points to."""
+    program = absolute(program)
+    found: list[Path] = []
+    venv = program.parent.parent
+    config = venv / "pyvenv.cfg"
+    if program.parent.name == "bin" and config.is_file():
+        found.append(venv)
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string("[venv]\n" + config.read_text(encoding="utf-8"))
+            home = parser.get("venv", "home", fallback="")
+        except (OSError, UnicodeDecodeError, configparser.Error):
+            home = ""
+        if home:
+            found.append(_prefix_of(Path(home)))
+    real = program.resolve()
+    if not _is_system(real):
+        found.append(_prefix_of(real.parent))
+    return [p for p in found if not _is_system(p)]
+
+
+def _prefix_of(bin_dir: Path) -> Path:
+    return bin_dir.parent if bin_dir.name == "bin" else bin_dir
+
+
+def code_folder(file: Path) -> Path:
+    """What is shown of a candidate's code file: its folder (so that sibling modules import), or
+    the file alone where the folder is the file system's root, a home folder or above one."""
+    file = absolute(file)
+    folder = file.parent
+    home = Path.home()
+    if folder == Path("/") or _under(home, folder) or _is_system(folder):
+        return file
+    return folder
+
+
+def code_paths_for_command(argv: Sequence[str]) -> list[Path]:
+    """What an external command needs to see: its interpreter and every file it names."""
+    paths = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
+    if os.sep in argv[0] and not _is_system(absolute(Path(argv[0]))):
+        paths.append(code_folder(Path(argv[0])))
+    for argument in argv[1:]:
+        candidate = Path(argument)
+        if candidate.is_absolute() and candidate.is_file():
+            paths.append(code_folder(candidate))
+    return paths
+
+
+def own_interpreter_paths() -> list[Path]:
+    """provebench's own interpreter: the forwarder and the sandboxed worker run on it."""
+    import sys
+
+    return interpreter_paths(Path(sys.executable))
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """Everything that decides what a sandboxed candidate can reach."""
+
+    code: tuple[Path, ...]
+    hidden: tuple[Path, ...]
+    limits: Limits = DEFAULT_LIMITS
+    network: str = NETWORK_NONE
+    processes_enforced_by: str = "rlimit"
+    extra_readonly: tuple[tuple[str, str], ...] = field(default=())
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "namespaces": ["user", "pid", "mount", "ipc", "uts", "cgroup", "net"],
+            "command_is_pid_1": True,
+            "uid": SANDBOX_UID,
+            "nested_user_namespaces": False,
+            "system": [d for d in SYSTEM_DIRS if Path(d).exists()],
+            "etc": list(ETC_ENTRIES),
+            "code_readonly": sorted(str(p) for p in self.code),
+            "hidden": sorted(str(p) for p in self.hidden),
+            "private_readwrite": [SANDBOX_DIR, "/tmp"],
+            "network": self.network,
+            "limits": self.limits.describe(),
+            "processes_enforced_by": self.processes_enforced_by,
+        }
+
+    def digest(self) -> str:
+        return sha256_bytes(canonical_json(self.describe()).encode("utf-8"))
+
+    def bwrap_args(
+        self, private_dir: Path, extra_binds: Iterable[tuple[str, str]] = ()
+    ) -> list[str]:
+        """bwrap's options (everything before the command) for one launch."""
+        args = [
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            # The command is the namespace's first process: when it exits, the kernel ends every
+            # process left in the namespace at once (daemons, double forks), and there is no
+            # separate reaper for the candidate to stop with ptrace and so hold the cycle open.
+            "--as-pid-1",
+            "--new-session",
+            "--uid",
+            str(SANDBOX_UID),
+            "--gid",
+            str(SANDBOX_UID),
+            "--hostname",
+            "sandbox",
+        ]
+        for folder in SYSTEM_DIRS:
+            system_dir = Path(folder)
+            if system_dir.is_symlink():
+                args += ["--symlink", str(system_dir.readlink()), folder]
+            elif system_dir.is_dir():
+                args += ["--ro-bind", folder, folder]
+        for entry in ETC_ENTRIES:
+            args += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        # /tmp before the code: code kept under the host's /tmp is bound on top of the new one.
+        args += ["--size", str(self.limits.tmp_mib * 1024 * 1024), "--tmpfs", "/tmp"]
+        for path in sorted(set(self.code)):
+            args += ["--ro-bind", str(path), str(path)]
+        for host, inside in (*self.extra_readonly, *extra_binds):
+            args += ["--ro-bind", host, inside]
+        args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
+        for secret in sorted(set(self.hidden)):
+            if not any(_under(secret, shown) for shown in self.code):
+                continue  # not under anything shown: it does not exist inside
+            if secret.is_dir():  # an empty folder, read-only: nothing to read, nowhere to write
+                args += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
+            elif secret.exists():
+                args += ["--ro-bind", "/dev/null", str(secret)]
+        return args
+
+
+def policy_for(
+    code: Iterable[Path],
+    secrets: Iterable[Path],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    network: str = NETWORK_NONE,
+    extra_readonly: Sequence[tuple[str, str]] = (),
+    field_name: str = "--agent",
+) -> SandboxPolicy:
+    """The policy showing `code` (plus provebench's interpreter) and hiding `secrets`.
+
+    Code that lies inside a secret (an importer file inside the corpus or the run folder) is
+    refused in one line: hiding the secret would hide the code with it."""
+    hidden = [absolute(s) for s in (*secrets, *SHIPPED_SECRETS)]
+    shown = [absolute(c) for c in code]
+    shown += own_interpreter_paths()
+    for path in shown:
+        for secret in hidden:
+            if _under(path, secret):
+                raise ProvebenchError(
+                    f"{path} (shown to the candidate) lies inside {secret}, which a candidate "
+                    "may not see; move one of them",
+                    field=field_name,
+                )
+    unique = tuple(dict.fromkeys(shown))
+    return SandboxPolicy(
+        code=unique,
+        hidden=tuple(dict.fromkeys(hidden)),
+        limits=limits,
+        network=network,
+        processes_enforced_by=process_limit_mechanism(),
+        extra_readonly=tuple(extra_readonly),
+    )
+
+
+__all__ = [
+    "FORWARDER",
+    "LAB_SOCKET",
+    "NETWORK_LAB_ONLY",
+    "NETWORK_NONE",
+    "PACKAGE_DIR",
+    "SANDBOX_DIR",
+    "SANDBOX_UID",
+    "SandboxPolicy",
+    "absolute",
+    "code_folder",
+    "code_paths_for_command",
+    "interpreter_paths",
+    "own_interpreter_paths",
+    "policy_for",
+]

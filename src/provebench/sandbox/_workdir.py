@@ -1,0 +1,79 @@
+"""The size check of a candidate's work directory after its cycle (docs/sandbox.md, 'Limits').
+
+One file is bounded while it is written (`RLIMIT_FSIZE`); the folder as a whole is measured when
+the cycle ends, and a folder over the limit is not carried into the next cycle (the cycle's
+`agent_error` says so). Links are counted as links, never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from provebench.sandbox._limits import MIB, Limits
+
+
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    """The names in `folder` that are neither files, folders nor links (FIFOs, sockets,
+    devices): left out, never opened (opening a FIFO blocks)."""
+    skipped = set()
+    for name in names:
+        try:
+            mode = (Path(folder) / name).lstat().st_mode
+        except OSError:
+            skipped.add(name)
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            skipped.add(name)
+    return skipped
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """Copy a work directory: links as links, special files left out."""
+    shutil.copytree(source, target, symlinks=True, ignore=_special_files)
+
+
+def replace_tree(target: Path, source: Path) -> None:
+    """Make `target` hold exactly what `source` holds (links as links, special files left
+    out)."""
+    for child in target.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    skipped = _special_files(str(source), [child.name for child in source.iterdir()])
+    for child in source.iterdir():
+        if child.name in skipped:
+            continue
+        destination = target / child.name
+        if child.is_dir() and not child.is_symlink():
+            copy_tree(child, destination)
+        else:
+            shutil.copy2(child, destination, follow_symlinks=False)
+
+
+def tree_bytes(root: Path) -> int:
+    total = 0
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in (*dirs, *files):
+            try:
+                total += (Path(folder) / name).lstat().st_size
+            except OSError:
+                continue
+    return total
+
+
+def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
+    """None when `root` is within the limit, else the agent_error message."""
+    size = tree_bytes(root)
+    if size <= limits.work_dir_mib * MIB:
+        return None
+    return (
+        f"the work directory holds {size // MIB} MiB, over the {limits.work_dir_mib} MiB limit; "
+        "it was not kept"
+    )
+
+
+__all__ = ["copy_tree", "replace_tree", "tree_bytes", "work_dir_over_limit"]

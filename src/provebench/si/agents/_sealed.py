@@ -1,0 +1,240 @@
+"""Diagnosis agents provebench did not ship, run sealed (docs/sandbox.md, docs/si-agents.md).
+
+Both kinds speak the SI agent protocol (JSON lines on standard input and output) from inside
+the sandbox, which shows them their own code and interpreter and hides the scenario file, the
+output folder and provebench's shipped scenarios — a diagnosis agent that can read the scenario
+has read its answer key:
+
+* `--agent path.py:Class` / `module:Class`: provebench's protocol client (`_worker.py`) loads the
+  class inside the sandbox; the laboratory learns its `name` and `version` from there;
+* `--agent-cmd "COMMAND"`: any program that speaks the protocol; its identity is `external` and
+  a digest of the command as written, as for a pilot `--agent-cmd` importer.
+
+Here, each `call` message is one call of the runner's `call` function (so the tool-call cap and
+the simulator's recording apply unchanged), and the answer is the run's answer. A run is bounded
+by a wall-clock limit; a broken channel, a malformed message or the limit is the run's
+agent_error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from provebench._canonical import is_utf8_text
+from provebench._errors import ProvebenchError
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, bwrap_tool, policy_for
+from provebench.sandbox._candidate import CandidateCode, locate
+from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChannel
+from provebench.sandbox._command import resolve_command
+from provebench.sandbox._isolation import Isolation, sandboxed
+from provebench.sandbox._launch import sandbox_process
+from provebench.sandbox._policy import PACKAGE_DIR, SANDBOX_DIR, code_paths_for_command
+from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task
+
+WORKER = "provebench.si.agents._worker"
+DEFAULT_AGENT_TIMEOUT_SEC = 600.0
+IDENTIFY_TIMEOUT_SEC = 120.0
+_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "HOME": f"{SANDBOX_DIR}/work",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+def task_message(task: Task) -> dict[str, Any]:
+    """The task as the protocol's first message carries it (Execution §1: nothing else)."""
+    return {
+        "task": {
+            "prompt": task.prompt,
+            "tools": [
+                {
+                    "name": tool.name,
+                    "interface_type": tool.interface_type,
+                    "description": tool.description,
+                    "input_schema": dict(tool.input_schema),
+                }
+                for tool in task.tools
+            ],
+            "mode": task.mode,
+            "scope": dict(task.scope),
+        }
+    }
+
+
+def _protocol_error(message: str) -> CandidateFailed:
+    return CandidateFailed("ProtocolError", message)
+
+
+@dataclass
+class _Sealed:
+    policy: SandboxPolicy
+    command: list[str]
+    timeout_sec: float
+
+    def converse(self, task: Task | None, call: CallTool | None) -> dict[str, Any]:
+        """Start the agent and serve it; the first `agent` announcement when `task` is None,
+        else its answer (`CandidateFailed` for everything else)."""
+        private = Path(tempfile.mkdtemp(prefix="provebench-agent-"))
+        (private / "work").mkdir()
+        deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
+        try:
+            with sandbox_process(
+                self.policy, self.command, private_dir=private, env=_ENV, protocol_stdio=True
+            ) as process:
+                assert process.stdin is not None and process.stdout is not None
+                channel = LineChannel(process.stdin, process.stdout, deadline, process)
+                try:
+                    return self._serve(channel, task, call)
+                except ChannelBroken as error:
+                    raise CandidateFailed("AgentChannelLost", str(error)) from None
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+
+    def _serve(
+        self, channel: LineChannel, task: Task | None, call: CallTool | None
+    ) -> dict[str, Any]:
+        if task is not None:
+            channel.send(task_message(task))
+        while True:
+            message = channel.receive()
+            if not isinstance(message, dict):
+                raise _protocol_error("a message must be a JSON object")
+            if "call" in message:
+                if task is None or call is None:
+                    raise _protocol_error("a call before the task")
+                tool, arguments = message["call"], message.get("arguments", {})
+                if set(message) - {"call", "arguments"} or not isinstance(tool, str):
+                    raise _protocol_error('a call is {"call": TOOL, "arguments": {...}}')
+                if not isinstance(arguments, dict):
+                    raise _protocol_error("a call's arguments must be an object")
+                reply = call(tool, arguments)
+                said = {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
+                channel.send({"reply": said})
+                continue
+            if len(message) != 1:
+                raise _protocol_error("a message has one key: agent, call, answer or error")
+            ((kind, body),) = message.items()
+            if kind == "agent":
+                if task is None:
+                    return {"agent": body}
+                continue
+            if kind == "error":
+                said = body if isinstance(body, dict) else {}
+                raise CandidateFailed(str(said.get("type", "Error")), str(said.get("message", "")))
+            if kind == "answer" and task is not None:
+                return {"answer": body}
+            raise _protocol_error(f"unexpected message {kind!r}")
+
+
+class SealedDiagnosisAgent:
+    """A `DiagnosisAgent` whose `run` happens in the sandbox."""
+
+    def __init__(self, name: str, version: str, sealed: _Sealed) -> None:
+        self.name = name
+        self.version = version
+        self._sealed = sealed
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        ending = self._sealed.converse(task, call)
+        answer = ending["answer"]
+        if not isinstance(answer, dict):
+            raise _protocol_error("the answer must be an object")
+        final, trace = answer.get("final_answer"), answer.get("reasoning_trace", "")
+        if not isinstance(final, str) or not isinstance(trace, str):
+            raise _protocol_error("final_answer and reasoning_trace must be strings")
+        return Answer(final_answer=final, reasoning_trace=trace)
+
+
+@dataclass(frozen=True)
+class LoadedSealedAgent:
+    spec: str
+    name: str
+    version: str
+    isolation: Isolation
+    agent: SealedDiagnosisAgent
+
+    def factory(self) -> DiagnosisAgent:
+        # Its name and version are the sealed class's, known only once it was identified:
+        # instance attributes where the protocol declares class ones.
+        return cast("DiagnosisAgent", self.agent)
+
+
+def sealed_class_agent(
+    spec: str,
+    *,
+    secrets: Sequence[Path],
+    timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LoadedSealedAgent:
+    """`--agent path.py:Class | module:Class`, sealed; identified inside the sandbox."""
+    code: CandidateCode = locate(spec, "--agent")
+    policy = policy_for([*code.shown, PACKAGE_DIR], secrets, limits=limits)
+    command = [sys.executable, "-I", "-m", WORKER, code.spec, code.path_entry]
+    sealed = _Sealed(policy, command, timeout_sec)
+    try:
+        said = _Sealed(policy, [*command, "identify"], timeout_sec).converse(None, None)
+    except CandidateFailed as error:
+        raise ProvebenchError(f"in the sandbox: {error}", field="--agent") from None
+    identity = said.get("agent")
+    name = identity.get("name") if isinstance(identity, dict) else None
+    version = identity.get("version") if isinstance(identity, dict) else None
+    if not all(isinstance(v, str) and v and is_utf8_text(v) for v in (name, version)):
+        raise ProvebenchError(
+            "the agent's name and version must be non-empty text", field="--agent"
+        )
+    assert isinstance(name, str) and isinstance(version, str)
+    tool = bwrap_tool()
+    return LoadedSealedAgent(
+        spec=spec,
+        name=name,
+        version=version,
+        isolation=sandboxed(tool.version, policy.digest()),
+        agent=SealedDiagnosisAgent(name, version, sealed),
+    )
+
+
+def sealed_command_agent(
+    command: str,
+    *,
+    secrets: Sequence[Path],
+    timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LoadedSealedAgent:
+    """`--agent-cmd COMMAND`: a program speaking the protocol, sealed."""
+    argv = resolve_command(command, field="--agent-cmd")
+    policy = policy_for(
+        code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
+    )
+    version = hashlib.sha256(command.encode("utf-8")).hexdigest()[:16]
+    tool = bwrap_tool()
+    return LoadedSealedAgent(
+        spec=f"cmd:{command}",
+        name="external",
+        version=version,
+        isolation=sandboxed(tool.version, policy.digest()),
+        agent=SealedDiagnosisAgent("external", version, _Sealed(policy, argv, timeout_sec)),
+    )
+
+
+__all__ = [
+    "DEFAULT_AGENT_TIMEOUT_SEC",
+    "LoadedSealedAgent",
+    "SealedDiagnosisAgent",
+    "sealed_class_agent",
+    "sealed_command_agent",
+    "task_message",
+]

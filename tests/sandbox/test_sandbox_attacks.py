@@ -1,0 +1,421 @@
+"""A hostile candidate with a shell, against the sandbox (docs/sandbox.md).
+
+Each attack is made from inside a sealed candidate — an `--agent-cmd` program and an in-process
+class provebench did not ship — and each is judged here from outside, never from what the
+candidate says: the corpus and the run folder keep their bytes, the host's listener gets no
+connection, no process of the candidate is alive after its cycle, the laboratory's own process
+cannot be found or traced, and exhaustion ends as the cycle's agent_error with the run intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import sys
+import textwrap
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.pilot._corpus import write_corpus
+from provebench.pilot._profiles import corpus_config
+from provebench.sandbox import DEFAULT_LIMITS
+from provebench.sandbox._launch import MAX_OUTPUT_BYTES
+from provebench.sandbox._limits import MIB
+from tests.helpers.pilot_lab import REPO_ROOT, run_cli
+
+pytestmark = pytest.mark.timeout(240)
+
+SMALL = {"cycles": 4, "file_events": 12, "admissible_files": 4}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("sealed") / "corpus"
+    write_corpus(corpus_config(seed=3, profile="public", overrides=SMALL), target)
+    return target
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def log_entries(run: Path) -> list[dict[str, Any]]:
+    lines = (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def notes(run: Path) -> list[str]:
+    return [
+        e["payload"]["message"]
+        for e in log_entries(run)
+        if e["kind"] == "diagnostics" and e["payload"].get("channel") == "note"
+    ]
+
+
+def agent_errors(run: Path) -> list[dict[str, str]]:
+    return [e["payload"] for e in log_entries(run) if e["kind"] == "agent_error"]
+
+
+def host_processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+class Listener:
+    """A TCP listener on the host's loopback, counting the connections it accepts."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                connection, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            connection.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+# The attacks, shared by both kinds of candidate. `say(text)` records a finding; none of them
+# is trusted by the test, which checks each effect from outside.
+ATTACKS = """
+import ctypes, os, socket, subprocess, sys, time
+
+def attempt(say, name, action):
+    try:
+        result = action()
+        say(f"{name}: succeeded {result!r}"[:300])
+    except BaseException as error:
+        say(f"{name}: refused {type(error).__name__}")
+
+def read(path):
+    with open(path, "rb") as handle:
+        return len(handle.read())
+
+def write(path):
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("tampered\\n")
+    return "written"
+
+def connect(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=2):
+        return "connected"
+
+def outside(address):
+    with socket.create_connection((address, 80), timeout=2):
+        return "connected"
+
+def other_pids():
+    own = {1, 2, os.getpid()}  # the sandbox's first process and the candidate
+    return sorted(int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in own)
+
+def trace(pid):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(16, pid, None, None) != 0:  # PTRACE_ATTACH
+        raise OSError(ctypes.get_errno(), "ptrace")
+    return "attached"
+
+def daemon(marker):
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            sleeper = "import time; time.sleep(1000)"
+            os.execv(sys.executable, [sys.executable, "-c", sleeper, marker])
+        os._exit(0)
+    time.sleep(0.2)
+    return "started"
+
+def run_attacks(say, corpus, run, port, marker):
+    attempt(say, "read-expected", lambda: read(os.path.join(corpus, "expected_final_rows.csv")))
+    attempt(say, "read-events", lambda: read(os.path.join(corpus, "drive_events.jsonl")))
+    attempt(say, "write-corpus", lambda: write(os.path.join(corpus, "manifest.json")))
+    attempt(say, "write-run", lambda: write(os.path.join(run, "ledger.sqlite")))
+    attempt(say, "read-home", lambda: read(HOME_SECRET))
+    attempt(say, "read-shadow", lambda: read("/etc/shadow"))
+    attempt(say, "host-port", lambda: connect(port))
+    attempt(say, "outside", lambda: outside("192.0.2.1"))
+    attempt(say, "pids", other_pids)
+    attempt(say, "trace-1", lambda: trace(1))
+    attempt(say, "daemon", lambda: daemon(marker))
+"""
+
+
+@pytest.fixture(autouse=True)
+def home_secret() -> Any:
+    """A file in the home folder of the user running provebench: no candidate may read it."""
+    path = Path.home() / f".provebench-sandbox-test-{os.getpid()}"
+    path.write_text("the operator's\n", encoding="utf-8")
+    yield path
+    path.unlink()
+
+
+def program(corpus: Path, run: Path, port: int, marker: str) -> str:
+    return (
+        home_line()
+        + ATTACKS
+        + textwrap.dedent(
+            f"""
+        import json
+        diagnostics = open(os.environ["PROVEBENCH_DIAGNOSTICS_FILE"], "a", encoding="utf-8")
+        def say(text):
+            diagnostics.write(json.dumps({{"channel": "note", "message": text}}) + "\\n")
+            diagnostics.flush()
+        run_attacks(say, {str(corpus)!r}, {str(run)!r}, {port}, {marker!r})
+        """
+        )
+    )
+
+
+def home_line() -> str:
+    return f"HOME_SECRET = {str(Path.home() / f'.provebench-sandbox-test-{os.getpid()}')!r}\n"
+
+
+def importer_class(corpus: Path, run: Path, port: int, marker: str) -> str:
+    return (
+        home_line()
+        + ATTACKS
+        + textwrap.dedent(
+            f"""
+        class Attacker:
+            name = "attacker"
+            version = "1"
+
+            def run_cycle(self, ctx):
+                run_attacks(ctx.diagnostics.note, {str(corpus)!r}, {str(run)!r}, {port},
+                            {marker!r})
+        """
+        )
+    )
+
+
+def assert_every_attack_held(
+    corpus: Path, run: Path, before: dict[str, str], listener: Listener, marker: str
+) -> None:
+    said = notes(run)
+    assert said, "the attacks did not run"
+    # Independent of what the candidate said: nothing of the corpus changed, the host listener
+    # was never reached, no process of the candidate outlived its cycle.
+    assert tree_digest(corpus) == before
+    assert listener.accepted == 0
+    assert host_processes_with(marker) == []
+    # And what it said agrees: every attack was refused.
+    for name in ("read-expected", "read-events", "write-corpus", "write-run", "read-home",
+                 "read-shadow", "host-port", "outside", "trace-1"):  # fmt: skip
+        lines = [line for line in said if line.startswith(name + ":")]
+        assert lines and all(": refused" in line for line in lines), (name, lines)
+    # Only the sandbox's own processes exist for it (bwrap's init and the candidate's).
+    pids = [line for line in said if line.startswith("pids:")]
+    assert pids and all("succeeded []" in line or "refused" in line for line in pids), pids
+
+
+def test_an_external_program_reaches_nothing_but_the_laboratory(
+    corpus: Path, tmp_path: Path
+) -> None:
+    pytest.importorskip("cryptography")
+    listener = Listener()
+    marker = f"provebench-daemon-{os.getpid()}-external"
+    run = tmp_path / "run"
+    script = tmp_path / "attacker.py"
+    script.write_text(program(corpus, run, listener.port, marker), encoding="utf-8")
+    before = tree_digest(corpus)
+    try:
+        result = run_cli(
+            "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+            "--agent-cmd", f"{sys.executable} {script}",
+        )  # fmt: skip
+    finally:
+        listener.close()
+    assert result.returncode == 0, result.stderr
+    assert_every_attack_held(corpus, run, before, listener, marker)
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    assert record["isolation"]["mode"] == "sandbox"
+
+
+def test_an_in_process_class_reaches_nothing_but_its_ctx(corpus: Path, tmp_path: Path) -> None:
+    listener = Listener()
+    marker = f"provebench-daemon-{os.getpid()}-class"
+    run = tmp_path / "run"
+    source = tmp_path / "attacker.py"
+    source.write_text(importer_class(corpus, run, listener.port, marker), encoding="utf-8")
+    before = tree_digest(corpus)
+    try:
+        result = run_cli(
+            "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+            "--agent", f"{source}:Attacker",
+        )  # fmt: skip
+    finally:
+        listener.close()
+    assert result.returncode == 0, result.stderr
+    assert_every_attack_held(corpus, run, before, listener, marker)
+
+
+CTX_INTROSPECTION = """
+class Introspector:
+    name = "introspector"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        found = []
+        seen, queue = set(), [ctx]
+        while queue:
+            item = queue.pop()
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            for attribute in dir(item):
+                if attribute.startswith("__") and attribute != "__dict__":
+                    continue
+                try:
+                    value = getattr(item, attribute)
+                except Exception:
+                    continue
+                kind = type(value).__name__
+                if kind in ("Gateway", "FaultPlan", "CycleRecord", "DriveState"):
+                    found.append(kind)
+                if not callable(value) and not isinstance(value, (str, int, float)):
+                    queue.append(value)
+        ctx.diagnostics.note("found: " + ",".join(sorted(set(found))))
+"""
+
+
+def test_ctx_leads_to_no_laboratory_object(corpus: Path, tmp_path: Path) -> None:
+    source = tmp_path / "introspector.py"
+    source.write_text(CTX_INTROSPECTION, encoding="utf-8")
+    run = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+        "--agent", f"{source}:Introspector",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert notes(run) == ["found: "] * SMALL["cycles"]
+
+
+EXHAUSTION = """
+import os, time
+
+class Exhauster:
+    name = "exhauster"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        ctx.diagnostics.note("started")
+        kind = KIND
+        if kind == "memory":
+            hoard = []
+            while True:
+                hoard.append(bytearray(64 * 1024 * 1024))
+        if kind == "processes":
+            while True:
+                if os.fork() == 0:
+                    time.sleep(30)
+                    os._exit(0)
+        if kind == "file":
+            with open(ctx.work_dir / "big", "wb") as handle:
+                while True:
+                    handle.write(b"x" * (1 << 20))
+        if kind == "output":
+            chunk = "y" * 65536
+            for _ in range(2000):  # 128 MiB to standard output
+                print(chunk)
+"""
+
+
+@pytest.mark.parametrize("kind", ["memory", "processes", "file", "output"])
+def test_exhaustion_is_the_cycles_agent_error_and_the_run_is_intact(
+    corpus: Path, tmp_path: Path, kind: str
+) -> None:
+    source = tmp_path / "exhauster.py"
+    source.write_text(f"KIND = {kind!r}\n" + EXHAUSTION, encoding="utf-8")
+    run = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+        "--agent", f"{source}:Exhauster", "--cycle-timeout", "20",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert notes(run) == ["started"] * SMALL["cycles"]
+    errors = agent_errors(run)
+    if kind == "output":
+        assert errors == []  # printed output costs the candidate only its own time
+        # Bounded where it reaches the laboratory: at most MAX_OUTPUT_BYTES a cycle.
+        assert len(result.stderr) <= SMALL["cycles"] * MAX_OUTPUT_BYTES + 65536
+    else:
+        assert len(errors) == SMALL["cycles"], errors
+    # The run is complete and its log verifies.
+    assert (run / "run.json").is_file()
+    verified = run_cli("log", "verify", str(run / "ledger.sqlite"))
+    assert verified.returncode == 0, verified.stderr
+    big = run / "work" / "big"  # one file stops at the file-size limit
+    assert not big.exists() or big.stat().st_size <= DEFAULT_LIMITS.file_size_mib * MIB
+
+
+def test_a_venv_interpreter_given_by_path_runs_with_its_venv(corpus: Path, tmp_path: Path) -> None:
+    pytest.importorskip("cryptography")
+    import subprocess
+
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
+        check=True,
+    )
+    package = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    package = package / "site-packages" / "only_in_this_venv.py"
+    package.write_text("VALUE = 'from the venv'\n", encoding="utf-8")
+    script = tmp_path / "uses_venv.py"
+    script.write_text(
+        "import json, os, only_in_this_venv\n"
+        "with open(os.environ['PROVEBENCH_DIAGNOSTICS_FILE'], 'a') as handle:\n"
+        "    handle.write(json.dumps({'channel': 'note', 'message': only_in_this_venv.VALUE}))\n",
+        encoding="utf-8",
+    )
+    run = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+        "--agent-cmd", f"{venv / 'bin' / 'python'} {script}",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert agent_errors(run) == []
+    assert notes(run) == ["from the venv"] * SMALL["cycles"]
+
+
+def test_an_unsealed_run_can_never_pass(corpus: Path, tmp_path: Path) -> None:
+    """`pilot serve`'s client is not started by provebench: its run evaluates, never passes."""
+    from provebench.pilot._evaluate._core import unsealed_reason
+
+    assert unsealed_reason({"isolation": {"mode": "trusted-shipped"}}) is None
+    sandbox = {"mode": "sandbox", "tool": "bubblewrap", "version": "0.11.0"}
+    assert unsealed_reason({"isolation": {**sandbox, "policy_sha256": "a" * 64}}) is None
+    assert unsealed_reason({"isolation": sandbox}) is not None  # no policy digest
+    assert unsealed_reason({"isolation": {"mode": "none", "reason": "served"}}) is not None
+    assert unsealed_reason({}) is not None
+    assert REPO_ROOT.is_dir()
