@@ -332,7 +332,8 @@ def run_lab(
     "Time limit per cycle")."""
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
-    agent = load_agent(agent_spec, secrets=[Path(corpus_dir), Path(run_dir)], seal=seal)
+    secrets = {"corpus": Path(corpus_dir), "run-folder": Path(run_dir)}
+    agent = load_agent(agent_spec, secrets=secrets, seal=seal)
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import configparser
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,6 +141,7 @@ class SandboxPolicy:
 
     code: tuple[Path, ...]
     hidden: tuple[Path, ...]
+    hidden_roles: tuple[str, ...] = ()
     limits: Limits = DEFAULT_LIMITS
     network: str = NETWORK_NONE
     processes_enforced_by: str = "rlimit"
@@ -154,8 +155,10 @@ class SandboxPolicy:
             "nested_user_namespaces": False,
             "system": [d for d in SYSTEM_DIRS if Path(d).exists()],
             "etc": list(ETC_ENTRIES),
-            "code_readonly": sorted(str(p) for p in self.code),
-            "hidden": sorted(str(p) for p in self.hidden),
+            # By role, not by host path: the same policy on another machine or in another folder
+            # is the same policy (and the run's log the same bytes).
+            "shown_readonly": ["candidate-code", "interpreter", "provebench-package"],
+            "hidden": sorted({*self.hidden_roles, "provebench-shipped-scenarios"}),
             "private_readwrite": [SANDBOX_DIR, "/tmp"],
             "network": self.network,
             "limits": self.limits.describe(),
@@ -214,20 +217,23 @@ class SandboxPolicy:
 
 def policy_for(
     code: Iterable[Path],
-    secrets: Iterable[Path],
+    secrets: Mapping[str, Path],
     *,
     limits: Limits = DEFAULT_LIMITS,
     network: str = NETWORK_NONE,
     extra_readonly: Sequence[tuple[str, str]] = (),
     field_name: str = "--agent",
 ) -> SandboxPolicy:
-    """The policy showing `code` (plus provebench's interpreter) and hiding `secrets`.
+    """The policy showing `code` (plus provebench's interpreter and package) and hiding
+    `secrets` (by role: `corpus`, `run-folder`, `scenario`, `output-folder`).
 
     Code that lies inside a secret (an importer file inside the corpus or the run folder) is
     refused in one line: hiding the secret would hide the code with it."""
-    hidden = [absolute(s) for s in (*secrets, *SHIPPED_SECRETS)]
+    hidden = [absolute(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
     shown = [absolute(c) for c in code]
-    shown += own_interpreter_paths()
+    # provebench's own package: its public rules are the candidate's to use (an importer may
+    # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
+    shown += [*own_interpreter_paths(), PACKAGE_DIR]
     for path in shown:
         for secret in hidden:
             if _under(path, secret):
@@ -240,6 +246,7 @@ def policy_for(
     return SandboxPolicy(
         code=unique,
         hidden=tuple(dict.fromkeys(hidden)),
+        hidden_roles=tuple(sorted(secrets)),
         limits=limits,
         network=network,
         processes_enforced_by=process_limit_mechanism(),

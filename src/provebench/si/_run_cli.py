@@ -64,7 +64,7 @@ def run_command(
     if (agent is None) == (agent_cmd is None):
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
-    secrets = [scenario_file, out]
+    secrets = {"scenario": scenario_file, "output-folder": out}
     loaded = (
         load_agent(agent, secrets=secrets, timeout_sec=agent_timeout)
         if agent is not None

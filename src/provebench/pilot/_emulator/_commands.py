@@ -51,7 +51,7 @@ def run_with_command(
         agent = external_agent(
             agent_cmd,
             lab,
-            secrets=[Path(corpus_dir), Path(run_dir)],
+            secrets={"corpus": Path(corpus_dir), "run-folder": Path(run_dir)},
             timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
         )
         return execute_run(corpus, agent, Path(run_dir), progress=progress)

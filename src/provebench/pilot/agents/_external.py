@@ -32,7 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -68,7 +68,7 @@ def external_agent(
     command: str,
     lab: EmulatedLab,
     *,
-    secrets: Sequence[Path],
+    secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedAgent:

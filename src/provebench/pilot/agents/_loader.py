@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +33,9 @@ def builtin_agents() -> dict[str, str]:
     }
 
 
-def load_agent(spec: str, *, secrets: Sequence[Path] = (), seal: bool = False) -> LoadedAgent:
+def load_agent(
+    spec: str, *, secrets: Mapping[str, Path] | None = None, seal: bool = False
+) -> LoadedAgent:
     """Resolve `spec` to an importer; a one-line `ProvebenchError` when that fails.
 
     provebench's own importers (the built-in names, `provebench.…:Class`) run in the
@@ -44,7 +46,7 @@ def load_agent(spec: str, *, secrets: Sequence[Path] = (), seal: bool = False) -
     if seal or not is_shipped(spec, builtin_agents()):
         from provebench.pilot.agents._sandboxed import sandboxed_agent
 
-        return sandboxed_agent(spec, secrets=secrets)
+        return sandboxed_agent(spec, secrets=secrets or {})
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):

@@ -17,7 +17,7 @@ import shutil
 import socket
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -30,7 +30,7 @@ from provebench.sandbox._candidate import CandidateCode, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._isolation import sandboxed
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import PACKAGE_DIR, SANDBOX_DIR
+from provebench.sandbox._policy import SANDBOX_DIR
 from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
 
 WORKER = "provebench.pilot.agents._worker"
@@ -186,11 +186,11 @@ def _ending(message: object) -> dict[str, Any]:
 
 
 def sandboxed_agent(
-    spec: str, *, secrets: Sequence[Path], limits: Limits = DEFAULT_LIMITS
+    spec: str, *, secrets: Mapping[str, Path], limits: Limits = DEFAULT_LIMITS
 ) -> LoadedAgent:
     """The run's agent for a candidate class: located, identified in the sandbox, run there."""
     code = locate(spec, "--agent")
-    policy = policy_for([*code.shown, PACKAGE_DIR], secrets, limits=limits)
+    policy = policy_for(code.shown, secrets, limits=limits)
     tool = bwrap_tool()
     probe_dir = Path(tempfile.mkdtemp(prefix="provebench-identify-"))
     try:

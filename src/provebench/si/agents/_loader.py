@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +46,7 @@ class LoadedDiagnosisAgent:
 def load_agent(
     spec: str,
     *,
-    secrets: Sequence[Path] = (),
+    secrets: Mapping[str, Path] | None = None,
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
 ) -> LoadedDiagnosisAgent | LoadedSealedAgent:
     """Resolve `spec` to a diagnosis agent; a one-line `ProvebenchError` when that fails.
@@ -55,7 +55,7 @@ def load_agent(
     other class runs sealed in the sandbox, which hides `secrets` (the scenario file, the output
     folder) from it (`_sealed.py`). Which applies is decided from the spec, not by an option."""
     if not is_shipped(spec, builtin_agents()):
-        return sealed_class_agent(spec, secrets=secrets, timeout_sec=timeout_sec)
+        return sealed_class_agent(spec, secrets=secrets or {}, timeout_sec=timeout_sec)
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run", None)):

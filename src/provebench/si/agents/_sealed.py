@@ -23,7 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -36,7 +36,7 @@ from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChan
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, sandboxed
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import PACKAGE_DIR, SANDBOX_DIR, code_paths_for_command
+from provebench.sandbox._policy import SANDBOX_DIR, code_paths_for_command
 from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task
 
 WORKER = "provebench.si.agents._worker"
@@ -176,13 +176,13 @@ class LoadedSealedAgent:
 def sealed_class_agent(
     spec: str,
     *,
-    secrets: Sequence[Path],
+    secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedSealedAgent:
     """`--agent path.py:Class | module:Class`, sealed; identified inside the sandbox."""
     code: CandidateCode = locate(spec, "--agent")
-    policy = policy_for([*code.shown, PACKAGE_DIR], secrets, limits=limits)
+    policy = policy_for(code.shown, secrets, limits=limits)
     command = [sys.executable, "-I", "-m", WORKER, code.spec, code.path_entry]
     sealed = _Sealed(policy, command, timeout_sec)
     try:
@@ -210,7 +210,7 @@ def sealed_class_agent(
 def sealed_command_agent(
     command: str,
     *,
-    secrets: Sequence[Path],
+    secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedSealedAgent:
