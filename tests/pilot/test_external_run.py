@@ -411,5 +411,3 @@ def _host_processes_with(marker: str) -> list[str]:
             if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
                 found.append(entry.name)
     return found
-
-

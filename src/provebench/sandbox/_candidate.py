@@ -9,11 +9,13 @@ the worker inside will import it from.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from provebench._canonical import is_utf8_text
 from provebench._errors import ProvebenchError
 from provebench.sandbox._policy import absolute, code_folder
 
@@ -30,6 +32,24 @@ class CandidateCode:
     spec: str  # as the worker resolves it: an absolute `path.py:Class`, or `module:Class`
     shown: tuple[Path, ...]  # what the sandbox shows of it, read-only
     path_entry: str  # prepended to the worker's sys.path ("" for none)
+
+
+def checked_identity(said: object, field: str) -> tuple[str, str]:
+    """The `name` and `version` a candidate announced from inside the sandbox, checked as the
+    laboratory checks a class's (non-empty text UTF-8 can hold): it is the candidate's word."""
+    name = said.get("name") if isinstance(said, dict) else None
+    version = said.get("version") if isinstance(said, dict) else None
+    if not (isinstance(name, str) and name and is_utf8_text(name)):
+        raise ProvebenchError("the candidate's name must be non-empty text", field=field)
+    if not (isinstance(version, str) and version and is_utf8_text(version)):
+        raise ProvebenchError("the candidate's version must be non-empty text", field=field)
+    return name, version
+
+
+def command_version(command: str) -> str:
+    """An `--agent-cmd` candidate's version: a digest of the command as written (its name is
+    `external`): the same command, the same identity, on any machine."""
+    return hashlib.sha256(command.encode("utf-8")).hexdigest()[:16]
 
 
 def is_shipped(spec: str, builtins: dict[str, str]) -> bool:
@@ -66,4 +86,4 @@ def locate(spec: str, field: str) -> CandidateCode:
     return CandidateCode(spec, (module,), str(module.parent))
 
 
-__all__ = ["CandidateCode", "is_shipped", "locate"]
+__all__ = ["CandidateCode", "checked_identity", "command_version", "is_shipped", "locate"]

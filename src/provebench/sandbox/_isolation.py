@@ -33,6 +33,13 @@ def sandboxed(version: str, policy_sha256: str) -> Isolation:
     }
 
 
+def isolation_of(policy_sha256: str) -> Isolation:
+    """The record of a launch under the policy with that digest, by the checked bubblewrap."""
+    from provebench.sandbox._tool import bwrap_tool
+
+    return sandboxed(bwrap_tool().version, policy_sha256)
+
+
 def is_sandboxed(isolation: Mapping[str, Any] | None) -> bool:
     """Whether `isolation` says the candidate was sealed: a sandbox, or provebench's own code."""
     if not isinstance(isolation, Mapping):
@@ -48,4 +55,11 @@ def is_sandboxed(isolation: Mapping[str, Any] | None) -> bool:
     )
 
 
-__all__ = ["SHIPPED", "UNSANDBOXED_SERVED", "Isolation", "is_sandboxed", "sandboxed"]
+__all__ = [
+    "SHIPPED",
+    "UNSANDBOXED_SERVED",
+    "Isolation",
+    "is_sandboxed",
+    "isolation_of",
+    "sandboxed",
+]

@@ -34,6 +34,20 @@ from provebench.sandbox._limits import DEFAULT_LIMITS, Limits, process_limit_mec
 
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
+SANDBOX_WORK = f"{SANDBOX_DIR}/work"
+# What every sandboxed process starts with; a launch adds its own documented variables.
+SANDBOX_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "HOME": SANDBOX_WORK,
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONUNBUFFERED": "1",
+    "PYTHONNOUSERSITE": "1",
+}
 LAB_SOCKET = "/run/provebench/lab.sock"
 FORWARDER = "/run/provebench/forwarder.py"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -261,7 +275,9 @@ __all__ = [
     "NETWORK_NONE",
     "PACKAGE_DIR",
     "SANDBOX_DIR",
+    "SANDBOX_ENV",
     "SANDBOX_UID",
+    "SANDBOX_WORK",
     "SandboxPolicy",
     "absolute",
     "code_folder",

@@ -27,7 +27,6 @@ the log: output may hold temporary paths, and the log must not depend on them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sys
@@ -40,23 +39,25 @@ from provebench.pilot._emulator import EmulatedLab, gateway_of, read_diagnostics
 from provebench.pilot._emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot._lab import CycleContext
 from provebench.pilot.agents._loader import LoadedAgent
-from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, bwrap_tool, policy_for
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
+from provebench.sandbox._candidate import command_version
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
-from provebench.sandbox._isolation import sandboxed
+from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
     FORWARDER,
     LAB_SOCKET,
     NETWORK_LAB_ONLY,
     SANDBOX_DIR,
+    SANDBOX_ENV,
+    SANDBOX_WORK,
     code_paths_for_command,
 )
 from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
 
 DEFAULT_TIMEOUT_SEC = 600.0
 DIAGNOSTICS_FILE = "diagnostics.jsonl"
-SANDBOX_WORK = f"{SANDBOX_DIR}/work"
 FORWARDER_SOURCE = Path(_forwarder_file)
 
 
@@ -82,14 +83,12 @@ def external_agent(
         network=NETWORK_LAB_ONLY,
         field_name="--agent-cmd",
     )
-    tool = bwrap_tool()
-    version = hashlib.sha256(command.encode("utf-8")).hexdigest()[:16]
     return LoadedAgent(
         spec=f"cmd:{command}",
         name="external",
-        version=version,
+        version=command_version(command),
         factory=lambda: ExternalImporter(lab, argv, timeout_sec, policy),
-        isolation=sandboxed(tool.version, policy.digest()),
+        isolation=isolation_of(policy.digest()),
     )
 
 
@@ -154,16 +153,10 @@ class ExternalImporter:
     def environment(self, ctx: CycleContext) -> dict[str, str]:
         """The documented variables, with the sandbox's paths (docs/pilot-emulator.md)."""
         return {
+            **SANDBOX_ENV,
+            # The operator's PATH: a program named without a path resolves as it did outside
+            # (folders the sandbox does not show are simply empty there).
             "PATH": os.environ.get("PATH", os.defpath),
-            "HOME": SANDBOX_WORK,
-            "TMPDIR": "/tmp",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "TZ": "UTC",
-            "PYTHONHASHSEED": "0",
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONNOUSERSITE": "1",
             **self.lab.client_environment(),
             "GOOGLE_APPLICATION_CREDENTIALS": f"{SANDBOX_DIR}/{SERVICE_ACCOUNT_FILE}",
             "PROVEBENCH_TIME_ZONE": ctx.time_zone,

@@ -21,32 +21,19 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from provebench._canonical import is_utf8_text
 from provebench._errors import ProvebenchError
 from provebench.pilot._lab import CycleContext, FilePage, LabError
 from provebench.pilot.agents._loader import LoadedAgent
-from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, bwrap_tool, policy_for
-from provebench.sandbox._candidate import CandidateCode, locate
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
+from provebench.sandbox._candidate import CandidateCode, checked_identity, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
-from provebench.sandbox._isolation import sandboxed
+from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import SANDBOX_DIR
+from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK
 from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
 
 WORKER = "provebench.pilot.agents._worker"
-SANDBOX_WORK = f"{SANDBOX_DIR}/work"
 IDENTIFY_TIMEOUT_SEC = 120.0
-_WORKER_ENV = {
-    "PATH": "/usr/bin:/bin",
-    "HOME": SANDBOX_WORK,
-    "TMPDIR": "/tmp",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TZ": "UTC",
-    "PYTHONHASHSEED": "0",
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "PYTHONUNBUFFERED": "1",
-}
 
 
 def _page(page: FilePage) -> dict[str, Any]:
@@ -151,7 +138,7 @@ def _converse(
     channel = Channel(ours)
     try:
         with sandbox_process(
-            policy, command, private_dir=private_dir, env=_WORKER_ENV, pass_fds=[theirs.fileno()]
+            policy, command, private_dir=private_dir, env=SANDBOX_ENV, pass_fds=[theirs.fileno()]
         ) as process:
             theirs.close()
             channel.sandbox = process
@@ -191,7 +178,6 @@ def sandboxed_agent(
     """The run's agent for a candidate class: located, identified in the sandbox, run there."""
     code = locate(spec, "--agent")
     policy = policy_for(code.shown, secrets, limits=limits)
-    tool = bwrap_tool()
     probe_dir = Path(tempfile.mkdtemp(prefix="provebench-identify-"))
     try:
         ending = _converse(policy, code, "identify", probe_dir, None, None)
@@ -199,25 +185,19 @@ def sandboxed_agent(
         shutil.rmtree(probe_dir, ignore_errors=True)
     if "refused" in ending:
         raise ProvebenchError(f"in the sandbox: {ending['refused']}")
-    identity = ending.get("identity")
-    if not isinstance(identity, dict):
+    if "identity" not in ending:
         failed = ending.get("failed", {})
         raise ProvebenchError(
             f"the importer could not be loaded in the sandbox: {failed.get('message', '')}",
             field="--agent",
         )
-    name, version = identity.get("name"), identity.get("version")
-    if not all(isinstance(v, str) and v and is_utf8_text(v) for v in (name, version)):
-        raise ProvebenchError(
-            "the importer's name and version must be non-empty text", field="--agent"
-        )
-    assert isinstance(name, str) and isinstance(version, str)
+    name, version = checked_identity(ending["identity"], "--agent")
     return LoadedAgent(
         spec=spec,
         name=name,
         version=version,
         factory=lambda: SandboxedImporter(code, policy),
-        isolation=sandboxed(tool.version, policy.digest()),
+        isolation=isolation_of(policy.digest()),
     )
 
 

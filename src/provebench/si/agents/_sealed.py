@@ -18,7 +18,6 @@ agent_error.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -28,31 +27,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from provebench._canonical import is_utf8_text
 from provebench._errors import ProvebenchError
-from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, bwrap_tool, policy_for
-from provebench.sandbox._candidate import CandidateCode, locate
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
+from provebench.sandbox._candidate import (
+    CandidateCode,
+    checked_identity,
+    command_version,
+    locate,
+)
 from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChannel
 from provebench.sandbox._command import resolve_command
-from provebench.sandbox._isolation import Isolation, sandboxed
+from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import SANDBOX_DIR, code_paths_for_command
+from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
 from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task
 
 WORKER = "provebench.si.agents._worker"
 DEFAULT_AGENT_TIMEOUT_SEC = 600.0
 IDENTIFY_TIMEOUT_SEC = 120.0
-_ENV = {
-    "PATH": "/usr/bin:/bin",
-    "HOME": f"{SANDBOX_DIR}/work",
-    "TMPDIR": "/tmp",
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TZ": "UTC",
-    "PYTHONHASHSEED": "0",
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "PYTHONUNBUFFERED": "1",
-}
 
 
 def task_message(task: Task) -> dict[str, Any]:
@@ -93,7 +85,7 @@ class _Sealed:
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
         try:
             with sandbox_process(
-                self.policy, self.command, private_dir=private, env=_ENV, protocol_stdio=True
+                self.policy, self.command, private_dir=private, env=SANDBOX_ENV, protocol_stdio=True
             ) as process:
                 assert process.stdin is not None and process.stdout is not None
                 channel = LineChannel(process.stdin, process.stdout, deadline, process)
@@ -189,20 +181,12 @@ def sealed_class_agent(
         said = _Sealed(policy, [*command, "identify"], timeout_sec).converse(None, None)
     except CandidateFailed as error:
         raise ProvebenchError(f"in the sandbox: {error}", field="--agent") from None
-    identity = said.get("agent")
-    name = identity.get("name") if isinstance(identity, dict) else None
-    version = identity.get("version") if isinstance(identity, dict) else None
-    if not all(isinstance(v, str) and v and is_utf8_text(v) for v in (name, version)):
-        raise ProvebenchError(
-            "the agent's name and version must be non-empty text", field="--agent"
-        )
-    assert isinstance(name, str) and isinstance(version, str)
-    tool = bwrap_tool()
+    name, version = checked_identity(said.get("agent"), "--agent")
     return LoadedSealedAgent(
         spec=spec,
         name=name,
         version=version,
-        isolation=sandboxed(tool.version, policy.digest()),
+        isolation=isolation_of(policy.digest()),
         agent=SealedDiagnosisAgent(name, version, sealed),
     )
 
@@ -219,13 +203,12 @@ def sealed_command_agent(
     policy = policy_for(
         code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
     )
-    version = hashlib.sha256(command.encode("utf-8")).hexdigest()[:16]
-    tool = bwrap_tool()
+    version = command_version(command)
     return LoadedSealedAgent(
         spec=f"cmd:{command}",
         name="external",
         version=version,
-        isolation=sandboxed(tool.version, policy.digest()),
+        isolation=isolation_of(policy.digest()),
         agent=SealedDiagnosisAgent("external", version, _Sealed(policy, argv, timeout_sec)),
     )
 

@@ -1,0 +1,135 @@
+"""Benchmark of the sandbox (docs/sandbox.md): what sealing a candidate costs.
+
+1. Start-up: one launch of a trivial command (`python -I -c pass`) in the sandbox against the
+   same command started plainly, in the same run; the ratio and the added milliseconds per
+   launch (one launch is one cycle of an `--agent-cmd` importer).
+2. One cycle of an in-process importer class: sealed (its worker in the sandbox, every ctx call
+   over the channel) against the same class run in the laboratory's process, on the same small
+   corpus; the added milliseconds per cycle, and the calls-per-second of the channel.
+
+Usage: `python -m bench.bench_sandbox [--quick]`; figures go to `bench/out/sandbox.json`.
+The §11 control corpus through the sealed external reference importer is `bench_emulator`'s
+end-to-end figure (target: under 30 s on 2 cores).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).parent / "out" / "sandbox.json"
+
+IMPORTER = '''
+class Lister:
+    """Lists the whole Drive page by page and asks for every file once: a call-heavy cycle."""
+
+    name = "lister"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        token = None
+        while True:
+            try:
+                page = ctx.drive.list_files(50, token)
+            except Exception:
+                continue
+            for file_id in page.file_ids:
+                try:
+                    ctx.drive.get_file(file_id)
+                except Exception:
+                    pass
+            token = page.next_page_token
+            if token is None:
+                return
+'''
+
+
+def startup(launches: int) -> dict[str, Any]:
+    from provebench.sandbox import policy_for, run_sandboxed
+
+    policy = policy_for([], {})
+    command = [sys.executable, "-I", "-c", "pass"]
+    plain, sealed = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        private = Path(tmp)
+        (private / "work").mkdir()
+        for _ in range(launches):  # alternated, so drift on a noisy machine hits both
+            start = time.perf_counter()
+            subprocess.run(command, check=True)
+            plain.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            outcome = run_sandboxed(policy, command, private_dir=private, env={}, timeout=60)
+            sealed.append(time.perf_counter() - start)
+            assert outcome.returncode == 0
+    plain_ms, sealed_ms = statistics.median(plain) * 1000, statistics.median(sealed) * 1000
+    return {
+        "launches": launches,
+        "plain_median_ms": round(plain_ms, 1),
+        "sandboxed_median_ms": round(sealed_ms, 1),
+        "added_ms_per_launch": round(sealed_ms - plain_ms, 1),
+        "ratio_sandboxed_vs_plain": round(sealed_ms / plain_ms, 2),
+    }
+
+
+def cycles(quick: bool) -> dict[str, Any]:
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._profiles import corpus_config
+    from provebench.pilot._runner import execute_run, open_corpus, run_lab
+    from tests.helpers.pilot_lab import in_process_agent
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        corpus = root / "corpus"
+        overrides = {"cycles": 4 if quick else 8}
+        write_corpus(corpus_config(seed=5, profile="public", overrides=overrides), corpus)
+        source = root / "code" / "lister.py"
+        source.parent.mkdir()
+        source.write_text(IMPORTER, encoding="utf-8")
+        spec = f"{source}:Lister"
+        start = time.perf_counter()
+        execute_run(open_corpus(corpus), in_process_agent(spec), root / "in-process")
+        in_process = time.perf_counter() - start
+        start = time.perf_counter()
+        run_lab(corpus, spec, root / "sealed")
+        sealed = time.perf_counter() - start
+        calls = sum(
+            1
+            for line in (root / "sealed" / "ledger.jsonl").open(encoding="utf-8")
+            if json.loads(line)["kind"] in ("drive.list", "drive.get")
+        )
+        same = (root / "sealed" / "register.csv").read_bytes() == (
+            root / "in-process" / "register.csv"
+        ).read_bytes()
+    count = overrides["cycles"]
+    return {
+        "cycles": count,
+        "api_calls": calls,
+        "in_process_sec": round(in_process, 3),
+        "sealed_sec": round(sealed, 3),
+        "added_ms_per_cycle": round((sealed - in_process) / count * 1000, 1),
+        "ratio_sealed_vs_in_process": round(sealed / in_process, 2),
+        "same_register": same,
+    }
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    figures = {
+        "quick": quick,
+        "startup": startup(5 if quick else 30),
+        "in_process_class": cycles(quick),
+    }
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    print(json.dumps(figures, indent=2, sort_keys=True))
+    return 0 if figures["in_process_class"]["same_register"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
