@@ -78,10 +78,10 @@ def startup(launches: int) -> dict[str, Any]:
 
 
 def cycles(quick: bool) -> dict[str, Any]:
+    from bench.bench_pilot_run import run_in_this_process
     from provebench.pilot._corpus import write_corpus
     from provebench.pilot._profiles import corpus_config
-    from provebench.pilot._runner import execute_run, open_corpus, run_lab
-    from tests.helpers.pilot_lab import in_process_agent
+    from provebench.pilot._runner import run_lab
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -93,7 +93,7 @@ def cycles(quick: bool) -> dict[str, Any]:
         source.write_text(IMPORTER, encoding="utf-8")
         spec = f"{source}:Lister"
         start = time.perf_counter()
-        execute_run(open_corpus(corpus), in_process_agent(spec), root / "in-process")
+        run_in_this_process(str(corpus), spec, str(root / "in-process"))
         in_process = time.perf_counter() - start
         start = time.perf_counter()
         run_lab(corpus, spec, root / "sealed")

@@ -18,6 +18,10 @@ from typing import Any
 Isolation = dict[str, str]
 
 SHIPPED: Isolation = {"mode": "trusted-shipped"}
+UNSANDBOXED_MCP: Isolation = {
+    "mode": "none",
+    "reason": "an MCP client of si serve: provebench did not start the agent and cannot seal it",
+}
 UNSANDBOXED_SERVED: Isolation = {
     "mode": "none",
     "reason": "served over HTTP: provebench did not start the importer and cannot seal it",
@@ -57,6 +61,7 @@ def is_sandboxed(isolation: Mapping[str, Any] | None) -> bool:
 
 __all__ = [
     "SHIPPED",
+    "UNSANDBOXED_MCP",
     "UNSANDBOXED_SERVED",
     "Isolation",
     "is_sandboxed",

@@ -23,6 +23,7 @@ from pydantic import JsonValue
 
 from provebench._jsonfile import text_problem
 from provebench.evidence import Evidence
+from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si._run import SimulatedSession, write_run
 from provebench.si._scenario import Scenario
 from provebench.si._verdict import Verdict
@@ -122,6 +123,7 @@ class ServeRun:
             reasoning_trace="" if self.capped else reasoning_trace,
             agent_name=self.agent_name,
             agent_version=self.agent_version,
+            agent_isolation=dict(UNSANDBOXED_MCP),
         )
 
     def finish(self, final_answer: str = "", reasoning_trace: str = "") -> Verdict:

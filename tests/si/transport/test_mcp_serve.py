@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si import load_scenarios
 from provebench.si._run import task_of
 from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent
@@ -51,10 +52,32 @@ def test_a_client_session_gives_the_same_bytes_as_the_in_process_agent(
     assert {tool.name: tool.input_schema for tool in listed if tool.name != "submit_answer"} == (
         offered
     )
+    # The same bytes but for how the agent was isolated: `si run` ran the scripted agent as
+    # provebench's own code, `si serve` cannot seal the client that connects (docs/sandbox.md).
     for name in ("evidence.json", "evidence.oasis.json", "verdict.json"):
-        assert (served / name).read_bytes() == (tmp_path / "run" / name).read_bytes(), name
+        ours = json.loads((tmp_path / "run" / name).read_text())
+        theirs = json.loads((served / name).read_text())
+        assert _isolation(ours) == {"mode": "trusted-shipped"} or name == "evidence.oasis.json"
+        assert _isolation(theirs) in (None, UNSANDBOXED_MCP) and _isolation(ours) != UNSANDBOXED_MCP
+        assert _without_isolation(theirs) == _without_isolation(ours), name
     verdict = json.loads((served / "verdict.json").read_text())
     assert verdict["non_scoring"]["agent_name"] == agent_class.name
+    assert verdict["non_scoring"]["agent_isolation"] == UNSANDBOXED_MCP
+
+
+def _isolation(document: dict[str, object]) -> object:
+    block = document.get("metadata") or document.get("non_scoring") or {}
+    return block.get("agent_isolation") if isinstance(block, dict) else None
+
+
+def _without_isolation(document: dict[str, object]) -> dict[str, object]:
+    copied = json.loads(json.dumps(document))
+    for key in ("metadata", "non_scoring"):
+        if isinstance(copied.get(key), dict):
+            copied[key].pop("agent_isolation", None)
+    if isinstance(copied.get("inputs"), dict):  # the verdict names the evidence file's hash
+        copied["inputs"].pop("evidence_file_sha256", None)
+    return copied
 
 
 def test_a_client_that_leaves_without_an_answer_is_recorded_with_none(
