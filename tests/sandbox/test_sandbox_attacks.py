@@ -23,7 +23,6 @@ import pytest
 
 from provebench.pilot._corpus import write_corpus
 from provebench.pilot._profiles import corpus_config
-from provebench.sandbox import DEFAULT_LIMITS
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
 from tests.helpers.pilot_lab import REPO_ROOT, run_cli
@@ -361,6 +360,7 @@ def test_exhaustion_is_the_cycles_agent_error_and_the_run_is_intact(
     result = run_cli(
         "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
         "--agent", f"{source}:Exhauster", "--cycle-timeout", "20",
+        "--sandbox-memory", "768", "--sandbox-processes", "64", "--sandbox-file-size", "32",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     assert notes(run) == ["started"] * SMALL["cycles"]
@@ -376,7 +376,7 @@ def test_exhaustion_is_the_cycles_agent_error_and_the_run_is_intact(
     verified = run_cli("log", "verify", str(run / "ledger.sqlite"))
     assert verified.returncode == 0, verified.stderr
     big = run / "work" / "big"  # one file stops at the file-size limit
-    assert not big.exists() or big.stat().st_size <= DEFAULT_LIMITS.file_size_mib * MIB
+    assert not big.exists() or big.stat().st_size <= 32 * MIB
 
 
 def test_a_venv_interpreter_given_by_path_runs_with_its_venv(corpus: Path, tmp_path: Path) -> None:

@@ -128,3 +128,21 @@ def test_the_policy_digest_depends_on_the_policy_not_on_where_things_are(tmp_pat
     assert one.digest() == two.digest()  # same roles, other folders: the same policy
     fewer = policy_for([tmp_path / "a"], {"corpus": tmp_path / "c1"})
     assert fewer.digest() != one.digest()  # the run folder no longer hidden: another policy
+
+
+def test_a_run_resumes_only_under_the_limits_it_started_with(tmp_path: Path, importer: str) -> None:
+    from tests.helpers.pilot_lab import run_cli
+
+    corpus = make_small_corpus(tmp_path)
+    out = tmp_path / "run"
+    first = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(out), "--quiet",
+                    "--agent", importer)  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    (out / "run.json").unlink()  # as if it had stopped before publishing
+    other = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(out), "--quiet",
+                    "--agent", importer, "--sandbox-memory", "1000")  # fmt: skip
+    assert other.returncode == 2
+    assert "another run (different isolation)" in other.stderr
+    same = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(out), "--quiet",
+                   "--agent", importer)  # fmt: skip
+    assert same.returncode == 0, same.stderr

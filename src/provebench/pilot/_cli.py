@@ -15,6 +15,17 @@ from provebench.pilot._limits import (
     MAX_SEED,
     MAX_WORKERS,
 )
+from provebench.sandbox._options import (
+    DEFAULT_CPU_SEC,
+    DEFAULT_FILE_SIZE_MIB,
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_PROCESSES,
+    CpuOption,
+    FileSizeOption,
+    MemoryOption,
+    ProcessesOption,
+    limits_from_options,
+)
 
 pilot_app = typer.Typer(
     help="Pilot 03 (call import): laboratory, runner, evaluator.", no_args_is_help=True
@@ -125,8 +136,15 @@ def run_command(
         ),
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
+    sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
+    sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
+    sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
+    sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
 ) -> None:
-    """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash."""
+    """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash.
+
+    An importer provebench did not ship runs sealed in the sandbox, within the --sandbox-*
+    limits (docs/sandbox.md)."""
     from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
     from provebench.pilot._progress import progress_for_stderr
@@ -139,14 +157,17 @@ def run_command(
     # manifest would no longer match (and a later evaluation refuses such a run folder).
     check_output_dir(out, inputs=[corpus])
     progress = None if quiet else progress_for_stderr()
+    limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
         from provebench.pilot._emulator._commands import run_with_command
 
         outcome = run_with_command(
-            corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec
+            corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec, limits=limits
         )
     elif agent is not None and agent_cmd is None:
-        outcome = run_lab(corpus, agent, out, progress=progress, cycle_timeout_sec=timeout_sec)
+        outcome = run_lab(
+            corpus, agent, out, progress=progress, cycle_timeout_sec=timeout_sec, limits=limits
+        )
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if outcome.already_complete:

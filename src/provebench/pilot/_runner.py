@@ -42,6 +42,7 @@ from provebench.pilot._rundir import RUN_FORMAT, RunDir
 from provebench.pilot._undo import AttemptPaths
 from provebench.pilot._versions import rule_versions
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
+from provebench.sandbox import DEFAULT_LIMITS, Limits
 
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
@@ -323,6 +324,7 @@ def run_lab(
     progress: RunProgress | None = None,
     cycle_timeout_sec: float = DEFAULT_CYCLE_TIMEOUT_SEC,
     seal: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
@@ -333,7 +335,7 @@ def run_lab(
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
     secrets = {"corpus": Path(corpus_dir), "run-folder": Path(run_dir)}
-    agent = load_agent(agent_spec, secrets=secrets, seal=seal)
+    agent = load_agent(agent_spec, secrets=secrets, seal=seal, limits=limits)
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 
 

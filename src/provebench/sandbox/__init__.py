@@ -9,19 +9,46 @@ when a machine cannot start it.
 
 `isolation` records, in every run and verdict, how the candidate was isolated: the tool, its
 version and the digest of the policy, or `trusted-shipped` for provebench's own agents.
+
+Names are imported on first use (PEP 562): every command's options name the limits, and only a
+sealed run needs the launcher.
 """
 
-from provebench.sandbox._isolation import (
-    SHIPPED,
-    UNSANDBOXED_SERVED,
-    Isolation,
-    is_sandboxed,
-)
-from provebench.sandbox._launch import SandboxRun, run_sandboxed
-from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
-from provebench.sandbox._policy import SandboxPolicy, code_paths_for_command, policy_for
-from provebench.sandbox._protect import protect_laboratory
-from provebench.sandbox._tool import SandboxUnavailable, bwrap_tool
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from provebench._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from provebench.sandbox._isolation import (
+        SHIPPED,
+        UNSANDBOXED_SERVED,
+        Isolation,
+        is_sandboxed,
+    )
+    from provebench.sandbox._launch import SandboxRun, run_sandboxed
+    from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
+    from provebench.sandbox._policy import SandboxPolicy, code_paths_for_command, policy_for
+    from provebench.sandbox._protect import protect_laboratory
+    from provebench.sandbox._tool import SandboxUnavailable, bwrap_tool
+
+_EXPORTS = {
+    "DEFAULT_LIMITS": "provebench.sandbox._limits",
+    "Isolation": "provebench.sandbox._isolation",
+    "Limits": "provebench.sandbox._limits",
+    "SHIPPED": "provebench.sandbox._isolation",
+    "SandboxPolicy": "provebench.sandbox._policy",
+    "SandboxRun": "provebench.sandbox._launch",
+    "SandboxUnavailable": "provebench.sandbox._tool",
+    "UNSANDBOXED_SERVED": "provebench.sandbox._isolation",
+    "bwrap_tool": "provebench.sandbox._tool",
+    "code_paths_for_command": "provebench.sandbox._policy",
+    "is_sandboxed": "provebench.sandbox._isolation",
+    "policy_for": "provebench.sandbox._policy",
+    "protect_laboratory": "provebench.sandbox._protect",
+    "run_sandboxed": "provebench.sandbox._launch",
+}
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -39,3 +66,5 @@ __all__ = [
     "protect_laboratory",
     "run_sandboxed",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

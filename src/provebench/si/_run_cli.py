@@ -7,6 +7,17 @@ from typing import Annotated
 
 import typer
 
+from provebench.sandbox._options import (
+    DEFAULT_CPU_SEC,
+    DEFAULT_FILE_SIZE_MIB,
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_PROCESSES,
+    CpuOption,
+    FileSizeOption,
+    MemoryOption,
+    ProcessesOption,
+    limits_from_options,
+)
 from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
 
 _CAP_HELP = (
@@ -51,6 +62,10 @@ def run_command(
     ] = 600.0,
     scenario_id: ScenarioIdOption = None,
     max_tool_calls: _MaxToolCalls = 200,
+    sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
+    sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
+    sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
+    sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
 
@@ -65,10 +80,13 @@ def run_command(
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}
+    limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     loaded = (
-        load_agent(agent, secrets=secrets, timeout_sec=agent_timeout)
+        load_agent(agent, secrets=secrets, timeout_sec=agent_timeout, limits=limits)
         if agent is not None
-        else sealed_command_agent(str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout)
+        else sealed_command_agent(
+            str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout, limits=limits
+        )
     )
     scenario, session = start_session(scenario_file, scenario_id)
     outcome = run_agent(

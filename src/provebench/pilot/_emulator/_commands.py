@@ -22,7 +22,7 @@ from provebench.pilot._lab import CycleContext
 from provebench.pilot._rundir import RunDir
 from provebench.pilot._runner import RunOutcome, RunProgress, execute_run, open_corpus
 from provebench.pilot.agents._loader import LoadedAgent
-from provebench.sandbox import UNSANDBOXED_SERVED
+from provebench.sandbox import DEFAULT_LIMITS, UNSANDBOXED_SERVED, Limits
 
 SERVE_AGENT_SPEC = "serve"
 
@@ -39,6 +39,7 @@ def run_with_command(
     *,
     progress: RunProgress | None = None,
     timeout_sec: float | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> RunOutcome:
     """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run."""
     from provebench.pilot.agents._external import DEFAULT_TIMEOUT_SEC, external_agent
@@ -53,6 +54,7 @@ def run_with_command(
             lab,
             secrets={"corpus": Path(corpus_dir), "run-folder": Path(run_dir)},
             timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
+            limits=limits,
         )
         return execute_run(corpus, agent, Path(run_dir), progress=progress)
 

@@ -10,6 +10,7 @@ from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
 from provebench.sandbox._candidate import is_shipped
 from provebench.sandbox._isolation import SHIPPED, Isolation
+from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,11 @@ def builtin_agents() -> dict[str, str]:
 
 
 def load_agent(
-    spec: str, *, secrets: Mapping[str, Path] | None = None, seal: bool = False
+    spec: str,
+    *,
+    secrets: Mapping[str, Path] | None = None,
+    seal: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedAgent:
     """Resolve `spec` to an importer; a one-line `ProvebenchError` when that fails.
 
@@ -46,7 +51,7 @@ def load_agent(
     if seal or not is_shipped(spec, builtin_agents()):
         from provebench.pilot.agents._sandboxed import sandboxed_agent
 
-        return sandboxed_agent(spec, secrets=secrets or {})
+        return sandboxed_agent(spec, secrets=secrets or {}, limits=limits)
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):

@@ -10,6 +10,7 @@ from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
 from provebench.sandbox._candidate import is_shipped
 from provebench.sandbox._isolation import SHIPPED, Isolation
+from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
 from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._sealed import (
     DEFAULT_AGENT_TIMEOUT_SEC,
@@ -48,6 +49,7 @@ def load_agent(
     *,
     secrets: Mapping[str, Path] | None = None,
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedDiagnosisAgent | LoadedSealedAgent:
     """Resolve `spec` to a diagnosis agent; a one-line `ProvebenchError` when that fails.
 
@@ -55,7 +57,9 @@ def load_agent(
     other class runs sealed in the sandbox, which hides `secrets` (the scenario file, the output
     folder) from it (`_sealed.py`). Which applies is decided from the spec, not by an option."""
     if not is_shipped(spec, builtin_agents()):
-        return sealed_class_agent(spec, secrets=secrets or {}, timeout_sec=timeout_sec)
+        return sealed_class_agent(
+            spec, secrets=secrets or {}, timeout_sec=timeout_sec, limits=limits
+        )
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run", None)):
