@@ -443,3 +443,60 @@ def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     assert verdict.metrics is not None and verdict.metrics.overall.completeness.value == 0.0
     assert notes(sealed) == ["answer key not reachable"] * SMALL["cycles"]
     assert verdict.result_evidence.isolation["mode"] == "sandbox"
+
+
+FORGER = """
+import json, socket, struct, sys
+
+class Forger:
+    name = "forger"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        channel = socket.socket(fileno=int(sys.argv[1]))  # the worker's own channel
+        forged = FORGED
+        if isinstance(forged, bytes):
+            channel.sendall(forged)
+        else:
+            body = json.dumps(forged).encode()
+            channel.sendall(struct.pack(">I", len(body)) + body)
+"""
+
+
+@pytest.mark.parametrize(
+    ("forged", "agent_error"),
+    [
+        (b"\xff\xff\xff\xff", "SandboxedWorkerLost"),  # a frame of 4 GiB announced
+        (b"\x00\x00\x00\x05{nope", "SandboxedWorkerLost"),  # not JSON
+        ({"failed": 3}, "ImporterFailed"),  # a failure of no shape
+        ({"failed": {"type": "Forged", "message": "x" * 10}}, "Forged"),
+        ({"done": True}, None),  # the worker's own word that it finished: it ends the cycle
+        # A forged call is answered and recorded like any ctx call; the importer's socket object
+        # then closes the channel under its worker, which is the cycle's agent_error.
+        (
+            {"call": "sheets.append_rows", "args": [[{"file_id": 1}]], "kwargs": {}},
+            "SandboxedWorkerLost",
+        ),
+    ],
+)
+def test_a_candidate_speaking_on_its_workers_channel_breaks_nothing(
+    corpus: Path, tmp_path: Path, forged: object, agent_error: str | None
+) -> None:
+    source = tmp_path / "forger.py"
+    source.write_text(f"FORGED = {forged!r}\n" + FORGER, encoding="utf-8")
+    run = tmp_path / "run"
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+        "--agent", f"{source}:Forger",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    errors = [error["type"] for error in agent_errors(run)]
+    if agent_error is None:
+        assert errors == []  # the worker's own word ends the cycle
+    else:
+        assert errors == [agent_error] * SMALL["cycles"]
+    if isinstance(forged, dict) and "call" in forged:
+        appends = [e["payload"] for e in log_entries(run) if e["kind"] == "sheets.append"]
+        assert len(appends) == SMALL["cycles"] and all("error" in a for a in appends)
+    verified = run_cli("log", "verify", str(run / "ledger.sqlite"))
+    assert verified.returncode == 0, verified.stderr

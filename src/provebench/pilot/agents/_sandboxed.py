@@ -83,8 +83,8 @@ def _answer(ctx: CycleContext, message: dict[str, Any]) -> dict[str, Any]:
         return {"ok": call(ctx, args, kwargs)}
     except LabError as error:
         return {"error": {"class": type(error).__name__, "message": error.message}}
-    except TypeError as error:  # the arguments do not fit the method: the caller's error
-        return {"error": {"class": "TypeError", "message": str(error)}}
+    except (TypeError, ValueError) as error:  # arguments that do not fit: the caller's error
+        return {"error": {"class": type(error).__name__, "message": str(error)}}
 
 
 class SandboxedImporter:
@@ -115,9 +115,11 @@ class SandboxedImporter:
             shutil.rmtree(cycle_dir, ignore_errors=True)
         if oversized is not None:
             raise CandidateFailed("WorkDirectoryTooLarge", oversized)
-        if "failed" in ending:
-            failed = ending["failed"]
-            raise CandidateFailed(str(failed.get("type", "")), str(failed.get("message", "")))
+        if "failed" in ending:  # the worker's word: any shape, shown as text
+            failed = ending["failed"] if isinstance(ending["failed"], dict) else {}
+            raise CandidateFailed(
+                str(failed.get("type", "ImporterFailed")), str(failed.get("message", ""))
+            )
 
 
 def _converse(
@@ -186,7 +188,7 @@ def sandboxed_agent(
     if "refused" in ending:
         raise ProvebenchError(f"in the sandbox: {ending['refused']}")
     if "identity" not in ending:
-        failed = ending.get("failed", {})
+        failed = ending["failed"] if isinstance(ending.get("failed"), dict) else {}
         raise ProvebenchError(
             f"the importer could not be loaded in the sandbox: {failed.get('message', '')}",
             field="--agent",

@@ -82,7 +82,7 @@ def _error(said: dict[str, str]) -> BaseException:
     error_class = getattr(_errors, kind, None)
     if isinstance(error_class, type) and issubclass(error_class, _errors.LabError):
         return error_class(message)
-    return TypeError(message)
+    return ValueError(message) if kind == "ValueError" else TypeError(message)
 
 
 def _file(fields: list[Any]) -> Any:
