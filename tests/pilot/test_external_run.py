@@ -94,9 +94,12 @@ def _script(tmp_path: Path, name: str, text: str) -> Path:
 def test_reference_importer_on_the_real_client_reaches_the_expected_register(
     small_corpus: Path, tmp_path: Path
 ) -> None:
+    # The venv's interpreter given by path: run through its link's target, it would lose the
+    # venv and the Google clients installed there (docs/pilot-emulator.md).
+    assert (Path(sys.prefix) / "pyvenv.cfg").is_file()
     result = run_cli(
         "pilot", "run", "--corpus", str(small_corpus), "--out", str(tmp_path / "run"),
-        "--agent-cmd", f"python {REFERENCE}", "--quiet", timeout=240,
+        "--agent-cmd", f"{sys.executable} {REFERENCE}", "--quiet", timeout=240,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     register = (tmp_path / "run" / "register.csv").read_bytes()

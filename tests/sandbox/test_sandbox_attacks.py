@@ -77,6 +77,19 @@ def host_processes_with(marker: str) -> list[int]:
     return found
 
 
+def gone_within(marker: str, seconds: float) -> bool:
+    """Whether every host process naming `marker` ends within `seconds` (the kernel ends a
+    sandbox whose parent died asynchronously)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while host_processes_with(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 class Listener:
     """A TCP listener on the host's loopback, counting the connections it accepts."""
 
@@ -500,3 +513,95 @@ def test_a_candidate_speaking_on_its_workers_channel_breaks_nothing(
         assert len(appends) == SMALL["cycles"] and all("error" in a for a in appends)
     verified = run_cli("log", "verify", str(run / "ledger.sqlite"))
     assert verified.returncode == 0, verified.stderr
+
+
+STEADY = """
+class Steady:
+    name = "steady"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        journal = ctx.work_dir / "journal.txt"
+        seen = journal.read_text().split() if journal.exists() else []
+        token, fresh = None, []
+        while True:
+            try:
+                page = ctx.drive.list_files(7, token)
+            except Exception:
+                continue
+            fresh += [i for i in page.file_ids if i not in seen]
+            token = page.next_page_token
+            if token is None:
+                break
+        ctx.diagnostics.note(f"new: {len(fresh)}")
+        journal.write_text(" ".join(seen + fresh))
+"""
+
+
+def test_a_sealed_run_killed_mid_cycle_resumes_to_the_same_bytes(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """SIGKILL of the laboratory while a sealed worker is in its cycle: the worker dies with it
+    (`--die-with-parent`), and the same command gives the uninterrupted run's bytes."""
+    import signal
+
+    source = tmp_path / "code" / "steady.py"
+    source.parent.mkdir()
+    source.write_text(STEADY, encoding="utf-8")
+
+    def args(out: Path) -> tuple[str, ...]:
+        return ("pilot", "run", "--corpus", str(corpus), "--out", str(out), "--quiet",
+                "--agent", f"{source}:Steady")  # fmt: skip
+
+    reference = tmp_path / "uninterrupted"
+    assert run_cli(*args(reference)).returncode == 0
+    crashed = tmp_path / "crashed"
+    first = run_cli(*args(crashed), env={"PROVEBENCH_PILOT_CRASH_AT": "call:3@2"})
+    assert first.returncode == -signal.SIGKILL, first.stderr
+    assert gone_within(str(source), 5.0)  # no worker outlives the laboratory
+    second = run_cli(*args(crashed))
+    assert second.returncode == 0, second.stderr
+    for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl"):
+        assert (crashed / name).read_bytes() == (reference / name).read_bytes(), name
+    assert (crashed / "work" / "journal.txt").read_bytes() == (
+        reference / "work" / "journal.txt"
+    ).read_bytes()
+
+
+LOOPING = """
+class Looping:
+    name = "looping"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        ctx.diagnostics.note("looping")
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+"""
+
+
+def test_a_sealed_importer_that_never_returns_is_ended_at_the_limit(
+    corpus: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "looping.py"
+    source.write_text(LOOPING, encoding="utf-8")
+    run = tmp_path / "run"
+    result = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
+                     "--agent", f"{source}:Looping", "--cycle-timeout", "1.5")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (
+        agent_errors(run)
+        == [
+            {
+                "type": "ImporterTimedOut",
+                "message": "the importer did not finish its cycle within 1.5 s",
+            }
+        ]
+        * SMALL["cycles"]
+    )
+    assert notes(run) == ["looping"] * SMALL["cycles"]
+    assert host_processes_with(str(source)) == []
