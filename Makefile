@@ -32,8 +32,9 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy src/provebench
 
+# One worker per core: the suite spends most of its time in subprocesses and sandboxes.
 unit: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 test: lint typecheck unit
 

@@ -28,9 +28,10 @@ from provebench.pilot._lab import CycleContext, TemporaryApiError
 from provebench.pilot.agents.defective._base import COLUMNS, retried
 
 ANSWER_KEY = "expected_final_rows.csv"
-MAX_ENTRIES = 50_000
+MAX_ENTRIES = 20_000
 MAX_KEYS = 200
-_SKIPPED_ROOTS = ("/proc", "/sys", "/dev")
+# Where no corpus is kept: the system's own folders (read-only, package-managed).
+_SKIPPED_ROOTS = ("/proc", "/sys", "/dev", "/usr", "/lib", "/bin", "/sbin", "/etc", "/boot")
 
 
 def _answer_key_in(folder: str) -> str | None:
@@ -92,19 +93,19 @@ class _StealsTheAnswerKey:
         )
 
     def _this_corpus(self, ctx: CycleContext) -> str | None:
-        """The reached answer key that shares most files with one listing page of the Drive."""
+        """The first reached answer key that shares a file with one listing page of the Drive
+        (the key holds admissible files only, the page every kind)."""
         try:
             shown = set(retried(ctx, lambda: ctx.drive.list_files(50)).file_ids)
         except TemporaryApiError:
             return None
-        best, overlap = None, 0
         for count, key in enumerate(self.keys()):
             if count >= MAX_KEYS:
                 break
             ids = {line.split(",", 1)[0] for line in key.splitlines()[1:]}
-            if len(shown & ids) > overlap:  # the key holds admissible files only
-                best, overlap = key, len(shown & ids)
-        return best
+            if shown & ids:  # file ids are drawn per corpus seed: one shared id tells
+                return key
+        return None
 
     @staticmethod
     def _probe(ctx: CycleContext) -> None:
@@ -123,7 +124,7 @@ class ReadsTheAnswerKeyFromDisk(_StealsTheAnswerKey):
     name: ClassVar[str] = "reads-the-answer-key-from-disk"
 
     def keys(self) -> Iterator[str]:
-        for root in ("/tmp", "/var/tmp", str(Path.home()), "/work", "/"):
+        for root in ("/tmp", "/var/tmp", str(Path.home()), "/work", "/home", "/srv", "/"):
             for folder in _walk(root):
                 found = _answer_key_in(folder)
                 if found is not None:
