@@ -6,10 +6,12 @@
 2. One cycle of an in-process importer class: sealed (its worker in the sandbox, every ctx call
    over the channel) against the same class run in the laboratory's process, on the same small
    corpus; the added milliseconds per cycle, and the calls-per-second of the channel.
+3. The pilot §11 control corpus through the external Google-client importer
+   (examples/gdrive_importer), sealed as `--agent-cmd` runs it, against the same importer
+   started as a plain subprocess with the same variables (a measurement-only path that the
+   product does not have). Target: the sealed run under 30 s on 2 cores.
 
 Usage: `python -m bench.bench_sandbox [--quick]`; figures go to `bench/out/sandbox.json`.
-The §11 control corpus through the sealed external reference importer is `bench_emulator`'s
-end-to-end figure (target: under 30 s on 2 cores).
 """
 
 from __future__ import annotations
@@ -118,17 +120,82 @@ def cycles(quick: bool) -> dict[str, Any]:
     }
 
 
+def _plain_cycle(self: Any, ctx: Any) -> None:
+    """`ExternalImporter.run_cycle` without the sandbox: the baseline of part 3 only."""
+    from provebench.pilot._emulator import gateway_of, read_diagnostics_file
+    from provebench.sandbox._workdir import copy_tree, replace_tree
+
+    cycle_dir = Path(tempfile.mkdtemp(prefix="cycle-", dir=self.lab.private_dir))
+    work = cycle_dir / "work"
+    copy_tree(ctx.work_dir, work)
+    key = self._cycle_key(cycle_dir)
+    env = {
+        **self.environment(ctx),
+        "HOME": str(work),
+        "GOOGLE_APPLICATION_CREDENTIALS": str(key),
+        "PROVEBENCH_WORK_DIR": str(work),
+        "PROVEBENCH_DIAGNOSTICS_FILE": str(cycle_dir / "diagnostics.jsonl"),
+    }
+    self.lab.open_cycle(ctx)
+    try:
+        subprocess.run(self.argv, cwd=work, env=env, stdin=subprocess.DEVNULL, check=False)
+    finally:
+        self.lab.close_cycle(ctx)
+    read_diagnostics_file(ctx, gateway_of(ctx), cycle_dir / "diagnostics.jsonl")
+    replace_tree(ctx.work_dir, work)
+
+
+def control_corpus(quick: bool) -> dict[str, Any]:
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._emulator._commands import run_with_command
+    from provebench.pilot._profiles import corpus_config
+    from provebench.pilot.agents import _external
+
+    importer = Path(__file__).resolve().parents[1] / "examples" / "gdrive_importer" / "importer.py"
+    seconds: dict[str, list[float]] = {"sealed": [], "plain": []}
+    exact = True
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "corpus"
+        profile = "public" if quick else "control"
+        write_corpus(corpus_config(seed=11, profile=profile), corpus)  # type: ignore[arg-type]
+        sealed_cycle = _external.ExternalImporter.run_cycle
+        for attempt, label in enumerate(("sealed", "plain") * (1 if quick else 2)):
+            _external.ExternalImporter.run_cycle = (  # type: ignore[method-assign]
+                sealed_cycle if label == "sealed" else _plain_cycle
+            )
+            out = Path(tmp) / f"{label}-{attempt}"
+            start = time.perf_counter()
+            try:
+                run_with_command(corpus, f"python {importer}", out)
+            finally:
+                _external.ExternalImporter.run_cycle = sealed_cycle  # type: ignore[method-assign]
+            seconds[label].append(time.perf_counter() - start)
+            exact &= (out / "register.csv").read_bytes() == (
+                corpus / "expected_final_rows.csv"
+            ).read_bytes()
+    sealed, plain = min(seconds["sealed"]), min(seconds["plain"])
+    return {
+        "corpus": f"{profile}, seed 11",
+        "sealed_sec": [round(v, 2) for v in seconds["sealed"]],
+        "plain_sec": [round(v, 2) for v in seconds["plain"]],
+        "ratio_sealed_vs_plain_best": round(sealed / plain, 2),
+        "registers_equal_expected": exact,
+    }
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     figures = {
         "quick": quick,
         "startup": startup(5 if quick else 30),
         "in_process_class": cycles(quick),
+        "control_corpus_external": control_corpus(quick),
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print(json.dumps(figures, indent=2, sort_keys=True))
-    return 0 if figures["in_process_class"]["same_register"] else 1
+    exact = figures["control_corpus_external"]["registers_equal_expected"]
+    return 0 if figures["in_process_class"]["same_register"] and exact else 1
 
 
 if __name__ == "__main__":
