@@ -146,3 +146,18 @@ def test_a_run_resumes_only_under_the_limits_it_started_with(tmp_path: Path, imp
     same = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(out), "--quiet",
                    "--agent", importer)  # fmt: skip
     assert same.returncode == 0, same.stderr
+
+
+def test_a_killed_laboratorys_launch_cgroups_are_swept_by_the_next_one() -> None:
+    from provebench.sandbox._limits import _own_v1_path
+
+    base = _own_v1_path("pids")
+    if base is None:
+        pytest.skip("no writable cgroup v1 pids hierarchy on this machine")
+    dead = subprocess.Popen(["true"])  # a pid that has surely ended
+    dead.wait()
+    stale = base / f"provebench-{dead.pid}-0"
+    stale.mkdir()
+    sweep = "from provebench.sandbox._limits import *; make_cgroup(DEFAULT_LIMITS).remove()"
+    subprocess.run([sys.executable, "-c", sweep], check=True, timeout=60)
+    assert not stale.exists()

@@ -128,6 +128,23 @@ def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
 
+def _sweep_stale(base: Path) -> None:
+    """Remove the empty launch cgroups of provebench processes that died without removing them
+    (killed with SIGKILL): named `provebench-PID-N`, PID no longer running. Once per process."""
+    for entry in base.glob("provebench-*-*"):
+        try:
+            pid = int(entry.name.split("-")[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                entry.rmdir()  # refused while it still holds a process
+        except (ValueError, OSError):
+            continue
+
+
+_swept: set[Path] = set()
+
+
 def make_cgroup(limits: Limits) -> Cgroup | None:
     """A v1 pids (and memory) cgroup for one launch, or None where the machine has none that
     provebench may write (see the module docstring)."""
@@ -137,12 +154,18 @@ def make_cgroup(limits: Limits) -> Cgroup | None:
         pids = _own_v1_path("pids")
         if pids is None:
             return None
+        if pids not in _swept:
+            _swept.add(pids)
+            _sweep_stale(pids)
         directory = pids / name
         directory.mkdir()
         made.append(directory)
         _write(directory / "pids.max", str(limits.processes))
         memory = _own_v1_path("memory")
         if memory is not None:
+            if memory not in _swept:
+                _swept.add(memory)
+                _sweep_stale(memory)
             directory = memory / name
             directory.mkdir()
             made.append(directory)
