@@ -251,45 +251,35 @@ def assert_every_attack_held(
     assert pids and all("succeeded []" in line or "refused" in line for line in pids), pids
 
 
-def test_an_external_program_reaches_nothing_but_the_laboratory(
-    corpus: Path, tmp_path: Path
+@pytest.mark.parametrize("kind", ["program", "class"])
+def test_a_candidate_reaches_nothing_but_the_laboratory(
+    corpus: Path, tmp_path: Path, kind: str
 ) -> None:
-    pytest.importorskip("cryptography")
+    """An `--agent-cmd` program and an in-process class, each run sealed, make every attack."""
+    if kind == "program":
+        pytest.importorskip("cryptography")
     listener = Listener()
-    marker = f"provebench-daemon-{os.getpid()}-external"
+    marker = f"provebench-daemon-{os.getpid()}-{kind}"
     run = tmp_path / "run"
-    script = tmp_path / "attacker.py"
-    script.write_text(program(corpus, run, listener.port, marker), encoding="utf-8")
+    source = tmp_path / "attacker.py"
+    text = (program if kind == "program" else importer_class)(corpus, run, listener.port, marker)
+    source.write_text(text, encoding="utf-8")
+    agent = (
+        ("--agent-cmd", f"{sys.executable} {source}")
+        if kind == "program"
+        else ("--agent", f"{source}:Attacker")
+    )
     before = tree_digest(corpus)
     try:
         result = run_cli(
-            "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
-            "--agent-cmd", f"{sys.executable} {script}",
-        )  # fmt: skip
+            "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet", *agent
+        )
     finally:
         listener.close()
     assert result.returncode == 0, result.stderr
     assert_every_attack_held(corpus, run, before, listener, marker)
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
     assert record["isolation"]["mode"] == "sandbox"
-
-
-def test_an_in_process_class_reaches_nothing_but_its_ctx(corpus: Path, tmp_path: Path) -> None:
-    listener = Listener()
-    marker = f"provebench-daemon-{os.getpid()}-class"
-    run = tmp_path / "run"
-    source = tmp_path / "attacker.py"
-    source.write_text(importer_class(corpus, run, listener.port, marker), encoding="utf-8")
-    before = tree_digest(corpus)
-    try:
-        result = run_cli(
-            "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
-            "--agent", f"{source}:Attacker",
-        )  # fmt: skip
-    finally:
-        listener.close()
-    assert result.returncode == 0, result.stderr
-    assert_every_attack_held(corpus, run, before, listener, marker)
 
 
 CTX_INTROSPECTION = """

@@ -161,3 +161,29 @@ def test_a_killed_laboratorys_launch_cgroups_are_swept_by_the_next_one() -> None
     sweep = "from provebench.sandbox._limits import *; make_cgroup(DEFAULT_LIMITS).remove()"
     subprocess.run([sys.executable, "-c", sweep], check=True, timeout=60)
     assert not stale.exists()
+
+
+def test_a_cycles_work_folder_is_carried_back_however_the_cycle_ends(tmp_path: Path) -> None:
+    from provebench.sandbox._channel import CandidateFailed
+    from provebench.sandbox._limits import MIB, Limits
+    from provebench.sandbox._workdir import cycle_folder
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "journal").write_text("cycle 1\n", encoding="utf-8")
+    limits = Limits(work_dir_mib=1)
+    with pytest.raises(KeyboardInterrupt), cycle_folder(work, limits) as folder:
+        assert (folder / "work" / "journal").read_text(encoding="utf-8") == "cycle 1\n"
+        (folder / "work" / "journal").write_text("cycle 2\n", encoding="utf-8")
+        os.mkfifo(folder / "work" / "pipe")  # not carried: opening it would block
+        raise KeyboardInterrupt  # the cycle ended by an exception: what it wrote still counts
+    assert sorted(p.name for p in work.iterdir()) == ["journal"]
+    assert (work / "journal").read_text(encoding="utf-8") == "cycle 2\n"
+    assert not folder.exists()
+    with (
+        pytest.raises(CandidateFailed, match="over the 1 MiB limit"),
+        cycle_folder(work, limits) as folder,
+    ):
+        (folder / "work" / "big").write_bytes(b"x" * (2 * MIB))
+    assert sorted(p.name for p in work.iterdir()) == ["journal"]  # dropped, not carried
+    assert not folder.exists()

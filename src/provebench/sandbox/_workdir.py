@@ -7,11 +7,15 @@ the cycle ends, and a folder over the limit is not carried into the next cycle (
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
 
 
@@ -54,6 +58,27 @@ def replace_tree(target: Path, source: Path) -> None:
             shutil.copy2(child, destination, follow_symlinks=False)
 
 
+@contextlib.contextmanager
+def cycle_folder(work_dir: Path, limits: Limits, parent: Path | None = None) -> Iterator[Path]:
+    """A private folder for one sealed cycle (`/sandbox` inside), removed afterwards. Its `work/`
+    starts as a copy of the importer's work directory and is carried back when the cycle ends —
+    however it ends, as an in-process importer's own directory would keep what it wrote — unless
+    it grew over the limit: then it is dropped and the cycle fails with `CandidateFailed`."""
+    folder = Path(tempfile.mkdtemp(prefix="provebench-cycle-", dir=parent))
+    try:
+        copy_tree(work_dir, folder / "work")
+        try:
+            yield folder
+        finally:
+            oversized = work_dir_over_limit(folder / "work", limits)
+            if oversized is None:
+                replace_tree(work_dir, folder / "work")
+        if oversized is not None:
+            raise CandidateFailed("WorkDirectoryTooLarge", oversized)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def tree_bytes(root: Path) -> int:
     total = 0
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -76,4 +101,4 @@ def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
     )
 
 
-__all__ = ["copy_tree", "replace_tree", "tree_bytes", "work_dir_over_limit"]
+__all__ = ["copy_tree", "cycle_folder", "replace_tree", "tree_bytes", "work_dir_over_limit"]

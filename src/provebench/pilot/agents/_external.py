@@ -28,9 +28,7 @@ the log: output may hold temporary paths, and the log must not depend on them.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
@@ -54,7 +52,7 @@ from provebench.sandbox._policy import (
     SANDBOX_WORK,
     code_paths_for_command,
 )
-from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
+from provebench.sandbox._workdir import cycle_folder
 
 DEFAULT_TIMEOUT_SEC = 600.0
 DIAGNOSTICS_FILE = "diagnostics.jsonl"
@@ -107,12 +105,8 @@ class ExternalImporter:
         self.policy = policy
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        cycle_dir = Path(tempfile.mkdtemp(prefix="cycle-", dir=self.lab.private_dir))
-        try:
-            work = cycle_dir / "work"
-            copy_tree(ctx.work_dir, work)
-            self._cycle_key(cycle_dir)
-            env = self.environment(ctx)
+        with cycle_folder(ctx.work_dir, self.policy.limits, self.lab.private_dir) as folder:
+            self._cycle_key(folder)
             command = [
                 sys.executable, "-I", "-S", FORWARDER,
                 str(self.lab.server.port), LAB_SOCKET, "--", *self.argv,
@@ -123,21 +117,14 @@ class ExternalImporter:
                 outcome = run_sandboxed(
                     self.policy,
                     command,
-                    private_dir=cycle_dir,
-                    env=env,
+                    private_dir=folder,
+                    env=self.environment(ctx),
                     timeout=self.timeout_sec,
                     extra_binds=binds,
                 )
             finally:
                 self.lab.close_cycle(ctx)
-            read_diagnostics_file(ctx, gateway_of(ctx), cycle_dir / DIAGNOSTICS_FILE)
-            oversized = work_dir_over_limit(work, self.policy.limits)
-            if oversized is None:
-                replace_tree(ctx.work_dir, work)
-        finally:
-            shutil.rmtree(cycle_dir, ignore_errors=True)
-        if oversized is not None:
-            raise ExternalImporterFailed(oversized)
+            read_diagnostics_file(ctx, gateway_of(ctx), folder / DIAGNOSTICS_FILE)
         if outcome.returncode is None:
             raise ExternalImporterFailed(f"the importer did not exit within {self.timeout_sec}s")
         if outcome.returncode != 0:

@@ -30,7 +30,7 @@ from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK
-from provebench.sandbox._workdir import copy_tree, replace_tree, work_dir_over_limit
+from provebench.sandbox._workdir import cycle_folder
 
 WORKER = "provebench.pilot.agents._worker"
 IDENTIFY_TIMEOUT_SEC = 120.0
@@ -98,23 +98,11 @@ class SandboxedImporter:
         self.policy = policy
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        cycle_dir = Path(tempfile.mkdtemp(prefix="provebench-cycle-"))
-        try:
-            work = cycle_dir / "work"
-            copy_tree(ctx.work_dir, work)
-            settings = {
-                "time_zone": ctx.time_zone,
-                "run_version": ctx.run_version,
-                "work_dir": SANDBOX_WORK,
-            }
-            ending = _converse(self.policy, self.code, "run", cycle_dir, ctx, settings)
-            oversized = work_dir_over_limit(work, self.policy.limits)
-            if oversized is None:
-                replace_tree(ctx.work_dir, work)
-        finally:
-            shutil.rmtree(cycle_dir, ignore_errors=True)
-        if oversized is not None:
-            raise CandidateFailed("WorkDirectoryTooLarge", oversized)
+        settings = {"time_zone": ctx.time_zone, "run_version": ctx.run_version}
+        with cycle_folder(ctx.work_dir, self.policy.limits) as folder:
+            ending = _converse(
+                self.policy, self.code, "run", folder, ctx, {**settings, "work_dir": SANDBOX_WORK}
+            )
         if "failed" in ending:  # the worker's word: any shape, shown as text
             failed = ending["failed"] if isinstance(ending["failed"], dict) else {}
             raise CandidateFailed(
