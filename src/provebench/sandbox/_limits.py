@@ -145,6 +145,17 @@ def _sweep_stale(base: Path) -> None:
 _swept: set[Path] = set()
 
 
+def _new_cgroup(base: Path, name: str, made: list[Path], limit_file: str, value: int) -> None:
+    """Make `base/name` with its one limit (after a first sweep of `base`), noted in `made`."""
+    if base not in _swept:
+        _swept.add(base)
+        _sweep_stale(base)
+    directory = base / name
+    directory.mkdir()
+    made.append(directory)
+    _write(directory / limit_file, str(value))
+
+
 def make_cgroup(limits: Limits) -> Cgroup | None:
     """A v1 pids (and memory) cgroup for one launch, or None where the machine has none that
     provebench may write (see the module docstring)."""
@@ -154,22 +165,10 @@ def make_cgroup(limits: Limits) -> Cgroup | None:
         pids = _own_v1_path("pids")
         if pids is None:
             return None
-        if pids not in _swept:
-            _swept.add(pids)
-            _sweep_stale(pids)
-        directory = pids / name
-        directory.mkdir()
-        made.append(directory)
-        _write(directory / "pids.max", str(limits.processes))
+        _new_cgroup(pids, name, made, "pids.max", limits.processes)
         memory = _own_v1_path("memory")
         if memory is not None:
-            if memory not in _swept:
-                _swept.add(memory)
-                _sweep_stale(memory)
-            directory = memory / name
-            directory.mkdir()
-            made.append(directory)
-            _write(directory / "memory.limit_in_bytes", str(limits.memory_mib * MIB))
+            _new_cgroup(memory, name, made, "memory.limit_in_bytes", limits.memory_mib * MIB)
     except OSError:
         Cgroup(made, "").remove()
         return None

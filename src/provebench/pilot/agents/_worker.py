@@ -187,7 +187,9 @@ class _Clock(_Remote):
 
 
 class _Context:
-    """The worker's `ctx`: the attributes of `CycleContext`, every call a message."""
+    """The worker's `ctx`: the attributes of `CycleContext`, every call a message. (Its slots
+    are written out, not taken from `CycleContext`: importing the laboratory's context would
+    import the gateway's machinery into every worker.)"""
 
     __slots__ = (
         "clock",
