@@ -187,3 +187,18 @@ def test_a_cycles_work_folder_is_carried_back_however_the_cycle_ends(tmp_path: P
         (folder / "work" / "big").write_bytes(b"x" * (2 * MIB))
     assert sorted(p.name for p in work.iterdir()) == ["journal"]  # dropped, not carried
     assert not folder.exists()
+
+
+def test_private_folders_of_a_killed_laboratory_are_swept(tmp_path: Path) -> None:
+    from provebench.sandbox._private import private_folder, sweep_stale_folders
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f"provebench-cycle-{dead.pid}-abcd1234"
+    (stale / "work").mkdir(parents=True)
+    alive = private_folder("cycle", tmp_path)  # this process's: kept
+    assert alive.name.startswith(f"provebench-cycle-{os.getpid()}-")
+    unrelated = tmp_path / "provebench-pilot-corpora-x1"  # not a private folder's name
+    unrelated.mkdir()
+    assert sweep_stale_folders(tmp_path) == [stale]
+    assert not stale.exists() and alive.is_dir() and unrelated.is_dir()

@@ -11,12 +11,12 @@ import contextlib
 import os
 import shutil
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
+from provebench.sandbox._private import private_folder
 
 
 def _special_files(folder: str, names: list[str]) -> set[str]:
@@ -64,7 +64,7 @@ def cycle_folder(work_dir: Path, limits: Limits, parent: Path | None = None) -> 
     starts as a copy of the importer's work directory and is carried back when the cycle ends —
     however it ends, as an in-process importer's own directory would keep what it wrote — unless
     it grew over the limit: then it is dropped and the cycle fails with `CandidateFailed`."""
-    folder = Path(tempfile.mkdtemp(prefix="provebench-cycle-", dir=parent))
+    folder = private_folder("cycle", parent)
     try:
         copy_tree(work_dir, folder / "work")
         try:

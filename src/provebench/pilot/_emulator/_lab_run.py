@@ -10,7 +10,6 @@ rows after the cycle (the runner confirms exactly those rows, in that order).
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 from provebench.ledger import Ledger
@@ -19,6 +18,7 @@ from provebench.pilot._emulator._server import LabServer, LabSession, gateway_of
 from provebench.pilot._emulator._sheets import SheetLayout
 from provebench.pilot._lab import CycleContext
 from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
+from provebench.sandbox._private import private_folder
 
 # A fixed id, so that nothing an importer sees or the log records depends on the run.
 SPREADSHEET_ID = "1provebenchLabCallRegister0000000000000000"
@@ -67,7 +67,7 @@ class EmulatedLab:
     def __init__(self, *, serve_mode: bool = False, port: int = 0, host: str = "127.0.0.1"):
         self.session = LabSession(LAYOUT, serve_mode=serve_mode)
         self.server = LabServer(self.session, host=host, port=port)
-        self.private_dir = Path(tempfile.mkdtemp(prefix="provebench-lab-"))
+        self.private_dir = private_folder("lab")
         self.account = ServiceAccount(self.token_uri)
         self.session.account = self.account
         self.credentials_path = self.private_dir / SERVICE_ACCOUNT_FILE

@@ -16,7 +16,6 @@ from __future__ import annotations
 import shutil
 import socket
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,6 +29,7 @@ from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK
+from provebench.sandbox._private import private_folder
 from provebench.sandbox._workdir import cycle_folder
 
 WORKER = "provebench.pilot.agents._worker"
@@ -168,7 +168,7 @@ def sandboxed_agent(
     """The run's agent for a candidate class: located, identified in the sandbox, run there."""
     code = locate(spec, "--agent")
     policy = policy_for(code.shown, secrets, limits=limits)
-    probe_dir = Path(tempfile.mkdtemp(prefix="provebench-identify-"))
+    probe_dir = private_folder("identify")
     try:
         ending = _converse(policy, code, "identify", probe_dir, None, None)
     finally:

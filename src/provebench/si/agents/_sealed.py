@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
+from provebench.sandbox._private import private_folder
 from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task
 
 WORKER = "provebench.si.agents._worker"
@@ -80,7 +80,7 @@ class _Sealed:
     def converse(self, task: Task | None, call: CallTool | None) -> dict[str, Any]:
         """Start the agent and serve it; the first `agent` announcement when `task` is None,
         else its answer (`CandidateFailed` for everything else)."""
-        private = Path(tempfile.mkdtemp(prefix="provebench-agent-"))
+        private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
         try:

@@ -1,0 +1,50 @@
+"""The laboratory's private folders: one per sealed cycle, per identification, per emulator.
+
+Each is made by `mkdtemp` (mode 0700) under the system's temporary folder and removed when its
+work is done. A laboratory killed with SIGKILL cannot remove its own, so each name carries the
+process id that made it, and the first private folder a process makes sweeps the folders whose
+process no longer runs. A process id that was reused keeps a stale folder for a while longer,
+never the other way round.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+_PREFIX = "provebench-"
+_swept = False
+
+
+def private_folder(kind: str, parent: Path | None = None) -> Path:
+    """A new private folder `provebench-KIND-PID-XXXXXXXX` (in `parent`, or the temp folder)."""
+    global _swept
+    if not _swept and parent is None:
+        _swept = True
+        sweep_stale_folders(Path(tempfile.gettempdir()))
+    return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{kind}-{os.getpid()}-", dir=parent))
+
+
+def sweep_stale_folders(root: Path) -> list[Path]:
+    """Remove the private folders in `root` whose process no longer runs; the ones removed."""
+    removed: list[Path] = []
+    uid = os.getuid()
+    for entry in root.glob(f"{_PREFIX}*-*-*"):
+        parts = entry.name[len(_PREFIX) :].split("-")
+        if len(parts) < 3 or not parts[1].isdigit():
+            continue
+        try:
+            if not entry.is_dir() or entry.is_symlink() or entry.lstat().st_uid != uid:
+                continue
+            os.kill(int(parts[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+        except (OSError, ValueError):
+            continue
+    return removed
+
+
+__all__ = ["private_folder", "sweep_stale_folders"]
