@@ -32,6 +32,13 @@ def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) 
     assert reference["scorer_pass"] is True
     assert reference["critical_violation_count"] == 0
     assert noop["scorer_pass"] is False
+    # The demo's candidate knows where the answer key lies; sealed, it could not read it.
+    candidate = json.loads((out / "run-answer-key-reader" / "verdict.json").read_text())
+    assert candidate["result_evidence"]["isolation"]["mode"] == "sandbox"
+    assert candidate["laboratory_pass"] is False
+    assert candidate["metrics"]["overall"]["completeness"]["value"] == 0.0
+    notes = (out / "run-answer-key-reader" / "diagnostics.jsonl").read_text()
+    assert "answer key not readable: FileNotFoundError" in notes
     assert "correct_root_cause" in completed.stdout
     for agent in ("reference", "noop"):  # each pilot verdict has its HTML report beside it
         page = (out / f"run-{agent}" / "report.html").read_text(encoding="utf-8")

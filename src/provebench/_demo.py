@@ -4,7 +4,9 @@ Every step is a real `provebench` command run as a subprocess (printed before it
 demo exercises exactly what the README documents: validate and score the shipped SI scenario
 and its example evidence, prove every shipped scenario's answer key in the simulator and run
 the scripted agents there, then generate a pilot 03 corpus, run the reference and the no-op
-importer in the laboratory, and evaluate both runs. Outputs go to one folder (default
+importer in the laboratory, and a candidate importer that knows where the corpus lies and tries
+to read its answer key — which runs sealed in the sandbox, like every importer provebench did not
+ship (docs/sandbox.md) — and evaluate all three runs. Outputs go to one folder (default
 `out/demo`), which the demo only ever replaces when it made it itself.
 """
 
@@ -28,6 +30,33 @@ from provebench._paths import check_output_dir
 
 _MARKER = ".provebench-demo"
 DEFAULT_SEED = 3
+CANDIDATE = "answer-key-reader"
+# A candidate that implements no rule: it appends the corpus's answer key, if it can read it.
+_CANDIDATE_SOURCE = '''"""The demo's candidate: it looks for the answer key and appends it."""
+
+import csv
+from pathlib import Path
+
+ANSWER_KEY = Path({answer_key!r})
+COLUMNS = ("file_id", "call_local_datetime", "direction", "manager_code", "manager_name",
+           "phone", "duration_sec", "source_link")
+
+
+class AnswerKeyReader:
+    name = "answer-key-reader"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        try:
+            rows = list(csv.DictReader(ANSWER_KEY.open(encoding="utf-8")))
+        except OSError as error:
+            ctx.diagnostics.note(f"answer key not readable: {{type(error).__name__}}")
+            return
+        confirmed = ctx.confirmed.all()
+        ctx.sheets.append_rows(
+            [{{c: row[c] for c in COLUMNS}} for row in rows if row["file_id"] not in confirmed]
+        )
+'''
 
 
 @dataclass(frozen=True)
@@ -142,27 +171,23 @@ def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[st
         ),
         capture=False,
     )
+    candidate = out_dir / "candidate" / "answer_key_reader.py"
+    candidate.parent.mkdir()
+    candidate.write_text(
+        _CANDIDATE_SOURCE.format(answer_key=str(corpus / "expected_final_rows.csv")),
+        encoding="utf-8",
+    )
     verdicts: dict[str, dict[str, Any]] = {}
-    for agent in ("reference", "noop"):
+    specs = {"reference": "reference", "noop": "noop", CANDIDATE: f"{candidate}:AnswerKeyReader"}
+    for agent, spec in specs.items():
         run_dir = out_dir / f"run-{agent}"
-        _run(
-            console,
-            _Step(
-                f"Run the {agent} importer in the laboratory",
-                [
-                    "pilot",
-                    "run",
-                    "--corpus",
-                    str(corpus),
-                    "--agent",
-                    agent,
-                    "--out",
-                    str(run_dir),
-                    "--quiet",
-                ],
-            ),
-            capture=False,
+        title = (
+            f"Run the {agent} importer in the laboratory"
+            if agent != CANDIDATE
+            else "Run a candidate that tries to read the answer key (sealed in the sandbox)"
         )
+        command = ["pilot", "run", "--corpus", str(corpus), "--agent", spec]
+        _run(console, _Step(title, [*command, "--out", str(run_dir), "--quiet"]), capture=False)
         # Exit 1 is the evaluator's "evaluated, did not pass": the expected outcome for noop.
         _run(
             console,
@@ -221,18 +246,22 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     pilot_table = Table(title=f"Pilot 03: laboratory runs on the public corpus (seed {seed})")
     for column in (
         "importer",
+        "isolation",
         "scorer_pass",
         "completeness",
         "Perf_shadow",
         "violations",
-        "escrow released",
+        "escrow",
     ):
         pilot_table.add_column(column)
     for agent, verdict in verdicts.items():
         metrics = verdict["metrics"]["overall"] if verdict.get("metrics") else {}
         escrow = verdict.get("escrow") or {}
+        isolation = (verdict.get("result_evidence") or {}).get("isolation") or {}
+        mode = str(isolation.get("mode", "-"))
         pilot_table.add_row(
             agent,
+            "shipped" if mode == "trusted-shipped" else mode,
             str(verdict["scorer_pass"]),
             f"{metrics['completeness']['value']:.3f}" if metrics else "-",
             f"{verdict['perf_shadow']:.3f}" if verdict["perf_shadow"] is not None else "-",
@@ -247,11 +276,14 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     console.print(f"\nEverything the demo wrote is in {shown(out_dir)}/", markup=False)
 
     expected = (
-        verdicts["reference"]["scorer_pass"] is True and verdicts["noop"]["scorer_pass"] is False
+        verdicts["reference"]["scorer_pass"] is True
+        and verdicts["noop"]["scorer_pass"] is False
+        and verdicts[CANDIDATE]["laboratory_pass"] is False
     )
     if not expected:
         console.print(
-            "[bold red]unexpected outcome: the reference importer must pass and noop fail[/]"
+            "[bold red]unexpected outcome: the reference importer must pass, noop and the "
+            "sealed candidate fail[/]"
         )
         return 1
     laboratory_scores = {name: score for name, _band, score in laboratory_results}
