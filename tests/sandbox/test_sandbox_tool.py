@@ -3,6 +3,7 @@ the policy hides what it must, wherever it lies (docs/sandbox.md)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -202,3 +203,41 @@ def test_private_folders_of_a_killed_laboratory_are_swept(tmp_path: Path) -> Non
     unrelated.mkdir()
     assert sweep_stale_folders(tmp_path) == [stale]
     assert not stale.exists() and alive.is_dir() and unrelated.is_dir()
+
+
+def test_a_module_class_of_the_operators_own_package_runs_sealed(tmp_path: Path) -> None:
+    """`--agent package.module:Class` is found on the import path without being imported, and
+    its package (not the folder around it) is what the sandbox shows."""
+    package = tmp_path / "code" / "acme_importers"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "helper.py").write_text("GREETING = 'from the package'\n", encoding="utf-8")
+    (package / "importer.py").write_text(
+        "from pathlib import Path\n"
+        "from acme_importers.helper import GREETING\n\n"
+        "class Importer:\n    name = 'acme'\n    version = '2'\n\n"
+        "    def run_cycle(self, ctx):\n        ctx.diagnostics.note(GREETING)\n"
+        "        beside = Path(__file__).parents[1] / 'secret.txt'\n"
+        "        ctx.diagnostics.note('beside: ' + str(beside.exists()))\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "code" / "secret.txt").write_text("beside the package", encoding="utf-8")
+    corpus = make_small_corpus(tmp_path)
+    out = tmp_path / "run"
+    result = subprocess.run(
+        [sys.executable, "-m", "provebench", "pilot", "run", "--corpus", str(corpus),
+         "--out", str(out), "--quiet", "--agent", "acme_importers.importer:Importer"],
+        capture_output=True, text=True, cwd=tmp_path / "code", timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert record["agent"] == {
+        "spec": "acme_importers.importer:Importer", "name": "acme", "version": "2",
+    }  # fmt: skip
+    assert record["isolation"]["mode"] == "sandbox"
+    notes = [
+        json.loads(line)["message"]
+        for line in (out / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["channel"] == "note"
+    ]
+    assert notes and set(notes) == {"from the package", "beside: False"}
