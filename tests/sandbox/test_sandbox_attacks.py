@@ -480,6 +480,8 @@ class Forger:
             {"call": "sheets.append_rows", "args": [[{"file_id": 1}]], "kwargs": {}},
             "SandboxedWorkerLost",
         ),
+        # A call named by no name (a list): answered as no such call, the same way.
+        ({"call": ["drive", "list_files"], "args": [], "kwargs": {}}, "SandboxedWorkerLost"),
     ],
 )
 def test_a_candidate_speaking_on_its_workers_channel_breaks_nothing(
@@ -498,7 +500,7 @@ def test_a_candidate_speaking_on_its_workers_channel_breaks_nothing(
         assert errors == []  # the worker's own word ends the cycle
     else:
         assert errors == [agent_error] * SMALL["cycles"]
-    if isinstance(forged, dict) and "call" in forged:
+    if isinstance(forged, dict) and forged.get("call") == "sheets.append_rows":
         appends = [e["payload"] for e in log_entries(run) if e["kind"] == "sheets.append"]
         assert len(appends) == SMALL["cycles"] and all("error" in a for a in appends)
     verified = run_cli("log", "verify", str(run / "ledger.sqlite"))

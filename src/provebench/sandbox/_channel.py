@@ -15,12 +15,13 @@ import select
 import socket
 import struct
 import time
+from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from provebench._jsonfile import loads_keeping_surrogates
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
-_HEADER = struct.Struct(">I")
+FRAME_HEADER = struct.Struct(">I")
 
 
 class ChannelBroken(Exception):
@@ -41,10 +42,24 @@ def failure_type(error: BaseException) -> str:
     return error.type_name if isinstance(error, CandidateFailed) else type(error).__name__
 
 
-def encode_frame(message: Any) -> bytes:
-    body = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    data = body.encode("ascii")
-    return _HEADER.pack(len(data)) + data
+def _ascii_json(message: Any, default: Callable[[Any], Any] | None) -> bytes:
+    """One message as the protocols carry it, both ways: compact ASCII JSON, no NaN (a lone
+    surrogate travels as its escape; the reader decides what to make of it)."""
+    text = json.dumps(
+        message, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=default
+    )
+    return text.encode("ascii")
+
+
+def encode_frame(message: Any, default: Callable[[Any], Any] | None = None) -> bytes:
+    """A frame of the workers' channel: the body's length (4 bytes, big-endian), the body."""
+    body = _ascii_json(message, default)
+    return FRAME_HEADER.pack(len(body)) + body
+
+
+def encode_line(message: Any) -> bytes:
+    """A line of the SI agent protocol (docs/si-agents.md)."""
+    return _ascii_json(message, None) + b"\n"
 
 
 class Ended(Protocol):
@@ -87,7 +102,7 @@ class Channel:
             raise ChannelBroken(f"the worker's end is closed ({error.strerror})") from error
 
     def receive(self) -> Any:
-        (length,) = _HEADER.unpack(self._exactly(_HEADER.size))
+        (length,) = FRAME_HEADER.unpack(self._exactly(FRAME_HEADER.size))
         if length > MAX_FRAME_BYTES:
             raise ChannelBroken(f"a message of {length} bytes, over {MAX_FRAME_BYTES}")
         data = self._exactly(length)
@@ -140,9 +155,8 @@ class LineChannel:
         self.buffer = b""
 
     def send(self, message: Any) -> None:
-        body = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
         try:
-            self.to_worker.write(body.encode("ascii") + b"\n")
+            self.to_worker.write(encode_line(message))
             self.to_worker.flush()
         except (OSError, ValueError) as error:
             raise ChannelBroken("the agent closed its standard input") from error
@@ -169,6 +183,7 @@ class LineChannel:
 
 
 __all__ = [
+    "FRAME_HEADER",
     "MAX_FRAME_BYTES",
     "MAX_LINE_BYTES",
     "CandidateFailed",
@@ -176,5 +191,6 @@ __all__ = [
     "ChannelBroken",
     "LineChannel",
     "encode_frame",
+    "encode_line",
     "failure_type",
 ]

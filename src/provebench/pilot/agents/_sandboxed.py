@@ -48,39 +48,52 @@ def _file(file: Any) -> list[Any]:
     return [*file[:7], None if file.metadata is None else list(file.metadata)]
 
 
-# Every call a worker may make: the `CycleContext` method it stands for, and how its answer
-# travels. Anything else is answered as a TypeError, as a missing method would be in-process.
-_CALLS: dict[str, Callable[[CycleContext, list[Any], dict[str, Any]], Any]] = {
-    "drive.list_files": lambda c, a, k: _page(c.drive.list_files(*a, **k)),
-    "drive.get_file": lambda c, a, k: _file(c.drive.get_file(*a, **k)),
-    "drive.delete_file": lambda c, a, k: c.drive.delete_file(*a, **k),
-    "drive.rename_file": lambda c, a, k: c.drive.rename_file(*a, **k),
-    "drive.move_file": lambda c, a, k: c.drive.move_file(*a, **k),
-    "drive.upload": lambda c, a, k: c.drive.upload(*a, **k),
-    "sheets.append_rows": lambda c, a, k: c.sheets.append_rows(*a, **k),
-    "sheets.delete_row": lambda c, a, k: c.sheets.delete_row(*a, **k),
-    "sheets.update_row": lambda c, a, k: c.sheets.update_row(*a, **k),
-    "sheets.set_status": lambda c, a, k: c.sheets.set_status(*a, **k),
-    "confirmed.contains": lambda c, a, k: c.confirmed.contains(*a, **k),
-    "confirmed.all": lambda c, a, k: sorted(c.confirmed.all(*a, **k)),
-    "confirmed.remove": lambda c, a, k: c.confirmed.remove(*a, **k),
-    "diagnostics.error": lambda c, a, k: c.diagnostics.error(*a, **k),
-    "diagnostics.failed_file": lambda c, a, k: c.diagnostics.failed_file(*a, **k),
-    "diagnostics.reconciliation": lambda c, a, k: c.diagnostics.reconciliation(*a, **k),
-    "diagnostics.self_check": lambda c, a, k: c.diagnostics.self_check(*a, **k),
-    "diagnostics.note": lambda c, a, k: c.diagnostics.note(*a, **k),
-    "clock.now": lambda c, a, k: c.clock.now(*a, **k),
-    "clock.sleep": lambda c, a, k: c.clock.sleep(*a, **k),
+# Every call a worker may make: `FACADE.METHOD` of `CycleContext`, nothing else (an allow-list:
+# a name from the worker never reaches `getattr` unless it is here). Anything else is answered
+# as a TypeError, as a missing method would be in-process.
+_CALLS = frozenset(
+    {
+        "drive.list_files",
+        "drive.get_file",
+        "drive.delete_file",
+        "drive.rename_file",
+        "drive.move_file",
+        "drive.upload",
+        "sheets.append_rows",
+        "sheets.delete_row",
+        "sheets.update_row",
+        "sheets.set_status",
+        "confirmed.contains",
+        "confirmed.all",
+        "confirmed.remove",
+        "diagnostics.error",
+        "diagnostics.failed_file",
+        "diagnostics.reconciliation",
+        "diagnostics.self_check",
+        "diagnostics.note",
+        "clock.now",
+        "clock.sleep",
+    }
+)
+# How an answer that is not JSON as it is travels (every other answer is).
+_ENCODE: dict[str, Callable[[Any], Any]] = {
+    "drive.list_files": _page,
+    "drive.get_file": _file,
+    "confirmed.all": sorted,
 }
 
 
 def _answer(ctx: CycleContext, message: dict[str, Any]) -> dict[str, Any]:
     name, args, kwargs = message.get("call"), message.get("args"), message.get("kwargs")
-    call = _CALLS.get(name) if isinstance(name, str) else None
-    if call is None or not isinstance(args, list) or not isinstance(kwargs, dict):
+    # `isinstance` first: a name that is a list is no name, and cannot even be looked up.
+    known = isinstance(name, str) and name in _CALLS
+    if not known or not isinstance(args, list) or not isinstance(kwargs, dict):
         return {"error": {"class": "TypeError", "message": f"no such call: {name!r}"}}
+    assert isinstance(name, str)
+    facade, method = name.split(".")
     try:
-        return {"ok": call(ctx, args, kwargs)}
+        answer = getattr(getattr(ctx, facade), method)(*args, **kwargs)
+        return {"ok": _ENCODE[name](answer) if name in _ENCODE else answer}
     except LabError as error:
         return {"error": {"class": type(error).__name__, "message": error.message}}
     except (TypeError, ValueError) as error:  # arguments that do not fit: the caller's error

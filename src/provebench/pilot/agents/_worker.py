@@ -17,27 +17,25 @@ from __future__ import annotations
 
 import json
 import socket
-import struct
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-_HEADER = struct.Struct(">I")
+from provebench.sandbox._channel import FRAME_HEADER, encode_frame
 
 
 class _Link:
+    """The worker's end of the channel (`sandbox._channel`: one frame format both ways)."""
+
     def __init__(self, fd: int) -> None:
         self.sock = socket.socket(fileno=fd)
 
     def send(self, message: Any) -> None:
-        body = json.dumps(
-            message, ensure_ascii=True, allow_nan=False, separators=(",", ":"), default=_plain
-        ).encode("ascii")
-        self.sock.sendall(_HEADER.pack(len(body)) + body)
+        self.sock.sendall(encode_frame(message, default=_plain))
 
     def receive(self) -> Any:
-        (length,) = _HEADER.unpack(self._exactly(_HEADER.size))
+        (length,) = FRAME_HEADER.unpack(self._exactly(FRAME_HEADER.size))
         return json.loads(self._exactly(length))
 
     def _exactly(self, size: int) -> bytes:

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from provebench.sandbox._channel import encode_line
+
 
 @dataclass(frozen=True)
 class _Tool:
@@ -38,8 +40,7 @@ class _Protocol:
         self.out = out
 
     def send(self, message: Any) -> None:
-        line = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-        self.out.write(line.encode("ascii") + b"\n")
+        self.out.write(encode_line(message))
         self.out.flush()
 
     def receive(self) -> Any:
