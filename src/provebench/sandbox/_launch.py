@@ -43,6 +43,7 @@ class SandboxProcess:
         self.popen = popen
         self.status_fd = status_fd
         self.said = b""
+        self.gone = False  # the status pipe closed: bubblewrap itself has ended
 
     @property
     def stdin(self) -> IO[bytes] | None:
@@ -52,30 +53,30 @@ class SandboxProcess:
     def stdout(self) -> IO[bytes] | None:
         return self.popen.stdout
 
+    def _read_status(self, timeout: float) -> bool:
+        """Read what the status pipe says until the exit code, its end, or `timeout` seconds
+        (0: only what is there); whether the command has ended."""
+        deadline = time.monotonic() + timeout
+        while _EXIT_CODE.search(self.said) is None and not self.gone:
+            left = max(0.0, deadline - time.monotonic())
+            if not select.select([self.status_fd], [], [], left)[0]:
+                return False
+            chunk = os.read(self.status_fd, 4096)
+            self.said += chunk
+            self.gone = not chunk
+        return True
+
     def command_ended(self) -> bool:
         """Whether the status pipe says the command exited (reads what is there, no wait)."""
-        if _EXIT_CODE.search(self.said) is None:
-            while select.select([self.status_fd], [], [], 0)[0]:
-                chunk = os.read(self.status_fd, 4096)
-                if not chunk:
-                    return True  # bubblewrap itself is gone
-                self.said += chunk
-        return _EXIT_CODE.search(self.said) is not None
+        return self._read_status(0.0)
 
     def wait_command(self, timeout: float) -> int | None:
         """The command's exit status, or None when `timeout` seconds pass first."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = _EXIT_CODE.search(self.said)
-            if found is not None:
-                return int(found.group(1))
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.status_fd], [], [], left)[0]:
-                return None
-            chunk = os.read(self.status_fd, 4096)
-            if not chunk:  # bubblewrap itself ended without a status: its own exit code
-                return self.popen.wait()
-            self.said += chunk
+        if not self._read_status(timeout):
+            return None
+        found = _EXIT_CODE.search(self.said)
+        # No status at all: bubblewrap itself ended, and its own exit code is the answer.
+        return int(found.group(1)) if found is not None else self.popen.wait()
 
 
 _EXIT_CODE = re.compile(rb'"exit-code"\s*:\s*(-?\d+)')
@@ -86,28 +87,19 @@ class SandboxRun:
     """How a sandboxed command ended: its status, or None when its deadline passed first."""
 
     returncode: int | None
-    output_dropped: int = 0
 
 
-def _relay_output(source: IO[bytes], sink: IO[bytes] | None, counter: list[int]) -> None:
-    relayed = 0
-    while True:
-        chunk = source.read1(65536) if hasattr(source, "read1") else source.read(65536)
-        if not chunk:
-            break
-        room = MAX_OUTPUT_BYTES - relayed
+def _relay_output(source: IO[bytes], sink: IO[bytes] | None) -> None:
+    """Copy the first `MAX_OUTPUT_BYTES` to `sink`; read and drop the rest (the candidate must
+    never block on a full pipe)."""
+    room = MAX_OUTPUT_BYTES
+    while chunk := source.read1(65536):  # type: ignore[attr-defined]  # a BufferedReader
         if room > 0 and sink is not None:
             with contextlib.suppress(OSError, ValueError):
                 sink.write(chunk[:room])
                 sink.flush()
-        relayed += min(len(chunk), max(room, 0))
-        counter[0] += max(0, len(chunk) - max(room, 0))
+        room -= len(chunk)
     source.close()
-
-
-def _stderr_sink() -> IO[bytes] | None:
-    buffer = getattr(sys.stderr, "buffer", None)
-    return buffer if buffer is not None else None
 
 
 @contextlib.contextmanager
@@ -153,12 +145,10 @@ def sandbox_process(
             os.close(status_write)
             raise RuntimeError(f"cannot start the sandbox: {error.strerror}") from error
         os.close(status_write)
-        dropped = [0]
         relayed = process.stderr if protocol_stdio else process.stdout
         assert relayed is not None
-        relay = threading.Thread(
-            target=_relay_output, args=(relayed, _stderr_sink(), dropped), daemon=True
-        )
+        sink = getattr(sys.stderr, "buffer", None)
+        relay = threading.Thread(target=_relay_output, args=(relayed, sink), daemon=True)
         relay.start()
         try:
             yield SandboxProcess(process, status_read)
@@ -173,7 +163,6 @@ def sandbox_process(
             if cgroup is not None:
                 cgroup.kill_all()
             relay.join(timeout=5)
-            process.dropped_output = dropped[0]  # type: ignore[attr-defined]
 
 
 def run_sandboxed(
@@ -190,7 +179,7 @@ def run_sandboxed(
         policy, command, private_dir=private_dir, env=env, extra_binds=extra_binds
     ) as process:
         returncode = process.wait_command(timeout)
-    return SandboxRun(returncode, getattr(process.popen, "dropped_output", 0))
+    return SandboxRun(returncode)
 
 
 __all__ = ["MAX_OUTPUT_BYTES", "SandboxRun", "run_sandboxed", "sandbox_process"]
