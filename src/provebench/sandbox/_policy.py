@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import configparser
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.sandbox._limits import DEFAULT_LIMITS, Limits, process_limit_mechanism
+from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
@@ -72,6 +73,25 @@ ETC_ENTRIES = (
 PACKAGE_DIR = Path(provebench.__file__).resolve().parent
 # provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
 SHIPPED_SECRETS = (PACKAGE_DIR / "si" / "scenarios", PACKAGE_DIR / "si" / "examples")
+# The namespaces and process rules of every launch, and of the trial launch (`_tool.py`) that
+# proves, once per process, that this machine can start them.
+ISOLATION_ARGS = (
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--die-with-parent",
+    # The command is the namespace's first process: when it exits, the kernel ends every process
+    # left in the namespace at once (daemons, double forks), and there is no separate reaper for
+    # the candidate to stop with ptrace and so hold the cycle open.
+    "--as-pid-1",
+    "--new-session",
+    "--uid",
+    str(SANDBOX_UID),
+    "--gid",
+    str(SANDBOX_UID),
+    "--hostname",
+    "sandbox",
+)
 # Network: none at all, or the laboratory's endpoint alone through the in-sandbox forwarder.
 NETWORK_NONE = "none"
 NETWORK_LAB_ONLY = "lab-endpoint-only"
@@ -144,9 +164,22 @@ def code_paths_for_command(argv: Sequence[str]) -> list[Path]:
 
 def own_interpreter_paths() -> list[Path]:
     """provebench's own interpreter: the forwarder and the sandboxed worker run on it."""
-    import sys
-
     return interpreter_paths(Path(sys.executable))
+
+
+def system_args() -> list[str]:
+    """The system, read-only: its folders (a link, as on merged-/usr systems, as a link) and the
+    `/etc` entries a program needs; a new `/proc` and a minimal `/dev`."""
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        system_dir = Path(folder)
+        if system_dir.is_symlink():
+            args += ["--symlink", str(system_dir.readlink()), folder]
+        elif system_dir.is_dir():
+            args += ["--ro-bind", folder, folder]
+    for entry in ETC_ENTRIES:
+        args += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]
+    return [*args, "--proc", "/proc", "--dev", "/dev"]
 
 
 @dataclass(frozen=True)
@@ -159,7 +192,6 @@ class SandboxPolicy:
     limits: Limits = DEFAULT_LIMITS
     network: str = NETWORK_NONE
     processes_enforced_by: str = "rlimit"
-    extra_readonly: tuple[tuple[str, str], ...] = field(default=())
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -186,37 +218,12 @@ class SandboxPolicy:
         self, private_dir: Path, extra_binds: Iterable[tuple[str, str]] = ()
     ) -> list[str]:
         """bwrap's options (everything before the command) for one launch."""
-        args = [
-            "--unshare-all",
-            "--unshare-user",
-            "--disable-userns",
-            "--die-with-parent",
-            # The command is the namespace's first process: when it exits, the kernel ends every
-            # process left in the namespace at once (daemons, double forks), and there is no
-            # separate reaper for the candidate to stop with ptrace and so hold the cycle open.
-            "--as-pid-1",
-            "--new-session",
-            "--uid",
-            str(SANDBOX_UID),
-            "--gid",
-            str(SANDBOX_UID),
-            "--hostname",
-            "sandbox",
-        ]
-        for folder in SYSTEM_DIRS:
-            system_dir = Path(folder)
-            if system_dir.is_symlink():
-                args += ["--symlink", str(system_dir.readlink()), folder]
-            elif system_dir.is_dir():
-                args += ["--ro-bind", folder, folder]
-        for entry in ETC_ENTRIES:
-            args += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]
-        args += ["--proc", "/proc", "--dev", "/dev"]
+        args = [*ISOLATION_ARGS, *system_args()]
         # /tmp before the code: code kept under the host's /tmp is bound on top of the new one.
-        args += ["--size", str(self.limits.tmp_mib * 1024 * 1024), "--tmpfs", "/tmp"]
+        args += ["--size", str(self.limits.tmp_mib * MIB), "--tmpfs", "/tmp"]
         for path in sorted(set(self.code)):
             args += ["--ro-bind", str(path), str(path)]
-        for host, inside in (*self.extra_readonly, *extra_binds):
+        for host, inside in extra_binds:
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
         for secret in sorted(set(self.hidden)):
@@ -235,7 +242,6 @@ def policy_for(
     *,
     limits: Limits = DEFAULT_LIMITS,
     network: str = NETWORK_NONE,
-    extra_readonly: Sequence[tuple[str, str]] = (),
     field_name: str = "--agent",
 ) -> SandboxPolicy:
     """The policy showing `code` (plus provebench's interpreter and package) and hiding
@@ -264,12 +270,12 @@ def policy_for(
         limits=limits,
         network=network,
         processes_enforced_by=process_limit_mechanism(),
-        extra_readonly=tuple(extra_readonly),
     )
 
 
 __all__ = [
     "FORWARDER",
+    "ISOLATION_ARGS",
     "LAB_SOCKET",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",
@@ -285,4 +291,5 @@ __all__ = [
     "interpreter_paths",
     "own_interpreter_paths",
     "policy_for",
+    "system_args",
 ]

@@ -16,9 +16,9 @@ import functools
 import shutil
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench.sandbox._policy import ISOLATION_ARGS, system_args
 
 REMEDY = (
     "provebench runs every candidate it did not ship in a bubblewrap sandbox and needs "
@@ -75,29 +75,9 @@ def bwrap_tool() -> BwrapTool:
     except (OSError, subprocess.TimeoutExpired) as error:
         raise SandboxUnavailable(f"{path} does not run ({error})") from error
     version = _first_line(version_out.stdout).removeprefix("bubblewrap").strip() or "unknown"
-    trial = [
-        path,
-        "--unshare-all",
-        "--unshare-user",
-        "--disable-userns",
-        "--die-with-parent",
-        "--uid",
-        "65534",
-        "--gid",
-        "65534",
-        *(
-            a
-            for d in ("/usr", "/bin", "/lib", "/lib64")
-            if Path(d).exists()
-            for a in ("--ro-bind", d, d)
-        ),
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--",
-        "true",
-    ]
+    # The namespaces and mounts every launch uses (`_policy.py`): a trial with fewer would pass
+    # where every cycle's launch then fails.
+    trial = [path, *ISOLATION_ARGS, *system_args(), "--", "true"]
     try:
         result = subprocess.run(trial, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
