@@ -6,9 +6,9 @@ Two mechanisms, both inherited by every child:
   open files, and the number of processes (`RLIMIT_NPROC`). The kernel does not apply
   `RLIMIT_NPROC` to processes that map to the host's root, which is what a sandbox started by
   root runs as, so for root the process count comes from:
-* a cgroup per launch, where the machine lets provebench make one (cgroup v1's `pids` and
-  `memory` hierarchies, or a delegated cgroup v2 subtree): `pids.max` and the memory limit.
-  Where neither exists the record says so (`processes: "rlimit"`) and the wall-clock deadline
+* a cgroup per launch, where the machine lets provebench make one in cgroup v1's `pids` (and
+  `memory`) hierarchy: `pids.max` and the memory limit. cgroup v2 is not used. Where there is
+  none the policy records it (`processes_enforced_by: "rlimit"`), and the wall-clock deadline
   and the PID namespace (which ends every process of the cycle with it) are the bound.
 
 The wall-clock deadline per cycle is the caller's (`run_sandboxed(timeout=...)`).
@@ -28,6 +28,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 MIB = 1024 * 1024
+
+
+def process_gone(pid: int) -> bool:
+    """Whether no process `pid` runs (one of another user's still counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 @dataclass(frozen=True)
@@ -124,22 +135,14 @@ class Cgroup:
                     time.sleep(0.005)
 
 
-def _write(path: Path, value: str) -> None:
-    path.write_text(value)
-
-
 def _sweep_stale(base: Path) -> None:
     """Remove the empty launch cgroups of provebench processes that died without removing them
     (killed with SIGKILL): named `provebench-PID-N`, PID no longer running. Once per process."""
     for entry in base.glob("provebench-*-*"):
-        try:
-            pid = int(entry.name.split("-")[1])
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        pid = entry.name.split("-")[1]
+        if pid.isdigit() and process_gone(int(pid)):
             with contextlib.suppress(OSError):
                 entry.rmdir()  # refused while it still holds a process
-        except (ValueError, OSError):
-            continue
 
 
 _swept: set[Path] = set()
@@ -153,7 +156,7 @@ def _new_cgroup(base: Path, name: str, made: list[Path], limit_file: str, value:
     directory = base / name
     directory.mkdir()
     made.append(directory)
-    _write(directory / limit_file, str(value))
+    (directory / limit_file).write_text(str(value))
 
 
 def make_cgroup(limits: Limits) -> Cgroup | None:
@@ -221,5 +224,6 @@ __all__ = [
     "launch_cgroup",
     "make_cgroup",
     "preexec_for",
+    "process_gone",
     "process_limit_mechanism",
 ]

@@ -14,6 +14,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from provebench.sandbox._limits import process_gone
+
 _PREFIX = "provebench-"
 _swept = False
 
@@ -36,14 +38,12 @@ def sweep_stale_folders(root: Path) -> list[Path]:
         if len(parts) < 3 or not parts[1].isdigit():
             continue
         try:
-            if not entry.is_dir() or entry.is_symlink() or entry.lstat().st_uid != uid:
-                continue
-            os.kill(int(parts[1]), 0)
-        except ProcessLookupError:
+            ours = entry.is_dir() and not entry.is_symlink() and entry.lstat().st_uid == uid
+        except OSError:
+            continue
+        if ours and process_gone(int(parts[1])):
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
-        except (OSError, ValueError):
-            continue
     return removed
 
 
