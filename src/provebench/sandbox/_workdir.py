@@ -19,19 +19,19 @@ from provebench.sandbox._limits import MIB, Limits
 from provebench.sandbox._private import private_folder
 
 
+def _is_special(path: Path) -> bool:
+    """Neither a file, a folder nor a link (a FIFO, a socket, a device), or gone: left out,
+    never opened (opening a FIFO blocks)."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return True
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
 def _special_files(folder: str, names: list[str]) -> set[str]:
-    """The names in `folder` that are neither files, folders nor links (FIFOs, sockets,
-    devices): left out, never opened (opening a FIFO blocks)."""
-    skipped = set()
-    for name in names:
-        try:
-            mode = (Path(folder) / name).lstat().st_mode
-        except OSError:
-            skipped.add(name)
-            continue
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-            skipped.add(name)
-    return skipped
+    """`shutil.copytree`'s `ignore`: the special files among `names`."""
+    return {name for name in names if _is_special(Path(folder) / name)}
 
 
 def copy_tree(source: Path, target: Path) -> None:
@@ -47,15 +47,13 @@ def replace_tree(target: Path, source: Path) -> None:
             shutil.rmtree(child)
         else:
             child.unlink()
-    skipped = _special_files(str(source), [child.name for child in source.iterdir()])
     for child in source.iterdir():
-        if child.name in skipped:
+        if _is_special(child):
             continue
-        destination = target / child.name
         if child.is_dir() and not child.is_symlink():
-            copy_tree(child, destination)
+            copy_tree(child, target / child.name)
         else:
-            shutil.copy2(child, destination, follow_symlinks=False)
+            shutil.copy2(child, target / child.name, follow_symlinks=False)
 
 
 @contextlib.contextmanager
