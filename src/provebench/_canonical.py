@@ -96,6 +96,9 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
         raise _cannot_write(target, error) from None
     try:
         try:
+            # mkstemp makes the file owner-only; what provebench writes is handed on (verdicts,
+            # evidence, reports), so it gets the mode a plain open() would: 0666 less the umask.
+            os.fchmod(fd, 0o666 & ~current_umask())
             with (
                 os.fdopen(fd, "wb")
                 if binary
@@ -122,6 +125,20 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
 # What a write to the temporary file can meet: a full disk or quota, a file-size limit, an I/O
 # error of the device.
 _WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux says it (/proc, 4.7+)."""
+    try:
+        with Path("/proc/self/status").open(encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: the classic read-and-restore
+    os.umask(mask)
+    return mask
 
 
 def _finish(target: Path, handle: IO[Any]) -> None:
