@@ -1,0 +1,191 @@
+"""in-toto Statements in DSSE envelopes: make, sign, write, read and verify.
+
+A Statement (in-toto Attestation Framework v1) names the files it covers by sha256 (`subject`)
+and carries the facts that matter (`predicate`, typed by `predicateType`). The envelope (DSSE,
+via securesystemslib) signs the Statement's exact bytes with pre-authentication encoding, so a
+changed byte anywhere — a subject digest, a predicate fact, the payload type — fails
+verification. Verifying returns the Statement only when a signature by the trusted key checks;
+everything else is an `AttestationError`: one line naming the envelope and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from securesystemslib.dsse import Envelope
+from securesystemslib.exceptions import VerificationError
+from securesystemslib.signer import Signer
+
+from provebench._canonical import canonical_json, write_atomic
+from provebench._errors import ProvebenchError
+from provebench.attest._keys import TrustedKey
+
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+ENVELOPE_SUFFIX = ".dsse.json"
+# An envelope is small (a statement of facts and digests); a bigger file is not one of ours.
+MAX_ENVELOPE_BYTES = 16 * 1024 * 1024
+
+
+class AttestationError(ProvebenchError):
+    """An envelope that does not parse, is not signed by the trusted key, or does not match."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A verified Statement: what was signed, by which key."""
+
+    subjects: dict[str, str]  # name -> sha256
+    predicate_type: str
+    predicate: dict[str, Any]
+    keyid: str
+
+
+def envelope_path_for(path: Path) -> Path:
+    """Where the envelope of `path` is written: `verdict.json` -> `verdict.dsse.json`."""
+    stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+    return path.with_name(stem + ENVELOPE_SUFFIX)
+
+
+def statement(
+    subjects: dict[str, str], predicate_type: str, predicate: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "_type": STATEMENT_TYPE,
+        "subject": [
+            {"name": name, "digest": {"sha256": digest}}
+            for name, digest in sorted(subjects.items())
+        ],
+        "predicateType": predicate_type,
+        "predicate": predicate,
+    }
+
+
+def sign_statement(document: dict[str, Any], signer: Signer) -> dict[str, Any]:
+    """The DSSE envelope (as JSON) of a Statement, signed by `signer`."""
+    envelope = Envelope(
+        payload=canonical_json(document).encode("utf-8"), payload_type=PAYLOAD_TYPE, signatures={}
+    )
+    envelope.sign(signer)
+    result: dict[str, Any] = envelope.to_dict()
+    return result
+
+
+def write_envelope(path: Path, envelope: dict[str, Any]) -> None:
+    write_atomic(path, canonical_json(envelope))
+
+
+def read_statement(
+    path: Path, trusted: TrustedKey, *, predicate_type: str | None = None
+) -> Statement:
+    """The Statement of the envelope at `path`, verified against `trusted`."""
+    try:
+        data = path.read_bytes()[: MAX_ENVELOPE_BYTES + 1]
+    except FileNotFoundError:
+        raise AttestationError("no signed envelope", path=path) from None
+    except OSError as error:
+        raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
+    if len(data) > MAX_ENVELOPE_BYTES:
+        raise AttestationError("not a DSSE envelope (too large)", path=path)
+    try:
+        envelope = Envelope.from_dict(json.loads(data))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise AttestationError("not a DSSE envelope (does not parse)", path=path) from None
+    if envelope.payload_type != PAYLOAD_TYPE:
+        raise AttestationError(
+            f"payloadType must be {PAYLOAD_TYPE}", path=path, field="payloadType"
+        )
+    try:
+        envelope.verify([trusted.key], 1)
+    except VerificationError:
+        signers = ", ".join(sorted(envelope.signatures)) or "nobody"
+        raise AttestationError(
+            f"not signed by the trusted key {trusted.keyid[:16]} ({trusted.source}); "
+            f"signed by: {signers[:80]}",
+            path=path,
+            field="signatures",
+        ) from None
+    return _parse_statement(path, envelope.payload, trusted.keyid, predicate_type)
+
+
+def _parse_statement(
+    path: Path, payload: bytes, keyid: str, predicate_type: str | None
+) -> Statement:
+    try:
+        document = json.loads(payload)
+    except ValueError:
+        raise AttestationError("the signed payload is not JSON", path=path) from None
+    if not isinstance(document, dict) or document.get("_type") != STATEMENT_TYPE:
+        raise AttestationError(f"the payload is not an {STATEMENT_TYPE}", path=path, field="_type")
+    subjects: dict[str, str] = {}
+    for index, subject in enumerate(document.get("subject") or []):
+        name = subject.get("name") if isinstance(subject, dict) else None
+        digest = subject.get("digest", {}).get("sha256") if isinstance(subject, dict) else None
+        if not isinstance(name, str) or not isinstance(digest, str) or name in subjects:
+            raise AttestationError(
+                "a subject needs a unique name and a sha256", path=path, field=f"subject.{index}"
+            )
+        subjects[name] = digest
+    found = document.get("predicateType")
+    if predicate_type is not None and found != predicate_type:
+        raise AttestationError(
+            f"predicateType is {found!r}, {predicate_type!r} was expected",
+            path=path,
+            field="predicateType",
+        )
+    predicate = document.get("predicate")
+    if not isinstance(predicate, dict) or not isinstance(found, str):
+        raise AttestationError("the statement has no predicate", path=path, field="predicate")
+    return Statement(subjects, found, predicate, keyid)
+
+
+def file_sha256(path: Path) -> str | None:
+    """sha256 of a regular file (None: missing or not a regular file; never followed)."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def subject_problems(found: Statement, base: Path) -> list[str]:
+    """Each subject (a path relative to `base`) whose file is missing or differs, in a line."""
+    problems = []
+    for name, digest in sorted(found.subjects.items()):
+        path = base / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            problems.append(f"subject {name}: not a path inside {base}")
+            continue
+        actual = file_sha256(path)
+        if actual is None:
+            problems.append(f"subject {name}: the file is missing")
+        elif actual != digest:
+            problems.append(
+                f"subject {name}: sha256 {actual[:16]}… differs from the signed {digest[:16]}…"
+            )
+    return problems
+
+
+__all__ = [
+    "ENVELOPE_SUFFIX",
+    "PAYLOAD_TYPE",
+    "STATEMENT_TYPE",
+    "AttestationError",
+    "Statement",
+    "envelope_path_for",
+    "file_sha256",
+    "read_statement",
+    "sign_statement",
+    "statement",
+    "subject_problems",
+    "write_envelope",
+]
