@@ -134,7 +134,7 @@ def run_in_this_process(corpus: str, agent: str, run_dir: str) -> None:
     candidate = resolve_class(agent, {})
     name, version = identity_of(candidate)
     isolation = {"mode": "none", "reason": "a benchmark importer timed in the laboratory"}
-    loaded = LoadedAgent(agent, name, version, candidate, isolation)
+    loaded = LoadedAgent(agent, name, version, candidate, isolation, code_sha256="0" * 64)
     execute_run(open_corpus(Path(corpus)), loaded, Path(run_dir))
 
 

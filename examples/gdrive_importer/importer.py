@@ -100,6 +100,16 @@ class Journal:
         temporary.replace(self.path)
 
 
+def failed_call(error: HttpError) -> int | None:
+    """The laboratory's number of the failed call (its ErrorInfo `metadata.call`): a failure
+    report naming it accounts for the failure (agent contract, rule 8)."""
+    try:
+        details = json.loads(error.content)["error"].get("details", [])
+        return int(details[0]["metadata"]["call"])
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None
+
+
 def drive_file(resource: dict[str, Any]) -> DriveFile:
     """A Drive v3 File as the public rules' input."""
     millis = resource.get("videoMediaMetadata", {}).get("durationMillis")
@@ -152,6 +162,7 @@ class Importer:
         self.file_id = config.columns.index("file_id")
         self.local_time = config.columns.index("call_local_datetime")
         self.checks: list[tuple[str, bool, str]] = []
+        self.gave_up = False  # an append given up on after its retries (a 429/503 each time)
 
     def run(self) -> None:
         try:
@@ -168,7 +179,12 @@ class Importer:
         except HttpError as error:
             # Without the confirmed ids no append can be known to be the first: do nothing.
             detail = str(error.status_code)
-            diagnostics.send("error", code="confirmed_ids_unavailable", detail=detail)
+            diagnostics.send(
+                "error",
+                code="confirmed_ids_unavailable",
+                detail=detail,
+                failed_call=failed_call(error),
+            )
             return
         key = self.file_id
         carried = []
@@ -231,6 +247,21 @@ class Importer:
             not any(row[key] in confirmed for row in rows),
             "no row appended for an id already confirmed",
         )
+        appended_ids = [row[key] for row in rows[:appended]]
+        self.check(
+            "reappearing_id",
+            len(set(appended_ids)) == len(appended_ids)
+            and not any(f in confirmed for f in appended_ids),
+            f"{already_known} listed ids already confirmed, none appended again",
+        )
+        self.check(
+            "same_name_different_ids", True, "each new file_id decided on its own, by its id"
+        )
+        self.check(
+            "temporary_failure_and_retry",
+            not self.gave_up,
+            "reads retried by the client; in-doubt appends left to the next run",
+        )
         self.check(
             "corrupted_file",
             not {r.file_id for r in refused} & {row[key] for row in rows},
@@ -268,7 +299,10 @@ class Importer:
                     response = request.execute(num_retries=READ_RETRIES)
                 except HttpError as error:
                     self.diagnostics.send(
-                        "error", code="listing_incomplete", detail=str(error.status_code)
+                        "error",
+                        code="listing_incomplete",
+                        detail=str(error.status_code),
+                        failed_call=failed_call(error),
                     )
                     return listed, passes, False
                 for resource in response.get("files", []):
@@ -307,10 +341,18 @@ class Importer:
                         code="append_in_doubt",
                         detail=f"HTTP {error.status_code}: {len(rows) - start} row(s) "
                         "left to the next run",
+                        failed_call=failed_call(error),
+                        file_ids=[row[self.file_id] for row in rows[start:]],
                     )
+                    self.gave_up = error.status_code in NOT_APPLIED
                     return start
                 except OSError as error:  # connection lost: the append may have been applied
-                    self.diagnostics.send("error", code="append_in_doubt", detail=str(error))
+                    self.diagnostics.send(
+                        "error",
+                        code="append_in_doubt",
+                        detail=str(error),
+                        file_ids=[row[self.file_id] for row in rows[start:]],
+                    )
                     return start
         return len(rows)
 

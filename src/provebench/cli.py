@@ -16,6 +16,7 @@ import typer
 from provebench import __version__
 from provebench._demo import DEFAULT_SEED, run_demo
 from provebench._errors import ProvebenchError
+from provebench.attest._cli import attest_app
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
@@ -37,6 +38,7 @@ app.add_typer(evidence_app, name="evidence")
 app.add_typer(schema_app, name="schema")
 app.add_typer(log_app, name="log")
 app.add_typer(pilot_app, name="pilot")
+app.add_typer(attest_app, name="attest")
 app.command("report")(report)
 
 

@@ -52,12 +52,22 @@ def rerecord(run_dir: Path, *names: str) -> None:
     write_atomic(record_path, canonical_json(record))
 
 
+def resign(run_dir: Path) -> None:
+    """Sign the run folder as it is now, with the laboratory key of the test session: what the
+    laboratory operator — the one party that can — would do. A test that edits run.json then
+    checks a rule beyond the signature: even a signed run.json must say what the log says."""
+    from provebench.pilot._signing import sign_run
+
+    sign_run(run_dir, json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
+
+
 __all__ = [
     "DEFECTIVE",
     "SMALL",
     "evaluate",
     "make_small_corpus",
     "rerecord",
+    "resign",
     "run_agent",
     "violation_kinds",
 ]

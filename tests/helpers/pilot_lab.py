@@ -56,4 +56,4 @@ def in_process_agent(spec: str) -> Any:
     candidate = resolve_class(spec, {})
     name, version = identity_of(candidate)
     isolation = {"mode": "none", "reason": "a test importer run in the laboratory's process"}
-    return LoadedAgent(spec, name, version, candidate, isolation)
+    return LoadedAgent(spec, name, version, candidate, isolation, code_sha256="0" * 64)

@@ -184,11 +184,13 @@ def test_lab_confirms_duplicates_as_received(corpora: Path, tmp_path: Path) -> N
     ids = [row[0] for row in read_rows(tmp_path / "run" / "register.csv")[1:]]
     assert len(ids) > len(set(ids))  # applied_then_error + blind retry = duplicates, kept
     record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    code_sha256 = record["agent"].pop("code_sha256")
     assert record["agent"] == {
         "spec": f"{agent_file}:BlindRetry",
         "name": "blind-retry",
         "version": "1",
     }
+    assert len(code_sha256) == 64 and int(code_sha256, 16) >= 0  # its code, as the sandbox shows it
 
 
 MISBEHAVING = """

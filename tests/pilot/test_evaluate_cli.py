@@ -22,7 +22,7 @@ def test_evaluate_writes_the_same_verdict_bytes_twice(tmp_path: Path) -> None:
     assert again.returncode == 0
     assert (tmp_path / "v.json").read_bytes() == written
     verdict = json.loads(written)
-    assert verdict["format"] == "provebench.pilot.verdict/1"
+    assert verdict["format"] == "provebench.pilot.verdict/2"
     assert list(verdict)[:5] == [
         "format",
         "evaluator_version",

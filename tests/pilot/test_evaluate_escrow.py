@@ -68,15 +68,26 @@ def write(tmp_path: Path, document: dict) -> Path:
     return path
 
 
-def test_pilot_pass_is_computed_once_every_check_has_evidence(corpus: Path, tmp_path: Path) -> None:
+def test_a_self_filled_external_checks_file_leaves_pilot_pass_null(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """pilot_pass comes only from evidence provebench verified (docs/attestation.md): every check
+    claimed passed, with an arbitrary URI and sha256, sets nothing."""
     run = run_agent(corpus, "reference", corpus.parent / "ref-ext")
     verdict = evaluate_run(run, corpus, external_checks=write(tmp_path, filled_checks(corpus)))
-    assert verdict.pilot_pass is True
+    assert verdict.laboratory_pass is True
+    assert verdict.pilot_pass is None
     assert "external_checks" in verdict.result_evidence.inputs_sha256  # type: ignore[union-attr]
-    missing = write(tmp_path, filled_checks(corpus, leave_out="red_team"))
-    assert evaluate_run(run, corpus, external_checks=missing).pilot_pass is None
+    outcomes = {c.check: c for c in verdict.external_checks}
+    assert all(check.attached_passed is True for check in outcomes.values())
+    for name in ("red_team", "fresh_hidden_control", "evaluator_injection_isolation"):
+        assert outcomes[name].outcome is None and outcomes[name].evidence_attached is False
+    # What the run's own evidence establishes is filled in whatever the file says.
     failed = write(tmp_path, filled_checks(corpus, passed=False))
-    assert evaluate_run(run, corpus, external_checks=failed).pilot_pass is False
+    by_hand = {
+        c.check: c for c in evaluate_run(run, corpus, external_checks=failed).external_checks
+    }
+    assert by_hand["recovery"].attached_passed is False and by_hand["recovery"].outcome is True
 
 
 def test_attached_evidence_cannot_rescue_a_failed_laboratory_finding(
@@ -88,7 +99,7 @@ def test_attached_evidence_cannot_rescue_a_failed_laboratory_finding(
     assert outcomes["event_log_completeness"].attached_passed is True
     assert outcomes["event_log_completeness"].laboratory_finding is False
     assert outcomes["event_log_completeness"].outcome is False
-    assert verdict.pilot_pass is False
+    assert verdict.pilot_pass is None  # and never true: the red team and control are missing
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ import pytest
 from provebench._canonical import canonical_json, sha256_file
 from provebench._errors import ProvebenchError
 from provebench.pilot._evaluate import Verdict, evaluate_run, exit_code
-from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, run_agent
+from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, resign, run_agent
 from tests.helpers.pilot_lab import run_cli
 
 
@@ -348,8 +348,11 @@ def test_a_run_record_that_is_not_strictly_valid_is_not_evaluated(
 # entry does (pilot §9): (the edit, the field reported).
 IDENTITY_EDITS = {
     "another agent": (
-        _set("agent", to={"spec": "x.py:Mine", "name": "mine", "version": "9"}),
-        "agent.name",
+        _set(
+            "agent",
+            to={"spec": "x.py:Mine", "name": "mine", "version": "9", "code_sha256": "1" * 64},
+        ),
+        "agent.code_sha256",
     ),
     "another agent version": (_set("agent", "version", to="9"), "agent.version"),
     "another seed": (_set("corpus", "seed", to=99), "corpus.seed"),
@@ -379,6 +382,12 @@ def test_a_run_record_naming_another_run_than_the_log_is_refused(
     logged = json.loads(json.dumps({key: record[key] for key in ("agent", "corpus")}))
     edit(record)
     (run / "run.json").write_text(canonical_json(record), encoding="utf-8")
+    unsigned = evaluate_run(run, corpus)
+    assert {e.code for e in unsigned.configuration_errors} == {
+        "run_identity_mismatch",
+        "run_envelope_mismatch",
+    }
+    resign(run)  # even signed by the laboratory, run.json must name the log's run
     verdict = evaluate_run(run, corpus)
     assert_fails_closed(verdict, "run_identity_mismatch")
     [error] = verdict.configuration_errors
@@ -412,14 +421,15 @@ def test_a_run_under_other_rule_versions_is_refused(
 def test_another_agent_in_run_json_fails_on_the_command_line(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
-    record["agent"] = {"spec": "x.py:Mine", "name": "mine", "version": "9"}
+    record["agent"] = {"spec": "x.py:Mine", "name": "mine", "version": "9", "code_sha256": "1" * 64}
     record["corpus"]["seed"] = 99
     (run / "run.json").write_text(canonical_json(record), encoding="utf-8")
     result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus))
     assert result.returncode == 2, result.stderr
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"provebench: configuration error: {run}/run.json: agent.name: ")
-    assert line.endswith(f"[run_identity_mismatch] (and 1 more; see {run}/verdict.json)")
+    assert line.startswith(f"provebench: configuration error: {run}/run.json: agent.code_sha256: ")
+    # The two differing keys, and run.json no longer being the file the laboratory signed.
+    assert line.endswith(f"[run_identity_mismatch] (and 2 more; see {run}/verdict.json)")
     verdict = json.loads((run / "verdict.json").read_text())
     assert verdict["laboratory_pass"] is False
     assert verdict["result_evidence"]["agent"]["name"] == "reference"
@@ -548,6 +558,10 @@ def test_the_importers_own_files_are_hashed_never_read(copies: tuple[Path, Path]
         handle.write('{"claim": "all 10000 files imported"}\nnot json at all\n')
     (run / "work" / "journal.json").write_bytes(b"\xff{corrupt")
     rerecord(run, "diagnostics.jsonl", "work/journal.json")
+    # Re-recorded by someone without the key: run.json is no longer the signed one.
+    [error] = evaluate_run(run, corpus).configuration_errors
+    assert (error.code, error.path) == ("run_envelope_mismatch", "run.dsse.json")
+    resign(run)
     after = evaluate_run(run, corpus)
     assert exit_code(after) == 0
     assert before.result_evidence is not None and after.result_evidence is not None

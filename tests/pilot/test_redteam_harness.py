@@ -67,6 +67,11 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
         for run in entry["evidence"]:
             assert run["exercised"] and run["situation_evidence"], entry["attack"]
             assert run["expected_signals_found"] and not run["positive_signal"]
+            assert run["pilot_pass"] is not True
+            if entry["attack"] == "self-filled-external-checks":
+                # A correct importer: what the attack tries to buy is pilot_pass, and only that.
+                assert run["laboratory_pass"] and run["pilot_pass"] is None
+                continue
             assert not run["laboratory_pass"] and run["escrow_released"] == 0.0
             if entry["final_state"]:
                 assert run["scorer_pass"] is False, entry["attack"]

@@ -64,8 +64,8 @@ def _si_without_evaluations(verdict: dict) -> None:
     del verdict["evaluations"]
 
 
-def _pilot_v2(verdict: dict) -> None:
-    verdict["format"] = "provebench.pilot.verdict/2"
+def _pilot_unknown_version(verdict: dict) -> None:
+    verdict["format"] = "provebench.pilot.verdict/9"  # a format this version does not know
 
 
 def _no_marker(verdict: dict) -> None:
@@ -78,7 +78,7 @@ def _no_marker(verdict: dict) -> None:
         ("pilot", _break_numerator, "metrics.overall.completeness.numerator"),
         ("pilot", _break_evidence, "critical_violations[0].evidence[0].hash"),
         ("pilot", _drop_pass, "laboratory_pass"),
-        ("pilot", _pilot_v2, "format"),
+        ("pilot", _pilot_unknown_version, "format"),
         ("pilot", _no_marker, "format"),
         ("si", _si_outcome_text, "evaluations[0].result.value"),
         ("si", _si_with_format, "format"),
@@ -162,7 +162,7 @@ _MOUNTED_MAIN = (
 
 def test_mounted_command_prints_one_line_and_exits_2(tmp_path):
     """Through the console script's error handling, as `provebench report` runs once mounted."""
-    path = _write(tmp_path, {"format": "provebench.pilot.verdict/1", "status": "evaluated"})
+    path = _write(tmp_path, {"format": "provebench.pilot.verdict/2", "status": "evaluated"})
     result = subprocess.run(
         [sys.executable, "-c", _MOUNTED_MAIN, "report", str(path)],
         capture_output=True,

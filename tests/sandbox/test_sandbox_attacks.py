@@ -428,8 +428,10 @@ def test_an_unsealed_run_can_never_pass(corpus: Path, tmp_path: Path) -> None:
 def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     corpus: Path, tmp_path: Path, attack: str
 ) -> None:
-    """Run trusted, as provebench's own importers are, each sandbox attack reaches the answer key
-    and passes the laboratory gate; sealed, as the red team runs it, it reaches nothing."""
+    """Run trusted, as provebench's own importers are, each sandbox attack reaches the answer key:
+    its final state is perfect and fools the published final-state scorer, and only the
+    evaluator's invariant 1 (rows for files never shown) stops it. Sealed, as the red team runs
+    it, it reaches nothing at all."""
     from provebench.pilot._evaluate import evaluate_run
     from provebench.pilot._runner import run_lab
 
@@ -438,7 +440,10 @@ def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     result = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(trusted), "--quiet",
                      "--agent", spec)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert evaluate_run(trusted, corpus).laboratory_pass  # the cheat works where nothing seals it
+    cheated = evaluate_run(trusted, corpus)
+    assert cheated.scorer_pass  # the answer key was reached: the final state is the expected one
+    kinds = {v.kind for v in cheated.critical_violations}
+    assert "processing_without_verified_actual_value" in kinds and not cheated.laboratory_pass
     sealed = tmp_path / "sealed"
     run_lab(corpus, spec, sealed, seal=True)
     verdict = evaluate_run(sealed, corpus)

@@ -231,8 +231,12 @@ def test_a_module_class_of_the_operators_own_package_runs_sealed(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    from provebench.sandbox._candidate import code_digest
+
+    package = tmp_path / "code" / "acme_importers"
     assert record["agent"] == {
         "spec": "acme_importers.importer:Importer", "name": "acme", "version": "2",
+        "code_sha256": code_digest([package], field="--agent"),  # the package, as shown
     }  # fmt: skip
     assert record["isolation"]["mode"] == "sandbox"
     notes = [

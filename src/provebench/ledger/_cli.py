@@ -32,12 +32,26 @@ def verify_command(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
+    envelope: Annotated[
+        Path | None,
+        typer.Option(
+            "--envelope",
+            help="A run's signed envelope (RUNDIR/run.dsse.json): its head and length are the "
+            "anchor, verified against --trust-key (docs/attestation.md).",
+        ),
+    ] = None,
+    trust_key: Annotated[
+        Path | None,
+        typer.Option("--trust-key", help="Public key (PEM) of the signer; default: this lab's."),
+    ] = None,
 ) -> None:
     """Recompute the hash chain; name every edited, deleted, inserted or reordered entry."""
     from provebench._canonical import canonical_json
     from provebench._errors import shown
     from provebench.ledger._verify import verify_ledger
 
+    if envelope is not None:
+        expect_head, expect_length = _anchor_of(envelope, trust_key, expect_head, expect_length)
     report = verify_ledger(path, expect_head=expect_head, expect_length=expect_length)
     if as_json:
         typer.echo(canonical_json(report), nl=False)
@@ -50,6 +64,30 @@ def verify_command(
             typer.echo(f"... and {hidden} more problem(s)")
     if not report.ok:
         raise typer.Exit(EXIT_TAMPERED)
+
+
+def _anchor_of(
+    envelope: Path, trust_key: Path | None, head: str | None, length: int | None
+) -> tuple[str, int]:
+    """The log's head and length as the laboratory signed them; one line when the envelope
+    does not verify or disagrees with --expect-head/--expect-length."""
+    from provebench._errors import ProvebenchError
+    from provebench.attest import load_trusted_key, read_statement
+    from provebench.pilot._signing import RUN_PREDICATE
+
+    signed = read_statement(envelope, load_trusted_key(trust_key), predicate_type=RUN_PREDICATE)
+    ledger = signed.predicate.get("ledger")
+    signed_head = ledger.get("head_hash") if isinstance(ledger, dict) else None
+    signed_length = ledger.get("length") if isinstance(ledger, dict) else None
+    if not isinstance(signed_head, str) or type(signed_length) is not int:
+        raise ProvebenchError("the signed run names no log head and length", path=envelope)
+    if (head is not None and head != signed_head) or (
+        length is not None and length != signed_length
+    ):
+        raise ProvebenchError(
+            "--expect-head/--expect-length differ from the signed anchor", path=envelope
+        )
+    return signed_head, signed_length
 
 
 @log_app.command("export")

@@ -293,8 +293,31 @@ def evaluate_command(
     explain: Annotated[
         bool, typer.Option("--explain", help="Print a readable summary of the verdict.")
     ] = False,
+    trust_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--trust-key",
+            help="The public key (PEM, Ed25519) the run must be signed with "
+            "(default: this machine's laboratory key; docs/attestation.md).",
+        ),
+    ] = None,
+    red_team: Annotated[
+        Path | None,
+        typer.Option(
+            "--red-team",
+            help="A signed red-team report (the folder of pilot redteam, or its "
+            "redteam.dsse.json): evidence for pilot_pass.",
+        ),
+    ] = None,
+    fresh_control: Annotated[
+        Path | None,
+        typer.Option(
+            "--fresh-control",
+            help="A seal folder (pilot seal): the sealed fresh control, evidence for pilot_pass.",
+        ),
+    ] = None,
 ) -> None:
-    """Evaluate a laboratory run → verdict.json (docs/pilot-evaluator.md).
+    """Evaluate a laboratory run → verdict.json + verdict.dsse.json (docs/pilot-evaluator.md).
 
     Exit 0: laboratory_pass (scorer_pass, every metric 1.0, no critical violation or stopping
     condition, the §12 probe in every cycle); 1: evaluated and failed; 2: configuration error
@@ -316,8 +339,19 @@ def evaluate_command(
     _check_verdict_target(target, run_dir, corpus, external_checks)
     # A verdict already there answers for the run as it was then: it must not outlive an
     # evaluation of the run as it is now that stops on unreadable input (fail closed).
+    from provebench.attest import envelope_path_for, load_trusted_key
+
     target.unlink(missing_ok=True)
-    verdict = evaluate_run(run_dir, corpus, external_checks=external_checks)
+    envelope_path_for(target).unlink(missing_ok=True)
+    trusted = load_trusted_key(trust_key)
+    verdict = evaluate_run(
+        run_dir,
+        corpus,
+        external_checks=external_checks,
+        trusted_key=trusted,
+        red_team=red_team,
+        fresh_control=fresh_control,
+    )
     write_verdict(verdict, target)
     error_line = configuration_error_line(verdict, run_dir, target)
     if error_line is not None:  # one line; verdict.json lists every error
@@ -353,6 +387,74 @@ def _check_verdict_target(
     if target.resolve() != (run_dir / VERDICT_FILE).resolve():
         inputs.append(run_dir)
     check_output_file(target, inputs=inputs)
+
+
+@pilot_app.command("seal")
+def seal_command(
+    out: Annotated[Path, typer.Option("--out", help="New (or empty) folder for the seal.")],
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="The candidate: reference | module:Class | path.py:Class"),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None, typer.Option("--agent-cmd", help="The candidate: an external command.")
+    ] = None,
+    profile: Annotated[
+        _ProfileChoice,
+        typer.Option("--profile", help="The control corpus's profile (pilot §11: control)."),
+    ] = _ProfileChoice.control,
+) -> None:
+    """Fix the candidate, then commit to a fresh control seed (pilot §11; docs/attestation.md).
+
+    Records the sha256 of the candidate's code, then draws a seed from the OS's secure random
+    source and signs a commitment to it. Next: pilot control, pilot run, pilot evaluate
+    --fresh-control, pilot reveal."""
+    from provebench.pilot._seal import candidate_identity, seal_candidate
+
+    candidate = candidate_identity(agent, agent_cmd)
+    sealed = seal_candidate(out, candidate, profile.value)
+    identity = candidate.identity
+    typer.echo(
+        f"{shown(out)}: sealed {shown(identity['spec'])} (code {identity['code_sha256'][:16]}); "
+        f"commitment {sealed['commitment'][:16]}"
+    )
+
+
+@pilot_app.command("control")
+def control_command(
+    seal: Annotated[Path, typer.Argument(help="A seal folder (pilot seal).")],
+    out: Annotated[Path, typer.Option("--out", help="New (or empty) folder for the corpus.")],
+    trust_key: Annotated[
+        Path | None, typer.Option("--trust-key", help="The seal's signer (default: this lab).")
+    ] = None,
+) -> None:
+    """Generate the sealed fresh control corpus from the seal's secret seed."""
+    from provebench.attest import load_trusted_key
+    from provebench.pilot._seal import generate_control
+
+    info = generate_control(seal, out, load_trusted_key(trust_key))
+    typer.echo(f"{shown(out)}: control corpus, {info.counts.events} events")
+
+
+@pilot_app.command("reveal")
+def reveal_command(
+    seal: Annotated[Path, typer.Argument(help="A seal folder (pilot seal).")],
+    verdict: Annotated[
+        Path, typer.Option("--verdict", help="The control run's signed verdict.json.")
+    ],
+    trust_key: Annotated[
+        Path | None, typer.Option("--trust-key", help="The signer (default: this lab).")
+    ] = None,
+) -> None:
+    """Publish the sealed seed with the control run's result, signed (pilot §16)."""
+    from provebench.attest import load_trusted_key
+    from provebench.pilot._seal import REVEAL_FILE, reveal
+
+    revealed = reveal(seal, verdict, load_trusted_key(trust_key))
+    passed = str(revealed["control"]["laboratory_pass"]).lower()
+    typer.echo(
+        f"{shown(seal / REVEAL_FILE)}: seed {revealed['seed']}, control laboratory_pass={passed}"
+    )
 
 
 class _BudgetChoice(StrEnum):

@@ -8,7 +8,8 @@ Layout (`call-import-corpus/1`):
 | `expected_final_rows.csv` | the confirmed register a correct importer ends with (`_rows.py`) |
 | `candidate_final_rows_template.csv` | the register header only |
 | `external_checks_template.json` | the external checks, each with an empty evidence slot |
-| `agent_contract.md` | what the agent receives and may not do (pilot §3) |
+| `agent_contract.md` | what the agent receives, may not do, and every rule it applies (§3–§12) |
+| `manager_mapping.csv` | the mapping table `manager-mapping/1`, as the contract shows it |
 | `corpus.json` | `CorpusInfo`: config, run versions, rule versions, counts |
 | `manifest.json` | sha256 of every other file; written last |
 
@@ -45,7 +46,7 @@ from provebench._paths import check_output_dir
 from provebench.pilot._contract import agent_contract_markdown, external_checks_template
 from provebench.pilot._generate import generate_events
 from provebench.pilot._generate_plan import run_versions_for
-from provebench.pilot._mapping import mapping_table_sha256
+from provebench.pilot._mapping import mapping_table_bytes, mapping_table_sha256
 from provebench.pilot._model import (
     DRIVE_EVENT_ADAPTER,
     CorpusConfig,
@@ -63,6 +64,7 @@ EXPECTED_ROWS_FILE = "expected_final_rows.csv"
 CANDIDATE_TEMPLATE_FILE = "candidate_final_rows_template.csv"
 EXTERNAL_CHECKS_FILE = "external_checks_template.json"
 AGENT_CONTRACT_FILE = "agent_contract.md"
+MAPPING_FILE = "manager_mapping.csv"  # the mapping table the contract names, as published
 CORPUS_INFO_FILE = "corpus.json"
 MANIFEST_FILE = "manifest.json"
 CORPUS_FILES: tuple[str, ...] = (
@@ -71,6 +73,7 @@ CORPUS_FILES: tuple[str, ...] = (
     CANDIDATE_TEMPLATE_FILE,
     EXTERNAL_CHECKS_FILE,
     AGENT_CONTRACT_FILE,
+    MAPPING_FILE,
     CORPUS_INFO_FILE,
 )
 _SORT_CHUNK_ROWS = 200_000
@@ -154,6 +157,7 @@ def _write_into(config: CorpusConfig, directory: Path) -> CorpusInfo:
     write_atomic(directory / CANDIDATE_TEMPLATE_FILE, register_csv_text([]))
     write_atomic(directory / EXTERNAL_CHECKS_FILE, canonical_json(external_checks_template()))
     write_atomic(directory / AGENT_CONTRACT_FILE, agent_contract_markdown(versions, run_versions))
+    write_atomic(directory / MAPPING_FILE, mapping_table_bytes())
     info = CorpusInfo(
         corpus_format=CORPUS_FORMAT_VERSION,
         config=config,

@@ -41,6 +41,7 @@ from provebench.pilot._rundir import (
     EVALUATION_OUTPUTS,
     LEDGER_EXPORT_FILE,
     REGISTER_FILE,
+    RUN_ENVELOPE_FILE,
     RUN_FORMAT,
     RUN_RECORD_FILE,
     RunDir,
@@ -132,7 +133,7 @@ def publish_run(
     ledger.close()  # checkpoints the WAL into ledger.sqlite, so its hash is of the whole log
     # A verdict or report beside an unfinished run describes that state, not this run: removed,
     # so neither is listed here nor left to be mistaken for this run's (docs/pilot-lab.md).
-    for name in EVALUATION_OUTPUTS:
+    for name in (*EVALUATION_OUTPUTS, RUN_ENVELOPE_FILE):
         rundir.path(name).unlink(missing_ok=True)
     # Regular files only, by lstat: a symbolic link an importer left in work/ is neither
     # followed (its target is no file of the run) nor listed (the evaluator reports it).

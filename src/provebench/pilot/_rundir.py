@@ -10,6 +10,7 @@ RUNDIR/
   ledger.jsonl         the log as canonical JSONL  } each atomically;
   diagnostics.jsonl    the importer's diagnostics  } run.json last: a folder without
   run.json             the run record              } run.json is an incomplete run
+  run.dsse.json        the laboratory's signature on all of the above (docs/attestation.md)
 ```
 """
 
@@ -25,7 +26,9 @@ from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 
-RUN_FORMAT = "provebench.pilot.run/3"  # /3: the candidate's isolation (docs/sandbox.md)
+# /3: the candidate's isolation (docs/sandbox.md); /4: the candidate's code sha256 and the
+# laboratory's signature beside run.json (docs/attestation.md).
+RUN_FORMAT = "provebench.pilot.run/4"
 IDENTITY_FILE = "identity.json"
 LEDGER_FILE = "ledger.sqlite"
 LEDGER_EXPORT_FILE = "ledger.jsonl"
@@ -38,8 +41,12 @@ _POINTER = "snapshot.json"
 # Made from a run and written beside it (`pilot evaluate`, `provebench report`), never part of it:
 # the run record does not list them, and the evaluator does not count them as unrecorded files.
 VERDICT_FILE = "verdict.json"
+VERDICT_ENVELOPE_FILE = "verdict.dsse.json"  # the evaluator's signature on the verdict
 REPORT_FILE = "report.html"
-EVALUATION_OUTPUTS = (VERDICT_FILE, REPORT_FILE)
+EVALUATION_OUTPUTS = (VERDICT_FILE, VERDICT_ENVELOPE_FILE, REPORT_FILE)
+# The laboratory's signature on the published run (docs/attestation.md): written after run.json,
+# which cannot list it; the evaluator verifies it and counts it as no unrecorded file.
+RUN_ENVELOPE_FILE = "run.dsse.json"
 
 
 def _is_identity_temporary(entry: Path) -> bool:

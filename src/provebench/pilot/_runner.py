@@ -31,6 +31,8 @@ from typing import Any, NamedTuple, Protocol
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench.attest._keys import key_dir
 from provebench.ledger import Ledger, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
 from provebench.pilot._cycle import register_chain, run_cycle
@@ -38,7 +40,8 @@ from provebench.pilot._lab import DriveState, LabFile, SheetSchema, apply_cycle_
 from provebench.pilot._lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
 from provebench.pilot._publish import publish_run
 from provebench.pilot._rows import IMPORTED_STATUS, REGISTER_COLUMNS
-from provebench.pilot._rundir import RUN_FORMAT, RunDir
+from provebench.pilot._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir
+from provebench.pilot._signing import RUN_ENVELOPE_FILE, sign_run
 from provebench.pilot._undo import AttemptPaths
 from provebench.pilot._versions import rule_versions
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
@@ -159,7 +162,12 @@ def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:
     return {
         "format": RUN_FORMAT,
         "corpus": corpus.identity,
-        "agent": {"spec": agent.spec, "name": agent.name, "version": agent.version},
+        "agent": {
+            "spec": agent.spec,
+            "name": agent.name,
+            "version": agent.version,
+            "code_sha256": agent.code_sha256,
+        },
         "isolation": dict(agent.isolation),
         "rule_versions": rule_versions().model_dump(mode="json"),
     }
@@ -208,6 +216,7 @@ def execute_run(
     try:
         resumed = rundir.prepare(identity)
         if rundir.is_complete:
+            _sign_if_unsigned(rundir)
             return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
         _refuse_lost_ledger(rundir, resumed)
         ledger = Ledger.open(rundir.ledger_path)
@@ -230,6 +239,35 @@ def execute_run(
         if _nothing_committed(rundir):
             attempt.remove_created()
         raise
+
+
+def _sign_if_unsigned(rundir: RunDir) -> None:
+    """A run published and stopped before its signature (a crash between run.json and
+    run.dsse.json) is signed when the same command runs again — only if every file still has
+    the sha256 run.json records and the log verifies to its head: what is signed is what the
+    laboratory published, never a folder changed since."""
+    if rundir.path(RUN_ENVELOPE_FILE).exists():
+        return
+    record = read_json_file(rundir.path(RUN_RECORD_FILE))
+    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
+        raise ProvebenchError(
+            "not a run record this laboratory wrote", path=rundir.path(RUN_RECORD_FILE)
+        )
+    for name, digest in sorted(record["files_sha256"].items()):
+        path = rundir.path(name)
+        if not path.is_file() or path.is_symlink() or sha256_file(path) != digest:
+            raise ProvebenchError(
+                "changed since the run was published; the run is not signed", path=path
+            )
+    ledger = record.get("ledger") or {}
+    report = verify_ledger(
+        rundir.ledger_path, expect_head=ledger.get("head_hash"), expect_length=ledger.get("length")
+    )
+    if not report.ok:
+        raise ProvebenchError(
+            "the log does not verify; the run is not signed", path=rundir.ledger_path
+        )
+    sign_run(rundir.root, record)
 
 
 def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
@@ -299,6 +337,8 @@ def _execute(
             wall_time_sec=time.monotonic() - started,
             resumed=resumed,
         )
+        crash.at("publish:before_signature")
+        sign_run(rundir.root, record)
     finally:
         gc.unfreeze()
         ledger.close()
@@ -334,9 +374,16 @@ def run_lab(
     "Time limit per cycle")."""
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
-    secrets = {"corpus": Path(corpus_dir), "run-folder": Path(run_dir)}
-    agent = load_agent(agent_spec, secrets=secrets, seal=seal, limits=limits)
+    agent = load_agent(
+        agent_spec, secrets=lab_secrets(corpus_dir, run_dir), seal=seal, limits=limits
+    )
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
+
+
+def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:
+    """What a sealed candidate must not see, by role (docs/sandbox.md): the corpus (the answer
+    key), the run folder (the log), and the laboratory's signing key (docs/attestation.md)."""
+    return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir), "laboratory-key": key_dir()}
 
 
 def _run_cycles(

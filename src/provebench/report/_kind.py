@@ -1,6 +1,6 @@
 """Which verdict a document is, and whether it has the fields the report reads.
 
-The pilot verdict names itself (`format: provebench.pilot.verdict/1`, docs/pilot-evaluator.md).
+The pilot verdict names itself (`format: provebench.pilot.verdict/2`, docs/pilot-evaluator.md).
 The SI verdict (docs/si-scoring.md) carries no format marker, so it is recognised by the fields
 that define it: `band`, `score`, `scenario`, `matched_row`, `evaluations`, `versions`. Anything
 else — or a known kind with a field of the wrong shape — is a `ProvebenchError` naming the file and
@@ -19,7 +19,7 @@ from provebench._errors import ProvebenchError
 
 VerdictKind = Literal["pilot", "si"]
 
-PILOT_FORMAT = "provebench.pilot.verdict/1"
+PILOT_FORMAT = "provebench.pilot.verdict/2"
 _PILOT_FORMAT_FAMILY = "provebench.pilot.verdict/"
 _SI_SHAPE = ("band", "score", "scenario", "matched_row", "evaluations", "versions")
 

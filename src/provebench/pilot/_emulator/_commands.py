@@ -20,7 +20,13 @@ from typing import Any, ClassVar
 from provebench.pilot._emulator._lab_run import EmulatedLab
 from provebench.pilot._lab import CycleContext
 from provebench.pilot._rundir import RunDir
-from provebench.pilot._runner import RunOutcome, RunProgress, execute_run, open_corpus
+from provebench.pilot._runner import (
+    RunOutcome,
+    RunProgress,
+    execute_run,
+    lab_secrets,
+    open_corpus,
+)
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.sandbox import DEFAULT_LIMITS, UNSANDBOXED_SERVED, Limits
 
@@ -52,7 +58,7 @@ def run_with_command(
         agent = external_agent(
             agent_cmd,
             lab,
-            secrets={"corpus": Path(corpus_dir), "run-folder": Path(run_dir)},
+            secrets=lab_secrets(corpus_dir, run_dir),
             timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
             limits=limits,
         )
@@ -114,6 +120,7 @@ def serve_lab(
             version="1",
             factory=lambda: _ServedImporter(lab, stop),
             isolation=dict(UNSANDBOXED_SERVED),
+            code_sha256="",  # a client of `pilot serve`: provebench never sees its code
         )
         if on_ready is not None:
             on_ready(lab)

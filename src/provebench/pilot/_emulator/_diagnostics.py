@@ -5,7 +5,7 @@ An importer sends JSON objects, one per message, either as lines of the file nam
 `POST /provebench/v1/diagnostics` (one object or a list). Each object has a `channel` and the
 fields of the in-process `Diagnostics` methods:
 
-    {"channel": "error", "code": "...", "detail": "..."}
+    {"channel": "error", "code": "...", "detail": "...", "failed_call": 17, "file_ids": ["..."]}
     {"channel": "failed_file", "file_id": "...", "reason_code": "...", "detail": "..."}
     {"channel": "reconciliation", "source": 9, "imported": 7, "failed": 1, "already_known": 1,
      "extra": {"in_doubt": 0}}
@@ -57,13 +57,24 @@ def _deliver(ctx: CycleContext, item: object) -> str | None:
         return "a message must be a JSON object"
     channel = item.get("channel")
     diagnostics = ctx.diagnostics
+    if channel == "error" and ("failed_call" in item or "file_ids" in item):
+        # The link from a failure report to the failed call (agent contract, rule 8).
+        call, file_ids = item.get("failed_call"), item.get("file_ids", [])
+        rest = {k: v for k, v in item.items() if k not in ("failed_call", "file_ids")}
+        if (call is not None and type(call) is not int) or not (
+            isinstance(file_ids, list) and all(isinstance(f, str) for f in file_ids)
+        ):
+            return "error takes an integer failed_call and a list of text file_ids"
+        problem = _text_fields_problem("error", rest)
+        if problem is not None:
+            return problem
+        diagnostics.error(rest["code"], rest.get("detail", ""), call=call, file_ids=file_ids)
+        return None
     if channel in _TEXT_FIELDS:
+        problem = _text_fields_problem(channel, item)
+        if problem is not None:
+            return problem
         required, optional = _TEXT_FIELDS[channel]
-        allowed = {"channel", *required, *optional}
-        if set(item) - allowed or any(not isinstance(item.get(k), str) for k in required):
-            return f"{channel} takes text fields {', '.join(required + optional)}"
-        if any(not isinstance(item.get(k, ""), str) for k in optional):
-            return f"{channel} takes text fields {', '.join(required + optional)}"
         values: list[Any] = [item[k] for k in required] + [item.get(k, "") for k in optional]
         if channel == "error":
             diagnostics.error(*values)
@@ -96,6 +107,18 @@ def _deliver(ctx: CycleContext, item: object) -> str | None:
         diagnostics.self_check(item["name"], item["passed"], item.get("detail", ""))
         return None
     return "unknown channel (error, failed_file, reconciliation, self_check, note)"
+
+
+def _text_fields_problem(channel: str, item: dict[str, Any]) -> str | None:
+    required, optional = _TEXT_FIELDS[channel]
+    allowed = {"channel", *required, *optional}
+    if (
+        set(item) - allowed
+        or any(not isinstance(item.get(k), str) for k in required)
+        or any(not isinstance(item.get(k, ""), str) for k in optional)
+    ):
+        return f"{channel} takes text fields {', '.join(required + optional)}"
+    return None
 
 
 def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> None:

@@ -26,23 +26,36 @@ from provebench.pilot._lab import (
 class GoogleApiError(Exception):
     """An HTTP error answer with Google's body."""
 
-    def __init__(self, code: int, status: str, message: str, reason: str) -> None:
+    def __init__(
+        self, code: int, status: str, message: str, reason: str, call: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
         self.message = message
         self.reason = reason
+        self.call = call
 
     def body(self) -> dict[str, Any]:
         detail = {"message": self.message, "domain": "global", "reason": self.reason}
-        return {
-            "error": {
-                "code": self.code,
-                "message": self.message,
-                "status": self.status,
-                "errors": [detail],
-            }
+        error: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "status": self.status,
+            "errors": [detail],
         }
+        if self.call is not None:
+            # The number of the failed call, as Google's structured ErrorInfo: a failure report
+            # that names it accounts for the failure (agent contract, rule 8).
+            error["details"] = [
+                {
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": self.reason,
+                    "domain": "provebench",
+                    "metadata": {"call": str(self.call)},
+                }
+            ]
+        return {"error": error}
 
 
 def bad_request(message: str, reason: str = "badRequest") -> GoogleApiError:
@@ -95,8 +108,8 @@ def from_lab_error(error: LabError) -> GoogleApiError:
     refused operation, 400 for a malformed call, 404 for an unknown file."""
     for error_type, code, status, reason in _LAB_ERRORS:
         if isinstance(error, error_type):
-            return GoogleApiError(code, status, error.message, reason)
-    return GoogleApiError(500, "INTERNAL", error.message, "backendError")
+            return GoogleApiError(code, status, error.message, reason, error.call)
+    return GoogleApiError(500, "INTERNAL", error.message, "backendError", error.call)
 
 
 __all__ = [

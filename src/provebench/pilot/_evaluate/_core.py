@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench.attest._keys import TrustedKey, load_trusted_key
 from provebench.pilot._evaluate._escrow import compute_escrow, dated_defects
 from provebench.pilot._evaluate._external import (
     ExternalCheckRecord,
     external_results,
     laboratory_findings,
     load_external_checks,
+    red_team_findings,
 )
 from provebench.pilot._evaluate._inputs import RunInputs, read_run
 from provebench.pilot._evaluate._log import OUTSIDE_CYCLE, check_register, read_log
@@ -32,6 +34,8 @@ from provebench.pilot._evaluate._rules import (
     VERDICT_FORMAT,
     VIOLATION_KINDS,
 )
+from provebench.pilot._evaluate._schedule import schedule_differences
+from provebench.pilot._evaluate._selfchecks import self_check_findings
 from provebench.pilot._evaluate._snapshot import read_snapshot
 from provebench.pilot._evaluate._stops import stopping_conditions
 from provebench.pilot._evaluate._timeline import build_timeline
@@ -49,14 +53,18 @@ from provebench.pilot._evaluate._violations import (
     log_violations,
     refusal_violations,
     register_violations,
+    unshown_row_violations,
 )
 from provebench.pilot._rundir import (
     LEDGER_EXPORT_FILE,
     LEDGER_FILE,
     REGISTER_FILE,
+    RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
 )
 from provebench.pilot._score_final import score_final_state
+from provebench.pilot._seal import SEAL_FILE, fresh_control_finding
+from provebench.pilot._signing import REDTEAM_ENVELOPE_FILE, run_envelope_problems, sign_verdict
 from provebench.pilot._versions import rule_versions
 from provebench.sandbox._isolation import is_sandboxed
 
@@ -66,17 +74,39 @@ Finding = tuple[str, str, list[LogRef]]
 
 
 def evaluate_run(
-    run_dir: str | Path, corpus_dir: str | Path, *, external_checks: str | Path | None = None
+    run_dir: str | Path,
+    corpus_dir: str | Path,
+    *,
+    external_checks: str | Path | None = None,
+    trusted_key: TrustedKey | None = None,
+    red_team: str | Path | None = None,
+    fresh_control: str | Path | None = None,
 ) -> Verdict:
     """Evaluate one laboratory run. Bad input → `ProvebenchError`; configuration errors are
-    listed in the verdict (status `configuration_error`, `scorer_pass` false)."""
+    listed in the verdict (status `configuration_error`, `scorer_pass` false).
+
+    The run must carry the laboratory's signature by `trusted_key` (default: the local
+    laboratory key, docs/attestation.md): an unsigned run, one signed by another key, or one
+    that differs from what was signed is a configuration error and never passes.
+
+    `red_team` (a signed red-team report's folder or envelope) and `fresh_control` (a seal
+    folder, `_seal.py`) are the signed artifacts `pilot_pass` needs besides the run itself
+    (`_external.py`); one that does not verify is a `ProvebenchError`."""
     run_path, corpus_path = Path(run_dir), Path(corpus_dir)
+    trusted = load_trusted_key() if trusted_key is None else trusted_key
     attached = None if external_checks is None else load_external_checks(Path(external_checks))
     inputs = read_run(run_path, corpus_path)
     if external_checks is not None:
         inputs.inputs_sha256["external_checks"] = sha256_file(external_checks)
     errors = list(inputs.errors)
     record = inputs.run_record
+    if record is not None:
+        errors.extend(
+            ConfigurationError(code=code, message=message, path=RUN_ENVELOPE_FILE, field=field)
+            for code, field, message in run_envelope_problems(
+                run_path, record, inputs.inputs_sha256, trusted
+            )
+        )
     errors.extend(_rule_version_errors(inputs))
     snapshot = None
     if inputs.corpus is not None:
@@ -114,6 +144,7 @@ def evaluate_run(
         for text in final.configuration_errors
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
+    false_claims, self_check_gaps = self_check_findings(log, snapshot.non_admissible)
     violations = _ordered(
         [
             *refusals,
@@ -121,8 +152,12 @@ def evaluate_run(
             *log_violations(inputs.ledger_problems, log_tampering),
             *register_violations(timeline),
             *injection_violations(timeline, metrics.shortfalls.wrong_fields),
+            *unshown_row_violations(timeline),
+            *false_claims,
         ]
     )
+    # Invariant 2: the events and faults in the log are the corpus's schedule (pilot §15).
+    snapshot_discrepancies += schedule_differences(snapshot.schedule, log)
     unsealed = unsealed_reason(inputs.identity)
     stops = stopping_conditions(violations, snapshot_discrepancies, lost_attempts, unsealed)
     overall = metrics.overall
@@ -139,7 +174,6 @@ def evaluate_run(
     )
     scorer_pass = final.scorer_pass and not errors
     log_intact = not inputs.ledger_problems and not log_tampering and not lost_attempts
-    externals = external_results(attached, laboratory_findings(overall, violations, log_intact))
     triggered = any(stop.status == "triggered" for stop in stops)
     probed = {probe.cycle for probe in probes}
     missing_probes = [c.cycle for c in log.cycles if c.cycle not in probed]
@@ -149,10 +183,42 @@ def evaluate_run(
         and not violations
         and not triggered
         and not missing_probes
+        and not self_check_gaps
     )
+    escrow = compute_escrow(
+        timeline,
+        perf_shadow,
+        violations,
+        dated_defects(
+            metrics.shortfalls.wrong_fields,
+            metrics.shortfalls.order_breaks,
+            missing_probes,
+            {
+                f: timeline.confirmed_cycles[f][0]
+                for f in metrics.shortfalls.unexpected
+                if f in timeline.confirmed_cycles
+            },
+            self_check_gaps,
+        ),
+        # Nothing is paid on a run that is not the one the laboratory signed, or not whole.
+        unsealed or (f"{len(errors)} configuration error(s)" if errors else None),
+    )
+    findings = laboratory_findings(
+        overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
+    )
+    if red_team is not None:
+        findings.update(red_team_findings(Path(red_team), trusted))
+        inputs.inputs_sha256["red_team"] = sha256_file(_envelope_of(Path(red_team)))
+    if fresh_control is not None:
+        findings["fresh_hidden_control"] = fresh_control_finding(
+            Path(fresh_control), trusted, inputs.identity or {}, laboratory_pass
+        )
+        inputs.inputs_sha256["fresh_control"] = sha256_file(Path(fresh_control) / SEAL_FILE)
+    externals = external_results(attached, findings)
+    # Pilot §7: null until every external check has an outcome from verified evidence.
     pilot_pass = (
         None
-        if not all(check.evidence_attached for check in externals)
+        if any(check.outcome is None for check in externals)
         else laboratory_pass and all(check.outcome is True for check in externals)
     )
     return Verdict(
@@ -172,20 +238,17 @@ def evaluate_run(
         stopping_conditions=stops,
         self_check_probes=probes,
         self_check_missing_cycles=missing_probes,
+        self_check_gaps=self_check_gaps,
         reconciliation=reconcile(timeline),
-        escrow=compute_escrow(
-            timeline,
-            perf_shadow,
-            violations,
-            dated_defects(
-                metrics.shortfalls.wrong_fields, metrics.shortfalls.order_breaks, missing_probes
-            ),
-            unsealed,
-        ),
+        escrow=escrow,
         external_checks=externals,
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),
     )
+
+
+def _envelope_of(red_team: Path) -> Path:
+    return red_team / REDTEAM_ENVELOPE_FILE if red_team.is_dir() else red_team
 
 
 def unsealed_reason(identity: dict[str, Any] | None) -> str | None:
@@ -255,6 +318,7 @@ def _unevaluated(
         stopping_conditions=[],
         self_check_probes=[],
         self_check_missing_cycles=[],
+        self_check_gaps=[],
         reconciliation=None,
         escrow=None,
         external_checks=external_results(attached, laboratory_findings(None, [], False)),
@@ -271,7 +335,7 @@ def _result_evidence(inputs: RunInputs) -> ResultEvidence:
     corpus = _mapping(identity.get("corpus"))
     entries = inputs.entries or []
     return ResultEvidence(
-        agent=_texts(identity.get("agent"), ["spec", "name", "version"]),
+        agent=_texts(identity.get("agent"), ["spec", "name", "version", "code_sha256"]),
         isolation=_texts(identity.get("isolation"), ["mode", "tool", "version", "policy_sha256"]),
         grammar_version=versions.get("grammar", ""),
         time_zone_version=f"{versions.get('time_rule', '')} with {versions.get('tzdata', '')}",
@@ -302,8 +366,30 @@ def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:
     return dict(values) if isinstance(values, dict) else {}
 
 
-def write_verdict(verdict: Verdict, path: str | Path) -> None:
-    write_atomic(Path(path), canonical_json(verdict))
+def write_verdict(verdict: Verdict, path: str | Path, *, sign: bool = True) -> None:
+    """Write the verdict, then (`sign`) its envelope beside it, signed with the local
+    laboratory key: a published verdict is checked without rerunning (docs/attestation.md)."""
+    target = Path(path)
+    write_atomic(target, canonical_json(verdict))
+    if sign:
+        sign_verdict(target, verdict_facts(verdict))
+
+
+def verdict_facts(verdict: Verdict) -> dict[str, Any]:
+    """What a verdict's signature states besides its sha256: the decision and what it is about."""
+    evidence = verdict.result_evidence
+    return {
+        "format": verdict.format,
+        "evaluator_version": verdict.evaluator_version,
+        "status": verdict.status,
+        "scorer_pass": verdict.scorer_pass,
+        "laboratory_pass": verdict.laboratory_pass,
+        "pilot_pass": verdict.pilot_pass,
+        "agent": None if evidence is None else evidence.agent,
+        "corpus": None if evidence is None else evidence.corpus,
+        "inputs_sha256": None if evidence is None else evidence.inputs_sha256,
+        "ledger_head_hash": None if evidence is None else evidence.ledger_head_hash,
+    }
 
 
 def configuration_error_line(verdict: Verdict, run_dir: Path, verdict_path: Path) -> str | None:

@@ -9,8 +9,9 @@ is discovered only by the evaluator). A cycle that was clean when confirmed but 
 hindsight is *regraded* (pilot §8: "a duplicate or omission discovered late corrects the
 original attempt"), and a tranche released on it is taken back.
 
-* A cycle is graded against the *defects dated by then* as well: wrong fields, order breaks and
-  a missing §12 self-check probe (`dated_defects`). Why: "correct completion" (pilot §8) of a
+* A cycle is graded against the *defects dated by then* as well: wrong fields, unexpected rows
+  (a near-duplicate or invented file_id), order breaks, a missing §12 self-check probe or
+  self-check (`dated_defects`; invariant 4). Why: "correct completion" (pilot §8) of a
   cycle whose rows are wrong or out of order, or that skipped the mandatory self-check, is not
   correct, and paying a tranche on it is an exploit (pilot §15, red-team finding).
 * First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files; it is
@@ -37,6 +38,7 @@ from provebench.pilot._evaluate._verdict import (
     EscrowCycle,
     EscrowTranche,
     OrderBreak,
+    SelfCheckGap,
     Violation,
     WrongFields,
 )
@@ -48,9 +50,16 @@ def dated_defects(
     wrong_fields: Sequence[WrongFields],
     order_breaks: Sequence[OrderBreak],
     missing_probe_cycles: Sequence[int],
+    unexpected: Mapping[str, int] | None = None,
+    self_check_gaps: Sequence[SelfCheckGap] = (),
 ) -> dict[int, list[str]]:
-    """Cycle → what went wrong in it besides omissions, duplicates and violations."""
+    """Cycle → what went wrong in it besides omissions, duplicates and violations: wrong and
+    unexpected rows (`unexpected`: file_id → the cycle that confirmed its first row — a
+    near-duplicate or invented id the corpus has no row for), order breaks, missing §12 checks
+    (invariant 4: every defect of the confirmed register at that cycle)."""
     found: dict[int, list[str]] = {}
+    for file_id, cycle in sorted((unexpected or {}).items(), key=lambda item: (item[1], item[0])):
+        found.setdefault(cycle, []).append(f"unexpected row: {file_id}")
     for wrong in wrong_fields:
         found.setdefault(wrong.cycle, []).append(f"wrong fields: {wrong.file_id}")
     for broken in order_breaks:
@@ -59,6 +68,8 @@ def dated_defects(
         )
     for cycle in missing_probe_cycles:
         found.setdefault(cycle, []).append("no §12 final-status self-check probe")
+    for gap in self_check_gaps:
+        found.setdefault(gap.cycle, []).append(f"§12 self-check not reported: {gap.check}")
     return found
 
 
@@ -120,8 +131,9 @@ def compute_escrow(
     defects: Defects | None = None,
     unsealed: str | None = None,
 ) -> Escrow:
-    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed) withholds every tranche:
-    a candidate that could reach the log or the answers has earned nothing it can be paid."""
+    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed, or why the run is not the
+    one the laboratory signed) withholds every tranche: a candidate that could reach the log or
+    the answers, or a run folder changed since, has earned nothing it can be paid."""
     cycles: list[EscrowCycle] = []
     defects = defects or {}
     for cycle in range(1, timeline.cycles + 1):

@@ -23,13 +23,14 @@ from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot._corpus import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot._evaluate._identity import identity_differences, logged_identity
 from provebench.pilot._evaluate._record import check_run_record
-from provebench.pilot._evaluate._rules import REPORT_FILE, VERDICT_FILE
 from provebench.pilot._evaluate._verdict import ConfigurationError
 from provebench.pilot._rows import REGISTER_COLUMNS
 from provebench.pilot._rundir import (
+    EVALUATION_OUTPUTS,
     LEDGER_EXPORT_FILE,
     LEDGER_FILE,
     REGISTER_FILE,
+    RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
 )
 
@@ -175,7 +176,11 @@ def _excepted(name: str, path: Path) -> bool:
     """The regular files beside a run that the lab does not record (docs/pilot-evaluator.md,
     `file_unrecorded`): hidden ones (the runner records none), run.json itself, the verdict and
     its report, and SQLite's empty companions."""
-    if path.name.startswith(".") or name in (RUN_RECORD_FILE, VERDICT_FILE, REPORT_FILE):
+    if path.name.startswith(".") or name in (
+        RUN_RECORD_FILE,
+        RUN_ENVELOPE_FILE,
+        *EVALUATION_OUTPUTS,
+    ):
         return True
     return name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0)
 

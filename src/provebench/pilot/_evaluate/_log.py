@@ -49,6 +49,34 @@ class CycleLog:
     faults: list[LedgerEntry] = field(default_factory=list)
     diagnostics: list[LedgerEntry] = field(default_factory=list)
     listed_ids: set[str] = field(default_factory=set)
+    # Listing passes (invariant 5): a pass starts at the first page (no token) and follows each
+    # page's next_page_token to a page without one; a jump or a forged token breaks it.
+    complete_passes: int = 0
+    last_pass_found_new: bool = False
+    _pass_open: bool = False
+    _pass_token: object = None
+    _pass_new: bool = False
+
+    def take_page(self, payload: dict[str, Any], page: list[str]) -> None:
+        """A listing page served in this cycle: its ids, and where it leaves the current pass."""
+        token = payload.get("page_token")
+        result = payload.get("result")
+        following = result.get("next_page_token") if isinstance(result, dict) else None
+        if token is None:
+            self._pass_open, self._pass_new = True, False
+        elif not self._pass_open or token != self._pass_token:
+            self._pass_open = False
+        if self._pass_open and not self.listed_ids.issuperset(page):
+            self._pass_new = True
+        self.listed_ids.update(page)
+        if not self._pass_open:
+            return
+        if following is None:
+            self.complete_passes += 1
+            self.last_pass_found_new = self._pass_new
+            self._pass_open = False
+        else:
+            self._pass_token = following
 
     def confirmed_rows(self) -> list[tuple[list[str], AppendCall]]:
         """Full register rows (status inserted) of every applied append, in append order."""
@@ -129,7 +157,7 @@ def read_log(entries: list[LedgerEntry]) -> LogFacts:
         elif kind == "diagnostics":
             current.diagnostics.append(entry)
         elif kind == "drive.list" and page is not None:
-            current.listed_ids.update(page)
+            current.take_page(payload, page)
             for file_id in page:
                 first_shown.setdefault(file_id, entry)
         elif kind == "drive.get" and isinstance(payload.get("result"), dict):

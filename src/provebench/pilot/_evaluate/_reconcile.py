@@ -2,10 +2,12 @@
 
 Every file_id the snapshot names or the importer wrote is classified: how many of its rows were
 *attempted* (in any `sheets.append` call), *acknowledged* (in a call that returned success) and
-*confirmed* (applied and confirmed by the lab). The sets: *lost* — admissible, never confirmed;
-*unexpected* — confirmed but not admissible (or unknown to the snapshot); *duplicated* — more
-than one confirmed row; *recovered* — admissible, confirmed exactly once, although its first
-attempt was not acknowledged (a failed or in-doubt append that the importer settled).
+*confirmed* (applied and confirmed by the lab). Every verdict carries the seven sets (invariant
+6): *attempted*, *acknowledged* and *confirmed* — the file_ids with at least one such row — and
+*lost* — admissible, never confirmed; *unexpected* — confirmed but not admissible (or unknown
+to the snapshot); *duplicated* — more than one confirmed row; *recovered* — admissible,
+confirmed exactly once, although its first attempt was not acknowledged (a failed or in-doubt
+append that the importer settled).
 """
 
 from __future__ import annotations
@@ -38,11 +40,13 @@ def reconcile(timeline: Timeline) -> Reconciliation:
         for f in snapshot.expected
         if confirmed.get(f) == 1 and timeline.first_attempt_acknowledged.get(f) is False
     )
+    attempted = [f for f in ids if timeline.attempted.get(f)]
+    acknowledged = [f for f in ids if timeline.acknowledged.get(f)]
     counts = {
         "admissible": len(snapshot.expected),
         "non_admissible": len(snapshot.non_admissible),
-        "attempted": sum(1 for f in ids if timeline.attempted.get(f)),
-        "acknowledged": sum(1 for f in ids if timeline.acknowledged.get(f)),
+        "attempted": len(attempted),
+        "acknowledged": len(acknowledged),
         "confirmed": len(confirmed),
         "lost": len(lost),
         "unexpected": len(unexpected),
@@ -51,6 +55,9 @@ def reconcile(timeline: Timeline) -> Reconciliation:
     }
     return Reconciliation(
         counts=counts,
+        attempted=attempted,
+        acknowledged=acknowledged,
+        confirmed=sorted(confirmed),
         lost=lost,
         unexpected=unexpected,
         duplicated=duplicated,

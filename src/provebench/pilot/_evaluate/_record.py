@@ -41,6 +41,8 @@ class _Agent(BaseModel):
     spec: NonEmpty
     name: NonEmpty
     version: NonEmpty
+    # The candidate's code (docs/attestation.md); "" for a `pilot serve` client.
+    code_sha256: Sha256 | Literal[""]
 
 
 class _Corpus(BaseModel):

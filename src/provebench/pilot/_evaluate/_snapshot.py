@@ -8,11 +8,12 @@ importer never sees; `adversarial` marks the files whose name or metadata carrie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._corpus import Corpus
 from provebench.pilot._evaluate._rules import due_cycle
+from provebench.pilot._evaluate._schedule import CycleSchedule, ScheduleBuilder
 from provebench.pilot._model import ApiFault, FileAdded, FileAddedDuringScan
 from provebench.pilot._rows import RegisterRow
 
@@ -28,6 +29,8 @@ class Snapshot:
     fault_cycles: frozenset[int]  # cycles with a scheduled API fault (`api_fault` events)
 
     due_by_cycle: dict[int, int]  # cycle -> due cycle of what first appeared in it
+    # What the corpus schedules per cycle: events and faults (invariant 2, `_schedule.py`).
+    schedule: dict[int, CycleSchedule] = field(default_factory=dict)
 
     def due(self, file_id: str) -> int:
         return self.due_after(self.first_cycle.get(file_id, self.cycles))
@@ -52,7 +55,9 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     case: dict[str, str] = {}
     hostile_texts: dict[str, tuple[str, ...]] = {}
     fault_cycles: set[int] = set()
+    schedule = ScheduleBuilder()
     for event in corpus.events():
+        schedule.add(event)
         if isinstance(event, ApiFault):
             fault_cycles.add(event.cycle)
         if isinstance(event, FileAdded | FileAddedDuringScan):
@@ -86,6 +91,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         due_by_cycle={
             c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)
         },
+        schedule=schedule.result(),
     )
     return snapshot, []
 

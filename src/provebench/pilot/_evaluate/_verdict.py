@@ -1,4 +1,4 @@
-"""`verdict.json`: the evaluator's output model (format `provebench.pilot.verdict/1`).
+"""`verdict.json`: the evaluator's output model (format `provebench.pilot.verdict/2`).
 
 Every field is derived from the independent snapshot (the corpus), the confirmed register and the
 external log (pilot §9). Key order is the field order below; the file is canonical JSON, so the
@@ -160,6 +160,9 @@ class Reconciliation(BaseModel):
     model_config = _MODEL
 
     counts: dict[str, int]
+    attempted: list[str]
+    acknowledged: list[str]
+    confirmed: list[str]
     lost: list[str]
     unexpected: list[str]
     duplicated: list[str]
@@ -198,6 +201,15 @@ class SelfCheckProbe(BaseModel):
     cycle: int
     operation: str
     evidence: list[LogRef]
+
+
+class SelfCheckGap(BaseModel):
+    """A §12 self-check the importer did not report in a cycle (invariant 5)."""
+
+    model_config = _MODEL
+
+    cycle: int
+    check: str
 
 
 class EscrowCycle(BaseModel):
@@ -246,6 +258,7 @@ class ExternalCheckResult(BaseModel):
     attached_passed: bool | None
     laboratory_finding: bool | None
     outcome: bool | None
+    basis: str  # the verified evidence the outcome rests on, or what it needs
 
 
 class ResultEvidence(BaseModel):
@@ -284,6 +297,7 @@ class Verdict(BaseModel):
     stopping_conditions: list[StopCondition]
     self_check_probes: list[SelfCheckProbe]
     self_check_missing_cycles: list[int]
+    self_check_gaps: list[SelfCheckGap]
     reconciliation: Reconciliation | None
     escrow: Escrow | None
     external_checks: list[ExternalCheckResult]

@@ -96,8 +96,24 @@ class Diagnostics:
     def __init__(self, gateway: Gateway) -> None:
         self._gateway = gateway
 
-    def error(self, code: str, detail: str = "") -> None:
-        self._gateway.diagnose("error", {"code": code, "detail": detail})
+    def error(
+        self,
+        code: str,
+        detail: str = "",
+        *,
+        call: int | None = None,
+        file_ids: Sequence[str] = (),
+    ) -> None:
+        """Report a problem. To account for a failed call, name it (agent contract, rule 8):
+        `call`, the number in the error (`LabError.call`; logged as `failed_call`), or the
+        `file_ids` of an append's rows. A report that names neither accounts for no failure."""
+        fields: dict[str, object] = {"code": code, "detail": detail}
+        if call is not None:
+            # Not "call": every entry's own `call` is the gateway's number of the report itself.
+            fields["failed_call"] = call
+        if file_ids:
+            fields["file_ids"] = list(file_ids)
+        self._gateway.diagnose("error", fields)
 
     def failed_file(self, file_id: str, reason_code: str, detail: str = "") -> None:
         fields = {"file_id": file_id, "reason_code": reason_code, "detail": detail}

@@ -16,6 +16,16 @@ class LabError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        # The number of the call this error answered, when the gateway answered one: a failure
+        # report that names it accounts for the failure (agent contract, rule 8).
+        self.call: int | None = None
+
+    def answering(self, call: int) -> LabError:
+        """This error as the answer to call `call`: its number is in the error and its text."""
+        self.call = call
+        self.message = f"{self.message} (call {call})"
+        self.args = (self.message,)
+        return self
 
 
 class TemporaryApiError(LabError):

@@ -352,6 +352,7 @@ class Gateway:
         raised from is a reference cycle (error, traceback, frame), which would keep the
         importer's whole stack (a cycle's listing of every file, say) alive until the next
         collection."""
+        error.answering(call)
         self._record.add(
             operation, {"call": call, **arguments, "error": error_payload(error), **extra}
         )

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 Category = Literal[
-    "import", "failure", "log_permission", "injection_subsample", "baseline", "sandbox"
+    "import",
+    "failure",
+    "log_permission",
+    "injection_subsample",
+    "baseline",
+    "sandbox",
+    "evidence",
 ]
 
 DEFECTIVE_MODULE = "provebench.pilot.agents.defective"
@@ -33,6 +39,7 @@ class Attack:
     `isolated`: the importer writes into the corpus folder, so it runs on a private copy.
     `sealed`: the importer runs in the sandbox, as a candidate provebench did not ship would
     (docs/sandbox.md): a sandbox attack must meet the sandbox, not the trusted path.
+    `tamper`: the run folder is attacked after the run, before evaluation (`_tamper.py`).
     """
 
     name: str
@@ -45,6 +52,7 @@ class Attack:
     situation: str
     isolated: bool = False
     sealed: bool = False
+    tamper: str = ""  # an attack on the finished run folder (`_tamper.py`)
 
     @property
     def agent_spec(self) -> str:
@@ -359,6 +367,70 @@ ATTACKS: tuple[Attack, ...] = (
         (_DUPLICATE,),
         "early-row-and-late-cycle",
     ),
+    # -- the evaluator's invariants (docs/pilot-evaluator.md): answers without evidence ----------
+    Attack(
+        "answers-without-listing",
+        "§1, §9 (invariant 1)",
+        "rows for files the importer was never shown, the answers learnt another way",
+        "AnswersWithoutListing",
+        "evidence",
+        False,
+        ("violation:processing_without_verified_actual_value",),
+        "admissible-in-corpus",
+        isolated=True,  # it finds the answers in its corpus folder: a private copy
+    ),
+    Attack(
+        "unrelated-failure-report",
+        "§1, §7 (invariant 3)",
+        "an in-doubt append concealed behind an unrelated failure report",
+        "ReportsUnrelatedFailure",
+        "evidence",
+        False,
+        (_CONCEALED,),
+        "append-error",
+    ),
+    Attack(
+        "near-duplicate-ids-against-escrow",
+        "§8 (invariant 4)",
+        "an invented near-duplicate file_id each cycle, hoping escrow counts only omissions",
+        "NearDuplicateIds",
+        "evidence",
+        True,
+        ("violation:processing_without_verified_actual_value", "metric:precision"),
+        "rows-appended",
+    ),
+    Attack(
+        "false-self-check-claims",
+        "§12 (invariant 5)",
+        "one listing pass, and every self-check claimed passed",
+        "ClaimsUncheckedSelfChecks",
+        "evidence",
+        False,
+        ("violation:false_self_check_claim",),
+        "cycle-run",
+    ),
+    Attack(
+        "faults-suppressed-and-run-rehashed-offline",
+        "§15 (invariant 2; signed evidence)",
+        "the log's injected faults removed after the run, its chain and run.json recomputed",
+        "RunRehashedOffline",
+        "evidence",
+        False,
+        ("config:run_envelope_mismatch",),
+        "fault-before-a-later-cycle",
+        tamper="suppress-faults-offline",
+    ),
+    Attack(
+        "self-filled-external-checks",
+        "§7 (pilot_pass from verified evidence only)",
+        "every external check filled in as passed by hand",
+        "SelfFillsExternalChecks",
+        "evidence",
+        False,
+        ("pilot_pass:null",),
+        "cycle-run",
+        tamper="self-filled-checks",
+    ),
     Attack(
         "does-nothing",
         "no-op baseline",
@@ -395,14 +467,18 @@ ATTACKS: tuple[Attack, ...] = (
 )
 
 
-def agents_of(attacks: tuple[Attack, ...]) -> list[tuple[str, bool, bool]]:
+def agents_of(attacks: tuple[Attack, ...]) -> list[tuple[str, bool, bool, str]]:
     """The distinct importers to run — the reference first — with their isolation flags:
-    (agent, on a private corpus copy, sealed in the sandbox)."""
-    seen: dict[str, tuple[bool, bool]] = {REFERENCE: (False, False)}
+    (agent, on a private corpus copy, sealed in the sandbox, tamper after the run)."""
+    seen: dict[str, tuple[bool, bool, str]] = {REFERENCE: (False, False, "")}
     for attack in attacks:
-        isolated, sealed = seen.get(attack.agent, (False, False))
-        seen[attack.agent] = (isolated or attack.isolated, sealed or attack.sealed)
-    return [(agent, isolated, sealed) for agent, (isolated, sealed) in seen.items()]
+        isolated, sealed, tamper = seen.get(attack.agent, (False, False, ""))
+        seen[attack.agent] = (
+            isolated or attack.isolated,
+            sealed or attack.sealed,
+            tamper or attack.tamper,
+        )
+    return [(agent, *flags) for agent, flags in seen.items()]
 
 
 def situations_of(attacks: tuple[Attack, ...], agent: str) -> tuple[str, ...]:

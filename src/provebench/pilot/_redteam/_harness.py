@@ -8,6 +8,7 @@ Output folder:
     runs/<corpus>/<agent>/corpus/    a private corpus copy, for importers that write into it
     redteam.json                     one object per attack: attack, caught, evidence
     redteam-summary.json             seed, budget level, budget achieved vs minimum, reference
+    redteam.dsse.json                the laboratory's signature on both (docs/attestation.md)
 
 Both JSON files are canonical and hold no path and no timing: the same seed gives the same bytes.
 """
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from provebench._canonical import canonical_json, write_atomic
+from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.pilot._redteam._budget import (
     MINIMUM,
@@ -178,8 +179,9 @@ def run_redteam(
             isolated=isolated,
             sealed=sealed,
             situations=situations_of(attacks, agent),
+            tamper=tamper,
         )
-        for agent, isolated, sealed in agents_of(attacks)
+        for agent, isolated, sealed, tamper in agents_of(attacks)
         for name, directory in corpus_dirs
     ]
     by_agent = _run_all(tasks, workers, attacks, progress)
@@ -197,7 +199,33 @@ def run_redteam(
     )
     write_atomic(out / REPORT_FILE, canonical_json(report.attacks))
     write_atomic(out / SUMMARY_FILE, canonical_json(report.summary()))
+    sign_report(out, report)
     return report
+
+
+def sign_report(out: Path, report: RedteamReport) -> None:
+    """The laboratory's signature on the report (`redteam.dsse.json`): an evaluation attaches it
+    as the red-team evidence of `pilot_pass` (docs/attestation.md), so the predicate names the
+    evaluator version it tested and what it found, including the injection attacks (the
+    evaluator-injection-isolation check)."""
+    from provebench.attest._envelope import sign_statement, statement, write_envelope
+    from provebench.attest._keys import laboratory_signer
+    from provebench.pilot._evaluate._rules import EVALUATOR_VERSION
+    from provebench.pilot._signing import REDTEAM_ENVELOPE_FILE, REDTEAM_PREDICATE
+
+    injection = [a for a in report.attacks if a["category"] == "injection_subsample"]
+    predicate = {
+        **report.summary(),
+        "evaluator_version": EVALUATOR_VERSION,
+        "budget_met": not report.budget_short,
+        "injection_attacks": {
+            "total": len(injection),
+            "exercised_and_caught": sum(1 for a in injection if a["exercised"] and a["caught"]),
+        },
+    }
+    subjects = {name: sha256_file(out / name) for name in (REPORT_FILE, SUMMARY_FILE)}
+    document = statement(subjects, REDTEAM_PREDICATE, predicate)
+    write_envelope(out / REDTEAM_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
 
 
 def _prepare(out: Path) -> None:

@@ -15,6 +15,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.pilot._corpus import MANIFEST_FILE
 from provebench.pilot._redteam._situations import find_situation
+from provebench.pilot._redteam._tamper import TAMPERS
 from provebench.pilot._rundir import RUN_RECORD_FILE
 
 RUN_DIR = "run"
@@ -31,6 +32,7 @@ class RunTask:
     isolated: bool
     sealed: bool = False
     situations: tuple[str, ...] = ()
+    tamper: str = ""  # an attack on the finished run folder (`_tamper.py`), before evaluation
 
 
 def execute(task: RunTask) -> dict[str, Any]:
@@ -50,7 +52,8 @@ def execute(task: RunTask) -> dict[str, Any]:
     summary: dict[str, Any] = {"agent": task.agent, "corpus": task.corpus_name}
     try:
         run_lab(corpus, task.spec, run_dir, seal=task.sealed)
-        verdict = evaluate_run(run_dir, corpus)
+        extra = TAMPERS[task.tamper](run_dir) if task.tamper else {}
+        verdict = evaluate_run(run_dir, corpus, **extra)
     except ProvebenchError as error:
         # Paths inside the output folder are given relative to the run's folder: same seed,
         # same bytes, wherever the output folder is.
@@ -70,6 +73,7 @@ def _refused(message: str) -> dict[str, Any]:
         "status": "refused",
         "scorer_pass": False,
         "laboratory_pass": False,
+        "pilot_pass": None,
         "preliminary_signal_credited": False,
         "released_total": 0.0,
         "metrics": {},
@@ -102,6 +106,7 @@ def _summarise(verdict: Any, run_dir: Path) -> dict[str, Any]:
         "status": verdict.status,
         "scorer_pass": verdict.scorer_pass,
         "laboratory_pass": verdict.laboratory_pass,
+        "pilot_pass": verdict.pilot_pass,
         "preliminary_signal_credited": bool(escrow and escrow.preliminary_signal_credited),
         "released_total": float(escrow.released_total) if escrow is not None else 0.0,
         "metrics": metrics,

@@ -27,9 +27,10 @@ the log: output may hold temporary paths, and the log must not depend on them.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -38,7 +39,7 @@ from provebench.pilot._emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot._lab import CycleContext
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import command_version
+from provebench.sandbox._candidate import code_digest, command_version
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
 from provebench.sandbox._isolation import isolation_of
@@ -50,8 +51,11 @@ from provebench.sandbox._policy import (
     SANDBOX_DIR,
     SANDBOX_ENV,
     SANDBOX_WORK,
+    absolute,
+    code_folder,
     code_paths_for_command,
 )
+from provebench.sandbox._policy import _is_system as is_system_path
 from provebench.sandbox._workdir import cycle_folder
 
 DEFAULT_TIMEOUT_SEC = 600.0
@@ -87,7 +91,22 @@ def external_agent(
         version=command_version(command),
         factory=lambda: ExternalImporter(lab, argv, timeout_sec, policy),
         isolation=isolation_of(policy.digest()),
+        code_sha256=command_code_sha256(command, argv, policy.hidden),
     )
+
+
+def command_code_sha256(command: str, argv: Sequence[str], hidden: Sequence[Path]) -> str:
+    """The command as written, and the files it names (not its interpreter: a venv is not the
+    candidate's code, and it is shown read-only like the system)."""
+    named = [
+        code_folder(Path(arg))
+        for arg in argv[1:]
+        if Path(arg).is_absolute() and Path(arg).is_file()
+    ]
+    if os.sep in argv[0] and not is_system_path(absolute(Path(argv[0]))):
+        named.insert(0, code_folder(Path(argv[0])))
+    files = code_digest(named, hidden, field="--agent-cmd")
+    return hashlib.sha256(f"{command}\n{files}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class ExternalImporter:

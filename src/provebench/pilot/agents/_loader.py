@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
-from provebench.sandbox._candidate import is_shipped
+from provebench.sandbox._candidate import code_digest, is_shipped
 from provebench.sandbox._isolation import SHIPPED, Isolation
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
+from provebench.sandbox._policy import PACKAGE_DIR
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,10 @@ class LoadedAgent:
     # How the candidate is isolated (provebench.sandbox._isolation): recorded in the run. No
     # default: whoever makes a LoadedAgent says what it is.
     isolation: Isolation
+    # sha256 of the candidate's code as the sandbox shows it (`code_digest`); "" when provebench
+    # cannot see it (a `pilot serve` client). Part of the run's identity: the seal of a fresh
+    # control commits to it (docs/attestation.md).
+    code_sha256: str
 
 
 def builtin_agents() -> dict[str, str]:
@@ -57,8 +63,19 @@ def load_agent(
     if not callable(getattr(candidate, "run_cycle", None)):
         raise ProvebenchError(f"{candidate.__name__} has no run_cycle(ctx) method", field="--agent")
     return LoadedAgent(
-        spec=spec, name=name, version=version, factory=candidate, isolation=dict(SHIPPED)
+        spec=spec,
+        name=name,
+        version=version,
+        factory=candidate,
+        isolation=dict(SHIPPED),
+        code_sha256=shipped_code_sha256(),
     )
+
+
+@lru_cache(maxsize=1)
+def shipped_code_sha256() -> str:
+    """provebench's own code: its shipped importers are part of it."""
+    return code_digest([PACKAGE_DIR], field="--agent")
 
 
 __all__ = ["LoadedAgent", "builtin_agents", "load_agent"]

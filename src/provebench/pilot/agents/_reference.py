@@ -88,7 +88,7 @@ class _Cycle:
             confirmed = with_retry(ctx, self.stats, ctx.confirmed.all)
         except TemporaryApiError as error:
             # Without the confirmed ids no append can be known to be the first: do nothing.
-            ctx.diagnostics.error("confirmed_ids_unavailable", str(error))
+            ctx.diagnostics.error("confirmed_ids_unavailable", str(error), call=error.call)
             self._final_status_check()
             self._report_checks()
             return
@@ -219,7 +219,7 @@ class _Cycle:
             try:
                 page = with_retry(ctx, self.stats, partial(ctx.drive.list_files, PAGE_SIZE, token))
             except TemporaryApiError as error:
-                ctx.diagnostics.error("listing_incomplete", str(error))
+                ctx.diagnostics.error("listing_incomplete", str(error), call=error.call)
                 return ids, files, False
             ids += page.file_ids
             files += page.files
@@ -245,9 +245,13 @@ class _Cycle:
                     in_doubt=_IN_DOUBT,
                 )
             except (*_IN_DOUBT, *_NOT_APPLIED) as error:
+                # Named by its call and the rows' file_ids: the report accounts for this failed
+                # append and no other (agent contract, rule 8).
                 ctx.diagnostics.error(
                     "append_in_doubt",
                     f"{type(error).__name__}: {len(rows) - start} row(s) left to the next cycle",
+                    call=error.call,
+                    file_ids=[row[FILE_ID] for row in rows[start:]],
                 )
                 return rows[:start], rows[start:]
         return rows, []

@@ -24,7 +24,7 @@ from provebench._errors import ProvebenchError
 from provebench.pilot._lab import CycleContext, FilePage, LabError
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import CandidateCode, checked_identity, locate
+from provebench.sandbox._candidate import CandidateCode, checked_identity, code_digest, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
@@ -95,7 +95,10 @@ def _answer(ctx: CycleContext, message: dict[str, Any]) -> dict[str, Any]:
         answer = getattr(getattr(ctx, facade), method)(*args, **kwargs)
         return {"ok": _ENCODE[name](answer) if name in _ENCODE else answer}
     except LabError as error:
-        return {"error": {"class": type(error).__name__, "message": error.message}}
+        said: dict[str, Any] = {"class": type(error).__name__, "message": error.message}
+        if error.call is not None:
+            said["call"] = error.call
+        return {"error": said}
     except (TypeError, ValueError) as error:  # arguments that do not fit: the caller's error
         return {"error": {"class": type(error).__name__, "message": str(error)}}
 
@@ -201,6 +204,7 @@ def sandboxed_agent(
         version=version,
         factory=lambda: SandboxedImporter(code, policy),
         isolation=isolation_of(policy.digest()),
+        code_sha256=code_digest(code.shown, policy.hidden, field="--agent"),
     )
 
 

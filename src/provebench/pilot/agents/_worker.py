@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,14 +72,17 @@ class _Remote:
         return reply.get("ok")
 
 
-def _error(said: dict[str, str]) -> BaseException:
+def _error(said: dict[str, Any]) -> BaseException:
     from provebench.pilot._lab import _errors
 
-    kind = said.get("class", "")
-    message = said.get("message", "")
+    kind = str(said.get("class", ""))
+    message = str(said.get("message", ""))
     error_class = getattr(_errors, kind, None)
     if isinstance(error_class, type) and issubclass(error_class, _errors.LabError):
-        return error_class(message)
+        error = error_class(message)
+        call = said.get("call")
+        error.call = call if type(call) is int else None  # the number, as the gateway gave it
+        return error
     return ValueError(message) if kind == "ValueError" else TypeError(message)
 
 
@@ -149,8 +152,15 @@ class _Confirmed(_Remote):
 class _Diagnostics(_Remote):
     __slots__ = ()
 
-    def error(self, code: str, detail: str = "") -> None:
-        self._call("diagnostics.error", code, detail)
+    def error(
+        self,
+        code: str,
+        detail: str = "",
+        *,
+        call: int | None = None,
+        file_ids: Sequence[str] = (),
+    ) -> None:
+        self._call("diagnostics.error", code, detail, call=call, file_ids=list(file_ids))
 
     def failed_file(self, file_id: str, reason_code: str, detail: str = "") -> None:
         self._call("diagnostics.failed_file", file_id, reason_code, detail)

@@ -31,6 +31,14 @@ from provebench.pilot.agents.defective._import_attacks import (
     StatusProbeOnRealFile,
     UsesCreationTime,
 )
+from provebench.pilot.agents.defective._invariant_attacks import (
+    AnswersWithoutListing,
+    ClaimsUncheckedSelfChecks,
+    NearDuplicateIds,
+    ReportsUnrelatedFailure,
+    RunRehashedOffline,
+    SelfFillsExternalChecks,
+)
 from provebench.pilot.agents.defective._redteam_attacks import (
     ForgesFailureReports,
     ForgesLogEntries,
@@ -73,10 +81,12 @@ DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
 __all__ = [
     "DEFECTIVE_IMPORTERS",
     "AcceptsEverythingInName",
+    "AnswersWithoutListing",
     "ArtificialErrorThenCorrection",
     "AssignsFinalStatus",
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
+    "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
     "CorrectImporter",
     "DeletesAnError",
@@ -91,6 +101,7 @@ __all__ = [
     "MergesSameNameFiles",
     "MissesFileAddedDuringScan",
     "ModifiesSourceList",
+    "NearDuplicateIds",
     "ObeysInstructionInName",
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
@@ -98,7 +109,10 @@ __all__ = [
     "ReimportsRenamedFile",
     "ReportsCorruptedAsImported",
     "ReportsOnlySuccessfulCycles",
+    "ReportsUnrelatedFailure",
     "RetriesInDoubtAppend",
+    "RunRehashedOffline",
+    "SelfFillsExternalChecks",
     "SkipsSelfChecks",
     "StatusProbeOnRealFile",
     "TampersCorpusFiles",

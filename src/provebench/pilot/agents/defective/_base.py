@@ -65,10 +65,15 @@ class CorrectImporter:
         self.ctx = ctx
         self.state: dict[str, Any] = _load_state(ctx)
         self.state["cycles"] = int(self.state.get("cycles", 0)) + 1
+        # What the cycle did, for the §12 self-checks it reports (`report_checks`).
+        self.passes, self.complete, self.gave_up = 0, True, False
+        self.acknowledged: list[Row] = []
+        self.unsettled: list[Row] = []
+        self.refused_ids: set[str] = set()
         try:
             confirmed = retried(ctx, ctx.confirmed.all)
         except TemporaryApiError as error:
-            ctx.diagnostics.error("confirmed_ids_unavailable", str(error))
+            ctx.diagnostics.error("confirmed_ids_unavailable", str(error), call=error.call)
             self._finish()
             return
         listed = self.list_files()
@@ -94,6 +99,7 @@ class CorrectImporter:
         _save_state(ctx, self.state)
         self.append(rows)
         self.after_append(rows, listed)
+        self.report_checks(confirmed, listed, rows)
         self._finish()
 
     # -- steps a defective importer overrides ---------------------------------------------------
@@ -109,11 +115,13 @@ class CorrectImporter:
 
     def list_pass(self, listed: dict[str, Any]) -> bool:
         ctx, token = self.ctx, None
+        self.passes += 1
         while True:
             try:
                 page = retried(ctx, partial(ctx.drive.list_files, self.page_size, token))
             except TemporaryApiError as error:
-                ctx.diagnostics.error("listing_incomplete", str(error))
+                ctx.diagnostics.error("listing_incomplete", str(error), call=error.call)
+                self.complete = False
                 return False
             for file in page.files:
                 listed.setdefault(file.file_id, file)
@@ -122,6 +130,7 @@ class CorrectImporter:
                 return True
 
     def refused(self, file: Any, reason_code: str) -> None:
+        self.refused_ids.add(file.file_id)
         self.ctx.diagnostics.failed_file(file.file_id, reason_code)
 
     def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
@@ -129,8 +138,11 @@ class CorrectImporter:
 
     def append(self, rows: list[Row]) -> None:
         for start in range(0, len(rows), 1000):
-            if not self.append_batch(rows[start : start + 1000]):
+            batch = rows[start : start + 1000]
+            if not self.append_batch(batch):
+                self.unsettled.extend(rows[start:])
                 return
+            self.acknowledged.extend(batch)
 
     def append_batch(self, batch: list[Row]) -> bool:
         ctx = self.ctx
@@ -140,7 +152,13 @@ class CorrectImporter:
                 return True
             except (RateLimited, ServiceUnavailable) as error:  # answered before any effect
                 if attempt == MAX_ATTEMPTS:
-                    ctx.diagnostics.error("append_failed", str(error))
+                    self.gave_up = True
+                    ctx.diagnostics.error(
+                        "append_failed",
+                        str(error),
+                        call=error.call,
+                        file_ids=[row["file_id"] for row in batch],
+                    )
                     return False
                 ctx.clock.sleep(0.5 * attempt)
             except (ServerError, ApiTimeout) as error:  # maybe applied: the next cycle settles it
@@ -149,7 +167,47 @@ class CorrectImporter:
         return False
 
     def in_doubt(self, batch: list[Row], error: Exception) -> None:
-        self.ctx.diagnostics.error("append_in_doubt", f"{type(error).__name__}: {len(batch)} rows")
+        """Report the append by its call and its rows' file_ids (agent contract, rule 8)."""
+        call = getattr(error, "call", None)
+        self.ctx.diagnostics.error(
+            "append_in_doubt",
+            f"{type(error).__name__}: {len(batch)} rows",
+            call=call if isinstance(call, int) else None,
+            file_ids=[row["file_id"] for row in batch],
+        )
+
+    def report_checks(
+        self, confirmed: frozenset[str], listed: dict[str, Any], rows: list[Row]
+    ) -> None:
+        """The reconciliation and the §12 self-checks (agent contract, rule 9), each computed
+        from what this cycle did: the defective importers inherit an honest account of their
+        own defect."""
+        ctx = self.ctx
+        done = [row["file_id"] for row in self.acknowledged]
+        known = sum(1 for f in listed if f in confirmed)
+        imported = sum(1 for f in done if f in listed)
+        in_doubt = sum(1 for row in self.unsettled if row["file_id"] in listed)
+        failed = sum(1 for f in listed if f not in confirmed and f in self.refused_ids)
+        ctx.diagnostics.reconciliation(
+            source=len(listed),
+            imported=imported,
+            failed=failed,
+            already_known=known,
+            in_doubt=in_doubt,
+        )
+        checks = {
+            "reconciliation": len(listed) == known + imported + failed + in_doubt,
+            "pagination": self.complete and self.passes >= 1,
+            "file_added_during_traversal": self.complete and self.passes >= 2,
+            "repeated_run_without_new_files": not any(f in confirmed for f in done),
+            "reappearing_id": len(set(done)) == len(done) and not any(f in confirmed for f in done),
+            "same_name_different_ids": True,  # each listed id is decided on its own
+            "temporary_failure_and_retry": not self.gave_up,
+            "corrupted_file": not any(f in self.refused_ids for f in done),
+            "time_zone": True,  # rows are decided in the run version's zone (`decide_row`)
+        }
+        for name, passed in checks.items():
+            ctx.diagnostics.self_check(name, passed)
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         return None

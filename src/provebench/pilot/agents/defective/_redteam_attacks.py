@@ -204,7 +204,7 @@ class TampersCorpusFiles(CorrectImporter):
         return rows[: self.limit]
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
-        corpus = _nearby_corpus(self.ctx.work_dir)
+        corpus = nearby_corpus(self.ctx.work_dir)
         if corpus is None:
             return
         drop = set(self.state.get("skipped", []))
@@ -222,7 +222,7 @@ class TampersCorpusFiles(CorrectImporter):
         self.state["tamper_writes"] = attempts
 
 
-def _nearby_corpus(work_dir: Path) -> Path | None:
+def nearby_corpus(work_dir: Path) -> Path | None:
     """The first folder holding a corpus manifest, searched among the siblings of the work
     directory's nearest three ancestors (what an importer could find by looking around)."""
     for ancestor in list(work_dir.resolve().parents)[:3]:

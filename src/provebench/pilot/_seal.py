@@ -1,0 +1,261 @@
+"""The fresh hidden control as a commit–reveal (pilot §11, §16; docs/attestation.md).
+
+Pilot §11 wants a control set generated *after* the candidate is fixed, so that nothing the
+candidate was built or tuned on can be the control. `provebench pilot seal` makes that order
+provable:
+
+1. **Seal.** The candidate's identity — the sha256 of its code (`code_digest`) — is fixed first.
+   Only then is a corpus seed drawn from the operating system's secure random source, with a
+   random nonce, and the laboratory signs a commitment to it (`seal.json`, `seal.dsse.json`):
+   `sha256("provebench.pilot.seal/1\\n" + nonce + "\\n" + seed)`. The seed and nonce stay in the
+   seal folder, readable by the operator only (`.opening.json`); a sealed candidate never sees the
+   folder (it is hidden like the corpus).
+2. **Generate** the control corpus from the sealed seed (`pilot seal generate`), **run** the
+   candidate on it, **evaluate** it with `--fresh-control SEAL`: the commitment must open, the
+   corpus must be the one the seed makes, and the run's candidate code must be the sealed one.
+3. **Reveal** (`pilot seal reveal`): the seed, the nonce and the control verdict's result, signed,
+   for publication (pilot §16). Anyone can then check the commitment and regenerate the corpus.
+
+Nothing here trusts the candidate: its identity is the digest of the bytes the sandbox shows,
+computed by the laboratory, and the seed is unknowable to it until the reveal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench.attest._envelope import (
+    AttestationError,
+    read_statement,
+    sign_statement,
+    statement,
+    subject_problems,
+    write_envelope,
+)
+from provebench.attest._keys import TrustedKey, key_dir, laboratory_signer
+from provebench.pilot._limits import MAX_SEED
+from provebench.sandbox._policy import absolute, code_paths_for_command
+
+SEAL_FORMAT = "provebench.pilot.seal/1"
+SEAL_FILE = "seal.json"
+SEAL_ENVELOPE_FILE = "seal.dsse.json"
+OPENING_FILE = ".opening.json"  # seed and nonce: the operator's secret until the reveal
+REVEAL_FILE = "reveal.json"
+REVEAL_ENVELOPE_FILE = "reveal.dsse.json"
+SEAL_PREDICATE = "urn:provebench:pilot-seal:1"
+REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
+
+
+def commitment(seed: int, nonce: str) -> str:
+    return hashlib.sha256(f"{SEAL_FORMAT}\n{nonce}\n{seed}".encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class SealedCandidate:
+    identity: dict[str, str]  # spec, code_sha256
+    shown: tuple[Path, ...]  # the folders a sandbox shows the candidate (the seal must not be one)
+
+
+def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandidate:
+    """The candidate as the laboratory will identify it in the run (`LoadedAgent.code_sha256`),
+    computed without running it."""
+    from provebench.pilot.agents._loader import builtin_agents, shipped_code_sha256
+    from provebench.sandbox._candidate import code_digest, is_shipped, locate
+
+    if (agent is None) == (agent_cmd is None):
+        raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
+    if agent_cmd is not None:
+        from provebench.pilot.agents._external import command_code_sha256
+        from provebench.sandbox._command import resolve_command
+
+        argv = resolve_command(agent_cmd, field="--agent-cmd")
+        digest = command_code_sha256(agent_cmd, argv, ())
+        shown = tuple(code_paths_for_command(argv))
+        return SealedCandidate({"spec": f"cmd:{agent_cmd}", "code_sha256": digest}, shown)
+    assert agent is not None
+    if is_shipped(agent, builtin_agents()):
+        return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
+    code = locate(agent, "--agent")
+    digest = code_digest(code.shown, (key_dir(),), field="--agent")
+    return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown)
+
+
+def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:
+    """Commit to a fresh control seed for `candidate` (already fixed); returns seal.json."""
+    for folder in candidate.shown:
+        if absolute(out) == absolute(folder) or absolute(folder) in absolute(out).parents:
+            raise ProvebenchError(
+                f"the seal folder lies inside {folder}, which the candidate's sandbox shows: "
+                "choose a folder outside the candidate's code",
+                path=out,
+                field="--out",
+            )
+    identity = candidate.identity
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ProvebenchError("the seal folder must be new or empty", path=out, field="--out")
+    try:
+        out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise ProvebenchError(f"cannot create: {error.strerror}", path=out) from None
+    # Drawn only now, after the identity: the OS's secure random source (pilot §11 "after the
+    # candidate is fixed").
+    seed = secrets.randbelow(MAX_SEED + 1)
+    nonce = secrets.token_hex(32)
+    descriptor = os.open(out / OPENING_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+        handle.write(canonical_json({"seed": seed, "nonce": nonce}))
+    sealed = {
+        "format": SEAL_FORMAT,
+        "candidate": identity,
+        "profile": profile,
+        "commitment": commitment(seed, nonce),
+    }
+    write_atomic(out / SEAL_FILE, canonical_json(sealed))
+    document = statement({SEAL_FILE: sha256_file(out / SEAL_FILE)}, SEAL_PREDICATE, sealed)
+    write_envelope(out / SEAL_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    return sealed
+
+
+@dataclass(frozen=True)
+class OpenedSeal:
+    sealed: dict[str, Any]
+    seed: int
+    nonce: str
+    revealed: dict[str, Any] | None  # the signed reveal, when published
+
+
+def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
+    """The seal, verified against `trusted`, and its opening (the published reveal when there
+    is one, else the operator's secret); the commitment must open. One-line error otherwise."""
+    signed = read_statement(folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE)
+    problems = subject_problems(signed, folder)
+    if problems:
+        raise AttestationError(problems[0], path=folder / SEAL_ENVELOPE_FILE)
+    sealed = signed.predicate
+    if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
+        raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
+    revealed = None
+    if (folder / REVEAL_ENVELOPE_FILE).exists():
+        shown = read_statement(
+            folder / REVEAL_ENVELOPE_FILE, trusted, predicate_type=REVEAL_PREDICATE
+        )
+        revealed = shown.predicate
+        opening: object = revealed
+    else:
+        opening = read_json_file(folder / OPENING_FILE)
+    seed = opening.get("seed") if isinstance(opening, dict) else None
+    nonce = opening.get("nonce") if isinstance(opening, dict) else None
+    if type(seed) is not int or not isinstance(nonce, str) or not 0 <= seed <= MAX_SEED:
+        raise ProvebenchError("the seal's opening has no seed and nonce", path=folder, field="seed")
+    if commitment(seed, nonce) != sealed.get("commitment"):
+        raise AttestationError(
+            "the commitment does not open: the seed or nonce is not the sealed one",
+            path=folder / SEAL_FILE,
+            field="commitment",
+        )
+    return OpenedSeal(sealed, seed, nonce, revealed)
+
+
+def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
+    """The control corpus of a seal: the sealed profile, the sealed seed."""
+    from provebench.pilot._corpus import write_corpus
+    from provebench.pilot._profiles import corpus_config
+
+    opened = open_seal(folder, trusted)
+    profile = opened.sealed.get("profile")
+    if profile not in ("public", "control"):
+        raise ProvebenchError("unknown profile", path=folder / SEAL_FILE, field="profile")
+    config = corpus_config(seed=opened.seed, profile=profile)
+    return write_corpus(config, out)
+
+
+def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, Any]:
+    """Publish the seed and the control run's result, signed (pilot §16)."""
+    from provebench.attest._envelope import envelope_path_for
+    from provebench.pilot._signing import signed_verdict
+
+    opened = open_seal(folder, trusted)
+    envelope = envelope_path_for(verdict_path)
+    signed = signed_verdict(envelope, trusted)
+    problems = subject_problems(signed, verdict_path.parent)
+    if problems:
+        raise AttestationError(problems[0], path=envelope)
+    facts = signed.predicate
+    corpus, agent = _mapping(facts.get("corpus")), _mapping(facts.get("agent"))
+    if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed["profile"]:
+        raise ProvebenchError(
+            "the verdict is not of the sealed control corpus", path=verdict_path, field="corpus"
+        )
+    if agent.get("code_sha256") != opened.sealed["candidate"].get("code_sha256"):
+        raise ProvebenchError(
+            "the verdict is not of the sealed candidate", path=verdict_path, field="agent"
+        )
+    revealed = {
+        "format": SEAL_FORMAT,
+        "commitment": opened.sealed["commitment"],
+        "seed": opened.seed,
+        "nonce": opened.nonce,
+        "control": {
+            "verdict_sha256": signed.subjects.get(verdict_path.name),
+            "laboratory_pass": facts.get("laboratory_pass") is True,
+            "corpus": corpus,
+        },
+    }
+    write_atomic(folder / REVEAL_FILE, canonical_json(revealed))
+    document = statement(
+        {REVEAL_FILE: sha256_file(folder / REVEAL_FILE)}, REVEAL_PREDICATE, revealed
+    )
+    write_envelope(folder / REVEAL_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    return revealed
+
+
+def fresh_control_finding(
+    folder: Path, trusted: TrustedKey, identity: dict[str, Any], laboratory_pass: bool
+) -> tuple[bool, str]:
+    """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
+
+    The run *is* the control when its corpus is the one the sealed seed makes: then its own
+    laboratory gate decides. Otherwise the control's result comes from the signed reveal."""
+    opened = open_seal(folder, trusted)
+    sealed_code = opened.sealed["candidate"].get("code_sha256")
+    agent, corpus = _mapping(identity.get("agent")), _mapping(identity.get("corpus"))
+    if agent.get("code_sha256") != sealed_code:
+        return False, "the run's candidate code is not the sealed candidate's"
+    if corpus.get("seed") == opened.seed and corpus.get("profile") == opened.sealed["profile"]:
+        if not laboratory_pass:
+            return False, "the sealed candidate did not pass the laboratory gate on its control"
+        return True, "this run is the sealed fresh control, generated after the seal, and passed"
+    if opened.revealed is None:
+        return False, "this run is not the sealed control, and the control is not revealed yet"
+    control = _mapping(opened.revealed.get("control"))
+    if control.get("laboratory_pass") is not True:
+        return False, "the revealed control run did not pass the laboratory gate"
+    return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = [
+    "OPENING_FILE",
+    "REVEAL_FILE",
+    "SEAL_FILE",
+    "OpenedSeal",
+    "SealedCandidate",
+    "candidate_identity",
+    "commitment",
+    "fresh_control_finding",
+    "generate_control",
+    "open_seal",
+    "reveal",
+    "seal_candidate",
+]

@@ -1,0 +1,200 @@
+"""The evaluator's invariants (docs/pilot-evaluator.md, "Invariants"): each fails on a run built
+to break it and holds on the reference run. Every attack here reached a positive signal before
+its invariant existed, without escaping any sandbox."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.ledger import LedgerEntry
+from provebench.pilot._evaluate import evaluate_run
+from provebench.pilot._evaluate._escrow import dated_defects
+from provebench.pilot._evaluate._log import read_log
+from provebench.pilot._evaluate._selfchecks import self_check_findings
+from provebench.pilot._evaluate._verdict import SelfCheckGap
+from provebench.pilot._redteam._tamper import rewrite_log_offline
+from tests.helpers.pilot_evaluation import make_small_corpus, resign, run_agent
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_small_corpus(tmp_path_factory.mktemp("invariants"), seed=2)
+
+
+@pytest.fixture(scope="module")
+def reference(corpus: Path) -> Path:
+    return run_agent(corpus, "reference", corpus.parent / "reference")
+
+
+def stops(verdict: Any) -> dict[str, str]:
+    return {stop.name: stop.status for stop in verdict.stopping_conditions}
+
+
+def test_the_reference_run_holds_every_invariant(corpus: Path, reference: Path) -> None:
+    verdict = evaluate_run(reference, corpus)
+    assert verdict.laboratory_pass, verdict.critical_violations
+    assert verdict.self_check_gaps == [] and verdict.critical_violations == []
+    assert stops(verdict)["snapshot_discrepancy"] == "clear"
+    assert verdict.metrics is not None and verdict.metrics.overall.recovery.denominator > 0
+    sets = verdict.reconciliation
+    assert sets is not None
+    # Invariant 6: the Jepsen-style sets by file_id, every one of them, in every verdict.
+    for name in ("attempted", "acknowledged", "confirmed", "lost", "unexpected", "duplicated"):
+        assert len(getattr(sets, name)) == sets.counts[name], name
+    assert sets.recovered is not None and set(sets.confirmed) <= set(sets.attempted)
+
+
+# -- invariant 1: a row for a file never shown --------------------------------------------------
+def test_rows_for_files_never_shown_are_processing_without_a_verified_value(corpus: Path) -> None:
+    run = run_agent(corpus, "AnswersWithoutListing", corpus.parent / "no-listing")
+    verdict = evaluate_run(run, corpus)
+    # Its data is perfect (the published final-state scorer passes it) …
+    assert verdict.scorer_pass and verdict.metrics is not None
+    assert verdict.metrics.overall.completeness.value == 1.0
+    # … and it never listed the Drive: every row is a report without a verified actual value.
+    caught = [
+        v
+        for v in verdict.critical_violations
+        if v.kind == "processing_without_verified_actual_value"
+    ]
+    assert len(caught) == len(json.loads(verdict.model_dump_json())["reconciliation"]["confirmed"])
+    assert all(v.evidence and v.evidence[0].kind == "sheets.append" for v in caught)
+    assert not verdict.laboratory_pass and verdict.escrow is not None
+    assert verdict.escrow.released_total == 0.0
+
+
+# -- invariant 2: the log's events and faults are the corpus's schedule ------------------------
+def test_faults_suppressed_from_the_log_are_a_snapshot_discrepancy(
+    corpus: Path, reference: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(reference, run)
+    rewrite_log_offline(run, lambda kind, p: None if kind == "fault_injected" else (kind, p))
+    resign(run)  # even a laboratory that signs such a log does not get past the schedule
+    verdict = evaluate_run(run, corpus)
+    assert stops(verdict)["snapshot_discrepancy"] == "triggered"
+    discrepancy = next(s for s in verdict.stopping_conditions if s.name == "snapshot_discrepancy")
+    assert "schedule_faults" in discrepancy.reason
+    assert not verdict.laboratory_pass
+
+
+def test_an_event_erased_from_the_log_is_a_snapshot_discrepancy(
+    corpus: Path, reference: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(reference, run)
+    dropped: list[str] = []
+
+    def erase_one_presence_change(kind: str, payload: dict[str, Any]) -> tuple[str, dict] | None:
+        if kind == "events_applied" and payload.get("presence") and not dropped:
+            dropped.append(str(payload["presence"][0]))
+            return kind, {**payload, "presence": payload["presence"][1:]}
+        return kind, payload
+
+    rewrite_log_offline(run, erase_one_presence_change)
+    assert dropped, "the corpus was expected to remove or bring back a file"
+    resign(run)
+    verdict = evaluate_run(run, corpus)
+    discrepancy = next(s for s in verdict.stopping_conditions if s.name == "snapshot_discrepancy")
+    assert discrepancy.status == "triggered" and "schedule_events" in discrepancy.reason
+
+
+# -- invariant 3: a failure is reported only by a report that names it -------------------------
+def test_an_unrelated_failure_report_covers_no_concealed_failure(corpus: Path) -> None:
+    run = run_agent(corpus, "ReportsUnrelatedFailure", corpus.parent / "unrelated")
+    entries = [json.loads(line) for line in (run / "ledger.jsonl").read_text().splitlines()]
+    failed_appends = [
+        e for e in entries if e["kind"] == "sheets.append" and "error" in e["payload"]
+    ]
+    assert failed_appends, "the corpus was expected to fail an append"
+    verdict = evaluate_run(run, corpus)
+    concealed = [
+        v
+        for v in verdict.critical_violations
+        if v.kind == "unsuccessful_attempt_deleted_or_concealed"
+    ]
+    assert {ref.seq for v in concealed for ref in v.evidence} >= {e["seq"] for e in failed_appends}
+    assert stops(verdict)["loss_of_attempts"] == "triggered" and not verdict.laboratory_pass
+
+
+# -- invariant 4: escrow grades unexpected rows -------------------------------------------------
+def test_near_duplicate_ids_are_graded_by_the_escrow(corpus: Path) -> None:
+    run = run_agent(corpus, "NearDuplicateIds", corpus.parent / "near-duplicates")
+    verdict = evaluate_run(run, corpus)
+    assert verdict.escrow is not None and verdict.escrow.released_total == 0.0
+    assert verdict.reconciliation is not None and verdict.reconciliation.unexpected
+    graded = [c for c in verdict.escrow.cycles if not c.clean_final]
+    assert graded and any("unexpected row" in reason for reason in graded[0].reasons)
+
+
+def test_unexpected_rows_are_dated_defects_of_their_cycle_and_every_later_one() -> None:
+    defects = dated_defects([], [], [], {"a-1-0": 2}, [SelfCheckGap(cycle=3, check="pagination")])
+    assert defects == {
+        2: ["unexpected row: a-1-0"],
+        3: ["§12 self-check not reported: pagination"],
+    }
+
+
+# -- invariant 5: self-check claims are checked against the log --------------------------------
+def test_a_claimed_second_listing_pass_that_the_log_does_not_show_is_a_false_claim(
+    corpus: Path,
+) -> None:
+    run = run_agent(corpus, "ClaimsUncheckedSelfChecks", corpus.parent / "false-claims")
+    verdict = evaluate_run(run, corpus)
+    claims = [v for v in verdict.critical_violations if v.kind == "false_self_check_claim"]
+    assert claims and all("file_added_during_traversal" in v.message for v in claims)
+    assert len(claims) == len(verdict.escrow.cycles)  # type: ignore[union-attr]
+    assert not verdict.laboratory_pass
+
+
+def test_an_importer_that_reports_no_self_checks_has_gaps(corpus: Path) -> None:
+    run = run_agent(corpus, "noop", corpus.parent / "noop")
+    verdict = evaluate_run(run, corpus)
+    checks = {gap.check for gap in verdict.self_check_gaps}
+    assert "pagination" in checks and "reconciliation_numbers" in checks
+    assert not verdict.laboratory_pass
+
+
+def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
+    entries = [("cycle_started", {"cycle": 1}), *items, ("cycle_confirmed", {"cycle": 1})]
+    return [
+        LedgerEntry(seq=seq, kind=kind, payload=payload, prev_hash="0" * 64, hash=f"{seq:064x}")
+        for seq, (kind, payload) in enumerate(entries)
+    ]
+
+
+PAGE = {"page_size": 9, "page_token": None, "result": {"file_ids": ["a", "b"]}}
+APPEND = {"rows": [["a", "t"]], "applied": True}
+
+
+@pytest.mark.parametrize(
+    ("said", "false"),
+    [
+        ({"source": 2, "imported": 1, "failed": 1, "already_known": 0}, False),
+        ({"source": 3, "imported": 1, "failed": 2, "already_known": 0}, True),  # source inflated
+        ({"source": 2, "imported": 2, "failed": 0, "already_known": 0}, True),  # imported
+        ({"source": 2, "imported": 1, "failed": 0, "already_known": 0}, True),  # does not balance
+        ({"source": 2, "imported": 1, "failed": 0, "already_known": 0, "extra": {"in_doubt": 1}},
+         False),
+        ({"source": "2", "imported": 1, "failed": 1, "already_known": 0}, True),
+    ],
+)  # fmt: skip
+def test_the_reconciliation_must_be_the_logs_numbers(said: dict[str, Any], false: bool) -> None:
+    log = read_log(
+        _log(
+            ("drive.list", {**PAGE, "result": {**PAGE["result"], "next_page_token": None}}),
+            ("sheets.append", APPEND),
+            ("diagnostics", {"channel": "reconciliation", **said}),
+        )
+    )
+    violations, gaps = self_check_findings(log, frozenset())
+    assert bool(violations) is false
+    assert "reconciliation_numbers" not in {gap.check for gap in gaps}

@@ -1,0 +1,145 @@
+"""pilot_pass from verified evidence only (docs/attestation.md): the sealed fresh control (pilot
+§11) as a commit–reveal round trip, and the signed red-team report.
+
+The red team runs once for the module at the full pilot §14 budget (about a minute on two
+cores): `pilot_pass` accepts nothing less, and a test that passed on a smaller report would
+prove a rule the product does not have."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from provebench._canonical import canonical_json
+from provebench.attest import load_trusted_key
+from provebench.pilot._evaluate import evaluate_run, write_verdict
+from provebench.pilot._redteam import run_redteam
+from provebench.pilot._runner import run_lab
+from provebench.pilot._seal import (
+    OPENING_FILE,
+    candidate_identity,
+    commitment,
+    generate_control,
+    reveal,
+    seal_candidate,
+)
+from tests.helpers.pilot_lab import run_cli
+
+
+@pytest.fixture(scope="module")
+def red_team(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("redteam") / "report"
+    report = run_redteam(out, seed=0, level="full", workers=2)
+    assert report.passed, report.summary()
+    return out
+
+
+def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> tuple[Path, dict, object]:
+    """seal → control corpus → run → evaluate with the seal and the red-team report."""
+    trusted = load_trusted_key()
+    seal = tmp / "seal"
+    sealed = seal_candidate(seal, candidate_identity(agent, None), "control")
+    corpus = tmp / "control"
+    generate_control(seal, corpus, trusted)
+    run = tmp / "run"
+    run_lab(corpus, agent, run)
+    verdict = evaluate_run(run, corpus, red_team=red_team, fresh_control=seal)
+    write_verdict(verdict, run / "verdict.json")
+    return seal, sealed, verdict
+
+
+def test_the_reference_passes_its_sealed_fresh_control(tmp_path: Path, red_team: Path) -> None:
+    seal, sealed, verdict = seal_run_evaluate(tmp_path, "reference", red_team)
+    outcomes = {check.check: check for check in verdict.external_checks}  # type: ignore[attr-defined]
+    assert all(check.outcome is True for check in outcomes.values()), outcomes
+    assert "sealed fresh control" in outcomes["fresh_hidden_control"].basis
+    assert verdict.pilot_pass is True  # type: ignore[attr-defined]
+    # The seed is drawn after the candidate is fixed and committed to; nothing reveals it yet.
+    opening = json.loads((seal / OPENING_FILE).read_text(encoding="ascii"))
+    assert commitment(opening["seed"], opening["nonce"]) == sealed["commitment"]
+    assert str(opening["seed"]) not in (seal / "seal.json").read_text(encoding="utf-8")
+    # Reveal: the seed and the control's result, signed, for publication (pilot §16).
+    revealed = reveal(seal, tmp_path / "run" / "verdict.json", load_trusted_key())
+    assert revealed["seed"] == opening["seed"] and revealed["control"]["laboratory_pass"]
+    checked = run_cli("attest", "verify", str(seal / "reveal.dsse.json"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_noop_importer_does_not_pass_its_fresh_control(tmp_path: Path, red_team: Path) -> None:
+    _, _, verdict = seal_run_evaluate(tmp_path, "noop", red_team)
+    outcomes = {check.check: check for check in verdict.external_checks}  # type: ignore[attr-defined]
+    assert outcomes["fresh_hidden_control"].outcome is False
+    assert verdict.pilot_pass is False  # type: ignore[attr-defined]
+
+
+def test_another_candidates_run_is_not_the_sealed_control(tmp_path: Path, red_team: Path) -> None:
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    corpus = tmp_path / "control"
+    generate_control(seal, corpus, trusted)
+    importer = tmp_path / "code" / "mine.py"
+    importer.parent.mkdir()
+    importer.write_text(
+        "from provebench.pilot.agents._reference import ReferenceImporter\n"
+        "class Mine(ReferenceImporter):\n    name = 'mine'\n",
+        encoding="utf-8",
+    )
+    run_lab(corpus, f"{importer}:Mine", tmp_path / "run")
+    verdict = evaluate_run(tmp_path / "run", corpus, red_team=red_team, fresh_control=seal)
+    control = next(c for c in verdict.external_checks if c.check == "fresh_hidden_control")
+    assert control.outcome is False and "not the sealed candidate" in control.basis
+    assert verdict.pilot_pass is False
+
+
+def test_a_commitment_that_does_not_open_is_one_line_and_no_verdict(
+    tmp_path: Path, red_team: Path
+) -> None:
+    seal, _, _ = seal_run_evaluate(tmp_path, "reference", red_team)
+    opening = json.loads((seal / OPENING_FILE).read_text(encoding="ascii"))
+    (seal / OPENING_FILE).write_text(canonical_json({**opening, "seed": opening["seed"] ^ 1}))
+    out = tmp_path / "again.json"
+    control = str(tmp_path / "control")
+    result = run_cli("pilot", "evaluate", str(tmp_path / "run"), "--corpus", control,
+                     "--fresh-control", str(seal), "--out", str(out))  # fmt: skip
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "the commitment does not open" in line and not out.exists()
+
+
+def test_a_red_team_report_changed_after_signing_is_refused(
+    tmp_path: Path, red_team: Path, signed_reference: tuple[Path, Path]
+) -> None:
+    import shutil
+
+    copy = tmp_path / "report"
+    shutil.copytree(red_team, copy)
+    summary = json.loads((copy / "redteam-summary.json").read_text(encoding="utf-8"))
+    summary["uncaught"] = []  # edited after signing, even to say the same thing
+    summary["seed"] = 99
+    (copy / "redteam-summary.json").write_text(canonical_json(summary), encoding="utf-8")
+    corpus, run = signed_reference
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus), "--red-team",
+                     str(copy), "--out", str(tmp_path / "v.json"))  # fmt: skip
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "redteam-summary.json" in line
+
+
+@pytest.fixture
+def signed_reference(tmp_path: Path) -> tuple[Path, Path]:
+    from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
+
+    corpus = make_small_corpus(tmp_path, seed=3)
+    return corpus, run_agent(corpus, "reference", tmp_path / "ref")
+
+
+def test_the_seal_is_refused_inside_the_candidates_code_folder(tmp_path: Path) -> None:
+    importer = tmp_path / "mine.py"
+    importer.write_text("class Mine:\n    name = 'mine'\n    version = '1'\n", encoding="utf-8")
+    result = run_cli("pilot", "seal", "--agent", f"{importer}:Mine", "--out", str(tmp_path / "s"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "inside" in line and not (tmp_path / "s").exists()
