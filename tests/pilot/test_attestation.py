@@ -64,6 +64,16 @@ def test_a_run_folder_rehashed_after_signing_fails(copies: tuple[Path, Path]) ->
     assert forged.returncode == 2 and len(forged.stderr.splitlines()) == 1
 
 
+def test_run_json_changed_anywhere_after_signing_fails(copies: tuple[Path, Path]) -> None:
+    """Even where no score reads it (non_scoring): run.json is the signed file, byte for byte."""
+    corpus, run = copies
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    record["non_scoring"]["wall_time_sec"] = 0.001
+    (run / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    [error] = evaluate_run(run, corpus).configuration_errors
+    assert (error.code, error.field) == ("run_envelope_mismatch", "subject.run.json")
+
+
 def test_an_unsigned_run_does_not_pass(copies: tuple[Path, Path]) -> None:
     corpus, run = copies
     (run / "run.dsse.json").unlink()

@@ -172,6 +172,32 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 
 
 PAGE = {"page_size": 9, "page_token": None, "result": {"file_ids": ["a", "b"]}}
+LAST_PAGE = {**PAGE, "result": {**PAGE["result"], "next_page_token": None}}
+TRAVERSAL = {"channel": "self_check", "name": "file_added_during_traversal", "passed": True}
+
+
+@pytest.mark.parametrize(
+    ("items", "false"),
+    [
+        ([("drive.list", LAST_PAGE), ("drive.list", LAST_PAGE)], False),
+        # One pass, however well the ids were known before it (gets): not two passes.
+        ([("drive.get", {"result": {"file_id": "a"}}), ("drive.get", {"result": {"file_id": "b"}}),
+          ("drive.list", LAST_PAGE)], True),
+        # Two passes, the second still finding a file: the traversal was not settled.
+        ([("drive.list", {**LAST_PAGE, "result": {"file_ids": ["a"], "next_page_token": None}}),
+          ("drive.list", LAST_PAGE)], True),
+        # A "pass" that starts on a forged token is no pass.
+        ([("drive.list", LAST_PAGE), ("drive.list", {**LAST_PAGE, "page_token": "k61"})], True),
+    ],
+)  # fmt: skip
+def test_a_traversal_claim_needs_two_complete_passes_the_last_finding_nothing(
+    items: list[tuple[str, dict[str, Any]]], false: bool
+) -> None:
+    log = read_log(_log(*items, ("diagnostics", TRAVERSAL)))
+    violations, _ = self_check_findings(log, frozenset())
+    assert bool(violations) is false
+
+
 APPEND = {"rows": [["a", "t"]], "applied": True}
 
 

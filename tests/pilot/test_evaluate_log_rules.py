@@ -65,6 +65,15 @@ def log_of(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
             1,
         ),
         ([("sheets.append", FAILED_APPEND), ("diagnostics", REPORTED)], 0),
+        # Naming the first failure does not cover a later retry that failed again.
+        (
+            [
+                ("drive.list", FAILED),
+                ("drive.list", {**FAILED, "call": 3}),
+                ("diagnostics", {**REPORTED, "failed_call": 2}),
+            ],
+            1,
+        ),
         # A retry that failed again and was named covers the first failure of the same call.
         (
             [
