@@ -12,24 +12,15 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import Refusal, decide_row
+from provebench.pilot._contract import REQUIRED_SELF_CHECKS
 from provebench.pilot._corpus import load_corpus
 from provebench.pilot._runner import run_lab
 from provebench.pilot.agents import load_agent
 from tests.helpers.pilot_lab import make_corpus, read_rows
 from tests.helpers.published_scorer import published_script_or_skip, run_published_script
 
-SELF_CHECKS = {
-    "repeated_run_without_new_files",
-    "reappearing_id",
-    "same_name_different_ids",
-    "file_added_during_traversal",
-    "pagination",
-    "temporary_failure_and_retry",
-    "corrupted_file",
-    "time_zone",
-    "reconciliation",
-    "final_status_not_writable",
-}
+# The reference reports every self-check the agent contract requires (pilot §12).
+SELF_CHECKS = set(REQUIRED_SELF_CHECKS)
 CORPORA = [("public", 1), ("public", 2), ("public", 7), ("control", 5), ("control", 6)]
 
 
