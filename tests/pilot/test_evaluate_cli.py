@@ -41,6 +41,17 @@ def test_explain_names_the_violations_and_exit_1(tmp_path: Path) -> None:
     assert "CRITICAL direct_final_status_assignment" in result.stdout
     assert "Pilot §7 metrics" in result.stdout
     assert (run / "verdict.json").is_file()
+    # Each external check with what its outcome rests on, and why pilot_pass stays null.
+    assert "external recovery: true (the recovery metric of this run's log)" in result.stdout
+    assert "pilot_pass stays null: no verified evidence for" in result.stdout
+
+
+def test_explain_names_the_self_checks_an_importer_did_not_report(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path)
+    run = run_agent(corpus, "noop", tmp_path / "run")
+    result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus), "--explain")
+    assert result.returncode == 1, result.stderr
+    assert "self-checks not reported in 4 cycle(s); cycle 1: repeated_run_without" in result.stdout
 
 
 def test_a_folder_that_is_not_a_run_gets_one_line_and_no_verdict(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from provebench._errors import shown as printable
 from provebench.pilot._evaluate._verdict import Metric, MetricSet, Verdict
 
 _METRIC_NAMES = (
@@ -107,6 +108,17 @@ def explain(verdict: Verdict, console: Console) -> None:
                 f"{verdict.self_check_missing_cycles}"
             )
         )
+    if verdict.self_check_gaps:
+        by_cycle: dict[int, list[str]] = {}
+        for gap in verdict.self_check_gaps:
+            by_cycle.setdefault(gap.cycle, []).append(gap.check)
+        first = min(by_cycle)
+        console.print(
+            Text(
+                f"pilot §12 self-checks not reported in {len(by_cycle)} cycle(s); cycle {first}: "
+                f"{', '.join(by_cycle[first])}"
+            )
+        )
     for stop in verdict.stopping_conditions:
         if stop.status == "triggered":
             console.print(Text(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))
@@ -122,10 +134,14 @@ def explain(verdict: Verdict, console: Console) -> None:
         regraded_cycles = [c.cycle for c in escrow.cycles if c.regraded]
         if regraded_cycles:
             console.print(Text(f"  cycles regraded with hindsight: {regraded_cycles}"))
-    missing = [c.check for c in verdict.external_checks if not c.evidence_attached]
+    for check in verdict.external_checks:
+        outcome = "—" if check.outcome is None else ("true" if check.outcome else "FALSE")
+        basis = printable(check.basis)  # it can name a file the user chose
+        console.print(Text(f"  external {check.check}: {outcome} ({basis})", "dim"))
+    missing = [c.check for c in verdict.external_checks if c.outcome is None]
     if missing:
         console.print(
-            Text(f"pilot_pass stays null: no evidence attached for {', '.join(missing)}", "dim")
+            Text(f"pilot_pass stays null: no verified evidence for {', '.join(missing)}", "dim")
         )
 
 
