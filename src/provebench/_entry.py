@@ -49,11 +49,10 @@ def _is_plain_score_final(arguments: list[str]) -> bool:
 
 
 def print_final_score(expected: str, candidate: str) -> None:
-    """The published scorer's document on stdout (both roads print it through here)."""
-    from provebench.pilot._score_final import score_final_state
+    """The plain road of `pilot score-final` (the command line's road prints the same way)."""
+    from provebench.pilot._score_final import print_final_score as print_document
 
-    sys.stdout.write(score_final_state(expected, candidate).to_json())
-    sys.stdout.flush()
+    print_document(expected, candidate)
 
 
 def _full_command_line() -> None:

@@ -102,9 +102,3 @@ def _help_hint(error: typer.TyperException) -> str:
     context = getattr(error, "ctx", None)
     command = getattr(context, "command_path", None)
     return f" (see '{command} --help')" if command else ""
-
-
-if __name__ == "__main__":
-    from provebench._entry import main
-
-    main()

@@ -269,7 +269,7 @@ def score_final_command(
         raise ProvebenchError("--sets is only for --selftest")
     if expected is None or candidate is None:
         raise ProvebenchError("usage: provebench pilot score-final EXPECTED.csv CANDIDATE.csv")
-    from provebench._entry import print_final_score
+    from provebench.pilot._score_final import print_final_score
 
     print_final_score(str(expected), str(candidate))
 

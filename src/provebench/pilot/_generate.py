@@ -146,6 +146,8 @@ class _Generator:
             f"drive://file/{file_id}",
             "imported",
         )
+        # `register-order/1` (`_rows.call_order_key`) as the text key the external sort compares:
+        # the call's epoch second, zero-padded, then the file_id (a test holds the two together).
         self.emit_row(f"{truth.epoch_sec:012d}\t{file_id}", ",".join(cells))
 
     # -- drawing files ------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import IO, Any
 
 from provebench._canonical import (
@@ -35,7 +34,7 @@ from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot._cycle import register_chain
 from provebench.pilot._lab._errors import TEMPORARY_ERRORS
-from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, call_order_key
 from provebench.pilot._rundir import (
     DIAGNOSTICS_FILE,
     EVALUATION_OUTPUTS,
@@ -224,24 +223,9 @@ def _write_rows(handle: IO[str], writer: Any, rows: list[tuple[str, ...]]) -> No
         handle.write("\n".join(lines) + "\n")
 
 
-def presented_order_key(cells: Sequence[str]) -> tuple[int, datetime | str, str]:
-    """`register-order/1` on a confirmed row's cells: call instant (UTC), then file_id.
-
-    Tolerant, because the cells are what the importer wrote: a time without an offset or not in
-    ISO 8601 sorts after every valid one, by its text. The instant is the UTC datetime itself
-    (same tzinfo on every key, so comparisons read the fields): it orders exactly as its ISO
-    text would, without formatting one per row; the leading 0/1 keeps the two kinds apart."""
-    local_text, file_id = cells[_TIME_INDEX], cells[_FILE_ID_INDEX]
-    try:
-        instant = datetime.fromisoformat(local_text)
-    except ValueError:
-        return 1, local_text, file_id
-    if instant.tzinfo is None:
-        return 1, local_text, file_id
-    try:
-        return 0, instant.astimezone(UTC), file_id
-    except OverflowError:  # e.g. year 1 at +01:00: no UTC instant a datetime can hold
-        return 1, local_text, file_id
+def presented_order_key(cells: Sequence[str]) -> OrderKey:
+    """`register-order/1` (`call_order_key`) on a confirmed row's cells."""
+    return call_order_key(cells[_TIME_INDEX], cells[_FILE_ID_INDEX])
 
 
 __all__ = ["API_CALL_KINDS", "presented_order_key", "publish_run"]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -100,9 +100,33 @@ class Refusal(BaseModel):
     detail: str
 
 
-def register_order_key(row: RegisterRow) -> tuple[datetime, str]:
-    """Sort key of `register-order/1`: (call instant, file_id)."""
-    return datetime.fromisoformat(row.call_local_datetime), row.file_id
+OrderKey = tuple[int, datetime | str, str]
+
+
+def call_order_key(local_datetime: str, file_id: str) -> OrderKey:
+    """`register-order/1`, the one place it is written: call instant (UTC), then file_id.
+
+    Every ordering of rows uses it — the register as published, the evaluator's order check,
+    the expected rows, the reference and the red team's importers. It is tolerant, because a
+    row may be what an importer wrote: a time without an offset or not in ISO 8601 sorts after
+    every valid one, by its text. The instant is the UTC datetime itself (the same tzinfo on
+    every key, so comparisons read the fields): it orders exactly as its ISO text would, without
+    formatting one per row; the leading 0/1 keeps the two kinds apart."""
+    try:
+        instant = datetime.fromisoformat(local_datetime)
+    except ValueError:
+        return 1, local_datetime, file_id
+    if instant.tzinfo is None:
+        return 1, local_datetime, file_id
+    try:
+        return 0, instant.astimezone(UTC), file_id
+    except OverflowError:  # e.g. year 1 at +01:00: no UTC instant a datetime can hold
+        return 1, local_datetime, file_id
+
+
+def register_order_key(row: RegisterRow) -> OrderKey:
+    """Sort key of `register-order/1` for a register row (`call_order_key`)."""
+    return call_order_key(row.call_local_datetime, row.file_id)
 
 
 def sorted_register(rows: Iterable[RegisterRow]) -> list[RegisterRow]:
@@ -136,6 +160,7 @@ __all__ = [
     "Refusal",
     "RefusalReason",
     "RegisterRow",
+    "call_order_key",
     "formula_like_cells",
     "register_csv_text",
     "register_order_key",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import gc
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -220,6 +221,13 @@ def _one_pass(
     return join
 
 
+def print_final_score(expected: str, candidate: str) -> None:
+    """The published scorer's document on stdout: what both roads of `pilot score-final` (the
+    console script's plain road and the command line) print."""
+    sys.stdout.write(score_final_state(expected, candidate).to_json())
+    sys.stdout.flush()
+
+
 __all__ = [
     "DUPLICATE_EXPECTED_FILE_ID",
     "EMPTY_EXPECTED_FILE_ID",
@@ -227,5 +235,6 @@ __all__ = [
     "EXTERNAL_CHECKS_REQUIRED",
     "SCORER_SCOPE",
     "FinalStateScore",
+    "print_final_score",
     "score_final_state",
 ]

@@ -37,7 +37,7 @@ from typing import ClassVar
 from provebench.pilot._emulator import EmulatedLab, gateway_of, read_diagnostics_file
 from provebench.pilot._emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot._lab import CycleContext
-from provebench.pilot.agents._loader import LoadedAgent
+from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import code_digest, command_version
 from provebench.sandbox._command import resolve_command

@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
+from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.sandbox._candidate import code_digest, is_shipped
-from provebench.sandbox._isolation import SHIPPED, Isolation
+from provebench.sandbox._isolation import SHIPPED
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
 from provebench.sandbox._policy import PACKAGE_DIR
-
-
-@dataclass(frozen=True)
-class LoadedAgent:
-    """An importer class ready to be instantiated once per cycle."""
-
-    spec: str
-    name: str
-    version: str
-    factory: Callable[[], object]
-    # How the candidate is isolated (provebench.sandbox._isolation): recorded in the run. No
-    # default: whoever makes a LoadedAgent says what it is.
-    isolation: Isolation
-    # sha256 of the candidate's code as the sandbox shows it (`code_digest`); "" when provebench
-    # cannot see it (a `pilot serve` client). Part of the run's identity: the seal of a fresh
-    # control commits to it (docs/attestation.md).
-    code_sha256: str
 
 
 def builtin_agents() -> dict[str, str]:

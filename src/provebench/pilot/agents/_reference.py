@@ -20,7 +20,7 @@ Per cycle:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from itertools import compress
 from operator import attrgetter, not_
@@ -37,7 +37,7 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     TemporaryApiError,
 )
-from provebench.pilot._rows import REGISTER_COLUMNS, Refusal
+from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
 from provebench.pilot._timerule import load_zone
 from provebench.pilot.agents._journal import Journal
 from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
@@ -55,13 +55,9 @@ _IN_DOUBT = (ServerError, ApiTimeout)
 _name_of = attrgetter("name")
 
 
-def order_key(row: list[str]) -> tuple[datetime, str]:
-    """`register-order/1`: call instant, then file_id.
-
-    The instant is taken to UTC: aware datetimes with different offsets compare by calling
-    `utcoffset` on both sides at every comparison, same-zone ones compare their fields."""
-    shown = datetime.fromisoformat(row[LOCAL_TIME])
-    return (shown if shown.tzinfo is None else shown.astimezone(UTC)), row[FILE_ID]
+def order_key(row: list[str]) -> OrderKey:
+    """`register-order/1` (`call_order_key`) on a row of the importer's columns."""
+    return call_order_key(row[LOCAL_TIME], row[FILE_ID])
 
 
 class ReferenceImporter:

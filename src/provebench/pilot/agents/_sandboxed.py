@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from provebench._errors import ProvebenchError
 from provebench.pilot._lab import CycleContext, FilePage, LabError
-from provebench.pilot.agents._loader import LoadedAgent
+from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import CandidateCode, checked_identity, code_digest, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken

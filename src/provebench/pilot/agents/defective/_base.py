@@ -11,7 +11,6 @@ the documented self-check target (pilot §12). Each defective importer changes o
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar
 
@@ -27,7 +26,7 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     TemporaryApiError,
 )
-from provebench.pilot._rows import REGISTER_COLUMNS, Refusal
+from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
 MAX_ATTEMPTS = 6
@@ -37,8 +36,9 @@ STATE_FILE = "defective_state.json"
 Row = dict[str, str]
 
 
-def order_key(row: Row) -> tuple[datetime, str]:
-    return datetime.fromisoformat(row["call_local_datetime"]), row["file_id"]
+def order_key(row: Row) -> OrderKey:
+    """`register-order/1` (`call_order_key`) on a row as the importer appends it."""
+    return call_order_key(row["call_local_datetime"], row["file_id"])
 
 
 def retried(ctx: CycleContext, call: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot._lab import PermissionDenied, TemporaryApiError
 from provebench.pilot._timerule import load_zone
-from provebench.pilot.agents.defective._base import CorrectImporter, Row, retried
+from provebench.pilot.agents.defective._base import CorrectImporter, Row, order_key, retried
 
 
 class ImportsFirstN(CorrectImporter):
@@ -72,9 +72,7 @@ class UsesCreationTime(CorrectImporter):
             created = listed[row["file_id"]].created_at_utc.replace("Z", "+00:00")
             local = datetime.fromisoformat(created).astimezone(zone).isoformat(timespec="seconds")
             changed.append({**row, "call_local_datetime": local})
-        return sorted(
-            changed, key=lambda r: (datetime.fromisoformat(r["call_local_datetime"]), r["file_id"])
-        )
+        return sorted(changed, key=order_key)
 
 
 class PassesOneCycleThenFails(CorrectImporter):
