@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test check lint typecheck unit fast bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
 
 test: lint typecheck unit
+
+# What a developer runs often (about a minute on 2 cores): lint, types and every test not marked
+# slow. CI runs `make test`, the whole suite.
+fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n auto -m "not slow"
+
+check: lint typecheck fast
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench $(BENCH_ARGS)

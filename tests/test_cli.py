@@ -10,6 +10,9 @@ from typer.testing import CliRunner
 
 from provebench.cli import app
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 

@@ -12,6 +12,9 @@ from rich.console import Console
 
 from provebench import _demo as demo_module
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 def _demo(out: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -16,6 +16,9 @@ from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir, check_output_file, refuse_to_replace
 from tests.helpers.pilot_lab import make_corpus, run_cli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 SCENARIO = Path(__file__).resolve().parents[1] / (
     "src/provebench/si/scenarios/diagnostic-accuracy.yaml"
 )

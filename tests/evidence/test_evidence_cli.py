@@ -13,6 +13,9 @@ from provebench.evidence import import_oasis, import_openai
 
 from .conftest import FIXTURES, RunCli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 OPENAI = FIXTURES / "openai_smtp_diagnosis.json"
 OASIS = FIXTURES / "oasis_smtp_diagnosis.json"
 SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "evidence.schema.json"

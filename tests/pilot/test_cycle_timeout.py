@@ -32,7 +32,10 @@ from provebench.pilot._runner import cycle_timeout, execute_run, open_corpus, ru
 from provebench.pilot.agents import load_agent
 from tests.helpers.pilot_lab import in_process_agent, read_rows, run_cli
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM timer")
+pytestmark = [
+    pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM timer"),
+    pytest.mark.slow,
+]  # slow: not in make check
 
 CYCLES = 4
 LIMIT = 0.2

@@ -15,6 +15,9 @@ from provebench.pilot._evaluate import Verdict, exit_code
 from provebench.pilot.agents.defective import DEFECTIVE_IMPORTERS
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:

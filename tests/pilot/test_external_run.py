@@ -22,6 +22,9 @@ from provebench.pilot._emulator._commands import run_with_command
 from provebench.pilot._profiles import corpus_config
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, read_rows, run_cli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 REFERENCE = REPO_ROOT / "examples" / "gdrive_importer" / "importer.py"
 # 4 cycles (two run versions), every file case, and the public profile's temporary failures.
 SMALL = {

@@ -27,6 +27,9 @@ from provebench.pilot._seal import (
 )
 from tests.helpers.pilot_lab import run_cli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def red_team(tmp_path_factory: pytest.TempPathFactory) -> Path:

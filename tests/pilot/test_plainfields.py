@@ -29,6 +29,9 @@ from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Rec
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from tests.helpers.compiled import without_compiled
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 plainfields = pytest.importorskip(
     "provebench.pilot._plainfields",
     reason="the C accelerator was not compiled (no C compiler at install)",

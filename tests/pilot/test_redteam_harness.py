@@ -17,6 +17,9 @@ from provebench.pilot._progress import LineRedteamProgress
 from provebench.pilot._redteam import ATTACKS, MINIMUM, Attack, run_redteam
 from provebench.pilot.agents import defective
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 # Pilot §14 "Mandatory attacks", word for word.
 MANDATORY = (
     "writing done without import",

@@ -30,6 +30,9 @@ from provebench.pilot._runner import run_lab
 from tests.helpers import redteam_mutations as mutations
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 MUTATING = "tests.helpers.redteam_mutations:MutatingImporter"
 METRIC_OF = {
     "drop": "completeness",

@@ -17,6 +17,9 @@ from provebench.pilot._redteam._situations import (
     corpus_gaps,
 )
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 def _added(file_id: str, cycle: int = 1, name: str = "x.mp3") -> dict[str, Any]:
     file = {"file_id": file_id, "name": name, "metadata": None, "created_at_utc": "2026-01-01Z"}

@@ -16,6 +16,9 @@ import pytest
 from provebench._canonical import canonical_json, sha256_file
 from tests.helpers.pilot_lab import REPO_ROOT, make_corpus, read_rows, run_cli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -15,6 +15,9 @@ import pytest
 
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, make_corpus, run_cli
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 COMPARED_FILES = ("register.csv", "ledger.jsonl", "diagnostics.jsonl", "identity.json")
 
 

@@ -29,6 +29,9 @@ from tests.pilot.test_score_final_differential import (
     table_pairs,
 )
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def halves_for_any_size(monkeypatch: pytest.MonkeyPatch) -> None:

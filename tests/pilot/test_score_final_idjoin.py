@@ -42,6 +42,9 @@ from tests.pilot.score_final_cases import (
 from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
 from tests.pilot.test_score_final_keyed import shuffled, write_pair
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 _names = iter(range(10**9))
 
 

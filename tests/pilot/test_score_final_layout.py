@@ -24,6 +24,9 @@ from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Rec
 from provebench.pilot._score_final_layout import FieldComparison, RowLayout
 from tests.helpers.compiled import COMPILED_BINDINGS
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 # Cells that take every way through the reader: plain, quoted (a comma, a quote, a line break),
 # empty; and headers with and without file_id, with a repeated name, of other widths.
 CELLS = st.sampled_from(["a", "b", "", "a,b", 'say "x"', "two\nlines", "é"])

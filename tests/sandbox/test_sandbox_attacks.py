@@ -27,7 +27,7 @@ from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
 from tests.helpers.pilot_lab import REPO_ROOT, run_cli
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]  # slow: not in make check
 
 SMALL = {"cycles": 4, "file_events": 12, "admissible_files": 4}
 

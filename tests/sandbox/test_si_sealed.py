@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers.si_lab import write_fixture
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]  # slow: not in make check
 
 PROVEBENCH = (sys.executable, "-m", "provebench")
 DOC = Path(__file__).parents[2] / "docs/si-agents.md"

@@ -25,6 +25,9 @@ from tests.si.sim.sim_helpers import (
     variant,
 )
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 PROVEBENCH = [sys.executable, "-m", "provebench"]
 
 

@@ -18,6 +18,9 @@ from provebench.si.sim import Session
 from tests.helpers.si_lab import write_fixture
 from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 PROVEBENCH = (sys.executable, "-m", "provebench")
 
 

@@ -14,6 +14,9 @@ from provebench.evidence import load_evidence
 from provebench.si import evaluate, load_scenarios
 from tests.helpers.si_lab import SHIPPED_SCENARIOS, write_fixture
 
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
 PROVEBENCH = (sys.executable, "-m", "provebench")
 FILES = ("evidence.json", "evidence.oasis.json", "verdict.json")
 
