@@ -144,7 +144,9 @@ def evaluate_run(
         for text in final.configuration_errors
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
-    false_claims, self_check_gaps = self_check_findings(log, snapshot.non_admissible)
+    false_claims, self_check_gaps = self_check_findings(
+        log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)
+    )
     violations = _ordered(
         [
             *refusals,

@@ -32,13 +32,15 @@ TEMPORARY_ERROR_CODES = frozenset({"rate_limit", "server_error", "unavailable", 
 
 
 def self_check_findings(
-    log: LogFacts, non_admissible: frozenset[str]
+    log: LogFacts, non_admissible: frozenset[str], probed_cycles: frozenset[int] = frozenset()
 ) -> tuple[list[Violation], list[SelfCheckGap]]:
+    """`probed_cycles`: the cycles with a §12 final-status probe, as `refusal_violations` told
+    probes from attempted violations (one rule for what a probe is)."""
     violations: list[Violation] = []
     gaps: list[SelfCheckGap] = []
     confirmed_before: set[str] = set()
     for cycle in log.cycles:
-        judge = _CycleJudge(cycle, confirmed_before, non_admissible)
+        judge = _CycleJudge(cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles)
         reported: set[str] = set()
         for entry in cycle.diagnostics:
             channel = entry.payload.get("channel")
@@ -77,8 +79,11 @@ def _false_claim(cycle: CycleLog, entry: LedgerEntry, problem: str) -> Violation
 class _CycleJudge:
     """What the log of one cycle says about each claim (None: the claim holds)."""
 
-    def __init__(self, cycle: CycleLog, before: set[str], non_admissible: frozenset[str]) -> None:
+    def __init__(
+        self, cycle: CycleLog, before: set[str], non_admissible: frozenset[str], probed: bool
+    ) -> None:
         self.cycle = cycle
+        self.probed = probed
         self.before = before
         self.non_admissible = non_admissible
         self.applied = [row[FILE_ID_INDEX] for c in cycle.appends if c.applied for row in c.rows]
@@ -144,12 +149,7 @@ class _CycleJudge:
         return None
 
     def _probe(self) -> str | None:
-        from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-
-        for entry in self.cycle.refusals:
-            if SELF_CHECK_PROBE_FILE_ID in str(entry.payload.get("arguments")):
-                return None
-        return "no refused final-status probe in the cycle"
+        return None if self.probed else "no refused final-status probe in the cycle"
 
     def _reconciled(self) -> str | None:
         return self._reconciliation_problem
