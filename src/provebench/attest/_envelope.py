@@ -10,7 +10,6 @@ everything else is an `AttestationError`: one line naming the envelope and what 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from securesystemslib.dsse import Envelope
 from securesystemslib.exceptions import VerificationError
 from securesystemslib.signer import Signer
 
-from provebench._canonical import canonical_json, write_atomic
+from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey
 
@@ -112,6 +111,16 @@ def read_statement(
     return _parse_statement(path, envelope.payload, trusted.keyid, predicate_type)
 
 
+def read_verified(path: Path, trusted: TrustedKey, *, predicate_type: str) -> Statement:
+    """`read_statement`, and every subject file beside the envelope must be the signed one: what
+    a command that relies on a signed artifact needs (one-line `AttestationError` otherwise)."""
+    signed = read_statement(path, trusted, predicate_type=predicate_type)
+    problems = subject_problems(signed, path.parent)
+    if problems:
+        raise AttestationError(problems[0], path=path)
+    return signed
+
+
 def _parse_statement(
     path: Path, payload: bytes, keyid: str, predicate_type: str | None
 ) -> Statement:
@@ -148,11 +157,7 @@ def file_sha256(path: Path) -> str | None:
     try:
         if not path.is_file() or path.is_symlink():
             return None
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        return digest.hexdigest()
+        return sha256_file(path)
     except OSError:
         return None
 
@@ -184,6 +189,7 @@ __all__ = [
     "envelope_path_for",
     "file_sha256",
     "read_statement",
+    "read_verified",
     "sign_statement",
     "statement",
     "subject_problems",

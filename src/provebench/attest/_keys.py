@@ -22,6 +22,7 @@ from pathlib import Path
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from securesystemslib.signer import CryptoSigner, SSlibKey
 
 from provebench._canonical import write_atomic
@@ -119,10 +120,13 @@ def _restore_public(folder: Path) -> None:
     loaded = serialization.load_pem_private_key(
         (folder / PRIVATE_KEY_FILE).read_bytes(), password=None
     )
-    public_pem = loaded.public_key().public_bytes(
+    write_atomic(folder / PUBLIC_KEY_FILE, _public_pem(loaded))
+
+
+def _public_pem(private: PrivateKeyTypes) -> bytes:
+    return private.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
-    write_atomic(folder / PUBLIC_KEY_FILE, public_pem)
 
 
 def _create_pair(folder: Path) -> None:
@@ -134,10 +138,7 @@ def _create_pair(folder: Path) -> None:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
-        public_pem = key.public_key().public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
-        write_atomic(folder / PUBLIC_KEY_FILE, public_pem)
+        write_atomic(folder / PUBLIC_KEY_FILE, _public_pem(key))
         # Owner-only before a byte is written, then linked into place: a second process making
         # a key at the same moment keeps the first one's (the link refuses to replace a file).
         staging = folder / f".{PRIVATE_KEY_FILE}.{os.getpid()}.tmp"

@@ -21,6 +21,7 @@ from provebench.attest._envelope import (
     Statement,
     envelope_path_for,
     read_statement,
+    read_verified,
     sign_statement,
     statement,
     write_envelope,
@@ -115,8 +116,9 @@ def sign_verdict(path: Path, facts: dict[str, Any]) -> Path:
 
 
 def signed_verdict(path: Path, trusted: TrustedKey) -> Statement:
-    """The verified statement of a verdict envelope (`AttestationError` otherwise)."""
-    return read_statement(path, trusted, predicate_type=VERDICT_PREDICATE)
+    """The verified statement of a verdict envelope, the verdict beside it unchanged
+    (`AttestationError` otherwise)."""
+    return read_verified(path, trusted, predicate_type=VERDICT_PREDICATE)
 
 
 __all__ = [

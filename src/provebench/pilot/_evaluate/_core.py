@@ -23,6 +23,7 @@ from provebench.pilot._evaluate._external import (
     external_results,
     laboratory_findings,
     load_external_checks,
+    red_team_envelope,
     red_team_findings,
 )
 from provebench.pilot._evaluate._inputs import RunInputs, read_run
@@ -64,7 +65,7 @@ from provebench.pilot._rundir import (
 )
 from provebench.pilot._score_final import score_final_state
 from provebench.pilot._seal import SEAL_FILE, fresh_control_finding
-from provebench.pilot._signing import REDTEAM_ENVELOPE_FILE, run_envelope_problems, sign_verdict
+from provebench.pilot._signing import run_envelope_problems, sign_verdict
 from provebench.pilot._versions import rule_versions
 from provebench.sandbox._isolation import is_sandboxed
 
@@ -210,7 +211,7 @@ def evaluate_run(
     )
     if red_team is not None:
         findings.update(red_team_findings(Path(red_team), trusted))
-        inputs.inputs_sha256["red_team"] = sha256_file(_envelope_of(Path(red_team)))
+        inputs.inputs_sha256["red_team"] = sha256_file(red_team_envelope(Path(red_team)))
     if fresh_control is not None:
         findings["fresh_hidden_control"] = fresh_control_finding(
             Path(fresh_control), trusted, inputs.identity or {}, laboratory_pass
@@ -247,10 +248,6 @@ def evaluate_run(
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),
     )
-
-
-def _envelope_of(red_team: Path) -> Path:
-    return red_team / REDTEAM_ENVELOPE_FILE if red_team.is_dir() else red_team
 
 
 def unsealed_reason(identity: dict[str, Any] | None) -> str | None:

@@ -23,7 +23,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from provebench._errors import ProvebenchError
-from provebench.attest._envelope import AttestationError, read_statement, subject_problems
+from provebench.attest._envelope import read_verified
 from provebench.attest._keys import TrustedKey
 from provebench.pilot._contract import EXTERNAL_CHECKS
 from provebench.pilot._evaluate._rules import EVALUATOR_VERSION
@@ -139,14 +139,16 @@ def laboratory_findings(
     }
 
 
+def red_team_envelope(given: Path) -> Path:
+    """`--red-team`: the report's folder (its `redteam.dsse.json`) or the envelope itself."""
+    return given / REDTEAM_ENVELOPE_FILE if given.is_dir() else given
+
+
 def red_team_findings(folder: Path, trusted: TrustedKey) -> dict[str, Finding]:
     """The red-team and evaluator-injection checks from a signed red-team report: the report of
     this evaluator version, at the full pilot §14 budget, every attack exercised and caught."""
-    envelope = folder / REDTEAM_ENVELOPE_FILE if folder.is_dir() else folder
-    signed = read_statement(envelope, trusted, predicate_type=REDTEAM_PREDICATE)
-    problems = subject_problems(signed, envelope.parent)
-    if problems:
-        raise AttestationError(problems[0], path=envelope)
+    envelope = red_team_envelope(folder)
+    signed = read_verified(envelope, trusted, predicate_type=REDTEAM_PREDICATE)
     said = signed.predicate
     where = f"red-team report {envelope.name} signed by {signed.keyid[:16]}"
     if said.get("evaluator_version") != EVALUATOR_VERSION:
@@ -207,5 +209,6 @@ __all__ = [
     "external_results",
     "laboratory_findings",
     "load_external_checks",
+    "red_team_envelope",
     "red_team_findings",
 ]

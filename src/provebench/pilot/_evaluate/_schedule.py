@@ -15,7 +15,6 @@ refused). A scheduled fault whose call never came is no discrepancy: the importe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from provebench.ledger import LedgerEntry
@@ -73,14 +72,6 @@ class ScheduleBuilder:
         for plan in self.by_cycle.values():
             plan.mid_scan.sort(key=lambda item: item[0])  # stable: the gateway's firing order
         return self.by_cycle
-
-
-def schedule_of(events: Iterable[object]) -> dict[int, CycleSchedule]:
-    """The corpus's schedule by cycle, from its event stream."""
-    builder = ScheduleBuilder()
-    for event in events:
-        builder.add(event)
-    return builder.result()
 
 
 Finding = tuple[str, str, list[LogRef]]
@@ -237,4 +228,4 @@ def _list(value: object) -> list[object]:
     return value if isinstance(value, list) else []
 
 
-__all__ = ["CycleSchedule", "ScheduleBuilder", "schedule_differences", "schedule_of"]
+__all__ = ["CycleSchedule", "ScheduleBuilder", "schedule_differences"]

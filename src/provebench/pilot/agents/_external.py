@@ -51,11 +51,9 @@ from provebench.sandbox._policy import (
     SANDBOX_DIR,
     SANDBOX_ENV,
     SANDBOX_WORK,
-    absolute,
-    code_folder,
     code_paths_for_command,
+    command_code_folders,
 )
-from provebench.sandbox._policy import _is_system as is_system_path
 from provebench.sandbox._workdir import cycle_folder
 
 DEFAULT_TIMEOUT_SEC = 600.0
@@ -98,14 +96,7 @@ def external_agent(
 def command_code_sha256(command: str, argv: Sequence[str], hidden: Sequence[Path]) -> str:
     """The command as written, and the files it names (not its interpreter: a venv is not the
     candidate's code, and it is shown read-only like the system)."""
-    named = [
-        code_folder(Path(arg))
-        for arg in argv[1:]
-        if Path(arg).is_absolute() and Path(arg).is_file()
-    ]
-    if os.sep in argv[0] and not is_system_path(absolute(Path(argv[0]))):
-        named.insert(0, code_folder(Path(argv[0])))
-    files = code_digest(named, hidden, field="--agent-cmd")
+    files = code_digest(command_code_folders(argv), hidden, field="--agent-cmd")
     return hashlib.sha256(f"{command}\n{files}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
