@@ -60,6 +60,9 @@ def ci_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     return out, result
 
 
+ATTACKS_BY_NAME = {attack.name: attack for attack in ATTACKS}
+
+
 def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, Any]) -> None:
     out, result = ci_run
     assert result.exit_code == 0, result.output
@@ -71,7 +74,7 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
             assert run["exercised"] and run["situation_evidence"], entry["attack"]
             assert run["expected_signals_found"] and not run["positive_signal"]
             assert run["pilot_pass"] is not True
-            if entry["attack"] == "self-filled-external-checks":
+            if ATTACKS_BY_NAME[entry["attack"]].rewarded_by == ("pilot_pass",):
                 # A correct importer: what the attack tries to buy is pilot_pass, and only that.
                 assert run["laboratory_pass"] and run["pilot_pass"] is None
                 continue

@@ -53,6 +53,10 @@ class Attack:
     isolated: bool = False
     sealed: bool = False
     tamper: str = ""  # an attack on the finished run folder (`_tamper.py`)
+    # The positive signals the attack is judged by, when not every one: an attack that leaves a
+    # correct importer's run as it is and tries to buy `pilot_pass` is caught when it gets no
+    # pilot_pass, whatever the correct run earns.
+    rewarded_by: tuple[str, ...] = ()
 
     @property
     def agent_spec(self) -> str:
@@ -430,6 +434,7 @@ ATTACKS: tuple[Attack, ...] = (
         ("pilot_pass:null",),
         "cycle-run",
         tamper="self-filled-checks",
+        rewarded_by=("pilot_pass",),
     ),
     Attack(
         "does-nothing",

@@ -78,9 +78,8 @@ def judge_attack(attack: Attack, runs: list[dict[str, Any]]) -> dict[str, Any]:
     per_corpus = []
     for run in runs:
         positive = positive_signal(run, attack.final_state)
-        if attack.tamper == "self-filled-checks":
-            # The importer is the correct one: what the attack tries to buy is pilot_pass.
-            positive = [reason for reason in positive if reason == "pilot_pass"]
+        if attack.rewarded_by:
+            positive = [reason for reason in positive if reason in attack.rewarded_by]
         matched = sorted(signals(run) & set(attack.expects))
         found = list(run.get("situations", {}).get(attack.situation, []))
         per_corpus.append(
