@@ -139,6 +139,19 @@ def signed_reference(tmp_path: Path) -> tuple[Path, Path]:
     return corpus, run_agent(corpus, "reference", tmp_path / "ref")
 
 
+@pytest.mark.parametrize("where", ["/usr/share/provebench-seal", "provebench-package"])
+def test_the_seal_is_refused_where_any_sandbox_can_read(where: str) -> None:
+    """The opening is in the seal folder, and no run can name that folder to its sandbox: so it
+    may not lie in the system folders or provebench's package, which every sandbox shows."""
+    from provebench.sandbox._policy import PACKAGE_DIR
+
+    out = PACKAGE_DIR / "seal-here" if where == "provebench-package" else Path(where)
+    result = run_cli("pilot", "seal", "--agent", "reference", "--out", str(out))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "which the candidate's sandbox shows" in line and not out.exists()
+
+
 def test_the_seal_is_refused_inside_the_candidates_code_folder(tmp_path: Path) -> None:
     importer = tmp_path / "mine.py"
     importer.write_text("class Mine:\n    name = 'mine'\n    version = '1'\n", encoding="utf-8")

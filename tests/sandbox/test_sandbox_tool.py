@@ -123,6 +123,17 @@ def test_secrets_inside_a_shown_folder_are_hidden_and_code_inside_a_secret_is_re
         policy_for([tmp_path / "corpus" / "importer.py"], secrets)
 
 
+def test_a_secret_under_a_system_folder_is_hidden_too(tmp_path: Path) -> None:
+    """The system folders are shown to every candidate, so a secret kept under one of them (a
+    corpus in /usr/share/…) is covered as one under the candidate's code is."""
+    secret = Path("/usr/share")
+    if not secret.is_dir():
+        pytest.skip("no /usr/share on this machine")
+    text = " ".join(policy_for([tmp_path], {"corpus": secret}).bwrap_args(tmp_path / "private"))
+    assert f"--tmpfs {secret} --remount-ro {secret}" in text
+    assert text.index("--ro-bind /usr /usr") < text.index(f"--tmpfs {secret}")
+
+
 def test_the_policy_digest_depends_on_the_policy_not_on_where_things_are(tmp_path: Path) -> None:
     one = policy_for([tmp_path / "a"], {"corpus": tmp_path / "c1", "run-folder": tmp_path / "r1"})
     two = policy_for([tmp_path / "b"], {"corpus": tmp_path / "c2", "run-folder": tmp_path / "r2"})

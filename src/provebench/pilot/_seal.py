@@ -34,15 +34,14 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import (
     AttestationError,
-    read_statement,
+    read_verified,
     sign_statement,
     statement,
-    subject_problems,
     write_envelope,
 )
 from provebench.attest._keys import TrustedKey, key_dir, laboratory_signer
 from provebench.pilot._limits import MAX_SEED
-from provebench.sandbox._policy import absolute, code_paths_for_command
+from provebench.sandbox._policy import absolute, code_paths_for_command, shown_to_every_candidate
 
 SEAL_FORMAT = "provebench.pilot.seal/1"
 SEAL_FILE = "seal.json"
@@ -90,11 +89,13 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
 
 def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:
     """Commit to a fresh control seed for `candidate` (already fixed); returns seal.json."""
-    for folder in candidate.shown:
+    # The seed's opening lies in the seal folder, which no run can name to its sandbox as a
+    # secret: so it must lie outside everything a sandbox shows.
+    for folder in (*candidate.shown, *shown_to_every_candidate()):
         if absolute(out) == absolute(folder) or absolute(folder) in absolute(out).parents:
             raise ProvebenchError(
                 f"the seal folder lies inside {folder}, which the candidate's sandbox shows: "
-                "choose a folder outside the candidate's code",
+                "choose a folder outside the candidate's code, the system and provebench",
                 path=out,
                 field="--out",
             )
@@ -135,19 +136,16 @@ class OpenedSeal:
 def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
     """The seal, verified against `trusted`, and its opening (the published reveal when there
     is one, else the operator's secret); the commitment must open. One-line error otherwise."""
-    signed = read_statement(folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE)
-    problems = subject_problems(signed, folder)
-    if problems:
-        raise AttestationError(problems[0], path=folder / SEAL_ENVELOPE_FILE)
-    sealed = signed.predicate
+    sealed = read_verified(
+        folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
+    ).predicate
     if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
         raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
     revealed = None
     if (folder / REVEAL_ENVELOPE_FILE).exists():
-        shown = read_statement(
+        revealed = read_verified(
             folder / REVEAL_ENVELOPE_FILE, trusted, predicate_type=REVEAL_PREDICATE
-        )
-        revealed = shown.predicate
+        ).predicate
         opening: object = revealed
     else:
         opening = read_json_file(folder / OPENING_FILE)
@@ -183,11 +181,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
     from provebench.pilot._signing import signed_verdict
 
     opened = open_seal(folder, trusted)
-    envelope = envelope_path_for(verdict_path)
-    signed = signed_verdict(envelope, trusted)
-    problems = subject_problems(signed, verdict_path.parent)
-    if problems:
-        raise AttestationError(problems[0], path=envelope)
+    signed = signed_verdict(envelope_path_for(verdict_path), trusted)
     facts = signed.predicate
     corpus, agent = _mapping(facts.get("corpus")), _mapping(facts.get("agent"))
     if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed["profile"]:

@@ -153,13 +153,27 @@ def code_folder(file: Path) -> Path:
 def code_paths_for_command(argv: Sequence[str]) -> list[Path]:
     """What an external command needs to see: its interpreter and every file it names."""
     paths = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
+    return paths + command_code_folders(argv)
+
+
+def command_code_folders(argv: Sequence[str]) -> list[Path]:
+    """The folders of the files an external command names — the program, unless the system's,
+    and every absolute file argument — its code, without its interpreter."""
+    folders = []
     if os.sep in argv[0] and not _is_system(absolute(Path(argv[0]))):
-        paths.append(code_folder(Path(argv[0])))
+        folders.append(code_folder(Path(argv[0])))
     for argument in argv[1:]:
         candidate = Path(argument)
         if candidate.is_absolute() and candidate.is_file():
-            paths.append(code_folder(candidate))
-    return paths
+            folders.append(code_folder(candidate))
+    return folders
+
+
+def shown_to_every_candidate() -> list[Path]:
+    """What any sandbox shows whatever the candidate: the system folders, provebench's own
+    interpreter and package. A secret the laboratory cannot name to a launch (a seal's opening)
+    must lie outside all of them and outside the candidate's code."""
+    return [Path(d) for d in SYSTEM_DIRS] + own_interpreter_paths() + [PACKAGE_DIR]
 
 
 def own_interpreter_paths() -> list[Path]:
@@ -227,7 +241,7 @@ class SandboxPolicy:
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
         for secret in sorted(set(self.hidden)):
-            if not any(_under(secret, shown) for shown in self.code):
+            if not (_is_system(secret) or any(_under(secret, shown) for shown in self.code)):
                 continue  # not under anything shown: it does not exist inside
             if secret.is_dir():  # an empty folder, read-only: nothing to read, nowhere to write
                 args += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
@@ -288,8 +302,10 @@ __all__ = [
     "absolute",
     "code_folder",
     "code_paths_for_command",
+    "command_code_folders",
     "interpreter_paths",
     "own_interpreter_paths",
     "policy_for",
+    "shown_to_every_candidate",
     "system_args",
 ]
