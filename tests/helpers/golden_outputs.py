@@ -1,0 +1,99 @@
+"""A manifest of a folder's output bytes, for "same inputs, same outputs" across code changes.
+
+`output_manifest(folder)` maps each file (relative path) to the SHA-256 of its bytes after three
+substitutions that remove what legitimately differs between two runs of the same inputs:
+
+* the folder's own absolute path becomes `<OUT>` (run folders name their corpus);
+* the non-scoring `wall_time_sec` becomes `<wall>` (a measurement of the machine, pilot §9 keeps
+  it out of every score);
+* a file's digest quoted in another file becomes `<sha256:relative path>`, so a file that only
+  differs by the wall time above does not change the verdict that names its hash.
+
+Signatures (`*.dsse.json`) are left out: they are made with this machine's laboratory key and
+are checked by the attestation tests instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+_WALL_TIME = (
+    re.compile(rb'("wall_time_sec": )[-+0-9.eE]+'),
+    re.compile(rb'(<th>wall_time_sec</th><td><span class="num">)[^<]*'),
+)
+
+
+def output_manifest(folder: Path, *, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """Relative path → normalised SHA-256, every file under `folder` but signatures and `skip`
+    (path prefixes)."""
+    files = sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file()
+        and not path.name.endswith(".dsse.json")
+        and not path.relative_to(folder).as_posix().startswith(skip)
+    )
+    digests = {
+        hashlib.sha256(path.read_bytes()).hexdigest().encode(): path
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
+    root = str(folder.resolve()).encode()
+    manifest: dict[str, str] = {}
+    for path in files:
+        data = path.read_bytes().replace(root, b"<OUT>")
+        for pattern in _WALL_TIME:
+            data = pattern.sub(rb"\1<wall>", data)
+        for digest, named in digests.items():
+            if digest in data:
+                token = f"<sha256:{named.relative_to(folder).as_posix()}>".encode()
+                data = data.replace(digest, token)
+        manifest[path.relative_to(folder).as_posix()] = hashlib.sha256(data).hexdigest()
+    return manifest
+
+
+# -- the outputs this repository's golden manifest covers ----------------------------------------
+
+GOLDEN_PATH = Path(__file__).resolve().parents[1] / "golden" / "outputs.json"
+# The demo's answer-key reader is written into the demo folder with that folder's path in its
+# text, so its code digest (and everything that names it) follows the path: left out.
+DEMO_SKIP = ("run-answer-key-reader/", "candidate/")
+
+
+def produce_outputs(work: Path) -> dict[str, dict[str, str]]:
+    """Run `provebench demo` and the CI-budget red team into `work`; their manifests."""
+    import subprocess
+    import sys
+
+    demo, redteam = work / "demo", work / "redteam"
+    for command in (
+        ["demo", "--out", str(demo)],
+        ["pilot", "redteam", "--budget", "ci", "--out", str(redteam), "--quiet"],
+    ):
+        completed = subprocess.run(
+            [sys.executable, "-m", "provebench", *command],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if completed.returncode != 0:
+            raise AssertionError(f"provebench {command[0]} failed:\n{completed.stderr}")
+    return {
+        "demo": output_manifest(demo, skip=DEMO_SKIP),
+        "redteam": output_manifest(redteam),
+    }
+
+
+if __name__ == "__main__":
+    # Regenerate the manifest after a change that is meant to change outputs (say so in the
+    # commit): .venv/bin/python -m tests.helpers.golden_outputs
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        manifest = produce_outputs(Path(scratch))
+    GOLDEN_PATH.parent.mkdir(exist_ok=True)
+    GOLDEN_PATH.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {GOLDEN_PATH}")
