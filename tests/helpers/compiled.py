@@ -9,13 +9,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from provebench.pilot import _score_final_idjoin, _score_final_join, _score_final_layout
+from provebench.pilot import _score_final_idjoin, _score_final_layout
 
 COMPILED_BINDINGS = (
     (_score_final_layout, "_count_equal_fields"),
     (_score_final_layout, "_first_fields"),
     (_score_final_idjoin, "_plain_widths"),
-    (_score_final_join, "_plain_widths"),
     (_score_final_idjoin, "_hash_first_fields"),
     (_score_final_idjoin, "_own_lines"),
     (_score_final_idjoin, "_take_met"),

@@ -2,12 +2,13 @@
 candidate names the kind of row it exercises (a copy of an expected row met for the first time,
 a repeat, a row of its own — a changed field, a new id, an empty or missing id, a record
 spanning lines — before or after its id's expected copy, within one batch or across batches),
-and each pair of files the keyed join's fast road (`id_join`) is not made for.
+and each pair of files the id join is not made for (the published road scores those).
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -17,7 +18,25 @@ from tests.pilot.test_score_final_differential import (
     edit_register,
     register_lines,
 )
-from tests.pilot.test_score_final_keyed import shuffled
+
+
+def write_pair(directory: Path, name: str, expected: bytes, candidate: bytes) -> tuple[Path, Path]:
+    expected_path = directory / f"{name}-expected.csv"
+    candidate_path = directory / f"{name}-candidate.csv"
+    expected_path.write_bytes(expected)
+    candidate_path.write_bytes(candidate)
+    return expected_path, candidate_path
+
+
+def shuffled(rows: list[list[str]], rng: random.Random, share: float) -> list[list[str]]:
+    """`share` of the positions, taken at random, get their rows permuted among them."""
+    rows = [list(row) for row in rows]
+    positions = [index for index in range(len(rows)) if rng.random() < share]
+    moved = [rows[index] for index in positions]
+    rng.shuffle(moved)
+    for index, row in zip(positions, moved, strict=True):
+        rows[index] = row
+    return rows
 
 
 def one_line_register(count: int, seed: int = 3) -> list[list[str]]:

@@ -1,9 +1,10 @@
-"""The keyed join's id road, rows paired by id and compared in bulk, against the published scorer.
+"""The id join, rows paired by id and compared in bulk, against the published scorer.
 
-`id_join` scores every unordered candidate; whenever it answers, every count must be the digest
-join's and the score the published script's. It must answer for every register it is made for
-(one header of distinct names, one-line expected rows with ids of their own; whatever the
-candidate's rows: repeated ids, the last row of an id counting, and empty or missing ones
+`id_join` scores every pair of plain registers; whenever it answers, every count must be the
+published road's and the score the published script's. It must answer for every register it
+is made for (one header of distinct names, one-line expected rows with ids of their own;
+whatever the candidate's rows: repeated ids, the last row of an id counting, and empty or
+missing ones
 included) and decline (None) otherwise — also when two ids share a hash, which the tests force
 by putting a hash of many collisions in its place. Every case runs in one process and in two
 (the ids shared out by the parity of their hash), whatever the files' size, and on each of its
@@ -24,10 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.pilot import _score_final_fork, _score_final_idjoin, _score_final_keyed
+from provebench.pilot import _score_final as score_final_module
+from provebench.pilot import _score_final_fork, _score_final_idjoin
 from provebench.pilot._score_final import _score, score_final_state
 from provebench.pilot._score_final_fork import Channel
 from provebench.pilot._score_final_idjoin import id_join
+from provebench.pilot._score_final_published import published_join
 from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.score_final_cases import (
@@ -37,10 +40,11 @@ from tests.pilot.score_final_cases import (
     changed_row,
     register_rows,
     reversed_rows,
+    shuffled,
     shuffled_with_defects,
+    write_pair,
 )
 from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
-from tests.pilot.test_score_final_keyed import shuffled, write_pair
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -74,19 +78,17 @@ def id_joined(
     candidate: bytes,
     chunk_bytes: int = 1 << 22,
 ) -> bool:
-    """Whether `id_join` answered; when it did, every count is the digest join's and the score
-    the published one."""
+    """Whether `id_join` answered; when it did, every count is the published road's and the
+    score the published one."""
     expected_path, candidate_path = write_pair(directory, f"id{next(_names)}", expected, candidate)
     sizes = {"chunk_bytes": chunk_bytes}
     join = id_join(expected_path, candidate_path, sizes)
     if join is None:
         return False
-    assert vars(join) == vars(_score_final_keyed.digest_join(expected_path, candidate_path, sizes))
+    assert vars(join) == vars(published_join(expected_path, candidate_path, sizes))
     reference = published.run(expected_path, candidate_path)
     assert reference.exit_code == 0, reference.stderr
-    assert _score(join, join.fields_matched, join.fields_total).to_json() == (
-        reference.stdout.decode("utf-8")
-    )
+    assert _score(join).to_json() == (reference.stdout.decode("utf-8"))
     return True
 
 
@@ -347,7 +349,7 @@ def test_ids_of_one_hash_never_change_an_answer(
     id_joined(published, case_dir, expected, candidate)
 
 
-def test_keyed_join_takes_this_road_for_an_unordered_candidate(
+def test_the_scorer_takes_the_id_road_for_plain_registers(
     published: PublishedScorerWorker, case_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rows = register_rows(2000)
@@ -355,14 +357,14 @@ def test_keyed_join_takes_this_road_for_an_unordered_candidate(
         case_dir, "road", csv_bytes(rows), csv_bytes(_every_row_changed(rows))
     )
     taken: list[bool] = []
-    real = _score_final_keyed.id_join
+    real = score_final_module.id_join
 
     def spy(*arguments: object) -> object:
         answer = real(*arguments)  # type: ignore[arg-type]
         taken.append(answer is not None)
         return answer
 
-    monkeypatch.setattr(_score_final_keyed, "id_join", spy)
+    monkeypatch.setattr(score_final_module, "id_join", spy)
     reference = published.run(expected, candidate)
     assert score_final_state(expected, candidate).to_json() == reference.stdout.decode("utf-8")
     assert taken == [True]
@@ -382,9 +384,9 @@ def test_a_bad_candidate_is_named_as_on_every_road(case_dir: Path) -> None:
     expected, candidate = write_pair(case_dir, "bad", csv_bytes(rows), bad_candidate)
     with pytest.raises(ProvebenchError) as raised:
         id_join(expected, candidate, {})
-    with pytest.raises(ProvebenchError) as digest_raised:
-        _score_final_keyed.digest_join(expected, candidate, {})
-    assert raised.value.one_line() == digest_raised.value.one_line()
+    with pytest.raises(ProvebenchError) as published_raised:
+        published_join(expected, candidate, {})
+    assert raised.value.one_line() == published_raised.value.one_line()
 
 
 class _ChildAnswers:

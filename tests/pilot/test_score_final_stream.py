@@ -110,28 +110,3 @@ def test_invalid_utf8_is_refused_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(ProvebenchError, match="not valid UTF-8") as refusal:
         our_records(path, 4)
     assert (refusal.value.path, refusal.value.line) == (str(path), 3)
-
-
-def test_parts_cut_at_a_record_boundary_give_the_file_records(tmp_path: Path) -> None:
-    path = tmp_path / "parts.csv"
-    path.write_bytes(b'file_id,a\nf1,"x\ny"\nf2,z\nf3,"q"\n')
-    whole = our_records(path, 1 << 22)
-    cut = path.read_bytes().index(b"f2")
-    with CsvRecordStream(path, stop=cut) as first:
-        head = [record_fields(r) for batch in first.batches() for r in batch.records()]
-        assert not first.ran_past_stop
-        header = first.header
-    with CsvRecordStream.part(path, header, cut, None, chunk_bytes=5) as second:
-        tail = [record_fields(r) for batch in second.batches() for r in batch.records()]
-    assert (header, head + tail) == whole
-
-
-@pytest.mark.parametrize("chunk_bytes", [4, 1 << 22])
-def test_a_part_cut_inside_a_quoted_line_break_says_so(tmp_path: Path, chunk_bytes: int) -> None:
-    path = tmp_path / "cut.csv"
-    path.write_bytes(b'file_id,a\nf1,"x\ny"\nf2,z\n')
-    cut = path.read_bytes().index(b'y"')  # just after the quoted line feed
-    with CsvRecordStream(path, stop=cut, chunk_bytes=chunk_bytes) as first:
-        for batch in first.batches():
-            batch.records()
-        assert first.ran_past_stop

@@ -6,30 +6,28 @@ uniqueness, field accuracy and exact order of the confirmed register against the
 the configuration errors, the diagnostic `Perf_shadow_final_state` product and `scorer_pass`.
 `pilot_pass` is always null: only the external checks of §7 can set it.
 
-The difference is how: the files are streamed side by side (`_score_final_join`), never loaded
-as one dict per row, and where the published script crashes (a missing, unreadable or non-UTF-8
-file, a field over the csv size limit) a one-line `ProvebenchError` names the file instead.
-The published script's quirks are kept on purpose; `docs/score-final.md` lists them.
+The difference is how. Two plain registers (one header of distinct names holding `file_id`,
+every record one line as wide as it: what a laboratory writes) are paired by id without a dict
+per row, in compiled code and, on large files, in two processes (`_score_final_idjoin`). Any
+other pair of files is read the published way, a dict per row (`_score_final_published`). Both
+read through one record stream (`_score_final_csv`), so where the published script crashes (a
+missing, unreadable or non-UTF-8 file, a field over the csv size limit) a one-line
+`ProvebenchError` names the file instead. The published script's quirks are kept on purpose;
+`docs/score-final.md` lists them.
 """
 
 from __future__ import annotations
 
 import csv
-import gc
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from provebench._errors import ProvebenchError
-from provebench.pilot import _score_final_keyed as _keyed
-from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT, Batch, CsvRecordStream
-from provebench.pilot._score_final_halves import join_in_halves
-from provebench.pilot._score_final_join import LockstepJoin, TooManyUnpaired
-from provebench.pilot._score_final_keyed import KeyedJoin
-from provebench.pilot._score_final_layout import RowLayout
-from provebench.pilot._score_final_repeats import recount_repeated_ids
+from provebench.pilot._score_final_counts import KeyedJoin
+from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT
+from provebench.pilot._score_final_idjoin import id_join
+from provebench.pilot._score_final_published import published_join
 
 # Texts and order of the published document (pilot §7: scope of the basic scorer; §13: no pilot
 # PASS from this scorer).
@@ -95,52 +93,21 @@ def score_final_state(
 ) -> FinalStateScore:
     """Score a candidate register against the expected one (pilot §7, final state only).
 
-    `chunk_bytes` is the read size (default 4 MiB); it never changes the result, and tests make
-    it tiny so that records, quoted fields and look-ahead cross piece boundaries.
+    `chunk_bytes` is the read size; it never changes the result, and tests make it tiny so that
+    records, quoted fields and look-ahead cross piece boundaries.
     """
     previous_limit = csv.field_size_limit(PUBLISHED_FIELD_SIZE_LIMIT)
-    collecting = gc.isenabled()
-    gc.disable()  # millions of short-lived lists, no cycles: the collector only costs time here
     try:
         sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
-        # Two cores when the files are large; one pass when the halves cannot give the exact
-        # result (or on bad input, which one pass names exactly).
-        join: LockstepJoin | KeyedJoin | None = None
-        if _keyed.looks_unordered(expected_csv, candidate_csv):
-            # A candidate in another order: the lockstep pass would give up (see below).
-            join = _keyed.keyed_join(expected_csv, candidate_csv, sizes)
-        else:
-            join = join_in_halves(expected_csv, candidate_csv, sizes)
-        if join is None:
-            try:
-                join = _one_pass(
-                    expected_csv,
-                    candidate_csv,
-                    chunk_bytes,
-                    (_keyed.SWITCH_UNPAIRED, _keyed.SWITCH_SHARE),
-                )
-            except TooManyUnpaired:
-                # An unordered candidate: the lockstep pass would hold nearly every row
-                # unpaired. A keyed join from the start (it reads with the same record stream,
-                # so bad input is named the same way, the expected file first).
-                join = _keyed.keyed_join(expected_csv, candidate_csv, sizes)
-        fields_matched, fields_total = join.fields_matched, join.fields_total
-        if isinstance(join, LockstepJoin) and (join.expected_repeats or join.candidate_repeats):
-            # Pairing rows by id is "last row wins" only without repeats: recount the fields of
-            # the repeated ids from their last rows.
-            fields_matched, fields_total = recount_repeated_ids(
-                join, expected_csv, candidate_csv, sizes
-            )
+        join = id_join(expected_csv, candidate_csv, sizes)
+        if join is None:  # not two plain registers: the published script's own reading
+            join = published_join(expected_csv, candidate_csv, sizes)
     finally:
         csv.field_size_limit(previous_limit)
-        if collecting:
-            gc.enable()
-    return _score(join, fields_matched, fields_total)
+    return _score(join)
 
 
-def _score(
-    join: LockstepJoin | KeyedJoin, fields_matched: int, fields_total: int
-) -> FinalStateScore:
+def _score(join: KeyedJoin) -> FinalStateScore:
     # Same expressions as the published script, so that every float has the same bits.
     configuration_errors: list[str] = []
     if not join.expected_rows:
@@ -153,7 +120,7 @@ def _score(
     completeness = join.in_both / join.expected_distinct if join.expected_distinct else 0.0
     precision = join.in_both / join.candidate_distinct if join.candidate_distinct else 0.0
     unique = not join.candidate_repeats and not join.candidate_falsy_ids
-    field_accuracy = fields_matched / fields_total if fields_total else 0.0
+    field_accuracy = join.fields_matched / join.fields_total if join.fields_total else 0.0
     order = (
         join.order_ok and join.expected_rows == join.candidate_rows if join.expected_rows else False
     )
@@ -177,48 +144,6 @@ def _score(
         * order_correctness,
         scorer_pass=scorer_pass,
     )
-
-
-class _CandidateFailure(Exception):
-    """A candidate-file error, held back until the expected file is known to be readable."""
-
-    def __init__(self, error: ProvebenchError) -> None:
-        super().__init__(error.message)
-        self.error = error
-
-
-def _candidate_batches(stream: CsvRecordStream) -> Iterator[Batch]:
-    try:
-        yield from stream.batches()
-    except ProvebenchError as error:
-        raise _CandidateFailure(error) from None
-
-
-def _one_pass(
-    expected_csv: str | Path,
-    candidate_csv: str | Path,
-    chunk_bytes: int | None,
-    switch_at: tuple[float, float],
-) -> LockstepJoin:
-    sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
-    # The published script reads the whole expected file before it opens the candidate, so when
-    # both are bad, the expected file is the one to name.
-    with CsvRecordStream(expected_csv, **sizes) as expected:
-        expected_batches = expected.batches()
-        try:
-            try:
-                candidate = CsvRecordStream(candidate_csv, **sizes)
-            except ProvebenchError as error:
-                raise _CandidateFailure(error) from None
-            with candidate:
-                join = LockstepJoin(RowLayout(expected.header), RowLayout(candidate.header))
-                join.unpaired_limit, join.unpaired_share = switch_at
-                join.run(expected_batches, _candidate_batches(candidate))
-        except _CandidateFailure as failure:
-            for _ in expected_batches:
-                pass
-            raise failure.error from None
-    return join
 
 
 def print_final_score(expected: str, candidate: str) -> None:

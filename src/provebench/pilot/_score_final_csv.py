@@ -69,57 +69,29 @@ def record_fields(record: Record) -> list[str]:
 
 
 class CsvRecordStream:
-    """The header and then batches of data records of one CSV file, read front to back once.
-
-    A stream may also read only the bytes `start` to `stop` of the file (`part`): the part must
-    begin at a record boundary after the header (the header is then given), and
-    `ran_past_stop` tells afterwards whether a record was cut by `stop`, i.e. whether `stop` was
-    not a record boundary after all (the records of such a part are not the file's).
-    """
+    """The header and then batches of data records of one CSV file, read front to back once."""
 
     def __init__(
         self,
         path: str | Path,
         *,
         chunk_bytes: int = _DEFAULT_CHUNK_BYTES,
-        start: int = 0,
-        stop: int | None = None,
     ) -> None:
         self.path = str(path)
         self._chunk_bytes = max(chunk_bytes, 4)
         try:
             self._file = Path(path).open("rb")  # noqa: SIM115 - closed by close() / the owner
-            if start:
-                self._file.seek(start)
         except OSError as error:
             raise ProvebenchError(f"cannot open file: {_os_reason(error)}", path=path) from None
-        self._unread = None if stop is None else stop - start
-        self._pieces = self._decoded_pieces(start)
+        self._pieces = self._decoded_pieces()
         # The text being parsed line by line (line endings kept) and the next line to parse.
         # Only used for the header and for text the fast path cannot take (see `_fast_records`).
         self._lines: list[str] = []
         self._position = 0
-        self._lines_offset = start  # byte offset in the file of the first of `_lines`
+        self._lines_offset = 0  # byte offset in the file of the first of `_lines`
         self._feeder = _LineFeeder(self)
         self._reader = csv.reader(self._feeder)
-        self.ran_past_stop = False
-        # A part after the start is given the file's header by `part`.
-        self.header: list[str] | None = None if start else self._read_header()
-
-    @classmethod
-    def part(
-        cls,
-        path: str | Path,
-        header: list[str] | None,
-        start: int,
-        stop: int | None,
-        *,
-        chunk_bytes: int = _DEFAULT_CHUNK_BYTES,
-    ) -> CsvRecordStream:
-        """The records from byte `start` (> 0, a record boundary) up to `stop` (None: the end)."""
-        stream = cls(path, chunk_bytes=chunk_bytes, start=start, stop=stop)
-        stream.header = header
-        return stream
+        self.header: list[str] | None = self._read_header()
 
     def close(self) -> None:
         self._file.close()
@@ -133,22 +105,14 @@ class CsvRecordStream:
     # -- bytes to text ---------------------------------------------------------------------
 
     def _read_block(self) -> bytes:
-        size = self._chunk_bytes
-        if self._unread is not None:
-            size = min(size, self._unread)
-            if size <= 0:
-                return b""
         try:
-            block = self._file.read(size)
+            return self._file.read(self._chunk_bytes)
         except OSError as error:
             raise ProvebenchError(
                 f"cannot read file: {_os_reason(error)}", path=self.path
             ) from None
-        if self._unread is not None:
-            self._unread -= len(block)
-        return block
 
-    def _decoded_pieces(self, start: int) -> Iterator[tuple[str, int]]:
+    def _decoded_pieces(self) -> Iterator[tuple[str, int]]:
         """Strict UTF-8 text, with its byte offset in the file, in pieces that end with a line
         feed (except perhaps the last).
 
@@ -156,8 +120,8 @@ class CsvRecordStream:
         piece decodes on its own and every universal-newline line lies within one piece.
         """
         pending = b""
-        first = not start  # a byte-order mark can only be at the start of the file
-        offset = start
+        first = True  # a byte-order mark can only be at the start of the file
+        offset = 0
         while True:
             block = self._read_block()
             data = pending + block if pending else block
@@ -222,9 +186,6 @@ class CsvRecordStream:
 
     def _parse_with_csv(self) -> list[str] | None:
         """One record by `csv.reader`, from the current line on (None at the end of the file)."""
-        feeder = self._feeder
-        feeder.lines_given = 0
-        feeder.ran_out = False
         try:
             record = next(self._reader, None)
         except csv.Error as error:
@@ -233,15 +194,7 @@ class CsvRecordStream:
                 path=self.path,
                 line=self._line_at(self._offset_of_line(max(self._position - 1, 0))),
             ) from None
-        if feeder.ran_out and feeder.lines_given and self._unread is not None:
-            # The text ended inside a record (csv.reader then ends the record there, as at the
-            # end of a file): `stop` is not a record boundary.
-            self.ran_past_stop = True
         return record
-
-    def data_offset(self) -> int:
-        """Right after the header is read: the byte offset of the first data record."""
-        return self._offset_of_line(self._position)
 
     def _offset_of_line(self, index: int) -> int:
         return self._lines_offset + len("".join(self._lines[:index]).encode("utf-8"))
@@ -379,32 +332,6 @@ def line_ends(text: str) -> bool | None:
     return crlf
 
 
-def headers_before_cuts(
-    paths: tuple[str | Path, ...], cuts: tuple[int, ...], chunk_bytes: int = 1 << 16
-) -> list[tuple[list[str] | None, int]] | None:
-    """Each file's header, read no further than its cut, and the byte offset of its first data
-    record: what a process scoring a later part needs (`CsvRecordStream.part`). None when a
-    header runs on past its cut. Read in pieces of at most 64 KiB: only the top is wanted."""
-    found: list[tuple[list[str] | None, int]] = []
-    for path, cut in zip(paths, cuts, strict=True):
-        with CsvRecordStream(path, stop=cut, chunk_bytes=min(chunk_bytes, 1 << 16)) as stream:
-            if stream.ran_past_stop:
-                return None
-            found.append((stream.header, stream.data_offset()))
-    return found
-
-
-def window_lines(path: str | Path, offset: int, size: int) -> list[str]:
-    """The lines wholly inside `size` bytes of a file from `offset`, cut naively at line feeds
-    (a trailing CR dropped; bad bytes replaced). Not the published reading: only the input of
-    a guess about which way to score, which never changes a result. The first piece is cut —
-    or, at the top of the file, is the header — and so is the last: both are left out."""
-    with Path(path).open("rb") as handle:
-        handle.seek(offset)
-        text = handle.read(size).decode("utf-8", "replace")
-    return [line.removesuffix("\r") for line in text.split("\n")[1:-1]]
-
-
 def _may_hold_a_long_line(text: str) -> bool:
     """False when every line is surely within the field size limit (cheap: a few finds).
 
@@ -437,9 +364,6 @@ class _LineFeeder:
 
     def __init__(self, stream: CsvRecordStream) -> None:
         self._stream = stream
-        # Lines given, and whether the text ran out, during the current record.
-        self.lines_given = 0
-        self.ran_out = False
 
     def __iter__(self) -> _LineFeeder:
         return self
@@ -448,11 +372,9 @@ class _LineFeeder:
         stream = self._stream
         while stream._position >= len(stream._lines):
             if not stream._load_next_piece():
-                self.ran_out = True
                 raise StopIteration
         line = stream._lines[stream._position]
         stream._position += 1
-        self.lines_given += 1
         return line
 
 
@@ -466,7 +388,5 @@ __all__ = [
     "CsvRecordStream",
     "QuotedRecord",
     "Record",
-    "headers_before_cuts",
     "record_fields",
-    "window_lines",
 ]

@@ -9,14 +9,12 @@ the keyed join and the recount of repeated ids share.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
 from itertools import chain, compress, count, repeat
 from operator import contains, eq, itemgetter
-from pathlib import Path
 from typing import cast
 
 from provebench.pilot._score_final_compiled import COMPILED
-from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record, record_fields
+from provebench.pilot._score_final_csv import QuotedRecord, Record, record_fields
 
 _count_equal_fields = COMPILED.count_equal_fields
 _first_fields = COMPILED.first_fields
@@ -225,18 +223,4 @@ def _fields_of(records: list[Record]) -> list[list[str]]:
     return fields
 
 
-def wanted_rows(
-    path: str | Path, wanted_ids: Container[str], sizes: dict[str, int]
-) -> Iterator[tuple[list[str], list[Record]]]:
-    """Batch by batch, the ids and rows of a file whose ids are wanted, in file order."""
-    with CsvRecordStream(path, **sizes) as stream:
-        layout = RowLayout(stream.header)
-        for batch in stream.batches():
-            records = batch.records()
-            ids = layout.file_ids(records)
-            wanted = list(map(wanted_ids.__contains__, ids))
-            found = cast("list[str]", list(compress(ids, wanted)))  # ids in a set of str
-            yield found, list(compress(records, wanted))
-
-
-__all__ = ["FieldComparison", "RowLayout", "wanted_rows"]
+__all__ = ["FieldComparison", "RowLayout"]
