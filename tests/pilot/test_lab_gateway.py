@@ -431,7 +431,7 @@ def test_register_chain_is_the_documented_hash() -> None:
     import hashlib
 
     from provebench._canonical import compact_json
-    from provebench.pilot._cycle import register_chain
+    from provebench.pilot._chain import register_chain
 
     rows = [("f1", 'quote " and é', "imported"), ("f2", "", "imported")]
     digest = hashlib.sha256(b"0" * 64)

@@ -13,8 +13,7 @@ from provebench.pilot import DriveFile
 from provebench.pilot._evaluate._log import read_log
 from provebench.pilot._lab import DriveState, _drive_state, lab_file
 from provebench.pilot._lab._listing import ListingReplay, listing_result, page_digest
-from provebench.pilot._publish import presented_order_key
-from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot._rows import REGISTER_COLUMNS, presented_order_key
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 

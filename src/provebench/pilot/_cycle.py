@@ -12,13 +12,12 @@ a timeout is recorded as the cycle's `agent_error`, and what was appended before
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from provebench.pilot._chain import register_chain
 from provebench.pilot._lab import (
     CycleContext,
     CycleRecord,
@@ -49,19 +48,6 @@ class ConfirmedCycle:
 # Register cells are str (the gateway checks it), so a row's compact JSON is its cells quoted by
 # the json module's own C string encoder, comma-joined in brackets: the bytes of
 # `compact_json(list(row))` (a test holds the two together), without the generic encoder's cost.
-_json_string = json.encoder.encode_basestring
-
-
-def register_chain(previous_sha256: str, rows: Sequence[Sequence[str]]) -> str:
-    """The register hash after a cycle: sha256 of the previous hash, then one compact JSON list
-    per confirmed row, each on its own line (so equal hashes mean equal registers, in order)."""
-    digest = hashlib.sha256(previous_sha256.encode("ascii"))
-    if rows:
-        lines = ["[" + ",".join(map(_json_string, row)) + "]" for row in rows]
-        digest.update(("\n" + "\n".join(lines)).encode("utf-8"))
-    return digest.hexdigest()
-
-
 def run_cycle(
     *,
     cycle: int,
@@ -171,4 +157,4 @@ def run_cycle(
     )
 
 
-__all__ = ["ConfirmedCycle", "register_chain", "run_cycle"]
+__all__ = ["ConfirmedCycle", "run_cycle"]

@@ -20,7 +20,7 @@ import json
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import IO, Any
 
 from provebench._canonical import (
@@ -32,9 +32,9 @@ from provebench._canonical import (
 )
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
-from provebench.pilot._cycle import register_chain
+from provebench.pilot._chain import register_chain
 from provebench.pilot._lab._errors import TEMPORARY_ERRORS
-from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, call_order_key
+from provebench.pilot._rows import REGISTER_COLUMNS, presented_order_key
 from provebench.pilot._rundir import (
     DIAGNOSTICS_FILE,
     EVALUATION_OUTPUTS,
@@ -49,8 +49,6 @@ from provebench.pilot._rundir import (
 API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
 TEMPORARY_CODES = frozenset(error.code for error in TEMPORARY_ERRORS.values())
 _STATUS_INDEX = REGISTER_COLUMNS.index("status")
-_TIME_INDEX = REGISTER_COLUMNS.index("call_local_datetime")
-_FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
 _SHARED_CELLS = frozenset(
     REGISTER_COLUMNS.index(c) for c in ("direction", "manager_code", "manager_name", "status")
 )
@@ -223,9 +221,4 @@ def _write_rows(handle: IO[str], writer: Any, rows: list[tuple[str, ...]]) -> No
         handle.write("\n".join(lines) + "\n")
 
 
-def presented_order_key(cells: Sequence[str]) -> OrderKey:
-    """`register-order/1` (`call_order_key`) on a confirmed row's cells."""
-    return call_order_key(cells[_TIME_INDEX], cells[_FILE_ID_INDEX])
-
-
-__all__ = ["API_CALL_KINDS", "presented_order_key", "publish_run"]
+__all__ = ["API_CALL_KINDS", "publish_run"]

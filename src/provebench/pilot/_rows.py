@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -129,6 +129,15 @@ def register_order_key(row: RegisterRow) -> OrderKey:
     return call_order_key(row.call_local_datetime, row.file_id)
 
 
+_TIME_INDEX = REGISTER_COLUMNS.index("call_local_datetime")
+_FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
+
+
+def presented_order_key(cells: Sequence[str]) -> OrderKey:
+    """`register-order/1` (`call_order_key`) on a confirmed row's cells, in register columns."""
+    return call_order_key(cells[_TIME_INDEX], cells[_FILE_ID_INDEX])
+
+
 def sorted_register(rows: Iterable[RegisterRow]) -> list[RegisterRow]:
     return sorted(rows, key=register_order_key)
 
@@ -162,6 +171,7 @@ __all__ = [
     "RegisterRow",
     "call_order_key",
     "formula_like_cells",
+    "presented_order_key",
     "register_csv_text",
     "register_order_key",
     "sorted_register",

@@ -34,8 +34,9 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._keys import key_dir
 from provebench.ledger import Ledger, verify_ledger
+from provebench.pilot._chain import register_chain
 from provebench.pilot._corpus import MANIFEST_FILE, load_corpus
-from provebench.pilot._cycle import register_chain, run_cycle
+from provebench.pilot._cycle import run_cycle
 from provebench.pilot._lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
 from provebench.pilot._lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
 from provebench.pilot._publish import publish_run

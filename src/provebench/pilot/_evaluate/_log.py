@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from provebench.ledger import LedgerEntry
-from provebench.pilot._cycle import register_chain
+from provebench.pilot._chain import register_chain
 from provebench.pilot._evaluate._verdict import LogRef
 from provebench.pilot._lab._listing import ListingReplay
-from provebench.pilot._publish import presented_order_key
-from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot._rows import REGISTER_COLUMNS, presented_order_key
 
 STATUS_INDEX = REGISTER_COLUMNS.index("status")
 FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")

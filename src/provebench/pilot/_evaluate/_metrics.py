@@ -42,8 +42,7 @@ from provebench.pilot._evaluate._verdict import (
     Shortfalls,
     WrongFields,
 )
-from provebench.pilot._publish import presented_order_key
-from provebench.pilot._rows import REGISTER_COLUMNS, RegisterRow
+from provebench.pilot._rows import REGISTER_COLUMNS, RegisterRow, presented_order_key
 
 FIELD_COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "file_id")
 _STABILITY_METRICS = (
