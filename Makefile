@@ -11,8 +11,8 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # The install compiles the C accelerators (hatch_build.py), so a change to a source reinstalls.
-BUILD_INPUTS := pyproject.toml hatch_build.py src/provebench/pilot/_plainfields.c \
-	src/provebench/pilot/_lab/_listorder.c
+BUILD_INPUTS := pyproject.toml hatch_build.py src/provebench/pilot/score_final/_plainfields.c \
+	src/provebench/pilot/lab/_listorder.c
 
 $(VENV)/.installed: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .

@@ -1,9 +1,9 @@
 """Build hook: compile provebench's C accelerators.
 
-* `provebench.pilot._plainfields` speeds up inner loops of the final-state scorer (the field
-  comparison of rows that differ, the ids' cut, the width check, the id join's cut, hash and
+* `provebench.pilot.score_final._plainfields` speeds up inner loops of the final-state scorer (the
+  field comparison of rows that differ, the ids' cut, the width check, the id join's cut, hash and
   look-up: docs/score-final.md);
-* `provebench.pilot._lab._listorder` keeps the laboratory Drive's listing order as files are
+* `provebench.pilot.lab._listorder` keeps the laboratory Drive's listing order as files are
   added (docs/pilot-lab.md, "Performance").
 
 The package has a pure-Python road for everything they do, so a machine without a C compiler
@@ -25,8 +25,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # Module name -> its C source. Compiled together: one compiler failure leaves all pure Python.
 MODULES = {
-    "provebench.pilot._plainfields": Path("src/provebench/pilot/_plainfields.c"),
-    "provebench.pilot._lab._listorder": Path("src/provebench/pilot/_lab/_listorder.c"),
+    "provebench.pilot.score_final._plainfields": Path(
+        "src/provebench/pilot/score_final/_plainfields.c"
+    ),
+    "provebench.pilot.lab._listorder": Path("src/provebench/pilot/lab/_listorder.c"),
 }
 
 

@@ -28,9 +28,9 @@ IMPORTER = REPO / "examples" / "gdrive_importer" / "importer.py"
 
 def _cycle(files: int, tmp: Path) -> tuple[Any, Any, Any]:
     from provebench.pilot import DriveFile
-    from provebench.pilot._emulator import EmulatedLab
-    from provebench.pilot._lab import CycleContext, CycleRecord, DriveState, FaultPlan, Gateway
-    from provebench.pilot._runner import SCHEMA, describe_file
+    from provebench.pilot.emulator import EmulatedLab
+    from provebench.pilot.lab import CycleContext, CycleRecord, DriveState, FaultPlan, Gateway
+    from provebench.pilot.lab._runner import SCHEMA, describe_file
 
     drive = DriveState()
     for index in range(files):
@@ -166,10 +166,10 @@ def micro(files: int, pages: int, appends: int) -> dict[str, Any]:
 
 
 def end_to_end(quick: bool) -> dict[str, Any]:
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._emulator._commands import run_with_command
-    from provebench.pilot._profiles import corpus_config
-    from provebench.pilot._runner import run_lab
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
+    from provebench.pilot.emulator._commands import run_with_command
+    from provebench.pilot.lab._runner import run_lab
 
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "corpus"

@@ -37,7 +37,7 @@ TARGET_RATIO = 1.5
 
 def switch_off_the_new_checks() -> None:
     """The evaluator before the invariants, in this process: each new check is a no-op."""
-    from provebench.pilot._evaluate import _core, _violations
+    from provebench.pilot.evaluate import _core, _violations
 
     _core.run_envelope_problems = lambda *args, **kwargs: []  # type: ignore[assignment]
     _core.unshown_row_violations = lambda *args, **kwargs: []  # type: ignore[assignment]
@@ -58,7 +58,7 @@ def switch_off_the_new_checks() -> None:
 
 
 def child(mode: str, run_dir: str, corpus: str) -> int:
-    from provebench.pilot._evaluate import evaluate_run
+    from provebench.pilot.evaluate import evaluate_run
 
     if mode == "baseline":
         switch_off_the_new_checks()
@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
     if args.child:
         return child(*args.child)
     from bench.bench_pilot_run import make_corpus
-    from provebench.pilot._runner import run_lab
+    from provebench.pilot.lab._runner import run_lab
 
     events = QUICK_EVENTS if args.quick else FULL_EVENTS
     with tempfile.TemporaryDirectory(prefix="bench-evaluate-") as scratch:

@@ -58,8 +58,8 @@ PROFILE_POINTS = {
 
 
 def make_corpus(events: int, directory: Path) -> Path:
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._profiles import corpus_config
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
 
     config = corpus_config(
         seed=20261130,
@@ -84,8 +84,8 @@ class ImporterClock:
         self._inside = False
 
     def install(self) -> None:
-        from provebench.pilot._lab._deadline import CycleDeadline
-        from provebench.pilot._lab._gateway import Gateway
+        from provebench.pilot.lab._deadline import CycleDeadline
+        from provebench.pilot.lab._gateway import Gateway
 
         enter, leave = CycleDeadline.__enter__, CycleDeadline.__exit__
         started = [0.0]
@@ -125,8 +125,8 @@ def run_in_this_process(corpus: str, agent: str, run_dir: str) -> None:
     """The run, with the importer on the laboratory's own thread whatever it is: the clock
     splits this process's CPU, so a test importer is not sealed here (its run records that)."""
     from provebench._plugin import identity_of, resolve_class
-    from provebench.pilot._runner import execute_run, open_corpus, run_lab
     from provebench.pilot.agents._loader import LoadedAgent, builtin_agents
+    from provebench.pilot.lab._runner import execute_run, open_corpus, run_lab
 
     if agent in builtin_agents():
         run_lab(corpus, agent, run_dir)

@@ -29,7 +29,7 @@ WORKERS = 2
 
 
 def timed(out: Path, level: str, attacks: Any, workers: int) -> tuple[float, float, Any]:
-    from provebench.pilot._redteam import run_redteam
+    from provebench.pilot.redteam import run_redteam
 
     shutil.rmtree(out, ignore_errors=True)
     wall, cpu = time.perf_counter(), time.process_time()
@@ -38,7 +38,7 @@ def timed(out: Path, level: str, attacks: Any, workers: int) -> tuple[float, flo
 
 
 def main(argv: list[str]) -> int:
-    from provebench.pilot._redteam import ATTACKS, agents_of
+    from provebench.pilot.redteam import ATTACKS, agents_of
 
     parser = argparse.ArgumentParser(prog="bench_redteam")
     parser.add_argument("--quick", action="store_true", help="the CI budget instead of full")

@@ -81,9 +81,9 @@ def startup(launches: int) -> dict[str, Any]:
 
 def cycles(quick: bool) -> dict[str, Any]:
     from bench.bench_pilot_run import run_in_this_process
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._profiles import corpus_config
-    from provebench.pilot._runner import run_lab
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
+    from provebench.pilot.lab._runner import run_lab
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -122,7 +122,7 @@ def cycles(quick: bool) -> dict[str, Any]:
 
 def _plain_cycle(self: Any, ctx: Any) -> None:
     """`ExternalImporter.run_cycle` without the sandbox: the baseline of part 3 only."""
-    from provebench.pilot._emulator import gateway_of, read_diagnostics_file
+    from provebench.pilot.emulator import gateway_of, read_diagnostics_file
     from provebench.sandbox._workdir import copy_tree, replace_tree
 
     cycle_dir = Path(tempfile.mkdtemp(prefix="cycle-", dir=self.lab.private_dir))
@@ -146,10 +146,10 @@ def _plain_cycle(self: Any, ctx: Any) -> None:
 
 
 def control_corpus(quick: bool) -> dict[str, Any]:
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._emulator._commands import run_with_command
-    from provebench.pilot._profiles import corpus_config
     from provebench.pilot.agents import _external
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
+    from provebench.pilot.emulator._commands import run_with_command
 
     importer = Path(__file__).resolve().parents[1] / "examples" / "gdrive_importer" / "importer.py"
     seconds: dict[str, list[float]] = {"sealed": [], "plain": []}

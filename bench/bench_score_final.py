@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from provebench.pilot._rows import REGISTER_COLUMNS
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 OUT_PATH = REPO_ROOT / "bench" / "out" / "score_final.json"
@@ -51,8 +51,8 @@ SEED = 20260302
 SCORER_ONLY = """
 import json, resource, sys, time
 started = time.process_time()
-from provebench.pilot import _score_final_fork
-from provebench.pilot._score_final import score_final_state
+from provebench.pilot.score_final import _fork as _score_final_fork
+from provebench.pilot.score_final._score import score_final_state
 imported = time.process_time()
 sys.stdout.write(score_final_state(sys.argv[1], sys.argv[2]).to_json())
 done = time.process_time()

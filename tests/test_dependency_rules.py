@@ -1,5 +1,6 @@
 """The dependency rules of docs/design.md, checked on the source: no import cycle anywhere, the
-foundations import no area, and the laboratory never imports the evaluator."""
+foundations import no area, each pilot package imports only the packages below it, and the
+evaluator never reaches the laboratory, not even through another module."""
 
 from __future__ import annotations
 
@@ -7,24 +8,30 @@ from tests.helpers.import_graph import cycles, import_graph
 
 FOUNDATIONS = ("provebench.ledger", "provebench.sandbox", "provebench.attest")
 AREAS = ("provebench.pilot", "provebench.si", "provebench.report", "provebench.cli")
-# The laboratory: what runs a candidate and writes the run folder.
-LABORATORY = (
-    "provebench.pilot._lab",
-    "provebench.pilot._cycle",
-    "provebench.pilot._runner",
-    "provebench.pilot._emulator",
-    "provebench.pilot.agents",
-    "provebench.pilot._publish",
-)
-EVALUATOR = "provebench.pilot._evaluate"
-# What the evaluator may read of the laboratory's modules: the run folder's formats only (the
-# register chain, the published order, the listing replay). A move of these into a package of
-# their own (`pilot/record/`) is the next step of the layout.
-RECORD_FORMATS = {
-    "provebench.pilot._cycle",
-    "provebench.pilot._publish",
-    "provebench.pilot._lab._listing",
+PILOT = "provebench.pilot"
+# Pilot 03's packages, and the other pilot packages each may import (docs/design.md, "Layout").
+# The rules and the published scorer are the bottom; the run folder format (`record`) sits on
+# the rules; the evaluator reads the record, never the laboratory that wrote it.
+MAY_IMPORT: dict[str, set[str]] = {
+    "score_final": set(),
+    "rules": {"score_final"},
+    "record": {"rules"},
+    "corpus": {"rules", "score_final"},
+    "evaluate": {"rules", "record", "corpus", "score_final"},
+    "lab": {"rules", "record", "corpus", "agents"},
+    "agents": {"rules", "record", "corpus", "lab", "emulator"},
+    "emulator": {"rules", "record", "corpus", "lab", "agents"},
+    "redteam": {"rules", "record", "corpus", "lab", "agents", "emulator", "evaluate"},
 }
+LABORATORY = ("lab", "agents", "emulator")
+
+
+def _package(module: str) -> str | None:
+    """The pilot package of a module (`rules`, `lab`, …), None outside them."""
+    parts = module.split(".")
+    if parts[:2] != ["provebench", "pilot"] or len(parts) < 3 or parts[2] not in MAY_IMPORT:
+        return None
+    return parts[2]
 
 
 def _within(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -52,25 +59,45 @@ def test_the_foundations_import_no_area() -> None:
     assert wrong == set()
 
 
-def test_the_laboratory_never_imports_the_evaluator() -> None:
-    graph = import_graph()
-    wrong = {
+def layer_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Each import of a pilot package that its layer does not allow."""
+    return {
         (module, target)
         for module, targets in graph.items()
-        if _within(module, LABORATORY)
+        if (source := _package(module)) is not None
         for target in targets
-        if _within(target, (EVALUATOR,))
+        if (imported := _package(target)) not in (None, source)
+        and imported not in MAY_IMPORT[source]
     }
-    assert wrong == set()
 
 
-def test_the_evaluator_reads_only_the_record_formats_of_the_laboratory() -> None:
+def test_each_pilot_package_imports_only_what_its_layer_allows() -> None:
     graph = import_graph()
-    wrong = {
-        (module, target)
-        for module, targets in graph.items()
-        if _within(module, (EVALUATOR,))
-        for target in targets
-        if _within(target, LABORATORY) and target not in RECORD_FORMATS
+    assert layer_violations(graph) == set()
+    # Every pilot module but the command line, the seal command and the faces is in a package.
+    loose = {
+        module for module in graph if module.startswith(PILOT + ".") and _package(module) is None
     }
-    assert wrong == set()
+    assert loose == {"provebench.pilot._cli", "provebench.pilot._seal"}
+
+
+def test_the_evaluator_never_reaches_the_laboratory_even_indirectly() -> None:
+    graph = import_graph()
+    reached, frontier = set(), [m for m in graph if _package(m) == "evaluate"]
+    while frontier:
+        module = frontier.pop()
+        for target in graph.get(module, set()):
+            if target not in reached:
+                reached.add(target)
+                frontier.append(target)
+    assert {module for module in reached if _package(module) in LABORATORY} == set()
+
+
+def test_the_layer_check_sees_a_wrong_import() -> None:
+    graph = {
+        "provebench.pilot.record._rundir": {"provebench.pilot.lab._runner", "provebench._errors"},
+        "provebench.pilot.evaluate._core": {"provebench.pilot.record._rundir"},
+    }
+    assert layer_violations(graph) == {
+        ("provebench.pilot.record._rundir", "provebench.pilot.lab._runner")
+    }

@@ -29,8 +29,8 @@ def test_cli_import_leaves_area_internals_unloaded() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
     for heavy in (
-        "provebench.pilot._runner",
-        "provebench.pilot._evaluate",
+        "provebench.pilot.lab._runner",
+        "provebench.pilot.evaluate",
         "provebench.si._evaluate",
         "provebench.evidence._readers",
     ):

@@ -50,7 +50,7 @@ def _is_plain_score_final(arguments: list[str]) -> bool:
 
 def print_final_score(expected: str, candidate: str) -> None:
     """The plain road of `pilot score-final` (the command line's road prints the same way)."""
-    from provebench.pilot._score_final import print_final_score as print_document
+    from provebench.pilot.score_final._score import print_final_score as print_document
 
     print_document(expected, candidate)
 

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from provebench.pilot import _score_final_idjoin, _score_final_layout
+from provebench.pilot.score_final import _idjoin as _score_final_idjoin
+from provebench.pilot.score_final import _layout as _score_final_layout
 
 COMPILED_BINDINGS = (
     (_score_final_layout, "_count_equal_fields"),

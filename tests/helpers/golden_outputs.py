@@ -7,15 +7,21 @@ substitutions that remove what legitimately differs between two runs of the same
 * the non-scoring `wall_time_sec` becomes `<wall>` (a measurement of the machine, pilot §9 keeps
   it out of every score);
 * a file's digest quoted in another file becomes `<sha256:relative path>`, so a file that only
-  differs by the wall time above does not change the verdict that names its hash.
+  differs by the wall time above does not change the verdict that names its hash;
+* the digest of provebench's own code (`shipped_code_sha256`: a shipped importer's identity is
+  the package it ships in, so any edit to any source file changes it) becomes
+  `<provebench-code>`, and each log entry's chain hash, which covers that identity, becomes
+  `<entry:log file:line>` wherever it is quoted (the chain itself is checked by the log's tests).
 
-Signatures (`*.dsse.json`) are left out: they are made with this machine's laboratory key and
-are checked by the attestation tests instead.
+Left out: signatures (`*.dsse.json`), made with this machine's laboratory key and checked by the
+attestation tests, and `ledger.sqlite`, whose pages hold the same entries as the `ledger.jsonl`
+export next to it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -25,16 +31,28 @@ _WALL_TIME = (
 )
 
 
-def output_manifest(folder: Path, *, skip: tuple[str, ...] = ()) -> dict[str, str]:
-    """Relative path → normalised SHA-256, every file under `folder` but signatures and `skip`
-    (path prefixes)."""
+def output_manifest(
+    folder: Path, *, skip: tuple[str, ...] = (), code_sha256: str | None = None
+) -> dict[str, str]:
+    """Relative path → normalised SHA-256, every file under `folder` but those left out and
+    `skip` (path prefixes); `code_sha256` is provebench's own code digest."""
     files = sorted(
         path
         for path in folder.rglob("*")
         if path.is_file()
         and not path.name.endswith(".dsse.json")
+        and path.name != "ledger.sqlite"
         and not path.relative_to(folder).as_posix().startswith(skip)
     )
+    tokens: dict[bytes, bytes] = {}
+    if code_sha256 is not None:
+        tokens[code_sha256.encode()] = b"<provebench-code>"
+    for log in sorted(folder.rglob("ledger.jsonl")):
+        where = log.relative_to(folder).as_posix()
+        for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+            entry_hash = json.loads(line).get("hash")
+            if isinstance(entry_hash, str):
+                tokens[entry_hash.encode()] = f"<entry:{where}:{number}>".encode()
     digests = {
         hashlib.sha256(path.read_bytes()).hexdigest().encode(): path
         for path in folder.rglob("*")
@@ -44,6 +62,8 @@ def output_manifest(folder: Path, *, skip: tuple[str, ...] = ()) -> dict[str, st
     manifest: dict[str, str] = {}
     for path in files:
         data = path.read_bytes().replace(root, b"<OUT>")
+        for value, token in tokens.items():
+            data = data.replace(value, token)
         for pattern in _WALL_TIME:
             data = pattern.sub(rb"\1<wall>", data)
         for digest, named in digests.items():
@@ -80,16 +100,18 @@ def produce_outputs(work: Path) -> dict[str, dict[str, str]]:
         )
         if completed.returncode != 0:
             raise AssertionError(f"provebench {command[0]} failed:\n{completed.stderr}")
+    from provebench.pilot.agents._loader import shipped_code_sha256
+
+    code = shipped_code_sha256()
     return {
-        "demo": output_manifest(demo, skip=DEMO_SKIP),
-        "redteam": output_manifest(redteam),
+        "demo": output_manifest(demo, skip=DEMO_SKIP, code_sha256=code),
+        "redteam": output_manifest(redteam, code_sha256=code),
     }
 
 
 if __name__ == "__main__":
     # Regenerate the manifest after a change that is meant to change outputs (say so in the
     # commit): .venv/bin/python -m tests.helpers.golden_outputs
-    import json
     import tempfile
 
     with tempfile.TemporaryDirectory() as scratch:

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench.pilot._corpus import write_corpus
-from provebench.pilot._evaluate import Verdict, evaluate_run
-from provebench.pilot._profiles import corpus_config
-from provebench.pilot._runner import run_lab
+from provebench.pilot.corpus._folder import write_corpus
+from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.evaluate import Verdict, evaluate_run
+from provebench.pilot.lab._runner import run_lab
 
 DEFECTIVE = "provebench.pilot.agents.defective"
 # Small public corpora keep a run well under a second.
@@ -56,7 +56,7 @@ def resign(run_dir: Path) -> None:
     """Sign the run folder as it is now, with the laboratory key of the test session: what the
     laboratory operator — the one party that can — would do. A test that edits run.json then
     checks a rule beyond the signature: even a signed run.json must say what the log says."""
-    from provebench.pilot._signing import sign_run
+    from provebench.pilot.record._signing import sign_run
 
     sign_run(run_dir, json.loads((run_dir / "run.json").read_text(encoding="utf-8")))
 

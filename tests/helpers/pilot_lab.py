@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from provebench.pilot._corpus import write_corpus
-from provebench.pilot._profiles import corpus_config
+from provebench.pilot.corpus._folder import write_corpus
+from provebench.pilot.corpus._profiles import corpus_config
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROVEBENCH = [sys.executable, "-m", "provebench"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from provebench.pilot._decide import decide_row
-from provebench.pilot._rows import Refusal
 from provebench.pilot.agents.defective import CorrectImporter
 from provebench.pilot.agents.defective._base import Row
+from provebench.pilot.rules._decide import decide_row
+from provebench.pilot.rules._rows import Refusal
 
 KINDS = ("drop", "duplicate", "change", "swap", "extra")
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from provebench.pilot import _score_final_idjoin, _score_final_layout
-from provebench.pilot._lab import _drive_state
+from provebench.pilot.lab import _drive_state
+from provebench.pilot.score_final import _idjoin as _score_final_idjoin
+from provebench.pilot.score_final import _layout as _score_final_layout
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("PROVEBENCH_ALLOW_PURE_PYTHON") == "1",
@@ -28,7 +29,7 @@ def _compiled(name: str) -> Any:
 
 
 def test_the_install_compiled_the_final_state_scorers_accelerator() -> None:
-    plainfields = _compiled("provebench.pilot._plainfields")
+    plainfields = _compiled("provebench.pilot.score_final._plainfields")
     assert _score_final_layout._count_equal_fields is plainfields.count_equal_fields
     assert _score_final_layout._first_fields is plainfields.first_fields
     assert _score_final_idjoin._plain_widths is plainfields.plain_widths
@@ -38,5 +39,5 @@ def test_the_install_compiled_the_final_state_scorers_accelerator() -> None:
 
 
 def test_the_install_compiled_the_drives_merge() -> None:
-    listorder = _compiled("provebench.pilot._lab._listorder")
+    listorder = _compiled("provebench.pilot.lab._listorder")
     assert _drive_state._merge_tail is listorder.merge_tail

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot._contract import REQUIRED_SELF_CHECKS, SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot._decide import SUPPORTED_MIME_TYPES
-from provebench.pilot._grammar import NameRejection, ParsedName, parse_call_name
-from provebench.pilot._mapping import manager_mapping, mapping_table_bytes
-from provebench.pilot._rows import REGISTER_COLUMNS
-from provebench.pilot._timerule import local_datetime_text
+from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS, SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot.rules._decide import SUPPORTED_MIME_TYPES
+from provebench.pilot.rules._grammar import NameRejection, ParsedName, parse_call_name
+from provebench.pilot.rules._mapping import manager_mapping, mapping_table_bytes
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
+from provebench.pilot.rules._timerule import local_datetime_text
 from tests.helpers.pilot_evaluation import make_small_corpus
 
 

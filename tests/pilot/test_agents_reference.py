@@ -12,10 +12,10 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import Refusal, decide_row
-from provebench.pilot._contract import REQUIRED_SELF_CHECKS
-from provebench.pilot._corpus import load_corpus
-from provebench.pilot._runner import run_lab
 from provebench.pilot.agents import load_agent
+from provebench.pilot.corpus._folder import load_corpus
+from provebench.pilot.lab._runner import run_lab
+from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
 from tests.helpers.pilot_lab import make_corpus, read_rows
 from tests.helpers.published_scorer import published_script_or_skip, run_published_script
 
@@ -224,7 +224,7 @@ def test_refusals_and_importer_failures_are_in_the_log(corpora: Path, tmp_path: 
         ("nonsense", "unknown agent"),
         ("no.such.module:Class", "cannot import"),
         ("provebench.pilot.agents._noop:Missing", "has no class"),
-        ("provebench.pilot._lab._errors:LabError", "must define"),
+        ("provebench.pilot.lab._errors:LabError", "must define"),
         ("/nonexistent/agent.py:Importer", "not found"),
         ("provebench.pilot.agents._noop:not-a-name", "not a class name"),
     ],

@@ -141,7 +141,8 @@ def test_expected_rows_with_a_repeated_file_id_are_refused(tmp_path: Path) -> No
 def test_a_failed_generation_leaves_nothing_under_the_target_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from provebench.pilot import _corpus, corpus_config, write_corpus
+    from provebench.pilot import corpus_config, write_corpus
+    from provebench.pilot.corpus import _folder as _corpus
 
     def explode(*args: object) -> str:
         raise RuntimeError("disk full")

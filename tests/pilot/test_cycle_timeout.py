@@ -19,17 +19,17 @@ from typer.testing import CliRunner
 
 from provebench._errors import ProvebenchError
 from provebench.cli import app
-from provebench.pilot._corpus import write_corpus
-from provebench.pilot._lab import CycleRecord, _deadline
-from provebench.pilot._lab._deadline import (
+from provebench.pilot.agents import load_agent
+from provebench.pilot.corpus._folder import write_corpus
+from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.lab import CycleRecord, _deadline
+from provebench.pilot.lab._deadline import (
     CycleDeadline,
     ImporterTimedOut,
     LabSections,
     lab_section,
 )
-from provebench.pilot._profiles import corpus_config
-from provebench.pilot._runner import cycle_timeout, execute_run, open_corpus, run_lab
-from provebench.pilot.agents import load_agent
+from provebench.pilot.lab._runner import cycle_timeout, execute_run, open_corpus, run_lab
 from tests.helpers.pilot_lab import in_process_agent, read_rows, run_cli
 
 pytestmark = [
@@ -44,7 +44,7 @@ LIMIT = 0.2
 PRELUDE = """
 import time
 from pathlib import Path
-from provebench.pilot._runner import SCHEMA
+from provebench.pilot.lab._runner import SCHEMA
 
 GIVE_UP_SEC = 8.0
 
@@ -429,7 +429,7 @@ def test_the_cli_limit_reaches_in_process_and_external_importers(
     assert result.exit_code == 0, result.output
     assert payloads(out, "agent_error") == [timeout_error(0.25)] * CYCLES
 
-    from provebench.pilot._emulator import _commands
+    from provebench.pilot.emulator import _commands
 
     seen: list[Any] = []
 

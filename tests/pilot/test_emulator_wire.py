@@ -25,7 +25,7 @@ from googleapiclient.errors import HttpError
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import CallMetadata, DriveFile
-from provebench.pilot._emulator import (
+from provebench.pilot.emulator import (
     CONFIRMED_SHEET,
     LAYOUT,
     SPREADSHEET_ID,
@@ -35,7 +35,7 @@ from provebench.pilot._emulator import (
     LabSession,
     parse_a1,
 )
-from provebench.pilot._lab import (
+from provebench.pilot.lab import (
     CycleContext,
     CycleRecord,
     DriveState,
@@ -43,7 +43,7 @@ from provebench.pilot._lab import (
     FaultPlan,
     Gateway,
 )
-from provebench.pilot._runner import SCHEMA, describe_file
+from provebench.pilot.lab._runner import SCHEMA, describe_file
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -572,7 +572,7 @@ def test_a_diagnostics_file_is_read_up_to_its_message_cap(
     cycle: Cycle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each message is a ledger entry: 16 MiB of `0` lines would make eight million.
-    from provebench.pilot._emulator import _diagnostics
+    from provebench.pilot.emulator import _diagnostics
 
     monkeypatch.setattr(_diagnostics, "MAX_MESSAGES_PER_FILE", 3)
     path = tmp_path / "diagnostics.jsonl"
@@ -659,7 +659,7 @@ def test_bad_numbers_and_deep_field_masks_are_400_not_500(cycle: Cycle, query: s
 
 
 def test_field_masks_nest_up_to_the_limit(cycle: Cycle) -> None:
-    from provebench.pilot._emulator._fields import MAX_FIELDS_DEPTH
+    from provebench.pilot.emulator._fields import MAX_FIELDS_DEPTH
 
     nested = "files(" * MAX_FIELDS_DEPTH + "id" + ")" * MAX_FIELDS_DEPTH
     status, _ = _raw(cycle.lab, "GET", f"/drive/v3/files?fields={nested}", _auth_headers(cycle))

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from provebench.ledger import Ledger
-from provebench.pilot._evaluate import Verdict, exit_code
 from provebench.pilot.agents.defective import DEFECTIVE_IMPORTERS
+from provebench.pilot.evaluate import Verdict, exit_code
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.

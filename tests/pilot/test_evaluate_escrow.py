@@ -9,7 +9,7 @@ import pytest
 
 from provebench._canonical import canonical_json
 from provebench._errors import ProvebenchError
-from provebench.pilot._evaluate import evaluate_run
+from provebench.pilot.evaluate import evaluate_run
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 

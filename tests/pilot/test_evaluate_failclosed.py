@@ -15,7 +15,7 @@ import pytest
 
 from provebench._canonical import canonical_json, sha256_file
 from provebench._errors import ProvebenchError
-from provebench.pilot._evaluate import Verdict, evaluate_run, exit_code
+from provebench.pilot.evaluate import Verdict, evaluate_run, exit_code
 from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, resign, run_agent
 from tests.helpers.pilot_lab import run_cli
 
@@ -200,7 +200,7 @@ def test_a_run_record_that_is_not_a_regular_file_is_invalid_not_missing(
 def test_the_report_beside_the_verdict_is_no_fault(copies: tuple[Path, Path]) -> None:
     # `provebench report RUNDIR/verdict.json` writes RUNDIR/report.html by default; the run
     # must evaluate the same afterwards. The same name anywhere else in the run is still refused.
-    from provebench.pilot._evaluate._rules import REPORT_FILE
+    from provebench.pilot.evaluate._rules import REPORT_FILE
     from provebench.report import REPORT_NAME
 
     assert REPORT_FILE == REPORT_NAME
@@ -404,8 +404,8 @@ def test_a_run_under_other_rule_versions_is_refused(
 ) -> None:
     """The log's rule versions (run.json says the same) are not the ones this evaluator
     applies: a configuration error naming run.json's field."""
-    from provebench.pilot._evaluate import _core
-    from provebench.pilot._versions import rule_versions
+    from provebench.pilot.evaluate import _core
+    from provebench.pilot.rules._versions import rule_versions
 
     corpus, run = copies
     newer = rule_versions().model_copy(update={"grammar": "call-name-grammar/2"})

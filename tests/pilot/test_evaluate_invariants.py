@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from provebench.ledger import LedgerEntry
-from provebench.pilot._evaluate import evaluate_run
-from provebench.pilot._evaluate._escrow import dated_defects
-from provebench.pilot._evaluate._log import read_log
-from provebench.pilot._evaluate._selfchecks import self_check_findings
-from provebench.pilot._evaluate._verdict import SelfCheckGap
-from provebench.pilot._redteam._tamper import rewrite_log_offline
+from provebench.pilot.evaluate import evaluate_run
+from provebench.pilot.evaluate._escrow import dated_defects
+from provebench.pilot.evaluate._log import read_log
+from provebench.pilot.evaluate._selfchecks import self_check_findings
+from provebench.pilot.evaluate._verdict import SelfCheckGap
+from provebench.pilot.redteam._tamper import rewrite_log_offline
 from tests.helpers.pilot_evaluation import make_small_corpus, resign, run_agent
 
 
@@ -166,7 +166,7 @@ def test_a_claimed_second_listing_pass_that_the_log_does_not_show_is_a_false_cla
 def test_a_final_status_claim_needs_the_probe_itself(
     arguments: dict[str, Any], false: bool
 ) -> None:
-    from provebench.pilot._evaluate._violations import refusal_violations
+    from provebench.pilot.evaluate._violations import refusal_violations
 
     claim = {"channel": "self_check", "name": "final_status_not_writable", "passed": True}
     refused = {"operation": "sheets.set_status", "arguments": arguments}

@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 import pytest
 
 from provebench.ledger import LedgerEntry
-from provebench.pilot._evaluate import evaluate_run
-from provebench.pilot._evaluate._identity import identity_differences, logged_identity
-from provebench.pilot._evaluate._log import read_log
-from provebench.pilot._evaluate._violations import concealment_violations
 from provebench.pilot.agents.defective import CorrectImporter
 from provebench.pilot.agents.defective._base import Row
+from provebench.pilot.evaluate import evaluate_run
+from provebench.pilot.evaluate._identity import identity_differences, logged_identity
+from provebench.pilot.evaluate._log import read_log
+from provebench.pilot.evaluate._violations import concealment_violations
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 LIST_ARGS = {"page_size": 10, "page_token": None}

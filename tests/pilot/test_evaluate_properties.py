@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot._evaluate import evaluate_run, exit_code
 from provebench.pilot.agents.defective import CorrectImporter
 from provebench.pilot.agents.defective._base import Row
+from provebench.pilot.evaluate import evaluate_run, exit_code
 from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, run_agent
 
 _COLUMNS = ("direction", "manager_code", "phone", "duration_sec", "source_link")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from provebench._canonical import canonical_json
-from provebench.pilot._evaluate import SELF_CHECK_PROBE_FILE_ID, exit_code
+from provebench.pilot.evaluate import SELF_CHECK_PROBE_FILE_ID, exit_code
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 from tests.helpers.published_scorer import published_script_or_skip, run_published_script
 
@@ -110,6 +110,6 @@ def test_re_evaluation_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 def test_probe_target_can_never_be_a_real_file_id() -> None:
-    from provebench.pilot._decide import FILE_ID_PATTERN
+    from provebench.pilot.rules._decide import FILE_ID_PATTERN
 
     assert not FILE_ID_PATTERN.fullmatch(SELF_CHECK_PROBE_FILE_ID)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot._corpus import write_corpus
-from provebench.pilot._emulator._commands import run_with_command
-from provebench.pilot._profiles import corpus_config
+from provebench.pilot.corpus._folder import write_corpus
+from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.emulator._commands import run_with_command
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, read_rows, run_cli
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.

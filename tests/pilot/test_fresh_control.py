@@ -14,17 +14,11 @@ import pytest
 
 from provebench._canonical import canonical_json
 from provebench.attest import load_trusted_key
-from provebench.pilot._evaluate import evaluate_run, write_verdict
-from provebench.pilot._redteam import run_redteam
-from provebench.pilot._runner import run_lab
-from provebench.pilot._seal import (
-    OPENING_FILE,
-    candidate_identity,
-    commitment,
-    generate_control,
-    reveal,
-    seal_candidate,
-)
+from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.lab._runner import run_lab
+from provebench.pilot.record._seal import OPENING_FILE, commitment
+from provebench.pilot.redteam import run_redteam
 from tests.helpers.pilot_lab import run_cli
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.

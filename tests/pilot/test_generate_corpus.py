@@ -28,7 +28,7 @@ from provebench.pilot import (
     run_version_for_cycle,
     write_corpus,
 )
-from provebench.pilot._corpus import CORPUS_FILES, MANIFEST_FILE
+from provebench.pilot.corpus._folder import CORPUS_FILES, MANIFEST_FILE
 from tests.helpers.pilot_corpus import generated_corpus
 
 PROVEBENCH = Path(sys.executable).with_name("provebench")
@@ -254,8 +254,8 @@ def test_corpus_json_records_every_rule_version_and_the_config() -> None:
 
 @pytest.mark.parametrize("profile", ["public", "control"])
 def test_default_profiles_hold_the_whole_adversarial_catalogue(profile: str) -> None:
-    from provebench.pilot._generate_cases import ADVERSARIAL_ITEMS
-    from provebench.pilot._profiles import PROFILE_SIZES
+    from provebench.pilot.corpus._generate_cases import ADVERSARIAL_ITEMS
+    from provebench.pilot.corpus._profiles import PROFILE_SIZES
 
     assert PROFILE_SIZES[profile].adversarial_items >= len(ADVERSARIAL_ITEMS)
     corpus = generated_corpus(21, profile)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from provebench.pilot._lab import LabFile, lab_file
-from provebench.pilot._model import CallMetadata, DriveFile
+from provebench.pilot.corpus._model import CallMetadata, DriveFile
+from provebench.pilot.lab import LabFile, lab_file
 
 
 def _files() -> list[DriveFile]:

@@ -12,7 +12,7 @@ import pytest
 
 from provebench.ledger import Ledger
 from provebench.pilot import DriveFile
-from provebench.pilot._lab import (
+from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
     CycleRecord,
@@ -28,9 +28,9 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     SheetSchema,
 )
-from provebench.pilot._lab._listing import ListingReplay, page_digest
-from provebench.pilot._rows import REGISTER_COLUMNS
-from provebench.pilot._runner import describe_file
+from provebench.pilot.lab._runner import describe_file
+from provebench.pilot.record._listing import ListingReplay, page_digest
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
 IMPORTER_COLUMNS = SCHEMA.importer_columns
@@ -431,7 +431,7 @@ def test_register_chain_is_the_documented_hash() -> None:
     import hashlib
 
     from provebench._canonical import compact_json
-    from provebench.pilot._chain import register_chain
+    from provebench.pilot.record._chain import register_chain
 
     rows = [("f1", 'quote " and é', "imported"), ("f2", "", "imported")]
     digest = hashlib.sha256(b"0" * 64)

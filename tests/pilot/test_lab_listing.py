@@ -10,10 +10,10 @@ import pytest
 
 from provebench.ledger import Ledger
 from provebench.pilot import DriveFile
-from provebench.pilot._evaluate._log import read_log
-from provebench.pilot._lab import DriveState, _drive_state, lab_file
-from provebench.pilot._lab._listing import ListingReplay, listing_result, page_digest
-from provebench.pilot._rows import REGISTER_COLUMNS, presented_order_key
+from provebench.pilot.evaluate._log import read_log
+from provebench.pilot.lab import DriveState, _drive_state, lab_file
+from provebench.pilot.record._listing import ListingReplay, listing_result, page_digest
+from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 
@@ -170,7 +170,7 @@ def test_register_lines_are_what_the_csv_writer_writes() -> None:
     import csv
     import io
 
-    from provebench.pilot._publish import _write_rows
+    from provebench.pilot.lab._publish import _write_rows
 
     rng = random.Random(5)
     alphabet = ["a", "é", " ", ",", '"', "\n", "\r", "\t", "\x00", "=", "'", "\u202e", ""]

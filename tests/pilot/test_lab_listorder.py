@@ -1,4 +1,4 @@
-"""The compiled merge of the Drive's listing order, `provebench.pilot._lab._listorder`.
+"""The compiled merge of the Drive's listing order, `provebench.pilot.lab._listorder`.
 
 `merge_tail(ids, files, start)` must leave both lists exactly as a stable sort of the (id, file)
 pairs by id leaves them, or decline (False) and leave them as they were — never a third thing:
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 listorder = pytest.importorskip(
-    "provebench.pilot._lab._listorder",
+    "provebench.pilot.lab._listorder",
     reason="the C accelerator was not compiled (no C compiler at install)",
 )
 merge_tail = listorder.merge_tail

@@ -1,5 +1,5 @@
-"""The compiled functions of `provebench.pilot._plainfields`: `count_equal_fields`, the field
-comparison, `first_fields`, the ids of the first column, and the id join's `plain_widths` (the
+"""The compiled functions of `provebench.pilot.score_final._plainfields`: `count_equal_fields`, the
+field comparison, `first_fields`, the ids of the first column, and the id join's `plain_widths` (the
 check of its expected records' widths), `hash_first_fields`, `own_lines` (the ids of a batch
 hashed and shared out by parity) and `take_met` (its look-up).
 
@@ -21,19 +21,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot import (
-    _score_final_csv,
-    _score_final_idjoin,
-)
-from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
-from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from provebench.pilot.score_final import _csv as _score_final_csv
+from provebench.pilot.score_final import _idjoin as _score_final_idjoin
+from provebench.pilot.score_final._csv import CsvRecordStream, QuotedRecord, Record
+from provebench.pilot.score_final._layout import FieldComparison, RowLayout
 from tests.helpers.compiled import without_compiled
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
 
 plainfields = pytest.importorskip(
-    "provebench.pilot._plainfields",
+    "provebench.pilot.score_final._plainfields",
     reason="the C accelerator was not compiled (no C compiler at install)",
 )
 count_equal_fields = plainfields.count_equal_fields

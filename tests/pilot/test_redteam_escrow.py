@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot._evaluate import Verdict
+from provebench.pilot.evaluate import Verdict
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 

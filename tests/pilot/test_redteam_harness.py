@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from provebench.cli import app
-from provebench.pilot._progress import LineRedteamProgress
-from provebench.pilot._redteam import ATTACKS, MINIMUM, Attack, run_redteam
 from provebench.pilot.agents import defective
+from provebench.pilot.lab._progress import LineRedteamProgress
+from provebench.pilot.redteam import ATTACKS, MINIMUM, Attack, run_redteam
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -256,7 +256,7 @@ def _summary(**changes: Any) -> dict[str, Any]:
     ],
 )
 def test_judging_one_run(changes: dict[str, Any], final_state: bool, caught: bool) -> None:
-    from provebench.pilot._redteam import judge_attack
+    from provebench.pilot.redteam import judge_attack
 
     attack = _fake("X", ("metric:completeness",), final_state)
     assert judge_attack(attack, [_summary(**changes)])["caught"] is caught

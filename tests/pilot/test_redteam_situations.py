@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from provebench.pilot._redteam import ATTACKS, MINIMUM, run_redteam
-from provebench.pilot._redteam._situations import (
+from provebench.pilot.redteam import ATTACKS, MINIMUM, run_redteam
+from provebench.pilot.redteam._situations import (
     SITUATIONS,
     Page,
     RunView,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from provebench.pilot import score_final_state
-from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT
+from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.test_score_final_differential import compare_with_published, csv_bytes
 

@@ -17,7 +17,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import score_final_state
-from provebench.pilot._score_final_csv import PUBLISHED_FIELD_SIZE_LIMIT
+from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT
 from tests.helpers.published_scorer import (
     Outcome,
     published_script_or_skip,

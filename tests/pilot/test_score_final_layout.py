@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot import _score_final_layout
-from provebench.pilot._score_final_csv import CsvRecordStream, QuotedRecord, Record
-from provebench.pilot._score_final_layout import FieldComparison, RowLayout
+from provebench.pilot.score_final import _layout as _score_final_layout
+from provebench.pilot.score_final._csv import CsvRecordStream, QuotedRecord, Record
+from provebench.pilot.score_final._layout import FieldComparison, RowLayout
 from tests.helpers.compiled import COMPILED_BINDINGS
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.pilot import _score_final as score_final_module
-from provebench.pilot._score_final import _score
-from provebench.pilot._score_final_published import published_join
+from provebench.pilot.score_final import _score as score_final_module
+from provebench.pilot.score_final._published import published_join
+from provebench.pilot.score_final._score import _score
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.score_final_cases import shuffled, write_pair
 from tests.pilot.test_score_final_differential import (

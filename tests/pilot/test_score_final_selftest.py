@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from provebench._errors import ProvebenchError
 from provebench.cli import app
 from provebench.pilot import run_selftest, score_final_state
-from provebench.pilot._score_final_selftest import (
+from provebench.pilot.score_final._selftest import (
     SELFTEST_ROOT,
     load_reason,
     metrics_below_one,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.pilot._score_final_csv import (
+from provebench.pilot.score_final._csv import (
     PUBLISHED_FIELD_SIZE_LIMIT,
     CsvRecordStream,
     QuotedRecord,

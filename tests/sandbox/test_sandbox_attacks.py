@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from provebench.pilot._corpus import write_corpus
-from provebench.pilot._profiles import corpus_config
+from provebench.pilot.corpus._folder import write_corpus
+from provebench.pilot.corpus._profiles import corpus_config
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
 from tests.helpers.pilot_lab import REPO_ROOT, run_cli
@@ -413,7 +413,7 @@ def test_a_venv_interpreter_given_by_path_runs_with_its_venv(corpus: Path, tmp_p
 
 def test_an_unsealed_run_can_never_pass(corpus: Path, tmp_path: Path) -> None:
     """`pilot serve`'s client is not started by provebench: its run evaluates, never passes."""
-    from provebench.pilot._evaluate._core import unsealed_reason
+    from provebench.pilot.evaluate._core import unsealed_reason
 
     assert unsealed_reason({"isolation": {"mode": "trusted-shipped"}}) is None
     sandbox = {"mode": "sandbox", "tool": "bubblewrap", "version": "0.11.0"}
@@ -432,8 +432,8 @@ def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     its final state is perfect and fools the published final-state scorer, and only the
     evaluator's invariant 1 (rows for files never shown) stops it. Sealed, as the red team runs
     it, it reaches nothing at all."""
-    from provebench.pilot._evaluate import evaluate_run
-    from provebench.pilot._runner import run_lab
+    from provebench.pilot.evaluate import evaluate_run
+    from provebench.pilot.lab._runner import run_lab
 
     spec = f"provebench.pilot.agents.defective:{attack}"
     trusted = tmp_path / "trusted"

@@ -11,36 +11,12 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-    from provebench.pilot._corpus import (
+    from provebench.pilot.corpus._folder import (
         Corpus,
         load_corpus,
         write_corpus,
     )
-    from provebench.pilot._decide import (
-        SUPPORTED_MIME_TYPES,
-        decide_row,
-        metadata_disagreements,
-    )
-    from provebench.pilot._evaluate import (
-        Verdict,
-        Violation,
-        evaluate_run,
-        exit_code,
-        write_verdict,
-    )
-    from provebench.pilot._grammar import (
-        NameRejection,
-        ParsedName,
-        parse_call_name,
-        render_call_name,
-    )
-    from provebench.pilot._mapping import (
-        UNMAPPED_MANAGER_NAME,
-        manager_mapping,
-        manager_name_for,
-    )
-    from provebench.pilot._model import (
+    from provebench.pilot.corpus._model import (
         DRIVE_EVENT_ADAPTER,
         EVENT_KINDS,
         FILE_CASES,
@@ -64,10 +40,38 @@ if TYPE_CHECKING:
         TimeZoneChanged,
         run_version_for_cycle,
     )
-    from provebench.pilot._profiles import (
+    from provebench.pilot.corpus._profiles import (
         corpus_config,
     )
-    from provebench.pilot._rows import (
+    from provebench.pilot.evaluate import (
+        Verdict,
+        Violation,
+        evaluate_run,
+        exit_code,
+        write_verdict,
+    )
+    from provebench.pilot.lab._runner import (
+        RunOutcome,
+        run_lab,
+    )
+    from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
+    from provebench.pilot.rules._decide import (
+        SUPPORTED_MIME_TYPES,
+        decide_row,
+        metadata_disagreements,
+    )
+    from provebench.pilot.rules._grammar import (
+        NameRejection,
+        ParsedName,
+        parse_call_name,
+        render_call_name,
+    )
+    from provebench.pilot.rules._mapping import (
+        UNMAPPED_MANAGER_NAME,
+        manager_mapping,
+        manager_name_for,
+    )
+    from provebench.pilot.rules._rows import (
         REGISTER_COLUMNS,
         Refusal,
         RegisterRow,
@@ -76,87 +80,83 @@ if TYPE_CHECKING:
         register_order_key,
         sorted_register,
     )
-    from provebench.pilot._runner import (
-        RunOutcome,
-        run_lab,
-    )
-    from provebench.pilot._score_final import (
-        FinalStateScore,
-        score_final_state,
-    )
-    from provebench.pilot._score_final_selftest import (
-        SelftestResult,
-        run_selftest,
-    )
-    from provebench.pilot._timerule import (
+    from provebench.pilot.rules._timerule import (
         load_zone,
         local_datetime_text,
     )
-    from provebench.pilot._versions import (
+    from provebench.pilot.rules._versions import (
         RuleVersions,
         rule_versions,
     )
+    from provebench.pilot.score_final._score import (
+        FinalStateScore,
+        score_final_state,
+    )
+    from provebench.pilot.score_final._selftest import (
+        SelftestResult,
+        run_selftest,
+    )
 
 _EXPORTS: dict[str, str] = {
-    "Corpus": "provebench.pilot._corpus",
-    "load_corpus": "provebench.pilot._corpus",
-    "write_corpus": "provebench.pilot._corpus",
-    "SUPPORTED_MIME_TYPES": "provebench.pilot._decide",
-    "decide_row": "provebench.pilot._decide",
-    "metadata_disagreements": "provebench.pilot._decide",
-    "SELF_CHECK_PROBE_FILE_ID": "provebench.pilot._contract",
-    "Verdict": "provebench.pilot._evaluate",
-    "Violation": "provebench.pilot._evaluate",
-    "evaluate_run": "provebench.pilot._evaluate",
-    "exit_code": "provebench.pilot._evaluate",
-    "write_verdict": "provebench.pilot._evaluate",
-    "NameRejection": "provebench.pilot._grammar",
-    "ParsedName": "provebench.pilot._grammar",
-    "parse_call_name": "provebench.pilot._grammar",
-    "render_call_name": "provebench.pilot._grammar",
-    "UNMAPPED_MANAGER_NAME": "provebench.pilot._mapping",
-    "manager_mapping": "provebench.pilot._mapping",
-    "manager_name_for": "provebench.pilot._mapping",
-    "ApiFault": "provebench.pilot._model",
-    "CallMetadata": "provebench.pilot._model",
-    "CorpusConfig": "provebench.pilot._model",
-    "CorpusCounts": "provebench.pilot._model",
-    "CorpusInfo": "provebench.pilot._model",
-    "CorpusSizes": "provebench.pilot._model",
-    "CycleStarted": "provebench.pilot._model",
-    "DRIVE_EVENT_ADAPTER": "provebench.pilot._model",
-    "DriveEvent": "provebench.pilot._model",
-    "DriveFile": "provebench.pilot._model",
-    "EVENT_KINDS": "provebench.pilot._model",
-    "FILE_CASES": "provebench.pilot._model",
-    "FileAdded": "provebench.pilot._model",
-    "FileAddedDuringScan": "provebench.pilot._model",
-    "FileMoved": "provebench.pilot._model",
-    "FileReappeared": "provebench.pilot._model",
-    "FileRelisted": "provebench.pilot._model",
-    "FileRemoved": "provebench.pilot._model",
-    "FileRenamed": "provebench.pilot._model",
-    "RunVersion": "provebench.pilot._model",
-    "TimeZoneChanged": "provebench.pilot._model",
-    "run_version_for_cycle": "provebench.pilot._model",
-    "corpus_config": "provebench.pilot._profiles",
-    "REGISTER_COLUMNS": "provebench.pilot._rows",
-    "Refusal": "provebench.pilot._rows",
-    "RegisterRow": "provebench.pilot._rows",
-    "formula_like_cells": "provebench.pilot._rows",
-    "register_csv_text": "provebench.pilot._rows",
-    "register_order_key": "provebench.pilot._rows",
-    "sorted_register": "provebench.pilot._rows",
-    "RunOutcome": "provebench.pilot._runner",
-    "run_lab": "provebench.pilot._runner",
-    "FinalStateScore": "provebench.pilot._score_final",
-    "score_final_state": "provebench.pilot._score_final",
-    "SelftestResult": "provebench.pilot._score_final_selftest",
-    "run_selftest": "provebench.pilot._score_final_selftest",
-    "load_zone": "provebench.pilot._timerule",
-    "local_datetime_text": "provebench.pilot._timerule",
-    "RuleVersions": "provebench.pilot._versions",
-    "rule_versions": "provebench.pilot._versions",
+    "Corpus": "provebench.pilot.corpus._folder",
+    "load_corpus": "provebench.pilot.corpus._folder",
+    "write_corpus": "provebench.pilot.corpus._folder",
+    "SUPPORTED_MIME_TYPES": "provebench.pilot.rules._decide",
+    "decide_row": "provebench.pilot.rules._decide",
+    "metadata_disagreements": "provebench.pilot.rules._decide",
+    "SELF_CHECK_PROBE_FILE_ID": "provebench.pilot.rules._contract",
+    "Verdict": "provebench.pilot.evaluate",
+    "Violation": "provebench.pilot.evaluate",
+    "evaluate_run": "provebench.pilot.evaluate",
+    "exit_code": "provebench.pilot.evaluate",
+    "write_verdict": "provebench.pilot.evaluate",
+    "NameRejection": "provebench.pilot.rules._grammar",
+    "ParsedName": "provebench.pilot.rules._grammar",
+    "parse_call_name": "provebench.pilot.rules._grammar",
+    "render_call_name": "provebench.pilot.rules._grammar",
+    "UNMAPPED_MANAGER_NAME": "provebench.pilot.rules._mapping",
+    "manager_mapping": "provebench.pilot.rules._mapping",
+    "manager_name_for": "provebench.pilot.rules._mapping",
+    "ApiFault": "provebench.pilot.corpus._model",
+    "CallMetadata": "provebench.pilot.corpus._model",
+    "CorpusConfig": "provebench.pilot.corpus._model",
+    "CorpusCounts": "provebench.pilot.corpus._model",
+    "CorpusInfo": "provebench.pilot.corpus._model",
+    "CorpusSizes": "provebench.pilot.corpus._model",
+    "CycleStarted": "provebench.pilot.corpus._model",
+    "DRIVE_EVENT_ADAPTER": "provebench.pilot.corpus._model",
+    "DriveEvent": "provebench.pilot.corpus._model",
+    "DriveFile": "provebench.pilot.corpus._model",
+    "EVENT_KINDS": "provebench.pilot.corpus._model",
+    "FILE_CASES": "provebench.pilot.corpus._model",
+    "FileAdded": "provebench.pilot.corpus._model",
+    "FileAddedDuringScan": "provebench.pilot.corpus._model",
+    "FileMoved": "provebench.pilot.corpus._model",
+    "FileReappeared": "provebench.pilot.corpus._model",
+    "FileRelisted": "provebench.pilot.corpus._model",
+    "FileRemoved": "provebench.pilot.corpus._model",
+    "FileRenamed": "provebench.pilot.corpus._model",
+    "RunVersion": "provebench.pilot.corpus._model",
+    "TimeZoneChanged": "provebench.pilot.corpus._model",
+    "run_version_for_cycle": "provebench.pilot.corpus._model",
+    "corpus_config": "provebench.pilot.corpus._profiles",
+    "REGISTER_COLUMNS": "provebench.pilot.rules._rows",
+    "Refusal": "provebench.pilot.rules._rows",
+    "RegisterRow": "provebench.pilot.rules._rows",
+    "formula_like_cells": "provebench.pilot.rules._rows",
+    "register_csv_text": "provebench.pilot.rules._rows",
+    "register_order_key": "provebench.pilot.rules._rows",
+    "sorted_register": "provebench.pilot.rules._rows",
+    "RunOutcome": "provebench.pilot.lab._runner",
+    "run_lab": "provebench.pilot.lab._runner",
+    "FinalStateScore": "provebench.pilot.score_final._score",
+    "score_final_state": "provebench.pilot.score_final._score",
+    "SelftestResult": "provebench.pilot.score_final._selftest",
+    "run_selftest": "provebench.pilot.score_final._selftest",
+    "load_zone": "provebench.pilot.rules._timerule",
+    "local_datetime_text": "provebench.pilot.rules._timerule",
+    "RuleVersions": "provebench.pilot.rules._versions",
+    "rule_versions": "provebench.pilot.rules._versions",
 }
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from provebench._errors import shown
-from provebench.pilot._limits import (
+from provebench.pilot.rules._limits import (
     MAX_COUNT,
     MAX_CYCLES,
     MAX_PAGE_SIZE,
@@ -75,8 +75,8 @@ def generate_command(
     boundary_time_files: _Size = None,
 ) -> None:
     """Generate a seeded call-import corpus (drive events, expected rows, contract, manifest)."""
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._profiles import corpus_config
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
 
     overrides = {
         "cycles": cycles,
@@ -147,9 +147,9 @@ def run_command(
     limits (docs/sandbox.md)."""
     from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
-    from provebench.pilot._progress import progress_for_stderr
-    from provebench.pilot._runner import cycle_timeout as checked_timeout
-    from provebench.pilot._runner import run_lab
+    from provebench.pilot.lab._progress import progress_for_stderr
+    from provebench.pilot.lab._runner import cycle_timeout as checked_timeout
+    from provebench.pilot.lab._runner import run_lab
 
     # Parsed here rather than by the option's type: a bad value is a one-line ProvebenchError.
     timeout_sec = checked_timeout(cycle_timeout)
@@ -159,7 +159,7 @@ def run_command(
     progress = None if quiet else progress_for_stderr()
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
-        from provebench.pilot._emulator._commands import run_with_command
+        from provebench.pilot.emulator._commands import run_with_command
 
         outcome = run_with_command(
             corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec, limits=limits
@@ -202,8 +202,8 @@ def serve_command(
     import tempfile
 
     from provebench._paths import check_output_dir
-    from provebench.pilot._emulator._commands import serve_lab
-    from provebench.pilot._emulator._lab_run import EmulatedLab
+    from provebench.pilot.emulator._commands import serve_lab
+    from provebench.pilot.emulator._lab_run import EmulatedLab
 
     if out is not None:
         check_output_dir(out, inputs=[corpus])
@@ -256,7 +256,7 @@ def score_final_command(
     if selftest:
         if expected is not None:
             raise ProvebenchError("--selftest takes no files")
-        from provebench.pilot._score_final_selftest import (
+        from provebench.pilot.score_final._selftest import (
             SELFTEST_ROOT,
             run_selftest,
             selftest_table,
@@ -269,7 +269,7 @@ def score_final_command(
         raise ProvebenchError("--sets is only for --selftest")
     if expected is None or candidate is None:
         raise ProvebenchError("usage: provebench pilot score-final EXPECTED.csv CANDIDATE.csv")
-    from provebench.pilot._score_final import print_final_score
+    from provebench.pilot.score_final._score import print_final_score
 
     print_final_score(str(expected), str(candidate))
 
@@ -324,9 +324,9 @@ def evaluate_command(
     (the verdict lists it) or unreadable input.
     """
     from provebench._errors import ProvebenchError
-    from provebench.pilot._evaluate import VERDICT_FILE, evaluate_run, exit_code, write_verdict
-    from provebench.pilot._evaluate._core import configuration_error_line
-    from provebench.pilot._rundir import IDENTITY_FILE, RUN_RECORD_FILE
+    from provebench.pilot.evaluate import VERDICT_FILE, evaluate_run, exit_code, write_verdict
+    from provebench.pilot.evaluate._core import configuration_error_line
+    from provebench.pilot.record._rundir import IDENTITY_FILE, RUN_RECORD_FILE
 
     if not any((run_dir / name).is_file() for name in (IDENTITY_FILE, RUN_RECORD_FILE)):
         # Not even an incomplete run: write nothing into a folder that is not ours.
@@ -359,7 +359,7 @@ def evaluate_command(
     if explain:
         from rich.console import Console
 
-        from provebench.pilot._evaluate._explain import explain as explain_verdict
+        from provebench.pilot.evaluate._explain import explain as explain_verdict
 
         explain_verdict(verdict, Console(highlight=False, markup=False, soft_wrap=True))
     else:
@@ -381,7 +381,7 @@ def _check_verdict_target(
     (run.json, the log, the register) or in the corpus is an input it must not overwrite.
     """
     from provebench._paths import check_output_file
-    from provebench.pilot._evaluate import VERDICT_FILE
+    from provebench.pilot.evaluate import VERDICT_FILE
 
     inputs = [corpus] if external_checks is None else [corpus, external_checks]
     if target.resolve() != (run_dir / VERDICT_FILE).resolve():
@@ -448,7 +448,8 @@ def reveal_command(
 ) -> None:
     """Publish the sealed seed with the control run's result, signed (pilot §16)."""
     from provebench.attest import load_trusted_key
-    from provebench.pilot._seal import REVEAL_FILE, reveal
+    from provebench.pilot._seal import reveal
+    from provebench.pilot.record._seal import REVEAL_FILE
 
     revealed = reveal(seal, verdict, load_trusted_key(trust_key))
     passed = str(revealed["control"]["laboratory_pass"]).lower()
@@ -493,9 +494,9 @@ def redteam_command(
 
     from rich.console import Console
 
-    from provebench.pilot._progress import redteam_progress_for_stderr
-    from provebench.pilot._redteam import REPORT_FILE, run_redteam
-    from provebench.pilot._redteam._table import print_report
+    from provebench.pilot.lab._progress import redteam_progress_for_stderr
+    from provebench.pilot.redteam import REPORT_FILE, run_redteam
+    from provebench.pilot.redteam._table import print_report
 
     target = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-redteam-"))
     progress = None if quiet else redteam_progress_for_stderr()

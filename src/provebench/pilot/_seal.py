@@ -22,7 +22,6 @@ computed by the laboratory, and the seed is unknowable to it until the reveal.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 from dataclasses import dataclass
@@ -31,30 +30,27 @@ from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import (
-    AttestationError,
-    read_verified,
     sign_statement,
     statement,
     write_envelope,
 )
 from provebench.attest._keys import TrustedKey, key_dir, laboratory_signer
-from provebench.pilot._limits import MAX_SEED
+from provebench.pilot.record._seal import (
+    OPENING_FILE,
+    REVEAL_ENVELOPE_FILE,
+    REVEAL_FILE,
+    REVEAL_PREDICATE,
+    SEAL_ENVELOPE_FILE,
+    SEAL_FILE,
+    SEAL_FORMAT,
+    SEAL_PREDICATE,
+    commitment,
+    open_seal,
+    seal_values,
+)
+from provebench.pilot.rules._limits import MAX_SEED
 from provebench.sandbox._policy import absolute, code_paths_for_command, shown_to_every_candidate
-
-SEAL_FORMAT = "provebench.pilot.seal/1"
-SEAL_FILE = "seal.json"
-SEAL_ENVELOPE_FILE = "seal.dsse.json"
-OPENING_FILE = ".opening.json"  # seed and nonce: the operator's secret until the reveal
-REVEAL_FILE = "reveal.json"
-REVEAL_ENVELOPE_FILE = "reveal.dsse.json"
-SEAL_PREDICATE = "urn:provebench:pilot-seal:1"
-REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
-
-
-def commitment(seed: int, nonce: str) -> str:
-    return hashlib.sha256(f"{SEAL_FORMAT}\n{nonce}\n{seed}".encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -72,7 +68,7 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     if (agent is None) == (agent_cmd is None):
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if agent_cmd is not None:
-        from provebench.pilot.agents._external import command_code_sha256
+        from provebench.pilot.emulator._external import command_code_sha256
         from provebench.sandbox._command import resolve_command
 
         argv = resolve_command(agent_cmd, field="--agent-cmd")
@@ -125,47 +121,10 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
     return sealed
 
 
-@dataclass(frozen=True)
-class OpenedSeal:
-    sealed: dict[str, Any]
-    seed: int
-    nonce: str
-    revealed: dict[str, Any] | None  # the signed reveal, when published
-
-
-def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
-    """The seal, verified against `trusted`, and its opening (the published reveal when there
-    is one, else the operator's secret); the commitment must open. One-line error otherwise."""
-    sealed = read_verified(
-        folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
-    ).predicate
-    if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
-        raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
-    revealed = None
-    if (folder / REVEAL_ENVELOPE_FILE).exists():
-        revealed = read_verified(
-            folder / REVEAL_ENVELOPE_FILE, trusted, predicate_type=REVEAL_PREDICATE
-        ).predicate
-        opening: object = revealed
-    else:
-        opening = read_json_file(folder / OPENING_FILE)
-    seed = opening.get("seed") if isinstance(opening, dict) else None
-    nonce = opening.get("nonce") if isinstance(opening, dict) else None
-    if type(seed) is not int or not isinstance(nonce, str) or not 0 <= seed <= MAX_SEED:
-        raise ProvebenchError("the seal's opening has no seed and nonce", path=folder, field="seed")
-    if commitment(seed, nonce) != sealed.get("commitment"):
-        raise AttestationError(
-            "the commitment does not open: the seed or nonce is not the sealed one",
-            path=folder / SEAL_FILE,
-            field="commitment",
-        )
-    return OpenedSeal(sealed, seed, nonce, revealed)
-
-
 def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     """The control corpus of a seal: the sealed profile, the sealed seed."""
-    from provebench.pilot._corpus import write_corpus
-    from provebench.pilot._profiles import corpus_config
+    from provebench.pilot.corpus._folder import write_corpus
+    from provebench.pilot.corpus._profiles import corpus_config
 
     opened = open_seal(folder, trusted)
     profile = opened.sealed.get("profile")
@@ -178,12 +137,12 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
 def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, Any]:
     """Publish the seed and the control run's result, signed (pilot §16)."""
     from provebench.attest._envelope import envelope_path_for
-    from provebench.pilot._signing import signed_verdict
+    from provebench.pilot.record._signing import signed_verdict
 
     opened = open_seal(folder, trusted)
     signed = signed_verdict(envelope_path_for(verdict_path), trusted)
     facts = signed.predicate
-    corpus, agent = _mapping(facts.get("corpus")), _mapping(facts.get("agent"))
+    corpus, agent = seal_values(facts.get("corpus")), seal_values(facts.get("agent"))
     if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed["profile"]:
         raise ProvebenchError(
             "the verdict is not of the sealed control corpus", path=verdict_path, field="corpus"
@@ -211,45 +170,10 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
     return revealed
 
 
-def fresh_control_finding(
-    folder: Path, trusted: TrustedKey, identity: dict[str, Any], laboratory_pass: bool
-) -> tuple[bool, str]:
-    """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
-
-    The run *is* the control when its corpus is the one the sealed seed makes: then its own
-    laboratory gate decides. Otherwise the control's result comes from the signed reveal."""
-    opened = open_seal(folder, trusted)
-    sealed_code = opened.sealed["candidate"].get("code_sha256")
-    agent, corpus = _mapping(identity.get("agent")), _mapping(identity.get("corpus"))
-    if agent.get("code_sha256") != sealed_code:
-        return False, "the run's candidate code is not the sealed candidate's"
-    if corpus.get("seed") == opened.seed and corpus.get("profile") == opened.sealed["profile"]:
-        if not laboratory_pass:
-            return False, "the sealed candidate did not pass the laboratory gate on its control"
-        return True, "this run is the sealed fresh control, generated after the seal, and passed"
-    if opened.revealed is None:
-        return False, "this run is not the sealed control, and the control is not revealed yet"
-    control = _mapping(opened.revealed.get("control"))
-    if control.get("laboratory_pass") is not True:
-        return False, "the revealed control run did not pass the laboratory gate"
-    return True, "the revealed fresh control of the sealed candidate passed"
-
-
-def _mapping(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 __all__ = [
-    "OPENING_FILE",
-    "REVEAL_FILE",
-    "SEAL_FILE",
-    "OpenedSeal",
     "SealedCandidate",
     "candidate_identity",
-    "commitment",
-    "fresh_control_finding",
     "generate_control",
-    "open_seal",
     "reveal",
     "seal_candidate",
 ]

@@ -21,7 +21,11 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from provebench.pilot._lab import (
+    from provebench.pilot.agents._interface import Importer
+    from provebench.pilot.agents._loader import LoadedAgent, builtin_agents, load_agent
+    from provebench.pilot.agents._noop import NoopImporter
+    from provebench.pilot.agents._reference import ReferenceImporter
+    from provebench.pilot.lab import (
         ApiTimeout,
         ConfirmedIds,
         CycleContext,
@@ -39,32 +43,28 @@ if TYPE_CHECKING:
         SheetsApi,
         TemporaryApiError,
     )
-    from provebench.pilot.agents._interface import Importer
-    from provebench.pilot.agents._loader import LoadedAgent, builtin_agents, load_agent
-    from provebench.pilot.agents._noop import NoopImporter
-    from provebench.pilot.agents._reference import ReferenceImporter
 
 _EXPORTS = {
-    "ApiTimeout": "provebench.pilot._lab",
-    "ConfirmedIds": "provebench.pilot._lab",
-    "CycleContext": "provebench.pilot._lab",
-    "Diagnostics": "provebench.pilot._lab",
-    "DriveApi": "provebench.pilot._lab",
-    "FileNotFound": "provebench.pilot._lab",
-    "FilePage": "provebench.pilot._lab",
+    "ApiTimeout": "provebench.pilot.lab",
+    "ConfirmedIds": "provebench.pilot.lab",
+    "CycleContext": "provebench.pilot.lab",
+    "Diagnostics": "provebench.pilot.lab",
+    "DriveApi": "provebench.pilot.lab",
+    "FileNotFound": "provebench.pilot.lab",
+    "FilePage": "provebench.pilot.lab",
     "Importer": "provebench.pilot.agents._interface",
-    "InvalidArgument": "provebench.pilot._lab",
-    "LabClock": "provebench.pilot._lab",
-    "LabError": "provebench.pilot._lab",
+    "InvalidArgument": "provebench.pilot.lab",
+    "LabClock": "provebench.pilot.lab",
+    "LabError": "provebench.pilot.lab",
     "LoadedAgent": "provebench.pilot.agents._loader",
     "NoopImporter": "provebench.pilot.agents._noop",
-    "PermissionDenied": "provebench.pilot._lab",
-    "RateLimited": "provebench.pilot._lab",
+    "PermissionDenied": "provebench.pilot.lab",
+    "RateLimited": "provebench.pilot.lab",
     "ReferenceImporter": "provebench.pilot.agents._reference",
-    "ServerError": "provebench.pilot._lab",
-    "ServiceUnavailable": "provebench.pilot._lab",
-    "SheetsApi": "provebench.pilot._lab",
-    "TemporaryApiError": "provebench.pilot._lab",
+    "ServerError": "provebench.pilot.lab",
+    "ServiceUnavailable": "provebench.pilot.lab",
+    "SheetsApi": "provebench.pilot.lab",
+    "TemporaryApiError": "provebench.pilot.lab",
     "builtin_agents": "provebench.pilot.agents._loader",
     "load_agent": "provebench.pilot.agents._loader",
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol, runtime_checkable
 
-from provebench.pilot._lab import CycleContext
+from provebench.pilot.lab import CycleContext
 
 
 @runtime_checkable

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from provebench.pilot._lab import CycleContext
+from provebench.pilot.lab import CycleContext
 
 
 class NoopImporter:

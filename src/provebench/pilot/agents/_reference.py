@@ -26,9 +26,9 @@ from itertools import compress
 from operator import attrgetter, not_
 from typing import Any, ClassVar
 
-from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot._decide import decide_cells
-from provebench.pilot._lab import (
+from provebench.pilot.agents._journal import Journal
+from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
+from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
     PermissionDenied,
@@ -37,10 +37,10 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     TemporaryApiError,
 )
-from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
-from provebench.pilot._timerule import load_zone
-from provebench.pilot.agents._journal import Journal
-from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
+from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot.rules._decide import decide_cells
+from provebench.pilot.rules._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
+from provebench.pilot.rules._timerule import load_zone
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
 # `decide_cells` gives the register's cells with the status last; the importer writes the rest.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from provebench.pilot._lab import CycleContext, TemporaryApiError
+from provebench.pilot.lab import CycleContext, TemporaryApiError
 
 T = TypeVar("T")
 

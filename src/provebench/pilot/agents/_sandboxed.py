@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from provebench._errors import ProvebenchError
-from provebench.pilot._lab import CycleContext, FilePage, LabError
 from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.lab import CycleContext, FilePage, LabError
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import CandidateCode, checked_identity, code_digest, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken

@@ -73,7 +73,7 @@ class _Remote:
 
 
 def _error(said: dict[str, Any]) -> BaseException:
-    from provebench.pilot._lab import _errors
+    from provebench.pilot.lab import _errors
 
     kind = str(said.get("class", ""))
     message = str(said.get("message", ""))
@@ -87,7 +87,7 @@ def _error(said: dict[str, Any]) -> BaseException:
 
 
 def _file(fields: list[Any]) -> Any:
-    from provebench.pilot._lab._files import LabFile, LabMetadata
+    from provebench.pilot.lab._files import LabFile, LabMetadata
 
     *head, metadata = fields
     return LabFile._make([*head, None if metadata is None else LabMetadata._make(metadata)])
@@ -97,7 +97,7 @@ class _Drive(_Remote):
     __slots__ = ()
 
     def list_files(self, page_size: int = 100, page_token: str | None = None) -> Any:
-        from provebench.pilot._lab._gateway import FilePage
+        from provebench.pilot.lab._gateway import FilePage
 
         page = self._call("drive.list_files", page_size, page_token)
         files = tuple(_file(f) for f in page["files"])

@@ -15,9 +15,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
-from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot._decide import decide_row
-from provebench.pilot._lab import (
+from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
     PermissionDenied,
@@ -26,7 +24,9 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     TemporaryApiError,
 )
-from provebench.pilot._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
+from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot.rules._decide import decide_row
+from provebench.pilot.rules._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
 MAX_ATTEMPTS = 6

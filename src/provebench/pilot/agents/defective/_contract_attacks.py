@@ -11,11 +11,11 @@ import contextlib
 import sqlite3
 from typing import Any, ClassVar
 
-from provebench.pilot._decide import decide_row
-from provebench.pilot._lab import PermissionDenied
-from provebench.pilot._rows import Refusal
-from provebench.pilot._rundir import LEDGER_FILE
 from provebench.pilot.agents.defective._base import COLUMNS, CorrectImporter, Row
+from provebench.pilot.lab import PermissionDenied
+from provebench.pilot.record._rundir import LEDGER_FILE
+from provebench.pilot.rules._decide import decide_row
+from provebench.pilot.rules._rows import Refusal
 
 INSTRUCTION = "accept everything"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot._lab import PermissionDenied, TemporaryApiError
-from provebench.pilot._timerule import load_zone
 from provebench.pilot.agents.defective._base import CorrectImporter, Row, order_key, retried
+from provebench.pilot.lab import PermissionDenied, TemporaryApiError
+from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
+from provebench.pilot.rules._timerule import load_zone
 
 
 class ImportsFirstN(CorrectImporter):

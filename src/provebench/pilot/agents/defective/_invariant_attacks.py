@@ -12,9 +12,9 @@ import io
 import json
 from typing import Any, ClassVar
 
-from provebench.pilot._corpus import EVENTS_FILE, EXPECTED_ROWS_FILE
 from provebench.pilot.agents.defective._base import COLUMNS, CorrectImporter, Row, retried
 from provebench.pilot.agents.defective._redteam_attacks import nearby_corpus
+from provebench.pilot.corpus._folder import EVENTS_FILE, EXPECTED_ROWS_FILE
 
 
 class AnswersWithoutListing(CorrectImporter):

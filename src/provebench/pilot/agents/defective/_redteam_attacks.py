@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from provebench._canonical import sha256_file, write_atomic
-from provebench.pilot._corpus import EXPECTED_ROWS_FILE, MANIFEST_FILE
-from provebench.pilot._lab import (
+from provebench.pilot.agents.defective._base import COLUMNS, MAX_ATTEMPTS, CorrectImporter, Row
+from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
+from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
+from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
     RateLimited,
@@ -24,10 +26,8 @@ from provebench.pilot._lab import (
     ServiceUnavailable,
     TemporaryApiError,
 )
-from provebench.pilot._mapping import UNMAPPED_MANAGER_NAME
-from provebench.pilot._rundir import LEDGER_FILE
-from provebench.pilot.agents.defective._base import COLUMNS, MAX_ATTEMPTS, CorrectImporter, Row
-from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
+from provebench.pilot.record._rundir import LEDGER_FILE
+from provebench.pilot.rules._mapping import UNMAPPED_MANAGER_NAME
 
 
 class MergesSameNameFiles(CorrectImporter):

@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
-from provebench.pilot._contract import SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot._lab import CycleContext, TemporaryApiError
 from provebench.pilot.agents.defective._base import COLUMNS, retried
+from provebench.pilot.lab import CycleContext, TemporaryApiError
+from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 
 ANSWER_KEY = "expected_final_rows.csv"
 MAX_ENTRIES = 20_000
@@ -109,7 +109,7 @@ class _StealsTheAnswerKey:
 
     @staticmethod
     def _probe(ctx: CycleContext) -> None:
-        from provebench.pilot._lab import PermissionDenied
+        from provebench.pilot.lab import PermissionDenied
 
         try:
             ctx.sheets.set_status(SELF_CHECK_PROBE_FILE_ID, "imported")

@@ -1,0 +1,431 @@
+"""A corpus directory: writing it whole or not at all, and loading it only when intact (pilot §10).
+
+Layout (`call-import-corpus/1`):
+
+| file | content |
+|---|---|
+| `drive_events.jsonl` | the drive event stream, one canonical JSON object per line (`_model.py`) |
+| `expected_final_rows.csv` | the confirmed register a correct importer ends with (`_rows.py`) |
+| `candidate_final_rows_template.csv` | the register header only |
+| `external_checks_template.json` | the external checks, each with an empty evidence slot |
+| `agent_contract.md` | what the agent receives, may not do, and every rule it applies (§3–§12) |
+| `manager_mapping.csv` | the mapping table `manager-mapping/1`, as the contract shows it |
+| `corpus.json` | `CorpusInfo`: config, run versions, rule versions, counts |
+| `manifest.json` | sha256 of every other file; written last |
+
+Writing: everything goes into a temporary sibling directory, `manifest.json` last, and the
+directory is renamed into place — a crash leaves no directory under the target name, and a
+directory without `manifest.json` is refused as incomplete. Expected rows are sorted externally
+(sorted chunks merged with `heapq.merge`), so memory stays bounded for huge corpora.
+
+Loading (`load_corpus`) verifies the manifest (no missing, extra or altered file), that the corpus
+was made under the rule versions of this build (a different tzdata or grammar would make the
+expected rows wrong), and — streaming, line by line — every event (its schema, and that the stream
+could have happened: `_stream_check.py`) and every expected row. Any problem is one
+`ProvebenchError` naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import csv
+import heapq
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench._paths import check_output_dir
+from provebench.pilot.corpus._generate import generate_events
+from provebench.pilot.corpus._generate_plan import run_versions_for
+from provebench.pilot.corpus._model import (
+    DRIVE_EVENT_ADAPTER,
+    CorpusConfig,
+    CorpusInfo,
+    DriveEvent,
+    RunVersion,
+)
+from provebench.pilot.corpus._stream_check import StreamChecker
+from provebench.pilot.rules._contract import agent_contract_markdown, external_checks_template
+from provebench.pilot.rules._mapping import mapping_table_bytes, mapping_table_sha256
+from provebench.pilot.rules._rows import REGISTER_COLUMNS, RegisterRow, register_csv_text
+from provebench.pilot.rules._timerule import load_zone
+from provebench.pilot.rules._versions import CORPUS_FORMAT_VERSION, rule_versions
+
+EVENTS_FILE = "drive_events.jsonl"
+EXPECTED_ROWS_FILE = "expected_final_rows.csv"
+CANDIDATE_TEMPLATE_FILE = "candidate_final_rows_template.csv"
+EXTERNAL_CHECKS_FILE = "external_checks_template.json"
+AGENT_CONTRACT_FILE = "agent_contract.md"
+MAPPING_FILE = "manager_mapping.csv"  # the mapping table the contract names, as published
+CORPUS_INFO_FILE = "corpus.json"
+MANIFEST_FILE = "manifest.json"
+CORPUS_FILES: tuple[str, ...] = (
+    EVENTS_FILE,
+    EXPECTED_ROWS_FILE,
+    CANDIDATE_TEMPLATE_FILE,
+    EXTERNAL_CHECKS_FILE,
+    AGENT_CONTRACT_FILE,
+    MAPPING_FILE,
+    CORPUS_INFO_FILE,
+)
+_SORT_CHUNK_ROWS = 200_000
+ModelT = TypeVar("ModelT", bound=BaseModel)
+_WRITE_BATCH = 8192
+
+
+class CorpusManifest(BaseModel):
+    """`manifest.json`: the sha256 of every corpus file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    corpus_format: str
+    sha256: dict[str, str]
+
+
+class _ExternalSorter:
+    """Collects `key\\tline` records and yields the lines in key order, spilling sorted chunks."""
+
+    def __init__(self, work_dir: Path) -> None:
+        self.work_dir = work_dir
+        self.buffer: list[str] = []
+        self.chunks: list[Path] = []
+
+    def add(self, key: str, line: str) -> None:
+        self.buffer.append(f"{key}\t{line}")
+        if len(self.buffer) >= _SORT_CHUNK_ROWS:
+            self._spill()
+
+    def _spill(self) -> None:
+        self.buffer.sort()
+        chunk = self.work_dir / f"rows-{len(self.chunks)}.txt"
+        with chunk.open("w", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(f"{record}\n" for record in self.buffer)
+        self.chunks.append(chunk)
+        self.buffer = []
+
+    def sorted_lines(self) -> Iterator[str]:
+        self.buffer.sort()
+        with ExitStack() as stack:
+            streams: list[Iterator[str]] = [
+                (r.rstrip("\n") for r in stack.enter_context(c.open(encoding="utf-8")))
+                for c in self.chunks
+            ]
+            for record in heapq.merge(*streams, iter(self.buffer)):
+                yield record.split("\t", 2)[2]
+
+
+def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
+    """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing."""
+    out_dir = Path(out_dir)
+    check_output_dir(out_dir)  # a file in the way, or a folder that cannot be made
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise ProvebenchError("output exists and is not an empty directory", path=out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        info = _write_into(config, staging)
+        if out_dir.exists():
+            out_dir.rmdir()
+        staging.replace(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return info
+
+
+def _write_into(config: CorpusConfig, directory: Path) -> CorpusInfo:
+    sort_dir = directory / ".sort"
+    sort_dir.mkdir()
+    sorter = _ExternalSorter(sort_dir)
+    with _LineWriter(directory / EVENTS_FILE) as emit:
+        counts = generate_events(config, emit, sorter.add)
+    with _LineWriter(directory / EXPECTED_ROWS_FILE) as emit:
+        emit(",".join(REGISTER_COLUMNS))
+        for line in sorter.sorted_lines():
+            emit(line)
+    shutil.rmtree(sort_dir)
+    run_versions = run_versions_for(config)
+    versions = rule_versions()
+    write_atomic(directory / CANDIDATE_TEMPLATE_FILE, register_csv_text([]))
+    write_atomic(directory / EXTERNAL_CHECKS_FILE, canonical_json(external_checks_template()))
+    write_atomic(directory / AGENT_CONTRACT_FILE, agent_contract_markdown(versions, run_versions))
+    write_atomic(directory / MAPPING_FILE, mapping_table_bytes())
+    info = CorpusInfo(
+        corpus_format=CORPUS_FORMAT_VERSION,
+        config=config,
+        run_versions=run_versions,
+        versions=versions,
+        mapping_table_sha256=mapping_table_sha256(),
+        counts=counts,
+    )
+    write_atomic(directory / CORPUS_INFO_FILE, canonical_json(info))
+    manifest = CorpusManifest(
+        corpus_format=CORPUS_FORMAT_VERSION,
+        sha256={name: sha256_file(directory / name) for name in CORPUS_FILES},
+    )
+    for name in CORPUS_FILES:
+        (directory / name).chmod(0o644)  # temporary files are private; a corpus is published
+    write_atomic(directory / MANIFEST_FILE, canonical_json(manifest))  # last: marks completeness
+    (directory / MANIFEST_FILE).chmod(0o644)
+    directory.chmod(0o755)
+    return info
+
+
+class _LineWriter:
+    """A buffered UTF-8 `\\n` line writer, flushed and fsynced on close."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle: IO[str] = path.open("w", encoding="utf-8", newline="\n")
+        self.batch: list[str] = []
+
+    def __enter__(self) -> Callable[[str], None]:
+        return self.emit
+
+    def emit(self, line: str) -> None:
+        self.batch.append(line)
+        if len(self.batch) >= _WRITE_BATCH:
+            self.handle.write("\n".join(self.batch) + "\n")
+            self.batch = []
+
+    def __exit__(self, *exc: object) -> None:
+        if self.batch:
+            self.handle.write("\n".join(self.batch) + "\n")
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.handle.close()
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A verified corpus directory."""
+
+    directory: Path
+    info: CorpusInfo
+    manifest: CorpusManifest
+
+    @property
+    def events_path(self) -> Path:
+        return self.directory / EVENTS_FILE
+
+    @property
+    def expected_rows_path(self) -> Path:
+        return self.directory / EXPECTED_ROWS_FILE
+
+    def events(self) -> Iterator[DriveEvent]:
+        """The drive events in order, validated line by line."""
+        return iter_events(self.events_path, run_versions=self.info.run_versions)
+
+    def expected_rows(self) -> list[RegisterRow]:
+        return read_register_csv(self.expected_rows_path)
+
+
+def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
+    """Load and verify a corpus directory; one `ProvebenchError` on any problem."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ProvebenchError("not a corpus directory", path=directory)
+    manifest_path = directory / MANIFEST_FILE
+    if not manifest_path.is_file():
+        raise ProvebenchError("incomplete corpus: manifest.json is missing", path=directory)
+    manifest = _load_json_model(manifest_path, CorpusManifest)
+    _check_format(manifest.corpus_format, manifest_path)
+    present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST_FILE)
+    if sorted(manifest.sha256) != sorted(CORPUS_FILES) or present != sorted(CORPUS_FILES):
+        listed, expected = set(manifest.sha256), set(CORPUS_FILES)
+        unexpected = sorted((set(present) ^ expected) | (listed ^ expected))
+        raise ProvebenchError(
+            "corpus files do not match the manifest: " + ", ".join(unexpected),
+            path=manifest_path,
+            field="sha256",
+        )
+    for name in CORPUS_FILES:
+        if sha256_file(directory / name) != manifest.sha256[name]:
+            raise ProvebenchError(
+                "sha256 differs from manifest.json (the file was altered)",
+                path=directory / name,
+                field="sha256",
+            )
+    info = _load_json_model(directory / CORPUS_INFO_FILE, CorpusInfo)
+    _check_format(info.corpus_format, directory / CORPUS_INFO_FILE)
+    _check_versions(info, directory / CORPUS_INFO_FILE)
+    corpus = Corpus(directory=directory, info=info, manifest=manifest)
+    if check_lines:
+        events = sum(1 for _ in corpus.events())
+        if events != info.counts.events:
+            raise ProvebenchError(
+                f"{events} events, corpus.json says {info.counts.events}", path=corpus.events_path
+            )
+        rows = sum(1 for _ in iter_register_csv(corpus.expected_rows_path))
+        if rows != info.counts.expected_rows:
+            raise ProvebenchError(
+                f"{rows} rows, corpus.json says {info.counts.expected_rows}",
+                path=corpus.expected_rows_path,
+            )
+    return corpus
+
+
+def _check_format(corpus_format: str, path: Path) -> None:
+    """Both manifest.json and corpus.json name the corpus format, and every reader of a corpus
+    goes through `load_corpus`: a format this build does not know is refused in either file
+    (pilot §4 "fixed in the pilot version"), never read as if it were the known one."""
+    if corpus_format != CORPUS_FORMAT_VERSION:
+        raise ProvebenchError(
+            f"corpus format {corpus_format}, this build reads {CORPUS_FORMAT_VERSION}",
+            path=path,
+            field="corpus_format",
+        )
+
+
+def _check_versions(info: CorpusInfo, path: Path) -> None:
+    current = rule_versions().model_dump()
+    for name, value in info.versions.model_dump().items():
+        if name != "generator" and value != current[name]:
+            raise ProvebenchError(
+                f"corpus made under {value}, this build applies {current[name]}",
+                path=path,
+                field=f"versions.{name}",
+            )
+    for index, zone in enumerate(info.config.zones):
+        _check_zone(zone, path, f"config.zones[{index}]")
+    cycle = 0
+    for index, version in enumerate(info.run_versions):
+        # Checked before anything runs: an unknown zone would otherwise stop the run at the
+        # first event of its version, after earlier cycles were committed.
+        _check_zone(version.zone, path, f"run_versions[{index}].zone")
+        if version.first_cycle != cycle + 1 or version.last_cycle < version.first_cycle:
+            raise ProvebenchError(
+                "run versions must cover the cycles in order", path=path, field="run_versions"
+            )
+        cycle = version.last_cycle
+    if cycle != info.config.sizes.cycles:
+        raise ProvebenchError(
+            "run versions must cover every cycle", path=path, field="run_versions"
+        )
+    if info.mapping_table_sha256 != mapping_table_sha256():
+        raise ProvebenchError(
+            "corpus made with another mapping table", path=path, field="mapping_table_sha256"
+        )
+
+
+def _check_zone(zone: str, path: Path, field: str) -> None:
+    try:
+        load_zone(zone)
+    except ProvebenchError as error:
+        raise ProvebenchError(error.message, path=path, field=field) from None
+
+
+def _load_json_model(path: Path, model: type[ModelT]) -> ModelT:
+    # Strict, as the event lines are: the generator writes numbers as numbers, so a `"3"` where
+    # a count or a seed belongs is an edited file, refused rather than coerced.
+    try:
+        return model.model_validate_json(path.read_bytes(), strict=True)
+    except ValidationError as error:
+        raise _validation_error(error, path, None) from error
+
+
+def _validation_error(error: ValidationError, path: Path, line: int | None) -> ProvebenchError:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or None
+    return ProvebenchError(first["msg"], path=path, line=line, field=field)
+
+
+def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator[DriveEvent]:
+    """Validate and yield each event of a `drive_events.jsonl`, checking the stream as a whole
+    (`_stream_check.py`) against the corpus's run versions."""
+    checker = StreamChecker(path, run_versions)
+    # The adapter's core validator itself: the same schema and errors, without the adapter's
+    # per-call wrapper (a third of the cost of a line at a million lines).
+    validate_json = DRIVE_EVENT_ADAPTER.validator.validate_json
+    with path.open("rb") as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            try:
+                event = validate_json(raw)
+            except ValidationError as error:
+                raise _validation_error(error, path, line_number) from error
+            checker.check(event, line_number)
+            yield event
+    checker.finish()
+
+
+def read_register_csv(path: Path) -> list[RegisterRow]:
+    """A register CSV in row format v1 (header exactly `REGISTER_COLUMNS`), checked."""
+    return list(iter_register_csv(path))
+
+
+def iter_register_csv(path: Path) -> Iterator[RegisterRow]:
+    """`read_register_csv`, one row at a time (memory: the set of file_ids seen). Bytes that
+    are not UTF-8 or not CSV are one `ProvebenchError` naming the file and the line."""
+    try:
+        yield from _register_rows(path)
+    except UnicodeDecodeError as error:
+        line, column = _first_undecodable(path)
+        raise ProvebenchError(
+            f"not valid UTF-8: byte 0x{error.object[error.start]:02x} at column {column}",
+            path=path,
+            line=line,
+        ) from None
+    except csv.Error as error:
+        raise ProvebenchError(f"not valid CSV: {error}", path=path) from None
+
+
+def _first_undecodable(path: Path) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the first byte that is not UTF-8: the decoder reports an
+    offset in its buffer, not in the file, so the file is read again line by line."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return number, error.start + 1
+    return None, None
+
+
+def _register_rows(path: Path) -> Iterator[RegisterRow]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None or tuple(header) != REGISTER_COLUMNS:
+            raise ProvebenchError(
+                "header must be " + ",".join(REGISTER_COLUMNS), path=path, line=1, field="header"
+            )
+        seen: set[str] = set()
+        for record in reader:
+            line = reader.line_num
+            if len(record) != len(REGISTER_COLUMNS):
+                raise ProvebenchError(
+                    f"{len(record)} cells, expected {len(REGISTER_COLUMNS)}", path=path, line=line
+                )
+            row = RegisterRow(**dict(zip(REGISTER_COLUMNS, record, strict=True)))
+            if not row.file_id or row.file_id in seen:
+                raise ProvebenchError(
+                    "empty or repeated file_id", path=path, line=line, field="file_id"
+                )
+            seen.add(row.file_id)
+            yield row
+
+
+__all__ = [
+    "AGENT_CONTRACT_FILE",
+    "CANDIDATE_TEMPLATE_FILE",
+    "CORPUS_FILES",
+    "CORPUS_INFO_FILE",
+    "EVENTS_FILE",
+    "EXPECTED_ROWS_FILE",
+    "EXTERNAL_CHECKS_FILE",
+    "MANIFEST_FILE",
+    "Corpus",
+    "CorpusManifest",
+    "iter_events",
+    "iter_register_csv",
+    "load_corpus",
+    "read_register_csv",
+    "write_corpus",
+]

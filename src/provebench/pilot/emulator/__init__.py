@@ -1,0 +1,48 @@
+"""A wire-compatible Google Drive v3 / Sheets v4 emulator in front of the call-import laboratory
+(pilot §2, §3): external importers written against the real Google clients run unchanged, in
+their own process, and reach the lab only through its logging permission gateway.
+See docs/pilot-emulator.md.
+"""
+
+from provebench.pilot.emulator._a1 import A1Range, format_range, parse_a1, quote_sheet
+from provebench.pilot.emulator._auth import JWT_BEARER_GRANT, ServiceAccount
+from provebench.pilot.emulator._diagnostics import apply_message, read_diagnostics_file
+from provebench.pilot.emulator._drive import parse_q, render_file
+from provebench.pilot.emulator._errors import GoogleApiError, from_lab_error
+from provebench.pilot.emulator._fields import apply_mask, parse_fields
+from provebench.pilot.emulator._lab_run import (
+    CONFIRMED_SHEET,
+    LAYOUT,
+    SPREADSHEET_ID,
+    WORKING_SHEET,
+    EmulatedLab,
+    confirmed_rows_from_ledger,
+)
+from provebench.pilot.emulator._server import LOOPBACK, LabServer, LabSession, gateway_of
+
+__all__ = [
+    "CONFIRMED_SHEET",
+    "JWT_BEARER_GRANT",
+    "LAYOUT",
+    "LOOPBACK",
+    "SPREADSHEET_ID",
+    "WORKING_SHEET",
+    "A1Range",
+    "EmulatedLab",
+    "GoogleApiError",
+    "LabServer",
+    "LabSession",
+    "ServiceAccount",
+    "apply_mask",
+    "apply_message",
+    "confirmed_rows_from_ledger",
+    "format_range",
+    "from_lab_error",
+    "gateway_of",
+    "parse_a1",
+    "parse_fields",
+    "parse_q",
+    "quote_sheet",
+    "read_diagnostics_file",
+    "render_file",
+]

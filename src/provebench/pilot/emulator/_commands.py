@@ -1,0 +1,133 @@
+"""`provebench pilot run --agent-cmd` and `provebench pilot serve`: the runner with the emulator.
+
+Both run the ordinary crash-safe runner (`execute_run`) with an importer whose cycles are served
+over HTTP. `--agent-cmd` runs a program per cycle (`agents._external`); `serve` keeps each cycle
+open until a client posts `/provebench/v1/cycle:finish`, so an importer can be driven by hand or
+by a test harness. SIGINT/SIGTERM stop `serve` cleanly: the open cycle is not committed (exactly
+as after a crash) and the same command resumes the run.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any, ClassVar
+
+from provebench.pilot.agents._loader import LoadedAgent
+from provebench.pilot.emulator._lab_run import EmulatedLab
+from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._runner import (
+    RunOutcome,
+    RunProgress,
+    execute_run,
+    lab_secrets,
+    open_corpus,
+)
+from provebench.pilot.record._rundir import RunDir
+from provebench.sandbox import DEFAULT_LIMITS, UNSANDBOXED_SERVED, Limits
+
+SERVE_AGENT_SPEC = "serve"
+
+
+class ServeStopped(KeyboardInterrupt):
+    """Raised out of an open cycle when `serve` is told to stop: not an importer error, so the
+    runner does not commit the cycle (a KeyboardInterrupt is not caught as agent_error)."""
+
+
+def run_with_command(
+    corpus_dir: str | Path,
+    agent_cmd: str,
+    run_dir: str | Path,
+    *,
+    progress: RunProgress | None = None,
+    timeout_sec: float | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RunOutcome:
+    """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run."""
+    from provebench.pilot.emulator._external import DEFAULT_TIMEOUT_SEC, external_agent
+    from provebench.sandbox._command import resolve_command
+
+    resolve_command(agent_cmd, field="--agent-cmd")  # a bad command fails before anything starts
+    corpus = open_corpus(Path(corpus_dir))
+    with EmulatedLab() as lab:
+        lab.ledger_path = RunDir(Path(run_dir)).ledger_path
+        agent = external_agent(
+            agent_cmd,
+            lab,
+            secrets=lab_secrets(corpus_dir, run_dir),
+            timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
+            limits=limits,
+        )
+        return execute_run(corpus, agent, Path(run_dir), progress=progress)
+
+
+class _ServedImporter:
+    name: ClassVar[str] = "served"
+    version: ClassVar[str] = "1"
+
+    def __init__(self, lab: EmulatedLab, stop: threading.Event) -> None:
+        self.lab = lab
+        self.stop = stop
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        self.lab.open_cycle(ctx)
+        try:
+            while not self.lab.session.finished.wait(0.1):
+                if self.stop.is_set():
+                    raise ServeStopped
+        finally:
+            self.lab.close_cycle(ctx)
+
+
+@contextmanager
+def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM set `stop` (restored afterwards)."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous: dict[signal.Signals, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def serve_lab(
+    corpus_dir: str | Path,
+    run_dir: str | Path,
+    *,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    on_ready: Callable[[EmulatedLab], None] | None = None,
+    progress: RunProgress | None = None,
+) -> RunOutcome | None:
+    """`provebench pilot serve`: None when stopped by a signal before the run completed."""
+    corpus = open_corpus(Path(corpus_dir))
+    stop = threading.Event()
+    with EmulatedLab(serve_mode=True, port=port, host=host) as lab, stop_on_signals(stop):
+        lab.ledger_path = RunDir(Path(run_dir)).ledger_path
+        agent = LoadedAgent(
+            spec=SERVE_AGENT_SPEC,
+            name="served",
+            version="1",
+            factory=lambda: _ServedImporter(lab, stop),
+            isolation=dict(UNSANDBOXED_SERVED),
+            code_sha256="",  # a client of `pilot serve`: provebench never sees its code
+        )
+        if on_ready is not None:
+            on_ready(lab)
+        try:
+            return execute_run(corpus, agent, Path(run_dir), progress=progress)
+        except ServeStopped:
+            return None
+
+
+__all__ = ["SERVE_AGENT_SPEC", "ServeStopped", "run_with_command", "serve_lab"]

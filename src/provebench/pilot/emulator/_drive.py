@@ -1,0 +1,230 @@
+"""Drive v3 `files.list` and `files.get` over the laboratory's read-only Drive (pilot §3, §4).
+
+A file is rendered as Drive's `File` resource: `size` and `videoMediaMetadata.durationMillis` are
+int64 strings, `createdTime` is RFC 3339 with milliseconds, `parents` holds the folder id and the
+optional metadata (direction, phone, manager code) is in `properties`. The listing is the lab's:
+ascending file id, page tokens that name the last id served (so a file added mid-scan never
+shifts a page), at most the cycle's server page size per page. A `q` filter is applied to each
+page the lab serves, so a filtered page may hold fewer files than asked (Drive does that too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from provebench.pilot.emulator._errors import bad_request
+from provebench.pilot.emulator._fields import Mask, apply_mask, parse_fields
+from provebench.pilot.lab import Gateway
+
+MAX_PAGE_SIZE = 1000
+DEFAULT_PAGE_SIZE = 100
+FOLDER_MIME_TYPE = "application/vnd.google-apps.folder"
+_COMMON_PARAMS = frozenset({"alt", "fields", "prettyPrint", "quotaUser", "key", "$.xgafv"})
+_LIST_PARAMS = _COMMON_PARAMS | {
+    "q",
+    "pageSize",
+    "pageToken",
+    "orderBy",
+    "supportsAllDrives",
+    "includeItemsFromAllDrives",
+    "supportsTeamDrives",
+    "includeTeamDriveItems",
+    "corpora",
+    "spaces",
+    "includeLabels",
+    "includePermissionsForView",
+}
+_GET_PARAMS = _COMMON_PARAMS | {
+    "supportsAllDrives",
+    "supportsTeamDrives",
+    "includeLabels",
+    "includePermissionsForView",
+    "acknowledgeAbuse",
+}
+_ORDER_KEYS = frozenset(
+    {
+        "createdTime",
+        "folder",
+        "modifiedByMeTime",
+        "modifiedTime",
+        "name",
+        "name_natural",
+        "quotaBytesUsed",
+        "recency",
+        "sharedWithMeTime",
+        "starred",
+        "viewedByMeTime",
+    }
+)
+_DEFAULT_FILE_MASK: Mask = {"kind": {}, "id": {}, "name": {}, "mimeType": {}}
+_DEFAULT_LIST_MASK: Mask = {
+    "kind": {},
+    "nextPageToken": {},
+    "incompleteSearch": {},
+    "files": _DEFAULT_FILE_MASK,
+}
+
+
+def render_file(file: Any) -> dict[str, Any]:
+    """A laboratory `DriveFile` as a Drive v3 `File` resource (every field; masks select)."""
+    created = file.created_at_utc.removesuffix("Z") + ".000Z"
+    resource: dict[str, Any] = {
+        "kind": "drive#file",
+        "id": file.file_id,
+        "name": file.name,
+        "mimeType": file.mime_type,
+        "size": str(file.size_bytes),
+        "createdTime": created,
+        "modifiedTime": created,
+        "parents": [file.folder_id],
+        "trashed": False,
+    }
+    if file.duration_sec is not None:
+        # Milliseconds, rounded: exact for the generator's tenths of a second.
+        millis = round(file.duration_sec * 1000)
+        resource["videoMediaMetadata"] = {"durationMillis": str(millis)}
+    if file.metadata is not None:
+        properties = {k: v for k, v in file.metadata.model_dump().items() if v is not None}
+        if properties:
+            resource["properties"] = properties
+    return resource
+
+
+# -- q ------------------------------------------------------------------------------------------
+_TOKEN = re.compile(
+    r"\s*(?:(?P<string>'(?:[^'\\]|\\.)*')|(?P<op>!=|=)|(?P<word>[A-Za-z_][A-Za-z0-9_]*))"
+)
+Predicate = Callable[[dict[str, Any]], bool]
+
+
+def _unescape(literal: str) -> str:
+    return re.sub(r"\\(.)", r"\1", literal[1:-1])
+
+
+def parse_q(text: str) -> list[Predicate]:
+    """The conjunction of supported terms: `'<id>' in parents`, `trashed = true|false`,
+    `mimeType = '…'`, `mimeType != '…'`, `name = '…'`, `name != '…'`, joined by `and`."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            raise _unsupported(text)
+        kind = match.lastgroup or ""
+        tokens.append((kind, match.group(kind)))
+        pos = match.end()
+    predicates: list[Predicate] = []
+    index = 0
+    while True:
+        term, index = _term(tokens, index, text)
+        predicates.append(term)
+        if index == len(tokens):
+            return predicates
+        if tokens[index] != ("word", "and"):
+            raise _unsupported(text)
+        index += 1
+
+
+def _term(tokens: list[tuple[str, str]], index: int, text: str) -> tuple[Predicate, int]:
+    part = tokens[index : index + 3]
+    if len(part) < 3:
+        raise _unsupported(text)
+    (k1, v1), (k2, v2), (k3, v3) = part
+    if k1 == "string" and (k2, v2) == ("word", "in") and (k3, v3) == ("word", "parents"):
+        folder = _unescape(v1)
+        return (lambda f: folder in f["parents"]), index + 3
+    if k1 == "word" and v1 == "trashed" and v2 == "=" and k3 == "word" and v3 in ("true", "false"):
+        wanted = v3 == "true"
+        return (lambda f: f["trashed"] is wanted), index + 3
+    if k1 == "word" and v1 in ("mimeType", "name") and k2 == "op" and k3 == "string":
+        field, value, equal = v1, _unescape(v3), v2 == "="
+        return (lambda f: (f[field] == value) is equal), index + 3
+    raise _unsupported(text)
+
+
+def _unsupported(text: str) -> Exception:
+    return bad_request(
+        f"Invalid Value: the laboratory supports only q terms 'ID' in parents, trashed = "
+        f"true|false, mimeType =|!= '…', name =|!= '…' joined by and; got: {text}",
+        reason="invalid",
+    )
+
+
+# -- parameters ---------------------------------------------------------------------------------
+def _single(query: Mapping[str, list[str]], name: str) -> str | None:
+    values = query.get(name)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise bad_request(f"Parameter {name} given more than once", reason="invalidParameter")
+    return values[0]
+
+
+def _ascii_digits(text: str) -> bool:
+    # str.isdigit() accepts `²` (int() then raises: a 500) and `٥` (int() reads 5); Google reads
+    # ASCII digits only. A 500 is retried by the clients, so bad input must be a 400.
+    return text.isascii() and text.isdigit()
+
+
+def _check_params(query: Mapping[str, list[str]], allowed: frozenset[str]) -> None:
+    for name in query:
+        if name not in allowed:
+            raise bad_request(f"Invalid parameter: {name}", reason="invalidParameter")
+    alt = _single(query, "alt")
+    if alt not in (None, "json"):
+        raise bad_request(f"Invalid value for alt: {alt}", reason="invalidParameter")
+    for flag in ("supportsAllDrives", "includeItemsFromAllDrives", "prettyPrint"):
+        value = _single(query, flag)
+        if value is not None and value.lower() not in ("true", "false"):
+            raise bad_request(f"Invalid boolean value for {flag}: {value}", reason="invalid")
+
+
+def _mask(query: Mapping[str, list[str]], default: Mask) -> Mask:
+    fields = _single(query, "fields")
+    return default if fields is None else parse_fields(fields)
+
+
+def files_list(gateway: Gateway, query: Mapping[str, list[str]]) -> dict[str, Any]:
+    _check_params(query, frozenset(_LIST_PARAMS))
+    size_text = _single(query, "pageSize")
+    if size_text is None:
+        page_size = DEFAULT_PAGE_SIZE
+    elif not _ascii_digits(size_text) or not 1 <= int(size_text) <= MAX_PAGE_SIZE:
+        raise bad_request(
+            f"Invalid value '{size_text}'. Values must be within the range: [1, {MAX_PAGE_SIZE}]",
+            reason="invalid",
+        )
+    else:
+        page_size = int(size_text)
+    order_by = _single(query, "orderBy")
+    if order_by is not None:
+        for key in order_by.split(","):
+            name, _, direction = key.strip().partition(" ")
+            if name not in _ORDER_KEYS or direction.strip() not in ("", "desc"):
+                raise bad_request(f"Invalid orderBy key: {key.strip()}", reason="invalid")
+    q_text = _single(query, "q")
+    predicates = parse_q(q_text) if q_text else []
+    mask = _mask(query, _DEFAULT_LIST_MASK)
+    page = gateway.list_files(page_size, _single(query, "pageToken"))
+    files = [render_file(f) for f in page.files]
+    if predicates:
+        files = [f for f in files if all(p(f) for p in predicates)]
+    body: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False, "files": files}
+    if page.next_page_token is not None:
+        body["nextPageToken"] = page.next_page_token
+    selected: dict[str, Any] = apply_mask(body, mask)
+    return selected
+
+
+def files_get(gateway: Gateway, file_id: str, query: Mapping[str, list[str]]) -> dict[str, Any]:
+    _check_params(query, frozenset(_GET_PARAMS))
+    mask = _mask(query, _DEFAULT_FILE_MASK)
+    selected: dict[str, Any] = apply_mask(render_file(gateway.get_file(file_id)), mask)
+    return selected
+
+
+__all__ = ["MAX_PAGE_SIZE", "files_get", "files_list", "parse_q", "render_file"]

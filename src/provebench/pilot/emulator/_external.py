@@ -1,0 +1,171 @@
+"""External importers: a program, run once per cycle in its own process, that speaks the real
+Google Drive v3 / Sheets v4 wire format to the laboratory's emulator (pilot §2, §3).
+
+Per cycle the laboratory:
+
+1. copies the importer's work directory (its journal, checkpointed with the cycle like an
+   in-process importer's) to a private folder outside the run directory;
+2. opens the cycle on the emulator and starts the command in the sandbox (docs/sandbox.md): that
+   private folder is `/sandbox` inside (work directory `/sandbox/work`), the environment holds
+   only the documented variables (endpoints, spreadsheet, sheet names, columns, time zone, run
+   version, work directory, diagnostics file, service-account file) and PATH, no stdin, its
+   output relayed to the lab's stderr (bounded). The endpoints' address, 127.0.0.1:PORT, is the
+   sandbox's own loopback, where the forwarder relays to the emulator's Unix socket: the only
+   address the importer can reach;
+3. waits for it (then ends the sandbox, and with it every process the importer started), closes
+   the cycle, reads its diagnostics file into the log, and copies the work directory back
+   unless it grew over the limit.
+
+Each cycle gets a new service-account key, written in that cycle's private folder (removed with
+it), and closing the cycle revokes its access tokens, so nothing read in one cycle acts in the
+next.
+
+A non-zero exit or a timeout is recorded as the cycle's `agent_error` (the rows it appended are
+still confirmed, as for an in-process importer that raises). Nothing the process prints reaches
+the log: output may hold temporary paths, and the log must not depend on them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.emulator import EmulatedLab, gateway_of, read_diagnostics_file
+from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
+from provebench.pilot.lab import CycleContext
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
+from provebench.sandbox._candidate import code_digest, command_version
+from provebench.sandbox._command import resolve_command
+from provebench.sandbox._forwarder import __file__ as _forwarder_file
+from provebench.sandbox._isolation import isolation_of
+from provebench.sandbox._launch import run_sandboxed
+from provebench.sandbox._policy import (
+    FORWARDER,
+    LAB_SOCKET,
+    NETWORK_LAB_ONLY,
+    SANDBOX_DIR,
+    SANDBOX_ENV,
+    SANDBOX_WORK,
+    code_paths_for_command,
+    command_code_folders,
+)
+from provebench.sandbox._workdir import cycle_folder
+
+DEFAULT_TIMEOUT_SEC = 600.0
+DIAGNOSTICS_FILE = "diagnostics.jsonl"
+FORWARDER_SOURCE = Path(_forwarder_file)
+
+
+class ExternalImporterFailed(RuntimeError):
+    """The external program exited non-zero or timed out (recorded as `agent_error`)."""
+
+
+def external_agent(
+    command: str,
+    lab: EmulatedLab,
+    *,
+    secrets: Mapping[str, Path],
+    timeout_sec: float = DEFAULT_TIMEOUT_SEC,
+    limits: Limits = DEFAULT_LIMITS,
+) -> LoadedAgent:
+    """The run's agent for `--agent-cmd COMMAND` (its identity is the command as written), run
+    in the sandbox, which hides `secrets` (the corpus, the run folder) from it."""
+    argv = resolve_command(command, field="--agent-cmd")
+    policy = policy_for(
+        code_paths_for_command(argv),
+        secrets,
+        limits=limits,
+        network=NETWORK_LAB_ONLY,
+        field_name="--agent-cmd",
+    )
+    return LoadedAgent(
+        spec=f"cmd:{command}",
+        name="external",
+        version=command_version(command),
+        factory=lambda: ExternalImporter(lab, argv, timeout_sec, policy),
+        isolation=isolation_of(policy.digest()),
+        code_sha256=command_code_sha256(command, argv, policy.hidden),
+    )
+
+
+def command_code_sha256(command: str, argv: Sequence[str], hidden: Sequence[Path]) -> str:
+    """The command as written, and the files it names (not its interpreter: a venv is not the
+    candidate's code, and it is shown read-only like the system)."""
+    files = code_digest(command_code_folders(argv), hidden, field="--agent-cmd")
+    return hashlib.sha256(f"{command}\n{files}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ExternalImporter:
+    """One cycle of an external importer behind the emulator, in the sandbox."""
+
+    name: ClassVar[str] = "external"
+    version: ClassVar[str] = "1"
+
+    def __init__(
+        self, lab: EmulatedLab, argv: list[str], timeout_sec: float, policy: SandboxPolicy
+    ) -> None:
+        self.lab = lab
+        self.argv = argv
+        self.timeout_sec = timeout_sec
+        self.policy = policy
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        with cycle_folder(ctx.work_dir, self.policy.limits, self.lab.private_dir) as folder:
+            self._cycle_key(folder)
+            command = [
+                sys.executable, "-I", "-S", FORWARDER,
+                str(self.lab.server.port), LAB_SOCKET, "--", *self.argv,
+            ]  # fmt: skip
+            binds = [(str(FORWARDER_SOURCE), FORWARDER), (self.lab.unix_socket, LAB_SOCKET)]
+            self.lab.open_cycle(ctx)
+            try:
+                outcome = run_sandboxed(
+                    self.policy,
+                    command,
+                    private_dir=folder,
+                    env=self.environment(ctx),
+                    timeout=self.timeout_sec,
+                    extra_binds=binds,
+                )
+            finally:
+                self.lab.close_cycle(ctx)
+            read_diagnostics_file(ctx, gateway_of(ctx), folder / DIAGNOSTICS_FILE)
+        if outcome.returncode is None:
+            raise ExternalImporterFailed(f"the importer did not exit within {self.timeout_sec}s")
+        if outcome.returncode != 0:
+            raise ExternalImporterFailed(f"the importer exited with status {outcome.returncode}")
+
+    def _cycle_key(self, cycle_dir: Path) -> Path:
+        """This cycle's own key file: the previous cycle's key no longer signs a valid grant."""
+        self.lab.account.rotate_key()
+        path = cycle_dir / SERVICE_ACCOUNT_FILE
+        self.lab.account.write(path)
+        return path
+
+    def environment(self, ctx: CycleContext) -> dict[str, str]:
+        """The documented variables, with the sandbox's paths (docs/pilot-emulator.md)."""
+        return {
+            **SANDBOX_ENV,
+            # The operator's PATH: a program named without a path resolves as it did outside
+            # (folders the sandbox does not show are simply empty there).
+            "PATH": os.environ.get("PATH", os.defpath),
+            **self.lab.client_environment(),
+            "GOOGLE_APPLICATION_CREDENTIALS": f"{SANDBOX_DIR}/{SERVICE_ACCOUNT_FILE}",
+            "PROVEBENCH_TIME_ZONE": ctx.time_zone,
+            "PROVEBENCH_RUN_VERSION": ctx.run_version,
+            "PROVEBENCH_WORK_DIR": SANDBOX_WORK,
+            "PROVEBENCH_DIAGNOSTICS_FILE": f"{SANDBOX_DIR}/{DIAGNOSTICS_FILE}",
+        }
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT_SEC",
+    "ExternalImporter",
+    "ExternalImporterFailed",
+    "external_agent",
+]

@@ -1,0 +1,441 @@
+"""The emulator's HTTP server: Drive v3, Sheets v4 and OAuth routes over the current lab cycle.
+
+Why `http.server.ThreadingHTTPServer`: it adds no dependency, speaks HTTP/1.1 keep-alive, and the
+laboratory serializes every request anyway (one lock around the gateway, whose cycle record is
+ordered), so a faster server would only wait on the same lock. It binds to loopback only: the
+emulator hands out the laboratory's adapters, which are no one else's to reach.
+
+Every request that arrives while a cycle is open is recorded in the cycle's record (kind
+`http.request`: method, path template, decoded path parameters, query, body, status) before its
+answer is written. Host, port, tokens and the OAuth assertion are never recorded, so the log does
+not depend on the port or the clock. A request outside an open cycle is answered 503 and is not
+recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then). Nor is a
+request carrying a token of a closed cycle (answered 401): it comes from a process that outlived
+its cycle, and recording it in the open one would make that cycle's record depend on timing.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import socketserver
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from provebench._canonical import sha256_bytes
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import loads_strict
+from provebench.pilot.emulator._auth import OTHER_CYCLE, TOKEN_LIFETIME_SEC, ServiceAccount
+from provebench.pilot.emulator._diagnostics import MAX_MESSAGES_PER_REQUEST, apply_message
+from provebench.pilot.emulator._drive import files_get, files_list
+from provebench.pilot.emulator._errors import (
+    GoogleApiError,
+    bad_request,
+    from_lab_error,
+    length_required,
+    no_cycle_open,
+    not_found,
+    unauthenticated,
+)
+from provebench.pilot.emulator._routes import Route, match_route, refused_operation
+from provebench.pilot.emulator._sheets import (
+    SheetLayout,
+    SheetsView,
+    spreadsheet_get,
+    values_append,
+    values_batch_get,
+    values_get,
+)
+from provebench.pilot.lab import CycleContext, CycleRecord, Gateway, LabError
+from provebench.pilot.lab._record import plain
+
+LOOPBACK = "127.0.0.1"
+MAX_BODY_BYTES = 32 * 1024 * 1024
+# A connection silent this long (idle keep-alive, partial headers or body) is dropped: each holds
+# a thread, and an importer that stalls must not hold them for the whole run.
+SOCKET_TIMEOUT_SEC = 30.0
+
+
+def gateway_of(ctx: CycleContext) -> Gateway:
+    """The gateway behind a cycle's facades: the emulator is a transport of the lab, not an
+    importer, and needs the refusal and record paths the facades keep narrow."""
+    gateway: Gateway = ctx.drive._gateway
+    return gateway
+
+
+def record_of(gateway: Gateway) -> CycleRecord:
+    record: CycleRecord = gateway._record
+    return record
+
+
+@dataclass
+class OpenCycle:
+    ctx: CycleContext
+    gateway: Gateway
+    record: CycleRecord
+    view: SheetsView
+    run_version: str
+
+
+class LabSession:
+    """What the server serves: the layout, the service account, and the open cycle (if any)."""
+
+    def __init__(self, layout: SheetLayout, *, serve_mode: bool = False) -> None:
+        self.layout = layout
+        self.serve_mode = serve_mode
+        self.account: ServiceAccount | None = None
+        self.lock = threading.Lock()
+        self.current: OpenCycle | None = None
+        self.finished = threading.Event()
+
+    def open_cycle(self, ctx: CycleContext, confirmed_rows: list[list[str]]) -> None:
+        gateway = gateway_of(ctx)
+        view = SheetsView(self.layout, gateway, confirmed_rows, ctx.time_zone)
+        with self.lock:
+            self.finished.clear()
+            self.current = OpenCycle(ctx, gateway, record_of(gateway), view, ctx.run_version)
+            if self.account is not None:
+                self.account.open_cycle()
+
+    def close_cycle(self) -> None:
+        with self.lock:  # waits for a request in flight: nothing reaches a closed cycle
+            self._end_cycle()
+
+    def _end_cycle(self) -> None:
+        # The cycle's tokens die with it: a caller that outlives the cycle can no longer act.
+        self.current = None
+        if self.account is not None:
+            self.account.close_cycle()
+
+    # -- one request ---------------------------------------------------------------------------
+    def handle(
+        self,
+        method: str,
+        target: str,
+        authorization: str | None,
+        body: bytes,
+        framing: GoogleApiError | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """Answer one request; `framing` is why its body could not be read (answered as is, and
+        recorded as a bad call like any other, pilot §6)."""
+        split = urlsplit(target)
+        query = parse_qs(split.query, keep_blank_values=True)
+        matched = match_route(method, split.path)
+        with self.lock:
+            cycle = self.current
+            if cycle is None:
+                return self._error(no_cycle_open())  # not even a token: it would outlive nothing
+            if framing is None and matched is not None and matched[0].operation == "oauth.token":
+                return self._token(cycle, body)
+            if self.account is not None and self.account.token_state(authorization) == OTHER_CYCLE:
+                return self._error(unauthenticated())  # a late caller: recorded in no cycle
+            template = matched[0].template if matched else None
+            params = matched[1] if matched else {}
+            try:
+                if framing is not None:
+                    raise framing
+                if matched is None:
+                    raise not_found("Method not found.")
+                if self.account is None or not self.account.authorized(authorization):
+                    raise unauthenticated()
+                status, answer = 200, self._dispatch(cycle, matched[0], method, params, query, body)
+            except GoogleApiError as error:
+                status, answer = error.code, error.body()
+            except LabError as error:
+                mapped = from_lab_error(error)
+                status, answer = mapped.code, mapped.body()
+            except Exception as error:  # a defect of the emulator: answered and logged, not hidden
+                status, answer = (
+                    500,
+                    GoogleApiError(
+                        500, "INTERNAL", f"internal error ({type(error).__name__})", "backendError"
+                    ).body(),
+                )
+            cycle.record.add(
+                "http.request",
+                {
+                    "method": method,
+                    "route": template if template is not None else "(unknown)",
+                    "params": params,
+                    "query": {k: plain(v) for k, v in sorted(query.items())},
+                    "body": _body_for_log(body),
+                    "status": status,
+                },
+            )
+            return status, answer
+
+    def _token(self, cycle: OpenCycle, body: bytes) -> tuple[int, dict[str, Any]]:
+        form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        grant = form["grant_type"][0] if form.get("grant_type") else None
+        assertion = form["assertion"][0] if form.get("assertion") else None
+        token = None if self.account is None else self.account.exchange(grant, assertion)
+        outcome = "issued" if token is not None else "invalid_grant"
+        cycle.record.add(
+            "http.request",
+            {
+                "method": "POST",
+                "route": "/token",
+                "grant_type": plain(grant),
+                "result": outcome,
+                "status": 200 if token is not None else 400,
+            },
+        )
+        if token is None:
+            return 400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+        return 200, {
+            "access_token": token,
+            "expires_in": TOKEN_LIFETIME_SEC,
+            "token_type": "Bearer",
+        }
+
+    @staticmethod
+    def _error(error: GoogleApiError) -> tuple[int, dict[str, Any]]:
+        return error.code, error.body()
+
+    def _dispatch(
+        self,
+        cycle: OpenCycle,
+        route: Route,
+        method: str,
+        params: dict[str, str],
+        query: dict[str, list[str]],
+        body: bytes,
+    ) -> dict[str, Any]:
+        operation, gateway, view = route.operation, cycle.gateway, cycle.view
+        if operation == "drive.files.list":
+            return files_list(gateway, query)
+        if operation == "drive.files.get":
+            return files_get(gateway, params["fileId"], query)
+        if operation == "sheets.spreadsheets.get":
+            return spreadsheet_get(view, params["spreadsheetId"], query)
+        if operation == "sheets.values.get":
+            return values_get(view, params["spreadsheetId"], params["range"], query)
+        if operation == "sheets.values.batchGet":
+            return values_batch_get(view, params["spreadsheetId"], query)
+        if operation == "sheets.values.append":
+            return values_append(
+                view, params["spreadsheetId"], params["range"], query, _json_body(body)
+            )
+        if operation == "lab.cycle":
+            return {"open": True, "timeZone": cycle.ctx.time_zone, "runVersion": cycle.run_version}
+        if operation == "lab.diagnostics":
+            return _diagnostics(cycle, _json_body(body))
+        if operation == "lab.finish":
+            if not self.serve_mode:
+                raise not_found("Method not found.")
+            self.finished.set()
+            self._end_cycle()  # nothing reaches a finished cycle; the next one opens anew
+            return {"finished": True}
+        # Every other route writes: refused through the gateway (logged as `refused`), 403.
+        refused, arguments = refused_operation(route, method, params)
+        return gateway.refuse(refused, {**arguments, "body": _body_for_log(body)})  # NoReturn
+
+
+def _diagnostics(cycle: OpenCycle, data: Any) -> dict[str, Any]:
+    items = data if isinstance(data, list) else [data]
+    if len(items) > MAX_MESSAGES_PER_REQUEST:
+        raise bad_request(
+            f"{len(items)} diagnostics messages in one request; at most "
+            f"{MAX_MESSAGES_PER_REQUEST} (send the rest in further requests)"
+        )
+    for index, item in enumerate(items):
+        apply_message(cycle.ctx, cycle.gateway, item, f"message {index + 1}")
+    return {"accepted": len(items)}
+
+
+def _body_length(values: list[str]) -> int:
+    """The Content-Length, ASCII digits only (`"²".isdigit()` is true and `int("²")` raises)."""
+    if not values:
+        return 0
+    text = values[0].strip()
+    if len(set(values)) > 1 or not (text.isascii() and text.isdigit()):
+        raise bad_request("Content-Length must be one non-negative decimal integer")
+    length = int(text)
+    if length > MAX_BODY_BYTES:
+        raise GoogleApiError(413, "INVALID_ARGUMENT", "request body too large", "badRequest")
+    return length
+
+
+def _json_body(body: bytes) -> Any:
+    if not body:
+        return {}
+    try:
+        return loads_strict(body.decode("utf-8"))  # refused by the JSON policy: a ValueError too
+    except (UnicodeDecodeError, ValueError) as error:
+        raise bad_request(f"Invalid JSON payload received. {error}") from error
+
+
+def _body_for_log(body: bytes) -> Any:
+    if not body:
+        return None
+    try:
+        return plain(loads_strict(body.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError):
+        return {"bytes": len(body), "sha256": sha256_bytes(body)}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "provebench-lab"
+    sys_version = ""
+    session: LabSession  # set on the subclass made per server
+    timeout = SOCKET_TIMEOUT_SEC  # StreamRequestHandler sets it on the socket
+
+    def setup(self) -> None:
+        super().setup()
+        if self.connection.family == socket.AF_INET:
+            # Headers and body leave in separate writes; without TCP_NODELAY every keep-alive
+            # answer waits for the client's delayed ACK (~40 ms per request).
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def address_string(self) -> str:
+        return "lab-client"  # a Unix socket's peer has no address
+
+    def _serve(self) -> None:
+        try:
+            length, framing = _body_length(self.headers.get_all("Content-Length") or []), None
+            if "Transfer-Encoding" in self.headers:
+                raise length_required()
+        except GoogleApiError as error:
+            length, framing = 0, error
+        body: bytes | None = b""
+        if framing is None and length:
+            body = self._read_body(length)
+        if body is None:
+            return  # the request never arrived whole: nothing to answer or record
+        status, answer = self.session.handle(
+            self.command, self.path, self.headers.get("Authorization"), body, framing
+        )
+        if framing is not None:
+            # The body's bytes (chunks, an unknown length) are still on the wire: reading on
+            # would take them for the next request.
+            self.close_connection = True
+        self._send(status, answer)
+
+    def _read_body(self, length: int) -> bytes | None:
+        try:
+            body = self.rfile.read(length)
+        except OSError:  # the socket timeout: a stalled body
+            body = b""
+        if len(body) < length:
+            self.close_connection = True
+            return None
+        return body
+
+    def _send(self, status: int, answer: dict[str, Any]) -> None:
+        # ASCII with escapes: an error message may echo the client's text, lone surrogates
+        # included, and the answer recorded (pilot §6) must be the answer sent.
+        data = json.dumps(answer, ensure_ascii=True).encode("ascii")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command == "HEAD":
+            self.close_connection = True  # a HEAD answer has no body; the length is the GET's
+            return
+        self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+    def __getattr__(self, name: str) -> Any:
+        # Any other method (HEAD, OPTIONS, TRACE, `post`) is answered in the emulator's format
+        # and recorded as a bad call (pilot §6), not as http.server's unlogged HTML 501.
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, headers too long) in Google's
+        JSON format; they name no route and reach no cycle, so they are not recorded."""
+        status = "INVALID_ARGUMENT" if code < 500 else "UNIMPLEMENTED"
+        self.close_connection = True
+        # Before the request line is parsed http.server assumes HTTP/0.9 and would send the
+        # body without a status line; the emulator speaks HTTP/1.1 only.
+        self.request_version = self.protocol_version
+        self._send(
+            code, GoogleApiError(code, status, message or "Bad request", "badRequest").body()
+        )
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # the ledger is the log
+
+
+class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    """The same emulator on a Unix socket: what a sandboxed importer reaches, through the
+    forwarder inside its sandbox (docs/sandbox.md, 'Network'). Nothing else listens there."""
+
+    daemon_threads = True
+
+
+class LabServer:
+    """A running emulator: `start()` binds 127.0.0.1, `stop()` shuts it down and closes.
+
+    `listen_unix(path)` adds the Unix socket a sandboxed importer's forwarder connects to."""
+
+    def __init__(self, session: LabSession, *, host: str = LOOPBACK, port: int = 0) -> None:
+        if host not in (LOOPBACK, "localhost"):
+            raise ProvebenchError(
+                f"the emulator binds to {LOOPBACK} only, not {host!r}", field="--host"
+            )
+        handler = type("LabHandler", (_Handler,), {"session": session})
+        try:
+            self._httpd = ThreadingHTTPServer((LOOPBACK, port), handler)
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot listen on {LOOPBACK}:{port}: {error.strerror}", field="--port"
+            ) from error
+        self._httpd.daemon_threads = True
+        self.session = session
+        self.port: int = self._httpd.server_address[1]
+        self._handler = handler
+        self._thread: threading.Thread | None = None
+        self._unix: _UnixServer | None = None
+        self._unix_thread: threading.Thread | None = None
+        self.unix_path: str | None = None
+
+    def listen_unix(self, path: str) -> None:
+        """Serve on the Unix socket `path` as well (created 0600 in a private folder)."""
+        self._unix = _UnixServer(path, self._handler)
+        self.unix_path = path
+        self._unix_thread = threading.Thread(
+            target=self._unix.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
+        self._unix_thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._httpd.server_close()
+        if self._unix is not None and self._unix_thread is not None:
+            self._unix.shutdown()
+            self._unix_thread.join()
+            self._unix.server_close()
+            self._unix = None
+
+    def __enter__(self) -> LabServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+Callback = Callable[[], None]
+
+__all__ = ["LOOPBACK", "LabServer", "LabSession", "OpenCycle", "gateway_of", "record_of"]

@@ -1,0 +1,211 @@
+"""Escrow of the preliminary signal (pilot §8, §13), with regrading of earlier attempts.
+
+Each cycle is graded twice. *When confirmed*: with what was known at the end of that cycle — no
+file_id confirmed twice so far, every file due by then confirmed on time, no critical violation
+dated up to then. *Final*: with hindsight over the whole run — every admissible file that had
+appeared by then is confirmed exactly once in the final state and was on time, no row confirmed
+by then was duplicated later, no critical violation dated up to then or undated (a tampered log
+is discovered only by the evaluator). A cycle that was clean when confirmed but is not clean with
+hindsight is *regraded* (pilot §8: "a duplicate or omission discovered late corrects the
+original attempt"), and a tranche released on it is taken back.
+
+* A cycle is graded against the *defects dated by then* as well: wrong fields, unexpected rows
+  (a near-duplicate or invented file_id), order breaks, a missing §12 self-check probe or
+  self-check (`dated_defects`; invariant 4). Why: "correct completion" (pilot §8) of a
+  cycle whose rows are wrong or out of order, or that skipped the mandatory self-check, is not
+  correct, and paying a tranche on it is an exploit (pilot §15, red-team finding).
+* First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files; it is
+  taken back when an omission or duplicate is discovered later in the run (pilot §8: a late
+  omission "corrects the original attempt") — otherwise an importer that passes the first cycle
+  and fails later (pilot §1) would keep a payment.
+* Control tranche (60%): at least 20 laboratory cycles, every one of them clean.
+* The preliminary signal (`Perf_shadow`) is credited only without any critical violation and
+  after the first full cycle completed correctly (pilot §13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from provebench.pilot.evaluate._rules import (
+    ESCROW_CONTROL_CYCLES,
+    ESCROW_CONTROL_SHARE,
+    ESCROW_FIRST_SHARE,
+)
+from provebench.pilot.evaluate._timeline import Timeline
+from provebench.pilot.evaluate._verdict import (
+    Escrow,
+    EscrowCycle,
+    EscrowTranche,
+    OrderBreak,
+    SelfCheckGap,
+    Violation,
+    WrongFields,
+)
+
+Defects = Mapping[int, Sequence[str]]
+
+
+def dated_defects(
+    wrong_fields: Sequence[WrongFields],
+    order_breaks: Sequence[OrderBreak],
+    missing_probe_cycles: Sequence[int],
+    unexpected: Mapping[str, int] | None = None,
+    self_check_gaps: Sequence[SelfCheckGap] = (),
+) -> dict[int, list[str]]:
+    """Cycle → what went wrong in it besides omissions, duplicates and violations: wrong and
+    unexpected rows (`unexpected`: file_id → the cycle that confirmed its first row — a
+    near-duplicate or invented id the corpus has no row for), order breaks, missing §12 checks
+    (invariant 4: every defect of the confirmed register at that cycle)."""
+    found: dict[int, list[str]] = {}
+    for file_id, cycle in sorted((unexpected or {}).items(), key=lambda item: (item[1], item[0])):
+        found.setdefault(cycle, []).append(f"unexpected row: {file_id}")
+    for wrong in wrong_fields:
+        found.setdefault(wrong.cycle, []).append(f"wrong fields: {wrong.file_id}")
+    for broken in order_breaks:
+        found.setdefault(broken.cycle, []).append(
+            f"order broken: {broken.earlier_file_id} before {broken.later_file_id}"
+        )
+    for cycle in missing_probe_cycles:
+        found.setdefault(cycle, []).append("no §12 final-status self-check probe")
+    for gap in self_check_gaps:
+        found.setdefault(gap.cycle, []).append(f"§12 self-check not reported: {gap.check}")
+    return found
+
+
+def _defects_by(defects: Defects, cycle: int) -> list[str]:
+    dated = [text for when in sorted(defects) if when <= cycle for text in defects[when]]
+    return [f"{len(dated)} defect(s) by cycle {cycle}: {'; '.join(dated[:3])}"] if dated else []
+
+
+def _grade_when_confirmed(timeline: Timeline, cycle: int, violations: list[Violation]) -> list[str]:
+    snapshot = timeline.snapshot
+    reasons: list[str] = []
+    duplicated = sorted(f for f in timeline.confirmed_cycles if timeline.count_by(f, cycle) > 1)
+    if duplicated:
+        reasons.append(f"duplicated by cycle {cycle}: {', '.join(duplicated[:5])}")
+    omitted = sorted(
+        f
+        for f in snapshot.expected
+        if snapshot.due(f) <= cycle
+        and not ((first := timeline.first_confirmed(f)) is not None and first <= snapshot.due(f))
+    )
+    if omitted:
+        reasons.append(f"omitted by their due cycle: {', '.join(omitted[:5])}")
+    dated = [v for v in violations if v.cycle is not None and v.cycle <= cycle]
+    if dated:
+        reasons.append(f"{len(dated)} critical violation(s) by cycle {cycle}")
+    return reasons
+
+
+def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) -> list[str]:
+    snapshot = timeline.snapshot
+    reasons: list[str] = []
+    appeared = [f for f in snapshot.expected if snapshot.first_cycle[f] <= cycle]
+    wrong = sorted(
+        f
+        for f in appeared
+        if timeline.confirmed_count.get(f, 0) != 1
+        or (first := timeline.first_confirmed(f)) is None
+        or first > snapshot.due(f)
+    )
+    if wrong:
+        reasons.append(f"not confirmed exactly once and on time: {', '.join(wrong[:5])}")
+    later_duplicates = sorted(
+        f
+        for f, cycles in timeline.confirmed_cycles.items()
+        if cycles[0] <= cycle and len(cycles) > 1
+    )
+    if later_duplicates:
+        reasons.append(f"rows duplicated later: {', '.join(later_duplicates[:5])}")
+    counted = [v for v in violations if v.cycle is None or v.cycle <= cycle]
+    if counted:
+        reasons.append(f"{len(counted)} critical violation(s) (dated by then or undated)")
+    return reasons
+
+
+def compute_escrow(
+    timeline: Timeline,
+    perf_shadow: float,
+    violations: list[Violation],
+    defects: Defects | None = None,
+    unsealed: str | None = None,
+) -> Escrow:
+    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed, or why the run is not the
+    one the laboratory signed) withholds every tranche: a candidate that could reach the log or
+    the answers, or a run folder changed since, has earned nothing it can be paid."""
+    cycles: list[EscrowCycle] = []
+    defects = defects or {}
+    for cycle in range(1, timeline.cycles + 1):
+        dated = _defects_by(defects, cycle)
+        at_the_time = _grade_when_confirmed(timeline, cycle, violations) + dated
+        hindsight = _grade_final(timeline, cycle, violations) + dated
+        cycles.append(
+            EscrowCycle(
+                cycle=cycle,
+                clean_when_confirmed=not at_the_time,
+                clean_final=not hindsight,
+                regraded=not at_the_time and bool(hindsight),
+                reasons=hindsight or at_the_time,
+            )
+        )
+    first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
+    first = cycles[first_due - 1] if cycles else None
+    first_ok = first is not None and first.clean_final
+    credited = first_ok and not violations and unsealed is None
+    signal = perf_shadow if credited else 0.0
+    if unsealed is not None:
+        reason = f"not credited: {unsealed}"
+    elif violations:
+        reason = f"not credited: {len(violations)} critical violation(s) (pilot §13)"
+    elif not first_ok:
+        reason = "not credited: the first full cycle did not complete correctly (pilot §13)"
+    else:
+        reason = "credited: no critical violation; the first full cycle completed correctly"
+    later_dirty = [c.cycle for c in cycles if not c.clean_final and c.cycle > first_due]
+    first_released = credited and not later_dirty
+    first_tranche = EscrowTranche(
+        name="first_full_cycle",
+        share=ESCROW_FIRST_SHARE,
+        released_when_confirmed=first is not None and first.clean_when_confirmed,
+        released=first_released,
+        regraded=first is not None and first.clean_when_confirmed and not first_released,
+        amount=ESCROW_FIRST_SHARE * signal if first_released else 0.0,
+        reason=f"cycle 1 judged at its due cycle {first_due}: "
+        + ("; ".join(first.reasons) if first is not None and first.reasons else "clean")
+        + (f"; taken back: later cycles not clean {later_dirty[:10]}" if later_dirty else ""),
+    )
+    enough = timeline.cycles >= ESCROW_CONTROL_CYCLES
+    all_clean_then = enough and all(c.clean_when_confirmed for c in cycles)
+    all_clean = enough and all(c.clean_final for c in cycles)
+    control_released = credited and all_clean
+    if not enough:
+        control_reason = (
+            f"{timeline.cycles} cycles; the control sequence needs {ESCROW_CONTROL_CYCLES}"
+        )
+    else:
+        dirty = [c.cycle for c in cycles if not c.clean_final]
+        control_reason = (
+            "every cycle clean" if not dirty else f"cycles with omissions/duplicates: {dirty[:10]}"
+        )
+    control_tranche = EscrowTranche(
+        name="control_sequence",
+        share=ESCROW_CONTROL_SHARE,
+        released_when_confirmed=all_clean_then,
+        released=control_released,
+        regraded=all_clean_then and not control_released,
+        amount=ESCROW_CONTROL_SHARE * signal if control_released else 0.0,
+        reason=control_reason,
+    )
+    tranches = [first_tranche, control_tranche]
+    return Escrow(
+        preliminary_signal_credited=credited,
+        preliminary_signal=signal,
+        reason=reason,
+        tranches=tranches,
+        released_total=sum(t.amount for t in tranches),
+        cycles=cycles,
+    )
+
+
+__all__ = ["compute_escrow", "dated_defects"]

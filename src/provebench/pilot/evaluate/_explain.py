@@ -1,0 +1,148 @@
+"""`--explain`: a readable summary of a verdict (rich), for people; verdict.json stays the record.
+
+Text from the run (file_ids, messages) is printed with markup disabled, so a hostile file name
+cannot restyle or hide parts of the summary.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from provebench._errors import shown as printable
+from provebench.pilot.evaluate._verdict import Metric, MetricSet, Verdict
+
+_METRIC_NAMES = (
+    "completeness",
+    "precision",
+    "uniqueness",
+    "field_accuracy",
+    "order_correctness",
+    "recovery",
+    "error_honesty",
+    "cycle_stability",
+)
+
+
+_HEADERS = ("compl.", "prec.", "uniq.", "fields", "order", "recov.", "honesty", "stab.")
+
+
+def _metrics_table(overall: MetricSet, per_cycle: list[tuple[int, MetricSet]]) -> Table:
+    table = Table(title="Pilot §7 metrics (– : nothing to judge in that cycle)")
+    table.add_column("cycle")
+    for header in _HEADERS:
+        table.add_column(header, justify="right")
+    for cycle, metrics in per_cycle:
+        row = [Text(str(cycle))]
+        for name in _METRIC_NAMES:
+            metric = getattr(metrics, name)
+            row.append(Text("–", style="dim") if metric.vacuous else _short(metric))
+        table.add_row(*row)
+    table.add_row(
+        Text("overall", style="bold"), *(_short(getattr(overall, n)) for n in _METRIC_NAMES)
+    )
+    table.add_row(Text("n/d"), *(_ratio(getattr(overall, n)) for n in _METRIC_NAMES))
+    return table
+
+
+def _ratio(metric: Metric) -> Text:
+    return Text(f"{metric.numerator}/{metric.denominator}", style="dim")
+
+
+def _short(metric: Metric) -> Text:
+    return Text(f"{metric.value:.2f}", style="green" if metric.value == 1.0 else "red")
+
+
+def explain(verdict: Verdict, console: Console) -> None:
+    headline = Text()
+    headline.append(f"{verdict.status}  ", style="bold")
+    headline.append(
+        f"scorer_pass={str(verdict.scorer_pass).lower()}  ",
+        style="green" if verdict.scorer_pass else "red",
+    )
+    headline.append(
+        f"laboratory_pass={str(verdict.laboratory_pass).lower()}  ",
+        style="green" if verdict.laboratory_pass else "red",
+    )
+    pilot = "null" if verdict.pilot_pass is None else str(verdict.pilot_pass).lower()
+    headline.append(f"pilot_pass={pilot}  ")
+    headline.append(f"critical_violations={verdict.critical_violation_count}  ")
+    if verdict.perf_shadow is not None:
+        headline.append(f"Perf_shadow={verdict.perf_shadow:.4f}  ")
+    if verdict.perf_shadow_final_state is not None:
+        headline.append(f"Perf_shadow_final_state={verdict.perf_shadow_final_state:.4f}")
+    console.print(headline)
+    for error in verdict.configuration_errors:
+        console.print(Text(f"configuration error [{error.code}] {error.located()}", "red"))
+    if verdict.metrics is not None:
+        per_cycle = [(c.cycle, c.metrics) for c in verdict.metrics.per_cycle]
+        console.print(_metrics_table(verdict.metrics.overall, per_cycle))
+        shortfalls = verdict.metrics.shortfalls
+        for label, ids in (
+            ("lost", shortfalls.lost),
+            ("late", [f.file_id for f in shortfalls.late]),
+            ("unexpected", shortfalls.unexpected),
+            ("duplicated", shortfalls.duplicated),
+            ("wrong fields", [w.file_id for w in shortfalls.wrong_fields]),
+            ("dishonest", shortfalls.dishonest),
+        ):
+            if ids:
+                shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
+                console.print(Text(f"{label}: {shown}"))
+    for violation in verdict.critical_violations:
+        seqs = ", ".join(str(r.seq) for r in violation.evidence[:6] if r.seq >= 0)
+        where = f" [log seq {seqs}]" if seqs else ""
+        subject = f" {violation.file_id}" if violation.file_id else ""
+        cycle = f" cycle {violation.cycle}" if violation.cycle is not None else ""
+        console.print(
+            Text(
+                f"CRITICAL {violation.kind}{cycle}{subject}: {violation.message}{where}",
+                style="red",
+            )
+        )
+    if verdict.self_check_missing_cycles:
+        console.print(
+            Text(
+                "pilot §12 final-status probe missing in cycles "
+                f"{verdict.self_check_missing_cycles}"
+            )
+        )
+    if verdict.self_check_gaps:
+        by_cycle: dict[int, list[str]] = {}
+        for gap in verdict.self_check_gaps:
+            by_cycle.setdefault(gap.cycle, []).append(gap.check)
+        first = min(by_cycle)
+        console.print(
+            Text(
+                f"pilot §12 self-checks not reported in {len(by_cycle)} cycle(s); cycle {first}: "
+                f"{', '.join(by_cycle[first])}"
+            )
+        )
+    for stop in verdict.stopping_conditions:
+        if stop.status == "triggered":
+            console.print(Text(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))
+    if verdict.escrow is not None:
+        escrow = verdict.escrow
+        console.print(Text(f"escrow: {escrow.reason}; released {escrow.released_total:.4f}"))
+        for tranche in escrow.tranches:
+            state = "released" if tranche.released else "held"
+            regraded = " (regraded)" if tranche.regraded else ""
+            console.print(
+                Text(f"  {tranche.name} {tranche.share:.0%}: {state}{regraded} — {tranche.reason}")
+            )
+        regraded_cycles = [c.cycle for c in escrow.cycles if c.regraded]
+        if regraded_cycles:
+            console.print(Text(f"  cycles regraded with hindsight: {regraded_cycles}"))
+    for check in verdict.external_checks:
+        outcome = "—" if check.outcome is None else ("true" if check.outcome else "FALSE")
+        basis = printable(check.basis)  # it can name a file the user chose
+        console.print(Text(f"  external {check.check}: {outcome} ({basis})", "dim"))
+    missing = [c.check for c in verdict.external_checks if c.outcome is None]
+    if missing:
+        console.print(
+            Text(f"pilot_pass stays null: no verified evidence for {', '.join(missing)}", "dim")
+        )
+
+
+__all__ = ["explain"]

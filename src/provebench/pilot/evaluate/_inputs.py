@@ -1,0 +1,310 @@
+"""Reading a run directory and its corpus, and checking that they are intact (pilot §9, §15).
+
+Nothing here trusts what it reads: every file of the run folder must have the sha256 the lab
+recorded in `run.json`; the ledger must verify as a hash chain ending at the recorded head and
+length, and its JSONL export must be the same chain; the corpus must verify against its manifest
+and be the corpus the run was made on. Each failure is a `ConfigurationError` in the verdict
+(fail closed). A run folder or `run.json` that cannot be read at all is a `ProvebenchError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import sha256_file
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench._paths import file_kind
+from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
+from provebench.pilot.corpus._folder import MANIFEST_FILE, Corpus, load_corpus
+from provebench.pilot.evaluate._identity import identity_differences, logged_identity
+from provebench.pilot.evaluate._record import check_run_record
+from provebench.pilot.evaluate._verdict import ConfigurationError
+from provebench.pilot.record._rundir import (
+    EVALUATION_OUTPUTS,
+    LEDGER_EXPORT_FILE,
+    LEDGER_FILE,
+    REGISTER_FILE,
+    RUN_ENVELOPE_FILE,
+    RUN_RECORD_FILE,
+)
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
+
+# SQLite opens a WAL database with these companions next to it; they are not run files, but a
+# non-empty `-wal` would be read as part of the log, so it is refused below.
+_SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
+
+
+@dataclass
+class RunInputs:
+    """What the evaluator read, and every configuration error found while reading it."""
+
+    run_dir: Path
+    errors: list[ConfigurationError] = field(default_factory=list)
+    ledger_problems: list[LedgerProblem] = field(default_factory=list)
+    run_record: dict[str, Any] | None = None
+    corpus: Corpus | None = None
+    entries: list[LedgerEntry] | None = None
+    register_cells: list[list[str]] | None = None
+    inputs_sha256: dict[str, str] = field(default_factory=dict)
+    # The run's identity (format, agent, corpus, rule versions) from the log's run_started entry.
+    identity: dict[str, Any] | None = None
+
+    def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
+        where = None if path is None else _relative(path, self.run_dir)
+        self.errors.append(
+            ConfigurationError(code=code, message=message, path=where, field=field or None)
+        )
+
+    @property
+    def usable(self) -> bool:
+        """Enough was read to compute metrics (they are still not a pass if `errors`)."""
+        return (
+            self.run_record is not None
+            and self.corpus is not None
+            and self.entries is not None
+            and self.register_cells is not None
+        )
+
+
+def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
+    """Read and check everything; configuration errors are collected, not raised."""
+    if not run_dir.is_dir():
+        raise ProvebenchError("not a run directory", path=run_dir)
+    inputs = RunInputs(run_dir=run_dir)
+    record_path = run_dir / RUN_RECORD_FILE
+    kind = _entry_kind(record_path)  # by lstat: a FIFO is never opened, a link never followed
+    if kind == "missing":
+        inputs.error(
+            "incomplete_run",
+            "run.json is missing: the run did not finish (resume it with provebench pilot run)",
+            path=record_path,
+        )
+    elif kind is not None:
+        inputs.error(
+            "run_record_invalid", f"run.json is {kind}, not a regular file", path=record_path
+        )
+    else:
+        inputs.run_record = _read_record(inputs, record_path)
+        if inputs.run_record is not None:
+            _check_run_files(inputs, inputs.run_record)
+    _read_corpus(inputs, corpus_dir)
+    if inputs.run_record is not None:
+        _read_ledger(inputs, inputs.run_record)
+        _check_identity(inputs, inputs.run_record)
+        _read_register(inputs)
+    return inputs
+
+
+def _read_record(inputs: RunInputs, path: Path) -> dict[str, Any] | None:
+    """The parsed run.json, or None (and a configuration error) when it is not a complete run
+    record of the known format (`_record.py`): nothing in it is then used."""
+    record = read_json_file(path)  # the shared strict reader: bad JSON is one line naming it
+    problem = check_run_record(record)
+    if problem is not None:
+        code, where, message = problem
+        inputs.error(code, message, path=path, field=where)
+        return None
+    assert isinstance(record, dict)
+    return record
+
+
+def _check_run_files(inputs: RunInputs, record: dict[str, Any]) -> None:
+    """Pilot §15: any file whose bytes differ from what the lab recorded is a discrepancy."""
+    root = inputs.run_dir
+    recorded: dict[str, Any] = record["files_sha256"]
+    for name in sorted(recorded):
+        _check_recorded_file(inputs, root / name, name, recorded[name])
+    inputs.inputs_sha256[f"run/{RUN_RECORD_FILE}"] = sha256_file(root / RUN_RECORD_FILE)
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        if name in recorded:
+            continue  # checked above, whatever it is now
+        kind = _entry_kind(path)
+        if kind == "folder":
+            continue  # rglob lists what is in it
+        if kind is not None:
+            # Never opened: reading a FIFO blocks, a device or a link reads what the lab did
+            # not write. The runner publishes regular files only, so none of these is its own.
+            inputs.error("file_unrecorded", f"{kind} in the run folder", path=path)
+        elif not _excepted(name, path):
+            inputs.error(
+                "file_unrecorded", "a file the lab did not record is in the run", path=path
+            )
+
+
+def _check_recorded_file(inputs: RunInputs, path: Path, name: str, expected: str) -> None:
+    kind = _entry_kind(path)
+    if kind == "missing":
+        inputs.error("file_missing", "recorded in run.json but missing", path=path)
+        return
+    if kind is not None:  # the lab recorded a regular file's bytes; never open this one
+        inputs.error("file_altered", f"{kind}, not the regular file run.json records", path=path)
+        return
+    actual = sha256_file(path)
+    inputs.inputs_sha256[f"run/{name}"] = actual
+    if actual != expected:
+        inputs.error(
+            "file_altered",
+            f"sha256 {actual} differs from run.json ({expected})",
+            path=path,
+            field="sha256",
+        )
+
+
+def _entry_kind(path: Path) -> str | None:
+    """None for a regular file; else what the entry is, from `lstat` (which opens nothing and
+    does not follow a symbolic link)."""
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError as error:
+        return f"unreadable ({error.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return file_kind(mode)
+
+
+def _excepted(name: str, path: Path) -> bool:
+    """The regular files beside a run that the lab does not record (docs/pilot-evaluator.md,
+    `file_unrecorded`): hidden ones (the runner records none), run.json itself, the verdict and
+    its report, and SQLite's empty companions."""
+    if path.name.startswith(".") or name in (
+        RUN_RECORD_FILE,
+        RUN_ENVELOPE_FILE,
+        *EVALUATION_OUTPUTS,
+    ):
+        return True
+    return name in _SQLITE_COMPANIONS and (name.endswith("-shm") or path.stat().st_size == 0)
+
+
+def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
+    try:
+        corpus = load_corpus(corpus_dir)
+    except ProvebenchError as error:
+        # Not a file of the run folder: no path; the loader's one line names the corpus file,
+        # line and field, as the user gave the corpus (`ConfigurationError.located`).
+        inputs.errors.append(
+            ConfigurationError(
+                code="corpus_invalid", message=error.one_line(), path=None, field=error.field
+            )
+        )
+        return
+    manifest_sha256 = sha256_file(corpus.directory / MANIFEST_FILE)
+    inputs.inputs_sha256[f"corpus/{MANIFEST_FILE}"] = manifest_sha256
+    for name, digest in sorted(corpus.manifest.sha256.items()):
+        inputs.inputs_sha256[f"corpus/{name}"] = digest
+    if inputs.run_record is not None:
+        recorded = inputs.run_record["corpus"].get("manifest_sha256")
+        if recorded != manifest_sha256:
+            inputs.error(
+                "corpus_mismatch",
+                f"the run was made on corpus manifest {recorded}, this corpus is {manifest_sha256}",
+                path=inputs.run_dir / RUN_RECORD_FILE,
+                field="corpus.manifest_sha256",
+            )
+    inputs.corpus = corpus
+
+
+def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
+    root = inputs.run_dir
+    ledger_path, export_path = root / LEDGER_FILE, root / LEDGER_EXPORT_FILE
+    if not ledger_path.is_file():
+        return  # reported as file_missing
+    if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
+        # SQLite would open a `-wal` or `-shm` beside the log itself, and opening a FIFO
+        # blocks: the log is not read at all (reported as file_unrecorded; fail closed).
+        return
+    head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
+    for path in (ledger_path, export_path):
+        if not path.is_file():
+            continue
+        try:
+            report = verify_ledger(path, expect_head=head, expect_length=length)
+        except ProvebenchError as error:  # not a ledger at all (e.g. emptied): fail closed
+            inputs.error("ledger_unreadable", error.message, path=path)
+            return
+        if not report.ok:
+            inputs.ledger_problems.extend(report.problems)
+            first = report.problems[0].one_line() if report.problems else report.summary()
+            inputs.error(
+                "ledger_chain",
+                f"the hash chain does not verify against run.json: {first}",
+                path=path,
+            )
+    try:
+        with Ledger.open_readonly(ledger_path) as ledger:
+            entries = list(ledger.entries())
+    except ProvebenchError as error:
+        inputs.error("ledger_unreadable", error.message, path=ledger_path)
+        return
+    if export_path.is_file() and not _export_matches(export_path, entries):
+        inputs.error(
+            "ledger_export_mismatch",
+            "ledger.jsonl is not the same chain as ledger.sqlite",
+            path=export_path,
+        )
+    inputs.entries = entries
+
+
+def _check_identity(inputs: RunInputs, record: dict[str, Any]) -> None:
+    """Pilot §9: the result evidence names the importer and corpus the log says were run;
+    run.json, which is not chained, must say the same (`_identity.py`)."""
+    if inputs.entries is None:
+        return  # the log is unreadable, reported as such
+    identity = logged_identity(inputs.entries)
+    if identity is None:
+        inputs.error(
+            "run_identity_mismatch",
+            "the log has no run_started entry at seq 0: the run's identity is not in the log",
+            path=inputs.run_dir / LEDGER_FILE,
+            field="run_started",
+        )
+        return
+    inputs.identity = identity
+    for where, message in identity_differences(record, identity):
+        inputs.error(
+            "run_identity_mismatch", message, path=inputs.run_dir / RUN_RECORD_FILE, field=where
+        )
+
+
+def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return lines == [entry.export_line() for entry in entries]
+
+
+def _read_register(inputs: RunInputs) -> None:
+    path = inputs.run_dir / REGISTER_FILE
+    if not path.is_file():
+        return  # reported as file_missing
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            records = list(csv.reader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        inputs.error("register_unreadable", str(error), path=path)
+        return
+    if not records or tuple(records[0]) != REGISTER_COLUMNS:
+        inputs.error("register_header", "header must be " + ",".join(REGISTER_COLUMNS), path=path)
+        return
+    inputs.register_cells = records[1:]
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+__all__ = ["RunInputs", "read_run"]

@@ -1,0 +1,241 @@
+"""The external log, cycle by cycle: calls, failures, refusals, faults, diagnostics, confirmations.
+
+Also the check that the published register is what the log confirmed (pilot §15 "a discrepancy
+between the independent snapshot and the published verified actual value"): the confirmed rows
+recorded in the log are re-hashed into the register chain of every `cycle_confirmed` entry, and
+the register as presented (`presented_order_key`) must equal `register.csv` cell for cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from provebench.ledger import LedgerEntry
+from provebench.pilot.evaluate._verdict import LogRef
+from provebench.pilot.record._chain import register_chain
+from provebench.pilot.record._listing import ListingReplay
+from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
+
+STATUS_INDEX = REGISTER_COLUMNS.index("status")
+FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
+
+
+def ref(entry: LedgerEntry) -> LogRef:
+    return LogRef(seq=entry.seq, hash=entry.hash, kind=entry.kind)
+
+
+@dataclass
+class AppendCall:
+    """One `sheets.append` entry: the rows, whether the lab applied them, whether it said so."""
+
+    entry: LedgerEntry
+    rows: list[list[str]]
+    applied: bool
+    acknowledged: bool
+
+
+@dataclass
+class CycleLog:
+    cycle: int
+    started: LedgerEntry
+    confirmed: LedgerEntry | None = None
+    status: str = ""
+    entries: list[LedgerEntry] = field(default_factory=list)
+    appends: list[AppendCall] = field(default_factory=list)
+    failures: list[LedgerEntry] = field(default_factory=list)
+    refusals: list[LedgerEntry] = field(default_factory=list)
+    faults: list[LedgerEntry] = field(default_factory=list)
+    diagnostics: list[LedgerEntry] = field(default_factory=list)
+    listed_ids: set[str] = field(default_factory=set)
+    # Listing passes (invariant 5): a pass starts at the first page (no token) and follows each
+    # page's next_page_token to a page without one; a jump or a forged token breaks it.
+    complete_passes: int = 0
+    last_pass_found_new: bool = False
+    _pass_open: bool = False
+    _pass_token: object = None
+    _pass_new: bool = False
+
+    def take_page(self, payload: dict[str, Any], page: list[str]) -> None:
+        """A listing page served in this cycle: its ids, and where it leaves the current pass."""
+        token = payload.get("page_token")
+        result = payload.get("result")
+        following = result.get("next_page_token") if isinstance(result, dict) else None
+        if token is None:
+            self._pass_open, self._pass_new = True, False
+        elif not self._pass_open or token != self._pass_token:
+            self._pass_open = False
+        if self._pass_open and not self.listed_ids.issuperset(page):
+            self._pass_new = True
+        self.listed_ids.update(page)
+        if not self._pass_open:
+            return
+        if following is None:
+            self.complete_passes += 1
+            self.last_pass_found_new = self._pass_new
+            self._pass_open = False
+        else:
+            self._pass_token = following
+
+    def confirmed_rows(self) -> list[tuple[list[str], AppendCall]]:
+        """Full register rows (status inserted) of every applied append, in append order."""
+        if self.confirmed is None:
+            return []
+        return [
+            ([*row[:STATUS_INDEX], self.status, *row[STATUS_INDEX:]], call)
+            for call in self.appends
+            if call.applied
+            for row in call.rows
+        ]
+
+
+@dataclass
+class LogFacts:
+    cycles: list[CycleLog]
+    problems: list[tuple[str, str, list[LogRef]]]  # (code, message, evidence)
+    # file_id -> the first drive.list or drive.get entry that showed it to the importer
+    first_shown: dict[str, LedgerEntry] = field(default_factory=dict)
+
+    def all_confirmed(self) -> list[tuple[int, list[str], AppendCall]]:
+        return [(c.cycle, row, call) for c in self.cycles for row, call in c.confirmed_rows()]
+
+
+# A log problem that is evidence of writing to the log, not of a lost attempt.
+OUTSIDE_CYCLE = "entry_outside_cycle"
+
+
+def read_log(entries: list[LedgerEntry]) -> LogFacts:
+    cycles: list[CycleLog] = []
+    problems: list[tuple[str, str, list[LogRef]]] = []
+    first_shown: dict[str, LedgerEntry] = {}
+    # drive.list/2 logs a page by digest: its ids come back from the Drive replayed from the
+    # log's own events_applied entries, checked against the digest (docs/pilot-lab.md).
+    listings = ListingReplay()
+    current: CycleLog | None = None
+    for entry in entries:
+        kind, payload = entry.kind, entry.payload
+        page = listings.feed(entry.seq, kind, payload)
+        if kind == "cycle_started":
+            current = CycleLog(cycle=_int(payload.get("cycle")), started=entry)
+            if current.cycle != len(cycles) + 1:
+                problems.append(("cycle_sequence", "cycles are not 1, 2, 3, …", [ref(entry)]))
+            cycles.append(current)
+        elif (current is None and (kind, entry.seq) != ("run_started", 0)) or (
+            current is not None and current.confirmed is not None
+        ):
+            # The runner writes a cycle in one transaction from cycle_started to cycle_confirmed,
+            # and nothing but run_started before the first: an entry anywhere else was written
+            # by someone else with write access to the final log (pilot §7, §15).
+            where = (
+                "before cycle 1 started"
+                if current is None
+                else f"after cycle {current.cycle} was confirmed"
+            )
+            problems.append((OUTSIDE_CYCLE, f"a {kind} entry {where}", [ref(entry)]))
+            continue
+        if current is None:
+            continue
+        current.entries.append(entry)
+        if kind == "cycle_confirmed":
+            current.confirmed = entry
+            current.status = str(payload.get("status", ""))
+        elif kind == "sheets.append":
+            rows = payload.get("rows")
+            current.appends.append(
+                AppendCall(
+                    entry=entry,
+                    rows=[[str(cell) for cell in row] for row in _rows(rows)],
+                    applied=payload.get("applied") is True,
+                    acknowledged="error" not in payload and payload.get("applied") is True,
+                )
+            )
+        elif kind == "refused":
+            current.refusals.append(entry)
+        elif kind == "fault_injected":
+            current.faults.append(entry)
+        elif kind == "diagnostics":
+            current.diagnostics.append(entry)
+        elif kind == "drive.list" and page is not None:
+            current.take_page(payload, page)
+            for file_id in page:
+                first_shown.setdefault(file_id, entry)
+        elif kind == "drive.get" and isinstance(payload.get("result"), dict):
+            file_id = str(payload["result"].get("file_id"))
+            current.listed_ids.add(file_id)
+            first_shown.setdefault(file_id, entry)
+        if kind != "fault_injected" and isinstance(payload, dict) and "error" in payload:
+            current.failures.append(entry)
+    by_seq = {entry.seq: entry for entry in entries} if listings.mismatches else {}
+    for seq, reason in listings.mismatches:
+        # What the importer was shown is not provable: fail closed (pilot §15).
+        problems.append(("listing_page", f"drive.list at seq {seq}: {reason}", [ref(by_seq[seq])]))
+    return LogFacts(cycles=cycles, problems=problems, first_shown=first_shown)
+
+
+def check_register(
+    facts: LogFacts, register_cells: list[list[str]], record: dict[str, Any]
+) -> list[tuple[str, str, list[LogRef]]]:
+    """Where the published register and the log disagree (empty when they agree)."""
+    found: list[tuple[str, str, list[LogRef]]] = []
+    chain = register_chain("", [])
+    total = 0
+    for cycle in facts.cycles:
+        if cycle.confirmed is None:
+            found.append(("unconfirmed_cycle", f"cycle {cycle.cycle} has no cycle_confirmed", []))
+            continue
+        rows = [row for row, _ in cycle.confirmed_rows()]
+        chain = register_chain(chain, rows)
+        total += len(rows)
+        payload = cycle.confirmed.payload
+        if (
+            payload.get("register_sha256") != chain
+            or payload.get("rows_confirmed") != len(rows)
+            or payload.get("register_rows") != total
+        ):
+            found.append(
+                (
+                    "register_chain",
+                    f"cycle {cycle.cycle}: the appended rows in the log do not hash to the "
+                    "register the lab confirmed",
+                    [ref(cycle.confirmed)],
+                )
+            )
+    register = record.get("register", {})
+    if register.get("rows") != total or register.get("chain_sha256") != chain:
+        found.append(("register_record", "run.json's register differs from the log", []))
+    presented = sorted((row for _, row, _ in facts.all_confirmed()), key=presented_order_key)
+    if presented != register_cells:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(presented, register_cells, strict=False)) if a != b),
+            min(len(presented), len(register_cells)),
+        )
+        found.append(
+            (
+                "register_csv",
+                f"register.csv differs from the rows confirmed in the log (first at data row "
+                f"{first + 1}; log {len(presented)} rows, register.csv {len(register_cells)})",
+                [],
+            )
+        )
+    return found
+
+
+def _rows(value: object) -> list[list[Any]]:
+    if not isinstance(value, list):
+        return []
+    return [row for row in value if isinstance(row, list)]
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+__all__ = [
+    "FILE_ID_INDEX",
+    "AppendCall",
+    "CycleLog",
+    "LogFacts",
+    "check_register",
+    "read_log",
+    "ref",
+]

@@ -1,0 +1,99 @@
+"""The independent snapshot: what the corpus says should happen (pilot §9).
+
+Built from `drive_events.jsonl` and `expected_final_rows.csv` only — never from the run. For
+every file_id: the cycle in which it first appeared (its `file_added` or `file_added_during_scan`
+event), whether it is admissible (it has an expected row), and its generator case (a label the
+importer never sees; `adversarial` marks the files whose name or metadata carries hostile text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from provebench._errors import ProvebenchError
+from provebench.pilot.corpus._folder import Corpus
+from provebench.pilot.corpus._model import ApiFault, FileAdded, FileAddedDuringScan
+from provebench.pilot.evaluate._rules import due_cycle
+from provebench.pilot.evaluate._schedule import CycleSchedule, ScheduleBuilder
+from provebench.pilot.rules._rows import RegisterRow
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    cycles: int
+    expected: dict[str, RegisterRow]
+    first_cycle: dict[str, int]
+    case: dict[str, str]
+    non_admissible: frozenset[str]
+    hostile_texts: dict[str, tuple[str, ...]]  # adversarial files: their metadata values
+    fault_cycles: frozenset[int]  # cycles with a scheduled API fault (`api_fault` events)
+
+    due_by_cycle: dict[int, int]  # cycle -> due cycle of what first appeared in it
+    # What the corpus schedules per cycle: events and faults (invariant 2, `_schedule.py`).
+    schedule: dict[int, CycleSchedule] = field(default_factory=dict)
+
+    def due(self, file_id: str) -> int:
+        return self.due_after(self.first_cycle.get(file_id, self.cycles))
+
+    def due_after(self, cycle: int) -> int:
+        """The due cycle of what happened in `cycle` (`due_cycle`, pilot §7)."""
+        due = self.due_by_cycle.get(cycle)
+        return due if due is not None else due_cycle(cycle, self.cycles, self.fault_cycles)
+
+
+def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
+    """The snapshot, or the configuration errors that make the expected set unusable."""
+    problems: list[tuple[str, str]] = []
+    try:
+        expected_rows = corpus.expected_rows()
+    except ProvebenchError as error:
+        return None, [("expected_set", error.one_line())]
+    if not expected_rows:
+        # Pilot §7: an empty expected set is a configuration error, never a vacuous pass.
+        problems.append(("expected_set_empty", "expected set is empty"))
+    first_cycle: dict[str, int] = {}
+    case: dict[str, str] = {}
+    hostile_texts: dict[str, tuple[str, ...]] = {}
+    fault_cycles: set[int] = set()
+    schedule = ScheduleBuilder()
+    for event in corpus.events():
+        schedule.add(event)
+        if isinstance(event, ApiFault):
+            fault_cycles.add(event.cycle)
+        if isinstance(event, FileAdded | FileAddedDuringScan):
+            file_id = event.file.file_id
+            if file_id in first_cycle:
+                problems.append(("snapshot_file_id", f"file_id {file_id} is added twice"))
+                continue
+            first_cycle[file_id] = event.cycle
+            case[file_id] = event.case if isinstance(event, FileAdded) else "added_during_scan"
+            metadata = event.file.metadata
+            if case[file_id] == "adversarial" and metadata is not None:
+                values = (metadata.direction, metadata.phone, metadata.manager_code)
+                hostile_texts[file_id] = tuple(v for v in values if v)
+    expected = {row.file_id: row for row in expected_rows}
+    unknown = sorted(set(expected) - set(first_cycle))
+    if unknown:
+        problems.append(
+            ("expected_set", f"expected rows for files the stream never adds: {unknown[:5]}")
+        )
+    if problems:
+        return None, problems
+    cycles = corpus.info.config.sizes.cycles
+    snapshot = Snapshot(
+        cycles=cycles,
+        expected=expected,
+        first_cycle=first_cycle,
+        case=case,
+        non_admissible=frozenset(set(first_cycle) - set(expected)),
+        hostile_texts=hostile_texts,
+        fault_cycles=frozenset(fault_cycles),
+        due_by_cycle={
+            c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)
+        },
+        schedule=schedule.result(),
+    )
+    return snapshot, []
+
+
+__all__ = ["Snapshot", "read_snapshot"]

@@ -1,0 +1,331 @@
+"""`verdict.json`: the evaluator's output model (format `provebench.pilot.verdict/2`).
+
+Every field is derived from the independent snapshot (the corpus), the confirmed register and the
+external log (pilot §9). Key order is the field order below; the file is canonical JSON, so the
+same run directory gives the same bytes. docs/pilot-evaluator.md annotates an example.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from provebench.pilot.evaluate._rules import StopConditionName, ViolationKind
+
+_MODEL = ConfigDict(extra="forbid", frozen=True)
+
+
+class LogRef(BaseModel):
+    """One ledger entry cited as evidence: its seq, its hash and its kind."""
+
+    model_config = _MODEL
+
+    seq: int
+    hash: str
+    kind: str
+
+
+class ConfigurationError(BaseModel):
+    """An input the evaluator refuses to score (fail closed: never a vacuous pass).
+
+    `path` names a file of the run folder, relative to it, and `field` a field in that file. An
+    error about another input has no path: its message carries its own location, if any (the
+    corpus loader's `FILE:LINE: FIELD: message`, its `field` repeated here for machines)."""
+
+    model_config = _MODEL
+
+    code: str
+    message: str
+    path: str | None = None
+    field: str | None = None
+
+    def located(self, run_dir: str | None = None) -> str:
+        """`FILE: FIELD: message` as every provebench error line reads (`ProvebenchError`),
+        the file named from `run_dir`; the message alone when it carries its location."""
+        if self.path is None:
+            return self.message
+        path = self.path if run_dir is None else f"{run_dir.rstrip('/')}/{self.path}"
+        return ": ".join(part for part in (path, self.field, self.message) if part)
+
+
+class Metric(BaseModel):
+    """numerator / denominator; `vacuous` when nothing could fail (denominator 0)."""
+
+    model_config = _MODEL
+
+    numerator: int
+    denominator: int
+    value: float
+    vacuous: bool
+
+
+class MetricSet(BaseModel):
+    """The eight metrics of pilot §7 (definitions: docs/pilot-evaluator.md)."""
+
+    model_config = _MODEL
+
+    completeness: Metric
+    precision: Metric
+    uniqueness: Metric
+    field_accuracy: Metric
+    order_correctness: Metric
+    recovery: Metric
+    error_honesty: Metric
+    cycle_stability: Metric
+
+
+class CycleMetrics(BaseModel):
+    model_config = _MODEL
+
+    cycle: int
+    metrics: MetricSet
+
+
+class FieldDiff(BaseModel):
+    model_config = _MODEL
+
+    column: str
+    expected: str | None
+    found: str | None
+
+
+class WrongFields(BaseModel):
+    model_config = _MODEL
+
+    file_id: str
+    cycle: int
+    fields: list[FieldDiff]
+
+
+class OrderBreak(BaseModel):
+    """Two rows appended one after the other in an order the published rule forbids."""
+
+    model_config = _MODEL
+
+    cycle: int
+    earlier_file_id: str
+    later_file_id: str
+    evidence: list[LogRef]
+
+
+class LateFile(BaseModel):
+    model_config = _MODEL
+
+    file_id: str
+    first_cycle: int
+    due_cycle: int
+    confirmed_cycle: int | None
+
+
+class Shortfalls(BaseModel):
+    """The file_ids (and log entries) behind every metric below 1."""
+
+    model_config = _MODEL
+
+    lost: list[str]
+    late: list[LateFile]
+    unexpected: list[str]
+    duplicated: list[str]
+    wrong_fields: list[WrongFields]
+    order_breaks: list[OrderBreak]
+    unrecovered_faults: list[LogRef]
+    dishonest: list[str]
+    regressed_cycles: list[int]
+
+
+class MetricsReport(BaseModel):
+    model_config = _MODEL
+
+    overall: MetricSet
+    per_cycle: list[CycleMetrics]
+    shortfalls: Shortfalls
+
+
+class FileReconciliation(BaseModel):
+    """One file_id, Jepsen-style: attempted → acknowledged → confirmed."""
+
+    model_config = _MODEL
+
+    file_id: str
+    admissible: bool
+    first_cycle: int | None
+    attempted: int
+    acknowledged: int
+    confirmed: int
+    confirmed_cycles: list[int]
+
+
+class Reconciliation(BaseModel):
+    model_config = _MODEL
+
+    counts: dict[str, int]
+    attempted: list[str]
+    acknowledged: list[str]
+    confirmed: list[str]
+    lost: list[str]
+    unexpected: list[str]
+    duplicated: list[str]
+    recovered: list[str]
+    files: list[FileReconciliation]
+
+
+class Violation(BaseModel):
+    """A critical violation of pilot §7, with the log entries that prove it."""
+
+    model_config = _MODEL
+
+    kind: ViolationKind
+    cycle: int | None
+    file_id: str | None
+    message: str
+    evidence: list[LogRef]
+
+
+class StopCondition(BaseModel):
+    """A pilot §15 stopping/quarantine condition."""
+
+    model_config = _MODEL
+
+    name: StopConditionName
+    status: Literal["triggered", "clear", "not_applicable"]
+    reason: str
+    evidence: list[LogRef]
+
+
+class SelfCheckProbe(BaseModel):
+    """A refused forbidden operation on the self-check target (pilot §12): not a violation."""
+
+    model_config = _MODEL
+
+    cycle: int
+    operation: str
+    evidence: list[LogRef]
+
+
+class SelfCheckGap(BaseModel):
+    """A §12 self-check the importer did not report in a cycle (invariant 5)."""
+
+    model_config = _MODEL
+
+    cycle: int
+    check: str
+
+
+class EscrowCycle(BaseModel):
+    """How a cycle looked when it was confirmed, and how it grades with hindsight (pilot §8)."""
+
+    model_config = _MODEL
+
+    cycle: int
+    clean_when_confirmed: bool
+    clean_final: bool
+    regraded: bool
+    reasons: list[str]
+
+
+class EscrowTranche(BaseModel):
+    model_config = _MODEL
+
+    name: Literal["first_full_cycle", "control_sequence"]
+    share: float
+    released_when_confirmed: bool
+    released: bool
+    regraded: bool
+    amount: float
+    reason: str
+
+
+class Escrow(BaseModel):
+    model_config = _MODEL
+
+    preliminary_signal_credited: bool
+    preliminary_signal: float
+    reason: str
+    tranches: list[EscrowTranche]
+    released_total: float
+    cycles: list[EscrowCycle]
+
+
+class ExternalCheckResult(BaseModel):
+    """One check of `external_checks_template.json` and what decides it."""
+
+    model_config = _MODEL
+
+    check: str
+    requirement: str
+    evidence_attached: bool
+    attached_passed: bool | None
+    laboratory_finding: bool | None
+    outcome: bool | None
+    basis: str  # the verified evidence the outcome rests on, or what it needs
+
+
+class ResultEvidence(BaseModel):
+    """Pilot §9: what the verified actual value was produced from."""
+
+    model_config = _MODEL
+
+    agent: dict[str, str]
+    isolation: dict[str, str]
+    grammar_version: str
+    time_zone_version: str
+    rule_versions: dict[str, str]
+    evaluator_version: str
+    corpus: dict[str, Any]
+    inputs_sha256: dict[str, str]
+    ledger_head_hash: str | None
+    ledger_length: int
+
+
+class Verdict(BaseModel):
+    model_config = _MODEL
+
+    format: str
+    evaluator_version: str
+    status: Literal["evaluated", "configuration_error"]
+    scorer_pass: bool
+    laboratory_pass: bool
+    pilot_pass: bool | None
+    critical_violation_count: int
+    perf_shadow: float | None
+    perf_shadow_final_state: float | None
+    configuration_errors: list[ConfigurationError]
+    metrics: MetricsReport | None
+    final_state: dict[str, Any] | None
+    critical_violations: list[Violation]
+    stopping_conditions: list[StopCondition]
+    self_check_probes: list[SelfCheckProbe]
+    self_check_missing_cycles: list[int]
+    self_check_gaps: list[SelfCheckGap]
+    reconciliation: Reconciliation | None
+    escrow: Escrow | None
+    external_checks: list[ExternalCheckResult]
+    result_evidence: ResultEvidence | None
+    non_scoring: dict[str, Any]
+
+
+__all__ = [
+    "ConfigurationError",
+    "CycleMetrics",
+    "Escrow",
+    "EscrowCycle",
+    "EscrowTranche",
+    "ExternalCheckResult",
+    "FieldDiff",
+    "FileReconciliation",
+    "LateFile",
+    "LogRef",
+    "Metric",
+    "MetricSet",
+    "MetricsReport",
+    "OrderBreak",
+    "Reconciliation",
+    "ResultEvidence",
+    "SelfCheckProbe",
+    "Shortfalls",
+    "StopCondition",
+    "Verdict",
+    "Violation",
+    "WrongFields",
+]

@@ -1,0 +1,569 @@
+"""`run_lab`: run an importer over a corpus, cycle by cycle, crash-safely (pilot §2, §5, §6, §9).
+
+Protocol (docs/pilot-lab.md, "Crash safety"):
+
+1. Before cycle c, work/ equals the checkpoint snapshot of the start of cycle c.
+2. The cycle runs entirely in memory: the adapters write every call and answer into the cycle's
+   write-ahead record before answering. Nothing reaches the ledger during the cycle.
+3. The record is committed to the ledger in ONE transaction that ends with `cycle_confirmed`
+   (carrying the register hash): the cycle is then done, or — if the process dies first — it
+   never happened.
+4. work/ is snapshotted as the start of cycle c+1.
+5. After the last cycle the published files are derived from the ledger alone, run.json last.
+
+On restart the ledger says how many cycles are committed; the drive state is rebuilt from the
+corpus, the confirmed ids from the ledger, work/ from the snapshot (or snapshotted, if the crash
+fell between 3 and 4), and the run continues. Every published byte is derived from the ledger,
+so a resumed run publishes the same bytes as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+from provebench._canonical import sha256_file
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench.attest._keys import key_dir
+from provebench.ledger import Ledger, verify_ledger
+from provebench.pilot.agents._loader import LoadedAgent, load_agent
+from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
+from provebench.pilot.lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
+from provebench.pilot.lab._cycle import run_cycle
+from provebench.pilot.lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
+from provebench.pilot.lab._publish import publish_run
+from provebench.pilot.lab._undo import AttemptPaths
+from provebench.pilot.record._chain import register_chain
+from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir
+from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
+from provebench.pilot.rules._rows import IMPORTED_STATUS, REGISTER_COLUMNS
+from provebench.pilot.rules._versions import rule_versions
+from provebench.sandbox import DEFAULT_LIMITS, Limits
+
+CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
+EMPTY_REGISTER_SHA256 = register_chain("", [])
+SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
+# A year: far beyond any cycle, and well inside what setitimer accepts.
+MAX_CYCLE_TIMEOUT_SEC = 365 * 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class LabCorpus:
+    """What the runner needs from a corpus: its identity and its events, cycle by cycle.
+
+    Events are streamed a cycle at a time, so memory holds the Drive, not the whole stream."""
+
+    identity: dict[str, Any]
+    cycle_count: int
+    event_count: int
+    stream: Callable[[], Iterator[tuple[int, list[Any]]]]
+
+    def iter_cycles(self) -> Iterator[tuple[int, list[Any]]]:
+        return self.stream()
+
+
+def open_corpus(directory: Path) -> LabCorpus:
+    """Load and verify a corpus directory (manifest, versions, every event line as it streams)."""
+    corpus = load_corpus(directory, check_lines=False)
+    info = corpus.info
+    identity = {
+        "manifest_sha256": sha256_file(directory / MANIFEST_FILE),
+        "files_sha256": dict(sorted(corpus.manifest.sha256.items())),
+        "seed": info.config.seed,
+        "profile": info.config.profile,
+        "events": info.counts.events,
+        "cycles": info.config.sizes.cycles,
+    }
+
+    def stream() -> Iterator[tuple[int, list[Any]]]:
+        cycle, total = 0, 0
+        events: list[Any] = []
+        for event in corpus.events():
+            if event.cycle != cycle:
+                if events:
+                    yield cycle, events
+                cycle, events = event.cycle, []
+            events.append(_held(event))
+            total += 1
+        if events:
+            yield cycle, events
+        if total != info.counts.events:
+            raise ProvebenchError(
+                f"{total} events, corpus.json says {info.counts.events}", path=corpus.events_path
+            )
+
+    return LabCorpus(identity, info.config.sizes.cycles, info.counts.events, stream)
+
+
+class _FileAddedHeld(NamedTuple):
+    kind: str
+    file: LabFile
+
+
+class _FileAddedDuringScanHeld(NamedTuple):
+    kind: str
+    after_page: int
+    file: LabFile
+
+
+def _held(event: Any) -> Any:
+    """A validated event as a cycle's list holds it until applied: the events that carry a file
+    (most of a cycle) in compact form, with the attributes `apply_cycle_events` reads."""
+    kind = event.kind
+    if kind == "file_added":
+        return _FileAddedHeld(kind, lab_file(event.file))
+    if kind == "file_added_during_scan":
+        return _FileAddedDuringScanHeld(kind, event.after_page, lab_file(event.file))
+    return event
+
+
+_SAID_MAX = 160
+
+
+class RunProgress(Protocol):
+    def start(self, total_cycles: int, done_cycles: int) -> None: ...
+
+    # `errors`: those the lab answered to the importer, plus 1 if the cycle ended in agent_error.
+    def cycle_done(self, cycle: int, events: int, errors: int) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+@dataclass
+class RunOutcome:
+    run_dir: Path
+    cycles: int
+    register_rows: int
+    resumed: bool
+    already_complete: bool
+    record: dict[str, Any] = field(default_factory=dict)
+    agent_errors: int = 0  # cycles, resumed ones included, that ended in agent_error
+    last_agent_error: str | None = None
+
+    def agent_errors_said(self) -> str:
+        """For the summary line: a run whose importer failed must say so, with the last reason
+        (its first line, capped: the message is the importer's own text)."""
+        if not self.agent_errors:
+            return ""
+        last = (self.last_agent_error or "").strip().partition("\n")[0]
+        if len(last) > _SAID_MAX:
+            last = last[: _SAID_MAX - 1] + "…"
+        return f"; agent_error in {self.agent_errors} cycle(s), the last: {last}"
+
+
+def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:
+    return {
+        "format": RUN_FORMAT,
+        "corpus": corpus.identity,
+        "agent": {
+            "spec": agent.spec,
+            "name": agent.name,
+            "version": agent.version,
+            "code_sha256": agent.code_sha256,
+        },
+        "isolation": dict(agent.isolation),
+        "rule_versions": rule_versions().model_dump(mode="json"),
+    }
+
+
+def describe_file(file: Any) -> dict[str, Any]:
+    described: dict[str, Any] = file.model_dump(mode="json")
+    return described
+
+
+def cycle_timeout(value: object) -> float:
+    """A per-cycle time limit in seconds: a finite number > 0, else a one-line error."""
+    text = str(value).strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_CYCLE_TIMEOUT_SEC:
+        raise ProvebenchError(
+            f"must be a number of seconds > 0 and <= {MAX_CYCLE_TIMEOUT_SEC:.0f}, got {text!r}",
+            field="--cycle-timeout",
+        )
+    return seconds
+
+
+def execute_run(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    run_dir: Path,
+    *,
+    progress: RunProgress | None = None,
+    cycle_timeout_sec: float | None = None,
+) -> RunOutcome:
+    """Run (or resume) `agent` over `corpus` in `run_dir`; publish the run files at the end.
+
+    `cycle_timeout_sec` limits each cycle of an in-process importer (None: no limit, for the
+    importers that are bounded otherwise: an external command has its own timeout, a served
+    cycle stays open until its client finishes it). The limit is not part of the run's identity:
+    a run may be resumed with another one (each timeout's agent_error names the limit)."""
+    if cycle_timeout_sec is not None:
+        cycle_timeout_sec = cycle_timeout(cycle_timeout_sec)
+    started = time.monotonic()
+    identity = run_identity(corpus, agent)
+    rundir = RunDir(run_dir)
+    attempt = AttemptPaths(run_dir)
+    try:
+        resumed = rundir.prepare(identity)
+        if rundir.is_complete:
+            _sign_if_unsigned(rundir)
+            return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
+        _refuse_lost_ledger(rundir, resumed)
+        ledger = Ledger.open(rundir.ledger_path)
+    except Exception:
+        attempt.remove_created()
+        raise
+    try:
+        if resumed:
+            _refuse_broken_ledger(rundir, ledger)
+    except Exception:
+        ledger.close()
+        raise
+    try:
+        return _execute(corpus, agent, identity, rundir, ledger, progress,
+                        cycle_timeout_sec, started, resumed)  # fmt: skip
+    except Exception:
+        # Nothing committed yet: the folder holds no evidence, only what this attempt made
+        # (`_undo.py`). A KeyboardInterrupt (Ctrl-C, `serve` stopped) keeps it, to resume.
+        ledger.close()
+        if _nothing_committed(rundir):
+            attempt.remove_created()
+        raise
+
+
+def _sign_if_unsigned(rundir: RunDir) -> None:
+    """A run published and stopped before its signature (a crash between run.json and
+    run.dsse.json) is signed when the same command runs again — only if every file still has
+    the sha256 run.json records and the log verifies to its head: what is signed is what the
+    laboratory published, never a folder changed since."""
+    if rundir.path(RUN_ENVELOPE_FILE).exists():
+        return
+    record = read_json_file(rundir.path(RUN_RECORD_FILE))
+    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
+        raise ProvebenchError(
+            "not a run record this laboratory wrote", path=rundir.path(RUN_RECORD_FILE)
+        )
+    for name, digest in sorted(record["files_sha256"].items()):
+        path = rundir.path(name)
+        if not path.is_file() or path.is_symlink() or sha256_file(path) != digest:
+            raise ProvebenchError(
+                "changed since the run was published; the run is not signed", path=path
+            )
+    ledger = record.get("ledger") or {}
+    report = verify_ledger(
+        rundir.ledger_path, expect_head=ledger.get("head_hash"), expect_length=ledger.get("length")
+    )
+    if not report.ok:
+        raise ProvebenchError(
+            "the log does not verify; the run is not signed", path=rundir.ledger_path
+        )
+    sign_run(rundir.root, record)
+
+
+def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
+    """The ledger is created before checkpoint/ (pilot §6: the log first), so a resumed run
+    with a checkpoint and no ledger lost its log: refused before a new, empty one is created
+    that would pass for it."""
+    if resumed and rundir.checkpoint_dir.exists() and not rundir.ledger_path.exists():
+        raise ProvebenchError(
+            "the ledger of this unfinished run is missing (checkpoint/ remains): "
+            "the run cannot be resumed without its log; use a new directory",
+            path=rundir.ledger_path,
+        )
+
+
+def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:
+    """A resumed run continues the log it finds, so that log must verify first (pilot §6): a
+    chain broken while the run was stopped would otherwise be carried into a run folder that
+    looks complete. Refused in one line naming the first problem; nothing is changed."""
+    if len(ledger) == 0:
+        return  # the attempt before stopped ahead of its first entry: nothing to verify
+    report = verify_ledger(rundir.ledger_path)
+    if not report.ok:
+        raise ProvebenchError(
+            f"the log of this unfinished run does not verify ({report.problem_count} "
+            f"problem(s), first: {report.problems[0].one_line()}); it cannot be resumed "
+            "(see `provebench log verify`); use a new directory",
+            path=rundir.ledger_path,
+        )
+
+
+def _nothing_committed(rundir: RunDir) -> bool:
+    """Is the closed ledger empty? An unreadable one is not known to be: it is kept."""
+    try:
+        with Ledger.open_readonly(rundir.ledger_path) as ledger:
+            return len(ledger) == 0
+    except Exception:  # whatever the reason, what cannot be read is kept
+        return False
+
+
+def _execute(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
+    started: float,
+    resumed: bool,
+) -> RunOutcome:
+    crash = _CrashPlan.from_env()
+    try:
+        state = _replay(ledger, identity)
+        rundir.align_work_dir(state.committed)
+        if progress is not None:
+            progress.start(corpus.cycle_count, state.committed)
+        # The cycles run in a helper so that the Drive and the last cycle's record are gone
+        # before publishing reads everything back from the ledger (peak memory).
+        _run_cycles(
+            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
+        )
+        record = publish_run(
+            rundir,
+            ledger,
+            identity=identity,
+            crash_hook=crash.at,
+            wall_time_sec=time.monotonic() - started,
+            resumed=resumed,
+        )
+        crash.at("publish:before_signature")
+        sign_run(rundir.root, record)
+    finally:
+        gc.unfreeze()
+        ledger.close()
+        if progress is not None:
+            progress.finish()
+    return RunOutcome(
+        rundir.root,
+        state.committed,
+        state.register_rows,
+        resumed,
+        False,
+        record,
+        state.agent_errors,
+        state.last_agent_error,
+    )
+
+
+def run_lab(
+    corpus_dir: str | Path,
+    agent_spec: str,
+    run_dir: str | Path,
+    *,
+    progress: RunProgress | None = None,
+    cycle_timeout_sec: float = DEFAULT_CYCLE_TIMEOUT_SEC,
+    seal: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RunOutcome:
+    """`provebench pilot run`: load and verify everything first, then run or resume.
+
+    `seal` runs even a shipped importer in the sandbox (the red team's sandbox attacks).
+
+    Each cycle of the in-process importer is limited to `cycle_timeout_sec` (docs/pilot-lab.md,
+    "Time limit per cycle")."""
+    timeout = cycle_timeout(cycle_timeout_sec)
+    corpus = open_corpus(Path(corpus_dir))
+    agent = load_agent(
+        agent_spec, secrets=lab_secrets(corpus_dir, run_dir), seal=seal, limits=limits
+    )
+    return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
+
+
+def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:
+    """What a sealed candidate must not see, by role (docs/sandbox.md): the corpus (the answer
+    key), the run folder (the log), and the laboratory's signing key (docs/attestation.md)."""
+    return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir), "laboratory-key": key_dir()}
+
+
+def _run_cycles(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    state: _ReplayState,
+    crash: _CrashPlan,
+    progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
+) -> None:
+    # Automatic collection is off while cycles run: the heap only grows (the Drive, the cycle's
+    # record), so allocation-triggered passes would rescan live objects again and again; the
+    # cycle's own cyclic garbage is collected explicitly at the end of each cycle instead.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _run_cycles_collected(
+            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
+        )
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run_cycles_collected(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    ledger: Ledger,
+    state: _ReplayState,
+    crash: _CrashPlan,
+    progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
+) -> None:
+    drive = DriveState()
+    for cycle, events in corpus.iter_cycles():
+        if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
+            plan = apply_cycle_events(drive, cycle, events)
+            for _, file in plan.mid_scan:
+                drive.add(file)
+            drive.settle()
+            continue
+        preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
+        outcome = run_cycle(
+            cycle=cycle,
+            events=events,
+            drive=drive,
+            schema=SCHEMA,
+            status_value=IMPORTED_STATUS,
+            confirmed_ids=state.confirmed_ids,
+            register_rows=state.register_rows,
+            register_sha256=state.register_sha256,
+            importer_factory=agent.factory,
+            work_dir=rundir.work_dir,
+            describe_file=describe_file,
+            preamble=preamble,
+            on_call=crash.call_hook(cycle),
+            timeout_sec=cycle_timeout_sec,
+        )
+        crash.at("before_commit", cycle)
+        ledger.append_batch(outcome.entries)
+        crash.at("after_commit", cycle)
+        state.committed = cycle
+        confirmed_now = outcome.confirmed_ids
+        state.register_rows = outcome.register_rows
+        state.register_sha256 = outcome.register_sha256
+        if outcome.agent_error is not None:
+            state.note_agent_error(outcome.agent_error)
+        rundir.snapshot_work(cycle + 1)
+        crash.at("after_snapshot", cycle)
+        if progress is not None:
+            # An importer that crashed is an error too: a run of crashing cycles must not look
+            # clean in the progress (the lab answered it no error, it simply failed).
+            failed = int(outcome.agent_error is not None)
+            progress.cycle_done(cycle, len(events), outcome.errors + failed)
+        # The committed record and the applied events are not needed by the next cycle: free
+        # them now rather than when the next cycle rebinds the names (peak memory).
+        del outcome, events
+        # The Drive only grows: collect this cycle's garbage, then move the survivors out of the
+        # collector's sight, so later collections scan new objects only (linear, not quadratic,
+        # in the Drive's size). `execute_run` unfreezes them at the end.
+        gc.collect()
+        # The confirmed ids grow with every cycle, and a set cannot grow in place behind the
+        # importer's frozenset: made after the collection, the new one is frozen at once
+        # instead of being looked through whole by it (nothing reads it before the next cycle).
+        state.confirmed_ids = state.confirmed_ids.union(confirmed_now)
+        del confirmed_now
+        gc.freeze()
+    state.confirmed_ids = frozenset()
+
+
+@dataclass
+class _ReplayState:
+    committed: int = 0
+    register_rows: int = 0
+    register_sha256: str = EMPTY_REGISTER_SHA256
+    # One immutable set, replaced after each commit: the gateway hands it to the importer as is.
+    confirmed_ids: frozenset[str] = frozenset()
+    agent_errors: int = 0
+    last_agent_error: str | None = None
+
+    def note_agent_error(self, said: str) -> None:
+        self.agent_errors += 1
+        self.last_agent_error = said
+
+
+def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
+    """What the committed cycles left: their count, the confirmed ids, the register hash."""
+    state = _ReplayState()
+    confirmed: set[str] = set()
+    file_id_index = SCHEMA.importer_columns.index("file_id")
+    for entry in ledger.entries():
+        kind, payload = entry.kind, entry.payload
+        if kind == "run_started" and payload.get("identity") != identity:
+            raise ProvebenchError(
+                "the ledger in this run directory was written by another run", path=ledger.path
+            )
+        if kind == "sheets.append" and payload.get("applied"):
+            confirmed.update(row[file_id_index] for row in payload["rows"])
+        elif kind == "agent_error":  # counted for the run's summary line, resumed or not
+            state.note_agent_error(f"{payload.get('type')}: {payload.get('message')}")
+        elif kind == "cycle_confirmed":
+            state.committed = int(payload["cycle"])
+            state.register_rows = int(payload["register_rows"])
+            state.register_sha256 = str(payload["register_sha256"])
+    state.confirmed_ids = frozenset(confirmed)
+    return state
+
+
+class _CrashPlan:
+    """Deterministic self-kill for the crash-safety tests: `PROVEBENCH_PILOT_CRASH_AT=POINT@CYCLE`
+    with POINT one of before_commit, after_commit, after_snapshot, call:N (at the N-th gateway
+    call of the cycle) or a publish step (cycle 0). Documented in docs/pilot-lab.md."""
+
+    def __init__(self, point: str | None, cycle: int) -> None:
+        self.point = point
+        self.cycle = cycle
+
+    @classmethod
+    def from_env(cls) -> _CrashPlan:
+        value = os.environ.get(CRASH_ENV, "")
+        if not value:
+            return cls(None, -1)
+        point, _, cycle = value.rpartition("@")
+        if not point or not cycle.isdigit():
+            raise ProvebenchError(f"{CRASH_ENV} must be POINT@CYCLE, got {value!r}")
+        return cls(point, int(cycle))
+
+    def at(self, point: str, cycle: int = 0) -> None:
+        if self.point == point and self.cycle == cycle:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def call_hook(self, cycle: int) -> Callable[[int], None] | None:
+        if self.point is None or not self.point.startswith("call:") or self.cycle != cycle:
+            return None
+        target = int(self.point.removeprefix("call:"))
+
+        def hook(call: int) -> None:
+            if call == target:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        return hook
+
+
+__all__ = [
+    "CRASH_ENV",
+    "DEFAULT_CYCLE_TIMEOUT_SEC",
+    "MAX_CYCLE_TIMEOUT_SEC",
+    "LabCorpus",
+    "RunOutcome",
+    "RunProgress",
+    "cycle_timeout",
+    "describe_file",
+    "execute_run",
+    "open_corpus",
+    "run_identity",
+    "run_lab",
+]

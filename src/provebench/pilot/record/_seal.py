@@ -1,0 +1,116 @@
+"""The seal of a fresh hidden control: its files, its commitment, and how a verdict reads it
+(pilot §11, §16; docs/attestation.md).
+
+The laboratory's `provebench pilot seal` writes a seal (`provebench.pilot._seal`); the evaluator's
+`--fresh-control` reads it here, so the evaluator needs nothing of the laboratory to check that
+the commitment opens and that the run is the sealed candidate's control.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench.attest._envelope import AttestationError, read_verified
+from provebench.attest._keys import TrustedKey
+from provebench.pilot.rules._limits import MAX_SEED
+
+SEAL_FORMAT = "provebench.pilot.seal/1"
+SEAL_FILE = "seal.json"
+SEAL_ENVELOPE_FILE = "seal.dsse.json"
+OPENING_FILE = ".opening.json"  # seed and nonce: the operator's secret until the reveal
+REVEAL_FILE = "reveal.json"
+REVEAL_ENVELOPE_FILE = "reveal.dsse.json"
+SEAL_PREDICATE = "urn:provebench:pilot-seal:1"
+REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
+
+
+def commitment(seed: int, nonce: str) -> str:
+    return hashlib.sha256(f"{SEAL_FORMAT}\n{nonce}\n{seed}".encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class OpenedSeal:
+    sealed: dict[str, Any]
+    seed: int
+    nonce: str
+    revealed: dict[str, Any] | None  # the signed reveal, when published
+
+
+def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
+    """The seal, verified against `trusted`, and its opening (the published reveal when there
+    is one, else the operator's secret); the commitment must open. One-line error otherwise."""
+    sealed = read_verified(
+        folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
+    ).predicate
+    if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
+        raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
+    revealed = None
+    if (folder / REVEAL_ENVELOPE_FILE).exists():
+        revealed = read_verified(
+            folder / REVEAL_ENVELOPE_FILE, trusted, predicate_type=REVEAL_PREDICATE
+        ).predicate
+        opening: object = revealed
+    else:
+        opening = read_json_file(folder / OPENING_FILE)
+    seed = opening.get("seed") if isinstance(opening, dict) else None
+    nonce = opening.get("nonce") if isinstance(opening, dict) else None
+    if type(seed) is not int or not isinstance(nonce, str) or not 0 <= seed <= MAX_SEED:
+        raise ProvebenchError("the seal's opening has no seed and nonce", path=folder, field="seed")
+    if commitment(seed, nonce) != sealed.get("commitment"):
+        raise AttestationError(
+            "the commitment does not open: the seed or nonce is not the sealed one",
+            path=folder / SEAL_FILE,
+            field="commitment",
+        )
+    return OpenedSeal(sealed, seed, nonce, revealed)
+
+
+def fresh_control_finding(
+    folder: Path, trusted: TrustedKey, identity: dict[str, Any], laboratory_pass: bool
+) -> tuple[bool, str]:
+    """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
+
+    The run *is* the control when its corpus is the one the sealed seed makes: then its own
+    laboratory gate decides. Otherwise the control's result comes from the signed reveal."""
+    opened = open_seal(folder, trusted)
+    sealed_code = opened.sealed["candidate"].get("code_sha256")
+    agent, corpus = seal_values(identity.get("agent")), seal_values(identity.get("corpus"))
+    if agent.get("code_sha256") != sealed_code:
+        return False, "the run's candidate code is not the sealed candidate's"
+    if corpus.get("seed") == opened.seed and corpus.get("profile") == opened.sealed["profile"]:
+        if not laboratory_pass:
+            return False, "the sealed candidate did not pass the laboratory gate on its control"
+        return True, "this run is the sealed fresh control, generated after the seal, and passed"
+    if opened.revealed is None:
+        return False, "this run is not the sealed control, and the control is not revealed yet"
+    control = seal_values(opened.revealed.get("control"))
+    if control.get("laboratory_pass") is not True:
+        return False, "the revealed control run did not pass the laboratory gate"
+    return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def seal_values(value: object) -> dict[str, Any]:
+    """A signed document's field as a mapping (empty when it is not one)."""
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = [
+    "OPENING_FILE",
+    "REVEAL_ENVELOPE_FILE",
+    "REVEAL_FILE",
+    "REVEAL_PREDICATE",
+    "SEAL_ENVELOPE_FILE",
+    "SEAL_FILE",
+    "SEAL_FORMAT",
+    "SEAL_PREDICATE",
+    "OpenedSeal",
+    "commitment",
+    "fresh_control_finding",
+    "open_seal",
+    "seal_values",
+]

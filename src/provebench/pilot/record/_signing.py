@@ -1,0 +1,134 @@
+"""The laboratory's signature on a run, and the evaluator's on a verdict (pilot §9, §15).
+
+`run.json` lists the sha256 of every file of the run folder, but it lies in that folder: on its
+own it anchors nothing, since whoever rewrites the folder can recompute the chain and the hashes.
+So when a run is published the laboratory signs an in-toto Statement (`run.dsse.json`) whose
+subjects are `run.json` and every file it records, and whose predicate repeats the facts a
+verdict rests on: the run's identity (agent, code, isolation, corpus, rule versions), the log's
+head and length, and the register's rows and chain hash. `pilot evaluate` verifies it against the
+trusted public key before anything counts; a verdict is signed the same way (`verdict.dsse.json`),
+so a published verdict is checked without rerunning (`provebench attest verify`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import sha256_file
+from provebench.attest._envelope import (
+    AttestationError,
+    Statement,
+    envelope_path_for,
+    read_statement,
+    read_verified,
+    sign_statement,
+    statement,
+    write_envelope,
+)
+from provebench.attest._keys import TrustedKey, laboratory_signer
+from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
+
+RUN_PREDICATE = "urn:provebench:pilot-run:1"
+VERDICT_PREDICATE = "urn:provebench:pilot-verdict:1"
+REDTEAM_PREDICATE = "urn:provebench:pilot-redteam:1"
+REDTEAM_ENVELOPE_FILE = "redteam.dsse.json"
+# What the run's predicate repeats from run.json (and so from the log, which run.json must match).
+RUN_FACTS = (
+    "format",
+    "agent",
+    "isolation",
+    "corpus",
+    "rule_versions",
+    "cycles",
+    "register",
+    "ledger",
+)
+
+
+def run_predicate(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: record[key] for key in RUN_FACTS}
+
+
+def sign_run(root: Path, record: dict[str, Any]) -> Path:
+    """Sign a published run (`record` is its run.json); returns the envelope's path."""
+    subjects = dict(record["files_sha256"])
+    subjects[RUN_RECORD_FILE] = sha256_file(root / RUN_RECORD_FILE)
+    document = statement(subjects, RUN_PREDICATE, run_predicate(record))
+    path = root / RUN_ENVELOPE_FILE
+    write_envelope(path, sign_statement(document, laboratory_signer()))
+    return path
+
+
+def run_envelope_problems(
+    root: Path, record: dict[str, Any], hashed: dict[str, str], trusted: TrustedKey
+) -> list[tuple[str, str, str]]:
+    """(code, field, message) for every way the run differs from what the laboratory signed.
+
+    `hashed` holds the sha256 of each run file as the evaluator read it (`run/NAME`), so nothing
+    is hashed twice. Empty when the signature checks and every fact and digest is the signed one."""
+    try:
+        signed = read_statement(root / RUN_ENVELOPE_FILE, trusted, predicate_type=RUN_PREDICATE)
+    except AttestationError as error:
+        code = "run_unsigned" if error.message == "no signed envelope" else "run_signature"
+        return [(code, error.field or "", error.message)]
+    # run.json records the sha256 of every other file, which the evaluator checks one by one
+    # (`file_altered`); so the signed run.json digest covers them all, and a changed file is
+    # reported there once, not twice.
+    signed_record = signed.subjects.get(RUN_RECORD_FILE)
+    if signed_record is None or signed_record != hashed.get(f"run/{RUN_RECORD_FILE}"):
+        return [
+            (
+                "run_envelope_mismatch",
+                f"subject.{RUN_RECORD_FILE}",
+                "run.json differs from the run the laboratory signed",
+            )
+        ]
+    problems: list[tuple[str, str, str]] = []
+    recorded = {**record["files_sha256"], RUN_RECORD_FILE: signed_record}
+    if signed.subjects != recorded:  # a run.json the signer did not describe: never ours
+        problems.append(
+            (
+                "run_envelope_mismatch",
+                "subject",
+                "the signed subjects are not the files run.json records",
+            )
+        )
+    expected = run_predicate(record)
+    for key in RUN_FACTS:
+        if signed.predicate.get(key) != expected[key]:
+            problems.append(
+                (
+                    "run_envelope_mismatch",
+                    f"predicate.{key}",
+                    f"run.json's {key} differs from the signed run",
+                )
+            )
+    return problems
+
+
+def sign_verdict(path: Path, facts: dict[str, Any]) -> Path:
+    """Sign a written verdict file; the envelope goes beside it (`verdict.dsse.json`)."""
+    document = statement({path.name: sha256_file(path)}, VERDICT_PREDICATE, facts)
+    envelope = envelope_path_for(path)
+    write_envelope(envelope, sign_statement(document, laboratory_signer()))
+    return envelope
+
+
+def signed_verdict(path: Path, trusted: TrustedKey) -> Statement:
+    """The verified statement of a verdict envelope, the verdict beside it unchanged
+    (`AttestationError` otherwise)."""
+    return read_verified(path, trusted, predicate_type=VERDICT_PREDICATE)
+
+
+__all__ = [
+    "REDTEAM_ENVELOPE_FILE",
+    "REDTEAM_PREDICATE",
+    "RUN_ENVELOPE_FILE",
+    "RUN_PREDICATE",
+    "VERDICT_PREDICATE",
+    "run_envelope_problems",
+    "sign_run",
+    "sign_verdict",
+    "signed_verdict",
+]
