@@ -50,9 +50,12 @@ def output_manifest(
     for log in sorted(folder.rglob("ledger.jsonl")):
         where = log.relative_to(folder).as_posix()
         for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
-            entry_hash = json.loads(line).get("hash")
-            if isinstance(entry_hash, str):
-                tokens[entry_hash.encode()] = f"<entry:{where}:{number}>".encode()
+            entry = json.loads(line)
+            if isinstance(entry.get("hash"), str):
+                tokens[entry["hash"].encode()] = f"<entry:{where}:{number}>".encode()
+            # A log edited by an attack lacks the entry before; its hash survives here alone.
+            if isinstance(entry.get("prev_hash"), str):
+                tokens.setdefault(entry["prev_hash"].encode(), f"<prev:{where}:{number}>".encode())
     digests = {
         hashlib.sha256(path.read_bytes()).hexdigest().encode(): path
         for path in folder.rglob("*")

@@ -30,7 +30,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def mapping_table_bytes() -> bytes:
-    return resources.files("provebench.pilot").joinpath(MAPPING_TABLE_RESOURCE).read_bytes()
+    return resources.files("provebench.pilot.rules").joinpath(MAPPING_TABLE_RESOURCE).read_bytes()
 
 
 def mapping_table_sha256() -> str:

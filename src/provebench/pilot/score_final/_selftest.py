@@ -2,7 +2,7 @@
 fail-closed sets for testing the scorer itself").
 
 Each set is a directory with `expected.csv`, `candidate.csv` and `reason.json`; the shipped ones
-are under `provebench/pilot/data/scorer_selftest/`:
+are under `provebench/pilot/score_final/data/scorer_selftest/`:
 
 * `reference/` — the candidate is the expected register; the scorer must pass;
 * `defective/<name>/` — one defect each (missing, extra or duplicated row, wrong field, wrong
