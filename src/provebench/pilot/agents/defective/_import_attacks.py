@@ -1,7 +1,7 @@
 """Defective importers that get the import itself wrong (pilot §14 mandatory attacks, §1).
 
 Each is `CorrectImporter` with one step changed; the evaluator must catch every one of them
-(tests/pilot/test_evaluate_attacks.py).
+(tests/pilot/evaluate/test_evaluate_attacks.py).
 """
 
 from __future__ import annotations

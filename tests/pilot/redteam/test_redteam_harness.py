@@ -263,7 +263,7 @@ def test_judging_one_run(changes: dict[str, Any], final_state: bool, caught: boo
 
 
 def test_the_document_lists_every_attack() -> None:
-    text = (Path(__file__).resolve().parents[2] / "docs" / "pilot-redteam.md").read_text(
+    text = (Path(__file__).resolve().parents[3] / "docs" / "pilot-redteam.md").read_text(
         encoding="utf-8"
     )
     for attack in ATTACKS:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.pilot.test_score_final_differential import (
+from tests.pilot.score_final.test_score_final_differential import (
     COLUMNS,
     csv_bytes,
     edit_register,

@@ -22,8 +22,8 @@ from provebench.pilot.score_final import _score as score_final_module
 from provebench.pilot.score_final._published import published_join
 from provebench.pilot.score_final._score import _score
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.score_final_cases import shuffled, write_pair
-from tests.pilot.test_score_final_differential import (
+from tests.pilot.score_final.score_final_cases import shuffled, write_pair
+from tests.pilot.score_final.test_score_final_differential import (
     _PUBLISHED_CRASHES,
     _SETTINGS,
     compare_with_published,

@@ -34,7 +34,7 @@ from provebench.pilot.score_final._published import published_join
 from provebench.pilot.score_final._score import _score, score_final_state
 from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.score_final_cases import (
+from tests.pilot.score_final.score_final_cases import (
     CANDIDATES,
     DECLINED,
     SHUFFLED_WITH_DEFECTS,
@@ -45,7 +45,7 @@ from tests.pilot.score_final_cases import (
     shuffled_with_defects,
     write_pair,
 )
-from tests.pilot.test_score_final_differential import _SETTINGS, csv_bytes
+from tests.pilot.score_final.test_score_final_differential import _SETTINGS, csv_bytes
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ import pytest
 from provebench.pilot import score_final_state
 from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT
 from tests.helpers.published_scorer import PublishedScorerWorker
-from tests.pilot.test_score_final_differential import compare_with_published, csv_bytes
+from tests.pilot.score_final.test_score_final_differential import compare_with_published, csv_bytes
 
 H = "file_id,a,b\n"
 ROWS = "f1,x,y\nf2,p,q\nf3,s,t\n"
