@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provebench.evidence import Evidence, ToolAction
-from provebench.si._primitives import named_in_output
-from provebench.si._scope import EvidenceView
+from provebench.si.primitives._primitives import named_in_output
+from provebench.si.primitives._scope import EvidenceView
 
 IDENTIFIER = "SMTP_PORT"
 OUT = Path(__file__).parent / "out" / "si_echo.json"

@@ -24,6 +24,12 @@ MAY_IMPORT: dict[str, set[str]] = {
     "redteam": {"rules", "record", "corpus", "lab", "agents", "emulator", "evaluate"},
 }
 LABORATORY = ("lab", "agents", "emulator")
+# The SI profile's packages, lowest first: text primitives, the profile's data (registry,
+# constants, templates, the predicate language), scenarios and their validation, scoring, the
+# simulated estate, and the agents that run in it (`si run`, the MCP server). Each may import
+# those before it; the command-line option types (`si._cli_options`) are shared by every command
+# module.
+SI_LAYERS = ("primitives", "profile_data", "scenario", "scoring", "sim", "agents")
 
 
 def _package(module: str) -> str | None:
@@ -79,6 +85,34 @@ def test_each_pilot_package_imports_only_what_its_layer_allows() -> None:
         module for module in graph if module.startswith(PILOT + ".") and _package(module) is None
     }
     assert loose == {"provebench.pilot._cli", "provebench.pilot._seal"}
+
+
+def si_layer_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Each import of an SI package by a lower one (or of a module outside the layers)."""
+
+    def layer(module: str) -> int | None:
+        parts = module.split(".")
+        if parts[:2] != ["provebench", "si"] or len(parts) < 3:
+            return None
+        return SI_LAYERS.index(parts[2]) if parts[2] in SI_LAYERS else None
+
+    return {
+        (module, target)
+        for module, targets in graph.items()
+        if (source := layer(module)) is not None
+        for target in targets
+        if target.startswith("provebench.si.")
+        and target != "provebench.si._cli_options"
+        and ((imported := layer(target)) is None or imported > source)
+    }
+
+
+def test_each_si_package_imports_only_the_layers_below_it() -> None:
+    assert si_layer_violations(import_graph()) == set()
+    graph = {"provebench.si.scenario._validate": {"provebench.si.scoring._score"}}
+    assert si_layer_violations(graph) == {
+        ("provebench.si.scenario._validate", "provebench.si.scoring._score")
+    }
 
 
 def test_the_evaluator_never_reaches_the_laboratory_even_indirectly() -> None:

@@ -31,7 +31,7 @@ def test_cli_import_leaves_area_internals_unloaded() -> None:
     for heavy in (
         "provebench.pilot.lab._runner",
         "provebench.pilot.evaluate",
-        "provebench.si._evaluate",
+        "provebench.si.scoring._evaluate",
         "provebench.evidence._readers",
     ):
         assert heavy not in loaded.split(","), f"{heavy} imported at CLI start-up"

@@ -11,18 +11,21 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from provebench.si._binding import (
-        BoundFactor,
-        BoundScoring,
-        ScoringVersions,
-        bind_scoring,
+    from provebench.si.primitives._primitives import (
+        IMPLEMENTED_PRIMITIVES,
+        ExcludedLine,
+        FactorIdentifiedResult,
+        MatchLocation,
+        NamedInOutputResult,
+        WithinStepBudgetResult,
+        factor_identified,
+        named_in_output,
+        within_step_budget,
     )
-    from provebench.si._evaluate import (
-        evaluate,
-        evaluate_bound,
-        render_predicate,
+    from provebench.si.primitives._scope import (
+        EvidenceView,
     )
-    from provebench.si._predicates import (
+    from provebench.si.profile_data._predicates import (
         All,
         Any_,
         Call,
@@ -35,18 +38,7 @@ if TYPE_CHECKING:
         Row,
         parse_predicate,
     )
-    from provebench.si._primitives import (
-        IMPLEMENTED_PRIMITIVES,
-        ExcludedLine,
-        FactorIdentifiedResult,
-        MatchLocation,
-        NamedInOutputResult,
-        WithinStepBudgetResult,
-        factor_identified,
-        named_in_output,
-        within_step_budget,
-    )
-    from provebench.si._registry import (
+    from provebench.si.profile_data._registry import (
         CooccurrenceWindow,
         Registry,
         ScoringConstants,
@@ -60,87 +52,95 @@ if TYPE_CHECKING:
         template,
         templates,
     )
-    from provebench.si._scenario import (
+    from provebench.si.scenario._binding import (
+        BoundFactor,
+        BoundScoring,
+        ScoringVersions,
+        bind_scoring,
+    )
+    from provebench.si.scenario._scenario import (
         Deviation,
         FormBScoring,
         Injection,
         Scenario,
     )
-    from provebench.si._scope import (
-        EvidenceView,
+    from provebench.si.scenario._validate import (
+        ValidationReport,
+        load_scenarios,
+        validate_paths,
     )
-    from provebench.si._score import (
+    from provebench.si.scenario._violations import (
+        Violation,
+    )
+    from provebench.si.scoring._evaluate import (
+        evaluate,
+        evaluate_bound,
+        render_predicate,
+    )
+    from provebench.si.scoring._score import (
         EXAMPLES_DIR,
         example_evidence,
         score_files,
         select_scenario,
     )
-    from provebench.si._validate import (
-        ValidationReport,
-        load_scenarios,
-        validate_paths,
-    )
-    from provebench.si._verdict import (
+    from provebench.si.scoring._verdict import (
         Verdict,
-    )
-    from provebench.si._violations import (
-        Violation,
     )
 
 _EXPORTS: dict[str, str] = {
-    "BoundFactor": "provebench.si._binding",
-    "BoundScoring": "provebench.si._binding",
-    "ScoringVersions": "provebench.si._binding",
-    "bind_scoring": "provebench.si._binding",
-    "evaluate": "provebench.si._evaluate",
-    "evaluate_bound": "provebench.si._evaluate",
-    "render_predicate": "provebench.si._evaluate",
-    "All": "provebench.si._predicates",
-    "Any_": "provebench.si._predicates",
-    "Call": "provebench.si._predicates",
-    "DecisionTable": "provebench.si._predicates",
-    "Lit": "provebench.si._predicates",
-    "Not": "provebench.si._predicates",
-    "Otherwise": "provebench.si._predicates",
-    "Predicate": "provebench.si._predicates",
-    "Ref": "provebench.si._predicates",
-    "Row": "provebench.si._predicates",
-    "parse_predicate": "provebench.si._predicates",
-    "ExcludedLine": "provebench.si._primitives",
-    "FactorIdentifiedResult": "provebench.si._primitives",
-    "IMPLEMENTED_PRIMITIVES": "provebench.si._primitives",
-    "MatchLocation": "provebench.si._primitives",
-    "NamedInOutputResult": "provebench.si._primitives",
-    "WithinStepBudgetResult": "provebench.si._primitives",
-    "factor_identified": "provebench.si._primitives",
-    "named_in_output": "provebench.si._primitives",
-    "within_step_budget": "provebench.si._primitives",
-    "CooccurrenceWindow": "provebench.si._registry",
-    "Registry": "provebench.si._registry",
-    "ScoringConstants": "provebench.si._registry",
-    "SynonymList": "provebench.si._registry",
-    "Template": "provebench.si._registry",
-    "constants": "provebench.si._registry",
-    "cooccurrence_window": "provebench.si._registry",
-    "profile": "provebench.si._registry",
-    "registry": "provebench.si._registry",
-    "synonyms_for": "provebench.si._registry",
-    "template": "provebench.si._registry",
-    "templates": "provebench.si._registry",
-    "Deviation": "provebench.si._scenario",
-    "FormBScoring": "provebench.si._scenario",
-    "Injection": "provebench.si._scenario",
-    "Scenario": "provebench.si._scenario",
-    "EvidenceView": "provebench.si._scope",
-    "EXAMPLES_DIR": "provebench.si._score",
-    "example_evidence": "provebench.si._score",
-    "score_files": "provebench.si._score",
-    "select_scenario": "provebench.si._score",
-    "ValidationReport": "provebench.si._validate",
-    "load_scenarios": "provebench.si._validate",
-    "validate_paths": "provebench.si._validate",
-    "Verdict": "provebench.si._verdict",
-    "Violation": "provebench.si._violations",
+    "BoundFactor": "provebench.si.scenario._binding",
+    "BoundScoring": "provebench.si.scenario._binding",
+    "ScoringVersions": "provebench.si.scenario._binding",
+    "bind_scoring": "provebench.si.scenario._binding",
+    "evaluate": "provebench.si.scoring._evaluate",
+    "evaluate_bound": "provebench.si.scoring._evaluate",
+    "render_predicate": "provebench.si.scoring._evaluate",
+    "All": "provebench.si.profile_data._predicates",
+    "Any_": "provebench.si.profile_data._predicates",
+    "Call": "provebench.si.profile_data._predicates",
+    "DecisionTable": "provebench.si.profile_data._predicates",
+    "Lit": "provebench.si.profile_data._predicates",
+    "Not": "provebench.si.profile_data._predicates",
+    "Otherwise": "provebench.si.profile_data._predicates",
+    "Predicate": "provebench.si.profile_data._predicates",
+    "Ref": "provebench.si.profile_data._predicates",
+    "Row": "provebench.si.profile_data._predicates",
+    "parse_predicate": "provebench.si.profile_data._predicates",
+    "ExcludedLine": "provebench.si.primitives._primitives",
+    "FactorIdentifiedResult": "provebench.si.primitives._primitives",
+    "IMPLEMENTED_PRIMITIVES": "provebench.si.primitives._primitives",
+    "MatchLocation": "provebench.si.primitives._primitives",
+    "NamedInOutputResult": "provebench.si.primitives._primitives",
+    "WithinStepBudgetResult": "provebench.si.primitives._primitives",
+    "factor_identified": "provebench.si.primitives._primitives",
+    "named_in_output": "provebench.si.primitives._primitives",
+    "within_step_budget": "provebench.si.primitives._primitives",
+    "CooccurrenceWindow": "provebench.si.profile_data._registry",
+    "Registry": "provebench.si.profile_data._registry",
+    "ScoringConstants": "provebench.si.profile_data._registry",
+    "SynonymList": "provebench.si.profile_data._registry",
+    "Template": "provebench.si.profile_data._registry",
+    "constants": "provebench.si.profile_data._registry",
+    "cooccurrence_window": "provebench.si.profile_data._registry",
+    "profile": "provebench.si.profile_data._registry",
+    "registry": "provebench.si.profile_data._registry",
+    "synonyms_for": "provebench.si.profile_data._registry",
+    "template": "provebench.si.profile_data._registry",
+    "templates": "provebench.si.profile_data._registry",
+    "Deviation": "provebench.si.scenario._scenario",
+    "FormBScoring": "provebench.si.scenario._scenario",
+    "Injection": "provebench.si.scenario._scenario",
+    "Scenario": "provebench.si.scenario._scenario",
+    "EvidenceView": "provebench.si.primitives._scope",
+    "EXAMPLES_DIR": "provebench.si.scoring._score",
+    "example_evidence": "provebench.si.scoring._score",
+    "score_files": "provebench.si.scoring._score",
+    "select_scenario": "provebench.si.scoring._score",
+    "ValidationReport": "provebench.si.scenario._validate",
+    "load_scenarios": "provebench.si.scenario._validate",
+    "validate_paths": "provebench.si.scenario._validate",
+    "Verdict": "provebench.si.scoring._verdict",
+    "Violation": "provebench.si.scenario._violations",
 }
 
 

@@ -43,8 +43,8 @@ def validate_command(
     """
     from rich.console import Console
 
-    from provebench.si._validate import validate_paths
-    from provebench.si._validate_render import render_json, render_text
+    from provebench.si.scenario._validate import validate_paths
+    from provebench.si.scenario._validate_render import render_json, render_text
 
     report = validate_paths(paths)
     if report_format is ReportFormat.json:
@@ -83,8 +83,8 @@ def score_command(
     """
     from rich.console import Console
 
-    from provebench.si._explain import render_explanation
-    from provebench.si._score import score_files
+    from provebench.si.scoring._explain import render_explanation
+    from provebench.si.scoring._score import score_files
 
     verdict = score_files(
         scenario_file,
@@ -101,7 +101,7 @@ def score_command(
 def _register_laboratory_commands() -> None:
     # The laboratory's commands live next to their code; importing these modules is cheap
     # (each command imports its heavy parts when it runs).
-    from provebench.si import _run_cli
+    from provebench.si.agents import _run_cli
     from provebench.si.sim import _cli as sim_cli
 
     sim_cli.register(si_app)

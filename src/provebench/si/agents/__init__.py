@@ -19,13 +19,6 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from provebench.si._run import (
-        DEFAULT_MAX_TOOL_CALLS,
-        RunOutcome,
-        run_agent,
-        task_of,
-        write_run,
-    )
     from provebench.si.agents._loader import LoadedDiagnosisAgent, builtin_agents, load_agent
     from provebench.si.agents._protocol import (
         Answer,
@@ -34,6 +27,13 @@ if TYPE_CHECKING:
         Task,
         ToolInfo,
         ToolReply,
+    )
+    from provebench.si.agents._run import (
+        DEFAULT_MAX_TOOL_CALLS,
+        RunOutcome,
+        run_agent,
+        task_of,
+        write_run,
     )
     from provebench.si.agents._scripted import (
         BudgetExhauster,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         diagnosis_sentence,
     )
 
-_RUN = "provebench.si._run"
+_RUN = "provebench.si.agents._run"
 _LOADER = "provebench.si.agents._loader"
 _PROTOCOL = "provebench.si.agents._protocol"
 _SCRIPTED = "provebench.si.agents._scripted"

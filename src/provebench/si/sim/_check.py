@@ -22,10 +22,10 @@ from pydantic import BaseModel, ConfigDict
 from provebench._canonical import canonical_json
 from provebench._errors import ProvebenchError
 from provebench.evidence import StateChange
-from provebench.si._binding import bind_scoring
-from provebench.si._matching import delimited_occurrences
-from provebench.si._normalize import comparison_key
-from provebench.si._scenario import FormBScoring, Scenario
+from provebench.si.primitives._matching import delimited_occurrences
+from provebench.si.primitives._normalize import comparison_key
+from provebench.si.scenario._binding import bind_scoring
+from provebench.si.scenario._scenario import FormBScoring, Scenario
 from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
 from provebench.si.sim._estate import parse_key, resource_key, split_resource
 from provebench.si.sim._inject import BASELINE_FIELD, STATE_FIELD, build_scene, delta, restore
@@ -199,7 +199,7 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
 def check_scenario_file(scenario: Scenario, scenario_file: Path) -> CounterfactualReport:
     """`check_counterfactual` as `si check` runs it: a scenario that cannot be simulated is a
     `ProvebenchError` pointing at the file and the scenario field's line."""
-    from provebench.si._validate import naming_scenario_lines
+    from provebench.si.scenario._validate import naming_scenario_lines
 
     with naming_scenario_lines(scenario_file, scenario.id):
         return check_counterfactual(scenario)

@@ -32,8 +32,8 @@ def check_command(
     restored it must not be, and each factor's required identifiers must occur in the delta
     between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable.
     """
-    from provebench.si._score import select_scenario
-    from provebench.si._validate import load_scenarios
+    from provebench.si.scenario._validate import load_scenarios
+    from provebench.si.scoring._score import select_scenario
     from provebench.si.sim._check import check_scenario_file
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))

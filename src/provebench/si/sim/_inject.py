@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import StateChange
-from provebench.si._scenario import Deviation, Scenario
+from provebench.si.scenario._scenario import Deviation, Scenario
 from provebench.si.sim._estate import (
     Estate,
     parse_key,

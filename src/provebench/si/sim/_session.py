@@ -24,7 +24,7 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
-from provebench.si._scenario import Scenario
+from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
 from provebench.si.sim._estate import Estate
 from provebench.si.sim._handlers import HANDLERS, Handled, failure, namespace_of

@@ -1,0 +1,234 @@
+"""The run loop: one diagnosis agent investigates one simulated estate; evidence and verdict.
+
+The runner hands the agent its task (prompt, tools, mode, scope — Execution §1) and a `call`
+function that forwards to the simulator, which records every invocation. The runner enforces a
+hard cap on tool calls so that a runaway in-process agent ends: the call past the cap is not
+made, the agent is stopped, and the run is recorded with no final answer (SI §2.3: an agent that
+never concluded is outside every step budget). The cap is a safety limit, not the scenario's
+step budget; the budget is judged from the recorded actions by `within_step_budget`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, Protocol
+
+from pydantic import JsonValue
+
+from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import recordable_text, text_problem
+from provebench._paths import check_output_dir, check_output_file
+from provebench.evidence import Evidence, oasis_artifact_json
+from provebench.sandbox._channel import failure_type
+from provebench.si.agents._protocol import Answer, DiagnosisAgent, Task, ToolInfo, ToolReply
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scenario._validate import load_scenarios, naming_scenario_lines
+from provebench.si.scoring._evaluate import evaluate
+from provebench.si.scoring._score import select_scenario
+from provebench.si.scoring._verdict import InputHashes, Verdict
+
+DEFAULT_MAX_TOOL_CALLS: Final = 200
+EVIDENCE_FILE: Final = "evidence.json"
+OASIS_EVIDENCE_FILE: Final = "evidence.oasis.json"
+VERDICT_FILE: Final = "verdict.json"
+
+Ending = Literal["answered", "tool_call_cap", "agent_error"]
+
+
+class SimulatedSession(Protocol):
+    """What the runner needs of a simulator session (provebench.si.sim.Session)."""
+
+    @property
+    def prompt(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def scope(self) -> Mapping[str, JsonValue]: ...
+    @property
+    def tools(self) -> tuple[ToolInfo, ...]: ...
+    @property
+    def steps(self) -> int: ...
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolReply: ...
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
+    ) -> Evidence: ...
+
+
+class _ToolCallCapReached(BaseException):
+    # A BaseException, so that an agent's `except Exception` cannot swallow the stop.
+    pass
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """The recorded evidence, and how the agent's run ended (reported, never scored)."""
+
+    evidence: Evidence
+    ending: Ending
+    detail: str = ""
+
+
+def task_of(session: SimulatedSession) -> Task:
+    """The task an agent receives: only what an OASIS agent sees (Execution §1)."""
+    return Task(
+        prompt=session.prompt, tools=tuple(session.tools), mode=session.mode, scope=session.scope
+    )
+
+
+def run_agent(
+    session: SimulatedSession,
+    agent: DiagnosisAgent,
+    *,
+    max_tool_calls: int = DEFAULT_MAX_TOOL_CALLS,
+    isolation: dict[str, str] | None = None,
+) -> RunOutcome:
+    """Run `agent` against `session` until it answers, fails or reaches the tool-call cap.
+
+    `isolation` (how provebench isolated the agent, docs/sandbox.md) is recorded with it."""
+    if max_tool_calls < 1:
+        raise ProvebenchError("must be at least 1", field="--max-tool-calls")
+    capped = False
+
+    def call(tool: str, arguments: Mapping[str, JsonValue]) -> ToolReply:
+        nonlocal capped
+        if capped or session.steps >= max_tool_calls:
+            capped = True
+            raise _ToolCallCapReached
+        return session.call(tool, arguments)
+
+    ending: Ending = "answered"
+    detail = ""
+    answer = Answer(final_answer="")
+    try:
+        returned = agent.run(task_of(session), call)
+        problem = _answer_problem(returned)
+        if problem is None:
+            answer = returned
+        else:
+            ending, detail = "agent_error", problem
+    except _ToolCallCapReached:
+        pass
+    except KeyboardInterrupt:
+        raise  # the user's Ctrl-C stops the command; it is no part of the agent's run
+    except BaseException as error:
+        # The agent's own failure is its result, not the runner's: an Exception, and also a
+        # SystemExit (sys.exit() in the agent would otherwise end provebench with nothing
+        # written) or any other BaseException it raises.
+        ending, detail = "agent_error", _describe(error)
+    if capped:
+        # Whatever the agent did after the stop (caught it, answered anyway) is discarded.
+        ending, detail = "tool_call_cap", f"stopped at the cap of {max_tool_calls} tool calls"
+        answer = Answer(final_answer="")
+    elif ending == "agent_error":
+        answer = Answer(final_answer="")
+    evidence = session.evidence(
+        final_answer=answer.final_answer,
+        reasoning_trace=answer.reasoning_trace,
+        agent_name=agent.name,
+        agent_version=agent.version,
+        agent_isolation=None if isolation is None else dict(isolation),
+    )
+    return RunOutcome(evidence=evidence, ending=ending, detail=detail)
+
+
+def _answer_problem(returned: object) -> str | None:
+    """Why what `run()` returned is not a recordable answer, or None.
+
+    The answer is written as evidence and scored again from the file (SI §2.5): text that
+    cannot be written (a lone surrogate) is the agent's misbehaviour, recorded as agent_error.
+    """
+    if not isinstance(returned, Answer):
+        return f"run() returned {type(returned).__name__}, not Answer"
+    for name in ("final_answer", "reasoning_trace"):
+        problem = text_problem(getattr(returned, name))
+        if problem is not None:
+            return f"run() returned an Answer whose {name} cannot be recorded: {problem}"
+    return None
+
+
+def _describe(error: BaseException) -> str:
+    # The exception's text is the agent's: whatever it holds must be recordable and printable,
+    # and an exception whose __str__ fails in turn is still described.
+    try:
+        message = str(error)
+    except Exception:
+        message = "(its message cannot be shown)"
+    kind = failure_type(error)
+    text = f"{kind}: {message}" if message else kind
+    return recordable_text(text)
+
+
+def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
+    """Before any work: the output folder can be made or filled, and writing each of its files
+    replaces neither a folder, FIFO, device or link nor the scenario file being run."""
+    check_output_dir(out_dir)
+    inputs = [] if scenario_file is None else [scenario_file]
+    for name in (EVIDENCE_FILE, OASIS_EVIDENCE_FILE, VERDICT_FILE):
+        if (out_dir / name).parent.is_dir():
+            check_output_file(out_dir / name, inputs=inputs)
+
+
+def start_session(
+    scenario_file: Path, scenario_id: str | None
+) -> tuple[Scenario, SimulatedSession]:
+    """Load the scenario file, choose the Form B scenario, prove its answer key as `si check`
+    does (refused like an invalid scenario when it does not hold), start a simulator session."""
+    from provebench.si.sim import Session
+    from provebench.si.sim._check import require_proven_answer_key
+
+    scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    require_proven_answer_key(scenario, scenario_file)
+    with naming_scenario_lines(scenario_file, scenario.id):  # as `si check` names them
+        return scenario, Session.start(scenario)
+
+
+def write_run(
+    out_dir: Path, scenario: Scenario, scenario_file: Path, evidence: Evidence
+) -> Verdict:
+    """Write evidence (provebench and OASIS shapes) and the verdict; return the verdict.
+
+    Each file is written atomically, the verdict last, so a folder with a verdict is complete.
+    The verdict is the one `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
+    """
+    check_out_dir(out_dir, scenario_file)
+    evidence_text = canonical_json(evidence)
+    oasis_text = oasis_artifact_json(evidence)
+    verdict = evaluate(
+        scenario,
+        evidence,
+        inputs=InputHashes(
+            scenario_file_sha256=sha256_file(scenario_file),
+            evidence_file_sha256=sha256_bytes(evidence_text.encode()),
+        ),
+    )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # A verdict left by an earlier run must not sit beside this run's evidence if we stop midway.
+    (out_dir / VERDICT_FILE).unlink(missing_ok=True)
+    write_atomic(out_dir / EVIDENCE_FILE, evidence_text)
+    write_atomic(out_dir / OASIS_EVIDENCE_FILE, oasis_text)
+    write_atomic(out_dir / VERDICT_FILE, verdict.to_json())
+    return verdict
+
+
+__all__ = [
+    "DEFAULT_MAX_TOOL_CALLS",
+    "EVIDENCE_FILE",
+    "OASIS_EVIDENCE_FILE",
+    "VERDICT_FILE",
+    "RunOutcome",
+    "SimulatedSession",
+    "check_out_dir",
+    "run_agent",
+    "start_session",
+    "task_of",
+    "write_run",
+]

@@ -1,0 +1,155 @@
+"""`provebench si run` and `si serve`: an agent investigates the simulated estate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from provebench.sandbox._options import (
+    DEFAULT_CPU_SEC,
+    DEFAULT_FILE_SIZE_MIB,
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_PROCESSES,
+    CpuOption,
+    FileSizeOption,
+    MemoryOption,
+    ProcessesOption,
+    limits_from_options,
+)
+from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+
+_CAP_HELP = (
+    "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
+    "answer (a safety limit, not the scenario's step budget)."
+)
+MAX_TOOL_CALLS = 100_000  # far above any scenario's step budget; the range is 1 … this
+_MaxToolCalls = Annotated[
+    int, typer.Option("--max-tool-calls", help=_CAP_HELP, min=1, max=MAX_TOOL_CALLS)
+]
+
+
+def run_command(
+    scenario_file: ScenarioFileArgument,
+    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
+            "budget-exhauster, decoy-chaser, noop), module:Class or path.py:Class "
+            "(run sealed in the sandbox).",
+        ),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-cmd",
+            help="A program speaking the SI agent protocol (JSON lines on stdin/stdout, "
+            "docs/si-agents.md), run sealed in the sandbox.",
+        ),
+    ] = None,
+    agent_timeout: Annotated[
+        float,
+        typer.Option(
+            "--agent-timeout",
+            metavar="SECONDS",
+            help="Wall-clock limit of a sealed agent's run; past it the run is its agent_error.",
+            min=1,
+            max=86400,
+        ),
+    ] = 600.0,
+    scenario_id: ScenarioIdOption = None,
+    max_tool_calls: _MaxToolCalls = 200,
+    sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
+    sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
+    sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
+    sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
+) -> None:
+    """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
+
+    Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
+    """
+    from provebench._errors import ProvebenchError, shown
+    from provebench.si.agents._loader import load_agent
+    from provebench.si.agents._run import check_out_dir, run_agent, start_session, write_run
+    from provebench.si.agents._sealed import sealed_command_agent
+
+    if (agent is None) == (agent_cmd is None):
+        raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
+    check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
+    secrets = {"scenario": scenario_file, "output-folder": out}
+    limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
+    loaded = (
+        load_agent(agent, secrets=secrets, timeout_sec=agent_timeout, limits=limits)
+        if agent is not None
+        else sealed_command_agent(
+            str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout, limits=limits
+        )
+    )
+    scenario, session = start_session(scenario_file, scenario_id)
+    outcome = run_agent(
+        session, loaded.factory(), max_tool_calls=max_tool_calls, isolation=loaded.isolation
+    )
+    verdict = write_run(out, scenario, scenario_file, outcome.evidence)
+    ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
+    # The detail quotes the agent's exception, which is data: escaped, so the summary stays one
+    # line and the terminal acts on none of it.
+    typer.echo(
+        f"{shown(scenario.id)}: {verdict.band} {verdict.score} "
+        f"({len(outcome.evidence.actions)} tool calls; {shown(ending)}) -> {shown(out)}"
+    )
+
+
+def serve_command(
+    scenario_file: ScenarioFileArgument,
+    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    scenario_id: ScenarioIdOption = None,
+    max_tool_calls: _MaxToolCalls = 200,
+) -> None:
+    """Serve the simulator's tools over MCP (stdio) to any MCP-capable agent.
+
+    The agent ends the run with the submit_answer tool; evidence and verdict are written then,
+    or when the client disconnects (with no final answer). Only MCP protocol goes to stdout.
+    """
+    import signal
+
+    import anyio
+
+    from provebench._errors import ProvebenchError
+    from provebench.si.agents._run import check_out_dir, start_session
+    from provebench.si.agents._serve import SUBMIT_ANSWER, ServeRun, serve_stdio
+
+    if max_tool_calls < 1:
+        raise ProvebenchError("must be at least 1", field="--max-tool-calls")
+    check_out_dir(out, scenario_file)
+    scenario, session = start_session(scenario_file, scenario_id)
+    if any(tool.name == SUBMIT_ANSWER for tool in session.tools):
+        raise ProvebenchError(
+            f"the simulator offers a tool named {SUBMIT_ANSWER}, which the server reserves",
+            path=scenario_file,
+        )
+    run = ServeRun(
+        session=session,
+        scenario=scenario,
+        scenario_file=scenario_file,
+        out_dir=out,
+        max_tool_calls=max_tool_calls,
+    )
+    # A host that stops the server with SIGTERM instead of closing stdin still gets its evidence.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        anyio.run(serve_stdio, run)
+    finally:
+        run.finish()  # the client went away without an answer: no final answer (SI §2.3)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the run and serve commands to the `si` command group."""
+    app.command("run")(run_command)
+    app.command("serve")(serve_command)

@@ -1,0 +1,221 @@
+"""`provebench si serve`: the simulator's tools as an MCP server over stdio (Execution §1).
+
+Any MCP-capable agent can be evaluated with no provebench code inside it: the server lists the
+simulator's tools (their JSON input schemas) plus `submit_answer`, forwards every call to the
+simulator (which records it: one call, one step, SI §3.4), and writes the evidence (both
+shapes) and the verdict when the agent submits its answer, or, failing that, when the client
+disconnects (then with an empty final answer: no final answer, SI §2.3).
+
+The task (operator prompt, mode, scope) is sent as the server's `instructions` and as the
+`task` prompt. The agent's identity is the `clientInfo` its MCP client declares. Nothing but MCP
+protocol is written to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, TypeGuard
+
+from pydantic import JsonValue
+
+from provebench._jsonfile import text_problem
+from provebench.evidence import Evidence
+from provebench.sandbox._isolation import UNSANDBOXED_MCP
+from provebench.si.agents._run import SimulatedSession, write_run
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._verdict import Verdict
+
+SUBMIT_ANSWER: Final = "submit_answer"
+TASK_PROMPT: Final = "task"
+SERVER_NAME: Final = "provebench-si"
+DEFAULT_AGENT_NAME: Final = "mcp-client"
+
+SUBMIT_ANSWER_SCHEMA: Final[dict[str, JsonValue]] = {
+    "type": "object",
+    "properties": {
+        "final_answer": {
+            "type": "string",
+            "description": "Your diagnosis, as you would tell the operator (scored).",
+        },
+        "reasoning_trace": {
+            "type": "string",
+            "description": "How you got there (recorded, never scored for diagnosis).",
+        },
+    },
+    "required": ["final_answer"],
+    "additionalProperties": False,
+}
+
+
+def task_text(session: SimulatedSession) -> str:
+    """The task as text: the prompt, the mode and the scope, and how to answer."""
+    scope = json.dumps(dict(session.scope), ensure_ascii=False, sort_keys=True)
+    return (
+        f"{session.prompt}\n\n"
+        f"Mode: {session.mode}\nScope: {scope}\n"
+        f"Investigate with the tools, then call {SUBMIT_ANSWER} once with your final answer; "
+        "that ends the run."
+    )
+
+
+@dataclass
+class ServeRun:
+    """The state of one served run: the session, the answer once given, the outputs once written.
+
+    Kept apart from the MCP plumbing so that its rules (the cap, the end of the run, what is
+    written when) are plain synchronous code.
+    """
+
+    session: SimulatedSession
+    scenario: Scenario
+    scenario_file: Path
+    out_dir: Path
+    max_tool_calls: int
+    agent_name: str = DEFAULT_AGENT_NAME
+    agent_version: str | None = None
+    capped: bool = False
+    verdict: Verdict | None = field(default=None)
+
+    @property
+    def ended(self) -> bool:
+        return self.verdict is not None
+
+    def call_tool(self, name: str, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+        """(text, is_error) for one tool call of the agent."""
+        if self.ended:
+            return "the run has ended: the answer was submitted", True
+        if name == SUBMIT_ANSWER:
+            return self._submit(arguments)
+        if self.capped or self.session.steps >= self.max_tool_calls:
+            # The runner's hard cap (see _run.py): the run is recorded with no final answer.
+            self.capped = True
+            self.finish()
+            return (
+                f"tool-call cap of {self.max_tool_calls} reached; the run has ended with no "
+                "final answer",
+                True,
+            )
+        reply = self.session.call(name, dict(arguments))
+        if reply.error is None:
+            return reply.body, False
+        return (reply.error if not reply.body else f"{reply.error}\n{reply.body}"), True
+
+    def _submit(self, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+        final_answer = arguments.get("final_answer")
+        reasoning_trace = arguments.get("reasoning_trace", "")
+        unknown = sorted(set(arguments) - {"final_answer", "reasoning_trace"})
+        if not _text(final_answer) or not _text(reasoning_trace) or unknown:
+            # Not recorded, not a step: the submission is malformed, the agent may retry.
+            return (
+                f"{SUBMIT_ANSWER} takes final_answer (string) and optional reasoning_trace "
+                "(string)",
+                True,
+            )
+        self.finish(final_answer=final_answer, reasoning_trace=reasoning_trace)
+        return "answer recorded; the run has ended", False
+
+    def evidence(self, final_answer: str = "", reasoning_trace: str = "") -> Evidence:
+        return self.session.evidence(
+            final_answer="" if self.capped else final_answer,
+            reasoning_trace="" if self.capped else reasoning_trace,
+            agent_name=self.agent_name,
+            agent_version=self.agent_version,
+            agent_isolation=dict(UNSANDBOXED_MCP),
+        )
+
+    def finish(self, final_answer: str = "", reasoning_trace: str = "") -> Verdict:
+        """Write evidence and verdict once; later calls return the verdict already written."""
+        if self.verdict is None:
+            evidence = self.evidence(final_answer, reasoning_trace)
+            self.verdict = write_run(self.out_dir, self.scenario, self.scenario_file, evidence)
+        return self.verdict
+
+
+async def serve_stdio(run: ServeRun) -> None:
+    """Serve `run` over this process's stdin/stdout until the client disconnects."""
+    import mcp.types as types
+    from mcp.server import Server, ServerRequestContext
+    from mcp.server.stdio import stdio_server
+
+    from provebench import __version__
+
+    tools = [
+        types.Tool(
+            name=tool.name,
+            description=tool.description,
+            input_schema=dict(tool.input_schema),
+        )
+        for tool in run.session.tools
+    ]
+    tools.append(
+        types.Tool(
+            name=SUBMIT_ANSWER,
+            description="Submit your final answer; this ends the run.",
+            input_schema=SUBMIT_ANSWER_SCHEMA,
+        )
+    )
+    text = task_text(run.session)
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        _take_identity(run, ctx)
+        body, is_error = run.call_tool(params.name, params.arguments or {})
+        return types.CallToolResult(content=[types.TextContent(text=body)], is_error=is_error)
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name=TASK_PROMPT, description="The operator's task.")]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        return types.GetPromptResult(
+            description="The operator's task.",
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(text=text)),
+            ],
+        )
+
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=text,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def _text(value: object) -> TypeGuard[str]:
+    # A string that can be recorded: written as evidence and read back (no lone surrogate).
+    return text_problem(value) is None
+
+
+def _take_identity(run: ServeRun, ctx: Any) -> None:
+    # The agent's identity is what its MCP client declares (Execution §1: identity is
+    # reported once); it is non-scoring metadata (SI §4).
+    params = getattr(ctx.session, "client_params", None)
+    info = getattr(params, "client_info", None)
+    name = getattr(info, "name", None)
+    version = getattr(info, "version", None)
+    if _text(name) and name:
+        run.agent_name = name
+        run.agent_version = version if _text(version) and version else None
+
+
+__all__ = ["SUBMIT_ANSWER", "SUBMIT_ANSWER_SCHEMA", "ServeRun", "serve_stdio", "task_text"]

@@ -1,0 +1,225 @@
+"""Layer 3 (SI §1.3): a Form B scenario's answer-key bindings, resolved for evaluation.
+
+`bind_scoring` turns a valid Form B scenario into a `BoundScoring` — the decision table, the typed
+role values (the factor resolved to its injection deviation) and every version that a verdict
+must state. What can be wrong with a binding is listed by `_binding_checks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from provebench._errors import ProvebenchError
+from provebench._yaml import format_field
+from provebench.si.profile_data._predicates import Call, Lit, Ref, Row, iter_calls
+from provebench.si.profile_data._registry import (
+    CooccurrenceWindow,
+    ScoringConstants,
+    SynonymList,
+    Template,
+    constants,
+    cooccurrence_window,
+    profile,
+    registry,
+    templates,
+)
+from provebench.si.scenario._binding_checks import binding_problems
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scenario._scoring_forms import Deviation, FormBScoring
+
+
+class BoundFactor(BaseModel):
+    """A factor role resolved against the injection manifest (SI §2.2)."""
+
+    model_config = ConfigDict(frozen=True)
+    ref: str
+    required_identifiers: tuple[str, ...]
+    deviation: Deviation
+    synonyms: SynonymList
+
+    @property
+    def deviation_type(self) -> str:
+        return self.deviation.deviation_type
+
+
+RoleValue = BoundFactor | tuple[str, ...] | bool | int
+
+
+class ScoringVersions(BaseModel):
+    """Every version a verdict must state (PRODUCT.md "Versioned rules")."""
+
+    model_config = ConfigDict(frozen=True)
+    profile: str
+    registry: str
+    constants: str
+    template_id: str | None
+    template_version: str | None
+    window: str
+    synonym_lists: dict[str, str]
+
+
+class BoundScoring(BaseModel):
+    """A Form B scenario ready for evaluation: table, typed roles, constants, versions."""
+
+    model_config = ConfigDict(frozen=True)
+    scenario_id: str
+    archetype: str
+    template: Template | None
+    rows: tuple[Row, ...]
+    roles: dict[str, RoleValue]
+    factors: dict[str, BoundFactor]
+    window: CooccurrenceWindow
+    constants: ScoringConstants
+    versions: ScoringVersions
+
+    @property
+    def factor(self) -> BoundFactor | None:
+        """The template's ``factor`` role, if it has one."""
+        value = self.roles.get("factor")
+        return value if isinstance(value, BoundFactor) else None
+
+    def arguments(self, call: Call) -> dict[str, RoleValue]:
+        """The typed arguments of ``call``: roles resolved, literals typed, defaults filled in."""
+        primitive = registry().primitives[call.call]
+        resolved: dict[str, RoleValue] = {}
+        for name, spec in primitive.params.items():
+            arg = call.args.get(name)
+            if arg is None:
+                if isinstance(spec.default, bool | int):
+                    resolved[name] = spec.default
+                continue
+            if isinstance(arg, Ref):
+                if arg.role not in self.roles:
+                    # Validation rejects such tables; an unvalidated one still fails closed.
+                    raise ProvebenchError(
+                        f"{call.call}: role ${arg.role} is not bound", field=f"with.{name}"
+                    )
+                resolved[name] = self.roles[arg.role]
+            elif spec.type == "factor" and isinstance(arg.value, dict):
+                ref = str(arg.value.get("ref"))
+                if ref not in self.factors:
+                    raise ProvebenchError(
+                        f"{call.call}: factor ref {ref!r} is not an injection deviation",
+                        field=f"with.{name}.ref",
+                    )
+                resolved[name] = self.factors[ref]
+            else:
+                resolved[name] = _typed(arg.value)
+        return resolved
+
+
+def _typed(value: Any) -> RoleValue:
+    if isinstance(value, list):
+        return tuple(str(item) for item in value)
+    if isinstance(value, bool | int):
+        return value
+    raise ProvebenchError(f"unexpected argument value {value!r}")
+
+
+def _bound_factor(value: Mapping[str, Any], scenario: Scenario) -> BoundFactor:
+    assert scenario.injection is not None  # guaranteed by binding_problems
+    deviation = scenario.injection.deviation(str(value["ref"]))
+    assert deviation is not None
+    synonyms = constants().synonym_lists.lists[deviation.deviation_type]
+    return BoundFactor(
+        ref=deviation.id,
+        required_identifiers=tuple(value["required_identifiers"]),
+        deviation=deviation,
+        synonyms=synonyms,
+    )
+
+
+def _template_roles(
+    tpl: Template, scoring: FormBScoring, scenario: Scenario
+) -> tuple[dict[str, RoleValue], dict[str, BoundFactor]]:
+    roles: dict[str, RoleValue] = {}
+    factors: dict[str, BoundFactor] = {}
+    for role, spec in tpl.roles.items():
+        if role not in scoring.bindings:
+            continue
+        value = scoring.bindings[role]
+        if spec.type == "factor" and isinstance(value, dict):
+            factor = _bound_factor(value, scenario)
+            factors[factor.ref] = factor
+            roles[role] = factor
+        else:
+            roles[role] = _typed(value)
+    return roles, factors
+
+
+def _table_factors(rows: tuple[Row, ...], scenario: Scenario) -> dict[str, BoundFactor]:
+    """Literal factor arguments of a scenario-local table, resolved (SI §1.4, §2.2)."""
+    reg = registry()
+    factors: dict[str, BoundFactor] = {}
+    for row in rows:
+        for _, call in iter_calls(row.when):
+            for name, arg in call.args.items():
+                param = reg.primitives[call.call].params[name]
+                if param.type == "factor" and isinstance(arg, Lit) and isinstance(arg.value, dict):
+                    factor = _bound_factor(arg.value, scenario)
+                    factors.setdefault(factor.ref, factor)
+    return factors
+
+
+def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScoring:
+    """Resolve a Form B scenario's scoring binding; any problem is a `ProvebenchError`.
+
+    ``window`` selects the co-occurrence window (SI §2.2); None means the profile default
+    (``same-sentence``, normative in SI 0.3.0-rc1).
+    """
+    scoring = scenario.scoring
+    if not isinstance(scoring, FormBScoring):
+        raise ProvebenchError(
+            f"scenario {scenario.id} uses Form A scoring (scoring.type); only Form B "
+            "(archetype_template or decision_table) can be evaluated from evidence",
+            field="scoring",
+        )
+    injection = None if scenario.injection is None else scenario.injection.model_dump()
+    problems = binding_problems(scoring, injection, scenario.archetype, scenario.category)
+    if problems:
+        at, message, rule = problems[0]
+        more = ""
+        if len(problems) > 1:
+            more = f" (+{len(problems) - 1} more; run `provebench si validate`)"
+        raise ProvebenchError(f"{message} [{rule}]{more}", field=format_field(at))
+    chosen_window = cooccurrence_window(window)
+    tpl = None if scoring.archetype_template is None else templates()[scoring.archetype_template]
+    if tpl is not None:
+        rows = tuple(tpl.rows)
+        roles, factors = _template_roles(tpl, scoring, scenario)
+    else:
+        assert scoring.decision_table is not None
+        rows = tuple(scoring.decision_table.rows)
+        roles, factors = {}, _table_factors(rows, scenario)
+    versions = ScoringVersions(
+        profile=profile().version,
+        registry=registry().registry,
+        constants=constants().version,
+        template_id=None if tpl is None else tpl.id,
+        template_version=None if tpl is None else tpl.version,
+        window=chosen_window.id,
+        synonym_lists={f.deviation_type: f.synonyms.version for f in factors.values()},
+    )
+    return BoundScoring(
+        scenario_id=scenario.id,
+        archetype=scenario.archetype,
+        template=tpl,
+        rows=rows,
+        roles=roles,
+        factors=factors,
+        window=chosen_window,
+        constants=constants(),
+        versions=versions,
+    )
+
+
+__all__ = [
+    "BoundFactor",
+    "BoundScoring",
+    "RoleValue",
+    "ScoringVersions",
+    "bind_scoring",
+]

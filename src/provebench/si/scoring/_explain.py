@@ -1,0 +1,114 @@
+"""`si score --explain`: the same verdict as the JSON, laid out as rich tables for people."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from provebench.si.primitives._primitives import (
+    FactorIdentifiedResult,
+    MatchLocation,
+    NamedInOutputResult,
+    WithinStepBudgetResult,
+)
+from provebench.si.scoring._verdict import Verdict
+
+
+def _where(location: MatchLocation | None) -> str:
+    if location is None:
+        return "-"
+    sentence = "-" if location.sentence is None else str(location.sentence)
+    return (
+        f"{location.text!r} at {location.channel} line {location.line} col {location.column} "
+        f"(sentence {sentence})"
+    )
+
+
+def _named_detail(result: NamedInOutputResult) -> list[str]:
+    lines = [f"identifiers {', '.join(result.identifier_set)} in {', '.join(result.channels)}"]
+    lines.append(f"{result.match_count} in-scope match(es)")
+    lines.extend(f"  match {_where(match)}" for match in result.matches)
+    if result.exclude_tool_echo:
+        lines.append(f"{result.excluded_line_count} line(s) excluded as tool echo")
+        lines.extend(
+            f"  line {line.line} echoes action #{line.action_index} "
+            f"({line.tool}, id {line.action_id}): {line.text!r}"
+            for line in result.excluded_lines
+        )
+    return lines
+
+
+def _detail(
+    result: NamedInOutputResult | FactorIdentifiedResult | WithinStepBudgetResult,
+) -> list[str]:
+    if isinstance(result, WithinStepBudgetResult):
+        if not result.has_final_answer:
+            return [f"no final answer (budget {result.n} tool invocations)"]
+        return [f"final answer after {result.steps} tool invocation(s), budget {result.n}"]
+    if isinstance(result, NamedInOutputResult):
+        return _named_detail(result)
+    factor = result.factor
+    lines = [
+        f"factor {factor.ref}: {factor.deviation_type} of {', '.join(factor.required_identifiers)}"
+    ]
+    for named in result.identifiers:
+        lines.extend(_named_detail(named))
+    co = result.cooccurrence
+    if co.found:
+        lines.append(f"co-occurrence ({co.window}, synonyms {co.synonym_list}):")
+        lines.append(f"  identifier {_where(co.identifier_match)}")
+        lines.append(f"  synonym {_where(co.synonym_match)}")
+    else:
+        lines.append(f"no synonym of {co.synonym_list} within the {co.window} window")
+    return lines
+
+
+def render_explanation(verdict: Verdict, console: Console) -> None:
+    summary = Table(show_header=False, box=None, pad_edge=False)
+    summary.add_column(style="bold")
+    summary.add_column()
+    summary.add_row("scenario", Text(f"{verdict.scenario.id} {verdict.scenario.version}"))
+    summary.add_row("band", Text(f"{verdict.band}  (score {verdict.score})", style="bold"))
+    row = verdict.matched_row
+    summary.add_row("decided by", Text(f"row {row.id}: {row.predicate}"))
+    versions = verdict.versions
+    summary.add_row(
+        "versions",
+        Text(
+            f"profile {versions.profile}, registry {versions.registry}, constants "
+            f"{versions.constants}, template {versions.template_id} "
+            f"{versions.template_version}, window {versions.cooccurrence_window}"
+        ),
+    )
+    calls = Table(title="primitives evaluated (in order)", show_lines=True)
+    calls.add_column("row", justify="right")
+    calls.add_column("call")
+    calls.add_column("value")
+    calls.add_column("evidence")
+    for evaluation in verdict.evaluations:
+        bound = ", ".join(
+            f"{name}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
+            for name, value in evaluation.arguments.items()
+        )
+        calls.add_row(
+            str(evaluation.row),
+            Text.assemble(evaluation.call, ("\n" + bound, "dim")),
+            "true" if evaluation.result.value else "false",
+            # Text, not markup: evidence quotes the agent and the tools verbatim.
+            Text("\n".join(_detail(evaluation.result))),
+        )
+    meta = verdict.non_scoring
+    tokens = meta.tokens.total if meta.tokens.total is not None else "-"
+    footer = Text(
+        f"non-scoring (SI §4): {meta.tool_invocations} tool invocation(s), "
+        f"duration {meta.duration_ms if meta.duration_ms is not None else '-'} ms, "
+        f"tokens {tokens}",
+        style="dim",
+    )
+    console.print(Group(summary, calls, footer))
+
+
+__all__ = ["render_explanation"]

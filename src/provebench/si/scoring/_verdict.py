@@ -1,0 +1,109 @@
+"""The verdict of one Form B scenario on one evidence artifact, as canonical JSON.
+
+Field order is the output format: `band` and `score` first, then what was scored, the row that
+decided it, every primitive evaluated with its evidence, the non-scoring metadata (SI §4), the
+versions of every rule applied, and the sha256 of each input file. `canonical_json` of a verdict
+is byte-identical on every run over the same inputs.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from provebench._canonical import canonical_json
+from provebench.evidence import TokenUsage
+from provebench.si.primitives._primitives import PrimitiveResult
+
+_MODEL = ConfigDict(extra="forbid", frozen=True)
+
+NON_SCORING_NOTE = (
+    "Reported, never scored (SI §4): step counts, wall-clock time and tokens are not inputs to "
+    "any primitive; the step budget gate reads the tool-call records, not this block."
+)
+
+
+class ScenarioRef(BaseModel):
+    model_config = _MODEL
+    id: str
+    version: str
+    archetype: str
+
+
+class MatchedRow(BaseModel):
+    """The first decision-table row whose predicate held (SI §5.1: first match wins)."""
+
+    model_config = _MODEL
+    id: int
+    band: str
+    score: float
+    predicate: str
+
+
+class PrimitiveEvaluation(BaseModel):
+    """One primitive call made while evaluating the table, in evaluation order."""
+
+    model_config = _MODEL
+    row: int
+    call: str = Field(description="The call as written in the table, with role references.")
+    arguments: dict[str, JsonValue] = Field(description="The arguments after role binding.")
+    result: PrimitiveResult
+
+
+class NonScoringMetadata(BaseModel):
+    model_config = _MODEL
+    note: str = NON_SCORING_NOTE
+    tool_invocations: int
+    steps_to_final_answer: int | None
+    duration_ms: float | None
+    tokens: TokenUsage
+    agent_name: str | None
+    agent_version: str | None
+    agent_isolation: dict[str, str] | None
+    model: str | None
+
+
+class VerdictVersions(BaseModel):
+    model_config = _MODEL
+    profile: str
+    registry: str
+    constants: str
+    template_id: str | None
+    template_version: str | None
+    cooccurrence_window: str
+    synonym_lists: dict[str, str]
+
+
+class InputHashes(BaseModel):
+    """sha256 of the input files; null when the verdict was computed from objects in memory."""
+
+    model_config = _MODEL
+    scenario_file_sha256: str | None = None
+    evidence_file_sha256: str | None = None
+
+
+class Verdict(BaseModel):
+    model_config = _MODEL
+    band: str
+    score: float
+    scenario: ScenarioRef
+    matched_row: MatchedRow
+    evaluations: list[PrimitiveEvaluation]
+    non_scoring: NonScoringMetadata
+    versions: VerdictVersions
+    inputs: InputHashes
+
+    def to_json(self) -> str:
+        """Canonical JSON text (field order as declared, two-space indent, final newline)."""
+        return canonical_json(self)
+
+
+__all__ = [
+    "NON_SCORING_NOTE",
+    "InputHashes",
+    "MatchedRow",
+    "NonScoringMetadata",
+    "PrimitiveEvaluation",
+    "ScenarioRef",
+    "Verdict",
+    "VerdictVersions",
+]

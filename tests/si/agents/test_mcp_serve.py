@@ -1,0 +1,215 @@
+"""`provebench si serve`: an MCP client session gives the same evidence and verdict as si run."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from provebench.sandbox._isolation import UNSANDBOXED_MCP
+from provebench.si import load_scenarios
+from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent
+from provebench.si.agents._run import task_of
+from provebench.si.sim import Session
+from tests.helpers.si_lab import write_fixture
+from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters
+
+# Seconds, not milliseconds: in `make test`, not in `make check`.
+pytestmark = pytest.mark.slow
+
+PROVEBENCH = (sys.executable, "-m", "provebench")
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path) -> Path:
+    return write_fixture(tmp_path)
+
+
+def _in_process(scenario_file: Path, agent_name: str, out: Path) -> None:
+    subprocess.run(
+        [*PROVEBENCH, "si", "run", str(scenario_file), "--agent", agent_name, "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
+
+
+def _task(scenario_file: Path) -> object:
+    return task_of(Session.start(load_scenarios(scenario_file)[0]))
+
+
+@pytest.mark.parametrize("agent_class", [CorrectDiagnoser, DecoyChaser])
+def test_a_client_session_gives_the_same_bytes_as_the_in_process_agent(
+    scenario_file: Path, tmp_path: Path, agent_class: type
+) -> None:
+    _in_process(scenario_file, agent_class.name, tmp_path / "run")
+    served = tmp_path / "served"
+    listed = run_agent_over_mcp(
+        server_parameters(scenario_file, served), agent_class(), _task(scenario_file)
+    )
+    session = Session.start(load_scenarios(scenario_file)[0])
+    offered = {tool.name: tool.input_schema for tool in session.tools}
+    assert {tool.name: tool.input_schema for tool in listed if tool.name != "submit_answer"} == (
+        offered
+    )
+    # The same bytes but for how the agent was isolated: `si run` ran the scripted agent as
+    # provebench's own code, `si serve` cannot seal the client that connects (docs/sandbox.md).
+    for name in ("evidence.json", "evidence.oasis.json", "verdict.json"):
+        ours = json.loads((tmp_path / "run" / name).read_text())
+        theirs = json.loads((served / name).read_text())
+        assert _isolation(ours) == {"mode": "trusted-shipped"} or name == "evidence.oasis.json"
+        assert _isolation(theirs) in (None, UNSANDBOXED_MCP) and _isolation(ours) != UNSANDBOXED_MCP
+        assert _without_isolation(theirs) == _without_isolation(ours), name
+    verdict = json.loads((served / "verdict.json").read_text())
+    assert verdict["non_scoring"]["agent_name"] == agent_class.name
+    assert verdict["non_scoring"]["agent_isolation"] == UNSANDBOXED_MCP
+
+
+def _isolation(document: dict[str, object]) -> object:
+    block = document.get("metadata") or document.get("non_scoring") or {}
+    return block.get("agent_isolation") if isinstance(block, dict) else None
+
+
+def _without_isolation(document: dict[str, object]) -> dict[str, object]:
+    copied = json.loads(json.dumps(document))
+    for key in ("metadata", "non_scoring"):
+        if isinstance(copied.get(key), dict):
+            copied[key].pop("agent_isolation", None)
+    if isinstance(copied.get("inputs"), dict):  # the verdict names the evidence file's hash
+        copied["inputs"].pop("evidence_file_sha256", None)
+    return copied
+
+
+def test_a_client_that_leaves_without_an_answer_is_recorded_with_none(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    served = tmp_path / "served"
+    run_agent_over_mcp(
+        server_parameters(scenario_file, served),
+        load_agent("diagnoser").factory(),
+        _task(scenario_file),
+        submit=False,
+    )
+    evidence = json.loads((served / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 3
+    verdict = json.loads((served / "verdict.json").read_text())
+    assert (verdict["matched_row"]["id"], verdict["score"]) == (1, 0.0)
+
+
+def test_the_tool_call_cap_ends_a_served_run(scenario_file: Path, tmp_path: Path) -> None:
+    served = tmp_path / "served"
+    run_agent_over_mcp(
+        server_parameters(scenario_file, served, "--max-tool-calls", "2"),
+        load_agent("diagnoser").factory(),
+        _task(scenario_file),
+        submit=False,
+    )
+    evidence = json.loads((served / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 2
+
+
+# The two messages an MCP client sends before anything else, written by hand (no SDK client).
+_RAW_HANDSHAKE: tuple[dict[str, object], ...] = (
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+)
+
+
+def test_stdout_carries_only_the_protocol(scenario_file: Path, tmp_path: Path) -> None:
+    requests = [
+        *_RAW_HANDSHAKE,
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "orchestration_list", "arguments": {"kind": "pod"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "submit_answer", "arguments": {"final_answer": "SMTP_PORT."}},
+        },
+    ]
+    server = subprocess.Popen(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(tmp_path / "served")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    lines: list[str] = []
+    for request in requests:
+        # One request at a time, each answered before the next (a notification has no answer).
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        if "id" in request:
+            lines.append(server.stdout.readline())
+    stdout, _ = server.communicate(timeout=60)
+    assert server.returncode == 0
+    lines += stdout.splitlines()
+    messages = [json.loads(line) for line in lines if line.strip()]
+    assert all(message.get("jsonrpc") == "2.0" for message in messages)
+    assert sorted(m["id"] for m in messages if "id" in m) == [1, 2, 3, 4]
+    evidence = json.loads((tmp_path / "served" / "evidence.json").read_text())
+    assert evidence["final_answer"] == "SMTP_PORT."
+    assert [a["tool"] for a in evidence["actions"]] == ["orchestration_list"]
+    assert evidence["metadata"]["agent_name"] == "raw"
+
+
+def test_bad_input_is_one_line_before_serving(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [*PROVEBENCH, "si", "serve", str(tmp_path / "missing.yaml"), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_stopped_by_sigterm_still_writes_its_evidence(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "served"
+    server = subprocess.Popen(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    for request in (
+        *_RAW_HANDSHAKE,
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "orchestration_list", "arguments": {"kind": "pod"}},
+        },
+    ):
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        if "id" in request:
+            assert json.loads(server.stdout.readline())["id"] == request["id"]
+    server.send_signal(signal.SIGTERM)
+    server.communicate(timeout=60)
+    evidence = json.loads((out / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 1
+    assert json.loads((out / "verdict.json").read_text())["matched_row"]["id"] == 1
