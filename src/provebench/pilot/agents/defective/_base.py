@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
+from provebench.pilot.agents._retry import RetryStats, with_retry
 from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
@@ -29,8 +30,12 @@ from provebench.pilot.rules._decide import decide_row
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
-MAX_ATTEMPTS = 6
 MAX_PASSES = 8
+# Answered before an append takes effect, or maybe after it (docs/pilot-lab.md): the reference
+# importer's split, which the correct baseline shares.
+NOT_APPLIED: tuple[type[TemporaryApiError], ...] = (RateLimited, ServiceUnavailable)
+IN_DOUBT: tuple[type[TemporaryApiError], ...] = (ServerError, ApiTimeout)
+_Errors = tuple[type[TemporaryApiError], ...]
 STATE_FILE = "defective_state.json"
 
 Row = dict[str, str]
@@ -42,15 +47,23 @@ def order_key(row: Row) -> OrderKey:
 
 
 def retried(ctx: CycleContext, call: Any) -> Any:
-    """`call()` retried on temporary errors (reads only: safe to repeat)."""
-    for attempt in range(1, MAX_ATTEMPTS + 1):
-        try:
-            return call()
-        except TemporaryApiError:
-            if attempt == MAX_ATTEMPTS:
-                raise
-            ctx.clock.sleep(0.5 * attempt)
-    raise AssertionError("unreachable")
+    """`call()` retried on temporary errors (reads only: safe to repeat), with the reference
+    importer's one retry policy (`agents/_retry.py`)."""
+    return with_retry(ctx, RetryStats(), call)
+
+
+def append_retried(ctx: CycleContext, batch: list[Row], retry_on: _Errors = NOT_APPLIED) -> None:
+    """One append with the one retry policy: `retry_on` errors retried, any other temporary
+    error raised at once (the correct importer never repeats an append that may have taken
+    effect; an attack that does passes every temporary error)."""
+    in_doubt = tuple(error for error in IN_DOUBT if error not in retry_on)
+    with_retry(
+        ctx,
+        RetryStats(),
+        partial(ctx.sheets.append_rows, batch),
+        retry_on=retry_on,
+        in_doubt=in_doubt,
+    )
 
 
 class CorrectImporter:
@@ -146,25 +159,21 @@ class CorrectImporter:
 
     def append_batch(self, batch: list[Row]) -> bool:
         ctx = self.ctx
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            try:
-                ctx.sheets.append_rows(batch)
-                return True
-            except (RateLimited, ServiceUnavailable) as error:  # answered before any effect
-                if attempt == MAX_ATTEMPTS:
-                    self.gave_up = True
-                    ctx.diagnostics.error(
-                        "append_failed",
-                        str(error),
-                        call=error.call,
-                        file_ids=[row["file_id"] for row in batch],
-                    )
-                    return False
-                ctx.clock.sleep(0.5 * attempt)
-            except (ServerError, ApiTimeout) as error:  # maybe applied: the next cycle settles it
-                self.in_doubt(batch, error)
-                return False
-        return False
+        try:
+            append_retried(ctx, batch)
+        except NOT_APPLIED as error:  # answered before any effect, every attempt
+            self.gave_up = True
+            ctx.diagnostics.error(
+                "append_failed",
+                str(error),
+                call=error.call,
+                file_ids=[row["file_id"] for row in batch],
+            )
+            return False
+        except IN_DOUBT as error:  # maybe applied: the next cycle settles it
+            self.in_doubt(batch, error)
+            return False
+        return True
 
     def in_doubt(self, batch: list[Row], error: Exception) -> None:
         """Report the append by its call and its rows' file_ids (agent contract, rule 8)."""
@@ -234,4 +243,13 @@ def _save_state(ctx: CycleContext, state: dict[str, Any]) -> None:
     write_atomic(ctx.work_dir / STATE_FILE, compact_json(state))
 
 
-__all__ = ["COLUMNS", "CorrectImporter", "Row", "order_key", "retried"]
+__all__ = [
+    "COLUMNS",
+    "IN_DOUBT",
+    "NOT_APPLIED",
+    "CorrectImporter",
+    "Row",
+    "append_retried",
+    "order_key",
+    "retried",
+]

@@ -15,15 +15,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from provebench._canonical import sha256_file, write_atomic
-from provebench.pilot.agents.defective._base import COLUMNS, MAX_ATTEMPTS, CorrectImporter, Row
+from provebench.pilot.agents.defective._base import (
+    COLUMNS,
+    IN_DOUBT,
+    NOT_APPLIED,
+    CorrectImporter,
+    Row,
+    append_retried,
+)
 from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
 from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
 from provebench.pilot.lab import (
-    ApiTimeout,
     CycleContext,
-    RateLimited,
-    ServerError,
-    ServiceUnavailable,
     TemporaryApiError,
 )
 from provebench.pilot.record._rundir import LEDGER_FILE
@@ -88,17 +91,12 @@ class RetriesInDoubtAppend(CorrectImporter):
     name: ClassVar[str] = "retries-in-doubt-append"
 
     def append_batch(self, batch: list[Row]) -> bool:
-        ctx = self.ctx
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            try:
-                ctx.sheets.append_rows(batch)
-                return True
-            except (RateLimited, ServiceUnavailable, ServerError, ApiTimeout) as error:
-                if attempt == MAX_ATTEMPTS:
-                    ctx.diagnostics.error("append_failed", str(error))
-                    return False
-                ctx.clock.sleep(0.5 * attempt)
-        return False
+        try:  # the defect: every temporary error retried, the in-doubt ones included
+            append_retried(self.ctx, batch, retry_on=(*NOT_APPLIED, *IN_DOUBT))
+        except TemporaryApiError as error:
+            self.ctx.diagnostics.error("append_failed", str(error))
+            return False
+        return True
 
 
 class ReportsOnlySuccessfulCycles(CorrectImporter):
@@ -118,20 +116,13 @@ class ReportsOnlySuccessfulCycles(CorrectImporter):
         self.pending_refusals.append((file.file_id, reason_code))
 
     def append_batch(self, batch: list[Row]) -> bool:
-        ctx = self.ctx
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            try:
-                ctx.sheets.append_rows(batch)
-                self.imported += len(batch)
-                return True
-            except (RateLimited, ServiceUnavailable):
-                if attempt == MAX_ATTEMPTS:
-                    break
-                ctx.clock.sleep(0.5 * attempt)
-            except TemporaryApiError:
-                break
-        self.failures += 1  # kept out of the report
-        return False
+        try:
+            append_retried(self.ctx, batch)
+        except TemporaryApiError:
+            self.failures += 1  # kept out of the report
+            return False
+        self.imported += len(batch)
+        return True
 
     def _finish(self) -> None:
         if self.failures == 0:
