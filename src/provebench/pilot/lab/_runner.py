@@ -25,6 +25,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -387,6 +388,21 @@ def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:
     return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir), "laboratory-key": key_dir()}
 
 
+@contextmanager
+def _collection_off_while_the_heap_grows() -> Iterator[None]:
+    """Automatic collection off while cycles run: the heap only grows (the Drive, the cycle's
+    record), so allocation-triggered passes would rescan live objects again and again; the
+    cycle's own cyclic garbage is collected explicitly at the end of each cycle instead, and the
+    survivors frozen (`_run_cycles`). `execute_run` unfreezes them at the end."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _run_cycles(
     corpus: LabCorpus,
     agent: LoadedAgent,
@@ -398,85 +414,61 @@ def _run_cycles(
     progress: RunProgress | None,
     cycle_timeout_sec: float | None,
 ) -> None:
-    # Automatic collection is off while cycles run: the heap only grows (the Drive, the cycle's
-    # record), so allocation-triggered passes would rescan live objects again and again; the
-    # cycle's own cyclic garbage is collected explicitly at the end of each cycle instead.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        _run_cycles_collected(
-            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
-        )
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _run_cycles_collected(
-    corpus: LabCorpus,
-    agent: LoadedAgent,
-    identity: dict[str, Any],
-    rundir: RunDir,
-    ledger: Ledger,
-    state: _ReplayState,
-    crash: _CrashPlan,
-    progress: RunProgress | None,
-    cycle_timeout_sec: float | None,
-) -> None:
     drive = DriveState()
-    for cycle, events in corpus.iter_cycles():
-        if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
-            plan = apply_cycle_events(drive, cycle, events)
-            for _, file in plan.mid_scan:
-                drive.add(file)
-            drive.settle()
-            continue
-        preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
-        outcome = run_cycle(
-            cycle=cycle,
-            events=events,
-            drive=drive,
-            schema=SCHEMA,
-            status_value=IMPORTED_STATUS,
-            confirmed_ids=state.confirmed_ids,
-            register_rows=state.register_rows,
-            register_sha256=state.register_sha256,
-            importer_factory=agent.factory,
-            work_dir=rundir.work_dir,
-            describe_file=describe_file,
-            preamble=preamble,
-            on_call=crash.call_hook(cycle),
-            timeout_sec=cycle_timeout_sec,
-        )
-        crash.at("before_commit", cycle)
-        ledger.append_batch(outcome.entries)
-        crash.at("after_commit", cycle)
-        state.committed = cycle
-        confirmed_now = outcome.confirmed_ids
-        state.register_rows = outcome.register_rows
-        state.register_sha256 = outcome.register_sha256
-        if outcome.agent_error is not None:
-            state.note_agent_error(outcome.agent_error)
-        rundir.snapshot_work(cycle + 1)
-        crash.at("after_snapshot", cycle)
-        if progress is not None:
-            # An importer that crashed is an error too: a run of crashing cycles must not look
-            # clean in the progress (the lab answered it no error, it simply failed).
-            failed = int(outcome.agent_error is not None)
-            progress.cycle_done(cycle, len(events), outcome.errors + failed)
-        # The committed record and the applied events are not needed by the next cycle: free
-        # them now rather than when the next cycle rebinds the names (peak memory).
-        del outcome, events
-        # The Drive only grows: collect this cycle's garbage, then move the survivors out of the
-        # collector's sight, so later collections scan new objects only (linear, not quadratic,
-        # in the Drive's size). `execute_run` unfreezes them at the end.
-        gc.collect()
-        # The confirmed ids grow with every cycle, and a set cannot grow in place behind the
-        # importer's frozenset: made after the collection, the new one is frozen at once
-        # instead of being looked through whole by it (nothing reads it before the next cycle).
-        state.confirmed_ids = state.confirmed_ids.union(confirmed_now)
-        del confirmed_now
-        gc.freeze()
+    with _collection_off_while_the_heap_grows():
+        for cycle, events in corpus.iter_cycles():
+            if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
+                plan = apply_cycle_events(drive, cycle, events)
+                for _, file in plan.mid_scan:
+                    drive.add(file)
+                drive.settle()
+                continue
+            preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
+            outcome = run_cycle(
+                cycle=cycle,
+                events=events,
+                drive=drive,
+                schema=SCHEMA,
+                status_value=IMPORTED_STATUS,
+                confirmed_ids=state.confirmed_ids,
+                register_rows=state.register_rows,
+                register_sha256=state.register_sha256,
+                importer_factory=agent.factory,
+                work_dir=rundir.work_dir,
+                describe_file=describe_file,
+                preamble=preamble,
+                on_call=crash.call_hook(cycle),
+                timeout_sec=cycle_timeout_sec,
+            )
+            crash.at("before_commit", cycle)
+            ledger.append_batch(outcome.entries)
+            crash.at("after_commit", cycle)
+            state.committed = cycle
+            confirmed_now = outcome.confirmed_ids
+            state.register_rows = outcome.register_rows
+            state.register_sha256 = outcome.register_sha256
+            if outcome.agent_error is not None:
+                state.note_agent_error(outcome.agent_error)
+            rundir.snapshot_work(cycle + 1)
+            crash.at("after_snapshot", cycle)
+            if progress is not None:
+                # An importer that crashed is an error too: a run of crashing cycles must not look
+                # clean in the progress (the lab answered it no error, it simply failed).
+                failed = int(outcome.agent_error is not None)
+                progress.cycle_done(cycle, len(events), outcome.errors + failed)
+            # The committed record and the applied events are not needed by the next cycle: free
+            # them now rather than when the next cycle rebinds the names (peak memory).
+            del outcome, events
+            # The Drive only grows: collect this cycle's garbage, then move the survivors out of the
+            # collector's sight, so later collections scan new objects only (linear, not quadratic,
+            # in the Drive's size). `execute_run` unfreezes them at the end.
+            gc.collect()
+            # The confirmed ids grow with every cycle, and a set cannot grow in place behind the
+            # importer's frozenset: made after the collection, the new one is frozen at once
+            # instead of being looked through whole by it (nothing reads it before the next cycle).
+            state.confirmed_ids = state.confirmed_ids.union(confirmed_now)
+            del confirmed_now
+            gc.freeze()
     state.confirmed_ids = frozenset()
 
 
