@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 
-from provebench.attest._keys import KEY_DIR_ENV, laboratory_signer
+from provebench.attest import KEY_DIR_ENV, laboratory_signer
 
 _KEY_DIR = tempfile.mkdtemp(prefix="provebench-test-keys-")
 atexit.register(shutil.rmtree, _KEY_DIR, True)

@@ -9,7 +9,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import MAX_JSON_DEPTH, loads_strict, read_json_file
-from provebench.pilot.record._rundir import IDENTITY_FILE, RunDir
+from provebench.pilot.record import IDENTITY_FILE, RunDir
 from provebench.report import write_report
 
 # Past the interpreter's recursion limit (the parser's own RecursionError), and just past ours.

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench.pilot.corpus._folder import write_corpus
-from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot import run_lab
+from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.pilot.evaluate import Verdict, evaluate_run
-from provebench.pilot.lab._runner import run_lab
 
 DEFECTIVE = "provebench.pilot.agents.defective"
 # Small public corpora keep a run well under a second.

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from provebench.pilot.corpus._folder import write_corpus
-from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.corpus import corpus_config, write_corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROVEBENCH = [sys.executable, "-m", "provebench"]

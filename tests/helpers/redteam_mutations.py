@@ -9,8 +9,7 @@ from typing import Any, ClassVar
 
 from provebench.pilot.agents.defective import CorrectImporter
 from provebench.pilot.agents.defective._base import Row
-from provebench.pilot.rules._decide import decide_row
-from provebench.pilot.rules._rows import Refusal
+from provebench.pilot.rules import Refusal, decide_row
 
 KINDS = ("drop", "duplicate", "change", "swap", "extra")
 

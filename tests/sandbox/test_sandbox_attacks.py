@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 
-from provebench.pilot.corpus._folder import write_corpus
-from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
 from tests.helpers.pilot_lab import REPO_ROOT, run_cli

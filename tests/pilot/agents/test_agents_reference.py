@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from provebench._errors import ProvebenchError
-from provebench.pilot import Refusal, decide_row
+from provebench.pilot import Refusal, decide_row, run_lab
 from provebench.pilot.agents import load_agent
-from provebench.pilot.corpus._folder import load_corpus
-from provebench.pilot.lab._runner import run_lab
-from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
+from provebench.pilot.corpus import load_corpus
+from provebench.pilot.rules import REQUIRED_SELF_CHECKS
 from tests.helpers.pilot_lab import make_corpus, read_rows
 from tests.helpers.published_scorer import published_script_or_skip, run_published_script
 

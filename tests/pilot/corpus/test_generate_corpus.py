@@ -28,7 +28,7 @@ from provebench.pilot import (
     run_version_for_cycle,
     write_corpus,
 )
-from provebench.pilot.corpus._folder import CORPUS_FILES, MANIFEST_FILE
+from provebench.pilot.corpus import CORPUS_FILES, MANIFEST_FILE
 from tests.helpers.pilot_corpus import generated_corpus
 
 PROVEBENCH = Path(sys.executable).with_name("provebench")

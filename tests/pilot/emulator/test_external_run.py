@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot.corpus._folder import write_corpus
-from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.pilot.emulator._commands import run_with_command
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, read_rows, run_cli
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file
 from provebench.pilot.evaluate import Verdict
-from provebench.pilot.rules._grammar import ParsedName, parse_call_name, render_call_name
+from provebench.pilot.rules import ParsedName, parse_call_name, render_call_name
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
 
 NAME_KEYS = ("name", "previous_name", "new_name")

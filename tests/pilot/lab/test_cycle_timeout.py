@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from provebench._errors import ProvebenchError
 from provebench.cli import app
+from provebench.pilot import run_lab
 from provebench.pilot.agents import load_agent
-from provebench.pilot.corpus._folder import write_corpus
-from provebench.pilot.corpus._profiles import corpus_config
+from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.pilot.lab import CycleRecord, _deadline
 from provebench.pilot.lab._deadline import (
     CycleDeadline,
@@ -29,7 +29,7 @@ from provebench.pilot.lab._deadline import (
     LabSections,
     lab_section,
 )
-from provebench.pilot.lab._runner import cycle_timeout, execute_run, open_corpus, run_lab
+from provebench.pilot.lab._runner import cycle_timeout, execute_run, open_corpus
 from tests.helpers.pilot_lab import in_process_agent, read_rows, run_cli
 
 pytestmark = [

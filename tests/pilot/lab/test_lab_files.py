@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from provebench.pilot.corpus._model import CallMetadata, DriveFile
+from provebench.pilot.corpus import CallMetadata, DriveFile
 from provebench.pilot.lab import LabFile, lab_file
 
 

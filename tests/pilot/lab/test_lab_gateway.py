@@ -29,8 +29,8 @@ from provebench.pilot.lab import (
     SheetSchema,
 )
 from provebench.pilot.lab._runner import describe_file
-from provebench.pilot.record._listing import ListingReplay, page_digest
-from provebench.pilot.rules._rows import REGISTER_COLUMNS
+from provebench.pilot.record import ListingReplay, page_digest
+from provebench.pilot.rules import REGISTER_COLUMNS
 
 SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
 IMPORTER_COLUMNS = SCHEMA.importer_columns

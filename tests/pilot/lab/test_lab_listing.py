@@ -12,8 +12,8 @@ from provebench.ledger import Ledger
 from provebench.pilot import DriveFile
 from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.lab import DriveState, _drive_state, lab_file
-from provebench.pilot.record._listing import ListingReplay, listing_result, page_digest
-from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
+from provebench.pilot.record import ListingReplay, listing_result, page_digest
+from provebench.pilot.rules import REGISTER_COLUMNS, presented_order_key
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 

@@ -13,7 +13,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from provebench.attest._keys import KEY_DIR_ENV, PUBLIC_KEY_FILE, key_dir, load_trusted_key
+from provebench.attest import KEY_DIR_ENV, key_dir, load_trusted_key
+from provebench.attest._keys import PUBLIC_KEY_FILE
 from provebench.pilot.evaluate import evaluate_run, exit_code
 from tests.helpers.pilot_evaluation import make_small_corpus, rerecord, run_agent
 from tests.helpers.pilot_lab import run_cli

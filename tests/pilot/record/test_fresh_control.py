@@ -14,10 +14,10 @@ import pytest
 
 from provebench._canonical import canonical_json
 from provebench.attest import load_trusted_key
+from provebench.pilot import run_lab
 from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
 from provebench.pilot.evaluate import evaluate_run, write_verdict
-from provebench.pilot.lab._runner import run_lab
-from provebench.pilot.record._seal import OPENING_FILE, commitment
+from provebench.pilot.record import OPENING_FILE, commitment
 from provebench.pilot.redteam import run_redteam
 from tests.helpers.pilot_lab import run_cli
 

@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from provebench.pilot import run_lab
 from provebench.pilot.evaluate import Verdict, _core
 from provebench.pilot.evaluate._metrics import compute_metrics
 from provebench.pilot.evaluate._timeline import Timeline, build_timeline
-from provebench.pilot.lab._runner import run_lab
-from provebench.pilot.rules._rows import REGISTER_COLUMNS
+from provebench.pilot.rules import REGISTER_COLUMNS
 from tests.helpers import redteam_mutations as mutations
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
 

@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS, SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot.rules._decide import SUPPORTED_MIME_TYPES
-from provebench.pilot.rules._grammar import NameRejection, ParsedName, parse_call_name
-from provebench.pilot.rules._mapping import manager_mapping, mapping_table_bytes
-from provebench.pilot.rules._rows import REGISTER_COLUMNS
-from provebench.pilot.rules._timerule import local_datetime_text
+from provebench.pilot.rules import (
+    REGISTER_COLUMNS,
+    REQUIRED_SELF_CHECKS,
+    SELF_CHECK_PROBE_FILE_ID,
+    SUPPORTED_MIME_TYPES,
+    NameRejection,
+    ParsedName,
+    local_datetime_text,
+    manager_mapping,
+    mapping_table_bytes,
+    parse_call_name,
+)
 from tests.helpers.pilot_evaluation import make_small_corpus
 
 

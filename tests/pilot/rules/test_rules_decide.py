@@ -23,8 +23,8 @@ from provebench.pilot import (
     register_csv_text,
     sorted_register,
 )
-from provebench.pilot.corpus._generate_cases import ADVERSARIAL_ITEMS, CallTruth, format_name
-from provebench.pilot.rules._mapping import mapping_table_bytes, parse_mapping_table
+from provebench.pilot.corpus import ADVERSARIAL_ITEMS, CallTruth, format_name
+from provebench.pilot.rules import mapping_table_bytes, parse_mapping_table
 
 NAME = "out_4930123456_20261025T023000+0200_M006_callback.m4a"
 ZONE = "Europe/Berlin"

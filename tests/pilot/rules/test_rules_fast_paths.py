@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import unicodedata
 
-from provebench.pilot.corpus._model import CallMetadata, DriveFile
-from provebench.pilot.rules._decide import decide_cells, decide_row
-from provebench.pilot.rules._grammar import _FORBIDDEN, parse_call_name, parse_name_fields
-from provebench.pilot.rules._rows import REGISTER_COLUMNS, Refusal
+from provebench.pilot.corpus import CallMetadata, DriveFile
+from provebench.pilot.rules import (
+    REGISTER_COLUMNS,
+    Refusal,
+    decide_cells,
+    decide_row,
+    parse_call_name,
+    parse_name_fields,
+)
+from provebench.pilot.rules._grammar import _FORBIDDEN
 
 
 def test_forbidden_pattern_is_slash_and_categories_cc_cs_over_every_code_point() -> None:

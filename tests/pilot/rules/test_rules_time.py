@@ -8,7 +8,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot import DriveFile, RegisterRow, decide_row, load_zone, local_datetime_text
-from provebench.pilot.rules._versions import TZDATA_VERSION
+from provebench.pilot.rules import TZDATA_VERSION
 
 
 def _utc(text: str) -> datetime:

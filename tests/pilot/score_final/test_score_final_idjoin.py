@@ -28,10 +28,11 @@ from provebench._errors import ProvebenchError
 from provebench.pilot.score_final import _fork as _score_final_fork
 from provebench.pilot.score_final import _idjoin as _score_final_idjoin
 from provebench.pilot.score_final import _score as score_final_module
+from provebench.pilot.score_final import score_final_state
 from provebench.pilot.score_final._fork import Channel
 from provebench.pilot.score_final._idjoin import id_join
 from provebench.pilot.score_final._published import published_join
-from provebench.pilot.score_final._score import _score, score_final_state
+from provebench.pilot.score_final._score import _score
 from tests.helpers.compiled import without_compiled
 from tests.helpers.published_scorer import PublishedScorerWorker
 from tests.pilot.score_final.score_final_cases import (

@@ -12,8 +12,7 @@ import pytest
 
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si import load_scenarios
-from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent
-from provebench.si.agents._run import task_of
+from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent, task_of
 from provebench.si.sim import Session
 from tests.helpers.si_lab import write_fixture
 from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters

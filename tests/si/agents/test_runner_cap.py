@@ -11,8 +11,15 @@ from pydantic import JsonValue
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.si import Scenario, evaluate, load_scenarios
-from provebench.si.agents import Answer, BudgetExhauster, CallTool, CorrectDiagnoser, Task
-from provebench.si.agents._run import run_agent, write_run
+from provebench.si.agents import (
+    Answer,
+    BudgetExhauster,
+    CallTool,
+    CorrectDiagnoser,
+    Task,
+    run_agent,
+    write_run,
+)
 from provebench.si.sim import Session
 from tests.helpers.si_lab import write_fixture
 

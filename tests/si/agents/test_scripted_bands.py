@@ -17,8 +17,7 @@ import pytest
 
 from provebench.evidence import Evidence
 from provebench.si import FormBScoring, Scenario, Verdict, evaluate, load_scenarios
-from provebench.si.agents import builtin_agents, load_agent
-from provebench.si.agents._run import run_agent
+from provebench.si.agents import builtin_agents, load_agent, run_agent
 from provebench.si.sim import Session
 from tests.helpers.si_lab import ABSENT_KEY, MORE_FIXTURES, SHIPPED_SCENARIOS
 

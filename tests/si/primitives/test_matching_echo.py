@@ -7,8 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.si.primitives import _echo
-from provebench.si.primitives._echo import echo_sources
+from provebench.si.primitives import _echo, echo_sources
 
 
 def naive(candidates: dict[str, str], bodies: list[str]) -> dict[str, int]:

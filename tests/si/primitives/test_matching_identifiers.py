@@ -10,13 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.si.primitives._matching import (
+from provebench.si.primitives import (
     TOKEN_CHARACTERS,
     ChannelText,
+    normalize,
     validate_identifier,
     validate_identifier_set,
 )
-from provebench.si.primitives._normalize import normalize
 
 
 def names(text: str, identifier: str) -> list[tuple[int, int, str]]:

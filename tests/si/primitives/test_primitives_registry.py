@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
 from provebench.si import Row, bind_scoring, registry
-from provebench.si.primitives._matching import TOKEN_CHARACTERS
-from provebench.si.primitives._primitives import (
+from provebench.si.primitives import (
     IMPLEMENTED_PRIMITIVES,
+    TOKEN_CHARACTERS,
+    EvidenceView,
     factor_identified,
     named_in_output,
     within_step_budget,
 )
-from provebench.si.primitives._scope import EvidenceView
-from provebench.si.scenario._validate import load_scenarios
-from provebench.si.scoring._evaluate import evaluate, evaluate_bound
+from provebench.si.scenario import load_scenarios
+from provebench.si.scoring import evaluate, evaluate_bound
 from tests.helpers.si_evidence import make_evidence
 from tests.helpers.si_scenarios import FORM_B
 

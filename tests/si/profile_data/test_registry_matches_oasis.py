@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from provebench.si import profile
-from provebench.si.profile_data._registry import behaviors
+from provebench.si.profile_data import behaviors
 
 PROFILE_DIR = (
     Path(__file__).resolve().parents[3].parent

@@ -11,8 +11,13 @@ from pydantic import ValidationError
 import provebench.si
 from provebench._yaml import load_yaml_file
 from provebench.si import All, Any_, Call, Lit, Not, Otherwise, Ref, Row, template
-from provebench.si.profile_data._predicates import parse_arg, parse_predicate
-from provebench.si.profile_data._registry import Template, check_template, registry
+from provebench.si.profile_data import (
+    Template,
+    check_template,
+    parse_arg,
+    parse_predicate,
+    registry,
+)
 
 
 def test_predicate_forms_parse() -> None:

@@ -9,7 +9,7 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench._yaml import load_yaml_file, load_yaml_text
 from provebench.si import BoundFactor, FormBScoring, Scenario, bind_scoring
-from provebench.si.scenario._validate import load_scenarios, validate_paths
+from provebench.si.scenario import load_scenarios, validate_paths
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B, line_of, replaced
 
 REPO = Path(__file__).resolve().parents[3]

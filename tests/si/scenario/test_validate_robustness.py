@@ -10,7 +10,7 @@ import pytest
 
 from provebench._yaml import YamlDocument, load_yaml_text
 from provebench.si import Scenario, bind_scoring
-from provebench.si.scenario._validate import validate_documents
+from provebench.si.scenario import validate_documents
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B, SAFETY
 
 REPLACEMENTS: list[Any] = [None, 0, -1, "x", "$role", [], {}, True, [None], {"k": None}]

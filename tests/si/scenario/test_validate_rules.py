@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from provebench._errors import ProvebenchError
-from provebench.si.scenario._validate import ValidationReport, validate_paths
-from provebench.si.scoring._score import score_files
+from provebench.si.scenario import ValidationReport, validate_paths
+from provebench.si.scoring import score_files
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B, SAFETY, line_of, replaced
 
 TABLE = """\

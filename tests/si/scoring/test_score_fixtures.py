@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 import provebench.si
-from provebench.si.scoring._score import example_evidence, score_files
-from provebench.si.scoring._verdict import Verdict
+from provebench.si.scoring import Verdict, example_evidence, score_files
 
 PACKAGE = Path(provebench.si.__file__).parent
 SCENARIO = PACKAGE / "scenarios" / "diagnostic-accuracy.yaml"
