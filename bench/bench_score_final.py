@@ -3,22 +3,20 @@
 Generates an expected register of N rows (default 1,000,000; `--quick`: 50,000) with the pilot's
 register columns, and six candidates: `pass` (the same bytes, what a correct importer confirms),
 `defects` (1% of rows with a changed field, 0.1% missing, 0.1% extra, 0.05% swapped with their
-neighbour, 0.02% imported twice), `changed` (in order, every row's duration changed: a field
-wrong in every row, as a wrong time rule gives), `shuffled` (the expected rows in a random order:
-the case for which the scorer leaves its lockstep pass for a keyed join), `shuffled-changed`
-(the same order, every row's duration changed: every id is paired by id and compared field by
-field) and `shuffled-defects` (the `defects` candidate in a random order: repeated ids in a
-keyed join). About 1% of manager names hold a comma, so those rows are quoted. Each scenario
-runs the published script (extracted from the seed, never stored here) and our console script as
-fresh child processes (and, to separate the CLI's start-up, the scorer function alone in a child
-that reports its import and scoring CPU time, and the CPU time and peak RSS of the child it forks
-to join in two processes), their runs interleaved round by round; wall time, CPU time (children
-included) and peak RSS come from `os.wait4`. Reported: best wall and CPU of each, every run's
-figures, and the memory of the scorer as the sum of its two processes' peaks. The data is
-generated in a separate process, so that the measured processes do not inherit this one's peak
-RSS. The package's bytecode is compiled first, as installing it does. The outputs must be
-byte-identical. Figures go to `bench/out/score_final.json`; the exit
-status is 1 when any output differs.
+neighbour, 0.02% imported twice), `changed` (in order, every row's duration changed: a field wrong
+in every row, as a wrong time rule gives), `shuffled` (the expected rows in a random order),
+`shuffled-changed` (the same order, every row's duration changed: every row compared field by field)
+and `shuffled-defects` (the `defects` candidate in a random order: repeated ids). About 1% of
+manager names hold a comma, so those rows are quoted. Each scenario runs the published script
+(extracted from the seed, never stored here) and our console script as fresh child processes (and,
+to separate the CLI's start-up, the scorer function alone in a child that reports its import and
+scoring CPU time, and the CPU time and peak RSS of the child it forks to join in two processes),
+their runs interleaved round by round; wall time, CPU time (children included) and peak RSS come
+from `os.wait4`. Reported: best wall and CPU of each, every run's figures, and the memory of the
+scorer as the sum of its two processes' peaks. The data is generated in a separate process, so that
+the measured processes do not inherit this one's peak RSS. The package's bytecode is compiled first,
+as installing it does. The outputs must be byte-identical. Figures go to
+`bench/out/score_final.json`; the exit status is 1 when any output differs.
 
     .venv/bin/python -m bench.bench_score_final [--quick] [--rows N] [--repeat K]
         [--scenarios pass,defects,changed,shuffled,shuffled-changed,shuffled-defects]
@@ -45,7 +43,7 @@ OUT_PATH = REPO_ROOT / "bench" / "out" / "score_final.json"
 COLUMNS = REGISTER_COLUMNS
 SEED = 20260302
 # The scorer without the CLI: same output on stdout, its own phases on stderr, and — when the
-# files were joined in two halves — the forked child's CPU time and peak RSS (`os.wait4`), so
+# id join ran in two processes — the forked child's CPU time and peak RSS (`os.wait4`), so
 # that memory is reported as the sum of both processes' peaks (an upper bound: pages the child
 # shares with its parent count twice).
 SCORER_ONLY = """
@@ -328,7 +326,7 @@ def main(argv: list[str]) -> int:
                     "import_cpu_seconds": round(phases[0]["import_cpu_seconds"], 3),
                     "score_cpu_seconds_this_process": round(scoring_cpu, 3),
                     "child_cpu_seconds": [round(cpu, 3) for cpu in child_cpu],
-                    "joined_in_halves": all(phase["child"] is not None for phase in phases),
+                    "two_processes": all(phase["child"] is not None for phase in phases),
                     "peak_rss_mib_both_processes": round(max(peaks), 1),
                 },
                 "memory_ratio": round(published["peak_rss_mib"] / max(peaks), 2),
@@ -397,7 +395,7 @@ def _report(results: dict[str, Any]) -> None:
             f"{'':10} scorer without the CLI: {only['cpu_seconds']:.2f}s cpu in all"
             f" ({only['import_cpu_seconds']:.2f}s imports, scoring"
             f" {only['score_cpu_seconds_this_process']:.2f}s here + child"
-            f" {only['child_cpu_seconds']}), halves {only['joined_in_halves']},"
+            f" {only['child_cpu_seconds']}), two processes {only['two_processes']},"
             f" peak RSS of both processes {only['peak_rss_mib_both_processes']:.0f} MiB"
         )
     print(f"load average at the end {results['load_average_at_end']:.1f}")

@@ -1,7 +1,7 @@
-"""The counts a keyed join of two registers leaves for `score_final_state` (pilot §7).
+"""The counts a join of two registers leaves for `score_final_state` (pilot §7).
 
-Shared by the two keyed joins of an unordered candidate: by id with the fields compared in bulk
-(`_score_final_idjoin`) and by id with row digests (`_score_final_keyed`).
+Shared by the scorer's two roads: the id join (`_idjoin`) and the published reading
+(`_published`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A forked child that scores one part of a pair of files while this process scores the other.
 
-Both joins that use a second core (`_score_final_halves`, `_score_final_idjoin`) fork once,
-after reading what the child needs (the headers), and then talk through a pair of pipes: the
+The id join (`_idjoin`), on large files with a second core, forks once, after reading what the
+child needs (the headers), and then the two talk through a pair of pipes: the
 child's messages come back as pickles, this process can answer. The child never returns: its
 work function runs, its pipes are flushed, and it leaves with `os._exit` (no `atexit`, no
 buffered output of the parent written twice). When this side has no use for the child's work

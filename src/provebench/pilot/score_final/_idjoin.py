@@ -1,14 +1,14 @@
-"""The keyed join's first road: rows paired by id, their fields compared in bulk.
+"""The id join: rows paired by id, their fields compared in bulk.
 
-A candidate in another order than the expected register — shuffled copies, or a register whose
-every row has a field changed (a wrong time zone, a duration off by one) — is read once here,
-each file in one pass, when both files are plain: one header of distinct names holding
+Every pair of plain registers is scored here — in order or not, every row equal or every row
+with a field changed (a wrong time zone, a duration off by one) — each file read in one pass.
+Plain means: one header of distinct names holding
 `file_id`, each expected record one line of exactly that width, with an id of its own. (The
-digest join, in `_score_final_keyed`, scores what this road declines.)
+published road, `_published`, scores what this road declines.)
 
 * The expected records are kept in a dict keyed by the hash of their id (an `int`: less memory
   than the id strings). Every key new as it goes in proves every id distinct (a repeated id, or
-  two ids of one hash, declines: the digest join, which compares the ids themselves, gives the
+  two ids of one hash, declines: the published road, which compares the ids themselves, gives the
   same counts).
 * Each batch of candidate records is looked up by the hashes of its ids, at C speed. A record
   equal to its expected record is that row (same id, every field equal). The others are
@@ -40,7 +40,7 @@ at a time, their cache misses side by side, and each found is marked met just af
 entry is still in the cache (`take_met`). Each answers exactly what the Python road answers, or
 declines to it.
 
-When it answers, the counts are the digest join's (`KeyedJoin`), so `score_final_state` scores
+When it answers, the counts are the published road's (`KeyedJoin`), so `score_final_state` scores
 all three roads alike; the tests hold them equal on every case. Bad input is refused by the same
 record stream (`CsvRecordStream`), the expected file first, with the same message.
 """
@@ -80,13 +80,13 @@ _MET: Final = ""
 _id_hash: Callable[[str], int] = hash
 # Below this size (either file) one process is quicker than two.
 TWO_PARTS_MIN_BYTES = 32 << 20
-# Read size: a quarter of the lockstep pass's (a batch's records are held next to the expected
-# rows, in each of two processes; measured: no slower).
+# Read size: a quarter of the record stream's default (a batch's records are held next to the
+# expected rows, in each of two processes; measured: no slower).
 _PIECE_BYTES = 1 << 20
 
 _ALL: Final = -1  # the part of one process: every id
 # Later rows of repeated candidate ids held (with their texts) before this road gives way to
-# the digest join: at most this many in a process (about 30 MiB for the pilot's register).
+# the published road: at most this many in a process (about 30 MiB for the pilot's register).
 HELD_LIMIT = 1 << 17
 # Kept expected records whose hashes are made again at once when repeats are settled.
 _SETTLE_SLICE = 1 << 14
@@ -97,7 +97,7 @@ FIRST_ROWS_KEPT = 1 << 14
 
 
 class _NotPlain(Exception):
-    """The files are not for this road: the digest join scores them."""
+    """The files are not for this road: the published road scores them."""
 
 
 def id_join(
@@ -368,7 +368,7 @@ class _IdPairing:
 
     def _hold(self, hashes: Iterable[int], records: Iterable[Record], *, expected: bool) -> None:
         """Keep a later row of an id, in file order, for `settle`; past `HELD_LIMIT` rows,
-        decline (the digest join reads repeats in rounds, without holding them)."""
+        decline (the published road scores them)."""
         held = self.held
         for file_hash, record in zip(hashes, records, strict=True):
             held.setdefault(file_hash, []).append(record)
@@ -386,7 +386,7 @@ class _IdPairing:
         differed from its expected row (or had none), and is the expected row, which was kept,
         when it did not; only when there were too many differing rows to keep is it read again
         from the candidate file (this part's rows of those ids only). Every row of one hash
-        must hold one id: two ids of one hash decline (the digest join compares the ids
+        must hold one id: two ids of one hash decline (the published road compares the ids
         themselves)."""
         if not self.held:
             return
@@ -439,7 +439,7 @@ class _IdPairing:
                     rows.setdefault(file_hash, record)
                 if len(rows) == len(wanted):
                     return rows
-        raise _NotPlain  # a file changed since it was read: the digest join reads it again
+        raise _NotPlain  # a file changed since it was read: the published road reads it again
 
     def _look_up(self, hashes: list[int]) -> list[Record | None]:
         """The expected record of each hash (None: no expected id has it), each met one marked
@@ -493,7 +493,7 @@ class _IdPairing:
             list(compress(expected, differ)), list(compress(candidate, differ))
         )
         if same_ids != changed:
-            raise _NotPlain  # two ids of one hash: the digest join compares the ids
+            raise _NotPlain  # two ids of one hash: the published road compares the ids
         self.fields_matched += matched
         if self.first_differing is not None:
             self._keep_first(list(compress(hashes, differ)), list(compress(candidate, differ)))

@@ -1,10 +1,8 @@
 """How `csv.DictReader` turns a record into a row dict, and the published field comparison.
 
-Shared by the lockstep join (`_score_final_join`), the keyed join (`_score_final_keyed`) and the
-recount of repeated ids (`_score_final_repeats`): one reading of a header (a repeated name keeps
-its LAST column, a short record gives None, a long one the extra-fields key None), one
-`cr.get(k) == v` (pilot §7 field accuracy); and the one filtered read of a file's rows by id that
-the keyed join and the recount of repeated ids share.
+Used by the id join (`_idjoin`): one reading of a header (a repeated name keeps its LAST column,
+a short record gives None, a long one the extra-fields key None) and one `cr.get(k) == v`
+(pilot §7 field accuracy), pair by pair and many pairs at once.
 """
 
 from __future__ import annotations
