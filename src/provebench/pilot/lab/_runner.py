@@ -25,12 +25,12 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from provebench._canonical import sha256_file
+from provebench._collector import paused_collection
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._keys import key_dir
@@ -388,21 +388,6 @@ def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:
     return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir), "laboratory-key": key_dir()}
 
 
-@contextmanager
-def _collection_off_while_the_heap_grows() -> Iterator[None]:
-    """Automatic collection off while cycles run: the heap only grows (the Drive, the cycle's
-    record), so allocation-triggered passes would rescan live objects again and again; the
-    cycle's own cyclic garbage is collected explicitly at the end of each cycle instead, and the
-    survivors frozen (`_run_cycles`). `execute_run` unfreezes them at the end."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _run_cycles(
     corpus: LabCorpus,
     agent: LoadedAgent,
@@ -415,7 +400,10 @@ def _run_cycles(
     cycle_timeout_sec: float | None,
 ) -> None:
     drive = DriveState()
-    with _collection_off_while_the_heap_grows():
+    # The heap only grows (the Drive, the cycle's record): the cycle's own garbage is collected
+    # explicitly at the end of each cycle instead, and the survivors frozen (below);
+    # `execute_run` unfreezes them at the end.
+    with paused_collection():
         for cycle, events in corpus.iter_cycles():
             if cycle <= state.committed:  # committed before a crash: rebuild the Drive only
                 plan = apply_cycle_events(drive, cycle, events)

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from provebench._collector import paused_collection
 from provebench.pilot.score_final._counts import KeyedJoin
 from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT
 from provebench.pilot.score_final._idjoin import id_join
@@ -99,9 +100,10 @@ def score_final_state(
     previous_limit = csv.field_size_limit(PUBLISHED_FIELD_SIZE_LIMIT)
     try:
         sizes = {} if chunk_bytes is None else {"chunk_bytes": chunk_bytes}
-        join = id_join(expected_csv, candidate_csv, sizes)
-        if join is None:  # not two plain registers: the published script's own reading
-            join = published_join(expected_csv, candidate_csv, sizes)
+        with paused_collection():  # millions of rows, no reference cycles
+            join = id_join(expected_csv, candidate_csv, sizes)
+            if join is None:  # not two plain registers: the published script's own reading
+                join = published_join(expected_csv, candidate_csv, sizes)
     finally:
         csv.field_size_limit(previous_limit)
     return _score(join)
