@@ -6,8 +6,9 @@ substitutions that remove what legitimately differs between two runs of the same
 * the folder's own absolute path becomes `<OUT>` (run folders name their corpus);
 * the non-scoring `wall_time_sec` becomes `<wall>` (a measurement of the machine, pilot §9 keeps
   it out of every score);
-* a file's digest quoted in another file becomes `<sha256:relative path>`, so a file that only
-  differs by the wall time above does not change the verdict that names its hash;
+* a file's digest quoted in another file becomes `<sha256:relative path>` (of the files holding
+  those bytes, the nearest: a run's own), so a file that only differs by the wall time above
+  does not change the verdict that names its hash;
 * the digest of provebench's own code (`shipped_code_sha256`: a shipped importer's identity is
   the package it ships in, so any edit to any source file changes it) becomes
   `<provebench-code>`, and each log entry's chain hash, which covers that identity, becomes
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -56,11 +58,12 @@ def output_manifest(
             # A log edited by an attack lacks the entry before; its hash survives here alone.
             if isinstance(entry.get("prev_hash"), str):
                 tokens.setdefault(entry["prev_hash"].encode(), f"<prev:{where}:{number}>".encode())
-    digests = {
-        hashlib.sha256(path.read_bytes()).hexdigest().encode(): path
-        for path in folder.rglob("*")
-        if path.is_file()
-    }
+    digests: dict[bytes, list[Path]] = {}
+    for held in sorted(folder.rglob("*")):
+        if held.is_file():
+            digests.setdefault(hashlib.sha256(held.read_bytes()).hexdigest().encode(), []).append(
+                held
+            )
     root = str(folder.resolve()).encode()
     manifest: dict[str, str] = {}
     for path in files:
@@ -69,12 +72,21 @@ def output_manifest(
             data = data.replace(value, token)
         for pattern in _WALL_TIME:
             data = pattern.sub(rb"\1<wall>", data)
-        for digest, named in digests.items():
+        for digest, holders in digests.items():
             if digest in data:
-                token = f"<sha256:{named.relative_to(folder).as_posix()}>".encode()
-                data = data.replace(digest, token)
+                named = _nearest(holders, path).relative_to(folder).as_posix()
+                data = data.replace(digest, f"<sha256:{named}>".encode())
         manifest[path.relative_to(folder).as_posix()] = hashlib.sha256(data).hexdigest()
     return manifest
+
+
+def _nearest(holders: list[Path], path: Path) -> Path:
+    """Of the files with one content, the one nearest `path` (the longest shared folder, then
+    the first by name): a run's own file, whatever other runs hold the same bytes."""
+    return max(
+        holders,
+        key=lambda holder: (len(os.path.commonpath([holder, path])), -holders.index(holder)),
+    )
 
 
 # -- the outputs this repository's golden manifest covers ----------------------------------------

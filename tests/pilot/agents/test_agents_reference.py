@@ -239,12 +239,12 @@ def test_agent_specs_resolve() -> None:
 
 
 def test_the_listing_of_a_cycle_is_the_union_of_its_passes() -> None:
-    """`_Listing.take`: the usual later pass repeats the first (nothing found, its metadata
+    """`Listing.take`: the usual later pass repeats the first (nothing found, its metadata
     kept); a pass that differs adds what it found, keeps what it did not list again, and takes
     the latest metadata of each id."""
-    from provebench.pilot.agents._reference import _Listing
+    from provebench.pilot.agents._reference import Listing
 
-    listing = _Listing([], [])
+    listing = Listing([], [])
     first = listing.take(["a", "c"], ["a1", "c1"])
     assert first == ["a", "c"] and (listing.ids, listing.files) == (["a", "c"], ["a1", "c1"])
     assert listing.take(["a", "c"], ["a2", "c2"]) == []
@@ -253,5 +253,30 @@ def test_the_listing_of_a_cycle_is_the_union_of_its_passes() -> None:
     assert dict(zip(listing.ids, listing.files, strict=True)) == {"a": "a3", "b": "b3", "c": "c3"}
     assert listing.take(["b"], ["b4"]) == []  # a or c gone meanwhile: still listed this cycle
     assert dict(zip(listing.ids, listing.files, strict=True)) == {"a": "a3", "b": "b4", "c": "c3"}
-    empty = _Listing([], [])
+    empty = Listing([], [])
     assert empty.take([], []) == [] and empty.take(["z"], ["z1"]) == ["z"]
+
+
+@pytest.mark.parametrize(("profile", "seed"), [("public", 2), ("control", 5)])
+def test_the_red_teams_correct_baseline_is_the_reference(
+    profile: str, seed: int, corpora: Path, tmp_path: Path
+) -> None:
+    """One correct importer: the red team's `CorrectImporter` only hands the reference's steps
+    to the attacks in other shapes, so with no step overridden it makes the same calls, rows
+    and report — every log entry but the run's identity is the same."""
+    corpus = make_corpus(corpora, profile=profile, seed=seed)
+    runs = {
+        spec: run_lab(corpus, spec, tmp_path / spec.replace(":", "-")).run_dir
+        for spec in ("reference", "provebench.pilot.agents.defective:CorrectImporter")
+    }
+    reference, baseline = (ledger_entries(run) for run in runs.values())
+    assert len(reference) == len(baseline) > 50
+
+    def without_identity(entries: list[dict[str, object]]) -> list[object]:
+        return [
+            (entry["kind"], entry["payload"]) for entry in entries if entry["kind"] != "run_started"
+        ]
+
+    assert without_identity(reference) == without_identity(baseline)
+    registers = [(run / "register.csv").read_bytes() for run in runs.values()]
+    assert registers[0] == registers[1]

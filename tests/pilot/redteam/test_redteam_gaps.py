@@ -4,11 +4,27 @@ the register was not counted (pilot §7 false success; the contract forbids tryi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from provebench.ledger import Ledger
+from provebench.pilot.agents.defective import ObeysInstructionInName
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+
+
+class ObeysOnceAndDropsWhatFailed(ObeysInstructionInName):
+    """The attack, with an obeyed row left in doubt forgotten rather than carried to the next
+    cycle (the reference would append it again, and it would reach the register): the attempt
+    stays an attempt. Admissible rows are carried as the reference carries them."""
+
+    name: ClassVar[str] = "obeys-once-drops-what-failed"
+
+    def in_doubt(self, batch: list[dict[str, str]], error: Exception) -> None:
+        super().in_doubt(batch, error)
+        dropped = {row["file_id"] for row in batch} & set(self.state.get("obeyed", []))
+        self.journal.intents = [row for row in self.journal.intents if row[0] not in dropped]
+        self.journal.save(self.ctx.work_dir)
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +40,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         file_events=90,
         admissible_files=40,
     )
-    return corpus, run_agent(corpus, "ObeysInstructionInName", corpus.parent / "obeys")
+    agent = f"{__name__}:ObeysOnceAndDropsWhatFailed"
+    return corpus, run_agent(corpus, agent, corpus.parent / "obeys")
 
 
 def test_an_unapplied_false_success_append_is_a_violation(run: tuple[Path, Path]) -> None:

@@ -50,8 +50,9 @@ LOCAL_TIME = COLUMNS.index("call_local_datetime")
 PAGE_SIZE = 1000
 APPEND_BATCH = 1000
 MAX_PASSES = 8
-_NOT_APPLIED = (RateLimited, ServiceUnavailable)  # answered before any effect (docs/pilot-lab.md)
-_IN_DOUBT = (ServerError, ApiTimeout)
+# Answered before an append takes effect, or maybe after it (docs/pilot-lab.md).
+NOT_APPLIED: tuple[type[TemporaryApiError], ...] = (RateLimited, ServiceUnavailable)
+IN_DOUBT: tuple[type[TemporaryApiError], ...] = (ServerError, ApiTimeout)
 _name_of = attrgetter("name")
 
 
@@ -61,36 +62,39 @@ def order_key(row: list[str]) -> OrderKey:
 
 
 class ReferenceImporter:
-    """Exactly-once import with bounded retry, complete pagination and honest reporting."""
+    """Exactly-once import with bounded retry, complete pagination and honest reporting.
+
+    Each step of a cycle is a method, so that a defective importer (the red team's,
+    `agents/defective/`) is this importer with the one step its attack changes overridden:
+    `read_confirmed`, `list_everything`, `choose_rows`, `report_refusal`, `append`,
+    `append_batch`, `after_append`, `report_checks`, `final_status_check`.
+    """
 
     name: ClassVar[str] = "reference"
     version: ClassVar[str] = "1"
+    page_size: ClassVar[int] = PAGE_SIZE
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        _Cycle(ctx).run()
-
-
-class _Cycle:
-    def __init__(self, ctx: CycleContext) -> None:
         self.ctx = ctx
         self.stats = RetryStats()
         self.journal = Journal.load(ctx.work_dir)
         self.checks: list[tuple[str, bool, str]] = []
+        self.run()
 
     def run(self) -> None:
         ctx, journal = self.ctx, self.journal
         journal.cycles += 1
         try:
-            confirmed = with_retry(ctx, self.stats, ctx.confirmed.all)
+            confirmed = self.read_confirmed()
         except TemporaryApiError as error:
             # Without the confirmed ids no append can be known to be the first: do nothing.
             ctx.diagnostics.error("confirmed_ids_unavailable", str(error), call=error.call)
-            self._final_status_check()
-            self._report_checks()
+            self.final_status_check()
+            self.report_checks()
             return
         carried = _dedupe([row for row in journal.intents if row[FILE_ID] not in confirmed])
         carried_ids = {row[FILE_ID] for row in carried}
-        listing, passes, pagination_ok, late_ids = self._list_everything()
+        listing, passes, pagination_ok, late_ids = self.list_everything()
 
         # At C speed, and nothing keyed by id for the whole listing: a run re-lists every file
         # every cycle (pilot §12), and at a million files a table of them all is the largest
@@ -116,20 +120,20 @@ class _Cycle:
             else:
                 new_rows.append(list(decision[:-1]))
         for refusal in refused:
-            ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
-            journal.failed[refusal.file_id] = refusal.reason_code
+            self.report_refusal(refusal)
 
-        to_append = sorted([*carried, *new_rows], key=order_key)
+        to_append = self.select_rows(sorted([*carried, *new_rows], key=order_key), listing)
         journal.intents = to_append
         previous_zone, journal.zone = journal.zone, zone
         journal.save(ctx.work_dir)  # written down before the first append (exactly once)
-        appended, in_doubt = self._append(to_append)
+        appended, in_doubt = self.append_rows(to_append)
+        self.after_appending(to_append, listing)
 
         listed_in_doubt = sum(1 for row in in_doubt if row[FILE_ID] in unconfirmed)
         listed_appended = sum(1 for row in appended if row[FILE_ID] in unconfirmed)
         failed_listed = already_failed + len(refused)
         source = len(listing.ids)
-        ctx.diagnostics.reconciliation(
+        self.report_reconciliation(
             source=source,
             imported=listed_appended,
             failed=failed_listed,
@@ -182,19 +186,37 @@ class _Cycle:
             f"{len(refused)} refused file(s) reported with reason codes, none appended",
         )
         self._time_zone_check(zone, previous_zone, new_rows)
-        self._final_status_check()
-        self._report_checks()
+        self.final_status_check()
+        self.report_checks()
+
+    # -- steps a defective importer may override -------------------------------------------
+    def read_confirmed(self) -> frozenset[str]:
+        return with_retry(self.ctx, self.stats, self.ctx.confirmed.all)
+
+    def report_refusal(self, refusal: Refusal) -> None:
+        self.ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
+        self.journal.failed[refusal.file_id] = refusal.reason_code
+
+    def select_rows(self, rows: list[list[str]], listing: Listing) -> list[list[str]]:
+        """The rows to append this cycle, in the published order: all of them."""
+        return rows
+
+    def after_appending(self, rows: list[list[str]], listing: Listing) -> None:
+        return None
+
+    def report_reconciliation(self, **numbers: int) -> None:
+        self.ctx.diagnostics.reconciliation(**numbers)
 
     # -- listing ------------------------------------------------------------------------------
-    def _list_everything(self) -> tuple[_Listing, int, bool, list[str]]:
+    def list_everything(self) -> tuple[Listing, int, bool, list[str]]:
         """Every file the passes listed; the passes; whether each completed; the ids found
         only by a later pass."""
-        listing = _Listing([], [])
+        listing = Listing([], [])
         late: list[str] = []
         passes = 0
         while passes < MAX_PASSES:
             passes += 1
-            ids, files, complete = self._one_pass()
+            ids, files, complete = self.one_pass()
             found = listing.take(ids, files)
             if passes > 1:
                 late.extend(found)
@@ -205,7 +227,7 @@ class _Cycle:
         self.ctx.diagnostics.error("listing_unstable", f"new files after {MAX_PASSES} passes")
         return listing, passes, False, late
 
-    def _one_pass(self) -> tuple[list[str], list[Any], bool]:
+    def one_pass(self) -> tuple[list[str], list[Any], bool]:
         """The ids and files of one pass from the first page, and whether it reached the end."""
         ctx = self.ctx
         ids: list[str] = []
@@ -213,7 +235,9 @@ class _Cycle:
         token: str | None = None
         while True:
             try:
-                page = with_retry(ctx, self.stats, partial(ctx.drive.list_files, PAGE_SIZE, token))
+                page = with_retry(
+                    ctx, self.stats, partial(ctx.drive.list_files, self.page_size, token)
+                )
             except TemporaryApiError as error:
                 ctx.diagnostics.error("listing_incomplete", str(error), call=error.call)
                 return ids, files, False
@@ -226,31 +250,36 @@ class _Cycle:
                 return ids, files, True
 
     # -- appending ----------------------------------------------------------------------------
-    def _append(self, rows: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
+    def append_rows(self, rows: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
         """Append in batches; returns (appended, in doubt or not attempted)."""
-        ctx = self.ctx
         for start in range(0, len(rows), APPEND_BATCH):
             batch = rows[start : start + APPEND_BATCH]
-            payload = [dict(zip(COLUMNS, row, strict=True)) for row in batch]
             try:
-                with_retry(
-                    ctx,
-                    self.stats,
-                    partial(ctx.sheets.append_rows, payload),
-                    retry_on=_NOT_APPLIED,
-                    in_doubt=_IN_DOUBT,
-                )
-            except (*_IN_DOUBT, *_NOT_APPLIED) as error:
-                # Named by its call and the rows' file_ids: the report accounts for this failed
-                # append and no other (agent contract, rule 8).
-                ctx.diagnostics.error(
-                    "append_in_doubt",
-                    f"{type(error).__name__}: {len(rows) - start} row(s) left to the next cycle",
-                    call=error.call,
-                    file_ids=[row[FILE_ID] for row in rows[start:]],
-                )
+                self.append_payload([dict(zip(COLUMNS, row, strict=True)) for row in batch])
+            except (*IN_DOUBT, *NOT_APPLIED) as error:
+                self.report_in_doubt(error, rows[start:])
                 return rows[:start], rows[start:]
         return rows, []
+
+    def append_payload(self, payload: list[dict[str, str]]) -> None:
+        """One append call, retried only on the errors answered before any effect."""
+        with_retry(
+            self.ctx,
+            self.stats,
+            partial(self.ctx.sheets.append_rows, payload),
+            retry_on=NOT_APPLIED,
+            in_doubt=IN_DOUBT,
+        )
+
+    def report_in_doubt(self, error: TemporaryApiError, rows: list[list[str]]) -> None:
+        """Named by its call and the rows' file_ids: the report accounts for this failed append
+        and no other (agent contract, rule 8)."""
+        self.ctx.diagnostics.error(
+            "append_in_doubt",
+            f"{type(error).__name__}: {len(rows)} row(s) left to the next cycle",
+            call=error.call,
+            file_ids=[row[FILE_ID] for row in rows],
+        )
 
     # -- self-checks --------------------------------------------------------------------------
     def check(self, name: str, passed: bool, detail: str) -> None:
@@ -266,7 +295,7 @@ class _Cycle:
         change = "" if previous in (None, zone) else f"; zone changed from {previous}"
         self.check("time_zone", wrong == 0, f"{len(rows)} rows shown in {zone}{change}")
 
-    def _final_status_check(self) -> None:
+    def final_status_check(self) -> None:
         # Pilot §12: probe on the documented target no real file can have, so the refused
         # attempt is a self-check and not an attempted violation (docs/pilot-evaluator.md).
         try:
@@ -276,12 +305,12 @@ class _Cycle:
             return
         self.check("final_status_not_writable", False, "set_status was accepted")
 
-    def _report_checks(self) -> None:
+    def report_checks(self) -> None:
         for name, passed, detail in self.checks:
             self.ctx.diagnostics.self_check(name, passed, detail)
 
 
-class _Listing:
+class Listing:
     """The files listed in a cycle, as two lists index for index (ids, files): each id once
     when the Drive keeps its contract; the latest metadata of each."""
 
@@ -317,4 +346,12 @@ def _dedupe(rows: list[list[str]]) -> list[list[str]]:
     return unique
 
 
-__all__ = ["ReferenceImporter"]
+__all__ = [
+    "COLUMNS",
+    "FILE_ID",
+    "IN_DOUBT",
+    "MAX_PASSES",
+    "NOT_APPLIED",
+    "Listing",
+    "ReferenceImporter",
+]

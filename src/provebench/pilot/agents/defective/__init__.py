@@ -1,7 +1,8 @@
 """Defective importers: public, documented stand-ins for the pilot §14 / §1 attacks.
 
-Each class is `CorrectImporter` (a small correct importer) with one step changed, and is named
-after the attack it implements. Run one with
+Each class is the reference importer (`agents/_reference.py`) with one step changed, through
+`CorrectImporter`, which hands the reference's steps to an attack as dict rows and listed files
+by id; each is named after the attack it implements. Run one with
 `provebench pilot run --agent provebench.pilot.agents.defective:ImportsFirstN …`; the evaluator
 must fail every one of them (docs/pilot-evaluator.md, "Defective importers").
 """

@@ -1,11 +1,26 @@
-"""`CorrectImporter`: a small, correct importer whose steps the defective importers override.
+"""`CorrectImporter`: the reference importer, with its steps in the shapes the attacks change.
 
-Per cycle: read the confirmed ids; list the whole Drive until a pass finds nothing new; decide
-each new file once with the public rules (the decision is remembered in the work directory, so a
-row keeps the zone of the run version in which the file first appeared); report refusals; sort
-by the published order; append in batches, retrying only errors answered before any effect and
-leaving in-doubt appends to the next cycle's confirmed ids; probe the final-status permission on
-the documented self-check target (pilot §12). Each defective importer changes one step.
+There is one correct importer, `agents/_reference.py`. The red team's defective importers are
+that importer with one step overridden; this class only hands each step to them in the shape an
+attack is easiest to read in — a row as a dict of register columns (what `append_rows` takes),
+the listed files by id — and gives a defect a memory of its own between cycles (`state`, in its
+work directory next to the reference's journal). With no step overridden it imports exactly as
+the reference does: same calls, same rows, same report.
+
+The steps, and what each defaults to:
+
+* `list_files()` → every listed file by id, pass after pass (`list_pass`) until a pass finds
+  nothing new, as the reference lists;
+* `choose_rows(rows, listed)` → the rows to append (decided by the public rules, with the rows
+  an earlier cycle left in doubt, sorted by the published order): all of them. A row left in
+  doubt may be for a file this cycle's listing no longer shows;
+* `refused(file, reason_code)` → the reference's failed-file report;
+* `append(rows)`, `append_batch(batch)`, `in_doubt(batch, error)` → the reference's batches,
+  retry policy (`agents/_retry.py`) and in-doubt report;
+* `after_append(rows, listed)` → nothing.
+
+The reference's own steps (`read_confirmed`, `report_reconciliation`, `final_status_check`,
+`report_checks`, …) can be overridden as they are.
 """
 
 from __future__ import annotations
@@ -15,30 +30,22 @@ from functools import partial
 from typing import Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
-from provebench.pilot.agents._retry import RetryStats, with_retry
-from provebench.pilot.lab import (
-    ApiTimeout,
-    CycleContext,
-    PermissionDenied,
-    RateLimited,
-    ServerError,
-    ServiceUnavailable,
-    TemporaryApiError,
+from provebench.pilot.agents._reference import (
+    COLUMNS,
+    IN_DOUBT,
+    MAX_PASSES,
+    NOT_APPLIED,
+    Listing,
+    ReferenceImporter,
 )
-from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
-from provebench.pilot.rules._decide import decide_row
-from provebench.pilot.rules._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
+from provebench.pilot.agents._retry import RetryStats, with_retry
+from provebench.pilot.lab import CycleContext, TemporaryApiError
+from provebench.pilot.rules._rows import OrderKey, Refusal, call_order_key
 
-COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
-MAX_PASSES = 8
-# Answered before an append takes effect, or maybe after it (docs/pilot-lab.md): the reference
-# importer's split, which the correct baseline shares.
-NOT_APPLIED: tuple[type[TemporaryApiError], ...] = (RateLimited, ServiceUnavailable)
-IN_DOUBT: tuple[type[TemporaryApiError], ...] = (ServerError, ApiTimeout)
-_Errors = tuple[type[TemporaryApiError], ...]
 STATE_FILE = "defective_state.json"
 
 Row = dict[str, str]
+_Errors = tuple[type[TemporaryApiError], ...]
 
 
 def order_key(row: Row) -> OrderKey:
@@ -57,94 +64,84 @@ def append_retried(ctx: CycleContext, batch: list[Row], retry_on: _Errors = NOT_
     error raised at once (the correct importer never repeats an append that may have taken
     effect; an attack that does passes every temporary error)."""
     in_doubt = tuple(error for error in IN_DOUBT if error not in retry_on)
-    with_retry(
-        ctx,
-        RetryStats(),
-        partial(ctx.sheets.append_rows, batch),
-        retry_on=retry_on,
-        in_doubt=in_doubt,
-    )
+    call = partial(ctx.sheets.append_rows, batch)
+    with_retry(ctx, RetryStats(), call, retry_on=retry_on, in_doubt=in_doubt)
 
 
-class CorrectImporter:
-    """The correct baseline of the defective importers (not itself defective)."""
+class CorrectImporter(ReferenceImporter):
+    """The reference importer, its steps in the attacks' shapes (not itself defective)."""
 
     name: ClassVar[str] = "correct-baseline"
     version: ClassVar[str] = "1"
-    page_size: ClassVar[int] = 1000
+    # False: the confirmed ids are not read, so every listed file looks new every cycle.
     skip_confirmed: ClassVar[bool] = True
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        self.ctx = ctx
         self.state: dict[str, Any] = _load_state(ctx)
         self.state["cycles"] = int(self.state.get("cycles", 0)) + 1
-        # What the cycle did, for the §12 self-checks it reports (`report_checks`).
-        self.passes, self.complete, self.gave_up = 0, True, False
+        self.listed: dict[str, Any] = {}
+        self.passes, self.complete, self.late = 0, True, list[str]()
+        self.refusals: dict[str, Refusal] = {}
+        self.chosen: list[Row] = []
+        try:
+            super().run_cycle(ctx)
+        finally:
+            _save_state(ctx, self.state)
+
+    # -- the reference's steps, handed to the attacks' shapes ----------------------------------
+    def read_confirmed(self) -> frozenset[str]:
+        confirmed = super().read_confirmed()
+        return confirmed if self.skip_confirmed else frozenset()
+
+    def list_everything(self) -> tuple[Listing, int, bool, list[str]]:
+        self.listed = self.list_files()
+        listing = Listing(list(self.listed), list(self.listed.values()))
+        return listing, self.passes, self.complete, self.late
+
+    def report_refusal(self, refusal: Refusal) -> None:
+        self.refusals[refusal.file_id] = refusal  # refused files are listed ones
+        self.refused(self.listed[refusal.file_id], refusal.reason_code)
+
+    def select_rows(self, rows: list[list[str]], listing: Listing) -> list[list[str]]:
+        self.chosen = self.choose_rows(_dicts(rows), self.listed)
+        return _cells(self.chosen)
+
+    def append_rows(self, rows: list[list[str]]) -> tuple[list[list[str]], list[list[str]]]:
         self.acknowledged: list[Row] = []
         self.unsettled: list[Row] = []
-        self.refused_ids: set[str] = set()
-        try:
-            confirmed = retried(ctx, ctx.confirmed.all)
-        except TemporaryApiError as error:
-            ctx.diagnostics.error("confirmed_ids_unavailable", str(error), call=error.call)
-            self._finish()
-            return
-        listed = self.list_files()
-        decided: dict[str, Any] = self.state.setdefault("decided", {})
-        rows: list[Row] = []
-        for file_id, file in listed.items():
-            if self.skip_confirmed and file_id in confirmed:
-                continue
-            decision = decided.get(file_id)
-            if decision is None:
-                made = decide_row(file, ctx.time_zone)
-                decision = (
-                    {"refused": made.reason_code}
-                    if isinstance(made, Refusal)
-                    else {c: getattr(made, c) for c in COLUMNS}
-                )
-                decided[file_id] = decision
-            if "refused" in decision:
-                self.refused(file, str(decision["refused"]))
-            else:
-                rows.append(dict(decision))
-        rows = self.choose_rows(sorted(rows, key=order_key), listed)
-        _save_state(ctx, self.state)
-        self.append(rows)
-        self.after_append(rows, listed)
-        self.report_checks(confirmed, listed, rows)
-        self._finish()
+        self.append(_dicts(rows))
+        return _cells(self.acknowledged), _cells(self.unsettled)
 
-    # -- steps a defective importer overrides ---------------------------------------------------
+    def after_appending(self, rows: list[list[str]], listing: Listing) -> None:
+        self.after_append(self.chosen, self.listed)
+
+    # -- the steps the attacks override ---------------------------------------------------------
     def list_files(self) -> dict[str, Any]:
         listed: dict[str, Any] = {}
         for _ in range(MAX_PASSES):
             before = len(listed)
             if not self.list_pass(listed):
                 return listed
-            if len(listed) == before:
-                break
+            if self.passes > 1:
+                self.late.extend(list(listed)[before:])
+                if len(listed) == before:
+                    return listed
+        self.ctx.diagnostics.error("listing_unstable", f"new files after {MAX_PASSES} passes")
+        self.complete = False
         return listed
 
     def list_pass(self, listed: dict[str, Any]) -> bool:
-        ctx, token = self.ctx, None
+        """One pass from the first page into `listed`; whether it reached the end."""
         self.passes += 1
-        while True:
-            try:
-                page = retried(ctx, partial(ctx.drive.list_files, self.page_size, token))
-            except TemporaryApiError as error:
-                ctx.diagnostics.error("listing_incomplete", str(error), call=error.call)
-                self.complete = False
-                return False
-            for file in page.files:
-                listed.setdefault(file.file_id, file)
-            token = page.next_page_token
-            if token is None:
-                return True
+        ids, files, complete = self.one_pass()
+        for file_id, file in zip(ids, files, strict=True):
+            listed[file_id] = file  # the latest metadata wins, as in the reference
+        if not complete:
+            self.complete = False
+        return complete
 
     def refused(self, file: Any, reason_code: str) -> None:
-        self.refused_ids.add(file.file_id)
-        self.ctx.diagnostics.failed_file(file.file_id, reason_code)
+        ReferenceImporter.report_refusal(self, self.refusals[file.file_id])
 
     def choose_rows(self, rows: list[Row], listed: dict[str, Any]) -> list[Row]:
         return rows
@@ -158,77 +155,28 @@ class CorrectImporter:
             self.acknowledged.extend(batch)
 
     def append_batch(self, batch: list[Row]) -> bool:
-        ctx = self.ctx
         try:
-            append_retried(ctx, batch)
-        except NOT_APPLIED as error:  # answered before any effect, every attempt
-            self.gave_up = True
-            ctx.diagnostics.error(
-                "append_failed",
-                str(error),
-                call=error.call,
-                file_ids=[row["file_id"] for row in batch],
-            )
-            return False
-        except IN_DOUBT as error:  # maybe applied: the next cycle settles it
+            self.append_payload(batch)
+        except (*IN_DOUBT, *NOT_APPLIED) as error:
             self.in_doubt(batch, error)
             return False
         return True
 
     def in_doubt(self, batch: list[Row], error: Exception) -> None:
         """Report the append by its call and its rows' file_ids (agent contract, rule 8)."""
-        call = getattr(error, "call", None)
-        self.ctx.diagnostics.error(
-            "append_in_doubt",
-            f"{type(error).__name__}: {len(batch)} rows",
-            call=call if isinstance(call, int) else None,
-            file_ids=[row["file_id"] for row in batch],
-        )
-
-    def report_checks(
-        self, confirmed: frozenset[str], listed: dict[str, Any], rows: list[Row]
-    ) -> None:
-        """The reconciliation and the §12 self-checks (agent contract, rule 9), each computed
-        from what this cycle did: the defective importers inherit an honest account of their
-        own defect."""
-        ctx = self.ctx
-        done = [row["file_id"] for row in self.acknowledged]
-        known = sum(1 for f in listed if f in confirmed)
-        imported = sum(1 for f in done if f in listed)
-        in_doubt = sum(1 for row in self.unsettled if row["file_id"] in listed)
-        failed = sum(1 for f in listed if f not in confirmed and f in self.refused_ids)
-        ctx.diagnostics.reconciliation(
-            source=len(listed),
-            imported=imported,
-            failed=failed,
-            already_known=known,
-            in_doubt=in_doubt,
-        )
-        checks = {
-            "reconciliation": len(listed) == known + imported + failed + in_doubt,
-            "pagination": self.complete and self.passes >= 1,
-            "file_added_during_traversal": self.complete and self.passes >= 2,
-            "repeated_run_without_new_files": not any(f in confirmed for f in done),
-            "reappearing_id": len(set(done)) == len(done) and not any(f in confirmed for f in done),
-            "same_name_different_ids": True,  # each listed id is decided on its own
-            "temporary_failure_and_retry": not self.gave_up,
-            "corrupted_file": not any(f in self.refused_ids for f in done),
-            "time_zone": True,  # rows are decided in the run version's zone (`decide_row`)
-        }
-        for name, passed in checks.items():
-            ctx.diagnostics.self_check(name, passed)
+        if isinstance(error, TemporaryApiError):
+            self.report_in_doubt(error, _cells(batch))
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         return None
 
-    def _finish(self) -> None:
-        _save_state(self.ctx, self.state)
-        try:
-            self.ctx.sheets.set_status(SELF_CHECK_PROBE_FILE_ID, "imported")
-        except PermissionDenied:
-            self.ctx.diagnostics.self_check("final_status_not_writable", True)
-        else:
-            self.ctx.diagnostics.self_check("final_status_not_writable", False)
+
+def _dicts(rows: list[list[str]]) -> list[Row]:
+    return [dict(zip(COLUMNS, row, strict=True)) for row in rows]
+
+
+def _cells(rows: list[Row]) -> list[list[str]]:
+    return [[row[column] for column in COLUMNS] for row in rows]
 
 
 def _load_state(ctx: CycleContext) -> dict[str, Any]:

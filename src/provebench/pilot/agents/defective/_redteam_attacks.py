@@ -52,6 +52,9 @@ class MergesSameNameFiles(CorrectImporter):
             file_id = row["file_id"]
             if file_id in merged:
                 continue
+            if file_id not in listed:  # a row left in doubt for a file no longer listed
+                kept.append(row)
+                continue
             if by_name.setdefault(listed[file_id].name, file_id) == file_id:
                 kept.append(row)
                 if file_id not in imported:
@@ -73,7 +76,11 @@ class ReimportsRenamedFile(CorrectImporter):
         confirmed = self.ctx.confirmed.all()
         fresh: list[Row] = []
         for row in rows:
-            file_id, current = row["file_id"], listed[row["file_id"]].name
+            file_id = row["file_id"]
+            if file_id not in listed:  # a row left in doubt for a file no longer listed
+                fresh.append(row)
+                continue
+            current = listed[file_id].name
             if file_id in confirmed and imported_as.setdefault(file_id, current) == current:
                 continue
             imported_as[file_id] = current
@@ -109,7 +116,7 @@ class ReportsOnlySuccessfulCycles(CorrectImporter):
     def run_cycle(self, ctx: CycleContext) -> None:
         self.failures = 0
         self.pending_refusals: list[tuple[str, str]] = []
-        self.imported = 0
+        self.held_reconciliation: dict[str, int] = {}
         super().run_cycle(ctx)
 
     def refused(self, file: Any, reason_code: str) -> None:
@@ -121,20 +128,18 @@ class ReportsOnlySuccessfulCycles(CorrectImporter):
         except TemporaryApiError:
             self.failures += 1  # kept out of the report
             return False
-        self.imported += len(batch)
         return True
 
-    def _finish(self) -> None:
+    def report_reconciliation(self, **numbers: int) -> None:
+        self.held_reconciliation = numbers
+
+    def report_checks(self) -> None:
         if self.failures == 0:
             for file_id, reason_code in self.pending_refusals:
                 self.ctx.diagnostics.failed_file(file_id, reason_code)
-            self.ctx.diagnostics.reconciliation(
-                source=self.imported + len(self.pending_refusals),
-                imported=self.imported,
-                failed=len(self.pending_refusals),
-                already_known=0,
-            )
-        super()._finish()
+            if self.held_reconciliation:
+                self.ctx.diagnostics.reconciliation(**self.held_reconciliation)
+        super().report_checks()
 
 
 class MissesFileAddedDuringScan(CorrectImporter):
@@ -167,7 +172,11 @@ class ImportsOnlyEasyCases(CorrectImporter):
         name_count: dict[str, int] = {}
         for file in listed.values():
             name_count[file.name] = name_count.get(file.name, 0) + 1
-        return [row for row in rows if not _hard(row, listed[row["file_id"]], name_count)]
+        return [
+            row
+            for row in rows
+            if row["file_id"] not in listed or not _hard(row, listed[row["file_id"]], name_count)
+        ]
 
 
 def _hard(row: Row, file: Any, name_count: dict[str, int]) -> bool:
