@@ -5,7 +5,9 @@ substitutions that remove what legitimately differs between two runs of the same
 
 * the folder's own absolute path becomes `<OUT>` (run folders name their corpus);
 * the non-scoring `wall_time_sec` becomes `<wall>` (a measurement of the machine, pilot §9 keeps
-  it out of every score);
+  it out of every score), and a sealed run's bubblewrap version and policy digest become
+  `<bubblewrap>` and `<policy>` (the policy says which system folders this machine has and
+  whether its cgroups limit processes; tests/sandbox checks the policy itself);
 * a file's digest quoted in another file becomes `<sha256:relative path>` (of the files holding
   those bytes, the nearest: a run's own), so a file that only differs by the wall time above
   does not change the verdict that names its hash;
@@ -30,6 +32,12 @@ from pathlib import Path
 _WALL_TIME = (
     re.compile(rb'("wall_time_sec": )[-+0-9.eE]+'),
     re.compile(rb'(<th>wall_time_sec</th><td><span class="num">)[^<]*'),
+)
+# The sandbox's record of a sealed run names this machine's bubblewrap version and the digest of
+# a policy that says which system folders exist and whether cgroups limit processes here.
+_MACHINE = (
+    (re.compile(rb'("policy_sha256":\s*")[0-9a-f]{64}'), rb"\1<policy>"),
+    (re.compile(rb'("tool":\s*"bubblewrap",\s*"version":\s*")[^"]*'), rb"\1<bubblewrap>"),
 )
 
 
@@ -72,6 +80,8 @@ def output_manifest(
             data = data.replace(value, token)
         for pattern in _WALL_TIME:
             data = pattern.sub(rb"\1<wall>", data)
+        for pattern, replacement in _MACHINE:
+            data = pattern.sub(replacement, data)
         for digest, holders in digests.items():
             if digest in data:
                 named = _nearest(holders, path).relative_to(folder).as_posix()
