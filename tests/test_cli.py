@@ -199,8 +199,8 @@ def test_a_number_out_of_range_is_a_usage_error_before_any_work(
 
 def test_the_config_models_hold_the_same_ranges() -> None:
     from provebench._errors import ProvebenchError
+    from provebench.pilot._limits import MAX_COUNT, MAX_SEED
     from provebench.pilot.corpus._profiles import corpus_config
-    from provebench.pilot.rules._limits import MAX_COUNT, MAX_SEED
 
     with pytest.raises(ProvebenchError) as caught:
         corpus_config(seed=1, profile="public", overrides={"file_events": MAX_COUNT + 1})

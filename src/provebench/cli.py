@@ -20,7 +20,7 @@ from provebench.attest._cli import attest_app
 from provebench.evidence._cli import evidence_app, schema_app
 from provebench.ledger._cli import log_app
 from provebench.pilot._cli import pilot_app
-from provebench.pilot.rules._limits import MAX_SEED
+from provebench.pilot._limits import MAX_SEED
 from provebench.report._cli import report
 from provebench.si._cli import si_app
 

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from provebench._errors import shown
-from provebench.pilot.rules._limits import (
+from provebench.pilot._limits import (
     MAX_COUNT,
     MAX_CYCLES,
     MAX_PAGE_SIZE,

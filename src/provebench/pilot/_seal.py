@@ -36,6 +36,7 @@ from provebench.attest._envelope import (
     write_envelope,
 )
 from provebench.attest._keys import TrustedKey, key_dir, laboratory_signer
+from provebench.pilot._limits import MAX_SEED
 from provebench.pilot.record._seal import (
     OPENING_FILE,
     REVEAL_ENVELOPE_FILE,
@@ -49,7 +50,6 @@ from provebench.pilot.record._seal import (
     open_seal,
     seal_values,
 )
-from provebench.pilot.rules._limits import MAX_SEED
 from provebench.sandbox._policy import absolute, code_paths_for_command, shown_to_every_candidate
 
 

@@ -57,7 +57,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from provebench.pilot.rules._limits import MAX_COUNT, MAX_CYCLES, MAX_PAGE_SIZE, MAX_SEED
+from provebench.pilot._limits import MAX_COUNT, MAX_CYCLES, MAX_PAGE_SIZE, MAX_SEED
 from provebench.pilot.rules._versions import RuleVersions
 
 # Strict: a corpus line that says "12" where a number belongs is corrupt, not coerced.

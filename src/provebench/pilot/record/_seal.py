@@ -17,7 +17,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import AttestationError, read_verified
 from provebench.attest._keys import TrustedKey
-from provebench.pilot.rules._limits import MAX_SEED
+from provebench.pilot._limits import MAX_SEED
 
 SEAL_FORMAT = "provebench.pilot.seal/1"
 SEAL_FILE = "seal.json"

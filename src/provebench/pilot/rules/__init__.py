@@ -33,14 +33,6 @@ from provebench.pilot.rules._grammar import (
     parse_name_fields,
     render_call_name,
 )
-from provebench.pilot.rules._limits import (
-    MAX_COUNT,
-    MAX_CYCLES,
-    MAX_PAGE_SIZE,
-    MAX_PORT,
-    MAX_SEED,
-    MAX_WORKERS,
-)
 from provebench.pilot.rules._mapping import (
     UNMAPPED_MANAGER_NAME,
     manager_mapping,
@@ -99,13 +91,7 @@ __all__ = [
     "GRAMMAR_VERSION",
     "IMPORTED_STATUS",
     "MAPPING_VERSION",
-    "MAX_COUNT",
-    "MAX_CYCLES",
     "MAX_NAME_LENGTH",
-    "MAX_PAGE_SIZE",
-    "MAX_PORT",
-    "MAX_SEED",
-    "MAX_WORKERS",
     "ORDERING_VERSION",
     "PILOT_ID",
     "PRECEDENCE_VERSION",
