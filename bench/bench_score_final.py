@@ -49,12 +49,12 @@ SEED = 20260302
 SCORER_ONLY = """
 import json, resource, sys, time
 started = time.process_time()
-from provebench.pilot.score_final import _fork as _score_final_fork
+from provebench.pilot.score_final import _fork
 from provebench.pilot.score_final._score import score_final_state
 imported = time.process_time()
 sys.stdout.write(score_final_state(sys.argv[1], sys.argv[2]).to_json())
 done = time.process_time()
-child = _score_final_fork.last_child_usage
+child = _fork.last_child_usage
 print(json.dumps({"import_cpu_seconds": imported - started, "score_cpu_seconds": done - imported,
                   "own_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "child": child}), file=sys.stderr)

@@ -1,5 +1,5 @@
 """Run the final-state scorer on its pure-Python roads: every compiled function (`_plainfields`,
-bound in `_score_final_compiled`) set to None where its callers keep it, as on an install made
+bound in `score_final/_compiled.py`) set to None where its callers keep it, as on an install made
 without a C compiler."""
 
 from __future__ import annotations
@@ -9,16 +9,15 @@ from contextlib import contextmanager
 
 import pytest
 
-from provebench.pilot.score_final import _idjoin as _score_final_idjoin
-from provebench.pilot.score_final import _layout as _score_final_layout
+from provebench.pilot.score_final import _idjoin, _layout
 
 COMPILED_BINDINGS = (
-    (_score_final_layout, "_count_equal_fields"),
-    (_score_final_layout, "_first_fields"),
-    (_score_final_idjoin, "_plain_widths"),
-    (_score_final_idjoin, "_hash_first_fields"),
-    (_score_final_idjoin, "_own_lines"),
-    (_score_final_idjoin, "_take_met"),
+    (_layout, "_count_equal_fields"),
+    (_layout, "_first_fields"),
+    (_idjoin, "_plain_widths"),
+    (_idjoin, "_hash_first_fields"),
+    (_idjoin, "_own_lines"),
+    (_idjoin, "_take_met"),
 )
 
 

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from provebench.pilot.lab import _drive_state
-from provebench.pilot.score_final import _idjoin as _score_final_idjoin
-from provebench.pilot.score_final import _layout as _score_final_layout
+from provebench.pilot.score_final import _idjoin, _layout
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("PROVEBENCH_ALLOW_PURE_PYTHON") == "1",
@@ -30,12 +29,12 @@ def _compiled(name: str) -> Any:
 
 def test_the_install_compiled_the_final_state_scorers_accelerator() -> None:
     plainfields = _compiled("provebench.pilot.score_final._plainfields")
-    assert _score_final_layout._count_equal_fields is plainfields.count_equal_fields
-    assert _score_final_layout._first_fields is plainfields.first_fields
-    assert _score_final_idjoin._plain_widths is plainfields.plain_widths
-    assert _score_final_idjoin._hash_first_fields is plainfields.hash_first_fields
-    assert _score_final_idjoin._own_lines is plainfields.own_lines
-    assert _score_final_idjoin._take_met is plainfields.take_met
+    assert _layout._count_equal_fields is plainfields.count_equal_fields
+    assert _layout._first_fields is plainfields.first_fields
+    assert _idjoin._plain_widths is plainfields.plain_widths
+    assert _idjoin._hash_first_fields is plainfields.hash_first_fields
+    assert _idjoin._own_lines is plainfields.own_lines
+    assert _idjoin._take_met is plainfields.take_met
 
 
 def test_the_install_compiled_the_drives_merge() -> None:

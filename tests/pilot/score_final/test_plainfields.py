@@ -21,8 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot.score_final import _csv as _score_final_csv
-from provebench.pilot.score_final import _idjoin as _score_final_idjoin
+from provebench.pilot.score_final import _csv, _idjoin
 from provebench.pilot.score_final._csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot.score_final._layout import FieldComparison, RowLayout
 from tests.helpers.compiled import without_compiled
@@ -276,8 +275,8 @@ def test_check_plain_records_decides_alike_with_and_without_it(
 
     def plain() -> bool:
         try:
-            _score_final_idjoin.check_plain_records(records, width)  # type: ignore[arg-type]
-        except _score_final_idjoin._NotPlain:
+            _idjoin.check_plain_records(records, width)  # type: ignore[arg-type]
+        except _idjoin._NotPlain:
             return False
         return True
 
@@ -514,7 +513,7 @@ def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
     try:
         with CsvRecordStream(path, chunk_bytes=64) as stream:
             for batch in stream.batches():
-                count, every, records, hashes, without_id = _score_final_idjoin._own_rows(
+                count, every, records, hashes, without_id = _idjoin._own_rows(
                     layout, part, batch, keep_all
                 )
                 shapes = [
@@ -522,7 +521,7 @@ def _rows_of(path: Path, part: int, keep_all: bool) -> list[object]:
                     for record in records
                 ]
                 rows.append((count, every, shapes, hashes, without_id))
-    except _score_final_idjoin._NotPlain:
+    except _idjoin._NotPlain:
         rows.append("declined")
     return rows
 
@@ -550,7 +549,7 @@ def test_the_id_joins_rows_are_alike_on_every_road(
     path.write_bytes(text.replace("\n", line_end).encode("utf-8"))
     compiled = _rows_of(path, part, keep_all)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_score_final_idjoin, "_own_lines", None)
+        patch.setattr(_idjoin, "_own_lines", None)
         assert _rows_of(path, part, keep_all) == compiled
     with without_compiled():
         assert _rows_of(path, part, keep_all) == compiled
@@ -578,10 +577,10 @@ def test_the_id_join_takes_the_compiled_road_on_register_pieces(
         CsvRecordStream(path, chunk_bytes=1 << 14) as stream,
         pytest.MonkeyPatch.context() as patch,
     ):
-        patch.setattr(_score_final_csv, "_fast_records", refuse)
+        patch.setattr(_csv, "_fast_records", refuse)
         for batch in stream.batches():
             pieces += 1
-            records += _score_final_idjoin._own_rows(layout, -1, batch, True)[2]
+            records += _idjoin._own_rows(layout, -1, batch, True)[2]
     assert pieces > 3
     assert records == rows
     assert [type(record) is QuotedRecord for record in records] == [

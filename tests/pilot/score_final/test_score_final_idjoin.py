@@ -25,10 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provebench._errors import ProvebenchError
-from provebench.pilot.score_final import _fork as _score_final_fork
-from provebench.pilot.score_final import _idjoin as _score_final_idjoin
+from provebench.pilot.score_final import _fork, _idjoin, score_final_state
 from provebench.pilot.score_final import _score as score_final_module
-from provebench.pilot.score_final import score_final_state
 from provebench.pilot.score_final._fork import Channel
 from provebench.pilot.score_final._idjoin import id_join
 from provebench.pilot.score_final._published import published_join
@@ -57,18 +55,18 @@ _names = iter(range(10**9))
 @pytest.fixture(autouse=True, params=["one process", "two processes"])
 def processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "two processes":
-        monkeypatch.setattr(_score_final_idjoin, "TWO_PARTS_MIN_BYTES", 0)
+        monkeypatch.setattr(_idjoin, "TWO_PARTS_MIN_BYTES", 0)
         # One core is enough to test the two parts (the scorer itself waits for two).
-        monkeypatch.setattr(_score_final_idjoin, "can_fork", lambda: hasattr(os, "fork"))
+        monkeypatch.setattr(_idjoin, "can_fork", lambda: hasattr(os, "fork"))
     else:
-        monkeypatch.setattr(_score_final_idjoin, "can_fork", lambda: False)
+        monkeypatch.setattr(_idjoin, "can_fork", lambda: False)
     return str(request.param)
 
 
 @pytest.fixture(autouse=True, params=["compiled", "records first", "pure Python"])
 def road(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     if request.param == "records first":
-        monkeypatch.setattr(_score_final_idjoin, "_own_lines", None)
+        monkeypatch.setattr(_idjoin, "_own_lines", None)
     with without_compiled(request.param == "pure Python"):
         yield str(request.param)
 
@@ -200,8 +198,8 @@ def test_repeated_candidate_ids_are_answered_as_published(
 ) -> None:
     # The kept expected records looked through in many slices; the first rows that differ
     # kept, or too many of them (read again from the candidate).
-    monkeypatch.setattr(_score_final_idjoin, "_SETTLE_SLICE", 7)
-    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", first_rows_kept)
+    monkeypatch.setattr(_idjoin, "_SETTLE_SLICE", 7)
+    monkeypatch.setattr(_idjoin, "FIRST_ROWS_KEPT", first_rows_kept)
     rows = register_rows(120)
     rows[10][3] = "Smirnova, Olga"  # quoted expected records among them
     candidate = csv_bytes(REPEATED[kind](rows))
@@ -251,12 +249,12 @@ def test_more_repeated_rows_than_it_holds_are_declined(
 ) -> None:
     rows = register_rows(120)
     candidate = csv_bytes([*rows, *rows[:20]])
-    monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 20)
+    monkeypatch.setattr(_idjoin, "HELD_LIMIT", 20)
     assert id_joined(published, case_dir, csv_bytes(rows), candidate)
-    monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 19)
+    monkeypatch.setattr(_idjoin, "HELD_LIMIT", 19)
     assert not id_joined(published, case_dir, csv_bytes(rows), candidate)
     # Only the later rows are held: a batch of new ids with one of them twice holds one row.
-    monkeypatch.setattr(_score_final_idjoin, "HELD_LIMIT", 1)
+    monkeypatch.setattr(_idjoin, "HELD_LIMIT", 1)
     new_rows = [[f"n-{index}", "t", "in", "n", "1"] for index in range(30)]
     candidate = csv_bytes([*rows, *new_rows, new_rows[4]])
     assert id_joined(published, case_dir, csv_bytes(rows), candidate)
@@ -275,15 +273,15 @@ def test_a_candidate_changed_before_its_repeats_are_settled_is_declined(
     expected, candidate = write_pair(
         case_dir, "moved", csv_bytes(rows), csv_bytes([*_every_row_changed(rows), rows[3]])
     )
-    real = _score_final_idjoin._IdPairing.settle
+    real = _idjoin._IdPairing.settle
     # Too many first rows that differ to keep: the candidate is read again.
-    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 0)
+    monkeypatch.setattr(_idjoin, "FIRST_ROWS_KEPT", 0)
 
     def settle_after_a_change(pairing: object, *arguments: object) -> None:
         Path(candidate).write_bytes(csv_bytes(rows[4:]))  # the first row of the id is gone
         real(pairing, *arguments)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_score_final_idjoin._IdPairing, "settle", settle_after_a_change)
+    monkeypatch.setattr(_idjoin._IdPairing, "settle", settle_after_a_change)
     assert id_join(expected, candidate, {}) is None
 
 
@@ -336,7 +334,7 @@ def test_ids_of_one_hash_never_change_an_answer(
     rows = register_rows(60)
     make = ANSWERED.get(kind) or REPEATED.get(kind) or CANDIDATES[kind]
     expected, candidate = csv_bytes(rows), csv_bytes(make(rows))
-    monkeypatch.setattr(_score_final_idjoin, "_id_hash", COLLIDING[colliding])
+    monkeypatch.setattr(_idjoin, "_id_hash", COLLIDING[colliding])
     # Declined or answered as published (`id_joined` checks every answer).
     assert not id_joined(published, case_dir, expected, candidate)
     # Distinct expected ids of one hash are never taken for a repeat of one id: with the
@@ -347,7 +345,7 @@ def test_ids_of_one_hash_never_change_an_answer(
     def candidate_ids_collide(text: str) -> int:
         return real(text) if text in expected_ids else real(sorted(expected_ids)[0])
 
-    monkeypatch.setattr(_score_final_idjoin, "_id_hash", candidate_ids_collide)
+    monkeypatch.setattr(_idjoin, "_id_hash", candidate_ids_collide)
     id_joined(published, case_dir, expected, candidate)
 
 
@@ -396,13 +394,13 @@ class _ChildAnswers:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.forked = 0
-        real = _score_final_fork.forked_child
+        real = _fork.forked_child
 
         def counting(work: object) -> object:
             self.forked += 1
             return real(work)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(_score_final_idjoin, "forked_child", counting)
+        monkeypatch.setattr(_idjoin, "forked_child", counting)
 
 
 def _child_that(outcome: str) -> object:
@@ -426,7 +424,7 @@ def test_a_child_that_fails_leaves_it_to_one_process_and_one_that_declines_decli
     answered: bool,
 ) -> None:
     children = _ChildAnswers(monkeypatch)
-    monkeypatch.setattr(_score_final_idjoin, "_serve_odd_ids", _child_that(outcome))
+    monkeypatch.setattr(_idjoin, "_serve_odd_ids", _child_that(outcome))
     rows = register_rows(200)
     candidate = csv_bytes(_every_row_changed(rows))
     # Answered by one process (and so as published) or declined, never half counted.
@@ -440,14 +438,14 @@ def test_both_processes_share_the_ids_out(
 ) -> None:
     children = _ChildAnswers(monkeypatch)
     parts: list[dict[str, int]] = []
-    real = _score_final_idjoin._IdPairing.counts
+    real = _idjoin._IdPairing.counts
 
     def counts(pairing: object, other: dict[str, int] | None = None) -> object:
         assert other is not None
         parts.append(other)
         return real(pairing, other)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_score_final_idjoin._IdPairing, "counts", counts)
+    monkeypatch.setattr(_idjoin._IdPairing, "counts", counts)
     rows = register_rows(400)
     candidate = [*_every_row_changed(rows)[10:], ["n-1", "t", "in", "n", "1"]]
     assert id_joined(published, case_dir, csv_bytes(rows), csv_bytes(candidate))
@@ -478,7 +476,7 @@ def test_a_new_id_of_a_missing_expected_ids_hash_is_never_taken_for_it(
     def same_hash(text: str) -> int:
         return real(missing[0]) if text == "n-1" else real(text)
 
-    monkeypatch.setattr(_score_final_idjoin, "_id_hash", same_hash)
+    monkeypatch.setattr(_idjoin, "_id_hash", same_hash)
     # The newcomer is looked up as the missing row: its id is seen to differ, and declines.
     assert not id_joined(published, case_dir, expected, candidate_bytes)
 
@@ -501,7 +499,7 @@ def test_a_new_id_of_a_met_expected_ids_hash_is_never_taken_for_a_repeat(
     def same_hash(text: str) -> int:
         return real(rows[7][0]) if text == "n-1" else real(text)
 
-    monkeypatch.setattr(_score_final_idjoin, "_id_hash", same_hash)
+    monkeypatch.setattr(_idjoin, "_id_hash", same_hash)
     # After its expected row was met, the newcomer is held as a second row of that id, and
     # seen to hold another id once they are settled; before, it is paired with the expected
     # row and its id seen to differ. Either declines.
@@ -516,9 +514,7 @@ def test_two_new_ids_of_one_hash_are_never_counted_as_one(
     expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
     assert id_joined(published, case_dir, expected, candidate_bytes)  # as published
     real = hash
-    monkeypatch.setattr(
-        _score_final_idjoin, "_id_hash", lambda text: real("n-1" if text == "n-2" else text)
-    )
+    monkeypatch.setattr(_idjoin, "_id_hash", lambda text: real("n-1" if text == "n-2" else text))
     # The second is held as a later row of the first one's id, and seen to hold another id.
     assert not id_joined(published, case_dir, expected, candidate_bytes)
 
@@ -538,21 +534,21 @@ def test_repeats_whose_first_rows_were_kept_read_nothing_again(
         new_row,
     ]
     reads: list[int] = []
-    real = _score_final_idjoin._IdPairing._first_rows
+    real = _idjoin._IdPairing._first_rows
 
     def counted(pairing: object, *arguments: object) -> object:
         reads.append(1)
         return real(pairing, *arguments)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_score_final_idjoin._IdPairing, "_first_rows", counted)
+    monkeypatch.setattr(_idjoin._IdPairing, "_first_rows", counted)
     expected, candidate_bytes = csv_bytes(rows), csv_bytes(candidate)
     assert id_joined(published, case_dir, expected, candidate_bytes)
     assert reads == []
     # 61 first rows differ (60 changed, 1 new): at the limit, all are kept ...
-    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 61)
+    monkeypatch.setattr(_idjoin, "FIRST_ROWS_KEPT", 61)
     assert id_joined(published, case_dir, expected, candidate_bytes)
     assert reads == []
     # ... past it, none are, and the candidate is read again.
-    monkeypatch.setattr(_score_final_idjoin, "FIRST_ROWS_KEPT", 60)
+    monkeypatch.setattr(_idjoin, "FIRST_ROWS_KEPT", 60)
     assert id_joined(published, case_dir, expected, candidate_bytes)
     assert reads == [1]

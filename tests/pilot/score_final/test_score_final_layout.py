@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provebench.pilot.score_final import _layout as _score_final_layout
+from provebench.pilot.score_final import _layout
 from provebench.pilot.score_final._csv import CsvRecordStream, QuotedRecord, Record
 from provebench.pilot.score_final._layout import FieldComparison, RowLayout
 from tests.helpers.compiled import COMPILED_BINDINGS
@@ -54,8 +54,8 @@ def slice_sizes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     a handful of pairs; each with the compiled comparison, and without it (an install that had
     no C compiler)."""
     if "tiny slices" in request.param:
-        monkeypatch.setattr(_score_final_layout, "_MANY_PAIRS", 2)
-        monkeypatch.setattr(_score_final_layout, "_PAIRS_AT_ONCE", 3)
+        monkeypatch.setattr(_layout, "_MANY_PAIRS", 2)
+        monkeypatch.setattr(_layout, "_PAIRS_AT_ONCE", 3)
     if "pure Python" in request.param:
         for module, name in COMPILED_BINDINGS:
             monkeypatch.setattr(module, name, None)

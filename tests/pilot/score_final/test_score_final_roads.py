@@ -1,7 +1,7 @@
 """The scorer's two roads against the published `score_final_state.py`.
 
-Two plain registers are paired by id (`_score_final_idjoin`); anything else is read the
-published way (`_score_final_published`). Here the published road scores every generated pair on
+Two plain registers are paired by id (`score_final/_idjoin.py`); anything else is read the
+published way (`score_final/_published.py`). Here the published road scores every generated pair on
 its own (all the reading quirks: BOM, blank first line, ragged rows, repeated columns, empty ids,
 NUL in fields), and `score_final_state` is run on shuffled and partly shuffled registers with
 repeats and defects, with and without the id road; every outcome is compared byte for byte with
