@@ -91,12 +91,10 @@ def output_manifest(
 
 
 def _nearest(holders: list[Path], path: Path) -> Path:
-    """Of the files with one content, the one nearest `path` (the longest shared folder, then
-    the first by name): a run's own file, whatever other runs hold the same bytes."""
-    return max(
-        holders,
-        key=lambda holder: (len(os.path.commonpath([holder, path])), -holders.index(holder)),
-    )
+    """Of the files with one content, the one nearest `path` (the longest shared folder; of
+    those, the first by name, which `max` keeps): a run's own file, whatever other runs hold
+    the same bytes."""
+    return max(holders, key=lambda holder: len(os.path.commonpath([holder, path])))
 
 
 # -- the outputs this repository's golden manifest covers ----------------------------------------

@@ -66,8 +66,9 @@ class ReferenceImporter:
 
     Each step of a cycle is a method, so that a defective importer (the red team's,
     `agents/defective/`) is this importer with the one step its attack changes overridden:
-    `read_confirmed`, `list_everything`, `choose_rows`, `report_refusal`, `append`,
-    `append_batch`, `after_append`, `report_checks`, `final_status_check`.
+    `read_confirmed`, `list_everything` (`one_pass`), `report_refusal`, `select_rows`,
+    `append_rows` (`append_payload`, `report_in_doubt`), `after_appending`,
+    `report_reconciliation`, `final_status_check`, `report_checks`.
     """
 
     name: ClassVar[str] = "reference"
@@ -347,6 +348,7 @@ def _dedupe(rows: list[list[str]]) -> list[list[str]]:
 
 
 __all__ = [
+    "APPEND_BATCH",
     "COLUMNS",
     "FILE_ID",
     "IN_DOUBT",

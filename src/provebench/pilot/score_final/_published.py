@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from provebench.pilot.score_final._counts import KeyedJoin
+from provebench.pilot.score_final._counts import KeyedJoin, finish
 from provebench.pilot.score_final._csv import CsvRecordStream, record_fields
 
 Row = dict[str | None, str | list[str] | None]
@@ -40,8 +40,6 @@ def published_join(
     join.expected_distinct, join.candidate_distinct = len(expected_by_id), len(candidate_by_id)
     join.expected_repeats = join.expected_rows - join.expected_none_ids - join.expected_empty_ids
     join.expected_repeats -= join.expected_distinct
-    join.candidate_repeats = join.candidate_rows - join.candidate_falsy_ids
-    join.candidate_repeats -= join.candidate_distinct
     join.in_both = len(expected_by_id.keys() & candidate_by_id.keys())
     for file_id, row in expected_by_id.items():
         candidate_row = candidate_by_id.get(file_id)
@@ -51,17 +49,17 @@ def published_join(
             join.fields_total += 1
             join.fields_matched += candidate_row is not None and candidate_row.get(key) == value
     join.order_ok = candidate_ids == expected_ids
-    return join
+    return finish(join)
 
 
 def _dict_rows(path: str | Path, sizes: dict[str, int]) -> Iterator[Row]:
     """`csv.DictReader`'s rows (restkey and restval None), from the record stream."""
     with CsvRecordStream(path, **sizes) as stream:
-        names: list[str | None] | None = list(stream.header) if stream.header is not None else None
+        if stream.header is None:  # an empty file: DictReader has no field names and no rows
+            return
+        names: list[str | None] = list(stream.header)
         for batch in stream.batches():
             for record in batch.records():
-                if names is None:  # no header line at all: DictReader has no rows
-                    continue
                 fields = record_fields(record)
                 row: Row = dict(zip(names, fields, strict=False))
                 if len(names) < len(fields):

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
 from provebench.pilot.agents._reference import (
+    APPEND_BATCH,
     COLUMNS,
     IN_DOUBT,
     MAX_PASSES,
@@ -147,8 +148,8 @@ class CorrectImporter(ReferenceImporter):
         return rows
 
     def append(self, rows: list[Row]) -> None:
-        for start in range(0, len(rows), 1000):
-            batch = rows[start : start + 1000]
+        for start in range(0, len(rows), APPEND_BATCH):
+            batch = rows[start : start + APPEND_BATCH]
             if not self.append_batch(batch):
                 self.unsettled.extend(rows[start:])
                 return
