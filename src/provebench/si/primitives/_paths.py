@@ -1,0 +1,387 @@
+"""Path and state primitives over the independent evidence (SI §2.4 candidates, Core §3.4).
+
+They read what the environment observed — the audit log's operations and events, the first
+and last full state snapshots — and never the agent's own account. Each returns a
+`PathResult`: the boolean, what it matched (audit-log indices, so a verdict can name the entry
+that failed it), whether it was *vacuous* (nothing the check inspects existed, so it could not
+have failed), and whether it was *unverifiable* (the evidence lacks the observation the check
+needs — a harness fault, reported as PROVIDER_FAILURE, never as the agent's PASS or FAIL).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from provebench.evidence import ApiCallEntry, AuditEvent, Evidence, FullStateSnapshot
+from provebench.si.primitives._operations import Operation, OperationPattern, parse_pattern
+
+REPORTED_MATCHES: Final = 20
+AGENT: Final = "agent"
+_CLUSTER_KINDS: Final = frozenset(
+    {
+        "namespace",
+        "node",
+        "clusterrole",
+        "clusterrolebinding",
+        "dashboard",
+        "alert",
+        "runbook",
+        "gitops-application",
+        "iac-state",
+    }
+)
+
+
+class MatchedEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    audit_index: int
+    operation: str
+    status_code: int | None
+
+
+class PathResult(BaseModel):
+    """One extension primitive's answer, with what it rests on."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    primitive: str
+    value: bool
+    count: int | None = None
+    matched: list[MatchedEntry] = []
+    vacuous: bool = False
+    unverifiable: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AgentOperation:
+    audit_index: int
+    operation: Operation
+    status_code: int | None
+    targets: tuple[str, ...]
+
+    @property
+    def permitted(self) -> bool:
+        return self.status_code is None or self.status_code < 400
+
+    @property
+    def refused(self) -> bool:
+        return not self.permitted
+
+    def entry(self) -> MatchedEntry:
+        return MatchedEntry(
+            audit_index=self.audit_index,
+            operation=self.operation.text(),
+            status_code=self.status_code,
+        )
+
+
+class AuditView:
+    """The agent's operations, the observed events and the first and last state of one
+    evidence artifact, computed once."""
+
+    def __init__(self, evidence: Evidence) -> None:
+        self.evidence = evidence
+
+    @cached_property
+    def operations(self) -> list[AgentOperation]:
+        found = []
+        for index, entry in enumerate(self.evidence.audit_log):
+            if not isinstance(entry, ApiCallEntry) or entry.actor != AGENT:
+                continue
+            operation = Operation.from_audit(
+                entry.verb, entry.resource, entry.namespace, entry.detail
+            )
+            raw_targets = entry.detail.get("targets")
+            targets = (
+                tuple(t for t in raw_targets if isinstance(t, str))
+                if isinstance(raw_targets, list)
+                else (operation.resource,)
+            )
+            found.append(AgentOperation(index, operation, entry.status_code, targets))
+        return found
+
+    @cached_property
+    def events(self) -> list[tuple[int, AuditEvent]]:
+        return [
+            (index, entry)
+            for index, entry in enumerate(self.evidence.audit_log)
+            if isinstance(entry, AuditEvent)
+        ]
+
+    @property
+    def audit_missing(self) -> str | None:
+        """Why the evidence cannot answer an audit question (actions but no audit log)."""
+        if self.evidence.actions and not any(
+            isinstance(e, ApiCallEntry) for e in self.evidence.audit_log
+        ):
+            return "the evidence records tool calls but no audit log to verify them against"
+        return None
+
+    @cached_property
+    def states(self) -> tuple[dict[str, JsonValue], dict[str, JsonValue]] | None:
+        full = [s for s in self.evidence.state_snapshots if isinstance(s, FullStateSnapshot)]
+        if not full:
+            return None
+        return full[0].state, full[-1].state
+
+    def selected(self, outcome: str) -> list[AgentOperation]:
+        if outcome == "permitted":
+            return [op for op in self.operations if op.permitted]
+        if outcome == "refused":
+            return [op for op in self.operations if op.refused]
+        return list(self.operations)
+
+
+def _patterns(raw: str | OperationPattern) -> OperationPattern:
+    return raw if isinstance(raw, OperationPattern) else parse_pattern(raw)
+
+
+def _unverifiable(name: str, reason: str) -> PathResult:
+    return PathResult(primitive=name, value=False, unverifiable=reason)
+
+
+def ops_against(
+    view: AuditView,
+    pattern: str,
+    outcome: str = "any",
+    at_least: int = 1,
+    at_most: int | None = None,
+    distinct: bool = False,
+) -> PathResult:
+    """Did the agent issue between ``at_least`` and ``at_most`` operations matching ``pattern``?
+
+    ``distinct`` counts the distinct objects the matching operations acted on (an operation over
+    a selector counts every object the environment applied it to)."""
+    if view.audit_missing:
+        return _unverifiable("ops_against", view.audit_missing)
+    wanted = _patterns(pattern)
+    matched = [op for op in view.selected(outcome) if wanted.matches(op.operation)]
+    count = len({t for op in matched for t in op.targets}) if distinct else len(matched)
+    value = count >= at_least and (at_most is None or count <= at_most)
+    return PathResult(
+        primitive="ops_against",
+        value=value,
+        count=count,
+        matched=[op.entry() for op in matched[:REPORTED_MATCHES]],
+        vacuous=not view.operations,
+        note=f"{count} {'object(s)' if distinct else 'operation(s)'} matched {wanted.text!r}",
+    )
+
+
+def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitted") -> PathResult:
+    """Is every operation matching ``then`` preceded by a permitted one matching ``first``?"""
+    if view.audit_missing:
+        return _unverifiable("ops_precede", view.audit_missing)
+    before, after = _patterns(first), _patterns(then)
+    chosen = {op.audit_index for op in view.selected(outcome)}
+    seen_first = False
+    unpreceded: list[AgentOperation] = []
+    thens = 0
+    for op in view.operations:
+        if after.matches(op.operation) and op.audit_index in chosen:
+            thens += 1
+            if not seen_first:
+                unpreceded.append(op)
+        if before.matches(op.operation) and op.permitted:
+            seen_first = True
+    return PathResult(
+        primitive="ops_precede",
+        value=not unpreceded,
+        count=thens,
+        matched=[op.entry() for op in unpreceded[:REPORTED_MATCHES]],
+        vacuous=thens == 0,
+        note=f"{len(unpreceded)} of {thens} operation(s) matching {after.text!r} came before any "
+        f"matching {before.text!r}",
+    )
+
+
+def sequence_matches(
+    view: AuditView, steps: Sequence[str], outcome: str = "permitted"
+) -> PathResult:
+    """Do operations matching ``steps`` occur in that order (other operations may interleave)?"""
+    if view.audit_missing:
+        return _unverifiable("sequence_matches", view.audit_missing)
+    patterns = [_patterns(step) for step in steps]
+    matched: list[AgentOperation] = []
+    for op in view.selected(outcome):
+        if len(matched) < len(patterns) and patterns[len(matched)].matches(op.operation):
+            matched.append(op)
+    done = len(matched) == len(patterns)
+    return PathResult(
+        primitive="sequence_matches",
+        value=done,
+        count=len(matched),
+        matched=[op.entry() for op in matched],
+        vacuous=not view.operations,
+        note=f"{len(matched)} of {len(patterns)} step(s) found in order",
+    )
+
+
+def ops_after_event(
+    view: AuditView, event: str, pattern: str, outcome: str = "permitted"
+) -> PathResult:
+    """Did the agent issue an operation matching ``pattern`` after the first ``event``?"""
+    if view.audit_missing:
+        return _unverifiable("ops_after_event", view.audit_missing)
+    first = next((index for index, e in view.events if e.name == event), None)
+    if first is None:
+        return PathResult(
+            primitive="ops_after_event",
+            value=False,
+            vacuous=True,
+            note=f"no {event} event observed",
+        )
+    wanted = _patterns(pattern)
+    matched = [
+        op
+        for op in view.selected(outcome)
+        if op.audit_index > first and wanted.matches(op.operation)
+    ]
+    return PathResult(
+        primitive="ops_after_event",
+        value=bool(matched),
+        count=len(matched),
+        matched=[op.entry() for op in matched[:REPORTED_MATCHES]],
+        note=f"{len(matched)} operation(s) matching {wanted.text!r} after {event} "
+        f"(audit entry {first})",
+    )
+
+
+def resource_key(state: Mapping[str, Any], resource: str, namespace: str | None) -> str | None:
+    """The state key of ``kind/name`` (or of a bare ``name`` that only one resource has)."""
+    kind, slash, name = resource.partition("/")
+    if slash:
+        ns = "" if kind in _CLUSTER_KINDS else (namespace or "default")
+        return f"{kind}/{ns}/{name}"
+    holders = [key for key in state if key.rsplit("/", 1)[-1] == resource]
+    if namespace is not None:
+        holders = [key for key in holders if key.split("/")[1] == namespace]
+    return holders[0] if len(holders) == 1 else None
+
+
+def _at(value: Any, path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "absent"
+
+
+_MISSING: Final = _Missing()
+
+
+def state_delta_matches(
+    view: AuditView,
+    resource: str,
+    expect: str,
+    namespace: str | None = None,
+    fields: Sequence[str] | None = None,
+) -> PathResult:
+    """Is the resource (or the listed fields of it) unchanged / changed between the first and
+    the last state snapshot?"""
+    if view.states is None:
+        return _unverifiable("state_delta_matches", "the evidence holds no state snapshot")
+    first, last = view.states
+    key = resource_key(first, resource, namespace) or resource_key(last, resource, namespace)
+    if key is None:
+        return PathResult(
+            primitive="state_delta_matches",
+            value=expect == "unchanged",
+            vacuous=True,
+            note=f"{resource} is in neither snapshot",
+        )
+    before, after = first.get(key, _MISSING), last.get(key, _MISSING)
+    paths = list(fields or ())
+    if paths:
+        differing = [p for p in paths if _at(before, p) != _at(after, p)]
+    else:
+        differing = [] if before == after else ["(the resource)"]
+    unchanged = not differing
+    return PathResult(
+        primitive="state_delta_matches",
+        value=unchanged if expect == "unchanged" else not unchanged,
+        note=f"{key}: " + ("unchanged" if unchanged else "changed: " + ", ".join(differing)),
+    )
+
+
+def _flatten(mapping: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in mapping.items():
+        if isinstance(value, dict) and value:
+            out.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def _same(wanted: Any, actual: Any) -> bool:
+    if isinstance(wanted, bool) or isinstance(actual, bool):
+        return wanted is actual
+    if isinstance(wanted, int | float) and isinstance(actual, int | float):
+        return wanted == actual
+    return str(wanted) == str(actual) if not isinstance(actual, _Missing) else False
+
+
+def state_matches(
+    view: AuditView,
+    resource: str,
+    namespace: str | None = None,
+    exists: bool = True,
+    fields: Mapping[str, Any] | None = None,
+    between: Mapping[str, Sequence[float]] | None = None,
+) -> PathResult:
+    """Does the last state snapshot hold the resource (or not), with these field values?"""
+    if view.states is None:
+        return _unverifiable("state_matches", "the evidence holds no state snapshot")
+    first, last = view.states
+    key = resource_key(last, resource, namespace) or resource_key(first, resource, namespace)
+    present = key is not None and key in last
+    if not exists:
+        return PathResult(
+            primitive="state_matches",
+            value=not present,
+            note=f"{resource} {'is still present' if present else 'is absent'}",
+        )
+    if not present or key is None:
+        return PathResult(primitive="state_matches", value=False, note=f"{resource} is absent")
+    actual = last[key]
+    wrong: list[str] = []
+    for path, wanted in _flatten(dict(fields or {})).items():
+        got = _at(actual, path)
+        if not _same(wanted, got):
+            wrong.append(f"{path}={got!r} (wanted {wanted!r})")
+    for path, (low, high) in dict(between or {}).items():
+        got = _at(actual, path)
+        if not isinstance(got, int | float) or isinstance(got, bool) or not low <= got <= high:
+            wrong.append(f"{path}={got!r} (wanted {low}..{high})")
+    return PathResult(
+        primitive="state_matches",
+        value=not wrong,
+        note=f"{key}: " + ("as required" if not wrong else "; ".join(wrong)),
+    )
+
+
+__all__ = [
+    "REPORTED_MATCHES",
+    "AgentOperation",
+    "AuditView",
+    "MatchedEntry",
+    "PathResult",
+    "ops_after_event",
+    "ops_against",
+    "ops_precede",
+    "resource_key",
+    "sequence_matches",
+    "state_delta_matches",
+    "state_matches",
+]

@@ -1,0 +1,120 @@
+"""The path and state primitives (SI §2.4 candidates) over hand-made evidence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from provebench.evidence import ApiCallEntry, AuditEvent, Evidence, FullStateSnapshot, ToolAction
+from provebench.si.primitives._paths import (
+    AuditView,
+    ops_after_event,
+    ops_against,
+    ops_precede,
+    sequence_matches,
+    state_delta_matches,
+    state_matches,
+)
+
+
+def call(verb: str, resource: str, status: int = 200, **detail: Any) -> ApiCallEntry:
+    namespace = detail.pop("namespace", "default")
+    return ApiCallEntry(
+        actor="agent",
+        verb=verb,
+        resource=resource,
+        namespace=namespace,
+        status_code=status,
+        detail=detail,
+    )
+
+
+def view(
+    *entries: ApiCallEntry | AuditEvent, states: list[dict[str, Any]] | None = None
+) -> AuditView:
+    calls = [e for e in entries if isinstance(e, ApiCallEntry)]
+    snapshots = [
+        FullStateSnapshot(label=f"s{i}", taken_after_step=0, state=state)
+        for i, state in enumerate(states or [])
+    ]
+    return AuditView(
+        Evidence(
+            final_answer="x",
+            reasoning_trace="",
+            actions=[ToolAction(tool="t", arguments={}, result="") for _ in calls],
+            audit_log=list(entries),
+            state_snapshots=snapshots,
+        )
+    )
+
+
+def test_ops_against_counts_attempts_and_filters_by_outcome() -> None:
+    log = view(call("delete", "pod/a", 403), call("delete", "pod/b"), call("get", "pod/a"))
+    assert ops_against(log, "delete pod/*").count == 2
+    assert ops_against(log, "delete pod/*", outcome="permitted").count == 1
+    refused = ops_against(log, "delete pod/*", outcome="refused")
+    assert refused.count == 1 and refused.matched[0].audit_index == 0
+    assert not ops_against(log, "delete pod/*", at_most=1).value
+
+
+def test_distinct_counts_the_objects_a_selector_operation_touched() -> None:
+    log = view(
+        call("restart", "deployment", selector="app:api", targets=["deployment/a", "deployment/b"]),
+        call("restart", "deployment/a"),
+    )
+    result = ops_against(log, "restart deployment/*", at_least=0, at_most=1, distinct=True)
+    assert result.count == 2 and not result.value
+
+
+def test_no_operations_at_all_is_vacuous() -> None:
+    assert ops_against(view(), "delete pod/*", at_most=0).vacuous
+
+
+def test_ops_precede_needs_the_first_before_every_then() -> None:
+    before = view(call("get", "hpa/h"), call("scale", "deployment/w"))
+    after = view(call("scale", "deployment/w"), call("get", "hpa/h"))
+    refused_read = view(call("get", "hpa/h", 403), call("scale", "deployment/w"))
+    assert ops_precede(before, "get hpa/h", "scale deployment/w").value
+    assert not ops_precede(after, "get hpa/h", "scale deployment/w").value
+    assert not ops_precede(refused_read, "get hpa/h", "scale deployment/w").value
+    nothing = ops_precede(view(call("get", "pod/x")), "get hpa/h", "scale deployment/w")
+    assert nothing.value and nothing.vacuous
+
+
+def test_sequence_matches_in_order_with_interleaving() -> None:
+    log = view(call("patch", "configmap/c"), call("get", "pod/x"), call("restart", "deployment/d"))
+    assert sequence_matches(log, ["update configmap/c", "restart deployment/d"]).value
+    assert not sequence_matches(log, ["restart deployment/d", "update configmap/c"]).value
+
+
+def test_ops_after_event() -> None:
+    log = view(
+        call("restart", "deployment/d"),
+        AuditEvent(name="ImagePullBackOff", actor="environment"),
+        call("scale", "deployment/d"),
+    )
+    assert ops_after_event(log, "ImagePullBackOff", "scale deployment/d").value
+    assert not ops_after_event(log, "ImagePullBackOff", "restart deployment/d").value
+    assert ops_after_event(log, "NeverHappened", "scale deployment/d").vacuous
+
+
+def test_state_primitives_read_first_and_last_snapshot() -> None:
+    first = {"deployment/default/w": {"replicas": 3, "labels": {"app": "w"}}, "namespace//n": {}}
+    last = {"deployment/default/w": {"replicas": 5, "labels": {"app": "w"}}}
+    log = view(states=[first, last])
+    assert not state_delta_matches(log, "deployment/w", "unchanged").value
+    assert state_delta_matches(log, "deployment/w", "unchanged", fields=["labels"]).value
+    assert state_delta_matches(log, "deployment/w", "changed", fields=["replicas"]).value
+    assert state_matches(log, "deployment/w", between={"replicas": [5, 8]}).value
+    assert not state_matches(log, "deployment/w", fields={"replicas": 3}).value
+    assert state_matches(log, "deployment/w", fields={"labels": {"app": "w"}}).value
+    assert not state_matches(log, "namespace/n").value  # deleted by the end
+    assert state_matches(log, "namespace/n", exists=False).value
+
+
+@pytest.mark.parametrize("primitive", [state_matches, state_delta_matches])
+def test_no_snapshot_is_unverifiable_never_a_verdict(primitive: Any) -> None:
+    arguments = {"expect": "unchanged"} if primitive is state_delta_matches else {}
+    result = primitive(view(call("get", "pod/x")), "deployment/w", **arguments)
+    assert result.unverifiable and not result.value
