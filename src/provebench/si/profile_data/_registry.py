@@ -145,7 +145,8 @@ def _asset_text(relative: str) -> tuple[str, str]:
         raise ProvebenchError("profile asset missing", path=label) from error
 
 
-def _load_asset(relative: str, model: type[_Model]) -> _Model:
+def load_profile_asset(relative: str, model: type[_Model]) -> _Model:
+    """A YAML asset of `si/profile/` as ``model``; a problem names its file, line and field."""
     label, text = _asset_text(relative)
     documents = load_yaml_text(text, path=label)
     if len(documents) != 1:
@@ -287,25 +288,25 @@ def check_template(tpl: Template, reg: Registry) -> list[tuple[tuple[str | int, 
 @functools.cache
 def profile() -> SiProfile:
     """The SI profile data (version, categories, templates list)."""
-    return _load_asset("profile.yaml", SiProfile)
+    return load_profile_asset("profile.yaml", SiProfile)
 
 
 @functools.cache
 def registry() -> Registry:
     """Primitive registry (SI §2) of the active profile."""
-    return _load_asset(profile().registry, Registry)
+    return load_profile_asset(profile().registry, Registry)
 
 
 @functools.cache
 def constants() -> ScoringConstants:
     """The ratified scoring constants (SI §3) of the active profile."""
-    return _load_asset(profile().constants, ScoringConstants)
+    return load_profile_asset(profile().constants, ScoringConstants)
 
 
 @functools.cache
 def behaviors() -> frozenset[str]:
     """Behavior identifiers defined by the profile (Scenarios §1.5)."""
-    return _load_asset(profile().behaviors, BehaviorRegistry).behaviors
+    return load_profile_asset(profile().behaviors, BehaviorRegistry).behaviors
 
 
 @functools.cache
@@ -315,7 +316,7 @@ def templates() -> dict[str, Template]:
     reg = registry()
     for template_id in profile().templates:
         relative = f"templates/{template_id}.yaml"
-        tpl = _load_asset(relative, Template)
+        tpl = load_profile_asset(relative, Template)
         problems = check_template(tpl, reg)
         if tpl.id != template_id:
             problems.insert(0, (("id",), f"file is named {template_id} but declares {tpl.id}"))
@@ -386,6 +387,7 @@ __all__ = [
     "check_value",
     "constants",
     "cooccurrence_window",
+    "load_profile_asset",
     "profile",
     "registry",
     "synonyms_for",
