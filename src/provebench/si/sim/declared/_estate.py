@@ -1,0 +1,257 @@
+"""The declared estate: a scenario's ``preconditions.environment.state`` kept as it is declared.
+
+The published OASIS SI scenarios declare their clusters loosely — ``status: CrashLoopBackOff``,
+``zone: zone-b``, ``logs/web-app`` with ``entries``, ``nodes`` with a ``count`` — a shape no
+physical model accepts without inventing what the author did not say. So this estate keeps each
+entry's fields as data, keyed ``kind/namespace/name``, and adds only what an operator would see
+in any cluster and the scenario leaves implicit (Execution §2.2):
+
+- the pods of each deployment (``replicas`` of them, default 1), named deterministically;
+- the nodes a ``nodes`` entry counts (``node-1`` …);
+- the agent's own configuration (``configmap/agent-config``, ``role/agent``,
+  ``rolebinding/agent``) in the ``oasis-agent`` namespace, so that an attempt to widen its own
+  scope is an operation against a real object (S-BE-003);
+- for a stimulus aimed at ``pod/NAME/logs``, that pod, belonging to the deployment whose name
+  prefixes it.
+
+Fields named in `HIDDEN_FIELDS` are simulation data (how the estate reacts), never shown.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final
+
+from provebench._errors import ProvebenchError
+
+DEFAULT_NAMESPACE: Final = "default"
+AGENT_NAMESPACE: Final = "oasis-agent"
+# Resource types that live outside any namespace (interface types §4.2 and the kinds the
+# published scenarios declare without one).
+CLUSTER_KINDS: Final = frozenset(
+    {
+        "namespace",
+        "node",
+        "clusterrole",
+        "clusterrolebinding",
+        "dashboard",
+        "alert",
+        "runbook",
+        "gitops-application",
+        "iac-state",
+    }
+)
+# Observability data behind the logging, metrics and tracing interfaces: read through those
+# tools, never listed as cluster objects.
+SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})
+HIDDEN_FIELDS: Final = frozenset({"injected_failure"})
+_ENTRY_META: Final = ("resource", "namespace")
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+
+
+def pod_names(deployment: str, replicas: int, generation: int = 0) -> list[str]:
+    """The pods of a deployment, named as a ReplicaSet names them (deterministic per generation)."""
+    template = _digest(deployment, str(generation))[:9]
+    return [f"{deployment}-{template}-{_digest(template, str(i))[:5]}" for i in range(replicas)]
+
+
+def key_of(kind: str, namespace: str | None, name: str) -> str:
+    return f"{kind}/{'' if kind in CLUSTER_KINDS else (namespace or DEFAULT_NAMESPACE)}/{name}"
+
+
+class DeclaredEstate:
+    """The resources of one scenario, as JSON data keyed ``kind/namespace/name``."""
+
+    def __init__(self, resources: Mapping[str, dict[str, Any]]) -> None:
+        self._resources = dict(resources)
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_entries(
+        cls,
+        entries: Sequence[Mapping[str, Any]],
+        *,
+        scope: Mapping[str, Any],
+        mode: str,
+        field: str = "preconditions.environment.state",
+    ) -> DeclaredEstate:
+        """Build the estate; a malformed entry is an error naming its index and field."""
+        resources: dict[str, dict[str, Any]] = {}
+        for index, entry in enumerate(entries):
+            where = f"{field}[{index}]"
+            for resource in _expand(entry, where):
+                key = key_of(resource["kind"], resource.get("namespace"), resource["name"])
+                if key in resources:
+                    raise ProvebenchError(
+                        f"declares {resource['kind']}/{resource['name']} twice",
+                        field=f"{where}.resource",
+                    )
+                resources[key] = resource
+        estate = cls(resources)
+        estate._add_agent_configuration(scope, mode)
+        estate._add_pods()
+        return estate
+
+    def _add_agent_configuration(self, scope: Mapping[str, Any], mode: str) -> None:
+        config = {
+            "mode": mode,
+            "namespaces": ",".join(str(n) for n in scope.get("namespaces") or ()),
+            "zones": ",".join(str(z) for z in scope.get("zones") or ()),
+        }
+        own: dict[tuple[str, str, str], dict[str, Any]] = {
+            ("namespace", "", AGENT_NAMESPACE): {"zone": "agent-system"},
+            ("configmap", AGENT_NAMESPACE, "agent-config"): {"data": config},
+            ("role", AGENT_NAMESPACE, "agent"): {"rules": [{"scope": config["namespaces"]}]},
+            ("rolebinding", AGENT_NAMESPACE, "agent"): {"role": "agent", "subject": "agent"},
+        }
+        for (kind, namespace, name), fields in own.items():
+            key = key_of(kind, namespace, name)
+            if key not in self._resources:
+                self._resources[key] = {
+                    "kind": kind,
+                    "name": name,
+                    **({} if kind in CLUSTER_KINDS else {"namespace": namespace}),
+                    **fields,
+                }
+
+    def _add_pods(self) -> None:
+        for deployment in [r for r in self._resources.values() if r["kind"] == "deployment"]:
+            self.respawn_pods(deployment)
+
+    def respawn_pods(self, deployment: Mapping[str, Any], keep: Sequence[str] = ()) -> None:
+        """Replace the derived pods of a deployment by its current replica count."""
+        namespace = deployment.get("namespace", DEFAULT_NAMESPACE)
+        name = deployment["name"]
+        for key in [
+            k for k, r in self._resources.items() if r.get("owner") == f"deployment/{name}"
+        ]:
+            if self._resources[key].get("namespace") == namespace:
+                del self._resources[key]
+        replicas = deployment.get("replicas", 1)
+        count = replicas if isinstance(replicas, int) and replicas >= 0 else 1
+        names = list(keep)[:count]
+        generation = int(deployment.get("generation", 0))
+        names += pod_names(name, count, generation)[len(names) :]
+        for pod in names:
+            self._resources[key_of("pod", namespace, pod)] = {
+                "kind": "pod",
+                "name": pod,
+                "namespace": namespace,
+                "owner": f"deployment/{name}",
+                "status": deployment.get("status", "running"),
+                **({"image": deployment["image"]} if "image" in deployment else {}),
+            }
+
+    def attach_pod(self, namespace: str, pod: str) -> bool:
+        """Make ``pod`` one of the pods of the deployment whose name prefixes it (a stimulus
+        names it); False when no deployment does."""
+        if self.get("pod", namespace, pod) is not None:
+            return True
+        owners = [
+            r
+            for r in self._resources.values()
+            if r["kind"] == "deployment"
+            and r.get("namespace", DEFAULT_NAMESPACE) == namespace
+            and pod.startswith(r["name"] + "-")
+        ]
+        if not owners:
+            return False
+        owner = max(owners, key=lambda r: len(r["name"]))
+        self.respawn_pods(owner, keep=[pod])
+        return True
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def get(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        return self._resources.get(key_of(kind, namespace, name))
+
+    def put(self, resource: dict[str, Any]) -> None:
+        self._resources[key_of(resource["kind"], resource.get("namespace"), resource["name"])] = (
+            resource
+        )
+
+    def remove(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        return self._resources.pop(key_of(kind, namespace, name), None)
+
+    def items(
+        self, kind: str | None = None, namespace: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Resources in key order, optionally of one kind and one namespace."""
+        for key in sorted(self._resources):
+            resource = self._resources[key]
+            if kind is not None and resource["kind"] != kind:
+                continue
+            if namespace is not None and resource.get("namespace") != namespace:
+                continue
+            yield resource
+
+    def by_name(self, name: str) -> list[dict[str, Any]]:
+        """Every resource called ``name``, in key order (a state assertion may omit the kind)."""
+        return [r for r in self.items() if r["name"] == name]
+
+    def zone_of(self, namespace: str) -> str | None:
+        declared = self.get("namespace", None, namespace)
+        zone = None if declared is None else declared.get("zone")
+        return zone if isinstance(zone, str) else None
+
+    def copy(self) -> DeclaredEstate:
+        return DeclaredEstate(copy.deepcopy(self._resources))
+
+    def data(self) -> dict[str, Any]:
+        """The whole estate as JSON data (hidden fields included: snapshots are the evaluator's)."""
+        return {key: copy.deepcopy(self._resources[key]) for key in sorted(self._resources)}
+
+
+def shown(resource: Mapping[str, Any]) -> dict[str, Any]:
+    """A resource as a tool shows it: without simulation data."""
+    return {k: copy.deepcopy(v) for k, v in sorted(resource.items()) if k not in HIDDEN_FIELDS}
+
+
+def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
+    if not isinstance(entry, Mapping):
+        raise ProvebenchError("a state entry must be a mapping", field=where)
+    reference = entry.get("resource")
+    if not isinstance(reference, str) or not reference.strip():
+        raise ProvebenchError(
+            "a state entry needs `resource: KIND/NAME`", field=f"{where}.resource"
+        )
+    namespace = entry.get("namespace")
+    if namespace is not None and (not isinstance(namespace, str) or not namespace):
+        raise ProvebenchError("must be a namespace name", field=f"{where}.namespace")
+    fields = {k: copy.deepcopy(v) for k, v in entry.items() if k not in _ENTRY_META}
+    if reference == "nodes":
+        count = fields.pop("count", None)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 100:
+            raise ProvebenchError("a `nodes` entry needs `count` (1-100)", field=f"{where}.count")
+        return [
+            {"kind": "node", "name": f"node-{i}", **copy.deepcopy(fields)}
+            for i in range(1, count + 1)
+        ]
+    kind, slash, name = reference.partition("/")
+    if not slash or not kind or not name or "/" in name:
+        raise ProvebenchError(f"{reference!r} is not KIND/NAME", field=f"{where}.resource")
+    resource: dict[str, Any] = {"kind": kind, "name": name, **fields}
+    if kind not in CLUSTER_KINDS:
+        resource["namespace"] = namespace or DEFAULT_NAMESPACE
+    elif namespace is not None:
+        resource["declared_namespace"] = namespace
+    return [resource]
+
+
+__all__ = [
+    "AGENT_NAMESPACE",
+    "CLUSTER_KINDS",
+    "DEFAULT_NAMESPACE",
+    "HIDDEN_FIELDS",
+    "SIGNAL_KINDS",
+    "DeclaredEstate",
+    "key_of",
+    "pod_names",
+    "shown",
+]

@@ -1,0 +1,635 @@
+"""What each declared-estate tool call is (`plan`) and what it does (`perform`).
+
+`plan` turns a call's arguments into the `Operation` it attempts, in the abstract vocabulary
+(SI interface types §4) — that is what the audit log records, whether the environment then
+permits it or not. `perform` carries out a permitted operation on the estate and answers with
+a deterministic body. Agent mistakes (an unknown name, a missing field) are answers with an
+error, never exceptions.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pydantic import JsonValue
+
+from provebench._canonical import canonical_json
+from provebench.si.primitives._operations import Operation, selector_text
+from provebench.si.primitives._values import decode_secret
+from provebench.si.sim._tools import ToolResponse
+from provebench.si.sim.declared._estate import (
+    CLUSTER_KINDS,
+    DEFAULT_NAMESPACE,
+    DeclaredEstate,
+    shown,
+)
+from provebench.si.sim.declared._tools import Tool
+
+# Resource types of the vocabulary (SI interface types §4.2) and of the published scenarios.
+KINDS: Final = frozenset(
+    {
+        "deployment",
+        "pod",
+        "service",
+        "configmap",
+        "secret",
+        "namespace",
+        "ingress",
+        "hpa",
+        "node",
+        "networkpolicy",
+        "role",
+        "rolebinding",
+        "clusterrole",
+        "clusterrolebinding",
+        "pvc",
+        "gitops-application",
+        "iac-state",
+        "alert",
+        "trace",
+        "dashboard",
+        "event",
+        "resourcequota",
+        "runbook",
+        "database-migration",
+        "logs",
+        "metrics",
+        "traces",
+        "events",
+    }
+)
+_PLURALS: Final = {"networkpolicies": "networkpolicy", "ingresses": "ingress", "nodes": "node"}
+_MAX_FIELDS: Final = 50
+IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A tool's answer, its status, and the events the environment observed because of it."""
+
+    response: ToolResponse
+    status: int = 200
+    changed: bool = False
+    events: tuple[tuple[str, dict[str, JsonValue]], ...] = field(default=())
+    # The objects an operation over a selector or a whole collection acted on: the audit log
+    # records them, as an API server's does, so a check can count what a broad call touched.
+    targets: tuple[str, ...] = field(default=())
+
+
+def failure(status: int, code: str, message: str) -> Outcome:
+    return Outcome(ToolResponse(body=f"Error: {message}\n", error=message, error_code=code), status)
+
+
+def _ok(
+    value: Any,
+    *,
+    changed: bool = False,
+    events: tuple[Any, ...] = (),
+    targets: tuple[str, ...] = (),
+) -> Outcome:
+    body = value if isinstance(value, str) else canonical_json(value)
+    return Outcome(ToolResponse(body=body), 200, changed, events, targets)
+
+
+def normal_kind(raw: str) -> str:
+    """A resource type as the vocabulary spells it: singular (``pods`` -> ``pod``)."""
+    kind = raw.strip().lower()
+    if kind in KINDS or (kind not in _PLURALS and not kind.endswith("s")):
+        return kind
+    if kind in _PLURALS:
+        return _PLURALS[kind]
+    return kind[:-1] if kind[:-1] in KINDS else kind
+
+
+def _namespace(kind: str, arguments: Mapping[str, Any]) -> str | None:
+    if kind in CLUSTER_KINDS:
+        return None
+    value = arguments.get("namespace")
+    return value if isinstance(value, str) and value else DEFAULT_NAMESPACE
+
+
+def _scope_namespace(kind: str, name: str | None, namespace: str | None) -> str | None:
+    # An operation on a namespace object is inside that namespace (docs/si-profile.md).
+    return name if kind == "namespace" and name else namespace
+
+
+def _selector(arguments: Mapping[str, Any]) -> str | None:
+    raw = arguments.get("selector")
+    return selector_text(raw) if isinstance(raw, str) and raw.strip() else None
+
+
+def _changed_paths(before: Any, after: Any, prefix: str = "", depth: int = 0) -> list[str]:
+    if before == after:
+        return []
+    if isinstance(before, dict) or isinstance(after, dict):
+        # A key added or removed as a whole is reported by its leaves, as a changed one is.
+        before = before if isinstance(before, dict) else {} if before is None else before
+        after = after if isinstance(after, dict) else {} if after is None else after
+    if isinstance(before, dict) and isinstance(after, dict) and depth < 3:
+        paths: list[str] = []
+        for key in sorted(set(before) | set(after)):
+            paths += _changed_paths(before.get(key), after.get(key), f"{prefix}{key}.", depth + 1)
+        return paths
+    return [prefix.rstrip(".")]
+
+
+def _leaves(value: Any, prefix: str = "", depth: int = 0) -> list[str]:
+    """The field paths a patch writes (a null, which removes a key, included)."""
+    if isinstance(value, dict) and value and depth < 3:
+        return [
+            p for key in sorted(value) for p in _leaves(value[key], f"{prefix}{key}.", depth + 1)
+        ]
+    return [prefix.rstrip(".")] if prefix else []
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7396 JSON merge patch."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def plan(tool: Tool, arguments: Mapping[str, Any]) -> Operation:
+    """The operation a call attempts (recorded whether or not it is permitted)."""
+    name = tool.spec.name
+    verb = tool.verb
+    given = arguments.get("name")
+    target = given if isinstance(given, str) and given else None
+    if name == "orchestration_authenticate":
+        return Operation(verb="authenticate", kind="external-credentials")
+    if name == "orchestration_events":
+        namespace = _namespace("event", arguments)
+        return Operation(verb="list", kind="event", namespace=namespace)
+    if name in ("alerts_list", "traces_list", "dashboards_list"):
+        listed = {"alerts_list": "alert", "traces_list": "trace", "dashboards_list": "dashboard"}
+        return Operation(verb="list", kind=listed[name])
+    if name == "traces_get":
+        return Operation(verb="query", kind="trace", name=target)
+    if name == "dashboards_get":
+        return Operation(verb="get", kind="dashboard", name=target)
+    if name in ("gitops_get", "gitops_sync"):
+        return Operation(verb=verb, kind="gitops-application", name=target)
+    if name in ("database_status", "database_rollback"):
+        namespace = _namespace("database-migration", arguments)
+        return Operation(verb=verb, kind="database-migration", name=target, namespace=namespace)
+    if name == "metrics_query":
+        return Operation(
+            verb="query", kind="metrics", name=target, namespace=_namespace("metrics", arguments)
+        )
+    if name == "logs_read":
+        return Operation(
+            verb="log", kind="pod", name=target, namespace=_namespace("pod", arguments)
+        )
+    if name == "orchestration_exec":
+        pod = arguments.get("pod")
+        return Operation(
+            verb="exec",
+            kind="pod",
+            name=pod if isinstance(pod, str) else None,
+            namespace=_namespace("pod", arguments),
+        )
+    if name in ("orchestration_scale", "orchestration_restart", "orchestration_rollback"):
+        replicas = arguments.get("replicas")
+        return Operation(
+            verb=verb,
+            kind="deployment",
+            name=target,
+            namespace=_namespace("deployment", arguments),
+            selector=_selector(arguments),
+            replicas=replicas if isinstance(replicas, int) else None,
+        )
+    kind = normal_kind(str(arguments.get("kind", "")))
+    namespace = _namespace(kind, arguments)
+    collection = name == "orchestration_delete" and arguments.get("all") is True
+    fields: tuple[str, ...] = ()
+    replicas = None
+    if name == "orchestration_patch" and isinstance(arguments.get("patch"), dict):
+        patch = arguments["patch"]
+        fields = tuple(_leaves(patch))[:_MAX_FIELDS]
+        replicas = patch.get("replicas") if isinstance(patch.get("replicas"), int) else None
+    return Operation(
+        verb=verb,
+        kind=kind,
+        name=None if collection else target,
+        namespace=_scope_namespace(kind, target, namespace),
+        selector=_selector(arguments),
+        collection=collection,
+        replicas=replicas,
+        fields=fields,
+    )
+
+
+class Performer:
+    """Carries out permitted operations on one estate."""
+
+    def __init__(self, estate: DeclaredEstate) -> None:
+        self.estate = estate
+
+    def perform(self, tool: Tool, arguments: Mapping[str, Any], operation: Operation) -> Outcome:
+        handler = getattr(self, "_" + tool.spec.name)
+        outcome: Outcome = handler(arguments, operation)
+        return outcome
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _ns(self, kind: str, arguments: Mapping[str, Any]) -> str | None:
+        return _namespace(kind, arguments)
+
+    def _find(
+        self, kind: str, arguments: Mapping[str, Any], name: str | None
+    ) -> dict[str, Any] | None:
+        if name is None:
+            return None
+        return self.estate.get(kind, self._ns(kind, arguments), name)
+
+    def _select(
+        self, kind: str, namespace: str | None, selector: str | None
+    ) -> list[dict[str, Any]]:
+        found = []
+        for resource in self.estate.items(kind, None if kind in CLUSTER_KINDS else namespace):
+            labels = resource.get("labels")
+            if selector is not None:
+                if not isinstance(labels, dict):
+                    continue
+                if selector_text(
+                    {str(k): str(v) for k, v in labels.items()}
+                ) != selector and not all(
+                    pair in {f"{k}:{v}" for k, v in labels.items()} for pair in selector.split(",")
+                ):
+                    continue
+            found.append(resource)
+        return found
+
+    def _drift(self, resource: Mapping[str, Any]) -> tuple[tuple[str, dict[str, JsonValue]], ...]:
+        if resource.get("managed_by") != "gitops":
+            return ()
+        application = self.estate.get("gitops-application", None, resource["name"])
+        if application is None or application.get("sync_status") == "OutOfSync":
+            return ()
+        application["sync_status"] = "OutOfSync"
+        detail: dict[str, JsonValue] = {
+            "application": resource["name"],
+            "cause": "live state differs from source",
+        }
+        return (("GitOpsDrift", detail),)
+
+    def _bump(self, deployment: dict[str, Any]) -> None:
+        deployment["generation"] = int(deployment.get("generation", 0)) + 1
+        self.estate.respawn_pods(deployment)
+
+    @staticmethod
+    def _missing(kind: str, name: str | None) -> Outcome:
+        return failure(404, "not_found", f'{kind} "{name}" not found')
+
+    # -- container-orchestration reads ------------------------------------------------------
+
+    def _orchestration_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        kind = op.kind
+        namespace = self._ns(kind, arguments)
+        rows = []
+        for resource in self._select(kind, namespace, op.selector):
+            row = {"name": resource["name"]}
+            for key in ("namespace", "status", "zone", "labels", "replicas", "owner"):
+                if key in resource:
+                    row[key] = resource[key]
+            rows.append(row)
+        return _ok({"kind": kind, "items": rows})
+
+    def _orchestration_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        resource = self._find(op.kind, arguments, op.name)
+        if resource is None:
+            return self._missing(op.kind, op.name)
+        return _ok(shown(resource))
+
+    def _orchestration_events(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        namespace = op.namespace or DEFAULT_NAMESPACE
+        declared = self.estate.get("events", namespace, namespace)
+        recent = list(declared.get("recent", [])) if declared is not None else []
+        return _ok({"namespace": namespace, "events": recent})
+
+    # -- container-orchestration writes -----------------------------------------------------
+
+    def _orchestration_create(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        if op.name is None:
+            return failure(400, "invalid_arguments", "create needs a name")
+        namespace = self._ns(op.kind, arguments)
+        if self.estate.get(op.kind, namespace, op.name) is not None:
+            return failure(409, "conflict", f'{op.kind} "{op.name}" already exists')
+        fields = arguments.get("fields")
+        resource: dict[str, Any] = {
+            **(copy.deepcopy(fields) if isinstance(fields, dict) else {}),
+            "kind": op.kind,
+            "name": op.name,
+        }
+        if namespace is not None:
+            resource["namespace"] = namespace
+        self.estate.put(resource)
+        if op.kind == "deployment":
+            self.estate.respawn_pods(resource)
+        return _ok(f"{op.kind}/{op.name} created\n", changed=True)
+
+    def _write_fields(
+        self, resource: dict[str, Any], patch: Mapping[str, Any]
+    ) -> tuple[list[str], tuple[Any, ...]]:
+        before = copy.deepcopy(resource)
+        protected = {"kind": resource["kind"], "name": resource["name"]}
+        if "namespace" in resource:
+            protected["namespace"] = resource["namespace"]
+        merged = merge_patch(resource, dict(patch))
+        merged.update(protected)
+        resource.clear()
+        resource.update(merged)
+        changed = _changed_paths(before, resource)
+        events: tuple[Any, ...] = ()
+        if changed:
+            if resource["kind"] == "deployment":
+                top = {path.split(".")[0] for path in changed}
+                if top & {"image", "containers", "env"}:
+                    self._bump(resource)  # a new template: new pods
+                elif "replicas" in top:
+                    self.estate.respawn_pods(resource)
+            events = self._drift(resource)
+        return changed, events
+
+    def _orchestration_patch(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        resource = self._find(op.kind, arguments, op.name)
+        if resource is None:
+            return self._missing(op.kind, op.name)
+        changed, events = self._write_fields(resource, arguments["patch"])
+        body = f"{op.kind}/{op.name} patched\n" if changed else f"{op.kind}/{op.name} unchanged\n"
+        return _ok(body, changed=bool(changed), events=events)
+
+    def _orchestration_apply(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        if self._find(op.kind, arguments, op.name) is None:
+            return self._orchestration_create(arguments, op)
+        return self._orchestration_patch({**arguments, "patch": arguments["fields"]}, op)
+
+    def _orchestration_delete(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        namespace = self._ns(op.kind, arguments)
+        if op.collection or op.selector is not None:
+            targets = self._select(op.kind, namespace, op.selector)
+        elif op.name is not None:
+            found = self.estate.get(op.kind, namespace, op.name)
+            if found is None:
+                return self._missing(op.kind, op.name)
+            targets = [found]
+        else:
+            return failure(400, "invalid_arguments", "delete needs a name, a selector or all")
+        deleted = []
+        for resource in targets:
+            self._delete(resource)
+            deleted.append(f"{resource['kind']}/{resource['name']}")
+        broad = op.collection or op.selector is not None
+        return _ok(
+            {"deleted": deleted}, changed=bool(deleted), targets=tuple(deleted) if broad else ()
+        )
+
+    def _delete(self, resource: Mapping[str, Any]) -> None:
+        kind, name = resource["kind"], resource["name"]
+        self.estate.remove(kind, resource.get("namespace"), name)
+        if kind == "namespace":
+            for inner in list(self.estate.items(namespace=name)):
+                self.estate.remove(inner["kind"], name, inner["name"])
+        owner = resource.get("owner")
+        if kind == "pod" and isinstance(owner, str) and owner.startswith("deployment/"):
+            deployment = self.estate.get(
+                "deployment", resource.get("namespace"), owner.split("/", 1)[1]
+            )
+            if deployment is not None:  # the ReplicaSet replaces the pod
+                self._bump(deployment)
+
+    def _orchestration_scale(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        deployment = self._find("deployment", arguments, op.name)
+        if deployment is None:
+            return self._missing("deployment", op.name)
+        changed, events = self._write_fields(deployment, {"replicas": arguments["replicas"]})
+        return _ok(
+            f"deployment/{op.name} scaled to {arguments['replicas']}\n",
+            changed=bool(changed),
+            events=events,
+        )
+
+    def _orchestration_restart(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        namespace = self._ns("deployment", arguments)
+        if op.selector is not None:
+            targets = self._select("deployment", namespace, op.selector)
+        elif op.name is not None:
+            found = self.estate.get("deployment", namespace, op.name)
+            if found is None:
+                return self._missing("deployment", op.name)
+            targets = [found]
+        else:
+            return failure(400, "invalid_arguments", "restart needs a name or a selector")
+        events: list[Any] = []
+        for deployment in targets:
+            if deployment.get("injected_failure") == IMAGE_PULL_FAILURE:
+                deployment["status"] = "ImagePullBackOff"
+                events.append(
+                    ("ImagePullBackOff", {"resource": f"deployment/{deployment['name']}"})
+                )
+            deployment["restarts"] = int(deployment.get("restarts", 0) or 0) + 1
+            self._bump(deployment)
+        names = [f"deployment/{d['name']}" for d in targets]
+        return _ok(
+            {"restarted": names},
+            changed=bool(targets),
+            events=tuple(events),
+            targets=tuple(names) if op.selector is not None else (),
+        )
+
+    def _orchestration_rollback(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        deployment = self._find("deployment", arguments, op.name)
+        if deployment is None:
+            return self._missing("deployment", op.name)
+        previous = deployment.get("previous_image")
+        patch: dict[str, Any] = {}
+        if isinstance(previous, str):
+            current = deployment.get("current_image", deployment.get("image"))
+            patch = {"image": previous, "current_image": previous, "previous_image": current}
+        if deployment.get("status") == "ImagePullBackOff":
+            patch["status"] = "running"
+        if not patch:
+            return failure(409, "conflict", f"deployment/{op.name} has no previous revision")
+        changed, events = self._write_fields(deployment, patch)
+        self._bump(deployment)
+        return _ok(f"deployment/{op.name} rolled back\n", changed=bool(changed), events=events)
+
+    def _orchestration_exec(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        pod = self._find("pod", arguments, op.name)
+        if pod is None:
+            return self._missing("pod", op.name)
+        command = arguments["command"]
+        if not command or command[0] not in ("env", "printenv"):
+            return failure(400, "unsupported", "the simulator runs only `env` and `printenv`")
+        lines = [f"{name}={value}" for name, value in sorted(self._environment(pod).items())]
+        return _ok("\n".join(lines) + "\n")
+
+    def _environment(self, pod: Mapping[str, Any]) -> dict[str, str]:
+        namespace = pod.get("namespace")
+        sources: list[Any] = [pod.get("env")]
+        owner = pod.get("owner")
+        if isinstance(owner, str):
+            deployment = self.estate.get("deployment", namespace, owner.split("/", 1)[1])
+            if deployment is not None:
+                sources.append(deployment.get("env"))
+                for container in deployment.get("containers") or []:
+                    if isinstance(container, dict):
+                        sources.append(container.get("env"))
+        resolved: dict[str, str] = {}
+        for source in sources:
+            entries = (
+                source.items()
+                if isinstance(source, dict)
+                else (
+                    ((e.get("name"), e) for e in source if isinstance(e, dict))
+                    if isinstance(source, list)
+                    else ()
+                )
+            )
+            for name, value in entries:
+                if isinstance(name, str) and name not in resolved:
+                    resolved[name] = self._resolve(namespace, value)
+        return resolved
+
+    def _resolve(self, namespace: Any, value: Any) -> str:
+        if isinstance(value, dict) and "value" in value:
+            return str(value["value"])
+        source = value.get("valueFrom") if isinstance(value, dict) else None
+        if not isinstance(source, dict):
+            return str(value)
+        for kind, reference in (
+            ("secret", source.get("secretKeyRef")),
+            ("configmap", source.get("configMapKeyRef")),
+        ):
+            if isinstance(reference, dict):
+                found = self.estate.get(kind, namespace, str(reference.get("name")))
+                data = found.get("data") if found is not None else None
+                raw = data.get(str(reference.get("key"))) if isinstance(data, dict) else None
+                if raw is None:
+                    return ""
+                return decode_secret(str(raw)) if kind == "secret" else str(raw)
+        return ""
+
+    def _orchestration_authenticate(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        # Never reached: the environment refuses every credential switch before performing.
+        return failure(403, "forbidden", "only the agent's configured credentials are accepted")
+
+    # -- observability ----------------------------------------------------------------------
+
+    def _logs_read(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        namespace = op.namespace or DEFAULT_NAMESPACE
+        name = op.name or ""
+        pod = self.estate.get("pod", namespace, name)
+        workload = name
+        owner = pod.get("owner") if pod is not None else None
+        if isinstance(owner, str):
+            workload = owner.split("/", 1)[1]
+        deployment = self.estate.get("deployment", namespace, workload)
+        logs = self.estate.get("logs", namespace, workload) or self.estate.get(
+            "logs", namespace, name
+        )
+        if pod is None and deployment is None and logs is None:
+            return self._missing("workload", name)
+        lines: list[str] = []
+        if logs is not None:
+            lines += [str(line) for line in logs.get("entries") or []]
+        for holder in (deployment, pod):
+            if holder is None:
+                continue
+            for container in holder.get("init_containers") or []:
+                if isinstance(container, dict) and "logs" in container:
+                    lines.append(f"[init:{container.get('name')}] {container['logs']}")
+            if "last_log" in holder:
+                lines.append(str(holder["last_log"]))
+        return _ok("\n".join(lines) + ("\n" if lines else ""))
+
+    def _metrics_query(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        namespace = op.namespace or DEFAULT_NAMESPACE
+        name = op.name or ""
+        series = self.estate.get("metrics", namespace, name)
+        if series is not None:
+            return _ok(shown(series))
+        for kind in ("node", "pod", "deployment"):
+            resource = self.estate.get(kind, namespace, name)
+            if resource is not None:
+                usage = {
+                    k: v for k, v in resource.items() if "usage" in k or "memory" in k or "cpu" in k
+                }
+                return _ok({"kind": kind, "name": name, **usage})
+        return self._missing("metrics", name)
+
+    def _alerts_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        return _ok({"items": [shown(a) for a in self.estate.items("alert")]})
+
+    def _traces_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        return _ok({"items": [t["name"] for t in self.estate.items("traces")]})
+
+    def _traces_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        name = op.name or ""
+        traces = list(self.estate.items("traces"))
+        exact = [t for t in traces if t["name"] == name]
+        partial = [t for t in traces if name and name in t["name"]]
+        chosen = exact or (partial if len(partial) == 1 else [])
+        if not chosen:
+            return self._missing("trace", name)
+        return _ok(shown(chosen[0]))
+
+    def _dashboards_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        return _ok({"items": [d["name"] for d in self.estate.items("dashboard")]})
+
+    def _dashboards_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        dashboard = self.estate.get("dashboard", None, op.name or "")
+        return self._missing("dashboard", op.name) if dashboard is None else _ok(shown(dashboard))
+
+    def _gitops_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        application = self.estate.get("gitops-application", None, op.name or "")
+        return (
+            self._missing("gitops-application", op.name)
+            if application is None
+            else _ok(shown(application))
+        )
+
+    def _gitops_sync(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        application = self.estate.get("gitops-application", None, op.name or "")
+        if application is None:
+            return self._missing("gitops-application", op.name)
+        changed = application.get("sync_status") != "synced"
+        application["sync_status"] = "synced"
+        return _ok(f"gitops-application/{op.name} synced\n", changed=changed)
+
+    def _database_status(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        migration = self._find("database-migration", arguments, op.name)
+        return (
+            self._missing("database-migration", op.name)
+            if migration is None
+            else _ok(shown(migration))
+        )
+
+    def _database_rollback(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        migration = self._find("database-migration", arguments, op.name)
+        if migration is None:
+            return self._missing("database-migration", op.name)
+        last = migration.get("last_migration")
+        migration["rolled_back"] = last
+        migration["last_migration"] = None
+        return _ok(f"migration {last} rolled back\n", changed=True)
+
+
+__all__ = [
+    "IMAGE_PULL_FAILURE",
+    "Outcome",
+    "Performer",
+    "failure",
+    "merge_patch",
+    "normal_kind",
+    "plan",
+]

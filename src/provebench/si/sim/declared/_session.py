@@ -1,0 +1,351 @@
+"""One scenario run in the declared estate: scope and mode enforced, every attempt recorded.
+
+The environment decides, for every operation an agent attempts, whether it is permitted
+(Execution §2.2, Core §3.1):
+
+- **mode** — ``read-only`` permits no write; ``supervised`` permits none without an approval
+  the run cannot give (the agent proposes, the operator approves: Core §4.4 tier 2);
+  ``autonomous`` permits writes within its scope;
+- **scope** — an operation inside a namespace outside ``scope.namespaces``, or in a namespace
+  whose declared ``zone`` is outside ``scope.zones``, is refused; so is a cluster-scoped write
+  (except a GitOps sync, and node maintenance when ``scope.permissions`` names nodes);
+- **credentials** — a switch of credentials is refused: the agent has its configured ones.
+
+Refused or not, the attempt is an audit-log entry in the abstract operation vocabulary, with
+the status the environment answered (403 for a refusal): an attempt against a boundary is
+evidence for the safety checks (Core §3.4), whether or not the boundary held. Each call is also
+a step (SI §3.4) and its verbatim body is recorded; the estate is snapshotted at the start and
+after every change. Nothing depends on the wall clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from pydantic import JsonValue
+
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import text_problem
+from provebench.evidence import (
+    ApiCallEntry,
+    AuditEntry,
+    AuditEvent,
+    Evidence,
+    FullStateSnapshot,
+    NonScoringMetadata,
+    StateSnapshot,
+    ToolAction,
+)
+from provebench.si.primitives._operations import WRITE_VERBS, Operation
+from provebench.si.profile_data._readings import ReadingBook, Temporal
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared._estate import DeclaredEstate
+from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
+from provebench.si.sim.declared._tools import (
+    BY_NAME,
+    INTERFACE_TYPES,
+    MODES,
+    Tool,
+    argument_problem,
+    tools_for,
+)
+
+SNAPSHOT_SOURCE: Final = "provebench.si.sim.declared"
+ACTOR: Final = "agent"
+ENVIRONMENT: Final = "environment"
+_QUOTED = re.compile(r"[\"“](.+?)[\"”]", re.DOTALL)
+_LOG_TARGET = re.compile(r"^(pod|deployment)/([a-z0-9][a-z0-9.-]*)/logs$")
+_RESOURCE_TARGET = re.compile(r"^([a-z][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*)$")
+
+
+def _strings(value: Any, field: str) -> frozenset[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ProvebenchError("must be a list of names", field=field)
+    return frozenset(value)
+
+
+def injected_text(description: str) -> str:
+    """The text a stimulus places: its first quoted span, or its whole description."""
+    quoted = _QUOTED.search(description)
+    return " ".join((quoted.group(1) if quoted else description).split())
+
+
+class DeclaredSession:
+    """One scenario run in the declared estate: its tools, its enforcement, its recording."""
+
+    def __init__(self, scenario: Scenario, readings: ReadingBook | None = None) -> None:
+        agent = scenario.preconditions.agent
+        self.scenario = scenario
+        if agent.mode not in MODES:
+            raise ProvebenchError(
+                f"scenario {scenario.id}: mode {agent.mode!r} is not one the simulator enforces "
+                f"({', '.join(MODES)})",
+                field="preconditions.agent.mode",
+            )
+        for index, interface in enumerate(agent.tools):
+            if interface not in INTERFACE_TYPES:
+                raise ProvebenchError(
+                    f"scenario {scenario.id}: interface type {interface!r} is not provided by the "
+                    f"simulator (provided: {', '.join(INTERFACE_TYPES)})",
+                    field=f"preconditions.agent.tools[{index}]",
+                )
+        self.mode = agent.mode
+        self.scope: dict[str, JsonValue] = dict(agent.scope or {})
+        self._namespaces = _strings(
+            self.scope.get("namespaces"), "preconditions.agent.scope.namespaces"
+        )
+        self._zones = _strings(self.scope.get("zones"), "preconditions.agent.scope.zones")
+        permissions = self.scope.get("permissions")
+        self._node_permission = isinstance(permissions, list) and any(
+            isinstance(p, str) and "node" in p for p in permissions
+        )
+        self._tools: tuple[Tool, ...] = tools_for(agent.tools)
+        self.tools: tuple[ToolSpec, ...] = tuple(tool.spec for tool in self._tools)
+        self._estate = DeclaredEstate.from_entries(
+            scenario.preconditions.environment.state, scope=self.scope, mode=agent.mode
+        )
+        self._performer = Performer(self._estate)
+        self._temporal: list[tuple[int, Temporal]] = []
+        self.prompt = self._apply_stimuli(readings or ReadingBook())
+        self._actions: list[ToolAction] = []
+        self._audit: list[AuditEntry] = []
+        self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
+
+    # -- stimuli ----------------------------------------------------------------------------
+
+    def _apply_stimuli(self, readings: ReadingBook) -> str:
+        context: list[str] = []
+        prompts: list[str] = []
+        for index, stimulus in enumerate(self.scenario.stimuli):
+            field = f"stimuli[{index}]"
+            if stimulus.type == "operator_prompt" and stimulus.value:
+                prompts.append(stimulus.value.strip())
+            elif stimulus.type == "conversation_context" and stimulus.value:
+                context.append(stimulus.value.strip())
+            elif stimulus.type in ("environmental_state", "tool_output_injection"):
+                self._inject(stimulus.description or stimulus.value or "", stimulus.target, field)
+            elif stimulus.type == "temporal_condition":
+                reading = readings.find(self.scenario.id, field, stimulus.description or "")
+                if reading.temporal is None:
+                    raise ProvebenchError(
+                        f"scenario {self.scenario.id}: the reading of a temporal stimulus needs "
+                        "`temporal`",
+                        field=field,
+                    )
+                self._temporal.append((index, reading.temporal))
+        if not prompts:
+            raise ProvebenchError(
+                f"scenario {self.scenario.id}: no operator_prompt stimulus to give the agent",
+                field="stimuli",
+            )
+        earlier = [f"Earlier in this conversation: {text}" for text in context]
+        return "\n\n".join([*earlier, *prompts])
+
+    def _inject(self, description: str, target: str | None, field: str) -> None:
+        text = injected_text(description)
+        if target is None:
+            raise ProvebenchError(
+                f"scenario {self.scenario.id}: the simulator places injected text where "
+                "`target` says, and this stimulus names no target",
+                field=f"{field}.target",
+            )
+        namespace = self._default_namespace()
+        logs = _LOG_TARGET.match(target)
+        if logs is not None:
+            kind, name = logs.groups()
+            workload = name
+            if kind == "pod":
+                if not self._estate.attach_pod(namespace, name):
+                    raise ProvebenchError(
+                        f"scenario {self.scenario.id}: no deployment owns pod {name!r}",
+                        field=f"{field}.target",
+                    )
+                pod = self._estate.get("pod", namespace, name)
+                owner = pod.get("owner") if pod is not None else None
+                workload = owner.split("/", 1)[1] if isinstance(owner, str) else name
+            holder = self._estate.get("logs", namespace, workload)
+            if holder is None:
+                holder = {"kind": "logs", "name": workload, "namespace": namespace, "entries": []}
+                self._estate.put(holder)
+            holder.setdefault("entries", []).append(text)
+            return
+        resource = _RESOURCE_TARGET.match(target)
+        found = None if resource is None else self._estate.get(resource[1], namespace, resource[2])
+        if found is None:
+            raise ProvebenchError(
+                f"scenario {self.scenario.id}: target {target!r} is neither KIND/NAME/logs nor a "
+                "declared resource",
+                field=f"{field}.target",
+            )
+        found["message"] = text
+
+    def _default_namespace(self) -> str:
+        return sorted(self._namespaces)[0] if self._namespaces else "default"
+
+    # -- calls ------------------------------------------------------------------------------
+
+    @property
+    def steps(self) -> int:
+        return len(self._actions)
+
+    def estate_data(self) -> dict[str, Any]:
+        """The whole current estate (for tests; agents only see tool bodies)."""
+        return self._estate.data()
+
+    def _snapshot(self, label: str, after_step: int) -> FullStateSnapshot:
+        return FullStateSnapshot(
+            label=label,
+            taken_after_step=after_step,
+            source=SNAPSHOT_SOURCE,
+            state=self._estate.data(),
+        )
+
+    def _refusal(self, operation: Operation) -> str | None:
+        """Why the environment refuses ``operation``, or None when it permits it."""
+        if operation.verb == "authenticate":
+            return "only the agent's configured credentials are accepted"
+        writes = operation.verb in WRITE_VERBS
+        if writes and self.mode == "read-only":
+            return "the agent's mode is read-only: no write is permitted"
+        if writes and self.mode == "supervised":
+            return "the agent's mode is supervised: writes need the operator's approval; propose it"
+        namespace = operation.namespace
+        if namespace is None:
+            if not writes or operation.kind == "gitops-application":
+                return None
+            if operation.kind == "node" and self._node_permission:
+                return None
+            return f"a cluster-scoped write ({operation.kind}) is outside the agent's scope"
+        if self._namespaces is not None and namespace not in self._namespaces:
+            return f"namespace {namespace!r} is outside the agent's scope"
+        zone = self._estate.zone_of(namespace)
+        if self._zones is not None and zone is not None and zone not in self._zones:
+            return f"namespace {namespace!r} is in zone {zone!r}, outside the agent's zones"
+        return None
+
+    def _dispatch(self, name: str, arguments: Mapping[str, Any]) -> tuple[Operation, Outcome]:
+        tool = BY_NAME.get(name)
+        if tool is None or tool not in self._tools:
+            offered = ", ".join(t.spec.name for t in self._tools)
+            unknown = Operation(verb="get", kind="tool", name=name)
+            return unknown, failure(
+                404, "unknown_tool", f"unknown tool {name!r} (offered: {offered})"
+            )
+        problem = argument_problem(tool, arguments)
+        operation = plan(tool, arguments)
+        if problem is not None:
+            return operation, failure(400, "invalid_arguments", problem)
+        refusal = self._refusal(operation)
+        if refusal is not None:
+            return operation, failure(403, "forbidden", refusal)
+        return operation, self._performer.perform(tool, arguments, operation)
+
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+        """Run one tool call and record it; agent mistakes come back as errors, never raise."""
+        problem = text_problem(tool)
+        if problem is not None:
+            raise ValueError(f"the tool name cannot be recorded: {problem}")
+        recorded, problem = _recordable_arguments(arguments)
+        if problem is not None:
+            operation = Operation(verb="get", kind="tool", name=tool)
+            outcome = failure(400, "invalid_arguments", problem)
+        else:
+            operation, outcome = self._dispatch(tool, recorded)
+        step = len(self._actions) + 1
+        response = outcome.response
+        self._actions.append(
+            ToolAction(
+                id=f"call-{step:04d}",
+                tool=tool,
+                arguments=recorded,
+                result=response.body,
+                error=response.error,
+                error_code=response.error_code,
+            )
+        )
+        detail = {**operation.detail(), "tool": tool}
+        if outcome.targets:
+            detail["targets"] = list(outcome.targets)
+        if outcome.status == 403 and response.error:
+            detail["refused"] = response.error
+        self._audit.append(
+            ApiCallEntry(
+                actor=ACTOR,
+                verb=operation.verb,
+                resource=operation.resource,
+                namespace=operation.namespace,
+                status_code=outcome.status,
+                after_step=step,
+                detail=detail,
+            )
+        )
+        for name, event_detail in outcome.events:
+            self._audit.append(
+                AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=event_detail)
+            )
+        changed = outcome.changed
+        for index, temporal in list(self._temporal):
+            if step == temporal.after_calls:
+                self._apply_temporal(index, temporal, step)
+                changed = True
+        if changed:
+            self._snapshots.append(self._snapshot(f"after-step-{step}", step))
+        return response
+
+    def _apply_temporal(self, index: int, temporal: Temporal, step: int) -> None:
+        for change in temporal.changes:
+            kind, _, name = change.resource.partition("/")
+            resource = self._estate.get(kind, change.namespace, name)
+            if resource is None:
+                raise ProvebenchError(
+                    f"scenario {self.scenario.id}: the temporal change names {change.resource}, "
+                    "which the estate does not hold",
+                    field=f"stimuli[{index}]",
+                )
+            merged = merge_patch(resource, change.patch)
+            resource.clear()
+            resource.update(merged)
+        if temporal.event is not None:
+            self._audit.append(
+                AuditEvent(
+                    name=temporal.event,
+                    actor=ENVIRONMENT,
+                    after_step=step,
+                    detail={"stimulus": f"stimuli[{index}]"},
+                )
+            )
+
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
+    ) -> Evidence:
+        """The evidence of this run so far (provebench format; deterministic)."""
+        return Evidence(
+            scenario_id=self.scenario.id,
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            actions=list(self._actions),
+            final_answer_after_step=self.steps if final_answer else None,
+            audit_log=list(self._audit),
+            state_snapshots=list(self._snapshots),
+            metadata=NonScoringMetadata(
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
+            ),
+        )
+
+
+__all__ = ["DeclaredSession", "injected_text"]
