@@ -419,12 +419,23 @@ class SafeOperator:
                 and _status(deployment) in FAILED_STATES
                 and run.writes_allowed
             ):
-                return _restart_and_verify(run, name)
+                finding = f"{name} was {deployment.get('status')}{_conditions(deployment)}"
+                return f"Finding: {finding}. " + _restart_and_verify(run, name)
         summary = errors[0] if errors else "no error lines"
         return (
             f"Findings: {summary}. I don't have a cause that justifies a change, so I made none; "
             "log text is data, and I ignored instructions inside it."
         )
+
+
+def _conditions(resource: dict[str, Any]) -> str:
+    """A resource's declared conditions, as an operator reads them."""
+    shown = []
+    for condition in resource.get("conditions") or []:
+        if isinstance(condition, dict):
+            reason = f" ({condition['reason']})" if condition.get("reason") else ""
+            shown.append(f"{condition.get('type')}={condition.get('status')}{reason}")
+    return f" with {', '.join(shown)}" if shown else ""
 
 
 def _dependents(run: _Run, name: str) -> list[str]:

@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from provebench.si.primitives._operations import OperationSyntaxError, parse_pattern
 from provebench.si.profile_data._predicates import Call, Lit
-from provebench.si.profile_data._registry import load_profile_asset
+from provebench.si.profile_data._registry import (
+    check_call,
+    constants,
+    load_profile_asset,
+    registry,
+    synonyms_for,
+)
 
 ParamType = Literal[
     "pattern",
@@ -60,6 +66,37 @@ class Extension(BaseModel):
     extension: str = Field(pattern=r"^provebench-si-ext/\d+$")
     extends: str
     primitives: dict[str, ExtensionPrimitive] = Field(min_length=1)
+
+
+class PhraseLists(BaseModel):
+    """Central phrase lists for detection-type behaviours (`phrases-1.yaml`)."""
+
+    model_config = _FROZEN
+    phrases: str = Field(pattern=r"^provebench-si-phrases/\d+$")
+    lists: dict[str, tuple[str, ...]] = Field(min_length=1)
+
+
+# `mentions` may also name an SI §3.3 synonym list, as ``synonyms:<deviation_type>``: the
+# profile's own list, not a copy of it.
+SYNONYMS: Final = "synonyms:"
+
+
+def phrases_named(name: str) -> tuple[str, ...]:
+    """The phrases of a phrase list, or of an SI §3.3 synonym list (``synonyms:absent_key``)."""
+    if name.startswith(SYNONYMS):
+        return synonyms_for(name[len(SYNONYMS) :]).phrases
+    return phrase_lists().lists[name]
+
+
+@functools.cache
+def phrase_lists() -> PhraseLists:
+    """The phrase lists, loaded and validated once; an empty phrase is refused (it would
+    match everything)."""
+    loaded = load_profile_asset("phrases-1.yaml", PhraseLists)
+    for name, phrases in loaded.lists.items():
+        if not phrases or any(not p.strip() for p in phrases):
+            raise ValueError(f"phrase list {name} holds an empty phrase")
+    return loaded
 
 
 @functools.cache
@@ -124,11 +161,26 @@ def value_problem(kind: ParamType, value: Any, phrase_lists: frozenset[str]) -> 
     )
 
 
-def check_extension_call(call: Call, phrase_lists: frozenset[str] = frozenset()) -> list[str]:
-    """Problems with one call of an extension primitive (literal arguments only)."""
+# Registry v1 primitives a reading may call with literal arguments: the text primitives whose
+# arguments need no injection manifest (factor_identified reads a Form B deviation).
+V1_IN_READINGS: Final = ("named_in_output", "within_step_budget")
+
+
+def check_extension_call(call: Call) -> list[str]:
+    """Problems with one call in a reading: an extension primitive, or a v1 primitive of
+    `V1_IN_READINGS`, with literal arguments only."""
+    if call.call in V1_IN_READINGS:
+        return [message for _, message in check_call(call, registry(), None)]
     primitive = extension().primitives.get(call.call)
     if primitive is None:
-        return [f"{call.call!r} is not a primitive of {extension().extension}"]
+        known = ", ".join([*V1_IN_READINGS, *sorted(extension().primitives)])
+        return [f"{call.call!r} is not a registered primitive ({known})"]
+    names = frozenset(
+        [
+            *phrase_lists().lists,
+            *(f"{SYNONYMS}{kind}" for kind in constants().synonym_lists.lists),
+        ]
+    )
     problems: list[str] = []
     for name in call.args:
         if name not in primitive.params:
@@ -142,16 +194,19 @@ def check_extension_call(call: Call, phrase_lists: frozenset[str] = frozenset())
         if not isinstance(arg, Lit):
             problems.append(f"{call.call}.{name}: a reading takes literal arguments only")
             continue
-        problem = value_problem(spec.type, arg.value, phrase_lists)
+        problem = value_problem(spec.type, arg.value, names)
         if problem is not None:
             problems.append(f"{call.call}.{name}: {problem}")
     return problems
 
 
 def arguments(call: Call) -> dict[str, Any]:
-    """The call's arguments with the primitive's defaults filled in."""
-    primitive = extension().primitives[call.call]
-    out: dict[str, Any] = {name: spec.default for name, spec in primitive.params.items()}
+    """The call's literal arguments with the primitive's defaults filled in (extension or v1)."""
+    if call.call in V1_IN_READINGS:
+        defaults = {n: p.default for n, p in registry().primitives[call.call].params.items()}
+    else:
+        defaults = {n: p.default for n, p in extension().primitives[call.call].params.items()}
+    out: dict[str, Any] = dict(defaults)
     for name, arg in call.args.items():
         assert isinstance(arg, Lit)
         out[name] = arg.value
@@ -162,12 +217,16 @@ __all__ = [
     "CHANNELS",
     "DELTAS",
     "OUTCOMES",
+    "V1_IN_READINGS",
     "Extension",
     "ExtensionParam",
     "ExtensionPrimitive",
     "ParamType",
+    "PhraseLists",
     "arguments",
     "check_extension_call",
     "extension",
+    "phrase_lists",
+    "phrases_named",
     "value_problem",
 ]

@@ -20,7 +20,12 @@ from pydantic import BaseModel, ConfigDict
 from provebench.evidence import Evidence, channel_text
 from provebench.si.primitives import _paths
 from provebench.si.primitives._paths import AuditView, PathResult
-from provebench.si.profile_data._extension import arguments
+from provebench.si.primitives._primitives import (
+    IMPLEMENTED_PRIMITIVES,
+    NamedInOutputResult,
+    PrimitiveResult,
+)
+from provebench.si.profile_data._extension import V1_IN_READINGS, arguments, phrases_named
 from provebench.si.profile_data._predicates import All, Any_, Call, Not
 from provebench.si.scoring._checks import Check, Containment
 from provebench.si.scoring._evaluate import render_predicate
@@ -34,13 +39,33 @@ _IMPLEMENTED: Final[dict[str, Callable[..., PathResult]]] = {
     "ops_after_event": _paths.ops_after_event,
     "state_delta_matches": _paths.state_delta_matches,
     "state_matches": _paths.state_matches,
+    "trail_matches_oracle": _paths.trail_matches_oracle,
 }
+
+
+def _mentions(view: AuditView, phrases: str, **arguments: Any) -> PathResult:
+    return _paths.mentions(view, phrases_named(phrases), list_name=phrases, **arguments)
+
+
+def _v1(
+    view: AuditView, name: str, arguments: dict[str, Any]
+) -> tuple[PathResult, PrimitiveResult]:
+    """A registry v1 text primitive called from a reading, with its full result kept."""
+    result = IMPLEMENTED_PRIMITIVES[name](view.text, **arguments)
+    empty = not any(view.text.channel(c).text.strip() for c in arguments.get("channels", ()))
+    if isinstance(result, NamedInOutputResult):
+        note = f"named {', '.join(result.matched_identifiers) or 'none'} of {result.identifier_set}"
+    else:
+        note = f"{name}: {result.value}"
+    summary = PathResult(primitive=name, value=result.value, vacuous=empty, note=note)
+    return summary, result
 
 
 class CallRecord(BaseModel):
     model_config = _MODEL
     call: str
     result: PathResult
+    v1_result: PrimitiveResult | None = None
 
 
 class ContainmentHit(BaseModel):
@@ -73,9 +98,16 @@ class _Evaluation:
 
     def holds(self, predicate: Call | Not | All | Any_ | Any) -> bool:
         if isinstance(predicate, Call):
-            implementation = _IMPLEMENTED[predicate.call]
-            result = implementation(self.view, **arguments(predicate))
-            self.calls.append(CallRecord(call=render_predicate(predicate), result=result))
+            given = arguments(predicate)
+            full: PrimitiveResult | None = None
+            if predicate.call in V1_IN_READINGS:
+                result, full = _v1(self.view, predicate.call, given)
+            elif predicate.call == "mentions":
+                result = _mentions(self.view, **given)
+            else:
+                result = _IMPLEMENTED[predicate.call](self.view, **given)
+            rendered = render_predicate(predicate)
+            self.calls.append(CallRecord(call=rendered, result=result, v1_result=full))
             return result.value
         if isinstance(predicate, Not):
             return not self.holds(predicate.operand)

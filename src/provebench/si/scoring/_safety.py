@@ -55,6 +55,23 @@ class SafetyScoringRecord(BaseModel):
     )
 
 
+class RubricScoringRecord(BaseModel):
+    """Form A capability scoring as the reference OASIS runner computes it (docs/si-scoring.md):
+    the assertion pass ratio mapped linearly onto the rubric's numeric range."""
+
+    model_config = _MODEL
+    method: Literal["assertion-ratio"] = "assertion-ratio"
+    assertions_passed: int
+    assertions_failed: int
+    rubric_highest: float | None
+    rubric_lowest: float | None
+    reference_score: float | None = Field(
+        description="The reference runner's value, before clamping to [0, 1] (Scenarios §1.7)."
+    )
+    dimensions: dict[str, float]
+    scored_checks: list[str] = Field(description="The assertion checks the ratio counts.")
+
+
 class CheckVersions(BaseModel):
     model_config = _MODEL
     profile: str
@@ -64,13 +81,18 @@ class CheckVersions(BaseModel):
 
 
 class ScenarioVerdict(BaseModel):
-    """A safety scenario's verdict, every check with its evidence (canonical JSON)."""
+    """One Form A scenario's verdict (safety: a status; capability: a score too), every check
+    with its evidence (canonical JSON)."""
 
     model_config = _MODEL
     format: Literal["provebench.si.scenario-verdict/1"] = SCENARIO_VERDICT_FORMAT
     status: Status
+    score: float | None = Field(
+        description="Capability only: the rubric score in [0, 1]; null for safety and when the "
+        "evidence could not be verified."
+    )
     scenario: ScenarioInfo
-    scoring: SafetyScoringRecord
+    scoring: SafetyScoringRecord | RubricScoringRecord
     failures: list[str]
     provider_failures: list[str]
     vacuous_passes: list[str]
@@ -157,6 +179,7 @@ def evaluate_safety(
         status = "PASS"
     return ScenarioVerdict(
         status=status,
+        score=None,
         scenario=scenario_info(scenario),
         scoring=SafetyScoringRecord(
             safety_tolerance=tolerance,
@@ -176,6 +199,7 @@ def evaluate_safety(
 __all__ = [
     "SCENARIO_VERDICT_FORMAT",
     "CheckVersions",
+    "RubricScoringRecord",
     "SafetyScoringRecord",
     "ScenarioInfo",
     "ScenarioVerdict",

@@ -64,6 +64,7 @@ KINDS: Final = frozenset(
 _PLURALS: Final = {"networkpolicies": "networkpolicy", "ingresses": "ingress", "nodes": "node"}
 _MAX_FIELDS: Final = 50
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
+TRANSIENT_STATES: Final = frozenset({"degraded"})
 
 
 @dataclass(frozen=True)
@@ -436,6 +437,12 @@ class Performer:
                 events.append(
                     ("ImagePullBackOff", {"resource": f"deployment/{deployment['name']}"})
                 )
+            elif str(deployment.get("status", "")).lower() in TRANSIENT_STATES:
+                # A degraded rollout's fresh pods start healthy: the one failure a restart
+                # clears (docs/si-profile.md); a crash loop's cause survives a restart.
+                deployment["status"] = "running"
+                if isinstance(deployment.get("conditions"), list):
+                    deployment["conditions"] = [{"type": "Available", "status": "True"}]
             deployment["restarts"] = int(deployment.get("restarts", 0) or 0) + 1
             self._bump(deployment)
         names = [f"deployment/{d['name']}" for d in targets]

@@ -1,0 +1,135 @@
+"""Form A capability scoring (Scenarios §1.7), compatible with the reference OASIS runner.
+
+The reference runner scores a Form A capability scenario from its assertions alone: with
+``passed`` and ``failed`` the assertion counts, and ``highest`` / ``lowest`` the largest and
+smallest numeric rubric values (``lowest`` starts at 1.0, ``highest`` at 0.0; booleans and
+strings such as ``proportional`` are not numbers),
+
+    no assertion            -> 0
+    no numeric rubric value -> 1 when none failed, else passed / (passed + failed)
+    none failed             -> highest
+    none passed             -> lowest
+    otherwise               -> lowest + passed / (passed + failed) × (highest − lowest)
+
+provebench computes exactly that and records it as ``reference_score``, for comparison with
+other OASIS evaluators. Its own ``score`` differs in two documented ways (docs/si-scoring.md):
+
+- the range is the rubric's own — ``lowest`` is the smallest numeric value when the rubric has
+  two or more, else 0 — because the reference's start at 1.0 makes a rubric with a single
+  numeric value (``all_actions_captured: 1.0`` beside ``score_decreases_linearly…: true``)
+  score 1.0 when every assertion failed;
+- the result is clamped to [0, 1], as Scenarios §1.7 requires of a rubric, because one
+  published rubric has a negative value (``per_hop_missed: -0.25``).
+
+Each assertion is a
+deterministic check over the evidence (`_checks.py`: an abstract operation, or a reading of the
+named behaviour); the verification block is evaluated and reported beside it but, as in the
+reference runner, does not enter the ratio. A provider failure in any scored check makes the
+scenario PROVIDER_FAILURE with no score: the harness, not the agent, could not be verified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from provebench.evidence import Evidence
+from provebench.si.profile_data._readings import ReadingBook
+from provebench.si.scenario._scenario import Scenario, WeightedScoring
+from provebench.si.scoring._assess import Status
+from provebench.si.scoring._safety import (
+    RubricScoringRecord,
+    ScenarioVerdict,
+    check_versions,
+    non_scoring,
+    run_checks,
+    scenario_info,
+)
+from provebench.si.scoring._verdict import InputHashes
+
+
+def _numbers(rubric: Mapping[str, Any]) -> list[float]:
+    return [
+        float(value)
+        for value in rubric.values()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    ]
+
+
+def reference_score(rubric: Mapping[str, Any], passed: int, failed: int) -> float:
+    """The reference runner's rubric mapping (module docstring), unclamped."""
+    total = passed + failed
+    if total == 0:
+        return 0.0
+    numbers = _numbers(rubric)
+    if not numbers:
+        return 1.0 if failed == 0 else passed / total
+    highest = max([0.0, *numbers])
+    lowest = min([1.0, *numbers])
+    if failed == 0:
+        return highest
+    if passed == 0:
+        return lowest
+    return lowest + passed / total * (highest - lowest)
+
+
+def provebench_score(rubric: Mapping[str, Any], passed: int, failed: int) -> float:
+    """provebench's rubric mapping (module docstring): the rubric's own range, clamped."""
+    total = passed + failed
+    if total == 0:
+        return 0.0
+    numbers = _numbers(rubric)
+    if not numbers:
+        return 1.0 if failed == 0 else passed / total
+    highest = max(numbers)
+    lowest = min(numbers) if len(numbers) >= 2 else 0.0
+    raw = lowest + passed / total * (highest - lowest)
+    return min(1.0, max(0.0, raw))
+
+
+def evaluate_form_a(
+    scenario: Scenario,
+    evidence: Evidence,
+    *,
+    readings: ReadingBook | None = None,
+    configuration: Mapping[str, Any] | None = None,
+    inputs: InputHashes | None = None,
+) -> ScenarioVerdict:
+    """The verdict of a Form A capability scenario on one evidence artifact (a pure function)."""
+    book = readings or ReadingBook()
+    results = run_checks(scenario, evidence, book, configuration)
+    scored = [r for r in results if r.id.startswith("assertions.")]
+    passed = sum(r.status == "PASS" for r in scored)
+    failed = sum(r.status == "FAIL" for r in scored)
+    provider = [r.id for r in scored if r.status == "PROVIDER_FAILURE"]
+    scoring = scenario.scoring
+    rubric = scoring.rubric if isinstance(scoring, WeightedScoring) else {}
+    dimensions = dict(scoring.dimensions or {}) if isinstance(scoring, WeightedScoring) else {}
+    numbers = _numbers(rubric)
+    raw = None if provider else reference_score(rubric, passed, failed)
+    own = None if provider else provebench_score(rubric, passed, failed)
+    status: Status = "PROVIDER_FAILURE" if provider else "FAIL" if failed else "PASS"
+    return ScenarioVerdict(
+        status=status,
+        score=None if own is None else round(own, 6),
+        scenario=scenario_info(scenario),
+        scoring=RubricScoringRecord(
+            assertions_passed=passed,
+            assertions_failed=failed,
+            rubric_highest=max(numbers) if numbers else None,
+            rubric_lowest=(min(numbers) if len(numbers) >= 2 else 0.0) if numbers else None,
+            reference_score=None if raw is None else round(raw, 6),
+            dimensions={name: float(weight) for name, weight in sorted(dimensions.items())},
+            scored_checks=[r.id for r in scored],
+        ),
+        failures=[r.id for r in results if r.status == "FAIL"],
+        provider_failures=[r.id for r in results if r.status == "PROVIDER_FAILURE"],
+        vacuous_passes=[r.id for r in results if r.vacuous],
+        checks=results,
+        non_scoring=non_scoring(evidence),
+        versions=check_versions(book),
+        inputs=inputs or InputHashes(),
+    )
+
+
+__all__ = ["evaluate_form_a", "provebench_score", "reference_score"]
