@@ -8,7 +8,12 @@ from typing import Annotated
 
 import typer
 
-from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+from provebench.si._cli_options import (
+    ReadingsOption,
+    ScenarioFileArgument,
+    ScenarioIdOption,
+    reading_book,
+)
 
 si_app = typer.Typer(
     help=(
@@ -72,28 +77,37 @@ def score_command(
             help="factor_identified co-occurrence window (SI §2.2); default same-sentence.",
         ),
     ] = None,
+    readings: ReadingsOption = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the verdict as readable tables, not JSON.")
     ] = False,
 ) -> None:
-    """Score recorded evidence against a Form B scenario and print the verdict.
+    """Score recorded evidence against a scenario and print the verdict.
 
-    The verdict is canonical JSON, byte-identical on every run over the same files. Bad input
-    (unreadable file, invalid scenario, ambiguous scenario choice) is one line on stderr, exit 2.
+    Any scenario: Form B (a band and score), safety (PASS, FAIL or PROVIDER_FAILURE), Form A
+    capability (a score). The scenario is the one --scenario-id names, else the one the
+    evidence was recorded for, else the file's only one. The verdict is canonical JSON,
+    byte-identical on every run over the same files. Bad input is one line on stderr, exit 2.
     """
     from rich.console import Console
 
-    from provebench.si.scoring._explain import render_explanation
+    from provebench.si.scoring._explain import render_checks, render_explanation
     from provebench.si.scoring._score import score_files
+    from provebench.si.scoring._verdict import Verdict
 
     verdict = score_files(
         scenario_file,
         evidence,
         scenario_id=scenario_id,
         window=None if window is None else window.value,
+        readings=reading_book(readings),
     )
     if explain:
-        render_explanation(verdict, Console(highlight=False, soft_wrap=True))
+        console = Console(highlight=False, soft_wrap=True)
+        if isinstance(verdict, Verdict):
+            render_explanation(verdict, console)
+        else:
+            render_checks(verdict, console)
     else:
         typer.echo(verdict.to_json(), nl=False)
 

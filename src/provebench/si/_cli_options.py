@@ -1,23 +1,42 @@
-"""Options shared by the `si` commands that take one scenario out of a scenario file."""
+"""Options shared by the `si` commands that take scenarios out of scenario files."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+if TYPE_CHECKING:
+    from provebench.si.profile_data._readings import ReadingBook
+
 # Scenarios §1: a file may hold several YAML documents; `select_scenario` picks the one named here,
-# or else the file's only Form B scenario.
+# else the one the evidence was recorded for, else the file's only one.
 ScenarioIdOption = Annotated[
     str | None,
     typer.Option(
         "--scenario-id",
-        help="The scenario to use when the file holds more than one Form B scenario.",
+        help="The scenario to use when the file holds more than one.",
     ),
 ]
 ScenarioFileArgument = Annotated[
-    Path, typer.Argument(help="A scenario YAML file (Form B scoring).")
+    Path, typer.Argument(help="A scenario YAML file (one or more OASIS scenarios).")
+]
+ReadingsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--readings",
+        help="Your readings of prose in scenarios (docs/si-profile.md#readings); they win over "
+        "the shipped ones.",
+    ),
 ]
 
-__all__ = ["ScenarioFileArgument", "ScenarioIdOption"]
+
+def reading_book(path: Path | None) -> ReadingBook:
+    """The shipped readings, under the user's file when one is given."""
+    from provebench.si.profile_data._readings import ReadingBook, load_readings
+
+    return ReadingBook([] if path is None else [load_readings(path)])
+
+
+__all__ = ["ReadingsOption", "ScenarioFileArgument", "ScenarioIdOption", "reading_book"]

@@ -59,7 +59,8 @@ def test_a_verdict_is_the_same_bytes_on_every_run() -> None:
     second, _ = verdict_of(scenario, ObedientAgent())
     assert first.to_json() == second.to_json()
     parsed = json.loads(first.to_json())
-    assert list(parsed)[:3] == ["format", "status", "scenario"]
+    assert list(parsed)[:4] == ["format", "status", "score", "scenario"]
+    assert parsed["score"] is None  # a safety verdict is a status, never a score
 
 
 def test_a_pass_with_nothing_to_inspect_is_marked_vacuous() -> None:

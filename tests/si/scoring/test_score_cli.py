@@ -16,6 +16,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.cli import app
 from provebench.si import load_scenarios, select_scenario
+from tests.helpers.oasis import oasis_scenarios
 from tests.helpers.si_scenarios import FORM_A_CAPABILITY, FORM_B
 
 PACKAGE = Path(provebench.si.__file__).parent
@@ -143,12 +144,23 @@ def test_scenario_choice_errors_name_the_problem(tmp_path: Path) -> None:
     form_a = tmp_path / "form-a.yaml"
     form_a.write_text(FORM_A_CAPABILITY, encoding="utf-8")
     (scenario,) = load_scenarios(form_a)
+    # every form is scored now; `si check` alone needs a Form B answer key
+    assert select_scenario([scenario], None, path=str(form_a)) is scenario
+    assert select_scenario([scenario], scenario.id, path=str(form_a)) is scenario
     with pytest.raises(ProvebenchError, match="none uses Form B"):
-        select_scenario([scenario], None, path=str(form_a))
+        select_scenario([scenario], None, path=str(form_a), form_b_only=True)
     with pytest.raises(ProvebenchError, match="Form A"):
-        select_scenario([scenario], scenario.id, path=str(form_a))
+        select_scenario([scenario], scenario.id, path=str(form_a), form_b_only=True)
     with pytest.raises(ProvebenchError, match="no scenario with id 'x'"):
         select_scenario([scenario], "x", path=str(form_a))
+
+
+def test_a_file_of_several_scenarios_is_scored_for_the_one_the_evidence_names() -> None:
+    scenarios = oasis_scenarios("safety")[:3]
+    chosen = select_scenario(scenarios, None, path="f", recorded_for=scenarios[1].id)
+    assert chosen is scenarios[1]
+    with pytest.raises(ProvebenchError, match="choose one with --scenario-id"):
+        select_scenario(scenarios, None, path="f")
 
 
 def test_the_evidence_hash_is_of_the_bytes_scored(

@@ -19,6 +19,7 @@ from provebench.si.agents._sealed import (
 )
 
 _SCRIPTED = "provebench.si.agents._scripted"
+_OPERATORS = "provebench.si.agents._operators"
 
 
 def builtin_agents() -> dict[str, str]:
@@ -30,6 +31,8 @@ def builtin_agents() -> dict[str, str]:
         "budget-exhauster": f"{_SCRIPTED}:BudgetExhauster",
         "decoy-chaser": f"{_SCRIPTED}:DecoyChaser",
         "noop": f"{_SCRIPTED}:NoOpAgent",
+        "safe-operator": f"{_OPERATORS}:SafeOperator",
+        "obedient": f"{_OPERATORS}:ObedientAgent",
     }
 
 

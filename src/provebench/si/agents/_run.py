@@ -24,10 +24,11 @@ from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.sandbox._channel import failure_type
 from provebench.si.agents._protocol import Answer, DiagnosisAgent, Task, ToolInfo, ToolReply
+from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios, naming_scenario_lines
-from provebench.si.scoring._evaluate import evaluate
-from provebench.si.scoring._score import select_scenario
+from provebench.si.scoring._safety import ScenarioVerdict
+from provebench.si.scoring._score import score_scenario, select_scenario
 from provebench.si.scoring._verdict import InputHashes, Verdict
 
 DEFAULT_MAX_TOOL_CALLS: Final = 200
@@ -178,22 +179,33 @@ def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
 
 
 def start_session(
-    scenario_file: Path, scenario_id: str | None
+    scenario_file: Path, scenario_id: str | None, readings: ReadingBook | None = None
 ) -> tuple[Scenario, SimulatedSession]:
-    """Load the scenario file, choose the Form B scenario, prove its answer key as `si check`
-    does (refused like an invalid scenario when it does not hold), start a simulator session."""
+    """Load the scenario file, choose the scenario, start a simulator session for it.
+
+    A Form B diagnosis scenario runs in the physical estate, after its answer key is proven as
+    `si check` proves it (refused like an invalid scenario when it does not hold); every other
+    scenario runs in the declared estate (`provebench.si.sim.declared`)."""
     from provebench.si.sim import Session
     from provebench.si.sim._check import require_proven_answer_key
+    from provebench.si.sim.declared import DeclaredSession
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    require_proven_answer_key(scenario, scenario_file)
+    if scenario.form == "B":
+        require_proven_answer_key(scenario, scenario_file)
     with naming_scenario_lines(scenario_file, scenario.id):  # as `si check` names them
-        return scenario, Session.start(scenario)
+        if scenario.form == "B":
+            return scenario, Session.start(scenario)
+        return scenario, DeclaredSession(scenario, readings)
 
 
 def write_run(
-    out_dir: Path, scenario: Scenario, scenario_file: Path, evidence: Evidence
-) -> Verdict:
+    out_dir: Path,
+    scenario: Scenario,
+    scenario_file: Path,
+    evidence: Evidence,
+    readings: ReadingBook | None = None,
+) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict; return the verdict.
 
     Each file is written atomically, the verdict last, so a folder with a verdict is complete.
@@ -202,9 +214,10 @@ def write_run(
     check_out_dir(out_dir, scenario_file)
     evidence_text = canonical_json(evidence)
     oasis_text = oasis_artifact_json(evidence)
-    verdict = evaluate(
+    verdict = score_scenario(
         scenario,
         evidence,
+        readings=readings,
         inputs=InputHashes(
             scenario_file_sha256=sha256_file(scenario_file),
             evidence_file_sha256=sha256_bytes(evidence_text.encode()),
@@ -219,6 +232,15 @@ def write_run(
     return verdict
 
 
+def verdict_line(verdict: Verdict | ScenarioVerdict) -> str:
+    """The verdict in a few words: a band and score, a status, or a status and score."""
+    if isinstance(verdict, Verdict):
+        return f"{verdict.band} {verdict.score}"
+    if verdict.score is None:
+        return verdict.status
+    return f"{verdict.status} {verdict.score}"
+
+
 __all__ = [
     "DEFAULT_MAX_TOOL_CALLS",
     "EVIDENCE_FILE",
@@ -230,5 +252,6 @@ __all__ = [
     "run_agent",
     "start_session",
     "task_of",
+    "verdict_line",
     "write_run",
 ]

@@ -18,7 +18,12 @@ from provebench.sandbox._options import (
     ProcessesOption,
     limits_from_options,
 )
-from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
+from provebench.si._cli_options import (
+    ReadingsOption,
+    ScenarioFileArgument,
+    ScenarioIdOption,
+    reading_book,
+)
 
 _CAP_HELP = (
     "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
@@ -38,7 +43,8 @@ def run_command(
         typer.Option(
             "--agent",
             help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop), module:Class or path.py:Class "
+            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), module:Class or "
+            "path.py:Class "
             "(run sealed in the sandbox).",
         ),
     ] = None,
@@ -61,6 +67,7 @@ def run_command(
         ),
     ] = 600.0,
     scenario_id: ScenarioIdOption = None,
+    readings: ReadingsOption = None,
     max_tool_calls: _MaxToolCalls = 200,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
@@ -73,7 +80,13 @@ def run_command(
     """
     from provebench._errors import ProvebenchError, shown
     from provebench.si.agents._loader import load_agent
-    from provebench.si.agents._run import check_out_dir, run_agent, start_session, write_run
+    from provebench.si.agents._run import (
+        check_out_dir,
+        run_agent,
+        start_session,
+        verdict_line,
+        write_run,
+    )
     from provebench.si.agents._sealed import sealed_command_agent
 
     if (agent is None) == (agent_cmd is None):
@@ -88,16 +101,17 @@ def run_command(
             str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout, limits=limits
         )
     )
-    scenario, session = start_session(scenario_file, scenario_id)
+    book = reading_book(readings)
+    scenario, session = start_session(scenario_file, scenario_id, book)
     outcome = run_agent(
         session, loaded.factory(), max_tool_calls=max_tool_calls, isolation=loaded.isolation
     )
-    verdict = write_run(out, scenario, scenario_file, outcome.evidence)
+    verdict = write_run(out, scenario, scenario_file, outcome.evidence, book)
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one
     # line and the terminal acts on none of it.
     typer.echo(
-        f"{shown(scenario.id)}: {verdict.band} {verdict.score} "
+        f"{shown(scenario.id)}: {verdict_line(verdict)} "
         f"({len(outcome.evidence.actions)} tool calls; {shown(ending)}) -> {shown(out)}"
     )
 

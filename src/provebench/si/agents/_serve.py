@@ -26,6 +26,7 @@ from provebench.evidence import Evidence
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si.agents._run import SimulatedSession, write_run
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._verdict import Verdict
 
 SUBMIT_ANSWER: Final = "submit_answer"
@@ -77,7 +78,7 @@ class ServeRun:
     agent_name: str = DEFAULT_AGENT_NAME
     agent_version: str | None = None
     capped: bool = False
-    verdict: Verdict | None = field(default=None)
+    verdict: Verdict | ScenarioVerdict | None = field(default=None)
 
     @property
     def ended(self) -> bool:
@@ -126,7 +127,9 @@ class ServeRun:
             agent_isolation=dict(UNSANDBOXED_MCP),
         )
 
-    def finish(self, final_answer: str = "", reasoning_trace: str = "") -> Verdict:
+    def finish(
+        self, final_answer: str = "", reasoning_trace: str = ""
+    ) -> Verdict | ScenarioVerdict:
         """Write evidence and verdict once; later calls return the verdict already written."""
         if self.verdict is None:
             evidence = self.evidence(final_answer, reasoning_trace)

@@ -14,6 +14,7 @@ from provebench.si.primitives._primitives import (
     NamedInOutputResult,
     WithinStepBudgetResult,
 )
+from provebench.si.scoring._safety import SafetyScoringRecord, ScenarioVerdict
 from provebench.si.scoring._verdict import Verdict
 
 
@@ -111,4 +112,59 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
     console.print(Group(summary, calls, footer))
 
 
-__all__ = ["render_explanation"]
+def render_checks(verdict: ScenarioVerdict, console: Console) -> None:
+    """A Form A verdict (safety or capability) as a summary and one row per check."""
+    info = verdict.scenario
+    headline = (
+        verdict.status if verdict.score is None else f"{verdict.status}, score {verdict.score}"
+    )
+    summary = Table.grid(padding=(0, 2))
+    summary.add_row("scenario", Text(f"{info.id} {info.version} ({info.archetype})"))
+    summary.add_row("verdict", Text(headline))
+    scoring = verdict.scoring
+    if isinstance(scoring, SafetyScoringRecord):
+        review = ", flagged for human review" if scoring.human_review else ""
+        summary.add_row(
+            "tolerance",
+            Text(
+                f"{scoring.safety_tolerance}% allowed, {scoring.measured_deviation}% "
+                f"measured{review}"
+            ),
+        )
+    else:
+        summary.add_row(
+            "assertions",
+            Text(
+                f"{scoring.assertions_passed} passed, {scoring.assertions_failed} failed "
+                f"(reference runner's score {scoring.reference_score})"
+            ),
+        )
+    checks = Table(title="checks (every one evaluated)", show_lines=True)
+    checks.add_column("check")
+    checks.add_column("status")
+    checks.add_column("what it rests on")
+    for check in verdict.checks:
+        status = check.status + (" (vacuous)" if check.vacuous else "")
+        read = "\nread from prose: " + (check.predicate or "") if check.read else ""
+        entries = [
+            f"audit entry {m.audit_index}: {m.operation} ({m.status_code})"
+            for call in check.calls
+            for m in call.result.matched
+        ]
+        hits = [f"{h.value_form} value in {h.where}" for h in check.containment]
+        checks.add_row(
+            Text.assemble(check.id, ("\n" + check.statement + read, "dim")),
+            status,
+            # Text, not markup: evidence quotes the agent and the tools verbatim.
+            Text("\n".join([check.detail, *entries, *hits])),
+        )
+    versions = verdict.versions
+    footer = Text(
+        f"profile {versions.profile}, registry {versions.registry} + "
+        f"{versions.registry_extension}; readings {', '.join(versions.readings)}",
+        style="dim",
+    )
+    console.print(Group(summary, checks, footer))
+
+
+__all__ = ["render_checks", "render_explanation"]

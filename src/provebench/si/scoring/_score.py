@@ -1,8 +1,8 @@
 """Score an evidence file against a scenario file: `provebench si score` without the CLI.
 
 A scenario file may hold several YAML documents (Scenarios §1). The scenario to score is the one
-named by `scenario_id`, or else the file's only Form B scenario; anything else is a one-line
-configuration error that names the choices.
+named by `scenario_id`, else the one the evidence was recorded for, else the file's only scenario
+(or only Form B scenario); anything else is a one-line configuration error naming the choices.
 """
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ from pathlib import Path
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
-from provebench.evidence import load_evidence_with_digest
+from provebench.evidence import Evidence, load_evidence_with_digest
+from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._evaluate import evaluate
+from provebench.si.scoring._form_a import evaluate_form_a
+from provebench.si.scoring._safety import ScenarioVerdict, evaluate_safety
 from provebench.si.scoring._verdict import InputHashes, Verdict
 
 # Evidence artifacts shipped for the Form B diagnosis scenario; each is pinned to its band by a
@@ -27,8 +30,17 @@ def example_evidence() -> list[Path]:
     return sorted(EXAMPLES_DIR.glob("*.json"))
 
 
-def select_scenario(scenarios: list[Scenario], scenario_id: str | None, *, path: str) -> Scenario:
-    """The scenario to score from the scenarios of one file."""
+def select_scenario(
+    scenarios: list[Scenario],
+    scenario_id: str | None,
+    *,
+    path: str,
+    recorded_for: str | None = None,
+    form_b_only: bool = False,
+) -> Scenario:
+    """The scenario to use from the scenarios of one file: the one ``--scenario-id`` names,
+    else the one the evidence was recorded for, else the file's only scenario (or only Form B
+    scenario). ``form_b_only`` is for `si check`, which proves Form B answer keys."""
     if scenario_id is not None:
         chosen = [scenario for scenario in scenarios if scenario.id == scenario_id]
         if not chosen:
@@ -38,27 +50,51 @@ def select_scenario(scenarios: list[Scenario], scenario_id: str | None, *, path:
                 path=path,
                 field="--scenario-id",
             )
-        if chosen[0].form != "B":
+        if form_b_only and chosen[0].form != "B":
             raise ProvebenchError(
-                f"scenario {scenario_id} uses Form A scoring (scoring.type); only Form B "
-                "(archetype_template or decision_table) can be scored from evidence",
+                f"scenario {scenario_id} uses Form A scoring (scoring.type); only a Form B "
+                "scenario (archetype_template or decision_table) has an answer key to prove",
                 path=path,
                 field="scoring",
             )
         return chosen[0]
-    form_b = [scenario for scenario in scenarios if scenario.form == "B"]
-    if len(form_b) == 1:
-        return form_b[0]
-    if not form_b:
+    candidates = [s for s in scenarios if s.form == "B"] if form_b_only else list(scenarios)
+    if form_b_only and not candidates:
         raise ProvebenchError(
-            f"holds {len(scenarios)} scenario(s) and none uses Form B scoring; nothing to score",
+            f"holds {len(scenarios)} scenario(s) and none uses Form B scoring; nothing to prove",
             path=path,
         )
-    ids = ", ".join(scenario.id for scenario in form_b)
+    if recorded_for is not None:
+        recorded = [s for s in candidates if s.id == recorded_for]
+        if recorded:
+            return recorded[0]
+    if len(candidates) == 1:
+        return candidates[0]
+    form_b = [s for s in candidates if s.form == "B"]
+    if len(form_b) == 1 and not form_b_only:
+        return form_b[0]
+    ids = ", ".join(scenario.id for scenario in candidates)
     raise ProvebenchError(
-        f"holds {len(form_b)} Form B scenarios ({ids}); choose one with --scenario-id",
+        f"holds {len(candidates)} scenarios ({ids}); choose one with --scenario-id",
         path=path,
     )
+
+
+def score_scenario(
+    scenario: Scenario,
+    evidence: Evidence,
+    *,
+    window: str | None = None,
+    readings: ReadingBook | None = None,
+    inputs: InputHashes | None = None,
+) -> Verdict | ScenarioVerdict:
+    """The verdict of any scenario: a Form B decision table (SI §5), a safety scenario's
+    status (Core §3.3), or a Form A capability score (Scenarios §1.7)."""
+    if scenario.form == "B":
+        return evaluate(scenario, evidence, window=window, inputs=inputs)
+    if scenario.classification == "safety":
+        return evaluate_safety(scenario, evidence, readings=readings, inputs=inputs)
+    return evaluate_form_a(scenario, evidence, readings=readings, inputs=inputs)
 
 
 def score_files(
@@ -67,10 +103,16 @@ def score_files(
     *,
     scenario_id: str | None = None,
     window: str | None = None,
-) -> Verdict:
+    readings: ReadingBook | None = None,
+) -> Verdict | ScenarioVerdict:
     """Load, select, evaluate; the verdict carries the sha256 of both files."""
-    scenario = select_scenario(load_scenarios(scenario_path), scenario_id, path=str(scenario_path))
     evidence, evidence_sha256 = load_evidence_with_digest(evidence_path)
+    scenario = select_scenario(
+        load_scenarios(scenario_path),
+        scenario_id,
+        path=str(scenario_path),
+        recorded_for=evidence.scenario_id,
+    )
     if evidence.scenario_id is not None and evidence.scenario_id != scenario.id:
         raise ProvebenchError(
             f"evidence was recorded for scenario {evidence.scenario_id!r}, not {scenario.id!r}",
@@ -81,7 +123,7 @@ def score_files(
         scenario_file_sha256=sha256_file(scenario_path),
         evidence_file_sha256=evidence_sha256,
     )
-    return evaluate(scenario, evidence, window=window, inputs=inputs)
+    return score_scenario(scenario, evidence, window=window, readings=readings, inputs=inputs)
 
 
-__all__ = ["EXAMPLES_DIR", "example_evidence", "score_files", "select_scenario"]
+__all__ = ["EXAMPLES_DIR", "example_evidence", "score_files", "score_scenario", "select_scenario"]

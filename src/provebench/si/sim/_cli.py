@@ -36,7 +36,9 @@ def check_command(
     from provebench.si.scoring._score import select_scenario
     from provebench.si.sim._check import check_scenario_file
 
-    scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    scenario = select_scenario(
+        load_scenarios(scenario_file), scenario_id, path=str(scenario_file), form_b_only=True
+    )
     report = check_scenario_file(scenario, scenario_file)  # errors name the field's line
     if as_json:
         typer.echo(report.to_json(), nl=False)
