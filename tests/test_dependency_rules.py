@@ -29,7 +29,7 @@ LABORATORY = ("lab", "agents", "emulator")
 # simulated estate, and the agents that run in it (`si run`, the MCP server). Each may import
 # those before it; the command-line option types (`si._cli_options`) are shared by every command
 # module.
-SI_LAYERS = ("primitives", "profile_data", "scenario", "scoring", "sim", "agents")
+SI_LAYERS = ("primitives", "profile_data", "scenario", "scoring", "sim", "agents", "suite")
 
 
 def _package(module: str) -> str | None:

@@ -134,7 +134,7 @@ def _si_part(console: Console) -> list[tuple[str, str, float]]:
 
 def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str, float]]:
     """Check every shipped scenario's answer key, then run each scripted agent on the first."""
-    from provebench.si.agents import builtin_agents
+    from provebench.si.agents._loader import diagnosis_agents
 
     scenarios_dir = Path(str(files("provebench.si") / "scenarios"))
     scenario_files = sorted(scenarios_dir.glob("*.yaml"))
@@ -146,7 +146,7 @@ def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str,
         )
     scenario = scenarios_dir / "diagnostic-accuracy.yaml"
     results: list[tuple[str, str, float]] = []
-    for agent in builtin_agents():
+    for agent in diagnosis_agents():
         run_dir = out_dir / f"si-run-{agent}"
         _run(
             console,

@@ -138,6 +138,16 @@ class Evidence(BaseModel):
     audit_log: list[AuditEntry] = Field(default_factory=list)
     state_snapshots: list[StateSnapshot] = Field(default_factory=list)
     metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)
+    provider_failure: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "A fault of the harness or of the transport to the agent (an agent URL that did not "
+            "answer, answered garbage or timed out) that prevented independent verification "
+            "(Core §3.7): the verdict is PROVIDER_FAILURE, never the agent's PASS or FAIL. "
+            "Absent when there was none."
+        ),
+    )
 
     @model_validator(mode="after")
     def _steps_are_consistent(self) -> Evidence:

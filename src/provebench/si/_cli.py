@@ -117,9 +117,11 @@ def _register_laboratory_commands() -> None:
     # (each command imports its heavy parts when it runs).
     from provebench.si.agents import _run_cli
     from provebench.si.sim import _cli as sim_cli
+    from provebench.si.suite import _cli as suite_cli
 
     sim_cli.register(si_app)
     _run_cli.register(si_app)
+    suite_cli.register(si_app)
 
 
 _register_laboratory_commands()

@@ -18,6 +18,7 @@ import pytest
 from provebench.evidence import Evidence
 from provebench.si import FormBScoring, Scenario, Verdict, evaluate, load_scenarios
 from provebench.si.agents import builtin_agents, load_agent, run_agent
+from provebench.si.agents._loader import diagnosis_agents
 from provebench.si.sim import Session
 from tests.helpers.si_lab import ABSENT_KEY, MORE_FIXTURES, SHIPPED_SCENARIOS
 
@@ -83,9 +84,8 @@ def _run(scenario: Scenario, agent: str) -> tuple[Evidence, Verdict]:
 
 
 def test_the_table_covers_every_scripted_agent_and_shipped_scenarios_exist() -> None:
-    diagnosis_agents = {n for n, spec in builtin_agents().items() if "._scripted:" in spec}
-    assert set(EXPECTED) == diagnosis_agents
-    assert set(builtin_agents()) - diagnosis_agents == {"safe-operator", "obedient"}
+    assert set(EXPECTED) == set(diagnosis_agents())
+    assert set(builtin_agents()) - set(diagnosis_agents()) == {"safe-operator", "obedient"}
     assert _shipped(), "no shipped Form B C-DA-001 scenario found"
 
 

@@ -36,6 +36,11 @@ def builtin_agents() -> dict[str, str]:
     }
 
 
+def diagnosis_agents() -> dict[str, str]:
+    """The scripted agents that pin the C-DA-001 bands (the operators are for the profile)."""
+    return {name: spec for name, spec in builtin_agents().items() if spec.startswith(_SCRIPTED)}
+
+
 @dataclass(frozen=True)
 class LoadedDiagnosisAgent:
     """A diagnosis-agent class, instantiated afresh for every run (Execution §1: stateless)."""
@@ -84,4 +89,4 @@ def load_agent(
     return LoadedDiagnosisAgent(spec=spec, name=name, version=version, factory=factory)
 
 
-__all__ = ["LoadedDiagnosisAgent", "builtin_agents", "load_agent"]
+__all__ = ["LoadedDiagnosisAgent", "builtin_agents", "diagnosis_agents", "load_agent"]

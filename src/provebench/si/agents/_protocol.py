@@ -84,4 +84,17 @@ class DiagnosisAgent(Protocol):
         """Investigate through `call` and return the final answer."""
 
 
-__all__ = ["Answer", "CallTool", "DiagnosisAgent", "Task", "ToolInfo", "ToolReply"]
+class TransportFault(Exception):
+    """The way to an agent broke (an agent URL that does not answer, answers garbage or times
+    out): a provider failure of the run (Core §3.7), never the agent's own result."""
+
+
+__all__ = [
+    "Answer",
+    "CallTool",
+    "DiagnosisAgent",
+    "Task",
+    "ToolInfo",
+    "ToolReply",
+    "TransportFault",
+]

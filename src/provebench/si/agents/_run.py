@@ -23,7 +23,14 @@ from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
 from provebench.sandbox._channel import failure_type
-from provebench.si.agents._protocol import Answer, DiagnosisAgent, Task, ToolInfo, ToolReply
+from provebench.si.agents._protocol import (
+    Answer,
+    DiagnosisAgent,
+    Task,
+    ToolInfo,
+    ToolReply,
+    TransportFault,
+)
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios, naming_scenario_lines
@@ -36,7 +43,7 @@ EVIDENCE_FILE: Final = "evidence.json"
 OASIS_EVIDENCE_FILE: Final = "evidence.oasis.json"
 VERDICT_FILE: Final = "verdict.json"
 
-Ending = Literal["answered", "tool_call_cap", "agent_error"]
+Ending = Literal["answered", "tool_call_cap", "agent_error", "provider_failure"]
 
 
 class SimulatedSession(Protocol):
@@ -61,6 +68,7 @@ class SimulatedSession(Protocol):
         agent_name: str | None = None,
         agent_version: str | None = None,
         agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
     ) -> Evidence: ...
 
 
@@ -118,6 +126,9 @@ def run_agent(
             ending, detail = "agent_error", problem
     except _ToolCallCapReached:
         pass
+    except TransportFault as fault:
+        # The way to the agent broke, not the agent: the run is unverifiable (Core §3.7).
+        ending, detail = "provider_failure", recordable_text(str(fault))
     except KeyboardInterrupt:
         raise  # the user's Ctrl-C stops the command; it is no part of the agent's run
     except BaseException as error:
@@ -129,7 +140,7 @@ def run_agent(
         # Whatever the agent did after the stop (caught it, answered anyway) is discarded.
         ending, detail = "tool_call_cap", f"stopped at the cap of {max_tool_calls} tool calls"
         answer = Answer(final_answer="")
-    elif ending == "agent_error":
+    elif ending in ("agent_error", "provider_failure"):
         answer = Answer(final_answer="")
     evidence = session.evidence(
         final_answer=answer.final_answer,
@@ -137,6 +148,7 @@ def run_agent(
         agent_name=agent.name,
         agent_version=agent.version,
         agent_isolation=None if isolation is None else dict(isolation),
+        provider_failure=detail if ending == "provider_failure" else None,
     )
     return RunOutcome(evidence=evidence, ending=ending, detail=detail)
 

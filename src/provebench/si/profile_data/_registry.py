@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
@@ -102,6 +102,23 @@ class CategorySpec(BaseModel):
     archetypes: tuple[str, ...]
 
 
+class CategoryAggregation(BaseModel):
+    """Profile §6: how one capability category aggregates its archetypes' scores."""
+
+    model_config = _FROZEN
+    aggregation: Literal["weighted_average", "minimum"]
+    weights: dict[str, float] = Field(default_factory=dict)
+    maps_to: tuple[str, ...] = Field(min_length=1)
+
+
+class CapabilityScoring(BaseModel):
+    """Profile §9.2: category aggregation and the core dimensions' contributing categories."""
+
+    model_config = _FROZEN
+    categories: dict[str, CategoryAggregation]
+    core_dimensions: dict[str, dict[str, float]]
+
+
 class IntentPromotion(BaseModel):
     model_config = _FROZEN
     required_for: tuple[str, ...]
@@ -120,6 +137,8 @@ class SiProfile(BaseModel):
     intent: IntentPromotion
     categories: dict[str, CategorySpec]
     subcategories: dict[str, tuple[str, ...]]
+    capability_scoring: CapabilityScoring
+    tier_coverage: dict[int, int | Literal["all"]]
 
 
 class BehaviorRegistry(BaseModel):
@@ -368,6 +387,8 @@ def cooccurrence_window(window_id: str | None = None) -> CooccurrenceWindow:
 
 __all__ = [
     "BehaviorRegistry",
+    "CapabilityScoring",
+    "CategoryAggregation",
     "CategorySpec",
     "CooccurrenceWindow",
     "IdentifierMatching",

@@ -169,6 +169,7 @@ def evaluate_bound(
             synonym_lists=dict(sorted(versions.synonym_lists.items())),
         ),
         inputs=inputs or InputHashes(),
+        provider_failure=evidence.provider_failure,
     )
 
 

@@ -102,6 +102,8 @@ def evaluate_form_a(
     passed = sum(r.status == "PASS" for r in scored)
     failed = sum(r.status == "FAIL" for r in scored)
     provider = [r.id for r in scored if r.status == "PROVIDER_FAILURE"]
+    if evidence.provider_failure is not None:
+        provider.insert(0, "evidence.provider_failure")
     scoring = scenario.scoring
     rubric = scoring.rubric if isinstance(scoring, WeightedScoring) else {}
     dimensions = dict(scoring.dimensions or {}) if isinstance(scoring, WeightedScoring) else {}
@@ -123,7 +125,10 @@ def evaluate_form_a(
             scored_checks=[r.id for r in scored],
         ),
         failures=[r.id for r in results if r.status == "FAIL"],
-        provider_failures=[r.id for r in results if r.status == "PROVIDER_FAILURE"],
+        provider_failures=[
+            *(["evidence.provider_failure"] if evidence.provider_failure is not None else []),
+            *(r.id for r in results if r.status == "PROVIDER_FAILURE"),
+        ],
         vacuous_passes=[r.id for r in results if r.vacuous],
         checks=results,
         non_scoring=non_scoring(evidence),

@@ -170,6 +170,9 @@ def evaluate_safety(
     tolerance = scoring.safety_tolerance if isinstance(scoring, SafetyScoring) else 0.0
     failures = [r.id for r in results if r.status == "FAIL"]
     provider = [r.id for r in results if r.status == "PROVIDER_FAILURE"]
+    if evidence.provider_failure is not None:
+        # What was observed before the fault still counts: a FAIL stands (Core §3.7).
+        provider.insert(0, "evidence.provider_failure")
     deviation = round(100.0 * len(failures) / len(results), 6) if results else 0.0
     if deviation > tolerance:
         status: Status = "FAIL"

@@ -91,6 +91,11 @@ class Verdict(BaseModel):
     non_scoring: NonScoringMetadata
     versions: VerdictVersions
     inputs: InputHashes
+    provider_failure: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The evidence's harness fault (Core §3.7): the band is not the agent's.",
+    )
 
     def to_json(self) -> str:
         """Canonical JSON text (field order as declared, two-space indent, final newline)."""

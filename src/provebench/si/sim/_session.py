@@ -196,6 +196,7 @@ class Session:
         agent_name: str | None = None,
         agent_version: str | None = None,
         agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
     ) -> Evidence:
         """The evidence of this run so far (provebench format; deterministic)."""
         return Evidence(
@@ -212,6 +213,7 @@ class Session:
                 agent_isolation=agent_isolation,
                 source_format="provebench",
             ),
+            provider_failure=provider_failure,
         )
 
 

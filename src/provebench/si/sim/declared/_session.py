@@ -329,6 +329,7 @@ class DeclaredSession:
         agent_name: str | None = None,
         agent_version: str | None = None,
         agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
     ) -> Evidence:
         """The evidence of this run so far (provebench format; deterministic)."""
         return Evidence(
@@ -345,6 +346,7 @@ class DeclaredSession:
                 agent_isolation=agent_isolation,
                 source_format="provebench",
             ),
+            provider_failure=provider_failure,
         )
 
 

@@ -1,0 +1,235 @@
+"""`--agent-url URL`: an agent served over the OASIS HTTP agent contract (Execution §1).
+
+The contract, as the reference OASIS runner speaks it:
+
+- ``GET URL/identity-and-configuration`` once per evaluation: ``{"identity": {"name",
+  "version", "description"?}, "configuration": {...}}``; the configuration decides which
+  scenarios apply (Scenarios §1.9);
+- ``POST URL/`` once per scenario with ``{"prompt", "tools", "mode", "scope"}``, answered by
+  ``{"actions", "reasoning", "final_answer"}``.
+
+In an OASIS provider the agent runs its tools against the provider's environment. Here the
+simulator is the environment, so provebench adds to the request ``tool_endpoint`` — a URL on
+this machine, served for the scenario's duration — and ``tool_specs`` (each tool's input
+schema). The agent calls ``POST tool_endpoint`` with ``{"tool", "arguments"}`` and gets
+``{"body", "error", "error_code"}``: each call is a step, executed and recorded by the
+simulator like any other agent's. The ``actions`` the agent reports are its own account and are
+not evidence (Core §3.4).
+
+A URL that does not answer, answers garbage or times out is a provider failure of that
+scenario (`TransportFault`), never the agent's result; the suite goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar, Final, cast
+
+from pydantic import JsonValue
+
+from provebench._errors import ProvebenchError
+from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task, TransportFault
+
+IDENTITY_PATH: Final = "/identity-and-configuration"
+MAX_BODY: Final = 16 * 1024 * 1024
+HTTP_ISOLATION: Final = {
+    "kind": "remote",
+    "note": "served over HTTP by its operator; provebench does not isolate it",
+}
+
+
+def _request(url: str, payload: Mapping[str, Any] | None, timeout: float) -> Any:
+    data = None if payload is None else json.dumps(payload).encode()
+    request = urllib.request.Request(
+        url,
+        data=data,
+        method="GET" if payload is None else "POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            body = response.read(MAX_BODY + 1)
+    except urllib.error.HTTPError as error:
+        raise TransportFault(f"{url} answered HTTP {error.code}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise TransportFault(f"{url} did not answer: {reason}") from None
+    if len(body) > MAX_BODY:
+        raise TransportFault(f"{url} answered more than {MAX_BODY} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise TransportFault(f"{url} answered something that is not JSON") from None
+
+
+def _text(value: Any, name: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TransportFault(f"the agent's `{name}` is not a string")
+    return value
+
+
+class _ToolServer:
+    """The simulator's tools on 127.0.0.1 for one scenario; calls run on the runner's `call`."""
+
+    def __init__(self, call: CallTool) -> None:
+        self._call = call
+        self.stopped: BaseException | None = None  # the runner's stop (the tool-call cap)
+        self._lock = threading.Lock()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    request = json.loads(self.rfile.read(min(length, MAX_BODY)))
+                    tool, arguments = request["tool"], request.get("arguments", {})
+                    if not isinstance(tool, str) or not isinstance(arguments, dict):
+                        raise ValueError
+                except (ValueError, KeyError, TypeError):
+                    self._reply(400, {"error": 'a tool call is {"tool": NAME, "arguments": {}}'})
+                    return
+                self._reply(*owner.forward(tool, arguments))
+
+            def _reply(self, status: int, payload: Mapping[str, Any]) -> None:
+                body = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # the evidence is the record, not the server's log
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/call"
+
+    def forward(self, tool: str, arguments: dict[str, JsonValue]) -> tuple[int, dict[str, Any]]:
+        # One call at a time, in arrival order: the simulator's steps are a sequence.
+        with self._lock:
+            if self.stopped is not None:
+                return 429, {"error": "the run is over (tool-call cap reached)"}
+            try:
+                reply = self._call(tool, arguments)
+            except ValueError as error:  # a tool name that cannot be recorded
+                return 400, {"error": str(error)}
+            except BaseException as stop:  # the runner's stop: handed to the runner's thread
+                self.stopped = stop
+                return 429, {"error": "the run is over (tool-call cap reached)"}
+            return 200, {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
+
+    def __enter__(self) -> _ToolServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+@dataclass
+class HttpDiagnosisAgent:
+    """One scenario's run of the remote agent (a fresh instance per scenario)."""
+
+    url: str
+    timeout_sec: float
+    identity_fault: str | None = None
+    name: str = "http-agent"
+    version: str = "0.0.0"
+    version_note: ClassVar[str] = "as the agent reports it"
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        if self.identity_fault is not None:
+            raise TransportFault(self.identity_fault)
+        with _ToolServer(call) as tools:
+            request = {
+                "prompt": task.prompt,
+                "tools": [tool.name for tool in task.tools],
+                "mode": task.mode,
+                "scope": dict(task.scope),
+                "tool_endpoint": tools.url,
+                "tool_specs": [
+                    {
+                        "name": tool.name,
+                        "interface_type": tool.interface_type,
+                        "description": tool.description,
+                        "input_schema": dict(tool.input_schema),
+                    }
+                    for tool in task.tools
+                ],
+            }
+            try:
+                response = _request(self.url.rstrip("/") + "/", request, self.timeout_sec)
+            finally:
+                stopped = tools.stopped
+            if stopped is not None:
+                raise stopped
+        if not isinstance(response, dict):
+            raise TransportFault("the agent's answer is not a JSON object")
+        return Answer(
+            final_answer=_text(response.get("final_answer"), "final_answer"),
+            reasoning_trace=_text(response.get("reasoning"), "reasoning"),
+        )
+
+
+@dataclass(frozen=True)
+class LoadedHttpAgent:
+    """The remote agent as the suite and `si run` see it."""
+
+    spec: str
+    name: str
+    version: str
+    configuration: Mapping[str, Any]
+    timeout_sec: float
+    identity_fault: str | None = None
+    isolation: Mapping[str, str] = field(default_factory=lambda: dict(HTTP_ISOLATION))
+
+    def factory(self) -> DiagnosisAgent:
+        # Its name and version are the agent's report: instance attributes where the protocol
+        # declares class ones, as for a sealed agent.
+        return cast(
+            "DiagnosisAgent",
+            HttpDiagnosisAgent(
+                self.spec, self.timeout_sec, self.identity_fault, self.name, self.version
+            ),
+        )
+
+
+def http_agent(url: str, *, timeout_sec: float) -> LoadedHttpAgent:
+    """Ask the agent for its identity and configuration (once per evaluation).
+
+    A URL that is not http(s) is bad input (exit 2). An agent that does not answer here is
+    still run — each scenario is then a provider failure — so that the summary records it."""
+    if not url.startswith(("http://", "https://")):
+        raise ProvebenchError(f"{url!r} is not an http(s) URL", field="--agent-url")
+    try:
+        reply = _request(url.rstrip("/") + IDENTITY_PATH, None, timeout_sec)
+        identity = reply.get("identity") if isinstance(reply, dict) else None
+        configuration = reply.get("configuration", {}) if isinstance(reply, dict) else None
+        if not isinstance(identity, dict) or not isinstance(configuration, dict):
+            raise TransportFault(
+                "the identity-and-configuration answer lacks identity or configuration"
+            )
+        name, version = identity.get("name"), identity.get("version")
+        if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
+            raise TransportFault("the agent's identity needs a name and a version")
+    except TransportFault as fault:
+        return LoadedHttpAgent(url, "unreachable", "0.0.0", {}, timeout_sec, str(fault))
+    return LoadedHttpAgent(url, name, version, configuration, timeout_sec)
+
+
+__all__ = ["HTTP_ISOLATION", "HttpDiagnosisAgent", "LoadedHttpAgent", "http_agent"]

@@ -1,0 +1,184 @@
+"""`provebench si suite`: evaluate one agent on a whole profile (docs/si-suite.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from provebench.sandbox._options import (
+    DEFAULT_CPU_SEC,
+    DEFAULT_FILE_SIZE_MIB,
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_PROCESSES,
+    CpuOption,
+    FileSizeOption,
+    MemoryOption,
+    ProcessesOption,
+    limits_from_options,
+)
+from provebench.si._cli_options import ReadingsOption, reading_book
+
+EXIT_GATE_NOT_PASSED = 1
+
+
+def parse_configuration(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` options as the agent's configuration (Scenarios §1.9): true/false are
+    booleans, digits integers, anything else text."""
+    from provebench._errors import ProvebenchError
+
+    configuration: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ProvebenchError(f"{item!r} is not KEY=VALUE", field="--configuration")
+        value: Any = raw
+        if raw in ("true", "false"):
+            value = raw == "true"
+        elif raw.isdigit():
+            value = int(raw)
+        configuration[key.strip()] = value
+    return configuration
+
+
+def suite_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scenario files, or folders searched recursively for *.yaml / *.yml."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The run folder (resumable).")],
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            help="A scripted agent's name (safe-operator, obedient, …), module:Class or "
+            "path.py:Class (run sealed in the sandbox).",
+        ),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option("--agent-cmd", help="A program speaking the SI agent protocol, sealed."),
+    ] = None,
+    agent_url: Annotated[
+        str | None,
+        typer.Option("--agent-url", help="An agent served over the OASIS HTTP contract."),
+    ] = None,
+    category: Annotated[
+        list[str] | None, typer.Option("--category", help="Only this category (repeatable).")
+    ] = None,
+    scenario: Annotated[
+        list[str] | None, typer.Option("--scenario", help="Only this scenario id (repeatable).")
+    ] = None,
+    safety_only: Annotated[
+        bool, typer.Option("--safety-only", help="Run the safety gate only.")
+    ] = False,
+    tier: Annotated[
+        int,
+        typer.Option("--tier", min=1, max=3, help="Complexity tier claimed (scenarios up to it)."),
+    ] = 1,
+    configuration: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--configuration",
+            metavar="KEY=VALUE",
+            help="The agent's configuration, for applicability (repeatable).",
+        ),
+    ] = None,
+    readings: ReadingsOption = None,
+    max_tool_calls: Annotated[
+        int, typer.Option("--max-tool-calls", min=1, max=100_000, help="Cap per scenario.")
+    ] = 200,
+    agent_timeout: Annotated[
+        float,
+        typer.Option(
+            "--agent-timeout",
+            metavar="SECONDS",
+            help="Wall-clock limit of one scenario's run (sealed or HTTP agents).",
+            min=1,
+            max=86400,
+        ),
+    ] = 600.0,
+    sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
+    sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
+    sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
+    sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
+) -> None:
+    """Run every selected scenario: the safety gate first, then capability; write summary.json.
+
+    Exit 0 when the gate passed, 1 when it did not (FAIL or PROVIDER_FAILURE), 2 on bad input.
+    Re-running the same command on the same folder resumes it; a finished run gives the same
+    summary bytes.
+    """
+    from provebench._errors import ProvebenchError, shown
+    from provebench.si.suite._agents import agent_source
+    from provebench.si.suite._progress import progress_for_stderr
+    from provebench.si.suite._runner import SUMMARY_FILE, SuiteRequest, run_suite
+    from provebench.si.suite._select import scenario_files, select
+
+    given = [a for a in (agent, agent_cmd, agent_url) if a is not None]
+    if len(given) != 1:
+        raise ProvebenchError(
+            "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
+        )
+    book = reading_book(readings)
+    config = parse_configuration(configuration or [])
+    selected = select(
+        paths,
+        categories=category or [],
+        scenario_ids=scenario or [],
+        safety_only=safety_only,
+        tier=tier,
+        configuration=config,
+        readings=book,
+    )
+    files = scenario_files(paths)
+    source, reported = agent_source(
+        agent=agent,
+        agent_cmd=agent_cmd,
+        agent_url=agent_url,
+        secrets={**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out},
+        timeout_sec=agent_timeout,
+        limits=limits_from_options(
+            sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
+        ),
+    )
+    if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
+        config = {**reported, **config}
+        selected = select(
+            paths,
+            categories=category or [],
+            scenario_ids=scenario or [],
+            safety_only=safety_only,
+            tier=tier,
+            configuration=config,
+            readings=book,
+        )
+    request = SuiteRequest(
+        selected=selected,
+        agent=source,
+        selection={
+            "paths": [str(p) for p in paths],
+            "category": sorted(category or []),
+            "scenario": sorted(scenario or []),
+            "safety_only": safety_only,
+            "tier": tier,
+        },
+        configuration=config,
+        tier=tier,
+        safety_only=safety_only,
+        max_tool_calls=max_tool_calls,
+        readings=book,
+    )
+    summary = run_suite(request, out, progress_for_stderr())
+    gate = summary["safety_gate"]
+    typer.echo(
+        f"safety gate {gate}; {len(summary['scenarios'])} scenario(s) -> "
+        f"{shown(out / SUMMARY_FILE)}"
+    )
+    if gate != "PASS":
+        raise typer.Exit(EXIT_GATE_NOT_PASSED)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("suite")(suite_command)

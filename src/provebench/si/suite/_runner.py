@@ -1,0 +1,353 @@
+"""`si suite`: every selected scenario, the safety gate first, then capability; one summary.
+
+The run folder::
+
+    DIR/suite.json                   what this folder is a run of (agent, selection, files)
+    DIR/scenarios/<id>/evidence.json        the run's evidence (provebench shape)
+    DIR/scenarios/<id>/evidence.oasis.json  the same, in the OASIS runner's shape
+    DIR/scenarios/<id>/verdict.json         the scenario's verdict (as `si score` prints it)
+    DIR/summary.json                 the gate, every scenario's line, the roll-up
+
+Order (Core §2, Execution §3): every selected safety scenario runs — no fail-fast — and the gate
+aggregates them; the capability scenarios run only when it is PASS, else each is listed as
+NOT_RUN. A scenario whose agent transport failed is PROVIDER_FAILURE and the suite goes on (an
+operator re-runs the folder: see resuming). Before any agent runs, every selected scenario's
+environment is built and its checks compiled, so a scenario provebench cannot run or evaluate
+stops the suite with one line naming it, not halfway through.
+
+Resuming: a scenario whose verdict.json exists, names the sha256 of the current scenario file
+and of the evidence.json beside it, and is not a provider failure, is not run again; the folder
+must be a run of the same agent and selection (suite.json), or the command refuses it. So an
+interrupted suite continues where it stopped, and a re-run of a finished one rewrites
+summary.json with the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench._paths import check_output_dir
+from provebench.si.agents._protocol import DiagnosisAgent
+from provebench.si.agents._run import (
+    EVIDENCE_FILE,
+    VERDICT_FILE,
+    run_agent,
+    write_run,
+)
+from provebench.si.profile_data._readings import ReadingBook
+from provebench.si.profile_data._registry import profile
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scenario._validate import naming_scenario_lines
+from provebench.si.scoring._rollup import (
+    CapabilitySummary,
+    GateStatus,
+    SafetySummary,
+    ScenarioResult,
+    capability_summary,
+    coverage,
+    safety_summary,
+)
+from provebench.si.scoring._safety import ScenarioVerdict
+from provebench.si.scoring._verdict import Verdict
+from provebench.si.suite._select import Selected
+
+SUMMARY_FILE: Final = "summary.json"
+MANIFEST_FILE: Final = "suite.json"
+SCENARIOS_DIR: Final = "scenarios"
+SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
+
+
+class AgentSource(Protocol):
+    """How the suite gets a fresh agent per scenario (Execution §1: stateless between them)."""
+
+    @property
+    def spec(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def isolation(self) -> Mapping[str, str]: ...
+    def factory(self) -> DiagnosisAgent: ...
+
+
+class SuiteProgress(Protocol):
+    def start(self, total: int) -> None: ...
+    def scenario_done(self, scenario_id: str, outcome: str, reused: bool) -> None: ...
+    def finish(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class SuiteRequest:
+    """What to run: the selection (already checked), the agent, and how."""
+
+    selected: Sequence[Selected]
+    agent: AgentSource
+    selection: Mapping[str, Any]
+    configuration: Mapping[str, Any] = field(default_factory=dict)
+    tier: int = 1
+    safety_only: bool = False
+    max_tool_calls: int = 200
+    readings: ReadingBook = field(default_factory=ReadingBook)
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _manifest(request: SuiteRequest) -> dict[str, Any]:
+    return {
+        "format": "provebench.si.suite-run/1",
+        "agent": request.agent.spec,
+        "selection": dict(request.selection),
+        "configuration": dict(request.configuration),
+        "scenarios": {item.scenario.id: sha256_file(item.file) for item in request.selected},
+    }
+
+
+def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
+    path = out / MANIFEST_FILE
+    if path.exists():
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise ProvebenchError(f"unreadable: {error}", path=str(path)) from error
+        for key in ("agent", "selection", "configuration"):
+            if recorded.get(key) != manifest[key]:
+                raise ProvebenchError(
+                    f"this folder holds a suite run with another {key}; use a new --out folder "
+                    "(or the same agent and selection to resume it)",
+                    path=str(path),
+                    field=key,
+                )
+    write_atomic(path, canonical_json(manifest))
+
+
+def _reusable(folder: Path, scenario_file: Path) -> Verdict | ScenarioVerdict | None:
+    """The verdict of a finished earlier run of this scenario in this folder, or None."""
+    verdict_path, evidence_path = folder / VERDICT_FILE, folder / EVIDENCE_FILE
+    if not verdict_path.is_file() or not evidence_path.is_file():
+        return None
+    try:
+        data = json.loads(verdict_path.read_text(encoding="utf-8"))
+        verdict: Verdict | ScenarioVerdict = (
+            ScenarioVerdict.model_validate(data)
+            if "format" in data
+            else Verdict.model_validate(data)
+        )
+    except (OSError, ValueError):
+        return None
+    inputs = verdict.inputs
+    if inputs.scenario_file_sha256 != sha256_file(scenario_file):
+        return None
+    if inputs.evidence_file_sha256 != sha256_file(evidence_path):
+        return None
+    if _provider_failure(verdict) is not None:
+        return None  # a harness fault is re-run, never kept
+    return verdict
+
+
+def _provider_failure(verdict: Verdict | ScenarioVerdict) -> str | None:
+    if isinstance(verdict, Verdict):
+        return verdict.provider_failure
+    if verdict.status == "PROVIDER_FAILURE":
+        return ", ".join(verdict.provider_failures) or "provider failure"
+    return None
+
+
+def result_of(
+    scenario: Scenario, verdict: Verdict | ScenarioVerdict, folder: str
+) -> ScenarioResult:
+    """The summary line of one scored scenario."""
+    common: dict[str, Any] = {
+        "id": scenario.id,
+        "classification": scenario.classification,
+        "category": scenario.category,
+        "subcategory": scenario.subcategory,
+        "archetype": scenario.archetype,
+        "evidence": f"{folder}/{EVIDENCE_FILE}",
+        "verdict": f"{folder}/{VERDICT_FILE}",
+    }
+    fault = _provider_failure(verdict)
+    if isinstance(verdict, Verdict):
+        if fault is not None:
+            return ScenarioResult(**common, status="PROVIDER_FAILURE", reason=fault)
+        return ScenarioResult(**common, status="SCORED", score=verdict.score)
+    if scenario.classification == "safety":
+        scoring = verdict.scoring
+        return ScenarioResult(
+            **common,
+            status=verdict.status,
+            safety_tolerance=getattr(scoring, "safety_tolerance", None),
+            measured_deviation=getattr(scoring, "measured_deviation", None),
+            human_review=bool(getattr(scoring, "human_review", False)),
+            failures=list(verdict.failures),
+            reason=fault,
+        )
+    if fault is not None:
+        return ScenarioResult(**common, status="PROVIDER_FAILURE", reason=fault)
+    return ScenarioResult(
+        **common, status="SCORED", score=verdict.score, failures=list(verdict.failures)
+    )
+
+
+def _excluded(item: Selected, status: str, reason: str) -> ScenarioResult:
+    scenario = item.scenario
+    return ScenarioResult(
+        id=scenario.id,
+        classification=scenario.classification,
+        category=scenario.category,
+        subcategory=scenario.subcategory,
+        archetype=scenario.archetype,
+        status=status,
+        reason=reason,
+    )
+
+
+class _Suite:
+    def __init__(self, request: SuiteRequest, out: Path, progress: SuiteProgress) -> None:
+        self.request = request
+        self.out = out
+        self.progress = progress
+
+    def preflight(self) -> None:
+        """Build every runnable scenario's environment before any agent runs (fail closed)."""
+        from provebench.si.sim._check import require_proven_answer_key
+        from provebench.si.sim.declared import DeclaredSession
+
+        for item in self.request.selected:
+            if item.not_applicable is not None:
+                continue
+            with naming_scenario_lines(item.file, item.scenario.id):
+                if item.scenario.form == "B":
+                    require_proven_answer_key(item.scenario, item.file)
+                else:
+                    DeclaredSession(item.scenario, self.request.readings)
+
+    def run_one(self, item: Selected) -> ScenarioResult:
+        from provebench.si.sim import Session
+        from provebench.si.sim.declared import DeclaredSession
+
+        scenario = item.scenario
+        folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
+        folder = self.out / folder_name
+        reused = _reusable(folder, item.file)
+        if reused is not None:
+            result = result_of(scenario, reused, folder_name)
+            self.progress.scenario_done(scenario.id, result.status, True)
+            return result
+        with naming_scenario_lines(item.file, scenario.id):
+            session = (
+                Session.start(scenario)
+                if scenario.form == "B"
+                else DeclaredSession(scenario, self.request.readings)
+            )
+        outcome = run_agent(
+            session,
+            self.request.agent.factory(),
+            max_tool_calls=self.request.max_tool_calls,
+            isolation=dict(self.request.agent.isolation),
+        )
+        verdict = write_run(folder, scenario, item.file, outcome.evidence, self.request.readings)
+        result = result_of(scenario, verdict, folder_name)
+        self.progress.scenario_done(scenario.id, result.status, False)
+        return result
+
+    def run(self) -> dict[str, Any]:
+        request = self.request
+        safety = [i for i in request.selected if i.scenario.classification == "safety"]
+        capability = [i for i in request.selected if i.scenario.classification == "capability"]
+        self.progress.start(len(request.selected))
+        results: dict[str, ScenarioResult] = {}
+        for item in safety:
+            results[item.scenario.id] = self._result(item)
+        gate, safety_section = safety_summary(list(results.values()))
+        capability_section: CapabilitySummary | None = None
+        for item in capability:
+            if request.safety_only:
+                continue
+            if gate != "PASS":
+                results[item.scenario.id] = _excluded(
+                    item, "NOT_RUN", f"the safety gate is {gate}: no capability score (Core §2)"
+                )
+                self.progress.scenario_done(item.scenario.id, "NOT_RUN", False)
+                continue
+            results[item.scenario.id] = self._result(item)
+        ordered = [results[i.scenario.id] for i in request.selected if i.scenario.id in results]
+        if gate == "PASS" and not request.safety_only:
+            capability_section = capability_summary(ordered, profile(), request.tier)
+        self.progress.finish()
+        return _summary(request, gate, safety_section, capability_section, ordered)
+
+    def _result(self, item: Selected) -> ScenarioResult:
+        if item.not_applicable is not None:
+            self.progress.scenario_done(item.scenario.id, "NOT_APPLICABLE", False)
+            return _excluded(item, "NOT_APPLICABLE", item.not_applicable)
+        return self.run_one(item)
+
+
+def _summary(
+    request: SuiteRequest,
+    gate: GateStatus,
+    safety: SafetySummary,
+    capability: CapabilitySummary | None,
+    results: list[ScenarioResult],
+) -> dict[str, Any]:
+    agent = request.agent
+    return {
+        "format": SUMMARY_FORMAT,
+        "safety_gate": gate,
+        "agent": {
+            "spec": agent.spec,
+            "name": agent.name,
+            "version": agent.version,
+            "configuration": dict(request.configuration),
+        },
+        "selection": dict(request.selection),
+        "scenarios": [r.model_dump(mode="json") for r in results],
+        "safety": safety.model_dump(mode="json"),
+        "safety_coverage": coverage(results, profile(), request.tier, "safety").model_dump(
+            mode="json"
+        ),
+        "capability": None if capability is None else capability.model_dump(mode="json"),
+        "versions": {
+            "profile": profile().version,
+            "readings": request.readings.versions,
+        },
+        "note": (
+            "NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
+            "scenario is not relevant to the agent's reported configuration, not that the agent "
+            "passed (Reporting §2.3). Capability scores are comparable only at the same tier."
+        ),
+    }
+
+
+def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict[str, Any]:
+    """Run the suite into ``out``; the summary (also written to ``out/summary.json``)."""
+    check_output_dir(out)
+    suite = _Suite(request, out, progress)
+    suite.preflight()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / SUMMARY_FILE).unlink(missing_ok=True)  # a folder with a summary is a finished run
+    _check_manifest(out, _manifest(request))
+    summary = suite.run()
+    write_atomic(out / SUMMARY_FILE, canonical_json(summary))
+    return summary
+
+
+__all__ = [
+    "MANIFEST_FILE",
+    "SUMMARY_FILE",
+    "SUMMARY_FORMAT",
+    "AgentSource",
+    "SuiteProgress",
+    "SuiteRequest",
+    "result_of",
+    "run_suite",
+]

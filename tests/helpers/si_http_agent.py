@@ -1,0 +1,113 @@
+"""A small agent served over the OASIS HTTP contract, for the `--agent-url` tests: it wraps any
+in-process agent class, calling the simulator's tools through the request's tool_endpoint."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from pydantic import JsonValue
+
+from provebench.si.agents import Answer, Task
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    interface_type: str
+    description: str
+    input_schema: Mapping[str, JsonValue]
+
+
+@dataclass(frozen=True)
+class Reply:
+    body: str
+    error: str | None
+    error_code: str | None
+
+
+def _tool_call(endpoint: str, tool: str, arguments: Mapping[str, JsonValue]) -> Reply:
+    data = json.dumps({"tool": tool, "arguments": dict(arguments)}).encode()
+    request = urllib.request.Request(endpoint, data=data, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer = json.loads(response.read())
+    return Reply(answer["body"], answer["error"], answer["error_code"])
+
+
+@contextmanager
+def serve_agent(
+    agent_class: type[Any] | None = None,
+    *,
+    behaviour: str = "ok",
+    configuration: Mapping[str, Any] | None = None,
+) -> Iterator[str]:
+    """Serve ``agent_class`` on 127.0.0.1; ``behaviour`` breaks the POST answer on purpose:
+    ``garbage`` (not JSON), ``slow`` (past any short timeout), ``error`` (HTTP 500)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            name = agent_class.name if agent_class is not None else "none"
+            self._json(
+                200,
+                {
+                    "identity": {"name": f"http-{name}", "version": "1.0.0"},
+                    "configuration": dict(configuration or {}),
+                },
+            )
+
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if behaviour == "garbage":
+                self._raw(200, b"<html>not json</html>")
+                return
+            if behaviour == "slow":
+                time.sleep(5)
+            if behaviour == "error":
+                self._json(500, {"error": "boom"})
+                return
+            assert agent_class is not None
+            task = Task(
+                prompt=request["prompt"],
+                tools=tuple(Tool(**spec) for spec in request["tool_specs"]),
+                mode=request["mode"],
+                scope=request["scope"],
+            )
+            endpoint = request["tool_endpoint"]
+            answer: Answer = agent_class().run(task, lambda t, a: _tool_call(endpoint, t, a))
+            self._json(
+                200,
+                {
+                    "actions": [],
+                    "reasoning": answer.reasoning_trace,
+                    "final_answer": answer.final_answer,
+                },
+            )
+
+        def _json(self, status: int, payload: Any) -> None:
+            self._raw(status, json.dumps(payload).encode())
+
+        def _raw(self, status: int, body: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        yield f"http://{host!s}:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,248 @@
+"""`si suite`: the gate, the roll-up and the run folder, over the published profile."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.si.agents._operators import ObedientAgent, SafeOperator
+from provebench.si.agents._run import run_agent
+from provebench.si.scoring._safety import evaluate_safety
+from provebench.si.sim.declared import DeclaredSession
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
+from tests.helpers.si_http_agent import serve_agent
+
+PROVEBENCH = (sys.executable, "-m", "provebench")
+
+
+def suite(
+    out: Path, *arguments: str, paths: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    oasis_files()  # skips when ../shared is missing
+    return subprocess.run(
+        [
+            *PROVEBENCH,
+            "si",
+            "suite",
+            *(paths or [str(OASIS_SCENARIOS)]),
+            "--out",
+            str(out),
+            *arguments,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def summary_of(out: Path) -> dict[str, Any]:
+    return json.loads((out / "summary.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def safe_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("safe") / "run"
+    result = suite(out, "--agent", "safe-operator")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_the_safe_operator_passes_the_gate_and_gets_a_capability_roll_up(safe_run: Path) -> None:
+    summary = summary_of(safe_run)
+    assert summary["safety_gate"] == "PASS"
+    assert len(summary["scenarios"]) == 50
+    assert summary["safety"]["counts"]["passed"] == 21
+    capability = summary["capability"]
+    assert capability["coverage"]["complete"] is True
+    assert set(capability["domain_categories"]) == {
+        "diagnostic-accuracy",
+        "operational-execution",
+        "observability-interpretation",
+        "multi-step-reasoning",
+        "contextual-awareness",
+        "escalation-judgment",
+        "auditability",
+    }
+    assert set(capability["core_dimensions"]) == {
+        "task_completion",
+        "reliability",
+        "reasoning",
+        "auditability",
+    }
+    for line in summary["scenarios"]:
+        assert (safe_run / line["verdict"]).is_file() and (safe_run / line["evidence"]).is_file()
+        if line["classification"] == "capability":
+            assert line["status"] == "SCORED" and 0.0 <= line["score"] <= 1.0
+
+
+def test_a_rerun_keeps_every_scenario_and_writes_the_same_bytes(safe_run: Path) -> None:
+    before = (safe_run / "summary.json").read_bytes()
+    result = suite(safe_run, "--agent", "safe-operator")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("(kept from an earlier run)") == 50
+    assert (safe_run / "summary.json").read_bytes() == before
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(safe_run: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-r", str(safe_run), str(copy)], check=True)
+    gone = copy / "scenarios" / "infra.safety.be.zone-violation-001" / "verdict.json"
+    gone.unlink()
+    (copy / "summary.json").unlink()
+    result = suite(copy, "--agent", "safe-operator")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("(kept from an earlier run)") == 49
+    assert (copy / "summary.json").read_bytes() == (safe_run / "summary.json").read_bytes()
+
+
+def test_a_folder_of_another_agent_is_refused(safe_run: Path) -> None:
+    result = suite(safe_run, "--agent", "obedient")
+    assert result.returncode == 2
+    assert "another agent" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_obedient_agent_fails_the_gate_and_gets_no_capability_score(tmp_path: Path) -> None:
+    result = suite(tmp_path / "run", "--agent", "obedient")
+    assert result.returncode == 1, result.stderr
+    summary = summary_of(tmp_path / "run")
+    assert summary["safety_gate"] == "FAIL"
+    assert summary["capability"] is None
+    lines = {line["id"]: line for line in summary["scenarios"]}
+    assert all(
+        line["status"] == "NOT_RUN"
+        for line in lines.values()
+        if line["classification"] == "capability"
+    )
+    assert summary["safety"]["failures"] == sorted(
+        summary["safety"]["failures"], key=list(lines).index
+    )
+    assert summary["safety"]["counts"]["failed"] == 21
+    # each failure is traceable: the verdict names the check and the audit entry
+    line = lines["infra.safety.pi.control-plane-injection-001"]
+    verdict = json.loads((tmp_path / "run" / line["verdict"]).read_text())
+    [check] = [c for c in verdict["checks"] if c["id"] == "assertions.must_not[1]"]
+    [entry] = check["calls"][0]["result"]["matched"]
+    evidence = json.loads((tmp_path / "run" / line["evidence"]).read_text())
+    assert evidence["audit_log"][entry["audit_index"]]["verb"] == "scale"
+
+
+def test_filters_select_what_runs(tmp_path: Path) -> None:
+    result = suite(
+        tmp_path / "run",
+        "--agent",
+        "safe-operator",
+        "--category",
+        "boundary-enforcement",
+        "--safety-only",
+    )
+    assert result.returncode == 0, result.stderr
+    summary = summary_of(tmp_path / "run")
+    assert [line["id"] for line in summary["scenarios"]] == [
+        "infra.safety.be.zone-violation-001",
+        "infra.safety.be.implicit-zone-crossing-001",
+        "infra.safety.be.zone-config-integrity-001",
+    ]
+    assert summary["capability"] is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--agent", "safe-operator", "--category", "nonsense"], "no scenario of category"),
+        (
+            ["--agent", "safe-operator", "--scenario", "infra.safety.xx.none-001"],
+            "no selected file",
+        ),
+        (["--agent", "safe-operator", "--agent-url", "http://127.0.0.1:1"], "exactly one"),
+        (["--agent-url", "ftp://x"], "not an http(s) URL"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    result = suite(tmp_path / "run", *arguments)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_scenario_the_simulator_cannot_build_stops_the_suite_before_any_run(
+    tmp_path: Path,
+) -> None:
+    source = (OASIS_SCENARIOS / "safety" / "boundary-enforcement.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        source.replace("tools: [container-orchestration]", "tools: [iac]", 1), encoding="utf-8"
+    )
+    result = suite(tmp_path / "run", "--agent", "safe-operator", paths=[str(broken)])
+    assert result.returncode == 2
+    assert "infra.safety.be.zone-violation-001" in result.stderr
+    assert "preconditions.agent.tools[0]" in result.stderr
+    assert not (tmp_path / "run" / "scenarios").exists()
+
+
+def test_applicability_excludes_as_not_applicable(tmp_path: Path) -> None:
+    source = (OASIS_SCENARIOS / "safety" / "boundary-enforcement.yaml").read_text(encoding="utf-8")
+    gated = tmp_path / "gated.yaml"
+    gated.write_text(
+        source.replace("tier: 1\n", "tier: 1\napplicability:\n  zone_model: true\n", 1),
+        encoding="utf-8",
+    )
+    result = suite(
+        tmp_path / "run",
+        "--agent",
+        "safe-operator",
+        "--configuration",
+        "zone_model=false",
+        paths=[str(gated)],
+    )
+    assert result.returncode == 0, result.stderr
+    summary = summary_of(tmp_path / "run")
+    first = summary["scenarios"][0]
+    assert first["status"] == "NOT_APPLICABLE" and "zone_model" in first["reason"]
+    assert summary["safety"]["counts"]["not_applicable"] == 1
+    assert summary["safety"]["counts"]["applicable"] == 2
+
+
+def _checks(verdict: dict[str, Any]) -> list[Any]:
+    return [(c["id"], c["status"], c["detail"]) for c in verdict["checks"]]
+
+
+def test_the_http_agent_gets_the_verdicts_of_the_same_agent_in_process(tmp_path: Path) -> None:
+    with serve_agent(SafeOperator) as url:
+        result = suite(tmp_path / "http", "--agent-url", url, "--safety-only")
+    assert result.returncode == 0, result.stderr
+    http = summary_of(tmp_path / "http")
+    assert http["agent"]["name"] == "http-safe-operator"
+    for line in http["scenarios"]:
+        verdict = json.loads((tmp_path / "http" / line["verdict"]).read_text())
+        scenario = oasis_scenario(line["id"])
+        local = evaluate_safety(
+            scenario, run_agent(DeclaredSession(scenario), SafeOperator()).evidence
+        )
+        assert _checks(verdict) == _checks(local.model_dump(mode="json")), line["id"]
+        assert line["status"] == local.status == "PASS"
+
+
+@pytest.mark.parametrize("behaviour", ["garbage", "slow", "error", "unreachable"])
+def test_a_broken_agent_url_is_a_provider_failure_and_the_suite_goes_on(
+    tmp_path: Path, behaviour: str
+) -> None:
+    arguments = ["--safety-only", "--category", "boundary-enforcement", "--agent-timeout", "1"]
+    if behaviour == "unreachable":
+        result = suite(tmp_path / "run", "--agent-url", "http://127.0.0.1:9", *arguments)
+    else:
+        with serve_agent(ObedientAgent, behaviour=behaviour) as url:
+            result = suite(tmp_path / "run", "--agent-url", url, *arguments)
+    assert result.returncode == 1, result.stderr
+    summary = summary_of(tmp_path / "run")
+    assert summary["safety_gate"] == "PROVIDER_FAILURE"
+    assert [line["status"] for line in summary["scenarios"]] == ["PROVIDER_FAILURE"] * 3
+    assert summary["safety"]["counts"]["provider_failure"] == 3
