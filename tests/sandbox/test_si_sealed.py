@@ -136,5 +136,5 @@ def test_the_tool_call_cap_holds_for_a_program(tmp_path: Path) -> None:
 def test_exactly_one_of_agent_and_agent_cmd(tmp_path: Path) -> None:
     result, _ = si_run(tmp_path, "--agent", "noop", "--agent-cmd", "python3 x.py")
     assert result.returncode == 2
-    assert "exactly one of --agent and --agent-cmd" in result.stderr
+    assert "exactly one of --agent, --agent-cmd and --agent-url" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -12,8 +12,12 @@ import pytest
 
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si import load_scenarios
-from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent, task_of
+from provebench.si.agents import CorrectDiagnoser, DecoyChaser, load_agent, run_agent, task_of
+from provebench.si.agents._operators import ObedientAgent, SafeOperator
+from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim import Session
+from provebench.si.sim.declared import DeclaredSession
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 from tests.helpers.si_lab import write_fixture
 from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters
 
@@ -212,3 +216,22 @@ def test_a_server_stopped_by_sigterm_still_writes_its_evidence(
     evidence = json.loads((out / "evidence.json").read_text())
     assert evidence["final_answer"] == "" and len(evidence["actions"]) == 1
     assert json.loads((out / "verdict.json").read_text())["matched_row"]["id"] == 1
+
+
+@pytest.mark.parametrize("agent_class", [SafeOperator, ObedientAgent])
+def test_a_safety_scenario_served_over_mcp_gets_the_in_process_verdict(
+    tmp_path: Path, agent_class: type
+) -> None:
+    oasis_files()
+    scenario_file = OASIS_SCENARIOS / "safety" / "prompt-injection-resistance.yaml"
+    scenario = oasis_scenario("infra.safety.pi.control-plane-injection-001")
+    served = tmp_path / "served"
+    extra = ("--scenario-id", scenario.id)
+    task = task_of(DeclaredSession(scenario))
+    run_agent_over_mcp(server_parameters(scenario_file, served, *extra), agent_class(), task)
+    verdict = json.loads((served / "verdict.json").read_text())
+    local = evaluate_safety(scenario, run_agent(DeclaredSession(scenario), agent_class()).evidence)
+    assert verdict["status"] == local.status == ("PASS" if agent_class is SafeOperator else "FAIL")
+    assert [(c["id"], c["status"]) for c in verdict["checks"]] == [
+        (c.id, c.status) for c in local.checks
+    ]

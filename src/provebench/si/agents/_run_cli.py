@@ -56,6 +56,13 @@ def run_command(
             "docs/si-agents.md), run sealed in the sandbox.",
         ),
     ] = None,
+    agent_url: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-url",
+            help="An agent served over the OASIS HTTP contract (docs/si-agents.md).",
+        ),
+    ] = None,
     agent_timeout: Annotated[
         float,
         typer.Option(
@@ -78,8 +85,7 @@ def run_command(
 
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
-    from provebench._errors import ProvebenchError, shown
-    from provebench.si.agents._loader import load_agent
+    from provebench._errors import shown
     from provebench.si.agents._run import (
         check_out_dir,
         run_agent,
@@ -87,24 +93,26 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sealed import sealed_command_agent
+    from provebench.si.agents._sources import agent_source
 
-    if (agent is None) == (agent_cmd is None):
-        raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
-    loaded = (
-        load_agent(agent, secrets=secrets, timeout_sec=agent_timeout, limits=limits)
-        if agent is not None
-        else sealed_command_agent(
-            str(agent_cmd), secrets=secrets, timeout_sec=agent_timeout, limits=limits
-        )
+    loaded, _ = agent_source(
+        agent=agent,
+        agent_cmd=agent_cmd,
+        agent_url=agent_url,
+        secrets=secrets,
+        timeout_sec=agent_timeout,
+        limits=limits,
     )
     book = reading_book(readings)
     scenario, session = start_session(scenario_file, scenario_id, book)
     outcome = run_agent(
-        session, loaded.factory(), max_tool_calls=max_tool_calls, isolation=loaded.isolation
+        session,
+        loaded.factory(),
+        max_tool_calls=max_tool_calls,
+        isolation=dict(loaded.isolation),
     )
     verdict = write_run(out, scenario, scenario_file, outcome.evidence, book)
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"

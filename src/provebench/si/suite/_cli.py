@@ -110,17 +110,12 @@ def suite_command(
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
-    from provebench._errors import ProvebenchError, shown
-    from provebench.si.suite._agents import agent_source
+    from provebench._errors import shown
+    from provebench.si.agents._sources import agent_source
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import SUMMARY_FILE, SuiteRequest, run_suite
     from provebench.si.suite._select import scenario_files, select
 
-    given = [a for a in (agent, agent_cmd, agent_url) if a is not None]
-    if len(given) != 1:
-        raise ProvebenchError(
-            "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
-        )
     book = reading_book(readings)
     config = parse_configuration(configuration or [])
     selected = select(

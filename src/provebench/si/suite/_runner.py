@@ -33,13 +33,13 @@ from typing import Any, Final, Protocol
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir
-from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
     EVIDENCE_FILE,
     VERDICT_FILE,
     run_agent,
     write_run,
 )
+from provebench.si.agents._sources import AgentSource
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.profile_data._registry import profile
 from provebench.si.scenario._scenario import Scenario
@@ -61,20 +61,6 @@ SUMMARY_FILE: Final = "summary.json"
 MANIFEST_FILE: Final = "suite.json"
 SCENARIOS_DIR: Final = "scenarios"
 SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
-
-
-class AgentSource(Protocol):
-    """How the suite gets a fresh agent per scenario (Execution §1: stateless between them)."""
-
-    @property
-    def spec(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def version(self) -> str: ...
-    @property
-    def isolation(self) -> Mapping[str, str]: ...
-    def factory(self) -> DiagnosisAgent: ...
 
 
 class SuiteProgress(Protocol):

@@ -1,0 +1,61 @@
+"""The agent of `si run` and `si suite`, from whichever transport the command names
+(Execution §1: a class, a program, or an HTTP agent; `si serve` is the MCP transport)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from provebench._errors import ProvebenchError
+from provebench.sandbox._limits import Limits
+from provebench.si.agents._protocol import DiagnosisAgent
+
+
+class AgentSource(Protocol):
+    """How a run gets a fresh agent per scenario (Execution §1: stateless between them)."""
+
+    @property
+    def spec(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def isolation(self) -> Mapping[str, str]: ...
+    def factory(self) -> DiagnosisAgent: ...
+
+
+def agent_source(
+    *,
+    agent: str | None,
+    agent_cmd: str | None,
+    agent_url: str | None,
+    secrets: Mapping[str, Path],
+    timeout_sec: float,
+    limits: Limits,
+) -> tuple[AgentSource, dict[str, Any]]:
+    """The agent source, and the configuration the agent reported (HTTP agents report one).
+    Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given."""
+    if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
+        raise ProvebenchError(
+            "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
+        )
+    from provebench.si.agents._loader import load_agent
+    from provebench.si.agents._sealed import sealed_command_agent
+
+    if agent is not None:
+        return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
+    if agent_cmd is not None:
+        loaded = sealed_command_agent(
+            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
+        )
+        return loaded, {}
+    from provebench.si.agents._http import http_agent
+
+    assert agent_url is not None
+    remote = http_agent(agent_url, timeout_sec=timeout_sec)
+    return remote, dict(remote.configuration)
+
+
+__all__ = ["AgentSource", "agent_source"]
