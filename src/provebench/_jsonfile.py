@@ -21,6 +21,8 @@ from provebench._errors import ProvebenchError
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A lone surrogate reaches a parsed document only as itself or as a \uD800-\uDFFF escape.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _UTF8_BOM = b"\xef\xbb\xbf"
 _SURROGATE_MESSAGE = "text holds a lone UTF-16 surrogate escape, which is not Unicode"
 
@@ -62,11 +64,13 @@ def json_type_name(value: object) -> str:
 
 
 def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKeyError(key)
-        result[key] = value
+    result = dict(pairs)  # built in C; a key given twice makes it shorter than the pairs
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
     return result
 
 
@@ -125,7 +129,7 @@ def parse_json_text(text: str, *, source: str, field: str | None = None) -> Any:
         raise ProvebenchError(
             f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels", path=source, field=field
         ) from None
-    problem = _find_unreadable_value(document)
+    problem = _find_unreadable_value(document, text)
     if problem is not None:
         where, message = problem
         raise ProvebenchError(
@@ -149,7 +153,7 @@ def loads_strict(text: str | bytes) -> Any:
         raise ValueError(f"key {recordable_text(repr(error.key))} given more than once") from None
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
-    problem = _find_unreadable_value(document)
+    problem = _find_unreadable_value(document, text)
     if problem is not None:
         where, message = problem
         raise ValueError(f"{recordable_text(where)}: {message}" if where else message)
@@ -246,7 +250,43 @@ def _joined_path(parent: str, child: str) -> str:
     return parent + child if child.startswith("[") else f"{parent}.{child}"
 
 
-def _find_unreadable_value(document: Any) -> tuple[str, str] | None:
+def _within_depth(document: Any) -> bool:
+    """Whether no value is nested `MAX_JSON_DEPTH` levels deep (the root is level 1): the same
+    rule as `_locate_unreadable_value`, without building a path for every value."""
+    pending: list[tuple[Any, int]] = [(document, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth >= MAX_JSON_DEPTH:
+            return False
+        children = value.values() if isinstance(value, dict) else value
+        if children and depth + 1 >= MAX_JSON_DEPTH:
+            return False
+        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
+def _find_unreadable_value(document: Any, text: str | None = None) -> tuple[str, str] | None:
+    """The path of the first value no scorer could read faithfully, and why.
+
+    With the document's ``text``: when the text holds no surrogate (raw, or as a ``\\uD8xx``
+    escape) and the nesting is within the limit, nothing is unreadable, and no path is built —
+    the common case costs a walk over the containers only."""
+    if not isinstance(document, dict | list) or text is None or _may_hold_surrogate(text):
+        return _locate_unreadable_value(document)
+    # Nesting is bounded by the number of brackets, counted in C; only a text with that many
+    # needs the walk.
+    if text.count("[") + text.count("{") < MAX_JSON_DEPTH or _within_depth(document):
+        return None
+    return _locate_unreadable_value(document)
+
+
+def _may_hold_surrogate(text: str) -> bool:
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        return True
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def _locate_unreadable_value(document: Any) -> tuple[str, str] | None:
     """The path of the first value no scorer could read faithfully, and why."""
     # Iterative, so a deeply nested document cannot exhaust the stack.
     pending: list[tuple[str, int, Any]] = [("", 0, document)]

@@ -68,7 +68,13 @@ class CooccurrenceWindowName(StrEnum):
 @si_app.command("score")
 def score_command(
     scenario_file: ScenarioFileArgument,
-    evidence: Annotated[Path, typer.Argument(help="An evidence JSON file (provebench or OASIS).")],
+    evidence: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Evidence JSON files (provebench or OASIS), or folders of them. One file prints "
+            "its verdict; several print one JSON line each (batch)."
+        ),
+    ],
     scenario_id: ScenarioIdOption = None,
     window: Annotated[
         CooccurrenceWindowName | None,
@@ -81,35 +87,89 @@ def score_command(
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the verdict as readable tables, not JSON.")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1, max=64, help="Batch: worker processes (default: CPUs)."),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Batch: each line holds the whole verdict.")
+    ] = False,
 ) -> None:
     """Score recorded evidence against a scenario and print the verdict.
 
     Any scenario: Form B (a band and score), safety (PASS, FAIL or PROVIDER_FAILURE), Form A
     capability (a score). The scenario is the one --scenario-id names, else the one the
     evidence was recorded for, else the file's only one. The verdict is canonical JSON,
-    byte-identical on every run over the same files. Bad input is one line on stderr, exit 2.
+    byte-identical on every run over the same files. With several files (or a folder) it is a
+    batch: one JSON line per file, in order, scored by --jobs processes (docs/si-scoring.md).
+    Bad input is one line on stderr, exit 2.
     """
+    window_id = None if window is None else window.value
+    if len(evidence) > 1 or evidence[0].is_dir() or full or jobs is not None:
+        _score_batch(scenario_file, evidence, scenario_id, window_id, readings, jobs, full)
+        return
     from rich.console import Console
 
-    from provebench.si.scoring._explain import render_checks, render_explanation
     from provebench.si.scoring._score import score_files
     from provebench.si.scoring._verdict import Verdict
 
     verdict = score_files(
         scenario_file,
-        evidence,
+        evidence[0],
         scenario_id=scenario_id,
-        window=None if window is None else window.value,
+        window=window_id,
         readings=reading_book(readings),
     )
     if explain:
         console = Console(highlight=False, soft_wrap=True)
         if isinstance(verdict, Verdict):
+            from provebench.si.scoring._explain import render_explanation
+
             render_explanation(verdict, console)
         else:
+            from provebench.si.scoring._explain import render_checks
+
             render_checks(verdict, console)
     else:
         typer.echo(verdict.to_json(), nl=False)
+
+
+def _score_batch(
+    scenario_file: Path,
+    evidence: list[Path],
+    scenario_id: str | None,
+    window: str | None,
+    readings: Path | None,
+    jobs: int | None,
+    full: bool,
+) -> None:
+    import os
+    import sys
+
+    from provebench._errors import ProvebenchError
+    from provebench.si.scoring._batch import BatchSpec, evidence_paths, score_batch
+
+    for path in evidence:
+        if not path.exists():
+            raise ProvebenchError("no such file or folder", path=str(path))
+    spec = BatchSpec(
+        scenario_file=str(scenario_file),
+        scenario_id=scenario_id,
+        window=window,
+        readings_file=None if readings is None else str(readings),
+        full=full,
+    )
+    workers = jobs or min(os.cpu_count() or 1, 8)
+    scored = failed = 0
+    out = sys.stdout
+    for line, refused in score_batch(spec, evidence_paths(evidence), jobs=workers):
+        out.write(line + "\n")
+        scored += 1
+        failed += refused
+    out.flush()
+    print(f"{scored} evidence file(s) scored, {failed} refused", file=sys.stderr)
+    if failed:
+        raise typer.Exit(2)
 
 
 def _register_laboratory_commands() -> None:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -81,12 +82,30 @@ def validate_identifier(identifier: object, *, field: str) -> str:
 
 def validate_identifier_set(identifiers: object, *, field: str) -> tuple[str, ...]:
     """A non-empty list of valid identifiers (an empty set would name nothing, vacuously)."""
+    if (
+        isinstance(identifiers, tuple)
+        and field == "identifier_set"
+        and all(isinstance(item, str) for item in identifiers)
+    ):
+        return _valid_set(identifiers)  # a bound role: the same tuple on every transcript
     if isinstance(identifiers, str) or not isinstance(identifiers, Sequence):
         raise ProvebenchError(f"must be a list of identifiers, got {identifiers!r}", field=field)
     if not identifiers:
         raise ProvebenchError("identifier set is empty; it can never be matched", field=field)
     return tuple(
         validate_identifier(item, field=f"{field}[{index}]")
+        for index, item in enumerate(identifiers)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _valid_set(identifiers: tuple[str, ...]) -> tuple[str, ...]:
+    if not identifiers:
+        raise ProvebenchError(
+            "identifier set is empty; it can never be matched", field="identifier_set"
+        )
+    return tuple(
+        validate_identifier(item, field=f"identifier_set[{index}]")
         for index, item in enumerate(identifiers)
     )
 

@@ -12,6 +12,7 @@ only non-ASCII stretches are normalised cluster by cluster.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from bisect import bisect_right
@@ -85,8 +86,11 @@ def normalize(text: str) -> NormalizedText:
     return builder.finish(text)
 
 
+@functools.lru_cache(maxsize=4096)
 def comparison_key(text: str) -> str:
-    """The comparison form of a needle (identifier or synonym), built exactly like `normalize`."""
+    """The comparison form of a needle (identifier or synonym), built exactly like `normalize`.
+
+    Cached: a scenario's needles are the same few strings on every transcript scored."""
     return normalize(text).key
 
 

@@ -9,14 +9,15 @@ its evidence. Evaluation is a pure function of the scenario, the evidence and th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence
-from provebench.si.primitives._primitives import IMPLEMENTED_PRIMITIVES
+from provebench.si.primitives._primitives import IMPLEMENTED_PRIMITIVES, PrimitiveResult
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.profile_data._predicates import (
     All,
@@ -27,6 +28,7 @@ from provebench.si.profile_data._predicates import (
     Otherwise,
     Predicate,
     Ref,
+    iter_calls,
 )
 from provebench.si.profile_data._registry import registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
@@ -76,26 +78,29 @@ def _jsonable(value: RoleValue) -> JsonValue:
     return value
 
 
-class _Run:
-    """One evaluation: the evidence view, the bound scoring and the calls made so far."""
+@dataclass(frozen=True)
+class _Site:
+    """One call of the table, resolved once: what it runs, with what, and how it is shown."""
 
-    def __init__(self, bound: BoundScoring, evidence: Evidence) -> None:
-        self.bound = bound
-        self.view = EvidenceView(evidence)
-        self.evaluations: list[PrimitiveEvaluation] = []
+    implementation: Callable[..., PrimitiveResult]
+    arguments: dict[str, Any]
+    shown: str
+    shown_arguments: dict[str, JsonValue]
 
-    def holds(self, predicate: Predicate, row: int) -> bool:
-        if isinstance(predicate, Otherwise):
-            return True
-        if isinstance(predicate, Not):
-            return not self.holds(predicate.operand, row)
-        if isinstance(predicate, All):
-            return all(self.holds(operand, row) for operand in predicate.operands)
-        if isinstance(predicate, Any_):
-            return any(self.holds(operand, row) for operand in predicate.operands)
-        return self._call(predicate, row)
 
-    def _call(self, call: Call, row: int) -> bool:
+class Prepared:
+    """A bound table with every call resolved once (arguments bound and typed, rendering done),
+    so that scoring many transcripts against one scenario repeats none of that work."""
+
+    def __init__(self, bound: BoundScoring) -> None:
+        self.bound = bound  # holds the calls whose ids key `sites` alive
+        self.sites: dict[int, _Site] = {}
+        constants: Mapping[str, Any] = {"window": bound.window}
+        for row in bound.rows:
+            for _, call in iter_calls(row.when):
+                self.sites[id(call)] = self._site(call, row.id, constants)
+
+    def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
         implementation = IMPLEMENTED_PRIMITIVES.get(call.call)
         if implementation is None:
             # SI §2.4: a scenario MUST NOT reference a primitive that is not registered.
@@ -113,35 +118,65 @@ class _Run:
                 "not bind",
                 field="scoring",
             )
-        constants: Mapping[str, Any] = {"window": self.bound.window}
         extra = {name: constants[name] for name in _CONSTANT_PARAMETERS.get(call.call, ())}
-        result = implementation(self.view, **arguments, **extra)
+        return _Site(
+            implementation=implementation,
+            arguments={**arguments, **extra},
+            shown=render_predicate(call),
+            shown_arguments={name: _jsonable(value) for name, value in arguments.items()},
+        )
+
+
+class _Run:
+    """One evaluation: the evidence view, the prepared table and the calls made so far."""
+
+    def __init__(self, prepared: Prepared, evidence: Evidence) -> None:
+        self.prepared = prepared
+        self.view = EvidenceView(evidence)
+        self.evaluations: list[PrimitiveEvaluation] = []
+
+    def holds(self, predicate: Predicate, row: int) -> bool:
+        if isinstance(predicate, Otherwise):
+            return True
+        if isinstance(predicate, Not):
+            return not self.holds(predicate.operand, row)
+        if isinstance(predicate, All):
+            return all(self.holds(operand, row) for operand in predicate.operands)
+        if isinstance(predicate, Any_):
+            return any(self.holds(operand, row) for operand in predicate.operands)
+        return self._call(predicate, row)
+
+    def _call(self, call: Call, row: int) -> bool:
+        site = self.prepared.sites[id(call)]
+        result = site.implementation(self.view, **site.arguments)
         self.evaluations.append(
             PrimitiveEvaluation(
-                row=row,
-                call=render_predicate(call),
-                arguments={name: _jsonable(value) for name, value in arguments.items()},
-                result=result,
+                row=row, call=site.shown, arguments=site.shown_arguments, result=result
             )
         )
         return result.value
 
 
 def evaluate_bound(
-    bound: BoundScoring, scenario: Scenario, evidence: Evidence, inputs: InputHashes | None = None
+    bound: BoundScoring | Prepared,
+    scenario: Scenario,
+    evidence: Evidence,
+    inputs: InputHashes | None = None,
 ) -> Verdict:
     """Run the bound decision table over the evidence (first match wins)."""
-    run = _Run(bound, evidence)
-    decided = next((row for row in bound.rows if run.holds(row.when, row.id)), None)
+    prepared = bound if isinstance(bound, Prepared) else Prepared(bound)
+    table = prepared.bound
+    run = _Run(prepared, evidence)
+    decided = next((row for row in table.rows if run.holds(row.when, row.id)), None)
     if decided is None:
         # check_rows guarantees a final `otherwise`; a table that falls through is a bug.
         raise ProvebenchError("no decision-table row matched", field="scoring")
-    versions = bound.versions
+    versions = table.versions
     metadata = evidence.metadata
     return Verdict(
         band=decided.band,
         score=decided.score,
-        scenario=ScenarioRef(id=scenario.id, version=scenario.version, archetype=bound.archetype),
+        scenario=ScenarioRef(id=scenario.id, version=scenario.version, archetype=table.archetype),
         matched_row=MatchedRow(
             id=decided.id,
             band=decided.band,
@@ -188,4 +223,4 @@ def evaluate(
     return evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
 
 
-__all__ = ["evaluate", "evaluate_bound", "render_predicate"]
+__all__ = ["Prepared", "evaluate", "evaluate_bound", "render_predicate"]

@@ -1,0 +1,176 @@
+"""`si score SCENARIO EVIDENCE...`: many recorded transcripts against one scenario.
+
+The scenario is loaded, checked and prepared once per worker process (bindings resolved,
+predicates rendered), then each evidence file is read, scored and written as one JSON line, in
+the order the files were given — so the output is the same bytes for any number of workers.
+Files stream through the workers in chunks: memory stays flat in the number of transcripts.
+
+A line is the verdict's decision, compact::
+
+    {"evidence": PATH, "evidence_sha256": …, "band": …, "score": …, "matched_row": …}   Form B
+    {"evidence": PATH, "evidence_sha256": …, "status": …, "score": …, "failures": […]}  Form A
+
+or, with ``--full``, ``{"evidence": PATH, "verdict": {…}}`` with the whole verdict as `si score
+EVIDENCE` prints it (compact). A file that cannot be scored is a line ``{"evidence": PATH,
+"error": "…"}`` and the command exits 2 after the batch: never a silent skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any, Final
+
+from provebench._canonical import sha256_bytes
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import parse_json_bytes, read_input_bytes
+from provebench.evidence._readers import evidence_from_document
+from provebench.si.profile_data._readings import ReadingBook, load_readings
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._verdict import InputHashes
+
+CHUNK: Final = 256
+MAX_JOBS: Final = 64
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """What every worker needs to score: picklable, loaded again in each process."""
+
+    scenario_file: str
+    scenario_id: str | None
+    window: str | None
+    readings_file: str | None
+    full: bool
+
+
+def evidence_paths(paths: Sequence[Path]) -> Iterator[Path]:
+    """Files as given; folders walked for ``*.json`` in sorted order (lazily)."""
+    for path in paths:
+        if path.is_dir():
+            for root, folders, files in os.walk(path):
+                folders.sort()
+                for name in sorted(files):
+                    if name.endswith(".json"):
+                        yield Path(root) / name
+        else:
+            yield path
+
+
+class _Scorer:
+    """One process's prepared scenario."""
+
+    def __init__(self, spec: BatchSpec) -> None:
+        from provebench.si.scoring._score import select_scenario
+
+        self.spec = spec
+        scenarios = load_scenarios(spec.scenario_file)
+        self.scenario: Scenario = select_scenario(
+            scenarios, spec.scenario_id, path=spec.scenario_file
+        )
+        self.scenario_sha256 = sha256_bytes(Path(spec.scenario_file).read_bytes())
+        self.readings = ReadingBook(
+            [] if spec.readings_file is None else [load_readings(spec.readings_file)]
+        )
+        self._prepared: Any = None
+        if self.scenario.form == "B":
+            from provebench.si.scenario._binding import bind_scoring
+            from provebench.si.scoring._evaluate import Prepared
+
+            self._prepared = Prepared(bind_scoring(self.scenario, window=spec.window))
+
+    def line(self, path: str) -> tuple[str, bool]:
+        """The JSON line of one file, and whether the file was refused."""
+        try:
+            data = read_input_bytes(path)
+            digest = sha256_bytes(data)
+            evidence = evidence_from_document(parse_json_bytes(data, source=path), source=path)
+            if evidence.scenario_id is not None and evidence.scenario_id != self.scenario.id:
+                raise ProvebenchError(
+                    f"evidence was recorded for scenario {evidence.scenario_id!r}, not "
+                    f"{self.scenario.id!r}",
+                    path=path,
+                    field="scenario_id",
+                )
+            inputs = InputHashes(
+                scenario_file_sha256=self.scenario_sha256, evidence_file_sha256=digest
+            )
+            verdict = self._verdict(evidence, inputs)
+        except ProvebenchError as error:
+            return _compact({"evidence": path, "error": str(error)}), True
+        if self.spec.full:
+            return _compact({"evidence": path, "verdict": verdict.model_dump(mode="json")}), False
+        line = {"evidence": path, "evidence_sha256": digest, **_decision(verdict)}
+        return _compact(line), False
+
+    def _verdict(self, evidence: Any, inputs: InputHashes) -> Any:
+        if self._prepared is not None:
+            from provebench.si.scoring._evaluate import evaluate_bound
+
+            return evaluate_bound(self._prepared, self.scenario, evidence, inputs)
+        from provebench.si.scoring._score import score_scenario
+
+        return score_scenario(self.scenario, evidence, readings=self.readings, inputs=inputs)
+
+
+def _decision(verdict: Any) -> dict[str, Any]:
+    from provebench.si.scoring._verdict import Verdict
+
+    if isinstance(verdict, Verdict):
+        decided: dict[str, Any] = {
+            "band": verdict.band,
+            "score": verdict.score,
+            "matched_row": verdict.matched_row.id,
+        }
+        if verdict.provider_failure is not None:
+            decided["provider_failure"] = verdict.provider_failure
+        return decided
+    return {"status": verdict.status, "score": verdict.score, "failures": verdict.failures}
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+_WORKER: _Scorer | None = None
+
+
+def _start_worker(spec: BatchSpec) -> None:
+    global _WORKER
+    _WORKER = _Scorer(spec)
+
+
+def _score_chunk(paths: list[str]) -> list[tuple[str, bool]]:
+    assert _WORKER is not None
+    return [_WORKER.line(path) for path in paths]
+
+
+def _chunks(paths: Iterable[Path]) -> Iterator[list[str]]:
+    iterator = iter(paths)
+    while chunk := [str(p) for p in islice(iterator, CHUNK)]:
+        yield chunk
+
+
+def score_batch(spec: BatchSpec, paths: Iterable[Path], *, jobs: int) -> Iterator[tuple[str, bool]]:
+    """One JSON line per evidence file, in input order; ``jobs`` worker processes (1: this
+    process). The scenario is checked here first, so a bad one fails before any work."""
+    scorer = _Scorer(spec)
+    if jobs <= 1:
+        for chunk in _chunks(paths):
+            yield from map(scorer.line, chunk)
+        return
+    import multiprocessing
+
+    # fork: each worker starts with provebench imported, and loads the scenario once itself.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=_start_worker, initargs=(spec,)) as pool:
+        for lines in pool.imap(_score_chunk, _chunks(paths)):
+            yield from lines
+
+
+__all__ = ["CHUNK", "MAX_JOBS", "BatchSpec", "evidence_paths", "score_batch"]
