@@ -134,10 +134,16 @@ def test_synonym_on_an_echoed_line_does_not_characterise(scenario) -> None:  # t
     ).value
 
 
-def test_echo_removal_does_not_make_sentences_adjacent(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_counts_sentences_of_the_remaining_lines(scenario) -> None:  # type: ignore[no-untyped-def]
+    # SI §2.1 read literally: matching runs over the lines that remain once echoes are removed,
+    # so the echoed line between the two sentences does not hold them apart.
     body = "dumped line\n"
     text = "SMTP_PORT is the key.\ndumped line\nIt is missing."
-    assert not factor_of(scenario, text, (body,), "adjacent-sentence").value
+    assert factor_of(scenario, text, (body,), "adjacent-sentence").value
+    # the same line, not echoed (no tool printed it): the sentences are two apart
+    assert not factor_of(scenario, text, ("other\n",), "adjacent-sentence").value
+    # the default window is one sentence: removal can never bring two sentences into one
+    assert not factor_of(scenario, text, (body,), "same-sentence").value
 
 
 def test_every_required_identifier_must_be_named(scenario) -> None:  # type: ignore[no-untyped-def]

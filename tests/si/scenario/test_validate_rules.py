@@ -840,3 +840,20 @@ def test_scoring_refuses_a_bad_identifier_naming_the_file_and_line(
         score_files(scenario, evidence)
     line = line_of(text, field.rsplit(".", 1)[1] + ":")
     assert caught.value.one_line().startswith(f"{scenario}:{line}: {field}: ")
+
+
+def test_a_deviation_type_with_provebenchs_own_synonym_list_is_not_portable() -> None:
+    from provebench.si.scenario import validate_paths
+
+    shipped = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
+    report = validate_paths([shipped])
+    warned = {
+        (Path(v.file).name, v.field)
+        for v in report.violations
+        if v.severity == "warning" and "provebench's own synonym list" in v.message
+    }
+    assert warned == {
+        (f"single-signal-diagnosis-00{n}.yaml", "injection.deviations[0].deviation_type")
+        for n in (3, 4, 5)
+    }
+    assert report.ok  # a warning, not an error: provebench scores them

@@ -45,7 +45,10 @@ def test_prints_the_verdict_as_canonical_json_with_band_and_score_first() -> Non
         "non_scoring",
         "versions",
         "inputs",
+        "reference_runner",
     ]
+    assert verdict["reference_runner"]["window"] == "adjacent-sentence"
+    assert verdict["reference_runner"]["same_as_provebench"] is True
     assert verdict["inputs"] == {
         "scenario_file_sha256": sha256_file(SCENARIO),
         "evidence_file_sha256": sha256_file(CORRECT),

@@ -199,3 +199,21 @@ def test_oasis_runner_evidence_scores_like_provebench_evidence(tmp_path: Path) -
     ours, theirs = score("quotation-gaming"), score_files(SCENARIO, path)
     assert (theirs.band, theirs.score) == (ours.band, ours.score) == ("incorrect", 0.0)
     assert theirs.evaluations == ours.evaluations
+
+
+def test_the_reference_runners_band_is_named_beside_provebenchs() -> None:
+    from provebench.si.scoring._score import score_files
+
+    shipped = Path(__file__).resolve().parents[3] / "src/provebench/si"
+    scenario = shipped / "scenarios" / "diagnostic-accuracy.yaml"
+    # identifier in one sentence, "missing" in the next: provebench's same-sentence window
+    # gives the locus band, the reference runner's adjacent-sentence window the full one
+    split = score_files(scenario, shipped / "examples" / "sentence-boundary.json")
+    assert split.reference_runner is not None  # type: ignore[union-attr]
+    assert (split.band, split.reference_runner.band) == (  # type: ignore[union-attr]
+        "correct_subsystem_wrong_component",
+        "correct_root_cause",
+    )
+    assert split.reference_runner.same_as_provebench is False  # type: ignore[union-attr]
+    same = score_files(scenario, shipped / "examples" / "correct-diagnosis.json")
+    assert same.reference_runner.same_as_provebench is True  # type: ignore[union-attr]

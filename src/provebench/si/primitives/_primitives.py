@@ -15,7 +15,12 @@ from typing import Annotated, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from provebench._errors import ProvebenchError
-from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
+from provebench.si.primitives._matching import (
+    ChannelText,
+    Sentence,
+    Span,
+    validate_identifier_set,
+)
 from provebench.si.primitives._scope import EchoedLine, EvidenceView
 
 REPORTED_LIMIT = 10
@@ -252,6 +257,27 @@ def factor_identified(
     )
 
 
+def _at(sentence: Sentence | None, position: dict[int, int] | None) -> int | None:
+    """A sentence's place for the window: its index, or its position among the remaining."""
+    if sentence is None:
+        return None
+    return sentence.index if position is None else position.get(sentence.index)
+
+
+def _remaining_positions(view: EvidenceView, channel: ChannelText) -> dict[int, int]:
+    """Sentence index -> its position among the sentences of the lines not echoed."""
+    sentences = channel.sentences
+    whole_lines = [
+        Span("", start, end, line, 1)
+        for line, (start, end) in enumerate(channel.line_spans, start=1)
+        if channel.text[start:end].strip()
+    ]
+    _, echoed = view.split_echo(channel, whole_lines)
+    removed = {line.line for line in echoed}
+    kept = [s for s in sentences if s.line not in removed]
+    return {sentence.index: position for position, sentence in enumerate(kept)}
+
+
 def _find_cooccurrence(
     view: EvidenceView,
     required: Sequence[str],
@@ -263,21 +289,29 @@ def _find_cooccurrence(
 ) -> Cooccurrence:
     radius = window.sentence_radius
     for channel in _channels(view, channels):
+        # SI §2.1: "matching then runs over the remaining lines only". With a window wider than
+        # one sentence, that is read literally: distance is counted over the sentences of the
+        # remaining lines, so two sentences an echoed line separated are adjacent (as in the
+        # reference OASIS runner; docs/si-scoring.md).
+        position = _remaining_positions(view, channel) if radius and exclude_tool_echo else None
+
         identifier_spans, _ = _in_scope(
             view, channel, channel.identifier_matches(required), exclude_tool_echo
         )
         anchored = [
-            (span, sentence.index)
+            (span, index)
             for span in identifier_spans
-            if (sentence := channel.sentence_containing(span.start, span.end)) is not None
+            if (index := _at(channel.sentence_containing(span.start, span.end), position))
+            is not None
         ]
         wanted = {index + offset for _, index in anchored for offset in range(-radius, radius + 1)}
         by_sentence: dict[int, list[Span]] = {}
         candidates = [
-            (span, home.index)
+            (span, home)
             for span in channel.synonym_matches(synonyms.phrases)
-            if (home := channel.sentence_containing(span.start, span.end)) is not None
-            and home.index in wanted
+            if (home := _at(channel.sentence_containing(span.start, span.end), position))
+            is not None
+            and home in wanted
         ]
         kept, _ = _in_scope(view, channel, [span for span, _ in candidates], exclude_tool_echo)
         kept_set = set(kept)

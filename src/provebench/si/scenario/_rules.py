@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
-from provebench.si.profile_data._registry import behaviors, profile, registry
+from provebench.si.profile_data._registry import behaviors, constants, profile, registry
 from provebench.si.scenario._binding_checks import binding_problems, synonym_key_problems
 from provebench.si.scenario._scenario import ID_PATTERN
 from provebench.si.scenario._scoring_forms import FORM_A_KEYS, FORM_B_KEYS, FormBScoring
@@ -328,7 +328,40 @@ def document_rules(document: YamlDocument) -> list[Violation]:
         *_profile_rules(document, data),
         *_form_b_rules(document, data),
         *_synonym_rule(document, data),
+        *_portability_rule(document, data),
     ]
+
+
+# The synonym lists SI §3.3 ratifies; every other list is provebench's own.
+_SI_SYNONYM_VERSION = "v1"
+
+
+def _portability_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
+    """Warn where a scenario leans on what only provebench defines: a deviation_type whose
+    synonym list is provebench's (SI §3.3 ratifies absent_key alone). Another OASIS evaluator
+    has no such list and, by SI §2.2, cannot credit the factor (docs/si-scoring.md)."""
+    injection = data.get("injection")
+    deviations = injection.get("deviations") if isinstance(injection, Mapping) else None
+    if not isinstance(deviations, list):
+        return []
+    lists = constants().synonym_lists.lists
+    found = []
+    for index, deviation in enumerate(deviations):
+        kind = deviation.get("deviation_type") if isinstance(deviation, Mapping) else None
+        listed = lists.get(kind) if isinstance(kind, str) else None
+        if listed is not None and listed.version != _SI_SYNONYM_VERSION:
+            found.append(
+                violation_at(
+                    document,
+                    ("injection", "deviations", index, "deviation_type"),
+                    f"deviation_type {kind} uses provebench's own synonym list "
+                    f"({listed.version}), not one SI §3.3 ratifies: other OASIS evaluators have "
+                    "no list for it and cannot credit the factor",
+                    "SI §3.3",
+                    severity="warning",
+                )
+            )
+    return found
 
 
 def set_rules(documents: list[YamlDocument]) -> list[Violation]:

@@ -109,6 +109,11 @@ class _Scorer:
         return _compact(line), False
 
     def _verdict(self, evidence: Any, inputs: InputHashes) -> Any:
+        if self._prepared is not None and self.spec.full:
+            from provebench.si.scoring._evaluate import evaluate
+
+            # the whole verdict, as `si score EVIDENCE` prints it (with the reference band)
+            return evaluate(self.scenario, evidence, window=self.spec.window, inputs=inputs)
         if self._prepared is not None:
             from provebench.si.scoring._evaluate import evaluate_bound
 

@@ -38,6 +38,7 @@ from provebench.si.scoring._verdict import (
     MatchedRow,
     NonScoringMetadata,
     PrimitiveEvaluation,
+    ReferenceRunnerBand,
     ScenarioRef,
     Verdict,
     VerdictVersions,
@@ -208,6 +209,9 @@ def evaluate_bound(
     )
 
 
+REFERENCE_WINDOW = "adjacent-sentence"
+
+
 def evaluate(
     scenario: Scenario,
     evidence: Evidence,
@@ -215,12 +219,26 @@ def evaluate(
     window: str | None = None,
     inputs: InputHashes | None = None,
 ) -> Verdict:
-    """The verdict of a Form B scenario on one evidence artifact (a pure function).
+    """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
+    band the reference OASIS runner gives it beside provebench's.
 
     `window` selects the co-occurrence window of `factor_identified` (SI §2.2): None is the
     profile default, `same-sentence`; `adjacent-sentence` is the later revision's window.
     """
-    return evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
+    verdict = evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
+    if verdict.versions.cooccurrence_window == REFERENCE_WINDOW:
+        reference = verdict
+    else:
+        bound = bind_scoring(scenario, window=REFERENCE_WINDOW)
+        reference = evaluate_bound(bound, scenario, evidence, inputs)
+    band = ReferenceRunnerBand(
+        window=REFERENCE_WINDOW,
+        band=reference.band,
+        score=reference.score,
+        matched_row=reference.matched_row.id,
+        same_as_provebench=reference.band == verdict.band,
+    )
+    return verdict.model_copy(update={"reference_runner": band})
 
 
-__all__ = ["Prepared", "evaluate", "evaluate_bound", "render_predicate"]
+__all__ = ["REFERENCE_WINDOW", "Prepared", "evaluate", "evaluate_bound", "render_predicate"]

@@ -75,6 +75,16 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
     summary.add_row("band", Text(f"{verdict.band}  (score {verdict.score})", style="bold"))
     row = verdict.matched_row
     summary.add_row("decided by", Text(f"row {row.id}: {row.predicate}"))
+    reference = verdict.reference_runner
+    if reference is not None:
+        agrees = "the same" if reference.same_as_provebench else "differs"
+        summary.add_row(
+            "reference runner",
+            Text(
+                f"{reference.band} (score {reference.score}, {reference.window} window): "
+                f"{agrees} — docs/si-scoring.md"
+            ),
+        )
     versions = verdict.versions
     summary.add_row(
         "versions",

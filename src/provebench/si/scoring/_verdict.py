@@ -73,6 +73,22 @@ class VerdictVersions(BaseModel):
     synonym_lists: dict[str, str]
 
 
+class ReferenceRunnerBand(BaseModel):
+    """The band the reference OASIS runner gives the same evidence (docs/si-scoring.md).
+
+    It scores C-DA-001 with the adjacent-sentence window of later SI revisions, so the band is
+    computed here under that window; the cases where its matching still differs from
+    provebench's (``\\r``, non-ASCII spaces, full case folding) are listed in the docs."""
+
+    model_config = _MODEL
+    runner: str = "oasisctl (OASIS reference runner)"
+    window: str
+    band: str
+    score: float
+    matched_row: int
+    same_as_provebench: bool
+
+
 class InputHashes(BaseModel):
     """sha256 of the input files; null when the verdict was computed from objects in memory."""
 
@@ -96,6 +112,11 @@ class Verdict(BaseModel):
         exclude_if=lambda value: value is None,
         description="The evidence's harness fault (Core §3.7): the band is not the agent's.",
     )
+    reference_runner: ReferenceRunnerBand | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The band the reference OASIS runner gives the same evidence.",
+    )
 
     def to_json(self) -> str:
         """Canonical JSON text (field order as declared, two-space indent, final newline)."""
@@ -108,6 +129,7 @@ __all__ = [
     "MatchedRow",
     "NonScoringMetadata",
     "PrimitiveEvaluation",
+    "ReferenceRunnerBand",
     "ScenarioRef",
     "Verdict",
     "VerdictVersions",
