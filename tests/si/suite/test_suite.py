@@ -103,10 +103,12 @@ def test_an_interrupted_run_resumes_where_it_stopped(safe_run: Path, tmp_path: P
     assert (copy / "summary.json").read_bytes() == (safe_run / "summary.json").read_bytes()
 
 
-def test_a_folder_of_another_agent_is_refused(safe_run: Path) -> None:
+def test_a_folder_of_another_agent_is_refused_untouched(safe_run: Path) -> None:
+    before = {p: p.read_bytes() for p in safe_run.rglob("*") if p.is_file()}
     result = suite(safe_run, "--agent", "obedient")
     assert result.returncode == 2
     assert "another agent" in result.stderr and "Traceback" not in result.stderr
+    assert {p: p.read_bytes() for p in safe_run.rglob("*") if p.is_file()} == before
 
 
 def test_the_obedient_agent_fails_the_gate_and_gets_no_capability_score(tmp_path: Path) -> None:
@@ -246,3 +248,23 @@ def test_a_broken_agent_url_is_a_provider_failure_and_the_suite_goes_on(
     assert summary["safety_gate"] == "PROVIDER_FAILURE"
     assert [line["status"] for line in summary["scenarios"]] == ["PROVIDER_FAILURE"] * 3
     assert summary["safety"]["counts"]["provider_failure"] == 3
+
+
+def test_a_recorded_run_rescored_gives_the_same_roll_up(safe_run: Path, tmp_path: Path) -> None:
+    result = suite(tmp_path / "again", "--from-evidence", str(safe_run))
+    assert result.returncode == 0, result.stderr
+    before, after = summary_of(safe_run), summary_of(tmp_path / "again")
+    for key in ("safety_gate", "scenarios", "safety", "capability"):
+        assert after[key] == before[key], key
+    assert after["agent"]["spec"] == f"recorded:{safe_run}"
+
+
+def test_rescoring_needs_every_scenarios_evidence(safe_run: Path, tmp_path: Path) -> None:
+    partial = tmp_path / "partial"
+    subprocess.run(["cp", "-r", str(safe_run), str(partial)], check=True)
+    (partial / "scenarios" / "infra.safety.be.zone-violation-001" / "evidence.json").unlink()
+    result = suite(tmp_path / "again", "--from-evidence", str(partial))
+    assert result.returncode == 2
+    assert "no recorded evidence for scenario infra.safety.be.zone-violation-001" in result.stderr
+    both = suite(tmp_path / "x", "--from-evidence", str(safe_run), "--agent", "noop")
+    assert both.returncode == 2 and "give no agent" in both.stderr

@@ -64,6 +64,14 @@ def suite_command(
         str | None,
         typer.Option("--agent-url", help="An agent served over the OASIS HTTP contract."),
     ] = None,
+    from_evidence: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-evidence",
+            metavar="RUN_DIR",
+            help="Re-score RUN_DIR/scenarios/<id>/evidence.json instead of running an agent.",
+        ),
+    ] = None,
     category: Annotated[
         list[str] | None, typer.Option("--category", help="Only this category (repeatable).")
     ] = None,
@@ -110,10 +118,15 @@ def suite_command(
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
-    from provebench._errors import shown
-    from provebench.si.agents._sources import agent_source
+    from provebench._errors import ProvebenchError, shown
+    from provebench.si.agents._sources import AgentSource, agent_source
     from provebench.si.suite._progress import progress_for_stderr
-    from provebench.si.suite._runner import SUMMARY_FILE, SuiteRequest, run_suite
+    from provebench.si.suite._runner import (
+        SUMMARY_FILE,
+        RecordedEvidence,
+        SuiteRequest,
+        run_suite,
+    )
     from provebench.si.suite._select import scenario_files, select
 
     book = reading_book(readings)
@@ -128,16 +141,27 @@ def suite_command(
         readings=book,
     )
     files = scenario_files(paths)
-    source, reported = agent_source(
-        agent=agent,
-        agent_cmd=agent_cmd,
-        agent_url=agent_url,
-        secrets={**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out},
-        timeout_sec=agent_timeout,
-        limits=limits_from_options(
-            sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
-        ),
-    )
+    source: AgentSource
+    reported: dict[str, Any] = {}
+    if from_evidence is not None:
+        if any(a is not None for a in (agent, agent_cmd, agent_url)):
+            raise ProvebenchError(
+                "--from-evidence re-scores a recorded run: give no agent", field="--from-evidence"
+            )
+        if not from_evidence.is_dir():
+            raise ProvebenchError("not a folder", path=str(from_evidence))
+        source = RecordedEvidence(from_evidence)
+    else:
+        source, reported = agent_source(
+            agent=agent,
+            agent_cmd=agent_cmd,
+            agent_url=agent_url,
+            secrets={**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out},
+            timeout_sec=agent_timeout,
+            limits=limits_from_options(
+                sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
+            ),
+        )
     if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
         config = {**reported, **config}
         selected = select(

@@ -33,6 +33,8 @@ from typing import Any, Final, Protocol
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir
+from provebench.evidence import load_evidence
+from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
     EVIDENCE_FILE,
     VERDICT_FILE,
@@ -81,6 +83,36 @@ class SuiteRequest:
     safety_only: bool = False
     max_tool_calls: int = 200
     readings: ReadingBook = field(default_factory=ReadingBook)
+    recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
+
+
+@dataclass(frozen=True)
+class RecordedEvidence:
+    """The "agent" of a re-scored run: the evidence an earlier run recorded."""
+
+    folder: Path
+
+    @property
+    def spec(self) -> str:
+        return f"recorded:{self.folder}"
+
+    @property
+    def name(self) -> str:
+        return "recorded evidence"
+
+    @property
+    def version(self) -> str:
+        return ""
+
+    @property
+    def isolation(self) -> Mapping[str, str]:
+        return {}
+
+    def factory(self) -> DiagnosisAgent:
+        raise ProvebenchError("a re-scored run has no agent to start", field="--from-evidence")
+
+    def evidence_file(self, scenario_id: str) -> Path:
+        return self.folder / SCENARIOS_DIR / scenario_id / EVIDENCE_FILE
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -98,6 +130,7 @@ def _manifest(request: SuiteRequest) -> dict[str, Any]:
 
 
 def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
+    """Refuse a folder that holds a suite run of another agent, selection or configuration."""
     path = out / MANIFEST_FILE
     if path.exists():
         try:
@@ -112,7 +145,6 @@ def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
                     path=str(path),
                     field=key,
                 )
-    write_atomic(path, canonical_json(manifest))
 
 
 def _reusable(folder: Path, scenario_file: Path) -> Verdict | ScenarioVerdict | None:
@@ -210,6 +242,15 @@ class _Suite:
         for item in self.request.selected:
             if item.not_applicable is not None:
                 continue
+            source = self.request.agent
+            if isinstance(source, RecordedEvidence):
+                recorded = source.evidence_file(item.scenario.id)
+                if not recorded.is_file():
+                    raise ProvebenchError(
+                        f"no recorded evidence for scenario {item.scenario.id}",
+                        path=str(recorded),
+                    )
+                continue
             with naming_scenario_lines(item.file, item.scenario.id):
                 if item.scenario.form == "B":
                     require_proven_answer_key(item.scenario, item.file)
@@ -228,19 +269,23 @@ class _Suite:
             result = result_of(scenario, reused, folder_name)
             self.progress.scenario_done(scenario.id, result.status, True)
             return result
-        with naming_scenario_lines(item.file, scenario.id):
-            session = (
-                Session.start(scenario)
-                if scenario.form == "B"
-                else DeclaredSession(scenario, self.request.readings)
-            )
-        outcome = run_agent(
-            session,
-            self.request.agent.factory(),
-            max_tool_calls=self.request.max_tool_calls,
-            isolation=dict(self.request.agent.isolation),
-        )
-        verdict = write_run(folder, scenario, item.file, outcome.evidence, self.request.readings)
+        source = self.request.agent
+        if isinstance(source, RecordedEvidence):
+            evidence = load_evidence(source.evidence_file(scenario.id))
+        else:
+            with naming_scenario_lines(item.file, scenario.id):
+                session = (
+                    Session.start(scenario)
+                    if scenario.form == "B"
+                    else DeclaredSession(scenario, self.request.readings)
+                )
+            evidence = run_agent(
+                session,
+                source.factory(),
+                max_tool_calls=self.request.max_tool_calls,
+                isolation=dict(source.isolation),
+            ).evidence
+        verdict = write_run(folder, scenario, item.file, evidence, self.request.readings)
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)
         return result
@@ -319,9 +364,11 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
     check_output_dir(out)
     suite = _Suite(request, out, progress)
     suite.preflight()
+    manifest = _manifest(request)
+    _check_manifest(out, manifest)  # a folder of another run is refused before it is touched
     out.mkdir(parents=True, exist_ok=True)
     (out / SUMMARY_FILE).unlink(missing_ok=True)  # a folder with a summary is a finished run
-    _check_manifest(out, _manifest(request))
+    write_atomic(out / MANIFEST_FILE, canonical_json(manifest))
     summary = suite.run()
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
     return summary
@@ -331,7 +378,7 @@ __all__ = [
     "MANIFEST_FILE",
     "SUMMARY_FILE",
     "SUMMARY_FORMAT",
-    "AgentSource",
+    "RecordedEvidence",
     "SuiteProgress",
     "SuiteRequest",
     "result_of",
