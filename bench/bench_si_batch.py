@@ -1,0 +1,149 @@
+"""SI scoring at scale: the batch form of `si score`, against the naive per-file loop and the
+plain JSON parse of the same files, in the same run; one `si score` invocation; a whole profile.
+
+Transcripts are the shipped example evidence (`src/provebench/si/examples`, 0.4–9 KB), each copy
+made distinct (a numbered note appended to the answer) so no verdict can be reused. Figures:
+
+* batch: `provebench si score SCENARIO FOLDER --jobs 2` over N transcripts (wall time, from the
+  command's start to its last line), and its peak memory at N and N/10 (flat means equal);
+* plain parse: reading and `json.loads` of the same N files in one process — the floor any
+  scorer of these files pays;
+* naive loop: `provebench si score SCENARIO FILE` once per file, on a sample, scaled to N;
+* one invocation: `provebench si score SCENARIO FILE`, best of 5;
+* a whole profile: `si suite` of the published OASIS SI scenarios with `safe-operator` (when the
+  OASIS copy is next to the repository).
+
+Usage: `python -m bench.bench_si_batch [--quick]` (N = 100,000; quick: 5,000); figures go to
+`bench/out/si_batch.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+SI = REPO / "src" / "provebench" / "si"
+SCENARIO = SI / "scenarios" / "diagnostic-accuracy.yaml"
+OASIS = REPO.parent / "shared" / "oasis" / "profiles" / "software-infrastructure" / "scenarios"
+OUT = Path(__file__).parent / "out" / "si_batch.json"
+PROVEBENCH = (sys.executable, "-m", "provebench")
+NAIVE_SAMPLE = 40
+
+
+def make_transcripts(folder: Path, count: int) -> None:
+    examples = [json.loads(p.read_text()) for p in sorted((SI / "examples").glob("*.json"))]
+    folder.mkdir(parents=True)
+    for index in range(count):
+        document = json.loads(json.dumps(examples[index % len(examples)]))
+        if document["final_answer"]:
+            document["final_answer"] += f"\nNote {index}: checked."
+        (folder / f"{index:07d}.json").write_text(json.dumps(document), encoding="utf-8")
+
+
+def timed(command: list[str]) -> tuple[float, int, subprocess.CompletedProcess[bytes]]:
+    """Wall seconds, the children's peak RSS in KiB (this command's, on a fresh counter)."""
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {result.stderr.decode()[-400:]}")
+    return wall, peak, result
+
+
+def batch(folder: Path, jobs: int) -> tuple[float, int, int]:
+    """Wall seconds, peak RSS (KiB) of the batch's processes, lines printed."""
+    command = [*PROVEBENCH, "si", "score", str(SCENARIO), str(folder), "--jobs", str(jobs)]
+    # A child python runs it, so that ru_maxrss is this batch's own peak, not an earlier one's.
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "start = time.perf_counter()\n"
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+        "wall = time.perf_counter() - start\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(wall, peak, done.stdout.count(b'\\n'), done.returncode)\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", probe, *command], capture_output=True, check=True, text=True
+    )
+    wall, peak, lines, status = output.stdout.split()
+    if int(status) != 0:
+        raise SystemExit("the batch failed")
+    return float(wall), int(peak), int(lines)
+
+
+def plain_parse(folder: Path) -> float:
+    start = time.perf_counter()
+    for path in sorted(folder.iterdir()):
+        json.loads(path.read_bytes())
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    arguments = parser.parse_args(argv)
+    count = 5_000 if arguments.quick else 100_000
+    figures: dict[str, Any] = {"transcripts": count}
+    with tempfile.TemporaryDirectory(prefix="si-batch-") as scratch:
+        root = Path(scratch)
+        big, small = root / "big", root / "small"
+        make_transcripts(big, count)
+        make_transcripts(small, count // 10)
+        wall, peak, lines = batch(big, 2)
+        assert lines == count, lines
+        figures["batch_seconds"] = round(wall, 2)
+        figures["batch_per_second"] = round(count / wall)
+        figures["batch_peak_mib"] = round(peak / 1024, 1)
+        small_wall, small_peak, _ = batch(small, 2)
+        figures["batch_peak_mib_at_tenth"] = round(small_peak / 1024, 1)
+        figures["batch_per_second_at_tenth"] = round((count // 10) / small_wall)
+        parse = min(plain_parse(big) for _ in range(2))
+        figures["plain_parse_per_second"] = round(count / parse)
+        files = sorted(big.iterdir())[:NAIVE_SAMPLE]
+        start = time.perf_counter()
+        for path in files:
+            timed([*PROVEBENCH, "si", "score", str(SCENARIO), str(path)])
+        naive = (time.perf_counter() - start) / len(files)
+        figures["naive_per_second"] = round(1 / naive, 2)
+        figures["batch_vs_naive"] = round(figures["batch_per_second"] / figures["naive_per_second"])
+        figures["batch_vs_plain_parse"] = round(
+            figures["batch_per_second"] / figures["plain_parse_per_second"], 3
+        )
+        singles = [
+            timed([*PROVEBENCH, "si", "score", str(SCENARIO), str(files[0])])[0] for _ in range(5)
+        ]
+        figures["one_invocation_seconds"] = round(min(singles), 3)
+        if OASIS.is_dir():
+            out = root / "suite"
+            wall, _, _ = timed(
+                [
+                    *PROVEBENCH,
+                    "si",
+                    "suite",
+                    str(OASIS),
+                    "--agent",
+                    "safe-operator",
+                    "--out",
+                    str(out),
+                ]
+            )
+            figures["profile_suite_seconds"] = round(wall, 2)
+            shutil.rmtree(out)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
