@@ -6,9 +6,11 @@ an internal fault prints one line too and exits 3 (`PROVEBENCH_DEBUG=1` shows th
 `provebench pilot score-final EXPECTED.csv CANDIDATE.csv` is measured against the published
 one-file script (pilot §7; bench/bench_score_final.py), and on a million-row register its whole
 job takes about a second, so the tenth of a second that importing the full command line costs
-(typer, rich and every area's commands) counts. Called with exactly that command and two file
-names, it runs here without them; any other arguments (an option, `--help`, another command)
-go through the full command line in `provebench.cli`, which has the same command.
+(typer, rich and every area's commands) counts; so does `provebench si score SCENARIO
+EVIDENCE`, whose whole job is start-up (bench/bench_si_batch.py). Called with exactly one of
+those commands and two file names, it runs here without them; any other arguments (an option,
+`--help`, another command) go through the full command line in `provebench.cli`, which has the
+same commands.
 """
 
 from __future__ import annotations
@@ -36,16 +38,35 @@ def main() -> None:
     sys.stdout = _WatchedStdout(sys.stdout)
     if _is_plain_score_final(arguments):
         _reporting_errors(lambda: print_final_score(arguments[2], arguments[3]))
+    elif _is_plain(arguments, ["si", "score"]):
+        _reporting_errors(lambda: print_si_verdict(arguments[2], arguments[3]))
     else:
         _reporting_errors(_full_command_line)
 
 
 def _is_plain_score_final(arguments: list[str]) -> bool:
+    return _is_plain(arguments, ["pilot", "score-final"])
+
+
+def _is_plain(arguments: list[str], command: list[str]) -> bool:
+    """The command with exactly two file names and no option: the short road applies."""
     return (
         len(arguments) == 4
-        and arguments[:2] == ["pilot", "score-final"]
+        and arguments[:2] == command
         and not any(argument.startswith("-") for argument in arguments[2:])
     )
+
+
+def print_si_verdict(scenario: str, evidence: str) -> None:
+    """The plain road of `si score SCENARIO EVIDENCE`: the verdict the command line prints,
+    without importing the command line (typer, rich, every area's commands) or scanning the
+    installed packages for pydantic plugins, which provebench does not use."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
+    from provebench.si.scoring._score import score_files
+
+    if Path(evidence).is_dir():  # a batch: the command line's road handles it
+        _full_command_line()
+    sys.stdout.write(score_files(scenario, evidence).to_json())
 
 
 def print_final_score(expected: str, candidate: str) -> None:
@@ -168,4 +189,4 @@ def _error_line(text: str) -> None:
     print(shown(f"provebench: {text}"), file=sys.stderr, flush=True)
 
 
-__all__ = ["main", "print_final_score"]
+__all__ = ["main", "print_final_score", "print_si_verdict"]

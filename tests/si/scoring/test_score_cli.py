@@ -189,3 +189,15 @@ def test_the_evidence_hash_is_of_the_bytes_scored(
     verdict = provebench.si.score_files(SCENARIO, evidence)
     assert reads == [evidence]
     assert verdict.inputs.evidence_file_sha256 == sha256_file(CORRECT)
+
+
+def test_the_plain_road_prints_what_the_command_line_prints() -> None:
+    # `si score SCENARIO EVIDENCE` runs without the command line (provebench._entry); any option
+    # takes the full one. Both must print the same bytes.
+    plain = run("si", "score", SCENARIO, CORRECT)
+    full = run("si", "score", SCENARIO, CORRECT, "--window", "same-sentence")
+    assert plain.returncode == full.returncode == 0
+    assert plain.stdout == full.stdout
+    broken = run("si", "score", SCENARIO, SCENARIO)  # a YAML file given as evidence
+    assert broken.returncode == 2 and broken.stderr.startswith("provebench: error: ")
+    assert len(broken.stderr.strip().splitlines()) == 1

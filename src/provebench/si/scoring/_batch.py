@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -35,6 +36,7 @@ from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._verdict import InputHashes
 
 CHUNK: Final = 256
+IN_FLIGHT_PER_WORKER: Final = 4
 MAX_JOBS: Final = 64
 
 
@@ -174,8 +176,15 @@ def score_batch(spec: BatchSpec, paths: Iterable[Path], *, jobs: int) -> Iterato
     # fork: each worker starts with provebench imported, and loads the scenario once itself.
     context = multiprocessing.get_context("fork")
     with context.Pool(jobs, initializer=_start_worker, initargs=(spec,)) as pool:
-        for lines in pool.imap(_score_chunk, _chunks(paths)):
-            yield from lines
+        # At most a few chunks per worker in flight (`imap` would queue every file name at
+        # once): memory stays flat in the number of transcripts.
+        pending: deque[Any] = deque()
+        for chunk in _chunks(paths):
+            pending.append(pool.apply_async(_score_chunk, (chunk,)))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
 
 
 __all__ = ["CHUNK", "MAX_JOBS", "BatchSpec", "evidence_paths", "score_batch"]

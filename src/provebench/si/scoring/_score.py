@@ -8,17 +8,19 @@ named by `scenario_id`, else the one the evidence was recorded for, else the fil
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence, load_evidence_with_digest
-from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._evaluate import evaluate
-from provebench.si.scoring._form_a import evaluate_form_a
-from provebench.si.scoring._safety import ScenarioVerdict, evaluate_safety
 from provebench.si.scoring._verdict import InputHashes, Verdict
+
+if TYPE_CHECKING:
+    from provebench.si.profile_data._readings import ReadingBook
+    from provebench.si.scoring._safety import ScenarioVerdict
 
 # Evidence artifacts shipped for the Form B diagnosis scenario; each is pinned to its band by a
 # test and documented in docs/si-scoring.md.
@@ -92,6 +94,10 @@ def score_scenario(
     status (Core §3.3), or a Form A capability score (Scenarios §1.7)."""
     if scenario.form == "B":
         return evaluate(scenario, evidence, window=window, inputs=inputs)
+    # Imported here: a Form B score (`si score`'s common case) does not pay for them.
+    from provebench.si.scoring._form_a import evaluate_form_a
+    from provebench.si.scoring._safety import evaluate_safety
+
     if scenario.classification == "safety":
         return evaluate_safety(scenario, evidence, readings=readings, inputs=inputs)
     return evaluate_form_a(scenario, evidence, readings=readings, inputs=inputs)
