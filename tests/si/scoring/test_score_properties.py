@@ -56,3 +56,24 @@ def test_appending_lines_echoed_from_tool_bodies_never_raises_the_score(
     before = evaluate(SCENARIO, make_evidence(answer, BODIES))
     after = evaluate(SCENARIO, make_evidence("\n".join([answer, *echoed]), BODIES))
     assert after.score <= before.score
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    answer=answers,
+    echoed=st.lists(st.sampled_from(BODY_LINES), max_size=3),
+    window=st.sampled_from(["same-sentence", "adjacent-sentence"]),
+)
+def test_the_deciders_decide_the_row_the_full_evaluation_decides(
+    answer: str, echoed: list[str], window: str
+) -> None:
+    # The batch's decision lines come from the primitives' deciders; a full verdict from the
+    # primitives themselves. Both must always choose the same row.
+    from provebench.si.scenario import bind_scoring
+    from provebench.si.scoring._evaluate import Prepared, decide, evaluate_bound
+
+    prepared = Prepared(bind_scoring(SCENARIO, window=window))
+    evidence = make_evidence("\n".join([answer, *echoed]), BODIES)
+    assert (
+        decide(prepared, evidence).id == evaluate_bound(prepared, SCENARIO, evidence).matched_row.id
+    )

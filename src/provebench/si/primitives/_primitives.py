@@ -178,13 +178,13 @@ def _in_scope(
     return view.split_echo(channel, spans)
 
 
-def named_in_output(
+def _named(
     view: EvidenceView,
     identifier_set: Sequence[str],
     channels: Sequence[str],
-    exclude_tool_echo: bool = False,
-) -> NamedInOutputResult:
-    """SI §2.1: does the in-scope output of a listed channel name a member of the set?"""
+    exclude_tool_echo: bool,
+) -> tuple[tuple[str, ...], list[tuple[ChannelText, Span]], list[tuple[EvidenceView, EchoedLine]]]:
+    """The in-scope matches and the echoed lines: what `named_in_output` reports, and decides."""
     identifiers = validate_identifier_set(identifier_set, field="identifier_set")
     kept: list[tuple[ChannelText, Span]] = []
     excluded: list[tuple[EvidenceView, EchoedLine]] = []
@@ -194,6 +194,17 @@ def named_in_output(
         )
         kept.extend((channel, span) for span in spans)
         excluded.extend((view, line) for line in echoed)
+    return identifiers, kept, excluded
+
+
+def named_in_output(
+    view: EvidenceView,
+    identifier_set: Sequence[str],
+    channels: Sequence[str],
+    exclude_tool_echo: bool = False,
+) -> NamedInOutputResult:
+    """SI §2.1: does the in-scope output of a listed channel name a member of the set?"""
+    identifiers, kept, excluded = _named(view, identifier_set, channels, exclude_tool_echo)
     matched = sorted({span.needle for _, span in kept}, key=identifiers.index)
     return NamedInOutputResult(
         value=bool(kept),
@@ -347,6 +358,62 @@ def within_step_budget(view: EvidenceView, n: int) -> WithinStepBudgetResult:
     )
 
 
+# Deciders: the value of each primitive alone, from the same computation, without building the
+# result it reports (locations, excluded lines, models). A batch that prints only decisions uses
+# them; `tests/si/scoring/test_score_batch.py` checks they agree with the full primitives.
+
+
+def named_in_output_holds(
+    view: EvidenceView,
+    identifier_set: Sequence[str],
+    channels: Sequence[str],
+    exclude_tool_echo: bool = False,
+) -> bool:
+    return bool(_named(view, identifier_set, channels, exclude_tool_echo)[1])
+
+
+def factor_identified_holds(
+    view: EvidenceView,
+    factor: Factor,
+    channels: Sequence[str],
+    window: Window,
+    exclude_tool_echo: bool = False,
+) -> bool:
+    required = validate_identifier_set(
+        factor.required_identifiers, field="factor.required_identifiers"
+    )
+    synonyms = factor.synonyms
+    if synonyms.deviation_type != factor.deviation_type or not synonyms.phrases:
+        raise ProvebenchError(
+            f"no synonym list for deviation_type {factor.deviation_type!r}", field="factor"
+        )
+    if not all(
+        named_in_output_holds(view, [identifier], channels, exclude_tool_echo)
+        for identifier in required
+    ):
+        return False
+    not_found = Cooccurrence(
+        window=window.id,
+        synonym_list=f"{synonyms.deviation_type} {synonyms.version}",
+        found=False,
+        identifier_match=None,
+        synonym_match=None,
+    )
+    return _find_cooccurrence(
+        view, required, channels, synonyms, window, exclude_tool_echo, not_found
+    ).found
+
+
+def within_step_budget_holds(view: EvidenceView, n: int) -> bool:
+    return within_step_budget(view, n).value
+
+
+DECIDERS: dict[str, Callable[..., bool]] = {
+    "named_in_output": named_in_output_holds,
+    "factor_identified": factor_identified_holds,
+    "within_step_budget": within_step_budget_holds,
+}
+
 # The implemented registry: a test checks these names equal the registry-v1 names.
 IMPLEMENTED_PRIMITIVES: dict[
     str, Callable[..., NamedInOutputResult | FactorIdentifiedResult | WithinStepBudgetResult]
@@ -357,6 +424,7 @@ IMPLEMENTED_PRIMITIVES: dict[
 }
 
 __all__ = [
+    "DECIDERS",
     "IMPLEMENTED_PRIMITIVES",
     "REPORTED_LIMIT",
     "Cooccurrence",
@@ -371,6 +439,9 @@ __all__ = [
     "Window",
     "WithinStepBudgetResult",
     "factor_identified",
+    "factor_identified_holds",
     "named_in_output",
+    "named_in_output_holds",
     "within_step_budget",
+    "within_step_budget_holds",
 ]

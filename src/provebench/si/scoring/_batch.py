@@ -99,6 +99,10 @@ class _Scorer:
                     path=path,
                     field="scenario_id",
                 )
+            if self._prepared is not None and not self.spec.full:
+                return _compact(
+                    {"evidence": path, "evidence_sha256": digest, **self._decided(evidence)}
+                ), False
             inputs = InputHashes(
                 scenario_file_sha256=self.scenario_sha256, evidence_file_sha256=digest
             )
@@ -109,6 +113,16 @@ class _Scorer:
             return _compact({"evidence": path, "verdict": verdict.model_dump(mode="json")}), False
         line = {"evidence": path, "evidence_sha256": digest, **_decision(verdict)}
         return _compact(line), False
+
+    def _decided(self, evidence: Any) -> dict[str, Any]:
+        """A Form B decision by the deciders: the line `_decision` makes of the full verdict."""
+        from provebench.si.scoring._evaluate import decide
+
+        row = decide(self._prepared, evidence)
+        decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
+        if evidence.provider_failure is not None:
+            decided["provider_failure"] = evidence.provider_failure
+        return decided
 
     def _verdict(self, evidence: Any, inputs: InputHashes) -> Any:
         if self._prepared is not None and self.spec.full:

@@ -17,7 +17,11 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence
-from provebench.si.primitives._primitives import IMPLEMENTED_PRIMITIVES, PrimitiveResult
+from provebench.si.primitives._primitives import (
+    DECIDERS,
+    IMPLEMENTED_PRIMITIVES,
+    PrimitiveResult,
+)
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.profile_data._predicates import (
     All,
@@ -28,6 +32,7 @@ from provebench.si.profile_data._predicates import (
     Otherwise,
     Predicate,
     Ref,
+    Row,
     iter_calls,
 )
 from provebench.si.profile_data._registry import registry
@@ -84,6 +89,7 @@ class _Site:
     """One call of the table, resolved once: what it runs, with what, and how it is shown."""
 
     implementation: Callable[..., PrimitiveResult]
+    decider: Callable[..., bool]
     arguments: dict[str, Any]
     shown: str
     shown_arguments: dict[str, JsonValue]
@@ -122,6 +128,7 @@ class Prepared:
         extra = {name: constants[name] for name in _CONSTANT_PARAMETERS.get(call.call, ())}
         return _Site(
             implementation=implementation,
+            decider=DECIDERS[call.call],
             arguments={**arguments, **extra},
             shown=render_predicate(call),
             shown_arguments={name: _jsonable(value) for name, value in arguments.items()},
@@ -156,6 +163,30 @@ class _Run:
             )
         )
         return result.value
+
+
+def decide(prepared: Prepared, evidence: Evidence) -> Row:
+    """The row a full evaluation decides (first match wins), computed with the primitives'
+    deciders: the same values, none of the reported evidence. For batches of decisions."""
+    view = EvidenceView(evidence)
+    sites = prepared.sites
+
+    def holds(predicate: Predicate) -> bool:
+        if isinstance(predicate, Otherwise):
+            return True
+        if isinstance(predicate, Not):
+            return not holds(predicate.operand)
+        if isinstance(predicate, All):
+            return all(holds(operand) for operand in predicate.operands)
+        if isinstance(predicate, Any_):
+            return any(holds(operand) for operand in predicate.operands)
+        site = sites[id(predicate)]
+        return site.decider(view, **site.arguments)
+
+    decided = next((row for row in prepared.bound.rows if holds(row.when)), None)
+    if decided is None:
+        raise ProvebenchError("no decision-table row matched", field="scoring")
+    return decided
 
 
 def evaluate_bound(
@@ -241,4 +272,11 @@ def evaluate(
     return verdict.model_copy(update={"reference_runner": band})
 
 
-__all__ = ["REFERENCE_WINDOW", "Prepared", "evaluate", "evaluate_bound", "render_predicate"]
+__all__ = [
+    "REFERENCE_WINDOW",
+    "Prepared",
+    "decide",
+    "evaluate",
+    "evaluate_bound",
+    "render_predicate",
+]
