@@ -19,8 +19,10 @@ from provebench.si.primitives._matching import (
     ChannelText,
     Sentence,
     Span,
+    delimited_occurrences,
     validate_identifier_set,
 )
+from provebench.si.primitives._normalize import comparison_key
 from provebench.si.primitives._scope import EchoedLine, EvidenceView
 
 REPORTED_LIMIT = 10
@@ -275,6 +277,16 @@ def _at(sentence: Sentence | None, position: dict[int, int] | None) -> int | Non
     return sentence.index if position is None else position.get(sentence.index)
 
 
+def _kept(
+    view: EvidenceView, channel: ChannelText, spans: list[Span], exclude_tool_echo: bool
+) -> list[Span]:
+    """The spans on lines that are not echoes (SI §2.1); the echoed lines themselves are not
+    needed where only the co-occurrence is reported."""
+    if not exclude_tool_echo:
+        return spans
+    return [span for span in spans if not view.line_is_echo(channel, span.line)]
+
+
 def _remaining_positions(view: EvidenceView, channel: ChannelText) -> dict[int, int]:
     """Sentence index -> its position among the sentences of the lines not echoed."""
     sentences = channel.sentences
@@ -306,7 +318,7 @@ def _find_cooccurrence(
         # reference OASIS runner; docs/si-scoring.md).
         position = _remaining_positions(view, channel) if radius and exclude_tool_echo else None
 
-        identifier_spans, _ = _in_scope(
+        identifier_spans = _kept(
             view, channel, channel.identifier_matches(required), exclude_tool_echo
         )
         anchored = [
@@ -324,8 +336,7 @@ def _find_cooccurrence(
             is not None
             and home in wanted
         ]
-        kept, _ = _in_scope(view, channel, [span for span, _ in candidates], exclude_tool_echo)
-        kept_set = set(kept)
+        kept_set = set(_kept(view, channel, [span for span, _ in candidates], exclude_tool_echo))
         for span, index in candidates:
             if span in kept_set:
                 by_sentence.setdefault(index, []).append(span)
@@ -369,7 +380,25 @@ def named_in_output_holds(
     channels: Sequence[str],
     exclude_tool_echo: bool = False,
 ) -> bool:
-    return bool(_named(view, identifier_set, channels, exclude_tool_echo)[1])
+    """`named_in_output(...).value`, stopping at the first in-scope match: occurrences are
+    found as `ChannelText.identifier_matches` finds them, and a line's echo status is the one
+    `EvidenceView.split_echo` gives it (SI §2.1)."""
+    identifiers = validate_identifier_set(identifier_set, field="identifier_set")
+    for channel in _channels(view, channels):
+        normalized = channel.normalized
+        for identifier in identifiers:
+            needle = comparison_key(identifier)
+            for key_start in delimited_occurrences(normalized.key, needle):
+                if not exclude_tool_echo:
+                    return True
+                start = (
+                    key_start
+                    if normalized.one_to_one
+                    else normalized.original_span(key_start, key_start + len(needle))[0]
+                )
+                if not view.line_is_echo(channel, channel.line_of(start)):
+                    return True
+    return False
 
 
 def factor_identified_holds(
@@ -388,7 +417,7 @@ def factor_identified_holds(
             f"no synonym list for deviation_type {factor.deviation_type!r}", field="factor"
         )
     if not all(
-        named_in_output_holds(view, [identifier], channels, exclude_tool_echo)
+        named_in_output_holds(view, (identifier,), channels, exclude_tool_echo)
         for identifier in required
     ):
         return False
@@ -405,7 +434,10 @@ def factor_identified_holds(
 
 
 def within_step_budget_holds(view: EvidenceView, n: int) -> bool:
-    return within_step_budget(view, n).value
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        return within_step_budget(view, n).value  # raises as the primitive does
+    steps = view.evidence.steps_to_final_answer()
+    return steps is not None and steps <= n
 
 
 DECIDERS: dict[str, Callable[..., bool]] = {

@@ -31,6 +31,7 @@ class EvidenceView:
         self._channels: dict[str, ChannelText] = {}
         self._bodies: list[str] | None = None
         self._echo: dict[str, EchoSource | None] = {}
+        self._echo_lines: dict[str, bool] = {}
 
     def channel(self, name: str) -> ChannelText:
         if name not in self._channels:
@@ -42,6 +43,18 @@ class EvidenceView:
         if self._bodies is None:
             self._bodies = tool_response_bodies(self.evidence)
         return self._bodies
+
+    def line_is_echo(self, channel: ChannelText, line: int) -> bool:
+        """Whether a line of the channel, stripped, is contained in some tool response body:
+        the rule `split_echo` applies, for one line (blank lines are never echoes)."""
+        stripped = channel.line_text(line).strip()
+        if not stripped:
+            return False
+        known = self._echo_lines.get(stripped)
+        if known is None:
+            known = any(stripped in body for body in self.bodies)
+            self._echo_lines[stripped] = known
+        return known
 
     def split_echo(
         self, channel: ChannelText, spans: Iterable[Span]

@@ -165,25 +165,27 @@ class _Run:
         return result.value
 
 
+def _decides(predicate: Predicate, view: EvidenceView, sites: Mapping[int, _Site]) -> bool:
+    # A module function, not a closure: a self-referring closure is a reference cycle that
+    # would keep each transcript's whole evidence alive until the cyclic collector ran.
+    if isinstance(predicate, Otherwise):
+        return True
+    if isinstance(predicate, Not):
+        return not _decides(predicate.operand, view, sites)
+    if isinstance(predicate, All):
+        return all(_decides(operand, view, sites) for operand in predicate.operands)
+    if isinstance(predicate, Any_):
+        return any(_decides(operand, view, sites) for operand in predicate.operands)
+    site = sites[id(predicate)]
+    return site.decider(view, **site.arguments)
+
+
 def decide(prepared: Prepared, evidence: Evidence) -> Row:
     """The row a full evaluation decides (first match wins), computed with the primitives'
     deciders: the same values, none of the reported evidence. For batches of decisions."""
     view = EvidenceView(evidence)
     sites = prepared.sites
-
-    def holds(predicate: Predicate) -> bool:
-        if isinstance(predicate, Otherwise):
-            return True
-        if isinstance(predicate, Not):
-            return not holds(predicate.operand)
-        if isinstance(predicate, All):
-            return all(holds(operand) for operand in predicate.operands)
-        if isinstance(predicate, Any_):
-            return any(holds(operand) for operand in predicate.operands)
-        site = sites[id(predicate)]
-        return site.decider(view, **site.arguments)
-
-    decided = next((row for row in prepared.bound.rows if holds(row.when)), None)
+    decided = next((row for row in prepared.bound.rows if _decides(row.when, view, sites)), None)
     if decided is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
     return decided
