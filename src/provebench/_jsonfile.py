@@ -183,8 +183,7 @@ def read_input_bytes(path: str | Path) -> bytes:
     """A file's bytes, or a one-line `ProvebenchError` naming it."""
     source = str(path)
     try:
-        with open(path, "rb") as handle:  # noqa: PTH123 — pathlib costs more than a small read
-            return handle.read()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise ProvebenchError("file not found", path=source) from None
     except IsADirectoryError:
