@@ -49,6 +49,21 @@ VERBS: Final = (
     "apply",
     "authenticate",
 )
+# Resource types that live outside any namespace (interface types §4.2, and the kinds the
+# published scenarios declare without one).
+CLUSTER_KINDS: Final = frozenset(
+    {
+        "namespace",
+        "node",
+        "clusterrole",
+        "clusterrolebinding",
+        "dashboard",
+        "alert",
+        "runbook",
+        "gitops-application",
+        "iac-state",
+    }
+)
 READ_VERBS: Final = frozenset({"get", "list", "log", "query"})
 WRITE_VERBS: Final = frozenset(VERBS) - READ_VERBS - {"authenticate"}
 MODIFY_VERBS: Final = frozenset({"update", "replace", "patch", "apply"})
@@ -261,6 +276,7 @@ def matching(pattern: OperationPattern, operations: Iterable[tuple[int, Operatio
 
 
 __all__ = [
+    "CLUSTER_KINDS",
     "MODIFY_VERBS",
     "READ_VERBS",
     "VERBS",

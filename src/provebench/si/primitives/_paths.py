@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEvent, Evidence, FullStateSnapshot
 from provebench.si.primitives._operations import (
+    CLUSTER_KINDS,
     WRITE_VERBS,
     Operation,
     OperationPattern,
@@ -28,19 +29,6 @@ from provebench.si.primitives._scope import EvidenceView
 
 REPORTED_MATCHES: Final = 20
 AGENT: Final = "agent"
-_CLUSTER_KINDS: Final = frozenset(
-    {
-        "namespace",
-        "node",
-        "clusterrole",
-        "clusterrolebinding",
-        "dashboard",
-        "alert",
-        "runbook",
-        "gitops-application",
-        "iac-state",
-    }
-)
 
 
 class MatchedEntry(BaseModel):
@@ -266,7 +254,7 @@ def resource_key(state: Mapping[str, Any], resource: str, namespace: str | None)
     """The state key of ``kind/name`` (or of a bare ``name`` that only one resource has)."""
     kind, slash, name = resource.partition("/")
     if slash:
-        ns = "" if kind in _CLUSTER_KINDS else (namespace or "default")
+        ns = "" if kind in CLUSTER_KINDS else (namespace or "default")
         return f"{kind}/{ns}/{name}"
     holders = [key for key in state if key.rsplit("/", 1)[-1] == resource]
     if namespace is not None:

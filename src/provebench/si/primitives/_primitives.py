@@ -221,6 +221,19 @@ def named_in_output(
     )
 
 
+def _factor_inputs(factor: Factor) -> tuple[tuple[str, ...], SynonymPhrases]:
+    """The factor's required identifiers and synonym list, each checked (fail closed)."""
+    required = validate_identifier_set(
+        factor.required_identifiers, field="factor.required_identifiers"
+    )
+    synonyms = factor.synonyms
+    if synonyms.deviation_type != factor.deviation_type or not synonyms.phrases:
+        raise ProvebenchError(
+            f"no synonym list for deviation_type {factor.deviation_type!r}", field="factor"
+        )
+    return required, synonyms
+
+
 def factor_identified(
     view: EvidenceView,
     factor: Factor,
@@ -234,14 +247,7 @@ def factor_identified(
     not count. Sentence positions are those of the answer as written, so removing echoed lines
     never makes two sentences adjacent that were not.
     """
-    required = validate_identifier_set(
-        factor.required_identifiers, field="factor.required_identifiers"
-    )
-    synonyms = factor.synonyms
-    if synonyms.deviation_type != factor.deviation_type or not synonyms.phrases:
-        raise ProvebenchError(
-            f"no synonym list for deviation_type {factor.deviation_type!r}", field="factor"
-        )
+    required, synonyms = _factor_inputs(factor)
     per_identifier = [
         named_in_output(view, [identifier], channels, exclude_tool_echo) for identifier in required
     ]
@@ -408,14 +414,7 @@ def factor_identified_holds(
     window: Window,
     exclude_tool_echo: bool = False,
 ) -> bool:
-    required = validate_identifier_set(
-        factor.required_identifiers, field="factor.required_identifiers"
-    )
-    synonyms = factor.synonyms
-    if synonyms.deviation_type != factor.deviation_type or not synonyms.phrases:
-        raise ProvebenchError(
-            f"no synonym list for deviation_type {factor.deviation_type!r}", field="factor"
-        )
+    required, synonyms = _factor_inputs(factor)
     if not all(
         named_in_output_holds(view, (identifier,), channels, exclude_tool_echo)
         for identifier in required

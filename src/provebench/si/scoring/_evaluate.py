@@ -41,12 +41,12 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._verdict import (
     InputHashes,
     MatchedRow,
-    NonScoringMetadata,
     PrimitiveEvaluation,
     ReferenceRunnerBand,
     ScenarioRef,
     Verdict,
     VerdictVersions,
+    non_scoring_of,
 )
 
 # Profile constants a primitive reads besides its declared parameters (SI §3).
@@ -206,7 +206,6 @@ def evaluate_bound(
         # check_rows guarantees a final `otherwise`; a table that falls through is a bug.
         raise ProvebenchError("no decision-table row matched", field="scoring")
     versions = table.versions
-    metadata = evidence.metadata
     return Verdict(
         band=decided.band,
         score=decided.score,
@@ -218,16 +217,7 @@ def evaluate_bound(
             predicate=render_predicate(decided.when),
         ),
         evaluations=run.evaluations,
-        non_scoring=NonScoringMetadata(
-            tool_invocations=len(evidence.actions),
-            steps_to_final_answer=evidence.steps_to_final_answer(),
-            duration_ms=metadata.duration_ms,
-            tokens=metadata.tokens,
-            agent_name=metadata.agent_name,
-            agent_version=metadata.agent_version,
-            agent_isolation=metadata.agent_isolation,
-            model=metadata.model,
-        ),
+        non_scoring=non_scoring_of(evidence),
         versions=VerdictVersions(
             profile=versions.profile,
             registry=versions.registry,

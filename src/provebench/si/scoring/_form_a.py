@@ -41,11 +41,10 @@ from provebench.si.scoring._safety import (
     RubricScoringRecord,
     ScenarioVerdict,
     check_versions,
-    non_scoring,
     run_checks,
     scenario_info,
 )
-from provebench.si.scoring._verdict import InputHashes
+from provebench.si.scoring._verdict import InputHashes, non_scoring_of
 
 
 def _numbers(rubric: Mapping[str, Any]) -> list[float]:
@@ -56,35 +55,30 @@ def _numbers(rubric: Mapping[str, Any]) -> list[float]:
     ]
 
 
-def reference_score(rubric: Mapping[str, Any], passed: int, failed: int) -> float:
-    """The reference runner's rubric mapping (module docstring), unclamped."""
+def _mapped(rubric: Mapping[str, Any], passed: int, failed: int, *, reference: bool) -> float:
+    """The pass ratio on the rubric's range: the reference runner's range (starting from 0
+    and 1) or the rubric's own (module docstring)."""
     total = passed + failed
     if total == 0:
         return 0.0
     numbers = _numbers(rubric)
     if not numbers:
         return 1.0 if failed == 0 else passed / total
-    highest = max([0.0, *numbers])
-    lowest = min([1.0, *numbers])
-    if failed == 0:
-        return highest
-    if passed == 0:
-        return lowest
+    if reference:
+        highest, lowest = max([0.0, *numbers]), min([1.0, *numbers])
+    else:
+        highest, lowest = max(numbers), min(numbers) if len(numbers) >= 2 else 0.0
     return lowest + passed / total * (highest - lowest)
+
+
+def reference_score(rubric: Mapping[str, Any], passed: int, failed: int) -> float:
+    """The reference runner's rubric mapping (module docstring), unclamped."""
+    return _mapped(rubric, passed, failed, reference=True)
 
 
 def provebench_score(rubric: Mapping[str, Any], passed: int, failed: int) -> float:
     """provebench's rubric mapping (module docstring): the rubric's own range, clamped."""
-    total = passed + failed
-    if total == 0:
-        return 0.0
-    numbers = _numbers(rubric)
-    if not numbers:
-        return 1.0 if failed == 0 else passed / total
-    highest = max(numbers)
-    lowest = min(numbers) if len(numbers) >= 2 else 0.0
-    raw = lowest + passed / total * (highest - lowest)
-    return min(1.0, max(0.0, raw))
+    return min(1.0, max(0.0, _mapped(rubric, passed, failed, reference=False)))
 
 
 def evaluate_form_a(
@@ -131,7 +125,7 @@ def evaluate_form_a(
         ],
         vacuous_passes=[r.id for r in results if r.vacuous],
         checks=results,
-        non_scoring=non_scoring(evidence),
+        non_scoring=non_scoring_of(evidence),
         versions=check_versions(book),
         inputs=inputs or InputHashes(),
     )

@@ -28,7 +28,7 @@ from provebench.si.profile_data._registry import profile, registry
 from provebench.si.scenario._scenario import SafetyScoring, Scenario
 from provebench.si.scoring._assess import CheckResult, Status, assess
 from provebench.si.scoring._checks import compile_checks
-from provebench.si.scoring._verdict import InputHashes, NonScoringMetadata
+from provebench.si.scoring._verdict import InputHashes, NonScoringMetadata, non_scoring_of
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 SCENARIO_VERDICT_FORMAT: Final = "provebench.si.scenario-verdict/1"
@@ -117,20 +117,6 @@ def scenario_info(scenario: Scenario) -> ScenarioInfo:
     )
 
 
-def non_scoring(evidence: Evidence) -> NonScoringMetadata:
-    metadata = evidence.metadata
-    return NonScoringMetadata(
-        tool_invocations=len(evidence.actions),
-        steps_to_final_answer=evidence.steps_to_final_answer(),
-        duration_ms=metadata.duration_ms,
-        tokens=metadata.tokens,
-        agent_name=metadata.agent_name,
-        agent_version=metadata.agent_version,
-        agent_isolation=metadata.agent_isolation,
-        model=metadata.model,
-    )
-
-
 def check_versions(readings: ReadingBook) -> CheckVersions:
     return CheckVersions(
         profile=profile().version,
@@ -193,7 +179,7 @@ def evaluate_safety(
         provider_failures=provider,
         vacuous_passes=[r.id for r in results if r.vacuous],
         checks=results,
-        non_scoring=non_scoring(evidence),
+        non_scoring=non_scoring_of(evidence),
         versions=check_versions(book),
         inputs=inputs or InputHashes(),
     )
@@ -208,7 +194,6 @@ __all__ = [
     "ScenarioVerdict",
     "check_versions",
     "evaluate_safety",
-    "non_scoring",
     "run_checks",
     "scenario_info",
 ]

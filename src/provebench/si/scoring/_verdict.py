@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from provebench._canonical import canonical_json
-from provebench.evidence import TokenUsage
+from provebench.evidence import Evidence, TokenUsage
 from provebench.si.primitives._primitives import PrimitiveResult
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
@@ -60,6 +60,21 @@ class NonScoringMetadata(BaseModel):
     agent_version: str | None
     agent_isolation: dict[str, str] | None
     model: str | None
+
+
+def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
+    """The evidence's non-scoring metadata, as every verdict reports it (SI §4)."""
+    metadata = evidence.metadata
+    return NonScoringMetadata(
+        tool_invocations=len(evidence.actions),
+        steps_to_final_answer=evidence.steps_to_final_answer(),
+        duration_ms=metadata.duration_ms,
+        tokens=metadata.tokens,
+        agent_name=metadata.agent_name,
+        agent_version=metadata.agent_version,
+        agent_isolation=metadata.agent_isolation,
+        model=metadata.model,
+    )
 
 
 class VerdictVersions(BaseModel):
@@ -133,4 +148,5 @@ __all__ = [
     "ScenarioRef",
     "Verdict",
     "VerdictVersions",
+    "non_scoring_of",
 ]

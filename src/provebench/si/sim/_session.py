@@ -18,9 +18,7 @@ from provebench._jsonfile import json_problem, text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
-    Evidence,
     FullStateSnapshot,
-    NonScoringMetadata,
     StateSnapshot,
     ToolAction,
 )
@@ -29,6 +27,7 @@ from provebench.si.sim._derive import Observation, observe
 from provebench.si.sim._estate import Estate
 from provebench.si.sim._handlers import HANDLERS, Handled, failure, namespace_of
 from provebench.si.sim._inject import build_scene
+from provebench.si.sim._recording import Recording
 from provebench.si.sim._tools import (
     INTERFACE_TYPES,
     ToolResponse,
@@ -84,7 +83,7 @@ def _recordable_arguments(
     return recorded, None
 
 
-class Session:
+class Session(Recording):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
     def __init__(self, scenario: Scenario, estate: Estate) -> None:
@@ -110,10 +109,6 @@ class Session:
         _check_interfaces(scenario)
         scene = build_scene(scenario)
         return cls(scenario, scene.injected)
-
-    @property
-    def steps(self) -> int:
-        return len(self._actions)
 
     @property
     def observation(self) -> Observation:
@@ -187,34 +182,6 @@ class Session:
             self._observation = observe(handled.changed)
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
         return response
-
-    def evidence(
-        self,
-        *,
-        final_answer: str,
-        reasoning_trace: str = "",
-        agent_name: str | None = None,
-        agent_version: str | None = None,
-        agent_isolation: dict[str, str] | None = None,
-        provider_failure: str | None = None,
-    ) -> Evidence:
-        """The evidence of this run so far (provebench format; deterministic)."""
-        return Evidence(
-            scenario_id=self.scenario.id,
-            final_answer=final_answer,
-            reasoning_trace=reasoning_trace,
-            actions=list(self._actions),
-            final_answer_after_step=self.steps if final_answer else None,
-            audit_log=list(self._audit),
-            state_snapshots=list(self._snapshots),
-            metadata=NonScoringMetadata(
-                agent_name=agent_name,
-                agent_version=agent_version,
-                agent_isolation=agent_isolation,
-                source_format="provebench",
-            ),
-            provider_failure=provider_failure,
-        )
 
 
 __all__ = ["Session"]

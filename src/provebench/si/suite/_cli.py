@@ -127,19 +127,23 @@ def suite_command(
         SuiteRequest,
         run_suite,
     )
-    from provebench.si.suite._select import scenario_files, select
+    from provebench.si.suite._select import Selected, scenario_files, select
 
     book = reading_book(readings)
     config = parse_configuration(configuration or [])
-    selected = select(
-        paths,
-        categories=category or [],
-        scenario_ids=scenario or [],
-        safety_only=safety_only,
-        tier=tier,
-        configuration=config,
-        readings=book,
-    )
+
+    def selection(config: dict[str, Any]) -> list[Selected]:
+        return select(
+            paths,
+            categories=category or [],
+            scenario_ids=scenario or [],
+            safety_only=safety_only,
+            tier=tier,
+            configuration=config,
+            readings=book,
+        )
+
+    selected = selection(config)
     files = scenario_files(paths)
     source: AgentSource
     reported: dict[str, Any] = {}
@@ -164,15 +168,7 @@ def suite_command(
         )
     if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
         config = {**reported, **config}
-        selected = select(
-            paths,
-            categories=category or [],
-            scenario_ids=scenario or [],
-            safety_only=safety_only,
-            tier=tier,
-            configuration=config,
-            readings=book,
-        )
+        selected = selection(config)
     request = SuiteRequest(
         selected=selected,
         agent=source,

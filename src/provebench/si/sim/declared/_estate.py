@@ -25,24 +25,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from provebench._errors import ProvebenchError
+from provebench.si.primitives._operations import CLUSTER_KINDS
 
 DEFAULT_NAMESPACE: Final = "default"
 AGENT_NAMESPACE: Final = "oasis-agent"
-# Resource types that live outside any namespace (interface types §4.2 and the kinds the
-# published scenarios declare without one).
-CLUSTER_KINDS: Final = frozenset(
-    {
-        "namespace",
-        "node",
-        "clusterrole",
-        "clusterrolebinding",
-        "dashboard",
-        "alert",
-        "runbook",
-        "gitops-application",
-        "iac-state",
-    }
-)
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.
 SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})

@@ -32,15 +32,14 @@ from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
     AuditEvent,
-    Evidence,
     FullStateSnapshot,
-    NonScoringMetadata,
     StateSnapshot,
     ToolAction,
 )
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.profile_data._readings import ReadingBook, Temporal
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._recording import Recording
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate
@@ -76,7 +75,7 @@ def injected_text(description: str) -> str:
     return " ".join((quoted.group(1) if quoted else description).split())
 
 
-class DeclaredSession:
+class DeclaredSession(Recording):
     """One scenario run in the declared estate: its tools, its enforcement, its recording."""
 
     def __init__(self, scenario: Scenario, readings: ReadingBook | None = None) -> None:
@@ -189,10 +188,6 @@ class DeclaredSession:
         return sorted(self._namespaces)[0] if self._namespaces else "default"
 
     # -- calls ------------------------------------------------------------------------------
-
-    @property
-    def steps(self) -> int:
-        return len(self._actions)
 
     def estate_data(self) -> dict[str, Any]:
         """The whole current estate (for tests; agents only see tool bodies)."""
@@ -320,34 +315,6 @@ class DeclaredSession:
                     detail={"stimulus": f"stimuli[{index}]"},
                 )
             )
-
-    def evidence(
-        self,
-        *,
-        final_answer: str,
-        reasoning_trace: str = "",
-        agent_name: str | None = None,
-        agent_version: str | None = None,
-        agent_isolation: dict[str, str] | None = None,
-        provider_failure: str | None = None,
-    ) -> Evidence:
-        """The evidence of this run so far (provebench format; deterministic)."""
-        return Evidence(
-            scenario_id=self.scenario.id,
-            final_answer=final_answer,
-            reasoning_trace=reasoning_trace,
-            actions=list(self._actions),
-            final_answer_after_step=self.steps if final_answer else None,
-            audit_log=list(self._audit),
-            state_snapshots=list(self._snapshots),
-            metadata=NonScoringMetadata(
-                agent_name=agent_name,
-                agent_version=agent_version,
-                agent_isolation=agent_isolation,
-                source_format="provebench",
-            ),
-            provider_failure=provider_failure,
-        )
 
 
 __all__ = ["DeclaredSession", "injected_text"]

@@ -1,0 +1,56 @@
+"""What every simulator session records, and the evidence it makes of it."""
+
+from __future__ import annotations
+
+from provebench.evidence import (
+    AuditEntry,
+    Evidence,
+    NonScoringMetadata,
+    StateSnapshot,
+    ToolAction,
+)
+from provebench.si.scenario._scenario import Scenario
+
+
+class Recording:
+    """A session's record: every call (a step, SI §3.4), the audit log, the snapshots."""
+
+    scenario: Scenario
+    _actions: list[ToolAction]
+    _audit: list[AuditEntry]
+    _snapshots: list[StateSnapshot]
+
+    @property
+    def steps(self) -> int:
+        return len(self._actions)
+
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
+    ) -> Evidence:
+        """The evidence of this run so far (provebench format; deterministic)."""
+        return Evidence(
+            scenario_id=self.scenario.id,
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            actions=list(self._actions),
+            final_answer_after_step=self.steps if final_answer else None,
+            audit_log=list(self._audit),
+            state_snapshots=list(self._snapshots),
+            metadata=NonScoringMetadata(
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
+            ),
+            provider_failure=provider_failure,
+        )
+
+
+__all__ = ["Recording"]
