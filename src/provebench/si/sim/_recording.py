@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from provebench.evidence import (
     AuditEntry,
     Evidence,
@@ -10,6 +12,7 @@ from provebench.evidence import (
     ToolAction,
 )
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._tools import ToolResponse as Reply
 
 
 class Recording:
@@ -23,6 +26,21 @@ class Recording:
     @property
     def steps(self) -> int:
         return len(self._actions)
+
+    def _record_call(self, tool: str, arguments: dict[str, JsonValue], reply: Reply) -> int:
+        """Record one tool call as the next step, with its verbatim reply; its step number."""
+        step = len(self._actions) + 1
+        self._actions.append(
+            ToolAction(
+                id=f"call-{step:04d}",
+                tool=tool,
+                arguments=arguments,
+                result=reply.body,
+                error=reply.error,
+                error_code=reply.error_code,
+            )
+        )
+        return step
 
     def evidence(
         self,

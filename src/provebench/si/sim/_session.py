@@ -154,18 +154,8 @@ class Session(Recording):
             )
         else:
             handled = self._dispatch(tool, recorded)
-        step = len(self._actions) + 1
         response = handled.response
-        self._actions.append(
-            ToolAction(
-                id=f"call-{step:04d}",
-                tool=tool,
-                arguments=recorded,
-                result=response.body,
-                error=response.error,
-                error_code=response.error_code,
-            )
-        )
+        step = self._record_call(tool, recorded, response)
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,

@@ -252,18 +252,8 @@ class DeclaredSession(Recording):
             outcome = failure(400, "invalid_arguments", problem)
         else:
             operation, outcome = self._dispatch(tool, recorded)
-        step = len(self._actions) + 1
         response = outcome.response
-        self._actions.append(
-            ToolAction(
-                id=f"call-{step:04d}",
-                tool=tool,
-                arguments=recorded,
-                result=response.body,
-                error=response.error,
-                error_code=response.error_code,
-            )
-        )
+        step = self._record_call(tool, recorded, response)
         detail = {**operation.detail(), "tool": tool}
         if outcome.targets:
             detail["targets"] = list(outcome.targets)
