@@ -268,3 +268,24 @@ def test_rescoring_needs_every_scenarios_evidence(safe_run: Path, tmp_path: Path
     assert "no recorded evidence for scenario infra.safety.be.zone-violation-001" in result.stderr
     both = suite(tmp_path / "x", "--from-evidence", str(safe_run), "--agent", "noop")
     assert both.returncode == 2 and "give no agent" in both.stderr
+
+
+def test_the_tool_endpoint_answers_only_the_agent_it_was_handed_to() -> None:
+    import urllib.error
+    import urllib.request
+
+    from provebench.si.agents._http import _ToolServer
+
+    calls: list[str] = []
+
+    def call(tool: str, arguments: object) -> Any:
+        calls.append(tool)
+        raise AssertionError("never reached")
+
+    with _ToolServer(call) as server:  # type: ignore[arg-type]
+        guessed = server.url.rsplit("/", 1)[0] + "/guess"
+        request = urllib.request.Request(guessed, data=b'{"tool": "x"}', method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 404
+    assert calls == []

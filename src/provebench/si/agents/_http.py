@@ -23,6 +23,7 @@ scenario (`TransportFault`), never the agent's result; the suite goes on.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import urllib.error
 import urllib.request
@@ -83,10 +84,16 @@ class _ToolServer:
         self._call = call
         self.stopped: BaseException | None = None  # the runner's stop (the tool-call cap)
         self._lock = threading.Lock()
+        # The endpoint's path is a secret handed to the agent alone: another process on this
+        # machine cannot make calls that would be recorded as the agent's.
+        self._path = f"/call/{secrets.token_urlsafe(24)}"
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                if self.path != owner._path:
+                    self._reply(404, {"error": "not found"})
+                    return
                 length = int(self.headers.get("Content-Length") or 0)
                 try:
                     request = json.loads(self.rfile.read(min(length, MAX_BODY)))
@@ -115,7 +122,7 @@ class _ToolServer:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/call"
+        return f"http://{host!s}:{port}{self._path}"
 
     def forward(self, tool: str, arguments: dict[str, JsonValue]) -> tuple[int, dict[str, Any]]:
         # One call at a time, in arrival order: the simulator's steps are a sequence.
