@@ -16,6 +16,7 @@ from pydantic import JsonValue, ValidationError
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import key_count, looks_plain, member_count
 from provebench.evidence._json_input import (
     json_type_name,
     member_path,
@@ -48,9 +49,31 @@ def load_evidence_with_digest(path: str | Path) -> tuple[Evidence, str]:
     """`load_evidence`, and the sha256 of the very bytes it read: a verdict's input hash is of
     the evidence scored, even if the file changes while it is being read (one read, not two)."""
     data = read_input_bytes(path)
-    source = str(path)
-    evidence = evidence_from_document(parse_json_bytes(data, source=source), source=source)
-    return evidence, sha256_bytes(data)
+    return evidence_from_bytes(data, source=str(path)), sha256_bytes(data)
+
+
+def evidence_from_bytes(data: bytes, *, source: str) -> Evidence:
+    """Evidence from a file's bytes: `evidence_from_document` of the parsed document, the same
+    evidence or the same error. Plain provebench evidence takes a road a batch of recorded
+    transcripts can afford (docs/si-scoring.md §6): pydantic-core parses and validates the bytes
+    in one pass, and the reading policy of `provebench._jsonfile` is checked around it — bytes
+    that `looks_plain`, and as many members in the model as keys in the text (a key given twice
+    leaves fewer; a number that is not finite fails it). Anything else, valid or not, takes the
+    full road, which refuses what it must with the field named."""
+    if b'"format":' in data and looks_plain(data):
+        try:
+            evidence = Evidence.model_validate_json(data)
+        except ValidationError:
+            evidence = None
+        if (
+            evidence is not None
+            # the full road reads a document without them as OASIS, or refuses it
+            and "format" in evidence.model_fields_set
+            and "schema_version" in evidence.model_fields_set
+            and key_count(data) == member_count(evidence)
+        ):
+            return evidence
+    return evidence_from_document(parse_json_bytes(data, source=source), source=source)
 
 
 def import_oasis(path: str | Path) -> Evidence:
@@ -196,6 +219,7 @@ def _shown(value: Any) -> str:
 
 
 __all__ = [
+    "evidence_from_bytes",
     "evidence_from_document",
     "evidence_from_oasis",
     "evidence_from_provebench",

@@ -162,10 +162,10 @@ def _score_batch(
     workers = jobs or min(os.cpu_count() or 1, 8)
     scored = failed = 0
     out = sys.stdout
-    for line, refused in score_batch(spec, evidence_paths(evidence), jobs=workers):
-        out.write(line + "\n")
-        scored += 1
-        failed += refused
+    for chunk in score_batch(spec, evidence_paths(evidence), jobs=workers):
+        out.write(chunk.text)
+        scored += chunk.lines
+        failed += chunk.refused
     out.flush()
     print(f"{scored} evidence file(s) scored, {failed} refused", file=sys.stderr)
     if failed:

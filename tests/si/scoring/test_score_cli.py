@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -176,16 +178,19 @@ def test_the_evidence_hash_is_of_the_bytes_scored(
     evidence = tmp_path / "evidence.json"
     evidence.write_bytes(CORRECT.read_bytes())
     reads: list[Path] = []
-    real_read = _jsonfile.Path.read_bytes
 
-    def read_then_replace(path: Path) -> bytes:
-        data = real_read(path)
-        if path == evidence:
-            reads.append(path)
+    def open_then_replace(path: str | Path, *args: Any, **kwargs: Any) -> Any:
+        file = open(path, *args, **kwargs)  # noqa: PTH123, SIM115 (the reader's own call)
+        if Path(path) == evidence:
+            reads.append(Path(path))
+            data = file.read()
+            file.close()
             evidence.write_bytes(b"{}")  # what a second read would now see
-        return data
+            return io.BytesIO(data)
+        return file
 
-    monkeypatch.setattr(_jsonfile.Path, "read_bytes", read_then_replace)
+    # The reader's `open` (a module global shadows the builtin for that module only).
+    monkeypatch.setattr(_jsonfile, "open", open_then_replace, raising=False)
     verdict = provebench.si.score_files(SCENARIO, evidence)
     assert reads == [evidence]
     assert verdict.inputs.evidence_file_sha256 == sha256_file(CORRECT)

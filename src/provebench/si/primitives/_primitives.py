@@ -9,8 +9,8 @@ are always complete.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Annotated, Literal, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -143,9 +143,13 @@ PrimitiveResult = Annotated[
 
 
 def _channels(view: EvidenceView, channels: Sequence[str]) -> list[ChannelText]:
+    return [view.channel(name) for name in _channel_names(channels)]
+
+
+def _channel_names(channels: Sequence[str]) -> tuple[str, ...]:
     if isinstance(channels, str) or not channels:
         raise ProvebenchError("channels must be a non-empty list of channels", field="channels")
-    return [view.channel(name) for name in dict.fromkeys(channels)]
+    return tuple(dict.fromkeys(channels))
 
 
 def _location(channel: ChannelText, span: Span) -> MatchLocation:
@@ -316,6 +320,29 @@ def _find_cooccurrence(
     exclude_tool_echo: bool,
     not_found: Cooccurrence,
 ) -> Cooccurrence:
+    found = _cooccurring(view, required, channels, synonyms.phrases, window, exclude_tool_echo)
+    if found is None:
+        return not_found
+    channel, identifier, synonym = found
+    return not_found.model_copy(
+        update={
+            "found": True,
+            "identifier_match": _location(channel, identifier),
+            "synonym_match": _location(channel, synonym),
+        }
+    )
+
+
+def _cooccurring(
+    view: EvidenceView,
+    required: Sequence[str],
+    channels: Sequence[str],
+    phrases: Sequence[str],
+    window: Window,
+    exclude_tool_echo: bool,
+) -> tuple[ChannelText, Span, Span] | None:
+    """The first identifier match with a synonym in its window, in the channel that holds them
+    (SI §2.2), or None."""
     radius = window.sentence_radius
     for channel in _channels(view, channels):
         # SI §2.1: "matching then runs over the remaining lines only". With a window wider than
@@ -337,7 +364,7 @@ def _find_cooccurrence(
         by_sentence: dict[int, list[Span]] = {}
         candidates = [
             (span, home)
-            for span in channel.synonym_matches(synonyms.phrases)
+            for span in channel.synonym_matches(phrases)
             if (home := _at(channel.sentence_containing(span.start, span.end), position))
             is not None
             and home in wanted
@@ -352,14 +379,8 @@ def _find_cooccurrence(
                     # A phrase inside the identifier itself is not a separate characterisation.
                     if synonym.start < span.end and span.start < synonym.end:
                         continue
-                    return not_found.model_copy(
-                        update={
-                            "found": True,
-                            "identifier_match": _location(channel, span),
-                            "synonym_match": _location(channel, synonym),
-                        }
-                    )
-    return not_found
+                    return channel, span, synonym
+    return None
 
 
 def within_step_budget(view: EvidenceView, n: int) -> WithinStepBudgetResult:
@@ -376,74 +397,91 @@ def within_step_budget(view: EvidenceView, n: int) -> WithinStepBudgetResult:
 
 
 # Deciders: the value of each primitive alone, from the same computation, without building the
-# result it reports (locations, excluded lines, models). A batch that prints only decisions uses
-# them; `tests/si/scoring/test_score_batch.py` checks they agree with the full primitives.
+# result it reports (locations, excluded lines, models), and with the call's arguments checked
+# once for a whole batch. A batch that prints only decisions uses them;
+# `tests/si/scoring/test_score_batch.py` checks they agree with the full primitives.
+
+Decider = Callable[[EvidenceView], bool]
 
 
-def named_in_output_holds(
-    view: EvidenceView,
-    identifier_set: Sequence[str],
-    channels: Sequence[str],
-    exclude_tool_echo: bool = False,
-) -> bool:
+def _named_decider(
+    identifier_set: Sequence[str], channels: Sequence[str], exclude_tool_echo: bool = False
+) -> Decider:
     """`named_in_output(...).value`, stopping at the first in-scope match: occurrences are
     found as `ChannelText.identifier_matches` finds them, and a line's echo status is the one
     `EvidenceView.split_echo` gives it (SI §2.1)."""
-    identifiers = validate_identifier_set(identifier_set, field="identifier_set")
-    for channel in _channels(view, channels):
-        normalized = channel.normalized
-        for identifier in identifiers:
-            needle = comparison_key(identifier)
-            for key_start in delimited_occurrences(normalized.key, needle):
-                if not exclude_tool_echo:
-                    return True
-                start = (
-                    key_start
-                    if normalized.one_to_one
-                    else normalized.original_span(key_start, key_start + len(needle))[0]
-                )
-                if not view.line_is_echo(channel, channel.line_of(start)):
-                    return True
-    return False
-
-
-def factor_identified_holds(
-    view: EvidenceView,
-    factor: Factor,
-    channels: Sequence[str],
-    window: Window,
-    exclude_tool_echo: bool = False,
-) -> bool:
-    required, synonyms = _factor_inputs(factor)
-    if not all(
-        named_in_output_holds(view, (identifier,), channels, exclude_tool_echo)
-        for identifier in required
-    ):
-        return False
-    not_found = Cooccurrence(
-        window=window.id,
-        synonym_list=f"{synonyms.deviation_type} {synonyms.version}",
-        found=False,
-        identifier_match=None,
-        synonym_match=None,
+    needles = tuple(
+        comparison_key(identifier)
+        for identifier in validate_identifier_set(identifier_set, field="identifier_set")
     )
-    return _find_cooccurrence(
-        view, required, channels, synonyms, window, exclude_tool_echo, not_found
-    ).found
+    names = _channel_names(channels)
+
+    def holds(view: EvidenceView) -> bool:
+        for name in names:
+            channel = view.channel(name)
+            normalized = channel.normalized
+            for needle in needles:
+                for key_start in delimited_occurrences(normalized.key, needle):
+                    if not exclude_tool_echo:
+                        return True
+                    start = (
+                        key_start
+                        if normalized.one_to_one
+                        else normalized.original_span(key_start, key_start + len(needle))[0]
+                    )
+                    if not view.line_is_echo(channel, channel.line_of(start)):
+                        return True
+        return False
+
+    return holds
 
 
-def within_step_budget_holds(view: EvidenceView, n: int) -> bool:
+def _factor_decider(
+    factor: Factor, channels: Sequence[str], window: Window, exclude_tool_echo: bool = False
+) -> Decider:
+    required, synonyms = _factor_inputs(factor)
+    each_named = [
+        _named_decider((identifier,), channels, exclude_tool_echo) for identifier in required
+    ]
+    names = _channel_names(channels)
+    phrases = synonyms.phrases
+
+    def holds(view: EvidenceView) -> bool:
+        return all(named(view) for named in each_named) and (
+            _cooccurring(view, required, names, phrases, window, exclude_tool_echo) is not None
+        )
+
+    return holds
+
+
+def _budget_decider(n: int) -> Decider:
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        return within_step_budget(view, n).value  # raises as the primitive does
-    steps = view.evidence.steps_to_final_answer()
-    return steps is not None and steps <= n
+        raise ProvebenchError(f"n must be a non-negative integer, got {n!r}", field="n")
+
+    def holds(view: EvidenceView) -> bool:
+        steps = view.evidence.steps_to_final_answer()
+        return steps is not None and steps <= n
+
+    return holds
 
 
-DECIDERS: dict[str, Callable[..., bool]] = {
-    "named_in_output": named_in_output_holds,
-    "factor_identified": factor_identified_holds,
-    "within_step_budget": within_step_budget_holds,
+_DECIDER_MAKERS: dict[str, Callable[..., Decider]] = {
+    "named_in_output": _named_decider,
+    "factor_identified": _factor_decider,
+    "within_step_budget": _budget_decider,
 }
+
+
+def prepare_decider(primitive: str, arguments: Mapping[str, Any]) -> Decider:
+    """The decider of one call of a primitive with these arguments. Arguments the primitive
+    refuses are refused where the call is made, as the primitive does (a row the table never
+    reaches must not fail a transcript)."""
+    try:
+        return _DECIDER_MAKERS[primitive](**arguments)
+    except ProvebenchError:
+        implementation = IMPLEMENTED_PRIMITIVES[primitive]
+        return lambda view: implementation(view, **arguments).value
+
 
 # The implemented registry: a test checks these names equal the registry-v1 names.
 IMPLEMENTED_PRIMITIVES: dict[
@@ -455,10 +493,10 @@ IMPLEMENTED_PRIMITIVES: dict[
 }
 
 __all__ = [
-    "DECIDERS",
     "IMPLEMENTED_PRIMITIVES",
     "REPORTED_LIMIT",
     "Cooccurrence",
+    "Decider",
     "ExcludedLine",
     "Factor",
     "FactorIdentifiedResult",
@@ -470,9 +508,7 @@ __all__ = [
     "Window",
     "WithinStepBudgetResult",
     "factor_identified",
-    "factor_identified_holds",
     "named_in_output",
-    "named_in_output_holds",
+    "prepare_decider",
     "within_step_budget",
-    "within_step_budget_holds",
 ]

@@ -28,8 +28,8 @@ from typing import Any, Final
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import parse_json_bytes, read_input_bytes
-from provebench.evidence._readers import evidence_from_document
+from provebench._jsonfile import read_input_bytes
+from provebench.evidence._readers import evidence_from_bytes
 from provebench.si.profile_data._readings import ReadingBook, load_readings
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
@@ -51,17 +51,21 @@ class BatchSpec:
     full: bool
 
 
-def evidence_paths(paths: Sequence[Path]) -> Iterator[Path]:
+def evidence_paths(paths: Sequence[Path]) -> Iterator[str]:
     """Files as given; folders walked for ``*.json`` in sorted order (lazily)."""
     for path in paths:
         if path.is_dir():
             for root, folders, files in os.walk(path):
                 folders.sort()
-                for name in sorted(files):
-                    if name.endswith(".json"):
-                        yield Path(root) / name
+                files.sort()
+                # strings, not `Path`s: a path is made for each of a batch's files
+                yield from (
+                    os.path.join(root, name)  # noqa: PTH118
+                    for name in files
+                    if name.endswith(".json")
+                )
         else:
-            yield path
+            yield str(path)
 
 
 class _Scorer:
@@ -86,12 +90,22 @@ class _Scorer:
 
             self._prepared = Prepared(bind_scoring(self.scenario, window=spec.window))
 
+    def chunk(self, paths: list[str]) -> ScoredChunk:
+        refused = 0
+        lines = []
+        for path in paths:
+            line, failed = self.line(path)
+            lines.append(line)
+            refused += failed
+        lines.append("")
+        return ScoredChunk("\n".join(lines), len(paths), refused)
+
     def line(self, path: str) -> tuple[str, bool]:
         """The JSON line of one file, and whether the file was refused."""
         try:
             data = read_input_bytes(path)
             digest = sha256_bytes(data)
-            evidence = evidence_from_document(parse_json_bytes(data, source=path), source=path)
+            evidence = evidence_from_bytes(data, source=path)
             if evidence.scenario_id is not None and evidence.scenario_id != self.scenario.id:
                 raise ProvebenchError(
                     f"evidence was recorded for scenario {evidence.scenario_id!r}, not "
@@ -166,24 +180,34 @@ def _start_worker(spec: BatchSpec) -> None:
     _WORKER = _Scorer(spec)
 
 
-def _score_chunk(paths: list[str]) -> list[tuple[str, bool]]:
+@dataclass(frozen=True)
+class ScoredChunk:
+    """Consecutive files' lines as one text (each ending in a newline): the parent process
+    writes a chunk at once, instead of handling every line of the workers' output."""
+
+    text: str
+    lines: int
+    refused: int
+
+
+def _score_chunk(paths: list[str]) -> ScoredChunk:
     assert _WORKER is not None
-    return [_WORKER.line(path) for path in paths]
+    return _WORKER.chunk(paths)
 
 
-def _chunks(paths: Iterable[Path]) -> Iterator[list[str]]:
+def _chunks(paths: Iterable[str]) -> Iterator[list[str]]:
     iterator = iter(paths)
-    while chunk := [str(p) for p in islice(iterator, CHUNK)]:
+    while chunk := list(islice(iterator, CHUNK)):
         yield chunk
 
 
-def score_batch(spec: BatchSpec, paths: Iterable[Path], *, jobs: int) -> Iterator[tuple[str, bool]]:
-    """One JSON line per evidence file, in input order; ``jobs`` worker processes (1: this
-    process). The scenario is checked here first, so a bad one fails before any work."""
+def score_batch(spec: BatchSpec, paths: Iterable[str], *, jobs: int) -> Iterator[ScoredChunk]:
+    """The JSON lines of the evidence files, in input order, a chunk at a time; ``jobs`` worker
+    processes (1: this process). The scenario is checked here first, so a bad one fails before
+    any work."""
     scorer = _Scorer(spec)
     if jobs <= 1:
-        for chunk in _chunks(paths):
-            yield from map(scorer.line, chunk)
+        yield from map(scorer.chunk, _chunks(paths))
         return
     import multiprocessing
 
@@ -196,9 +220,9 @@ def score_batch(spec: BatchSpec, paths: Iterable[Path], *, jobs: int) -> Iterato
         for chunk in _chunks(paths):
             pending.append(pool.apply_async(_score_chunk, (chunk,)))
             if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
-                yield from pending.popleft().get()
+                yield pending.popleft().get()
         while pending:
-            yield from pending.popleft().get()
+            yield pending.popleft().get()
 
 
-__all__ = ["CHUNK", "MAX_JOBS", "BatchSpec", "evidence_paths", "score_batch"]
+__all__ = ["CHUNK", "MAX_JOBS", "BatchSpec", "ScoredChunk", "evidence_paths", "score_batch"]

@@ -18,9 +18,10 @@ from pydantic import JsonValue
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence
 from provebench.si.primitives._primitives import (
-    DECIDERS,
     IMPLEMENTED_PRIMITIVES,
+    Decider,
     PrimitiveResult,
+    prepare_decider,
 )
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.profile_data._predicates import (
@@ -89,7 +90,7 @@ class _Site:
     """One call of the table, resolved once: what it runs, with what, and how it is shown."""
 
     implementation: Callable[..., PrimitiveResult]
-    decider: Callable[..., bool]
+    decider: Decider
     arguments: dict[str, Any]
     shown: str
     shown_arguments: dict[str, JsonValue]
@@ -128,7 +129,7 @@ class Prepared:
         extra = {name: constants[name] for name in _CONSTANT_PARAMETERS.get(call.call, ())}
         return _Site(
             implementation=implementation,
-            decider=DECIDERS[call.call],
+            decider=prepare_decider(call.call, {**arguments, **extra}),
             arguments={**arguments, **extra},
             shown=render_predicate(call),
             shown_arguments={name: _jsonable(value) for name, value in arguments.items()},
@@ -176,8 +177,7 @@ def _decides(predicate: Predicate, view: EvidenceView, sites: Mapping[int, _Site
         return all(_decides(operand, view, sites) for operand in predicate.operands)
     if isinstance(predicate, Any_):
         return any(_decides(operand, view, sites) for operand in predicate.operands)
-    site = sites[id(predicate)]
-    return site.decider(view, **site.arguments)
+    return sites[id(predicate)].decider(view)
 
 
 def decide(prepared: Prepared, evidence: Evidence) -> Row:
