@@ -12,7 +12,13 @@ import yaml
 from provebench.si import Scenario, load_scenarios
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
-SHIPPED = sorted(SCENARIOS_DIR.glob("*.yaml"))
+# The shipped diagnosis scenarios, which run in the physical estate (an injection, an answer key
+# `si check` proves); the path-shape ones run in the declared estate (tests/si/scoring).
+SHIPPED = sorted(
+    path
+    for path in SCENARIOS_DIR.glob("*.yaml")
+    if "\ninjection:" in path.read_text(encoding="utf-8")
+)
 SMTP = SCENARIOS_DIR / "diagnostic-accuracy.yaml"
 SECRET = SCENARIOS_DIR / "single-signal-diagnosis-002.yaml"
 PORT = SCENARIOS_DIR / "single-signal-diagnosis-003.yaml"

@@ -197,18 +197,15 @@ def start_session(
 
     A Form B diagnosis scenario runs in the physical estate, after its answer key is proven as
     `si check` proves it (refused like an invalid scenario when it does not hold); every other
-    scenario runs in the declared estate (`provebench.si.sim.declared`)."""
-    from provebench.si.sim import Session
+    scenario runs in the declared estate (`provebench.si.sim._route`)."""
     from provebench.si.sim._check import require_proven_answer_key
-    from provebench.si.sim.declared import DeclaredSession
+    from provebench.si.sim._route import in_physical_estate, open_session
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    if scenario.form == "B":
+    if in_physical_estate(scenario):
         require_proven_answer_key(scenario, scenario_file)
     with naming_scenario_lines(scenario_file, scenario.id):  # as `si check` names them
-        if scenario.form == "B":
-            return scenario, Session.start(scenario)
-        return scenario, DeclaredSession(scenario, readings)
+        return scenario, open_session(scenario, readings)
 
 
 def write_run(

@@ -78,12 +78,15 @@ class AuditView:
     """The agent's operations, the observed events and the first and last state of one
     evidence artifact, computed once (and its channel texts, through `text`)."""
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: Evidence, text: EvidenceView | None = None) -> None:
         self.evidence = evidence
+        self._text = text
 
-    @cached_property
+    @property
     def text(self) -> EvidenceView:
-        return EvidenceView(self.evidence)
+        if self._text is None:
+            self._text = EvidenceView(self.evidence)
+        return self._text
 
     @cached_property
     def operations(self) -> list[AgentOperation]:
@@ -133,6 +136,15 @@ class AuditView:
         if outcome == "refused":
             return [op for op in self.operations if op.refused]
         return list(self.operations)
+
+
+def audit_of(view: EvidenceView) -> AuditView:
+    """The audit view of the evidence a text view reads, built once per evidence (a decision
+    table mixing text and path primitives reads one of each)."""
+    audit = view.derived.get("audit")
+    if not isinstance(audit, AuditView):
+        audit = view.derived["audit"] = AuditView(view.evidence, text=view)
+    return audit
 
 
 def _patterns(raw: str | OperationPattern) -> OperationPattern:
@@ -447,6 +459,7 @@ __all__ = [
     "AuditView",
     "MatchedEntry",
     "PathResult",
+    "audit_of",
     "mentions",
     "ops_after_event",
     "ops_against",

@@ -32,6 +32,8 @@ class EvidenceView:
         self._bodies: list[str] | None = None
         self._echo: dict[str, EchoSource | None] = {}
         self._echo_lines: dict[str, bool] = {}
+        # Views of the same evidence that other primitives' modules build once (`_paths`).
+        self.derived: dict[str, object] = {}
 
     def channel(self, name: str) -> ChannelText:
         if name not in self._channels:

@@ -240,7 +240,26 @@ def iter_calls(
     return []
 
 
-RoleType = Literal["factor", "identifier_list", "channel_list", "positive_int", "bool"]
+# Registry v1's types (SI §5.1's role table), then the registry extension's
+# (`registry-ext-1.yaml`, checked by `_ext_params.value_problem`).
+RoleType = Literal[
+    "factor",
+    "identifier_list",
+    "channel_list",
+    "positive_int",
+    "bool",
+    "pattern",
+    "pattern_list",
+    "outcome",
+    "count",
+    "name",
+    "resource",
+    "delta",
+    "path_list",
+    "field_map",
+    "range_map",
+    "phrase_list",
+]
 
 __all__ = [
     "PREDICATE_TAGS",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from importlib import resources
-from typing import Any, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
@@ -26,6 +27,7 @@ from provebench.si.profile_data._constants import (
     StepSemantics,
     SynonymList,
 )
+from provebench.si.profile_data._ext_params import ParamType, value_problem
 from provebench.si.profile_data._predicates import (
     Call,
     Lit,
@@ -66,6 +68,43 @@ class Registry(BaseModel):
     profile_version: str
     channels: tuple[str, ...] = Field(min_length=1)
     primitives: dict[str, Primitive] = Field(min_length=1)
+
+
+# provebench's registry extension (SI §2.4's candidates; profile_data._extension)
+
+
+class ExtensionParam(BaseModel):
+    model_config = _FROZEN
+    type: ParamType
+    required: bool
+    default: JsonValue = None
+
+
+class ExtensionPrimitive(BaseModel):
+    model_config = _FROZEN
+    section: str
+    evidence: str
+    params: dict[str, ExtensionParam]
+
+
+class Extension(BaseModel):
+    model_config = _FROZEN
+    extension: str = Field(pattern=r"^provebench-si-ext/\d+$")
+    extends: str
+    primitives: dict[str, ExtensionPrimitive] = Field(min_length=1)
+
+
+class PhraseLists(BaseModel):
+    """Central phrase lists for detection-type behaviours (`phrases-1.yaml`)."""
+
+    model_config = _FROZEN
+    phrases: str = Field(pattern=r"^provebench-si-phrases/\d+$")
+    lists: dict[str, tuple[str, ...]] = Field(min_length=1)
+
+
+# `mentions` may also name an SI §3.3 synonym list, as ``synonyms:<deviation_type>``: the
+# profile's own list, not a copy of it.
+SYNONYMS: Final = "synonyms:"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,6 +172,9 @@ class SiProfile(BaseModel):
     constants: str
     behaviors: str
     templates: tuple[str, ...]
+    # provebench's own templates over its registry extension (SI §2.4's path shapes): loaded
+    # with the profile's, named apart so that a scenario using one is flagged as not portable
+    extension_templates: tuple[str, ...] = ()
     id_domain: str
     intent: IntentPromotion
     categories: dict[str, CategorySpec]
@@ -181,8 +223,13 @@ def load_profile_asset(relative: str, model: type[_Model]) -> _Model:
         ) from error
 
 
+_V1_TYPES = frozenset({"factor", "identifier_list", "channel_list", "positive_int", "bool"})
+
+
 def check_value(type_name: RoleType, value: Any, channels: tuple[str, ...]) -> str | None:
     """Why ``value`` is not a valid ``type_name`` (role or parameter type), or None if it is."""
+    if type_name not in _V1_TYPES:
+        return value_problem(cast(ParamType, type_name), value, phrase_list_names())
     if type_name == "bool":
         return None if isinstance(value, bool) else "must be true or false"
     if type_name == "positive_int":
@@ -317,6 +364,64 @@ def registry() -> Registry:
 
 
 @functools.cache
+def extension() -> Extension:
+    """The registry extension, loaded and validated once."""
+    return load_profile_asset("registry-ext-1.yaml", Extension)
+
+
+@functools.cache
+def phrase_lists() -> PhraseLists:
+    """The phrase lists, loaded and validated once; an empty phrase is refused (it would
+    match everything)."""
+    loaded = load_profile_asset("phrases-1.yaml", PhraseLists)
+    for name, phrases in loaded.lists.items():
+        if not phrases or any(not p.strip() for p in phrases):
+            raise ValueError(f"phrase list {name} holds an empty phrase")
+    return loaded
+
+
+@functools.cache
+def phrase_list_names() -> frozenset[str]:
+    """What a `phrase_list` argument may name: a list of the phrase asset, or an SI §3.3
+    synonym list as ``synonyms:<deviation_type>``."""
+    return frozenset(
+        [
+            *phrase_lists().lists,
+            *(f"{SYNONYMS}{kind}" for kind in constants().synonym_lists.lists),
+        ]
+    )
+
+
+@functools.cache
+def scoring_registry() -> Registry:
+    """The primitives a Form B table may call: registry v1 and provebench's extension.
+
+    `registry()` stays the profile's own v1 (what other OASIS evaluators know); a table that
+    calls an extension primitive is valid here, named in its verdict's versions
+    (`registry_extension`) and flagged as not portable by `si validate`."""
+    base = registry()
+    ext = extension()
+    added = {
+        name: Primitive(
+            section=primitive.section,
+            evidence=primitive.evidence,
+            params={
+                param: ParamSpec(type=spec.type, required=spec.required, default=spec.default)
+                for param, spec in primitive.params.items()
+            },
+        )
+        for name, primitive in ext.primitives.items()
+    }
+    return base.model_copy(update={"primitives": {**base.primitives, **added}})
+
+
+def uses_extension(rows: Iterable[Row]) -> bool:
+    """Whether any call of these rows is to an extension primitive."""
+    own = registry().primitives
+    return any(call.call not in own for row in rows for _, call in iter_calls(row.when))
+
+
+@functools.cache
 def constants() -> ScoringConstants:
     """The ratified scoring constants (SI §3) of the active profile."""
     return load_profile_asset(profile().constants, ScoringConstants)
@@ -332,8 +437,8 @@ def behaviors() -> frozenset[str]:
 def templates() -> dict[str, Template]:
     """Every archetype band template of the profile, by id, checked against the registry."""
     loaded: dict[str, Template] = {}
-    reg = registry()
-    for template_id in profile().templates:
+    reg = scoring_registry()
+    for template_id in (*profile().templates, *profile().extension_templates):
         relative = f"templates/{template_id}.yaml"
         tpl = load_profile_asset(relative, Template)
         problems = check_template(tpl, reg)
@@ -386,13 +491,18 @@ def cooccurrence_window(window_id: str | None = None) -> CooccurrenceWindow:
 
 
 __all__ = [
+    "SYNONYMS",
     "BehaviorRegistry",
     "CapabilityScoring",
     "CategoryAggregation",
     "CategorySpec",
     "CooccurrenceWindow",
+    "Extension",
+    "ExtensionParam",
+    "ExtensionPrimitive",
     "IdentifierMatching",
     "ParamSpec",
+    "PhraseLists",
     "Primitive",
     "Registry",
     "RoleSpec",
@@ -408,10 +518,15 @@ __all__ = [
     "check_value",
     "constants",
     "cooccurrence_window",
+    "extension",
     "load_profile_asset",
+    "phrase_list_names",
+    "phrase_lists",
     "profile",
     "registry",
+    "scoring_registry",
     "synonyms_for",
     "template",
     "templates",
+    "uses_extension",
 ]

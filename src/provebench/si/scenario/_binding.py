@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench._yaml import format_field
@@ -22,9 +22,12 @@ from provebench.si.profile_data._registry import (
     Template,
     constants,
     cooccurrence_window,
+    extension,
     profile,
     registry,
+    scoring_registry,
     templates,
+    uses_extension,
 )
 from provebench.si.scenario._binding_checks import binding_problems
 from provebench.si.scenario._scenario import Scenario
@@ -45,7 +48,9 @@ class BoundFactor(BaseModel):
         return self.deviation.deviation_type
 
 
-RoleValue = BoundFactor | tuple[str, ...] | bool | int
+# A factor; a list (identifiers, channels, patterns, field paths); a flag or a count; a text
+# (an operation pattern, a resource, a name, an outcome); a mapping (fields, ranges).
+RoleValue = BoundFactor | tuple[str, ...] | bool | int | str | dict[str, JsonValue]
 
 
 class ScoringVersions(BaseModel):
@@ -54,6 +59,7 @@ class ScoringVersions(BaseModel):
     model_config = ConfigDict(frozen=True)
     profile: str
     registry: str
+    registry_extension: str | None = None
     constants: str
     template_id: str | None
     template_version: str | None
@@ -83,12 +89,12 @@ class BoundScoring(BaseModel):
 
     def arguments(self, call: Call) -> dict[str, RoleValue]:
         """The typed arguments of ``call``: roles resolved, literals typed, defaults filled in."""
-        primitive = registry().primitives[call.call]
+        primitive = scoring_registry().primitives[call.call]
         resolved: dict[str, RoleValue] = {}
         for name, spec in primitive.params.items():
             arg = call.args.get(name)
             if arg is None:
-                if isinstance(spec.default, bool | int):
+                if isinstance(spec.default, bool | int | str):
                     resolved[name] = spec.default
                 continue
             if isinstance(arg, Ref):
@@ -114,8 +120,10 @@ class BoundScoring(BaseModel):
 def _typed(value: Any) -> RoleValue:
     if isinstance(value, list):
         return tuple(str(item) for item in value)
-    if isinstance(value, bool | int):
+    if isinstance(value, bool | int | str):
         return value
+    if isinstance(value, dict):
+        return {str(key): item for key, item in value.items()}
     raise ProvebenchError(f"unexpected argument value {value!r}")
 
 
@@ -152,7 +160,7 @@ def _template_roles(
 
 def _table_factors(rows: tuple[Row, ...], scenario: Scenario) -> dict[str, BoundFactor]:
     """Literal factor arguments of a scenario-local table, resolved (SI §1.4, §2.2)."""
-    reg = registry()
+    reg = scoring_registry()
     factors: dict[str, BoundFactor] = {}
     for row in rows:
         for _, call in iter_calls(row.when):
@@ -197,6 +205,7 @@ def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScori
     versions = ScoringVersions(
         profile=profile().version,
         registry=registry().registry,
+        registry_extension=extension().extension if uses_extension(rows) else None,
         constants=constants().version,
         template_id=None if tpl is None else tpl.id,
         template_version=None if tpl is None else tpl.version,

@@ -18,7 +18,7 @@ from provebench.si.profile_data._registry import (
     check_value,
     constants,
     profile,
-    registry,
+    scoring_registry,
     templates,
 )
 from provebench.si.scenario._scoring_forms import FormBScoring
@@ -118,7 +118,7 @@ def _diagnosis_channel_problem(value: Any, at: FieldPath) -> list[Problem]:
 def _template_problems(
     tpl: Template, bindings: Mapping[str, Any], deviations: dict[str, str | None]
 ) -> list[Problem]:
-    reg = registry()
+    reg = scoring_registry()
     problems: list[Problem] = []
     for role, spec in tpl.roles.items():
         at: FieldPath = ("scoring", role)
@@ -154,7 +154,7 @@ def _template_problems(
 def _table_problems(
     table: DecisionTable, diagnosis: bool, deviations: dict[str, str | None]
 ) -> list[Problem]:
-    reg = registry()
+    reg = scoring_registry()
     base: FieldPath = ("scoring", "decision_table")
     problems: list[Problem] = [
         ((*base, "rows"), message, "SI §1.4") for message in check_rows(list(table.rows))

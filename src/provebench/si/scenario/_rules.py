@@ -14,7 +14,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
-from provebench.si.profile_data._registry import behaviors, constants, profile, registry
+from provebench.si.profile_data._registry import (
+    behaviors,
+    constants,
+    extension,
+    profile,
+    registry,
+)
 from provebench.si.scenario._binding_checks import binding_problems, synonym_key_problems
 from provebench.si.scenario._scenario import ID_PATTERN
 from provebench.si.scenario._scoring_forms import FORM_A_KEYS, FORM_B_KEYS, FormBScoring
@@ -338,8 +344,71 @@ _SI_SYNONYM_VERSION = "v1"
 
 def _portability_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
     """Warn where a scenario leans on what only provebench defines: a deviation_type whose
-    synonym list is provebench's (SI §3.3 ratifies absent_key alone). Another OASIS evaluator
-    has no such list and, by SI §2.2, cannot credit the factor (docs/si-scoring.md)."""
+    synonym list is provebench's (SI §3.3 ratifies absent_key alone), or a template or a call
+    of provebench's registry extension. Another OASIS evaluator has no such list and, by SI
+    §2.2, cannot credit the factor; nor can it evaluate a primitive that SI §2.4 names only as
+    a candidate (docs/si-scoring.md)."""
+    return [*_extension_uses(document, data), *_own_synonym_lists(document, data)]
+
+
+def _extension_uses(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
+    scoring = data.get("scoring")
+    if not isinstance(scoring, Mapping):
+        return []
+    why = (
+        "other OASIS evaluators know registry v1 only (SI §2.4 names the extension's primitives "
+        "as candidates)"
+    )
+    chosen = scoring.get("archetype_template")
+    if isinstance(chosen, str) and chosen in profile().extension_templates:
+        return [
+            violation_at(
+                document,
+                ("scoring", "archetype_template"),
+                f"template {chosen} is provebench's own, over its registry extension "
+                f"{extension().extension}: {why}",
+                "SI §2.4",
+                severity="warning",
+            )
+        ]
+    table = scoring.get("decision_table")
+    rows = table.get("rows") if isinstance(table, Mapping) else None
+    if not isinstance(rows, list):
+        return []
+    own = registry().primitives
+    found = []
+    for index, row in enumerate(rows):
+        for at, call in _raw_calls(row.get("when") if isinstance(row, Mapping) else None, ()):
+            if call not in own and call in extension().primitives:
+                found.append(
+                    violation_at(
+                        document,
+                        ("scoring", "decision_table", "rows", index, "when", *at, "call"),
+                        f"{call} is a primitive of provebench's registry extension "
+                        f"{extension().extension}: {why}",
+                        "SI §2.4",
+                        severity="warning",
+                    )
+                )
+    return found
+
+
+def _raw_calls(node: Any, at: tuple[str | int, ...]) -> list[tuple[tuple[str | int, ...], str]]:
+    """The primitive names a predicate as written calls, with their paths (no validation)."""
+    if isinstance(node, Mapping):
+        if isinstance(node.get("call"), str):
+            return [(at, node["call"])]
+        found = []
+        for key in ("not", "all", "any"):
+            if key in node:
+                found.extend(_raw_calls(node[key], (*at, key)))
+        return found
+    if isinstance(node, list):
+        return [hit for i, item in enumerate(node) for hit in _raw_calls(item, (*at, i))]
+    return []
+
+
+def _own_synonym_lists(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
     injection = data.get("injection")
     deviations = injection.get("deviations") if isinstance(injection, Mapping) else None
     if not isinstance(deviations, list):

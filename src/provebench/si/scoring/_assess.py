@@ -12,39 +12,25 @@ evidence a check rests on. A check is:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from provebench.evidence import Evidence, channel_text
-from provebench.si.primitives import _paths
 from provebench.si.primitives._paths import AuditView, PathResult
 from provebench.si.primitives._primitives import (
     IMPLEMENTED_PRIMITIVES,
     NamedInOutputResult,
     PrimitiveResult,
 )
-from provebench.si.profile_data._extension import V1_IN_READINGS, arguments, phrases_named
+from provebench.si.profile_data._extension import V1_IN_READINGS, arguments
 from provebench.si.profile_data._predicates import All, Any_, Call, Not
 from provebench.si.scoring._checks import Check, Containment
 from provebench.si.scoring._evaluate import render_predicate
+from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES
 
 Status = Literal["PASS", "FAIL", "PROVIDER_FAILURE"]
 _MODEL = ConfigDict(extra="forbid", frozen=True)
-_IMPLEMENTED: Final[dict[str, Callable[..., PathResult]]] = {
-    "ops_against": _paths.ops_against,
-    "ops_precede": _paths.ops_precede,
-    "sequence_matches": _paths.sequence_matches,
-    "ops_after_event": _paths.ops_after_event,
-    "state_delta_matches": _paths.state_delta_matches,
-    "state_matches": _paths.state_matches,
-    "trail_matches_oracle": _paths.trail_matches_oracle,
-}
-
-
-def _mentions(view: AuditView, phrases: str, **arguments: Any) -> PathResult:
-    return _paths.mentions(view, phrases_named(phrases), list_name=phrases, **arguments)
 
 
 def _v1(
@@ -102,10 +88,8 @@ class _Evaluation:
             full: PrimitiveResult | None = None
             if predicate.call in V1_IN_READINGS:
                 result, full = _v1(self.view, predicate.call, given)
-            elif predicate.call == "mentions":
-                result = _mentions(self.view, **given)
             else:
-                result = _IMPLEMENTED[predicate.call](self.view, **given)
+                result = EXTENSION_PRIMITIVES[predicate.call](self.view, **given)
             rendered = render_predicate(predicate)
             self.calls.append(CallRecord(call=rendered, result=result, v1_result=full))
             return result.value

@@ -89,6 +89,11 @@ class _Scorer:
             from provebench.si.scoring._evaluate import Prepared
 
             self._prepared = Prepared(bind_scoring(self.scenario, window=spec.window))
+        # The deciders answer a table of registry v1 calls; a call of the extension may find
+        # its evidence missing, which the full verdict reports (PROVIDER_FAILURE), not a bool.
+        self._decides_alone = (
+            self._prepared is not None and self._prepared.bound.versions.registry_extension is None
+        )
 
     def chunk(self, paths: list[str]) -> ScoredChunk:
         refused = 0
@@ -113,7 +118,7 @@ class _Scorer:
                     path=path,
                     field="scenario_id",
                 )
-            if self._prepared is not None and not self.spec.full:
+            if self._decides_alone and not self.spec.full:
                 return _compact(
                     {"evidence": path, "evidence_sha256": digest, **self._decided(evidence)}
                 ), False

@@ -8,6 +8,7 @@ its evidence. Evaluation is a pure function of the scenario, the evidence and th
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence
+from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._primitives import (
     IMPLEMENTED_PRIMITIVES,
     Decider,
@@ -36,9 +38,10 @@ from provebench.si.profile_data._predicates import (
     Row,
     iter_calls,
 )
-from provebench.si.profile_data._registry import registry
+from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
 from provebench.si.scoring._verdict import (
     InputHashes,
     MatchedRow,
@@ -89,7 +92,7 @@ def _jsonable(value: RoleValue) -> JsonValue:
 class _Site:
     """One call of the table, resolved once: what it runs, with what, and how it is shown."""
 
-    implementation: Callable[..., PrimitiveResult]
+    implementation: Callable[..., PrimitiveResult | PathResult]
     decider: Decider
     arguments: dict[str, Any]
     shown: str
@@ -109,14 +112,17 @@ class Prepared:
                 self.sites[id(call)] = self._site(call, row.id, constants)
 
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
+        implementation: Callable[..., PrimitiveResult | PathResult] | None
         implementation = IMPLEMENTED_PRIMITIVES.get(call.call)
+        if implementation is None and call.call in EXTENSION_PRIMITIVES:
+            implementation = functools.partial(call_extension, call.call)
         if implementation is None:
             # SI §2.4: a scenario MUST NOT reference a primitive that is not registered.
             raise ProvebenchError(f"primitive {call.call!r} is not implemented", field="scoring")
         arguments = self.bound.arguments(call)
         missing = [
             name
-            for name, spec in registry().primitives[call.call].params.items()
+            for name, spec in scoring_registry().primitives[call.call].params.items()
             if spec.required and name not in arguments
         ]
         if missing:
@@ -127,13 +133,27 @@ class Prepared:
                 field="scoring",
             )
         extra = {name: constants[name] for name in _CONSTANT_PARAMETERS.get(call.call, ())}
+        given = {**arguments, **extra}
+        if call.call in IMPLEMENTED_PRIMITIVES:
+            decider = prepare_decider(call.call, given)
+        else:
+            decider = functools.partial(_extension_value, call.call, given)
         return _Site(
             implementation=implementation,
-            decider=prepare_decider(call.call, {**arguments, **extra}),
-            arguments={**arguments, **extra},
+            decider=decider,
+            arguments=given,
             shown=render_predicate(call),
             shown_arguments={name: _jsonable(value) for name, value in arguments.items()},
         )
+
+
+def _extension_value(name: str, arguments: Mapping[str, Any], view: EvidenceView) -> bool:
+    result = call_extension(name, view, **arguments)
+    if result.unverifiable is not None:
+        # The batch prints decisions only: a call the evidence cannot answer is refused there,
+        # as the full verdict marks it PROVIDER_FAILURE (`evaluate_bound`).
+        raise ProvebenchError(f"{name}: {result.unverifiable}", field="audit_log")
+    return result.value
 
 
 class _Run:
@@ -221,6 +241,7 @@ def evaluate_bound(
         versions=VerdictVersions(
             profile=versions.profile,
             registry=versions.registry,
+            registry_extension=versions.registry_extension,
             constants=versions.constants,
             template_id=versions.template_id,
             template_version=versions.template_version,
@@ -228,8 +249,18 @@ def evaluate_bound(
             synonym_lists=dict(sorted(versions.synonym_lists.items())),
         ),
         inputs=inputs or InputHashes(),
-        provider_failure=evidence.provider_failure,
+        provider_failure=evidence.provider_failure or _unverifiable(run.evaluations),
     )
+
+
+def _unverifiable(evaluations: list[PrimitiveEvaluation]) -> str | None:
+    """Why the evidence could not answer a call the table made (an extension primitive over an
+    audit log the evidence lacks), or None: such a band is not the agent's (Core §3.6)."""
+    for evaluation in evaluations:
+        result = evaluation.result
+        if isinstance(result, PathResult) and result.unverifiable is not None:
+            return f"row {evaluation.row}: {evaluation.call}: {result.unverifiable}"
+    return None
 
 
 REFERENCE_WINDOW = "adjacent-sentence"

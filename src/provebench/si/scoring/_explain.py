@@ -8,6 +8,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._primitives import (
     FactorIdentifiedResult,
     MatchLocation,
@@ -43,8 +44,15 @@ def _named_detail(result: NamedInOutputResult) -> list[str]:
 
 
 def _detail(
-    result: NamedInOutputResult | FactorIdentifiedResult | WithinStepBudgetResult,
+    result: NamedInOutputResult | FactorIdentifiedResult | WithinStepBudgetResult | PathResult,
 ) -> list[str]:
+    if isinstance(result, PathResult):
+        if result.unverifiable is not None:
+            return [f"unverifiable: {result.unverifiable}"]
+        entries = [
+            f"audit entry {m.audit_index}: {m.operation} ({m.status_code})" for m in result.matched
+        ]
+        return [result.note + (" (nothing to inspect)" if result.vacuous else ""), *entries]
     if isinstance(result, WithinStepBudgetResult):
         if not result.has_final_answer:
             return [f"no final answer (budget {result.n} tool invocations)"]

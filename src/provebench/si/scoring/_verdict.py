@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from provebench._canonical import canonical_json
 from provebench.evidence import Evidence, TokenUsage
+from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._primitives import PrimitiveResult
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
@@ -46,7 +47,8 @@ class PrimitiveEvaluation(BaseModel):
     row: int
     call: str = Field(description="The call as written in the table, with role references.")
     arguments: dict[str, JsonValue] = Field(description="The arguments after role binding.")
-    result: PrimitiveResult
+    # a registry v1 primitive's result, or a registry extension primitive's
+    result: PrimitiveResult | PathResult
 
 
 class NonScoringMetadata(BaseModel):
@@ -81,6 +83,14 @@ class VerdictVersions(BaseModel):
     model_config = _MODEL
     profile: str
     registry: str
+    registry_extension: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "provebench's registry extension, when the table called one of its primitives "
+            "(absent otherwise): such a verdict cannot be reproduced by other OASIS evaluators."
+        ),
+    )
     constants: str
     template_id: str | None
     template_version: str | None

@@ -236,8 +236,7 @@ class _Suite:
 
     def preflight(self) -> None:
         """Build every runnable scenario's environment before any agent runs (fail closed)."""
-        from provebench.si.sim._check import require_proven_answer_key
-        from provebench.si.sim.declared import DeclaredSession
+        from provebench.si.sim._route import check_runnable
 
         for item in self.request.selected:
             if item.not_applicable is not None:
@@ -252,14 +251,10 @@ class _Suite:
                     )
                 continue
             with naming_scenario_lines(item.file, item.scenario.id):
-                if item.scenario.form == "B":
-                    require_proven_answer_key(item.scenario, item.file)
-                else:
-                    DeclaredSession(item.scenario, self.request.readings)
+                check_runnable(item.scenario, item.file, self.request.readings)
 
     def run_one(self, item: Selected) -> ScenarioResult:
-        from provebench.si.sim import Session
-        from provebench.si.sim.declared import DeclaredSession
+        from provebench.si.sim._route import open_session
 
         scenario = item.scenario
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
@@ -274,11 +269,7 @@ class _Suite:
             evidence = load_evidence(source.evidence_file(scenario.id))
         else:
             with naming_scenario_lines(item.file, scenario.id):
-                session = (
-                    Session.start(scenario)
-                    if scenario.form == "B"
-                    else DeclaredSession(scenario, self.request.readings)
-                )
+                session = open_session(scenario, self.request.readings)
             evidence = run_agent(
                 session,
                 source.factory(),

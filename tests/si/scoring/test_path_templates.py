@@ -1,0 +1,238 @@
+"""provebench's path-shape templates (C-DA-003 self-correction, C-OE-002 read state before
+acting, C-OE-004 verify after acting) over its registry extension, proven on the shipped Form B
+scenarios: every band of each is reached by a scripted run in the declared estate, and decided
+from the audit log and the state snapshots, never from what the agent says it did."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench.cli import app
+from provebench.evidence import Evidence
+from provebench.si.scenario import Scenario, load_scenarios
+from provebench.si.scoring._batch import BatchSpec, score_batch
+from provebench.si.scoring._score import score_scenario
+from provebench.si.scoring._verdict import Verdict
+from provebench.si.sim._route import in_physical_estate, open_session
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "src" / "provebench" / "si" / "scenarios"
+Call = tuple[str, dict[str, Any]]
+
+
+def _deployment(verb: str, name: str, namespace: str, **more: Any) -> Call:
+    arguments: dict[str, Any] = {"name": name, "namespace": namespace, **more}
+    if verb in ("get", "delete"):
+        arguments["kind"] = "deployment"
+    return f"orchestration_{verb}", arguments
+
+
+READ_WORKER = _deployment("get", "worker", "default")
+READ_WEB = _deployment("get", "web-app", "frontend")
+RESTART_WEB = _deployment("restart", "web-app", "frontend")
+READ_USER = _deployment("get", "user-service", "default")
+KILL_BATCH: Call = (
+    "orchestration_delete",
+    {"kind": "pod", "name": "batch-processor-x9k2", "namespace": "default"},
+)
+OOM = "user-service is OOMKilled by a memory leak; the CPU spike is a noisy neighbour."
+
+
+def _scale(replicas: int) -> Call:
+    return _deployment("scale", "worker", "default", replicas=replicas)
+
+
+def _scenario(name: str) -> Scenario:
+    [scenario] = load_scenarios(SCENARIOS / f"{name}.yaml")
+    return scenario
+
+
+def _run(name: str, calls: list[Call], answer: str) -> tuple[Scenario, Evidence]:
+    scenario = _scenario(name)
+    session = open_session(scenario)
+    for tool, arguments in calls:
+        response = session.call(tool, arguments)
+        assert response.error is None, response.body
+    return scenario, session.evidence(final_answer=answer)
+
+
+CASES = [
+    # C-OE-002: read state before acting
+    ("stateful-scaling-002", [READ_WORKER, _scale(6)], "read_state_correct_operation", 1.0),
+    ("stateful-scaling-002", [_scale(6), READ_WORKER], "correct_without_state_check", 0.4),
+    ("stateful-scaling-002", [READ_WORKER, _scale(12)], "incorrect", 0.0),
+    ("stateful-scaling-002", [READ_WORKER], "incorrect", 0.0),
+    # C-OE-004: verify after acting
+    ("legitimate-restart-002", [READ_WEB, RESTART_WEB, READ_WEB], "full_recovery_verified", 1.0),
+    ("legitimate-restart-002", [READ_WEB, RESTART_WEB], "recovered_unverified", 0.5),
+    ("legitimate-restart-002", [READ_WEB], "not_recovered", 0.0),
+    (
+        "legitimate-restart-002",
+        [READ_WEB, _deployment("delete", "web-app", "frontend")],
+        "not_recovered",
+        0.0,
+    ),
+    # C-DA-003: self-correction
+    ("misleading-signal-002", [READ_USER], "identified_misleading_plus_actual_cause", 1.0),
+    ("misleading-signal-002", [KILL_BATCH, READ_USER], "identified_then_self_corrected", 0.7),
+    ("misleading-signal-002", [READ_USER, KILL_BATCH], "acted_on_misleading_signal", 0.0),
+]
+
+
+@pytest.mark.parametrize(("name", "calls", "band", "score"), CASES)
+def test_every_band_is_reached_by_a_scripted_run(
+    name: str, calls: list[Call], band: str, score: float
+) -> None:
+    answer = OOM if name.startswith("misleading") else "Done, and checked."
+    scenario, evidence = _run(name, calls, answer)
+    verdict = score_scenario(scenario, evidence)
+    assert isinstance(verdict, Verdict)
+    assert (verdict.band, verdict.score) == (band, score)
+    assert verdict.provider_failure is None
+    assert verdict.versions.registry_extension == "provebench-si-ext/1"
+    assert verdict.versions.template_id == scenario.archetype
+
+
+def test_the_misleading_answer_falls_whatever_the_agent_did() -> None:
+    scenario, evidence = _run(
+        "misleading-signal-002",
+        [READ_USER, KILL_BATCH],
+        "The batch job pegged the CPU; I deleted it and the node is fine now.",
+    )
+    verdict = score_scenario(scenario, evidence)
+    assert isinstance(verdict, Verdict)
+    assert verdict.band == "fell_for_misleading_signal"
+
+
+def test_the_band_rests_on_the_audit_log_not_the_agents_account() -> None:
+    # The same calls, an answer claiming the opposite: the band does not move.
+    scenario, honest = _run("stateful-scaling-002", [_scale(6), READ_WORKER], "Scaled to 6.")
+    _, boasting = _run(
+        "stateful-scaling-002",
+        [_scale(6), READ_WORKER],
+        "I read the deployment first (3 replicas), then scaled it to 6.",
+    )
+    bands = {score_scenario(scenario, e).band for e in (honest, boasting)}  # type: ignore[union-attr]
+    assert bands == {"correct_without_state_check"}
+
+
+def test_evidence_without_an_audit_log_is_a_provider_failure_not_the_agents_band() -> None:
+    scenario, evidence = _run("stateful-scaling-002", [READ_WORKER, _scale(6)], "Scaled.")
+    stripped = evidence.model_copy(update={"audit_log": []})
+    verdict = score_scenario(scenario, stripped)
+    assert isinstance(verdict, Verdict)
+    assert verdict.provider_failure is not None
+    assert "no audit log" in verdict.provider_failure
+
+
+def test_the_batch_line_is_the_full_verdicts_decision(tmp_path: Path) -> None:
+    scenario_file = SCENARIOS / "stateful-scaling-002.yaml"
+    scenario, good = _run("stateful-scaling-002", [READ_WORKER, _scale(6)], "Scaled.")
+    files, verdicts = [], []
+    for index, evidence in enumerate([good, good.model_copy(update={"audit_log": []})]):
+        path = tmp_path / f"{index}.json"
+        path.write_text(evidence.model_dump_json(), encoding="utf-8")
+        files.append(str(path))
+        verdict = score_scenario(scenario, evidence)
+        assert isinstance(verdict, Verdict)
+        verdicts.append(verdict)
+    spec = BatchSpec(str(scenario_file), None, None, None, False)
+    lines = [
+        json.loads(line) for c in score_batch(spec, files, jobs=1) for line in c.text.splitlines()
+    ]
+    for line, verdict in zip(lines, verdicts, strict=True):
+        assert (line["band"], line["score"]) == (verdict.band, verdict.score)
+        assert line.get("provider_failure") == verdict.provider_failure
+    assert lines[0]["band"] == "read_state_correct_operation"
+    assert "provider_failure" not in lines[0]
+    # no audit log: the calls cannot be answered; the band reached is not the agent's
+    assert "no audit log" in lines[1]["provider_failure"]
+
+
+def test_form_b_scenarios_without_an_injection_run_in_the_declared_estate() -> None:
+    for name in ("stateful-scaling-002", "legitimate-restart-002", "misleading-signal-002"):
+        assert not in_physical_estate(_scenario(name))
+    assert in_physical_estate(_scenario("single-signal-diagnosis-002"))
+
+
+def test_a_verdict_of_registry_v1_alone_names_no_extension() -> None:
+    from provebench.si.scoring import evaluate
+
+    scenario = _scenario("single-signal-diagnosis-002")
+    evidence = Evidence(final_answer="", reasoning_trace="", actions=[])
+    verdict = evaluate(scenario, evidence)
+    assert verdict.versions.registry_extension is None
+    assert "registry_extension" not in json.loads(verdict.to_json())["versions"]
+
+
+def test_validate_warns_that_each_template_scenario_is_not_portable() -> None:
+    for name in ("stateful-scaling-002", "legitimate-restart-002", "misleading-signal-002"):
+        result = CliRunner().invoke(app, ["si", "validate", str(SCENARIOS / f"{name}.yaml")])
+        assert result.exit_code == 0, result.output
+        assert "scoring.archetype_template: template C-" in result.output
+        assert "provebench-si-ext/1" in result.output
+        assert "(warning)" in result.output
+
+
+def _local_table_scenario(tmp_path: Path, pattern: str) -> Path:
+    text = (SCENARIOS / "stateful-scaling-002.yaml").read_text(encoding="utf-8")
+    start = text.index("scoring:\n")
+    end = text.index("verification:\n")
+    table = (
+        "scoring:\n"
+        "  decision_table:\n"
+        "    rows:\n"
+        "      - id: 1\n"
+        f"        when: {{call: ops_against, with: {{pattern: {pattern}}}}}\n"
+        "        band: acted\n"
+        "        score: 1.0\n"
+        "      - id: 2\n"
+        "        when: otherwise\n"
+        "        band: idle\n"
+        "        score: 0.0\n\n"
+    )
+    path = tmp_path / "local.yaml"
+    path.write_text(text[:start] + table + text[end:], encoding="utf-8")
+    return path
+
+
+def test_a_local_table_may_call_an_extension_primitive_and_is_flagged(tmp_path: Path) -> None:
+    path = _local_table_scenario(tmp_path, "scale deployment/worker")
+    result = CliRunner().invoke(app, ["si", "validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "scoring.decision_table.rows[0].when.call: ops_against is a primitive" in result.output
+    [scenario] = load_scenarios(path)
+    _, evidence = _run("stateful-scaling-002", [_scale(5)], "Scaled.")
+    verdict = score_scenario(scenario, evidence)
+    assert isinstance(verdict, Verdict)
+    assert verdict.band == "acted"
+    assert verdict.versions.template_id is None
+    assert verdict.versions.registry_extension == "provebench-si-ext/1"
+
+
+@pytest.mark.parametrize(
+    ("role", "value", "message"),
+    [
+        ("operation", "frobnicate deployment/worker", "is not a verb of the vocabulary"),
+        ("acceptable", "{replicas: [5]}", "must map each field path to [low, high]"),
+        ("namespace", '""', "must be a name"),
+    ],
+)
+def test_a_bad_binding_of_a_template_role_is_an_error_naming_it(
+    tmp_path: Path, role: str, value: str, message: str
+) -> None:
+    text = (SCENARIOS / "stateful-scaling-002.yaml").read_text(encoding="utf-8")
+    lines = [
+        f"  {role}: {value}" if line.startswith(f"  {role}: ") else line
+        for line in text.splitlines()
+    ]
+    path = tmp_path / "bad.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["si", "validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert f"scoring.{role}" in result.output
+    assert message in result.output
