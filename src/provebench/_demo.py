@@ -133,11 +133,18 @@ def _si_part(console: Console) -> list[tuple[str, str, float]]:
 
 
 def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str, float]]:
-    """Check every shipped scenario's answer key, then run each scripted agent on the first."""
+    """Check every shipped diagnosis scenario's answer key, then run each scripted agent on the
+    first. (The path-shape scenarios have no injection, hence no answer key to check.)"""
     from provebench.si.agents._loader import diagnosis_agents
+    from provebench.si.scenario import load_scenarios
+    from provebench.si.sim._route import in_physical_estate
 
     scenarios_dir = Path(str(files("provebench.si") / "scenarios"))
-    scenario_files = sorted(scenarios_dir.glob("*.yaml"))
+    scenario_files = [
+        path
+        for path in sorted(scenarios_dir.glob("*.yaml"))
+        if all(in_physical_estate(scenario) for scenario in load_scenarios(path))
+    ]
     for scenario in scenario_files:
         _run(
             console,
