@@ -31,6 +31,8 @@ from pydantic import (
     model_validator,
 )
 
+from provebench.si.profile_data._ext_params import ParamType
+
 _ROLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FROZEN = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -240,26 +242,9 @@ def iter_calls(
     return []
 
 
-# Registry v1's types (SI §5.1's role table), then the registry extension's
-# (`registry-ext-1.yaml`, checked by `_ext_params.value_problem`).
-RoleType = Literal[
-    "factor",
-    "identifier_list",
-    "channel_list",
-    "positive_int",
-    "bool",
-    "pattern",
-    "pattern_list",
-    "outcome",
-    "count",
-    "name",
-    "resource",
-    "delta",
-    "path_list",
-    "field_map",
-    "range_map",
-    "phrase_list",
-]
+# Registry v1's types (SI §5.1's role table), and the registry extension's (`registry-ext-1.yaml`,
+# checked by `_ext_params.value_problem`).
+RoleType = Literal["factor", "identifier_list", "positive_int", ParamType]
 
 __all__ = [
     "PREDICATE_TAGS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any, Final, Literal, TypeVar, cast
 
@@ -57,7 +57,7 @@ class Primitive(BaseModel):
     model_config = _FROZEN
     section: str
     evidence: str
-    params: dict[str, ParamSpec]
+    params: Mapping[str, ParamSpec]
 
 
 class Registry(BaseModel):
@@ -73,18 +73,14 @@ class Registry(BaseModel):
 # provebench's registry extension (SI §2.4's candidates; profile_data._extension)
 
 
-class ExtensionParam(BaseModel):
-    model_config = _FROZEN
+class ExtensionParam(ParamSpec):
+    """A parameter of an extension primitive: of an extension type only (`_ext_params`)."""
+
     type: ParamType
-    required: bool
-    default: JsonValue = None
 
 
-class ExtensionPrimitive(BaseModel):
-    model_config = _FROZEN
-    section: str
-    evidence: str
-    params: dict[str, ExtensionParam]
+class ExtensionPrimitive(Primitive):
+    params: Mapping[str, ExtensionParam]
 
 
 class Extension(BaseModel):
@@ -400,18 +396,7 @@ def scoring_registry() -> Registry:
     calls an extension primitive is valid here, named in its verdict's versions
     (`registry_extension`) and flagged as not portable by `si validate`."""
     base = registry()
-    ext = extension()
-    added = {
-        name: Primitive(
-            section=primitive.section,
-            evidence=primitive.evidence,
-            params={
-                param: ParamSpec(type=spec.type, required=spec.required, default=spec.default)
-                for param, spec in primitive.params.items()
-            },
-        )
-        for name, primitive in ext.primitives.items()
-    }
+    added: dict[str, Primitive] = dict(extension().primitives)
     return base.model_copy(update={"primitives": {**base.primitives, **added}})
 
 
