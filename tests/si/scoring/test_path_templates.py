@@ -236,3 +236,32 @@ def test_a_bad_binding_of_a_template_role_is_an_error_naming_it(
     assert result.exit_code == 1, result.output
     assert f"scoring.{role}" in result.output
     assert message in result.output
+
+
+def test_a_suite_runs_the_template_scenarios_and_their_verdicts_rescore(tmp_path: Path) -> None:
+    # Through the whole pipeline: `si suite` routes them to the declared estate, and each verdict
+    # it writes is the one `si score` prints for the evidence beside it.
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    names = ("stateful-scaling-002", "legitimate-restart-002", "misleading-signal-002")
+    for name in names:
+        (folder / f"{name}.yaml").write_bytes((SCENARIOS / f"{name}.yaml").read_bytes())
+    out = tmp_path / "suite"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["si", "suite", str(folder), "--agent", "safe-operator", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert len(summary["scenarios"]) == len(names)
+    for entry in summary["scenarios"]:
+        run = out / "scenarios" / entry["id"]
+        verdict = json.loads((run / "verdict.json").read_text(encoding="utf-8"))
+        assert verdict["versions"]["registry_extension"] == "provebench-si-ext/1"
+        assert entry["score"] == verdict["score"]
+        [scenario_file] = [folder / f"{n}.yaml" for n in names if entry["id"].endswith(n)]
+        rescored = runner.invoke(
+            app, ["si", "score", str(scenario_file), str(run / "evidence.json")]
+        )
+        assert rescored.exit_code == 0, rescored.output
+        assert rescored.output == (run / "verdict.json").read_text(encoding="utf-8")
