@@ -95,6 +95,8 @@ def test_every_band_is_reached_by_a_scripted_run(
     assert verdict.provider_failure is None
     assert verdict.versions.registry_extension == "provebench-si-ext/1"
     assert verdict.versions.template_id == scenario.archetype
+    # the reference OASIS runner knows registry v1 only: no band is claimed for it
+    assert verdict.reference_runner is None
 
 
 def test_the_misleading_answer_falls_whatever_the_agent_did() -> None:

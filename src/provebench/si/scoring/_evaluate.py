@@ -274,12 +274,16 @@ def evaluate(
     inputs: InputHashes | None = None,
 ) -> Verdict:
     """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
-    band the reference OASIS runner gives it beside provebench's.
+    band the reference OASIS runner gives it beside provebench's (none for a table that calls
+    provebench's registry extension, which that runner cannot evaluate).
 
     `window` selects the co-occurrence window of `factor_identified` (SI §2.2): None is the
     profile default, `same-sentence`; `adjacent-sentence` is the later revision's window.
     """
     verdict = evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
+    if verdict.versions.registry_extension is not None:
+        # The reference runner knows registry v1 only: it gives such a table no band at all.
+        return verdict
     if verdict.versions.cooccurrence_window == REFERENCE_WINDOW:
         reference = verdict
     else:
