@@ -32,9 +32,10 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy src/provebench
 
-# One worker per core: the suite spends most of its time in subprocesses and sandboxes.
+# One worker per core, each taking the next test when it is free, slowest first (tests/conftest.py):
+# the suite spends most of its time in subprocesses and sandboxes.
 unit: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --maxschedchunk 1
 
 test: lint typecheck unit
 

@@ -12,16 +12,58 @@ if "tests." not in SHIPPED_MODULE_PREFIXES:
     SHIPPED_MODULE_PREFIXES.append("tests.")
 
 # The laboratory key every run of the suite is signed with (docs/attestation.md): one per test
-# process, made before any test runs, never the user's own (~/.config/provebench/keys). Set in
-# the environment so that the CLI a test starts as a subprocess signs with it too.
-import atexit
+# run, shared by its workers (a report signed in one worker is verified in another), made before
+# any test runs, never the user's own (~/.config/provebench/keys). Set in the environment so that
+# the CLI a test starts as a subprocess signs with it too. It lives in the run's temporary root,
+# which pytest removes with its other old runs.
 import os
-import shutil
-import tempfile
+from pathlib import Path
+
+import pytest
 
 from provebench.attest import KEY_DIR_ENV, laboratory_signer
+from tests.helpers.shared_run import Completed, made_once, provebench_once
 
-_KEY_DIR = tempfile.mkdtemp(prefix="provebench-test-keys-")
-atexit.register(shutil.rmtree, _KEY_DIR, True)
-os.environ[KEY_DIR_ENV] = _KEY_DIR
-laboratory_signer()
+# Until the session's key is made, nothing may sign or look for a key: a path under /dev/null can
+# be neither created nor read, so a test that did so at collection would fail loudly.
+os.environ[KEY_DIR_ENV] = "/dev/null/no-laboratory-key-before-the-session"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def laboratory_key(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    keys = made_once(tmp_path_factory, "laboratory-keys", lambda folder: laboratory_signer(folder))
+    os.environ[KEY_DIR_ENV] = str(keys)
+    return keys
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Completed:
+    """One `provebench demo` of this test run, read by every test that needs it."""
+    completed = provebench_once(tmp_path_factory, "demo", "demo")
+    assert completed.exit_code == 0, completed.stderr
+    return completed
+
+
+@pytest.fixture(scope="session")
+def ci_red_team(tmp_path_factory: pytest.TempPathFactory) -> Completed:
+    """One `provebench pilot redteam --seed 0 --budget ci` of this test run (its exit code is
+    for the tests to judge)."""
+    return provebench_once(
+        tmp_path_factory, "red-team-ci", "pilot", "redteam", "--seed", "0", "--budget", "ci"
+    )
+
+
+# The slowest tests first, dealt one at a time (Makefile: --maxschedchunk 1): a worker that is
+# free takes the next test, so the suite does not end with one worker running a minute-long test
+# while the other idles. The tests on the work shared once per run come first; then every test of
+# seconds (marked slow); then the rest, each group in its collected order.
+_SHARED_WORK = frozenset({"full_red_team", "demo_run", "ci_red_team"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        if _SHARED_WORK & set(getattr(item, "fixturenames", ())):
+            return 0
+        return 1 if item.get_closest_marker("slow") else 2
+
+    items.sort(key=rank)

@@ -2,6 +2,7 @@
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from provebench import _demo as demo_module
+from tests.helpers.shared_run import Completed
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -25,11 +27,8 @@ def _demo(out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
-def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) -> None:
-    out = tmp_path / "demo"
-    completed = _demo(out)
-    assert completed.returncode == 0, completed.stderr
+def test_demo_scores_examples_and_separates_reference_from_noop(demo_run: Completed) -> None:
+    out, stdout = demo_run.out, demo_run.stdout  # this test run's one demo (tests/conftest.py)
     reference = json.loads((out / "run-reference" / "verdict.json").read_text())
     noop = json.loads((out / "run-noop" / "verdict.json").read_text())
     assert reference["scorer_pass"] is True
@@ -42,7 +41,7 @@ def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) 
     assert candidate["metrics"]["overall"]["completeness"]["value"] == 0.0
     notes = (out / "run-answer-key-reader" / "diagnostics.jsonl").read_text()
     assert "answer key not readable: FileNotFoundError" in notes
-    assert "correct_root_cause" in completed.stdout
+    assert "correct_root_cause" in stdout
     for agent in ("reference", "noop"):  # each pilot verdict has its HTML report beside it
         page = (out / f"run-{agent}" / "report.html").read_text(encoding="utf-8")
         assert page.startswith("<!DOCTYPE html>") and "scorer_pass" in page
@@ -51,8 +50,17 @@ def test_demo_scores_examples_and_separates_reference_from_noop(tmp_path: Path) 
         for agent in ("diagnoser", "locus-only", "quotation-gamer", "noop")
     }
     assert laboratory == {"diagnoser": 1.0, "locus-only": 0.5, "quotation-gamer": 0.0, "noop": 0.0}
-    # A second demo replaces its own folder.
-    assert _demo(out).returncode == 0
+
+
+def test_a_second_demo_replaces_its_own_folder(demo_run: Completed, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    shutil.copytree(demo_run.out, out, symlinks=True)
+    stale = out / "run-reference" / "left-from-before.txt"
+    stale.write_text("an earlier demo's file\n", encoding="utf-8")
+    completed = _demo(out)
+    assert completed.returncode == 0, completed.stderr
+    assert not stale.exists()
+    assert json.loads((out / "run-reference" / "verdict.json").read_text())["scorer_pass"] is True
 
 
 def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:

@@ -105,16 +105,22 @@ GOLDEN_PATH = Path(__file__).resolve().parents[1] / "golden" / "outputs.json"
 DEMO_SKIP = ("run-answer-key-reader/", "candidate/")
 
 
-def produce_outputs(work: Path) -> dict[str, dict[str, str]]:
-    """Run `provebench demo` and the CI-budget red team into `work`; their manifests."""
+def produce_outputs(
+    work: Path, demo: Path | None = None, redteam: Path | None = None
+) -> dict[str, dict[str, str]]:
+    """The manifests of `provebench demo` and the CI-budget red team (seed 0): of the folders
+    given, or of runs into `work`."""
     import subprocess
     import sys
 
-    demo, redteam = work / "demo", work / "redteam"
-    for command in (
-        ["demo", "--out", str(demo)],
-        ["pilot", "redteam", "--budget", "ci", "--out", str(redteam), "--quiet"],
-    ):
+    commands = []
+    if demo is None:
+        demo = work / "demo"
+        commands.append(["demo", "--out", str(demo)])
+    if redteam is None:
+        redteam = work / "redteam"
+        commands.append(["pilot", "redteam", "--budget", "ci", "--out", str(redteam), "--quiet"])
+    for command in commands:
         completed = subprocess.run(
             [sys.executable, "-m", "provebench", *command],
             capture_output=True,

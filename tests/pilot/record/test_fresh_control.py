@@ -1,9 +1,9 @@
 """pilot_pass from verified evidence only (docs/attestation.md): the sealed fresh control (pilot
 §11) as a commit–reveal round trip, and the signed red-team report.
 
-The red team runs once for the module at the full pilot §14 budget (about a minute on two
-cores): `pilot_pass` accepts nothing less, and a test that passed on a smaller report would
-prove a rule the product does not have."""
+The red team runs at the full pilot §14 budget (once per test run, tests/pilot/conftest.py):
+`pilot_pass` accepts nothing less, and a test that passed on a smaller report would prove a rule
+the product does not have."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from provebench.pilot import run_lab
 from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
 from provebench.pilot.evaluate import evaluate_run, write_verdict
 from provebench.pilot.record import OPENING_FILE, commitment
-from provebench.pilot.redteam import run_redteam
+from provebench.pilot.redteam import RedteamReport
 from tests.helpers.pilot_lab import run_cli
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
@@ -26,9 +26,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def red_team(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("redteam") / "report"
-    report = run_redteam(out, seed=0, level="full", workers=2)
+def red_team(full_red_team: tuple[Path, RedteamReport]) -> Path:
+    out, report = full_red_team
     assert report.passed, report.summary()
     return out
 

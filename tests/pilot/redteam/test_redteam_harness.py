@@ -16,6 +16,7 @@ from provebench.cli import app
 from provebench.pilot.agents import defective
 from provebench.pilot.lab._progress import LineRedteamProgress
 from provebench.pilot.redteam import ATTACKS, MINIMUM, Attack, run_redteam
+from tests.helpers.shared_run import Completed
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -52,18 +53,15 @@ CLAIMS = (
 
 
 @pytest.fixture(scope="module")
-def ci_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
-    out = tmp_path_factory.mktemp("redteam") / "out"
-    result = CliRunner().invoke(
-        app, ["pilot", "redteam", "--seed", "0", "--out", str(out), "--budget", "ci"]
-    )
-    return out, result
+def ci_run(ci_red_team: Completed) -> tuple[Path, Completed]:
+    """`pilot redteam --seed 0 --budget ci`, run once per test run (tests/conftest.py)."""
+    return ci_red_team.out, ci_red_team
 
 
 ATTACKS_BY_NAME = {attack.name: attack for attack in ATTACKS}
 
 
-def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, Any]) -> None:
+def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, Completed]) -> None:
     out, result = ci_run
     assert result.exit_code == 0, result.output
     entries = json.loads((out / "redteam.json").read_text(encoding="utf-8"))
@@ -91,9 +89,9 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, A
 
 
 def test_progress_is_a_stderr_line_per_importer_never_in_the_output(
-    ci_run: tuple[Path, Any],
+    ci_run: tuple[Path, Completed],
 ) -> None:
-    # Not a terminal (CliRunner): plain lines, the reference first, then the attacks in order.
+    # Not a terminal (a pipe): plain lines, the reference first, then the attacks in order.
     _, result = ci_run
     total = len(ATTACKS) + 1
     expected = [f"1/{total} reference: clean"] + [
@@ -103,7 +101,7 @@ def test_progress_is_a_stderr_line_per_importer_never_in_the_output(
     assert not re.search(rf"^\d+/{total} ", result.stdout, re.MULTILINE)
 
 
-def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Any]) -> None:
+def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Completed]) -> None:
     out, _ = ci_run
     summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
     corpus = json.loads((out / "corpora" / "public" / "corpus.json").read_text(encoding="utf-8"))

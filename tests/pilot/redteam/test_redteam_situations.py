@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from provebench.pilot.redteam import ATTACKS, MINIMUM, run_redteam
+from provebench.pilot.redteam import ATTACKS, MINIMUM, RedteamReport, run_redteam
 from provebench.pilot.redteam._situations import (
     SITUATIONS,
     Page,
@@ -127,11 +127,14 @@ def test_every_attack_is_exercised_and_caught_over_a_few_seeds(tmp_path: Path, s
 
 
 @pytest.mark.slow
-def test_the_full_budget_catches_every_attack_and_meets_the_minimum(tmp_path: Path) -> None:
-    report = run_redteam(tmp_path / "out", seed=1, level="full", workers=2)
+def test_the_full_budget_catches_every_attack_and_meets_the_minimum(
+    full_red_team: tuple[Path, RedteamReport],
+) -> None:
+    out, report = full_red_team  # the run's one full-budget report (tests/pilot/conftest.py)
+    assert report.level == "full"
     assert report.not_exercised == [] and report.uncaught == []
     assert report.reference["clean"] and report.budget_short == [] and report.passed
-    summary = json.loads((tmp_path / "out" / "redteam-summary.json").read_text(encoding="utf-8"))
+    summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
     for line, minimum in MINIMUM.items():
         assert summary["budget"][line]["achieved"] >= minimum, line
     assert len(summary["corpora"]) == 2
