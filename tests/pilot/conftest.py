@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from provebench.pilot.redteam import run_redteam
-from provebench.pilot.redteam._harness import RedteamReport
+from provebench.pilot.redteam import RedteamReport, run_redteam
 from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
 from tests.helpers.shared_run import made_once
 
