@@ -79,3 +79,36 @@ def test_a_bad_file_is_a_line_of_its_own_and_exit_2(batch: Path, tmp_path: Path)
     last = json.loads(result.stdout.splitlines()[-1])
     assert last["evidence"].endswith("zz-broken.json") and "malformed JSON" in last["error"]
     assert "1 refused" in result.stderr
+
+
+def test_a_line_is_the_compact_json_of_its_decision(batch: Path, tmp_path: Path) -> None:
+    """The decided line is written from prepared pieces: its bytes are those of the decision
+    as one compact JSON object, for any file name and with a provider failure."""
+    folder = tmp_path / "odd names"
+    shutil.copytree(batch, folder)
+    correct = json.loads((SI / "examples" / "correct-diagnosis.json").read_text(encoding="utf-8"))
+    (folder / 'quote " and é.json').write_text(json.dumps(correct), encoding="utf-8")
+    failed = {**correct, "provider_failure": "the model endpoint timed out"}
+    (folder / "provider-failure.json").write_text(json.dumps(failed), encoding="utf-8")
+    for jobs in ("1", "2"):
+        result = score(str(folder), "--jobs", jobs)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert len(lines) == len(list(folder.glob("*.json")))
+        for line in lines:
+            decided = json.loads(line)
+            assert list(decided)[:2] == ["evidence", "evidence_sha256"]
+            assert line == json.dumps(decided, ensure_ascii=False, separators=(",", ":"))
+            alone = score_files(SCENARIO, Path(decided["evidence"]))
+            expected = {
+                "evidence": decided["evidence"],
+                "evidence_sha256": alone.inputs.evidence_file_sha256,
+                "band": alone.band,  # type: ignore[union-attr]
+                "score": alone.score,
+                "matched_row": alone.matched_row.id,  # type: ignore[union-attr]
+            }
+            if alone.provider_failure is not None:  # type: ignore[union-attr]
+                expected["provider_failure"] = alone.provider_failure  # type: ignore[union-attr]
+            assert decided == expected
+        assert '"provider_failure":"the model endpoint timed out"' in result.stdout
+        assert 'quote \\" and é.json"' in result.stdout

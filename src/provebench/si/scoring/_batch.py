@@ -17,6 +17,7 @@ EVIDENCE` prints it (compact). A file that cannot be scored is a line ``{"eviden
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections import deque
@@ -38,6 +39,9 @@ from provebench.si.scoring._verdict import InputHashes
 CHUNK: Final = 256
 IN_FLIGHT_PER_WORKER: Final = 4
 MAX_JOBS: Final = 64
+# A worker's young-generation threshold: its allocations are one transcript's, freed by
+# reference counting (the default, 700, runs the collector every few transcripts).
+_WORKER_GC_THRESHOLDS: Final = (50_000, 10, 10)
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,13 @@ class _Scorer:
         self._decides_alone = (
             self._prepared is not None and self._prepared.bound.versions.registry_extension is None
         )
+        # Each row's decision as the tail of a line, written once: a batch prints one of a few
+        # decisions a hundred thousand times (the bytes are `_compact`'s, checked in tests).
+        self._row_tails: dict[int, str] = {}
+        if self._decides_alone:
+            for row in self._prepared.bound.rows:
+                decided = {"band": row.band, "score": row.score, "matched_row": row.id}
+                self._row_tails[row.id] = "," + _compact(decided)[1:]
 
     def chunk(self, paths: list[str]) -> ScoredChunk:
         refused = 0
@@ -119,9 +130,7 @@ class _Scorer:
                     field="scenario_id",
                 )
             if self._decides_alone and not self.spec.full:
-                return _compact(
-                    {"evidence": path, "evidence_sha256": digest, **self._decided(evidence)}
-                ), False
+                return self._decided_line(path, digest, evidence), False
             inputs = InputHashes(
                 scenario_file_sha256=self.scenario_sha256, evidence_file_sha256=digest
             )
@@ -133,15 +142,17 @@ class _Scorer:
         line = {"evidence": path, "evidence_sha256": digest, **_decision(verdict)}
         return _compact(line), False
 
-    def _decided(self, evidence: Any) -> dict[str, Any]:
+    def _decided_line(self, path: str, digest: str, evidence: Any) -> str:
         """A Form B decision by the deciders: the line `_decision` makes of the full verdict."""
         from provebench.si.scoring._evaluate import decide
 
         row = decide(self._prepared, evidence)
-        decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
+        head = f'{{"evidence":{_compact(path)},"evidence_sha256":"{digest}"'
         if evidence.provider_failure is not None:
+            decided = {"band": row.band, "score": row.score, "matched_row": row.id}
             decided["provider_failure"] = evidence.provider_failure
-        return decided
+            return head + "," + _compact(decided)[1:]
+        return head + self._row_tails[row.id]
 
     def _verdict(self, evidence: Any, inputs: InputHashes) -> Any:
         if self._prepared is not None and self.spec.full:
@@ -180,9 +191,12 @@ def _compact(value: Any) -> str:
 _WORKER: _Scorer | None = None
 
 
-def _start_worker(spec: BatchSpec) -> None:
-    global _WORKER
-    _WORKER = _Scorer(spec)
+def _start_worker() -> None:
+    # The scorer was prepared before the fork: the worker has it (`score_batch`). What the
+    # parent built is never collected in a worker, so the collector stops scanning it, and a
+    # transcript's objects are freed by reference counting: the cyclic collector runs rarely.
+    gc.freeze()
+    gc.set_threshold(*_WORKER_GC_THRESHOLDS)
 
 
 @dataclass(frozen=True)
@@ -210,24 +224,30 @@ def score_batch(spec: BatchSpec, paths: Iterable[str], *, jobs: int) -> Iterator
     """The JSON lines of the evidence files, in input order, a chunk at a time; ``jobs`` worker
     processes (1: this process). The scenario is checked here first, so a bad one fails before
     any work."""
+    global _WORKER
     scorer = _Scorer(spec)
     if jobs <= 1:
         yield from map(scorer.chunk, _chunks(paths))
         return
     import multiprocessing
 
-    # fork: each worker starts with provebench imported, and loads the scenario once itself.
+    # fork: each worker starts with provebench imported and this scorer prepared (also a
+    # worker the pool starts again after one died).
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_start_worker, initargs=(spec,)) as pool:
-        # At most a few chunks per worker in flight (`imap` would queue every file name at
-        # once): memory stays flat in the number of transcripts.
-        pending: deque[Any] = deque()
-        for chunk in _chunks(paths):
-            pending.append(pool.apply_async(_score_chunk, (chunk,)))
-            if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
+    _WORKER = scorer
+    try:
+        with context.Pool(jobs, initializer=_start_worker) as pool:
+            # At most a few chunks per worker in flight (`imap` would queue every file name at
+            # once): memory stays flat in the number of transcripts.
+            pending: deque[Any] = deque()
+            for chunk in _chunks(paths):
+                pending.append(pool.apply_async(_score_chunk, (chunk,)))
+                if len(pending) >= IN_FLIGHT_PER_WORKER * jobs:
+                    yield pending.popleft().get()
+            while pending:
                 yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+    finally:
+        _WORKER = None
 
 
 __all__ = ["CHUNK", "MAX_JOBS", "BatchSpec", "ScoredChunk", "evidence_paths", "score_batch"]
