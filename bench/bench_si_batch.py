@@ -5,7 +5,8 @@ Transcripts are the shipped example evidence (`src/provebench/si/examples`, 0.4â
 made distinct (a numbered note appended to the answer) so no verdict can be reused. Figures:
 
 * batch: `provebench si score SCENARIO FOLDER --jobs 2` over N transcripts (wall time, from the
-  command's start to its last line), and its peak memory at N and N/10 (flat means equal);
+  command's start to its last line; best of 3), and its peak memory at N and N/10 (flat means
+  equal);
 * plain parse: reading and `json.loads` of the same N files in one process â€” the floor any
   scorer of these files pays;
 * naive loop: `provebench si score SCENARIO FILE` once per file, on a sample, scaled to N;
@@ -104,8 +105,10 @@ def main(argv: list[str]) -> int:
         big, small = root / "big", root / "small"
         make_transcripts(big, count)
         make_transcripts(small, count // 10)
-        wall, peak, lines = batch(big, 2)
-        assert lines == count, lines
+        # best of three: a shared machine's other work only ever adds time
+        runs = [batch(big, 2) for _ in range(3)]
+        assert all(lines == count for _, _, lines in runs), runs
+        wall, peak = min(wall for wall, _, _ in runs), max(peak for _, peak, _ in runs)
         figures["batch_seconds"] = round(wall, 2)
         figures["batch_per_second"] = round(count / wall)
         figures["batch_peak_mib"] = round(peak / 1024, 1)
