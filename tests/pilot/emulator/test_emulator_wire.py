@@ -34,6 +34,7 @@ from provebench.pilot.emulator import (
     LabServer,
     LabSession,
     parse_a1,
+    parse_q,
 )
 from provebench.pilot.lab import (
     CycleContext,
@@ -417,24 +418,122 @@ def test_log_holds_templates_not_ports_or_tokens(cycle: Cycle) -> None:
     assert request[0]["status"] == 200
 
 
-def test_gspread_reads_the_confirmed_register(cycle: Cycle) -> None:
-    base = cycle.lab.sheets_endpoint.rstrip("/")
+def _gspread_client(cycle: Cycle, http_client: Any = gspread.http_client.HTTPClient) -> Any:
+    """A gspread client whose requests session sends Google's URLs to the lab (as
+    docs/pilot-emulator.md shows): gspread builds the Drive and Sheets URLs itself."""
+    sheets = cycle.lab.sheets_endpoint.rstrip("/")
+    drive = cycle.lab.drive_endpoint
 
-    class LabSession_(AuthorizedSession):  # a requests session pointed at the lab
+    class LabSession_(AuthorizedSession):
         def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:
-            url = url.replace("https://sheets.googleapis.com", base)
+            url = url.replace("https://sheets.googleapis.com", sheets)
+            url = url.replace("https://www.googleapis.com/drive/v3/", drive)
             return super().request(method, url, *args, **kwargs)
 
     credentials = service_account.Credentials.from_service_account_file(
         str(cycle.lab.credentials_path), scopes=gspread.auth.DEFAULT_SCOPES
     )
-    client = gspread.Client(auth=credentials, session=LabSession_(credentials))
-    spreadsheet = client.open_by_key(SPREADSHEET_ID)
+    return gspread.Client(
+        auth=credentials, session=LabSession_(credentials), http_client=http_client
+    )
+
+
+def test_gspread_reads_the_confirmed_register(cycle: Cycle) -> None:
+    spreadsheet = _gspread_client(cycle).open_by_key(SPREADSHEET_ID)
     assert spreadsheet.title == "provebench call register"
     rows = spreadsheet.worksheet(CONFIRMED_SHEET).get_all_values()
     assert rows[0][0] == "file_id"
     assert rows[1][0] == "old1"
     assert rows[1][-1] == "imported"
+
+
+def test_gspread_opens_the_register_by_title_with_a_double_quoted_drive_query(
+    cycle: Cycle,
+) -> None:
+    client = _gspread_client(cycle)
+    spreadsheet = client.open("provebench call register")  # q: mimeType="…" and name = "…"
+    assert spreadsheet.id == SPREADSHEET_ID
+    assert spreadsheet.worksheet(CONFIRMED_SHEET).get_all_values()[1][0] == "old1"
+    with pytest.raises(gspread.SpreadsheetNotFound):
+        client.open("another register")
+    in_root = client.list_spreadsheet_files(folder_id="root")  # q: … and parents in "root"
+    assert [(f["id"], f["name"]) for f in in_root] == [(SPREADSHEET_ID, "provebench call register")]
+    assert client.list_spreadsheet_files(folder_id="fld-b") == []
+    searches = [p for p in cycle.kinds("http.request") if p["route"] == "/drive/v3/files"]
+    assert searches[0]["query"]["q"] == [
+        'mimeType="application/vnd.google-apps.spreadsheet" and name = "provebench call register"'
+    ]
+    assert cycle.kinds("drive.list") == []  # a spreadsheet search is not a listing of recordings
+
+
+def test_drive_queries_take_either_quote_and_escapes(cycle: Cycle) -> None:
+    files = cycle.drive().files()
+    double = files.list(q='"fld-b" in parents and name = "call 3"').execute()
+    assert [f["id"] for f in double["files"]] == ["f003"]
+    single = files.list(q="parents in 'fld-b' and name != 'call 3'").execute()
+    assert [f["id"] for f in single["files"]] == ["f000", "f006"]
+    escaped = files.list(q=r"""name = 'call 3' and name != "say \"hi\" \\" """).execute()
+    assert [f["id"] for f in escaped["files"]] == ["f003"]
+    assert parse_q(r'name = "say \"hi\" \\"').matches({"name": 'say "hi" \\'})
+    assert not parse_q(r'name = "say \"hi\" \\"').matches({"name": 'say "hi" \\\\'})
+    for text in ('name = "unterminated', "name = 'mixed\"", 'name = "a" or name = "b"'):
+        with pytest.raises(HttpError) as raised:
+            files.list(q=text).execute()
+        assert raised.value.status_code == 400
+    register = files.get(fileId=SPREADSHEET_ID, fields="id,name,mimeType,parents").execute()
+    assert register == {
+        "id": SPREADSHEET_ID,
+        "name": "provebench call register",
+        "mimeType": "application/vnd.google-apps.spreadsheet",
+        "parents": ["root"],
+    }
+
+
+def test_about_get_names_the_service_account_and_requires_fields(cycle: Cycle) -> None:
+    about = cycle.drive().about()
+    answer = about.get(fields="user(emailAddress,me),storageQuota(limit)").execute()
+    assert answer == {
+        "user": {"emailAddress": "importer@provebench-lab.iam.gserviceaccount.com", "me": True},
+        "storageQuota": {"limit": "0"},
+    }
+    status, body = _raw(cycle.lab, "GET", "/drive/v3/about", _bearer(cycle))
+    assert status == 400
+    assert "fields" in body["error"]["message"]
+    routes = [p["route"] for p in cycle.kinds("http.request")]
+    assert routes.count("/drive/v3/about") == 2
+
+
+def _bearer(cycle: Cycle) -> dict[str, str]:
+    credentials = cycle.credentials()
+    credentials.refresh(google.auth.transport.requests.Request())
+    return {"Authorization": f"Bearer {credentials.token}"}
+
+
+def test_gspread_backoff_client_duplicates_an_in_doubt_append(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The trap docs/pilot-emulator.md warns about: BackOffHTTPClient retries any 5xx, and an
+    # append answered 500 after it took effect (pilot §14) is then written twice.
+    monkeypatch.setattr(gspread.http_client.time, "sleep", lambda seconds: None)
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+        client = _gspread_client(cycle, gspread.http_client.BackOffHTTPClient)
+        working = client.open_by_key(SPREADSHEET_ID).worksheet(WORKING_SHEET)
+        working.append_rows([_row("a")], value_input_option="RAW")
+        assert [row[0] for row in cycle.gateway.working_rows] == ["a", "a"]
+
+
+def test_gspread_plain_client_leaves_an_in_doubt_append_to_the_register(tmp_path: Path) -> None:
+    # The safe configuration: the plain HTTPClient raises the 500; the importer reports the
+    # rows in doubt (naming the call) and lets the next cycle's confirmed ids settle them.
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+        client = _gspread_client(cycle)
+        working = client.open_by_key(SPREADSHEET_ID).worksheet(WORKING_SHEET)
+        with pytest.raises(gspread.exceptions.APIError) as raised:
+            working.append_rows([_row("a")], value_input_option="RAW")
+        assert raised.value.code == 500
+        call = raised.value.error["details"][0]["metadata"]["call"]
+        assert [row[0] for row in cycle.gateway.working_rows] == ["a"]
+        assert call == str(cycle.kinds("fault_injected")[0]["call"])
 
 
 def test_server_binds_loopback_only() -> None:

@@ -7,7 +7,7 @@ See docs/pilot-emulator.md.
 from provebench.pilot.emulator._a1 import A1Range, format_range, parse_a1, quote_sheet
 from provebench.pilot.emulator._auth import JWT_BEARER_GRANT, ServiceAccount
 from provebench.pilot.emulator._diagnostics import apply_message, read_diagnostics_file
-from provebench.pilot.emulator._drive import parse_q, render_file
+from provebench.pilot.emulator._drive import DriveQuery, parse_q, render_file
 from provebench.pilot.emulator._errors import GoogleApiError, from_lab_error
 from provebench.pilot.emulator._fields import apply_mask, parse_fields
 from provebench.pilot.emulator._lab_run import (
@@ -19,15 +19,18 @@ from provebench.pilot.emulator._lab_run import (
     confirmed_rows_from_ledger,
 )
 from provebench.pilot.emulator._server import LOOPBACK, LabServer, LabSession, gateway_of
+from provebench.pilot.emulator._sheets import REGISTER_TITLE
 
 __all__ = [
     "CONFIRMED_SHEET",
     "JWT_BEARER_GRANT",
     "LAYOUT",
     "LOOPBACK",
+    "REGISTER_TITLE",
     "SPREADSHEET_ID",
     "WORKING_SHEET",
     "A1Range",
+    "DriveQuery",
     "EmulatedLab",
     "GoogleApiError",
     "LabServer",

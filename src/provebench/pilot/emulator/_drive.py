@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from provebench.pilot.emulator._errors import bad_request
@@ -21,6 +22,9 @@ from provebench.pilot.lab import Gateway
 MAX_PAGE_SIZE = 1000
 DEFAULT_PAGE_SIZE = 100
 FOLDER_MIME_TYPE = "application/vnd.google-apps.folder"
+SPREADSHEET_MIME_TYPE = "application/vnd.google-apps.spreadsheet"
+ROOT_FOLDER_ID = "root"
+_PERMISSION_ID = "00000000000000000001"
 _COMMON_PARAMS = frozenset({"alt", "fields", "prettyPrint", "quotaUser", "key", "$.xgafv"})
 _LIST_PARAMS = _COMMON_PARAMS | {
     "q",
@@ -93,19 +97,36 @@ def render_file(file: Any) -> dict[str, Any]:
 
 
 # -- q ------------------------------------------------------------------------------------------
+# Drive accepts a string literal in single or double quotes, `\` escaping the quote and itself
+# (gspread writes `mimeType="…" and name = "…"`).
 _TOKEN = re.compile(
-    r"\s*(?:(?P<string>'(?:[^'\\]|\\.)*')|(?P<op>!=|=)|(?P<word>[A-Za-z_][A-Za-z0-9_]*))"
+    r"""\s*(?:(?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?P<op>!=|=)"""
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*))"
 )
 Predicate = Callable[[dict[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class DriveQuery:
+    """A parsed `q`: its terms as predicates over a rendered file, and the MIME types it
+    requires by equality (which tells a search for the register spreadsheet from a listing of
+    recordings)."""
+
+    predicates: tuple[Predicate, ...]
+    required_mime_types: frozenset[str]
+
+    def matches(self, file: dict[str, Any]) -> bool:
+        return all(predicate(file) for predicate in self.predicates)
 
 
 def _unescape(literal: str) -> str:
     return re.sub(r"\\(.)", r"\1", literal[1:-1])
 
 
-def parse_q(text: str) -> list[Predicate]:
-    """The conjunction of supported terms: `'<id>' in parents`, `trashed = true|false`,
-    `mimeType = '…'`, `mimeType != '…'`, `name = '…'`, `name != '…'`, joined by `and`."""
+def parse_q(text: str) -> DriveQuery:
+    """The conjunction of supported terms: `'<id>' in parents` (or `parents in '<id>'`, as
+    gspread writes it), `trashed = true|false`, `mimeType =|!= '…'`, `name =|!= '…'`, joined by
+    `and`; strings in single or double quotes."""
     tokens: list[tuple[str, str]] = []
     pos = 0
     while pos < len(text):
@@ -118,18 +139,21 @@ def parse_q(text: str) -> list[Predicate]:
         tokens.append((kind, match.group(kind)))
         pos = match.end()
     predicates: list[Predicate] = []
+    mime_types: set[str] = set()
     index = 0
     while True:
-        term, index = _term(tokens, index, text)
+        term, index = _term(tokens, index, text, mime_types)
         predicates.append(term)
         if index == len(tokens):
-            return predicates
+            return DriveQuery(tuple(predicates), frozenset(mime_types))
         if tokens[index] != ("word", "and"):
             raise _unsupported(text)
         index += 1
 
 
-def _term(tokens: list[tuple[str, str]], index: int, text: str) -> tuple[Predicate, int]:
+def _term(
+    tokens: list[tuple[str, str]], index: int, text: str, mime_types: set[str]
+) -> tuple[Predicate, int]:
     part = tokens[index : index + 3]
     if len(part) < 3:
         raise _unsupported(text)
@@ -137,19 +161,25 @@ def _term(tokens: list[tuple[str, str]], index: int, text: str) -> tuple[Predica
     if k1 == "string" and (k2, v2) == ("word", "in") and (k3, v3) == ("word", "parents"):
         folder = _unescape(v1)
         return (lambda f: folder in f["parents"]), index + 3
+    if (k1, v1) == ("word", "parents") and (k2, v2) == ("word", "in") and k3 == "string":
+        folder = _unescape(v3)
+        return (lambda f: folder in f["parents"]), index + 3
     if k1 == "word" and v1 == "trashed" and v2 == "=" and k3 == "word" and v3 in ("true", "false"):
         wanted = v3 == "true"
         return (lambda f: f["trashed"] is wanted), index + 3
     if k1 == "word" and v1 in ("mimeType", "name") and k2 == "op" and k3 == "string":
         field, value, equal = v1, _unescape(v3), v2 == "="
+        if field == "mimeType" and equal:
+            mime_types.add(value)
         return (lambda f: (f[field] == value) is equal), index + 3
     raise _unsupported(text)
 
 
 def _unsupported(text: str) -> Exception:
     return bad_request(
-        f"Invalid Value: the laboratory supports only q terms 'ID' in parents, trashed = "
-        f"true|false, mimeType =|!= '…', name =|!= '…' joined by and; got: {text}",
+        f"Invalid Value: the laboratory supports only q terms 'ID' in parents, parents in 'ID', "
+        f"trashed = true|false, mimeType =|!= '…', name =|!= '…' joined by and, strings in "
+        f"single or double quotes; got: {text}",
         reason="invalid",
     )
 
@@ -188,7 +218,9 @@ def _mask(query: Mapping[str, list[str]], default: Mask) -> Mask:
     return default if fields is None else parse_fields(fields)
 
 
-def files_list(gateway: Gateway, query: Mapping[str, list[str]]) -> dict[str, Any]:
+def files_list(
+    gateway: Gateway, register: RegisterFile, query: Mapping[str, list[str]]
+) -> dict[str, Any]:
     _check_params(query, frozenset(_LIST_PARAMS))
     size_text = _single(query, "pageSize")
     if size_text is None:
@@ -207,24 +239,96 @@ def files_list(gateway: Gateway, query: Mapping[str, list[str]]) -> dict[str, An
             if name not in _ORDER_KEYS or direction.strip() not in ("", "desc"):
                 raise bad_request(f"Invalid orderBy key: {key.strip()}", reason="invalid")
     q_text = _single(query, "q")
-    predicates = parse_q(q_text) if q_text else []
+    parsed = parse_q(q_text) if q_text else None
     mask = _mask(query, _DEFAULT_LIST_MASK)
+    body: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False}
+    if parsed is not None and SPREADSHEET_MIME_TYPE in parsed.required_mime_types:
+        # A search for spreadsheets (gspread's `open(title)`): the register is the Drive's one
+        # spreadsheet, kept outside the recordings' folders; the recordings are not listed, and
+        # the laboratory's listing of them is not advanced (docs/pilot-emulator.md).
+        body["files"] = [f for f in [render_register(register)] if parsed.matches(f)]
+        return dict(apply_mask(body, mask))
     page = gateway.list_files(page_size, _single(query, "pageToken"))
     files = [render_file(f) for f in page.files]
-    if predicates:
-        files = [f for f in files if all(p(f) for p in predicates)]
-    body: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False, "files": files}
+    if parsed is not None:
+        files = [f for f in files if parsed.matches(f)]
+    body["files"] = files
     if page.next_page_token is not None:
         body["nextPageToken"] = page.next_page_token
     selected: dict[str, Any] = apply_mask(body, mask)
     return selected
 
 
-def files_get(gateway: Gateway, file_id: str, query: Mapping[str, list[str]]) -> dict[str, Any]:
+def files_get(
+    gateway: Gateway, register: RegisterFile, file_id: str, query: Mapping[str, list[str]]
+) -> dict[str, Any]:
     _check_params(query, frozenset(_GET_PARAMS))
     mask = _mask(query, _DEFAULT_FILE_MASK)
+    if file_id == register.spreadsheet_id:
+        return dict(apply_mask(render_register(register), mask))
     selected: dict[str, Any] = apply_mask(render_file(gateway.get_file(file_id)), mask)
     return selected
 
 
-__all__ = ["MAX_PAGE_SIZE", "files_get", "files_list", "parse_q", "render_file"]
+# No clock reaches a response: the register's Drive times are one fixed instant, before any
+# corpus the generator draws.
+REGISTER_CREATED_TIME = "2020-01-01T00:00:00.000Z"
+
+
+@dataclass(frozen=True)
+class RegisterFile:
+    """The register spreadsheet as a Drive file: its id and title."""
+
+    spreadsheet_id: str
+    title: str
+
+
+def render_register(register: RegisterFile) -> dict[str, Any]:
+    """The register as a Drive v3 `File` resource, in the Drive's root (no recordings folder)."""
+    return {
+        "kind": "drive#file",
+        "id": register.spreadsheet_id,
+        "name": register.title,
+        "mimeType": SPREADSHEET_MIME_TYPE,
+        "createdTime": REGISTER_CREATED_TIME,
+        "modifiedTime": REGISTER_CREATED_TIME,
+        "parents": [ROOT_FOLDER_ID],
+        "trashed": False,
+    }
+
+
+def about_get(account_email: str, query: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Drive v3 `about.get`: the service account as the user. Drive requires `fields` here."""
+    _check_params(query, _COMMON_PARAMS)
+    fields = _single(query, "fields")
+    if fields is None:
+        raise bad_request("The 'fields' parameter is required for this method.", reason="required")
+    about = {
+        "kind": "drive#about",
+        "user": {
+            "kind": "drive#user",
+            "displayName": account_email.partition("@")[0],
+            "emailAddress": account_email,
+            "me": True,
+            "permissionId": _PERMISSION_ID,
+        },
+        # A service account owns no storage; the recordings are shared with it (read-only).
+        "storageQuota": {"limit": "0", "usage": "0", "usageInDrive": "0", "usageInDriveTrash": "0"},
+        "canCreateDrives": False,
+        "appInstalled": False,
+    }
+    return dict(apply_mask(about, parse_fields(fields)))
+
+
+__all__ = [
+    "MAX_PAGE_SIZE",
+    "SPREADSHEET_MIME_TYPE",
+    "DriveQuery",
+    "RegisterFile",
+    "about_get",
+    "files_get",
+    "files_list",
+    "parse_q",
+    "render_file",
+    "render_register",
+]

@@ -34,6 +34,7 @@ ROUTES: tuple[Route, ...] = (
     _route(
         ("POST",), r"/provebench/v1/diagnostics", "/provebench/v1/diagnostics", "lab.diagnostics"
     ),
+    _route(("GET",), r"/drive/v3/about", "/drive/v3/about", "drive.about.get"),
     _route(("GET",), r"/drive/v3/files", "/drive/v3/files", "drive.files.list"),
     _route(
         ("GET",),

@@ -29,9 +29,14 @@ from urllib.parse import parse_qs, urlsplit
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
-from provebench.pilot.emulator._auth import OTHER_CYCLE, TOKEN_LIFETIME_SEC, ServiceAccount
+from provebench.pilot.emulator._auth import (
+    CLIENT_EMAIL,
+    OTHER_CYCLE,
+    TOKEN_LIFETIME_SEC,
+    ServiceAccount,
+)
 from provebench.pilot.emulator._diagnostics import MAX_MESSAGES_PER_REQUEST, apply_message
-from provebench.pilot.emulator._drive import files_get, files_list
+from provebench.pilot.emulator._drive import RegisterFile, about_get, files_get, files_list
 from provebench.pilot.emulator._errors import (
     GoogleApiError,
     bad_request,
@@ -43,6 +48,7 @@ from provebench.pilot.emulator._errors import (
 )
 from provebench.pilot.emulator._routes import Route, match_route, refused_operation
 from provebench.pilot.emulator._sheets import (
+    REGISTER_TITLE,
     SheetLayout,
     SheetsView,
     spreadsheet_get,
@@ -206,10 +212,13 @@ class LabSession:
         body: bytes,
     ) -> dict[str, Any]:
         operation, gateway, view = route.operation, cycle.gateway, cycle.view
+        register = RegisterFile(self.layout.spreadsheet_id, REGISTER_TITLE)
         if operation == "drive.files.list":
-            return files_list(gateway, query)
+            return files_list(gateway, register, query)
         if operation == "drive.files.get":
-            return files_get(gateway, params["fileId"], query)
+            return files_get(gateway, register, params["fileId"], query)
+        if operation == "drive.about.get":
+            return about_get(CLIENT_EMAIL, query)
         if operation == "sheets.spreadsheets.get":
             return spreadsheet_get(view, params["spreadsheetId"], query)
         if operation == "sheets.values.get":

@@ -27,6 +27,8 @@ from provebench.pilot.lab import Gateway
 
 GRID_ROWS = 1000
 _INPUT_OPTIONS = ("RAW", "USER_ENTERED")
+# The register's title, as Sheets and Drive both report it (gspread opens it by title).
+REGISTER_TITLE = "provebench call register"
 _INSERT_OPTIONS = ("OVERWRITE", "INSERT_ROWS")
 _DIMENSIONS = ("ROWS", "COLUMNS")
 
@@ -102,7 +104,7 @@ def spreadsheet_get(
     body: dict[str, Any] = {
         "spreadsheetId": layout.spreadsheet_id,
         "properties": {
-            "title": "provebench call register",
+            "title": REGISTER_TITLE,
             "locale": "en_US",
             "autoRecalc": "ON_CHANGE",
             # The configured zone of this cycle's run version (pilot §5).
@@ -296,6 +298,7 @@ def sheet_title(name: str) -> str:
 
 
 __all__ = [
+    "REGISTER_TITLE",
     "SheetLayout",
     "SheetsView",
     "cell_text",
