@@ -13,6 +13,9 @@ record with the verdict). So:
   work starts, so that a bad path costs nothing and names the option: the same refusal, the
   folder to write into exists (or can be created) and is writable, and the output is none of
   the command's inputs.
+* `claim_session_dir` — the folder of one served session (an MCP server the client starts, once
+  per sample or epoch): claimed by `mkdir`, which exactly one process wins, so two sessions
+  started with the same `--out` never write over each other.
 """
 
 from __future__ import annotations
@@ -99,6 +102,50 @@ def check_output_dir(
     _refuse_inputs(target, inputs, field)
 
 
+SESSION_DIR_PREFIX = "session-"
+MAX_SESSIONS = 99_999
+
+
+def claim_session_dir(
+    out: Path,
+    *,
+    force: bool,
+    per_session: bool,
+    inputs: Iterable[str | Path] = (),
+    field: str = "--out",
+) -> Path:
+    """The folder this session writes, claimed before any work.
+
+    Plain: `out` itself, made here; one that exists already is refused (it holds another run, or
+    another session is writing it) unless `force`, which lets this session write its files into
+    it. `per_session`: `out` holds one folder per session, `session-00001`, `session-00002`, …,
+    each taken by the first session whose `mkdir` makes it.
+    """
+    check_output_dir(out, inputs=inputs, field=field)
+    if per_session:
+        out.mkdir(parents=True, exist_ok=True)
+        for number in range(1, MAX_SESSIONS + 1):
+            folder = out / f"{SESSION_DIR_PREFIX}{number:05d}"
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                continue
+            return folder
+        raise ProvebenchError(f"holds {MAX_SESSIONS} sessions already", path=out, field=field)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir()
+    except FileExistsError:
+        if not force:
+            raise ProvebenchError(
+                "exists; a served session writes a new folder (pass --force to write into this "
+                "one, or --per-session to give each session its own folder inside it)",
+                path=out,
+                field=field,
+            ) from None
+    return out
+
+
 def _refuse_inputs(target: Path, inputs: Iterable[str | Path], field: str | None) -> None:
     for source in map(Path, inputs):
         if _is_or_lies_in(target, source):
@@ -133,4 +180,11 @@ def _is_or_lies_in(target: Path, source: Path) -> bool:
     return resolved == root or (source.is_dir() and root in resolved.parents)
 
 
-__all__ = ["check_output_dir", "check_output_file", "file_kind", "refuse_to_replace"]
+__all__ = [
+    "SESSION_DIR_PREFIX",
+    "check_output_dir",
+    "check_output_file",
+    "claim_session_dir",
+    "file_kind",
+    "refuse_to_replace",
+]

@@ -79,6 +79,16 @@ class NonScoringMetadata(BaseModel):
 
     agent_name: str | None = None
     agent_version: str | None = None
+    agent_identity_source: Literal["declared", "mcp_client_info"] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "Where agent_name and agent_version came from when provebench did not run the agent "
+            "itself: `declared` by whoever started the server (`--agent-name`), or "
+            "`mcp_client_info` as the agent's MCP client introduced itself (which may name the "
+            "client library, not the agent). Absent otherwise."
+        ),
+    )
     agent_isolation: dict[str, str] | None = Field(
         default=None,
         description=(

@@ -69,6 +69,55 @@ def test_a_client_session_gives_the_same_bytes_as_the_in_process_agent(
     verdict = json.loads((served / "verdict.json").read_text())
     assert verdict["non_scoring"]["agent_name"] == agent_class.name
     assert verdict["non_scoring"]["agent_isolation"] == UNSANDBOXED_MCP
+    assert verdict["non_scoring"]["agent_identity_source"] == "mcp_client_info"
+
+
+def test_a_declared_identity_wins_over_the_client_info_and_says_so(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    served = tmp_path / "served"
+    params = server_parameters(
+        scenario_file, served, "--agent-name", "my-model", "--agent-version", "2026-11"
+    )
+    run_agent_over_mcp(params, CorrectDiagnoser(), _task(scenario_file))
+    metadata = json.loads((served / "evidence.json").read_text())["metadata"]
+    assert (metadata["agent_name"], metadata["agent_version"]) == ("my-model", "2026-11")
+    assert metadata["agent_identity_source"] == "declared"
+
+
+def test_an_existing_out_is_refused_unless_forced_and_sessions_can_each_have_a_folder(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    served = tmp_path / "served"
+    served.mkdir()
+    refused = subprocess.run(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(served)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "--force" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert list(served.iterdir()) == []
+    run_agent_over_mcp(
+        server_parameters(scenario_file, served, "--force"),
+        CorrectDiagnoser(),
+        _task(scenario_file),
+    )
+    assert (served / "verdict.json").is_file()
+    epochs = tmp_path / "epochs"
+    for agent in (CorrectDiagnoser(), DecoyChaser()):  # as a client starting one server per epoch
+        run_agent_over_mcp(
+            server_parameters(scenario_file, epochs, "--per-session"), agent, _task(scenario_file)
+        )
+    names = sorted(p.name for p in epochs.iterdir())
+    assert names == ["session-00001", "session-00002"]
+    answers = [
+        json.loads((epochs / name / "evidence.json").read_text())["metadata"]["agent_name"]
+        for name in names
+    ]
+    assert answers == [CorrectDiagnoser.name, DecoyChaser.name]
 
 
 def _isolation(document: dict[str, object]) -> object:
@@ -81,6 +130,7 @@ def _without_isolation(document: dict[str, object]) -> dict[str, object]:
     for key in ("metadata", "non_scoring"):
         if isinstance(copied.get(key), dict):
             copied[key].pop("agent_isolation", None)
+            copied[key].pop("agent_identity_source", None)
     if isinstance(copied.get("inputs"), dict):  # the verdict names the evidence file's hash
         copied["inputs"].pop("evidence_file_sha256", None)
     return copied

@@ -71,6 +71,9 @@ def test_submitting_ends_the_run_and_writes_everything(run: ServeRun) -> None:
 def test_agent_mistakes_are_recorded_steps_with_errors(run: ServeRun) -> None:
     text, is_error = run.call_tool("no_such_tool", {})
     assert is_error and "unknown tool" in text
+    assert text.startswith("Error: ") and text.count("unknown tool") == 1  # once, as recorded
+    recorded = run.session.evidence(final_answer="").actions[0]
+    assert text == recorded.result
     text, is_error = run.call_tool("orchestration_get", {"kind": "pod"})
     assert is_error and "name" in text
     assert run.session.steps == 2
@@ -122,3 +125,16 @@ def test_a_submission_that_cannot_be_recorded_is_refused_and_may_be_retried(
     assert is_error and "final_answer" in text and not run.ended
     assert not run.call_tool(SUBMIT_ANSWER, {"final_answer": "SMTP_PORT is missing."})[1]
     assert _evidence(run)["final_answer"] == "SMTP_PORT is missing."
+
+
+def test_si_task_prints_the_text_the_server_sends(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from provebench.cli import app
+
+    scenario_file = write_fixture(tmp_path)
+    printed = CliRunner().invoke(app, ["si", "task", str(scenario_file)])
+    assert printed.exit_code == 0
+    session = Session.start(load_scenarios(scenario_file)[0])
+    assert printed.stdout == task_text(session)
+    assert session.prompt in printed.stdout and SUBMIT_ANSWER in printed.stdout

@@ -7,6 +7,13 @@ from typing import Annotated
 
 import typer
 
+from provebench._session_options import (
+    AgentNameOption,
+    AgentVersionOption,
+    ForceOption,
+    PerSessionOption,
+    check_identity_options,
+)
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -126,9 +133,20 @@ def run_command(
 
 def serve_command(
     scenario_file: ScenarioFileArgument,
-    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Folder for evidence and verdict; made by the session (refused if it exists, "
+            "unless --force or --per-session).",
+        ),
+    ],
     scenario_id: ScenarioIdOption = None,
     max_tool_calls: _MaxToolCalls = 200,
+    agent_name: AgentNameOption = None,
+    agent_version: AgentVersionOption = None,
+    force: ForceOption = False,
+    per_session: PerSessionOption = False,
 ) -> None:
     """Serve the simulator's tools over MCP (stdio) to any MCP-capable agent.
 
@@ -140,11 +158,13 @@ def serve_command(
     import anyio
 
     from provebench._errors import ProvebenchError
+    from provebench._paths import claim_session_dir
     from provebench.si.agents._run import check_out_dir, start_session
     from provebench.si.agents._serve import SUBMIT_ANSWER, ServeRun, serve_stdio
 
     if max_tool_calls < 1:
         raise ProvebenchError("must be at least 1", field="--max-tool-calls")
+    check_identity_options(agent_name, agent_version)
     check_out_dir(out, scenario_file)
     scenario, session = start_session(scenario_file, scenario_id)
     if any(tool.name == SUBMIT_ANSWER for tool in session.tools):
@@ -152,19 +172,38 @@ def serve_command(
             f"the simulator offers a tool named {SUBMIT_ANSWER}, which the server reserves",
             path=scenario_file,
         )
+    folder = claim_session_dir(out, force=force, per_session=per_session, inputs=[scenario_file])
     run = ServeRun(
         session=session,
         scenario=scenario,
         scenario_file=scenario_file,
-        out_dir=out,
+        out_dir=folder,
         max_tool_calls=max_tool_calls,
     )
+    if agent_name is not None:
+        run.agent_name, run.agent_version, run.identity_declared = agent_name, agent_version, True
     # A host that stops the server with SIGTERM instead of closing stdin still gets its evidence.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         anyio.run(serve_stdio, run)
     finally:
         run.finish()  # the client went away without an answer: no final answer (SI §2.3)
+
+
+def task_command(
+    scenario_file: ScenarioFileArgument,
+    scenario_id: ScenarioIdOption = None,
+) -> None:
+    """Print the task an agent receives for a scenario: the operator prompt, mode and scope.
+
+    The same text `si serve` sends as its instructions and `task` prompt, for a client that
+    shows the model only a sample's input (Inspect AI, docs/si-agents.md).
+    """
+    from provebench.si.agents._run import start_session
+    from provebench.si.agents._serve import task_text
+
+    _, session = start_session(scenario_file, scenario_id)
+    typer.echo(task_text(session), nl=False)
 
 
 def _exit_on_signal(signum: int, frame: object) -> None:
@@ -175,3 +214,4 @@ def register(app: typer.Typer) -> None:
     """Add the run and serve commands to the `si` command group."""
     app.command("run")(run_command)
     app.command("serve")(serve_command)
+    app.command("task")(task_command)

@@ -7,8 +7,10 @@ shapes) and the verdict when the agent submits its answer, or, failing that, whe
 disconnects (then with an empty final answer: no final answer, SI §2.3).
 
 The task (operator prompt, mode, scope) is sent as the server's `instructions` and as the
-`task` prompt. The agent's identity is the `clientInfo` its MCP client declares. Nothing but MCP
-protocol is written to stdout.
+`task` prompt. The agent's identity is what `--agent-name`/`--agent-version` declare, else the
+`clientInfo` its MCP client sends, and the evidence says which (`agent_identity_source`): a
+client such as Inspect AI introduces its MCP library, not the model. Nothing but MCP protocol is
+written to stdout.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class ServeRun:
     max_tool_calls: int
     agent_name: str = DEFAULT_AGENT_NAME
     agent_version: str | None = None
+    identity_declared: bool = False
+    identity_from_client: bool = False
     capped: bool = False
     verdict: Verdict | ScenarioVerdict | None = field(default=None)
 
@@ -100,9 +104,11 @@ class ServeRun:
                 True,
             )
         reply = self.session.call(name, dict(arguments))
+        # The body is what the simulator answered, the error included ("Error: …"): sent once,
+        # exactly as recorded, so the model reads what the evidence says it read.
         if reply.error is None:
             return reply.body, False
-        return (reply.error if not reply.body else f"{reply.error}\n{reply.body}"), True
+        return reply.body or reply.error, True
 
     def _submit(self, arguments: Mapping[str, Any]) -> tuple[str, bool]:
         final_answer = arguments.get("final_answer")
@@ -118,14 +124,33 @@ class ServeRun:
         self.finish(final_answer=final_answer, reasoning_trace=reasoning_trace)
         return "answer recorded; the run has ended", False
 
+    def take_client_identity(self, name: object, version: object) -> None:
+        """The identity the MCP client declares, unless the server was told the agent's."""
+        if self.identity_declared or not (_text(name) and name):
+            return
+        self.agent_name = name
+        self.agent_version = version if _text(version) and version else None
+        self.identity_from_client = True
+
     def evidence(self, final_answer: str = "", reasoning_trace: str = "") -> Evidence:
-        return self.session.evidence(
+        evidence = self.session.evidence(
             final_answer="" if self.capped else final_answer,
             reasoning_trace="" if self.capped else reasoning_trace,
             agent_name=self.agent_name,
             agent_version=self.agent_version,
             agent_isolation=dict(UNSANDBOXED_MCP),
         )
+        source = (
+            "declared"
+            if self.identity_declared
+            else "mcp_client_info"
+            if self.identity_from_client
+            else None
+        )
+        if source is None:
+            return evidence
+        metadata = evidence.metadata.model_copy(update={"agent_identity_source": source})
+        return evidence.model_copy(update={"metadata": metadata})
 
     def finish(
         self, final_answer: str = "", reasoning_trace: str = ""
@@ -210,15 +235,10 @@ def _text(value: object) -> TypeGuard[str]:
 
 
 def _take_identity(run: ServeRun, ctx: Any) -> None:
-    # The agent's identity is what its MCP client declares (Execution §1: identity is
-    # reported once); it is non-scoring metadata (SI §4).
+    # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
     params = getattr(ctx.session, "client_params", None)
     info = getattr(params, "client_info", None)
-    name = getattr(info, "name", None)
-    version = getattr(info, "version", None)
-    if _text(name) and name:
-        run.agent_name = name
-        run.agent_version = version if _text(version) and version else None
+    run.take_client_identity(getattr(info, "name", None), getattr(info, "version", None))
 
 
 __all__ = ["SUBMIT_ANSWER", "SUBMIT_ANSWER_SCHEMA", "ServeRun", "serve_stdio", "task_text"]

@@ -60,6 +60,7 @@ class NonScoringMetadata(BaseModel):
     tokens: TokenUsage
     agent_name: str | None
     agent_version: str | None
+    agent_identity_source: str | None = Field(default=None, exclude_if=lambda value: value is None)
     agent_isolation: dict[str, str] | None
     model: str | None
 
@@ -74,6 +75,7 @@ def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
         tokens=metadata.tokens,
         agent_name=metadata.agent_name,
         agent_version=metadata.agent_version,
+        agent_identity_source=metadata.agent_identity_source,
         agent_isolation=metadata.agent_isolation,
         model=metadata.model,
     )
