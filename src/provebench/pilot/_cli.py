@@ -7,6 +7,12 @@ from typing import Annotated
 import typer
 
 from provebench._errors import shown
+from provebench._session_options import (
+    AgentNameOption,
+    AgentVersionOption,
+    ForceOption,
+    PerSessionOption,
+)
 from provebench.pilot._limits import (
     MAX_COUNT,
     MAX_CYCLES,
@@ -184,7 +190,10 @@ def serve_command(
     corpus: Annotated[Path, typer.Option("--corpus", help="A corpus directory (pilot generate).")],
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Run directory (default: a new temporary directory)."),
+        typer.Option(
+            "--out",
+            help="Run directory (default: a new temporary directory; required with --mcp).",
+        ),
     ] = None,
     port: Annotated[
         int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free).", min=0, max=MAX_PORT)
@@ -192,11 +201,25 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Bind address: 127.0.0.1 only (others are refused).")
     ] = "127.0.0.1",
+    mcp: Annotated[
+        bool,
+        typer.Option(
+            "--mcp",
+            help="Serve the laboratory's tools over MCP on stdin/stdout instead of Google's "
+            "HTTP APIs (docs/pilot-lab.md).",
+        ),
+    ] = False,
+    agent_name: AgentNameOption = None,
+    agent_version: AgentVersionOption = None,
+    force: ForceOption = False,
+    per_session: PerSessionOption = False,
 ) -> None:
-    """Serve the laboratory as Google Drive v3 / Sheets v4 on 127.0.0.1, a cycle at a time.
+    """Serve the laboratory a cycle at a time: as Google Drive v3 / Sheets v4 on 127.0.0.1, or
+    with --mcp as tools for an MCP client.
 
-    Prints the environment an importer needs; POST /provebench/v1/cycle:finish ends a cycle.
+    HTTP: prints the environment an importer needs; POST /provebench/v1/cycle:finish ends a cycle.
     SIGINT/SIGTERM stop cleanly (the open cycle is not committed; rerun with --out to resume).
+    MCP: the agent's finish_cycle tool ends a cycle; only MCP protocol goes to stdout.
     """
     import sys
     import tempfile
@@ -205,6 +228,19 @@ def serve_command(
     from provebench.pilot.emulator._commands import serve_lab
     from provebench.pilot.emulator._lab_run import EmulatedLab
 
+    if mcp:
+        _serve_mcp(corpus, out, agent_name, agent_version, force=force, per_session=per_session)
+        return
+    for name, given in (
+        ("--agent-name", agent_name is not None),
+        ("--agent-version", agent_version is not None),
+        ("--force", force),
+        ("--per-session", per_session),
+    ):
+        if given:
+            from provebench._errors import ProvebenchError
+
+            raise ProvebenchError("applies to --mcp only", field=name)
     if out is not None:
         check_output_dir(out, inputs=[corpus])
     run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
@@ -225,6 +261,65 @@ def serve_command(
             f"# {shown(run_dir)}: {outcome.cycles} cycles, {outcome.register_rows} confirmed rows"
             f"{outcome.agent_errors_said()}"
         )
+
+
+def _serve_mcp(
+    corpus: Path,
+    out: Path | None,
+    agent_name: str | None,
+    agent_version: str | None,
+    *,
+    force: bool,
+    per_session: bool,
+) -> None:
+    """`pilot serve --mcp`: stdout is the protocol's; what the operator reads goes to stderr."""
+    import signal
+
+    import anyio
+
+    from provebench._errors import ProvebenchError
+    from provebench._paths import claim_session_dir
+    from provebench._session_options import check_identity_options
+    from provebench.pilot.agents._mcp_serve import PilotServe, serve_stdio
+    from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
+    from provebench.pilot.lab._runner import open_corpus
+
+    if out is None:
+        raise ProvebenchError("is required with --mcp (stdout carries the protocol)", field="--out")
+    check_identity_options(agent_name, agent_version)
+    lab_corpus = open_corpus(corpus)
+    contract = (corpus / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
+    run_dir = claim_session_dir(out, force=force, per_session=per_session, inputs=[corpus])
+    serve = PilotServe(lab_corpus, run_dir, contract)
+    if agent_name is not None:
+        serve.agent_name, serve.agent_version = agent_name, agent_version or ""
+        serve.identity_declared = True
+
+    def on_identity(ctx: object) -> None:
+        params = getattr(getattr(ctx, "session", None), "client_params", None)
+        info = getattr(params, "client_info", None)
+        serve.take_client_identity(getattr(info, "name", None), getattr(info, "version", None))
+
+    # A host that stops the server with SIGTERM instead of closing stdin: the open cycle is not
+    # committed, the committed ones are kept (the same command with --force resumes).
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        anyio.run(serve_stdio, serve, on_identity)
+    finally:
+        serve.close()
+    desk = serve.desk
+    if desk.failure is not None:
+        raise ProvebenchError(desk.failure, path=run_dir)
+    said = (
+        f"{desk.outcome.cycles} cycles, {desk.outcome.register_rows} confirmed rows"
+        if desk.outcome is not None
+        else "stopped before the last cycle; committed cycles are kept"
+    )
+    typer.echo(f"# {shown(run_dir)}: {said}", err=True)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @pilot_app.command("score-final")

@@ -20,7 +20,7 @@ Isolation = dict[str, str]
 SHIPPED: Isolation = {"mode": "trusted-shipped"}
 UNSANDBOXED_MCP: Isolation = {
     "mode": "none",
-    "reason": "an MCP client of si serve: provebench did not start the agent and cannot seal it",
+    "reason": "an MCP client: provebench did not start the agent and cannot seal it",
 }
 UNSANDBOXED_SERVED: Isolation = {
     "mode": "none",

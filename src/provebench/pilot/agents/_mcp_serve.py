@@ -1,0 +1,281 @@
+"""`provebench pilot serve --mcp`: the call-import laboratory as an MCP server over stdio.
+
+An LLM agent behind any MCP client imports through the laboratory's tools (`_tools.py`: list
+files, get a file, read confirmed ids, append rows, report, finish the cycle). The run is the
+ordinary crash-safe runner (`execute_run`) in a thread of its own, with an importer whose cycle
+stays open until the agent calls `finish_cycle`; every call goes through the cycle's facades, so
+the gateway logs it before it is answered, exactly as for any other importer, and
+`pilot evaluate` judges the run folder the same way.
+
+The task reaches the agent three ways, because clients differ in what they show the model: the
+server's `instructions` (the agent contract), the `agent-contract` resource, and the
+`import-cycle` prompt. The run starts at the agent's first tool call, so the identity its client
+declares is known by then; `--agent-name` overrides it. A client that leaves before the last
+cycle is finished leaves the open cycle uncommitted (as after a crash): the same command resumes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.agents._tools import (
+    FINISH_CYCLE,
+    TOOLS,
+    ToolAnswer,
+    call_tool,
+    cycle_prompt,
+)
+from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._runner import LabCorpus, RunOutcome, execute_run
+from provebench.sandbox._isolation import UNSANDBOXED_MCP
+
+SERVER_NAME: Final = "provebench-pilot"
+CONTRACT_URI: Final = "provebench://pilot/agent-contract"
+CYCLE_PROMPT: Final = "import-cycle"
+MCP_AGENT_SPEC: Final = "mcp"
+DEFAULT_AGENT_NAME: Final = "mcp-client"
+_POLL_SEC: Final = 0.1
+
+
+class SessionEnded(KeyboardInterrupt):
+    """Raised out of an open cycle when the client leaves: not an importer error, so the runner
+    does not commit the cycle (a KeyboardInterrupt is not caught as agent_error)."""
+
+
+@dataclass
+class CycleDesk:
+    """Where the runner's thread hands each open cycle to the server, one at a time."""
+
+    condition: threading.Condition = field(default_factory=threading.Condition)
+    ctx: CycleContext | None = None
+    cycles_opened: int = 0
+    finish_asked: bool = False
+    done: bool = False
+    failure: str | None = None
+    outcome: RunOutcome | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    # -- the runner's side -------------------------------------------------------------------
+    def serve_cycle(self, ctx: CycleContext) -> None:
+        with self.condition:
+            self.ctx, self.finish_asked = ctx, False
+            self.cycles_opened += 1
+            self.condition.notify_all()
+            try:
+                while not self.finish_asked:
+                    if self.stop.is_set():
+                        raise SessionEnded
+                    self.condition.wait(_POLL_SEC)
+            finally:
+                self.ctx = None
+
+    def end(self, outcome: RunOutcome | None, failure: str | None) -> None:
+        with self.condition:
+            self.done, self.outcome, self.failure = True, outcome, failure
+            self.condition.notify_all()
+
+    # -- the server's side (called from a worker thread, never the event loop) ----------------
+    def call(self, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
+        with self.condition:
+            ctx = self._open_cycle()
+            if ctx is None:
+                return self._ended()
+            if name != FINISH_CYCLE:
+                return call_tool(ctx, name, arguments)
+            if arguments:
+                return ToolAnswer(f"Error: invalid_argument: {FINISH_CYCLE} takes none", True)
+            opened = self.cycles_opened
+            self.finish_asked = True
+            self.condition.notify_all()
+            while not self.done and (self.ctx is None or self.cycles_opened == opened):
+                self.condition.wait(_POLL_SEC)
+            if self.done:
+                return self._ended()
+            assert self.ctx is not None
+            return ToolAnswer(f"Cycle finished; rows confirmed. {cycle_prompt(self.ctx)}")
+
+    def _open_cycle(self) -> CycleContext | None:
+        while self.ctx is None and not self.done:
+            self.condition.wait(_POLL_SEC)
+        return self.ctx
+
+    def _ended(self) -> ToolAnswer:
+        if self.failure is not None:
+            return ToolAnswer(f"Error: the run stopped: {self.failure}", True)
+        return ToolAnswer("The run is complete: every cycle is finished. Stop now.")
+
+
+class _McpImporter:
+    name: ClassVar[str] = "mcp"
+    version: ClassVar[str] = "1"
+
+    def __init__(self, desk: CycleDesk) -> None:
+        self.desk = desk
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        self.desk.serve_cycle(ctx)
+
+
+@dataclass
+class PilotServe:
+    """One served run: the corpus, the run folder, the agent's identity, the runner's thread."""
+
+    corpus: LabCorpus
+    run_dir: Path
+    contract: str
+    agent_name: str = DEFAULT_AGENT_NAME
+    agent_version: str = ""
+    identity_declared: bool = False
+    desk: CycleDesk = field(default_factory=CycleDesk)
+    thread: threading.Thread | None = None
+
+    def take_client_identity(self, name: object, version: object) -> None:
+        if self.identity_declared or self.thread is not None:
+            return
+        if isinstance(name, str) and name:
+            self.agent_name = name
+            self.agent_version = version if isinstance(version, str) else ""
+
+    def agent(self) -> LoadedAgent:
+        return LoadedAgent(
+            spec=MCP_AGENT_SPEC,
+            name=self.agent_name,
+            version=self.agent_version or "unknown",
+            factory=lambda: _McpImporter(self.desk),
+            isolation=dict(UNSANDBOXED_MCP),
+            code_sha256="",  # an MCP client: provebench never sees its code
+        )
+
+    def start(self) -> None:
+        """Start the run (at the first tool call): the runner's thread opens the first cycle."""
+        if self.thread is not None:
+            return
+        agent = self.agent()
+
+        def run() -> None:
+            try:
+                outcome = execute_run(self.corpus, agent, self.run_dir)
+            except SessionEnded:
+                self.desk.end(None, None)
+            except Exception as error:  # reported to the agent and, by the command, to stderr
+                self.desk.end(None, str(error) or type(error).__name__)
+            else:
+                self.desk.end(outcome, None)
+
+        self.thread = threading.Thread(target=run, name="provebench-pilot-run", daemon=True)
+        self.thread.start()
+
+    def call(self, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
+        self.start()
+        return self.desk.call(name, arguments)
+
+    def close(self) -> None:
+        """The client left: an open cycle is not committed; wait for the runner to stop."""
+        self.desk.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+
+    def instructions(self) -> str:
+        return (
+            "You are the importer of a call-recording register. Each cycle, bring every new "
+            "recording from the Drive into the working sheet exactly once, with the tools, as "
+            f"the agent contract below says; report on the diagnostics channel; then call "
+            f"{FINISH_CYCLE}. Repeat until the run is complete.\n\n{self.contract}"
+        )
+
+
+async def serve_stdio(serve: PilotServe, on_identity: Callable[[Any], None]) -> None:
+    """Serve `serve` over this process's stdin/stdout until the client disconnects."""
+    import anyio
+    import mcp.types as types
+    from mcp.server import Server, ServerRequestContext
+    from mcp.server.stdio import stdio_server
+
+    from provebench import __version__
+
+    tools = [
+        types.Tool(name=t.name, description=t.description, input_schema=dict(t.input_schema))
+        for t in TOOLS
+    ]
+    instructions = serve.instructions()
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool_(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        on_identity(ctx)
+        arguments = dict(params.arguments or {})
+        answer = await anyio.to_thread.run_sync(serve.call, params.name, arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(text=answer.text)], is_error=answer.is_error
+        )
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=CONTRACT_URI,
+                    name="agent-contract",
+                    description="What the importer receives, may not do, and every rule.",
+                    mime_type="text/markdown",
+                )
+            ]
+        )
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        if str(params.uri) != CONTRACT_URI:
+            raise ValueError(f"unknown resource {params.uri}")
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri=CONTRACT_URI, mime_type="text/markdown", text=serve.contract
+                )
+            ]
+        )
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name=CYCLE_PROMPT, description="The importer's task.")]
+        )
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        return types.GetPromptResult(
+            description="The importer's task.",
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(text=instructions))
+            ],
+        )
+
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool_,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+__all__ = ["CONTRACT_URI", "CYCLE_PROMPT", "PilotServe", "SessionEnded", "serve_stdio"]
