@@ -13,6 +13,7 @@ from provebench._session_options import (
     ForceOption,
     PerSessionOption,
 )
+from provebench.llm._options import BaseUrlOption
 from provebench.pilot._limits import (
     MAX_COUNT,
     MAX_CYCLES,
@@ -122,7 +123,11 @@ def run_command(
     ],
     agent: Annotated[
         str | None,
-        typer.Option("--agent", help="reference | noop | module:Class | path.py:Class"),
+        typer.Option(
+            "--agent",
+            help="reference | noop | openai:MODEL (a model behind an OpenAI-compatible "
+            "endpoint, --base-url) | module:Class | path.py:Class",
+        ),
     ] = None,
     agent_cmd: Annotated[
         str | None,
@@ -142,6 +147,7 @@ def run_command(
         ),
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
+    base_url: BaseUrlOption = None,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -167,12 +173,20 @@ def run_command(
     if agent_cmd is not None and agent is None:
         from provebench.pilot.emulator._commands import run_with_command
 
+        if base_url is not None:
+            raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
         outcome = run_with_command(
             corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec, limits=limits
         )
     elif agent is not None and agent_cmd is None:
         outcome = run_lab(
-            corpus, agent, out, progress=progress, cycle_timeout_sec=timeout_sec, limits=limits
+            corpus,
+            agent,
+            out,
+            progress=progress,
+            cycle_timeout_sec=timeout_sec,
+            limits=limits,
+            base_url=base_url,
         )
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")

@@ -367,6 +367,7 @@ def run_lab(
     cycle_timeout_sec: float = DEFAULT_CYCLE_TIMEOUT_SEC,
     seal: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    base_url: str | None = None,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
@@ -376,10 +377,26 @@ def run_lab(
     "Time limit per cycle")."""
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
-    agent = load_agent(
+    agent = _model_agent(agent_spec, base_url, Path(corpus_dir)) or load_agent(
         agent_spec, secrets=lab_secrets(corpus_dir, run_dir), seal=seal, limits=limits
     )
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
+
+
+def _model_agent(spec: str, base_url: str | None, corpus_dir: Path) -> LoadedAgent | None:
+    """`openai:MODEL` (with `--base-url`): a model behind an OpenAI-compatible endpoint, given
+    the corpus's agent contract; None for any other spec."""
+    from provebench.llm import endpoint_for, is_openai_spec
+
+    if not is_openai_spec(spec):
+        if base_url is not None:
+            raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
+        return None
+    from provebench.pilot.agents._openai import openai_agent
+    from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
+
+    contract = (corpus_dir / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
+    return openai_agent(endpoint_for(spec, base_url), contract)
 
 
 def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:

@@ -150,7 +150,19 @@ def run_agent(
         agent_isolation=None if isolation is None else dict(isolation),
         provider_failure=detail if ending == "provider_failure" else None,
     )
-    return RunOutcome(evidence=evidence, ending=ending, detail=detail)
+    return RunOutcome(evidence=_with_reported(evidence, agent), ending=ending, detail=detail)
+
+
+def _with_reported(evidence: Evidence, agent: DiagnosisAgent) -> Evidence:
+    """The evidence with what a built-in model agent reports about its run (`non_scoring()`:
+    the model and its token counts), never scored (SI §4). Only provebench's own agents are
+    asked: a candidate's account of itself is not recorded as fact."""
+    from provebench.si.agents._openai import OpenAIDiagnoser
+
+    if not isinstance(agent, OpenAIDiagnoser):
+        return evidence
+    metadata = evidence.metadata.model_copy(update=agent.non_scoring())
+    return evidence.model_copy(update={"metadata": metadata})
 
 
 def _answer_problem(returned: object) -> str | None:

@@ -14,6 +14,7 @@ from provebench._session_options import (
     PerSessionOption,
     check_identity_options,
 )
+from provebench.llm._options import BaseUrlOption
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -50,9 +51,9 @@ def run_command(
         typer.Option(
             "--agent",
             help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), module:Class or "
-            "path.py:Class "
-            "(run sealed in the sandbox).",
+            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), openai:MODEL (a "
+            "model behind an OpenAI-compatible endpoint, --base-url), module:Class or "
+            "path.py:Class (run sealed in the sandbox).",
         ),
     ] = None,
     agent_cmd: Annotated[
@@ -80,6 +81,7 @@ def run_command(
             max=86400,
         ),
     ] = 600.0,
+    base_url: BaseUrlOption = None,
     scenario_id: ScenarioIdOption = None,
     readings: ReadingsOption = None,
     max_tool_calls: _MaxToolCalls = 200,
@@ -112,6 +114,7 @@ def run_command(
         secrets=secrets,
         timeout_sec=agent_timeout,
         limits=limits,
+        base_url=base_url,
     )
     book = reading_book(readings)
     scenario, session = start_session(scenario_file, scenario_id, book)

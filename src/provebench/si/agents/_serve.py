@@ -15,7 +15,6 @@ written to stdout.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,13 +54,9 @@ SUBMIT_ANSWER_SCHEMA: Final[dict[str, JsonValue]] = {
 
 def task_text(session: SimulatedSession) -> str:
     """The task as text: the prompt, the mode and the scope, and how to answer."""
-    scope = json.dumps(dict(session.scope), ensure_ascii=False, sort_keys=True)
-    return (
-        f"{session.prompt}\n\n"
-        f"Mode: {session.mode}\nScope: {scope}\n"
-        f"Investigate with the tools, then call {SUBMIT_ANSWER} once with your final answer; "
-        "that ends the run."
-    )
+    from provebench.si.agents._openai import task_text as text_of
+
+    return text_of(session.prompt, session.mode, session.scope)
 
 
 @dataclass

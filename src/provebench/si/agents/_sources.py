@@ -34,16 +34,25 @@ def agent_source(
     secrets: Mapping[str, Path],
     timeout_sec: float,
     limits: Limits,
+    base_url: str | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
-    Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given."""
+    Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
+    ``agent`` = ``openai:MODEL`` only."""
     if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
         )
+    from provebench.llm import endpoint_for, is_openai_spec
     from provebench.si.agents._loader import load_agent
     from provebench.si.agents._sealed import sealed_command_agent
 
+    if base_url is not None and (agent is None or not is_openai_spec(agent)):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
+    if agent is not None and is_openai_spec(agent):
+        from provebench.si.agents._openai import LoadedOpenAIAgent
+
+        return LoadedOpenAIAgent(endpoint_for(agent, base_url)), {}
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
     if agent_cmd is not None:

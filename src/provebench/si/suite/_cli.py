@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from provebench.llm._options import BaseUrlOption
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -52,8 +53,9 @@ def suite_command(
         str | None,
         typer.Option(
             "--agent",
-            help="A scripted agent's name (safe-operator, obedient, …), module:Class or "
-            "path.py:Class (run sealed in the sandbox).",
+            help="A scripted agent's name (safe-operator, obedient, …), openai:MODEL (a model "
+            "behind an OpenAI-compatible endpoint, --base-url), module:Class or path.py:Class "
+            "(run sealed in the sandbox).",
         ),
     ] = None,
     agent_cmd: Annotated[
@@ -107,6 +109,7 @@ def suite_command(
             max=86400,
         ),
     ] = 600.0,
+    base_url: BaseUrlOption = None,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -165,6 +168,7 @@ def suite_command(
             limits=limits_from_options(
                 sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
             ),
+            base_url=base_url,
         )
     if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
         config = {**reported, **config}

@@ -1,0 +1,93 @@
+"""An OpenAI-compatible endpoint named on the command line: `--agent openai:MODEL --base-url URL`.
+
+The key is read from the environment, never from the command line (which other users of the
+machine can see in the process list) and never recorded. A local server (vLLM, Ollama) that
+wants no key gets a placeholder: the SDK insists on one.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+from urllib.parse import urlsplit
+
+from provebench._errors import ProvebenchError
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+
+OPENAI_PREFIX: Final = "openai:"
+API_KEY_ENV: Final = "OPENAI_API_KEY"
+# Rate limits (429) and server errors are retried by the SDK with exponential backoff, honouring
+# the server's Retry-After; past these attempts the endpoint has failed (a provider failure).
+MAX_RETRIES: Final = 6
+REQUEST_TIMEOUT_SEC: Final = 300.0
+
+
+class EndpointFailure(Exception):
+    """The endpoint did not answer usefully (unreachable, refused the key, kept failing after
+    the retries, answered something that is not a chat completion): the harness's fault, not
+    the model's answer."""
+
+
+def is_openai_spec(spec: str) -> bool:
+    return spec.startswith(OPENAI_PREFIX)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where the model is served, and which model."""
+
+    model: str
+    base_url: str
+    api_key: str
+
+    @property
+    def spec(self) -> str:
+        return f"{OPENAI_PREFIX}{self.model}"
+
+    def client(self) -> OpenAI:
+        from openai import OpenAI
+
+        return OpenAI(
+            api_key=self.api_key,
+            base_url=self.base_url,
+            max_retries=MAX_RETRIES,
+            timeout=REQUEST_TIMEOUT_SEC,
+        )
+
+
+def endpoint_for(spec: str, base_url: str | None, *, field: str = "--agent") -> Endpoint:
+    """The endpoint of `openai:MODEL`; `base_url` from `--base-url`, else `OPENAI_BASE_URL`,
+    else OpenAI's own."""
+    model = spec.removeprefix(OPENAI_PREFIX)
+    if not is_openai_spec(spec) or not model.strip():
+        raise ProvebenchError("name a model: openai:MODEL", field=field)
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ProvebenchError(f"not an http(s) URL: {url}", field="--base-url")
+    require_openai_sdk(field)
+    key = os.environ.get(API_KEY_ENV) or "not-needed"
+    return Endpoint(model=model, base_url=url, api_key=key)
+
+
+def require_openai_sdk(field: str = "--agent") -> None:
+    """Before any work: the SDK is an optional extra."""
+    import importlib.util
+
+    if importlib.util.find_spec("openai") is None:
+        raise ProvebenchError(
+            "needs the openai package: pip install 'provebench[openai]'", field=field
+        )
+
+
+__all__ = [
+    "API_KEY_ENV",
+    "OPENAI_PREFIX",
+    "Endpoint",
+    "EndpointFailure",
+    "endpoint_for",
+    "is_openai_spec",
+]

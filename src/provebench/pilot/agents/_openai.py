@@ -1,0 +1,115 @@
+"""`pilot run --agent openai:MODEL`: a model behind any OpenAI-compatible endpoint as the
+call-import importer (pilot §1, §3: the importer may be code or an agent).
+
+Each cycle the model gets the agent contract (the corpus's `agent_contract.md`) as its system
+text, the cycle's run version and time zone, and the laboratory's tools (`_tools.py`, the same
+the MCP face offers); every call goes to the cycle's facades, which log it before answering. The
+cycle ends when the model calls `finish_cycle`, stops calling tools, or reaches the step budget.
+Nothing carries over between cycles but the register: the confirmed ids are what a new cycle
+knows, as the contract intends.
+
+The transcript of each cycle — every assistant turn: its text, its tool calls, the token counts —
+is recorded on the cycle's diagnostics channel as one `note` (pilot §9: recorded and published,
+never scored as fact), so it is in the signed log with the calls it explains. An endpoint that
+fails ends the cycle as the importer's `agent_error` (the rows it appended are still confirmed).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_tool_loop
+from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, call_tool, cycle_prompt
+from provebench.pilot.lab import CycleContext
+from provebench.sandbox._isolation import SHIPPED
+
+DEFAULT_STEP_BUDGET = 200
+TRANSCRIPT_NOTE = "provebench.llm.transcript/1"
+
+
+def system_text(contract: str) -> str:
+    return (
+        "You are the importer of a call-recording register. Each cycle, bring every new "
+        "recording from the Drive into the working sheet exactly once, with the tools, as the "
+        f"agent contract below says; report on the diagnostics channel; then call {FINISH_CYCLE}."
+        f"\n\n{contract}"
+    )
+
+
+class OpenAIImporter:
+    """One cycle of the model as the importer (a fresh instance per cycle)."""
+
+    name: ClassVar[str] = "openai"
+    version: ClassVar[str] = "1"
+
+    def __init__(self, endpoint: Endpoint, contract: str, step_budget: int) -> None:
+        self.endpoint = endpoint
+        self.contract = contract
+        self.step_budget = step_budget
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        def answer(name: str, arguments: dict[str, Any]) -> str:
+            return call_tool(ctx, name, arguments).text
+
+        result: LoopResult | None = None
+        try:
+            result = run_tool_loop(
+                self.endpoint,
+                system=system_text(self.contract),
+                user=cycle_prompt(ctx),
+                tools=[ToolSpec(t.name, t.description, t.input_schema) for t in TOOLS],
+                call=answer,
+                end_tool=FINISH_CYCLE,
+                max_steps=self.step_budget,
+            )
+        except EndpointFailure as failure:
+            result = getattr(failure, "result", None)
+            raise RuntimeError(f"the model endpoint failed: {failure}") from None
+        finally:
+            if result is not None:
+                ctx.diagnostics.note(transcript_note(self.endpoint, result))
+
+
+def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:
+    """The cycle's model turns as one JSON text (the tool answers are the log's own entries)."""
+    turns = [m for m in result.transcript if m["role"] == "assistant"]
+    return json.dumps(
+        {
+            "format": TRANSCRIPT_NOTE,
+            "model": endpoint.model,
+            "ending": result.ending,
+            "steps": result.steps,
+            "completions": result.completions,
+            "tokens": {
+                "input": result.usage.input,
+                "output": result.usage.output,
+                "total": result.usage.total,
+            },
+            "turns": turns,
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+
+
+def openai_agent(
+    endpoint: Endpoint, contract: str, step_budget: int = DEFAULT_STEP_BUDGET
+) -> LoadedAgent:
+    """The run's agent for `--agent openai:MODEL`: provebench's own loop, in its process (the
+    model has no shell, only the tools)."""
+    from provebench.pilot.agents._loader import shipped_code_sha256
+
+    return LoadedAgent(
+        spec=endpoint.spec,
+        name=OpenAIImporter.name,
+        version=f"{OpenAIImporter.version}+{endpoint.model}",
+        factory=lambda: OpenAIImporter(endpoint, contract, step_budget),
+        isolation=dict(SHIPPED),
+        code_sha256=shipped_code_sha256(),
+    )
+
+
+__all__ = ["OpenAIImporter", "openai_agent", "system_text", "transcript_note"]

@@ -1,0 +1,154 @@
+"""A local OpenAI-compatible chat-completions server for the tests: it replays scripted tool
+calls, so the built-in model agents run offline, through the official `openai` SDK, against a
+real HTTP endpoint.
+
+A script is a function that makes tool calls: `script(call)`, with `call(name, arguments) ->
+(text, is_error)`. Each conversation (a request with no tool answer in it yet) starts the script
+in a thread; every call it makes becomes the next completion's tool call, and the tool answer
+the client sends with its next request is what `call` returns. When the script returns, the
+completion is a plain text answer. So a scripted agent — the reference importer, a diagnoser —
+plays the model, and what reaches the laboratory is exactly what the SDK client sent.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ToolCall = Callable[[str, dict[str, Any]], tuple[str, bool]]
+Script = Callable[[ToolCall], str]
+"""Makes tool calls through `call`; returns the model's closing text."""
+
+USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+_DONE = object()
+
+
+@dataclass
+class _Conversation:
+    outbox: queue.Queue[Any] = field(default_factory=queue.Queue)
+    inbox: queue.Queue[str] = field(default_factory=queue.Queue)
+    calls: int = 0
+
+
+@dataclass
+class FakeModel:
+    """The scripted model behind the server, and what it saw."""
+
+    script: Script
+    end_tools: frozenset[str] = frozenset()
+    fail_first_with: int | None = None  # an HTTP status for the first request (429: retried)
+    always_fail_with: int | None = None
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    conversations: int = 0
+    _current: _Conversation | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def complete(self, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            self.requests.append(request)
+            if self.always_fail_with is not None:
+                return self.always_fail_with, {"error": {"message": "scripted failure"}}
+            if self.fail_first_with is not None and len(self.requests) == 1:
+                return self.fail_first_with, {"error": {"message": "slow down"}}
+            messages = request["messages"]
+            if messages[-1]["role"] != "tool" or self._current is None:
+                self._start()
+            elif messages[-1]["role"] == "tool":
+                assert self._current is not None
+                self._current.inbox.put(messages[-1]["content"])
+            assert self._current is not None
+            step = self._current.outbox.get(timeout=60)
+            return 200, self._completion(request, step)
+
+    def _start(self) -> None:
+        conversation = _Conversation()
+        self._current = conversation
+        self.conversations += 1
+
+        def call(name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+            conversation.outbox.put((name, arguments))
+            if name in self.end_tools:
+                return "", False  # the client ends its loop here: no answer comes back
+            text = conversation.inbox.get(timeout=60)
+            return text, text.startswith("Error: ")
+
+        def run() -> None:
+            try:
+                closing = self.script(call)
+            except BaseException as error:  # the test sees it as the model's text
+                closing = f"script failed: {type(error).__name__}: {error}"
+            conversation.outbox.put((_DONE, closing))
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def _completion(self, request: dict[str, Any], step: Any) -> dict[str, Any]:
+        assert self._current is not None
+        name, payload = step
+        if name is _DONE:
+            message: dict[str, Any] = {"role": "assistant", "content": payload}
+            finish = "stop"
+        else:
+            self._current.calls += 1
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_{self.conversations}_{self._current.calls}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(payload)},
+                    }
+                ],
+            }
+            finish = "tool_calls"
+        return {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": request.get("model", ""),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": USAGE,
+        }
+
+
+@contextmanager
+def fake_openai_server(model: FakeModel) -> Iterator[str]:
+    """Serve `model` on 127.0.0.1; yields the base URL (`http://127.0.0.1:PORT/v1`)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            request = json.loads(self.rfile.read(length))
+            if self.path != "/v1/chat/completions":
+                status, body = 404, {"error": {"message": "not found"}}
+            else:
+                status, body = model.complete(request)
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            if status == 429:
+                self.send_header("retry-after-ms", "1")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+__all__ = ["USAGE", "FakeModel", "fake_openai_server"]
