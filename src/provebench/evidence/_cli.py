@@ -17,6 +17,7 @@ schema_app = typer.Typer(
 class ImportFormat(StrEnum):
     openai = "openai"
     oasis = "oasis"
+    inspect = "inspect"
 
 
 @evidence_app.command("import")
@@ -25,11 +26,18 @@ def import_command(
     source_format: Annotated[
         ImportFormat,
         typer.Option(
-            "--format", help="openai: chat-completions messages; oasis: an OASIS artifact."
+            "--format",
+            help="openai: chat-completions messages; oasis: an OASIS artifact; inspect: an "
+            "Inspect AI log (.eval or .json), one evidence file per sample and epoch.",
         ),
     ],
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Where to write the evidence JSON.")
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Where to write the evidence JSON (with --format inspect: a folder).",
+        ),
     ],
     scenario_id: Annotated[
         str | None, typer.Option(help="The scenario this run belongs to.")
@@ -50,6 +58,9 @@ def import_command(
     from provebench.evidence._readers import import_oasis
     from provebench.evidence._stamp import with_run_facts
 
+    if source_format is ImportFormat.inspect:
+        _import_inspect(source, output, scenario_id, agent_name, agent_version, force=force)
+        return
     if output.is_file() and not force:
         raise ProvebenchError("already exists; pass --force to replace it", path=output)
     # Not a folder, FIFO, device or link, in a writable folder, and not the transcript itself.
@@ -71,6 +82,55 @@ def import_command(
         f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
         err=True,
     )
+
+
+def _import_inspect(
+    source: Path,
+    output: Path,
+    scenario_id: str | None,
+    agent_name: str | None,
+    agent_version: str | None,
+    *,
+    force: bool,
+) -> None:
+    """Every sample of an Inspect log, as `OUTPUT/<sample>.epoch-<n>.evidence.json`; read and
+    checked whole before the first file is written."""
+    from provebench._canonical import canonical_json, write_atomic
+    from provebench._errors import ProvebenchError, shown
+    from provebench._paths import check_output_dir, check_output_file
+    from provebench.evidence._stamp import with_run_facts
+    from provebench.integrations.inspect._evidence import read_inspect_log
+
+    check_output_dir(output, inputs=[source], field="--output")
+    converted = [
+        (
+            output / name,
+            with_run_facts(
+                evidence,
+                source=str(source),
+                scenario_id=scenario_id,
+                agent_name=agent_name,
+                agent_version=agent_version,
+            ),
+        )
+        for name, evidence in read_inspect_log(source)
+    ]
+    for path, _ in converted:
+        if path.is_file() and not force:
+            raise ProvebenchError("already exists; pass --force to replace it", path=path)
+        if output.is_dir():
+            check_output_file(path, inputs=[source], field="--output")
+    output.mkdir(parents=True, exist_ok=True)
+    for path, evidence in converted:
+        try:
+            write_atomic(path, canonical_json(evidence))
+        except OSError as error:
+            raise ProvebenchError(f"cannot write: {error.strerror}", path=path) from None
+        typer.echo(
+            f"wrote {shown(path)}: {len(evidence.actions)} actions, "
+            f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
+            err=True,
+        )
 
 
 @evidence_app.command("show")

@@ -65,7 +65,7 @@ class TokenUsage(BaseModel):
     total: TokenCount | None = None
 
 
-SourceFormat = Literal["oasis", "openai", "provebench"]
+SourceFormat = Literal["inspect", "oasis", "openai", "provebench"]
 
 
 class NonScoringMetadata(BaseModel):

@@ -309,26 +309,22 @@ def _serve_mcp(
         serve.agent_name, serve.agent_version = agent_name, agent_version or ""
         serve.identity_declared = True
 
-    def on_identity(ctx: object) -> None:
-        params = getattr(getattr(ctx, "session", None), "client_params", None)
-        info = getattr(params, "client_info", None)
-        serve.take_client_identity(getattr(info, "name", None), getattr(info, "version", None))
-
     # A host that stops the server with SIGTERM instead of closing stdin: the open cycle is not
     # committed, the committed ones are kept (the same command with --force resumes).
     signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
-        anyio.run(serve_stdio, serve, on_identity)
+        anyio.run(serve_stdio, serve)
     finally:
         serve.close()
     desk = serve.desk
     if desk.failure is not None:
         raise ProvebenchError(desk.failure, path=run_dir)
-    said = (
-        f"{desk.outcome.cycles} cycles, {desk.outcome.register_rows} confirmed rows"
-        if desk.outcome is not None
-        else "stopped before the last cycle; committed cycles are kept"
-    )
+    if desk.outcome is not None:
+        said = f"{desk.outcome.cycles} cycles, {desk.outcome.register_rows} confirmed rows"
+    elif serve.thread is None:
+        said = "the client called no tool; nothing ran"
+    else:
+        said = "stopped before the last cycle; committed cycles are kept (--force resumes)"
     typer.echo(f"# {shown(run_dir)}: {said}", err=True)
 
 

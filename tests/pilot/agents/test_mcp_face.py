@@ -108,6 +108,7 @@ def test_an_mcp_client_completes_a_clean_run_with_the_same_verdict_as_in_process
     assert in_process.laboratory_pass and not verdict.laboratory_pass
     run = json.loads((served / "run.json").read_text())
     assert run["agent"]["name"] == "tool-driven-reference"
+    assert run["agent"]["spec"] == "mcp:mcp-client-info"  # recorded as the client declared it
     assert run["isolation"]["mode"] == "none"
 
 

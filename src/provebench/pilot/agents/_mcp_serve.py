@@ -17,11 +17,12 @@ cycle is finished leaves the open cycle uncommitted (as after a crash): the same
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from provebench._jsonfile import text_problem
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.agents._tools import (
     FINISH_CYCLE,
@@ -110,7 +111,10 @@ class CycleDesk:
         return ToolAnswer("The run is complete: every cycle is finished. Stop now.")
 
 
-class _McpImporter:
+class DeskImporter:
+    """The runner's importer for a model driven from outside the runner's thread: each cycle is
+    handed to the desk and stays open until the model finishes it."""
+
     name: ClassVar[str] = "mcp"
     version: ClassVar[str] = "1"
 
@@ -131,22 +135,35 @@ class PilotServe:
     agent_name: str = DEFAULT_AGENT_NAME
     agent_version: str = ""
     identity_declared: bool = False
+    identity_from_client: bool = False
     desk: CycleDesk = field(default_factory=CycleDesk)
     thread: threading.Thread | None = None
 
     def take_client_identity(self, name: object, version: object) -> None:
         if self.identity_declared or self.thread is not None:
             return
-        if isinstance(name, str) and name:
+        # Recordable text only (the run's identity is canonical JSON, signed): a lone surrogate
+        # or a non-string is not an identity.
+        if isinstance(name, str) and name and text_problem(name) is None:
             self.agent_name = name
-            self.agent_version = version if isinstance(version, str) else ""
+            recordable = isinstance(version, str) and text_problem(version) is None
+            self.agent_version = version if isinstance(version, str) and recordable else ""
+            self.identity_from_client = True
 
     def agent(self) -> LoadedAgent:
+        # Where the identity came from, in the run's identity (run.json, the signed log).
+        source = (
+            ":declared"
+            if self.identity_declared
+            else ":mcp-client-info"
+            if self.identity_from_client
+            else ""
+        )
         return LoadedAgent(
-            spec=MCP_AGENT_SPEC,
+            spec=f"{MCP_AGENT_SPEC}{source}",
             name=self.agent_name,
             version=self.agent_version or "unknown",
-            factory=lambda: _McpImporter(self.desk),
+            factory=lambda: DeskImporter(self.desk),
             isolation=dict(UNSANDBOXED_MCP),
             code_sha256="",  # an MCP client: provebench never sees its code
         )
@@ -189,93 +206,41 @@ class PilotServe:
         )
 
 
-async def serve_stdio(serve: PilotServe, on_identity: Callable[[Any], None]) -> None:
+async def serve_stdio(serve: PilotServe) -> None:
     """Serve `serve` over this process's stdin/stdout until the client disconnects."""
-    import anyio
-    import mcp.types as types
-    from mcp.server import Server, ServerRequestContext
-    from mcp.server.stdio import stdio_server
+    from provebench._mcp_face import FaceResource, FaceTool, McpFace, serve_face_stdio
 
-    from provebench import __version__
+    def call(name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        answer = serve.call(name, arguments)
+        return answer.text, answer.is_error
 
-    tools = [
-        types.Tool(name=t.name, description=t.description, input_schema=dict(t.input_schema))
-        for t in TOOLS
-    ]
-    instructions = serve.instructions()
-
-    async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
-
-    async def call_tool_(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
-        on_identity(ctx)
-        arguments = dict(params.arguments or {})
-        answer = await anyio.to_thread.run_sync(serve.call, params.name, arguments)
-        return types.CallToolResult(
-            content=[types.TextContent(text=answer.text)], is_error=answer.is_error
-        )
-
-    async def list_resources(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(
-            resources=[
-                types.Resource(
-                    uri=CONTRACT_URI,
-                    name="agent-contract",
-                    description="What the importer receives, may not do, and every rule.",
-                    mime_type="text/markdown",
-                )
-            ]
-        )
-
-    async def read_resource(
-        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
-    ) -> types.ReadResourceResult:
-        if str(params.uri) != CONTRACT_URI:
-            raise ValueError(f"unknown resource {params.uri}")
-        return types.ReadResourceResult(
-            contents=[
-                types.TextResourceContents(
-                    uri=CONTRACT_URI, mime_type="text/markdown", text=serve.contract
-                )
-            ]
-        )
-
-    async def list_prompts(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListPromptsResult:
-        return types.ListPromptsResult(
-            prompts=[types.Prompt(name=CYCLE_PROMPT, description="The importer's task.")]
-        )
-
-    async def get_prompt(
-        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
-    ) -> types.GetPromptResult:
-        return types.GetPromptResult(
-            description="The importer's task.",
-            messages=[
-                types.PromptMessage(role="user", content=types.TextContent(text=instructions))
-            ],
-        )
-
-    server: Server[Any] = Server(
-        SERVER_NAME,
-        version=__version__,
-        instructions=instructions,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool_,
-        on_list_resources=list_resources,
-        on_read_resource=read_resource,
-        on_list_prompts=list_prompts,
-        on_get_prompt=get_prompt,
+    face = McpFace(
+        server_name=SERVER_NAME,
+        instructions=serve.instructions(),
+        prompt_name=CYCLE_PROMPT,
+        prompt_description="The importer's task.",
+        tools=[FaceTool(t.name, t.description, t.input_schema) for t in TOOLS],
+        call=call,
+        on_identity=serve.take_client_identity,
+        resources=[
+            FaceResource(
+                CONTRACT_URI,
+                "agent-contract",
+                "What the importer receives, may not do, and every rule.",
+                "text/markdown",
+                serve.contract,
+            )
+        ],
     )
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await serve_face_stdio(face)
 
 
-__all__ = ["CONTRACT_URI", "CYCLE_PROMPT", "PilotServe", "SessionEnded", "serve_stdio"]
+__all__ = [
+    "CONTRACT_URI",
+    "CYCLE_PROMPT",
+    "CycleDesk",
+    "DeskImporter",
+    "PilotServe",
+    "SessionEnded",
+    "serve_stdio",
+]

@@ -49,7 +49,10 @@ def _object(properties: dict[str, JsonValue], required: tuple[str, ...] = ()) ->
 _ROW: Final[dict[str, JsonValue]] = {
     "type": "object",
     "description": "One row: " + ", ".join(SCHEMA.importer_columns) + " (text). No status.",
-    "properties": {column: {"type": "string"} for column in SCHEMA.importer_columns},
+    "properties": {
+        column: {"type": "string", "description": f"The {column} column."}
+        for column in SCHEMA.importer_columns
+    },
 }
 
 TOOLS: Final[tuple[PilotTool, ...]] = (
@@ -64,15 +67,23 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         "next_page_token back as page_token for the next page; the last page has none.",
         _object(
             {
-                "page_size": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
-                "page_token": {"type": "string"},
+                "page_size": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_PAGE_SIZE,
+                    "description": "Files per page (the server may serve fewer); default 100.",
+                },
+                "page_token": {
+                    "type": "string",
+                    "description": "The next_page_token of the previous page.",
+                },
             }
         ),
     ),
     PilotTool(
         "get_file",
         "The current metadata of one file.",
-        _object({"file_id": {"type": "string"}}, ("file_id",)),
+        _object({"file_id": {"type": "string", "description": "The file's id."}}, ("file_id",)),
     ),
     PilotTool(
         "read_confirmed_ids",
@@ -84,7 +95,10 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         "Append rows to the working sheet (every importer column, as text; no status: the "
         "laboratory confirms rows at the end of the cycle). An append answered with a server "
         "error or a timeout may have been applied: never append those rows again blindly.",
-        _object({"rows": {"type": "array", "items": _ROW}}, ("rows",)),
+        _object(
+            {"rows": {"type": "array", "items": _ROW, "description": "The rows to append."}},
+            ("rows",),
+        ),
     ),
     PilotTool(
         "report",
@@ -93,7 +107,13 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         "reason_code, detail), reconciliation (source, imported, failed, already_known, extra), "
         "self_check (name, passed, detail) or note (message). Recorded, never taken as fact.",
         _object(
-            {"messages": {"type": "array", "items": {"type": "object"}}},
+            {
+                "messages": {
+                    "type": "array",
+                    "items": {"type": "object"},
+                    "description": "The messages, each with its channel.",
+                }
+            },
             ("messages",),
         ),
     ),

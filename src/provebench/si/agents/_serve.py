@@ -159,81 +159,27 @@ class ServeRun:
 
 async def serve_stdio(run: ServeRun) -> None:
     """Serve `run` over this process's stdin/stdout until the client disconnects."""
-    import mcp.types as types
-    from mcp.server import Server, ServerRequestContext
-    from mcp.server.stdio import stdio_server
+    from provebench._mcp_face import FaceTool, McpFace, serve_face_stdio
 
-    from provebench import __version__
-
-    tools = [
-        types.Tool(
-            name=tool.name,
-            description=tool.description,
-            input_schema=dict(tool.input_schema),
-        )
-        for tool in run.session.tools
-    ]
-    tools.append(
-        types.Tool(
-            name=SUBMIT_ANSWER,
-            description="Submit your final answer; this ends the run.",
-            input_schema=SUBMIT_ANSWER_SCHEMA,
-        )
+    tools = [FaceTool(t.name, t.description, t.input_schema) for t in run.session.tools]
+    submit = "Submit your final answer; this ends the run."
+    tools.append(FaceTool(SUBMIT_ANSWER, submit, SUBMIT_ANSWER_SCHEMA))
+    face = McpFace(
+        server_name=SERVER_NAME,
+        instructions=task_text(run.session),
+        prompt_name=TASK_PROMPT,
+        prompt_description="The operator's task.",
+        tools=tools,
+        call=run.call_tool,
+        # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
+        on_identity=run.take_client_identity,
     )
-    text = task_text(run.session)
-
-    async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
-
-    async def call_tool(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
-        _take_identity(run, ctx)
-        body, is_error = run.call_tool(params.name, params.arguments or {})
-        return types.CallToolResult(content=[types.TextContent(text=body)], is_error=is_error)
-
-    async def list_prompts(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListPromptsResult:
-        return types.ListPromptsResult(
-            prompts=[types.Prompt(name=TASK_PROMPT, description="The operator's task.")]
-        )
-
-    async def get_prompt(
-        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
-    ) -> types.GetPromptResult:
-        return types.GetPromptResult(
-            description="The operator's task.",
-            messages=[
-                types.PromptMessage(role="user", content=types.TextContent(text=text)),
-            ],
-        )
-
-    server: Server[Any] = Server(
-        SERVER_NAME,
-        version=__version__,
-        instructions=text,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_prompts=list_prompts,
-        on_get_prompt=get_prompt,
-    )
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await serve_face_stdio(face)
 
 
 def _text(value: object) -> TypeGuard[str]:
     # A string that can be recorded: written as evidence and read back (no lone surrogate).
     return text_problem(value) is None
-
-
-def _take_identity(run: ServeRun, ctx: Any) -> None:
-    # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
-    params = getattr(ctx.session, "client_params", None)
-    info = getattr(params, "client_info", None)
-    run.take_client_identity(getattr(info, "name", None), getattr(info, "version", None))
 
 
 __all__ = ["SUBMIT_ANSWER", "SUBMIT_ANSWER_SCHEMA", "ServeRun", "serve_stdio", "task_text"]

@@ -1,0 +1,211 @@
+"""The OASIS SI scenarios as an Inspect AI task; provebench's verdict as its scorer.
+
+One sample per scenario. The solver opens the scenario's simulator session (as `si run` does),
+offers its tools to the model as Inspect tools and `submit_answer` as the react agent's submit
+tool — the one way to answer, so no correct answer is lost beside it — and records the run's
+evidence in the sample's store. The scorer scores that evidence with `score_scenario`, the
+function `si score` uses, and puts the whole verdict in the score's metadata: the same calls give
+the same verdict as `si run`. Each tool's answer is the simulator's body, byte for byte (errors
+included), because tool-echo exclusion is defined over those bytes (SI §2.1).
+
+Inspect validates a tool call's arguments against the tool's schema before calling it; a call
+it refuses never reaches the simulator, so it is not a recorded step here, where `si run`
+records it as a bad-arguments step (docs/inspect.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Coroutine, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.agent import AgentSubmit, as_solver, react
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import (
+    Score,
+    Scorer,
+    Target,
+    mean,
+    mean_score,
+    pass_k,
+    scorer,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef, ToolParam, ToolParams
+
+import provebench.si
+from provebench._canonical import canonical_json
+from provebench.evidence import Evidence
+from provebench.si.agents._openai import SYSTEM_PROMPT, task_text
+from provebench.si.agents._run import start_session, verdict_line
+from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
+from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._safety import ScenarioVerdict
+from provebench.si.scoring._score import score_scenario, select_scenario
+from provebench.si.scoring._verdict import Verdict
+from provebench.si.suite._select import select
+
+SHIPPED_SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
+EVIDENCE_KEY = "provebench_evidence"
+DEFAULT_MESSAGE_LIMIT = 200
+
+
+@task
+def si_suite(
+    path: str | None = None,
+    scenario: str | None = None,
+    category: str | None = None,
+    safety_only: bool = False,
+    epochs: int = 1,
+    message_limit: int = DEFAULT_MESSAGE_LIMIT,
+) -> Task:
+    """SI scenarios (`path`: files or folders, comma-separated; default the shipped ones),
+    scored by provebench. With `epochs` > 1 the scores are reduced to their mean and to pass^k
+    (every epoch passed), as Inspect reduces epochs."""
+    paths = [Path(p) for p in path.split(",")] if path else [SHIPPED_SCENARIOS]
+    selected = select(
+        paths,
+        categories=[category] if category else [],
+        scenario_ids=[scenario] if scenario else [],
+        safety_only=safety_only,
+    )
+    samples = []
+    for item in selected:
+        if item.not_applicable is not None:
+            continue  # excluded as `si suite` excludes it (NOT_APPLICABLE), never run
+        _, session = start_session(item.file, item.scenario.id)
+        samples.append(
+            Sample(
+                id=item.scenario.id,
+                input=task_text(session.prompt, session.mode, session.scope),
+                metadata={"scenario_file": str(item.file), "scenario_id": item.scenario.id},
+            )
+        )
+    return Task(
+        dataset=samples,
+        solver=provebench_si_agent(),
+        scorer=provebench_verdict(),
+        epochs=Epochs(epochs, [mean_score(), pass_k(epochs)]) if epochs > 1 else None,
+        message_limit=message_limit,
+    )
+
+
+@solver
+def provebench_si_agent() -> Solver:
+    """Inspect's react agent in the scenario's simulator, recording provebench evidence."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        scenario_file = Path(state.metadata["scenario_file"])
+        _, session = start_session(scenario_file, state.metadata["scenario_id"])
+        submitted: dict[str, str] = {}
+        tools = [
+            ToolDef(
+                _simulator_tool(session, tool.name),
+                name=tool.name,
+                description=tool.description,
+                parameters=tool_params(tool.input_schema),
+            )
+            for tool in session.tools
+        ]
+        submit = ToolDef(
+            _submit_tool(submitted),
+            name=SUBMIT_ANSWER,
+            description="Submit your final answer; this ends the run.",
+            parameters=tool_params(SUBMIT_ANSWER_SCHEMA),
+        )
+        agent = react(
+            prompt=SYSTEM_PROMPT,
+            tools=tools,
+            submit=AgentSubmit(tool=submit, answer_only=True, keep_in_messages=True),
+        )
+        state = await as_solver(agent)(state, generate)
+        trace = "\n\n".join(
+            m.text for m in state.messages if m.role == "assistant" and m.text and not m.tool_calls
+        )
+        given = submitted.get("reasoning_trace", "")
+        evidence = session.evidence(
+            final_answer=submitted.get("final_answer", ""),
+            reasoning_trace="\n\n".join(t for t in (trace, given) if t),
+            agent_name=str(state.model),
+        )
+        state.store.set(EVIDENCE_KEY, json.loads(canonical_json(evidence)))
+        return state
+
+    return solve
+
+
+def _simulator_tool(session: Any, name: str) -> Callable[..., Coroutine[Any, Any, str]]:
+    async def execute(**arguments: Any) -> str:
+        reply = session.call(name, arguments)
+        return str(reply.body if reply.body or reply.error is None else reply.error)
+
+    return execute
+
+
+def _submit_tool(submitted: dict[str, str]) -> Callable[..., Coroutine[Any, Any, str]]:
+    async def execute(final_answer: str, reasoning_trace: str = "") -> str:
+        submitted["final_answer"] = final_answer
+        submitted["reasoning_trace"] = reasoning_trace
+        return final_answer
+
+    return execute
+
+
+def tool_params(schema: Mapping[str, Any]) -> ToolParams:
+    """A JSON object schema as Inspect's tool parameters."""
+    properties = schema.get("properties") or {}
+    return ToolParams(
+        properties={name: ToolParam.model_validate(p) for name, p in properties.items()},
+        required=list(schema.get("required") or []),
+    )
+
+
+@scorer(metrics=[mean()])
+def provebench_verdict() -> Scorer:
+    """provebench's verdict of the recorded evidence: the score is the verdict's (a band's
+    score, a rubric score, or 1/0 for a safety PASS/FAIL; a provider failure is unscored), and
+    the whole verdict is in the score's metadata."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        evidence = Evidence.model_validate(state.store.get(EVIDENCE_KEY))
+        verdict = verdict_of(
+            Path(state.metadata["scenario_file"]), state.metadata["scenario_id"], evidence
+        )
+        return Score(
+            value=score_value(verdict),
+            answer=evidence.final_answer,
+            explanation=verdict_line(verdict),
+            metadata={"verdict": json.loads(verdict.to_json())},
+        )
+
+    return score
+
+
+def verdict_of(
+    scenario_file: Path, scenario_id: str, evidence: Evidence
+) -> Verdict | ScenarioVerdict:
+    scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
+    return score_scenario(scenario, evidence)
+
+
+def score_value(verdict: Verdict | ScenarioVerdict) -> float:
+    if isinstance(verdict, Verdict):
+        return float(verdict.score)
+    if verdict.score is not None:
+        return float(verdict.score)
+    return {"PASS": 1.0, "FAIL": 0.0}.get(verdict.status, math.nan)
+
+
+__all__ = [
+    "EVIDENCE_KEY",
+    "SHIPPED_SCENARIOS",
+    "provebench_si_agent",
+    "provebench_verdict",
+    "score_value",
+    "si_suite",
+    "tool_params",
+    "verdict_of",
+]

@@ -1,0 +1,168 @@
+"""provebench in Inspect AI, offline with Inspect's `mockllm` model: the SI suite and the
+call-import laboratory as Inspect tasks scored by provebench, equal to the direct runs; an
+Inspect log read back as evidence gives the verdict the live run gave."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from typer.testing import CliRunner
+
+from provebench.cli import app
+from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.agents._tools import call_tool
+from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._runner import execute_run, open_corpus
+from provebench.sandbox._isolation import SHIPPED
+from provebench.si import load_scenarios
+from provebench.si.agents import CorrectDiagnoser, run_agent
+from provebench.si.sim import Session
+from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
+from tests.helpers.si_lab import write_fixture
+
+pytestmark = pytest.mark.slow
+
+MODEL = "mockllm/model"
+
+
+def _output(tool: str, arguments: dict[str, Any]) -> ModelOutput:
+    output = ModelOutput.for_tool_call(MODEL, tool, arguments)
+    # Set, so that mockllm does not count tokens with a tokenizer it would download.
+    output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    return output
+
+
+def _eval(task: Any, outputs: list[ModelOutput], log_dir: Path) -> EvalLog:
+    model = get_model(MODEL, custom_outputs=outputs)
+    logs = inspect_eval(task, model=model, log_dir=str(log_dir), display="none")
+    assert logs[0].status == "success", logs[0].error
+    return logs[0]
+
+
+def _without_run_facts(verdict: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in verdict.items() if k not in ("non_scoring", "inputs")}
+
+
+def test_si_suite_in_inspect_scores_as_si_run_and_its_log_imports_to_the_same_verdict(
+    tmp_path: Path,
+) -> None:
+    from provebench.integrations.inspect.tasks import si_suite
+
+    scenario_file = write_fixture(tmp_path)
+    session = Session.start(load_scenarios(scenario_file)[0])
+    direct = run_agent(session, CorrectDiagnoser()).evidence
+    outputs = [_output(a.tool, dict(a.arguments)) for a in direct.actions]
+    outputs.append(_output("submit_answer", {"final_answer": direct.final_answer}))
+    log = _eval(si_suite(path=str(scenario_file)), outputs, tmp_path / "logs")
+    sample = log.samples[0] if log.samples else None
+    assert sample is not None and sample.scores is not None
+    score = sample.scores["provebench_verdict"]
+    live = score.metadata["verdict"] if score.metadata else {}
+    result = CliRunner().invoke(
+        app, ["si", "run", str(scenario_file), "--agent", "diagnoser", "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    ran = json.loads((tmp_path / "r" / "verdict.json").read_text())
+    assert score.value == ran["score"] == 1.0
+    assert _without_run_facts(live) == _without_run_facts(ran)
+
+    imported = tmp_path / "imported"
+    converted = CliRunner().invoke(
+        app, ["evidence", "import", log.location, "--format", "inspect", "--output", str(imported)]
+    )
+    assert converted.exit_code == 0, converted.output
+    files = sorted(imported.iterdir())
+    assert [f.name for f in files] == [f"{sample.id}.epoch-1.evidence.json"]
+    evidence = json.loads(files[0].read_text())
+    assert evidence["metadata"]["source_format"] == "inspect"
+    assert evidence["metadata"]["tokens"] == {"input": 10 * len(outputs),
+                                              "output": 5 * len(outputs),
+                                              "total": 15 * len(outputs)}  # fmt: skip
+    assert [a["result"] for a in evidence["actions"]] == [a.result for a in direct.actions]
+    scored = CliRunner().invoke(app, ["si", "score", str(scenario_file), str(files[0])])
+    assert scored.exit_code == 0, scored.output
+    assert _without_run_facts(json.loads(scored.stdout)) == _without_run_facts(live)
+
+
+def test_an_inspect_log_whose_accounts_disagree_is_refused(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from provebench.integrations.inspect.tasks import si_suite
+
+    scenario_file = write_fixture(tmp_path)
+    outputs = [_output("orchestration_list", {"kind": "pod"}),
+               _output("submit_answer", {"final_answer": "no idea"})]  # fmt: skip
+    log = _eval(si_suite(path=str(scenario_file)), outputs, tmp_path / "logs")
+    edited = read_eval_log(log.location)
+    assert edited.samples is not None
+    tool_message = next(m for m in edited.samples[0].messages if m.role == "tool")
+    tool_message.content = "a result the simulator never gave"
+    forged = tmp_path / "forged.json"
+    write_eval_log(edited, str(forged))
+    result = CliRunner().invoke(
+        app, ["evidence", "import", str(forged), "--format", "inspect", "--output",
+              str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert "disagree at action 1" in str(result.exception)
+    assert not (tmp_path / "out").exists()
+
+
+def _script() -> list[tuple[str, dict[str, Any]]]:
+    """A fixed importer's calls: list and read in the first cycle, then finish every cycle."""
+    return [
+        ("cycle_info", {}),
+        ("read_confirmed_ids", {}),
+        ("list_files", {"page_size": 1000}),
+        ("finish_cycle", {}),
+        ("finish_cycle", {}),
+        ("finish_cycle", {}),
+        ("finish_cycle", {}),
+    ]
+
+
+class _ScriptedImporter:
+    """The same calls, made in-process through the same tools (the direct run)."""
+
+    name = "scripted"
+    version = "1"
+    calls: ClassVar[list[tuple[str, dict[str, Any]]]] = []
+
+    def run_cycle(self, ctx: CycleContext) -> None:
+        while self.calls:
+            name, arguments = self.calls.pop(0)
+            if name == "finish_cycle":
+                return
+            call_tool(ctx, name, arguments)
+
+
+def test_call_import_in_inspect_is_judged_as_the_same_calls_made_directly(tmp_path: Path) -> None:
+    from provebench.integrations.inspect.tasks import call_import
+
+    corpus = make_small_corpus(tmp_path, seed=4)
+    outputs = [_output(name, arguments) for name, arguments in _script()]
+    log = _eval(call_import(corpus=str(corpus), out=str(tmp_path / "runs")), outputs,
+                tmp_path / "logs")  # fmt: skip
+    assert log.samples is not None and log.samples[0].scores is not None
+    score = log.samples[0].scores["call_import_verdict"]
+    assert score.metadata is not None
+    run_dir = Path(score.metadata["run_dir"])
+    live = score.metadata["verdict"]
+
+    _ScriptedImporter.calls = list(_script())
+    agent = LoadedAgent("scripted", "scripted", "1", _ScriptedImporter, dict(SHIPPED), "")
+    execute_run(open_corpus(corpus), agent, tmp_path / "direct")
+    direct = evaluate(tmp_path / "direct", corpus)
+    assert (run_dir / "register.csv").read_bytes() == (
+        tmp_path / "direct" / "register.csv"
+    ).read_bytes()
+    assert direct.metrics is not None
+    assert live["metrics"]["overall"] == json.loads(direct.metrics.model_dump_json())["overall"]
+    assert live["scorer_pass"] is False and live["laboratory_pass"] is False  # nothing imported
+    assert score.value < 1.0
