@@ -166,3 +166,19 @@ def test_call_import_in_inspect_is_judged_as_the_same_calls_made_directly(tmp_pa
     assert live["metrics"]["overall"] == json.loads(direct.metrics.model_dump_json())["overall"]
     assert live["scorer_pass"] is False and live["laboratory_pass"] is False  # nothing imported
     assert score.value < 1.0
+
+
+def test_epochs_are_reduced_to_the_mean_and_pass_hat_k(tmp_path: Path) -> None:
+    from provebench.integrations.inspect.tasks import si_suite
+
+    scenario_file = write_fixture(tmp_path)
+    right = "SMTP_PORT is missing from the checkout config."
+    # One epoch answers right, the other wrong (whichever runs first: the reductions do not
+    # depend on the order).
+    outputs = [_output("submit_answer", {"final_answer": answer}) for answer in (right, "DNS.")]
+    log = _eval(si_suite(path=str(scenario_file), epochs=2), outputs, tmp_path / "logs")
+    assert log.samples is not None
+    values = sorted(s.scores["provebench_verdict"].value for s in log.samples if s.scores)
+    assert values == [0.0, 1.0]
+    reductions = {r.reducer: [s.value for s in r.samples] for r in log.reductions or []}
+    assert reductions == {"mean": [0.5], "pass_k_2": [0.0]}  # pass^k: every epoch passed

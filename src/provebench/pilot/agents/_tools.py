@@ -20,7 +20,7 @@ from pydantic import JsonValue
 
 from provebench.pilot.emulator import apply_message, gateway_of
 from provebench.pilot.lab import CycleContext, LabError
-from provebench.pilot.lab._runner import SCHEMA
+from provebench.pilot.lab._gateway import CALL_REGISTER as SCHEMA
 
 FINISH_CYCLE: Final = "finish_cycle"
 MAX_PAGE_SIZE: Final = 1000

@@ -32,6 +32,7 @@ from provebench.pilot.lab._errors import (
 from provebench.pilot.lab._faults import Fault, FaultPlan
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
 from provebench.pilot.record._listing import listing_result
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 MAX_PAGE_SIZE = 1000
 MAX_SLEEP_SEC = 3600.0
@@ -63,6 +64,12 @@ class SheetSchema:
     @property
     def importer_columns(self) -> tuple[str, ...]:
         return tuple(c for c in self.register_columns if c != self.status_column)
+
+
+# The call register's working sheet: the register's columns, the status the lab assigns. Here,
+# beside its type, so that everything that names the columns (the runner, the tools a model
+# gets) reads one definition without importing the runner.
+CALL_REGISTER = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
 
 
 def _decode_token(token: object) -> object:
@@ -360,4 +367,4 @@ class Gateway:
         return error
 
 
-__all__ = ["MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]
+__all__ = ["CALL_REGISTER", "MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]

@@ -37,21 +37,22 @@ from provebench.attest._keys import key_dir
 from provebench.ledger import Ledger, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
-from provebench.pilot.lab import DriveState, LabFile, SheetSchema, apply_cycle_events, lab_file
+from provebench.pilot.lab import DriveState, LabFile, apply_cycle_events, lab_file
 from provebench.pilot.lab._cycle import run_cycle
 from provebench.pilot.lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
+from provebench.pilot.lab._gateway import CALL_REGISTER
 from provebench.pilot.lab._publish import publish_run
 from provebench.pilot.lab._undo import AttemptPaths
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir
 from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
-from provebench.pilot.rules._rows import IMPORTED_STATUS, REGISTER_COLUMNS
+from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
 
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
-SCHEMA = SheetSchema(register_columns=REGISTER_COLUMNS, status_column="status")
+SCHEMA = CALL_REGISTER
 # A year: far beyond any cycle, and well inside what setitimer accepts.
 MAX_CYCLE_TIMEOUT_SEC = 365 * 24 * 3600.0
 
