@@ -38,9 +38,11 @@ def _output(tool: str, arguments: dict[str, Any]) -> ModelOutput:
     return output
 
 
-def _eval(task: Any, outputs: list[ModelOutput], log_dir: Path) -> EvalLog:
+def _eval(task: Any, outputs: list[ModelOutput], log_dir: Path, **task_args: Any) -> EvalLog:
     model = get_model(MODEL, custom_outputs=outputs)
-    logs = inspect_eval(task, model=model, log_dir=str(log_dir), display="none")
+    logs = inspect_eval(
+        task, model=model, log_dir=str(log_dir), display="none", task_args=task_args
+    )
     assert logs[0].status == "success", logs[0].error
     return logs[0]
 
@@ -52,14 +54,13 @@ def _without_run_facts(verdict: dict[str, Any]) -> dict[str, Any]:
 def test_si_suite_in_inspect_scores_as_si_run_and_its_log_imports_to_the_same_verdict(
     tmp_path: Path,
 ) -> None:
-    from provebench.integrations.inspect.tasks import si_suite
-
     scenario_file = write_fixture(tmp_path)
     session = Session.start(load_scenarios(scenario_file)[0])
     direct = run_agent(session, CorrectDiagnoser()).evidence
     outputs = [_output(a.tool, dict(a.arguments)) for a in direct.actions]
     outputs.append(_output("submit_answer", {"final_answer": direct.final_answer}))
-    log = _eval(si_suite(path=str(scenario_file)), outputs, tmp_path / "logs")
+    # By its registered name: Inspect finds the task through provebench's entry point.
+    log = _eval("provebench/si_suite", outputs, tmp_path / "logs", path=str(scenario_file))
     sample = log.samples[0] if log.samples else None
     assert sample is not None and sample.scores is not None
     score = sample.scores["provebench_verdict"]
