@@ -183,3 +183,39 @@ def test_epochs_are_reduced_to_the_mean_and_pass_hat_k(tmp_path: Path) -> None:
     assert values == [0.0, 1.0]
     reductions = {r.reducer: [s.value for s in r.samples] for r in log.reductions or []}
     assert reductions == {"mean": [0.5], "pass_k_2": [0.0]}  # pass^k: every epoch passed
+
+
+def test_inspect_react_over_si_serve_with_submit_off_loses_no_answer(tmp_path: Path) -> None:
+    """The setting docs/si-agents.md gives for Inspect as the MCP client of `si serve`."""
+    import sys
+
+    from inspect_ai import Task
+    from inspect_ai.agent import react
+    from inspect_ai.dataset import Sample
+    from inspect_ai.tool import mcp_server_stdio
+
+    scenario_file = write_fixture(tmp_path)
+    served = tmp_path / "served"
+    server = mcp_server_stdio(
+        command=sys.executable,
+        args=["-m", "provebench", "si", "serve", str(scenario_file), "--out", str(served),
+              "--per-session", "--agent-name", "mock-model"],
+    )  # fmt: skip
+    right = "SMTP_PORT is missing from the checkout config."
+    outputs = [
+        _output("orchestration_list", {"kind": "pod"}),
+        _output("submit_answer", {"final_answer": right}),
+        ModelOutput.from_content(MODEL, "Done."),
+    ]
+    outputs[-1].usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    task = Task(dataset=[Sample(input="the task")], solver=react(tools=[server], submit=False))
+    _eval(task, outputs, tmp_path / "logs")
+    sessions = sorted(served.iterdir())
+    assert [s.name for s in sessions] == ["session-00001"]
+    evidence = json.loads((sessions[0] / "evidence.json").read_text())
+    assert evidence["final_answer"] == right
+    assert [a["tool"] for a in evidence["actions"]] == ["orchestration_list"]
+    assert evidence["metadata"]["agent_name"] == "mock-model"
+    assert evidence["metadata"]["agent_identity_source"] == "declared"
+    verdict = json.loads((sessions[0] / "verdict.json").read_text())
+    assert verdict["score"] == 1.0
