@@ -18,8 +18,10 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.helpers.http_serving import serving
 
 ToolCall = Callable[[str, dict[str, Any]], tuple[str, bool]]
 Script = Callable[[ToolCall], str]
@@ -141,14 +143,8 @@ def fake_openai_server(model: FakeModel) -> Iterator[str]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as (host, port):
+        yield f"http://{host}:{port}/v1"
 
 
 __all__ = ["USAGE", "FakeModel", "fake_openai_server"]

@@ -4,18 +4,18 @@ in-process agent class, calling the simulator's tools through the request's tool
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from pydantic import JsonValue
 
 from provebench.si.agents import Answer, Task
+from tests.helpers.http_serving import serving
 
 
 @dataclass(frozen=True)
@@ -102,12 +102,5 @@ def serve_agent(
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        yield f"http://{host!s}:{port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as (host, port):
+        yield f"http://{host}:{port}"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from provebench.evidence._models import Evidence
 
 evidence_app = typer.Typer(help="Evidence artifacts: import and inspect.", no_args_is_help=True)
 schema_app = typer.Typer(
@@ -51,8 +54,7 @@ def import_command(
     force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists.")] = False,
 ) -> None:
     """Convert a transcript to provebench evidence (canonical JSON, written atomically)."""
-    from provebench._canonical import canonical_json, write_atomic
-    from provebench._errors import ProvebenchError, shown
+    from provebench._errors import ProvebenchError
     from provebench._paths import check_output_file
     from provebench.evidence._openai import import_openai
     from provebench.evidence._readers import import_oasis
@@ -73,12 +75,20 @@ def import_command(
         agent_name=agent_name,
         agent_version=agent_version,
     )
+    _write_evidence(output, evidence)
+
+
+def _write_evidence(path: Path, evidence: Evidence) -> None:
+    """Write one evidence file (canonical JSON, atomically) and say so on stderr."""
+    from provebench._canonical import canonical_json, write_atomic
+    from provebench._errors import ProvebenchError, shown
+
     try:
-        write_atomic(output, canonical_json(evidence))
+        write_atomic(path, canonical_json(evidence))
     except OSError as error:
-        raise ProvebenchError(f"cannot write: {error.strerror}", path=output) from None
+        raise ProvebenchError(f"cannot write: {error.strerror}", path=path) from None
     typer.echo(
-        f"wrote {shown(output)}: {len(evidence.actions)} actions, "
+        f"wrote {shown(path)}: {len(evidence.actions)} actions, "
         f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
         err=True,
     )
@@ -95,8 +105,7 @@ def _import_inspect(
 ) -> None:
     """Every sample of an Inspect log, as `OUTPUT/<sample>.epoch-<n>.evidence.json`; read and
     checked whole before the first file is written."""
-    from provebench._canonical import canonical_json, write_atomic
-    from provebench._errors import ProvebenchError, shown
+    from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir, check_output_file
     from provebench.evidence._stamp import with_run_facts
     from provebench.integrations.inspect._evidence import read_inspect_log
@@ -122,15 +131,7 @@ def _import_inspect(
             check_output_file(path, inputs=[source], field="--output")
     output.mkdir(parents=True, exist_ok=True)
     for path, evidence in converted:
-        try:
-            write_atomic(path, canonical_json(evidence))
-        except OSError as error:
-            raise ProvebenchError(f"cannot write: {error.strerror}", path=path) from None
-        typer.echo(
-            f"wrote {shown(path)}: {len(evidence.actions)} actions, "
-            f"final answer {'present' if evidence.has_final_answer() else 'absent'}",
-            err=True,
-        )
+        _write_evidence(path, evidence)
 
 
 @evidence_app.command("show")
