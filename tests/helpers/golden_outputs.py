@@ -31,7 +31,8 @@ from pathlib import Path
 
 _WALL_TIME = (
     re.compile(rb'("wall_time_sec": )[-+0-9.eE]+'),
-    re.compile(rb'(<th>wall_time_sec</th><td><span class="num">)[^<]*'),
+    # the report shows it rounded, the exact value in a title attribute: both are the machine's
+    re.compile(rb'(<th>wall_time_sec</th><td><span class="num")[^<]*'),
 )
 # The sandbox's record of a sealed run names this machine's bubblewrap version and the digest of
 # a policy that says which system folders exist and whether cgroups limit processes here.

@@ -58,7 +58,9 @@ def _assert_only_escaped(html: str) -> None:
     assert {tag for tag, _ in tags} <= {
         "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "div",
         "table", "thead", "tbody", "tr", "th", "td", "span", "code", "ul", "li", "nav", "a",
-        "footer",
+        "footer", "section", "details", "summary", "figure", "pre", "mark", "del",
+        # the inline plots (report/_svg.py): shapes and text, no script, no reference out
+        "svg", "line", "rect", "text",
     }  # fmt: skip
     for tag, attributes in tags:
         for name, value in attributes:
@@ -91,6 +93,17 @@ def test_hostile_pilot_verdict_is_rendered_inert(pilot_verdicts):
 
 def test_hostile_si_verdict_is_rendered_inert(si_verdicts):
     _assert_only_escaped(render_report(_hostile_si(load_json(si_verdicts["diagnoser"]))))
+
+
+def test_a_hostile_answer_is_marked_up_inert(si_verdicts):
+    # The answer's text is the agent's: every piece of it, marked or not, is escaped.
+    # Line 1 carries the verdict's marks; the hostile lines follow it.
+    answer = "Root cause: the key SMTP_PORT is missing.\n" + "\n".join(HOSTILE[:3])
+    evidence = {"final_answer": answer, "reasoning_trace": f"{CONTROLS}\n{LONG}"}
+    verdict = load_json(si_verdicts["diagnoser"])
+    html = render_report(verdict, evidence=evidence)
+    _assert_only_escaped(html)
+    assert '<mark class="identifier">SMTP_PORT</mark>' in html
 
 
 @pytest.mark.parametrize(

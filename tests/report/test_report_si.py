@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from provebench._canonical import sha256_file
 from provebench.report import render_report, write_report
 from tests.helpers.report_html import load_json, parse_report
@@ -41,3 +43,27 @@ def test_noop_verdict_shows_incorrect_and_no_evidence(si_verdicts):
     assert "SI verdict" in text and "incorrect" in text
     assert "none: this result cites no text location" in text
     assert "otherwise" in text
+
+
+def test_the_answer_is_shown_with_the_verdicts_own_matches_marked(si_verdicts):
+    path = si_verdicts["diagnoser"]
+    verdict = load_json(path)
+    html = write_report(path).read_text(encoding="utf-8")
+    cooccurrence = verdict["evaluations"][1]["result"]["cooccurrence"]
+    identifier, synonym = cooccurrence["identifier_match"], cooccurrence["synonym_match"]
+    assert f'<mark class="identifier">{identifier["text"]}</mark>' in html
+    assert f'<mark class="synonym">{synonym["text"]}</mark>' in html
+    answer = load_json(path.with_name("evidence.json"))["final_answer"]
+    _, text = parse_report(html)
+    assert answer in text
+
+
+def test_an_evidence_file_that_is_not_the_scored_one_is_not_shown(si_verdicts, tmp_path):
+    source = si_verdicts["diagnoser"]
+    (tmp_path / "verdict.json").write_bytes(source.read_bytes())
+    evidence = load_json(source.with_name("evidence.json"))
+    evidence["final_answer"] = "an answer the verdict never scored"
+    (tmp_path / "evidence.json").write_text(json.dumps(evidence), encoding="utf-8")
+    _, text = parse_report(write_report(tmp_path / "verdict.json").read_text(encoding="utf-8"))
+    assert "an answer the verdict never scored" not in text
+    assert "not shown: no evidence.json beside the verdict with the sha256" in text

@@ -19,10 +19,13 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import parse_json_bytes
 from provebench._paths import check_output_file
 from provebench.report._kind import detect_kind
+from provebench.report._reasons import number
 from provebench.report._text import show, visible_text
 from provebench.report._view import pilot_view, si_view
 
 MAX_LIST_ITEMS: Final = 50
+# Longer lists and tables are folded (`<details>`): a reader sees the count, and opens them.
+FOLD_ITEMS: Final = 10
 MAX_DEPTH: Final = 8
 REPORT_NAME: Final = "report.html"
 
@@ -55,6 +58,53 @@ def _scalar_class(value: object) -> str:
     return "num" if isinstance(value, int | float) else "str"
 
 
+# Fields whose value says whether something is good: only these are coloured (a `vacuous` or
+# an `admissible` flag is neither good nor bad, and green/red on it would mislead).
+GOOD_WHEN_TRUE: Final = frozenset(
+    {
+        "scorer_pass",
+        "laboratory_pass",
+        "pilot_pass",
+        "passed",
+        "released",
+        "outcome",
+        "laboratory_finding",
+        "attached_passed",
+        "preliminary_signal_credited",
+        "clean_when_confirmed",
+        "same_as_provebench",
+        "safety_gate_passed",
+    }
+)
+GOOD_STATUSES: Final = frozenset({"clear", "PASS", "pass", "evaluated"})
+BAD_STATUSES: Final = frozenset({"triggered", "FAIL", "fail", "configuration_error"})
+
+
+def _tone(pair: tuple[object, object]) -> str:
+    key, value = pair
+    if key in GOOD_WHEN_TRUE and isinstance(value, bool):
+        return " good" if value else " bad"
+    if key in ("status", "safety_gate") and isinstance(value, str):
+        if value in GOOD_STATUSES:
+            return " good"
+        if value in BAD_STATUSES:
+            return " bad"
+    return ""
+
+
+def _rounded(value: object) -> object:
+    """A float at four significant digits (the exact value goes in the tooltip); any other
+    value as it is."""
+    return number(value) if isinstance(value, float) else value
+
+
+def _exact(value: object) -> str:
+    """The exact value of a float that is shown rounded, else ""."""
+    if isinstance(value, float) and number(value) != repr(value):
+        return repr(value)
+    return ""
+
+
 def _compact(value: object) -> str:
     return visible_text(compact_json(value))
 
@@ -75,16 +125,26 @@ def _environment() -> jinja2.Environment:
     environment.filters["columns"] = _columns
     environment.filters["scalar_class"] = _scalar_class
     environment.filters["compact"] = _compact
+    environment.filters["tone"] = _tone
+    environment.filters["rounded"] = _rounded
+    environment.filters["exact"] = _exact
     environment.globals["max_items"] = MAX_LIST_ITEMS
     environment.globals["max_depth"] = MAX_DEPTH
+    environment.globals["fold_items"] = FOLD_ITEMS
     return environment
 
 
-def render_report(verdict: Mapping[str, Any], *, verdict_sha256: str | None = None) -> str:
+def render_report(
+    verdict: Mapping[str, Any],
+    *,
+    verdict_sha256: str | None = None,
+    evidence: Mapping[str, Any] | None = None,
+) -> str:
     """The HTML report of a pilot or SI verdict (pure: same verdict, same text).
 
     `verdict_sha256` is the sha256 of the verdict file's bytes, which ties the report to the JSON
     a reader holds; without it the sha256 of the verdict's canonical JSON is shown, and said so.
+    `evidence` is the SI evidence the verdict scored (its answer is shown marked up).
     """
     kind = detect_kind(verdict)
     if verdict_sha256 is None:
@@ -93,7 +153,7 @@ def render_report(verdict: Mapping[str, Any], *, verdict_sha256: str | None = No
         digest, digest_of = sha256_bytes(canonical), "canonical"
     else:
         digest, digest_of = verdict_sha256, "file"
-    view = pilot_view(verdict) if kind == "pilot" else si_view(verdict)
+    view = pilot_view(verdict) if kind == "pilot" else si_view(verdict, evidence)
     template = _environment().get_template(f"{kind}.html.j2")
     return template.render(
         verdict=verdict, view=view, kind=kind, digest=digest, digest_of=digest_of
@@ -112,6 +172,24 @@ def _load(verdict_path: Path) -> tuple[Any, bytes]:
     return parse_json_bytes(data, source=str(verdict_path)), data
 
 
+EVIDENCE_NAME: Final = "evidence.json"
+
+
+def _scored_evidence(verdict_path: Path, verdict: Mapping[str, Any]) -> Any:
+    """The evidence beside an SI verdict, when it is the file the verdict scored (its sha256 is
+    the verdict's `inputs.evidence_file_sha256`); else None, and the report says so."""
+    inputs = verdict.get("inputs")
+    wanted = inputs.get("evidence_file_sha256") if isinstance(inputs, Mapping) else None
+    path = verdict_path.with_name(EVIDENCE_NAME)
+    if not isinstance(wanted, str) or not path.is_file():
+        return None
+    data = path.read_bytes()
+    if sha256_bytes(data) != wanted:
+        return None
+    evidence = parse_json_bytes(data, source=str(path))
+    return evidence if isinstance(evidence, Mapping) else None
+
+
 def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -> Path:
     """Render `verdict_path` to `out_path` (default: `report.html` next to it) atomically."""
     source = Path(verdict_path)
@@ -121,7 +199,8 @@ def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -
     # may not replace the verdict it shows, a folder, a FIFO, a device or a link.
     detect_kind(verdict, source=source)
     check_output_file(target, inputs=[source], field=None if out_path is None else "--out")
-    html = render_report(verdict, verdict_sha256=sha256_bytes(data))
+    evidence = _scored_evidence(source, verdict) if isinstance(verdict, Mapping) else None
+    html = render_report(verdict, verdict_sha256=sha256_bytes(data), evidence=evidence)
     write_atomic(target, html)
     return target
 

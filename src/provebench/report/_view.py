@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from markupsafe import Markup
+
+from provebench.report._answer import answer_view
+from provebench.report._reasons import pilot_reasons, si_reasons
+from provebench.report._svg import Series, bar_chart
+
 PILOT_SPECIAL_FIELDS: Final = (
     "format",
     "evaluator_version",
@@ -75,7 +81,62 @@ def pilot_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
         "inputs_sha256": sorted(result_evidence["inputs_sha256"].items()),
         "result_evidence_rest": leftover(result_evidence, ("inputs_sha256",)),
         "rest": leftover(verdict, PILOT_SPECIAL_FIELDS),
+        "reasons": pilot_reasons(verdict),
+        "charts": pilot_charts(metrics["per_cycle"]),
     }
+
+
+def _counts(cycle: Mapping[str, Any], name: str) -> tuple[float, float]:
+    metric = cycle["metrics"].get(name)
+    if not isinstance(metric, Mapping):
+        return 0.0, 0.0
+    return float(metric["numerator"]), float(metric["denominator"])
+
+
+def pilot_charts(per_cycle: Sequence[Mapping[str, Any]]) -> list[Markup]:
+    """Per cycle: completeness; duplicated and unexpected ids in the register; faults injected
+    and recovered (docs/report.md says what each bar counts)."""
+    if not per_cycle:
+        return []
+    cycles = [str(c["cycle"]) for c in per_cycle]
+    completeness = [float(c["metrics"]["completeness"]["value"]) for c in per_cycle
+                    if "completeness" in c["metrics"]]  # fmt: skip
+    duplicates = [d - n for n, d in (_counts(c, "uniqueness") for c in per_cycle)]
+    unexpected = [d - n for n, d in (_counts(c, "precision") for c in per_cycle)]
+    faults = [_counts(c, "recovery") for c in per_cycle]
+    charts = []
+    if len(completeness) == len(cycles):
+        charts.append(
+            bar_chart(
+                "Completeness per cycle (files due, confirmed on time)",
+                cycles,
+                [Series("completeness", completeness, "good")],
+                y_max=1.0,
+            )
+        )
+    charts.append(
+        bar_chart(
+            "Register defects per cycle",
+            cycles,
+            [
+                Series("duplicated ids", duplicates, "bad"),
+                Series("unexpected ids", unexpected, "warn"),
+            ],
+            y_label="ids",
+        )
+    )
+    charts.append(
+        bar_chart(
+            "Faults per cycle, and recovered",
+            cycles,
+            [
+                Series("faults injected", [d for _, d in faults], "warn"),
+                Series("recovered", [n for n, _ in faults], "good"),
+            ],
+            y_label="faults",
+        )
+    )
+    return charts
 
 
 def evidence_references(value: Any, path: str = "result") -> list[dict[str, Any]]:
@@ -97,7 +158,9 @@ def evidence_references(value: Any, path: str = "result") -> list[dict[str, Any]
     return found
 
 
-def si_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
+def si_view(
+    verdict: Mapping[str, Any], evidence: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     evaluations = [
         {
             "evaluation": evaluation,
@@ -106,9 +169,12 @@ def si_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
         }
         for evaluation in verdict["evaluations"]
     ]
+    references = [ref for item in evaluations for ref in item["references"]]
     return {
         "evaluations": evaluations,
         "rest": leftover(verdict, SI_SPECIAL_FIELDS),
+        "reasons": si_reasons(verdict),
+        "answer": None if evidence is None else answer_view(verdict, evidence, references),
     }
 
 
@@ -117,6 +183,7 @@ __all__ = [
     "SI_SPECIAL_FIELDS",
     "evidence_references",
     "leftover",
+    "pilot_charts",
     "pilot_view",
     "si_view",
 ]

@@ -1,0 +1,118 @@
+"""Reports in a real browser: Debian's Chromium driven by Playwright for Python (its executable
+given explicitly; no browser is downloaded). `.ci/run` installs Chromium before `make test`; a
+machine without it skips these tests and says why.
+
+Each report loads with no console error (the page's CSP forbids every script and resource, so a
+violation would be one), shows the reason sentences under the banner, and draws its plots with
+non-empty boxes. Full-page screenshots are kept as artifacts: in $PROVEBENCH_TEST_ARTIFACTS when
+set, else in the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.report import write_report
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # the test may run as root; the page is our own report, scripts forbidden
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+if not Path(CHROMIUM).is_file():
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: install Debian's chromium (.ci/run does) to run the "
+        "browser tests",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def _artifacts(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("PROVEBENCH_TEST_ARTIFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _open(browser: Any, report: Path, screenshot: Path) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems: list[str] = []
+    page.on(
+        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+    )
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("requestfailed", lambda request: problems.append(f"request {request.url}"))
+    page.goto(report.as_uri())
+    page.screenshot(path=str(screenshot), full_page=True)
+    return page, problems
+
+
+@pytest.mark.parametrize("name", ["reference", "noop", "deletes_an_error", "incomplete_run"])
+def test_a_pilot_report_shows_why_and_its_plots(
+    browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path, name: str
+) -> None:
+    report = write_report(pilot_verdicts[name], tmp_path / f"{name}.html")
+    page, problems = _open(browser, report, _artifacts(tmp_path) / f"pilot-{name}.png")
+    assert problems == []
+    why = page.locator("#why li")
+    assert why.count() >= 1 and why.first.is_visible()
+    banner_bottom = page.locator(".headline").bounding_box()["y"] + 1
+    assert page.locator("#why").bounding_box()["y"] >= banner_bottom  # right under the banner
+    charts = page.locator("svg.chart")
+    if name == "incomplete_run":
+        assert charts.count() == 0  # no metrics were computed, so nothing is plotted
+        assert "configuration error" in why.first.inner_text()
+        return
+    assert charts.count() == 3
+    for chart in charts.all():
+        box = chart.bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 50
+    assert page.locator("svg.chart rect").count() > 3
+    page.close()
+
+
+def test_the_reason_names_the_caught_attack(
+    browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path
+) -> None:
+    report = write_report(pilot_verdicts["deletes_an_error"], tmp_path / "attack.html")
+    page, problems = _open(browser, report, _artifacts(tmp_path) / "pilot-attack-why.png")
+    assert problems == []
+    first = page.locator("#why li").first
+    assert "critical violation" in first.inner_text()
+    first.locator("a").click()
+    assert page.url.endswith("#violations")
+    page.close()
+
+
+@pytest.mark.parametrize("agent", ["diagnoser", "noop"])
+def test_an_si_report_shows_the_deciding_row(
+    browser: Any, si_verdicts: dict[str, Path], tmp_path: Path, agent: str
+) -> None:
+    report = write_report(si_verdicts[agent], tmp_path / f"si-{agent}.html")
+    page, problems = _open(browser, report, _artifacts(tmp_path) / f"si-{agent}.png")
+    assert problems == []
+    text = page.locator("#why li").first.inner_text()
+    assert text.startswith("Row ") and "matched first" in text
+    page.close()
