@@ -45,6 +45,13 @@ def test_demo_scores_examples_and_separates_reference_from_noop(demo_run: Comple
     for agent in ("reference", "noop"):  # each pilot verdict has its HTML report beside it
         page = (out / f"run-{agent}" / "report.html").read_text(encoding="utf-8")
         assert page.startswith("<!DOCTYPE html>") and "scorer_pass" in page
+    # Every report is written and its path printed (an SI verdict's shows the marked answer).
+    reports = sorted(out.glob("*/report.html"))
+    assert len(reports) >= 3 + 5
+    assert "HTML reports" in stdout
+    for report in reports:
+        assert f"{report.parent.name}/report.html" in stdout
+    assert '<mark class="identifier">' in (out / "si-run-diagnoser" / "report.html").read_text()
     laboratory = {
         agent: json.loads((out / f"si-run-{agent}" / "verdict.json").read_text())["score"]
         for agent in ("diagnoser", "locus-only", "quotation-gamer", "noop")

@@ -165,6 +165,14 @@ def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str,
         )
         verdict = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
         results.append((agent, str(verdict["band"]), float(verdict["score"])))
+        _run(
+            console,
+            _Step(
+                f"Write the HTML report of the {agent} SI verdict",
+                ["report", str(run_dir / "verdict.json")],
+            ),
+            capture=True,
+        )
     return results
 
 
@@ -280,6 +288,9 @@ def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     console.print(laboratory_table)
     console.print(pilot_table)
     # The folder's name is the user's: printed as text (no markup), control characters escaped.
+    console.print("\nHTML reports (open them in a browser):", markup=False)
+    for report in sorted(out_dir.glob("*/report.html")):
+        console.print(f"  {shown(report)}", markup=False, soft_wrap=True)
     console.print(f"\nEverything the demo wrote is in {shown(out_dir)}/", markup=False)
 
     expected = (

@@ -53,11 +53,28 @@ def pilot_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="session")
 def si_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """verdict.json of `si run` on the shipped C-DA-001 scenario: the diagnoser and noop."""
+    """verdict.json of `si run` on the shipped C-DA-001 scenario: the diagnoser, noop and the
+    quotation gamer (whose echoed lines are excluded, SI §2.1)."""
     root = tmp_path_factory.mktemp("report-si")
     verdicts: dict[str, Path] = {}
-    for agent in ("diagnoser", "noop"):
+    for agent in ("diagnoser", "noop", "quotation-gamer"):
         out = root / agent
         _invoke(["si", "run", str(SI_SCENARIO), "--agent", agent, "--out", str(out)], {0})
         verdicts[agent] = out / "verdict.json"
     return verdicts
+
+
+@pytest.fixture(scope="session")
+def suite_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """`si suite` over the OASIS SI profile: the safe operator (gate PASS, capability rolled up)
+    and the obedient agent (gate FAIL, no capability score)."""
+    from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
+
+    oasis_files()  # skips when the OASIS reference scenarios are not next to the repository
+    root = tmp_path_factory.mktemp("report-suite")
+    folders: dict[str, Path] = {}
+    for agent in ("safe-operator", "obedient"):
+        out = root / agent
+        _invoke(["si", "suite", str(OASIS_SCENARIOS), "--agent", agent, "--out", str(out)], {0, 1})
+        folders[agent] = out
+    return folders

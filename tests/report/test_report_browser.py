@@ -10,6 +10,7 @@ set, else in the test's temporary folder.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -80,6 +81,7 @@ def test_a_pilot_report_shows_why_and_its_plots(
     assert why.count() >= 1 and why.first.is_visible()
     banner_bottom = page.locator(".headline").bounding_box()["y"] + 1
     assert page.locator("#why").bounding_box()["y"] >= banner_bottom  # right under the banner
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200  # no sideways scroll
     charts = page.locator("svg.chart")
     if name == "incomplete_run":
         assert charts.count() == 0  # no metrics were computed, so nothing is plotted
@@ -106,7 +108,7 @@ def test_the_reason_names_the_caught_attack(
     page.close()
 
 
-@pytest.mark.parametrize("agent", ["diagnoser", "noop"])
+@pytest.mark.parametrize("agent", ["diagnoser", "noop", "quotation-gamer"])
 def test_an_si_report_shows_the_deciding_row(
     browser: Any, si_verdicts: dict[str, Path], tmp_path: Path, agent: str
 ) -> None:
@@ -115,4 +117,31 @@ def test_an_si_report_shows_the_deciding_row(
     assert problems == []
     text = page.locator("#why li").first.inner_text()
     assert text.startswith("Row ") and "matched first" in text
+    verdict = json.loads(si_verdicts[agent].read_text(encoding="utf-8"))
+    decided_by_a_primitive = any(
+        e["row"] == verdict["matched_row"]["id"] for e in verdict["evaluations"]
+    )  # else the row is `otherwise`, which calls none
+    assert (page.locator("tr.matched").count() >= 1) == decided_by_a_primitive
+    if agent == "quotation-gamer":  # its quoted tool output, struck through as echo
+        struck = page.locator("pre.answer del")
+        assert struck.count() >= 1 and struck.first.is_visible()
     page.close()
+
+
+def test_the_red_team_and_suite_reports_render_in_the_browser(
+    browser: Any, ci_red_team: Any, suite_folders: dict[str, Path], tmp_path: Path
+) -> None:
+    folders = {"redteam": ci_red_team.out, **{f"suite-{k}": v for k, v in suite_folders.items()}}
+    for name, folder in folders.items():
+        report = write_report(folder, tmp_path / f"{name}.html")
+        page, problems = _open(browser, report, _artifacts(tmp_path) / f"{name}.png")
+        assert problems == [], name
+        assert page.locator("#why li").first.is_visible(), name
+        charts = page.locator("svg.chart").all()
+        assert charts, name
+        for chart in charts:
+            box = chart.bounding_box()
+            assert box is not None and box["width"] > 100 and box["height"] > 50, name
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 1200, (name, width)  # wide tables scroll in their box, not the page
+        page.close()

@@ -10,14 +10,20 @@ import typer
 
 def report(
     verdict: Annotated[
-        Path, typer.Argument(help="A verdict.json of `pilot evaluate`, `si run` or `si score`.")
+        Path,
+        typer.Argument(
+            help="A verdict.json of `pilot evaluate`, `si run` or `si score`; a red-team folder "
+            "(`pilot redteam --out`) or its redteam-summary.json; an OASIS suite folder "
+            "(`si suite --out`) or its summary.json; or a run folder holding verdict.json."
+        ),
     ],
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Where to write the report (default: report.html beside it)."),
     ] = None,
 ) -> None:
-    """Write a self-contained HTML report of a verdict: same verdict bytes, same report bytes."""
+    """Write a self-contained HTML report of a verdict, a red team or a suite: same input bytes,
+    same report bytes."""
     # Jinja2 and the renderer load only when the command runs (fast CLI start-up).
     from provebench._errors import shown
     from provebench.report._render import write_report

@@ -17,9 +17,11 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
 
-VerdictKind = Literal["pilot", "si"]
+VerdictKind = Literal["pilot", "si", "redteam", "suite"]
 
 PILOT_FORMAT = "provebench.pilot.verdict/2"
+REDTEAM_FORMAT = "provebench.pilot.redteam/1"
+SUITE_FORMAT = "provebench.si.suite-summary/1"
 _PILOT_FORMAT_FAMILY = "provebench.pilot.verdict/"
 _SI_SHAPE = ("band", "score", "scenario", "matched_row", "evaluations", "versions")
 
@@ -128,6 +130,45 @@ class _SiVerdict(BaseModel):
     inputs: dict[str, str | None]
 
 
+class _RedteamSummary(BaseModel):
+    model_config = _OPEN
+    format: str
+    budget_level: str
+    budget: dict[str, dict[str, int]]
+    attacks: int
+    exercised: int
+    caught: int
+    not_exercised: list[JsonValue]
+    uncaught: list[JsonValue]
+    passed: bool
+
+
+class _SuiteScenario(BaseModel):
+    model_config = _OPEN
+    id: str
+    classification: str
+    category: str
+    status: str
+    score: float | None
+
+
+class _SuiteSummary(BaseModel):
+    model_config = _OPEN
+    format: str
+    safety_gate: str
+    agent: dict[str, JsonValue]
+    scenarios: list[_SuiteScenario]
+    safety: dict[str, JsonValue]
+    capability: dict[str, JsonValue] | None
+
+
+_BY_FORMAT: dict[str, tuple[VerdictKind, type[BaseModel]]] = {
+    PILOT_FORMAT: ("pilot", _PilotVerdict),
+    REDTEAM_FORMAT: ("redteam", _RedteamSummary),
+    SUITE_FORMAT: ("suite", _SuiteSummary),
+}
+
+
 def _dotted(location: tuple[int | str, ...]) -> str:
     text = ""
     for part in location:
@@ -158,9 +199,10 @@ def detect_kind(verdict: object, *, source: str | Path | None = None) -> Verdict
         raise ProvebenchError("a verdict is a JSON object", path=source, field="$")
     if "format" in verdict:
         marker = verdict["format"]
-        if marker == PILOT_FORMAT:
-            _validate(_PilotVerdict, verdict, source)
-            return "pilot"
+        if isinstance(marker, str) and marker in _BY_FORMAT:
+            kind, model = _BY_FORMAT[marker]
+            _validate(model, verdict, source)
+            return kind
         if isinstance(marker, str) and marker.startswith(_PILOT_FORMAT_FAMILY):
             message = (
                 f"unsupported pilot verdict format {marker!r}; this report reads {PILOT_FORMAT}"
@@ -183,4 +225,4 @@ def detect_kind(verdict: object, *, source: str | Path | None = None) -> Verdict
     )
 
 
-__all__ = ["PILOT_FORMAT", "VerdictKind", "detect_kind"]
+__all__ = ["PILOT_FORMAT", "REDTEAM_FORMAT", "SUITE_FORMAT", "VerdictKind", "detect_kind"]

@@ -7,7 +7,7 @@ Jinja2's autoescape, so text in a verdict can never become markup.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -20,6 +20,8 @@ from provebench._jsonfile import parse_json_bytes
 from provebench._paths import check_output_file
 from provebench.report._kind import detect_kind
 from provebench.report._reasons import number
+from provebench.report._redteam_view import redteam_view
+from provebench.report._suite_view import suite_view
 from provebench.report._text import show, visible_text
 from provebench.report._view import pilot_view, si_view
 
@@ -139,12 +141,14 @@ def render_report(
     *,
     verdict_sha256: str | None = None,
     evidence: Mapping[str, Any] | None = None,
+    attacks: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The HTML report of a pilot or SI verdict (pure: same verdict, same text).
 
     `verdict_sha256` is the sha256 of the verdict file's bytes, which ties the report to the JSON
     a reader holds; without it the sha256 of the verdict's canonical JSON is shown, and said so.
-    `evidence` is the SI evidence the verdict scored (its answer is shown marked up).
+    `evidence` is the SI evidence the verdict scored (its answer is shown marked up); `attacks`
+    the red team's attack list (`redteam.json`) beside its summary.
     """
     kind = detect_kind(verdict)
     if verdict_sha256 is None:
@@ -153,7 +157,14 @@ def render_report(
         digest, digest_of = sha256_bytes(canonical), "canonical"
     else:
         digest, digest_of = verdict_sha256, "file"
-    view = pilot_view(verdict) if kind == "pilot" else si_view(verdict, evidence)
+    if kind == "pilot":
+        view = pilot_view(verdict)
+    elif kind == "si":
+        view = si_view(verdict, evidence)
+    elif kind == "redteam":
+        view = redteam_view(verdict, attacks)
+    else:
+        view = suite_view(verdict)
     template = _environment().get_template(f"{kind}.html.j2")
     return template.render(
         verdict=verdict, view=view, kind=kind, digest=digest, digest_of=digest_of
@@ -190,17 +201,49 @@ def _scored_evidence(verdict_path: Path, verdict: Mapping[str, Any]) -> Any:
     return evidence if isinstance(evidence, Mapping) else None
 
 
+# What `provebench report FOLDER` looks for, in this order: a red team's, a suite's, a verdict.
+FOLDER_DOCUMENTS: Final = ("redteam-summary.json", "summary.json", "verdict.json")
+REDTEAM_ATTACKS_NAME: Final = "redteam.json"
+
+
+def _document_of(path: Path) -> Path:
+    """The file a report is made from: `path`, or the known document inside the folder."""
+    if not path.is_dir():
+        return path
+    for name in FOLDER_DOCUMENTS:
+        if (path / name).is_file():
+            return path / name
+    raise ProvebenchError(
+        f"holds none of {', '.join(FOLDER_DOCUMENTS)}: not a red-team, suite or run folder",
+        path=path,
+    )
+
+
+def _attacks_beside(summary_path: Path) -> list[Mapping[str, Any]]:
+    path = summary_path.with_name(REDTEAM_ATTACKS_NAME)
+    if not path.is_file():
+        return []
+    attacks = parse_json_bytes(path.read_bytes(), source=str(path))
+    if not isinstance(attacks, list) or not all(isinstance(a, Mapping) for a in attacks):
+        raise ProvebenchError("a red team's attacks are a JSON list of objects", path=path)
+    return attacks
+
+
 def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -> Path:
-    """Render `verdict_path` to `out_path` (default: `report.html` next to it) atomically."""
-    source = Path(verdict_path)
+    """Render `verdict_path` (a verdict, a red-team or suite summary, or a folder holding one)
+    to `out_path` (default: `report.html` beside the document) atomically."""
+    source = _document_of(Path(verdict_path))
     target = source.with_name(REPORT_NAME) if out_path is None else Path(out_path)
     verdict, data = _load(source)
     # Checked here, with the file's name, before anything is rendered or written; the report
     # may not replace the verdict it shows, a folder, a FIFO, a device or a link.
-    detect_kind(verdict, source=source)
+    kind = detect_kind(verdict, source=source)
     check_output_file(target, inputs=[source], field=None if out_path is None else "--out")
-    evidence = _scored_evidence(source, verdict) if isinstance(verdict, Mapping) else None
-    html = render_report(verdict, verdict_sha256=sha256_bytes(data), evidence=evidence)
+    evidence = _scored_evidence(source, verdict) if kind == "si" else None
+    attacks = _attacks_beside(source) if kind == "redteam" else []
+    html = render_report(
+        verdict, verdict_sha256=sha256_bytes(data), evidence=evidence, attacks=attacks
+    )
     write_atomic(target, html)
     return target
 

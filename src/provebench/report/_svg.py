@@ -10,6 +10,7 @@ float formatting; every text is escaped (a label may come from the verdict).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,51 +48,65 @@ def bar_chart(
     """A grouped bar chart: one group per category, one bar per series."""
     values = [v for s in series for v in s.values]
     top = y_max if y_max is not None else max([1.0, *values])
-    plot_w = WIDTH - _LEFT - _RIGHT
-    plot_h = HEIGHT - _TOP - _BOTTOM
+    if y_max is None and all(float(v).is_integer() for v in values):
+        top = float(math.ceil(top / 4) * 4)  # counts: whole numbers on every grid line
+    # Labels wider than their group are turned 35 degrees; the chart grows below to hold them,
+    # and to the left so that the first one is not cut off.
+    longest = max((len(c) for c in categories), default=0)
+    slanted = longest * 6.2 > (WIDTH - _LEFT - _RIGHT) / max(1, len(categories))
+    left = min(260, max(_LEFT, int(longest * 6.2 * 0.82))) if slanted else _LEFT
+    chart_h = HEIGHT + (int(longest * 6.2 * 0.58) if slanted else 0)
+    plot_w = WIDTH - left - _RIGHT
     group_w = plot_w / max(1, len(categories))
+    plot_h = HEIGHT - _TOP - _BOTTOM
     bar_w = max(1.0, group_w * 0.8 / max(1, len(series)))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}">',
+        f'viewBox="0 0 {WIDTH} {chart_h}" width="{WIDTH}" height="{chart_h}">',
         f"<title>{escape(title)}</title>",
-        f'<text class="chart-title" x="{_LEFT}" y="16">{escape(title)}</text>',
+        f'<text class="chart-title" x="{left}" y="16">{escape(title)}</text>',
     ]
     for step in range(5):  # horizontal grid lines and their values
         value = top * step / 4
         y = _TOP + plot_h - plot_h * step / 4
         parts.append(
-            f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
-            f'<text class="tick" x="{_LEFT - 4}" y="{_n(y + 4)}" text-anchor="end">'
+            f'<line class="grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
+            f'<text class="tick" x="{left - 4}" y="{_n(y + 4)}" text-anchor="end">'
             f"{escape(_tick(value))}</text>"
         )
     if y_label:
         parts.append(
-            f'<text class="tick" x="10" y="{_n(_TOP + plot_h / 2)}" text-anchor="middle" '
-            f'transform="rotate(-90 10 {_n(_TOP + plot_h / 2)})">{escape(y_label)}</text>'
+            f'<text class="tick" x="{left - 36}" y="{_n(_TOP + plot_h / 2)}" '
+            f'text-anchor="middle" transform="rotate(-90 {left - 36} {_n(_TOP + plot_h / 2)})">'
+            f"{escape(y_label)}</text>"
         )
     label_every = max(1, len(categories) // 24)  # at most about 24 labels on the axis
     for index, category in enumerate(categories):
-        x0 = _LEFT + group_w * index + group_w * 0.1
+        x0 = left + group_w * index + group_w * 0.1
         for position, one in enumerate(series):
             value = one.values[index] if index < len(one.values) else 0.0
-            height = 0.0 if top <= 0 else plot_h * min(value, top) / top
+            bar_h = 0.0 if top <= 0 else plot_h * min(value, top) / top
             parts.append(
                 f'<rect class="{escape(one.css_class)}" x="{_n(x0 + bar_w * position)}" '
-                f'y="{_n(_TOP + plot_h - height)}" width="{_n(bar_w)}" height="{_n(height)}">'
+                f'y="{_n(_TOP + plot_h - bar_h)}" width="{_n(bar_w)}" height="{_n(bar_h)}">'
                 f"<title>{escape(one.name)} {escape(category)}: {escape(_tick(value))}</title>"
                 "</rect>"
             )
         if index % label_every == 0:
+            at_x, at_y = _n(left + group_w * (index + 0.5)), _n(_TOP + plot_h + 14)
+            turn = (
+                f' transform="rotate(-35 {at_x} {at_y})" text-anchor="end"'
+                if slanted
+                else ' text-anchor="middle"'
+            )
             parts.append(
-                f'<text class="tick" x="{_n(_LEFT + group_w * (index + 0.5))}" '
-                f'y="{_n(_TOP + plot_h + 14)}" text-anchor="middle">{escape(category)}</text>'
+                f'<text class="tick" x="{at_x}" y="{at_y}"{turn}>{escape(category)}</text>'
             )
     x = _LEFT
     for one in series:  # the legend, under the axis
         parts.append(
-            f'<rect class="{escape(one.css_class)}" x="{x}" y="{HEIGHT - 12}" width="10" '
-            f'height="10"/><text class="tick" x="{x + 14}" y="{HEIGHT - 3}">'
+            f'<rect class="{escape(one.css_class)}" x="{x}" y="{chart_h - 12}" width="10" '
+            f'height="10"/><text class="tick" x="{x + 14}" y="{chart_h - 3}">'
             f"{escape(one.name)}</text>"
         )
         x += 24 + 7 * len(one.name)

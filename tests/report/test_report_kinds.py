@@ -1,0 +1,86 @@
+"""`provebench report FOLDER` on a red team and on an OASIS suite: each recognised by its format
+marker, the reason first, the plots, and every figure the summary's own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench._errors import ProvebenchError
+from provebench.cli import app
+from provebench.report import detect_kind, write_report
+from tests.helpers.report_html import parse_report
+from tests.helpers.shared_run import Completed
+
+pytestmark = pytest.mark.slow
+
+
+def _page(folder: Path, tmp_path: Path, name: str) -> tuple[str, str]:
+    html = write_report(folder, tmp_path / f"{name}.html").read_text(encoding="utf-8")
+    return html, parse_report(html)[1]
+
+
+def test_a_red_team_folder_reports_every_attack_and_the_budget(
+    ci_red_team: Completed, tmp_path: Path
+) -> None:
+    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
+    assert detect_kind(summary) == "redteam"
+    html, text = _page(ci_red_team.out, tmp_path, "redteam")
+    why = text.split("Why", 1)[1]
+    assert f"{summary['caught']} of {summary['attacks']} attacks caught" in why
+    assert "Budget (ci): below the §14 minimum in generated_events" in why
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == 2
+    attacks = json.loads((ci_red_team.out / "redteam.json").read_text())
+    for attack in attacks:
+        assert attack["attack"] in text
+    assert f"Attacks ({len(attacks)})" in text
+
+
+def test_a_failed_red_team_says_which_attack_escaped(
+    ci_red_team: Completed, tmp_path: Path
+) -> None:
+    folder = tmp_path / "escaped"
+    folder.mkdir()
+    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
+    summary.update(passed=False, caught=summary["caught"] - 1, uncaught=["deleting-an-error"])
+    (folder / "redteam-summary.json").write_text(json.dumps(summary))
+    html, text = _page(folder, tmp_path, "escaped")
+    assert "uncaught: deleting-an-error" in text.split("Why", 1)[1]
+    assert 'class="headline fail"' in html
+    assert "no redteam.json beside the summary" in text
+
+
+def test_a_suite_folder_reports_the_gate_first_then_capability(
+    suite_folders: dict[str, Path], tmp_path: Path
+) -> None:
+    passed = json.loads((suite_folders["safe-operator"] / "summary.json").read_text())
+    html, text = _page(suite_folders["safe-operator"], tmp_path, "suite-pass")
+    why = text.split("Why", 1)[1]
+    assert "Safety gate PASS: 21 of 21 applicable safety scenarios passed." in why
+    assert "Capability by category:" in why
+    assert html.count('class="chart"') == 2  # the gate by category, the capability roll-up
+    for scenario in passed["scenarios"]:
+        assert scenario["id"] in text
+
+    failed = json.loads((suite_folders["obedient"] / "summary.json").read_text())
+    assert failed["safety_gate"] == "FAIL"
+    html, text = _page(suite_folders["obedient"], tmp_path, "suite-fail")
+    why = text.split("Why", 1)[1]
+    assert "Safety gate FAIL" in why and failed["safety"]["failures"][0] in why
+    assert "No capability score" in why
+    assert html.count('class="chart"') == 1
+
+
+def test_the_cli_takes_a_folder_and_refuses_one_it_cannot_read(
+    suite_folders: dict[str, Path], tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(app, ["report", str(suite_folders["safe-operator"])])
+    assert result.exit_code == 0, result.output
+    assert (suite_folders["safe-operator"] / "report.html").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ProvebenchError, match="holds none of"):
+        write_report(empty)
