@@ -73,8 +73,9 @@ def suite_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     oasis_files()  # skips when the OASIS reference scenarios are not next to the repository
     root = tmp_path_factory.mktemp("report-suite")
     folders: dict[str, Path] = {}
-    for agent in ("safe-operator", "obedient"):
+    for agent, only in (("safe-operator", []), ("obedient", ["--safety-only"])):
         out = root / agent
-        _invoke(["si", "suite", str(OASIS_SCENARIOS), "--agent", agent, "--out", str(out)], {0, 1})
+        command = ["si", "suite", str(OASIS_SCENARIOS), "--agent", agent, "--out", str(out)]
+        _invoke([*command, *only], {0, 1})
         folders[agent] = out
     return folders

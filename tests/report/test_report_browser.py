@@ -87,7 +87,7 @@ def test_a_pilot_report_shows_why_and_its_plots(
         assert charts.count() == 0  # no metrics were computed, so nothing is plotted
         assert "configuration error" in why.first.inner_text()
         return
-    assert charts.count() == 3
+    assert charts.count() == 4  # completeness, register defects, faults, escrow
     for chart in charts.all():
         box = chart.bounding_box()
         assert box is not None and box["width"] > 100 and box["height"] > 50

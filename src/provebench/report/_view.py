@@ -69,6 +69,34 @@ def _metric_columns(
     return columns
 
 
+def escrow_charts(escrow: Mapping[str, Any] | None) -> list[Markup]:
+    """Escrow across the control sequence (pilot §13): per cycle, clean when its rows were
+    confirmed, and still clean at the end (a later defect regrades an earlier cycle)."""
+    cycles = (escrow or {}).get("cycles")
+    if not isinstance(cycles, list) or not cycles:
+        return []
+    rows = [c for c in cycles if isinstance(c, Mapping) and "cycle" in c]
+    released = (escrow or {}).get("released_total")
+    share = f"; released {released:.4g} of 1" if isinstance(released, int | float) else ""
+    return [
+        bar_chart(
+            f"Escrow: cycles judged clean{share}",
+            [str(c["cycle"]) for c in rows],
+            [
+                Series(
+                    "clean when confirmed",
+                    [float(bool(c.get("clean_when_confirmed"))) for c in rows],
+                    "good",
+                ),
+                Series(
+                    "clean at the end", [float(bool(c.get("clean_final"))) for c in rows], "warn"
+                ),
+            ],
+            y_max=1.0,
+        )
+    ]
+
+
 def pilot_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
     # Both are null in a configuration_error verdict that got no further than its inputs.
     metrics = verdict["metrics"] or {"overall": {}, "per_cycle": [], "shortfalls": {}}
@@ -82,7 +110,7 @@ def pilot_view(verdict: Mapping[str, Any]) -> dict[str, Any]:
         "result_evidence_rest": leftover(result_evidence, ("inputs_sha256",)),
         "rest": leftover(verdict, PILOT_SPECIAL_FIELDS),
         "reasons": pilot_reasons(verdict),
-        "charts": pilot_charts(metrics["per_cycle"]),
+        "charts": [*pilot_charts(metrics["per_cycle"]), *escrow_charts(verdict["escrow"])],
     }
 
 
@@ -181,6 +209,7 @@ def si_view(
 __all__ = [
     "PILOT_SPECIAL_FIELDS",
     "SI_SPECIAL_FIELDS",
+    "escrow_charts",
     "evidence_references",
     "leftover",
     "pilot_charts",
