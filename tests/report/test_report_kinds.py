@@ -84,3 +84,23 @@ def test_the_cli_takes_a_folder_and_refuses_one_it_cannot_read(
     empty.mkdir()
     with pytest.raises(ProvebenchError, match="holds none of"):
         write_report(empty)
+
+
+def test_red_team_and_suite_reports_are_deterministic_and_inert(
+    ci_red_team: Completed, suite_folders: dict[str, Path], tmp_path: Path
+) -> None:
+    from provebench.report import render_report
+
+    for folder in (ci_red_team.out, suite_folders["safe-operator"]):
+        first = write_report(folder, tmp_path / "a.html").read_bytes()
+        second = write_report(folder, tmp_path / "b.html").read_bytes()
+        assert first == second
+        assert str(folder).encode() not in first  # nothing of where the folder lies
+    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
+    attacks = json.loads((ci_red_team.out / "redteam.json").read_text())
+    attacks[0]["attack"] = "<script>alert(1)</script>"
+    attacks[0]["category"] = '"><img src=x onerror=alert(2)>'
+    html = render_report(summary, attacks=attacks)
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&#34;&gt;&lt;img src=x onerror=alert(2)&gt;" in html  # in the table and the plot
