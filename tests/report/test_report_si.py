@@ -53,6 +53,8 @@ def test_the_answer_is_shown_with_the_verdicts_own_matches_marked(si_verdicts):
     identifier, synonym = cooccurrence["identifier_match"], cooccurrence["synonym_match"]
     assert f'<mark class="identifier">{identifier["text"]}</mark>' in html
     assert f'<mark class="synonym">{synonym["text"]}</mark>' in html
+    # The line whose sentence held both, and so decided factor_identified, is underlined.
+    assert html.count('<span class="decides" title="the sentence that decided') == 1
     answer = load_json(path.with_name("evidence.json"))["final_answer"]
     _, text = parse_report(html)
     assert answer in text

@@ -54,6 +54,20 @@ def _excluded(verdict: Mapping[str, Any]) -> dict[tuple[str, int], str]:
     return found
 
 
+def _deciding(references: Sequence[Mapping[str, Any]]) -> dict[tuple[str, int], int]:
+    """(channel, line) -> sentence of the co-occurrence that decided `factor_identified`: the
+    identifier and the synonym found in one sentence (SI §3.2)."""
+    found: dict[tuple[str, int], int] = {}
+    for ref in references:
+        at = str(ref.get("at", ""))
+        if ".cooccurrence." in at and isinstance(ref.get("line"), int):
+            sentence = ref.get("sentence")
+            found[(str(ref["channel"]), int(ref["line"]))] = (
+                sentence if isinstance(sentence, int) else -1
+            )
+    return found
+
+
 def _segments(text: str, marks: list[tuple[int, int, str]]) -> list[tuple[str, str]]:
     """The line cut into (text, kind) pieces; overlapping marks keep the first."""
     pieces: list[tuple[str, str]] = []
@@ -74,7 +88,7 @@ def answer_view(
     verdict: Mapping[str, Any], evidence: Mapping[str, Any], references: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """Per channel with text: its lines, each cut into marked pieces, or struck as an echo."""
-    marks, excluded = _marks(references), _excluded(verdict)
+    marks, excluded, deciding = _marks(references), _excluded(verdict), _deciding(references)
     channels = []
     for channel in CHANNELS:
         text = evidence.get(_FIELD_OF[channel])
@@ -87,6 +101,7 @@ def answer_view(
                 {
                     "number": number,
                     "echo_of": echo,
+                    "decides": deciding.get((channel, number)),
                     "pieces": _segments(line, [] if echo else marks.get((channel, number), [])),
                 }
             )
