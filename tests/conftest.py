@@ -55,15 +55,29 @@ def ci_red_team(tmp_path_factory: pytest.TempPathFactory) -> Completed:
 
 # The slowest tests first, dealt one at a time (Makefile: --maxschedchunk 1): a worker that is
 # free takes the next test, so the suite does not end with one worker running a minute-long test
-# while the other idles. The tests on the work shared once per run come first; then every test of
+# while the other idles. The tests on the work shared once per run come first, led by one test
+# per shared work, longest work first: the workers start different shared works side by side
+# instead of one making the full red team while the other waits on its lock. Then every test of
 # seconds (marked slow); then the rest, each group in its collected order.
-_SHARED_WORK = frozenset({"full_red_team", "demo_run", "ci_red_team"})
+_SHARED_WORK = ("full_red_team", "demo_run", "ci_red_team")  # longest first
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        if _SHARED_WORK & set(getattr(item, "fixturenames", ())):
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2
+    leaders: dict[int, int] = {}
+    for order, work in enumerate(_SHARED_WORK):
+        leader = next(
+            (i for i, item in enumerate(items) if work in getattr(item, "fixturenames", ())),
+            None,
+        )
+        if leader is not None and leader not in leaders:
+            leaders[leader] = order
 
-    items.sort(key=rank)
+    def rank(pair: tuple[int, pytest.Item]) -> tuple[int, int]:
+        index, item = pair
+        if index in leaders:
+            return 0, leaders[index]
+        if set(_SHARED_WORK) & set(getattr(item, "fixturenames", ())):
+            return 1, 0
+        return (2 if item.get_closest_marker("slow") else 3), 0
+
+    items[:] = [item for _, item in sorted(enumerate(items), key=rank)]

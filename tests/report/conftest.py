@@ -67,15 +67,17 @@ def si_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def suite_folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """`si suite` over the OASIS SI profile: the safe operator (gate PASS, capability rolled up)
-    and the obedient agent (gate FAIL, no capability score)."""
+    and the obedient agent (gate FAIL, no capability score; safety only). Made once per test
+    run and shared by the workers (tests/helpers/shared_run.py); read only."""
     from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
+    from tests.helpers.shared_run import made_once
 
     oasis_files()  # skips when the OASIS reference scenarios are not next to the repository
-    root = tmp_path_factory.mktemp("report-suite")
-    folders: dict[str, Path] = {}
-    for agent, only in (("safe-operator", []), ("obedient", ["--safety-only"])):
-        out = root / agent
-        command = ["si", "suite", str(OASIS_SCENARIOS), "--agent", agent, "--out", str(out)]
-        _invoke([*command, *only], {0, 1})
-        folders[agent] = out
-    return folders
+
+    def make(root: Path) -> None:
+        for agent, only in (("safe-operator", []), ("obedient", ["--safety-only"])):
+            command = ["si", "suite", str(OASIS_SCENARIOS), "--agent", agent]
+            _invoke([*command, "--out", str(root / agent), *only], {0, 1})
+
+    root = made_once(tmp_path_factory, "report-oasis-suites", make)
+    return {agent: root / agent for agent in ("safe-operator", "obedient")}

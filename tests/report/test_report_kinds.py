@@ -4,6 +4,7 @@ marker, the reason first, the plots, and every figure the summary's own."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -77,9 +78,12 @@ def test_a_suite_folder_reports_the_gate_first_then_capability(
 def test_the_cli_takes_a_folder_and_refuses_one_it_cannot_read(
     suite_folders: dict[str, Path], tmp_path: Path
 ) -> None:
-    result = CliRunner().invoke(app, ["report", str(suite_folders["safe-operator"])])
+    folder = tmp_path / "suite"  # the shared suite is read only: the report goes in a copy
+    shutil.copytree(suite_folders["safe-operator"], folder)
+    result = CliRunner().invoke(app, ["report", str(folder)])
     assert result.exit_code == 0, result.output
-    assert (suite_folders["safe-operator"] / "report.html").is_file()
+    assert result.stdout.strip().endswith("report.html")
+    assert (folder / "report.html").is_file()
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(ProvebenchError, match="holds none of"):
