@@ -165,15 +165,19 @@ def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str,
         )
         verdict = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
         results.append((agent, str(verdict["band"]), float(verdict["score"])))
-        _run(
-            console,
-            _Step(
-                f"Write the HTML report of the {agent} SI verdict",
-                ["report", str(run_dir / "verdict.json")],
-            ),
-            capture=True,
-        )
+        _write_report(console, run_dir, f"{agent} SI")
     return results
+
+
+def _write_report(console: Console, run_dir: Path, what: str) -> None:
+    _run(
+        console,
+        _Step(
+            f"Write the HTML report of the {what} verdict",
+            ["report", str(run_dir / "verdict.json")],
+        ),
+        capture=True,
+    )
 
 
 def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[str, Any]]:
@@ -214,14 +218,7 @@ def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[st
             capture=True,
         )
         verdicts[agent] = json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))
-        _run(
-            console,
-            _Step(
-                f"Write the HTML report of the {agent} verdict",
-                ["report", str(run_dir / "verdict.json")],
-            ),
-            capture=True,
-        )
+        _write_report(console, run_dir, agent)
     _run(
         console,
         _Step(

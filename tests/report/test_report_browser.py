@@ -70,6 +70,13 @@ def _open(browser: Any, report: Path, screenshot: Path) -> tuple[Any, list[str]]
     return page, problems
 
 
+def _assert_drawn(charts: list[Any], name: str) -> None:
+    """Each plot has a box a reader can see (an SVG that failed to lay out has none)."""
+    for chart in charts:
+        box = chart.bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 50, name
+
+
 @pytest.mark.parametrize("name", ["reference", "noop", "deletes_an_error", "incomplete_run"])
 def test_a_pilot_report_shows_why_and_its_plots(
     browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path, name: str
@@ -88,9 +95,7 @@ def test_a_pilot_report_shows_why_and_its_plots(
         assert "configuration error" in why.first.inner_text()
         return
     assert charts.count() == 4  # completeness, register defects, faults, escrow
-    for chart in charts.all():
-        box = chart.bounding_box()
-        assert box is not None and box["width"] > 100 and box["height"] > 50
+    _assert_drawn(charts.all(), name)
     assert page.locator("svg.chart rect").count() > 3
     page.close()
 
@@ -139,9 +144,7 @@ def test_the_red_team_and_suite_reports_render_in_the_browser(
         assert page.locator("#why li").first.is_visible(), name
         charts = page.locator("svg.chart").all()
         assert charts, name
-        for chart in charts:
-            box = chart.bounding_box()
-            assert box is not None and box["width"] > 100 and box["height"] > 50, name
+        _assert_drawn(charts, name)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 1200, (name, width)  # wide tables scroll in their box, not the page
         page.close()
