@@ -148,3 +148,30 @@ def test_the_red_team_and_suite_reports_render_in_the_browser(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 1200, (name, width)  # wide tables scroll in their box, not the page
         page.close()
+
+
+def test_a_control_runs_report_fits_in_a_few_screens_before_its_folds(
+    browser: Any, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from provebench.cli import app
+
+    corpus, run = tmp_path / "control", tmp_path / "run"
+    for arguments in (
+        ["pilot", "generate", "--seed", "7", "--profile", "control", "--out", str(corpus)],
+        ["pilot", "run", "--corpus", str(corpus), "--agent", "reference", "--out", str(run),
+         "--quiet"],
+        ["pilot", "evaluate", str(run), "--corpus", str(corpus)],
+    ):  # fmt: skip
+        assert CliRunner().invoke(app, arguments).exit_code == 0, arguments
+    report = write_report(run, tmp_path / "control.html")
+    page, problems = _open(browser, report, _artifacts(tmp_path) / "pilot-control.png")
+    assert problems == []
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 5 * 900, height  # the detail is folded; each fold opens on a click
+    folds = page.locator("details")
+    assert folds.count() >= 5
+    folds.first.locator("summary").click()
+    assert page.evaluate("document.documentElement.scrollHeight") > height
+    page.close()
