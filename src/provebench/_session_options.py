@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
 import typer
 
@@ -45,10 +46,42 @@ def check_identity_options(agent_name: str | None, agent_version: str | None) ->
         raise ProvebenchError("needs --agent-name", field="--agent-version")
 
 
+IdentitySource = Literal["declared", "mcp_client_info"]
+
+
+@dataclass
+class AgentIdentity:
+    """Who the agent of a served session is, and where that came from: declared by whoever
+    started the server (`--agent-name`), or as its MCP client introduced itself (which may name
+    the client library). A declared identity is never replaced; only recordable text is taken."""
+
+    name: str
+    version: str | None = None
+    source: IdentitySource | None = None
+
+    def declare(self, name: str, version: str | None) -> None:
+        self.name, self.version, self.source = name, version, "declared"
+
+    def take_client_info(self, name: object, version: object) -> None:
+        if self.source == "declared" or not _recordable(name):
+            return
+        assert isinstance(name, str)
+        self.name = name
+        self.version = version if isinstance(version, str) and _recordable(version) else None
+        self.source = "mcp_client_info"
+
+
+def _recordable(value: object) -> bool:
+    # Non-empty text that can be written and read back (no lone surrogate).
+    return isinstance(value, str) and value != "" and text_problem(value) is None
+
+
 __all__ = [
+    "AgentIdentity",
     "AgentNameOption",
     "AgentVersionOption",
     "ForceOption",
+    "IdentitySource",
     "PerSessionOption",
     "check_identity_options",
 ]

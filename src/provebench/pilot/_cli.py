@@ -306,8 +306,7 @@ def _serve_mcp(
     run_dir = claim_session_dir(out, force=force, per_session=per_session, inputs=[corpus])
     serve = PilotServe(lab_corpus, run_dir, contract)
     if agent_name is not None:
-        serve.agent_name, serve.agent_version = agent_name, agent_version or ""
-        serve.identity_declared = True
+        serve.identity.declare(agent_name, agent_version)
 
     # A host that stops the server with SIGTERM instead of closing stdin: the open cycle is not
     # committed, the committed ones are kept (the same command with --force resumes).

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -34,11 +33,11 @@ from inspect_ai.tool import ToolDef
 
 from provebench.integrations.inspect._si import tool_params
 from provebench.pilot.agents._loaded import LoadedAgent
-from provebench.pilot.agents._mcp_serve import CycleDesk, DeskImporter, SessionEnded
+from provebench.pilot.agents._mcp_serve import CycleDesk, DeskImporter
 from provebench.pilot.agents._openai import system_text
 from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, cycle_prompt
 from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
-from provebench.pilot.lab._runner import execute_run, open_corpus
+from provebench.pilot.lab._runner import open_corpus
 
 RUN_DIR_KEY = "provebench_run_dir"
 INSPECT_ISOLATION = {
@@ -89,20 +88,13 @@ def call_import_agent() -> Solver:
             isolation=dict(INSPECT_ISOLATION),
             code_sha256="",
         )
-        corpus = open_corpus(corpus_dir)
-
-        def run() -> None:
-            try:
-                outcome = execute_run(corpus, agent, run_dir)
-            except SessionEnded:  # the solver stopped before the last cycle (an error, a limit)
-                desk.end(None, "stopped before the last cycle")
-            except Exception as error:
-                desk.end(None, str(error) or type(error).__name__)
-            else:
-                desk.end(outcome, None)
-
-        runner = threading.Thread(target=run, name="provebench-inspect-run", daemon=True)
-        runner.start()
+        runner = desk.start_run(
+            open_corpus(corpus_dir),
+            agent,
+            run_dir,
+            name="provebench-inspect-run",
+            stopped="stopped before the last cycle",  # the solver ended early: an error, a limit
+        )
         tools = [
             ToolDef(_lab_tool(desk, t.name), name=t.name, description=t.description,
                     parameters=tool_params(t.input_schema))
@@ -124,7 +116,7 @@ def call_import_agent() -> Solver:
         transcript: list[ChatMessage] = []
         try:
             while True:
-                ctx = await anyio.to_thread.run_sync(_next_cycle, desk)
+                ctx = await anyio.to_thread.run_sync(desk.next_cycle)
                 if ctx is None:
                     break
                 state.messages = [ChatMessageUser(content=cycle_prompt(ctx))]
@@ -141,13 +133,6 @@ def call_import_agent() -> Solver:
         return state
 
     return solve
-
-
-def _next_cycle(desk: CycleDesk) -> Any:
-    with desk.condition:
-        while desk.ctx is None and not desk.done:
-            desk.condition.wait(0.1)
-        return desk.ctx
 
 
 def _lab_tool(desk: CycleDesk, name: str) -> Callable[..., Coroutine[Any, Any, str]]:

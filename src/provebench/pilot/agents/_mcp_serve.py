@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from provebench._jsonfile import text_problem
+from provebench._session_options import AgentIdentity
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.agents._tools import (
     FINISH_CYCLE,
@@ -80,7 +80,39 @@ class CycleDesk:
             self.done, self.outcome, self.failure = True, outcome, failure
             self.condition.notify_all()
 
+    def start_run(
+        self,
+        corpus: LabCorpus,
+        agent: LoadedAgent,
+        run_dir: Path,
+        *,
+        name: str,
+        stopped: str | None = None,
+    ) -> threading.Thread:
+        """Run the laboratory in a thread of its own, each cycle handed to this desk; when it
+        ends, the desk holds its outcome, or its failure (`stopped` when the driver left before
+        the last cycle: not the importer's error, the open cycle not committed)."""
+
+        def run() -> None:
+            try:
+                outcome = execute_run(corpus, agent, run_dir)
+            except SessionEnded:
+                self.end(None, stopped)
+            except Exception as error:  # reported to the model and to the operator
+                self.end(None, str(error) or type(error).__name__)
+            else:
+                self.end(outcome, None)
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        thread.start()
+        return thread
+
     # -- the server's side (called from a worker thread, never the event loop) ----------------
+    def next_cycle(self) -> CycleContext | None:
+        """The open cycle, once the runner has opened it; None when the run has ended."""
+        with self.condition:
+            return self._open_cycle()
+
     def call(self, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
         with self.condition:
             ctx = self._open_cycle()
@@ -132,37 +164,22 @@ class PilotServe:
     corpus: LabCorpus
     run_dir: Path
     contract: str
-    agent_name: str = DEFAULT_AGENT_NAME
-    agent_version: str = ""
-    identity_declared: bool = False
-    identity_from_client: bool = False
+    identity: AgentIdentity = field(default_factory=lambda: AgentIdentity(DEFAULT_AGENT_NAME))
     desk: CycleDesk = field(default_factory=CycleDesk)
     thread: threading.Thread | None = None
 
     def take_client_identity(self, name: object, version: object) -> None:
-        if self.identity_declared or self.thread is not None:
-            return
-        # Recordable text only (the run's identity is canonical JSON, signed): a lone surrogate
-        # or a non-string is not an identity.
-        if isinstance(name, str) and name and text_problem(name) is None:
-            self.agent_name = name
-            recordable = isinstance(version, str) and text_problem(version) is None
-            self.agent_version = version if isinstance(version, str) and recordable else ""
-            self.identity_from_client = True
+        # The run's identity is fixed when the run starts (run.json, the signed log).
+        if self.thread is None:
+            self.identity.take_client_info(name, version)
 
     def agent(self) -> LoadedAgent:
         # Where the identity came from, in the run's identity (run.json, the signed log).
-        source = (
-            ":declared"
-            if self.identity_declared
-            else ":mcp-client-info"
-            if self.identity_from_client
-            else ""
-        )
+        source = {"declared": ":declared", "mcp_client_info": ":mcp-client-info", None: ""}
         return LoadedAgent(
-            spec=f"{MCP_AGENT_SPEC}{source}",
-            name=self.agent_name,
-            version=self.agent_version or "unknown",
+            spec=f"{MCP_AGENT_SPEC}{source[self.identity.source]}",
+            name=self.identity.name,
+            version=self.identity.version or "unknown",
             factory=lambda: DeskImporter(self.desk),
             isolation=dict(UNSANDBOXED_MCP),
             code_sha256="",  # an MCP client: provebench never sees its code
@@ -172,20 +189,9 @@ class PilotServe:
         """Start the run (at the first tool call): the runner's thread opens the first cycle."""
         if self.thread is not None:
             return
-        agent = self.agent()
-
-        def run() -> None:
-            try:
-                outcome = execute_run(self.corpus, agent, self.run_dir)
-            except SessionEnded:
-                self.desk.end(None, None)
-            except Exception as error:  # reported to the agent and, by the command, to stderr
-                self.desk.end(None, str(error) or type(error).__name__)
-            else:
-                self.desk.end(outcome, None)
-
-        self.thread = threading.Thread(target=run, name="provebench-pilot-run", daemon=True)
-        self.thread.start()
+        self.thread = self.desk.start_run(
+            self.corpus, self.agent(), self.run_dir, name="provebench-pilot-run"
+        )
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> ToolAnswer:
         self.start()

@@ -184,7 +184,7 @@ def serve_command(
         max_tool_calls=max_tool_calls,
     )
     if agent_name is not None:
-        run.agent_name, run.agent_version, run.identity_declared = agent_name, agent_version, True
+        run.identity.declare(agent_name, agent_version)
     # A host that stops the server with SIGTERM instead of closing stdin still gets its evidence.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     try:

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeGuard
 from pydantic import JsonValue
 
 from provebench._jsonfile import text_problem
+from provebench._session_options import AgentIdentity
 from provebench.evidence import Evidence
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si.agents._run import SimulatedSession, write_run
@@ -72,10 +73,7 @@ class ServeRun:
     scenario_file: Path
     out_dir: Path
     max_tool_calls: int
-    agent_name: str = DEFAULT_AGENT_NAME
-    agent_version: str | None = None
-    identity_declared: bool = False
-    identity_from_client: bool = False
+    identity: AgentIdentity = field(default_factory=lambda: AgentIdentity(DEFAULT_AGENT_NAME))
     capped: bool = False
     verdict: Verdict | ScenarioVerdict | None = field(default=None)
 
@@ -119,31 +117,17 @@ class ServeRun:
         self.finish(final_answer=final_answer, reasoning_trace=reasoning_trace)
         return "answer recorded; the run has ended", False
 
-    def take_client_identity(self, name: object, version: object) -> None:
-        """The identity the MCP client declares, unless the server was told the agent's."""
-        if self.identity_declared or not (_text(name) and name):
-            return
-        self.agent_name = name
-        self.agent_version = version if _text(version) and version else None
-        self.identity_from_client = True
-
     def evidence(self, final_answer: str = "", reasoning_trace: str = "") -> Evidence:
         evidence = self.session.evidence(
             final_answer="" if self.capped else final_answer,
             reasoning_trace="" if self.capped else reasoning_trace,
-            agent_name=self.agent_name,
-            agent_version=self.agent_version,
+            agent_name=self.identity.name,
+            agent_version=self.identity.version,
             agent_isolation=dict(UNSANDBOXED_MCP),
         )
-        source = (
-            "declared"
-            if self.identity_declared
-            else "mcp_client_info"
-            if self.identity_from_client
-            else None
-        )
-        if source is None:
+        if self.identity.source is None:
             return evidence
+        source = self.identity.source
         metadata = evidence.metadata.model_copy(update={"agent_identity_source": source})
         return evidence.model_copy(update={"metadata": metadata})
 
@@ -172,7 +156,7 @@ async def serve_stdio(run: ServeRun) -> None:
         tools=tools,
         call=run.call_tool,
         # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
-        on_identity=run.take_client_identity,
+        on_identity=run.identity.take_client_info,
     )
     await serve_face_stdio(face)
 
