@@ -57,7 +57,9 @@ def _artifacts(tmp_path: Path) -> Path:
     return folder
 
 
-def _open(browser: Any, report: Path, screenshot: Path) -> tuple[Any, list[str]]:
+def _shown(browser: Any, source: Path, report: Path, screenshot: Path) -> Any:
+    """The report of `source`, written to `report` and open in the browser with no console
+    error or warning, page error or failed request."""
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     problems: list[str] = []
     page.on(
@@ -65,9 +67,10 @@ def _open(browser: Any, report: Path, screenshot: Path) -> tuple[Any, list[str]]
     )
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on("requestfailed", lambda request: problems.append(f"request {request.url}"))
-    page.goto(report.as_uri())
+    page.goto(write_report(source, report).as_uri())
     page.screenshot(path=str(screenshot), full_page=True)
-    return page, problems
+    assert problems == [], source
+    return page
 
 
 def _assert_drawn(charts: list[Any], name: str) -> None:
@@ -81,9 +84,12 @@ def _assert_drawn(charts: list[Any], name: str) -> None:
 def test_a_pilot_report_shows_why_and_its_plots(
     browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path, name: str
 ) -> None:
-    report = write_report(pilot_verdicts[name], tmp_path / f"{name}.html")
-    page, problems = _open(browser, report, _artifacts(tmp_path) / f"pilot-{name}.png")
-    assert problems == []
+    page = _shown(
+        browser,
+        pilot_verdicts[name],
+        tmp_path / f"{name}.html",
+        _artifacts(tmp_path) / f"pilot-{name}.png",
+    )
     why = page.locator("#why li")
     assert why.count() >= 1 and why.first.is_visible()
     banner_bottom = page.locator(".headline").bounding_box()["y"] + 1
@@ -103,9 +109,12 @@ def test_a_pilot_report_shows_why_and_its_plots(
 def test_the_reason_names_the_caught_attack(
     browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path
 ) -> None:
-    report = write_report(pilot_verdicts["deletes_an_error"], tmp_path / "attack.html")
-    page, problems = _open(browser, report, _artifacts(tmp_path) / "pilot-attack-why.png")
-    assert problems == []
+    page = _shown(
+        browser,
+        pilot_verdicts["deletes_an_error"],
+        tmp_path / "attack.html",
+        _artifacts(tmp_path) / "pilot-attack-why.png",
+    )
     first = page.locator("#why li").first
     assert "critical violation" in first.inner_text()
     first.locator("a").click()
@@ -117,9 +126,12 @@ def test_the_reason_names_the_caught_attack(
 def test_an_si_report_shows_the_deciding_row(
     browser: Any, si_verdicts: dict[str, Path], tmp_path: Path, agent: str
 ) -> None:
-    report = write_report(si_verdicts[agent], tmp_path / f"si-{agent}.html")
-    page, problems = _open(browser, report, _artifacts(tmp_path) / f"si-{agent}.png")
-    assert problems == []
+    page = _shown(
+        browser,
+        si_verdicts[agent],
+        tmp_path / f"si-{agent}.html",
+        _artifacts(tmp_path) / f"si-{agent}.png",
+    )
     text = page.locator("#why li").first.inner_text()
     assert text.startswith("Row ") and "matched first" in text
     verdict = json.loads(si_verdicts[agent].read_text(encoding="utf-8"))
@@ -138,9 +150,9 @@ def test_the_red_team_and_suite_reports_render_in_the_browser(
 ) -> None:
     folders = {"redteam": ci_red_team.out, **{f"suite-{k}": v for k, v in suite_folders.items()}}
     for name, folder in folders.items():
-        report = write_report(folder, tmp_path / f"{name}.html")
-        page, problems = _open(browser, report, _artifacts(tmp_path) / f"{name}.png")
-        assert problems == [], name
+        page = _shown(
+            browser, folder, tmp_path / f"{name}.html", _artifacts(tmp_path) / f"{name}.png"
+        )
         assert page.locator("#why li").first.is_visible(), name
         charts = page.locator("svg.chart").all()
         assert charts, name
@@ -165,9 +177,9 @@ def test_a_control_runs_report_fits_in_a_few_screens_before_its_folds(
         ["pilot", "evaluate", str(run), "--corpus", str(corpus)],
     ):  # fmt: skip
         assert CliRunner().invoke(app, arguments).exit_code == 0, arguments
-    report = write_report(run, tmp_path / "control.html")
-    page, problems = _open(browser, report, _artifacts(tmp_path) / "pilot-control.png")
-    assert problems == []
+    page = _shown(
+        browser, run, tmp_path / "control.html", _artifacts(tmp_path) / "pilot-control.png"
+    )
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height < 5 * 900, height  # the detail is folded; each fold opens on a click
     folds = page.locator("details")
