@@ -7,6 +7,7 @@ from provebench.llm._endpoint import (
     OPENAI_PREFIX,
     Endpoint,
     EndpointFailure,
+    check_base_url,
     endpoint_for,
     is_openai_spec,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "LoopResult",
     "ToolSpec",
     "Usage",
+    "check_base_url",
     "endpoint_for",
     "is_openai_spec",
     "run_tool_loop",

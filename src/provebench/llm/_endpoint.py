@@ -58,6 +58,13 @@ class Endpoint:
         )
 
 
+def check_base_url(agent: str | None, base_url: str | None) -> None:
+    """`--base-url` names the endpoint of a model agent: with any other agent it is a mistake,
+    refused rather than ignored."""
+    if base_url is not None and (agent is None or not is_openai_spec(agent)):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
+
+
 def endpoint_for(spec: str, base_url: str | None, *, field: str = "--agent") -> Endpoint:
     """The endpoint of `openai:MODEL`; `base_url` from `--base-url`, else `OPENAI_BASE_URL`,
     else OpenAI's own."""
@@ -88,6 +95,7 @@ __all__ = [
     "OPENAI_PREFIX",
     "Endpoint",
     "EndpointFailure",
+    "check_base_url",
     "endpoint_for",
     "is_openai_spec",
 ]

@@ -171,10 +171,10 @@ def run_command(
     progress = None if quiet else progress_for_stderr()
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
+        from provebench.llm import check_base_url
         from provebench.pilot.emulator._commands import run_with_command
 
-        if base_url is not None:
-            raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
+        check_base_url(None, base_url)
         outcome = run_with_command(
             corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec, limits=limits
         )
@@ -238,6 +238,7 @@ def serve_command(
     import sys
     import tempfile
 
+    from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
     from provebench.pilot.emulator._commands import serve_lab
     from provebench.pilot.emulator._lab_run import EmulatedLab
@@ -252,8 +253,6 @@ def serve_command(
         ("--per-session", per_session),
     ):
         if given:
-            from provebench._errors import ProvebenchError
-
             raise ProvebenchError("applies to --mcp only", field=name)
     if out is not None:
         check_output_dir(out, inputs=[corpus])
@@ -295,16 +294,15 @@ def _serve_mcp(
     from provebench._paths import claim_session_dir
     from provebench._session_options import check_identity_options
     from provebench.pilot.agents._mcp_serve import PilotServe, serve_stdio
-    from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
+    from provebench.pilot.corpus._folder import read_agent_contract
     from provebench.pilot.lab._runner import open_corpus
 
     if out is None:
         raise ProvebenchError("is required with --mcp (stdout carries the protocol)", field="--out")
     check_identity_options(agent_name, agent_version)
     lab_corpus = open_corpus(corpus)
-    contract = (corpus / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
     run_dir = claim_session_dir(out, force=force, per_session=per_session, inputs=[corpus])
-    serve = PilotServe(lab_corpus, run_dir, contract)
+    serve = PilotServe(lab_corpus, run_dir, read_agent_contract(corpus))
     if agent_name is not None:
         serve.identity.declare(agent_name, agent_version)
 

@@ -36,7 +36,7 @@ from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.agents._mcp_serve import CycleDesk, DeskImporter
 from provebench.pilot.agents._openai import system_text
 from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, cycle_prompt
-from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
+from provebench.pilot.corpus._folder import read_agent_contract
 from provebench.pilot.lab._runner import open_corpus
 
 RUN_DIR_KEY = "provebench_run_dir"
@@ -78,7 +78,7 @@ def call_import_agent() -> Solver:
             Path(parent).mkdir(parents=True, exist_ok=True)
         run_dir = Path(tempfile.mkdtemp(prefix=f"run-{state.epoch}-", dir=parent or None))
         state.store.set(RUN_DIR_KEY, str(run_dir))
-        contract = (corpus_dir / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
+        contract = read_agent_contract(corpus_dir)
         desk = CycleDesk()
         agent = LoadedAgent(
             spec="inspect",

@@ -412,6 +412,11 @@ def _register_rows(path: Path) -> Iterator[RegisterRow]:
             yield row
 
 
+def read_agent_contract(directory: Path) -> str:
+    """The corpus's `agent_contract.md`: what a model importer is told (pilot §3)."""
+    return (directory / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
+
+
 __all__ = [
     "AGENT_CONTRACT_FILE",
     "CANDIDATE_TEMPLATE_FILE",
@@ -426,6 +431,7 @@ __all__ = [
     "iter_events",
     "iter_register_csv",
     "load_corpus",
+    "read_agent_contract",
     "read_register_csv",
     "write_corpus",
 ]

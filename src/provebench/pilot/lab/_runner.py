@@ -387,17 +387,15 @@ def run_lab(
 def _model_agent(spec: str, base_url: str | None, corpus_dir: Path) -> LoadedAgent | None:
     """`openai:MODEL` (with `--base-url`): a model behind an OpenAI-compatible endpoint, given
     the corpus's agent contract; None for any other spec."""
-    from provebench.llm import endpoint_for, is_openai_spec
+    from provebench.llm import check_base_url, endpoint_for, is_openai_spec
 
+    check_base_url(spec, base_url)
     if not is_openai_spec(spec):
-        if base_url is not None:
-            raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
         return None
     from provebench.pilot.agents._openai import openai_agent
-    from provebench.pilot.corpus._folder import AGENT_CONTRACT_FILE
+    from provebench.pilot.corpus._folder import read_agent_contract
 
-    contract = (corpus_dir / AGENT_CONTRACT_FILE).read_text(encoding="utf-8")
-    return openai_agent(endpoint_for(spec, base_url), contract)
+    return openai_agent(endpoint_for(spec, base_url), read_agent_contract(corpus_dir))
 
 
 def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:

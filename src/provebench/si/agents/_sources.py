@@ -43,12 +43,11 @@ def agent_source(
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
         )
-    from provebench.llm import endpoint_for, is_openai_spec
+    from provebench.llm import check_base_url, endpoint_for, is_openai_spec
     from provebench.si.agents._loader import load_agent
     from provebench.si.agents._sealed import sealed_command_agent
 
-    if base_url is not None and (agent is None or not is_openai_spec(agent)):
-        raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
+    check_base_url(agent, base_url)
     if agent is not None and is_openai_spec(agent):
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
