@@ -17,6 +17,8 @@ from provebench._errors import ProvebenchError
 if TYPE_CHECKING:
     from openai import OpenAI
 
+    from provebench.llm._loop import LoopResult
+
 OPENAI_PREFIX: Final = "openai:"
 API_KEY_ENV: Final = "OPENAI_API_KEY"
 # Rate limits (429) and server errors are retried by the SDK with exponential backoff, honouring
@@ -28,7 +30,11 @@ REQUEST_TIMEOUT_SEC: Final = 300.0
 class EndpointFailure(Exception):
     """The endpoint did not answer usefully (unreachable, refused the key, kept failing after
     the retries, answered something that is not a chat completion): the harness's fault, not
-    the model's answer."""
+    the model's answer. `result` is the run so far (its transcript is recorded all the same)."""
+
+    def __init__(self, message: str, result: LoopResult | None = None) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def is_openai_spec(spec: str) -> bool:

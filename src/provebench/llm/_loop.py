@@ -149,16 +149,12 @@ def _complete(
             temperature=0,  # the most repeatable the endpoint can be asked to be
         )
     except openai.OpenAIError as error:
-        failure = EndpointFailure(f"{type(error).__name__}: {error}")
-        failure.result = result  # type: ignore[attr-defined]
-        raise failure from None
+        raise EndpointFailure(f"{type(error).__name__}: {error}", result) from None
     result.completions += 1
     result.usage.add(getattr(response, "usage", None))
     choices = getattr(response, "choices", None)
     if not choices:
-        failure = EndpointFailure("the endpoint answered a completion with no choices")
-        failure.result = result  # type: ignore[attr-defined]
-        raise failure
+        raise EndpointFailure("the endpoint answered a completion with no choices", result)
     return choices[0].message
 
 

@@ -65,7 +65,7 @@ class OpenAIImporter:
                 max_steps=self.step_budget,
             )
         except EndpointFailure as failure:
-            result = getattr(failure, "result", None)
+            result = failure.result
             raise RuntimeError(f"the model endpoint failed: {failure}") from None
         finally:
             if result is not None:

@@ -86,7 +86,7 @@ class OpenAIDiagnoser:
                 max_steps=self.step_budget,
             )
         except EndpointFailure as failure:
-            self.result = getattr(failure, "result", None)
+            self.result = failure.result
             raise TransportFault(f"the model endpoint failed: {failure}") from None
         self.result = result
         trace = "\n\n".join(
