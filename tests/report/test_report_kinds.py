@@ -102,6 +102,7 @@ def test_red_team_and_suite_reports_are_deterministic_and_inert(
         assert str(folder).encode() not in first  # nothing of where the folder lies
     summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
     attacks = json.loads((ci_red_team.out / "redteam.json").read_text())
+    attacks[1]["evidence"] = ["not a run", {"expected_signals_found": 3}]  # malformed: shown empty
     attacks[0]["attack"] = "<script>alert(1)</script>"
     attacks[0]["category"] = '"><img src=x onerror=alert(2)>'
     html = render_report(summary, attacks=attacks)

@@ -88,6 +88,17 @@ def redteam_charts(
     return charts
 
 
+def _signals_found(attack: Mapping[str, Any]) -> list[Any]:
+    """The evaluator signals that caught the attack, over its runs. The attack list is read as
+    it is: a malformed entry shows as none found, never as an error."""
+    evidence = attack.get("evidence")
+    found: list[Any] = []
+    for run in evidence if isinstance(evidence, list) else []:
+        signals = run.get("expected_signals_found") if isinstance(run, Mapping) else None
+        found += signals if isinstance(signals, list) else []
+    return found
+
+
 def redteam_view(
     summary: Mapping[str, Any], attacks: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
@@ -99,16 +110,13 @@ def redteam_view(
             "exercised": a.get("exercised"),
             "caught": a.get("caught"),
             "expects": a.get("expects"),
-            "found": [
-                s for e in a.get("evidence") or [] for s in e.get("expected_signals_found") or []
-            ],
+            "found": _signals_found(a),
         }
         for a in attacks
-        if isinstance(a, Mapping)
     ]
     return {
         "reasons": redteam_reasons(summary),
-        "charts": redteam_charts(summary, [a for a in attacks if isinstance(a, Mapping)]),
+        "charts": redteam_charts(summary, attacks),
         "rows": rows,
     }
 
