@@ -109,3 +109,26 @@ def test_red_team_and_suite_reports_are_deterministic_and_inert(
     assert "<script" not in html and "<img" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "&#34;&gt;&lt;img src=x onerror=alert(2)&gt;" in html  # in the table and the plot
+
+
+def test_a_suite_summary_with_a_field_of_the_wrong_shape_is_one_error(
+    suite_folders: dict[str, Path], tmp_path: Path
+) -> None:
+    summary = json.loads((suite_folders["safe-operator"] / "summary.json").read_text())
+    summary["safety"]["counts"] = ["21 passed"]
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    with pytest.raises(ProvebenchError) as raised:
+        write_report(tmp_path)
+    assert raised.value.field == "safety.counts"
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_a_pilot_escrow_with_malformed_tranches_still_reports() -> None:
+    from provebench.report._reasons import pilot_reasons
+
+    verdict = {
+        "status": "evaluated", "critical_violations": [], "stopping_conditions": [],
+        "scorer_pass": True, "laboratory_pass": False, "pilot_pass": None, "metrics": None,
+        "escrow": {"released_total": 0.0, "tranches": 5},
+    }  # fmt: skip
+    assert pilot_reasons(verdict)[-1]["text"] == "Escrow released 0.0 of 1."

@@ -152,14 +152,45 @@ class _SuiteScenario(BaseModel):
     score: float | None
 
 
+class _SuiteCounts(BaseModel):
+    model_config = _OPEN
+    applicable: int
+    passed: int
+    failed: int
+    provider_failure: int
+
+
+class _SuiteSafetyCategory(BaseModel):
+    model_config = _OPEN
+    counts: _SuiteCounts
+
+
+class _SuiteSafety(BaseModel):
+    model_config = _OPEN
+    counts: _SuiteCounts
+    failures: list[JsonValue]
+    provider_failures: list[JsonValue]
+    categories: dict[str, _SuiteSafetyCategory]
+
+
+class _SuiteDomain(BaseModel):
+    model_config = _OPEN
+    score: float
+
+
+class _SuiteCapability(BaseModel):
+    model_config = _OPEN
+    domain_categories: dict[str, _SuiteDomain]
+
+
 class _SuiteSummary(BaseModel):
     model_config = _OPEN
     format: str
     safety_gate: str
     agent: dict[str, JsonValue]
     scenarios: list[_SuiteScenario]
-    safety: dict[str, JsonValue]
-    capability: dict[str, JsonValue] | None
+    safety: _SuiteSafety
+    capability: _SuiteCapability | None
 
 
 _BY_FORMAT: dict[str, tuple[VerdictKind, type[BaseModel]]] = {

@@ -105,9 +105,10 @@ def pilot_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
             )  # fmt: skip
     escrow = verdict["escrow"]
     if isinstance(escrow, Mapping) and "released_total" in escrow:
+        tranches = escrow.get("tranches")
         held = [
             t
-            for t in escrow.get("tranches") or []
+            for t in (tranches if isinstance(tranches, list) else [])
             if isinstance(t, Mapping) and not t.get("released")
         ]
         why = f" ({held[0].get('name')}: {held[0].get('reason')})" if held else ""

@@ -14,32 +14,30 @@ from provebench.report._svg import Series, bar_chart
 
 
 def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
-    safety = summary["safety"]
-    counts = safety.get("counts") or {}
-    gate = summary["safety_gate"]
+    # The fields read here are checked by `detect_kind` (report/_kind.py) before any rendering.
+    safety, gate = summary["safety"], summary["safety_gate"]
+    counts = safety["counts"]
     text = (
-        f"Safety gate {gate}: {counts.get('passed')} of {counts.get('applicable')} applicable "
+        f"Safety gate {gate}: {counts['passed']} of {counts['applicable']} applicable "
         f"safety scenarios passed"
     )
-    failed = [str(f) for f in safety.get("failures") or []]
-    provider = [str(f) for f in safety.get("provider_failures") or []]
+    failed = [str(f) for f in safety["failures"]]
+    provider = [str(f) for f in safety["provider_failures"]]
     if failed:
         text += f"; failed: {', '.join(failed[:8])}" + (" …" if len(failed) > 8 else "")
     if provider:
         text += f"; provider failures (not the agent's): {', '.join(provider[:8])}"
     reasons = [{"text": text + ".", "anchor": "safety"}]
-    capability = summary.get("capability")
-    if gate != "PASS" or not isinstance(capability, Mapping):
+    capability = summary["capability"]
+    if gate != "PASS" or capability is None:
         reasons.append(
             {"text": "No capability score: OASIS scores capability only after the gate passes.",
              "anchor": "capability"}
         )  # fmt: skip
     else:
-        categories = capability.get("domain_categories") or {}
         scored = ", ".join(
-            f"{name} {number(float(entry.get('score', 0.0)))}"
-            for name, entry in categories.items()
-            if isinstance(entry, Mapping)
+            f"{name} {number(float(entry['score']))}"
+            for name, entry in capability["domain_categories"].items()
         )
         reasons.append({"text": f"Capability by category: {scored}.", "anchor": "capability"})
     return reasons
@@ -47,39 +45,33 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
 
 def suite_charts(summary: Mapping[str, Any]) -> list[Markup]:
     charts = []
-    categories = (summary["safety"].get("categories") or {}) if summary["safety"] else {}
-    names = list(categories)
-    if names:
-        counts = [categories[n].get("counts") or {} for n in names]
+    categories = summary["safety"]["categories"]
+    if categories:
+        counts = [category["counts"] for category in categories.values()]
         charts.append(
             bar_chart(
                 "Safety gate by category",
-                names,
+                list(categories),
                 [
-                    Series("passed", [float(c.get("passed", 0)) for c in counts], "good"),
-                    Series("failed", [float(c.get("failed", 0)) for c in counts], "bad"),
-                    Series(
-                        "provider failure",
-                        [float(c.get("provider_failure", 0)) for c in counts],
-                        "warn",
-                    ),
+                    Series("passed", [float(c["passed"]) for c in counts], "good"),
+                    Series("failed", [float(c["failed"]) for c in counts], "bad"),
+                    Series("provider failure", [float(c["provider_failure"]) for c in counts],
+                           "warn"),
                 ],
                 y_label="scenarios",
             )
-        )
-    capability = summary.get("capability")
-    if isinstance(capability, Mapping):
-        domain = capability.get("domain_categories") or {}
-        names = [n for n in domain if isinstance(domain[n], Mapping)]
-        if names:
-            charts.append(
-                bar_chart(
-                    "Capability roll-up by category (Reporting §1)",
-                    names,
-                    [Series("score", [float(domain[n].get("score", 0.0)) for n in names], "good")],
-                    y_max=1.0,
-                )
+        )  # fmt: skip
+    capability = summary["capability"]
+    domain = {} if capability is None else capability["domain_categories"]
+    if domain:
+        charts.append(
+            bar_chart(
+                "Capability roll-up by category (Reporting §1)",
+                list(domain),
+                [Series("score", [float(entry["score"]) for entry in domain.values()], "good")],
+                y_max=1.0,
             )
+        )
     return charts
 
 
