@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
-from provebench.pilot.emulator import apply_message, gateway_of
+from provebench.pilot.emulator import TooManyMessages, apply_messages, gateway_of
 from provebench.pilot.lab import CycleContext, LabError
 from provebench.pilot.lab._gateway import CALL_REGISTER as SCHEMA
 
@@ -186,10 +186,10 @@ def _dispatch(ctx: CycleContext, name: str, arguments: Mapping[str, Any]) -> Any
         _only(arguments, "messages")
         messages = arguments.get("messages")
         items = messages if isinstance(messages, list) else [messages]
-        gateway = gateway_of(ctx)
-        for index, item in enumerate(items):
-            apply_message(ctx, gateway, item, f"message {index + 1}")
-        return {"recorded": len(items)}
+        try:
+            return {"recorded": apply_messages(ctx, gateway_of(ctx), items)}
+        except TooManyMessages as error:
+            raise _BadCall(str(error)) from None
     # Not a laboratory call (nothing reached the gateway, so nothing is logged): the model is
     # told which tools there are.
     raise _BadCall(f"unknown tool {name!r}; the tools are {', '.join(sorted(TOOL_NAMES))}")

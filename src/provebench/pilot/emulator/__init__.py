@@ -6,7 +6,12 @@ See docs/pilot-emulator.md.
 
 from provebench.pilot.emulator._a1 import A1Range, format_range, parse_a1, quote_sheet
 from provebench.pilot.emulator._auth import JWT_BEARER_GRANT, ServiceAccount
-from provebench.pilot.emulator._diagnostics import apply_message, read_diagnostics_file
+from provebench.pilot.emulator._diagnostics import (
+    TooManyMessages,
+    apply_message,
+    apply_messages,
+    read_diagnostics_file,
+)
 from provebench.pilot.emulator._drive import DriveQuery, parse_q, render_file
 from provebench.pilot.emulator._errors import GoogleApiError, from_lab_error
 from provebench.pilot.emulator._fields import apply_mask, parse_fields
@@ -36,8 +41,10 @@ __all__ = [
     "LabServer",
     "LabSession",
     "ServiceAccount",
+    "TooManyMessages",
     "apply_mask",
     "apply_message",
+    "apply_messages",
     "confirmed_rows_from_ledger",
     "format_range",
     "from_lab_error",

@@ -45,6 +45,24 @@ def _is_count(value: object) -> bool:
     return type(value) is int
 
 
+class TooManyMessages(ValueError):
+    """One request held more than MAX_MESSAGES_PER_REQUEST messages: refused whole."""
+
+
+def apply_messages(ctx: CycleContext, gateway: Gateway, items: list[object]) -> int:
+    """One request's messages, each passed on or recorded as `invalid`; a request holding more
+    than MAX_MESSAGES_PER_REQUEST is refused whole (`TooManyMessages`), nothing recorded of it
+    here. Every face that takes diagnostics in requests (HTTP, the model tools) goes through it."""
+    if len(items) > MAX_MESSAGES_PER_REQUEST:
+        raise TooManyMessages(
+            f"{len(items)} diagnostics messages in one request; at most "
+            f"{MAX_MESSAGES_PER_REQUEST} (send the rest in further requests)"
+        )
+    for index, item in enumerate(items):
+        apply_message(ctx, gateway, item, f"message {index + 1}")
+    return len(items)
+
+
 def apply_message(ctx: CycleContext, gateway: Gateway, item: object, where: str) -> None:
     """Pass one message to the cycle's diagnostics, or record why it does not fit."""
     problem = _deliver(ctx, item)
@@ -152,6 +170,8 @@ __all__ = [
     "MAX_DIAGNOSTICS_BYTES",
     "MAX_MESSAGES_PER_FILE",
     "MAX_MESSAGES_PER_REQUEST",
+    "TooManyMessages",
     "apply_message",
+    "apply_messages",
     "read_diagnostics_file",
 ]

@@ -35,7 +35,7 @@ from provebench.pilot.emulator._auth import (
     TOKEN_LIFETIME_SEC,
     ServiceAccount,
 )
-from provebench.pilot.emulator._diagnostics import MAX_MESSAGES_PER_REQUEST, apply_message
+from provebench.pilot.emulator._diagnostics import TooManyMessages, apply_messages
 from provebench.pilot.emulator._drive import RegisterFile, about_get, files_get, files_list
 from provebench.pilot.emulator._errors import (
     GoogleApiError,
@@ -246,14 +246,10 @@ class LabSession:
 
 def _diagnostics(cycle: OpenCycle, data: Any) -> dict[str, Any]:
     items = data if isinstance(data, list) else [data]
-    if len(items) > MAX_MESSAGES_PER_REQUEST:
-        raise bad_request(
-            f"{len(items)} diagnostics messages in one request; at most "
-            f"{MAX_MESSAGES_PER_REQUEST} (send the rest in further requests)"
-        )
-    for index, item in enumerate(items):
-        apply_message(cycle.ctx, cycle.gateway, item, f"message {index + 1}")
-    return {"accepted": len(items)}
+    try:
+        return {"accepted": apply_messages(cycle.ctx, cycle.gateway, items)}
+    except TooManyMessages as error:
+        raise bad_request(str(error)) from None
 
 
 def _body_length(values: list[str]) -> int:
