@@ -22,6 +22,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "agents": {"rules", "record", "corpus", "lab", "emulator"},
     "emulator": {"rules", "record", "corpus", "lab", "agents"},
     "redteam": {"rules", "record", "corpus", "lab", "agents", "emulator", "evaluate"},
+    # The shadow level reads real metadata and writes corpora: it never runs or judges anything.
+    "shadow": {"rules", "corpus"},
 }
 LABORATORY = ("lab", "agents", "emulator")
 # The SI profile's packages, lowest first: text primitives, the profile's data (registry,

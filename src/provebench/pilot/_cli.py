@@ -607,3 +607,9 @@ def redteam_command(
     print_report(report, Console(highlight=False, markup=False, soft_wrap=False, width=width))
     typer.echo(f"{shown(target / REPORT_FILE)}: {'passed' if report.passed else 'FAILED'}")
     raise typer.Exit(0 if report.passed else 1)
+
+
+# The shadow level (docs/pilot-shadow.md): its commands live with it.
+from provebench.pilot.shadow._cli import register as _register_shadow  # noqa: E402
+
+_register_shadow(pilot_app)

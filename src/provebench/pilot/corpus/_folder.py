@@ -43,15 +43,17 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir
-from provebench.pilot.corpus._generate import generate_events
+from provebench.pilot.corpus._generate import EventSink, RowSink, generate_events
 from provebench.pilot.corpus._generate_plan import run_versions_for
 from provebench.pilot.corpus._model import (
     DRIVE_EVENT_ADAPTER,
     CorpusConfig,
+    CorpusCounts,
     CorpusInfo,
     DriveEvent,
     RunVersion,
 )
+from provebench.pilot.corpus._origin import SHADOW_ORIGIN_FILE, SHADOW_ORIGIN_FORMAT, ShadowOrigin
 from provebench.pilot.corpus._stream_check import StreamChecker
 from provebench.pilot.rules._contract import agent_contract_markdown, external_checks_template
 from provebench.pilot.rules._mapping import mapping_table_bytes, mapping_table_sha256
@@ -124,6 +126,29 @@ class _ExternalSorter:
 
 def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
     """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing."""
+
+    def generated(emit: EventSink, emit_row: RowSink) -> StreamResult:
+        return StreamResult(config, generate_events(config, emit, emit_row))
+
+    return write_corpus_from(generated, out_dir)
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """What an event source reports once it has streamed its events and expected rows: the
+    config the corpus records, the counts, and the shadow origin of a derived corpus."""
+
+    config: CorpusConfig
+    counts: CorpusCounts
+    origin: ShadowOrigin | None = None
+
+
+EventSource = Callable[[EventSink, RowSink], StreamResult]
+
+
+def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
+    """Write the corpus `source` streams (the seeded generator, or a shadow derivation) into
+    `out_dir` (absent or empty), all or nothing."""
     out_dir = Path(out_dir)
     check_output_dir(out_dir)  # a file in the way, or a folder that cannot be made
     if out_dir.exists() and any(out_dir.iterdir()):
@@ -131,7 +156,7 @@ def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
-        info = _write_into(config, staging)
+        info = _write_into(source, staging)
         if out_dir.exists():
             out_dir.rmdir()
         staging.replace(out_dir)
@@ -141,12 +166,13 @@ def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
     return info
 
 
-def _write_into(config: CorpusConfig, directory: Path) -> CorpusInfo:
+def _write_into(source: EventSource, directory: Path) -> CorpusInfo:
     sort_dir = directory / ".sort"
     sort_dir.mkdir()
     sorter = _ExternalSorter(sort_dir)
     with _LineWriter(directory / EVENTS_FILE) as emit:
-        counts = generate_events(config, emit, sorter.add)
+        result = source(emit, sorter.add)
+    config, counts = result.config, result.counts
     with _LineWriter(directory / EXPECTED_ROWS_FILE) as emit:
         emit(",".join(REGISTER_COLUMNS))
         for line in sorter.sorted_lines():
@@ -167,11 +193,15 @@ def _write_into(config: CorpusConfig, directory: Path) -> CorpusInfo:
         counts=counts,
     )
     write_atomic(directory / CORPUS_INFO_FILE, canonical_json(info))
+    names = CORPUS_FILES
+    if result.origin is not None:
+        write_atomic(directory / SHADOW_ORIGIN_FILE, canonical_json(result.origin))
+        names = (*CORPUS_FILES, SHADOW_ORIGIN_FILE)
     manifest = CorpusManifest(
         corpus_format=CORPUS_FORMAT_VERSION,
-        sha256={name: sha256_file(directory / name) for name in CORPUS_FILES},
+        sha256={name: sha256_file(directory / name) for name in names},
     )
-    for name in CORPUS_FILES:
+    for name in names:
         (directory / name).chmod(0o644)  # temporary files are private; a corpus is published
     write_atomic(directory / MANIFEST_FILE, canonical_json(manifest))  # last: marks completeness
     (directory / MANIFEST_FILE).chmod(0o644)
@@ -210,6 +240,7 @@ class Corpus:
     directory: Path
     info: CorpusInfo
     manifest: CorpusManifest
+    shadow: ShadowOrigin | None = None  # a shadow corpus's origin (profile `shadow`)
 
     @property
     def events_path(self) -> Path:
@@ -238,15 +269,17 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
     manifest = _load_json_model(manifest_path, CorpusManifest)
     _check_format(manifest.corpus_format, manifest_path)
     present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST_FILE)
-    if sorted(manifest.sha256) != sorted(CORPUS_FILES) or present != sorted(CORPUS_FILES):
-        listed, expected = set(manifest.sha256), set(CORPUS_FILES)
+    # A shadow corpus has one file more, its origin; only the manifest can say it belongs.
+    names = CORPUS_FILES + ((SHADOW_ORIGIN_FILE,) if SHADOW_ORIGIN_FILE in manifest.sha256 else ())
+    if sorted(manifest.sha256) != sorted(names) or present != sorted(names):
+        listed, expected = set(manifest.sha256), set(names)
         unexpected = sorted((set(present) ^ expected) | (listed ^ expected))
         raise ProvebenchError(
             "corpus files do not match the manifest: " + ", ".join(unexpected),
             path=manifest_path,
             field="sha256",
         )
-    for name in CORPUS_FILES:
+    for name in names:
         if sha256_file(directory / name) != manifest.sha256[name]:
             raise ProvebenchError(
                 "sha256 differs from manifest.json (the file was altered)",
@@ -256,7 +289,13 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
     info = _load_json_model(directory / CORPUS_INFO_FILE, CorpusInfo)
     _check_format(info.corpus_format, directory / CORPUS_INFO_FILE)
     _check_versions(info, directory / CORPUS_INFO_FILE)
-    corpus = Corpus(directory=directory, info=info, manifest=manifest)
+    shadow = _load_origin(directory, info) if SHADOW_ORIGIN_FILE in names else None
+    if shadow is None and info.config.profile == "shadow":
+        raise ProvebenchError(
+            "a shadow corpus without shadow_origin.json", path=directory / CORPUS_INFO_FILE,
+            field="config.profile",
+        )  # fmt: skip
+    corpus = Corpus(directory=directory, info=info, manifest=manifest, shadow=shadow)
     if check_lines:
         events = sum(1 for _ in corpus.events())
         if events != info.counts.events:
@@ -270,6 +309,37 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
                 path=corpus.expected_rows_path,
             )
     return corpus
+
+
+def _load_origin(directory: Path, info: CorpusInfo) -> ShadowOrigin:
+    path = directory / SHADOW_ORIGIN_FILE
+    origin = _load_json_model(path, ShadowOrigin)
+    if origin.format != SHADOW_ORIGIN_FORMAT:
+        raise ProvebenchError(
+            f"format {origin.format}, this build reads {SHADOW_ORIGIN_FORMAT}",
+            path=path,
+            field="format",
+        )
+    if info.config.profile != "shadow":
+        raise ProvebenchError(
+            "an origin file in a corpus that is not a shadow corpus", path=path, field="format"
+        )
+    if len(origin.snapshots) != info.config.sizes.cycles:
+        raise ProvebenchError(
+            f"{len(origin.snapshots)} snapshots for {info.config.sizes.cycles} cycles",
+            path=path,
+            field="snapshots",
+        )
+    for index, snapshot in enumerate(origin.snapshots):
+        if snapshot.cycle != index + 1 or (
+            index and snapshot.captured_at <= origin.snapshots[index - 1].captured_at
+        ):
+            raise ProvebenchError(
+                "snapshots must be cycles 1, 2, … in increasing capture time",
+                path=path,
+                field=f"snapshots[{index}]",
+            )
+    return origin
 
 
 def _check_format(corpus_format: str, path: Path) -> None:
@@ -428,10 +498,13 @@ __all__ = [
     "MANIFEST_FILE",
     "Corpus",
     "CorpusManifest",
+    "EventSource",
+    "StreamResult",
     "iter_events",
     "iter_register_csv",
     "load_corpus",
     "read_agent_contract",
     "read_register_csv",
     "write_corpus",
+    "write_corpus_from",
 ]

@@ -226,7 +226,8 @@ FILE_CASES: tuple[str, ...] = (
     "nonconforming_name",
 )
 
-Profile = Literal["public", "control"]
+# `shadow`: derived from captured real metadata (`provebench.pilot.shadow`), never generated.
+Profile = Literal["public", "control", "shadow"]
 
 _CONFIG = ConfigDict(extra="forbid", frozen=True)
 

@@ -12,6 +12,7 @@ configuration error (verdict still written when the run directory exists) or unr
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from provebench.pilot.evaluate._rules import (
 )
 from provebench.pilot.evaluate._schedule import schedule_differences
 from provebench.pilot.evaluate._selfchecks import self_check_findings
+from provebench.pilot.evaluate._shadow_escrow import compute_shadow_escrow
 from provebench.pilot.evaluate._snapshot import read_snapshot
 from provebench.pilot.evaluate._stops import stopping_conditions
 from provebench.pilot.evaluate._timeline import build_timeline
@@ -188,7 +190,12 @@ def evaluate_run(
         and not missing_probes
         and not self_check_gaps
     )
-    escrow = compute_escrow(
+    escrow_terms = (
+        compute_escrow
+        if inputs.corpus.shadow is None
+        else partial(compute_shadow_escrow, origin=inputs.corpus.shadow)
+    )
+    escrow = escrow_terms(
         timeline,
         perf_shadow,
         violations,

@@ -124,16 +124,10 @@ def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) ->
     return reasons
 
 
-def compute_escrow(
-    timeline: Timeline,
-    perf_shadow: float,
-    violations: list[Violation],
-    defects: Defects | None = None,
-    unsealed: str | None = None,
-) -> Escrow:
-    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed, or why the run is not the
-    one the laboratory signed) withholds every tranche: a candidate that could reach the log or
-    the answers, or a run folder changed since, has earned nothing it can be paid."""
+def graded_cycles(
+    timeline: Timeline, violations: list[Violation], defects: Defects | None = None
+) -> list[EscrowCycle]:
+    """Every cycle graded when confirmed and with hindsight (the same for both levels)."""
     cycles: list[EscrowCycle] = []
     defects = defects or {}
     for cycle in range(1, timeline.cycles + 1):
@@ -149,11 +143,21 @@ def compute_escrow(
                 reasons=hindsight or at_the_time,
             )
         )
+    return cycles
+
+
+def credit(
+    timeline: Timeline,
+    cycles: list[EscrowCycle],
+    perf_shadow: float,
+    violations: list[Violation],
+    unsealed: str | None,
+) -> tuple[bool, float, str]:
+    """Pilot §13: whether the preliminary signal is credited, the signal, and why."""
     first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
     first = cycles[first_due - 1] if cycles else None
     first_ok = first is not None and first.clean_final
     credited = first_ok and not violations and unsealed is None
-    signal = perf_shadow if credited else 0.0
     if unsealed is not None:
         reason = f"not credited: {unsealed}"
     elif violations:
@@ -162,6 +166,23 @@ def compute_escrow(
         reason = "not credited: the first full cycle did not complete correctly (pilot §13)"
     else:
         reason = "credited: no critical violation; the first full cycle completed correctly"
+    return credited, perf_shadow if credited else 0.0, reason
+
+
+def compute_escrow(
+    timeline: Timeline,
+    perf_shadow: float,
+    violations: list[Violation],
+    defects: Defects | None = None,
+    unsealed: str | None = None,
+) -> Escrow:
+    """Pilot §8 escrow. `unsealed` (why the candidate was not sealed, or why the run is not the
+    one the laboratory signed) withholds every tranche: a candidate that could reach the log or
+    the answers, or a run folder changed since, has earned nothing it can be paid."""
+    cycles = graded_cycles(timeline, violations, defects)
+    credited, signal, reason = credit(timeline, cycles, perf_shadow, violations, unsealed)
+    first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
+    first = cycles[first_due - 1] if cycles else None
     later_dirty = [c.cycle for c in cycles if not c.clean_final and c.cycle > first_due]
     first_released = credited and not later_dirty
     first_tranche = EscrowTranche(
@@ -208,4 +229,4 @@ def compute_escrow(
     )
 
 
-__all__ = ["compute_escrow", "dated_defects"]
+__all__ = ["compute_escrow", "credit", "dated_defects", "graded_cycles"]

@@ -108,7 +108,10 @@ def laboratory_findings(
     if overall is None:
         return {name: (None, "the run was not evaluated") for name, _ in EXTERNAL_CHECKS}
     kinds = {v.kind for v in violations}
-    control = escrow.tranches[-1] if escrow is not None else None
+    # The laboratory's control-sequence tranche (a shadow run's escrow has periods instead).
+    control = next(
+        (t for t in (escrow.tranches if escrow else []) if t.name == "control_sequence"), None
+    )
     return {
         "recovery": (overall.recovery.value == 1.0, "the recovery metric of this run's log"),
         "error_honesty": (

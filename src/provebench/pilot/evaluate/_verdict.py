@@ -227,7 +227,8 @@ class EscrowCycle(BaseModel):
 class EscrowTranche(BaseModel):
     model_config = _MODEL
 
-    name: Literal["first_full_cycle", "control_sequence"]
+    # A laboratory run's two tranches (pilot §8), or a shadow run's periods (`_shadow_escrow.py`).
+    name: Literal["first_full_cycle", "control_sequence", "shadow_period"]
     share: float
     released_when_confirmed: bool
     released: bool

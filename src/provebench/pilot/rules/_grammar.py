@@ -132,6 +132,24 @@ def parse_name_fields(name: str) -> NameFields | NameRejection:
     return direction, phone, instant, offset_minutes, manager, tag, extension
 
 
+def name_shape(name: str) -> dict[str, str] | None:
+    """The raw text of each part of a name that has the grammar's shape (its timestamp may still
+    be invalid), or None: what a rewrite that must keep a name's grammar needs (the shadow
+    level's pseudonyms replace the phone, manager code and tag and keep the rest)."""
+    if len(name) > MAX_NAME_LENGTH or _FORBIDDEN.search(name) is not None:
+        return None
+    match = _NAME.fullmatch(name)
+    if match is None:
+        return None
+    return {key: value for key, value in match.groupdict().items() if value is not None}
+
+
+def forbidden_character(name: str) -> str | None:
+    """The first character the grammar forbids anywhere in a name, or None."""
+    found = _FORBIDDEN.search(name)
+    return None if found is None else found.group()
+
+
 def render_call_name(fields: ParsedName) -> str:
     """The canonical name for `fields` (what the generator writes)."""
     if fields.name_offset_minutes is None:
@@ -217,6 +235,8 @@ __all__ = [
     "NameRejection",
     "NameRejectionReason",
     "ParsedName",
+    "forbidden_character",
+    "name_shape",
     "parse_call_name",
     "parse_name_fields",
     "render_call_name",
