@@ -474,6 +474,59 @@ def evaluate_command(
     raise typer.Exit(exit_code(verdict))
 
 
+@pilot_app.command("compare")
+def compare_command(
+    laboratory: Annotated[
+        Path, typer.Argument(help="The candidate's laboratory verdict.json (pilot evaluate).")
+    ],
+    shadow: Annotated[
+        Path, typer.Argument(help="The same candidate's shadow verdict.json (a shadow run's).")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write comparison.json (beside SHADOW_VERDICT)."),
+    ] = None,
+    trust_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--trust-key",
+            help="The public key (PEM) both verdicts must be signed with (default: this "
+            "machine's laboratory key).",
+        ),
+    ] = None,
+) -> None:
+    """Laboratory versus shadow, metric by metric and by critical violation (pilot §15).
+
+    Exit 0: no material discrepancy (lab-shadow-material/1); 1: material, the §15 stopping
+    condition is triggered and the pilot stops; 2: bad input (an unsigned or unevaluated
+    verdict, two different candidates, not one laboratory and one shadow verdict).
+    """
+    from provebench.attest import load_trusted_key
+    from provebench.pilot.evaluate._compare import compare_verdicts, write_comparison
+
+    target = out if out is not None else shadow.parent / "comparison.json"
+    comparison = compare_verdicts(laboratory, shadow, load_trusted_key(trust_key))
+    write_comparison(comparison, target)
+    for metric in comparison.metrics:
+        mark = "  MATERIAL" if metric.material else ""
+        typer.echo(
+            f"  {metric.metric:<18} lab {metric.laboratory:.4f}  shadow {metric.shadow:.4f}"
+            f"  diff {metric.difference:+.4f}{mark}"
+        )
+    for violation in comparison.critical_violations:
+        mark = "  MATERIAL" if violation.material else ""
+        typer.echo(
+            f"  violation {violation.kind}: lab {violation.laboratory}, shadow "
+            f"{violation.shadow}{mark}"
+        )
+    said = "; ".join(comparison.reasons) if comparison.reasons else "no material discrepancy"
+    typer.echo(
+        f"{shown(target)}: {comparison.rule} stopping_condition={comparison.stopping_condition}"
+        f" ({said})"
+    )
+    raise typer.Exit(1 if comparison.material else 0)
+
+
 def _check_verdict_target(
     target: Path, run_dir: Path, corpus: Path, external_checks: Path | None
 ) -> None:
