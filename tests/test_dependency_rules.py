@@ -24,6 +24,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "redteam": {"rules", "record", "corpus", "lab", "agents", "emulator", "evaluate"},
     # The shadow level reads real metadata and writes corpora: it never runs or judges anything.
     "shadow": {"rules", "corpus"},
+    # Publication copies and re-evaluates: it reads the record and judges with the evaluator.
+    "publish": {"rules", "record", "corpus", "evaluate"},
 }
 LABORATORY = ("lab", "agents", "emulator")
 # The SI profile's packages, lowest first: text primitives, the profile's data (registry,

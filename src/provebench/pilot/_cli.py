@@ -666,3 +666,8 @@ def redteam_command(
 from provebench.pilot.shadow._cli import register as _register_shadow  # noqa: E402
 
 _register_shadow(pilot_app)
+
+# The publication bundle (pilot §16).
+from provebench.pilot.publish._cli import register as _register_publish  # noqa: E402
+
+_register_publish(pilot_app)

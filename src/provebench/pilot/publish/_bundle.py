@@ -1,0 +1,276 @@
+"""`provebench pilot publish`: the publication bundle of pilot §16 (layout: `_layout.py`).
+
+Everything goes into a staging folder beside the target, the verdicts are evaluated from the
+staged copies (so each verdict is about exactly the bytes a reader gets), the manifest and the
+signature come last, and the folder is renamed into place: a crash leaves no bundle, never a
+partial one that looks complete.
+
+Inputs are checked before anything is copied: every run is finished and signed, every run's
+corpus is among those given (matched by the corpus manifest's sha256 the run recorded), the
+red-team report verifies, and every seal has been revealed (an unrevealed seal's seed is still
+secret: it is refused, and its opening is never copied).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from provebench import __version__
+from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench._paths import check_output_dir
+from provebench.attest import envelope_path_for, load_trusted_key, sign_statement, write_envelope
+from provebench.attest._envelope import statement
+from provebench.attest._keys import PUBLIC_KEY_FILE as LAB_PUBLIC_KEY_FILE
+from provebench.attest._keys import key_dir, laboratory_signer
+from provebench.pilot.corpus import Corpus, load_corpus
+from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
+from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.evaluate._rules import EVALUATOR_VERSION
+from provebench.pilot.publish._layout import (
+    BUNDLE_FORMAT,
+    BUNDLE_PREDICATE,
+    COMPARISONS,
+    CORPORA,
+    ENVELOPE_FILE,
+    INDEX_FILE,
+    MANIFEST_FILE,
+    PUBLIC_KEY_FILE,
+    REDTEAM,
+    REDTEAM_FILES,
+    RISKS_FILE,
+    RUNS,
+    SEAL_FILES,
+    SEALS,
+    VERDICTS,
+    BundledCorpus,
+    BundledRun,
+    BundleIndex,
+    BundleManifest,
+)
+from provebench.pilot.publish._risks import residual_risks_markdown
+from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
+
+
+def _run_record(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / RUN_RECORD_FILE
+    if not path.is_file() or not (run_dir / RUN_ENVELOPE_FILE).is_file():
+        raise ProvebenchError(
+            "not a finished, signed run (run.json and run.dsse.json are needed)",
+            path=run_dir,
+            field="RUNDIR",
+        )
+    record = read_json_file(path)
+    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
+        raise ProvebenchError("not a run record this laboratory wrote", path=path)
+    return record
+
+
+def _corpus_name(corpus: Corpus) -> str:
+    config = corpus.info.config
+    digest = sha256_file(corpus.directory / CORPUS_MANIFEST)
+    return f"{config.profile}-{config.seed}-{digest[:12]}"
+
+
+def _copy_files(source: Path, target: Path, names: list[str]) -> None:
+    for name in names:
+        origin = source / name
+        if not origin.is_file() or origin.is_symlink():
+            raise ProvebenchError("a file to publish is missing", path=origin)
+        destination = target / name
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(origin, destination)
+
+
+def _copy_corpus(corpus: Corpus, target: Path) -> None:
+    names = [*sorted(corpus.manifest.sha256), CORPUS_MANIFEST]
+    _copy_files(corpus.directory, target, names)
+
+
+def publish_bundle(
+    runs: list[Path],
+    corpora: list[Path],
+    out: Path,
+    *,
+    redteam: Path | None = None,
+    seals: list[Path] | None = None,
+    comparisons: list[Path] | None = None,
+) -> BundleIndex:
+    """Write the bundle of `runs` (with their `corpora`) into `out` (absent or empty)."""
+    check_output_dir(out, inputs=[*runs, *corpora, *(seals or []), *(comparisons or [])])
+    if out.exists() and any(out.iterdir()):
+        raise ProvebenchError("output exists and is not an empty directory", path=out)
+    if not runs:
+        raise ProvebenchError("no run to publish", field="RUNDIR")
+    loaded = [load_corpus(path) for path in corpora]
+    by_manifest = {sha256_file(c.directory / CORPUS_MANIFEST): c for c in loaded}
+    records: list[tuple[Path, dict[str, Any], Corpus]] = []
+    names: set[str] = set()
+    for run_dir in runs:
+        record = _run_record(run_dir)
+        wanted = (record.get("corpus") or {}).get("manifest_sha256")
+        corpus = by_manifest.get(str(wanted))
+        if corpus is None:
+            raise ProvebenchError(
+                "its corpus is not among --corpus (matched by the corpus manifest's sha256)",
+                path=run_dir / RUN_RECORD_FILE,
+                field="corpus.manifest_sha256",
+            )
+        if run_dir.name in names:
+            raise ProvebenchError("two runs have this folder name", path=run_dir, field="RUNDIR")
+        names.add(run_dir.name)
+        records.append((run_dir, record, corpus))
+    for seal in seals or []:
+        for name in SEAL_FILES:
+            if not (seal / name).is_file():
+                raise ProvebenchError(
+                    f"{name} is missing: a seal is published once revealed (pilot reveal)",
+                    path=seal,
+                    field="--seal",
+                )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        index = _write_bundle(staging, records, redteam, seals or [], comparisons or [])
+        if out.exists():
+            out.rmdir()
+        staging.chmod(0o777 & ~_umask())
+        staging.replace(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return index
+
+
+def _umask() -> int:
+    from provebench._canonical import current_umask
+
+    return current_umask()
+
+
+def _write_bundle(
+    root: Path,
+    records: list[tuple[Path, dict[str, Any], Corpus]],
+    redteam: Path | None,
+    seals: list[Path],
+    comparisons: list[Path],
+) -> BundleIndex:
+    corpora: dict[str, Corpus] = {}
+    for _, _, corpus in records:
+        name = _corpus_name(corpus)
+        if name not in corpora:
+            corpora[name] = corpus
+            _copy_corpus(corpus, root / CORPORA / name)
+    staged_redteam = None
+    if redteam is not None:
+        _copy_files(redteam, root / REDTEAM, list(REDTEAM_FILES))
+        staged_redteam = root / REDTEAM
+    trusted = load_trusted_key(key_dir() / LAB_PUBLIC_KEY_FILE)
+    revealed_seeds: dict[int, str] = {}
+    for seal in seals:
+        if (root / SEALS / seal.name).exists():
+            raise ProvebenchError("two seals have this folder name", path=seal, field="--seal")
+        _copy_files(seal, root / SEALS / seal.name, list(SEAL_FILES))  # never the opening
+        revealed = read_json_file(seal / "reveal.json")
+        if isinstance(revealed, dict) and type(revealed.get("seed")) is int:
+            revealed_seeds[revealed["seed"]] = seal.name
+    bundled_runs: list[BundledRun] = []
+    for run_dir, record, corpus in records:
+        target = root / RUNS / run_dir.name
+        published = [*sorted(record["files_sha256"]), RUN_RECORD_FILE, RUN_ENVELOPE_FILE]
+        _copy_files(run_dir, target, published)
+        corpus_name = _corpus_name(corpus)
+        with_red_team = staged_redteam is not None and corpus.info.config.profile != "shadow"
+        # A run on a fresh control is evaluated with its seal: the revealed seed is its corpus's.
+        control = (
+            revealed_seeds.get(corpus.info.config.seed)
+            if corpus.info.config.profile == "control"
+            else None
+        )
+        verdict = evaluate_run(
+            target,
+            root / CORPORA / corpus_name,
+            trusted_key=trusted,
+            red_team=staged_redteam if with_red_team else None,
+            fresh_control=None if control is None else root / SEALS / control,
+        )
+        verdict_path = root / VERDICTS / f"{run_dir.name}.json"
+        verdict_path.parent.mkdir(parents=True, exist_ok=True)
+        write_verdict(verdict, verdict_path)
+        bundled_runs.append(
+            BundledRun(
+                name=run_dir.name,
+                corpus=corpus_name,
+                agent=dict(record.get("agent") or {}),
+                isolation=dict(record.get("isolation") or {}),
+                verdict=f"{VERDICTS}/{run_dir.name}.json",
+                evaluated_with_red_team=with_red_team,
+                fresh_control=control,
+                status=verdict.status,
+                laboratory_pass=verdict.laboratory_pass,
+                pilot_pass=verdict.pilot_pass,
+                perf_shadow=verdict.perf_shadow,
+                escrow_released_total=None
+                if verdict.escrow is None
+                else verdict.escrow.released_total,
+            )
+        )
+    comparison_names = []
+    for number, comparison in enumerate(comparisons, start=1):
+        name = f"{number:02d}"
+        # Under their own names: the envelope names the file it signs.
+        envelope = envelope_path_for(comparison)
+        _copy_files(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
+        comparison_names.append(f"{name}/{comparison.name}")
+    write_atomic(root / PUBLIC_KEY_FILE, (key_dir() / LAB_PUBLIC_KEY_FILE).read_bytes())
+    listed = sorted(corpora.items())
+    write_atomic(root / RISKS_FILE, residual_risks_markdown(listed, redteam=redteam is not None))
+    index = BundleIndex(
+        format=BUNDLE_FORMAT,
+        provebench_version=__version__,
+        evaluator_version=EVALUATOR_VERSION,
+        laboratory_keyid=trusted.keyid,
+        corpora=[
+            BundledCorpus(
+                name=name,
+                profile=corpus.info.config.profile,
+                seed=corpus.info.config.seed,
+                generator=corpus.info.versions.generator,
+                manifest_sha256=sha256_file(corpus.directory / CORPUS_MANIFEST),
+            )
+            for name, corpus in listed
+        ],
+        runs=bundled_runs,
+        redteam=redteam is not None,
+        seals=sorted(seal.name for seal in seals),
+        comparisons=comparison_names,
+        residual_risks=RISKS_FILE,
+    )
+    write_atomic(root / INDEX_FILE, canonical_json(index))
+    manifest = BundleManifest(format=BUNDLE_FORMAT, sha256=bundle_digests(root))
+    write_atomic(root / MANIFEST_FILE, canonical_json(manifest))
+    predicate = {"format": BUNDLE_FORMAT, "index": index.model_dump(mode="json")}
+    subjects = {MANIFEST_FILE: sha256_file(root / MANIFEST_FILE)}
+    write_envelope(
+        root / ENVELOPE_FILE,
+        sign_statement(statement(subjects, BUNDLE_PREDICATE, predicate), laboratory_signer()),
+    )
+    return index
+
+
+def bundle_digests(root: Path) -> dict[str, str]:
+    """sha256 of every file of the bundle but the manifest and the signature, by relative path."""
+    digests: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        if name in (MANIFEST_FILE, ENVELOPE_FILE) or path.is_dir():
+            continue
+        digests[name] = sha256_file(path)
+    return digests
+
+
+__all__ = ["bundle_digests", "publish_bundle"]

@@ -1,0 +1,186 @@
+"""`provebench pilot verify-bundle`: check a publication bundle from the bundle alone.
+
+In this order, stopping at the first difference (`BundleMismatch`, one line naming the file and
+what differs):
+
+1. the bundle's signature (`bundle.dsse.json`) by the trusted key — `--trust-key`, or the key
+   the bundle carries, whose key id is then printed for the reader to compare with the one the
+   laboratory announced (a bundle re-signed with another key verifies only against that key);
+2. the manifest: no file missing, none added, none altered, no link; the signed index is the
+   bundle's `bundle.json`;
+3. every signed artifact: each run's signature (inside the evaluation), each verdict's, the
+   red-team report's, each seal and its reveal (the commitment must open), each comparison's;
+4. every verdict re-derived: the run evaluated again from the bundle's own copies of the run and
+   its corpus must give the verdict's bytes exactly. A changed verdict re-signed by someone else,
+   a run edited and re-hashed, or a corpus swapped all end here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from provebench._canonical import canonical_json
+from provebench._errors import ProvebenchError
+from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
+from provebench.attest._envelope import AttestationError, read_verified
+from provebench.pilot.evaluate import evaluate_run
+from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
+from provebench.pilot.publish._bundle import bundle_digests
+from provebench.pilot.publish._layout import (
+    BUNDLE_FORMAT,
+    BUNDLE_PREDICATE,
+    COMPARISONS,
+    CORPORA,
+    ENVELOPE_FILE,
+    INDEX_FILE,
+    MANIFEST_FILE,
+    PUBLIC_KEY_FILE,
+    REDTEAM,
+    RUNS,
+    SEALS,
+    BundleIndex,
+    BundleManifest,
+)
+from provebench.pilot.record._seal import open_seal
+from provebench.pilot.record._signing import REDTEAM_PREDICATE, signed_verdict
+
+
+class BundleMismatch(ProvebenchError):
+    """The bundle does not verify (exit 1): the first difference found."""
+
+
+@dataclass(frozen=True)
+class BundleReport:
+    keyid: str
+    key_source: str  # "--trust-key" or "the bundle's own key"
+    files: int
+    verdicts_rederived: int
+    signatures: int
+
+
+def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
+    if not bundle.is_dir():
+        raise ProvebenchError("not a bundle folder", path=bundle, field="BUNDLE")
+    for name in (ENVELOPE_FILE, MANIFEST_FILE, INDEX_FILE, PUBLIC_KEY_FILE):
+        if not (bundle / name).is_file():
+            raise BundleMismatch("missing", path=bundle / name)
+    own = trust_key is None
+    trusted = load_trusted_key(bundle / PUBLIC_KEY_FILE if own else trust_key)
+    signed = _signed(bundle / ENVELOPE_FILE, trusted, BUNDLE_PREDICATE)
+    manifest = _model(bundle / MANIFEST_FILE, BundleManifest)
+    _check_files(bundle, manifest)
+    index = _model(bundle / INDEX_FILE, BundleIndex)
+    if index.format != BUNDLE_FORMAT:
+        raise BundleMismatch(f"this build reads {BUNDLE_FORMAT}", path=bundle / INDEX_FILE,
+                             field="format")  # fmt: skip
+    if signed.get("index") != json.loads((bundle / INDEX_FILE).read_bytes()):
+        raise BundleMismatch(
+            "differs from the signed index", path=bundle / INDEX_FILE, field="signatures"
+        )
+    signatures = 1
+    if index.redteam:
+        _signed(bundle / REDTEAM / "redteam.dsse.json", trusted, REDTEAM_PREDICATE)
+        signatures += 1
+    for name in index.seals:
+        try:
+            open_seal(bundle / SEALS / name, trusted)
+        except ProvebenchError as error:
+            raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+        signatures += 2
+    for name in index.comparisons:
+        _signed(envelope_path_for(bundle / COMPARISONS / name), trusted, COMPARISON_PREDICATE)
+        signatures += 1
+    for run in index.runs:
+        verdict_path = bundle / run.verdict
+        try:
+            signed_verdict(envelope_path_for(verdict_path), trusted)
+        except AttestationError as error:
+            raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+        signatures += 2  # the verdict's, and the run's inside the evaluation
+        again = evaluate_run(
+            bundle / RUNS / run.name,
+            bundle / CORPORA / run.corpus,
+            trusted_key=trusted,
+            red_team=bundle / REDTEAM if run.evaluated_with_red_team else None,
+            fresh_control=None if run.fresh_control is None else bundle / SEALS / run.fresh_control,
+        )
+        derived_text = canonical_json(again)
+        if derived_text.encode("utf-8") == verdict_path.read_bytes():
+            continue
+        published = json.loads(verdict_path.read_bytes())
+        difference = _first_difference(published, json.loads(derived_text), "") or "(its bytes)"
+        if difference:
+            raise BundleMismatch(
+                "the verdict re-derived from the bundle differs", path=verdict_path,
+                field=difference,
+            )  # fmt: skip
+    return BundleReport(
+        keyid=trusted.keyid,
+        key_source="the bundle's own key" if own else "--trust-key",
+        files=len(manifest.sha256),
+        verdicts_rederived=len(index.runs),
+        signatures=signatures,
+    )
+
+
+def _signed(envelope: Path, trusted: TrustedKey, predicate: str) -> dict[str, Any]:
+    try:
+        return read_verified(envelope, trusted, predicate_type=predicate).predicate
+    except AttestationError as error:
+        raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+
+
+def _model(path: Path, model: Any) -> Any:
+    try:
+        return model.model_validate_json(path.read_bytes())
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        raise BundleMismatch(first["msg"], path=path, field=field) from None
+
+
+def _check_files(bundle: Path, manifest: BundleManifest) -> None:
+    links = sorted(p for p in bundle.rglob("*") if p.is_symlink())
+    if links:
+        raise BundleMismatch("a link in the bundle (a bundle holds regular files)", path=links[0])
+    present = bundle_digests(bundle)
+    for name in sorted(set(manifest.sha256) | set(present)):
+        if name not in present:
+            raise BundleMismatch("listed in manifest.json, missing", path=bundle / name)
+        if name not in manifest.sha256:
+            raise BundleMismatch("not listed in manifest.json (added)", path=bundle / name)
+        if present[name] != manifest.sha256[name]:
+            raise BundleMismatch(
+                f"sha256 {present[name][:16]}… differs from manifest.json's "
+                f"{manifest.sha256[name][:16]}…",
+                path=bundle / name,
+                field="sha256",
+            )
+
+
+def _first_difference(published: Any, derived: Any, where: str) -> str | None:
+    """The path of the first field where two JSON values differ (None: equal)."""
+    if isinstance(published, dict) and isinstance(derived, dict):
+        for key in [*published, *(k for k in derived if k not in published)]:
+            inner = f"{where}.{key}" if where else str(key)
+            if key not in published or key not in derived:
+                return inner
+            found = _first_difference(published[key], derived[key], inner)
+            if found is not None:
+                return found
+        return None
+    if isinstance(published, list) and isinstance(derived, list):
+        for position, (a, b) in enumerate(zip(published, derived, strict=False)):
+            found = _first_difference(a, b, f"{where}[{position}]")
+            if found is not None:
+                return found
+        return None if len(published) == len(derived) else f"{where} (length)"
+    return None if published == derived and type(published) is type(derived) else where or "."
+
+
+__all__ = ["BundleMismatch", "BundleReport", "verify_bundle"]

@@ -1,0 +1,225 @@
+"""`pilot publish` / `pilot verify-bundle`: the signed publication bundle of pilot §16, round trip,
+and any altered, added or missing byte refused with the first difference named."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from provebench.attest import load_trusted_key
+from provebench.pilot import run_lab
+from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.evaluate._compare import compare_verdicts, write_comparison
+from provebench.pilot.publish import BundleMismatch, publish_bundle, verify_bundle
+from provebench.pilot.redteam import RedteamReport
+from provebench.pilot.shadow import derive_shadow_corpus
+from tests.helpers.pilot_evaluation import make_small_corpus
+from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_shadow_drive import daily_captures
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass
+class Published:
+    bundle: Path
+    seal: Path
+    shadow_corpus: Path
+
+
+def _run(corpus: Path, folder: Path, **evidence: Path) -> Path:
+    run_lab(corpus, "reference", folder)
+    write_verdict(evaluate_run(folder, corpus, **evidence), folder / "verdict.json")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def published(
+    tmp_path_factory: pytest.TempPathFactory, full_red_team: tuple[Path, RedteamReport]
+) -> Published:
+    red_team, _ = full_red_team
+    root = tmp_path_factory.mktemp("publish")
+    lab_corpus = make_small_corpus(root)
+    lab_run = _run(lab_corpus, root / "lab-run")
+    # The sealed fresh control: sealed, generated, run, evaluated, revealed (pilot §11, §16).
+    seal = root / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    generate_control(seal, root / "control", load_trusted_key())
+    control_run = _run(root / "control", root / "control-run", red_team=red_team,
+                       fresh_control=seal)  # fmt: skip
+    reveal(seal, control_run / "verdict.json", load_trusted_key())
+    # The shadow level: eight daily captures, a shadow run, the comparison.
+    derive_shadow_corpus(daily_captures(root / "snapshots", 8), root / "shadow")
+    shadow_run = _run(root / "shadow", root / "shadow-run")
+    comparison = compare_verdicts(lab_run / "verdict.json", shadow_run / "verdict.json",
+                                  load_trusted_key())  # fmt: skip
+    write_comparison(comparison, root / "comparison.json")
+    bundle = root / "bundle"
+    publish_bundle(
+        [lab_run, control_run, shadow_run],
+        [lab_corpus, root / "control", root / "shadow"],
+        bundle,
+        redteam=red_team,
+        seals=[seal],
+        comparisons=[root / "comparison.json"],
+    )
+    return Published(bundle, seal, root / "shadow")
+
+
+def test_the_bundle_holds_what_pilot_16_publishes(published: Published) -> None:
+    bundle = published.bundle
+    index = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))
+    assert sorted(c["profile"] for c in index["corpora"]) == ["control", "public", "shadow"]
+    runs = {run["name"]: run for run in index["runs"]}
+    assert runs["control-run"]["fresh_control"] == "seal"
+    assert runs["control-run"]["pilot_pass"] is True  # red team and fresh control, verified
+    assert runs["shadow-run"]["laboratory_pass"] and runs["shadow-run"]["escrow_released_total"]
+    assert index["redteam"] and index["seals"] == ["seal"] and len(index["comparisons"]) == 1
+    for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl", "run.dsse.json"):
+        assert (bundle / "runs" / "lab-run" / name).is_file(), name
+    # Never the seal's unrevealed opening, the capture folder or a key.
+    names = {p.name for p in bundle.rglob("*")}
+    assert ".opening.json" not in names and "capture.json" not in names
+    risks = (bundle / "residual-risks.md").read_text(encoding="utf-8")
+    assert "Pseudonyms keep shapes and times" in risks and "Shadow corpus" in risks
+    assert "No red-team report" not in risks and "No fresh control" not in risks
+
+
+def test_verify_bundle_re_derives_every_verdict(published: Published) -> None:
+    report = verify_bundle(published.bundle)
+    assert report.verdicts_rederived == 3 and report.key_source == "the bundle's own key"
+    done = run_cli("pilot", "verify-bundle", str(published.bundle), "--trust-key",
+                   str(published.bundle / "laboratory.pub.pem"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "3 verdict(s) re-derived" in done.stdout
+
+
+def _copy(published: Published, tmp_path: Path) -> Path:
+    copy = tmp_path / "bundle"
+    shutil.copytree(published.bundle, copy)
+    return copy
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "runs/lab-run/register.csv",
+        "runs/shadow-run/ledger.jsonl",
+        "verdicts/control-run.json",
+        "corpora/{shadow}/drive_events.jsonl",
+        "residual-risks.md",
+        "bundle.json",
+        "manifest.json",
+        "bundle.dsse.json",
+        "seals/seal/reveal.json",
+    ],
+)
+def test_any_altered_byte_fails_naming_the_file(
+    published: Published, tmp_path: Path, target: str
+) -> None:
+    copy = _copy(published, tmp_path)
+    shadow = next(p.name for p in (copy / "corpora").iterdir() if p.name.startswith("shadow"))
+    path = copy / target.format(shadow=shadow)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(BundleMismatch) as caught:
+        verify_bundle(copy)
+    assert path.name in caught.value.one_line()
+
+
+def test_an_added_or_missing_file_fails(published: Published, tmp_path: Path) -> None:
+    copy = _copy(published, tmp_path)
+    (copy / "runs" / "lab-run" / "extra.txt").write_text("x", encoding="utf-8")
+    done = run_cli("pilot", "verify-bundle", str(copy))
+    assert done.returncode == 1 and "extra.txt" in done.stderr and "added" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    (copy / "runs" / "lab-run" / "extra.txt").unlink()
+    (copy / "verdicts" / "lab-run.dsse.json").unlink()
+    with pytest.raises(BundleMismatch, match="missing"):
+        verify_bundle(copy)
+
+
+def test_a_bundle_re_signed_by_someone_else_fails(published: Published, tmp_path: Path) -> None:
+    """The whole bundle re-hashed and re-signed with another key: refused against the announced
+    key, and — trusting the bundle's new key — the laboratory's own signatures inside fail."""
+    from provebench.attest import sign_statement, write_envelope
+    from provebench.attest._envelope import statement
+    from provebench.attest._keys import laboratory_signer
+    from provebench.pilot.publish._bundle import bundle_digests
+
+    copy = _copy(published, tmp_path)
+    other_keys = tmp_path / "other-keys"
+    signer = laboratory_signer(other_keys)
+    (copy / "laboratory.pub.pem").write_bytes(
+        (other_keys / "laboratory.ed25519.pub.pem").read_bytes()
+    )
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["sha256"] = bundle_digests(copy)
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    from provebench._canonical import sha256_file
+
+    index = json.loads((copy / "bundle.json").read_text(encoding="utf-8"))
+    document = statement({"manifest.json": sha256_file(copy / "manifest.json")},
+                         "urn:provebench:pilot-bundle:1",
+                         {"format": "call-import-bundle/1", "index": index})  # fmt: skip
+    write_envelope(copy / "bundle.dsse.json", sign_statement(document, signer))
+    announced = published.bundle / "laboratory.pub.pem"
+    with pytest.raises(BundleMismatch, match="not signed by the trusted key"):
+        verify_bundle(copy, announced)
+    with pytest.raises(BundleMismatch, match="not signed by the trusted key"):
+        verify_bundle(copy)  # the bundle's own signature holds; the red team's does not
+
+
+def test_publish_refuses_bad_input_and_writes_nothing(published: Published, tmp_path: Path) -> None:
+    runs = published.bundle / "runs"
+    done = run_cli("pilot", "publish", str(runs / "lab-run"), "--corpus",
+                   str(published.shadow_corpus), "-o", str(tmp_path / "b"))  # fmt: skip
+    assert done.returncode == 2 and "corpus.manifest_sha256" in done.stderr
+    assert not (tmp_path / "b").exists()
+    unrevealed = tmp_path / "seal"
+    unrevealed.mkdir()
+    for name in ("seal.json", "seal.dsse.json"):
+        shutil.copyfile(published.seal / name, unrevealed / name)
+    done = run_cli("pilot", "publish", str(runs / "shadow-run"), "--corpus",
+                   str(published.shadow_corpus), "--seal", str(unrevealed),
+                   "-o", str(tmp_path / "b"))  # fmt: skip
+    assert done.returncode == 2 and "revealed" in done.stderr
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_verdict_the_evidence_does_not_support_fails_even_if_signed(
+    published: Published, tmp_path: Path
+) -> None:
+    """The laboratory's own key re-signs a changed verdict, manifest and bundle: every hash and
+    signature holds, and the verdict re-derived from the run still tells the difference."""
+    from provebench._canonical import canonical_json, sha256_file
+    from provebench.attest import sign_statement, write_envelope
+    from provebench.attest._envelope import statement
+    from provebench.attest._keys import laboratory_signer
+    from provebench.pilot.publish._bundle import bundle_digests
+    from provebench.pilot.record._signing import sign_verdict
+
+    copy = _copy(published, tmp_path)
+    verdict_path = copy / "verdicts" / "shadow-run.json"
+    verdict = json.loads(verdict_path.read_text(encoding="utf-8"))
+    verdict["escrow"]["released_total"] = 0.5
+    verdict_path.write_text(canonical_json(verdict), encoding="utf-8")
+    sign_verdict(verdict_path, {"format": verdict["format"]})
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["sha256"] = bundle_digests(copy)
+    (copy / "manifest.json").write_text(canonical_json(manifest), encoding="utf-8")
+    index = json.loads((copy / "bundle.json").read_text(encoding="utf-8"))
+    document = statement({"manifest.json": sha256_file(copy / "manifest.json")},
+                         "urn:provebench:pilot-bundle:1",
+                         {"format": "call-import-bundle/1", "index": index})  # fmt: skip
+    write_envelope(copy / "bundle.dsse.json", sign_statement(document, laboratory_signer()))
+    with pytest.raises(BundleMismatch) as caught:
+        verify_bundle(copy)
+    assert caught.value.field == "escrow.released_total"
+    assert "re-derived" in caught.value.message
