@@ -8,6 +8,7 @@ where known, and the field, and exits with status 2 — never a traceback, never
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 EXIT_CONFIG_ERROR = 2
 # Control characters in printed text: shown as escapes, so that a terminal never acts on them
@@ -79,4 +80,20 @@ class ProvebenchError(Exception):
         return self.one_line()
 
 
-__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError", "shown"]
+def validation_failure(
+    error: Any,
+    *,
+    path: str | Path | None = None,
+    line: int | None = None,
+    field: str | None = None,
+) -> ProvebenchError:
+    """The one line for a pydantic `ValidationError`: its first problem's message, at the dotted
+    location of the field it names (`field` when it names none). Typed loosely so that this
+    module never imports pydantic: a command that fails before validating anything should not
+    pay for it."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or field
+    return ProvebenchError(first["msg"], path=path, line=line, field=where)
+
+
+__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError", "shown", "validation_failure"]

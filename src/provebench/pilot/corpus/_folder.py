@@ -41,7 +41,7 @@ from typing import IO, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench._paths import check_output_dir
 from provebench.pilot.corpus._generate import EventSink, RowSink, generate_events
 from provebench.pilot.corpus._generate_plan import run_versions_for
@@ -402,9 +402,7 @@ def _load_json_model(path: Path, model: type[ModelT]) -> ModelT:
 
 
 def _validation_error(error: ValidationError, path: Path, line: int | None) -> ProvebenchError:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    return ProvebenchError(first["msg"], path=path, line=line, field=field)
+    return validation_failure(error, path=path, line=line)
 
 
 def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator[DriveEvent]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench.pilot.corpus._model import CorpusConfig, CorpusSizes, Profile
 from provebench.pilot.rules._timerule import load_zone
 
@@ -137,9 +137,7 @@ def corpus_config(
 
 
 def _first_problem(error: ValidationError) -> ProvebenchError:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"])
-    return ProvebenchError(first["msg"], field=field)
+    return validation_failure(error)
 
 
 __all__ = ["DEFAULT_ZONES", "PROFILE_MINIMUMS", "PROFILE_SIZES", "corpus_config"]

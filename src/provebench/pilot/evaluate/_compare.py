@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest import TrustedKey, envelope_path_for, sign_statement, write_envelope
 from provebench.attest._envelope import AttestationError, statement
 from provebench.attest._keys import laboratory_signer
@@ -87,9 +87,7 @@ def _verified(path: Path, trusted: TrustedKey, role: str) -> Verdict:
     try:
         verdict = Verdict.model_validate_json(path.read_bytes())
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or role
-        raise ProvebenchError(first["msg"], path=path, field=field) from None
+        raise validation_failure(error, path=path, field=role) from None
     if verdict.status != "evaluated" or verdict.metrics is None:
         raise ProvebenchError(
             "not an evaluated verdict (a configuration error compares nothing)",

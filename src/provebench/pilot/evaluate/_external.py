@@ -22,7 +22,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest._envelope import read_verified
 from provebench.attest._keys import TrustedKey
 from provebench.pilot.evaluate._rules import EVALUATOR_VERSION
@@ -68,9 +68,7 @@ def load_external_checks(path: Path) -> dict[str, ExternalCheckRecord]:
     except OSError as error:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise ProvebenchError(first["msg"], path=path, field=field) from error
+        raise validation_failure(error, path=path) from error
     if document.pilot != PILOT_ID:
         raise ProvebenchError(f"pilot must be {PILOT_ID}", path=path, field="pilot")
     names = [record.check for record in document.external_checks]

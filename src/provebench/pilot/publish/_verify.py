@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._canonical import canonical_json
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified
 from provebench.pilot.evaluate import evaluate_run
@@ -139,9 +139,8 @@ def _model(path: Path, model: Any) -> Any:
     try:
         return model.model_validate_json(path.read_bytes())
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or None
-        raise BundleMismatch(first["msg"], path=path, field=field) from None
+        found = validation_failure(error, path=path)
+        raise BundleMismatch(found.message, path=path, field=found.field) from None
 
 
 def _check_files(bundle: Path, manifest: BundleManifest) -> None:

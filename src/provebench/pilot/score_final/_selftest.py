@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench.pilot.score_final._score import FinalStateScore, score_final_state
 
 SELFTEST_ROOT = Path(__file__).resolve().parent / "data" / "scorer_selftest"
@@ -84,9 +84,7 @@ def load_reason(directory: Path) -> SelftestReason:
     except OSError as error:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from None
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise ProvebenchError(first["msg"], path=path, field=field) from None
+        raise validation_failure(error, path=path) from None
     unknown = sorted(set(reason.metrics_below_one) - set(METRIC_NAMES))
     if unknown:
         raise ProvebenchError(

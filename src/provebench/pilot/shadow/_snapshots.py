@@ -30,7 +30,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from provebench._canonical import canonical_json, compact_json, sha256_file, write_atomic
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, validation_failure
 from provebench._paths import check_output_dir
 from provebench.pilot.corpus import UTC_TIMESTAMP_PATTERN, DriveFile
 from provebench.pilot.shadow._pseudonym import PSEUDONYM_VERSION
@@ -149,9 +149,7 @@ def load_manifest(folder: Path) -> CaptureManifest:
     try:
         manifest = CaptureManifest.model_validate_json(path.read_bytes())
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise ProvebenchError(first["msg"], path=path, field=field) from None
+        raise validation_failure(error, path=path) from None
     if manifest.format != CAPTURE_FORMAT:
         raise ProvebenchError(
             f"format {manifest.format}, this build reads {CAPTURE_FORMAT}",
@@ -217,11 +215,7 @@ def snapshot_files(folder: Path, entry: SnapshotEntry) -> Iterator[DriveFile]:
             try:
                 file = validate(raw, strict=True)
             except ValidationError as error:
-                first = error.errors()[0]
-                field = ".".join(str(part) for part in first["loc"]) or None
-                raise ProvebenchError(
-                    first["msg"], path=path, line=line_number, field=field
-                ) from None
+                raise validation_failure(error, path=path, line=line_number) from None
             if previous is not None and file.file_id <= previous:
                 raise ProvebenchError(
                     "file ids must increase (one line per file, sorted)",
