@@ -169,6 +169,24 @@ def credit(
     return credited, perf_shadow if credited else 0.0, reason
 
 
+def escrow_of(
+    credited: bool,
+    signal: float,
+    reason: str,
+    tranches: list[EscrowTranche],
+    cycles: list[EscrowCycle],
+) -> Escrow:
+    """The escrow of a run, whichever tranches its level releases (the released total is theirs)."""
+    return Escrow(
+        preliminary_signal_credited=credited,
+        preliminary_signal=signal,
+        reason=reason,
+        tranches=tranches,
+        released_total=sum(t.amount for t in tranches),
+        cycles=cycles,
+    )
+
+
 def compute_escrow(
     timeline: Timeline,
     perf_shadow: float,
@@ -219,14 +237,7 @@ def compute_escrow(
         reason=control_reason,
     )
     tranches = [first_tranche, control_tranche]
-    return Escrow(
-        preliminary_signal_credited=credited,
-        preliminary_signal=signal,
-        reason=reason,
-        tranches=tranches,
-        released_total=sum(t.amount for t in tranches),
-        cycles=cycles,
-    )
+    return escrow_of(credited, signal, reason, tranches, cycles)
 
 
-__all__ = ["compute_escrow", "credit", "dated_defects", "graded_cycles"]
+__all__ = ["compute_escrow", "credit", "dated_defects", "escrow_of", "graded_cycles"]

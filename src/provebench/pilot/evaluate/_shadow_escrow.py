@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from provebench.pilot.corpus import ShadowOrigin
-from provebench.pilot.evaluate._escrow import Defects, credit, graded_cycles
+from provebench.pilot.evaluate._escrow import Defects, credit, escrow_of, graded_cycles
 from provebench.pilot.evaluate._timeline import Timeline
 from provebench.pilot.evaluate._verdict import Escrow, EscrowCycle, EscrowTranche, Violation
 
@@ -80,14 +80,7 @@ def compute_shadow_escrow(
         )
     else:
         reason += f"; {len(periods)} complete period(s) of {days} day(s) ({origin.escrow.rule})"
-    return Escrow(
-        preliminary_signal_credited=credited,
-        preliminary_signal=signal,
-        reason=reason,
-        tranches=tranches,
-        released_total=sum(t.amount for t in tranches),
-        cycles=cycles,
-    )
+    return escrow_of(credited, signal, reason, tranches, cycles)
 
 
 def _tranche(
