@@ -76,6 +76,7 @@ def test_no_identifier_or_phone_survives_in_any_output_byte(shadow: Shadow) -> N
             secrets.add(file.metadata.phone)
     secrets = {s for s in secrets if len(s) >= 6}
     assert len(secrets) > 40
+    secrets.add(shadow.key.read_text(encoding="ascii").strip())  # the key never leaves either
     outputs = [shadow.snapshots, shadow.corpus, shadow.run, shadow.verdict_path.parent]
     checked = 0
     for folder in outputs:
@@ -154,3 +155,28 @@ def test_a_capture_with_another_key_is_refused_and_changes_nothing(
                 service=object())  # fmt: skip
     assert caught.value.field == "pseudonym.key_check"
     assert {p.name: p.read_bytes() for p in copy.iterdir()} == before
+
+
+def test_the_capture_command_through_the_emulator(tmp_path: Path) -> None:
+    from provebench.pilot.lab import DriveState
+    from tests.helpers.pilot_lab import run_cli
+    from tests.helpers.pilot_shadow import served_drive
+
+    original = generated_corpus(3, admissible_files=12, file_events=30, cycles=4)
+    drive = DriveState()
+    for file in list(drive_files(original).values())[:5]:
+        drive.add(file)
+    drive.settle()
+    key = write_key(tmp_path / "key")
+    with EmulatedLab() as lab, served_drive(lab, drive, tmp_path):
+        done = run_cli(
+            "pilot", "capture", "--out", str(tmp_path / "snapshots"), "--key-file", str(key),
+            "--endpoint", lab.drive_endpoint, "--captured-at", "2026-11-02T07:00:00+01:00",
+            env={"GOOGLE_APPLICATION_CREDENTIALS": str(lab.credentials_path)},
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "snapshot-00001.jsonl: 5 file(s) captured at 2026-11-02T06:00:00Z" in done.stdout
+    lines = (tmp_path / "snapshots" / "snapshot-00001.jsonl").read_text(encoding="utf-8")
+    assert len(lines.splitlines()) == 5 and all(
+        f.file_id not in lines for f in drive_files(original).values()
+    )
