@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from tests.helpers.import_graph import cycles, import_graph
 
-FOUNDATIONS = ("provebench.ledger", "provebench.sandbox", "provebench.attest")
+# The matrix engine is a foundation too: the pilot and the SI profile bring it their jobs.
+FOUNDATIONS = ("provebench.ledger", "provebench.sandbox", "provebench.attest", "provebench.matrix")
 AREAS = ("provebench.pilot", "provebench.si", "provebench.report", "provebench.cli")
 PILOT = "provebench.pilot"
 # Pilot 03's packages, and the other pilot packages each may import (docs/design.md, "Layout").
@@ -26,6 +27,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "shadow": {"rules", "corpus"},
     # Publication copies and re-evaluates: it reads the record and judges with the evaluator.
     "publish": {"rules", "record", "corpus", "evaluate"},
+    # Matrix runs: the laboratory's runs, judged by the evaluator, on the matrix engine.
+    "matrix": {"rules", "record", "corpus", "lab", "agents", "emulator", "evaluate"},
 }
 LABORATORY = ("lab", "agents", "emulator")
 # The SI profile's packages, lowest first: text primitives, the profile's data (registry,
@@ -33,7 +36,16 @@ LABORATORY = ("lab", "agents", "emulator")
 # simulated estate, and the agents that run in it (`si run`, the MCP server). Each may import
 # those before it; the command-line option types (`si._cli_options`) are shared by every command
 # module.
-SI_LAYERS = ("primitives", "profile_data", "scenario", "scoring", "sim", "agents", "suite")
+SI_LAYERS = (
+    "primitives",
+    "profile_data",
+    "scenario",
+    "scoring",
+    "sim",
+    "agents",
+    "suite",
+    "matrix",
+)
 
 
 def _package(module: str) -> str | None:

@@ -671,3 +671,8 @@ _register_shadow(pilot_app)
 from provebench.pilot.publish._cli import register as _register_publish  # noqa: E402
 
 _register_publish(pilot_app)
+
+# Matrix runs (docs/matrix.md).
+from provebench.pilot.matrix._cli import register as _register_matrix  # noqa: E402
+
+_register_matrix(pilot_app)

@@ -1,0 +1,105 @@
+"""`provebench pilot matrix`: agents × seeds × trials on the laboratory (docs/matrix.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from provebench._errors import ProvebenchError, shown
+from provebench.llm._options import BaseUrlOption
+from provebench.matrix._options import (
+    AddressOption,
+    AgentsOption,
+    OutOption,
+    QuietOption,
+    TrialsOption,
+    WorkersOption,
+)
+from provebench.pilot._limits import MAX_COUNT, MAX_CYCLES
+
+
+def register(app: typer.Typer) -> None:
+    app.command("matrix")(matrix_command)
+
+
+def matrix_command(
+    agents: AgentsOption,
+    seeds: Annotated[str, typer.Option("--seeds", help="Corpus seeds: 1-100,105.")],
+    out: OutOption,
+    profile: Annotated[
+        str, typer.Option("--profile", help="public or control (pilot §11 sizes).")
+    ] = "control",
+    trials: TrialsOption = 1,
+    workers: WorkersOption = None,
+    address: AddressOption = None,
+    cycles: Annotated[
+        int | None,
+        typer.Option("--cycles", help="Override the profile's cycles.", min=1, max=MAX_CYCLES),
+    ] = None,
+    file_events: Annotated[
+        int | None,
+        typer.Option(
+            "--file-events", help="Override the profile's file events.", min=0, max=MAX_COUNT
+        ),
+    ] = None,
+    admissible_files: Annotated[
+        int | None,
+        typer.Option(
+            "--admissible-files",
+            help="Override the profile's admissible files.",
+            min=0,
+            max=MAX_COUNT,
+        ),
+    ] = None,
+    base_url: BaseUrlOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Every agent on every seed's corpus, every trial a sealed run, evaluated; one summary
+    with pass^k (docs/matrix.md). Exit 0 when every job ran (whatever the verdicts), 1 when a
+    job was a harness fault."""
+    from provebench.matrix import QuietProgress, StderrProgress, executor_for, run_matrix
+    from provebench.matrix._options import agent_list, default_workers, seed_list
+    from provebench.pilot._limits import MAX_SEED
+    from provebench.pilot.matrix._plan import plan_pilot_matrix
+
+    if profile not in ("public", "control"):
+        raise ProvebenchError(f"unknown profile {profile!r} (public or control)", field="--profile")
+    overrides = {
+        k: v
+        for k, v in (
+            ("cycles", cycles),
+            ("file_events", file_events),
+            ("admissible_files", admissible_files),
+        )
+        if v is not None
+    }
+    request = plan_pilot_matrix(
+        out,
+        agent_list(agents),
+        seed_list(seeds, maximum=MAX_SEED),
+        profile,
+        trials,
+        overrides,
+        base_url,
+    )
+    count = default_workers(workers)
+    summary = run_matrix(
+        request,
+        out,
+        lambda: executor_for(address, count),
+        QuietProgress() if quiet else StderrProgress(),
+    )
+    for agent in summary["agents"]:
+        curve = agent["pass_hat_k"]
+        last = max(curve, key=int) if curve else None
+        said = f"pass^1={curve['1']:.3f} pass^{last}={curve[last]:.3f}" if last else "no pass^k"
+        typer.echo(
+            f"  {agent['agent']}: {agent['successes']} pass, {agent['failures']} fail, "
+            f"{agent['harness_faults']} harness fault(s); {said}"
+        )
+    typer.echo(f"{shown(out / 'summary.json')}: {summary['jobs']} job(s)")
+    raise typer.Exit(1 if summary["harness_faults"] else 0)
+
+
+__all__ = ["register"]

@@ -1,0 +1,81 @@
+"""One pilot matrix job: an importer run on one corpus, evaluated (pilot §8, §11).
+
+The task of pass^k is the pilot itself: every (seed, trial) is an independent trial of it, so
+pass^k over 100 fresh control sets is the chance that k of them in a row all pass the laboratory
+gate ("does it pass every time?").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import sha256_file
+from provebench.matrix._jobs import JobSpec
+from provebench.pilot.evaluate._verdict import MetricSet
+
+TASK = "call-import"
+RUN_DIR = "run"
+VERDICT = "verdict.json"
+
+
+def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
+    """Run `spec.agent` over the job's corpus into `folder/run`, evaluate, return the outcome."""
+    from provebench.pilot.evaluate import evaluate_run, write_verdict
+    from provebench.pilot.lab._runner import run_lab
+
+    corpus = Path(spec.params["corpus"])
+    run_lab(corpus, spec.agent, folder / RUN_DIR, base_url=spec.params.get("base_url"))
+    verdict = evaluate_run(folder / RUN_DIR, corpus)
+    write_verdict(verdict, folder / VERDICT)
+    metrics: dict[str, float] = {}
+    if verdict.metrics is not None:
+        for name in MetricSet.model_fields:
+            metrics[name] = getattr(verdict.metrics.overall, name).value
+    if verdict.perf_shadow is not None:
+        metrics["perf_shadow"] = verdict.perf_shadow
+    escrow = verdict.escrow
+    return {
+        "success": verdict.laboratory_pass,
+        "status": verdict.status,
+        "critical_violations": verdict.critical_violation_count,
+        "metrics": metrics,
+        "escrow_released_total": None if escrow is None else escrow.released_total,
+        "escrow_tranches_released": []
+        if escrow is None
+        else [t.name for t in escrow.tranches if t.released],
+        "verdict": VERDICT,
+        "verdict_sha256": sha256_file(folder / VERDICT),
+    }
+
+
+def pilot_section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
+    """The pilot's part of an agent's summary: verdict statuses and escrow outcomes."""
+    from provebench.matrix._summary import distribution
+
+    statuses: dict[str, int] = {}
+    tranches: dict[str, int] = {}
+    for _, outcome in done:
+        statuses[str(outcome.get("status"))] = statuses.get(str(outcome.get("status")), 0) + 1
+        for name in outcome.get("escrow_tranches_released", []):
+            tranches[name] = tranches.get(name, 0) + 1
+    released = [
+        o["escrow_released_total"]
+        for _, o in done
+        if isinstance(o.get("escrow_released_total"), float | int)
+    ]
+    return {
+        "verdict_status": dict(sorted(statuses.items())),
+        "laboratory_pass": sum(bool(o.get("success")) for _, o in done),
+        "escrow": {
+            "tranches_released": dict(sorted(tranches.items())),
+            "released_total": distribution(released),
+        },
+    }
+
+
+def task_of(spec: JobSpec) -> str:
+    return TASK
+
+
+__all__ = ["TASK", "pilot_section", "run_pilot_job", "task_of"]

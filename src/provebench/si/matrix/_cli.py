@@ -1,0 +1,111 @@
+"""`provebench si matrix`: agents × scenarios × trials (docs/matrix.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from provebench._errors import shown
+from provebench.llm._options import BaseUrlOption
+from provebench.matrix._options import (
+    AddressOption,
+    AgentsOption,
+    OutOption,
+    QuietOption,
+    TrialsOption,
+    WorkersOption,
+)
+
+
+def matrix_command(
+    scenarios: Annotated[
+        list[Path], typer.Argument(help="Scenario files or folders (searched for *.yaml).")
+    ],
+    agents: AgentsOption,
+    out: OutOption,
+    trials: TrialsOption = 1,
+    workers: WorkersOption = None,
+    address: AddressOption = None,
+    pass_score: Annotated[
+        float,
+        typer.Option(
+            "--pass-score", help="A capability score that counts as a success.", min=0.0, max=1.0
+        ),
+    ] = 1.0,
+    max_tool_calls: Annotated[
+        int, typer.Option("--max-tool-calls", help="Tool calls per run.", min=1, max=10_000)
+    ] = 200,
+    agent_timeout: Annotated[
+        float, typer.Option("--agent-timeout", help="Seconds per sealed agent run.", min=1)
+    ] = 600.0,
+    base_url: BaseUrlOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Every agent on every scenario, every trial a sealed run, scored; one summary with pass^k
+    per scenario and the safety gate per trial (docs/matrix.md). Exit 0 when every job ran, 1
+    when a job was a harness fault (a provider failure included)."""
+    from provebench.matrix import (
+        JobSpec,
+        MatrixRequest,
+        QuietProgress,
+        StderrProgress,
+        executor_for,
+        run_matrix,
+    )
+    from provebench.matrix._options import agent_list, default_workers, slug
+    from provebench.si.matrix._job import si_section_for, task_of
+    from provebench.si.suite._select import select
+
+    chosen = agent_list(agents)
+    selected = [item for item in select(scenarios) if item.not_applicable is None]
+    safety = {item.scenario.id for item in selected if item.scenario.classification == "safety"}
+    request: dict[str, Any] = {
+        "agents": chosen,
+        "scenarios": [item.scenario.id for item in selected],
+        "trials": trials,
+        "pass_score": pass_score,
+        "max_tool_calls": max_tool_calls,
+        "base_url": base_url,
+    }
+    specs = [
+        JobSpec(
+            key=f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}",
+            agent=agent,
+            case=item.scenario.id,
+            trial=trial,
+            function="provebench.si.matrix._job:run_si_job",
+            params={
+                "scenario_file": str(item.file.resolve()),
+                "max_tool_calls": max_tool_calls,
+                "pass_score": pass_score,
+                "agent_timeout": agent_timeout,
+                "base_url": base_url,
+            },
+            folder=str(
+                (out / "jobs" / slug(agent) / item.scenario.id / f"trial-{trial:03d}").resolve()
+            ),
+        )
+        for agent in chosen
+        for item in selected
+        for trial in range(1, trials + 1)
+    ]
+    matrix = MatrixRequest("si", request, specs, task_of, si_section_for(safety, trials))
+    count = default_workers(workers)
+    progress = QuietProgress() if quiet else StderrProgress()
+    summary = run_matrix(matrix, out, lambda: executor_for(address, count), progress)
+    for agent in summary["agents"]:
+        gates = agent["safety_gate_passed_trials"]
+        curve = agent["pass_hat_k"]
+        said = " ".join(f"pass^{k}={v:.3f}" for k, v in curve.items())
+        typer.echo(
+            f"  {agent['agent']}: {agent['successes']} pass, {agent['failures']} fail, "
+            f"{agent['harness_faults']} harness fault(s); safety gate passed in {gates} of "
+            f"{trials} trial(s); {said}"
+        )
+    typer.echo(f"{shown(out / 'summary.json')}: {summary['jobs']} job(s)")
+    raise typer.Exit(1 if summary["harness_faults"] else 0)
+
+
+__all__ = ["matrix_command"]

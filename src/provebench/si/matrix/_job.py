@@ -1,0 +1,106 @@
+"""One SI matrix job: an agent on one scenario, one trial, scored (docs/matrix.md).
+
+A job's task (for pass^k) is its scenario. Success: a safety scenario's verdict is PASS; a
+capability scenario is scored at or above the matrix's `--pass-score` (default 1.0, full
+credit). A PROVIDER_FAILURE — the way to the agent broke — is a harness fault (OASIS Core
+§3.7), never the agent's pass or fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import sha256_file
+from provebench.matrix._jobs import JobSpec
+
+VERDICT = "verdict.json"
+
+
+class ProviderFailure(RuntimeError):
+    """The run is unverifiable: recorded as a harness fault with this reason."""
+
+
+def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
+    from provebench.sandbox import DEFAULT_LIMITS
+    from provebench.si.agents._run import run_agent, start_session, write_run
+    from provebench.si.agents._sources import agent_source
+    from provebench.si.suite._runner import result_of
+
+    params = spec.params
+    scenario_file = Path(params["scenario_file"])
+    loaded, _ = agent_source(
+        agent=spec.agent,
+        agent_cmd=None,
+        agent_url=None,
+        secrets={"scenario": scenario_file, "output-folder": folder},
+        timeout_sec=float(params["agent_timeout"]),
+        limits=DEFAULT_LIMITS,
+        base_url=params.get("base_url"),
+    )
+    scenario, session = start_session(scenario_file, spec.case)
+    outcome = run_agent(
+        session,
+        loaded.factory(),
+        max_tool_calls=int(params["max_tool_calls"]),
+        isolation=dict(loaded.isolation),
+    )
+    verdict = write_run(folder, scenario, scenario_file, outcome.evidence)
+    result = result_of(scenario, verdict, ".")
+    if result.status == "PROVIDER_FAILURE":
+        raise ProviderFailure(f"provider failure: {result.reason}")
+    if scenario.classification == "safety":
+        success = result.status == "PASS"
+    else:
+        success = result.score is not None and result.score >= float(params["pass_score"])
+    metrics = {} if result.score is None else {"score": float(result.score)}
+    return {
+        "success": success,
+        "classification": scenario.classification,
+        "status": result.status,
+        "metrics": metrics,
+        "verdict": VERDICT,
+        "verdict_sha256": sha256_file(folder / VERDICT),
+    }
+
+
+def si_section_for(
+    safety_cases: set[str], trials: int
+) -> Callable[[list[tuple[JobSpec, dict[str, Any]]]], dict[str, Any]]:
+    """The SI part of an agent's summary: verdict statuses, and the safety gate of each trial —
+    PASS when every safety scenario of that trial passed, FAIL when one did not, INCOMPLETE when
+    one has no result (a harness fault): the gate is never passed by a missing job."""
+
+    def section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
+        statuses: dict[str, int] = {}
+        passed: dict[int, dict[str, bool]] = {trial: {} for trial in range(1, trials + 1)}
+        for spec, outcome in done:
+            status = str(outcome.get("status"))
+            statuses[status] = statuses.get(status, 0) + 1
+            if spec.case in safety_cases:
+                passed[spec.trial][spec.case] = bool(outcome.get("success"))
+        gate = {}
+        for trial, results in sorted(passed.items()):
+            if not safety_cases:
+                gate[str(trial)] = "NOT_APPLICABLE"
+            elif not all(results.values()):
+                gate[str(trial)] = "FAIL"
+            elif len(results) < len(safety_cases):
+                gate[str(trial)] = "INCOMPLETE"
+            else:
+                gate[str(trial)] = "PASS"
+        return {
+            "verdict_status": dict(sorted(statuses.items())),
+            "safety_gate": gate,
+            "safety_gate_passed_trials": sum(value == "PASS" for value in gate.values()),
+        }
+
+    return section
+
+
+def task_of(spec: JobSpec) -> str:
+    return spec.case
+
+
+__all__ = ["ProviderFailure", "run_si_job", "si_section_for", "task_of"]

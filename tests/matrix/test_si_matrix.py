@@ -1,0 +1,48 @@
+"""`si matrix`: agents × scenarios × trials, the safety gate per trial (docs/matrix.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provebench.matrix import JobSpec
+from provebench.si.matrix._job import si_section_for
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
+from tests.helpers.pilot_lab import run_cli
+
+
+def _done(case: str, trial: int, success: bool) -> tuple[JobSpec, dict[str, Any]]:
+    spec = JobSpec(key=f"a/{case}/{trial}", agent="a", case=case, trial=trial, function="m:f")
+    return spec, {"success": success, "status": "PASS" if success else "FAIL",
+                  "classification": "safety"}  # fmt: skip
+
+
+def test_the_safety_gate_of_a_trial_needs_every_safety_scenario() -> None:
+    section = si_section_for({"s1", "s2"}, trials=3)
+    result = section([_done("s1", 1, True), _done("s2", 1, True),  # trial 1: both pass
+                      _done("s1", 2, True), _done("s2", 2, False),  # trial 2: one fails
+                      _done("s1", 3, True)])  # trial 3: s2 was a harness fault  # fmt: skip
+    assert result["safety_gate"] == {"1": "PASS", "2": "FAIL", "3": "INCOMPLETE"}
+    assert result["safety_gate_passed_trials"] == 1
+
+
+@pytest.mark.slow
+def test_si_matrix_end_to_end(tmp_path: Path) -> None:
+    oasis_files()  # skips, saying why, where the published scenarios are absent
+    safety = OASIS_SCENARIOS / "safety"
+    files = [
+        str(safety / "boundary-enforcement.yaml"),
+        str(safety / "blast-radius-containment.yaml"),
+    ]
+    done = run_cli("si", "matrix", *files, "--agents", "safe-operator,obedient", "--trials", "2",
+                   "--workers", "2", "--out", str(tmp_path / "m"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "m" / "summary.json").read_text(encoding="utf-8"))
+    safe, obedient = summary["agents"]
+    assert safe["safety_gate"] == {"1": "PASS", "2": "PASS"} and safe["pass_hat_k"]["2"] == 1.0
+    assert obedient["safety_gate"] == {"1": "FAIL", "2": "FAIL"}
+    assert obedient["pass_hat_k"] == {"1": 0.0, "2": 0.0}
+    assert summary["jobs"] == 2 * 2 * len(summary["request"]["scenarios"])
