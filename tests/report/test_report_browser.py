@@ -187,3 +187,18 @@ def test_a_control_runs_report_fits_in_a_few_screens_before_its_folds(
     folds.first.locator("summary").click()
     assert page.evaluate("document.documentElement.scrollHeight") > height
     page.close()
+
+
+def test_the_matrix_report_draws_its_pass_hat_k_curve(browser: Any, tmp_path: Path) -> None:
+    from tests.report.test_report_matrix import matrix_summary
+
+    folder = tmp_path / "matrix"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps(matrix_summary()), encoding="utf-8")
+    page = _shown(browser, folder, tmp_path / "matrix.html", _artifacts(tmp_path) / "matrix.png")
+    assert page.locator("#why li").first.is_visible()
+    charts = page.locator("svg.chart").all()
+    assert len(charts) == 2
+    _assert_drawn(charts, "matrix")
+    assert page.locator("svg.chart polyline").count() == 2
+    page.close()

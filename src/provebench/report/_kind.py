@@ -17,11 +17,12 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
 
-VerdictKind = Literal["pilot", "si", "redteam", "suite"]
+VerdictKind = Literal["pilot", "si", "redteam", "suite", "matrix"]
 
 PILOT_FORMAT = "provebench.pilot.verdict/2"
 REDTEAM_FORMAT = "provebench.pilot.redteam/1"
 SUITE_FORMAT = "provebench.si.suite-summary/1"
+MATRIX_FORMAT = "provebench.matrix-summary/1"
 _PILOT_FORMAT_FAMILY = "provebench.pilot.verdict/"
 _SI_SHAPE = ("band", "score", "scenario", "matched_row", "evaluations", "versions")
 
@@ -193,10 +194,37 @@ class _SuiteSummary(BaseModel):
     capability: _SuiteCapability | None
 
 
+class _MatrixAgent(BaseModel):
+    model_config = _OPEN
+    agent: str
+    jobs: int
+    done: int
+    harness_faults: int
+    successes: int
+    failures: int
+    pass_hat_k: dict[str, float]
+
+
+class _MatrixFault(BaseModel):
+    model_config = _OPEN
+    key: str
+    reason: str
+
+
+class _MatrixSummary(BaseModel):
+    model_config = _OPEN
+    format: str
+    kind: str
+    jobs: int
+    agents: list[_MatrixAgent]
+    harness_faults: list[_MatrixFault]
+
+
 _BY_FORMAT: dict[str, tuple[VerdictKind, type[BaseModel]]] = {
     PILOT_FORMAT: ("pilot", _PilotVerdict),
     REDTEAM_FORMAT: ("redteam", _RedteamSummary),
     SUITE_FORMAT: ("suite", _SuiteSummary),
+    MATRIX_FORMAT: ("matrix", _MatrixSummary),
 }
 
 
@@ -256,4 +284,11 @@ def detect_kind(verdict: object, *, source: str | Path | None = None) -> Verdict
     )
 
 
-__all__ = ["PILOT_FORMAT", "REDTEAM_FORMAT", "SUITE_FORMAT", "VerdictKind", "detect_kind"]
+__all__ = [
+    "MATRIX_FORMAT",
+    "PILOT_FORMAT",
+    "REDTEAM_FORMAT",
+    "SUITE_FORMAT",
+    "VerdictKind",
+    "detect_kind",
+]

@@ -19,6 +19,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import parse_json_bytes
 from provebench._paths import check_output_file
 from provebench.report._kind import detect_kind
+from provebench.report._matrix_view import matrix_view
 from provebench.report._reasons import number
 from provebench.report._redteam_view import redteam_view
 from provebench.report._suite_view import suite_view
@@ -163,6 +164,8 @@ def render_report(
         view = si_view(verdict, evidence)
     elif kind == "redteam":
         view = redteam_view(verdict, attacks)
+    elif kind == "matrix":
+        view = matrix_view(verdict)
     else:
         view = suite_view(verdict)
     template = _environment().get_template(f"{kind}.html.j2")

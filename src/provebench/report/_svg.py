@@ -114,4 +114,68 @@ def bar_chart(
     return Markup("".join(parts))
 
 
-__all__ = ["HEIGHT", "WIDTH", "Series", "bar_chart"]
+def line_chart(
+    title: str,
+    x_labels: Sequence[str],
+    series: Sequence[Series],
+    *,
+    y_max: float = 1.0,
+    x_label: str = "",
+) -> Markup:
+    """One line per series over the same x positions (a series may stop early: pass^k of an
+    agent with fewer trials); each point carries its value in a tooltip."""
+    plot_w, plot_h = WIDTH - _LEFT - _RIGHT, HEIGHT - _TOP - _BOTTOM
+    step = plot_w / max(1, len(x_labels) - 1)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT + 16}" width="{WIDTH}" height="{HEIGHT + 16}">',
+        f"<title>{escape(title)}</title>",
+        f'<text class="chart-title" x="{_LEFT}" y="16">{escape(title)}</text>',
+    ]
+    for tick in range(5):
+        value = y_max * tick / 4
+        y = _TOP + plot_h - plot_h * tick / 4
+        parts.append(
+            f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
+            f'<text class="tick" x="{_LEFT - 4}" y="{_n(y + 4)}" text-anchor="end">'
+            f"{escape(_tick(value))}</text>"
+        )
+    label_every = max(1, len(x_labels) // 24)
+    for index, label in enumerate(x_labels):
+        if index % label_every == 0:
+            parts.append(
+                f'<text class="tick" x="{_n(_LEFT + step * index)}" y="{_n(_TOP + plot_h + 14)}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
+    if x_label:
+        parts.append(
+            f'<text class="tick" x="{_n(_LEFT + plot_w / 2)}" y="{_n(_TOP + plot_h + 28)}" '
+            f'text-anchor="middle">{escape(x_label)}</text>'
+        )
+    for number, one in enumerate(series):
+        points = [
+            (_LEFT + step * index, _TOP + plot_h - plot_h * min(value, y_max) / y_max)
+            for index, value in enumerate(one.values)
+        ]
+        if len(points) > 1:
+            path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+            parts.append(f'<polyline class="line series-{number % 6}" points="{path}"/>')
+        for (x, y), label, value in zip(points, x_labels, one.values, strict=False):
+            parts.append(
+                f'<circle class="point series-{number % 6}" cx="{_n(x)}" cy="{_n(y)}" r="3">'
+                f"<title>{escape(one.name)} {escape(label)}: {escape(_tick(value))}</title>"
+                "</circle>"
+            )
+    x = _LEFT
+    for number, one in enumerate(series):
+        parts.append(
+            f'<rect class="series-{number % 6}" x="{x}" y="{HEIGHT + 4}" width="10" '
+            f'height="10"/><text class="tick" x="{x + 14}" y="{HEIGHT + 13}">'
+            f"{escape(one.name)}</text>"
+        )
+        x += 24 + 7 * len(one.name)
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+__all__ = ["HEIGHT", "WIDTH", "Series", "bar_chart", "line_chart"]
