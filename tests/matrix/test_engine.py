@@ -153,3 +153,41 @@ def test_summarize_is_order_free() -> None:
         return json.dumps(summarize("t", {}, order, results, lambda s: s.case, lambda d: {}))
 
     assert make(specs) == make(list(reversed(specs)))
+
+
+def test_jobs_on_a_url_store_give_the_same_summary_and_resume(tmp_path: Path) -> None:
+    from provebench.matrix._engine import job_location
+
+    def specs(out: Path, store: str | None) -> list[JobSpec]:
+        made = []
+        for case in ("a", "b"):
+            for trial in (1, 2):
+                key = f"agent/{case}/trial-{trial}"
+                made.append(JobSpec(key=key, agent="agent", case=case, trial=trial,
+                                    function="tests.matrix.jobs:succeed",
+                                    folder=job_location(out, key, store)))  # fmt: skip
+        return made
+
+    store = (tmp_path / "store").as_uri()  # file:///…: the fsspec road, on this disk
+    remote = _request(specs(tmp_path / "r", store))
+    remote = MatrixRequest(remote.kind, remote.request, remote.specs, remote.task_of,
+                           remote.kind_section, store=store)  # fmt: skip
+    first = run_matrix(remote, tmp_path / "r", lambda: LocalPool(2), QuietProgress())
+    local = run_matrix(_request(specs(tmp_path / "l", None)), tmp_path / "l",
+                       lambda: LocalPool(2), QuietProgress())  # fmt: skip
+    assert first == local
+    assert not (tmp_path / "r" / "jobs").exists()
+    assert len(list((tmp_path / "store" / "jobs").glob("agent/*/*/job.dsse.json"))) == 4
+    assert (
+        json.loads((tmp_path / "r" / "matrix.json").read_text(encoding="utf-8"))["store"] == store
+    )
+    forged = tmp_path / "store" / "jobs" / "agent" / "b" / "trial-2" / "verdict.json"
+    forged.write_text('{"case": "forged"}\n', encoding="utf-8")
+    ran: list[str] = []
+
+    class Counting(QuietProgress):
+        def job_done(self, result: Any) -> None:
+            ran.append(result.key)
+
+    assert run_matrix(remote, tmp_path / "r", lambda: LocalPool(2), Counting()) == first
+    assert ran == ["agent/b/trial-2"]

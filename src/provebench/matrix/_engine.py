@@ -22,21 +22,22 @@ sha256 before vouching for it.
 from __future__ import annotations
 
 import secrets
-import shutil
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import read_json_file
+from provebench._jsonfile import parse_json_bytes, read_json_file
 from provebench._paths import check_output_dir
-from provebench.attest import load_trusted_key, sign_statement, write_envelope
+from provebench.attest import load_trusted_key, sign_statement
 from provebench.attest._envelope import AttestationError, read_verified, statement
 from provebench.attest._keys import laboratory_signer
+from provebench.matrix import _store as store
 from provebench.matrix._executors import Executor
-from provebench.matrix._jobs import PARTIAL_SUFFIX, JobResult, JobSpec
+from provebench.matrix._jobs import JobResult, JobSpec
 from provebench.matrix._summary import KindSection, summarize
 
 MANIFEST_FILE = "matrix.json"
@@ -64,40 +65,59 @@ class MatrixRequest:
     # What the driver makes before any job runs (the pilot's corpora), once the folder is known
     # to be this matrix's.
     prepare: Callable[[], None] | None = None
+    # Where the job folders are when not under OUT/jobs (an fsspec URL, `--store`): recorded
+    # in matrix.json, never in the summary (the same matrix gives the same summary anywhere).
+    store: str | None = None
+
+
+def job_location(out: Path, key: str, store: str | None) -> str:
+    """A job's folder: OUT/jobs/KEY, or STORE/jobs/KEY on a URL store."""
+    if store is None:
+        return str((out / JOBS_DIR / key).resolve())
+    return f"{store.rstrip('/')}/{JOBS_DIR}/{key}"
 
 
 def job_folder(out: Path, key: str) -> Path:
     return out / JOBS_DIR / key
 
 
-def _recorded(folder: Path, trusted: Any) -> JobResult | None:
+def _recorded(location: str, trusted: Any) -> JobResult | None:
     """The signed record of a finished job, if it verifies with its verdict unchanged."""
-    envelope = folder / JOB_ENVELOPE
-    if not envelope.is_file():
+    record_bytes = store.read_bytes(location, JOB_FILE)
+    if record_bytes is None or store.read_bytes(location, JOB_ENVELOPE) is None:
         return None
-    try:
-        read_verified(envelope, trusted, predicate_type=JOB_PREDICATE)
-    except (AttestationError, ProvebenchError):
+    record = parse_json_bytes(record_bytes, source=f"{location}/{JOB_FILE}")
+    outcome = record.get("outcome") if isinstance(record, dict) else None
+    if not isinstance(outcome, dict) or not isinstance(outcome.get("verdict"), str):
         return None
-    record = read_json_file(folder / JOB_FILE)
-    if not isinstance(record, dict) or not isinstance(record.get("outcome"), dict):
-        return None
-    return JobResult(str(record["key"]), "done", outcome=dict(record["outcome"]))
+    with tempfile.TemporaryDirectory(prefix="provebench-job-") as temp:
+        # The files are verified where they are read: a local folder in place, a URL store's
+        # three files fetched first.
+        base = (
+            Path(location)
+            if not store.is_remote(location)
+            else store.fetch(location, [JOB_FILE, JOB_ENVELOPE, outcome["verdict"]], Path(temp))
+        )
+        try:
+            read_verified(base / JOB_ENVELOPE, trusted, predicate_type=JOB_PREDICATE)
+        except (AttestationError, ProvebenchError):
+            return None
+    return JobResult(str(record["key"]), "done", outcome=dict(outcome))
 
 
-def _record(folder: Path, spec: JobSpec, result: JobResult) -> JobResult:
+def _record(location: str, spec: JobSpec, result: JobResult) -> JobResult:
     """Check the verdict the worker named, then write and sign the job's record."""
     verdict = result.outcome.get("verdict")
     digest = result.outcome.get("verdict_sha256")
-    path = folder / str(verdict)
-    if (
-        not isinstance(verdict, str)
-        or ".." in Path(verdict).parts
-        or not path.is_file()
-        or sha256_file(path) != digest
-    ):
+    data = (
+        store.read_bytes(location, verdict)
+        if isinstance(verdict, str) and ".." not in Path(verdict).parts
+        else None
+    )
+    if data is None or sha256_bytes(data) != digest:
         said = "the job's verdict is missing or not the one it reported"
         return JobResult(spec.key, "harness_fault", reason=said)
+    assert isinstance(verdict, str)
     record = {
         "format": MATRIX_FORMAT,
         "key": spec.key,
@@ -106,11 +126,13 @@ def _record(folder: Path, spec: JobSpec, result: JobResult) -> JobResult:
         "trial": spec.trial,
         "outcome": result.outcome,
     }
-    write_atomic(folder / JOB_FILE, canonical_json(record))
-    subjects = {JOB_FILE: sha256_file(folder / JOB_FILE), verdict: str(digest)}
+    record_bytes = canonical_json(record).encode("utf-8")
+    store.write_bytes(location, JOB_FILE, record_bytes)
+    subjects = {JOB_FILE: sha256_bytes(record_bytes), verdict: str(digest)}
     facts = {"key": spec.key, "agent": spec.agent, "success": result.outcome.get("success")}
     document = statement(subjects, JOB_PREDICATE, facts)
-    write_envelope(folder / JOB_ENVELOPE, sign_statement(document, laboratory_signer()))
+    envelope = sign_statement(document, laboratory_signer())
+    store.write_bytes(location, JOB_ENVELOPE, canonical_json(envelope).encode("utf-8"))
     return result
 
 
@@ -144,23 +166,23 @@ def run_matrix(
     """Run (or resume) the matrix into `out`; returns the summary (also written)."""
     check_output_dir(out)
     manifest = {"format": MATRIX_FORMAT, "kind": request.kind, **request.request}
+    if request.store is not None:
+        manifest["store"] = request.store
     _check_manifest(out, manifest)
     if request.prepare is not None:
         request.prepare()
     (out / SUMMARY_FILE).unlink(missing_ok=True)  # the summary of this run, or none
-    trusted = load_trusted_key() if any(_has_envelope(out, s) for s in request.specs) else None
+    trusted: Any = None
     results: dict[str, JobResult] = {}
     todo: list[JobSpec] = []
     for spec in request.specs:
-        folder = job_folder(out, spec.key)
-        found = _recorded(folder, trusted) if trusted is not None else None
+        if trusted is None and store.read_bytes(spec.folder, JOB_ENVELOPE) is not None:
+            trusted = load_trusted_key()
+        found = _recorded(spec.folder, trusted) if trusted is not None else None
         if found is not None and found.key == spec.key:
             results[spec.key] = found
             continue
-        if folder.parent.is_dir():
-            for leftover in folder.parent.glob(f"{folder.name}{PARTIAL_SUFFIX}-*"):
-                shutil.rmtree(leftover, ignore_errors=True)
-        shutil.rmtree(folder, ignore_errors=True)  # unsigned: redone, never trusted
+        store.clear(spec.folder)  # unsigned: redone, never trusted
         todo.append(replace(spec, attempt=secrets.token_hex(6)))
     progress.start(len(request.specs), len(results))
     if todo:
@@ -170,7 +192,7 @@ def run_matrix(
             for result in executor.run(todo):
                 spec = by_key[result.key]
                 if result.status == "done":
-                    result = _record(job_folder(out, spec.key), spec, result)
+                    result = _record(spec.folder, spec, result)
                 results[spec.key] = result
                 progress.job_done(result)
         finally:
@@ -183,10 +205,6 @@ def run_matrix(
     return summary
 
 
-def _has_envelope(out: Path, spec: JobSpec) -> bool:
-    return (job_folder(out, spec.key) / JOB_ENVELOPE).is_file()
-
-
 __all__ = [
     "JOBS_DIR",
     "JOB_ENVELOPE",
@@ -196,5 +214,6 @@ __all__ = [
     "MatrixProgress",
     "MatrixRequest",
     "job_folder",
+    "job_location",
     "run_matrix",
 ]

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import importlib
 import shutil
+import tempfile
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-PARTIAL_SUFFIX = ".partial"
+from provebench.matrix._store import PARTIAL_SUFFIX, is_remote, publish
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class JobSpec:
     trial: int
     function: str  # "module:function", called as function(spec, folder) -> dict
     params: dict[str, Any] = field(default_factory=dict)
-    folder: str = ""  # absolute path of the job's folder
+    folder: str = ""  # the job's folder: an absolute path, or an fsspec URL (`_store.py`)
     attempt: str = ""  # this submission's own suffix for the job's partial folder
 
 
@@ -87,7 +88,9 @@ def execute_job(spec: JobSpec) -> JobResult:
     problem = _sandbox_problem()
     if problem is not None:
         return JobResult(spec.key, "harness_fault", reason=problem)
-    folder = Path(spec.folder)
+    remote = is_remote(spec.folder)
+    temporary = Path(tempfile.mkdtemp(prefix="provebench-job-")) if remote else None
+    folder = Path(spec.folder) if temporary is None else temporary / "job"
     partial = folder.with_name(f"{folder.name}{PARTIAL_SUFFIX}-{spec.attempt}")
     try:
         shutil.rmtree(partial, ignore_errors=True)
@@ -95,18 +98,25 @@ def execute_job(spec: JobSpec) -> JobResult:
         module_name, _, function_name = spec.function.partition(":")
         function = getattr(importlib.import_module(module_name), function_name)
         outcome = function(spec, partial)
-        if folder.exists():  # another attempt finished it: this one must not replace it
+        if temporary is not None:  # a URL store: uploaded from here, never via the scheduler
+            publish(partial, spec.folder, spec.attempt)
+        elif folder.exists():  # another attempt finished it: this one must not replace it
             raise FileExistsError("another attempt of this job finished first")
-        partial.rename(folder)
+        else:
+            partial.rename(folder)
     except BaseException as error:  # the job's failure is its result, recorded, not raised
         if isinstance(error, KeyboardInterrupt):
             raise
         shutil.rmtree(partial, ignore_errors=True)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
         last = traceback.extract_tb(error.__traceback__)[-1:] if error.__traceback__ else []
         where = f" ({last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno})" if last else ""
         return JobResult(
             spec.key, "harness_fault", reason=f"{type(error).__name__}: {error}{where}"[:500]
         )
+    if temporary is not None:
+        shutil.rmtree(temporary, ignore_errors=True)
     return JobResult(spec.key, "done", outcome=dict(outcome))
 
 

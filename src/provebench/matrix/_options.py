@@ -38,6 +38,14 @@ AddressOption = Annotated[
     ),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress output.")]
+StoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        help="Write the jobs' folders to this fsspec URL (s3://…, file://…) instead of "
+        "OUT/jobs (docs/matrix.md).",
+    ),
+]
 
 
 def agent_list(text: str) -> list[str]:
@@ -91,6 +99,7 @@ __all__ = [
     "AgentsOption",
     "OutOption",
     "QuietOption",
+    "StoreOption",
     "TrialsOption",
     "WorkersOption",
     "agent_list",

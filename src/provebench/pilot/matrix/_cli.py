@@ -13,6 +13,7 @@ from provebench.matrix._options import (
     AgentsOption,
     OutOption,
     QuietOption,
+    StoreOption,
     TrialsOption,
     WorkersOption,
 )
@@ -53,6 +54,7 @@ def matrix_command(
         ),
     ] = None,
     base_url: BaseUrlOption = None,
+    store: StoreOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Every agent on every seed's corpus, every trial a sealed run, evaluated; one summary
@@ -82,6 +84,7 @@ def matrix_command(
         trials,
         overrides,
         base_url,
+        store,
     )
     count = default_workers(workers)
     summary = run_matrix(

@@ -9,6 +9,7 @@ from typing import Any
 
 from provebench._errors import ProvebenchError
 from provebench.matrix import JobSpec, MatrixRequest
+from provebench.matrix._engine import job_location
 from provebench.matrix._options import slug
 
 CORPORA_DIR = "corpora"
@@ -39,6 +40,7 @@ def plan_pilot_matrix(
     trials: int,
     overrides: dict[str, int],
     base_url: str | None,
+    store: str | None = None,
 ) -> MatrixRequest:
     from provebench.pilot.matrix._job import pilot_section, task_of
 
@@ -64,7 +66,7 @@ def plan_pilot_matrix(
                         trial=trial,
                         function="provebench.pilot.matrix._job:run_pilot_job",
                         params={"corpus": str(corpus.resolve()), "base_url": base_url},
-                        folder=str((out / "jobs" / key).resolve()),
+                        folder=job_location(out, key, store),
                     )
                 )
 
@@ -72,7 +74,7 @@ def plan_pilot_matrix(
         for seed in seeds:
             corpus_for(out, profile, seed, overrides)
 
-    return MatrixRequest("pilot", request, specs, task_of, pilot_section, prepare)
+    return MatrixRequest("pilot", request, specs, task_of, pilot_section, prepare, store)
 
 
 __all__ = ["CORPORA_DIR", "corpus_for", "plan_pilot_matrix"]

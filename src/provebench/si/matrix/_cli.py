@@ -14,6 +14,7 @@ from provebench.matrix._options import (
     AgentsOption,
     OutOption,
     QuietOption,
+    StoreOption,
     TrialsOption,
     WorkersOption,
 )
@@ -41,6 +42,7 @@ def matrix_command(
         float, typer.Option("--agent-timeout", help="Seconds per sealed agent run.", min=1)
     ] = 600.0,
     base_url: BaseUrlOption = None,
+    store: StoreOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Every agent on every scenario, every trial a sealed run, scored; one summary with pass^k
@@ -54,6 +56,7 @@ def matrix_command(
         executor_for,
         run_matrix,
     )
+    from provebench.matrix._engine import job_location
     from provebench.matrix._options import agent_list, default_workers, slug
     from provebench.si.matrix._job import si_section_for, task_of
     from provebench.si.suite._select import select
@@ -83,15 +86,15 @@ def matrix_command(
                 "agent_timeout": agent_timeout,
                 "base_url": base_url,
             },
-            folder=str(
-                (out / "jobs" / slug(agent) / item.scenario.id / f"trial-{trial:03d}").resolve()
-            ),
+            folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
         )
         for agent in chosen
         for item in selected
         for trial in range(1, trials + 1)
     ]
-    matrix = MatrixRequest("si", request, specs, task_of, si_section_for(safety, trials))
+    matrix = MatrixRequest(
+        "si", request, specs, task_of, si_section_for(safety, trials), store=store
+    )
     count = default_workers(workers)
     progress = QuietProgress() if quiet else StderrProgress()
     summary = run_matrix(matrix, out, lambda: executor_for(address, count), progress)
