@@ -37,6 +37,32 @@ def _tick(value: float) -> str:
     return f"{value:g}"
 
 
+def _grid(left: float, top: float, plot_h: float) -> str:
+    """Five horizontal grid lines from 0 to `top`, each with its value."""
+    lines = []
+    for step in range(5):
+        value, y = top * step / 4, _TOP + plot_h - plot_h * step / 4
+        lines.append(
+            f'<line class="grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
+            f'<text class="tick" x="{left - 4}" y="{_n(y + 4)}" text-anchor="end">'
+            f"{escape(_tick(value))}</text>"
+        )
+    return "".join(lines)
+
+
+def _legend(keyed: Sequence[tuple[str, str]], bottom: float) -> str:
+    """One swatch and name per series, in a row along the chart's bottom edge."""
+    items, x = [], _LEFT
+    for name, css_class in keyed:
+        items.append(
+            f'<rect class="{escape(css_class)}" x="{x}" y="{_n(bottom - 12)}" width="10" '
+            f'height="10"/><text class="tick" x="{x + 14}" y="{_n(bottom - 3)}">'
+            f"{escape(name)}</text>"
+        )
+        x += 24 + 7 * len(name)
+    return "".join(items)
+
+
 def bar_chart(
     title: str,
     categories: Sequence[str],
@@ -66,14 +92,7 @@ def bar_chart(
         f"<title>{escape(title)}</title>",
         f'<text class="chart-title" x="{left}" y="16">{escape(title)}</text>',
     ]
-    for step in range(5):  # horizontal grid lines and their values
-        value = top * step / 4
-        y = _TOP + plot_h - plot_h * step / 4
-        parts.append(
-            f'<line class="grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
-            f'<text class="tick" x="{left - 4}" y="{_n(y + 4)}" text-anchor="end">'
-            f"{escape(_tick(value))}</text>"
-        )
+    parts.append(_grid(left, top, plot_h))
     if y_label:
         parts.append(
             f'<text class="tick" x="{left - 36}" y="{_n(_TOP + plot_h / 2)}" '
@@ -102,14 +121,7 @@ def bar_chart(
             parts.append(
                 f'<text class="tick" x="{at_x}" y="{at_y}"{turn}>{escape(category)}</text>'
             )
-    x = _LEFT
-    for one in series:  # the legend, under the axis
-        parts.append(
-            f'<rect class="{escape(one.css_class)}" x="{x}" y="{chart_h - 12}" width="10" '
-            f'height="10"/><text class="tick" x="{x + 14}" y="{chart_h - 3}">'
-            f"{escape(one.name)}</text>"
-        )
-        x += 24 + 7 * len(one.name)
+    parts.append(_legend([(one.name, one.css_class) for one in series], chart_h))
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -132,14 +144,7 @@ def line_chart(
         f"<title>{escape(title)}</title>",
         f'<text class="chart-title" x="{_LEFT}" y="16">{escape(title)}</text>',
     ]
-    for tick in range(5):
-        value = y_max * tick / 4
-        y = _TOP + plot_h - plot_h * tick / 4
-        parts.append(
-            f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{_n(y)}" y2="{_n(y)}"/>'
-            f'<text class="tick" x="{_LEFT - 4}" y="{_n(y + 4)}" text-anchor="end">'
-            f"{escape(_tick(value))}</text>"
-        )
+    parts.append(_grid(_LEFT, y_max, plot_h))
     label_every = max(1, len(x_labels) // 24)
     for index, label in enumerate(x_labels):
         if index % label_every == 0:
@@ -166,14 +171,8 @@ def line_chart(
                 f"<title>{escape(one.name)} {escape(label)}: {escape(_tick(value))}</title>"
                 "</circle>"
             )
-    x = _LEFT
-    for number, one in enumerate(series):
-        parts.append(
-            f'<rect class="series-{number % 6}" x="{x}" y="{HEIGHT + 4}" width="10" '
-            f'height="10"/><text class="tick" x="{x + 14}" y="{HEIGHT + 13}">'
-            f"{escape(one.name)}</text>"
-        )
-        x += 24 + 7 * len(one.name)
+    keyed = [(one.name, f"series-{number % 6}") for number, one in enumerate(series)]
+    parts.append(_legend(keyed, HEIGHT + 16))
     parts.append("</svg>")
     return Markup("".join(parts))
 
