@@ -158,8 +158,14 @@ class RunDir:
         )
         fsync_directory(target)
         write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
+        self._drop_other_snapshots(next_cycle)
+
+    def _drop_other_snapshots(self, next_cycle: int) -> None:
+        """Every snapshot but the pointer's. Also on restore: an attempt killed between the
+        pointer's switch and this cleanup leaves the previous snapshot behind, which the
+        published run would otherwise list (the run would differ from an uninterrupted one)."""
         for old in self.checkpoint_dir.glob("snapshot-*"):
-            if old.name != target.name:
+            if old.name != _snapshot_name(next_cycle):
                 shutil.rmtree(old, ignore_errors=True)
 
     def _restore(self, next_cycle: int) -> None:
@@ -168,6 +174,7 @@ class RunDir:
             raise ProvebenchError("checkpoint snapshot is missing", path=source)
         shutil.rmtree(self.work_dir, ignore_errors=True)
         shutil.copytree(source, self.work_dir, symlinks=True)
+        self._drop_other_snapshots(next_cycle)
 
     def _read_pointer(self) -> int | None:
         pointer = self.checkpoint_dir / _POINTER
