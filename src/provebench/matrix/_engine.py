@@ -21,6 +21,7 @@ sha256 before vouching for it.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -77,29 +78,27 @@ def job_location(out: Path, key: str, store: str | None) -> str:
     return f"{store.rstrip('/')}/{JOBS_DIR}/{key}"
 
 
-def job_folder(out: Path, key: str) -> Path:
-    return out / JOBS_DIR / key
-
-
-def _recorded(location: str, trusted: Any) -> JobResult | None:
-    """The signed record of a finished job, if it verifies with its verdict unchanged."""
-    record_bytes = store.read_bytes(location, JOB_FILE)
-    if record_bytes is None or store.read_bytes(location, JOB_ENVELOPE) is None:
+def _recorded(location: str, trusted: Callable[[], Any]) -> JobResult | None:
+    """The signed record of a finished job, if it verifies with its verdict unchanged. Each file
+    is read once; a URL store's record and envelope are verified from the bytes read, its
+    verdict fetched beside them."""
+    envelope_bytes = store.read_bytes(location, JOB_ENVELOPE)
+    record_bytes = store.read_bytes(location, JOB_FILE) if envelope_bytes is not None else None
+    if envelope_bytes is None or record_bytes is None:
         return None
     record = parse_json_bytes(record_bytes, source=f"{location}/{JOB_FILE}")
     outcome = record.get("outcome") if isinstance(record, dict) else None
     if not isinstance(outcome, dict) or not isinstance(outcome.get("verdict"), str):
         return None
     with tempfile.TemporaryDirectory(prefix="provebench-job-") as temp:
-        # The files are verified where they are read: a local folder in place, a URL store's
-        # three files fetched first.
-        base = (
-            Path(location)
-            if not store.is_remote(location)
-            else store.fetch(location, [JOB_FILE, JOB_ENVELOPE, outcome["verdict"]], Path(temp))
-        )
+        base = Path(location)
+        if store.is_remote(location):
+            base = store.fetch(location, [outcome["verdict"]], Path(temp))
+            (base / JOB_FILE).write_bytes(record_bytes)
+            (base / JOB_ENVELOPE).write_bytes(envelope_bytes)
+        key = trusted()  # no key to check a record against is an error, not a redo
         try:
-            read_verified(base / JOB_ENVELOPE, trusted, predicate_type=JOB_PREDICATE)
+            read_verified(base / JOB_ENVELOPE, key, predicate_type=JOB_PREDICATE)
         except (AttestationError, ProvebenchError):
             return None
     return JobResult(str(record["key"]), "done", outcome=dict(outcome))
@@ -172,13 +171,12 @@ def run_matrix(
     if request.prepare is not None:
         request.prepare()
     (out / SUMMARY_FILE).unlink(missing_ok=True)  # the summary of this run, or none
-    trusted: Any = None
+    # Loaded at the first job record, once: a new matrix needs no key to start.
+    trusted = functools.cache(load_trusted_key)
     results: dict[str, JobResult] = {}
     todo: list[JobSpec] = []
     for spec in request.specs:
-        if trusted is None and store.read_bytes(spec.folder, JOB_ENVELOPE) is not None:
-            trusted = load_trusted_key()
-        found = _recorded(spec.folder, trusted) if trusted is not None else None
+        found = _recorded(spec.folder, trusted)
         if found is not None and found.key == spec.key:
             results[spec.key] = found
             continue
@@ -213,7 +211,6 @@ __all__ = [
     "SUMMARY_FILE",
     "MatrixProgress",
     "MatrixRequest",
-    "job_folder",
     "job_location",
     "run_matrix",
 ]

@@ -18,6 +18,7 @@ PROVIDER_FAILURE): recorded with its reason, never counted as the agent's pass o
 
 from __future__ import annotations
 
+import functools
 import importlib
 import shutil
 import tempfile
@@ -53,21 +54,16 @@ class JobResult:
     reason: str = ""
 
 
+@functools.cache
 def _sandbox_problem() -> str | None:
     """Why this worker cannot start the sandbox (None: it can), checked once per process."""
-    global _SANDBOX_CHECKED
-    if _SANDBOX_CHECKED is None:
-        try:
-            from provebench.sandbox._tool import bwrap_tool
+    try:
+        from provebench.sandbox._tool import bwrap_tool
 
-            bwrap_tool()  # a trial sandbox with every policy's namespaces
-            _SANDBOX_CHECKED = ""
-        except Exception as error:  # the reason is the harness's, reported as a fault
-            _SANDBOX_CHECKED = f"the worker cannot start the sandbox: {error}"
-    return _SANDBOX_CHECKED or None
-
-
-_SANDBOX_CHECKED: str | None = None
+        bwrap_tool()  # a trial sandbox with every policy's namespaces
+    except Exception as error:  # the reason is the harness's, reported as a fault
+        return f"the worker cannot start the sandbox: {error}"
+    return None
 
 
 def die_with_parent() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -85,9 +87,6 @@ def default_workers(workers: int | None) -> int:
 
 def slug(agent: str) -> str:
     """A folder name for an agent spec: readable, and unique by a short hash of the spec."""
-    import hashlib
-    import re
-
     readable = (
         re.sub(r"[^A-Za-z0-9._-]+", "_", agent.rsplit("/", 1)[-1])[:40].strip("._") or "agent"
     )

@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from provebench import __version__
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, current_umask, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench._paths import check_output_dir
 from provebench.attest import envelope_path_for, load_trusted_key, sign_statement, write_envelope
 from provebench.attest._envelope import statement
-from provebench.attest._keys import PUBLIC_KEY_FILE as LAB_PUBLIC_KEY_FILE
-from provebench.attest._keys import key_dir, laboratory_signer
+from provebench.attest._keys import laboratory_signer
 from provebench.pilot.corpus import Corpus, load_corpus
 from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
 from provebench.pilot.evaluate import evaluate_run, write_verdict
@@ -138,18 +137,12 @@ def publish_bundle(
         index = _write_bundle(staging, records, redteam, seals or [], comparisons or [])
         if out.exists():
             out.rmdir()
-        staging.chmod(0o777 & ~_umask())
+        staging.chmod(0o777 & ~current_umask())  # mkdtemp's folder is private; a bundle is not
         staging.replace(out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return index
-
-
-def _umask() -> int:
-    from provebench._canonical import current_umask
-
-    return current_umask()
 
 
 def _write_bundle(
@@ -169,7 +162,7 @@ def _write_bundle(
     if redteam is not None:
         _copy_files(redteam, root / REDTEAM, list(REDTEAM_FILES))
         staged_redteam = root / REDTEAM
-    trusted = load_trusted_key(key_dir() / LAB_PUBLIC_KEY_FILE)
+    trusted = load_trusted_key()  # the key the laboratory signs with, which runs must carry
     revealed_seeds: dict[int, str] = {}
     for seal in seals:
         if (root / SEALS / seal.name).exists():
@@ -226,7 +219,7 @@ def _write_bundle(
         envelope = envelope_path_for(comparison)
         _copy_files(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
         comparison_names.append(f"{name}/{comparison.name}")
-    write_atomic(root / PUBLIC_KEY_FILE, (key_dir() / LAB_PUBLIC_KEY_FILE).read_bytes())
+    write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
     listed = sorted(corpora.items())
     write_atomic(root / RISKS_FILE, residual_risks_markdown(listed, redteam=redteam is not None))
     index = BundleIndex(

@@ -135,7 +135,11 @@ def drive_file(resource: dict[str, Any]) -> DriveFile:
     return DriveFile(
         file_id=file_id,
         name=name,
-        created_at_utc=_created(resource.get("createdTime"), where),
+        created_at_utc=_utc_text(
+            resource.get("createdTime"),
+            "not an RFC 3339 time with an offset",
+            f"{where}.createdTime",
+        ),
         mime_type=mime_type,
         size_bytes=_integer(resource.get("size", "0"), f"{where}.size"),
         duration_sec=_duration(resource.get("videoMediaMetadata"), where),
@@ -144,13 +148,14 @@ def drive_file(resource: dict[str, Any]) -> DriveFile:
     )
 
 
-def _created(value: object, where: str) -> str:
+def _utc_text(value: object, problem: str, field: str) -> str:
+    """A time with an offset as UTC to the second (`…Z`); `problem` at `field` otherwise."""
     try:
         moment = datetime.fromisoformat(str(value))
     except ValueError:
         moment = None
     if moment is None or moment.tzinfo is None:
-        raise ProvebenchError("not an RFC 3339 time with an offset", field=f"{where}.createdTime")
+        raise ProvebenchError(problem, field=field)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -189,7 +194,15 @@ def capture(
 ) -> SnapshotEntry:
     """List the Drive, pseudonymise, append one snapshot to `out` (all or nothing)."""
     pseudonyms = Pseudonymiser(read_key(key_file))
-    when = utc_now_text() if captured_at is None else _capture_time(captured_at)
+    when = (
+        utc_now_text()
+        if captured_at is None
+        else _utc_text(
+            captured_at,
+            f"not a time with an offset: {captured_at!r} (e.g. 2026-11-02T06:00:00Z)",
+            "--captured-at",
+        )
+    )
     check_appendable(out, key_check=pseudonyms.key_check, captured_at=when)  # before any call
     drive = drive_service(credentials, endpoint) if service is None else service
     files = [pseudonyms.file(drive_file(resource)) for resource in list_files(drive, folders)]
@@ -200,19 +213,6 @@ def capture(
         folders=[pseudonyms.folder_id(folder) for folder in folders],
         key_check=pseudonyms.key_check,
     )
-
-
-def _capture_time(text: str) -> str:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise ProvebenchError(
-            f"not a time with an offset: {text!r} (e.g. 2026-11-02T06:00:00Z)",
-            field="--captured-at",
-        )
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 __all__ = [
