@@ -240,9 +240,12 @@ class SandboxPolicy:
         for host, inside in extra_binds:
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
-        for secret in sorted(set(self.hidden)):
+        secrets = sorted(set(self.hidden))
+        for secret in secrets:
             if not (_is_system(secret) or any(_under(secret, shown) for shown in self.code)):
                 continue  # not under anything shown: it does not exist inside
+            if any(other != secret and _under(secret, other) for other in secrets):
+                continue  # inside another secret (a matrix's corpus): hidden with it
             if secret.is_dir():  # an empty folder, read-only: nothing to read, nowhere to write
                 args += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
             elif secret.exists():

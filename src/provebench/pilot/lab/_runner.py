@@ -24,7 +24,7 @@ import math
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -369,6 +369,7 @@ def run_lab(
     seal: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     base_url: str | None = None,
+    hidden: Mapping[str, Path] | None = None,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
@@ -379,7 +380,10 @@ def run_lab(
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
     agent = _model_agent(agent_spec, base_url, Path(corpus_dir)) or load_agent(
-        agent_spec, secrets=lab_secrets(corpus_dir, run_dir), seal=seal, limits=limits
+        agent_spec,
+        secrets={**lab_secrets(corpus_dir, run_dir), **(hidden or {})},
+        seal=seal,
+        limits=limits,
     )
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 

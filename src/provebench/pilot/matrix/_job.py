@@ -25,7 +25,15 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
     from provebench.pilot.lab._runner import run_lab
 
     corpus = Path(spec.params["corpus"])
-    run_lab(corpus, spec.agent, folder / RUN_DIR, base_url=spec.params.get("base_url"))
+    # The matrix folder is hidden from a sealed candidate as its corpus and run folder are: it
+    # holds every seed's answer key and the other jobs' registers for this very corpus.
+    run_lab(
+        corpus,
+        spec.agent,
+        folder / RUN_DIR,
+        base_url=spec.params.get("base_url"),
+        hidden={"matrix-folder": Path(spec.params["matrix_folder"])},
+    )
     verdict = evaluate_run(folder / RUN_DIR, corpus)
     write_verdict(verdict, folder / VERDICT)
     metrics: dict[str, float] = {}

@@ -65,7 +65,11 @@ def plan_pilot_matrix(
                         case=str(seed),
                         trial=trial,
                         function="provebench.pilot.matrix._job:run_pilot_job",
-                        params={"corpus": str(corpus.resolve()), "base_url": base_url},
+                        params={
+                            "corpus": str(corpus.resolve()),
+                            "base_url": base_url,
+                            "matrix_folder": str(out.resolve()),
+                        },
                         folder=job_location(out, key, store),
                     )
                 )

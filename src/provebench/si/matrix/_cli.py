@@ -85,6 +85,7 @@ def matrix_command(
                 "pass_score": pass_score,
                 "agent_timeout": agent_timeout,
                 "base_url": base_url,
+                "matrix_folder": str(out.resolve()),
             },
             folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
         )

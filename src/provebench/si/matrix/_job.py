@@ -34,7 +34,12 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         agent=spec.agent,
         agent_cmd=None,
         agent_url=None,
-        secrets={"scenario": scenario_file, "output-folder": folder},
+        # The matrix folder too: it holds the other jobs' evidence and verdicts.
+        secrets={
+            "scenario": scenario_file,
+            "output-folder": folder,
+            "matrix-folder": Path(params["matrix_folder"]),
+        },
         timeout_sec=float(params["agent_timeout"]),
         limits=DEFAULT_LIMITS,
         base_url=params.get("base_url"),
