@@ -68,9 +68,22 @@ def _shown(browser: Any, source: Path, report: Path, screenshot: Path) -> Any:
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on("requestfailed", lambda request: problems.append(f"request {request.url}"))
     page.goto(write_report(source, report).as_uri())
-    page.screenshot(path=str(screenshot), full_page=True)
+    _screenshot(page, screenshot)
     assert problems == [], source
     return page
+
+
+def _screenshot(page: Any, path: Path) -> None:
+    """The full-page screenshot kept as an artifact. Chromium sometimes answers "Unable to
+    capture screenshot" on a loaded machine (nothing about the page): one more try after a
+    moment, then the error stands."""
+    from playwright.sync_api import Error
+
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    except Error:
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path), full_page=True)
 
 
 def _assert_drawn(charts: list[Any], name: str) -> None:
