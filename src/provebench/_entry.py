@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from provebench._collector import importing
 from provebench._errors import EXIT_CONFIG_ERROR, ProvebenchError, shown
 
 EXIT_INTERNAL_ERROR = 3
@@ -62,7 +63,8 @@ def print_si_verdict(scenario: str, evidence: str) -> None:
     without importing the command line (typer, rich, every area's commands) or scanning the
     installed packages for pydantic plugins, which provebench does not use."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
-    from provebench.si.scoring._score import score_files
+    with importing():
+        from provebench.si.scoring._score import score_files
 
     if Path(evidence).is_dir():  # a batch: the command line's road handles it
         _full_command_line()
@@ -71,13 +73,15 @@ def print_si_verdict(scenario: str, evidence: str) -> None:
 
 def print_final_score(expected: str, candidate: str) -> None:
     """The plain road of `pilot score-final` (the command line's road prints the same way)."""
-    from provebench.pilot.score_final._score import print_final_score as print_document
+    with importing():
+        from provebench.pilot.score_final._score import print_final_score as print_document
 
     print_document(expected, candidate)
 
 
 def _full_command_line() -> None:
-    from provebench.cli import run_app
+    with importing():
+        from provebench.cli import run_app
 
     status = run_app()
     sys.stdout.flush()  # here, where a failure is reported, not at exit, where it is not
