@@ -15,13 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from securesystemslib.dsse import Envelope
-from securesystemslib.exceptions import VerificationError
-from securesystemslib.signer import Signer
-
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey
+from provebench.attest._sslib import Envelope, Signer, VerificationError
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 PAYLOAD_TYPE = "application/vnd.in-toto+json"

@@ -23,10 +23,10 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
-from securesystemslib.signer import CryptoSigner, SSlibKey
 
 from provebench._canonical import write_atomic
 from provebench._errors import ProvebenchError
+from provebench.attest._sslib import CryptoSigner, SSlibKey
 
 KEY_DIR_ENV = "PROVEBENCH_KEY_DIR"
 PRIVATE_KEY_FILE = "laboratory.ed25519.pem"
