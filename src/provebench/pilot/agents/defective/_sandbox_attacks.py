@@ -19,6 +19,7 @@ import contextlib
 import csv
 import io
 import os
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -42,21 +43,29 @@ def _answer_key_in(folder: str) -> str | None:
     return text if text.startswith("file_id") else None
 
 
-def _walk(root: str) -> Iterator[str]:
-    """Folders below `root`, breadth first, at most `MAX_ENTRIES` of them."""
-    queue, seen = [root], 0
-    while queue and seen < MAX_ENTRIES:
-        folder = queue.pop(0)
-        seen += 1
-        yield folder
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    path = entry.path
-                    if entry.is_dir(follow_symlinks=False) and not path.startswith(_SKIPPED_ROOTS):
-                        queue.append(path)
-        except OSError:
-            continue
+def _walk(roots: tuple[str, ...]) -> Iterator[str]:
+    """The folders below `roots` that list an answer key: breadth first from each root in turn,
+    each folder once (the roots overlap: `/` holds the others), at most `MAX_ENTRIES` folders
+    in all."""
+    seen: set[str] = set()
+    for root in roots:
+        queue = deque([root])
+        while queue and len(seen) < MAX_ENTRIES:
+            folder = queue.popleft()
+            if folder in seen:
+                continue
+            seen.add(folder)
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        if entry.name == ANSWER_KEY:
+                            yield folder
+                        elif entry.is_dir(follow_symlinks=False) and not entry.path.startswith(
+                            _SKIPPED_ROOTS
+                        ):
+                            queue.append(entry.path)
+            except OSError:
+                continue
 
 
 class _StealsTheAnswerKey:
@@ -124,11 +133,10 @@ class ReadsTheAnswerKeyFromDisk(_StealsTheAnswerKey):
     name: ClassVar[str] = "reads-the-answer-key-from-disk"
 
     def keys(self) -> Iterator[str]:
-        for root in ("/tmp", "/var/tmp", str(Path.home()), "/work", "/home", "/srv", "/"):
-            for folder in _walk(root):
-                found = _answer_key_in(folder)
-                if found is not None:
-                    yield found
+        for folder in _walk(("/tmp", "/var/tmp", str(Path.home()), "/work", "/home", "/srv", "/")):
+            found = _answer_key_in(folder)
+            if found is not None:
+                yield found
 
 
 class FindsTheCorpusThroughProc(_StealsTheAnswerKey):
