@@ -45,16 +45,17 @@ def _answer_key_in(folder: str) -> str | None:
 
 def _walk(roots: tuple[str, ...]) -> Iterator[str]:
     """The folders below `roots` that list an answer key: breadth first from each root in turn,
-    each folder once (the roots overlap: `/` holds the others), at most `MAX_ENTRIES` folders
-    in all."""
+    at most `MAX_ENTRIES` new folders from each, and each folder once (the roots overlap: `/`
+    holds the others, and what an earlier root visited is not walked again)."""
     seen: set[str] = set()
     for root in roots:
-        queue = deque([root])
-        while queue and len(seen) < MAX_ENTRIES:
+        queue, visited = deque([root]), 0
+        while queue and visited < MAX_ENTRIES:
             folder = queue.popleft()
             if folder in seen:
                 continue
             seen.add(folder)
+            visited += 1
             try:
                 with os.scandir(folder) as entries:
                     for entry in entries:
