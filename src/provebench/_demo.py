@@ -119,17 +119,24 @@ def _si_part(console: Console) -> list[tuple[str, str, float]]:
         _Step("Validate the shipped Form B scenario", ["si", "validate", scenario]),
         capture=False,
     )
+    examples = Path(str(si_root / "examples"))
+    count = len(list(examples.glob("*.json")))
+    # One command for the whole folder: the batch form of `si score`, a line per evidence file.
+    # Captured: the verdicts go into the summary table, not on the screen.
+    completed = _run(
+        console,
+        _Step(
+            f"Score the {count} example evidence files", ["si", "score", scenario, str(examples)]
+        ),
+        capture=True,
+    )
     results: list[tuple[str, str, float]] = []
-    examples = sorted(Path(str(si_root / "examples")).glob("*.json"))
-    console.print(f"\n[bold cyan]Score {len(examples)} example evidence files[/]")
-    for example in examples:
-        # Captured: the verdicts go into the summary table, not on the screen.
-        completed = _run(
-            console, _Step(None, ["si", "score", scenario, str(example)]), capture=True
+    for line in completed.stdout.splitlines():
+        decision = json.loads(line)
+        results.append(
+            (Path(decision["evidence"]).stem, str(decision["band"]), float(decision["score"]))
         )
-        verdict = json.loads(completed.stdout)
-        results.append((example.stem, str(verdict["band"]), float(verdict["score"])))
-    return results
+    return sorted(results)
 
 
 def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str, float]]:
