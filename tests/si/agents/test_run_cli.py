@@ -18,7 +18,7 @@ from tests.helpers.si_lab import SHIPPED_SCENARIOS, write_fixture
 pytestmark = pytest.mark.slow
 
 PROVEBENCH = (sys.executable, "-m", "provebench")
-FILES = ("evidence.json", "evidence.oasis.json", "verdict.json")
+FILES = ("evidence.json", "evidence.oasis.json", "verdict.json", "run.dsse.json")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -41,6 +41,38 @@ def test_run_writes_the_same_bytes_twice(scenario_file: Path, tmp_path: Path, ag
         outputs.append({file: (tmp_path / name / file).read_bytes() for file in FILES})
         assert sorted(p.name for p in (tmp_path / name).iterdir()) == sorted(FILES)
     assert outputs[0] == outputs[1]
+
+
+def test_the_run_is_signed_and_a_changed_verdict_is_caught(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    assert (
+        _run("run", str(scenario_file), "--agent", "diagnoser", "--out", str(out)).returncode == 0
+    )
+
+    def verify() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*PROVEBENCH, "attest", "verify", str(out / "run.dsse.json")],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    checked = verify()
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert (
+        "urn:provebench:si-run:1" in checked.stdout and "3 subject(s), all match" in checked.stdout
+    )
+    predicate = json.loads(checked.stdout.strip().splitlines()[-1])
+    verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    assert predicate["outcome"] == {"band": verdict["band"], "score": verdict["score"]}
+    assert predicate["agent"]["name"] == "diagnoser"
+    assert predicate["agent"]["isolation"] == {"mode": "trusted-shipped"}
+    verdict["band"], verdict["score"] = "correct_root_cause", 1.0  # a bought verdict
+    (out / "verdict.json").write_text(json.dumps(verdict), encoding="utf-8")
+    changed = verify()
+    assert changed.returncode == 1 and "subject verdict.json: sha256" in changed.stdout
 
 
 def test_the_written_verdict_is_what_si_score_prints(scenario_file: Path, tmp_path: Path) -> None:

@@ -57,6 +57,7 @@ def test_submitting_ends_the_run_and_writes_everything(run: ServeRun) -> None:
     assert sorted(p.name for p in run.out_dir.iterdir()) == [
         "evidence.json",
         "evidence.oasis.json",
+        "run.dsse.json",
         "verdict.json",
     ]
     assert run.call_tool("orchestration_list", {"kind": "pod"}) == (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -257,6 +258,49 @@ def test_a_recorded_run_rescored_gives_the_same_roll_up(safe_run: Path, tmp_path
     for key in ("safety_gate", "scenarios", "safety", "capability"):
         assert after[key] == before[key], key
     assert after["agent"]["spec"] == f"recorded:{safe_run}"
+    # Re-scored evidence was recorded elsewhere, as far as this suite knows: nothing is signed.
+    assert not list((tmp_path / "again").rglob("*.dsse.json"))
+
+
+def attest_verify(envelope: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*PROVEBENCH, "attest", "verify", str(envelope)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_suite_is_signed_and_a_forged_scenario_is_run_again(
+    safe_run: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-r", str(safe_run), str(copy)], check=True)
+    checked = attest_verify(copy / "summary.dsse.json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "202 subject(s), all match" in checked.stdout  # summary, suite.json, 50 runs x 4
+    # A forger edits one run's evidence and patches the verdict's evidence hash to match:
+    # exactly what the unsigned resume would have kept.
+    folder = copy / "scenarios" / "infra.safety.be.zone-violation-001"
+    signed_evidence = (folder / "evidence.json").read_bytes()
+    evidence = json.loads(signed_evidence)
+    evidence["final_answer"] += " I did nothing else."
+    (folder / "evidence.json").write_text(json.dumps(evidence), encoding="utf-8")
+    verdict = json.loads((folder / "verdict.json").read_text(encoding="utf-8"))
+    verdict["inputs"]["evidence_file_sha256"] = hashlib.sha256(
+        (folder / "evidence.json").read_bytes()
+    ).hexdigest()
+    (folder / "verdict.json").write_text(json.dumps(verdict), encoding="utf-8")
+    forged = attest_verify(folder / "run.dsse.json")
+    assert forged.returncode == 1 and "subject evidence.json: sha256" in forged.stdout
+    assert attest_verify(copy / "summary.dsse.json").returncode == 1
+    result = suite(copy, "--agent", "safe-operator")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("(kept from an earlier run)") == 49
+    assert "zone-violation-001: PASS (kept" not in result.stderr
+    assert (folder / "evidence.json").read_bytes() == signed_evidence  # recorded again
+    assert attest_verify(folder / "run.dsse.json").returncode == 0
+    assert attest_verify(copy / "summary.dsse.json").returncode == 0
 
 
 def test_rescoring_needs_every_scenarios_evidence(safe_run: Path, tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from provebench.si.agents._protocol import (
     ToolReply,
     TransportFault,
 )
+from provebench.si.agents._signing import RUN_ENVELOPE_FILE, run_predicate, sign_si_run
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios, naming_scenario_lines
@@ -42,6 +43,8 @@ DEFAULT_MAX_TOOL_CALLS: Final = 200
 EVIDENCE_FILE: Final = "evidence.json"
 OASIS_EVIDENCE_FILE: Final = "evidence.oasis.json"
 VERDICT_FILE: Final = "verdict.json"
+# What the laboratory signs in a run folder (`_signing.py`), the verdict last.
+RUN_FILES: Final = (EVIDENCE_FILE, OASIS_EVIDENCE_FILE, VERDICT_FILE)
 
 Ending = Literal["answered", "tool_call_cap", "agent_error", "provider_failure"]
 
@@ -197,7 +200,7 @@ def check_out_dir(out_dir: Path, scenario_file: Path | None = None) -> None:
     replaces neither a folder, FIFO, device or link nor the scenario file being run."""
     check_output_dir(out_dir)
     inputs = [] if scenario_file is None else [scenario_file]
-    for name in (EVIDENCE_FILE, OASIS_EVIDENCE_FILE, VERDICT_FILE):
+    for name in (*RUN_FILES, RUN_ENVELOPE_FILE):
         if (out_dir / name).parent.is_dir():
             check_output_file(out_dir / name, inputs=inputs)
 
@@ -226,11 +229,16 @@ def write_run(
     scenario_file: Path,
     evidence: Evidence,
     readings: ReadingBook | None = None,
+    *,
+    recorded_here: bool = True,
 ) -> Verdict | ScenarioVerdict:
-    """Write evidence (provebench and OASIS shapes) and the verdict; return the verdict.
+    """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
+    simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
+    not signed); return the verdict.
 
-    Each file is written atomically, the verdict last, so a folder with a verdict is complete.
-    The verdict is the one `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
+    Each file is written atomically and the signature last (`_signing.py`), so a folder whose
+    signature checks is complete. The verdict is the one `provebench si score SCENARIO_FILE
+    OUT/evidence.json` prints.
     """
     check_out_dir(out_dir, scenario_file)
     evidence_text = canonical_json(evidence)
@@ -245,11 +253,14 @@ def write_run(
         ),
     )
     out_dir.mkdir(parents=True, exist_ok=True)
-    # A verdict left by an earlier run must not sit beside this run's evidence if we stop midway.
+    # What an earlier run left must not sit beside this run's evidence if we stop midway.
+    (out_dir / RUN_ENVELOPE_FILE).unlink(missing_ok=True)
     (out_dir / VERDICT_FILE).unlink(missing_ok=True)
     write_atomic(out_dir / EVIDENCE_FILE, evidence_text)
     write_atomic(out_dir / OASIS_EVIDENCE_FILE, oasis_text)
     write_atomic(out_dir / VERDICT_FILE, verdict.to_json())
+    if recorded_here:
+        sign_si_run(out_dir, RUN_FILES, run_predicate(scenario, scenario_file, evidence, verdict))
     return verdict
 
 
@@ -266,6 +277,8 @@ __all__ = [
     "DEFAULT_MAX_TOOL_CALLS",
     "EVIDENCE_FILE",
     "OASIS_EVIDENCE_FILE",
+    "RUN_ENVELOPE_FILE",
+    "RUN_FILES",
     "VERDICT_FILE",
     "RunOutcome",
     "SimulatedSession",

@@ -24,6 +24,7 @@ summary.json with the same bytes.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,14 +34,18 @@ from typing import Any, Final, Protocol
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir
+from provebench.attest._envelope import sign_statement, statement, write_envelope
+from provebench.attest._keys import TrustedKey, laboratory_signer, load_trusted_key
 from provebench.evidence import load_evidence
 from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
     EVIDENCE_FILE,
+    RUN_FILES,
     VERDICT_FILE,
     run_agent,
     write_run,
 )
+from provebench.si.agents._signing import RUN_ENVELOPE_FILE, signature_problem
 from provebench.si.agents._sources import AgentSource
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.profile_data._registry import profile
@@ -60,6 +65,8 @@ from provebench.si.scoring._verdict import Verdict
 from provebench.si.suite._select import Selected
 
 SUMMARY_FILE: Final = "summary.json"
+SUMMARY_ENVELOPE_FILE: Final = "summary.dsse.json"
+SUITE_PREDICATE: Final = "urn:provebench:si-suite:1"
 MANIFEST_FILE: Final = "suite.json"
 SCENARIOS_DIR: Final = "scenarios"
 SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
@@ -147,10 +154,16 @@ def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
                 )
 
 
-def _reusable(folder: Path, scenario_file: Path) -> Verdict | ScenarioVerdict | None:
-    """The verdict of a finished earlier run of this scenario in this folder, or None."""
+def _reusable(
+    folder: Path, scenario_file: Path, trusted: TrustedKey | None
+) -> Verdict | ScenarioVerdict | None:
+    """The verdict of a finished earlier run of this scenario in this folder, or None. With a
+    `trusted` key, only a run the laboratory signed and nobody changed since is kept: a verdict
+    and evidence edited together, their hashes recomputed, are run again, never signed."""
     verdict_path, evidence_path = folder / VERDICT_FILE, folder / EVIDENCE_FILE
     if not verdict_path.is_file() or not evidence_path.is_file():
+        return None
+    if trusted is not None and signature_problem(folder, RUN_FILES, trusted) is not None:
         return None
     try:
         data = json.loads(verdict_path.read_text(encoding="utf-8"))
@@ -234,6 +247,12 @@ class _Suite:
         self.out = out
         self.progress = progress
 
+    @functools.cached_property
+    def trusted(self) -> TrustedKey:
+        """The laboratory's own key, which signs every run of this suite (made on first use)."""
+        laboratory_signer()
+        return load_trusted_key()
+
     def preflight(self) -> None:
         """Build every runnable scenario's environment before any agent runs (fail closed)."""
         from provebench.si.sim._route import check_runnable
@@ -259,7 +278,8 @@ class _Suite:
         scenario = item.scenario
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
-        reused = _reusable(folder, item.file)
+        recorded_here = not isinstance(self.request.agent, RecordedEvidence)
+        reused = _reusable(folder, item.file, self.trusted if recorded_here else None)
         if reused is not None:
             result = result_of(scenario, reused, folder_name)
             self.progress.scenario_done(scenario.id, result.status, True)
@@ -276,7 +296,14 @@ class _Suite:
                 max_tool_calls=self.request.max_tool_calls,
                 isolation=dict(source.isolation),
             ).evidence
-        verdict = write_run(folder, scenario, item.file, evidence, self.request.readings)
+        verdict = write_run(
+            folder,
+            scenario,
+            item.file,
+            evidence,
+            self.request.readings,
+            recorded_here=recorded_here,
+        )
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)
         return result
@@ -358,11 +385,36 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
     manifest = _manifest(request)
     _check_manifest(out, manifest)  # a folder of another run is refused before it is touched
     out.mkdir(parents=True, exist_ok=True)
-    (out / SUMMARY_FILE).unlink(missing_ok=True)  # a folder with a summary is a finished run
+    # A folder with a summary is a finished run; with its signature, a signed one.
+    (out / SUMMARY_ENVELOPE_FILE).unlink(missing_ok=True)
+    (out / SUMMARY_FILE).unlink(missing_ok=True)
     write_atomic(out / MANIFEST_FILE, canonical_json(manifest))
     summary = suite.run()
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
+    if not isinstance(request.agent, RecordedEvidence):
+        sign_suite(out, summary)
     return summary
+
+
+def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
+    """The laboratory's signature on a finished suite (`summary.dsse.json`): the summary, what
+    the folder is a run of, and every scenario's signed files, so that one `attest verify`
+    checks the whole folder; the predicate repeats the gate and the agent."""
+    names = [SUMMARY_FILE, MANIFEST_FILE]
+    for line in summary["scenarios"]:
+        if line["verdict"] is not None:  # run (or kept) in this suite: signed as it was written
+            folder = f"{SCENARIOS_DIR}/{line['id']}"
+            names += [f"{folder}/{name}" for name in (*RUN_FILES, RUN_ENVELOPE_FILE)]
+    predicate = {
+        "safety_gate": summary["safety_gate"],
+        "agent": summary["agent"],
+        "scenarios": len(summary["scenarios"]),
+        "versions": summary["versions"],
+    }
+    document = statement(
+        {name: sha256_file(out / name) for name in names}, SUITE_PREDICATE, predicate
+    )
+    write_envelope(out / SUMMARY_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
 
 
 __all__ = [

@@ -1,0 +1,101 @@
+"""The laboratory's signature on an SI run (docs/attestation.md, "SI runs and suites").
+
+A verdict is a pure function of its evidence (SI §1), so whoever can edit `evidence.json` can
+buy any verdict `si score` will then print: the audit log and the state snapshots that safety
+and the path primitives read are plain JSON once written. When provebench recorded the evidence
+itself — `si run`, `si serve`, each scenario of `si suite`, where the simulator, never the agent,
+writes the audit log — the laboratory signs what it recorded: `run.dsse.json` covers
+`evidence.json`, `evidence.oasis.json` and `verdict.json`, and its predicate repeats what the
+verdict rests on: the scenario (id, version, the scenario file's sha256), the agent as it was
+identified and isolated, and the outcome. `provebench attest verify OUT/run.dsse.json` checks it
+without rerunning anything.
+
+Evidence recorded elsewhere (an Inspect log, an OASIS runner's artifact) is scored, never signed:
+provebench did not see it happen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from provebench import __version__
+from provebench._canonical import sha256_file
+from provebench.attest._envelope import (
+    AttestationError,
+    read_verified,
+    sign_statement,
+    statement,
+    write_envelope,
+)
+from provebench.attest._keys import TrustedKey, laboratory_signer
+from provebench.evidence import Evidence
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._safety import ScenarioVerdict
+from provebench.si.scoring._verdict import Verdict
+
+RUN_ENVELOPE_FILE: Final = "run.dsse.json"
+SI_RUN_PREDICATE: Final = "urn:provebench:si-run:1"
+
+
+def outcome_of(verdict: Verdict | ScenarioVerdict) -> dict[str, Any]:
+    """What the verdict concluded, in the words of its kind: a band and a score (Form B), a
+    status and, for capability, a score (Form A)."""
+    if isinstance(verdict, Verdict):
+        return {"band": verdict.band, "score": verdict.score}
+    return {"status": verdict.status, "score": verdict.score}
+
+
+def run_predicate(
+    scenario: Scenario, scenario_file: Path, evidence: Evidence, verdict: Verdict | ScenarioVerdict
+) -> dict[str, Any]:
+    metadata = evidence.metadata
+    return {
+        "recorded_by": f"provebench {__version__} SI simulator",
+        "scenario": {
+            "id": scenario.id,
+            "version": scenario.version,
+            "file_sha256": sha256_file(scenario_file),
+        },
+        "agent": {
+            "name": metadata.agent_name,
+            "version": metadata.agent_version,
+            "identity_source": metadata.agent_identity_source,
+            "isolation": metadata.agent_isolation,
+            "model": metadata.model,
+        },
+        "outcome": outcome_of(verdict),
+    }
+
+
+def sign_si_run(out_dir: Path, files: tuple[str, ...], predicate: dict[str, Any]) -> Path:
+    """Sign the run's `files` (names inside `out_dir`, already written); the envelope's path."""
+    subjects = {name: sha256_file(out_dir / name) for name in files}
+    envelope = out_dir / RUN_ENVELOPE_FILE
+    document = statement(subjects, SI_RUN_PREDICATE, predicate)
+    write_envelope(envelope, sign_statement(document, laboratory_signer()))
+    return envelope
+
+
+def signature_problem(out_dir: Path, files: tuple[str, ...], trusted: TrustedKey) -> str | None:
+    """Why the run in `out_dir` is not the one the laboratory signed (None when it is): no or a
+    foreign signature, a file changed since, or a signed file set that is not `files`."""
+    try:
+        signed = read_verified(
+            out_dir / RUN_ENVELOPE_FILE, trusted, predicate_type=SI_RUN_PREDICATE
+        )
+    except AttestationError as error:
+        return error.one_line()
+    if sorted(signed.subjects) != sorted(files):
+        return f"{out_dir / RUN_ENVELOPE_FILE}: signs {', '.join(sorted(signed.subjects))}"
+    return None
+
+
+__all__ = [
+    "RUN_ENVELOPE_FILE",
+    "SI_RUN_PREDICATE",
+    "outcome_of",
+    "run_predicate",
+    "sign_si_run",
+    "signature_problem",
+]
