@@ -141,3 +141,29 @@ def _transcript_notes(run: Path) -> list[dict[str, Any]]:
         if entry.get("channel") == "note" and "provebench.llm.transcript/1" in message:
             notes.append(json.loads(message))
     return notes
+
+
+def test_a_transcript_note_is_capped_and_says_what_it_left_out() -> None:
+    from provebench.llm import Endpoint, LoopResult
+    from provebench.pilot.agents._openai import MAX_TRANSCRIPT_NOTE_BYTES, transcript_note
+
+    endpoint = Endpoint(model="verbose", base_url="http://127.0.0.1:9/v1", api_key="x")
+
+    def result(turns: int, text_bytes: int) -> LoopResult:
+        transcript = [{"role": "user", "content": "go"}]
+        for index in range(turns):
+            transcript.append({"role": "assistant", "content": f"{index}:" + "é" * text_bytes})
+            transcript.append({"role": "tool", "content": "ok"})
+        return LoopResult(ending="step_budget", final_text="", end_arguments=None, steps=turns,
+                          transcript=transcript)  # fmt: skip
+
+    small = json.loads(transcript_note(endpoint, result(3, 10)))
+    assert len(small["turns"]) == 3 and small["turns_omitted"] == 0
+    text = transcript_note(endpoint, result(200, 50_000))  # about 20 MB of turns
+    assert len(text.encode("utf-8")) <= MAX_TRANSCRIPT_NOTE_BYTES
+    capped = json.loads(text)
+    assert capped["turns"][0]["content"].startswith("0:")
+    assert len(capped["turns"]) + capped["turns_omitted"] == 200
+    assert 0 < len(capped["turns"]) < 200
+    # the kept turns fill the note: one more would not have fitted
+    assert len(text.encode("utf-8")) > MAX_TRANSCRIPT_NOTE_BYTES - 100_001

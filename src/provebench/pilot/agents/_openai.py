@@ -27,6 +27,9 @@ from provebench.sandbox._isolation import SHIPPED
 
 DEFAULT_STEP_BUDGET = 200
 TRANSCRIPT_NOTE = "provebench.llm.transcript/1"
+# One cycle's note in the log: far above what 200 steps of a model's ordinary turns make, far
+# below what would strain the log (a diagnostics file of the emulator holds at most 16 MiB).
+MAX_TRANSCRIPT_NOTE_BYTES = 1024 * 1024
 
 
 def system_text(contract: str) -> str:
@@ -73,26 +76,39 @@ class OpenAIImporter:
 
 
 def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:
-    """The cycle's model turns as one JSON text (the tool answers are the log's own entries)."""
+    """The cycle's model turns as one JSON text (the tool answers are the log's own entries).
+
+    At most `MAX_TRANSCRIPT_NOTE_BYTES`: the turns are kept from the first while they fit, and
+    the note says how many were left out (`turns_omitted`), so that one cycle of a verbose model
+    cannot fill the log; a turn too long on its own is left out whole, never cut."""
     turns = [m for m in result.transcript if m["role"] == "assistant"]
-    return json.dumps(
-        {
-            "format": TRANSCRIPT_NOTE,
-            "model": endpoint.model,
-            "ending": result.ending,
-            "steps": result.steps,
-            "completions": result.completions,
-            "tokens": {
-                "input": result.usage.input,
-                "output": result.usage.output,
-                "total": result.usage.total,
-            },
-            "turns": turns,
+    note: dict[str, Any] = {
+        "format": TRANSCRIPT_NOTE,
+        "model": endpoint.model,
+        "ending": result.ending,
+        "steps": result.steps,
+        "completions": result.completions,
+        "tokens": {
+            "input": result.usage.input,
+            "output": result.usage.output,
+            "total": result.usage.total,
         },
-        ensure_ascii=False,
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+        "turns": [],
+        "turns_omitted": 0,
+    }
+    room = MAX_TRANSCRIPT_NOTE_BYTES - len(_note_text(note).encode("utf-8"))
+    for index, turn in enumerate(turns):
+        size = len(_note_text(turn).encode("utf-8")) + 1  # and its comma
+        if size > room:
+            note["turns_omitted"] = len(turns) - index
+            break
+        note["turns"].append(turn)
+        room -= size
+    return _note_text(note)
+
+
+def _note_text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def openai_agent(
