@@ -10,12 +10,14 @@ likes; each run appends one snapshot to the capture folder.
 
 Fields read: `id`, `name`, `mimeType`, `size` (absent for Google-native files: 0),
 `createdTime` (to the second, UTC), `parents` (the first), `videoMediaMetadata.durationMillis`
-(absent: the duration could not be read) and `properties` `direction`, `phone`,
-`manager_code`. Folders are not files and are left out; trashed files are not listed.
+(Drive measures video only) or else `properties` `duration_sec` (absent both: the duration could
+not be read), and `properties` `direction`, `phone`, `manager_code`. Folders are not files and
+are left out; trashed files are not listed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +37,8 @@ LIST_FIELDS = (
 PAGE_SIZE = 1000
 RETRIES = 5
 _METADATA_KEYS = ("direction", "phone", "manager_code")
+# Where a recording system that stores audio states a call's duration, in seconds (a decimal).
+DURATION_PROPERTY = "duration_sec"
 
 
 def utc_now_text() -> str:
@@ -142,7 +146,7 @@ def drive_file(resource: dict[str, Any]) -> DriveFile:
         ),
         mime_type=mime_type,
         size_bytes=_integer(resource.get("size", "0"), f"{where}.size"),
-        duration_sec=_duration(resource.get("videoMediaMetadata"), where),
+        duration_sec=_duration(resource, where),
         folder_id=str(parents[0]),
         metadata=_metadata(resource.get("properties")),
     )
@@ -167,10 +171,26 @@ def _integer(value: object, field: str) -> int:
     return int(text)
 
 
-def _duration(media: object, where: str) -> float | None:
-    if not isinstance(media, dict) or "durationMillis" not in media:
+def _duration(resource: dict[str, Any], where: str) -> float | None:
+    """Drive's own measure (`videoMediaMetadata.durationMillis`, which Drive gives video files
+    only), else the recording system's `properties.duration_sec` — a call recording is usually
+    audio, for which Drive measures nothing; None when neither gives a duration (the rules then
+    refuse the file as corrupted). A property that is not a number is an unreadable duration,
+    the file's problem, not the capture's."""
+    media = resource.get("videoMediaMetadata")
+    if isinstance(media, dict) and "durationMillis" in media:
+        return (
+            _integer(media["durationMillis"], f"{where}.videoMediaMetadata.durationMillis") / 1000
+        )
+    properties = resource.get("properties")
+    stated = properties.get(DURATION_PROPERTY) if isinstance(properties, dict) else None
+    if not isinstance(stated, str):
         return None
-    return _integer(media["durationMillis"], f"{where}.videoMediaMetadata.durationMillis") / 1000
+    try:
+        seconds = float(stated)
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) else None
 
 
 def _metadata(properties: object) -> CallMetadata | None:
