@@ -55,3 +55,54 @@ def test_a_malformed_drive_measure_is_refused_naming_the_field() -> None:
     with pytest.raises(ProvebenchError) as caught:
         drive_file(resource(videoMediaMetadata={"durationMillis": "61.5"}))
     assert caught.value.field == "files[].videoMediaMetadata.durationMillis"
+
+
+class FakeDrive:
+    """`files().list(q=…).execute()` over a tree of folders, two resources a page."""
+
+    FOLDER = "application/vnd.google-apps.folder"
+
+    def __init__(self, children: dict[str, list[dict[str, Any]]]) -> None:
+        self.children = children
+        self.queries: list[str] = []
+
+    def files(self) -> FakeDrive:
+        return self
+
+    def list(self, *, q: str, pageToken: str | None, **_: Any) -> FakeRequest:
+        self.queries.append(q)
+        folder = q.split("'")[1] if " in parents" in q else None
+        every = [r for rs in self.children.values() for r in rs]
+        items = self.children.get(folder, []) if folder is not None else every
+        start = int(pageToken or 0)
+        page: dict[str, Any] = {"files": items[start : start + 2]}
+        if start + 2 < len(items):
+            page["nextPageToken"] = str(start + 2)
+        return FakeRequest(page)
+
+
+class FakeRequest:
+    def __init__(self, answer: dict[str, Any]) -> None:
+        self.answer = answer
+
+    def execute(self, num_retries: int = 0) -> dict[str, Any]:
+        return self.answer
+
+
+def test_capture_follows_subfolders_however_deep_and_lists_each_folder_once() -> None:
+    from provebench.pilot.shadow._capture import list_files
+
+    folder = FakeDrive.FOLDER
+    drive = FakeDrive(
+        {
+            "root": [resource(id="a"), {"id": "day1", "mimeType": folder}, resource(id="b")],
+            "day1": [resource(id="c"), {"id": "line2", "mimeType": folder}],
+            "line2": [resource(id="d"), {"id": "root", "mimeType": folder}],  # a loop
+            "elsewhere": [resource(id="e")],
+        }
+    )
+    found = [r["id"] for r in list_files(drive, ["root"])]
+    assert found == ["a", "b", "c", "d"]
+    assert sum(1 for q in drive.queries if q.startswith("'root'")) == 2  # its two pages, once
+    everything = [r["id"] for r in list_files(FakeDrive(drive.children), [])]
+    assert sorted(everything) == ["a", "b", "c", "d", "e"]  # folders themselves left out

@@ -18,7 +18,8 @@ are left out; trashed files are not listed.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -74,31 +75,48 @@ def drive_service(credentials: Path, endpoint: str | None) -> Any:
 
 
 def list_files(service: Any, folders: Iterable[str]) -> list[dict[str, Any]]:
-    """Every non-folder, non-trashed file of `folders` (all the account sees when empty), as
-    Drive resources; a file in two captured folders once."""
-    queries = [f"'{_quoted(f)}' in parents and trashed = false" for f in folders] or [
-        "trashed = false"
-    ]
+    """Every non-folder, non-trashed file of `folders` and of their subfolders, however deep
+    (recording systems file calls by day or by line; sharing a folder shares what is inside),
+    or all the account sees when no folder is given, as Drive resources: each file once, each
+    folder listed once."""
     found: dict[str, dict[str, Any]] = {}
-    for query in queries:
-        token: str | None = None
-        while True:
-            request = service.files().list(
-                q=query,
-                pageSize=PAGE_SIZE,
-                pageToken=token,
-                fields=LIST_FIELDS,
-                supportsAllDrives=True,
-                includeItemsFromAllDrives=True,
-            )
-            answer = _execute(request)
-            for resource in answer.get("files", []):
-                if resource.get("mimeType") != FOLDER_MIME_TYPE:
-                    found.setdefault(str(resource.get("id")), resource)
-            token = answer.get("nextPageToken")
-            if not token:
-                break
+    queue = deque(folders)
+    if not queue:
+        for resource in _listing(service, "trashed = false"):
+            if resource.get("mimeType") != FOLDER_MIME_TYPE:
+                found.setdefault(str(resource.get("id")), resource)
+        return list(found.values())
+    listed: set[str] = set()
+    while queue:
+        folder = queue.popleft()
+        if folder in listed:
+            continue
+        listed.add(folder)
+        for resource in _listing(service, f"'{_quoted(folder)}' in parents and trashed = false"):
+            if resource.get("mimeType") == FOLDER_MIME_TYPE:
+                queue.append(str(resource.get("id")))
+            else:
+                found.setdefault(str(resource.get("id")), resource)
     return list(found.values())
+
+
+def _listing(service: Any, query: str) -> Iterator[dict[str, Any]]:
+    """Every resource `files.list` gives for `query`, page after page."""
+    token: str | None = None
+    while True:
+        request = service.files().list(
+            q=query,
+            pageSize=PAGE_SIZE,
+            pageToken=token,
+            fields=LIST_FIELDS,
+            supportsAllDrives=True,
+            includeItemsFromAllDrives=True,
+        )
+        answer = _execute(request)
+        yield from answer.get("files", [])
+        token = answer.get("nextPageToken")
+        if not token:
+            return
 
 
 def _quoted(folder: str) -> str:
