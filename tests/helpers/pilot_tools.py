@@ -137,11 +137,15 @@ class _Diagnostics:
 
 
 class _Clock:
+    def __init__(self, call: ToolCall) -> None:
+        self.call = call
+        self.now_sec = 0.0
+
     def now(self) -> float:
-        return 0.0
+        return self.now_sec  # as the last wait answered it: no tool reads the clock alone
 
     def sleep(self, seconds: float) -> None:
-        pass  # no tool waits: a retry follows at once
+        self.now_sec = float(_answer(self.call, "wait", {"seconds": seconds})["now_sec"])
 
 
 class ToolContext:
@@ -156,7 +160,7 @@ class ToolContext:
         self.sheets = _Sheets(call)
         self.confirmed = _Confirmed(call)
         self.diagnostics = _Diagnostics(call)
-        self.clock = _Clock()
+        self.clock = _Clock(call)
 
 
 def import_through_tools(call: ToolCall, work_dir: Path) -> int:

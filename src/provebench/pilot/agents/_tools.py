@@ -21,6 +21,7 @@ from pydantic import JsonValue
 from provebench.pilot.emulator import TooManyMessages, apply_messages, gateway_of
 from provebench.pilot.lab import CycleContext, LabError
 from provebench.pilot.lab._gateway import CALL_REGISTER as SCHEMA
+from provebench.pilot.lab._gateway import MAX_SLEEP_SEC
 
 FINISH_CYCLE: Final = "finish_cycle"
 MAX_PAGE_SIZE: Final = 1000
@@ -118,6 +119,23 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         ),
     ),
     PilotTool(
+        "wait",
+        "Wait before the next call, on the laboratory's clock (which advances at once): the "
+        "backoff the contract asks for before retrying a call refused as rate limited (429) or "
+        "unavailable (503). Answers the clock's time since the cycle started.",
+        _object(
+            {
+                "seconds": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": MAX_SLEEP_SEC,
+                    "description": "How long to wait, in seconds.",
+                }
+            },
+            ("seconds",),
+        ),
+    ),
+    PilotTool(
         FINISH_CYCLE,
         "End this cycle: the laboratory confirms the rows appended in it.",
         _object({}),
@@ -182,6 +200,11 @@ def _dispatch(ctx: CycleContext, name: str, arguments: Mapping[str, Any]) -> Any
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise _BadCall("rows is a list of objects")
         return {"appended": ctx.sheets.append_rows(rows)}
+    if name == "wait":
+        _only(arguments, "seconds")
+        # As given: a duration that is not one is the gateway's to refuse, and to log.
+        ctx.clock.sleep(arguments.get("seconds"))  # type: ignore[arg-type]
+        return {"now_sec": ctx.clock.now()}
     if name == "report":
         _only(arguments, "messages")
         messages = arguments.get("messages")
