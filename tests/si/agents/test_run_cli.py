@@ -12,6 +12,7 @@ import pytest
 from provebench._canonical import canonical_json
 from provebench.evidence import load_evidence
 from provebench.si import evaluate, load_scenarios
+from tests.helpers.pilot_lab import run_cli
 from tests.helpers.si_lab import SHIPPED_SCENARIOS, write_fixture
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
@@ -51,15 +52,7 @@ def test_the_run_is_signed_and_a_changed_verdict_is_caught(
         _run("run", str(scenario_file), "--agent", "diagnoser", "--out", str(out)).returncode == 0
     )
 
-    def verify() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*PROVEBENCH, "attest", "verify", str(out / "run.dsse.json")],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-
-    checked = verify()
+    checked = run_cli("attest", "verify", str(out / "run.dsse.json"))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert (
         "urn:provebench:si-run:1" in checked.stdout and "3 subject(s), all match" in checked.stdout
@@ -71,7 +64,7 @@ def test_the_run_is_signed_and_a_changed_verdict_is_caught(
     assert predicate["agent"]["isolation"] == {"mode": "trusted-shipped"}
     verdict["band"], verdict["score"] = "correct_root_cause", 1.0  # a bought verdict
     (out / "verdict.json").write_text(json.dumps(verdict), encoding="utf-8")
-    changed = verify()
+    changed = run_cli("attest", "verify", str(out / "run.dsse.json"))
     assert changed.returncode == 1 and "subject verdict.json: sha256" in changed.stdout
 
 

@@ -17,6 +17,7 @@ from provebench.si.agents._run import run_agent
 from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
+from tests.helpers.pilot_lab import run_cli
 from tests.helpers.si_http_agent import serve_agent
 
 PROVEBENCH = (sys.executable, "-m", "provebench")
@@ -263,12 +264,7 @@ def test_a_recorded_run_rescored_gives_the_same_roll_up(safe_run: Path, tmp_path
 
 
 def attest_verify(envelope: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*PROVEBENCH, "attest", "verify", str(envelope)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_cli("attest", "verify", str(envelope))
 
 
 def test_the_suite_is_signed_and_a_forged_scenario_is_run_again(
