@@ -223,3 +223,30 @@ def test_a_verdict_the_evidence_does_not_support_fails_even_if_signed(
         verify_bundle(copy)
     assert caught.value.field == "escrow.released_total"
     assert "re-derived" in caught.value.message
+
+
+def test_the_operators_own_residual_risks_are_published_verbatim_and_signed(
+    published: Published, tmp_path: Path
+) -> None:
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    lab_run = published.bundle / "runs" / "lab-run"
+    risks = tmp_path / "risks.md"
+    risks.write_text("- **Night calls.** Our PBX files them a day late.\n", encoding="utf-8")
+    bundle = tmp_path / "bundle"
+    done = run_cli("pilot", "publish", str(lab_run), "--corpus", str(public), "--risks",
+                   str(risks), "-o", str(bundle))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    page = (bundle / "residual-risks.md").read_text(encoding="utf-8")
+    assert page.endswith(
+        "## Stated by the operator\n\n- **Night calls.** Our PBX files them a day late.\n"
+    )
+    assert page.index("## This bundle") < page.index("## Stated by the operator")
+    assert verify_bundle(bundle).verdicts_rederived == 1  # the page is in the signed manifest
+    for content, said in ((b" \n", "empty"), (b"\xff\xfe", "not UTF-8"),
+                          (b"x" * (256 * 1024 + 1), "larger than")):  # fmt: skip
+        risks.write_bytes(content)
+        refused = run_cli("pilot", "publish", str(lab_run), "--corpus", str(public), "--risks",
+                          str(risks), "-o", str(tmp_path / "b"))  # fmt: skip
+        assert refused.returncode == 2 and said in refused.stderr and "--risks" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "b").exists()

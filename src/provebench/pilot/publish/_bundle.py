@@ -51,7 +51,7 @@ from provebench.pilot.publish._layout import (
     BundleIndex,
     BundleManifest,
 )
-from provebench.pilot.publish._risks import residual_risks_markdown
+from provebench.pilot.publish._risks import read_operator_risks, residual_risks_markdown
 from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
 
 
@@ -98,9 +98,13 @@ def publish_bundle(
     redteam: Path | None = None,
     seals: list[Path] | None = None,
     comparisons: list[Path] | None = None,
+    risks: Path | None = None,
 ) -> BundleIndex:
-    """Write the bundle of `runs` (with their `corpora`) into `out` (absent or empty)."""
-    check_output_dir(out, inputs=[*runs, *corpora, *(seals or []), *(comparisons or [])])
+    """Write the bundle of `runs` (with their `corpora`) into `out` (absent or empty);
+    `risks`: the operator's own residual risks (Markdown), added to the bundle's page."""
+    inputs = [*runs, *corpora, *(seals or []), *(comparisons or []), *([risks] if risks else [])]
+    check_output_dir(out, inputs=inputs)
+    operator_risks = None if risks is None else read_operator_risks(risks)  # before any write
     if out.exists() and any(out.iterdir()):
         raise ProvebenchError("output exists and is not an empty directory", path=out)
     if not runs:
@@ -134,7 +138,9 @@ def publish_bundle(
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        index = _write_bundle(staging, records, redteam, seals or [], comparisons or [])
+        index = _write_bundle(
+            staging, records, redteam, seals or [], comparisons or [], operator_risks
+        )
         if out.exists():
             out.rmdir()
         staging.chmod(0o777 & ~current_umask())  # mkdtemp's folder is private; a bundle is not
@@ -151,6 +157,7 @@ def _write_bundle(
     redteam: Path | None,
     seals: list[Path],
     comparisons: list[Path],
+    operator_risks: str | None,
 ) -> BundleIndex:
     corpora: dict[str, Corpus] = {}
     for _, _, corpus in records:
@@ -221,7 +228,10 @@ def _write_bundle(
         comparison_names.append(f"{name}/{comparison.name}")
     write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
     listed = sorted(corpora.items())
-    write_atomic(root / RISKS_FILE, residual_risks_markdown(listed, redteam=redteam is not None))
+    write_atomic(
+        root / RISKS_FILE,
+        residual_risks_markdown(listed, redteam=redteam is not None, operator=operator_risks),
+    )
     index = BundleIndex(
         format=BUNDLE_FORMAT,
         provebench_version=__version__,

@@ -33,6 +33,14 @@ def publish_command(
         list[Path] | None,
         typer.Option("--comparison", help="A signed comparison.json (pilot compare; repeat)."),
     ] = None,
+    risks: Annotated[
+        Path | None,
+        typer.Option(
+            "--risks",
+            help="The operator's own residual risks (Markdown), added verbatim to the bundle's "
+            "residual-risks.md.",
+        ),
+    ] = None,
 ) -> None:
     """Write the signed publication bundle of pilot §16: corpora, runs, verdicts, red team,
     seals, comparisons and residual risks, with a manifest of sha256 hashes."""
@@ -40,7 +48,7 @@ def publish_command(
 
     index = publish_bundle(
         list(runs), list(corpus), out, redteam=redteam, seals=list(seal or []),
-        comparisons=list(comparison or []),
+        comparisons=list(comparison or []), risks=risks,
     )  # fmt: skip
     for run in index.runs:
         typer.echo(

@@ -9,6 +9,9 @@ reader sees the gaps of *this* evaluation, not a generic disclaimer.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from provebench._errors import ProvebenchError
 from provebench.pilot.corpus import Corpus
 
 _SCOPE = """\
@@ -55,8 +58,40 @@ bundle, not a finding about the candidate.
 """
 
 
-def residual_risks_markdown(corpora: list[tuple[str, Corpus]], *, redteam: bool) -> str:
-    """The bundle's residual-risks page: the fixed scope, then this bundle's own gaps."""
+# The operator's own page is prose for readers, never an input: bounded so that it stays one.
+MAX_OPERATOR_RISKS_BYTES = 256 * 1024
+
+
+def read_operator_risks(path: Path) -> str:
+    """The operator's residual risks (`--risks`): UTF-8 Markdown, not empty, at most
+    `MAX_OPERATOR_RISKS_BYTES`; a one-line error naming the file otherwise."""
+    try:
+        data = path.read_bytes()[: MAX_OPERATOR_RISKS_BYTES + 1]
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot read: {error.strerror}", path=path, field="--risks"
+        ) from None
+    if len(data) > MAX_OPERATOR_RISKS_BYTES:
+        raise ProvebenchError(
+            f"larger than {MAX_OPERATOR_RISKS_BYTES} bytes", path=path, field="--risks"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ProvebenchError(
+            f"not UTF-8 text (byte {error.start})", path=path, field="--risks"
+        ) from None
+    if not text.strip():
+        raise ProvebenchError("empty: say what the evaluation does not establish", path=path,
+                              field="--risks")  # fmt: skip
+    return text
+
+
+def residual_risks_markdown(
+    corpora: list[tuple[str, Corpus]], *, redteam: bool, operator: str | None = None
+) -> str:
+    """The bundle's residual-risks page: the fixed scope, then this bundle's own gaps, then
+    what the operator states (`--risks`), verbatim under its own heading."""
     lines = [_SCOPE, "## This bundle", ""]
     profiles = {corpus.info.config.profile for _, corpus in corpora}
     if "shadow" not in profiles:
@@ -88,7 +123,9 @@ def residual_risks_markdown(corpora: list[tuple[str, Corpus]], *, redteam: bool)
         )
     if lines[-1] == "":
         lines.append("- Nothing beyond the limits above.")
+    if operator is not None:
+        lines += ["", "## Stated by the operator", "", operator.strip("\n")]
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["residual_risks_markdown"]
+__all__ = ["MAX_OPERATOR_RISKS_BYTES", "read_operator_risks", "residual_risks_markdown"]
