@@ -79,17 +79,11 @@ def _defects_by(defects: Defects, cycle: int) -> list[str]:
 
 
 def _grade_when_confirmed(timeline: Timeline, cycle: int, violations: list[Violation]) -> list[str]:
-    snapshot = timeline.snapshot
     reasons: list[str] = []
-    duplicated = sorted(f for f in timeline.confirmed_cycles if timeline.count_by(f, cycle) > 1)
+    duplicated = sorted(f for _, second, f in timeline.duplicated if second <= cycle)
     if duplicated:
         reasons.append(f"duplicated by cycle {cycle}: {', '.join(duplicated[:5])}")
-    omitted = sorted(
-        f
-        for f in snapshot.expected
-        if snapshot.due(f) <= cycle
-        and not ((first := timeline.first_confirmed(f)) is not None and first <= snapshot.due(f))
-    )
+    omitted = sorted(f for due, f in timeline.late if due <= cycle)
     if omitted:
         reasons.append(f"omitted by their due cycle: {', '.join(omitted[:5])}")
     dated = [v for v in violations if v.cycle is not None and v.cycle <= cycle]
@@ -99,23 +93,11 @@ def _grade_when_confirmed(timeline: Timeline, cycle: int, violations: list[Viola
 
 
 def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) -> list[str]:
-    snapshot = timeline.snapshot
     reasons: list[str] = []
-    appeared = [f for f in snapshot.expected if snapshot.first_cycle[f] <= cycle]
-    wrong = sorted(
-        f
-        for f in appeared
-        if timeline.confirmed_count.get(f, 0) != 1
-        or (first := timeline.first_confirmed(f)) is None
-        or first > snapshot.due(f)
-    )
+    wrong = sorted(f for appeared, f in timeline.not_once_on_time if appeared <= cycle)
     if wrong:
         reasons.append(f"not confirmed exactly once and on time: {', '.join(wrong[:5])}")
-    later_duplicates = sorted(
-        f
-        for f, cycles in timeline.confirmed_cycles.items()
-        if cycles[0] <= cycle and len(cycles) > 1
-    )
+    later_duplicates = sorted(f for first, _, f in timeline.duplicated if first <= cycle)
     if later_duplicates:
         reasons.append(f"rows duplicated later: {', '.join(later_duplicates[:5])}")
     counted = [v for v in violations if v.cycle is None or v.cycle <= cycle]

@@ -55,6 +55,10 @@ class CycleLog:
     _pass_open: bool = False
     _pass_token: object = None
     _pass_new: bool = False
+    # The confirmed rows, built once per state of the cycle (every metric reads them, read-only).
+    _rows_memo: tuple[tuple[bool, str, int], list[tuple[list[str], AppendCall]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def take_page(self, payload: dict[str, Any], page: list[str]) -> None:
         """A listing page served in this cycle: its ids, and where it leaves the current pass."""
@@ -78,15 +82,20 @@ class CycleLog:
             self._pass_token = following
 
     def confirmed_rows(self) -> list[tuple[list[str], AppendCall]]:
-        """Full register rows (status inserted) of every applied append, in append order."""
+        """Full register rows (status inserted) of every applied append, in append order (the
+        same list on every call while the cycle is unchanged: callers only read it)."""
         if self.confirmed is None:
             return []
-        return [
-            ([*row[:STATUS_INDEX], self.status, *row[STATUS_INDEX:]], call)
-            for call in self.appends
-            if call.applied
-            for row in call.rows
-        ]
+        key = (True, self.status, len(self.appends))
+        if self._rows_memo is None or self._rows_memo[0] != key:
+            rows = [
+                ([*row[:STATUS_INDEX], self.status, *row[STATUS_INDEX:]], call)
+                for call in self.appends
+                if call.applied
+                for row in call.rows
+            ]
+            self._rows_memo = (key, rows)
+        return self._rows_memo[1]
 
 
 @dataclass

@@ -132,31 +132,23 @@ def compute_metrics(timeline: Timeline) -> MetricsReport:
 
 
 def _completeness_by(timeline: Timeline, cycle: int) -> Metric:
-    snapshot = timeline.snapshot
-    due = [f for f in snapshot.expected if snapshot.due(f) <= cycle]
-    on_time = 0
-    for file_id in due:
-        first = timeline.first_confirmed(file_id)
-        on_time += first is not None and first <= snapshot.due(file_id)
-    return metric(on_time, len(due))
-
-
-def _distinct_by(timeline: Timeline, cycle: int) -> dict[str, int]:
-    return {
-        file_id: timeline.count_by(file_id, cycle)
-        for file_id, cycles in timeline.confirmed_cycles.items()
-        if cycles[0] <= cycle
-    }
+    """Files due by `cycle` confirmed by their due cycle / files due by `cycle`."""
+    counts = timeline.counts_by_cycle
+    return metric(counts.due_on_time(cycle), counts.due(cycle))
 
 
 def _precision_by(timeline: Timeline, cycle: int) -> Metric:
-    distinct = _distinct_by(timeline, cycle)
-    return metric(sum(1 for f in distinct if f in timeline.snapshot.expected), len(distinct))
+    """Of the distinct files confirmed by `cycle`, the admissible ones."""
+    counts = timeline.counts_by_cycle
+    return metric(counts.first_confirmed_expected(cycle), counts.first_confirmed(cycle))
 
 
 def _uniqueness_by(timeline: Timeline, cycle: int) -> Metric:
-    distinct = _distinct_by(timeline, cycle)
-    return metric(sum(1 for n in distinct.values() if n == 1), len(distinct))
+    """Of the distinct files confirmed by `cycle`, those confirmed once by then: first confirmed
+    by `cycle`, and not a second time by it."""
+    counts = timeline.counts_by_cycle
+    distinct = counts.first_confirmed(cycle)
+    return metric(distinct - counts.second_confirmed(cycle), distinct)
 
 
 def _cycle_fields(timeline: Timeline, cycle: int) -> Metric:

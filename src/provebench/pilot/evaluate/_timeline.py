@@ -8,7 +8,10 @@ the log contradicts (pilot §9: the agent's report never counts as evidence of s
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
@@ -36,6 +39,81 @@ class Timeline:
 
     def count_by(self, file_id: str, cycle: int) -> int:
         return sum(1 for c in self.confirmed_cycles.get(file_id, ()) if c <= cycle)
+
+    # Every per-cycle metric and escrow grade asks the same questions of every file, once per
+    # cycle: cycles x files. The answers below are computed once, so that a question about one
+    # cycle costs a lookup (`Upto`) or a pass over the files that went wrong, never over all.
+
+    @functools.cached_property
+    def due(self) -> dict[str, int]:
+        """Each expected file's due cycle (`Snapshot.due`)."""
+        snapshot = self.snapshot
+        return {file_id: snapshot.due(file_id) for file_id in snapshot.expected}
+
+    @functools.cached_property
+    def on_time(self) -> frozenset[str]:
+        """The expected files first confirmed by their due cycle."""
+        confirmed = self.confirmed_cycles
+        return frozenset(
+            f for f, due in self.due.items() if f in confirmed and confirmed[f][0] <= due
+        )
+
+    @functools.cached_property
+    def late(self) -> list[tuple[int, str]]:
+        """(due cycle, file_id) of the expected files not confirmed by their due cycle."""
+        on_time = self.on_time
+        return sorted((due, f) for f, due in self.due.items() if f not in on_time)
+
+    @functools.cached_property
+    def not_once_on_time(self) -> list[tuple[int, str]]:
+        """(cycle it appeared in, file_id) of the expected files not confirmed exactly once
+        and by their due cycle."""
+        first_cycle, count, on_time = self.snapshot.first_cycle, self.confirmed_count, self.on_time
+        return sorted(
+            (first_cycle[f], f) for f in self.due if count.get(f, 0) != 1 or f not in on_time
+        )
+
+    @functools.cached_property
+    def duplicated(self) -> list[tuple[int, int, str]]:
+        """(first, second confirming cycle, file_id) of every file confirmed more than once
+        (a file's confirming cycles are in log order, so the second is the first repeat)."""
+        return sorted((c[0], c[1], f) for f, c in self.confirmed_cycles.items() if len(c) > 1)
+
+    @functools.cached_property
+    def counts_by_cycle(self) -> CountsByCycle:
+        confirmed, expected, due = self.confirmed_cycles, self.snapshot.expected, self.due
+        return CountsByCycle(
+            due=Upto(due.values()),
+            due_on_time=Upto(due[f] for f in self.on_time),
+            first_confirmed=Upto(c[0] for c in confirmed.values()),
+            first_confirmed_expected=Upto(c[0] for f, c in confirmed.items() if f in expected),
+            second_confirmed=Upto(second for _, second, _ in self.duplicated),
+        )
+
+
+class Upto:
+    """How many of some cycle numbers are at most a given cycle, by bisection."""
+
+    __slots__ = ("_sorted",)
+
+    def __init__(self, cycles: Iterable[int]) -> None:
+        self._sorted = sorted(cycles)
+
+    def __call__(self, cycle: int) -> int:
+        return bisect.bisect_right(self._sorted, cycle)
+
+
+@dataclass(frozen=True)
+class CountsByCycle:
+    """File counts by cycle c, each `Upto(c)`: expected files due by c; those of them confirmed
+    by their due cycle; files first confirmed by c (of them, the expected); files confirmed a
+    second time by c."""
+
+    due: Upto
+    due_on_time: Upto
+    first_confirmed: Upto
+    first_confirmed_expected: Upto
+    second_confirmed: Upto
 
 
 def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
@@ -83,4 +161,4 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
     )
 
 
-__all__ = ["Timeline", "build_timeline"]
+__all__ = ["CountsByCycle", "Timeline", "Upto", "build_timeline"]
