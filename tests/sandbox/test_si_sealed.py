@@ -4,6 +4,7 @@ the JSON-lines agent protocol (docs/si-agents.md, docs/sandbox.md)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -86,6 +87,28 @@ def test_a_sealed_agent_reads_no_scenario_and_no_shipped_answer_key(tmp_path: Pa
     assert lines[1] == f"{SHIPPED_SCENARIOS}: []"  # an empty, read-only folder
     assert lines[2] in (f"{tmp_path / 'out'}: []", f"{tmp_path / 'out'}: refused FileNotFoundError")
     assert evidence["metadata"]["agent_isolation"]["mode"] == "sandbox"
+
+
+def test_a_sealed_agent_never_reads_the_laboratory_key_that_signs_its_run(
+    tmp_path: Path,
+) -> None:
+    # The key folder inside the agent's own code folder: shown with the code unless hidden.
+    keys = tmp_path / "keys"
+    (tmp_path / "peeker.py").write_text(f"TARGETS = {[str(keys)]!r}\n" + PEEKER, encoding="utf-8")
+    out = tmp_path / "out"
+    env = {**os.environ, "PROVEBENCH_KEY_DIR": str(keys)}
+    made = subprocess.run([*PROVEBENCH, "attest", "key"], env=env, capture_output=True, check=False)
+    assert made.returncode == 0 and len(list(keys.iterdir())) >= 2  # the key, before the run
+    result = subprocess.run(
+        [*PROVEBENCH, "si", "run", str(write_fixture(tmp_path)), "--agent",
+         f"{tmp_path / 'peeker.py'}:Peeker", "--out", str(out)],
+        capture_output=True, text=True, check=False, timeout=100,
+        env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    answer = json.loads((out / "evidence.json").read_text())["final_answer"]
+    assert answer == f"{keys}: []"  # an empty, read-only folder in the sandbox
+    assert (out / "run.dsse.json").is_file()
 
 
 @pytest.mark.parametrize(
