@@ -71,6 +71,8 @@ ETC_ENTRIES = (
     "ssl",
 )
 PACKAGE_DIR = Path(provebench.__file__).resolve().parent
+# The laboratory's signing key, by role: hidden from every candidate, wherever it lies.
+LABORATORY_KEY_ROLE = "laboratory-key"
 # provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
 SHIPPED_SECRETS = (PACKAGE_DIR / "si" / "scenarios", PACKAGE_DIR / "si" / "examples")
 # The namespaces and process rules of every launch, and of the trial launch (`_tool.py`) that
@@ -262,10 +264,15 @@ def policy_for(
     field_name: str = "--agent",
 ) -> SandboxPolicy:
     """The policy showing `code` (plus provebench's interpreter and package) and hiding
-    `secrets` (by role: `corpus`, `run-folder`, `scenario`, `output-folder`).
+    `secrets` (by role: `corpus`, `run-folder`, `scenario`, `output-folder`), and, from every
+    candidate whatever the caller names, the laboratory's signing key (`laboratory-key`,
+    docs/attestation.md) and provebench's shipped answer keys.
 
     Code that lies inside a secret (an importer file inside the corpus or the run folder) is
     refused in one line: hiding the secret would hide the code with it."""
+    from provebench.attest._keys import key_dir
+
+    secrets = {LABORATORY_KEY_ROLE: key_dir(), **secrets}
     hidden = [absolute(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
     shown = [absolute(c) for c in code]
     # provebench's own package: its public rules are the candidate's to use (an importer may
@@ -293,6 +300,7 @@ def policy_for(
 __all__ = [
     "FORWARDER",
     "ISOLATION_ARGS",
+    "LABORATORY_KEY_ROLE",
     "LAB_SOCKET",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",

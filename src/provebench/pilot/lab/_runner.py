@@ -33,7 +33,6 @@ from provebench._canonical import sha256_file
 from provebench._collector import paused_collection
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
-from provebench.attest._keys import key_dir
 from provebench.ledger import Ledger, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
@@ -404,8 +403,9 @@ def _model_agent(spec: str, base_url: str | None, corpus_dir: Path) -> LoadedAge
 
 def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:
     """What a sealed candidate must not see, by role (docs/sandbox.md): the corpus (the answer
-    key), the run folder (the log), and the laboratory's signing key (docs/attestation.md)."""
-    return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir), "laboratory-key": key_dir()}
+    key) and the run folder (the log); the sandbox hides the laboratory's signing key from
+    every candidate itself (`sandbox.policy_for`)."""
+    return {"corpus": Path(corpus_dir), "run-folder": Path(run_dir)}
 
 
 def _run_cycles(

@@ -43,15 +43,11 @@ def agent_source(
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
         )
-    from provebench.attest._keys import key_dir
     from provebench.llm import check_base_url, endpoint_for, is_openai_spec
     from provebench.si.agents._loader import load_agent
     from provebench.si.agents._sealed import sealed_command_agent
 
     check_base_url(agent, base_url)
-    # The laboratory key signs what the simulator records (`_signing.py`): a sealed agent never
-    # reads it, wherever it lies (in a folder the agent's code shares, say), as in the pilot.
-    secrets = {**secrets, "laboratory-key": key_dir()}
     if agent is not None and is_openai_spec(agent):
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
