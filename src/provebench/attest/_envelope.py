@@ -11,13 +11,14 @@ everything else is an `AttestationError`: one line naming the envelope and what 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
-from provebench.attest._keys import TrustedKey
+from provebench.attest._keys import TrustedKey, laboratory_signer
 from provebench.attest._sslib import Envelope, Signer, VerificationError
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
@@ -73,6 +74,29 @@ def sign_statement(document: dict[str, Any], signer: Signer) -> dict[str, Any]:
 
 def write_envelope(path: Path, envelope: dict[str, Any]) -> None:
     write_atomic(path, canonical_json(envelope))
+
+
+def write_signed(
+    path: Path, subjects: dict[str, str], predicate_type: str, predicate: dict[str, Any]
+) -> Path:
+    """The Statement of `subjects` (name -> sha256) and `predicate`, signed with the laboratory
+    key, as the envelope at `path`; returns `path`."""
+    document = statement(subjects, predicate_type, predicate)
+    write_envelope(path, sign_statement(document, laboratory_signer()))
+    return path
+
+
+def sign_files(
+    folder: Path,
+    names: Iterable[str],
+    path: Path,
+    predicate_type: str,
+    predicate: dict[str, Any],
+) -> Path:
+    """`write_signed` of the files `names` (relative to `folder`, already written), hashed as
+    they are on disk; returns the envelope's `path`."""
+    subjects = {name: sha256_file(folder / name) for name in names}
+    return write_signed(path, subjects, predicate_type, predicate)
 
 
 def read_statement(
@@ -187,8 +211,10 @@ __all__ = [
     "file_sha256",
     "read_statement",
     "read_verified",
+    "sign_files",
     "sign_statement",
     "statement",
     "subject_problems",
     "write_envelope",
+    "write_signed",
 ]

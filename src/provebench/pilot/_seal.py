@@ -28,14 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
-from provebench.attest._envelope import (
-    sign_statement,
-    statement,
-    write_envelope,
-)
-from provebench.attest._keys import TrustedKey, key_dir, laboratory_signer
+from provebench.attest._envelope import sign_files
+from provebench.attest._keys import TrustedKey, key_dir
 from provebench.pilot._limits import MAX_SEED
 from provebench.pilot.record._seal import (
     OPENING_FILE,
@@ -116,8 +112,7 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
         "commitment": commitment(seed, nonce),
     }
     write_atomic(out / SEAL_FILE, canonical_json(sealed))
-    document = statement({SEAL_FILE: sha256_file(out / SEAL_FILE)}, SEAL_PREDICATE, sealed)
-    write_envelope(out / SEAL_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    sign_files(out, [SEAL_FILE], out / SEAL_ENVELOPE_FILE, SEAL_PREDICATE, sealed)
     return sealed
 
 
@@ -163,10 +158,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         },
     }
     write_atomic(folder / REVEAL_FILE, canonical_json(revealed))
-    document = statement(
-        {REVEAL_FILE: sha256_file(folder / REVEAL_FILE)}, REVEAL_PREDICATE, revealed
-    )
-    write_envelope(folder / REVEAL_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    sign_files(folder, [REVEAL_FILE], folder / REVEAL_ENVELOPE_FILE, REVEAL_PREDICATE, revealed)
     return revealed
 
 

@@ -27,9 +27,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError, validation_failure
-from provebench.attest import TrustedKey, envelope_path_for, sign_statement, write_envelope
-from provebench.attest._envelope import AttestationError, statement
-from provebench.attest._keys import laboratory_signer
+from provebench.attest import TrustedKey, envelope_path_for
+from provebench.attest._envelope import AttestationError, sign_files
 from provebench.pilot.evaluate._verdict import MetricSet, Verdict
 from provebench.pilot.record._signing import signed_verdict
 
@@ -204,8 +203,7 @@ def write_comparison(comparison: Comparison, path: Path) -> None:
         "laboratory_verdict_sha256": comparison.laboratory_verdict_sha256,
         "shadow_verdict_sha256": comparison.shadow_verdict_sha256,
     }
-    document = statement({path.name: sha256_file(path)}, COMPARISON_PREDICATE, facts)
-    write_envelope(envelope_path_for(path), sign_statement(document, laboratory_signer()))
+    sign_files(path.parent, [path.name], envelope_path_for(path), COMPARISON_PREDICATE, facts)
 
 
 __all__ = [

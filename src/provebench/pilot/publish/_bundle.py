@@ -23,9 +23,8 @@ from provebench._canonical import canonical_json, current_umask, sha256_file, wr
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench._paths import check_output_dir
-from provebench.attest import envelope_path_for, load_trusted_key, sign_statement, write_envelope
-from provebench.attest._envelope import statement
-from provebench.attest._keys import laboratory_signer
+from provebench.attest import envelope_path_for, load_trusted_key
+from provebench.attest._envelope import sign_files
 from provebench.pilot.corpus import Corpus, load_corpus
 from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
 from provebench.pilot.evaluate import evaluate_run, write_verdict
@@ -257,11 +256,7 @@ def _write_bundle(
     manifest = BundleManifest(format=BUNDLE_FORMAT, sha256=bundle_digests(root))
     write_atomic(root / MANIFEST_FILE, canonical_json(manifest))
     predicate = {"format": BUNDLE_FORMAT, "index": index.model_dump(mode="json")}
-    subjects = {MANIFEST_FILE: sha256_file(root / MANIFEST_FILE)}
-    write_envelope(
-        root / ENVELOPE_FILE,
-        sign_statement(statement(subjects, BUNDLE_PREDICATE, predicate), laboratory_signer()),
-    )
+    sign_files(root, [MANIFEST_FILE], root / ENVELOPE_FILE, BUNDLE_PREDICATE, predicate)
     return index
 
 

@@ -22,11 +22,10 @@ from provebench.attest._envelope import (
     envelope_path_for,
     read_statement,
     read_verified,
-    sign_statement,
-    statement,
-    write_envelope,
+    sign_files,
+    write_signed,
 )
-from provebench.attest._keys import TrustedKey, laboratory_signer
+from provebench.attest._keys import TrustedKey
 from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
 
 RUN_PREDICATE = "urn:provebench:pilot-run:1"
@@ -54,10 +53,7 @@ def sign_run(root: Path, record: dict[str, Any]) -> Path:
     """Sign a published run (`record` is its run.json); returns the envelope's path."""
     subjects = dict(record["files_sha256"])
     subjects[RUN_RECORD_FILE] = sha256_file(root / RUN_RECORD_FILE)
-    document = statement(subjects, RUN_PREDICATE, run_predicate(record))
-    path = root / RUN_ENVELOPE_FILE
-    write_envelope(path, sign_statement(document, laboratory_signer()))
-    return path
+    return write_signed(root / RUN_ENVELOPE_FILE, subjects, RUN_PREDICATE, run_predicate(record))
 
 
 def run_envelope_problems(
@@ -109,10 +105,7 @@ def run_envelope_problems(
 
 def sign_verdict(path: Path, facts: dict[str, Any]) -> Path:
     """Sign a written verdict file; the envelope goes beside it (`verdict.dsse.json`)."""
-    document = statement({path.name: sha256_file(path)}, VERDICT_PREDICATE, facts)
-    envelope = envelope_path_for(path)
-    write_envelope(envelope, sign_statement(document, laboratory_signer()))
-    return envelope
+    return sign_files(path.parent, [path.name], envelope_path_for(path), VERDICT_PREDICATE, facts)
 
 
 def signed_verdict(path: Path, trusted: TrustedKey) -> Statement:

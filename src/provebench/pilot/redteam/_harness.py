@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.pilot.redteam._budget import (
     MINIMUM,
@@ -208,8 +208,7 @@ def sign_report(out: Path, report: RedteamReport) -> None:
     as the red-team evidence of `pilot_pass` (docs/attestation.md), so the predicate names the
     evaluator version it tested and what it found, including the injection attacks (the
     evaluator-injection-isolation check)."""
-    from provebench.attest._envelope import sign_statement, statement, write_envelope
-    from provebench.attest._keys import laboratory_signer
+    from provebench.attest._envelope import sign_files
     from provebench.pilot.evaluate._rules import EVALUATOR_VERSION
     from provebench.pilot.record._signing import REDTEAM_ENVELOPE_FILE, REDTEAM_PREDICATE
 
@@ -223,9 +222,8 @@ def sign_report(out: Path, report: RedteamReport) -> None:
             "exercised_and_caught": sum(1 for a in injection if a["exercised"] and a["caught"]),
         },
     }
-    subjects = {name: sha256_file(out / name) for name in (REPORT_FILE, SUMMARY_FILE)}
-    document = statement(subjects, REDTEAM_PREDICATE, predicate)
-    write_envelope(out / REDTEAM_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    files = (REPORT_FILE, SUMMARY_FILE)
+    sign_files(out, files, out / REDTEAM_ENVELOPE_FILE, REDTEAM_PREDICATE, predicate)
 
 
 def _prepare(out: Path) -> None:

@@ -21,14 +21,8 @@ from typing import Any, Final
 
 from provebench import __version__
 from provebench._canonical import sha256_file
-from provebench.attest._envelope import (
-    AttestationError,
-    read_verified,
-    sign_statement,
-    statement,
-    write_envelope,
-)
-from provebench.attest._keys import TrustedKey, laboratory_signer
+from provebench.attest._envelope import AttestationError, read_verified, sign_files
+from provebench.attest._keys import TrustedKey
 from provebench.evidence import Evidence
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._safety import ScenarioVerdict
@@ -70,11 +64,7 @@ def run_predicate(
 
 def sign_si_run(out_dir: Path, files: tuple[str, ...], predicate: dict[str, Any]) -> Path:
     """Sign the run's `files` (names inside `out_dir`, already written); the envelope's path."""
-    subjects = {name: sha256_file(out_dir / name) for name in files}
-    envelope = out_dir / RUN_ENVELOPE_FILE
-    document = statement(subjects, SI_RUN_PREDICATE, predicate)
-    write_envelope(envelope, sign_statement(document, laboratory_signer()))
-    return envelope
+    return sign_files(out_dir, files, out_dir / RUN_ENVELOPE_FILE, SI_RUN_PREDICATE, predicate)
 
 
 def signature_problem(out_dir: Path, files: tuple[str, ...], trusted: TrustedKey) -> str | None:

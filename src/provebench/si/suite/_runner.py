@@ -34,7 +34,7 @@ from typing import Any, Final, Protocol
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir
-from provebench.attest._envelope import sign_statement, statement, write_envelope
+from provebench.attest._envelope import sign_files
 from provebench.attest._keys import TrustedKey, laboratory_signer, load_trusted_key
 from provebench.evidence import load_evidence
 from provebench.si.agents._protocol import DiagnosisAgent
@@ -411,10 +411,7 @@ def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
         "scenarios": len(summary["scenarios"]),
         "versions": summary["versions"],
     }
-    document = statement(
-        {name: sha256_file(out / name) for name in names}, SUITE_PREDICATE, predicate
-    )
-    write_envelope(out / SUMMARY_ENVELOPE_FILE, sign_statement(document, laboratory_signer()))
+    sign_files(out, names, out / SUMMARY_ENVELOPE_FILE, SUITE_PREDICATE, predicate)
 
 
 __all__ = [
