@@ -92,6 +92,12 @@ class SuiteRequest:
     readings: ReadingBook = field(default_factory=ReadingBook)
     recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
 
+    @property
+    def recorded_here(self) -> bool:
+        """Whether this suite's simulator records the evidence (and the laboratory signs it):
+        not when it re-scores evidence recorded before."""
+        return not isinstance(self.agent, RecordedEvidence)
+
 
 @dataclass(frozen=True)
 class RecordedEvidence:
@@ -278,7 +284,7 @@ class _Suite:
         scenario = item.scenario
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
-        recorded_here = not isinstance(self.request.agent, RecordedEvidence)
+        recorded_here = self.request.recorded_here
         reused = _reusable(folder, item.file, self.trusted if recorded_here else None)
         if reused is not None:
             result = result_of(scenario, reused, folder_name)
@@ -391,7 +397,7 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
     write_atomic(out / MANIFEST_FILE, canonical_json(manifest))
     summary = suite.run()
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
-    if not isinstance(request.agent, RecordedEvidence):
+    if request.recorded_here:
         sign_suite(out, summary)
     return summary
 
