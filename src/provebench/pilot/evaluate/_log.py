@@ -56,7 +56,7 @@ class CycleLog:
     _pass_token: object = None
     _pass_new: bool = False
     # The confirmed rows, built once per state of the cycle (every metric reads them, read-only).
-    _rows_memo: tuple[tuple[bool, str, int], list[tuple[list[str], AppendCall]]] | None = field(
+    _rows_memo: tuple[tuple[str, int], list[tuple[list[str], AppendCall]]] | None = field(
         default=None, repr=False, compare=False
     )
 
@@ -86,7 +86,7 @@ class CycleLog:
         same list on every call while the cycle is unchanged: callers only read it)."""
         if self.confirmed is None:
             return []
-        key = (True, self.status, len(self.appends))
+        key = (self.status, len(self.appends))
         if self._rows_memo is None or self._rows_memo[0] != key:
             rows = [
                 ([*row[:STATUS_INDEX], self.status, *row[STATUS_INDEX:]], call)
