@@ -4,7 +4,7 @@ in-process agent class, calling the simulator's tools through the request's tool
 from __future__ import annotations
 
 import json
-import time
+import threading
 import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -49,7 +49,11 @@ def serve_agent(
     configuration: Mapping[str, Any] | None = None,
 ) -> Iterator[str]:
     """Serve ``agent_class`` on 127.0.0.1; ``behaviour`` breaks the POST answer on purpose:
-    ``garbage`` (not JSON), ``slow`` (past any short timeout), ``error`` (HTTP 500)."""
+    ``garbage`` (not JSON), ``slow`` (past any short timeout), ``error`` (HTTP 500).
+
+    A slow answer gives up when the test leaves, so no request outlives its test (the server
+    joins its request threads on close)."""
+    leaving = threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -67,8 +71,8 @@ def serve_agent(
             if behaviour == "garbage":
                 self._raw(200, b"<html>not json</html>")
                 return
-            if behaviour == "slow":
-                time.sleep(5)
+            if behaviour == "slow" and leaving.wait(5):
+                return  # the caller gave up long ago and the test is over
             if behaviour == "error":
                 self._json(500, {"error": "boom"})
                 return
@@ -103,4 +107,7 @@ def serve_agent(
             pass
 
     with serving(Handler) as (host, port):
-        yield f"http://{host}:{port}"
+        try:
+            yield f"http://{host}:{port}"
+        finally:
+            leaving.set()
