@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import json
 import socket
-import socketserver
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
+from provebench._local_http import LocalHTTPServer, LocalUnixServer
 from provebench.pilot.emulator._auth import (
     CLIENT_EMAIL,
     OTHER_CYCLE,
@@ -369,10 +369,16 @@ class _Handler(BaseHTTPRequestHandler):
         return  # the ledger is the log
 
 
-class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+class _TcpServer(LocalHTTPServer):
+    server_label = "provebench emulator"
+    daemon_threads = True
+
+
+class _UnixServer(LocalUnixServer):
     """The same emulator on a Unix socket: what a sandboxed importer reaches, through the
     forwarder inside its sandbox (docs/sandbox.md, 'Network'). Nothing else listens there."""
 
+    server_label = "provebench emulator"
     daemon_threads = True
 
 
@@ -388,12 +394,11 @@ class LabServer:
             )
         handler = type("LabHandler", (_Handler,), {"session": session})
         try:
-            self._httpd = ThreadingHTTPServer((LOOPBACK, port), handler)
+            self._httpd = _TcpServer((LOOPBACK, port), handler)
         except OSError as error:
             raise ProvebenchError(
                 f"cannot listen on {LOOPBACK}:{port}: {error.strerror}", field="--port"
             ) from error
-        self._httpd.daemon_threads = True
         self.session = session
         self.port: int = self._httpd.server_address[1]
         self._handler = handler

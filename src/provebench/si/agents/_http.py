@@ -29,12 +29,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar, Final, cast
 
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
+from provebench._local_http import LocalHTTPServer
 from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task, TransportFault
 
 IDENTITY_PATH: Final = "/identity-and-configuration"
@@ -43,6 +44,11 @@ HTTP_ISOLATION: Final = {
     "kind": "remote",
     "note": "served over HTTP by its operator; provebench does not isolate it",
 }
+
+
+class _ToolEndpointServer(LocalHTTPServer):
+    server_label = "provebench si tool endpoint"
+    daemon_threads = True
 
 
 def _request(url: str, payload: Mapping[str, Any] | None, timeout: float) -> Any:
@@ -116,7 +122,7 @@ class _ToolServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # the evidence is the record, not the server's log
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _ToolEndpointServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
