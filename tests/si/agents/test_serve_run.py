@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from provebench.attest import load_trusted_key
 from provebench.si import load_scenarios
+from provebench.si.agents import _run
 from provebench.si.agents._serve import SUBMIT_ANSWER, ServeRun, task_text
+from provebench.si.agents._signing import signature_problem
 from provebench.si.sim import Session
 from tests.helpers.si_lab import write_fixture
 
@@ -67,6 +70,27 @@ def test_submitting_ends_the_run_and_writes_everything(run: ServeRun) -> None:
     evidence = _evidence(run)
     assert evidence["final_answer"] == "SMTP_PORT is missing."
     assert len(evidence["actions"]) == 1  # type: ignore[arg-type]
+
+
+def test_evidence_rewritten_before_the_signature_is_not_signed(
+    run: ServeRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`si serve`'s client runs unsandboxed, as the same user: it could rewrite evidence.json
+    between the laboratory's write and its signature. The signature covers the bytes the
+    laboratory wrote, so the rewritten file fails verification instead of being signed."""
+    write = _run.write_atomic
+
+    def racing_write(path: Path, data: bytes | str) -> None:
+        write(path, data)
+        if path.name == "verdict.json":  # the last file: the signature comes next
+            evidence = _evidence(run)
+            evidence["final_answer"] = "a better answer, written by the client"
+            (run.out_dir / "evidence.json").write_text(json.dumps(evidence))
+
+    monkeypatch.setattr(_run, "write_atomic", racing_write)
+    run.call_tool(SUBMIT_ANSWER, {"final_answer": "SMTP_PORT is missing."})
+    problem = signature_problem(run.out_dir, _run.RUN_FILES, load_trusted_key())
+    assert problem is not None and "evidence.json" in problem
 
 
 def test_agent_mistakes_are_recorded_steps_with_errors(run: ServeRun) -> None:

@@ -241,26 +241,30 @@ def write_run(
     OUT/evidence.json` prints.
     """
     check_out_dir(out_dir, scenario_file)
-    evidence_text = canonical_json(evidence)
-    oasis_text = oasis_artifact_json(evidence)
+    evidence_bytes = canonical_json(evidence).encode()
+    scenario_sha256 = sha256_file(scenario_file)
     verdict = score_scenario(
         scenario,
         evidence,
         readings=readings,
         inputs=InputHashes(
-            scenario_file_sha256=sha256_file(scenario_file),
-            evidence_file_sha256=sha256_bytes(evidence_text.encode()),
+            scenario_file_sha256=scenario_sha256,
+            evidence_file_sha256=sha256_bytes(evidence_bytes),
         ),
     )
+    written = {
+        EVIDENCE_FILE: evidence_bytes,
+        OASIS_EVIDENCE_FILE: oasis_artifact_json(evidence).encode(),
+        VERDICT_FILE: verdict.to_json().encode(),
+    }
     out_dir.mkdir(parents=True, exist_ok=True)
     # What an earlier run left must not sit beside this run's evidence if we stop midway.
     (out_dir / RUN_ENVELOPE_FILE).unlink(missing_ok=True)
     (out_dir / VERDICT_FILE).unlink(missing_ok=True)
-    write_atomic(out_dir / EVIDENCE_FILE, evidence_text)
-    write_atomic(out_dir / OASIS_EVIDENCE_FILE, oasis_text)
-    write_atomic(out_dir / VERDICT_FILE, verdict.to_json())
+    for name, data in written.items():
+        write_atomic(out_dir / name, data)
     if recorded_here:
-        sign_si_run(out_dir, RUN_FILES, run_predicate(scenario, scenario_file, evidence, verdict))
+        sign_si_run(out_dir, written, run_predicate(scenario, scenario_sha256, evidence, verdict))
     return verdict
 
 

@@ -16,12 +16,13 @@ provebench did not see it happen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from provebench import __version__
-from provebench._canonical import sha256_file
-from provebench.attest._envelope import AttestationError, read_verified, sign_files
+from provebench._canonical import sha256_bytes
+from provebench.attest._envelope import AttestationError, read_verified, write_signed
 from provebench.attest._keys import TrustedKey
 from provebench.evidence import Evidence
 from provebench.si.scenario._scenario import Scenario
@@ -41,7 +42,10 @@ def outcome_of(verdict: Verdict | ScenarioVerdict) -> dict[str, Any]:
 
 
 def run_predicate(
-    scenario: Scenario, scenario_file: Path, evidence: Evidence, verdict: Verdict | ScenarioVerdict
+    scenario: Scenario,
+    scenario_file_sha256: str,
+    evidence: Evidence,
+    verdict: Verdict | ScenarioVerdict,
 ) -> dict[str, Any]:
     metadata = evidence.metadata
     return {
@@ -49,7 +53,7 @@ def run_predicate(
         "scenario": {
             "id": scenario.id,
             "version": scenario.version,
-            "file_sha256": sha256_file(scenario_file),
+            "file_sha256": scenario_file_sha256,
         },
         "agent": {
             "name": metadata.agent_name,
@@ -62,9 +66,15 @@ def run_predicate(
     }
 
 
-def sign_si_run(out_dir: Path, files: tuple[str, ...], predicate: dict[str, Any]) -> Path:
-    """Sign the run's `files` (names inside `out_dir`, already written); the envelope's path."""
-    return sign_files(out_dir, files, out_dir / RUN_ENVELOPE_FILE, SI_RUN_PREDICATE, predicate)
+def sign_si_run(out_dir: Path, written: Mapping[str, bytes], predicate: dict[str, Any]) -> Path:
+    """Sign the run's files — `written` maps each name inside `out_dir` to the bytes the
+    laboratory wrote there — and return the envelope's path.
+
+    The digests are of the bytes in memory, never of the files read back: `si serve`'s MCP client
+    runs unsandboxed as the same user, and a file it rewrote between the write and the signature
+    would otherwise be signed as the laboratory's."""
+    subjects = {name: sha256_bytes(data) for name, data in written.items()}
+    return write_signed(out_dir / RUN_ENVELOPE_FILE, subjects, SI_RUN_PREDICATE, predicate)
 
 
 def signature_problem(out_dir: Path, files: tuple[str, ...], trusted: TrustedKey) -> str | None:
