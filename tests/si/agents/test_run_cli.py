@@ -179,10 +179,10 @@ def test_a_stopped_rerun_leaves_no_stale_verdict_beside_new_evidence(
     assert _run_ok("run", str(scenario_file), "--agent", "noop", "--out", str(out))
     assert (out / "verdict.json").is_file()
 
-    def fail_on_oasis(path: Path, text: str) -> None:
+    def fail_on_oasis(path: Path, data: bytes | str) -> None:
         if path.name == "evidence.oasis.json":
             raise OSError("disk full")
-        (path).write_text(text, encoding="utf-8")
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
 
     monkeypatch.setattr(_run, "write_atomic", fail_on_oasis)
     scenario, session = _run.start_session(scenario_file, None)
