@@ -57,16 +57,23 @@ def ci_red_team(tmp_path_factory: pytest.TempPathFactory) -> Completed:
 # free takes the next test, so the suite does not end with one worker running a minute-long test
 # while the other idles. The tests on the work shared once per run come first, led by one test
 # per shared work, longest work first: the workers start different shared works side by side
-# instead of one making the full red team while the other waits on its lock. Then every test of
-# seconds (marked slow); then the rest, each group in its collected order.
+# instead of one making the full red team while the other waits on its lock. The other tests on
+# shared work follow, those on the shortest work first: the worker that made a short one goes on
+# with tests on what is already made while the full red team is still being made, instead of
+# waiting on its lock. Then every test of seconds (marked slow); then the rest, each group in its
+# collected order.
 _SHARED_WORK = ("full_red_team", "demo_run", "ci_red_team")  # longest first
+
+
+def names(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(getattr(item, "fixturenames", ()))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     leaders: dict[int, int] = {}
     for order, work in enumerate(_SHARED_WORK):
         leader = next(
-            (i for i, item in enumerate(items) if work in getattr(item, "fixturenames", ())),
+            (i for i, item in enumerate(items) if work in names(item)),
             None,
         )
         if leader is not None and leader not in leaders:
@@ -76,8 +83,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         index, item = pair
         if index in leaders:
             return 0, leaders[index]
-        if set(_SHARED_WORK) & set(getattr(item, "fixturenames", ())):
-            return 1, 0
+        needs = [order for order, work in enumerate(_SHARED_WORK) if work in names(item)]
+        if needs:
+            return 1, -min(needs)  # on the full red team last
         return (2 if item.get_closest_marker("slow") else 3), 0
 
     items[:] = [item for _, item in sorted(enumerate(items), key=rank)]
