@@ -97,7 +97,7 @@ class _Drive(_Remote):
     __slots__ = ()
 
     def list_files(self, page_size: int = 100, page_token: str | None = None) -> Any:
-        from provebench.pilot.lab._gateway import FilePage
+        from provebench.pilot.lab._files import FilePage
 
         page = self._call("drive.list_files", page_size, page_token)
         files = tuple(_file(f) for f in page["files"])

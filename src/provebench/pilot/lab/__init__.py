@@ -35,8 +35,8 @@ if TYPE_CHECKING:
         TemporaryApiError,
     )
     from provebench.pilot.lab._faults import Fault, FaultPlan
-    from provebench.pilot.lab._files import LabFile, LabMetadata, lab_file
-    from provebench.pilot.lab._gateway import MAX_PAGE_SIZE, FilePage, Gateway, SheetSchema
+    from provebench.pilot.lab._files import FilePage, LabFile, LabMetadata, lab_file
+    from provebench.pilot.lab._gateway import MAX_PAGE_SIZE, Gateway, SheetSchema
     from provebench.pilot.lab._record import CycleRecord
     from provebench.pilot.lab._world import CyclePlan, apply_cycle_events
 
@@ -52,7 +52,7 @@ _EXPORTS = {
     "Fault": "provebench.pilot.lab._faults",
     "FaultPlan": "provebench.pilot.lab._faults",
     "FileNotFound": "provebench.pilot.lab._errors",
-    "FilePage": "provebench.pilot.lab._gateway",
+    "FilePage": "provebench.pilot.lab._files",
     "Gateway": "provebench.pilot.lab._gateway",
     "InvalidArgument": "provebench.pilot.lab._errors",
     "LabClock": "provebench.pilot.lab._api",

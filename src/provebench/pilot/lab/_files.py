@@ -11,6 +11,7 @@ folder, metadata codes) are shared, not copied per file.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # types only: a sandboxed worker builds LabFiles without pydantic's models
@@ -88,4 +89,19 @@ def lab_file(file: DriveFile | LabFile) -> LabFile:
     )
 
 
-__all__ = ["LabFile", "LabMetadata", "lab_file"]
+# Here, not beside the gateway that serves it: a sandboxed worker builds the pages it is sent, and
+# importing the gateway would import the rules, the record and the signing machinery into every
+# sealed cycle (0.26 s of each one).
+@dataclass(frozen=True, slots=True)
+class FilePage:
+    """One page of a Drive listing; `next_page_token` is None on the last page.
+
+    `file_ids[i]` is `files[i].file_id`, handed out as well so that a traversal can track ids
+    without touching every file object."""
+
+    files: tuple[Any, ...]
+    file_ids: tuple[str, ...]
+    next_page_token: str | None
+
+
+__all__ = ["FilePage", "LabFile", "LabMetadata", "lab_file"]

@@ -30,6 +30,7 @@ from provebench.pilot.lab._errors import (
     PermissionDenied,
 )
 from provebench.pilot.lab._faults import Fault, FaultPlan
+from provebench.pilot.lab._files import FilePage
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
 from provebench.pilot.record._listing import listing_result
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
@@ -40,18 +41,6 @@ _TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
 _BAD_TOKEN = object()
 _EXACT_STR = {str}
 _EXACT_DICT = {dict}
-
-
-@dataclass(frozen=True, slots=True)
-class FilePage:
-    """One page of a Drive listing; `next_page_token` is None on the last page.
-
-    `file_ids[i]` is `files[i].file_id`, handed out as well so that a traversal can track ids
-    without touching every file object."""
-
-    files: tuple[Any, ...]
-    file_ids: tuple[str, ...]
-    next_page_token: str | None
 
 
 @dataclass(frozen=True, slots=True)
