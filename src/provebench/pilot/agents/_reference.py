@@ -24,13 +24,12 @@ from datetime import datetime
 from functools import partial
 from itertools import compress
 from operator import attrgetter, not_
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from provebench.pilot.agents._journal import Journal
 from provebench.pilot.agents._retry import MAX_ATTEMPTS, RetryStats, with_retry
 from provebench.pilot.lab import (
     ApiTimeout,
-    CycleContext,
     PermissionDenied,
     RateLimited,
     ServerError,
@@ -41,6 +40,9 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot.rules._decide import decide_cells
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, OrderKey, Refusal, call_order_key
 from provebench.pilot.rules._timerule import load_zone
+
+if TYPE_CHECKING:  # the context's module imports the gateway: not needed to run an importer
+    from provebench.pilot.lab import CycleContext
 
 COLUMNS = tuple(c for c in REGISTER_COLUMNS if c != "status")
 # `decide_cells` gives the register's cells with the status last; the importer writes the rest.

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from provebench.pilot.lab import CycleContext, TemporaryApiError
+from provebench.pilot.lab import TemporaryApiError
+
+if TYPE_CHECKING:  # the context's module imports the gateway: not needed to run an importer
+    from provebench.pilot.lab import CycleContext
 
 T = TypeVar("T")
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from provebench._canonical import compact_json, write_atomic
 from provebench.pilot.agents._reference import (
@@ -40,7 +40,10 @@ from provebench.pilot.agents._reference import (
     ReferenceImporter,
 )
 from provebench.pilot.agents._retry import RetryStats, with_retry
-from provebench.pilot.lab import CycleContext, TemporaryApiError
+from provebench.pilot.lab import TemporaryApiError
+
+if TYPE_CHECKING:  # the context's module imports the gateway: not needed to run an importer
+    from provebench.pilot.lab import CycleContext
 from provebench.pilot.rules._rows import OrderKey, Refusal, call_order_key
 
 STATE_FILE = "defective_state.json"
