@@ -146,9 +146,9 @@ def _plain_cycle(self: Any, ctx: Any) -> None:
 
 
 def control_corpus(quick: bool) -> dict[str, Any]:
-    from provebench.pilot.emulator import _external
     from provebench.pilot.corpus._folder import write_corpus
     from provebench.pilot.corpus._profiles import corpus_config
+    from provebench.pilot.emulator import _external
     from provebench.pilot.emulator._commands import run_with_command
 
     importer = Path(__file__).resolve().parents[1] / "examples" / "gdrive_importer" / "importer.py"
