@@ -277,7 +277,7 @@ def _check_identity(inputs: RunInputs, record: dict[str, Any]) -> None:
 
 def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
     """Whether the export holds exactly the entries' lines, in order. Line by line: holding both
-    sides as lists cost two more copies of the whole log at the peak (gigabytes at 1M events)."""
+    sides as lists made two transient copies of the whole log."""
     try:
         with path.open(encoding="utf-8") as handle:
             for entry in entries:
