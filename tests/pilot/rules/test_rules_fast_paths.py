@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
 from provebench.pilot.corpus import CallMetadata, DriveFile
 from provebench.pilot.rules import (
     REGISTER_COLUMNS,
@@ -14,6 +19,7 @@ from provebench.pilot.rules import (
     parse_name_fields,
 )
 from provebench.pilot.rules._grammar import _FORBIDDEN
+from provebench.pilot.rules._rows import RegisterRow, register_row_of
 
 
 def test_forbidden_pattern_is_slash_and_categories_cc_cs_over_every_code_point() -> None:
@@ -90,3 +96,28 @@ def test_decide_cells_agrees_with_decide_row() -> None:
                 imported += 1
                 assert cells == tuple(getattr(row, column) for column in REGISTER_COLUMNS)
     assert imported > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(st.text(max_size=12), min_size=9, max_size=9))
+def test_register_row_of_is_the_validated_row(cells: list[str]) -> None:
+    """`register_row_of` skips pydantic's validation of nine strings: the row is the same row
+    by every reading — equality, fields, dump, JSON, repr, hash, copy — and stays frozen."""
+    trusted = register_row_of(cells)
+    validated = RegisterRow(**dict(zip(REGISTER_COLUMNS, cells, strict=True)))
+    assert trusted == validated and hash(trusted) == hash(validated)
+    assert trusted.model_fields_set == validated.model_fields_set
+    assert trusted.model_dump() == validated.model_dump()
+    assert trusted.model_dump_json() == validated.model_dump_json()
+    assert repr(trusted) == repr(validated) and trusted.cells() == tuple(cells)
+    assert trusted.model_copy(update={"status": "x"}) == validated.model_copy(
+        update={"status": "x"}
+    )
+    with pytest.raises(ValidationError):
+        trusted.status = "changed"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("cells", [["a"] * 8, ["a"] * 10, ["a"] * 8 + [1]])
+def test_register_row_of_refuses_anything_but_nine_strings(cells: list[object]) -> None:
+    with pytest.raises(TypeError):
+        register_row_of(cells)  # type: ignore[arg-type]

@@ -57,7 +57,12 @@ from provebench.pilot.corpus._origin import SHADOW_ORIGIN_FILE, SHADOW_ORIGIN_FO
 from provebench.pilot.corpus._stream_check import StreamChecker
 from provebench.pilot.rules._contract import agent_contract_markdown, external_checks_template
 from provebench.pilot.rules._mapping import mapping_table_bytes, mapping_table_sha256
-from provebench.pilot.rules._rows import REGISTER_COLUMNS, RegisterRow, register_csv_text
+from provebench.pilot.rules._rows import (
+    REGISTER_COLUMNS,
+    RegisterRow,
+    register_csv_text,
+    register_row_of,
+)
 from provebench.pilot.rules._timerule import load_zone
 from provebench.pilot.rules._versions import CORPUS_FORMAT_VERSION, rule_versions
 
@@ -471,7 +476,7 @@ def _register_rows(path: Path) -> Iterator[RegisterRow]:
                 raise ProvebenchError(
                     f"{len(record)} cells, expected {len(REGISTER_COLUMNS)}", path=path, line=line
                 )
-            row = RegisterRow(**dict(zip(REGISTER_COLUMNS, record, strict=True)))
+            row = register_row_of(record)  # nine strings: the csv module gives nothing else
             if not row.file_id or row.file_id in seen:
                 raise ProvebenchError(
                     "empty or repeated file_id", path=path, line=line, field="file_id"
