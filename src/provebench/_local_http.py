@@ -35,7 +35,10 @@ class LocalHTTPServer(OneLineErrors, ThreadingHTTPServer):
 
 
 class LocalUnixServer(OneLineErrors, socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    """The same, on a Unix stream socket."""
+    """The same, on a Unix stream socket (request threads are daemons, as `ThreadingHTTPServer`
+    makes them)."""
+
+    daemon_threads = True
 
 
 __all__ = ["LocalHTTPServer", "LocalUnixServer", "OneLineErrors"]

@@ -371,7 +371,6 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _TcpServer(LocalHTTPServer):
     server_label = "provebench emulator"
-    daemon_threads = True
 
 
 class _UnixServer(LocalUnixServer):
@@ -379,7 +378,6 @@ class _UnixServer(LocalUnixServer):
     forwarder inside its sandbox (docs/sandbox.md, 'Network'). Nothing else listens there."""
 
     server_label = "provebench emulator"
-    daemon_threads = True
 
 
 class LabServer:

@@ -48,7 +48,6 @@ HTTP_ISOLATION: Final = {
 
 class _ToolEndpointServer(LocalHTTPServer):
     server_label = "provebench si tool endpoint"
-    daemon_threads = True
 
 
 def _request(url: str, payload: Mapping[str, Any] | None, timeout: float) -> Any:

@@ -41,10 +41,10 @@ from provebench.pilot.agents._reference import (
 )
 from provebench.pilot.agents._retry import RetryStats, with_retry
 from provebench.pilot.lab import TemporaryApiError
+from provebench.pilot.rules._rows import OrderKey, Refusal, call_order_key
 
 if TYPE_CHECKING:  # the context's module imports the gateway: not needed to run an importer
     from provebench.pilot.lab import CycleContext
-from provebench.pilot.rules._rows import OrderKey, Refusal, call_order_key
 
 STATE_FILE = "defective_state.json"
 
