@@ -41,6 +41,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from provebench._unvalidated import unvalidated
 from provebench.pilot.rules._grammar import NameRejectionReason
 
 REGISTER_COLUMNS: tuple[str, ...] = (
@@ -93,8 +94,7 @@ class RegisterRow(BaseModel):
 # What every row from `register_row_of` reports as its set fields: all of them, in one shared
 # set. A validated row carries a set of its own (728 bytes, more than its nine short strings);
 # an evaluation holds every expected row, and at a million events that was 0.6 GB. A `set`, not
-# a frozenset, because pydantic's `model_copy(update=...)` updates the copy's set (a copy of this
-# one, never this one); the rows are frozen, so nothing else writes to it.
+# a frozenset, because pydantic's `model_copy(update=...)` updates the copy's set.
 _ALL_ROW_FIELDS: set[str] = set(REGISTER_COLUMNS)
 
 
@@ -104,12 +104,8 @@ def register_row_of(cells: Sequence[str]) -> RegisterRow:
     CSV reader has already done (tests hold the two equal). Anything else is a `TypeError`."""
     if len(cells) != len(REGISTER_COLUMNS) or any(type(cell) is not str for cell in cells):
         raise TypeError(f"a register row is {len(REGISTER_COLUMNS)} strings")
-    row = object.__new__(RegisterRow)
-    object.__setattr__(row, "__dict__", dict(zip(REGISTER_COLUMNS, cells, strict=True)))
-    object.__setattr__(row, "__pydantic_fields_set__", _ALL_ROW_FIELDS)
-    object.__setattr__(row, "__pydantic_extra__", None)
-    object.__setattr__(row, "__pydantic_private__", None)
-    return row
+    values = dict(zip(REGISTER_COLUMNS, cells, strict=True))
+    return unvalidated(RegisterRow, values, _ALL_ROW_FIELDS)
 
 
 class Refusal(BaseModel):
