@@ -47,10 +47,7 @@ def test_run_writes_the_same_bytes_twice(scenario_file: Path, tmp_path: Path, ag
 def test_the_run_is_signed_and_a_changed_verdict_is_caught(
     scenario_file: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "out"
-    assert (
-        _run("run", str(scenario_file), "--agent", "diagnoser", "--out", str(out)).returncode == 0
-    )
+    out = _ran(scenario_file, "diagnoser", tmp_path / "out")
 
     checked = run_cli("attest", "verify", str(out / "run.dsse.json"))
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -69,10 +66,7 @@ def test_the_run_is_signed_and_a_changed_verdict_is_caught(
 
 
 def test_the_written_verdict_is_what_si_score_prints(scenario_file: Path, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    assert (
-        _run("run", str(scenario_file), "--agent", "locus-only", "--out", str(out)).returncode == 0
-    )
+    out = _ran(scenario_file, "locus-only", tmp_path / "out")
     scored = _run("score", str(scenario_file), str(out / "evidence.json"))
     assert scored.returncode == 0 and scored.stdout == (out / "verdict.json").read_text()
     evidence = load_evidence(out / "evidence.json")
@@ -83,10 +77,7 @@ def test_the_written_verdict_is_what_si_score_prints(scenario_file: Path, tmp_pa
 def test_the_oasis_artifact_rescores_to_the_same_verdict(
     scenario_file: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "out"
-    assert (
-        _run("run", str(scenario_file), "--agent", "diagnoser", "--out", str(out)).returncode == 0
-    )
+    out = _ran(scenario_file, "diagnoser", tmp_path / "out")
     artifact = json.loads((out / "evidence.oasis.json").read_text())
     assert set(artifact) == {"scenario_id", "final_answer", "reasoning_trace", "actions"}
     scenario = load_scenarios(scenario_file)[0]
@@ -192,6 +183,13 @@ def test_a_stopped_rerun_leaves_no_stale_verdict_beside_new_evidence(
     # The new evidence is there, the old verdict is gone: the folder is recognisably incomplete.
     assert "diagnoser" in (out / "evidence.json").read_text(encoding="utf-8")
     assert not (out / "verdict.json").exists()
+
+
+def _ran(scenario_file: Path, agent: str, out: Path) -> Path:
+    """`si run SCENARIO --agent AGENT --out OUT`, which must succeed; its folder."""
+    result = _run("run", str(scenario_file), "--agent", agent, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
 
 
 def _run_ok(*args: str) -> bool:
