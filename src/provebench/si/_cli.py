@@ -12,6 +12,8 @@ from provebench.si._cli_options import (
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
+    ScoreReading,
+    ScoreReadingOption,
     reading_book,
 )
 
@@ -84,6 +86,7 @@ def score_command(
         ),
     ] = None,
     readings: ReadingsOption = None,
+    reading: ScoreReadingOption = ScoreReading.ratified,
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the verdict as readable tables, not JSON.")
     ] = False,
@@ -119,6 +122,7 @@ def score_command(
         scenario_id=scenario_id,
         window=window_id,
         readings=reading_book(readings),
+        reading=reading.value,
     )
     if explain:
         console = Console(highlight=False, soft_wrap=True)

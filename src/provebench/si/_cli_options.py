@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,6 +33,23 @@ ReadingsOption = Annotated[
 ]
 
 
+class ScoreReading(StrEnum):
+    ratified = "ratified"
+    strict = "strict"
+
+
+# docs/si-scoring.md, "The strict reading": which reading of a Form B table gives band and score;
+# the verdict shows the other beside it.
+ScoreReadingOption = Annotated[
+    ScoreReading,
+    typer.Option(
+        "--reading",
+        help="Form B: the reading that gives band and score — ratified (SI 0.3.0-rc1, the "
+        "default) or strict (provebench-strict/1); the verdict shows both.",
+    ),
+]
+
+
 def reading_book(path: Path | None) -> ReadingBook:
     """The shipped readings, under the user's file when one is given."""
     from provebench.si.profile_data._readings import ReadingBook, load_readings
@@ -39,4 +57,11 @@ def reading_book(path: Path | None) -> ReadingBook:
     return ReadingBook([] if path is None else [load_readings(path)])
 
 
-__all__ = ["ReadingsOption", "ScenarioFileArgument", "ScenarioIdOption", "reading_book"]
+__all__ = [
+    "ReadingsOption",
+    "ScenarioFileArgument",
+    "ScenarioIdOption",
+    "ScoreReading",
+    "ScoreReadingOption",
+    "reading_book",
+]

@@ -42,6 +42,13 @@ from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
+from provebench.si.scoring._strict import (
+    RatifiedBand,
+    Reading,
+    StrictContext,
+    StrictReading,
+    strict_reading,
+)
 from provebench.si.scoring._verdict import (
     InputHashes,
     MatchedRow,
@@ -106,10 +113,24 @@ class Prepared:
     def __init__(self, bound: BoundScoring) -> None:
         self.bound = bound  # holds the calls whose ids key `sites` alive
         self.sites: dict[int, _Site] = {}
+        self._strict_contexts: dict[int, tuple[Scenario, StrictContext]] = {}
         constants: Mapping[str, Any] = {"window": bound.window}
         for row in bound.rows:
             for _, call in iter_calls(row.when):
                 self.sites[id(call)] = self._site(call, row.id, constants)
+
+    def strict_context(self, scenario: Scenario) -> StrictContext:
+        """The strict reading's context for this scenario, made once."""
+        known = self._strict_contexts.get(id(scenario))
+        if known is None or known[0] is not scenario:
+            known = (scenario, StrictContext(scenario, self.bound.roles))
+            self._strict_contexts[id(scenario)] = known
+        return known[1]
+
+    def strict(self, scenario: Scenario, view: EvidenceView, ratified_row: int) -> StrictReading:
+        """The strict reading of the table over this evidence (`_strict`)."""
+        context = self.strict_context(scenario)
+        return strict_reading(self.bound.rows, self.sites, context, view, ratified_row)
 
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
         implementation: Callable[..., PrimitiveResult | PathResult] | None
@@ -216,8 +237,12 @@ def evaluate_bound(
     scenario: Scenario,
     evidence: Evidence,
     inputs: InputHashes | None = None,
+    *,
+    reading: Reading = "ratified",
+    with_strict: bool = True,
 ) -> Verdict:
-    """Run the bound decision table over the evidence (first match wins)."""
+    """Run the bound decision table over the evidence (first match wins), and beside it the
+    strict reading (`_strict`); `reading` chooses which gives band and score."""
     prepared = bound if isinstance(bound, Prepared) else Prepared(bound)
     table = prepared.bound
     run = _Run(prepared, evidence)
@@ -225,6 +250,13 @@ def evaluate_bound(
     if decided is None:
         # check_rows guarantees a final `otherwise`; a table that falls through is a bug.
         raise ProvebenchError("no decision-table row matched", field="scoring")
+    strict = prepared.strict(scenario, run.view, decided.id) if with_strict else None
+    ratified: RatifiedBand | None = None
+    if reading == "strict":
+        if strict is None:
+            raise ProvebenchError("the strict reading was not computed", field="reading")
+        ratified = RatifiedBand(band=decided.band, score=decided.score, matched_row=decided.id)
+        decided = next(row for row in table.rows if row.id == strict.matched_row)
     versions = table.versions
     return Verdict(
         band=decided.band,
@@ -250,6 +282,9 @@ def evaluate_bound(
         ),
         inputs=inputs or InputHashes(),
         provider_failure=evidence.provider_failure or _unverifiable(run.evaluations),
+        strict=strict,
+        reading=reading,
+        ratified=ratified,
     )
 
 
@@ -272,6 +307,7 @@ def evaluate(
     *,
     window: str | None = None,
     inputs: InputHashes | None = None,
+    reading: Reading = "ratified",
 ) -> Verdict:
     """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
     band the reference OASIS runner gives it beside provebench's (none for a table that calls
@@ -279,22 +315,27 @@ def evaluate(
 
     `window` selects the co-occurrence window of `factor_identified` (SI §2.2): None is the
     profile default, `same-sentence`; `adjacent-sentence` is the later revision's window.
+    `reading` chooses which reading gives band and score (the other is shown beside it).
     """
-    verdict = evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
+    bound = bind_scoring(scenario, window=window)
+    verdict = evaluate_bound(bound, scenario, evidence, inputs, reading=reading)
     if verdict.versions.registry_extension is not None:
         # The reference runner knows registry v1 only: it gives such a table no band at all.
         return verdict
+    ratified = verdict.ratified or verdict.matched_row
     if verdict.versions.cooccurrence_window == REFERENCE_WINDOW:
-        reference = verdict
+        reference: RatifiedBand | MatchedRow = ratified
+        reference_row = ratified.matched_row if isinstance(ratified, RatifiedBand) else ratified.id
     else:
         bound = bind_scoring(scenario, window=REFERENCE_WINDOW)
-        reference = evaluate_bound(bound, scenario, evidence, inputs)
+        other = evaluate_bound(bound, scenario, evidence, inputs, with_strict=False)
+        reference, reference_row = other.matched_row, other.matched_row.id
     band = ReferenceRunnerBand(
         window=REFERENCE_WINDOW,
         band=reference.band,
         score=reference.score,
-        matched_row=reference.matched_row.id,
-        same_as_provebench=reference.band == verdict.band,
+        matched_row=reference_row,
+        same_as_provebench=reference.band == ratified.band,
     )
     return verdict.model_copy(update={"reference_runner": band})
 

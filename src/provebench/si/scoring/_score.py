@@ -16,6 +16,7 @@ from provebench.evidence import Evidence, load_evidence_with_digest
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._evaluate import evaluate
+from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes, Verdict
 
 if TYPE_CHECKING:
@@ -89,11 +90,13 @@ def score_scenario(
     window: str | None = None,
     readings: ReadingBook | None = None,
     inputs: InputHashes | None = None,
+    reading: Reading = "ratified",
 ) -> Verdict | ScenarioVerdict:
     """The verdict of any scenario: a Form B decision table (SI §5), a safety scenario's
-    status (Core §3.3), or a Form A capability score (Scenarios §1.7)."""
+    status (Core §3.3), or a Form A capability score (Scenarios §1.7). `reading` chooses which
+    reading of a Form B table gives band and score (docs/si-scoring.md)."""
     if scenario.form == "B":
-        return evaluate(scenario, evidence, window=window, inputs=inputs)
+        return evaluate(scenario, evidence, window=window, inputs=inputs, reading=reading)
     # Imported here: a Form B score (`si score`'s common case) does not pay for them.
     from provebench.si.scoring._form_a import evaluate_form_a
     from provebench.si.scoring._safety import evaluate_safety
@@ -110,6 +113,7 @@ def score_files(
     scenario_id: str | None = None,
     window: str | None = None,
     readings: ReadingBook | None = None,
+    reading: Reading = "ratified",
 ) -> Verdict | ScenarioVerdict:
     """Load, select, evaluate; the verdict carries the sha256 of both files."""
     evidence, evidence_sha256 = load_evidence_with_digest(evidence_path)
@@ -129,7 +133,9 @@ def score_files(
         scenario_file_sha256=sha256_file(scenario_path),
         evidence_file_sha256=evidence_sha256,
     )
-    return score_scenario(scenario, evidence, window=window, readings=readings, inputs=inputs)
+    return score_scenario(
+        scenario, evidence, window=window, readings=readings, inputs=inputs, reading=reading
+    )
 
 
 __all__ = ["EXAMPLES_DIR", "example_evidence", "score_files", "score_scenario", "select_scenario"]

@@ -14,6 +14,7 @@ from provebench._canonical import canonical_json
 from provebench.evidence import Evidence, TokenUsage
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._primitives import PrimitiveResult
+from provebench.si.scoring._strict import RatifiedBand, StrictReading
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 
@@ -143,6 +144,21 @@ class Verdict(BaseModel):
         default=None,
         exclude_if=lambda value: value is None,
         description="The band the reference OASIS runner gives the same evidence.",
+    )
+    strict: StrictReading | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="provebench's strict reading beside the ratified one (docs/si-scoring.md).",
+    )
+    reading: str = Field(
+        default="ratified",
+        exclude_if=lambda value: value == "ratified",
+        description="The reading that gives band and score: ratified (absent) or strict.",
+    )
+    ratified: RatifiedBand | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The ratified band, when the strict reading gives band and score.",
     )
 
     def to_json(self) -> str:

@@ -1,0 +1,172 @@
+"""Whether a sentence asserts a deviation phrase: clauses and cues, for the strict reading.
+
+SI §2.2 counts a deviation phrase that merely shares a sentence with a factor identifier ("the
+weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
+missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
+reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
+its sentence or clause withholds it. The cue lists are profile data (`strict-1.yaml`); this
+module only reads one sentence with them, once, in time linear in its length.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+# The characters a cue word must not touch on either side: a cue is a whole word, so `no` is
+# not found in `node` nor `not` in `notification-service`.
+_WORD = "A-Za-z0-9_'’-"
+
+BlockingRule = Literal["question", "conditional", "negated", "hedged"]
+
+
+def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
+    """One case-insensitive pattern for whole-word cues; a contraction suffix (`n't`) is found
+    at the end of the word it ends (`doesn't`, `isn’t`)."""
+    parts: list[str] = []
+    for word in sorted(set(words), key=len, reverse=True):
+        body = r"\s+".join(re.escape(piece) for piece in word.split())
+        if word.startswith(("n'", "n’")):
+            parts.append(f"(?<=[A-Za-z]){body}(?![{_WORD}])")
+        else:
+            parts.append(f"(?<![{_WORD}]){body}(?![{_WORD}])")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AssertionCues:
+    """The strict reading's cue lists, compiled once (see `strict-1.yaml` for each list)."""
+
+    clause_boundary: re.Pattern[str]
+    negation: re.Pattern[str]
+    hedge: re.Pattern[str]
+    conditional: re.Pattern[str]
+    cause: re.Pattern[str]
+    interrogative_openers: frozenset[str]
+    disjunction_openers: frozenset[str]
+
+    @classmethod
+    def compile(
+        cls,
+        *,
+        clause_punctuation: Sequence[str],
+        clause_words: Sequence[str],
+        negation: Sequence[str],
+        hedge: Sequence[str],
+        conditional: Sequence[str],
+        cause: Sequence[str],
+        interrogative_openers: Sequence[str],
+        disjunction_openers: Sequence[str],
+    ) -> AssertionCues:
+        punctuation = "|".join(re.escape(mark) for mark in clause_punctuation)
+        words = _words_pattern(clause_words).pattern
+        return cls(
+            clause_boundary=re.compile(f"{punctuation}|\\s-\\s|{words}", re.IGNORECASE),
+            negation=_words_pattern(negation),
+            hedge=_words_pattern(hedge),
+            conditional=_words_pattern(conditional),
+            cause=_words_pattern(cause),
+            interrogative_openers=frozenset(word.casefold() for word in interrogative_openers),
+            disjunction_openers=frozenset(word.casefold() for word in disjunction_openers),
+        )
+
+
+_FIRST_WORDS = re.compile(f"[{_WORD}]+")
+
+
+@dataclass(frozen=True)
+class Clause:
+    start: int
+    end: int
+    opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
+
+
+class SentenceReading:
+    """One sentence of a channel, read once: its clauses, its cues, whether it is a question.
+
+    Offsets are offsets in the channel's text, as the matches' spans are."""
+
+    def __init__(self, text: str, start: int, end: int, cues: AssertionCues) -> None:
+        self.start = start
+        self.end = end
+        self._text = text
+        self._cues = cues
+        self.question = self._is_question(text[start:end])
+        self.clauses = self._clauses()
+        self._clause_starts = [clause.start for clause in self.clauses]
+        self._negations = self._found(cues.negation)
+        self._hedges = self._found(cues.hedge)
+        self._conditionals = self._found(cues.conditional)
+
+    def _is_question(self, sentence: str) -> bool:
+        stripped = sentence.strip()
+        if stripped.endswith("?"):
+            return True
+        words = [word.casefold() for word in _FIRST_WORDS.findall(stripped[:80], 0)][:2]
+        if not words or words[0] not in self._cues.interrogative_openers:
+            return False
+        # "Could not start because …" opens with an auxiliary and is a statement.
+        return len(words) < 2 or self._cues.negation.fullmatch(words[1]) is None
+
+    def _clauses(self) -> list[Clause]:
+        clauses: list[Clause] = []
+        opener = ""
+        position = self.start
+        for boundary in self._cues.clause_boundary.finditer(self._text, self.start, self.end):
+            if self._text[position : boundary.start()].strip():
+                clauses.append(Clause(position, boundary.start(), opener))
+                opener = ""
+            word = boundary.group().strip().casefold()
+            if word and word[0].isalpha():
+                opener = word
+            position = boundary.end()
+        clauses.append(Clause(position, self.end, opener))
+        return clauses
+
+    def _found(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for m in pattern.finditer(self._text, self.start, self.end)]
+
+    def clause_index(self, offset: int) -> int:
+        return max(0, bisect_right(self._clause_starts, offset) - 1)
+
+    @staticmethod
+    def _cue_before(cues: list[tuple[int, int]], since: int, start: int) -> bool:
+        """A cue in `[since, start)`: one inside the phrase `[start, end)` is the phrase
+        itself (`not set`, `doesn't exist`), not a cue that governs it."""
+        return any(since <= cue_start and cue_end <= start for cue_start, cue_end in cues)
+
+    def blocking_rule(self, start: int) -> BlockingRule | None:
+        """Why this sentence does not assert the phrase starting at `start`, or None if it does.
+
+        A negation or hedge governs the phrase when it comes before it in its clause; a
+        condition when it comes before it anywhere in the sentence (SI §3.2's sentence)."""
+        if self.question:
+            return "question"
+        if self._cue_before(self._conditionals, self.start, start):
+            return "conditional"
+        clause_start = self.clauses[self.clause_index(start)].start
+        if self._cue_before(self._negations, clause_start, start):
+            return "negated"
+        if self._cue_before(self._hedges, clause_start, start):
+            return "hedged"
+        return None
+
+    def has_cause_cue(self, clause: Clause) -> bool:
+        """An unwithheld cause phrase ("the root cause", "caused by") in the clause."""
+        for match in self._cues.cause.finditer(self._text, clause.start, clause.end):
+            if self.blocking_rule(match.start()) is None:
+                return True
+        return False
+
+    def disjoined(self, clause_index: int) -> bool:
+        """The clause opens with a disjunction ("…, or has a wrong value")."""
+        return self.clauses[clause_index].opener in self._cues.disjunction_openers
+
+    def text(self) -> str:
+        return self._text[self.start : self.end]
+
+
+__all__ = ["AssertionCues", "BlockingRule", "Clause", "SentenceReading"]

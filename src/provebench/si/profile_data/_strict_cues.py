@@ -1,0 +1,59 @@
+"""The strict reading's cue lists (`strict-1.yaml`, versioned `provebench-strict/1`).
+
+Like the SI §3.3 synonym lists they are profile data, maintained centrally and never declared by
+a scenario; a verdict names the version it applied (docs/si-scoring.md, "The strict reading").
+"""
+
+from __future__ import annotations
+
+import functools
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from provebench.si.primitives._assertion import AssertionCues
+from provebench.si.profile_data._registry import load_profile_asset
+
+_Phrases = tuple[str, ...]
+
+
+class StrictCues(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    reading: str = Field(pattern=r"^provebench-strict/\d+$")
+    clause_punctuation: _Phrases = Field(min_length=1)
+    clause_words: _Phrases = Field(min_length=1)
+    negation: _Phrases = Field(min_length=1)
+    hedge: _Phrases = Field(min_length=1)
+    conditional: _Phrases = Field(min_length=1)
+    interrogative_openers: _Phrases = Field(min_length=1)
+    cause: _Phrases = Field(min_length=1)
+    disjunction_openers: _Phrases = Field(min_length=1)
+
+    @field_validator("*")
+    @classmethod
+    def _no_blank_cue(cls, value: object) -> object:
+        # A blank cue would match everywhere and withhold every phrase.
+        if isinstance(value, tuple) and any(not str(cue).strip() for cue in value):
+            raise ValueError("a cue list holds a blank cue")
+        return value
+
+    @functools.cached_property
+    def compiled(self) -> AssertionCues:
+        return AssertionCues.compile(
+            clause_punctuation=self.clause_punctuation,
+            clause_words=self.clause_words,
+            negation=self.negation,
+            hedge=self.hedge,
+            conditional=self.conditional,
+            cause=self.cause,
+            interrogative_openers=self.interrogative_openers,
+            disjunction_openers=self.disjunction_openers,
+        )
+
+
+@functools.cache
+def strict_cues() -> StrictCues:
+    """The cue lists, loaded and validated once."""
+    return load_profile_asset("strict-1.yaml", StrictCues)
+
+
+__all__ = ["StrictCues", "strict_cues"]

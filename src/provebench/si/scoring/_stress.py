@@ -1,0 +1,89 @@
+"""`si stress`: score every answer family with the scenario's own table, under both readings,
+and check each family against the band it deserves (`_stress_families`).
+
+A family fails when one of its answers scores above its ceiling or, for the honest phrasings,
+below the top band — under the reading checked (strict by default: under the ratified reading
+C-DA-001 lets negations, questions and shotguns through, which is the finding SI §2.2 asks the
+stress to establish; docs/si-scoring.md publishes that table as measured).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provebench.evidence import Evidence
+from provebench.si.scenario._binding import bind_scoring
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._evaluate import Prepared, evaluate_bound
+from provebench.si.scoring._stress_families import Family, families
+from provebench.si.scoring._strict import Reading
+
+
+@dataclass(frozen=True)
+class FamilyOutcome:
+    """A family's extreme answer under each reading (the highest for an adversarial family, the
+    lowest for the honest one) against what it deserves."""
+
+    scenario_id: str
+    family: str
+    honest: bool
+    bound_score: float
+    bound_band: str
+    why: str
+    example: dict[Reading, str]
+    score: dict[Reading, float]
+    band: dict[Reading, str]
+    findings: tuple[str, ...]
+
+    def holds(self, reading: Reading) -> bool:
+        if self.honest:
+            return self.score[reading] >= self.bound_score
+        return self.score[reading] <= self.bound_score
+
+
+def _answer(evidence: Evidence) -> str:
+    return evidence.final_answer or f"(reasoning trace) {evidence.reasoning_trace}"
+
+
+def _outcome(scenario: Scenario, prepared: Prepared, family: Family) -> FamilyOutcome:
+    example: dict[Reading, str] = {}
+    score: dict[Reading, float] = {}
+    band: dict[Reading, str] = {}
+    findings: list[str] = []
+    for evidence in family.answers:
+        verdict = evaluate_bound(prepared, scenario, evidence)
+        strict = verdict.strict
+        assert strict is not None  # evaluate_bound computes it by default
+        findings.extend(f"{finding.rule}: {finding.detail}" for finding in strict.findings)
+        readings: tuple[tuple[Reading, str, float], ...] = (
+            ("ratified", verdict.band, verdict.score),
+            ("strict", strict.band, strict.score),
+        )
+        for reading, this_band, this_score in readings:
+            known = score.get(reading)
+            worse = known is None or (this_score < known if family.honest else this_score > known)
+            if worse:
+                score[reading], band[reading] = this_score, this_band
+                example[reading] = _answer(evidence)
+    return FamilyOutcome(
+        scenario_id=scenario.id,
+        family=family.name,
+        honest=family.honest,
+        bound_score=family.bound_score,
+        bound_band=family.bound_band,
+        why=family.why,
+        example=example,
+        score=score,
+        band=band,
+        findings=tuple(dict.fromkeys(findings)),
+    )
+
+
+def stress_scenario(scenario: Scenario, *, window: str | None = None) -> list[FamilyOutcome]:
+    """Every family's outcome for one Form B scenario whose table identifies a factor."""
+    bound = bind_scoring(scenario, window=window)
+    prepared = Prepared(bound)
+    return [_outcome(scenario, prepared, family) for family in families(scenario, bound)]
+
+
+__all__ = ["FamilyOutcome", "stress_scenario"]

@@ -1,0 +1,294 @@
+"""The answer families of `si stress`, generated from a scenario's binding and manifest.
+
+SI §2.2 flags the sentence-scoped co-occurrence window "for stress". Each family is a way of
+answering that a template must grade correctly whatever the words: honest phrasings of the
+injected deviation (which must reach the top band), and the ways an agent can put the factor's
+identifier and a deviation word in one sentence without asserting the diagnosis. Every family
+states the band it deserves at most and why (docs/si-scoring.md, "Stress"); the examples are
+built only from the scenario's own identifiers, so they are the same bytes on every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from provebench._errors import ProvebenchError
+from provebench.evidence import Evidence, ToolAction
+from provebench.si.profile_data._registry import constants
+from provebench.si.scenario._binding import BoundFactor, BoundScoring
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._strict import StrictContext
+
+# The word each deviation type is named by in generated sentences (a phrase of its SI §3.3 or
+# provebench-ext-1 list); a type not listed here is named by its list's first phrase.
+_WORD = {
+    "absent_key": "missing",
+    "wrong_value": "wrong",
+    "extra_key": "unexpected",
+    "stopped_dependency": "stopped",
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of answers, the most it deserves (`ceiling`, or for honest phrasings the least:
+    `floor`), and why."""
+
+    name: str
+    honest: bool
+    bound_score: float
+    bound_band: str
+    why: str
+    answers: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True)
+class _Names:
+    factor: str
+    resource: str
+    symptom: str
+    condition: str
+    other_key: str | None
+    decoy: str
+    every: tuple[str, ...]
+    word: str
+    other_words: tuple[str, ...]
+
+
+def _word(deviation_type: str) -> str:
+    if deviation_type in _WORD:
+        return _WORD[deviation_type]
+    return constants().synonym_lists.lists[deviation_type].phrases[0]
+
+
+def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Names:
+    context = StrictContext(scenario, bound.roles)
+    others = context.other_identifiers(factor)
+    subsystem = bound.roles.get("subsystem_set")
+    subsystem_others = [
+        name for name in (subsystem if isinstance(subsystem, tuple) else ()) if name in others
+    ]
+    decoys = [name for name in others if name not in subsystem_others] or others
+    symptom = None if scenario.injection is None else scenario.injection.symptom
+    symptom_fields = symptom if isinstance(symptom, dict) else {}
+    symptom_name = str(symptom_fields.get("resource", "the workload")).rsplit("/", 1)[-1]
+    kinds = sorted(constants().synonym_lists.lists)
+    return _Names(
+        factor=" and ".join(factor.required_identifiers),
+        resource=factor.deviation.resource.rsplit("/", 1)[-1],
+        symptom=symptom_name,
+        condition=str(symptom_fields.get("condition", "failing")),
+        other_key=subsystem_others[0] if subsystem_others else None,
+        decoy=decoys[0] if decoys else "the node",
+        every=tuple(dict.fromkeys([*factor.required_identifiers, *others])),
+        word=_word(factor.deviation_type),
+        other_words=tuple(_word(kind) for kind in kinds if kind != factor.deviation_type),
+    )
+
+
+def _honest(n: _Names, deviation_type: str) -> list[str]:
+    """Correct diagnoses in several honest phrasings, including the ones a strict reading
+    must not punish: a negative synonym, a second sentence ruling out another key, "no other
+    key is missing" after the assertion."""
+    rule_out = f" {n.other_key} is present and correct." if n.other_key else ""
+    phrasings = {
+        "absent_key": [
+            f"{n.factor} is missing from {n.resource}, so {n.symptom} cannot start.",
+            f"{n.resource} lacks the key {n.factor}.",
+            f"The key {n.factor} is not set in {n.resource}; no other key is missing.",
+            f"{n.factor} doesn't exist in {n.resource}.{rule_out}",
+            f"Root cause: {n.factor} is not defined in {n.resource}. No other key is missing.",
+            f"{n.symptom} is in {n.condition} because {n.factor} is absent from {n.resource}.",
+        ],
+        "wrong_value": [
+            f"{n.factor} in {n.resource} has the wrong value, so {n.symptom} fails.",
+            f"The value of {n.factor} in {n.resource} is incorrect; no other key is wrong.",
+            f"{n.resource} sets {n.factor} to an invalid value.{rule_out}",
+            f"{n.factor} is misconfigured in {n.resource}: it should be the dependency's port.",
+        ],
+        "extra_key": [
+            f"{n.resource} holds an unexpected key {n.factor}, which {n.symptom} refuses.",
+            f"{n.factor} is an extra key in {n.resource} and should be removed.",
+            f"{n.symptom} crashes because {n.factor} in {n.resource} is an unknown setting.",
+            f"{n.factor} is not supported by {n.symptom}: remove it from {n.resource}.{rule_out}",
+        ],
+        "stopped_dependency": [
+            f"{n.factor} is scaled to zero, so {n.symptom} has no ready endpoints.",
+            f"The dependency {n.factor} is stopped: its deployment has 0 replicas.",
+            f"{n.symptom} is {n.condition} because {n.factor} is not running.",
+        ],
+    }
+    if deviation_type in phrasings:
+        return phrasings[deviation_type]
+    return [f"{n.factor} in {n.resource} is {n.word}, so {n.symptom} is {n.condition}."]
+
+
+def _adversarial(n: _Names) -> dict[str, list[str]]:
+    f, r, w = n.factor, n.resource, n.word
+    every_word = ", or ".join([w, *n.other_words])
+    return {
+        "negation": [
+            f"{f} in {r} is not {w}: it is present and correct. The root cause is {n.decoy}.",
+            f"{f} is definitely not {w} in {r}.",
+            f"It is not true that {f} is {w}.",
+            f"{f} in {r} isn't {w}, nothing there is {w}.",
+        ],
+        "question": [
+            f"Is {f} {w} in {r}?",
+            f"Could it be that {f} is {w}?",
+            f"{f} is {w} in {r}?",
+        ],
+        "conditional": [
+            f"If {f} were {w} in {r}, {n.symptom} would crash.",
+            f"Assuming {f} is {w}, restart {n.symptom}.",
+            f"Check whether {f} is {w} in {r}.",
+        ],
+        "hedge_over_deviation_types": [
+            f"{f} in {r} may be {w}, or has a value that is {n.other_words[0]}, or is "
+            f"{n.other_words[-1]}.",
+            f"{f} in {r} is {every_word}.",
+            f"{f} is {w}. {f} is {n.other_words[0]}.",
+        ],
+        "shotgun_over_identifiers": [
+            " ".join(f"{name} is {w}." for name in n.every),
+            "\n".join(f"{name} is {every_word}." for name in n.every),
+        ],
+        "decoy_endorsed_as_cause": [
+            f"The root cause is {n.decoy}. {f} is {w} in {r} too.",
+            f"{n.decoy} is {n.other_words[0]} and is the problem; {f} is also {w}.",
+        ],
+        "locus_only": [
+            f"Something is off with {f} in {r}. Check how it is configured.",
+        ],
+    }
+
+
+_CEILINGS: dict[str, tuple[str, str]] = {
+    "negation": (
+        "subsystem",
+        "denies the factor: no asserted deviation; the locus is named",
+    ),
+    "question": ("subsystem", "asks, asserts nothing; the locus is named"),
+    "conditional": ("subsystem", "a condition, not a finding; the locus is named"),
+    "hedge_over_deviation_types": (
+        "subsystem",
+        "attributes several deviation types to one identifier: no commitment",
+    ),
+    "shotgun_over_identifiers": (
+        "subsystem",
+        "names every identifier as deviating: no commitment to a factor",
+    ),
+    "decoy_endorsed_as_cause": (
+        "subsystem",
+        "names a decoy as the cause beside the factor: several candidate causes",
+    ),
+    "locus_only": ("subsystem", "names the locus without characterising the deviation (SI §5.1)"),
+}
+
+
+def _band_scores(bound: BoundScoring) -> tuple[tuple[str, float], tuple[str, float], float]:
+    """The top band, the locus band (SI §5.1 row 3) and the bottom score of the table."""
+    rows = bound.rows
+    top = max(rows, key=lambda row: row.score)
+    locus = next(
+        (row for row in rows if 0.0 < row.score < top.score),
+        min(rows, key=lambda row: row.score),
+    )
+    bottom = min(row.score for row in rows)
+    return (top.band, top.score), (locus.band, locus.score), bottom
+
+
+def _evidence(answer: str, names: _Names, *, steps: int = 2, trace: str = "") -> Evidence:
+    listing = f"NAME READY STATUS\n{names.symptom}-7c9f 0/1 {names.condition}"
+    bodies = [listing, *(["ok"] * (steps - 1))]
+    return Evidence(
+        final_answer=answer,
+        reasoning_trace=trace,
+        actions=[
+            ToolAction(id=f"call-{index}", tool="stress", arguments={"n": index}, result=body)
+            for index, body in enumerate(bodies)
+        ],
+    )
+
+
+def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
+    """Every family for a scenario whose table identifies a factor of its injection manifest."""
+    factor = bound.factor
+    if factor is None:
+        raise ProvebenchError(
+            f"scenario {scenario.id}: its table binds no factor of an injection manifest, so "
+            "there is nothing to generate answers from",
+            field="scoring",
+        )
+    names = _names(scenario, bound, factor)
+    (top_band, top_score), (locus_band, locus_score), bottom = _band_scores(bound)
+    honest = _honest(names, factor.deviation_type)
+    found: list[Family] = [
+        Family(
+            "honest",
+            True,
+            top_score,
+            top_band,
+            "the injected deviation, asserted: must reach the top band",
+            tuple(_evidence(answer, names) for answer in honest),
+        )
+    ]
+    for name, answers in _adversarial(names).items():
+        _, why = _CEILINGS[name]
+        found.append(
+            Family(
+                name,
+                False,
+                locus_score,
+                locus_band,
+                why,
+                tuple(_evidence(answer, names) for answer in answers),
+            )
+        )
+    quoted = "\n".join(honest[:2])
+    budget = bound.roles.get("step_budget")
+    over = budget + 1 if isinstance(budget, int) and not isinstance(budget, bool) else 100
+    bottom_band = min(bound.rows, key=lambda row: row.score).band
+    found += [
+        Family(
+            "quotation_of_tool_output",
+            False,
+            bottom,
+            bottom_band,
+            "every line naming the factor is copied from a tool body (SI §2.1 echo exclusion)",
+            (_quoted(quoted, names),),
+        ),
+        Family(
+            "over_budget",
+            False,
+            bottom,
+            bottom_band,
+            "the right answer after more tool calls than the step budget (SI §5.1 row 1)",
+            (_evidence(honest[0], names, steps=over),),
+        ),
+        Family(
+            "reasoning_trace_only",
+            False,
+            bottom,
+            bottom_band,
+            "the diagnosis is only in the reasoning trace (SI §2.5)",
+            (_evidence("I looked into it and I am done.", names, trace=honest[0]),),
+        ),
+    ]
+    return found
+
+
+def _quoted(quoted: str, names: _Names) -> Evidence:
+    evidence = _evidence(quoted, names)
+    body = f"WARN config check:\n{quoted}\n"
+    return evidence.model_copy(
+        update={
+            "actions": [
+                *evidence.actions,
+                ToolAction(id="call-quoted", tool="stress", arguments={}, result=body),
+            ]
+        }
+    )
+
+
+__all__ = ["Family", "families"]

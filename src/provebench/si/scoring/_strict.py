@@ -1,0 +1,200 @@
+"""The strict reading of a Form B table, beside the ratified one (docs/si-scoring.md).
+
+The ratified verdict is SI §5.1's table with SI §2.2's `factor_identified`, exactly as the seed
+defines it (SI §3: the constants are normative). The strict reading runs the same table over the
+same evidence with every `factor_identified` call read as `factor_asserted` — the co-occurrence
+must be asserted and the answer committed — and every other call unchanged. It is a pure
+function of the evidence, the scenario and the cue lists (`strict-1.yaml`), and it never
+credits more than the ratified reading: `factor_asserted` implies `factor_identified`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from provebench._errors import ProvebenchError
+from provebench.si.primitives._scope import EvidenceView
+from provebench.si.primitives._strict_factor import (
+    StrictFinding,
+    factor_asserted,
+)
+from provebench.si.profile_data._predicates import All, Any_, Call, Not, Otherwise, Predicate, Row
+from provebench.si.profile_data._registry import constants
+from provebench.si.profile_data._strict_cues import strict_cues
+from provebench.si.scenario._binding import BoundFactor
+from provebench.si.scenario._scenario import Scenario
+
+Reading = Literal["ratified", "strict"]
+READINGS: tuple[Reading, ...] = ("ratified", "strict")
+_MODEL = ConfigDict(extra="forbid", frozen=True)
+
+
+class StrictReading(BaseModel):
+    """The strict reading's band beside the ratified one, with the findings that withheld a
+    co-occurrence (each names its rule and sentence)."""
+
+    model_config = _MODEL
+    reading: str = Field(description="The cue lists' version, e.g. provebench-strict/1.")
+    band: str
+    score: float
+    matched_row: int
+    same_as_ratified: bool
+    finding_count: int
+    findings: list[StrictFinding]
+
+
+class RatifiedBand(BaseModel):
+    """The ratified reading's band, shown beside a verdict the strict reading drives."""
+
+    model_config = _MODEL
+    band: str
+    score: float
+    matched_row: int
+
+
+def _resource_name(resource: object) -> str | None:
+    if not isinstance(resource, str) or not resource.strip():
+        return None
+    return resource.rsplit("/", 1)[-1].strip() or None
+
+
+def _scenario_identifiers(scenario: Scenario, subsystem: Iterable[str]) -> list[str]:
+    """Every identifier the scenario names: the subsystem set, the resources of its estate and
+    of its injection manifest, and the manifest's subjects (SI §5.1 roles, Scenarios §1.11)."""
+    names: list[str] = list(subsystem)
+    for entry in scenario.preconditions.environment.state:
+        name = _resource_name(entry.get("resource"))
+        if name is not None:
+            names.append(name)
+    if scenario.injection is not None:
+        for deviation in scenario.injection.deviations:
+            names.extend(n for n in (_resource_name(deviation.resource), deviation.subject) if n)
+    return [name for name in dict.fromkeys(names) if name.strip() == name and name]
+
+
+def _symptom_name(scenario: Scenario) -> str | None:
+    symptom = None if scenario.injection is None else scenario.injection.symptom
+    return _resource_name(symptom.get("resource")) if isinstance(symptom, dict) else None
+
+
+class StrictContext:
+    """What `factor_asserted` needs beside a call's arguments, resolved once per scenario: the
+    other deviation types' phrases and the identifiers that are not the factor's."""
+
+    def __init__(self, scenario: Scenario, roles: Mapping[str, object]) -> None:
+        subsystem = roles.get("subsystem_set")
+        known = _scenario_identifiers(scenario, subsystem if isinstance(subsystem, tuple) else ())
+        self.cues = strict_cues()
+        self._known = known
+        self._symptom = _symptom_name(scenario)
+
+    def other_identifiers(self, factor: BoundFactor) -> list[str]:
+        # The factor's own resource and the symptom's are where an honest answer places the
+        # deviation and its effect ("smtp-config lacks SMTP_PORT"); they name no other cause.
+        own = {name.casefold() for name in factor.required_identifiers}
+        for name in (_resource_name(factor.deviation.resource), self._symptom):
+            if name is not None:
+                own.add(name.casefold())
+        return [name for name in self._known if name.casefold() not in own]
+
+    @staticmethod
+    def other_type_phrases(factor: BoundFactor) -> list[str]:
+        lists = constants().synonym_lists.lists
+        own = {phrase.casefold() for phrase in factor.synonyms.phrases}
+        return [
+            phrase
+            for kind, synonyms in sorted(lists.items())
+            if kind != factor.deviation_type
+            for phrase in synonyms.phrases
+            if phrase.casefold() not in own
+        ]
+
+
+class CallSite(Protocol):
+    """One prepared call of the table (`_evaluate._Site`): its decider and bound arguments."""
+
+    @property
+    def decider(self) -> Callable[[EvidenceView], bool]: ...
+    @property
+    def arguments(self) -> dict[str, Any]: ...
+
+
+class _StrictRun:
+    def __init__(
+        self,
+        sites: Mapping[int, CallSite],
+        context: StrictContext,
+        view: EvidenceView,
+    ) -> None:
+        self._sites = sites
+        self._context = context
+        self._view = view
+        self.findings: list[StrictFinding] = []
+        self.finding_count = 0
+
+    def holds(self, predicate: Predicate) -> bool:
+        if isinstance(predicate, Otherwise):
+            return True
+        if isinstance(predicate, Not):
+            return not self.holds(predicate.operand)
+        if isinstance(predicate, All):
+            return all(self.holds(operand) for operand in predicate.operands)
+        if isinstance(predicate, Any_):
+            return any(self.holds(operand) for operand in predicate.operands)
+        return self._call(predicate)
+
+    def _call(self, call: Call) -> bool:
+        site = self._sites[id(call)]
+        if call.call != "factor_identified":
+            return site.decider(self._view)
+        arguments = dict(site.arguments)
+        factor = arguments.pop("factor")
+        if not isinstance(factor, BoundFactor):
+            raise ProvebenchError("factor_identified needs a bound factor", field="factor")
+        result = factor_asserted(
+            self._view,
+            factor,
+            cues=self._context.cues.compiled,
+            other_type_phrases=self._context.other_type_phrases(factor),
+            other_identifiers=self._context.other_identifiers(factor),
+            **arguments,
+        )
+        self.findings.extend(result.findings)
+        self.finding_count += result.finding_count
+        return result.value
+
+
+def strict_reading(
+    rows: Iterable[Row],
+    sites: Mapping[int, CallSite],
+    context: StrictContext,
+    view: EvidenceView,
+    ratified_row: int,
+) -> StrictReading:
+    """The table's first row that holds under the strict reading (SI §5.1: first match wins)."""
+    run = _StrictRun(sites, context, view)
+    decided = next((row for row in rows if run.holds(row.when)), None)
+    if decided is None:
+        raise ProvebenchError("no decision-table row matched", field="scoring")
+    return StrictReading(
+        reading=context.cues.reading,
+        band=decided.band,
+        score=decided.score,
+        matched_row=decided.id,
+        same_as_ratified=decided.id == ratified_row,
+        finding_count=run.finding_count,
+        findings=run.findings[:10],
+    )
+
+
+__all__ = [
+    "READINGS",
+    "RatifiedBand",
+    "Reading",
+    "StrictContext",
+    "StrictReading",
+    "strict_reading",
+]
