@@ -176,6 +176,82 @@ def _score_batch(
         raise typer.Exit(2)
 
 
+@si_app.command("stress")
+def stress_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scenario files, or folders searched recursively for *.yaml."),
+    ],
+    reading: Annotated[
+        ScoreReading,
+        typer.Option(
+            "--reading",
+            help="The reading whose scores are checked against each family's bound "
+            "(both are printed).",
+        ),
+    ] = ScoreReading.strict,
+    window: Annotated[
+        CooccurrenceWindowName | None,
+        typer.Option("--window", help="factor_identified co-occurrence window (SI §2.2)."),
+    ] = None,
+    report_format: Annotated[
+        ReportFormat, typer.Option("--format", help="text for people, json for machines.")
+    ] = ReportFormat.text,
+) -> None:
+    """Score generated answer families with each scenario's own table (SI §2.2's stress).
+
+    From each Form B scenario's binding and injection manifest: honest phrasings of the
+    injected deviation (must reach the top band), and negations, questions, conditionals,
+    hedges over deviation types, shotguns over every identifier, decoys endorsed as the cause,
+    locus only, quotation of tool output, over budget, reasoning trace only (each with the band
+    it deserves at most). Prints a table; exit 1 when a family passes its bound under the
+    reading checked, 2 on bad input or when a Form B scenario's table binds no factor to stress.
+    """
+    import json
+    import sys
+
+    from provebench._errors import ProvebenchError
+    from provebench.si.scenario._validate import collect_files, load_scenarios
+    from provebench.si.scoring._stress import (
+        FamilyOutcome,
+        outcomes_json,
+        render_table,
+        stress_scenario,
+    )
+
+    window_id = None if window is None else window.value
+    outcomes: list[FamilyOutcome] = []
+    unstressable: list[str] = []
+    stressed = 0
+    for path in collect_files(paths):
+        for scenario in load_scenarios(path):
+            if scenario.form != "B":
+                continue
+            try:
+                outcomes += stress_scenario(scenario, window=window_id)
+            except ProvebenchError as error:
+                unstressable.append(f"{path}: {error}")
+                continue
+            stressed += 1
+    checked = reading.value
+    if report_format is ReportFormat.json:
+        typer.echo(json.dumps(outcomes_json(outcomes, checked), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_table(outcomes, checked), nl=False)
+    failed = [o for o in outcomes if not o.holds(checked)]
+    for line in unstressable:
+        print(f"provebench: error: {line}", file=sys.stderr)
+    print(
+        f"{stressed} scenario(s) stressed under the {checked} reading: "
+        f"{len(outcomes)} families, {len(failed)} past their bound",
+        file=sys.stderr,
+    )
+    if unstressable or not stressed:
+        raise typer.Exit(2)
+    if failed:
+        raise typer.Exit(1)
+
+
 def _register_laboratory_commands() -> None:
     # The laboratory's commands live next to their code; importing these modules is cheap
     # (each command imports its heavy parts when it runs).

@@ -48,6 +48,7 @@ def test_prints_the_verdict_as_canonical_json_with_band_and_score_first() -> Non
         "versions",
         "inputs",
         "reference_runner",
+        "strict",
     ]
     assert verdict["reference_runner"]["window"] == "adjacent-sentence"
     assert verdict["reference_runner"]["same_as_provebench"] is True

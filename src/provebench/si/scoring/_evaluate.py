@@ -127,7 +127,7 @@ class Prepared:
             self._strict_contexts[id(scenario)] = known
         return known[1]
 
-    def strict(self, scenario: Scenario, view: EvidenceView, ratified_row: int) -> StrictReading:
+    def strict(self, scenario: Scenario, view: EvidenceView, ratified_row: Row) -> StrictReading:
         """The strict reading of the table over this evidence (`_strict`)."""
         context = self.strict_context(scenario)
         return strict_reading(self.bound.rows, self.sites, context, view, ratified_row)
@@ -250,7 +250,7 @@ def evaluate_bound(
     if decided is None:
         # check_rows guarantees a final `otherwise`; a table that falls through is a bug.
         raise ProvebenchError("no decision-table row matched", field="scoring")
-    strict = prepared.strict(scenario, run.view, decided.id) if with_strict else None
+    strict = prepared.strict(scenario, run.view, decided) if with_strict else None
     ratified: RatifiedBand | None = None
     if reading == "strict":
         if strict is None:

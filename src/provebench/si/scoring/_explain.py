@@ -75,6 +75,32 @@ def _detail(
     return lines
 
 
+def _strict_rows(verdict: Verdict, summary: Table) -> None:
+    """The other reading beside the one that gave the band, and the strict findings."""
+    strict = verdict.strict
+    if strict is None:
+        return
+    if verdict.ratified is not None:
+        ratified = verdict.ratified
+        summary.add_row(
+            "ratified reading",
+            Text(f"{ratified.band} (score {ratified.score}, row {ratified.matched_row})"),
+        )
+    flag = "the same" if strict.same_as_ratified else "DIFFERS from the ratified reading"
+    summary.add_row(
+        "strict reading",
+        Text(f"{strict.band} (score {strict.score}, {strict.reading}): {flag}"),
+    )
+    for finding in strict.findings:
+        summary.add_row(
+            "  finding",
+            Text(
+                f"{finding.rule}: {finding.detail} — {finding.channel} line {finding.line}, "
+                f"sentence {finding.sentence}: {finding.text}"
+            ),
+        )
+
+
 def render_explanation(verdict: Verdict, console: Console) -> None:
     summary = Table(show_header=False, box=None, pad_edge=False)
     summary.add_column(style="bold")
@@ -93,6 +119,7 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
                 f"{agrees} — docs/si-scoring.md"
             ),
         )
+    _strict_rows(verdict, summary)
     versions = verdict.versions
     summary.add_row(
         "versions",

@@ -86,4 +86,62 @@ def stress_scenario(scenario: Scenario, *, window: str | None = None) -> list[Fa
     return [_outcome(scenario, prepared, family) for family in families(scenario, bound)]
 
 
-__all__ = ["FamilyOutcome", "stress_scenario"]
+def _cell(outcome: FamilyOutcome, reading: Reading, checked: Reading) -> str:
+    mark = ""
+    if reading == checked and not outcome.holds(reading):
+        mark = " BELOW" if outcome.honest else " ABOVE"
+    return f"{outcome.score[reading]:.1f}{mark}"
+
+
+def _shown(text: str, width: int = 70) -> str:
+    one_line = " / ".join(part.strip() for part in text.splitlines() if part.strip())
+    return one_line if len(one_line) <= width else one_line[: width - 1] + "…"
+
+
+def render_table(outcomes: list[FamilyOutcome], checked: Reading) -> str:
+    """The stress table as plain text, the same bytes on every run: one line per family with
+    its extreme example (under the reading checked), both readings' scores and what it
+    deserves; a score past the bound is marked ABOVE (or BELOW for honest phrasings)."""
+    lines: list[str] = []
+    header = f"{'family':28} {'ratified':>10} {'strict':>10}  {'deserves':10}  example ({checked})"
+    for scenario_id in dict.fromkeys(outcome.scenario_id for outcome in outcomes):
+        lines += [scenario_id, header]
+        for outcome in (o for o in outcomes if o.scenario_id == scenario_id):
+            bound = ("≥ " if outcome.honest else "≤ ") + f"{outcome.bound_score:.1f}"
+            lines.append(
+                f"{outcome.family:28} {_cell(outcome, 'ratified', checked):>10} "
+                f"{_cell(outcome, 'strict', checked):>10}  {bound:10}  "
+                f"{_shown(outcome.example[checked])}"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def outcomes_json(outcomes: list[FamilyOutcome], checked: Reading) -> list[dict[str, object]]:
+    """The outcomes as JSON values (`--format json`), with whether each holds when checked."""
+    return [
+        {
+            "scenario": outcome.scenario_id,
+            "family": outcome.family,
+            "honest": outcome.honest,
+            "deserves": {"score": outcome.bound_score, "band": outcome.bound_band},
+            "why": outcome.why,
+            "ratified": {
+                "score": outcome.score["ratified"],
+                "band": outcome.band["ratified"],
+                "example": outcome.example["ratified"],
+            },
+            "strict": {
+                "score": outcome.score["strict"],
+                "band": outcome.band["strict"],
+                "example": outcome.example["strict"],
+                "findings": list(outcome.findings),
+            },
+            "checked": checked,
+            "holds": outcome.holds(checked),
+        }
+        for outcome in outcomes
+    ]
+
+
+__all__ = ["FamilyOutcome", "outcomes_json", "render_table", "stress_scenario"]

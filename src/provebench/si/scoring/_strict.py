@@ -21,7 +21,16 @@ from provebench.si.primitives._strict_factor import (
     StrictFinding,
     factor_asserted,
 )
-from provebench.si.profile_data._predicates import All, Any_, Call, Not, Otherwise, Predicate, Row
+from provebench.si.profile_data._predicates import (
+    All,
+    Any_,
+    Call,
+    Not,
+    Otherwise,
+    Predicate,
+    Row,
+    iter_calls,
+)
 from provebench.si.profile_data._registry import constants
 from provebench.si.profile_data._strict_cues import strict_cues
 from provebench.si.scenario._binding import BoundFactor
@@ -172,11 +181,18 @@ def strict_reading(
     sites: Mapping[int, CallSite],
     context: StrictContext,
     view: EvidenceView,
-    ratified_row: int,
+    ratified_row: Row,
 ) -> StrictReading:
-    """The table's first row that holds under the strict reading (SI §5.1: first match wins)."""
+    """The table's first row that holds under the strict reading (SI §5.1: first match wins).
+
+    A table that calls no `factor_identified` reads the same under both readings: its row is
+    the ratified one, and no call is made twice (an extension call the evidence cannot answer
+    is reported once, by the ratified evaluation)."""
+    rows = tuple(rows)
+    decided: Row | None = ratified_row
     run = _StrictRun(sites, context, view)
-    decided = next((row for row in rows if run.holds(row.when)), None)
+    if any(call.call == "factor_identified" for row in rows for _, call in iter_calls(row.when)):
+        decided = next((row for row in rows if run.holds(row.when)), None)
     if decided is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
     return StrictReading(
@@ -184,7 +200,7 @@ def strict_reading(
         band=decided.band,
         score=decided.score,
         matched_row=decided.id,
-        same_as_ratified=decided.id == ratified_row,
+        same_as_ratified=decided.id == ratified_row.id,
         finding_count=run.finding_count,
         findings=run.findings[:10],
     )
