@@ -122,7 +122,7 @@ def score_command(
         scenario_id=scenario_id,
         window=window_id,
         readings=reading_book(readings),
-        reading=reading.value,
+        reading=reading.reading,
     )
     if explain:
         console = Console(highlight=False, soft_wrap=True)
@@ -233,7 +233,7 @@ def stress_command(
                 unstressable.append(f"{path}: {error}")
                 continue
             stressed += 1
-    checked = reading.value
+    checked = reading.reading
     if report_format is ReportFormat.json:
         typer.echo(json.dumps(outcomes_json(outcomes, checked), ensure_ascii=False, indent=2))
     else:

@@ -10,6 +10,7 @@ import typer
 
 if TYPE_CHECKING:
     from provebench.si.profile_data._readings import ReadingBook
+    from provebench.si.scoring._strict import Reading
 
 # Scenarios §1: a file may hold several YAML documents; `select_scenario` picks the one named here,
 # else the one the evidence was recorded for, else the file's only one.
@@ -36,6 +37,10 @@ ReadingsOption = Annotated[
 class ScoreReading(StrEnum):
     ratified = "ratified"
     strict = "strict"
+
+    @property
+    def reading(self) -> Reading:
+        return "strict" if self is ScoreReading.strict else "ratified"
 
 
 # docs/si-scoring.md, "The strict reading": which reading of a Form B table gives band and score;
