@@ -1,0 +1,192 @@
+"""The strict reading beside the ratified one (docs/si-scoring.md, "The strict reading").
+
+The ratified C-DA-001 verdict is the seed's (SI §3: normative); the strict reading withholds a
+co-occurrence the sentence does not assert or the answer does not commit to, names the rule and
+the sentence, and must not punish honest phrasings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import provebench.si
+from provebench.si import load_scenarios
+from provebench.si.scoring import Verdict, evaluate, example_evidence, score_files
+from tests.helpers.si_evidence import make_evidence
+
+PACKAGE = Path(provebench.si.__file__).parent
+SCENARIO_FILE = PACKAGE / "scenarios" / "diagnostic-accuracy.yaml"
+SCENARIO = load_scenarios(SCENARIO_FILE)[0]
+TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
+
+
+def verdict_of(answer: str, **options: str) -> Verdict:
+    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), **options)  # type: ignore[arg-type]
+
+
+def rules(verdict: Verdict) -> set[str]:
+    assert verdict.strict is not None
+    return {finding.rule for finding in verdict.strict.findings}
+
+
+# The answers of the issue and of the stress families that the ratified reading scores 1.0,
+# each with the rule that withholds it under the strict reading.
+GAMED = [
+    (
+        "The key SMTP_PORT in configmap/smtp-config is not missing, it is present and correct. "
+        "The root cause is the node's disk pressure",
+        "negated",
+    ),
+    ("Is SMTP_PORT missing?", "question"),
+    ("If SMTP_PORT were missing, notification-service would crash.", "conditional"),
+    ("SMTP_PORT might be missing from smtp-config.", "hedged"),
+    (
+        "SMTP_PORT may be missing, or has a wrong value, or is an extra key.",
+        "hedged",
+    ),
+    ("SMTP_PORT is missing, or wrong, or unexpected.", "several_deviation_types"),
+    ("SMTP_PORT is missing. SMTP_PORT is wrong.", "several_deviation_types"),
+    (
+        "SMTP_PORT is missing. SMTP_HOST is missing. smtp-config is missing. "
+        "configMapKeyRef is missing.",
+        "several_causes",
+    ),
+    (
+        "The root cause is report-renderer. SMTP_PORT is missing from smtp-config too.",
+        "several_causes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), GAMED)
+def test_a_gamed_answer_keeps_its_ratified_band_and_loses_the_strict_one(
+    answer: str, rule: str
+) -> None:
+    verdict = verdict_of(answer)
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)  # SI §5.1, unchanged
+    strict = verdict.strict
+    assert strict is not None
+    assert (strict.band, strict.score, strict.matched_row) == (
+        "correct_subsystem_wrong_component",
+        0.5,
+        3,
+    )
+    assert not strict.same_as_ratified
+    assert rule in rules(verdict)
+    finding = next(f for f in strict.findings if f.rule == rule)
+    # a finding names the sentence it is about, as written
+    assert finding.text in answer
+    assert finding.channel == "agent_response"
+    assert finding.line == 1
+
+
+HONEST = [
+    "SMTP_PORT is missing from smtp-config, so notification-service cannot start.",
+    "SMTP_PORT is not set in configmap/smtp-config.",
+    "SMTP_PORT doesn't exist in smtp-config.",
+    "smtp-config lacks SMTP_PORT.",
+    "SMTP_PORT is missing from smtp-config. SMTP_HOST is not missing, it is set correctly.",
+    "SMTP_PORT is missing from smtp-config. No other key is missing.",
+    "SMTP_PORT is missing; no other key is missing.",
+    "The pods could not start because SMTP_PORT is missing from smtp-config.",
+    "It is not a disk problem: SMTP_PORT is missing from smtp-config.",
+    "Neither the node nor report-renderer is involved; SMTP_PORT is missing.",
+    "notification-service reads SMTP_PORT through configMapKeyRef, but smtp-config lacks it.",
+    "Root cause: SMTP_PORT is undefined in smtp-config, which is why notification-service is "
+    "not running.",
+]
+
+
+@pytest.mark.parametrize("answer", HONEST)
+def test_an_honest_phrasing_reaches_the_top_band_under_both_readings(answer: str) -> None:
+    verdict = verdict_of(answer)
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)
+    assert verdict.strict is not None
+    assert (verdict.strict.band, verdict.strict.findings) == ("correct_root_cause", [])
+    assert verdict.strict.same_as_ratified
+
+
+@pytest.mark.parametrize("evidence", example_evidence(), ids=lambda path: path.stem)
+def test_every_shipped_example_reads_the_same_under_both_readings(evidence: Path) -> None:
+    verdict = score_files(SCENARIO_FILE, evidence)
+    assert verdict.strict is not None
+    assert verdict.strict.band == verdict.band
+    assert verdict.strict.same_as_ratified
+
+
+def test_reading_strict_gives_band_and_score_and_shows_the_ratified_beside() -> None:
+    answer = GAMED[0][0]
+    ratified = verdict_of(answer)
+    strict = verdict_of(answer, reading="strict")
+    assert (strict.band, strict.score, strict.matched_row.id) == (
+        "correct_subsystem_wrong_component",
+        0.5,
+        3,
+    )
+    assert strict.reading == "strict"
+    assert strict.ratified is not None
+    assert (strict.ratified.band, strict.ratified.score) == ("correct_root_cause", 1.0)
+    # the reference runner is compared with the ratified band, whichever reading drives
+    assert strict.reference_runner == ratified.reference_runner
+    shown = json.loads(ratified.to_json())
+    assert "reading" not in shown
+    assert "ratified" not in shown
+    assert json.loads(strict.to_json())["reading"] == "strict"
+
+
+def test_the_strict_reading_is_the_same_bytes_on_every_run() -> None:
+    answers = " ".join(answer for answer, _ in GAMED)
+    assert verdict_of(answers).to_json() == verdict_of(answers).to_json()
+
+
+def test_an_echoed_line_is_out_of_scope_for_the_strict_reading_too() -> None:
+    # the co-occurrence is on a line copied from a tool body: neither reading counts it, and
+    # the line's negation-free copy cannot lend the strict reading an assertion
+    body = "SMTP_PORT is missing"
+    evidence = make_evidence("SMTP_PORT is missing\nSMTP_PORT is not missing.", [body])
+    verdict = evaluate(SCENARIO, evidence)
+    assert verdict.band == "correct_root_cause"  # the second line, ratified
+    assert verdict.strict is not None
+    assert verdict.strict.band == "correct_subsystem_wrong_component"
+    assert rules(verdict) == {"negated"}
+
+
+WORDS = st.sampled_from(
+    [
+        "SMTP_PORT",
+        "SMTP_HOST",
+        "smtp-config",
+        "report-renderer",
+        "is",
+        "not",
+        "missing",
+        "wrong",
+        "if",
+        "or",
+        "may",
+        "lacks",
+        "the root cause",
+        ",",
+        ".",
+        "?",
+        ";",
+        "\n",
+        "no",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORDS, max_size=30))
+def test_the_strict_reading_never_credits_more_than_the_ratified_one(words: list[str]) -> None:
+    verdict = verdict_of(" ".join(words))
+    assert verdict.strict is not None
+    assert verdict.strict.score <= verdict.score
+    if verdict.matched_row.id != 2:
+        # only the factor_identified row reads differently
+        assert verdict.strict.matched_row == verdict.matched_row.id
