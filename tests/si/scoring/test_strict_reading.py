@@ -43,6 +43,7 @@ GAMED = [
         "negated",
     ),
     ("Is SMTP_PORT missing?", "question"),
+    ("SMTP_PORT is missing from smtp-config?", "question"),
     ("If SMTP_PORT were missing, notification-service would crash.", "conditional"),
     ("SMTP_PORT might be missing from smtp-config.", "hedged"),
     (
