@@ -1,0 +1,67 @@
+"""`provebench si stress` (docs/si-scoring.md, "Stress"): generated answer families scored with
+each shipped scenario's own table, checked against the band each deserves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import provebench.si
+from provebench.cli import app
+
+SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
+FACTOR_SCENARIOS = sorted(
+    [SCENARIOS / "diagnostic-accuracy.yaml", *SCENARIOS.glob("single-signal-diagnosis-*.yaml")]
+)
+GAMED_FAMILIES = {
+    "negation",
+    "question",
+    "conditional",
+    "hedge_over_deviation_types",
+    "shotgun_over_identifiers",
+    "decoy_endorsed_as_cause",
+}
+
+
+def stress(*arguments: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["si", "stress", *arguments])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_every_shipped_factor_scenario_holds_every_bound_under_the_strict_reading() -> None:
+    code, out, err = stress(*map(str, FACTOR_SCENARIOS), "--format", "json")
+    assert code == 0, err
+    outcomes = json.loads(out)
+    assert len(FACTOR_SCENARIOS) == 5
+    assert {o["scenario"] for o in outcomes} == {
+        f"infra.capability.da.single-signal-diagnosis-00{n}" for n in range(1, 6)
+    }
+    for outcome in outcomes:
+        assert outcome["holds"], outcome
+        if outcome["honest"]:
+            # honest phrasings reach the top band both ways
+            assert outcome["strict"]["score"] == outcome["ratified"]["score"] == 1.0
+    assert f"{len(outcomes)} families, 0 past their bound" in err
+
+
+def test_the_ratified_reading_lets_six_families_past_their_bound_which_is_the_finding() -> None:
+    code, out, _ = stress(str(SCENARIOS / "diagnostic-accuracy.yaml"), "--reading", "ratified")
+    assert code == 1
+    above = {line.split()[0] for line in out.splitlines() if " ABOVE " in line}
+    assert above == GAMED_FAMILIES
+    assert "BELOW" not in out
+
+
+def test_the_table_is_the_same_bytes_on_every_run() -> None:
+    first = stress(str(SCENARIOS / "single-signal-diagnosis-003.yaml"))
+    assert first[0] == 0
+    assert stress(str(SCENARIOS / "single-signal-diagnosis-003.yaml")) == first
+
+
+def test_a_scenario_whose_table_binds_no_factor_is_refused_not_passed() -> None:
+    code, _, err = stress(str(SCENARIOS / "stateful-scaling-002.yaml"))
+    assert code == 2
+    assert "stateful-scaling-002.yaml: scoring:" in err
+    assert "binds no factor" in err
