@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,9 @@ from provebench.si._cli_options import (
     ScoreReadingOption,
     reading_book,
 )
+
+if TYPE_CHECKING:
+    from provebench.si.scoring._strict import Reading
 
 si_app = typer.Typer(
     help=(
@@ -109,7 +112,9 @@ def score_command(
     """
     window_id = None if window is None else window.value
     if len(evidence) > 1 or evidence[0].is_dir() or full or jobs is not None:
-        _score_batch(scenario_file, evidence, scenario_id, window_id, readings, jobs, full)
+        _score_batch(
+            scenario_file, evidence, scenario_id, window_id, readings, jobs, full, reading.reading
+        )
         return
     from rich.console import Console
 
@@ -146,6 +151,7 @@ def _score_batch(
     readings: Path | None,
     jobs: int | None,
     full: bool,
+    reading: Reading,
 ) -> None:
     import os
     import sys
@@ -162,6 +168,7 @@ def _score_batch(
         window=window,
         readings_file=None if readings is None else str(readings),
         full=full,
+        reading=reading,
     )
     workers = jobs or min(os.cpu_count() or 1, 8)
     scored = failed = 0

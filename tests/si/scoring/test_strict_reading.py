@@ -191,3 +191,32 @@ def test_the_strict_reading_never_credits_more_than_the_ratified_one(words: list
     if verdict.matched_row.id != 2:
         # only the factor_identified row reads differently
         assert verdict.strict.matched_row == verdict.matched_row.id
+
+
+def test_a_strict_batch_prints_the_strict_band_with_the_ratified_beside(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from provebench.cli import app
+
+    answers = [answer for answer, _ in GAMED] + HONEST
+    for index, answer in enumerate(answers):
+        evidence = make_evidence(answer, [TOOL_BODY])
+        (tmp_path / f"{index:03}.json").write_text(evidence.model_dump_json(), encoding="utf-8")
+    command = ["si", "score", str(SCENARIO_FILE), str(tmp_path), "--jobs", "1"]
+    decided = CliRunner().invoke(app, [*command, "--reading", "strict"])
+    full = CliRunner().invoke(app, [*command, "--reading", "strict", "--full"])
+    assert decided.exit_code == full.exit_code == 0
+    lines = [json.loads(line) for line in decided.stdout.splitlines()]
+    verdicts = [json.loads(line)["verdict"] for line in full.stdout.splitlines()]
+    assert len(lines) == len(verdicts) == len(answers)
+    for line, verdict in zip(lines, verdicts, strict=True):
+        # the deciders' line is the full verdict's decision
+        assert (line["band"], line["score"], line["matched_row"]) == (
+            verdict["band"],
+            verdict["score"],
+            verdict["matched_row"]["id"],
+        )
+        assert line["reading"] == verdict["reading"] == "strict"
+        assert line["ratified"] == verdict["ratified"]
+        assert line["ratified"]["band"] == "correct_root_cause"
+    assert [line["score"] for line in lines] == [0.5] * len(GAMED) + [1.0] * len(HONEST)

@@ -23,27 +23,40 @@ _WORD = "A-Za-z0-9_'’-"
 BlockingRule = Literal["question", "conditional", "negated", "hedged"]
 
 
+def _alternatives(words: Sequence[str]) -> str:
+    """Whole words and phrases (a phrase's spaces match any run of whitespace), longest first."""
+    ordered = sorted({word for word in words if not word.startswith(("n'", "n’"))}, key=len)
+    return "|".join(
+        r"\s+".join(re.escape(piece) for piece in word.split()) for word in reversed(ordered)
+    )
+
+
+def _suffixes(words: Sequence[str]) -> str:
+    """Contraction suffixes (`n't`), found at the end of the word they end (`doesn't`)."""
+    return "|".join(re.escape(word) for word in words if word.startswith(("n'", "n’")))
+
+
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
-    """One case-insensitive pattern for whole-word cues; a contraction suffix (`n't`) is found
-    at the end of the word it ends (`doesn't`, `isn’t`)."""
-    parts: list[str] = []
-    for word in sorted(set(words), key=len, reverse=True):
-        body = r"\s+".join(re.escape(piece) for piece in word.split())
-        if word.startswith(("n'", "n’")):
-            parts.append(f"(?<=[A-Za-z]){body}(?![{_WORD}])")
-        else:
-            parts.append(f"(?<![{_WORD}]){body}(?![{_WORD}])")
+    """One case-insensitive pattern for whole-word cues and contraction suffixes."""
+    parts = [f"(?<![{_WORD}])(?:{_alternatives(words)})(?![{_WORD}])"]
+    if suffixes := _suffixes(words):
+        parts.append(f"(?<=[A-Za-z])(?:{suffixes})(?![{_WORD}])")
     return re.compile("|".join(parts), re.IGNORECASE)
+
+
+# The groups of `AssertionCues.sentence`, one per kind of cue a sentence is read for.
+_KINDS = ("boundary", "negation", "hedge", "conditional")
 
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-1.yaml` for each list)."""
+    """The strict reading's cue lists, compiled once (see `strict-1.yaml` for each list).
 
-    clause_boundary: re.Pattern[str]
+    `sentence` finds every clause boundary, negation, hedge and condition of a sentence in one
+    pass (a word belongs to one list only, which `compile` checks)."""
+
+    sentence: re.Pattern[str]
     negation: re.Pattern[str]
-    hedge: re.Pattern[str]
-    conditional: re.Pattern[str]
     cause: re.Pattern[str]
     interrogative_openers: frozenset[str]
     disjunction_openers: frozenset[str]
@@ -61,13 +74,31 @@ class AssertionCues:
         interrogative_openers: Sequence[str],
         disjunction_openers: Sequence[str],
     ) -> AssertionCues:
+        lists = {
+            "boundary": clause_words,
+            "negation": negation,
+            "hedge": hedge,
+            "conditional": conditional,
+        }
+        seen: dict[str, str] = {}
+        for kind, words in lists.items():
+            for word in words:
+                other = seen.setdefault(word.casefold(), kind)
+                if other != kind:
+                    raise ValueError(f"cue {word!r} is in two lists ({other}, {kind})")
         punctuation = "|".join(re.escape(mark) for mark in clause_punctuation)
-        words = _words_pattern(clause_words).pattern
+        words = "|".join(
+            f"(?P<{kind}>{_alternatives(lists[kind])})" for kind in _KINDS if lists[kind]
+        )
+        groups = [
+            f"(?P<punctuation>{punctuation}|\\s-\\s)",
+            f"(?<![{_WORD}])(?:{words})(?![{_WORD}])",
+        ]
+        if suffixes := _suffixes(negation):
+            groups.append(f"(?<=[A-Za-z])(?P<suffix>{suffixes})(?![{_WORD}])")
         return cls(
-            clause_boundary=re.compile(f"{punctuation}|\\s-\\s|{words}", re.IGNORECASE),
+            sentence=re.compile("|".join(groups), re.IGNORECASE),
             negation=_words_pattern(negation),
-            hedge=_words_pattern(hedge),
-            conditional=_words_pattern(conditional),
             cause=_words_pattern(cause),
             interrogative_openers=frozenset(word.casefold() for word in interrogative_openers),
             disjunction_openers=frozenset(word.casefold() for word in disjunction_openers),
@@ -95,11 +126,11 @@ class SentenceReading:
         self._text = text
         self._cues = cues
         self.question = self._is_question(text[start:end])
-        self.clauses = self._clauses()
+        self._negations: list[tuple[int, int]] = []
+        self._hedges: list[tuple[int, int]] = []
+        self._conditionals: list[tuple[int, int]] = []
+        self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
-        self._negations = self._found(cues.negation)
-        self._hedges = self._found(cues.hedge)
-        self._conditionals = self._found(cues.conditional)
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -111,23 +142,30 @@ class SentenceReading:
         # "Could not start because …" opens with an auxiliary and is a statement.
         return len(words) < 2 or self._cues.negation.fullmatch(words[1]) is None
 
-    def _clauses(self) -> list[Clause]:
+    def _read(self) -> list[Clause]:
+        """The clauses, and the negations, hedges and conditions: one pass over the sentence."""
         clauses: list[Clause] = []
         opener = ""
         position = self.start
-        for boundary in self._cues.clause_boundary.finditer(self._text, self.start, self.end):
-            if self._text[position : boundary.start()].strip():
-                clauses.append(Clause(position, boundary.start(), opener))
+        found = {
+            "negation": self._negations,
+            "suffix": self._negations,
+            "hedge": self._hedges,
+            "conditional": self._conditionals,
+        }
+        for cue in self._cues.sentence.finditer(self._text, self.start, self.end):
+            kind = cue.lastgroup
+            if kind in found:
+                found[kind].append((cue.start(), cue.end()))
+                continue
+            if self._text[position : cue.start()].strip():
+                clauses.append(Clause(position, cue.start(), opener))
                 opener = ""
-            word = boundary.group().strip().casefold()
-            if word and word[0].isalpha():
-                opener = word
-            position = boundary.end()
+            if kind == "boundary":
+                opener = cue.group().casefold()
+            position = cue.end()
         clauses.append(Clause(position, self.end, opener))
         return clauses
-
-    def _found(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
-        return [(m.start(), m.end()) for m in pattern.finditer(self._text, self.start, self.end)]
 
     def clause_index(self, offset: int) -> int:
         return max(0, bisect_right(self._clause_starts, offset) - 1)

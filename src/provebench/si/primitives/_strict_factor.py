@@ -290,14 +290,17 @@ def factor_asserted(
     other_type_phrases: Sequence[str],
     other_identifiers: Sequence[str],
     exclude_tool_echo: bool = False,
+    ratified_value: bool | None = None,
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
-    scenario's identifiers that are not the factor, its resource or its symptom."""
-    ratified = factor_identified(view, factor, channels, window, exclude_tool_echo)
+    scenario's identifiers that are not the factor, its resource or its symptom.
+    `ratified_value`, when the caller has decided `factor_identified` already, is its value."""
+    if ratified_value is None:
+        ratified_value = factor_identified(view, factor, channels, window, exclude_tool_echo).value
     findings = _Findings()
     value = False
-    if ratified.value:
+    if ratified_value:
         required = validate_identifier_set(
             factor.required_identifiers, field="factor.required_identifiers"
         )
@@ -336,7 +339,7 @@ def factor_asserted(
         value = asserted and not findings.items
     return FactorAssertedResult(
         value=value,
-        ratified_value=ratified.value,
+        ratified_value=ratified_value,
         finding_count=len(findings.items),
         findings=findings.items[:REPORTED_FINDINGS],
     )

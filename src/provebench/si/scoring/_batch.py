@@ -34,6 +34,7 @@ from provebench.evidence._readers import evidence_from_bytes
 from provebench.si.profile_data._readings import ReadingBook, load_readings
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes
 
 CHUNK: Final = 256
@@ -53,6 +54,8 @@ class BatchSpec:
     window: str | None
     readings_file: str | None
     full: bool
+    # which reading of a Form B table gives a line's band (docs/si-scoring.md)
+    reading: Reading = "ratified"
 
 
 def evidence_paths(paths: Sequence[Path]) -> Iterator[str]:
@@ -144,10 +147,22 @@ class _Scorer:
 
     def _decided_line(self, path: str, digest: str, evidence: Any) -> str:
         """A Form B decision by the deciders: the line `_decision` makes of the full verdict."""
-        from provebench.si.scoring._evaluate import decide
+        from provebench.si.scoring._evaluate import decide, decide_both
 
-        row = decide(self._prepared, evidence)
         head = f'{{"evidence":{_compact(path)},"evidence_sha256":"{digest}"'
+        if self.spec.reading == "strict":
+            ratified, row = decide_both(self._prepared, self.scenario, evidence)
+            decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
+            if evidence.provider_failure is not None:
+                decided["provider_failure"] = evidence.provider_failure
+            decided["reading"] = "strict"
+            decided["ratified"] = {
+                "band": ratified.band,
+                "score": ratified.score,
+                "matched_row": ratified.id,
+            }
+            return head + "," + _compact(decided)[1:]
+        row = decide(self._prepared, evidence)
         if evidence.provider_failure is not None:
             decided = {"band": row.band, "score": row.score, "matched_row": row.id}
             decided["provider_failure"] = evidence.provider_failure
@@ -159,11 +174,19 @@ class _Scorer:
             from provebench.si.scoring._evaluate import evaluate
 
             # the whole verdict, as `si score EVIDENCE` prints it (with the reference band)
-            return evaluate(self.scenario, evidence, window=self.spec.window, inputs=inputs)
+            return evaluate(
+                self.scenario,
+                evidence,
+                window=self.spec.window,
+                inputs=inputs,
+                reading=self.spec.reading,
+            )
         if self._prepared is not None:
             from provebench.si.scoring._evaluate import evaluate_bound
 
-            return evaluate_bound(self._prepared, self.scenario, evidence, inputs)
+            return evaluate_bound(
+                self._prepared, self.scenario, evidence, inputs, reading=self.spec.reading
+            )
         from provebench.si.scoring._score import score_scenario
 
         return score_scenario(self.scenario, evidence, readings=self.readings, inputs=inputs)
@@ -180,6 +203,10 @@ def _decision(verdict: Any) -> dict[str, Any]:
         }
         if verdict.provider_failure is not None:
             decided["provider_failure"] = verdict.provider_failure
+        if verdict.ratified is not None:
+            # the strict reading gave the band: the ratified one is shown beside it
+            decided["reading"] = verdict.reading
+            decided["ratified"] = verdict.ratified.model_dump(mode="json")
         return decided
     return {"status": verdict.status, "score": verdict.score, "failures": verdict.failures}
 

@@ -127,10 +127,17 @@ class Prepared:
             self._strict_contexts[id(scenario)] = known
         return known[1]
 
-    def strict(self, scenario: Scenario, view: EvidenceView, ratified_row: Row) -> StrictReading:
-        """The strict reading of the table over this evidence (`_strict`)."""
+    def strict(
+        self,
+        scenario: Scenario,
+        view: EvidenceView,
+        ratified_row: Row,
+        memo: dict[int, bool] | None = None,
+    ) -> StrictReading:
+        """The strict reading of the table over this evidence (`_strict`); `memo` holds the
+        values of calls already decided on this evidence, by call id."""
         context = self.strict_context(scenario)
-        return strict_reading(self.bound.rows, self.sites, context, view, ratified_row)
+        return strict_reading(self.bound.rows, self.sites, context, view, ratified_row, memo)
 
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
         implementation: Callable[..., PrimitiveResult | PathResult] | None
@@ -221,6 +228,18 @@ def _decides(predicate: Predicate, view: EvidenceView, sites: Mapping[int, _Site
     return sites[id(predicate)].decider(view)
 
 
+def _holds(predicate: Predicate, value: Callable[[Call], bool]) -> bool:
+    if isinstance(predicate, Otherwise):
+        return True
+    if isinstance(predicate, Not):
+        return not _holds(predicate.operand, value)
+    if isinstance(predicate, All):
+        return all(_holds(operand, value) for operand in predicate.operands)
+    if isinstance(predicate, Any_):
+        return any(_holds(operand, value) for operand in predicate.operands)
+    return value(predicate)
+
+
 def decide(prepared: Prepared, evidence: Evidence) -> Row:
     """The row a full evaluation decides (first match wins), computed with the primitives'
     deciders: the same values, none of the reported evidence. For batches of decisions."""
@@ -230,6 +249,26 @@ def decide(prepared: Prepared, evidence: Evidence) -> Row:
     if decided is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
     return decided
+
+
+def decide_both(prepared: Prepared, scenario: Scenario, evidence: Evidence) -> tuple[Row, Row]:
+    """The rows the ratified and the strict readings decide, by the deciders (`decide`): for
+    batches that print decisions under the strict reading."""
+    view = EvidenceView(evidence)
+    memo: dict[int, bool] = {}
+
+    def value(call: Call) -> bool:
+        known = memo.get(id(call))
+        if known is None:
+            known = memo[id(call)] = prepared.sites[id(call)].decider(view)
+        return known
+
+    ratified = next((row for row in prepared.bound.rows if _holds(row.when, value)), None)
+    if ratified is None:
+        raise ProvebenchError("no decision-table row matched", field="scoring")
+    # the strict reading asks each call the ratified pass made again: answered from the memo
+    strict = prepared.strict(scenario, view, ratified, memo)
+    return ratified, next(row for row in prepared.bound.rows if row.id == strict.matched_row)
 
 
 def evaluate_bound(
@@ -344,6 +383,7 @@ __all__ = [
     "REFERENCE_WINDOW",
     "Prepared",
     "decide",
+    "decide_both",
     "evaluate",
     "evaluate_bound",
     "render_predicate",

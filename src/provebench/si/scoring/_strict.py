@@ -137,7 +137,9 @@ class _StrictRun:
         sites: Mapping[int, CallSite],
         context: StrictContext,
         view: EvidenceView,
+        memo: dict[int, bool],
     ) -> None:
+        self._memo = memo
         self._sites = sites
         self._context = context
         self._view = view
@@ -157,8 +159,13 @@ class _StrictRun:
 
     def _call(self, call: Call) -> bool:
         site = self._sites[id(call)]
-        if call.call != "factor_identified":
-            return site.decider(self._view)
+        ratified = self._memo.get(id(call))
+        if ratified is None:
+            ratified = self._memo[id(call)] = site.decider(self._view)
+        # Every other call reads the same; and factor_asserted implies factor_identified, so
+        # the ratified value settles a false one without the strict reading's work.
+        if call.call != "factor_identified" or not ratified:
+            return ratified
         arguments = dict(site.arguments)
         factor = arguments.pop("factor")
         if not isinstance(factor, BoundFactor):
@@ -169,6 +176,7 @@ class _StrictRun:
             cues=self._context.cues.compiled,
             other_type_phrases=self._context.other_type_phrases(factor),
             other_identifiers=self._context.other_identifiers(factor),
+            ratified_value=True,
             **arguments,
         )
         self.findings.extend(result.findings)
@@ -182,6 +190,7 @@ def strict_reading(
     context: StrictContext,
     view: EvidenceView,
     ratified_row: Row,
+    memo: dict[int, bool] | None = None,
 ) -> StrictReading:
     """The table's first row that holds under the strict reading (SI §5.1: first match wins).
 
@@ -190,7 +199,7 @@ def strict_reading(
     is reported once, by the ratified evaluation)."""
     rows = tuple(rows)
     decided: Row | None = ratified_row
-    run = _StrictRun(sites, context, view)
+    run = _StrictRun(sites, context, view, {} if memo is None else memo)
     if any(call.call == "factor_identified" for row in rows for _, call in iter_calls(row.when)):
         decided = next((row for row in rows if run.holds(row.when)), None)
     if decided is None:
