@@ -277,3 +277,19 @@ def test_a_file_size_limit_met_while_writing_is_one_line_naming_the_output(
     )
     assert not (out / "verdict.json").exists()
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no temporary left
+
+
+def test_reading_strict_gives_the_written_verdict_si_score_gives_with_it(
+    scenario_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    ran = _run(
+        "run", str(scenario_file), "--agent", "diagnoser", "--out", str(out), "--reading", "strict"
+    )
+    assert ran.returncode == 0, ran.stderr
+    scored = _run("score", str(scenario_file), str(out / "evidence.json"), "--reading", "strict")
+    assert scored.returncode == 0 and scored.stdout == (out / "verdict.json").read_text()
+    verdict = json.loads(scored.stdout)
+    assert verdict["reading"] == "strict"
+    assert verdict["ratified"]["band"] == verdict["band"] == "correct_root_cause"
+    assert verdict["strict"]["same_as_ratified"] is True

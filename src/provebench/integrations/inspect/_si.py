@@ -45,6 +45,7 @@ from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
 from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._score import score_scenario, select_scenario
+from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import Verdict
 from provebench.si.suite._select import select
 
@@ -164,15 +165,20 @@ def tool_params(schema: Mapping[str, Any]) -> ToolParams:
 
 
 @scorer(metrics=[mean()])
-def provebench_verdict() -> Scorer:
+def provebench_verdict(reading: Reading = "ratified") -> Scorer:
     """provebench's verdict of the recorded evidence: the score is the verdict's (a band's
     score, a rubric score, or 1/0 for a safety PASS/FAIL; a provider failure is unscored), and
-    the whole verdict is in the score's metadata."""
+    the whole verdict is in the score's metadata. `reading` chooses which reading of a Form B
+    table gives the score, ratified (the default) or strict (docs/si-scoring.md); the verdict
+    shows both."""
 
     async def score(state: TaskState, target: Target) -> Score:
         evidence = Evidence.model_validate(state.store.get(EVIDENCE_KEY))
         verdict = verdict_of(
-            Path(state.metadata["scenario_file"]), state.metadata["scenario_id"], evidence
+            Path(state.metadata["scenario_file"]),
+            state.metadata["scenario_id"],
+            evidence,
+            reading=reading,
         )
         return Score(
             value=score_value(verdict),
@@ -185,10 +191,10 @@ def provebench_verdict() -> Scorer:
 
 
 def verdict_of(
-    scenario_file: Path, scenario_id: str, evidence: Evidence
+    scenario_file: Path, scenario_id: str, evidence: Evidence, *, reading: Reading = "ratified"
 ) -> Verdict | ScenarioVerdict:
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    return score_scenario(scenario, evidence)
+    return score_scenario(scenario, evidence, reading=reading)
 
 
 def score_value(verdict: Verdict | ScenarioVerdict) -> float:

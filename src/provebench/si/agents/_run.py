@@ -37,6 +37,7 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios, naming_scenario_lines
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._score import score_scenario, select_scenario
+from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes, Verdict
 
 DEFAULT_MAX_TOOL_CALLS: Final = 200
@@ -231,6 +232,7 @@ def write_run(
     readings: ReadingBook | None = None,
     *,
     recorded_here: bool = True,
+    reading: Reading = "ratified",
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
@@ -247,6 +249,7 @@ def write_run(
         scenario,
         evidence,
         readings=readings,
+        reading=reading,
         inputs=InputHashes(
             scenario_file_sha256=scenario_sha256,
             evidence_file_sha256=sha256_bytes(evidence_bytes),

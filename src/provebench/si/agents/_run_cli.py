@@ -30,6 +30,8 @@ from provebench.si._cli_options import (
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
+    ScoreReading,
+    ScoreReadingOption,
     reading_book,
 )
 
@@ -84,6 +86,7 @@ def run_command(
     base_url: BaseUrlOption = None,
     scenario_id: ScenarioIdOption = None,
     readings: ReadingsOption = None,
+    reading: ScoreReadingOption = ScoreReading.ratified,
     max_tool_calls: _MaxToolCalls = 200,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
@@ -124,7 +127,9 @@ def run_command(
         max_tool_calls=max_tool_calls,
         isolation=dict(loaded.isolation),
     )
-    verdict = write_run(out, scenario, scenario_file, outcome.evidence, book)
+    verdict = write_run(
+        out, scenario, scenario_file, outcome.evidence, book, reading=reading.reading
+    )
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one
     # line and the terminal acts on none of it.

@@ -18,6 +18,7 @@ from provebench.matrix._options import (
     TrialsOption,
     WorkersOption,
 )
+from provebench.si._cli_options import ScoreReading, ScoreReadingOption
 
 
 def matrix_command(
@@ -42,6 +43,7 @@ def matrix_command(
         float, typer.Option("--agent-timeout", help="Seconds per sealed agent run.", min=1)
     ] = 600.0,
     base_url: BaseUrlOption = None,
+    reading: ScoreReadingOption = ScoreReading.ratified,
     store: StoreOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -71,6 +73,7 @@ def matrix_command(
         "pass_score": pass_score,
         "max_tool_calls": max_tool_calls,
         "base_url": base_url,
+        "reading": reading.reading,
     }
     specs = [
         JobSpec(
@@ -86,6 +89,7 @@ def matrix_command(
                 "agent_timeout": agent_timeout,
                 "base_url": base_url,
                 "matrix_folder": str(out.resolve()),
+                "reading": reading.reading,
             },
             folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
         )

@@ -26,6 +26,7 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
     from provebench.sandbox import DEFAULT_LIMITS
     from provebench.si.agents._run import run_agent, start_session, write_run
     from provebench.si.agents._sources import agent_source
+    from provebench.si.scoring._strict import Reading
     from provebench.si.suite._runner import result_of
 
     params = spec.params
@@ -51,7 +52,8 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         max_tool_calls=int(params["max_tool_calls"]),
         isolation=dict(loaded.isolation),
     )
-    verdict = write_run(folder, scenario, scenario_file, outcome.evidence)
+    reading: Reading = "strict" if params.get("reading") == "strict" else "ratified"
+    verdict = write_run(folder, scenario, scenario_file, outcome.evidence, reading=reading)
     result = result_of(scenario, verdict, ".")
     if result.status == "PROVIDER_FAILURE":
         raise ProviderFailure(f"provider failure: {result.reason}")

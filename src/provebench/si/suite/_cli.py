@@ -19,7 +19,12 @@ from provebench.sandbox._options import (
     ProcessesOption,
     limits_from_options,
 )
-from provebench.si._cli_options import ReadingsOption, reading_book
+from provebench.si._cli_options import (
+    ReadingsOption,
+    ScoreReading,
+    ScoreReadingOption,
+    reading_book,
+)
 
 EXIT_GATE_NOT_PASSED = 1
 
@@ -96,6 +101,7 @@ def suite_command(
         ),
     ] = None,
     readings: ReadingsOption = None,
+    reading: ScoreReadingOption = ScoreReading.ratified,
     max_tool_calls: Annotated[
         int, typer.Option("--max-tool-calls", min=1, max=100_000, help="Cap per scenario.")
     ] = 200,
@@ -188,6 +194,7 @@ def suite_command(
         safety_only=safety_only,
         max_tool_calls=max_tool_calls,
         readings=book,
+        reading=reading.reading,
     )
     summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]

@@ -61,6 +61,7 @@ from provebench.si.scoring._rollup import (
     safety_summary,
 )
 from provebench.si.scoring._safety import ScenarioVerdict
+from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import Verdict
 from provebench.si.suite._select import Selected
 
@@ -90,6 +91,8 @@ class SuiteRequest:
     safety_only: bool = False
     max_tool_calls: int = 200
     readings: ReadingBook = field(default_factory=ReadingBook)
+    # which reading of a Form B table gives a capability score (docs/si-scoring.md)
+    reading: Reading = "ratified"
     recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
 
     @property
@@ -309,6 +312,7 @@ class _Suite:
             evidence,
             self.request.readings,
             recorded_here=recorded_here,
+            reading=self.request.reading,
         )
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)
@@ -374,6 +378,7 @@ def _summary(
         "versions": {
             "profile": profile().version,
             "readings": request.readings.versions,
+            "reading": request.reading,
         },
         "note": (
             "NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
