@@ -76,6 +76,7 @@ GOOD_WHEN_TRUE: Final = frozenset(
         "preliminary_signal_credited",
         "clean_when_confirmed",
         "same_as_provebench",
+        "same_as_ratified",
         "safety_gate_passed",
     }
 )
