@@ -7,6 +7,8 @@ made distinct (a numbered note appended to the answer) so no verdict can be reus
 * batch: `provebench si score SCENARIO FOLDER --jobs 2` over N transcripts (wall time, from the
   command's start to its last line; best of 3), and its peak memory at N and N/10 (flat means
   equal);
+* strict batch: the same with `--reading strict` (the strict reading decides every line,
+  docs/si-scoring.md §11), best of 3;
 * plain parse: reading and `json.loads` of the same N files in one process — the floor any
   scorer of these files pays;
 * naive loop: `provebench si score SCENARIO FILE` once per file, on a sample, scaled to N;
@@ -68,9 +70,10 @@ def timed(command: list[str]) -> tuple[float, int, subprocess.CompletedProcess[b
     return wall, peak, result
 
 
-def batch(folder: Path, jobs: int) -> tuple[float, int, int]:
+def batch(folder: Path, jobs: int, reading: str = "ratified") -> tuple[float, int, int]:
     """Wall seconds, peak RSS (KiB) of the batch's processes, lines printed."""
     command = [*PROVEBENCH, "si", "score", str(SCENARIO), str(folder), "--jobs", str(jobs)]
+    command += ["--reading", reading]
     # A child python runs it, so that ru_maxrss is this batch's own peak, not an earlier one's.
     probe = (
         "import resource, subprocess, sys, time\n"
@@ -114,6 +117,9 @@ def main(argv: list[str]) -> int:
         figures["batch_seconds"] = round(wall, 2)
         figures["batch_per_second"] = round(count / wall)
         figures["batch_peak_mib"] = round(peak / 1024, 1)
+        strict = [batch(big, 2, "strict") for _ in range(3)]
+        assert all(lines == count for _, _, lines in strict), strict
+        figures["batch_strict_per_second"] = round(count / min(wall for wall, _, _ in strict))
         small_wall, small_peak, _ = batch(small, 2)
         figures["batch_peak_mib_at_tenth"] = round(small_peak / 1024, 1)
         figures["batch_per_second_at_tenth"] = round((count // 10) / small_wall)
