@@ -8,6 +8,7 @@ the sentence, and must not punish honest phrasings.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,28 @@ def test_a_strict_batch_prints_the_strict_band_with_the_ratified_beside(tmp_path
         assert line["ratified"] == verdict["ratified"]
         assert line["ratified"]["band"] == "correct_root_cause"
     assert [line["score"] for line in lines] == [0.5] * len(GAMED) + [1.0] * len(HONEST)
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "SMTP_HOST or SMTP_PORT is not missing or wrong, the root cause maybe report-renderer ",
+        "SMTP_PORT missing SMTP_HOST wrong report-renderer the root cause not may if ",
+        "SMTP_PORT is missing. SMTP_HOST is not wrong or unexpected? If smtp-config lacks it. ",
+    ],
+    ids=["one-sentence", "one-clause", "many-sentences"],
+)
+def test_both_readings_are_linear_in_the_answer_even_on_one_line(piece: str) -> None:
+    # Each sentence is read once and every look-up is a bisection: four times the answer
+    # costs about four times the CPU (a quadratic reading, here, costs sixteen).
+    def cpu_seconds(repeats: int) -> float:
+        evidence = make_evidence("SMTP_PORT is missing. " + piece * repeats, [TOOL_BODY])
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            evaluate(SCENARIO, evidence)
+            best = min(best, time.process_time() - started)
+        return best
+
+    small, large = cpu_seconds(400), cpu_seconds(1600)
+    assert large < 8 * max(small, 0.005)

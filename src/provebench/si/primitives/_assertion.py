@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -131,6 +131,8 @@ class SentenceReading:
         self._conditionals: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
+        self._cause_cues: dict[int, bool] = {}
+        self._previous_named: list[bool | None] | None = None
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -172,9 +174,14 @@ class SentenceReading:
 
     @staticmethod
     def _cue_before(cues: list[tuple[int, int]], since: int, start: int) -> bool:
-        """A cue in `[since, start)`: one inside the phrase `[start, end)` is the phrase
-        itself (`not set`, `doesn't exist`), not a cue that governs it."""
-        return any(since <= cue_start and cue_end <= start for cue_start, cue_end in cues)
+        """A cue wholly in `[since, start)`: one inside the phrase starting at `start` is the
+        phrase itself (`not set`, `doesn't exist`), not a cue that governs it. The cues come
+        from one scan, in order and not overlapping, so their ends are sorted too: the last cue
+        ending by `start` is the one that starts latest (a bisection, not a walk)."""
+        before = bisect_right(cues, (start, start))
+        while before and cues[before - 1][1] > start:
+            before -= 1
+        return bool(before) and cues[before - 1][0] >= since
 
     def blocking_rule(self, start: int) -> BlockingRule | None:
         """Why this sentence does not assert the phrase starting at `start`, or None if it does.
@@ -192,16 +199,35 @@ class SentenceReading:
             return "hedged"
         return None
 
-    def has_cause_cue(self, clause: Clause) -> bool:
-        """An unwithheld cause phrase ("the root cause", "caused by") in the clause."""
-        for match in self._cues.cause.finditer(self._text, clause.start, clause.end):
-            if self.blocking_rule(match.start()) is None:
-                return True
-        return False
+    def has_cause_cue(self, clause_index: int) -> bool:
+        """An unwithheld cause phrase ("the root cause", "caused by") in the clause (each
+        clause read once, however many identifiers it names)."""
+        known = self._cause_cues.get(clause_index)
+        if known is None:
+            clause = self.clauses[clause_index]
+            known = any(
+                self.blocking_rule(match.start()) is None
+                for match in self._cues.cause.finditer(self._text, clause.start, clause.end)
+            )
+            self._cause_cues[clause_index] = known
+        return known
 
     def disjoined(self, clause_index: int) -> bool:
         """The clause opens with a disjunction ("…, or has a wrong value")."""
         return self.clauses[clause_index].opener in self._cues.disjunction_openers
+
+    def previous_named(self, clause_index: int, named: Mapping[int, bool]) -> bool | None:
+        """For the nearest clause before this one that `named` holds (clause index -> whether
+        it names the factor), its value; None if there is none. Computed for every clause at
+        the first call, in one pass: `named` must be complete by then."""
+        if self._previous_named is None:
+            found: list[bool | None] = []
+            last: bool | None = None
+            for index in range(len(self.clauses)):
+                found.append(last)
+                last = named.get(index, last)
+            self._previous_named = found
+        return self._previous_named[clause_index]
 
     def text(self) -> str:
         return self._text[self.start : self.end]

@@ -34,6 +34,7 @@ _Finder = Callable[[str, str], list[int]]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # SI §3.2: `.`, `!` or `?` followed by whitespace or the end of the text ends a sentence.
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
+_NON_SPACE = re.compile(r"\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +218,10 @@ class ChannelText:
         sentence_end = line_end
         if before < len(terminator_ends) and terminator_ends[before] <= line_end:
             sentence_end = terminator_ends[before]
-        if end > sentence_end or not self.text[sentence_start:sentence_end].strip():
+        # A search, not `strip()` of a copy: a sentence holding many matches is asked about
+        # once per match, and copying it each time would be quadratic in its length. (`\S`
+        # and `str.strip` share one definition of whitespace.)
+        if end > sentence_end or _NON_SPACE.search(self.text, sentence_start, sentence_end) is None:
             return None
         index = before + bisect_right(self._tail_ends, sentence_start)
         return Sentence(index, line, sentence_start, sentence_end)

@@ -32,6 +32,7 @@ class EvidenceView:
         self._bodies: list[str] | None = None
         self._echo: dict[str, EchoSource | None] = {}
         self._echo_lines: dict[str, bool] = {}
+        self._echo_line_numbers: dict[tuple[str, int], bool] = {}
         # Views of the same evidence that other primitives' modules build once (`_paths`).
         self.derived: dict[str, object] = {}
 
@@ -49,6 +50,11 @@ class EvidenceView:
     def line_is_echo(self, channel: ChannelText, line: int) -> bool:
         """Whether a line of the channel, stripped, is contained in some tool response body:
         the rule `split_echo` applies, for one line (blank lines are never echoes)."""
+        # Keyed by line number first: stripping and hashing a long line again for each match
+        # on it would make a one-line answer with many matches quadratic in its length.
+        by_number = self._echo_line_numbers.get((channel.channel, line))
+        if by_number is not None:
+            return by_number
         stripped = channel.line_text(line).strip()
         if not stripped:
             return False
@@ -56,6 +62,7 @@ class EvidenceView:
         if known is None:
             known = any(stripped in body for body in self.bodies)
             self._echo_lines[stripped] = known
+        self._echo_line_numbers[(channel.channel, line)] = known
         return known
 
     def split_echo(

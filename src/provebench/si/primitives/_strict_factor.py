@@ -193,18 +193,19 @@ def _commitment(
 ) -> None:
     """Findings where the answer does not commit to the factor (module docstring)."""
     factor_clauses: set[tuple[int, int]] = set()
-    identified_clauses: dict[tuple[int, int], bool] = {}
+    # sentence start -> clause index -> whether the clause names the factor (else another)
+    named_in: dict[int, dict[int, bool]] = {}
     for span in factor_spans:
         located = reader.at(span)
         if located is not None:
             key = (located[1].start, located[1].clause_index(span.start))
             factor_clauses.add(key)
-            identified_clauses[key] = True
+            named_in.setdefault(key[0], {})[key[1]] = True
     for span in other_identifiers:
         located = reader.at(span)
         if located is not None:
             key = (located[1].start, located[1].clause_index(span.start))
-            identified_clauses.setdefault(key, False)
+            named_in.setdefault(key[0], {}).setdefault(key[1], False)
     own_starts = [span.start for span in own_phrases]
     longest = max((span.end - span.start for span in own_phrases), default=0)
     for phrase in other_type_phrases:
@@ -216,10 +217,9 @@ def _commitment(
         if reading.blocking_rule(phrase.start) is not None:
             continue
         attached = (reading.start, at) in factor_clauses
-        if not attached and (reading.start, at) not in identified_clauses:
-            attached = reading.disjoined(at) and _previous_named_clause_is_factor(
-                reading, at, identified_clauses
-            )
+        named = named_in.get(reading.start, {})
+        if not attached and at not in named:
+            attached = reading.disjoined(at) and bool(reading.previous_named(at, named))
         if attached:
             findings.add(
                 _finding(
@@ -245,7 +245,7 @@ def _commitment(
             reading.blocking_rule(phrase.start) is None
             for phrase in _phrases_in(all_phrases, starts, clause.start, clause.end)
         )
-        if deviating or reading.has_cause_cue(clause):
+        if deviating or reading.has_cause_cue(where):
             findings.add(
                 _finding(
                     reader,
@@ -269,16 +269,6 @@ def _overlaps_own(phrase: Span, own: list[Span], own_starts: list[int], longest:
 def _phrases_in(phrases: list[Span], starts: list[int], start: int, end: int) -> list[Span]:
     """The phrases that start in `[start, end)` (`starts` are the phrases' starts, sorted)."""
     return phrases[bisect_left(starts, start) : bisect_left(starts, end)]
-
-
-def _previous_named_clause_is_factor(
-    reading: SentenceReading, clause: int, identified: Mapping[tuple[int, int], bool]
-) -> bool:
-    for earlier in range(clause - 1, -1, -1):
-        named = identified.get((reading.start, earlier))
-        if named is not None:
-            return named
-    return False
 
 
 def factor_asserted(
