@@ -61,6 +61,14 @@ def _word(deviation_type: str) -> str:
     return constants().synonym_lists.lists[deviation_type].phrases[0]
 
 
+def _place(factor: BoundFactor) -> str:
+    """Where the deviation is: its resource's name, or the cluster when that is the factor
+    itself (a stopped dependency)."""
+    name = factor.deviation.resource.rsplit("/", 1)[-1]
+    named = {identifier.casefold() for identifier in factor.required_identifiers}
+    return "the cluster" if name.casefold() in named else name
+
+
 def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Names:
     context = StrictContext(scenario, bound.roles)
     others = context.other_identifiers(factor)
@@ -75,7 +83,7 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
     kinds = sorted(constants().synonym_lists.lists)
     return _Names(
         factor=" and ".join(factor.required_identifiers),
-        resource=factor.deviation.resource.rsplit("/", 1)[-1],
+        resource=_place(factor),
         symptom=symptom_name,
         condition=str(symptom_fields.get("condition", "failing")),
         other_key=subsystem_others[0] if subsystem_others else None,
@@ -118,9 +126,14 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
             f"{n.symptom} is {n.condition} because {n.factor} is not running.",
         ],
     }
-    if deviation_type in phrasings:
-        return phrasings[deviation_type]
-    return [f"{n.factor} in {n.resource} is {n.word}, so {n.symptom} is {n.condition}."]
+    chosen = phrasings.get(
+        deviation_type,
+        [f"{n.factor} in {n.resource} is {n.word}, so {n.symptom} is {n.condition}."],
+    )
+    if n.other_key:
+        # ruling out another identifier with the deviation's own word, after the assertion
+        chosen.append(f"{n.factor} is {n.word}. {n.other_key} is not {n.word}.")
+    return chosen
 
 
 def _adversarial(n: _Names) -> dict[str, list[str]]:
