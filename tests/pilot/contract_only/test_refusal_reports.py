@@ -58,3 +58,18 @@ def test_a_refusal_reported_wrongly_or_not_at_all_keeps_the_run_from_passing(
     if problem == "wrong_reason_code":
         assert all(gap["evidence"] and gap["evidence"][0]["seq"] > 0 for gap in gaps)
         assert any(gap["expected_reason_code"] != "corrupted_empty_file" for gap in gaps)
+
+
+@pytest.mark.slow
+def test_refused_files_shown_again_count_in_failed_every_cycle(tmp_path: Path) -> None:
+    """Contract rule 9: an importer that counts a refused file in `failed` only the first time
+    it is shown reports numbers the log contradicts."""
+    corpus = make_small_corpus(tmp_path, seed=5)
+    text = IMPORTER.read_text(encoding="utf-8")
+    counted = "failed += 1  # rule 9: every refused file shown in this cycle"
+    assert counted in text
+    once = text.replace(counted, "failed += file_id not in self.reported")
+    verdict = _run(tmp_path, corpus, once)
+    claims = [v for v in verdict["critical_violations"] if v["kind"] == "false_self_check_claim"]  # type: ignore[union-attr, index]
+    assert claims and all("reconciliation" in claim["message"] for claim in claims)
+    assert verdict["laboratory_pass"] is False

@@ -170,10 +170,13 @@ class _CycleJudge:
         shown = self.cycle.listed_ids
         log_known = sum(1 for f in shown if f in self.before)
         log_imported = sum(1 for f in _acknowledged(self.cycle) if f in shown)
+        # Rule 9: `failed` = the refused files shown in the cycle, those shown again included.
+        log_failed = sum(1 for f in shown if f in self.non_admissible)
         for name, claimed, found in (
             ("source", source, len(shown)),
             ("already_known", known, log_known),
             ("imported", imported, log_imported),
+            ("failed", failed, log_failed),
         ):
             if claimed != found:
                 return f"{name} {claimed}; the log shows {found}"
