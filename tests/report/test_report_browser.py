@@ -215,3 +215,54 @@ def test_the_matrix_report_draws_its_pass_hat_k_curve(browser: Any, tmp_path: Pa
     _assert_drawn(charts, "matrix")
     assert page.locator("svg.chart polyline").count() == 2
     page.close()
+
+
+def test_nothing_due_is_drawn_grey_and_labelled_never_as_a_success_bar(
+    browser: Any, pilot_verdicts: dict[str, Path], tmp_path: Path
+) -> None:
+    verdict = json.loads(pilot_verdicts["noop"].read_text(encoding="utf-8"))
+    vacuous = [
+        str(c["cycle"])
+        for c in verdict["metrics"]["per_cycle"]
+        if c["metrics"]["completeness"]["vacuous"]
+    ]
+    assert vacuous  # the noop's first cycle has nothing due yet
+    page = _shown(
+        browser,
+        pilot_verdicts["noop"],
+        tmp_path / "noop-due.html",
+        _artifacts(tmp_path) / "pilot-noop-nothing-due.png",
+    )
+    chart = page.locator("svg.chart").first
+    assert "Completeness" in (chart.locator("title").first.text_content() or "")
+    boxes = chart.locator("rect.nothing-due")
+    assert boxes.count() == len(vacuous) + 1  # one per vacuous cycle, one in the legend
+    assert boxes.first.is_visible()
+    fill = boxes.first.evaluate("node => getComputedStyle(node).fill")
+    good = page.locator("svg.chart rect.good").first.evaluate("node => getComputedStyle(node).fill")
+    assert fill != good  # not the success colour
+    assert "nothing due" in (chart.text_content() or "")
+    tips = [t.text_content() or "" for t in chart.locator("rect.good title").all()]
+    assert not any(tip.endswith(f" {cycle}: 1") for tip in tips for cycle in vacuous)
+    page.close()
+
+
+def test_an_si_report_says_why_each_higher_row_failed(
+    browser: Any, si_verdicts: dict[str, Path], tmp_path: Path
+) -> None:
+    page = _shown(
+        browser,
+        si_verdicts["noop"],
+        tmp_path / "si-why.html",
+        _artifacts(tmp_path) / "si-noop-why.png",
+    )
+    verdict = json.loads(si_verdicts["noop"].read_text(encoding="utf-8"))
+    matched = verdict["matched_row"]["id"]
+    higher = sorted({e["row"] for e in verdict["evaluations"] if e["row"] < matched})
+    items = [li.inner_text() for li in page.locator("#why li").all()]
+    assert items[0].startswith(f"Row {matched} ")
+    assert [item.split(" ")[1] for item in items[1:]] == [str(row) for row in higher]
+    assert all("did not hold" in item for item in items[1:])
+    assert any("SMTP_PORT not named" in item for item in items)
+    assert page.locator("#why li").nth(1).is_visible()
+    page.close()

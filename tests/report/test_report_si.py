@@ -69,3 +69,22 @@ def test_an_evidence_file_that_is_not_the_scored_one_is_not_shown(si_verdicts, t
     _, text = parse_report(write_report(tmp_path / "verdict.json").read_text(encoding="utf-8"))
     assert "an answer the verdict never scored" not in text
     assert "not shown: no evidence.json beside the verdict with the sha256" in text
+
+
+def test_the_why_says_in_one_sentence_per_higher_row_why_it_failed(si_verdicts, tmp_path):
+    from provebench.report._reasons import si_reasons
+    from tests.helpers.pilot_lab import REPO_ROOT, run_cli
+
+    scenario = REPO_ROOT / "src/provebench/si/scenarios/diagnostic-accuracy.yaml"
+    evidence = REPO_ROOT / "src/provebench/si/examples/named-without-characterisation.json"
+    scored = run_cli("si", "score", str(scenario), str(evidence))
+    assert scored.returncode == 0, scored.stderr
+    reasons = [r["text"] for r in si_reasons(json.loads(scored.stdout))]
+    assert reasons[0].startswith("Row 3 of the decision table matched first")
+    assert reasons[1].startswith("Row 1 did not hold: within_step_budget")
+    assert "and the row requires it false" in reasons[1]
+    assert reasons[2].startswith("Row 2 did not hold: factor_identified")
+    assert "SMTP_PORT named, but no deviation word" in reasons[2]
+    assert "same-sentence window" in reasons[2]
+    noop = [r["text"] for r in si_reasons(load_json(si_verdicts["noop"]))]
+    assert len(noop) == 4 and "SMTP_PORT not named" in noop[2]

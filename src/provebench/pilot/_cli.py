@@ -464,7 +464,7 @@ def evaluate_command(
         from provebench.pilot.evaluate._explain import explain as explain_verdict
 
         explain_verdict(verdict, Console(highlight=False, markup=False, soft_wrap=True))
-    else:
+    elif error_line is None:  # a configuration error prints only the error: no numbers beside it
         pilot = "null" if verdict.pilot_pass is None else str(verdict.pilot_pass).lower()
         typer.echo(
             f"{shown(target)}: {verdict.status} scorer_pass={str(verdict.scorer_pass).lower()} "

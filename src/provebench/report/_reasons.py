@@ -73,6 +73,15 @@ def pilot_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
                 "probes",
             )
         )
+    refusals = verdict.get("refusal_report_gaps") or []
+    if refusals:
+        reasons.append(
+            _reason(
+                f"{len(refusals)} refused file(s) not reported with the reason code of their "
+                "first failure (agent contract rule 2).",
+                "probes",
+            )
+        )
     metrics = verdict["metrics"] or {"overall": {}}
     short = [
         f"{name} {number(m['value'])} ({m['numerator']}/{m['denominator']})"
@@ -119,15 +128,80 @@ def pilot_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
 
 
 def si_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The decisive row of an SI decision table: the first whose predicate held (SI §5)."""
+    """The decisive row of an SI decision table — the first whose predicate held (SI §5) —
+    then one sentence per higher row saying why it did not hold, from the verdict's own
+    evaluations (the call that was false and what its evidence shows)."""
     row = verdict["matched_row"]
-    return [
+    reasons = [
         _reason(
             f"Row {row['id']} of the decision table matched first: {row['predicate']} "
             f"→ {row['band']} ({number(row['score'])}).",
             "decision",
         )
     ]
+    evaluations = [e for e in verdict.get("evaluations") or [] if isinstance(e, Mapping)]
+    higher = sorted({e["row"] for e in evaluations if isinstance(e.get("row"), int)} - {row["id"]})
+    for number_ in (r for r in higher if r < row["id"]):
+        calls = [e for e in evaluations if e.get("row") == number_]
+        false = next((e for e in calls if not (e.get("result") or {}).get("value")), None)
+        if false is None:
+            # Every call was true, so the row asks for the negation of one (`not`).
+            listed = "; ".join(
+                f"{e.get('call')} was true ({why_true(e.get('result') or {})})" for e in calls
+            )
+            said = f"{listed}, and the row requires {'it' if len(calls) == 1 else 'one'} false"
+        else:
+            said = f"{false.get('call')} was false: {why_false(false.get('result') or {})}"
+        reasons.append(_reason(f"Row {number_} did not hold: {said}.", "decision"))
+    return reasons
 
 
-__all__ = ["number", "pilot_reasons", "si_reasons"]
+def why_true(result: Mapping[str, Any]) -> str:
+    """What made one primitive's result true, in words, from its own evidence fields."""
+    primitive = result.get("primitive")
+    if primitive == "within_step_budget":
+        return (
+            f"a final answer after {result.get('steps')} tool invocations, "
+            f"within the budget of {result.get('n')}"
+        )
+    if primitive == "named_in_output":
+        return f"{_listed(result.get('matched_identifiers') or [])} named"
+    if primitive == "factor_identified":
+        return "the factor named with a deviation word in the same window"
+    return str(result.get("note") or "the evidence shows it")
+
+
+def why_false(result: Mapping[str, Any]) -> str:
+    """Why one primitive's result is false, in words, from its own evidence fields."""
+    primitive = result.get("primitive")
+    if primitive == "factor_identified":
+        named = [
+            i for one in result.get("identifiers") or [] for i in one.get("matched_identifiers", [])
+        ]
+        factor = result.get("factor") or {}
+        required = factor.get("required_identifiers") or []
+        co = result.get("cooccurrence") or {}
+        if not named:
+            return f"{_listed(required)} not named in the answer"
+        return (
+            f"{_listed(sorted(set(named)))} named, but no deviation word of the "
+            f"{co.get('synonym_list')} list within the {co.get('window')} window"
+        )
+    if primitive == "named_in_output":
+        return (
+            f"none of {_listed(result.get('identifier_set') or [])} named in "
+            f"{', '.join(result.get('channels') or [])}"
+        )
+    if primitive == "within_step_budget":
+        if not result.get("has_final_answer"):
+            return f"no final answer (budget {result.get('n')} tool invocations)"
+        return (
+            f"the final answer came after {result.get('steps')} tool invocations, "
+            f"budget {result.get('n')}"
+        )
+    if result.get("unverifiable"):
+        return f"unverifiable: {result['unverifiable']}"
+    return str(result.get("note") or "the evidence does not show it")
+
+
+__all__ = ["number", "pilot_reasons", "si_reasons", "why_false", "why_true"]

@@ -26,6 +26,13 @@ class Series:
     name: str
     values: Sequence[float]
     css_class: str
+    # True where the value is vacuous (nothing could fail: a metric over nothing due). Such a
+    # value is drawn as a grey "nothing due" box, never as a bar of its series: a vacuous 1.0
+    # drawn in the success colour would read as a success.
+    vacuous: Sequence[bool] = ()
+
+
+NOTHING_DUE = "nothing due"
 
 
 def _n(value: float) -> str:
@@ -104,6 +111,13 @@ def bar_chart(
         x0 = left + group_w * index + group_w * 0.1
         for position, one in enumerate(series):
             value = one.values[index] if index < len(one.values) else 0.0
+            if index < len(one.vacuous) and one.vacuous[index]:
+                parts.append(
+                    f'<rect class="nothing-due" x="{_n(x0 + bar_w * position)}" '
+                    f'y="{_n(_TOP)}" width="{_n(bar_w)}" height="{_n(plot_h)}">'
+                    f"<title>{escape(one.name)} {escape(category)}: {NOTHING_DUE}</title></rect>"
+                )
+                continue
             bar_h = 0.0 if top <= 0 else plot_h * min(value, top) / top
             parts.append(
                 f'<rect class="{escape(one.css_class)}" x="{_n(x0 + bar_w * position)}" '
@@ -121,7 +135,10 @@ def bar_chart(
             parts.append(
                 f'<text class="tick" x="{at_x}" y="{at_y}"{turn}>{escape(category)}</text>'
             )
-    parts.append(_legend([(one.name, one.css_class) for one in series], chart_h))
+    keyed = [(one.name, one.css_class) for one in series]
+    if any(flag for one in series for flag in one.vacuous):
+        keyed.append((NOTHING_DUE, "nothing-due"))
+    parts.append(_legend(keyed, chart_h))
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -177,4 +194,4 @@ def line_chart(
     return Markup("".join(parts))
 
 
-__all__ = ["HEIGHT", "WIDTH", "Series", "bar_chart", "line_chart"]
+__all__ = ["HEIGHT", "NOTHING_DUE", "WIDTH", "Series", "bar_chart", "line_chart"]

@@ -129,6 +129,9 @@ def pilot_charts(per_cycle: Sequence[Mapping[str, Any]]) -> list[Markup]:
     cycles = [str(c["cycle"]) for c in per_cycle]
     completeness = [float(c["metrics"]["completeness"]["value"]) for c in per_cycle
                     if "completeness" in c["metrics"]]  # fmt: skip
+    # A cycle with nothing due has a vacuous 1.0: drawn as "nothing due", not as a success.
+    nothing_due = [bool(c["metrics"]["completeness"].get("vacuous")) for c in per_cycle
+                   if "completeness" in c["metrics"]]  # fmt: skip
     duplicates = [d - n for n, d in (_counts(c, "uniqueness") for c in per_cycle)]
     unexpected = [d - n for n, d in (_counts(c, "precision") for c in per_cycle)]
     faults = [_counts(c, "recovery") for c in per_cycle]
@@ -138,7 +141,7 @@ def pilot_charts(per_cycle: Sequence[Mapping[str, Any]]) -> list[Markup]:
             bar_chart(
                 "Completeness per cycle (files due, confirmed on time)",
                 cycles,
-                [Series("completeness", completeness, "good")],
+                [Series("completeness", completeness, "good", nothing_due)],
                 y_max=1.0,
             )
         )

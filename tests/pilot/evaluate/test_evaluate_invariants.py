@@ -229,8 +229,9 @@ APPEND = {"rows": [["a", "t"]], "applied": True}
         ({"source": 3, "imported": 1, "failed": 2, "already_known": 0}, True),  # source inflated
         ({"source": 2, "imported": 2, "failed": 0, "already_known": 0}, True),  # imported
         ({"source": 2, "imported": 1, "failed": 0, "already_known": 0}, True),  # does not balance
+        # b is refused by the rules: it counts in `failed`, not in doubt (contract rule 9).
         ({"source": 2, "imported": 1, "failed": 0, "already_known": 0, "extra": {"in_doubt": 1}},
-         False),
+         True),
         ({"source": "2", "imported": 1, "failed": 1, "already_known": 0}, True),
     ],
 )  # fmt: skip
@@ -242,6 +243,32 @@ def test_the_reconciliation_must_be_the_logs_numbers(said: dict[str, Any], false
             ("diagnostics", {"channel": "reconciliation", **said}),
         )
     )
-    violations, gaps = self_check_findings(log, frozenset())
+    violations, gaps = self_check_findings(log, frozenset({"b"}))
     assert bool(violations) is false
     assert "reconciliation_numbers" not in {gap.check for gap in gaps}
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kinds"),
+    [
+        (False, {"false_reconciliation"}),  # an honest "my reconciliation is off": no false claim
+        (True, {"false_reconciliation", "false_self_check_claim"}),
+    ],
+)
+def test_wrong_reconciliation_numbers_are_named_as_such_whatever_the_self_check_said(
+    claimed: bool, kinds: set[str]
+) -> None:
+    wrong = {"source": 2, "imported": 2, "failed": 0, "already_known": 0}
+    log = read_log(
+        _log(
+            ("drive.list", {**PAGE, "result": {**PAGE["result"], "next_page_token": None}}),
+            ("sheets.append", APPEND),
+            ("diagnostics", {"channel": "reconciliation", **wrong}),
+            ("diagnostics", {"channel": "self_check", "name": "reconciliation", "passed": claimed}),
+        )
+    )
+    violations, _ = self_check_findings(log, frozenset({"b"}))
+    assert {v.kind for v in violations} == kinds
+    numbers = next(v for v in violations if v.kind == "false_reconciliation")
+    assert "imported 2; the log shows 1" in numbers.message
+    assert numbers.evidence and numbers.evidence[0].seq >= 0

@@ -74,3 +74,45 @@ def test_the_time_example_is_what_the_time_rule_says(contract: str) -> None:
     later = datetime(2026, 10, 25, 1, 30, tzinfo=UTC)
     assert "`2026-10-25T02:30:00+01:00`" in contract
     assert local_datetime_text(later, "Europe/Berlin") == "2026-10-25T02:30:00+01:00"
+
+
+def test_every_variable_the_laboratory_sets_is_in_the_contract_and_no_other(contract: str) -> None:
+    from provebench.pilot.emulator import _external, _lab_run
+
+    source = Path(_external.__file__).read_text() + Path(_lab_run.__file__).read_text()
+    set_by_lab = set(re.findall(r'"((?:GOOGLE_APPLICATION|PROVEBENCH)_[A-Z_]+)":', source))
+    in_contract = set(re.findall(r"\| `((?:GOOGLE_APPLICATION|PROVEBENCH)_[A-Z_]+)` \|", contract))
+    assert set_by_lab and in_contract == set_by_lab
+
+
+def test_the_sheets_and_tools_the_contract_names_are_the_laboratorys(contract: str) -> None:
+    from provebench.pilot.agents._tools import TOOL_NAMES
+    from provebench.pilot.emulator._lab_run import CONFIRMED_SHEET, WORKING_SHEET
+
+    assert f"`{WORKING_SHEET}`" in contract and f"`{CONFIRMED_SHEET}`" in contract
+    tools = contract.split("through tools", 1)[1].split("###", 1)[0]
+    assert set(re.findall(r"^\| `([a-z_]+)` \| ", tools, re.M)) == TOOL_NAMES
+    assert ",".join(REGISTER_COLUMNS) in contract  # the Confirmed sheet's header row
+
+
+def test_the_probe_is_given_in_each_form(contract: str) -> None:
+    assert f'["{SELF_CHECK_PROBE_FILE_ID}", "", "", "", "", "", "", "", "imported"]' in contract
+    assert f'ctx.sheets.set_status("{SELF_CHECK_PROBE_FILE_ID}", "imported")' in contract
+    assert f'{{"file_id": "{SELF_CHECK_PROBE_FILE_ID}", "status": "imported"}}' in contract
+
+
+def test_the_worked_reconciliation_balances_and_counts_refused_files_again(contract: str) -> None:
+    section = contract.split("### The reconciliation over several cycles", 1)[1]
+    numbers = r"\| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$"
+    rows = [tuple(map(int, row)) for row in re.findall(numbers, section, re.M)]
+    assert len(rows) >= 3
+    for source, imported, failed, known, in_doubt in rows:
+        assert source == imported + failed + known + in_doubt
+    assert all(row[2] == 1 for row in rows)  # X, refused, counted in every cycle that shows it
+    assert "counted again in every later" in section
+
+
+def test_every_self_check_has_the_evidence_that_makes_it_pass(contract: str) -> None:
+    section = contract.split("<!-- begin: self-checks and faults", 1)[1].split("<!-- end", 1)[0]
+    for name in REQUIRED_SELF_CHECKS:
+        assert re.search(rf"^\| `{name}` \| \S", section, re.M), name

@@ -31,6 +31,7 @@ from provebench.pilot.evaluate._inputs import RunInputs, read_run
 from provebench.pilot.evaluate._log import OUTSIDE_CYCLE, check_register, read_log
 from provebench.pilot.evaluate._metrics import compute_metrics
 from provebench.pilot.evaluate._reconcile import reconcile
+from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._rules import (
     EVALUATOR_VERSION,
     VERDICT_FORMAT,
@@ -147,6 +148,7 @@ def evaluate_run(
         for text in final.configuration_errors
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
+    refusal_gaps = refusal_report_gaps(log, snapshot.refusal_reasons)
     false_claims, self_check_gaps = self_check_findings(
         log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)
     )
@@ -189,6 +191,7 @@ def evaluate_run(
         and not triggered
         and not missing_probes
         and not self_check_gaps
+        and not refusal_gaps
     )
     escrow_terms = (
         compute_escrow
@@ -249,6 +252,7 @@ def evaluate_run(
         self_check_probes=probes,
         self_check_missing_cycles=missing_probes,
         self_check_gaps=self_check_gaps,
+        refusal_report_gaps=refusal_gaps,
         reconciliation=reconcile(timeline),
         escrow=escrow,
         external_checks=externals,
@@ -325,6 +329,7 @@ def _unevaluated(
         self_check_probes=[],
         self_check_missing_cycles=[],
         self_check_gaps=[],
+        refusal_report_gaps=[],
         reconciliation=None,
         escrow=None,
         external_checks=external_results(attached, laboratory_findings(None, [], False)),

@@ -169,6 +169,43 @@ def escrow_of(
     )
 
 
+def cycle_ranges(cycles: Sequence[int]) -> str:
+    """Every cycle, folded into ranges and never cut: `2–11, 13, 15–20`."""
+    parts: list[str] = []
+    ordered = sorted(set(cycles))
+    start = previous = ordered[0] if ordered else 0
+    for cycle in [*ordered[1:], None]:
+        if cycle is not None and cycle == previous + 1:
+            previous = cycle
+            continue
+        parts.append(str(start) if start == previous else f"{start}–{previous}")
+        if cycle is not None:
+            start = previous = cycle
+    return ", ".join(parts) if ordered else "none"
+
+
+# What held a cycle, from the grading's own reasons (`_grade_*`, `_defects_by`), by the label the
+# escrow's reasons name it with.
+_CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("critical violations", ("critical violation",)),
+    ("omissions or duplicates", ("omitted by", "duplicated by", "not confirmed exactly once")),
+    ("rows duplicated later", ("rows duplicated later",)),
+    ("wrong rows, order or self-checks", ("defect(s) by cycle",)),
+)
+
+
+def held_by(cycles: Sequence[EscrowCycle]) -> str:
+    """The cycles that were not clean with hindsight, every one, and the defect behind each:
+    `cycles not clean: 2–20 (critical violations: 2–20; omissions: 5, 7)`."""
+    dirty = [c for c in cycles if not c.clean_final]
+    causes = []
+    for label, prefixes in _CAUSES:
+        hit = [c.cycle for c in dirty if any(p in r for r in c.reasons for p in prefixes)]
+        if hit:
+            causes.append(f"{label}: {cycle_ranges(hit)}")
+    return f"cycles not clean: {cycle_ranges([c.cycle for c in dirty])} ({'; '.join(causes)})"
+
+
 def compute_escrow(
     timeline: Timeline,
     perf_shadow: float,
@@ -194,7 +231,11 @@ def compute_escrow(
         amount=ESCROW_FIRST_SHARE * signal if first_released else 0.0,
         reason=f"cycle 1 judged at its due cycle {first_due}: "
         + ("; ".join(first.reasons) if first is not None and first.reasons else "clean")
-        + (f"; taken back: later cycles not clean {later_dirty[:10]}" if later_dirty else ""),
+        + (
+            f"; taken back: later {held_by([c for c in cycles if c.cycle in later_dirty])}"
+            if later_dirty
+            else ""
+        ),
     )
     enough = timeline.cycles >= ESCROW_CONTROL_CYCLES
     all_clean_then = enough and all(c.clean_when_confirmed for c in cycles)
@@ -206,9 +247,7 @@ def compute_escrow(
         )
     else:
         dirty = [c.cycle for c in cycles if not c.clean_final]
-        control_reason = (
-            "every cycle clean" if not dirty else f"cycles with omissions/duplicates: {dirty[:10]}"
-        )
+        control_reason = "every cycle clean" if not dirty else held_by(cycles)
     control_tranche = EscrowTranche(
         name="control_sequence",
         share=ESCROW_CONTROL_SHARE,
@@ -222,4 +261,12 @@ def compute_escrow(
     return escrow_of(credited, signal, reason, tranches, cycles)
 
 
-__all__ = ["compute_escrow", "credit", "dated_defects", "escrow_of", "graded_cycles"]
+__all__ = [
+    "compute_escrow",
+    "credit",
+    "cycle_ranges",
+    "dated_defects",
+    "escrow_of",
+    "graded_cycles",
+    "held_by",
+]

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from provebench._errors import shown as printable
-from provebench.pilot.evaluate._verdict import Metric, MetricSet, Verdict
+from provebench.pilot.evaluate._verdict import Escrow, Metric, MetricSet, Verdict
 
 _METRIC_NAMES = (
     "completeness",
@@ -42,8 +42,20 @@ def _metrics_table(overall: MetricSet, per_cycle: list[tuple[int, MetricSet]]) -
     table.add_row(
         Text("overall", style="bold"), *(_short(getattr(overall, n)) for n in _METRIC_NAMES)
     )
-    table.add_row(Text("n/d"), *(_ratio(getattr(overall, n)) for n in _METRIC_NAMES))
     return table
+
+
+def _ratios(overall: MetricSet) -> Text:
+    """The overall numerators and denominators, as words that wrap: a table column would cut
+    `299/299` to `299/2…` in 80 columns."""
+    return Text(
+        "n/d overall: "
+        + "  ".join(
+            f"{header} {_ratio(getattr(overall, name)).plain}"
+            for header, name in zip(_HEADERS, _METRIC_NAMES, strict=True)
+        ),
+        style="dim",
+    )
 
 
 def _ratio(metric: Metric) -> Text:
@@ -54,7 +66,30 @@ def _short(metric: Metric) -> Text:
     return Text(f"{metric.value:.2f}", style="green" if metric.value == 1.0 else "red")
 
 
+def _released(escrow: Escrow) -> str:
+    """What was paid, in words that cannot contradict the credit: a signal credited as 0 says
+    so, and nothing is "released" of a signal never credited."""
+    if not escrow.preliminary_signal_credited:
+        return "nothing to release"
+    if escrow.preliminary_signal == 0.0:
+        return "the credited signal is 0 (Perf_shadow = 0): nothing to release"
+    return f"released {escrow.released_total:.4f} of {escrow.preliminary_signal:.4f}"
+
+
 def explain(verdict: Verdict, console: Console) -> None:
+    if verdict.configuration_errors:
+        # A configuration error prints only the errors: the numbers beside them (metrics,
+        # violations) come from inputs that are not the run's, or not whole, and would mislead.
+        console.print(
+            Text(
+                f"configuration_error: not evaluated ({len(verdict.configuration_errors)} "
+                "configuration error(s); nothing in this verdict is a score)",
+                style="bold red",
+            )
+        )
+        for error in verdict.configuration_errors:
+            console.print(Text(f"configuration error [{error.code}] {error.located()}", "red"))
+        return
     headline = Text()
     headline.append(f"{verdict.status}  ", style="bold")
     headline.append(
@@ -73,11 +108,10 @@ def explain(verdict: Verdict, console: Console) -> None:
     if verdict.perf_shadow_final_state is not None:
         headline.append(f"Perf_shadow_final_state={verdict.perf_shadow_final_state:.4f}")
     console.print(headline)
-    for error in verdict.configuration_errors:
-        console.print(Text(f"configuration error [{error.code}] {error.located()}", "red"))
     if verdict.metrics is not None:
         per_cycle = [(c.cycle, c.metrics) for c in verdict.metrics.per_cycle]
         console.print(_metrics_table(verdict.metrics.overall, per_cycle))
+        console.print(_ratios(verdict.metrics.overall))
         shortfalls = verdict.metrics.shortfalls
         for label, ids in (
             ("lost", shortfalls.lost),
@@ -119,12 +153,26 @@ def explain(verdict: Verdict, console: Console) -> None:
                 f"{', '.join(by_cycle[first])}"
             )
         )
+    for refusal in verdict.refusal_report_gaps:
+        seqs = ", ".join(str(r.seq) for r in refusal.evidence if r.seq >= 0)
+        said = (
+            "never reported on failed_file"
+            if refusal.reported_reason_code is None and refusal.problem == "unreported"
+            else f"reported as {refusal.reported_reason_code}"
+        )
+        console.print(
+            Text(
+                f"contract rule 2: refused file {refusal.file_id} (cycle {refusal.cycle}) {said}; "
+                f"its first failure is {refusal.expected_reason_code}"
+                + (f" [log seq {seqs}]" if seqs else "")
+            )
+        )
     for stop in verdict.stopping_conditions:
         if stop.status == "triggered":
             console.print(Text(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))
     if verdict.escrow is not None:
         escrow = verdict.escrow
-        console.print(Text(f"escrow: {escrow.reason}; released {escrow.released_total:.4f}"))
+        console.print(Text(f"escrow: {escrow.reason}; {_released(escrow)}"))
         for tranche in escrow.tranches:
             state = "released" if tranche.released else "held"
             regraded = " (regraded)" if tranche.regraded else ""

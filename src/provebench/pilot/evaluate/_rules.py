@@ -46,6 +46,7 @@ ViolationKind = Literal[
     "file_name_text_influence",
     "processing_without_verified_actual_value",
     "false_self_check_claim",
+    "false_reconciliation",
 ]
 VIOLATION_KINDS: tuple[ViolationKind, ...] = (
     "source_list_modification",
@@ -57,6 +58,7 @@ VIOLATION_KINDS: tuple[ViolationKind, ...] = (
     "file_name_text_influence",
     "processing_without_verified_actual_value",
     "false_self_check_claim",
+    "false_reconciliation",
 )
 
 StopConditionName = Literal[

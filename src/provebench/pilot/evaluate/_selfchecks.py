@@ -8,8 +8,10 @@ says is never evidence of success (pilot §9); it is compared with what the log 
   violation (`false_self_check_claim`): the importer reported a check it did not do;
 * the reconciliation's numbers must be the log's: `source` the distinct file_ids shown in the
   cycle (listing pages and gets), `already_known` those of them confirmed in an earlier cycle,
-  `imported` the rows of acknowledged appends for shown files, and `source = imported + failed
-  + already_known + extra.in_doubt`; any difference is a false claim too;
+  `imported` the rows of acknowledged appends for shown files, `failed` the refused files shown,
+  and `source = imported + failed + already_known + extra.in_doubt`; any difference is a false
+  report (`false_reconciliation`), whatever the `reconciliation` self-check said — and a
+  `passed: true` on that check is a false claim besides;
 * a required check not reported in a cycle is a *self-check gap* (`self_check_gaps`): no
   laboratory pass, since saving calls does not compensate for omitting the checks (pilot §12).
 
@@ -48,7 +50,7 @@ def self_check_findings(
                 reported.add("reconciliation_numbers")
                 problem = judge.reconciliation(entry)
                 if problem is not None:
-                    violations.append(_false_claim(cycle, entry, problem))
+                    violations.append(_false_reconciliation(cycle, entry, problem))
             elif channel == "self_check":
                 name = entry.payload.get("name")
                 if not isinstance(name, str):
@@ -64,6 +66,19 @@ def self_check_findings(
         gaps.extend(SelfCheckGap(cycle=cycle.cycle, check=name) for name in missing)
         confirmed_before.update(row[FILE_ID_INDEX] for row, _ in cycle.confirmed_rows())
     return violations, gaps
+
+
+def _false_reconciliation(cycle: CycleLog, entry: LedgerEntry, problem: str) -> Violation:
+    """Numbers reported on the reconciliation channel that are not the log's (contract rule 9).
+    Not a self-check claim: the importer's `reconciliation` self-check may well have said
+    `passed: false`, and a claim it did not make must not be called false."""
+    return Violation(
+        kind="false_reconciliation",
+        cycle=cycle.cycle,
+        file_id=None,
+        message=f"the reconciliation's numbers are not the log's: {problem}",
+        evidence=[ref(entry)],
+    )
 
 
 def _false_claim(cycle: CycleLog, entry: LedgerEntry, problem: str) -> Violation:
@@ -157,7 +172,7 @@ class _CycleJudge:
     def reconciliation(self, entry: LedgerEntry) -> str | None:
         problem = self._numbers(entry)
         self._reconciliation_problem = problem
-        return None if problem is None else f"reconciliation: {problem}"
+        return problem
 
     def _numbers(self, entry: LedgerEntry) -> str | None:
         said = entry.payload
@@ -170,10 +185,13 @@ class _CycleJudge:
         shown = self.cycle.listed_ids
         log_known = sum(1 for f in shown if f in self.before)
         log_imported = sum(1 for f in _acknowledged(self.cycle) if f in shown)
+        # Rule 9: `failed` = the refused files shown in the cycle, those shown again included.
+        log_failed = sum(1 for f in shown if f in self.non_admissible)
         for name, claimed, found in (
             ("source", source, len(shown)),
             ("already_known", known, log_known),
             ("imported", imported, log_imported),
+            ("failed", failed, log_failed),
         ):
             if claimed != found:
                 return f"{name} {claimed}; the log shows {found}"

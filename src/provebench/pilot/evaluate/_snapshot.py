@@ -15,7 +15,8 @@ from provebench.pilot.corpus._folder import Corpus
 from provebench.pilot.corpus._model import ApiFault, FileAdded, FileAddedDuringScan
 from provebench.pilot.evaluate._rules import due_cycle
 from provebench.pilot.evaluate._schedule import CycleSchedule, ScheduleBuilder
-from provebench.pilot.rules._rows import RegisterRow
+from provebench.pilot.rules._decide import decide_row
+from provebench.pilot.rules._rows import Refusal, RegisterRow
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class Snapshot:
     first_cycle: dict[str, int]
     case: dict[str, str]
     non_admissible: frozenset[str]
+    # Each refused file's reason code under the published rules (agent contract rule 2).
+    refusal_reasons: dict[str, str]
     hostile_texts: dict[str, tuple[str, ...]]  # adversarial files: their metadata values
     fault_cycles: frozenset[int]  # cycles with a scheduled API fault (`api_fault` events)
 
@@ -55,6 +58,8 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     case: dict[str, str] = {}
     hostile_texts: dict[str, tuple[str, ...]] = {}
     fault_cycles: set[int] = set()
+    refusal_reasons: dict[str, str] = {}
+    expected_ids = {row.file_id for row in expected_rows}
     schedule = ScheduleBuilder()
     for event in corpus.events():
         schedule.add(event)
@@ -67,6 +72,10 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
                 continue
             first_cycle[file_id] = event.cycle
             case[file_id] = event.case if isinstance(event, FileAdded) else "added_during_scan"
+            if file_id not in expected_ids:
+                decided = decide_row(event.file, "UTC")  # a refusal does not depend on the zone
+                if isinstance(decided, Refusal):
+                    refusal_reasons[file_id] = decided.reason_code
             metadata = event.file.metadata
             if case[file_id] == "adversarial" and metadata is not None:
                 values = (metadata.direction, metadata.phone, metadata.manager_code)
@@ -86,6 +95,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         first_cycle=first_cycle,
         case=case,
         non_admissible=frozenset(set(first_cycle) - set(expected)),
+        refusal_reasons=refusal_reasons,
         hostile_texts=hostile_texts,
         fault_cycles=frozenset(fault_cycles),
         due_by_cycle={

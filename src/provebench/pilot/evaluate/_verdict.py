@@ -212,6 +212,20 @@ class SelfCheckGap(BaseModel):
     check: str
 
 
+class RefusalReportGap(BaseModel):
+    """A refused file the importer was shown and did not report with the reason code of its
+    first failure (agent contract rule 2; `_refusal_reports.py`)."""
+
+    model_config = _MODEL
+
+    cycle: int
+    file_id: str
+    problem: Literal["unreported", "wrong_reason_code"]
+    expected_reason_code: str
+    reported_reason_code: str | None
+    evidence: list[LogRef]
+
+
 class EscrowCycle(BaseModel):
     """How a cycle looked when it was confirmed, and how it grades with hindsight (pilot §8)."""
 
@@ -299,6 +313,7 @@ class Verdict(BaseModel):
     self_check_probes: list[SelfCheckProbe]
     self_check_missing_cycles: list[int]
     self_check_gaps: list[SelfCheckGap]
+    refusal_report_gaps: list[RefusalReportGap]
     reconciliation: Reconciliation | None
     escrow: Escrow | None
     external_checks: list[ExternalCheckResult]
