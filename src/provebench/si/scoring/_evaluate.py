@@ -42,6 +42,7 @@ from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
+from provebench.si.scoring._reference_runner import reference_band
 from provebench.si.scoring._verdict import (
     InputHashes,
     MatchedRow,
@@ -263,6 +264,7 @@ def _unverifiable(evaluations: list[PrimitiveEvaluation]) -> str | None:
     return None
 
 
+# The reference runner's co-occurrence window: a sentence on either side (`_reference_runner`).
 REFERENCE_WINDOW = "adjacent-sentence"
 
 
@@ -274,27 +276,25 @@ def evaluate(
     inputs: InputHashes | None = None,
 ) -> Verdict:
     """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
-    band the reference OASIS runner gives it beside provebench's (none for a table that calls
-    provebench's registry extension, which that runner cannot evaluate).
+    band the reference OASIS runner gives it beside provebench's (none where that runner refuses
+    the binding: another template than C-DA-001, registry extension calls, a deviation type it
+    has no synonyms for).
 
     `window` selects the co-occurrence window of `factor_identified` (SI §2.2): None is the
     profile default, `same-sentence`; `adjacent-sentence` is the later revision's window.
     """
-    verdict = evaluate_bound(bind_scoring(scenario, window=window), scenario, evidence, inputs)
-    if verdict.versions.registry_extension is not None:
-        # The reference runner knows registry v1 only: it gives such a table no band at all.
+    bound = bind_scoring(scenario, window=window)
+    verdict = evaluate_bound(bound, scenario, evidence, inputs)
+    decision = reference_band(bound, evidence)
+    if decision is None:
         return verdict
-    if verdict.versions.cooccurrence_window == REFERENCE_WINDOW:
-        reference = verdict
-    else:
-        bound = bind_scoring(scenario, window=REFERENCE_WINDOW)
-        reference = evaluate_bound(bound, scenario, evidence, inputs)
+    row = next(row for row in bound.rows if row.id == decision.row)
     band = ReferenceRunnerBand(
         window=REFERENCE_WINDOW,
-        band=reference.band,
-        score=reference.score,
-        matched_row=reference.matched_row.id,
-        same_as_provebench=reference.band == verdict.band,
+        band=row.band,
+        score=row.score,
+        matched_row=row.id,
+        same_as_provebench=row.band == verdict.band,
     )
     return verdict.model_copy(update={"reference_runner": band})
 
