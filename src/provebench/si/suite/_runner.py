@@ -73,9 +73,9 @@ SUITE_PREDICATE: Final = "urn:provebench:si-suite:1"
 MANIFEST_FILE: Final = "suite.json"
 SCENARIOS_DIR: Final = "scenarios"
 SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
-# How long a finished scenario's files may wait, staged, before they are published together
-# (`provebench._file_set`): one flush per second of fast re-scoring, not one per scenario,
-# while a scenario that took longer (a live agent) is published as soon as it is written.
+# How long a re-scored scenario's files may wait, staged, before they are published together
+# (`provebench._file_set`): one flush per second of re-scoring, not one per scenario. A run the
+# suite recorded itself is signed, and so published as soon as it is written (`write_run`).
 PUBLISH_INTERVAL_SEC: Final = 1.0
 
 
