@@ -33,9 +33,9 @@ MAY_IMPORT: dict[str, set[str]] = {
 LABORATORY = ("lab", "agents", "emulator")
 # The SI profile's packages, lowest first: text primitives, the profile's data (registry,
 # constants, templates, the predicate language), scenarios and their validation, scoring, the
-# simulated estate, and the agents that run in it (`si run`, the MCP server). Each may import
-# those before it; the command-line option types (`si._cli_options`) are shared by every command
-# module.
+# simulated estate, the agents that run in it (`si run`, the MCP server), and the OASIS
+# provider API over the estate (`si provider`). Each may import those before it; the
+# command-line option types (`si._cli_options`) are shared by every command module.
 SI_LAYERS = (
     "primitives",
     "profile_data",
@@ -43,6 +43,7 @@ SI_LAYERS = (
     "scoring",
     "sim",
     "agents",
+    "provider",
     "suite",
     "matrix",
 )

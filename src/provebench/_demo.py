@@ -19,14 +19,13 @@ import sys
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from provebench._errors import ProvebenchError, shown
 from provebench._paths import check_output_dir
+
+if TYPE_CHECKING:  # rich is imported by the demo when it runs, not by every command's start
+    from rich.console import Console
 
 _MARKER = ".provebench-demo"
 DEFAULT_SEED = 3
@@ -90,6 +89,8 @@ def _prepare(out_dir: Path) -> None:
 
 
 def _run(console: Console, step: _Step, *, capture: bool) -> subprocess.CompletedProcess[str]:
+    from rich.markup import escape
+
     shown = " ".join(["provebench", *step.args])
     if step.title is not None:
         console.print(f"\n[bold cyan]{escape(step.title)}[/]", highlight=False)
@@ -244,6 +245,9 @@ def _pilot_part(console: Console, out_dir: Path, seed: int) -> dict[str, dict[st
 
 def run_demo(out_dir: Path, seed: int = DEFAULT_SEED) -> int:
     """Run the demo; returns the process exit status (0 when every outcome is as expected)."""
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(highlight=False)
     _prepare(out_dir)
     si_results = _si_part(console)

@@ -264,12 +264,14 @@ def _register_laboratory_commands() -> None:
     # (each command imports its heavy parts when it runs).
     from provebench.si.agents import _run_cli
     from provebench.si.matrix import _cli as matrix_cli
+    from provebench.si.provider import _cli as provider_cli
     from provebench.si.sim import _cli as sim_cli
     from provebench.si.suite import _cli as suite_cli
 
     sim_cli.register(si_app)
     _run_cli.register(si_app)
     suite_cli.register(si_app)
+    provider_cli.register(si_app)
     si_app.command("matrix")(matrix_cli.matrix_command)
 
 

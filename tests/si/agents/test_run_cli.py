@@ -164,25 +164,30 @@ def test_an_output_path_that_is_a_file_is_refused(scenario_file: Path, tmp_path:
 def test_a_stopped_rerun_leaves_no_stale_verdict_beside_new_evidence(
     scenario_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from provebench._file_set import FileSet
     from provebench.si.agents import _run, load_agent
 
     out = tmp_path / "out"
     assert _run_ok("run", str(scenario_file), "--agent", "noop", "--out", str(out))
     assert (out / "verdict.json").is_file()
+    stage = FileSet.stage
 
-    def fail_on_oasis(path: Path, data: bytes | str) -> None:
-        if path.name == "evidence.oasis.json":
+    def fail_on_oasis(files: FileSet, path: Path, data: bytes) -> None:
+        if Path(path).name == "evidence.oasis.json":
             raise OSError("disk full")
-        path.write_bytes(data.encode() if isinstance(data, str) else data)
+        stage(files, path, data)
 
-    monkeypatch.setattr(_run, "write_atomic", fail_on_oasis)
+    monkeypatch.setattr(FileSet, "stage", fail_on_oasis)
     scenario, session = _run.start_session(scenario_file, None)
     outcome = _run.run_agent(session, load_agent("diagnoser").factory())
     with pytest.raises(OSError):
         _run.write_run(out, scenario, scenario_file, outcome.evidence)
-    # The new evidence is there, the old verdict is gone: the folder is recognisably incomplete.
-    assert "diagnoser" in (out / "evidence.json").read_text(encoding="utf-8")
+    # The old verdict and signature are gone, none of the new files is published and no staged
+    # file is left: the old evidence stands alone, a folder recognisably incomplete.
+    assert "noop" in (out / "evidence.json").read_text(encoding="utf-8")
     assert not (out / "verdict.json").exists()
+    assert not (out / "run.dsse.json").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["evidence.json", "evidence.oasis.json"]
 
 
 def _ran(scenario_file: Path, agent: str, out: Path) -> Path:

@@ -78,16 +78,17 @@ def test_evidence_rewritten_before_the_signature_is_not_signed(
     """`si serve`'s client runs unsandboxed, as the same user: it could rewrite evidence.json
     between the laboratory's write and its signature. The signature covers the bytes the
     laboratory wrote, so the rewritten file fails verification instead of being signed."""
-    write = _run.write_atomic
+    from provebench._file_set import FileSet
 
-    def racing_write(path: Path, data: bytes | str) -> None:
-        write(path, data)
-        if path.name == "verdict.json":  # the last file: the signature comes next
-            evidence = _evidence(run)
-            evidence["final_answer"] = "a better answer, written by the client"
-            (run.out_dir / "evidence.json").write_text(json.dumps(evidence))
+    publish = FileSet.close
 
-    monkeypatch.setattr(_run, "write_atomic", racing_write)
+    def racing_publish(files: FileSet) -> None:
+        publish(files)  # the run's files are in place: the signature comes next
+        evidence = _evidence(run)
+        evidence["final_answer"] = "a better answer, written by the client"
+        (run.out_dir / "evidence.json").write_text(json.dumps(evidence))
+
+    monkeypatch.setattr(FileSet, "close", racing_publish)
     run.call_tool(SUBMIT_ANSWER, {"final_answer": "SMTP_PORT is missing."})
     problem = signature_problem(run.out_dir, _run.RUN_FILES, load_trusted_key())
     assert problem is not None and "evidence.json" in problem

@@ -329,3 +329,75 @@ def test_the_tool_endpoint_answers_only_the_agent_it_was_handed_to() -> None:
             urllib.request.urlopen(request, timeout=5)
         assert refused.value.code == 404
     assert calls == []
+
+
+def _rescore_in_process(safe_run: Path, out: Path) -> Any:
+    from typer.testing import CliRunner
+
+    from provebench.cli import app
+
+    arguments = ["si", "suite", str(OASIS_SCENARIOS), "--from-evidence", str(safe_run)]
+    return CliRunner().invoke(app, [*arguments, "--out", str(out)])
+
+
+def _count_flushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    from provebench import _file_set
+
+    real = _file_set._syncfs()
+    assert real is not None, "needs syncfs (Linux)"
+    calls: list[int] = []
+
+    def counted(fd: int) -> int:
+        calls.append(fd)
+        return real(fd)
+
+    monkeypatch.setattr(_file_set, "_syncfs", lambda: counted)
+    return calls
+
+
+@pytest.mark.parametrize(("interval", "flushes"), [(float("inf"), 3), (0.0, 52)])
+def test_a_rescored_suite_flushes_per_publication_not_per_file(
+    safe_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interval: float, flushes: int
+) -> None:
+    from provebench.si.suite import _runner
+
+    calls = _count_flushes(monkeypatch)
+    monkeypatch.setattr(_runner, "PUBLISH_INTERVAL_SEC", interval)
+    result = _rescore_in_process(safe_run, tmp_path / "again")
+    assert result.exit_code == 0, result.output
+    # suite.json's commit, then (interval 0) one commit per scenario, or (never due) one at
+    # the end, and the closing flush of the last renames — never one per file (150 files).
+    assert len(calls) == flushes
+    before, after = summary_of(safe_run), summary_of(tmp_path / "again")
+    assert after["scenarios"] == before["scenarios"]
+
+
+def test_a_rescoring_stopped_midway_leaves_whole_files_only_and_resumes(
+    safe_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from provebench.si.agents import _run
+
+    out = tmp_path / "again"
+    score = _run.score_scenario
+    scored: list[str] = []
+
+    def stop_at_the_thirtieth(scenario: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(scored) == 30:
+            raise KeyboardInterrupt
+        scored.append(scenario.id)
+        return score(scenario, *args, **kwargs)
+
+    monkeypatch.setattr(_run, "score_scenario", stop_at_the_thirtieth)
+    stopped = _rescore_in_process(safe_run, out)
+    assert stopped.exit_code != 0
+    assert not (out / "summary.json").exists()
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]  # no staged leftovers
+    for verdict in out.glob("scenarios/*/verdict.json"):  # whatever is there is whole
+        json.loads(verdict.read_text(encoding="utf-8"))
+        json.loads((verdict.parent / "evidence.json").read_text(encoding="utf-8"))
+    monkeypatch.setattr(_run, "score_scenario", score)
+    resumed = _rescore_in_process(safe_run, out)
+    assert resumed.exit_code == 0, resumed.output
+    fresh = tmp_path / "fresh"
+    assert _rescore_in_process(safe_run, fresh).exit_code == 0
+    assert (out / "summary.json").read_bytes() == (fresh / "summary.json").read_bytes()

@@ -17,8 +17,9 @@ from typing import Final, Literal, Protocol
 
 from pydantic import JsonValue
 
-from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
+from provebench._canonical import canonical_json, sha256_bytes, sha256_file
 from provebench._errors import ProvebenchError
+from provebench._file_set import FileSet
 from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
 from provebench.evidence import Evidence, oasis_artifact_json
@@ -233,14 +234,18 @@ def write_run(
     *,
     recorded_here: bool = True,
     reading: Reading = "ratified",
+    files: FileSet | None = None,
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
     not signed); return the verdict.
 
-    Each file is written atomically and the signature last (`_signing.py`), so a folder whose
-    signature checks is complete. The verdict is the one `provebench si score SCENARIO_FILE
-    OUT/evidence.json` prints.
+    Each file is complete or absent under its name, and the signature is written after the
+    files it signs are in place (`_signing.py`), so a folder whose signature checks is
+    complete. The three files are one `FileSet`: durable with one flush, not two fsyncs each.
+    Given `files` (a suite's), they are staged in it and published at its next commit, unless
+    they are signed here, which needs them in place first. The verdict is the one
+    `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
     """
     check_out_dir(out_dir, scenario_file)
     evidence_bytes = canonical_json(evidence).encode()
@@ -264,8 +269,19 @@ def write_run(
     # What an earlier run left must not sit beside this run's evidence if we stop midway.
     (out_dir / RUN_ENVELOPE_FILE).unlink(missing_ok=True)
     (out_dir / VERDICT_FILE).unlink(missing_ok=True)
-    for name, data in written.items():
-        write_atomic(out_dir / name, data)
+    own_files = files is None
+    staged = FileSet() if files is None else files
+    try:
+        for name, data in written.items():
+            staged.stage(out_dir / name, data)
+        if own_files:
+            staged.close()
+        elif recorded_here:
+            staged.commit()
+    except BaseException:
+        if own_files:
+            staged.discard()
+        raise  # a suite's set is discarded by the suite, which stops
     if recorded_here:
         sign_si_run(out_dir, written, run_predicate(scenario, scenario_sha256, evidence, verdict))
     return verdict

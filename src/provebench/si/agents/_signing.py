@@ -18,16 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from provebench import __version__
 from provebench._canonical import sha256_bytes
-from provebench.attest._envelope import AttestationError, read_verified, write_signed
-from provebench.attest._keys import TrustedKey
 from provebench.evidence import Evidence
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._verdict import Verdict
+
+if TYPE_CHECKING:
+    from provebench.attest._keys import TrustedKey
 
 RUN_ENVELOPE_FILE: Final = "run.dsse.json"
 SI_RUN_PREDICATE: Final = "urn:provebench:si-run:1"
@@ -73,6 +74,9 @@ def sign_si_run(out_dir: Path, written: Mapping[str, bytes], predicate: dict[str
     The digests are of the bytes in memory, never of the files read back: `si serve`'s MCP client
     runs unsandboxed as the same user, and a file it rewrote between the write and the signature
     would otherwise be signed as the laboratory's."""
+    # The signing machinery is imported where it signs: re-scoring signs nothing.
+    from provebench.attest._envelope import write_signed
+
     subjects = {name: sha256_bytes(data) for name, data in written.items()}
     return write_signed(out_dir / RUN_ENVELOPE_FILE, subjects, SI_RUN_PREDICATE, predicate)
 
@@ -80,6 +84,8 @@ def sign_si_run(out_dir: Path, written: Mapping[str, bytes], predicate: dict[str
 def signature_problem(out_dir: Path, files: tuple[str, ...], trusted: TrustedKey) -> str | None:
     """Why the run in `out_dir` is not the one the laboratory signed (None when it is): no or a
     foreign signature, a file changed since, or a signed file set that is not `files`."""
+    from provebench.attest._envelope import AttestationError, read_verified
+
     try:
         signed = read_verified(
             out_dir / RUN_ENVELOPE_FILE, trusted, predicate_type=SI_RUN_PREDICATE

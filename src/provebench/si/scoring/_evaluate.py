@@ -42,6 +42,7 @@ from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
+from provebench.si.scoring._reference_runner import reference_band
 from provebench.si.scoring._strict import (
     RatifiedBand,
     Reading,
@@ -337,6 +338,7 @@ def _unverifiable(evaluations: list[PrimitiveEvaluation]) -> str | None:
     return None
 
 
+# The reference runner's co-occurrence window: a sentence on either side (`_reference_runner`).
 REFERENCE_WINDOW = "adjacent-sentence"
 
 
@@ -349,8 +351,9 @@ def evaluate(
     reading: Reading = "ratified",
 ) -> Verdict:
     """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
-    band the reference OASIS runner gives it beside provebench's (none for a table that calls
-    provebench's registry extension, which that runner cannot evaluate).
+    band the reference OASIS runner gives it beside provebench's (none where that runner refuses
+    the binding: another template than C-DA-001, registry extension calls, a deviation type it
+    has no synonyms for).
 
     `window` selects the co-occurrence window of `factor_identified` (SI §2.2): None is the
     profile default, `same-sentence`; `adjacent-sentence` is the later revision's window.
@@ -358,23 +361,18 @@ def evaluate(
     """
     bound = bind_scoring(scenario, window=window)
     verdict = evaluate_bound(bound, scenario, evidence, inputs, reading=reading)
-    if verdict.versions.registry_extension is not None:
-        # The reference runner knows registry v1 only: it gives such a table no band at all.
+    decision = reference_band(bound, evidence)
+    if decision is None:
         return verdict
+    # The reference runner has the ratified reading only: compare with it, whatever gives the score.
     ratified = verdict.ratified or verdict.matched_row
-    if verdict.versions.cooccurrence_window == REFERENCE_WINDOW:
-        reference: RatifiedBand | MatchedRow = ratified
-        reference_row = ratified.matched_row if isinstance(ratified, RatifiedBand) else ratified.id
-    else:
-        bound = bind_scoring(scenario, window=REFERENCE_WINDOW)
-        other = evaluate_bound(bound, scenario, evidence, inputs, with_strict=False)
-        reference, reference_row = other.matched_row, other.matched_row.id
+    row = next(row for row in bound.rows if row.id == decision.row)
     band = ReferenceRunnerBand(
         window=REFERENCE_WINDOW,
-        band=reference.band,
-        score=reference.score,
-        matched_row=reference_row,
-        same_as_provebench=reference.band == ratified.band,
+        band=row.band,
+        score=row.score,
+        matched_row=row.id,
+        same_as_provebench=row.band == ratified.band,
     )
     return verdict.model_copy(update={"reference_runner": band})
 

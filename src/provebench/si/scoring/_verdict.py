@@ -102,11 +102,8 @@ class VerdictVersions(BaseModel):
 
 
 class ReferenceRunnerBand(BaseModel):
-    """The band the reference OASIS runner gives the same evidence (docs/si-scoring.md).
-
-    It scores C-DA-001 with the adjacent-sentence window of later SI revisions, so the band is
-    computed here under that window; the cases where its matching still differs from
-    provebench's (``\\r``, non-ASCII spaces, full case folding) are listed in the docs."""
+    """The band the reference OASIS runner gives the same evidence (docs/si-scoring.md §10):
+    C-DA-001 evaluated again with that runner's own matching rules (`_reference_runner`)."""
 
     model_config = _MODEL
     runner: str = "oasisctl (OASIS reference runner)"

@@ -4,16 +4,25 @@ otherwise (one per scenario)."""
 from __future__ import annotations
 
 import sys
-from typing import TextIO
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typing import TYPE_CHECKING, TextIO
 
 from provebench._errors import shown
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class RichSuiteProgress:
     def __init__(self, console: Console) -> None:
+        # rich is imported only for a terminal: a piped or scripted suite prints plain lines.
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self._progress = Progress(
             TextColumn("scenarios"),
             BarColumn(),
@@ -75,6 +84,8 @@ class QuietSuiteProgress:
 
 def progress_for_stderr() -> RichSuiteProgress | LineSuiteProgress:
     if sys.stderr.isatty():
+        from rich.console import Console
+
         return RichSuiteProgress(Console(stderr=True))
     return LineSuiteProgress(sys.stderr)
 

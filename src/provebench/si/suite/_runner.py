@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._file_set import FileSet
 from provebench._paths import check_output_dir
-from provebench.attest._envelope import sign_files
-from provebench.attest._keys import TrustedKey, laboratory_signer, load_trusted_key
 from provebench.evidence import load_evidence
 from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
@@ -65,12 +65,19 @@ from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import Verdict
 from provebench.si.suite._select import Selected
 
+if TYPE_CHECKING:
+    from provebench.attest._keys import TrustedKey
+
 SUMMARY_FILE: Final = "summary.json"
 SUMMARY_ENVELOPE_FILE: Final = "summary.dsse.json"
 SUITE_PREDICATE: Final = "urn:provebench:si-suite:1"
 MANIFEST_FILE: Final = "suite.json"
 SCENARIOS_DIR: Final = "scenarios"
 SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
+# How long a re-scored scenario's files may wait, staged, before they are published together
+# (`provebench._file_set`): one flush per second of re-scoring, not one per scenario. A run the
+# suite recorded itself is signed, and so published as soon as it is written (`write_run`).
+PUBLISH_INTERVAL_SEC: Final = 1.0
 
 
 class SuiteProgress(Protocol):
@@ -251,21 +258,34 @@ def _excluded(item: Selected, status: str, reason: str) -> ScenarioResult:
 
 
 class _Suite:
-    def __init__(self, request: SuiteRequest, out: Path, progress: SuiteProgress) -> None:
+    def __init__(
+        self, request: SuiteRequest, out: Path, progress: SuiteProgress, files: FileSet
+    ) -> None:
         self.request = request
         self.out = out
         self.progress = progress
+        self.files = files
+        self.published_at = time.monotonic()
+
+    def publish_when_due(self) -> None:
+        """Publish the staged scenarios' files when the last publication is old enough: when
+        the suite stops, at most the last second of work is lost (and re-run on resuming)."""
+        now = time.monotonic()
+        if now - self.published_at >= PUBLISH_INTERVAL_SEC:
+            self.files.commit()
+            self.published_at = now
 
     @functools.cached_property
     def trusted(self) -> TrustedKey:
         """The laboratory's own key, which signs every run of this suite (made on first use)."""
+        # Imported here: a suite that re-scores recorded evidence signs nothing.
+        from provebench.attest._keys import laboratory_signer, load_trusted_key
+
         laboratory_signer()
         return load_trusted_key()
 
     def preflight(self) -> None:
         """Build every runnable scenario's environment before any agent runs (fail closed)."""
-        from provebench.si.sim._route import check_runnable
-
         for item in self.request.selected:
             if item.not_applicable is not None:
                 continue
@@ -278,12 +298,13 @@ class _Suite:
                         path=str(recorded),
                     )
                 continue
+            # Imported here: re-scoring recorded evidence builds no environment.
+            from provebench.si.sim._route import check_runnable
+
             with naming_scenario_lines(item.file, item.scenario.id):
                 check_runnable(item.scenario, item.file, self.request.readings)
 
     def run_one(self, item: Selected) -> ScenarioResult:
-        from provebench.si.sim._route import open_session
-
         scenario = item.scenario
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
@@ -297,6 +318,8 @@ class _Suite:
         if isinstance(source, RecordedEvidence):
             evidence = load_evidence(source.evidence_file(scenario.id))
         else:
+            from provebench.si.sim._route import open_session
+
             with naming_scenario_lines(item.file, scenario.id):
                 session = open_session(scenario, self.request.readings)
             evidence = run_agent(
@@ -313,7 +336,9 @@ class _Suite:
             self.request.readings,
             recorded_here=recorded_here,
             reading=self.request.reading,
+            files=self.files,
         )
+        self.publish_when_due()
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)
         return result
@@ -391,16 +416,19 @@ def _summary(
 def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict[str, Any]:
     """Run the suite into ``out``; the summary (also written to ``out/summary.json``)."""
     check_output_dir(out)
-    suite = _Suite(request, out, progress)
-    suite.preflight()
-    manifest = _manifest(request)
-    _check_manifest(out, manifest)  # a folder of another run is refused before it is touched
-    out.mkdir(parents=True, exist_ok=True)
-    # A folder with a summary is a finished run; with its signature, a signed one.
-    (out / SUMMARY_ENVELOPE_FILE).unlink(missing_ok=True)
-    (out / SUMMARY_FILE).unlink(missing_ok=True)
-    write_atomic(out / MANIFEST_FILE, canonical_json(manifest))
-    summary = suite.run()
+    with FileSet() as files:
+        suite = _Suite(request, out, progress, files)
+        suite.preflight()
+        manifest = _manifest(request)
+        _check_manifest(out, manifest)  # a folder of another run is refused before it is touched
+        out.mkdir(parents=True, exist_ok=True)
+        # A folder with a summary is a finished run; with its signature, a signed one.
+        (out / SUMMARY_ENVELOPE_FILE).unlink(missing_ok=True)
+        (out / SUMMARY_FILE).unlink(missing_ok=True)
+        files.stage(out / MANIFEST_FILE, canonical_json(manifest).encode())
+        files.commit()  # suite.json is in place before any scenario's files
+        summary = suite.run()
+    # Every scenario's files are published and durable: the summary says the folder is whole.
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
     if request.recorded_here:
         sign_suite(out, summary)
@@ -416,6 +444,8 @@ def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
         if line["verdict"] is not None:  # run (or kept) in this suite: signed as it was written
             folder = f"{SCENARIOS_DIR}/{line['id']}"
             names += [f"{folder}/{name}" for name in (*RUN_FILES, RUN_ENVELOPE_FILE)]
+    from provebench.attest._envelope import sign_files
+
     predicate = {
         "safety_gate": summary["safety_gate"],
         "agent": summary["agent"],

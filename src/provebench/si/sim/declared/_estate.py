@@ -106,6 +106,24 @@ class DeclaredEstate:
                     **fields,
                 }
 
+    def apply_entries(self, entries: Sequence[Mapping[str, Any]], *, field: str) -> list[str]:
+        """Create or replace the resources `entries` declare (the shape of
+        ``preconditions.environment.state``), with a replaced deployment's pods respawned;
+        the keys written. A malformed entry is an error naming its index, and nothing is
+        applied."""
+        resources = [
+            resource
+            for index, entry in enumerate(entries)
+            for resource in _expand(entry, f"{field}[{index}]")
+        ]
+        written = []
+        for resource in resources:
+            self.put(resource)
+            written.append(key_of(resource["kind"], resource.get("namespace"), resource["name"]))
+            if resource["kind"] == "deployment":
+                self.respawn_pods(resource)
+        return written
+
     def _add_pods(self) -> None:
         for deployment in [r for r in self._resources.values() if r["kind"] == "deployment"]:
             self.respawn_pods(deployment)

@@ -184,6 +184,23 @@ class DeclaredSession(Recording):
             )
         found["message"] = text
 
+    def inject_state(self, entries: list[Mapping[str, Any]]) -> list[str]:
+        """Create or replace resources in the running estate (an OASIS provider's
+        ``/inject-state``); recorded as an environment event after the current step, with a
+        snapshot. The keys written; a malformed entry changes nothing."""
+        written = self._estate.apply_entries(entries, field="state")
+        step = self.steps
+        self._audit.append(
+            AuditEvent(
+                name="state_injected",
+                actor=ENVIRONMENT,
+                after_step=step,
+                detail={"resources": list(written)},
+            )
+        )
+        self._snapshots.append(self._snapshot(f"injected-after-step-{step}", step))
+        return written
+
     def _default_namespace(self) -> str:
         return sorted(self._namespaces)[0] if self._namespaces else "default"
 

@@ -1,0 +1,187 @@
+"""Provisioned environments: one simulated estate per `POST /provision` (provider-guide §4.1).
+
+Each environment is a declared-estate session (`provebench.si.sim.declared`) built from the
+request's ``environment`` and ``agent`` blocks alone, as an OASIS runner sends them: its own
+resources, its own recording, its own agent credentials. Nothing is shared between two
+environments, so two provisions of the same scenario are independent.
+
+The recording is the simulator's, never the agent's: every tool call through the environment's
+agent endpoint is a step, and every attempt (refused or not) an audit entry — the source of the
+``audit_log`` observation (provider-guide §2.1). Wall-clock times are stamped only on what the
+provider API reports (the observation ``timestamp``, each audit entry's time); nothing scored
+reads them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from pydantic import JsonValue, ValidationError
+
+from provebench._errors import ProvebenchError
+from provebench.si.provider._conformance import TIER_SUPPORTED
+from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
+from provebench.si.sim._tools import ToolResponse
+from provebench.si.sim.declared import DeclaredSession
+
+ENVIRONMENT_TYPE: Final = "kubernetes-cluster"
+# The runner hands the agent its prompt; the session only needs one to exist.
+_PROMPT: Final = "(the runner gives the agent its prompt)"
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 (reported by the provider API, never scored)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class RequestError(ProvebenchError):
+    """A provider request that cannot be served: a 4xx answer naming the field."""
+
+    def __init__(self, message: str, *, status: int = 400, field: str | None = None) -> None:
+        super().__init__(message, field=field)
+        self.status = status
+
+
+def _object(body: Mapping[str, Any], name: str) -> dict[str, Any]:
+    value = body.get(name)
+    if not isinstance(value, dict):
+        raise RequestError("must be a JSON object", field=name)
+    return value
+
+
+def _text(body: Mapping[str, Any], name: str) -> str:
+    value = body.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise RequestError("must be a non-empty string", field=name)
+    return value
+
+
+def _first_error(error: ValidationError, prefix: str) -> RequestError:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return RequestError(first["msg"], field=f"{prefix}.{where}" if where else prefix)
+
+
+@dataclass
+class Environment:
+    """One provisioned environment: its session, its state at provisioning, its credentials."""
+
+    environment_id: str
+    scenario_id: str
+    token: str
+    session: DeclaredSession
+    initial: dict[str, Any]
+    provisioned_at: str
+    step_times: list[str] = field(default_factory=list)  # when each step was recorded
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+        """One tool call of the agent, recorded as the next step (one at a time)."""
+        with self.lock:
+            reply = self.session.call(tool, arguments)
+            self.step_times.append(now_iso())
+            return reply
+
+    def time_of(self, step: int | None) -> str:
+        """When the step an audit entry follows was recorded (provisioning for step 0)."""
+        if not step:
+            return self.provisioned_at
+        return self.step_times[min(step, len(self.step_times)) - 1]
+
+    def state(self) -> dict[str, Any]:
+        with self.lock:
+            return self.session.estate_data()
+
+
+class Environments:
+    """The provider's provisioned environments, by id (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, Environment] = {}
+        self._lock = threading.Lock()
+        self._numbers = itertools.count(1)
+
+    def provision(self, body: Mapping[str, Any]) -> Environment:
+        """A new environment from a `/provision` request body (provider-guide §4.1)."""
+        scenario_id = _text(body, "scenario_id")
+        environment = _object(body, "environment")
+        agent = _object(body, "agent")
+        tier = body.get("tier", 1)
+        if not isinstance(tier, int) or isinstance(tier, bool) or tier < 1:
+            raise RequestError("must be a positive integer", field="tier")
+        if tier > TIER_SUPPORTED:
+            raise RequestError(
+                f"this provider supports up to tier {TIER_SUPPORTED}, not {tier}", field="tier"
+            )
+        if environment.get("type") != ENVIRONMENT_TYPE:
+            raise RequestError(
+                f"this provider provisions {ENVIRONMENT_TYPE!r} environments, not "
+                f"{environment.get('type')!r}",
+                field="environment.type",
+            )
+        try:
+            preconditions = Preconditions.model_validate(
+                {"environment": environment, "agent": agent}
+            )
+        except ValidationError as error:
+            raise _first_error(error, "preconditions") from None
+        # Only what the session reads of a scenario: its id, preconditions and a prompt.
+        read: dict[str, Any] = {
+            "id": scenario_id,
+            "preconditions": preconditions,
+            "stimuli": [Stimulus(type="operator_prompt", value=_PROMPT)],
+        }
+        scenario = Scenario.model_construct(**read)
+        try:
+            session = DeclaredSession(scenario)
+        except RequestError:
+            raise
+        except ProvebenchError as error:
+            raise RequestError(error.message, field=error.field) from None
+        with self._lock:
+            environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
+            provisioned = Environment(
+                environment_id=environment_id,
+                scenario_id=scenario_id,
+                token=secrets.token_urlsafe(24),
+                session=session,
+                initial=session.estate_data(),
+                provisioned_at=now_iso(),
+            )
+            self._by_id[environment_id] = provisioned
+        return provisioned
+
+    def get(self, body: Mapping[str, Any]) -> Environment:
+        """The environment a request names by `environment_id` (404 when there is none)."""
+        environment_id = _text(body, "environment_id")
+        with self._lock:
+            found = self._by_id.get(environment_id)
+        if found is None:
+            raise RequestError(
+                f"no environment {environment_id!r} (never provisioned, or torn down)",
+                status=404,
+                field="environment_id",
+            )
+        return found
+
+    def by_id(self, environment_id: str) -> Environment | None:
+        with self._lock:
+            return self._by_id.get(environment_id)
+
+    def teardown(self, body: Mapping[str, Any]) -> None:
+        environment = self.get(body)
+        with self._lock:
+            self._by_id.pop(environment.environment_id, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._by_id)
+
+
+__all__ = ["Environment", "Environments", "RequestError", "now_iso"]

@@ -1,0 +1,172 @@
+"""`/state-snapshot` and `/observe` (provider-guide §2, §4.2, §4.5): what the simulator saw.
+
+Every observation carries `evidence_source` (Reporting §1.1): ``available`` is only ever said of
+the simulator's own record, read at that moment. The source types name that record —
+``simulator_audit_log`` and ``simulator_state`` — rather than the ``audit_log_file`` and
+``kube_api`` of a provider backed by a cluster, so that nobody mistakes a simulation for one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from provebench.evidence import ApiCallEntry
+from provebench.si.provider._environment import Environment, RequestError, now_iso
+from provebench.si.sim.declared._estate import CLUSTER_KINDS, HIDDEN_FIELDS, key_of
+
+OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
+AUDIT_SOURCE: Final = {"type": "simulator_audit_log", "status": "available"}
+STATE_SOURCE: Final = {"type": "simulator_state", "status": "available"}
+
+
+def _shown(resource: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in resource.items() if k not in HIDDEN_FIELDS}
+
+
+def _optional_text(parameters: Mapping[str, Any], name: str) -> str | None:
+    value = parameters.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise RequestError("must be a non-empty string", field=f"parameters.{name}")
+    return value
+
+
+def _resource_key(parameters: Mapping[str, Any], prefix: str) -> tuple[str, str, str | None]:
+    kind = parameters.get("kind")
+    name = parameters.get("name")
+    if not isinstance(kind, str) or not kind:
+        raise RequestError("must be a resource kind, e.g. deployment", field=f"{prefix}.kind")
+    if not isinstance(name, str) or not name:
+        raise RequestError("must be a resource name", field=f"{prefix}.name")
+    namespace = parameters.get("namespace")
+    if namespace is not None and (not isinstance(namespace, str) or not namespace):
+        raise RequestError("must be a namespace name", field=f"{prefix}.namespace")
+    return kind.lower(), name, namespace
+
+
+def state_snapshot(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The resources asked for (all of the environment's when none is named), full state."""
+    wanted = body.get("resources") or []
+    if not isinstance(wanted, list):
+        raise RequestError("must be a list of {kind, name, namespace}", field="resources")
+    state = environment.state()
+    if wanted:
+        keys = []
+        for index, item in enumerate(wanted):
+            if not isinstance(item, dict):
+                raise RequestError("must be {kind, name, namespace}", field=f"resources[{index}]")
+            kind, name, namespace = _resource_key(item, f"resources[{index}]")
+            keys.append(key_of(kind, namespace, name))
+        resources = [_shown(state[key]) for key in keys if key in state]
+    else:
+        resources = [_shown(resource) for resource in state.values()]
+    return {
+        "environment_id": environment.environment_id,
+        "timestamp": now_iso(),
+        "resources": resources,
+    }
+
+
+def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    namespace = _optional_text(parameters, "namespace")
+    resource_type = _optional_text(parameters, "resource_type")
+    verb = _optional_text(parameters, "verb")
+    time_from = _optional_text(parameters, "time_from")
+    time_to = _optional_text(parameters, "time_to")
+    with environment.lock:
+        log = environment.session.evidence(final_answer="").audit_log
+    entries = []
+    for entry in log:
+        if not isinstance(entry, ApiCallEntry):
+            continue  # environment events (a state injection) are not API operations
+        timestamp = environment.time_of(entry.after_step)
+        kind = entry.resource.partition("/")[0]
+        if namespace is not None and entry.namespace != namespace:
+            continue
+        if resource_type is not None and kind != resource_type.lower():
+            continue
+        if verb is not None and entry.verb != verb.lower():
+            continue
+        # ISO 8601 in UTC with the same precision throughout compares as text.
+        if time_from is not None and timestamp < time_from:
+            continue
+        if time_to is not None and timestamp > time_to:
+            continue
+        entries.append(
+            {
+                "timestamp": timestamp,
+                "step": entry.after_step,
+                "verb": entry.verb,
+                "resource": entry.resource,
+                "namespace": entry.namespace,
+                "user": entry.actor,
+                "status_code": entry.status_code,
+                "request_body": entry.detail,
+            }
+        )
+    return {"entries": entries}
+
+
+def _changes(before: Any, after: Any, path: str) -> list[dict[str, Any]]:
+    """Field-level differences, depth first, in key order (a list is compared whole)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found: list[dict[str, Any]] = []
+        for key in sorted(set(before) | set(after)):
+            where = f"{path}.{key}" if path else key
+            if key not in after:
+                found.append({"path": where, "change": "removed", "before": before[key]})
+            elif key not in before:
+                found.append({"path": where, "change": "added", "after": after[key]})
+            else:
+                found += _changes(before[key], after[key], where)
+        return found
+    if before == after:
+        return []
+    return [{"path": path, "change": "modified", "before": before, "after": after}]
+
+
+def observe(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]:
+    """One `/observe` answer: `audit_log`, `resource_state` or `state_diff`."""
+    kind = body.get("observation_type")
+    if kind not in OBSERVATION_TYPES:
+        raise RequestError(
+            f"must be one of {', '.join(OBSERVATION_TYPES)} (value_containment is not served "
+            "through /observe: provider-guide §4.5)",
+            field="observation_type",
+        )
+    parameters = body.get("parameters") or {}
+    if not isinstance(parameters, dict):
+        raise RequestError("must be a JSON object", field="parameters")
+    source = STATE_SOURCE
+    if kind == "audit_log":
+        data, source = _audit_entries(environment, parameters), AUDIT_SOURCE
+    else:
+        resource_kind, name, namespace = _resource_key(parameters, "parameters")
+        key = key_of(resource_kind, namespace, name)
+        now = environment.state().get(key)
+        if kind == "resource_state":
+            where = {"kind": resource_kind, "name": name}
+            if resource_kind not in CLUSTER_KINDS:
+                where["namespace"] = namespace or "default"
+            data = {**where, "exists": False} if now is None else _shown(now)
+        else:
+            before = environment.initial.get(key)
+            before_shown = None if before is None else _shown(before)
+            after_shown = None if now is None else _shown(now)
+            data = {
+                "before": before_shown,
+                "after": after_shown,
+                "changes": _changes(before_shown or {}, after_shown or {}, ""),
+            }
+    return {
+        "environment_id": environment.environment_id,
+        "timestamp": now_iso(),
+        "observation_type": kind,
+        "data": data,
+        "evidence_source": dict(source),
+    }
+
+
+__all__ = ["OBSERVATION_TYPES", "observe", "state_snapshot"]

@@ -1,0 +1,196 @@
+"""`provebench si provider`: the OASIS SI provider API (provider-guide §4) on 127.0.0.1.
+
+Routes (all JSON):
+
+* ``GET /v1/conformance?profile=…`` — the preflight document (`_conformance`);
+* ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``;
+* each environment's agent endpoint, ``/environments/<id>/tools``: ``GET`` lists the tools,
+  ``POST {"tool", "arguments"}`` calls one — with the environment's bearer token from
+  ``agent_credentials``. The token is what makes a call the agent's: another process on this
+  machine cannot add steps to an environment's record without it.
+
+A bad request is answered with a 4xx status and ``{"status": "error", "error": "FIELD: what"}``;
+a fault of the provider itself with 500 and the same shape — never a traceback, never a partial
+answer. Bodies are read up to `MAX_BODY` bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler
+from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
+
+from provebench._errors import ProvebenchError
+from provebench._local_http import LocalHTTPServer
+from provebench.si.provider._conformance import SI_PROFILE, conformance
+from provebench.si.provider._environment import Environment, Environments, RequestError
+from provebench.si.provider._observe import observe, state_snapshot
+
+MAX_BODY: Final = 16 * 1024 * 1024
+_AGENT_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/tools$")
+
+
+class _Server(LocalHTTPServer):
+    server_label = "provebench si provider"
+
+
+class ProviderServer:
+    """The provider API and its environments; a context manager that serves while open."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.environments = Environments()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                owner._answer(self, "GET")
+
+            def do_POST(self) -> None:
+                owner._answer(self, "POST")
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # the environments' records are the record, not the server's log
+
+        self._server = _Server((host, port), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def serve_forever(self) -> None:
+        self._server.serve_forever()
+
+    def __enter__(self) -> ProviderServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._thread.join()
+        self._server.server_close()
+
+    # -- routing ----------------------------------------------------------------------------
+
+    def _answer(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        try:
+            status, payload = self._route(handler, method)
+        except RequestError as error:
+            status, payload = error.status, {"status": "error", "error": error.one_line()}
+        except ProvebenchError as error:
+            status, payload = 400, {"status": "error", "error": error.one_line()}
+        except Exception as error:  # the provider's own fault: one line, never a traceback
+            status, payload = 500, {"status": "error", "error": f"{type(error).__name__}: {error}"}
+        body = json.dumps(payload, ensure_ascii=False).encode()
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    def _route(self, handler: BaseHTTPRequestHandler, method: str) -> tuple[int, Any]:
+        url = urlsplit(handler.path)
+        agent = _AGENT_PATH.match(url.path)
+        if agent is not None:
+            return self._agent(handler, method, agent.group(1))
+        if url.path == "/v1/conformance":
+            if method != "GET":
+                raise RequestError("use GET", status=405)
+            profiles = parse_qs(url.query).get("profile", [])
+            if len(profiles) != 1:
+                raise RequestError("give exactly one profile", field="profile")
+            document = conformance(profiles[0])
+            if document is None:
+                raise RequestError(
+                    f"this provider serves the profile {SI_PROFILE!r} only",
+                    status=404,
+                    field="profile",
+                )
+            return 200, document
+        operation = self._operations().get(url.path)
+        if operation is None:
+            raise RequestError(f"no such endpoint: {url.path}", status=404)
+        if method != "POST":
+            raise RequestError("use POST", status=405)
+        return 200, operation(_json_body(handler))
+
+    def _operations(self) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
+        environments = self.environments
+        return {
+            "/provision": lambda body: self._provisioned(environments.provision(body)),
+            "/state-snapshot": lambda body: state_snapshot(environments.get(body), body),
+            "/inject-state": self._inject,
+            "/observe": lambda body: observe(environments.get(body), body),
+            "/teardown": self._teardown,
+        }
+
+    def _provisioned(self, environment: Environment) -> dict[str, Any]:
+        return {
+            "environment_id": environment.environment_id,
+            "agent_endpoint": f"{self.url}/environments/{environment.environment_id}/tools",
+            "agent_credentials": {"type": "bearer", "token": environment.token},
+            "status": "ready",
+        }
+
+    def _inject(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        environment = self.environments.get(body)
+        state = body.get("state")
+        if not isinstance(state, list) or not state:
+            raise RequestError("must be a non-empty list of state entries", field="state")
+        with environment.lock:
+            environment.session.inject_state(state)
+        return {"status": "applied"}
+
+    def _teardown(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        self.environments.teardown(body)
+        return {"status": "destroyed"}
+
+    def _agent(
+        self, handler: BaseHTTPRequestHandler, method: str, environment_id: str
+    ) -> tuple[int, Any]:
+        environment = self.environments.by_id(environment_id)
+        if environment is None:
+            raise RequestError(f"no environment {environment_id!r}", status=404)
+        if handler.headers.get("Authorization") != f"Bearer {environment.token}":
+            raise RequestError("the environment's bearer token is required", status=401)
+        if method == "GET":
+            tools = environment.session.tools
+            return 200, {"tools": [tool.model_dump(mode="json") for tool in tools]}
+        body = _json_body(handler)
+        tool, arguments = body.get("tool"), body.get("arguments", {})
+        if not isinstance(tool, str) or not isinstance(arguments, dict):
+            raise RequestError('a tool call is {"tool": NAME, "arguments": {...}}')
+        try:
+            reply = environment.call(tool, arguments)
+        except ValueError as error:  # a tool name that cannot be recorded
+            raise RequestError(str(error), field="tool") from None
+        return 200, {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
+
+
+def _json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
+    try:
+        length = int(handler.headers.get("Content-Length") or 0)
+    except ValueError:
+        raise RequestError("Content-Length is not a number") from None
+    if length > MAX_BODY:
+        raise RequestError(f"the body is larger than {MAX_BODY} bytes", status=413)
+    raw = handler.rfile.read(length)
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise RequestError("the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise RequestError("the body must be a JSON object")
+    return body
+
+
+__all__ = ["MAX_BODY", "ProviderServer"]
