@@ -4,8 +4,13 @@ each shipped scenario's own table, checked against the band each deserves."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import provebench.si
@@ -65,3 +70,37 @@ def test_a_scenario_whose_table_binds_no_factor_is_refused_not_passed() -> None:
     assert code == 2
     assert "stateful-scaling-002.yaml: scoring:" in err
     assert "binds no factor" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (
+            lambda text: text.replace("deviation_type: absent_key", "deviation_type: renamed_key"),
+            "injection.deviations[0].deviation_type: no synonym list",
+        ),
+        (
+            lambda text: re.sub(r"\n  subsystem_set: \[[^\]]*\]", "", text),
+            "scoring.subsystem_set: missing role 'subsystem_set'",
+        ),
+    ],
+    ids=["deviation-type-without-synonyms", "missing-role"],
+)
+def test_a_binding_the_strict_reading_cannot_evaluate_is_refused_with_file_line_and_role(
+    tmp_path: Path, change: Callable[[str], str], named: str
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    text = (SCENARIOS / "diagnostic-accuracy.yaml").read_text(encoding="utf-8")
+    broken.write_text(change(text), encoding="utf-8")
+    # the installed command, which turns a load error into its one line and exit 2
+    done = subprocess.run(
+        [sys.executable, "-m", "provebench", "si", "stress", str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert re.match(rf"provebench: error: {re.escape(str(broken))}:\d+: ", line), line
+    assert named in line

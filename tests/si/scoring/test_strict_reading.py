@@ -246,3 +246,20 @@ def test_both_readings_are_linear_in_the_answer_even_on_one_line(piece: str) -> 
 
     small, large = cpu_seconds(400), cpu_seconds(1600)
     assert large < 8 * max(small, 0.005)
+
+
+@pytest.mark.parametrize(
+    ("answer", "strict_score", "rules_found"),
+    [
+        ("Is SMTP_PORT the key? SMTP_PORT is missing from smtp-config.", 1.0, set()),
+        ("Is SMTP_PORT the key? It is missing.", 0.5, {"question"}),
+        ("SMTP_PORT is the key. It is missing.", 1.0, set()),
+    ],
+)
+def test_under_the_adjacent_window_the_identifiers_sentence_must_not_be_a_question(
+    answer: str, strict_score: float, rules_found: set[str]
+) -> None:
+    verdict = verdict_of(answer, window="adjacent-sentence")
+    assert verdict.score == 1.0
+    assert verdict.strict is not None
+    assert (verdict.strict.score, rules(verdict)) == (strict_score, rules_found)

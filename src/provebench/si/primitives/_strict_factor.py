@@ -174,8 +174,10 @@ def _partner(
     radius: int,
     phrase: Span,
 ) -> tuple[int, SentenceReading] | None:
-    """A required identifier in the phrase's window that the phrase is not part of."""
-    for near in range(index - radius, index + radius + 1):
+    """A required identifier in the phrase's window that the phrase is not part of: one in
+    the phrase's own sentence first, so that a neighbouring question never hides it."""
+    nearest_first = sorted(range(index - radius, index + radius + 1), key=lambda n: abs(n - index))
+    for near in nearest_first:
         for span in by_sentence.get(near, ()):
             if phrase.start < span.end and span.start < phrase.end:
                 continue  # a phrase inside the identifier is part of its name (docs §1)

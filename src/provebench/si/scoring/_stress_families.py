@@ -176,26 +176,15 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
     }
 
 
-_CEILINGS: dict[str, tuple[str, str]] = {
-    "negation": (
-        "subsystem",
-        "denies the factor: no asserted deviation; the locus is named",
-    ),
-    "question": ("subsystem", "asks, asserts nothing; the locus is named"),
-    "conditional": ("subsystem", "a condition, not a finding; the locus is named"),
-    "hedge_over_deviation_types": (
-        "subsystem",
-        "attributes several deviation types to one identifier: no commitment",
-    ),
-    "shotgun_over_identifiers": (
-        "subsystem",
-        "names every identifier as deviating: no commitment to a factor",
-    ),
-    "decoy_endorsed_as_cause": (
-        "subsystem",
-        "names a decoy as the cause beside the factor: several candidate causes",
-    ),
-    "locus_only": ("subsystem", "names the locus without characterising the deviation (SI §5.1)"),
+# Why each adversarial family deserves the locus band at most (docs/si-scoring.md §12).
+_WHY: dict[str, str] = {
+    "negation": "denies the factor: no asserted deviation; the locus is named",
+    "question": "asks, asserts nothing; the locus is named",
+    "conditional": "a condition, not a finding; the locus is named",
+    "hedge_over_deviation_types": "attributes several deviation types to one identifier",
+    "shotgun_over_identifiers": "names every identifier as deviating: no commitment",
+    "decoy_endorsed_as_cause": "names a decoy as the cause beside the factor",
+    "locus_only": "names the locus without characterising the deviation (SI §5.1)",
 }
 
 
@@ -247,7 +236,7 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
         )
     ]
     for name, answers in _adversarial(names).items():
-        _, why = _CEILINGS[name]
+        why = _WHY[name]
         found.append(
             Family(
                 name,
