@@ -28,7 +28,7 @@ WITHOUT_GOOGLE = textwrap.dedent(
             return None
 
     sys.meta_path.insert(0, NoGoogle())
-    from provebench.cli import main
+    from provebench._entry import main
     sys.argv = ["provebench", *sys.argv[1:]]
     main()
     """
@@ -39,7 +39,7 @@ NOOP = "print('nothing to do')\n"
 
 @pytest.mark.slow
 def test_agent_cmd_runs_without_the_google_extra(tmp_path: Path) -> None:
-    corpus = make_small_corpus(tmp_path, seed=2, cycles=2)
+    corpus = make_small_corpus(tmp_path, seed=2)
     importer = tmp_path / "noop.py"
     importer.write_text(NOOP, encoding="utf-8")
     launcher = tmp_path / "without_google.py"

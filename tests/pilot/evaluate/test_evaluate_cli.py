@@ -51,7 +51,8 @@ def test_explain_names_the_self_checks_an_importer_did_not_report(tmp_path: Path
     run = run_agent(corpus, "noop", tmp_path / "run")
     result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus), "--explain")
     assert result.returncode == 1, result.stderr
-    assert "self-checks not reported in 4 cycle(s); cycle 1: repeated_run_without" in result.stdout
+    said = "self-checks not reported in 4 cycle(s) (1–4); cycle 1: repeated_run_without"
+    assert said in result.stdout
 
 
 def test_a_folder_that_is_not_a_run_gets_one_line_and_no_verdict(tmp_path: Path) -> None:

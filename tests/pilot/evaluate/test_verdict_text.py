@@ -105,3 +105,18 @@ def test_large_ratios_wrap_instead_of_being_cut(reference_run: tuple[Path, Path]
     text = _explained(wide)
     assert all(len(line) <= 80 for line in text.splitlines())
     assert " ".join(text.split()).count("299999/299999") == 8
+
+
+def test_a_violations_evidence_says_how_much_more_there_is(
+    reference_run: tuple[Path, Path],
+) -> None:
+    from provebench.pilot.evaluate._verdict import LogRef, Violation
+
+    run_dir, corpus = reference_run
+    verdict = evaluate(run_dir, corpus)
+    many = [LogRef(seq=seq, hash="0" * 64, kind="sheets.append") for seq in range(10, 19)]
+    violation = Violation(kind="duplicate_in_final_state", cycle=2, file_id="f-1",
+                          message="3 confirmed rows for one file_id", evidence=many)  # fmt: skip
+    text = _explained(verdict.model_copy(update={"critical_violations": [violation]}), 300)
+    line = next(line for line in text.splitlines() if line.startswith("CRITICAL"))
+    assert "[log seq 10, 11, 12, 13, 14, 15 and 3 more in verdict.json]" in line

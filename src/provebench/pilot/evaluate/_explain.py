@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from provebench._errors import shown as printable
+from provebench.pilot.evaluate._escrow import cycle_ranges
 from provebench.pilot.evaluate._verdict import Escrow, Metric, MetricSet, Verdict
 
 _METRIC_NAMES = (
@@ -125,8 +126,11 @@ def explain(verdict: Verdict, console: Console) -> None:
                 shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
                 console.print(Text(f"{label}: {shown}"))
     for violation in verdict.critical_violations:
-        seqs = ", ".join(str(r.seq) for r in violation.evidence[:6] if r.seq >= 0)
-        where = f" [log seq {seqs}]" if seqs else ""
+        numbered = [str(r.seq) for r in violation.evidence if r.seq >= 0]
+        seqs = ", ".join(numbered[:6]) + (
+            f" and {len(numbered) - 6} more in verdict.json" if len(numbered) > 6 else ""
+        )
+        where = f" [log seq {seqs}]" if numbered else ""
         subject = f" {violation.file_id}" if violation.file_id else ""
         cycle = f" cycle {violation.cycle}" if violation.cycle is not None else ""
         console.print(
@@ -139,7 +143,7 @@ def explain(verdict: Verdict, console: Console) -> None:
         console.print(
             Text(
                 "pilot §12 final-status probe missing in cycles "
-                f"{verdict.self_check_missing_cycles}"
+                f"{cycle_ranges(verdict.self_check_missing_cycles)}"
             )
         )
     if verdict.self_check_gaps:
@@ -149,8 +153,8 @@ def explain(verdict: Verdict, console: Console) -> None:
         first = min(by_cycle)
         console.print(
             Text(
-                f"pilot §12 self-checks not reported in {len(by_cycle)} cycle(s); cycle {first}: "
-                f"{', '.join(by_cycle[first])}"
+                f"pilot §12 self-checks not reported in {len(by_cycle)} cycle(s) "
+                f"({cycle_ranges(list(by_cycle))}); cycle {first}: {', '.join(by_cycle[first])}"
             )
         )
     for refusal in verdict.refusal_report_gaps:
