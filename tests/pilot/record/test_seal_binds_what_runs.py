@@ -195,3 +195,24 @@ def test_a_sealed_run_never_loads_bytecode_from_the_candidates_folder(tmp_path: 
     agent = load_agent(spec, secrets={}, sealed=sealed_code(seal, load_trusted_key()))
     assert agent.version == "sealed-source"
     assert not list((seal / "code").rglob("__pycache__"))
+
+
+def test_a_sealed_command_runs_from_the_seals_copy(tmp_path: Path) -> None:
+    """`--agent-cmd`: the command line is the spec, the folders of the files it names are
+    copied; after sealing, the original script fails every cycle, the sealed copy does not."""
+    script = tmp_path / "code" / "quiet.py"
+    script.parent.mkdir()
+    script.write_text("pass\n", encoding="utf-8")
+    command = f"{sys.executable} {script}"
+    seal = tmp_path / "seal"
+    sealed = seal_candidate(seal, candidate_identity(None, command), "public")
+    assert sealed["candidate"]["spec"] == f"cmd:{command}"
+    generate_control(seal, tmp_path / "control", load_trusted_key())
+    script.write_text("raise SystemExit(3)\n", encoding="utf-8")  # changed after sealing
+    ran = run_cli("pilot", "run", "--corpus", str(tmp_path / "control"), "--from-seal", str(seal),
+                  "--out", str(tmp_path / "run"), "--quiet", timeout=240)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert "agent_error" not in ran.stdout  # the sealed `pass`, not the edited script
+    run_record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    agent = json.dumps(run_record, sort_keys=True)
+    assert sealed["candidate"]["code_sha256"] in agent and f"cmd:{command}" in agent
