@@ -24,7 +24,8 @@ from provebench.pilot.record import open_seal
 from provebench.pilot.record._seal import fresh_control_finding
 from tests.helpers.pilot_lab import run_cli
 
-pytestmark = pytest.mark.timeout(180)
+# Seconds, not milliseconds (sandboxed identification, CLI runs): in `make test`, not `make check`.
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
 IMPORTER = """\
 import pathlib
