@@ -181,6 +181,13 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
     from provebench.sandbox._code_copy import check_copy, copy_root
 
     opened = open_seal(folder, trusted)
+    if opened.sealed.get("format") != SEAL_FORMAT:
+        raise ProvebenchError(
+            f"not a {SEAL_FORMAT} seal: it holds no copy of the candidate's code to run; "
+            "seal the candidate again",
+            path=folder / SEAL_FILE,
+            field="format",
+        )
     candidate = seal_values(opened.sealed.get("candidate"))
     code = seal_values(opened.sealed.get("code"))
     spec, digest = candidate.get("spec"), candidate.get("code_sha256")

@@ -217,3 +217,27 @@ def test_a_sealed_command_runs_from_the_seals_copy(tmp_path: Path) -> None:
     run_record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
     agent = json.dumps(run_record, sort_keys=True)
     assert sealed["candidate"]["code_sha256"] in agent and f"cmd:{command}" in agent
+
+
+def test_a_first_format_seal_still_opens_but_starts_no_run(
+    sealed: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A /1 seal (signed by this laboratory) held no copy of the code: published evidence with
+    one stays checkable, and a run from it is refused in one line."""
+    from provebench._canonical import canonical_json
+    from provebench.attest._envelope import sign_files
+    from provebench.pilot.record._seal import SEAL_FILE, SEAL_PREDICATE
+
+    _, seal = sealed
+    first = json.loads((seal / SEAL_FILE).read_text(encoding="utf-8"))
+    first["format"] = "provebench.pilot.seal/1"
+    del first["code"]
+    (seal / SEAL_FILE).write_text(canonical_json(first), encoding="utf-8")
+    sign_files(seal, [SEAL_FILE], seal / "seal.dsse.json", SEAL_PREDICATE, first)
+    assert open_seal(seal, load_trusted_key()).sealed["format"] == "provebench.pilot.seal/1"
+    generate_control(seal, tmp_path / "control", load_trusted_key())
+    ran = run_cli("pilot", "run", "--corpus", str(tmp_path / "control"), "--from-seal", str(seal),
+                  "--out", str(tmp_path / "run"), "--quiet")  # fmt: skip
+    assert ran.returncode == 2
+    [line] = ran.stderr.splitlines()
+    assert "not a provebench.pilot.seal/2 seal" in line and not (tmp_path / "run").exists()

@@ -54,7 +54,10 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
     sealed = read_verified(
         folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
     ).predicate
-    if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
+    # A /1 seal still opens (published evidence stays checkable); it holds no copy of the code,
+    # so no run starts from it (`pilot._seal.sealed_code`), and its digest is of fewer bytes.
+    known = sealed.get("format") in (SEAL_FORMAT, COMMITMENT_DOMAIN)
+    if not known or not isinstance(sealed.get("candidate"), dict):
         raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
     revealed = None
     if (folder / REVEAL_ENVELOPE_FILE).exists():
