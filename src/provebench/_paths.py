@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench.sandbox._containment import lies_inside
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -176,8 +177,8 @@ def _is_or_lies_in(target: Path, source: Path) -> bool:
         return False
     if os.path.lexists(target) and target.samefile(source):
         return True  # also a hard link, or the same file by another name
-    resolved, root = target.resolve(), source.resolve()
-    return resolved == root or (source.is_dir() and root in resolved.parents)
+    # Inside a folder by identity, not by spelling (docs/sandbox.md, "Containment by identity").
+    return source.is_dir() and lies_inside(target, source)
 
 
 __all__ = [

@@ -89,6 +89,19 @@ def test_a_sealed_agent_reads_no_scenario_and_no_shipped_answer_key(tmp_path: Pa
     assert evidence["metadata"]["agent_isolation"]["mode"] == "sandbox"
 
 
+def test_a_sealed_agent_given_through_a_link_reads_no_scenario_beside_it(tmp_path: Path) -> None:
+    """The agent's code folder spelled through a link to the folder that holds the scenario:
+    bubblewrap shows the folder, and the scenario is hidden where it shows it (by identity)."""
+    scenario = write_fixture(tmp_path)
+    alias = tmp_path.parent / f"{tmp_path.name}-alias"
+    alias.symlink_to(tmp_path)
+    targets = [str(alias / scenario.name)]
+    (tmp_path / "peeker.py").write_text(f"TARGETS = {targets!r}\n" + PEEKER, encoding="utf-8")
+    result, evidence = si_run(tmp_path, "--agent", f"{alias / 'peeker.py'}:Peeker")
+    assert result.returncode == 0, result.stderr
+    assert evidence["final_answer"] == f"{targets[0]}: refused PermissionError"
+
+
 def test_a_sealed_agent_never_reads_the_laboratory_key_that_signs_its_run(
     tmp_path: Path,
 ) -> None:

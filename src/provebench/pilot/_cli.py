@@ -152,6 +152,15 @@ def run_command(
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
+    from_seal: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-seal",
+            metavar="SEAL",
+            help="Run the candidate of a seal (pilot seal) from the seal's read-only copy of "
+            "its code, checked first (docs/attestation.md); --agent/--agent-cmd may be left out.",
+        ),
+    ] = None,
 ) -> None:
     """Run an importer in the laboratory, cycle by cycle; resume the same command after a crash.
 
@@ -167,7 +176,18 @@ def run_command(
     timeout_sec = checked_timeout(cycle_timeout)
     # Before the corpus is read: a bad --out costs nothing. Never inside the corpus, whose
     # manifest would no longer match (and a later evaluation refuses such a run folder).
-    check_output_dir(out, inputs=[corpus])
+    check_output_dir(out, inputs=[corpus] if from_seal is None else [corpus, from_seal])
+    sealed = None
+    if from_seal is not None:  # checked, copy and all, before anything runs
+        from provebench.attest import load_trusted_key
+        from provebench.pilot._seal import sealed_code
+
+        sealed = sealed_code(from_seal, load_trusted_key(None))
+        if agent is None and agent_cmd is None:
+            if sealed.spec.startswith("cmd:"):
+                agent_cmd = sealed.spec.removeprefix("cmd:")
+            else:
+                agent = sealed.spec
     progress = None if quiet else progress_for_stderr()
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
@@ -176,7 +196,13 @@ def run_command(
 
         check_base_url(None, base_url)
         outcome = run_with_command(
-            corpus, agent_cmd, out, progress=progress, timeout_sec=timeout_sec, limits=limits
+            corpus,
+            agent_cmd,
+            out,
+            progress=progress,
+            timeout_sec=timeout_sec,
+            limits=limits,
+            sealed=sealed,
         )
     elif agent is not None and agent_cmd is None:
         outcome = run_lab(
@@ -187,6 +213,7 @@ def run_command(
             cycle_timeout_sec=timeout_sec,
             limits=limits,
             base_url=base_url,
+            sealed=sealed,
         )
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
@@ -561,14 +588,15 @@ def seal_command(
 ) -> None:
     """Fix the candidate, then commit to a fresh control seed (pilot §11; docs/attestation.md).
 
-    Records the sha256 of the candidate's code, then draws a seed from the OS's secure random
-    source and signs a commitment to it. Next: pilot control, pilot run, pilot evaluate
-    --fresh-control, pilot reveal."""
+    Copies every byte the sandbox shows of the candidate's code into the seal, read-only, and
+    records its spec and the copy's sha256; then draws a seed from the OS's secure random
+    source and signs a commitment to it. Next: pilot control, pilot run --from-seal, pilot
+    evaluate --fresh-control, pilot reveal."""
     from provebench.pilot._seal import candidate_identity, seal_candidate
 
     candidate = candidate_identity(agent, agent_cmd)
     sealed = seal_candidate(out, candidate, profile.value)
-    identity = candidate.identity
+    identity = sealed["candidate"]
     typer.echo(
         f"{shown(out)}: sealed {shown(identity['spec'])} (code {identity['code_sha256'][:16]}); "
         f"commitment {sealed['commitment'][:16]}"

@@ -4,15 +4,18 @@ Pilot §11 wants a control set generated *after* the candidate is fixed, so that
 candidate was built or tuned on can be the control. `provebench pilot seal` makes that order
 provable:
 
-1. **Seal.** The candidate's identity — the sha256 of its code (`code_digest`) — is fixed first.
-   Only then is a corpus seed drawn from the operating system's secure random source, with a
-   random nonce, and the laboratory signs a commitment to it (`seal.json`, `seal.dsse.json`):
+1. **Seal.** The candidate is fixed first, as it will run: every byte the sandbox shows of its
+   code is copied into the seal, read-only (`code/`, listed in `code.json`), and its identity
+   is its spec and the digest of that copy (`code_sha256`). Only then is a corpus seed drawn
+   from the operating system's secure random source, with a random nonce, and the laboratory
+   signs a commitment to it (`seal.json`, `seal.dsse.json`):
    `sha256("provebench.pilot.seal/1\\n" + nonce + "\\n" + seed)`. The seed and nonce stay in the
-   seal folder, readable by the operator only (`.opening.json`); a sealed candidate never sees the
-   folder (it is hidden like the corpus).
+   seal folder, readable by the operator only (`.opening.json`); a sealed candidate never sees
+   the opening (the folder lies outside everything a sandbox shows, and the opening is hidden).
 2. **Generate** the control corpus from the sealed seed (`pilot seal generate`), **run** the
-   candidate on it, **evaluate** it with `--fresh-control SEAL`: the commitment must open, the
-   corpus must be the one the seed makes, and the run's candidate code must be the sealed one.
+   candidate from the seal (`pilot run --from-seal`: its checked copy, shown where its code
+   was), **evaluate** it with `--fresh-control SEAL`: the commitment must open, the corpus must
+   be the one the seed makes, and the run's candidate — spec and code — must be the sealed one.
 3. **Reveal** (`pilot seal reveal`): the seed, the nonce and the control verdict's result, signed,
    for publication (pilot §16). Anyone can then check the commitment and regenerate the corpus.
 
@@ -30,10 +33,13 @@ from typing import Any
 
 from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import sign_files
 from provebench.attest._keys import TrustedKey, key_dir
 from provebench.pilot._limits import MAX_SEED
 from provebench.pilot.record._seal import (
+    CODE_COPY_DIR,
+    CODE_LISTING_FILE,
     OPENING_FILE,
     REVEAL_ENVELOPE_FILE,
     REVEAL_FILE,
@@ -43,21 +49,39 @@ from provebench.pilot.record._seal import (
     SEAL_FORMAT,
     SEAL_PREDICATE,
     commitment,
+    identity_mismatch,
     open_seal,
     seal_values,
 )
-from provebench.sandbox._policy import absolute, code_paths_for_command, shown_to_every_candidate
+from provebench.sandbox._code_copy import SealedCode
+from provebench.sandbox._containment import real_path
+from provebench.sandbox._policy import (
+    SHIPPED_SECRETS,
+    code_paths_for_command,
+    command_code_folders,
+    shown_to_every_candidate,
+)
 
 
 @dataclass(frozen=True)
 class SealedCandidate:
     identity: dict[str, str]  # spec, code_sha256
-    shown: tuple[Path, ...]  # the folders a sandbox shows the candidate (the seal must not be one)
+    shown: tuple[Path, ...]  # the code a sandbox shows the candidate (the seal must not be in it)
+    path_entry: str = ""  # a class's import path entry
+    argv: tuple[str, ...] = ()  # a command's argv, resolved
+    # Shown to every run of the candidate besides its code (its interpreter): never copied.
+    also_shown: tuple[Path, ...] = ()
+
+
+def _hidden_when_sealing() -> list[Path]:
+    # What every sandbox hides whatever the run (`policy_for`): never copied into a seal.
+    return [key_dir(), *SHIPPED_SECRETS]
 
 
 def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandidate:
-    """The candidate as the laboratory will identify it in the run (`LoadedAgent.code_sha256`),
-    computed without running it."""
+    """The candidate as the laboratory will identify it in a run from its seal
+    (`LoadedAgent.code_sha256`): the spec, and every byte the sandbox shows of its code but
+    Python's caches (which a seal never copies), computed without running it."""
     from provebench.pilot.agents._loader import builtin_agents, shipped_code_sha256
     from provebench.sandbox._candidate import code_digest, is_shipped, locate
 
@@ -68,36 +92,51 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         from provebench.sandbox._command import resolve_command
 
         argv = resolve_command(agent_cmd, field="--agent-cmd")
-        digest = command_code_sha256(agent_cmd, argv, ())
-        shown = tuple(code_paths_for_command(argv))
-        return SealedCandidate({"spec": f"cmd:{agent_cmd}", "code_sha256": digest}, shown)
+        folders = command_code_folders(argv)
+        digest = command_code_sha256(agent_cmd, folders, _hidden_when_sealing(), skip_caches=True)
+        return SealedCandidate(
+            {"spec": f"cmd:{agent_cmd}", "code_sha256": digest},
+            tuple(folders),
+            argv=tuple(argv),
+            also_shown=tuple(code_paths_for_command(argv)),
+        )
     assert agent is not None
     if is_shipped(agent, builtin_agents()):
         return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
     code = locate(agent, "--agent")
-    digest = code_digest(code.shown, (key_dir(),), field="--agent")
-    return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown)
+    digest = code_digest(code.shown, _hidden_when_sealing(), field="--agent", skip_caches=True)
+    return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
 
 
 def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:
-    """Commit to a fresh control seed for `candidate` (already fixed); returns seal.json."""
+    """Commit to a fresh control seed for `candidate` (already fixed), with a read-only copy of
+    its code that every run of the seal starts from; returns seal.json."""
+    from provebench.sandbox._code_copy import copy_code
+    from provebench.sandbox._containment import lies_inside
+
     # The seed's opening lies in the seal folder, which no run can name to its sandbox as a
-    # secret: so it must lie outside everything a sandbox shows.
-    for folder in (*candidate.shown, *shown_to_every_candidate()):
-        if absolute(out) == absolute(folder) or absolute(folder) in absolute(out).parents:
+    # secret: so it must lie outside everything a sandbox shows — by identity, however the
+    # folder or the code is spelled (a link to the code folder is the code folder).
+    for folder in (*candidate.shown, *candidate.also_shown, *shown_to_every_candidate()):
+        if lies_inside(out, folder):
             raise ProvebenchError(
                 f"the seal folder lies inside {folder}, which the candidate's sandbox shows: "
                 "choose a folder outside the candidate's code, the system and provebench",
                 path=out,
                 field="--out",
             )
-    identity = candidate.identity
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ProvebenchError("the seal folder must be new or empty", path=out, field="--out")
     try:
         out.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as error:
         raise ProvebenchError(f"cannot create: {error.strerror}", path=out) from None
+    field = "--agent-cmd" if candidate.argv else "--agent"
+    listing = copy_code(candidate.shown, _hidden_when_sealing(), out / CODE_COPY_DIR, field=field)
+    identity = dict(candidate.identity)
+    if candidate.shown:  # the copy's digest, as every run from it will compute it
+        identity["code_sha256"] = _sealed_digest(candidate, listing)
+    write_atomic(out / CODE_LISTING_FILE, canonical_json({"files": listing}))
     # Drawn only now, after the identity: the OS's secure random source (pilot §11 "after the
     # candidate is fixed").
     seed = secrets.randbelow(MAX_SEED + 1)
@@ -108,12 +147,89 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
     sealed = {
         "format": SEAL_FORMAT,
         "candidate": identity,
+        "code": {
+            "shown": [
+                {"path": str(path), "file": real_path(path).is_file()} for path in candidate.shown
+            ],
+            "path_entry": candidate.path_entry,
+            "argv": list(candidate.argv),
+        },
         "profile": profile,
         "commitment": commitment(seed, nonce),
     }
     write_atomic(out / SEAL_FILE, canonical_json(sealed))
+    # code.json is bound through `code_sha256` (its digest), checked by every run from the seal.
     sign_files(out, [SEAL_FILE], out / SEAL_ENVELOPE_FILE, SEAL_PREDICATE, sealed)
     return sealed
+
+
+def _sealed_digest(candidate: SealedCandidate, listing: list[tuple[str, str]]) -> str:
+    from provebench.sandbox._candidate import listing_digest
+
+    files = listing_digest(listing)
+    if not candidate.argv:
+        return files
+    from provebench.pilot.emulator._external import command_digest
+
+    return command_digest(candidate.identity["spec"].removeprefix("cmd:"), files)
+
+
+def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
+    """The sealed candidate as a run starts it: the seal verified and opened, and its copy of
+    the code checked file by file against the sealed listing (one line naming the first file
+    that differs, before anything runs)."""
+    from provebench.sandbox._code_copy import check_copy, copy_root
+
+    opened = open_seal(folder, trusted)
+    if opened.sealed.get("format") != SEAL_FORMAT:
+        raise ProvebenchError(
+            f"not a {SEAL_FORMAT} seal: it holds no copy of the candidate's code to run; "
+            "seal the candidate again",
+            path=folder / SEAL_FILE,
+            field="format",
+        )
+    candidate = seal_values(opened.sealed.get("candidate"))
+    code = seal_values(opened.sealed.get("code"))
+    spec, digest = candidate.get("spec"), candidate.get("code_sha256")
+    shown, argv = code.get("shown"), code.get("argv")
+    if not (isinstance(spec, str) and isinstance(digest, str)):
+        raise ProvebenchError(
+            "the seal names no candidate", path=folder / SEAL_FILE, field="candidate"
+        )
+    if not (isinstance(shown, list) and isinstance(argv, list)):
+        raise ProvebenchError("the seal names no code", path=folder / SEAL_FILE, field="code")
+    listing_file = folder / CODE_LISTING_FILE
+    listed = seal_values(read_json_file(listing_file)).get("files")
+    if not isinstance(listed, list) or not all(
+        isinstance(row, list) and len(row) == 2 and all(isinstance(v, str) for v in row)
+        for row in listed
+    ):
+        raise ProvebenchError("not a code listing", path=listing_file, field="files")
+    listing = [(name, sha) for name, sha in listed]
+    places = [
+        (Path(str(seal_values(item).get("path"))), seal_values(item).get("file") is True)
+        for item in shown
+    ]
+    sealed = SealedCandidate(
+        {"spec": spec, "code_sha256": digest}, tuple(p for p, _ in places), argv=tuple(argv)
+    )
+    if places and _sealed_digest(sealed, listing) != digest:
+        raise ProvebenchError(
+            "the code listing is not the sealed one", path=listing_file, field="files"
+        )
+    roots = [
+        copy_root(folder / CODE_COPY_DIR, index, path, is_file=is_file)
+        for index, (path, is_file) in enumerate(places)
+    ]
+    check_copy(roots, listing, field="--from-seal")
+    return SealedCode(
+        spec=spec,
+        code_sha256=digest,
+        copies=tuple((path, root) for (path, _), root in zip(places, roots, strict=True)),
+        path_entry=str(code.get("path_entry", "")),
+        argv=tuple(str(a) for a in argv),
+        opening=folder / OPENING_FILE,
+    )
 
 
 def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
@@ -142,10 +258,9 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         raise ProvebenchError(
             "the verdict is not of the sealed control corpus", path=verdict_path, field="corpus"
         )
-    if agent.get("code_sha256") != opened.sealed["candidate"].get("code_sha256"):
-        raise ProvebenchError(
-            "the verdict is not of the sealed candidate", path=verdict_path, field="agent"
-        )
+    mismatch = identity_mismatch(seal_values(opened.sealed.get("candidate")), agent)
+    if mismatch is not None:
+        raise ProvebenchError(mismatch, path=verdict_path, field="agent")
     revealed = {
         "format": SEAL_FORMAT,
         "commitment": opened.sealed["commitment"],
@@ -168,4 +283,5 @@ __all__ = [
     "generate_control",
     "reveal",
     "seal_candidate",
+    "sealed_code",
 ]

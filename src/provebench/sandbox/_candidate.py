@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.machinery
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from provebench._canonical import is_utf8_text
 from provebench._errors import ProvebenchError
+from provebench.sandbox._containment import identity_of, lies_inside, real_path
 from provebench.sandbox._policy import absolute, code_folder
 
 # Module prefixes whose classes are provebench's own code. provebench's test suite adds its own
@@ -58,32 +60,34 @@ def command_version(command: str) -> str:
 # operator is asked to give the candidate a folder of its own.
 MAX_CODE_FILES = 20_000
 MAX_CODE_BYTES = 1 << 30
-_SKIPPED_FOLDERS = frozenset({"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
-# What counts as code in a code folder: program text and compiled modules, and any executable
-# file. Data beside the code (another run's folder, a log, a corpus copy) is not the candidate,
-# and counting it would make the same program two identities.
-CODE_SUFFIXES = frozenset(
-    {".py", ".pyi", ".pth", ".so", ".sh", ".js", ".mjs", ".cjs", ".rb", ".pl"}
-)
+# Python's bytecode caches. provebench's own package leaves them out of its digest (they change
+# as it runs, and it is trusted); a candidate's are counted like every other byte shown, and a
+# seal never copies them, so a sealed candidate's Python compiles the sealed sources.
+BYTECODE_CACHE = "__pycache__"
 
 
-def code_digest(paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: str) -> str:
-    """sha256 of a candidate's code: every code file (`CODE_SUFFIXES`, or executable) under
-    `paths` — a path given as a file always counts — a symbolic link by its target text, never
-    followed, as `root-index/relative-path NUL sha256` lines in path order (so the same code in
-    another folder has the same digest), leaving out caches,
-    VCS folders and what the sandbox hides (the corpus, the run folder: they change as the run
-    goes, and the candidate never sees them)."""
-    lines: list[str] = []
+def code_listing(
+    paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: str, skip_caches: bool = False
+) -> list[tuple[str, str]]:
+    """`(root-index/relative-path, sha256)` of every file and link a sandbox shows under
+    `paths`, in path order — a link by its target text, never followed (the sandbox shows it as
+    a link); a root as the sandbox binds it, its links followed — leaving out only what the
+    sandbox hides (the corpus, the run folder: they change as the run goes, and the candidate
+    never sees them). Data files, bytecode, everything else: a byte the candidate can read is a
+    byte that can change what it does.
+
+    Refused in one line: a file or folder that *is* a hidden one by another name (a hard link,
+    a bind mount), and a link that resolves into a hidden path — containment by identity."""
+    listing: list[tuple[str, str]] = []
     total = 0
-    hidden_set = {absolute(h) for h in hidden}
+    secrets = _Secrets(hidden)
     for index, given in enumerate(paths):
-        root = absolute(given)
-        for path in sorted(_walk(root, hidden_set)):
-            if len(lines) >= MAX_CODE_FILES or total > MAX_CODE_BYTES:
+        root = real_path(given)
+        for path, relative in _walk(root, Path(given).name, secrets, skip_caches, field):
+            if len(listing) >= MAX_CODE_FILES or total > MAX_CODE_BYTES:
                 raise ProvebenchError(
-                    f"the candidate's code under {root} is more than {MAX_CODE_FILES} files or "
-                    f"{MAX_CODE_BYTES >> 20} MiB: give the candidate a folder of its own",
+                    f"the candidate's code under {given} is more than {MAX_CODE_FILES} files "
+                    f"or {MAX_CODE_BYTES >> 20} MiB: give the candidate a folder of its own",
                     field=field,
                 )
             if path.is_symlink():
@@ -91,45 +95,88 @@ def code_digest(paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: st
             else:
                 digest = hashlib.sha256(path.read_bytes())
                 total += path.stat().st_size
+            name = relative.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
             # Relative to its root: the same code in another folder is the same code.
-            where = path.relative_to(root).as_posix() if path != root else path.name
-            name = where.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-            lines.append(f"{index}/{name}\0{digest.hexdigest()}")
+            listing.append((f"{index}/{name}", digest.hexdigest()))
+    return listing
+
+
+def listing_digest(listing: Sequence[tuple[str, str]]) -> str:
+    lines = [f"{name}\0{digest}" for name, digest in listing]
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
-def _walk(root: Path, hidden: set[Path]) -> Iterator[Path]:
-    if root in hidden:
+def code_digest(
+    paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: str, skip_caches: bool = False
+) -> str:
+    """sha256 of a candidate's code as the sandbox shows it (`code_listing`)."""
+    return listing_digest(code_listing(paths, hidden, field=field, skip_caches=skip_caches))
+
+
+class _Secrets:
+    """The hidden paths, by real path (hidden where they lie) and by identity (the same file or
+    folder by another name, which no mask covers)."""
+
+    def __init__(self, hidden: Sequence[Path]) -> None:
+        self.paths = {real_path(h): h for h in hidden}
+        self.identities = {i: h for h in hidden if (i := identity_of(h)) is not None}
+
+    def check(self, path: Path, field: str) -> bool:
+        """Whether `path` (met in a code folder, links unfollowed) is hidden there; refuses it
+        when it reaches a hidden path in a way the sandbox could not hide."""
+        if path in self.paths:
+            return True
+        if path.is_symlink():
+            target = real_path(path)
+            reached = next((h for h in self.paths.values() if lies_inside(target, h)), None)
+            if reached is not None:
+                raise ProvebenchError(
+                    f"{path} in the candidate's code is a link into {reached}, which a "
+                    "candidate may not see; remove the link",
+                    field=field,
+                )
+            return False
+        found = identity_of(path)
+        if found is not None and found in self.identities:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is {self.identities[found]} by another name, "
+                "which a candidate may not see; remove it",
+                field=field,
+            )
+        return False
+
+
+def _walk(
+    root: Path, shown_name: str, secrets: _Secrets, skip_caches: bool, field: str
+) -> Iterator[tuple[Path, str]]:
+    if secrets.check(root, field):
         return
-    if root.is_symlink() or root.is_file():
-        yield root  # named as the code itself
+    if root.is_file():
+        yield root, shown_name  # named as the code itself, where the sandbox shows it
         return
     if not root.is_dir():
         return
+    found: list[tuple[Path, str]] = []
     stack = [root]
     while stack:
         folder = stack.pop()
         try:
-            entries = list(folder.iterdir())
+            entries = list(os.scandir(folder))
         except OSError:
             continue
         for entry in entries:
-            if entry in hidden or entry.name in _SKIPPED_FOLDERS:
+            path = Path(entry.path)
+            if (skip_caches and entry.name in _CACHES) or secrets.check(path, field):
                 continue
-            if entry.is_symlink() or entry.is_file():
-                if _is_code(entry):
-                    yield entry
-            elif entry.is_dir():
-                stack.append(entry)
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(path)
+            elif entry.is_symlink() or entry.is_file(follow_symlinks=False):
+                found.append((path, path.relative_to(root).as_posix()))
+            # A FIFO, a socket or a device holds no bytes of the candidate's to bind.
+    yield from sorted(found, key=lambda item: item[1])
 
 
-def _is_code(path: Path) -> bool:
-    if path.suffix in CODE_SUFFIXES:
-        return True
-    try:
-        return not path.is_symlink() and bool(path.stat().st_mode & 0o111)
-    except OSError:
-        return False
+_CACHES = frozenset({BYTECODE_CACHE, ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
 
 def is_shipped(spec: str, builtins: dict[str, str]) -> bool:
@@ -167,10 +214,13 @@ def locate(spec: str, field: str) -> CandidateCode:
 
 
 __all__ = [
+    "BYTECODE_CACHE",
     "CandidateCode",
     "checked_identity",
     "code_digest",
+    "code_listing",
     "command_version",
     "is_shipped",
+    "listing_digest",
     "locate",
 ]

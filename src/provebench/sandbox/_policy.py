@@ -31,6 +31,7 @@ from typing import Any
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
+from provebench.sandbox._containment import FileIdentity, identity_of, lies_inside, real_path
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 
 SANDBOX_UID = 65534
@@ -73,6 +74,8 @@ ETC_ENTRIES = (
 PACKAGE_DIR = Path(provebench.__file__).resolve().parent
 # The laboratory's signing key, by role: hidden from every candidate, wherever it lies.
 LABORATORY_KEY_ROLE = "laboratory-key"
+# A seal's secret opening (the control's seed): hidden from every run of its sealed candidate.
+SEAL_OPENING_ROLE = "seal-opening"
 # provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
 SHIPPED_SECRETS = (PACKAGE_DIR / "si" / "scenarios", PACKAGE_DIR / "si" / "examples")
 # The namespaces and process rules of every launch, and of the trial launch (`_tool.py`) that
@@ -146,8 +149,9 @@ def code_folder(file: Path) -> Path:
     the file alone where the folder is the file system's root, a home folder or above one."""
     file = absolute(file)
     folder = file.parent
-    home = Path.home()
-    if folder == Path("/") or _under(home, folder) or _is_system(folder):
+    # By identity: a folder spelled through a link to `/` or to a home folder is that folder.
+    real = real_path(folder)
+    if real == Path("/") or lies_inside(Path.home(), folder) or _is_system(real):
         return file
     return folder
 
@@ -202,12 +206,18 @@ def system_args() -> list[str]:
 class SandboxPolicy:
     """Everything that decides what a sandboxed candidate can reach."""
 
-    code: tuple[Path, ...]
-    hidden: tuple[Path, ...]
+    code: tuple[Path, ...]  # shown read-only, where the sandbox shows them
+    hidden: tuple[Path, ...]  # the secrets, on the host
     hidden_roles: tuple[str, ...] = ()
     limits: Limits = DEFAULT_LIMITS
     network: str = NETWORK_NONE
     processes_enforced_by: str = "rlimit"
+    # A shown path whose bytes come from elsewhere: a seal's read-only copy of the candidate's
+    # code, shown where the code was when it was sealed (`(shown path, copy)`).
+    copies: tuple[tuple[Path, Path], ...] = ()
+    # Where each secret appears inside the sandbox — under every folder that is shown, by
+    # identity (`_containment`) — and so where it is covered: `(location inside, secret)`.
+    masks: tuple[tuple[Path, Path], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -237,22 +247,47 @@ class SandboxPolicy:
         args = [*ISOLATION_ARGS, *system_args()]
         # /tmp before the code: code kept under the host's /tmp is bound on top of the new one.
         args += ["--size", str(self.limits.tmp_mib * MIB), "--tmpfs", "/tmp"]
+        copied = dict(self.copies)
         for path in sorted(set(self.code)):
-            args += ["--ro-bind", str(path), str(path)]
+            args += ["--ro-bind", str(copied.get(path, path)), str(path)]
         for host, inside in extra_binds:
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
-        secrets = sorted(set(self.hidden))
-        for secret in secrets:
-            if not (_is_system(secret) or any(_under(secret, shown) for shown in self.code)):
-                continue  # not under anything shown: it does not exist inside
-            if any(other != secret and _under(secret, other) for other in secrets):
-                continue  # inside another secret (a matrix's corpus): hidden with it
+        locations = {location for location, _ in self.masks}
+        for location, secret in sorted(set(self.masks)):
+            if any(other != location and _under(location, other) for other in locations):
+                continue  # inside another hidden place (a matrix's corpus): hidden with it
             if secret.is_dir():  # an empty folder, read-only: nothing to read, nowhere to write
-                args += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
+                args += ["--tmpfs", str(location), "--remount-ro", str(location)]
             elif secret.exists():
-                args += ["--ro-bind", "/dev/null", str(secret)]
+                args += ["--ro-bind", "/dev/null", str(location)]
         return args
+
+
+def _shown_mounts(code: Iterable[Path], copies: Mapping[Path, Path]) -> list[tuple[Path, Path]]:
+    """Every `(location inside, host folder)` a launch binds: the system, the `/etc` entries,
+    and what `code` shows (from its copy where it has one)."""
+    mounts = [(Path(d), Path(d)) for d in SYSTEM_DIRS if Path(d).is_dir()]
+    mounts = [(inside, host) for inside, host in mounts if not host.is_symlink()]
+    mounts += [(Path("/etc", entry), Path("/etc", entry)) for entry in ETC_ENTRIES]
+    return mounts + [(path, copies.get(path, path)) for path in code]
+
+
+def _masks(secrets: Iterable[Path], mounts: Sequence[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
+    """Where each secret appears inside the sandbox: for every mount whose host folder holds it
+    — by identity, however either is spelled — the same place under the mount's location."""
+    by_identity: dict[FileIdentity, list[Path]] = {}
+    for inside, host in mounts:
+        found = identity_of(host)
+        if found is not None:
+            by_identity.setdefault(found, []).append(inside)
+    masks = []
+    for secret in secrets:
+        target = real_path(secret)
+        for ancestor in (target, *target.parents):
+            for inside in by_identity.get(identity_of(ancestor) or (-1, -1), []):
+                masks.append((inside / target.relative_to(ancestor), secret))
+    return masks
 
 
 def policy_for(
@@ -262,16 +297,21 @@ def policy_for(
     limits: Limits = DEFAULT_LIMITS,
     network: str = NETWORK_NONE,
     field_name: str = "--agent",
+    copies: Mapping[Path, Path] | None = None,
 ) -> SandboxPolicy:
     """The policy showing `code` (plus provebench's interpreter and package) and hiding
     `secrets` (by role: `corpus`, `run-folder`, `scenario`, `output-folder`), and, from every
     candidate whatever the caller names, the laboratory's signing key (`laboratory-key`,
-    docs/attestation.md) and provebench's shipped answer keys.
+    docs/attestation.md) and provebench's shipped answer keys. `copies` shows a seal's copy of
+    a code path in its place (docs/attestation.md).
 
-    Code that lies inside a secret (an importer file inside the corpus or the run folder) is
-    refused in one line: hiding the secret would hide the code with it."""
+    Containment is decided by identity (`_containment`), never by spelling: a secret is hidden
+    wherever it appears under a shown folder, and code that lies inside a secret (an importer
+    file inside the corpus or the run folder, or a link into one) is refused in one line, since
+    hiding the secret would hide the code with it."""
     from provebench.attest._keys import key_dir
 
+    copies = {absolute(shown): copy for shown, copy in (copies or {}).items()}
     secrets = {LABORATORY_KEY_ROLE: key_dir(), **secrets}
     hidden = [absolute(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
     shown = [absolute(c) for c in code]
@@ -280,7 +320,7 @@ def policy_for(
     shown += [*own_interpreter_paths(), PACKAGE_DIR]
     for path in shown:
         for secret in hidden:
-            if _under(path, secret):
+            if lies_inside(copies.get(path, path), secret):
                 raise ProvebenchError(
                     f"{path} (shown to the candidate) lies inside {secret}, which a candidate "
                     "may not see; move one of them",
@@ -294,6 +334,8 @@ def policy_for(
         limits=limits,
         network=network,
         processes_enforced_by=process_limit_mechanism(),
+        copies=tuple(sorted(copies.items())),
+        masks=tuple(dict.fromkeys(_masks(hidden, _shown_mounts(unique, copies)))),
     )
 
 
@@ -309,6 +351,8 @@ __all__ = [
     "SANDBOX_ENV",
     "SANDBOX_UID",
     "SANDBOX_WORK",
+    "SEAL_OPENING_ROLE",
+    "SHIPPED_SECRETS",
     "SandboxPolicy",
     "absolute",
     "code_folder",

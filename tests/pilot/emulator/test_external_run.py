@@ -92,7 +92,10 @@ def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _script(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
+    """A script in a folder of its own: the sandbox shows, and the run's identity counts, every
+    byte of the folder (another run's folder beside the script would be part of it)."""
+    path = tmp_path / "code" / name
+    path.parent.mkdir(exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 

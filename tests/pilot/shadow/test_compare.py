@@ -87,11 +87,15 @@ def test_a_candidate_that_games_the_laboratory_stops_the_pilot(
 
 
 def test_bad_comparisons_are_refused(
-    reference: Verdicts, slacker: Verdicts, tmp_path: Path
+    reference: Verdicts, slacker: Verdicts, corpora: tuple[Path, Path], tmp_path: Path
 ) -> None:
     out = str(tmp_path / "c.json")
+    twin_shadow = _verdict(corpora[1], SLACKER.replace(":ShadowSlacker", ":DiligentTwin"),
+                           tmp_path / "twin")  # fmt: skip
     cases = {
         "different candidates": (reference.lab, slacker.shadow, "different candidates"),
+        # Same file, name, version and code digest; another class: not the same candidate.
+        "another class of the same file": (slacker.lab, twin_shadow, "agent.spec"),
         "shadow first": (reference.shadow, reference.lab, "shadow verdict"),
         "two laboratory verdicts": (reference.lab, slacker.lab, "not a shadow verdict"),
     }

@@ -10,6 +10,7 @@ from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.sandbox._candidate import code_digest, is_shipped
+from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._isolation import SHIPPED
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
 from provebench.sandbox._policy import PACKAGE_DIR
@@ -29,6 +30,7 @@ def load_agent(
     secrets: Mapping[str, Path] | None = None,
     seal: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    sealed: SealedCode | None = None,
 ) -> LoadedAgent:
     """Resolve `spec` to an importer; a one-line `ProvebenchError` when that fails.
 
@@ -36,11 +38,17 @@ def load_agent(
     laboratory's process (`trusted-shipped`). Every other class runs sealed in the sandbox,
     which hides `secrets` (the corpus, the run folder) from it (`agents._sandboxed`); which one
     applies is decided here, from the spec, and is not an option; `seal` only adds isolation
-    (the red team's sandbox attacks run sealed although provebench ships them)."""
+    (the red team's sandbox attacks run sealed although provebench ships them). `sealed` runs
+    the candidate of a seal from the seal's copy of its code (docs/attestation.md)."""
+    if sealed is not None and sealed.spec != spec:
+        raise ProvebenchError(f"the seal's candidate is {sealed.spec!r}", field="--agent")
     if seal or not is_shipped(spec, builtin_agents()):
         from provebench.pilot.agents._sandboxed import sandboxed_agent
 
-        return sandboxed_agent(spec, secrets=secrets or {}, limits=limits)
+        shipped = shipped_code_sha256() if is_shipped(spec, builtin_agents()) else None
+        return sandboxed_agent(
+            spec, secrets=secrets or {}, limits=limits, sealed=sealed, shipped_sha256=shipped
+        )
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):
@@ -58,7 +66,7 @@ def load_agent(
 @lru_cache(maxsize=1)
 def shipped_code_sha256() -> str:
     """provebench's own code: its shipped importers are part of it."""
-    return code_digest([PACKAGE_DIR], field="--agent")
+    return code_digest([PACKAGE_DIR], field="--agent", skip_caches=True)
 
 
 __all__ = ["LoadedAgent", "builtin_agents", "load_agent"]

@@ -26,9 +26,10 @@ from provebench.pilot.lab import CycleContext, FilePage, LabError
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import CandidateCode, checked_identity, code_digest, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
+from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK
+from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK, SEAL_OPENING_ROLE
 from provebench.sandbox._private import private_folder
 from provebench.sandbox._workdir import cycle_folder
 
@@ -179,11 +180,25 @@ def _ending(message: object) -> dict[str, Any]:
 
 
 def sandboxed_agent(
-    spec: str, *, secrets: Mapping[str, Path], limits: Limits = DEFAULT_LIMITS
+    spec: str,
+    *,
+    secrets: Mapping[str, Path],
+    limits: Limits = DEFAULT_LIMITS,
+    sealed: SealedCode | None = None,
+    shipped_sha256: str | None = None,
 ) -> LoadedAgent:
-    """The run's agent for a candidate class: located, identified in the sandbox, run there."""
-    code = locate(spec, "--agent")
-    policy = policy_for(code.shown, secrets, limits=limits)
+    """The run's agent for a candidate class: located, identified in the sandbox, run there.
+    From a seal (`sealed`), its code is shown from the seal's copy where it was sealed. One of
+    provebench's own importers run sealed (the red team's) is identified as provebench's code
+    (`shipped_sha256`)."""
+    copies: dict[Path, Path] = {}
+    if sealed is None:
+        code = locate(spec, "--agent")
+    else:
+        code = CandidateCode(sealed.spec, sealed.shown, sealed.path_entry)
+        copies = dict(sealed.copies)
+        secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
+    policy = policy_for(code.shown, secrets, limits=limits, copies=copies)
     probe_dir = private_folder("identify")
     try:
         ending = _converse(policy, code, "identify", probe_dir, None, None)
@@ -198,13 +213,14 @@ def sandboxed_agent(
             field="--agent",
         )
     name, version = checked_identity(ending["identity"], "--agent")
+    shown_bytes = [copies.get(path, path) for path in code.shown]
     return LoadedAgent(
         spec=spec,
         name=name,
         version=version,
         factory=lambda: SandboxedImporter(code, policy),
         isolation=isolation_of(policy.digest()),
-        code_sha256=code_digest(code.shown, policy.hidden, field="--agent"),
+        code_sha256=shipped_sha256 or code_digest(shown_bytes, policy.hidden, field="--agent"),
     )
 
 

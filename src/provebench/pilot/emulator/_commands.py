@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, ClassVar
 
+from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.pilot.emulator._lab_run import EmulatedLab
 from provebench.pilot.lab import CycleContext
@@ -29,6 +30,7 @@ from provebench.pilot.lab._runner import (
 )
 from provebench.pilot.record._rundir import RunDir
 from provebench.sandbox import DEFAULT_LIMITS, UNSANDBOXED_SERVED, Limits
+from provebench.sandbox._code_copy import SealedCode
 
 SERVE_AGENT_SPEC = "serve"
 
@@ -46,12 +48,17 @@ def run_with_command(
     progress: RunProgress | None = None,
     timeout_sec: float | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    sealed: SealedCode | None = None,
 ) -> RunOutcome:
-    """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run."""
+    """`provebench pilot run --agent-cmd COMMAND`: the emulator lives for the whole run; from a
+    seal (`sealed`), the sealed command, its code shown from the seal's copy."""
     from provebench.pilot.emulator._external import DEFAULT_TIMEOUT_SEC, external_agent
     from provebench.sandbox._command import resolve_command
 
-    resolve_command(agent_cmd, field="--agent-cmd")  # a bad command fails before anything starts
+    if sealed is not None and sealed.spec != f"cmd:{agent_cmd}":
+        raise ProvebenchError(f"the seal's candidate is {sealed.spec!r}", field="--agent-cmd")
+    if sealed is None:  # a bad command fails before anything starts
+        resolve_command(agent_cmd, field="--agent-cmd")
     corpus = open_corpus(Path(corpus_dir))
     with EmulatedLab() as lab:
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
@@ -61,6 +68,7 @@ def run_with_command(
             secrets=lab_secrets(corpus_dir, run_dir),
             timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
             limits=limits,
+            sealed=sealed,
         )
         return execute_run(corpus, agent, Path(run_dir), progress=progress)
 

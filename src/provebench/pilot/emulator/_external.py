@@ -40,6 +40,7 @@ from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot.lab import CycleContext
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import code_digest, command_version
+from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
 from provebench.sandbox._isolation import isolation_of
@@ -51,8 +52,9 @@ from provebench.sandbox._policy import (
     SANDBOX_DIR,
     SANDBOX_ENV,
     SANDBOX_WORK,
-    code_paths_for_command,
+    SEAL_OPENING_ROLE,
     command_code_folders,
+    interpreter_paths,
 )
 from provebench.sandbox._workdir import cycle_folder
 
@@ -72,16 +74,26 @@ def external_agent(
     secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
+    sealed: SealedCode | None = None,
 ) -> LoadedAgent:
     """The run's agent for `--agent-cmd COMMAND` (its identity is the command as written), run
-    in the sandbox, which hides `secrets` (the corpus, the run folder) from it."""
-    argv = resolve_command(command, field="--agent-cmd")
+    in the sandbox, which hides `secrets` (the corpus, the run folder) from it. From a seal
+    (`sealed`), the command is the sealed one and its code is shown from the seal's copy."""
+    if sealed is None:
+        argv = resolve_command(command, field="--agent-cmd")
+        shown, copies = command_code_folders(argv), {}
+    else:
+        argv = list(sealed.argv)
+        shown, copies = list(sealed.shown), dict(sealed.copies)
+        secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
+    interpreter = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
     policy = policy_for(
-        code_paths_for_command(argv),
+        [*interpreter, *shown],
         secrets,
         limits=limits,
         network=NETWORK_LAB_ONLY,
         field_name="--agent-cmd",
+        copies=copies,
     )
     return LoadedAgent(
         spec=f"cmd:{command}",
@@ -89,15 +101,24 @@ def external_agent(
         version=command_version(command),
         factory=lambda: ExternalImporter(lab, argv, timeout_sec, policy),
         isolation=isolation_of(policy.digest()),
-        code_sha256=command_code_sha256(command, argv, policy.hidden),
+        code_sha256=command_code_sha256(
+            command, [copies.get(path, path) for path in shown], policy.hidden
+        ),
     )
 
 
-def command_code_sha256(command: str, argv: Sequence[str], hidden: Sequence[Path]) -> str:
-    """The command as written, and the files it names (not its interpreter: a venv is not the
-    candidate's code, and it is shown read-only like the system)."""
-    files = code_digest(command_code_folders(argv), hidden, field="--agent-cmd")
-    return hashlib.sha256(f"{command}\n{files}".encode("utf-8", "surrogatepass")).hexdigest()
+def command_code_sha256(
+    command: str, folders: Sequence[Path], hidden: Sequence[Path], *, skip_caches: bool = False
+) -> str:
+    """The command as written, and every byte the sandbox shows of the folders of the files it
+    names (`command_code_folders`; not its interpreter: a venv is not the candidate's code, and
+    it is shown read-only like the system)."""
+    files = code_digest(folders, hidden, field="--agent-cmd", skip_caches=skip_caches)
+    return command_digest(command, files)
+
+
+def command_digest(command: str, files_sha256: str) -> str:
+    return hashlib.sha256(f"{command}\n{files_sha256}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class ExternalImporter:

@@ -120,7 +120,7 @@ def compare_verdicts(laboratory: Path, shadow: Path, trusted: TrustedKey) -> Com
         )
     assert lab.result_evidence is not None and shadowed.result_evidence is not None
     lab_agent, shadow_agent = lab.result_evidence.agent, shadowed.result_evidence.agent
-    for key in ("name", "version", "code_sha256"):
+    for key in ("spec", "name", "version", "code_sha256"):
         if lab_agent.get(key) != shadow_agent.get(key):
             raise ProvebenchError(
                 "the verdicts are about different candidates", path=shadow,

@@ -48,6 +48,7 @@ from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
 from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
+from provebench.sandbox._code_copy import SealedCode
 
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
@@ -369,10 +370,12 @@ def run_lab(
     limits: Limits = DEFAULT_LIMITS,
     base_url: str | None = None,
     hidden: Mapping[str, Path] | None = None,
+    sealed: SealedCode | None = None,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
-    `seal` runs even a shipped importer in the sandbox (the red team's sandbox attacks).
+    `seal` runs even a shipped importer in the sandbox (the red team's sandbox attacks);
+    `sealed` runs a seal's candidate from the seal's copy of its code (`--from-seal`).
 
     Each cycle of the in-process importer is limited to `cycle_timeout_sec` (docs/pilot-lab.md,
     "Time limit per cycle")."""
@@ -383,6 +386,7 @@ def run_lab(
         secrets={**lab_secrets(corpus_dir, run_dir), **(hidden or {})},
         seal=seal,
         limits=limits,
+        sealed=sealed,
     )
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 

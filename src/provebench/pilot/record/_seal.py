@@ -19,8 +19,15 @@ from provebench.attest._envelope import AttestationError, read_verified
 from provebench.attest._keys import TrustedKey
 from provebench.pilot._limits import MAX_SEED
 
-SEAL_FORMAT = "provebench.pilot.seal/1"
+# /2: the seal holds a read-only copy of the candidate's code (`code/`) and its listing
+# (`code.json`), and runs start from that copy; a /1 seal bound less than what runs.
+SEAL_FORMAT = "provebench.pilot.seal/2"
+# The commitment's domain: unchanged since the first format, so a published reveal's
+# commitment is recomputed as it always was.
+COMMITMENT_DOMAIN = "provebench.pilot.seal/1"
 SEAL_FILE = "seal.json"
+CODE_COPY_DIR = "code"  # the copy of every byte the sandbox shows of the candidate's code
+CODE_LISTING_FILE = "code.json"  # its listing: name and sha256 of each file, as sealed
 SEAL_ENVELOPE_FILE = "seal.dsse.json"
 OPENING_FILE = ".opening.json"  # seed and nonce: the operator's secret until the reveal
 REVEAL_FILE = "reveal.json"
@@ -30,7 +37,7 @@ REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
 
 
 def commitment(seed: int, nonce: str) -> str:
-    return hashlib.sha256(f"{SEAL_FORMAT}\n{nonce}\n{seed}".encode("ascii")).hexdigest()
+    return hashlib.sha256(f"{COMMITMENT_DOMAIN}\n{nonce}\n{seed}".encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,10 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
     sealed = read_verified(
         folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
     ).predicate
-    if sealed.get("format") != SEAL_FORMAT or not isinstance(sealed.get("candidate"), dict):
+    # A /1 seal still opens (published evidence stays checkable); it holds no copy of the code,
+    # so no run starts from it (`pilot._seal.sealed_code`), and its digest is of fewer bytes.
+    known = sealed.get("format") in (SEAL_FORMAT, COMMITMENT_DOMAIN)
+    if not known or not isinstance(sealed.get("candidate"), dict):
         raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
     revealed = None
     if (folder / REVEAL_ENVELOPE_FILE).exists():
@@ -78,10 +88,10 @@ def fresh_control_finding(
     The run *is* the control when its corpus is the one the sealed seed makes: then its own
     laboratory gate decides. Otherwise the control's result comes from the signed reveal."""
     opened = open_seal(folder, trusted)
-    sealed_code = opened.sealed["candidate"].get("code_sha256")
     agent, corpus = seal_values(identity.get("agent")), seal_values(identity.get("corpus"))
-    if agent.get("code_sha256") != sealed_code:
-        return False, "the run's candidate code is not the sealed candidate's"
+    mismatch = identity_mismatch(opened.sealed["candidate"], agent)
+    if mismatch is not None:
+        return False, mismatch
     if corpus.get("seed") == opened.seed and corpus.get("profile") == opened.sealed["profile"]:
         if not laboratory_pass:
             return False, "the sealed candidate did not pass the laboratory gate on its control"
@@ -94,12 +104,28 @@ def fresh_control_finding(
     return True, "the revealed fresh control of the sealed candidate passed"
 
 
+def identity_mismatch(sealed: dict[str, Any], agent: dict[str, Any]) -> str | None:
+    """The first field of the candidate's full identity — its spec (module and class, or the
+    command line) and the digest of every byte its sandbox showed — in which a run's agent is
+    not the sealed one, as one line; None when it is the sealed candidate."""
+    for field in ("spec", "code_sha256"):
+        if agent.get(field) != sealed.get(field):
+            return (
+                f"the run's candidate is not the sealed candidate: agent.{field} differs "
+                "(run it from the seal: pilot run --from-seal SEAL)"
+            )
+    return None
+
+
 def seal_values(value: object) -> dict[str, Any]:
     """A signed document's field as a mapping (empty when it is not one)."""
     return value if isinstance(value, dict) else {}
 
 
 __all__ = [
+    "CODE_COPY_DIR",
+    "CODE_LISTING_FILE",
+    "COMMITMENT_DOMAIN",
     "OPENING_FILE",
     "REVEAL_ENVELOPE_FILE",
     "REVEAL_FILE",
@@ -111,6 +137,7 @@ __all__ = [
     "OpenedSeal",
     "commitment",
     "fresh_control_finding",
+    "identity_mismatch",
     "open_seal",
     "seal_values",
 ]

@@ -16,3 +16,10 @@ class ShadowSlacker(CorrectImporter):
         if rows and all(row["file_id"].startswith("p") for row in rows):
             return rows[:1]
         return rows
+
+
+class DiligentTwin(CorrectImporter):
+    """Another class of the same file, under the same name and version: the laboratory
+    verdict of one is no evidence about the other (`pilot compare` compares the spec too)."""
+
+    name: ClassVar[str] = "shadow-slacker"

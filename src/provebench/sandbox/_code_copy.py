@@ -1,0 +1,122 @@
+"""A candidate's code, copied once and shown from the copy (the seal, docs/attestation.md).
+
+`pilot seal` fixes the candidate *as it will run*: every byte the sandbox would show of its
+code folders is copied into the seal, read-only, and every sealed run binds that copy where the
+code was — so the bytes that run are the bytes that were sealed, whatever happens to the
+original folder afterwards. Bytecode caches are never copied: Python in a sealed run compiles
+the sealed sources (a forged `__pycache__` entry cannot stand in for them).
+
+A copy is checked against the listing it was sealed with before anything runs: a file changed,
+added or removed is one line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from provebench._errors import ProvebenchError
+from provebench.sandbox._candidate import code_listing
+from provebench.sandbox._containment import real_path
+
+Listing = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class SealedCode:
+    """A sealed candidate as a run starts it: its spec, and its code shown from the seal's
+    checked copy where it was when it was sealed."""
+
+    spec: str  # `path.py:Class`, `module:Class`, or `cmd:COMMAND`
+    code_sha256: str
+    copies: tuple[tuple[Path, Path], ...]  # (where the sandbox shows it, the copy)
+    path_entry: str  # a class's import path entry ("" for none)
+    argv: tuple[str, ...]  # a command's argv as resolved when sealed (() for a class)
+    opening: Path  # the seal's secret opening: hidden from the sealed candidate's every run
+
+    @property
+    def shown(self) -> tuple[Path, ...]:
+        return tuple(shown for shown, _ in self.copies)
+
+
+def copy_root(folder: Path, index: int, shown: Path, *, is_file: bool) -> Path:
+    """Where the copy of the `index`-th shown path lies: a folder's content in `folder/index`, a
+    file as `folder/index/NAME` (its name is part of the listing)."""
+    where = folder / str(index)
+    return where / shown.name if is_file else where
+
+
+def copy_code(
+    shown: Sequence[Path], hidden: Sequence[Path], folder: Path, *, field: str
+) -> Listing:
+    """Copy what a sandbox shows of `shown` (less what it hides and Python's caches) into
+    `folder`, read-only; the copy's listing, checked equal to the original's."""
+    original = code_listing(shown, hidden, field=field, skip_caches=True)
+    roots = [
+        copy_root(folder, index, path, is_file=real_path(path).is_file())
+        for index, path in enumerate(shown)
+    ]
+    for index, path in enumerate(shown):
+        source = real_path(path)
+        if source.is_file():
+            roots[index].parent.mkdir(parents=True)
+            shutil.copyfile(source, roots[index])
+            roots[index].chmod(_read_only(source))
+        else:
+            roots[index].mkdir(parents=True)
+    for name, _ in original:
+        number, _, relative = name.partition("/")
+        source_root = real_path(shown[int(number)])
+        if source_root.is_file():
+            continue
+        source, target = source_root / relative, roots[int(number)] / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            target.symlink_to(source.readlink())
+        else:
+            shutil.copyfile(source, target)
+            target.chmod(_read_only(source))
+    copied = code_listing(roots, field=field)
+    if copied != original:
+        raise ProvebenchError(
+            "the candidate's code changed while it was being sealed; seal it again", field=field
+        )
+    for root in roots:  # folders last: read-only, nothing can be added to them
+        for where, _, _ in sorted(os.walk(root), reverse=True):
+            Path(where).chmod(0o555)
+        if root.parent != folder:
+            root.parent.chmod(0o555)
+    return copied
+
+
+def _read_only(source: Path) -> int:
+    executable = source.stat().st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return 0o444 | (0o111 if executable else 0)
+
+
+def check_copy(roots: Sequence[Path], sealed: Listing, *, field: str) -> None:
+    """One line naming the first file of the copy that is not as it was sealed."""
+    found = dict(code_listing(roots, field=field))
+    expected = dict(sealed)
+    for name in sorted(expected.keys() | found.keys()):
+        if found.get(name) == expected.get(name):
+            continue
+        index, _, relative = name.partition("/")
+        root = roots[int(index)]
+        where = root if root.is_file() else root / relative
+        reason = (
+            "added after sealing"
+            if name not in expected
+            else "missing since sealing"
+            if name not in found
+            else "changed after sealing"
+        )
+        raise ProvebenchError(f"the seal's copy of the candidate's code was altered: {reason}",
+                              path=where, field=field)  # fmt: skip
+
+
+__all__ = ["Listing", "SealedCode", "check_copy", "copy_code", "copy_root"]

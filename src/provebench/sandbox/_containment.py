@@ -1,0 +1,52 @@
+"""Is this path inside that one? Decided by what the file system says, never by spelling.
+
+bubblewrap binds the folder a path *resolves* to, so a secret spelled through a symbolic link
+(`/home/op/link/corpus`, the link leading into the candidate's code folder), or a code folder
+spelled through one, is exactly as visible as its real path: a decision made by comparing the
+spellings hides the wrong place (docs/sandbox.md, "Containment by identity"). Here a path lies
+inside a folder when one of its real path's ancestors *is* the folder — the same `(st_dev,
+st_ino)` — which also holds across bind mounts and for a file's hard links.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+FileIdentity = tuple[int, int]
+
+
+def real_path(path: str | Path) -> Path:
+    """`path` with every symbolic link followed, as far as it exists (the rest as written)."""
+    return Path(os.path.realpath(path))
+
+
+def identity_of(path: str | Path) -> FileIdentity | None:
+    """The `(st_dev, st_ino)` `path` leads to, links followed; None when it leads nowhere."""
+    try:
+        status = Path(path).stat()
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino
+
+
+def place_inside(path: str | Path, folder: str | Path) -> PurePosixPath | None:
+    """Where `path` lies inside `folder`, relative to it (`.` when it is the folder itself), by
+    identity; None when it does not lie there. A path that does not exist yet (a run folder
+    about to be made) lies where its nearest existing ancestor does."""
+    wanted = identity_of(folder)
+    if wanted is None:
+        return None
+    target = real_path(path)
+    for ancestor in (target, *target.parents):
+        if identity_of(ancestor) == wanted:
+            return PurePosixPath(target.relative_to(ancestor))
+    return None
+
+
+def lies_inside(path: str | Path, folder: str | Path) -> bool:
+    """Whether `path` is `folder` or lies inside it, by identity (`place_inside`)."""
+    return place_inside(path, folder) is not None
+
+
+__all__ = ["FileIdentity", "identity_of", "lies_inside", "place_inside", "real_path"]
