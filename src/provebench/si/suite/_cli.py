@@ -191,8 +191,9 @@ def suite_command(
     )
     summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]
+    unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     typer.echo(
-        f"safety gate {gate}; {len(summary['scenarios'])} scenario(s) -> "
+        f"safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
         f"{shown(out / SUMMARY_FILE)}"
     )
     if gate != "PASS":
