@@ -69,3 +69,14 @@ def test_an_evidence_file_that_is_not_the_scored_one_is_not_shown(si_verdicts, t
     _, text = parse_report(write_report(tmp_path / "verdict.json").read_text(encoding="utf-8"))
     assert "an answer the verdict never scored" not in text
     assert "not shown: no evidence.json beside the verdict with the sha256" in text
+
+
+def test_an_unsealed_verdict_says_so_first_and_a_sealed_one_does_not(si_verdicts):
+    sealed = load_json(si_verdicts["diagnoser"])
+    assert sealed["sealed"] is True
+    _, text = parse_report(render_report(sealed))
+    assert "UNSEALED" not in text
+    # The same verdict, as si serve's MCP client (or a local model endpoint) would get it.
+    _, text = parse_report(render_report({**sealed, "sealed": False}))
+    assert "UNSEALED: the agent ran outside provebench's seal" in text
+    assert text.index("UNSEALED") < text.index(sealed["matched_row"]["predicate"])

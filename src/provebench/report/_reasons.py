@@ -121,13 +121,24 @@ def pilot_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
 def si_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
     """The decisive row of an SI decision table: the first whose predicate held (SI §5)."""
     row = verdict["matched_row"]
-    return [
+    reasons = [
         _reason(
             f"Row {row['id']} of the decision table matched first: {row['predicate']} "
             f"→ {row['band']} ({number(row['score'])}).",
             "decision",
         )
     ]
+    if verdict.get("sealed") is not True:
+        reasons.insert(0, _reason(UNSEALED_REASON, "decision"))
+    return reasons
 
 
-__all__ = ["number", "pilot_reasons", "si_reasons"]
+# A verdict that does not say it was sealed was not (docs/si-agents.md, "Sealed or not").
+UNSEALED_REASON = (
+    "UNSEALED: the agent ran outside provebench's seal (an agent provebench did not start, a "
+    "model server on this machine or its network), so it may have read the answer key; this "
+    "score is not a sealed result."
+)
+
+
+__all__ = ["UNSEALED_REASON", "number", "pilot_reasons", "si_reasons"]
