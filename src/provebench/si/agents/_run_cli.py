@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from pathlib import Path
 from typing import Annotated
 
@@ -32,6 +33,12 @@ from provebench.si._cli_options import (
     ScenarioIdOption,
     reading_book,
 )
+
+
+class AgentProtocol(enum.StrEnum):
+    JSON_LINES = "json-lines"
+    MCP = "mcp"
+
 
 _CAP_HELP = (
     "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
@@ -64,6 +71,14 @@ def run_command(
             "docs/si-agents.md), run sealed in the sandbox.",
         ),
     ] = None,
+    agent_protocol: Annotated[
+        AgentProtocol,
+        typer.Option(
+            "--agent-protocol",
+            help="How the --agent-cmd program speaks: json-lines (the SI agent protocol) or mcp "
+            "(an MCP client over its stdin/stdout, served the si serve tools), both sealed.",
+        ),
+    ] = AgentProtocol.JSON_LINES,
     agent_url: Annotated[
         str | None,
         typer.Option(
@@ -115,6 +130,7 @@ def run_command(
         timeout_sec=agent_timeout,
         limits=limits,
         base_url=base_url,
+        agent_protocol=agent_protocol.value,
     )
     book = reading_book(readings)
     scenario, session = start_session(scenario_file, scenario_id, book)

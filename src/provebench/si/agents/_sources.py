@@ -35,10 +35,12 @@ def agent_source(
     timeout_sec: float,
     limits: Limits,
     base_url: str | None = None,
+    agent_protocol: str = "json-lines",
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
-    ``agent`` = ``openai:MODEL`` only."""
+    ``agent`` = ``openai:MODEL`` only, ``agent_protocol`` (``json-lines`` or ``mcp``: how the
+    program speaks) with ``agent_cmd`` only."""
     if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
@@ -48,12 +50,21 @@ def agent_source(
     from provebench.si.agents._sealed import sealed_command_agent
 
     check_base_url(agent, base_url)
+    if agent_protocol != "json-lines" and agent_cmd is None:
+        raise ProvebenchError("goes with --agent-cmd only", field="--agent-protocol")
     if agent is not None and is_openai_spec(agent):
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
         return LoadedOpenAIAgent(endpoint_for(agent, base_url)), {}
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
+    if agent_cmd is not None and agent_protocol == "mcp":
+        from provebench.si.agents._sealed_mcp import sealed_mcp_command_agent
+
+        loaded = sealed_mcp_command_agent(
+            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
+        )
+        return loaded, {}
     if agent_cmd is not None:
         loaded = sealed_command_agent(
             agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
