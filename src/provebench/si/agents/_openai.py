@@ -121,6 +121,8 @@ class LoadedOpenAIAgent:
 
     endpoint: Endpoint
     step_budget: int = DEFAULT_STEP_BUDGET
+    # How `--model-cmd`'s server was sealed, when provebench started it in the sandbox.
+    served: Mapping[str, str] | None = None
 
     @property
     def spec(self) -> str:
@@ -141,6 +143,8 @@ class LoadedOpenAIAgent:
         every scenario of a suite records the same."""
         from provebench.sandbox._isolation import endpoint_isolation
 
+        if self.served is not None:
+            return dict(self.served)
         return endpoint_isolation(self.endpoint.base_url)
 
     def factory(self) -> OpenAIDiagnoser:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from pathlib import Path
 from typing import Annotated
@@ -79,6 +80,15 @@ def run_command(
             "(an MCP client over its stdin/stdout, served the si serve tools), both sealed.",
         ),
     ] = AgentProtocol.JSON_LINES,
+    model_cmd: Annotated[
+        str | None,
+        typer.Option(
+            "--model-cmd",
+            help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed "
+            "in the sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
+            "(docs/llm-agents.md).",
+        ),
+    ] = None,
     agent_url: Annotated[
         str | None,
         typer.Option(
@@ -109,7 +119,7 @@ def run_command(
 
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
-    from provebench._errors import shown
+    from provebench._errors import ProvebenchError, shown
     from provebench.si.agents._run import (
         check_out_dir,
         run_agent,
@@ -122,24 +132,37 @@ def run_command(
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
-    loaded, _ = agent_source(
-        agent=agent,
-        agent_cmd=agent_cmd,
-        agent_url=agent_url,
-        secrets=secrets,
-        timeout_sec=agent_timeout,
-        limits=limits,
-        base_url=base_url,
-        agent_protocol=agent_protocol.value,
-    )
     book = reading_book(readings)
-    scenario, session = start_session(scenario_file, scenario_id, book)
-    outcome = run_agent(
-        session,
-        loaded.factory(),
-        max_tool_calls=max_tool_calls,
-        isolation=dict(loaded.isolation),
-    )
+    with contextlib.ExitStack() as model_server:
+        served = None
+        if model_cmd is not None:
+            from provebench.llm import check_base_url
+            from provebench.sandbox._model_server import sandboxed_model_server
+
+            check_base_url(agent, base_url)
+            if agent is None or not agent.startswith("openai:"):
+                raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
+            served = model_server.enter_context(
+                sandboxed_model_server(model_cmd, secrets=secrets, limits=limits)
+            )
+        loaded, _ = agent_source(
+            agent=agent,
+            agent_cmd=agent_cmd,
+            agent_url=agent_url,
+            secrets=secrets,
+            timeout_sec=agent_timeout,
+            limits=limits,
+            base_url=base_url,
+            agent_protocol=agent_protocol.value,
+            model_server=served,
+        )
+        scenario, session = start_session(scenario_file, scenario_id, book)
+        outcome = run_agent(
+            session,
+            loaded.factory(),
+            max_tool_calls=max_tool_calls,
+            isolation=dict(loaded.isolation),
+        )
     verdict = write_run(out, scenario, scenario_file, outcome.evidence, book)
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from provebench._errors import ProvebenchError
 from provebench.sandbox._limits import Limits
 from provebench.si.agents._protocol import DiagnosisAgent
+
+if TYPE_CHECKING:
+    from provebench.sandbox._model_server import ModelServer
+
+
+# What the loop asks for when the model server is `--model-cmd`'s: any host, the socket decides.
+MODEL_CMD_BASE_URL = "http://model-cmd/v1"
 
 
 class AgentSource(Protocol):
@@ -36,6 +43,7 @@ def agent_source(
     limits: Limits,
     base_url: str | None = None,
     agent_protocol: str = "json-lines",
+    model_server: ModelServer | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
@@ -52,10 +60,24 @@ def agent_source(
     check_base_url(agent, base_url)
     if agent_protocol != "json-lines" and agent_cmd is None:
         raise ProvebenchError("goes with --agent-cmd only", field="--agent-protocol")
+    if model_server is not None and (agent is None or not is_openai_spec(agent)):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
+    if model_server is not None and base_url is not None:
+        raise ProvebenchError(
+            "--model-cmd serves the model: give no --base-url", field="--base-url"
+        )
     if agent is not None and is_openai_spec(agent):
+        import dataclasses
+
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
-        return LoadedOpenAIAgent(endpoint_for(agent, base_url)), {}
+        endpoint = endpoint_for(agent, base_url)
+        if model_server is None:
+            return LoadedOpenAIAgent(endpoint), {}
+        on_socket = dataclasses.replace(
+            endpoint, base_url=MODEL_CMD_BASE_URL, unix_socket=model_server.socket_path
+        )
+        return LoadedOpenAIAgent(on_socket, served=model_server.isolation), {}
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
     if agent_cmd is not None and agent_protocol == "mcp":
