@@ -6,6 +6,7 @@ The same server on a loopback port, started by the operator, could read the scen
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,28 @@ def test_a_model_cmd_that_cannot_serve_is_one_line_and_exit_2(
     assert result.returncode == 2, result.stderr
     assert field in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("kind", ["link", "file"])
+def test_only_a_socket_itself_is_connected_to_never_a_link_or_a_file(
+    tmp_path: Path, kind: str
+) -> None:
+    """The candidate writes in the folder that holds its socket: a link there to another socket
+    of the operator's would otherwise redirect the laboratory's requests."""
+    import socket
+
+    from provebench.sandbox._model_server import _socket_fd
+
+    elsewhere = tmp_path / "operator.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listening:
+        listening.bind(str(elsewhere))
+        listening.listen()
+        planted = tmp_path / "model.sock"
+        if kind == "link":
+            planted.symlink_to(elsewhere)
+        else:
+            planted.write_text("not a socket")
+        assert _socket_fd(planted) is None
+        fd = _socket_fd(elsewhere)  # the real socket is accepted
+        assert fd is not None
+        os.close(fd)
