@@ -79,3 +79,26 @@ def test_only_a_socket_itself_is_connected_to_never_a_link_or_a_file(
         fd = _socket_fd(elsewhere)  # the real socket is accepted
         assert fd is not None
         os.close(fd)
+
+
+def test_a_suite_runs_on_one_sealed_model_server_and_is_a_sealed_result(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.helpers.si_lab import write_fixture
+    from tests.sandbox.test_si_sealed import PROVEBENCH
+
+    scenario = write_fixture(tmp_path)
+    out = tmp_path / "suite"
+    command = f"python3 {SERVER} {scenario}"
+    result = subprocess.run(
+        [*PROVEBENCH, "si", "suite", str(scenario), "--agent", "openai:tiny",
+         "--model-cmd", command, "--out", str(out)],
+        capture_output=True, text=True, check=False, timeout=100,
+    )  # fmt: skip
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sealed"] is True, result.stderr
+    assert "UNSEALED" not in result.stdout
+    [line] = summary["scenarios"]
+    assert line["sealed"] is True and line["status"] == "SCORED"
+    evidence = json.loads((out / line["evidence"]).read_text())
+    assert evidence["final_answer"].startswith("could not read it: ")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import enum
 from pathlib import Path
 from typing import Annotated
 
@@ -29,17 +28,14 @@ from provebench.sandbox._options import (
     limits_from_options,
 )
 from provebench.si._cli_options import (
+    AgentProtocol,
+    AgentProtocolOption,
+    ModelCmdOption,
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
     reading_book,
 )
-
-
-class AgentProtocol(enum.StrEnum):
-    JSON_LINES = "json-lines"
-    MCP = "mcp"
-
 
 _CAP_HELP = (
     "Hard cap on tool calls; an agent that reaches it is stopped and recorded with no final "
@@ -72,23 +68,8 @@ def run_command(
             "docs/si-agents.md), run sealed in the sandbox.",
         ),
     ] = None,
-    agent_protocol: Annotated[
-        AgentProtocol,
-        typer.Option(
-            "--agent-protocol",
-            help="How the --agent-cmd program speaks: json-lines (the SI agent protocol) or mcp "
-            "(an MCP client over its stdin/stdout, served the si serve tools), both sealed.",
-        ),
-    ] = AgentProtocol.JSON_LINES,
-    model_cmd: Annotated[
-        str | None,
-        typer.Option(
-            "--model-cmd",
-            help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed "
-            "in the sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
-            "(docs/llm-agents.md).",
-        ),
-    ] = None,
+    agent_protocol: AgentProtocolOption = AgentProtocol.JSON_LINES,
+    model_cmd: ModelCmdOption = None,
     agent_url: Annotated[
         str | None,
         typer.Option(
@@ -119,7 +100,7 @@ def run_command(
 
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
-    from provebench._errors import ProvebenchError, shown
+    from provebench._errors import shown
     from provebench.si.agents._run import (
         check_out_dir,
         run_agent,
@@ -127,24 +108,16 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sources import agent_source
+    from provebench.si.agents._sources import agent_source, start_model_server
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     book = reading_book(readings)
     with contextlib.ExitStack() as model_server:
-        served = None
-        if model_cmd is not None:
-            from provebench.llm import check_base_url
-            from provebench.sandbox._model_server import sandboxed_model_server
-
-            check_base_url(agent, base_url)
-            if agent is None or not agent.startswith("openai:"):
-                raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
-            served = model_server.enter_context(
-                sandboxed_model_server(model_cmd, secrets=secrets, limits=limits)
-            )
+        served = start_model_server(
+            model_server, model_cmd, agent=agent, base_url=base_url, secrets=secrets, limits=limits
+        )
         loaded, _ = agent_source(
             agent=agent,
             agent_cmd=agent_cmd,

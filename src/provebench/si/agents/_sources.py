@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -99,4 +100,29 @@ def agent_source(
     return remote, dict(remote.configuration)
 
 
-__all__ = ["AgentSource", "agent_source"]
+def start_model_server(
+    stack: contextlib.ExitStack[Any],
+    model_cmd: str | None,
+    *,
+    agent: str | None,
+    base_url: str | None,
+    secrets: Mapping[str, Path],
+    limits: Limits,
+) -> ModelServer | None:
+    """`--model-cmd`'s server, started in the sandbox and ended with `stack`; None without one.
+    It goes with `--agent openai:MODEL` only, and replaces `--base-url`."""
+    if model_cmd is None:
+        return None
+    from provebench.llm import is_openai_spec
+    from provebench.sandbox._model_server import sandboxed_model_server
+
+    if agent is None or not is_openai_spec(agent):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
+    if base_url is not None:
+        raise ProvebenchError(
+            "--model-cmd serves the model: give no --base-url", field="--base-url"
+        )
+    return stack.enter_context(sandboxed_model_server(model_cmd, secrets=secrets, limits=limits))
+
+
+__all__ = ["AgentSource", "agent_source", "start_model_server"]
