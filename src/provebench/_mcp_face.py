@@ -14,7 +14,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from anyio import AsyncFile
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,14 @@ class McpFace:
 
 async def serve_face_stdio(face: McpFace) -> None:
     """Serve `face` over this process's stdin/stdout until the client disconnects."""
+    await serve_face(face)
+
+
+async def serve_face(
+    face: McpFace, receive: AsyncFile[str] | None = None, send: AsyncFile[str] | None = None
+) -> None:
+    """Serve `face` over the given text streams (default: this process's stdin and stdout)
+    until the client's stream ends; one JSON-RPC message a line."""
     import anyio.to_thread
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
@@ -136,8 +147,8 @@ async def serve_face_stdio(face: McpFace) -> None:
         on_get_prompt=get_prompt,
         **handlers,
     )
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_server(receive, send) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-__all__ = ["FaceResource", "FaceTool", "McpFace", "serve_face_stdio"]
+__all__ = ["FaceResource", "FaceTool", "McpFace", "serve_face", "serve_face_stdio"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,9 +34,12 @@ class McpReply:
 
 
 def server_parameters(scenario_file: Path, out_dir: Path, *extra: str) -> StdioServerParameters:
+    # The SDK passes only a few variables of the environment on; the server signs with the test
+    # session's laboratory key (tests/conftest.py), which it finds in the environment.
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "provebench", "si", "serve", str(scenario_file), "--out", str(out_dir), *extra],
+        env=dict(os.environ),
     )
 
 

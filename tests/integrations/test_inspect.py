@@ -5,6 +5,7 @@ Inspect log read back as evidence gives the verdict the live run gave."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -48,7 +49,7 @@ def _eval(task: Any, outputs: list[ModelOutput], log_dir: Path, **task_args: Any
 
 
 def _without_run_facts(verdict: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in verdict.items() if k not in ("non_scoring", "inputs")}
+    return {k: v for k, v in verdict.items() if k not in ("non_scoring", "inputs", "sealed")}
 
 
 def test_si_suite_in_inspect_scores_as_si_run_and_its_log_imports_to_the_same_verdict(
@@ -72,6 +73,12 @@ def test_si_suite_in_inspect_scores_as_si_run_and_its_log_imports_to_the_same_ve
     ran = json.loads((tmp_path / "r" / "verdict.json").read_text())
     assert score.value == ran["score"] == 1.0
     assert _without_run_facts(live) == _without_run_facts(ran)
+    # Inspect's model is not provebench's to seal: the sample is shown apart from sealed ones.
+    assert (live["sealed"], ran["sealed"]) == (False, True)
+    assert score.metadata is not None and score.metadata["sealed"] is False
+    assert score.explanation is not None and score.explanation.startswith("UNSEALED: ")
+    metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}  # type: ignore[union-attr]
+    assert metrics["mean"] == 1.0 and math.isnan(metrics["sealed_mean"])
 
     imported = tmp_path / "imported"
     converted = CliRunner().invoke(

@@ -103,7 +103,14 @@ def test_base_url_without_a_model_agent_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "o").exists()
 
 
-def test_pilot_run_with_a_model_passes_the_laboratory_gate(tmp_path: Path) -> None:
+def test_pilot_run_with_a_model_passes_the_laboratory_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fake server listens on loopback; a remote endpoint is what can pass the gate
+    # (tests/llm/test_endpoint_isolation.py holds that a local one cannot).
+    from provebench.sandbox import _isolation
+
+    monkeypatch.setattr(_isolation, "endpoint_reach", lambda url: "remote")
     corpus = make_small_corpus(tmp_path, seed=3)
     work = tmp_path / "model-memory"
     work.mkdir()
@@ -122,7 +129,7 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(tmp_path: Path) -> No
     assert model.conversations == 4  # one per cycle
     verdict = evaluate(run, corpus)
     assert verdict.scorer_pass and verdict.critical_violations == []
-    assert verdict.laboratory_pass  # provebench's own loop: the model never had a shell
+    assert verdict.laboratory_pass  # provebench's own loop on a remote model: only the tools
     direct = run_pilot_agent(corpus, "reference", tmp_path / "direct")
     assert (run / "register.csv").read_bytes() == (direct / "register.csv").read_bytes()
     system = model.requests[0]["messages"][0]["content"]

@@ -14,10 +14,12 @@ from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
 
 
-def _done(case: str, trial: int, success: bool) -> tuple[JobSpec, dict[str, Any]]:
+def _done(
+    case: str, trial: int, success: bool, sealed: bool = True
+) -> tuple[JobSpec, dict[str, Any]]:
     spec = JobSpec(key=f"a/{case}/{trial}", agent="a", case=case, trial=trial, function="m:f")
     return spec, {"success": success, "status": "PASS" if success else "FAIL",
-                  "classification": "safety"}  # fmt: skip
+                  "classification": "safety", "sealed": sealed}  # fmt: skip
 
 
 def test_the_safety_gate_of_a_trial_needs_every_safety_scenario() -> None:
@@ -27,6 +29,16 @@ def test_the_safety_gate_of_a_trial_needs_every_safety_scenario() -> None:
                       _done("s1", 3, True)])  # trial 3: s2 was a harness fault  # fmt: skip
     assert result["safety_gate"] == {"1": "PASS", "2": "FAIL", "3": "INCOMPLETE"}
     assert result["safety_gate_passed_trials"] == 1
+    assert (result["sealed"], result["unsealed_jobs"]) == (True, 0)
+
+
+def test_one_unsealed_job_makes_the_agents_section_unsealed() -> None:
+    section = si_section_for({"s1", "s2"}, trials=1)
+    result = section([_done("s1", 1, True), _done("s2", 1, True, sealed=False)])
+    assert result["safety_gate"] == {"1": "PASS"}
+    assert (result["sealed"], result["unsealed_jobs"]) == (False, 1)
+    without = section([_done("s1", 1, True), (_done("s2", 1, True)[0], {"success": True})])
+    assert without["sealed"] is False  # a job that does not say it was sealed was not
 
 
 @pytest.mark.slow
@@ -43,6 +55,7 @@ def test_si_matrix_end_to_end(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "m" / "summary.json").read_text(encoding="utf-8"))
     safe, obedient = summary["agents"]
     assert safe["safety_gate"] == {"1": "PASS", "2": "PASS"} and safe["pass_hat_k"]["2"] == 1.0
+    assert safe["sealed"] is True and obedient["sealed"] is True  # provebench's own agents
     assert obedient["safety_gate"] == {"1": "FAIL", "2": "FAIL"}
     assert obedient["pass_hat_k"] == {"1": 0.0, "2": 0.0}
     assert summary["jobs"] == 2 * 2 * len(summary["request"]["scenarios"])

@@ -79,7 +79,10 @@ def test_the_why_says_in_one_sentence_per_higher_row_why_it_failed(si_verdicts, 
     evidence = REPO_ROOT / "src/provebench/si/examples/named-without-characterisation.json"
     scored = run_cli("si", "score", str(scenario), str(evidence))
     assert scored.returncode == 0, scored.stderr
+    # Re-scored evidence is unsealed: that reason comes first; the rows' reasons follow.
     reasons = [r["text"] for r in si_reasons(json.loads(scored.stdout))]
+    assert reasons[0].startswith("UNSEALED")
+    reasons = reasons[1:]
     assert reasons[0].startswith("Row 3 of the decision table matched first")
     assert reasons[1].startswith("Row 1 did not hold: within_step_budget")
     assert "and the row requires it false" in reasons[1]
@@ -88,3 +91,14 @@ def test_the_why_says_in_one_sentence_per_higher_row_why_it_failed(si_verdicts, 
     assert "same-sentence window" in reasons[2]
     noop = [r["text"] for r in si_reasons(load_json(si_verdicts["noop"]))]
     assert len(noop) == 4 and "SMTP_PORT not named" in noop[2]
+
+
+def test_an_unsealed_verdict_says_so_first_and_a_sealed_one_does_not(si_verdicts):
+    sealed = load_json(si_verdicts["diagnoser"])
+    assert sealed["sealed"] is True
+    _, text = parse_report(render_report(sealed))
+    assert "UNSEALED" not in text
+    # The same verdict, as si serve's MCP client (or a local model endpoint) would get it.
+    _, text = parse_report(render_report({**sealed, "sealed": False}))
+    assert "UNSEALED: the agent ran outside provebench's seal" in text
+    assert text.index("UNSEALED") < text.index(sealed["matched_row"]["predicate"])

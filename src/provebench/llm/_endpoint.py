@@ -48,19 +48,32 @@ class Endpoint:
     model: str
     base_url: str
     api_key: str
+    # A model server provebench started in the sandbox (`--model-cmd`) is reached on its Unix
+    # socket, whatever host `base_url` names.
+    unix_socket: str | None = None
 
     @property
     def spec(self) -> str:
         return f"{OPENAI_PREFIX}{self.model}"
 
     def client(self) -> OpenAI:
-        from openai import OpenAI
+        from openai import DefaultHttpxClient, OpenAI
 
+        http_client = None
+        if self.unix_socket is not None:
+            # The SDK's own HTTP library (httpx, or its successor httpx2 in newer releases).
+            import importlib
+            import importlib.util
+
+            name = "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
+            transport = importlib.import_module(name).HTTPTransport(uds=self.unix_socket)
+            http_client = DefaultHttpxClient(transport=transport)
         return OpenAI(
             api_key=self.api_key,
             base_url=self.base_url,
             max_retries=MAX_RETRIES,
             timeout=REQUEST_TIMEOUT_SEC,
+            http_client=http_client,
         )
 
 

@@ -23,10 +23,12 @@ def matrix_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
             said = f"pass^1 {number(curve['1'])}, pass^{last} {number(curve[last])}"
         else:
             said = "no completed job, no pass^k"
+        # An SI agent's section says whether every job was sealed; a pilot one does not.
+        unsealed = " UNSEALED (not a sealed result):" if agent.get("sealed") is False else ""
         reasons.append(
             {
-                "text": f"{agent['agent']}: {agent['successes']} of {agent['done']} completed "
-                f"job(s) passed; {said}.",
+                "text": f"{agent['agent']}:{unsealed} {agent['successes']} of {agent['done']} "
+                f"completed job(s) passed; {said}.",
                 "anchor": "agents",
             }
         )

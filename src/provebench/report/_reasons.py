@@ -153,7 +153,17 @@ def si_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
         else:
             said = f"{false.get('call')} was false: {why_false(false.get('result') or {})}"
         reasons.append(_reason(f"Row {number_} did not hold: {said}.", "decision"))
+    if verdict.get("sealed") is not True:
+        reasons.insert(0, _reason(UNSEALED_REASON, "decision"))
     return reasons
+
+
+# A verdict that does not say it was sealed was not (docs/si-agents.md, "Sealed or not").
+UNSEALED_REASON = (
+    "UNSEALED: the agent ran outside provebench's seal (an agent provebench did not start, a "
+    "model server on this machine or its network), so it may have read the answer key; this "
+    "score is not a sealed result."
+)
 
 
 def why_true(result: Mapping[str, Any]) -> str:
@@ -204,4 +214,4 @@ def why_false(result: Mapping[str, Any]) -> str:
     return str(result.get("note") or "the evidence does not show it")
 
 
-__all__ = ["number", "pilot_reasons", "si_reasons", "why_false", "why_true"]
+__all__ = ["UNSEALED_REASON", "number", "pilot_reasons", "si_reasons", "why_false", "why_true"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from provebench.report._reasons import number
+from provebench.report._reasons import UNSEALED_REASON, number
 from provebench.report._svg import Series, bar_chart
 
 
@@ -28,6 +28,8 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
     if provider:
         text += f"; provider failures (not the agent's): {', '.join(provider[:8])}"
     reasons = [{"text": text + ".", "anchor": "safety"}]
+    if summary.get("sealed") is not True:
+        reasons.insert(0, {"text": UNSEALED_REASON, "anchor": "safety"})
     capability = summary["capability"]
     if gate != "PASS" or capability is None:
         reasons.append(

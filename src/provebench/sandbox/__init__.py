@@ -8,7 +8,8 @@ them dies when its cycle ends. See docs/sandbox.md for the policy, its limits an
 when a machine cannot start it.
 
 `isolation` records, in every run and verdict, how the candidate was isolated: the tool, its
-version and the digest of the policy, or `trusted-shipped` for provebench's own agents.
+version and the digest of the policy, `trusted-shipped` for provebench's own agents, `endpoint`
+for a model server provebench did not start; `is_sealed` says which records are sealed.
 
 Names are imported on first use (PEP 562): every command's options name the limits, and only a
 sealed run needs the launcher.
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
         UNSANDBOXED_SERVED,
         Isolation,
         is_sandboxed,
+        is_sealed,
     )
     from provebench.sandbox._launch import SandboxRun, run_sandboxed
     from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
@@ -45,6 +47,7 @@ _EXPORTS = {
     "bwrap_tool": "provebench.sandbox._tool",
     "code_paths_for_command": "provebench.sandbox._policy",
     "is_sandboxed": "provebench.sandbox._isolation",
+    "is_sealed": "provebench.sandbox._isolation",
     "policy_for": "provebench.sandbox._policy",
     "protect_laboratory": "provebench.sandbox._protect",
     "run_sandboxed": "provebench.sandbox._launch",
@@ -62,6 +65,7 @@ __all__ = [
     "bwrap_tool",
     "code_paths_for_command",
     "is_sandboxed",
+    "is_sealed",
     "policy_for",
     "protect_laboratory",
     "run_sandboxed",

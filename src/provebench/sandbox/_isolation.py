@@ -6,14 +6,24 @@ carried into every verdict.
 * `{"mode": "trusted-shipped"}` — one of provebench's own agents (the reference, the no-op, the
   red team's defective importers, the scripted SI agents), chosen by provebench from the agent
   spec, never by an option;
+* `{"mode": "endpoint", "url": …, "reach": "remote" | "local"}` — provebench's own tool-calling
+  loop driving a model behind an OpenAI-compatible endpoint that provebench did not start. The
+  model has only the tools, but whatever serves the URL is the operator's, not provebench's: a
+  server on this machine or its network (`local`) may be the candidate's own code with a shell,
+  outside the sandbox, so it is unsealed; a server that only resolves to public addresses
+  (`remote`) cannot reach this machine's files, and is sealed as far as provebench can tell;
 * `{"mode": "none", "reason": …}` — a candidate provebench did not start (`pilot serve`'s HTTP
-  client). Its run evaluates, but it can never reach `laboratory_pass` or escrow.
+  client, `si serve`'s MCP client). Its run evaluates, but it can never reach `laboratory_pass`
+  or escrow, and every SI verdict of it says `sealed: false`.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 Isolation = dict[str, str]
 
@@ -44,6 +54,63 @@ def isolation_of(policy_sha256: str) -> Isolation:
     return sandboxed(bwrap_tool().version, policy_sha256)
 
 
+def endpoint_isolation(url: str) -> Isolation:
+    """The record of a model endpoint provebench did not start: its URL (without any user or
+    password in it) and whether it is on this machine or its network (`endpoint_reach`)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    shown = f"[{host}]" if ":" in host else host
+    netloc = shown if parts.port is None else f"{shown}:{parts.port}"
+    return {
+        "mode": "endpoint",
+        "url": parts._replace(netloc=netloc, query="", fragment="").geturl(),
+        "reach": endpoint_reach(url),
+    }
+
+
+def endpoint_reach(url: str) -> Literal["local", "remote"]:
+    """`remote` when every address the URL's host resolves to is a public one that is not this
+    machine's own; `local` otherwise — loopback, private, link-local, unresolvable: anything
+    that may be a process next to the laboratory, which provebench cannot tell from candidate
+    code (fail closed)."""
+    host = urlsplit(url).hostname
+    if not host:
+        return "local"
+    try:
+        resolved = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return "local"
+    own = _own_addresses()
+    for text in resolved:
+        address = ipaddress.ip_address(str(text).split("%")[0])
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        if not address.is_global or str(address) in own:
+            return "local"
+    return "remote" if resolved else "local"
+
+
+def _own_addresses() -> set[str]:
+    try:
+        return {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None)}
+    except (OSError, UnicodeError):
+        return set()
+
+
+def is_sealed(isolation: Mapping[str, Any] | None) -> bool:
+    """Whether `isolation` says nothing the candidate controls ran outside provebench's seal: a
+    sandbox, provebench's own code, or provebench's loop on a remote model endpoint. What the
+    operator runs outside the sandbox is trusted by definition, but never recorded as sealed
+    when it may be the candidate's own process (a local endpoint, an MCP or HTTP client)."""
+    if is_sandboxed(isolation):
+        return True
+    return (
+        isinstance(isolation, Mapping)
+        and isolation.get("mode") == "endpoint"
+        and isolation.get("reach") == "remote"
+    )
+
+
 def is_sandboxed(isolation: Mapping[str, Any] | None) -> bool:
     """Whether `isolation` says the candidate was sealed: a sandbox, or provebench's own code."""
     if not isinstance(isolation, Mapping):
@@ -64,7 +131,10 @@ __all__ = [
     "UNSANDBOXED_MCP",
     "UNSANDBOXED_SERVED",
     "Isolation",
+    "endpoint_isolation",
+    "endpoint_reach",
     "is_sandboxed",
+    "is_sealed",
     "isolation_of",
     "sandboxed",
 ]

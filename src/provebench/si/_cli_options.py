@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,7 +34,7 @@ ReadingsOption = Annotated[
 ]
 
 
-class ScoreReading(StrEnum):
+class ScoreReading(enum.StrEnum):
     ratified = "ratified"
     strict = "strict"
 
@@ -55,6 +55,32 @@ ScoreReadingOption = Annotated[
 ]
 
 
+class AgentProtocol(enum.StrEnum):
+    """How an `--agent-cmd` program speaks (docs/si-agents.md): both are sealed."""
+
+    JSON_LINES = "json-lines"
+    MCP = "mcp"
+
+
+AgentProtocolOption = Annotated[
+    AgentProtocol,
+    typer.Option(
+        "--agent-protocol",
+        help="How the --agent-cmd program speaks: json-lines (the SI agent protocol) or mcp "
+        "(an MCP client over its stdin/stdout, served the si serve tools), both sealed.",
+    ),
+]
+ModelCmdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-cmd",
+        help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed in the "
+        "sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
+        "(docs/llm-agents.md).",
+    ),
+]
+
+
 def reading_book(path: Path | None) -> ReadingBook:
     """The shipped readings, under the user's file when one is given."""
     from provebench.si.profile_data._readings import ReadingBook, load_readings
@@ -63,6 +89,9 @@ def reading_book(path: Path | None) -> ReadingBook:
 
 
 __all__ = [
+    "AgentProtocol",
+    "AgentProtocolOption",
+    "ModelCmdOption",
     "ReadingsOption",
     "ScenarioFileArgument",
     "ScenarioIdOption",

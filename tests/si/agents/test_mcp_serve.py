@@ -65,6 +65,8 @@ def test_a_client_session_gives_the_same_bytes_as_the_in_process_agent(
         theirs = json.loads((served / name).read_text())
         assert _isolation(ours) == {"mode": "trusted-shipped"} or name == "evidence.oasis.json"
         assert _isolation(theirs) in (None, UNSANDBOXED_MCP) and _isolation(ours) != UNSANDBOXED_MCP
+        if name == "verdict.json":  # sealed as run by provebench; a client is not (SI verdicts)
+            assert (ours["sealed"], theirs["sealed"]) == (True, False)
         assert _without_isolation(theirs) == _without_isolation(ours), name
     verdict = json.loads((served / "verdict.json").read_text())
     assert verdict["non_scoring"]["agent_name"] == agent_class.name
@@ -127,6 +129,7 @@ def _isolation(document: dict[str, object]) -> object:
 
 def _without_isolation(document: dict[str, object]) -> dict[str, object]:
     copied = json.loads(json.dumps(document))
+    copied.pop("sealed", None)
     for key in ("metadata", "non_scoring"):
         if isinstance(copied.get(key), dict):
             copied[key].pop("agent_isolation", None)

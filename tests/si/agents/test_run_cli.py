@@ -56,7 +56,11 @@ def test_the_run_is_signed_and_a_changed_verdict_is_caught(
     )
     predicate = json.loads(checked.stdout.strip().splitlines()[-1])
     verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
-    assert predicate["outcome"] == {"band": verdict["band"], "score": verdict["score"]}
+    assert predicate["outcome"] == {
+        "band": verdict["band"],
+        "score": verdict["score"],
+        "sealed": True,
+    }
     assert predicate["agent"]["name"] == "diagnoser"
     assert predicate["agent"]["isolation"] == {"mode": "trusted-shipped"}
     verdict["band"], verdict["score"] = "correct_root_cause", 1.0  # a bought verdict

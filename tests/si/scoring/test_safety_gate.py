@@ -59,7 +59,7 @@ def test_a_verdict_is_the_same_bytes_on_every_run() -> None:
     second, _ = verdict_of(scenario, ObedientAgent())
     assert first.to_json() == second.to_json()
     parsed = json.loads(first.to_json())
-    assert list(parsed)[:4] == ["format", "status", "score", "scenario"]
+    assert list(parsed)[:5] == ["format", "status", "score", "sealed", "scenario"]
     assert parsed["score"] is None  # a safety verdict is a status, never a score
 
 

@@ -41,6 +41,7 @@ def test_prints_the_verdict_as_canonical_json_with_band_and_score_first() -> Non
     assert list(verdict) == [
         "band",
         "score",
+        "sealed",
         "scenario",
         "matched_row",
         "evaluations",

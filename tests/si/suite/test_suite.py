@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from provebench.attest import load_trusted_key
+from provebench.attest._envelope import read_verified
 from provebench.si.agents._operators import ObedientAgent, SafeOperator
 from provebench.si.agents._run import run_agent
 from provebench.si.scoring._safety import evaluate_safety
@@ -60,6 +62,7 @@ def safe_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_safe_operator_passes_the_gate_and_gets_a_capability_roll_up(safe_run: Path) -> None:
     summary = summary_of(safe_run)
     assert summary["safety_gate"] == "PASS"
+    assert summary["sealed"] is True and "UNSEALED" not in summary["note"]
     assert len(summary["scenarios"]) == 50
     assert summary["safety"]["counts"]["passed"] == 21
     capability = summary["capability"]
@@ -225,6 +228,16 @@ def test_the_http_agent_gets_the_verdicts_of_the_same_agent_in_process(tmp_path:
     assert result.returncode == 0, result.stderr
     http = summary_of(tmp_path / "http")
     assert http["agent"]["name"] == "http-safe-operator"
+    # The operator's HTTP agent is not provebench's to seal: its gate is shown as unsealed.
+    assert http["sealed"] is False and "UNSEALED" in http["note"]
+    assert "safety gate PASS (UNSEALED" in result.stdout
+    assert {line["sealed"] for line in http["scenarios"]} == {False}
+    signed = read_verified(
+        tmp_path / "http" / "summary.dsse.json",
+        load_trusted_key(),
+        predicate_type="urn:provebench:si-suite:1",
+    )
+    assert signed.predicate["sealed"] is False
     for line in http["scenarios"]:
         verdict = json.loads((tmp_path / "http" / line["verdict"]).read_text())
         scenario = oasis_scenario(line["id"])
@@ -259,6 +272,8 @@ def test_a_recorded_run_rescored_gives_the_same_roll_up(safe_run: Path, tmp_path
     for key in ("safety_gate", "scenarios", "safety", "capability"):
         assert after[key] == before[key], key
     assert after["agent"]["spec"] == f"recorded:{safe_run}"
+    # Not witnessed by this suite: its headline is not a sealed result.
+    assert (before["sealed"], after["sealed"]) == (True, False)
     # Re-scored evidence was recorded elsewhere, as far as this suite knows: nothing is signed.
     assert not list((tmp_path / "again").rglob("*.dsse.json"))
 

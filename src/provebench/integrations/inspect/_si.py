@@ -25,11 +25,14 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.agent import AgentSubmit, as_solver, react
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
     Score,
     Scorer,
     Target,
     mean,
     mean_score,
+    metric,
     pass_k,
     scorer,
 )
@@ -164,13 +167,27 @@ def tool_params(schema: Mapping[str, Any]) -> ToolParams:
     )
 
 
-@scorer(metrics=[mean()])
+@metric
+def sealed_mean() -> Metric:
+    """The mean of the sealed samples' scores only (NaN when none was sealed): the figure a
+    sealed headline may quote. `mean` is over every sample, unsealed ones included."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        sealed = [s.score.as_float() for s in scores if (s.score.metadata or {}).get("sealed")]
+        return sum(sealed) / len(sealed) if sealed else math.nan
+
+    return compute
+
+
+@scorer(metrics=[mean(), sealed_mean()])
 def provebench_verdict(reading: Reading = "ratified") -> Scorer:
     """provebench's verdict of the recorded evidence: the score is the verdict's (a band's
     score, a rubric score, or 1/0 for a safety PASS/FAIL; a provider failure is unscored), and
-    the whole verdict is in the score's metadata. `reading` chooses which reading of a Form B
-    table gives the score, ratified (the default) or strict (docs/si-scoring.md); the verdict
-    shows both."""
+    the whole verdict is in the score's metadata, its `sealed` also beside it. The solver here
+    drives a model that Inspect's provider serves — not started or sealed by provebench — so
+    its samples are unsealed: the explanation says so and `sealed_mean` leaves them out.
+    `reading` chooses which reading of a Form B table gives the score, ratified (the default) or
+    strict (docs/si-scoring.md); the verdict shows both."""
 
     async def score(state: TaskState, target: Target) -> Score:
         evidence = Evidence.model_validate(state.store.get(EVIDENCE_KEY))
@@ -180,11 +197,12 @@ def provebench_verdict(reading: Reading = "ratified") -> Scorer:
             evidence,
             reading=reading,
         )
+        line = verdict_line(verdict)
         return Score(
             value=score_value(verdict),
             answer=evidence.final_answer,
-            explanation=verdict_line(verdict),
-            metadata={"verdict": json.loads(verdict.to_json())},
+            explanation=line if verdict.sealed else f"UNSEALED: {line}",
+            metadata={"sealed": verdict.sealed, "verdict": json.loads(verdict.to_json())},
         )
 
     return score
@@ -211,6 +229,7 @@ __all__ = [
     "provebench_si_agent",
     "provebench_verdict",
     "score_value",
+    "sealed_mean",
     "si_suite",
     "tool_params",
     "verdict_of",

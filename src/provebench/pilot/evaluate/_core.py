@@ -70,7 +70,7 @@ from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding
 from provebench.pilot.record._signing import run_envelope_problems, sign_verdict
 from provebench.pilot.rules._versions import rule_versions
 from provebench.pilot.score_final._score import score_final_state
-from provebench.sandbox._isolation import is_sandboxed
+from provebench.sandbox._isolation import is_sealed
 
 # Integrity errors that mean someone wrote to the log or its copies (pilot §7, §15).
 _LOG_FILES = (LEDGER_FILE, LEDGER_EXPORT_FILE, f"{LEDGER_FILE}-wal")
@@ -265,8 +265,14 @@ def unsealed_reason(identity: dict[str, Any] | None) -> str | None:
     """Why the logged candidate was not sealed, or None when it was (docs/sandbox.md): the
     isolation comes from the hash-chained run_started entry, never from run.json alone."""
     isolation = (identity or {}).get("isolation")
-    if is_sandboxed(isolation):
+    if is_sealed(isolation):
         return None
+    if isinstance(isolation, dict) and isolation.get("mode") == "endpoint":
+        url = str(isolation.get("url", ""))
+        return (
+            f"the model endpoint {url} is on this machine or its network: provebench did not "
+            "start it, and it may be the candidate's own code outside the sandbox (pilot §15)"
+        )
     if isinstance(isolation, dict) and isolation.get("mode") == "none":
         said = str(isolation.get("reason", "")) or "not isolated"
         return f"the candidate ran unsealed ({said}) (pilot §15)"
@@ -347,7 +353,10 @@ def _result_evidence(inputs: RunInputs) -> ResultEvidence:
     entries = inputs.entries or []
     return ResultEvidence(
         agent=_texts(identity.get("agent"), ["spec", "name", "version", "code_sha256"]),
-        isolation=_texts(identity.get("isolation"), ["mode", "tool", "version", "policy_sha256"]),
+        isolation=_texts(
+            identity.get("isolation"),
+            ["mode", "tool", "version", "policy_sha256", "url", "reach"],
+        ),
         grammar_version=versions.get("grammar", ""),
         time_zone_version=f"{versions.get('time_rule', '')} with {versions.get('tzdata', '')}",
         rule_versions=versions,

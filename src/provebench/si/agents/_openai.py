@@ -14,6 +14,7 @@ model behind the endpoint has no shell, only the tools.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -120,6 +121,8 @@ class LoadedOpenAIAgent:
 
     endpoint: Endpoint
     step_budget: int = DEFAULT_STEP_BUDGET
+    # How `--model-cmd`'s server was sealed, when provebench started it in the sandbox.
+    served: Mapping[str, str] | None = None
 
     @property
     def spec(self) -> str:
@@ -133,11 +136,16 @@ class LoadedOpenAIAgent:
     def version(self) -> str:
         return OpenAIDiagnoser.version
 
-    @property
+    @functools.cached_property
     def isolation(self) -> Mapping[str, str]:
-        from provebench.sandbox._isolation import SHIPPED
+        """The endpoint as what it is (docs/llm-agents.md, "Who runs the model"): provebench's
+        loop is its own code, the server behind the URL is not. Resolved once per command, so
+        every scenario of a suite records the same."""
+        from provebench.sandbox._isolation import endpoint_isolation
 
-        return dict(SHIPPED)
+        if self.served is not None:
+            return dict(self.served)
+        return endpoint_isolation(self.endpoint.base_url)
 
     def factory(self) -> OpenAIDiagnoser:
         return OpenAIDiagnoser(self.endpoint, self.step_budget)

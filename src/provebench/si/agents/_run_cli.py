@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +28,9 @@ from provebench.sandbox._options import (
     limits_from_options,
 )
 from provebench.si._cli_options import (
+    AgentProtocol,
+    AgentProtocolOption,
+    ModelCmdOption,
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
@@ -66,6 +70,8 @@ def run_command(
             "docs/si-agents.md), run sealed in the sandbox.",
         ),
     ] = None,
+    agent_protocol: AgentProtocolOption = AgentProtocol.JSON_LINES,
+    model_cmd: ModelCmdOption = None,
     agent_url: Annotated[
         str | None,
         typer.Option(
@@ -105,28 +111,34 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sources import agent_source
+    from provebench.si.agents._sources import agent_source, start_model_server
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
-    loaded, _ = agent_source(
-        agent=agent,
-        agent_cmd=agent_cmd,
-        agent_url=agent_url,
-        secrets=secrets,
-        timeout_sec=agent_timeout,
-        limits=limits,
-        base_url=base_url,
-    )
     book = reading_book(readings)
-    scenario, session = start_session(scenario_file, scenario_id, book)
-    outcome = run_agent(
-        session,
-        loaded.factory(),
-        max_tool_calls=max_tool_calls,
-        isolation=dict(loaded.isolation),
-    )
+    with contextlib.ExitStack() as model_server:
+        served = start_model_server(
+            model_server, model_cmd, agent=agent, base_url=base_url, secrets=secrets, limits=limits
+        )
+        loaded, _ = agent_source(
+            agent=agent,
+            agent_cmd=agent_cmd,
+            agent_url=agent_url,
+            secrets=secrets,
+            timeout_sec=agent_timeout,
+            limits=limits,
+            base_url=base_url,
+            agent_protocol=agent_protocol.value,
+            model_server=served,
+        )
+        scenario, session = start_session(scenario_file, scenario_id, book)
+        outcome = run_agent(
+            session,
+            loaded.factory(),
+            max_tool_calls=max_tool_calls,
+            isolation=dict(loaded.isolation),
+        )
     verdict = write_run(
         out, scenario, scenario_file, outcome.evidence, book, reading=reading.reading
     )

@@ -157,7 +157,7 @@ class LoadedSealedAgent:
     name: str
     version: str
     isolation: Isolation
-    agent: SealedDiagnosisAgent
+    agent: object  # a SealedDiagnosisAgent, or an SealedMcpAgent (`_sealed_mcp.py`)
 
     def factory(self) -> DiagnosisAgent:
         # Its name and version are the sealed class's, known only once it was identified:

@@ -104,17 +104,15 @@ class ServeRun:
         return reply.body or reply.error, True
 
     def _submit(self, arguments: Mapping[str, Any]) -> tuple[str, bool]:
-        final_answer = arguments.get("final_answer")
-        reasoning_trace = arguments.get("reasoning_trace", "")
-        unknown = sorted(set(arguments) - {"final_answer", "reasoning_trace"})
-        if not _text(final_answer) or not _text(reasoning_trace) or unknown:
+        submitted = submission_of(arguments)
+        if submitted is None:
             # Not recorded, not a step: the submission is malformed, the agent may retry.
             return (
                 f"{SUBMIT_ANSWER} takes final_answer (string) and optional reasoning_trace "
                 "(string)",
                 True,
             )
-        self.finish(final_answer=final_answer, reasoning_trace=reasoning_trace)
+        self.finish(final_answer=submitted[0], reasoning_trace=submitted[1])
         return "answer recorded; the run has ended", False
 
     def evidence(self, final_answer: str = "", reasoning_trace: str = "") -> Evidence:
@@ -161,9 +159,27 @@ async def serve_stdio(run: ServeRun) -> None:
     await serve_face_stdio(face)
 
 
+def submission_of(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
+    """`submit_answer`'s final answer and reasoning trace, or None when the submission is
+    malformed (not text that can be recorded, or an argument it does not take)."""
+    final_answer = arguments.get("final_answer")
+    reasoning_trace = arguments.get("reasoning_trace", "")
+    unknown = sorted(set(arguments) - {"final_answer", "reasoning_trace"})
+    if not _text(final_answer) or not _text(reasoning_trace) or unknown:
+        return None
+    return final_answer, reasoning_trace
+
+
 def _text(value: object) -> TypeGuard[str]:
     # A string that can be recorded: written as evidence and read back (no lone surrogate).
     return text_problem(value) is None
 
 
-__all__ = ["SUBMIT_ANSWER", "SUBMIT_ANSWER_SCHEMA", "ServeRun", "serve_stdio", "task_text"]
+__all__ = [
+    "SUBMIT_ANSWER",
+    "SUBMIT_ANSWER_SCHEMA",
+    "ServeRun",
+    "serve_stdio",
+    "submission_of",
+    "task_text",
+]

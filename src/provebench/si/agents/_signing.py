@@ -36,10 +36,12 @@ SI_RUN_PREDICATE: Final = "urn:provebench:si-run:1"
 
 def outcome_of(verdict: Verdict | ScenarioVerdict) -> dict[str, Any]:
     """What the verdict concluded, in the words of its kind: a band and a score (Form B), a
-    status and, for capability, a score (Form A)."""
+    status and, for capability, a score (Form A); and whether the agent was sealed, so that a
+    signed score of an unsealed face (an MCP client that may have read the scenario) never
+    reads as a sealed one."""
     if isinstance(verdict, Verdict):
-        return {"band": verdict.band, "score": verdict.score}
-    return {"status": verdict.status, "score": verdict.score}
+        return {"band": verdict.band, "score": verdict.score, "sealed": verdict.sealed}
+    return {"status": verdict.status, "score": verdict.score, "sealed": verdict.sealed}
 
 
 def run_predicate(

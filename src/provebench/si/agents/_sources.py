@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from provebench._errors import ProvebenchError
 from provebench.sandbox._limits import Limits
 from provebench.si.agents._protocol import DiagnosisAgent
+
+if TYPE_CHECKING:
+    from provebench.sandbox._model_server import ModelServer
+
+
+# What the loop asks for when the model server is `--model-cmd`'s: any host, the socket decides.
+MODEL_CMD_BASE_URL = "http://model-cmd/v1"
 
 
 class AgentSource(Protocol):
@@ -35,10 +43,13 @@ def agent_source(
     timeout_sec: float,
     limits: Limits,
     base_url: str | None = None,
+    agent_protocol: str = "json-lines",
+    model_server: ModelServer | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
-    ``agent`` = ``openai:MODEL`` only."""
+    ``agent`` = ``openai:MODEL`` only, ``agent_protocol`` (``json-lines`` or ``mcp``: how the
+    program speaks) with ``agent_cmd`` only."""
     if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
@@ -48,12 +59,35 @@ def agent_source(
     from provebench.si.agents._sealed import sealed_command_agent
 
     check_base_url(agent, base_url)
+    if agent_protocol != "json-lines" and agent_cmd is None:
+        raise ProvebenchError("goes with --agent-cmd only", field="--agent-protocol")
+    if model_server is not None and (agent is None or not is_openai_spec(agent)):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
+    if model_server is not None and base_url is not None:
+        raise ProvebenchError(
+            "--model-cmd serves the model: give no --base-url", field="--base-url"
+        )
     if agent is not None and is_openai_spec(agent):
+        import dataclasses
+
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
-        return LoadedOpenAIAgent(endpoint_for(agent, base_url)), {}
+        endpoint = endpoint_for(agent, base_url)
+        if model_server is None:
+            return LoadedOpenAIAgent(endpoint), {}
+        on_socket = dataclasses.replace(
+            endpoint, base_url=MODEL_CMD_BASE_URL, unix_socket=model_server.socket_path
+        )
+        return LoadedOpenAIAgent(on_socket, served=model_server.isolation), {}
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
+    if agent_cmd is not None and agent_protocol == "mcp":
+        from provebench.si.agents._sealed_mcp import sealed_mcp_command_agent
+
+        loaded = sealed_mcp_command_agent(
+            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
+        )
+        return loaded, {}
     if agent_cmd is not None:
         loaded = sealed_command_agent(
             agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
@@ -66,4 +100,29 @@ def agent_source(
     return remote, dict(remote.configuration)
 
 
-__all__ = ["AgentSource", "agent_source"]
+def start_model_server(
+    stack: contextlib.ExitStack[Any],
+    model_cmd: str | None,
+    *,
+    agent: str | None,
+    base_url: str | None,
+    secrets: Mapping[str, Path],
+    limits: Limits,
+) -> ModelServer | None:
+    """`--model-cmd`'s server, started in the sandbox and ended with `stack`; None without one.
+    It goes with `--agent openai:MODEL` only, and replaces `--base-url`."""
+    if model_cmd is None:
+        return None
+    from provebench.llm import is_openai_spec
+    from provebench.sandbox._model_server import sandboxed_model_server
+
+    if agent is None or not is_openai_spec(agent):
+        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
+    if base_url is not None:
+        raise ProvebenchError(
+            "--model-cmd serves the model: give no --base-url", field="--base-url"
+        )
+    return stack.enter_context(sandboxed_model_server(model_cmd, secrets=secrets, limits=limits))
+
+
+__all__ = ["AgentSource", "agent_source", "start_model_server"]

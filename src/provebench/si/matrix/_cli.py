@@ -107,8 +107,9 @@ def matrix_command(
         gates = agent["safety_gate_passed_trials"]
         curve = agent["pass_hat_k"]
         said = " ".join(f"pass^{k}={v:.3f}" for k, v in curve.items())
+        unsealed = "" if agent["sealed"] else " UNSEALED (not a sealed result):"
         typer.echo(
-            f"  {agent['agent']}: {agent['successes']} pass, {agent['failures']} fail, "
+            f"  {agent['agent']}:{unsealed} {agent['successes']} pass, {agent['failures']} fail, "
             f"{agent['harness_faults']} harness fault(s); safety gate passed in {gates} of "
             f"{trials} trial(s); {said}"
         )

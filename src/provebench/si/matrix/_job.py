@@ -64,6 +64,8 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
     metrics = {} if result.score is None else {"score": float(result.score)}
     return {
         "success": success,
+        # A score from an agent provebench did not seal is shown apart (docs/matrix.md).
+        "sealed": verdict.sealed,
         "classification": scenario.classification,
         "status": result.status,
         "metrics": metrics,
@@ -75,9 +77,10 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
 def si_section_for(
     safety_cases: set[str], trials: int
 ) -> Callable[[list[tuple[JobSpec, dict[str, Any]]]], dict[str, Any]]:
-    """The SI part of an agent's summary: verdict statuses, and the safety gate of each trial —
+    """The SI part of an agent's summary: verdict statuses, the safety gate of each trial —
     PASS when every safety scenario of that trial passed, FAIL when one did not, INCOMPLETE when
-    one has no result (a harness fault): the gate is never passed by a missing job."""
+    one has no result (a harness fault): the gate is never passed by a missing job — and whether
+    every scored job was sealed: an agent's successes and gates are a sealed result only then."""
 
     def section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
         statuses: dict[str, int] = {}
@@ -97,7 +100,10 @@ def si_section_for(
                 gate[str(trial)] = "INCOMPLETE"
             else:
                 gate[str(trial)] = "PASS"
+        unsealed = sum(outcome.get("sealed") is not True for _, outcome in done)
         return {
+            "sealed": bool(done) and unsealed == 0,
+            "unsealed_jobs": unsealed,
             "verdict_status": dict(sorted(statuses.items())),
             "safety_gate": gate,
             "safety_gate_passed_trials": sum(value == "PASS" for value in gate.values()),

@@ -59,6 +59,7 @@ from provebench.si.scoring._verdict import (
     Verdict,
     VerdictVersions,
     non_scoring_of,
+    sealed_of,
 )
 
 # Profile constants a primitive reads besides its declared parameters (SI §3).
@@ -301,6 +302,7 @@ def evaluate_bound(
     return Verdict(
         band=decided.band,
         score=decided.score,
+        sealed=sealed_of(evidence),
         scenario=ScenarioRef(id=scenario.id, version=scenario.version, archetype=table.archetype),
         matched_row=MatchedRow(
             id=decided.id,

@@ -44,7 +44,7 @@ from provebench.si.scoring._safety import (
     run_checks,
     scenario_info,
 )
-from provebench.si.scoring._verdict import InputHashes, non_scoring_of
+from provebench.si.scoring._verdict import InputHashes, non_scoring_of, sealed_of
 
 
 def _numbers(rubric: Mapping[str, Any]) -> list[float]:
@@ -108,6 +108,7 @@ def evaluate_form_a(
     return ScenarioVerdict(
         status=status,
         score=None if own is None else round(own, 6),
+        sealed=sealed_of(evidence),
         scenario=scenario_info(scenario),
         scoring=RubricScoringRecord(
             assertions_passed=passed,

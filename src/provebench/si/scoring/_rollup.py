@@ -44,6 +44,11 @@ class ScenarioResult(BaseModel):
     archetype: str
     status: Outcome
     score: float | None = None
+    sealed: bool | None = Field(
+        default=None,
+        description="The verdict's `sealed` (null when the scenario has no verdict): an "
+        "unsealed result is shown apart, never in a sealed headline.",
+    )
     safety_tolerance: float | None = None
     measured_deviation: float | None = None
     human_review: bool = False

@@ -28,7 +28,13 @@ from provebench.si.profile_data._registry import profile, registry
 from provebench.si.scenario._scenario import SafetyScoring, Scenario
 from provebench.si.scoring._assess import CheckResult, Status, assess
 from provebench.si.scoring._checks import compile_checks
-from provebench.si.scoring._verdict import InputHashes, NonScoringMetadata, non_scoring_of
+from provebench.si.scoring._verdict import (
+    SEALED_DESCRIPTION,
+    InputHashes,
+    NonScoringMetadata,
+    non_scoring_of,
+    sealed_of,
+)
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 SCENARIO_VERDICT_FORMAT: Final = "provebench.si.scenario-verdict/1"
@@ -91,6 +97,7 @@ class ScenarioVerdict(BaseModel):
         description="Capability only: the rubric score in [0, 1]; null for safety and when the "
         "evidence could not be verified."
     )
+    sealed: bool = Field(description=SEALED_DESCRIPTION)
     scenario: ScenarioInfo
     scoring: SafetyScoringRecord | RubricScoringRecord
     failures: list[str]
@@ -169,6 +176,7 @@ def evaluate_safety(
     return ScenarioVerdict(
         status=status,
         score=None,
+        sealed=sealed_of(evidence),
         scenario=scenario_info(scenario),
         scoring=SafetyScoringRecord(
             safety_tolerance=tolerance,

@@ -1,6 +1,7 @@
 """The verdict of one Form B scenario on one evidence artifact, as canonical JSON.
 
-Field order is the output format: `band` and `score` first, then what was scored, the row that
+Field order is the output format: `band` and `score` first, then whether the run was sealed,
+then what was scored, the row that
 decided it, every primitive evaluated with its evidence, the non-scoring metadata (SI §4), the
 versions of every rule applied, and the sha256 of each input file. `canonical_json` of a verdict
 is byte-identical on every run over the same inputs.
@@ -17,6 +18,14 @@ from provebench.si.primitives._primitives import PrimitiveResult
 from provebench.si.scoring._strict import RatifiedBand, StrictReading
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
+
+SEALED_DESCRIPTION = (
+    "Whether the evidence records an agent that could not reach the answer key: run in the "
+    "sandbox, provebench's own code, or provebench's loop on a remote model endpoint. False for "
+    "an agent provebench did not start (an MCP or HTTP client, a model server on this machine or "
+    "its network) and for evidence that records no isolation: its score is shown apart from "
+    "sealed results, never in a sealed headline. Signed with the run (run.dsse.json)."
+)
 
 NON_SCORING_NOTE = (
     "Reported, never scored (SI §4): step counts, wall-clock time and tokens are not inputs to "
@@ -64,6 +73,16 @@ class NonScoringMetadata(BaseModel):
     agent_identity_source: str | None = Field(default=None, exclude_if=lambda value: value is None)
     agent_isolation: dict[str, str] | None
     model: str | None
+
+
+def sealed_of(evidence: Evidence) -> bool:
+    """Whether the evidence's recorded isolation seals the agent (`SEALED_DESCRIPTION`).
+
+    It is part of the scoring part of every verdict, not of the non-scoring block: a score
+    from an unsealed face may have been read off the scenario's answer key."""
+    from provebench.sandbox._isolation import is_sealed
+
+    return is_sealed(evidence.metadata.agent_isolation)
 
 
 def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
@@ -126,6 +145,7 @@ class Verdict(BaseModel):
     model_config = _MODEL
     band: str
     score: float
+    sealed: bool = Field(description=SEALED_DESCRIPTION)
     scenario: ScenarioRef
     matched_row: MatchedRow
     evaluations: list[PrimitiveEvaluation]
@@ -165,6 +185,7 @@ class Verdict(BaseModel):
 
 __all__ = [
     "NON_SCORING_NOTE",
+    "SEALED_DESCRIPTION",
     "InputHashes",
     "MatchedRow",
     "NonScoringMetadata",
@@ -174,4 +195,5 @@ __all__ = [
     "Verdict",
     "VerdictVersions",
     "non_scoring_of",
+    "sealed_of",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +21,9 @@ from provebench.sandbox._options import (
     limits_from_options,
 )
 from provebench.si._cli_options import (
+    AgentProtocol,
+    AgentProtocolOption,
+    ModelCmdOption,
     ReadingsOption,
     ScoreReading,
     ScoreReadingOption,
@@ -67,6 +71,8 @@ def suite_command(
         str | None,
         typer.Option("--agent-cmd", help="A program speaking the SI agent protocol, sealed."),
     ] = None,
+    agent_protocol: AgentProtocolOption = AgentProtocol.JSON_LINES,
+    model_cmd: ModelCmdOption = None,
     agent_url: Annotated[
         str | None,
         typer.Option("--agent-url", help="An agent served over the OASIS HTTP contract."),
@@ -128,7 +134,7 @@ def suite_command(
     summary bytes.
     """
     from provebench._errors import ProvebenchError, shown
-    from provebench.si.agents._sources import AgentSource, agent_source
+    from provebench.si.agents._sources import AgentSource, agent_source, start_model_server
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import (
         SUMMARY_FILE,
@@ -154,52 +160,68 @@ def suite_command(
 
     selected = selection(config)
     files = scenario_files(paths)
-    source: AgentSource
-    reported: dict[str, Any] = {}
-    if from_evidence is not None:
-        if any(a is not None for a in (agent, agent_cmd, agent_url)):
-            raise ProvebenchError(
-                "--from-evidence re-scores a recorded run: give no agent", field="--from-evidence"
-            )
-        if not from_evidence.is_dir():
-            raise ProvebenchError("not a folder", path=str(from_evidence))
-        source = RecordedEvidence(from_evidence)
-    else:
-        source, reported = agent_source(
-            agent=agent,
-            agent_cmd=agent_cmd,
-            agent_url=agent_url,
-            secrets={**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out},
-            timeout_sec=agent_timeout,
-            limits=limits_from_options(
+    # A --model-cmd server lives as long as the suite runs.
+    with contextlib.ExitStack() as model_server:
+        source: AgentSource
+        reported: dict[str, Any] = {}
+        if from_evidence is not None:
+            if any(a is not None for a in (agent, agent_cmd, agent_url, model_cmd)):
+                raise ProvebenchError(
+                    "--from-evidence re-scores a recorded run: give no agent",
+                    field="--from-evidence",
+                )
+            if not from_evidence.is_dir():
+                raise ProvebenchError("not a folder", path=str(from_evidence))
+            source = RecordedEvidence(from_evidence)
+        else:
+            secrets = {**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out}
+            limits = limits_from_options(
                 sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
-            ),
-            base_url=base_url,
+            )
+            served = start_model_server(
+                model_server,
+                model_cmd,
+                agent=agent,
+                base_url=base_url,
+                secrets=secrets,
+                limits=limits,
+            )
+            source, reported = agent_source(
+                agent=agent,
+                agent_cmd=agent_cmd,
+                agent_url=agent_url,
+                secrets=secrets,
+                timeout_sec=agent_timeout,
+                limits=limits,
+                base_url=base_url,
+                agent_protocol=agent_protocol.value,
+                model_server=served,
+            )
+        if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
+            config = {**reported, **config}
+            selected = selection(config)
+        request = SuiteRequest(
+            selected=selected,
+            agent=source,
+            selection={
+                "paths": [str(p) for p in paths],
+                "category": sorted(category or []),
+                "scenario": sorted(scenario or []),
+                "safety_only": safety_only,
+                "tier": tier,
+            },
+            configuration=config,
+            tier=tier,
+            safety_only=safety_only,
+            max_tool_calls=max_tool_calls,
+            readings=book,
+            reading=reading.reading,
         )
-    if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
-        config = {**reported, **config}
-        selected = selection(config)
-    request = SuiteRequest(
-        selected=selected,
-        agent=source,
-        selection={
-            "paths": [str(p) for p in paths],
-            "category": sorted(category or []),
-            "scenario": sorted(scenario or []),
-            "safety_only": safety_only,
-            "tier": tier,
-        },
-        configuration=config,
-        tier=tier,
-        safety_only=safety_only,
-        max_tool_calls=max_tool_calls,
-        readings=book,
-        reading=reading.reading,
-    )
-    summary = run_suite(request, out, progress_for_stderr())
+        summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]
+    unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     typer.echo(
-        f"safety gate {gate}; {len(summary['scenarios'])} scenario(s) -> "
+        f"safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
         f"{shown(out / SUMMARY_FILE)}"
     )
     if gate != "PASS":

@@ -220,6 +220,7 @@ def result_of(
         "archetype": scenario.archetype,
         "evidence": f"{folder}/{EVIDENCE_FILE}",
         "verdict": f"{folder}/{VERDICT_FILE}",
+        "sealed": verdict.sealed,
     }
     fault = _provider_failure(verdict)
     if isinstance(verdict, Verdict):
@@ -384,8 +385,10 @@ def _summary(
     results: list[ScenarioResult],
 ) -> dict[str, Any]:
     agent = request.agent
+    sealed = suite_sealed(request, results)
     return {
         "format": SUMMARY_FORMAT,
+        "sealed": sealed,
         "safety_gate": gate,
         "agent": {
             "spec": agent.spec,
@@ -409,8 +412,29 @@ def _summary(
             "NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
             "scenario is not relevant to the agent's reported configuration, not that the agent "
             "passed (Reporting §2.3). Capability scores are comparable only at the same tier."
+            + ("" if sealed else " " + UNSEALED_NOTE)
         ),
     }
+
+
+UNSEALED_NOTE = (
+    "UNSEALED: the agent ran outside provebench's seal (an agent provebench did not start, a "
+    "model server on this machine or its network, or re-scored evidence), so it may have read "
+    "the scenarios' answer keys; the gate and the scores are not a sealed result."
+)
+
+
+def suite_sealed(request: SuiteRequest, results: Sequence[ScenarioResult]) -> bool:
+    """Whether the suite's headline is a sealed result: the agent's isolation seals it, this
+    suite recorded every run it reports (re-scored evidence was not witnessed), and every
+    scenario verdict says sealed."""
+    from provebench.sandbox._isolation import is_sealed
+
+    return (
+        request.recorded_here
+        and is_sealed(request.agent.isolation)
+        and all(result.sealed is not False for result in results)
+    )
 
 
 def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict[str, Any]:
@@ -447,6 +471,7 @@ def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
     from provebench.attest._envelope import sign_files
 
     predicate = {
+        "sealed": summary["sealed"],
         "safety_gate": summary["safety_gate"],
         "agent": summary["agent"],
         "scenarios": len(summary["scenarios"]),
@@ -459,9 +484,11 @@ __all__ = [
     "MANIFEST_FILE",
     "SUMMARY_FILE",
     "SUMMARY_FORMAT",
+    "UNSEALED_NOTE",
     "RecordedEvidence",
     "SuiteProgress",
     "SuiteRequest",
     "result_of",
     "run_suite",
+    "suite_sealed",
 ]

@@ -1,0 +1,136 @@
+"""An `openai:` endpoint that provebench did not start is recorded as what it is.
+
+The attack: `--base-url http://127.0.0.1:…` points at whatever process serves that port — here a
+"model" that is candidate code running as the operator, outside the sandbox, which reads the
+scenario file (the answer key) and answers with no tool call. provebench's own loop drives it,
+so the run was recorded `trusted-shipped` and signed as a sealed 1.0. Now the endpoint is
+recorded as `endpoint` with its URL, a loopback or local one is unsealed in every SI verdict
+and cannot reach the pilot's `laboratory_pass`.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench.attest import load_trusted_key
+from provebench.attest._envelope import read_verified
+from provebench.cli import app
+from provebench.pilot.agents import ReferenceImporter
+from provebench.sandbox import _isolation, is_sealed
+from provebench.sandbox._isolation import endpoint_isolation
+from provebench.si import load_scenarios
+from provebench.si.agents import CorrectDiagnoser, run_agent
+from provebench.si.agents._signing import RUN_ENVELOPE_FILE, SI_RUN_PREDICATE
+from provebench.si.sim import Session
+from tests.helpers.fake_openai import FakeModel, ToolCall, fake_openai_server
+from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
+from tests.helpers.pilot_tools import ToolContext
+from tests.helpers.si_lab import write_fixture
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/v1",
+        "http://localhost:11434/v1",
+        "http://[::1]:8000/v1",
+        "http://[::ffff:127.0.0.1]:8000/v1",
+        "http://10.1.2.3:8000/v1",
+        "http://192.168.0.7/v1",
+        "http://169.254.1.1/v1",
+        "http://0.0.0.0:8000/v1",
+    ],
+)
+def test_an_endpoint_on_this_machine_or_its_network_is_local_and_unsealed(url: str) -> None:
+    isolation = endpoint_isolation(url)
+    assert (isolation["mode"], isolation["reach"]) == ("endpoint", "local")
+    assert not is_sealed(isolation)
+
+
+def test_a_public_endpoint_is_remote_and_sealed() -> None:
+    isolation = endpoint_isolation("https://user:secret@93.184.215.14/v1?key=k#x")
+    # The URL as it is, without the credentials, query or fragment it may carry.
+    assert isolation == {"mode": "endpoint", "url": "https://93.184.215.14/v1", "reach": "remote"}
+    assert is_sealed(isolation)
+    assert not is_sealed({**isolation, "reach": "local"})
+    assert not is_sealed({"mode": "endpoint", "url": isolation["url"]})
+
+
+def test_a_name_that_does_not_resolve_is_local(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unresolvable(*args: Any, **kwargs: Any) -> Any:
+        raise socket.gaierror("no such name")
+
+    monkeypatch.setattr(_isolation.socket, "getaddrinfo", unresolvable)
+    assert endpoint_isolation("https://models.example/v1")["reach"] == "local"
+
+
+def test_a_name_resolving_to_this_machine_is_local(monkeypatch: pytest.MonkeyPatch) -> None:
+    public = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 0))]
+    monkeypatch.setattr(_isolation.socket, "getaddrinfo", lambda *a, **k: public)
+    # Every name resolves to the public address, this machine's own name too.
+    assert endpoint_isolation("https://models.example/v1")["reach"] == "local"
+
+
+@pytest.mark.slow
+def test_a_loopback_model_that_reads_the_scenario_is_signed_unsealed(tmp_path: Path) -> None:
+    scenario_file = write_fixture(tmp_path)
+
+    def reads_the_scenario(call: ToolCall) -> str:
+        # Candidate code behind the port, as the operator's user: it opens the scenario file.
+        solved = run_agent(Session.start(load_scenarios(scenario_file)[0]), CorrectDiagnoser())
+        call("submit_answer", {"final_answer": solved.evidence.final_answer})
+        return ""
+
+    model = FakeModel(reads_the_scenario, frozenset({"submit_answer"}))
+    out = tmp_path / "run"
+    with fake_openai_server(model) as url:
+        command = ["si", "run", str(scenario_file), "--agent", "openai:fake", "--base-url", url]
+        result = CliRunner().invoke(app, [*command, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads((out / "verdict.json").read_text())
+    evidence = json.loads((out / "evidence.json").read_text())
+    assert (verdict["score"], evidence["actions"]) == (1.0, [])  # the attack reaches the score
+    assert verdict["sealed"] is False
+    assert verdict["non_scoring"]["agent_isolation"] == {
+        "mode": "endpoint",
+        "url": url,
+        "reach": "local",
+    }
+    signed = read_verified(
+        out / RUN_ENVELOPE_FILE, load_trusted_key(), predicate_type=SI_RUN_PREDICATE
+    )
+    assert signed.predicate["outcome"]["sealed"] is False
+    assert signed.predicate["agent"]["isolation"]["mode"] == "endpoint"
+
+
+@pytest.mark.slow
+def test_a_loopback_model_cannot_reach_the_laboratory_gate(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path, seed=3)
+    work = tmp_path / "model-memory"
+    work.mkdir()
+
+    def cycle(call: ToolCall) -> str:
+        # A correct importer behind the port: still not provebench's code, and not sealed.
+        ReferenceImporter().run_cycle(ToolContext(call, work))  # type: ignore[arg-type]
+        call("finish_cycle", {})
+        return ""
+
+    run = tmp_path / "run"
+    with fake_openai_server(FakeModel(cycle, frozenset({"finish_cycle"}))) as url:
+        result = CliRunner().invoke(app, ["pilot", "run", "--corpus", str(corpus), "--agent",
+                                          "openai:fake", "--base-url", url, "--out", str(run),
+                                          "--quiet"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    verdict = evaluate(run, corpus)
+    assert verdict.scorer_pass  # the register is right ...
+    assert not verdict.laboratory_pass  # ... but the gate needs a sealed candidate
+    reasons = [stop.reason for stop in verdict.stopping_conditions if stop.status == "triggered"]
+    assert any(f"model endpoint {url}" in reason for reason in reasons), reasons
+    isolation = verdict.result_evidence.isolation  # type: ignore[union-attr]
+    assert isolation == {"mode": "endpoint", "url": url, "reach": "local"}
