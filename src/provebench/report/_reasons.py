@@ -69,7 +69,19 @@ def pilot_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
         checks = sorted({str(g.get("check")) for g in gaps if isinstance(g, Mapping)})
         reasons.append(
             _reason(
-                f"{len(gaps)} required §12 self-check report(s) missing ({_listed(checks)}).",
+                f"{len(gaps)} required §12 self-check(s) not performed by what the log shows, "
+                f"or not reported ({_listed(checks)}).",
+                "probes",
+            )
+        )
+    faults = verdict.get("faults")
+    faults = faults if isinstance(faults, Mapping) else {}
+    unexercised = faults.get("unexercised")
+    if isinstance(unexercised, int) and unexercised:
+        reasons.append(
+            _reason(
+                f"{unexercised} of the corpus's {faults.get('scheduled')} scheduled fault(s) "
+                "never met the work they are bound to.",
                 "probes",
             )
         )

@@ -162,3 +162,17 @@ def test_reordered_events_are_refused_by_their_seq(tmp_path: Path) -> None:
     _rewrite_manifest(directory)
     error = _error(directory)
     assert (error.line, error.field) == (2, "seq")
+
+
+def test_a_corpus_of_the_call_numbered_fault_format_is_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    directory = fresh_corpus_dir(tmp_path)
+    path = directory / "manifest.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["corpus_format"] = "call-import-corpus/1"
+    path.write_text(canonical_json(document), encoding="utf-8")
+    error = _error(directory)
+    assert (error.path, error.field) == (str(path), "corpus_format")
+    assert "bound to call numbers" in error.message and "generate the corpus again" in error.message
+    assert "\n" not in error.one_line()

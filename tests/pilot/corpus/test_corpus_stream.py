@@ -78,6 +78,10 @@ def _applied_on_listing(events: Events) -> None:
     fault["fault"], fault["operation"] = "applied_then_error", "list_page"
 
 
+def _fault_on_absent_file(events: Events) -> None:
+    events[_first(events, "api_fault")]["file_id"] = "never-added"
+
+
 def _cycle_skipped(events: Events) -> None:
     start = _first(events, "cycle_started", 1)
     for event in events[start:]:
@@ -98,6 +102,7 @@ def _cycle_skipped(events: Events) -> None:
         (_zone_not_declared, "run_version"),
         (_missing_zone_change, "kind"),
         (_applied_on_listing, "fault"),
+        (_fault_on_absent_file, "file_id"),
         (_cycle_skipped, "cycle"),
     ],
 )

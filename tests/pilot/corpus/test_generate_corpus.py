@@ -88,6 +88,36 @@ def test_control_profile_meets_the_fresh_control_minimums(seed: int) -> None:
     assert adversarial_items >= 10
 
 
+@pytest.mark.parametrize(("seed", "profile"), [(21, "public"), (1, "control")])
+def test_each_fault_is_bound_to_an_admissible_file_new_in_its_cycle(
+    seed: int, profile: str
+) -> None:
+    """drive-events/2: a fault lands on work a correct importer cannot avoid — a file it must
+    list and import in that cycle — with room for an importer that never retries blindly."""
+    corpus = generated_corpus(seed, profile)
+    events = list(corpus.events())
+    expected = {row.file_id for row in corpus.expected_rows()}
+    new_in = {(e.cycle, e.file.file_id) for e in events if isinstance(e, FileAdded)}
+    faults = [e for e in events if e.kind == "api_fault"]
+    assert faults
+    for fault in faults:
+        assert (fault.cycle, fault.file_id) in new_in and fault.file_id in expected  # type: ignore[union-attr]
+    per_cycle = Counter((f.cycle, f.operation) for f in faults)  # type: ignore[union-attr]
+    assert max(n for (_, op), n in per_cycle.items() if op == "append_rows") == 1
+    targets = Counter((f.cycle, f.operation, f.file_id) for f in faults)  # type: ignore[union-attr]
+    assert max(targets.values()) == 1
+
+
+def test_more_faults_than_the_files_can_carry_are_refused(tmp_path: Path) -> None:
+    from provebench._errors import ProvebenchError
+
+    config = corpus_config(seed=1, profile="public", overrides={"temporary_failures": 500})
+    with pytest.raises(ProvebenchError) as refused:
+        write_corpus(config, tmp_path / "corpus")
+    assert refused.value.field == "temporary_failures"
+    assert not (tmp_path / "corpus").exists()
+
+
 def test_control_refuses_sizes_below_the_minimums() -> None:
     from provebench._errors import ProvebenchError
 

@@ -201,9 +201,9 @@ def test_unsupported_q_and_bad_page_size_are_google_400s(cycle: Cycle) -> None:
 @pytest.mark.usefixtures("no_sleep")
 def test_temporary_faults_are_real_http_and_execute_num_retries_recovers(tmp_path: Path) -> None:
     faults = [
-        Fault("list_page", 1, "rate_limit_429"),
-        Fault("list_page", 2, "unavailable_503"),
-        Fault("read_confirmed_ids", 1, "server_error_500"),
+        Fault("list_page", "f000", "rate_limit_429"),
+        Fault("list_page", "f003", "unavailable_503"),  # the same first page: its retry fails
+        Fault("read_confirmed_ids", "f001", "server_error_500"),
     ]
     for cycle in open_cycle(tmp_path, faults):
         with pytest.raises(HttpError) as raised:
@@ -321,7 +321,7 @@ def test_append_shapes_rules_and_required_value_input_option(cycle: Cycle) -> No
 
 
 def test_blind_retry_after_applied_then_error_duplicates(tmp_path: Path, no_sleep: None) -> None:
-    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", "a", "applied_then_error")]):
         request = (
             cycle.sheets()
             .spreadsheets()
@@ -515,7 +515,7 @@ def test_gspread_backoff_client_duplicates_an_in_doubt_append(
     # The trap docs/pilot-emulator.md warns about: BackOffHTTPClient retries any 5xx, and an
     # append answered 500 after it took effect (pilot §14) is then written twice.
     monkeypatch.setattr(gspread.http_client.time, "sleep", lambda seconds: None)
-    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", "a", "applied_then_error")]):
         client = _gspread_client(cycle, gspread.http_client.BackOffHTTPClient)
         working = client.open_by_key(SPREADSHEET_ID).worksheet(WORKING_SHEET)
         working.append_rows([_row("a")], value_input_option="RAW")
@@ -525,7 +525,7 @@ def test_gspread_backoff_client_duplicates_an_in_doubt_append(
 def test_gspread_plain_client_leaves_an_in_doubt_append_to_the_register(tmp_path: Path) -> None:
     # The safe configuration: the plain HTTPClient raises the 500; the importer reports the
     # rows in doubt (naming the call) and lets the next cycle's confirmed ids settle them.
-    for cycle in open_cycle(tmp_path, [Fault("append_rows", 1, "applied_then_error")]):
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", "a", "applied_then_error")]):
         client = _gspread_client(cycle)
         working = client.open_by_key(SPREADSHEET_ID).worksheet(WORKING_SHEET)
         with pytest.raises(gspread.exceptions.APIError) as raised:

@@ -21,7 +21,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=1)
+    # A seed whose corpus puts a new file on a listing's last page in some cycle (the final-page
+    # attack has something to omit); the draw changed with faults bound to files (drive-events/2).
+    return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=2)
 
 
 _RUNS: dict[tuple[Path, str], Verdict] = {}

@@ -46,13 +46,16 @@ def test_explain_names_the_violations_and_exit_1(tmp_path: Path) -> None:
     assert "pilot_pass stays null: no verified evidence for" in result.stdout
 
 
-def test_explain_names_the_self_checks_an_importer_did_not_report(tmp_path: Path) -> None:
+def test_explain_names_the_self_checks_an_importer_did_not_perform(tmp_path: Path) -> None:
     corpus = make_small_corpus(tmp_path)
     run = run_agent(corpus, "noop", tmp_path / "run")
     result = run_cli("pilot", "evaluate", str(run), "--corpus", str(corpus), "--explain")
     assert result.returncode == 1, result.stderr
-    said = "self-checks not reported in 4 cycle(s) (1–4); cycle 1: repeated_run_without"
-    assert said in result.stdout
+    assert (
+        "self-checks not performed in 4 cycle(s) (1–4); cycle 1: "
+        "repeated_run_without_new_files (not reported)" in result.stdout
+    )
+    assert "faults: 0 of 6 scheduled exercised, 0 on an append" in result.stdout
 
 
 def test_a_folder_that_is_not_a_run_gets_one_line_and_no_verdict(tmp_path: Path) -> None:

@@ -136,10 +136,11 @@ def test_near_duplicate_ids_are_graded_by_the_escrow(corpus: Path) -> None:
 
 
 def test_unexpected_rows_are_dated_defects_of_their_cycle_and_every_later_one() -> None:
-    defects = dated_defects([], [], [], {"a-1-0": 2}, [SelfCheckGap(cycle=3, check="pagination")])
+    gap = SelfCheckGap(cycle=3, check="pagination", reason="not reported")
+    defects = dated_defects([], [], [], {"a-1-0": 2}, [gap], {3: "fault not exercised: x"})
     assert defects == {
         2: ["unexpected row: a-1-0"],
-        3: ["§12 self-check not reported: pagination"],
+        3: ["§12 self-check pagination: not reported", "fault not exercised: x"],
     }
 
 
@@ -172,7 +173,7 @@ def test_a_final_status_claim_needs_the_probe_itself(
     refused = {"operation": "sheets.set_status", "arguments": arguments}
     log = read_log(_log(("refused", refused), ("diagnostics", claim)))
     _, probes = refusal_violations(log, {"a"})
-    violations, _ = self_check_findings(log, frozenset(), frozenset(p.cycle for p in probes))
+    violations, _, _ = self_check_findings(log, frozenset(), frozenset(p.cycle for p in probes))
     assert bool(violations) is false
 
 
@@ -215,7 +216,7 @@ def test_a_traversal_claim_needs_two_complete_passes_the_last_finding_nothing(
     items: list[tuple[str, dict[str, Any]]], false: bool
 ) -> None:
     log = read_log(_log(*items, ("diagnostics", TRAVERSAL)))
-    violations, _ = self_check_findings(log, frozenset())
+    violations, _, _ = self_check_findings(log, frozenset())
     assert bool(violations) is false
 
 
@@ -243,7 +244,7 @@ def test_the_reconciliation_must_be_the_logs_numbers(said: dict[str, Any], false
             ("diagnostics", {"channel": "reconciliation", **said}),
         )
     )
-    violations, gaps = self_check_findings(log, frozenset({"b"}))
+    violations, gaps, _ = self_check_findings(log, frozenset({"b"}))
     assert bool(violations) is false
     assert "reconciliation_numbers" not in {gap.check for gap in gaps}
 
@@ -267,8 +268,63 @@ def test_wrong_reconciliation_numbers_are_named_as_such_whatever_the_self_check_
             ("diagnostics", {"channel": "self_check", "name": "reconciliation", "passed": claimed}),
         )
     )
-    violations, _ = self_check_findings(log, frozenset({"b"}))
+    violations, _, _ = self_check_findings(log, frozenset({"b"}))
     assert {v.kind for v in violations} == kinds
     numbers = next(v for v in violations if v.kind == "false_reconciliation")
     assert "imported 2; the log shows 1" in numbers.message
     assert numbers.evidence and numbers.evidence[0].seq >= 0
+
+
+# -- invariant 5: a check is judged performed by the log, whatever the claim ---------------------
+PAGINATION = {"channel": "self_check", "name": "pagination"}
+
+
+@pytest.mark.parametrize(
+    ("passes", "passed", "outcome", "gap", "false"),
+    [
+        (1, True, "performed_passed", False, False),
+        (1, False, "performed_problem", False, False),  # done, a problem honestly reported
+        (0, False, "not_performed", True, False),  # "failed" without doing it: a gap
+        (0, True, "contradicted", False, True),  # claimed done, not done: a false claim
+        (0, None, "not_performed", True, False),  # not reported at all
+    ],
+)  # fmt: skip
+def test_each_self_check_has_one_outcome_by_what_the_log_shows(
+    passes: int, passed: bool | None, outcome: str, gap: bool, false: bool
+) -> None:
+    claim = [] if passed is None else [("diagnostics", {**PAGINATION, "passed": passed})]
+    log = read_log(_log(*[("drive.list", LAST_PAGE)] * passes, *claim))
+    violations, gaps, outcomes = self_check_findings(log, frozenset())
+    pagination = next(o for o in outcomes if o.check == "pagination")
+    assert getattr(pagination, outcome) == [1]
+    assert (
+        sum(
+            len(getattr(pagination, key)) for key in type(pagination).model_fields if key != "check"
+        )
+        == 1
+    )
+    assert ("pagination" in {g.check for g in gaps}) is gap
+    assert bool([v for v in violations if "pagination" in v.message]) is false
+
+
+def test_the_retry_check_has_nothing_to_check_without_a_failure() -> None:
+    claim = {"channel": "self_check", "name": "temporary_failure_and_retry", "passed": False}
+    log = read_log(_log(("diagnostics", claim)))
+    _, gaps, outcomes = self_check_findings(log, frozenset())
+    retry = next(o for o in outcomes if o.check == "temporary_failure_and_retry")
+    assert retry.nothing_to_check == [1]
+    assert "temporary_failure_and_retry" not in {g.check for g in gaps}
+
+
+def test_checks_reported_failed_without_being_done_block_the_gate(corpus: Path) -> None:
+    """The importer lists once and reports every check failed: before, an honest-looking run
+    that passed the gate; now each undone check is a gap."""
+    run = run_agent(corpus, "ReportsChecksFailedWithoutDoingThem", corpus.parent / "said-failed")
+    verdict = evaluate_run(run, corpus)
+    gaps = {(gap.check, gap.reason) for gap in verdict.self_check_gaps}
+    assert ("file_added_during_traversal", "reported passed: false, and 1 complete listing "
+            "pass(es); at least 2 needed") in gaps  # fmt: skip
+    assert not verdict.critical_violations  # an honest "failed" is no violation
+    pagination = next(o for o in verdict.self_checks if o.check == "pagination")
+    assert pagination.performed_problem and not pagination.not_performed
+    assert not verdict.laboratory_pass

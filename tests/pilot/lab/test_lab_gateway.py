@@ -167,7 +167,7 @@ def _reachable(root: object) -> list[object]:
 def test_context_graph_reaches_no_ledger_and_no_expected_answers(tmp_path: Path) -> None:
     ledger = Ledger.open(tmp_path / "l.sqlite")
     try:
-        ctx, _, _ = make_lab(["f1", "f2"], faults=[Fault("list_page", 1, "timeout")])
+        ctx, _, _ = make_lab(["f1", "f2"], faults=[Fault("list_page", "f1", "timeout")])
         reachable = _reachable(ctx)
         assert not any(isinstance(o, Ledger) for o in reachable)
         assert not any(isinstance(o, Path) and o.suffix in {".sqlite", ".csv"} for o in reachable)
@@ -343,22 +343,53 @@ def test_bad_page_size_is_an_invalid_argument(size: object) -> None:
 def test_scheduled_list_fault_raises_typed_error_and_is_logged_first(
     kind: str, error_type: type[Exception]
 ) -> None:
-    ctx, record, _ = make_lab(["a", "b", "c"], faults=[Fault("list_page", 2, kind)], page_size=9)
-    ctx.drive.list_files(10)
+    ctx, record, _ = make_lab(["a", "b", "c"], faults=[Fault("list_page", "c", kind)], page_size=2)
+    first = ctx.drive.list_files(10)  # a, b: not the page that holds c, spends nothing
     with pytest.raises(error_type):
-        ctx.drive.list_files(10)
+        ctx.drive.list_files(10, first.next_page_token)
     assert [k for k, _ in record.entries[-2:]] == ["fault_injected", "drive.list"]
-    assert record.entries[-2][1] == {
+    injected = record.entries[-2][1]
+    assert {k: v for k, v in injected.items() if k != "withheld"} == {
         "call": 2,
         "operation": "drive.list",
         "fault": kind,
+        "file_id": "c",
         "applied": False,
+        "page_token": first.next_page_token,
     }
-    assert [f.file_id for f in ctx.drive.list_files(10).files] == ["a", "b", "c"]
+    assert injected["withheld"]["count"] == 1 and injected["withheld"]["last_id"] == "c"
+    again = ctx.drive.list_files(10, first.next_page_token)  # the fault is spent
+    assert [f.file_id for f in again.files] == ["c"]
+
+
+def test_calls_that_carry_no_faulted_work_spend_nothing() -> None:
+    """Idle calls cannot absorb the schedule (drive-events/2): an empty append, a page without
+    the file, a read about another id, an append of other rows all pass; the call that carries
+    the file's work meets the fault."""
+    faults = [
+        Fault("append_rows", "b", "applied_then_error"),
+        Fault("list_page", "b", "rate_limit_429"),
+        Fault("read_confirmed_ids", "b", "unavailable_503"),
+    ]
+    ctx, _, gateway = make_lab(["a", "b"], faults=faults, page_size=1)
+    assert ctx.sheets.append_rows([]) == 0
+    assert ctx.sheets.append_rows([row("a")]) == 1
+    first = ctx.drive.list_files(1)
+    assert [f.file_id for f in first.files] == ["a"]
+    assert ctx.confirmed.contains("a") is False
+    with pytest.raises(RateLimited):
+        ctx.drive.list_files(1, first.next_page_token)
+    with pytest.raises(ServiceUnavailable):
+        ctx.confirmed.contains("b")
+    with pytest.raises(ServerError):
+        ctx.sheets.append_rows([row("a"), row("b")])
+    assert [r[0] for r in gateway.working_rows] == ["a", "a", "b"]  # applied, then the error
+    assert ctx.confirmed.all() == frozenset()
+    assert ctx.sheets.append_rows([row("c")]) == 1
 
 
 def test_applied_then_error_appends_and_still_answers_an_error() -> None:
-    ctx, record, gateway = make_lab([], faults=[Fault("append_rows", 1, "applied_then_error")])
+    ctx, record, gateway = make_lab([], faults=[Fault("append_rows", "f1", "applied_then_error")])
     with pytest.raises(ServerError):
         ctx.sheets.append_rows([row("f1")])
     assert len(gateway.working_rows) == 1
@@ -368,7 +399,7 @@ def test_applied_then_error_appends_and_still_answers_an_error() -> None:
 
 
 def test_plain_append_fault_does_not_apply() -> None:
-    ctx, record, gateway = make_lab([], faults=[Fault("append_rows", 1, "server_error_500")])
+    ctx, record, gateway = make_lab([], faults=[Fault("append_rows", "f1", "server_error_500")])
     with pytest.raises(ServerError):
         ctx.sheets.append_rows([row("f1")])
     assert gateway.working_rows == []
@@ -376,7 +407,7 @@ def test_plain_append_fault_does_not_apply() -> None:
 
 
 def test_consecutive_faults_fail_the_retries_too() -> None:
-    faults = [Fault("read_confirmed_ids", i, "rate_limit_429") for i in (1, 2)]
+    faults = [Fault("read_confirmed_ids", f, "rate_limit_429") for f in ("a", "b")]
     ctx, _, _ = make_lab([], faults=faults, confirmed=frozenset({"x"}))
     for _ in range(2):
         with pytest.raises(RateLimited):
@@ -515,5 +546,5 @@ def _caller_frame_outlives_the_call(call: Any, error: type[BaseException]) -> bo
     ],
 )
 def test_a_raised_error_leaves_no_frame_alive(call: Any, error: type[BaseException]) -> None:
-    ctx, _, _ = make_lab(["f1"], faults=[Fault("list_page", 1, "timeout")])
+    ctx, _, _ = make_lab(["f1"], faults=[Fault("list_page", "f1", "timeout")])
     assert not _caller_frame_outlives_the_call(lambda: call(ctx), error)

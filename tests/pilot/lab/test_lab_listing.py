@@ -120,7 +120,11 @@ def test_a_page_the_log_does_not_prove_is_a_log_problem(tmp_path: Path) -> None:
     corpus = make_small_corpus(tmp_path, seed=3, admissible_files=40, file_events=80, cycles=5)
     run_dir = run_agent(corpus, "reference", tmp_path / "run")
     entries = _entries(run_dir)
-    target = next(e for e in entries if e.kind == "drive.list" and e.payload["result"]["count"])
+    target = next(
+        e
+        for e in entries
+        if e.kind == "drive.list" and "result" in e.payload and e.payload["result"]["count"]
+    )  # a served page (a faulted one carries an error instead)
     forged = dict(target.payload)
     forged["result"] = {**target.payload["result"], "ids_sha256": page_digest(["not-a-file"])}
     tampered = [e.model_copy(update={"payload": forged}) if e is target else e for e in entries]

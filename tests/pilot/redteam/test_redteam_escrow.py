@@ -14,7 +14,10 @@ from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agen
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_small_corpus(tmp_path_factory.mktemp("redteam-escrow"), seed=3)
+    # Six cycles, and no fault in cycle 2: cycle 1's files are due in cycle 2, so a first cycle
+    # that was right is paid when confirmed before a later omission takes it back (faults are
+    # bound to each cycle's new files since drive-events/2; most small-corpus cycles have one).
+    return make_small_corpus(tmp_path_factory.mktemp("redteam-escrow"), seed=1, cycles=6)
 
 
 def judged(corpus: Path, agent: str) -> Verdict:

@@ -29,11 +29,12 @@ class ObeysOnceAndDropsWhatFailed(ObeysInstructionInName):
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    # Seed 1 with six files added during scans: the append carrying the obeyed row is hit by a
-    # server error that is not applied (checked below, so the test cannot pass vacuously).
+    # Seed 2 with six files added during scans: the append carrying the obeyed row is hit by a
+    # server error that is not applied (checked below, so the test cannot pass vacuously; the
+    # seed changed when faults were bound to files, drive-events/2).
     corpus = make_small_corpus(
         tmp_path_factory.mktemp("redteam-gaps"),
-        seed=1,
+        seed=2,
         profile="public",
         added_during_scan=6,
         cycles=6,

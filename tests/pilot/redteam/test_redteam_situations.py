@@ -101,16 +101,17 @@ def test_same_name_needs_two_admissible_ids_bearing_it_in_one_cycle() -> None:
 def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admissible_file(
     tmp_path: Path,
 ) -> None:
-    # CI seed 14's first corpus ends its listing on a refused or removed file: the plan moves on.
+    # CI seed 2's first corpus ends its listing on a refused or removed file: the plan moves on
+    # (seed 14 did before faults were bound to files, drive-events/2, which changed the draw).
     report = run_redteam(
         tmp_path / "out",
-        seed=14,
+        seed=2,
         level="ci",
         workers=2,
         attacks=tuple(a for a in ATTACKS if a.agent == "OmitsFinalPage"),
     )
     (corpus,) = report.corpora
-    assert corpus["seed_attempts"] > 1 and corpus["seed"] != 14
+    assert corpus["seed_attempts"] > 1 and corpus["seed"] != 2
     assert corpus_gaps(tmp_path / "out" / "corpora" / "public") == []
     (entry,) = report.attacks
     assert entry["exercised"] and entry["caught"], entry

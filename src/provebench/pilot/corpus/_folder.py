@@ -347,13 +347,23 @@ def _load_origin(directory: Path, info: CorpusInfo) -> ShadowOrigin:
     return origin
 
 
+# Why an older format cannot be read as the current one, named in its refusal.
+_FORMAT_CHANGES = {
+    "call-import-corpus/1": (
+        " (its faults are bound to call numbers, which idle calls can absorb; since"
+        " call-import-corpus/2 each fault is bound to the file whose work it interrupts)"
+    ),
+}
+
+
 def _check_format(corpus_format: str, path: Path) -> None:
     """Both manifest.json and corpus.json name the corpus format, and every reader of a corpus
     goes through `load_corpus`: a format this build does not know is refused in either file
     (pilot §4 "fixed in the pilot version"), never read as if it were the known one."""
     if corpus_format != CORPUS_FORMAT_VERSION:
         raise ProvebenchError(
-            f"corpus format {corpus_format}, this build reads {CORPUS_FORMAT_VERSION}",
+            f"corpus format {corpus_format}, this build reads {CORPUS_FORMAT_VERSION}"
+            f"{_FORMAT_CHANGES.get(corpus_format, '')}; generate the corpus again",
             path=path,
             field="corpus_format",
         )

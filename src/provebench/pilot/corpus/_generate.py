@@ -42,7 +42,12 @@ from provebench.pilot.corpus._generate_cases import (
     zone_offset_minutes,
 )
 from provebench.pilot.corpus._generate_json import encode_event, encode_file, encode_string
-from provebench.pilot.corpus._generate_plan import CORRUPTION_VARIANTS, CyclePlan, build_plan
+from provebench.pilot.corpus._generate_plan import (
+    CORRUPTION_VARIANTS,
+    FAULT_TARGET_LABELS,
+    CyclePlan,
+    build_plan,
+)
 from provebench.pilot.corpus._model import (
     EVENT_KINDS,
     FILE_CASES,
@@ -99,6 +104,7 @@ class _Generator:
         self.quoted_names = {code: _csv_cell(name) for code, name in manager_mapping().items()}
         self.folders = [f"fld-{self.rng.getrandbits(32):08x}" for _ in range(4)]
         self.adversarial_index = 0
+        self.cycle_admissible: list[str] = []  # admissible files added this cycle, in order
         self.corruption_index = 0
         self.nonconforming_index = 0
         self.boundary_lists = {
@@ -277,6 +283,8 @@ class _Generator:
         self.file_added(plan.cycle, case, file)
         self.present_total += 1
         self.record(file, truth, admissible, zone, keep=True)
+        if admissible and label.startswith(FAULT_TARGET_LABELS):
+            self.cycle_admissible.append(file["file_id"])
 
     def record(
         self, file: dict[str, Any], truth: CallTruth, admissible: bool, zone: str, *, keep: bool
@@ -325,16 +333,18 @@ class _Generator:
                 self.event(cycle, "file_reappeared", file_id=known.file["file_id"])
         self.removed.extend(just_removed)
         self.touch(plan)
+        self.cycle_admissible = []
         for label in plan.adds:
             self.add_file(plan, label)
+        # Each fault is bound to an admissible file added this cycle (event model
+        # `drive-events/2`), a different one for each fault of an operation: the plan made room.
+        unbound: dict[str, list[str]] = {}
         for fault in plan.faults:
             self.by_fault[fault.fault] = self.by_fault.get(fault.fault, 0) + 1
+            choices = unbound.setdefault(fault.operation, list(self.cycle_admissible))
+            target = choices.pop(self.rng.randrange(len(choices)))
             self.event(
-                cycle,
-                "api_fault",
-                operation=fault.operation,
-                call_index=fault.call_index,
-                fault=fault.fault,
+                cycle, "api_fault", operation=fault.operation, file_id=target, fault=fault.fault
             )
         for _ in range(plan.during_scan):
             pages = max(1, math.ceil(self.present_total / plan.page_size))

@@ -11,7 +11,12 @@ is planned in memory proportional to the number of cycles, not events. Constrain
 - A file is added during a scan only in a cycle that is not the last of its run version, so a
   traversal that misses it still imports it in the same run version's zone.
 - Boundary-time files for a zone are added in the cycles of a run version using that zone.
-- Append faults fall in cycles that add admissible files, where an importer must append.
+- Faults fall in cycles that add admissible files: each is bound to one of them (event model
+  `drive-events/2`), so it lands on work a correct importer cannot avoid — listing the page
+  that holds the file, reading whether it is confirmed, appending its row. Per cycle at most one
+  append fault (an importer that never retries an in-doubt append blindly stops appending for
+  the cycle, so a second would go unexercised), at most three listing faults (on one page, a
+  bounded retry still gets through) and two confirmed-id faults, on distinct files.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from provebench._errors import ProvebenchError
 from provebench.pilot.corpus._generate_cases import ADVERSARIAL_ITEMS
 from provebench.pilot.corpus._model import CorpusConfig, FaultKind, RunVersion
 
@@ -29,7 +35,7 @@ CORRUPTION_VARIANTS: tuple[str, ...] = (
     "unsupported_mime",
     "negative_duration",
 )
-# The first faults cover every fault kind once, on the call an importer always makes.
+# The first faults cover every fault kind once, on work an importer always does.
 _FIRST_FAULTS: tuple[tuple[str, FaultKind], ...] = (
     ("append_rows", "applied_then_error"),
     ("list_page", "rate_limit_429"),
@@ -44,12 +50,17 @@ _FAULT_KINDS: tuple[FaultKind, ...] = (
     "timeout",
     "applied_then_error",
 )
+# The most faults of each operation one cycle carries (see the module docstring).
+FAULTS_PER_CYCLE = {"append_rows": 1, "list_page": 3, "read_confirmed_ids": 2}
+# The labels of the files a fault may be bound to: admissible whatever the draw.
+FAULT_TARGET_LABELS = ("ordinary", "unmapped_manager", "same_name", "boundary_time")
 
 
 @dataclass(frozen=True, slots=True)
 class PlannedFault:
+    """A fault of the cycle; the generator binds it to one of the cycle's admissible files."""
+
     operation: str
-    call_index: int
     fault: FaultKind
 
 
@@ -182,15 +193,25 @@ def build_plan(config: CorpusConfig, rng: random.Random) -> list[CyclePlan]:
 
 
 def _plan_faults(rng: random.Random, plans: list[CyclePlan], total: int) -> None:
-    admissible_labels = ("ordinary", "unmapped_manager", "same_name", "boundary_time")
-    appending = [
-        p.cycle for p in plans if any(label.startswith(admissible_labels) for label in p.adds)
-    ] or [plans[0].cycle]
-    taken: set[tuple[int, str, int]] = set()
+    # Each fault needs a file of its own among the cycle's admissible new files.
+    targets = {
+        p.cycle: sum(1 for label in p.adds if label.startswith(FAULT_TARGET_LABELS)) for p in plans
+    }
+    room = {
+        (cycle, operation): min(limit, count)
+        for cycle, count in targets.items()
+        for operation, limit in FAULTS_PER_CYCLE.items()
+    }
+    capacity = sum(room.values())
+    if total > capacity:
+        raise ProvebenchError(
+            f"{total} temporary failures, but the cycles' admissible new files carry at most "
+            f"{capacity} (one fault per file and operation; more cycles or files needed)",
+            field="temporary_failures",
+        )
     for index in range(total):
         if index < len(_FIRST_FAULTS):
             operation, fault = _FIRST_FAULTS[index]
-            call_index = 1
         else:
             fault = rng.choice(_FAULT_KINDS)
             operation = (
@@ -198,15 +219,21 @@ def _plan_faults(rng: random.Random, plans: list[CyclePlan], total: int) -> None
                 if fault == "applied_then_error"
                 else rng.choice(("list_page", "append_rows", "read_confirmed_ids"))
             )
-            call_index = 1 if rng.random() < 0.7 else rng.randint(2, 3)
-        cycles = appending if operation == "append_rows" else [p.cycle for p in plans]
-        cycle = rng.choice(cycles)
-        while (cycle, operation, call_index) in taken:
-            call_index += 1
-        taken.add((cycle, operation, call_index))
-        plans[cycle - 1].faults.append(PlannedFault(operation, call_index, fault))
-    for cycle_plan in plans:
-        cycle_plan.faults.sort(key=lambda f: (f.operation, f.call_index))
+        if not any(room[(p.cycle, operation)] for p in plans):
+            # This operation is full everywhere: a listing fault (or a read) still fits.
+            operation = next(o for o in FAULTS_PER_CYCLE if any(room[(p.cycle, o)] for p in plans))
+            fault = "rate_limit_429" if fault == "applied_then_error" else fault
+        cycle = rng.choice([p.cycle for p in plans if room[(p.cycle, operation)]])
+        room[(cycle, operation)] -= 1
+        plans[cycle - 1].faults.append(PlannedFault(operation, fault))
 
 
-__all__ = ["CORRUPTION_VARIANTS", "CyclePlan", "PlannedFault", "build_plan", "run_versions_for"]
+__all__ = [
+    "CORRUPTION_VARIANTS",
+    "FAULTS_PER_CYCLE",
+    "FAULT_TARGET_LABELS",
+    "CyclePlan",
+    "PlannedFault",
+    "build_plan",
+    "run_versions_for",
+]

@@ -2,7 +2,7 @@
 
 Pilot §4 defines a synthetic file; pilot §5 the events that happen between cycles; pilot §10/§11
 the corpora. These pydantic models are the single source of truth for `drive_events.jsonl` and
-`corpus.json` (event model `drive-events/1`, see `_versions.py`).
+`corpus.json` (event model `drive-events/2`, see `_versions.py`).
 
 ## Drive state and how the events drive it (the lab's contract with the Drive adapter)
 
@@ -39,10 +39,18 @@ cycle that is the last one of its run version, and the zone of its row is unambi
   field of the grammar (only the free-text tag changes), so the file's register row does not
   change; the row of a `file_id` is in any case decided once and never rewritten.
 - `file_moved`: the same `file_id` moves to another folder.
-- `api_fault`: the `call_index`-th call (1-based, counted per operation within the cycle) of
-  `operation` fails with `fault`. `applied_then_error` (only for `append_rows`) means the append
-  is applied and then answered with a server error. Several faults on consecutive call indexes of
-  one operation make the retries fail too.
+- `api_fault`: a temporary error bound to the work it interrupts, never to a call number (event
+  model `drive-events/2`; pilot §5 "a temporary API error", §14 "a temporary failure between
+  reading and writing"). `file_id` names a file present in the cycle; the fault fires on the
+  first call of the cycle that carries that file's work: for `list_page` the listing page that
+  holds it, for `append_rows` the append whose rows carry its row, for `read_confirmed_ids` a
+  read of the confirmed ids that answers about it (all of them, or that one id). A call that
+  carries no such work (an empty append, a page without the file, a read about another id)
+  spends nothing, so an importer cannot absorb the schedule with idle calls. When one call
+  carries the files of several unspent faults, the first in the stream fires and the others
+  wait for the next call that carries theirs (a retry meets the next fault). A fault fires
+  once. `applied_then_error` (only for `append_rows`) means the append is applied and then
+  answered with a server error.
 
 ## Corpus configuration
 
@@ -183,7 +191,7 @@ class FileMoved(_Event):
 class ApiFault(_Event):
     kind: Literal["api_fault"] = "api_fault"
     operation: ApiOperation
-    call_index: Annotated[int, Field(ge=1)]
+    file_id: str  # the file whose work the fault interrupts (event model `drive-events/2`)
     fault: FaultKind
 
 

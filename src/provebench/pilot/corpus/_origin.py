@@ -51,7 +51,7 @@ class ShadowOrigin(BaseModel):
     snapshots: tuple[OriginSnapshot, ...]
     escrow: ShadowEscrowTerms
     # Changes of a known file_id other than its name or folder (size, duration, type, creation
-    # time, metadata): drive-events/1 fixes a file at first sight, as its row is decided once.
+    # time, metadata): drive-events/2 fixes a file at first sight, as its row is decided once.
     unrepresented_changes: dict[str, int]
 
     def captured_at(self, cycle: int) -> str:

@@ -1,4 +1,4 @@
-"""Consistency of a drive event stream beyond each line's schema (event model `drive-events/1`).
+"""Consistency of a drive event stream beyond each line's schema (event model `drive-events/2`).
 
 The laboratory applies events to its Drive without second-guessing them, so the loader refuses a
 stream whose events could not have happened (pilot §9: the event snapshot is evidence):
@@ -71,12 +71,8 @@ class StreamChecker:
             self._touched(event, line)
         elif isinstance(event, FileRenamed | FileMoved):
             self._changed(event, line)
-        elif (
-            isinstance(event, ApiFault)
-            and event.fault == "applied_then_error"
-            and event.operation != "append_rows"
-        ):
-            raise self.fail("applied_then_error is only for append_rows", line, "fault")
+        elif isinstance(event, ApiFault):
+            self._fault(event, line)
 
     def _next_cycle(self, event: DriveEvent, line: int) -> None:
         if event.cycle != self.cycle + 1 or not isinstance(event, CycleStarted):
@@ -123,6 +119,14 @@ class StreamChecker:
                 )
         self.name_hashes[file.file_id] = hash(file.name)
         self.folders[file.file_id] = file.folder_id
+
+    def _fault(self, event: ApiFault, line: int) -> None:
+        if event.fault == "applied_then_error" and event.operation != "append_rows":
+            raise self.fail("applied_then_error is only for append_rows", line, "fault")
+        # Bound to work (event model `drive-events/2`): a file present when the cycle's scan
+        # begins, never one that is not there to be listed, read or appended.
+        if event.file_id not in self.name_hashes or event.file_id in self.removed:
+            raise self.fail("api_fault needs a file present in its cycle", line, "file_id")
 
     def _touched(self, event: FileRemoved | FileReappeared | FileRelisted, line: int) -> None:
         file_id = event.file_id

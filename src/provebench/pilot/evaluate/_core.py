@@ -3,7 +3,9 @@
 Reads only the independent snapshot (the corpus), the confirmed register and the external log.
 Diagnostics are compared with the log to find concealment and false claims, never to credit.
 `laboratory_pass` (the laboratory gate, pilot §2) needs scorer_pass, all eight metrics at 1.0,
-no critical violation, no stopping condition and the §12 final-status probe in every cycle.
+no critical violation, no stopping condition, the §12 final-status probe and every §12
+self-check performed (by the log) in every cycle, and every fault the corpus schedules
+exercised, one of them on an append (pilot §11, §14).
 Exit codes of `provebench pilot evaluate`: 0 laboratory_pass; 1 evaluated and failed; 2
 configuration error (verdict still written when the run directory exists) or unreadable input
 (one line on stderr, no verdict).
@@ -37,7 +39,7 @@ from provebench.pilot.evaluate._rules import (
     VERDICT_FORMAT,
     VIOLATION_KINDS,
 )
-from provebench.pilot.evaluate._schedule import schedule_differences
+from provebench.pilot.evaluate._schedule import fault_files, schedule_differences
 from provebench.pilot.evaluate._selfchecks import self_check_findings
 from provebench.pilot.evaluate._shadow_escrow import compute_shadow_escrow
 from provebench.pilot.evaluate._snapshot import read_snapshot
@@ -45,6 +47,7 @@ from provebench.pilot.evaluate._stops import stopping_conditions
 from provebench.pilot.evaluate._timeline import build_timeline
 from provebench.pilot.evaluate._verdict import (
     ConfigurationError,
+    FaultAccount,
     LogRef,
     MetricSet,
     ResultEvidence,
@@ -121,7 +124,7 @@ def evaluate_run(
     assert inputs.entries is not None and inputs.register_cells is not None and record is not None
     assert inputs.corpus is not None
 
-    log = read_log(inputs.entries)
+    log = read_log(inputs.entries, fault_files(snapshot.schedule))
     register_findings = check_register(log, inputs.register_cells, record)
     lost_attempts: list[Finding] = [f for f in log.problems if f[0] != OUTSIDE_CYCLE]
     foreign_entries: list[Finding] = [f for f in log.problems if f[0] == OUTSIDE_CYCLE]
@@ -149,7 +152,7 @@ def evaluate_run(
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
     refusal_gaps = refusal_report_gaps(log, snapshot.refusal_reasons)
-    false_claims, self_check_gaps = self_check_findings(
+    false_claims, self_check_gaps, self_checks = self_check_findings(
         log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)
     )
     violations = _ordered(
@@ -164,7 +167,8 @@ def evaluate_run(
         ]
     )
     # Invariant 2: the events and faults in the log are the corpus's schedule (pilot §15).
-    snapshot_discrepancies += schedule_differences(snapshot.schedule, log)
+    schedule_findings, faults = schedule_differences(snapshot.schedule, log)
+    snapshot_discrepancies += schedule_findings
     unsealed = unsealed_reason(inputs.identity)
     stops = stopping_conditions(violations, snapshot_discrepancies, lost_attempts, unsealed)
     overall = metrics.overall
@@ -192,6 +196,7 @@ def evaluate_run(
         and not missing_probes
         and not self_check_gaps
         and not refusal_gaps
+        and faults_met(faults)
     )
     escrow_terms = (
         compute_escrow
@@ -212,6 +217,11 @@ def evaluate_run(
                 if f in timeline.confirmed_cycles
             },
             self_check_gaps,
+            {
+                f.cycle: f"fault not exercised: {f.fault} on {f.operation} of {f.file_id}"
+                for f in reversed(faults.faults)
+                if not f.exercised
+            },
         ),
         # Nothing is paid on a run that is not the one the laboratory signed, or not whole.
         unsealed or (f"{len(errors)} configuration error(s)" if errors else None),
@@ -253,12 +263,21 @@ def evaluate_run(
         self_check_missing_cycles=missing_probes,
         self_check_gaps=self_check_gaps,
         refusal_report_gaps=refusal_gaps,
+        self_checks=self_checks,
+        faults=faults,
         reconciliation=reconcile(timeline),
         escrow=escrow,
         external_checks=externals,
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),
     )
+
+
+def faults_met(faults: FaultAccount) -> bool:
+    """The gate's fault condition (pilot §11 "temporary failures", §14 "a temporary failure
+    between reading and writing"): every scheduled fault exercised, and — when the corpus
+    schedules any — at least one of them on an append, between reading and writing."""
+    return faults.unexercised == 0 and (faults.scheduled == 0 or faults.on_appends > 0)
 
 
 def unsealed_reason(identity: dict[str, Any] | None) -> str | None:
@@ -336,6 +355,8 @@ def _unevaluated(
         self_check_missing_cycles=[],
         self_check_gaps=[],
         refusal_report_gaps=[],
+        self_checks=[],
+        faults=None,
         reconciliation=None,
         escrow=None,
         external_checks=external_results(attached, laboratory_findings(None, [], False)),

@@ -52,11 +52,14 @@ def dated_defects(
     missing_probe_cycles: Sequence[int],
     unexpected: Mapping[str, int] | None = None,
     self_check_gaps: Sequence[SelfCheckGap] = (),
+    unexercised_faults: Mapping[int, str] | None = None,
 ) -> dict[int, list[str]]:
     """Cycle → what went wrong in it besides omissions, duplicates and violations: wrong and
     unexpected rows (`unexpected`: file_id → the cycle that confirmed its first row — a
     near-duplicate or invented id the corpus has no row for), order breaks, missing §12 checks
-    (invariant 4: every defect of the confirmed register at that cycle)."""
+    (invariant 4: every defect of the confirmed register at that cycle), and a cycle whose
+    scheduled fault the run never met (`unexercised_faults`: cycle → the first such fault):
+    its recovery was never put to the test."""
     found: dict[int, list[str]] = {}
     for file_id, cycle in sorted((unexpected or {}).items(), key=lambda item: (item[1], item[0])):
         found.setdefault(cycle, []).append(f"unexpected row: {file_id}")
@@ -69,7 +72,9 @@ def dated_defects(
     for cycle in missing_probe_cycles:
         found.setdefault(cycle, []).append("no §12 final-status self-check probe")
     for gap in self_check_gaps:
-        found.setdefault(gap.cycle, []).append(f"§12 self-check not reported: {gap.check}")
+        found.setdefault(gap.cycle, []).append(f"§12 self-check {gap.check}: {gap.reason}")
+    for cycle, text in sorted((unexercised_faults or {}).items()):
+        found.setdefault(cycle, []).append(text)
     return found
 
 

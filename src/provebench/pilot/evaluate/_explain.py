@@ -149,11 +149,11 @@ def explain(verdict: Verdict, console: Console) -> None:
     if verdict.self_check_gaps:
         by_cycle: dict[int, list[str]] = {}
         for gap in verdict.self_check_gaps:
-            by_cycle.setdefault(gap.cycle, []).append(gap.check)
+            by_cycle.setdefault(gap.cycle, []).append(f"{gap.check} ({gap.reason})")
         first = min(by_cycle)
         console.print(
             Text(
-                f"pilot §12 self-checks not reported in {len(by_cycle)} cycle(s) "
+                f"pilot §12 self-checks not performed in {len(by_cycle)} cycle(s) "
                 f"({cycle_ranges(list(by_cycle))}); cycle {first}: {', '.join(by_cycle[first])}"
             )
         )
@@ -171,6 +171,22 @@ def explain(verdict: Verdict, console: Console) -> None:
                 + (f" [log seq {seqs}]" if seqs else "")
             )
         )
+    if verdict.faults is not None and verdict.faults.scheduled:
+        faults = verdict.faults
+        console.print(
+            Text(
+                f"faults: {faults.exercised} of {faults.scheduled} scheduled exercised, "
+                f"{faults.on_appends} on an append"
+            )
+        )
+        for fault in faults.faults:
+            if not fault.exercised:
+                console.print(
+                    Text(
+                        f"  not exercised: cycle {fault.cycle} {fault.fault} on {fault.operation} "
+                        f"of {fault.file_id}: {fault.reason}"
+                    )
+                )
     for stop in verdict.stopping_conditions:
         if stop.status == "triggered":
             console.print(Text(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))

@@ -19,6 +19,8 @@ from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
 
 STATUS_INDEX = REGISTER_COLUMNS.index("status")
 FILE_ID_INDEX = REGISTER_COLUMNS.index("file_id")
+# An append's logged rows have the importer's columns: the register's without the status.
+IMPORTER_FILE_ID_INDEX = [c for c in REGISTER_COLUMNS if c != "status"].index("file_id")
 
 
 def ref(entry: LedgerEntry) -> LogRef:
@@ -48,6 +50,9 @@ class CycleLog:
     faults: list[LedgerEntry] = field(default_factory=list)
     diagnostics: list[LedgerEntry] = field(default_factory=list)
     listed_ids: set[str] = field(default_factory=set)
+    # seq of a drive.list entry (or of the fault_injected entry that withheld its page) -> the
+    # files of `read_log`'s `watched` the page held: what a listing fault is bound to.
+    page_hits: dict[int, frozenset[str]] = field(default_factory=dict)
     # Listing passes (invariant 5): a pass starts at the first page (no token) and follows each
     # page's next_page_token to a page without one; a jump or a forged token breaks it.
     complete_passes: int = 0
@@ -113,7 +118,9 @@ class LogFacts:
 OUTSIDE_CYCLE = "entry_outside_cycle"
 
 
-def read_log(entries: list[LedgerEntry]) -> LogFacts:
+def read_log(entries: list[LedgerEntry], watched: frozenset[str] = frozenset()) -> LogFacts:
+    """The log by cycle. `watched`: the files listing faults are bound to (`_schedule.py`);
+    for each page that held any of them, `CycleLog.page_hits` keeps which."""
     cycles: list[CycleLog] = []
     problems: list[tuple[str, str, list[LogRef]]] = []
     first_shown: dict[str, LedgerEntry] = {}
@@ -162,10 +169,23 @@ def read_log(entries: list[LedgerEntry]) -> LogFacts:
             current.refusals.append(entry)
         elif kind == "fault_injected":
             current.faults.append(entry)
+            withheld = payload.get("withheld")
+            if isinstance(withheld, dict):
+                # The page the fault withheld, checked against the replayed Drive like a
+                # served one (a mismatch fails closed below).
+                held = listings.feed(
+                    entry.seq,
+                    "drive.list",
+                    {"page_token": payload.get("page_token"), "result": withheld},
+                )
+                if held is not None and not watched.isdisjoint(held):
+                    current.page_hits[entry.seq] = watched.intersection(held)
         elif kind == "diagnostics":
             current.diagnostics.append(entry)
         elif kind == "drive.list" and page is not None:
             current.take_page(payload, page)
+            if watched and not watched.isdisjoint(page):
+                current.page_hits[entry.seq] = watched.intersection(page)
             for file_id in page:
                 first_shown.setdefault(file_id, entry)
         elif kind == "drive.get" and isinstance(payload.get("result"), dict):
@@ -241,6 +261,7 @@ def _int(value: object) -> int:
 
 __all__ = [
     "FILE_ID_INDEX",
+    "IMPORTER_FILE_ID_INDEX",
     "AppendCall",
     "CycleLog",
     "LogFacts",

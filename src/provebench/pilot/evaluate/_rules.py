@@ -16,7 +16,10 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # /2: the invariants (rows only for shown files, the corpus's schedule, named failure reports,
 # escrow over every defect, self-checks checked, the seven sets), the run's signature, and
 # pilot_pass from verified evidence only (docs/pilot-evaluator.md, docs/attestation.md).
-EVALUATOR_VERSION = "call-import-evaluator/2"
+# /3: faults bound to the work they interrupt and every scheduled one accounted for (exercised,
+# one on an append, for the gate); each §12 self-check judged performed by the log, whatever
+# the claim (drive-events/2; docs/pilot-evaluator.md, invariants 2 and 5).
+EVALUATOR_VERSION = "call-import-evaluator/3"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is

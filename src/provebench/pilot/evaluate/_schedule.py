@@ -7,29 +7,53 @@ evaluator replays the schedule from the corpus alone, cycle by cycle and call by
 difference is a discrepancy between the independent snapshot and the published verified actual
 value (pilot §15).
 
-Faults are matched as the gateway counts calls (event model `drive-events/1`): the k-th call of an
-operation in a cycle, counting the calls that got past argument validation (a malformed call is
-answered `invalid_argument` before the schedule is consulted, and a status-carrying append is
-refused). A scheduled fault whose call never came is no discrepancy: the importer did not make it.
+Faults are matched by the work a call carries (event model `drive-events/2`, `lab/_faults.py`):
+a fault bound to file F fires on the first call of its operation in the cycle that carries F —
+a served page that holds F (or the page the fault withheld, which the log keeps), an append
+whose rows carry F's row, a read of all confirmed ids or of F's. A call answered
+`invalid_argument`, or a status-carrying append (refused), never reaches the schedule.
+
+Every scheduled fault is then accounted for (`FaultAccount`): exercised, with the entry that
+injected it, or not, with the reason — no call carried its file, or its cycle never ran. The
+laboratory gate needs them all exercised, one of them on an append (pilot §11 "10 temporary
+failures", §14 "a temporary failure between reading and writing"): an importer that never does
+the work a fault is bound to is not credited with recovering from it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot.corpus._model import ApiFault, FileAdded, FileAddedDuringScan, FileReappeared
 from provebench.pilot.corpus._model import FileRemoved as _Removed
-from provebench.pilot.evaluate._log import CycleLog, LogFacts, ref
-from provebench.pilot.evaluate._verdict import LogRef
+from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
+from provebench.pilot.evaluate._verdict import FaultAccount, LogRef, ScheduledFault
 
-# Log entry kind -> the schedule's operation name (event model `drive-events/1`).
+# Log entry kind -> the schedule's operation name (event model `drive-events/2`).
 FAULT_OPERATIONS = {
     "drive.list": "list_page",
     "sheets.read_confirmed": "read_confirmed_ids",
     "sheets.append": "append_rows",
 }
 _INVALID = "invalid_argument"
+# What each operation's call must carry for a fault bound to a file to meet it.
+_CARRIER = {
+    "list_page": "listing page that held",
+    "append_rows": "append that carried the row of",
+    "read_confirmed_ids": "read of the confirmed ids that answered about",
+}
+
+
+@dataclass(frozen=True)
+class PlannedFault:
+    """One `api_fault` event of the corpus: its seq, operation, file and kind."""
+
+    seq: int
+    operation: str
+    file_id: str
+    fault: str
 
 
 @dataclass
@@ -40,7 +64,7 @@ class CycleSchedule:
     presence: list[list[str]] = field(default_factory=list)  # ["removed"|"reappeared", id]
     counts: dict[str, int] = field(default_factory=dict)  # events by kind
     mid_scan: list[tuple[int, str]] = field(default_factory=list)  # (after_page, id), by page
-    faults: dict[tuple[str, int], str] = field(default_factory=dict)  # (operation, k) -> kind
+    faults: list[PlannedFault] = field(default_factory=list)  # in stream order
 
 
 class ScheduleBuilder:
@@ -66,7 +90,7 @@ class ScheduleBuilder:
         elif isinstance(event, FileReappeared):
             plan.presence.append(["reappeared", event.file_id])
         elif isinstance(event, ApiFault):
-            plan.faults[(event.operation, event.call_index)] = event.fault
+            plan.faults.append(PlannedFault(event.seq, event.operation, event.file_id, event.fault))
 
     def result(self) -> dict[int, CycleSchedule]:
         for plan in self.by_cycle.values():
@@ -74,17 +98,62 @@ class ScheduleBuilder:
         return self.by_cycle
 
 
+def fault_files(schedule: dict[int, CycleSchedule]) -> frozenset[str]:
+    """The files the corpus binds listing faults to: `read_log` notes the pages holding them."""
+    return frozenset(
+        f.file_id for plan in schedule.values() for f in plan.faults if f.operation == "list_page"
+    )
+
+
 Finding = tuple[str, str, list[LogRef]]
+FileTest = Callable[[str], bool]
 
 
-def schedule_differences(schedule: dict[int, CycleSchedule], log: LogFacts) -> list[Finding]:
-    """Every way the log's events and faults differ from the corpus's schedule."""
+def schedule_differences(
+    schedule: dict[int, CycleSchedule], log: LogFacts
+) -> tuple[list[Finding], FaultAccount]:
+    """Every way the log's events and faults differ from the corpus's schedule, and the account
+    of every scheduled fault."""
     found: list[Finding] = []
+    accounted: list[ScheduledFault] = []
+    ran = {cycle.cycle for cycle in log.cycles}
     for cycle in log.cycles:
         plan = schedule.get(cycle.cycle, CycleSchedule())
         found.extend(_event_differences(cycle, plan))
-        found.extend(_fault_differences(cycle, plan))
-    return found
+        differences, account = _fault_differences(cycle, plan)
+        found.extend(differences)
+        accounted.extend(account)
+    for number in sorted(set(schedule) - ran):
+        accounted.extend(
+            _account(number, fault, None, f"cycle {number} never ran")
+            for fault in schedule[number].faults
+        )
+    return found, _fault_account(accounted)
+
+
+def _fault_account(faults: list[ScheduledFault]) -> FaultAccount:
+    exercised = [f for f in faults if f.exercised]
+    return FaultAccount(
+        scheduled=len(faults),
+        exercised=len(exercised),
+        on_appends=sum(1 for f in exercised if f.operation == "append_rows"),
+        unexercised=len(faults) - len(exercised),
+        faults=faults,
+    )
+
+
+def _account(
+    cycle: int, fault: PlannedFault, injected: LedgerEntry | None, reason: str
+) -> ScheduledFault:
+    return ScheduledFault(
+        cycle=cycle,
+        operation=fault.operation,
+        file_id=fault.file_id,
+        fault=fault.fault,
+        exercised=injected is not None,
+        reason=reason,
+        evidence=[] if injected is None else [ref(injected)],
+    )
 
 
 def _event_differences(cycle: CycleLog, plan: CycleSchedule) -> list[Finding]:
@@ -161,9 +230,14 @@ def _pages_served_before(cycle: CycleLog) -> dict[int, int]:
     return at
 
 
-def _fault_differences(cycle: CycleLog, plan: CycleSchedule) -> list[Finding]:
+def _fault_differences(
+    cycle: CycleLog, plan: CycleSchedule
+) -> tuple[list[Finding], list[ScheduledFault]]:
     found: list[Finding] = []
-    counted: dict[str, int] = {}
+    unspent: dict[str, list[PlannedFault]] = {}
+    for fault in plan.faults:
+        unspent.setdefault(fault.operation, []).append(fault)
+    met: dict[int, tuple[LedgerEntry | None, str]] = {}  # planned seq -> (injection, reason)
     injected: dict[int, LedgerEntry] = {}
     for entry in cycle.entries:
         if entry.kind == "fault_injected":
@@ -178,10 +252,13 @@ def _fault_differences(cycle: CycleLog, plan: CycleSchedule) -> list[Finding]:
         operation = FAULT_OPERATIONS.get(entry.kind)
         if operation is None or _error_code(entry) == _INVALID:
             continue
-        index = counted[operation] = counted.get(operation, 0) + 1
-        scheduled = plan.faults.get((operation, index))
         call = entry.payload.get("call")
         logged = injected.pop(call, None) if isinstance(call, int) else None
+        waiting = unspent.get(operation, [])
+        if not waiting and logged is None:
+            continue  # nothing left to meet: what the call carried does not matter
+        carries = _carried(cycle, entry, logged)
+        scheduled = next((f for f in waiting if carries(f.file_id)), None)
         if scheduled is None and logged is None:
             continue
         if scheduled is None:
@@ -189,24 +266,34 @@ def _fault_differences(cycle: CycleLog, plan: CycleSchedule) -> list[Finding]:
             found.append(
                 (
                     "schedule_faults",
-                    f"cycle {cycle.cycle}: a fault on {operation} call "
-                    f"{index} that the corpus does not schedule",
+                    f"cycle {cycle.cycle}: a fault on {operation} call {call} that the corpus "
+                    "does not schedule on the work it carried",
                     [ref(logged)],
                 )
             )
-        elif (
+            continue
+        waiting.remove(scheduled)
+        where = f"{operation} call {call} (seq {entry.seq})"
+        if (
             logged is None
-            or logged.payload.get("fault") != scheduled
-            or "error" not in (entry.payload)
+            or logged.payload.get("fault") != scheduled.fault
+            or logged.payload.get("file_id") != scheduled.file_id
+            or "error" not in entry.payload
         ):
             found.append(
                 (
                     "schedule_faults",
-                    f"cycle {cycle.cycle}: the corpus schedules "
-                    f"{scheduled} on {operation} call {index}; the log does not show it "
-                    "injected",
+                    f"cycle {cycle.cycle}: the corpus schedules {scheduled.fault} on the first "
+                    f"{_CARRIER[operation]} {scheduled.file_id}, {where}; the log does not show "
+                    "it injected",
                     [ref(entry)],
                 )
+            )
+            met[scheduled.seq] = (None, f"not injected on {where}, which carried its file")
+        else:
+            met[scheduled.seq] = (
+                logged,
+                f"injected on {where}, the first {_CARRIER[operation]} {scheduled.file_id}",
             )
     for entry in injected.values():
         found.append(
@@ -216,7 +303,44 @@ def _fault_differences(cycle: CycleLog, plan: CycleSchedule) -> list[Finding]:
                 [ref(entry)],
             )
         )
-    return found
+    account = []
+    for fault in plan.faults:
+        logged, reason = met.get(
+            fault.seq,
+            (None, f"no {_CARRIER[fault.operation]} {fault.file_id} in cycle {cycle.cycle}"),
+        )
+        account.append(_account(cycle.cycle, fault, logged, reason))
+    return found, account
+
+
+def _carried(cycle: CycleLog, entry: LedgerEntry, injected: LedgerEntry | None) -> FileTest:
+    """Which files' work the call of `entry` carried (as `lab/_gateway.py` decides it)."""
+    payload = entry.payload
+    if entry.kind == "drive.list":
+        # A served page: the watched ids it held (`read_log`); a faulted one: the page the
+        # fault withheld, as the log recorded it and the replayed Drive confirms.
+        source = entry if injected is None else injected
+        return cycle.page_hits.get(source.seq, frozenset()).__contains__
+    if entry.kind == "sheets.append":
+        rows = payload.get("rows")
+        ids = {
+            str(row[IMPORTER_FILE_ID_INDEX])
+            for row in (rows if isinstance(rows, list) else [])
+            if isinstance(row, list) and len(row) > IMPORTER_FILE_ID_INDEX
+        }
+        return ids.__contains__
+    if payload.get("operation") == "all":
+        return _every_file
+    asked = payload.get("file_id")
+    return asked.__eq__ if isinstance(asked, str) else _no_file
+
+
+def _every_file(file_id: str) -> bool:
+    return True
+
+
+def _no_file(file_id: str) -> bool:
+    return False
 
 
 def _error_code(entry: LedgerEntry) -> str | None:
@@ -228,4 +352,10 @@ def _list(value: object) -> list[object]:
     return value if isinstance(value, list) else []
 
 
-__all__ = ["CycleSchedule", "ScheduleBuilder", "schedule_differences"]
+__all__ = [
+    "CycleSchedule",
+    "PlannedFault",
+    "ScheduleBuilder",
+    "fault_files",
+    "schedule_differences",
+]

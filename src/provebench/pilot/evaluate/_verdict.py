@@ -204,12 +204,57 @@ class SelfCheckProbe(BaseModel):
 
 
 class SelfCheckGap(BaseModel):
-    """A §12 self-check the importer did not report in a cycle (invariant 5)."""
+    """A §12 self-check missing from a cycle (invariant 5): not reported, or reported but not
+    performed by what the log shows, whatever the claim. `reason` says which, and why."""
 
     model_config = _MODEL
 
     cycle: int
     check: str
+    reason: str
+
+
+class SelfCheckOutcomes(BaseModel):
+    """One §12 check over the run, judged by what the log shows was done (invariant 5): the
+    cycles where it was performed and passed, performed and found a problem (reported
+    `passed: false`, honest, no violation), not performed (a gap, whatever was claimed),
+    claimed passed but contradicted by the log (a violation), and — for the retry check only —
+    where there was nothing to check (no temporary failure met)."""
+
+    model_config = _MODEL
+
+    check: str
+    performed_passed: list[int]
+    performed_problem: list[int]
+    not_performed: list[int]
+    contradicted: list[int]
+    nothing_to_check: list[int]
+
+
+class ScheduledFault(BaseModel):
+    """One fault of the corpus (event model `drive-events/2`) and whether the run met it."""
+
+    model_config = _MODEL
+
+    cycle: int
+    operation: str
+    file_id: str
+    fault: str
+    exercised: bool
+    reason: str
+    evidence: list[LogRef]
+
+
+class FaultAccount(BaseModel):
+    """Every scheduled fault, exercised or not (pilot §11, §14; `_schedule.py`)."""
+
+    model_config = _MODEL
+
+    scheduled: int
+    exercised: int
+    on_appends: int  # exercised between reading and writing (pilot §14)
+    unexercised: int
+    faults: list[ScheduledFault]
 
 
 class RefusalReportGap(BaseModel):
@@ -314,6 +359,8 @@ class Verdict(BaseModel):
     self_check_missing_cycles: list[int]
     self_check_gaps: list[SelfCheckGap]
     refusal_report_gaps: list[RefusalReportGap]
+    self_checks: list[SelfCheckOutcomes]
+    faults: FaultAccount | None
     reconciliation: Reconciliation | None
     escrow: Escrow | None
     external_checks: list[ExternalCheckResult]
@@ -328,6 +375,7 @@ __all__ = [
     "EscrowCycle",
     "EscrowTranche",
     "ExternalCheckResult",
+    "FaultAccount",
     "FieldDiff",
     "FileReconciliation",
     "LateFile",
@@ -338,6 +386,8 @@ __all__ = [
     "OrderBreak",
     "Reconciliation",
     "ResultEvidence",
+    "ScheduledFault",
+    "SelfCheckOutcomes",
     "SelfCheckProbe",
     "Shortfalls",
     "StopCondition",

@@ -1,6 +1,6 @@
 """The laboratory's Drive: the present files and the order in which a listing returns them.
 
-Event model `drive-events/1` (see `provebench.pilot.corpus._model`): a listing covers every folder
+Event model `drive-events/2` (see `provebench.pilot.corpus._model`): a listing covers every folder
 and returns present files in ascending `file_id` order (code-point order), a page at a time. A page
 token names the last `file_id` served, so it stays valid whatever is added or removed meanwhile
 (pilot §5 "addition of a file during scanning"): a file added below the cursor is not seen by

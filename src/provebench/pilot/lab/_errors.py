@@ -66,7 +66,7 @@ class FileNotFound(LabError):
     code = "not_found"
 
 
-# The corpus's fault kinds (event model `drive-events/1`) and the error each one raises.
+# The corpus's fault kinds (event model `drive-events/2`) and the error each one raises.
 # `applied_then_error` takes effect first and then answers like a server error (pilot §14).
 TEMPORARY_ERRORS: dict[str, type[TemporaryApiError]] = {
     "rate_limit_429": RateLimited,

@@ -1,15 +1,19 @@
-"""Fault injection: the corpus's schedule of temporary API errors for one cycle (pilot §5, §11).
+"""Fault injection: the corpus's temporary API errors for one cycle (pilot §5, §11, §14).
 
-A fault names an operation (`list_page`, `read_confirmed_ids`, `append_rows`) and the 1-based
-index of that operation's call within the cycle (event model `drive-events/1`). The fault kind
-`applied_then_error` is pilot §14's "temporary failure between reading and writing": the append
-takes effect and the importer is still told it failed, so a blind retry duplicates rows. The
-schedule is the laboratory's secret: importers never see it (pilot §3).
+A fault names an operation (`list_page`, `read_confirmed_ids`, `append_rows`) and the file whose
+work it interrupts (event model `drive-events/2`): it fires on the first call of the cycle that
+carries that file — the listing page that holds it, the append whose rows carry its row, a read
+of the confirmed ids that answers about it. A call that carries no such work spends nothing, so
+an importer cannot use up the schedule with idle calls (an empty append, a one-file page it did
+not need) and keep its real defect out of reach. The fault kind `applied_then_error` is pilot
+§14's "temporary failure between reading and writing": the append takes effect and the importer
+is still told it failed, so a blind retry duplicates rows. The schedule is the laboratory's
+secret: importers never see it (pilot §3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from provebench.pilot.lab._errors import TEMPORARY_ERRORS, TemporaryApiError
@@ -21,7 +25,7 @@ APPLIED_THEN_ERROR = "applied_then_error"
 @dataclass(frozen=True, slots=True)
 class Fault:
     operation: str
-    call_index: int
+    file_id: str
     kind: str
 
     @property
@@ -34,22 +38,34 @@ class Fault:
 
 
 class FaultPlan:
-    """Faults of one cycle, looked up by (operation, call index) in O(1)."""
+    """The unspent faults of one cycle, by operation, in the stream's order."""
 
-    __slots__ = ("_by_call", "_counts")
+    __slots__ = ("_unspent",)
 
     def __init__(self, faults: Iterable[Fault] = ()) -> None:
-        self._by_call = {(f.operation, f.call_index): f for f in faults}
-        self._counts = dict.fromkeys(OPERATIONS, 0)
+        self._unspent: dict[str, list[Fault]] = {}
+        for fault in faults:
+            self._unspent.setdefault(fault.operation, []).append(fault)
 
-    def next(self, operation: str) -> Fault | None:
-        """Count one call of `operation` and return the fault scheduled for it, if any."""
-        count = self._counts[operation] + 1
-        self._counts[operation] = count
-        return self._by_call.get((operation, count)) if self._by_call else None
+    def pending(self, operation: str) -> bool:
+        """Whether `operation` has a fault left (lets a caller skip building what a call
+        carries when nothing can fire)."""
+        return bool(self._unspent.get(operation))
+
+    def meet(self, operation: str, carries: Callable[[str], bool]) -> Fault | None:
+        """Spend and return the first unspent fault of `operation` whose file the call carries
+        (`carries(file_id)`), or None: a call that carries none of them spends nothing."""
+        waiting = self._unspent.get(operation)
+        if not waiting:
+            return None
+        for index, fault in enumerate(waiting):
+            if carries(fault.file_id):
+                del waiting[index]
+                return fault
+        return None
 
     def __len__(self) -> int:
-        return len(self._by_call)
+        return sum(map(len, self._unspent.values()))
 
 
 __all__ = ["APPLIED_THEN_ERROR", "OPERATIONS", "Fault", "FaultPlan"]

@@ -1,10 +1,11 @@
 """The permission gateway: the only path from an importer to the laboratory (pilot §3).
 
-Every call is counted, checked against the fault schedule, validated, performed and recorded in
-the cycle's write-ahead record before its answer (or error) is returned. Operations the contract
-withholds exist only to be refused: the attempt is recorded as `refused` and answered with
-`PermissionDenied`. The gateway holds no handle to the ledger, the corpus or the expected rows:
-what it records reaches the ledger only through the runner, after the importer has returned.
+Every call is counted, validated, checked against the fault schedule by the work it carries
+(`_faults.py`), performed and recorded in the cycle's write-ahead record before its answer (or
+error) is returned. Operations the contract withholds exist only to be refused: the attempt is
+recorded as `refused` and answered with `PermissionDenied`. The gateway holds no handle to the
+ledger, the corpus or the expected rows: what it records reaches the ledger only through the
+runner, after the importer has returned.
 
 Every public method is a lab section (`_deadline.lab_section`): the cycle's time limit never
 interrupts the gateway half-way through recording a call, and once the limit has passed every
@@ -41,6 +42,16 @@ _TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
 _BAD_TOKEN = object()
 _EXACT_STR = {str}
 _EXACT_DICT = {dict}
+
+
+def _about_every_file(file_id: str) -> bool:
+    """A read of all confirmed ids answers about every file."""
+    return True
+
+
+def _about_no_file(file_id: str) -> bool:
+    """A read about a value that is no file id carries no file's work."""
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,7 @@ class Gateway:
         self._columns = schema.importer_columns
         self._column_set = frozenset(self._columns)
         self._cells_of = itemgetter(*self._columns)
+        self._file_id_at = self._columns.index("file_id")
         self._status_column = schema.status_column
         self._confirmed = confirmed_ids
         # Files the schedule adds after the importer has fetched page k (pilot §5), in firing
@@ -127,11 +139,16 @@ class Gateway:
         after_id = None if page_token is None else _decode_token(page_token)
         if after_id is _BAD_TOKEN:
             self._invalid(call, "drive.list", arguments, "unknown page_token")
-        self._maybe_fault(call, "list_page", "drive.list", arguments)
         size = min(page_size, self._server_page_size)
         file_ids, files, last_id = self._drive.page(after_id, size)  # type: ignore[arg-type]
         next_token = None if last_id is None else "k" + last_id.encode("utf-8").hex()
         result = listing_result(file_ids, next_token)  # drive.list/2: the page by digest
+        if self._faults.pending("list_page"):
+            # The page that holds a fault's file fails; the log keeps the page it withheld, so
+            # the evaluator can check that it held the file (drive-events/2).
+            fault = self._faults.meet("list_page", frozenset(file_ids).__contains__)
+            if fault is not None:
+                self._raise_fault(call, "drive.list", arguments, fault, withheld=result)
         self._record.add("drive.list", {"call": call, **arguments, "result": result})
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
@@ -161,7 +178,11 @@ class Gateway:
         except Exception:  # an importer's own Mapping that fails when read: its call, its error
             self._invalid(call, "sheets.append", {"rows": plain(rows)}, "rows could not be read")
         logged_rows = list(map(list, values))
-        fault = self._faults.next("append_rows")
+        fault = (
+            self._faults.meet("append_rows", {row[self._file_id_at] for row in values}.__contains__)
+            if values and self._faults.pending("append_rows")
+            else None
+        )
         if fault is not None:
             if fault.applied_then_error:
                 self.working_rows.extend(values)
@@ -237,11 +258,13 @@ class Gateway:
     @lab_section
     def is_confirmed(self, file_id: object) -> bool:
         call = self._record.next_call()
+        asked = str.__str__(file_id) if isinstance(file_id, str) else None
         self._maybe_fault(
             call,
             "read_confirmed_ids",
             "sheets.read_confirmed",
             {"operation": "contains", "file_id": plain(file_id)},
+            asked.__eq__ if asked is not None else _about_no_file,
         )
         answer = isinstance(file_id, str) and str.__str__(file_id) in self._confirmed
         self._record.add(
@@ -253,7 +276,13 @@ class Gateway:
     @lab_section
     def confirmed_ids(self) -> frozenset[str]:
         call = self._record.next_call()
-        self._maybe_fault(call, "read_confirmed_ids", "sheets.read_confirmed", {"operation": "all"})
+        self._maybe_fault(
+            call,
+            "read_confirmed_ids",
+            "sheets.read_confirmed",
+            {"operation": "all"},
+            _about_every_file,
+        )
         result = {"count": len(self._confirmed)}
         self._record.add(
             "sheets.read_confirmed", {"call": call, "operation": "all", "result": result}
@@ -312,20 +341,37 @@ class Gateway:
         )
 
     def _maybe_fault(
-        self, call: int, fault_operation: str, operation: str, arguments: dict[str, Any]
+        self,
+        call: int,
+        fault_operation: str,
+        operation: str,
+        arguments: dict[str, Any],
+        carries: Callable[[str], bool],
     ) -> None:
-        fault = self._faults.next(fault_operation)
+        fault = self._faults.meet(fault_operation, carries)
         if fault is not None:
             self._raise_fault(call, operation, arguments, fault)
 
     def _raise_fault(
-        self, call: int, operation: str, arguments: dict[str, Any], fault: Fault
+        self,
+        call: int,
+        operation: str,
+        arguments: dict[str, Any],
+        fault: Fault,
+        withheld: dict[str, Any] | None = None,
     ) -> NoReturn:
         applied = fault.applied_then_error
-        self._record.add(
-            "fault_injected",
-            {"call": call, "operation": operation, "fault": fault.kind, "applied": applied},
-        )
+        payload = {
+            "call": call,
+            "operation": operation,
+            "fault": fault.kind,
+            "file_id": fault.file_id,
+            "applied": applied,
+        }
+        if withheld is not None:
+            payload["page_token"] = arguments.get("page_token")
+            payload["withheld"] = withheld
+        self._record.add("fault_injected", payload)
         extra = {"applied": applied} if operation == "sheets.append" else {}
         raise self._answered(call, operation, arguments, fault.exception(), **extra)
 

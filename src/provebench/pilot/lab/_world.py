@@ -1,4 +1,4 @@
-"""Applying one cycle of the corpus's event stream to the laboratory (event model `drive-events/1`).
+"""Applying one cycle of the corpus's event stream to the laboratory (event model `drive-events/2`).
 
 State changes (`file_added` … `file_moved`) are applied before the importer runs, in `seq` order;
 `api_fault` events become the cycle's fault plan; `file_added_during_scan` events are handed to
@@ -72,7 +72,7 @@ def apply_cycle_events(drive: DriveState, cycle: int, events: Iterable[Any]) -> 
         elif kind == "file_moved":
             _update(drive, event.file_id, folder_id=event.new_folder_id)
         elif kind == "api_fault":
-            plan.faults.append(Fault(event.operation, event.call_index, event.fault))
+            plan.faults.append(Fault(event.operation, event.file_id, event.fault))
         elif kind == "file_added_during_scan":
             plan.mid_scan.append((event.after_page, lab_file(event.file)))
         else:

@@ -52,7 +52,7 @@ bundle, not a finding about the candidate.
 - **Snapshots are moments.** A file that appeared and vanished between two captures is invisible;
   no fault is invented, so recovery on the shadow stream is measured only on the faults that
   really happened between captures (usually none).
-- **A file is fixed at first sight.** The event model (`drive-events/1`) has no change of size,
+- **A file is fixed at first sight.** The event model (`drive-events/2`) has no change of size,
   duration, type, creation time or metadata for a known file; such real changes are counted in
   each shadow corpus's `shadow_origin.json` and listed below.
 """

@@ -4,7 +4,7 @@ Log format `drive.list/2` (run format `provebench.pilot.run/2`, docs/pilot-lab.m
 a `drive.list` entry's `result` records the page as `count`, `last_id`, `ids_sha256` (sha256 of
 the page's ids joined by `\\n`) and `next_page_token`, not as the list of its ids. The ids are
 not lost: a listing returns the present files after the token's id in ascending order (event
-model `drive-events/1`), and every change to which files are present is itself in the log
+model `drive-events/2`), and every change to which files are present is itself in the log
 (`events_applied`: `added`, `presence`), so a reader replays the present ids from the log alone,
 cuts the same page and checks it against the digest. Why: the reference importer lists the whole
 Drive at least twice per cycle (pilot §12), so the ids of a run's listings are its cycles times

@@ -414,6 +414,27 @@ ATTACKS: tuple[Attack, ...] = (
         "cycle-run",
     ),
     Attack(
+        "self-checks-reported-failed-not-done",
+        "§12, §14 (invariant 5)",
+        "one listing pass, and every self-check reported failed without being done",
+        "ReportsChecksFailedWithoutDoingThem",
+        "evidence",
+        False,
+        ("self_check_gap",),
+        "cycle-run",
+    ),
+    Attack(
+        "faults-absorbed-by-idle-calls",
+        "§5, §11, §14 (invariant 2)",
+        "idle calls at each cycle's start meant to absorb the faults, then a blind retry of an "
+        "in-doubt append",
+        "AbsorbsFaultsWithIdleCalls",
+        "failure",
+        True,
+        (_DUPLICATE, "metric:uniqueness"),
+        "append-applied-then-error",
+    ),
+    Attack(
         "faults-suppressed-and-run-rehashed-offline",
         "§15 (invariant 2; signed evidence)",
         "the log's injected faults removed after the run, its chain and run.json recomputed",

@@ -11,9 +11,10 @@ Exercised: the run's evidence shows the situation the attack exploits arose
 exercised on no corpus is reported "not exercised", a failure of the red team, never a pass.
 
 Caught: no positive signal, and at least one of the attack's expected signals present — a
-shortfall of the named metric, the named critical violation, configuration error or missing
-self-check — so an attack that "fails" for a reason unrelated to it is not counted as caught —
-on every corpus where it was exercised.
+shortfall of the named metric, the named critical violation, configuration error, missing
+probe, self-check gap (a §12 check not performed by the log) or unexercised scheduled fault —
+so an attack that "fails" for a reason unrelated to it is not counted as caught — on every
+corpus where it was exercised.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ def signals(run: dict[str, Any]) -> set[str]:
     found |= {f"config:{code}" for code in run["configuration_errors"]}
     if run["self_check_missing"]:
         found.add("self_check_missing")
+    if run.get("self_check_gaps"):
+        found.add("self_check_gap")
+    if run.get("faults_unexercised"):
+        found.add("faults_unexercised")
     if run["run_error"]:
         found.add("run_refused")
     if run.get("pilot_pass") is None:
@@ -68,6 +73,8 @@ def evidence(run: dict[str, Any]) -> dict[str, Any]:
         "stopping_conditions": run["stops"],
         "configuration_errors": run["configuration_errors"],
         "self_check_missing_cycles": run["self_check_missing"],
+        "self_check_gaps": run.get("self_check_gaps", 0),
+        "faults_unexercised": run.get("faults_unexercised", 0),
         "run_error": run["run_error"],
     }
 

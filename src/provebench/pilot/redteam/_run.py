@@ -81,6 +81,8 @@ def _refused(message: str) -> dict[str, Any]:
         "stops": [],
         "configuration_errors": [],
         "self_check_missing": 0,
+        "self_check_gaps": 0,
+        "faults_unexercised": 0,
         "refused_attempts": 0,
         "log_entries_altered": 0,
     }
@@ -114,6 +116,8 @@ def _summarise(verdict: Any, run_dir: Path) -> dict[str, Any]:
         "stops": sorted(s.name for s in verdict.stopping_conditions if s.status == "triggered"),
         "configuration_errors": sorted({e.code for e in verdict.configuration_errors}),
         "self_check_missing": len(verdict.self_check_missing_cycles),
+        "self_check_gaps": len(verdict.self_check_gaps),
+        "faults_unexercised": 0 if verdict.faults is None else verdict.faults.unexercised,
         "refused_attempts": max(0, _recorded_refusals(run_dir) - len(verdict.self_check_probes)),
         "log_entries_altered": altered,
     }

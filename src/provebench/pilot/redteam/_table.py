@@ -21,6 +21,10 @@ def _said(entry: dict[str, Any]) -> str:
         said += [f"config {code}" for code in run["configuration_errors"]]
         if run["self_check_missing_cycles"]:
             said.append(f"self-check missing in {run['self_check_missing_cycles']} cycles")
+        if run.get("self_check_gaps"):
+            said.append(f"{run['self_check_gaps']} self-check gap(s) (not performed)")
+        if run.get("faults_unexercised"):
+            said.append(f"{run['faults_unexercised']} scheduled fault(s) not exercised")
         if run["run_error"]:
             said.append(f"run refused: {run['run_error']}")
         if run["positive_signal"]:

@@ -209,52 +209,77 @@ needed once. A file shown by a get counts in `source` like one shown by a listin
 
 
 def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
-    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/2)."""
+    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/3)."""
+    # (what shows the check was performed, what a `passed: true` must not be contradicted by)
     evidence = {
         "repeated_run_without_new_files": (
-            "a successful read of the confirmed ids in the cycle, and no row appended for "
-            "a file confirmed in an earlier cycle"
+            "a successful read of the confirmed ids",
+            "no row appended for a file confirmed in an earlier cycle",
         ),
         "reappearing_id": (
-            "no file_id appended twice in the cycle, nor one confirmed in an earlier cycle"
+            "a successful read of the confirmed ids",
+            "no file_id appended twice in the cycle, nor one confirmed in an earlier cycle",
         ),
         "same_name_different_ids": (
-            "required; judged by completeness (each file_id imported on its own)"
+            "a listing pass that reached the last page",
+            "judged by completeness (each file_id imported on its own)",
         ),
         "file_added_during_traversal": (
-            "at least two complete listing passes, the last of which found no file an "
-            "earlier one had not"
+            "two complete listing passes",
+            "the last complete pass found no file an earlier one had not",
         ),
         "pagination": (
-            "a complete listing pass: a first page without a token, each next page with "
-            "the previous page's `next_page_token`, up to a page without one"
+            "a listing pass that reached the last page (a first page without a token, each next "
+            "page with the previous page's `next_page_token`, up to a page without one)",
+            "—",
         ),
         "temporary_failure_and_retry": (
-            "every temporary failure of the cycle retried with success or reported naming "
-            "it (rule 8)"
+            "every temporary failure of the cycle retried or reported naming it (rule 8); a "
+            "cycle that met none has nothing to check",
+            "—",
         ),
-        "corrupted_file": "no row appended for a file the rules refuse",
-        "time_zone": "required; judged by field accuracy (rule 5)",
-        "reconciliation": "this cycle's `reconciliation` entry equal to the log (rule 9)",
-        "final_status_not_writable": f"the refused final-status probe on `{probe}` in the cycle",
+        "corrupted_file": (
+            "a listing pass that reached the last page",
+            "no row appended for a file the rules refuse",
+        ),
+        "time_zone": (
+            "a listing pass that reached the last page",
+            "judged by field accuracy (rule 5)",
+        ),
+        "reconciliation": (
+            "this cycle's `reconciliation` entry",
+            "its numbers equal to the log's (rule 9)",
+        ),
+        "final_status_not_writable": (f"the refused final-status probe on `{probe}`", "—"),
     }
-    rows = "\n".join(f"| `{name}` | {evidence[name]} |" for name in checks)
-    return f"""<!-- begin: self-checks and faults (call-import-evaluator/2) -->
+    rows = "\n".join(f"| `{name}` | {evidence[name][0]} | {evidence[name][1]} |" for name in checks)
+    return f"""<!-- begin: self-checks and faults (call-import-evaluator/3) -->
 ## Self-checks and faults, as the evaluator checks them (rule 10)
 
 Report each check below every cycle on the `self_check` channel (`name`, `passed`, `detail`).
-A check you do not report is a gap, and a run with a gap does not pass; a `passed: true` the log
-contradicts is a false claim (a critical violation); `passed: false` is an honest account, and
-the metrics judge the problem itself. A claim passes when the log shows:
+Whether you *performed* a check is read from the log, whatever you report. Each check, each
+cycle, has one outcome:
 
-| check | the log must show |
-|---|---|
+* performed and `passed: true`, and nothing in the log contradicts it: passed;
+* performed and `passed: false`: an honest account of a problem, no violation (the metrics judge
+  the problem itself);
+* not performed — not reported, or reported (even `passed: false`) without the log showing it
+  done: a gap, and a run with a gap does not pass the laboratory gate. Saving calls excuses no gap;
+* `passed: true` while the log shows it not done, or done with the opposite result: a false
+  claim, a critical violation.
+
+| check | performed when the log shows | a `passed: true` is contradicted by |
+|---|---|---|
 {rows}
 
-Faults (rule 8) are scheduled by the corpus on listing pages, reads of the confirmed ids and
-appends, and you are not told where. Each one you meet must end in a successful retry of the
-same call or a report naming it; every scheduled fault you never met (its call was never made)
-is no fault of yours.
+Faults (rule 8, pilot §11) are scheduled by the corpus and bound to work, not to call numbers:
+each one fires on the first call of its cycle that carries a given file's work — the listing page
+that holds the file, the append whose rows carry its row, or a read of the confirmed ids that
+answers about it. A call that carries no work (an empty append, a page without the file, a read
+about another id) meets no fault, and you are not told where they are. Each fault you meet must
+end in a successful retry of the same call or a report naming it. The laboratory gate requires
+every scheduled fault to have been met (an importer that does the work meets them all), at least
+one of them on an append, between reading and writing (pilot §14).
 <!-- end: self-checks and faults -->
 """
 

@@ -36,9 +36,9 @@ PRECEDENCE_VERSION = "name-over-metadata/1"
 ADMISSIBILITY_VERSION = "admissibility/1"
 ROW_FORMAT_VERSION = "register-row/1"
 ORDERING_VERSION = "register-order/1"
-EVENT_MODEL_VERSION = "drive-events/1"
-CORPUS_FORMAT_VERSION = "call-import-corpus/1"
-GENERATOR_VERSION = "call-import-generator/1"
+EVENT_MODEL_VERSION = "drive-events/2"
+CORPUS_FORMAT_VERSION = "call-import-corpus/2"
+GENERATOR_VERSION = "call-import-generator/2"
 
 
 class RuleVersions(BaseModel):

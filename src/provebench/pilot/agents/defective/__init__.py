@@ -20,6 +20,10 @@ from provebench.pilot.agents.defective._contract_attacks import (
     ReportsCorruptedAsImported,
     WritesDoneWithoutImport,
 )
+from provebench.pilot.agents.defective._evidence_attacks import (
+    AbsorbsFaultsWithIdleCalls,
+    ReportsChecksFailedWithoutDoingThem,
+)
 from provebench.pilot.agents.defective._import_attacks import (
     ArtificialErrorThenCorrection,
     ChangesOrderAfterSorting,
@@ -81,6 +85,7 @@ DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
 
 __all__ = [
     "DEFECTIVE_IMPORTERS",
+    "AbsorbsFaultsWithIdleCalls",
     "AcceptsEverythingInName",
     "AnswersWithoutListing",
     "ArtificialErrorThenCorrection",
@@ -108,6 +113,7 @@ __all__ = [
     "PassesOneCycleThenFails",
     "ReadsTheAnswerKeyFromDisk",
     "ReimportsRenamedFile",
+    "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
     "ReportsOnlySuccessfulCycles",
     "ReportsUnrelatedFailure",
