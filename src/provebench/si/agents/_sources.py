@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from provebench._errors import ProvebenchError
 from provebench.sandbox._limits import Limits
 from provebench.si.agents._protocol import DiagnosisAgent
+
+if TYPE_CHECKING:
+    from provebench.llm import RequestSettings
 
 
 class AgentSource(Protocol):
@@ -35,10 +38,12 @@ def agent_source(
     timeout_sec: float,
     limits: Limits,
     base_url: str | None = None,
+    request_settings: RequestSettings | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
-    ``agent`` = ``openai:MODEL`` only."""
+    ``agent`` = ``openai:MODEL`` only, as do ``request_settings``; ``timeout_sec`` bounds the
+    whole run of every kind of agent."""
     if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
@@ -51,7 +56,8 @@ def agent_source(
     if agent is not None and is_openai_spec(agent):
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
-        return LoadedOpenAIAgent(endpoint_for(agent, base_url)), {}
+        endpoint = endpoint_for(agent, base_url, settings=request_settings)
+        return LoadedOpenAIAgent(endpoint, timeout_sec=timeout_sec), {}
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
     if agent_cmd is not None:
