@@ -1,0 +1,139 @@
+"""A real model on a real server (`make test-llm`): Gemma 3 270M behind llama-cpp-python on
+loopback, through `--agent openai:…` in `si run` and a short `pilot run`. The verdicts are
+whatever the model earned; what is checked is that they are honest for what it did — every
+tool call it made is in the evidence, the run ended for a named reason, the options reached
+the server — and what the server sent is recorded as the replay fixtures of
+tests/llm/fixtures when `PROVEBENCH_LLM_RECORD` is set.
+
+Skipped unless `PROVEBENCH_LLM_PYTHON` names the Python with the server installed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from provebench.cli import app
+from provebench.si.agents._openai import DEFAULT_STEP_BUDGET
+from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
+from tests.helpers.real_llm_server import (
+    MODEL_NAME,
+    PYTHON_ENV,
+    Recording,
+    llama_cpp_server,
+    recording_proxy,
+)
+from tests.helpers.si_lab import write_fixture
+from tests.llm.replay import FIXTURES, PILOT_OPTIONS, SI_OPTIONS, expected_calls, summary
+
+pytestmark = [
+    pytest.mark.real_model,
+    pytest.mark.skipif(not os.environ.get(PYTHON_ENV), reason="needs make test-llm"),
+    pytest.mark.timeout(1800),
+]
+RECORD = bool(os.environ.get("PROVEBENCH_LLM_RECORD"))
+
+
+def _save(name: str, recording: Recording, **facts: Any) -> None:
+    if RECORD:
+        FIXTURES.mkdir(exist_ok=True)
+        fixture = recording.fixture(name, **facts)
+        for exchange in fixture["exchanges"]:
+            exchange["request"] = summary(exchange["request"])
+        text = json.dumps(fixture, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+        (FIXTURES / f"{name}.json").write_text(text, encoding="utf-8")
+
+
+def _si_run(scenario_file: Path, url: str, out: Path) -> Any:
+    return CliRunner().invoke(
+        app,
+        ["si", "run", str(scenario_file), "--agent", f"openai:{MODEL_NAME}", "--base-url", url,
+         "--out", str(out), *SI_OPTIONS],
+    )  # fmt: skip
+
+
+def test_si_run_with_a_real_model_records_every_call_it_made(tmp_path: Path) -> None:
+    scenario_file = write_fixture(tmp_path)
+    out = tmp_path / "si"
+    with (
+        llama_cpp_server(tmp_path / "server.log") as upstream,
+        recording_proxy(upstream) as (url, recording),
+    ):
+        result = _si_run(scenario_file, url, out)
+    assert result.exit_code in (0, 3), result.output
+    evidence = json.loads((out / "evidence.json").read_text(encoding="utf-8"))
+    verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    requests = [e["request"] for e in recording.exchanges]
+    assert requests and all(r["tool_choice"] == "auto" for r in requests)
+    assert all(r["max_tokens"] == int(SI_OPTIONS[SI_OPTIONS.index("--max-tokens") + 1])
+               for r in requests)  # fmt: skip
+    # every tool invocation the model made is an action, malformed or not (SI §3.4)
+    calls = [name for name, _ in expected_calls(recording.exchanges, "submit_answer")]
+    made = [a["tool"] for a in evidence["actions"]]
+    assert made == calls[: len(made)] and len(made) == min(len(calls), DEFAULT_STEP_BUDGET)
+    ending = verdict["non_scoring"]["run_ending"]
+    assert ending in ("answered", "no_answer", "step_budget", "truncated", "timeout",
+                      "provider_failure")  # fmt: skip
+    assert (result.exit_code == 3) == (ending == "provider_failure")
+    assert evidence["metadata"]["model"] == MODEL_NAME
+    if ending != "answered":
+        assert ending in result.output and "answered" not in result.output
+    _save("si-run", recording, command="si run", ending=ending,
+          actions=[[a["tool"], a.get("error_code")] for a in evidence["actions"]],
+          final_answer=evidence["final_answer"])  # fmt: skip
+
+
+def test_a_context_the_server_cannot_hold_is_a_provider_failure_in_its_words(
+    tmp_path: Path,
+) -> None:
+    scenario_file = write_fixture(tmp_path)
+    out = tmp_path / "si"
+    with (
+        llama_cpp_server(tmp_path / "server.log", context_tokens=512) as upstream,
+        recording_proxy(upstream) as (url, recording),
+    ):
+        result = _si_run(scenario_file, url, out)
+    assert result.exit_code == 3, result.output
+    assert result.output.split(": ", 1)[1].startswith("PROVIDER_FAILURE")
+    verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    server_said = json.loads(recording.exchanges[-1]["body"])
+    assert recording.exchanges[-1]["status"] >= 400
+    message = server_said["error"]["message"] if "error" in server_said else str(server_said)
+    assert message[:60] in verdict["provider_failure"]
+    _save("si-run-context-overflow", recording, command="si run", ending="provider_failure",
+          actions=[], final_answer="", context_tokens=512)  # fmt: skip
+
+
+def test_a_short_pilot_run_with_a_real_model_is_complete_and_evaluated(tmp_path: Path) -> None:
+    corpus = make_small_corpus(tmp_path, seed=3, cycles=1, admissible_files=3, file_events=6)
+    run = tmp_path / "run"
+    with (
+        llama_cpp_server(tmp_path / "server.log") as upstream,
+        recording_proxy(upstream) as (url, recording),
+    ):
+        result = CliRunner().invoke(
+            app,
+            ["pilot", "run", "--corpus", str(corpus), "--agent", f"openai:{MODEL_NAME}",
+             "--base-url", url, "--out", str(run), "--quiet", *PILOT_OPTIONS],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    verdict = evaluate(run, corpus)  # whatever the model earned, the run folder is complete
+    assert verdict is not None
+    notes = [
+        json.loads(json.loads(line)["message"])
+        for line in (run / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines()
+        if "provebench.llm.transcript/1" in line
+    ]
+    assert len(notes) == 1
+    recorded = expected_calls(recording.exchanges, "finish_cycle")
+    made = [c["function"]["name"] for t in notes[0]["turns"] for c in t.get("tool_calls", [])]
+    assert made[: len(recorded)] == [name for name, _ in recorded]
+    assert notes[0]["finish_reasons"] == [
+        json.loads(e["body"])["choices"][0]["finish_reason"] for e in recording.exchanges
+    ]
+    _save("pilot-run", recording, command="pilot run", ending=notes[0]["ending"],
+          steps=notes[0]["steps"])  # fmt: skip
