@@ -12,6 +12,7 @@ from typing import Any
 FIXTURES = Path(__file__).parent / "fixtures"
 SI_OPTIONS = ("--max-tokens", "512", "--request-timeout", "300", "--max-retries", "0",
               "--agent-timeout", "900", "--max-tool-calls", "60")  # fmt: skip
+PILOT_CYCLES = 4  # the fewest a public corpus has (two run versions, two cycles each)
 PILOT_OPTIONS = ("--max-tokens", "512", "--request-timeout", "300", "--max-retries", "0",
                  "--cycle-timeout", "900")  # fmt: skip
 
@@ -52,10 +53,42 @@ def _is_object(text: str) -> bool:
         return False
 
 
+def by_conversation(exchanges: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The exchanges of each conversation (a pilot cycle): one starts with a request of two
+    messages, the system text and the task (a full request, or a fixture's summary)."""
+    groups: list[list[dict[str, Any]]] = []
+    for exchange in exchanges:
+        messages = exchange["request"]["messages"]
+        if (messages if isinstance(messages, int) else len(messages)) == 2 or not groups:
+            groups.append([])
+        groups[-1].append(exchange)
+    return groups
+
+
+def transcript_notes(run: Path) -> list[dict[str, Any]]:
+    """The model transcript notes of a pilot run folder, one per cycle."""
+    text = (run / "diagnostics.jsonl").read_text(encoding="utf-8")
+    return [
+        json.loads(json.loads(line)["message"])
+        for line in text.splitlines()
+        if "provebench.llm.transcript/1" in line
+    ]
+
+
 def fixtures(command: str) -> list[Path]:
     """The recorded fixtures of `command` (`si run`, `pilot run`)."""
     found = sorted(FIXTURES.glob("*.json")) if FIXTURES.is_dir() else []
     return [p for p in found if json.loads(p.read_text(encoding="utf-8"))["command"] == command]
 
 
-__all__ = ["FIXTURES", "PILOT_OPTIONS", "SI_OPTIONS", "expected_calls", "fixtures", "summary"]
+__all__ = [
+    "FIXTURES",
+    "PILOT_CYCLES",
+    "PILOT_OPTIONS",
+    "SI_OPTIONS",
+    "by_conversation",
+    "expected_calls",
+    "fixtures",
+    "summary",
+    "transcript_notes",
+]

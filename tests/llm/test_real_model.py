@@ -28,7 +28,16 @@ from tests.helpers.real_llm_server import (
     recording_proxy,
 )
 from tests.helpers.si_lab import write_fixture
-from tests.llm.replay import FIXTURES, PILOT_OPTIONS, SI_OPTIONS, expected_calls, summary
+from tests.llm.replay import (
+    FIXTURES,
+    PILOT_CYCLES,
+    PILOT_OPTIONS,
+    SI_OPTIONS,
+    by_conversation,
+    expected_calls,
+    summary,
+    transcript_notes,
+)
 
 pytestmark = [
     pytest.mark.real_model,
@@ -109,7 +118,7 @@ def test_a_context_the_server_cannot_hold_is_a_provider_failure_in_its_words(
 
 
 def test_a_short_pilot_run_with_a_real_model_is_complete_and_evaluated(tmp_path: Path) -> None:
-    corpus = make_small_corpus(tmp_path, seed=3, cycles=1, admissible_files=3, file_events=6)
+    corpus = make_small_corpus(tmp_path, seed=3, cycles=PILOT_CYCLES)
     run = tmp_path / "run"
     with (
         llama_cpp_server(tmp_path / "server.log") as upstream,
@@ -123,17 +132,16 @@ def test_a_short_pilot_run_with_a_real_model_is_complete_and_evaluated(tmp_path:
     assert result.exit_code == 0, result.output
     verdict = evaluate(run, corpus)  # whatever the model earned, the run folder is complete
     assert verdict is not None
-    notes = [
-        json.loads(json.loads(line)["message"])
-        for line in (run / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines()
-        if "provebench.llm.transcript/1" in line
-    ]
-    assert len(notes) == 1
-    recorded = expected_calls(recording.exchanges, "finish_cycle")
-    made = [c["function"]["name"] for t in notes[0]["turns"] for c in t.get("tool_calls", [])]
-    assert made[: len(recorded)] == [name for name, _ in recorded]
-    assert notes[0]["finish_reasons"] == [
-        json.loads(e["body"])["choices"][0]["finish_reason"] for e in recording.exchanges
-    ]
-    _save("pilot-run", recording, command="pilot run", ending=notes[0]["ending"],
-          steps=notes[0]["steps"])  # fmt: skip
+    notes = transcript_notes(run)
+    conversations = by_conversation(recording.exchanges)
+    assert len(notes) == len(conversations) == PILOT_CYCLES
+    for note, exchanges in zip(notes, conversations, strict=True):
+        # every turn the server sent is in the cycle's transcript, with its finish_reason
+        assert note["turns_omitted"] == 0
+        sent = [json.loads(e["body"])["choices"][0] for e in exchanges if e["status"] == 200]
+        assert [t.get("tool_calls", []) for t in note["turns"]] == [
+            c["message"].get("tool_calls") or [] for c in sent
+        ]
+        assert note["finish_reasons"] == [c["finish_reason"] for c in sent]
+    _save("pilot-run", recording, command="pilot run",
+          cycles=[[n["ending"], n["steps"]] for n in notes])  # fmt: skip

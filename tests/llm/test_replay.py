@@ -17,7 +17,15 @@ from tests.helpers.fake_openai import Dialect, FakeModel, Reply, ToolCall, fake_
 from tests.helpers.pilot_evaluation import make_small_corpus
 from tests.helpers.real_llm_server import recording_proxy
 from tests.helpers.si_lab import write_fixture
-from tests.llm.replay import PILOT_OPTIONS, SI_OPTIONS, expected_calls, fixtures, summary
+from tests.llm.replay import (
+    PILOT_CYCLES,
+    PILOT_OPTIONS,
+    SI_OPTIONS,
+    expected_calls,
+    fixtures,
+    summary,
+    transcript_notes,
+)
 
 
 def _replaying(fixture: dict[str, Any]) -> FakeModel:
@@ -96,7 +104,7 @@ def test_pilot_run_over_a_recorded_real_server_makes_the_recorded_run(
     tmp_path: Path, path: Path
 ) -> None:
     fixture = _load(path)
-    corpus = make_small_corpus(tmp_path, seed=3, cycles=1, admissible_files=3, file_events=6)
+    corpus = make_small_corpus(tmp_path, seed=3, cycles=PILOT_CYCLES)
     model = _replaying(fixture)
     with fake_openai_server(model) as url:
         result = CliRunner().invoke(
@@ -105,11 +113,6 @@ def test_pilot_run_over_a_recorded_real_server_makes_the_recorded_run(
              "--base-url", url, "--out", str(tmp_path / "run"), "--quiet", *PILOT_OPTIONS],
         )  # fmt: skip
     assert result.exit_code == 0, result.output
-    diagnostics = (tmp_path / "run" / "diagnostics.jsonl").read_text(encoding="utf-8")
-    notes = [
-        json.loads(json.loads(line)["message"])
-        for line in diagnostics.splitlines()
-        if "provebench.llm.transcript/1" in line
-    ]
-    assert [(n["ending"], n["steps"]) for n in notes] == [(fixture["ending"], fixture["steps"])]
+    notes = transcript_notes(tmp_path / "run")
+    assert [[n["ending"], n["steps"]] for n in notes] == fixture["cycles"]
     assert [summary(r) for r in model.requests] == [e["request"] for e in fixture["exchanges"]]
