@@ -87,8 +87,55 @@ __all__ = [
     "PILOT_OPTIONS",
     "SI_OPTIONS",
     "by_conversation",
+    "check_probe",
     "expected_calls",
     "fixtures",
+    "probe_requests",
     "summary",
     "transcript_notes",
 ]
+
+
+def probe_requests(tools: list[dict[str, Any]], model: str) -> list[dict[str, Any]]:
+    """Requests that make the real server send a tool call however small the model: the tool
+    forced (llama-cpp-python then writes its arguments under the tool's schema grammar), once
+    with room, once cut at three tokens."""
+    forced = {"type": "function", "function": {"name": "orchestration_list"}}
+    messages = [{"role": "user", "content": "List the pods of the namespace default."}]
+    return [
+        {"model": model, "messages": messages, "tools": tools, "tool_choice": forced,
+         "max_tokens": max_tokens, "temperature": 0}
+        for max_tokens in (128, 3)
+    ]  # fmt: skip
+
+
+def check_probe(fixture: dict[str, Any], scenario_file: Path) -> None:
+    """Each recorded answer of a probe, served as a run's first completion (a plain stop the
+    second), is recorded as the laboratory records any call: one step per tool call, a call
+    whose arguments are no JSON object refused as such, a cut turn counted."""
+    from provebench.llm import RequestSettings, endpoint_for
+    from provebench.si import load_scenarios
+    from provebench.si.agents import run_agent
+    from provebench.si.agents._openai import OpenAIDiagnoser
+    from provebench.si.sim import Session
+    from tests.helpers.fake_openai import FakeModel, Reply, fake_openai_server
+
+    for exchange in fixture["exchanges"]:
+        choice = json.loads(exchange["body"])["choices"][0]
+        stop = {"id": "s", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": ""}}]}  # fmt: skip
+        replies = [Reply(200, exchange["body"].encode()), Reply(200, json.dumps(stop).encode())]
+        model = FakeModel(lambda call: "", replies=replies)
+        session = Session.start(load_scenarios(scenario_file)[0])
+        with fake_openai_server(model) as url:
+            endpoint = endpoint_for("openai:m", url, settings=RequestSettings(max_retries=0))
+            outcome = run_agent(session, OpenAIDiagnoser(endpoint))
+        calls = choice["message"].get("tool_calls") or []
+        actions = outcome.evidence.actions
+        assert [a.tool for a in actions] == [c["function"]["name"] for c in calls]
+        for action, call in zip(actions, calls, strict=True):
+            refused = action.error_code == "invalid_arguments" and action.arguments == {}
+            assert refused == (not _is_object(call["function"]["arguments"]))
+        cut = 1 if choice["finish_reason"] == "length" else 0
+        assert outcome.evidence.metadata.truncated_turns == cut

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from provebench.cli import app
+from provebench.llm import ToolSpec
+from provebench.si import load_scenarios
 from provebench.si.agents._openai import DEFAULT_STEP_BUDGET
+from provebench.si.sim import Session
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
 from tests.helpers.real_llm_server import (
     MODEL_NAME,
@@ -34,7 +38,9 @@ from tests.llm.replay import (
     PILOT_OPTIONS,
     SI_OPTIONS,
     by_conversation,
+    check_probe,
     expected_calls,
+    probe_requests,
     summary,
     transcript_notes,
 )
@@ -145,3 +151,29 @@ def test_a_short_pilot_run_with_a_real_model_is_complete_and_evaluated(tmp_path:
         assert note["finish_reasons"] == [c["finish_reason"] for c in sent]
     _save("pilot-run", recording, command="pilot run",
           cycles=[[n["ending"], n["steps"]] for n in notes])  # fmt: skip
+
+
+def test_the_real_servers_tool_calls_whole_or_cut_are_recorded_steps(tmp_path: Path) -> None:
+    """Gemma 3 270M chooses no tool by itself; forced to one, the server writes a real call —
+    and, cut at three tokens, a real call with cut-off arguments."""
+    scenario_file = write_fixture(tmp_path)
+    session = Session.start(load_scenarios(scenario_file)[0])
+    tools = [ToolSpec(t.name, t.description, dict(t.input_schema)).as_openai()
+             for t in session.tools]  # fmt: skip
+    with (
+        llama_cpp_server(tmp_path / "server.log") as upstream,
+        recording_proxy(upstream) as (url, recording),
+    ):
+        for request in probe_requests(tools, MODEL_NAME):
+            posted = urllib.request.Request(
+                f"{url}/chat/completions",
+                data=json.dumps(request).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(posted, timeout=600) as response:
+                assert response.status == 200
+    fixture = recording.fixture("probe-forced-tool-call", command="probe")
+    assert all(json.loads(e["body"])["choices"][0]["message"].get("tool_calls")
+               for e in fixture["exchanges"])  # fmt: skip
+    check_probe(fixture, scenario_file)
+    _save("probe-forced-tool-call", recording, command="probe")

@@ -21,6 +21,7 @@ from tests.llm.replay import (
     PILOT_CYCLES,
     PILOT_OPTIONS,
     SI_OPTIONS,
+    check_probe,
     expected_calls,
     fixtures,
     summary,
@@ -116,3 +117,10 @@ def test_pilot_run_over_a_recorded_real_server_makes_the_recorded_run(
     notes = transcript_notes(tmp_path / "run")
     assert [[n["ending"], n["steps"]] for n in notes] == fixture["cycles"]
     assert [summary(r) for r in model.requests] == [e["request"] for e in fixture["exchanges"]]
+
+
+@pytest.mark.parametrize("path", fixtures("probe"), ids=lambda p: p.stem)
+def test_the_real_servers_recorded_tool_calls_are_recorded_steps(
+    tmp_path: Path, path: Path
+) -> None:
+    check_probe(_load(path), write_fixture(tmp_path))
