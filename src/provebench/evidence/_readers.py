@@ -35,8 +35,21 @@ from provebench.evidence._models import (
 # The fields an OASIS artifact may carry that provebench models; anything else is kept verbatim in
 # `metadata.source_extra_fields` (never scored).
 _OASIS_FIELDS: Final = frozenset(
-    {"scenario_id", "final_answer", "reasoning_trace", "reasoning", "actions"}
+    {
+        "scenario_id",
+        "final_answer",
+        "reasoning_trace",
+        "reasoning",
+        "actions",
+        "evidence_source",
+        "aborted",
+        "abort_reason",
+    }
 )
+# Reporting §1.1: `available` is real evidence; `unreachable`, and the reserved `partial` and
+# `empty_window` (which evaluators that do not implement them MUST treat as unreachable), and any
+# other value, are a runtime PROVIDER_FAILURE (Core §3.7).
+_AVAILABLE: Final = "available"
 _OASIS_ACTION_FIELDS: Final = frozenset(ToolAction.model_fields)
 
 
@@ -155,6 +168,9 @@ def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
       the agent's HTTP response uses, is accepted in its place; `null` or absent is `""`.
     - `actions` is required; each action's `tool`, `arguments` (an object) and `result` (a string,
       kept byte for byte) are required; `id`, `error`, `error_code`, `duration_ms` are optional.
+    - A runtime fault is read as a provider failure (Core §3.7, Reporting §1.1): `aborted`
+      true (its `abort_reason` is the failure), or an `evidence_source.status` other than
+      `available`.
     - Fields provebench does not model are kept in `metadata.source_extra_fields`.
     """
     if not isinstance(document, dict):
@@ -179,13 +195,16 @@ def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
     actions = document["actions"]
     if isinstance(actions, list):
         actions = [_oasis_action(item, index, extra_fields) for index, item in enumerate(actions)]
-    candidate = {
+    candidate: dict[str, Any] = {
         "scenario_id": document.get("scenario_id"),
         "final_answer": _null_as_empty(document["final_answer"]),
         "reasoning_trace": _null_as_empty(document.get(reasoning_key)),
         "actions": actions,
         "metadata": {"source_format": "oasis", "source_extra_fields": extra_fields},
     }
+    fault = _runtime_fault(document, source)
+    if fault is not None:
+        candidate["provider_failure"] = fault
     try:
         return Evidence.model_validate(candidate)
     except ValidationError as error:
@@ -193,6 +212,35 @@ def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
         if problem.field == "reasoning_trace" and reasoning_key == "reasoning":
             problem.field = "reasoning"
         raise problem from None
+
+
+def _runtime_fault(document: dict[str, Any], source: str) -> str | None:
+    """The provider failure an OASIS artifact records, or None (see `evidence_from_oasis`)."""
+    aborted = document.get("aborted", False)
+    if not isinstance(aborted, bool):
+        raise ProvebenchError(
+            f"expected true or false, got {json_type_name(aborted)}", path=source, field="aborted"
+        )
+    reason = document.get("abort_reason")
+    if reason is not None and not (isinstance(reason, str) and reason):
+        raise ProvebenchError(
+            f"expected a non-empty string, got {_shown(reason)}", path=source, field="abort_reason"
+        )
+    status = None
+    if "evidence_source" in document:
+        block = document["evidence_source"]
+        status = block.get("status") if isinstance(block, dict) else None
+        if not isinstance(status, str):
+            raise ProvebenchError(
+                "expected an object with a string `status`",
+                path=source,
+                field="evidence_source.status",
+            )
+    if aborted:
+        return reason or "aborted (no abort_reason given)"
+    if status is not None and status != _AVAILABLE:
+        return reason or f"evidence_source.status: {status}"
+    return None
 
 
 def _oasis_action(action: Any, index: int, extra_fields: dict[str, JsonValue]) -> Any:

@@ -21,10 +21,15 @@ if TYPE_CHECKING:
 
 OPENAI_PREFIX: Final = "openai:"
 API_KEY_ENV: Final = "OPENAI_API_KEY"
-# Rate limits (429) and server errors are retried by the SDK with exponential backoff, honouring
-# the server's Retry-After; past these attempts the endpoint has failed (a provider failure).
-MAX_RETRIES: Final = 6
-REQUEST_TIMEOUT_SEC: Final = 300.0
+# Rate limits (429), timeouts and server errors are retried by the SDK with exponential backoff,
+# honouring the server's Retry-After; past these attempts the endpoint has failed (a provider
+# failure). The defaults bound one completion to about 3 × 120 s; the run's own time limit
+# (`--agent-timeout`, `--cycle-timeout`) bounds the whole loop.
+DEFAULT_MAX_RETRIES: Final = 2
+DEFAULT_REQUEST_TIMEOUT_SEC: Final = 120.0
+# Enough for any tool call or answer the laboratories ask for; a model that rambles past it is
+# cut by the server (finish_reason `length`), and the cut is recorded.
+DEFAULT_MAX_TOKENS: Final = 2048
 
 
 class EndpointFailure(Exception):
@@ -35,6 +40,15 @@ class EndpointFailure(Exception):
     def __init__(self, message: str, result: LoopResult | None = None) -> None:
         super().__init__(message)
         self.result = result
+
+
+@dataclass(frozen=True)
+class RequestSettings:
+    """How each completion is asked for: its token limit, and how long and how often to try."""
+
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    request_timeout_sec: float = DEFAULT_REQUEST_TIMEOUT_SEC
+    max_retries: int = DEFAULT_MAX_RETRIES
 
 
 def is_openai_spec(spec: str) -> bool:
@@ -48,6 +62,9 @@ class Endpoint:
     model: str
     base_url: str
     api_key: str
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    request_timeout_sec: float = DEFAULT_REQUEST_TIMEOUT_SEC
+    max_retries: int = DEFAULT_MAX_RETRIES
     # A model server provebench started in the sandbox (`--model-cmd`) is reached on its Unix
     # socket, whatever host `base_url` names.
     unix_socket: str | None = None
@@ -71,8 +88,8 @@ class Endpoint:
         return OpenAI(
             api_key=self.api_key,
             base_url=self.base_url,
-            max_retries=MAX_RETRIES,
-            timeout=REQUEST_TIMEOUT_SEC,
+            max_retries=self.max_retries,
+            timeout=self.request_timeout_sec,
             http_client=http_client,
         )
 
@@ -84,9 +101,15 @@ def check_base_url(agent: str | None, base_url: str | None) -> None:
         raise ProvebenchError("goes with --agent openai:MODEL only", field="--base-url")
 
 
-def endpoint_for(spec: str, base_url: str | None, *, field: str = "--agent") -> Endpoint:
+def endpoint_for(
+    spec: str,
+    base_url: str | None,
+    *,
+    field: str = "--agent",
+    settings: RequestSettings | None = None,
+) -> Endpoint:
     """The endpoint of `openai:MODEL`; `base_url` from `--base-url`, else `OPENAI_BASE_URL`,
-    else OpenAI's own."""
+    else OpenAI's own; `settings` from `--max-tokens`, `--request-timeout`, `--max-retries`."""
     model = spec.removeprefix(OPENAI_PREFIX)
     if not is_openai_spec(spec) or not model.strip():
         raise ProvebenchError("name a model: openai:MODEL", field=field)
@@ -96,7 +119,15 @@ def endpoint_for(spec: str, base_url: str | None, *, field: str = "--agent") -> 
         raise ProvebenchError(f"not an http(s) URL: {url}", field="--base-url")
     require_openai_sdk(field)
     key = os.environ.get(API_KEY_ENV) or "not-needed"
-    return Endpoint(model=model, base_url=url, api_key=key)
+    settings = settings or RequestSettings()
+    return Endpoint(
+        model=model,
+        base_url=url,
+        api_key=key,
+        max_tokens=settings.max_tokens,
+        request_timeout_sec=settings.request_timeout_sec,
+        max_retries=settings.max_retries,
+    )
 
 
 def require_openai_sdk(field: str = "--agent") -> None:
@@ -111,9 +142,13 @@ def require_openai_sdk(field: str = "--agent") -> None:
 
 __all__ = [
     "API_KEY_ENV",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_REQUEST_TIMEOUT_SEC",
     "OPENAI_PREFIX",
     "Endpoint",
     "EndpointFailure",
+    "RequestSettings",
     "check_base_url",
     "endpoint_for",
     "is_openai_spec",

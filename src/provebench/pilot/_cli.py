@@ -13,7 +13,18 @@ from provebench._session_options import (
     ForceOption,
     PerSessionOption,
 )
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._endpoint import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_REQUEST_TIMEOUT_SEC,
+)
+from provebench.llm._options import (
+    BaseUrlOption,
+    MaxRetriesOption,
+    MaxTokensOption,
+    RequestTimeoutOption,
+    request_settings,
+)
 from provebench.pilot._limits import (
     MAX_COUNT,
     MAX_CYCLES,
@@ -148,6 +159,9 @@ def run_command(
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
     base_url: BaseUrlOption = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -214,6 +228,7 @@ def run_command(
             limits=limits,
             base_url=base_url,
             sealed=sealed,
+            request_settings=request_settings(max_tokens, request_timeout, max_retries),
         )
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")

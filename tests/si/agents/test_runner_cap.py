@@ -236,6 +236,9 @@ def test_an_agent_that_raises_system_exit_is_recorded_as_agent_error(
     assert outcome.evidence.final_answer == "" and len(outcome.evidence.actions) == 1
 
 
-def test_ctrl_c_during_the_agents_run_still_stops_the_command(scenario: Scenario) -> None:
-    with pytest.raises(KeyboardInterrupt):
-        run_agent(Session.start(scenario), Interrupted())
+def test_ctrl_c_during_the_agents_run_stops_the_run_with_its_evidence(scenario: Scenario) -> None:
+    outcome = run_agent(Session.start(scenario), Interrupted())
+    assert (outcome.ending, outcome.detail) == ("interrupted", "stopped by SIGINT")
+    assert outcome.signum == 2  # the command exits 130 once the run is written
+    assert outcome.evidence.final_answer == ""
+    assert outcome.evidence.metadata.run_ending == "interrupted"

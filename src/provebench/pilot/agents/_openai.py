@@ -17,6 +17,7 @@ fails ends the cycle as the importer's `agent_error` (the rows it appended are s
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, ClassVar
 
 from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_tool_loop
@@ -47,16 +48,25 @@ class OpenAIImporter:
     name: ClassVar[str] = "openai"
     version: ClassVar[str] = "1"
 
-    def __init__(self, endpoint: Endpoint, contract: str, step_budget: int) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        contract: str,
+        step_budget: int,
+        timeout_sec: float | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self.contract = contract
         self.step_budget = step_budget
+        self.timeout_sec = timeout_sec
 
     def run_cycle(self, ctx: CycleContext) -> None:
         def answer(name: str, arguments: dict[str, Any]) -> str:
             return call_tool(ctx, name, arguments).text
 
         result: LoopResult | None = None
+        # The cycle's time limit bounds the loop too: no request outlives the cycle.
+        deadline = None if self.timeout_sec is None else time.monotonic() + self.timeout_sec
         try:
             result = run_tool_loop(
                 self.endpoint,
@@ -66,6 +76,7 @@ class OpenAIImporter:
                 call=answer,
                 end_tool=FINISH_CYCLE,
                 max_steps=self.step_budget,
+                deadline=deadline,
             )
         except EndpointFailure as failure:
             result = failure.result
@@ -88,6 +99,8 @@ def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:
         "ending": result.ending,
         "steps": result.steps,
         "completions": result.completions,
+        "finish_reasons": result.finish_reasons,
+        "truncated_turns": result.truncated_turns,
         "tokens": {
             "input": result.usage.input,
             "output": result.usage.output,
@@ -112,7 +125,10 @@ def _note_text(value: object) -> str:
 
 
 def openai_agent(
-    endpoint: Endpoint, contract: str, step_budget: int = DEFAULT_STEP_BUDGET
+    endpoint: Endpoint,
+    contract: str,
+    step_budget: int = DEFAULT_STEP_BUDGET,
+    timeout_sec: float | None = None,
 ) -> LoadedAgent:
     """The run's agent for `--agent openai:MODEL`: provebench's own loop, in its process (the
     model has no shell, only the tools). Its isolation is the endpoint's, as it is: a server on
@@ -124,7 +140,7 @@ def openai_agent(
         spec=endpoint.spec,
         name=OpenAIImporter.name,
         version=f"{OpenAIImporter.version}+{endpoint.model}",
-        factory=lambda: OpenAIImporter(endpoint, contract, step_budget),
+        factory=lambda: OpenAIImporter(endpoint, contract, step_budget, timeout_sec),
         isolation=endpoint_isolation(endpoint.base_url),
         code_sha256=shipped_code_sha256(),
     )

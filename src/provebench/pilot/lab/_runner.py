@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from provebench._canonical import sha256_file
 from provebench._collector import paused_collection
@@ -49,6 +49,9 @@ from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
 from provebench.sandbox._code_copy import SealedCode
+
+if TYPE_CHECKING:
+    from provebench.llm import RequestSettings
 
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
@@ -371,6 +374,7 @@ def run_lab(
     base_url: str | None = None,
     hidden: Mapping[str, Path] | None = None,
     sealed: SealedCode | None = None,
+    request_settings: RequestSettings | None = None,
 ) -> RunOutcome:
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
@@ -381,7 +385,8 @@ def run_lab(
     "Time limit per cycle")."""
     timeout = cycle_timeout(cycle_timeout_sec)
     corpus = open_corpus(Path(corpus_dir))
-    agent = _model_agent(agent_spec, base_url, Path(corpus_dir)) or load_agent(
+    model = _model_agent(agent_spec, base_url, Path(corpus_dir), request_settings, timeout)
+    agent = model or load_agent(
         agent_spec,
         secrets={**lab_secrets(corpus_dir, run_dir), **(hidden or {})},
         seal=seal,
@@ -391,9 +396,16 @@ def run_lab(
     return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
 
 
-def _model_agent(spec: str, base_url: str | None, corpus_dir: Path) -> LoadedAgent | None:
+def _model_agent(
+    spec: str,
+    base_url: str | None,
+    corpus_dir: Path,
+    settings: RequestSettings | None,
+    cycle_timeout_sec: float,
+) -> LoadedAgent | None:
     """`openai:MODEL` (with `--base-url`): a model behind an OpenAI-compatible endpoint, given
-    the corpus's agent contract; None for any other spec."""
+    the corpus's agent contract, its loop bounded by the cycle's time limit; None for any
+    other spec."""
     from provebench.llm import check_base_url, endpoint_for, is_openai_spec
 
     check_base_url(spec, base_url)
@@ -402,7 +414,8 @@ def _model_agent(spec: str, base_url: str | None, corpus_dir: Path) -> LoadedAge
     from provebench.pilot.agents._openai import openai_agent
     from provebench.pilot.corpus._folder import read_agent_contract
 
-    return openai_agent(endpoint_for(spec, base_url), read_agent_contract(corpus_dir))
+    endpoint = endpoint_for(spec, base_url, settings=settings)
+    return openai_agent(endpoint, read_agent_contract(corpus_dir), timeout_sec=cycle_timeout_sec)
 
 
 def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:

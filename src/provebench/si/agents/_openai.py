@@ -2,10 +2,12 @@
 
 The model gets the task as `si serve` sends it (the operator prompt, mode and scope), the
 simulator's tools and `submit_answer`; each tool call goes to the simulator, which records it
-(one call, one step, SI §3.4). The run ends when the model submits, answers without a tool call
-(its text is then the final answer), or reaches the step budget (then with no final answer, as
-`--max-tool-calls` ends any agent). The text the model wrote between calls is its reasoning
-trace; the model's name and token counts are non-scoring metadata (SI §4). An endpoint that
+(one call, one step, SI §3.4) — a call whose arguments are no JSON object included, recorded
+with its error. The run ends when the model submits, answers without a tool call (its text is
+then the final answer), reaches the step budget or the run's time limit (then with no final
+answer: what the model says after the budget is spent is not an answer within it, SI §2.3). The
+text the model wrote between calls is its reasoning trace; the model's name, its token counts
+and how many of its turns the endpoint cut are non-scoring metadata (SI §4). An endpoint that
 fails is a provider failure of the run (Core §3.7), never the model's answer.
 
 The loop is provebench's own code (`provebench.llm`), so it runs in provebench's process; the
@@ -16,13 +18,15 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from provebench.evidence import TokenUsage
+from provebench.evidence import RunEnding, TokenUsage
 from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_tool_loop
 from provebench.si.agents._protocol import Answer, CallTool, Task, TransportFault
+from provebench.si.sim._tools import UnparsedArguments
 
 SUBMIT_ANSWER = "submit_answer"
 DEFAULT_STEP_BUDGET = 50
@@ -64,9 +68,15 @@ class OpenAIDiagnoser:
     name: ClassVar[str] = "openai"
     version: ClassVar[str] = "1"
 
-    def __init__(self, endpoint: Endpoint, step_budget: int = DEFAULT_STEP_BUDGET) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        step_budget: int = DEFAULT_STEP_BUDGET,
+        timeout_sec: float | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self.step_budget = step_budget
+        self.timeout_sec = timeout_sec
         self.result: LoopResult | None = None
 
     def run(self, task: Task, call: CallTool) -> Answer:
@@ -76,6 +86,11 @@ class OpenAIDiagnoser:
             reply = call(name, arguments)
             return reply.body if reply.body or reply.error is None else reply.error
 
+        def refuse(name: str, raw: str, problem: str) -> str:
+            reply = call(name, UnparsedArguments(raw, problem))
+            return reply.body or reply.error or f"Error: {problem}"
+
+        deadline = None if self.timeout_sec is None else time.monotonic() + self.timeout_sec
         try:
             result = run_tool_loop(
                 self.endpoint,
@@ -85,6 +100,8 @@ class OpenAIDiagnoser:
                 call=answer,
                 end_tool=SUBMIT_ANSWER,
                 max_steps=self.step_budget,
+                refuse=refuse,
+                deadline=deadline,
             )
         except EndpointFailure as failure:
             self.result = failure.result
@@ -100,19 +117,36 @@ class OpenAIDiagnoser:
                 trace = f"{trace}\n\n{given}" if trace else given
             final_text = final if isinstance(final, str) else ""
             return Answer(final_answer=final_text, reasoning_trace=trace)
-        if result.ending == "no_tool_call":
+        if result.ending in ("no_tool_call", "truncated"):
+            # A cut answer is still the model's answer; `ending` says it was cut.
             return Answer(final_answer=result.final_text, reasoning_trace=trace)
-        return Answer(final_answer="", reasoning_trace=trace)  # the step budget ran out
+        return Answer(final_answer="", reasoning_trace=trace)  # budget or time ran out
+
+    def ending(self) -> RunEnding | None:
+        """The loop's own ending when it is not plain answering (budget, time, a cut answer);
+        None when the model answered or stopped, which the runner tells apart itself."""
+        if self.result is None:
+            return None
+        return _ENDINGS.get(self.result.ending)
 
     def non_scoring(self) -> dict[str, Any]:
-        """What the run reports next to its verdict (SI §4): the model and its token counts."""
+        """What the run reports next to its verdict (SI §4): the model, its token counts and
+        how many of its turns the endpoint cut at the token limit."""
         usage = self.result.usage if self.result is not None else None
         tokens = TokenUsage(
             input=None if usage is None else usage.input,
             output=None if usage is None else usage.output,
             total=None if usage is None else usage.total,
         )
-        return {"model": self.endpoint.model, "tokens": tokens}
+        truncated = 0 if self.result is None else self.result.truncated_turns
+        return {"model": self.endpoint.model, "tokens": tokens, "truncated_turns": truncated}
+
+
+_ENDINGS: dict[str, RunEnding] = {
+    "step_budget": "step_budget",
+    "timeout": "timeout",
+    "truncated": "truncated",
+}
 
 
 @dataclass(frozen=True)
@@ -123,6 +157,7 @@ class LoadedOpenAIAgent:
     step_budget: int = DEFAULT_STEP_BUDGET
     # How `--model-cmd`'s server was sealed, when provebench started it in the sandbox.
     served: Mapping[str, str] | None = None
+    timeout_sec: float | None = None
 
     @property
     def spec(self) -> str:
@@ -148,7 +183,7 @@ class LoadedOpenAIAgent:
         return endpoint_isolation(self.endpoint.base_url)
 
     def factory(self) -> OpenAIDiagnoser:
-        return OpenAIDiagnoser(self.endpoint, self.step_budget)
+        return OpenAIDiagnoser(self.endpoint, self.step_budget, self.timeout_sec)
 
 
 __all__ = ["LoadedOpenAIAgent", "OpenAIDiagnoser", "task_text"]

@@ -10,10 +10,13 @@ step budget; the budget is judged from the recorded actions by `within_step_budg
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, Protocol
+from typing import Final, Protocol
 
 from pydantic import JsonValue
 
@@ -22,7 +25,7 @@ from provebench._errors import ProvebenchError
 from provebench._file_set import FileSet
 from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
-from provebench.evidence import Evidence, oasis_artifact_json
+from provebench.evidence import Evidence, RunEnding, oasis_artifact_json
 from provebench.sandbox._channel import failure_type
 from provebench.si.agents._protocol import (
     Answer,
@@ -42,13 +45,18 @@ from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes, Verdict
 
 DEFAULT_MAX_TOOL_CALLS: Final = 200
+# The exit status of `si run` and `si suite` when a run was a provider failure: the harness's
+# fault (Core §3.7), neither a pass nor the agent's fail (1) nor bad input (2).
+EXIT_PROVIDER_FAILURE: Final = 3
 EVIDENCE_FILE: Final = "evidence.json"
 OASIS_EVIDENCE_FILE: Final = "evidence.oasis.json"
 VERDICT_FILE: Final = "verdict.json"
 # What the laboratory signs in a run folder (`_signing.py`), the verdict last.
 RUN_FILES: Final = (EVIDENCE_FILE, OASIS_EVIDENCE_FILE, VERDICT_FILE)
 
-Ending = Literal["answered", "tool_call_cap", "agent_error", "provider_failure"]
+Ending = RunEnding
+# The endings whose agent gave no answer that counts (SI §2.3): whatever it said is discarded.
+_NO_ANSWER: Final = frozenset({"tool_call_cap", "agent_error", "provider_failure", "interrupted"})
 
 
 class SimulatedSession(Protocol):
@@ -82,13 +90,24 @@ class _ToolCallCapReached(BaseException):
     pass
 
 
+class RunInterrupted(BaseException):
+    """SIGINT or SIGTERM while an agent ran: the run ends with the evidence gathered so far."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
 @dataclass(frozen=True)
 class RunOutcome:
-    """The recorded evidence, and how the agent's run ended (reported, never scored)."""
+    """The recorded evidence, and how the agent's run ended (recorded in the evidence's
+    non-scoring metadata, never scored)."""
 
     evidence: Evidence
     ending: Ending
     detail: str = ""
+    # The signal that stopped the run (its command exits 128 + this once the run is written).
+    signum: int | None = None
 
 
 def task_of(session: SimulatedSession) -> Task:
@@ -122,30 +141,37 @@ def run_agent(
     ending: Ending = "answered"
     detail = ""
     answer = Answer(final_answer="")
-    try:
-        returned = agent.run(task_of(session), call)
-        problem = _answer_problem(returned)
-        if problem is None:
-            answer = returned
-        else:
-            ending, detail = "agent_error", problem
-    except _ToolCallCapReached:
-        pass
-    except TransportFault as fault:
-        # The way to the agent broke, not the agent: the run is unverifiable (Core §3.7).
-        ending, detail = "provider_failure", recordable_text(str(fault))
-    except KeyboardInterrupt:
-        raise  # the user's Ctrl-C stops the command; it is no part of the agent's run
-    except BaseException as error:
-        # The agent's own failure is its result, not the runner's: an Exception, and also a
-        # SystemExit (sys.exit() in the agent would otherwise end provebench with nothing
-        # written) or any other BaseException it raises.
-        ending, detail = "agent_error", _describe(error)
-    if capped:
+    with _stopped_by_signals() as stop:
+        try:
+            returned = agent.run(task_of(session), call)
+            problem = _answer_problem(returned)
+            if problem is None:
+                answer = returned
+            else:
+                ending, detail = "agent_error", problem
+        except _ToolCallCapReached:
+            pass
+        except TransportFault as fault:
+            # The way to the agent broke, not the agent: the run is unverifiable (Core §3.7).
+            ending, detail = "provider_failure", recordable_text(str(fault))
+        except (KeyboardInterrupt, RunInterrupted):
+            # The user's Ctrl-C (or a host's SIGTERM) stops the run, not the command: what was
+            # gathered is written, and the command exits with the signal's status after.
+            stop.signum = stop.signum or signal.SIGINT
+        except BaseException as error:
+            # The agent's own failure is its result, not the runner's: an Exception, and also a
+            # SystemExit (sys.exit() in the agent would otherwise end provebench with nothing
+            # written) or any other BaseException it raises.
+            ending, detail = "agent_error", _describe(error)
+    if stop.signum is not None:
+        # Even if the agent caught the stop and answered anyway: the run was stopped.
+        ending, detail = "interrupted", f"stopped by {signal.Signals(stop.signum).name}"
+    elif capped:
         # Whatever the agent did after the stop (caught it, answered anyway) is discarded.
         ending, detail = "tool_call_cap", f"stopped at the cap of {max_tool_calls} tool calls"
-        answer = Answer(final_answer="")
-    elif ending in ("agent_error", "provider_failure"):
+    elif ending == "answered":
+        ending = _own_ending(agent) or ("answered" if answer.final_answer else "no_answer")
+    if ending in _NO_ANSWER:
         answer = Answer(final_answer="")
     evidence = session.evidence(
         final_answer=answer.final_answer,
@@ -155,18 +181,54 @@ def run_agent(
         agent_isolation=None if isolation is None else dict(isolation),
         provider_failure=detail if ending == "provider_failure" else None,
     )
-    return RunOutcome(evidence=_with_reported(evidence, agent), ending=ending, detail=detail)
+    evidence = _with_reported(evidence, agent, ending)
+    return RunOutcome(evidence=evidence, ending=ending, detail=detail, signum=stop.signum)
 
 
-def _with_reported(evidence: Evidence, agent: DiagnosisAgent) -> Evidence:
-    """The evidence with what a built-in model agent reports about its run (`non_scoring()`:
-    the model and its token counts), never scored (SI §4). Only provebench's own agents are
-    asked: a candidate's account of itself is not recorded as fact."""
+@dataclass
+class _Stop:
+    signum: int | None = None
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[_Stop]:
+    """While an agent runs in the main thread, SIGINT and SIGTERM stop the agent's run (not the
+    command): the handler notes the signal and raises `RunInterrupted` into the agent."""
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        stop.signum = signum
+        raise RunInterrupted(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _own_ending(agent: DiagnosisAgent) -> Ending | None:
+    """A built-in model agent's own ending (step budget, time limit, a cut answer)."""
     from provebench.si.agents._openai import OpenAIDiagnoser
 
-    if not isinstance(agent, OpenAIDiagnoser):
-        return evidence
-    metadata = evidence.metadata.model_copy(update=agent.non_scoring())
+    return agent.ending() if isinstance(agent, OpenAIDiagnoser) else None
+
+
+def _with_reported(evidence: Evidence, agent: DiagnosisAgent, ending: Ending) -> Evidence:
+    """The evidence with how the run ended, and what a built-in model agent reports about its
+    run (`non_scoring()`: the model, its token counts, its cut turns), never scored (SI §4).
+    Only provebench's own agents are asked: a candidate's account of itself is not recorded as
+    fact."""
+    from provebench.si.agents._openai import OpenAIDiagnoser
+
+    update: dict[str, object] = {"run_ending": ending}
+    if isinstance(agent, OpenAIDiagnoser):
+        update.update(agent.non_scoring())
+    metadata = evidence.metadata.model_copy(update=update)
     return evidence.model_copy(update={"metadata": metadata})
 
 
@@ -288,8 +350,11 @@ def write_run(
 
 
 def verdict_line(verdict: Verdict | ScenarioVerdict) -> str:
-    """The verdict in a few words: a band and score, a status, or a status and score."""
+    """The verdict in a few words: a band and score, a status, or a status and score; a
+    provider failure first, whatever band the evidence would have had (Core §3.7)."""
     if isinstance(verdict, Verdict):
+        if verdict.provider_failure is not None:
+            return f"PROVIDER_FAILURE (not scored: {verdict.band} {verdict.score})"
         return f"{verdict.band} {verdict.score}"
     if verdict.score is None:
         return verdict.status
@@ -299,10 +364,12 @@ def verdict_line(verdict: Verdict | ScenarioVerdict) -> str:
 __all__ = [
     "DEFAULT_MAX_TOOL_CALLS",
     "EVIDENCE_FILE",
+    "EXIT_PROVIDER_FAILURE",
     "OASIS_EVIDENCE_FILE",
     "RUN_ENVELOPE_FILE",
     "RUN_FILES",
     "VERDICT_FILE",
+    "RunInterrupted",
     "RunOutcome",
     "SimulatedSession",
     "check_out_dir",

@@ -15,7 +15,18 @@ from provebench._session_options import (
     PerSessionOption,
     check_identity_options,
 )
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._endpoint import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_REQUEST_TIMEOUT_SEC,
+)
+from provebench.llm._options import (
+    BaseUrlOption,
+    MaxRetriesOption,
+    MaxTokensOption,
+    RequestTimeoutOption,
+    request_settings,
+)
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -84,12 +95,16 @@ def run_command(
         typer.Option(
             "--agent-timeout",
             metavar="SECONDS",
-            help="Wall-clock limit of a sealed agent's run; past it the run is its agent_error.",
+            help="Wall-clock limit of the agent's run (sealed, HTTP or openai:MODEL); past it "
+            "the run ends with the evidence gathered so far.",
             min=1,
             max=86400,
         ),
     ] = 600.0,
     base_url: BaseUrlOption = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
     scenario_id: ScenarioIdOption = None,
     readings: ReadingsOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
@@ -101,10 +116,13 @@ def run_command(
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
 
-    Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
+    Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2; a provider
+    failure (the harness's fault, Core §3.7) exits 3; a run stopped by SIGINT or SIGTERM is
+    written, then exits 130 or 143.
     """
     from provebench._errors import shown
     from provebench.si.agents._run import (
+        EXIT_PROVIDER_FAILURE,
         check_out_dir,
         run_agent,
         start_session,
@@ -131,6 +149,7 @@ def run_command(
             base_url=base_url,
             agent_protocol=agent_protocol.value,
             model_server=served,
+            request_settings=request_settings(max_tokens, request_timeout, max_retries),
         )
         scenario, session = start_session(scenario_file, scenario_id, book)
         outcome = run_agent(
@@ -149,6 +168,10 @@ def run_command(
         f"{shown(scenario.id)}: {verdict_line(verdict)} "
         f"({len(outcome.evidence.actions)} tool calls; {shown(ending)}) -> {shown(out)}"
     )
+    if outcome.signum is not None:
+        raise typer.Exit(128 + outcome.signum)
+    if outcome.ending == "provider_failure":
+        raise typer.Exit(EXIT_PROVIDER_FAILURE)
 
 
 def serve_command(

@@ -123,10 +123,16 @@ class ServeRun:
             agent_version=self.identity.version,
             agent_isolation=dict(UNSANDBOXED_MCP),
         )
-        if self.identity.source is None:
-            return evidence
-        source = self.identity.source
-        metadata = evidence.metadata.model_copy(update={"agent_identity_source": source})
+        # How the session ended, as `si run` records it: the cap, an answer, or a client that
+        # went away without one.
+        update: dict[str, object] = {
+            "run_ending": "tool_call_cap"
+            if self.capped
+            else ("answered" if final_answer else "no_answer")
+        }
+        if self.identity.source is not None:
+            update["agent_identity_source"] = self.identity.source
+        metadata = evidence.metadata.model_copy(update=update)
         return evidence.model_copy(update={"metadata": metadata})
 
     def finish(

@@ -13,6 +13,7 @@ from provebench.sandbox._limits import Limits
 from provebench.si.agents._protocol import DiagnosisAgent
 
 if TYPE_CHECKING:
+    from provebench.llm import RequestSettings
     from provebench.sandbox._model_server import ModelServer
 
 
@@ -45,11 +46,13 @@ def agent_source(
     base_url: str | None = None,
     agent_protocol: str = "json-lines",
     model_server: ModelServer | None = None,
+    request_settings: RequestSettings | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
-    ``agent`` = ``openai:MODEL`` only, ``agent_protocol`` (``json-lines`` or ``mcp``: how the
-    program speaks) with ``agent_cmd`` only."""
+    ``agent`` = ``openai:MODEL`` only, as do ``request_settings``; ``agent_protocol``
+    (``json-lines`` or ``mcp``: how the program speaks) with ``agent_cmd`` only;
+    ``timeout_sec`` bounds the whole run of every kind of agent."""
     if sum(a is not None for a in (agent, agent_cmd, agent_url)) != 1:
         raise ProvebenchError(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
@@ -72,13 +75,16 @@ def agent_source(
 
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
-        endpoint = endpoint_for(agent, base_url)
+        endpoint = endpoint_for(agent, base_url, settings=request_settings)
         if model_server is None:
-            return LoadedOpenAIAgent(endpoint), {}
+            return LoadedOpenAIAgent(endpoint, timeout_sec=timeout_sec), {}
         on_socket = dataclasses.replace(
             endpoint, base_url=MODEL_CMD_BASE_URL, unix_socket=model_server.socket_path
         )
-        return LoadedOpenAIAgent(on_socket, served=model_server.isolation), {}
+        return (
+            LoadedOpenAIAgent(on_socket, served=model_server.isolation, timeout_sec=timeout_sec),
+            {},
+        )
     if agent is not None:
         return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
     if agent_cmd is not None and agent_protocol == "mcp":

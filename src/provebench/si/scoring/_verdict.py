@@ -73,6 +73,8 @@ class NonScoringMetadata(BaseModel):
     agent_identity_source: str | None = Field(default=None, exclude_if=lambda value: value is None)
     agent_isolation: dict[str, str] | None
     model: str | None
+    run_ending: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    truncated_turns: int | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 def sealed_of(evidence: Evidence) -> bool:
@@ -98,6 +100,8 @@ def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
         agent_identity_source=metadata.agent_identity_source,
         agent_isolation=metadata.agent_isolation,
         model=metadata.model,
+        run_ending=metadata.run_ending,
+        truncated_turns=metadata.truncated_turns,
     )
 
 

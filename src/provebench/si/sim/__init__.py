@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from provebench.si.sim._estate import Estate
     from provebench.si.sim._inject import Scene, apply_deviations, build_scene, delta, restore
     from provebench.si.sim._session import Session
-    from provebench.si.sim._tools import ToolResponse, ToolSpec
+    from provebench.si.sim._tools import ToolResponse, ToolSpec, UnparsedArguments
 
 _EXPORTS: dict[str, str] = {
     "CheckResult": "provebench.si.sim._check",
@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "Session": "provebench.si.sim._session",
     "ToolResponse": "provebench.si.sim._tools",
     "ToolSpec": "provebench.si.sim._tools",
+    "UnparsedArguments": "provebench.si.sim._tools",
 }
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "Session",
     "ToolResponse",
     "ToolSpec",
+    "UnparsedArguments",
     "apply_deviations",
     "build_scene",
     "check_counterfactual",

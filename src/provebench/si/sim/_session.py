@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import json_problem, text_problem
+from provebench._jsonfile import json_problem, recordable_text, text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -32,6 +32,7 @@ from provebench.si.sim._tools import (
     INTERFACE_TYPES,
     ToolResponse,
     ToolSpec,
+    UnparsedArguments,
     argument_problem,
     tools_for,
 )
@@ -67,12 +68,15 @@ def _recordable_arguments(
 ) -> tuple[dict[str, JsonValue], str | None]:
     """(the arguments as they are recorded, why they are refused or None).
 
-    Refused arguments are recorded as `{}`: the call is still a step (SI §3.4), but what the
-    agent passed cannot be written as evidence. Arguments must also survive being written and
-    read back (`json_problem`: no NaN or infinity, no integer too long to print, no lone
-    surrogate, no nesting past the reader's limit); otherwise they would poison the evidence
-    of the whole run when it is written, long after the call.
+    Refused arguments (and a model's arguments that were no JSON object, `UnparsedArguments`,
+    whose raw text goes into the error) are recorded as `{}`: the call is still a step (SI
+    §3.4), but what the agent passed cannot be written as evidence. Arguments must also
+    survive being written and read back (`json_problem`: no NaN or infinity, no integer too
+    long to print, no lone surrogate, no nesting past the reader's limit); otherwise they would
+    poison the evidence of the whole run when it is written, long after the call.
     """
+    if isinstance(arguments, UnparsedArguments):
+        return {}, recordable_text(arguments.error())
     try:
         recorded = _ARGUMENTS.validate_python(dict(arguments))
     except (ValidationError, TypeError, ValueError, RecursionError):

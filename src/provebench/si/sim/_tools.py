@@ -5,7 +5,7 @@ mode that grants changes (``autonomous``; ``supervised`` and ``read-only`` agent
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -46,6 +46,31 @@ class ToolResponse(BaseModel):
     body: str
     error: str | None = None
     error_code: str | None = None
+
+
+class UnparsedArguments(Mapping[str, JsonValue]):
+    """The arguments of a call that could not be read as a JSON object (a model's cut-off or
+    malformed JSON), passed in place of arguments by provebench's own model loop.
+
+    The call is still a step (SI §3.4): the session records it, arguments `{}`, with the raw
+    text in its error, and runs nothing. It is an empty mapping, so any code that takes it for
+    arguments sees none."""
+
+    def __init__(self, text: str, problem: str) -> None:
+        self.text = text
+        self.problem = problem
+
+    def __getitem__(self, key: str) -> JsonValue:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def error(self) -> str:
+        return f"the arguments are not a JSON object ({self.problem}): {self.text!r}"
 
 
 def _string(description: str, enum: tuple[str, ...] | None = None) -> dict[str, JsonValue]:
@@ -177,8 +202,16 @@ WRITE_TOOLS: Final = (
             {
                 "kind": _string("Resource kind.", ("configmap", "secret")),
                 "name": _string("Resource name."),
-                "set": {"type": "object", "additionalProperties": {"type": "string"}},
-                "remove": {"type": "array", "items": {"type": "string"}},
+                "set": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "description": "Keys to set, with their new string values.",
+                },
+                "remove": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Keys to remove.",
+                },
                 "namespace": _NAMESPACE,
             },
             ("kind", "name"),
@@ -191,7 +224,12 @@ WRITE_TOOLS: Final = (
         _object(
             {
                 "name": _string("Deployment name."),
-                "replicas": {"type": "integer", "minimum": 0, "maximum": 20},
+                "replicas": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 20,
+                    "description": "The replica count to set.",
+                },
                 "namespace": _NAMESPACE,
             },
             ("name", "replicas"),
@@ -257,6 +295,7 @@ __all__ = [
     "WRITE_TOOLS",
     "ToolResponse",
     "ToolSpec",
+    "UnparsedArguments",
     "argument_problem",
     "tools_for",
 ]

@@ -8,7 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._endpoint import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_REQUEST_TIMEOUT_SEC,
+)
+from provebench.llm._options import (
+    BaseUrlOption,
+    MaxRetriesOption,
+    MaxTokensOption,
+    RequestTimeoutOption,
+    request_settings,
+)
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -116,12 +127,15 @@ def suite_command(
         typer.Option(
             "--agent-timeout",
             metavar="SECONDS",
-            help="Wall-clock limit of one scenario's run (sealed or HTTP agents).",
+            help="Wall-clock limit of one scenario's run (sealed, HTTP or openai:MODEL agents).",
             min=1,
             max=86400,
         ),
     ] = 600.0,
     base_url: BaseUrlOption = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -129,11 +143,14 @@ def suite_command(
 ) -> None:
     """Run every selected scenario: the safety gate first, then capability; write summary.json.
 
-    Exit 0 when the gate passed, 1 when it did not (FAIL or PROVIDER_FAILURE), 2 on bad input.
+    Exit 0 when the gate passed and no scenario had a provider failure, 1 when the gate did not
+    pass (FAIL or PROVIDER_FAILURE), 3 when it passed but a capability scenario had a provider
+    failure (the harness's fault: rerun it), 2 on bad input.
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
     from provebench._errors import ProvebenchError, shown
+    from provebench.si.agents._run import EXIT_PROVIDER_FAILURE
     from provebench.si.agents._sources import AgentSource, agent_source, start_model_server
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import (
@@ -196,6 +213,7 @@ def suite_command(
                 base_url=base_url,
                 agent_protocol=agent_protocol.value,
                 model_server=served,
+                request_settings=request_settings(max_tokens, request_timeout, max_retries),
             )
         if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
             config = {**reported, **config}
@@ -219,13 +237,18 @@ def suite_command(
         )
         summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]
+    failed = [s["id"] for s in summary["scenarios"] if s.get("status") == "PROVIDER_FAILURE"]
+    # A harness fault leads the line (Core §3.7): it is neither a pass nor the agent's fail.
+    lead = f"PROVIDER_FAILURE in {len(failed)} scenario(s); " if failed else ""
     unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     typer.echo(
-        f"safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
+        f"{lead}safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
         f"{shown(out / SUMMARY_FILE)}"
     )
     if gate != "PASS":
         raise typer.Exit(EXIT_GATE_NOT_PASSED)
+    if failed:
+        raise typer.Exit(EXIT_PROVIDER_FAILURE)
 
 
 def register(app: typer.Typer) -> None:

@@ -197,6 +197,8 @@ def _reusable(
         return None
     if _provider_failure(verdict) is not None:
         return None  # a harness fault is re-run, never kept
+    if verdict.non_scoring.run_ending == "interrupted":
+        return None  # a run stopped from outside is re-run, never kept
     return verdict
 
 
@@ -316,6 +318,7 @@ class _Suite:
             self.progress.scenario_done(scenario.id, result.status, True)
             return result
         source = self.request.agent
+        stopped_by: int | None = None
         if isinstance(source, RecordedEvidence):
             evidence = load_evidence(source.evidence_file(scenario.id))
         else:
@@ -323,12 +326,13 @@ class _Suite:
 
             with naming_scenario_lines(item.file, scenario.id):
                 session = open_session(scenario, self.request.readings)
-            evidence = run_agent(
+            outcome = run_agent(
                 session,
                 source.factory(),
                 max_tool_calls=self.request.max_tool_calls,
                 isolation=dict(source.isolation),
-            ).evidence
+            )
+            evidence, stopped_by = outcome.evidence, outcome.signum
         verdict = write_run(
             folder,
             scenario,
@@ -339,6 +343,12 @@ class _Suite:
             reading=self.request.reading,
             files=self.files,
         )
+        if stopped_by is not None:
+            # SIGINT or SIGTERM: this run's evidence is written (and run again on resume); the
+            # suite stops here, as the command was asked to. Staged files are published first:
+            # leaving the file set with an error would discard them.
+            self.files.commit()
+            raise SystemExit(128 + stopped_by)
         self.publish_when_due()
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)

@@ -139,7 +139,12 @@ TOOLS: Final = (
         {
             "name": _NAME,
             "namespace": _NAMESPACE,
-            "replicas": {"type": "integer", "minimum": 0, "maximum": 100000},
+            "replicas": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100000,
+                "description": "The replica count to set.",
+            },
         },
         ("name", "replicas"),
     ),
@@ -166,7 +171,11 @@ TOOLS: Final = (
         {
             "pod": _str("Pod name."),
             "namespace": _NAMESPACE,
-            "command": {"type": "array", "items": {"type": "string"}},
+            "command": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The command and its arguments, one string each.",
+            },
         },
         ("pod", "command"),
     ),
