@@ -1,4 +1,4 @@
-"""The command-line option of the commands that can run a model agent (`--agent openai:MODEL`)."""
+"""The command-line options of the commands that can run a model agent (`--agent openai:MODEL`)."""
 
 from __future__ import annotations
 
@@ -15,4 +15,14 @@ BaseUrlOption = Annotated[
     ),
 ]
 
-__all__ = ["BaseUrlOption"]
+ModelCmdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-cmd",
+        help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed in the "
+        "sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
+        "(docs/llm-agents.md).",
+    ),
+]
+
+__all__ = ["BaseUrlOption", "ModelCmdOption"]

@@ -15,7 +15,7 @@ from provebench._session_options import (
     PerSessionOption,
     check_identity_options,
 )
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._options import BaseUrlOption, ModelCmdOption
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -30,7 +30,6 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
-    ModelCmdOption,
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
@@ -104,6 +103,7 @@ def run_command(
     Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2.
     """
     from provebench._errors import shown
+    from provebench.llm._model_cmd import start_model_server
     from provebench.si.agents._run import (
         check_out_dir,
         run_agent,
@@ -111,7 +111,7 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sources import agent_source, start_model_server
+    from provebench.si.agents._sources import agent_source
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}

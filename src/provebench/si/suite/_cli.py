@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._options import BaseUrlOption, ModelCmdOption
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
     DEFAULT_FILE_SIZE_MIB,
@@ -23,7 +23,6 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
-    ModelCmdOption,
     ReadingsOption,
     ScoreReading,
     ScoreReadingOption,
@@ -134,7 +133,8 @@ def suite_command(
     summary bytes.
     """
     from provebench._errors import ProvebenchError, shown
-    from provebench.si.agents._sources import AgentSource, agent_source, start_model_server
+    from provebench.llm._model_cmd import start_model_server
+    from provebench.si.agents._sources import AgentSource, agent_source
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import (
         SUMMARY_FILE,
