@@ -13,7 +13,7 @@ from provebench._session_options import (
     ForceOption,
     PerSessionOption,
 )
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._options import BaseUrlOption, ModelCmdOption
 from provebench.pilot._limits import (
     MAX_COUNT,
     MAX_CYCLES,
@@ -126,7 +126,8 @@ def run_command(
         typer.Option(
             "--agent",
             help="reference | noop | openai:MODEL (a model behind an OpenAI-compatible "
-            "endpoint, --base-url) | module:Class | path.py:Class",
+            "endpoint, --base-url, or its own server started sealed, --model-cmd) | "
+            "module:Class | path.py:Class",
         ),
     ] = None,
     agent_cmd: Annotated[
@@ -148,6 +149,7 @@ def run_command(
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
     base_url: BaseUrlOption = None,
+    model_cmd: ModelCmdOption = None,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -168,6 +170,7 @@ def run_command(
     limits (docs/sandbox.md)."""
     from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
+    from provebench.llm._model_cmd import check_model_cmd
     from provebench.pilot.lab._progress import progress_for_stderr
     from provebench.pilot.lab._runner import cycle_timeout as checked_timeout
     from provebench.pilot.lab._runner import run_lab
@@ -188,6 +191,8 @@ def run_command(
                 agent_cmd = sealed.spec.removeprefix("cmd:")
             else:
                 agent = sealed.spec
+    # Before the corpus is read: --model-cmd goes with --agent openai:MODEL alone.
+    check_model_cmd(model_cmd is not None, agent=agent, base_url=base_url)
     progress = None if quiet else progress_for_stderr()
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
@@ -213,6 +218,7 @@ def run_command(
             cycle_timeout_sec=timeout_sec,
             limits=limits,
             base_url=base_url,
+            model_cmd=model_cmd,
             sealed=sealed,
         )
     else:
