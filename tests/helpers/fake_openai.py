@@ -31,8 +31,6 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from tests.helpers.http_serving import serving
-
 ToolCall = Callable[[str, dict[str, Any]], tuple[str, bool]]
 Script = Callable[[ToolCall], str]
 """Makes tool calls through `call`; returns the model's closing text."""
@@ -196,6 +194,9 @@ class FakeModel:
 @contextmanager
 def fake_openai_server(model: FakeModel) -> Iterator[str]:
     """Serve `model` on 127.0.0.1; yields the base URL (`http://127.0.0.1:PORT/v1`)."""
+    # Imported here: a sealed model server program imports `FakeModel` as a sibling module,
+    # where the `tests` package is not there (tests/helpers/pilot_model_server_program.py).
+    from tests.helpers.http_serving import serving
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:

@@ -52,6 +52,16 @@ MaxRetriesOption = Annotated[
     ),
 ]
 
+ModelCmdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-cmd",
+        help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed in the "
+        "sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
+        "(docs/llm-agents.md).",
+    ),
+]
+
 
 def request_settings(
     max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -67,6 +77,7 @@ __all__ = [
     "BaseUrlOption",
     "MaxRetriesOption",
     "MaxTokensOption",
+    "ModelCmdOption",
     "RequestTimeoutOption",
     "request_settings",
 ]

@@ -22,6 +22,7 @@ from provebench.llm._options import (
     BaseUrlOption,
     MaxRetriesOption,
     MaxTokensOption,
+    ModelCmdOption,
     RequestTimeoutOption,
     request_settings,
 )
@@ -137,7 +138,8 @@ def run_command(
         typer.Option(
             "--agent",
             help="reference | noop | openai:MODEL (a model behind an OpenAI-compatible "
-            "endpoint, --base-url) | module:Class | path.py:Class",
+            "endpoint, --base-url, or its own server started sealed, --model-cmd) | "
+            "module:Class | path.py:Class",
         ),
     ] = None,
     agent_cmd: Annotated[
@@ -162,6 +164,7 @@ def run_command(
     max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
     request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
     max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
+    model_cmd: ModelCmdOption = None,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -182,6 +185,7 @@ def run_command(
     limits (docs/sandbox.md)."""
     from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
+    from provebench.llm._model_cmd import check_model_cmd
     from provebench.pilot.lab._progress import progress_for_stderr
     from provebench.pilot.lab._runner import cycle_timeout as checked_timeout
     from provebench.pilot.lab._runner import run_lab
@@ -202,6 +206,8 @@ def run_command(
                 agent_cmd = sealed.spec.removeprefix("cmd:")
             else:
                 agent = sealed.spec
+    # Before the corpus is read: --model-cmd goes with --agent openai:MODEL alone.
+    check_model_cmd(model_cmd is not None, agent=agent, base_url=base_url)
     progress = None if quiet else progress_for_stderr()
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     if agent_cmd is not None and agent is None:
@@ -227,6 +233,7 @@ def run_command(
             cycle_timeout_sec=timeout_sec,
             limits=limits,
             base_url=base_url,
+            model_cmd=model_cmd,
             sealed=sealed,
             request_settings=request_settings(max_tokens, request_timeout, max_retries),
         )

@@ -21,7 +21,7 @@ import shutil
 import socket
 import stat
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -32,7 +32,13 @@ from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import SandboxProcess, sandbox_process
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
-from provebench.sandbox._policy import SANDBOX_DIR, SANDBOX_ENV, code_paths_for_command, policy_for
+from provebench.sandbox._policy import (
+    SANDBOX_DIR,
+    SANDBOX_ENV,
+    SandboxPolicy,
+    code_paths_for_command,
+    policy_for,
+)
 from provebench.sandbox._private import private_folder
 
 MODEL_SOCKET_ENV: Final = "PROVEBENCH_MODEL_SOCKET"
@@ -61,9 +67,18 @@ def sandboxed_model_server(
     ends it and everything it started. A server that exits, or does not listen within
     `ready_timeout_sec`, is one line naming `--model-cmd` (nothing is run)."""
     argv = resolve_command(command, field="--model-cmd")
-    policy = policy_for(
-        code_paths_for_command(argv), secrets, limits=limits, field_name="--model-cmd"
-    )
+    with _made_to_be_covered(secrets.values()):
+        policy = policy_for(
+            code_paths_for_command(argv), secrets, limits=limits, field_name="--model-cmd"
+        )
+        with _listening(command, argv, policy, ready_timeout_sec) as server:
+            yield server
+
+
+@contextlib.contextmanager
+def _listening(
+    command: str, argv: list[str], policy: SandboxPolicy, ready_timeout_sec: float
+) -> Iterator[ModelServer]:
     private = private_folder("model")
     (private / "work").mkdir()
     env = {**SANDBOX_ENV, MODEL_SOCKET_ENV: f"{SANDBOX_DIR}/{SOCKET_NAME}"}
@@ -80,6 +95,35 @@ def sandboxed_model_server(
                 os.close(fd)
     finally:
         shutil.rmtree(private, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _made_to_be_covered(secrets: Iterable[Path]) -> Iterator[None]:
+    """Every secret exists while the server runs, so that the sandbox can cover it.
+
+    A launch covers a secret that lies inside a shown folder where it is when the launch starts;
+    one that does not exist yet cannot be covered. A server lives through the whole run, while
+    the laboratory makes the run folder (pilot) or the output folder (SI) inside a folder the
+    server may be shown (its own code folder): the folder and what is written in it would
+    appear to the server as they are made. So a secret missing now is made, an empty folder
+    (with its missing parents), before the launch; what is still empty afterwards is removed,
+    so that a server that could not start leaves nothing behind. The laboratory's key folder,
+    which every launch hides, too (made private, as the key's own code makes it)."""
+    from provebench.attest._keys import key_dir
+
+    keys = key_dir()
+    made: list[Path] = []
+    try:
+        for secret in (*secrets, keys):
+            missing = [p for p in (secret, *secret.parents) if not os.path.lexists(p)]
+            for folder in reversed(missing):
+                folder.mkdir(mode=0o700 if folder == keys else 0o777)
+                made.append(folder)
+        yield
+    finally:
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):  # not empty: the laboratory wrote in it
+                folder.rmdir()
 
 
 def _wait_listening(path: Path, process: SandboxProcess, timeout_sec: float) -> int:

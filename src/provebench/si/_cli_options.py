@@ -70,15 +70,6 @@ AgentProtocolOption = Annotated[
         "(an MCP client over its stdin/stdout, served the si serve tools), both sealed.",
     ),
 ]
-ModelCmdOption = Annotated[
-    str | None,
-    typer.Option(
-        "--model-cmd",
-        help="With --agent openai:MODEL: start this OpenAI-compatible model server sealed in the "
-        "sandbox, listening on the Unix socket $PROVEBENCH_MODEL_SOCKET names "
-        "(docs/llm-agents.md).",
-    ),
-]
 
 
 def reading_book(path: Path | None) -> ReadingBook:
@@ -91,7 +82,6 @@ def reading_book(path: Path | None) -> ReadingBook:
 __all__ = [
     "AgentProtocol",
     "AgentProtocolOption",
-    "ModelCmdOption",
     "ReadingsOption",
     "ScenarioFileArgument",
     "ScenarioIdOption",

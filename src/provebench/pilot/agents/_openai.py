@@ -24,7 +24,7 @@ from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, call_tool, cycle_prompt
 from provebench.pilot.lab import CycleContext
-from provebench.sandbox._isolation import endpoint_isolation
+from provebench.sandbox._isolation import Isolation, endpoint_isolation
 
 DEFAULT_STEP_BUDGET = 200
 TRANSCRIPT_NOTE = "provebench.llm.transcript/1"
@@ -129,11 +129,15 @@ def openai_agent(
     contract: str,
     step_budget: int = DEFAULT_STEP_BUDGET,
     timeout_sec: float | None = None,
+    *,
+    served: Isolation | None = None,
 ) -> LoadedAgent:
     """The run's agent for `--agent openai:MODEL`: provebench's own loop, in its process (the
-    model has no shell, only the tools). Its isolation is the endpoint's, as it is: a server on
-    this machine or its network may be the candidate's own code running as the operator, so it
-    cannot reach `laboratory_pass` (docs/llm-agents.md, "Who runs the model")."""
+    model has no shell, only the tools). Its isolation is the model server's, as it is: a
+    `--model-cmd` server provebench started in the sandbox (`served`, the sandbox's record), or
+    else the endpoint, whose server on this machine or its network may be the candidate's own
+    code running as the operator, so it cannot reach `laboratory_pass` (docs/llm-agents.md, "Who
+    runs the model")."""
     from provebench.pilot.agents._loader import shipped_code_sha256
 
     return LoadedAgent(
@@ -141,7 +145,7 @@ def openai_agent(
         name=OpenAIImporter.name,
         version=f"{OpenAIImporter.version}+{endpoint.model}",
         factory=lambda: OpenAIImporter(endpoint, contract, step_budget, timeout_sec),
-        isolation=endpoint_isolation(endpoint.base_url),
+        isolation=dict(served) if served is not None else endpoint_isolation(endpoint.base_url),
         code_sha256=shipped_code_sha256(),
     )
 

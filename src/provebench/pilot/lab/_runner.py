@@ -19,6 +19,7 @@ so a resumed run publishes the same bytes as an uninterrupted one.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import os
@@ -52,6 +53,7 @@ from provebench.sandbox._code_copy import SealedCode
 
 if TYPE_CHECKING:
     from provebench.llm import RequestSettings
+    from provebench.sandbox._model_server import ModelServer
 
 CRASH_ENV = "PROVEBENCH_PILOT_CRASH_AT"
 EMPTY_REGISTER_SHA256 = register_chain("", [])
@@ -372,6 +374,7 @@ def run_lab(
     seal: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     base_url: str | None = None,
+    model_cmd: str | None = None,
     hidden: Mapping[str, Path] | None = None,
     sealed: SealedCode | None = None,
     request_settings: RequestSettings | None = None,
@@ -379,21 +382,32 @@ def run_lab(
     """`provebench pilot run`: load and verify everything first, then run or resume.
 
     `seal` runs even a shipped importer in the sandbox (the red team's sandbox attacks);
-    `sealed` runs a seal's candidate from the seal's copy of its code (`--from-seal`).
+    `sealed` runs a seal's candidate from the seal's copy of its code (`--from-seal`);
+    `model_cmd` starts the model server of an `openai:MODEL` agent sealed in the sandbox, for
+    the whole run (docs/llm-agents.md).
 
     Each cycle of the in-process importer is limited to `cycle_timeout_sec` (docs/pilot-lab.md,
     "Time limit per cycle")."""
+    from provebench.llm._model_cmd import check_model_cmd, start_model_server
+
     timeout = cycle_timeout(cycle_timeout_sec)
+    check_model_cmd(model_cmd is not None, agent=agent_spec, base_url=base_url)
     corpus = open_corpus(Path(corpus_dir))
+    secrets = {**lab_secrets(corpus_dir, run_dir), **(hidden or {})}
     model = _model_agent(agent_spec, base_url, Path(corpus_dir), request_settings, timeout)
-    agent = model or load_agent(
-        agent_spec,
-        secrets={**lab_secrets(corpus_dir, run_dir), **(hidden or {})},
-        seal=seal,
-        limits=limits,
-        sealed=sealed,
-    )
-    return execute_run(corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout)
+    with contextlib.ExitStack() as model_server:
+        if model is not None:
+            # The server sees none of the laboratory's secrets, and lives as long as the run.
+            served = start_model_server(
+                model_server, model_cmd, agent=agent_spec, base_url=base_url,
+                secrets=secrets, limits=limits,
+            )  # fmt: skip
+            agent = model(served)
+        else:
+            agent = load_agent(agent_spec, secrets=secrets, seal=seal, limits=limits, sealed=sealed)
+        return execute_run(
+            corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout
+        )
 
 
 def _model_agent(
@@ -402,11 +416,12 @@ def _model_agent(
     corpus_dir: Path,
     settings: RequestSettings | None,
     cycle_timeout_sec: float,
-) -> LoadedAgent | None:
+) -> Callable[[ModelServer | None], LoadedAgent] | None:
     """`openai:MODEL` (with `--base-url`): a model behind an OpenAI-compatible endpoint, given
-    the corpus's agent contract, its loop bounded by the cycle's time limit; None for any
-    other spec."""
+    the corpus's agent contract, its loop bounded by the cycle's time limit — checked now, made
+    once its `--model-cmd` server (if any) listens; None for any other spec."""
     from provebench.llm import check_base_url, endpoint_for, is_openai_spec
+    from provebench.llm._model_cmd import served_endpoint
 
     check_base_url(spec, base_url)
     if not is_openai_spec(spec):
@@ -415,7 +430,19 @@ def _model_agent(
     from provebench.pilot.corpus._folder import read_agent_contract
 
     endpoint = endpoint_for(spec, base_url, settings=settings)
-    return openai_agent(endpoint, read_agent_contract(corpus_dir), timeout_sec=cycle_timeout_sec)
+    contract = read_agent_contract(corpus_dir)
+
+    def made(server: ModelServer | None) -> LoadedAgent:
+        if server is None:
+            return openai_agent(endpoint, contract, timeout_sec=cycle_timeout_sec)
+        return openai_agent(
+            served_endpoint(endpoint, server),
+            contract,
+            timeout_sec=cycle_timeout_sec,
+            served=server.isolation,
+        )
+
+    return made
 
 
 def lab_secrets(corpus_dir: str | Path, run_dir: str | Path) -> dict[str, Path]:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from provebench._errors import ProvebenchError, shown
-from provebench.llm._options import BaseUrlOption
+from provebench.llm._options import BaseUrlOption, ModelCmdOption
 from provebench.matrix._options import (
     AddressOption,
     AgentsOption,
@@ -54,6 +54,7 @@ def matrix_command(
         ),
     ] = None,
     base_url: BaseUrlOption = None,
+    model_cmd: ModelCmdOption = None,
     store: StoreOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -85,6 +86,7 @@ def matrix_command(
         overrides,
         base_url,
         store,
+        model_cmd,
     )
     count = default_workers(workers)
     summary = run_matrix(

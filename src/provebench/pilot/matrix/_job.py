@@ -32,6 +32,7 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         spec.agent,
         folder / RUN_DIR,
         base_url=spec.params.get("base_url"),
+        model_cmd=spec.params.get("model_cmd"),
         hidden={"matrix-folder": Path(spec.params["matrix_folder"])},
     )
     verdict = evaluate_run(folder / RUN_DIR, corpus)

@@ -41,8 +41,16 @@ def plan_pilot_matrix(
     overrides: dict[str, int],
     base_url: str | None,
     store: str | None = None,
+    model_cmd: str | None = None,
 ) -> MatrixRequest:
+    """The jobs; `model_cmd` goes to the `openai:` agents' jobs, each of which starts its own
+    sealed model server for its run (a job may run on another machine of the executor)."""
+    from provebench.llm import is_openai_spec
+    from provebench.llm._model_cmd import check_model_cmd
     from provebench.pilot.matrix._job import pilot_section, task_of
+
+    models = [agent for agent in agents if is_openai_spec(agent)]
+    check_model_cmd(model_cmd is not None, agent=models[0] if models else None, base_url=base_url)
 
     request: dict[str, Any] = {
         "agents": agents,
@@ -52,6 +60,8 @@ def plan_pilot_matrix(
         "sizes": dict(sorted(overrides.items())),
         "base_url": base_url,
     }
+    if model_cmd is not None:  # only then: a matrix without one keeps its manifest's bytes
+        request["model_cmd"] = model_cmd
     specs: list[JobSpec] = []
     for seed in seeds:
         corpus = out / CORPORA_DIR / f"{profile}-{seed}"
@@ -68,6 +78,7 @@ def plan_pilot_matrix(
                         params={
                             "corpus": str(corpus.resolve()),
                             "base_url": base_url,
+                            **({"model_cmd": model_cmd} if model_cmd and agent in models else {}),
                             "matrix_folder": str(out.resolve()),
                         },
                         folder=job_location(out, key, store),

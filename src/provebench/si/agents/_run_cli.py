@@ -24,6 +24,7 @@ from provebench.llm._options import (
     BaseUrlOption,
     MaxRetriesOption,
     MaxTokensOption,
+    ModelCmdOption,
     RequestTimeoutOption,
     request_settings,
 )
@@ -41,7 +42,6 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
-    ModelCmdOption,
     ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
@@ -121,6 +121,7 @@ def run_command(
     written, then exits 130 or 143.
     """
     from provebench._errors import shown
+    from provebench.llm._model_cmd import start_model_server
     from provebench.si.agents._run import (
         EXIT_PROVIDER_FAILURE,
         check_out_dir,
@@ -129,7 +130,7 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sources import agent_source, start_model_server
+    from provebench.si.agents._sources import agent_source
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     secrets = {"scenario": scenario_file, "output-folder": out}

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -15,10 +14,6 @@ from provebench.si.agents._protocol import DiagnosisAgent
 if TYPE_CHECKING:
     from provebench.llm import RequestSettings
     from provebench.sandbox._model_server import ModelServer
-
-
-# What the loop asks for when the model server is `--model-cmd`'s: any host, the socket decides.
-MODEL_CMD_BASE_URL = "http://model-cmd/v1"
 
 
 class AgentSource(Protocol):
@@ -58,29 +53,21 @@ def agent_source(
             "give exactly one of --agent, --agent-cmd and --agent-url", field="--agent"
         )
     from provebench.llm import check_base_url, endpoint_for, is_openai_spec
+    from provebench.llm._model_cmd import check_model_cmd, served_endpoint
     from provebench.si.agents._loader import load_agent
     from provebench.si.agents._sealed import sealed_command_agent
 
     check_base_url(agent, base_url)
     if agent_protocol != "json-lines" and agent_cmd is None:
         raise ProvebenchError("goes with --agent-cmd only", field="--agent-protocol")
-    if model_server is not None and (agent is None or not is_openai_spec(agent)):
-        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
-    if model_server is not None and base_url is not None:
-        raise ProvebenchError(
-            "--model-cmd serves the model: give no --base-url", field="--base-url"
-        )
+    check_model_cmd(model_server is not None, agent=agent, base_url=base_url)
     if agent is not None and is_openai_spec(agent):
-        import dataclasses
-
         from provebench.si.agents._openai import LoadedOpenAIAgent
 
         endpoint = endpoint_for(agent, base_url, settings=request_settings)
         if model_server is None:
             return LoadedOpenAIAgent(endpoint, timeout_sec=timeout_sec), {}
-        on_socket = dataclasses.replace(
-            endpoint, base_url=MODEL_CMD_BASE_URL, unix_socket=model_server.socket_path
-        )
+        on_socket = served_endpoint(endpoint, model_server)
         return (
             LoadedOpenAIAgent(on_socket, served=model_server.isolation, timeout_sec=timeout_sec),
             {},
@@ -106,29 +93,4 @@ def agent_source(
     return remote, dict(remote.configuration)
 
 
-def start_model_server(
-    stack: contextlib.ExitStack[Any],
-    model_cmd: str | None,
-    *,
-    agent: str | None,
-    base_url: str | None,
-    secrets: Mapping[str, Path],
-    limits: Limits,
-) -> ModelServer | None:
-    """`--model-cmd`'s server, started in the sandbox and ended with `stack`; None without one.
-    It goes with `--agent openai:MODEL` only, and replaces `--base-url`."""
-    if model_cmd is None:
-        return None
-    from provebench.llm import is_openai_spec
-    from provebench.sandbox._model_server import sandboxed_model_server
-
-    if agent is None or not is_openai_spec(agent):
-        raise ProvebenchError("goes with --agent openai:MODEL only", field="--model-cmd")
-    if base_url is not None:
-        raise ProvebenchError(
-            "--model-cmd serves the model: give no --base-url", field="--base-url"
-        )
-    return stack.enter_context(sandboxed_model_server(model_cmd, secrets=secrets, limits=limits))
-
-
-__all__ = ["AgentSource", "agent_source", "start_model_server"]
+__all__ = ["AgentSource", "agent_source"]

@@ -17,6 +17,7 @@ from provebench.llm._options import (
     BaseUrlOption,
     MaxRetriesOption,
     MaxTokensOption,
+    ModelCmdOption,
     RequestTimeoutOption,
     request_settings,
 )
@@ -34,7 +35,6 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
-    ModelCmdOption,
     ReadingsOption,
     ScoreReading,
     ScoreReadingOption,
@@ -150,8 +150,9 @@ def suite_command(
     summary bytes.
     """
     from provebench._errors import ProvebenchError, shown
+    from provebench.llm._model_cmd import start_model_server
     from provebench.si.agents._run import EXIT_PROVIDER_FAILURE
-    from provebench.si.agents._sources import AgentSource, agent_source, start_model_server
+    from provebench.si.agents._sources import AgentSource, agent_source
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import (
         SUMMARY_FILE,
