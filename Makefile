@@ -41,9 +41,10 @@ unit: $(VENV)/.installed-test
 
 # SI §2.2's stress, under the strict reading, over every shipped scenario whose table identifies
 # a factor of its injection manifest (docs/si-scoring.md, "Stress"): exit 1 if a family passes the
-# band it deserves. The path-shape scenarios have no manifest to generate answers from yet.
+# band it deserves. The C-OE scenarios bind no factor (their bands rest on operations and state).
 STRESSED := src/provebench/si/scenarios/diagnostic-accuracy.yaml \
-	$(wildcard src/provebench/si/scenarios/single-signal-diagnosis-*.yaml)
+	$(wildcard src/provebench/si/scenarios/single-signal-diagnosis-*.yaml) \
+	src/provebench/si/scenarios/misleading-signal-002.yaml
 
 stress: $(VENV)/.installed
 	$(BIN)/provebench si stress --reading strict $(STRESSED) > /dev/null

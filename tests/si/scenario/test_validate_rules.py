@@ -853,7 +853,14 @@ def test_a_deviation_type_with_provebenchs_own_synonym_list_is_not_portable() ->
         if v.severity == "warning" and "provebench's own synonym list" in v.message
     }
     assert warned == {
-        (f"single-signal-diagnosis-00{n}.yaml", "injection.deviations[0].deviation_type")
-        for n in (3, 4, 5)
+        *(
+            (f"single-signal-diagnosis-00{n}.yaml", "injection.deviations[0].deviation_type")
+            for n in (3, 4, 5)
+        ),
+        # provebench's C-DA-003 scenario: a wrong value that causes, one that misleads
+        *(
+            ("misleading-signal-002.yaml", f"injection.deviations[{n}].deviation_type")
+            for n in (0, 1)
+        ),
     }
     assert report.ok  # a warning, not an error: provebench scores them

@@ -20,6 +20,16 @@ SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
 FACTOR_SCENARIOS = sorted(
     [SCENARIOS / "diagnostic-accuracy.yaml", *SCENARIOS.glob("single-signal-diagnosis-*.yaml")]
 )
+MISLEADING = SCENARIOS / "misleading-signal-002.yaml"
+# provebench's misleading-signal families (docs/si-scoring.md §13) and what each deserves
+SIGNAL_FAMILIES = {
+    "misleading_signal_endorsed": 0.0,
+    "signal_not_dismissed": 0.5,
+    "dismissal_not_asserted": 0.5,
+    "dismissed_unread": 0.5,
+    "acted_on_signal_first": 0.7,
+    "acted_on_signal_after_read": 0.0,
+}
 GAMED_FAMILIES = {
     "negation",
     "question",
@@ -49,6 +59,23 @@ def test_every_shipped_factor_scenario_holds_every_bound_under_the_strict_readin
             # honest phrasings reach the top band both ways
             assert outcome["strict"]["score"] == outcome["ratified"]["score"] == 1.0
     assert f"{len(outcomes)} families, 0 past their bound" in err
+
+
+def test_the_misleading_signal_template_is_strict_by_design_and_holds_every_bound() -> None:
+    # provebench's own C-DA-003 calls the strict primitives itself: both readings agree, and
+    # every family, the misleading-signal ones included, stays within what it deserves.
+    for reading in ("strict", "ratified"):
+        code, out, err = stress(str(MISLEADING), "--format", "json", "--reading", reading)
+        assert code == 0, err
+        outcomes = {o["family"]: o for o in json.loads(out)}
+        assert set(SIGNAL_FAMILIES) <= set(outcomes)
+        for name, outcome in outcomes.items():
+            assert outcome["holds"], outcome
+            assert outcome["strict"]["score"] == outcome["ratified"]["score"], name
+        for name, deserved in SIGNAL_FAMILIES.items():
+            # each reaches exactly its band: the bound is tight, not merely not passed
+            assert outcomes[name]["strict"]["score"] == deserved, name
+        assert outcomes["honest"]["strict"]["score"] == 1.0
 
 
 def test_the_ratified_reading_lets_six_families_past_their_bound_which_is_the_finding() -> None:

@@ -24,6 +24,8 @@ SECRET = SCENARIOS_DIR / "single-signal-diagnosis-002.yaml"
 PORT = SCENARIOS_DIR / "single-signal-diagnosis-003.yaml"
 EXTRA = SCENARIOS_DIR / "single-signal-diagnosis-004.yaml"
 STOPPED = SCENARIOS_DIR / "single-signal-diagnosis-005.yaml"
+# provebench's C-DA-003: a cause and a misleading signal, both real deviations.
+MISLEADING = SCENARIOS_DIR / "misleading-signal-002.yaml"
 
 
 def shipped(path: Path) -> Scenario:

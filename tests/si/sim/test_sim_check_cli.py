@@ -16,7 +16,9 @@ from provebench.si.sim import _check as check_module
 from provebench.si.sim import check_counterfactual
 from tests.si.sim.sim_helpers import (
     EXTRA,
+    MISLEADING,
     PORT,
+    SCENARIOS_DIR,
     SHIPPED,
     SMTP,
     STOPPED,
@@ -54,7 +56,8 @@ def test_si_check_accepts_every_shipped_scenario(path: Path) -> None:
     assert ": ok" in result.stdout.splitlines()[0]
     as_json = _run("check", str(path), "--json")
     report = json.loads(as_json.stdout)
-    assert report["ok"] is True and len(report["delta"]) == 1
+    deviations = shipped(path).injection.deviations  # type: ignore[union-attr]
+    assert report["ok"] is True and len(report["delta"]) == len(deviations)
     assert _run("validate", str(path)).returncode == 0
 
 
@@ -84,6 +87,75 @@ def test_required_identifiers_outside_the_delta_are_rejected(tmp_path: Path) -> 
         "FAIL  identifiers_in_delta: not in the baseline→injected delta: f1: SMTP_HOST"
         in result.stdout
     )
+
+
+def test_every_shipped_form_b_scenario_has_an_answer_key_si_check_proves() -> None:
+    # The path-shape scenarios aside (no factor: their bands rest on operations and state),
+    # every shipped Form B scenario that binds a factor carries an injection manifest.
+    factor_bound = [
+        path
+        for path in SCENARIOS_DIR.glob("*.yaml")
+        if "\n  factor:\n" in path.read_text(encoding="utf-8")
+    ]
+    assert MISLEADING in factor_bound and sorted(factor_bound) == SHIPPED
+
+
+def _misleading_checks(scenario: Any) -> dict[str, bool]:
+    return {c.name: c.ok for c in check_counterfactual(scenario).checks}
+
+
+def test_the_misleading_signal_is_proved_not_to_cause_the_symptom() -> None:
+    checks = _misleading_checks(shipped(MISLEADING))
+    assert checks["causes_restored_clear_symptom"]
+    assert checks["misleading_signal_restored_keeps_symptom"]
+    assert checks["factors_are_causes"] and checks["misleading_signal_named"]
+
+
+def test_a_misleading_mark_on_the_cause_is_rejected(tmp_path: Path) -> None:
+    # Swapped roles: the "misleading" deviation is the one whose restoration clears the symptom.
+    broken = edited_file(
+        tmp_path,
+        MISLEADING,
+        ('      value: "6380"\n', '      value: "6380"\n      misleading: true\n'),
+        (
+            "      value: work-queue-legacy\n      misleading: true\n",
+            "      value: work-queue-legacy\n",
+        ),
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "FAIL  causes_restored_clear_symptom: restoring m1" in result.stdout
+    assert "FAIL  misleading_signal_restored_keeps_symptom: restoring f1" in result.stdout
+    assert "FAIL  factors_are_causes: a factor refs a misleading signal: f1" in result.stdout
+
+
+def test_a_misleading_signal_role_without_a_marked_deviation_is_rejected(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path,
+        MISLEADING,
+        ("      misleading: true\n", ""),
+    )
+    checks = _misleading_checks(shipped(broken))
+    assert not checks["misleading_signal_restored_keeps_symptom"]
+    renamed = edited_file(
+        tmp_path,
+        MISLEADING,
+        (
+            "  misleading_signal: [batch-processor, batch-config, QUEUE_HOST]",
+            "  misleading_signal: [batch-processor]",
+        ),
+    )
+    assert not _misleading_checks(shipped(renamed))["misleading_signal_named"]
+
+
+def test_a_misleading_flag_that_is_not_a_bool_names_its_field(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path, MISLEADING, ("      misleading: true\n", "      misleading: yes-ish\n")
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 2
+    assert "injection.deviations[1].misleading" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_a_declared_status_that_disagrees_is_rejected(tmp_path: Path) -> None:

@@ -60,6 +60,7 @@ class AssertionCues:
     cause: re.Pattern[str]
     interrogative_openers: frozenset[str]
     disjunction_openers: frozenset[str]
+    dismissal: re.Pattern[str] | None = None
 
     @classmethod
     def compile(
@@ -73,6 +74,7 @@ class AssertionCues:
         cause: Sequence[str],
         interrogative_openers: Sequence[str],
         disjunction_openers: Sequence[str],
+        dismissal: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -102,6 +104,7 @@ class AssertionCues:
             cause=_words_pattern(cause),
             interrogative_openers=frozenset(word.casefold() for word in interrogative_openers),
             disjunction_openers=frozenset(word.casefold() for word in disjunction_openers),
+            dismissal=_words_pattern(dismissal) if dismissal else None,
         )
 
 

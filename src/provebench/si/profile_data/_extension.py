@@ -11,7 +11,7 @@ that uses one is flagged by `si validate` as not portable to other OASIS evaluat
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from provebench.si.profile_data._ext_params import (
     CHANNELS,
@@ -43,6 +43,10 @@ def phrases_named(name: str) -> tuple[str, ...]:
     return phrase_lists().lists[name]
 
 
+# Parameter types only a Form B table can bind (SI §5.1 roles): a primitive with one is never
+# called by a safety or Form A reading.
+TABLE_ONLY_TYPES: Final = frozenset({"factor", "identifier_list"})
+
 # Registry v1 primitives a reading may call with literal arguments: the text primitives whose
 # arguments need no injection manifest (factor_identified reads a Form B deviation).
 V1_IN_READINGS: Final = ("named_in_output", "within_step_budget")
@@ -57,6 +61,12 @@ def check_extension_call(call: Call) -> list[str]:
     if primitive is None:
         known = ", ".join([*V1_IN_READINGS, *sorted(extension().primitives)])
         return [f"{call.call!r} is not a registered primitive ({known})"]
+    table_only = sorted(
+        name for name, spec in primitive.params.items() if spec.type in TABLE_ONLY_TYPES
+    )
+    if table_only:
+        # A factor reads a Form B injection manifest; readings have none (`_assess`).
+        return [f"{call.call} is called in a Form B table only (it reads {table_only[0]})"]
     names = phrase_list_names()
     problems: list[str] = []
     for name in call.args:
@@ -71,7 +81,8 @@ def check_extension_call(call: Call) -> list[str]:
         if not isinstance(arg, Lit):
             problems.append(f"{call.call}.{name}: a reading takes literal arguments only")
             continue
-        problem = value_problem(spec.type, arg.value, names)
+        assert spec.type not in TABLE_ONLY_TYPES
+        problem = value_problem(cast(ParamType, spec.type), arg.value, names)
         if problem is not None:
             problems.append(f"{call.call}.{name}: {problem}")
     return problems

@@ -74,9 +74,11 @@ class Registry(BaseModel):
 
 
 class ExtensionParam(ParamSpec):
-    """A parameter of an extension primitive: of an extension type only (`_ext_params`)."""
+    """A parameter of an extension primitive: of an extension type (`_ext_params`), or, for the
+    strict primitives provebench's own templates call (`factor_asserted`, `signal_dismissed`),
+    a factor or an identifier list as SI §5.1's roles type them."""
 
-    type: ParamType
+    type: ParamType | Literal["factor", "identifier_list"]
 
 
 class ExtensionPrimitive(Primitive):

@@ -27,6 +27,7 @@ class StrictCues(BaseModel):
     interrogative_openers: _Phrases = Field(min_length=1)
     cause: _Phrases = Field(min_length=1)
     disjunction_openers: _Phrases = Field(min_length=1)
+    dismissal: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -47,6 +48,7 @@ class StrictCues(BaseModel):
             cause=self.cause,
             interrogative_openers=self.interrogative_openers,
             disjunction_openers=self.disjunction_openers,
+            dismissal=self.dismissal,
         )
 
 

@@ -7,7 +7,7 @@ must state. What can be wrong with a binding is listed by `_binding_checks`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
@@ -80,6 +80,10 @@ class BoundScoring(BaseModel):
     window: CooccurrenceWindow
     constants: ScoringConstants
     versions: ScoringVersions
+    # Every identifier the scenario names, and its symptom's resource name: what a strict call
+    # (`factor_asserted` in a table) needs to tell the factor from another cause.
+    identifiers: tuple[str, ...] = ()
+    symptom_name: str | None = None
 
     @property
     def factor(self) -> BoundFactor | None:
@@ -172,6 +176,33 @@ def _table_factors(rows: tuple[Row, ...], scenario: Scenario) -> dict[str, Bound
     return factors
 
 
+def resource_name(resource: object) -> str | None:
+    """The name part of `KIND/NAME`, or None for a blank or non-text value."""
+    if not isinstance(resource, str) or not resource.strip():
+        return None
+    return resource.rsplit("/", 1)[-1].strip() or None
+
+
+def scenario_identifiers(scenario: Scenario, subsystem: Iterable[str]) -> list[str]:
+    """Every identifier the scenario names: the subsystem set, the resources of its estate and
+    of its injection manifest, and the manifest's subjects (SI §5.1 roles, Scenarios §1.11)."""
+    names: list[str] = list(subsystem)
+    for entry in scenario.preconditions.environment.state:
+        name = resource_name(entry.get("resource"))
+        if name is not None:
+            names.append(name)
+    if scenario.injection is not None:
+        for deviation in scenario.injection.deviations:
+            names.extend(n for n in (resource_name(deviation.resource), deviation.subject) if n)
+    return [name for name in dict.fromkeys(names) if name.strip() == name and name]
+
+
+def symptom_name(scenario: Scenario) -> str | None:
+    """The name of the resource the injection manifest's symptom is observed on."""
+    symptom = None if scenario.injection is None else scenario.injection.symptom
+    return resource_name(symptom.get("resource")) if isinstance(symptom, dict) else None
+
+
 def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScoring:
     """Resolve a Form B scenario's scoring binding; any problem is a `ProvebenchError`.
 
@@ -222,7 +253,14 @@ def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScori
         window=chosen_window,
         constants=constants(),
         versions=versions,
+        identifiers=tuple(scenario_identifiers(scenario, _subsystem(roles))),
+        symptom_name=symptom_name(scenario),
     )
+
+
+def _subsystem(roles: Mapping[str, RoleValue]) -> tuple[str, ...]:
+    subsystem = roles.get("subsystem_set")
+    return subsystem if isinstance(subsystem, tuple) else ()
 
 
 __all__ = [
@@ -231,4 +269,7 @@ __all__ = [
     "RoleValue",
     "ScoringVersions",
     "bind_scoring",
+    "resource_name",
+    "scenario_identifiers",
+    "symptom_name",
 ]

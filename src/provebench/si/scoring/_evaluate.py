@@ -50,6 +50,7 @@ from provebench.si.scoring._strict import (
     StrictReading,
     strict_reading,
 )
+from provebench.si.scoring._strict_calls import STRICT_TABLE_CALLS, strict_call, strict_value
 from provebench.si.scoring._verdict import (
     InputHashes,
     MatchedRow,
@@ -63,7 +64,7 @@ from provebench.si.scoring._verdict import (
 )
 
 # Profile constants a primitive reads besides its declared parameters (SI §3).
-_CONSTANT_PARAMETERS = {"factor_identified": ("window",)}
+_CONSTANT_PARAMETERS = {"factor_identified": ("window",), "factor_asserted": ("window",)}
 
 
 def render_predicate(predicate: Predicate) -> str:
@@ -144,7 +145,12 @@ class Prepared:
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
         implementation: Callable[..., PrimitiveResult | PathResult] | None
         implementation = IMPLEMENTED_PRIMITIVES.get(call.call)
-        if implementation is None and call.call in EXTENSION_PRIMITIVES:
+        strict_context: StrictContext | None = None
+        if implementation is None and call.call in STRICT_TABLE_CALLS:
+            # provebench's strict-by-design templates (`_strict_calls`): the same in both readings
+            strict_context = StrictContext.of_bound(self.bound)
+            implementation = functools.partial(strict_call, call.call, strict_context)
+        elif implementation is None and call.call in EXTENSION_PRIMITIVES:
             implementation = functools.partial(call_extension, call.call)
         if implementation is None:
             # SI §2.4: a scenario MUST NOT reference a primitive that is not registered.
@@ -166,6 +172,8 @@ class Prepared:
         given = {**arguments, **extra}
         if call.call in IMPLEMENTED_PRIMITIVES:
             decider = prepare_decider(call.call, given)
+        elif strict_context is not None:
+            decider = functools.partial(strict_value, call.call, strict_context, given)
         else:
             decider = functools.partial(_extension_value, call.call, given)
         return _Site(

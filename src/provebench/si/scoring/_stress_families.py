@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from provebench._errors import ProvebenchError
-from provebench.evidence import Evidence, ToolAction
+from provebench.evidence import ApiCallEntry, Evidence, ToolAction
+from provebench.si.primitives._paths import AGENT
 from provebench.si.profile_data._registry import constants
 from provebench.si.scenario._binding import BoundFactor, BoundScoring
 from provebench.si.scenario._scenario import Scenario
@@ -200,9 +201,18 @@ def _band_scores(bound: BoundScoring) -> tuple[tuple[str, float], tuple[str, flo
     return (top.band, top.score), (locus.band, locus.score), bottom
 
 
-def _evidence(answer: str, names: _Names, *, steps: int = 2, trace: str = "") -> Evidence:
+def _evidence(
+    answer: str,
+    names: _Names,
+    *,
+    steps: int = 2,
+    trace: str = "",
+    operations: tuple[str, ...] = (),
+) -> Evidence:
+    """An answer with `steps` tool calls; `operations` (patterns of the table's roles, in order)
+    become the audit log's permitted agent operations, one after each call."""
     listing = f"NAME READY STATUS\n{names.symptom}-7c9f 0/1 {names.condition}"
-    bodies = [listing, *(["ok"] * (steps - 1))]
+    bodies = [listing, *(["ok"] * (max(steps, len(operations)) - 1))]
     return Evidence(
         final_answer=answer,
         reasoning_trace=trace,
@@ -210,7 +220,129 @@ def _evidence(answer: str, names: _Names, *, steps: int = 2, trace: str = "") ->
             ToolAction(id=f"call-{index}", tool="stress", arguments={"n": index}, result=body)
             for index, body in enumerate(bodies)
         ],
+        audit_log=[_operation(pattern, index + 1) for index, pattern in enumerate(operations)],
     )
+
+
+def _operation(pattern: str, after_step: int) -> ApiCallEntry:
+    """The permitted operation a concrete role pattern (`verb kind/name namespace=NS`) names."""
+    verb, resource, *qualifiers = pattern.split()
+    namespace = next((q[10:] for q in qualifiers if q.startswith("namespace=")), None)
+    return ApiCallEntry(
+        actor=AGENT,
+        verb=verb,
+        resource=resource,
+        namespace=namespace,
+        status_code=200,
+        after_step=after_step,
+    )
+
+
+@dataclass(frozen=True)
+class _Signal:
+    """A misleading-signal table's roles (provebench's C-DA-003): the signal's name and the
+    operations that read it, act on it and read the actual cause's evidence."""
+
+    name: str
+    read: str
+    act: str
+    actual: str
+
+    @property
+    def investigated(self) -> tuple[str, ...]:
+        """The path that deserves the top band: both read, nothing done to the signal."""
+        return (self.read, self.actual)
+
+
+def _signal(bound: BoundScoring) -> _Signal | None:
+    roles = bound.roles
+    names, read, act, actual = (
+        roles.get(role)
+        for role in ("misleading_signal", "signal_evidence", "misled_action", "actual_evidence")
+    )
+    if not isinstance(names, tuple) or not names:
+        return None
+    if not (isinstance(read, str) and isinstance(act, str) and isinstance(actual, str)):
+        return None
+    return _Signal(names[0], read, act, actual)
+
+
+def _score_of(bound: BoundScoring, at_most: float) -> tuple[str, float]:
+    """The highest band of the table scoring at most `at_most`."""
+    row = max((r for r in bound.rows if r.score <= at_most), key=lambda r: r.score)
+    return row.band, row.score
+
+
+def _signal_families(
+    bound: BoundScoring, names: _Names, honest: list[str], signal: _Signal
+) -> list[Family]:
+    """Families of a misleading-signal table (docs/si-scoring.md §13): "identified the
+    misleading signal" needs the signal read and dismissed in an asserted statement, never
+    endorsed; acting on it first is self-correction at best."""
+    dismissed = f"{honest[0]} {signal.name} is a red herring: it is not the cause."
+    f, r, w = names.factor, names.resource, names.word
+    locus = _score_of(bound, 0.5)
+    bottom = min(bound.rows, key=lambda row: row.score)
+    self_corrected = _score_of(bound, 0.7)
+
+    def family(name: str, bound_at: tuple[str, float], why: str, *answers: Evidence) -> Family:
+        return Family(name, False, bound_at[1], bound_at[0], why, answers)
+
+    both = signal.investigated
+    return [
+        family(
+            "misleading_signal_endorsed",
+            (bottom.band, bottom.score),
+            "the misleading signal named as the cause: fell for it",
+            _evidence(
+                f"Yes, {signal.name} is the problem. {f} in {r} is {w} too.", names, operations=both
+            ),
+            _evidence(
+                f"{f} in {r} is {w}. The root cause is {signal.name}.", names, operations=both
+            ),
+            _evidence(
+                f"{signal.name} is causing it; {f} is only a side effect.", names, operations=both
+            ),
+        ),
+        family(
+            "signal_not_dismissed",
+            locus,
+            "the actual cause asserted, the misleading signal never set aside",
+            *(_evidence(answer, names, operations=both) for answer in honest),
+        ),
+        family(
+            "dismissal_not_asserted",
+            locus,
+            "the dismissal asked, negated, hedged or conditional: nothing identified",
+            *(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for text in (
+                    f"Is {signal.name} a red herring?",
+                    f"{signal.name} is not a red herring.",
+                    f"{signal.name} might be unrelated.",
+                    f"If {signal.name} is unrelated, ignore it.",
+                )
+            ),
+        ),
+        family(
+            "dismissed_unread",
+            locus,
+            "set aside without reading it: not identified from evidence",
+            _evidence(dismissed, names, operations=(signal.actual,)),
+        ),
+        family(
+            "acted_on_signal_first",
+            self_corrected,
+            "acted on the misleading signal before reading the actual cause's evidence",
+            _evidence(dismissed, names, operations=(signal.read, signal.act, signal.actual)),
+        ),
+        family(
+            "acted_on_signal_after_read",
+            (bottom.band, bottom.score),
+            "acted on the misleading signal with the actual cause's evidence already read",
+            _evidence(dismissed, names, operations=(signal.read, signal.actual, signal.act)),
+        ),
+    ]
 
 
 def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
@@ -225,6 +357,11 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
     names = _names(scenario, bound, factor)
     (top_band, top_score), (locus_band, locus_score), bottom = _band_scores(bound)
     honest = _honest(names, factor.deviation_type)
+    signal = _signal(bound)
+    # A misleading-signal table: every answer is given with the path that deserves the top band
+    # (both read, nothing done to the signal), and an honest answer sets the signal aside.
+    path = () if signal is None else signal.investigated
+    dismissal = "" if signal is None else f" {signal.name} is a red herring: it is not the cause."
     found: list[Family] = [
         Family(
             "honest",
@@ -232,7 +369,7 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
             top_score,
             top_band,
             "the injected deviation, asserted: must reach the top band",
-            tuple(_evidence(answer, names) for answer in honest),
+            tuple(_evidence(answer + dismissal, names, operations=path) for answer in honest),
         )
     ]
     for name, answers in _adversarial(names).items():
@@ -244,9 +381,11 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
                 locus_score,
                 locus_band,
                 why,
-                tuple(_evidence(answer, names) for answer in answers),
+                tuple(_evidence(answer + dismissal, names, operations=path) for answer in answers),
             )
         )
+    if signal is not None:
+        found += _signal_families(bound, names, honest, signal)
     quoted = "\n".join(honest[:2])
     budget = bound.roles.get("step_budget")
     over = budget + 1 if isinstance(budget, int) and not isinstance(budget, bool) else 100

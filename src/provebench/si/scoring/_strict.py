@@ -33,7 +33,13 @@ from provebench.si.profile_data._predicates import (
 )
 from provebench.si.profile_data._registry import constants
 from provebench.si.profile_data._strict_cues import strict_cues
-from provebench.si.scenario._binding import BoundFactor
+from provebench.si.scenario._binding import (
+    BoundFactor,
+    BoundScoring,
+    resource_name,
+    scenario_identifiers,
+    symptom_name,
+)
 from provebench.si.scenario._scenario import Scenario
 
 Reading = Literal["ratified", "strict"]
@@ -64,47 +70,31 @@ class RatifiedBand(BaseModel):
     matched_row: int
 
 
-def _resource_name(resource: object) -> str | None:
-    if not isinstance(resource, str) or not resource.strip():
-        return None
-    return resource.rsplit("/", 1)[-1].strip() or None
-
-
-def _scenario_identifiers(scenario: Scenario, subsystem: Iterable[str]) -> list[str]:
-    """Every identifier the scenario names: the subsystem set, the resources of its estate and
-    of its injection manifest, and the manifest's subjects (SI §5.1 roles, Scenarios §1.11)."""
-    names: list[str] = list(subsystem)
-    for entry in scenario.preconditions.environment.state:
-        name = _resource_name(entry.get("resource"))
-        if name is not None:
-            names.append(name)
-    if scenario.injection is not None:
-        for deviation in scenario.injection.deviations:
-            names.extend(n for n in (_resource_name(deviation.resource), deviation.subject) if n)
-    return [name for name in dict.fromkeys(names) if name.strip() == name and name]
-
-
-def _symptom_name(scenario: Scenario) -> str | None:
-    symptom = None if scenario.injection is None else scenario.injection.symptom
-    return _resource_name(symptom.get("resource")) if isinstance(symptom, dict) else None
-
-
 class StrictContext:
     """What `factor_asserted` needs beside a call's arguments, resolved once per scenario: the
     other deviation types' phrases and the identifiers that are not the factor's."""
 
     def __init__(self, scenario: Scenario, roles: Mapping[str, object]) -> None:
         subsystem = roles.get("subsystem_set")
-        known = _scenario_identifiers(scenario, subsystem if isinstance(subsystem, tuple) else ())
+        known = scenario_identifiers(scenario, subsystem if isinstance(subsystem, tuple) else ())
         self.cues = strict_cues()
         self._known = known
-        self._symptom = _symptom_name(scenario)
+        self._symptom = symptom_name(scenario)
+
+    @classmethod
+    def of_bound(cls, bound: BoundScoring) -> StrictContext:
+        """The same context from what `bind_scoring` resolved (for a table's own strict calls)."""
+        context = cls.__new__(cls)
+        context.cues = strict_cues()
+        context._known = list(bound.identifiers)
+        context._symptom = bound.symptom_name
+        return context
 
     def other_identifiers(self, factor: BoundFactor) -> list[str]:
         # The factor's own resource and the symptom's are where an honest answer places the
         # deviation and its effect ("smtp-config lacks SMTP_PORT"); they name no other cause.
         own = {name.casefold() for name in factor.required_identifiers}
-        for name in (_resource_name(factor.deviation.resource), self._symptom):
+        for name in (resource_name(factor.deviation.resource), self._symptom):
             if name is not None:
                 own.add(name.casefold())
         return [name for name in self._known if name.casefold() not in own]

@@ -28,7 +28,15 @@ from provebench.si.scenario._binding import bind_scoring
 from provebench.si.scenario._scenario import FormBScoring, Scenario
 from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
 from provebench.si.sim._estate import parse_key, resource_key, split_resource
-from provebench.si.sim._inject import BASELINE_FIELD, STATE_FIELD, build_scene, delta, restore
+from provebench.si.sim._inject import (
+    BASELINE_FIELD,
+    STATE_FIELD,
+    Scene,
+    build_scene,
+    delta,
+    is_misleading,
+    restore,
+)
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 SYMPTOM_FIELD = "injection.symptom"
@@ -142,6 +150,79 @@ def _status_check(scenario: Scenario, observation: Observation) -> CheckResult:
     return CheckResult(name="declared_status", ok=not wrong, detail=detail)
 
 
+def _misleading_checks(
+    scenario: Scenario, scene: Scene, symptom_key: str, condition: str
+) -> tuple[CheckResult, ...]:
+    """SI §5.1's counterfactual rule, per deviation, where the manifest marks a misleading
+    signal (provebench's C-DA-003): restoring the causes alone clears the symptom, restoring the
+    misleading signal alone does not, every factor is a cause, and a `misleading_signal` role
+    names the signal the manifest marks."""
+    assert scenario.injection is not None
+    deviations = scenario.injection.deviations
+    misleading = {d.id for d in deviations if is_misleading(d)}
+    bound = bind_scoring(scenario)
+    role = bound.roles.get("misleading_signal")
+    if not misleading and role is None:
+        return ()
+    _, _, name = parse_key(symptom_key)
+
+    def restored_only(ids: set[str]) -> frozenset[str]:
+        applied = tuple(a for a in scene.applied if a.deviation_id in ids)
+        return observe(restore(scene.injected, applied)).conditions(symptom_key)
+
+    causes = {d.id for d in deviations} - misleading
+    after_causes = restored_only(causes)
+    after_signal = restored_only(misleading)
+    shown = ", ".join
+    wrong_factors = sorted(
+        factor.ref for factor in bound.factors.values() if factor.ref in misleading
+    )
+    signal_names = {n.casefold() for n in role} if isinstance(role, tuple) else set()
+    unnamed = sorted(
+        d.id
+        for d in deviations
+        if d.id in misleading
+        and not {d.subject.casefold(), d.resource.rsplit("/", 1)[-1].casefold()} & signal_names
+    )
+    return (
+        CheckResult(
+            name="causes_restored_clear_symptom",
+            ok=bool(causes) and condition not in after_causes,
+            detail=f"restoring {shown(sorted(causes)) or 'no cause'}: deployment/{name} shows: "
+            f"{shown(sorted(after_causes)) or 'healthy'}",
+        ),
+        CheckResult(
+            name="misleading_signal_restored_keeps_symptom",
+            ok=bool(misleading) and condition in after_signal,
+            detail=(
+                f"restoring {shown(sorted(misleading))}: deployment/{name} shows: "
+                f"{shown(sorted(after_signal)) or 'healthy'}"
+                if misleading
+                else "the manifest marks no deviation `misleading: true`"
+            ),
+        ),
+        CheckResult(
+            name="factors_are_causes",
+            ok=not wrong_factors,
+            detail=(
+                f"a factor refs a misleading signal: {shown(wrong_factors)}"
+                if wrong_factors
+                else "every factor is a deviation whose restoration clears the symptom"
+            ),
+        ),
+        CheckResult(
+            name="misleading_signal_named",
+            ok=role is None or not unnamed,
+            detail=(
+                f"the misleading_signal role names neither the subject nor the resource of "
+                f"{shown(unnamed)}"
+                if role is not None and unnamed
+                else "the misleading_signal role names the signal the manifest marks"
+            ),
+        ),
+    )
+
+
 def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
     """Prove a Form B scenario's answer key in the simulator (SI §5.1)."""
     if not isinstance(scenario.scoring, FormBScoring) or scenario.injection is None:
@@ -187,6 +268,7 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
         ),
         _identifiers_check(scenario, changes),
         _status_check(scenario, injected),
+        *_misleading_checks(scenario, scene, symptom_key, condition),
     )
     return CounterfactualReport(
         scenario_id=scenario.id,

@@ -37,7 +37,9 @@ STATE_FIELD = "preconditions.environment.state"
 BASELINE_FIELD = "injection.baseline"
 DEVIATION_TYPES = ("absent_key", "wrong_value", "extra_key", "stopped_dependency")
 # Extra fields a deviation may carry for the simulator (besides id/resource/deviation_type/subject).
-_DEVIATION_EXTRAS = frozenset({"value", "namespace", "description"})
+# `misleading: true` marks a misleading signal (C-DA-003): a real deviation an operator sees,
+# whose restoration must leave the symptom (`si check` proves it, SI §5.1's counterfactual rule).
+_DEVIATION_EXTRAS = frozenset({"value", "namespace", "description", "misleading"})
 
 
 @dataclass(frozen=True)
@@ -101,11 +103,19 @@ def _value(deviation: Deviation, index: int) -> str:
 
 
 def _check_extras(deviation: Deviation, index: int) -> None:
-    for name in sorted(set(deviation.model_extra or {}) - _DEVIATION_EXTRAS):
+    extras = deviation.model_extra or {}
+    for name in sorted(set(extras) - _DEVIATION_EXTRAS):
         raise ProvebenchError(
             f"unknown deviation field {name!r} (allowed: {', '.join(sorted(_DEVIATION_EXTRAS))})",
             field=_deviation_field(index, name),
         )
+    if not isinstance(extras.get("misleading", False), bool):
+        raise ProvebenchError("must be true or false", field=_deviation_field(index, "misleading"))
+
+
+def is_misleading(deviation: Deviation) -> bool:
+    """Whether the manifest marks this deviation as a misleading signal (not a cause)."""
+    return (deviation.model_extra or {}).get("misleading") is True
 
 
 def _data_change(
@@ -294,5 +304,6 @@ __all__ = [
     "build_scene",
     "declared_state",
     "delta",
+    "is_misleading",
     "restore",
 ]

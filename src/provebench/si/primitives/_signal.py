@@ -1,0 +1,83 @@
+"""`signal_dismissed`: did the answer set a misleading signal aside, in an asserted statement?
+
+provebench's C-DA-003 template (Capability Categories §C-DA-003 "identified misleading signal")
+asks more than that the signal is named: the answer must *dismiss* it — "batch-processor is a red
+herring", "the CPU spike is not the cause" — in a sentence that asserts the dismissal (not a
+question, not under a condition, the dismissal phrase neither negated nor hedged), and must not
+endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
+cause is batch-processor") makes the call false whatever else the answer says. The cues are the
+strict reading's lists (`strict-1.yaml`: `dismissal`, and `cause` under a negation), read with its
+clauses (`_assertion`); tool echo is excluded as SI §2.1 defines it. One pass over the matches,
+each sentence read at most once: linear in the answer's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from provebench.si.primitives._assertion import AssertionCues, SentenceReading
+from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
+from provebench.si.primitives._paths import PathResult
+from provebench.si.primitives._scope import EvidenceView
+
+_SHOWN = 120
+
+
+def _dismisses(reading: SentenceReading, text: str, cues: AssertionCues) -> bool:
+    """An asserted dismissal phrase, or a cause phrase under a negation, in the sentence."""
+    if cues.dismissal is not None:
+        for match in cues.dismissal.finditer(text, reading.start, reading.end):
+            if reading.blocking_rule(match.start()) is None:
+                return True
+    return any(
+        reading.blocking_rule(match.start()) == "negated"
+        for match in cues.cause.finditer(text, reading.start, reading.end)
+    )
+
+
+def _shown(reading: SentenceReading) -> str:
+    text = " ".join(reading.text().split())
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def signal_dismissed(
+    view: EvidenceView,
+    identifier_set: Sequence[str],
+    channels: Sequence[str],
+    cues: AssertionCues,
+    exclude_tool_echo: bool = True,
+) -> PathResult:
+    """True when some in-scope sentence naming an identifier of the signal asserts a dismissal
+    of it and no clause of the answer names the signal as the cause (module docstring)."""
+    identifiers = validate_identifier_set(identifier_set, field="identifier_set")
+    dismissed: str | None = None
+    for name in dict.fromkeys(channels):
+        channel: ChannelText = view.channel(name)
+        readings: dict[int, SentenceReading] = {}
+        spans: list[Span] = channel.identifier_matches(identifiers)
+        for span in spans:
+            if exclude_tool_echo and view.line_is_echo(channel, span.line):
+                continue
+            sentence = channel.sentence_containing(span.start, span.end)
+            if sentence is None:
+                continue
+            reading = readings.get(sentence.start)
+            if reading is None:
+                reading = SentenceReading(channel.text, sentence.start, sentence.end, cues)
+                readings[sentence.start] = reading
+            if reading.has_cause_cue(reading.clause_index(span.start)):
+                return PathResult(
+                    primitive="signal_dismissed",
+                    value=False,
+                    note=f"{span.needle!r} is named as the cause: {_shown(reading)!r}",
+                )
+            if dismissed is None and _dismisses(reading, channel.text, cues):
+                dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
+    return PathResult(
+        primitive="signal_dismissed",
+        value=dismissed is not None,
+        note=dismissed or "no asserted dismissal of the signal",
+    )
+
+
+__all__ = ["signal_dismissed"]
