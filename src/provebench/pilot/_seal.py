@@ -108,8 +108,30 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     if is_shipped(agent, builtin_agents()):
         return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
     code = locate(agent, "--agent")
+    _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
     digest = code_digest(code.shown, _hidden_when_sealing(), field="--agent", skip_caches=True)
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
+
+
+def _refuse_lone_module_in_shared_folder(shown: tuple[Path, ...], path_entry: str) -> None:
+    """A `module:Class` whose module is one file is sealed as that file alone; when its folder
+    is one every sandbox shows (provebench's interpreter's site-packages, the system), the
+    modules beside it are importable by the sealed run but neither copied nor identified: one
+    edited after sealing changes what the sealed candidate does. Refused, not sealed."""
+    from provebench.sandbox._containment import lies_inside
+
+    if len(shown) != 1 or not path_entry or real_path(shown[0]).is_dir():
+        return  # a package folder, or a path.py:Class (whose whole folder is sealed)
+    folder = Path(path_entry)
+    for shared in shown_to_every_candidate():
+        if lies_inside(folder, shared):
+            raise ProvebenchError(
+                f"the module is a lone file in {folder}, which every sandbox shows: the modules "
+                "beside it would run unsealed; seal a package folder (with __init__.py) or "
+                "give path.py:Class from a folder of its own",
+                path=shown[0],
+                field="--agent",
+            )
 
 
 def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:

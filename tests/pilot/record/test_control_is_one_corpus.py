@@ -148,6 +148,33 @@ def test_a_control_record_of_another_seal_is_refused(tmp_path: Path) -> None:
         open_seal(second, trusted)
 
 
+@pytest.mark.parametrize("spec", ["typing_extensions:TypedDict"])
+def test_a_lone_module_in_a_folder_every_sandbox_shows_is_refused_at_seal(
+    spec: str, tmp_path: Path
+) -> None:
+    """Its neighbours in site-packages are importable by the sealed run but not sealed."""
+    result = run_cli("pilot", "seal", "--agent", spec, "--out", str(tmp_path / "seal"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "lone file" in line and "seal a package folder" in line
+    assert not (tmp_path / "seal").exists()
+
+
+def test_a_lone_module_or_a_package_of_its_own_folder_is_sealed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = tmp_path / "code"
+    (code / "mypackage").mkdir(parents=True)
+    body = "class Mine:\n    name = 'mine'\n    version = '1'\n"
+    (code / "lonemodule.py").write_text(body, encoding="utf-8")
+    (code / "mypackage" / "__init__.py").write_text(body, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(code))
+    for spec in ("lonemodule:Mine", "mypackage:Mine"):
+        sealed = seal_candidate(tmp_path / spec.partition(":")[0],
+                                candidate_identity(spec, None), "public")  # fmt: skip
+        assert sealed["candidate"]["spec"] == spec
+
+
 def test_a_reveal_that_names_another_corpus_than_the_control_record_is_refused(
     tmp_path: Path,
 ) -> None:
