@@ -633,7 +633,8 @@ def control_command(
         Path | None, typer.Option("--trust-key", help="The seal's signer (default: this lab).")
     ] = None,
 ) -> None:
-    """Generate the sealed fresh control corpus from the seal's secret seed."""
+    """Generate the sealed fresh control corpus from the seal's secret seed, and sign its
+    manifest sha256 into the seal (control.json): that corpus alone is the control."""
     from provebench.attest import load_trusted_key
     from provebench.pilot._seal import generate_control
 
@@ -651,7 +652,8 @@ def reveal_command(
         Path | None, typer.Option("--trust-key", help="The signer (default: this lab).")
     ] = None,
 ) -> None:
-    """Publish the sealed seed with the control run's result, signed (pilot §16)."""
+    """Publish the sealed seed with the control run's result, signed (pilot §16). Once: a
+    reveal is final, and after it only the revealed run counts on the control corpus."""
     from provebench.attest import load_trusted_key
     from provebench.pilot._seal import reveal
     from provebench.pilot.record._seal import REVEAL_FILE

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, write_atomic
+from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import sign_files
@@ -40,6 +40,10 @@ from provebench.pilot._limits import MAX_SEED
 from provebench.pilot.record._seal import (
     CODE_COPY_DIR,
     CODE_LISTING_FILE,
+    CONTROL_ENVELOPE_FILE,
+    CONTROL_FILE,
+    CONTROL_FORMAT,
+    CONTROL_PREDICATE,
     OPENING_FILE,
     REVEAL_ENVELOPE_FILE,
     REVEAL_FILE,
@@ -104,8 +108,30 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     if is_shipped(agent, builtin_agents()):
         return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
     code = locate(agent, "--agent")
+    _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
     digest = code_digest(code.shown, _hidden_when_sealing(), field="--agent", skip_caches=True)
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
+
+
+def _refuse_lone_module_in_shared_folder(shown: tuple[Path, ...], path_entry: str) -> None:
+    """A `module:Class` whose module is one file is sealed as that file alone; when its folder
+    is one every sandbox shows (provebench's interpreter's site-packages, the system), the
+    modules beside it are importable by the sealed run but neither copied nor identified: one
+    edited after sealing changes what the sealed candidate does. Refused, not sealed."""
+    from provebench.sandbox._containment import lies_inside
+
+    if len(shown) != 1 or not path_entry or real_path(shown[0]).is_dir():
+        return  # a package folder, or a path.py:Class (whose whole folder is sealed)
+    folder = Path(path_entry)
+    for shared in shown_to_every_candidate():
+        if lies_inside(folder, shared):
+            raise ProvebenchError(
+                f"the module is a lone file in {folder}, which every sandbox shows: the modules "
+                "beside it would run unsealed; seal a package folder (with __init__.py) or "
+                "give path.py:Class from a folder of its own",
+                path=shown[0],
+                field="--agent",
+            )
 
 
 def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:
@@ -233,34 +259,82 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
 
 
 def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
-    """The control corpus of a seal: the sealed profile, the sealed seed."""
-    from provebench.pilot.corpus._folder import write_corpus
+    """The control corpus of a seal: the sealed profile, the sealed seed. Its manifest sha256
+    is signed into the seal folder (`control.json`): that corpus, and no other of the same seed
+    and profile, is the control (pilot §11). Generating it again must give the same corpus."""
+    from provebench.pilot.corpus._folder import MANIFEST_FILE, write_corpus
     from provebench.pilot.corpus._profiles import corpus_config
 
     opened = open_seal(folder, trusted)
     profile = opened.sealed.get("profile")
     if profile not in ("public", "control"):
         raise ProvebenchError("unknown profile", path=folder / SEAL_FILE, field="profile")
+    if opened.revealed is not None and opened.control_manifest is None:
+        raise ProvebenchError(
+            "the seal was revealed without a control record: seal the candidate again",
+            path=folder / REVEAL_FILE,
+            field="control",
+        )
     config = corpus_config(seed=opened.seed, profile=profile)
-    return write_corpus(config, out)
+    info = write_corpus(config, out)
+    manifest = sha256_file(out / MANIFEST_FILE)
+    if opened.control_manifest is not None:
+        if manifest != opened.control_manifest:
+            raise ProvebenchError(
+                f"this corpus (manifest {manifest[:16]}) is not the recorded control corpus "
+                f"({opened.control_manifest[:16]}): it was made by another generator version",
+                path=out,
+                field="--out",
+            )
+        return info
+    record = {
+        "format": CONTROL_FORMAT,
+        "commitment": opened.sealed["commitment"],
+        "corpus_manifest_sha256": manifest,
+    }
+    write_atomic(folder / CONTROL_FILE, canonical_json(record))
+    sign_files(folder, [CONTROL_FILE], folder / CONTROL_ENVELOPE_FILE, CONTROL_PREDICATE, record)
+    return info
 
 
 def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, Any]:
-    """Publish the seed and the control run's result, signed (pilot §16)."""
+    """Publish the seed and the control run's result, signed (pilot §16): once, for the verdict
+    of a run of the sealed candidate on the recorded control corpus."""
     from provebench.attest._envelope import envelope_path_for
+    from provebench.pilot.corpus._folder import MANIFEST_FILE
     from provebench.pilot.record._signing import signed_verdict
 
     opened = open_seal(folder, trusted)
+    if opened.revealed is not None or (folder / REVEAL_FILE).exists():
+        # A reveal is final: re-signing another verdict would replace a failed control.
+        raise ProvebenchError(
+            "the seal is already revealed; a reveal is final", path=folder / REVEAL_FILE
+        )
+    if opened.control_manifest is None:
+        raise ProvebenchError(
+            "the seal records no control corpus (pilot control SEAL --out CONTROL)",
+            path=folder / CONTROL_FILE,
+        )
     signed = signed_verdict(envelope_path_for(verdict_path), trusted)
     facts = signed.predicate
     corpus, agent = seal_values(facts.get("corpus")), seal_values(facts.get("agent"))
-    if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed["profile"]:
+    manifest = seal_values(facts.get("inputs_sha256")).get(f"corpus/{MANIFEST_FILE}")
+    if manifest != opened.control_manifest:
         raise ProvebenchError(
-            "the verdict is not of the sealed control corpus", path=verdict_path, field="corpus"
+            "the verdict is not of the recorded control corpus (its manifest sha256 differs)",
+            path=verdict_path,
+            field="corpus",
         )
     mismatch = identity_mismatch(seal_values(opened.sealed.get("candidate")), agent)
     if mismatch is not None:
         raise ProvebenchError(mismatch, path=verdict_path, field="agent")
+    head = facts.get("ledger_head_hash")
+    if not isinstance(head, str):
+        raise ProvebenchError(
+            "the verdict names no log head: the run was not evaluated",
+            path=verdict_path,
+            field="ledger_head_hash",
+        )
     revealed = {
         "format": SEAL_FORMAT,
         "commitment": opened.sealed["commitment"],
@@ -270,6 +344,8 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             "verdict_sha256": signed.subjects.get(verdict_path.name),
             "laboratory_pass": facts.get("laboratory_pass") is True,
             "corpus": corpus,
+            "corpus_manifest_sha256": manifest,
+            "ledger_head_hash": head,
         },
     }
     write_atomic(folder / REVEAL_FILE, canonical_json(revealed))

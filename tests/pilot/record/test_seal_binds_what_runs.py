@@ -73,7 +73,11 @@ def forge_bytecode(folder: Path) -> None:
 
 def as_run_identity(agent_spec: str, code_sha256: str, seal: Path) -> dict[str, object]:
     opened = open_seal(seal, load_trusted_key())
-    corpus = {"seed": opened.seed, "profile": opened.sealed["profile"]}
+    corpus = {
+        "seed": opened.seed,
+        "profile": opened.sealed["profile"],
+        "manifest_sha256": opened.control_manifest,
+    }
     return {"agent": {"spec": agent_spec, "code_sha256": code_sha256}, "corpus": corpus}
 
 
@@ -92,7 +96,7 @@ def test_another_class_from_the_sealed_folder_is_not_the_sealed_candidate(
     other = spec.replace(":Mine", ":Other")
     agent = load_agent(other, secrets={"run-folder": tmp_path / "run"})
     identity = as_run_identity(agent.spec, agent.code_sha256, seal)
-    passed, basis = fresh_control_finding(seal, load_trusted_key(), identity, True)
+    passed, basis = fresh_control_finding(seal, load_trusted_key(), identity, True, None)
     assert not passed and "agent.spec differs" in basis
 
 
@@ -110,7 +114,7 @@ def test_a_byte_the_sandbox_shows_changed_after_sealing_is_another_candidate(
         (folder / "extra.pyc").write_bytes(b"\x00" * 16)
     agent = load_agent(spec, secrets={"run-folder": tmp_path / "run"})
     identity = as_run_identity(agent.spec, agent.code_sha256, seal)
-    passed, basis = fresh_control_finding(seal, load_trusted_key(), identity, True)
+    passed, basis = fresh_control_finding(seal, load_trusted_key(), identity, True, None)
     assert not passed and "agent.code_sha256 differs" in basis
 
 
@@ -127,8 +131,9 @@ def test_a_run_from_the_seal_runs_the_sealed_bytes_and_never_the_folders_bytecod
     from_seal = sealed_code(seal, load_trusted_key())
     agent = load_agent(spec, secrets={"run-folder": tmp_path / "run"}, sealed=from_seal)
     assert agent.version == "sealed-source"  # the sealed bytes, compiled from the sealed source
+    generate_control(seal, tmp_path / "control", load_trusted_key())  # the control corpus
     identity = as_run_identity(agent.spec, agent.code_sha256, seal)
-    assert fresh_control_finding(seal, load_trusted_key(), identity, True)[0]
+    assert fresh_control_finding(seal, load_trusted_key(), identity, True, None)[0]
 
 
 def test_a_sealed_fresh_control_runs_from_the_seal_end_to_end(

@@ -234,7 +234,11 @@ def evaluate_run(
         inputs.inputs_sha256["red_team"] = sha256_file(red_team_envelope(Path(red_team)))
     if fresh_control is not None:
         findings["fresh_hidden_control"] = fresh_control_finding(
-            Path(fresh_control), trusted, inputs.identity or {}, laboratory_pass
+            Path(fresh_control),
+            trusted,
+            inputs.identity or {},
+            laboratory_pass,
+            inputs.entries[-1].hash if inputs.entries else None,
         )
         inputs.inputs_sha256["fresh_control"] = sha256_file(Path(fresh_control) / SEAL_FILE)
     externals = external_results(attached, findings)

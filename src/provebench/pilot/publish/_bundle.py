@@ -52,6 +52,7 @@ from provebench.pilot.publish._layout import (
 )
 from provebench.pilot.publish._risks import read_operator_risks, residual_risks_markdown
 from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
+from provebench.pilot.record._seal import open_seal
 
 
 def _run_record(run_dir: Path) -> dict[str, Any]:
@@ -169,14 +170,16 @@ def _write_bundle(
         _copy_files(redteam, root / REDTEAM, list(REDTEAM_FILES))
         staged_redteam = root / REDTEAM
     trusted = load_trusted_key()  # the key the laboratory signs with, which runs must carry
-    revealed_seeds: dict[int, str] = {}
+    # Each seal by the manifest sha256 of its control corpus, as its signed control record
+    # names it: another corpus of the same seed and profile is not the control.
+    control_corpora: dict[str, str] = {}
     for seal in seals:
         if (root / SEALS / seal.name).exists():
             raise ProvebenchError("two seals have this folder name", path=seal, field="--seal")
         _copy_files(seal, root / SEALS / seal.name, list(SEAL_FILES))  # never the opening
-        revealed = read_json_file(seal / "reveal.json")
-        if isinstance(revealed, dict) and type(revealed.get("seed")) is int:
-            revealed_seeds[revealed["seed"]] = seal.name
+        opened = open_seal(root / SEALS / seal.name, trusted)
+        if opened.control_manifest is not None:
+            control_corpora[opened.control_manifest] = seal.name
     bundled_runs: list[BundledRun] = []
     for run_dir, record, corpus in records:
         target = root / RUNS / run_dir.name
@@ -184,12 +187,8 @@ def _write_bundle(
         _copy_files(run_dir, target, published)
         corpus_name = _corpus_name(corpus)
         with_red_team = staged_redteam is not None and corpus.info.config.profile != "shadow"
-        # A run on a fresh control is evaluated with its seal: the revealed seed is its corpus's.
-        control = (
-            revealed_seeds.get(corpus.info.config.seed)
-            if corpus.info.config.profile == "control"
-            else None
-        )
+        # A run on a fresh control is evaluated with its seal: its corpus is the recorded one.
+        control = control_corpora.get(sha256_file(corpus.directory / CORPUS_MANIFEST))
         verdict = evaluate_run(
             target,
             root / CORPORA / corpus_name,

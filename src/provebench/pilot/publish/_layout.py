@@ -45,7 +45,14 @@ CORPORA, RUNS, VERDICTS, REDTEAM, SEALS, COMPARISONS = (
 )
 BUNDLE_PREDICATE = "urn:provebench:pilot-bundle:1"
 REDTEAM_FILES = ("redteam.json", "redteam-summary.json", "redteam.dsse.json")
-SEAL_FILES = ("seal.json", "seal.dsse.json", "reveal.json", "reveal.dsse.json")
+SEAL_FILES = (
+    "seal.json",
+    "seal.dsse.json",
+    "control.json",
+    "control.dsse.json",
+    "reveal.json",
+    "reveal.dsse.json",
+)
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 
 

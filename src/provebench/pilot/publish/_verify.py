@@ -9,7 +9,8 @@ what differs):
 2. the manifest: no file missing, none added, none altered, no link; the signed index is the
    bundle's `bundle.json`;
 3. every signed artifact: each run's signature (inside the evaluation), each verdict's, the
-   red-team report's, each seal and its reveal (the commitment must open), each comparison's;
+   red-team report's, each seal, its control record and its reveal (the commitment must open,
+   the reveal must name the recorded control corpus), each comparison's;
 4. every verdict re-derived: the run evaluated again from the bundle's own copies of the run and
    its corpus must give the verdict's bytes exactly. A changed verdict re-signed by someone else,
    a run edited and re-hashed, or a corpus swapped all end here.
@@ -88,10 +89,10 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         signatures += 1
     for name in index.seals:
         try:
-            open_seal(bundle / SEALS / name, trusted)
+            opened = open_seal(bundle / SEALS / name, trusted)
         except ProvebenchError as error:
             raise BundleMismatch(error.message, path=error.path, field=error.field) from None
-        signatures += 2
+        signatures += 2 if opened.control_manifest is None else 3  # seal, control, reveal
     for name in index.comparisons:
         _signed(envelope_path_for(bundle / COMPARISONS / name), trusted, COMPARISON_PREDICATE)
         signatures += 1

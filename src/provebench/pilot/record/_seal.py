@@ -32,8 +32,15 @@ SEAL_ENVELOPE_FILE = "seal.dsse.json"
 OPENING_FILE = ".opening.json"  # seed and nonce: the operator's secret until the reveal
 REVEAL_FILE = "reveal.json"
 REVEAL_ENVELOPE_FILE = "reveal.dsse.json"
+# The control record (`pilot control`): the manifest sha256 of the one corpus that is the seal's
+# fresh control. The seed and profile alone do not name it: `pilot generate --seed S --zone …`
+# makes other corpora of the same seed and profile (pilot §11: *the* control set).
+CONTROL_FORMAT = "provebench.pilot.control/1"
+CONTROL_FILE = "control.json"
+CONTROL_ENVELOPE_FILE = "control.dsse.json"
 SEAL_PREDICATE = "urn:provebench:pilot-seal:1"
 REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
+CONTROL_PREDICATE = "urn:provebench:pilot-control:1"
 
 
 def commitment(seed: int, nonce: str) -> str:
@@ -46,11 +53,14 @@ class OpenedSeal:
     seed: int
     nonce: str
     revealed: dict[str, Any] | None  # the signed reveal, when published
+    control_manifest: str | None  # the control corpus's manifest sha256, once `pilot control` ran
 
 
 def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
     """The seal, verified against `trusted`, and its opening (the published reveal when there
-    is one, else the operator's secret); the commitment must open. One-line error otherwise."""
+    is one, else the operator's secret); the commitment must open; the control record, when
+    there is one, must be signed and of this seal, and a reveal must name its corpus. One-line
+    error otherwise."""
     sealed = read_verified(
         folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
     ).predicate
@@ -77,29 +87,71 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
             path=folder / SEAL_FILE,
             field="commitment",
         )
-    return OpenedSeal(sealed, seed, nonce, revealed)
+    control = _control_manifest(folder, trusted, sealed)
+    if revealed is not None and control is not None:
+        revealed_corpus = seal_values(revealed.get("control")).get("corpus_manifest_sha256")
+        if revealed_corpus != control:
+            raise AttestationError(
+                "the revealed verdict is not of the recorded control corpus",
+                path=folder / REVEAL_FILE,
+                field="control.corpus_manifest_sha256",
+            )
+    return OpenedSeal(sealed, seed, nonce, revealed, control)
+
+
+def _control_manifest(folder: Path, trusted: TrustedKey, sealed: dict[str, Any]) -> str | None:
+    """The signed control record's corpus manifest sha256 (None before `pilot control`)."""
+    envelope = folder / CONTROL_ENVELOPE_FILE
+    if not envelope.exists() and not envelope.is_symlink():
+        return None
+    record = read_verified(envelope, trusted, predicate_type=CONTROL_PREDICATE).predicate
+    manifest = record.get("corpus_manifest_sha256")
+    if (
+        record.get("format") != CONTROL_FORMAT
+        or record.get("commitment") != sealed.get("commitment")
+        or not (isinstance(manifest, str) and len(manifest) == 64)
+    ):
+        raise AttestationError(
+            "not the control record of this seal", path=folder / CONTROL_FILE, field="commitment"
+        )
+    return manifest
 
 
 def fresh_control_finding(
-    folder: Path, trusted: TrustedKey, identity: dict[str, Any], laboratory_pass: bool
+    folder: Path,
+    trusted: TrustedKey,
+    identity: dict[str, Any],
+    laboratory_pass: bool,
+    ledger_head: str | None,
 ) -> tuple[bool, str]:
     """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
 
-    The run *is* the control when its corpus is the one the sealed seed makes: then its own
-    laboratory gate decides. Otherwise the control's result comes from the signed reveal."""
+    The control is one corpus, named by its manifest sha256 in the signed control record
+    (`pilot control`), not by its seed and profile, which other corpora share. Before the
+    reveal, a run of the sealed candidate on exactly that corpus *is* the control: its own
+    laboratory gate decides. Once revealed, only the revealed run counts (by its log head): the
+    seed is public, so no later run on the control corpus is fresh, and every other run of the
+    candidate takes the revealed result."""
     opened = open_seal(folder, trusted)
     agent, corpus = seal_values(identity.get("agent")), seal_values(identity.get("corpus"))
     mismatch = identity_mismatch(opened.sealed["candidate"], agent)
     if mismatch is not None:
         return False, mismatch
-    if corpus.get("seed") == opened.seed and corpus.get("profile") == opened.sealed["profile"]:
+    if opened.control_manifest is None:
+        return False, "the seal records no control corpus yet (pilot control SEAL)"
+    revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))
+    if corpus.get("manifest_sha256") == opened.control_manifest:
+        if revealed is not None and revealed.get("ledger_head_hash") != ledger_head:
+            return False, (
+                "this run on the control corpus is not the revealed control run: the seed is "
+                "public since the reveal, and only the revealed run counts"
+            )
         if not laboratory_pass:
             return False, "the sealed candidate did not pass the laboratory gate on its control"
         return True, "this run is the sealed fresh control, generated after the seal, and passed"
-    if opened.revealed is None:
+    if revealed is None:
         return False, "this run is not the sealed control, and the control is not revealed yet"
-    control = seal_values(opened.revealed.get("control"))
-    if control.get("laboratory_pass") is not True:
+    if revealed.get("laboratory_pass") is not True:
         return False, "the revealed control run did not pass the laboratory gate"
     return True, "the revealed fresh control of the sealed candidate passed"
 
@@ -126,6 +178,10 @@ __all__ = [
     "CODE_COPY_DIR",
     "CODE_LISTING_FILE",
     "COMMITMENT_DOMAIN",
+    "CONTROL_ENVELOPE_FILE",
+    "CONTROL_FILE",
+    "CONTROL_FORMAT",
+    "CONTROL_PREDICATE",
     "OPENING_FILE",
     "REVEAL_ENVELOPE_FILE",
     "REVEAL_FILE",

@@ -1,0 +1,202 @@
+"""The fresh hidden control is one corpus and one revealed run (pilot §11, §16; attestation.md).
+
+`pilot control` signs the control corpus's manifest sha256 into the seal folder: another corpus
+of the sealed seed and profile (other `--zone` values) is not the control, before or after the
+reveal, and cannot be revealed. Once revealed, only the revealed run (by its log head) counts on
+the control corpus, and a second reveal is refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from provebench._errors import ProvebenchError
+from provebench.attest import load_trusted_key
+from provebench.pilot import run_lab
+from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot.corpus import corpus_config, write_corpus
+from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.publish import publish_bundle, verify_bundle
+from provebench.pilot.record import open_seal
+from provebench.pilot.record._seal import fresh_control_finding
+from tests.helpers.pilot_lab import run_cli
+
+# Seconds (two laboratory runs on the control profile, a bundle): in `make test`.
+pytestmark = pytest.mark.slow
+
+
+def _finding(run: Path, corpus: Path, seal: Path) -> tuple[bool | None, str]:
+    verdict = evaluate_run(run, corpus, fresh_control=seal)
+    write_verdict(verdict, run / "verdict.json")
+    [check] = [c for c in verdict.external_checks if c.check == "fresh_hidden_control"]
+    return check.outcome, check.basis
+
+
+def _logged(run: Path) -> dict[str, object]:
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    return {"agent": record["agent"], "corpus": record["corpus"]}
+
+
+def test_another_corpus_of_the_sealed_seed_is_not_the_control_and_a_reveal_is_final(
+    tmp_path: Path,
+) -> None:
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    control = tmp_path / "control"
+    generate_control(seal, control, trusted)
+    opened = open_seal(seal, trusted)
+    # The red team's corpus: the sealed seed and profile, other zones (a corpus the candidate may
+    # pass where it fails the control).
+    easier = tmp_path / "easier"
+    zones = ("Europe/Berlin", "Europe/Paris")
+    write_corpus(corpus_config(seed=opened.seed, profile="control", zones=zones), easier)
+    run_lab(easier, "reference", tmp_path / "easy-run")
+    outcome, basis = _finding(tmp_path / "easy-run", easier, seal)
+    assert outcome is False and "not the sealed control" in basis, basis
+    with pytest.raises(ProvebenchError, match="not of the recorded control corpus"):
+        reveal(seal, tmp_path / "easy-run" / "verdict.json", trusted)
+
+    run_lab(control, "reference", tmp_path / "control-run")
+    outcome, basis = _finding(tmp_path / "control-run", control, seal)
+    assert outcome is True and "this run is the sealed fresh control" in basis, basis
+    revealed = reveal(seal, tmp_path / "control-run" / "verdict.json", trusted)
+    assert revealed["control"]["corpus_manifest_sha256"] == opened.control_manifest
+    # A second reveal would replace the revealed verdict: one line, exit 2, nothing re-signed.
+    before = (seal / "reveal.dsse.json").read_bytes()
+    again = run_cli("pilot", "reveal", str(seal), "--verdict",
+                    str(tmp_path / "easy-run" / "verdict.json"))  # fmt: skip
+    assert again.returncode == 2
+    [line] = again.stderr.splitlines()
+    assert "already revealed" in line and (seal / "reveal.dsse.json").read_bytes() == before
+
+    # After the reveal the seed is public: a run on the control corpus that is not the revealed
+    # run (another log) is not credited, even passing; the revealed run still is.
+    identity = _logged(tmp_path / "control-run")
+    head = revealed["control"]["ledger_head_hash"]
+    passed, basis = fresh_control_finding(seal, trusted, identity, True, "0" * 64)
+    assert not passed and "not the revealed control run" in basis
+    assert fresh_control_finding(seal, trusted, identity, True, head)[0]
+    # Published together, only the control run is evaluated with the seal, and it verifies.
+    bundle = tmp_path / "bundle"
+    index = publish_bundle([tmp_path / "control-run", tmp_path / "easy-run"], [control, easier],
+                           bundle, seals=[seal])  # fmt: skip
+    controls = {run.name: run.fresh_control for run in index.runs}
+    assert controls == {"control-run": "seal", "easy-run": None}
+    assert (bundle / "seals" / "seal" / "control.dsse.json").is_file()
+    verify_bundle(bundle)
+
+
+def test_a_failed_control_stays_failed_for_a_later_passing_run_on_its_corpus(
+    tmp_path: Path,
+) -> None:
+    """The sealed candidate fails its control and the failure is revealed; a later run on the
+    control corpus whose logged identity is the sealed one (the candidate changed in a way its
+    identity missed) does not overturn it."""
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("noop", None), "control")
+    control = tmp_path / "control"
+    generate_control(seal, control, trusted)
+    run_lab(control, "noop", tmp_path / "failed")
+    assert _finding(tmp_path / "failed", control, seal)[0] is False
+    revealed = reveal(seal, tmp_path / "failed" / "verdict.json", trusted)
+    assert revealed["control"]["laboratory_pass"] is False
+    # A passing run on the control corpus, presented as the sealed candidate's.
+    run_lab(control, "reference", tmp_path / "passing")
+    identity = _logged(tmp_path / "passing")
+    identity["agent"] = _logged(tmp_path / "failed")["agent"]
+    passed, basis = fresh_control_finding(seal, trusted, identity, True, "f" * 64)
+    assert not passed and "not the revealed control run" in basis
+
+
+def test_a_seal_without_its_control_record_credits_nothing(tmp_path: Path) -> None:
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    generate_control(seal, tmp_path / "control", trusted)
+    identity = _logged_identity_of_control(tmp_path / "control")
+    assert fresh_control_finding(seal, trusted, identity, True, None)[0]
+    (seal / "control.dsse.json").unlink()
+    passed, basis = fresh_control_finding(seal, trusted, identity, True, None)
+    assert not passed and "no control corpus" in basis
+    with pytest.raises(ProvebenchError, match="no control corpus"):
+        reveal(seal, tmp_path / "verdict.json", trusted)
+
+
+def _logged_identity_of_control(corpus: Path) -> dict[str, object]:
+    from provebench.pilot.agents._loader import shipped_code_sha256
+    from provebench.pilot.lab._runner import open_corpus
+
+    return {
+        "agent": {"spec": "reference", "code_sha256": shipped_code_sha256()},
+        "corpus": open_corpus(corpus).identity,
+    }
+
+
+def test_a_control_record_of_another_seal_is_refused(tmp_path: Path) -> None:
+    trusted = load_trusted_key()
+    first, second = tmp_path / "first", tmp_path / "second"
+    for seal in (first, second):
+        seal_candidate(seal, candidate_identity("reference", None), "public")
+    generate_control(first, tmp_path / "control", trusted)
+    for name in ("control.json", "control.dsse.json"):
+        (second / name).write_bytes((first / name).read_bytes())
+    with pytest.raises(ProvebenchError, match="not the control record of this seal"):
+        open_seal(second, trusted)
+
+
+@pytest.mark.parametrize("spec", ["typing_extensions:TypedDict"])
+def test_a_lone_module_in_a_folder_every_sandbox_shows_is_refused_at_seal(
+    spec: str, tmp_path: Path
+) -> None:
+    """Its neighbours in site-packages are importable by the sealed run but not sealed."""
+    result = run_cli("pilot", "seal", "--agent", spec, "--out", str(tmp_path / "seal"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "lone file" in line and "seal a package folder" in line
+    assert not (tmp_path / "seal").exists()
+
+
+def test_a_lone_module_or_a_package_of_its_own_folder_is_sealed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = tmp_path / "code"
+    (code / "mypackage").mkdir(parents=True)
+    body = "class Mine:\n    name = 'mine'\n    version = '1'\n"
+    (code / "lonemodule.py").write_text(body, encoding="utf-8")
+    (code / "mypackage" / "__init__.py").write_text(body, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(code))
+    for spec in ("lonemodule:Mine", "mypackage:Mine"):
+        sealed = seal_candidate(tmp_path / spec.partition(":")[0],
+                                candidate_identity(spec, None), "public")  # fmt: skip
+        assert sealed["candidate"]["spec"] == spec
+
+
+def test_a_reveal_that_names_another_corpus_than_the_control_record_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Signed by the laboratory, but not of the recorded control corpus (as a reveal made before
+    control records were kept): the seal does not open, so nothing is credited from it."""
+    from provebench._canonical import canonical_json
+    from provebench.attest._envelope import sign_files
+
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "public")
+    generate_control(seal, tmp_path / "control", trusted)
+    opened = open_seal(seal, trusted)
+    revealed = {
+        "format": opened.sealed["format"],
+        "commitment": opened.sealed["commitment"],
+        "seed": opened.seed,
+        "nonce": opened.nonce,
+        "control": {"laboratory_pass": True, "corpus_manifest_sha256": "0" * 64},
+    }
+    (seal / "reveal.json").write_text(canonical_json(revealed), encoding="utf-8")
+    predicate = "urn:provebench:pilot-reveal:1"
+    sign_files(seal, ["reveal.json"], seal / "reveal.dsse.json", predicate, revealed)
+    with pytest.raises(ProvebenchError, match="not of the recorded control corpus"):
+        open_seal(seal, trusted)
