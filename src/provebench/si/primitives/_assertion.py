@@ -264,9 +264,19 @@ class SentenceReading:
         marks = [self._start + at for at, mark in enumerate(sentence) if mark in "?¿‽"]
         self._last_question_mark = marks[-1] if marks else -1
         self.question = self._opens_question or self._last_question_mark >= 0
-        self._quotes = [
-            (self._start + mark.start(), mark.group()) for mark in _QUOTES.finditer(sentence)
-        ]
+        self._quote_starts: list[int] = []
+        self._inside_after: list[bool] = []  # whether the text after each mark is quoted
+        straight = depth = 0
+        for mark in _QUOTES.finditer(sentence):
+            if mark.group() == '"':
+                straight += 1
+            elif mark.group() in _OPENING_QUOTES:
+                depth += 1
+            else:
+                depth = max(0, depth - 1)
+            self._quote_starts.append(self._start + mark.start())
+            self._inside_after.append(straight % 2 == 1 or depth > 0)
+        self._continued: dict[tuple[int, int], bool] = {}
         self._negations: list[tuple[int, int]] = []
         self._hedges: list[tuple[int, int]] = []
         self._conditionals: list[tuple[int, int]] = []
@@ -348,34 +358,31 @@ class SentenceReading:
         return bool(before) and cues[before - 1][0] >= since
 
     def _in_clause(self, cues: list[tuple[int, int]], start: int) -> bool:
-        """A cue before `start` in its clause, or in the clause a parenthetical interrupted
+        """A cue before `start` in its clause, or in the clauses a parenthetical interrupted
         ("SMTP_PORT might - or not - be missing": `might` governs `be missing`)."""
-        index: int | None = self._folded_clause_index(start)
-        until = start
-        while index is not None:
+        index = self._folded_clause_index(start)
+        clause = self.clauses[index]
+        if self._cue_before(cues, clause.start, start):
+            return True
+        return clause.continues is not None and self._continued_has(cues, clause.continues)
+
+    def _continued_has(self, cues: list[tuple[int, int]], index: int) -> bool:
+        """A cue in the clause `index` or in the clauses it continues, each chain read once."""
+        key = (id(cues), index)
+        known = self._continued.get(key)
+        if known is None:
             clause = self.clauses[index]
-            if self._cue_before(cues, clause.start, until):
-                return True
-            index = clause.continues
-            if index is not None:
-                until = self.clauses[index].end
-        return False
+            known = self._cue_before(cues, clause.start, clause.end) or (
+                clause.continues is not None and self._continued_has(cues, clause.continues)
+            )
+            self._continued[key] = known
+        return known
 
     def _quoted(self, start: int) -> bool:
         """Inside quotation marks: an odd number of `"` before it, or more opening marks than
-        closing ones."""
-        straight = 0
-        depth = 0
-        for at, mark in self._quotes:
-            if at >= start:
-                break
-            if mark == '"':
-                straight += 1
-            elif mark in _OPENING_QUOTES:
-                depth += 1
-            else:
-                depth = max(0, depth - 1)
-        return straight % 2 == 1 or depth > 0
+        closing ones (counted once per sentence, then a bisection)."""
+        before = bisect_left(self._quote_starts, start)
+        return bool(before) and self._inside_after[before - 1]
 
     def blocking_rule(self, start: int, end: int | None = None) -> BlockingRule | None:
         """Why this sentence does not assert the phrase at `[start, end)`, or None if it does.

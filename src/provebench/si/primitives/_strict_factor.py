@@ -270,12 +270,13 @@ def _commitment(
         where = reading.clause_index(span.start)
         joined = joined_to_factor.get(span.start)
         if joined is not None:
-            # "One of SMTP_HOST/SMTP_PORT is missing": named together with the factor, so a
-            # phrase asserted of the factor's clause is asserted of it too.
-            where = joined
+            # "One of SMTP_HOST/SMTP_PORT is missing": named in one list with the factor, so a
+            # phrase asserted of the list is asserted of it too.
+            clause_start, clause_end = joined
         elif (reading.start, where) in factor_clauses:
             continue
-        clause_start, clause_end = reading.clause_span(where)
+        else:
+            clause_start, clause_end = reading.clause_span(where)
         deviating = any(
             reading.blocking_rule(phrase.start, phrase.end) is None
             for phrase in _phrases_in(all_phrases, starts, clause_start, clause_end)
@@ -307,31 +308,32 @@ def _last_named_before(
 
 def _joined_to_factor(
     reader: _Reader, factor_spans: list[Span], other_identifiers: list[Span]
-) -> dict[int, int]:
+) -> dict[int, tuple[int, int]]:
     """Other identifiers named in one list with a factor identifier ("SMTP_HOST/SMTP_PORT",
     "SMTP_HOST plus SMTP_PORT plus report-renderer"): the start of each -> the clause index of
-    the factor identifier its list holds. A list is a run of identifiers of one sentence with
-    nothing but joiners between neighbours."""
+    the span of the clauses its list runs over (where what is said of the list is). A list is
+    a run of identifiers of one sentence with nothing but joiners between neighbours."""
     tagged = sorted(
         [(span.start, True, span) for span in factor_spans]
         + [(span.start, False, span) for span in other_identifiers],
         key=lambda item: (item[0], not item[1]),
     )
-    joined: dict[int, int] = {}
+    joined: dict[int, tuple[int, int]] = {}
     text = reader.folded.text
     run: list[tuple[int, bool, Span]] = []
 
     def close() -> None:
-        factor = next((span for _start, is_factor, span in run if is_factor), None)
-        if factor is None or len(run) < 2:
+        if len(run) < 2 or not any(is_factor for _start, is_factor, _span in run):
             return
-        located = reader.at(factor)
+        located = reader.at(run[0][2])
         if located is None:
             return
-        clause = located[1].clause_index(factor.start)
+        reading = located[1]
+        first = reading.clause_span(reading.clause_index(run[0][0]))
+        last = reading.clause_span(reading.clause_index(run[-1][0]))
         for start, is_factor, _span in run:
             if not is_factor:
-                joined[start] = clause
+                joined[start] = (first[0], last[1])
 
     for item in tagged:
         span = item[2]
