@@ -1,9 +1,9 @@
 """The word games an adversary played on the strict reading (docs/si-scoring.md §11, version 2).
 
-Each answer scored 1.0 strict under `provebench-strict/1` while it denies, asks, supposes, hedges,
-quotes, shotguns or blames a decoy; the ratified reading (SI §2.2, normative) still gives each
-1.0, and the strict reading must withhold it under the rule named, for the mechanism and not the
-one spelling: the same rule reads every spelling of the family below.
+Each answer scored 1.0 strict under version 1 of the reading while it denies, asks, supposes,
+hedges, quotes, shotguns or blames a decoy; the ratified reading (SI §2.2, normative) still
+gives each 1.0, and the strict reading must withhold it under the rule named, for the mechanism
+and not the one spelling: the same rule reads every spelling of the family below.
 """
 
 from __future__ import annotations
