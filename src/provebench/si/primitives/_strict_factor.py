@@ -230,6 +230,8 @@ def _commitment(
             key = (located[1].start, located[1].clause_index(span.start))
             named_in.setdefault(key[0], {}).setdefault(key[1], False)
     sentence_starts = sorted(named_in)
+    # the last naming clause of each sentence, once (not once per phrase that asks for it)
+    last_named = {start: clauses[max(clauses)] for start, clauses in named_in.items()}
     own_starts = [span.start for span in own_phrases]
     longest = max((span.end - span.start for span in own_phrases), default=0)
     for phrase in other_type_phrases:
@@ -247,7 +249,7 @@ def _commitment(
             if previous is None and not named:
                 # "X is missing. Alternatively its value is wrong.": a sentence that names no
                 # identifier continues the last one named before it.
-                previous = _last_named_before(named_in, sentence_starts, reading.start)
+                previous = _last_named_before(last_named, sentence_starts, reading.start)
             attached = bool(previous)
         if attached:
             findings.add(
@@ -295,15 +297,13 @@ def _commitment(
 
 
 def _last_named_before(
-    named_in: Mapping[int, Mapping[int, bool]], sentence_starts: list[int], start: int
+    last_named: Mapping[int, bool], sentence_starts: list[int], start: int
 ) -> bool | None:
     """Whether the last clause naming an identifier, in the sentences before the one starting
-    at `start`, names the factor (None if no sentence before names one)."""
+    at `start`, names the factor (None if no sentence before names one). `last_named` holds,
+    for each sentence naming one, whether its last naming clause names the factor."""
     before = bisect_left(sentence_starts, start)
-    if not before:
-        return None
-    clauses = named_in[sentence_starts[before - 1]]
-    return clauses[max(clauses)]
+    return last_named[sentence_starts[before - 1]] if before else None
 
 
 def _joined_to_factor(
