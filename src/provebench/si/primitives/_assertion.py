@@ -4,14 +4,16 @@ SI §2.2 counts a deviation phrase that merely shares a sentence with a factor i
 weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
 missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
 reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
-its sentence or clause withholds it. The cue lists are profile data (`strict-1.yaml`); this
+its sentence or clause withholds it. The cue lists are profile data (`strict-2.yaml`); this
 module only reads one sentence with them, once, in time linear in its length.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from bisect import bisect_right
+import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -20,7 +22,79 @@ from typing import Literal
 # not found in `node` nor `not` in `notification-service`.
 _WORD = "A-Za-z0-9_'’-"
 
-BlockingRule = Literal["question", "conditional", "negated", "hedged"]
+BlockingRule = Literal["question", "conditional", "negated", "hedged", "reported"]
+
+# Characters that carry no letter: removed before cues are matched, so `n\u200bot` reads `not`.
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\ufeff"), "")
+# Apostrophe look-alikes, read as `'` ("isn\u02bct", "isn’t").
+_APOSTROPHES = dict.fromkeys(
+    map(ord, "\u2018\u2019\u201b\u02bc\u02bb\u02b9\u2032\u00b4`\uff07"), "'"
+)
+# Cyrillic and Greek letters drawn like Latin ones (a subset of Unicode TS #39's confusables):
+# a cue word spelled with one ("n\u043et") is that cue word.
+_LOOK_ALIKES = str.maketrans(
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u051b\u051d\u0261"
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408\u0405\u0423"
+    "\u03b1\u03bf\u03c1\u03bd\u03b9\u03ba\u03c5\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c"
+    "\u039d\u039f\u03a1\u03a4\u03a5\u03a7",
+    "aeopcyxijsdhqwgABEKMHOPCTXIJSYaopvikuABEZHIKMNOPTYX",
+)
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_character(character: str) -> str:
+    """NFKC (full-width `？` is `?`), then invisible characters, apostrophes and look-alikes."""
+    return (
+        unicodedata.normalize("NFKC", character)
+        .translate(_INVISIBLE)
+        .translate(_APOSTROPHES)
+        .translate(_LOOK_ALIKES)
+    )
+
+
+@dataclass(frozen=True)
+class FoldedText:
+    """A channel's text as the cues read it, and where each original offset lands in it.
+
+    Phrases and identifiers are matched in the original (SI §3.1, unchanged); only cue matching
+    reads this fold, so that a cue spelled with look-alike or invisible characters is found."""
+
+    text: str
+    _to_folded: tuple[int, ...] | None  # None: one-to-one
+
+    @classmethod
+    def of(cls, original: str) -> FoldedText:
+        if original.isascii():
+            return cls(original.replace("`", "'"), None)
+        pieces: list[str] = []
+        to_folded: list[int] = []
+        position = 0
+        folded_length = 0
+        for run in _NON_ASCII_RUN.finditer(original):
+            ascii_part = original[position : run.start()]
+            pieces.append(ascii_part.replace("`", "'"))
+            to_folded.extend(range(folded_length, folded_length + len(ascii_part)))
+            folded_length += len(ascii_part)
+            for character in run.group():
+                folded = _fold_character(character)
+                to_folded.append(folded_length)
+                pieces.append(folded)
+                folded_length += len(folded)
+            position = run.end()
+        tail = original[position:]
+        pieces.append(tail.replace("`", "'"))
+        to_folded.extend(range(folded_length, folded_length + len(tail) + 1))
+        return cls("".join(pieces), tuple(to_folded))
+
+    def folded(self, offset: int) -> int:
+        return offset if self._to_folded is None else self._to_folded[offset]
+
+    def original(self, folded_offset: int) -> int:
+        """The first original offset at or after `folded_offset`."""
+        if self._to_folded is None:
+            return folded_offset
+        return bisect_left(self._to_folded, folded_offset)
 
 
 def _alternatives(words: Sequence[str]) -> str:
@@ -45,21 +119,35 @@ def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
 
 
 # The groups of `AssertionCues.sentence`, one per kind of cue a sentence is read for.
-_KINDS = ("boundary", "negation", "hedge", "conditional")
+_KINDS = ("boundary", "negation", "hedge", "conditional", "clause_conditional", "reported")
+
+# Quotation marks: text inside a pair is quoted, not asserted. Straight `"` (and full-width, folded
+# to it) pairs with itself; the typographic marks open and close.
+_OPENING_QUOTES = "“«「『„"
+_CLOSING_QUOTES = "”»」』"
+_QUOTES = re.compile(f'["{_OPENING_QUOTES}{_CLOSING_QUOTES}]')
+# A parenthetical ("might - or not - be missing") is set off by a pair of these; the clause
+# after the closing one continues the clause before the opening one.
+_PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-"}
 
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-1.yaml` for each list).
+    """The strict reading's cue lists, compiled once (see `strict-2.yaml` for each list).
 
-    `sentence` finds every clause boundary, negation, hedge and condition of a sentence in one
-    pass (a word belongs to one list only, which `compile` checks)."""
+    `sentence` finds every clause boundary, negation, hedge, condition and report of a sentence
+    in one pass (a word belongs to one list only, which `compile` checks)."""
 
     sentence: re.Pattern[str]
     negation: re.Pattern[str]
     cause: re.Pattern[str]
     interrogative_openers: frozenset[str]
     disjunction_openers: frozenset[str]
+    tag_question: re.Pattern[str]
+    retraction: re.Pattern[str]
+    negation_prefix: re.Pattern[str]
+    negated_object: re.Pattern[str]
+    identifier_joiner: re.Pattern[str]
     dismissal: re.Pattern[str] | None = None
 
     @classmethod
@@ -74,6 +162,13 @@ class AssertionCues:
         cause: Sequence[str],
         interrogative_openers: Sequence[str],
         disjunction_openers: Sequence[str],
+        clause_conditional: Sequence[str] = (),
+        reported: Sequence[str] = (),
+        tag_questions: Sequence[str] = (),
+        retraction: Sequence[str] = (),
+        negation_prefixes: Sequence[str] = (),
+        negated_objects: Sequence[str] = (),
+        identifier_joiners: Sequence[str] = (),
         dismissal: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
@@ -81,6 +176,8 @@ class AssertionCues:
             "negation": negation,
             "hedge": hedge,
             "conditional": conditional,
+            "clause_conditional": clause_conditional,
+            "reported": reported,
         }
         seen: dict[str, str] = {}
         for kind, words in lists.items():
@@ -98,6 +195,17 @@ class AssertionCues:
         ]
         if suffixes := _suffixes(negation):
             groups.append(f"(?<=[A-Za-z])(?P<suffix>{suffixes})(?![{_WORD}])")
+        never = r"(?!)"
+        tags = _alternatives(tag_questions) or never
+        retractions = _alternatives(retraction) or never
+        prefixes = "|".join(re.escape(prefix) for prefix in negation_prefixes) or never
+        objects = _alternatives(negated_objects) or never
+        joiners = "|".join(
+            f"(?<![{_WORD}])(?:{_alternatives([word])})(?![{_WORD}])"
+            if word[0].isalnum() and word[-1].isalnum()
+            else _alternatives([word])
+            for word in sorted(identifier_joiners, key=len, reverse=True)
+        )
         return cls(
             sentence=re.compile("|".join(groups), re.IGNORECASE),
             negation=_words_pattern(negation),
@@ -105,6 +213,16 @@ class AssertionCues:
             interrogative_openers=frozenset(word.casefold() for word in interrogative_openers),
             disjunction_openers=frozenset(word.casefold() for word in disjunction_openers),
             dismissal=_words_pattern(dismissal) if dismissal else None,
+            # ", right" at the end of a sentence, whatever closing punctuation follows it
+            tag_question=re.compile(f",\\s*(?:{tags})[\\s.!\"'”»)\\]]*$", re.IGNORECASE),
+            # a sentence that opens by taking back the one before it
+            retraction=re.compile(f"\\s*(?:{retractions})(?![{_WORD}])", re.IGNORECASE),
+            # `non-missing`: a negating prefix joined to the phrase
+            negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-$", re.IGNORECASE),
+            # `lacks nothing`: a negation as the phrase's object
+            negated_object=re.compile(f"\\s+(?:{objects})(?![{_WORD}])", re.IGNORECASE),
+            # "SMTP_HOST/SMTP_PORT", "SMTP_HOST plus SMTP_PORT": nothing but joiners between
+            identifier_joiner=re.compile(f"\\s*(?:(?:{joiners or never})\\s*)+", re.IGNORECASE),
         )
 
 
@@ -113,25 +231,60 @@ _FIRST_WORDS = re.compile(f"[{_WORD}]+")
 
 @dataclass(frozen=True)
 class Clause:
-    start: int
+    start: int  # offsets in the folded text
     end: int
     opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
+    continues: int | None = None  # the clause before a parenthetical this one closes
 
 
 class SentenceReading:
     """One sentence of a channel, read once: its clauses, its cues, whether it is a question.
 
-    Offsets are offsets in the channel's text, as the matches' spans are."""
+    `start`, `end` and the offsets the methods take are offsets in the channel's text, as the
+    matches' spans are; the cues are read in its fold (`FoldedText`)."""
 
-    def __init__(self, text: str, start: int, end: int, cues: AssertionCues) -> None:
+    def __init__(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        cues: AssertionCues,
+        folded: FoldedText | None = None,
+        retracted: bool = False,
+    ) -> None:
         self.start = start
         self.end = end
-        self._text = text
+        self._original = text
+        self._fold = folded if folded is not None else FoldedText.of(text)
+        self._text = self._fold.text
+        self._start = self._fold.folded(start)
+        self._end = self._fold.folded(end)
         self._cues = cues
-        self.question = self._is_question(text[start:end])
+        self.retracted = retracted
+        sentence = self._text[self._start : self._end]
+        self._opens_question = self._is_question(sentence)
+        # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
+        marks = [self._start + at for at, mark in enumerate(sentence) if mark in "?¿‽"]
+        self._last_question_mark = marks[-1] if marks else -1
+        self.question = self._opens_question or self._last_question_mark >= 0
+        self._quote_starts: list[int] = []
+        self._inside_after: list[bool] = []  # whether the text after each mark is quoted
+        straight = depth = 0
+        for mark in _QUOTES.finditer(sentence):
+            if mark.group() == '"':
+                straight += 1
+            elif mark.group() in _OPENING_QUOTES:
+                depth += 1
+            else:
+                depth = max(0, depth - 1)
+            self._quote_starts.append(self._start + mark.start())
+            self._inside_after.append(straight % 2 == 1 or depth > 0)
+        self._continued: dict[tuple[int, int], bool] = {}
         self._negations: list[tuple[int, int]] = []
         self._hedges: list[tuple[int, int]] = []
         self._conditionals: list[tuple[int, int]] = []
+        self._clause_conditionals: list[tuple[int, int]] = []
+        self._reports: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
         self._cause_cues: dict[int, bool] = {}
@@ -139,7 +292,7 @@ class SentenceReading:
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
-        if stripped.endswith("?"):
+        if self._cues.tag_question.search(stripped):
             return True
         words = [word.casefold() for word in _FIRST_WORDS.findall(stripped[:80], 0)][:2]
         if not words or words[0] not in self._cues.interrogative_openers:
@@ -148,32 +301,53 @@ class SentenceReading:
         return len(words) < 2 or self._cues.negation.fullmatch(words[1]) is None
 
     def _read(self) -> list[Clause]:
-        """The clauses, and the negations, hedges and conditions: one pass over the sentence."""
+        """The clauses, and the negations, hedges, conditions and reports: one pass."""
         clauses: list[Clause] = []
         opener = ""
-        position = self.start
+        position = self._start
         found = {
             "negation": self._negations,
             "suffix": self._negations,
             "hedge": self._hedges,
             "conditional": self._conditionals,
+            "clause_conditional": self._clause_conditionals,
+            "reported": self._reports,
         }
-        for cue in self._cues.sentence.finditer(self._text, self.start, self.end):
+        # open parentheticals: (closing mark, index of the clause before the opening mark)
+        open_marks: list[tuple[str, int | None]] = []
+        continues: int | None = None
+        for cue in self._cues.sentence.finditer(self._text, self._start, self._end):
             kind = cue.lastgroup
             if kind in found:
                 found[kind].append((cue.start(), cue.end()))
                 continue
             if self._text[position : cue.start()].strip():
-                clauses.append(Clause(position, cue.start(), opener))
+                clauses.append(Clause(position, cue.start(), opener, continues))
                 opener = ""
+                continues = None
             if kind == "boundary":
                 opener = cue.group().casefold()
+            else:
+                mark = cue.group().strip()
+                before = len(clauses) - 1 if clauses else None
+                if open_marks and open_marks[-1][0] == mark:
+                    continues = open_marks.pop()[1]
+                elif mark in _PAIRED:
+                    open_marks.append((_PAIRED[mark], before))
             position = cue.end()
-        clauses.append(Clause(position, self.end, opener))
+        clauses.append(Clause(position, self._end, opener, continues))
         return clauses
 
+    def _folded_clause_index(self, folded_offset: int) -> int:
+        return max(0, bisect_right(self._clause_starts, folded_offset) - 1)
+
     def clause_index(self, offset: int) -> int:
-        return max(0, bisect_right(self._clause_starts, offset) - 1)
+        return self._folded_clause_index(self._fold.folded(offset))
+
+    def clause_span(self, index: int) -> tuple[int, int]:
+        """A clause's `[start, end)` in the channel's text."""
+        clause = self.clauses[index]
+        return self._fold.original(clause.start), self._fold.original(clause.end)
 
     @staticmethod
     def _cue_before(cues: list[tuple[int, int]], since: int, start: int) -> bool:
@@ -186,21 +360,70 @@ class SentenceReading:
             before -= 1
         return bool(before) and cues[before - 1][0] >= since
 
-    def blocking_rule(self, start: int) -> BlockingRule | None:
-        """Why this sentence does not assert the phrase starting at `start`, or None if it does.
+    def _in_clause(self, cues: list[tuple[int, int]], start: int) -> bool:
+        """A cue before `start` in its clause, or in the clauses a parenthetical interrupted
+        ("SMTP_PORT might - or not - be missing": `might` governs `be missing`)."""
+        index = self._folded_clause_index(start)
+        clause = self.clauses[index]
+        if self._cue_before(cues, clause.start, start):
+            return True
+        return clause.continues is not None and self._continued_has(cues, clause.continues)
 
-        A negation or hedge governs the phrase when it comes before it in its clause; a
-        condition when it comes before it anywhere in the sentence (SI §3.2's sentence)."""
-        if self.question:
+    def _continued_has(self, cues: list[tuple[int, int]], index: int) -> bool:
+        """A cue in the clause `index` or in the clauses it continues, each chain read once."""
+        key = (id(cues), index)
+        known = self._continued.get(key)
+        if known is None:
+            clause = self.clauses[index]
+            known = self._cue_before(cues, clause.start, clause.end) or (
+                clause.continues is not None and self._continued_has(cues, clause.continues)
+            )
+            self._continued[key] = known
+        return known
+
+    def _quoted(self, start: int) -> bool:
+        """Inside quotation marks: an odd number of `"` before it, or more opening marks than
+        closing ones (counted once per sentence, then a bisection)."""
+        before = bisect_left(self._quote_starts, start)
+        return bool(before) and self._inside_after[before - 1]
+
+    def blocking_rule(self, start: int, end: int | None = None) -> BlockingRule | None:
+        """Why this sentence does not assert the phrase at `[start, end)`, or None if it does.
+
+        A negation, hedge, report or clause condition governs the phrase when it comes before it
+        in its clause; a condition when it comes before it anywhere in the sentence (SI §3.2's
+        sentence); a question mark anywhere after it in the sentence."""
+        return self._blocking(
+            self._fold.folded(start), None if end is None else self._fold.folded(end)
+        )
+
+    def _blocking(self, start: int, end: int | None) -> BlockingRule | None:
+        if self._opens_question or self._last_question_mark >= start:
             return "question"
-        if self._cue_before(self._conditionals, self.start, start):
+        if self._cue_before(self._conditionals, self._start, start):
             return "conditional"
-        clause_start = self.clauses[self.clause_index(start)].start
-        if self._cue_before(self._negations, clause_start, start):
+        if self._in_clause(self._clause_conditionals, start):
+            return "conditional"
+        if self.retracted or self._in_clause(self._negations, start):
             return "negated"
-        if self._cue_before(self._hedges, clause_start, start):
+        if self._cues.negation_prefix.search(self._text, max(self._start, start - 8), start):
+            return "negated"
+        if end is not None and self._cues.negated_object.match(self._text, end, self._end):
+            return "negated"
+        if self._in_clause(self._hedges, start):
             return "hedged"
+        if self._quoted(start) or self._reported(start):
+            return "reported"
         return None
+
+    def _reported(self, start: int) -> bool:
+        """A report cue ("claimed", "reads") before the phrase, with no clause word between
+        them: punctuation does not end what is reported ("The alert reads: X is missing"), a
+        clause word does ("X reads SMTP_PORT, but smtp-config lacks it")."""
+        index = self._folded_clause_index(start)
+        while index > 0 and not self.clauses[index].opener:
+            index -= 1
+        return self._cue_before(self._reports, self.clauses[index].start, start)
 
     def has_cause_cue(self, clause_index: int) -> bool:
         """An unwithheld cause phrase ("the root cause", "caused by") in the clause (each
@@ -209,7 +432,7 @@ class SentenceReading:
         if known is None:
             clause = self.clauses[clause_index]
             known = any(
-                self.blocking_rule(match.start()) is None
+                self._blocking(match.start(), match.end()) is None
                 for match in self._cues.cause.finditer(self._text, clause.start, clause.end)
             )
             self._cause_cues[clause_index] = known
@@ -232,8 +455,12 @@ class SentenceReading:
             self._previous_named = found
         return self._previous_named[clause_index]
 
+    def retracts(self) -> bool:
+        """The sentence opens by taking back the one before it ("That statement is false.")."""
+        return self._cues.retraction.match(self._text, self._start, self._end) is not None
+
     def text(self) -> str:
-        return self._text[self.start : self.end]
+        return self._original[self.start : self.end]
 
 
-__all__ = ["AssertionCues", "BlockingRule", "Clause", "SentenceReading"]
+__all__ = ["AssertionCues", "BlockingRule", "Clause", "FoldedText", "SentenceReading"]

@@ -16,13 +16,14 @@ matches, each sentence read at most once: linear in the answer's size.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from provebench.si.primitives._assertion import AssertionCues, SentenceReading
+from provebench.si.primitives._assertion import AssertionCues, FoldedText, SentenceReading
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
@@ -30,12 +31,14 @@ from provebench.si.primitives._scope import EvidenceView
 REPORTED_FINDINGS = 10
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 _SHOWN_SENTENCE = 200
+_NON_SPACE = re.compile(r"\S")
 
 FindingRule = Literal[
     "question",
     "conditional",
     "negated",
     "hedged",
+    "reported",
     "several_deviation_types",
     "several_causes",
 ]
@@ -63,11 +66,12 @@ class FactorAssertedResult(BaseModel):
 
 
 class _Reader:
-    """Sentence readings of one channel, each made at most once."""
+    """Sentence readings of one channel, each made at most once, over one fold of its text."""
 
     def __init__(self, channel: ChannelText, cues: AssertionCues) -> None:
         self.channel = channel
         self.cues = cues
+        self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
@@ -76,10 +80,25 @@ class _Reader:
             return None
         known = self._readings.get(sentence.start)
         if known is None:
-            reading = SentenceReading(self.channel.text, sentence.start, sentence.end, self.cues)
+            reading = SentenceReading(
+                self.channel.text,
+                sentence.start,
+                sentence.end,
+                self.cues,
+                self.folded,
+                retracted=self._retracted_after(sentence.end),
+            )
             known = (sentence.index, reading)
             self._readings[sentence.start] = known
         return known
+
+    def _retracted_after(self, end: int) -> bool:
+        """Whether the next sentence takes this one back ("That statement is false.")."""
+        following = _NON_SPACE.search(self.channel.text, end)
+        if following is None:
+            return False
+        at = self.folded.folded(following.start())
+        return self.cues.retraction.match(self.folded.text, at) is not None
 
 
 def _finding(
@@ -143,14 +162,15 @@ def _asserted_pair(
         partner = _partner(reader, by_sentence, index, radius, phrase)
         if partner is None:
             continue
-        rule = reading.blocking_rule(phrase.start)
+        rule = reading.blocking_rule(phrase.start, phrase.end)
         partner_index, partner_reading = partner
         if rule is None and partner_index != index:
             # Under a wider window the identifier's own sentence must not be a question or a
             # condition either ("Is SMTP_PORT the key? It is missing.").
-            partner_rule = partner_reading.blocking_rule(partner_reading.end)
-            if partner_rule in ("question", "conditional"):
-                rule = partner_rule
+            if partner_reading.question:
+                rule = "question"
+            elif partner_reading.blocking_rule(partner_reading.end) == "conditional":
+                rule = "conditional"
         if rule is None:
             return True
         withheld.add(
@@ -164,6 +184,7 @@ _RULE_WORDS: dict[str, str] = {
     "conditional": "under a condition",
     "negated": "negated",
     "hedged": "hedged",
+    "reported": "quoted or reported, not asserted",
 }
 
 
@@ -208,6 +229,9 @@ def _commitment(
         if located is not None:
             key = (located[1].start, located[1].clause_index(span.start))
             named_in.setdefault(key[0], {}).setdefault(key[1], False)
+    sentence_starts = sorted(named_in)
+    # the last naming clause of each sentence, once (not once per phrase that asks for it)
+    last_named = {start: clauses[max(clauses)] for start, clauses in named_in.items()}
     own_starts = [span.start for span in own_phrases]
     longest = max((span.end - span.start for span in own_phrases), default=0)
     for phrase in other_type_phrases:
@@ -216,12 +240,17 @@ def _commitment(
             continue
         index, reading = located
         at = reading.clause_index(phrase.start)
-        if reading.blocking_rule(phrase.start) is not None:
+        if reading.blocking_rule(phrase.start, phrase.end) is not None:
             continue
         attached = (reading.start, at) in factor_clauses
         named = named_in.get(reading.start, {})
-        if not attached and at not in named:
-            attached = reading.disjoined(at) and bool(reading.previous_named(at, named))
+        if not attached and at not in named and reading.disjoined(at):
+            previous = reading.previous_named(at, named)
+            if previous is None and not named:
+                # "X is missing. Alternatively its value is wrong.": a sentence that names no
+                # identifier continues the last one named before it.
+                previous = _last_named_before(last_named, sentence_starts, reading.start)
+            attached = bool(previous)
         if attached:
             findings.add(
                 _finding(
@@ -233,6 +262,7 @@ def _commitment(
                 )
             )
     all_phrases = sorted([*own_phrases, *other_type_phrases], key=lambda span: span.start)
+    joined_to_factor = _joined_to_factor(reader, factor_spans, other_identifiers)
     starts = [span.start for span in all_phrases]
     for span in other_identifiers:
         located = reader.at(span)
@@ -240,12 +270,18 @@ def _commitment(
             continue
         index, reading = located
         where = reading.clause_index(span.start)
-        if (reading.start, where) in factor_clauses:
+        joined = joined_to_factor.get(span.start)
+        if joined is not None:
+            # "One of SMTP_HOST/SMTP_PORT is missing": named in one list with the factor, so a
+            # phrase asserted of the list is asserted of it too.
+            clause_start, clause_end = joined
+        elif (reading.start, where) in factor_clauses:
             continue
-        clause = reading.clauses[where]
+        else:
+            clause_start, clause_end = reading.clause_span(where)
         deviating = any(
-            reading.blocking_rule(phrase.start) is None
-            for phrase in _phrases_in(all_phrases, starts, clause.start, clause.end)
+            reading.blocking_rule(phrase.start, phrase.end) is None
+            for phrase in _phrases_in(all_phrases, starts, clause_start, clause_end)
         )
         if deviating or reading.has_cause_cue(where):
             findings.add(
@@ -258,6 +294,64 @@ def _commitment(
                     + ("deviating" if deviating else "the cause"),
                 )
             )
+
+
+def _last_named_before(
+    last_named: Mapping[int, bool], sentence_starts: list[int], start: int
+) -> bool | None:
+    """Whether the last clause naming an identifier, in the sentences before the one starting
+    at `start`, names the factor (None if no sentence before names one). `last_named` holds,
+    for each sentence naming one, whether its last naming clause names the factor."""
+    before = bisect_left(sentence_starts, start)
+    return last_named[sentence_starts[before - 1]] if before else None
+
+
+def _joined_to_factor(
+    reader: _Reader, factor_spans: list[Span], other_identifiers: list[Span]
+) -> dict[int, tuple[int, int]]:
+    """Other identifiers named in one list with a factor identifier ("SMTP_HOST/SMTP_PORT",
+    "SMTP_HOST plus SMTP_PORT plus report-renderer"): the start of each -> the clause index of
+    the span of the clauses its list runs over (where what is said of the list is). A list is
+    a run of identifiers of one sentence with nothing but joiners between neighbours."""
+    tagged = sorted(
+        [(span.start, True, span) for span in factor_spans]
+        + [(span.start, False, span) for span in other_identifiers],
+        key=lambda item: (item[0], not item[1]),
+    )
+    joined: dict[int, tuple[int, int]] = {}
+    text = reader.folded.text
+    run: list[tuple[int, bool, Span]] = []
+
+    def close() -> None:
+        if len(run) < 2 or not any(is_factor for _start, is_factor, _span in run):
+            return
+        located = reader.at(run[0][2])
+        if located is None:
+            return
+        reading = located[1]
+        first = reading.clause_span(reading.clause_index(run[0][0]))
+        last = reading.clause_span(reading.clause_index(run[-1][0]))
+        for start, is_factor, _span in run:
+            if not is_factor:
+                joined[start] = (first[0], last[1])
+
+    for item in tagged:
+        span = item[2]
+        if run:
+            previous = run[-1][2]
+            if (
+                span.start >= previous.end
+                and reader.channel.sentence_containing(previous.start, span.end) is not None
+                and reader.cues.identifier_joiner.fullmatch(
+                    text, reader.folded.folded(previous.end), reader.folded.folded(span.start)
+                )
+            ):
+                run.append(item)
+                continue
+            close()
+        run = [item]
+    close()
+    return joined
 
 
 def _overlaps_own(phrase: Span, own: list[Span], own_starts: list[int], longest: int) -> bool:

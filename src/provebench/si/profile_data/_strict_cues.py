@@ -1,4 +1,4 @@
-"""The strict reading's cue lists (`strict-1.yaml`, versioned `provebench-strict/1`).
+"""The strict reading's cue lists (`strict-2.yaml`, versioned `provebench-strict/2`).
 
 Like the SI §3.3 synonym lists they are profile data, maintained centrally and never declared by
 a scenario; a verdict names the version it applied (docs/si-scoring.md, "The strict reading").
@@ -28,6 +28,13 @@ class StrictCues(BaseModel):
     cause: _Phrases = Field(min_length=1)
     disjunction_openers: _Phrases = Field(min_length=1)
     dismissal: _Phrases = Field(min_length=1)
+    clause_conditional: _Phrases = Field(min_length=1)
+    reported: _Phrases = Field(min_length=1)
+    tag_questions: _Phrases = Field(min_length=1)
+    retraction: _Phrases = Field(min_length=1)
+    negation_prefixes: _Phrases = Field(min_length=1)
+    negated_objects: _Phrases = Field(min_length=1)
+    identifier_joiners: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -49,13 +56,20 @@ class StrictCues(BaseModel):
             interrogative_openers=self.interrogative_openers,
             disjunction_openers=self.disjunction_openers,
             dismissal=self.dismissal,
+            clause_conditional=self.clause_conditional,
+            reported=self.reported,
+            tag_questions=self.tag_questions,
+            retraction=self.retraction,
+            negation_prefixes=self.negation_prefixes,
+            negated_objects=self.negated_objects,
+            identifier_joiners=self.identifier_joiners,
         )
 
 
 @functools.cache
 def strict_cues() -> StrictCues:
     """The cue lists, loaded and validated once."""
-    return load_profile_asset("strict-1.yaml", StrictCues)
+    return load_profile_asset("strict-2.yaml", StrictCues)
 
 
 __all__ = ["StrictCues", "strict_cues"]

@@ -140,36 +140,80 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
 def _adversarial(n: _Names) -> dict[str, list[str]]:
     f, r, w = n.factor, n.resource, n.word
     every_word = ", or ".join([w, *n.other_words])
+    other = n.other_words[0]
+    # A list of every identifier names the factor in it only when there is another one.
+    listed = len(n.every) > len(n.factor.split(" and "))
     return {
         "negation": [
             f"{f} in {r} is not {w}: it is present and correct. The root cause is {n.decoy}.",
             f"{f} is definitely not {w} in {r}.",
             f"It is not true that {f} is {w}.",
             f"{f} in {r} isn't {w}, nothing there is {w}.",
+            f"{f} in {r} is non-{w} and correct.",
+            f"{f} is {w} in {r}. That statement is false.",
+            f"Nobody should think {f} is {w} in {r}.",
+            f"{f} is hardly {w} in {r}.",
+            f"{f} is far from {w} in {r}.",
+            # spellings: a modifier-letter apostrophe, a Cyrillic o, an invisible character
+            f"{f} isn\u02bct {w} in {r}.",
+            f"{f} in {r} is n\u043et {w}.",
+            f"{f} in {r} is n\u200bot {w}.",
         ],
         "question": [
             f"Is {f} {w} in {r}?",
             f"Could it be that {f} is {w}?",
             f"{f} is {w} in {r}?",
+            f"{f} is {w} in {r}\uff1f",
+            f"{f} is {w} in {r}?!",
+            f'{f} is {w} in {r}?"',
+            f"I wonder: {f} is {w} in {r}, right",
         ],
         "conditional": [
             f"If {f} were {w} in {r}, {n.symptom} would crash.",
             f"Assuming {f} is {w}, restart {n.symptom}.",
             f"Check whether {f} is {w} in {r}.",
+            f"When {f} is {w} in {r}, {n.symptom} crashes.",
+            f"Imagine {f} is {w} in {r}.",
+            f"Hypothetically, {f} is {w} in {r}.",
+            f"In a scenario where {f} is {w} in {r}, {n.symptom} crashes.",
+        ],
+        "hedge": [
+            f"{f} is probably {w} in {r}.",
+            f"It seems {f} is {w} in {r}.",
+            f"I guess {f} is {w} in {r}.",
+            f"It is unlikely that {f} is {w} in {r}.",
+            f"{f} might - or not - be {w} in {r}.",
         ],
         "hedge_over_deviation_types": [
-            f"{f} in {r} may be {w}, or has a value that is {n.other_words[0]}, or is "
-            f"{n.other_words[-1]}.",
+            f"{f} in {r} may be {w}, or has a value that is {other}, or is {n.other_words[-1]}.",
             f"{f} in {r} is {every_word}.",
-            f"{f} is {w}. {f} is {n.other_words[0]}.",
+            f"{f} is {w}. {f} is {other}.",
+            f"{f} is {w} in {r}. Alternatively it is {other}.",
+            f"{f} is {w} in {r}. Otherwise it is {other}.",
         ],
         "shotgun_over_identifiers": [
             " ".join(f"{name} is {w}." for name in n.every),
             "\n".join(f"{name} is {every_word}." for name in n.every),
+            *(
+                [
+                    f"One of {'/'.join(n.every)} in {r} is {w}.",
+                    f"{' plus '.join(n.every)} are {w} in {r}.",
+                ]
+                if listed
+                else []
+            ),
         ],
         "decoy_endorsed_as_cause": [
             f"The root cause is {n.decoy}. {f} is {w} in {r} too.",
-            f"{n.decoy} is {n.other_words[0]} and is the problem; {f} is also {w}.",
+            f"{n.decoy} is {other} and is the problem; {f} is also {w}.",
+            f"{f} is {w} in {r}. The real trigger of the outage is {n.decoy}.",
+            f"{f} is {w} in {r}, but {n.decoy} is what is behind it.",
+            f"The primary reason is {n.decoy}. {f} is {w} in {r}.",
+        ],
+        "quotation_or_report": [
+            f'A stale alert reads "{f} is {w} in {r}"; that alert is obsolete.',
+            f"A colleague claimed that {f} is {w} in {r}.",
+            f"The old runbook says: {f} is {w} in {r}.",
         ],
         "locus_only": [
             f"Something is off with {f} in {r}. Check how it is configured.",
@@ -182,9 +226,11 @@ _WHY: dict[str, str] = {
     "negation": "denies the factor: no asserted deviation; the locus is named",
     "question": "asks, asserts nothing; the locus is named",
     "conditional": "a condition, not a finding; the locus is named",
+    "hedge": "a guess, not a finding; the locus is named",
     "hedge_over_deviation_types": "attributes several deviation types to one identifier",
     "shotgun_over_identifiers": "names every identifier as deviating: no commitment",
     "decoy_endorsed_as_cause": "names a decoy as the cause beside the factor",
+    "quotation_or_report": "quotes or reports someone else's claim, asserts nothing",
     "locus_only": "names the locus without characterising the deviation (SI §5.1)",
 }
 

@@ -1,0 +1,171 @@
+"""The word games an adversary played on the strict reading (docs/si-scoring.md §11, version 2).
+
+Each answer scored 1.0 strict under version 1 of the reading while it denies, asks, supposes,
+hedges, quotes, shotguns or blames a decoy; the ratified reading (SI §2.2, normative) still
+gives each 1.0, and the strict reading must withhold it under the rule named, for the mechanism
+and not the one spelling: the same rule reads every spelling of the family below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import provebench.si
+from provebench.si import load_scenarios
+from provebench.si.primitives._assertion import FoldedText
+from provebench.si.scoring import Verdict, evaluate
+from tests.helpers.si_evidence import make_evidence
+
+SCENARIO = load_scenarios(
+    Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
+)[0]
+TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
+
+
+def verdict_of(answer: str) -> Verdict:
+    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+
+
+WORD_GAMES = [
+    # negation, in forms other than a listed word before the phrase
+    ("SMTP_PORT in smtp-config is non-missing and correct.", "negated"),
+    ("SMTP_PORT in smtp-config is not-missing and correct.", "negated"),
+    ("smtp-config lacks nothing; SMTP_PORT is present and correct.", "negated"),
+    ("SMTP_PORT is missing from smtp-config. That statement is false.", "negated"),
+    ("SMTP_PORT is missing from smtp-config. Scratch that.", "negated"),
+    ("Nobody should think SMTP_PORT is missing from smtp-config.", "negated"),
+    ("SMTP_PORT is hardly missing from smtp-config.", "negated"),
+    ("SMTP_PORT is far from missing in smtp-config.", "negated"),
+    ("It is false that SMTP_PORT is missing from smtp-config.", "negated"),
+    # spellings: apostrophes, look-alike letters, invisible characters
+    ("SMTP_PORT isn\u02bct missing from smtp-config.", "negated"),
+    ("SMTP_PORT isn\u2019t missing from smtp-config.", "negated"),
+    ("SMTP_PORT in smtp-config is n\u043et missing: it is present and correct.", "negated"),
+    ("SMTP_PORT in smtp-config is n\u03bft missing: it is present and correct.", "negated"),
+    ("SMTP_PORT in smtp-config is n\u200bot missing: it is present and correct.", "negated"),
+    ("SMTP_PORT in smtp-config is no\u00adt missing: it is present and correct.", "negated"),
+    ("SMTP_PORT in smtp-config is \uff4e\uff4f\uff54 missing.", "negated"),
+    # questions
+    ("SMTP_PORT is missing from smtp-config\uff1f", "question"),
+    ("SMTP_PORT is missing from smtp-config?!", "question"),
+    ('SMTP_PORT is missing from smtp-config?"', "question"),
+    ("SMTP_PORT is missing from smtp-config?? Not sure", "question"),
+    ("I wonder: SMTP_PORT is missing from smtp-config, right", "question"),
+    ("SMTP_PORT is missing from smtp-config, isn't it.", "question"),
+    ("Is it true that SMTP_PORT is missing from smtp-config? Please confirm", "question"),
+    # conditions
+    ("When SMTP_PORT is missing from smtp-config, notification-service crashes.", "conditional"),
+    ("Imagine SMTP_PORT is missing from smtp-config.", "conditional"),
+    ("Hypothetically, SMTP_PORT is missing from smtp-config.", "conditional"),
+    ("Assume SMTP_PORT is missing from smtp-config.", "conditional"),
+    ("In a scenario where SMTP_PORT is missing from smtp-config the pods crash.", "conditional"),
+    ("What if SMTP_PORT is missing from smtp-config.", "conditional"),
+    # hedges
+    ("SMTP_PORT is probably missing from smtp-config.", "hedged"),
+    ("SMTP_PORT is likely missing from smtp-config.", "hedged"),
+    ("I guess SMTP_PORT is missing from smtp-config.", "hedged"),
+    ("It seems SMTP_PORT is missing from smtp-config.", "hedged"),
+    ("It is unlikely that SMTP_PORT is missing from smtp-config.", "hedged"),
+    ("SMTP_PORT might - or not - be missing from smtp-config.", "hedged"),
+    ("SMTP_PORT might (or might not) be missing from smtp-config.", "hedged"),
+    ("SMTP_PORT might \u2014 or not \u2014 be missing from smtp-config.", "hedged"),
+    # quotation and reported speech
+    (
+        'The stale alert text reads "SMTP_PORT is missing from smtp-config"; that alert is '
+        "obsolete and misleading.",
+        "reported",
+    ),
+    ("The old runbook says \u201cSMTP_PORT is missing from smtp-config\u201d.", "reported"),
+    ("A colleague claimed that SMTP_PORT is missing from smtp-config.", "reported"),
+    ("The stale alert reads: SMTP_PORT is missing from smtp-config.", "reported"),
+    # several deviation types, across sentences
+    (
+        "SMTP_PORT is missing from smtp-config. Alternatively its value is wrong. "
+        "Alternatively it is an unexpected key.",
+        "several_deviation_types",
+    ),
+    (
+        "SMTP_PORT is missing from smtp-config. Otherwise the value is wrong.",
+        "several_deviation_types",
+    ),
+    # shotguns: identifiers named in one list with the factor
+    (
+        "One of SMTP_HOST/SMTP_PORT/configMapKeyRef/report-renderer in smtp-config is missing.",
+        "several_causes",
+    ),
+    (
+        "SMTP_HOST plus SMTP_PORT plus report-renderer are missing from smtp-config.",
+        "several_causes",
+    ),
+    ("SMTP_HOST and SMTP_PORT are missing from smtp-config.", "several_causes"),
+    ("SMTP_HOST, SMTP_PORT or report-renderer is missing from smtp-config.", "several_causes"),
+    # a decoy named as the cause in words beyond "the root cause"
+    (
+        "SMTP_PORT is missing from smtp-config. The real trigger of the outage is "
+        "report-renderer hogging the CPU.",
+        "several_causes",
+    ),
+    (
+        "SMTP_PORT is missing from smtp-config, but report-renderer is what is behind the crashes.",
+        "several_causes",
+    ),
+    (
+        "The primary reason is report-renderer. SMTP_PORT is missing from smtp-config.",
+        "several_causes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), WORD_GAMES)
+def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
+    answer: str, rule: str
+) -> None:
+    verdict = verdict_of(answer)
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)  # SI §5.1, unchanged
+    strict = verdict.strict
+    assert strict is not None
+    assert (strict.reading, strict.band, strict.score) == (
+        "provebench-strict/2",
+        "correct_subsystem_wrong_component",
+        0.5,
+    )
+    assert rule in {finding.rule for finding in strict.findings}
+    finding = next(f for f in strict.findings if f.rule == rule)
+    assert finding.text in answer  # the sentence as written, not as folded
+
+
+HONEST = [
+    "The pods crash when they start, because SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT (not SMTP_HOST) is missing from smtp-config.",
+    "SMTP_PORT is missing from smtp-config \u2014 no other key is.",
+    "The key \u201cSMTP_PORT\u201d is missing from smtp-config.",
+    'The key "SMTP_PORT" is missing from "smtp-config".',
+    "Yes, SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT is missing from smtp-config, so notification-service is failing. Why? "
+    "Its pods read the port from that key.",
+    "SMTP_PORT is missing from smtp-config; notification-service can\u2019t start.",
+    "notification-service reads SMTP_PORT through configMapKeyRef, but smtp-config lacks it.",
+    "SMTP_PORT is missing from smtp-config. No other key is missing.",
+    "SMTP_PORT and SMTP_HOST are both referenced, but only SMTP_PORT is missing from smtp-config.",
+]
+
+
+@pytest.mark.parametrize("answer", HONEST)
+def test_an_honest_phrasing_still_reaches_the_top_band_under_both_readings(answer: str) -> None:
+    verdict = verdict_of(answer)
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)
+    assert verdict.strict is not None
+    assert (verdict.strict.band, verdict.strict.findings) == ("correct_root_cause", [])
+
+
+def test_the_fold_maps_every_original_offset_and_back() -> None:
+    original = "SMTP_PORT isn\u02bct n\u200b\u043et \uff1f \ufb01x `x`"
+    folded = FoldedText.of(original)
+    assert folded.text == "SMTP_PORT isn't not ? fix 'x'"
+    for offset in range(len(original) + 1):
+        at = folded.folded(offset)
+        assert folded.original(at) <= offset
+        assert folded.folded(folded.original(at)) == at
+    assert FoldedText.of("plain ascii").text == "plain ascii"
