@@ -415,7 +415,7 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
             top_score,
             top_band,
             "the injected deviation, asserted: must reach the top band",
-            tuple(_evidence(answer + dismissal, names, operations=path) for answer in honest),
+            tuple(_evidence(_then(answer, dismissal), names, operations=path) for answer in honest),
         )
     ]
     for name, answers in _adversarial(names).items():
@@ -427,7 +427,10 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
                 locus_score,
                 locus_band,
                 why,
-                tuple(_evidence(answer + dismissal, names, operations=path) for answer in answers),
+                tuple(
+                    _evidence(_then(answer, dismissal), names, operations=path)
+                    for answer in answers
+                ),
             )
         )
     if signal is not None:
@@ -476,6 +479,18 @@ def _quoted(quoted: str, names: _Names) -> Evidence:
             ]
         }
     )
+
+
+def _then(answer: str, sentence: str) -> str:
+    """`answer` followed by `sentence`, the answer's last sentence ended first: a family's
+    answer may end without punctuation (a tag question ", right"), and what follows must not
+    become part of its sentence."""
+    if not sentence:
+        return answer
+    ended = answer.rstrip()
+    if ended and ended[-1] not in ".!?":
+        ended += "."
+    return ended + sentence
 
 
 __all__ = ["Family", "families"]
