@@ -79,7 +79,8 @@ def check_output_file(
         raise ProvebenchError(f"the output directory {problem}", path=folder, field=field)
     _check_writable(folder, field)
     _refuse_inputs(target, inputs, field)
-    _refuse_key_inside([folder, *inputs], field)
+    # Only the inputs: a file written beside the key folder (in a home folder) carries nothing.
+    _refuse_key_inside(inputs, field)
 
 
 def check_output_dir(

@@ -198,6 +198,7 @@ def test_a_key_folder_beside_the_outputs_is_accepted(
     (tmp_path / "run").mkdir()
     check_output_dir(tmp_path / "out", inputs=[tmp_path / "run"])
     check_output_dir(tmp_path / "outkeys")  # a name that starts like it is another folder
+    check_output_file(tmp_path / "report.html")  # a file beside the key folder carries nothing
 
 
 # -- root cause 1: the code's identity is everything the sandbox shows ----------------------------
