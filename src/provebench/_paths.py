@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench._key_location import KEY_DIR_ENV, key_dir
 from provebench.sandbox._containment import lies_inside
 
 _KINDS = (
@@ -78,6 +79,8 @@ def check_output_file(
         raise ProvebenchError(f"the output directory {problem}", path=folder, field=field)
     _check_writable(folder, field)
     _refuse_inputs(target, inputs, field)
+    # Only the inputs: a file written beside the key folder (in a home folder) carries nothing.
+    _refuse_key_inside(inputs, field)
 
 
 def check_output_dir(
@@ -101,6 +104,7 @@ def check_output_dir(
         )
     _check_writable(existing, field)
     _refuse_inputs(target, inputs, field)
+    _refuse_key_inside([target, *inputs], field)
 
 
 SESSION_DIR_PREFIX = "session-"
@@ -156,6 +160,30 @@ def _refuse_inputs(target: Path, inputs: Iterable[str | Path], field: str | None
                 path=target,
                 field=field,
             )
+
+
+def _refuse_key_inside(folders: Iterable[str | Path], field: str | None) -> None:
+    """Refuse a command whose inputs or output hold the laboratory's key folder: what it
+    writes, copies or publishes from there would carry the private key with it (a run folder
+    published, a seal's folder, an SI output; docs/attestation.md)."""
+    keys = key_dir()
+    for folder in map(Path, folders):
+        if _holds(folder, keys):
+            raise ProvebenchError(
+                f"holds the laboratory's key folder {keys} ({KEY_DIR_ENV}); keep the key "
+                "folder outside every folder provebench reads or writes",
+                path=folder,
+                field=field,
+            )
+
+
+def _holds(folder: Path, keys: Path) -> bool:
+    """Whether `keys` is `folder` or lies inside it: by identity where `folder` exists, by the
+    real path where it is still to be made (an output folder)."""
+    if os.path.lexists(folder):
+        return folder.is_dir() and lies_inside(keys, folder)
+    wanted, where = os.path.realpath(folder), os.path.realpath(keys)
+    return where == wanted or where.startswith(wanted.rstrip(os.sep) + os.sep)
 
 
 def _check_writable(folder: Path, field: str | None) -> None:

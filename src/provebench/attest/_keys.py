@@ -26,9 +26,9 @@ from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 from provebench._canonical import write_atomic
 from provebench._errors import ProvebenchError
+from provebench._key_location import KEY_DIR_ENV, key_dir
 from provebench.attest._sslib import CryptoSigner, SSlibKey
 
-KEY_DIR_ENV = "PROVEBENCH_KEY_DIR"
 PRIVATE_KEY_FILE = "laboratory.ed25519.pem"
 PUBLIC_KEY_FILE = "laboratory.ed25519.pub.pem"
 RETIRED_DIR = "retired"
@@ -44,14 +44,6 @@ class TrustedKey:
     @property
     def keyid(self) -> str:
         return self.key.keyid
-
-
-def key_dir() -> Path:
-    explicit = os.environ.get(KEY_DIR_ENV)
-    if explicit:
-        return Path(explicit)
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "provebench" / "keys"
 
 
 def laboratory_signer(directory: Path | None = None) -> CryptoSigner:

@@ -137,6 +137,7 @@ def _refuse_lone_module_in_shared_folder(shown: tuple[Path, ...], path_entry: st
 def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[str, Any]:
     """Commit to a fresh control seed for `candidate` (already fixed), with a read-only copy of
     its code that every run of the seal starts from; returns seal.json."""
+    from provebench._paths import check_output_dir
     from provebench.sandbox._code_copy import copy_code
     from provebench.sandbox._containment import lies_inside
 
@@ -151,6 +152,7 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
                 path=out,
                 field="--out",
             )
+    check_output_dir(out)  # a file in the way, or the laboratory's key folder inside it
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ProvebenchError("the seal folder must be new or empty", path=out, field="--out")
     try:

@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from provebench._canonical import is_utf8_text
+from provebench._canonical import canonical_json, is_utf8_text, sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.sandbox._containment import identity_of, lies_inside, real_path
+from provebench.sandbox._containment import identity_of, lies_inside, linked_files, real_path
 from provebench.sandbox._policy import absolute, code_folder
 
 # Module prefixes whose classes are provebench's own code. provebench's test suite adds its own
@@ -69,41 +70,64 @@ BYTECODE_CACHE = "__pycache__"
 def code_listing(
     paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: str, skip_caches: bool = False
 ) -> list[tuple[str, str]]:
-    """`(root-index/relative-path, sha256)` of every file and link a sandbox shows under
-    `paths`, in path order — a link by its target text, never followed (the sandbox shows it as
-    a link); a root as the sandbox binds it, its links followed — leaving out only what the
-    sandbox hides (the corpus, the run folder: they change as the run goes, and the candidate
-    never sees them). Data files, bytecode, everything else: a byte the candidate can read is a
-    byte that can change what it does.
+    """`(root-index/relative-path, entry)` of everything a sandbox shows under `paths`, in path
+    order — every folder (an empty one too: its existence is something the code can test), every
+    file with its bytes and whether it is executable, every link by its target text, never
+    followed (the sandbox shows it as a link); a root as the sandbox binds it, its links
+    followed — leaving out only what the sandbox hides (the corpus, the run folder: they change
+    as the run goes, and the candidate never sees them). Data files, bytecode, everything else:
+    whatever the candidate can observe is something that can change what it does, so the same
+    listing means the same code (docs/attestation.md, "What the seal covers").
+
+    An `entry` is `folder`, `file:SHA256`, `exec:SHA256` (the owner's execute bit set) or
+    `link:SHA256` (of the target text).
 
     Refused in one line: a file or folder that *is* a hidden one by another name (a hard link,
-    a bind mount), and a link that resolves into a hidden path — containment by identity."""
+    a bind mount), a link that resolves into a hidden path — containment by identity — and
+    what cannot be identified by its bytes: a FIFO, a socket or a device, a file or folder the
+    laboratory cannot read, a name that is not UTF-8."""
     listing: list[tuple[str, str]] = []
     total = 0
     secrets = _Secrets(hidden)
     for index, given in enumerate(paths):
         root = real_path(given)
-        for path, relative in _walk(root, Path(given).name, secrets, skip_caches, field):
+        for path, relative, status in _walk(root, Path(given).name, secrets, skip_caches, field):
             if len(listing) >= MAX_CODE_FILES or total > MAX_CODE_BYTES:
                 raise ProvebenchError(
                     f"the candidate's code under {given} is more than {MAX_CODE_FILES} files "
                     f"or {MAX_CODE_BYTES >> 20} MiB: give the candidate a folder of its own",
                     field=field,
                 )
-            if path.is_symlink():
-                digest = hashlib.sha256(str(path.readlink()).encode("utf-8", "surrogatepass"))
-            else:
-                digest = hashlib.sha256(path.read_bytes())
-                total += path.stat().st_size
-            name = relative.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+            entry = _entry(path, status, field)
+            if stat.S_ISREG(status.st_mode):
+                total += status.st_size
             # Relative to its root: the same code in another folder is the same code.
-            listing.append((f"{index}/{name}", digest.hexdigest()))
+            listing.append((f"{index}/{relative}", entry))
     return listing
 
 
+FOLDER_ENTRY = "folder"
+
+
+def _entry(path: Path, status: os.stat_result, field: str) -> str:
+    if stat.S_ISDIR(status.st_mode):
+        return FOLDER_ENTRY
+    if stat.S_ISLNK(status.st_mode):
+        target = os.fsencode(path.readlink())
+        return "link:" + hashlib.sha256(target).hexdigest()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot read the candidate's code: {error.strerror}", path=path, field=field
+        ) from None
+    kind = "exec" if status.st_mode & stat.S_IXUSR else "file"
+    return f"{kind}:{hashlib.sha256(data).hexdigest()}"
+
+
 def listing_digest(listing: Sequence[tuple[str, str]]) -> str:
-    lines = [f"{name}\0{digest}" for name, digest in listing]
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+    # Canonical JSON: a name holding a line break cannot pass for two entries.
+    return sha256_bytes(canonical_json([list(item) for item in listing]).encode("utf-8"))
 
 
 def code_digest(
@@ -120,6 +144,9 @@ class _Secrets:
     def __init__(self, hidden: Sequence[Path]) -> None:
         self.paths = {real_path(h): h for h in hidden}
         self.identities = {i: h for h in hidden if (i := identity_of(h)) is not None}
+        # A file under a hidden folder with other names: a hard link of it in the code is it.
+        for found, secret in linked_files(hidden).items():
+            self.identities.setdefault(found, secret)
 
     def check(self, path: Path, field: str) -> bool:
         """Whether `path` (met in a code folder, links unfollowed) is hidden there; refuses it
@@ -148,32 +175,82 @@ class _Secrets:
 
 def _walk(
     root: Path, shown_name: str, secrets: _Secrets, skip_caches: bool, field: str
-) -> Iterator[tuple[Path, str]]:
+) -> Iterator[tuple[Path, str, os.stat_result]]:
     if secrets.check(root, field):
         return
-    if root.is_file():
-        yield root, shown_name  # named as the code itself, where the sandbox shows it
+    status = _shown_status(root, field)
+    if status is None:
         return
-    if not root.is_dir():
+    if not stat.S_ISDIR(status.st_mode):
+        yield root, _utf8_name(root, shown_name, field), status  # named as the code itself
         return
-    found: list[tuple[Path, str]] = []
+    found: list[tuple[Path, str, os.stat_result]] = []
     stack = [root]
     while stack:
         folder = stack.pop()
         try:
             entries = list(os.scandir(folder))
-        except OSError:
-            continue
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot list the candidate's code: {error.strerror}", path=folder, field=field
+            ) from None
         for entry in entries:
             path = Path(entry.path)
             if (skip_caches and entry.name in _CACHES) or secrets.check(path, field):
                 continue
-            if entry.is_dir(follow_symlinks=False):
+            status = _shown_status(path, field)
+            if status is None:
+                continue
+            if stat.S_ISDIR(status.st_mode):
                 stack.append(path)
-            elif entry.is_symlink() or entry.is_file(follow_symlinks=False):
-                found.append((path, path.relative_to(root).as_posix()))
-            # A FIFO, a socket or a device holds no bytes of the candidate's to bind.
+            found.append((path, _utf8_name(path, path.relative_to(root).as_posix(), field), status))
     yield from sorted(found, key=lambda item: item[1])
+
+
+def _shown_status(path: Path, field: str) -> os.stat_result | None:
+    """`path`'s status, links unfollowed; None when it vanished. Refused: what has no bytes of
+    the candidate's to identify it (a FIFO, a socket, a device: what it does depends on who is
+    at the other end), and a file or folder its owner may not read, which a seal could not copy
+    as it is."""
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot inspect the candidate's code: {error.strerror}", path=path, field=field
+        ) from None
+    mode = status.st_mode
+    if stat.S_ISLNK(mode):
+        return status
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ProvebenchError(
+            "the candidate's code holds a FIFO, a socket or a device, which cannot be identified "
+            "by its bytes; remove it",
+            path=path,
+            field=field,
+        )
+    needed = stat.S_IRUSR | (stat.S_IXUSR if stat.S_ISDIR(mode) else 0)
+    if mode & needed != needed:
+        raise ProvebenchError(
+            "the candidate's code holds a file or folder its owner may not read; make it readable "
+            "or remove it",
+            path=path,
+            field=field,
+        )
+    return status
+
+
+def _utf8_name(path: Path, relative: str, field: str) -> str:
+    """`relative`, refused unless UTF-8: a name's bytes are part of the code (a program can list
+    its folder), and a name decoded with replacement would let two names read the same."""
+    try:
+        relative.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProvebenchError(
+            "a name in the candidate's code is not UTF-8; rename it", path=path, field=field
+        ) from None
+    return relative
 
 
 _CACHES = frozenset({BYTECODE_CACHE, ".mypy_cache", ".ruff_cache", ".pytest_cache"})
@@ -215,6 +292,7 @@ def locate(spec: str, field: str) -> CandidateCode:
 
 __all__ = [
     "BYTECODE_CACHE",
+    "FOLDER_ENTRY",
     "CandidateCode",
     "checked_identity",
     "code_digest",

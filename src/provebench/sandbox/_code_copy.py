@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
-from provebench.sandbox._candidate import code_listing
+from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
 from provebench.sandbox._containment import real_path
 
 Listing = list[tuple[str, str]]
@@ -68,12 +68,15 @@ def copy_code(
             roots[index].chmod(_read_only(source))
         else:
             roots[index].mkdir(parents=True)
-    for name, _ in original:
+    for name, entry in original:
         number, _, relative = name.partition("/")
         source_root = real_path(shown[int(number)])
         if source_root.is_file():
             continue
         source, target = source_root / relative, roots[int(number)] / relative
+        if entry == FOLDER_ENTRY:  # an empty folder too: the code can see that it exists
+            target.mkdir(parents=True, exist_ok=True)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_symlink():
             target.symlink_to(source.readlink())
@@ -94,12 +97,14 @@ def copy_code(
 
 
 def _read_only(source: Path) -> int:
-    executable = source.stat().st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    # The owner's bit, as the listing records it: inside the sandbox the candidate is the owner.
+    executable = source.stat().st_mode & stat.S_IXUSR
     return 0o444 | (0o111 if executable else 0)
 
 
 def check_copy(roots: Sequence[Path], sealed: Listing, *, field: str) -> None:
-    """One line naming the first file of the copy that is not as it was sealed."""
+    """One line naming the first entry of the copy (a file, a folder, a link) that is not as it
+    was sealed."""
     found = dict(code_listing(roots, field=field))
     expected = dict(sealed)
     for name in sorted(expected.keys() | found.keys()):

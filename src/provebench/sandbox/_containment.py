@@ -11,6 +11,8 @@ st_ino)` — which also holds across bind mounts and for a file's hard links.
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 FileIdentity = tuple[int, int]
@@ -44,9 +46,44 @@ def place_inside(path: str | Path, folder: str | Path) -> PurePosixPath | None:
     return None
 
 
+def linked_files(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
+    """Every file under `paths` that has other names (`st_nlink > 1`), by identity: a hard link
+    of a secret placed in a shown folder is the secret itself, and no mask over the secret's own
+    name covers it (docs/sandbox.md, "Hard links"). Only files with other names are kept, so a
+    shown folder needs checking only when this is not empty."""
+    found: dict[FileIdentity, Path] = {}
+    for given in paths:
+        root = real_path(given)
+        for path in _files_under(root):
+            try:
+                status = path.lstat()
+            except OSError:
+                continue
+            if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+                where = Path(given) / path.relative_to(root)
+                found.setdefault((status.st_dev, status.st_ino), where)
+    return found
+
+
+def _files_under(root: Path) -> Iterator[Path]:
+    if not root.is_dir():
+        yield root
+        return
+    for folder, _, files in os.walk(root):  # links are never followed
+        for name in files:
+            yield Path(folder, name)
+
+
 def lies_inside(path: str | Path, folder: str | Path) -> bool:
     """Whether `path` is `folder` or lies inside it, by identity (`place_inside`)."""
     return place_inside(path, folder) is not None
 
 
-__all__ = ["FileIdentity", "identity_of", "lies_inside", "place_inside", "real_path"]
+__all__ = [
+    "FileIdentity",
+    "identity_of",
+    "lies_inside",
+    "linked_files",
+    "place_inside",
+    "real_path",
+]

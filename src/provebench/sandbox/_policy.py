@@ -31,7 +31,13 @@ from typing import Any
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.sandbox._containment import FileIdentity, identity_of, lies_inside, real_path
+from provebench.sandbox._containment import (
+    FileIdentity,
+    identity_of,
+    lies_inside,
+    linked_files,
+    real_path,
+)
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 
 SANDBOX_UID = 65534
@@ -77,7 +83,12 @@ LABORATORY_KEY_ROLE = "laboratory-key"
 # A seal's secret opening (the control's seed): hidden from every run of its sealed candidate.
 SEAL_OPENING_ROLE = "seal-opening"
 # provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
-SHIPPED_SECRETS = (PACKAGE_DIR / "si" / "scenarios", PACKAGE_DIR / "si" / "examples")
+# The SI readings name, per scenario, the words a right answer holds: an answer key too.
+SHIPPED_SECRETS = (
+    PACKAGE_DIR / "si" / "scenarios",
+    PACKAGE_DIR / "si" / "examples",
+    PACKAGE_DIR / "si" / "profile" / "readings",
+)
 # The namespaces and process rules of every launch, and of the trial launch (`_tool.py`) that
 # proves, once per process, that this machine can start them.
 ISOLATION_ARGS = (
@@ -230,6 +241,7 @@ class SandboxPolicy:
             # By role, not by host path: the same policy on another machine or in another folder
             # is the same policy (and the run's log the same bytes).
             "shown_readonly": ["candidate-code", "interpreter", "provebench-package"],
+            # The role covers every SHIPPED_SECRETS path (scenarios, examples, SI readings).
             "hidden": sorted({*self.hidden_roles, "provebench-shipped-scenarios"}),
             "private_readwrite": [SANDBOX_DIR, "/tmp"],
             "network": self.network,
@@ -290,6 +302,34 @@ def _masks(secrets: Iterable[Path], mounts: Sequence[tuple[Path, Path]]) -> list
     return masks
 
 
+def _refuse_linked_secrets(code: Iterable[Path], hidden: Sequence[Path], field: str) -> None:
+    """Refuse a file of the candidate's code that is a hidden file by another name (a hard
+    link: no mask over the secret's own name covers it). Only the secrets' files with other
+    names are looked for, so the code is walked only when a secret has one."""
+    linked = linked_files(hidden)
+    if not linked:
+        return
+    for root in code:
+        for path in _regular_files(real_path(root)):
+            try:
+                status = path.lstat()
+            except OSError:
+                continue
+            secret = linked.get((status.st_dev, status.st_ino))
+            if status.st_nlink > 1 and secret is not None:
+                raise ProvebenchError(
+                    f"{path} in the candidate's code is {secret} by another name (a hard link), "
+                    "which a candidate may not see; remove it",
+                    field=field,
+                )
+
+
+def _regular_files(root: Path) -> Iterable[Path]:
+    if not root.is_dir():
+        return [root]
+    return (Path(folder, name) for folder, _, names in os.walk(root) for name in names)
+
+
 def policy_for(
     code: Iterable[Path],
     secrets: Mapping[str, Path],
@@ -313,8 +353,11 @@ def policy_for(
 
     copies = {absolute(shown): copy for shown, copy in (copies or {}).items()}
     secrets = {LABORATORY_KEY_ROLE: key_dir(), **secrets}
-    hidden = [absolute(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
+    # Each secret where the kernel finds it: `x/link/../corpus` is the folder the link leads to
+    # the parent of, which is what the laboratory reads, not the `x/corpus` its spelling says.
+    hidden = [real_path(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
     shown = [absolute(c) for c in code]
+    _refuse_linked_secrets([copies.get(path, path) for path in shown], hidden, field_name)
     # provebench's own package: its public rules are the candidate's to use (an importer may
     # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
     shown += [*own_interpreter_paths(), PACKAGE_DIR]
