@@ -30,6 +30,10 @@ DEFAULT_REQUEST_TIMEOUT_SEC: Final = 120.0
 # Enough for any tool call or answer the laboratories ask for; a model that rambles past it is
 # cut by the server (finish_reason `length`), and the cut is recorded.
 DEFAULT_MAX_TOKENS: Final = 2048
+# An importer's tool calls carry rows (about 70 tokens each): an append of every row left in
+# doubt by two faulted cycles is 30 rows and more, past 2,048 tokens, and a cut call is an
+# invalid one. The pilot's default completion limit leaves room for that.
+PILOT_MAX_TOKENS: Final = 8192
 
 
 class EndpointFailure(Exception):
@@ -146,6 +150,7 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_REQUEST_TIMEOUT_SEC",
     "OPENAI_PREFIX",
+    "PILOT_MAX_TOKENS",
     "Endpoint",
     "EndpointFailure",
     "RequestSettings",

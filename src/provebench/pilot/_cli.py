@@ -15,8 +15,8 @@ from provebench._session_options import (
 )
 from provebench.llm._endpoint import (
     DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_TOKENS,
     DEFAULT_REQUEST_TIMEOUT_SEC,
+    PILOT_MAX_TOKENS,
 )
 from provebench.llm._options import (
     BaseUrlOption,
@@ -161,7 +161,7 @@ def run_command(
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
     base_url: BaseUrlOption = None,
-    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    max_tokens: MaxTokensOption = PILOT_MAX_TOKENS,
     request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
     max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
     model_cmd: ModelCmdOption = None,

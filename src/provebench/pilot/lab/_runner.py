@@ -426,9 +426,12 @@ def _model_agent(
     check_base_url(spec, base_url)
     if not is_openai_spec(spec):
         return None
+    from provebench.llm import RequestSettings
+    from provebench.llm._endpoint import PILOT_MAX_TOKENS
     from provebench.pilot.agents._openai import openai_agent
     from provebench.pilot.corpus._folder import read_agent_contract
 
+    settings = settings or RequestSettings(max_tokens=PILOT_MAX_TOKENS)
     endpoint = endpoint_for(spec, base_url, settings=settings)
     contract = read_agent_contract(corpus_dir)
 
