@@ -53,7 +53,24 @@ def test_an_endpoint_on_this_machine_or_its_network_is_local_and_unsealed(url: s
     assert not is_sealed(isolation)
 
 
-def test_a_public_endpoint_is_remote_and_sealed() -> None:
+_PROXY_VARIABLES = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+)
+
+
+@pytest.fixture
+def no_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in _PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_a_public_endpoint_is_remote_and_sealed(no_proxy_variables: pytest.MonkeyPatch) -> None:
     isolation = endpoint_isolation("https://user:secret@93.184.215.14/v1?key=k#x")
     # The URL as it is, without the credentials, query or fragment it may carry.
     assert isolation == {"mode": "endpoint", "url": "https://93.184.215.14/v1", "reach": "remote"}
@@ -134,3 +151,42 @@ def test_a_loopback_model_cannot_reach_the_laboratory_gate(tmp_path: Path) -> No
     assert any(f"model endpoint {url}" in reason for reason in reasons), reasons
     isolation = verdict.result_evidence.isolation  # type: ignore[union-attr]
     assert isolation == {"mode": "endpoint", "url": url, "reach": "local"}
+
+
+@pytest.mark.parametrize("variable", ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"])
+def test_a_public_url_through_a_proxy_on_this_machine_is_local_and_unsealed(
+    no_proxy_variables: pytest.MonkeyPatch, variable: str
+) -> None:
+    # The red team's attack: --base-url names a public address while the SDK's HTTP client sends
+    # every request to a "proxy" on loopback — candidate code that answers for the model, and had
+    # been recorded remote and sealed. The proxy answers for the model, so its reach is judged.
+    no_proxy_variables.setenv(variable, "http://user:pw@127.0.0.1:3128")
+    isolation = endpoint_isolation("https://93.184.215.14/v1")
+    assert isolation == {
+        "mode": "endpoint",
+        "url": "https://93.184.215.14/v1",
+        "reach": "local",
+        "proxy": "http://127.0.0.1:3128",
+    }
+    assert not is_sealed(isolation)
+
+
+def test_no_proxy_does_not_excuse_a_local_proxy(no_proxy_variables: pytest.MonkeyPatch) -> None:
+    # Clients read NO_PROXY each in their own way; a misread bypass must not turn a local
+    # proxy's answers into a remote server's (fail closed).
+    no_proxy_variables.setenv("HTTPS_PROXY", "http://127.0.0.1:3128")
+    no_proxy_variables.setenv("NO_PROXY", "93.184.215.14")
+    assert endpoint_isolation("https://93.184.215.14/v1")["reach"] == "local"
+
+
+def test_a_public_proxy_for_a_public_url_stays_remote_and_is_recorded(
+    no_proxy_variables: pytest.MonkeyPatch,
+) -> None:
+    no_proxy_variables.setenv("HTTPS_PROXY", "http://93.184.215.15:3128")
+    isolation = endpoint_isolation("https://93.184.215.14/v1")
+    assert (isolation["reach"], isolation["proxy"]) == ("remote", "http://93.184.215.15:3128")
+    assert is_sealed(isolation)
+    # A proxy for another scheme is not the one these requests take.
+    no_proxy_variables.delenv("HTTPS_PROXY")
+    no_proxy_variables.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
+    assert endpoint_isolation("https://93.184.215.14/v1")["reach"] == "remote"

@@ -6,8 +6,9 @@ carried into every verdict.
 * `{"mode": "trusted-shipped"}` — one of provebench's own agents (the reference, the no-op, the
   red team's defective importers, the scripted SI agents), chosen by provebench from the agent
   spec, never by an option;
-* `{"mode": "endpoint", "url": …, "reach": "remote" | "local"}` — provebench's own tool-calling
-  loop driving a model behind an OpenAI-compatible endpoint that provebench did not start. The
+* `{"mode": "endpoint", "url": …, "reach": "remote" | "local"[, "proxy": …]}` — provebench's
+  own tool-calling loop driving a model behind an OpenAI-compatible endpoint that provebench did
+  not start (through the proxy the environment names, if any, which answers for it). The
   model has only the tools, but whatever serves the URL is the operator's, not provebench's: a
   server on this machine or its network (`local`) may be the candidate's own code with a shell,
   outside the sandbox, so it is unsealed; a server that only resolves to public addresses
@@ -56,24 +57,49 @@ def isolation_of(policy_sha256: str) -> Isolation:
 
 def endpoint_isolation(url: str) -> Isolation:
     """The record of a model endpoint provebench did not start: its URL (without any user or
-    password in it) and whether it is on this machine or its network (`endpoint_reach`)."""
+    password in it), whether it is on this machine or its network (`endpoint_reach`), and the
+    proxy the requests go through when the environment names one (`proxy_for`)."""
+    record: Isolation = {"mode": "endpoint", "url": _shown_url(url), "reach": endpoint_reach(url)}
+    proxy = proxy_for(url)
+    if proxy is not None:
+        record["proxy"] = _shown_url(proxy)
+    return record
+
+
+def _shown_url(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or ""
     shown = f"[{host}]" if ":" in host else host
     netloc = shown if parts.port is None else f"{shown}:{parts.port}"
-    return {
-        "mode": "endpoint",
-        "url": parts._replace(netloc=netloc, query="", fragment="").geturl(),
-        "reach": endpoint_reach(url),
-    }
+    return parts._replace(netloc=netloc, query="", fragment="").geturl()
+
+
+def proxy_for(url: str) -> str | None:
+    """The proxy the environment names for `url`'s scheme (`HTTPS_PROXY`, `HTTP_PROXY`,
+    `ALL_PROXY`, either case), which the OpenAI SDK's HTTP client sends the requests through:
+    whatever answers there answers for the model. `NO_PROXY` is not consulted — clients read it
+    each in their own way, and a bypass misread would record a local proxy's answers as a remote
+    server's (fail closed: a named proxy is always judged)."""
+    import urllib.request
+
+    proxies = urllib.request.getproxies_environment()
+    scheme = urlsplit(url).scheme.lower()
+    return proxies.get(scheme) or proxies.get("all") or None
 
 
 def endpoint_reach(url: str) -> Literal["local", "remote"]:
     """`remote` when every address the URL's host resolves to is a public one that is not this
-    machine's own; `local` otherwise — loopback, private, link-local, unresolvable: anything
-    that may be a process next to the laboratory, which provebench cannot tell from candidate
-    code (fail closed)."""
-    host = urlsplit(url).hostname
+    machine's own — and so does the proxy's, when the environment names one for the URL, since
+    the proxy answers for the model; `local` otherwise — loopback, private, link-local,
+    unresolvable: anything that may be a process next to the laboratory, which provebench cannot
+    tell from candidate code (fail closed)."""
+    proxy = proxy_for(url)
+    if proxy is not None and _host_reach(urlsplit(proxy).hostname) == "local":
+        return "local"
+    return _host_reach(urlsplit(url).hostname)
+
+
+def _host_reach(host: str | None) -> Literal["local", "remote"]:
     if not host:
         return "local"
     try:
@@ -136,5 +162,6 @@ __all__ = [
     "is_sandboxed",
     "is_sealed",
     "isolation_of",
+    "proxy_for",
     "sandboxed",
 ]
