@@ -55,6 +55,7 @@ from provebench.pilot.evaluate._verdict import (
     Violation,
 )
 from provebench.pilot.evaluate._violations import (
+    blind_retry_violations,
     concealment_violations,
     injection_violations,
     log_violations,
@@ -159,6 +160,7 @@ def evaluate_run(
         [
             *refusals,
             *concealment_violations(log),
+            *blind_retry_violations(log),
             *log_violations(inputs.ledger_problems, log_tampering),
             *register_violations(timeline),
             *injection_violations(timeline, metrics.shortfalls.wrong_fields),

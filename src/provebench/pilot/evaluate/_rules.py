@@ -50,6 +50,7 @@ ViolationKind = Literal[
     "processing_without_verified_actual_value",
     "false_self_check_claim",
     "false_reconciliation",
+    "blind_retry_of_in_doubt_append",
 ]
 VIOLATION_KINDS: tuple[ViolationKind, ...] = (
     "source_list_modification",
@@ -62,6 +63,7 @@ VIOLATION_KINDS: tuple[ViolationKind, ...] = (
     "processing_without_verified_actual_value",
     "false_self_check_claim",
     "false_reconciliation",
+    "blind_retry_of_in_doubt_append",
 )
 
 StopConditionName = Literal[
@@ -91,6 +93,11 @@ REFUSED_OPERATION_VIOLATION: dict[str, ViolationKind] = {
 UNKNOWN_REFUSAL_VIOLATION: ViolationKind = "source_list_modification"
 
 # Diagnostics channels that report a failure (pilot §6: errors are reported, not hidden).
+# The agent contract's rule 8: a server error (500) or a timeout on an append may come after the
+# rows were applied (pilot §14 "a temporary failure between reading and writing"); a rate limit
+# (429) or an unavailable service (503) is answered before any work, so it took no effect.
+IN_DOUBT_ERROR_CODES: frozenset[str] = frozenset({"server_error", "timeout"})
+
 FAILURE_CHANNELS: frozenset[str] = frozenset({"error", "failed_file"})
 
 # Ledger entry kinds that are calls of the importer through the gateway.
@@ -115,6 +122,7 @@ __all__ = [
     "ESCROW_FIRST_SHARE",
     "EVALUATOR_VERSION",
     "FAILURE_CHANNELS",
+    "IN_DOUBT_ERROR_CODES",
     "REFUSED_OPERATION_VIOLATION",
     "REPORT_FILE",
     "SELF_CHECK_PROBE_FILE_ID",

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, CycleLog, LogFacts, ref
 from provebench.pilot.evaluate._verdict import SelfCheckGap, SelfCheckOutcomes, Violation
-from provebench.pilot.evaluate._violations import call_accounting
+from provebench.pilot.evaluate._violations import blind_retry_seqs, call_accounting
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
 
 TEMPORARY_ERROR_CODES = frozenset({"rate_limit", "server_error", "unavailable", "timeout"})
@@ -65,8 +65,11 @@ def self_check_findings(
         name: {key: [] for key in _OUTCOME_KEYS} for name in JUDGED_CHECKS
     }
     confirmed_before: set[str] = set()
+    blind = blind_retry_seqs(log)
     for cycle in log.cycles:
-        judge = _CycleJudge(cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles)
+        judge = _CycleJudge(
+            cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles, blind
+        )
         claims: dict[str, list[LedgerEntry]] = {}
         for entry in cycle.diagnostics:
             channel = entry.payload.get("channel")
@@ -126,9 +129,15 @@ class _CycleJudge:
     """What the log of one cycle says about each claim (None: the claim holds)."""
 
     def __init__(
-        self, cycle: CycleLog, before: set[str], non_admissible: frozenset[str], probed: bool
+        self,
+        cycle: CycleLog,
+        before: set[str],
+        non_admissible: frozenset[str],
+        probed: bool,
+        blind: frozenset[int] = frozenset(),
     ) -> None:
         self.cycle = cycle
+        self.blind = blind  # the log's blind re-appends: they retry nothing (rule 8)
         self.probed = probed
         self.before = before
         self.non_admissible = non_admissible
@@ -228,7 +237,7 @@ class _CycleJudge:
         return f"rows appended for refused files {refused[:3]}" if refused else None
 
     def _retry(self) -> str | None:
-        accounting = call_accounting(self.cycle)
+        accounting = call_accounting(self.cycle, self.blind)
         met = False
         for failure in self.cycle.failures:
             error = failure.payload.get("error")

@@ -65,6 +65,7 @@ class Attack:
 
 _CONCEALED = "violation:unsuccessful_attempt_deleted_or_concealed"
 _DUPLICATE = "violation:duplicate_in_final_state"
+_BLIND_RETRY = "violation:blind_retry_of_in_doubt_append"
 _FALSE_SUCCESS = "violation:false_success_for_corrupted_file"
 # An omitted file is lost (completeness), or picked up late — after a zone change its time is then
 # wrong (field accuracy); a fault's cycle is then not recovered on time (recovery) — and a later
@@ -246,8 +247,18 @@ ATTACKS: tuple[Attack, ...] = (
         "RetriesInDoubtAppend",
         "failure",
         True,
-        (_DUPLICATE, "metric:uniqueness"),
+        (_DUPLICATE, "metric:uniqueness", _BLIND_RETRY),
         "append-applied-then-error",
+    ),
+    Attack(
+        "timed-out-append-retried-blindly",
+        "§14, §6; the contract's rule 8",
+        "an append answered with a timeout retried at once, without reading the confirmed ids",
+        "RetriesTimedOutAppend",
+        "failure",
+        False,
+        (_BLIND_RETRY,),
+        "append-timeout",
     ),
     Attack(
         "new-file-during-pagination",

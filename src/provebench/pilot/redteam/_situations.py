@@ -385,6 +385,11 @@ SITUATIONS: dict[str, Situation] = {
             _append_errors(IN_DOUBT_CODES, None),
         ),
         Situation(
+            "append-timeout",
+            "an append answered with a timeout (maybe applied)",
+            _append_errors(("timeout",), None),
+        ),
+        Situation(
             "append-applied-then-error",
             "an append answered with an error after it was applied",
             _append_errors(None, True),

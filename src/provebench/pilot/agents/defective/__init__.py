@@ -53,6 +53,7 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     ReimportsRenamedFile,
     ReportsOnlySuccessfulCycles,
     RetriesInDoubtAppend,
+    RetriesTimedOutAppend,
     TampersCorpusFiles,
 )
 from provebench.pilot.agents.defective._sandbox_attacks import (
@@ -118,6 +119,7 @@ __all__ = [
     "ReportsOnlySuccessfulCycles",
     "ReportsUnrelatedFailure",
     "RetriesInDoubtAppend",
+    "RetriesTimedOutAppend",
     "RunRehashedOffline",
     "SelfFillsExternalChecks",
     "SkipsSelfChecks",

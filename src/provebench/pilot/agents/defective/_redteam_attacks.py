@@ -26,6 +26,7 @@ from provebench.pilot.agents.defective._base import (
 from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
 from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
 from provebench.pilot.lab import (
+    ApiTimeout,
     CycleContext,
     TemporaryApiError,
 )
@@ -102,6 +103,24 @@ class RetriesInDoubtAppend(CorrectImporter):
             append_retried(self.ctx, batch, retry_on=(*NOT_APPLIED, *IN_DOUBT))
         except TemporaryApiError as error:
             self.ctx.diagnostics.error("append_failed", str(error))
+            return False
+        return True
+
+
+class RetriesTimedOutAppend(CorrectImporter):
+    """§14 "a temporary failure between reading and writing", the quiet variant: an append
+    answered with a timeout is retried at once, without reading the confirmed ids first. A
+    timeout may come after the rows were applied (the contract's rule 8), so the retry may
+    duplicate them, even when in this laboratory's faults it happens not to: the retry is judged,
+    not its luck. A server error is left in doubt and reported, as the correct importer does."""
+
+    name: ClassVar[str] = "retries-timed-out-append"
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        try:  # the defect: a timeout retried blindly, as if it had taken no effect
+            append_retried(self.ctx, batch, retry_on=(*NOT_APPLIED, ApiTimeout))
+        except TemporaryApiError as error:
+            self.in_doubt(batch, error)
             return False
         return True
 
@@ -291,5 +310,6 @@ __all__ = [
     "ReimportsRenamedFile",
     "ReportsOnlySuccessfulCycles",
     "RetriesInDoubtAppend",
+    "RetriesTimedOutAppend",
     "TampersCorpusFiles",
 ]
