@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, model_validator
 
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
@@ -190,6 +190,23 @@ class Evidence(BaseModel):
             "Absent when there was none."
         ),
     )
+
+    # Set only by provebench's own runner, never by a file: whether the isolation in `metadata`
+    # is what provebench itself recorded in this process (not part of the artifact's JSON).
+    _isolation_witnessed: bool = PrivateAttr(default=False)
+
+    def witnessed(self) -> Evidence:
+        """A copy whose `metadata.agent_isolation` provebench vouches for: only the runner that
+        started the agent and chose its isolation calls this. Evidence read from a file or
+        converted from another format is never witnessed, whatever isolation it records."""
+        copy = self.model_copy()
+        copy._isolation_witnessed = True
+        return copy
+
+    @property
+    def isolation_witnessed(self) -> bool:
+        """Whether provebench recorded this evidence's isolation in this process (`witnessed`)."""
+        return self._isolation_witnessed
 
     @model_validator(mode="after")
     def _steps_are_consistent(self) -> Evidence:

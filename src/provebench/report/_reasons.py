@@ -173,8 +173,8 @@ def si_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
 # A verdict that does not say it was sealed was not (docs/si-agents.md, "Sealed or not").
 UNSEALED_REASON = (
     "UNSEALED: the agent ran outside provebench's seal (an agent provebench did not start, a "
-    "model server on this machine or its network), so it may have read the answer key; this "
-    "score is not a sealed result."
+    "model server on this machine or its network, or re-scored evidence), so it may have read "
+    "the answer key; this score is not a sealed result."
 )
 
 

@@ -69,10 +69,19 @@ def test_the_run_is_signed_and_a_changed_verdict_is_caught(
     assert changed.returncode == 1 and "subject verdict.json: sha256" in changed.stdout
 
 
+def _assert_rescored_is_the_written_verdict_unsealed(rescored: str, written: Path) -> None:
+    """`si score` of a run's evidence gives its verdict, but unsealed: the isolation written in
+    a file proves nothing (docs/si-agents.md, "Sealed or not")."""
+    verdict = json.loads(written.read_text())
+    assert verdict["sealed"] is True
+    assert rescored == canonical_json({**verdict, "sealed": False})
+
+
 def test_the_written_verdict_is_what_si_score_prints(scenario_file: Path, tmp_path: Path) -> None:
     out = _ran(scenario_file, "locus-only", tmp_path / "out")
     scored = _run("score", str(scenario_file), str(out / "evidence.json"))
-    assert scored.returncode == 0 and scored.stdout == (out / "verdict.json").read_text()
+    assert scored.returncode == 0
+    _assert_rescored_is_the_written_verdict_unsealed(scored.stdout, out / "verdict.json")
     evidence = load_evidence(out / "evidence.json")
     assert canonical_json(evidence) == (out / "evidence.json").read_text()
     assert json.loads(scored.stdout)["score"] == 0.5
@@ -297,7 +306,8 @@ def test_reading_strict_gives_the_written_verdict_si_score_gives_with_it(
     )
     assert ran.returncode == 0, ran.stderr
     scored = _run("score", str(scenario_file), str(out / "evidence.json"), "--reading", "strict")
-    assert scored.returncode == 0 and scored.stdout == (out / "verdict.json").read_text()
+    assert scored.returncode == 0
+    _assert_rescored_is_the_written_verdict_unsealed(scored.stdout, out / "verdict.json")
     verdict = json.loads(scored.stdout)
     assert verdict["reading"] == "strict"
     assert verdict["ratified"]["band"] == verdict["band"] == "correct_root_cause"

@@ -299,7 +299,7 @@ def test_a_bad_binding_of_a_template_role_is_an_error_naming_it(
 
 def test_a_suite_runs_the_template_scenarios_and_their_verdicts_rescore(tmp_path: Path) -> None:
     # Through the whole pipeline: `si suite` routes them to the declared estate, and each verdict
-    # it writes is the one `si score` prints for the evidence beside it.
+    # it writes is the one `si score` prints for the evidence beside it, unsealed.
     folder = tmp_path / "scenarios"
     folder.mkdir()
     names = ("stateful-scaling-002", "legitimate-restart-002", "misleading-signal-002")
@@ -323,4 +323,6 @@ def test_a_suite_runs_the_template_scenarios_and_their_verdicts_rescore(tmp_path
             app, ["si", "score", str(scenario_file), str(run / "evidence.json")]
         )
         assert rescored.exit_code == 0, rescored.output
-        assert rescored.output == (run / "verdict.json").read_text(encoding="utf-8")
+        # The same verdict, but unsealed: the isolation written in evidence proves nothing.
+        assert verdict["sealed"] is True
+        assert json.loads(rescored.output) == {**verdict, "sealed": False}

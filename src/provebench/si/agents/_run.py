@@ -181,7 +181,9 @@ def run_agent(
         agent_isolation=None if isolation is None else dict(isolation),
         provider_failure=detail if ending == "provider_failure" else None,
     )
-    evidence = _with_reported(evidence, agent, ending)
+    # provebench started this agent and chose `isolation` itself: the one place a verdict may
+    # trust the isolation the evidence records (`sealed_of`).
+    evidence = _with_reported(evidence, agent, ending).witnessed()
     return RunOutcome(evidence=evidence, ending=ending, detail=detail, signum=stop.signum)
 
 
@@ -307,7 +309,8 @@ def write_run(
     complete. The three files are one `FileSet`: durable with one flush, not two fsyncs each.
     Given `files` (a suite's), they are staged in it and published at its next commit, unless
     they are signed here, which needs them in place first. The verdict is the one
-    `provebench si score SCENARIO_FILE OUT/evidence.json` prints.
+    `provebench si score SCENARIO_FILE OUT/evidence.json` prints, but for `sealed`: re-scored
+    evidence is never sealed (`sealed_of`).
     """
     check_out_dir(out_dir, scenario_file)
     evidence_bytes = canonical_json(evidence).encode()

@@ -23,8 +23,10 @@ SEALED_DESCRIPTION = (
     "Whether the evidence records an agent that could not reach the answer key: run in the "
     "sandbox, provebench's own code, or provebench's loop on a remote model endpoint. False for "
     "an agent provebench did not start (an MCP or HTTP client, a model server on this machine or "
-    "its network) and for evidence that records no isolation: its score is shown apart from "
-    "sealed results, never in a sealed headline. Signed with the run (run.dsse.json)."
+    "its network), for evidence that records no isolation, and for evidence provebench did not "
+    "record in this run (re-scored or imported: the isolation written in a file is not "
+    "proof): its score is shown apart from sealed results, never in a sealed headline. "
+    "Signed with the run (run.dsse.json)."
 )
 
 NON_SCORING_NOTE = (
@@ -81,10 +83,13 @@ def sealed_of(evidence: Evidence) -> bool:
     """Whether the evidence's recorded isolation seals the agent (`SEALED_DESCRIPTION`).
 
     It is part of the scoring part of every verdict, not of the non-scoring block: a score
-    from an unsealed face may have been read off the scenario's answer key."""
+    from an unsealed face may have been read off the scenario's answer key. The isolation
+    counts only when provebench's runner recorded it in this process (`Evidence.witnessed`):
+    in a file it is the candidate's word — anyone can write `trusted-shipped` into evidence
+    they ran themselves — so re-scored evidence is never sealed."""
     from provebench.sandbox._isolation import is_sealed
 
-    return is_sealed(evidence.metadata.agent_isolation)
+    return evidence.isolation_witnessed and is_sealed(evidence.metadata.agent_isolation)
 
 
 def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
