@@ -8,9 +8,10 @@ These models are the single source of truth; `schemas/evidence.schema.json` is g
 
 from __future__ import annotations
 
+import weakref
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
@@ -151,6 +152,11 @@ def _require_format_fields(schema: dict[str, Any]) -> None:
             required.insert(0 if name == "format" else 1, name)
 
 
+# The evidence objects provebench's own runner recorded in this process (`Evidence.witnessed`),
+# by identity: never part of the artifact, so no file or conversion can produce the mark.
+_WITNESSED: weakref.WeakValueDictionary[int, Evidence] = weakref.WeakValueDictionary()
+
+
 class Evidence(BaseModel):
     """Everything recorded for one scenario run; a verdict is a pure function of it."""
 
@@ -191,22 +197,20 @@ class Evidence(BaseModel):
         ),
     )
 
-    # Set only by provebench's own runner, never by a file: whether the isolation in `metadata`
-    # is what provebench itself recorded in this process (not part of the artifact's JSON).
-    _isolation_witnessed: bool = PrivateAttr(default=False)
-
     def witnessed(self) -> Evidence:
         """A copy whose `metadata.agent_isolation` provebench vouches for: only the runner that
         started the agent and chose its isolation calls this. Evidence read from a file or
         converted from another format is never witnessed, whatever isolation it records."""
         copy = self.model_copy()
-        copy._isolation_witnessed = True
+        _WITNESSED[id(copy)] = copy
         return copy
 
     @property
     def isolation_witnessed(self) -> bool:
-        """Whether provebench recorded this evidence's isolation in this process (`witnessed`)."""
-        return self._isolation_witnessed
+        """Whether provebench recorded this evidence's isolation in this process (`witnessed`).
+        The mark is this process's knowledge, kept beside the object rather than in it, so two
+        evidence objects of the same content stay equal whoever recorded them."""
+        return _WITNESSED.get(id(self)) is self
 
     @model_validator(mode="after")
     def _steps_are_consistent(self) -> Evidence:
