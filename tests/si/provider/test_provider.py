@@ -62,7 +62,7 @@ def http(
         return error.code, json.loads(error.read())
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def provider() -> Iterator[str]:
     with ProviderServer() as server:
         yield server.url
@@ -87,7 +87,7 @@ def provision(url: str, environment: dict[str, Any] | None = None) -> dict[str, 
 def call(env: dict[str, Any], tool: str, **arguments: Any) -> dict[str, Any]:
     status, reply = http(
         "POST",
-        env["agent_endpoint"],
+        env["tools_endpoint"],
         {"tool": tool, "arguments": arguments},
         token=env["agent_credentials"]["token"],
     )
@@ -156,12 +156,12 @@ def test_the_agent_endpoint_needs_its_environments_token(provider: str) -> None:
     env = provision(provider)
     other = provision(provider)
     body = {"tool": "orchestration_list", "arguments": {"kind": "deployment"}}
-    assert http("POST", env["agent_endpoint"], body)[0] == 401
+    assert http("POST", env["tools_endpoint"], body)[0] == 401
     assert (
-        http("POST", env["agent_endpoint"], body, token=other["agent_credentials"]["token"])[0]
+        http("POST", env["tools_endpoint"], body, token=other["agent_credentials"]["token"])[0]
         == 401
     )
-    status, tools = http("GET", env["agent_endpoint"], token=env["agent_credentials"]["token"])
+    status, tools = http("GET", env["tools_endpoint"], token=env["agent_credentials"]["token"])
     assert status == 200 and "orchestration_scale" in [t["name"] for t in tools["tools"]]
     # Nothing the refused calls asked for was recorded as the agent's.
     assert observe(provider, env, "audit_log")["data"]["entries"] == []
@@ -274,7 +274,7 @@ def test_teardown_destroys_the_environment(provider: str) -> None:
     assert status == 404 and "environment_id" in answer["error"]
     assert http("POST", f"{provider}/teardown", body)[0] == 404
     token = env["agent_credentials"]["token"]
-    assert http("GET", env["agent_endpoint"], token=token)[0] == 404
+    assert http("GET", env["tools_endpoint"], token=token)[0] == 404
 
 
 @pytest.mark.parametrize(

@@ -78,8 +78,12 @@ class Environment:
     session: DeclaredSession
     initial: dict[str, Any]
     provisioned_at: str
+    namespace: str = "default"  # the agent's first namespace in scope: its kubeconfig's
     step_times: list[str] = field(default_factory=list)  # when each step was recorded
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    # Every request to the Kubernetes endpoint, as audit.k8s.io/v1 Events (`_kube`).
+    kube_audit: list[dict[str, Any]] = field(default_factory=list)
+    # Re-entrant: a Kubernetes request holds it across the tool call and the read-back.
+    lock: threading.RLock = field(default_factory=threading.RLock)
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
         """One tool call of the agent, recorded as the next step (one at a time)."""
@@ -153,6 +157,7 @@ class Environments:
                 session=session,
                 initial=session.estate_data(),
                 provisioned_at=now_iso(),
+                namespace=session.default_namespace(),
             )
             self._by_id[environment_id] = provisioned
         return provisioned

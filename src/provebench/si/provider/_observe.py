@@ -106,7 +106,37 @@ def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> d
                 "request_body": entry.detail,
             }
         )
-    return {"entries": entries}
+    events = [
+        event
+        for event in list(environment.kube_audit)
+        if _event_matches(event, namespace, resource_type, verb, time_from, time_to)
+    ]
+    return {"entries": entries, "events": events}
+
+
+def _event_matches(
+    event: Mapping[str, Any],
+    namespace: str | None,
+    resource_type: str | None,
+    verb: str | None,
+    time_from: str | None,
+    time_to: str | None,
+) -> bool:
+    """The `audit_log` parameters applied to one audit.k8s.io/v1 Event (a resource type is
+    matched by its plural or its singular, as kubectl accepts either)."""
+    ref = event.get("objectRef") or {}
+    if namespace is not None and ref.get("namespace") != namespace:
+        return False
+    if resource_type is not None:
+        plural = str(ref.get("resource", ""))
+        if resource_type.lower() not in (plural, plural.removesuffix("s"), plural[:-3] + "y"):
+            return False
+    if verb is not None and event.get("verb") != verb.lower():
+        return False
+    received = str(event.get("requestReceivedTimestamp", ""))
+    if time_from is not None and received < time_from:
+        return False
+    return time_to is None or received <= time_to
 
 
 def _changes(before: Any, after: Any, path: str) -> list[dict[str, Any]]:

@@ -28,10 +28,13 @@ from provebench._errors import ProvebenchError
 from provebench._local_http import LocalHTTPServer
 from provebench.si.provider._conformance import SI_PROFILE, conformance
 from provebench.si.provider._environment import Environment, Environments, RequestError
+from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
 from provebench.si.provider._observe import observe, state_snapshot
+from provebench.si.provider._tls import make_server_tls
 
 MAX_BODY: Final = 16 * 1024 * 1024
 _AGENT_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/tools$")
+_KUBE_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/kube(/.*)?$")
 
 
 class _Server(LocalHTTPServer):
@@ -43,45 +46,96 @@ class ProviderServer:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.environments = Environments()
+        self._tls = make_server_tls(host)
+        self._server = _Server((host, port), self._handler(secure=False))
+        # The Kubernetes endpoints: HTTPS on a port of their own (`_tls`: kubectl sends no
+        # bearer token over plain HTTP).
+        self._kube_server = _Server((host, 0), self._handler(secure=True))
+        self._kube_server.socket = self._tls.context.wrap_socket(
+            self._kube_server.socket, server_side=True, do_handshake_on_connect=False
+        )
+        self._threads = [
+            threading.Thread(target=server.serve_forever, args=(0.1,), daemon=True)
+            for server in (self._server, self._kube_server)
+        ]
+
+    def _handler(self, *, secure: bool) -> type[BaseHTTPRequestHandler]:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = 60  # a client that stops mid-request frees its thread
+
+            def setup(self) -> None:
+                super().setup()
+                if secure:
+                    self.request.do_handshake()
+
             def do_GET(self) -> None:
-                owner._answer(self, "GET")
+                owner._answer(self, "GET", secure)
 
             def do_POST(self) -> None:
-                owner._answer(self, "POST")
+                owner._answer(self, "POST", secure)
+
+            def do_PUT(self) -> None:
+                owner._answer(self, "PUT", secure)
+
+            def do_PATCH(self) -> None:
+                owner._answer(self, "PATCH", secure)
+
+            def do_DELETE(self) -> None:
+                owner._answer(self, "DELETE", secure)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # the environments' records are the record, not the server's log
 
-        self._server = _Server((host, port), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        return Handler
 
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
+    @property
+    def kube_url(self) -> str:
+        """The base of every environment's Kubernetes endpoint (HTTPS)."""
+        host, port = self._kube_server.server_address[:2]
+        return f"https://{host!s}:{port}"
+
     def serve_forever(self) -> None:
+        self._threads[1].start()
         self._server.serve_forever()
 
     def __enter__(self) -> ProviderServer:
-        self._thread.start()
+        for thread in self._threads:
+            thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
-        if self._thread.is_alive():
-            self._server.shutdown()
-            self._thread.join()
-        self._server.server_close()
+        for server, thread in zip((self._server, self._kube_server), self._threads, strict=True):
+            if thread.is_alive():
+                server.shutdown()
+                thread.join()
+            server.server_close()
 
     # -- routing ----------------------------------------------------------------------------
 
-    def _answer(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+    def _answer(self, handler: BaseHTTPRequestHandler, method: str, secure: bool) -> None:
+        kube = _KUBE_PATH.match(urlsplit(handler.path).path)
+        if secure or kube is not None:
+            if kube is None or not secure:
+                where = "on the Kubernetes endpoint's HTTPS port only" if kube else "here"
+                refused = status_object(404, f"{urlsplit(handler.path).path} is not served {where}")
+                self._send(handler, Answer(404, json.dumps(refused).encode()))
+                return
+            self._kube(handler, method, kube.group(1), kube.group(2) or "/")
+            return
+        if method not in ("GET", "POST"):
+            wrong = {"status": "error", "error": "use GET or POST"}
+            self._send(handler, Answer(405, json.dumps(wrong).encode()))
+            return
         try:
             status, payload = self._route(handler, method)
         except RequestError as error:
@@ -96,6 +150,37 @@ class ProviderServer:
         handler.send_header("Content-Length", str(len(body)))
         handler.end_headers()
         handler.wfile.write(body)
+
+    def _kube(
+        self, handler: BaseHTTPRequestHandler, method: str, environment_id: str, path: str
+    ) -> None:
+        """A request to an environment's Kubernetes endpoint: answered by its `KubeFace`, in
+        Kubernetes' own shapes (a `Status` for every failure)."""
+        environment = self.environments.by_id(environment_id)
+        if environment is None:
+            answer = Answer(
+                404,
+                json.dumps(status_object(404, f"no environment {environment_id!r}")).encode(),
+            )
+        else:
+            try:
+                body = _raw_body(handler)
+            except RequestError as error:
+                status = status_object(error.status, error.one_line())
+                answer = Answer(error.status, json.dumps(status).encode())
+            else:
+                headers = dict(handler.headers.items())
+                query = urlsplit(handler.path).query
+                answer = KubeFace(environment).serve(Request(method, path, query, headers, body))
+        self._send(handler, answer)
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, answer: Answer) -> None:
+        handler.send_response(answer.status)
+        handler.send_header("Content-Type", answer.media)
+        handler.send_header("Content-Length", str(len(answer.body)))
+        handler.end_headers()
+        handler.wfile.write(answer.body)
 
     def _route(self, handler: BaseHTTPRequestHandler, method: str) -> tuple[int, Any]:
         url = urlsplit(handler.path)
@@ -134,10 +219,19 @@ class ProviderServer:
         }
 
     def _provisioned(self, environment: Environment) -> dict[str, Any]:
+        base = f"{self.url}/environments/{environment.environment_id}"
+        server = f"{self.kube_url}/environments/{environment.environment_id}/kube"
         return {
             "environment_id": environment.environment_id,
-            "agent_endpoint": f"{self.url}/environments/{environment.environment_id}/tools",
-            "agent_credentials": {"type": "bearer", "token": environment.token},
+            "agent_endpoint": server,
+            "agent_credentials": {
+                "type": "kubeconfig",
+                "kubeconfig": kubeconfig(
+                    server, self._tls.authority_pem, environment, environment.namespace
+                ),
+                "token": environment.token,
+            },
+            "tools_endpoint": f"{base}/tools",
             "status": "ready",
         }
 
@@ -176,14 +270,18 @@ class ProviderServer:
         return 200, {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
 
 
-def _json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
+def _raw_body(handler: BaseHTTPRequestHandler) -> bytes:
     try:
         length = int(handler.headers.get("Content-Length") or 0)
     except ValueError:
         raise RequestError("Content-Length is not a number") from None
     if length > MAX_BODY:
         raise RequestError(f"the body is larger than {MAX_BODY} bytes", status=413)
-    raw = handler.rfile.read(length)
+    return handler.rfile.read(length) if length > 0 else b""
+
+
+def _json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
+    raw = _raw_body(handler)
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):

@@ -42,7 +42,7 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
-from provebench.si.sim.declared._estate import DeclaredEstate
+from provebench.si.sim.declared._estate import DeclaredEstate, shown
 from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
 from provebench.si.sim.declared._tools import (
     BY_NAME,
@@ -154,7 +154,7 @@ class DeclaredSession(Recording):
                 "`target` says, and this stimulus names no target",
                 field=f"{field}.target",
             )
-        namespace = self._default_namespace()
+        namespace = self.default_namespace()
         logs = _LOG_TARGET.match(target)
         if logs is not None:
             kind, name = logs.groups()
@@ -201,10 +201,17 @@ class DeclaredSession(Recording):
         self._snapshots.append(self._snapshot(f"injected-after-step-{step}", step))
         return written
 
-    def _default_namespace(self) -> str:
+    def default_namespace(self) -> str:
+        """The agent's first namespace in scope (``default`` when its scope names none)."""
         return sorted(self._namespaces)[0] if self._namespaces else "default"
 
     # -- calls ------------------------------------------------------------------------------
+
+    def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        """One resource as a tool shows it (a copy, simulation data left out), or None; reads
+        nothing into the record (a transport reads what a recorded call answered)."""
+        found = self._estate.get(kind, namespace, name)
+        return None if found is None else shown(found)
 
     def estate_data(self) -> dict[str, Any]:
         """The whole current estate (for tests; agents only see tool bodies)."""

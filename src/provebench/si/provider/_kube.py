@@ -1,0 +1,916 @@
+"""Each environment's Kubernetes-compatible agent endpoint: the part of the Kubernetes REST API
+the SI profile's scenarios need, served over the environment's own session (docs/si-provider.md).
+
+The face holds no state of its own. Every request for a resource is turned into the call of
+provebench's own tools that does the same thing — ``GET …/deployments/x`` is
+``orchestration_get``, ``PATCH`` is ``orchestration_patch`` with the declared fields the patch
+changes, ``…/scale`` is ``orchestration_scale``, ``…/pods/x/log`` is ``logs_read`` — and made
+through `Environment.call`: the same step, the same operation in the simulator's record, the
+same refusal for a write the agent's mode or scope forbids (here a 403 ``Status``). So a
+behaviour scores the same through kubectl as through the tools (SI provider-guide §2.1: the
+record is the simulator's, never the agent's). The answer is then read back from the session
+and shown as Kubernetes objects (`_kube_objects`).
+
+Every request — discovery, refused, malformed, unauthenticated, outside the served API — is also
+an ``audit.k8s.io/v1`` Event in the environment's Kubernetes audit log, the ``events`` of the
+``audit_log`` observation. Requests that name no resource (discovery) are not steps.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+from urllib.parse import parse_qs
+
+import yaml
+
+from provebench import __version__
+from provebench.si.provider._environment import Environment, now_iso
+from provebench.si.provider._kube_objects import (
+    BY_ESTATE_KIND,
+    BY_PATH,
+    CREATED,
+    GROUPS,
+    RESOURCES,
+    SCALABLE,
+    KubeResource,
+    fields_changed,
+    fields_of,
+    resource_version,
+    to_kube,
+    uid_of,
+)
+from provebench.si.provider._kube_patch import PatchError, apply_patch
+from provebench.si.sim._tools import ToolResponse
+
+AGENT_USER: Final = "oasis-agent"
+RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
+SERVER_VERSION: Final = {
+    "major": "1",
+    "minor": "32",
+    "gitVersion": f"v1.32.0+provebench.{__version__}",
+    "gitCommit": "",
+    "gitTreeState": "clean",
+    "buildDate": CREATED,
+    "goVersion": "",
+    "compiler": "provebench",
+    "platform": "simulated",
+}
+_REASONS: Final = {
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    409: "Conflict",
+    413: "RequestEntityTooLarge",
+    415: "UnsupportedMediaType",
+    422: "Invalid",
+    500: "InternalError",
+}
+_TOOL_STATUS: Final = {
+    "not_found": 404,
+    "conflict": 409,
+    "forbidden": 403,
+    "invalid_arguments": 422,
+    "unknown_tool": 404,
+    "unsupported": 400,
+}
+_SELECTOR_TERM = re.compile(r"^([A-Za-z0-9_./-]+)\s*(==|=|!=)\s*([A-Za-z0-9_.:/-]*)$")
+
+
+@dataclass
+class Answer:
+    """One response: status, body (bytes), media type."""
+
+    status: int
+    body: bytes
+    media: str = "application/json"
+
+
+@dataclass
+class Request:
+    """One request to an environment's Kubernetes endpoint, relative to its prefix."""
+
+    method: str
+    path: str
+    query: str
+    headers: Mapping[str, str]
+    body: bytes
+    # filled while it is served, for the audit event
+    verb: str = ""
+    object_ref: dict[str, str] = field(default_factory=dict)
+    tool: str | None = None
+    step: int | None = None
+
+    @property
+    def uri(self) -> str:
+        return self.path + (f"?{self.query}" if self.query else "")
+
+    def param(self, name: str) -> str | None:
+        values = parse_qs(self.query).get(name)
+        return values[0] if values else None
+
+
+class KubeError(Exception):
+    """A request answered with a Kubernetes ``Status`` (the code, why, what it names)."""
+
+    def __init__(self, code: int, message: str, details: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = dict(details or {})
+
+
+def status_object(
+    code: int, message: str, details: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A ``meta/v1`` Status, as the API server answers a failure."""
+    status: dict[str, Any] = {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": _REASONS.get(code, "Unknown"),
+        "code": code,
+    }
+    if details:
+        status["details"] = dict(details)
+    return status
+
+
+def _json(value: Any, status: int = 200) -> Answer:
+    return Answer(status, json.dumps(value, ensure_ascii=False).encode())
+
+
+def kubeconfig(server: str, authority_pem: bytes, environment: Environment, namespace: str) -> str:
+    """The kubeconfig of `agent_credentials`: one cluster, one user (the bearer token), one
+    context whose namespace is the agent's first in scope."""
+    name = f"provebench-{environment.environment_id}"
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [
+            {
+                "name": name,
+                "cluster": {
+                    "server": server,
+                    "certificate-authority-data": base64.b64encode(authority_pem).decode(),
+                },
+            }
+        ],
+        "users": [{"name": AGENT_USER, "user": {"token": environment.token}}],
+        "contexts": [
+            {
+                "name": name,
+                "context": {"cluster": name, "user": AGENT_USER, "namespace": namespace},
+            }
+        ],
+        "current-context": name,
+        "preferences": {},
+    }
+    return yaml.safe_dump(config, sort_keys=False)
+
+
+# -- discovery ------------------------------------------------------------------------------
+
+
+def _resource_list(group: str) -> dict[str, Any]:
+    version = f"{group}/v1" if group else "v1"
+    listed: list[dict[str, Any]] = []
+    for served in RESOURCES:
+        if served.group != group:
+            continue
+        entry: dict[str, Any] = {
+            "name": served.plural,
+            "singularName": served.kind.lower(),
+            "namespaced": served.namespaced,
+            "kind": served.kind,
+            "verbs": list(served.verbs),
+        }
+        if served.short_names:
+            entry["shortNames"] = list(served.short_names)
+        listed.append(entry)
+        if served.estate_kind in SCALABLE:
+            listed.append(
+                {
+                    "name": f"{served.plural}/scale",
+                    "singularName": "",
+                    "namespaced": True,
+                    "group": "autoscaling",
+                    "version": "v1",
+                    "kind": "Scale",
+                    "verbs": ["get", "patch", "update"],
+                }
+            )
+        if served.estate_kind == "pod":
+            listed.append(
+                {
+                    "name": "pods/log",
+                    "singularName": "",
+                    "namespaced": True,
+                    "kind": "Pod",
+                    "verbs": ["get"],
+                }
+            )
+    return {
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": version,
+        "resources": listed,
+    }
+
+
+def _group(name: str) -> dict[str, Any]:
+    version = {"groupVersion": f"{name}/v1", "version": "v1"}
+    return {"name": name, "versions": [version], "preferredVersion": version}
+
+
+def _discovery(path: str) -> dict[str, Any] | None:
+    if path in ("/version", "/version/"):
+        return dict(SERVER_VERSION)
+    if path == "/api":
+        return {"kind": "APIVersions", "apiVersion": "v1", "versions": ["v1"]}
+    if path == "/apis":
+        groups = [_group(g) for g in GROUPS if g]
+        return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+    if path == "/api/v1":
+        return _resource_list("")
+    for group in GROUPS:
+        if group and path == f"/apis/{group}":
+            return {"kind": "APIGroup", "apiVersion": "v1", **_group(group)}
+        if group and path == f"/apis/{group}/v1":
+            return _resource_list(group)
+    return None
+
+
+# -- the face -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a resource request names."""
+
+    served: KubeResource
+    namespace: str | None
+    name: str | None
+    subresource: str | None
+
+
+def _parse_target(path: str) -> tuple[str, str, Target] | None:
+    """(group, plural, target) of a resource path; None when the path is not one."""
+    parts = [p for p in path.split("/") if p]
+    if parts[:2] == ["api", "v1"]:
+        group, rest = "", parts[2:]
+    elif len(parts) >= 3 and parts[0] == "apis" and parts[2] == "v1":
+        group, rest = parts[1], parts[3:]
+    else:
+        return None
+    namespace = None
+    if len(rest) >= 3 and rest[0] == "namespaces":
+        namespace, rest = rest[1], rest[2:]
+    if not 1 <= len(rest) <= 3:
+        return None
+    plural = rest[0]
+    served = BY_PATH.get((group, plural))
+    name = rest[1] if len(rest) > 1 else None
+    sub = rest[2] if len(rest) > 2 else None
+    if served is None:
+        return group, plural, Target(RESOURCES[0], namespace, name, sub)
+    return group, plural, Target(served, namespace, name, sub)
+
+
+def _label_selector(raw: str | None) -> str | None:
+    """An equality label selector as the tools take it; 400 for set-based ones."""
+    if raw is None or not raw.strip():
+        return None
+    pairs = []
+    for term in raw.split(","):
+        match = _SELECTOR_TERM.match(term.strip())
+        if match is None or match.group(2) == "!=":
+            raise KubeError(
+                400, f"labelSelector {raw!r}: only equality terms (key=value) are served"
+            )
+        pairs.append(f"{match.group(1)}={match.group(3)}")
+    return ",".join(pairs)
+
+
+def _field_filter(raw: str | None) -> list[tuple[list[str], bool, str]]:
+    if raw is None or not raw.strip():
+        return []
+    terms = []
+    for term in raw.split(","):
+        match = _SELECTOR_TERM.match(term.strip())
+        if match is None:
+            raise KubeError(400, f"fieldSelector {raw!r}: terms are field=value or field!=value")
+        terms.append((match.group(1).split("."), match.group(2) != "!=", match.group(3)))
+    return terms
+
+
+def _field_value(obj: Any, path: list[str]) -> str:
+    for part in path:
+        obj = obj.get(part) if isinstance(obj, dict) else None
+    return "" if obj is None else str(obj)
+
+
+def _matches(obj: Mapping[str, Any], terms: list[tuple[list[str], bool, str]]) -> bool:
+    return all((_field_value(obj, path) == value) == equal for path, equal, value in terms)
+
+
+def _event(namespace: str, index: int, declared: Any) -> dict[str, Any]:
+    entry = declared if isinstance(declared, dict) else {"message": str(declared)}
+    target = str(entry.get("object", ""))
+    kind, _, name = target.partition("/")
+    involved: dict[str, Any] = {"namespace": namespace}
+    served = BY_ESTATE_KIND.get(kind)
+    if served is not None and name:
+        involved.update(
+            {
+                "apiVersion": served.api_version,
+                "kind": served.kind,
+                "name": name,
+                "uid": uid_of(kind, namespace if served.namespaced else None, name),
+            }
+        )
+    elif name:
+        involved.update({"kind": kind, "name": name})
+    event_name = f"{name or namespace}.{index:04d}"
+    metadata: dict[str, Any] = {
+        "name": event_name,
+        "namespace": namespace,
+        "uid": uid_of("event", namespace, event_name),
+        "resourceVersion": resource_version({"event": entry}),
+        "creationTimestamp": CREATED,
+    }
+    extra = {k: v for k, v in entry.items() if k not in ("object", "reason", "message", "type")}
+    if extra:
+        metadata["annotations"] = {
+            "provebench.dev/declared": json.dumps(extra, sort_keys=True, separators=(",", ":"))
+        }
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": metadata,
+        "involvedObject": involved,
+        "reason": str(entry.get("reason", "")),
+        "message": str(entry.get("message", "")),
+        "type": str(entry.get("type", "Normal")),
+        "count": 1,
+        "firstTimestamp": CREATED,
+        "lastTimestamp": CREATED,
+        "source": {"component": "provebench-simulator"},
+    }
+
+
+def _wants_table(request: Request) -> bool:
+    """kubectl get asks for server-side printing (a meta.k8s.io/v1 Table) first."""
+    return "as=Table" in request.headers.get("Accept", "")
+
+
+def _column(name: str, kind: str = "string") -> dict[str, Any]:
+    return {
+        "name": name,
+        "type": kind,
+        "format": "name" if name == "Name" else "",
+        "description": "",
+        "priority": 0,
+    }
+
+
+def _cells(served: KubeResource, obj: Mapping[str, Any]) -> list[Any]:
+    name = obj["metadata"]["name"]
+    status: dict[str, Any] = obj["status"] if isinstance(obj.get("status"), dict) else {}
+    if served.estate_kind == "pod":
+        statuses = status.get("containerStatuses") or [{}]
+        ready = sum(1 for c in statuses if c.get("ready"))
+        waiting = (statuses[0].get("state") or {}).get("waiting") or {}
+        shown = waiting.get("reason") or status.get("phase", "")
+        restarts = sum(int(c.get("restartCount", 0)) for c in statuses)
+        return [name, f"{ready}/{len(statuses)}", shown, restarts, ""]
+    if served.estate_kind in SCALABLE:
+        spec = obj.get("spec", {})
+        ready = status.get("readyReplicas", 0)
+        if served.estate_kind == "statefulset":
+            return [name, f"{ready}/{spec.get('replicas', 0)}", ""]
+        return [
+            name,
+            f"{ready}/{spec.get('replicas', 0)}",
+            status.get("updatedReplicas", 0),
+            status.get("availableReplicas", 0),
+            "",
+        ]
+    if served.estate_kind == "event":
+        involved = obj.get("involvedObject", {})
+        subject = f"{str(involved.get('kind', '')).lower()}/{involved.get('name', '')}"
+        return ["", obj.get("type", ""), obj.get("reason", ""), subject, obj.get("message", "")]
+    if served.estate_kind in ("namespace", "node"):
+        condition = (status.get("conditions") or [{}])[0]
+        state = status.get("phase") or (
+            "Ready" if condition.get("status") == "True" else "NotReady"
+        )
+        return [name, state, ""]
+    return [name, ""]
+
+
+_TABLE_COLUMNS: Final = {
+    "pod": ("Name", "Ready", "Status", "Restarts", "Age"),
+    "deployment": ("Name", "Ready", "Up-to-date", "Available", "Age"),
+    "statefulset": ("Name", "Ready", "Age"),
+    "event": ("Last Seen", "Type", "Reason", "Object", "Message"),
+    "namespace": ("Name", "Status", "Age"),
+    "node": ("Name", "Status", "Age"),
+}
+
+
+def table(served: KubeResource, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The objects as a meta.k8s.io/v1 Table, the columns kubectl shows for the kind (ages are
+    left blank: the simulated cluster has no clock)."""
+    names = _TABLE_COLUMNS.get(served.estate_kind, ("Name", "Age"))
+    return {
+        "kind": "Table",
+        "apiVersion": "meta.k8s.io/v1",
+        "metadata": {},
+        "columnDefinitions": [
+            _column(n, "integer" if n == "Restarts" else "string") for n in names
+        ],
+        "rows": [{"cells": _cells(served, item), "object": item} for item in items],
+    }
+
+
+class KubeFace:
+    """Serves one environment's Kubernetes requests over its session (module doc)."""
+
+    def __init__(self, environment: Environment) -> None:
+        self.environment = environment
+
+    # -- entry ------------------------------------------------------------------------------
+
+    def serve(self, request: Request) -> Answer:
+        """Answer one request and record it as an audit event; never raises."""
+        received = now_iso()
+        environment = self.environment
+        with environment.lock:
+            user = AGENT_USER
+            try:
+                if request.headers.get("Authorization") != f"Bearer {environment.token}":
+                    user = "system:anonymous"
+                    request.verb = request.method.lower()
+                    raise KubeError(401, "Unauthorized: the environment's bearer token is required")
+                answer = self._route(request)
+            except KubeError as error:
+                answer = _json(status_object(error.code, error.message, error.details), error.code)
+            except Exception as error:  # the provider's own fault: a Status, never a traceback
+                message = f"{type(error).__name__}: {error}"
+                answer = _json(status_object(500, message), 500)
+            environment.kube_audit.append(self._audit_event(request, answer, user, received))
+        return answer
+
+    def _audit_event(
+        self, request: Request, answer: Answer, user: str, received: str
+    ) -> dict[str, Any]:
+        environment = self.environment
+        number = len(environment.kube_audit) + 1
+        response: dict[str, Any] = {"metadata": {}, "code": answer.status}
+        if answer.status >= 400 and answer.media == "application/json":
+            try:
+                failure = json.loads(answer.body)
+                response.update(
+                    {
+                        "status": "Failure",
+                        "reason": failure["reason"],
+                        "message": failure["message"],
+                    }
+                )
+            except (ValueError, KeyError, TypeError):
+                pass
+        event: dict[str, Any] = {
+            "kind": "Event",
+            "apiVersion": "audit.k8s.io/v1",
+            "level": "Metadata",
+            "auditID": str(
+                uuid.uuid5(uuid.NAMESPACE_URL, f"{environment.environment_id}/{number}")
+            ),
+            "stage": "ResponseComplete",
+            "requestURI": request.uri,
+            "verb": request.verb or request.method.lower(),
+            "user": {
+                "username": user,
+                "groups": ["system:authenticated"]
+                if user == AGENT_USER
+                else ["system:unauthenticated"],
+            },
+            "sourceIPs": ["127.0.0.1"],
+            "userAgent": request.headers.get("User-Agent", ""),
+            "responseStatus": response,
+            "requestReceivedTimestamp": received,
+            "stageTimestamp": now_iso(),
+        }
+        if request.object_ref:
+            event["objectRef"] = dict(request.object_ref)
+        if request.tool is not None:
+            event["annotations"] = {
+                "provebench.dev/tool": request.tool,
+                "provebench.dev/step": str(request.step),
+            }
+        return event
+
+    def _route(self, request: Request) -> Answer:
+        path = request.path.rstrip("/") or "/"
+        discovered = _discovery(path)
+        if discovered is not None:
+            request.verb = "get"
+            if request.method != "GET":
+                raise KubeError(405, f"{request.method} is not allowed on {path}")
+            return _json(discovered)
+        parsed = _parse_target(path)
+        if parsed is None:
+            request.verb = request.method.lower()
+            raise KubeError(
+                404,
+                f"the server could not find the requested resource ({request.method} {path}): "
+                "this simulated API server serves the resources its discovery lists",
+            )
+        group, plural, target = parsed
+        request.verb = self._verb(request, target)
+        request.object_ref = {"resource": plural, "apiGroup": group, "apiVersion": "v1"}
+        if target.namespace is not None:
+            request.object_ref["namespace"] = target.namespace
+        if target.name is not None:
+            request.object_ref["name"] = target.name
+        if target.subresource is not None:
+            request.object_ref["subresource"] = target.subresource
+        served = BY_PATH.get((group, plural))
+        details = {"group": group, "kind": plural, **({"name": target.name} if target.name else {})}
+        if served is None:
+            raise KubeError(
+                404,
+                f"the server doesn't have a resource type {plural!r}"
+                + (f" in group {group!r}" if group else ""),
+                details,
+            )
+        if request.param("watch") in ("true", "1"):
+            raise KubeError(405, f"watch is not served ({plural})", details)
+        if served.namespaced and target.namespace is None and target.name is not None:
+            raise KubeError(404, f"{plural} is namespaced: name the namespace", details)
+        if not served.namespaced and target.namespace is not None:
+            raise KubeError(404, f"{plural} is cluster-scoped: it has no namespace", details)
+        if request.verb not in served.verbs and target.subresource is None:
+            raise KubeError(405, f"{request.verb} is not allowed on {plural}", details)
+        return self._serve(request, target, details)
+
+    @staticmethod
+    def _verb(request: Request, target: Target) -> str:
+        method = request.method
+        if method == "GET":
+            return "list" if target.name is None else "get"
+        if method == "POST":
+            return "create"
+        if method == "PUT":
+            return "update"
+        if method == "PATCH":
+            return "patch"
+        if method == "DELETE":
+            return "deletecollection" if target.name is None else "delete"
+        return method.lower()
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def _call(self, request: Request, tool: str, arguments: dict[str, Any]) -> ToolResponse:
+        reply = self.environment.call(tool, arguments)
+        request.tool = tool
+        request.step = len(self.environment.step_times)
+        return reply
+
+    def _checked(
+        self, request: Request, tool: str, arguments: dict[str, Any], details: Mapping[str, str]
+    ) -> ToolResponse:
+        reply = self._call(request, tool, arguments)
+        if reply.error is not None:
+            code = _TOOL_STATUS.get(reply.error_code or "", 400)
+            message = reply.error
+            served = request.object_ref.get("resource", "")
+            group = request.object_ref.get("apiGroup", "")
+            qualified = f"{served}.{group}" if group else served
+            if reply.error_code == "unknown_tool":
+                message = (
+                    f"{qualified} is not served to this agent: the scenario's interface types "
+                    f"give it no {tool} tool"
+                )
+            elif code == 404 and reply.error_code == "not_found":
+                message = f'{qualified} "{details.get("name", "")}" not found'
+            elif code == 403:
+                named = f' "{details["name"]}"' if details.get("name") else ""
+                message = (
+                    f"{qualified}{named} is forbidden: User "
+                    f'"{AGENT_USER}" cannot {request.verb} {qualified}: {reply.error}'
+                )
+            raise KubeError(code, message, details)
+        return reply
+
+    def _current(self, target: Target) -> dict[str, Any] | None:
+        if target.name is None:
+            return None
+        namespace = target.namespace if target.served.namespaced else None
+        return self.environment.session.resource(target.served.estate_kind, namespace, target.name)
+
+    def _args(self, target: Target, **more: Any) -> dict[str, Any]:
+        arguments: dict[str, Any] = {"kind": target.served.estate_kind}
+        if target.name is not None:
+            arguments["name"] = target.name
+        if target.served.namespaced and target.namespace is not None:
+            arguments["namespace"] = target.namespace
+        arguments.update(more)
+        return arguments
+
+    def _body(self, request: Request) -> Any:
+        try:
+            return json.loads(request.body or b"null")
+        except (ValueError, UnicodeDecodeError):
+            try:
+                return yaml.safe_load(request.body)
+            except yaml.YAMLError:
+                raise KubeError(400, "the request body is neither JSON nor YAML") from None
+
+    def _serve(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        kind = target.served.estate_kind
+        sub = target.subresource
+        if sub is not None:
+            if sub == "log" and kind == "pod" and request.verb == "get":
+                return self._log(request, target, details)
+            if sub == "scale" and kind in SCALABLE and request.verb in ("get", "update", "patch"):
+                return self._scale(request, target, details)
+            raise KubeError(404, f"{target.served.plural}/{sub} is not served", details)
+        if target.served.namespaced and target.namespace is None:
+            raise KubeError(
+                403,
+                f'{target.served.plural} is forbidden: User "{AGENT_USER}" cannot '
+                f"{request.verb} {target.served.plural} at the cluster scope: name a namespace",
+                details,
+            )
+        handler = {
+            "list": self._list,
+            "get": self._get,
+            "create": self._create,
+            "update": self._update,
+            "patch": self._patch,
+            "delete": self._delete,
+            "deletecollection": self._delete_collection,
+        }.get(request.verb)
+        if handler is None:
+            raise KubeError(405, f"{request.method} is not allowed", details)
+        return handler(request, target, details)
+
+    def _list(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        terms = _field_filter(request.param("fieldSelector"))
+        served = target.served
+        if served.estate_kind == "event":
+            if request.param("labelSelector"):
+                raise KubeError(400, "events carry no labels here: use a fieldSelector", details)
+            namespace = target.namespace or "default"
+            reply = self._checked(
+                request, "orchestration_events", {"namespace": namespace}, details
+            )
+            declared = json.loads(reply.body).get("events", [])
+            items = [_event(namespace, i, e) for i, e in enumerate(declared)]
+        else:
+            selector = _label_selector(request.param("labelSelector"))
+            more = {"selector": selector} if selector else {}
+            reply = self._checked(
+                request, "orchestration_list", self._args(target, **more), details
+            )
+            items = []
+            for row in json.loads(reply.body).get("items", []):
+                found = self.environment.session.resource(
+                    served.estate_kind, row.get("namespace"), str(row["name"])
+                )
+                if found is not None:
+                    items.append(to_kube(found))
+        items = [item for item in items if _matches(item, terms)]
+        if _wants_table(request):
+            return _json(table(served, items))
+        for item in items:
+            item.pop("apiVersion", None)
+            item.pop("kind", None)
+        return _json(
+            {
+                "kind": f"{served.kind}List",
+                "apiVersion": served.api_version,
+                "metadata": {"resourceVersion": str(len(self.environment.step_times))},
+                "items": items,
+            }
+        )
+
+    def _get(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        reply = self._checked(request, "orchestration_get", self._args(target), details)
+        shown = to_kube(json.loads(reply.body))
+        return _json(table(target.served, [shown]) if _wants_table(request) else shown)
+
+    def _created_object(self, request: Request, target: Target) -> dict[str, Any]:
+        obj = self._body(request)
+        if not isinstance(obj, dict):
+            raise KubeError(400, "the body must be a Kubernetes object")
+        metadata = obj.get("metadata")
+        if (
+            not isinstance(metadata, dict)
+            or not isinstance(metadata.get("name"), str)
+            or not metadata["name"]
+        ):
+            raise KubeError(422, f"{target.served.plural}: metadata.name: Required value")
+        namespace = metadata.get("namespace")
+        if target.served.namespaced and namespace not in (None, target.namespace):
+            raise KubeError(
+                400,
+                f"the namespace of the object ({namespace}) does not match the namespace of the "
+                f"request ({target.namespace})",
+            )
+        given_kind = obj.get("kind")
+        if given_kind is not None and given_kind != target.served.kind:
+            raise KubeError(400, f"the object is a {given_kind}, not a {target.served.kind}")
+        return obj
+
+    def _create(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        obj = self._created_object(request, target)
+        name = obj["metadata"]["name"]
+        named = Target(target.served, target.namespace, name, None)
+        details = {**details, "name": name}
+        request.object_ref["name"] = name
+        fields = fields_of(obj, target.served.estate_kind)
+        self._checked(request, "orchestration_create", self._args(named, fields=fields), details)
+        return self._shown(named, 201)
+
+    def _shown(self, target: Target, status: int = 200) -> Answer:
+        after = self._current(target)
+        if after is None:  # a write that removed what it wrote (never in the simulator)
+            raise KubeError(404, f'{target.served.plural} "{target.name}" not found')
+        return _json(to_kube(after), status)
+
+    def _write(
+        self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
+    ) -> Answer:
+        current = self._current(target)
+        if current is None:  # recorded as the tool records it: a patch of nothing, 404
+            self._checked(request, "orchestration_patch", self._args(target, patch={}), details)
+            raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
+        old = to_kube(current)
+        if self._is_restart(target, old, new):
+            arguments = {"name": target.name, "namespace": target.namespace}
+            self._checked(request, "orchestration_restart", arguments, details)
+            return self._shown(target)
+        patch = fields_changed(current, old, new)
+        self._checked(request, "orchestration_patch", self._args(target, patch=patch), details)
+        return self._shown(target)
+
+    @staticmethod
+    def _is_restart(target: Target, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+        """`kubectl rollout restart`: a deployment whose only change is the template's
+        restartedAt annotation is the tools' restart."""
+        if target.served.estate_kind != "deployment":
+            return False
+
+        def annotations(obj: Mapping[str, Any]) -> Any:
+            template = (
+                obj.get("spec", {}).get("template", {}) if isinstance(obj.get("spec"), dict) else {}
+            )
+            meta = template.get("metadata") if isinstance(template, dict) else None
+            return meta.get("annotations") if isinstance(meta, dict) else None
+
+        after = annotations(new)
+        if not isinstance(after, dict) or RESTARTED_AT not in after:
+            return False
+        if (
+            isinstance(annotations(old), dict)
+            and annotations(old).get(RESTARTED_AT) == after[RESTARTED_AT]
+        ):
+            return False
+        stripped = json.loads(json.dumps(new))
+        stripped["spec"]["template"]["metadata"]["annotations"].pop(RESTARTED_AT)
+        if not stripped["spec"]["template"]["metadata"]["annotations"]:
+            stripped["spec"]["template"]["metadata"].pop("annotations")
+        return bool(stripped.get("spec") == old.get("spec"))
+
+    def _update(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        new = self._body(request)
+        if not isinstance(new, dict):
+            raise KubeError(400, "the body must be a Kubernetes object", details)
+        metadata: dict[str, Any] = new["metadata"] if isinstance(new.get("metadata"), dict) else {}
+        if metadata.get("name") not in (None, target.name):
+            raise KubeError(
+                400, "the name of the object does not match the name in the URL", details
+            )
+        given = metadata.get("resourceVersion")
+        current = self._current(target)
+        if given and current is not None and given != resource_version(current):
+            raise KubeError(
+                409,
+                f'Operation cannot be fulfilled on {target.served.plural} "{target.name}": the '
+                "object has been modified; please apply your changes to the latest version and "
+                "try again",
+                details,
+            )
+        return self._write(request, target, details, new)
+
+    def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        current = self._current(target)
+        if current is None:
+            return self._write(request, target, details, {})
+        try:
+            new = apply_patch(
+                request.headers.get("Content-Type", ""), to_kube(current), self._body(request)
+            )
+        except PatchError as error:
+            raise KubeError(error.status, str(error), details) from None
+        return self._write(request, target, details, new)
+
+    def _delete(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        before = self._current(target)
+        self._checked(request, "orchestration_delete", self._args(target), details)
+        if before is None:
+            raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
+        return _json(to_kube(before))
+
+    def _delete_collection(
+        self, request: Request, target: Target, details: dict[str, str]
+    ) -> Answer:
+        selector = _label_selector(request.param("labelSelector"))
+        if request.param("fieldSelector"):
+            raise KubeError(400, "deletecollection takes a labelSelector only", details)
+        more: dict[str, Any] = {"selector": selector} if selector else {"all": True}
+        reply = self._checked(request, "orchestration_delete", self._args(target, **more), details)
+        deleted = json.loads(reply.body).get("deleted", [])
+        return _json(
+            {
+                "kind": f"{target.served.kind}List",
+                "apiVersion": target.served.api_version,
+                "metadata": {},
+                "items": [{"metadata": {"name": str(d).split("/", 1)[-1]}} for d in deleted],
+            }
+        )
+
+    # -- subresources -----------------------------------------------------------------------
+
+    def _log(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        arguments = {"name": target.name, "namespace": target.namespace}
+        reply = self._checked(request, "logs_read", arguments, details)
+        return Answer(200, reply.body.encode(), "text/plain")
+
+    def _scale_object(self, target: Target, resource: Mapping[str, Any]) -> dict[str, Any]:
+        shown = to_kube(resource)
+        return {
+            "kind": "Scale",
+            "apiVersion": "autoscaling/v1",
+            "metadata": {
+                k: shown["metadata"][k]
+                for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+            },
+            "spec": {"replicas": shown["spec"]["replicas"]},
+            "status": {
+                "replicas": shown["status"]["replicas"],
+                "selector": ",".join(
+                    f"{k}={v}" for k, v in sorted(shown["spec"]["selector"]["matchLabels"].items())
+                ),
+            },
+        }
+
+    def _scale(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        kind = target.served.estate_kind
+        if request.verb == "get":
+            reply = self._checked(request, "orchestration_get", self._args(target), details)
+            return _json(self._scale_object(target, json.loads(reply.body)))
+        current = self._current(target)
+        scale = self._scale_object(target, current) if current is not None else {"spec": {}}
+        body = self._body(request)
+        if request.verb == "patch":
+            try:
+                scale = apply_patch(request.headers.get("Content-Type", ""), scale, body)
+            except PatchError as error:
+                raise KubeError(error.status, str(error), details) from None
+        elif isinstance(body, dict):
+            scale = body
+        replicas = (
+            scale.get("spec", {}).get("replicas") if isinstance(scale.get("spec"), dict) else None
+        )
+        if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+            raise KubeError(422, "Scale.spec.replicas: must be a non-negative integer", details)
+        if kind == "deployment":
+            arguments = {"name": target.name, "namespace": target.namespace, "replicas": replicas}
+            self._checked(request, "orchestration_scale", arguments, details)
+        else:
+            self._checked(
+                request,
+                "orchestration_patch",
+                self._args(target, patch={"replicas": replicas}),
+                details,
+            )
+        after = self._current(target)
+        if after is None:
+            raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
+        return _json(self._scale_object(target, after))
+
+
+__all__ = ["AGENT_USER", "Answer", "KubeFace", "Request", "kubeconfig", "status_object"]

@@ -1,0 +1,404 @@
+"""The declared estate's resources as Kubernetes objects, and Kubernetes objects back as fields.
+
+A declared resource is a flat mapping (``kind``, ``name``, ``namespace``, ``replicas``,
+``image``, ``status`` …: the shape a scenario's ``preconditions.environment.state`` declares).
+`to_kube` shows it as the object an API server would return; every declared field that has no
+place in the Kubernetes object is kept, as JSON, in the annotation `DECLARED_ANNOTATION`, so an
+agent reading through kubectl sees everything an agent reading through provebench's tools sees.
+
+`fields_changed` goes the other way for a write: it compares the object the agent sent with the
+object the estate shows now and names the declared fields that change — the same merge patch
+that provebench's `orchestration_patch` tool takes, so a write through either face is the same
+operation in the record (docs/si-provider.md).
+
+Nothing here reads the clock: uids, resource versions and timestamps derive from the estate.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+DECLARED_ANNOTATION: Final = "provebench.dev/declared"
+# The simulated cluster has no history: every object shows this creation time.
+CREATED: Final = "2026-01-01T00:00:00Z"
+
+
+@dataclass(frozen=True)
+class KubeResource:
+    """One served resource type: where it lives in the API and what the estate calls it."""
+
+    plural: str
+    kind: str  # the Kubernetes kind (``Deployment``)
+    group: str  # "" for the core group
+    estate_kind: str  # the declared estate's kind (``deployment``)
+    namespaced: bool
+    verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch")
+    short_names: tuple[str, ...] = ()
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/v1" if self.group else "v1"
+
+
+_ALL_VERBS: Final = ("create", "delete", "deletecollection", "get", "list", "patch", "update")
+RESOURCES: Final = (
+    KubeResource("namespaces", "Namespace", "", "namespace", False, _ALL_VERBS, ("ns",)),
+    KubeResource("nodes", "Node", "", "node", False, _ALL_VERBS, ("no",)),
+    KubeResource("pods", "Pod", "", "pod", True, _ALL_VERBS, ("po",)),
+    KubeResource("events", "Event", "", "event", True, ("list",), ("ev",)),
+    KubeResource("services", "Service", "", "service", True, _ALL_VERBS, ("svc",)),
+    KubeResource("configmaps", "ConfigMap", "", "configmap", True, _ALL_VERBS, ("cm",)),
+    KubeResource("secrets", "Secret", "", "secret", True, _ALL_VERBS),
+    KubeResource("serviceaccounts", "ServiceAccount", "", "serviceaccount", True, _ALL_VERBS),
+    KubeResource("deployments", "Deployment", "apps", "deployment", True, _ALL_VERBS, ("deploy",)),
+    KubeResource("statefulsets", "StatefulSet", "apps", "statefulset", True, _ALL_VERBS, ("sts",)),
+    KubeResource("roles", "Role", "rbac.authorization.k8s.io", "role", True, _ALL_VERBS),
+    KubeResource(
+        "rolebindings", "RoleBinding", "rbac.authorization.k8s.io", "rolebinding", True, _ALL_VERBS
+    ),
+    KubeResource(
+        "clusterroles", "ClusterRole", "rbac.authorization.k8s.io", "clusterrole", False, _ALL_VERBS
+    ),
+    KubeResource(
+        "clusterrolebindings",
+        "ClusterRoleBinding",
+        "rbac.authorization.k8s.io",
+        "clusterrolebinding",
+        False,
+        _ALL_VERBS,
+    ),
+    KubeResource(
+        "networkpolicies",
+        "NetworkPolicy",
+        "networking.k8s.io",
+        "networkpolicy",
+        True,
+        _ALL_VERBS,
+        ("netpol",),
+    ),
+)
+GROUPS: Final = ("", "apps", "rbac.authorization.k8s.io", "networking.k8s.io")
+BY_PATH: Final = {(r.group, r.plural): r for r in RESOURCES}
+BY_ESTATE_KIND: Final = {r.estate_kind: r for r in RESOURCES}
+# Subresources served: a deployment's or statefulset's scale, a pod's log.
+SCALABLE: Final = frozenset({"deployment", "statefulset"})
+
+# Declared fields with a place in the Kubernetes object, by estate kind; the rest are kept in
+# the `DECLARED_ANNOTATION`.
+_METADATA_FIELDS: Final = ("labels", "annotations")
+_MAPPED: Final[dict[str, tuple[str, ...]]] = {
+    "deployment": ("replicas", "image", "env"),
+    "statefulset": ("replicas", "image", "env"),
+    "pod": ("image", "env"),
+    "configmap": ("data",),
+    "secret": ("data", "type"),
+    "service": ("ports", "selector", "type"),
+    "role": ("rules",),
+    "clusterrole": ("rules",),
+}
+_IDENTITY: Final = frozenset({"kind", "name", "namespace"})
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def uid_of(estate_kind: str, namespace: str | None, name: str) -> str:
+    """A stable uid per object identity (events name their object by it: kubectl describe)."""
+    return str(uuid.UUID(_digest(f"{estate_kind}/{namespace or ''}/{name}")[:32]))
+
+
+def resource_version(resource: Mapping[str, Any]) -> str:
+    """Changes exactly when the declared resource does (a PUT of a stale object is a 409)."""
+    return str(int(_digest(_compact(dict(resource)))[:12], 16))
+
+
+def _env_list(env: Any) -> Any:
+    if isinstance(env, dict):
+        return [{"name": str(k), "value": str(v)} for k, v in sorted(env.items())]
+    return copy.deepcopy(env)
+
+
+def _status_word(resource: Mapping[str, Any]) -> str:
+    return str(resource.get("status", "running"))
+
+
+def _healthy(word: str) -> bool:
+    return word.lower() in ("running", "ready", "healthy", "available", "active", "succeeded")
+
+
+def _containers(resource: Mapping[str, Any]) -> list[dict[str, Any]]:
+    declared = resource.get("containers")
+    if isinstance(declared, list) and declared and all(isinstance(c, dict) for c in declared):
+        return copy.deepcopy(declared)
+    container: dict[str, Any] = {"name": resource["name"], "image": resource.get("image", "")}
+    if "env" in resource:
+        container["env"] = _env_list(resource["env"])
+    return [container]
+
+
+def _unmapped(resource: Mapping[str, Any]) -> dict[str, Any]:
+    mapped = set(_MAPPED.get(resource["kind"], ())) | set(_METADATA_FIELDS) | _IDENTITY
+    if resource["kind"] in ("deployment", "statefulset", "pod") and "containers" in resource:
+        mapped.discard("image")
+        mapped.discard("env")
+    return {k: resource[k] for k in sorted(resource) if k not in mapped}
+
+
+def _metadata(resource: Mapping[str, Any], served: KubeResource) -> dict[str, Any]:
+    name = resource["name"]
+    namespace = resource.get("namespace") if served.namespaced else None
+    metadata: dict[str, Any] = {"name": name}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    metadata["uid"] = uid_of(resource["kind"], namespace, name)
+    metadata["resourceVersion"] = resource_version(resource)
+    metadata["creationTimestamp"] = CREATED
+    labels = resource.get("labels")
+    if isinstance(labels, dict):
+        metadata["labels"] = {str(k): str(v) for k, v in labels.items()}
+    annotations = (
+        dict(resource["annotations"]) if isinstance(resource.get("annotations"), dict) else {}
+    )
+    extra = _unmapped(resource)
+    if extra:
+        annotations[DECLARED_ANNOTATION] = _compact(extra)
+    if annotations:
+        metadata["annotations"] = {str(k): str(v) for k, v in annotations.items()}
+    owner = resource.get("owner")
+    if resource["kind"] == "pod" and isinstance(owner, str) and "/" in owner:
+        owner_kind, _, owner_name = owner.partition("/")
+        owned = BY_ESTATE_KIND.get(owner_kind)
+        if owned is not None:
+            metadata["ownerReferences"] = [
+                {
+                    "apiVersion": owned.api_version,
+                    "kind": owned.kind,
+                    "name": owner_name,
+                    "uid": uid_of(owner_kind, namespace, owner_name),
+                    "controller": True,
+                }
+            ]
+    return metadata
+
+
+def _workload(resource: Mapping[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    replicas = resource.get("replicas", 1)
+    count = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+    selector = labels or {"app": resource["name"]}
+    ready = count if _healthy(_status_word(resource)) else 0
+    spec = {
+        "replicas": count,
+        "selector": {"matchLabels": selector},
+        "template": {
+            "metadata": {"labels": selector},
+            "spec": {"containers": _containers(resource)},
+        },
+    }
+    status = {
+        "observedGeneration": int(resource.get("generation", 0) or 0) + 1,
+        "replicas": count,
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "updatedReplicas": count,
+        "conditions": [
+            {
+                "type": "Available",
+                "status": "True" if ready == count else "False",
+                "reason": "MinimumReplicasAvailable" if ready == count else _status_word(resource),
+                "lastTransitionTime": CREATED,
+            }
+        ],
+    }
+    if resource["kind"] == "statefulset":
+        spec["serviceName"] = resource["name"]
+        del status["availableReplicas"]
+    return {"spec": spec, "status": status}
+
+
+def _pod(resource: Mapping[str, Any]) -> dict[str, Any]:
+    word = _status_word(resource)
+    containers = _containers(resource)
+    healthy = _healthy(word)
+    phase = (
+        "Pending"
+        if word.lower() == "pending"
+        else "Failed"
+        if word.lower() == "failed"
+        else "Running"
+    )
+    restarts = resource.get("restarts", 0)
+    state: dict[str, Any] = (
+        {"running": {"startedAt": CREATED}} if healthy else {"waiting": {"reason": word}}
+    )
+    statuses = [
+        {
+            "name": c.get("name", resource["name"]),
+            "image": c.get("image", ""),
+            "ready": healthy,
+            "restartCount": restarts if isinstance(restarts, int) else 0,
+            "state": state,
+        }
+        for c in containers
+    ]
+    spec: dict[str, Any] = {"containers": containers}
+    if isinstance(resource.get("node"), str):
+        spec["nodeName"] = resource["node"]
+    return {
+        "spec": spec,
+        "status": {
+            "phase": phase,
+            "conditions": [{"type": "Ready", "status": "True" if healthy else "False"}],
+            "containerStatuses": statuses,
+        },
+    }
+
+
+def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:
+    """The Kubernetes object of one declared resource (hidden fields already removed)."""
+    served = BY_ESTATE_KIND[resource["kind"]]
+    metadata = _metadata(resource, served)
+    shown: dict[str, Any] = {"apiVersion": served.api_version, "kind": served.kind}
+    shown["metadata"] = metadata
+    kind = resource["kind"]
+    if kind in SCALABLE:
+        shown.update(_workload(resource, dict(metadata.get("labels", {}))))
+    elif kind == "pod":
+        shown.update(_pod(resource))
+    elif kind == "configmap":
+        if isinstance(resource.get("data"), dict):
+            shown["data"] = {str(k): str(v) for k, v in resource["data"].items()}
+    elif kind == "secret":
+        shown["type"] = str(resource.get("type", "Opaque"))
+        if isinstance(resource.get("data"), dict):
+            shown["data"] = {str(k): str(v) for k, v in resource["data"].items()}
+    elif kind == "service":
+        spec: dict[str, Any] = {"type": str(resource.get("type", "ClusterIP"))}
+        if isinstance(resource.get("ports"), list):
+            spec["ports"] = copy.deepcopy(resource["ports"])
+        if isinstance(resource.get("selector"), dict):
+            spec["selector"] = copy.deepcopy(resource["selector"])
+        shown["spec"] = spec
+    elif kind in ("role", "clusterrole"):
+        shown["rules"] = copy.deepcopy(resource.get("rules", []))
+    elif kind == "namespace":
+        shown["status"] = {"phase": "Active"}
+    elif kind == "node":
+        ready = _healthy(_status_word(resource)) or "status" not in resource
+        shown["status"] = {
+            "conditions": [{"type": "Ready", "status": "True" if ready else "False"}]
+        }
+    return shown
+
+
+def _declared_extra(obj: Mapping[str, Any]) -> dict[str, Any] | None:
+    metadata = obj.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    raw = annotations.get(DECLARED_ANNOTATION) if isinstance(annotations, dict) else None
+    if not isinstance(raw, str):
+        return None
+    try:
+        extra = json.loads(raw)
+    except ValueError:
+        return None
+    return extra if isinstance(extra, dict) else None
+
+
+def _at(obj: Any, *path: str | int) -> Any:
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(obj, list) or len(obj) <= part:
+                return None
+            obj = obj[part]
+        elif isinstance(obj, dict):
+            obj = obj.get(part)
+        else:
+            return None
+    return obj
+
+
+def fields_changed(
+    current: Mapping[str, Any], old: Mapping[str, Any], new: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The merge patch of declared fields that turns ``current`` (the declared resource, whose
+    object is ``old``) into what the object ``new`` says. Only what differs between ``old`` and
+    ``new`` is written; server-computed parts (``status``, uid, versions) are ignored."""
+    patch: dict[str, Any] = {}
+    kind = current["kind"]
+
+    def changed(*path: str | int) -> bool:
+        return bool(_at(old, *path) != _at(new, *path))
+
+    for name in _METADATA_FIELDS:
+        if not changed("metadata", name):
+            continue
+        value = _at(new, "metadata", name)
+        if name == "annotations" and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if k != DECLARED_ANNOTATION} or None
+            if value == current.get("annotations"):
+                continue
+        patch[name] = value if value else None
+    if changed("metadata", "annotations", DECLARED_ANNOTATION):
+        extra = _declared_extra(new) or {}
+        before = _unmapped(current)
+        for key in sorted(set(before) | set(extra)):
+            if key in _IDENTITY:
+                continue
+            if before.get(key) != extra.get(key):
+                patch[key] = extra.get(key)
+    if kind in SCALABLE or kind == "pod":
+        spec = ("spec",) if kind == "pod" else ("spec", "template", "spec")
+        if kind in SCALABLE and changed("spec", "replicas"):
+            patch["replicas"] = _at(new, "spec", "replicas")
+        if changed(*spec, "containers"):
+            containers = _at(new, *spec, "containers")
+            if "containers" in current or not isinstance(containers, list) or len(containers) != 1:
+                patch["containers"] = containers
+            else:
+                if changed(*spec, "containers", 0, "image"):
+                    patch["image"] = _at(new, *spec, "containers", 0, "image")
+                if changed(*spec, "containers", 0, "env"):
+                    patch["env"] = _at(new, *spec, "containers", 0, "env")
+    for name in _MAPPED.get(kind, ()):
+        if kind in SCALABLE or kind == "pod":
+            break
+        where = ("spec", name) if kind == "service" else (name,)
+        if changed(*where):
+            patch[name] = _at(new, *where)
+    return patch
+
+
+def fields_of(obj: Mapping[str, Any], estate_kind: str) -> dict[str, Any]:
+    """The declared fields of a new object (a create): what `fields_changed` writes against an
+    empty resource."""
+    empty = {"kind": estate_kind, "name": ""}
+    blank: dict[str, Any] = {"metadata": {}}
+    written = fields_changed(empty, blank, obj)
+    return {k: v for k, v in written.items() if v is not None}
+
+
+__all__ = [
+    "BY_ESTATE_KIND",
+    "BY_PATH",
+    "CREATED",
+    "DECLARED_ANNOTATION",
+    "GROUPS",
+    "RESOURCES",
+    "SCALABLE",
+    "KubeResource",
+    "fields_changed",
+    "fields_of",
+    "resource_version",
+    "to_kube",
+    "uid_of",
+]
