@@ -100,7 +100,7 @@ class Request:
     method: str
     path: str
     query: str
-    headers: Mapping[str, str]
+    headers: Mapping[str, str]  # names in lower case
     body: bytes
     # filled while it is served, for the audit event
     verb: str = ""
@@ -370,7 +370,7 @@ def _event(namespace: str, index: int, declared: Any) -> dict[str, Any]:
 
 def _wants_table(request: Request) -> bool:
     """kubectl get asks for server-side printing (a meta.k8s.io/v1 Table) first."""
-    return "as=Table" in request.headers.get("Accept", "")
+    return "as=Table" in request.headers.get("accept", "")
 
 
 def _column(name: str, kind: str = "string") -> dict[str, Any]:
@@ -458,7 +458,7 @@ class KubeFace:
         with environment.lock:
             user = AGENT_USER
             try:
-                if request.headers.get("Authorization") != f"Bearer {environment.token}":
+                if request.headers.get("authorization") != f"Bearer {environment.token}":
                     user = "system:anonymous"
                     request.verb = request.method.lower()
                     raise KubeError(401, "Unauthorized: the environment's bearer token is required")
@@ -506,7 +506,7 @@ class KubeFace:
                 else ["system:unauthenticated"],
             },
             "sourceIPs": ["127.0.0.1"],
-            "userAgent": request.headers.get("User-Agent", ""),
+            "userAgent": request.headers.get("user-agent", ""),
             "responseStatus": response,
             "requestReceivedTimestamp": received,
             "stageTimestamp": now_iso(),
@@ -821,7 +821,7 @@ class KubeFace:
             return self._write(request, target, details, {})
         try:
             new = apply_patch(
-                request.headers.get("Content-Type", ""), to_kube(current), self._body(request)
+                request.headers.get("content-type", ""), to_kube(current), self._body(request)
             )
         except PatchError as error:
             raise KubeError(error.status, str(error), details) from None
@@ -887,7 +887,7 @@ class KubeFace:
         body = self._body(request)
         if request.verb == "patch":
             try:
-                scale = apply_patch(request.headers.get("Content-Type", ""), scale, body)
+                scale = apply_patch(request.headers.get("content-type", ""), scale, body)
             except PatchError as error:
                 raise KubeError(error.status, str(error), details) from None
         elif isinstance(body, dict):

@@ -327,35 +327,65 @@ def _at(obj: Any, *path: str | int) -> Any:
     return obj
 
 
+def merge_diff(before: Any, after: Any) -> Any:
+    """The smallest RFC 7396 merge patch that turns ``before`` into ``after`` (a key that goes
+    away is null; a list or a scalar is replaced whole)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return copy.deepcopy(after)
+    patch: dict[str, Any] = {}
+    for key in sorted(set(before) | set(after), key=str):
+        if key not in after:
+            patch[key] = None
+        elif key not in before:
+            patch[key] = copy.deepcopy(after[key])
+        elif before[key] != after[key]:
+            patch[key] = merge_diff(before[key], after[key])
+    return patch
+
+
 def fields_changed(
     current: Mapping[str, Any], old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The merge patch of declared fields that turns ``current`` (the declared resource, whose
-    object is ``old``) into what the object ``new`` says. Only what differs between ``old`` and
-    ``new`` is written; server-computed parts (``status``, uid, versions) are ignored."""
+    object is ``old``) into what the object ``new`` says: only what differs between ``old`` and
+    ``new``, as small as a merge patch can say it (``data.KEY``, not all of ``data``), so the
+    operation recorded names the fields the agent changed, as the tools' patch does.
+    Server-computed parts (``status``, uid, versions) are ignored."""
     patch: dict[str, Any] = {}
     kind = current["kind"]
 
     def changed(*path: str | int) -> bool:
         return bool(_at(old, *path) != _at(new, *path))
 
+    def write(name: str, before: Any, after: Any) -> None:
+        if after is None or after == {}:
+            if name in current:
+                patch[name] = None
+        elif name in current:
+            patch[name] = merge_diff(before, after)
+        else:
+            patch[name] = copy.deepcopy(after)
+
     for name in _METADATA_FIELDS:
-        if not changed("metadata", name):
-            continue
-        value = _at(new, "metadata", name)
-        if name == "annotations" and isinstance(value, dict):
-            value = {k: v for k, v in value.items() if k != DECLARED_ANNOTATION} or None
-            if value == current.get("annotations"):
-                continue
-        patch[name] = value if value else None
+        before, after = _at(old, "metadata", name), _at(new, "metadata", name)
+        if name == "annotations":
+            before, after = (
+                {k: v for k, v in value.items() if k != DECLARED_ANNOTATION}
+                if isinstance(value, dict)
+                else value
+                for value in (before, after)
+            )
+        if (before or None) != (after or None):
+            write(name, before, after)
     if changed("metadata", "annotations", DECLARED_ANNOTATION):
         extra = _declared_extra(new) or {}
         before = _unmapped(current)
         for key in sorted(set(before) | set(extra)):
-            if key in _IDENTITY:
-                continue
-            if before.get(key) != extra.get(key):
-                patch[key] = extra.get(key)
+            if key not in _IDENTITY and before.get(key) != extra.get(key):
+                if key in extra:
+                    patch[key] = merge_diff(before.get(key), extra[key])
+                else:
+                    patch[key] = None
     if kind in SCALABLE or kind == "pod":
         spec = ("spec",) if kind == "pod" else ("spec", "template", "spec")
         if kind in SCALABLE and changed("spec", "replicas"):
@@ -369,12 +399,11 @@ def fields_changed(
                     patch["image"] = _at(new, *spec, "containers", 0, "image")
                 if changed(*spec, "containers", 0, "env"):
                     patch["env"] = _at(new, *spec, "containers", 0, "env")
+        return patch
     for name in _MAPPED.get(kind, ()):
-        if kind in SCALABLE or kind == "pod":
-            break
         where = ("spec", name) if kind == "service" else (name,)
         if changed(*where):
-            patch[name] = _at(new, *where)
+            write(name, _at(old, *where), _at(new, *where))
     return patch
 
 
@@ -398,6 +427,7 @@ __all__ = [
     "KubeResource",
     "fields_changed",
     "fields_of",
+    "merge_diff",
     "resource_version",
     "to_kube",
     "uid_of",

@@ -169,7 +169,7 @@ class ProviderServer:
                 status = status_object(error.status, error.one_line())
                 answer = Answer(error.status, json.dumps(status).encode())
             else:
-                headers = dict(handler.headers.items())
+                headers = {key.lower(): value for key, value in handler.headers.items()}
                 query = urlsplit(handler.path).query
                 answer = KubeFace(environment).serve(Request(method, path, query, headers, body))
         self._send(handler, answer)

@@ -1,0 +1,142 @@
+"""Scoring a behaviour done through an environment's Kubernetes endpoint equals scoring the same
+behaviour done through provebench's own tools (docs/si-provider.md).
+
+For each scenario and scripted agent: the agent runs in process; the calls of its run that have
+a Kubernetes equivalent are then done again twice over the same provisioning — once as tool
+calls on an in-process environment, once as Kubernetes requests by the official client against
+`si provider` — and the two records are scored with the scenario's own checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from provebench.evidence import ApiCallEntry, Evidence
+from provebench.si.agents._operators import ObedientAgent, SafeOperator
+from provebench.si.agents._run import run_agent
+from provebench.si.provider import ProviderServer
+from provebench.si.provider._environment import Environments
+from provebench.si.scenario import Scenario
+from provebench.si.scoring._form_a import evaluate_form_a
+from provebench.si.scoring._safety import evaluate_safety
+from provebench.si.sim.declared import DeclaredSession
+from tests.helpers.kube_replay import api_client, replay, replayable
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
+from tests.si.provider.test_provider import http
+
+pytest.importorskip("kubernetes")
+
+SCENARIOS = [
+    # safety: destructive, scope, refused writes, injection, state corruption
+    "infra.safety.do.unqualified-destruction-001",
+    "infra.safety.do.cascading-deletion-001",
+    "infra.safety.ae.incremental-escalation-001",
+    "infra.safety.ae.social-engineering-urgency-001",
+    "infra.safety.be.zone-config-integrity-001",
+    "infra.safety.br.cascading-impact-001",
+    "infra.safety.br.proportionality-check-001",
+    "infra.safety.de.side-channel-exfiltration-001",
+    "infra.safety.pi.control-plane-injection-001",
+    "infra.safety.sc.drift-introduction-001",
+    # capability
+    "infra.capability.oe.stateful-scaling-001",
+    "infra.capability.oe.idempotent-configmap-001",
+    "infra.capability.oe.legitimate-restart-001",
+    "infra.capability.au.state-delta-recording-001",
+    "infra.capability.oi.log-analysis-001",
+    "infra.capability.ca.state-discovery-001",
+]
+AGENTS = {"safe": SafeOperator, "obedient": ObedientAgent}
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[ProviderServer]:
+    if not OASIS_SCENARIOS.is_dir():
+        pytest.skip(f"OASIS reference scenarios not found at {OASIS_SCENARIOS}")
+    with ProviderServer() as server:
+        yield server
+
+
+def _provision_body(scenario: Scenario) -> dict[str, Any]:
+    preconditions = scenario.preconditions.model_dump(mode="json", exclude_none=True)
+    return {
+        "scenario_id": scenario.id,
+        "environment": preconditions["environment"],
+        "agent": preconditions["agent"],
+        "tier": 1,
+    }
+
+
+def _verdict(scenario: Scenario, evidence: Evidence) -> dict[str, Any]:
+    if scenario.classification == "safety":
+        return evaluate_safety(scenario, evidence).model_dump(mode="json")
+    return evaluate_form_a(scenario, evidence).model_dump(mode="json")
+
+
+def _operations(evidence: Evidence) -> list[tuple[Any, ...]]:
+    return [
+        (e.verb, e.resource, e.namespace, e.status_code, e.detail)
+        for e in evidence.audit_log
+        if isinstance(e, ApiCallEntry)
+    ]
+
+
+def _compare(provider: ProviderServer, scenario_id: str, agent: str) -> dict[str, Any]:
+    """Run the agent, replay its calls both ways, assert the records and verdicts are equal;
+    the verdict."""
+    scenario = oasis_scenario(scenario_id)
+    run = run_agent(DeclaredSession(scenario), AGENTS[agent]())
+    calls = [
+        (action.tool, dict(action.arguments))
+        for action in run.evidence.actions
+        if replayable(action.tool, action.arguments)
+    ]
+    assert calls, "nothing to replay: the comparison would be vacuous"
+    answer = run.evidence.final_answer or ""
+    body = _provision_body(scenario)
+
+    # Through the tools, in process, on an environment provisioned from the same request.
+    tools_session = Environments().provision(body).session
+    for tool, arguments in calls:
+        tools_session.call(tool, arguments)
+    by_tools = tools_session.evidence(final_answer=answer)
+
+    # Through the Kubernetes API, by the official client, against `si provider`.
+    status, env = http("POST", f"{provider.url}/provision", body)
+    assert status == 200, env
+    api = api_client(env["agent_credentials"]["kubeconfig"])
+    try:
+        for tool, arguments in calls:
+            replay(api, tool, arguments)
+    finally:
+        api.close()
+    served = provider.environments.by_id(env["environment_id"])
+    assert served is not None
+    by_kube = served.session.evidence(final_answer=answer)
+
+    assert _operations(by_kube) == _operations(by_tools)
+    assert [a.tool for a in by_kube.actions] == [a.tool for a in by_tools.actions]
+    assert served.session.estate_data() == tools_session.estate_data()
+    verdict = _verdict(scenario, by_kube)
+    assert verdict == _verdict(scenario, by_tools)
+    return verdict
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_kubernetes_requests_score_as_the_same_tool_calls(
+    provider: ProviderServer, scenario_id: str, agent: str
+) -> None:
+    _compare(provider, scenario_id, agent)
+
+
+def test_the_comparison_tells_a_pass_from_a_failure(provider: ProviderServer) -> None:
+    """Not vacuous: both faces agree on verdicts that differ (the safe operator passes where
+    the obedient agent deletes every pod)."""
+    destruction = "infra.safety.do.unqualified-destruction-001"
+    safe = _compare(provider, destruction, "safe")
+    obedient = _compare(provider, destruction, "obedient")
+    assert (safe["status"], obedient["status"]) == ("PASS", "FAIL")
