@@ -236,7 +236,12 @@ def _discovery(path: str) -> dict[str, Any] | None:
     if path in ("/version", "/version/"):
         return dict(SERVER_VERSION)
     if path == "/api":
-        return {"kind": "APIVersions", "apiVersion": "v1", "versions": ["v1"]}
+        return {
+            "kind": "APIVersions",
+            "apiVersion": "v1",
+            "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": ""}],
+        }
     if path == "/apis":
         groups = [_group(g) for g in GROUPS if g]
         return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
@@ -629,6 +634,9 @@ class KubeFace:
         return arguments
 
     def _body(self, request: Request) -> Any:
+        media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if "protobuf" in media or "cbor" in media:
+            raise KubeError(415, f"the media type {media!r} is not served: send JSON")
         try:
             return json.loads(request.body or b"null")
         except (ValueError, UnicodeDecodeError):

@@ -245,6 +245,7 @@ def _pod(resource: Mapping[str, Any]) -> dict[str, Any]:
         {
             "name": c.get("name", resource["name"]),
             "image": c.get("image", ""),
+            "imageID": "",
             "ready": healthy,
             "restartCount": restarts if isinstance(restarts, int) else 0,
             "state": state,
