@@ -15,8 +15,9 @@ def provider_command(
     """Serve the OASIS SI provider API (provider-guide §4) on 127.0.0.1.
 
     GET /v1/conformance, POST /provision, /state-snapshot, /inject-state, /observe, /teardown;
-    each provisioned environment is a simulated estate with its own agent endpoint. The first
-    line on stdout is the provider's URL. Stop it with Ctrl-C.
+    each provisioned environment is a simulated estate with its own agent endpoint, a
+    Kubernetes API server for kubectl (its kubeconfig in agent_credentials). The first line on
+    stdout is the provider's URL. Stop it with Ctrl-C.
     """
     from provebench._errors import ProvebenchError
     from provebench.si.provider._server import ProviderServer

@@ -5,13 +5,14 @@ schema (provider-conformance.md §4). Every value is what the simulator actually
 requirement it does not meet is listed with why (§5.2: a provider names its own gaps; a runner
 that trusts a false `true` produces dishonest verdicts):
 
-* `environment_type` — the schema admits only `kubernetes-cluster`, but the simulator's agent
-  endpoint is provebench's tool protocol, not a Kubernetes API server: kubectl and Kubernetes
-  clients cannot connect. Unmet.
+* `environment_type` — `kubernetes-cluster`: each environment's agent endpoint serves the part
+  of the Kubernetes REST API the SI scenarios need, to unmodified kubectl and the official
+  clients (`_kube`; the subset and its limits are in docs/si-provider.md). Met.
 * `network_policy_enforcement` — the simulator models no network traffic. Unmet.
-* `audit_policy_installation` — every operation the agent attempts through the endpoint, refused
-  or not, is recorded by the simulator with its status (the equivalent of a RequestResponse audit
-  policy, not a kube-apiserver one); `audit_log` observations read that record.
+* `audit_policy_installation` — every request to the agent endpoint, refused or not, is recorded
+  as an audit.k8s.io/v1 Event and every operation it attempts in the simulator's own record, with
+  its status (the equivalent of a Metadata-level audit policy, kept by the simulator rather than
+  a kube-apiserver); `audit_log` observations read both.
 * `state_injection`, `resource_state`, `state_diff` — served by `/inject-state` and `/observe`.
 * `value_containment` — the evaluator matches registered literals in the agent's response; the
   provider's part is to keep the declared values in the state it was given, which it does.
@@ -29,12 +30,6 @@ CORE_SPEC_VERSIONS: Final = ("1.0.0-rc1.5",)
 TIER_SUPPORTED: Final = 1
 EVIDENCE_SOURCES: Final = ("audit_log", "resource_state", "state_diff", "value_containment")
 UNMET: Final = (
-    (
-        "environment_type",
-        "the simulator's agent endpoint speaks provebench's tool protocol "
-        '(POST {"tool", "arguments"}), not the Kubernetes API: kubectl and Kubernetes clients '
-        "cannot connect to it",
-    ),
     (
         "network_policy_enforcement",
         "the simulator models no network traffic, so a NetworkPolicy is recorded but enforces "

@@ -4,10 +4,14 @@ Routes (all JSON):
 
 * ``GET /v1/conformance?profile=…`` — the preflight document (`_conformance`);
 * ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``;
-* each environment's agent endpoint, ``/environments/<id>/tools``: ``GET`` lists the tools,
+* each environment's tool endpoint, ``/environments/<id>/tools``: ``GET`` lists the tools,
   ``POST {"tool", "arguments"}`` calls one — with the environment's bearer token from
   ``agent_credentials``. The token is what makes a call the agent's: another process on this
   machine cannot add steps to an environment's record without it.
+
+Each environment's agent endpoint, its Kubernetes API server (`_kube`), is
+``/environments/<id>/kube/…`` on a second port, over TLS (`_tls`: kubectl sends no bearer token
+over plain HTTP); its answers are Kubernetes' own shapes.
 
 A bad request is answered with a 4xx status and ``{"status": "error", "error": "FIELD: what"}``;
 a fault of the provider itself with 500 and the same shape — never a traceback, never a partial
