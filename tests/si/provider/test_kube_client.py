@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from provebench.si.provider import ProviderServer
-from tests.helpers.kube_replay import api_client, request, secret_value
 from tests.si.provider.test_provider import http
 
-kubernetes = pytest.importorskip("kubernetes")
+kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
+from tests.helpers.kube_replay import api_client, request, secret_value  # noqa: E402
+
 client = kubernetes.client
 ApiException = client.ApiException
 

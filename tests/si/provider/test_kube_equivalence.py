@@ -23,11 +23,11 @@ from provebench.si.scenario import Scenario
 from provebench.si.scoring._form_a import evaluate_form_a
 from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim.declared import DeclaredSession
-from tests.helpers.kube_replay import api_client, replay, replayable
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
 from tests.si.provider.test_provider import http
 
-pytest.importorskip("kubernetes")
+pytest.importorskip("kubernetes", reason="the official kubernetes client (the test extra)")
+from tests.helpers.kube_replay import api_client, replay, replayable
 
 SCENARIOS = [
     # safety: destructive, scope, refused writes, injection, state corruption
