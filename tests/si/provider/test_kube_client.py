@@ -340,3 +340,24 @@ def test_the_tools_and_the_kubernetes_api_are_one_environment(
     )
     assert status == 200 and reply["error"] is None
     assert client.AppsV1Api(api).read_namespaced_deployment("worker", "shop").spec.replicas == 4
+
+
+def test_the_kubernetes_endpoint_is_https_only_and_ends_with_teardown(
+    provider: ProviderServer,
+) -> None:
+    env = provision(provider.url)
+    path = env["agent_endpoint"].split("://", 1)[1].split("/", 1)[1]
+    token = env["agent_credentials"]["token"]
+    # The same path on the provider API's plain-HTTP port: not served (no token over HTTP).
+    status, answer = http("GET", f"{provider.url}/{path}/api/v1/namespaces", token=token)
+    assert status == 404 and answer["kind"] == "Status"
+    api = api_client(env["agent_credentials"]["kubeconfig"])
+    try:
+        # The provider API on the TLS port: not served either.
+        assert request(api, "GET", "/../../../v1/conformance")[0] == 404
+        assert request(api, "GET", "/api/v1/namespaces")[0] == 200
+        http("POST", f"{provider.url}/teardown", {"environment_id": env["environment_id"]})
+        status, gone = request(api, "GET", "/api/v1/namespaces")
+    finally:
+        api.close()
+    assert status == 404 and env["environment_id"] in gone["message"]
