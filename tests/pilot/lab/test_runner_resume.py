@@ -242,3 +242,39 @@ def test_a_run_killed_while_writing_its_identity_starts_again(
         ".identity.json.k3x9abc.tmp",
         ".identity.json.notes",
     ]
+
+
+def test_a_second_run_in_a_folder_in_use_is_refused_and_touches_nothing(
+    corpus: Path, uninterrupted: Path, tmp_path: Path
+) -> None:
+    """Two runs in one folder would interleave one log, and the loser could never resume: the
+    folder is locked for the whole run, refused in one line, and usable once the lock is gone."""
+    out = tmp_path / "busy"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [
+            "python3",
+            "-c",
+            "import fcntl, os, sys, time\n"
+            "fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(60)\n",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        refused = run_cli(*run_args(corpus, out))
+        assert refused.returncode == 2, refused.stderr
+        assert "another provebench run is using this run directory" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+        assert list(out.iterdir()) == []
+    finally:
+        holder.kill()
+        holder.wait()
+    result = run_cli(*run_args(corpus, out))
+    assert result.returncode == 0, result.stderr
+    assert_same_run(out, uninterrupted)

@@ -44,7 +44,7 @@ from provebench.pilot.lab._gateway import CALL_REGISTER
 from provebench.pilot.lab._publish import publish_run
 from provebench.pilot.lab._undo import AttemptPaths
 from provebench.pilot.record._chain import register_chain
-from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir
+from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir, RunDirBusy
 from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
 from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
@@ -222,12 +222,31 @@ def execute_run(
     rundir = RunDir(run_dir)
     attempt = AttemptPaths(run_dir)
     try:
-        resumed = rundir.prepare(identity)
+        return _execute_locked(corpus, agent, identity, rundir, attempt, progress,
+                               cycle_timeout_sec, started)  # fmt: skip
+    finally:
+        rundir.release()
+
+
+def _execute_locked(
+    corpus: LabCorpus,
+    agent: LoadedAgent,
+    identity: dict[str, Any],
+    rundir: RunDir,
+    attempt: AttemptPaths,
+    progress: RunProgress | None,
+    cycle_timeout_sec: float | None,
+    started: float,
+) -> RunOutcome:
+    try:
+        resumed = rundir.prepare(identity)  # takes the folder's lock (one run at a time)
         if rundir.is_complete:
             _sign_if_unsigned(rundir)
-            return RunOutcome(run_dir, corpus.cycle_count, -1, True, True)
+            return RunOutcome(rundir.root, corpus.cycle_count, -1, True, True)
         _refuse_lost_ledger(rundir, resumed)
         ledger = Ledger.open(rundir.ledger_path)
+    except RunDirBusy:  # the other run's folder is not this attempt's to clean
+        raise
     except Exception:
         attempt.remove_created()
         raise

@@ -16,6 +16,7 @@ RUNDIR/
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import stat
@@ -57,6 +58,10 @@ def _is_identity_temporary(entry: Path) -> bool:
     return stat.S_ISREG(entry.lstat().st_mode)  # a regular file, not a link to one
 
 
+class RunDirBusy(ProvebenchError):
+    """Another run holds the folder's lock: nothing in the folder is this attempt's."""
+
+
 class RunDir:
     """Paths and the checkpoint protocol of one run directory."""
 
@@ -65,6 +70,7 @@ class RunDir:
         self.ledger_path = root / LEDGER_FILE
         self.work_dir = root / WORK_DIR
         self.checkpoint_dir = root / CHECKPOINT_DIR
+        self._lock_fd: int | None = None
 
     def path(self, name: str) -> Path:
         return self.root / name
@@ -88,6 +94,7 @@ class RunDir:
             ) from error
         if not os.access(self.root, os.W_OK | os.X_OK):
             raise ProvebenchError("run directory is not writable", path=self.root)
+        self._lock()
         identity_path = self.root / IDENTITY_FILE
         if identity_path.is_file():
             recorded = read_json_file(identity_path)  # bad JSON: one line naming the file
@@ -113,6 +120,34 @@ class RunDir:
         except OSError as error:
             raise ProvebenchError(f"cannot write: {error.strerror}", path=identity_path) from error
         return False
+
+    # -- one run at a time ---------------------------------------------------------------------
+    def _lock(self) -> None:
+        """Hold an exclusive lock on the folder itself until `release`: two runs in one folder
+        would interleave their cycles in one log, and the one that lost the race could not be
+        resumed (its confirmed register no longer matches the log). The lock is on the
+        directory's own open file description, so no file is added to the run folder; it is
+        not inherited by the importer's processes (O_CLOEXEC) and the kernel drops it when the
+        laboratory dies, so a crashed run never leaves a stale lock behind."""
+        if self._lock_fd is not None:
+            return
+        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RunDirBusy(
+                "another provebench run is using this run directory; wait for it to end or "
+                "use a new directory",
+                path=self.root,
+            ) from None
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        """Let another run use the folder (a resume, later or in this process)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     # -- the importer's work directory and its cycle-start snapshots ---------------------------
     def align_work_dir(self, committed_cycles: int) -> None:
@@ -227,4 +262,5 @@ __all__ = [
     "RUN_FORMAT",
     "RUN_RECORD_FILE",
     "RunDir",
+    "RunDirBusy",
 ]
