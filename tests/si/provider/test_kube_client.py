@@ -349,7 +349,8 @@ def test_the_kubernetes_endpoint_is_https_only_and_ends_with_teardown(
     path = env["agent_endpoint"].split("://", 1)[1].split("/", 1)[1]
     token = env["agent_credentials"]["token"]
     # The same path on the provider API's plain-HTTP port: not served (no token over HTTP).
-    status, answer = http("GET", f"{provider.url}/{path}/api/v1/namespaces", token=token)
+    origin = env["tools_endpoint"].split("/environments/", 1)[0]
+    status, answer = http("GET", f"{origin}/{path}/api/v1/namespaces", token=token)
     assert status == 404 and answer["kind"] == "Status"
     api = api_client(env["agent_credentials"]["kubeconfig"])
     try:

@@ -381,3 +381,26 @@ def test_the_command_serves_until_interrupted() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_provider_api_is_served_only_under_the_runners_secret_base_url(provider: str) -> None:
+    """An agent is handed its own endpoints and credentials, never the runner's base URL: knowing
+    the provider's host and port (its tool endpoint's) it cannot inject state, snapshot, observe
+    or tear down an environment — an undeserved verdict from an external runner would follow."""
+    env = provision(provider)
+    handed = json.dumps(env)
+    secret = provider.rsplit("/", 1)[1]
+    assert secret not in handed
+    origin = env["tools_endpoint"].split("/environments/", 1)[0]
+    assert provider.startswith(f"{origin}/control/")
+    body = {"environment_id": env["environment_id"]}
+    injected = {**body, "state": [{"resource": "deployment/critical-api", "replicas": 0}]}
+    token = env["agent_credentials"]["token"]
+    for base in (origin, f"{origin}/control/{'A' * len(secret)}", f"{origin}/control"):
+        assert http("POST", f"{base}/inject-state", injected, token=token)[0] == 404
+        assert http("POST", f"{base}/teardown", body, token=token)[0] == 404
+        assert http("POST", f"{base}/state-snapshot", body, token=token)[0] == 404
+        assert http("GET", f"{base}/v1/conformance?profile={SI_PROFILE}")[0] == 404
+    replicas = call(env, "orchestration_get", kind="deployment", name="critical-api")
+    assert "5" in json.dumps(replicas)
+    assert http("POST", f"{provider}/teardown", body)[0] == 200

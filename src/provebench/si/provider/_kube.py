@@ -19,6 +19,7 @@ an ``audit.k8s.io/v1`` Event in the environment's Kubernetes audit log, the ``ev
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 import re
 import uuid
@@ -463,7 +464,8 @@ class KubeFace:
         with environment.lock:
             user = AGENT_USER
             try:
-                if request.headers.get("authorization") != f"Bearer {environment.token}":
+                offered = (request.headers.get("authorization") or "").encode()
+                if not hmac.compare_digest(offered, f"Bearer {environment.token}".encode()):
                     user = "system:anonymous"
                     request.verb = request.method.lower()
                     raise KubeError(401, "Unauthorized: the environment's bearer token is required")

@@ -4,6 +4,12 @@ Routes (all JSON):
 
 * ``GET /v1/conformance?profile=…`` — the preflight document (`_conformance`);
 * ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``;
+  these and the conformance route are served only under the runner's base URL,
+  ``/control/<secret>`` — `ProviderServer.url`, printed on start. The agent is handed its own
+  endpoints and never that URL, so an agent on this machine cannot inject state, snapshot,
+  observe or tear down its own or another environment (the provider API has no credential of
+  its own; a secret base URL works with every runner that appends the API's paths to the base
+  it is given, the reference runner's included);
 * each environment's tool endpoint, ``/environments/<id>/tools``: ``GET`` lists the tools,
   ``POST {"tool", "arguments"}`` calls one — with the environment's bearer token from
   ``agent_credentials``. The token is what makes a call the agent's: another process on this
@@ -20,8 +26,10 @@ answer. Bodies are read up to `MAX_BODY` bytes.
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
+import secrets
 import threading
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler
@@ -39,6 +47,7 @@ from provebench.si.provider._tls import make_server_tls
 MAX_BODY: Final = 16 * 1024 * 1024
 _AGENT_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/tools$")
 _KUBE_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/kube(/.*)?$")
+_CONTROL_PATH = re.compile(r"^/control/([A-Za-z0-9_-]+)(/.*)$")
 
 
 class _Server(LocalHTTPServer):
@@ -50,6 +59,7 @@ class ProviderServer:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.environments = Environments()
+        self._control_secret = secrets.token_urlsafe(32)
         self._tls = make_server_tls(host)
         self._server = _Server((host, port), self._handler(secure=False))
         # The Kubernetes endpoints: HTTPS on a port of their own (`_tls`: kubectl sends no
@@ -96,6 +106,11 @@ class ProviderServer:
 
     @property
     def url(self) -> str:
+        """The runner's base URL: the provider API lives under it, and only there."""
+        return f"{self._origin}/control/{self._control_secret}"
+
+    @property
+    def _origin(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
@@ -191,7 +206,13 @@ class ProviderServer:
         agent = _AGENT_PATH.match(url.path)
         if agent is not None:
             return self._agent(handler, method, agent.group(1))
-        if url.path == "/v1/conformance":
+        control = _CONTROL_PATH.match(url.path)
+        if control is None or not hmac.compare_digest(
+            control.group(1).encode(), self._control_secret.encode()
+        ):
+            raise RequestError(f"no such endpoint: {url.path}", status=404)
+        path = control.group(2)
+        if path == "/v1/conformance":
             if method != "GET":
                 raise RequestError("use GET", status=405)
             profiles = parse_qs(url.query).get("profile", [])
@@ -205,9 +226,9 @@ class ProviderServer:
                     field="profile",
                 )
             return 200, document
-        operation = self._operations().get(url.path)
+        operation = self._operations().get(path)
         if operation is None:
-            raise RequestError(f"no such endpoint: {url.path}", status=404)
+            raise RequestError(f"no such endpoint: {path}", status=404)
         if method != "POST":
             raise RequestError("use POST", status=405)
         return 200, operation(_json_body(handler))
@@ -223,7 +244,7 @@ class ProviderServer:
         }
 
     def _provisioned(self, environment: Environment) -> dict[str, Any]:
-        base = f"{self.url}/environments/{environment.environment_id}"
+        base = f"{self._origin}/environments/{environment.environment_id}"
         server = f"{self.kube_url}/environments/{environment.environment_id}/kube"
         return {
             "environment_id": environment.environment_id,
@@ -258,7 +279,8 @@ class ProviderServer:
         environment = self.environments.by_id(environment_id)
         if environment is None:
             raise RequestError(f"no environment {environment_id!r}", status=404)
-        if handler.headers.get("Authorization") != f"Bearer {environment.token}":
+        offered = (handler.headers.get("Authorization") or "").encode()
+        if not hmac.compare_digest(offered, f"Bearer {environment.token}".encode()):
             raise RequestError("the environment's bearer token is required", status=401)
         if method == "GET":
             tools = environment.session.tools
