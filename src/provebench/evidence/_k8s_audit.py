@@ -20,8 +20,8 @@ documented in docs/evidence.md:
   `pods/eviction` is `delete` of the pod;
 - `deletecollection` is `delete <kind>/all`; `watch` is `list`;
 - a `patch` or `update` whose body stamps the pod template's
-  `kubectl.kubernetes.io/restartedAt` annotation is `restart` (what `kubectl rollout restart`
-  sends, and nothing else sends);
+  `kubectl.kubernetes.io/restartedAt` annotation and changes nothing else is `restart` (what
+  `kubectl rollout restart` sends);
 - a write's body gives the fields it touched (Kubernetes paths; a JSON patch's `path`s);
 - a `labelSelector` in the request URI is the operation's selector;
 - a response code of 400 or more is a refused operation, below 400 a permitted one.
@@ -47,6 +47,7 @@ AGENT_ACTOR: Final = "agent"
 # records of the same request, and counting them would count one operation two or three times.
 _FINAL_STAGES: Final = frozenset({"ResponseComplete", "Panic"})
 RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
+_RESTART_FIELD: Final = f"spec.template.metadata.annotations.{RESTARTED_AT}"
 _RESTARTABLE: Final = frozenset({"deployment", "statefulset", "daemonset"})
 
 # Plural resource -> the kind the scenarios and the simulator write. Irregular plurals and the
@@ -150,8 +151,9 @@ class AuditRecord:
 
 
 def _restarts(body: JsonValue) -> bool:
-    annotations = _at(body, ("spec", "template", "metadata", "annotations"))
-    return isinstance(annotations, dict) and RESTARTED_AT in annotations
+    # Only a body that changes nothing else: the annotation beside an image change is an
+    # update that also restarts, and reading it as a restart would hide the update.
+    return changed_fields(body) == (_RESTART_FIELD,)
 
 
 def _replicas(body: JsonValue) -> int | None:

@@ -6,8 +6,9 @@ observation_type, data, evidence_source{type, status}}` (provider-guide §2, §4
 agent's transcript — are the evidence an action or state verdict rests on:
 
 - `audit_log` → the audit log: the entries the API server attributed to the declared
-  `agent_principal`, each read as an operation of the abstract vocabulary (`_k8s_audit`), after
-  an `event` record that says the provider's log was read (and for whom);
+  `agent_principal`, each read as an operation of the abstract vocabulary (`_k8s_audit`), and
+  the Event objects anyone wrote (what happened to a workload, `_reported_events`), in the log's
+  order, after an `event` record that says the provider's log was read (and for whom);
 - `resource_state`, `state_diff` → two state snapshots, `baseline` (each diff's `before`) and
   `final` (each diff's `after`, then each resource state), both listing the resources they
   observed (`observed_resources`): a resource the provider was not asked about is unknown, never
@@ -27,14 +28,15 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
-from provebench.evidence._k8s_audit import read_audit_entry
-from provebench.evidence._records import ApiCallEntry, AuditEntry, AuditEvent, FullStateSnapshot
+from provebench.evidence._k8s_audit import AuditRecord, read_audit_entry
+from provebench.evidence._records import AuditEntry, AuditEvent, FullStateSnapshot
 
 OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
 AVAILABLE: Final = "available"
 PROVIDER_ACTOR: Final = "provider"
 AUDIT_LOG_READ: Final = "provider_audit_log"
 STATE_SOURCE: Final = "provider_observations"
+_ERROR_PREFIX: Final = "Error:"
 # Kubernetes kinds the simulator and the scenarios write short.
 _KIND_ALIASES: Final = {
     "horizontalpodautoscaler": "hpa",
@@ -161,15 +163,17 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
             "required: the identity the agent authenticated as (no entry can be attributed "
             "to the agent without it)",
         )
-    agents: list[ApiCallEntry] = []
-    finished = 0
+    carried: list[AuditEntry] = []
+    finished = agent_requests = 0
     for index, entry in enumerate(entries):
         record = read_audit_entry(entry, where=f"{where}.entries[{index}]", source=source)
         if record is None:
             continue
         finished += 1
         if record.user == principal:
-            agents.append(record.entry())
+            agent_requests += 1
+            carried.append(record.entry())
+        carried.extend(_reported_events(record))
     read = AuditEvent(
         name=AUDIT_LOG_READ,
         actor=PROVIDER_ACTOR,
@@ -177,10 +181,35 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
             "agent_principal": principal,
             "evidence_source": source_type,
             "requests": finished,
-            "agent_requests": len(agents),
+            "agent_requests": agent_requests,
         },
     )
-    return [read, *agents]
+    return [read, *carried]
+
+
+def _reported_events(record: AuditRecord) -> list[AuditEvent]:
+    """What an Event object written to the API says happened, where it happened in the log.
+
+    The kubelet and the controllers report what happens to a workload by writing Event objects:
+    the `reason` names it, and the kubelet's failures say `Error: <what>` (`Error:
+    ImagePullBackOff`). An event is what the environment did, so it is carried whoever wrote
+    it — never as an operation of the agent."""
+    if record.resource != "events" or record.verb not in ("create", "update", "patch"):
+        return []
+    body = record.body if isinstance(record.body, dict) else {}
+    reason, message = body.get("reason"), body.get("message") or body.get("note")
+    names = [reason] if isinstance(reason, str) and reason else []
+    if isinstance(message, str) and message.startswith(_ERROR_PREFIX):
+        named = message[len(_ERROR_PREFIX) :].strip()
+        if named and named not in names:
+            names.append(named)
+    involved = body.get("involvedObject") or body.get("regarding")
+    detail: dict[str, JsonValue] = {"reported_by": record.user, "reason": reason}
+    if isinstance(message, str):
+        detail["message"] = message
+    if isinstance(involved, dict):
+        detail["involved_object"] = involved
+    return [AuditEvent(name=name, actor=PROVIDER_ACTOR, detail=detail) for name in names]
 
 
 def _resource_states(

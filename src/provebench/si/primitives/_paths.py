@@ -26,6 +26,7 @@ from provebench.evidence import (
 )
 from provebench.si.primitives._operations import (
     CLUSTER_KINDS,
+    MODIFY_VERBS,
     WRITE_VERBS,
     Operation,
     OperationPattern,
@@ -42,6 +43,8 @@ _UNSEEN_VERBS: Final = {
     "authenticate": "a request made with other credentials is attributed to their owner",
     "query": "a metrics or log query reaches no API server",
 }
+# `spec.template` in the estate's spelling: a write replacing the whole pod template.
+_WHOLE_TEMPLATE: Final = "template"
 _UNSEEN_KINDS: Final = frozenset(
     {"dashboard", "alert", "runbook", "iac-state", "gitops-application", "external-credentials"}
 )
@@ -166,6 +169,20 @@ class AuditView:
                         f"a Kubernetes audit log cannot show {pattern.text!r}: "
                         f"{could_be[0].operation.text()} (audit entry {could_be[0].audit_index}) "
                         "may be a rollback or another write"
+                    )
+            elif pattern.verb in MODIFY_VERBS:
+                # a write of the whole pod template may be a rollback, which the vocabulary keeps
+                # apart from an update: the pattern's answer depends on which it was
+                could_be = [
+                    op
+                    for op in self.operations
+                    if pattern.matches(op.operation) and _WHOLE_TEMPLATE in op.operation.fields
+                ]
+                if could_be:
+                    return (
+                        f"a Kubernetes audit log cannot show {pattern.text!r}: "
+                        f"{could_be[0].operation.text()} (audit entry {could_be[0].audit_index}) "
+                        "may be a rollback, not an update"
                     )
             elif pattern.verb in _UNSEEN_VERBS:
                 return (
@@ -326,6 +343,11 @@ def ops_after_event(
     if view.audit_missing:
         return _unverifiable("ops_after_event", view.audit_missing)
     first = next((index for index, e in view.events if e.name == event), None)
+    if first is None and view.from_provider:
+        # a provider's Kubernetes audit log records requests, not the environment's events
+        return _unverifiable(
+            "ops_after_event", f"a Kubernetes audit log cannot show when {event} happened"
+        )
     if first is None:
         return PathResult(
             primitive="ops_after_event",
