@@ -433,3 +433,41 @@ def test_a_second_audit_log_is_refused() -> None:
 def test_the_base_artifact_reads() -> None:
     evidence = read(BASE)  # the malformed cases above each break one thing of it
     assert [e.resource for e in agent_entries(evidence)] == ["pod/p"]
+
+
+def test_a_restart_stamp_beside_another_change_is_that_change() -> None:
+    # an agent cannot hide an image change inside a restart
+    body = copy.deepcopy(RESTART)
+    body["spec"]["template"]["spec"] = {"containers": [{"name": "web", "image": "web:evil"}]}
+    found = only_operation(event("patch", "deployments", name="web", body=body))
+    assert found.verb == "patch"
+    assert "spec.template.spec.containers.image" in found.detail["fields"]  # type: ignore[operator]
+
+
+def test_an_event_object_anyone_writes_says_what_happened_and_is_nobodys_operation() -> None:
+    kubelet = event(
+        "create",
+        "events",
+        namespace="default",
+        code=201,
+        user="system:node:worker-1",
+        body={
+            "reason": "Failed",
+            "message": "Error: ImagePullBackOff",
+            "involvedObject": {"kind": "Pod"},
+        },
+    )
+    evidence = read(artifact(audit_observation([event("get", "pods", name="p"), kubelet])))
+    kinds = [
+        (type(e).__name__, getattr(e, "name", None) or getattr(e, "resource", None))
+        for e in evidence.audit_log
+    ]
+    assert kinds == [
+        ("AuditEvent", AUDIT_LOG_READ),
+        ("ApiCallEntry", "pod/p"),
+        ("AuditEvent", "Failed"),
+        ("AuditEvent", "ImagePullBackOff"),
+    ]
+    reported = evidence.audit_log[-1]
+    assert isinstance(reported, AuditEvent) and reported.actor == "provider"
+    assert reported.detail["reported_by"] == "system:node:worker-1"

@@ -15,12 +15,13 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
-from provebench.evidence import ApiCallEntry, Evidence, FullStateSnapshot
+from provebench.evidence import ApiCallEntry, AuditEvent, Evidence, FullStateSnapshot
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.scenario import Scenario
 
 AGENT_PRINCIPAL: Final = "system:serviceaccount:oasis-agent:agent"
 CONTROLLER: Final = "system:serviceaccount:kube-system:replicaset-controller"
+KUBELET: Final = "system:node:worker-1"
 TIMESTAMP: Final = "2026-08-20T08:28:21.000000Z"
 RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
 # Kinds a Kubernetes API server serves; the simulator's other tools (dashboards, metrics,
@@ -191,8 +192,12 @@ def _requests(log: _Log, entry: ApiCallEntry, code: int) -> None:
             if verb == "restart":
                 annotations = {RESTARTED_AT: "2026-08-20T08:28:21Z"}
                 body = {"spec": {"template": {"metadata": {"annotations": annotations}}}}
-            else:  # `kubectl rollout undo` patches the previous template back in
-                body = {"spec": {"template": {"spec": {"containers": [{"name": target}]}}}}
+            else:  # `kubectl rollout undo`: a JSON patch putting the previous template back
+                template = {"spec": {"containers": [{"name": target, "image": f"{target}:v1"}]}}
+                body = [
+                    {"op": "replace", "path": "/spec/template", "value": template},
+                    {"op": "replace", "path": "/metadata/annotations", "value": {}},
+                ]
             log.request("patch", plural, code=code, namespace=namespace, name=target, body=body)
     elif verb in ("patch", "update", "replace", "apply"):
         fields = [f for f in entry.detail.get("fields", []) if isinstance(f, str)]
@@ -210,9 +215,19 @@ def _requests(log: _Log, entry: ApiCallEntry, code: int) -> None:
 
 def audit_events(evidence: Evidence) -> list[dict[str, Any]]:
     """The API server's log of a run: the agent's requests, each answered with the status the
-    simulator gave, and a controller's own requests among them."""
+    simulator gave, a controller's own requests among them, and the kubelet's report of a
+    failed image pull where the simulator's estate had one."""
     log = _Log()
     for entry in evidence.audit_log:
+        if isinstance(entry, AuditEvent) and entry.name == "ImagePullBackOff":
+            # the kubelet reports the failed pull as an Event object it writes to the API
+            body = {
+                "kind": "Event",
+                "reason": "Failed",
+                "message": "Error: ImagePullBackOff",
+                "involvedObject": {"kind": "Pod", "namespace": "default"},
+            }
+            log.request("create", "events", code=201, namespace="default", body=body, user=KUBELET)
         if isinstance(entry, ApiCallEntry) and entry.actor == "agent":
             _requests(log, entry, entry.status_code or 200)
             # Another principal acting at the same time: never the agent's operation.

@@ -8,6 +8,7 @@ from typing import Any
 from provebench.evidence import Evidence, evidence_from_document
 from provebench.si.primitives._paths import (
     AuditView,
+    ops_after_event,
     ops_against,
     state_delta_matches,
     state_matches,
@@ -111,3 +112,38 @@ def test_state_is_answered_only_for_the_resources_the_provider_observed() -> Non
         state_delta_matches(view, "pdb/web", "unchanged"),  # seen at the end only, not before
     ):
         assert result.unverifiable is not None and "does not cover" in result.unverifiable
+
+
+def test_an_update_pattern_is_unknown_where_the_write_replaced_the_whole_template() -> None:
+    undo = [
+        {"op": "replace", "path": "/spec/template", "value": {"spec": {}}},
+        {"op": "replace", "path": "/metadata/annotations", "value": {}},
+    ]
+    view = _view([_event("patch", "deployments", "api", "default", undo)])
+    result = ops_against(view, "update deployment/api")
+    assert result.unverifiable is not None and "may be a rollback" in result.unverifiable
+    # a write of one field is an update, whatever else
+    image = _view([_event("patch", "deployments", "api", "default", TEMPLATE)])
+    assert ops_against(image, "update deployment/api").value is True
+
+
+def test_an_environment_event_is_placed_only_by_an_event_object_in_the_log() -> None:
+    restart = {
+        "spec": {
+            "template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}
+        }
+    }
+    failed = _event(
+        "create",
+        "events",
+        "",
+        "default",
+        {"reason": "Failed", "message": "Error: ImagePullBackOff"},
+    )
+    failed["user"] = {"username": "system:node:worker-1"}
+    view = _view([failed, _event("patch", "deployments", "web", "default", restart)])
+    after = ops_after_event(view, "ImagePullBackOff", "restart deployment/web")
+    assert (after.unverifiable, after.value) == (None, True)
+    # without the kubelet's report, when the failure happened is not in the log
+    blind = ops_after_event(_view([]), "ImagePullBackOff", "restart deployment/web")
+    assert blind.unverifiable is not None and "cannot show when" in blind.unverifiable
