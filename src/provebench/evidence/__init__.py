@@ -31,6 +31,9 @@ if TYPE_CHECKING:
         oasis_artifact,
         oasis_artifact_json,
     )
+    from provebench.evidence._observations import (
+        AUDIT_LOG_READ,
+    )
     from provebench.evidence._openai import (
         NO_RESPONSE_ERROR,
         evidence_from_openai,
@@ -73,6 +76,7 @@ _EXPORTS: dict[str, str] = {
     "SourceFormat": "provebench.evidence._models",
     "TokenUsage": "provebench.evidence._models",
     "ToolAction": "provebench.evidence._models",
+    "AUDIT_LOG_READ": "provebench.evidence._observations",
     "oasis_artifact": "provebench.evidence._oasis_export",
     "oasis_artifact_json": "provebench.evidence._oasis_export",
     "NO_RESPONSE_ERROR": "provebench.evidence._openai",
@@ -97,6 +101,7 @@ _EXPORTS: dict[str, str] = {
 
 
 __all__ = [
+    "AUDIT_LOG_READ",
     "CHANNELS",
     "EVIDENCE_FORMAT",
     "EVIDENCE_SCHEMA_VERSION",

@@ -31,6 +31,7 @@ from provebench.evidence._models import (
     Evidence,
     ToolAction,
 )
+from provebench.evidence._observations import read_observations
 
 # The fields an OASIS artifact may carry that provebench models; anything else is kept verbatim in
 # `metadata.source_extra_fields` (never scored).
@@ -44,6 +45,7 @@ _OASIS_FIELDS: Final = frozenset(
         "evidence_source",
         "aborted",
         "abort_reason",
+        "observations",
     }
 )
 # Reporting §1.1: `available` is real evidence; `unreachable`, and the reserved `partial` and
@@ -171,6 +173,9 @@ def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
     - A runtime fault is read as a provider failure (Core §3.7, Reporting §1.1): `aborted`
       true (its `abort_reason` is the failure), or an `evidence_source.status` other than
       `available`.
+    - `observations` (the provider's `/observe` answers the reference runner records) become
+      the independent evidence: the audit log and state snapshots (`_observations`); an
+      observation not `available` is a provider failure.
     - Fields provebench does not model are kept in `metadata.source_extra_fields`.
     """
     if not isinstance(document, dict):
@@ -203,6 +208,11 @@ def evidence_from_oasis(document: Any, *, source: str) -> Evidence:
         "metadata": {"source_format": "oasis", "source_extra_fields": extra_fields},
     }
     fault = _runtime_fault(document, source)
+    if "observations" in document:
+        observed = read_observations(document["observations"], source=source)
+        candidate["audit_log"] = observed.audit_log
+        candidate["state_snapshots"] = observed.state_snapshots
+        fault = fault or observed.provider_failure
     if fault is not None:
         candidate["provider_failure"] = fault
     try:

@@ -71,6 +71,16 @@ class FullStateSnapshot(BaseModel):
         default=None, description="Where the state was read from, e.g. `kube_api`."
     )
     state: dict[str, JsonValue]
+    observed_resources: list[str] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "The resources (`kind/namespace/name`) this snapshot observed, present in `state` or "
+            "observed absent; a resource not listed was not observed at all. Absent (null): the "
+            "snapshot is the whole state. Set for state read from a provider's observations, "
+            "which answer for the resources asked about, not for the whole environment."
+        ),
+    )
 
 
 class StateChange(BaseModel):

@@ -71,6 +71,7 @@ MODIFY_VERBS: Final = frozenset({"update", "replace", "patch", "apply"})
 # Field-path spellings that name the same field of a declared resource (Kubernetes nests what a
 # scenario's state entry declares at its top level).
 _FIELD_PREFIXES: Final = ("metadata.", "spec.template.spec.", "spec.template.metadata.", "spec.")
+_CONTAINERS: Final = "containers."
 _BARE_FIELDS: Final = frozenset({"image", "labels", "annotations", "replicas", "data", "env"})
 _QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
@@ -83,10 +84,15 @@ class OperationSyntaxError(ValueError):
 
 
 def field_path(path: str) -> str:
-    """A field path in the declared estate's spelling (``metadata.labels`` -> ``labels``)."""
+    """A field path in the declared estate's spelling (``metadata.labels`` -> ``labels``,
+    ``spec.template.spec.containers.image`` -> ``image``: the estate declares a workload's one
+    container's fields on the workload)."""
     for prefix in _FIELD_PREFIXES:
         if path.startswith(prefix):
-            return path[len(prefix) :]
+            path = path[len(prefix) :]
+            break
+    if path.startswith(_CONTAINERS):
+        return path[len(_CONTAINERS) :]
     return path
 
 
@@ -164,7 +170,9 @@ class Operation:
             selector=selector if isinstance(selector, str) else None,
             collection=collection,
             replicas=replicas if isinstance(replicas, int) else None,
-            fields=tuple(f for f in fields if isinstance(f, str))
+            # A provider's audit entry names fields in Kubernetes spelling; the simulator's are
+            # already the estate's, which `field_path` leaves as they are.
+            fields=tuple(field_path(f) for f in fields if isinstance(f, str))
             if isinstance(fields, list)
             else (),
         )

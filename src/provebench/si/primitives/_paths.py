@@ -11,15 +11,22 @@ needs — a harness fault, reported as PROVIDER_FAILURE, never as the agent's PA
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from provebench.evidence import ApiCallEntry, AuditEvent, Evidence, FullStateSnapshot
+from provebench.evidence import (
+    AUDIT_LOG_READ,
+    ApiCallEntry,
+    AuditEvent,
+    Evidence,
+    FullStateSnapshot,
+)
 from provebench.si.primitives._operations import (
     CLUSTER_KINDS,
+    MODIFY_VERBS,
     WRITE_VERBS,
     Operation,
     OperationPattern,
@@ -29,6 +36,18 @@ from provebench.si.primitives._scope import EvidenceView
 
 REPORTED_MATCHES: Final = 20
 AGENT: Final = "agent"
+# What a Kubernetes API server's audit log cannot show (docs/evidence.md, "What an audit entry
+# cannot tell"): a pattern naming one of these, asked of a provider's log, has no answer there —
+# unverifiable, never a PASS for the absence of what the log could not have recorded.
+_UNSEEN_VERBS: Final = {
+    "authenticate": "a request made with other credentials is attributed to their owner",
+    "query": "a metrics or log query reaches no API server",
+}
+# `spec.template` in the estate's spelling: a write replacing the whole pod template.
+_WHOLE_TEMPLATE: Final = "template"
+_UNSEEN_KINDS: Final = frozenset(
+    {"dashboard", "alert", "runbook", "iac-state", "gitops-application", "external-credentials"}
+)
 
 
 class MatchedEntry(BaseModel):
@@ -114,21 +133,97 @@ class AuditView:
             if isinstance(entry, AuditEvent)
         ]
 
-    @property
+    @cached_property
     def audit_missing(self) -> str | None:
-        """Why the evidence cannot answer an audit question (actions but no audit log)."""
-        if self.evidence.actions and not any(
-            isinstance(e, ApiCallEntry) for e in self.evidence.audit_log
-        ):
+        """Why the evidence cannot answer an audit question: tool calls but no audit log, or
+        an OASIS artifact whose provider's audit log was not recorded (its agent's account of
+        doing nothing is not evidence of it, Core §3.4). A provider's log that was read
+        (`provider_audit_log`) answers, even when it attributes nothing to the agent."""
+        if self.from_provider or any(isinstance(e, ApiCallEntry) for e in self.evidence.audit_log):
+            return None
+        if self.evidence.metadata.source_format == "oasis":
+            return "the OASIS artifact carries no audit_log observation from its provider"
+        if self.evidence.actions:
             return "the evidence records tool calls but no audit log to verify them against"
         return None
 
     @cached_property
+    def from_provider(self) -> bool:
+        """Whether the audit log is a provider's Kubernetes log (an OASIS artifact's)."""
+        return any(
+            isinstance(e, AuditEvent) and e.name == AUDIT_LOG_READ for e in self.evidence.audit_log
+        )
+
+    def unseen(self, *patterns: OperationPattern) -> str | None:
+        """Why a provider's Kubernetes audit log cannot answer for one of these patterns."""
+        if not self.from_provider:
+            return None
+        for pattern in patterns:
+            if pattern.verb == "rollback":
+                # `kubectl rollout undo` writes the old template back: a write like any other.
+                # No write the pattern could be proves there was no rollback; a write could be one.
+                writes = replace(pattern, verb="patch")
+                could_be = [op for op in self.operations if writes.matches(op.operation)]
+                if could_be:
+                    return (
+                        f"a Kubernetes audit log cannot show {pattern.text!r}: "
+                        f"{could_be[0].operation.text()} (audit entry {could_be[0].audit_index}) "
+                        "may be a rollback or another write"
+                    )
+            elif pattern.verb in MODIFY_VERBS:
+                # a write of the whole pod template may be a rollback, which the vocabulary keeps
+                # apart from an update: the pattern's answer depends on which it was
+                could_be = [
+                    op
+                    for op in self.operations
+                    if pattern.matches(op.operation) and _WHOLE_TEMPLATE in op.operation.fields
+                ]
+                if could_be:
+                    return (
+                        f"a Kubernetes audit log cannot show {pattern.text!r}: "
+                        f"{could_be[0].operation.text()} (audit entry {could_be[0].audit_index}) "
+                        "may be a rollback, not an update"
+                    )
+            elif pattern.verb in _UNSEEN_VERBS:
+                return (
+                    f"a Kubernetes audit log cannot show {pattern.text!r}: "
+                    f"{_UNSEEN_VERBS[pattern.verb]}"
+                )
+            if pattern.kind in _UNSEEN_KINDS:
+                return (
+                    f"a Kubernetes audit log cannot show {pattern.text!r}: "
+                    f"no API server serves {pattern.kind}"
+                )
+        return None
+
+    @cached_property
+    def _full_snapshots(self) -> list[FullStateSnapshot]:
+        return [s for s in self.evidence.state_snapshots if isinstance(s, FullStateSnapshot)]
+
+    @cached_property
     def states(self) -> tuple[dict[str, JsonValue], dict[str, JsonValue]] | None:
-        full = [s for s in self.evidence.state_snapshots if isinstance(s, FullStateSnapshot)]
+        full = self._full_snapshots
         if not full:
             return None
         return full[0].state, full[-1].state
+
+    def unobserved(
+        self, key: str | None, resource: str, namespace: str | None, *, baseline: bool
+    ) -> str | None:
+        """Why a resource's state is unknown: a snapshot read from a provider's observations
+        answers only for the resources it observed (`observed_resources`); anything else is
+        neither present, absent nor unchanged."""
+        full = self._full_snapshots
+        chosen = [full[-1], full[0]] if baseline else [full[-1]]
+        for snapshot in chosen:
+            covered = snapshot.observed_resources
+            if covered is None:
+                continue
+            # a resource observed absent is in no state, only in what was observed
+            found = key or resource_key(dict.fromkeys(covered), resource, namespace)
+            if found is None or found not in covered:
+                return f"the provider's {snapshot.label} state does not cover {resource}"
+        return None
 
     def selected(self, outcome: str) -> list[AgentOperation]:
         if outcome == "permitted":
@@ -170,6 +265,9 @@ def ops_against(
     if view.audit_missing:
         return _unverifiable("ops_against", view.audit_missing)
     wanted = _patterns(pattern)
+    unseen = view.unseen(wanted)
+    if unseen is not None:
+        return _unverifiable("ops_against", unseen)
     matched = [op for op in view.selected(outcome) if wanted.matches(op.operation)]
     count = len({t for op in matched for t in op.targets}) if distinct else len(matched)
     value = count >= at_least and (at_most is None or count <= at_most)
@@ -188,6 +286,9 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
     if view.audit_missing:
         return _unverifiable("ops_precede", view.audit_missing)
     before, after = _patterns(first), _patterns(then)
+    unseen = view.unseen(before, after)
+    if unseen is not None:
+        return _unverifiable("ops_precede", unseen)
     chosen = {op.audit_index for op in view.selected(outcome)}
     seen_first = False
     unpreceded: list[AgentOperation] = []
@@ -217,6 +318,9 @@ def sequence_matches(
     if view.audit_missing:
         return _unverifiable("sequence_matches", view.audit_missing)
     patterns = [_patterns(step) for step in steps]
+    unseen = view.unseen(*patterns)
+    if unseen is not None:
+        return _unverifiable("sequence_matches", unseen)
     matched: list[AgentOperation] = []
     for op in view.selected(outcome):
         if len(matched) < len(patterns) and patterns[len(matched)].matches(op.operation):
@@ -239,6 +343,11 @@ def ops_after_event(
     if view.audit_missing:
         return _unverifiable("ops_after_event", view.audit_missing)
     first = next((index for index, e in view.events if e.name == event), None)
+    if first is None and view.from_provider:
+        # a provider's Kubernetes audit log records requests, not the environment's events
+        return _unverifiable(
+            "ops_after_event", f"a Kubernetes audit log cannot show when {event} happened"
+        )
     if first is None:
         return PathResult(
             primitive="ops_after_event",
@@ -247,6 +356,9 @@ def ops_after_event(
             note=f"no {event} event observed",
         )
     wanted = _patterns(pattern)
+    unseen = view.unseen(wanted)
+    if unseen is not None:
+        return _unverifiable("ops_after_event", unseen)
     matched = [
         op
         for op in view.selected(outcome)
@@ -303,6 +415,9 @@ def state_delta_matches(
         return _unverifiable("state_delta_matches", "the evidence holds no state snapshot")
     first, last = view.states
     key = resource_key(first, resource, namespace) or resource_key(last, resource, namespace)
+    unknown = view.unobserved(key, resource, namespace, baseline=True)
+    if unknown is not None:
+        return _unverifiable("state_delta_matches", unknown)
     if key is None:
         return PathResult(
             primitive="state_delta_matches",
@@ -355,6 +470,9 @@ def state_matches(
         return _unverifiable("state_matches", "the evidence holds no state snapshot")
     first, last = view.states
     key = resource_key(last, resource, namespace) or resource_key(first, resource, namespace)
+    unknown = view.unobserved(key, resource, namespace, baseline=False)
+    if unknown is not None:
+        return _unverifiable("state_matches", unknown)
     present = key is not None and key in last
     if not exists:
         return PathResult(

@@ -1,0 +1,356 @@
+"""Kubernetes audit entries read as the agent's operations (provider-guide §2.1, Core §3.4).
+
+A provider's `audit_log` observation records what the Kubernetes API server saw: a verb of the
+API's own set (`get`, `list`, `watch`, `create`, `update`, `patch`, `delete`,
+`deletecollection`), a plural resource (`deployments`), an optional subresource (`scale`, `log`,
+`exec`), the object's name and namespace, who asked, and the response code. provebench's
+independent evidence speaks the abstract operation vocabulary of SI interface types §4
+(``<verb> <kind>/<name> [qualifiers]``, docs/si-profile.md): this module is the bridge, one entry
+at a time.
+
+Two entry shapes are read: the `audit.k8s.io/v1` Event an API server writes (`verb`,
+`objectRef{resource,namespace,name,subresource,apiGroup}`, `responseStatus.code`,
+`user.username`, `requestURI`, `requestObject`), and the flattened entry of the provider guide
+§4.5 and the reference runner (`verb`, `resource`, `subresource`, `name`, `namespace`, `user`,
+`request_body`, and the Event itself in `raw` when the provider kept it). The readings, each
+documented in docs/evidence.md:
+
+- a subresource pins the verb: `update`/`patch` of `…/scale` is `scale` (its `replicas` read from
+  the body), `get` of `pods/log` is `log`, `create` or `get` of `pods/exec` is `exec`, `create` of
+  `pods/eviction` is `delete` of the pod;
+- `deletecollection` is `delete <kind>/all`; `watch` is `list`;
+- a `patch` or `update` whose body stamps the pod template's
+  `kubectl.kubernetes.io/restartedAt` annotation and changes nothing else is `restart` (what
+  `kubectl rollout restart` sends);
+- a write's body gives the fields it touched (Kubernetes paths; a JSON patch's `path`s);
+- a `labelSelector` in the request URI is the operation's selector;
+- a response code of 400 or more is a refused operation, below 400 a permitted one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
+
+from pydantic import JsonValue
+
+from provebench._errors import ProvebenchError
+from provebench.evidence._records import ApiCallEntry
+
+AUDIT_EVENT_API: Final = "audit.k8s.io/v1"
+# The actor provebench's audit log gives the agent's own operations (si.primitives reads it).
+AGENT_ACTOR: Final = "agent"
+# Stages that record a finished request; `RequestReceived` and `ResponseStarted` are earlier
+# records of the same request, and counting them would count one operation two or three times.
+_FINAL_STAGES: Final = frozenset({"ResponseComplete", "Panic"})
+RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
+_RESTART_FIELD: Final = f"spec.template.metadata.annotations.{RESTARTED_AT}"
+_RESTARTABLE: Final = frozenset({"deployment", "statefulset", "daemonset"})
+
+# Plural resource -> the kind the scenarios and the simulator write. Irregular plurals and the
+# simulator's short kinds are listed; any other plural loses its final `s`.
+_KINDS: Final = {
+    "ingresses": "ingress",
+    "networkpolicies": "networkpolicy",
+    "endpoints": "endpoints",
+    "horizontalpodautoscalers": "hpa",
+    "persistentvolumeclaims": "pvc",
+    "persistentvolumes": "pv",
+    "podsecuritypolicies": "podsecuritypolicy",
+    "priorityclasses": "priorityclass",
+    "storageclasses": "storageclass",
+    "ingressclasses": "ingressclass",
+}
+# (audit verb, subresource) -> the vocabulary's verb, where the subresource pins it.
+_SUBRESOURCE_VERBS: Final = {
+    ("update", "scale"): "scale",
+    ("patch", "scale"): "scale",
+    ("get", "log"): "log",
+    ("create", "exec"): "exec",
+    ("get", "exec"): "exec",
+    ("create", "eviction"): "delete",
+}
+_PLAIN_VERBS: Final = {"watch": "list", "deletecollection": "delete"}
+
+
+def kind_of(resource: str) -> str:
+    """The vocabulary's kind for a Kubernetes plural resource (`deployments` -> `deployment`)."""
+    plural = resource.lower()
+    if plural in _KINDS:
+        return _KINDS[plural]
+    return plural[:-1] if plural.endswith("s") else plural
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One finished API request, as the API server attributed it."""
+
+    user: str | None
+    verb: str
+    resource: str
+    subresource: str | None = None
+    name: str | None = None
+    namespace: str | None = None
+    status_code: int | None = None
+    request_uri: str | None = None
+    body: JsonValue = None
+    audit_id: str | None = None
+    extra: dict[str, JsonValue] = field(default_factory=dict)
+
+    def entry(self) -> ApiCallEntry:
+        """The operation this request was, in the abstract vocabulary, as the agent's."""
+        kind = kind_of(self.resource)
+        verb = self._verb(kind)
+        detail: dict[str, JsonValue] = {"kubernetes": self._source()}
+        collection = self.verb == "deletecollection"
+        if collection:
+            detail["collection"] = True
+        selector = _selector(self.request_uri)
+        if selector is not None:
+            detail["selector"] = selector
+        if verb == "scale":
+            replicas = _replicas(self.body)
+            if replicas is not None:
+                detail["replicas"] = replicas
+        elif verb in ("create", "update", "patch"):
+            fields = changed_fields(self.body)
+            if fields:
+                detail["fields"] = list(fields)
+        name = None if collection else self.name
+        return ApiCallEntry(
+            actor=AGENT_ACTOR,
+            verb=verb,
+            resource=f"{kind}/all" if collection else kind if name is None else f"{kind}/{name}",
+            namespace=self.namespace,
+            status_code=self.status_code,
+            detail=detail,
+        )
+
+    def _verb(self, kind: str) -> str:
+        if self.subresource:
+            return _SUBRESOURCE_VERBS.get((self.verb, self.subresource), self.verb)
+        if self.verb in ("patch", "update") and kind in _RESTARTABLE and _restarts(self.body):
+            return "restart"
+        return _PLAIN_VERBS.get(self.verb, self.verb)
+
+    def _source(self) -> dict[str, JsonValue]:
+        """What the API server recorded, kept beside the operation (never read again)."""
+        source: dict[str, JsonValue] = {"verb": self.verb, "resource": self.resource}
+        for key, value in (
+            ("subresource", self.subresource),
+            ("request_uri", self.request_uri),
+            ("audit_id", self.audit_id),
+        ):
+            if value is not None:
+                source[key] = value
+        source.update(self.extra)
+        return source
+
+
+def _restarts(body: JsonValue) -> bool:
+    # Only a body that changes nothing else: the annotation beside an image change is an
+    # update that also restarts, and reading it as a restart would hide the update.
+    return changed_fields(body) == (_RESTART_FIELD,)
+
+
+def _replicas(body: JsonValue) -> int | None:
+    value = _at(body, ("spec", "replicas"))
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _at(value: JsonValue, path: tuple[str, ...]) -> JsonValue:
+    for part in path:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+def changed_fields(body: JsonValue) -> tuple[str, ...]:
+    """The field paths a write's body sets, in Kubernetes spelling (`metadata.labels.team`).
+
+    A JSON patch (a list of operations) gives its `path`s; a merge or strategic-merge patch or a
+    whole object gives its leaves, a list of objects read through without an index (a
+    container's `image` is `spec.template.spec.containers.image`). Strategic-merge directives
+    (`$patch`, `$retainKeys`, …) are instructions, not fields."""
+    found: list[str] = []
+    if isinstance(body, list):
+        for operation in body:
+            path = operation.get("path") if isinstance(operation, dict) else None
+            if isinstance(path, str) and path.startswith("/"):
+                parts = [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+                found.append(".".join(p for p in parts if not p.isdigit() and p != "-"))
+    else:
+        _leaves(body, "", found)
+    return tuple(dict.fromkeys(path for path in found if path))
+
+
+def _leaves(value: JsonValue, prefix: str, found: list[str]) -> None:
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            if key.startswith("$"):
+                continue
+            _leaves(item, f"{prefix}.{key}" if prefix else key, found)
+    elif isinstance(value, list) and any(isinstance(item, dict) for item in value):
+        for item in value:
+            _leaves(item, prefix, found)
+    elif prefix not in ("apiVersion", "kind"):
+        found.append(prefix)
+
+
+def _selector(request_uri: str | None) -> str | None:
+    """A request's label selector, `k:v` pairs sorted (the vocabulary's spelling); a set-based
+    selector (`tier in (a,b)`) is kept as written."""
+    if not request_uri:
+        return None
+    values = parse_qs(urlsplit(request_uri).query).get("labelSelector")
+    if not values or not values[0]:
+        return None
+    pairs: dict[str, str] = {}
+    for part in values[0].split(","):
+        key, equals, value = part.partition("=")
+        if not equals or " " in key.strip() or "!" in key:
+            return values[0]
+        pairs[key.strip()] = value.lstrip("=").strip()
+    return ",".join(f"{key}:{pairs[key]}" for key in sorted(pairs))
+
+
+# -- reading one entry ---------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to one entry's members; a wrong type is an error naming the field."""
+
+    def __init__(self, entry: Mapping[str, Any], where: str, source: str) -> None:
+        self.entry, self.where, self.source = entry, where, source
+
+    def problem(self, name: str, message: str) -> ProvebenchError:
+        return ProvebenchError(message, path=self.source, field=f"{self.where}.{name}")
+
+    def text(self, name: str, *, required: bool = False) -> str | None:
+        value = self.entry.get(name)
+        if value is None or (value == "" and not required):
+            if required:
+                raise self.problem(name, "required field is missing")
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.problem(name, "expected a non-empty string")
+        return value
+
+    def mapping(self, name: str) -> Mapping[str, Any] | None:
+        value = self.entry.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise self.problem(name, "expected an object")
+        return value
+
+    def code(self, name: str) -> int | None:
+        value = self.entry.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 599:
+            raise self.problem(name, "expected an HTTP status code (100-599)")
+        return value
+
+
+def is_audit_event(entry: Mapping[str, Any]) -> bool:
+    return entry.get("apiVersion") == AUDIT_EVENT_API or isinstance(entry.get("objectRef"), dict)
+
+
+def read_audit_entry(entry: Any, *, where: str, source: str) -> AuditRecord | None:
+    """One entry of an `audit_log` observation; None for an earlier stage of a request or a
+    request for no object (API discovery)."""
+    if not isinstance(entry, dict):
+        raise ProvebenchError("expected an object (an audit entry)", path=source, field=where)
+    raw = entry.get("raw")
+    if isinstance(raw, dict) and is_audit_event(raw):
+        return _read_event(raw, f"{where}.raw", source)
+    if is_audit_event(entry):
+        return _read_event(entry, where, source)
+    return _read_flat(entry, where, source)
+
+
+def _read_event(event: Mapping[str, Any], where: str, source: str) -> AuditRecord | None:
+    read = _Reader(event, where, source)
+    stage = read.text("stage")
+    if stage is not None and stage not in _FINAL_STAGES:
+        return None
+    object_ref = read.mapping("objectRef")
+    if object_ref is None:
+        return None  # a non-resource request (discovery, /version): no object was acted on
+    ref = _Reader(object_ref, f"{where}.objectRef", source)
+    user = _Reader(read.mapping("user") or {}, f"{where}.user", source)
+    status = _Reader(read.mapping("responseStatus") or {}, f"{where}.responseStatus", source)
+    extra: dict[str, JsonValue] = {}
+    api_group = ref.text("apiGroup")
+    if api_group is not None:
+        extra["api_group"] = api_group
+    return AuditRecord(
+        user=user.text("username"),
+        verb=_verb(read),
+        resource=_resource(ref),
+        subresource=ref.text("subresource"),
+        name=ref.text("name"),
+        namespace=ref.text("namespace"),
+        status_code=status.code("code"),
+        request_uri=read.text("requestURI"),
+        body=event.get("requestObject"),
+        audit_id=read.text("auditID"),
+        extra=extra,
+    )
+
+
+def _read_flat(entry: Mapping[str, Any], where: str, source: str) -> AuditRecord:
+    read = _Reader(entry, where, source)
+    body: JsonValue = None
+    text = read.text("request_body")
+    if text is not None:
+        try:
+            body = json.loads(text)
+        except ValueError:
+            raise read.problem("request_body", "not valid JSON") from None
+    code = read.code("status_code")
+    return AuditRecord(
+        user=read.text("user"),
+        verb=_verb(read),
+        resource=_resource(read),
+        subresource=read.text("subresource"),
+        name=read.text("name"),
+        namespace=read.text("namespace"),
+        status_code=code if code is not None else read.code("response_code"),
+        request_uri=read.text("request_uri"),
+        body=body,
+        audit_id=read.text("auditID"),
+    )
+
+
+def _verb(read: _Reader) -> str:
+    verb = read.text("verb", required=True)
+    assert verb is not None
+    return verb.lower()
+
+
+def _resource(read: _Reader) -> str:
+    resource = read.text("resource", required=True)
+    assert resource is not None
+    if "/" in resource:
+        raise read.problem(
+            "resource", "expected a plural resource (`deployments`), not a `kind/name` path"
+        )
+    return resource.lower()
+
+
+__all__ = [
+    "AGENT_ACTOR",
+    "AUDIT_EVENT_API",
+    "RESTARTED_AT",
+    "AuditRecord",
+    "changed_fields",
+    "is_audit_event",
+    "kind_of",
+    "read_audit_entry",
+]
