@@ -255,14 +255,15 @@ class OneCall:
 
 
 class Swallower:
-    """Catches every error of its tool call and answers as if nothing happened."""
+    """Catches every error of its tool calls, tries again, and answers as if nothing happened."""
 
     name: ClassVar[str] = "swallower"
     version: ClassVar[str] = "1"
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        with contextlib.suppress(Exception):
-            call("orchestration_get", {"resource": "pod/web-1"})
+        for _ in range(2):
+            with contextlib.suppress(Exception):
+                call("orchestration_get", {"resource": "pod/web-1"})
         return Answer(final_answer="All pods are running; nothing to change.")
 
 
@@ -334,8 +335,9 @@ def test_each_runtime_fault_is_a_provider_failure_recorded_in_the_verdict(
 def test_an_agent_that_swallows_the_fault_gets_no_pass() -> None:
     with fake_provider(agent_call="http_500") as provider:
         outcome, verdict = run_fake(provider, Swallower)
+        # No request after the fault but the teardown: not the retry, not the observations.
         assert provider.requests["agent_call"] == 1
-        assert provider.requests["observe"] == 0  # no request after the fault but teardown
+        assert provider.requests["observe"] == 0
         assert provider.requests["teardown"] == 1
     assert outcome.ending == "provider_failure"
     assert verdict.status == "PROVIDER_FAILURE"
@@ -361,6 +363,19 @@ def test_the_environment_is_torn_down_on_an_interrupt() -> None:
         outcome, _ = run_fake(provider, Interrupted)
         assert provider.requests["teardown"] == 1
     assert outcome.ending == "interrupted"
+
+
+def test_an_interrupt_while_provisioning_leaves_no_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupted(self: ProviderClient, environment: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProviderClient, "tools", interrupted)
+    with fake_provider() as provider, pytest.raises(KeyboardInterrupt):
+        run_fake(provider, OneCall)
+    assert provider.requests["provision"] == 1
+    assert provider.requests["teardown"] == 1
 
 
 def test_a_fault_in_process_session_is_untouched_by_the_override() -> None:

@@ -127,6 +127,9 @@ class ProviderSession:
             self._snapshots.append(self._snapshot("initial", 0, initial))
         except ProviderFault as fault:
             self._fail(fault)
+        except BaseException:
+            self.close()  # an interrupt while provisioning: no environment is left behind
+            raise
 
     def _fail(self, fault: ProviderFault) -> None:
         if self.provider_fault is None:
