@@ -9,10 +9,13 @@ one-resource state. `faults` maps an operation to the fault it answers with:
 * ``http_500`` / ``http_503`` — that status with a JSON error;
 * ``unreachable`` (observe) — `evidence_source.status: unreachable`;
 * ``empty_audit`` (observe) — an `available` audit log with no entries;
-* ``refused`` (agent) — the agent endpoint it hands out is a closed port.
+* ``refused`` (agent) — the agent endpoint it hands out is a closed port;
+* ``inconsistent`` (observe_resource) — `resource_state` says a resource exists that the
+  snapshots do not hold, and `state_diff` reports a change the snapshots do not show;
+* ``changed_diff`` (observe_resource) — only `state_diff` reports a change.
 
 Operations: ``conformance``, ``provision``, ``agent_tools``, ``agent_call``, ``state_snapshot``,
-``observe``, ``teardown``. Every request is counted by operation (`requests`).
+``observe`` (the audit log), ``observe_resource`` (`resource_state`, `state_diff`), ``teardown``. Every request is counted by operation (`requests`).
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class FakeProvider:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def answer(self, operation: str, body: dict[str, Any]) -> tuple[int, Any]:
+        if operation == "observe" and body.get("observation_type") != "audit_log":
+            operation = "observe_resource"
         with self.lock:
             self.requests[operation] += 1
         fault = self.faults.get(operation)
@@ -105,6 +110,8 @@ class FakeProvider:
                 "timestamp": "2026-01-01T00:00:00.000Z",
                 "resources": [{"kind": "namespace", "name": "default", "zone": "zone-a"}],
             }
+        if operation == "observe_resource":
+            return self._resource_observation(body, fault)
         if operation == "observe":
             entries = [
                 {
@@ -130,6 +137,25 @@ class FakeProvider:
         if operation == "teardown":
             return {"status": "destroyed"}
         raise AssertionError(operation)
+
+    def _resource_observation(self, body: dict[str, Any], fault: str | None) -> Any:
+        """`resource_state` / `state_diff` of a resource the fake does not hold (it holds only
+        namespace/default), answered consistently — or not, with the `inconsistent` fault."""
+        parameters = body.get("parameters") or {}
+        where = {k: parameters.get(k) for k in ("kind", "name", "namespace")}
+        if body.get("observation_type") == "resource_state":
+            data: dict[str, Any] = {**where, "exists": fault == "inconsistent"}
+        else:
+            changes = [{"path": "spec.replicas", "change": "modified", "before": 1, "after": 2}]
+            changed = fault in ("inconsistent", "changed_diff")
+            data = {"before": None, "after": None, "changes": changes if changed else []}
+        return {
+            "environment_id": "env-1",
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "observation_type": body.get("observation_type"),
+            "data": data,
+            "evidence_source": {"type": "kube_api", "status": "available"},
+        }
 
 
 _ROUTES = {

@@ -299,6 +299,11 @@ def test_a_healthy_fake_provider_is_scored_from_its_observations() -> None:
     assert [a.tool for a in outcome.evidence.actions] == ["orchestration_get"]
     assert outcome.evidence.audit_log[0].actor == "agent"
     assert verdict.status != "PROVIDER_FAILURE"
+    # The asserted resource's state and diff were observed; the diff is recorded, and the
+    # full snapshot stays the last state the checks read.
+    assert provider.requests["observe_resource"] == 2
+    kinds = [snapshot.kind for snapshot in outcome.evidence.state_snapshots]
+    assert kinds == ["state_snapshot", "state_diff", "state_snapshot"]
 
 
 @pytest.mark.parametrize(
@@ -314,6 +319,9 @@ def test_a_healthy_fake_provider_is_scored_from_its_observations() -> None:
         ("observe", "timeout", "did not answer"),
         ("observe", "not_json", "not JSON"),
         ("observe", "empty_audit", "attributes none to user 'agent'"),
+        ("observe_resource", "http_500", "answered HTTP 500"),
+        ("observe_resource", "inconsistent", "disagrees with /state-snapshot"),
+        ("observe_resource", "changed_diff", "is unchanged between the snapshots"),
     ],
 )
 def test_each_runtime_fault_is_a_provider_failure_recorded_in_the_verdict(

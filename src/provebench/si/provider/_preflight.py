@@ -84,6 +84,8 @@ class AcceptedProvider:
     provider_version: str
     profile_version: str
     unmet_not_needed: tuple[str, ...]
+    # the observation types the provider declared (`evidence_sources_available`)
+    evidence_sources: tuple[str, ...] = ()
 
     def record(self) -> dict[str, Any]:
         return {
@@ -263,6 +265,11 @@ def preflight(client: ProviderClient, scenarios: Iterable[Scenario], tier: int) 
         provider_version=str(document.get("provider_version")),
         profile_version=str(document.get("profile_version")),
         unmet_not_needed=tuple(not_needed),
+        evidence_sources=tuple(
+            source
+            for source in document["requirements"].get("evidence_sources_available") or ()
+            if isinstance(source, str)
+        ),
     )
 
 

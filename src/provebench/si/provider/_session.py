@@ -28,6 +28,8 @@ from provebench.evidence import (
     Evidence,
     FullStateSnapshot,
     NonScoringMetadata,
+    StateChange,
+    StateDiffSnapshot,
     StateSnapshot,
     ToolAction,
 )
@@ -39,6 +41,7 @@ from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
+DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
 AGENT: Final = "agent"  # the user the audit log attributes the agent's operations to
 
 
@@ -95,6 +98,46 @@ def audit_of(entries: object, what: str) -> list[AuditEntry]:
             where = ".".join(str(part) for part in first["loc"])
             raise ProviderFault(f"{what}: entries[{index}] is malformed: {where}") from None
     return audit
+
+
+def asserted_resources(scenario: Scenario) -> list[tuple[str, str, str | None]]:
+    """(kind, name, namespace) of each resource `verification.state_assertions` names."""
+    found: list[tuple[str, str, str | None]] = []
+    for assertion in scenario.verification.state_assertions or []:
+        resource = assertion.get("resource") if isinstance(assertion, dict) else None
+        if not isinstance(resource, str) or "/" not in resource:
+            continue
+        kind, _, name = resource.partition("/")
+        namespace = assertion.get("namespace")
+        entry = (kind.lower(), name, namespace if isinstance(namespace, str) else None)
+        if entry not in found:
+            found.append(entry)
+    return found
+
+
+_CHANGE_OPS: Final = {"added": "add", "removed": "remove", "modified": "replace"}
+
+
+def changes_of(raw: object, what: str) -> list[StateChange]:
+    """A `state_diff` observation's `changes` (provider-guide §4.5) as evidence records."""
+    if not isinstance(raw, list):
+        raise ProviderFault(f"{what}: `changes` is not a list")
+    changes = []
+    for index, change in enumerate(raw):
+        if not isinstance(change, dict) or change.get("change") not in _CHANGE_OPS:
+            raise ProviderFault(f"{what}: changes[{index}] is not {{path, change, ...}}")
+        try:
+            changes.append(
+                StateChange(
+                    path=change.get("path"),
+                    op=_CHANGE_OPS[change["change"]],
+                    before=change.get("before"),
+                    after=change.get("after"),
+                )
+            )
+        except ValidationError:
+            raise ProviderFault(f"{what}: changes[{index}] is malformed") from None
+    return changes
 
 
 class ProviderSession:
@@ -186,8 +229,9 @@ class ProviderSession:
         try:
             data = self.client.observe(environment_id, "audit_log", {})
             self._audit = audit_of(data.get("entries"), f"POST {self.client.url}/observe")
-            final = self.client.state_snapshot(environment_id)
-            self._snapshots.append(self._snapshot("final", self.steps, final))
+            final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
+            diffs = self._asserted_resources_observed(environment_id, final)
+            self._snapshots += [*diffs, final]  # the full snapshot stays the last state
         except ProviderFault as fault:
             self._fail(fault)
             return
@@ -201,6 +245,49 @@ class ProviderSession:
                     f"user {AGENT!r}"
                 )
             )
+
+    def _asserted_resources_observed(
+        self, environment_id: str, final: FullStateSnapshot
+    ) -> list[StateDiffSnapshot]:
+        """`resource_state` (and `state_diff`, when the provider supplies it) of each resource
+        the scenario's state assertions name, checked against the snapshots: two views of the
+        provider that disagree are a fault of the provider, never evidence either way. The
+        state diffs are recorded; the checks read the full snapshots."""
+        initial = self._snapshots[0]
+        assert isinstance(initial, FullStateSnapshot)
+        recorded: list[StateDiffSnapshot] = []
+        what = f"POST {self.client.url}/observe"
+        for kind, name, namespace in asserted_resources(self.scenario):
+            parameters = {"kind": kind, "name": name}
+            if namespace is not None:
+                parameters["namespace"] = namespace
+            key = key_of(kind, namespace, name)
+            now = self.client.observe(environment_id, "resource_state", parameters)
+            absent = now.get("exists") is False
+            if absent == (key in final.state) or (not absent and now != final.state[key]):
+                raise ProviderFault(
+                    f"{what} (resource_state): {kind}/{name} disagrees with /state-snapshot"
+                )
+            if "state_diff" not in self.accepted.evidence_sources:
+                continue
+            diff = self.client.observe(environment_id, "state_diff", parameters)
+            changes = changes_of(diff.get("changes"), f"{what} (state_diff)")
+            changed = initial.state.get(key) != final.state.get(key)
+            if bool(changes) != changed:
+                raise ProviderFault(
+                    f"{what} (state_diff): {kind}/{name} "
+                    f"{'changed' if changed else 'is unchanged'} between the snapshots, and the "
+                    f"diff says {len(changes)} change(s)"
+                )
+            recorded.append(
+                StateDiffSnapshot(
+                    label=f"state_diff {key}",
+                    taken_after_step=self.steps,
+                    source=DIFF_SOURCE,
+                    changes=changes,
+                )
+            )
+        return recorded
 
     def evidence(
         self,
