@@ -9,13 +9,14 @@ one-resource state. `faults` maps an operation to the fault it answers with:
 * ``http_500`` / ``http_503`` — that status with a JSON error;
 * ``unreachable`` (observe) — `evidence_source.status: unreachable`;
 * ``empty_audit`` (observe) — an `available` audit log with no entries;
-* ``refused`` (agent) — the agent endpoint it hands out is a closed port;
+* ``refused`` (provision) — the agent endpoint it hands out is a closed port;
 * ``inconsistent`` (observe_resource) — `resource_state` says a resource exists that the
   snapshots do not hold, and `state_diff` reports a change the snapshots do not show;
 * ``changed_diff`` (observe_resource) — only `state_diff` reports a change.
 
 Operations: ``conformance``, ``provision``, ``agent_tools``, ``agent_call``, ``state_snapshot``,
-``observe`` (the audit log), ``observe_resource`` (`resource_state`, `state_diff`), ``teardown``. Every request is counted by operation (`requests`).
+``observe`` (the audit log), ``observe_resource`` (`resource_state`, `state_diff`),
+``teardown``. Every request is counted by operation (`requests`).
 """
 
 from __future__ import annotations
