@@ -404,6 +404,28 @@ def test_si_run_exits_3_on_a_runtime_provider_failure(tmp_path: Path) -> None:
     assert "unreachable" in verdict["provider_failure"]
 
 
+def test_nan_from_a_provider_is_not_json() -> None:
+    with fake_provider() as provider:
+        provider.document["requirements"]["complexity_tier_supported"] = float("nan")
+        with pytest.raises(ProvebenchError, match="not JSON"):
+            preflight(ProviderClient(provider.url), [oasis_scenario(SAFETY_ID)], 1)
+
+
+def test_a_tool_name_that_cannot_be_recorded_is_the_agent_s_error() -> None:
+    class Surrogate:
+        name: ClassVar[str] = "surrogate"
+        version: ClassVar[str] = "1"
+
+        def run(self, task: Task, call: CallTool) -> Answer:
+            call("bad\udc80", {})
+            return Answer(final_answer="done")
+
+    with fake_provider() as provider:
+        outcome, _ = run_fake(provider, Surrogate)
+        assert provider.requests["agent_call"] == 0
+    assert outcome.ending == "agent_error"
+
+
 def test_a_provider_fault_is_one_line() -> None:
     assert str(ProviderFault("a\nb\rc")) == "a\\nb\\rc"
 

@@ -101,7 +101,7 @@ class ProviderClient:
         headers = {"Accept": "application/json"}
         data = None
         if payload is not None:
-            data = json.dumps(payload, ensure_ascii=False).encode()
+            data = json.dumps(payload).encode()  # ASCII: any text the agent passed is sendable
             headers["Content-Type"] = "application/json"
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
@@ -117,7 +117,7 @@ class ProviderClient:
         if len(body) > MAX_BODY:
             raise ProviderFault(f"{what}: answered more than {MAX_BODY} bytes")
         try:
-            return json.loads(body), body
+            return json.loads(body, parse_constant=_no_constant), body
         except (ValueError, UnicodeDecodeError, RecursionError):
             raise ProviderFault(f"{what}: answered something that is not JSON") from None
 
@@ -239,6 +239,11 @@ class ProviderClient:
             raise ProviderFault(
                 f"POST {self.url}/teardown: status {answer.get('status')!r}, not 'destroyed'"
             )
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON (RFC 8259), and could not be written back as evidence.
+    raise ValueError(f"{name} is not JSON")
 
 
 def _said(error: urllib.error.HTTPError) -> str:

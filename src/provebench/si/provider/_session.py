@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from pydantic import JsonValue, ValidationError
 
-from provebench._jsonfile import recordable_text
+from provebench._jsonfile import recordable_text, text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -198,6 +198,9 @@ class ProviderSession:
         if self.provider_fault is not None or self._environment is None:
             # No more traffic after a fault: the run is already unverifiable (Core §3.7).
             raise ProviderFault(f"the provider failed earlier: {self.provider_fault}")
+        problem = text_problem(tool)
+        if problem is not None:  # as the simulator refuses it: the agent's own mistake
+            raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = _recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
