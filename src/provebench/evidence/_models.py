@@ -135,6 +135,17 @@ class NonScoringMetadata(BaseModel):
             "it was cut. Absent when no model was asked."
         ),
     )
+    provider: dict[str, JsonValue] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "The OASIS environment provider the run's environment and observations came from "
+            "(`si run --provider`): its URL, the sha256 of the conformance document it answered "
+            "at preflight, its name and versions, and the unmet requirements no scenario of the "
+            "run needed. A run against a provider is never sealed: provebench does not run the "
+            "provider. Absent when provebench's own simulator ran in process."
+        ),
+    )
     source_extra_fields: dict[str, JsonValue] = Field(
         default_factory=dict,
         description=(

@@ -262,6 +262,7 @@ def stress_command(
 def _register_laboratory_commands() -> None:
     # The laboratory's commands live next to their code; importing these modules is cheap
     # (each command imports its heavy parts when it runs).
+    from provebench.si import _run_cli as run_cli
     from provebench.si.agents import _run_cli
     from provebench.si.matrix import _cli as matrix_cli
     from provebench.si.provider import _cli as provider_cli
@@ -269,6 +270,7 @@ def _register_laboratory_commands() -> None:
     from provebench.si.suite import _cli as suite_cli
 
     sim_cli.register(si_app)
+    run_cli.register(si_app)
     _run_cli.register(si_app)
     suite_cli.register(si_app)
     provider_cli.register(si_app)

@@ -72,6 +72,28 @@ AgentProtocolOption = Annotated[
 ]
 
 
+ProviderOption = Annotated[
+    str | None,
+    typer.Option(
+        "--provider",
+        metavar="URL",
+        help="Run against this OASIS SI environment provider (http://HOST:PORT): preflight "
+        "handshake, then provision, observe and teardown per scenario (docs/si-provider.md).",
+    ),
+]
+ProviderTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--provider-timeout",
+        metavar="SECONDS",
+        help="How long one request to the --provider may take; past it the scenario is a "
+        "PROVIDER_FAILURE.",
+        min=0.1,
+        max=3600,
+    ),
+]
+
+
 def reading_book(path: Path | None) -> ReadingBook:
     """The shipped readings, under the user's file when one is given."""
     from provebench.si.profile_data._readings import ReadingBook, load_readings
@@ -82,6 +104,8 @@ def reading_book(path: Path | None) -> ReadingBook:
 __all__ = [
     "AgentProtocol",
     "AgentProtocolOption",
+    "ProviderOption",
+    "ProviderTimeoutOption",
     "ReadingsOption",
     "ScenarioFileArgument",
     "ScenarioIdOption",

@@ -181,6 +181,18 @@ def run_agent(
         agent_isolation=None if isolation is None else dict(isolation),
         provider_failure=detail if ending == "provider_failure" else None,
     )
+    if evidence.provider_failure is not None and ending not in ("provider_failure", "interrupted"):
+        # The session's environment failed (an OASIS provider while observing, or a call whose
+        # fault the agent caught and went on): the run is unverifiable whatever the agent
+        # answered (Core §3.7), and its answer is discarded as for any provider failure.
+        ending, detail = "provider_failure", evidence.provider_failure
+        evidence = session.evidence(
+            final_answer="",
+            agent_name=agent.name,
+            agent_version=agent.version,
+            agent_isolation=None if isolation is None else dict(isolation),
+            provider_failure=detail,
+        )
     # provebench started this agent and chose `isolation` itself: the one place a verdict may
     # trust the isolation the evidence records (`sealed_of`).
     evidence = _with_reported(evidence, agent, ending).witnessed()

@@ -1,8 +1,8 @@
-"""`provebench si run` and `si serve`: an agent investigates the simulated estate."""
+"""`provebench si serve` and `si task`: the simulated estate's tools for an agent provebench does
+not start (`si run` lives in `provebench.si._run_cli`, beside the provider it may run against)."""
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -15,39 +15,9 @@ from provebench._session_options import (
     PerSessionOption,
     check_identity_options,
 )
-from provebench.llm._endpoint import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_REQUEST_TIMEOUT_SEC,
-)
-from provebench.llm._options import (
-    BaseUrlOption,
-    MaxRetriesOption,
-    MaxTokensOption,
-    ModelCmdOption,
-    RequestTimeoutOption,
-    request_settings,
-)
-from provebench.sandbox._options import (
-    DEFAULT_CPU_SEC,
-    DEFAULT_FILE_SIZE_MIB,
-    DEFAULT_MEMORY_MIB,
-    DEFAULT_PROCESSES,
-    CpuOption,
-    FileSizeOption,
-    MemoryOption,
-    ProcessesOption,
-    limits_from_options,
-)
 from provebench.si._cli_options import (
-    AgentProtocol,
-    AgentProtocolOption,
-    ReadingsOption,
     ScenarioFileArgument,
     ScenarioIdOption,
-    ScoreReading,
-    ScoreReadingOption,
-    reading_book,
 )
 
 _CAP_HELP = (
@@ -55,124 +25,9 @@ _CAP_HELP = (
     "answer (a safety limit, not the scenario's step budget)."
 )
 MAX_TOOL_CALLS = 100_000  # far above any scenario's step budget; the range is 1 … this
-_MaxToolCalls = Annotated[
+MaxToolCallsOption = Annotated[
     int, typer.Option("--max-tool-calls", help=_CAP_HELP, min=1, max=MAX_TOOL_CALLS)
 ]
-
-
-def run_command(
-    scenario_file: ScenarioFileArgument,
-    out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
-    agent: Annotated[
-        str | None,
-        typer.Option(
-            "--agent",
-            help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), openai:MODEL (a "
-            "model behind an OpenAI-compatible endpoint, --base-url), module:Class or "
-            "path.py:Class (run sealed in the sandbox).",
-        ),
-    ] = None,
-    agent_cmd: Annotated[
-        str | None,
-        typer.Option(
-            "--agent-cmd",
-            help="A program speaking the SI agent protocol (JSON lines on stdin/stdout, "
-            "docs/si-agents.md), run sealed in the sandbox.",
-        ),
-    ] = None,
-    agent_protocol: AgentProtocolOption = AgentProtocol.JSON_LINES,
-    model_cmd: ModelCmdOption = None,
-    agent_url: Annotated[
-        str | None,
-        typer.Option(
-            "--agent-url",
-            help="An agent served over the OASIS HTTP contract (docs/si-agents.md).",
-        ),
-    ] = None,
-    agent_timeout: Annotated[
-        float,
-        typer.Option(
-            "--agent-timeout",
-            metavar="SECONDS",
-            help="Wall-clock limit of the agent's run (sealed, HTTP or openai:MODEL); past it "
-            "the run ends with the evidence gathered so far.",
-            min=1,
-            max=86400,
-        ),
-    ] = 600.0,
-    base_url: BaseUrlOption = None,
-    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
-    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
-    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
-    scenario_id: ScenarioIdOption = None,
-    readings: ReadingsOption = None,
-    reading: ScoreReadingOption = ScoreReading.ratified,
-    max_tool_calls: _MaxToolCalls = 200,
-    sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
-    sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
-    sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
-    sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
-) -> None:
-    """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
-
-    Same scenario and agent, same bytes. Bad input is one line on stderr, exit 2; a provider
-    failure (the harness's fault, Core §3.7) exits 3; a run stopped by SIGINT or SIGTERM is
-    written, then exits 130 or 143.
-    """
-    from provebench._errors import shown
-    from provebench.llm._model_cmd import start_model_server
-    from provebench.si.agents._run import (
-        EXIT_PROVIDER_FAILURE,
-        check_out_dir,
-        run_agent,
-        start_session,
-        verdict_line,
-        write_run,
-    )
-    from provebench.si.agents._sources import agent_source
-
-    check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
-    secrets = {"scenario": scenario_file, "output-folder": out}
-    limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
-    book = reading_book(readings)
-    with contextlib.ExitStack() as model_server:
-        served = start_model_server(
-            model_server, model_cmd, agent=agent, base_url=base_url, secrets=secrets, limits=limits
-        )
-        loaded, _ = agent_source(
-            agent=agent,
-            agent_cmd=agent_cmd,
-            agent_url=agent_url,
-            secrets=secrets,
-            timeout_sec=agent_timeout,
-            limits=limits,
-            base_url=base_url,
-            agent_protocol=agent_protocol.value,
-            model_server=served,
-            request_settings=request_settings(max_tokens, request_timeout, max_retries),
-        )
-        scenario, session = start_session(scenario_file, scenario_id, book)
-        outcome = run_agent(
-            session,
-            loaded.factory(),
-            max_tool_calls=max_tool_calls,
-            isolation=dict(loaded.isolation),
-        )
-    verdict = write_run(
-        out, scenario, scenario_file, outcome.evidence, book, reading=reading.reading
-    )
-    ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
-    # The detail quotes the agent's exception, which is data: escaped, so the summary stays one
-    # line and the terminal acts on none of it.
-    typer.echo(
-        f"{shown(scenario.id)}: {verdict_line(verdict)} "
-        f"({len(outcome.evidence.actions)} tool calls; {shown(ending)}) -> {shown(out)}"
-    )
-    if outcome.signum is not None:
-        raise typer.Exit(128 + outcome.signum)
-    if outcome.ending == "provider_failure":
-        raise typer.Exit(EXIT_PROVIDER_FAILURE)
 
 
 def serve_command(
@@ -186,7 +41,7 @@ def serve_command(
         ),
     ],
     scenario_id: ScenarioIdOption = None,
-    max_tool_calls: _MaxToolCalls = 200,
+    max_tool_calls: MaxToolCallsOption = 200,
     agent_name: AgentNameOption = None,
     agent_version: AgentVersionOption = None,
     force: ForceOption = False,
@@ -255,7 +110,6 @@ def _exit_on_signal(signum: int, frame: object) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the run and serve commands to the `si` command group."""
-    app.command("run")(run_command)
+    """Add the serve and task commands to the `si` command group."""
     app.command("serve")(serve_command)
     app.command("task")(task_command)

@@ -124,6 +124,7 @@ def evaluate_form_a(
             *(["evidence.provider_failure"] if evidence.provider_failure is not None else []),
             *(r.id for r in results if r.status == "PROVIDER_FAILURE"),
         ],
+        provider_failure=evidence.provider_failure,
         vacuous_passes=[r.id for r in results if r.vacuous],
         checks=results,
         non_scoring=non_scoring_of(evidence),

@@ -102,6 +102,12 @@ class ScenarioVerdict(BaseModel):
     scoring: SafetyScoringRecord | RubricScoringRecord
     failures: list[str]
     provider_failures: list[str]
+    provider_failure: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The runtime fault the evidence records (Core §3.7), verbatim; absent when "
+        "there was none.",
+    )
     vacuous_passes: list[str]
     checks: list[CheckResult]
     non_scoring: NonScoringMetadata
@@ -185,6 +191,7 @@ def evaluate_safety(
         ),
         failures=failures,
         provider_failures=provider,
+        provider_failure=evidence.provider_failure,
         vacuous_passes=[r.id for r in results if r.vacuous],
         checks=results,
         non_scoring=non_scoring_of(evidence),

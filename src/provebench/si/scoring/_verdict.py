@@ -77,6 +77,9 @@ class NonScoringMetadata(BaseModel):
     model: str | None
     run_ending: str | None = Field(default=None, exclude_if=lambda value: value is None)
     truncated_turns: int | None = Field(default=None, exclude_if=lambda value: value is None)
+    provider: dict[str, JsonValue] | None = Field(
+        default=None, exclude_if=lambda value: value is None
+    )
 
 
 def sealed_of(evidence: Evidence) -> bool:
@@ -89,7 +92,13 @@ def sealed_of(evidence: Evidence) -> bool:
     they ran themselves — so re-scored evidence is never sealed."""
     from provebench.sandbox._isolation import is_sealed
 
-    return evidence.isolation_witnessed and is_sealed(evidence.metadata.agent_isolation)
+    # An environment served by an OASIS provider is not provebench's: whoever runs the provider
+    # answers for the evidence, so such a run is never sealed (docs/si-provider.md).
+    return (
+        evidence.isolation_witnessed
+        and evidence.metadata.provider is None
+        and is_sealed(evidence.metadata.agent_isolation)
+    )
 
 
 def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
@@ -107,6 +116,7 @@ def non_scoring_of(evidence: Evidence) -> NonScoringMetadata:
         model=metadata.model,
         run_ending=metadata.run_ending,
         truncated_turns=metadata.truncated_turns,
+        provider=metadata.provider,
     )
 
 

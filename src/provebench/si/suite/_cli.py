@@ -35,6 +35,8 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
+    ProviderOption,
+    ProviderTimeoutOption,
     ReadingsOption,
     ScoreReading,
     ScoreReadingOption,
@@ -140,12 +142,15 @@ def suite_command(
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
+    provider: ProviderOption = None,
+    provider_timeout: ProviderTimeoutOption = 60.0,
 ) -> None:
     """Run every selected scenario: the safety gate first, then capability; write summary.json.
 
     Exit 0 when the gate passed and no scenario had a provider failure, 1 when the gate did not
     pass (FAIL or PROVIDER_FAILURE), 3 when it passed but a capability scenario had a provider
-    failure (the harness's fault: rerun it), 2 on bad input.
+    failure (the harness's fault: rerun it), 2 on bad input or on a --provider whose preflight
+    does not meet the selected scenarios' needs (nothing is run then).
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
@@ -178,6 +183,20 @@ def suite_command(
 
     selected = selection(config)
     files = scenario_files(paths)
+    accepted = None
+    if provider is not None:
+        if from_evidence is not None:
+            raise ProvebenchError(
+                "--from-evidence re-scores a recorded run: give no --provider", field="--provider"
+            )
+        from provebench.si.provider._client import ProviderClient, provider_url
+        from provebench.si.provider._preflight import preflight
+        from provebench.si.provider._runner import ProviderRun
+
+        # The handshake comes first, before any agent starts (08 §3.8.3), over every selected
+        # scenario: one the agent's configuration later leaves out was checked all the same.
+        client = ProviderClient(provider_url(provider), provider_timeout)
+        accepted = ProviderRun(client, preflight(client, [i.scenario for i in selected], tier))
     # A --model-cmd server lives as long as the suite runs.
     with contextlib.ExitStack() as model_server:
         source: AgentSource
@@ -228,6 +247,7 @@ def suite_command(
                 "scenario": sorted(scenario or []),
                 "safety_only": safety_only,
                 "tier": tier,
+                **({} if accepted is None else {"provider": accepted.client.url}),
             },
             configuration=config,
             tier=tier,
@@ -235,6 +255,7 @@ def suite_command(
             max_tool_calls=max_tool_calls,
             readings=book,
             reading=reading.reading,
+            provider=accepted,
         )
         summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]

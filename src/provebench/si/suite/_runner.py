@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,10 +34,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, shown
 from provebench._file_set import FileSet
 from provebench._paths import check_output_dir
-from provebench.evidence import load_evidence
+from provebench.evidence import Evidence, load_evidence
 from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
     EVIDENCE_FILE,
@@ -67,6 +68,7 @@ from provebench.si.suite._select import Selected
 
 if TYPE_CHECKING:
     from provebench.attest._keys import TrustedKey
+    from provebench.si.provider._runner import ProviderRun
 
 SUMMARY_FILE: Final = "summary.json"
 SUMMARY_ENVELOPE_FILE: Final = "summary.dsse.json"
@@ -101,6 +103,8 @@ class SuiteRequest:
     # which reading of a Form B table gives a capability score (docs/si-scoring.md)
     reading: Reading = "ratified"
     recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
+    # an OASIS provider's environments instead of the simulator's (accepted at preflight)
+    provider: ProviderRun | None = None
 
     @property
     def recorded_here(self) -> bool:
@@ -206,7 +210,9 @@ def _provider_failure(verdict: Verdict | ScenarioVerdict) -> str | None:
     if isinstance(verdict, Verdict):
         return verdict.provider_failure
     if verdict.status == "PROVIDER_FAILURE":
-        return ", ".join(verdict.provider_failures) or "provider failure"
+        return (
+            verdict.provider_failure or ", ".join(verdict.provider_failures) or "provider failure"
+        )
     return None
 
 
@@ -301,6 +307,8 @@ class _Suite:
                         path=str(recorded),
                     )
                 continue
+            if self.request.provider is not None:
+                continue  # the provider builds it; its preflight accepted every scenario
             # Imported here: re-scoring recorded evidence builds no environment.
             from provebench.si.sim._route import check_runnable
 
@@ -321,6 +329,8 @@ class _Suite:
         stopped_by: int | None = None
         if isinstance(source, RecordedEvidence):
             evidence = load_evidence(source.evidence_file(scenario.id))
+        elif self.request.provider is not None:
+            evidence, stopped_by = self._on_provider(item, source)
         else:
             from provebench.si.sim._route import open_session
 
@@ -353,6 +363,27 @@ class _Suite:
         result = result_of(scenario, verdict, folder_name)
         self.progress.scenario_done(scenario.id, result.status, False)
         return result
+
+    def _on_provider(self, item: Selected, source: AgentSource) -> tuple[Evidence, int | None]:
+        """One scenario in an environment of the suite's provider (torn down always)."""
+        from provebench.si.provider._runner import run_on_provider
+
+        assert self.request.provider is not None
+        ran = run_on_provider(
+            self.request.provider,
+            item.scenario,
+            self.request.tier,
+            source.factory,
+            max_tool_calls=self.request.max_tool_calls,
+            isolation=dict(source.isolation),
+        )
+        if ran.teardown_problem is not None:
+            # Reported, not scored: the evidence was complete before the teardown was asked.
+            print(
+                shown(f"warning: {item.scenario.id}: teardown failed: {ran.teardown_problem}"),
+                file=sys.stderr,
+            )
+        return ran.outcome.evidence, ran.outcome.signum
 
     def run(self) -> dict[str, Any]:
         request = self.request

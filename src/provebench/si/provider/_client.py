@@ -1,0 +1,270 @@
+"""The runner's side of the OASIS SI provider API (provider-guide §4): HTTP/JSON to any provider.
+
+Every answer is checked before anything uses it. A provider that does not answer, times out,
+answers a non-2xx status, something that is not JSON, JSON of the wrong shape, or an
+observation whose `evidence_source.status` is not `available` raises `ProviderFault`: a runtime
+fault of the harness (Core §3.7), one line naming the endpoint and what was wrong. Callers turn
+it into PROVIDER_FAILURE, never into the agent's PASS or FAIL. What a provider answers is data:
+it is validated and recorded, and it never chooses what the runner does next.
+
+Requests go straight to the provider, never through a proxy named in the environment: what
+answers is the provider the operator named.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pydantic import JsonValue, ValidationError
+
+from provebench._errors import ProvebenchError
+from provebench.si.agents._protocol import TransportFault
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+
+MAX_BODY: Final = 16 * 1024 * 1024
+DEFAULT_TIMEOUT_SEC: Final = 60.0
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class ProviderFault(TransportFault):
+    """A runtime fault of the provider (Core §3.7): it prevented independent verification."""
+
+    def __init__(self, message: str) -> None:
+        # One line whatever the provider's text holds: it is recorded and printed as data.
+        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
+
+
+def provider_url(raw: str) -> str:
+    """`--provider URL` as the runner uses it: http(s)://HOST[:PORT][/PATH], no query."""
+    parts = urllib.parse.urlsplit(raw.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ProvebenchError(
+            f"{raw!r} is not a provider URL (http://HOST:PORT)", field="--provider"
+        )
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise ProvebenchError(
+            f"{raw!r}: a provider URL has no query, fragment or credentials", field="--provider"
+        )
+    try:
+        parts.port  # noqa: B018 - a malformed port raises here
+    except ValueError:
+        raise ProvebenchError(f"{raw!r}: the port is not a number", field="--provider") from None
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+@dataclass(frozen=True)
+class Provisioned:
+    """One provisioned environment (provider-guide §4.1): where the agent connects, and how."""
+
+    environment_id: str
+    agent_endpoint: str
+    token: str
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProviderFault(f"{what}: the answer is not a JSON object")
+    return value
+
+
+def _field_text(answer: Mapping[str, Any], name: str, what: str) -> str:
+    value = answer.get(name)
+    if not isinstance(value, str) or not value:
+        raise ProviderFault(f"{what}: `{name}` is missing or not a non-empty string")
+    return value
+
+
+@dataclass(frozen=True)
+class ProviderClient:
+    """The provider API at `url` (checked by `provider_url`)."""
+
+    url: str
+    timeout_sec: float = DEFAULT_TIMEOUT_SEC
+
+    def _exchange(
+        self,
+        method: str,
+        url: str,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        token: str | None = None,
+    ) -> tuple[Any, bytes]:
+        """(the decoded JSON answer, its bytes); any fault raises `ProviderFault`."""
+        what = f"{method} {url}"
+        headers = {"Accept": "application/json"}
+        data = None
+        if payload is not None:
+            data = json.dumps(payload).encode()  # ASCII: any text the agent passed is sendable
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with _OPENER.open(request, timeout=self.timeout_sec) as response:
+                body = response.read(MAX_BODY + 1)
+        except urllib.error.HTTPError as error:
+            raise ProviderFault(f"{what}: answered HTTP {error.code}{_said(error)}") from None
+        except (urllib.error.URLError, TimeoutError, OSError, ValueError) as error:
+            reason = getattr(error, "reason", error)
+            raise ProviderFault(f"{what}: did not answer: {reason}") from None
+        if len(body) > MAX_BODY:
+            raise ProviderFault(f"{what}: answered more than {MAX_BODY} bytes")
+        try:
+            return json.loads(body, parse_constant=_no_constant), body
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise ProviderFault(f"{what}: answered something that is not JSON") from None
+
+    def _post(self, path: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        answer, _ = self._exchange("POST", self.url + path, payload)
+        return _object(answer, f"POST {self.url}{path}")
+
+    # -- preflight --------------------------------------------------------------------------
+
+    def conformance(self, profile: str) -> tuple[dict[str, Any], bytes]:
+        """The `GET /v1/conformance` document (§3.8.1) and its bytes (their digest is recorded)."""
+        query = urllib.parse.urlencode({"profile": profile})
+        url = f"{self.url}/v1/conformance?{query}"
+        answer, raw = self._exchange("GET", url)
+        return _object(answer, f"GET {url}"), raw
+
+    # -- per scenario -----------------------------------------------------------------------
+
+    def provision(self, scenario: Scenario, tier: int) -> Provisioned:
+        """`POST /provision` from the scenario's preconditions (provider-guide §4.1)."""
+        what = f"POST {self.url}/provision"
+        preconditions = scenario.preconditions
+        answer = self._post(
+            "/provision",
+            {
+                "scenario_id": scenario.id,
+                "environment": preconditions.environment.model_dump(mode="json"),
+                "agent": preconditions.agent.model_dump(mode="json", exclude_none=True),
+                "tier": tier,
+            },
+        )
+        if answer.get("status") != "ready":
+            said = answer.get("error")
+            detail = f": {said}" if isinstance(said, str) and said else ""
+            raise ProviderFault(f"{what}: status {answer.get('status')!r}, not 'ready'{detail}")
+        environment_id = _field_text(answer, "environment_id", what)
+        # provebench's agents speak its tool protocol: a provider that offers it names it
+        # `tools_endpoint` beside the Kubernetes `agent_endpoint` (provebench's own does); one
+        # whose only agent endpoint is `agent_endpoint` is asked to speak the protocol there.
+        key = "tools_endpoint" if "tools_endpoint" in answer else "agent_endpoint"
+        endpoint = _field_text(answer, key, what)
+        if urllib.parse.urlsplit(endpoint).scheme not in ("http", "https"):
+            raise ProviderFault(f"{what}: `{key}` is not an http(s) URL")
+        credentials = answer.get("agent_credentials")
+        if not isinstance(credentials, dict) or not isinstance(credentials.get("token"), str):
+            raise ProviderFault(
+                f"{what}: `agent_credentials` carry no bearer token; provebench's agents "
+                "speak its tool protocol with one (docs/si-provider.md)"
+            )
+        token = _field_text(credentials, "token", f"{what} agent_credentials")
+        return Provisioned(environment_id=environment_id, agent_endpoint=endpoint, token=token)
+
+    def tools(self, environment: Provisioned) -> tuple[ToolSpec, ...]:
+        """The tools the environment's agent endpoint offers (`GET`)."""
+        what = f"GET {environment.agent_endpoint}"
+        answer, _ = self._exchange("GET", environment.agent_endpoint, token=environment.token)
+        listed = _object(answer, what).get("tools")
+        if not isinstance(listed, list):
+            raise ProviderFault(f"{what}: `tools` is not a list")
+        try:
+            return tuple(ToolSpec.model_validate(tool) for tool in listed)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ProviderFault(f"{what}: a tool is malformed: {where}: {first['msg']}") from None
+
+    def call(
+        self, environment: Provisioned, tool: str, arguments: Mapping[str, JsonValue]
+    ) -> ToolResponse:
+        """One tool call through the environment's agent endpoint (`POST {"tool","arguments"}`)."""
+        what = f"POST {environment.agent_endpoint}"
+        answer, _ = self._exchange(
+            "POST",
+            environment.agent_endpoint,
+            {"tool": tool, "arguments": dict(arguments)},
+            token=environment.token,
+        )
+        try:
+            return ToolResponse.model_validate(_object(answer, what))
+        except ValidationError:
+            raise ProviderFault(
+                f"{what}: the answer is not {{body: string, error, error_code}}"
+            ) from None
+
+    def state_snapshot(self, environment_id: str) -> list[dict[str, Any]]:
+        """Every resource of the environment (`POST /state-snapshot`, provider-guide §4.2)."""
+        what = f"POST {self.url}/state-snapshot"
+        answer = self._post("/state-snapshot", {"environment_id": environment_id})
+        resources = answer.get("resources")
+        if not isinstance(resources, list) or not all(isinstance(r, dict) for r in resources):
+            raise ProviderFault(f"{what}: `resources` is not a list of objects")
+        return resources
+
+    def observe(
+        self, environment_id: str, observation_type: str, parameters: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """An observation's `data`, only when its `evidence_source.status` is `available`
+        (provider-guide §4.5: anything else — `unreachable`, `partial`, `empty_window` — is a
+        runtime PROVIDER_FAILURE, never evidence)."""
+        what = f"POST {self.url}/observe ({observation_type})"
+        answer = self._post(
+            "/observe",
+            {
+                "environment_id": environment_id,
+                "observation_type": observation_type,
+                "parameters": dict(parameters),
+            },
+        )
+        source = answer.get("evidence_source")
+        if not isinstance(source, dict) or not isinstance(source.get("type"), str):
+            raise ProviderFault(f"{what}: no `evidence_source` {{type, status}} (Reporting §1.1)")
+        if source.get("status") != "available":
+            raise ProviderFault(
+                f"{what}: evidence_source {source['type']!r} is {source.get('status')!r}, "
+                "not 'available'"
+            )
+        return _object(answer.get("data"), f"{what} data")
+
+    def teardown(self, environment_id: str) -> None:
+        """`POST /teardown` (provider-guide §4.3)."""
+        answer = self._post("/teardown", {"environment_id": environment_id})
+        if answer.get("status") != "destroyed":
+            raise ProviderFault(
+                f"POST {self.url}/teardown: status {answer.get('status')!r}, not 'destroyed'"
+            )
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON (RFC 8259), and could not be written back as evidence.
+    raise ValueError(f"{name} is not JSON")
+
+
+def _said(error: urllib.error.HTTPError) -> str:
+    """What a provider's error body says (`{"error": ...}`), shortened; nothing else of it."""
+    try:
+        said = json.loads(error.read(64 * 1024)).get("error")
+    except (ValueError, AttributeError, OSError, UnicodeDecodeError, RecursionError):
+        return ""
+    if not isinstance(said, str):
+        return ""
+    return f" ({said[:200]})"
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT_SEC",
+    "ProviderClient",
+    "ProviderFault",
+    "Provisioned",
+    "provider_url",
+]

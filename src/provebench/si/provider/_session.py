@@ -1,0 +1,338 @@
+"""One scenario run against an OASIS provider: provision, the agent's calls over HTTP, observe,
+teardown (provider-guide §4; Core §3.4, §3.7).
+
+`ProviderSession` is what the run loop (`provebench.si.agents._run.run_agent`) needs of a
+session, with the environment somewhere else: each tool call of the agent goes to the
+environment's agent endpoint; when the agent is done the runner observes the provider's
+`audit_log` and its state (`/state-snapshot` at provisioning and at the end), and those
+observations are the independent evidence the verdict is scored from — the agent's own account
+never is. The runner records the calls it forwarded (`actions`) as it does in process.
+
+A runtime fault of the provider (`ProviderFault`) at any point — provisioning, a call,
+observing — is kept: no further request is made for the scenario but the teardown, and the
+evidence carries it as `provider_failure`, so the verdict is PROVIDER_FAILURE whatever the agent
+did with the error it was shown. The teardown is always attempted (`close`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from pydantic import JsonValue, ValidationError
+
+from provebench._jsonfile import recordable_text, text_problem
+from provebench.evidence import (
+    ApiCallEntry,
+    AuditEntry,
+    Evidence,
+    FullStateSnapshot,
+    NonScoringMetadata,
+    StateChange,
+    StateDiffSnapshot,
+    StateSnapshot,
+    ToolAction,
+)
+from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
+from provebench.si.provider._preflight import AcceptedProvider
+from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared._estate import key_of
+
+SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
+DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
+AGENT: Final = "agent"  # the user the audit log attributes the agent's operations to
+
+
+def prompt_of(scenario: Scenario) -> str:
+    """The agent's prompt, as the in-process simulator builds it: earlier conversation first,
+    then the operator prompts (the declared session's rule; a test holds the two equal)."""
+    stimuli = scenario.stimuli
+    context = [s.value.strip() for s in stimuli if s.type == "conversation_context" and s.value]
+    prompts = [s.value.strip() for s in stimuli if s.type == "operator_prompt" and s.value]
+    earlier = [f"Earlier in this conversation: {text}" for text in context]
+    return "\n\n".join([*earlier, *prompts])
+
+
+def state_of(resources: list[dict[str, Any]], what: str) -> dict[str, JsonValue]:
+    """A `/state-snapshot` answer as a full state keyed ``kind/namespace/name``."""
+    state: dict[str, JsonValue] = {}
+    for index, resource in enumerate(resources):
+        kind, name = resource.get("kind"), resource.get("name")
+        namespace = resource.get("namespace")
+        if not isinstance(kind, str) or not kind or not isinstance(name, str) or not name:
+            raise ProviderFault(f"{what}: resources[{index}] has no kind and name")
+        if namespace is not None and not isinstance(namespace, str):
+            raise ProviderFault(f"{what}: resources[{index}].namespace is not a string")
+        key = key_of(kind.lower(), namespace, name)
+        if key in state:
+            raise ProviderFault(f"{what}: resources[{index}] repeats {key}")
+        state[key] = resource
+    return state
+
+
+def audit_of(entries: object, what: str) -> list[AuditEntry]:
+    """An `audit_log` observation's entries as the evidence's audit log (provider-guide §4.5)."""
+    if not isinstance(entries, list):
+        raise ProviderFault(f"{what}: `entries` is not a list")
+    audit: list[AuditEntry] = []
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise ProviderFault(f"{what}: entries[{index}] is not an object")
+        body = entry.get("request_body")
+        try:
+            audit.append(
+                ApiCallEntry(
+                    actor=entry.get("user"),  # validated by the model
+                    verb=entry.get("verb"),
+                    resource=entry.get("resource"),
+                    namespace=entry.get("namespace"),
+                    status_code=entry.get("status_code"),
+                    after_step=entry.get("step"),
+                    detail=body if isinstance(body, dict) else {},
+                )
+            )
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ProviderFault(f"{what}: entries[{index}] is malformed: {where}") from None
+    return audit
+
+
+def asserted_resources(scenario: Scenario) -> list[tuple[str, str, str | None]]:
+    """(kind, name, namespace) of each resource `verification.state_assertions` names."""
+    found: list[tuple[str, str, str | None]] = []
+    for assertion in scenario.verification.state_assertions or []:
+        resource = assertion.get("resource") if isinstance(assertion, dict) else None
+        if not isinstance(resource, str) or "/" not in resource:
+            continue
+        kind, _, name = resource.partition("/")
+        namespace = assertion.get("namespace")
+        entry = (kind.lower(), name, namespace if isinstance(namespace, str) else None)
+        if entry not in found:
+            found.append(entry)
+    return found
+
+
+_CHANGE_OPS: Final = {"added": "add", "removed": "remove", "modified": "replace"}
+
+
+def changes_of(raw: object, what: str) -> list[StateChange]:
+    """A `state_diff` observation's `changes` (provider-guide §4.5) as evidence records."""
+    if not isinstance(raw, list):
+        raise ProviderFault(f"{what}: `changes` is not a list")
+    changes = []
+    for index, change in enumerate(raw):
+        if not isinstance(change, dict) or change.get("change") not in _CHANGE_OPS:
+            raise ProviderFault(f"{what}: changes[{index}] is not {{path, change, ...}}")
+        try:
+            changes.append(
+                StateChange(
+                    path=change.get("path"),
+                    op=_CHANGE_OPS[change["change"]],
+                    before=change.get("before"),
+                    after=change.get("after"),
+                )
+            )
+        except ValidationError:
+            raise ProviderFault(f"{what}: changes[{index}] is malformed") from None
+    return changes
+
+
+class ProviderSession:
+    """One scenario's environment at a provider, as the run loop sees a simulator session."""
+
+    def __init__(
+        self,
+        client: ProviderClient,
+        accepted: AcceptedProvider,
+        scenario: Scenario,
+        tier: int,
+    ) -> None:
+        self.client = client
+        self.accepted = accepted
+        self.scenario = scenario
+        self.prompt = prompt_of(scenario)
+        self.mode = scenario.preconditions.agent.mode
+        self.scope: dict[str, JsonValue] = dict(scenario.preconditions.agent.scope or {})
+        self.tools: tuple[ToolSpec, ...] = ()
+        self.provider_fault: str | None = None
+        self._environment: Provisioned | None = None
+        self._actions: list[ToolAction] = []
+        self._snapshots: list[StateSnapshot] = []
+        self._audit: list[AuditEntry] = []
+        self._observed = False
+        try:
+            self._environment = client.provision(scenario, tier)
+            self.tools = client.tools(self._environment)
+            initial = client.state_snapshot(self._environment.environment_id)
+            self._snapshots.append(self._snapshot("initial", 0, initial))
+        except ProviderFault as fault:
+            self._fail(fault)
+        except BaseException:
+            self.close()  # an interrupt while provisioning: no environment is left behind
+            raise
+
+    def _fail(self, fault: ProviderFault) -> None:
+        if self.provider_fault is None:
+            self.provider_fault = recordable_text(str(fault))
+
+    def _snapshot(
+        self, label: str, step: int, resources: list[dict[str, Any]]
+    ) -> FullStateSnapshot:
+        what = f"POST {self.client.url}/state-snapshot"
+        return FullStateSnapshot(
+            label=label,
+            taken_after_step=step,
+            source=SNAPSHOT_SOURCE,
+            state=state_of(resources, what),
+        )
+
+    @property
+    def steps(self) -> int:
+        return len(self._actions)
+
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+        """Forward one tool call to the environment and record it as the next step."""
+        if self.provider_fault is not None or self._environment is None:
+            # No more traffic after a fault: the run is already unverifiable (Core §3.7).
+            raise ProviderFault(f"the provider failed earlier: {self.provider_fault}")
+        problem = text_problem(tool)
+        if problem is not None:  # as the simulator refuses it: the agent's own mistake
+            raise ValueError(f"the tool name cannot be recorded: {problem}")
+        recorded, problem = _recordable_arguments(arguments)
+        if problem is not None:
+            reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
+        else:
+            try:
+                reply = self.client.call(self._environment, tool, recorded)
+            except ProviderFault as fault:
+                self._fail(fault)
+                raise
+        step = len(self._actions) + 1
+        self._actions.append(
+            ToolAction(
+                id=f"call-{step:04d}",
+                tool=tool,
+                arguments=recorded,
+                result=reply.body,
+                error=reply.error,
+                error_code=reply.error_code,
+            )
+        )
+        return reply
+
+    def _observe(self) -> None:
+        """The independent evidence, once: the provider's audit log and its final state."""
+        if self._observed or self._environment is None or self.provider_fault is not None:
+            return
+        self._observed = True
+        environment_id = self._environment.environment_id
+        try:
+            data = self.client.observe(environment_id, "audit_log", {})
+            self._audit = audit_of(data.get("entries"), f"POST {self.client.url}/observe")
+            final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
+            diffs = self._asserted_resources_observed(environment_id, final)
+            self._snapshots += [*diffs, final]  # the full snapshot stays the last state
+        except ProviderFault as fault:
+            self._fail(fault)
+            return
+        attributed = sum(1 for e in self._audit if isinstance(e, ApiCallEntry) and e.actor == AGENT)
+        if self._actions and not attributed:
+            # An empty audit log is never evidence that nothing happened (contract §3.7).
+            self._fail(
+                ProviderFault(
+                    f"POST {self.client.url}/observe (audit_log): the agent made "
+                    f"{len(self._actions)} call(s) and the audit log attributes none to "
+                    f"user {AGENT!r}"
+                )
+            )
+
+    def _asserted_resources_observed(
+        self, environment_id: str, final: FullStateSnapshot
+    ) -> list[StateDiffSnapshot]:
+        """`resource_state` (and `state_diff`, when the provider supplies it) of each resource
+        the scenario's state assertions name, checked against the snapshots: two views of the
+        provider that disagree are a fault of the provider, never evidence either way. The
+        state diffs are recorded; the checks read the full snapshots."""
+        initial = self._snapshots[0]
+        assert isinstance(initial, FullStateSnapshot)
+        recorded: list[StateDiffSnapshot] = []
+        what = f"POST {self.client.url}/observe"
+        for kind, name, namespace in asserted_resources(self.scenario):
+            parameters = {"kind": kind, "name": name}
+            if namespace is not None:
+                parameters["namespace"] = namespace
+            key = key_of(kind, namespace, name)
+            now = self.client.observe(environment_id, "resource_state", parameters)
+            absent = now.get("exists") is False
+            if absent == (key in final.state) or (not absent and now != final.state[key]):
+                raise ProviderFault(
+                    f"{what} (resource_state): {kind}/{name} disagrees with /state-snapshot"
+                )
+            if "state_diff" not in self.accepted.evidence_sources:
+                continue
+            diff = self.client.observe(environment_id, "state_diff", parameters)
+            changes = changes_of(diff.get("changes"), f"{what} (state_diff)")
+            changed = initial.state.get(key) != final.state.get(key)
+            if bool(changes) != changed:
+                raise ProviderFault(
+                    f"{what} (state_diff): {kind}/{name} "
+                    f"{'changed' if changed else 'is unchanged'} between the snapshots, and the "
+                    f"diff says {len(changes)} change(s)"
+                )
+            recorded.append(
+                StateDiffSnapshot(
+                    label=f"state_diff {key}",
+                    taken_after_step=self.steps,
+                    source=DIFF_SOURCE,
+                    changes=changes,
+                )
+            )
+        return recorded
+
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
+    ) -> Evidence:
+        """The evidence of the run, from the provider's observations (observed once)."""
+        self._observe()
+        failure = provider_failure or self.provider_fault
+        return Evidence(
+            scenario_id=self.scenario.id,
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            actions=list(self._actions),
+            final_answer_after_step=self.steps if final_answer else None,
+            audit_log=list(self._audit),
+            state_snapshots=list(self._snapshots),
+            metadata=NonScoringMetadata(
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
+                provider=self.accepted.record(),
+            ),
+            provider_failure=failure,
+        )
+
+    def close(self) -> str | None:
+        """Tear the environment down (always; once); why it failed, or None."""
+        environment, self._environment = self._environment, None
+        if environment is None:
+            return None
+        try:
+            self.client.teardown(environment.environment_id)
+        except ProviderFault as fault:
+            return str(fault)
+        return None
+
+
+__all__ = ["ProviderSession", "audit_of", "prompt_of", "state_of"]
