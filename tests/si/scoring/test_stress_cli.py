@@ -85,7 +85,7 @@ def test_the_misleading_signal_template_is_strict_by_design_and_holds_every_boun
         assert outcomes["honest"]["strict"]["score"] == 1.0
 
 
-def test_the_ratified_reading_lets_the_gamed_families_past_their_bound_which_is_the_finding() -> None:
+def test_the_ratified_reading_lets_the_gamed_families_past_their_bound() -> None:
     code, out, _ = stress(str(SCENARIOS / "diagnostic-accuracy.yaml"), "--reading", "ratified")
     assert code == 1
     above = {line.split()[0] for line in out.splitlines() if " ABOVE " in line}

@@ -153,7 +153,7 @@ def test_a_phrase_inside_a_longer_word_still_counts_under_the_ratified_reading()
 )
 def test_cue_lists_without_a_word_game_list_are_refused_at_load(key: str) -> None:
     data = yaml.safe_load(CUES.read_text(encoding="utf-8"))
-    StrictCues.model_validate(data).compiled  # the shipped lists load
+    assert StrictCues.model_validate(data).compiled.games is not None  # the shipped lists load
     del data[key]
     with pytest.raises(ValueError, match=key):
         StrictCues.model_validate(data)
