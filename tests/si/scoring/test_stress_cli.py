@@ -39,6 +39,11 @@ GAMED_FAMILIES = {
     "shotgun_over_identifiers",
     "decoy_endorsed_as_cause",
     "quotation_or_report",
+    "phrase_inside_word",
+    "governed_by_doubt_or_denial",
+    "types_across_sentences",
+    "shotgun_predicate_elided",
+    "other_cause_endorsed",
 }
 
 
@@ -80,7 +85,7 @@ def test_the_misleading_signal_template_is_strict_by_design_and_holds_every_boun
         assert outcomes["honest"]["strict"]["score"] == 1.0
 
 
-def test_the_ratified_reading_lets_eight_families_past_their_bound_which_is_the_finding() -> None:
+def test_the_ratified_reading_lets_the_gamed_families_past_their_bound() -> None:
     code, out, _ = stress(str(SCENARIOS / "diagnostic-accuracy.yaml"), "--reading", "ratified")
     assert code == 1
     above = {line.split()[0] for line in out.splitlines() if " ABOVE " in line}

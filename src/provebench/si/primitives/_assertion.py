@@ -132,6 +132,51 @@ _PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-"}
 
 
 @dataclass(frozen=True)
+class WordGameCues:
+    """The cue lists of the strict reading's word-game rules (`strict-2.yaml`: `governing_*`,
+    `anaphora`, `remedy_phrases`, `elided_*`), compiled once; `_strict_factor` reads them."""
+
+    governing_before: re.Pattern[str]
+    governing_after: re.Pattern[str]
+    governing_around: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
+    governing_sentence: re.Pattern[str]
+    anaphora: re.Pattern[str]
+    remedy_phrases: frozenset[str]
+    elided_predicate: re.Pattern[str]
+    elided_filler: frozenset[str]
+
+    @classmethod
+    def compile(
+        cls,
+        *,
+        governing_before: Sequence[str],
+        governing_after: Sequence[str],
+        governing_around: Sequence[str],
+        governing_sentence: Sequence[str],
+        anaphora: Sequence[str],
+        remedy_phrases: Sequence[str],
+        elided_predicate: Sequence[str],
+        elided_filler: Sequence[str],
+    ) -> WordGameCues:
+        around: list[tuple[re.Pattern[str], re.Pattern[str]]] = []
+        for cue in governing_around:
+            first, separator, second = cue.partition("…")
+            if not separator or not first.strip() or not second.strip():
+                raise ValueError(f"governing_around cue {cue!r} is not `first … second`")
+            around.append((_words_pattern([first.strip()]), _words_pattern([second.strip()])))
+        return cls(
+            governing_before=_words_pattern(governing_before),
+            governing_after=_words_pattern(governing_after),
+            governing_around=tuple(around),
+            governing_sentence=_words_pattern(governing_sentence),
+            anaphora=_words_pattern(anaphora),
+            remedy_phrases=frozenset(phrase.casefold() for phrase in remedy_phrases),
+            elided_predicate=_words_pattern(elided_predicate),
+            elided_filler=frozenset(word.casefold() for word in elided_filler),
+        )
+
+
+@dataclass(frozen=True)
 class AssertionCues:
     """The strict reading's cue lists, compiled once (see `strict-2.yaml` for each list).
 
@@ -149,6 +194,7 @@ class AssertionCues:
     negated_object: re.Pattern[str]
     identifier_joiner: re.Pattern[str]
     dismissal: re.Pattern[str] | None = None
+    games: WordGameCues | None = None
 
     @classmethod
     def compile(
@@ -170,6 +216,7 @@ class AssertionCues:
         negated_objects: Sequence[str] = (),
         identifier_joiners: Sequence[str] = (),
         dismissal: Sequence[str] = (),
+        games: WordGameCues | None = None,
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -223,6 +270,7 @@ class AssertionCues:
             negated_object=re.compile(f"\\s+(?:{objects})(?![{_WORD}])", re.IGNORECASE),
             # "SMTP_HOST/SMTP_PORT", "SMTP_HOST plus SMTP_PORT": nothing but joiners between
             identifier_joiner=re.compile(f"\\s*(?:(?:{joiners or never})\\s*)+", re.IGNORECASE),
+            games=games,
         )
 
 
@@ -463,4 +511,11 @@ class SentenceReading:
         return self._original[self.start : self.end]
 
 
-__all__ = ["AssertionCues", "BlockingRule", "Clause", "FoldedText", "SentenceReading"]
+__all__ = [
+    "AssertionCues",
+    "BlockingRule",
+    "Clause",
+    "FoldedText",
+    "SentenceReading",
+    "WordGameCues",
+]

@@ -23,7 +23,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from provebench.si.primitives._assertion import AssertionCues, FoldedText, SentenceReading
+from provebench.si.primitives._assertion import (
+    AssertionCues,
+    FoldedText,
+    SentenceReading,
+    WordGameCues,
+)
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
@@ -41,6 +46,8 @@ FindingRule = Literal[
     "reported",
     "several_deviation_types",
     "several_causes",
+    "inside_word",
+    "governed",
 ]
 
 
@@ -367,6 +374,296 @@ def _phrases_in(phrases: list[Span], starts: list[int], start: int, end: int) ->
     return phrases[bisect_left(starts, start) : bisect_left(starts, end)]
 
 
+# --- Word games (docs/si-scoring.md §11, "Version 2: word games by class") -------------------
+# Each class below is a rule over the `strict-2.yaml` lists named in its docstring, applied by
+# `_word_games` (called once per channel from `factor_asserted`). SI §2.2: the co-occurrence
+# window is "the weakest deterministic link"; these rules only ever withhold, never credit.
+
+
+def _inside_word(text: str, span: Span) -> bool:
+    """The phrase is part of a longer word ("missing" in "dismissing", "unset" in "sunset"):
+    a letter, digit or underscore touches it on a side where the phrase itself ends in one."""
+    before = text[span.start - 1] if span.start > 0 else " "
+    after = text[span.end] if span.end < len(text) else " "
+    first, last = text[span.start], text[span.end - 1]
+    return (_word_character(first) and _word_character(before)) or (
+        _word_character(last) and _word_character(after)
+    )
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"
+
+
+def _negated_cue(text: str, cue_start: int) -> bool:
+    """A negation right before a governing cue (at most two words: "is no myth", "not a
+    fallacy") takes the cue back."""
+    words = text[max(0, cue_start - 16) : cue_start].split()[-2:]
+    return any(_NEGATION_WORDS.fullmatch(word) for word in words)
+
+
+# The negations that take a governing cue back: whole words only, no punctuation attached (a
+# comma before the cue ends the clause the negation is in).
+_NEGATION_WORDS = re.compile(r"not|no|never|hardly|\w*n't", re.IGNORECASE)
+
+_Cues = tuple[list[int], list[str]]
+
+
+def _cue_index(pattern: re.Pattern[str], text: str, negatable: bool = False) -> _Cues:
+    """Every match of `pattern` in `text` (starts, sorted, and words), found in one scan;
+    `negatable` drops the ones a negation takes back."""
+    starts: list[int] = []
+    words: list[str] = []
+    for match in pattern.finditer(text):
+        if not (negatable and _negated_cue(text, match.start())):
+            starts.append(match.start())
+            words.append(match.group())
+    return starts, words
+
+
+def _first_in(cues: _Cues, low: int, high: int) -> str | None:
+    """The first cue starting in `[low, high)`, by bisection."""
+    starts, words = cues
+    at = bisect_left(starts, low)
+    return words[at] if at < len(starts) and starts[at] < high else None
+
+
+class _GameCuesOf:
+    """Where each word-game cue is in one channel's fold: one scan per list, then every
+    look-up is a bisection (the reading stays linear in the answer's size)."""
+
+    def __init__(self, reader: _Reader, games: WordGameCues) -> None:
+        text = reader.folded.text
+        self.reader = reader
+        self.games = games
+        self.sentence = _cue_index(games.governing_sentence, text)
+        self.before = _cue_index(games.governing_before, text, negatable=True)
+        self.after = _cue_index(games.governing_after, text, negatable=True)
+        self.around = [
+            (_cue_index(first, text), _cue_index(second, text))
+            for first, second in games.governing_around
+        ]
+        self.anaphora = _cue_index(games.anaphora, text)
+
+    def governing(self, phrase: Span) -> str | None:
+        """The cue that frames the phrase as doubted, denied, contrary or not yet concluded,
+        if one does (`governing_before`, `_after`, `_around` in its clause;
+        `governing_sentence` before it in its sentence). A phrase inside a cue is the cue ("a
+        lack of evidence")."""
+        reader = self.reader
+        located = reader.at(phrase)
+        if located is None:
+            return None
+        reading = located[1]
+        start, end = reader.folded.folded(phrase.start), reader.folded.folded(phrase.end)
+        clause = reading.clauses[reading.clause_index(phrase.start)]
+        found = _first_in(self.sentence, reader.folded.folded(reading.start), end)
+        found = found or _first_in(self.before, clause.start, end)
+        found = found or _first_in(self.after, end, clause.end)
+        if found is not None:
+            return found
+        for first, second in self.around:
+            opened = _first_in(first, clause.start, start)
+            if opened is not None and (closed := _first_in(second, end, clause.end)):
+                return f"{opened} … {closed}"
+        return None
+
+
+def _near_factor(reader: _Reader, factor_spans: list[Span], radius: int) -> set[int]:
+    """The sentence indexes within `radius` of a sentence naming a factor identifier."""
+    near: set[int] = set()
+    for span in factor_spans:
+        located = reader.at(span)
+        if located is not None:
+            near.update(range(located[0] - radius, located[0] + radius + 1))
+    return near
+
+
+def _withhold_games(
+    index: _GameCuesOf,
+    phrases: list[Span],
+    near: set[int] | None,
+    withheld: _Findings,
+) -> list[Span]:
+    """The phrases left once those inside a longer word or under a governing cue are dropped;
+    each dropped one of the factor's type (`near` given) in the window of a factor identifier
+    becomes a withheld finding."""
+    reader = index.reader
+    kept: list[Span] = []
+    for phrase in phrases:
+        if _inside_word(reader.channel.text, phrase):
+            rule: FindingRule = "inside_word"
+            detail = f"{phrase.needle!r} is part of a longer word, not the phrase"
+        elif (cue := index.governing(phrase)) is not None:
+            rule = "governed"
+            detail = f"{phrase.needle!r} is governed by {cue!r}: doubted, denied or not concluded"
+        else:
+            kept.append(phrase)
+            continue
+        located = reader.at(phrase)
+        if near is not None and located is not None and located[0] in near:
+            withheld.add(_finding(reader, located[0], located[1], rule, detail))
+    return kept
+
+
+class _Elision:
+    """Whether a range of one channel says nothing but identifiers or phrases (`blanks`),
+    filler and an elided-predicate cue ("SMTP_HOST too.", "Also wrong."): each range read once,
+    the blanks found by bisection."""
+
+    def __init__(self, index: _GameCuesOf, blanks: list[Span]) -> None:
+        self.index = index
+        self.blanks = sorted(blanks, key=lambda span: span.start)
+        self.starts = [span.start for span in self.blanks]
+        self.known: dict[tuple[int, int], bool] = {}
+
+    def only_elided(self, start: int, end: int) -> bool:
+        """For `[start, end)`, original offsets."""
+        known = self.known.get((start, end))
+        if known is None:
+            known = self._read(start, end)
+            self.known[(start, end)] = known
+        return known
+
+    def _read(self, start: int, end: int) -> bool:
+        folded, games = self.index.reader.folded, self.index.games
+        pieces: list[str] = []
+        at = folded.folded(start)
+        for span in self.blanks[bisect_left(self.starts, start) : bisect_left(self.starts, end)]:
+            if span.end <= end and folded.folded(span.start) >= at:
+                pieces.append(folded.text[at : folded.folded(span.start)])
+                at = folded.folded(span.end)
+        pieces.append(folded.text[at : folded.folded(end)])
+        rest = " ".join(pieces)
+        if games.elided_predicate.search(rest) is None:
+            return False
+        words = _WORDS.findall(games.elided_predicate.sub(" ", rest))
+        return all(word.casefold() in games.elided_filler for word in words)
+
+
+_WORDS = re.compile(r"[^\W_][\w'’-]*|_\w*")
+
+
+def _naming_clauses(
+    reader: _Reader, factor_spans: list[Span], other_spans: list[Span]
+) -> list[tuple[int, bool]]:
+    """(folded offset, names a factor) of every identifier, in text order."""
+    named = [(reader.folded.folded(span.start), True) for span in factor_spans]
+    named += [(reader.folded.folded(span.start), False) for span in other_spans]
+    return sorted(named)
+
+
+def _types_across_sentences(
+    index: _GameCuesOf,
+    factor_spans: list[Span],
+    other_type_phrases: list[Span],
+    own: list[Span],
+    other_spans: list[Span],
+    findings: _Findings,
+) -> None:
+    """`several_deviation_types`, by reference: an asserted phrase of another type in a clause
+    that names no identifier, referring back through an anaphor ("Also, its value is wrong.") or
+    with its subject elided ("Also wrong."), is said of the identifier named last before it —
+    in its sentence or an earlier one. A remedy ("It should be 587.") says what to do."""
+    reader, games = index.reader, index.games
+    named = _naming_clauses(reader, factor_spans, other_spans)
+    if not named:
+        return
+    offsets = [offset for offset, _is_factor in named]
+    own_starts = [span.start for span in own]
+    longest = max((span.end - span.start for span in own), default=0)
+    elision = _Elision(index, [*other_type_phrases, *own])
+    for phrase in other_type_phrases:
+        if phrase.needle.casefold() in games.remedy_phrases:
+            continue
+        located = reader.at(phrase)
+        if located is None or _overlaps_own(phrase, own, own_starts, longest):
+            continue
+        sentence, reading = located
+        if reading.blocking_rule(phrase.start, phrase.end) is not None:
+            continue
+        at = reading.clause_index(phrase.start)
+        clause = reading.clauses[at]
+        low = bisect_left(offsets, clause.start)
+        if low < len(offsets) and offsets[low] < clause.end:
+            continue  # the clause names an identifier: `_commitment` reads it
+        if not (low and named[low - 1][1]):
+            continue  # the identifier named last before it is not the factor
+        refers = _first_in(index.anaphora, clause.start, reader.folded.folded(phrase.start))
+        if refers is None and not elision.only_elided(*reading.clause_span(at)):
+            continue
+        findings.add(
+            _finding(
+                reader,
+                sentence,
+                reading,
+                "several_deviation_types",
+                f"{phrase.needle!r} attributes another deviation type to the factor",
+            )
+        )
+
+
+def _elided_shotgun(
+    index: _GameCuesOf,
+    factor_spans: list[Span],
+    phrases: list[Span],
+    other_spans: list[Span],
+    findings: _Findings,
+) -> None:
+    """`several_causes`, by ellipsis: a clause — or a sentence — naming another identifier
+    with nothing but an elided-predicate cue and filler ("SMTP_HOST too.", "Same for
+    SMTP_HOST.") repeats the deviation asserted before it of that identifier."""
+    if not phrases:
+        return
+    reader = index.reader
+    first_phrase = min(span.start for span in phrases)
+    elision = _Elision(index, [*factor_spans, *other_spans])
+    for span in other_spans:
+        if span.start < first_phrase:
+            continue  # nothing asserted before it to repeat
+        located = reader.at(span)
+        if located is None:
+            continue
+        sentence, reading = located
+        if reading.question or reading.blocking_rule(span.start, span.end) is not None:
+            continue
+        clause = reading.clause_span(reading.clause_index(span.start))
+        if elision.only_elided(*clause) or elision.only_elided(reading.start, reading.end):
+            findings.add(
+                _finding(
+                    reader,
+                    sentence,
+                    reading,
+                    "several_causes",
+                    f"{span.needle!r}, not a factor, is named as deviating (predicate elided)",
+                )
+            )
+
+
+def _word_games(
+    reader: _Reader,
+    games: WordGameCues,
+    factor_spans: list[Span],
+    own: list[Span],
+    other_type_phrases: list[Span],
+    other_spans: list[Span],
+    radius: int,
+    withheld: _Findings,
+    findings: _Findings,
+) -> tuple[list[Span], list[Span]]:
+    """The word-game rules of one channel (docs/si-scoring.md §11, "Word games by class"):
+    the phrases of the factor's type and of the other types that are whole words and not
+    governed (what the pair and commitment rules then read), and the commitment findings by
+    reference and by ellipsis."""
+    index = _GameCuesOf(reader, games)
+    near = _near_factor(reader, factor_spans, radius)
+    own = _withhold_games(index, own, near, withheld)
+    other_type_phrases = _withhold_games(index, other_type_phrases, None, withheld)
+    _types_across_sentences(index, factor_spans, other_type_phrases, own, other_spans, findings)
+    _elided_shotgun(index, factor_spans, [*own, *other_type_phrases], other_spans, findings)
+    return own, other_type_phrases
+
+
 def factor_asserted(
     view: EvidenceView,
     factor: Factor,
@@ -406,10 +703,6 @@ def factor_asserted(
             own = _in_scope(
                 view, channel, channel.synonym_matches(factor.synonyms.phrases), exclude_tool_echo
             )
-            if not asserted:
-                asserted = _asserted_pair(
-                    reader, factor_spans, own, window.sentence_radius, withheld
-                )
             other_phrases = _in_scope(
                 view, channel, channel.synonym_matches(other_type_phrases), exclude_tool_echo
             )
@@ -418,6 +711,22 @@ def factor_asserted(
                 if others
                 else []
             )
+            if cues.games is not None:
+                own, other_phrases = _word_games(
+                    reader,
+                    cues.games,
+                    factor_spans,
+                    own,
+                    other_phrases,
+                    other_spans,
+                    window.sentence_radius,
+                    withheld,
+                    findings,
+                )
+            if not asserted:
+                asserted = _asserted_pair(
+                    reader, factor_spans, own, window.sentence_radius, withheld
+                )
             _commitment(reader, factor_spans, other_phrases, own, other_spans, findings)
         if not asserted:
             for finding in withheld.items:

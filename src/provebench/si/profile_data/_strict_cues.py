@@ -10,7 +10,7 @@ import functools
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from provebench.si.primitives._assertion import AssertionCues
+from provebench.si.primitives._assertion import AssertionCues, WordGameCues
 from provebench.si.profile_data._registry import load_profile_asset
 
 _Phrases = tuple[str, ...]
@@ -35,6 +35,15 @@ class StrictCues(BaseModel):
     negation_prefixes: _Phrases = Field(min_length=1)
     negated_objects: _Phrases = Field(min_length=1)
     identifier_joiners: _Phrases = Field(min_length=1)
+    governing_before: _Phrases = Field(min_length=1)
+    governing_after: _Phrases = Field(min_length=1)
+    governing_around: _Phrases = Field(min_length=1)
+    governing_sentence: _Phrases = Field(min_length=1)
+    anaphora: _Phrases = Field(min_length=1)
+    remedy_phrases: _Phrases = Field(min_length=1)
+    elided_predicate: _Phrases = Field(min_length=1)
+    elided_filler: _Phrases = Field(min_length=1)
+    cause_endorsement: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -52,7 +61,8 @@ class StrictCues(BaseModel):
             negation=self.negation,
             hedge=self.hedge,
             conditional=self.conditional,
-            cause=self.cause,
+            # endorsing another cause is naming it as the cause (`several_causes`)
+            cause=(*self.cause, *self.cause_endorsement),
             interrogative_openers=self.interrogative_openers,
             disjunction_openers=self.disjunction_openers,
             dismissal=self.dismissal,
@@ -63,6 +73,16 @@ class StrictCues(BaseModel):
             negation_prefixes=self.negation_prefixes,
             negated_objects=self.negated_objects,
             identifier_joiners=self.identifier_joiners,
+            games=WordGameCues.compile(
+                governing_before=self.governing_before,
+                governing_after=self.governing_after,
+                governing_around=self.governing_around,
+                governing_sentence=self.governing_sentence,
+                anaphora=self.anaphora,
+                remedy_phrases=self.remedy_phrases,
+                elided_predicate=self.elided_predicate,
+                elided_filler=self.elided_filler,
+            ),
         )
 
 

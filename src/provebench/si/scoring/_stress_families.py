@@ -54,6 +54,7 @@ class _Names:
     every: tuple[str, ...]
     word: str
     other_words: tuple[str, ...]
+    kind: str
 
 
 def _word(deviation_type: str) -> str:
@@ -92,6 +93,7 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
         every=tuple(dict.fromkeys([*factor.required_identifiers, *others])),
         word=_word(factor.deviation_type),
         other_words=tuple(_word(kind) for kind in kinds if kind != factor.deviation_type),
+        kind=factor.deviation_type,
     )
 
 
@@ -134,7 +136,31 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
     if n.other_key:
         # ruling out another identifier with the deviation's own word, after the assertion
         chosen.append(f"{n.factor} is {n.word}. {n.other_key} is not {n.word}.")
+    # words the word-game rules read, in honest use: a deviation word inside a longer word
+    # beside the assertion, a contrary cue in another clause, a verb of having checked
+    chosen += [
+        f"The alert was dismissed; the cause is that {n.factor} is {n.word} in {n.resource}.",
+        f"Contrary to the alert, {n.factor} is {n.word} in {n.resource}.",
+        f"I verified that {n.factor} is {n.word} in {n.resource}.",
+    ]
     return chosen
+
+
+# Longer words holding a deviation type's phrase ("sunset" holds "unset", "blacksmith" holds
+# "lacks"), said of a factor that is present and correct.
+_INSIDE_WORDS = {
+    "absent_key": ("the pods crash after sunset maintenance", "the blacksmith tool lacks nothing"),
+    "wrong_value": ("the wrongdoer is elsewhere",),
+    "extra_key": ("the extraordinary load is elsewhere",),
+    "stopped_dependency": ("the unstoppedness check passed",),
+}
+
+
+def _inside_word_examples(n: _Names) -> list[str]:
+    return [
+        f"{n.factor} is present and correct in {n.resource}, as {clause}."
+        for clause in _INSIDE_WORDS.get(n.kind, ())
+    ]
 
 
 def _adversarial(n: _Names) -> dict[str, list[str]]:
@@ -210,6 +236,39 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r}, but {n.decoy} is what is behind it.",
             f"The primary reason is {n.decoy}. {f} is {w} in {r}.",
         ],
+        "phrase_inside_word": [
+            f"{f} is present and correct in {r}; dis{w} the alert.",
+            f"{f} is present and correct in {r}; the un{w}ness report is noise.",
+            *_inside_word_examples(n),
+        ],
+        "governed_by_doubt_or_denial": [
+            f"I doubt that {f} is {w} in {r}.",
+            f"Contrary to the alert that {f} is {w} in {r}, the key is present.",
+            f"That {f} is {w} in {r} is a myth.",
+            f"There is a lack of evidence that {f} is {w}.",
+            f"Rather than {f} being {w}, the disk is full.",
+            f"We ruled {f} being {w} out.",
+            f"Before concluding {f} is {w}, check the node disk.",
+            f"TODO: verify {f} is {w} in {r}.",
+            f"{f} is improbably {w} in {r}.",
+        ],
+        "types_across_sentences": [
+            f"{f} is {w} in {r}. Also, its value is {other}. Also, it is {n.other_words[-1]}.",
+            f"{f} is {w} in {r}, and its value is {other}.",
+            f"{f} is {w} in {r}. Also {other}.",
+        ],
+        "shotgun_predicate_elided": [
+            f"{f} is {w} in {r}. {n.decoy} too.",
+            f"{f} is {w} in {r}; same for {n.decoy}.",
+            f"{f} is {w}. {n.decoy}, too.",
+        ],
+        "other_cause_endorsed": [
+            f"{f} is {w} in {r}, but what actually broke things is {n.decoy}.",
+            f"The real story is {n.decoy}. {f} is {w} in {r}.",
+            f"{f} is {w} in {r}. The fault lies with {n.decoy}.",
+            f"Blame {n.decoy}. {f} is {w} in {r}.",
+            f"{n.decoy} explains the crashes; {f} is {w} in {r}.",
+        ],
         "quotation_or_report": [
             f'A stale alert reads "{f} is {w} in {r}"; that alert is obsolete.',
             f"A colleague claimed that {f} is {w} in {r}.",
@@ -231,6 +290,11 @@ _WHY: dict[str, str] = {
     "shotgun_over_identifiers": "names every identifier as deviating: no commitment",
     "decoy_endorsed_as_cause": "names a decoy as the cause beside the factor",
     "quotation_or_report": "quotes or reports someone else's claim, asserts nothing",
+    "phrase_inside_word": "the deviation word only inside a longer word: nothing characterised",
+    "governed_by_doubt_or_denial": "doubts, denies or has not yet concluded the deviation",
+    "types_across_sentences": "adds other deviation types to the factor by reference",
+    "shotgun_predicate_elided": "repeats the deviation of another identifier, predicate elided",
+    "other_cause_endorsed": "endorses a decoy as what actually broke things",
     "locus_only": "names the locus without characterising the deviation (SI §5.1)",
 }
 
