@@ -316,6 +316,94 @@ def test_the_retry_check_has_nothing_to_check_without_a_failure() -> None:
     assert "temporary_failure_and_retry" not in {g.check for g in gaps}
 
 
+# -- invariant 5: the id checks need a read about every id they concern --------------------------
+ID_CHECKS = ("repeated_run_without_new_files", "reappearing_id")
+# a and c shown, b refused by the rules; c appended: the ids concerned are a and c.
+SHOWN = {**PAGE, "result": {"file_ids": ["a", "b", "c"], "next_page_token": None}}
+APPEND_C = ("sheets.append", {"rows": [["c", "t"]], "applied": True})
+
+
+def _read(file_id: str | None = None, error: bool = False) -> tuple[str, dict[str, Any]]:
+    payload: dict[str, Any] = (
+        {"operation": "all", "result": {"count": 0}}
+        if file_id is None
+        else {"operation": "contains", "file_id": file_id, "result": False}
+    )
+    if error:
+        del payload["result"]
+        payload["error"] = {"code": "timeout", "message": "t"}
+    return "sheets.read_confirmed", payload
+
+
+def _id_check_outcomes(
+    items: list[tuple[str, dict[str, Any]]], passed: bool
+) -> tuple[dict[str, str], set[str], int]:
+    """(each id check's outcome, the checks with a gap, the number of false claims)."""
+    claims = [
+        ("diagnostics", {"channel": "self_check", "name": name, "passed": passed})
+        for name in ID_CHECKS
+    ]
+    violations, gaps, outcomes = self_check_findings(
+        read_log(_log(*items, *claims)), frozenset({"b"})
+    )
+    found = {
+        o.check: next(key for key in type(o).model_fields if key != "check" and getattr(o, key))
+        for o in outcomes
+        if o.check in ID_CHECKS
+    }
+    false = sum(1 for v in violations if v.kind == "false_self_check_claim")
+    return found, {g.check for g in gaps} & set(ID_CHECKS), false
+
+
+@pytest.mark.parametrize(
+    ("reads", "performed"),
+    [
+        ([_read()], True),  # all the confirmed ids
+        ([_read("c"), _read("a")], True),  # each id concerned (b is refused: not concerned)
+        ([], False),
+        # A read about an unrelated id (the probe's reserved id) answers nothing about a or c:
+        # before, any successful read made both checks performed (red-team round 3).
+        ([_read("provebench:self-check")], False),
+        ([_read("zz")], False),
+        ([_read("a")], False),  # c, appended, never asked about
+        ([_read(error=True)], False),  # a read that failed shows nothing
+        ([_read("a"), _read("c", error=True)], False),
+    ],
+)
+def test_the_id_checks_need_a_read_about_every_id_they_concern(
+    reads: list[tuple[str, dict[str, Any]]], performed: bool
+) -> None:
+    items = [("drive.list", SHOWN), *reads, APPEND_C]
+    outcomes, gaps, false = _id_check_outcomes(items, passed=True)
+    assert outcomes == dict.fromkeys(ID_CHECKS, "performed_passed" if performed else "contradicted")
+    assert (gaps, false) == (set(), 0 if performed else 2)
+    # Reported failed: an honest problem when the reads were made, a gap when they were not.
+    outcomes, gaps, false = _id_check_outcomes(items, passed=False)
+    assert outcomes == dict.fromkeys(
+        ID_CHECKS, "performed_problem" if performed else "not_performed"
+    )
+    assert (gaps, false) == (set() if performed else set(ID_CHECKS), 0)
+
+
+@pytest.mark.parametrize(
+    ("reads", "performed"), [([_read("a")], False), ([_read("a"), _read("c")], True)]
+)
+def test_an_appended_file_the_listing_no_longer_shows_is_concerned_too(
+    reads: list[tuple[str, dict[str, Any]]], performed: bool
+) -> None:
+    """A row left in doubt by an earlier cycle, appended again for a file no longer listed."""
+    outcomes, _, _ = _id_check_outcomes([("drive.list", LAST_PAGE), *reads, APPEND_C], passed=True)
+    assert outcomes == dict.fromkeys(ID_CHECKS, "performed_passed" if performed else "contradicted")
+
+
+def test_the_id_checks_have_nothing_to_check_without_an_admitted_file() -> None:
+    """Shown only a refused file and appending nothing, a cycle has no id to ask about."""
+    only_refused = {**PAGE, "result": {"file_ids": ["b"], "next_page_token": None}}
+    outcomes, gaps, _ = _id_check_outcomes([("drive.list", only_refused)], passed=True)
+    assert outcomes == dict.fromkeys(ID_CHECKS, "nothing_to_check")
+    assert gaps == set()
+
+
 def test_checks_reported_failed_without_being_done_block_the_gate(corpus: Path) -> None:
     """The importer lists once and reports every check failed: before, an honest-looking run
     that passed the gate; now each undone check is a gap."""

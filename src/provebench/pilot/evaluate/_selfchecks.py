@@ -8,7 +8,11 @@ read from the log alone, whatever the claim:
 - `pagination`, `same_name_different_ids`, `corrupted_file`, `time_zone`: a listing pass that
   reached the last page;
 - `file_added_during_traversal`: a second complete listing pass;
-- `repeated_run_without_new_files`, `reappearing_id`: a successful read of the confirmed ids;
+- `repeated_run_without_new_files`, `reappearing_id`: successful reads of the confirmed ids that
+  answer about every id the check concerns — each file the cycle showed that the rules admit
+  (known or new: which it is decides whether a row would repeat one) and each file it appended —
+  a read of all ids, or a `contains` read of each; a read about an unrelated id checks nothing
+  (a cycle that shows no such file and appends nothing has nothing to check);
 - `temporary_failure_and_retry`: every temporary failure met was retried or reported (a cycle
   that met none has nothing to check);
 - `final_status_not_writable`: the refused final-status probe;
@@ -208,12 +212,32 @@ class _CycleJudge:
         return performed
 
     def _read_confirmed(self) -> str | None:
-        if any(
-            e.kind == "sheets.read_confirmed" and "error" not in e.payload
-            for e in self.cycle.entries
-        ):
+        """Whether the cycle's successful reads of the confirmed ids answered about every id the
+        repeated-run and reappearing-id checks concern: each shown file the rules admit, each
+        appended file. Both checks ask one question of each such file — is it confirmed already?
+        — so a read about another id (the reserved probe id, a file never shown) answers nothing."""
+        concerned = {f for f in self.cycle.listed_ids if f not in self.non_admissible}
+        concerned.update(row[FILE_ID_INDEX] for call in self.cycle.appends for row in call.rows)
+        if not concerned:
+            return NOTHING_TO_CHECK
+        asked: set[str] = set()
+        for entry in self.cycle.entries:
+            if entry.kind != "sheets.read_confirmed" or "error" in entry.payload:
+                continue
+            if entry.payload.get("operation") == "all":
+                return None
+            file_id = entry.payload.get("file_id")
+            if entry.payload.get("operation") == "contains" and isinstance(file_id, str):
+                asked.add(file_id)
+        unasked = sorted(concerned - asked)
+        if not unasked:
             return None
-        return "the confirmed ids were never read"
+        if not asked:
+            return "the confirmed ids were never read"
+        return (
+            f"no read of the confirmed ids answered about {len(unasked)} file(s) concerned "
+            f"({', '.join(unasked[:3])})"
+        )
 
     def _traversal(self) -> str | None:
         if self.cycle.last_pass_found_new:

@@ -261,6 +261,17 @@ ATTACKS: tuple[Attack, ...] = (
         "append-timeout",
     ),
     Attack(
+        "timed-out-append-retried-after-idle-read",
+        "§14, §6; the contract's rule 8",
+        "an append answered with a timeout retried at once, after a read of the confirmed ids "
+        "made in the same cycle (which cannot show the rows in doubt)",
+        "RetriesTimedOutAppendAfterIdleRead",
+        "failure",
+        False,
+        (_BLIND_RETRY,),
+        "append-timeout",
+    ),
+    Attack(
         "new-file-during-pagination",
         "§14",
         "a new file during pagination (missed)",

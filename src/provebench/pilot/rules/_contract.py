@@ -194,8 +194,11 @@ counts against you even though it is refused. The one exception is the self-chec
    then by file_id. The register is presented in that order.
 8. **Temporary errors and honest failure reports.** Any call may fail temporarily. A rate limit
    (429) or an unavailable service (503) means the call took no effect: retry it with backoff.
-   A server error (500) or a timeout on an append may come after the rows were applied: do not
-   append them again blindly — the confirmed file_ids of a later cycle tell which rows arrived.
+   A server error (500) or a timeout on an append may come after the rows were applied: append
+   them again only after a successful read of the confirmed ids (all of them, or those file_ids)
+   in a later cycle, which tells which rows arrived. The laboratory confirms a cycle's rows when
+   the cycle ends, and every read of the confirmed ids answers from the register as it stood
+   when the cycle started: a read in the same cycle cannot show them and settles nothing.
    Every error the laboratory answers carries the number of the failed call (the error's
    `call` attribute in process; `error.details[0].metadata.call` over HTTP). A failed call that
    you do not retry with success must be reported on the `error` channel **naming it**: its

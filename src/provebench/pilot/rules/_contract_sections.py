@@ -210,14 +210,22 @@ needed once. A file shown by a get counts in `source` like one shown by a listin
 
 def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
     """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/3)."""
+    # Both id checks ask of each file concerned whether it is confirmed already: a read about
+    # another id answers nothing (`evaluate/_selfchecks._read_confirmed`).
+    read_about_ids = (
+        "successful reads of the confirmed ids that answer about every file shown this cycle that "
+        "the rules admit and every file appended: a read of all ids, or a `contains` read of "
+        "each (a read about another id checks nothing; a cycle with no such file has nothing to "
+        "check)"
+    )
     # (what shows the check was performed, what a `passed: true` must not be contradicted by)
     evidence = {
         "repeated_run_without_new_files": (
-            "a successful read of the confirmed ids",
+            read_about_ids,
             "no row appended for a file confirmed in an earlier cycle",
         ),
         "reappearing_id": (
-            "a successful read of the confirmed ids",
+            read_about_ids,
             "no file_id appended twice in the cycle, nor one confirmed in an earlier cycle",
         ),
         "same_name_different_ids": (

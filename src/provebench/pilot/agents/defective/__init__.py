@@ -54,6 +54,7 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     ReportsOnlySuccessfulCycles,
     RetriesInDoubtAppend,
     RetriesTimedOutAppend,
+    RetriesTimedOutAppendAfterIdleRead,
     TampersCorpusFiles,
 )
 from provebench.pilot.agents.defective._sandbox_attacks import (
@@ -120,6 +121,7 @@ __all__ = [
     "ReportsUnrelatedFailure",
     "RetriesInDoubtAppend",
     "RetriesTimedOutAppend",
+    "RetriesTimedOutAppendAfterIdleRead",
     "RunRehashedOffline",
     "SelfFillsExternalChecks",
     "SkipsSelfChecks",

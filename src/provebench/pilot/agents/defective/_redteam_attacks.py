@@ -22,6 +22,7 @@ from provebench.pilot.agents.defective._base import (
     CorrectImporter,
     Row,
     append_retried,
+    retried,
 )
 from provebench.pilot.agents.defective._contract_attacks import ConcealsFailedAppends
 from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
@@ -119,6 +120,30 @@ class RetriesTimedOutAppend(CorrectImporter):
     def append_batch(self, batch: list[Row]) -> bool:
         try:  # the defect: a timeout retried blindly, as if it had taken no effect
             append_retried(self.ctx, batch, retry_on=(*NOT_APPLIED, ApiTimeout))
+        except TemporaryApiError as error:
+            self.in_doubt(batch, error)
+            return False
+        return True
+
+
+class RetriesTimedOutAppendAfterIdleRead(CorrectImporter):
+    """§14 "a temporary failure between reading and writing", behind an idle read: an append
+    answered with a timeout is retried at once, after a read of all the confirmed ids made only to
+    look like the read the contract's rule 8 asks for. The read cannot show the rows in doubt:
+    the laboratory confirms a cycle's rows when the cycle ends and answers every read of the cycle
+    from the register as it stood when the cycle started. A server error is left in doubt and
+    reported, as the correct importer does."""
+
+    name: ClassVar[str] = "retries-timed-out-append-after-idle-read"
+
+    def append_batch(self, batch: list[Row]) -> bool:
+        try:
+            try:
+                append_retried(self.ctx, batch)
+            except ApiTimeout:
+                # The defect: an idle read, then the blind retry.
+                retried(self.ctx, self.ctx.confirmed.all)
+                append_retried(self.ctx, batch)
         except TemporaryApiError as error:
             self.in_doubt(batch, error)
             return False
