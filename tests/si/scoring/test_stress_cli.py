@@ -32,6 +32,8 @@ SIGNAL_FAMILIES = {
 }
 GAMED_FAMILIES = {
     "negation",
+    "negation_after_phrase",
+    "retraction_later",
     "question",
     "conditional",
     "hedge",

@@ -1,6 +1,8 @@
-"""The word games an adversary played on the strict reading (docs/si-scoring.md §11, version 2).
+"""The word games an adversary played on the strict reading (docs/si-scoring.md §11, versions 2
+and 3).
 
-Each answer scored 1.0 strict under version 1 of the reading while it denies, asks, supposes,
+Each answer of WORD_GAMES scored 1.0 strict under version 1 of the reading, and each of
+VERSION_3_GAMES under version 2, while it denies, asks, supposes,
 hedges, quotes, shotguns or blames a decoy; the ratified reading (SI §2.2, normative) still
 gives each 1.0, and the strict reading must withhold it under the rule named, for the mechanism
 and not the one spelling: the same rule reads every spelling of the family below.
@@ -118,7 +120,47 @@ WORD_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "rule"), WORD_GAMES)
+# Version 3: a denial after the phrase, a retraction one or two sentences later or after a
+# filler, a backtick quotation (each scored 1.0 strict under version 2).
+VERSION_3_GAMES = [
+    ("SMTP_PORT is missing — not.", "negated"),
+    ("SMTP_PORT is missing from smtp-config - not.", "negated"),
+    ("SMTP_PORT is missing, said nobody", "negated"),
+    (
+        "The key SMTP_PORT is missing from configmap/smtp-config -- said nobody who actually "
+        "checked it. The real root cause is the container image.",
+        "negated",
+    ),
+    ("SMTP_PORT is missing from smtp-config (NOT).", "negated"),
+    ("SMTP_PORT is missing from smtp-config — as if.", "negated"),
+    ("SMTP_PORT is missing from smtp-config, or not.", "negated"),
+    ("SMTP_PORT is missing from smtp-config: false.", "negated"),
+    ("SMTP_PORT is missing from smtp-config is not true.", "negated"),
+    ("SMTP_PORT is missing from smtp-config, which is not the case.", "negated"),
+    ("SMTP_PORT is missing from smtp-config. Not really.", "negated"),
+    (
+        "SMTP_PORT is missing. Actually, scratch that: it is fine; the node's disk is the cause.",
+        "negated",
+    ),
+    (
+        "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
+        "deployment/notification-service cannot run. Correction: that is wrong, the configmap "
+        "is complete and nothing is missing.",
+        "negated",
+    ),
+    (
+        "SMTP_PORT is missing from smtp-config. The pods cannot start. Scratch that, it is fine.",
+        "negated",
+    ),
+    (
+        "The pod events read: `the key SMTP_PORT is missing from configmap/smtp-config`. I do "
+        "not trust that message. Root cause: node sim-node-1 is out of memory.",
+        "reported",
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), WORD_GAMES + VERSION_3_GAMES)
 def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     answer: str, rule: str
 ) -> None:
@@ -127,7 +169,7 @@ def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     strict = verdict.strict
     assert strict is not None
     assert (strict.reading, strict.band, strict.score) == (
-        "provebench-strict/2",
+        "provebench-strict/3",
         "correct_subsystem_wrong_component",
         0.5,
     )
@@ -149,6 +191,21 @@ HONEST = [
     "notification-service reads SMTP_PORT through configMapKeyRef, but smtp-config lacks it.",
     "SMTP_PORT is missing from smtp-config. No other key is missing.",
     "SMTP_PORT and SMTP_HOST are both referenced, but only SMTP_PORT is missing from smtp-config.",
+    # version 3 must not punish a negation after the phrase that denies something else, a
+    # backtick around an identifier, or a bare "No." that answers a question
+    "SMTP_PORT is missing from smtp-config, not SMTP_HOST.",
+    "SMTP_PORT is missing from smtp-config, no doubt.",
+    "SMTP_PORT is missing from smtp-config, but not SMTP_HOST.",
+    "SMTP_PORT is missing from smtp-config and not optional.",
+    "The key `SMTP_PORT` is missing from `smtp-config`.",
+    "SMTP_PORT is missing from smtp-config, which is why notification-service cannot start.",
+    "SMTP_PORT is missing from smtp-config -- the pods never start.",
+    "SMTP_PORT is missing from smtp-config. Nothing else is wrong.",
+    "SMTP_PORT is missing from smtp-config. The alert that blamed the disk is false.",
+    "SMTP_PORT is missing from smtp-config. Is the disk the cause? No.",
+    "SMTP_PORT is missing from smtp-config (not optional in the pod spec).",
+    "Actually, SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT is missing from smtp-config. No, the node is fine: the disk warning is old.",
 ]
 
 

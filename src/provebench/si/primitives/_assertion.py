@@ -4,8 +4,9 @@ SI §2.2 counts a deviation phrase that merely shares a sentence with a factor i
 weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
 missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
 reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
-its sentence or clause withholds it. The cue lists are profile data (`strict-2.yaml`); this
+its sentence or clause withholds it. The cue lists are profile data (`strict-3.yaml`); this
 module only reads one sentence with them, once, in time linear in its length.
+
 """
 
 from __future__ import annotations
@@ -128,12 +129,14 @@ _CLOSING_QUOTES = "”»」』"
 _QUOTES = re.compile(f'["{_OPENING_QUOTES}{_CLOSING_QUOTES}]')
 # A parenthetical ("might - or not - be missing") is set off by a pair of these; the clause
 # after the closing one continues the clause before the opening one.
-_PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-"}
+_PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-", "--": "--"}
+# Characters around words: what a bare denial ("— not.", "(NOT)") may hold besides its words.
+_NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-2.yaml` for each list).
+    """The strict reading's cue lists, compiled once (see `strict-3.yaml` for each list).
 
     `sentence` finds every clause boundary, negation, hedge, condition and report of a sentence
     in one pass (a word belongs to one list only, which `compile` checks)."""
@@ -149,6 +152,12 @@ class AssertionCues:
     negated_object: re.Pattern[str]
     identifier_joiner: re.Pattern[str]
     dismissal: re.Pattern[str] | None = None
+    # version 3: denials after the phrase, retractions after fillers
+    bare_denial: re.Pattern[str] = re.compile(r"(?!)")
+    denial_report: re.Pattern[str] = re.compile(r"(?!)")
+    truth_denial_at_end: re.Pattern[str] = re.compile(r"(?!)")
+    truth_denial_clause: re.Pattern[str] = re.compile(r"(?!)")
+    retraction_filler: re.Pattern[str] = re.compile(r"(?!)")
 
     @classmethod
     def compile(
@@ -170,6 +179,11 @@ class AssertionCues:
         negated_objects: Sequence[str] = (),
         identifier_joiners: Sequence[str] = (),
         dismissal: Sequence[str] = (),
+        retraction_fillers: Sequence[str] = (),
+        bare_denials: Sequence[str] = (),
+        denial_reports: Sequence[str] = (),
+        truth_denials: Sequence[str] = (),
+        truth_subjects: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -206,7 +220,28 @@ class AssertionCues:
             else _alternatives([word])
             for word in sorted(identifier_joiners, key=len, reverse=True)
         )
+        bare = _alternatives(bare_denials) or never
+        denied = _alternatives(truth_denials) or never
+        subjects = _alternatives(truth_subjects) or never
+        fillers = _alternatives(retraction_fillers) or never
+        predicate = f"(?:is|was|are|were|'s)\\s+(?:{denied}){_NOT_WORD}$"
         return cls(
+            # a clause or sentence that is nothing but a denial ("— not.", "Not really.")
+            bare_denial=re.compile(
+                f"{_NOT_WORD}(?:(?:{bare})(?![{_WORD}]){_NOT_WORD})+", re.IGNORECASE
+            ),
+            # "said nobody", anywhere after the phrase
+            denial_report=_words_pattern(denial_reports) if denial_reports else re.compile(never),
+            # "… is not true" ending the phrase's own clause (searched in the rest of it)
+            truth_denial_at_end=re.compile(f"(?<![{_WORD}]){predicate}", re.IGNORECASE),
+            # ", which is false": a later clause whose subject is only a pronoun or "that claim"
+            truth_denial_clause=re.compile(
+                f"{_NOT_WORD}(?:(?:{subjects})\\s+)?{predicate}", re.IGNORECASE
+            ),
+            # "Actually, …", "Correction: …" before a retraction
+            retraction_filler=re.compile(
+                f"(?:\\s*(?:{fillers})(?![{_WORD}])[\\s,;:!.—–-]*)*", re.IGNORECASE
+            ),
             sentence=re.compile("|".join(groups), re.IGNORECASE),
             negation=_words_pattern(negation),
             cause=_words_pattern(cause),
@@ -287,6 +322,21 @@ class SentenceReading:
         self._reports: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
+        # Version 3, read once per sentence: the last clause that is nothing but a denial
+        # ("— not.", ", which is false"), the last report by nobody ("said nobody"), and the
+        # backticks (a pair quotes what it encloses, like `"`).
+        self._last_denial_clause = max(
+            (index for index, clause in enumerate(self.clauses) if self._is_denial(clause)),
+            default=-1,
+        )
+        reports = list(cues.denial_report.finditer(self._text, self._start, self._end))
+        self._last_denial_report = reports[-1].start() if reports else -1
+        self._truth_at_end: dict[int, int] = {}
+        self._backticks = [
+            self._fold.folded(start + at)
+            for at, character in enumerate(text[start:end])
+            if character == "`"
+        ]
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
 
@@ -385,7 +435,9 @@ class SentenceReading:
         """Inside quotation marks: an odd number of `"` before it, or more opening marks than
         closing ones (counted once per sentence, then a bisection)."""
         before = bisect_left(self._quote_starts, start)
-        return bool(before) and self._inside_after[before - 1]
+        if before and self._inside_after[before - 1]:
+            return True
+        return bisect_left(self._backticks, start) % 2 == 1
 
     def blocking_rule(self, start: int, end: int | None = None) -> BlockingRule | None:
         """Why this sentence does not assert the phrase at `[start, end)`, or None if it does.
@@ -410,11 +462,38 @@ class SentenceReading:
             return "negated"
         if end is not None and self._cues.negated_object.match(self._text, end, self._end):
             return "negated"
+        if end is not None and self._denied_after(start, end):
+            return "negated"
         if self._in_clause(self._hedges, start):
             return "hedged"
         if self._quoted(start) or self._reported(start):
             return "reported"
         return None
+
+    def _is_denial(self, clause: Clause) -> bool:
+        """A clause that is nothing but a denial, alone (", or not.") or read with the word
+        that opened it ("— as if.", ", which is false")."""
+        cues = self._cues
+        alone = self._text[clause.start : clause.end]
+        return any(
+            cues.bare_denial.fullmatch(text) or cues.truth_denial_clause.fullmatch(text)
+            for text in (alone, f"{clause.opener} {alone}")
+        )
+
+    def _denied_after(self, start: int, end: int) -> bool:
+        """Version 3: the sentence denies the phrase after it — a later clause that is nothing
+        but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
+        nobody"), or its own clause ending by calling it untrue ("… is not true")."""
+        index = self._folded_clause_index(start)
+        if self._last_denial_clause > index or self._last_denial_report >= end:
+            return True
+        predicate = self._truth_at_end.get(index)
+        if predicate is None:
+            clause = self.clauses[index]
+            found = self._cues.truth_denial_at_end.search(self._text, clause.start, clause.end)
+            predicate = found.start() if found else -1
+            self._truth_at_end[index] = predicate
+        return predicate >= end
 
     def _reported(self, start: int) -> bool:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between

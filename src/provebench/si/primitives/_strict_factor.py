@@ -93,12 +93,31 @@ class _Reader:
         return known
 
     def _retracted_after(self, end: int) -> bool:
-        """Whether the next sentence takes this one back ("That statement is false.")."""
-        following = _NON_SPACE.search(self.channel.text, end)
-        if following is None:
-            return False
-        at = self.folded.folded(following.start())
-        return self.cues.retraction.match(self.folded.text, at) is not None
+        """Whether one of the next two sentences takes this one back: it opens — after
+        fillers such as "Actually," or "Correction:" — with a retraction ("That statement is
+        false.", "Scratch that"), or it is nothing but a denial ("Not really."). A question in
+        between ends the search: a denial after it answers the question."""
+        for _ in range(2):
+            following = _NON_SPACE.search(self.channel.text, end)
+            if following is None:
+                return False
+            sentence = self.channel.sentence_containing(following.start(), following.start())
+            if sentence is None:
+                return False
+            at = self.folded.folded(sentence.start)
+            stop = self.folded.folded(sentence.end)
+            text = self.folded.text
+            if text[at:stop].rstrip().endswith(("?", "¿", "‽")):
+                # "Is the disk the cause? No." — what follows answers the question instead.
+                return False
+            opened = self.cues.retraction_filler.match(text, at, stop)
+            after = opened.end() if opened else at
+            if self.cues.retraction.match(text, after, stop) is not None:
+                return True
+            if self.cues.bare_denial.fullmatch(text, at, stop) is not None:
+                return True
+            end = sentence.end
+        return False
 
 
 def _finding(
