@@ -158,6 +158,8 @@ class AssertionCues:
     truth_denial_at_end: re.Pattern[str] = re.compile(r"(?!)")
     truth_denial_clause: re.Pattern[str] = re.compile(r"(?!)")
     retraction_filler: re.Pattern[str] = re.compile(r"(?!)")
+    # the words a denial clause can open with (a clause opening otherwise is not read further)
+    denial_openers: frozenset[str] = frozenset()
 
     @classmethod
     def compile(
@@ -225,7 +227,11 @@ class AssertionCues:
         subjects = _alternatives(truth_subjects) or never
         fillers = _alternatives(retraction_fillers) or never
         predicate = f"(?:is|was|are|were|'s)\\s+(?:{denied}){_NOT_WORD}$"
+        openers = {"is", "was", "are", "were"} | {
+            phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
+        }
         return cls(
+            denial_openers=frozenset(openers),
             # a clause or sentence that is nothing but a denial ("— not.", "Not really.")
             bare_denial=re.compile(
                 f"{_NOT_WORD}(?:(?:{bare})(?![{_WORD}]){_NOT_WORD})+", re.IGNORECASE
@@ -262,6 +268,7 @@ class AssertionCues:
 
 
 _FIRST_WORDS = re.compile(f"[{_WORD}]+")
+_BACKTICK = re.compile("`")
 
 
 @dataclass(frozen=True)
@@ -322,21 +329,12 @@ class SentenceReading:
         self._reports: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
-        # Version 3, read once per sentence: the last clause that is nothing but a denial
-        # ("— not.", ", which is false"), the last report by nobody ("said nobody"), and the
-        # backticks (a pair quotes what it encloses, like `"`).
-        self._last_denial_clause = max(
-            (index for index, clause in enumerate(self.clauses) if self._is_denial(clause)),
-            default=-1,
-        )
-        reports = list(cues.denial_report.finditer(self._text, self._start, self._end))
-        self._last_denial_report = reports[-1].start() if reports else -1
+        # Version 3, read at most once per sentence and only when a phrase is checked: the last
+        # clause that is nothing but a denial ("— not.", ", which is false"), the last report by
+        # nobody ("said nobody"), the backticks (a pair quotes what it encloses, like `"`).
+        self._after_phrase: tuple[int, int] | None = None
         self._truth_at_end: dict[int, int] = {}
-        self._backticks = [
-            self._fold.folded(start + at)
-            for at, character in enumerate(text[start:end])
-            if character == "`"
-        ]
+        self._backticks: list[int] | None = None
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
 
@@ -437,6 +435,11 @@ class SentenceReading:
         before = bisect_left(self._quote_starts, start)
         if before and self._inside_after[before - 1]:
             return True
+        if self._backticks is None:
+            self._backticks = [
+                self._fold.folded(mark.start())
+                for mark in _BACKTICK.finditer(self._original, self.start, self.end)
+            ]
         return bisect_left(self._backticks, start) % 2 == 1
 
     def blocking_rule(self, start: int, end: int | None = None) -> BlockingRule | None:
@@ -474,18 +477,32 @@ class SentenceReading:
         """A clause that is nothing but a denial, alone (", or not.") or read with the word
         that opened it ("— as if.", ", which is false")."""
         cues = self._cues
-        alone = self._text[clause.start : clause.end]
-        return any(
-            cues.bare_denial.fullmatch(text) or cues.truth_denial_clause.fullmatch(text)
-            for text in (alone, f"{clause.opener} {alone}")
-        )
+        first = _FIRST_WORDS.search(self._text, clause.start, clause.end)
+        if first is not None and first.group().casefold() in cues.denial_openers:
+            span = (self._text, clause.start, clause.end)
+            if cues.bare_denial.fullmatch(*span) or cues.truth_denial_clause.fullmatch(*span):
+                return True
+        if clause.opener and clause.opener.split()[0] in cues.denial_openers:
+            text = f"{clause.opener} {self._text[clause.start : clause.end]}"
+            return bool(
+                cues.bare_denial.fullmatch(text) or cues.truth_denial_clause.fullmatch(text)
+            )
+        return False
 
     def _denied_after(self, start: int, end: int) -> bool:
         """Version 3: the sentence denies the phrase after it — a later clause that is nothing
         but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
         nobody"), or its own clause ending by calling it untrue ("… is not true")."""
+        if self._after_phrase is None:
+            last_clause = max(
+                (i for i, clause in enumerate(self.clauses) if self._is_denial(clause)),
+                default=-1,
+            )
+            reports = list(self._cues.denial_report.finditer(self._text, self._start, self._end))
+            self._after_phrase = (last_clause, reports[-1].start() if reports else -1)
+        last_clause, last_report = self._after_phrase
         index = self._folded_clause_index(start)
-        if self._last_denial_clause > index or self._last_denial_report >= end:
+        if last_clause > index or last_report >= end:
             return True
         predicate = self._truth_at_end.get(index)
         if predicate is None:
