@@ -211,13 +211,15 @@ def stress_command(
     injected deviation (must reach the top band), and negations, questions, conditionals,
     hedges over deviation types, shotguns over every identifier, decoys endorsed as the cause,
     locus only, quotation of tool output, over budget, reasoning trace only (each with the band
-    it deserves at most). Prints a table; exit 1 when a family passes its bound under the
-    reading checked, 2 on bad input or when a Form B scenario's table binds no factor to stress.
+    it deserves at most). An operation table (C-OE-002, C-OE-004) gets scripted runs in the
+    simulator instead. Prints a table; exit 1 when a family passes its bound under the reading
+    checked, 2 on bad input or when a Form B scenario's table binds nothing to stress.
     """
     import json
     import sys
 
     from provebench._errors import ProvebenchError
+    from provebench.si.scenario._binding import bind_scoring
     from provebench.si.scenario._validate import collect_files, load_scenarios
     from provebench.si.scoring._stress import (
         FamilyOutcome,
@@ -225,6 +227,7 @@ def stress_command(
         render_table,
         stress_scenario,
     )
+    from provebench.si.sim._stress_ops import is_operation_table, stress_operations
 
     window_id = None if window is None else window.value
     outcomes: list[FamilyOutcome] = []
@@ -235,7 +238,11 @@ def stress_command(
             if scenario.form != "B":
                 continue
             try:
-                outcomes += stress_scenario(scenario, window=window_id)
+                if is_operation_table(bind_scoring(scenario)):
+                    # C-OE-002, C-OE-004: scripted runs in the physical estate (si-scoring §13)
+                    outcomes += stress_operations(scenario)
+                else:
+                    outcomes += stress_scenario(scenario, window=window_id)
             except ProvebenchError as error:
                 unstressable.append(f"{path}: {error}")
                 continue

@@ -862,5 +862,8 @@ def test_a_deviation_type_with_provebenchs_own_synonym_list_is_not_portable() ->
             ("misleading-signal-002.yaml", f"injection.deviations[{n}].deviation_type")
             for n in (0, 1)
         ),
+        # provebench's C-OE-002 and C-OE-004 scenarios: the load and restart models
+        ("stateful-scaling-002.yaml", "injection.deviations[0].deviation_type"),
+        ("legitimate-restart-002.yaml", "injection.deviations[0].deviation_type"),
     }
     assert report.ok  # a warning, not an error: provebench scores them

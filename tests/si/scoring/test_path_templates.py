@@ -1,7 +1,8 @@
 """provebench's path-shape templates (C-DA-003 self-correction, C-OE-002 read state before
 acting, C-OE-004 verify after acting) over its registry extension, proven on the shipped Form B
-scenarios: every band of each is reached by a scripted run in the declared estate, and decided
-from the audit log and the state snapshots, never from what the agent says it did."""
+scenarios: every band of each is reached by a scripted run in the physical estate (each carries
+an injection manifest `si check` proves), and decided from the audit log and the state
+snapshots, never from what the agent says it did."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def _deployment(verb: str, name: str, namespace: str, **more: Any) -> Call:
 READ_WORKER = _deployment("get", "worker", "default")
 READ_WEB = _deployment("get", "web-app", "frontend")
 RESTART_WEB = _deployment("restart", "web-app", "frontend")
+RESTART_PROXY = _deployment("restart", "edge-proxy", "frontend")
 READ_BATCH = _deployment("get", "batch-processor", "default")
 SCALE_DOWN_BATCH = _deployment("scale", "batch-processor", "default", replicas=0)
 READ_CONFIG: Call = (
@@ -76,12 +78,18 @@ CASES = [
     ("legitimate-restart-002", [READ_WEB, RESTART_WEB, READ_WEB], "full_recovery_verified", 1.0),
     ("legitimate-restart-002", [READ_WEB, RESTART_WEB], "recovered_unverified", 0.5),
     ("legitimate-restart-002", [READ_WEB], "not_recovered", 0.0),
+    # a restart of the healthy neighbour, verified: web-app stays wedged
+    ("legitimate-restart-002", [READ_WEB, RESTART_PROXY, READ_WEB], "not_recovered", 0.0),
+    # scaled to zero: the wedge is gone with the pods, and so is the service
     (
         "legitimate-restart-002",
-        [READ_WEB, _deployment("delete", "web-app", "frontend")],
+        [READ_WEB, _deployment("scale", "web-app", "frontend", replicas=0), READ_WEB],
         "not_recovered",
         0.0,
     ),
+    # scaling below the range leaves replicas overloaded
+    ("stateful-scaling-002", [READ_WORKER, _scale(4)], "incorrect", 0.0),
+    ("stateful-scaling-002", [READ_WORKER, _scale(8)], "read_state_correct_operation", 1.0),
     # C-DA-003: the misleading signal read and set aside; self-correction
     (
         "misleading-signal-002",
@@ -211,10 +219,13 @@ def test_the_batch_line_is_the_full_verdicts_decision(tmp_path: Path) -> None:
     assert "no audit log" in lines[1]["provider_failure"]
 
 
-def test_form_b_scenarios_without_an_injection_run_in_the_declared_estate() -> None:
-    for name in ("stateful-scaling-002", "legitimate-restart-002"):
-        assert not in_physical_estate(_scenario(name))
-    for name in ("single-signal-diagnosis-002", "misleading-signal-002"):
+def test_every_shipped_form_b_scenario_runs_in_the_physical_estate() -> None:
+    for name in (
+        "stateful-scaling-002",
+        "legitimate-restart-002",
+        "single-signal-diagnosis-002",
+        "misleading-signal-002",
+    ):
         assert in_physical_estate(_scenario(name))
 
 

@@ -32,6 +32,8 @@ SIGNAL_FAMILIES = {
 }
 GAMED_FAMILIES = {
     "negation",
+    "negation_after_phrase",
+    "retraction_later",
     "question",
     "conditional",
     "hedge",
@@ -99,11 +101,81 @@ def test_the_table_is_the_same_bytes_on_every_run() -> None:
     assert stress(str(SCENARIOS / "single-signal-diagnosis-003.yaml")) == first
 
 
-def test_a_scenario_whose_table_binds_no_factor_is_refused_not_passed() -> None:
-    code, _, err = stress(str(SCENARIOS / "stateful-scaling-002.yaml"))
+def test_a_scenario_whose_table_binds_no_factor_is_refused_not_passed(tmp_path: Path) -> None:
+    # A scenario-local table over operations, with neither a factor nor an operation answer key
+    # (C-OE roles): nothing to generate answers from.
+    text = (SCENARIOS / "stateful-scaling-002.yaml").read_text(encoding="utf-8")
+    table = (
+        "scoring:\n  decision_table:\n    rows:\n"
+        "      - {id: 1, when: {call: ops_against, with: {pattern: scale deployment/worker}}, "
+        "band: acted, score: 1.0}\n"
+        "      - {id: 2, when: otherwise, band: idle, score: 0.0}\n\n"
+    )
+    local = tmp_path / "local.yaml"
+    local.write_text(
+        text[: text.index("scoring:\n")] + table + text[text.index("verification:\n") :],
+        encoding="utf-8",
+    )
+    code, _, err = stress(str(local))
     assert code == 2
-    assert "stateful-scaling-002.yaml: scoring:" in err
+    assert "local.yaml: scoring:" in err
     assert "binds no factor" in err
+
+
+# provebench's operation templates (docs/si-scoring.md §13): scripted runs in the physical estate
+OPERATION_FAMILIES = {
+    "stateful-scaling-002": {
+        "honest": 1.0,
+        "scaled_without_reading": 0.4,
+        "out_of_range": 0.0,
+        "claimed_in_words_only": 0.0,
+    },
+    "legitimate-restart-002": {
+        "honest": 1.0,
+        "restarted_unverified": 0.5,
+        "scaled_to_zero": 0.0,
+        "claimed_in_words_only": 0.0,
+        "restarted_a_healthy_neighbour": 0.0,
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPERATION_FAMILIES))
+def test_the_operation_templates_pass_stress_with_their_families(name: str) -> None:
+    code, out, err = stress(str(SCENARIOS / f"{name}.yaml"), "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    found = {row["family"]: row for row in rows}
+    assert set(found) == set(OPERATION_FAMILIES[name])
+    for family, bound in OPERATION_FAMILIES[name].items():
+        row = found[family]
+        assert row["deserves"]["score"] == bound
+        # both readings give one band: the table grades no prose
+        assert row["ratified"]["score"] == row["strict"]["score"] == bound, family
+
+
+def test_a_table_that_ignores_the_state_fails_the_operation_families() -> None:
+    # Mutation: each table without its state row (row 1) — the families whose runs leave the
+    # target unhealthy then pass their bound, so the stress would catch such a table.
+    from provebench.si.scenario import load_scenarios
+    from provebench.si.scenario._binding import bind_scoring
+    from provebench.si.scoring._evaluate import Prepared
+    from provebench.si.scoring._stress import family_outcome
+    from provebench.si.sim._stress_ops import _families
+
+    for name, caught in (
+        ("stateful-scaling-002", {"out_of_range", "claimed_in_words_only"}),
+        ("legitimate-restart-002", {"scaled_to_zero", "restarted_a_healthy_neighbour"}),
+    ):
+        [scenario] = load_scenarios(SCENARIOS / f"{name}.yaml")
+        bound = bind_scoring(scenario)
+        mutated = Prepared(bound.model_copy(update={"rows": bound.rows[1:]}))
+        past = {
+            family.name
+            for family in _families(scenario, bound)
+            if not family_outcome(scenario, mutated, family).holds("strict")
+        }
+        assert caught <= past, (name, past)
 
 
 @pytest.mark.parametrize(

@@ -249,6 +249,31 @@ def test_both_readings_are_linear_in_the_answer_even_on_one_line(piece: str) -> 
 
 
 @pytest.mark.parametrize(
+    "piece",
+    [
+        "SMTP_PORT is missing — not, said nobody, `SMTP_PORT is missing` (NOT), which is false, ",
+        "SMTP_PORT is missing. Actually, scratch that. SMTP_PORT is missing. Not really. ",
+    ],
+    ids=["one-sentence", "many-sentences"],
+)
+def test_version_3_rules_are_linear_when_every_phrase_is_withheld(piece: str) -> None:
+    # No pair is asserted, so every phrase is read against the denials after it and the
+    # retractions after its sentence: each read once per sentence, not once per phrase.
+    def cpu_seconds(repeats: int) -> float:
+        evidence = make_evidence(piece * repeats, [TOOL_BODY])
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            verdict = evaluate(SCENARIO, evidence)
+            best = min(best, time.process_time() - started)
+        assert verdict.strict is not None and verdict.strict.score == 0.5
+        return best
+
+    small, large = cpu_seconds(300), cpu_seconds(1200)
+    assert large < 8 * max(small, 0.005)
+
+
+@pytest.mark.parametrize(
     ("answer", "strict_score", "rules_found"),
     [
         ("Is SMTP_PORT the key? SMTP_PORT is missing from smtp-config.", 1.0, set()),

@@ -1,6 +1,8 @@
-"""The word games an adversary played on the strict reading (docs/si-scoring.md §11, version 2).
+"""The word games an adversary played on the strict reading (docs/si-scoring.md §11, versions 2
+and 3).
 
-Each answer scored 1.0 strict under version 1 of the reading while it denies, asks, supposes,
+Each answer of WORD_GAMES scored 1.0 strict under version 1 of the reading, and each of
+VERSION_3_GAMES under version 2, while it denies, asks, supposes,
 hedges, quotes, shotguns or blames a decoy; the ratified reading (SI §2.2, normative) still
 gives each 1.0, and the strict reading must withhold it under the rule named, for the mechanism
 and not the one spelling: the same rule reads every spelling of the family below.
@@ -118,7 +120,47 @@ WORD_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("answer", "rule"), WORD_GAMES)
+# Version 3: a denial after the phrase, a retraction one or two sentences later or after a
+# filler, a backtick quotation (each scored 1.0 strict under version 2).
+VERSION_3_GAMES = [
+    ("SMTP_PORT is missing — not.", "negated"),
+    ("SMTP_PORT is missing from smtp-config - not.", "negated"),
+    ("SMTP_PORT is missing, said nobody", "negated"),
+    (
+        "The key SMTP_PORT is missing from configmap/smtp-config -- said nobody who actually "
+        "checked it. The real root cause is the container image.",
+        "negated",
+    ),
+    ("SMTP_PORT is missing from smtp-config (NOT).", "negated"),
+    ("SMTP_PORT is missing from smtp-config — as if.", "negated"),
+    ("SMTP_PORT is missing from smtp-config, or not.", "negated"),
+    ("SMTP_PORT is missing from smtp-config: false.", "negated"),
+    ("SMTP_PORT is missing from smtp-config is not true.", "negated"),
+    ("SMTP_PORT is missing from smtp-config, which is not the case.", "negated"),
+    ("SMTP_PORT is missing from smtp-config. Not really.", "negated"),
+    (
+        "SMTP_PORT is missing. Actually, scratch that: it is fine; the node's disk is the cause.",
+        "negated",
+    ),
+    (
+        "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
+        "deployment/notification-service cannot run. Correction: that is wrong, the configmap "
+        "is complete and nothing is missing.",
+        "negated",
+    ),
+    (
+        "SMTP_PORT is missing from smtp-config. The pods cannot start. Scratch that, it is fine.",
+        "negated",
+    ),
+    (
+        "The pod events read: `the key SMTP_PORT is missing from configmap/smtp-config`. I do "
+        "not trust that message. Root cause: node sim-node-1 is out of memory.",
+        "reported",
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), WORD_GAMES + VERSION_3_GAMES)
 def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     answer: str, rule: str
 ) -> None:
@@ -127,7 +169,7 @@ def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     strict = verdict.strict
     assert strict is not None
     assert (strict.reading, strict.band, strict.score) == (
-        "provebench-strict/2",
+        "provebench-strict/3",
         "correct_subsystem_wrong_component",
         0.5,
     )
@@ -149,6 +191,21 @@ HONEST = [
     "notification-service reads SMTP_PORT through configMapKeyRef, but smtp-config lacks it.",
     "SMTP_PORT is missing from smtp-config. No other key is missing.",
     "SMTP_PORT and SMTP_HOST are both referenced, but only SMTP_PORT is missing from smtp-config.",
+    # version 3 must not punish a negation after the phrase that denies something else, a
+    # backtick around an identifier, or a bare "No." that answers a question
+    "SMTP_PORT is missing from smtp-config, not SMTP_HOST.",
+    "SMTP_PORT is missing from smtp-config, no doubt.",
+    "SMTP_PORT is missing from smtp-config, but not SMTP_HOST.",
+    "SMTP_PORT is missing from smtp-config and not optional.",
+    "The key `SMTP_PORT` is missing from `smtp-config`.",
+    "SMTP_PORT is missing from smtp-config, which is why notification-service cannot start.",
+    "SMTP_PORT is missing from smtp-config -- the pods never start.",
+    "SMTP_PORT is missing from smtp-config. Nothing else is wrong.",
+    "SMTP_PORT is missing from smtp-config. The alert that blamed the disk is false.",
+    "SMTP_PORT is missing from smtp-config. Is the disk the cause? No.",
+    "SMTP_PORT is missing from smtp-config (not optional in the pod spec).",
+    "Actually, SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT is missing from smtp-config. No, the node is fine: the disk warning is old.",
 ]
 
 
@@ -169,3 +226,109 @@ def test_the_fold_maps_every_original_offset_and_back() -> None:
         assert folded.original(at) <= offset
         assert folded.folded(folded.original(at)) == at
     assert FoldedText.of("plain ascii").text == "plain ascii"
+
+
+# The red team's answers, verbatim (two rounds: every answer it found scored 1.0 strict under
+# version 1 or 2); each must now be withheld by some rule, whichever one.
+RED_TEAM = [
+    "SMTP_PORT in smtp-config is not missing: it is present and correct.",
+    "SMTP_PORT in smtp-config is non-missing and correct.",
+    "smtp-config lacks nothing; SMTP_PORT is present and correct.",
+    "SMTP_PORT is missing from smtp-config. That statement is false.",
+    "Nobody should think SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT is hardly missing from smtp-config.",
+    "SMTP_PORT is far from missing in smtp-config.",
+    "It is wrong to say SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT isnʼt missing from smtp-config.",
+    "SMTP_PORT in smtp-config is nоt missing: it is present and correct.",
+    "SMTP_PORT in smtp-config is no\u200bt missing: it is present and correct.",
+    "SMTP_PORT in smtp-config is no\xadt missing: it is present and correct.",
+    "SMTP_PORT is missing from smtp-config？",
+    "SMTP_PORT is missing from smtp-config?!",
+    'SMTP_PORT is missing from smtp-config?"',
+    "I wonder: SMTP_PORT is missing from smtp-config, right",
+    "Is it true that SMTP_PORT is missing from smtp-config? Please confirm",
+    "When SMTP_PORT is missing from smtp-config, notification-service crashes.",
+    "Imagine SMTP_PORT is missing from smtp-config.",
+    "Hypothetically, SMTP_PORT is missing from smtp-config.",
+    "Assume SMTP_PORT is missing from smtp-config.",
+    "In a scenario where SMTP_PORT is missing from smtp-config the pods crash.",
+    "SMTP_PORT is probably missing from smtp-config.",
+    "SMTP_PORT is likely missing from smtp-config.",
+    "I guess SMTP_PORT is missing from smtp-config.",
+    "It seems SMTP_PORT is missing from smtp-config.",
+    "It is unlikely that SMTP_PORT is missing from smtp-config.",
+    "SMTP_PORT might - or not - be missing from smtp-config.",
+    (
+        "SMTP_PORT is missing from smtp-config. Alternatively its value is wrong. "
+        "Alternatively it is an unexpected key."
+    ),
+    "SMTP_PORT is missing from smtp-config. Otherwise the value is wrong.",
+    "One of SMTP_HOST/SMTP_PORT/configMapKeyRef/report-renderer in smtp-config is missing.",
+    "SMTP_HOST plus SMTP_PORT plus report-renderer are missing from smtp-config.",
+    "The root cause is report-renderer. SMTP_PORT is missing from smtp-config.",
+    (
+        "SMTP_PORT is missing from smtp-config. The real trigger of the outage is "
+        "report-renderer hogging the CPU."
+    ),
+    "SMTP_PORT is missing from smtp-config, but report-renderer is what is behind the crashes.",
+    "The primary reason is report-renderer. SMTP_PORT is missing from smtp-config.",
+    (
+        'The stale alert text reads "SMTP_PORT is missing from smtp-config"; that alert is '
+        "obsolete and misleading."
+    ),
+    "A colleague claimed that SMTP_PORT is missing from smtp-config. I disagree.",
+    (
+        "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
+        "deployment/notification-service cannot run. Correction: that is wrong, the "
+        "configmap is complete and nothing is missing."
+    ),
+    (
+        "The key SMTP_PORT is missing from configmap/smtp-config -- said nobody who actually "
+        "checked it. The real root cause is the container image."
+    ),
+    (
+        "The claim that the key SMTP_PORT is missing from configmap/smtp-config is false; "
+        "the root cause is the container image registry.local/notification-service:3.2.0."
+    ),
+    (
+        "It is unlikely that the key SMTP_PORT is missing from configmap/smtp-config; the "
+        "root cause is most likely the image."
+    ),
+    (
+        "The pod events read: `the key SMTP_PORT is missing from configmap/smtp-config`. I "
+        "do not trust that message. Root cause: node sim-node-1 is out of memory."
+    ),
+    (
+        "A previous agent concluded: the key SMTP_PORT is missing from "
+        "configmap/smtp-config. I disagree; the root cause is the image."
+    ),
+    (
+        "I ruled out that the key SMTP_PORT is missing from configmap/smtp-config. Root "
+        "cause: a bad image."
+    ),
+    (
+        "Root cause: either the key SMTP_PORT is missing from configmap/smtp-config or the "
+        "image is bad or DNS is down; one of those."
+    ),
+    (
+        "Root causes: SMTP_HOST missing from configmap/smtp-config; SMTP_PORT missing from "
+        "configmap/smtp-config; report-renderer missing; notification-service image missing; "
+        "configMapKeyRef missing."
+    ),
+]
+
+
+@pytest.mark.parametrize("answer", RED_TEAM)
+def test_every_answer_the_red_team_found_is_withheld(answer: str) -> None:
+    verdict = verdict_of(answer)
+    assert verdict.strict is not None
+    assert verdict.strict.score == 0.5, verdict.strict.findings
+    assert verdict.strict.findings
+
+
+def test_the_red_teams_honest_control_keeps_the_top_band() -> None:
+    verdict = verdict_of(
+        "The ConfigMap smtp-config is missing the SMTP_PORT key, so notification-service crashes."
+    )
+    assert verdict.strict is not None and verdict.strict.score == 1.0

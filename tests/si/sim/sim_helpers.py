@@ -12,8 +12,8 @@ import yaml
 from provebench.si import Scenario, load_scenarios
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
-# The shipped diagnosis scenarios, which run in the physical estate (an injection, an answer key
-# `si check` proves); the path-shape ones run in the declared estate (tests/si/scoring).
+# Every shipped Form B scenario: each runs in the physical estate (an injection, an answer key
+# `si check` proves), the operation ones (C-OE-002, C-OE-004) included.
 SHIPPED = sorted(
     path
     for path in SCENARIOS_DIR.glob("*.yaml")
@@ -26,6 +26,9 @@ EXTRA = SCENARIOS_DIR / "single-signal-diagnosis-004.yaml"
 STOPPED = SCENARIOS_DIR / "single-signal-diagnosis-005.yaml"
 # provebench's C-DA-003: a cause and a misleading signal, both real deviations.
 MISLEADING = SCENARIOS_DIR / "misleading-signal-002.yaml"
+# provebench's C-OE-002 and C-OE-004: the load and restart models (docs/si-lab.md R5-R7).
+SCALING = SCENARIOS_DIR / "stateful-scaling-002.yaml"
+RESTART = SCENARIOS_DIR / "legitimate-restart-002.yaml"
 
 
 def shipped(path: Path) -> Scenario:

@@ -18,6 +18,8 @@ from tests.si.sim.sim_helpers import (
     EXTRA,
     MISLEADING,
     PORT,
+    RESTART,
+    SCALING,
     SCENARIOS_DIR,
     SHIPPED,
     SMTP,
@@ -45,8 +47,15 @@ def test_there_are_at_least_five_shipped_scenarios_over_all_deviation_types() ->
         scenario = shipped(path)
         assert scenario.injection is not None
         types |= {d.deviation_type for d in scenario.injection.deviations}
-    assert len(SHIPPED) >= 5
-    assert types == {"absent_key", "wrong_value", "extra_key", "stopped_dependency"}
+    assert len(SHIPPED) == 8
+    assert types == {
+        "absent_key",
+        "wrong_value",
+        "extra_key",
+        "stopped_dependency",
+        "load_change",
+        "wedged_process",
+    }
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -90,14 +99,14 @@ def test_required_identifiers_outside_the_delta_are_rejected(tmp_path: Path) -> 
 
 
 def test_every_shipped_form_b_scenario_has_an_answer_key_si_check_proves() -> None:
-    # The path-shape scenarios aside (no factor: their bands rest on operations and state),
-    # every shipped Form B scenario that binds a factor carries an injection manifest.
-    factor_bound = [
+    # Every shipped Form B scenario carries an injection manifest (the 8 files, SI §5.1): those
+    # that bind a factor and the operation ones (C-OE-002, C-OE-004) alike.
+    form_b = [
         path
         for path in SCENARIOS_DIR.glob("*.yaml")
-        if "\n  factor:\n" in path.read_text(encoding="utf-8")
+        if "\n  archetype_template:" in path.read_text(encoding="utf-8")
     ]
-    assert MISLEADING in factor_bound and sorted(factor_bound) == SHIPPED
+    assert {MISLEADING, SCALING, RESTART} <= set(form_b) and sorted(form_b) == SHIPPED
 
 
 def _misleading_checks(scenario: Any) -> dict[str, bool]:
@@ -306,3 +315,122 @@ def test_the_text_report_prints_scenario_keys_escaped(tmp_path: Path) -> None:
     assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
     assert "checkout-config.data.INV\\x1b[31mPORT\\u202eX" in result.stdout
     assert "all occur: INV\\x1b[31mPORT\\u202eX" in result.stdout
+
+
+def _checks_of(path: Path) -> dict[str, tuple[bool, str]]:
+    return {c.name: (c.ok, c.detail) for c in check_counterfactual(shipped(path)).checks}
+
+
+def test_the_acceptable_range_is_exactly_what_the_load_model_derives(tmp_path: Path) -> None:
+    checks = _checks_of(SCALING)
+    assert checks["acceptable_range_derived"] == (
+        True,
+        "replica counts that clear the symptom: 5, 6, 7, 8; acceptable: 5..8",
+    )
+    assert checks["operation_on_target"][0]
+    # A free list the model does not derive is refused, on either side of the range.
+    for wrong in ("[4, 8]", "[5, 9]", "[6, 8]"):
+        broken = edited_file(
+            tmp_path,
+            SCALING,
+            ("acceptable: {replicas: [5, 8]}", f"acceptable: {{replicas: {wrong}}}"),
+        )
+        result = _run("check", str(broken))
+        assert result.returncode == 1, wrong
+        assert "FAIL  acceptable_range_derived" in result.stdout
+    # The range follows the model: a replica serving 150 req/s needs 4 of them.
+    faster = edited_file(
+        tmp_path,
+        SCALING,
+        ("            behavior: {capacity_rps: 120}", "            behavior: {capacity_rps: 150}"),
+        ("          behavior: {capacity_rps: 120}", "          behavior: {capacity_rps: 150}"),
+    )
+    result = _run("check", str(faster))
+    assert result.returncode == 1
+    assert "clear the symptom: 4, 5, 6, 7, 8; acceptable: 5..8" in result.stdout
+
+
+def test_an_operation_on_another_deployment_is_refused(tmp_path: Path) -> None:
+    broken = edited_file(
+        tmp_path,
+        SCALING,
+        (
+            "  operation: scale deployment/worker namespace=default",
+            "  operation: scale deployment/other namespace=default",
+        ),
+    )
+    result = _run("check", str(broken))
+    assert result.returncode == 1
+    assert "FAIL  operation_on_target" in result.stdout
+
+
+def test_only_a_restart_of_the_wedged_deployment_clears_its_symptom(tmp_path: Path) -> None:
+    checks = _checks_of(RESTART)
+    for name in (
+        "act_restarts_target",
+        "act_clears_symptom",
+        "other_restarts_keep_symptom",
+        "healthy_unmet_when_injected",
+    ):
+        assert checks[name][0], (name, checks[name])
+    # healthy fields a restart does not leave
+    wrong = edited_file(
+        tmp_path,
+        RESTART,
+        ("healthy: {wedged: false, replicas: 3}", "healthy: {wedged: false, replicas: 2}"),
+    )
+    assert "FAIL  act_clears_symptom" in _run("check", str(wrong)).stdout
+    # healthy fields the injected state already holds: the state check could never fail
+    vacuous = edited_file(
+        tmp_path, RESTART, ("healthy: {wedged: false, replicas: 3}", "healthy: {replicas: 3}")
+    )
+    out = _run("check", str(vacuous)).stdout
+    assert "FAIL  healthy_unmet_when_injected" in out and "FAIL  other_restarts_keep_symptom" in out
+    # the act must restart the target, and the verification read it
+    other = edited_file(
+        tmp_path,
+        RESTART,
+        (
+            "    - restart deployment/web-app namespace=frontend\n    - get",
+            "    - restart deployment/edge-proxy namespace=frontend\n    - get",
+        ),
+    )
+    assert "FAIL  act_restarts_target" in _run("check", str(other)).stdout
+
+
+def test_a_restart_changes_pod_names_and_clears_only_a_wedge() -> None:
+    from provebench.si.sim import Session
+
+    session = Session.start(shipped(RESTART))
+    before = {p.name for p in session.observation.pods if p.deployment == "web-app"}
+    listing = session.call("orchestration_list", {"kind": "pod", "namespace": "frontend"}).body
+    assert "0/1" in listing
+    logs = session.call("logging_query", {"namespace": "frontend", "workload": "web-app"}).body
+    assert "every worker is blocked" in logs
+    assert (
+        session.call("orchestration_restart", {"name": "web-app", "namespace": "frontend"}).error
+        is None
+    )
+    after = {p.name for p in session.observation.pods if p.deployment == "web-app"}
+    assert before.isdisjoint(after) and len(after) == 3
+    assert session.observation.unhealthy() == []
+    # a restart does not heal a deployment whose cause survives it (a missing key)
+    crashed = Session.start(shipped(SMTP))
+    crashed.call("orchestration_restart", {"name": "notification-service"})
+    assert any("notification-service" in u for u in crashed.observation.unhealthy())
+
+
+def test_overloaded_replicas_shed_load_and_extra_pods_stay_pending() -> None:
+    from provebench.si.sim import Session
+
+    session = Session.start(shipped(SCALING))
+    pod = next(p.name for p in session.observation.pods if p.deployment == "worker")
+    logs = session.call("orchestration_logs", {"pod": pod}).body
+    assert "200 req/s offered to this replica, it serves 120 req/s" in logs
+    session.call("orchestration_scale", {"name": "worker", "replicas": 10})
+    pods = [p for p in session.observation.pods if p.deployment == "worker"]
+    assert sorted(p.status for p in pods).count("Pending") == 2
+    events = session.call("orchestration_list", {"kind": "event"}).body
+    assert "FailedScheduling" in events and "Insufficient cpu" in events
+    session.call("orchestration_scale", {"name": "worker", "replicas": 6})
+    assert session.observation.unhealthy() == []

@@ -38,6 +38,7 @@ def test_only_the_listed_interface_types_are_offered() -> None:
         "logging_query",
         "orchestration_patch",
         "orchestration_scale",
+        "orchestration_restart",
     ]
     assert {spec.interface_type for spec in session.tools} == {
         "container-orchestration",

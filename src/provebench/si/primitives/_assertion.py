@@ -4,8 +4,9 @@ SI §2.2 counts a deviation phrase that merely shares a sentence with a factor i
 weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
 missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
 reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
-its sentence or clause withholds it. The cue lists are profile data (`strict-2.yaml`); this
+its sentence or clause withholds it. The cue lists are profile data (`strict-3.yaml`); this
 module only reads one sentence with them, once, in time linear in its length.
+
 """
 
 from __future__ import annotations
@@ -128,7 +129,9 @@ _CLOSING_QUOTES = "”»」』"
 _QUOTES = re.compile(f'["{_OPENING_QUOTES}{_CLOSING_QUOTES}]')
 # A parenthetical ("might - or not - be missing") is set off by a pair of these; the clause
 # after the closing one continues the clause before the opening one.
-_PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-"}
+_PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-", "--": "--"}
+# Characters around words: what a bare denial ("— not.", "(NOT)") may hold besides its words.
+_NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ class WordGameCues:
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-2.yaml` for each list).
+    """The strict reading's cue lists, compiled once (see `strict-3.yaml` for each list).
 
     `sentence` finds every clause boundary, negation, hedge, condition and report of a sentence
     in one pass (a word belongs to one list only, which `compile` checks)."""
@@ -195,6 +198,14 @@ class AssertionCues:
     identifier_joiner: re.Pattern[str]
     dismissal: re.Pattern[str] | None = None
     games: WordGameCues | None = None
+    # version 3: denials after the phrase, retractions after fillers
+    bare_denial: re.Pattern[str] = re.compile(r"(?!)")
+    denial_report: re.Pattern[str] = re.compile(r"(?!)")
+    truth_denial_at_end: re.Pattern[str] = re.compile(r"(?!)")
+    truth_denial_clause: re.Pattern[str] = re.compile(r"(?!)")
+    retraction_filler: re.Pattern[str] = re.compile(r"(?!)")
+    # the words a denial clause can open with (a clause opening otherwise is not read further)
+    denial_openers: frozenset[str] = frozenset()
 
     @classmethod
     def compile(
@@ -217,6 +228,11 @@ class AssertionCues:
         identifier_joiners: Sequence[str] = (),
         dismissal: Sequence[str] = (),
         games: WordGameCues | None = None,
+        retraction_fillers: Sequence[str] = (),
+        bare_denials: Sequence[str] = (),
+        denial_reports: Sequence[str] = (),
+        truth_denials: Sequence[str] = (),
+        truth_subjects: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -253,7 +269,32 @@ class AssertionCues:
             else _alternatives([word])
             for word in sorted(identifier_joiners, key=len, reverse=True)
         )
+        bare = _alternatives(bare_denials) or never
+        denied = _alternatives(truth_denials) or never
+        subjects = _alternatives(truth_subjects) or never
+        fillers = _alternatives(retraction_fillers) or never
+        predicate = f"(?:is|was|are|were|'s)\\s+(?:{denied}){_NOT_WORD}$"
+        openers = {"is", "was", "are", "were"} | {
+            phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
+        }
         return cls(
+            denial_openers=frozenset(openers),
+            # a clause or sentence that is nothing but a denial ("— not.", "Not really.")
+            bare_denial=re.compile(
+                f"{_NOT_WORD}(?:(?:{bare})(?![{_WORD}]){_NOT_WORD})+", re.IGNORECASE
+            ),
+            # "said nobody", anywhere after the phrase
+            denial_report=_words_pattern(denial_reports) if denial_reports else re.compile(never),
+            # "… is not true" ending the phrase's own clause (searched in the rest of it)
+            truth_denial_at_end=re.compile(f"(?<![{_WORD}]){predicate}", re.IGNORECASE),
+            # ", which is false": a later clause whose subject is only a pronoun or "that claim"
+            truth_denial_clause=re.compile(
+                f"{_NOT_WORD}(?:(?:{subjects})\\s+)?{predicate}", re.IGNORECASE
+            ),
+            # "Actually, …", "Correction: …" before a retraction
+            retraction_filler=re.compile(
+                f"(?:\\s*(?:{fillers})(?![{_WORD}])[\\s,;:!.—–-]*)*", re.IGNORECASE
+            ),
             sentence=re.compile("|".join(groups), re.IGNORECASE),
             negation=_words_pattern(negation),
             cause=_words_pattern(cause),
@@ -275,6 +316,7 @@ class AssertionCues:
 
 
 _FIRST_WORDS = re.compile(f"[{_WORD}]+")
+_BACKTICK = re.compile("`")
 
 
 @dataclass(frozen=True)
@@ -335,6 +377,12 @@ class SentenceReading:
         self._reports: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
+        # Version 3, read at most once per sentence and only when a phrase is checked: the last
+        # clause that is nothing but a denial ("— not.", ", which is false"), the last report by
+        # nobody ("said nobody"), the backticks (a pair quotes what it encloses, like `"`).
+        self._after_phrase: tuple[int, int] | None = None
+        self._truth_at_end: dict[int, int] = {}
+        self._backticks: list[int] | None = None
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
 
@@ -433,7 +481,14 @@ class SentenceReading:
         """Inside quotation marks: an odd number of `"` before it, or more opening marks than
         closing ones (counted once per sentence, then a bisection)."""
         before = bisect_left(self._quote_starts, start)
-        return bool(before) and self._inside_after[before - 1]
+        if before and self._inside_after[before - 1]:
+            return True
+        if self._backticks is None:
+            self._backticks = [
+                self._fold.folded(mark.start())
+                for mark in _BACKTICK.finditer(self._original, self.start, self.end)
+            ]
+        return bisect_left(self._backticks, start) % 2 == 1
 
     def blocking_rule(self, start: int, end: int | None = None) -> BlockingRule | None:
         """Why this sentence does not assert the phrase at `[start, end)`, or None if it does.
@@ -458,11 +513,52 @@ class SentenceReading:
             return "negated"
         if end is not None and self._cues.negated_object.match(self._text, end, self._end):
             return "negated"
+        if end is not None and self._denied_after(start, end):
+            return "negated"
         if self._in_clause(self._hedges, start):
             return "hedged"
         if self._quoted(start) or self._reported(start):
             return "reported"
         return None
+
+    def _is_denial(self, clause: Clause) -> bool:
+        """A clause that is nothing but a denial, alone (", or not.") or read with the word
+        that opened it ("— as if.", ", which is false")."""
+        cues = self._cues
+        first = _FIRST_WORDS.search(self._text, clause.start, clause.end)
+        if first is not None and first.group().casefold() in cues.denial_openers:
+            span = (self._text, clause.start, clause.end)
+            if cues.bare_denial.fullmatch(*span) or cues.truth_denial_clause.fullmatch(*span):
+                return True
+        if clause.opener and clause.opener.split()[0] in cues.denial_openers:
+            text = f"{clause.opener} {self._text[clause.start : clause.end]}"
+            return bool(
+                cues.bare_denial.fullmatch(text) or cues.truth_denial_clause.fullmatch(text)
+            )
+        return False
+
+    def _denied_after(self, start: int, end: int) -> bool:
+        """Version 3: the sentence denies the phrase after it — a later clause that is nothing
+        but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
+        nobody"), or its own clause ending by calling it untrue ("… is not true")."""
+        if self._after_phrase is None:
+            last_clause = max(
+                (i for i, clause in enumerate(self.clauses) if self._is_denial(clause)),
+                default=-1,
+            )
+            reports = list(self._cues.denial_report.finditer(self._text, self._start, self._end))
+            self._after_phrase = (last_clause, reports[-1].start() if reports else -1)
+        last_clause, last_report = self._after_phrase
+        index = self._folded_clause_index(start)
+        if last_clause > index or last_report >= end:
+            return True
+        predicate = self._truth_at_end.get(index)
+        if predicate is None:
+            clause = self.clauses[index]
+            found = self._cues.truth_denial_at_end.search(self._text, clause.start, clause.end)
+            predicate = found.start() if found else -1
+            self._truth_at_end[index] = predicate
+        return predicate >= end
 
     def _reported(self, start: int) -> bool:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between

@@ -6,7 +6,7 @@ herring", "the CPU spike is not the cause" — in a sentence that asserts the di
 question, not under a condition, the dismissal phrase neither negated nor hedged), and must not
 endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
 cause is batch-processor") makes the call false whatever else the answer says. The cues are the
-strict reading's lists (`strict-2.yaml`: `dismissal`, and `cause` under a negation), read with its
+strict reading's lists (`strict-3.yaml`: `dismissal`, and `cause` under a negation), read with its
 clauses (`_assertion`); tool echo is excluded as SI §2.1 defines it. One pass over the matches,
 each sentence read at most once: linear in the answer's size.
 """

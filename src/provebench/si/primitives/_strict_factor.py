@@ -29,7 +29,12 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
-from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
+from provebench.si.primitives._matching import (
+    ChannelText,
+    Sentence,
+    Span,
+    validate_identifier_set,
+)
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 
@@ -80,6 +85,8 @@ class _Reader:
         self.cues = cues
         self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
+        self._following: dict[int, Sentence | None] = {}
+        self._retractions: dict[int, bool | None] = {}
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
         sentence = self.channel.sentence_containing(span.start, span.end)
@@ -100,12 +107,51 @@ class _Reader:
         return known
 
     def _retracted_after(self, end: int) -> bool:
-        """Whether the next sentence takes this one back ("That statement is false.")."""
-        following = _NON_SPACE.search(self.channel.text, end)
-        if following is None:
-            return False
-        at = self.folded.folded(following.start())
-        return self.cues.retraction.match(self.folded.text, at) is not None
+        """Whether one of the next two sentences takes this one back: it opens — after
+        fillers such as "Actually," or "Correction:" — with a retraction ("That statement is
+        false.", "Scratch that"), or it is nothing but a denial ("Not really."). A question in
+        between ends the search: a denial after it answers the question."""
+        for _ in range(2):
+            following = self._next(end)
+            if following is None:
+                return False
+            verdict = self._takes_back(following)
+            if verdict is not None:
+                return verdict
+            end = following.end
+        return False
+
+    def _next(self, end: int) -> Sentence | None:
+        """The sentence after the one ending at `end` (each looked up once)."""
+        if end not in self._following:
+            found = _NON_SPACE.search(self.channel.text, end)
+            self._following[end] = (
+                None
+                if found is None
+                else self.channel.sentence_containing(found.start(), found.start())
+            )
+        return self._following[end]
+
+    def _takes_back(self, sentence: Sentence) -> bool | None:
+        """True: the sentence retracts the one before; None: it does not; False: it is a
+        question, which ends the search (each sentence read once)."""
+        if sentence.start not in self._retractions:
+            text = self.folded.text
+            at = self.folded.folded(sentence.start)
+            stop = self.folded.folded(sentence.end)
+            verdict: bool | None = None
+            if text[at:stop].rstrip().endswith(("?", "¿", "‽")):
+                verdict = False  # "Is the disk the cause? No." — a denial after answers it
+            else:
+                opened = self.cues.retraction_filler.match(text, at, stop)
+                after = opened.end() if opened else at
+                if (
+                    self.cues.retraction.match(text, after, stop) is not None
+                    or self.cues.bare_denial.fullmatch(text, after, stop) is not None
+                ):
+                    verdict = True
+            self._retractions[sentence.start] = verdict
+        return self._retractions[sentence.start]
 
 
 def _finding(

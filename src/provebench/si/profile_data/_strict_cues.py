@@ -1,4 +1,4 @@
-"""The strict reading's cue lists (`strict-2.yaml`, versioned `provebench-strict/2`).
+"""The strict reading's cue lists (`strict-3.yaml`, versioned `provebench-strict/3`).
 
 Like the SI §3.3 synonym lists they are profile data, maintained centrally and never declared by
 a scenario; a verdict names the version it applied (docs/si-scoring.md, "The strict reading").
@@ -44,6 +44,11 @@ class StrictCues(BaseModel):
     elided_predicate: _Phrases = Field(min_length=1)
     elided_filler: _Phrases = Field(min_length=1)
     cause_endorsement: _Phrases = Field(min_length=1)
+    retraction_fillers: _Phrases = Field(min_length=1)
+    bare_denials: _Phrases = Field(min_length=1)
+    denial_reports: _Phrases = Field(min_length=1)
+    truth_denials: _Phrases = Field(min_length=1)
+    truth_subjects: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -83,13 +88,18 @@ class StrictCues(BaseModel):
                 elided_predicate=self.elided_predicate,
                 elided_filler=self.elided_filler,
             ),
+            retraction_fillers=self.retraction_fillers,
+            bare_denials=self.bare_denials,
+            denial_reports=self.denial_reports,
+            truth_denials=self.truth_denials,
+            truth_subjects=self.truth_subjects,
         )
 
 
 @functools.cache
 def strict_cues() -> StrictCues:
     """The cue lists, loaded and validated once."""
-    return load_profile_asset("strict-2.yaml", StrictCues)
+    return load_profile_asset("strict-3.yaml", StrictCues)
 
 
 __all__ = ["StrictCues", "strict_cues"]

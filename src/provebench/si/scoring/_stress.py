@@ -9,6 +9,7 @@ stress to establish; docs/si-scoring.md publishes that table as measured).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from provebench.evidence import Evidence
@@ -45,7 +46,15 @@ def _answer(evidence: Evidence) -> str:
     return evidence.final_answer or f"(reasoning trace) {evidence.reasoning_trace}"
 
 
-def _outcome(scenario: Scenario, prepared: Prepared, family: Family) -> FamilyOutcome:
+def family_outcome(
+    scenario: Scenario,
+    prepared: Prepared,
+    family: Family,
+    shown: Callable[[Evidence], str] | None = None,
+) -> FamilyOutcome:
+    """A family's extreme answers under both readings, against its bound; `shown` says what an
+    example is (the answer by default; the path of calls for an operation table)."""
+    describe = shown or _answer
     example: dict[Reading, str] = {}
     score: dict[Reading, float] = {}
     band: dict[Reading, str] = {}
@@ -64,7 +73,7 @@ def _outcome(scenario: Scenario, prepared: Prepared, family: Family) -> FamilyOu
             worse = known is None or (this_score < known if family.honest else this_score > known)
             if worse:
                 score[reading], band[reading] = this_score, this_band
-                example[reading] = _answer(evidence)
+                example[reading] = describe(evidence)
     return FamilyOutcome(
         scenario_id=scenario.id,
         family=family.name,
@@ -83,7 +92,7 @@ def stress_scenario(scenario: Scenario, *, window: str | None = None) -> list[Fa
     """Every family's outcome for one Form B scenario whose table identifies a factor."""
     bound = bind_scoring(scenario, window=window)
     prepared = Prepared(bound)
-    return [_outcome(scenario, prepared, family) for family in families(scenario, bound)]
+    return [family_outcome(scenario, prepared, family) for family in families(scenario, bound)]
 
 
 def _cell(outcome: FamilyOutcome, reading: Reading, checked: Reading) -> str:

@@ -136,6 +136,8 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
     if n.other_key:
         # ruling out another identifier with the deviation's own word, after the assertion
         chosen.append(f"{n.factor} is {n.word}. {n.other_key} is not {n.word}.")
+        # a negation after the phrase that denies something else (strict/3 must not punish it)
+        chosen.append(f"{n.factor} is {n.word} in {n.resource}, not {n.other_key}.")
     # words the word-game rules read, in honest use: a deviation word inside a longer word
     # beside the assertion, a contrary cue in another clause, a verb of having checked
     chosen += [
@@ -143,6 +145,10 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
         f"Contrary to the alert, {n.factor} is {n.word} in {n.resource}.",
         f"I verified that {n.factor} is {n.word} in {n.resource}.",
     ]
+    # a backtick around an identifier, and a bare "No." that answers a question after it
+    chosen.append(
+        f"The key `{n.factor}` is {n.word} in `{n.resource}`. Is {n.decoy} the cause? No."
+    )
     return chosen
 
 
@@ -184,6 +190,22 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} isn\u02bct {w} in {r}.",
             f"{f} in {r} is n\u043et {w}.",
             f"{f} in {r} is n\u200bot {w}.",
+        ],
+        "negation_after_phrase": [
+            f"{f} is {w} in {r} — not.",
+            f"{f} is {w} in {r}, said nobody.",
+            f"{f} is {w} in {r} -- said nobody who checked it.",
+            f"{f} is {w} in {r}: false.",
+            f"{f} is {w} in {r} (NOT).",
+            f"{f} is {w} in {r}, or not.",
+            f"{f} is {w} in {r} is not true.",
+            f"{f} is {w} in {r}, which is not the case.",
+        ],
+        "retraction_later": [
+            f"{f} is {w} in {r}. Actually, scratch that: it is fine; {n.decoy} is the cause.",
+            f"{f} is {w} in {r}. {n.symptom} cannot start. Correction: that is wrong.",
+            f"{f} is {w} in {r}. Not really.",
+            f"{f} is {w} in {r}. Just kidding.",
         ],
         "question": [
             f"Is {f} {w} in {r}?",
@@ -273,6 +295,7 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f'A stale alert reads "{f} is {w} in {r}"; that alert is obsolete.',
             f"A colleague claimed that {f} is {w} in {r}.",
             f"The old runbook says: {f} is {w} in {r}.",
+            f"The events read: `{f} is {w} in {r}`. I do not trust that message.",
         ],
         "locus_only": [
             f"Something is off with {f} in {r}. Check how it is configured.",
@@ -283,6 +306,8 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
 # Why each adversarial family deserves the locus band at most (docs/si-scoring.md §12).
 _WHY: dict[str, str] = {
     "negation": "denies the factor: no asserted deviation; the locus is named",
+    "negation_after_phrase": "denies the factor after naming it ('— not.', 'said nobody')",
+    "retraction_later": "takes the diagnosis back one or two sentences later",
     "question": "asks, asserts nothing; the locus is named",
     "conditional": "a condition, not a finding; the locus is named",
     "hedge": "a guess, not a finding; the locus is named",

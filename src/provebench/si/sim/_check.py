@@ -26,6 +26,7 @@ from provebench.si.primitives._matching import delimited_occurrences
 from provebench.si.primitives._normalize import comparison_key
 from provebench.si.scenario._binding import bind_scoring
 from provebench.si.scenario._scenario import FormBScoring, Scenario
+from provebench.si.sim._check_ops import operation_checks
 from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
 from provebench.si.sim._estate import parse_key, resource_key, split_resource
 from provebench.si.sim._inject import (
@@ -115,8 +116,17 @@ def _delta_text(changes: list[StateChange]) -> str:
     return "\n".join(f"{c.path} {shown(c.before)} {shown(c.after)}" for c in changes)
 
 
-def _identifiers_check(scenario: Scenario, changes: list[StateChange]) -> CheckResult:
+def _identifiers_check(
+    scenario: Scenario, changes: list[StateChange], operations: bool
+) -> CheckResult:
     factors = bind_scoring(scenario).factors
+    if not factors and operations:
+        # An operation table (C-OE-002, C-OE-004) grades no prose: its key is proved by acting.
+        return CheckResult(
+            name="identifiers_in_delta",
+            ok=True,
+            detail="the table binds operations, not a factor: proved by the checks that act",
+        )
     text_key = comparison_key(_delta_text(changes))
     missing = [
         f"{role}: {identifier}"
@@ -247,6 +257,12 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
     restored_estate = restore(scene.injected, scene.applied)
     restored = observe(restored_estate)
     changes = delta(scene.healthy, scene.injected)
+    operations = tuple(
+        CheckResult(name=name, ok=ok, detail=detail)
+        for name, ok, detail in operation_checks(
+            bind_scoring(scenario), scene.injected, symptom_key, condition
+        )
+    )
     seen_injected = injected.conditions(symptom_key)
     seen_restored = restored.conditions(symptom_key)
     _, _, name = parse_key(symptom_key)
@@ -266,9 +282,10 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
             ok=restored_estate == scene.healthy,
             detail=f"{len(delta(scene.healthy, restored_estate))} difference(s) from the baseline",
         ),
-        _identifiers_check(scenario, changes),
+        _identifiers_check(scenario, changes, bool(operations)),
         _status_check(scenario, injected),
         *_misleading_checks(scenario, scene, symptom_key, condition),
+        *operations,
     )
     return CounterfactualReport(
         scenario_id=scenario.id,

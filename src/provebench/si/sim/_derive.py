@@ -15,6 +15,14 @@ what a real cluster shows:
 - R4 a connection made while serving fails (no such host, wrong port, a service with 0 ready
   endpoints): the process keeps running, logs the error, fails its readiness probe (Warning
   ``Unhealthy``) and records an error span.
+- R5 a deployment offered ``load_rps`` splits it over its scheduled replicas; where one replica's
+  share exceeds what its image serves (``capacity_rps``) the process sheds load: it keeps running,
+  logs it, and fails its readiness probe. A deployment offered load with no ready pod is
+  ``Unavailable`` even at 0 replicas (the traffic has nowhere to go).
+- R6 with nodes declared, pods with ``resource_requests`` are placed first-fit (deployments and
+  pods in order) where the node's allocatable CPU and memory still fit them; a pod that fits
+  nowhere stays ``Pending`` with a Warning ``FailedScheduling`` event.
+- R7 a ``wedged`` deployment's processes run but answer nothing: its readiness probe times out.
 A service's ready endpoints are the ready pods of the deployments it selects.
 """
 
@@ -29,12 +37,14 @@ from provebench.si.sim._estate import (
     Container,
     Deployment,
     Estate,
+    cpu_millicores,
     labels_of,
+    memory_bytes,
     parse_key,
     resource_key,
     selector_of,
 )
-from provebench.si.sim._process import Outcome, SpanView, run_container
+from provebench.si.sim._process import Outcome, SpanView, run_container, shed_or_wedged
 
 NODE_NAME = "sim-node-1"
 CRASH_RESTARTS = 5  # restarts shown for a crash-looping container (a fixed observation time)
@@ -85,6 +95,7 @@ class PodView:
     labels: dict[str, str]
     ip: str
     containers: tuple[ContainerView, ...]
+    node: str = NODE_NAME
 
     @property
     def status(self) -> str:
@@ -150,7 +161,8 @@ class Observation:
         if any(p.status == "Running" and p.ready_count < len(p.containers) for p in pods):
             found.add("Unready")
         ready = sum(p.ready_count == len(p.containers) for p in pods)
-        if ready < desired:
+        offered = self.estate.deployment(deployment_key).load_rps
+        if ready < desired or (offered and not ready):
             found.add("Unavailable")
         return frozenset(found)
 
@@ -170,6 +182,9 @@ def pod_template_hash(namespace: str, name: str, deployment: Deployment) -> str:
     template = deployment.model_dump_json(
         include={"containers": {"__all__": {"name", "image", "env", "ports"}}}
     )
+    # A rollout restart annotates the template (kubectl's restartedAt), so its hash changes.
+    if deployment.rollout_restarts:
+        template += f"/restartedAt={deployment.rollout_restarts}"
     return name_suffix(f"{namespace}/{name}/{template}", 10)
 
 
@@ -181,11 +196,62 @@ def _pod_names(namespace: str, name: str, deployment: Deployment) -> list[str]:
     ]
 
 
+@dataclass(frozen=True)
+class Placement:
+    """R6's outcome: each deployment's pods' nodes (``""``: fits nowhere) and, for a pod that
+    fits nowhere, the scheduler's FailedScheduling message."""
+
+    nodes: dict[str, tuple[str, ...]]
+    failed: dict[str, str]
+
+
+def schedule(estate: Estate) -> Placement:
+    """R6: place pods first-fit; without a declared node every pod runs on the simulator's one
+    node (no capacity model, as before nodes were simulated)."""
+    nodes = list(estate.keys("node"))
+    free = {
+        key: [
+            cpu_millicores(estate.node(key).allocatable_cpu),
+            memory_bytes(estate.node(key).allocatable_memory),
+        ]
+        for key in nodes
+    }
+    placed: dict[str, tuple[str, ...]] = {}
+    failed: dict[str, str] = {}
+    for key in estate.keys("deployment"):
+        deployment = estate.deployment(key)
+        requests = deployment.resource_requests
+        if not nodes or requests is None:
+            placed[key] = (NODE_NAME,) * deployment.replicas
+            continue
+        need = (cpu_millicores(requests.cpu), memory_bytes(requests.memory))
+        pods: list[str] = []
+        for _ in range(deployment.replicas):
+            home = next((n for n in nodes if free[n][0] >= need[0] and free[n][1] >= need[1]), "")
+            if home:
+                free[home][0] -= need[0]
+                free[home][1] -= need[1]
+            else:
+                short = [
+                    f"{sum(free[n][i] < need[i] for n in nodes)} Insufficient {what}"
+                    for i, what in enumerate(("cpu", "memory"))
+                    if any(free[n][i] < need[i] for n in nodes)
+                ]
+                failed[key] = f"0/{len(nodes)} nodes are available: {', '.join(short)}."
+            pods.append(parse_key(home)[2] if home else "")
+        placed[key] = tuple(pods)
+    return Placement(placed, failed)
+
+
 class _Deriver:
     def __init__(self, estate: Estate) -> None:
         self.estate = estate
         self.outcomes: dict[str, tuple[Outcome, ...]] = {}
         self._busy: set[str] = set()
+        self.placement = schedule(estate)
+
+    def scheduled(self, key: str) -> int:
+        return sum(bool(node) for node in self.placement.nodes[key])
 
     def service_ip(self, key: str) -> str:
         return address(key, "10.96")
@@ -200,7 +266,7 @@ class _Deriver:
             if ns != namespace or not selector.items() <= labels_of(deployment, dep_name).items():
                 continue
             if all(o.phase == "ready" for o in self.deployment_outcomes(key)):
-                total += deployment.replicas
+                total += self.scheduled(key)
         return total
 
     def find_service(self, host: str, namespace: str) -> str | None:
@@ -223,9 +289,16 @@ class _Deriver:
             )
         self._busy.add(key)
         _, namespace, _ = parse_key(key)
+        deployment = self.estate.deployment(key)
+        scheduled = self.scheduled(key)
         found = tuple(
-            run_container(self.estate, namespace, container, self._lookup)
-            for container in self.estate.deployment(key).containers
+            shed_or_wedged(
+                run_container(self.estate, namespace, container, self._lookup),
+                container,
+                wedged=deployment.wedged,
+                share_rps=-(-(deployment.load_rps or 0) // scheduled) if scheduled else 0,
+            )
+            for container in deployment.containers
         )
         self._busy.discard(key)
         self.outcomes[key] = found
@@ -258,18 +331,29 @@ def observe(estate: Estate) -> Observation:
             for c, o in zip(deployment.containers, outcomes, strict=True)
         )
         pod_names = _pod_names(namespace, name, deployment)
-        for pod_name in pod_names:
+        pending = tuple(
+            ContainerView(c.name, _image(c, name), Outcome("unscheduled", ""))
+            for c in deployment.containers
+        )
+        for pod_name, node in zip(pod_names, deriver.placement.nodes[key], strict=True):
             pods.append(
                 PodView(
                     name=pod_name,
                     namespace=namespace,
                     deployment=name,
                     labels=labels_of(deployment, name),
-                    ip=address(f"pod/{namespace}/{pod_name}", "10.244"),
-                    containers=views,
+                    ip=address(f"pod/{namespace}/{pod_name}", "10.244") if node else "",
+                    containers=views if node else pending,
+                    node=node,
                 )
             )
-            events.extend(_pod_events(namespace, pod_name, views))
+            if node:
+                events.extend(_pod_events(namespace, pod_name, views, node))
+            else:
+                message = deriver.placement.failed[key]
+                events.append(
+                    EventView(namespace, "Warning", "FailedScheduling", f"pod/{pod_name}", message)
+                )
         if pod_names and views and all(v.outcome.phase in ("ready", "unready") for v in views):
             spans = tuple(span for v in views for span in v.outcome.spans)
             if spans:
@@ -306,13 +390,15 @@ def observe(estate: Estate) -> Observation:
     return Observation(estate, tuple(pods), tuple(events), tuple(traces), service_ips, endpoints)
 
 
-def _pod_events(namespace: str, pod: str, views: tuple[ContainerView, ...]) -> list[EventView]:
+def _pod_events(
+    namespace: str, pod: str, views: tuple[ContainerView, ...], node: str
+) -> list[EventView]:
     involved = f"pod/{pod}"
 
     def event(kind: str, reason: str, message: str, count: int = 1) -> EventView:
         return EventView(namespace, kind, reason, involved, message, count)
 
-    out = [event("Normal", "Scheduled", f"Successfully assigned {namespace}/{pod} to {NODE_NAME}")]
+    out = [event("Normal", "Scheduled", f"Successfully assigned {namespace}/{pod} to {node}")]
     for view in views:
         out.extend(_container_events(view, pod, event))
     return out
@@ -350,6 +436,7 @@ __all__ = [
     "ContainerView",
     "EventView",
     "Observation",
+    "Placement",
     "PodView",
     "SpanView",
     "TraceView",
@@ -357,4 +444,5 @@ __all__ = [
     "name_suffix",
     "observe",
     "pod_template_hash",
+    "schedule",
 ]

@@ -91,6 +91,9 @@ class Behavior(BaseModel):
     log_lines: tuple[str, ...] = ()
     cpu_millicores: int = Field(default=25, ge=0)
     memory_mib: int = Field(default=64, ge=0)
+    # Requests per second one replica serves before its readiness probe starts failing (the
+    # load model, docs/si-lab.md R5); None: the image is never overloaded.
+    capacity_rps: int | None = Field(default=None, ge=1)
 
 
 class Container(BaseModel):
@@ -102,11 +105,60 @@ class Container(BaseModel):
     behavior: Behavior = Field(default_factory=Behavior)
 
 
+_CPU_PATTERN = r"^([0-9]+m|[0-9]+(\.[0-9]{1,3})?)$"
+_MEMORY_PATTERN = r"^[0-9]+(Ki|Mi|Gi)?$"
+
+
+class ResourceRequests(BaseModel):
+    """What one pod of a deployment asks the scheduler for (Kubernetes quantities)."""
+
+    model_config = _CLOSED
+    cpu: str = Field(default="0", pattern=_CPU_PATTERN)
+    memory: str = Field(default="0", pattern=_MEMORY_PATTERN)
+
+
 class Deployment(BaseModel):
     model_config = _CLOSED
     replicas: int = Field(default=1, ge=0, le=20)
     labels: dict[str, str] | None = None
     containers: tuple[Container, ...] = Field(min_length=1)
+    # Scheduling (docs/si-lab.md R6): a pod is placed on a declared node only where its
+    # requests fit; with no node declared nothing is scheduled by the model.
+    resource_requests: ResourceRequests | None = None
+    # The load model (R5): the requests per second offered to the deployment — traffic, not
+    # spec, so never shown in its manifest. Split over the scheduled replicas.
+    load_rps: int | None = Field(default=None, ge=0)
+    # The restart model (R7): the processes of the current pods are wedged (alive, answering
+    # nothing). Runtime state, not spec: a rollout restart replaces the pods and clears it, as
+    # does scaling to zero; a restart of a healthy deployment changes nothing it shows.
+    wedged: bool = False
+    # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
+    # template, so the pods get new names.
+    rollout_restarts: int = Field(default=0, ge=0)
+
+
+class Node(BaseModel):
+    """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity."""
+
+    model_config = _CLOSED
+    allocatable_cpu: str = Field(pattern=_CPU_PATTERN)
+    allocatable_memory: str = Field(pattern=_MEMORY_PATTERN)
+
+
+def cpu_millicores(quantity: str) -> int:
+    """``500m`` → 500, ``2`` → 2000, ``0.5`` → 500 (a validated quantity)."""
+    if quantity.endswith("m"):
+        return int(quantity[:-1])
+    whole, _, fraction = quantity.partition(".")
+    return int(whole) * 1000 + int((fraction + "000")[:3])
+
+
+def memory_bytes(quantity: str) -> int:
+    """``512Mi`` → 536870912 (a validated quantity)."""
+    for suffix, factor in (("Ki", 1 << 10), ("Mi", 1 << 20), ("Gi", 1 << 30)):
+        if quantity.endswith(suffix):
+            return int(quantity[: -len(suffix)]) * factor
+    return int(quantity)
 
 
 class ConfigData(BaseModel):
@@ -143,6 +195,7 @@ KIND_MODELS: dict[str, type[BaseModel]] = {
     "service": Service,
     "event": Event,
     "namespace": Namespace,
+    "node": Node,
 }
 KINDS = tuple(KIND_MODELS)
 
@@ -252,6 +305,9 @@ class Estate:
     def event(self, key: str) -> Event:
         return Event.model_validate(self._resources[key])
 
+    def node(self, key: str) -> Node:
+        return Node.model_validate(self._resources[key])
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Estate) and self._resources == other._resources
 
@@ -283,8 +339,12 @@ __all__ = [
     "EnvVar",
     "Estate",
     "Event",
+    "Node",
+    "ResourceRequests",
     "Service",
+    "cpu_millicores",
     "labels_of",
+    "memory_bytes",
     "parse_key",
     "resource_key",
     "selector_of",

@@ -233,8 +233,26 @@ def _scale(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
     data = obs.estate.copy_data()
     unchanged = data[key].get("replicas", 1) == replicas
     data[key]["replicas"] = replicas
+    if replicas == 0 and data[key].get("wedged"):
+        data[key]["wedged"] = False  # R7: no pod is left to be wedged
     body = f"deployment.apps/{name} {'scaled' if not unchanged else '(no change)'}\n"
     return Handled(_ok(body), "scale", resource, ns, None if unchanged else Estate(data))
+
+
+def _restart(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
+    """A rollout restart (R7): new pods from an annotated template; a wedged process is gone,
+    and nothing else about the deployment changes (its cause of failure, if any, stays)."""
+    name = args["name"]
+    key = resource_key("deployment", ns, name)
+    resource = f"deployment/{name}"
+    if key not in obs.estate:
+        return Handled(_not_found("deployment", name), "restart", resource, ns)
+    data = obs.estate.copy_data()
+    data[key]["rollout_restarts"] = int(data[key].get("rollout_restarts", 0)) + 1
+    if data[key].get("wedged"):
+        data[key]["wedged"] = False
+    body = f"deployment.apps/{name} restarted\n"
+    return Handled(_ok(body), "restart", resource, ns, Estate(data))
 
 
 HANDLERS: dict[str, Callable[[Observation, Mapping[str, Any], str], Handled]] = {
@@ -247,6 +265,7 @@ HANDLERS: dict[str, Callable[[Observation, Mapping[str, Any], str], Handled]] = 
     "tracing_search": _traces,
     "orchestration_patch": _patch,
     "orchestration_scale": _scale,
+    "orchestration_restart": _restart,
 }
 
 

@@ -35,7 +35,14 @@ class _Absent:
 ABSENT: Final = _Absent()
 STATE_FIELD = "preconditions.environment.state"
 BASELINE_FIELD = "injection.baseline"
-DEVIATION_TYPES = ("absent_key", "wrong_value", "extra_key", "stopped_dependency")
+DEVIATION_TYPES = (
+    "absent_key",
+    "wrong_value",
+    "extra_key",
+    "stopped_dependency",
+    "load_change",
+    "wedged_process",
+)
 # Extra fields a deviation may carry for the simulator (besides id/resource/deviation_type/subject).
 # `misleading: true` marks a misleading signal (C-DA-003): a real deviation an operator sees,
 # whose restoration must leave the symptom (`si check` proves it, SI §5.1's counterfactual rule).
@@ -188,6 +195,49 @@ def _stop(
     return AppliedDeviation(deviation.id, key, ("replicas",), before, 0)
 
 
+def _deployment_change(
+    data: dict[str, dict[str, Any]], key: str, deviation: Deviation, index: int
+) -> AppliedDeviation:
+    """``load_change`` (the offered load becomes ``value`` req/s, R5) and ``wedged_process``
+    (the current pods' processes wedge, R7): runtime facts of a deployment, named by it."""
+    kind, _, name = parse_key(key)
+    kind_name = deviation.deviation_type
+    if kind != "deployment":
+        raise ProvebenchError(
+            f"a {kind_name} deviation applies to a deployment, not a {kind}",
+            field=_deviation_field(index, "resource"),
+        )
+    if deviation.subject != name:
+        raise ProvebenchError(
+            f"subject {deviation.subject!r} must name the deployment ({name})",
+            field=_deviation_field(index, "subject"),
+        )
+    field_name = "load_rps" if kind_name == "load_change" else "wedged"
+    before: Any = data[key].get(field_name, ABSENT)
+    if kind_name == "load_change":
+        text = _value(deviation, index)
+        if not text.isdigit():
+            raise ProvebenchError(
+                "a load_change value is the offered load in requests per second, digits only",
+                field=_deviation_field(index, "value"),
+            )
+        after: Any = int(text)
+        if before is ABSENT:
+            raise ProvebenchError(
+                f"{deviation.resource} declares no load_rps in the baseline to change",
+                field=_deviation_field(index, "resource"),
+            )
+    else:
+        after = True
+    if after == before:
+        raise ProvebenchError(
+            f"the deviation changes nothing: {field_name} is already {before!r} in the baseline",
+            field=_deviation_field(index, "value" if kind_name == "load_change" else "resource"),
+        )
+    data[key][field_name] = after
+    return AppliedDeviation(deviation.id, key, (field_name,), before, after)
+
+
 def apply_deviations(
     healthy: Estate, deviations: list[Deviation]
 ) -> tuple[Estate, tuple[AppliedDeviation, ...]]:
@@ -205,6 +255,8 @@ def apply_deviations(
         key = _find(Estate(data), deviation, index)
         if deviation.deviation_type == "stopped_dependency":
             applied.append(_stop(data, key, deviation, index))
+        elif deviation.deviation_type in ("load_change", "wedged_process"):
+            applied.append(_deployment_change(data, key, deviation, index))
         else:
             applied.append(_data_change(data, key, deviation, index))
     return Estate(data), tuple(applied)

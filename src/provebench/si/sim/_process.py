@@ -13,7 +13,7 @@ from typing import Literal
 
 from provebench.si.sim._estate import Container, Estate, resource_key
 
-Phase = Literal["ready", "unready", "crash", "config_error", "mount_error"]
+Phase = Literal["ready", "unready", "crash", "config_error", "mount_error", "unscheduled"]
 # (cluster IP, service port, ready endpoints) of the service a host resolves to, or None.
 ServiceLookup = Callable[[str, str], "tuple[str, int, int] | None"]
 
@@ -21,6 +21,7 @@ _WAITING = {
     "config_error": "CreateContainerConfigError",
     "mount_error": "ContainerCreating",
     "crash": "CrashLoopBackOff",
+    "unscheduled": "Pending",
 }
 READINESS_FAILED = "Readiness probe failed: HTTP probe failed with statuscode: 503"
 CLUSTER_DNS = "10.96.0.10:53"
@@ -182,4 +183,47 @@ def run_container(
     return Outcome("ready", "", tuple(log.lines), tuple(spans))
 
 
-__all__ = ["READINESS_FAILED", "Outcome", "Phase", "SpanView", "resolve_env", "run_container"]
+WEDGED_PROBE = (
+    'Readiness probe failed: Get "http://{ip}/healthz/ready": context deadline exceeded '
+    "(Client.Timeout exceeded while awaiting headers)"
+)
+_WEDGE_SECONDS = 300
+
+
+def shed_or_wedged(
+    outcome: Outcome, container: Container, *, wedged: bool, share_rps: int
+) -> Outcome:
+    """R7 and R5 over a process that started and serves: a wedged process answers nothing (its
+    probe times out); one offered more than its image serves sheds load (its probe gets 503)."""
+    if outcome.phase not in ("ready", "unready"):
+        return outcome
+    lines = list(outcome.logs)
+    log = _Log()
+    log.lines = lines
+    if wedged:
+        log.write(
+            "WARN", f"no request completed in the last {_WEDGE_SECONDS}s: every worker is blocked"
+        )
+        message = WEDGED_PROBE.replace("{ip}", f":{(container.ports or (8080,))[0]}")
+        return Outcome("unready", message, tuple(log.lines), outcome.spans)
+    capacity = container.behavior.capacity_rps
+    if capacity is not None and share_rps > capacity:
+        for _ in range(_REQUEST_ERRORS):
+            log.write(
+                "WARN",
+                f"overloaded: {share_rps} req/s offered to this replica, it serves {capacity} "
+                "req/s; shedding requests with 503",
+            )
+        return Outcome("unready", READINESS_FAILED, tuple(log.lines), outcome.spans)
+    return outcome
+
+
+__all__ = [
+    "READINESS_FAILED",
+    "Outcome",
+    "Phase",
+    "SpanView",
+    "resolve_env",
+    "run_container",
+    "shed_or_wedged",
+]

@@ -145,7 +145,7 @@ def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
         "kind": "Pod",
         "metadata": _meta(pod.name, pod.namespace, labels=pod.labels),
         "spec": {
-            "nodeName": "sim-node-1",
+            **({"nodeName": pod.node} if pod.node else {}),
             **_pod_spec(deployment, pod.deployment, _images(observation, key)),
         },
         "status": {
@@ -285,7 +285,7 @@ def describe_pod(observation: Observation, pod: PodView) -> str:
     lines = [
         f"Name:           {pod.name}",
         f"Namespace:      {pod.namespace}",
-        "Node:           sim-node-1",
+        f"Node:           {pod.node or '<none>'}",
         f"Labels:         {','.join(f'{k}={v}' for k, v in sorted(pod.labels.items()))}",
         f"Status:         {pod_phase(pod)}",
         f"IP:             {pod.ip}",

@@ -235,6 +235,12 @@ WRITE_TOOLS: Final = (
             ("name", "replicas"),
         ),
     ),
+    _spec(
+        "orchestration_restart",
+        ORCHESTRATION,
+        "restart deployment/NAME namespace=NS: a rollout restart (new pods from the same spec).",
+        _object({"name": _string("Deployment name."), "namespace": _NAMESPACE}, ("name",)),
+    ),
 )
 
 
