@@ -136,7 +136,7 @@ _NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 @dataclass(frozen=True)
 class WordGameCues:
-    """The cue lists of the strict reading's word-game rules (`strict-2.yaml`: `governing_*`,
+    """The cue lists of the strict reading's word-game rules (`strict-3.yaml`: `governing_*`,
     `anaphora`, `remedy_phrases`, `elided_*`), compiled once; `_strict_factor` reads them."""
 
     governing_before: re.Pattern[str]

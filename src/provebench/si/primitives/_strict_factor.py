@@ -421,7 +421,7 @@ def _phrases_in(phrases: list[Span], starts: list[int], start: int, end: int) ->
 
 
 # --- Word games (docs/si-scoring.md §11, "Version 2: word games by class") -------------------
-# Each class below is a rule over the `strict-2.yaml` lists named in its docstring, applied by
+# Each class below is a rule over the `strict-3.yaml` lists named in its docstring, applied by
 # `_word_games` (called once per channel from `factor_asserted`). SI §2.2: the co-occurrence
 # window is "the weakest deterministic link"; these rules only ever withhold, never credit.
 
