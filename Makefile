@@ -37,7 +37,7 @@ typecheck: $(VENV)/.installed-test
 # One worker per core, each taking the next test when it is free, slowest first (tests/conftest.py):
 # the suite spends most of its time in subprocesses and sandboxes.
 unit: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n auto --maxschedchunk 1
+	$(BIN)/python -m pytest -n auto --maxschedchunk 1 --durations=15
 
 # SI §2.2's stress, under the strict reading, over every shipped Form B scenario (docs/si-scoring.md,
 # "Stress"): exit 1 if a family passes the band it deserves. The C-OE scenarios' families are
