@@ -107,6 +107,13 @@ def test_a_failed_control_stays_failed_for_a_later_passing_run_on_its_corpus(
     seal_candidate(seal, candidate_identity("noop", None), "control")
     control = tmp_path / "control"
     generate_control(seal, control, trusted)
+    # The sealed candidate run from its folder, not the seal's copy: neither credited nor
+    # revealable (what it ran is whatever the folder held while it ran).
+    run_lab(control, "noop", tmp_path / "unsealed")
+    outcome, basis = _finding(tmp_path / "unsealed", control, seal)
+    assert outcome is False and "--from-seal" in basis
+    with pytest.raises(ProvebenchError, match="did not run from this seal's copy"):
+        reveal(seal, tmp_path / "unsealed" / "verdict.json", trusted)
     run_lab(control, "noop", tmp_path / "failed", sealed=sealed_code(seal, trusted))
     assert _finding(tmp_path / "failed", control, seal)[0] is False
     revealed = reveal(seal, tmp_path / "failed" / "verdict.json", trusted)
