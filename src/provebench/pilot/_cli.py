@@ -605,7 +605,10 @@ def seal_command(
     ] = None,
     profile: Annotated[
         _ProfileChoice,
-        typer.Option("--profile", help="The control corpus's profile (pilot §11: control)."),
+        typer.Option(
+            "--profile",
+            help="The control corpus's profile: control (pilot §11 sizes); public is refused.",
+        ),
     ] = _ProfileChoice.control,
 ) -> None:
     """Fix the candidate, then commit to a fresh control seed (pilot §11; docs/attestation.md).

@@ -28,4 +28,22 @@ MAX_PORT: Final = 65_535
 MAX_WORKERS: Final = 64
 """`pilot redteam --workers`: 1 … 64 worker processes."""
 
-__all__ = ["MAX_COUNT", "MAX_CYCLES", "MAX_PAGE_SIZE", "MAX_PORT", "MAX_SEED", "MAX_WORKERS"]
+CONTROL_PROFILE: Final = "control"
+"""The corpus profile of a fresh hidden control (pilot §11): the only one a seal commits to."""
+
+CONTROL_MIN_CYCLES: Final = 20
+CONTROL_MIN_FILE_EVENTS: Final = 500
+"""Pilot §11's least control set: 20 cycles, 500 file events. A seal, its fresh-control credit,
+its reveal and a published bundle all refuse a control smaller than this."""
+
+__all__ = [
+    "CONTROL_MIN_CYCLES",
+    "CONTROL_MIN_FILE_EVENTS",
+    "CONTROL_PROFILE",
+    "MAX_COUNT",
+    "MAX_CYCLES",
+    "MAX_PAGE_SIZE",
+    "MAX_PORT",
+    "MAX_SEED",
+    "MAX_WORKERS",
+]

@@ -25,18 +25,24 @@ computed by the laboratory, and the seed is unknowable to it until the reveal.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import sign_files
 from provebench.attest._keys import TrustedKey, key_dir
-from provebench.pilot._limits import MAX_SEED
+from provebench.pilot._limits import (
+    CONTROL_MIN_CYCLES,
+    CONTROL_MIN_FILE_EVENTS,
+    CONTROL_PROFILE,
+    MAX_SEED,
+)
 from provebench.pilot.record._seal import (
     CODE_COPY_DIR,
     CODE_LISTING_FILE,
@@ -44,6 +50,7 @@ from provebench.pilot.record._seal import (
     CONTROL_FILE,
     CONTROL_FORMAT,
     CONTROL_PREDICATE,
+    FROM_SEAL_KEY,
     OPENING_FILE,
     REVEAL_ENVELOPE_FILE,
     REVEAL_FILE,
@@ -53,6 +60,7 @@ from provebench.pilot.record._seal import (
     SEAL_FORMAT,
     SEAL_PREDICATE,
     commitment,
+    control_size_problem,
     identity_mismatch,
     open_seal,
     seal_values,
@@ -140,6 +148,16 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
     from provebench._paths import check_output_dir
     from provebench.sandbox._code_copy import copy_code
     from provebench.sandbox._containment import lies_inside
+
+    # Before anything is written: a seal commits to a fresh control, and a control smaller than
+    # pilot §11's (the public development profile) is no control at all.
+    if profile != CONTROL_PROFILE:
+        raise ProvebenchError(
+            f"a fresh control needs the {CONTROL_PROFILE} profile's size (pilot §11: at least "
+            f"{CONTROL_MIN_CYCLES} cycles, {CONTROL_MIN_FILE_EVENTS} file events); "
+            f"profile {profile} cannot be sealed",
+            field="--profile",
+        )
 
     # The seed's opening lies in the seal folder, which no run can name to its sandbox as a
     # secret: so it must lie outside everything a sandbox shows — by identity, however the
@@ -257,6 +275,8 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
         path_entry=str(code.get("path_entry", "")),
         argv=tuple(str(a) for a in argv),
         opening=folder / OPENING_FILE,
+        commitment=str(opened.sealed["commitment"]),
+        listing=listing,
     )
 
 
@@ -269,15 +289,16 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
 
     opened = open_seal(folder, trusted)
     profile = opened.sealed.get("profile")
-    if profile not in ("public", "control"):
-        raise ProvebenchError("unknown profile", path=folder / SEAL_FILE, field="profile")
+    small = control_size_problem(profile, None)  # a seal of an older build, of profile public
+    if small is not None:
+        raise ProvebenchError(small, path=folder / SEAL_FILE, field="profile")
     if opened.revealed is not None and opened.control_manifest is None:
         raise ProvebenchError(
             "the seal was revealed without a control record: seal the candidate again",
             path=folder / REVEAL_FILE,
             field="control",
         )
-    config = corpus_config(seed=opened.seed, profile=profile)
+    config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
     info = write_corpus(config, out)
     manifest = sha256_file(out / MANIFEST_FILE)
     if opened.control_manifest is not None:
@@ -330,6 +351,24 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
     mismatch = identity_mismatch(seal_values(opened.sealed.get("candidate")), agent)
     if mismatch is not None:
         raise ProvebenchError(mismatch, path=verdict_path, field="agent")
+    # The control run must have run the seal's copy, on a control of pilot §11's size: a run of
+    # the candidate's folder ran whatever the folder held while it ran.
+    # The isolation is in the verdict file, whose sha256 the verified envelope binds: read once,
+    # checked against it, then parsed.
+    data = verdict_path.read_bytes()
+    if sha256_bytes(data) != signed.subjects.get(verdict_path.name):
+        raise ProvebenchError("the verdict is not the signed one", path=verdict_path)
+    evidence = seal_values(seal_values(json.loads(data)).get("result_evidence"))
+    if seal_values(evidence.get("isolation")).get(FROM_SEAL_KEY) != opened.sealed["commitment"]:
+        raise ProvebenchError(
+            "the verdict's run did not run from this seal's copy of the code "
+            "(pilot run --from-seal SEAL)",
+            path=verdict_path,
+            field=f"isolation.{FROM_SEAL_KEY}",
+        )
+    small = control_size_problem(opened.sealed.get("profile"), corpus)
+    if small is not None:
+        raise ProvebenchError(small, path=verdict_path, field="corpus")
     head = facts.get("ledger_head_hash")
     if not isinstance(head, str):
         raise ProvebenchError(

@@ -8,20 +8,31 @@ the sealed sources (a forged `__pycache__` entry cannot stand in for them).
 
 A copy is checked against the listing it was sealed with before anything runs: a file changed,
 added or removed is one line naming it.
+
+Every run takes its own snapshot the same way (`snapshot_code`): before the candidate's first
+launch, what the sandbox would show of its code — its folder, or the seal's copy — is copied
+into a private folder of the laboratory's run (mode 0700, read-only inside), the run's identity
+is the digest of that snapshot, and every launch of the run shows the snapshot where the code
+was. A file changed in the candidate's folder or in the seal's copy while the run goes on
+changes nothing that runs (docs/attestation.md, "What runs is what was identified").
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import dataclasses
 import os
 import shutil
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
 from provebench.sandbox._containment import real_path
+from provebench.sandbox._private import private_folder, remove_private_folder
 
 Listing = list[tuple[str, str]]
 
@@ -37,6 +48,8 @@ class SealedCode:
     path_entry: str  # a class's import path entry ("" for none)
     argv: tuple[str, ...]  # a command's argv as resolved when sealed (() for a class)
     opening: Path  # the seal's secret opening: hidden from the sealed candidate's every run
+    commitment: str = ""  # the seal's commitment: a run from the copy records it (`from_seal`)
+    listing: Listing = dataclasses.field(default_factory=list)  # the copy's listing, as sealed
 
     @property
     def shown(self) -> tuple[Path, ...]:
@@ -124,4 +137,65 @@ def check_copy(roots: Sequence[Path], sealed: Listing, *, field: str) -> None:
                               path=where, field=field)  # fmt: skip
 
 
-__all__ = ["Listing", "SealedCode", "check_copy", "copy_code", "copy_root"]
+@dataclass(frozen=True)
+class CodeSnapshot:
+    """A run's private, read-only snapshot of a candidate's code: where each shown path's copy
+    lies, and the snapshot's listing (what the run's identity digests)."""
+
+    copies: dict[Path, Path]  # (where the sandbox shows it, the snapshot)
+    listing: Listing
+
+
+def snapshot_code(
+    shown: Sequence[Path],
+    hidden: Sequence[Path],
+    resources: contextlib.ExitStack | None,
+    *,
+    field: str,
+    sources: Mapping[Path, Path] | None = None,
+    sealed: Listing | None = None,
+) -> CodeSnapshot:
+    """Copy what a sandbox would show of `shown` — from `sources` (a seal's copy) where given,
+    else from the path itself — less what it hides and Python's caches, into a new private
+    folder of this run, read-only; removed when `resources` closes (at the process's exit when
+    None; a folder left by a killed run is swept by the next, `_private`). With `sealed`, the
+    snapshot must be exactly the sealed listing (one line naming the first entry that is not):
+    a seal's copy altered before the snapshot is refused, one altered after it is never shown.
+
+    Taken once per run, not per cycle: every launch of the run binds the snapshot where the
+    code was, so the digest of the snapshot is the digest of what every cycle runs."""
+    if not shown:
+        return CodeSnapshot({}, [])
+    given = dict(sources or {})
+    origins = [given.get(path, path) for path in shown]
+    folder = private_folder("code")
+    try:
+        listing = copy_code(origins, hidden, folder, field=field)
+        roots = [
+            copy_root(folder, index, origin, is_file=real_path(origin).is_file())
+            for index, origin in enumerate(origins)
+        ]
+        if sealed is not None and listing != sealed:
+            check_copy(roots, sealed, field=field)
+            raise ProvebenchError(  # the same entries in another order: not the sealed listing
+                "the seal's copy of the candidate's code was altered", field=field
+            )
+    except BaseException:
+        remove_private_folder(folder)
+        raise
+    if resources is None:
+        atexit.register(remove_private_folder, folder)
+    else:
+        resources.callback(remove_private_folder, folder)
+    return CodeSnapshot(dict(zip(shown, roots, strict=True)), listing)
+
+
+__all__ = [
+    "CodeSnapshot",
+    "Listing",
+    "SealedCode",
+    "check_copy",
+    "copy_code",
+    "copy_root",
+    "snapshot_code",
+]

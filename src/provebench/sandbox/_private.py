@@ -42,9 +42,21 @@ def sweep_stale_folders(root: Path) -> list[Path]:
         except OSError:
             continue
         if ours and process_gone(int(parts[1])):
-            shutil.rmtree(entry, ignore_errors=True)
+            remove_private_folder(entry)
             removed.append(entry)
     return removed
 
 
-__all__ = ["private_folder", "sweep_stale_folders"]
+def remove_private_folder(folder: Path) -> None:
+    """Remove a private folder and everything in it, read-only folders too (a snapshot of a
+    candidate's code is made read-only, and a folder without write permission keeps its
+    entries from `rmtree`)."""
+    for where, _, _ in os.walk(folder):
+        try:
+            Path(where).chmod(0o700)
+        except OSError:
+            continue
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+__all__ = ["private_folder", "remove_private_folder", "sweep_stale_folders"]

@@ -153,7 +153,7 @@ def run_command(
         verdict_line,
         write_run,
     )
-    from provebench.si.agents._sources import agent_source
+    from provebench.si.agents._sources import agent_source, hidden_from_candidate
     from provebench.si.provider._runner import run_on_provider
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
@@ -163,7 +163,9 @@ def run_command(
         if provider is None
         else preflight_one(scenario_file, scenario_id, provider, provider_timeout)
     )
-    secrets = {"scenario": scenario_file, "output-folder": out}
+    secrets = hidden_from_candidate(
+        [scenario_file], out, readings=[] if readings is None else [readings]
+    )
     limits = limits_from_options(sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size)
     book = reading_book(readings)
     with contextlib.ExitStack() as model_server:

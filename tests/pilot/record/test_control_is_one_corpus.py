@@ -15,7 +15,13 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.attest import load_trusted_key
 from provebench.pilot import run_lab
-from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot._seal import (
+    candidate_identity,
+    generate_control,
+    reveal,
+    seal_candidate,
+    sealed_code,
+)
 from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.pilot.evaluate import evaluate_run, write_verdict
 from provebench.pilot.publish import publish_bundle, verify_bundle
@@ -36,7 +42,7 @@ def _finding(run: Path, corpus: Path, seal: Path) -> tuple[bool | None, str]:
 
 def _logged(run: Path) -> dict[str, object]:
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
-    return {"agent": record["agent"], "corpus": record["corpus"]}
+    return {"agent": record["agent"], "corpus": record["corpus"], "isolation": record["isolation"]}
 
 
 def test_another_corpus_of_the_sealed_seed_is_not_the_control_and_a_reveal_is_final(
@@ -53,13 +59,14 @@ def test_another_corpus_of_the_sealed_seed_is_not_the_control_and_a_reveal_is_fi
     easier = tmp_path / "easier"
     zones = ("Europe/Berlin", "Europe/Paris")
     write_corpus(corpus_config(seed=opened.seed, profile="control", zones=zones), easier)
-    run_lab(easier, "reference", tmp_path / "easy-run")
+    from_seal = sealed_code(seal, trusted)  # only a run of the seal's copy is the candidate's
+    run_lab(easier, "reference", tmp_path / "easy-run", sealed=from_seal)
     outcome, basis = _finding(tmp_path / "easy-run", easier, seal)
     assert outcome is False and "not the sealed control" in basis, basis
     with pytest.raises(ProvebenchError, match="not of the recorded control corpus"):
         reveal(seal, tmp_path / "easy-run" / "verdict.json", trusted)
 
-    run_lab(control, "reference", tmp_path / "control-run")
+    run_lab(control, "reference", tmp_path / "control-run", sealed=from_seal)
     outcome, basis = _finding(tmp_path / "control-run", control, seal)
     assert outcome is True and "this run is the sealed fresh control" in basis, basis
     revealed = reveal(seal, tmp_path / "control-run" / "verdict.json", trusted)
@@ -100,7 +107,14 @@ def test_a_failed_control_stays_failed_for_a_later_passing_run_on_its_corpus(
     seal_candidate(seal, candidate_identity("noop", None), "control")
     control = tmp_path / "control"
     generate_control(seal, control, trusted)
-    run_lab(control, "noop", tmp_path / "failed")
+    # The sealed candidate run from its folder, not the seal's copy: neither credited nor
+    # revealable (what it ran is whatever the folder held while it ran).
+    run_lab(control, "noop", tmp_path / "unsealed")
+    outcome, basis = _finding(tmp_path / "unsealed", control, seal)
+    assert outcome is False and "--from-seal" in basis
+    with pytest.raises(ProvebenchError, match="did not run from this seal's copy"):
+        reveal(seal, tmp_path / "unsealed" / "verdict.json", trusted)
+    run_lab(control, "noop", tmp_path / "failed", sealed=sealed_code(seal, trusted))
     assert _finding(tmp_path / "failed", control, seal)[0] is False
     revealed = reveal(seal, tmp_path / "failed" / "verdict.json", trusted)
     assert revealed["control"]["laboratory_pass"] is False
@@ -108,6 +122,7 @@ def test_a_failed_control_stays_failed_for_a_later_passing_run_on_its_corpus(
     run_lab(control, "reference", tmp_path / "passing")
     identity = _logged(tmp_path / "passing")
     identity["agent"] = _logged(tmp_path / "failed")["agent"]
+    identity["isolation"] = _logged(tmp_path / "failed")["isolation"]
     passed, basis = fresh_control_finding(seal, trusted, identity, True, "f" * 64)
     assert not passed and "not the revealed control run" in basis
 
@@ -117,7 +132,7 @@ def test_a_seal_without_its_control_record_credits_nothing(tmp_path: Path) -> No
     seal = tmp_path / "seal"
     seal_candidate(seal, candidate_identity("reference", None), "control")
     generate_control(seal, tmp_path / "control", trusted)
-    identity = _logged_identity_of_control(tmp_path / "control")
+    identity = _logged_identity_of_control(tmp_path / "control", seal)
     assert fresh_control_finding(seal, trusted, identity, True, None)[0]
     (seal / "control.dsse.json").unlink()
     passed, basis = fresh_control_finding(seal, trusted, identity, True, None)
@@ -126,13 +141,14 @@ def test_a_seal_without_its_control_record_credits_nothing(tmp_path: Path) -> No
         reveal(seal, tmp_path / "verdict.json", trusted)
 
 
-def _logged_identity_of_control(corpus: Path) -> dict[str, object]:
+def _logged_identity_of_control(corpus: Path, seal: Path) -> dict[str, object]:
     from provebench.pilot.agents._loader import shipped_code_sha256
     from provebench.pilot.lab._runner import open_corpus
 
     return {
         "agent": {"spec": "reference", "code_sha256": shipped_code_sha256()},
         "corpus": open_corpus(corpus).identity,
+        "isolation": {"from_seal": open_seal(seal, load_trusted_key()).sealed["commitment"]},
     }
 
 
@@ -140,7 +156,7 @@ def test_a_control_record_of_another_seal_is_refused(tmp_path: Path) -> None:
     trusted = load_trusted_key()
     first, second = tmp_path / "first", tmp_path / "second"
     for seal in (first, second):
-        seal_candidate(seal, candidate_identity("reference", None), "public")
+        seal_candidate(seal, candidate_identity("reference", None), "control")
     generate_control(first, tmp_path / "control", trusted)
     for name in ("control.json", "control.dsse.json"):
         (second / name).write_bytes((first / name).read_bytes())
@@ -171,7 +187,7 @@ def test_a_lone_module_or_a_package_of_its_own_folder_is_sealed(
     monkeypatch.syspath_prepend(str(code))
     for spec in ("lonemodule:Mine", "mypackage:Mine"):
         sealed = seal_candidate(tmp_path / spec.partition(":")[0],
-                                candidate_identity(spec, None), "public")  # fmt: skip
+                                candidate_identity(spec, None), "control")  # fmt: skip
         assert sealed["candidate"]["spec"] == spec
 
 
@@ -185,7 +201,7 @@ def test_a_reveal_that_names_another_corpus_than_the_control_record_is_refused(
 
     trusted = load_trusted_key()
     seal = tmp_path / "seal"
-    seal_candidate(seal, candidate_identity("reference", None), "public")
+    seal_candidate(seal, candidate_identity("reference", None), "control")
     generate_control(seal, tmp_path / "control", trusted)
     opened = open_seal(seal, trusted)
     revealed = {

@@ -15,7 +15,13 @@ import pytest
 from provebench._canonical import canonical_json
 from provebench.attest import load_trusted_key
 from provebench.pilot import run_lab
-from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot._seal import (
+    candidate_identity,
+    generate_control,
+    reveal,
+    seal_candidate,
+    sealed_code,
+)
 from provebench.pilot.evaluate import evaluate_run, write_verdict
 from provebench.pilot.record import OPENING_FILE, commitment
 from provebench.pilot.redteam import RedteamReport
@@ -40,7 +46,7 @@ def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> tuple[Path, dict
     corpus = tmp / "control"
     generate_control(seal, corpus, trusted)
     run = tmp / "run"
-    run_lab(corpus, agent, run)
+    run_lab(corpus, agent, run, sealed=sealed_code(seal, trusted))  # the seal's copy
     verdict = evaluate_run(run, corpus, red_team=red_team, fresh_control=seal)
     write_verdict(verdict, run / "verdict.json")
     return seal, sealed, verdict

@@ -71,21 +71,29 @@ def forge_bytecode(folder: Path) -> None:
     source.write_text(real, encoding="utf-8")
 
 
-def as_run_identity(agent_spec: str, code_sha256: str, seal: Path) -> dict[str, object]:
+def as_run_identity(
+    agent_spec: str, code_sha256: str, seal: Path, isolation: dict[str, str] | None = None
+) -> dict[str, object]:
     opened = open_seal(seal, load_trusted_key())
     corpus = {
         "seed": opened.seed,
         "profile": opened.sealed["profile"],
         "manifest_sha256": opened.control_manifest,
+        "cycles": 20,  # the control profile's (pilot §11)
+        "events": 500,
     }
-    return {"agent": {"spec": agent_spec, "code_sha256": code_sha256}, "corpus": corpus}
+    return {
+        "agent": {"spec": agent_spec, "code_sha256": code_sha256},
+        "corpus": corpus,
+        "isolation": isolation or {},
+    }
 
 
 @pytest.fixture
 def sealed(tmp_path: Path) -> tuple[str, Path]:
     spec = candidate(tmp_path / "code")
     seal = tmp_path / "seal"
-    seal_candidate(seal, candidate_identity(spec, None), "public")
+    seal_candidate(seal, candidate_identity(spec, None), "control")
     return spec, seal
 
 
@@ -100,7 +108,7 @@ def test_another_class_from_the_sealed_folder_is_not_the_sealed_candidate(
     assert not passed and "agent.spec differs" in basis
 
 
-@pytest.mark.parametrize("change", ["data file", "bytecode cache", "sourceless .pyc"])
+@pytest.mark.parametrize("change", ["data file", "sourceless .pyc"])
 def test_a_byte_the_sandbox_shows_changed_after_sealing_is_another_candidate(
     sealed: tuple[str, Path], tmp_path: Path, change: str
 ) -> None:
@@ -108,14 +116,26 @@ def test_a_byte_the_sandbox_shows_changed_after_sealing_is_another_candidate(
     folder = tmp_path / "code"
     if change == "data file":
         (folder / "setting.txt").write_text("changed\n", encoding="utf-8")
-    elif change == "bytecode cache":
-        forge_bytecode(folder)
     else:
         (folder / "extra.pyc").write_bytes(b"\x00" * 16)
     agent = load_agent(spec, secrets={"run-folder": tmp_path / "run"})
     identity = as_run_identity(agent.spec, agent.code_sha256, seal)
     passed, basis = fresh_control_finding(seal, load_trusted_key(), identity, True, None)
     assert not passed and "agent.code_sha256 differs" in basis
+
+
+def test_a_bytecode_cache_added_after_sealing_never_runs(
+    sealed: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A run's snapshot leaves Python's caches out, as a seal does: a forged cache in the folder
+    is neither run nor part of the identity, even in a run that is not from the seal."""
+    spec, seal = sealed
+    forge_bytecode(tmp_path / "code")
+    agent = load_agent(spec, secrets={"run-folder": tmp_path / "run"})
+    assert agent.version == "sealed-source"  # compiled from the source, not the forged cache
+    assert (
+        agent.code_sha256 == open_seal(seal, load_trusted_key()).sealed["candidate"]["code_sha256"]
+    )
 
 
 def test_a_run_from_the_seal_runs_the_sealed_bytes_and_never_the_folders_bytecode(
@@ -127,12 +147,12 @@ def test_a_run_from_the_seal_runs_the_sealed_bytes_and_never_the_folders_bytecod
     assert unsealed.version == "sealed-source"
     forge_bytecode(folder)  # after sealing: the folder's Python now says "forged"
     (folder / "setting.txt").write_text("changed\n", encoding="utf-8")
-    assert load_agent(spec, secrets={}).version == "changed-forged"  # what the folder runs now
+    assert load_agent(spec, secrets={}).version == "changed-source"  # what the folder runs now
     from_seal = sealed_code(seal, load_trusted_key())
     agent = load_agent(spec, secrets={"run-folder": tmp_path / "run"}, sealed=from_seal)
     assert agent.version == "sealed-source"  # the sealed bytes, compiled from the sealed source
     generate_control(seal, tmp_path / "control", load_trusted_key())  # the control corpus
-    identity = as_run_identity(agent.spec, agent.code_sha256, seal)
+    identity = as_run_identity(agent.spec, agent.code_sha256, seal, dict(agent.isolation))
     assert fresh_control_finding(seal, load_trusted_key(), identity, True, None)[0]
 
 
@@ -186,18 +206,18 @@ def test_the_seal_folder_is_refused_inside_the_code_folder_however_it_is_spelled
     alias = tmp_path / "alias"
     alias.symlink_to(tmp_path / "code")
     with pytest.raises(ProvebenchError, match="which the candidate's sandbox shows"):
-        seal_candidate(alias / "seal", candidate_identity(spec, None), "public")
+        seal_candidate(alias / "seal", candidate_identity(spec, None), "control")
     assert not (tmp_path / "code" / "seal").exists()
 
 
 def test_a_sealed_run_never_loads_bytecode_from_the_candidates_folder(tmp_path: Path) -> None:
     """A forged cache already there when sealing: the seal does not copy it, so the sealed run
-    compiles the sealed source (unsealed, the folder's Python runs the forged bytecode)."""
+    compiles the sealed source (and so does a run of the folder: its snapshot leaves it out)."""
     spec = candidate(tmp_path / "code")
     forge_bytecode(tmp_path / "code")
-    assert load_agent(spec, secrets={}).version == "sealed-forged"
+    assert load_agent(spec, secrets={}).version == "sealed-source"  # a run's snapshot: no cache
     seal = tmp_path / "seal"
-    seal_candidate(seal, candidate_identity(spec, None), "public")
+    seal_candidate(seal, candidate_identity(spec, None), "control")
     agent = load_agent(spec, secrets={}, sealed=sealed_code(seal, load_trusted_key()))
     assert agent.version == "sealed-source"
     assert not list((seal / "code").rglob("__pycache__"))
@@ -211,7 +231,7 @@ def test_a_sealed_command_runs_from_the_seals_copy(tmp_path: Path) -> None:
     script.write_text("pass\n", encoding="utf-8")
     command = f"{sys.executable} {script}"
     seal = tmp_path / "seal"
-    sealed = seal_candidate(seal, candidate_identity(None, command), "public")
+    sealed = seal_candidate(seal, candidate_identity(None, command), "control")
     assert sealed["candidate"]["spec"] == f"cmd:{command}"
     generate_control(seal, tmp_path / "control", load_trusted_key())
     script.write_text("raise SystemExit(3)\n", encoding="utf-8")  # changed after sealing

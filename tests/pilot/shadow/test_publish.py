@@ -12,7 +12,13 @@ import pytest
 
 from provebench.attest import load_trusted_key
 from provebench.pilot import run_lab
-from provebench.pilot._seal import candidate_identity, generate_control, reveal, seal_candidate
+from provebench.pilot._seal import (
+    candidate_identity,
+    generate_control,
+    reveal,
+    seal_candidate,
+    sealed_code,
+)
 from provebench.pilot.evaluate import evaluate_run, write_verdict
 from provebench.pilot.evaluate._compare import compare_verdicts, write_comparison
 from provebench.pilot.publish import BundleMismatch, publish_bundle, verify_bundle
@@ -33,7 +39,9 @@ class Published:
 
 
 def _run(corpus: Path, folder: Path, **evidence: Path) -> Path:
-    run_lab(corpus, "reference", folder)
+    seal = evidence.get("fresh_control")  # a control runs from the seal's copy (--from-seal)
+    sealed = None if seal is None else sealed_code(seal, load_trusted_key())
+    run_lab(corpus, "reference", folder, sealed=sealed)
     write_verdict(evaluate_run(folder, corpus, **evidence), folder / "verdict.json")
     return folder
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
 from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox._candidate import code_digest, is_shipped
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._isolation import SHIPPED
@@ -31,6 +33,7 @@ def load_agent(
     seal: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     sealed: SealedCode | None = None,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedAgent:
     """Resolve `spec` to an importer; a one-line `ProvebenchError` when that fails.
 
@@ -39,7 +42,8 @@ def load_agent(
     which hides `secrets` (the corpus, the run folder) from it (`agents._sandboxed`); which one
     applies is decided here, from the spec, and is not an option; `seal` only adds isolation
     (the red team's sandbox attacks run sealed although provebench ships them). `sealed` runs
-    the candidate of a seal from the seal's copy of its code (docs/attestation.md)."""
+    the candidate of a seal from the seal's copy of its code (docs/attestation.md). A sandboxed
+    candidate's code is snapshotted for the run, removed when `resources` closes."""
     if sealed is not None and sealed.spec != spec:
         raise ProvebenchError(f"the seal's candidate is {sealed.spec!r}", field="--agent")
     if seal or not is_shipped(spec, builtin_agents()):
@@ -47,8 +51,9 @@ def load_agent(
 
         shipped = shipped_code_sha256() if is_shipped(spec, builtin_agents()) else None
         return sandboxed_agent(
-            spec, secrets=secrets or {}, limits=limits, sealed=sealed, shipped_sha256=shipped
-        )
+            spec, secrets=secrets or {}, limits=limits, sealed=sealed, shipped_sha256=shipped,
+            resources=resources,
+        )  # fmt: skip
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):
@@ -58,7 +63,9 @@ def load_agent(
         name=name,
         version=version,
         factory=candidate,
-        isolation=dict(SHIPPED),
+        isolation=dict(SHIPPED)
+        if sealed is None
+        else {**SHIPPED, FROM_SEAL_KEY: sealed.commitment},
         code_sha256=shipped_code_sha256(),
     )
 

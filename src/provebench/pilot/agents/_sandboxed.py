@@ -13,6 +13,7 @@ worker's next message, and leaving the sandbox ends the worker and everything it
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import sys
@@ -23,10 +24,11 @@ from typing import Any, ClassVar
 from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.lab import CycleContext, FilePage, LabError
+from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import CandidateCode, checked_identity, code_digest, locate
+from provebench.sandbox._candidate import CandidateCode, checked_identity, listing_digest, locate
 from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
-from provebench.sandbox._code_copy import SealedCode
+from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK, SEAL_OPENING_ROLE
@@ -186,18 +188,31 @@ def sandboxed_agent(
     limits: Limits = DEFAULT_LIMITS,
     sealed: SealedCode | None = None,
     shipped_sha256: str | None = None,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedAgent:
-    """The run's agent for a candidate class: located, identified in the sandbox, run there.
-    From a seal (`sealed`), its code is shown from the seal's copy where it was sealed. One of
-    provebench's own importers run sealed (the red team's) is identified as provebench's code
-    (`shipped_sha256`)."""
-    copies: dict[Path, Path] = {}
+    """The run's agent for a candidate class: located, snapshotted, identified in the sandbox,
+    run there. Its code — its folder, or a seal's copy (`sealed`) — is copied once into the
+    run's private read-only snapshot (`snapshot_code`, removed when `resources` closes), its
+    identity is the snapshot's digest, and every cycle's sandbox shows the snapshot where the
+    code was: what was identified is what runs, for the whole run (docs/attestation.md).
+    provebench's own importers run sealed (the red team's) run from provebench's package,
+    identified as provebench's code (`shipped_sha256`); nothing of theirs is snapshotted."""
     if sealed is None:
         code = locate(spec, "--agent")
+        sources: dict[Path, Path] = {}
     else:
         code = CandidateCode(sealed.spec, sealed.shown, sealed.path_entry)
-        copies = dict(sealed.copies)
+        sources = dict(sealed.copies)
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
+    copies = sources
+    listing = None
+    if shipped_sha256 is None:
+        hidden = policy_for(code.shown, secrets, limits=limits, copies=sources).hidden
+        snapshot = snapshot_code(
+            code.shown, hidden, resources, field="--agent", sources=sources,
+            sealed=None if sealed is None else sealed.listing,
+        )  # fmt: skip
+        copies, listing = snapshot.copies, snapshot.listing
     policy = policy_for(code.shown, secrets, limits=limits, copies=copies)
     probe_dir = private_folder("identify")
     try:
@@ -213,14 +228,16 @@ def sandboxed_agent(
             field="--agent",
         )
     name, version = checked_identity(ending["identity"], "--agent")
-    shown_bytes = [copies.get(path, path) for path in code.shown]
+    isolation = isolation_of(policy.digest())
+    if sealed is not None:  # the run ran the seal's copy: the fresh control's condition
+        isolation[FROM_SEAL_KEY] = sealed.commitment
     return LoadedAgent(
         spec=spec,
         name=name,
         version=version,
         factory=lambda: SandboxedImporter(code, policy),
-        isolation=isolation_of(policy.digest()),
-        code_sha256=shipped_sha256 or code_digest(shown_bytes, policy.hidden, field="--agent"),
+        isolation=isolation,
+        code_sha256=shipped_sha256 or listing_digest(listing or []),
     )
 
 

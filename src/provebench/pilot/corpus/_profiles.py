@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._errors import ProvebenchError, validation_failure
+from provebench.pilot._limits import CONTROL_MIN_CYCLES, CONTROL_MIN_FILE_EVENTS
 from provebench.pilot.corpus._model import CorpusConfig, CorpusSizes, Profile
 from provebench.pilot.rules._timerule import load_zone
 
@@ -75,8 +76,8 @@ PROFILE_MINIMUMS: dict[str, dict[str, int]] = {
     "public": _FLOOR,
     "control": {
         **_FLOOR,
-        "cycles": 20,
-        "file_events": 500,
+        "cycles": CONTROL_MIN_CYCLES,
+        "file_events": CONTROL_MIN_FILE_EVENTS,
         "admissible_files": 200,
         "repeated_events": 30,
         "renames_moves": 20,

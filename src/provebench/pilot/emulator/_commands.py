@@ -9,6 +9,7 @@ as after a crash) and the same command resumes the run.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -60,7 +61,7 @@ def run_with_command(
     if sealed is None:  # a bad command fails before anything starts
         resolve_command(agent_cmd, field="--agent-cmd")
     corpus = open_corpus(Path(corpus_dir))
-    with EmulatedLab() as lab:
+    with EmulatedLab() as lab, contextlib.ExitStack() as resources:
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
         agent = external_agent(
             agent_cmd,
@@ -69,6 +70,7 @@ def run_with_command(
             timeout_sec=timeout_sec if timeout_sec else DEFAULT_TIMEOUT_SEC,
             limits=limits,
             sealed=sealed,
+            resources=resources,  # the code's snapshot: for the whole run
         )
         return execute_run(corpus, agent, Path(run_dir), progress=progress)
 

@@ -27,6 +27,7 @@ the log: output may hold temporary paths, and the log must not depend on them.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -38,9 +39,10 @@ from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.emulator import EmulatedLab, gateway_of, read_diagnostics_file
 from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot.lab import CycleContext
+from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import code_digest, command_version
-from provebench.sandbox._code_copy import SealedCode
+from provebench.sandbox._candidate import code_digest, command_version, listing_digest
+from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
 from provebench.sandbox._isolation import isolation_of
@@ -75,35 +77,47 @@ def external_agent(
     timeout_sec: float = DEFAULT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
     sealed: SealedCode | None = None,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedAgent:
     """The run's agent for `--agent-cmd COMMAND` (its identity is the command as written), run
     in the sandbox, which hides `secrets` (the corpus, the run folder) from it. From a seal
-    (`sealed`), the command is the sealed one and its code is shown from the seal's copy."""
+    (`sealed`), the command is the sealed one and its code is the seal's copy. Either way the
+    code is copied once into the run's private read-only snapshot (`snapshot_code`, removed
+    when `resources` closes), identified by it, and every cycle is shown the snapshot."""
     if sealed is None:
         argv = resolve_command(command, field="--agent-cmd")
-        shown, copies = command_code_folders(argv), {}
+        shown, sources = command_code_folders(argv), {}
     else:
         argv = list(sealed.argv)
-        shown, copies = list(sealed.shown), dict(sealed.copies)
+        shown, sources = list(sealed.shown), dict(sealed.copies)
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
     interpreter = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
-    policy = policy_for(
-        [*interpreter, *shown],
-        secrets,
-        limits=limits,
-        network=NETWORK_LAB_ONLY,
-        field_name="--agent-cmd",
-        copies=copies,
-    )
+
+    def policy(copies: Mapping[Path, Path]) -> SandboxPolicy:
+        return policy_for(
+            [*interpreter, *shown],
+            secrets,
+            limits=limits,
+            network=NETWORK_LAB_ONLY,
+            field_name="--agent-cmd",
+            copies=copies,
+        )
+
+    snapshot = snapshot_code(
+        shown, policy(sources).hidden, resources, field="--agent-cmd", sources=sources,
+        sealed=None if sealed is None else sealed.listing,
+    )  # fmt: skip
+    shown_policy = policy(snapshot.copies)
+    isolation = isolation_of(shown_policy.digest())
+    if sealed is not None:  # the run ran the seal's copy: the fresh control's condition
+        isolation[FROM_SEAL_KEY] = sealed.commitment
     return LoadedAgent(
         spec=f"cmd:{command}",
         name="external",
         version=command_version(command),
-        factory=lambda: ExternalImporter(lab, argv, timeout_sec, policy),
-        isolation=isolation_of(policy.digest()),
-        code_sha256=command_code_sha256(
-            command, [copies.get(path, path) for path in shown], policy.hidden
-        ),
+        factory=lambda: ExternalImporter(lab, argv, timeout_sec, shown_policy),
+        isolation=isolation,
+        code_sha256=command_digest(command, listing_digest(snapshot.listing)),
     )
 
 

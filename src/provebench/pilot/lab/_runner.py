@@ -414,16 +414,20 @@ def run_lab(
     corpus = open_corpus(Path(corpus_dir))
     secrets = {**lab_secrets(corpus_dir, run_dir), **(hidden or {})}
     model = _model_agent(agent_spec, base_url, Path(corpus_dir), request_settings, timeout)
-    with contextlib.ExitStack() as model_server:
+    with contextlib.ExitStack() as resources:
         if model is not None:
             # The server sees none of the laboratory's secrets, and lives as long as the run.
             served = start_model_server(
-                model_server, model_cmd, agent=agent_spec, base_url=base_url,
+                resources, model_cmd, agent=agent_spec, base_url=base_url,
                 secrets=secrets, limits=limits,
             )  # fmt: skip
             agent = model(served)
         else:
-            agent = load_agent(agent_spec, secrets=secrets, seal=seal, limits=limits, sealed=sealed)
+            # A sandboxed candidate's code snapshot lives as long as the run, too.
+            agent = load_agent(
+                agent_spec, secrets=secrets, seal=seal, limits=limits, sealed=sealed,
+                resources=resources,
+            )  # fmt: skip
         return execute_run(
             corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout
         )

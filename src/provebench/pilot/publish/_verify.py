@@ -47,7 +47,7 @@ from provebench.pilot.publish._layout import (
     BundleIndex,
     BundleManifest,
 )
-from provebench.pilot.record._seal import open_seal
+from provebench.pilot.record._seal import SEAL_FILE, control_size_problem, open_seal, seal_values
 from provebench.pilot.record._signing import REDTEAM_PREDICATE, signed_verdict
 
 
@@ -93,6 +93,15 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         except ProvebenchError as error:
             raise BundleMismatch(error.message, path=error.path, field=error.field) from None
         signatures += 2 if opened.control_manifest is None else 3  # seal, control, reveal
+        # A seal of a control below pilot §11's size (an older build's profile public) vouches
+        # for nothing, whatever its signatures say.
+        revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))
+        small = control_size_problem(
+            opened.sealed.get("profile"),
+            None if revealed is None else seal_values(revealed.get("corpus")),
+        )
+        if small is not None:
+            raise BundleMismatch(small, path=bundle / SEALS / name / SEAL_FILE, field="profile")
     for name in index.comparisons:
         _signed(envelope_path_for(bundle / COMPARISONS / name), trusted, COMPARISON_PREDICATE)
         signatures += 1

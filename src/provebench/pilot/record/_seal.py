@@ -17,7 +17,12 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import AttestationError, read_verified
 from provebench.attest._keys import TrustedKey
-from provebench.pilot._limits import MAX_SEED
+from provebench.pilot._limits import (
+    CONTROL_MIN_CYCLES,
+    CONTROL_MIN_FILE_EVENTS,
+    CONTROL_PROFILE,
+    MAX_SEED,
+)
 
 # /2: the seal holds a read-only copy of the candidate's code (`code/`) and its listing
 # (`code.json`), and runs start from that copy; a /1 seal bound less than what runs.
@@ -41,6 +46,9 @@ CONTROL_ENVELOPE_FILE = "control.dsse.json"
 SEAL_PREDICATE = "urn:provebench:pilot-seal:1"
 REVEAL_PREDICATE = "urn:provebench:pilot-reveal:1"
 CONTROL_PREDICATE = "urn:provebench:pilot-control:1"
+# Where the run's identity records that it ran from a seal's copy of the candidate's code
+# (`pilot run --from-seal`): the seal's commitment, under the run's `isolation`.
+FROM_SEAL_KEY = "from_seal"
 
 
 def commitment(seed: int, nonce: str) -> str:
@@ -137,6 +145,17 @@ def fresh_control_finding(
     mismatch = identity_mismatch(opened.sealed["candidate"], agent)
     if mismatch is not None:
         return False, mismatch
+    # Only a run of the seal's own copy is the sealed candidate's: a run of its folder, even
+    # byte-equal when it started, ran whatever that folder held (docs/attestation.md).
+    if seal_values(identity.get("isolation")).get(FROM_SEAL_KEY) != opened.sealed["commitment"]:
+        return False, (
+            "the run did not run from this seal's copy of the code: only a run from the seal "
+            "(pilot run --from-seal SEAL) is the sealed candidate's"
+        )
+    profile = opened.sealed.get("profile")
+    small = control_size_problem(profile, None)
+    if small is not None:
+        return False, small
     if opened.control_manifest is None:
         return False, "the seal records no control corpus yet (pilot control SEAL)"
     revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))
@@ -146,14 +165,45 @@ def fresh_control_finding(
                 "this run on the control corpus is not the revealed control run: the seed is "
                 "public since the reveal, and only the revealed run counts"
             )
+        small = control_size_problem(profile, corpus)
+        if small is not None:
+            return False, small
         if not laboratory_pass:
             return False, "the sealed candidate did not pass the laboratory gate on its control"
         return True, "this run is the sealed fresh control, generated after the seal, and passed"
     if revealed is None:
         return False, "this run is not the sealed control, and the control is not revealed yet"
+    small = control_size_problem(profile, seal_values(revealed.get("corpus")))
+    if small is not None:
+        return False, small
     if revealed.get("laboratory_pass") is not True:
         return False, "the revealed control run did not pass the laboratory gate"
     return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def control_size_problem(sealed_profile: object, corpus: dict[str, Any] | None) -> str | None:
+    """Why a seal (its profile) or a control run's corpus (`profile`, `cycles`, `events` as the
+    run's identity records them) is too small to be a fresh hidden control, as one line; None
+    when it is one. Pilot §11 asks for at least 20 cycles and 500 file events: the `control`
+    profile, never the public development one."""
+    if sealed_profile != CONTROL_PROFILE:
+        return (
+            f"the seal's profile is {sealed_profile!r}: a fresh control needs the "
+            f"{CONTROL_PROFILE} profile's size (pilot §11)"
+        )
+    if corpus is None:
+        return None
+    cycles, events = corpus.get("cycles"), corpus.get("events")
+    if corpus.get("profile") != CONTROL_PROFILE:
+        return f"the control corpus's profile is {corpus.get('profile')!r}, not {CONTROL_PROFILE}"
+    if type(cycles) is not int or cycles < CONTROL_MIN_CYCLES:
+        return f"the control corpus has {cycles!r} cycles: pilot §11 asks for {CONTROL_MIN_CYCLES}"
+    if type(events) is not int or events < CONTROL_MIN_FILE_EVENTS:
+        return (
+            f"the control corpus has {events!r} file events: pilot §11 asks for "
+            f"{CONTROL_MIN_FILE_EVENTS}"
+        )
+    return None
 
 
 def identity_mismatch(sealed: dict[str, Any], agent: dict[str, Any]) -> str | None:
@@ -182,6 +232,7 @@ __all__ = [
     "CONTROL_FILE",
     "CONTROL_FORMAT",
     "CONTROL_PREDICATE",
+    "FROM_SEAL_KEY",
     "OPENING_FILE",
     "REVEAL_ENVELOPE_FILE",
     "REVEAL_FILE",
@@ -192,6 +243,7 @@ __all__ = [
     "SEAL_PREDICATE",
     "OpenedSeal",
     "commitment",
+    "control_size_problem",
     "fresh_control_finding",
     "identity_mismatch",
     "open_seal",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -28,6 +28,35 @@ class AgentSource(Protocol):
     @property
     def isolation(self) -> Mapping[str, str]: ...
     def factory(self) -> DiagnosisAgent: ...
+
+
+def hidden_from_candidate(
+    scenarios: Sequence[Path],
+    out: Path,
+    *,
+    readings: Sequence[Path] = (),
+    matrix_folder: Path | None = None,
+) -> dict[str, Path]:
+    """Everything a sealed SI candidate must not see, by role: the one place that decides it
+    for every launch of `si run`, `si suite` and `si matrix` — a `--agent-cmd` program (either
+    protocol) and a `--model-cmd` server alike (docs/sandbox.md). The scenario files (their
+    ground truth, SI seed §5.1), the output folder (the evidence and verdicts as they are
+    written), every `--readings` file (per scenario, the words a right answer holds: an answer
+    key like the scenario), and a matrix's folder (the other jobs' verdicts). The profile's own
+    readings and shipped scenarios are hidden from every candidate by the sandbox itself
+    (`SHIPPED_SECRETS`), whatever a caller names."""
+    hidden = _numbered("scenario", scenarios)
+    hidden["output-folder"] = out
+    hidden.update(_numbered("readings", readings))
+    if matrix_folder is not None:
+        hidden["matrix-folder"] = matrix_folder
+    return hidden
+
+
+def _numbered(role: str, paths: Sequence[Path]) -> dict[str, Path]:
+    if len(paths) == 1:
+        return {role: paths[0]}
+    return {f"{role}-{index}": path for index, path in enumerate(paths)}
 
 
 def agent_source(

@@ -25,7 +25,7 @@ class ProviderFailure(RuntimeError):
 def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
     from provebench.sandbox import DEFAULT_LIMITS
     from provebench.si.agents._run import run_agent, start_session, write_run
-    from provebench.si.agents._sources import agent_source
+    from provebench.si.agents._sources import agent_source, hidden_from_candidate
     from provebench.si.scoring._strict import Reading
     from provebench.si.suite._runner import result_of
 
@@ -36,11 +36,9 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         agent_cmd=None,
         agent_url=None,
         # The matrix folder too: it holds the other jobs' evidence and verdicts.
-        secrets={
-            "scenario": scenario_file,
-            "output-folder": folder,
-            "matrix-folder": Path(params["matrix_folder"]),
-        },
+        secrets=hidden_from_candidate(
+            [scenario_file], folder, matrix_folder=Path(params["matrix_folder"])
+        ),
         timeout_sec=float(params["agent_timeout"]),
         limits=DEFAULT_LIMITS,
         base_url=params.get("base_url"),

@@ -157,7 +157,7 @@ def suite_command(
     from provebench._errors import ProvebenchError, shown
     from provebench.llm._model_cmd import start_model_server
     from provebench.si.agents._run import EXIT_PROVIDER_FAILURE
-    from provebench.si.agents._sources import AgentSource, agent_source
+    from provebench.si.agents._sources import AgentSource, agent_source, hidden_from_candidate
     from provebench.si.suite._progress import progress_for_stderr
     from provebench.si.suite._runner import (
         SUMMARY_FILE,
@@ -211,7 +211,9 @@ def suite_command(
                 raise ProvebenchError("not a folder", path=str(from_evidence))
             source = RecordedEvidence(from_evidence)
         else:
-            secrets = {**{f"scenario-{i}": f for i, f in enumerate(files)}, "output-folder": out}
+            secrets = hidden_from_candidate(
+                files, out, readings=[] if readings is None else [readings]
+            )
             limits = limits_from_options(
                 sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
             )
