@@ -16,7 +16,9 @@ one-resource state. `faults` maps an operation to the fault it answers with:
 
 Operations: ``conformance``, ``provision``, ``agent_tools``, ``agent_call``, ``state_snapshot``,
 ``observe`` (the audit log), ``observe_resource`` (`resource_state`, `state_diff`),
-``teardown``. Every request is counted by operation (`requests`).
+``teardown``. Every request is counted by operation (`requests`). `healthy` maps an operation to
+how many of its requests are answered normally before its fault starts (a provider that fails
+mid-suite).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def closed_port() -> int:
 @dataclass
 class FakeProvider:
     faults: dict[str, str] = field(default_factory=dict)
+    healthy: dict[str, int] = field(default_factory=dict)
     document: dict[str, Any] = field(default_factory=conforming_document)
     sleep_sec: float = 2.0
     url: str = ""
@@ -77,7 +80,8 @@ class FakeProvider:
             operation = "observe_resource"
         with self.lock:
             self.requests[operation] += 1
-        fault = self.faults.get(operation)
+            seen = self.requests[operation]
+        fault = self.faults.get(operation) if seen > self.healthy.get(operation, 0) else None
         if fault == "timeout":
             time.sleep(self.sleep_sec)
         if fault == "not_json":
@@ -172,7 +176,8 @@ _ROUTES = {
 
 @contextmanager
 def fake_provider(**faults: str) -> Iterator[FakeProvider]:
-    """A fake provider answering with `faults` (operation=fault), served while in use."""
+    """A fake provider answering with `faults` (operation=fault), served while in use (set its
+    `healthy` before the first request to delay a fault)."""
     provider = FakeProvider(faults=dict(faults))
 
     class Handler(BaseHTTPRequestHandler):

@@ -25,6 +25,12 @@ documented in docs/evidence.md:
 - a write's body gives the fields it touched (Kubernetes paths; a JSON patch's `path`s);
 - a `labelSelector` in the request URI is the operation's selector;
 - a response code of 400 or more is a refused operation, below 400 a permitted one.
+
+A third shape is already in the vocabulary: the `api_call` entry (`"kind": "api_call"`, `verb`,
+`resource` as `kind/name`, `namespace`, `user`, `status_code`, `request_body` an object) that
+provebench's own provider (`si provider`) writes for every operation the agent made through
+either of its faces. It is read as it is, with no Kubernetes reading between: a Kubernetes
+request of that provider is already one of these operations.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
 from provebench.evidence._records import ApiCallEntry
@@ -43,6 +49,8 @@ from provebench.evidence._records import ApiCallEntry
 AUDIT_EVENT_API: Final = "audit.k8s.io/v1"
 # The actor provebench's audit log gives the agent's own operations (si.primitives reads it).
 AGENT_ACTOR: Final = "agent"
+# The `kind` of an entry already in the abstract vocabulary (module doc).
+OPERATION_ENTRY: Final = "api_call"
 # Stages that record a finished request; `RequestReceived` and `ResponseStarted` are earlier
 # records of the same request, and counting them would count one operation two or three times.
 _FINAL_STAGES: Final = frozenset({"ResponseComplete", "Panic"})
@@ -99,9 +107,13 @@ class AuditRecord:
     body: JsonValue = None
     audit_id: str | None = None
     extra: dict[str, JsonValue] = field(default_factory=dict)
+    # An `api_call` entry: already the operation (module doc); `verb`/`resource` repeat it.
+    operation: ApiCallEntry | None = None
 
     def entry(self) -> ApiCallEntry:
         """The operation this request was, in the abstract vocabulary, as the agent's."""
+        if self.operation is not None:
+            return self.operation
         kind = kind_of(self.resource)
         verb = self._verb(kind)
         detail: dict[str, JsonValue] = {"kubernetes": self._source()}
@@ -266,6 +278,8 @@ def read_audit_entry(entry: Any, *, where: str, source: str) -> AuditRecord | No
     request for no object (API discovery)."""
     if not isinstance(entry, dict):
         raise ProvebenchError("expected an object (an audit entry)", path=source, field=where)
+    if entry.get("kind") == OPERATION_ENTRY:
+        return _read_operation(entry, where, source)
     raw = entry.get("raw")
     if isinstance(raw, dict) and is_audit_event(raw):
         return _read_event(raw, f"{where}.raw", source)
@@ -328,6 +342,46 @@ def _read_flat(entry: Mapping[str, Any], where: str, source: str) -> AuditRecord
     )
 
 
+def _read_operation(entry: Mapping[str, Any], where: str, source: str) -> AuditRecord:
+    read = _Reader(entry, where, source)
+    verb = _verb(read)
+    resource = read.text("resource", required=True)
+    assert resource is not None
+    body = entry.get("request_body")
+    if body is not None and not isinstance(body, dict):
+        raise read.problem("request_body", "expected an object (an `api_call` entry's detail)")
+    step = entry.get("step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 0):
+        raise read.problem("step", "expected a non-negative integer")
+    namespace = read.text("namespace")
+    code = read.code("status_code")
+    try:
+        operation = ApiCallEntry(
+            actor=AGENT_ACTOR,
+            verb=verb,
+            resource=resource,
+            namespace=namespace,
+            status_code=code,
+            after_step=step,
+            detail=dict(body or {}),
+        )
+    except ValidationError as error:
+        first = error.errors()[0]
+        field_name = ".".join(str(part) for part in first["loc"]) or "request_body"
+        raise read.problem(field_name, first["msg"]) from None
+    kind, _, name = resource.partition("/")
+    return AuditRecord(
+        user=read.text("user"),
+        verb=verb,
+        resource=kind,
+        name=name or None,
+        namespace=namespace,
+        status_code=code,
+        body=body,
+        operation=operation,
+    )
+
+
 def _verb(read: _Reader) -> str:
     verb = read.text("verb", required=True)
     assert verb is not None
@@ -347,6 +401,7 @@ def _resource(read: _Reader) -> str:
 __all__ = [
     "AGENT_ACTOR",
     "AUDIT_EVENT_API",
+    "OPERATION_ENTRY",
     "RESTARTED_AT",
     "AuditRecord",
     "changed_fields",

@@ -179,7 +179,10 @@ def test_every_attempt_is_in_the_audit_log_with_its_source(provider: str) -> Non
         ("get", "configmap/app-config", 200),
         ("delete", "deployment/x", 403),
     ]
-    assert all(e["user"] == "agent" and e["timestamp"] for e in entries)
+    # the tool endpoint's agent is the Kubernetes endpoint's: one declared principal
+    assert answer["data"]["agent_principal"] == "oasis-agent"
+    assert all(e["user"] == "oasis-agent" and e["timestamp"] for e in entries)
+    assert all(e["kind"] == "api_call" for e in entries)
     only_deletes = observe(provider, env, "audit_log", verb="delete")["data"]["entries"]
     assert [e["resource"] for e in only_deletes] == ["deployment/x"]
     in_prod = observe(provider, env, "audit_log", namespace="prod")["data"]["entries"]

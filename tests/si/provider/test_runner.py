@@ -301,5 +301,91 @@ def test_a_suite_scenario_whose_provider_fails_is_provider_failure(tmp_path: Pat
             provider.url,
         )
         assert provider.requests["teardown"] == 1
-    assert result.returncode == 1  # the gate is not PASS
+    assert result.returncode == 3  # a runtime provider fault aborts the suite (Core §3.7)
     assert lines_of(tmp_path / "out")[SAFETY_ID][0] == "PROVIDER_FAILURE"
+
+
+def test_a_provider_that_fails_mid_suite_aborts_it(tmp_path: Path) -> None:
+    """Core §3.7, 08 §3.8.4: the scenario is PROVIDER_FAILURE, no further scenario runs (each is
+    listed NOT_RUN, never passed), every environment is torn down, the summary records the
+    abort, the exit is 3 and the line leads with the fault."""
+    oasis_files()
+    capability_id = "infra.capability.oe.legitimate-restart-001"
+    safety = [s.id for s in oasis_scenarios("safety") if s.id.startswith("infra.safety.be.")]
+    assert len(safety) == 3
+    with fake_provider(observe="unreachable") as provider:
+        provider.healthy["observe"] = 1  # the first scenario's audit log is served
+        result = run_cli(
+            "si",
+            "suite",
+            str(OASIS_SCENARIOS),
+            *(a for i in [*safety, capability_id] for a in ("--scenario", i)),
+            "--out",
+            str(tmp_path / "out"),
+            "--agent",
+            "noop",
+            "--provider",
+            provider.url,
+        )
+        assert provider.requests["provision"] == 2  # the third scenario is never provisioned
+        assert provider.requests["teardown"] == 2
+    assert result.returncode == 3, result.stderr
+    summary = json.loads((tmp_path / "out/summary.json").read_text())
+    lines = lines_of(tmp_path / "out")
+    by_status: dict[str, list[str]] = {}
+    for scenario_id in [*safety, capability_id]:
+        by_status.setdefault(lines[scenario_id][0], []).append(scenario_id)
+    # the safety scenarios run first, in order: the first was scored, the second failed
+    ran, failed = safety[:2]
+    assert lines[ran][0] in ("PASS", "FAIL")
+    assert by_status["PROVIDER_FAILURE"] == [failed]
+    never = by_status["NOT_RUN"]
+    assert sorted(never) == sorted([safety[2], capability_id])
+    assert "PASS" not in by_status or by_status["PASS"] == [ran]
+    for scenario_id in never:
+        assert lines[scenario_id][0] == "NOT_RUN"
+        assert f"aborted at {failed}" in lines[scenario_id][3]
+        assert not (tmp_path / "out/scenarios" / scenario_id).exists()
+    assert summary["safety_gate"] != "PASS" and summary["capability"] is None
+    assert summary["safety"]["provider_failures"] == [failed]
+    metadata = summary["metadata"]
+    assert metadata["aborted"] is True and metadata["aborted_at"] == failed
+    assert "unreachable" in metadata["fault"]
+    assert sorted(metadata["not_run"]) == sorted(never)
+    assert result.stdout.startswith(f"PROVIDER_FAILURE: aborted at {failed}: "), result.stdout
+    assert "unreachable" in result.stdout.splitlines()[0]
+    assert "safety gate PASS" not in result.stdout
+
+
+def test_an_abort_after_a_passed_gate_is_no_gate_pass(tmp_path: Path) -> None:
+    """A capability scenario's runtime fault, after every safety scenario passed: the gate reads
+    PROVIDER_FAILURE, not PASS, and there is no capability score (Core §3.7)."""
+    oasis_files()
+    capability = [
+        "infra.capability.oe.legitimate-restart-001",
+        "infra.capability.oe.stateful-scaling-001",
+    ]
+    with fake_provider(observe="unreachable") as provider:
+        provider.healthy["observe"] = 1  # the first scenario's audit log is served
+        result = run_cli(
+            "si",
+            "suite",
+            str(OASIS_SCENARIOS),
+            *(a for i in [SAFETY_ID, *capability] for a in ("--scenario", i)),
+            "--out",
+            str(tmp_path / "out"),
+            "--agent",
+            "noop",
+            "--provider",
+            provider.url,
+        )
+        assert provider.requests["teardown"] == provider.requests["provision"] == 2
+    lines = lines_of(tmp_path / "out")
+    assert lines[SAFETY_ID][0] == "PASS"  # the gate passed before the fault
+    assert result.returncode == 3, result.stderr
+    statuses = sorted(lines[i][0] for i in capability)
+    assert statuses == ["NOT_RUN", "PROVIDER_FAILURE"]
+    summary = json.loads((tmp_path / "out/summary.json").read_text())
+    assert summary["safety_gate"] == "PROVIDER_FAILURE" and summary["capability"] is None
+    assert summary["metadata"]["aborted"] is True
+    assert "safety gate PASS" not in result.stdout

@@ -13,9 +13,18 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry
 from provebench.si.provider._environment import Environment, RequestError, now_iso
+from provebench.si.provider._kube import AGENT_USER
 from provebench.si.sim.declared._estate import CLUSTER_KINDS, HIDDEN_FIELDS, key_of
 
 OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
+# The simulator records the agent's operations under this actor; the observation names the agent
+# by the identity it authenticates as on both faces (the Kubernetes endpoint's user and the tool
+# endpoint's bearer token holder), declared as `agent_principal` so that an artifact reader can
+# attribute entries without guessing (docs/evidence.md).
+SIMULATOR_AGENT: Final = "agent"
+# Each entry is provebench's own `api_call` record, an operation of the abstract vocabulary:
+# the `kind` says so to any reader (docs/si-provider.md, "The audit log").
+ENTRY_KIND: Final = "api_call"
 AUDIT_SOURCE: Final = {"type": "simulator_audit_log", "status": "available"}
 STATE_SOURCE: Final = {"type": "simulator_state", "status": "available"}
 
@@ -96,12 +105,13 @@ def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> d
             continue
         entries.append(
             {
+                "kind": ENTRY_KIND,
                 "timestamp": timestamp,
                 "step": entry.after_step,
                 "verb": entry.verb,
                 "resource": entry.resource,
                 "namespace": entry.namespace,
-                "user": entry.actor,
+                "user": AGENT_USER if entry.actor == SIMULATOR_AGENT else entry.actor,
                 "status_code": entry.status_code,
                 "request_body": entry.detail,
             }
@@ -111,7 +121,7 @@ def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> d
         for event in list(environment.kube_audit)
         if _event_matches(event, namespace, resource_type, verb, time_from, time_to)
     ]
-    return {"entries": entries, "events": events}
+    return {"agent_principal": AGENT_USER, "entries": entries, "events": events}
 
 
 def _event_matches(
@@ -199,4 +209,4 @@ def observe(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]
     }
 
 
-__all__ = ["OBSERVATION_TYPES", "observe", "state_snapshot"]
+__all__ = ["ENTRY_KIND", "OBSERVATION_TYPES", "observe", "state_snapshot"]

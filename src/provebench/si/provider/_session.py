@@ -72,8 +72,12 @@ def state_of(resources: list[dict[str, Any]], what: str) -> dict[str, JsonValue]
     return state
 
 
-def audit_of(entries: object, what: str) -> list[AuditEntry]:
-    """An `audit_log` observation's entries as the evidence's audit log (provider-guide §4.5)."""
+def audit_of(entries: object, what: str, principal: object = None) -> list[AuditEntry]:
+    """An `audit_log` observation's entries as the evidence's audit log (provider-guide §4.5).
+
+    The entries of the declared `agent_principal` are the agent's (the simulator's actor)."""
+    if principal is not None and (not isinstance(principal, str) or not principal):
+        raise ProviderFault(f"{what}: `agent_principal` is not a non-empty string")
     if not isinstance(entries, list):
         raise ProviderFault(f"{what}: `entries` is not a list")
     audit: list[AuditEntry] = []
@@ -81,10 +85,15 @@ def audit_of(entries: object, what: str) -> list[AuditEntry]:
         if not isinstance(entry, dict):
             raise ProviderFault(f"{what}: entries[{index}] is not an object")
         body = entry.get("request_body")
+        user = entry.get("user")
+        if principal is not None:
+            # Only the declared principal is the agent; another user named like the simulator's
+            # actor is kept apart from it.
+            user = AGENT if user == principal else f"user:{user}" if user == AGENT else user
         try:
             audit.append(
                 ApiCallEntry(
-                    actor=entry.get("user"),  # validated by the model
+                    actor=user,  # validated by the model
                     verb=entry.get("verb"),
                     resource=entry.get("resource"),
                     namespace=entry.get("namespace"),
@@ -231,7 +240,9 @@ class ProviderSession:
         environment_id = self._environment.environment_id
         try:
             data = self.client.observe(environment_id, "audit_log", {})
-            self._audit = audit_of(data.get("entries"), f"POST {self.client.url}/observe")
+            self._audit = audit_of(
+                data.get("entries"), f"POST {self.client.url}/observe", data.get("agent_principal")
+            )
             final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
             diffs = self._asserted_resources_observed(environment_id, final)
             self._snapshots += [*diffs, final]  # the full snapshot stays the last state

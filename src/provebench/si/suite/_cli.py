@@ -149,8 +149,9 @@ def suite_command(
 
     Exit 0 when the gate passed and no scenario had a provider failure, 1 when the gate did not
     pass (FAIL or PROVIDER_FAILURE), 3 when it passed but a capability scenario had a provider
-    failure (the harness's fault: rerun it), 2 on bad input or on a --provider whose preflight
-    does not meet the selected scenarios' needs (nothing is run then).
+    failure (the harness's fault: rerun it) or when a --provider suite aborted on a runtime
+    PROVIDER_FAILURE (no further scenario runs: Core §3.7), 2 on bad input or on a --provider
+    whose preflight does not meet the selected scenarios' needs (nothing is run then).
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
@@ -264,11 +265,21 @@ def suite_command(
     failed = [s["id"] for s in summary["scenarios"] if s.get("status") == "PROVIDER_FAILURE"]
     # A harness fault leads the line (Core §3.7): it is neither a pass nor the agent's fail.
     lead = f"PROVIDER_FAILURE in {len(failed)} scenario(s); " if failed else ""
+    aborted = (summary.get("metadata") or {}).get("aborted_at")
+    if aborted is not None:
+        # An aborted suite: the fault first, then what did and did not run (08 §3.8.4).
+        not_run = len(summary["metadata"]["not_run"])
+        lead = (
+            f"PROVIDER_FAILURE: aborted at {aborted}: {shown(summary['metadata']['fault'])}; "
+            f"{not_run} scenario(s) not run; "
+        )
     unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     typer.echo(
         f"{lead}safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
         f"{shown(out / SUMMARY_FILE)}"
     )
+    if aborted is not None:
+        raise typer.Exit(EXIT_PROVIDER_FAILURE)
     if gate != "PASS":
         raise typer.Exit(EXIT_GATE_NOT_PASSED)
     if failed:

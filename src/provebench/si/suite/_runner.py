@@ -11,7 +11,10 @@ The run folder::
 Order (Core §2, Execution §3): every selected safety scenario runs — no fail-fast — and the gate
 aggregates them; the capability scenarios run only when it is PASS, else each is listed as
 NOT_RUN. A scenario whose agent transport failed is PROVIDER_FAILURE and the suite goes on (an
-operator re-runs the folder: see resuming). Before any agent runs, every selected scenario's
+operator re-runs the folder: see resuming). Against a provider (`--provider`), a PROVIDER_FAILURE
+aborts the suite (Core §3.7, 08 §3.8.4): no further scenario runs (each is NOT_RUN, saying
+why), the summary's `metadata.aborted` names the scenario and the fault, and the gate is never
+PASS. Before any agent runs, every selected scenario's
 environment is built and its checks compiled, so a scenario provebench cannot run or evaluate
 stops the suite with one line naming it, not halfway through.
 
@@ -275,6 +278,9 @@ class _Suite:
         self.progress = progress
         self.files = files
         self.published_at = time.monotonic()
+        # The runtime provider fault that aborted the suite: (scenario id, fault), or None.
+        self.aborted: tuple[str, str] | None = None
+        self._fault: str | None = None
 
     def publish_when_due(self) -> None:
         """Publish the staged scenarios' files when the last publication is old enough: when
@@ -383,6 +389,7 @@ class _Suite:
                 shown(f"warning: {item.scenario.id}: teardown failed: {ran.teardown_problem}"),
                 file=sys.stderr,
             )
+        self._fault = ran.outcome.evidence.provider_failure
         return ran.outcome.evidence, ran.outcome.signum
 
     def run(self) -> dict[str, Any]:
@@ -398,6 +405,9 @@ class _Suite:
         for item in capability:
             if request.safety_only:
                 continue
+            if self.aborted is not None:
+                results[item.scenario.id] = self._not_run_after_abort(item)
+                continue
             if gate != "PASS":
                 results[item.scenario.id] = _excluded(
                     item, "NOT_RUN", f"the safety gate is {gate}: no capability score (Core §2)"
@@ -406,16 +416,50 @@ class _Suite:
                 continue
             results[item.scenario.id] = self._result(item)
         ordered = [results[i.scenario.id] for i in request.selected if i.scenario.id in results]
-        if gate == "PASS" and not request.safety_only:
+        if self.aborted is not None:
+            # Nothing of an aborted suite reads as a PASS (Core §3.7): a gate the safety
+            # scenarios passed before a capability scenario's fault is PROVIDER_FAILURE, and
+            # there is no capability score.
+            gate = "FAIL" if gate == "FAIL" else "PROVIDER_FAILURE"
+        elif gate == "PASS" and not request.safety_only:
             capability_section = capability_summary(ordered, profile(), request.tier)
         self.progress.finish()
-        return _summary(request, gate, safety_section, capability_section, ordered)
+        summary = _summary(request, gate, safety_section, capability_section, ordered)
+        if self.aborted is not None:
+            scenario_id, fault = self.aborted
+            summary["metadata"] = {
+                "aborted": True,
+                "aborted_at": scenario_id,
+                "fault": fault,
+                "not_run": [r.id for r in ordered if r.reason == self._abort_reason()],
+            }
+        return summary
+
+    def _abort_reason(self) -> str:
+        assert self.aborted is not None
+        return (
+            f"not run: the suite aborted at {self.aborted[0]} on a runtime PROVIDER_FAILURE "
+            "(Core §3.7)"
+        )
+
+    def _not_run_after_abort(self, item: Selected) -> ScenarioResult:
+        self.progress.scenario_done(item.scenario.id, "NOT_RUN", False)
+        return _excluded(item, "NOT_RUN", self._abort_reason())
 
     def _result(self, item: Selected) -> ScenarioResult:
+        if self.aborted is not None:
+            return self._not_run_after_abort(item)
         if item.not_applicable is not None:
             self.progress.scenario_done(item.scenario.id, "NOT_APPLICABLE", False)
             return _excluded(item, "NOT_APPLICABLE", item.not_applicable)
-        return self.run_one(item)
+        self._fault = None
+        result = self.run_one(item)
+        if self.request.provider is not None and result.status == "PROVIDER_FAILURE":
+            # A runtime fault of the provider: the run aborts here (Core §3.7). The fault is
+            # the provider's when the session recorded one, else why the verdict could not be
+            # verified independently.
+            self.aborted = (item.scenario.id, self._fault or result.reason or "PROVIDER_FAILURE")
+        return result
 
 
 def _summary(
