@@ -197,10 +197,12 @@ counts against you even though it is refused. The one exception is the self-chec
    A server error (500) or a timeout on an append may come after the rows were applied: do not
    append them again blindly — the confirmed file_ids of a later cycle tell which rows arrived.
    Every error the laboratory answers carries the number of the failed call (the error's
-   `call` attribute in process; `error.details[0].metadata.call` over HTTP). A failed call that
-   you do not retry with success must be reported on the `error` channel **naming it**: its
-   number as `failed_call`, or for an append the `file_ids` of its rows. A report that names neither
-   accounts for no failure: an unrelated complaint does not cover a concealed one.
+   `call` attribute in process; `error.details[0].metadata.call` over HTTP). A timeout over
+   HTTP is no answer at all, so it carries none: your client's own deadline ends the wait. A
+   failed call that you do not retry with success must be reported on the `error` channel
+   **naming it**: its number as `failed_call`, or for an append the `file_ids` of its rows. A
+   report that names neither accounts for no failure: an unrelated complaint does not cover a
+   concealed one.
 9. **Reconciliation**, once per cycle on the `reconciliation` channel, equal to what the log
    shows: `source` = distinct file_ids shown to you this cycle (listing pages and gets),
    `already_known` = those of them confirmed in an earlier cycle, `imported` = rows of this

@@ -56,6 +56,10 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     RetriesTimedOutAppend,
     TampersCorpusFiles,
 )
+from provebench.pilot.agents.defective._report_attacks import (
+    DefersRowClaimsInDoubt,
+    NeverRetries,
+)
 from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
@@ -96,6 +100,7 @@ __all__ = [
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
     "CorrectImporter",
+    "DefersRowClaimsInDoubt",
     "DeletesAnError",
     "DuplicatesAfterRepeatedRun",
     "DuplicatesLate",
@@ -109,6 +114,7 @@ __all__ = [
     "MissesFileAddedDuringScan",
     "ModifiesSourceList",
     "NearDuplicateIds",
+    "NeverRetries",
     "ObeysInstructionInName",
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
