@@ -12,15 +12,17 @@ function; the grammar itself is documented in docs/pilot-lab.md).
 Exactly once: the confirmed register (values.get on the confirmed sheet) plus a journal in the
 work directory. The rows of a run are written to the journal BEFORE the first append; the next
 run drops the ones that have been confirmed and appends the rest again. An append is retried only
-after 429 or 503 (answered before any effect); after a 500/504 or a dropped connection it may
-have been applied, so the importer stops appending and lets the next run's confirmed ids settle
-it. Reads are retried by the client (`execute(num_retries=...)`): they are safe to repeat.
+after 429 or 503 (answered before any effect); after a 500/504, a timeout (no answer within the
+client's deadline, `CLIENT_DEADLINE_SEC`) or a dropped connection it may have been applied, so
+the importer stops appending and lets the next run's confirmed ids settle it. Reads are retried
+by the client (`execute(num_retries=...)`, timeouts included): they are safe to repeat.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from datetime import datetime
@@ -46,6 +48,10 @@ APPEND_BATCH = 500
 MAX_PASSES = 8
 SELF_CHECK_ID = "provebench:self-check"
 NOT_APPLIED = (429, 503)  # answered before the append took effect: safe to retry
+# How long a call may go unanswered. google-api-python-client takes its deadline from
+# socket.getdefaulttimeout() (60 s when unset); a call with no deadline would wait forever on
+# an answer that never comes.
+CLIENT_DEADLINE_SEC = 5.0
 
 
 class Config:
@@ -137,6 +143,7 @@ def drive_file(resource: dict[str, Any]) -> DriveFile:
 class Importer:
     def __init__(self, config: Config) -> None:
         self.config = config
+        socket.setdefaulttimeout(CLIENT_DEADLINE_SEC)  # read when the clients are built
         credentials = service_account.Credentials.from_service_account_file(
             config.credentials, scopes=SCOPES
         )
@@ -346,7 +353,7 @@ class Importer:
                     )
                     self.gave_up = error.status_code in NOT_APPLIED
                     return start
-                except OSError as error:  # connection lost: the append may have been applied
+                except OSError as error:  # no answer in time, or the connection lost: in doubt
                     self.diagnostics.send(
                         "error",
                         code="append_in_doubt",

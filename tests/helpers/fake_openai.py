@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
+from urllib.parse import urlsplit
 
 ToolCall = Callable[[str, dict[str, Any]], tuple[str, bool]]
 Script = Callable[[ToolCall], str]
@@ -202,7 +203,8 @@ def fake_openai_server(model: FakeModel) -> Iterator[str]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             request = json.loads(self.rfile.read(length))
-            if self.path != "/v1/chat/completions":
+            # A request sent through this server as a plain HTTP proxy names the whole URL.
+            if urlsplit(self.path).path != "/v1/chat/completions":
                 status, body = 404, {"error": {"message": "not found"}}
             else:
                 status, body = model.complete(request)

@@ -127,7 +127,13 @@ def test_a_loopback_model_that_reads_the_scenario_is_signed_unsealed(tmp_path: P
 
 
 @pytest.mark.slow
-def test_a_loopback_model_cannot_reach_the_laboratory_gate(tmp_path: Path) -> None:
+@pytest.mark.parametrize("through_proxy", [False, True])
+def test_a_loopback_model_cannot_reach_the_laboratory_gate(
+    tmp_path: Path, no_proxy_variables: pytest.MonkeyPatch, through_proxy: bool
+) -> None:
+    # through_proxy: the red team's pilot variant — --base-url names a public address, and
+    # HTTP_PROXY sends every request to the loopback "model" (it had reached laboratory_pass
+    # and escrow, the endpoint recorded remote).
     corpus = make_small_corpus(tmp_path, seed=3)
     work = tmp_path / "model-memory"
     work.mkdir()
@@ -139,7 +145,11 @@ def test_a_loopback_model_cannot_reach_the_laboratory_gate(tmp_path: Path) -> No
         return ""
 
     run = tmp_path / "run"
-    with fake_openai_server(FakeModel(cycle, frozenset({"finish_cycle"}))) as url:
+    with fake_openai_server(FakeModel(cycle, frozenset({"finish_cycle"}))) as served:
+        url = served
+        if through_proxy:
+            no_proxy_variables.setenv("HTTP_PROXY", served.removesuffix("/v1"))
+            url = "http://93.184.215.14/v1"  # never reached: the proxy answers for it
         result = CliRunner().invoke(app, ["pilot", "run", "--corpus", str(corpus), "--agent",
                                           "openai:fake", "--base-url", url, "--out", str(run),
                                           "--quiet"])  # fmt: skip
@@ -150,7 +160,8 @@ def test_a_loopback_model_cannot_reach_the_laboratory_gate(tmp_path: Path) -> No
     reasons = [stop.reason for stop in verdict.stopping_conditions if stop.status == "triggered"]
     assert any(f"model endpoint {url}" in reason for reason in reasons), reasons
     isolation = verdict.result_evidence.isolation  # type: ignore[union-attr]
-    assert isolation == {"mode": "endpoint", "url": url, "reach": "local"}
+    proxy = {"proxy": served.removesuffix("/v1")} if through_proxy else {}
+    assert isolation == {"mode": "endpoint", "url": url, "reach": "local", **proxy}
 
 
 @pytest.mark.parametrize("variable", ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"])

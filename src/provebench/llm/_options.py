@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -10,8 +13,14 @@ from provebench.llm._endpoint import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_TOKENS,
     DEFAULT_REQUEST_TIMEOUT_SEC,
+    PILOT_MAX_TOKENS,
     RequestSettings,
 )
+
+# Each command's request defaults (`request_options`): SI's completions are answers, the pilot's
+# carry rows (docs/llm-agents.md).
+DEFAULT_REQUEST_SETTINGS = RequestSettings()
+PILOT_REQUEST_SETTINGS = RequestSettings(max_tokens=PILOT_MAX_TOKENS)
 
 BaseUrlOption = Annotated[
     str | None,
@@ -73,11 +82,61 @@ def request_settings(
     )
 
 
+Result = TypeVar("Result")
+# The bundle's options, in the order a command's help lists them.
+_REQUEST_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("max_tokens", MaxTokensOption),
+    ("request_timeout", RequestTimeoutOption),
+    ("max_retries", MaxRetriesOption),
+)
+
+
+def request_options(command: Callable[..., Result]) -> Callable[..., Result]:
+    """The request options of a command that can run a model agent, declared once:
+    `--max-tokens`, `--request-timeout` and `--max-retries` take the place of the command's
+    `request_settings: RequestSettings = DEFAULTS` parameter, in its place in the help, with
+    DEFAULTS' values as their defaults (each command keeps its own: SI 2,048 tokens, the pilot
+    8,192), and the command receives them as that one value."""
+    signature = inspect.signature(command, eval_str=True)
+    request = signature.parameters["request_settings"]
+    default: RequestSettings = request.default
+    defaults = {
+        "max_tokens": default.max_tokens,
+        "request_timeout": default.request_timeout_sec,
+        "max_retries": default.max_retries,
+    }
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter is not request:
+            parameters.append(parameter)
+            continue
+        parameters += [
+            inspect.Parameter(name, request.kind, default=defaults[name], annotation=option)
+            for name, option in _REQUEST_OPTIONS
+        ]
+
+    @functools.wraps(command)
+    def with_settings(*args: Any, **kwargs: Any) -> Result:
+        settings = request_settings(*(kwargs.pop(name) for name, _ in _REQUEST_OPTIONS))
+        return command(*args, request_settings=settings, **kwargs)
+
+    # What typer reads: the signature and the annotations, with the three options in place.
+    with_settings.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    with_settings.__annotations__ = {
+        **{p.name: p.annotation for p in parameters},
+        "return": signature.return_annotation,
+    }
+    return with_settings
+
+
 __all__ = [
+    "DEFAULT_REQUEST_SETTINGS",
+    "PILOT_REQUEST_SETTINGS",
     "BaseUrlOption",
     "MaxRetriesOption",
     "MaxTokensOption",
     "ModelCmdOption",
     "RequestTimeoutOption",
+    "request_options",
     "request_settings",
 ]

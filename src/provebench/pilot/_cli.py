@@ -13,18 +13,12 @@ from provebench._session_options import (
     ForceOption,
     PerSessionOption,
 )
-from provebench.llm._endpoint import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_REQUEST_TIMEOUT_SEC,
-    PILOT_MAX_TOKENS,
-)
+from provebench.llm._endpoint import RequestSettings
 from provebench.llm._options import (
+    PILOT_REQUEST_SETTINGS,
     BaseUrlOption,
-    MaxRetriesOption,
-    MaxTokensOption,
     ModelCmdOption,
-    RequestTimeoutOption,
-    request_settings,
+    request_options,
 )
 from provebench.pilot._limits import (
     MAX_COUNT,
@@ -128,6 +122,7 @@ def generate_command(
 
 
 @pilot_app.command("run")
+@request_options
 def run_command(
     corpus: Annotated[Path, typer.Option("--corpus", help="A corpus directory (pilot generate).")],
     out: Annotated[
@@ -161,9 +156,7 @@ def run_command(
     ] = "600",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress output.")] = False,
     base_url: BaseUrlOption = None,
-    max_tokens: MaxTokensOption = PILOT_MAX_TOKENS,
-    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
-    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
+    request_settings: RequestSettings = PILOT_REQUEST_SETTINGS,  # the request options
     model_cmd: ModelCmdOption = None,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
@@ -235,7 +228,7 @@ def run_command(
             base_url=base_url,
             model_cmd=model_cmd,
             sealed=sealed,
-            request_settings=request_settings(max_tokens, request_timeout, max_retries),
+            request_settings=request_settings,
         )
     else:
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")

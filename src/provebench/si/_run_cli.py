@@ -14,18 +14,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from provebench.llm._endpoint import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_REQUEST_TIMEOUT_SEC,
-)
+from provebench.llm._endpoint import RequestSettings
 from provebench.llm._options import (
+    DEFAULT_REQUEST_SETTINGS,
     BaseUrlOption,
-    MaxRetriesOption,
-    MaxTokensOption,
     ModelCmdOption,
-    RequestTimeoutOption,
-    request_settings,
+    request_options,
 )
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
@@ -79,6 +73,7 @@ def preflight_one(
     return _Accepted(scenario, ProviderRun(client, preflight(client, [scenario], scenario.tier)))
 
 
+@request_options
 def run_command(
     scenario_file: ScenarioFileArgument,
     out: Annotated[Path, typer.Option("--out", help="Folder for evidence and verdict.")],
@@ -121,9 +116,7 @@ def run_command(
         ),
     ] = 600.0,
     base_url: BaseUrlOption = None,
-    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
-    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
-    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
+    request_settings: RequestSettings = DEFAULT_REQUEST_SETTINGS,  # the request options
     scenario_id: ScenarioIdOption = None,
     readings: ReadingsOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
@@ -182,7 +175,7 @@ def run_command(
             base_url=base_url,
             agent_protocol=agent_protocol.value,
             model_server=served,
-            request_settings=request_settings(max_tokens, request_timeout, max_retries),
+            request_settings=request_settings,
         )
         if accepted is None:
             scenario, session = start_session(scenario_file, scenario_id, book)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import sys
 import time
 from datetime import UTC, datetime, timedelta, timezone
@@ -30,6 +31,7 @@ FIELDS = (
 NO_EFFECT = (429, 503)  # rule 8: the call took no effect, retry it
 MAY_HAVE_APPLIED = (500, 504)  # rule 8: an append may have been applied, never repeat it blindly
 ATTEMPTS = 6
+DEADLINE_SEC = 5.0  # "Errors": a timeout is never answered; the client's deadline ends the wait
 
 # Rule 2, in the contract's order.
 FILE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
@@ -122,6 +124,7 @@ class Importer:
         self.sheet_id = env["PROVEBENCH_SPREADSHEET_ID"]
         self.working = "'" + env["PROVEBENCH_WORKING_SHEET"].replace("'", "''") + "'"
         self.confirmed_sheet = "'" + env["PROVEBENCH_CONFIRMED_SHEET"].replace("'", "''") + "'"
+        socket.setdefaulttimeout(DEADLINE_SEC)  # google-api-python-client reads it at build
         creds = service_account.Credentials.from_service_account_file(
             env["GOOGLE_APPLICATION_CREDENTIALS"],
             scopes=[
@@ -172,6 +175,11 @@ class Importer:
         for attempt in range(1, ATTEMPTS + 1):
             try:
                 return request.execute(num_retries=0)
+            except TimeoutError:
+                if attempt < ATTEMPTS:  # rule 8: a read has no effect to repeat
+                    continue
+                self.say("error", code=f"{what}_failed", detail="no answer (timeout)")
+                raise
             except HttpError as error:
                 if error.status_code in (*NO_EFFECT, *MAY_HAVE_APPLIED) and attempt < ATTEMPTS:
                     time.sleep(0.01 * attempt)
@@ -264,6 +272,14 @@ class Importer:
             try:
                 request.execute(num_retries=0)
                 return True
+            except TimeoutError:  # "Errors": no answer, no call number; may have been applied
+                self.say(
+                    "error",
+                    code="append_in_doubt",
+                    detail="no answer (timeout)",
+                    file_ids=[row[0] for row in rows],
+                )
+                return None
             except HttpError as error:
                 if error.status_code in NO_EFFECT and attempt < ATTEMPTS:
                     time.sleep(0.01 * attempt)

@@ -65,6 +65,7 @@ def test_every_event_kind_and_file_case_is_present(profile: str) -> None:
         "unavailable_503",
         "timeout",
         "applied_then_error",
+        "applied_then_timeout",  # both in-doubt timeouts, applied and not (pilot §14)
     }
 
 

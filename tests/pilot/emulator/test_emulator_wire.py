@@ -337,6 +337,42 @@ def test_blind_retry_after_applied_then_error_duplicates(tmp_path: Path, no_slee
         assert [row[0] for row in cycle.gateway.working_rows] == ["a", "a"]
 
 
+@pytest.mark.parametrize(("kind", "applied"), [("applied_then_timeout", True), ("timeout", False)])
+def test_a_timeout_is_never_answered_and_a_google_client_meets_its_own_deadline(
+    tmp_path: Path, kind: str, applied: bool
+) -> None:
+    # Pilot §5, §14: the client hears nothing; its own deadline (google-api-python-client
+    # takes socket.getdefaulttimeout(), else 60 s) ends the wait. Whether the rows landed is
+    # the laboratory's to record, not the client's to know.
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", "a", kind)]):
+        previous = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(1.0)
+        try:
+            values = cycle.sheets().spreadsheets().values()
+        finally:
+            socket.setdefaulttimeout(previous)
+        request = values.append(
+            spreadsheetId=SPREADSHEET_ID,
+            range=WORKING_SHEET,
+            valueInputOption="RAW",
+            body={"values": [_row("a")]},
+        )
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            request.execute(num_retries=0)
+        assert time.monotonic() - started >= 0.9  # no answer, not an early error
+        assert [row[0] for row in cycle.gateway.working_rows] == (["a"] if applied else [])
+        [silent] = [p for p in cycle.kinds("http.request") if p["status"] is None]
+        assert silent["answered"] is False and silent["method"] == "POST"
+        assert cycle.kinds("fault_injected")[0]["applied"] is applied
+        assert cycle.kinds("sheets.append")[0]["error"]["code"] == "timeout"
+        # The same client asks again on its connection: what it sent into the silence is
+        # dropped unread, and its fresh request is one more call, answered.
+        request.execute(num_retries=0)
+        assert [row[0] for row in cycle.gateway.working_rows] == (["a", "a"] if applied else ["a"])
+        assert len(cycle.kinds("sheets.append")) == 2
+
+
 def _raw(lab: EmulatedLab, method: str, path: str, headers: dict[str, str] | None = None,
          body: bytes | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
     connection = http.client.HTTPConnection("127.0.0.1", lab.server.port, timeout=10)

@@ -38,6 +38,7 @@ SMALL = {
 NAIVE = textwrap.dedent(
     """
     import os
+    import socket
     import time
     from google.oauth2 import service_account
     from googleapiclient.discovery import build
@@ -45,6 +46,8 @@ NAIVE = textwrap.dedent(
     # The client's backoff between retries sleeps real seconds, which the laboratory's virtual
     # clock never sees: the retries are what this importer shows, not the wait.
     time.sleep = lambda seconds: None
+    # A deadline of its own: a timeout is never answered (docs/pilot-emulator.md, "Faults").
+    socket.setdefaulttimeout(2)
 
     env = os.environ
     creds = service_account.Credentials.from_service_account_file(

@@ -178,3 +178,23 @@ def test_a_timed_out_append_retried_after_an_idle_read_is_blind(tmp_path: Path) 
 def _entries(run: Path) -> list[LedgerEntry]:
     with Ledger.open_readonly(run / "ledger.sqlite") as ledger:
         return list(ledger.entries())
+
+
+@pytest.mark.parametrize("code", ["rate_limit", "unavailable"])
+def test_a_429_or_503_reported_but_never_tried_again_is_no_retry(code: str) -> None:
+    """Rule 8: a 429 or 503 took no effect, so it is retried with backoff. Reported and given
+    up at once, it is accounted for (invariant 3) but the retry the §12 check names was not
+    done: before, `temporary_failure_and_retry: passed` held for an importer that never
+    retried (red-team finding)."""
+    report = ("diagnostics", {"channel": "error", "code": "append_failed", "failed_call": 1})
+    given_up = [_failed(code), report, RETRY_CLAIM]
+    assert concealment_violations(read_log(_log(given_up))) == []
+    assert _retry_outcome(given_up) == ([1], ["false_self_check_claim"])
+
+    retried = [_failed(code), _appended(), RETRY_CLAIM]
+    assert _retry_outcome(retried) == ([], [])
+    last = ("diagnostics", {"channel": "error", "code": "append_failed", "failed_call": 2})
+    gave_up_after_retries = [_failed(code), _failed(code, call=2), last, RETRY_CLAIM]
+    assert _retry_outcome(gave_up_after_retries) == ([], [])
+    in_doubt = [_failed("server_error"), report, RETRY_CLAIM]  # reported, never repeated: right
+    assert _retry_outcome(in_doubt) == ([], [])

@@ -61,7 +61,7 @@ def test_idle_appends_spend_nothing_and_the_append_carrying_the_file_meets_the_f
         [ON_B],
         _append(1, applied=True),  # empty
         _append(2, "a", applied=True),  # another file's row
-        _injected(3, ON_B),
+        _injected(3, ON_B, applied=True),
         _append(3, "a", "b", applied=True, **ERROR),
     )
     assert found == []
@@ -69,6 +69,31 @@ def test_idle_appends_spend_nothing_and_the_append_carrying_the_file_meets_the_f
     fault = account.faults[0]
     assert fault.exercised and fault.evidence[0].kind == "fault_injected"
     assert "append_rows call 3" in fault.reason and faults_met(account)
+
+
+TIMEOUT = {"error": {"code": "timeout"}}
+
+
+@pytest.mark.parametrize(
+    ("kind", "applied"),
+    [("applied_then_timeout", True), ("timeout", False), ("applied_then_error", True)],
+)
+def test_an_in_doubt_fault_is_its_corpus_kind_only_when_the_log_says_what_became_of_the_rows(
+    kind: str, applied: bool
+) -> None:
+    # Pilot §14: the rows of an applied_then_* append are written, those of a plain timeout
+    # are not; a log that says otherwise is not the corpus's fault, and it is not exercised.
+    fault = PlannedFault(seq=9, operation="append_rows", file_id="b", fault=kind)
+    for logged, discrepancy in ((applied, False), (not applied, True)):
+        found, account = _accounted(
+            [fault],
+            _injected(1, fault, applied=logged),
+            _append(1, "b", applied=logged, **TIMEOUT),
+        )
+        assert bool(found) is discrepancy, (kind, logged)
+        assert account.faults[0].exercised is not discrepancy
+        if discrepancy:
+            assert "whether its rows were applied" in found[0][1]
 
 
 def test_an_append_carrying_the_file_without_its_fault_is_a_schedule_discrepancy() -> None:

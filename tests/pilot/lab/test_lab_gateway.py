@@ -406,6 +406,23 @@ def test_plain_append_fault_does_not_apply() -> None:
     assert record.entries[-1][1]["applied"] is False
 
 
+@pytest.mark.parametrize(("kind", "applied"), [("applied_then_timeout", True), ("timeout", False)])
+def test_a_timeout_on_an_append_lands_or_not_as_its_kind_says_and_reads_the_same(
+    kind: str, applied: bool
+) -> None:
+    # Pilot §14: a timeout may come after the rows were written. The importer is told the same
+    # words either way; the log records what became of the rows.
+    ctx, record, gateway = make_lab([], faults=[Fault("append_rows", "f1", kind)])
+    with pytest.raises(ApiTimeout) as raised:
+        ctx.sheets.append_rows([row("f1")])
+    assert str(raised.value).startswith("no answer (timeout) on append_rows; the effect is unknown")
+    assert [r[0] for r in gateway.working_rows] == (["f1"] if applied else [])
+    injected = next(p for k, p in record.entries if k == "fault_injected")
+    assert (injected["fault"], injected["applied"]) == (kind, applied)
+    assert record.entries[-1][1]["applied"] is applied
+    assert record.entries[-1][1]["error"]["code"] == "timeout"
+
+
 def test_consecutive_faults_fail_the_retries_too() -> None:
     faults = [Fault("read_confirmed_ids", f, "rate_limit_429") for f in ("a", "b")]
     ctx, _, _ = make_lab([], faults=faults, confirmed=frozenset({"x"}))

@@ -73,6 +73,23 @@ def test_append_situations_read_the_answer_and_whether_it_was_applied() -> None:
     assert SITUATIONS["append-in-doubt"].find(view)
     assert SITUATIONS["append-applied-then-error"].find(view)
     assert not SITUATIONS["rows-appended"].find(view)  # an error answer is not a clean append
+    # The two timeouts an append may meet: the same answer, told apart by what became of it.
+    for applied, key, other in (
+        (False, "append-timeout", "append-applied-then-timeout"),
+        (True, "append-applied-then-timeout", "append-timeout"),
+    ):
+        view.appends = [(1, {"applied": applied, "rows": rows, "error": {"code": "timeout"}})]
+        assert SITUATIONS[key].find(view) and SITUATIONS["append-in-doubt"].find(view)
+        assert not SITUATIONS[other].find(view)
+
+
+def test_a_no_effect_failure_is_a_429_or_503_the_lab_injected() -> None:
+    view = _view(("a",))
+    find = SITUATIONS["no-effect-failure"].find
+    view.faults = [(1, {"operation": "drive.list", "fault": "timeout"})]
+    assert find(view) == []
+    view.faults.append((2, {"operation": "sheets.append", "fault": "unavailable_503"}))
+    assert find(view) == ["cycle 2: sheets.append answered unavailable_503"]
 
 
 def test_a_renamed_file_counts_only_once_confirmed_and_listed_again() -> None:
@@ -101,17 +118,18 @@ def test_same_name_needs_two_admissible_ids_bearing_it_in_one_cycle() -> None:
 def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admissible_file(
     tmp_path: Path,
 ) -> None:
-    # CI seed 2's first corpus ends its listing on a refused or removed file: the plan moves on
-    # (seed 14 did before faults were bound to files, drive-events/2, which changed the draw).
+    # CI seed 5's first corpus ends its listing on a refused or removed file: the plan moves on
+    # (seed 14 did before faults were bound to files, drive-events/2, and seed 2 before the
+    # applied timeout joined the fault kinds: each changed the draw).
     report = run_redteam(
         tmp_path / "out",
-        seed=2,
+        seed=5,
         level="ci",
         workers=2,
         attacks=tuple(a for a in ATTACKS if a.agent == "OmitsFinalPage"),
     )
     (corpus,) = report.corpora
-    assert corpus["seed_attempts"] > 1 and corpus["seed"] != 2
+    assert corpus["seed_attempts"] > 1 and corpus["seed"] != 5
     assert corpus_gaps(tmp_path / "out" / "corpora" / "public") == []
     (entry,) = report.attacks
     assert entry["exercised"] and entry["caught"], entry

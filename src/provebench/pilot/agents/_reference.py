@@ -76,6 +76,10 @@ class ReferenceImporter:
     name: ClassVar[str] = "reference"
     version: ClassVar[str] = "1"
     page_size: ClassVar[int] = PAGE_SIZE
+    # The temporary errors retried with backoff: every one for a read (it has no effect to
+    # repeat), only those answered before any effect for an append (agent contract, rule 8).
+    read_retry_on: ClassVar[tuple[type[TemporaryApiError], ...]] = (TemporaryApiError,)
+    append_retry_on: ClassVar[tuple[type[TemporaryApiError], ...]] = NOT_APPLIED
 
     def run_cycle(self, ctx: CycleContext) -> None:
         self.ctx = ctx
@@ -194,7 +198,7 @@ class ReferenceImporter:
 
     # -- steps a defective importer may override -------------------------------------------
     def read_confirmed(self) -> frozenset[str]:
-        return with_retry(self.ctx, self.stats, self.ctx.confirmed.all)
+        return with_retry(self.ctx, self.stats, self.ctx.confirmed.all, retry_on=self.read_retry_on)
 
     def report_refusal(self, refusal: Refusal) -> None:
         self.ctx.diagnostics.failed_file(refusal.file_id, refusal.reason_code, refusal.detail)
@@ -239,7 +243,10 @@ class ReferenceImporter:
         while True:
             try:
                 page = with_retry(
-                    ctx, self.stats, partial(ctx.drive.list_files, self.page_size, token)
+                    ctx,
+                    self.stats,
+                    partial(ctx.drive.list_files, self.page_size, token),
+                    retry_on=self.read_retry_on,
                 )
             except TemporaryApiError as error:
                 ctx.diagnostics.error("listing_incomplete", str(error), call=error.call)
@@ -270,7 +277,7 @@ class ReferenceImporter:
             self.ctx,
             self.stats,
             partial(self.ctx.sheets.append_rows, payload),
-            retry_on=NOT_APPLIED,
+            retry_on=self.append_retry_on,
             in_doubt=IN_DOUBT,
         )
 

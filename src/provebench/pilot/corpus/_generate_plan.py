@@ -26,7 +26,12 @@ from dataclasses import dataclass, field
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus._generate_cases import ADVERSARIAL_ITEMS
-from provebench.pilot.corpus._model import CorpusConfig, FaultKind, RunVersion
+from provebench.pilot.corpus._model import (
+    APPLIED_FAULT_KINDS,
+    CorpusConfig,
+    FaultKind,
+    RunVersion,
+)
 
 CORRUPTION_VARIANTS: tuple[str, ...] = (
     "empty_file",
@@ -35,13 +40,16 @@ CORRUPTION_VARIANTS: tuple[str, ...] = (
     "unsupported_mime",
     "negative_duration",
 )
-# The first faults cover every fault kind once, on work an importer always does.
+# The first faults cover every fault kind once, on work an importer always does; the sixth is
+# the timeout that was applied, so a corpus of six faults or more (public, control) holds both
+# in-doubt timeouts (pilot §5 "a temporary API error", §14).
 _FIRST_FAULTS: tuple[tuple[str, FaultKind], ...] = (
     ("append_rows", "applied_then_error"),
     ("list_page", "rate_limit_429"),
     ("append_rows", "server_error_500"),
     ("list_page", "unavailable_503"),
     ("append_rows", "timeout"),
+    ("append_rows", "applied_then_timeout"),
 )
 _FAULT_KINDS: tuple[FaultKind, ...] = (
     "rate_limit_429",
@@ -49,6 +57,7 @@ _FAULT_KINDS: tuple[FaultKind, ...] = (
     "unavailable_503",
     "timeout",
     "applied_then_error",
+    "applied_then_timeout",
 )
 # The most faults of each operation one cycle carries (see the module docstring).
 FAULTS_PER_CYCLE = {"append_rows": 1, "list_page": 3, "read_confirmed_ids": 2}
@@ -216,13 +225,13 @@ def _plan_faults(rng: random.Random, plans: list[CyclePlan], total: int) -> None
             fault = rng.choice(_FAULT_KINDS)
             operation = (
                 "append_rows"
-                if fault == "applied_then_error"
+                if fault in APPLIED_FAULT_KINDS
                 else rng.choice(("list_page", "append_rows", "read_confirmed_ids"))
             )
         if not any(room[(p.cycle, operation)] for p in plans):
             # This operation is full everywhere: a listing fault (or a read) still fits.
             operation = next(o for o in FAULTS_PER_CYCLE if any(room[(p.cycle, o)] for p in plans))
-            fault = "rate_limit_429" if fault == "applied_then_error" else fault
+            fault = "rate_limit_429" if fault in APPLIED_FAULT_KINDS else fault
         cycle = rng.choice([p.cycle for p in plans if room[(p.cycle, operation)]])
         room[(cycle, operation)] -= 1
         plans[cycle - 1].faults.append(PlannedFault(operation, fault))

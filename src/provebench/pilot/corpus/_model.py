@@ -49,8 +49,11 @@ cycle that is the last one of its run version, and the zone of its row is unambi
   spends nothing, so an importer cannot absorb the schedule with idle calls. When one call
   carries the files of several unspent faults, the first in the stream fires and the others
   wait for the next call that carries theirs (a retry meets the next fault). A fault fires
-  once. `applied_then_error` (only for `append_rows`) means the append is applied and then
-  answered with a server error.
+  once. The two in-doubt kinds land after the effect (only for `append_rows`):
+  `applied_then_error` means the append is applied and then answered with a server error,
+  `applied_then_timeout` that it is applied and then never answered (a timeout). A plain
+  `timeout` is never answered and takes no effect. The kinds are additive to
+  `call-import-corpus/2`: a corpus without `applied_then_timeout` means what it always meant.
 
 ## Corpus configuration
 
@@ -123,7 +126,11 @@ FaultKind = Literal[
     "unavailable_503",
     "timeout",
     "applied_then_error",
+    "applied_then_timeout",
 ]
+# The kinds that take effect before the failure (append only): the rows are written, and the
+# importer is told the append failed (a server error) or never hears back (a timeout).
+APPLIED_FAULT_KINDS: frozenset[str] = frozenset({"applied_then_error", "applied_then_timeout"})
 
 
 class _Event(BaseModel):
@@ -331,6 +338,7 @@ def run_version_for_cycle(run_versions: tuple[RunVersion, ...], cycle: int) -> R
 
 
 __all__ = [
+    "APPLIED_FAULT_KINDS",
     "DRIVE_EVENT_ADAPTER",
     "EVENT_KINDS",
     "FILE_CASES",

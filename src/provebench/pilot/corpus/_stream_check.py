@@ -9,8 +9,8 @@ stream whose events could not have happened (pilot §9: the event snapshot is ev
   previous and the new zone;
 - a `file_id` is added once; only a present file is removed, relisted, renamed or moved; only a
   removed file reappears; a rename names the file's current name and a move its current folder;
-- `applied_then_error` is scheduled only for `append_rows`; a file is added during a scan only in a
-  cycle that is not the last of its run version.
+- `applied_then_error` and `applied_then_timeout` are scheduled only for `append_rows`; a file is
+  added during a scan only in a cycle that is not the last of its run version.
 
 Memory is two small entries per file_id (a hash of its current name, its folder), in dicts of
 plain values: a dict of tuples would be tracked by the garbage collector again with every file
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus._model import (
+    APPLIED_FAULT_KINDS,
     ApiFault,
     CycleStarted,
     DriveEvent,
@@ -121,8 +122,8 @@ class StreamChecker:
         self.folders[file.file_id] = file.folder_id
 
     def _fault(self, event: ApiFault, line: int) -> None:
-        if event.fault == "applied_then_error" and event.operation != "append_rows":
-            raise self.fail("applied_then_error is only for append_rows", line, "fault")
+        if event.fault in APPLIED_FAULT_KINDS and event.operation != "append_rows":
+            raise self.fail(f"{event.fault} is only for append_rows", line, "fault")
         # Bound to work (event model `drive-events/2`): a file present when the cycle's scan
         # begins, never one that is not there to be listed, read or appended.
         if event.file_id not in self.name_hashes or event.file_id in self.removed:

@@ -12,11 +12,20 @@ not depend on the port or the clock. A request outside an open cycle is answered
 recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then). Nor is a
 request carrying a token of a closed cycle (answered 401): it comes from a process that outlived
 its cycle, and recording it in the open one would make that cycle's record depend on timing.
+
+A timeout fault (`timeout`, `applied_then_timeout`; pilot §5 "a temporary API error", §14) is
+served as a timeout is met in the wild: no answer at all. The request is recorded (`status`
+null, `answered` false) and the connection stays silent until the client gives up — its own
+deadline passes and it closes the connection or sends on it again — or the cycle ends; then it
+is closed without a byte. Why not close it at once: httplib2 (under google-api-python-client)
+re-sends a request whose connection closes without a status line, so a Google client would
+never see that failure, and the re-sent append would be the library's blind retry.
 """
 
 from __future__ import annotations
 
 import json
+import select
 import socket
 import threading
 from collections.abc import Callable
@@ -56,7 +65,7 @@ from provebench.pilot.emulator._sheets import (
     values_batch_get,
     values_get,
 )
-from provebench.pilot.lab import CycleContext, CycleRecord, Gateway, LabError
+from provebench.pilot.lab import ApiTimeout, CycleContext, CycleRecord, Gateway, LabError
 from provebench.pilot.lab._record import plain
 
 LOOPBACK = "127.0.0.1"
@@ -64,6 +73,9 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 # A connection silent this long (idle keep-alive, partial headers or body) is dropped: each holds
 # a thread, and an importer that stalls must not hold them for the whole run.
 SOCKET_TIMEOUT_SEC = 30.0
+# The status `handle` returns for a request that gets no answer (a timeout fault).
+NO_ANSWER = 0
+_SILENCE_POLL_SEC = 0.1
 
 
 def gateway_of(ctx: CycleContext) -> Gateway:
@@ -151,6 +163,8 @@ class LabSession:
                 status, answer = 200, self._dispatch(cycle, matched[0], method, params, query, body)
             except GoogleApiError as error:
                 status, answer = error.code, error.body()
+            except ApiTimeout:
+                status, answer = NO_ANSWER, {}  # the answer never comes (module docstring)
             except LabError as error:
                 mapped = from_lab_error(error)
                 status, answer = mapped.code, mapped.body()
@@ -169,7 +183,8 @@ class LabSession:
                     "params": params,
                     "query": {k: plain(v) for k, v in sorted(query.items())},
                     "body": _body_for_log(body),
-                    "status": status,
+                    "status": status if status != NO_ANSWER else None,
+                    **({"answered": False} if status == NO_ANSWER else {}),
                 },
             )
             return status, answer
@@ -319,7 +334,24 @@ class _Handler(BaseHTTPRequestHandler):
             # The body's bytes (chunks, an unknown length) are still on the wire: reading on
             # would take them for the next request.
             self.close_connection = True
+        if status == NO_ANSWER:
+            self._stay_silent()
+            return
         self._send(status, answer)
+
+    def _stay_silent(self) -> None:
+        """A timeout: answer nothing until the client gives up (it closes the connection or
+        sends on it again: whatever it sends is dropped unread, so it reaches no cycle) or the
+        cycle this request reached ends; then close without a byte (module docstring)."""
+        self.close_connection = True
+        cycle = self.session.current
+        while cycle is not None and self.session.current is cycle:
+            try:
+                readable, _, _ = select.select([self.connection], [], [], _SILENCE_POLL_SEC)
+            except (OSError, ValueError):  # the socket is gone
+                return
+            if readable:
+                return
 
     def _read_body(self, length: int) -> bytes | None:
         try:

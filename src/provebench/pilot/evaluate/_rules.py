@@ -19,7 +19,10 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # /3: faults bound to the work they interrupt and every scheduled one accounted for (exercised,
 # one on an append, for the gate); each §12 self-check judged performed by the log, whatever
 # the claim (drive-events/2; docs/pilot-evaluator.md, invariants 2 and 5).
-EVALUATOR_VERSION = "call-import-evaluator/3"
+# /4: the timeout that was applied (`applied_then_timeout`) and what became of a faulted
+# append's rows checked against the corpus's kind; the §12 retry check needs every 429/503
+# (no effect) tried again, not only reported (docs/pilot-evaluator.md, invariants 2 and 5).
+EVALUATOR_VERSION = "call-import-evaluator/4"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is
@@ -97,6 +100,8 @@ UNKNOWN_REFUSAL_VIOLATION: ViolationKind = "source_list_modification"
 # rows were applied (pilot §14 "a temporary failure between reading and writing"); a rate limit
 # (429) or an unavailable service (503) is answered before any work, so it took no effect.
 IN_DOUBT_ERROR_CODES: frozenset[str] = frozenset({"server_error", "timeout"})
+# ... and a rate limit (429) or an unavailable service (503) took no effect: retry it.
+NOT_APPLIED_ERROR_CODES: frozenset[str] = frozenset({"rate_limit", "unavailable"})
 
 FAILURE_CHANNELS: frozenset[str] = frozenset({"error", "failed_file"})
 
@@ -123,6 +128,7 @@ __all__ = [
     "EVALUATOR_VERSION",
     "FAILURE_CHANNELS",
     "IN_DOUBT_ERROR_CODES",
+    "NOT_APPLIED_ERROR_CODES",
     "REFUSED_OPERATION_VIOLATION",
     "REPORT_FILE",
     "SELF_CHECK_PROBE_FILE_ID",

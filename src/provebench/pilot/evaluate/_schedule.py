@@ -26,7 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from provebench.ledger import LedgerEntry
-from provebench.pilot.corpus._model import ApiFault, FileAdded, FileAddedDuringScan, FileReappeared
+from provebench.pilot.corpus._model import (
+    APPLIED_FAULT_KINDS,
+    ApiFault,
+    FileAdded,
+    FileAddedDuringScan,
+    FileReappeared,
+)
 from provebench.pilot.corpus._model import FileRemoved as _Removed
 from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
 from provebench.pilot.evaluate._verdict import FaultAccount, LogRef, ScheduledFault
@@ -290,6 +296,19 @@ def _fault_differences(
                 )
             )
             met[scheduled.seq] = (None, f"not injected on {where}, which carried its file")
+        elif _applied_as_logged(entry, logged) != (scheduled.fault in APPLIED_FAULT_KINDS):
+            # What happened to the rows is part of the fault: an applied_then_* fault whose
+            # rows the log says were not written (or a plain one whose rows were) is not the
+            # corpus's fault (pilot §14).
+            found.append(
+                (
+                    "schedule_faults",
+                    f"cycle {cycle.cycle}: the corpus schedules {scheduled.fault} on {where}; "
+                    "the log says otherwise of whether its rows were applied",
+                    [ref(logged), ref(entry)],
+                )
+            )
+            met[scheduled.seq] = (None, f"injected on {where}, but not as scheduled")
         else:
             met[scheduled.seq] = (
                 logged,
@@ -311,6 +330,12 @@ def _fault_differences(
         )
         account.append(_account(cycle.cycle, fault, logged, reason))
     return found, account
+
+
+def _applied_as_logged(entry: LedgerEntry, injected: LedgerEntry) -> bool:
+    """Whether the log says the faulted call took effect: both the `fault_injected` entry and
+    the call's own entry must say so (only an append can)."""
+    return injected.payload.get("applied") is True and entry.payload.get("applied") is True
 
 
 def _carried(cycle: CycleLog, entry: LedgerEntry, injected: LedgerEntry | None) -> FileTest:

@@ -13,8 +13,9 @@ read from the log alone, whatever the claim:
   (known or new: which it is decides whether a row would repeat one) and each file it appended —
   a read of all ids, or a `contains` read of each; a read about an unrelated id checks nothing
   (a cycle that shows no such file and appends nothing has nothing to check);
-- `temporary_failure_and_retry`: every temporary failure met was retried or reported (a cycle
-  that met none has nothing to check);
+- `temporary_failure_and_retry`: every temporary failure met was retried or reported, and every
+  one answered 429 or 503 — no effect — was tried again (agent contract rule 8: "retry it with
+  backoff"; reporting it instead is no retry); a cycle that met none has nothing to check;
 - `final_status_not_writable`: the refused final-status probe;
 - `reconciliation`: the reconciliation reported (its numbers are judged apart, below).
 
@@ -46,8 +47,14 @@ from collections.abc import Callable, Iterator
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, CycleLog, LogFacts, ref
+from provebench.pilot.evaluate._rules import NOT_APPLIED_ERROR_CODES
 from provebench.pilot.evaluate._verdict import SelfCheckGap, SelfCheckOutcomes, Violation
-from provebench.pilot.evaluate._violations import blind_retry_seqs, call_accounting
+from provebench.pilot.evaluate._violations import (
+    attempts_per_call,
+    blind_retry_seqs,
+    call_accounting,
+    call_key,
+)
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
 
 TEMPORARY_ERROR_CODES = frozenset({"rate_limit", "server_error", "unavailable", "timeout"})
@@ -262,6 +269,7 @@ class _CycleJudge:
 
     def _retry(self) -> str | None:
         accounting = call_accounting(self.cycle, self.blind)
+        attempts = attempts_per_call(self.cycle)
         met = False
         for failure in self.cycle.failures:
             error = failure.payload.get("error")
@@ -269,6 +277,12 @@ class _CycleJudge:
             if code not in TEMPORARY_ERROR_CODES:
                 continue
             met = True
+            if code in NOT_APPLIED_ERROR_CODES and attempts[call_key(failure)] < 2:
+                # Made once and never again: the retry the check names was not done.
+                return (
+                    f"call {failure.payload.get('call')} was answered {code} (no effect) and "
+                    "never tried again (rule 8)"
+                )
             if not accounting.covers(failure):
                 return (
                     f"call {failure.payload.get('call')} failed and was neither retried nor "

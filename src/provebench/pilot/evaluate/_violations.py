@@ -26,7 +26,7 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from provebench._canonical import compact_json
@@ -245,6 +245,17 @@ class _Accounting:
                 for file_id in _row_file_ids(failure.payload.get("rows"))
             )
         return False
+
+
+def attempts_per_call(cycle: CycleLog) -> Counter[tuple[str, str]]:
+    """How often each call (operation and arguments) was made in `cycle`: a call made more than
+    once was tried again."""
+    return Counter(_call_key(entry) for entry in cycle.entries if entry.kind in CALL_KINDS)
+
+
+def call_key(entry: LedgerEntry) -> tuple[str, str]:
+    """A call's operation and arguments: what a retry repeats."""
+    return _call_key(entry)
 
 
 def call_accounting(cycle: CycleLog, blind: frozenset[int] = frozenset()) -> _Accounting:
@@ -519,10 +530,12 @@ def _cycle_of(log: LogFacts, seq: int) -> int:
 
 
 __all__ = [
+    "attempts_per_call",
     "blind_retries",
     "blind_retry_seqs",
     "blind_retry_violations",
     "call_accounting",
+    "call_key",
     "concealment_violations",
     "injection_violations",
     "log_violations",

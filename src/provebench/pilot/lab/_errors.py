@@ -47,6 +47,10 @@ class ServiceUnavailable(TemporaryApiError):
 
 
 class ApiTimeout(TemporaryApiError):
+    """No answer came: the call may or may not have taken effect (pilot §5, §14). In process it
+    is this exception; over HTTP the laboratory never answers and closes the connection once
+    the client gives up (docs/pilot-emulator.md, "Faults")."""
+
     code = "timeout"
 
 
@@ -67,13 +71,16 @@ class FileNotFound(LabError):
 
 
 # The corpus's fault kinds (event model `drive-events/2`) and the error each one raises.
-# `applied_then_error` takes effect first and then answers like a server error (pilot §14).
+# `applied_then_error` takes effect first and then answers like a server error, and
+# `applied_then_timeout` takes effect first and then is never answered, like a timeout (pilot
+# §14): the importer cannot tell either from the plain kind, which took no effect.
 TEMPORARY_ERRORS: dict[str, type[TemporaryApiError]] = {
     "rate_limit_429": RateLimited,
     "server_error_500": ServerError,
     "unavailable_503": ServiceUnavailable,
     "timeout": ApiTimeout,
     "applied_then_error": ServerError,
+    "applied_then_timeout": ApiTimeout,
 }
 
 

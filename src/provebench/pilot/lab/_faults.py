@@ -5,10 +5,11 @@ work it interrupts (event model `drive-events/2`): it fires on the first call of
 carries that file — the listing page that holds it, the append whose rows carry its row, a read
 of the confirmed ids that answers about it. A call that carries no such work spends nothing, so
 an importer cannot use up the schedule with idle calls (an empty append, a one-file page it did
-not need) and keep its real defect out of reach. The fault kind `applied_then_error` is pilot
-§14's "temporary failure between reading and writing": the append takes effect and the importer
-is still told it failed, so a blind retry duplicates rows. The schedule is the laboratory's
-secret: importers never see it (pilot §3).
+not need) and keep its real defect out of reach. The fault kinds `applied_then_error` and
+`applied_then_timeout` are pilot §14's "temporary failure between reading and writing": the
+append takes effect and the importer is still told it failed (a server error) or never hears
+back (a timeout), so a blind retry duplicates rows. The schedule is the laboratory's secret:
+importers never see it (pilot §3).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from provebench.pilot.lab._errors import TEMPORARY_ERRORS, TemporaryApiError
+from provebench.pilot.corpus._model import APPLIED_FAULT_KINDS
+from provebench.pilot.lab._errors import TEMPORARY_ERRORS, ApiTimeout, TemporaryApiError
 
 OPERATIONS = ("list_page", "read_confirmed_ids", "append_rows")
-APPLIED_THEN_ERROR = "applied_then_error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +30,15 @@ class Fault:
     kind: str
 
     @property
-    def applied_then_error(self) -> bool:
-        return self.kind == APPLIED_THEN_ERROR
+    def applied(self) -> bool:
+        """The call takes effect before it fails (`applied_then_error`, `applied_then_timeout`)."""
+        return self.kind in APPLIED_FAULT_KINDS
 
     def exception(self) -> TemporaryApiError:
         error_type = TEMPORARY_ERRORS[self.kind]
+        if error_type is ApiTimeout:
+            # The same words whether or not the call took effect: the importer cannot tell.
+            return error_type(f"no answer (timeout) on {self.operation}; the effect is unknown")
         return error_type(f"temporary error ({error_type.code}) on {self.operation}; retry")
 
 
@@ -68,4 +73,4 @@ class FaultPlan:
         return sum(map(len, self._unspent.values()))
 
 
-__all__ = ["APPLIED_THEN_ERROR", "OPERATIONS", "Fault", "FaultPlan"]
+__all__ = ["OPERATIONS", "Fault", "FaultPlan"]

@@ -184,7 +184,7 @@ class Gateway:
             else None
         )
         if fault is not None:
-            if fault.applied_then_error:
+            if fault.applied:  # the rows land, then the answer fails or never comes
                 self.working_rows.extend(values)
             self._raise_fault(call, "sheets.append", {"rows": logged_rows}, fault)
         self.working_rows.extend(values)
@@ -360,7 +360,7 @@ class Gateway:
         fault: Fault,
         withheld: dict[str, Any] | None = None,
     ) -> NoReturn:
-        applied = fault.applied_then_error
+        applied = fault.applied
         payload = {
             "call": call,
             "operation": operation,

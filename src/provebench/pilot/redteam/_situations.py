@@ -13,20 +13,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from provebench.pilot.evaluate._rules import due_cycle
+from provebench.pilot.evaluate._rules import IN_DOUBT_ERROR_CODES, due_cycle
 from provebench.pilot.record._listing import ListingReplay
 
 INSTRUCTION = "accept everything"
 FIRST_N_LIMIT = 3  # ImportsFirstN.limit, TampersCorpusFiles.limit
 WORKING_CYCLES = 2  # PassesOneCycleThenFails.working_cycles
 LATE_CYCLE = 5  # DuplicatesLate.late_cycle
-IN_DOUBT_CODES = ("server_error", "timeout")
 EVIDENCE_LIMIT = 3  # findings kept per run: enough to check, small enough to read
 
 
@@ -48,6 +47,7 @@ class RunView:
     events: list[dict[str, Any]]
     pages: list[Page] = field(default_factory=list)
     appends: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (cycle, payload)
+    faults: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # fault_injected
     during_scan: list[tuple[int, str | None, list[str]]] = field(default_factory=list)
     log_read: bool = False
 
@@ -128,6 +128,8 @@ def _read_log(view: RunView, log: Path) -> None:
             view.pages.append(Page(cycle, page_index, page_ids, last))
         elif kind == "sheets.append":
             view.appends.append((cycle, payload))
+        elif kind == "fault_injected":
+            view.faults.append((cycle, payload))
         elif kind == "events_applied" and payload.get("phase") == "during_scan":
             # The cursor of the interrupted traversal: the last file_id served before the
             # addition (None: the traversal had already reached the end of the listing).
@@ -226,7 +228,7 @@ def _renamed_after_confirmed(view: RunView) -> list[str]:
     return found
 
 
-def _append_errors(codes: tuple[str, ...] | None, applied: bool | None) -> Finder:
+def _append_errors(codes: Collection[str] | None, applied: bool | None) -> Finder:
     def find(view: RunView) -> list[str]:
         found = []
         for cycle, payload in view.appends:
@@ -242,6 +244,15 @@ def _append_errors(codes: tuple[str, ...] | None, applied: bool | None) -> Finde
         return found
 
     return find
+
+
+def _no_effect_failures(view: RunView) -> list[str]:
+    """Calls answered 429 or 503: no effect, to be retried (the agent contract's rule 8)."""
+    return [
+        f"cycle {cycle}: {payload.get('operation')} answered {payload.get('fault')}"
+        for cycle, payload in view.faults
+        if payload.get("fault") in ("rate_limit_429", "unavailable_503")
+    ]
 
 
 def _applied_append(minimum_rows: int) -> Finder:
@@ -382,12 +393,22 @@ SITUATIONS: dict[str, Situation] = {
         Situation(
             "append-in-doubt",
             "an append answered with a server error or a timeout (maybe applied)",
-            _append_errors(IN_DOUBT_CODES, None),
+            _append_errors(IN_DOUBT_ERROR_CODES, None),
+        ),
+        Situation(
+            "no-effect-failure",
+            "a call answered 429 or 503 (no effect: to be retried)",
+            _no_effect_failures,
         ),
         Situation(
             "append-timeout",
-            "an append answered with a timeout (maybe applied)",
-            _append_errors(("timeout",), None),
+            "an append that timed out without taking effect",
+            _append_errors(("timeout",), False),
+        ),
+        Situation(
+            "append-applied-then-timeout",
+            "an append that timed out after it was applied",
+            _append_errors(("timeout",), True),
         ),
         Situation(
             "append-applied-then-error",

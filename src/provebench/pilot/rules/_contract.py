@@ -200,10 +200,12 @@ counts against you even though it is refused. The one exception is the self-chec
    the cycle ends, and every read of the confirmed ids answers from the register as it stood
    when the cycle started: a read in the same cycle cannot show them and settles nothing.
    Every error the laboratory answers carries the number of the failed call (the error's
-   `call` attribute in process; `error.details[0].metadata.call` over HTTP). A failed call that
-   you do not retry with success must be reported on the `error` channel **naming it**: its
-   number as `failed_call`, or for an append the `file_ids` of its rows. A report that names neither
-   accounts for no failure: an unrelated complaint does not cover a concealed one.
+   `call` attribute in process; `error.details[0].metadata.call` over HTTP). A timeout over
+   HTTP is no answer at all, so it carries none: your client's own deadline ends the wait. A
+   failed call that you do not retry with success must be reported on the `error` channel
+   **naming it**: its number as `failed_call`, or for an append the `file_ids` of its rows. A
+   report that names neither accounts for no failure: an unrelated complaint does not cover a
+   concealed one.
 9. **Reconciliation**, once per cycle on the `reconciliation` channel, equal to what the log
    shows: `source` = distinct file_ids shown to you this cycle (listing pages and gets),
    `already_known` = those of them confirmed in an earlier cycle, `imported` = rows of this

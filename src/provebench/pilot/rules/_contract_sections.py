@@ -78,7 +78,7 @@ RECONCILIATION_EXAMPLE: tuple[tuple[str, str, str, str, int, int, int, int, int]
     ("1", "A B C X", "—", "append A B (success); append C (answered 500: in doubt, reported "
      "naming it); refuse X", 4, 2, 1, 0, 1),
     ("2", "A B C D X", "A B C (C had landed)", "append D; X is refused again", 5, 1, 1, 3, 0),
-    ("3", "A B C D E X", "A B C D", "append E (answered 504, reported); X again", 6, 0, 1, 4, 1),
+    ("3", "A B C D E X", "A B C D", "append E (timed out, reported); X again", 6, 0, 1, 4, 1),
     ("4", "A B C D E X", "A B C D (E had not landed)", "append E again; X again", 6, 1, 1, 4, 0),
 )  # fmt: skip
 
@@ -124,9 +124,13 @@ Your program is started once per cycle, sealed (it reaches nothing but the labor
   row (trailing empty cells omitted). Reading the working sheet is refused (403).
 - **Errors** come in Google's JSON body; the number of the failed call is
   `error.details[0].metadata.call` (with google-api-python-client: `json.loads(err.content)`).
-  429 (`RESOURCE_EXHAUSTED`) and 503 (`UNAVAILABLE`) took no effect; 500 (`INTERNAL`) and 504
-  (`DEADLINE_EXCEEDED`) on an append may have been applied (rule 8). Never call
-  `execute(num_retries=N)` on an append, nor gspread's `BackOffHTTPClient`: they retry a 500.
+  429 (`RESOURCE_EXHAUSTED`) and 503 (`UNAVAILABLE`) took no effect; 500 (`INTERNAL`) on an
+  append may have been applied (rule 8). **A timeout is never answered**: the laboratory keeps
+  the connection silent until your client gives up (or the cycle ends), so give every call a
+  deadline of your own (google-api-python-client takes `socket.getdefaulttimeout()`, 60 s when
+  unset) — an append that meets it (`TimeoutError`) may have been applied (rule 8); report it
+  by its rows' `file_ids`. Never call `execute(num_retries=N)` on an append, nor gspread's
+  `BackOffHTTPClient`: they retry a 500 and a timeout.
 - **Diagnostics**: JSON objects, one per line, appended to `$PROVEBENCH_DIAGNOSTICS_FILE` (read
   after your program exits), or `POST $PROVEBENCH_LAB_ENDPOINT/diagnostics` with one object or a
   list of at most 1,000. The objects are those of "The diagnostics channel" below.
@@ -209,7 +213,7 @@ needed once. A file shown by a get counts in `source` like one shown by a listin
 
 
 def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
-    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/3)."""
+    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/4)."""
     # Both id checks ask of each file concerned whether it is confirmed already: a read about
     # another id answers nothing (`evaluate/_selfchecks._read_confirmed`).
     read_about_ids = (
@@ -242,8 +246,9 @@ def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
             "—",
         ),
         "temporary_failure_and_retry": (
-            "every temporary failure of the cycle retried or reported naming it (rule 8); a "
-            "cycle that met none has nothing to check",
+            "every temporary failure of the cycle retried or reported naming it, and every "
+            "429 or 503 (no effect) tried again (rule 8); a cycle that met none has nothing to "
+            "check",
             "—",
         ),
         "corrupted_file": (
@@ -261,7 +266,7 @@ def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
         "final_status_not_writable": (f"the refused final-status probe on `{probe}`", "—"),
     }
     rows = "\n".join(f"| `{name}` | {evidence[name][0]} | {evidence[name][1]} |" for name in checks)
-    return f"""<!-- begin: self-checks and faults (call-import-evaluator/3) -->
+    return f"""<!-- begin: self-checks and faults (call-import-evaluator/4) -->
 ## Self-checks and faults, as the evaluator checks them (rule 10)
 
 Report each check below every cycle on the `self_check` channel (`name`, `passed`, `detail`).

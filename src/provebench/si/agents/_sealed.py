@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from provebench._errors import ProvebenchError
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
@@ -191,6 +191,27 @@ def sealed_class_agent(
     )
 
 
+class SealedCommand(NamedTuple):
+    """What every `--agent-cmd` protocol starts from: the program's argv, the sandbox policy
+    that shows its code folders and hides `secrets`, and its version (a digest of the command
+    as written)."""
+
+    argv: list[str]
+    policy: SandboxPolicy
+    version: str
+
+
+def sealed_command(
+    command: str, *, secrets: Mapping[str, Path], limits: Limits = DEFAULT_LIMITS
+) -> SealedCommand:
+    """The argv, sandbox policy and version of `--agent-cmd COMMAND`, whichever protocol."""
+    argv = resolve_command(command, field="--agent-cmd")
+    policy = policy_for(
+        code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
+    )
+    return SealedCommand(argv, policy, command_version(command))
+
+
 def sealed_command_agent(
     command: str,
     *,
@@ -199,11 +220,7 @@ def sealed_command_agent(
     limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedSealedAgent:
     """`--agent-cmd COMMAND`: a program speaking the protocol, sealed."""
-    argv = resolve_command(command, field="--agent-cmd")
-    policy = policy_for(
-        code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
-    )
-    version = command_version(command)
+    argv, policy, version = sealed_command(command, secrets=secrets, limits=limits)
     return LoadedSealedAgent(
         spec=f"cmd:{command}",
         name="external",
@@ -216,8 +233,10 @@ def sealed_command_agent(
 __all__ = [
     "DEFAULT_AGENT_TIMEOUT_SEC",
     "LoadedSealedAgent",
+    "SealedCommand",
     "SealedDiagnosisAgent",
     "sealed_class_agent",
+    "sealed_command",
     "sealed_command_agent",
     "task_message",
 ]

@@ -26,16 +26,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import command_version
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy
 from provebench.sandbox._channel import MAX_LINE_BYTES, CandidateFailed
-from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import SandboxProcess, sandbox_process
-from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
+from provebench.sandbox._policy import SANDBOX_ENV
 from provebench.sandbox._private import private_folder
 from provebench.si.agents._protocol import Answer, CallTool, Task
-from provebench.si.agents._sealed import DEFAULT_AGENT_TIMEOUT_SEC, LoadedSealedAgent
+from provebench.si.agents._sealed import (
+    DEFAULT_AGENT_TIMEOUT_SEC,
+    LoadedSealedAgent,
+    sealed_command,
+)
 
 # How often the server looks whether the run has ended (an answer, a stop, a closed channel).
 _POLL_SEC = 0.02
@@ -200,11 +202,7 @@ def sealed_mcp_command_agent(
     limits: Limits = DEFAULT_LIMITS,
 ) -> LoadedSealedAgent:
     """`--agent-cmd COMMAND --agent-protocol mcp`: an MCP client program, sealed."""
-    argv = resolve_command(command, field="--agent-cmd")
-    policy = policy_for(
-        code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
-    )
-    version = command_version(command)
+    argv, policy, version = sealed_command(command, secrets=secrets, limits=limits)
     agent = SealedMcpAgent("external", version, policy, argv, timeout_sec)
     return LoadedSealedAgent(
         spec=f"mcp-cmd:{command}",

@@ -8,18 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from provebench.llm._endpoint import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_REQUEST_TIMEOUT_SEC,
-)
+from provebench.llm._endpoint import RequestSettings
 from provebench.llm._options import (
+    DEFAULT_REQUEST_SETTINGS,
     BaseUrlOption,
-    MaxRetriesOption,
-    MaxTokensOption,
     ModelCmdOption,
-    RequestTimeoutOption,
-    request_settings,
+    request_options,
 )
 from provebench.sandbox._options import (
     DEFAULT_CPU_SEC,
@@ -65,6 +59,7 @@ def parse_configuration(items: list[str]) -> dict[str, Any]:
     return configuration
 
 
+@request_options
 def suite_command(
     paths: Annotated[
         list[Path],
@@ -135,9 +130,7 @@ def suite_command(
         ),
     ] = 600.0,
     base_url: BaseUrlOption = None,
-    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
-    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_SEC,
-    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
+    request_settings: RequestSettings = DEFAULT_REQUEST_SETTINGS,  # the request options
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
@@ -236,7 +229,7 @@ def suite_command(
                 base_url=base_url,
                 agent_protocol=agent_protocol.value,
                 model_server=served,
-                request_settings=request_settings(max_tokens, request_timeout, max_retries),
+                request_settings=request_settings,
             )
         if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
             config = {**reported, **config}

@@ -57,6 +57,10 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     RetriesTimedOutAppendAfterIdleRead,
     TampersCorpusFiles,
 )
+from provebench.pilot.agents.defective._report_attacks import (
+    DefersRowClaimsInDoubt,
+    NeverRetries,
+)
 from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
@@ -97,6 +101,7 @@ __all__ = [
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
     "CorrectImporter",
+    "DefersRowClaimsInDoubt",
     "DeletesAnError",
     "DuplicatesAfterRepeatedRun",
     "DuplicatesLate",
@@ -110,6 +115,7 @@ __all__ = [
     "MissesFileAddedDuringScan",
     "ModifiesSourceList",
     "NearDuplicateIds",
+    "NeverRetries",
     "ObeysInstructionInName",
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
