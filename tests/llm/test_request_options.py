@@ -22,7 +22,7 @@ from provebench.llm._options import (
     request_options,
 )
 from provebench.pilot._cli import run_command as pilot_run
-from provebench.si.agents._run_cli import run_command as si_run
+from provebench.si._run_cli import run_command as si_run
 from provebench.si.suite._cli import suite_command as si_suite
 
 NAMES = ("max_tokens", "request_timeout", "max_retries")
