@@ -23,7 +23,7 @@ import hmac
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -374,6 +374,19 @@ def _event(namespace: str, index: int, declared: Any) -> dict[str, Any]:
     }
 
 
+def _asked_replicas(body: Any) -> int:
+    """The replica count a scale request asks for, as far as it says one without the object
+    (recorded with a refused scale; 0 when it names none)."""
+    value: Any = None
+    if isinstance(body, dict) and isinstance(body.get("spec"), dict):
+        value = body["spec"].get("replicas")
+    elif isinstance(body, list):
+        for op in body:
+            if isinstance(op, dict) and op.get("path") == "/spec/replicas":
+                value = op.get("value")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def _wants_table(request: Request) -> bool:
     """kubectl get asks for server-side printing (a meta.k8s.io/v1 Table) first."""
     return "as=Table" in request.headers.get("accept", "")
@@ -620,6 +633,45 @@ class KubeFace:
             raise KubeError(code, message, details)
         return reply
 
+    def _authorise(
+        self,
+        request: Request,
+        target: Target,
+        details: Mapping[str, str],
+        call: tuple[str, dict[str, Any]],
+        attempted: Callable[[], tuple[str, dict[str, Any]]] | None = None,
+    ) -> None:
+        """Refuse a write the agent's mode or scope forbids before anything is answered from
+        the object: a refused request tells nothing of it, not its content (a failed
+        JSON-patch `test`), not its existence (a stale `resourceVersion`'s 409, a 404). The
+        decision is the session's own check of the tool `call` the request is; the refusal is
+        that call, made and recorded as through the tools (a 403 operation). `attempted`
+        says which fields the request asked to write, so that the record names them as the
+        tools' record does; it is only recorded, never answered, and only if the session
+        refuses it too (a call that would run is never made here)."""
+        session = self.environment.session
+        if session.refusal(*call) is None:
+            return
+        if attempted is not None:
+            try:
+                asked = attempted()
+            except (KubeError, PatchError, ValueError, TypeError, KeyError, AttributeError):
+                asked = call
+            if session.refusal(*asked) is not None:
+                call = asked
+        self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
+        raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
+
+    def _write_call(self, target: Target, new: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The tool call writing `new` over the object is (a patch of nothing when absent)."""
+        current = self._current(target)
+        if current is None:
+            return "orchestration_patch", self._args(target, patch={})
+        old = to_kube(current)
+        if self._is_restart(target, old, new):
+            return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
+        return "orchestration_patch", self._args(target, patch=fields_changed(current, old, new))
+
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
             return None
@@ -761,17 +813,11 @@ class KubeFace:
     def _write(
         self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
     ) -> Answer:
-        current = self._current(target)
-        if current is None:  # recorded as the tool records it: a patch of nothing, 404
-            self._checked(request, "orchestration_patch", self._args(target, patch={}), details)
+        tool, arguments = self._write_call(target, new)
+        self._checked(request, tool, arguments, details)
+        if arguments.get("patch") == {} and self._current(target) is None:
+            # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
-        old = to_kube(current)
-        if self._is_restart(target, old, new):
-            arguments = {"name": target.name, "namespace": target.namespace}
-            self._checked(request, "orchestration_restart", arguments, details)
-            return self._shown(target)
-        patch = fields_changed(current, old, new)
-        self._checked(request, "orchestration_patch", self._args(target, patch=patch), details)
         return self._shown(target)
 
     @staticmethod
@@ -811,6 +857,8 @@ class KubeFace:
             raise KubeError(
                 400, "the name of the object does not match the name in the URL", details
             )
+        nothing = ("orchestration_patch", self._args(target, patch={}))
+        self._authorise(request, target, details, nothing, lambda: self._write_call(target, new))
         given = metadata.get("resourceVersion")
         current = self._current(target)
         if given and current is not None and given != resource_version(current):
@@ -824,6 +872,17 @@ class KubeFace:
         return self._write(request, target, details, new)
 
     def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        media = request.headers.get("content-type", "")
+
+        def attempted() -> tuple[str, dict[str, Any]]:
+            current = self._current(target)
+            if current is None:
+                return self._write_call(target, {})
+            new = apply_patch(media, to_kube(current), self._body(request))
+            return self._write_call(target, new)
+
+        nothing = ("orchestration_patch", self._args(target, patch={}))
+        self._authorise(request, target, details, nothing, attempted)
         current = self._current(target)
         if current is None:
             return self._write(request, target, details, {})
@@ -836,6 +895,7 @@ class KubeFace:
         return self._write(request, target, details, new)
 
     def _delete(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        self._authorise(request, target, details, ("orchestration_delete", self._args(target)))
         before = self._current(target)
         self._checked(request, "orchestration_delete", self._args(target), details)
         if before is None:
@@ -890,9 +950,16 @@ class KubeFace:
         if request.verb == "get":
             reply = self._checked(request, "orchestration_get", self._args(target), details)
             return _json(self._scale_object(target, json.loads(reply.body)))
+        body = self._body(request)
+        if kind == "deployment":
+            asked: dict[str, Any] = {"name": target.name, "namespace": target.namespace}
+            asked["replicas"] = _asked_replicas(body)
+            self._authorise(request, target, details, ("orchestration_scale", asked))
+        else:
+            nothing = ("orchestration_patch", self._args(target, patch={}))
+            self._authorise(request, target, details, nothing)
         current = self._current(target)
         scale = self._scale_object(target, current) if current is not None else {"spec": {}}
-        body = self._body(request)
         if request.verb == "patch":
             try:
                 scale = apply_patch(request.headers.get("content-type", ""), scale, body)
