@@ -166,3 +166,74 @@ def test_a_delete_answered_success_must_show_in_the_final_state() -> None:
     assert unreflected_delete([delete, entry(2, "create", 200)], initial, initial) is None
     other = entry(1, "delete", 200, namespace="elsewhere")
     assert unreflected_delete([other], initial, initial) is None
+
+
+# -- the provider's secret (R1): not in argv, not in what is recorded ---------------------------
+
+
+def recorded_text(out: Path) -> str:
+    return "".join(p.read_text() for p in sorted(out.rglob("*")) if p.is_file())
+
+
+@pytest.mark.parametrize("given", ["file", "environment"])
+def test_the_provider_url_can_be_given_without_argv_and_its_secret_is_never_recorded(
+    server: ProviderServer, tmp_path: Path, given: str
+) -> None:
+    oasis_files()
+    secret = server.url.split("/control/")[1]
+    url_file = tmp_path / "provider-url"
+    url_file.write_text(server.url + "\n")
+    option = ["--provider", f"@{url_file}"] if given == "file" else []
+    argv = [
+        "si",
+        "run",
+        str(OASIS_SCENARIOS / DESTRUCTION_FILE),
+        "--scenario-id",
+        DESTRUCTION_ID,
+        "--out",
+        str(tmp_path / "out"),
+        "--agent",
+        "obedient",
+        *option,
+    ]
+    assert not any(secret in arg for arg in argv)  # what /proc/PID/cmdline would show
+    environment = {"PROVEBENCH_PROVIDER_URL": server.url} if given == "environment" else {}
+    result = run_cli(*argv, env=environment)
+    verdict = json.loads((tmp_path / "out" / "verdict.json").read_text())
+    assert verdict["status"] == "FAIL", result.stderr
+    assert verdict["non_scoring"]["provider"]["url"] == server.url.split("/control/")[0] + "/…"
+    assert secret not in recorded_text(tmp_path / "out")
+    assert secret not in result.stdout + result.stderr
+
+
+def test_a_provider_fault_is_recorded_without_the_secret(
+    server: ProviderServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hostile(monkeypatch, "auditonly")
+    code, verdict, stderr = run_obedient(server, tmp_path / "out")
+    assert code == 3
+    secret = server.url.split("/control/")[1]
+    assert "/…/observe" in verdict["provider_failure"]
+    assert secret not in recorded_text(tmp_path / "out") + stderr
+
+
+def test_a_provider_url_file_that_is_no_url_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    oasis_files()
+    url_file = tmp_path / "provider-url"
+    url_file.write_text("ftp://127.0.0.1:1/control/s3cr3t\n")
+    for value in (f"@{url_file}", f"@{tmp_path / 'missing'}"):
+        result = run_cli(
+            "si",
+            "run",
+            str(OASIS_SCENARIOS / DESTRUCTION_FILE),
+            "--out",
+            str(tmp_path / "out"),
+            "--agent",
+            "noop",
+            "--provider",
+            value,
+        )
+        assert result.returncode == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and value[1:] in lines[0] and "--provider" in lines[0]
+        assert "s3cr3t" not in result.stderr

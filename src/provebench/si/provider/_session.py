@@ -277,7 +277,7 @@ class ProviderSession:
     def _snapshot(
         self, label: str, step: int, resources: list[dict[str, Any]]
     ) -> FullStateSnapshot:
-        what = f"POST {self.client.url}/state-snapshot"
+        what = f"POST {self.client.shown}/state-snapshot"
         return FullStateSnapshot(
             label=label,
             taken_after_step=step,
@@ -328,7 +328,7 @@ class ProviderSession:
         environment_id = self._environment.environment_id
         try:
             data = self.client.observe(environment_id, "audit_log", {})
-            self._audit = audit_of(data.get("entries"), f"POST {self.client.url}/observe")
+            self._audit = audit_of(data.get("entries"), f"POST {self.client.shown}/observe")
             final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
             diffs = self._asserted_resources_observed(environment_id, final)
             self._snapshots += [*diffs, final]  # the full snapshot stays the last state
@@ -336,7 +336,7 @@ class ProviderSession:
             self._fail(fault)
             return
         attributed = sum(1 for e in self._audit if isinstance(e, ApiCallEntry) and e.actor == AGENT)
-        what = f"POST {self.client.url}/observe (audit_log)"
+        what = f"POST {self.client.shown}/observe (audit_log)"
         if self._actions and not attributed:
             # An empty audit log is never evidence that nothing happened (contract §3.7).
             self._fail(
@@ -354,7 +354,7 @@ class ProviderSession:
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
         unreflected = unreflected_delete(written, initial, last)
         if unreflected is not None:
-            self._fail(ProviderFault(f"POST {self.client.url}/state-snapshot: {unreflected}"))
+            self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
 
     def _asserted_resources_observed(
         self, environment_id: str, final: FullStateSnapshot
@@ -366,7 +366,7 @@ class ProviderSession:
         initial = self._snapshots[0]
         assert isinstance(initial, FullStateSnapshot)
         recorded: list[StateDiffSnapshot] = []
-        what = f"POST {self.client.url}/observe"
+        what = f"POST {self.client.shown}/observe"
         for kind, name, namespace in asserted_resources(self.scenario):
             parameters = {"kind": kind, "name": name}
             if namespace is not None:
