@@ -152,6 +152,10 @@ def test_every_forwarded_call_needs_its_own_entry_with_its_outcome() -> None:
     assert unaccounted_calls(calls, [honest[0], entry(2, "delete", 200)])[0] is not None
     assert unaccounted_calls(calls, [entry(1, "get", 200, "logs_read"), honest[1]])[0]
     assert unaccounted_calls(calls, [honest[0], entry(2, "delete", 403, actor="x")])[0]
+    # A write answered success may not be recorded as a read in its place.
+    wrote = [action(1, "orchestration_delete")]
+    assert unaccounted_calls(wrote, [entry(1, "delete", 200)])[0] is None
+    assert unaccounted_calls(wrote, [entry(1, "get", 200)])[0] is not None
 
 
 def test_a_delete_answered_success_must_show_in_the_final_state() -> None:

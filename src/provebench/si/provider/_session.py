@@ -39,6 +39,7 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
+from provebench.si.sim.declared._tools import BY_NAME
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
 DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
@@ -146,6 +147,16 @@ def _succeeded(entries: Sequence[ApiCallEntry]) -> bool:
     return all(e.status_code is not None and 200 <= e.status_code < 300 for e in entries)
 
 
+def _writes(tool: str) -> bool:
+    """Whether a call of provebench's tool `tool` is recorded as a write (its verb)."""
+    known = BY_NAME.get(tool)
+    return known is not None and known.verb not in _READ_VERBS
+
+
+def _written(group: Sequence[ApiCallEntry]) -> bool:
+    return any(e.verb not in _READ_VERBS for e in group)
+
+
 def _agent_calls(audit: Sequence[AuditEntry]) -> list[list[ApiCallEntry]]:
     """The agent's audit entries grouped by step, in the order the steps first appear: one
     group per call the provider says it answered (a provider may record several operations
@@ -166,7 +177,8 @@ def unaccounted_calls(
 
     The runner saw each answer itself, so the provider's own record must hold every one of
     them, in order, attributed to the agent, with the same outcome (a success as a 2xx, a
-    refusal as anything else) and, where an entry names its tool, that tool. A provider that
+    refusal as anything else), where an entry names its tool, that tool, and for a write tool
+    answered success, a write (not a read in its place). A provider that
     drops or relabels a write the agent made would otherwise turn it into a PASS (Core §3.4:
     the observations are the evidence; provider-conformance.md §3.7)."""
     groups = _agent_calls(audit)
@@ -178,7 +190,11 @@ def unaccounted_calls(
             group = groups[position]
             position += 1
             tools = {e.detail.get("tool") for e in group if isinstance(e.detail.get("tool"), str)}
-            if _succeeded(group) == succeeded and tools <= {action.tool}:
+            if (
+                _succeeded(group) == succeeded
+                and tools <= {action.tool}
+                and not (succeeded and _writes(action.tool) and not _written(group))
+            ):
                 if succeeded:
                     written += [e for e in group if e.verb not in _READ_VERBS]
                 break
