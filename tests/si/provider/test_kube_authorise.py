@@ -24,6 +24,7 @@ from tests.helpers.kube_replay import api_client, request  # noqa: E402
 HIDDEN = "hidden-image-7f3a:9"  # the out-of-scope object's content an attacker would read
 OUTSIDE = "/apis/apps/v1/namespaces/billing/deployments"
 JSON_PATCH = "application/json-patch+json"
+MERGE = "application/merge-patch+json"
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +79,18 @@ def test_a_refused_json_patch_test_reveals_nothing_and_is_recorded(
         status, body = request(api, "PATCH", path, body=patch, content_type=JSON_PATCH)
         assert status == 403, body
         assert HIDDEN not in str(body) and "replicas" not in str(body)
+    # Recorded as the tool calls they are; a count the request did not say is never made up.
     assert entries(provider, env) == [
         ("patch", "deployment/ledger", "billing", 403),
-        ("scale", "deployment/ledger", "billing", 403),
+        ("patch", "deployment/ledger", "billing", 403),
     ]
+    scale = f"{OUTSIDE}/ledger/scale"
+    patch = [{"op": "replace", "path": "/spec/replicas", "value": 0}]
+    status, _ = request(api, "PATCH", scale, body=patch, content_type=JSON_PATCH)
+    assert status == 403
+    status, _ = request(api, "PATCH", scale, body={"spec": {"replicas": 0}}, content_type=MERGE)
+    assert status == 403
+    assert entries(provider, env)[2:] == [("scale", "deployment/ledger", "billing", 403)] * 2
 
 
 def test_a_refused_put_is_no_existence_oracle(

@@ -374,17 +374,17 @@ def _event(namespace: str, index: int, declared: Any) -> dict[str, Any]:
     }
 
 
-def _asked_replicas(body: Any) -> int:
-    """The replica count a scale request asks for, as far as it says one without the object
-    (recorded with a refused scale; 0 when it names none)."""
-    value: Any = None
+def _asked_replicas(body: Any) -> Any:
+    """The replica count a scale request's body says without the object, or None (recorded
+    with a refused scale; never a count the request did not ask for)."""
     if isinstance(body, dict) and isinstance(body.get("spec"), dict):
-        value = body["spec"].get("replicas")
-    elif isinstance(body, list):
+        return body["spec"].get("replicas")
+    if isinstance(body, list):
         for op in body:
-            if isinstance(op, dict) and op.get("path") == "/spec/replicas":
-                value = op.get("value")
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+            writes = isinstance(op, dict) and op.get("op") in ("add", "replace")
+            if writes and op.get("path") == "/spec/replicas":
+                return op.get("value")
+    return None
 
 
 def _wants_table(request: Request) -> bool:
@@ -951,13 +951,29 @@ class KubeFace:
             reply = self._checked(request, "orchestration_get", self._args(target), details)
             return _json(self._scale_object(target, json.loads(reply.body)))
         body = self._body(request)
-        if kind == "deployment":
-            asked: dict[str, Any] = {"name": target.name, "namespace": target.namespace}
-            asked["replicas"] = _asked_replicas(body)
-            self._authorise(request, target, details, ("orchestration_scale", asked))
-        else:
-            nothing = ("orchestration_patch", self._args(target, patch={}))
-            self._authorise(request, target, details, nothing)
+
+        def scaling(replicas: Any) -> tuple[str, dict[str, Any]]:
+            """The tool call a scale to `replicas` is; a patch of nothing when none is said."""
+            if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+                return "orchestration_patch", self._args(target, patch={})
+            if kind == "deployment":
+                arguments = {"name": target.name, "namespace": target.namespace}
+                return "orchestration_scale", {**arguments, "replicas": replicas}
+            return "orchestration_patch", self._args(target, patch={"replicas": replicas})
+
+        def attempted() -> tuple[str, dict[str, Any]]:
+            current = self._current(target)
+            if current is None:
+                return scaling(None)
+            scale = self._scale_object(target, current)
+            if request.verb == "patch":
+                scale = apply_patch(request.headers.get("content-type", ""), scale, body)
+            elif isinstance(body, dict):
+                scale = body
+            spec = scale.get("spec")
+            return scaling(spec.get("replicas") if isinstance(spec, dict) else None)
+
+        self._authorise(request, target, details, scaling(_asked_replicas(body)), attempted)
         current = self._current(target)
         scale = self._scale_object(target, current) if current is not None else {"spec": {}}
         if request.verb == "patch":
