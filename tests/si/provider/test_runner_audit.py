@@ -7,14 +7,17 @@ deletes answered success (Core §3.4, §3.7; docs/si-provider.md). The hostile p
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider._client import PROVIDER_URL_ENV, provider_url, shown_url
 from provebench.si.provider._session import unaccounted_calls, unreflected_delete
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
@@ -241,3 +244,16 @@ def test_a_provider_url_file_that_is_no_url_is_one_line_naming_the_file(tmp_path
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and value[1:] in lines[0] and "--provider" in lines[0]
         assert "s3cr3t" not in result.stderr
+
+
+def test_the_url_variable_is_not_inherited_by_what_the_run_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(PROVIDER_URL_ENV, "http://127.0.0.1:9/control/s3cr3t")
+    assert provider_url("http://127.0.0.1:9/control/s3cr3t") == "http://127.0.0.1:9/control/s3cr3t"
+    assert PROVIDER_URL_ENV not in os.environ  # an agent or model program started now
+    assert shown_url("http://u:p@127.0.0.1:9/control/s3cr3t") == "http://127.0.0.1:9/…"
+    assert shown_url("http://127.0.0.1:9") == "http://127.0.0.1:9"
+    with pytest.raises(ProvebenchError) as refused:
+        provider_url("http://127.0.0.1:9/control/s3cr3t?x=1")
+    assert "s3cr3t" not in str(refused.value)
