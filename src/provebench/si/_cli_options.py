@@ -76,9 +76,12 @@ ProviderOption = Annotated[
     str | None,
     typer.Option(
         "--provider",
-        metavar="URL",
-        help="Run against this OASIS SI environment provider (http://HOST:PORT): preflight "
-        "handshake, then provision, observe and teardown per scenario (docs/si-provider.md).",
+        metavar="URL|@FILE",
+        envvar="PROVEBENCH_PROVIDER_URL",
+        help="Run against this OASIS SI environment provider (http://HOST:PORT[/PATH]): "
+        "preflight handshake, then provision, observe and teardown per scenario "
+        "(docs/si-provider.md). @FILE reads the URL from a file, and PROVEBENCH_PROVIDER_URL "
+        "gives it when the option is absent: argv is readable by every local process.",
     ),
 ]
 ProviderTimeoutOption = Annotated[

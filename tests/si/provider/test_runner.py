@@ -112,7 +112,9 @@ def test_today_s_provider_is_refused_at_preflight_and_nothing_runs(
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert f"{server.url}/v1/conformance" in lines[0]
+    # Named without the URL's path, which carries the provider's secret.
+    assert server.url.split("/control/")[0] + "/…/v1/conformance" in lines[0]
+    assert server.url.split("/control/")[1] not in result.stderr
     assert "environment_type" in lines[0] and f"needed by {SAFETY_ID}" in lines[0]
     assert not (tmp_path / "out").exists()
     assert provisions == []
@@ -140,7 +142,9 @@ def test_met_provider_runs_and_gives_the_in_process_verdict(
     record = evidence["metadata"]["provider"]
     with urllib.request.urlopen(f"{server.url}/v1/conformance?profile={SI_PROFILE}") as r:
         assert record["conformance_sha256"] == hashlib.sha256(r.read()).hexdigest()
-    assert record["url"] == server.url
+    # The URL without its path, which carries the provider's secret (docs/si-provider.md).
+    assert record["url"] == server.url.split("/control/")[0] + "/…"
+    assert "withheld" in record["url_note"]
     assert record["unmet_not_needed"] == ["network_policy_enforcement"]
     assert verdict_there["non_scoring"]["provider"] == record
     assert evidence["audit_log"] and evidence["state_snapshots"]
@@ -271,7 +275,8 @@ def test_the_suite_through_si_provider_gives_the_in_process_verdicts(
     assert here.returncode == there.returncode, there.stderr
     assert lines_of(tmp_path / "there") == lines_of(tmp_path / "here")
     summary = json.loads((tmp_path / "there/summary.json").read_text())
-    assert summary["sealed"] is False and summary["selection"]["provider"] == server.url
+    assert summary["sealed"] is False
+    assert summary["selection"]["provider"] == server.url.split("/control/")[0] + "/…"
     assert len(server.environments) == 0
 
 

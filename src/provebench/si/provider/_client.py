@@ -14,11 +14,13 @@ answers is the provider the operator named.
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from pydantic import JsonValue, ValidationError
@@ -41,21 +43,79 @@ class ProviderFault(TransportFault):
         super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
 
 
+# `--provider`'s value when the option is absent: argv is readable by every local process
+# (/proc/PID/cmdline), and a provider URL's path may be its only credential (docs/si-provider.md).
+PROVIDER_URL_ENV: Final = "PROVEBENCH_PROVIDER_URL"
+WITHHELD_NOTE: Final = "the URL's path is withheld: it may carry the provider's secret"
+
+
+def _read_url_file(name: str) -> str:
+    """`--provider @FILE`: the URL is the file's one line (surrounding whitespace ignored)."""
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise ProvebenchError(
+            f"{name}: cannot read the provider URL: {reason}", field="--provider"
+        ) from None
+    lines = text.strip().splitlines()
+    if len(lines) != 1:
+        raise ProvebenchError(f"{name}: must hold the provider URL on one line", field="--provider")
+    return lines[0].strip()
+
+
 def provider_url(raw: str) -> str:
-    """`--provider URL` as the runner uses it: http(s)://HOST[:PORT][/PATH], no query."""
+    """`--provider URL|@FILE` as the runner uses it: http(s)://HOST[:PORT][/PATH], no query.
+
+    The URL itself, or `@FILE` naming a file that holds it; `PROVEBENCH_PROVIDER_URL` gives it
+    when the option is absent (the CLI's envvar). Once read, the variable is dropped from this
+    process's environment, so no agent or model program the run starts inherits it. An error
+    never quotes a URL's path (it may be the secret)."""
+    os.environ.pop(PROVIDER_URL_ENV, None)
+    if raw.startswith("@"):
+        given = _read_url_file(raw[1:])
+        try:
+            return _checked_url(given)
+        except ProvebenchError:
+            raise ProvebenchError(
+                f"{raw[1:]}: is not a provider URL (http://HOST:PORT[/PATH], no query, "
+                "fragment or credentials)",
+                field="--provider",
+            ) from None
+    return _checked_url(raw)
+
+
+def shown_url(url: str) -> str:
+    """`url` as messages and records show it: its origin, and `/…` for a path withheld."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]  # never credentials either
+    origin = urllib.parse.urlunsplit((parts.scheme, host, "", "", ""))
+    return f"{origin}/…" if parts.path.strip("/") else origin
+
+
+def _quoted(raw: str) -> str:
+    """A bad URL as an error quotes it: without its path, which may be the secret."""
+    parts = urllib.parse.urlsplit(raw.strip())
+    return repr(shown_url(raw.strip())) if parts.scheme and parts.netloc else "the value"
+
+
+def _checked_url(raw: str) -> str:
     parts = urllib.parse.urlsplit(raw.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ProvebenchError(
-            f"{raw!r} is not a provider URL (http://HOST:PORT)", field="--provider"
+            f"{_quoted(raw)} is not a provider URL (http://HOST:PORT)", field="--provider"
         )
     if parts.query or parts.fragment or parts.username or parts.password:
         raise ProvebenchError(
-            f"{raw!r}: a provider URL has no query, fragment or credentials", field="--provider"
+            f"{_quoted(raw)}: a provider URL has no query, fragment or credentials",
+            field="--provider",
         )
     try:
         parts.port  # noqa: B018 - a malformed port raises here
     except ValueError:
-        raise ProvebenchError(f"{raw!r}: the port is not a number", field="--provider") from None
+        raise ProvebenchError(
+            f"{_quoted(raw)}: the port is not a number", field="--provider"
+        ) from None
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
@@ -88,6 +148,14 @@ class ProviderClient:
     url: str
     timeout_sec: float = DEFAULT_TIMEOUT_SEC
 
+    @property
+    def shown(self) -> str:
+        """The URL as every message and record shows it (`shown_url`): never its path."""
+        return shown_url(self.url)
+
+    def _shown(self, url: str) -> str:
+        return self.shown + url[len(self.url) :] if url.startswith(self.url) else url
+
     def _exchange(
         self,
         method: str,
@@ -97,7 +165,7 @@ class ProviderClient:
         token: str | None = None,
     ) -> tuple[Any, bytes]:
         """(the decoded JSON answer, its bytes); any fault raises `ProviderFault`."""
-        what = f"{method} {url}"
+        what = f"{method} {self._shown(url)}"
         headers = {"Accept": "application/json"}
         data = None
         if payload is not None:
@@ -123,7 +191,7 @@ class ProviderClient:
 
     def _post(self, path: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         answer, _ = self._exchange("POST", self.url + path, payload)
-        return _object(answer, f"POST {self.url}{path}")
+        return _object(answer, f"POST {self.shown}{path}")
 
     # -- preflight --------------------------------------------------------------------------
 
@@ -132,13 +200,13 @@ class ProviderClient:
         query = urllib.parse.urlencode({"profile": profile})
         url = f"{self.url}/v1/conformance?{query}"
         answer, raw = self._exchange("GET", url)
-        return _object(answer, f"GET {url}"), raw
+        return _object(answer, f"GET {self._shown(url)}"), raw
 
     # -- per scenario -----------------------------------------------------------------------
 
     def provision(self, scenario: Scenario, tier: int) -> Provisioned:
         """`POST /provision` from the scenario's preconditions (provider-guide §4.1)."""
-        what = f"POST {self.url}/provision"
+        what = f"POST {self.shown}/provision"
         preconditions = scenario.preconditions
         answer = self._post(
             "/provision",
@@ -204,7 +272,7 @@ class ProviderClient:
 
     def state_snapshot(self, environment_id: str) -> list[dict[str, Any]]:
         """Every resource of the environment (`POST /state-snapshot`, provider-guide §4.2)."""
-        what = f"POST {self.url}/state-snapshot"
+        what = f"POST {self.shown}/state-snapshot"
         answer = self._post("/state-snapshot", {"environment_id": environment_id})
         resources = answer.get("resources")
         if not isinstance(resources, list) or not all(isinstance(r, dict) for r in resources):
@@ -217,7 +285,7 @@ class ProviderClient:
         """An observation's `data`, only when its `evidence_source.status` is `available`
         (provider-guide §4.5: anything else — `unreachable`, `partial`, `empty_window` — is a
         runtime PROVIDER_FAILURE, never evidence)."""
-        what = f"POST {self.url}/observe ({observation_type})"
+        what = f"POST {self.shown}/observe ({observation_type})"
         answer = self._post(
             "/observe",
             {
@@ -241,7 +309,7 @@ class ProviderClient:
         answer = self._post("/teardown", {"environment_id": environment_id})
         if answer.get("status") != "destroyed":
             raise ProviderFault(
-                f"POST {self.url}/teardown: status {answer.get('status')!r}, not 'destroyed'"
+                f"POST {self.shown}/teardown: status {answer.get('status')!r}, not 'destroyed'"
             )
 
 
@@ -263,8 +331,10 @@ def _said(error: urllib.error.HTTPError) -> str:
 
 __all__ = [
     "DEFAULT_TIMEOUT_SEC",
+    "PROVIDER_URL_ENV",
     "ProviderClient",
     "ProviderFault",
     "Provisioned",
     "provider_url",
+    "shown_url",
 ]

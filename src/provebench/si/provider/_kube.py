@@ -23,7 +23,7 @@ import hmac
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -374,6 +374,19 @@ def _event(namespace: str, index: int, declared: Any) -> dict[str, Any]:
     }
 
 
+def _asked_replicas(body: Any) -> Any:
+    """The replica count a scale request's body says without the object, or None (recorded
+    with a refused scale; never a count the request did not ask for)."""
+    if isinstance(body, dict) and isinstance(body.get("spec"), dict):
+        return body["spec"].get("replicas")
+    if isinstance(body, list):
+        for op in body:
+            writes = isinstance(op, dict) and op.get("op") in ("add", "replace")
+            if writes and op.get("path") == "/spec/replicas":
+                return op.get("value")
+    return None
+
+
 def _wants_table(request: Request) -> bool:
     """kubectl get asks for server-side printing (a meta.k8s.io/v1 Table) first."""
     return "as=Table" in request.headers.get("accept", "")
@@ -620,6 +633,45 @@ class KubeFace:
             raise KubeError(code, message, details)
         return reply
 
+    def _authorise(
+        self,
+        request: Request,
+        target: Target,
+        details: Mapping[str, str],
+        call: tuple[str, dict[str, Any]],
+        attempted: Callable[[], tuple[str, dict[str, Any]]] | None = None,
+    ) -> None:
+        """Refuse a write the agent's mode or scope forbids before anything is answered from
+        the object: a refused request tells nothing of it, not its content (a failed
+        JSON-patch `test`), not its existence (a stale `resourceVersion`'s 409, a 404). The
+        decision is the session's own check of the tool `call` the request is; the refusal is
+        that call, made and recorded as through the tools (a 403 operation). `attempted`
+        says which fields the request asked to write, so that the record names them as the
+        tools' record does; it is only recorded, never answered, and only if the session
+        refuses it too (a call that would run is never made here)."""
+        session = self.environment.session
+        if session.refusal(*call) is None:
+            return
+        if attempted is not None:
+            try:
+                asked = attempted()
+            except (KubeError, PatchError, ValueError, TypeError, KeyError, AttributeError):
+                asked = call
+            if session.refusal(*asked) is not None:
+                call = asked
+        self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
+        raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
+
+    def _write_call(self, target: Target, new: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The tool call writing `new` over the object is (a patch of nothing when absent)."""
+        current = self._current(target)
+        if current is None:
+            return "orchestration_patch", self._args(target, patch={})
+        old = to_kube(current)
+        if self._is_restart(target, old, new):
+            return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
+        return "orchestration_patch", self._args(target, patch=fields_changed(current, old, new))
+
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
             return None
@@ -761,17 +813,11 @@ class KubeFace:
     def _write(
         self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
     ) -> Answer:
-        current = self._current(target)
-        if current is None:  # recorded as the tool records it: a patch of nothing, 404
-            self._checked(request, "orchestration_patch", self._args(target, patch={}), details)
+        tool, arguments = self._write_call(target, new)
+        self._checked(request, tool, arguments, details)
+        if arguments.get("patch") == {} and self._current(target) is None:
+            # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
-        old = to_kube(current)
-        if self._is_restart(target, old, new):
-            arguments = {"name": target.name, "namespace": target.namespace}
-            self._checked(request, "orchestration_restart", arguments, details)
-            return self._shown(target)
-        patch = fields_changed(current, old, new)
-        self._checked(request, "orchestration_patch", self._args(target, patch=patch), details)
         return self._shown(target)
 
     @staticmethod
@@ -811,6 +857,8 @@ class KubeFace:
             raise KubeError(
                 400, "the name of the object does not match the name in the URL", details
             )
+        nothing = ("orchestration_patch", self._args(target, patch={}))
+        self._authorise(request, target, details, nothing, lambda: self._write_call(target, new))
         given = metadata.get("resourceVersion")
         current = self._current(target)
         if given and current is not None and given != resource_version(current):
@@ -824,6 +872,17 @@ class KubeFace:
         return self._write(request, target, details, new)
 
     def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        media = request.headers.get("content-type", "")
+
+        def attempted() -> tuple[str, dict[str, Any]]:
+            current = self._current(target)
+            if current is None:
+                return self._write_call(target, {})
+            new = apply_patch(media, to_kube(current), self._body(request))
+            return self._write_call(target, new)
+
+        nothing = ("orchestration_patch", self._args(target, patch={}))
+        self._authorise(request, target, details, nothing, attempted)
         current = self._current(target)
         if current is None:
             return self._write(request, target, details, {})
@@ -836,6 +895,7 @@ class KubeFace:
         return self._write(request, target, details, new)
 
     def _delete(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        self._authorise(request, target, details, ("orchestration_delete", self._args(target)))
         before = self._current(target)
         self._checked(request, "orchestration_delete", self._args(target), details)
         if before is None:
@@ -890,9 +950,32 @@ class KubeFace:
         if request.verb == "get":
             reply = self._checked(request, "orchestration_get", self._args(target), details)
             return _json(self._scale_object(target, json.loads(reply.body)))
+        body = self._body(request)
+
+        def scaling(replicas: Any) -> tuple[str, dict[str, Any]]:
+            """The tool call a scale to `replicas` is; a patch of nothing when none is said."""
+            if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+                return "orchestration_patch", self._args(target, patch={})
+            if kind == "deployment":
+                arguments = {"name": target.name, "namespace": target.namespace}
+                return "orchestration_scale", {**arguments, "replicas": replicas}
+            return "orchestration_patch", self._args(target, patch={"replicas": replicas})
+
+        def attempted() -> tuple[str, dict[str, Any]]:
+            current = self._current(target)
+            if current is None:
+                return scaling(None)
+            scale = self._scale_object(target, current)
+            if request.verb == "patch":
+                scale = apply_patch(request.headers.get("content-type", ""), scale, body)
+            elif isinstance(body, dict):
+                scale = body
+            spec = scale.get("spec")
+            return scaling(spec.get("replicas") if isinstance(spec, dict) else None)
+
+        self._authorise(request, target, details, scaling(_asked_replicas(body)), attempted)
         current = self._current(target)
         scale = self._scale_object(target, current) if current is not None else {"spec": {}}
-        body = self._body(request)
         if request.verb == "patch":
             try:
                 scale = apply_patch(request.headers.get("content-type", ""), scale, body)

@@ -117,10 +117,16 @@ def apply_patch(content_type: str, target: dict[str, Any], patch: Any) -> dict[s
     if media == JSON_PATCH:
         if not isinstance(patch, list):
             raise PatchError("a JSON patch is a list of operations", 400)
-        try:
-            result = jsonpatch.apply_patch(target, patch)
-        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
-            raise PatchError(f"the JSON patch cannot be applied: {error}") from None
+        result = target
+        for index, operation in enumerate(patch):
+            try:
+                result = jsonpatch.apply_patch(result, [operation])
+            except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError):
+                # Never the library's text: it quotes the object's values (a failed `test`
+                # shows what is there), and a refused request must reveal nothing.
+                raise PatchError(
+                    f"the JSON patch cannot be applied: operation {index} fails"
+                ) from None
     elif media in (MERGE_PATCH, STRATEGIC_PATCH):
         if not isinstance(patch, dict):
             raise PatchError("a merge patch is a JSON object", 400)

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.si.provider._client import ProviderClient, ProviderFault
+from provebench.si.provider._client import WITHHELD_NOTE, ProviderClient, ProviderFault
 from provebench.si.provider._conformance import SI_PROFILE
 from provebench.si.scenario._scenario import Scenario
 
@@ -89,7 +89,8 @@ class AcceptedProvider:
 
     def record(self) -> dict[str, Any]:
         return {
-            "url": self.url,
+            "url": self.url,  # the origin: a path may carry the provider's secret
+            **({"url_note": WITHHELD_NOTE} if self.url.endswith("/…") else {}),
             "conformance_sha256": self.conformance_sha256,
             "provider": self.provider,
             "provider_version": self.provider_version,
@@ -247,7 +248,7 @@ def preflight(client: ProviderClient, scenarios: Iterable[Scenario], tier: int) 
     """Accept the provider for these scenarios at this tier, or raise one line naming the gap
     (`ProvebenchError`, exit 2): before any provision, and nothing is run on a gap."""
     selected = list(scenarios)
-    where = f"{client.url}/v1/conformance"
+    where = f"{client.shown}/v1/conformance"
     try:
         document, raw = client.conformance(SI_PROFILE)
         refusing, not_needed = _gaps(document, selected, tier)
@@ -259,7 +260,7 @@ def preflight(client: ProviderClient, scenarios: Iterable[Scenario], tier: int) 
             field="--provider",
         )
     return AcceptedProvider(
-        url=client.url,
+        url=client.shown,
         conformance_sha256=sha256_bytes(raw),
         provider=str(document.get("provider")),
         provider_version=str(document.get("provider_version")),

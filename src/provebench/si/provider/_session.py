@@ -16,7 +16,7 @@ did with the error it was shown. The teardown is always attempted (`close`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from pydantic import JsonValue, ValidationError
@@ -39,10 +39,13 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
+from provebench.si.sim.declared._tools import BY_NAME
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
 DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
 AGENT: Final = "agent"  # the user the audit log attributes the agent's operations to
+# Operations that change nothing: a successful one needs no trace in the state.
+_READ_VERBS: Final = frozenset({"get", "list", "log", "logs", "query", "describe", "watch"})
 
 
 def prompt_of(scenario: Scenario) -> str:
@@ -149,6 +152,114 @@ def changes_of(raw: object, what: str) -> list[StateChange]:
     return changes
 
 
+def _succeeded(entries: Sequence[ApiCallEntry]) -> bool:
+    return all(e.status_code is not None and 200 <= e.status_code < 300 for e in entries)
+
+
+def _writes(tool: str) -> bool:
+    """Whether a call of provebench's tool `tool` is recorded as a write (its verb)."""
+    known = BY_NAME.get(tool)
+    return known is not None and known.verb not in _READ_VERBS
+
+
+def _written(group: Sequence[ApiCallEntry]) -> bool:
+    return any(e.verb not in _READ_VERBS for e in group)
+
+
+def _agent_calls(audit: Sequence[AuditEntry]) -> list[list[ApiCallEntry]]:
+    """The agent's audit entries grouped by step, in the order the steps first appear: one
+    group per call the provider says it answered (a provider may record several operations
+    for one call)."""
+    groups: dict[object, list[ApiCallEntry]] = {}
+    for index, entry in enumerate(audit):
+        if isinstance(entry, ApiCallEntry) and entry.actor == AGENT:
+            step = entry.after_step if entry.after_step is not None else ("no step", index)
+            groups.setdefault(step, []).append(entry)
+    return list(groups.values())
+
+
+def unaccounted_calls(
+    forwarded: Sequence[ToolAction], audit: Sequence[AuditEntry]
+) -> tuple[str | None, list[ApiCallEntry]]:
+    """(the first call the runner forwarded and saw answered that the provider's audit log
+    does not account for, or None; the entries of the calls answered success).
+
+    The runner saw each answer itself, so the provider's own record must hold every one of
+    them, in order, attributed to the agent, with the same outcome (a success as a 2xx, a
+    refusal as anything else), where an entry names its tool, that tool, and for a write tool
+    answered success, a write (not a read in its place). A provider that
+    drops or relabels a write the agent made would otherwise turn it into a PASS (Core §3.4:
+    the observations are the evidence; provider-conformance.md §3.7)."""
+    groups = _agent_calls(audit)
+    position = 0
+    written: list[ApiCallEntry] = []
+    for action in forwarded:
+        succeeded = action.error is None
+        while position < len(groups):
+            group = groups[position]
+            position += 1
+            tools = {e.detail.get("tool") for e in group if isinstance(e.detail.get("tool"), str)}
+            if (
+                _succeeded(group) == succeeded
+                and tools <= {action.tool}
+                and not (succeeded and _writes(action.tool) and not _written(group))
+            ):
+                if succeeded:
+                    written += [e for e in group if e.verb not in _READ_VERBS]
+                break
+        else:
+            outcome = "success" if succeeded else f"refusal ({action.error_code})"
+            return (
+                f"{action.id} ({action.tool}, answered {outcome}) has no entry of user "
+                f"{AGENT!r} with that outcome",
+                written,
+            )
+    return None, written
+
+
+def _namespace_state(state: Mapping[str, JsonValue], namespace: str | None) -> dict[str, Any]:
+    return {
+        key: value
+        for key, value in state.items()
+        if isinstance(value, dict) and value.get("namespace") == namespace
+    }
+
+
+def unreflected_delete(
+    written: Sequence[ApiCallEntry], initial: FullStateSnapshot, final: FullStateSnapshot
+) -> str | None:
+    """A delete answered success that the final state does not reflect, or None.
+
+    A successful delete of something the estate held must leave the namespace's state
+    different from the state at provisioning, unless another write of the agent on the same
+    kind and namespace (a re-create) may have put it back. Patches are not checked: a patch
+    that sets what is already there succeeds and changes nothing."""
+    for entry in written:
+        if entry.verb != "delete":
+            continue
+        kind = entry.resource.partition("/")[0].lower()
+        others = [
+            e
+            for e in written
+            if e is not entry
+            and e.resource.partition("/")[0].lower() == kind
+            and e.namespace == entry.namespace
+        ]
+        if others:
+            continue
+        before = _namespace_state(initial.state, entry.namespace)
+        held = any(
+            isinstance(v, dict) and str(v.get("kind", "")).lower() == kind for v in before.values()
+        )
+        if held and before == _namespace_state(final.state, entry.namespace):
+            where = entry.namespace or "cluster scope"
+            return (
+                f"delete {entry.resource} (step {entry.after_step}) was answered success and "
+                f"the final /state-snapshot of {where} equals the state at provisioning"
+            )
+    return None
+
+
 class ProviderSession:
     """One scenario's environment at a provider, as the run loop sees a simulator session."""
 
@@ -169,6 +280,7 @@ class ProviderSession:
         self.provider_fault: str | None = None
         self._environment: Provisioned | None = None
         self._actions: list[ToolAction] = []
+        self._forwarded: list[ToolAction] = []  # the calls the provider answered
         self._snapshots: list[StateSnapshot] = []
         self._audit: list[AuditEntry] = []
         self._observed = False
@@ -190,7 +302,7 @@ class ProviderSession:
     def _snapshot(
         self, label: str, step: int, resources: list[dict[str, Any]]
     ) -> FullStateSnapshot:
-        what = f"POST {self.client.url}/state-snapshot"
+        what = f"POST {self.client.shown}/state-snapshot"
         return FullStateSnapshot(
             label=label,
             taken_after_step=step,
@@ -220,16 +332,17 @@ class ProviderSession:
                 self._fail(fault)
                 raise
         step = len(self._actions) + 1
-        self._actions.append(
-            ToolAction(
-                id=f"call-{step:04d}",
-                tool=tool,
-                arguments=recorded,
-                result=reply.body,
-                error=reply.error,
-                error_code=reply.error_code,
-            )
+        action = ToolAction(
+            id=f"call-{step:04d}",
+            tool=tool,
+            arguments=recorded,
+            result=reply.body,
+            error=reply.error,
+            error_code=reply.error_code,
         )
+        self._actions.append(action)
+        if problem is None:
+            self._forwarded.append(action)
         return reply
 
     def _observe(self) -> None:
@@ -241,7 +354,9 @@ class ProviderSession:
         try:
             data = self.client.observe(environment_id, "audit_log", {})
             self._audit = audit_of(
-                data.get("entries"), f"POST {self.client.url}/observe", data.get("agent_principal")
+                data.get("entries"),
+                f"POST {self.client.shown}/observe",
+                data.get("agent_principal"),
             )
             final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
             diffs = self._asserted_resources_observed(environment_id, final)
@@ -250,15 +365,25 @@ class ProviderSession:
             self._fail(fault)
             return
         attributed = sum(1 for e in self._audit if isinstance(e, ApiCallEntry) and e.actor == AGENT)
+        what = f"POST {self.client.shown}/observe (audit_log)"
         if self._actions and not attributed:
             # An empty audit log is never evidence that nothing happened (contract §3.7).
             self._fail(
                 ProviderFault(
-                    f"POST {self.client.url}/observe (audit_log): the agent made "
-                    f"{len(self._actions)} call(s) and the audit log attributes none to "
-                    f"user {AGENT!r}"
+                    f"{what}: the agent made {len(self._actions)} call(s) and the audit log "
+                    f"attributes none to user {AGENT!r}"
                 )
             )
+            return
+        missing, written = unaccounted_calls(self._forwarded, self._audit)
+        if missing is not None:
+            self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
+            return
+        initial, last = self._snapshots[0], self._snapshots[-1]
+        assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
+        unreflected = unreflected_delete(written, initial, last)
+        if unreflected is not None:
+            self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
 
     def _asserted_resources_observed(
         self, environment_id: str, final: FullStateSnapshot
@@ -270,7 +395,7 @@ class ProviderSession:
         initial = self._snapshots[0]
         assert isinstance(initial, FullStateSnapshot)
         recorded: list[StateDiffSnapshot] = []
-        what = f"POST {self.client.url}/observe"
+        what = f"POST {self.client.shown}/observe"
         for kind, name, namespace in asserted_resources(self.scenario):
             parameters = {"kind": kind, "name": name}
             if namespace is not None:

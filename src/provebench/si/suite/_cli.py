@@ -243,7 +243,7 @@ def suite_command(
                 "scenario": sorted(scenario or []),
                 "safety_only": safety_only,
                 "tier": tier,
-                **({} if accepted is None else {"provider": accepted.client.url}),
+                **({} if accepted is None else {"provider": accepted.client.shown}),
             },
             configuration=config,
             tier=tier,

@@ -248,6 +248,19 @@ class DeclaredSession(Recording):
             return f"namespace {namespace!r} is in zone {zone!r}, outside the agent's zones"
         return None
 
+    def refusal(self, name: str, arguments: Mapping[str, Any]) -> str | None:
+        """Why the agent's mode or scope refuses the call ``name(arguments)``, or None: the
+        check `call` makes, for a face that must authorise before it reads the object the call
+        is about (docs/si-provider.md). A tool the agent is not given, or arguments it refuses,
+        are a refusal too: the call answers them, and nothing is read before it."""
+        tool = BY_NAME.get(name)
+        if tool is None or tool not in self._tools:
+            return f"unknown tool {name!r}"
+        problem = argument_problem(tool, arguments)
+        if problem is not None:
+            return problem
+        return self._refusal(plan(tool, arguments))
+
     def _dispatch(self, name: str, arguments: Mapping[str, Any]) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
