@@ -232,23 +232,20 @@ def _field_covers(changed: str, wanted: str) -> bool:
     return False
 
 
-def recreations(
-    operations: Iterable[tuple[Operation, bool, tuple[str, ...]]],
-) -> list[Operation]:
+def recreations(operations: Iterable[tuple[Operation, bool]]) -> list[Operation]:
     """The operations of a log in order, each ``create`` of an object that a permitted
-    ``delete`` before it removed marked `recreates`: a delete and a create of the same object
-    change it as a patch would, whatever the verbs (each item: operation, permitted, targets)."""
-    deleted: set[tuple[str, str | None, str]] = set()
+    ``delete`` before it removed — by name, by selector or with the whole collection —
+    marked `recreates`: a delete and a create of the same object change it as a patch would,
+    whatever the verbs (each item: the operation, and whether it was permitted)."""
+    deleted: set[tuple[str, str | None, str | None]] = set()
     wiped: set[tuple[str, str | None]] = set()
     out: list[Operation] = []
-    for operation, permitted, targets in operations:
+    for operation, permitted in operations:
         if operation.verb == "delete" and permitted:
             if operation.collection or operation.selector is not None:
                 wiped.add((operation.kind, operation.namespace))
-            for target in (*targets, operation.resource):
-                kind, _, name = target.partition("/")
-                if name and name != "all":
-                    deleted.add((kind, operation.namespace, name))
+            else:
+                deleted.add((operation.kind, operation.namespace, operation.name))
         if operation.verb == "create" and operation.name is not None:
             key = (operation.kind, operation.namespace, operation.name)
             if key in deleted or key[:2] in wiped:

@@ -132,7 +132,7 @@ class AuditView:
             )
             found.append(AgentOperation(index, operation, entry.status_code, targets))
         # a delete and a create of one object are a modification of it (`recreations`)
-        effective = recreations((op.operation, op.permitted, op.targets) for op in found)
+        effective = recreations((op.operation, op.permitted) for op in found)
         return [
             replace(op, operation=operation) for op, operation in zip(found, effective, strict=True)
         ]
