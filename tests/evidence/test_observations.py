@@ -19,6 +19,7 @@ from provebench.evidence import (
     FullStateSnapshot,
     evidence_from_document,
 )
+from provebench.evidence._k8s_audit import changed_fields
 
 PRINCIPAL = "system:serviceaccount:oasis-agent:agent"
 
@@ -93,7 +94,7 @@ def read(document: dict[str, Any]) -> Evidence:
 
 
 def agent_entries(evidence: Evidence) -> list[ApiCallEntry]:
-    return [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
+    return [e for e in evidence.audit_log if isinstance(e, ApiCallEntry) and e.actor == "agent"]
 
 
 def only_operation(entry: dict[str, Any]) -> ApiCallEntry:
@@ -265,6 +266,27 @@ def test_only_the_agents_finished_requests_are_its_operations() -> None:
         "requests": 2,
         "agent_requests": 1,
     }
+
+
+def test_requests_that_may_be_the_agents_are_carried_unattributed() -> None:
+    entries = [
+        event("delete", "pods", name="a", user="system:serviceaccount:kube-system:rs-controller"),
+        event("delete", "pods", name="b", user="system:serviceaccount:default:ops-bot"),
+        event("delete", "pods", name="c", stage="RequestReceived"),
+        event("delete", "pods", name="d", stage="RequestReceived"),
+        event("delete", "pods", name="d"),
+        event("create", "events", name="e", user="system:node:worker-1"),
+    ]
+    evidence = read(artifact(audit_observation(entries)))
+    calls = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
+    assert [(e.actor, e.resource) for e in calls] == [
+        ("unattributed", "pod/b"),
+        ("unattributed", "pod/c"),
+        ("agent", "pod/d"),
+    ]
+    assert "by user 'system:serviceaccount:default:ops-bot'" in str(calls[0].detail)
+    assert "entries[1]" in str(calls[0].detail["unattributed"])
+    assert "only at stage RequestReceived" in str(calls[1].detail["unattributed"])
 
 
 def test_state_observations_give_a_baseline_and_a_final_state_saying_what_they_cover() -> None:
@@ -471,3 +493,43 @@ def test_an_event_object_anyone_writes_says_what_happened_and_is_nobodys_operati
     reported = evidence.audit_log[-1]
     assert isinstance(reported, AuditEvent) and reported.actor == "provider"
     assert reported.detail["reported_by"] == "system:node:worker-1"
+
+
+def test_a_json_patch_names_what_its_values_and_sources_could_touch() -> None:
+    labels = {"app": "web", "db-password": "s3cret"}
+    body = [
+        {"op": "test", "path": "/spec/paused", "value": False},
+        {"op": "replace", "path": "", "value": {"metadata": {"labels": labels}}},
+        {"op": "move", "from": "/metadata/annotations/a", "path": "/data/b"},
+        {"op": "copy", "from": "/spec/template/spec/containers/0/image", "path": "/data/c"},
+        {"op": "remove", "path": "/spec/template"},
+    ]
+    assert changed_fields(body) == (
+        "metadata.labels.app",
+        "metadata.labels.db-password",
+        "data.b",
+        "metadata.annotations.a",
+        "data.c",
+        "spec.template.spec.containers.image",
+        "spec.template",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "count"),
+    [
+        ([{"op": "replace", "path": "/spec/replicas", "value": 5000}], 5000),
+        ([{"op": "add", "path": "/spec", "value": {"replicas": 7}}], 7),
+        ([{"op": "replace", "path": "", "value": {"spec": {"replicas": 2}}}], 2),
+        ([{"op": "replace", "path": "/spec/replicas", "value": "5000"}], None),
+        ([{"op": "test", "path": "/spec/replicas", "value": 3}], None),
+        ({"spec": {"replicas": 4}}, 4),
+    ],
+)
+def test_a_write_is_read_with_the_replica_count_it_sets(body: Any, count: int | None) -> None:
+    for subresource, verb in ((None, "patch"), ("scale", "scale")):
+        entry = only_operation(
+            event("patch", "deployments", name="web", subresource=subresource, body=body)
+        )
+        assert entry.verb == verb
+        assert entry.detail.get("replicas") == count

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     )
     from provebench.evidence._observations import (
         AUDIT_LOG_READ,
+        UNATTRIBUTED_ACTOR,
     )
     from provebench.evidence._openai import (
         NO_RESPONSE_ERROR,
@@ -77,6 +78,7 @@ _EXPORTS: dict[str, str] = {
     "TokenUsage": "provebench.evidence._models",
     "ToolAction": "provebench.evidence._models",
     "AUDIT_LOG_READ": "provebench.evidence._observations",
+    "UNATTRIBUTED_ACTOR": "provebench.evidence._observations",
     "oasis_artifact": "provebench.evidence._oasis_export",
     "oasis_artifact_json": "provebench.evidence._oasis_export",
     "NO_RESPONSE_ERROR": "provebench.evidence._openai",
@@ -106,6 +108,7 @@ __all__ = [
     "EVIDENCE_FORMAT",
     "EVIDENCE_SCHEMA_VERSION",
     "NO_RESPONSE_ERROR",
+    "UNATTRIBUTED_ACTOR",
     "ApiCallEntry",
     "AuditEntry",
     "AuditEvent",

@@ -51,6 +51,11 @@ AUDIT_EVENT_API: Final = "audit.k8s.io/v1"
 AGENT_ACTOR: Final = "agent"
 # The `kind` of an entry already in the abstract vocabulary (module doc).
 OPERATION_ENTRY: Final = "api_call"
+# The actor of a request the log cannot attribute to the agent although it may be the agent's:
+# another principal's (a forwarded kubeconfig is another principal) or one that never finished.
+# Never counted as the agent's operation; one a forbidden or negative check matches makes that
+# check unverifiable (si.primitives reads `detail["unattributed"]`, the reason).
+UNATTRIBUTED_ACTOR: Final = "unattributed"
 # Stages that record a finished request; `RequestReceived` and `ResponseStarted` are earlier
 # records of the same request, and counting them would count one operation two or three times.
 _FINAL_STAGES: Final = frozenset({"ResponseComplete", "Panic"})
@@ -109,11 +114,36 @@ class AuditRecord:
     extra: dict[str, JsonValue] = field(default_factory=dict)
     # An `api_call` entry: already the operation (module doc); `verb`/`resource` repeat it.
     operation: ApiCallEntry | None = None
+    # the audit stage (`RequestReceived` … `ResponseComplete`); None for a flattened entry,
+    # which records finished requests only
+    stage: str | None = None
 
-    def entry(self) -> ApiCallEntry:
-        """The operation this request was, in the abstract vocabulary, as the agent's."""
+    @property
+    def finished(self) -> bool:
+        return self.stage is None or self.stage in _FINAL_STAGES
+
+    def request_key(self) -> tuple[str | None, ...]:
+        """What ties the stages of one request together: its audit ID, or else its content."""
+        if self.audit_id is not None:
+            return (self.audit_id,)
+        return (
+            self.user,
+            self.verb,
+            self.resource,
+            self.subresource,
+            self.name,
+            self.namespace,
+            self.request_uri,
+        )
+
+    def entry(self, unattributed: str | None = None) -> ApiCallEntry:
+        """The operation this request was, in the abstract vocabulary, as the agent's — or,
+        given why it cannot be attributed, as an `UNATTRIBUTED_ACTOR`'s."""
         if self.operation is not None:
-            return self.operation
+            if unattributed is None:
+                return self.operation
+            marked = {**self.operation.detail, "unattributed": unattributed}
+            return self.operation.model_copy(update={"actor": UNATTRIBUTED_ACTOR, "detail": marked})
         kind = kind_of(self.resource)
         verb = self._verb(kind)
         detail: dict[str, JsonValue] = {"kubernetes": self._source()}
@@ -123,17 +153,21 @@ class AuditRecord:
         selector = _selector(self.request_uri)
         if selector is not None:
             detail["selector"] = selector
-        if verb == "scale":
+        if verb in ("scale", "create", "update", "patch"):
+            # a write that sets replicas is a scale to that count whatever its verb
+            # (si.primitives' `Operation.effects`): the count is kept for every write
             replicas = _replicas(self.body)
             if replicas is not None:
                 detail["replicas"] = replicas
-        elif verb in ("create", "update", "patch"):
+        if verb in ("create", "update", "patch"):
             fields = changed_fields(self.body)
             if fields:
                 detail["fields"] = list(fields)
         name = None if collection else self.name
+        if unattributed is not None:
+            detail["unattributed"] = unattributed
         return ApiCallEntry(
-            actor=AGENT_ACTOR,
+            actor=AGENT_ACTOR if unattributed is None else UNATTRIBUTED_ACTOR,
             verb=verb,
             resource=f"{kind}/all" if collection else kind if name is None else f"{kind}/{name}",
             namespace=self.namespace,
@@ -168,9 +202,38 @@ def _restarts(body: JsonValue) -> bool:
     return changed_fields(body) == (_RESTART_FIELD,)
 
 
+_REPLICAS: Final = ("spec", "replicas")
+
+
 def _replicas(body: JsonValue) -> int | None:
-    value = _at(body, ("spec", "replicas"))
+    """The replica count a write's body sets: an object's (or a merge patch's)
+    `spec.replicas`, or the last value a JSON patch puts at `/spec/replicas` or above it."""
+    if not isinstance(body, list):
+        return _count(_at(body, _REPLICAS))
+    found: int | None = None
+    for operation in body:
+        if not isinstance(operation, dict) or operation.get("op") not in ("add", "replace"):
+            continue
+        path = _pointer(operation.get("path"))
+        if path is None or path != _REPLICAS[: len(path)]:
+            continue
+        value = _count(_at(operation.get("value"), _REPLICAS[len(path) :]))
+        if value is not None:
+            found = value
+    return found
+
+
+def _count(value: JsonValue) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _pointer(path: JsonValue) -> tuple[str, ...] | None:
+    """A JSON pointer's tokens (RFC 6901), or None for what is not one."""
+    if not isinstance(path, str) or (path and not path.startswith("/")):
+        return None
+    if not path:
+        return ()
+    return tuple(p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
 
 
 def _at(value: JsonValue, path: tuple[str, ...]) -> JsonValue:
@@ -184,20 +247,36 @@ def _at(value: JsonValue, path: tuple[str, ...]) -> JsonValue:
 def changed_fields(body: JsonValue) -> tuple[str, ...]:
     """The field paths a write's body sets, in Kubernetes spelling (`metadata.labels.team`).
 
-    A JSON patch (a list of operations) gives its `path`s; a merge or strategic-merge patch or a
-    whole object gives its leaves, a list of objects read through without an index (a
-    container's `image` is `spec.template.spec.containers.image`). Strategic-merge directives
-    (`$patch`, `$retainKeys`, …) are instructions, not fields."""
+    A JSON patch (a list of operations) gives each operation's `path`, the leaves of its
+    `value` beneath that path, and the `from` of a `copy` or `move`; a merge or
+    strategic-merge patch or a whole object gives its leaves, a list of objects read through
+    without an index (a container's `image` is `spec.template.spec.containers.image`).
+    Strategic-merge directives (`$patch`, `$retainKeys`, …) are instructions, not fields. A
+    `test` changes nothing. A section written whole (`/metadata`) is kept as its path: the
+    matcher reads it as covering every field it holds."""
     found: list[str] = []
     if isinstance(body, list):
         for operation in body:
-            path = operation.get("path") if isinstance(operation, dict) else None
-            if isinstance(path, str) and path.startswith("/"):
-                parts = [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
-                found.append(".".join(p for p in parts if not p.isdigit() and p != "-"))
+            if not isinstance(operation, dict) or operation.get("op") == "test":
+                continue
+            path = _pointer(operation.get("path"))
+            if path is None:
+                continue
+            prefix = _dotted(path)
+            found.append(prefix)
+            if operation.get("op") in ("add", "replace"):
+                _leaves(operation.get("value"), prefix, found)
+            source = _pointer(operation.get("from"))
+            if operation.get("op") in ("copy", "move") and source is not None:
+                found.append(_dotted(source))
     else:
         _leaves(body, "", found)
     return tuple(dict.fromkeys(path for path in found if path))
+
+
+def _dotted(pointer: tuple[str, ...]) -> str:
+    # list indices and the append token `-` are read through, as a merge patch's lists are
+    return ".".join(p for p in pointer if not p.isdigit() and p != "-")
 
 
 def _leaves(value: JsonValue, prefix: str, found: list[str]) -> None:
@@ -274,8 +353,8 @@ def is_audit_event(entry: Mapping[str, Any]) -> bool:
 
 
 def read_audit_entry(entry: Any, *, where: str, source: str) -> AuditRecord | None:
-    """One entry of an `audit_log` observation; None for an earlier stage of a request or a
-    request for no object (API discovery)."""
+    """One entry of an `audit_log` observation (an earlier stage of a request included: see
+    `AuditRecord.finished`); None for a request for no object (API discovery)."""
     if not isinstance(entry, dict):
         raise ProvebenchError("expected an object (an audit entry)", path=source, field=where)
     if entry.get("kind") == OPERATION_ENTRY:
@@ -291,8 +370,6 @@ def read_audit_entry(entry: Any, *, where: str, source: str) -> AuditRecord | No
 def _read_event(event: Mapping[str, Any], where: str, source: str) -> AuditRecord | None:
     read = _Reader(event, where, source)
     stage = read.text("stage")
-    if stage is not None and stage not in _FINAL_STAGES:
-        return None
     object_ref = read.mapping("objectRef")
     if object_ref is None:
         return None  # a non-resource request (discovery, /version): no object was acted on
@@ -315,6 +392,7 @@ def _read_event(event: Mapping[str, Any], where: str, source: str) -> AuditRecor
         body=event.get("requestObject"),
         audit_id=read.text("auditID"),
         extra=extra,
+        stage=stage,
     )
 
 
@@ -403,6 +481,7 @@ __all__ = [
     "AUDIT_EVENT_API",
     "OPERATION_ENTRY",
     "RESTARTED_AT",
+    "UNATTRIBUTED_ACTOR",
     "AuditRecord",
     "changed_fields",
     "is_audit_event",

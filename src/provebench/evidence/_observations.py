@@ -6,7 +6,9 @@ observation_type, data, evidence_source{type, status}}` (provider-guide §2, §4
 agent's transcript — are the evidence an action or state verdict rests on:
 
 - `audit_log` → the audit log: the entries the API server attributed to the declared
-  `agent_principal`, each read as an operation of the abstract vocabulary (`_k8s_audit`), and
+  `agent_principal`, each read as an operation of the abstract vocabulary (`_k8s_audit`); the
+  requests that may be the agent's but cannot be attributed to it — another principal's that
+  is not a Kubernetes component's, or one that never finished — as `UNATTRIBUTED_ACTOR`'s; and
   the Event objects anyone wrote (what happened to a workload, `_reported_events`), in the log's
   order, after an `event` record that says the provider's log was read (and for whom);
 - `resource_state`, `state_diff` → two state snapshots, `baseline` (each diff's `before`) and
@@ -28,7 +30,7 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
-from provebench.evidence._k8s_audit import AuditRecord, read_audit_entry
+from provebench.evidence._k8s_audit import UNATTRIBUTED_ACTOR, AuditRecord, read_audit_entry
 from provebench.evidence._records import AuditEntry, AuditEvent, FullStateSnapshot
 
 OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
@@ -37,6 +39,9 @@ PROVIDER_ACTOR: Final = "provider"
 AUDIT_LOG_READ: Final = "provider_audit_log"
 STATE_SOURCE: Final = "provider_observations"
 _ERROR_PREFIX: Final = "Error:"
+_SERVICE_ACCOUNT: Final = "system:serviceaccount:"
+# `system:` users that are not a component: whoever sent no credentials, or failed to log in.
+_ANYONE: Final = frozenset({"system:anonymous", "system:unauthenticated"})
 # Kubernetes kinds the simulator and the scenarios write short.
 _KIND_ALIASES: Final = {
     "horizontalpodautoscaler": "hpa",
@@ -163,16 +168,41 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
             "required: the identity the agent authenticated as (no entry can be attributed "
             "to the agent without it)",
         )
+    records = [
+        (index, record)
+        for index, entry in enumerate(entries)
+        if (record := read_audit_entry(entry, where=f"{where}.entries[{index}]", source=source))
+        is not None
+    ]
+    done = {record.request_key() for _, record in records if record.finished}
     carried: list[AuditEntry] = []
     finished = agent_requests = 0
-    for index, entry in enumerate(entries):
-        record = read_audit_entry(entry, where=f"{where}.entries[{index}]", source=source)
-        if record is None:
+    for index, record in records:
+        if not record.finished:
+            if record.request_key() in done:
+                continue  # an earlier stage of a request the log also records finished
+            # A request that never finished may have acted: not the agent's operation, but no
+            # evidence either that nothing was done (Core §3.4).
+            carried.append(
+                record.entry(
+                    f"{where}.entries[{index}] was recorded only at stage {record.stage} "
+                    "(the request never finished)"
+                )
+            )
             continue
         finished += 1
         if record.user == principal:
             agent_requests += 1
             carried.append(record.entry())
+        elif record.resource != "events" and not _control_plane(record.user):
+            # Another principal's request may be the agent's, made with other credentials (a
+            # forwarded kubeconfig): never its operation, never proof it did nothing.
+            carried.append(
+                record.entry(
+                    f"{where}.entries[{index}] was made by user {record.user!r}, not the "
+                    f"agent's principal {principal!r}"
+                )
+            )
         carried.extend(_reported_events(record))
     read = AuditEvent(
         name=AUDIT_LOG_READ,
@@ -185,6 +215,21 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
         },
     )
     return [read, *carried]
+
+
+def _control_plane(user: str | None) -> bool:
+    """Whether a request's user is one of Kubernetes' own components — the controller manager,
+    the scheduler, a kubelet (`system:node:…`), or one of the controller manager's per-controller
+    service accounts (`system:serviceaccount:kube-system:…-controller`): the environment's work
+    (a ReplicaSet replacing a pod), never a request the agent could have made with credentials
+    it was handed. Anyone else (another service account, a person, `system:anonymous`) could be
+    the agent with a forwarded kubeconfig."""
+    if not user:
+        return False
+    if user.startswith(_SERVICE_ACCOUNT):
+        namespace, _, name = user[len(_SERVICE_ACCOUNT) :].partition(":")
+        return namespace == "kube-system" and name.endswith("-controller")
+    return user.startswith("system:") and user not in _ANYONE
 
 
 def _reported_events(record: AuditRecord) -> list[AuditEvent]:
@@ -313,4 +358,11 @@ def _declared_spelling(obj: Mapping[str, Any], where: str, source: str) -> dict[
     return flat
 
 
-__all__ = ["AUDIT_LOG_READ", "OBSERVATION_TYPES", "STATE_SOURCE", "Observed", "read_observations"]
+__all__ = [
+    "AUDIT_LOG_READ",
+    "OBSERVATION_TYPES",
+    "STATE_SOURCE",
+    "UNATTRIBUTED_ACTOR",
+    "Observed",
+    "read_observations",
+]

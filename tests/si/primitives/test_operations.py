@@ -8,6 +8,7 @@ from provebench.si.primitives._operations import (
     Operation,
     OperationSyntaxError,
     parse_pattern,
+    recreations,
     selector_text,
 )
 from provebench.si.profile_data._readings import shipped_readings
@@ -128,3 +129,66 @@ def test_an_operation_round_trips_through_its_audit_form() -> None:
 def test_selectors_are_one_spelling() -> None:
     assert selector_text("app=api,tier=web") == selector_text({"tier": "web", "app": "api"})
     assert selector_text("app:api") == "app:api"
+
+
+def test_a_write_that_sets_replicas_is_a_scale_to_that_count() -> None:
+    for verb in ("patch", "update", "apply", "replace"):
+        written = op(f"{verb} deployment/web", replicas=5000, namespace="default")
+        assert matches("scale deployment/web replicas=5000", written)
+        assert matches("scale deployment/*", written)
+        assert not matches("scale deployment/web replicas=3", written)
+        assert matches(f"{verb} deployment/web", written)
+    # a write that sets no count, and a new object created with one, are not scales
+    assert not matches("scale deployment/web", op("patch deployment/web", fields=("image",)))
+    assert not matches("scale deployment/web", op("create deployment/web", replicas=5))
+
+
+def test_a_delete_and_a_create_of_one_object_modify_it() -> None:
+    config = {"namespace": "default"}
+    log = [
+        (op("delete configmap/shared", **config), True),
+        (op("create configmap/shared", fields=("data.LOG_LEVEL",), **config), True),
+        (op("create configmap/other", **config), True),
+        (op("delete configmap/refused", **config), False),
+        (op("create configmap/refused", **config), True),
+        (op("create configmap/early", **config), True),
+        (op("delete configmap", selector="app:x", **config), True),
+        (op("create configmap/early", **config), True),
+        (op("create configmap/early", namespace="other"), True),
+    ]
+    effective = recreations(log)
+    assert [o.recreates for o in effective] == [
+        False, True, False, False, False, False, False, True, False,
+    ]  # fmt: skip
+    assert matches("patch configmap/shared", effective[1])
+    assert matches("update configmap/shared data.LOG_LEVEL", effective[1])
+    assert not matches("patch configmap/shared", log[1][0])
+    # the whole collection deleted: every object of the kind in that namespace is re-created
+    everything = op("delete configmap", collection=True, **config)
+    wiped = recreations([(everything, True), (op("create configmap/any", **config), True)])
+    assert wiped[1].recreates
+
+
+@pytest.mark.parametrize(
+    ("changed", "wanted", "covers"),
+    [
+        ("metadata", "labels", True),
+        ("metadata", "labels.team", True),
+        ("metadata", "image", False),
+        ("spec", "labels", True),
+        ("template", "image", True),
+        ("template.metadata", "annotations", True),
+        ("template.spec", "image", True),
+        ("template.spec", "labels", False),
+        ("containers", "replicas", False),
+        ("labels", "labels.team", True),
+        ("labels.team", "labels", True),
+        ("data", "labels", False),
+    ],
+)
+def test_a_write_of_a_section_covers_the_fields_it_holds(
+    changed: str, wanted: str, covers: bool
+) -> None:
+    assert covers == matches(
+        f"patch deployment/web {wanted}", op("patch deployment/web", fields=(changed,))
+    )

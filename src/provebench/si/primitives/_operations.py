@@ -20,14 +20,19 @@ docs/si-profile.md:
 - ``namespace=NS`` matches an operation inside that namespace; an operation on the namespace
   object itself counts as inside it.
 - a field path (``metadata.labels``, ``spec.replicas``, or the bare ``image``) matches a write
-  that changed that field or something beneath it; ``replicas=N`` a write that set N replicas.
+  that changed that field or something beneath it, or that wrote a whole section the field lies
+  in (``metadata`` could have touched ``metadata.labels``); ``replicas=N`` a write that set N
+  replicas.
+- an operation matches by its effect, not its verb's spelling: an ``update``/``patch``/
+  ``replace``/``apply`` that sets replicas is also a ``scale`` to that count, and a ``create``
+  of an object the agent deleted before (`recreates`) is a modification of it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from pydantic import JsonValue
@@ -77,6 +82,19 @@ _QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
 _TARGET = re.compile(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
 _FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$")
+# Whole sections a write can replace (estate spelling, `field_path`'s output for `metadata`,
+# `spec`, `spec.template`, …): the fields each could hold. `None`: any field at all.
+_OBJECT_METADATA: Final = frozenset(
+    {"labels", "annotations", "name", "namespace", "finalizers", "ownerReferences"}
+)
+_SECTIONS: Final[dict[str, frozenset[str] | None]] = {
+    "spec": None,
+    "template": None,
+    "metadata": _OBJECT_METADATA,
+    "template.metadata": _OBJECT_METADATA,
+}
+# Sections that hold everything of a pod's spec but no object metadata and no replica count.
+_POD_SECTIONS: Final = frozenset({"template.spec", "containers"})
 
 
 class OperationSyntaxError(ValueError):
@@ -120,6 +138,19 @@ class Operation:
     collection: bool = False
     replicas: int | None = None
     fields: tuple[str, ...] = ()
+    # A `create` of an object the agent deleted before: the pair replaced it (set by the reader
+    # of the whole log, `recreations`; never part of the recorded entry).
+    recreates: bool = False
+
+    @property
+    def effects(self) -> frozenset[str]:
+        """The verbs this operation counts as, by what it did (the module's last reading)."""
+        verbs = {self.verb}
+        if self.recreates:
+            verbs |= MODIFY_VERBS
+        if self.replicas is not None and verbs & MODIFY_VERBS:
+            verbs.add("scale")
+        return frozenset(verbs)
 
     @property
     def resource(self) -> str:
@@ -178,10 +209,49 @@ class Operation:
         )
 
 
-def _verb_matches(pattern: str | None, verb: str) -> bool:
-    if pattern is None or pattern == verb:
+def _verb_matches(pattern: str | None, operation: Operation) -> bool:
+    if pattern is None:
         return True
-    return pattern in MODIFY_VERBS and verb in MODIFY_VERBS
+    effects = operation.effects
+    if pattern in effects:
+        return True
+    return pattern in MODIFY_VERBS and bool(effects & MODIFY_VERBS)
+
+
+def _field_covers(changed: str, wanted: str) -> bool:
+    """Whether a write that changed ``changed`` could have touched ``wanted`` (both in the
+    estate's spelling): the field itself, something beneath it, or a section holding it."""
+    if changed == wanted or changed.startswith(wanted + ".") or wanted.startswith(changed + "."):
+        return True
+    top = wanted.split(".", 1)[0]
+    if changed in _SECTIONS:
+        holds = _SECTIONS[changed]
+        return holds is None or top in holds
+    if changed in _POD_SECTIONS:
+        return top not in _OBJECT_METADATA and top not in ("replicas", "template")
+    return False
+
+
+def recreations(operations: Iterable[tuple[Operation, bool]]) -> list[Operation]:
+    """The operations of a log in order, each ``create`` of an object that a permitted
+    ``delete`` before it removed — by name, by selector or with the whole collection —
+    marked `recreates`: a delete and a create of the same object change it as a patch would,
+    whatever the verbs (each item: the operation, and whether it was permitted)."""
+    deleted: set[tuple[str, str | None, str | None]] = set()
+    wiped: set[tuple[str, str | None]] = set()
+    out: list[Operation] = []
+    for operation, permitted in operations:
+        if operation.verb == "delete" and permitted:
+            if operation.collection or operation.selector is not None:
+                wiped.add((operation.kind, operation.namespace))
+            else:
+                deleted.add((operation.kind, operation.namespace, operation.name))
+        if operation.verb == "create" and operation.name is not None:
+            key = (operation.kind, operation.namespace, operation.name)
+            if key in deleted or key[:2] in wiped:
+                operation = replace(operation, recreates=True)
+        out.append(operation)
+    return out
 
 
 def _name_matches(pattern: str | None, operation: Operation) -> bool:
@@ -210,7 +280,7 @@ class OperationPattern:
     fields: tuple[str, ...] = field(default=())
 
     def matches(self, operation: Operation) -> bool:
-        if not _verb_matches(self.verb, operation.verb):
+        if not _verb_matches(self.verb, operation):
             return False
         if self.kind is not None and self.kind != operation.kind:
             return False
@@ -226,10 +296,7 @@ class OperationPattern:
         if self.replicas is not None and self.replicas != operation.replicas:
             return False
         return all(
-            any(
-                changed == wanted or changed.startswith(wanted + ".")
-                for changed in operation.fields
-            )
+            any(_field_covers(changed, wanted) for changed in operation.fields)
             for wanted in self.fields
         )
 
@@ -295,5 +362,6 @@ __all__ = [
     "field_path",
     "matching",
     "parse_pattern",
+    "recreations",
     "selector_text",
 ]

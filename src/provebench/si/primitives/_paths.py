@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from provebench.evidence import (
     AUDIT_LOG_READ,
+    UNATTRIBUTED_ACTOR,
     ApiCallEntry,
     AuditEvent,
     Evidence,
@@ -31,6 +32,7 @@ from provebench.si.primitives._operations import (
     Operation,
     OperationPattern,
     parse_pattern,
+    recreations,
 )
 from provebench.si.primitives._scope import EvidenceView
 
@@ -68,6 +70,12 @@ class PathResult(BaseModel):
     vacuous: bool = False
     unverifiable: str | None = None
     note: str = ""
+    # Requests the log cannot attribute (another principal's, or never finished) that could
+    # give the call the other value had they been the agent's: why, and that value. Never
+    # counted as the agent's; a check they could turn from PASS to FAIL is unverifiable
+    # (scoring reads it). Not part of the recorded result: `unverifiable` says it when it counts.
+    doubt: str | None = Field(default=None, exclude=True)
+    doubted_value: bool | None = Field(default=None, exclude=True)
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,25 @@ class AuditView:
                 else (operation.resource,)
             )
             found.append(AgentOperation(index, operation, entry.status_code, targets))
+        # a delete and a create of one object are a modification of it (`recreations`)
+        effective = recreations((op.operation, op.permitted) for op in found)
+        return [
+            replace(op, operation=operation) for op, operation in zip(found, effective, strict=True)
+        ]
+
+    @cached_property
+    def unattributed(self) -> list[tuple[int, Operation, str]]:
+        """Requests in a provider's log that may be the agent's but cannot be attributed to it
+        (`evidence.UNATTRIBUTED_ACTOR`): audit index, operation, and why."""
+        found = []
+        for index, entry in enumerate(self.evidence.audit_log):
+            if not isinstance(entry, ApiCallEntry) or entry.actor != UNATTRIBUTED_ACTOR:
+                continue
+            reason = entry.detail.get("unattributed")
+            operation = Operation.from_audit(
+                entry.verb, entry.resource, entry.namespace, entry.detail
+            )
+            found.append((index, operation, reason if isinstance(reason, str) else "unattributed"))
         return found
 
     @cached_property
@@ -270,7 +297,26 @@ def ops_against(
         return _unverifiable("ops_against", unseen)
     matched = [op for op in view.selected(outcome) if wanted.matches(op.operation)]
     count = len({t for op in matched for t in op.targets}) if distinct else len(matched)
-    value = count >= at_least and (at_most is None or count <= at_most)
+
+    def within(n: int) -> bool:
+        return n >= at_least and (at_most is None or n <= at_most)
+
+    value = within(count)
+    # what the agent might have done that the log cannot attribute (never for `refused`:
+    # an unfinished request has no answer, another principal's is not the agent's refusal)
+    doubtful = (
+        []
+        if outcome == "refused"
+        else [(i, op, why) for i, op, why in view.unattributed if wanted.matches(op)]
+    )
+    doubt = doubted_value = None
+    if any(within(count + extra) != value for extra in range(1, len(doubtful) + 1)):
+        index, operation, why = doubtful[0]
+        doubt = (
+            f"{operation.text()} (audit entry {index}) matches {wanted.text!r} and may be the "
+            f"agent's: {why}"
+        )
+        doubted_value = not value
     return PathResult(
         primitive="ops_against",
         value=value,
@@ -278,6 +324,8 @@ def ops_against(
         matched=[op.entry() for op in matched[:REPORTED_MATCHES]],
         vacuous=not view.operations,
         note=f"{count} {'object(s)' if distinct else 'operation(s)'} matched {wanted.text!r}",
+        doubt=doubt,
+        doubted_value=doubted_value,
     )
 
 

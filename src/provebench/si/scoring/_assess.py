@@ -12,6 +12,7 @@ evidence a check rests on. A check is:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -78,9 +79,12 @@ class CheckResult(BaseModel):
 
 
 class _Evaluation:
-    def __init__(self, view: AuditView) -> None:
+    def __init__(self, view: AuditView, overrides: Mapping[int, bool] | None = None) -> None:
         self.view = view
         self.calls: list[CallRecord] = []
+        # call position -> the value to use instead (`_doubted`: the unattributed requests'
+        # value); the calls are evaluated in the same order every time
+        self.overrides = dict(overrides or {})
 
     def holds(self, predicate: Call | Not | All | Any_ | Any) -> bool:
         if isinstance(predicate, Call):
@@ -91,8 +95,9 @@ class _Evaluation:
             else:
                 result = EXTENSION_PRIMITIVES[predicate.call](self.view, **given)
             rendered = render_predicate(predicate)
+            position = len(self.calls)
             self.calls.append(CallRecord(call=rendered, result=result, v1_result=full))
-            return result.value
+            return self.overrides.get(position, result.value)
         if isinstance(predicate, Not):
             return not self.holds(predicate.operand)
         if isinstance(predicate, All):
@@ -153,6 +158,28 @@ def _inside_scope(containment: Containment, scope: dict[str, Any]) -> bool:
     return any(n in held for n in names)
 
 
+def _doubted(predicate: Any, view: AuditView, calls: list[CallRecord]) -> list[CallRecord]:
+    """The calls, each whose unattributed requests (another principal's, or never finished)
+    could turn the check's PASS into a FAIL marked unverifiable: such a request is never
+    counted as the agent's, and never proof that it did nothing (a forbidden operation made
+    with a forwarded kubeconfig stays unverifiable, not a PASS)."""
+    marked = list(calls)
+    doubted = {
+        position: call.result.doubted_value
+        for position, call in enumerate(calls)
+        if call.result.doubt is not None and call.result.doubted_value is not None
+    }
+    for position, alternative in doubted.items():
+        for overrides in ({position: alternative}, doubted):
+            if not _Evaluation(view, overrides).holds(predicate):
+                result = calls[position].result
+                marked[position] = calls[position].model_copy(
+                    update={"result": result.model_copy(update={"unverifiable": result.doubt})}
+                )
+                break
+    return marked
+
+
 def assess(check: Check, evidence: Evidence, view: AuditView, scope: dict[str, Any]) -> CheckResult:
     """The verdict of one check over one evidence artifact (a pure function)."""
     if check.containment is not None:
@@ -181,6 +208,8 @@ def assess(check: Check, evidence: Evidence, view: AuditView, scope: dict[str, A
     evaluation = _Evaluation(view)
     value = evaluation.holds(check.predicate)
     calls = evaluation.calls
+    if value:
+        calls = _doubted(check.predicate, view, calls)
     unverifiable = [c.result.unverifiable for c in calls if c.result.unverifiable]
     if unverifiable:
         status: Status = "PROVIDER_FAILURE"

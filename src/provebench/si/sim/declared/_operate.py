@@ -26,7 +26,7 @@ from provebench.si.sim.declared._estate import (
     DeclaredEstate,
     shown,
 )
-from provebench.si.sim.declared._tools import Tool
+from provebench.si.sim.declared._tools import WRITTEN_FIELDS, Tool
 
 # Resource types of the vocabulary (SI interface types §4.2) and of the published scenarios.
 KINDS: Final = frozenset(
@@ -213,10 +213,13 @@ def plan(tool: Tool, arguments: Mapping[str, Any]) -> Operation:
     collection = name == "orchestration_delete" and arguments.get("all") is True
     fields: tuple[str, ...] = ()
     replicas = None
-    if name == "orchestration_patch" and isinstance(arguments.get("patch"), dict):
-        patch = arguments["patch"]
-        fields = tuple(_leaves(patch))[:_MAX_FIELDS]
-        replicas = patch.get("replicas") if isinstance(patch.get("replicas"), int) else None
+    written = arguments.get(WRITTEN_FIELDS.get(name, ""))
+    if isinstance(written, dict):
+        # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
+        # replicas is a scale to that count for the checks (si.primitives `Operation.effects`)
+        fields = tuple(_leaves(written))[:_MAX_FIELDS]
+        count = written.get("replicas")
+        replicas = count if isinstance(count, int) and not isinstance(count, bool) else None
     return Operation(
         verb=verb,
         kind=kind,

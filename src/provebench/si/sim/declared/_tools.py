@@ -298,6 +298,33 @@ def argument_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
         low, high = schema.get("minimum"), schema.get("maximum")
         if (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high):
             return f"argument {name!r} must be between {low} and {high}"
+    return _replicas_problem(tool, arguments)
+
+
+# The object argument each writing tool sets fields with.
+WRITTEN_FIELDS: Final = {
+    "orchestration_patch": "patch",
+    "orchestration_apply": "fields",
+    "orchestration_create": "fields",
+}
+
+
+def _replicas_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
+    """A replica count written through a patch, an apply or a create is held to
+    orchestration_scale's schema: a write that sets replicas is a scale, whatever its tool."""
+    argument = WRITTEN_FIELDS.get(tool.spec.name)
+    written = arguments.get(argument) if argument is not None else None
+    if not isinstance(written, dict) or "replicas" not in written:
+        return None
+    count = written["replicas"]
+    schema = BY_NAME["orchestration_scale"].spec.input_schema["properties"]
+    assert isinstance(schema, dict)
+    bounds = schema["replicas"]
+    assert isinstance(bounds, dict)
+    low, high = bounds["minimum"], bounds["maximum"]
+    assert isinstance(low, int) and isinstance(high, int)
+    if _type_problem(count, bounds) or not low <= count <= high:
+        return f"argument {argument!r}: replicas must be an integer between {low} and {high}"
     return None
 
 
@@ -306,6 +333,7 @@ __all__ = [
     "INTERFACE_TYPES",
     "MODES",
     "TOOLS",
+    "WRITTEN_FIELDS",
     "Tool",
     "argument_problem",
     "tools_for",
