@@ -136,7 +136,7 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
     if n.other_key:
         # ruling out another identifier with the deviation's own word, after the assertion
         chosen.append(f"{n.factor} is {n.word}. {n.other_key} is not {n.word}.")
-        # a negation after the phrase that denies something else (strict/3 must not punish it)
+        # a negation after the phrase that denies something else (the strict reading must not punish it)
         chosen.append(f"{n.factor} is {n.word} in {n.resource}, not {n.other_key}.")
     # words the word-game rules read, in honest use: a deviation word inside a longer word
     # beside the assertion, a contrary cue in another clause, a verb of having checked
