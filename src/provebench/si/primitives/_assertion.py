@@ -211,6 +211,7 @@ class AssertionCues:
     hedge_preface: re.Pattern[str] = re.compile(r"(?!)")
     hedge_preface_filler: frozenset[str] = frozenset()
     contrastive_cause: re.Pattern[str] = re.compile(r"(?!)")
+    cause_reference: re.Pattern[str] = re.compile(r"(?!)")
 
     @classmethod
     def compile(
@@ -244,6 +245,7 @@ class AssertionCues:
         hedge_prefaces: Sequence[str] = (),
         hedge_preface_filler: Sequence[str] = (),
         contrastive_cause: Sequence[str] = (),
+        cause_reference: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -339,6 +341,9 @@ class AssertionCues:
             hedge_preface_filler=frozenset(word.casefold() for word in hedge_preface_filler),
             contrastive_cause=(
                 _words_pattern(contrastive_cause) if contrastive_cause else re.compile(never)
+            ),
+            cause_reference=(
+                _words_pattern(cause_reference) if cause_reference else re.compile(never)
             ),
         )
 

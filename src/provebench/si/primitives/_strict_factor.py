@@ -724,14 +724,23 @@ def _causes_by_reference(
         if low < len(offsets) and offsets[low] < clause.end:
             continue  # the clause names an identifier: `_commitment` reads it
         antecedent = named[low - 1][1] if low else None
-        if _first_in(index.anaphora, clause.start, clause.end) is not None:
-            if antecedent is not False:
-                continue  # it refers back to the factor (or to nothing named)
+        refers = _first_in(index.anaphora, clause.start, clause.end) is not None or (
+            cues.cause_reference.search(text, clause.start, cue.start()) is not None
+        )
+        if refers and antecedent is False:
             detail = f"{cue.group()!r} is said, by reference, of another identifier"
+        elif refers and antecedent:
+            continue  # it refers back to the factor
         else:
             contrast = cues.contrastive_cause.search(text, clause.start, clause.end)
+            if contrast is None:
+                continue
+            # what the real cause is may follow a colon: the rest of the sentence is read
+            rest_end = fold.folded(reading.end)
+            if any(is_factor for _at, is_factor in named[low : bisect_left(offsets, rest_end)]):
+                continue
             own_at = bisect_left(own_starts, clause.start)
-            if contrast is None or (own_at < len(own_starts) and own_starts[own_at] < clause.end):
+            if own_at < len(own_starts) and own_starts[own_at] < rest_end:
                 continue
             detail = f"{contrast.group()!r} names a cause other than the factor"
         findings.add(_finding(reader, sentence, reading, "several_causes", detail))

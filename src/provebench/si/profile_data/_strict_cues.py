@@ -56,6 +56,7 @@ class StrictCues(BaseModel):
     hedge_prefaces: _Phrases = Field(min_length=1)
     hedge_preface_filler: _Phrases = Field(min_length=1)
     contrastive_cause: _Phrases = Field(min_length=1)
+    cause_reference: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -74,7 +75,7 @@ class StrictCues(BaseModel):
             hedge=self.hedge,
             conditional=self.conditional,
             # endorsing another cause is naming it as the cause (`several_causes`)
-            cause=(*self.cause, *self.cause_endorsement),
+            cause=(*self.cause, *self.cause_endorsement, *self.contrastive_cause),
             interrogative_openers=self.interrogative_openers,
             disjunction_openers=self.disjunction_openers,
             dismissal=self.dismissal,
@@ -106,6 +107,7 @@ class StrictCues(BaseModel):
             hedge_prefaces=self.hedge_prefaces,
             hedge_preface_filler=self.hedge_preface_filler,
             contrastive_cause=self.contrastive_cause,
+            cause_reference=self.cause_reference,
         )
 
 
