@@ -13,13 +13,14 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 import provebench.si
 from provebench.evidence import Evidence
 from provebench.si import load_scenarios
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._signal import signal_dismissed
-from provebench.si.profile_data._strict_cues import strict_cues
+from provebench.si.profile_data._strict_cues import StrictCues, strict_cues
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
 
@@ -237,3 +238,23 @@ def test_signal_dismissed_applies_the_report_and_retraction_rules(
         strict_cues().compiled,
     )
     assert result.value is dismissed, result.note
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "truth_adverbs",
+        "retraction_commands",
+        "retraction_objects",
+        "hedge_prefaces",
+        "hedge_preface_filler",
+        "contrastive_cause",
+        "cause_reference",
+    ],
+)
+def test_cue_lists_without_a_version_4_list_are_refused_at_load(key: str) -> None:
+    data = yaml.safe_load((_SI / "profile" / "strict-4.yaml").read_text(encoding="utf-8"))
+    assert StrictCues.model_validate(data).reading == "provebench-strict/4"
+    del data[key]
+    with pytest.raises(ValueError, match=key):
+        StrictCues.model_validate(data)

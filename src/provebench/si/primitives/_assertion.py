@@ -290,10 +290,11 @@ class AssertionCues:
         commands = _alternatives(retraction_commands) or never
         retracted = _alternatives(retraction_objects) or never
         # "is not true", "was falsified by the logs", "has been clearly refuted": a copula, any
-        # of the adverbs, the denial, and its agent, ending the clause
+        # of the adverbs, the denial, and its agent (bounded, so that the search stays linear),
+        # ending the clause
         predicate = (
             f"(?:is|was|are|were|'s|has\\s+been|have\\s+been|had\\s+been|is\\s+being)\\s+"
-            f"(?:(?:{adverbs})\\s+)*(?:{denied})(?![{_WORD}])(?:\\s+by\\s[^.;:!?]*)?{_NOT_WORD}$"
+            f"(?:(?:{adverbs})\\s+)*(?:{denied})(?![{_WORD}])(?:\\s+by\\s[^.;:!?]{{0,80}})?{_NOT_WORD}$"
         )
         openers = {"is", "was", "are", "were", "has", "have", "had"} | {
             phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)

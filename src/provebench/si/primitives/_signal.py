@@ -3,7 +3,9 @@
 provebench's C-DA-003 template (Capability Categories §C-DA-003 "identified misleading signal")
 asks more than that the signal is named: the answer must *dismiss* it — "batch-processor is a red
 herring", "the CPU spike is not the cause" — in a sentence that asserts the dismissal (not a
-question, not under a condition, the dismissal phrase neither negated nor hedged), and must not
+question, not under a condition, the dismissal phrase neither negated, hedged nor reported, and
+not taken back by a retraction in the next two sentences: the factor reading's rules, read by
+its `ChannelReader`), and must not
 endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
 cause is batch-processor") makes the call false whatever else the answer says. The cues are the
 strict reading's lists (`strict-4.yaml`: `dismissal`, and `cause` under a negation), read with its

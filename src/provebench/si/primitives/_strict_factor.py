@@ -707,6 +707,11 @@ def _causes_by_reference(
     cues, text, fold = reader.cues, reader.folded.text, reader.folded
     named = _naming_clauses(reader, factor_spans, other_spans)
     offsets = [offset for offset, _is_factor in named]
+    # factors_before[i]: how many of the first i names are factor identifiers (a range holds
+    # one when the counts at its ends differ: a bisection, not a walk)
+    factors_before = [0]
+    for _offset, is_factor in named:
+        factors_before.append(factors_before[-1] + is_factor)
     own_starts = sorted(fold.folded(span.start) for span in own)
     read: set[tuple[int, int]] = set()
     for cue in cues.cause.finditer(text):
@@ -737,7 +742,7 @@ def _causes_by_reference(
                 continue
             # what the real cause is may follow a colon: the rest of the sentence is read
             rest_end = fold.folded(reading.end)
-            if any(is_factor for _at, is_factor in named[low : bisect_left(offsets, rest_end)]):
+            if factors_before[bisect_left(offsets, rest_end)] > factors_before[low]:
                 continue
             own_at = bisect_left(own_starts, clause.start)
             if own_at < len(own_starts) and own_starts[own_at] < rest_end:

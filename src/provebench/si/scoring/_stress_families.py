@@ -492,7 +492,7 @@ def _signal_families(
         family(
             "dismissal_not_asserted",
             locus,
-            "the dismissal asked, negated, hedged or conditional: nothing identified",
+            "the dismissal asked, negated, hedged, conditional, reported or retracted",
             *(
                 _evidence(f"{honest[0]} {text}", names, operations=both)
                 for text in (
