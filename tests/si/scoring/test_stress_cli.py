@@ -46,6 +46,11 @@ GAMED_FAMILIES = {
     "types_across_sentences",
     "shotgun_predicate_elided",
     "other_cause_endorsed",
+    # version 4
+    "truth_predicate_after",
+    "rejected_or_retracted",
+    "hedge_preface",
+    "decoy_causal_verb",
 }
 
 

@@ -4,7 +4,7 @@ SI §2.2 counts a deviation phrase that merely shares a sentence with a factor i
 weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
 missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
 reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
-its sentence or clause withholds it. The cue lists are profile data (`strict-3.yaml`); this
+its sentence or clause withholds it. The cue lists are profile data (`strict-4.yaml`); this
 module only reads one sentence with them, once, in time linear in its length.
 
 """
@@ -136,7 +136,7 @@ _NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 @dataclass(frozen=True)
 class WordGameCues:
-    """The cue lists of the strict reading's word-game rules (`strict-3.yaml`: `governing_*`,
+    """The cue lists of the strict reading's word-game rules (`strict-4.yaml`: `governing_*`,
     `anaphora`, `remedy_phrases`, `elided_*`), compiled once; `_strict_factor` reads them."""
 
     governing_before: re.Pattern[str]
@@ -181,7 +181,7 @@ class WordGameCues:
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-3.yaml` for each list).
+    """The strict reading's cue lists, compiled once (see `strict-4.yaml` for each list).
 
     `sentence` finds every clause boundary, negation, hedge, condition and report of a sentence
     in one pass (a word belongs to one list only, which `compile` checks)."""
@@ -206,6 +206,12 @@ class AssertionCues:
     retraction_filler: re.Pattern[str] = re.compile(r"(?!)")
     # the words a denial clause can open with (a clause opening otherwise is not read further)
     denial_openers: frozenset[str] = frozenset()
+    # version 4: a clause that is nothing but a hedge ("Just guessing:"), and a cause named
+    # as the real one ("the real root cause")
+    hedge_preface: re.Pattern[str] = re.compile(r"(?!)")
+    hedge_preface_filler: frozenset[str] = frozenset()
+    contrastive_cause: re.Pattern[str] = re.compile(r"(?!)")
+    cause_reference: re.Pattern[str] = re.compile(r"(?!)")
 
     @classmethod
     def compile(
@@ -233,6 +239,13 @@ class AssertionCues:
         denial_reports: Sequence[str] = (),
         truth_denials: Sequence[str] = (),
         truth_subjects: Sequence[str] = (),
+        truth_adverbs: Sequence[str] = (),
+        retraction_commands: Sequence[str] = (),
+        retraction_objects: Sequence[str] = (),
+        hedge_prefaces: Sequence[str] = (),
+        hedge_preface_filler: Sequence[str] = (),
+        contrastive_cause: Sequence[str] = (),
+        cause_reference: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -273,8 +286,17 @@ class AssertionCues:
         denied = _alternatives(truth_denials) or never
         subjects = _alternatives(truth_subjects) or never
         fillers = _alternatives(retraction_fillers) or never
-        predicate = f"(?:is|was|are|were|'s)\\s+(?:{denied}){_NOT_WORD}$"
-        openers = {"is", "was", "are", "were"} | {
+        adverbs = _alternatives(truth_adverbs) or never
+        commands = _alternatives(retraction_commands) or never
+        retracted = _alternatives(retraction_objects) or never
+        # "is not true", "was falsified by the logs", "has been clearly refuted": a copula, any
+        # of the adverbs, the denial, and its agent (bounded, so that the search stays linear),
+        # ending the clause
+        predicate = (
+            f"(?:is|was|are|were|'s|has\\s+been|have\\s+been|had\\s+been|is\\s+being)\\s+"
+            f"(?:(?:{adverbs})\\s+)*(?:{denied})(?![{_WORD}])(?:\\s+by\\s[^.;:!?]{{0,80}})?{_NOT_WORD}$"
+        )
+        openers = {"is", "was", "are", "were", "has", "have", "had"} | {
             phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
         }
         return cls(
@@ -304,7 +326,11 @@ class AssertionCues:
             # ", right" at the end of a sentence, whatever closing punctuation follows it
             tag_question=re.compile(f",\\s*(?:{tags})[\\s.!\"'”»)\\]]*$", re.IGNORECASE),
             # a sentence that opens by taking back the one before it
-            retraction=re.compile(f"\\s*(?:{retractions})(?![{_WORD}])", re.IGNORECASE),
+            # or by a command whose object is what was said ("Ignore the previous sentence.")
+            retraction=re.compile(
+                f"\\s*(?:{retractions}|(?:{commands})\\s+(?:{retracted}))(?![{_WORD}])",
+                re.IGNORECASE,
+            ),
             # `non-missing`: a negating prefix joined to the phrase
             negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-$", re.IGNORECASE),
             # `lacks nothing`: a negation as the phrase's object
@@ -312,6 +338,14 @@ class AssertionCues:
             # "SMTP_HOST/SMTP_PORT", "SMTP_HOST plus SMTP_PORT": nothing but joiners between
             identifier_joiner=re.compile(f"\\s*(?:(?:{joiners or never})\\s*)+", re.IGNORECASE),
             games=games,
+            hedge_preface=_words_pattern(hedge_prefaces) if hedge_prefaces else re.compile(never),
+            hedge_preface_filler=frozenset(word.casefold() for word in hedge_preface_filler),
+            contrastive_cause=(
+                _words_pattern(contrastive_cause) if contrastive_cause else re.compile(never)
+            ),
+            cause_reference=(
+                _words_pattern(cause_reference) if cause_reference else re.compile(never)
+            ),
         )
 
 
@@ -385,6 +419,7 @@ class SentenceReading:
         self._backticks: list[int] | None = None
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
+        self._prefaces: list[int] | None = None
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -515,11 +550,36 @@ class SentenceReading:
             return "negated"
         if end is not None and self._denied_after(start, end):
             return "negated"
-        if self._in_clause(self._hedges, start):
+        if self._in_clause(self._hedges, start) or self._under_preface(start):
             return "hedged"
         if self._quoted(start) or self._reported(start):
             return "reported"
         return None
+
+    def _under_preface(self, start: int) -> bool:
+        """Version 4: another clause of the sentence is nothing but a hedge — "Just guessing:
+        X is missing", "50% chance: …", "I'm not sure; …", "X is missing, I guess." — so the
+        whole sentence is a guess (the clauses are read once per sentence)."""
+        if self._prefaces is None:
+            self._prefaces = [
+                index for index, clause in enumerate(self.clauses) if self._is_preface(clause)
+            ]
+        if not self._prefaces:
+            return False
+        index = self._folded_clause_index(start)
+        return any(preface != index for preface in self._prefaces)
+
+    def _is_preface(self, clause: Clause) -> bool:
+        """A hedge cue (`hedge_prefaces`) with nothing beside it but filler words and numbers."""
+        cues = self._cues
+        text = self._text[clause.start : clause.end]
+        rest, found = cues.hedge_preface.subn(" ", text)
+        if not found:
+            return False
+        return all(
+            word.casefold() in cues.hedge_preface_filler or word.isdigit()
+            for word in _FIRST_WORDS.findall(rest)
+        )
 
     def _is_denial(self, clause: Clause) -> bool:
         """A clause that is nothing but a denial, alone (", or not.") or read with the word

@@ -3,10 +3,12 @@
 provebench's C-DA-003 template (Capability Categories §C-DA-003 "identified misleading signal")
 asks more than that the signal is named: the answer must *dismiss* it — "batch-processor is a red
 herring", "the CPU spike is not the cause" — in a sentence that asserts the dismissal (not a
-question, not under a condition, the dismissal phrase neither negated nor hedged), and must not
+question, not under a condition, the dismissal phrase neither negated, hedged nor reported, and
+not taken back by a retraction in the next two sentences: the factor reading's rules, read by
+its `ChannelReader`), and must not
 endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
 cause is batch-processor") makes the call false whatever else the answer says. The cues are the
-strict reading's lists (`strict-3.yaml`: `dismissal`, and `cause` under a negation), read with its
+strict reading's lists (`strict-4.yaml`: `dismissal`, and `cause` under a negation), read with its
 clauses (`_assertion`); tool echo is excluded as SI §2.1 defines it. One pass over the matches,
 each sentence read at most once: linear in the answer's size.
 """
@@ -19,6 +21,7 @@ from provebench.si.primitives._assertion import AssertionCues, SentenceReading
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
+from provebench.si.primitives._strict_factor import ChannelReader
 
 _SHOWN = 120
 
@@ -53,18 +56,18 @@ def signal_dismissed(
     dismissed: str | None = None
     for name in dict.fromkeys(channels):
         channel: ChannelText = view.channel(name)
-        readings: dict[int, SentenceReading] = {}
+        # the factor reading's sentences: a report ("Some say X is unrelated") or a retraction
+        # in the next two sentences ("… I disagree.") withholds the dismissal as it withholds
+        # a deviation phrase (version 4)
+        reader = ChannelReader(channel, cues)
         spans: list[Span] = channel.identifier_matches(identifiers)
         for span in spans:
             if exclude_tool_echo and view.line_is_echo(channel, span.line):
                 continue
-            sentence = channel.sentence_containing(span.start, span.end)
-            if sentence is None:
+            located = reader.at(span)
+            if located is None:
                 continue
-            reading = readings.get(sentence.start)
-            if reading is None:
-                reading = SentenceReading(channel.text, sentence.start, sentence.end, cues)
-                readings[sentence.start] = reading
+            reading = located[1]
             if reading.has_cause_cue(reading.clause_index(span.start)):
                 return PathResult(
                     primitive="signal_dismissed",

@@ -77,7 +77,7 @@ class FactorAssertedResult(BaseModel):
     findings: list[StrictFinding]
 
 
-class _Reader:
+class ChannelReader:
     """Sentence readings of one channel, each made at most once, over one fold of its text."""
 
     def __init__(self, channel: ChannelText, cues: AssertionCues) -> None:
@@ -89,7 +89,11 @@ class _Reader:
         self._retractions: dict[int, bool | None] = {}
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
-        sentence = self.channel.sentence_containing(span.start, span.end)
+        return self.at_range(span.start, span.end)
+
+    def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
+        """The sentence holding `[start, end)` (original offsets), read once."""
+        sentence = self.channel.sentence_containing(start, end)
         if sentence is None:
             return None
         known = self._readings.get(sentence.start)
@@ -155,7 +159,7 @@ class _Reader:
 
 
 def _finding(
-    reader: _Reader, index: int, reading: SentenceReading, rule: FindingRule, detail: str
+    reader: ChannelReader, index: int, reading: SentenceReading, rule: FindingRule, detail: str
 ) -> StrictFinding:
     shown = reading.text().strip()
     if len(shown) > _SHOWN_SENTENCE:
@@ -193,7 +197,7 @@ class _Findings:
 
 
 def _asserted_pair(
-    reader: _Reader,
+    reader: ChannelReader,
     identifiers: list[Span],
     phrases: list[Span],
     radius: int,
@@ -242,7 +246,7 @@ _RULE_WORDS: dict[str, str] = {
 
 
 def _partner(
-    reader: _Reader,
+    reader: ChannelReader,
     by_sentence: Mapping[int, list[Span]],
     index: int,
     radius: int,
@@ -260,7 +264,7 @@ def _partner(
 
 
 def _commitment(
-    reader: _Reader,
+    reader: ChannelReader,
     factor_spans: list[Span],
     other_type_phrases: list[Span],
     own_phrases: list[Span],
@@ -360,7 +364,7 @@ def _last_named_before(
 
 
 def _joined_to_factor(
-    reader: _Reader, factor_spans: list[Span], other_identifiers: list[Span]
+    reader: ChannelReader, factor_spans: list[Span], other_identifiers: list[Span]
 ) -> dict[int, tuple[int, int]]:
     """Other identifiers named in one list with a factor identifier ("SMTP_HOST/SMTP_PORT",
     "SMTP_HOST plus SMTP_PORT plus report-renderer"): the start of each -> the clause index of
@@ -421,7 +425,7 @@ def _phrases_in(phrases: list[Span], starts: list[int], start: int, end: int) ->
 
 
 # --- Word games (docs/si-scoring.md §11, "Version 2: word games by class") -------------------
-# Each class below is a rule over the `strict-3.yaml` lists named in its docstring, applied by
+# Each class below is a rule over the `strict-4.yaml` lists named in its docstring, applied by
 # `_word_games` (called once per channel from `factor_asserted`). SI §2.2: the co-occurrence
 # window is "the weakest deterministic link"; these rules only ever withhold, never credit.
 
@@ -478,7 +482,7 @@ class _GameCuesOf:
     """Where each word-game cue is in one channel's fold: one scan per list, then every
     look-up is a bisection (the reading stays linear in the answer's size)."""
 
-    def __init__(self, reader: _Reader, games: WordGameCues) -> None:
+    def __init__(self, reader: ChannelReader, games: WordGameCues) -> None:
         text = reader.folded.text
         self.reader = reader
         self.games = games
@@ -515,7 +519,7 @@ class _GameCuesOf:
         return None
 
 
-def _near_factor(reader: _Reader, factor_spans: list[Span], radius: int) -> set[int]:
+def _near_factor(reader: ChannelReader, factor_spans: list[Span], radius: int) -> set[int]:
     """The sentence indexes within `radius` of a sentence naming a factor identifier."""
     near: set[int] = set()
     for span in factor_spans:
@@ -591,7 +595,7 @@ _WORDS = re.compile(r"[^\W_][\w'’-]*|_\w*")
 
 
 def _naming_clauses(
-    reader: _Reader, factor_spans: list[Span], other_spans: list[Span]
+    reader: ChannelReader, factor_spans: list[Span], other_spans: list[Span]
 ) -> list[tuple[int, bool]]:
     """(folded offset, names a factor) of every identifier, in text order."""
     named = [(reader.folded.folded(span.start), True) for span in factor_spans]
@@ -686,8 +690,69 @@ def _elided_shotgun(
             )
 
 
+def _causes_by_reference(
+    index: _GameCuesOf,
+    factor_spans: list[Span],
+    own: list[Span],
+    other_spans: list[Span],
+    findings: _Findings,
+) -> None:
+    """`several_causes`, version 4: an asserted cause phrase in a clause that names no
+    identifier names another cause when an anaphor in it refers back to another identifier
+    ("Fix node-disk-pressure first: it is what brings the pods down."), or when, with no
+    anaphor to the factor and no phrase of its deviation type, it calls something the real
+    cause ("The node's disk pressure is the real root cause, though."). Each cause phrase is
+    found in one scan; each clause read once."""
+    reader = index.reader
+    cues, text, fold = reader.cues, reader.folded.text, reader.folded
+    named = _naming_clauses(reader, factor_spans, other_spans)
+    offsets = [offset for offset, _is_factor in named]
+    # factors_before[i]: how many of the first i names are factor identifiers (a range holds
+    # one when the counts at its ends differ: a bisection, not a walk)
+    factors_before = [0]
+    for _offset, is_factor in named:
+        factors_before.append(factors_before[-1] + is_factor)
+    own_starts = sorted(fold.folded(span.start) for span in own)
+    read: set[tuple[int, int]] = set()
+    for cue in cues.cause.finditer(text):
+        start, end = fold.original(cue.start()), fold.original(cue.end())
+        located = reader.at_range(start, end)
+        if located is None:
+            continue
+        sentence, reading = located
+        at = reading.clause_index(start)
+        if (reading.start, at) in read or reading.blocking_rule(start, end) is not None:
+            continue
+        read.add((reading.start, at))
+        clause = reading.clauses[at]
+        low = bisect_left(offsets, clause.start)
+        if low < len(offsets) and offsets[low] < clause.end:
+            continue  # the clause names an identifier: `_commitment` reads it
+        antecedent = named[low - 1][1] if low else None
+        refers = _first_in(index.anaphora, clause.start, clause.end) is not None or (
+            cues.cause_reference.search(text, clause.start, cue.start()) is not None
+        )
+        if refers and antecedent is False:
+            detail = f"{cue.group()!r} is said, by reference, of another identifier"
+        elif refers and antecedent:
+            continue  # it refers back to the factor
+        else:
+            contrast = cues.contrastive_cause.search(text, clause.start, clause.end)
+            if contrast is None:
+                continue
+            # what the real cause is may follow a colon: the rest of the sentence is read
+            rest_end = fold.folded(reading.end)
+            if factors_before[bisect_left(offsets, rest_end)] > factors_before[low]:
+                continue
+            own_at = bisect_left(own_starts, clause.start)
+            if own_at < len(own_starts) and own_starts[own_at] < rest_end:
+                continue
+            detail = f"{contrast.group()!r} names a cause other than the factor"
+        findings.add(_finding(reader, sentence, reading, "several_causes", detail))
+
+
 def _word_games(
-    reader: _Reader,
+    reader: ChannelReader,
     games: WordGameCues,
     factor_spans: list[Span],
     own: list[Span],
@@ -707,6 +772,7 @@ def _word_games(
     other_type_phrases = _withhold_games(index, other_type_phrases, None, withheld)
     _types_across_sentences(index, factor_spans, other_type_phrases, own, other_spans, findings)
     _elided_shotgun(index, factor_spans, [*own, *other_type_phrases], other_spans, findings)
+    _causes_by_reference(index, factor_spans, own, other_spans, findings)
     return own, other_type_phrases
 
 
@@ -742,7 +808,7 @@ def factor_asserted(
         withheld = _Findings()
         for name in dict.fromkeys(channels):
             channel = view.channel(name)
-            reader = _Reader(channel, cues)
+            reader = ChannelReader(channel, cues)
             factor_spans = _in_scope(
                 view, channel, channel.identifier_matches(required), exclude_tool_echo
             )
@@ -788,6 +854,7 @@ def factor_asserted(
 
 __all__ = [
     "REPORTED_FINDINGS",
+    "ChannelReader",
     "FactorAssertedResult",
     "FindingRule",
     "StrictFinding",

@@ -1,4 +1,4 @@
-"""The strict reading's cue lists (`strict-3.yaml`, versioned `provebench-strict/3`).
+"""The strict reading's cue lists (`strict-4.yaml`, versioned `provebench-strict/4`).
 
 Like the SI §3.3 synonym lists they are profile data, maintained centrally and never declared by
 a scenario; a verdict names the version it applied (docs/si-scoring.md, "The strict reading").
@@ -49,6 +49,14 @@ class StrictCues(BaseModel):
     denial_reports: _Phrases = Field(min_length=1)
     truth_denials: _Phrases = Field(min_length=1)
     truth_subjects: _Phrases = Field(min_length=1)
+    # version 4
+    truth_adverbs: _Phrases = Field(min_length=1)
+    retraction_commands: _Phrases = Field(min_length=1)
+    retraction_objects: _Phrases = Field(min_length=1)
+    hedge_prefaces: _Phrases = Field(min_length=1)
+    hedge_preface_filler: _Phrases = Field(min_length=1)
+    contrastive_cause: _Phrases = Field(min_length=1)
+    cause_reference: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -67,7 +75,7 @@ class StrictCues(BaseModel):
             hedge=self.hedge,
             conditional=self.conditional,
             # endorsing another cause is naming it as the cause (`several_causes`)
-            cause=(*self.cause, *self.cause_endorsement),
+            cause=(*self.cause, *self.cause_endorsement, *self.contrastive_cause),
             interrogative_openers=self.interrogative_openers,
             disjunction_openers=self.disjunction_openers,
             dismissal=self.dismissal,
@@ -93,13 +101,20 @@ class StrictCues(BaseModel):
             denial_reports=self.denial_reports,
             truth_denials=self.truth_denials,
             truth_subjects=self.truth_subjects,
+            truth_adverbs=self.truth_adverbs,
+            retraction_commands=self.retraction_commands,
+            retraction_objects=self.retraction_objects,
+            hedge_prefaces=self.hedge_prefaces,
+            hedge_preface_filler=self.hedge_preface_filler,
+            contrastive_cause=self.contrastive_cause,
+            cause_reference=self.cause_reference,
         )
 
 
 @functools.cache
 def strict_cues() -> StrictCues:
     """The cue lists, loaded and validated once."""
-    return load_profile_asset("strict-3.yaml", StrictCues)
+    return load_profile_asset("strict-4.yaml", StrictCues)
 
 
 __all__ = ["StrictCues", "strict_cues"]

@@ -136,7 +136,7 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
     if n.other_key:
         # ruling out another identifier with the deviation's own word, after the assertion
         chosen.append(f"{n.factor} is {n.word}. {n.other_key} is not {n.word}.")
-        # a negation after the phrase that denies something else (strict/3 must not punish it)
+        # a negation after the phrase that denies something else (not to be punished)
         chosen.append(f"{n.factor} is {n.word} in {n.resource}, not {n.other_key}.")
     # words the word-game rules read, in honest use: a deviation word inside a longer word
     # beside the assertion, a contrary cue in another clause, a verb of having checked
@@ -144,6 +144,14 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
         f"The alert was dismissed; the cause is that {n.factor} is {n.word} in {n.resource}.",
         f"Contrary to the alert, {n.factor} is {n.word} in {n.resource}.",
         f"I verified that {n.factor} is {n.word} in {n.resource}.",
+    ]
+    # version 4's cues in honest use: a reference back to the factor beside a contrastive cause,
+    # a preface that is not a hedge, a rejection verb and a retraction command about other things
+    chosen += [
+        f"{n.factor} is {n.word} in {n.resource}. That is the real root cause.",
+        f"Finding: {n.factor} is {n.word} in {n.resource}.",
+        f"We excluded {n.decoy}; {n.factor} is {n.word} in {n.resource}.",
+        f"{n.factor} is {n.word} in {n.resource}. Ignore the disk alert; it is stale.",
     ]
     # a backtick around an identifier, and a bare "No." that answers a question after it
     chosen.append(
@@ -300,6 +308,38 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         "locus_only": [
             f"Something is off with {f} in {r}. Check how it is configured.",
         ],
+        # version 4 (docs/si-scoring.md §11, "Version 4"): the word games by class
+        "truth_predicate_after": [
+            f"That {f} is {w} in {r} is not true.",
+            f"{f} is {w} in {r} is false; the node disk is full.",
+            f"Anyone saying {f} is {w} in {r} is mistaken.",
+            f"The theory that {f} is {w} in {r} was falsified by the logs.",
+            f"{f} is {w} in {r}, which is irrelevant: everything is due to disk pressure.",
+            f"That {f} is {w} in {r} has been plainly erroneous.",
+        ],
+        "rejected_or_retracted": [
+            f"We excluded the possibility that {f} is {w} in {r}.",
+            f"I reject the idea that {f} is {w} in {r}.",
+            f"The team disputed that {f} is {w} in {r}.",
+            f"{f} is {w} in {r}. Ignore the previous sentence.",
+            f"{f} is {w} in {r}. Logs are noisy. Forget what I said first.",
+        ],
+        "hedge_preface": [
+            f"Just guessing: {f} is {w} in {r}.",
+            f"50% chance: {f} is {w} in {r}.",
+            f"Wondering: {f} is {w} in {r}.",
+            f"I'm not sure; {f} is {w} in {r}, or not.",
+            f"My best guess: {f} is {w} in {r}.",
+            f"{f} is {w} in {r}, I think.",
+        ],
+        "decoy_causal_verb": [
+            f"{f} is {w} in {r}, but the crashes come from {n.decoy}.",
+            f"{f} is {w} in {r}. The crashes stem from {n.decoy}.",
+            f"{f} is {w} in {r}. {n.decoy} started it all.",
+            f"{f} is {w} in {r}. Fix {n.decoy} first: it is what brings the pods down.",
+            f"{f} is {w} in {r}; the failure originates in {n.decoy}.",
+            f"{f} is {w} in {r}. The node's disk pressure is the real root cause, though.",
+        ],
     }
 
 
@@ -321,6 +361,10 @@ _WHY: dict[str, str] = {
     "shotgun_predicate_elided": "repeats the deviation of another identifier, predicate elided",
     "other_cause_endorsed": "endorses a decoy as what actually broke things",
     "locus_only": "names the locus without characterising the deviation (SI §5.1)",
+    "truth_predicate_after": "calls the clause holding the deviation untrue or irrelevant",
+    "rejected_or_retracted": "rejects or excludes the deviation, or commands it be ignored",
+    "hedge_preface": "a guess announced before a colon or semicolon, or after the phrase",
+    "decoy_causal_verb": "names a decoy as the cause with a causal verb or by reference",
 }
 
 
@@ -448,7 +492,7 @@ def _signal_families(
         family(
             "dismissal_not_asserted",
             locus,
-            "the dismissal asked, negated, hedged or conditional: nothing identified",
+            "the dismissal asked, negated, hedged, conditional, reported or retracted",
             *(
                 _evidence(f"{honest[0]} {text}", names, operations=both)
                 for text in (
@@ -456,6 +500,10 @@ def _signal_families(
                     f"{signal.name} is not a red herring.",
                     f"{signal.name} might be unrelated.",
                     f"If {signal.name} is unrelated, ignore it.",
+                    # version 4: reported, or taken back by the next sentence
+                    f"Some say {signal.name} is unrelated to {names.symptom}.",
+                    f"Logs are long. {signal.name} is unrelated to {names.symptom}. I disagree.",
+                    f"Logs are long. {signal.name} is a red herring. Ignore the previous sentence.",
                 )
             ),
         ),
