@@ -36,6 +36,7 @@ from provebench.evidence import (
 from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._recording import Recording
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
@@ -260,7 +261,7 @@ def unreflected_delete(
     return None
 
 
-class ProviderSession:
+class ProviderSession(Recording):
     """One scenario's environment at a provider, as the run loop sees a simulator session."""
 
     def __init__(
@@ -310,10 +311,6 @@ class ProviderSession:
             state=state_of(resources, what),
         )
 
-    @property
-    def steps(self) -> int:
-        return len(self._actions)
-
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
         """Forward one tool call to the environment and record it as the next step."""
         if self.provider_fault is not None or self._environment is None:
@@ -331,18 +328,9 @@ class ProviderSession:
             except ProviderFault as fault:
                 self._fail(fault)
                 raise
-        step = len(self._actions) + 1
-        action = ToolAction(
-            id=f"call-{step:04d}",
-            tool=tool,
-            arguments=recorded,
-            result=reply.body,
-            error=reply.error,
-            error_code=reply.error_code,
-        )
-        self._actions.append(action)
+        step = self._record_call(tool, recorded, reply)
         if problem is None:
-            self._forwarded.append(action)
+            self._forwarded.append(self._actions[step - 1])
         return reply
 
     def _observe(self) -> None:
@@ -440,15 +428,9 @@ class ProviderSession:
     ) -> Evidence:
         """The evidence of the run, from the provider's observations (observed once)."""
         self._observe()
-        failure = provider_failure or self.provider_fault
-        return Evidence(
-            scenario_id=self.scenario.id,
+        return self._evidence(
             final_answer=final_answer,
             reasoning_trace=reasoning_trace,
-            actions=list(self._actions),
-            final_answer_after_step=self.steps if final_answer else None,
-            audit_log=list(self._audit),
-            state_snapshots=list(self._snapshots),
             metadata=NonScoringMetadata(
                 agent_name=agent_name,
                 agent_version=agent_version,
@@ -456,7 +438,7 @@ class ProviderSession:
                 source_format="provebench",
                 provider=self.accepted.record(),
             ),
-            provider_failure=failure,
+            provider_failure=provider_failure or self.provider_fault,
         )
 
     def close(self) -> str | None:

@@ -53,6 +53,27 @@ class Recording:
         provider_failure: str | None = None,
     ) -> Evidence:
         """The evidence of this run so far (provebench format; deterministic)."""
+        return self._evidence(
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            metadata=NonScoringMetadata(
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
+            ),
+            provider_failure=provider_failure,
+        )
+
+    def _evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str,
+        metadata: NonScoringMetadata,
+        provider_failure: str | None,
+    ) -> Evidence:
+        """The record as evidence, with the metadata the session knows."""
         return Evidence(
             scenario_id=self.scenario.id,
             final_answer=final_answer,
@@ -61,12 +82,7 @@ class Recording:
             final_answer_after_step=self.steps if final_answer else None,
             audit_log=list(self._audit),
             state_snapshots=list(self._snapshots),
-            metadata=NonScoringMetadata(
-                agent_name=agent_name,
-                agent_version=agent_version,
-                agent_isolation=agent_isolation,
-                source_format="provebench",
-            ),
+            metadata=metadata,
             provider_failure=provider_failure,
         )
 

@@ -256,10 +256,13 @@ class DeclaredSession(Recording):
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
             return f"unknown tool {name!r}"
-        problem = argument_problem(tool, arguments)
-        if problem is not None:
-            return problem
-        return self._refusal(plan(tool, arguments))
+        # The scope first: it depends on the call's target only, so an out-of-scope call is
+        # refused alike whatever its arguments — and whatever the object holds, for a face that
+        # derives arguments from it (a Kubernetes PUT): no oracle through argument checks.
+        refused = self._refusal(plan(tool, arguments))
+        if refused is not None:
+            return refused
+        return argument_problem(tool, arguments)
 
     def _dispatch(self, name: str, arguments: Mapping[str, Any]) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
@@ -269,13 +272,13 @@ class DeclaredSession(Recording):
             return unknown, failure(
                 404, "unknown_tool", f"unknown tool {name!r} (offered: {offered})"
             )
-        problem = argument_problem(tool, arguments)
         operation = plan(tool, arguments)
-        if problem is not None:
-            return operation, failure(400, "invalid_arguments", problem)
-        refusal = self._refusal(operation)
+        refusal = self._refusal(operation)  # before the arguments, as in `refusal`
         if refusal is not None:
             return operation, failure(403, "forbidden", refusal)
+        problem = argument_problem(tool, arguments)
+        if problem is not None:
+            return operation, failure(400, "invalid_arguments", problem)
         return operation, self._performer.perform(tool, arguments, operation)
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
