@@ -366,11 +366,14 @@ def test_the_command_serves_until_interrupted() -> None:
     import subprocess
     import sys
 
+    # Started with SIGINT ignored, as a test runner's worker or `nohup` leaves it: Ctrl-C must
+    # still end the server (before, such a provider ignored it and served on).
     process = subprocess.Popen(
         [sys.executable, "-m", "provebench", "si", "provider"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         assert process.stdout is not None

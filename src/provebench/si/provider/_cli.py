@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from typing import Annotated
 
 import typer
@@ -28,6 +29,11 @@ def provider_command(
         server = ProviderServer(port=port)
     except OSError as error:
         raise ProvebenchError(f"cannot listen: {error.strerror or error}", field="--port") from None
+    # Ctrl-C ends the server whatever the parent left SIGINT set to: a process started with
+    # SIGINT ignored (a test runner's worker, `nohup`) inherits SIG_IGN, and Python then installs
+    # no KeyboardInterrupt handler of its own; SIGTERM ends it the same way.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, _interrupted)
     typer.echo(server.url)
     try:
         server.serve_forever()
@@ -35,6 +41,10 @@ def provider_command(
         pass
     finally:
         server.close()
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:
