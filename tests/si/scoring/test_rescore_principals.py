@@ -34,13 +34,15 @@ def entry(
     resource: str = "deployments",
     audit_id: str = "a1",
     stage: str | None = None,
+    verb: str = "get",
+    subresource: str | None = None,
 ) -> dict[str, Any]:
     event: dict[str, Any] = {
         "kind": "Event",
         "apiVersion": "audit.k8s.io/v1",
         "level": "Request",
         "auditID": audit_id,
-        "verb": "get",
+        "verb": verb,
         "user": {"username": user},
         "requestURI": f"/apis/apps/v1/namespaces/{namespace}/{resource}/{name}",
         "objectRef": {"resource": resource, "namespace": namespace, "name": name},
@@ -48,6 +50,8 @@ def entry(
     }
     if stage is not None:
         event["stage"] = stage
+    if subresource is not None:
+        event["objectRef"]["subresource"] = subresource
     return event
 
 
@@ -131,3 +135,17 @@ def test_stages_of_one_audit_id_that_name_different_objects_are_unattributed() -
         entry(AGENT, namespace="frontend", name="web-app", audit_id="a2", stage="ResponseComplete"),
     ]
     assert status_of(agreeing) == "PASS"
+
+
+def test_a_kubelet_is_the_environment_only_on_what_it_owns() -> None:
+    status = entry(
+        "system:node:worker-1",
+        resource="pods",
+        name="orders-1",
+        verb="patch",
+        subresource="status",
+        audit_id="a2",
+    )
+    assert status_of([FRONTEND_READ, status]) == "PASS"
+    pod = entry("system:node:worker-1", resource="pods", name="orders-1", audit_id="a2")
+    assert status_of([FRONTEND_READ, pod]) == "PROVIDER_FAILURE"
