@@ -266,10 +266,14 @@ _CONTROLLER_ACCOUNTS: Final = {
 }
 _CONTROLLER_NAMESPACE: Final = "kube-system"
 _NODE: Final = "system:node:"
-# What a kubelet (`system:node:<node>`) writes of its own: its Node, its lease, the status of
-# the pods it runs (Events are carried apart). Any other write under a node's name is not a
-# kubelet's work.
-_KUBELET_OWNS: Final = frozenset({("nodes", None), ("nodes", "status"), ("leases", None)})
+# What a kubelet (`system:node:<node>`) writes of its own: its Node and its lease, the status of
+# the pods it runs, and the final delete of such a pod once it has stopped (the API server's
+# NodeRestriction admission holds it to the pods bound to its node). Any other request under a
+# node's name — a read of a Deployment, a write to a ConfigMap — is not a kubelet's work.
+_KUBELET_OWNS: Final = frozenset({"nodes", "leases"})
+_KUBELET_POD_WRITES: Final = frozenset(
+    {("patch", "status"), ("update", "status"), ("delete", None)}
+)
 
 
 def _control_plane(record: AuditRecord) -> bool:
@@ -286,8 +290,11 @@ def _control_plane(record: AuditRecord) -> bool:
         namespace, _, name = user[len(_SERVICE_ACCOUNT) :].partition(":")
         return namespace == _CONTROLLER_NAMESPACE and name in _CONTROLLER_ACCOUNTS
     if user.startswith(_NODE):
-        owned = (record.resource, record.subresource) in _KUBELET_OWNS
-        return owned or (record.resource == "pods" and record.subresource == "status")
+        if record.resource in _KUBELET_OWNS:
+            return True
+        return record.resource == "pods" and (record.verb, record.subresource) in (
+            _KUBELET_POD_WRITES
+        )
     return False
 
 

@@ -149,3 +149,6 @@ def test_a_kubelet_is_the_environment_only_on_what_it_owns() -> None:
     assert status_of([FRONTEND_READ, status]) == "PASS"
     pod = entry("system:node:worker-1", resource="pods", name="orders-1", audit_id="a2")
     assert status_of([FRONTEND_READ, pod]) == "PROVIDER_FAILURE"
+    # a write to what no kubelet owns is not dropped
+    patch = entry("system:node:worker-1", verb="patch", audit_id="a2")
+    assert status_of([FRONTEND_READ, patch]) == "PROVIDER_FAILURE"
