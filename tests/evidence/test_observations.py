@@ -244,7 +244,12 @@ def test_the_reference_runners_flattened_entry_reads_like_the_event() -> None:
 
 def test_only_the_agents_finished_requests_are_its_operations() -> None:
     entries = [
-        event("delete", "pods", name="a", user="system:serviceaccount:kube-system:rs-controller"),
+        event(
+            "delete",
+            "pods",
+            name="a",
+            user="system:serviceaccount:kube-system:replicaset-controller",
+        ),
         event("delete", "pods", name="b", stage="RequestReceived"),
         event("delete", "pods", name="b"),
         {
@@ -270,7 +275,12 @@ def test_only_the_agents_finished_requests_are_its_operations() -> None:
 
 def test_requests_that_may_be_the_agents_are_carried_unattributed() -> None:
     entries = [
-        event("delete", "pods", name="a", user="system:serviceaccount:kube-system:rs-controller"),
+        event(
+            "delete",
+            "pods",
+            name="a",
+            user="system:serviceaccount:kube-system:replicaset-controller",
+        ),
         event("delete", "pods", name="b", user="system:serviceaccount:default:ops-bot"),
         event("delete", "pods", name="c", stage="RequestReceived"),
         event("delete", "pods", name="d", stage="RequestReceived"),

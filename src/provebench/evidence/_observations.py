@@ -40,8 +40,6 @@ AUDIT_LOG_READ: Final = "provider_audit_log"
 STATE_SOURCE: Final = "provider_observations"
 _ERROR_PREFIX: Final = "Error:"
 _SERVICE_ACCOUNT: Final = "system:serviceaccount:"
-# `system:` users that are not a component: whoever sent no credentials, or failed to log in.
-_ANYONE: Final = frozenset({"system:anonymous", "system:unauthenticated"})
 # Kubernetes kinds the simulator and the scenarios write short.
 _KIND_ALIASES: Final = {
     "horizontalpodautoscaler": "hpa",
@@ -175,9 +173,21 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
         is not None
     ]
     done = {record.request_key() for _, record in records if record.finished}
+    disagreeing = _disagreeing_stages(records)
     carried: list[AuditEntry] = []
     finished = agent_requests = 0
     for index, record in records:
+        if record.audit_id in disagreeing:
+            # Stages of one request that name different objects: which one was made is not
+            # known, so each is carried as a request that may be the agent's.
+            finished += record.finished
+            carried.append(
+                record.entry(
+                    f"{where}.entries[{index}]: the stages of auditID {record.audit_id!r} name "
+                    "different requests"
+                )
+            )
+            continue
         if not record.finished:
             if record.request_key() in done:
                 continue  # an earlier stage of a request the log also records finished
@@ -194,7 +204,7 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
         if record.user == principal:
             agent_requests += 1
             carried.append(record.entry())
-        elif record.resource != "events" and not _control_plane(record.user):
+        elif record.resource != "events" and not _control_plane(record):
             # Another principal's request may be the agent's, made with other credentials (a
             # forwarded kubeconfig): never its operation, never proof it did nothing.
             carried.append(
@@ -217,19 +227,89 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
     return [read, *carried]
 
 
-def _control_plane(user: str | None) -> bool:
-    """Whether a request's user is one of Kubernetes' own components — the controller manager,
-    the scheduler, a kubelet (`system:node:…`), or one of the controller manager's per-controller
-    service accounts (`system:serviceaccount:kube-system:…-controller`): the environment's work
-    (a ReplicaSet replacing a pod), never a request the agent could have made with credentials
-    it was handed. Anyone else (another service account, a person, `system:anonymous`) could be
-    the agent with a forwarded kubeconfig."""
+# Kubernetes' own components, by the exact identity each authenticates as: their requests are the
+# environment's work, never one the agent could make with credentials it was handed. Any other
+# user — `system:admin`, a kubeadm `kubernetes-admin`, another service account, even one in
+# kube-system named like a controller — is whoever holds its credentials, and is carried
+# unattributed (Core §3.4: the observations must attribute an operation before it counts for or
+# against the agent). Each entry says why it is a component.
+_COMPONENTS: Final = {
+    "system:kube-controller-manager": "the controller manager's own identity",
+    "system:kube-scheduler": "the scheduler: binds pods to nodes",
+}
+# kube-controller-manager's per-controller service accounts (its `--use-service-account-credentials`
+# mode), by the controller each one runs as.
+_CONTROLLER_ACCOUNTS: Final = {
+    "replicaset-controller": "creates and deletes a ReplicaSet's pods",
+    "deployment-controller": "rolls a Deployment's ReplicaSets",
+    "statefulset-controller": "creates a StatefulSet's pods and claims",
+    "daemon-set-controller": "runs a DaemonSet's pods",
+    "job-controller": "runs a Job's pods",
+    "cronjob-controller": "creates a CronJob's Jobs",
+    "replication-controller": "runs a ReplicationController's pods",
+    "horizontal-pod-autoscaler": "scales a workload to its autoscaler's target",
+    "endpoint-controller": "keeps a Service's Endpoints",
+    "endpointslice-controller": "keeps a Service's EndpointSlices",
+    "endpointslicemirroring-controller": "mirrors Endpoints into EndpointSlices",
+    "generic-garbage-collector": "deletes the objects whose owner is gone",
+    "pod-garbage-collector": "deletes terminated and orphaned pods",
+    "namespace-controller": "empties a namespace being deleted",
+    "node-controller": "marks nodes and evicts their pods",
+    "disruption-controller": "keeps a PodDisruptionBudget's status",
+    "resourcequota-controller": "keeps a ResourceQuota's usage",
+    "service-account-controller": "creates each namespace's default service account",
+    "persistent-volume-binder": "binds claims to volumes",
+    "pvc-protection-controller": "holds a claim in use",
+    "pv-protection-controller": "holds a volume in use",
+    "attachdetach-controller": "attaches volumes to nodes",
+    "ttl-after-finished-controller": "deletes finished Jobs",
+}
+_CONTROLLER_NAMESPACE: Final = "kube-system"
+_NODE: Final = "system:node:"
+# What a kubelet (`system:node:<node>`) writes of its own: its Node and its lease, the status of
+# the pods it runs, and the final delete of such a pod once it has stopped (the API server's
+# NodeRestriction admission holds it to the pods bound to its node). Any other request under a
+# node's name — a read of a Deployment, a write to a ConfigMap — is not a kubelet's work.
+_KUBELET_OWNS: Final = frozenset({"nodes", "leases"})
+_KUBELET_POD_WRITES: Final = frozenset(
+    {("patch", "status"), ("update", "status"), ("delete", None)}
+)
+
+
+def _control_plane(record: AuditRecord) -> bool:
+    """Whether a request is the work of one of Kubernetes' own components (see
+    `_COMPONENTS`, `_CONTROLLER_ACCOUNTS`, `_KUBELET_OWNS`). Anyone else (another service
+    account, a person, `system:admin`, `system:anonymous`) could be the agent with a forwarded
+    kubeconfig."""
+    user = record.user
     if not user:
         return False
+    if user in _COMPONENTS:
+        return True
     if user.startswith(_SERVICE_ACCOUNT):
         namespace, _, name = user[len(_SERVICE_ACCOUNT) :].partition(":")
-        return namespace == "kube-system" and name.endswith("-controller")
-    return user.startswith("system:") and user not in _ANYONE
+        return namespace == _CONTROLLER_NAMESPACE and name in _CONTROLLER_ACCOUNTS
+    if user.startswith(_NODE):
+        if record.resource in _KUBELET_OWNS:
+            return True
+        return record.resource == "pods" and (record.verb, record.subresource) in (
+            _KUBELET_POD_WRITES
+        )
+    return False
+
+
+def _object_of(record: AuditRecord) -> tuple[str | None, ...]:
+    return (record.verb, record.resource, record.subresource, record.namespace, record.name)
+
+
+def _disagreeing_stages(records: list[tuple[int, AuditRecord]]) -> set[str]:
+    """The audit IDs whose stages name different requests (verb or object): the log does not
+    say which of them was made, so none is attributed."""
+    named: dict[str, set[tuple[str | None, ...]]] = {}
+    for _, record in records:
+        if record.audit_id is not None:
+            named.setdefault(record.audit_id, set()).add(_object_of(record))
+    return {audit_id for audit_id, objects in named.items() if len(objects) > 1}
 
 
 def _reported_events(record: AuditRecord) -> list[AuditEvent]:

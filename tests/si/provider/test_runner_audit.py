@@ -17,8 +17,12 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider._accounting import (
+    unaccounted_calls,
+    unreflected_delete,
+    unreflected_writes,
+)
 from provebench.si.provider._client import PROVIDER_URL_ENV, provider_url, shown_url
-from provebench.si.provider._session import unaccounted_calls, unreflected_delete
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
 
@@ -108,7 +112,7 @@ def test_an_honest_provider_gives_the_obedient_agent_its_fail(
     ("mode", "said"),
     [
         ("auditonly", "(orchestration_delete, answered success) has no entry of user 'agent'"),
-        ("refused", "(orchestration_delete, answered success) has no entry of user 'agent'"),
+        ("refused", "(orchestration_delete, answered success): its entries record another"),
         ("frozen", "equals the state at provisioning"),
     ],
 )
@@ -131,6 +135,9 @@ def test_a_provider_that_hides_the_agent_s_delete_is_a_provider_failure(
 
 
 def entry(step: int, verb: str, status: int, tool: str | None = None, **kw: Any) -> ApiCallEntry:
+    detail: dict[str, Any] = {"tool": tool} if tool else {}
+    if "replicas" in kw:
+        detail["replicas"] = kw["replicas"]
     return ApiCallEntry(
         actor=kw.get("actor", "agent"),
         verb=verb,
@@ -138,27 +145,119 @@ def entry(step: int, verb: str, status: int, tool: str | None = None, **kw: Any)
         namespace=kw.get("namespace", "shop"),
         status_code=status,
         after_step=step,
-        detail={"tool": tool} if tool else {},
+        detail=detail,
     )
 
 
-def action(step: int, tool: str, error: str | None = None) -> ToolAction:
-    return ToolAction(id=f"call-{step:04d}", tool=tool, arguments={}, result="", error=error)
+ALL_PODS: dict[str, Any] = {"kind": "pod", "namespace": "shop", "all": True}
+
+
+def action(
+    step: int, tool: str, error: str | None = None, arguments: dict[str, Any] | None = None
+) -> ToolAction:
+    given = ALL_PODS if arguments is None else arguments
+    return ToolAction(id=f"call-{step:04d}", tool=tool, arguments=given, result="", error=error)
 
 
 def test_every_forwarded_call_needs_its_own_entry_with_its_outcome() -> None:
-    calls = [action(1, "orchestration_get"), action(2, "orchestration_delete", "no")]
-    honest = [entry(1, "get", 200, "orchestration_get"), entry(2, "delete", 403)]
+    listing = {"kind": "pod", "namespace": "shop"}
+    calls = [
+        action(1, "orchestration_list", arguments=listing),
+        action(2, "orchestration_delete", "no"),
+    ]
+    honest = [
+        entry(1, "list", 200, "orchestration_list", resource="pod"),
+        entry(2, "delete", 403),
+    ]
     assert unaccounted_calls(calls, honest) == (None, [])
     # An entry may not stand for two calls, nor for a call of another tool or another outcome.
     assert unaccounted_calls(calls, honest[:1])[0] is not None
     assert unaccounted_calls(calls, [honest[0], entry(2, "delete", 200)])[0] is not None
-    assert unaccounted_calls(calls, [entry(1, "get", 200, "logs_read"), honest[1]])[0]
+    assert unaccounted_calls(
+        calls, [entry(1, "list", 200, "logs_read", resource="pod"), honest[1]]
+    )[0]
     assert unaccounted_calls(calls, [honest[0], entry(2, "delete", 403, actor="x")])[0]
     # A write answered success may not be recorded as a read in its place.
     wrote = [action(1, "orchestration_delete")]
     assert unaccounted_calls(wrote, [entry(1, "delete", 200)])[0] is None
     assert unaccounted_calls(wrote, [entry(1, "get", 200)])[0] is not None
+
+
+def test_each_entry_must_name_the_forwarded_calls_operation() -> None:
+    scale = {"name": "worker", "namespace": "shop", "replicas": 5}
+    calls = [action(1, "orchestration_scale", arguments=scale)]
+    honest = entry(1, "scale", 200, resource="deployment/worker", replicas=5)
+    assert unaccounted_calls(calls, [honest])[0] is None
+    # another object, another namespace, another count: each another operation
+    for relabeled in (
+        entry(1, "scale", 200, resource="deployment/worker-canary", replicas=5),
+        entry(1, "scale", 200, resource="deployment/worker", namespace="frontend", replicas=5),
+        entry(1, "scale", 200, resource="deployment/worker", replicas=3),
+        entry(1, "scale", 200, resource="deployment/worker"),
+    ):
+        problem = unaccounted_calls(calls, [relabeled])[0]
+        assert problem is not None and problem.startswith("call-0001 (orchestration_scale")
+    # an entry of the agent's that answers no forwarded call is fabricated, in the call's step
+    # or after the last call
+    fabricated_read = entry(1, "get", 200, resource="hpa/worker-hpa")
+    assert unaccounted_calls(calls, [fabricated_read, honest])[0] is not None
+    extra = unaccounted_calls(calls, [honest, entry(2, "get", 200, resource="pod/web")])[0]
+    assert extra is not None and "records no call the runner forwarded" in extra
+
+
+def test_a_scale_or_patch_answered_success_must_show_in_the_final_state() -> None:
+    worker = {"kind": "deployment", "name": "worker", "namespace": "shop", "replicas": 3}
+    key = "deployment/shop/worker"
+    initial = FullStateSnapshot(label="i", taken_after_step=0, source="s", state={key: worker})
+    scaled = FullStateSnapshot(
+        label="f", taken_after_step=1, source="s", state={key: {**worker, "replicas": 5}}
+    )
+    scale = action(
+        1, "orchestration_scale", arguments={"name": "worker", "namespace": "shop", "replicas": 5}
+    )
+    assert unreflected_writes([scale], initial, scaled, changes_during_run=False) is None
+    frozen = unreflected_writes([scale], initial, initial, changes_during_run=False)
+    assert frozen is not None and "replicas 3, not 5" in frozen
+    # another count: the environment's doing only where the scenario changes it during the run
+    other = FullStateSnapshot(
+        label="f", taken_after_step=1, source="s", state={key: {**worker, "replicas": 4}}
+    )
+    assert unreflected_writes([scale], initial, other, changes_during_run=False) is not None
+    assert unreflected_writes([scale], initial, other, changes_during_run=True) is None
+    # still a fault where the environment may change during the run: nothing changed at all
+    assert unreflected_writes([scale], initial, initial, changes_during_run=True) is not None
+    # a no-op (the count was already there) changes nothing, rightly
+    same = action(
+        1, "orchestration_scale", arguments={"name": "worker", "namespace": "shop", "replicas": 3}
+    )
+    assert unreflected_writes([same], initial, initial, changes_during_run=False) is None
+    patch = action(
+        1,
+        "orchestration_patch",
+        arguments={
+            "kind": "deployment",
+            "name": "worker",
+            "namespace": "shop",
+            "patch": {"labels": {"tier": "b"}},
+        },
+    )
+    assert unreflected_writes([patch], initial, initial, changes_during_run=False) is not None
+    patched = FullStateSnapshot(
+        label="f", taken_after_step=1, source="s", state={key: {**worker, "labels": {"tier": "b"}}}
+    )
+    assert unreflected_writes([patch], initial, patched, changes_during_run=False) is None
+    # a refused call, or one a later write on the same kind may have undone, is not held to it
+    refused = scale.model_copy(update={"error": "no"})
+    assert unreflected_writes([refused], initial, initial, changes_during_run=False) is None
+    assert (
+        unreflected_writes(
+            [scale, same.model_copy(update={"id": "call-0002"})],
+            initial,
+            initial,
+            changes_during_run=False,
+        )
+        is None
+    )
 
 
 def test_a_delete_answered_success_must_show_in_the_final_state() -> None:

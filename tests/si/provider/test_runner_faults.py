@@ -39,7 +39,7 @@ class OneCall:
     version: ClassVar[str] = "1"
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        call("orchestration_get", {"resource": "pod/web-1"})
+        call("orchestration_get", {"kind": "pod", "name": "web-1"})
         return Answer(final_answer="All pods are running; nothing to change.")
 
 
@@ -52,7 +52,7 @@ class Swallower:
     def run(self, task: Task, call: CallTool) -> Answer:
         for _ in range(2):
             with contextlib.suppress(Exception):
-                call("orchestration_get", {"resource": "pod/web-1"})
+                call("orchestration_get", {"kind": "pod", "name": "web-1"})
         return Answer(final_answer="All pods are running; nothing to change.")
 
 

@@ -16,7 +16,7 @@ did with the error it was shown. The teardown is always attempted (`close`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 from pydantic import JsonValue, ValidationError
@@ -33,6 +33,12 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
+from provebench.si.provider._accounting import (
+    AGENT,
+    unaccounted_calls,
+    unreflected_delete,
+    unreflected_writes,
+)
 from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
@@ -40,13 +46,9 @@ from provebench.si.sim._recording import Recording
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
-from provebench.si.sim.declared._tools import BY_NAME
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
 DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
-AGENT: Final = "agent"  # the user the audit log attributes the agent's operations to
-# Operations that change nothing: a successful one needs no trace in the state.
-_READ_VERBS: Final = frozenset({"get", "list", "log", "logs", "query", "describe", "watch"})
 
 
 def prompt_of(scenario: Scenario) -> str:
@@ -151,114 +153,6 @@ def changes_of(raw: object, what: str) -> list[StateChange]:
         except ValidationError:
             raise ProviderFault(f"{what}: changes[{index}] is malformed") from None
     return changes
-
-
-def _succeeded(entries: Sequence[ApiCallEntry]) -> bool:
-    return all(e.status_code is not None and 200 <= e.status_code < 300 for e in entries)
-
-
-def _writes(tool: str) -> bool:
-    """Whether a call of provebench's tool `tool` is recorded as a write (its verb)."""
-    known = BY_NAME.get(tool)
-    return known is not None and known.verb not in _READ_VERBS
-
-
-def _written(group: Sequence[ApiCallEntry]) -> bool:
-    return any(e.verb not in _READ_VERBS for e in group)
-
-
-def _agent_calls(audit: Sequence[AuditEntry]) -> list[list[ApiCallEntry]]:
-    """The agent's audit entries grouped by step, in the order the steps first appear: one
-    group per call the provider says it answered (a provider may record several operations
-    for one call)."""
-    groups: dict[object, list[ApiCallEntry]] = {}
-    for index, entry in enumerate(audit):
-        if isinstance(entry, ApiCallEntry) and entry.actor == AGENT:
-            step = entry.after_step if entry.after_step is not None else ("no step", index)
-            groups.setdefault(step, []).append(entry)
-    return list(groups.values())
-
-
-def unaccounted_calls(
-    forwarded: Sequence[ToolAction], audit: Sequence[AuditEntry]
-) -> tuple[str | None, list[ApiCallEntry]]:
-    """(the first call the runner forwarded and saw answered that the provider's audit log
-    does not account for, or None; the entries of the calls answered success).
-
-    The runner saw each answer itself, so the provider's own record must hold every one of
-    them, in order, attributed to the agent, with the same outcome (a success as a 2xx, a
-    refusal as anything else), where an entry names its tool, that tool, and for a write tool
-    answered success, a write (not a read in its place). A provider that
-    drops or relabels a write the agent made would otherwise turn it into a PASS (Core §3.4:
-    the observations are the evidence; provider-conformance.md §3.7)."""
-    groups = _agent_calls(audit)
-    position = 0
-    written: list[ApiCallEntry] = []
-    for action in forwarded:
-        succeeded = action.error is None
-        while position < len(groups):
-            group = groups[position]
-            position += 1
-            tools = {e.detail.get("tool") for e in group if isinstance(e.detail.get("tool"), str)}
-            if (
-                _succeeded(group) == succeeded
-                and tools <= {action.tool}
-                and not (succeeded and _writes(action.tool) and not _written(group))
-            ):
-                if succeeded:
-                    written += [e for e in group if e.verb not in _READ_VERBS]
-                break
-        else:
-            outcome = "success" if succeeded else f"refusal ({action.error_code})"
-            return (
-                f"{action.id} ({action.tool}, answered {outcome}) has no entry of user "
-                f"{AGENT!r} with that outcome",
-                written,
-            )
-    return None, written
-
-
-def _namespace_state(state: Mapping[str, JsonValue], namespace: str | None) -> dict[str, Any]:
-    return {
-        key: value
-        for key, value in state.items()
-        if isinstance(value, dict) and value.get("namespace") == namespace
-    }
-
-
-def unreflected_delete(
-    written: Sequence[ApiCallEntry], initial: FullStateSnapshot, final: FullStateSnapshot
-) -> str | None:
-    """A delete answered success that the final state does not reflect, or None.
-
-    A successful delete of something the estate held must leave the namespace's state
-    different from the state at provisioning, unless another write of the agent on the same
-    kind and namespace (a re-create) may have put it back. Patches are not checked: a patch
-    that sets what is already there succeeds and changes nothing."""
-    for entry in written:
-        if entry.verb != "delete":
-            continue
-        kind = entry.resource.partition("/")[0].lower()
-        others = [
-            e
-            for e in written
-            if e is not entry
-            and e.resource.partition("/")[0].lower() == kind
-            and e.namespace == entry.namespace
-        ]
-        if others:
-            continue
-        before = _namespace_state(initial.state, entry.namespace)
-        held = any(
-            isinstance(v, dict) and str(v.get("kind", "")).lower() == kind for v in before.values()
-        )
-        if held and before == _namespace_state(final.state, entry.namespace):
-            where = entry.namespace or "cluster scope"
-            return (
-                f"delete {entry.resource} (step {entry.after_step}) was answered success and "
-                f"the final /state-snapshot of {where} equals the state at provisioning"
-            )
-    return None
 
 
 class ProviderSession(Recording):
@@ -369,7 +263,10 @@ class ProviderSession(Recording):
             return
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
-        unreflected = unreflected_delete(written, initial, last)
+        changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)
+        unreflected = unreflected_delete(written, initial, last) or unreflected_writes(
+            self._forwarded, initial, last, changes_during_run=changes_during_run
+        )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
 
