@@ -243,10 +243,14 @@ def _verify_against_log(folder: Path, work_sha256: str | None, committed_cycles:
             path=folder,
         )
     if not folder.is_dir() or work_tree_sha256(folder) != work_sha256:
+        recorded = (
+            f"recorded after cycle {committed_cycles}"
+            if committed_cycles
+            else "of an empty folder (no cycle was committed)"
+        )
         raise ProvebenchError(
-            f"checkpoint does not match the work-directory digest the ledger recorded "
-            f"(after cycle {committed_cycles}); it was changed while the run was stopped, and the "
-            "run cannot be resumed; use a new directory",
+            f"checkpoint does not match the work-directory digest {recorded}; it was changed "
+            "while the run was stopped, and the run cannot be resumed; use a new directory",
             path=folder,
         )
 
