@@ -10,6 +10,7 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import MAX_JSON_DEPTH, loads_strict, read_json_file
 from provebench.pilot.record import IDENTITY_FILE, RunDir
+from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256
 from provebench.report import write_report
 
 # Past the interpreter's recursion limit (the parser's own RecursionError), and just past ours.
@@ -55,14 +56,14 @@ def test_a_run_folder_with_a_deep_identity_or_checkpoint_is_refused(
     assert caught.value.path == str(run.root / IDENTITY_FILE)
     _deep_file(run.checkpoint_dir, text, "snapshot.json")
     with pytest.raises(ProvebenchError, match="nested deeper"):
-        run.align_work_dir(0)
+        run.align_work_dir(0, EMPTY_WORK_SHA256)
 
 
 def test_a_checkpoint_pointer_must_hold_an_integer(tmp_path: Path) -> None:
     run = RunDir(tmp_path / "run")
     _deep_file(run.checkpoint_dir, json.dumps({"next_cycle": True}), "snapshot.json")
     with pytest.raises(ProvebenchError, match="unreadable checkpoint"):
-        run.align_work_dir(0)
+        run.align_work_dir(0, EMPTY_WORK_SHA256)
 
 
 @pytest.mark.parametrize(

@@ -483,6 +483,32 @@ def test_gspread_reads_the_confirmed_register(cycle: Cycle) -> None:
     assert rows[1][-1] == "imported"
 
 
+@pytest.mark.parametrize(
+    ("asked", "served", "operation", "count"),
+    [
+        ("Confirmed!A1:A1", "Confirmed!A1:A1", "range", 0),  # the header alone: no id shown
+        ("Confirmed!B:C", "Confirmed!B1:C1000", "range", 0),  # not the file_id column
+        ("Confirmed!A:A", "Confirmed!A1:A1000", "all", 1),
+        ("Confirmed!A2:I2", "Confirmed!A2:I2", "all", 1),
+    ],
+)
+def test_a_confirmed_read_is_logged_with_the_range_served(
+    cycle: Cycle, asked: str, served: str, operation: str, count: int
+) -> None:
+    answer = (
+        cycle.sheets()
+        .spreadsheets()
+        .values()
+        .get(spreadsheetId=SPREADSHEET_ID, range=asked)
+        .execute()
+    )
+    assert answer["range"] == served
+    [read] = cycle.kinds("sheets.read_confirmed")
+    assert read["operation"] == operation
+    assert read["range"] == served
+    assert read["result"] == {"count": count}
+
+
 def test_gspread_opens_the_register_by_title_with_a_double_quoted_drive_query(
     cycle: Cycle,
 ) -> None:

@@ -142,7 +142,6 @@ def _value_range(view: SheetsView, text: str, query: Mapping[str, list[str]]) ->
         raise GoogleApiError(
             403, "PERMISSION_DENIED", "The working sheet is write-only (pilot §3).", "forbidden"
         )
-    view.gateway.confirmed_ids()  # the read_confirmed_ids call: counted, logged, faultable
     grid = [list(view.layout.register_columns), *(list(row) for row in view.confirmed_rows)]
     columns = len(view.layout.register_columns)
     first_row = parsed.first_row or 1
@@ -151,12 +150,19 @@ def _value_range(view: SheetsView, text: str, query: Mapping[str, list[str]]) ->
     last_col = min(parsed.last_col or columns, columns)
     if first_row > last_row or first_col > last_col:
         raise bad_request(f"Range ({text}) exceeds grid limits.")
+    # The read_confirmed_ids call (counted, faultable), logged with the range served: a range
+    # without the file_id column or without a data row (the header alone) shows no confirmed
+    # id, so it is not logged as a read of them all.
+    id_column = view.layout.register_columns.index("file_id") + 1
+    shows_ids = first_col <= id_column <= last_col and last_row >= 2
+    served = format_range(sheet, first_col, first_row, last_col, last_row)
+    view.gateway.confirmed_range(served, shows_ids)
     rows = [row[first_col - 1 : last_col] for row in grid[first_row - 1 : last_row]]
     rows = [_trim(row) for row in rows]
     while rows and not rows[-1]:
         rows.pop()
     body: dict[str, Any] = {
-        "range": format_range(sheet, first_col, first_row, last_col, last_row),
+        "range": served,
         "majorDimension": dimension,
     }
     if rows:

@@ -14,6 +14,7 @@ configuration error (verdict still written when the run directory exists) or unr
 from __future__ import annotations
 
 import math
+import re
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,7 @@ def evaluate_run(
             inputs.identity or {},
             laboratory_pass,
             inputs.entries[-1].hash if inputs.entries else None,
+            _unverified_resume(inputs),
         )
         inputs.inputs_sha256["fresh_control"] = sha256_file(Path(fresh_control) / SEAL_FILE)
     externals = external_results(attached, findings)
@@ -405,6 +407,30 @@ def _texts(value: object, order: list[str]) -> dict[str, str]:
     mapping = {str(k): str(v) for k, v in _mapping(value).items()}
     keys = [k for k in order if k in mapping] + sorted(k for k in mapping if k not in order)
     return {key: mapping[key] for key in keys}
+
+
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _unverified_resume(inputs: RunInputs) -> str | None:
+    """Why a resumed run cannot be shown to have resumed from the checkpoint its log recorded
+    (a `cycle_confirmed` without `work_sha256`, docs/pilot-lab.md "Crash safety"); None when it
+    can, or was not resumed. Such a run gets no fresh-control credit: whoever resumed it could
+    have changed what the sealed importer found in its work directory."""
+    resumed = _non_scoring(inputs.run_record).get("resumed")
+    if resumed is False:
+        return None
+    for entry in inputs.entries or []:
+        if entry.kind != "cycle_confirmed":
+            continue
+        digest = entry.payload.get("work_sha256")
+        if not (isinstance(digest, str) and _SHA256_HEX.fullmatch(digest)):
+            return (
+                f"the run was resumed, and its log records no work-directory digest at entry "
+                f"{entry.seq}: its checkpoint cannot be verified, so it earns no fresh-control "
+                "credit"
+            )
+    return None
 
 
 def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:

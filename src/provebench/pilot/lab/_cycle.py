@@ -29,6 +29,7 @@ from provebench.pilot.lab import (
 from provebench.pilot.lab._deadline import CycleDeadline, ImporterTimedOut, LabSections
 from provebench.pilot.lab._record import safe_text
 from provebench.pilot.record._chain import register_chain
+from provebench.pilot.record._work_digest import work_tree_sha256
 from provebench.sandbox._channel import failure_type
 
 
@@ -144,6 +145,9 @@ def run_cycle(
             "register_rows": total_rows,
             "register_sha256": new_sha256,
             "status": status_value,
+            # What the next cycle's snapshot copies, bound to the log in the same transaction:
+            # a resume restores work/ only if it still matches (docs/pilot-lab.md, pilot §6).
+            "work_sha256": work_tree_sha256(work_dir),
         },
     )
     return ConfirmedCycle(

@@ -289,6 +289,30 @@ class Gateway:
         )
         return self._confirmed
 
+    @lab_section
+    def confirmed_range(self, served_range: str, shows_ids: bool) -> frozenset[str]:
+        """A read of the Confirmed sheet over the HTTP face (`pilot/emulator/_sheets.py`),
+        logged with the range actually served. Only a range that can show confirmed ids (the
+        file_id column and the data rows) is a read of them (`all`); one that cannot (the header
+        row alone, another column) is logged as `range` and carries no file's work, so it counts
+        as no read of the confirmed ids (no self-check, no reconciliation after an in-doubt
+        append) and a fault on it is about no file."""
+        call = self._record.next_call()
+        operation = "all" if shows_ids else "range"
+        self._maybe_fault(
+            call,
+            "read_confirmed_ids",
+            "sheets.read_confirmed",
+            {"operation": operation, "range": served_range},
+            _about_every_file if shows_ids else _about_no_file,
+        )
+        result = {"count": len(self._confirmed)} if shows_ids else {"count": 0}
+        self._record.add(
+            "sheets.read_confirmed",
+            {"call": call, "operation": operation, "range": served_range, "result": result},
+        )
+        return self._confirmed
+
     # -- Diagnostics and the lab clock ---------------------------------------------------------
     @lab_section
     def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:

@@ -6,15 +6,16 @@ Protocol (docs/pilot-lab.md, "Crash safety"):
 2. The cycle runs entirely in memory: the adapters write every call and answer into the cycle's
    write-ahead record before answering. Nothing reaches the ledger during the cycle.
 3. The record is committed to the ledger in ONE transaction that ends with `cycle_confirmed`
-   (carrying the register hash): the cycle is then done, or — if the process dies first — it
-   never happened.
+   (carrying the register hash and the digest of work/ as the cycle left it): the cycle is
+   then done, or — if the process dies first — it never happened.
 4. work/ is snapshotted as the start of cycle c+1.
 5. After the last cycle the published files are derived from the ledger alone, run.json last.
 
 On restart the ledger says how many cycles are committed; the drive state is rebuilt from the
 corpus, the confirmed ids from the ledger, work/ from the snapshot (or snapshotted, if the crash
-fell between 3 and 4), and the run continues. Every published byte is derived from the ledger,
-so a resumed run publishes the same bytes as an uninterrupted one.
+fell between 3 and 4) once it matches the digest the log recorded, and the run continues. Every
+published byte is derived from the ledger, so a resumed run publishes the same bytes as an
+uninterrupted one.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from provebench.pilot.lab._undo import AttemptPaths
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir, RunDirBusy
 from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
+from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256
 from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
@@ -348,7 +350,7 @@ def _execute(
     crash = _CrashPlan.from_env()
     try:
         state = _replay(ledger, identity)
-        rundir.align_work_dir(state.committed)
+        rundir.align_work_dir(state.committed, state.work_sha256)
         if progress is not None:
             progress.start(corpus.cycle_count, state.committed)
         # The cycles run in a helper so that the Drive and the last cycle's record are gone
@@ -555,6 +557,9 @@ class _ReplayState:
     committed: int = 0
     register_rows: int = 0
     register_sha256: str = EMPTY_REGISTER_SHA256
+    # work/ as the last committed cycle left it (None: the log does not say, so a resume cannot
+    # verify the checkpoint and is refused).
+    work_sha256: str | None = EMPTY_WORK_SHA256
     # One immutable set, replaced after each commit: the gateway hands it to the importer as is.
     confirmed_ids: frozenset[str] = frozenset()
     agent_errors: int = 0
@@ -584,6 +589,8 @@ def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
             state.committed = int(payload["cycle"])
             state.register_rows = int(payload["register_rows"])
             state.register_sha256 = str(payload["register_sha256"])
+            work_sha256 = payload.get("work_sha256")
+            state.work_sha256 = work_sha256 if isinstance(work_sha256, str) else None
     state.confirmed_ids = frozenset(confirmed)
     return state
 

@@ -26,6 +26,7 @@ from typing import Any
 from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
+from provebench.pilot.record._work_digest import work_tree_sha256
 
 # /3: the candidate's isolation (docs/sandbox.md); /4: the candidate's code sha256 and the
 # laboratory's signature beside run.json (docs/attestation.md).
@@ -150,13 +151,18 @@ class RunDir:
             self._lock_fd = None
 
     # -- the importer's work directory and its cycle-start snapshots ---------------------------
-    def align_work_dir(self, committed_cycles: int) -> None:
+    def align_work_dir(self, committed_cycles: int, work_sha256: str | None) -> None:
         """Make work/ what it was at the start of cycle `committed_cycles + 1` (crash safety).
 
         The snapshot pointer names the cycle whose start the snapshot captures. If it equals the
         next cycle, the previous attempt died inside that cycle: work/ is restored from the
         snapshot. If it is one behind, the attempt died after the ledger commit and before the
         snapshot: work/ is then exactly the committed cycle's end state and is snapshotted now.
+
+        Either way the folder the next cycle starts from must match `work_sha256`, the digest
+        the log recorded with the last committed cycle (for none, an empty folder): a checkpoint
+        changed while the run was stopped is refused before anything runs. None (a log that
+        records no digest) cannot be verified and is refused too.
         """
         next_cycle = committed_cycles + 1
         pointer = self._read_pointer()
@@ -165,8 +171,13 @@ class RunDir:
             self.work_dir.mkdir()
             self.snapshot_work(next_cycle)
         elif pointer == next_cycle:
+            source = self.checkpoint_dir / _snapshot_name(next_cycle)
+            if not source.is_dir():
+                raise ProvebenchError("checkpoint snapshot is missing", path=source)
+            _verify_against_log(source, work_sha256, committed_cycles)
             self._restore(next_cycle)
         elif pointer == committed_cycles:
+            _verify_against_log(self.work_dir, work_sha256, committed_cycles)
             self.snapshot_work(next_cycle)
         else:
             raise ProvebenchError(
@@ -220,6 +231,28 @@ class RunDir:
         if type(value) is not int:
             raise ProvebenchError("unreadable checkpoint", path=pointer, field="next_cycle")
         return value
+
+
+def _verify_against_log(folder: Path, work_sha256: str | None, committed_cycles: int) -> None:
+    """Refuse to resume from `folder` unless it is what the log says the last committed cycle
+    left (docs/pilot-lab.md, "Crash safety"; pilot §6)."""
+    if work_sha256 is None:
+        raise ProvebenchError(
+            f"the ledger records no work-directory digest for cycle {committed_cycles}; the "
+            "checkpoint cannot be verified and the run cannot be resumed; use a new directory",
+            path=folder,
+        )
+    if not folder.is_dir() or work_tree_sha256(folder) != work_sha256:
+        recorded = (
+            f"recorded after cycle {committed_cycles}"
+            if committed_cycles
+            else "of an empty folder (no cycle was committed)"
+        )
+        raise ProvebenchError(
+            f"checkpoint does not match the work-directory digest {recorded}; it was changed "
+            "while the run was stopped, and the run cannot be resumed; use a new directory",
+            path=folder,
+        )
 
 
 def _snapshot_name(next_cycle: int) -> str:

@@ -131,6 +131,7 @@ def fresh_control_finding(
     identity: dict[str, Any],
     laboratory_pass: bool,
     ledger_head: str | None,
+    unverified_resume: str | None = None,
 ) -> tuple[bool, str]:
     """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
 
@@ -168,6 +169,8 @@ def fresh_control_finding(
         small = control_size_problem(profile, corpus)
         if small is not None:
             return False, small
+        if unverified_resume is not None:
+            return False, unverified_resume
         if not laboratory_pass:
             return False, "the sealed candidate did not pass the laboratory gate on its control"
         return True, "this run is the sealed fresh control, generated after the seal, and passed"
