@@ -175,6 +175,7 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
     done = {record.request_key() for _, record in records if record.finished}
     disagreeing = _disagreeing_stages(records)
     carried: list[AuditEntry] = []
+    stopping: set[tuple[str | None, str | None]] = set()  # pods someone began to delete
     finished = agent_requests = 0
     for index, record in records:
         if record.audit_id in disagreeing:
@@ -204,7 +205,7 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
         if record.user == principal:
             agent_requests += 1
             carried.append(record.entry())
-        elif record.resource != "events" and not _control_plane(record):
+        elif record.resource != "events" and not _control_plane(record, stopping):
             # Another principal's request may be the agent's, made with other credentials (a
             # forwarded kubeconfig): never its operation, never proof it did nothing.
             carried.append(
@@ -213,6 +214,8 @@ def _audit_log(data: Any, where: str, source: str, source_type: str) -> list[Aud
                     f"agent's principal {principal!r}"
                 )
             )
+        if _begins_pod_stop(record):
+            stopping.add((record.namespace, record.name))
         carried.extend(_reported_events(record))
     read = AuditEvent(
         name=AUDIT_LOG_READ,
@@ -276,11 +279,20 @@ _KUBELET_POD_WRITES: Final = frozenset(
 )
 
 
-def _control_plane(record: AuditRecord) -> bool:
+def _begins_pod_stop(record: AuditRecord) -> bool:
+    """A finished delete or eviction of a pod by anyone but a kubelet: the pod is stopping."""
+    if record.resource != "pods" or (record.user or "").startswith(_NODE):
+        return False
+    return record.verb == "delete" or (record.verb, record.subresource) == ("create", "eviction")
+
+
+def _control_plane(record: AuditRecord, stopping: set[tuple[str | None, str | None]]) -> bool:
     """Whether a request is the work of one of Kubernetes' own components (see
     `_COMPONENTS`, `_CONTROLLER_ACCOUNTS`, `_KUBELET_OWNS`). Anyone else (another service
     account, a person, `system:admin`, `system:anonymous`) could be the agent with a forwarded
-    kubeconfig."""
+    kubeconfig. A kubelet's pod delete is the final one of a pod someone else began to delete
+    (`stopping`: an earlier finished delete or eviction); a kubelet deleting a running pod
+    nobody deleted is not a kubelet's work (red-team finding: a stolen node credential)."""
     user = record.user
     if not user:
         return False
@@ -292,18 +304,29 @@ def _control_plane(record: AuditRecord) -> bool:
     if user.startswith(_NODE):
         if record.resource in _KUBELET_OWNS:
             return True
-        return record.resource == "pods" and (record.verb, record.subresource) in (
+        if record.resource != "pods" or (record.verb, record.subresource) not in (
             _KUBELET_POD_WRITES
-        )
+        ):
+            return False
+        return record.verb != "delete" or (record.namespace, record.name) in stopping
     return False
 
 
 def _object_of(record: AuditRecord) -> tuple[str | None, ...]:
-    return (record.verb, record.resource, record.subresource, record.namespace, record.name)
+    # the user too: a stage under the agent's user and another under a component's, with one
+    # audit ID, would otherwise let the component's attribution cover the agent's request
+    return (
+        record.user,
+        record.verb,
+        record.resource,
+        record.subresource,
+        record.namespace,
+        record.name,
+    )
 
 
 def _disagreeing_stages(records: list[tuple[int, AuditRecord]]) -> set[str]:
-    """The audit IDs whose stages name different requests (verb or object): the log does not
+    """The audit IDs whose stages name different requests (user, verb or object): the log does not
     say which of them was made, so none is attributed."""
     named: dict[str, set[tuple[str | None, ...]]] = {}
     for _, record in records:

@@ -490,6 +490,9 @@ def test_gspread_reads_the_confirmed_register(cycle: Cycle) -> None:
         ("Confirmed!B:C", "Confirmed!B1:C1000", "range", 0),  # not the file_id column
         ("Confirmed!A:A", "Confirmed!A1:A1000", "all", 1),
         ("Confirmed!A2:I2", "Confirmed!A2:I2", "all", 1),
+        # past the last confirmed row: shows nothing (red-team finding: it settled a doubt)
+        ("Confirmed!A900:I900", "Confirmed!A900:I900", "range", 0),
+        ("Confirmed!A3:I9", "Confirmed!A3:I9", "range", 0),
     ],
 )
 def test_a_confirmed_read_is_logged_with_the_range_served(

@@ -38,7 +38,14 @@ def test_a_resumed_run_without_a_work_digest_is_not_verified(
     assert "entry 2" in problem and "no fresh-control credit" in problem
 
 
-def test_a_resumed_run_with_every_digest_and_an_uninterrupted_run_are_verified() -> None:
+def test_a_resumed_run_is_never_credited_even_with_every_digest() -> None:
+    """Red-team finding: the log's chain has no key, so a resumer rewrote `work_sha256` with the
+    checkpoint and re-chained the log; every digest present proves nothing about who wrote it."""
     bound = ({"cycle": 1, "work_sha256": DIGEST}, {"cycle": 2, "work_sha256": DIGEST})
-    assert _unverified_resume(_inputs(True, *bound)) is None
+    for resumed in (True, None):
+        problem = _unverified_resume(_inputs(resumed, *bound))
+        assert problem is not None and "only uninterrupted" in problem
+
+
+def test_an_uninterrupted_run_is_verified() -> None:
     assert _unverified_resume(_inputs(False, {"cycle": 1})) is None

@@ -150,11 +150,15 @@ def _value_range(view: SheetsView, text: str, query: Mapping[str, list[str]]) ->
     last_col = min(parsed.last_col or columns, columns)
     if first_row > last_row or first_col > last_col:
         raise bad_request(f"Range ({text}) exceeds grid limits.")
-    # The read_confirmed_ids call (counted, faultable), logged with the range served: a range
-    # without the file_id column or without a data row (the header alone) shows no confirmed
-    # id, so it is not logged as a read of them all.
+    # The read_confirmed_ids call (counted, faultable), logged with the range served: only a
+    # range that holds the file_id column and every data row (row 2 to the last confirmed one)
+    # is a read of them all. One without the column, the header alone, or rows that miss some
+    # confirmed ones (a range past the data, a single row) is not (red-team finding: a read of
+    # an empty range past the last row settled an in-doubt append).
     id_column = view.layout.register_columns.index("file_id") + 1
-    shows_ids = first_col <= id_column <= last_col and last_row >= 2
+    shows_ids = (
+        first_col <= id_column <= last_col and first_row <= 2 and last_row >= max(2, len(grid))
+    )
     served = format_range(sheet, first_col, first_row, last_col, last_row)
     view.gateway.confirmed_range(served, shows_ids)
     rows = [row[first_col - 1 : last_col] for row in grid[first_row - 1 : last_row]]

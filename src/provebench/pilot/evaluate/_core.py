@@ -413,10 +413,15 @@ _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def _unverified_resume(inputs: RunInputs) -> str | None:
-    """Why a resumed run cannot be shown to have resumed from the checkpoint its log recorded
-    (a `cycle_confirmed` without `work_sha256`, docs/pilot-lab.md "Crash safety"); None when it
-    can, or was not resumed. Such a run gets no fresh-control credit: whoever resumed it could
-    have changed what the sealed importer found in its work directory."""
+    """Why a fresh control's run cannot be credited for how it ran: it was resumed (or its run
+    record does not say it was not). None for an uninterrupted run.
+
+    A resume restores the importer's work directory from a checkpoint the log binds
+    (`work_sha256`, docs/pilot-lab.md "Crash safety"), but the hash chain has no key: whoever
+    can write a stopped run's folder can rewrite the log and the checkpoint together, re-chain
+    it, and steer what the sealed importer finds when it resumes (red-team finding). The signed
+    run record's `resumed` comes from the laboratory itself, so a fresh control must run
+    uninterrupted; a control that crashed is run again from its seal."""
     resumed = _non_scoring(inputs.run_record).get("resumed")
     if resumed is False:
         return None
@@ -430,7 +435,11 @@ def _unverified_resume(inputs: RunInputs) -> str | None:
                 f"{entry.seq}: its checkpoint cannot be verified, so it earns no fresh-control "
                 "credit"
             )
-    return None
+    return (
+        "the run was resumed: its log is chained but not signed, so whoever resumed it could "
+        "have rewritten the log and the checkpoint together; a fresh control earns its credit "
+        "only uninterrupted"
+    )
 
 
 def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:
