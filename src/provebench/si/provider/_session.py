@@ -25,9 +25,7 @@ from provebench._jsonfile import recordable_text, text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
-    Evidence,
     FullStateSnapshot,
-    NonScoringMetadata,
     StateChange,
     StateDiffSnapshot,
     StateSnapshot,
@@ -313,30 +311,15 @@ class ProviderSession(Recording):
             )
         return recorded
 
-    def evidence(
-        self,
-        *,
-        final_answer: str,
-        reasoning_trace: str = "",
-        agent_name: str | None = None,
-        agent_version: str | None = None,
-        agent_isolation: dict[str, str] | None = None,
-        provider_failure: str | None = None,
-    ) -> Evidence:
-        """The evidence of the run, from the provider's observations (observed once)."""
+    # The evidence is the provider's observations (observed once, `Recording.evidence`).
+    def _settle(self) -> None:
         self._observe()
-        return self._evidence(
-            final_answer=final_answer,
-            reasoning_trace=reasoning_trace,
-            metadata=NonScoringMetadata(
-                agent_name=agent_name,
-                agent_version=agent_version,
-                agent_isolation=agent_isolation,
-                source_format="provebench",
-                provider=self.accepted.record(),
-            ),
-            provider_failure=provider_failure or self.provider_fault,
-        )
+
+    def _provider_record(self) -> dict[str, JsonValue]:
+        return self.accepted.record()
+
+    def _own_failure(self) -> str | None:
+        return self.provider_fault
 
     def close(self) -> str | None:
         """Tear the environment down (always; once); why it failed, or None."""

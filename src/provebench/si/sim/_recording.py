@@ -53,27 +53,7 @@ class Recording:
         provider_failure: str | None = None,
     ) -> Evidence:
         """The evidence of this run so far (provebench format; deterministic)."""
-        return self._evidence(
-            final_answer=final_answer,
-            reasoning_trace=reasoning_trace,
-            metadata=NonScoringMetadata(
-                agent_name=agent_name,
-                agent_version=agent_version,
-                agent_isolation=agent_isolation,
-                source_format="provebench",
-            ),
-            provider_failure=provider_failure,
-        )
-
-    def _evidence(
-        self,
-        *,
-        final_answer: str,
-        reasoning_trace: str,
-        metadata: NonScoringMetadata,
-        provider_failure: str | None,
-    ) -> Evidence:
-        """The record as evidence, with the metadata the session knows."""
+        self._settle()
         return Evidence(
             scenario_id=self.scenario.id,
             final_answer=final_answer,
@@ -82,9 +62,25 @@ class Recording:
             final_answer_after_step=self.steps if final_answer else None,
             audit_log=list(self._audit),
             state_snapshots=list(self._snapshots),
-            metadata=metadata,
-            provider_failure=provider_failure,
+            metadata=NonScoringMetadata(
+                agent_name=agent_name,
+                agent_version=agent_version,
+                agent_isolation=agent_isolation,
+                source_format="provebench",
+                provider=self._provider_record(),
+            ),
+            provider_failure=provider_failure or self._own_failure(),
         )
+
+    # What a session recorded elsewhere adds (a provider's: `si.provider._session`); nothing here.
+    def _settle(self) -> None:
+        """Complete the record before it becomes evidence."""
+
+    def _provider_record(self) -> dict[str, JsonValue] | None:
+        return None
+
+    def _own_failure(self) -> str | None:
+        return None
 
 
 __all__ = ["Recording"]
