@@ -201,3 +201,36 @@ def test_a_public_proxy_for_a_public_url_stays_remote_and_is_recorded(
     no_proxy_variables.delenv("HTTPS_PROXY")
     no_proxy_variables.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
     assert endpoint_isolation("https://93.184.215.14/v1")["reach"] == "remote"
+
+
+def test_a_redirect_is_never_followed_to_wherever_it_points() -> None:
+    # The endpoint's reach is judged from `--base-url`; a server there that answers 307 to a
+    # loopback "model" (candidate code, as the operator) must not get that model's answer used.
+    from http.server import BaseHTTPRequestHandler
+
+    import openai
+
+    from provebench.llm._endpoint import Endpoint
+    from tests.helpers.http_serving import serving
+
+    model = FakeModel(lambda call: "the answer a redirect would buy")
+    with fake_openai_server(model) as target:
+
+        class Redirecting(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.send_response(307)
+                self.send_header("Location", f"{target}/chat/completions")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        with serving(Redirecting) as (host, port):
+            endpoint = Endpoint(model="m", base_url=f"http://{host}:{port}/v1", api_key="k")
+            with pytest.raises(openai.APIStatusError) as raised:
+                endpoint.client().chat.completions.create(
+                    model="m", messages=[{"role": "user", "content": "hi"}]
+                )
+    assert raised.value.status_code == 307
+    assert model.requests == []

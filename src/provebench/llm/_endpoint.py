@@ -80,7 +80,12 @@ class Endpoint:
     def client(self) -> OpenAI:
         from openai import DefaultHttpxClient, OpenAI
 
-        http_client = None
+        # Never follow a redirect (the SDK's client follows them by default): where the model
+        # is, and so whether the run can be sealed, is judged from `base_url` alone, and a
+        # "remote" endpoint that answered 307 to a loopback address would have its requests
+        # served by whatever listens there — on this machine, as the operator. An
+        # OpenAI-compatible API has no use for redirects; one is answered as the endpoint's
+        # failure.
         if self.unix_socket is not None:
             # The SDK's own HTTP library (httpx, or its successor httpx2 in newer releases).
             import importlib
@@ -88,7 +93,9 @@ class Endpoint:
 
             name = "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
             transport = importlib.import_module(name).HTTPTransport(uds=self.unix_socket)
-            http_client = DefaultHttpxClient(transport=transport)
+            http_client = DefaultHttpxClient(transport=transport, follow_redirects=False)
+        else:
+            http_client = DefaultHttpxClient(follow_redirects=False)
         return OpenAI(
             api_key=self.api_key,
             base_url=self.base_url,
