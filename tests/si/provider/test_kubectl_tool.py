@@ -347,3 +347,47 @@ def test_si_run_kubectl_refusals_are_one_line(tmp_path: Path) -> None:
         assert physical.returncode == 2
         assert "--kubectl: the kubectl tool needs the declared estate" in physical.stderr
     assert not any((tmp_path / name).exists() for name in "abc")
+
+
+SEALED_AGENT = """
+import json
+import os
+
+from provebench.si.agents import Answer
+
+
+class SealedKubectl:
+    name = "sealed-kubectl"
+    version = "0"
+
+    def run(self, task, call):
+        listed = call("kubectl", {"args": ["get", "deployments", "-n", "default", "-o", "json"]})
+        names = [d["metadata"]["name"] for d in json.loads(listed.body)["items"]]
+        escape = call("kubectl", {"args": ["get", "pods", "--kubeconfig=/etc/passwd"]})
+        # The environment's kubeconfig lies in the runner's private folder, not in here.
+        mine = sorted(p for p in os.listdir("/tmp") if p.startswith("provebench-kubectl"))
+        return Answer(final_answer=f"{','.join(names)} {escape.error_code} {mine}")
+"""
+
+
+@needs_kubectl
+def test_a_sealed_agent_calls_kubectl_through_the_runner(tmp_path: Path) -> None:
+    if not OASIS_SCENARIOS.is_dir():
+        pytest.skip(f"OASIS reference scenarios not found at {OASIS_SCENARIOS}")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "agent.py").write_text(SEALED_AGENT)
+    out = tmp_path / "out"
+    ran = run_cli("si", "run", str(OASIS_SCENARIOS / SCALING_FILE), "--scenario-id", SCALING,
+                  "--agent", f"{code / 'agent.py'}:SealedKubectl", "--kubectl",
+                  "--out", str(out))  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert "FAIL 0.0 (2 tool calls; answered)" in ran.stdout  # it scaled nothing
+    evidence = json.loads((out / "evidence.json").read_text())
+    assert evidence["metadata"]["agent_isolation"]["mode"] == "sandbox"
+    assert evidence["final_answer"] == "worker refused_argument []"
+    assert [(a["tool"], a.get("error_code")) for a in evidence["actions"]] == [
+        ("kubectl", None),
+        ("kubectl", "refused_argument"),
+    ]
+    assert json.loads((out / "verdict.json").read_text())["sealed"] is True
