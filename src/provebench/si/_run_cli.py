@@ -82,7 +82,8 @@ def run_command(
         typer.Option(
             "--agent",
             help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), openai:MODEL (a "
+            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient, kubectl-operator), "
+            "openai:MODEL (a "
             "model behind an OpenAI-compatible endpoint, --base-url), module:Class or "
             "path.py:Class (run sealed in the sandbox).",
         ),
