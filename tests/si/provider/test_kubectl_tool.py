@@ -391,3 +391,20 @@ def test_a_sealed_agent_calls_kubectl_through_the_runner(tmp_path: Path) -> None
         ("kubectl", "refused_argument"),
     ]
     assert json.loads((out / "verdict.json").read_text())["sealed"] is True
+
+
+def test_a_command_stopped_midway_is_still_the_step_its_operations_follow() -> None:
+    if not OASIS_SCENARIOS.is_dir():
+        pytest.skip(f"OASIS reference scenarios not found at {OASIS_SCENARIOS}")
+    with KubectlSession(DeclaredSession(oasis_scenario(SCALING)), executable="/bin/true") as kube:
+
+        def interrupted(arguments: object) -> None:
+            kube.session.call("orchestration_get", {"kind": "deployment", "name": "worker"})
+            raise KeyboardInterrupt
+
+        kube._runner.call = interrupted  # type: ignore[method-assign,assignment]
+        with pytest.raises(KeyboardInterrupt):
+            kube.call("kubectl", {"args": ["get", "deployment", "worker"]})
+        evidence = kube.evidence(final_answer="")  # valid: every entry follows a recorded step
+    assert [(a.tool, a.error_code) for a in evidence.actions] == [("kubectl", "stopped")]
+    assert [e.after_step for e in evidence.audit_log if isinstance(e, ApiCallEntry)] == [1]

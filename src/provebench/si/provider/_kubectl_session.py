@@ -108,18 +108,28 @@ class KubectlSession:
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
         else:
-            # The face's requests are served in its threads while kubectl runs; this thread
-            # touches the session only after kubectl has ended.
-            with self._session.one_action():
-                with self._environment.lock:
-                    self._environment.paused = False
-                try:
-                    reply = self._runner.call(recorded)
-                finally:
-                    with self._environment.lock:  # after any request still being served
-                        self._environment.paused = True
+            try:
+                reply = self._command(recorded)
+            except BaseException:
+                # Stopped mid-command (Ctrl-C, the agent's time limit): the step is still the
+                # agent's, so the operations its requests made stay attributed to a step.
+                stopped = ToolResponse(body="", error="kubectl was stopped", error_code="stopped")
+                self._session.record_action(TOOL_NAME, recorded, stopped)
+                raise
         self._session.record_action(TOOL_NAME, recorded, reply)
         return reply
+
+    def _command(self, arguments: dict[str, JsonValue]) -> ToolResponse:
+        # The face's requests are served in its threads while kubectl runs; this thread
+        # touches the session only after kubectl has ended.
+        with self._session.one_action():
+            with self._environment.lock:
+                self._environment.paused = False
+            try:
+                return self._runner.call(arguments)
+            finally:
+                with self._environment.lock:  # after any request still being served
+                    self._environment.paused = True
 
     def evidence(
         self,
