@@ -82,7 +82,8 @@ def run_command(
         typer.Option(
             "--agent",
             help="A scripted agent's name (diagnoser, locus-only, quotation-gamer, "
-            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient), openai:MODEL (a "
+            "budget-exhauster, decoy-chaser, noop, safe-operator, obedient, kubectl-operator), "
+            "openai:MODEL (a "
             "model behind an OpenAI-compatible endpoint, --base-url), module:Class or "
             "path.py:Class (run sealed in the sandbox).",
         ),
@@ -127,6 +128,15 @@ def run_command(
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
     provider: ProviderOption = None,
     provider_timeout: ProviderTimeoutOption = DEFAULT_TIMEOUT_SEC,
+    kubectl: Annotated[
+        bool,
+        typer.Option(
+            "--kubectl",
+            help="Also give the agent the kubectl tool: the real kubectl (on PATH) against the "
+            "scenario's Kubernetes face, argument lists only (docs/si-agents.md). Scenarios of "
+            "the declared estate; not with --provider.",
+        ),
+    ] = False,
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
 
@@ -150,6 +160,17 @@ def run_command(
     from provebench.si.provider._runner import run_on_provider
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
+    if kubectl:
+        from provebench._errors import ProvebenchError
+        from provebench.si.provider._kubectl import require_kubectl
+
+        if provider is not None:
+            raise ProvebenchError(
+                "not with --provider: the runner forwards provebench's tool calls to a "
+                "provider, not kubectl commands (docs/si-provider.md)",
+                field="--kubectl",
+            )
+        require_kubectl()  # one line when kubectl is absent, before anything starts
     # The preflight handshake comes before any agent or model server starts (08 §3.8.3).
     accepted = (
         None
@@ -179,6 +200,10 @@ def run_command(
         )
         if accepted is None:
             scenario, session = start_session(scenario_file, scenario_id, book)
+            if kubectl:
+                from provebench.si.provider._kubectl_session import with_kubectl
+
+                session = model_server.enter_context(with_kubectl(session))
             outcome = run_agent(
                 session,
                 loaded.factory(),

@@ -85,7 +85,11 @@ def _run(scenario: Scenario, agent: str) -> tuple[Evidence, Verdict]:
 
 def test_the_table_covers_every_scripted_agent_and_shipped_scenarios_exist() -> None:
     assert set(EXPECTED) == set(diagnosis_agents())
-    assert set(builtin_agents()) - set(diagnosis_agents()) == {"safe-operator", "obedient"}
+    assert set(builtin_agents()) - set(diagnosis_agents()) == {
+        "safe-operator",
+        "obedient",
+        "kubectl-operator",
+    }
     assert _shipped(), "no shipped Form B C-DA-001 scenario found"
 
 

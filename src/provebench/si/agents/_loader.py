@@ -33,6 +33,7 @@ def builtin_agents() -> dict[str, str]:
         "noop": f"{_SCRIPTED}:NoOpAgent",
         "safe-operator": f"{_OPERATORS}:SafeOperator",
         "obedient": f"{_OPERATORS}:ObedientAgent",
+        "kubectl-operator": "provebench.si.agents._kubectl_operator:KubectlOperator",
     }
 
 

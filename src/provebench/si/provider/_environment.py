@@ -84,10 +84,18 @@ class Environment:
     kube_audit: list[dict[str, Any]] = field(default_factory=list)
     # Re-entrant: a Kubernetes request holds it across the tool call and the read-back.
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # Set (under the lock) while no kubectl command of the run's agent runs (`si run
+    # --kubectl`): a request still in flight from a stopped kubectl is then refused, never
+    # recorded as a step of its own.
+    paused: bool = False
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
         """One tool call of the agent, recorded as the next step (one at a time)."""
         with self.lock:
+            if self.paused:
+                return ToolResponse(
+                    body="", error="the environment takes no request now", error_code="forbidden"
+                )
             reply = self.session.call(tool, arguments)
             self.step_times.append(now_iso())
             return reply
@@ -161,6 +169,23 @@ class Environments:
             )
             self._by_id[environment_id] = provisioned
         return provisioned
+
+    def adopt(self, scenario_id: str, session: DeclaredSession) -> Environment:
+        """An environment around a session that already runs (`si run --kubectl`: the run's
+        own session, so that its Kubernetes face records into the run)."""
+        with self._lock:
+            environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
+            adopted = Environment(
+                environment_id=environment_id,
+                scenario_id=scenario_id,
+                token=secrets.token_urlsafe(24),
+                session=session,
+                initial=session.estate_data(),
+                provisioned_at=now_iso(),
+                namespace=session.default_namespace(),
+            )
+            self._by_id[environment_id] = adopted
+        return adopted
 
     def get(self, body: Mapping[str, Any]) -> Environment:
         """The environment a request names by `environment_id` (404 when there is none)."""

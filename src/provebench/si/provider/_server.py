@@ -251,14 +251,17 @@ class ProviderServer:
             "agent_endpoint": server,
             "agent_credentials": {
                 "type": "kubeconfig",
-                "kubeconfig": kubeconfig(
-                    server, self._tls.authority_pem, environment, environment.namespace
-                ),
+                "kubeconfig": self.kubeconfig_of(environment),
                 "token": environment.token,
             },
             "tools_endpoint": f"{base}/tools",
             "status": "ready",
         }
+
+    def kubeconfig_of(self, environment: Environment) -> str:
+        """The kubeconfig of an environment's Kubernetes endpoint (its `agent_credentials`)."""
+        server = f"{self.kube_url}/environments/{environment.environment_id}/kube"
+        return kubeconfig(server, self._tls.authority_pem, environment, environment.namespace)
 
     def _inject(self, body: Mapping[str, Any]) -> dict[str, Any]:
         environment = self.environments.get(body)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from pydantic import JsonValue
 
 from provebench.evidence import (
@@ -22,25 +25,53 @@ class Recording:
     _actions: list[ToolAction]
     _audit: list[AuditEntry]
     _snapshots: list[StateSnapshot]
+    # While one action of the agent runs (`one_action`): the calls it makes, not steps.
+    _inner_calls: list[ToolAction] | None = None
 
     @property
     def steps(self) -> int:
         return len(self._actions)
 
     def _record_call(self, tool: str, arguments: dict[str, JsonValue], reply: Reply) -> int:
-        """Record one tool call as the next step, with its verbatim reply; its step number."""
+        """Record one tool call as the next step, with its verbatim reply; its step number.
+
+        Inside `one_action` the call is part of the step being taken: what it did is recorded
+        (the audit entries and snapshots its caller adds name that step), and the step's action
+        is the agent's own one, recorded by `record_action`."""
         step = len(self._actions) + 1
-        self._actions.append(
-            ToolAction(
-                id=f"call-{step:04d}",
-                tool=tool,
-                arguments=arguments,
-                result=reply.body,
-                error=reply.error,
-                error_code=reply.error_code,
-            )
+        action = ToolAction(
+            id=f"call-{step:04d}",
+            tool=tool,
+            arguments=arguments,
+            result=reply.body,
+            error=reply.error,
+            error_code=reply.error_code,
         )
+        if self._inner_calls is not None:
+            self._inner_calls.append(action)
+        else:
+            self._actions.append(action)
         return step
+
+    @contextmanager
+    def one_action(self) -> Iterator[list[ToolAction]]:
+        """One action of the agent that makes several calls of the session (a kubectl command
+        whose requests the Kubernetes face turns into tool calls): every call made inside is
+        recorded under one step — its operations in the audit log, its snapshots — and none is
+        an action of its own, so nothing is counted twice (SI §3.4: the step is the agent's
+        action; the operations are what the environment saw). Close it with `record_action`.
+        Yields the calls made so far (for tests and the caller's account)."""
+        if self._inner_calls is not None:
+            raise RuntimeError("an action is already being recorded")
+        self._inner_calls = []
+        try:
+            yield self._inner_calls
+        finally:
+            self._inner_calls = None
+
+    def record_action(self, tool: str, arguments: dict[str, JsonValue], reply: Reply) -> int:
+        """Record the agent's own action (after `one_action` closed) as the next step."""
+        return self._record_call(tool, arguments, reply)
 
     def evidence(
         self,

@@ -11,6 +11,7 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, AuditEvent
 from provebench.si.scenario import Scenario
+from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import AGENT_NAMESPACE, DeclaredSession, injected_text
 from tests.helpers.oasis import oasis_ids, oasis_scenario
 
@@ -265,6 +266,24 @@ def test_a_temporal_stimulus_changes_the_estate_after_the_first_call() -> None:
     assert node["conditions"] == [{"type": "DiskPressure", "status": "True"}]
     events = [e for e in session.evidence(final_answer="x").audit_log if isinstance(e, AuditEvent)]
     assert [(e.name, e.after_step) for e in events] == [("NodeDiskPressure", 1)]
+
+
+def test_calls_that_share_one_step_change_the_estate_once() -> None:
+    # One kubectl command is one step whose requests are several calls (`one_action`): the
+    # temporal change after the first step happens once, not once per call.
+    published = oasis_scenario("infra.capability.mr.interruption-recovery-001")
+    session = DeclaredSession(published)
+    with session.one_action() as inner:
+        for _ in range(3):
+            session.call("orchestration_get", {"kind": "node", "name": "node-2"})
+    assert len(inner) == 3 and session.steps == 0
+    session.record_action("kubectl", {"args": ["get", "node", "node-2"]}, ToolResponse(body=""))
+    evidence = session.evidence(final_answer="x")
+    events = [e for e in evidence.audit_log if isinstance(e, AuditEvent)]
+    assert [(e.name, e.after_step) for e in events] == [("NodeDiskPressure", 1)]
+    calls = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
+    assert [e.after_step for e in calls] == [1, 1, 1]
+    assert [a.tool for a in evidence.actions] == ["kubectl"]
 
 
 def test_a_restart_of_a_deployment_with_an_injected_failure_fails_observably() -> None:

@@ -317,6 +317,8 @@ class DeclaredSession(Recording):
         changed = outcome.changed
         for index, temporal in list(self._temporal):
             if step == temporal.after_calls:
+                # Once: the calls of one kubectl command share a step (`Recording.one_action`).
+                self._temporal.remove((index, temporal))
                 self._apply_temporal(index, temporal, step)
                 changed = True
         if changed:

@@ -1,0 +1,166 @@
+"""`si run --kubectl`: a run in the declared estate whose agent also has the `kubectl` tool.
+
+The run's own session is served as an environment of an in-process `ProviderServer` (its
+Kubernetes face on 127.0.0.1, over TLS, with the environment's own token), and the agent's
+`kubectl` calls run the real kubectl against it (`_kubectl.KubectlRunner`). Each Kubernetes
+request kubectl makes is the tool call the face turns it into, made on the run's session — so
+the operations, refusals and snapshots are those the same behaviour through the tools records.
+
+What is a step (SI §3.4): the agent's kubectl command is its action — one step, recorded with
+its argument list and what kubectl printed — and the requests it made are what the environment
+saw: their operations are audit entries after that step, never actions of their own
+(`Recording.one_action`). Nothing is counted twice, and the step budget counts the agent's
+commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import JsonValue
+
+from provebench._errors import ProvebenchError
+from provebench.evidence import Evidence
+from provebench.si.provider._environment import Environment
+from provebench.si.provider._kubectl import (
+    DEFAULT_TIMEOUT_SEC,
+    KUBECTL_SPEC,
+    TOOL_NAME,
+    KubectlRunner,
+    require_kubectl,
+)
+from provebench.si.provider._server import ProviderServer
+from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared import DeclaredSession
+
+
+class KubectlSession:
+    """A declared-estate session with the `kubectl` tool besides its own; a context manager
+    (the Kubernetes face serves, and the kubeconfig exists, while it is open)."""
+
+    def __init__(
+        self,
+        session: DeclaredSession,
+        *,
+        executable: str | None = None,
+        timeout_sec: float = DEFAULT_TIMEOUT_SEC,
+    ) -> None:
+        self._session = session
+        self.scenario = session.scenario
+        self._server = ProviderServer()
+        self._server.__enter__()
+        try:
+            self._environment: Environment = self._server.environments.adopt(
+                session.scenario.id, session
+            )
+            self._environment.paused = True
+            self._runner = KubectlRunner(
+                self._server.kubeconfig_of(self._environment),
+                executable=executable or require_kubectl(),
+                timeout_sec=timeout_sec,
+            )
+        except BaseException:
+            self._server.close()
+            raise
+
+    def __enter__(self) -> KubectlSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop serving and remove the kubeconfig (idempotent)."""
+        self._runner.close()
+        self._server.close()
+
+    @property
+    def prompt(self) -> str:
+        return self._session.prompt
+
+    @property
+    def mode(self) -> str:
+        return self._session.mode
+
+    @property
+    def scope(self) -> Mapping[str, JsonValue]:
+        return self._session.scope
+
+    @property
+    def tools(self) -> tuple[ToolSpec, ...]:
+        return (*self._session.tools, KUBECTL_SPEC)
+
+    @property
+    def steps(self) -> int:
+        return self._session.steps
+
+    @property
+    def session(self) -> DeclaredSession:
+        """The run's session (the record both faces write)."""
+        return self._session
+
+    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+        """A tool of the session, or one kubectl command: one step either way."""
+        if tool != TOOL_NAME:
+            return self._session.call(tool, arguments)
+        recorded, problem = _recordable_arguments(arguments)
+        if problem is not None:
+            reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
+        else:
+            try:
+                reply = self._command(recorded)
+            except BaseException:
+                # Stopped mid-command (Ctrl-C, the agent's time limit): the step is still the
+                # agent's, so the operations its requests made stay attributed to a step.
+                stopped = ToolResponse(body="", error="kubectl was stopped", error_code="stopped")
+                self._session.record_action(TOOL_NAME, recorded, stopped)
+                raise
+        self._session.record_action(TOOL_NAME, recorded, reply)
+        return reply
+
+    def _command(self, arguments: dict[str, JsonValue]) -> ToolResponse:
+        # The face's requests are served in its threads while kubectl runs; this thread
+        # touches the session only after kubectl has ended.
+        with self._session.one_action():
+            with self._environment.lock:
+                self._environment.paused = False
+            try:
+                return self._runner.call(arguments)
+            finally:
+                with self._environment.lock:  # after any request still being served
+                    self._environment.paused = True
+
+    def evidence(
+        self,
+        *,
+        final_answer: str,
+        reasoning_trace: str = "",
+        agent_name: str | None = None,
+        agent_version: str | None = None,
+        agent_isolation: dict[str, str] | None = None,
+        provider_failure: str | None = None,
+    ) -> Evidence:
+        return self._session.evidence(
+            final_answer=final_answer,
+            reasoning_trace=reasoning_trace,
+            agent_name=agent_name,
+            agent_version=agent_version,
+            agent_isolation=agent_isolation,
+            provider_failure=provider_failure,
+        )
+
+
+def with_kubectl(session: object) -> KubectlSession:
+    """The run's session with the kubectl tool; a one-line error for a session that has no
+    Kubernetes face (the physical estate of a Form B diagnosis scenario with an injection)."""
+    if not isinstance(session, DeclaredSession):
+        raise ProvebenchError(
+            "the kubectl tool needs the declared estate's Kubernetes face; this scenario runs "
+            "in the physical estate (a Form B scenario with an injection)",
+            field="--kubectl",
+        )
+    return KubectlSession(session)
+
+
+__all__ = ["KubectlSession", "with_kubectl"]
