@@ -148,13 +148,15 @@ def _objects(operation: Operation, initial: FullStateSnapshot) -> list[tuple[str
         key = key_of(operation.kind, operation.namespace, operation.name)
         return [(key, operation.kind, operation.name)]
     namespace = key_of(operation.kind, operation.namespace, "").rsplit("/", 2)[1]
-    found = []
+    found: list[tuple[str, str, str]] = []
     for key, value in sorted(initial.state.items()):
-        if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        name = value.get("name") if isinstance(value, dict) else None
+        parts = key.split("/", 2)
+        if not isinstance(value, dict) or not isinstance(name, str) or len(parts) != 3:
             continue
-        kind, held_in, _ = key.split("/", 2)
+        kind, held_in, _ = parts
         if kind == operation.kind and held_in == namespace and _labelled(value, operation.selector):
-            found.append((key, kind, value["name"]))
+            found.append((key, kind, name))
     return found
 
 
