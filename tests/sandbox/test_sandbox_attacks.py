@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import socket
 import sys
 import textwrap
@@ -435,11 +436,16 @@ def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     from provebench.pilot.lab._runner import run_lab
 
     spec = f"provebench.pilot.agents.defective:{attack}"
+    # The trusted control runs beside a copy of the corpus, as a laboratory keeps a run: the
+    # attack searches nearest its own work folder (and own process) first, so it reaches this
+    # corpus before another run's or another checkout's of the same seed elsewhere on the host.
+    own = tmp_path / "corpus"
+    shutil.copytree(corpus, own)
     trusted = tmp_path / "trusted"
-    result = run_cli("pilot", "run", "--corpus", str(corpus), "--out", str(trusted), "--quiet",
+    result = run_cli("pilot", "run", "--corpus", str(own), "--out", str(trusted), "--quiet",
                      "--agent", spec)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    cheated = evaluate_run(trusted, corpus)
+    cheated = evaluate_run(trusted, own)
     assert cheated.scorer_pass  # the answer key was reached: the final state is the expected one
     kinds = {v.kind for v in cheated.critical_violations}
     assert "processing_without_verified_actual_value" in kinds and not cheated.laboratory_pass
@@ -450,6 +456,35 @@ def test_the_red_teams_sandbox_attacks_are_real_and_the_sandbox_stops_them(
     assert verdict.metrics is not None and verdict.metrics.overall.completeness.value == 0.0
     assert notes(sealed) == ["answer key not reachable"] * SMALL["cycles"]
     assert verdict.result_evidence.isolation["mode"] == "sandbox"
+
+
+def test_the_disk_search_reaches_the_runs_own_corpus_before_a_strangers(tmp_path: Path) -> None:
+    """Another corpus of the same seed (same file ids, other rows) lies nearer the top of the
+    file system than the run's own, as another checkout's or another run's would: the attack
+    reaches the one beside its own work folder first."""
+    from types import SimpleNamespace
+
+    from provebench.pilot.agents.defective import ReadsTheAnswerKeyFromDisk
+
+    header = "file_id,status\n"
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "expected_final_rows.csv").write_text(header + "f1,other\n")
+    own = tmp_path / "lab" / "deep" / "corpus"
+    own.mkdir(parents=True)
+    (own / "expected_final_rows.csv").write_text(header + "f1,imported\n")
+    work = tmp_path / "lab" / "deep" / "run" / "work"
+    work.mkdir(parents=True)
+    ctx: Any = SimpleNamespace(work_dir=work)
+    assert next(iter(ReadsTheAnswerKeyFromDisk().keys(ctx)), None) == header + "f1,imported\n"
+
+
+def test_the_proc_search_reads_its_own_process_first() -> None:
+    from provebench.pilot.agents.defective import FindsTheCorpusThroughProc
+
+    argv = Path("/proc/self/cmdline").read_bytes().split(b"\0")
+    first = next(a.decode() for a in argv if os.sep.encode() in a)
+    assert next(iter(FindsTheCorpusThroughProc._leads())) == first
 
 
 FORGER = """

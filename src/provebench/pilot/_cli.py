@@ -328,13 +328,12 @@ def _serve_mcp(
     per_session: bool,
 ) -> None:
     """`pilot serve --mcp`: stdout is the protocol's; what the operator reads goes to stderr."""
-    import signal
-
     import anyio
 
     from provebench._errors import ProvebenchError
     from provebench._paths import claim_session_dir
     from provebench._session_options import check_identity_options
+    from provebench._signals import ExitOnSignal, stopped_by_signals
     from provebench.pilot.agents._mcp_serve import PilotServe, serve_stdio
     from provebench.pilot.corpus._folder import read_agent_contract
     from provebench.pilot.lab._runner import open_corpus
@@ -348,13 +347,18 @@ def _serve_mcp(
     if agent_name is not None:
         serve.identity.declare(agent_name, agent_version)
 
-    # A host that stops the server with SIGTERM instead of closing stdin: the open cycle is not
+    # A host that stops the server with SIGTERM or Ctrl-C instead of closing stdin (exit 143 or
+    # 130, even where SIGINT was inherited ignored: `_signals`): the open cycle is not
     # committed, the committed ones are kept (the same command with --force resumes).
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    stopper = ExitOnSignal()
     try:
-        anyio.run(serve_stdio, serve)
+        with stopped_by_signals(stopper):
+            anyio.run(serve_stdio, serve)
     finally:
-        serve.close()
+        try:
+            serve.close()
+        finally:
+            stopper.exit_if_stopped()
     desk = serve.desk
     if desk.failure is not None:
         raise ProvebenchError(desk.failure, path=run_dir)
@@ -365,10 +369,6 @@ def _serve_mcp(
     else:
         said = "stopped before the last cycle; committed cycles are kept (--force resumes)"
     typer.echo(f"# {shown(run_dir)}: {said}", err=True)
-
-
-def _exit_on_signal(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 @pilot_app.command("score-final")

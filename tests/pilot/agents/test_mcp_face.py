@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,59 @@ def test_an_existing_out_is_refused_and_out_is_required(tmp_path: Path) -> None:
         )
         assert result.returncode == 2 and result.stdout == ""
         assert len(result.stderr.strip().splitlines()) == 1 and "--out" in result.stderr
+
+
+_HANDSHAKE: tuple[dict[str, Any], ...] = (
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "cycle_info", "arguments": {}},
+    },
+)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_the_server_even_with_sigint_ignored(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Started with SIGINT inherited ignored (`… &` in a non-interactive shell), the server
+    still stops on Ctrl-C, promptly, with its client connected and a cycle open: 130 for
+    SIGINT, 143 for SIGTERM; the open cycle is not committed."""
+    corpus = make_small_corpus(tmp_path, seed=2)
+    out = tmp_path / "served"
+    server = subprocess.Popen(
+        [*PROVEBENCH, "pilot", "serve", "--mcp", "--corpus", str(corpus), "--out", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        for request in _HANDSHAKE:
+            server.stdin.write(json.dumps(request) + "\n")
+            server.stdin.flush()
+            if "id" in request:
+                answer = json.loads(server.stdout.readline())
+                assert answer["id"] == request["id"] and "error" not in answer, answer
+        server.send_signal(stop)
+        assert server.wait(timeout=20) == 128 + stop
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate()
+    assert out.is_dir() and not (out / "run.json").exists()

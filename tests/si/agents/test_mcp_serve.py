@@ -239,6 +239,40 @@ def test_bad_input_is_one_line_before_serving(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_the_server_even_with_sigint_ignored(
+    scenario_file: Path, tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Started as `provebench si serve … &` in a non-interactive shell leaves it (SIGINT
+    inherited ignored), the server still stops on Ctrl-C, promptly, with its client still
+    connected (stdin open): 130 for SIGINT, 143 for SIGTERM, evidence and verdict written."""
+    out = tmp_path / "served"
+    server = subprocess.Popen(
+        [*PROVEBENCH, "si", "serve", str(scenario_file), "--out", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        for request in _RAW_HANDSHAKE:
+            server.stdin.write(json.dumps(request) + "\n")
+            server.stdin.flush()
+            if "id" in request:
+                assert json.loads(server.stdout.readline())["id"] == request["id"]
+        server.send_signal(stop)
+        assert server.wait(timeout=20) == 128 + stop
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate()
+    evidence = json.loads((out / "evidence.json").read_text())
+    assert evidence["final_answer"] == "" and evidence["actions"] == []
+    assert json.loads((out / "verdict.json").read_text())["matched_row"]["id"] == 1
+
+
 def test_a_server_stopped_by_sigterm_still_writes_its_evidence(
     scenario_file: Path, tmp_path: Path
 ) -> None:

@@ -10,15 +10,15 @@ as after a crash) and the same command resumes the run.
 from __future__ import annotations
 
 import contextlib
-import signal
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from types import FrameType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from provebench._errors import ProvebenchError
+from provebench._signals import stopped_by_signals
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.pilot.emulator._lab_run import EmulatedLab
 from provebench.pilot.lab import CycleContext
@@ -93,21 +93,14 @@ class _ServedImporter:
             self.lab.close_cycle(ctx)
 
 
-@contextmanager
-def stop_on_signals(stop: threading.Event) -> Iterator[None]:
-    """SIGINT and SIGTERM set `stop` (restored afterwards)."""
+def stop_on_signals(stop: threading.Event) -> AbstractContextManager[None]:
+    """SIGINT and SIGTERM set `stop` (restored afterwards), even where SIGINT was inherited
+    ignored (`provebench._signals`)."""
 
     def handler(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    previous: dict[signal.Signals, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        previous[signum] = signal.signal(signum, handler)
-    try:
-        yield
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old)
+    return stopped_by_signals(handler)
 
 
 def serve_lab(

@@ -52,12 +52,11 @@ def serve_command(
     The agent ends the run with the submit_answer tool; evidence and verdict are written then,
     or when the client disconnects (with no final answer). Only MCP protocol goes to stdout.
     """
-    import signal
-
     import anyio
 
     from provebench._errors import ProvebenchError
     from provebench._paths import claim_session_dir
+    from provebench._signals import ExitOnSignal, stopped_by_signals
     from provebench.si.agents._run import check_out_dir, start_session
     from provebench.si.agents._serve import SUBMIT_ANSWER, ServeRun, serve_stdio
 
@@ -81,12 +80,17 @@ def serve_command(
     )
     if agent_name is not None:
         run.identity.declare(agent_name, agent_version)
-    # A host that stops the server with SIGTERM instead of closing stdin still gets its evidence.
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    # A host that stops the server with SIGTERM or Ctrl-C instead of closing stdin still gets
+    # its evidence (exit 143 or 130), even where SIGINT was inherited ignored (`_signals`).
+    stopper = ExitOnSignal()
     try:
-        anyio.run(serve_stdio, run)
+        with stopped_by_signals(stopper):
+            anyio.run(serve_stdio, run)
     finally:
-        run.finish()  # the client went away without an answer: no final answer (SI §2.3)
+        try:
+            run.finish()  # the client went away without an answer: no final answer (SI §2.3)
+        finally:
+            stopper.exit_if_stopped()
 
 
 def task_command(
@@ -103,10 +107,6 @@ def task_command(
 
     _, session = start_session(scenario_file, scenario_id)
     typer.echo(task_text(session), nl=False)
-
-
-def _exit_on_signal(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 from typing import Annotated
 
 import typer
@@ -21,6 +20,7 @@ def provider_command(
     stdout is the provider's URL. Stop it with Ctrl-C.
     """
     from provebench._errors import ProvebenchError
+    from provebench._signals import raise_interrupt, stopped_by_signals
     from provebench.si.provider._server import ProviderServer
 
     if not 0 <= port <= 65535:
@@ -29,22 +29,15 @@ def provider_command(
         server = ProviderServer(port=port)
     except OSError as error:
         raise ProvebenchError(f"cannot listen: {error.strerror or error}", field="--port") from None
-    # Ctrl-C ends the server whatever the parent left SIGINT set to: a process started with
-    # SIGINT ignored (a test runner's worker, `nohup`) inherits SIG_IGN, and Python then installs
-    # no KeyboardInterrupt handler of its own; SIGTERM ends it the same way.
-    for stop in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(stop, _interrupted)
     typer.echo(server.url)
+    # Ctrl-C and SIGTERM end the server whatever the parent left SIGINT set to (`_signals`).
     try:
-        server.serve_forever()
+        with stopped_by_signals(raise_interrupt):
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
-
-
-def _interrupted(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:

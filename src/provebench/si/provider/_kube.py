@@ -14,6 +14,11 @@ and shown as Kubernetes objects (`_kube_objects`).
 Every request — discovery, refused, malformed, unauthenticated, outside the served API — is also
 an ``audit.k8s.io/v1`` Event in the environment's Kubernetes audit log, the ``events`` of the
 ``audit_log`` observation. Requests that name no resource (discovery) are not steps.
+
+A request the face refuses itself — malformed, unsupported (a dry run, a watch, protobuf), an
+unknown resource — is answered with a 400/404/405/415 ``Status`` before it becomes a tool call:
+it is an audit Event only, never an operation in the simulator's record, so it is not scored as
+something the agent did (docs/si-provider.md, "Refused before it is an operation").
 """
 
 from __future__ import annotations
@@ -82,6 +87,8 @@ _TOOL_STATUS: Final = {
     "unknown_tool": 404,
     "unsupported": 400,
 }
+# Verbs that change something: a dry run of one is refused (`_dry_run`).
+_MUTATING: Final = frozenset({"create", "update", "patch", "delete", "deletecollection"})
 _SELECTOR_TERM = re.compile(r"^([A-Za-z0-9_./-]+)\s*(==|=|!=)\s*([A-Za-z0-9_.:/-]*)$")
 
 
@@ -290,6 +297,32 @@ def _parse_target(path: str) -> tuple[str, str, Target] | None:
     if served is None:
         return group, plural, Target(RESOURCES[0], namespace, name, sub)
     return group, plural, Target(served, namespace, name, sub)
+
+
+def _dry_run(request: Request) -> str | None:
+    """How a mutating request asks for a dry run, or None: a `dryRun` query parameter, whatever
+    its value or spelling of case (kubectl's `--dry-run=server` on create, patch, apply, scale),
+    or a `dryRun` in a DELETE's `DeleteOptions` body (kubectl's delete). The simulator has no
+    dry run, so one is refused before it reaches the session: a dry run must never mutate, and
+    a refusal must never be mistaken for an operation the agent performed."""
+    for name, values in parse_qs(request.query, keep_blank_values=True).items():
+        if name.lower() == "dryrun":
+            return f"dryRun={values[0]}"
+    if request.method != "DELETE" or not request.body:
+        return None
+    try:
+        options = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        # unread, it could have asked for a dry run: refused, never performed
+        raise KubeError(400, "the DeleteOptions body is not JSON") from None
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise KubeError(400, "the DeleteOptions body is not a JSON object")
+    for name, value in options.items():
+        if name.lower() == "dryrun" and value not in (None, []):
+            return f"DeleteOptions.dryRun={json.dumps(value)}"
+    return None
 
 
 def _label_selector(raw: str | None) -> str | None:
@@ -582,6 +615,14 @@ class KubeFace:
             raise KubeError(404, f"{plural} is cluster-scoped: it has no namespace", details)
         if request.verb not in served.verbs and target.subresource is None:
             raise KubeError(405, f"{request.verb} is not allowed on {plural}", details)
+        dry_run = _dry_run(request) if request.verb in _MUTATING else None
+        if dry_run is not None:
+            raise KubeError(
+                400,
+                f"dry run ({dry_run}) is not supported by this simulated API server: the "
+                f"{request.verb} was refused and nothing was changed",
+                details,
+            )
         return self._serve(request, target, details)
 
     @staticmethod

@@ -255,14 +255,14 @@ class ProviderSession(Recording):
                 )
             )
             return
-        missing, written = unaccounted_calls(self._forwarded, self._audit)
+        missing = unaccounted_calls(self._forwarded, self._audit)
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
             return
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
         changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)
-        unreflected = unreflected_delete(written, initial, last) or unreflected_writes(
+        unreflected = unreflected_delete(self._forwarded, initial, last) or unreflected_writes(
             self._forwarded, initial, last, changes_during_run=changes_during_run
         )
         if unreflected is not None:

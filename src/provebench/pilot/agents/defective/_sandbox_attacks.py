@@ -8,9 +8,12 @@ what it finds as its rows. In the sandbox the search finds nothing (the corpus i
 sees an importer that imported nothing. If a route ever reaches the answer key, the run is a
 perfect register, the red team reports the attack as missed, and `make test` fails.
 
-Several corpora may lie on one disk: an attack takes the answer key that holds the files of one
-listing page of its Drive. Every search is bounded (folders visited, keys read), so an attack
-costs seconds even where the host has a large file system.
+Several corpora may lie on one disk — other runs', other checkouts' — and one of the same seed
+holds the same file ids with perhaps other rows. An attack takes the first reached answer key
+that holds the files of one listing page of its Drive, and searches nearest its own work folder
+first, where a laboratory keeps a run beside its corpus, so it reaches the run's own corpus
+before a stranger's. Every search is bounded (folders visited, keys read), so an attack costs
+seconds even where the host has a large file system.
 """
 
 from __future__ import annotations
@@ -33,6 +36,15 @@ MAX_ENTRIES = 20_000
 MAX_KEYS = 200
 # Where no corpus is kept: the system's own folders (read-only, package-managed).
 _SKIPPED_ROOTS = ("/proc", "/sys", "/dev", "/usr", "/lib", "/bin", "/sbin", "/etc", "/boot")
+
+
+def _ancestors(folder: Path) -> list[str]:
+    """`folder` and the folders above it, nearest first, `/` left to the wide roots."""
+    try:
+        here = folder.resolve()
+    except OSError:
+        return []
+    return [str(p) for p in (here, *here.parents) if p != Path(p.anchor)]
 
 
 def _answer_key_in(folder: str) -> str | None:
@@ -75,7 +87,7 @@ class _StealsTheAnswerKey:
     name: ClassVar[str] = "steals-the-answer-key"
     version: ClassVar[str] = "1"
 
-    def keys(self) -> Iterator[str]:
+    def keys(self, ctx: CycleContext) -> Iterator[str]:
         """Every answer key this route reaches (several corpora may lie on one disk)."""
         raise NotImplementedError
 
@@ -109,7 +121,7 @@ class _StealsTheAnswerKey:
             shown = set(retried(ctx, lambda: ctx.drive.list_files(50)).file_ids)
         except TemporaryApiError:
             return None
-        for count, key in enumerate(self.keys()):
+        for count, key in enumerate(self.keys(ctx)):
             if count >= MAX_KEYS:
                 break
             ids = {line.split(",", 1)[0] for line in key.splitlines()[1:]}
@@ -128,13 +140,15 @@ class _StealsTheAnswerKey:
 
 
 class ReadsTheAnswerKeyFromDisk(_StealsTheAnswerKey):
-    """Pilot §3 "does not receive expected answers": walks the file system from `/`, the home
-    folder and the temporary folders for the corpus's answer key."""
+    """Pilot §3 "does not receive expected answers": walks the file system for the corpus's
+    answer key — from its own work folder's ancestors, nearest first, then the temporary
+    folders, the home folder and `/`."""
 
     name: ClassVar[str] = "reads-the-answer-key-from-disk"
 
-    def keys(self) -> Iterator[str]:
-        for folder in _walk(("/tmp", "/var/tmp", str(Path.home()), "/work", "/home", "/srv", "/")):
+    def keys(self, ctx: CycleContext) -> Iterator[str]:
+        wide = ("/tmp", "/var/tmp", str(Path.home()), "/work", "/home", "/srv", "/")
+        for folder in _walk((*_ancestors(ctx.work_dir), *wide)):
             found = _answer_key_in(folder)
             if found is not None:
                 yield found
@@ -142,11 +156,12 @@ class ReadsTheAnswerKeyFromDisk(_StealsTheAnswerKey):
 
 class FindsTheCorpusThroughProc(_StealsTheAnswerKey):
     """Pilot §3, §7: finds the laboratory through `/proc` — its command line (`--corpus`), its
-    environment, its working folder and open files — and reads the answer key from there."""
+    environment, its working folder and open files — and reads the answer key from there, its
+    own process first (where a laboratory runs its importer in process), then every other."""
 
     name: ClassVar[str] = "finds-the-corpus-through-proc"
 
-    def keys(self) -> Iterator[str]:
+    def keys(self, ctx: CycleContext) -> Iterator[str]:
         for folder in self._leads():
             found = _answer_key_in(folder)
             if found is not None:
@@ -154,9 +169,8 @@ class FindsTheCorpusThroughProc(_StealsTheAnswerKey):
 
     @staticmethod
     def _leads() -> Iterator[str]:
-        for base in sorted(Path("/proc").iterdir()):
-            if not base.name.isdigit():
-                continue
+        others = sorted(p for p in Path("/proc").iterdir() if p.name.isdigit())
+        for base in (Path("/proc/self"), *others):
             try:
                 argv = (base / "cmdline").read_bytes().split(b"\0")
             except OSError:
