@@ -86,6 +86,7 @@ class Diagnosis(BaseModel):
     dismissed: list[DismissedSignal] = Field(
         default_factory=list,
         max_length=MAX_FACTORS,
+        exclude_if=lambda value: not value,
         description="Signals set aside as not the cause (the misleading signal of C-DA-003).",
     )
 
