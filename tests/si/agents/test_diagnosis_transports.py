@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
+import provebench.si
 from provebench.evidence import Evidence
 from provebench.si import load_scenarios
 from provebench.si.agents import Answer, CallTool, Task, run_agent
@@ -22,6 +25,7 @@ from provebench.si.scoring import evaluate
 from provebench.si.sim import Session
 from tests.helpers.si_lab import write_fixture
 
+SHIPPED = Path(provebench.si.__file__).parent / "scenarios"
 ANSWER = "The ConfigMap mail-config lacks the key SMTP_PORT, so the mailer cannot start."
 EXACT: dict[str, Any] = {
     "factors": [
@@ -190,3 +194,53 @@ def test_the_inspect_submit_tool_carries_it() -> None:
     asyncio.run(execute(ANSWER, "", EXACT))
     assert submitted["diagnosis"] is not None
     assert submitted["diagnosis"].model_dump(mode="json") == EXACT
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "diagnostic-accuracy.yaml",
+        "single-signal-diagnosis-002.yaml",
+        "single-signal-diagnosis-003.yaml",
+        "single-signal-diagnosis-004.yaml",
+        "single-signal-diagnosis-005.yaml",
+    ],
+)
+def test_the_structured_diagnoser_matches_every_shipped_c_da_001_scenario(scenario: str) -> None:
+    from provebench.si.agents import StructuredDiagnoser
+
+    loaded = load_scenarios(SHIPPED / scenario)[0]
+    outcome = run_agent(Session.start(loaded), StructuredDiagnoser())
+    verdict = evaluate(loaded, outcome.evidence, reading="strict", require_diagnosis=True)
+    assert verdict.strict is not None and verdict.strict.diagnosis is not None
+    assert verdict.strict.diagnosis.findings == []
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)
+
+
+def test_si_run_carries_it_sealed_and_si_score_rescores_it_identically(tmp_path: Path) -> None:
+    # `--agent module:Class` runs in the sandbox and answers over the JSON-lines protocol.
+    scenario = SHIPPED / "diagnostic-accuracy.yaml"
+    strict = ("--reading", "strict", "--require-diagnosis")
+    out = tmp_path / "run"
+    agent = "provebench.si.agents:StructuredDiagnoser"
+    command = [sys.executable, "-m", "provebench", "si"]
+    ran = subprocess.run(
+        [*command, "run", str(scenario), "--agent", agent, "--out", str(out), *strict],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr
+    written = json.loads((out / "verdict.json").read_text("utf-8"))
+    assert (written["band"], written["strict"]["basis"]) == ("correct_root_cause", "structured")
+    scored = subprocess.run(
+        [*command, "score", str(scenario), str(out / "evidence.json"), *strict],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert scored.returncode == 0, scored.stderr
+    again = json.loads(scored.stdout)
+    assert again["strict"] == written["strict"] and again["band"] == written["band"]

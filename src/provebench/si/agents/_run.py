@@ -320,6 +320,7 @@ def write_run(
     recorded_here: bool = True,
     reading: Reading = "ratified",
     files: FileSet | None = None,
+    require_diagnosis: bool = False,
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
@@ -341,6 +342,7 @@ def write_run(
         evidence,
         readings=readings,
         reading=reading,
+        require_diagnosis=require_diagnosis,
         inputs=InputHashes(
             scenario_file_sha256=scenario_sha256,
             evidence_file_sha256=sha256_bytes(evidence_bytes),
