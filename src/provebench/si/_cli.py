@@ -257,7 +257,9 @@ def stress_command(
                     # C-OE-002, C-OE-004: scripted runs in the physical estate (si-scoring §13)
                     outcomes += stress_operations(scenario)
                 else:
-                    outcomes += stress_scenario(scenario, window=window_id)
+                    outcomes += stress_scenario(
+                        scenario, window=window_id, structured=reading.reading == "strict"
+                    )
             except ProvebenchError as error:
                 unstressable.append(f"{path}: {error}")
                 continue

@@ -98,8 +98,8 @@ def calls_structured(rows: Iterable[Row]) -> bool:
     return any(call.call in STRUCTURED_CALLS for row in rows for _, call in iter_calls(row.when))
 
 
-def _namespace(deviation: Deviation, baseline: object) -> str:
-    # A deviation names its namespace, or its baseline entry does; Kubernetes' default otherwise.
+def deviation_namespace(deviation: Deviation, baseline: object) -> str:
+    """The deviation's namespace, or its baseline entry's; Kubernetes' default otherwise."""
     extra = deviation.model_extra or {}
     declared = extra.get("namespace")
     if isinstance(declared, str) and declared:
@@ -126,7 +126,7 @@ class _Truth:
         self.factors: tuple[BoundFactor, ...] = tuple(
             bound.factors[ref] for ref in sorted(bound.factors)
         )
-        self.namespaces = {f.ref: _namespace(f.deviation, baseline) for f in self.factors}
+        self.namespaces = {f.ref: deviation_namespace(f.deviation, baseline) for f in self.factors}
         misleading: set[str] = set()
         for row in bound.rows:
             for _, call in iter_calls(row.when):
@@ -344,6 +344,7 @@ __all__ = [
     "DiagnosisReading",
     "StructuredDiagnosis",
     "calls_structured",
+    "deviation_namespace",
     "deviation_types",
     "factor_roles",
     "structured_diagnosis",
