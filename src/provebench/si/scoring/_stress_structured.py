@@ -47,7 +47,12 @@ def structured_diagnoses(
     deviation = factor.deviation
     namespace = deviation_namespace(deviation, baseline)
     exact = _factor(deviation.resource, namespace, deviation.subject, deviation.deviation_type)
-    dismissed = [] if signal is None else [DismissedSignal(resource=_signal_resource(signal))]
+    misleading = _misleading(getattr(injection, "deviations", ()), baseline)
+    dismissed = []
+    if signal is not None:
+        # the manifest's misleading deviation, else the workload the role names first
+        where = misleading[0].resource if misleading else f"deployment/{signal.casefold()}"
+        dismissed = [DismissedSignal(resource=where)]
     other_type = next(kind for kind in deviation_types() if kind != deviation.deviation_type)
     other_key = f"{deviation.subject}_UNRELATED"
 
@@ -77,18 +82,12 @@ def structured_diagnoses(
     if symptom is not None and symptom[0] != deviation.resource:
         decoy = _factor(symptom[0], symptom[1], symptom[0].rsplit("/", 1)[-1], other_type)
         found["structured_decoy"] = [diagnosis(decoy), diagnosis(exact, decoy)]
-    misleading = _misleading(getattr(injection, "deviations", ()), baseline)
     if signal is not None and misleading:
         found["structured_endorsed_signal"] = [
             Diagnosis(factors=[exact, *misleading]),
             Diagnosis(factors=list(misleading)),
         ]
     return found
-
-
-def _signal_resource(name: str) -> str:
-    # the misleading signal's role names bare identifiers; the first is its workload's name
-    return f"deployment/{name}"
 
 
 def _misleading(deviations: Sequence[Any], baseline: object) -> list[DiagnosedFactor]:
