@@ -244,3 +244,15 @@ def test_si_run_carries_it_sealed_and_si_score_rescores_it_identically(tmp_path:
     assert scored.returncode == 0, scored.stderr
     again = json.loads(scored.stdout)
     assert again["strict"] == written["strict"] and again["band"] == written["band"]
+    # the HTML report shows what decided the strict band
+    report = tmp_path / "report.html"
+    shown = subprocess.run(
+        [sys.executable, "-m", "provebench", "report", str(out), "--out", str(report)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    html = report.read_text("utf-8")
+    assert "basis" in html and ">structured<" in html.replace(" ", "")
