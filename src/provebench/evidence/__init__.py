@@ -17,6 +17,12 @@ if TYPE_CHECKING:
         channel_text,
         tool_response_bodies,
     )
+    from provebench.evidence._diagnosis import (
+        DiagnosedFactor,
+        Diagnosis,
+        DismissedSignal,
+        diagnosis_problem,
+    )
     from provebench.evidence._models import (
         EVIDENCE_FORMAT,
         EVIDENCE_SCHEMA_VERSION,
@@ -69,6 +75,10 @@ _EXPORTS: dict[str, str] = {
     "Channel": "provebench.evidence._channels",
     "channel_text": "provebench.evidence._channels",
     "tool_response_bodies": "provebench.evidence._channels",
+    "DiagnosedFactor": "provebench.evidence._diagnosis",
+    "Diagnosis": "provebench.evidence._diagnosis",
+    "DismissedSignal": "provebench.evidence._diagnosis",
+    "diagnosis_problem": "provebench.evidence._diagnosis",
     "EVIDENCE_FORMAT": "provebench.evidence._models",
     "EVIDENCE_SCHEMA_VERSION": "provebench.evidence._models",
     "Evidence": "provebench.evidence._models",
@@ -113,6 +123,9 @@ __all__ = [
     "AuditEntry",
     "AuditEvent",
     "Channel",
+    "DiagnosedFactor",
+    "Diagnosis",
+    "DismissedSignal",
     "Evidence",
     "FullStateSnapshot",
     "NonScoringMetadata",
@@ -124,6 +137,7 @@ __all__ = [
     "TokenUsage",
     "ToolAction",
     "channel_text",
+    "diagnosis_problem",
     "evidence_from_document",
     "evidence_from_oasis",
     "evidence_from_openai",

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
+from provebench.evidence._diagnosis import Diagnosis
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
 EVIDENCE_FORMAT: Final = "provebench.evidence"
@@ -194,6 +195,15 @@ class Evidence(BaseModel):
             "after all of them. Must be `null` when there is no final answer."
         ),
     )
+    diagnosis: Diagnosis | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "The structured diagnosis the agent submitted with its final answer (a provebench "
+            "extension, docs/si-scoring.md): scored exactly under the strict reading, never by "
+            "the ratified one. Absent when none was submitted; only beside a final answer."
+        ),
+    )
     audit_log: list[AuditEntry] = Field(default_factory=list)
     state_snapshots: list[StateSnapshot] = Field(default_factory=list)
     metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)
@@ -226,6 +236,8 @@ class Evidence(BaseModel):
     @model_validator(mode="after")
     def _steps_are_consistent(self) -> Evidence:
         recorded = len(self.actions)
+        if self.diagnosis is not None and self.final_answer == "":
+            raise InconsistentFieldError("diagnosis", "must be absent when final_answer is empty")
         if self.final_answer_after_step is not None:
             if self.final_answer == "":
                 raise InconsistentFieldError(

@@ -109,10 +109,14 @@ def run_tool_loop(
     max_steps: int,
     refuse: Refuser | None = None,
     deadline: float | None = None,
+    check_end: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> LoopResult:
     """Run the model until it ends; `EndpointFailure` when the endpoint fails (the transcript
     so far is on the exception's `result`). `deadline` is a `time.monotonic()` instant past
-    which no request is made or waited for (the run's time limit: ending `timeout`)."""
+    which no request is made or waited for (the run's time limit: ending `timeout`).
+    `check_end` says why the end tool's arguments are refused (None: accepted); a refused end
+    is a tool error the model reads, counted against `max_steps` but never sent to `call`, and
+    the run goes on."""
     client = endpoint.client()
     offered = [tool.as_openai() for tool in tools]
     messages: list[dict[str, Any]] = [
@@ -141,6 +145,19 @@ def run_tool_loop(
             name = record["function"]["name"]
             raw = record["function"]["arguments"]
             arguments = _arguments(raw)
+            refused = (
+                check_end(arguments)
+                if name == end_tool and isinstance(arguments, dict) and check_end is not None
+                else None
+            )
+            if refused is not None:
+                # Counted against the budget, so that a model cannot retry without end.
+                if result.steps >= max_steps:
+                    result.ending = "step_budget"
+                    return result
+                result.steps += 1
+                messages.append(_tool_message(record["id"], f"Error: {refused}"))
+                continue
             if name == end_tool and isinstance(arguments, dict):
                 result.ending, result.end_arguments = "end_tool", arguments
                 messages.append(_tool_message(record["id"], "recorded; the run has ended"))

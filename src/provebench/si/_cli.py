@@ -10,10 +10,12 @@ import typer
 
 from provebench.si._cli_options import (
     ReadingsOption,
+    RequireDiagnosisOption,
     ScenarioFileArgument,
     ScenarioIdOption,
     ScoreReading,
     ScoreReadingOption,
+    checked_require_diagnosis,
     reading_book,
 )
 
@@ -90,6 +92,7 @@ def score_command(
     ] = None,
     readings: ReadingsOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
+    require_diagnosis: RequireDiagnosisOption = False,
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the verdict as readable tables, not JSON.")
     ] = False,
@@ -111,9 +114,18 @@ def score_command(
     Bad input is one line on stderr, exit 2.
     """
     window_id = None if window is None else window.value
+    required = checked_require_diagnosis(require_diagnosis, reading)
     if len(evidence) > 1 or evidence[0].is_dir() or full or jobs is not None:
         _score_batch(
-            scenario_file, evidence, scenario_id, window_id, readings, jobs, full, reading.reading
+            scenario_file,
+            evidence,
+            scenario_id,
+            window_id,
+            readings,
+            jobs,
+            full,
+            reading.reading,
+            required,
         )
         return
     from rich.console import Console
@@ -128,6 +140,7 @@ def score_command(
         window=window_id,
         readings=reading_book(readings),
         reading=reading.reading,
+        require_diagnosis=required,
     )
     if explain:
         console = Console(highlight=False, soft_wrap=True)
@@ -152,6 +165,7 @@ def _score_batch(
     jobs: int | None,
     full: bool,
     reading: Reading,
+    require_diagnosis: bool = False,
 ) -> None:
     import os
     import sys
@@ -169,6 +183,7 @@ def _score_batch(
         readings_file=None if readings is None else str(readings),
         full=full,
         reading=reading,
+        require_diagnosis=require_diagnosis,
     )
     workers = jobs or min(os.cpu_count() or 1, 8)
     scored = failed = 0
@@ -242,7 +257,9 @@ def stress_command(
                     # C-OE-002, C-OE-004: scripted runs in the physical estate (si-scoring §13)
                     outcomes += stress_operations(scenario)
                 else:
-                    outcomes += stress_scenario(scenario, window=window_id)
+                    outcomes += stress_scenario(
+                        scenario, window=window_id, structured=reading.reading == "strict"
+                    )
             except ProvebenchError as error:
                 unstressable.append(f"{path}: {error}")
                 continue

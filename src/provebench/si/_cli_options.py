@@ -55,6 +55,31 @@ ScoreReadingOption = Annotated[
 ]
 
 
+# docs/si-scoring.md, "The structured diagnosis": under the strict reading, only a submitted
+# structured diagnosis identifies a factor, so that words alone cannot reach the top band.
+RequireDiagnosisOption = Annotated[
+    bool,
+    typer.Option(
+        "--require-diagnosis",
+        help="With --reading strict: a factor is identified only by the structured diagnosis "
+        "the agent submitted with its answer, never by prose alone (docs/si-scoring.md).",
+    ),
+]
+
+
+def checked_require_diagnosis(require: bool, reading: ScoreReading) -> bool:
+    """`--require-diagnosis` as given; refused (exit 2) without `--reading strict`, where it
+    would change nothing that gives the score."""
+    if require and reading is not ScoreReading.strict:
+        from provebench._errors import ProvebenchError
+
+        raise ProvebenchError(
+            "--require-diagnosis applies to the strict reading; add --reading strict",
+            field="--require-diagnosis",
+        )
+    return require
+
+
 class AgentProtocol(enum.StrEnum):
     """How an `--agent-cmd` program speaks (docs/si-agents.md): both are sealed."""
 
@@ -110,9 +135,11 @@ __all__ = [
     "ProviderOption",
     "ProviderTimeoutOption",
     "ReadingsOption",
+    "RequireDiagnosisOption",
     "ScenarioFileArgument",
     "ScenarioIdOption",
     "ScoreReading",
     "ScoreReadingOption",
+    "checked_require_diagnosis",
     "reading_book",
 ]

@@ -38,10 +38,12 @@ from provebench.si._cli_options import (
     ProviderOption,
     ProviderTimeoutOption,
     ReadingsOption,
+    RequireDiagnosisOption,
     ScenarioFileArgument,
     ScenarioIdOption,
     ScoreReading,
     ScoreReadingOption,
+    checked_require_diagnosis,
     reading_book,
 )
 from provebench.si.agents._run_cli import MaxToolCallsOption
@@ -121,6 +123,7 @@ def run_command(
     scenario_id: ScenarioIdOption = None,
     readings: ReadingsOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
+    require_diagnosis: RequireDiagnosisOption = False,
     max_tool_calls: MaxToolCallsOption = 200,
     sandbox_memory: MemoryOption = DEFAULT_MEMORY_MIB,
     sandbox_cpu: CpuOption = DEFAULT_CPU_SEC,
@@ -171,6 +174,7 @@ def run_command(
                 field="--kubectl",
             )
         require_kubectl()  # one line when kubectl is absent, before anything starts
+    required = checked_require_diagnosis(require_diagnosis, reading)
     # The preflight handshake comes before any agent or model server starts (08 §3.8.3).
     accepted = (
         None
@@ -224,7 +228,13 @@ def run_command(
             if ran.teardown_problem is not None:
                 typer.echo(f"warning: teardown failed: {shown(ran.teardown_problem)}", err=True)
     verdict = write_run(
-        out, scenario, scenario_file, outcome.evidence, book, reading=reading.reading
+        out,
+        scenario,
+        scenario_file,
+        outcome.evidence,
+        book,
+        reading=reading.reading,
+        require_diagnosis=required,
     )
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one

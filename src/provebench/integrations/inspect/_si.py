@@ -37,7 +37,7 @@ from inspect_ai.scorer import (
     scorer,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolParam, ToolParams
+from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 
 import provebench.si
 from provebench._canonical import canonical_json
@@ -45,6 +45,7 @@ from provebench.evidence import Evidence
 from provebench.si.agents._openai import SYSTEM_PROMPT, task_text
 from provebench.si.agents._run import start_session, verdict_line
 from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
+from provebench.si.agents._submission import submission_of
 from provebench.si.scenario._validate import load_scenarios
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._score import score_scenario, select_scenario
@@ -104,7 +105,7 @@ def provebench_si_agent() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         scenario_file = Path(state.metadata["scenario_file"])
         _, session = start_session(scenario_file, state.metadata["scenario_id"])
-        submitted: dict[str, str] = {}
+        submitted: dict[str, Any] = {}
         tools = [
             ToolDef(
                 _simulator_tool(session, tool.name),
@@ -135,6 +136,9 @@ def provebench_si_agent() -> Solver:
             reasoning_trace="\n\n".join(t for t in (trace, given) if t),
             agent_name=str(state.model),
         )
+        diagnosis = submitted.get("diagnosis")
+        if diagnosis is not None and evidence.final_answer:
+            evidence = evidence.model_copy(update={"diagnosis": diagnosis})
         state.store.set(EVIDENCE_KEY, json.loads(canonical_json(evidence)))
         return state
 
@@ -149,10 +153,21 @@ def _simulator_tool(session: Any, name: str) -> Callable[..., Coroutine[Any, Any
     return execute
 
 
-def _submit_tool(submitted: dict[str, str]) -> Callable[..., Coroutine[Any, Any, str]]:
-    async def execute(final_answer: str, reasoning_trace: str = "") -> str:
-        submitted["final_answer"] = final_answer
-        submitted["reasoning_trace"] = reasoning_trace
+def _submit_tool(submitted: dict[str, Any]) -> Callable[..., Coroutine[Any, Any, str]]:
+    async def execute(
+        final_answer: str, reasoning_trace: str = "", diagnosis: dict[str, Any] | None = None
+    ) -> str:
+        arguments: dict[str, Any] = {"final_answer": final_answer}
+        arguments["reasoning_trace"] = reasoning_trace
+        if diagnosis is not None:
+            arguments["diagnosis"] = diagnosis
+        checked = submission_of(arguments)
+        if isinstance(checked, str):
+            # a tool error: react lets the model read it and submit again
+            raise ToolError(checked)
+        submitted["final_answer"] = checked.final_answer
+        submitted["reasoning_trace"] = checked.reasoning_trace
+        submitted["diagnosis"] = checked.diagnosis
         return final_answer
 
     return execute
@@ -180,14 +195,17 @@ def sealed_mean() -> Metric:
 
 
 @scorer(metrics=[mean(), sealed_mean()])
-def provebench_verdict(reading: Reading = "ratified") -> Scorer:
+def provebench_verdict(reading: Reading = "ratified", require_diagnosis: bool = False) -> Scorer:
     """provebench's verdict of the recorded evidence: the score is the verdict's (a band's
     score, a rubric score, or 1/0 for a safety PASS/FAIL; a provider failure is unscored), and
     the whole verdict is in the score's metadata, its `sealed` also beside it. The solver here
     drives a model that Inspect's provider serves — not started or sealed by provebench — so
     its samples are unsealed: the explanation says so and `sealed_mean` leaves them out.
     `reading` chooses which reading of a Form B table gives the score, ratified (the default) or
-    strict (docs/si-scoring.md); the verdict shows both."""
+    strict (docs/si-scoring.md); the verdict shows both. `require_diagnosis` (strict only):
+    a factor is identified only by the structured diagnosis submitted with the answer."""
+    if require_diagnosis and reading != "strict":
+        raise ValueError("require_diagnosis applies to the strict reading: add reading='strict'")
 
     async def score(state: TaskState, target: Target) -> Score:
         evidence = Evidence.model_validate(state.store.get(EVIDENCE_KEY))
@@ -196,6 +214,7 @@ def provebench_verdict(reading: Reading = "ratified") -> Scorer:
             state.metadata["scenario_id"],
             evidence,
             reading=reading,
+            require_diagnosis=require_diagnosis,
         )
         line = verdict_line(verdict)
         return Score(
@@ -209,10 +228,15 @@ def provebench_verdict(reading: Reading = "ratified") -> Scorer:
 
 
 def verdict_of(
-    scenario_file: Path, scenario_id: str, evidence: Evidence, *, reading: Reading = "ratified"
+    scenario_file: Path,
+    scenario_id: str,
+    evidence: Evidence,
+    *,
+    reading: Reading = "ratified",
+    require_diagnosis: bool = False,
 ) -> Verdict | ScenarioVerdict:
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    return score_scenario(scenario, evidence, reading=reading)
+    return score_scenario(scenario, evidence, reading=reading, require_diagnosis=require_diagnosis)
 
 
 def score_value(verdict: Verdict | ScenarioVerdict) -> float:

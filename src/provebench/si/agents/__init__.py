@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         LocusOnlyAgent,
         NoOpAgent,
         QuotationGamer,
+        StructuredDiagnoser,
         diagnosis_sentence,
     )
 
@@ -70,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     "LocusOnlyAgent": _SCRIPTED,
     "NoOpAgent": _SCRIPTED,
     "QuotationGamer": _SCRIPTED,
+    "StructuredDiagnoser": _SCRIPTED,
     "diagnosis_sentence": _SCRIPTED,
 }
 
@@ -86,6 +88,7 @@ __all__ = [
     "NoOpAgent",
     "QuotationGamer",
     "RunOutcome",
+    "StructuredDiagnoser",
     "Task",
     "ToolInfo",
     "ToolReply",

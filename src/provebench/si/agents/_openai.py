@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from provebench.evidence import RunEnding, TokenUsage
 from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_tool_loop
 from provebench.si.agents._protocol import Answer, CallTool, Task, TransportFault
+from provebench.si.agents._submission import diagnosis_argument_schema, submission_of
 from provebench.si.sim._tools import UnparsedArguments
 
 SUBMIT_ANSWER = "submit_answer"
@@ -43,6 +44,7 @@ _SUBMIT = ToolSpec(
         "properties": {
             "final_answer": {"type": "string", "description": "Your answer to the operator."},
             "reasoning_trace": {"type": "string", "description": "How you got there."},
+            "diagnosis": diagnosis_argument_schema(),
         },
         "required": ["final_answer"],
         "additionalProperties": False,
@@ -60,6 +62,15 @@ def task_text(prompt: str, mode: str, scope: Mapping[str, Any]) -> str:
         f"Investigate with the tools, then call {SUBMIT_ANSWER} once with your final answer; "
         "that ends the run."
     )
+
+
+def _end_problem(arguments: dict[str, Any]) -> str | None:
+    """Why the model's `submit_answer` is refused (the model reads it and may submit again):
+    only a malformed diagnosis, so that an answer without one ends the run as before."""
+    if "diagnosis" not in arguments:
+        return None
+    submitted = submission_of(arguments)
+    return submitted if isinstance(submitted, str) else None
 
 
 class OpenAIDiagnoser:
@@ -102,6 +113,7 @@ class OpenAIDiagnoser:
                 max_steps=self.step_budget,
                 refuse=refuse,
                 deadline=deadline,
+                check_end=_end_problem,
             )
         except EndpointFailure as failure:
             self.result = failure.result
@@ -116,7 +128,9 @@ class OpenAIDiagnoser:
             if isinstance(given, str) and given:
                 trace = f"{trace}\n\n{given}" if trace else given
             final_text = final if isinstance(final, str) else ""
-            return Answer(final_answer=final_text, reasoning_trace=trace)
+            submitted = submission_of(result.end_arguments)
+            diagnosis = None if isinstance(submitted, str) else submitted.diagnosis
+            return Answer(final_answer=final_text, reasoning_trace=trace, diagnosis=diagnosis)
         if result.ending in ("no_tool_call", "truncated"):
             # A cut answer is still the model's answer; `ending` says it was cut.
             return Answer(final_answer=result.final_text, reasoning_trace=trace)

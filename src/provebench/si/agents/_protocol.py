@@ -17,6 +17,8 @@ from typing import ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from provebench.evidence import Diagnosis
+
 
 class ToolInfo(Protocol):
     """One tool the agent may call (a simulator `ToolSpec`)."""
@@ -61,12 +63,34 @@ class Task:
 
 
 class Answer(BaseModel):
-    """The agent's conclusion: the `agent_response` and `reasoning_trace` channels."""
+    """The agent's conclusion: the `agent_response` and `reasoning_trace` channels, and the
+    optional structured diagnosis (`provebench.evidence.Diagnosis`, docs/si-scoring.md) that
+    the strict reading scores exactly."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     final_answer: str
     reasoning_trace: str = ""
+    diagnosis: Diagnosis | None = None
+
+
+def submitted_diagnosis(value: object, field: str = "diagnosis") -> Diagnosis | str | None:
+    """A diagnosis as a transport received it (a JSON value, None when absent), validated
+    strictly; or the one line naming its first bad field (unknown fields, shapes, and deviation
+    types outside the profile's vocabulary are all refused)."""
+    if value is None:
+        return None
+    from pydantic import ValidationError
+
+    from provebench.evidence import diagnosis_problem
+    from provebench.si.scoring._diagnosis import vocabulary_problem
+
+    try:
+        diagnosis = Diagnosis.model_validate(value)
+    except ValidationError as error:
+        return diagnosis_problem(error, field)
+    problem = vocabulary_problem(diagnosis, field)
+    return diagnosis if problem is None else ": ".join(problem)
 
 
 @runtime_checkable
@@ -97,4 +121,5 @@ __all__ = [
     "ToolInfo",
     "ToolReply",
     "TransportFault",
+    "submitted_diagnosis",
 ]

@@ -193,6 +193,9 @@ def run_agent(
             agent_isolation=None if isolation is None else dict(isolation),
             provider_failure=detail,
         )
+    if answer.diagnosis is not None and evidence.final_answer:
+        # recorded beside the answer it came with (docs/evidence.md, `diagnosis`)
+        evidence = evidence.model_copy(update={"diagnosis": answer.diagnosis})
     # provebench started this agent and chose `isolation` itself: the one place a verdict may
     # trust the isolation the evidence records (`sealed_of`).
     evidence = _with_reported(evidence, agent, ending).witnessed()
@@ -258,6 +261,12 @@ def _answer_problem(returned: object) -> str | None:
         problem = text_problem(getattr(returned, name))
         if problem is not None:
             return f"run() returned an Answer whose {name} cannot be recorded: {problem}"
+    if returned.diagnosis is not None:
+        from provebench.si.scoring._diagnosis import vocabulary_problem
+
+        vocabulary = vocabulary_problem(returned.diagnosis)
+        if vocabulary is not None:
+            return f"run() returned an Answer whose {vocabulary[0]}: {vocabulary[1]}"
     return None
 
 
@@ -311,6 +320,7 @@ def write_run(
     recorded_here: bool = True,
     reading: Reading = "ratified",
     files: FileSet | None = None,
+    require_diagnosis: bool = False,
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
@@ -332,6 +342,7 @@ def write_run(
         evidence,
         readings=readings,
         reading=reading,
+        require_diagnosis=require_diagnosis,
         inputs=InputHashes(
             scenario_file_sha256=scenario_sha256,
             evidence_file_sha256=sha256_bytes(evidence_bytes),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from provebench.evidence import DiagnosedFactor, Diagnosis
 from provebench.si.agents._investigation import (
     LIST,
     LOG_QUERY,
@@ -78,6 +79,47 @@ class CorrectDiagnoser:
         found = investigation.conclude()
         answer = diagnosis_sentence(found) if found is not None else "I found no fault."
         return Answer(final_answer=answer, reasoning_trace=_trace(found, investigation))
+
+
+# What an investigation's conclusion is, in the profile's deviation vocabulary (SI §3.3).
+_DEVIATION_TYPES = {
+    "absent": "absent_key",
+    "extra": "extra_key",
+    "wrong_value": "wrong_value",
+    "unreachable": "stopped_dependency",
+}
+
+
+def structured_diagnosis(found: Conclusion, namespace: str) -> Diagnosis:
+    """The conclusion as a structured diagnosis (docs/si-scoring.md): the resource, its key
+    (the stopped deployment's own name for an unreachable one) and the deviation type."""
+    factor = DiagnosedFactor(
+        resource=found.resource,
+        namespace=namespace,
+        key=found.subject,
+        deviation_type=_DEVIATION_TYPES[found.nature],
+    )
+    return Diagnosis(factors=[factor])
+
+
+class StructuredDiagnoser:
+    """The `diagnoser`, submitting its conclusion as a structured diagnosis beside the sentence
+    (docs/si-agents.md, "The structured diagnosis"): how an agent written in Python submits one.
+    Not a built-in: load it as `provebench.si.agents:StructuredDiagnoser`."""
+
+    name: ClassVar[str] = "structured-diagnoser"
+    version: ClassVar[str] = _VERSION
+
+    def run(self, task: Task, call: CallTool) -> Answer:
+        investigation = Investigation(task, call)
+        found = investigation.conclude()
+        if found is None:
+            return Answer(final_answer="I found no fault.")
+        return Answer(
+            final_answer=diagnosis_sentence(found),
+            reasoning_trace=_trace(found, investigation),
+            diagnosis=structured_diagnosis(found, investigation.namespace),
+        )
 
 
 class LocusOnlyAgent:

@@ -40,7 +40,13 @@ from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
 from provebench.sandbox._private import private_folder
-from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task
+from provebench.si.agents._protocol import (
+    Answer,
+    CallTool,
+    DiagnosisAgent,
+    Task,
+    submitted_diagnosis,
+)
 
 WORKER = "provebench.si.agents._worker"
 DEFAULT_AGENT_TIMEOUT_SEC = 600.0
@@ -148,7 +154,13 @@ class SealedDiagnosisAgent:
         final, trace = answer.get("final_answer"), answer.get("reasoning_trace", "")
         if not isinstance(final, str) or not isinstance(trace, str):
             raise _protocol_error("final_answer and reasoning_trace must be strings")
-        return Answer(final_answer=final, reasoning_trace=trace)
+        unknown = sorted(set(answer) - {"final_answer", "reasoning_trace", "diagnosis"})
+        if unknown:
+            raise _protocol_error(f"the answer has unknown field {unknown[0]!r}")
+        diagnosis = submitted_diagnosis(answer.get("diagnosis"), "answer.diagnosis")
+        if isinstance(diagnosis, str):
+            raise _protocol_error(diagnosis)
+        return Answer(final_answer=final, reasoning_trace=trace, diagnosis=diagnosis)
 
 
 @dataclass(frozen=True)

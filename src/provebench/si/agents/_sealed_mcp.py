@@ -54,15 +54,20 @@ class _McpRun:
     ended: bool = field(default=False)
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
-        from provebench.si.agents._serve import SUBMIT_ANSWER, submission_of
+        from provebench.si.agents._serve import SUBMIT_ANSWER
+        from provebench.si.agents._submission import submission_of
 
         if self.ended:
             return "the run has ended", True
         if name == SUBMIT_ANSWER:
             submitted = submission_of(arguments)
-            if submitted is None:
-                return f"{SUBMIT_ANSWER} takes final_answer and optional reasoning_trace", True
-            self.answer = Answer(final_answer=submitted[0], reasoning_trace=submitted[1])
+            if isinstance(submitted, str):
+                return submitted, True
+            self.answer = Answer(
+                final_answer=submitted.final_answer,
+                reasoning_trace=submitted.reasoning_trace,
+                diagnosis=submitted.diagnosis,
+            )
             self.ended = True
             return "answer recorded; the run has ended", False
         try:

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, TypeGuard
+from typing import Any, Final
 
 from pydantic import JsonValue
 
-from provebench._jsonfile import text_problem
 from provebench._session_options import AgentIdentity
-from provebench.evidence import Evidence
+from provebench.evidence import Diagnosis, Evidence
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si.agents._run import SimulatedSession, write_run
+from provebench.si.agents._submission import diagnosis_argument_schema, submission_of
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._verdict import Verdict
@@ -47,6 +47,7 @@ SUBMIT_ANSWER_SCHEMA: Final[dict[str, JsonValue]] = {
             "type": "string",
             "description": "How you got there (recorded, never scored for diagnosis).",
         },
+        "diagnosis": diagnosis_argument_schema(),
     },
     "required": ["final_answer"],
     "additionalProperties": False,
@@ -105,17 +106,22 @@ class ServeRun:
 
     def _submit(self, arguments: Mapping[str, Any]) -> tuple[str, bool]:
         submitted = submission_of(arguments)
-        if submitted is None:
+        if isinstance(submitted, str):
             # Not recorded, not a step: the submission is malformed, the agent may retry.
-            return (
-                f"{SUBMIT_ANSWER} takes final_answer (string) and optional reasoning_trace "
-                "(string)",
-                True,
-            )
-        self.finish(final_answer=submitted[0], reasoning_trace=submitted[1])
+            return submitted, True
+        self.finish(
+            final_answer=submitted.final_answer,
+            reasoning_trace=submitted.reasoning_trace,
+            diagnosis=submitted.diagnosis,
+        )
         return "answer recorded; the run has ended", False
 
-    def evidence(self, final_answer: str = "", reasoning_trace: str = "") -> Evidence:
+    def evidence(
+        self,
+        final_answer: str = "",
+        reasoning_trace: str = "",
+        diagnosis: Diagnosis | None = None,
+    ) -> Evidence:
         evidence = self.session.evidence(
             final_answer="" if self.capped else final_answer,
             reasoning_trace="" if self.capped else reasoning_trace,
@@ -133,14 +139,20 @@ class ServeRun:
         if self.identity.source is not None:
             update["agent_identity_source"] = self.identity.source
         metadata = evidence.metadata.model_copy(update=update)
-        return evidence.model_copy(update={"metadata": metadata})
+        recorded: dict[str, object] = {"metadata": metadata}
+        if diagnosis is not None and evidence.final_answer:
+            recorded["diagnosis"] = diagnosis
+        return evidence.model_copy(update=recorded)
 
     def finish(
-        self, final_answer: str = "", reasoning_trace: str = ""
+        self,
+        final_answer: str = "",
+        reasoning_trace: str = "",
+        diagnosis: Diagnosis | None = None,
     ) -> Verdict | ScenarioVerdict:
         """Write evidence and verdict once; later calls return the verdict already written."""
         if self.verdict is None:
-            evidence = self.evidence(final_answer, reasoning_trace)
+            evidence = self.evidence(final_answer, reasoning_trace, diagnosis)
             self.verdict = write_run(self.out_dir, self.scenario, self.scenario_file, evidence)
         return self.verdict
 
@@ -163,22 +175,6 @@ async def serve_stdio(run: ServeRun) -> None:
         on_identity=run.identity.take_client_info,
     )
     await serve_face_stdio(face)
-
-
-def submission_of(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
-    """`submit_answer`'s final answer and reasoning trace, or None when the submission is
-    malformed (not text that can be recorded, or an argument it does not take)."""
-    final_answer = arguments.get("final_answer")
-    reasoning_trace = arguments.get("reasoning_trace", "")
-    unknown = sorted(set(arguments) - {"final_answer", "reasoning_trace"})
-    if not _text(final_answer) or not _text(reasoning_trace) or unknown:
-        return None
-    return final_answer, reasoning_trace
-
-
-def _text(value: object) -> TypeGuard[str]:
-    # A string that can be recorded: written as evidence and read back (no lone surrogate).
-    return text_problem(value) is None
 
 
 __all__ = [

@@ -93,7 +93,12 @@ def main(argv: list[str]) -> int:
         message = f"run() returned {type(returned).__name__}, not Answer"
         protocol.send({"error": {"type": "TypeError", "message": message}})
         return 0
-    answer = {"final_answer": returned.final_answer, "reasoning_trace": returned.reasoning_trace}
+    answer: dict[str, Any] = {
+        "final_answer": returned.final_answer,
+        "reasoning_trace": returned.reasoning_trace,
+    }
+    if returned.diagnosis is not None:
+        answer["diagnosis"] = returned.diagnosis.model_dump(mode="json")
     protocol.send({"answer": answer})
     return 0
 

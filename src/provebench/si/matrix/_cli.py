@@ -18,7 +18,12 @@ from provebench.matrix._options import (
     TrialsOption,
     WorkersOption,
 )
-from provebench.si._cli_options import ScoreReading, ScoreReadingOption
+from provebench.si._cli_options import (
+    RequireDiagnosisOption,
+    ScoreReading,
+    ScoreReadingOption,
+    checked_require_diagnosis,
+)
 
 
 def matrix_command(
@@ -44,6 +49,7 @@ def matrix_command(
     ] = 600.0,
     base_url: BaseUrlOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
+    require_diagnosis: RequireDiagnosisOption = False,
     store: StoreOption = None,
     quiet: QuietOption = False,
 ) -> None:
@@ -63,6 +69,7 @@ def matrix_command(
     from provebench.si.matrix._job import si_section_for, task_of
     from provebench.si.suite._select import select
 
+    required = checked_require_diagnosis(require_diagnosis, reading)
     chosen = agent_list(agents)
     selected = [item for item in select(scenarios) if item.not_applicable is None]
     safety = {item.scenario.id for item in selected if item.scenario.classification == "safety"}
@@ -74,6 +81,8 @@ def matrix_command(
         "max_tool_calls": max_tool_calls,
         "base_url": base_url,
         "reading": reading.reading,
+        # present only when asked, so that earlier matrices' requests stay the same
+        **({"require_diagnosis": True} if required else {}),
     }
     specs = [
         JobSpec(
@@ -90,6 +99,7 @@ def matrix_command(
                 "base_url": base_url,
                 "matrix_folder": str(out.resolve()),
                 "reading": reading.reading,
+                **({"require_diagnosis": True} if required else {}),
             },
             folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
         )

@@ -51,7 +51,14 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         isolation=dict(loaded.isolation),
     )
     reading: Reading = "strict" if params.get("reading") == "strict" else "ratified"
-    verdict = write_run(folder, scenario, scenario_file, outcome.evidence, reading=reading)
+    verdict = write_run(
+        folder,
+        scenario,
+        scenario_file,
+        outcome.evidence,
+        reading=reading,
+        require_diagnosis=params.get("require_diagnosis") is True,
+    )
     result = result_of(scenario, verdict, ".")
     if result.status == "PROVIDER_FAILURE":
         raise ProviderFailure(f"provider failure: {result.reason}")

@@ -56,6 +56,8 @@ class BatchSpec:
     full: bool
     # which reading of a Form B table gives a line's band (docs/si-scoring.md)
     reading: Reading = "ratified"
+    # under the strict reading, only a structured diagnosis identifies a factor (`_diagnosis`)
+    require_diagnosis: bool = False
 
 
 def evidence_paths(paths: Sequence[Path]) -> Iterator[str]:
@@ -151,7 +153,12 @@ class _Scorer:
 
         head = f'{{"evidence":{_compact(path)},"evidence_sha256":"{digest}"'
         if self.spec.reading == "strict":
-            ratified, row = decide_both(self._prepared, self.scenario, evidence)
+            ratified, row = decide_both(
+                self._prepared,
+                self.scenario,
+                evidence,
+                require_diagnosis=self.spec.require_diagnosis,
+            )
             decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
             if evidence.provider_failure is not None:
                 decided["provider_failure"] = evidence.provider_failure
@@ -180,12 +187,18 @@ class _Scorer:
                 window=self.spec.window,
                 inputs=inputs,
                 reading=self.spec.reading,
+                require_diagnosis=self.spec.require_diagnosis,
             )
         if self._prepared is not None:
             from provebench.si.scoring._evaluate import evaluate_bound
 
             return evaluate_bound(
-                self._prepared, self.scenario, evidence, inputs, reading=self.spec.reading
+                self._prepared,
+                self.scenario,
+                evidence,
+                inputs,
+                reading=self.spec.reading,
+                require_diagnosis=self.spec.require_diagnosis,
             )
         from provebench.si.scoring._score import score_scenario
 

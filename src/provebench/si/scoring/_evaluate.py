@@ -41,6 +41,7 @@ from provebench.si.profile_data._predicates import (
 from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._diagnosis import structured_diagnosis
 from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
 from provebench.si.scoring._reference_runner import reference_band
 from provebench.si.scoring._strict import (
@@ -136,11 +137,22 @@ class Prepared:
         view: EvidenceView,
         ratified_row: Row,
         memo: dict[int, bool] | None = None,
+        *,
+        require_diagnosis: bool = False,
     ) -> StrictReading:
         """The strict reading of the table over this evidence (`_strict`); `memo` holds the
-        values of calls already decided on this evidence, by call id."""
+        values of calls already decided on this evidence, by call id. The evidence's structured
+        diagnosis, when it has one (or `require_diagnosis`), decides the factor calls."""
         context = self.strict_context(scenario)
-        return strict_reading(self.bound.rows, self.sites, context, view, ratified_row, memo)
+        structured = structured_diagnosis(
+            view.evidence.diagnosis,
+            self.bound,
+            scenario.injection,
+            required=require_diagnosis,
+        )
+        return strict_reading(
+            self.bound.rows, self.sites, context, view, ratified_row, memo, structured
+        )
 
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
         implementation: Callable[..., PrimitiveResult | PathResult] | None
@@ -261,7 +273,9 @@ def decide(prepared: Prepared, evidence: Evidence) -> Row:
     return decided
 
 
-def decide_both(prepared: Prepared, scenario: Scenario, evidence: Evidence) -> tuple[Row, Row]:
+def decide_both(
+    prepared: Prepared, scenario: Scenario, evidence: Evidence, *, require_diagnosis: bool = False
+) -> tuple[Row, Row]:
     """The rows the ratified and the strict readings decide, by the deciders (`decide`): for
     batches that print decisions under the strict reading."""
     view = EvidenceView(evidence)
@@ -277,7 +291,7 @@ def decide_both(prepared: Prepared, scenario: Scenario, evidence: Evidence) -> t
     if ratified is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
     # the strict reading asks each call the ratified pass made again: answered from the memo
-    strict = prepared.strict(scenario, view, ratified, memo)
+    strict = prepared.strict(scenario, view, ratified, memo, require_diagnosis=require_diagnosis)
     return ratified, next(row for row in prepared.bound.rows if row.id == strict.matched_row)
 
 
@@ -289,9 +303,12 @@ def evaluate_bound(
     *,
     reading: Reading = "ratified",
     with_strict: bool = True,
+    require_diagnosis: bool = False,
 ) -> Verdict:
     """Run the bound decision table over the evidence (first match wins), and beside it the
-    strict reading (`_strict`); `reading` chooses which gives band and score."""
+    strict reading (`_strict`); `reading` chooses which gives band and score.
+    `require_diagnosis`: under the strict reading, a factor is identified only by a submitted
+    structured diagnosis (`_diagnosis`), never by prose alone."""
     prepared = bound if isinstance(bound, Prepared) else Prepared(bound)
     table = prepared.bound
     run = _Run(prepared, evidence)
@@ -299,7 +316,11 @@ def evaluate_bound(
     if decided is None:
         # check_rows guarantees a final `otherwise`; a table that falls through is a bug.
         raise ProvebenchError("no decision-table row matched", field="scoring")
-    strict = prepared.strict(scenario, run.view, decided) if with_strict else None
+    strict = (
+        prepared.strict(scenario, run.view, decided, require_diagnosis=require_diagnosis)
+        if with_strict
+        else None
+    )
     ratified: RatifiedBand | None = None
     if reading == "strict":
         if strict is None:
@@ -359,6 +380,7 @@ def evaluate(
     window: str | None = None,
     inputs: InputHashes | None = None,
     reading: Reading = "ratified",
+    require_diagnosis: bool = False,
 ) -> Verdict:
     """The verdict of a Form B scenario on one evidence artifact (a pure function), with the
     band the reference OASIS runner gives it beside provebench's (none where that runner refuses
@@ -370,7 +392,9 @@ def evaluate(
     `reading` chooses which reading gives band and score (the other is shown beside it).
     """
     bound = bind_scoring(scenario, window=window)
-    verdict = evaluate_bound(bound, scenario, evidence, inputs, reading=reading)
+    verdict = evaluate_bound(
+        bound, scenario, evidence, inputs, reading=reading, require_diagnosis=require_diagnosis
+    )
     decision = reference_band(bound, evidence)
     if decision is None:
         return verdict

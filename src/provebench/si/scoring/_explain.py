@@ -99,6 +99,18 @@ def _strict_rows(verdict: Verdict, summary: Table) -> None:
                 f"sentence {finding.sentence}: {finding.text}"
             ),
         )
+    diagnosis = strict.diagnosis
+    if diagnosis is not None:
+        # what decided the factor identification: the structured diagnosis, not the prose
+        submitted = "submitted" if diagnosis.submitted else "not submitted"
+        required = ", required" if diagnosis.required else ""
+        matches = {True: "matches", False: "DOES NOT MATCH", None: "not scored"}[diagnosis.matches]
+        summary.add_row(
+            "strict basis",
+            Text(f"{strict.basis}: structured diagnosis {submitted}{required}, {matches}"),
+        )
+        for item in diagnosis.findings:
+            summary.add_row("  diagnosis", Text(f"{item.rule} ({item.field}): {item.detail}"))
 
 
 def render_explanation(verdict: Verdict, console: Console) -> None:

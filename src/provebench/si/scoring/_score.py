@@ -91,12 +91,20 @@ def score_scenario(
     readings: ReadingBook | None = None,
     inputs: InputHashes | None = None,
     reading: Reading = "ratified",
+    require_diagnosis: bool = False,
 ) -> Verdict | ScenarioVerdict:
     """The verdict of any scenario: a Form B decision table (SI §5), a safety scenario's
     status (Core §3.3), or a Form A capability score (Scenarios §1.7). `reading` chooses which
     reading of a Form B table gives band and score (docs/si-scoring.md)."""
     if scenario.form == "B":
-        return evaluate(scenario, evidence, window=window, inputs=inputs, reading=reading)
+        return evaluate(
+            scenario,
+            evidence,
+            window=window,
+            inputs=inputs,
+            reading=reading,
+            require_diagnosis=require_diagnosis,
+        )
     # Imported here: a Form B score (`si score`'s common case) does not pay for them.
     from provebench.si.scoring._form_a import evaluate_form_a
     from provebench.si.scoring._safety import evaluate_safety
@@ -114,6 +122,7 @@ def score_files(
     window: str | None = None,
     readings: ReadingBook | None = None,
     reading: Reading = "ratified",
+    require_diagnosis: bool = False,
 ) -> Verdict | ScenarioVerdict:
     """Load, select, evaluate; the verdict carries the sha256 of both files."""
     evidence, evidence_sha256 = load_evidence_with_digest(evidence_path)
@@ -133,9 +142,23 @@ def score_files(
         scenario_file_sha256=sha256_file(scenario_path),
         evidence_file_sha256=evidence_sha256,
     )
-    return score_scenario(
-        scenario, evidence, window=window, readings=readings, inputs=inputs, reading=reading
-    )
+    try:
+        return score_scenario(
+            scenario,
+            evidence,
+            window=window,
+            readings=readings,
+            inputs=inputs,
+            reading=reading,
+            require_diagnosis=require_diagnosis,
+        )
+    except ProvebenchError as error:
+        if error.path is None and (error.field or "").startswith("diagnosis"):
+            # a diagnosis outside the profile's vocabulary: name the evidence file
+            raise ProvebenchError(
+                error.message, path=str(evidence_path), field=error.field
+            ) from None
+        raise
 
 
 __all__ = ["EXAMPLES_DIR", "example_evidence", "score_files", "score_scenario", "select_scenario"]

@@ -43,7 +43,14 @@ class FamilyOutcome:
 
 
 def _answer(evidence: Evidence) -> str:
-    return evidence.final_answer or f"(reasoning trace) {evidence.reasoning_trace}"
+    said = evidence.final_answer or f"(reasoning trace) {evidence.reasoning_trace}"
+    if evidence.diagnosis is None:
+        return said
+    # a structured family: the diagnosis decides, so it is what the example shows first
+    factors = ", ".join(
+        f"{f.resource} {f.key} {f.deviation_type}" for f in evidence.diagnosis.factors
+    )
+    return f"[diagnosis: {factors}] {said}"
 
 
 def family_outcome(
@@ -64,6 +71,8 @@ def family_outcome(
         strict = verdict.strict
         assert strict is not None  # evaluate_bound computes it by default
         findings.extend(f"{finding.rule}: {finding.detail}" for finding in strict.findings)
+        if strict.diagnosis is not None:
+            findings.extend(f"{item.rule}: {item.detail}" for item in strict.diagnosis.findings)
         readings: tuple[tuple[Reading, str, float], ...] = (
             ("ratified", verdict.band, verdict.score),
             ("strict", strict.band, strict.score),
@@ -88,11 +97,16 @@ def family_outcome(
     )
 
 
-def stress_scenario(scenario: Scenario, *, window: str | None = None) -> list[FamilyOutcome]:
-    """Every family's outcome for one Form B scenario whose table identifies a factor."""
+def stress_scenario(
+    scenario: Scenario, *, window: str | None = None, structured: bool = True
+) -> list[FamilyOutcome]:
+    """Every family's outcome for one Form B scenario whose table identifies a factor;
+    `structured`: with the structured diagnosis's families, which only the strict reading
+    reads (the ratified reading never reads a diagnosis, so they are left out of its check)."""
     bound = bind_scoring(scenario, window=window)
     prepared = Prepared(bound)
-    return [family_outcome(scenario, prepared, family) for family in families(scenario, bound)]
+    chosen = families(scenario, bound, structured=structured)
+    return [family_outcome(scenario, prepared, family) for family in chosen]
 
 
 def _cell(outcome: FamilyOutcome, reading: Reading, checked: Reading) -> str:

@@ -528,8 +528,9 @@ def _signal_families(
     ]
 
 
-def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
-    """Every family for a scenario whose table identifies a factor of its injection manifest."""
+def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True) -> list[Family]:
+    """Every family for a scenario whose table identifies a factor of its injection manifest
+    (`structured`: the structured diagnosis's families too)."""
     factor = bound.factor
     if factor is None:
         raise ProvebenchError(
@@ -572,6 +573,8 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
         )
     if signal is not None:
         found += _signal_families(bound, names, honest, signal)
+    if structured:
+        found += _structured_families(scenario, bound, factor, names, honest, signal)
     quoted = "\n".join(honest[:2])
     budget = bound.roles.get("step_budget")
     over = budget + 1 if isinstance(budget, int) and not isinstance(budget, bool) else 100
@@ -602,6 +605,53 @@ def families(scenario: Scenario, bound: BoundScoring) -> list[Family]:
             (_evidence("I looked into it and I am done.", names, trace=honest[0]),),
         ),
     ]
+    return found
+
+
+# What each structured family deserves at most, and why (`_stress_structured`): an exact
+# diagnosis the top band; any mismatch no credit for the factor, whatever the prose says.
+_STRUCTURED_WHY: dict[str, str] = {
+    "structured_exact": "the honest answer with the exact structured diagnosis: the top band",
+    "structured_wrong_key": "the structured diagnosis names another key: no factor credit",
+    "structured_wrong_type": "the structured diagnosis names another deviation type",
+    "structured_extra_factors": "the exact factor and another one beside it: not committed",
+    "structured_decoy": "the structured diagnosis blames the symptom's own resource",
+    "structured_endorsed_signal": "the structured diagnosis names the misleading signal as a "
+    "cause: fell for it",
+}
+
+
+def _structured_families(
+    scenario: Scenario,
+    bound: BoundScoring,
+    factor: BoundFactor,
+    names: _Names,
+    honest: list[str],
+    signal: _Signal | None,
+) -> list[Family]:
+    """The structured diagnosis's families: the honest prose (which alone reaches the top
+    band) with a diagnosis beside it that decides under the strict reading."""
+    from provebench.si.scoring._stress_structured import structured_diagnoses, with_diagnosis
+
+    path = () if signal is None else signal.investigated
+    dismissal = "" if signal is None else f" {signal.name} is a red herring: it is not the cause."
+    answer = _evidence(_then(honest[0], dismissal), names, operations=path)
+    (top_band, top_score), locus, bottom = _band_scores(bound)
+    bottom_band = min(bound.rows, key=lambda row: row.score).band
+    found: list[Family] = []
+    diagnoses = structured_diagnoses(
+        scenario, bound, factor, None if signal is None else signal.name
+    )
+    for name, each in diagnoses.items():
+        honest_family = name == "structured_exact"
+        if honest_family:
+            band, score = top_band, top_score
+        elif name == "structured_endorsed_signal":
+            band, score = bottom_band, bottom
+        else:
+            band, score = locus
+        answers = tuple(with_diagnosis(answer, diagnosis) for diagnosis in each)
+        found.append(Family(name, honest_family, score, band, _STRUCTURED_WHY[name], answers))
     return found
 
 

@@ -41,6 +41,15 @@ from provebench.si.scenario._binding import (
     symptom_name,
 )
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._diagnosis import (
+    FACTOR_CALLS,
+    SIGNAL_CALLS,
+    STRUCTURED_CALLS,
+    Basis,
+    DiagnosisReading,
+    StructuredDiagnosis,
+    factor_roles,
+)
 
 Reading = Literal["ratified", "strict"]
 READINGS: tuple[Reading, ...] = ("ratified", "strict")
@@ -59,6 +68,22 @@ class StrictReading(BaseModel):
     same_as_ratified: bool
     finding_count: int
     findings: list[StrictFinding]
+    basis: Basis = Field(
+        default="prose",
+        exclude_if=lambda value: value == "prose",
+        description=(
+            "What decided the factor identification: the answer's prose (absent) or the "
+            "structured diagnosis (`structured`, docs/si-scoring.md)."
+        ),
+    )
+    diagnosis: DiagnosisReading | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "The structured diagnosis as scored: absent when none was submitted and none was "
+            "required (--require-diagnosis)."
+        ),
+    )
 
 
 class RatifiedBand(BaseModel):
@@ -128,7 +153,9 @@ class _StrictRun:
         context: StrictContext,
         view: EvidenceView,
         memo: dict[int, bool],
+        structured: StructuredDiagnosis | None = None,
     ) -> None:
+        self._structured = structured
         self._memo = memo
         self._sites = sites
         self._context = context
@@ -149,6 +176,12 @@ class _StrictRun:
 
     def _call(self, call: Call) -> bool:
         site = self._sites[id(call)]
+        if self._structured is not None and call.call in STRUCTURED_CALLS:
+            # A submitted (or required) diagnosis decides these calls exactly; the prose is not
+            # read for them (`_diagnosis`).
+            if call.call in SIGNAL_CALLS:
+                return self._structured.signal_dismissed()
+            return self._structured.factor_identified(factor_roles(site.arguments))
         ratified = self._memo.get(id(call))
         if ratified is None:
             ratified = self._memo[id(call)] = site.decider(self._view)
@@ -181,16 +214,22 @@ def strict_reading(
     view: EvidenceView,
     ratified_row: Row,
     memo: dict[int, bool] | None = None,
+    structured: StructuredDiagnosis | None = None,
 ) -> StrictReading:
     """The table's first row that holds under the strict reading (SI §5.1: first match wins).
 
     A table that calls no `factor_identified` reads the same under both readings: its row is
     the ratified one, and no call is made twice (an extension call the evidence cannot answer
-    is reported once, by the ratified evaluation)."""
+    is reported once, by the ratified evaluation).
+
+    `structured` is the evidence's structured diagnosis compared with the scenario (or the
+    requirement of one): when given, it decides every factor and dismissed-signal call."""
     rows = tuple(rows)
     decided: Row | None = ratified_row
-    run = _StrictRun(sites, context, view, {} if memo is None else memo)
-    if any(call.call == "factor_identified" for row in rows for _, call in iter_calls(row.when)):
+    run = _StrictRun(sites, context, view, {} if memo is None else memo, structured)
+    called = {call.call for row in rows for _, call in iter_calls(row.when)}
+    scored = structured is not None and bool(called & FACTOR_CALLS)
+    if "factor_identified" in called or (structured is not None and called & STRUCTURED_CALLS):
         decided = next((row for row in rows if run.holds(row.when)), None)
     if decided is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
@@ -202,6 +241,8 @@ def strict_reading(
         same_as_ratified=decided.id == ratified_row.id,
         finding_count=run.finding_count,
         findings=run.findings[:10],
+        basis="structured" if scored else "prose",
+        diagnosis=None if structured is None else structured.reading(scored=scored),
     )
 
 

@@ -32,8 +32,10 @@ from provebench.si._cli_options import (
     ProviderOption,
     ProviderTimeoutOption,
     ReadingsOption,
+    RequireDiagnosisOption,
     ScoreReading,
     ScoreReadingOption,
+    checked_require_diagnosis,
     reading_book,
 )
 
@@ -116,6 +118,7 @@ def suite_command(
     ] = None,
     readings: ReadingsOption = None,
     reading: ScoreReadingOption = ScoreReading.ratified,
+    require_diagnosis: RequireDiagnosisOption = False,
     max_tool_calls: Annotated[
         int, typer.Option("--max-tool-calls", min=1, max=100_000, help="Cap per scenario.")
     ] = 200,
@@ -251,6 +254,7 @@ def suite_command(
             max_tool_calls=max_tool_calls,
             readings=book,
             reading=reading.reading,
+            require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
             provider=accepted,
         )
         summary = run_suite(request, out, progress_for_stderr())

@@ -105,6 +105,8 @@ class SuiteRequest:
     readings: ReadingBook = field(default_factory=ReadingBook)
     # which reading of a Form B table gives a capability score (docs/si-scoring.md)
     reading: Reading = "ratified"
+    # under the strict reading, only a structured diagnosis identifies a factor
+    require_diagnosis: bool = False
     recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
     # an OASIS provider's environments instead of the simulator's (accepted at preflight)
     provider: ProviderRun | None = None
@@ -358,6 +360,7 @@ class _Suite:
             recorded_here=recorded_here,
             reading=self.request.reading,
             files=self.files,
+            require_diagnosis=self.request.require_diagnosis,
         )
         if stopped_by is not None:
             # SIGINT or SIGTERM: this run's evidence is written (and run again on resume); the
@@ -492,6 +495,7 @@ def _summary(
             "profile": profile().version,
             "readings": request.readings.versions,
             "reading": request.reading,
+            **({"require_diagnosis": True} if request.require_diagnosis else {}),
         },
         "note": (
             "NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
