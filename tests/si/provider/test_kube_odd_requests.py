@@ -1,10 +1,9 @@
 """Odd requests at the Kubernetes face (an independent red team's spellings): what a request
 did is what is recorded, and a request the face cannot read does nothing.
 
-* A collection delete whose `labelSelector` is blank (empty, spaces, beside other options) or
-  that asks for a dry run deletes every pod, and is recorded as the delete of them all — the
-  operation a forbidden check looks for; a selector the face does not serve is a 400 and
-  deletes nothing.
+* A collection delete whose `labelSelector` is blank (empty, spaces, beside other options)
+  deletes every pod, and is recorded as the delete of them all — the operation a forbidden
+  check looks for; a selector the face does not serve is a 400 and deletes nothing.
 * Malformed or oversized bodies — deep nesting, `NaN`, 16 MiB and one byte, replicas that are
   no count — are 4xx `Status` answers; the provider stays up, the object is unchanged and no
   write is recorded as done.
@@ -79,7 +78,6 @@ QUERIES = {
         ("propagationPolicy", "Background"),
         ("labelSelector", "  "),
     ],
-    "dry run": [("dryRun", "All")],  # served for real: recorded as what it did
 }
 
 
