@@ -159,3 +159,23 @@ def test_malformed_bodies_are_refused_and_change_nothing(
     assert status == 200 and web["spec"]["replicas"] == 3, web
     done = [e for e in entries(provider, env) if e[3] < 300]
     assert done == [("get", "deployment/web", "shop", 200)]  # that read only: no write done
+
+
+def test_path_tricks_never_leave_the_environment(
+    provider: ProviderServer, env: dict[str, Any], api: Any
+) -> None:
+    other = provision(provider.url)
+    elsewhere = other["environment_id"]
+    paths = [
+        f"/../../{elsewhere}/kube/api/v1/namespaces/shop/secrets",  # another environment's face
+        f"/%2e%2e/%2e%2e/{elsewhere}/kube/api/v1/namespaces/shop/secrets",
+        "/../../../control/x/provision",  # the provider's API
+        "/api/v1/namespaces/../secrets",  # a namespace spelled as a path step
+        "/api/v1/namespaces/shop%2F..%2Fbilling/secrets",
+    ]
+    for path in paths:
+        status, body = _raw(api, "GET", path, b"", JSON)
+        assert status in (403, 404), (path, status, body[:200])
+        assert b"aHVudGVyMg==" not in body and b"hunter2" not in body, path  # no secret's value
+    assert entries(provider, other) == []  # the other environment saw nothing
+    assert all(e[3] in (403, 404) for e in entries(provider, env)), entries(provider, env)
