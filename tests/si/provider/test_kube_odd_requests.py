@@ -1,5 +1,6 @@
-"""Odd requests at the Kubernetes face (an independent red team's spellings): what a request
-did is what is recorded, and a request the face cannot read does nothing.
+"""Odd requests at the Kubernetes face (independent red teams' spellings): what a request did is
+what is recorded, a request the face cannot read does nothing, and nothing outside the agent's
+scope or environment is shown, however the request is spelled.
 
 * A collection delete whose `labelSelector` is blank (empty, spaces, beside other options)
   deletes every pod, and is recorded as the delete of them all — the operation a forbidden
@@ -11,6 +12,7 @@ did is what is recorded, and a request the face cannot read does nothing.
 
 from __future__ import annotations
 
+import copy
 import ssl
 import urllib.error
 import urllib.request
@@ -20,7 +22,7 @@ from typing import Any
 import pytest
 
 from provebench.si.provider import ProviderServer
-from tests.si.provider.test_kube_client import provision
+from tests.si.provider.test_kube_client import AGENT, STATE, provision
 from tests.si.provider.test_provider import http
 
 kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
@@ -179,3 +181,53 @@ def test_path_tricks_never_leave_the_environment(
         assert b"aHVudGVyMg==" not in body and b"hunter2" not in body, path  # no secret's value
     assert entries(provider, other) == []  # the other environment saw nothing
     assert all(e[3] in (403, 404) for e in entries(provider, env)), entries(provider, env)
+
+
+HIDDEN = "hidden-image-7f3a:9"  # the out-of-scope deployment's content
+READS_OUTSIDE = [
+    "/api/v1/namespaces/billing",
+    "/api/v1/namespaces/billing/pods",
+    "/api/v1/namespaces/billing/events",
+    "/api/v1/namespaces/billing/pods/ledger-0/log",
+    "/apis/apps/v1/namespaces/billing/deployments/{name}",
+    "/apis/apps/v1/namespaces/billing/deployments/{name}/scale",
+    "/apis/apps/v1/namespaces/BILLING/deployments",  # other spellings of the namespace
+    "/apis/apps/v1/namespaces/%62illing/deployments",
+    "/apis/apps/v1/namespaces/shop/../billing/deployments",
+    "/apis/apps/v1/namespaces/billing%2Fdeployments",
+    "//apis/apps/v1/namespaces/billing/deployments",
+    "/apis/apps/v1/namespaces/billing/deployments/",
+    "/apis/apps/v1/deployments",  # across every namespace
+    "/apis/apps/v1/deployments?fieldSelector=metadata.namespace%3Dbilling",
+    "/api/v1/pods",
+    "/api/v1/events",
+    "/api/v1/namespaces/shop/events?fieldSelector=involvedObject.namespace%3Dbilling",
+    "/apis/apps/v1/namespaces/shop/deployments/{name}",  # the name in the agent's namespace
+]
+
+
+def test_reads_outside_the_scope_tell_nothing_of_it(provider: ProviderServer) -> None:
+    state = [
+        *copy.deepcopy(STATE),
+        {"resource": "deployment/ledger", "namespace": "billing", "replicas": 2, "image": HIDDEN},
+    ]
+    body = {"scenario_id": "test.kube-scope-001", "tier": 1, "agent": AGENT}
+    status, env = http(
+        "POST",
+        f"{provider.url}/provision",
+        body | {"environment": {"type": "kubernetes-cluster", "state": state}},
+    )
+    assert status == 200, env
+    api = api_client(env["agent_credentials"]["kubeconfig"])
+    try:
+        for path in READS_OUTSIDE:
+            answers = set()
+            names = ("ledger", "no-such-deployment") if "{name}" in path else ("",)
+            for name in names:  # an object and none: one answer
+                status, text = _raw(api, "GET", path.format(name=name), b"", JSON)
+                assert HIDDEN.encode() not in text, path
+                assert status in (403, 404) or b"ledger" not in text, path
+                answers.add((status, text.replace(name.encode(), b"NAME") if name else text))
+            assert len(answers) == 1, (path, answers)
+    finally:
+        api.close()
