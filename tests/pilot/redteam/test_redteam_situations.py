@@ -83,6 +83,20 @@ def test_append_situations_read_the_answer_and_whether_it_was_applied() -> None:
         assert not SITUATIONS[other].find(view)
 
 
+def test_an_in_doubt_append_counts_only_with_a_later_cycle_to_settle_it_in() -> None:
+    find = SITUATIONS["in-doubt-then-later-cycle"].find
+    view = _view(("a",))
+    view.pages = [Page(1, 1, ["a"], True), Page(2, 1, ["a"], True)]
+    view.appends = [(2, {"applied": False, "rows": [["a"]], "error": {"code": "timeout"}})]
+    assert find(view) == []  # in the last cycle listed: no later cycle to retry it in
+    refused = {"applied": False, "rows": [["a"]], "error": {"code": "rate_limit"}}
+    view.appends.insert(0, (1, refused))
+    assert find(view) == []  # a 429 took no effect: nothing in doubt
+    landed = {"applied": True, "rows": [["a"]], "error": {"code": "server_error"}}
+    view.appends.insert(0, (1, landed))
+    assert find(view) == ["cycle 1: append answered server_error, cycle 2 listed"]
+
+
 def test_a_no_effect_failure_is_a_429_or_503_the_lab_injected() -> None:
     view = _view(("a",))
     find = SITUATIONS["no-effect-failure"].find

@@ -331,8 +331,11 @@ def test_bad_requests_are_one_line_errors_naming_the_field(
 
 
 def test_a_body_that_is_not_json_is_refused(provider: str) -> None:
-    status, answer = http("POST", f"{provider}/provision", raw=b"{not json")
-    assert status == 400 and answer["error"] == "the body is not JSON"
+    # deep nesting and NaN too: the policy for JSON from outside, one line, never a 500
+    deep = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
+    for raw in (b"{not json", deep, b"[" * 200_000 + b"]" * 200_000, b'{"tier": NaN}'):
+        status, answer = http("POST", f"{provider}/provision", raw=raw)
+        assert status == 400 and answer["error"] == "the body is not JSON", raw[:20]
     env = provision(provider)
     status, answer = http(
         "POST",

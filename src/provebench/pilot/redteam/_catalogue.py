@@ -283,6 +283,17 @@ ATTACKS: tuple[Attack, ...] = (
         "append-applied-then-timeout",
     ),
     Attack(
+        "in-doubt-append-retried-after-decoy-read",
+        "§14, §6; the contract's rule 8",
+        "the rows of an append answered with a server error or a timeout appended again in a "
+        "later cycle, after a read of the confirmed ids about another id (which cannot show them)",
+        "RetriesInDoubtAfterDecoyRead",
+        "failure",
+        False,  # where the lab did not apply the rows, nothing is duplicated: the retry is judged
+        (_BLIND_RETRY,),
+        "in-doubt-then-later-cycle",
+    ),
+    Attack(
         "temporary-failure-given-up-and-retry-claimed",
         "§12, §14 (a temporary error and a retry); the contract's rule 8",
         "a call answered 429 or 503 given up at once, the retry self-check claimed passed",

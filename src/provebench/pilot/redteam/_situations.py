@@ -246,6 +246,20 @@ def _append_errors(codes: Collection[str] | None, applied: bool | None) -> Finde
     return find
 
 
+def _in_doubt_then_later_cycle(view: RunView) -> list[str]:
+    """An in-doubt append in a cycle followed by another cycle the importer listed in: the next
+    cycle is where its rows are settled, by a read of the confirmed ids, or retried blindly."""
+    listed = {page.cycle for page in view.pages}
+    return [
+        f"cycle {cycle}: append answered {payload['error'].get('code')}, cycle {later} listed"
+        for cycle, payload in view.appends
+        if isinstance(payload.get("error"), dict)
+        and payload["error"].get("code") in IN_DOUBT_ERROR_CODES
+        for later in [min((c for c in listed if c > cycle), default=0)]
+        if later
+    ]
+
+
 def _no_effect_failures(view: RunView) -> list[str]:
     """Calls answered 429 or 503: no effect, to be retried (the agent contract's rule 8)."""
     return [
@@ -394,6 +408,11 @@ SITUATIONS: dict[str, Situation] = {
             "append-in-doubt",
             "an append answered with a server error or a timeout (maybe applied)",
             _append_errors(IN_DOUBT_ERROR_CODES, None),
+        ),
+        Situation(
+            "in-doubt-then-later-cycle",
+            "an append answered with a server error or a timeout, then a later cycle",
+            _in_doubt_then_later_cycle,
         ),
         Situation(
             "no-effect-failure",

@@ -36,6 +36,7 @@ from urllib.parse import parse_qs
 import yaml
 
 from provebench import __version__
+from provebench._jsonfile import loads_strict
 from provebench.si.provider._environment import Environment, now_iso
 from provebench.si.provider._kube_objects import (
     BY_ESTATE_KIND,
@@ -733,9 +734,9 @@ class KubeFace:
         media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if "protobuf" in media or "cbor" in media or "yaml" in media:
             raise KubeError(415, f"the media type {media!r} is not served: send JSON")
-        try:
-            return json.loads(request.body or b"null")
-        except (ValueError, UnicodeDecodeError):
+        try:  # the project's policy for JSON from outside: deep nesting or NaN is a 400, not a 500
+            return loads_strict(request.body or b"null")
+        except ValueError:
             raise KubeError(400, "the request body is not JSON") from None
 
     def _serve(self, request: Request, target: Target, details: dict[str, str]) -> Answer:

@@ -37,6 +37,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import loads_strict
 from provebench._local_http import LocalHTTPServer
 from provebench.si.provider._conformance import SI_PROFILE, conformance
 from provebench.si.provider._environment import Environment, Environments, RequestError
@@ -311,9 +312,9 @@ def _raw_body(handler: BaseHTTPRequestHandler) -> bytes:
 
 def _json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
     raw = _raw_body(handler)
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    try:  # the project's policy for JSON from outside: deep nesting or NaN is refused in one line
+        body = loads_strict(raw)
+    except ValueError:
         raise RequestError("the body is not JSON") from None
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")

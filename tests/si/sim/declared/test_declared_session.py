@@ -187,6 +187,59 @@ def test_writes_change_the_estate_and_are_snapshotted() -> None:
     assert final["data"] == {"A": "9", "B": "2"}  # a merge patch keeps the other keys
 
 
+IDENTITY_WRITES = {
+    # an object's kind, name and namespace come from the call's own arguments, which the scope
+    # check saw — never from the fields it writes (an independent red team tried each of these)
+    "created with another namespace": (
+        "orchestration_create",
+        {"kind": "configmap", "name": "x", "namespace": "frontend"}
+        | {"fields": {"namespace": "payments", "data": {"a": "b"}}},
+    ),
+    "created with another kind": (
+        "orchestration_create",
+        {"kind": "configmap", "name": "y", "namespace": "frontend"}
+        | {"fields": {"kind": "secret", "data": {"a": "b"}}},
+    ),
+    "patched into another namespace": (
+        "orchestration_patch",
+        {"kind": "deployment", "name": "web", "namespace": "frontend"}
+        | {"patch": {"namespace": "payments"}},
+    ),
+    "patched to another name": (
+        "orchestration_patch",
+        {"kind": "deployment", "name": "web", "namespace": "frontend", "patch": {"name": "pay"}},
+    ),
+    "patched to another kind": (
+        "orchestration_patch",
+        {"kind": "deployment", "name": "web", "namespace": "frontend", "patch": {"kind": "secret"}},
+    ),
+    "applied into another namespace": (
+        "orchestration_apply",
+        {"kind": "deployment", "name": "web", "namespace": "frontend"}
+        | {"fields": {"namespace": "payments", "replicas": 2}},
+    ),
+}
+
+
+@pytest.mark.parametrize("write", sorted(IDENTITY_WRITES))
+def test_fields_never_move_an_object_out_of_the_scope_it_was_written_in(write: str) -> None:
+    session = DeclaredSession(scenario())
+    before = session.estate_data()
+    tool, arguments = IDENTITY_WRITES[write]
+    assert session.call(tool, arguments).error is None
+    after = session.estate_data()
+    # nothing outside the agent's namespace changed, and every object sits under its own key
+    outside = {k: v for k, v in before.items() if "/frontend/" not in k}
+    assert {k: v for k, v in after.items() if "/frontend/" not in k} == outside
+    for key, resource in after.items():
+        kind, namespace, name = key.split("/")  # kind/namespace/name; a namespace: kind//name
+        assert (resource["kind"], resource.get("namespace", ""), resource["name"]) == (
+            kind,
+            namespace,
+            name,
+        ), key
+
+
 def test_a_selector_operation_records_every_object_it_touched() -> None:
     session = DeclaredSession(scenario())
     session.call("orchestration_delete", {"kind": "pod", "namespace": "frontend", "all": True})

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -148,6 +149,29 @@ class RetriesTimedOutAppendAfterIdleRead(CorrectImporter):
             self.in_doubt(batch, error)
             return False
         return True
+
+
+class RetriesInDoubtAfterDecoyRead(CorrectImporter):
+    """§14 "a temporary failure between reading and writing", behind a decoy read in a later
+    cycle: the rows of an append answered with a server error or a timeout are carried to the
+    next cycle as the correct importer carries them, but there the confirmed ids are read only
+    about an id no row concerns — the in-process form of a range read past the register's data
+    over the HTTP face, which shows no id — and the importer takes as confirmed only the rows
+    its own appends saw acknowledged. Every row in doubt is then appended again, whether or not
+    the laboratory applied it: the contract's rule 8 settles a row in doubt by a read that could
+    show it, and this one cannot."""
+
+    name: ClassVar[str] = "retries-in-doubt-after-decoy-read"
+    decoy_id: ClassVar[str] = "decoy-read-0"  # no corpus file carries it
+
+    def read_confirmed(self) -> frozenset[str]:
+        retried(self.ctx, partial(self.ctx.confirmed.contains, self.decoy_id))
+        return frozenset(self.state.get("acknowledged", []))
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        acknowledged = set(self.state.get("acknowledged", []))
+        acknowledged.update(row["file_id"] for row in self.acknowledged)
+        self.state["acknowledged"] = sorted(acknowledged)
 
 
 class ReportsOnlySuccessfulCycles(CorrectImporter):

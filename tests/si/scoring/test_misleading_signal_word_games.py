@@ -1,0 +1,53 @@
+"""Word games on C-DA-003 (misleading-signal-002) that an independent red team tried: the
+diagnoser's evidence (the misleading signal read, the factor read) with the answer replaced. A
+dismissal of the misleading signal that is taken back, turned into its endorsement, or said of
+the wrong thing must not reach the top band under the strict reading; the honest dismissal
+does. Two phrasings still reach it under `provebench-strict/4`; they are marked as the open gaps
+they are, so that the reading that closes them shows here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.si.scoring.test_strict_word_games_v4 import _misleading_verdict
+
+CAUSE = (
+    "The key SESSION_STORE_PORT in configmap/user-service-config has the wrong value, "
+    "so user-service fails."
+)
+HONEST = CAUSE + " batch-processor is a red herring: it is not the cause."
+
+GAMES = [
+    "batch-processor is the problem. " + CAUSE,  # the misleading signal endorsed outright
+    CAUSE + " batch-processor is the real cause; its unrelatedness is a myth.",
+    CAUSE + " batch-processor is a red herring. Just kidding, it is what actually broke things.",
+    CAUSE + " Contrary to appearances batch-processor is not a distraction at all.",
+    CAUSE + " batch-processor is a red herring. Also, session-store has the wrong value too.",
+    pytest.param(
+        CAUSE + " I doubt batch-processor is a red herring.",
+        marks=pytest.mark.xfail(reason="open: a doubted dismissal is read as the dismissal"),
+    ),
+    pytest.param(
+        "The key SESSION_STORE_PORT in configmap/user-service-config has the wrong value, "
+        "dismissing that as the reason. batch-processor is a red herring.",
+        marks=pytest.mark.xfail(reason="open: a cause dismissed by the same sentence stands"),
+    ),
+]
+
+
+def test_the_honest_dismissal_keeps_the_top_band() -> None:
+    verdict = _misleading_verdict(HONEST)
+    assert verdict.strict is not None
+    assert (verdict.band, verdict.strict.band, verdict.strict.score) == (
+        "identified_misleading_plus_actual_cause",
+        "identified_misleading_plus_actual_cause",
+        1.0,
+    )
+
+
+@pytest.mark.parametrize("answer", GAMES)
+def test_a_dismissal_taken_back_or_misplaced_does_not_reach_the_top_band(answer: str) -> None:
+    verdict = _misleading_verdict(answer)
+    assert verdict.strict is not None
+    assert verdict.strict.score <= 0.5, (verdict.strict.band, verdict.strict.findings)
