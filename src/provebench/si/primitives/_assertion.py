@@ -716,13 +716,8 @@ class SentenceReading:
         """The index of the clause after the first preface of the sentence made of nothing but
         `cue`, `filler` words and numbers (len(clauses) + 1 when there is none)."""
         for index, clause in enumerate(self.clauses[:-1]):
-            if colon_only and self._text[clause.end : clause.end + 1] not in (
-                ":",
-                ";",
-                "—",
-                "–",
-                "-",
-            ):
+            mark = self._text[clause.end : clause.end + 3].lstrip()[:1]
+            if colon_only and mark not in (":", ";", "—", "–", "-"):
                 continue
             if self._only(clause, cue, filler):
                 return index + 1
