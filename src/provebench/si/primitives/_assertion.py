@@ -791,6 +791,10 @@ class SentenceReading:
         index = self._folded_clause_index(start)
         if last_clause > index or last_report >= end:
             return True
+        if last_clause == index and self._cues.self_correction.fullmatch(
+            self._text, self.clauses[index].start, self.clauses[index].end
+        ):
+            return True  # version 5: the phrase is the self-correction's ("…, but I was wrong")
         predicate = self._truth_at_end.get(index)
         if predicate is None:
             clause = self.clauses[index]
