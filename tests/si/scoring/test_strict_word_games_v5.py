@@ -10,6 +10,7 @@ normative): only the strict reading changes.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +136,32 @@ def test_the_fixture_holds_every_red_team_answer_once() -> None:
     assert len(c_da_001) == len(set(c_da_001)) == 84
     c_da_003 = _DATA["c_da_003"]
     assert len(c_da_003["red_team"]) + len(c_da_003["not_read"]) == 16
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "Some think DB_PASSWORD is missing, in staging DB_PASSWORD is missing, it is present, "
+        "DB_PASSWORD is missing, I thought, ",
+        "DB_PASSWORD is missing, present, present, ledger-exporter killed it, ",
+        "Candidate cause: DB_PASSWORD is missing. Correction: it is present. The last sentence "
+        "is a lie. In staging, DB_PASSWORD is missing — excluded after checking. ",
+    ],
+    ids=["one-sentence", "one-sentence-antonyms", "many-sentences"],
+)
+def test_version_5_rules_are_linear_when_every_phrase_is_withheld(piece: str) -> None:
+    # Each clause's last words, prefaces, scope and antonym are read once per sentence or
+    # clause, and the clause a report reaches back to is looked up, not walked to: four times
+    # the answer costs about four times the CPU (a quadratic reading costs sixteen).
+    def cpu_seconds(repeats: int) -> float:
+        evidence = make_evidence(piece * repeats, ["NAME READY STATUS"])
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            verdict = evaluate(SECRET, evidence)
+            best = min(best, time.process_time() - started)
+        assert verdict.strict is not None and verdict.strict.score == 0.5
+        return best
+
+    small, large = cpu_seconds(300), cpu_seconds(1200)
+    assert large < 8 * max(small, 0.005)

@@ -518,6 +518,7 @@ class SentenceReading:
         self._trailing: int | None = None
         self._scope_prefaced: int | None = None
         self._framed_from: int | None = None
+        self._report_scope: list[int] | None = None
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -807,9 +808,14 @@ class SentenceReading:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between
         them: punctuation does not end what is reported ("The alert reads: X is missing"), a
         clause word does ("X reads SMTP_PORT, but smtp-config lacks it")."""
-        index = self._folded_clause_index(start)
-        while index > 0 and not self.clauses[index].opener:
-            index -= 1
+        if self._report_scope is None:
+            # for each clause, the nearest clause at or before it that a clause word opened
+            # (one pass per sentence: a walk back per phrase is quadratic in a comma list)
+            scope: list[int] = []
+            for index, clause in enumerate(self.clauses):
+                scope.append(index if index == 0 or clause.opener else scope[-1])
+            self._report_scope = scope
+        index = self._report_scope[self._folded_clause_index(start)]
         return self._cue_before(self._reports, self.clauses[index].start, start)
 
     def has_cause_cue(self, clause_index: int) -> bool:

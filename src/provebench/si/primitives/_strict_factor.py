@@ -806,12 +806,14 @@ def _contradictions(
             continue
         sentence, reading = located
         at = reading.clause_index(start)
-        if (reading.start, at) in read or reading.blocking_rule(start, end) is not None:
+        if (reading.start, at) in read:
             continue
+        read.add((reading.start, at))  # the first antonym of a clause decides it
         clause = reading.clauses[at]
+        if reading.blocking_rule(start, end) is not None:
+            continue
         if _first_in(index.modals, clause.start, antonym.start()) is not None:
             continue
-        read.add((reading.start, at))
         low, high = bisect_left(offsets, clause.start), bisect_left(offsets, clause.end)
         factors = factors_before[high] - factors_before[low]
         if high > low:
