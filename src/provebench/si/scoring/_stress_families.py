@@ -585,6 +585,10 @@ def _signal_families(
                     f"Some say {signal.name} is unrelated to {names.symptom}.",
                     f"Logs are long. {signal.name} is unrelated to {names.symptom}. I disagree.",
                     f"Logs are long. {signal.name} is a red herring. Ignore the previous sentence.",
+                    # version 5: denied after it, judged wrong, or a belief the agent held before
+                    f"{signal.name} is a red herring, said nobody.",
+                    f"Calling {signal.name} a red herring would be wrong.",
+                    f"I used to think {signal.name} is a red herring.",
                 )
             ),
         ),
