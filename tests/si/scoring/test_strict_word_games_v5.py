@@ -20,6 +20,8 @@ import yaml
 import provebench.si
 from provebench.evidence import Evidence
 from provebench.si import load_scenarios
+from provebench.si.profile_data._registry import constants
+from provebench.si.profile_data._strict_cues import StrictCues, strict_cues
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
 
@@ -165,3 +167,41 @@ def test_version_5_rules_are_linear_when_every_phrase_is_withheld(piece: str) ->
 
     small, large = cpu_seconds(300), cpu_seconds(1200)
     assert large < 8 * max(small, 0.005)
+
+
+_V5_LISTS = [
+    "belief",
+    "scope",
+    "scope_anchors",
+    "scope_filler",
+    "framing_prefaces",
+    "framing_filler",
+    "retraction_subjects",
+    "self_corrections",
+    "verdict_verbs",
+    "verdict_nouns",
+    "antonyms",
+    "contradiction_subjects",
+    "contradiction_modals",
+]
+
+
+@pytest.mark.parametrize("key", _V5_LISTS)
+def test_cue_lists_without_a_version_5_list_are_refused_at_load(key: str) -> None:
+    data = yaml.safe_load((_SI / "profile" / "strict-5.yaml").read_text(encoding="utf-8"))
+    assert StrictCues.model_validate(data).reading == "provebench-strict/5"
+    del data[key]
+    with pytest.raises(ValueError, match=key):
+        StrictCues.model_validate(data)
+
+
+def test_an_empty_antonym_list_is_refused_at_load() -> None:
+    data = yaml.safe_load((_SI / "profile" / "strict-5.yaml").read_text(encoding="utf-8"))
+    data["antonyms"]["absent_key"] = []
+    with pytest.raises(ValueError, match="antonyms"):
+        StrictCues.model_validate(data)
+
+
+def test_every_deviation_type_has_antonyms_for_the_contradiction_rule() -> None:
+    # a type without them would never be read as contradicted: a silent gap, not a rule
+    assert set(strict_cues().antonyms) == set(constants().synonym_lists.lists)
