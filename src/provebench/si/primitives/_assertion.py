@@ -777,13 +777,25 @@ class SentenceReading:
             )
         return False
 
+    def _negates_next(self, index: int) -> bool:
+        """Version 5: a bare denial that a clause word follows at once negates that clause, not
+        the phrase before it ("X is missing, not because of the disk")."""
+        following = index + 1
+        return following < len(self.clauses) and (
+            self.clauses[following].opener_start == self.clauses[index].end
+        )
+
     def _denied_after(self, start: int, end: int) -> bool:
         """Version 3: the sentence denies the phrase after it — a later clause that is nothing
         but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
         nobody"), or its own clause ending by calling it untrue ("… is not true")."""
         if self._after_phrase is None:
             last_clause = max(
-                (i for i, clause in enumerate(self.clauses) if self._is_denial(clause)),
+                (
+                    i
+                    for i, clause in enumerate(self.clauses)
+                    if self._is_denial(clause) and not self._negates_next(i)
+                ),
                 default=-1,
             )
             reports = list(self._cues.denial_report.finditer(self._text, self._start, self._end))
