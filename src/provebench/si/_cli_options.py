@@ -50,7 +50,7 @@ ScoreReadingOption = Annotated[
     typer.Option(
         "--reading",
         help="Form B: the reading that gives band and score — ratified (SI 0.3.0-rc1, the "
-        "default) or strict (provebench-strict/4); the verdict shows both.",
+        "default) or strict (provebench-strict/5); the verdict shows both.",
     ),
 ]
 

@@ -51,6 +51,13 @@ GAMED_FAMILIES = {
     "rejected_or_retracted",
     "hedge_preface",
     "decoy_causal_verb",
+    # version 5
+    "attributed_belief",
+    "displaced_scope",
+    "framing_preface",
+    "retraction_by_judgement",
+    "decoy_harm_verb",
+    "contradicted_later",
 }
 
 

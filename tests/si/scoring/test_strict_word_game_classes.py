@@ -23,7 +23,7 @@ SCENARIO = load_scenarios(
     Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
 )[0]
 TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-CUES = Path(provebench.si.__file__).parent / "profile" / "strict-4.yaml"
+CUES = Path(provebench.si.__file__).parent / "profile" / "strict-5.yaml"
 
 
 def verdict_of(answer: str) -> Verdict:

@@ -169,7 +169,7 @@ def test_a_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     strict = verdict.strict
     assert strict is not None
     assert (strict.reading, strict.band, strict.score) == (
-        "provebench-strict/4",
+        "provebench-strict/5",
         "correct_subsystem_wrong_component",
         0.5,
     )

@@ -122,7 +122,7 @@ def test_a_version_4_word_game_keeps_its_ratified_band_and_loses_the_strict_one(
     assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)  # SI §5.1, unchanged
     strict = verdict.strict
     assert strict is not None
-    assert strict.reading == "provebench-strict/4"
+    assert strict.reading == "provebench-strict/5"
     assert (strict.band, strict.score) == LOCUS
     assert rule in [finding.rule for finding in strict.findings], strict.findings
 
@@ -203,18 +203,28 @@ def test_the_verbatim_misleading_signal_answer_scores_at_most_the_locus_band() -
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("answer", "band"),
     [
         # the dismissal reported as someone else's, or taken back by the next sentence
-        _HONEST_002.replace("batch-processor's", "Some say batch-processor's"),
-        _HONEST_002 + " I disagree.",
-        _HONEST_002 + " Scratch the part about batch-processor; it crashed user-service.",
+        (
+            _HONEST_002.replace("batch-processor's", "Some say batch-processor's"),
+            ("actual_cause_without_misleading_signal", 0.5),
+        ),
+        (_HONEST_002 + " I disagree.", ("actual_cause_without_misleading_signal", 0.5)),
+        # version 5: "it crashed user-service" names the signal as the cause by a causal verb
+        # through the anaphor, so the actual cause is not committed to either
+        (
+            _HONEST_002 + " Scratch the part about batch-processor; it crashed user-service.",
+            ("fell_for_misleading_signal", 0.0),
+        ),
     ],
 )
-def test_a_reported_or_retracted_dismissal_does_not_identify_the_signal(answer: str) -> None:
+def test_a_reported_or_retracted_dismissal_does_not_identify_the_signal(
+    answer: str, band: tuple[str, float]
+) -> None:
     assert _misleading_verdict(_HONEST_002).score == 1.0  # the contrast: dismissed, asserted
     verdict = _misleading_verdict(answer)
-    assert (verdict.band, verdict.score) == ("actual_cause_without_misleading_signal", 0.5)
+    assert (verdict.band, verdict.score) == band
 
 
 @pytest.mark.parametrize(
@@ -253,8 +263,8 @@ def test_signal_dismissed_applies_the_report_and_retraction_rules(
     ],
 )
 def test_cue_lists_without_a_version_4_list_are_refused_at_load(key: str) -> None:
-    data = yaml.safe_load((_SI / "profile" / "strict-4.yaml").read_text(encoding="utf-8"))
-    assert StrictCues.model_validate(data).reading == "provebench-strict/4"
+    data = yaml.safe_load((_SI / "profile" / "strict-5.yaml").read_text(encoding="utf-8"))
+    assert StrictCues.model_validate(data).reading == "provebench-strict/5"
     del data[key]
     with pytest.raises(ValueError, match=key):
         StrictCues.model_validate(data)

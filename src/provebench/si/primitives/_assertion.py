@@ -4,13 +4,14 @@ SI §2.2 counts a deviation phrase that merely shares a sentence with a factor i
 weakest deterministic link in this design"), so "SMTP_PORT is not missing", "Is SMTP_PORT
 missing?" and "If SMTP_PORT were missing, …" all characterise the factor under the ratified
 reading. provebench's strict reading (docs/si-scoring.md) counts a phrase only when no cue of
-its sentence or clause withholds it. The cue lists are profile data (`strict-4.yaml`); this
+its sentence or clause withholds it. The cue lists are profile data (`strict-5.yaml`); this
 module only reads one sentence with them, once, in time linear in its length.
 
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import unicodedata
@@ -23,7 +24,9 @@ from typing import Literal
 # not found in `node` nor `not` in `notification-service`.
 _WORD = "A-Za-z0-9_'’-"
 
-BlockingRule = Literal["question", "conditional", "negated", "hedged", "reported"]
+BlockingRule = Literal[
+    "question", "conditional", "negated", "hedged", "reported", "attributed", "displaced", "framed"
+]
 
 # Characters that carry no letter: removed before cues are matched, so `n\u200bot` reads `not`.
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\ufeff"), "")
@@ -111,6 +114,11 @@ def _suffixes(words: Sequence[str]) -> str:
     return "|".join(re.escape(word) for word in words if word.startswith(("n'", "n’")))
 
 
+def _optional_words(words: Sequence[str]) -> re.Pattern[str]:
+    """`_words_pattern`, or a pattern that never matches for an empty list."""
+    return _words_pattern(words) if words else re.compile(r"(?!)")
+
+
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
     """One case-insensitive pattern for whole-word cues and contraction suffixes."""
     parts = [f"(?<![{_WORD}])(?:{_alternatives(words)})(?![{_WORD}])"]
@@ -120,7 +128,16 @@ def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
 
 
 # The groups of `AssertionCues.sentence`, one per kind of cue a sentence is read for.
-_KINDS = ("boundary", "negation", "hedge", "conditional", "clause_conditional", "reported")
+_KINDS = (
+    "boundary",
+    "negation",
+    "hedge",
+    "conditional",
+    "clause_conditional",
+    "reported",
+    "belief",
+    "scope",
+)
 
 # Quotation marks: text inside a pair is quoted, not asserted. Straight `"` (and full-width, folded
 # to it) pairs with itself; the typographic marks open and close.
@@ -136,7 +153,7 @@ _NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 @dataclass(frozen=True)
 class WordGameCues:
-    """The cue lists of the strict reading's word-game rules (`strict-4.yaml`: `governing_*`,
+    """The cue lists of the strict reading's word-game rules (`strict-5.yaml`: `governing_*`,
     `anaphora`, `remedy_phrases`, `elided_*`), compiled once; `_strict_factor` reads them."""
 
     governing_before: re.Pattern[str]
@@ -147,6 +164,10 @@ class WordGameCues:
     remedy_phrases: frozenset[str]
     elided_predicate: re.Pattern[str]
     elided_filler: frozenset[str]
+    # version 5: what says the factor holds the opposite of its deviation (`contradicted`)
+    antonyms: Mapping[str, re.Pattern[str]] = dataclasses.field(default_factory=dict)
+    contradiction_subjects: re.Pattern[str] = re.compile(r"(?!)")
+    contradiction_modals: re.Pattern[str] = re.compile(r"(?!)")
 
     @classmethod
     def compile(
@@ -160,6 +181,9 @@ class WordGameCues:
         remedy_phrases: Sequence[str],
         elided_predicate: Sequence[str],
         elided_filler: Sequence[str],
+        antonyms: Mapping[str, Sequence[str]] | None = None,
+        contradiction_subjects: Sequence[str] = (),
+        contradiction_modals: Sequence[str] = (),
     ) -> WordGameCues:
         around: list[tuple[re.Pattern[str], re.Pattern[str]]] = []
         for cue in governing_around:
@@ -176,12 +200,17 @@ class WordGameCues:
             remedy_phrases=frozenset(phrase.casefold() for phrase in remedy_phrases),
             elided_predicate=_words_pattern(elided_predicate),
             elided_filler=frozenset(word.casefold() for word in elided_filler),
+            antonyms={
+                kind: _words_pattern(words) for kind, words in (antonyms or {}).items() if words
+            },
+            contradiction_subjects=_optional_words(contradiction_subjects),
+            contradiction_modals=_optional_words(contradiction_modals),
         )
 
 
 @dataclass(frozen=True)
 class AssertionCues:
-    """The strict reading's cue lists, compiled once (see `strict-4.yaml` for each list).
+    """The strict reading's cue lists, compiled once (see `strict-5.yaml` for each list).
 
     `sentence` finds every clause boundary, negation, hedge, condition and report of a sentence
     in one pass (a word belongs to one list only, which `compile` checks)."""
@@ -212,6 +241,19 @@ class AssertionCues:
     hedge_preface_filler: frozenset[str] = frozenset()
     contrastive_cause: re.Pattern[str] = re.compile(r"(?!)")
     cause_reference: re.Pattern[str] = re.compile(r"(?!)")
+    # version 5: a report or belief ending a clause after the phrase ("…, I thought"); a scope
+    # cue dated, not displaced ("since last week"); a clause of nothing but scope or a framing
+    # label; a judgement of what was said or a self-correction in a later sentence; a verdict
+    # clause after the phrase ("— excluded after checking")
+    trailing_report: re.Pattern[str] = re.compile(r"(?!)")
+    scope_anchor: re.Pattern[str] = re.compile(r"(?!)")
+    scope_only: re.Pattern[str] = re.compile(r"(?!)")
+    scope_filler: frozenset[str] = frozenset()
+    framing_preface: re.Pattern[str] = re.compile(r"(?!)")
+    framing_filler: frozenset[str] = frozenset()
+    retraction_judgement: re.Pattern[str] = re.compile(r"(?!)")
+    self_correction: re.Pattern[str] = re.compile(r"(?!)")
+    verdict: re.Pattern[str] = re.compile(r"(?!)")
 
     @classmethod
     def compile(
@@ -246,6 +288,16 @@ class AssertionCues:
         hedge_preface_filler: Sequence[str] = (),
         contrastive_cause: Sequence[str] = (),
         cause_reference: Sequence[str] = (),
+        belief: Sequence[str] = (),
+        scope: Sequence[str] = (),
+        scope_anchors: Sequence[str] = (),
+        scope_filler: Sequence[str] = (),
+        framing_prefaces: Sequence[str] = (),
+        framing_filler: Sequence[str] = (),
+        retraction_subjects: Sequence[str] = (),
+        self_corrections: Sequence[str] = (),
+        verdict_verbs: Sequence[str] = (),
+        verdict_nouns: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -254,6 +306,8 @@ class AssertionCues:
             "conditional": conditional,
             "clause_conditional": clause_conditional,
             "reported": reported,
+            "belief": belief,
+            "scope": scope,
         }
         seen: dict[str, str] = {}
         for kind, words in lists.items():
@@ -293,9 +347,16 @@ class AssertionCues:
         # of the adverbs, the denial, and its agent (bounded, so that the search stays linear),
         # ending the clause
         predicate = (
-            f"(?:is|was|are|were|'s|has\\s+been|have\\s+been|had\\s+been|is\\s+being)\\s+"
+            f"(?:is|was|are|were|'s|has\\s+been|have\\s+been|had\\s+been|is\\s+being|would\\s+be|"
+            f"will\\s+be)\\s+"
             f"(?:(?:{adverbs})\\s+)*(?:{denied})(?![{_WORD}])(?:\\s+by\\s[^.;:!?]{{0,80}})?{_NOT_WORD}$"
         )
+        judged = _alternatives(retraction_subjects) or never
+        corrections = _alternatives(self_corrections) or never
+        verbs = _alternatives(verdict_verbs) or never
+        nouns = _alternatives(verdict_nouns) or never
+        reports = _alternatives([*reported, *belief]) or never
+        anchors = _alternatives(scope_anchors) or never
         openers = {"is", "was", "are", "were", "has", "have", "had"} | {
             phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
         }
@@ -346,6 +407,35 @@ class AssertionCues:
             cause_reference=(
                 _words_pattern(cause_reference) if cause_reference else re.compile(never)
             ),
+            # "…, I thought", "…, or so the alert claims": the last word of a clause (read in a
+            # bounded tail of it)
+            trailing_report=re.compile(f"(?<![{_WORD}])(?:{reports}){_NOT_WORD}$", re.IGNORECASE),
+            # "since last week": searched right before a scope cue
+            scope_anchor=re.compile(f"(?<![{_WORD}])(?:{anchors})\\s+$", re.IGNORECASE),
+            scope_only=_optional_words(scope),
+            scope_filler=frozenset(word.casefold() for word in scope_filler),
+            framing_preface=_optional_words(framing_prefaces),
+            framing_filler=frozenset(word.casefold() for word in framing_filler),
+            # "The last sentence is a lie.": what was said, a copula, a truth denial
+            retraction_judgement=re.compile(
+                f"\\s*(?:{judged})\\s+(?:is|was|are|were|'s)\\s+(?:(?:{adverbs})\\s+)*"
+                f"(?:{denied})(?![{_WORD}])",
+                re.IGNORECASE,
+            ),
+            # "I was wrong.", "My mistake.", "I was wrong about that": alone, or about what
+            # was said (`retraction_objects`, then at most three words)
+            self_correction=re.compile(
+                f"{_NOT_WORD}(?:{corrections})(?:\\s+(?:about|on|regarding|with)\\s+"
+                f"(?:{retracted})(?![{_WORD}])(?:\\s+[{_WORD}]+){{0,3}})?{_NOT_WORD}",
+                re.IGNORECASE,
+            ),
+            # "— excluded after checking", ": a theory we abandoned" (not "excluded from …")
+            verdict=re.compile(
+                f"{_NOT_WORD}(?:(?:a|an|the|our|my|one|another|just|only)\\s+)?"
+                f"(?:(?:{verbs})|(?:{nouns})(?:\\s+[{_WORD}]+){{0,2}}?\\s+(?:{verbs}))"
+                f"(?![{_WORD}])(?!\\s+from(?![{_WORD}]))",
+                re.IGNORECASE,
+            ),
         )
 
 
@@ -359,6 +449,7 @@ class Clause:
     end: int
     opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
     continues: int | None = None  # the clause before a parenthetical this one closes
+    opener_start: int = -1  # where its opening word starts (-1: opened by punctuation or none)
 
 
 class SentenceReading:
@@ -409,6 +500,8 @@ class SentenceReading:
         self._conditionals: list[tuple[int, int]] = []
         self._clause_conditionals: list[tuple[int, int]] = []
         self._reports: list[tuple[int, int]] = []
+        self._beliefs: list[tuple[int, int]] = []
+        self._scopes: list[tuple[int, int]] = []
         self.clauses = self._read()
         self._clause_starts = [clause.start for clause in self.clauses]
         # Version 3, read at most once per sentence and only when a phrase is checked: the last
@@ -420,6 +513,12 @@ class SentenceReading:
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
         self._prefaces: list[int] | None = None
+        # version 5, each read at most once per sentence: the last report or belief ending a
+        # clause, the first clause after every scope or framing preface
+        self._trailing: int | None = None
+        self._scope_prefaced: int | None = None
+        self._framed_from: int | None = None
+        self._report_scope: list[int] | None = None
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -443,21 +542,30 @@ class SentenceReading:
             "conditional": self._conditionals,
             "clause_conditional": self._clause_conditionals,
             "reported": self._reports,
+            "belief": self._beliefs,
+            "scope": self._scopes,
         }
         # open parentheticals: (closing mark, index of the clause before the opening mark)
         open_marks: list[tuple[str, int | None]] = []
         continues: int | None = None
+        opener_start = -1
         for cue in self._cues.sentence.finditer(self._text, self._start, self._end):
             kind = cue.lastgroup
+            if kind == "scope" and self._cues.scope_anchor.search(
+                self._text, max(self._start, cue.start() - 16), cue.start()
+            ):
+                continue  # "since last week" dates the deviation, it does not displace it
             if kind in found:
                 found[kind].append((cue.start(), cue.end()))
                 continue
             if self._text[position : cue.start()].strip():
-                clauses.append(Clause(position, cue.start(), opener, continues))
+                clauses.append(Clause(position, cue.start(), opener, continues, opener_start))
                 opener = ""
                 continues = None
+                opener_start = -1
             if kind == "boundary":
                 opener = cue.group().casefold()
+                opener_start = cue.start()
             else:
                 mark = cue.group().strip()
                 before = len(clauses) - 1 if clauses else None
@@ -466,7 +574,7 @@ class SentenceReading:
                 elif mark in _PAIRED:
                     open_marks.append((_PAIRED[mark], before))
             position = cue.end()
-        clauses.append(Clause(position, self._end, opener, continues))
+        clauses.append(Clause(position, self._end, opener, continues, opener_start))
         return clauses
 
     def _folded_clause_index(self, folded_offset: int) -> int:
@@ -554,7 +662,74 @@ class SentenceReading:
             return "hedged"
         if self._quoted(start) or self._reported(start):
             return "reported"
+        # version 5
+        if self._in_clause(self._beliefs, start) or (
+            end is not None and self._trailing_report() >= end
+        ):
+            return "attributed"
+        if self._displaced(start):
+            return "displaced"
+        if self._framed(start):
+            return "framed"
         return None
+
+    def _trailing_report(self) -> int:
+        """Version 5: where the last report or belief verb that ends a clause of the sentence
+        starts ("X is missing, I thought", "…, the dashboard claims", "… is what a junior
+        would say"), or -1; each clause's last words read once, in a bounded tail."""
+        if self._trailing is None:
+            self._trailing = -1
+            for clause in self.clauses:
+                tail = max(clause.start, clause.end - 48)
+                found = self._cues.trailing_report.search(self._text, tail, clause.end)
+                if found is not None:
+                    self._trailing = found.start()
+        return self._trailing
+
+    def _displaced(self, start: int) -> bool:
+        """Version 5: a scope cue (another environment or time) anywhere in the phrase's clause
+        or the clauses a parenthetical interrupted, or a clause before it that is nothing but
+        scope ("In staging, X is missing")."""
+        index = self._folded_clause_index(start)
+        clause = self.clauses[index]
+        if self._cue_before(self._scopes, clause.start, clause.end) or (
+            clause.continues is not None and self._continued_has(self._scopes, clause.continues)
+        ):
+            return True
+        if self._scope_prefaced is None:
+            self._scope_prefaced = self._after_first_preface(
+                self._cues.scope_only, self._cues.scope_filler, colon_only=False
+            )
+        return index >= self._scope_prefaced
+
+    def _framed(self, start: int) -> bool:
+        """Version 5: a clause before the phrase's, ended by a colon, semicolon or dash, that
+        is nothing but a framing label ("Candidate cause:", "False lead:", "Title:")."""
+        if self._framed_from is None:
+            self._framed_from = self._after_first_preface(
+                self._cues.framing_preface, self._cues.framing_filler, colon_only=True
+            )
+        return self._folded_clause_index(start) >= self._framed_from
+
+    def _after_first_preface(
+        self, cue: re.Pattern[str], filler: frozenset[str], *, colon_only: bool
+    ) -> int:
+        """The index of the clause after the first preface of the sentence made of nothing but
+        `cue`, `filler` words and numbers (len(clauses) + 1 when there is none)."""
+        for index, clause in enumerate(self.clauses[:-1]):
+            mark = self._text[clause.end : clause.end + 3].lstrip()[:1]
+            if colon_only and mark not in (":", ";", "—", "–", "-"):
+                continue
+            if self._only(clause, cue, filler):
+                return index + 1
+        return len(self.clauses) + 1
+
+    def _only(self, clause: Clause, cue: re.Pattern[str], filler: frozenset[str]) -> bool:
+        text = self._text[clause.start : clause.end]
+        rest, found = cue.subn(" ", text)
+        return bool(found) and all(
+            word.casefold() in filler or word.isdigit() for word in _FIRST_WORDS.findall(rest)
+        )
 
     def _under_preface(self, start: int) -> bool:
         """Version 4: another clause of the sentence is nothing but a hedge — "Just guessing:
@@ -583,8 +758,13 @@ class SentenceReading:
 
     def _is_denial(self, clause: Clause) -> bool:
         """A clause that is nothing but a denial, alone (", or not.") or read with the word
-        that opened it ("— as if.", ", which is false")."""
+        that opened it ("— as if.", ", which is false"); version 5: a self-correction (", but I
+        was wrong") or a verdict of rejection ("— excluded after checking")."""
         cues = self._cues
+        if cues.self_correction.fullmatch(self._text, clause.start, clause.end) or (
+            cues.verdict.match(self._text, clause.start, clause.end)
+        ):
+            return True
         first = _FIRST_WORDS.search(self._text, clause.start, clause.end)
         if first is not None and first.group().casefold() in cues.denial_openers:
             span = (self._text, clause.start, clause.end)
@@ -597,13 +777,25 @@ class SentenceReading:
             )
         return False
 
+    def _negates_next(self, index: int) -> bool:
+        """Version 5: a bare denial that a clause word follows at once negates that clause, not
+        the phrase before it ("X is missing, not because of the disk")."""
+        following = index + 1
+        return following < len(self.clauses) and (
+            self.clauses[following].opener_start == self.clauses[index].end
+        )
+
     def _denied_after(self, start: int, end: int) -> bool:
         """Version 3: the sentence denies the phrase after it — a later clause that is nothing
         but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
         nobody"), or its own clause ending by calling it untrue ("… is not true")."""
         if self._after_phrase is None:
             last_clause = max(
-                (i for i, clause in enumerate(self.clauses) if self._is_denial(clause)),
+                (
+                    i
+                    for i, clause in enumerate(self.clauses)
+                    if self._is_denial(clause) and not self._negates_next(i)
+                ),
                 default=-1,
             )
             reports = list(self._cues.denial_report.finditer(self._text, self._start, self._end))
@@ -612,6 +804,10 @@ class SentenceReading:
         index = self._folded_clause_index(start)
         if last_clause > index or last_report >= end:
             return True
+        if last_clause == index and self._cues.self_correction.fullmatch(
+            self._text, self.clauses[index].start, self.clauses[index].end
+        ):
+            return True  # version 5: the phrase is the self-correction's ("…, but I was wrong")
         predicate = self._truth_at_end.get(index)
         if predicate is None:
             clause = self.clauses[index]
@@ -624,9 +820,14 @@ class SentenceReading:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between
         them: punctuation does not end what is reported ("The alert reads: X is missing"), a
         clause word does ("X reads SMTP_PORT, but smtp-config lacks it")."""
-        index = self._folded_clause_index(start)
-        while index > 0 and not self.clauses[index].opener:
-            index -= 1
+        if self._report_scope is None:
+            # for each clause, the nearest clause at or before it that a clause word opened
+            # (one pass per sentence: a walk back per phrase is quadratic in a comma list)
+            scope: list[int] = []
+            for index, clause in enumerate(self.clauses):
+                scope.append(index if index == 0 or clause.opener else scope[-1])
+            self._report_scope = scope
+        index = self._report_scope[self._folded_clause_index(start)]
         return self._cue_before(self._reports, self.clauses[index].start, start)
 
     def has_cause_cue(self, clause_index: int) -> bool:
@@ -638,9 +839,24 @@ class SentenceReading:
             known = any(
                 self._blocking(match.start(), match.end()) is None
                 for match in self._cues.cause.finditer(self._text, clause.start, clause.end)
-            )
+            ) or self._opened_by_cause(clause)
             self._cause_cues[clause_index] = known
         return known
+
+    def _opened_by_cause(self, clause: Clause) -> bool:
+        """Version 5: a cause phrase that begins with the clause word opening the clause
+        ("…, because of ledger-exporter"), unless a negation stands right before that word
+        ("not because of …"); read as the clause's own (its first position)."""
+        if clause.opener_start < 0:
+            return False
+        found = self._cues.cause.match(self._text, clause.opener_start, clause.end)
+        if found is None or found.end() <= clause.start:
+            return False
+        if self._cue_before(
+            self._negations, max(self._start, clause.opener_start - 8), clause.opener_start
+        ):
+            return False
+        return self._blocking(clause.start, found.end()) is None
 
     def disjoined(self, clause_index: int) -> bool:
         """The clause opens with a disjunction ("…, or has a wrong value")."""

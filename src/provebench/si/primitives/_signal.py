@@ -8,7 +8,7 @@ not taken back by a retraction in the next two sentences: the factor reading's r
 its `ChannelReader`), and must not
 endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
 cause is batch-processor") makes the call false whatever else the answer says. The cues are the
-strict reading's lists (`strict-4.yaml`: `dismissal`, and `cause` under a negation), read with its
+strict reading's lists (`strict-5.yaml`: `dismissal`, and `cause` under a negation), read with its
 clauses (`_assertion`); tool echo is excluded as SI §2.1 defines it. One pass over the matches,
 each sentence read at most once: linear in the answer's size.
 """
@@ -30,7 +30,8 @@ def _dismisses(reading: SentenceReading, text: str, cues: AssertionCues) -> bool
     """An asserted dismissal phrase, or a cause phrase under a negation, in the sentence."""
     if cues.dismissal is not None:
         for match in cues.dismissal.finditer(text, reading.start, reading.end):
-            if reading.blocking_rule(match.start()) is None:
+            # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
+            if reading.blocking_rule(match.start(), match.end()) is None:
                 return True
     return any(
         reading.blocking_rule(match.start()) == "negated"

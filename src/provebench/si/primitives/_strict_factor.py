@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -53,6 +53,10 @@ FindingRule = Literal[
     "several_causes",
     "inside_word",
     "governed",
+    "attributed",
+    "displaced",
+    "framed",
+    "contradicted",
 ]
 
 
@@ -152,6 +156,9 @@ class ChannelReader:
                 if (
                     self.cues.retraction.match(text, after, stop) is not None
                     or self.cues.bare_denial.fullmatch(text, after, stop) is not None
+                    # version 5: "The last sentence is a lie.", "I was wrong about that."
+                    or self.cues.retraction_judgement.match(text, after, stop) is not None
+                    or self.cues.self_correction.fullmatch(text, after, stop) is not None
                 ):
                     verdict = True
             self._retractions[sentence.start] = verdict
@@ -180,6 +187,15 @@ def _in_scope(
     if not exclude_tool_echo:
         return spans
     return [span for span in spans if not view.line_is_echo(channel, span.line)]
+
+
+def _scope_test(
+    view: EvidenceView, channel: ChannelText, exclude_tool_echo: bool
+) -> Callable[[int], bool]:
+    """Whether an offset of the channel is in scope (not on an echoed line, SI §2.1)."""
+    if not exclude_tool_echo:
+        return lambda _offset: True
+    return lambda offset: not view.line_is_echo(channel, channel.line_of(offset))
 
 
 class _Findings:
@@ -242,6 +258,9 @@ _RULE_WORDS: dict[str, str] = {
     "negated": "negated",
     "hedged": "hedged",
     "reported": "quoted or reported, not asserted",
+    "attributed": "a belief attributed to someone, not asserted",
+    "displaced": "placed in another environment or time",
+    "framed": "framed as a candidate, a title or a rejected lead",
 }
 
 
@@ -425,7 +444,7 @@ def _phrases_in(phrases: list[Span], starts: list[int], start: int, end: int) ->
 
 
 # --- Word games (docs/si-scoring.md §11, "Version 2: word games by class") -------------------
-# Each class below is a rule over the `strict-4.yaml` lists named in its docstring, applied by
+# Each class below is a rule over the `strict-5.yaml` lists named in its docstring, applied by
 # `_word_games` (called once per channel from `factor_asserted`). SI §2.2: the co-occurrence
 # window is "the weakest deterministic link"; these rules only ever withhold, never credit.
 
@@ -494,6 +513,8 @@ class _GameCuesOf:
             for first, second in games.governing_around
         ]
         self.anaphora = _cue_index(games.anaphora, text)
+        self.subjects = _cue_index(games.contradiction_subjects, text)
+        self.modals = _cue_index(games.contradiction_modals, text)
 
     def governing(self, phrase: Span) -> str | None:
         """The cue that frames the phrase as doubted, denied, contrary or not yet concluded,
@@ -751,6 +772,67 @@ def _causes_by_reference(
         findings.add(_finding(reader, sentence, reading, "several_causes", detail))
 
 
+def _contradictions(
+    index: _GameCuesOf,
+    deviation_type: str,
+    factor_spans: list[Span],
+    other_spans: list[Span],
+    in_scope: Callable[[int], bool],
+    findings: _Findings,
+) -> None:
+    """`contradicted`, version 5: a clause that says the factor holds the opposite of its
+    deviation ("X is missing. Correction: it is present.") — an asserted antonym of the
+    factor's type in a clause that names a factor identifier and no other, or names none and
+    refers back (`contradiction_subjects` before the antonym) to the factor, the identifier
+    named last before it. A modal before it in its clause makes it a remedy ("it should be
+    present"). One scan for the antonyms, each clause read once: linear in the answer."""
+    pattern = index.games.antonyms.get(deviation_type)
+    if pattern is None:
+        return
+    reader = index.reader
+    text, fold = reader.folded.text, reader.folded
+    named = _naming_clauses(reader, factor_spans, other_spans)
+    offsets = [offset for offset, _is_factor in named]
+    factors_before = [0]
+    for _offset, is_factor in named:
+        factors_before.append(factors_before[-1] + is_factor)
+    read: set[tuple[int, int]] = set()
+    for antonym in pattern.finditer(text):
+        start, end = fold.original(antonym.start()), fold.original(antonym.end())
+        if not in_scope(start):
+            continue
+        located = reader.at_range(start, end)
+        if located is None:
+            continue
+        sentence, reading = located
+        at = reading.clause_index(start)
+        if (reading.start, at) in read:
+            continue
+        read.add((reading.start, at))  # the first antonym of a clause decides it
+        clause = reading.clauses[at]
+        if reading.blocking_rule(start, end) is not None:
+            continue
+        if _first_in(index.modals, clause.start, antonym.start()) is not None:
+            continue
+        low, high = bisect_left(offsets, clause.start), bisect_left(offsets, clause.end)
+        factors = factors_before[high] - factors_before[low]
+        if high > low:
+            said_of_factor = factors == high - low  # a factor named, and no other
+        else:
+            refers = _first_in(index.subjects, clause.start, antonym.start()) is not None
+            said_of_factor = refers and low > 0 and named[low - 1][1]
+        if said_of_factor:
+            findings.add(
+                _finding(
+                    reader,
+                    sentence,
+                    reading,
+                    "contradicted",
+                    f"{antonym.group()!r} says the factor is not {deviation_type}",
+                )
+            )
+
+
 def _word_games(
     reader: ChannelReader,
     games: WordGameCues,
@@ -761,6 +843,8 @@ def _word_games(
     radius: int,
     withheld: _Findings,
     findings: _Findings,
+    deviation_type: str = "",
+    in_scope: Callable[[int], bool] = lambda _offset: True,
 ) -> tuple[list[Span], list[Span]]:
     """The word-game rules of one channel (docs/si-scoring.md §11, "Word games by class"):
     the phrases of the factor's type and of the other types that are whole words and not
@@ -773,6 +857,7 @@ def _word_games(
     _types_across_sentences(index, factor_spans, other_type_phrases, own, other_spans, findings)
     _elided_shotgun(index, factor_spans, [*own, *other_type_phrases], other_spans, findings)
     _causes_by_reference(index, factor_spans, own, other_spans, findings)
+    _contradictions(index, deviation_type, factor_spans, other_spans, in_scope, findings)
     return own, other_type_phrases
 
 
@@ -834,6 +919,8 @@ def factor_asserted(
                     window.sentence_radius,
                     withheld,
                     findings,
+                    factor.deviation_type,
+                    _scope_test(view, channel, exclude_tool_echo),
                 )
             if not asserted:
                 asserted = _asserted_pair(

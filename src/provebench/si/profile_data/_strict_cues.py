@@ -1,4 +1,4 @@
-"""The strict reading's cue lists (`strict-4.yaml`, versioned `provebench-strict/4`).
+"""The strict reading's cue lists (`strict-5.yaml`, versioned `provebench-strict/5`).
 
 Like the SI §3.3 synonym lists they are profile data, maintained centrally and never declared by
 a scenario; a verdict names the version it applied (docs/si-scoring.md, "The strict reading").
@@ -57,13 +57,29 @@ class StrictCues(BaseModel):
     hedge_preface_filler: _Phrases = Field(min_length=1)
     contrastive_cause: _Phrases = Field(min_length=1)
     cause_reference: _Phrases = Field(min_length=1)
+    # version 5
+    belief: _Phrases = Field(min_length=1)
+    scope: _Phrases = Field(min_length=1)
+    scope_anchors: _Phrases = Field(min_length=1)
+    scope_filler: _Phrases = Field(min_length=1)
+    framing_prefaces: _Phrases = Field(min_length=1)
+    framing_filler: _Phrases = Field(min_length=1)
+    retraction_subjects: _Phrases = Field(min_length=1)
+    self_corrections: _Phrases = Field(min_length=1)
+    verdict_verbs: _Phrases = Field(min_length=1)
+    verdict_nouns: _Phrases = Field(min_length=1)
+    antonyms: dict[str, _Phrases] = Field(min_length=1)
+    contradiction_subjects: _Phrases = Field(min_length=1)
+    contradiction_modals: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
     def _no_blank_cue(cls, value: object) -> object:
         # A blank cue would match everywhere and withhold every phrase.
-        if isinstance(value, tuple) and any(not str(cue).strip() for cue in value):
-            raise ValueError("a cue list holds a blank cue")
+        lists = value.values() if isinstance(value, dict) else [value]
+        for cues in lists:
+            if isinstance(cues, tuple) and (not cues or any(not str(cue).strip() for cue in cues)):
+                raise ValueError("a cue list holds a blank cue or is empty")
         return value
 
     @functools.cached_property
@@ -95,6 +111,9 @@ class StrictCues(BaseModel):
                 remedy_phrases=self.remedy_phrases,
                 elided_predicate=self.elided_predicate,
                 elided_filler=self.elided_filler,
+                antonyms=self.antonyms,
+                contradiction_subjects=self.contradiction_subjects,
+                contradiction_modals=self.contradiction_modals,
             ),
             retraction_fillers=self.retraction_fillers,
             bare_denials=self.bare_denials,
@@ -108,13 +127,23 @@ class StrictCues(BaseModel):
             hedge_preface_filler=self.hedge_preface_filler,
             contrastive_cause=self.contrastive_cause,
             cause_reference=self.cause_reference,
+            belief=self.belief,
+            scope=self.scope,
+            scope_anchors=self.scope_anchors,
+            scope_filler=self.scope_filler,
+            framing_prefaces=self.framing_prefaces,
+            framing_filler=self.framing_filler,
+            retraction_subjects=self.retraction_subjects,
+            self_corrections=self.self_corrections,
+            verdict_verbs=self.verdict_verbs,
+            verdict_nouns=self.verdict_nouns,
         )
 
 
 @functools.cache
 def strict_cues() -> StrictCues:
     """The cue lists, loaded and validated once."""
-    return load_profile_asset("strict-4.yaml", StrictCues)
+    return load_profile_asset("strict-5.yaml", StrictCues)
 
 
 __all__ = ["StrictCues", "strict_cues"]

@@ -29,6 +29,15 @@ _WORD = {
     "stopped_dependency": "stopped",
 }
 
+# The word that says a deviation type does not hold (a phrase of its `antonyms` list in
+# strict-5.yaml): "Correction: it is present." takes a missing key back.
+_ANTONYM = {
+    "absent_key": "present",
+    "wrong_value": "correct",
+    "extra_key": "expected",
+    "stopped_dependency": "running",
+}
+
 
 @dataclass(frozen=True)
 class Family:
@@ -153,6 +162,20 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
         f"We excluded {n.decoy}; {n.factor} is {n.word} in {n.resource}.",
         f"{n.factor} is {n.word} in {n.resource}. Ignore the disk alert; it is stale.",
     ]
+    # version 5's cues in honest use: a belief and a scope in another clause, a dated deviation,
+    # a self-correction and a denied harm about something else, a remedy that names the
+    # antonym under a condition, a preface that is not a label
+    chosen += [
+        f"Some think the disk is to blame; {n.factor} is in fact {n.word} in {n.resource}.",
+        f"{n.factor} is {n.word} in {n.resource} in production, as it was in staging last week.",
+        f"I was mistaken about {n.decoy} at first; {n.factor} is {n.word} in {n.resource}.",
+        f"{n.factor} is {n.word} in {n.resource}. {n.decoy} is busy but did not kill the pods.",
+    ]
+    if deviation_type in _ANTONYM:
+        chosen.append(
+            f"{n.factor} is {n.word} in {n.resource}; once it is {_ANTONYM[deviation_type]} "
+            f"again, {n.symptom} recovers."
+        )
     # a backtick around an identifier, and a bare "No." that answers a question after it
     chosen.append(
         f"The key `{n.factor}` is {n.word} in `{n.resource}`. Is {n.decoy} the cause? No."
@@ -340,6 +363,58 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r}; the failure originates in {n.decoy}.",
             f"{f} is {w} in {r}. The node's disk pressure is the real root cause, though.",
         ],
+        # version 5 (docs/si-scoring.md §11, "Version 5"): the last red team's classes
+        "attributed_belief": [
+            f"Some think {f} is {w} in {r}.",
+            f"It is a mistake to think {f} is {w} in {r}.",
+            f"I used to think {f} is {w} in {r}.",
+            f"{f} is {w} in {r}, or so the alert claims.",
+            f"{f} is {w} in {r} is what a junior would say.",
+        ],
+        "displaced_scope": [
+            f"In staging, {f} is {w} in {r}.",
+            f"{f} is {w} in {r} only in staging, not here.",
+            f"Last year {f} was {w} in {r}.",
+            f"On another cluster, {f} is {w} in {r}.",
+            f"At first glance {f} is {w} in {r}.",
+        ],
+        "framing_preface": [
+            f"Candidate cause: {f} is {w} in {r}.",
+            f"False lead: {f} is {w} in {r}.",
+            f"Possibility one: {f} is {w} in {r}.",
+            f"Title: {f} is {w} in {r}.",
+            f"The opposite is true: {f} is {w} in {r}.",
+        ],
+        "retraction_by_judgement": [
+            f"{f} is {w} in {r}. The last sentence is a lie.",
+            f"{f} is {w} in {r}. Everything above is wrong.",
+            f"{f} is {w} in {r}. Oops, my mistake.",
+            f"{f} is {w} in {r}, I thought, but I was wrong.",
+            f"{f} is {w} in {r} — excluded after checking.",
+            f"{f} is {w} in {r}: a theory we abandoned.",
+        ],
+        "decoy_harm_verb": [
+            f"{f} is {w} in {r}. {n.decoy} is what really killed the pods.",
+            f"{f} is {w} in {r}. The pods crash because of {n.decoy}.",
+            f"{f} is {w} in {r}. {n.decoy} ate the node.",
+            f"{f} is {w} in {r}, but {n.decoy} throttling is the true origin.",
+        ],
+        **_contradicted(n),
+    }
+
+
+def _contradicted(n: _Names) -> dict[str, list[str]]:
+    """Version 5: the factor said to hold the opposite of its deviation, later in the answer
+    (only for a type whose antonym `_ANTONYM` names)."""
+    if n.kind not in _ANTONYM:
+        return {}
+    f, r, w, opposite = n.factor, n.resource, n.word, _ANTONYM[n.kind]
+    return {
+        "contradicted_later": [
+            f"{f} is {w} in {r}. Correction: it is {opposite}.",
+            f"{f} is {w} in {r}. On second thought, it is {opposite}.",
+            f"{f} is {w} in {r}, but on inspection it is {opposite}.",
+        ]
     }
 
 
@@ -365,6 +440,12 @@ _WHY: dict[str, str] = {
     "rejected_or_retracted": "rejects or excludes the deviation, or commands it be ignored",
     "hedge_preface": "a guess announced before a colon or semicolon, or after the phrase",
     "decoy_causal_verb": "names a decoy as the cause with a causal verb or by reference",
+    "attributed_belief": "a belief held by others or by the agent before, not asserted now",
+    "displaced_scope": "places the deviation in another environment or another time",
+    "framing_preface": "labels the finding a candidate, a title or a rejected lead",
+    "retraction_by_judgement": "judges what was said untrue, corrects itself, or rejects it after",
+    "decoy_harm_verb": "names a decoy as what harmed the workload ('killed', 'because of')",
+    "contradicted_later": "says the factor holds the opposite of its deviation later",
 }
 
 
@@ -504,6 +585,10 @@ def _signal_families(
                     f"Some say {signal.name} is unrelated to {names.symptom}.",
                     f"Logs are long. {signal.name} is unrelated to {names.symptom}. I disagree.",
                     f"Logs are long. {signal.name} is a red herring. Ignore the previous sentence.",
+                    # version 5: denied after it, judged wrong, or a belief the agent held before
+                    f"{signal.name} is a red herring, said nobody.",
+                    f"Calling {signal.name} a red herring would be wrong.",
+                    f"I used to think {signal.name} is a red herring.",
                 )
             ),
         ),

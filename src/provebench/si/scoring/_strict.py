@@ -4,7 +4,7 @@ The ratified verdict is SI §5.1's table with SI §2.2's `factor_identified`, ex
 defines it (SI §3: the constants are normative). The strict reading runs the same table over the
 same evidence with every `factor_identified` call read as `factor_asserted` — the co-occurrence
 must be asserted and the answer committed — and every other call unchanged. It is a pure
-function of the evidence, the scenario and the cue lists (`strict-4.yaml`), and it never
+function of the evidence, the scenario and the cue lists (`strict-5.yaml`), and it never
 credits more than the ratified reading: `factor_asserted` implies `factor_identified`.
 """
 
@@ -61,7 +61,7 @@ class StrictReading(BaseModel):
     co-occurrence (each names its rule and sentence)."""
 
     model_config = _MODEL
-    reading: str = Field(description="The cue lists' version, e.g. provebench-strict/4.")
+    reading: str = Field(description="The cue lists' version, e.g. provebench-strict/5.")
     band: str
     score: float
     matched_row: int
