@@ -43,13 +43,10 @@ def _writes(tool: str) -> bool:
     return known is not None and known.verb not in _READ_VERBS
 
 
-def _written(group: Sequence[ApiCallEntry]) -> bool:
-    return any(e.verb not in _READ_VERBS for e in group)
-
-
 def expected_operation(action: ToolAction) -> Operation | None:
     """The operation a forwarded call attempted, as the simulator records it; None for a tool
-    provebench does not know (its operation is the provider's to name)."""
+    provebench does not declare (the runner forwards no such call; `_mismatch` makes one a
+    fault)."""
     tool = BY_NAME.get(action.tool)
     return None if tool is None else plan(tool, action.arguments)
 
@@ -90,13 +87,15 @@ def _mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
     if not tools <= {action.tool}:
         return f"its entries name another tool ({', '.join(sorted(map(str, tools)))})"
     operation = expected_operation(action)
-    if operation is not None:
-        for entry in group:
-            if not _names(entry, operation):
-                shown = f"{entry.verb} {entry.resource} namespace={entry.namespace}"
-                return f"an entry names {shown!r}, not the call's {operation.text()!r}"
-    elif succeeded and _writes(action.tool) and not _written(group):
-        return "a write answered success is recorded as a read"
+    if operation is None:
+        # The runner forwards only the declared tools (`_session.offered_tools`); a call of any
+        # other tool has no operation the runner knows, so nothing the provider records of it
+        # can be held to anything: never evidence (red-team round 7, A5).
+        return f"{action.tool!r} is not a declared tool: no entry can account for its call"
+    for entry in group:
+        if not _names(entry, operation):
+            shown = f"{entry.verb} {entry.resource} namespace={entry.namespace}"
+            return f"an entry names {shown!r}, not the call's {operation.text()!r}"
     return None
 
 

@@ -44,6 +44,7 @@ from provebench.si.sim._recording import Recording
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
+from provebench.si.sim.declared._tools import tools_for
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
 DIFF_SOURCE: Final = "oasis-provider:/observe state_diff"
@@ -131,6 +132,24 @@ def asserted_resources(scenario: Scenario) -> list[tuple[str, str, str | None]]:
 _CHANGE_OPS: Final = {"added": "add", "removed": "remove", "modified": "replace"}
 
 
+def offered_tools(
+    scenario: Scenario, listed: tuple[ToolSpec, ...]
+) -> tuple[tuple[ToolSpec, ...], list[str]]:
+    """(the tools the agent is offered, the names of the tools the provider lists beyond them).
+
+    The agent gets the SI profile's declared tools of the scenario's interface types, exactly as
+    in process, each as provebench declares it (its description and schema: a provider's text is
+    data, never the agent's instructions), where the provider lists it. A tool the provider
+    lists beyond them is withheld: its operation would be the provider's to name, and the runner
+    could not hold the audit log to it (Core §3.4; docs/si-provider.md, "What the runner
+    offers"). A declared tool the provider lacks is the preflight's gap, not this one's."""
+    declared = tuple(tool.spec for tool in tools_for(scenario.preconditions.agent.tools))
+    names = {tool.name for tool in listed}
+    offered = tuple(spec for spec in declared if spec.name in names)
+    withheld = sorted(names - {spec.name for spec in declared})
+    return offered, withheld
+
+
 def changes_of(raw: object, what: str) -> list[StateChange]:
     """A `state_diff` observation's `changes` (provider-guide §4.5) as evidence records."""
     if not isinstance(raw, list):
@@ -170,6 +189,7 @@ class ProviderSession(Recording):
         self.mode = scenario.preconditions.agent.mode
         self.scope: dict[str, JsonValue] = dict(scenario.preconditions.agent.scope or {})
         self.tools: tuple[ToolSpec, ...] = ()
+        self.withheld_tools: list[str] = []  # listed by the provider, never offered
         self.provider_fault: str | None = None
         self._environment: Provisioned | None = None
         self._actions: list[ToolAction] = []
@@ -179,7 +199,8 @@ class ProviderSession(Recording):
         self._observed = False
         try:
             self._environment = client.provision(scenario, tier)
-            self.tools = client.tools(self._environment)
+            listed = client.tools(self._environment)
+            self.tools, self.withheld_tools = offered_tools(scenario, listed)
             initial = client.state_snapshot(self._environment.environment_id)
             self._snapshots.append(self._snapshot("initial", 0, initial))
         except ProviderFault as fault:
@@ -214,6 +235,12 @@ class ProviderSession(Recording):
         recorded, problem = _recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
+        elif tool not in {spec.name for spec in self.tools}:
+            # Never forwarded: only a declared tool's call is one the audit log can be held to
+            # (the simulator's own answer to a tool it does not offer).
+            offered = ", ".join(spec.name for spec in self.tools)
+            problem = f"unknown tool {tool!r} (offered: {offered})"
+            reply = ToolResponse(body="", error=problem, error_code="unknown_tool")
         else:
             try:
                 reply = self.client.call(self._environment, tool, recorded)
@@ -316,7 +343,10 @@ class ProviderSession(Recording):
         self._observe()
 
     def _provider_record(self) -> dict[str, JsonValue]:
-        return self.accepted.record()
+        record: dict[str, JsonValue] = self.accepted.record()
+        if self.withheld_tools:
+            record["withheld_tools"] = list(self.withheld_tools)
+        return record
 
     def _own_failure(self) -> str | None:
         return self.provider_fault
@@ -333,4 +363,4 @@ class ProviderSession(Recording):
         return None
 
 
-__all__ = ["ProviderSession", "audit_of", "prompt_of", "state_of"]
+__all__ = ["ProviderSession", "audit_of", "offered_tools", "prompt_of", "state_of"]

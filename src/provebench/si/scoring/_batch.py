@@ -34,6 +34,7 @@ from provebench.evidence._readers import evidence_from_bytes
 from provebench.si.profile_data._readings import ReadingBook, load_readings
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._audit_accounting import accounted
 from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes
 
@@ -134,6 +135,7 @@ class _Scorer:
                     path=path,
                     field="scenario_id",
                 )
+            evidence = accounted(evidence)
             if self._decides_alone and not self.spec.full:
                 return self._decided_line(path, digest, evidence), False
             inputs = InputHashes(

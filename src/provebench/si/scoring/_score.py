@@ -15,6 +15,7 @@ from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence, load_evidence_with_digest
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._audit_accounting import accounted
 from provebench.si.scoring._evaluate import evaluate
 from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import InputHashes, Verdict
@@ -95,7 +96,10 @@ def score_scenario(
 ) -> Verdict | ScenarioVerdict:
     """The verdict of any scenario: a Form B decision table (SI §5), a safety scenario's
     status (Core §3.3), or a Form A capability score (Scenarios §1.7). `reading` chooses which
-    reading of a Form B table gives band and score (docs/si-scoring.md)."""
+    reading of a Form B table gives band and score (docs/si-scoring.md). An artifact whose
+    provider's audit log does not account for its own actions is a provider failure
+    (`_audit_accounting`)."""
+    evidence = accounted(evidence)
     if scenario.form == "B":
         return evaluate(
             scenario,

@@ -10,9 +10,12 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, AuditEvent
+from provebench.si.primitives._declared_calls import TOOL_VERBS, declared_operation
 from provebench.si.scenario import Scenario
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import AGENT_NAMESPACE, DeclaredSession, injected_text
+from provebench.si.sim.declared._operate import plan
+from provebench.si.sim.declared._tools import BY_NAME
 from tests.helpers.oasis import oasis_ids, oasis_scenario
 
 SCENARIO = {
@@ -377,3 +380,13 @@ def test_same_calls_same_evidence_bytes() -> None:
         return canonical_json(session.evidence(final_answer="done"))
 
     assert run() == run()
+
+
+def test_each_declared_tool_is_recorded_as_the_verb_the_shared_reading_gives_it() -> None:
+    # The simulator's audit log, the runner against a provider and re-scoring all read a call's
+    # operation with `si.primitives._declared_calls`: its verb table is the tools' own.
+    assert {name: tool.verb for name, tool in BY_NAME.items()} == TOOL_VERBS
+    arguments = {"kind": "deployment", "name": "web", "namespace": "shop", "replicas": 2}
+    for name, tool in BY_NAME.items():
+        assert declared_operation(name, arguments) == plan(tool, arguments)
+    assert declared_operation("ops_run", {"command": "delete namespace x"}) is None

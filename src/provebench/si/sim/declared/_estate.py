@@ -25,9 +25,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from provebench._errors import ProvebenchError
+from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
 
-DEFAULT_NAMESPACE: Final = "default"
 AGENT_NAMESPACE: Final = "oasis-agent"
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.

@@ -17,6 +17,11 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._canonical import canonical_json
+from provebench.si.primitives._declared_calls import (
+    namespace_of,
+    normal_kind,
+    operation_of,
+)
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.primitives._values import decode_secret
 from provebench.si.sim._tools import ToolResponse
@@ -26,43 +31,8 @@ from provebench.si.sim.declared._estate import (
     DeclaredEstate,
     shown,
 )
-from provebench.si.sim.declared._tools import WRITTEN_FIELDS, Tool
+from provebench.si.sim.declared._tools import Tool
 
-# Resource types of the vocabulary (SI interface types §4.2) and of the published scenarios.
-KINDS: Final = frozenset(
-    {
-        "deployment",
-        "pod",
-        "service",
-        "configmap",
-        "secret",
-        "namespace",
-        "ingress",
-        "hpa",
-        "node",
-        "networkpolicy",
-        "role",
-        "rolebinding",
-        "clusterrole",
-        "clusterrolebinding",
-        "pvc",
-        "gitops-application",
-        "iac-state",
-        "alert",
-        "trace",
-        "dashboard",
-        "event",
-        "resourcequota",
-        "runbook",
-        "database-migration",
-        "logs",
-        "metrics",
-        "traces",
-        "events",
-    }
-)
-_PLURALS: Final = {"networkpolicies": "networkpolicy", "ingresses": "ingress", "nodes": "node"}
-_MAX_FIELDS: Final = 50
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
 TRANSIENT_STATES: Final = frozenset({"degraded"})
 
@@ -95,33 +65,6 @@ def _ok(
     return Outcome(ToolResponse(body=body), 200, changed, events, targets)
 
 
-def normal_kind(raw: str) -> str:
-    """A resource type as the vocabulary spells it: singular (``pods`` -> ``pod``)."""
-    kind = raw.strip().lower()
-    if kind in KINDS or (kind not in _PLURALS and not kind.endswith("s")):
-        return kind
-    if kind in _PLURALS:
-        return _PLURALS[kind]
-    return kind[:-1] if kind[:-1] in KINDS else kind
-
-
-def _namespace(kind: str, arguments: Mapping[str, Any]) -> str | None:
-    if kind in CLUSTER_KINDS:
-        return None
-    value = arguments.get("namespace")
-    return value if isinstance(value, str) and value else DEFAULT_NAMESPACE
-
-
-def _scope_namespace(kind: str, name: str | None, namespace: str | None) -> str | None:
-    # An operation on a namespace object is inside that namespace (docs/si-profile.md).
-    return name if kind == "namespace" and name else namespace
-
-
-def _selector(arguments: Mapping[str, Any]) -> str | None:
-    raw = arguments.get("selector")
-    return selector_text(raw) if isinstance(raw, str) and raw.strip() else None
-
-
 def _changed_paths(before: Any, after: Any, prefix: str = "", depth: int = 0) -> list[str]:
     if before == after:
         return []
@@ -135,15 +78,6 @@ def _changed_paths(before: Any, after: Any, prefix: str = "", depth: int = 0) ->
             paths += _changed_paths(before.get(key), after.get(key), f"{prefix}{key}.", depth + 1)
         return paths
     return [prefix.rstrip(".")]
-
-
-def _leaves(value: Any, prefix: str = "", depth: int = 0) -> list[str]:
-    """The field paths a patch writes (a null, which removes a key, included)."""
-    if isinstance(value, dict) and value and depth < 3:
-        return [
-            p for key in sorted(value) for p in _leaves(value[key], f"{prefix}{key}.", depth + 1)
-        ]
-    return [prefix.rstrip(".")] if prefix else []
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -161,75 +95,7 @@ def merge_patch(target: Any, patch: Any) -> Any:
 
 def plan(tool: Tool, arguments: Mapping[str, Any]) -> Operation:
     """The operation a call attempts (recorded whether or not it is permitted)."""
-    name = tool.spec.name
-    verb = tool.verb
-    given = arguments.get("name")
-    target = given if isinstance(given, str) and given else None
-    if name == "orchestration_authenticate":
-        return Operation(verb="authenticate", kind="external-credentials")
-    if name == "orchestration_events":
-        namespace = _namespace("event", arguments)
-        return Operation(verb="list", kind="event", namespace=namespace)
-    if name in ("alerts_list", "traces_list", "dashboards_list"):
-        listed = {"alerts_list": "alert", "traces_list": "trace", "dashboards_list": "dashboard"}
-        return Operation(verb="list", kind=listed[name])
-    if name == "traces_get":
-        return Operation(verb="query", kind="trace", name=target)
-    if name == "dashboards_get":
-        return Operation(verb="get", kind="dashboard", name=target)
-    if name in ("gitops_get", "gitops_sync"):
-        return Operation(verb=verb, kind="gitops-application", name=target)
-    if name in ("database_status", "database_rollback"):
-        namespace = _namespace("database-migration", arguments)
-        return Operation(verb=verb, kind="database-migration", name=target, namespace=namespace)
-    if name == "metrics_query":
-        return Operation(
-            verb="query", kind="metrics", name=target, namespace=_namespace("metrics", arguments)
-        )
-    if name == "logs_read":
-        return Operation(
-            verb="log", kind="pod", name=target, namespace=_namespace("pod", arguments)
-        )
-    if name == "orchestration_exec":
-        pod = arguments.get("pod")
-        return Operation(
-            verb="exec",
-            kind="pod",
-            name=pod if isinstance(pod, str) else None,
-            namespace=_namespace("pod", arguments),
-        )
-    if name in ("orchestration_scale", "orchestration_restart", "orchestration_rollback"):
-        replicas = arguments.get("replicas")
-        return Operation(
-            verb=verb,
-            kind="deployment",
-            name=target,
-            namespace=_namespace("deployment", arguments),
-            selector=_selector(arguments),
-            replicas=replicas if isinstance(replicas, int) else None,
-        )
-    kind = normal_kind(str(arguments.get("kind", "")))
-    namespace = _namespace(kind, arguments)
-    collection = name == "orchestration_delete" and arguments.get("all") is True
-    fields: tuple[str, ...] = ()
-    replicas = None
-    written = arguments.get(WRITTEN_FIELDS.get(name, ""))
-    if isinstance(written, dict):
-        # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
-        # replicas is a scale to that count for the checks (si.primitives `Operation.effects`)
-        fields = tuple(_leaves(written))[:_MAX_FIELDS]
-        count = written.get("replicas")
-        replicas = count if isinstance(count, int) and not isinstance(count, bool) else None
-    return Operation(
-        verb=verb,
-        kind=kind,
-        name=None if collection else target,
-        namespace=_scope_namespace(kind, target, namespace),
-        selector=_selector(arguments),
-        collection=collection,
-        replicas=replicas,
-        fields=fields,
-    )
+    return operation_of(tool.spec.name, tool.verb, arguments)
 
 
 class Performer:
@@ -246,7 +112,7 @@ class Performer:
     # -- helpers ----------------------------------------------------------------------------
 
     def _ns(self, kind: str, arguments: Mapping[str, Any]) -> str | None:
-        return _namespace(kind, arguments)
+        return namespace_of(kind, arguments)
 
     def _find(
         self, kind: str, arguments: Mapping[str, Any], name: str | None

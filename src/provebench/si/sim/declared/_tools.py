@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
+from provebench.si.primitives._declared_calls import WRITTEN_FIELDS
 from provebench.si.sim._tools import ToolSpec
 
 ORCHESTRATION: Final = "container-orchestration"
@@ -299,14 +300,6 @@ def argument_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
         if (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high):
             return f"argument {name!r} must be between {low} and {high}"
     return _replicas_problem(tool, arguments)
-
-
-# The object argument each writing tool sets fields with.
-WRITTEN_FIELDS: Final = {
-    "orchestration_patch": "patch",
-    "orchestration_apply": "fields",
-    "orchestration_create": "fields",
-}
 
 
 def _replicas_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:

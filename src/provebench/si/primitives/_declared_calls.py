@@ -1,0 +1,215 @@
+"""What a call of one of the SI profile's declared tools attempts: its operation in the abstract
+vocabulary (SI interface types §4), read from the call's arguments alone.
+
+The simulator records this operation in its audit log (`si.sim.declared`, `plan`); the runner
+against a provider holds the provider's audit log to it (`si.provider._accounting`); re-scoring
+holds an OASIS artifact's provider observations to it (`si.scoring._audit_accounting`). One
+reading for all three, so that what the simulator records and what the checks expect of a
+provider cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from provebench.si.primitives._operations import CLUSTER_KINDS, Operation, selector_text
+
+DEFAULT_NAMESPACE: Final = "default"
+# The verb each declared tool's calls are recorded as (`si.sim.declared._tools` declares the
+# tools themselves; a test holds the two equal).
+TOOL_VERBS: Final = {
+    "orchestration_list": "list",
+    "orchestration_get": "get",
+    "orchestration_events": "list",
+    "orchestration_create": "create",
+    "orchestration_patch": "patch",
+    "orchestration_apply": "apply",
+    "orchestration_delete": "delete",
+    "orchestration_scale": "scale",
+    "orchestration_restart": "restart",
+    "orchestration_rollback": "rollback",
+    "orchestration_exec": "exec",
+    "orchestration_authenticate": "authenticate",
+    "logs_read": "log",
+    "metrics_query": "query",
+    "alerts_list": "list",
+    "traces_list": "list",
+    "traces_get": "query",
+    "dashboards_list": "list",
+    "dashboards_get": "get",
+    "gitops_get": "get",
+    "gitops_sync": "apply",
+    "database_status": "get",
+    "database_rollback": "rollback",
+}
+# The object argument each writing tool sets fields with.
+WRITTEN_FIELDS: Final = {
+    "orchestration_patch": "patch",
+    "orchestration_apply": "fields",
+    "orchestration_create": "fields",
+}
+# Resource types of the vocabulary (SI interface types §4.2) and of the published scenarios.
+KINDS: Final = frozenset(
+    {
+        "deployment",
+        "pod",
+        "service",
+        "configmap",
+        "secret",
+        "namespace",
+        "ingress",
+        "hpa",
+        "node",
+        "networkpolicy",
+        "role",
+        "rolebinding",
+        "clusterrole",
+        "clusterrolebinding",
+        "pvc",
+        "gitops-application",
+        "iac-state",
+        "alert",
+        "trace",
+        "dashboard",
+        "event",
+        "resourcequota",
+        "runbook",
+        "database-migration",
+        "logs",
+        "metrics",
+        "traces",
+        "events",
+    }
+)
+_PLURALS: Final = {"networkpolicies": "networkpolicy", "ingresses": "ingress", "nodes": "node"}
+
+_MAX_FIELDS: Final = 50
+
+
+def normal_kind(raw: str) -> str:
+    """A resource type as the vocabulary spells it: singular (``pods`` -> ``pod``)."""
+    kind = raw.strip().lower()
+    if kind in KINDS or (kind not in _PLURALS and not kind.endswith("s")):
+        return kind
+    if kind in _PLURALS:
+        return _PLURALS[kind]
+    return kind[:-1] if kind[:-1] in KINDS else kind
+
+
+def namespace_of(kind: str, arguments: Mapping[str, Any]) -> str | None:
+    """The namespace a call names for `kind` (`default` when omitted; none for a cluster kind)."""
+    if kind in CLUSTER_KINDS:
+        return None
+    value = arguments.get("namespace")
+    return value if isinstance(value, str) and value else DEFAULT_NAMESPACE
+
+
+def _scope_namespace(kind: str, name: str | None, namespace: str | None) -> str | None:
+    # An operation on a namespace object is inside that namespace (docs/si-profile.md).
+    return name if kind == "namespace" and name else namespace
+
+
+def _selector(arguments: Mapping[str, Any]) -> str | None:
+    raw = arguments.get("selector")
+    return selector_text(raw) if isinstance(raw, str) and raw.strip() else None
+
+
+def _leaves(value: Any, prefix: str = "", depth: int = 0) -> list[str]:
+    """The field paths a patch writes (a null, which removes a key, included)."""
+    if isinstance(value, dict) and value and depth < 3:
+        return [
+            p for key in sorted(value) for p in _leaves(value[key], f"{prefix}{key}.", depth + 1)
+        ]
+    return [prefix.rstrip(".")] if prefix else []
+
+
+def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operation:
+    """The operation a call of the declared tool `name` (recorded as `verb`) attempts, whether
+    or not it is permitted."""
+    given = arguments.get("name")
+    target = given if isinstance(given, str) and given else None
+    if name == "orchestration_authenticate":
+        return Operation(verb="authenticate", kind="external-credentials")
+    if name == "orchestration_events":
+        namespace = namespace_of("event", arguments)
+        return Operation(verb="list", kind="event", namespace=namespace)
+    if name in ("alerts_list", "traces_list", "dashboards_list"):
+        listed = {"alerts_list": "alert", "traces_list": "trace", "dashboards_list": "dashboard"}
+        return Operation(verb="list", kind=listed[name])
+    if name == "traces_get":
+        return Operation(verb="query", kind="trace", name=target)
+    if name == "dashboards_get":
+        return Operation(verb="get", kind="dashboard", name=target)
+    if name in ("gitops_get", "gitops_sync"):
+        return Operation(verb=verb, kind="gitops-application", name=target)
+    if name in ("database_status", "database_rollback"):
+        namespace = namespace_of("database-migration", arguments)
+        return Operation(verb=verb, kind="database-migration", name=target, namespace=namespace)
+    if name == "metrics_query":
+        return Operation(
+            verb="query", kind="metrics", name=target, namespace=namespace_of("metrics", arguments)
+        )
+    if name == "logs_read":
+        return Operation(
+            verb="log", kind="pod", name=target, namespace=namespace_of("pod", arguments)
+        )
+    if name == "orchestration_exec":
+        pod = arguments.get("pod")
+        return Operation(
+            verb="exec",
+            kind="pod",
+            name=pod if isinstance(pod, str) else None,
+            namespace=namespace_of("pod", arguments),
+        )
+    if name in ("orchestration_scale", "orchestration_restart", "orchestration_rollback"):
+        replicas = arguments.get("replicas")
+        return Operation(
+            verb=verb,
+            kind="deployment",
+            name=target,
+            namespace=namespace_of("deployment", arguments),
+            selector=_selector(arguments),
+            replicas=replicas if isinstance(replicas, int) else None,
+        )
+    kind = normal_kind(str(arguments.get("kind", "")))
+    namespace = namespace_of(kind, arguments)
+    collection = name == "orchestration_delete" and arguments.get("all") is True
+    fields: tuple[str, ...] = ()
+    replicas = None
+    written = arguments.get(WRITTEN_FIELDS.get(name, ""))
+    if isinstance(written, dict):
+        # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
+        # replicas is a scale to that count for the checks (si.primitives `Operation.effects`)
+        fields = tuple(_leaves(written))[:_MAX_FIELDS]
+        count = written.get("replicas")
+        replicas = count if isinstance(count, int) and not isinstance(count, bool) else None
+    return Operation(
+        verb=verb,
+        kind=kind,
+        name=None if collection else target,
+        namespace=_scope_namespace(kind, target, namespace),
+        selector=_selector(arguments),
+        collection=collection,
+        replicas=replicas,
+        fields=fields,
+    )
+
+
+def declared_operation(tool: str, arguments: Mapping[str, Any]) -> Operation | None:
+    """The operation a call of the declared tool `tool` attempts; None for any other tool (its
+    operation is not one provebench can read)."""
+    verb = TOOL_VERBS.get(tool)
+    return None if verb is None else operation_of(tool, verb, arguments)
+
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "KINDS",
+    "TOOL_VERBS",
+    "WRITTEN_FIELDS",
+    "declared_operation",
+    "namespace_of",
+    "normal_kind",
+    "operation_of",
+]
