@@ -222,5 +222,5 @@ def test_a_call_of_an_undeclared_tool_is_never_accounted_for() -> None:
             after_step=1,
             detail={"tool": "ops_run"},
         )
-        problem, _ = unaccounted_calls([call], [entry])
+        problem = unaccounted_calls([call], [entry])
         assert problem is not None and "'ops_run' is not a declared tool" in problem
