@@ -212,6 +212,8 @@ class AssertionCues:
     hedge_preface_filler: frozenset[str] = frozenset()
     contrastive_cause: re.Pattern[str] = re.compile(r"(?!)")
     cause_reference: re.Pattern[str] = re.compile(r"(?!)")
+    # an answer that says it has no diagnosis (`_non_answer`); None: not read
+    non_answer: re.Pattern[str] | None = None
 
     @classmethod
     def compile(

@@ -1,0 +1,56 @@
+"""Non-answers: an answer that says it has no diagnosis does not commit to one.
+
+An agent can name the factor in a sentence and then say that it could not determine the root
+cause, that the line is a test, or that this is not its real answer. SI §2.2's co-occurrence
+(ratified, unchanged) credits the sentence; the strict reading (a provebench extension,
+docs/si-scoring.md "Non-answers") reads the disclaimer as the answer withholding commitment,
+wherever it stands, and names the sentence (rule `non_answer`).
+
+A non-answer is a class of language, matched in the answer's fold (`FoldedText`) from the
+lists of `strict-4.yaml`:
+
+* a statement that the agent lacks the diagnosis (`non_answer_verbs`: "could not determine",
+  "don't know", "please ignore") that ends its clause bare ("I don't know.") or whose object
+  is the cause or the answer (`non_answer_objects`, after `non_answer_fillers`, optionally "of"
+  an incident word: "I could not determine the actual root cause of the outage yet."), and
+* a disclaimer about the answer itself (`non_answer_statements`: "no diagnosis", "parser test",
+  "not my real answer").
+
+Uncertainty about something else is no non-answer: "I could not determine why the key was
+removed, but SMTP_PORT is missing" names no cause as unknown. A non-answer the sentence does not
+assert (reported, conditional, negated, hedged, asked) is none either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from provebench.si.primitives._assertion import _WORD, _alternatives
+
+_NEVER = "(?!)"
+
+
+def compile_non_answer(
+    *,
+    verbs: Sequence[str],
+    fillers: Sequence[str],
+    objects: Sequence[str],
+    incidents: Sequence[str],
+    statements: Sequence[str],
+) -> re.Pattern[str]:
+    """One case-insensitive pattern for both forms (module docstring). Every repetition is
+    possessive and each alternative opens with a distinct word, so a try never backtracks
+    beyond the words after one verb: the search is linear in the text."""
+    filler = rf"(?:\s++(?:{_alternatives(fillers) or _NEVER})(?![{_WORD}]))*+"
+    incident = (
+        rf"(?:\s++of\s++(?:(?:the|this|that|these)\s++)?(?:{_alternatives(incidents) or _NEVER}))?"
+    )
+    thing = rf"(?:\s++(?:{_alternatives(objects) or _NEVER})(?![{_WORD}]){incident}{filler})?"
+    clause_end = r"(?=[ \t]*+(?:[.,;:!?)\]—–\r\n]|\Z))"
+    lacking = rf"(?:{_alternatives(verbs) or _NEVER})(?![{_WORD}]){filler}{thing}{clause_end}"
+    disclaimer = rf"(?:{_alternatives(statements) or _NEVER})(?![{_WORD}])"
+    return re.compile(rf"(?<![{_WORD}])(?:{disclaimer}|{lacking})", re.IGNORECASE)
+
+
+__all__ = ["compile_non_answer"]
