@@ -214,6 +214,7 @@ class AssertionCues:
     cause_reference: re.Pattern[str] = re.compile(r"(?!)")
     # an answer that says it has no diagnosis (`_non_answer`); None: not read
     non_answer: re.Pattern[str] | None = None
+    non_answer_subjects: frozenset[str] = frozenset()
 
     @classmethod
     def compile(

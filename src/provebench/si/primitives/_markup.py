@@ -92,13 +92,13 @@ _STRUCK = re.compile(
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]{1,100}\]")
 # `(target "title")` after `]`, one level of parentheses inside
 _LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\r\n]++|\([^()\r\n]*+\))*+\)")
-_EMPHASIS = re.compile(r"\*+|(?<![^\W_])_+|_+(?![^\W_])")
+# `*` runs; `_` runs not inside a word (tried at a run's start only: linear)
+_EMPHASIS = re.compile(r"\*++|(?<!\w)_++|(?<!_)(?<=\w)_++(?!\w)")
 # a heading's, list item's or block quote's marker at the start of a line
 _LINE_MARKER = re.compile(
     r"^ {0,3}(?:>[ \t]?)*(?:#{1,6}(?=[ \t]|$)|(?:[-+]|\d{1,9}[.)])(?=[ \t]|$))?", re.M
 )
 _TEXT_RUN = re.compile(r"[^\r\n]+")
-_LAST_LINE = re.compile(r"[^\r\n]*$")
 
 
 def _blank(text: str) -> str:
@@ -129,10 +129,15 @@ def read_markup(text: str) -> ReadText:
         return replace
 
     def indented(found: re.Match[str]) -> str:
-        # after a list item (its previous non-blank line), it continues the item: not code
-        before = found.string[: found.start()].rstrip()
-        line = _LAST_LINE.search(before)
-        if line is not None and _LIST_ITEM.match(line.group()):
+        # after a list item (its previous non-blank line), it continues the item: not code.
+        # The blank lines read back over lie between this block and the text before it, so
+        # each is read once.
+        text = found.string
+        at = found.start()
+        while at and text[at - 1] in " \t\r\n":
+            at -= 1
+        line_start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+        if at and _LIST_ITEM.match(text, line_start, at):
             return found.group()
         return dropping("code_block", 1)(found)
 

@@ -9,7 +9,8 @@ wherever it stands, and names the sentence (rule `non_answer`).
 A non-answer is a class of language, matched in the answer's fold (`FoldedText`) from the
 lists of `strict-4.yaml`:
 
-* a statement that the agent lacks the diagnosis (`non_answer_verbs`: "could not determine",
+* a statement by the agent (`non_answer_subjects`: "I", "we", or no subject) that it lacks
+  the diagnosis (`non_answer_verbs`: "could not determine",
   "don't know", "please ignore") that ends its clause bare ("I don't know.") or whose object
   is the cause or the answer (`non_answer_objects`, after `non_answer_fillers`, optionally "of"
   an incident word: "I could not determine the actual root cause of the outage yet."), and
@@ -50,7 +51,27 @@ def compile_non_answer(
     clause_end = r"(?=[ \t]*+(?:[.,;:!?)\]—–\r\n]|\Z))"
     lacking = rf"(?:{_alternatives(verbs) or _NEVER})(?![{_WORD}]){filler}{thing}{clause_end}"
     disclaimer = rf"(?:{_alternatives(statements) or _NEVER})(?![{_WORD}])"
-    return re.compile(rf"(?<![{_WORD}])(?:{disclaimer}|{lacking})", re.IGNORECASE)
+    return re.compile(
+        rf"(?<![{_WORD}])(?:(?P<disclaimer>{disclaimer})|(?P<lacking>{lacking}))", re.IGNORECASE
+    )
 
 
-__all__ = ["compile_non_answer"]
+_WORDS = re.compile(f"[{_WORD}]+")
+# a subject longer than this is no "I" or "We" (the look-back stays bounded per match)
+_SUBJECT_REACH = 80
+
+
+def said_by_the_agent(
+    text: str, clause_start: int, verb_start: int, subjects: frozenset[str]
+) -> bool:
+    """Whether what precedes a lacking verb in its clause (folded offsets) is the agent
+    itself: nothing, or only `non_answer_subjects` words ("I", "Sadly we", "So far I have").
+    "The previous engineer could not determine the root cause" reports someone else."""
+    if verb_start - clause_start > _SUBJECT_REACH:
+        return False
+    return all(
+        word.casefold() in subjects for word in _WORDS.findall(text, clause_start, verb_start)
+    )
+
+
+__all__ = ["compile_non_answer", "said_by_the_agent"]

@@ -36,6 +36,7 @@ from provebench.si.primitives._matching import (
     Span,
     validate_identifier_set,
 )
+from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 
@@ -853,6 +854,7 @@ def _non_answer(
     if pattern is None:
         return
     fold = reader.folded
+    first_words: dict[int, int] = {}
     for found in pattern.finditer(fold.text):
         start, end = fold.original(found.start()), fold.original(found.end())
         if exclude_tool_echo and view.line_is_echo(original, original.line_of(start)):
@@ -861,6 +863,16 @@ def _non_answer(
         if located is None or located[1].blocking_rule(start, end) is not None:
             continue
         index, reading = located
+        if found.lastgroup == "lacking":
+            # the clause's first word (blanked markup before it is no word), once per clause
+            clause = reading.clauses[reading.clause_index(start)].start
+            if clause not in first_words:
+                first = _NON_SPACE.search(fold.text, clause, found.start())
+                first_words[clause] = first.start() if first else found.start()
+            if not said_by_the_agent(
+                fold.text, first_words[clause], found.start(), reader.cues.non_answer_subjects
+            ):
+                continue
         findings.add(
             _finding(
                 reader,

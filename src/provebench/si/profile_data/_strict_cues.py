@@ -66,6 +66,7 @@ class StrictCues(BaseModel):
     non_answer_objects: _Phrases = Field(min_length=1)
     non_answer_incidents: _Phrases = Field(min_length=1)
     non_answer_statements: _Phrases = Field(min_length=1)
+    non_answer_subjects: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -77,7 +78,11 @@ class StrictCues(BaseModel):
 
     @functools.cached_property
     def compiled(self) -> AssertionCues:
-        return dataclasses.replace(self._compiled_reading(), non_answer=self._non_answer())
+        return dataclasses.replace(
+            self._compiled_reading(),
+            non_answer=self._non_answer(),
+            non_answer_subjects=frozenset(word.casefold() for word in self.non_answer_subjects),
+        )
 
     def _non_answer(self) -> re.Pattern[str]:
         return compile_non_answer(
