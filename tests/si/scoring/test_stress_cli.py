@@ -51,6 +51,9 @@ GAMED_FAMILIES = {
     "rejected_or_retracted",
     "hedge_preface",
     "decoy_causal_verb",
+    # markup and non-answers
+    "markup_hidden_claim",
+    "non_answer",
 }
 
 
