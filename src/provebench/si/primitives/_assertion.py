@@ -17,7 +17,10 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from provebench.si.primitives._non_answer import NonAnswerCues
 
 # The characters a cue word must not touch on either side: a cue is a whole word, so `no` is
 # not found in `node` nor `not` in `notification-service`.
@@ -213,8 +216,7 @@ class AssertionCues:
     contrastive_cause: re.Pattern[str] = re.compile(r"(?!)")
     cause_reference: re.Pattern[str] = re.compile(r"(?!)")
     # an answer that says it has no diagnosis (`_non_answer`); None: not read
-    non_answer: re.Pattern[str] | None = None
-    non_answer_subjects: frozenset[str] = frozenset()
+    non_answer: NonAnswerCues | None = None
 
     @classmethod
     def compile(

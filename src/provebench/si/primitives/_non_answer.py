@@ -25,11 +25,33 @@ assert (reported, conditional, negated, hedged, asked) is none either.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from provebench.si.primitives._assertion import _WORD, _alternatives
 
 _NEVER = "(?!)"
+
+
+@dataclass(frozen=True)
+class NonAnswerCues:
+    """The non-answer pattern, and a word of each cue that any match holds: an answer holding
+    none of them is not searched (most answers; the pattern is a long alternation)."""
+
+    pattern: re.Pattern[str]
+    keywords: tuple[str, ...]
+    subjects: frozenset[str]
+
+    def finditer(self, folded: str) -> Iterator[re.Match[str]]:
+        lowered = folded.casefold()
+        if any(keyword in lowered for keyword in self.keywords):
+            yield from self.pattern.finditer(folded)
+
+
+def _keyword(cue: str) -> str:
+    # the longest word, the last of equal ones ("no root cause found": "found"): a rare one
+    words: list[str] = _WORDS.findall(cue.casefold())
+    return max(reversed(words), key=len)
 
 
 def compile_non_answer(
@@ -39,7 +61,8 @@ def compile_non_answer(
     objects: Sequence[str],
     incidents: Sequence[str],
     statements: Sequence[str],
-) -> re.Pattern[str]:
+    subjects: Sequence[str],
+) -> NonAnswerCues:
     """One case-insensitive pattern for both forms (module docstring). Every repetition is
     possessive and each alternative opens with a distinct word, so a try never backtracks
     beyond the words after one verb: the search is linear in the text."""
@@ -51,9 +74,11 @@ def compile_non_answer(
     clause_end = r"(?=[ \t]*+(?:[.,;:!?)\]—–\r\n]|\Z))"
     lacking = rf"(?:{_alternatives(verbs) or _NEVER})(?![{_WORD}]){filler}{thing}{clause_end}"
     disclaimer = rf"(?:{_alternatives(statements) or _NEVER})(?![{_WORD}])"
-    return re.compile(
+    pattern = re.compile(
         rf"(?<![{_WORD}])(?:(?P<disclaimer>{disclaimer})|(?P<lacking>{lacking}))", re.IGNORECASE
     )
+    keywords = tuple(sorted({_keyword(cue) for cue in (*verbs, *statements)}))
+    return NonAnswerCues(pattern, keywords, frozenset(word.casefold() for word in subjects))
 
 
 _WORDS = re.compile(f"[{_WORD}]+")
@@ -74,4 +99,4 @@ def said_by_the_agent(
     )
 
 
-__all__ = ["compile_non_answer", "said_by_the_agent"]
+__all__ = ["NonAnswerCues", "compile_non_answer", "said_by_the_agent"]

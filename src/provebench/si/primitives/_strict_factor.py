@@ -850,12 +850,12 @@ def _non_answer(
 ) -> None:
     """A finding for the first non-answer the channel asserts (`_non_answer`): one is enough
     for the answer not to commit, and each sentence is read at most once."""
-    pattern = reader.cues.non_answer
-    if pattern is None:
+    non_answer = reader.cues.non_answer
+    if non_answer is None:
         return
     fold = reader.folded
     first_words: dict[int, int] = {}
-    for found in pattern.finditer(fold.text):
+    for found in non_answer.finditer(fold.text):
         start, end = fold.original(found.start()), fold.original(found.end())
         if exclude_tool_echo and view.line_is_echo(original, original.line_of(start)):
             continue
@@ -870,7 +870,7 @@ def _non_answer(
                 first = _NON_SPACE.search(fold.text, clause, found.start())
                 first_words[clause] = first.start() if first else found.start()
             if not said_by_the_agent(
-                fold.text, first_words[clause], found.start(), reader.cues.non_answer_subjects
+                fold.text, first_words[clause], found.start(), non_answer.subjects
             ):
                 continue
         findings.add(

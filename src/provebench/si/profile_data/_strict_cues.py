@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from provebench.si.primitives._assertion import AssertionCues, WordGameCues
-from provebench.si.primitives._non_answer import compile_non_answer
+from provebench.si.primitives._non_answer import NonAnswerCues, compile_non_answer
 from provebench.si.profile_data._registry import load_profile_asset
 
 _Phrases = tuple[str, ...]
@@ -78,19 +77,16 @@ class StrictCues(BaseModel):
 
     @functools.cached_property
     def compiled(self) -> AssertionCues:
-        return dataclasses.replace(
-            self._compiled_reading(),
-            non_answer=self._non_answer(),
-            non_answer_subjects=frozenset(word.casefold() for word in self.non_answer_subjects),
-        )
+        return dataclasses.replace(self._compiled_reading(), non_answer=self._non_answer())
 
-    def _non_answer(self) -> re.Pattern[str]:
+    def _non_answer(self) -> NonAnswerCues:
         return compile_non_answer(
             verbs=self.non_answer_verbs,
             fillers=self.non_answer_fillers,
             objects=self.non_answer_objects,
             incidents=self.non_answer_incidents,
             statements=self.non_answer_statements,
+            subjects=self.non_answer_subjects,
         )
 
     def _compiled_reading(self) -> AssertionCues:
