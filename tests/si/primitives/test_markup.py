@@ -68,8 +68,9 @@ def test_markup_that_is_not_asserted_is_dropped(text: str, reads: str, dropped: 
         ("SMTP_PORT and DB__PASSWORD stay", "SMTP_PORT and DB__PASSWORD stay"),
         # an indented line that continues a list item is not code
         ("- X is missing\n\n    and so is nothing else", "X is missing and so is nothing else"),
-        # `~~` that does not close in its paragraph is literal (GFM)
-        ("a ~~b\n\nc~~ d", "a ~~b c~~ d"),
+        # `~~` that does not close in its paragraph strikes nothing (GFM), and is no word
+        ("a ~~b\n\nc~~ d", "a b c d"),
+        ("X is missing.~~ The cause is Y.", "X is missing. The cause is Y."),
     ],
 )
 def test_markers_are_blanked_and_prose_is_kept(text: str, reads: str) -> None:

@@ -9,9 +9,10 @@ provebench extension (docs/si-scoring.md, "Markup") — first reads the answer a
   or more backticks or tildes, unclosed: to the end) and indented code blocks (after a blank
   line, outside a list), link and footnote definitions (`[id]: …`, `[^1]: …` with their indented
   continuation), footnote references (`[^1]`) and inline link targets and titles (`](url "…")`);
-* markers, blanked: paired emphasis (`**`, `__`, `*`, `_`, never an intraword `_` such as
-  `SMTP_PORT`), heading, list-item and block-quote markers at the start of a line — so a full
-  stop before a closing `**` ends its sentence, and a numbered item's `1.` is no sentence;
+* markers, blanked: emphasis (`**`, `__`, `*`, `_`, never an intraword `_` such as
+  `SMTP_PORT`; a `~~` left unpaired), heading, list-item and block-quote markers at the start
+  of a line — so a full stop before a closing `**` ends its sentence, and a numbered item's
+  `1.` is no sentence;
 * kept as written: inline code (an identifier in backticks is prose; a deviation phrase inside
   a backtick pair is already reported, not asserted), tables, block quotes' text, other HTML.
 
@@ -92,8 +93,9 @@ _STRUCK = re.compile(
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]{1,100}\]")
 # `(target "title")` after `]`, one level of parentheses inside
 _LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\r\n]++|\([^()\r\n]*+\))*+\)")
-# `*` runs; `_` runs not inside a word (tried at a run's start only: linear)
-_EMPHASIS = re.compile(r"\*++|(?<!\w)_++|(?<!_)(?<=\w)_++(?!\w)")
+# `*` runs; `_` runs not inside a word (tried at a run's start only: linear); a `~~` left
+# unpaired (literal for GFM, but no word: "missing.~~ The cause" is two sentences)
+_EMPHASIS = re.compile(r"\*++|(?<!\w)_++|(?<!_)(?<=\w)_++(?!\w)|(?<!~)~~(?!~)")
 # a heading's, list item's or block quote's marker at the start of a line
 _LINE_MARKER = re.compile(
     r"^ {0,3}(?:>[ \t]?)*(?:#{1,6}(?=[ \t]|$)|(?:[-+]|\d{1,9}[.)])(?=[ \t]|$))?", re.M
