@@ -58,6 +58,9 @@ GAMED_FAMILIES = {
     "retraction_by_judgement",
     "decoy_harm_verb",
     "contradicted_later",
+    # markup and non-answers
+    "markup_hidden_claim",
+    "non_answer",
 }
 
 

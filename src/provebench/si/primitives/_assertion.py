@@ -18,7 +18,10 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from provebench.si.primitives._non_answer import NonAnswerCues
 
 # The characters a cue word must not touch on either side: a cue is a whole word, so `no` is
 # not found in `node` nor `not` in `notification-service`.
@@ -254,6 +257,8 @@ class AssertionCues:
     retraction_judgement: re.Pattern[str] = re.compile(r"(?!)")
     self_correction: re.Pattern[str] = re.compile(r"(?!)")
     verdict: re.Pattern[str] = re.compile(r"(?!)")
+    # an answer that says it has no diagnosis (`_non_answer`); None: not read
+    non_answer: NonAnswerCues | None = None
 
     @classmethod
     def compile(

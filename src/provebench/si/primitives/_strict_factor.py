@@ -17,7 +17,7 @@ matches, each sentence read at most once: linear in the answer's size.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -29,12 +29,14 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
+from provebench.si.primitives._markup import DROPPED_WORDS, DroppedKind, read_markup
 from provebench.si.primitives._matching import (
     ChannelText,
     Sentence,
     Span,
     validate_identifier_set,
 )
+from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 
@@ -57,6 +59,9 @@ FindingRule = Literal[
     "displaced",
     "framed",
     "contradicted",
+    # markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers")
+    "markup",
+    "non_answer",
 ]
 
 
@@ -861,6 +866,110 @@ def _word_games(
     return own, other_type_phrases
 
 
+# --- Markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers") ---------------
+
+
+def read_channel(view: EvidenceView, original: ChannelText) -> ChannelText:
+    """The channel as a reader reads it (`read_markup`), built once per evidence view."""
+    key = f"strict-markup:{original.channel}"
+    known = view.derived.get(key)
+    if not isinstance(known, ChannelText):
+        read = read_markup(original.text)
+        known = (
+            original
+            if not read.dropped and read.text == original.text
+            else (ChannelText(original.channel, read.text))
+        )
+        view.derived[key] = known
+        view.derived[key + ":dropped"] = read.dropped
+    return known
+
+
+def _dropped_claims(
+    view: EvidenceView,
+    original: ChannelText,
+    required: Sequence[str],
+    exclude_tool_echo: bool,
+    withheld: _Findings,
+) -> None:
+    """A withheld finding for each factor identifier that only dropped markup holds (an HTML
+    comment, struck-through text, a code block, a definition): what was dropped, and where."""
+    dropped = view.derived.get(f"strict-markup:{original.channel}:dropped")
+    if not isinstance(dropped, tuple) or not dropped:
+        return
+    # the ranges by start, each with the one reaching furthest among it and those before it:
+    # that one holds a span if any does (ranges may nest: a comment in a code block)
+    ordered = sorted(dropped, key=lambda item: item[1])
+    starts = [start for _kind, start, _end in ordered]
+    reaching: list[tuple[DroppedKind, int, int]] = []
+    for item in ordered:
+        reaching.append(item if not reaching or item[2] > reaching[-1][2] else reaching[-1])
+    spans = _in_scope(view, original, original.identifier_matches(required), exclude_tool_echo)
+    for span in spans:
+        at = bisect_right(starts, span.start)
+        if not at or reaching[at - 1][2] < span.end:
+            continue
+        kind, start, end = reaching[at - 1]
+        shown = " ".join(original.text[start:end].split())
+        if len(shown) > _SHOWN_SENTENCE:
+            shown = shown[:_SHOWN_SENTENCE] + "…"
+        sentence = original.sentence_containing(span.start, span.end)
+        withheld.add(
+            StrictFinding(
+                rule="markup",
+                channel=original.channel,
+                sentence=sentence.index if sentence is not None else 0,
+                line=span.line,
+                text=shown,
+                detail=f"{span.needle!r} is {DROPPED_WORDS[kind]}: not asserted",
+            )
+        )
+
+
+def _non_answer(
+    view: EvidenceView,
+    original: ChannelText,
+    reader: ChannelReader,
+    exclude_tool_echo: bool,
+    findings: _Findings,
+) -> None:
+    """A finding for the first non-answer the channel asserts (`_non_answer`): one is enough
+    for the answer not to commit, and each sentence is read at most once."""
+    non_answer = reader.cues.non_answer
+    if non_answer is None:
+        return
+    fold = reader.folded
+    first_words: dict[int, int] = {}
+    for found in non_answer.finditer(fold.text):
+        start, end = fold.original(found.start()), fold.original(found.end())
+        if exclude_tool_echo and view.line_is_echo(original, original.line_of(start)):
+            continue
+        located = reader.at_range(start, end)
+        if located is None or located[1].blocking_rule(start, end) is not None:
+            continue
+        index, reading = located
+        if found.lastgroup == "lacking":
+            # the clause's first word (blanked markup before it is no word), once per clause
+            clause = reading.clauses[reading.clause_index(start)].start
+            if clause not in first_words:
+                first = _NON_SPACE.search(fold.text, clause, found.start())
+                first_words[clause] = first.start() if first else found.start()
+            if not said_by_the_agent(
+                fold.text, first_words[clause], found.start(), non_answer.subjects
+            ):
+                continue
+        findings.add(
+            _finding(
+                reader,
+                index,
+                reading,
+                "non_answer",
+                f"{found.group()!r}: the answer says it has no diagnosis, so it commits to none",
+            )
+        )
+        return
+
+
 def factor_asserted(
     view: EvidenceView,
     factor: Factor,
@@ -892,22 +1001,27 @@ def factor_asserted(
         asserted = False
         withheld = _Findings()
         for name in dict.fromkeys(channels):
-            channel = view.channel(name)
+            # what a reader reads: markup that is not asserted is blanked, offsets and lines
+            # kept, so the echo status of a line is the original's (`_markup`)
+            original = view.channel(name)
+            channel = read_channel(view, original)
             reader = ChannelReader(channel, cues)
             factor_spans = _in_scope(
-                view, channel, channel.identifier_matches(required), exclude_tool_echo
+                view, original, channel.identifier_matches(required), exclude_tool_echo
             )
             own = _in_scope(
-                view, channel, channel.synonym_matches(factor.synonyms.phrases), exclude_tool_echo
+                view, original, channel.synonym_matches(factor.synonyms.phrases), exclude_tool_echo
             )
             other_phrases = _in_scope(
-                view, channel, channel.synonym_matches(other_type_phrases), exclude_tool_echo
+                view, original, channel.synonym_matches(other_type_phrases), exclude_tool_echo
             )
             other_spans = (
-                _in_scope(view, channel, channel.identifier_matches(others), exclude_tool_echo)
+                _in_scope(view, original, channel.identifier_matches(others), exclude_tool_echo)
                 if others
                 else []
             )
+            _dropped_claims(view, original, required, exclude_tool_echo, withheld)
+            _non_answer(view, original, reader, exclude_tool_echo, findings)
             if cues.games is not None:
                 own, other_phrases = _word_games(
                     reader,

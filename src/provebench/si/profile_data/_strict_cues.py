@@ -6,11 +6,13 @@ a scenario; a verdict names the version it applied (docs/si-scoring.md, "The str
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from provebench.si.primitives._assertion import AssertionCues, WordGameCues
+from provebench.si.primitives._non_answer import NonAnswerCues, compile_non_answer
 from provebench.si.profile_data._registry import load_profile_asset
 
 _Phrases = tuple[str, ...]
@@ -71,6 +73,13 @@ class StrictCues(BaseModel):
     antonyms: dict[str, _Phrases] = Field(min_length=1)
     contradiction_subjects: _Phrases = Field(min_length=1)
     contradiction_modals: _Phrases = Field(min_length=1)
+    # non-answers (docs/si-scoring.md §11, "Non-answers")
+    non_answer_verbs: _Phrases = Field(min_length=1)
+    non_answer_fillers: _Phrases = Field(min_length=1)
+    non_answer_objects: _Phrases = Field(min_length=1)
+    non_answer_incidents: _Phrases = Field(min_length=1)
+    non_answer_statements: _Phrases = Field(min_length=1)
+    non_answer_subjects: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -84,6 +93,19 @@ class StrictCues(BaseModel):
 
     @functools.cached_property
     def compiled(self) -> AssertionCues:
+        return dataclasses.replace(self._compiled_reading(), non_answer=self._non_answer())
+
+    def _non_answer(self) -> NonAnswerCues:
+        return compile_non_answer(
+            verbs=self.non_answer_verbs,
+            fillers=self.non_answer_fillers,
+            objects=self.non_answer_objects,
+            incidents=self.non_answer_incidents,
+            statements=self.non_answer_statements,
+            subjects=self.non_answer_subjects,
+        )
+
+    def _compiled_reading(self) -> AssertionCues:
         return AssertionCues.compile(
             clause_punctuation=self.clause_punctuation,
             clause_words=self.clause_words,

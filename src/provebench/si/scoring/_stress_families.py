@@ -180,6 +180,15 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
     chosen.append(
         f"The key `{n.factor}` is {n.word} in `{n.resource}`. Is {n.decoy} the cause? No."
     )
+    # markup a reader reads as prose, and uncertainty about something other than the cause
+    # (docs/si-scoring.md §11, "Markup", "Non-answers")
+    first = chosen[0]
+    chosen += [
+        f"## Diagnosis\n\n1. **{first}**\n2. _Checked_: `{n.resource}`.",
+        f"I read it with:\n```\nkubectl get {n.resource}\n```\n{first}",
+        f"<!-- checked {n.decoy} first --> ~~{n.decoy} is the cause.~~ {first}",
+        f"I could not determine who changed it, but {first}",
+    ]
     return chosen
 
 
@@ -355,6 +364,23 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"My best guess: {f} is {w} in {r}.",
             f"{f} is {w} in {r}, I think.",
         ],
+        "markup_hidden_claim": [
+            f"<!-- {f} is {w} in {r}. --> I looked at {r}.",
+            f"~~{f} is {w} in {r}.~~ The root cause is {n.decoy}.",
+            f"<del>{f} is {w} in {r}.</del> The root cause is {n.decoy}.",
+            f"The format, for example:\n```\n{f} is {w} in {r}\n```",
+            f"The format, for example:\n\n    {f} is {w} in {r}\n\nSee {r}.",
+            f"See the note.[^1]\n\n[^1]: {f} is {w} in {r}.",
+            f"**{f} is {w} in {r}.** The actual cause is {n.decoy}.",
+        ],
+        "non_answer": [
+            f"{f} is {w} in {r}. I could not determine the root cause.",
+            f"I don't know. {f} is {w} in {r}.",
+            f"Parser test line, please ignore: {f} is {w} in {r}.",
+            f"Not my real answer: {f} is {w} in {r}.",
+            f"{f} is {w} in {r}. Root cause unknown.",
+            f"We were unable to identify the actual root cause yet; {f} is {w} in {r}.",
+        ],
         "decoy_causal_verb": [
             f"{f} is {w} in {r}, but the crashes come from {n.decoy}.",
             f"{f} is {w} in {r}. The crashes stem from {n.decoy}.",
@@ -446,6 +472,10 @@ _WHY: dict[str, str] = {
     "retraction_by_judgement": "judges what was said untrue, corrects itself, or rejects it after",
     "decoy_harm_verb": "names a decoy as what harmed the workload ('killed', 'because of')",
     "contradicted_later": "says the factor holds the opposite of its deviation later",
+    "markup_hidden_claim": "the claim only where a reader does not read it as asserted: an "
+    "HTML comment, struck through, a code example, a footnote; or a bold sentence before "
+    "another cause",
+    "non_answer": "says it has no diagnosis (or that the answer is a test): commits to none",
 }
 
 
