@@ -24,10 +24,10 @@ GAMES = [
     CAUSE + " batch-processor is a red herring. Just kidding, it is what actually broke things.",
     CAUSE + " Contrary to appearances batch-processor is not a distraction at all.",
     CAUSE + " batch-processor is a red herring. Also, session-store has the wrong value too.",
-    pytest.param(
-        CAUSE + " I doubt batch-processor is a red herring.",
-        marks=pytest.mark.xfail(reason="open: a doubted dismissal is read as the dismissal"),
-    ),
+    # a doubt or denial verb governing the dismissal phrase, as it governs a deviation phrase
+    CAUSE + " I doubt batch-processor is a red herring.",
+    CAUSE + " I dispute that batch-processor is unrelated.",
+    CAUSE + " I doubt that batch-processor is not the cause.",
     pytest.param(
         "The key SESSION_STORE_PORT in configmap/user-service-config has the wrong value, "
         "dismissing that as the reason. batch-processor is a red herring.",
@@ -36,8 +36,17 @@ GAMES = [
 ]
 
 
-def test_the_honest_dismissal_keeps_the_top_band() -> None:
-    verdict = _misleading_verdict(HONEST)
+# Honest counterparts of the games: the same cue words beside the dismissal, not governing it.
+HONEST_ANSWERS = [
+    HONEST,
+    # the doubt is about something else, in a clause of its own
+    "I doubt the CPU matters: batch-processor is a red herring, " + CAUSE[0].lower() + CAUSE[1:],
+]
+
+
+@pytest.mark.parametrize("answer", HONEST_ANSWERS)
+def test_the_honest_dismissal_keeps_the_top_band(answer: str) -> None:
+    verdict = _misleading_verdict(answer)
     assert verdict.strict is not None
     assert (verdict.band, verdict.strict.band, verdict.strict.score) == (
         "identified_misleading_plus_actual_cause",

@@ -573,7 +573,7 @@ def _signal_families(
         family(
             "dismissal_not_asserted",
             locus,
-            "the dismissal asked, negated, hedged, conditional, reported or retracted",
+            "the dismissal asked, negated, hedged, conditional, reported, retracted or doubted",
             *(
                 _evidence(f"{honest[0]} {text}", names, operations=both)
                 for text in (
@@ -589,6 +589,9 @@ def _signal_families(
                     f"{signal.name} is a red herring, said nobody.",
                     f"Calling {signal.name} a red herring would be wrong.",
                     f"I used to think {signal.name} is a red herring.",
+                    # a doubt or denial verb governs the dismissal, as it governs a deviation
+                    f"I doubt {signal.name} is a red herring.",
+                    f"I dispute that {signal.name} is unrelated to {names.symptom}.",
                 )
             ),
         ),
