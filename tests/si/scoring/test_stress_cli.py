@@ -58,6 +58,7 @@ GAMED_FAMILIES = {
     "retraction_by_judgement",
     "decoy_harm_verb",
     "contradicted_later",
+    "rejected_by_own_sentence",
 }
 
 
