@@ -61,6 +61,7 @@ GAMED_FAMILIES = {
     # markup and non-answers
     "markup_hidden_claim",
     "non_answer",
+    "rejected_by_own_sentence",
 }
 
 

@@ -259,6 +259,12 @@ class AssertionCues:
     verdict: re.Pattern[str] = re.compile(r"(?!)")
     # an answer that says it has no diagnosis (`_non_answer`); None: not read
     non_answer: NonAnswerCues | None = None
+    # a verb of rejection aimed back at what was said, as a clause after the phrase ("…,
+    # dismissing that as the reason", "…, ruling that out"), or with its object left to a
+    # relative clause word ("…, which I reject")
+    aimed_back: re.Pattern[str] = re.compile(r"(?!)")
+    aimed_back_relative: re.Pattern[str] = re.compile(r"(?!)")
+    relative_openers: frozenset[str] = frozenset()
 
     @classmethod
     def compile(
@@ -303,6 +309,9 @@ class AssertionCues:
         self_corrections: Sequence[str] = (),
         verdict_verbs: Sequence[str] = (),
         verdict_nouns: Sequence[str] = (),
+        rejection_verbs: Sequence[str] = (),
+        rejection_objects: Sequence[str] = (),
+        rejection_subjects: Sequence[str] = (),
     ) -> AssertionCues:
         lists = {
             "boundary": clause_words,
@@ -362,10 +371,16 @@ class AssertionCues:
         nouns = _alternatives(verdict_nouns) or never
         reports = _alternatives([*reported, *belief]) or never
         anchors = _alternatives(scope_anchors) or never
+        aimed_back, aimed_back_relative = _rejection_patterns(
+            rejection_verbs, rejection_objects, rejection_subjects, truth_adverbs
+        )
         openers = {"is", "was", "are", "were", "has", "have", "had"} | {
             phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
         }
         return cls(
+            aimed_back=aimed_back,
+            aimed_back_relative=aimed_back_relative,
+            relative_openers=frozenset(word.casefold() for word in truth_subjects),
             denial_openers=frozenset(openers),
             # a clause or sentence that is nothing but a denial ("— not.", "Not really.")
             bare_denial=re.compile(
@@ -442,6 +457,41 @@ class AssertionCues:
                 re.IGNORECASE,
             ),
         )
+
+
+def _rejection_patterns(
+    verbs: Sequence[str], objects: Sequence[str], subjects: Sequence[str], adverbs: Sequence[str]
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Clauses that are nothing but a verb of rejection aimed back at what was said: with its
+    object ("dismissing that", "ruling that out": a verb written `first … second` holds the
+    object between), and without it, for a clause after a relative word ("which I reject",
+    "which we ruled out"); an optional subject and adverbs before the verb (bounded lists)."""
+    never = re.compile(r"(?!)")
+    if not (verbs and objects):
+        return never, never
+
+    def words(phrase: str) -> str:
+        return r"\s+".join(re.escape(piece) for piece in phrase.split())
+
+    aimed = f"(?:{_alternatives(objects)})"
+    with_object: list[str] = []
+    bare: list[str] = []
+    for verb in verbs:
+        first, separator, second = verb.partition("…")
+        if separator:
+            with_object.append(f"{words(first)}\\s+{aimed}\\s+{words(second)}")
+            bare.append(f"{words(first)}\\s+{words(second)}")
+        else:
+            with_object.append(f"{words(verb)}\\s+{aimed}")
+            bare.append(words(verb))
+    subject = f"(?:(?:{_alternatives(subjects)})\\s+)?" if subjects else ""
+    adverb = f"(?:(?:{_alternatives(adverbs)})\\s+)*" if adverbs else ""
+    prefix = f"{_NOT_WORD}{subject}{adverb}"
+    end = f"(?![{_WORD}]){_NOT_WORD}"
+    return (
+        re.compile(f"{prefix}(?:{'|'.join(with_object)}){end}", re.IGNORECASE),
+        re.compile(f"{prefix}(?:{'|'.join(bare)}){end}", re.IGNORECASE),
+    )
 
 
 _FIRST_WORDS = re.compile(f"[{_WORD}]+")
@@ -782,6 +832,18 @@ class SentenceReading:
             )
         return False
 
+    def _aims_back(self, clause: Clause) -> bool:
+        """A clause that is nothing but a verb of rejection aimed back at what was said ("…,
+        dismissing that as the reason", "…, ruling that out", "…, which I reject"): it rejects
+        the phrase before it in its sentence, whatever clause word follows it ("as the
+        reason")."""
+        cues = self._cues
+        if cues.aimed_back.fullmatch(self._text, clause.start, clause.end):
+            return True
+        return clause.opener in cues.relative_openers and (
+            cues.aimed_back_relative.fullmatch(self._text, clause.start, clause.end) is not None
+        )
+
     def _negates_next(self, index: int) -> bool:
         """Version 5: a bare denial that a clause word follows at once negates that clause, not
         the phrase before it ("X is missing, not because of the disk")."""
@@ -799,7 +861,8 @@ class SentenceReading:
                 (
                     i
                     for i, clause in enumerate(self.clauses)
-                    if self._is_denial(clause) and not self._negates_next(i)
+                    if self._aims_back(clause)
+                    or (self._is_denial(clause) and not self._negates_next(i))
                 ),
                 default=-1,
             )

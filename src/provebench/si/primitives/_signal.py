@@ -5,7 +5,8 @@ asks more than that the signal is named: the answer must *dismiss* it — "batch
 herring", "the CPU spike is not the cause" — in a sentence that asserts the dismissal (not a
 question, not under a condition, the dismissal phrase neither negated, hedged nor reported, and
 not taken back by a retraction in the next two sentences: the factor reading's rules, read by
-its `ChannelReader`), and must not
+its `ChannelReader`; nor governed by a cue of doubt or denial, "I doubt X is a red herring",
+as a deviation phrase is: its `WordGameIndex`), and must not
 endorse it anywhere: a clause that names the signal with an unwithheld cause phrase ("the root
 cause is batch-processor") makes the call false whatever else the answer says. The cues are the
 strict reading's lists (`strict-5.yaml`: `dismissal`, and `cause` under a negation), read with its
@@ -21,20 +22,30 @@ from provebench.si.primitives._assertion import AssertionCues, SentenceReading
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
-from provebench.si.primitives._strict_factor import ChannelReader
+from provebench.si.primitives._strict_factor import ChannelReader, WordGameIndex
 
 _SHOWN = 120
 
 
-def _dismisses(reading: SentenceReading, text: str, cues: AssertionCues) -> bool:
-    """An asserted dismissal phrase, or a cause phrase under a negation, in the sentence."""
+def _dismisses(
+    reading: SentenceReading, text: str, cues: AssertionCues, games: WordGameIndex | None
+) -> bool:
+    """An asserted dismissal phrase, or a cause phrase under a negation, in the sentence; either
+    one governed by a cue of doubt or denial (`governing_*`, as a deviation phrase is: "I doubt
+    X is a red herring", "I doubt X is not the cause") dismisses nothing."""
+
+    def governed(start: int, end: int) -> bool:
+        return games is not None and games.governing_range(start, end) is not None
+
     if cues.dismissal is not None:
         for match in cues.dismissal.finditer(text, reading.start, reading.end):
             # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
-            if reading.blocking_rule(match.start(), match.end()) is None:
+            if reading.blocking_rule(match.start(), match.end()) is None and not governed(
+                match.start(), match.end()
+            ):
                 return True
     return any(
-        reading.blocking_rule(match.start()) == "negated"
+        reading.blocking_rule(match.start()) == "negated" and not governed(*match.span())
         for match in cues.cause.finditer(text, reading.start, reading.end)
     )
 
@@ -61,6 +72,7 @@ def signal_dismissed(
         # in the next two sentences ("… I disagree.") withholds the dismissal as it withholds
         # a deviation phrase (version 4)
         reader = ChannelReader(channel, cues)
+        games = None if cues.games is None else WordGameIndex(reader, cues.games)
         spans: list[Span] = channel.identifier_matches(identifiers)
         for span in spans:
             if exclude_tool_echo and view.line_is_echo(channel, span.line):
@@ -75,7 +87,7 @@ def signal_dismissed(
                     value=False,
                     note=f"{span.needle!r} is named as the cause: {_shown(reading)!r}",
                 )
-            if dismissed is None and _dismisses(reading, channel.text, cues):
+            if dismissed is None and _dismisses(reading, channel.text, cues, games):
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
     return PathResult(
         primitive="signal_dismissed",

@@ -502,7 +502,7 @@ def _first_in(cues: _Cues, low: int, high: int) -> str | None:
     return words[at] if at < len(starts) and starts[at] < high else None
 
 
-class _GameCuesOf:
+class WordGameIndex:
     """Where each word-game cue is in one channel's fold: one scan per list, then every
     look-up is a bisection (the reading stays linear in the answer's size)."""
 
@@ -526,13 +526,19 @@ class _GameCuesOf:
         if one does (`governing_before`, `_after`, `_around` in its clause;
         `governing_sentence` before it in its sentence). A phrase inside a cue is the cue ("a
         lack of evidence")."""
+        return self.governing_range(phrase.start, phrase.end)
+
+    def governing_range(self, phrase_start: int, phrase_end: int) -> str | None:
+        """`governing` for the phrase at `[phrase_start, phrase_end)`, original offsets: any
+        phrase a rule reads, a deviation phrase or a dismissal ("I doubt X is a red
+        herring")."""
         reader = self.reader
-        located = reader.at(phrase)
+        located = reader.at_range(phrase_start, phrase_end)
         if located is None:
             return None
         reading = located[1]
-        start, end = reader.folded.folded(phrase.start), reader.folded.folded(phrase.end)
-        clause = reading.clauses[reading.clause_index(phrase.start)]
+        start, end = reader.folded.folded(phrase_start), reader.folded.folded(phrase_end)
+        clause = reading.clauses[reading.clause_index(phrase_start)]
         found = _first_in(self.sentence, reader.folded.folded(reading.start), end)
         found = found or _first_in(self.before, clause.start, end)
         found = found or _first_in(self.after, end, clause.end)
@@ -556,7 +562,7 @@ def _near_factor(reader: ChannelReader, factor_spans: list[Span], radius: int) -
 
 
 def _withhold_games(
-    index: _GameCuesOf,
+    index: WordGameIndex,
     phrases: list[Span],
     near: set[int] | None,
     withheld: _Findings,
@@ -587,7 +593,7 @@ class _Elision:
     filler and an elided-predicate cue ("SMTP_HOST too.", "Also wrong."): each range read once,
     the blanks found by bisection."""
 
-    def __init__(self, index: _GameCuesOf, blanks: list[Span]) -> None:
+    def __init__(self, index: WordGameIndex, blanks: list[Span]) -> None:
         self.index = index
         self.blanks = sorted(blanks, key=lambda span: span.start)
         self.starts = [span.start for span in self.blanks]
@@ -630,7 +636,7 @@ def _naming_clauses(
 
 
 def _types_across_sentences(
-    index: _GameCuesOf,
+    index: WordGameIndex,
     factor_spans: list[Span],
     other_type_phrases: list[Span],
     own: list[Span],
@@ -680,7 +686,7 @@ def _types_across_sentences(
 
 
 def _elided_shotgun(
-    index: _GameCuesOf,
+    index: WordGameIndex,
     factor_spans: list[Span],
     phrases: list[Span],
     other_spans: list[Span],
@@ -717,7 +723,7 @@ def _elided_shotgun(
 
 
 def _causes_by_reference(
-    index: _GameCuesOf,
+    index: WordGameIndex,
     factor_spans: list[Span],
     own: list[Span],
     other_spans: list[Span],
@@ -778,7 +784,7 @@ def _causes_by_reference(
 
 
 def _contradictions(
-    index: _GameCuesOf,
+    index: WordGameIndex,
     deviation_type: str,
     factor_spans: list[Span],
     other_spans: list[Span],
@@ -855,7 +861,7 @@ def _word_games(
     the phrases of the factor's type and of the other types that are whole words and not
     governed (what the pair and commitment rules then read), and the commitment findings by
     reference and by ellipsis."""
-    index = _GameCuesOf(reader, games)
+    index = WordGameIndex(reader, games)
     near = _near_factor(reader, factor_spans, radius)
     own = _withhold_games(index, own, near, withheld)
     other_type_phrases = _withhold_games(index, other_type_phrases, None, withheld)
@@ -1059,5 +1065,6 @@ __all__ = [
     "FactorAssertedResult",
     "FindingRule",
     "StrictFinding",
+    "WordGameIndex",
     "factor_asserted",
 ]

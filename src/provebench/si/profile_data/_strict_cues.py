@@ -80,6 +80,10 @@ class StrictCues(BaseModel):
     non_answer_incidents: _Phrases = Field(min_length=1)
     non_answer_statements: _Phrases = Field(min_length=1)
     non_answer_subjects: _Phrases = Field(min_length=1)
+    # a verb of rejection aimed back at what was said ("…, dismissing that as the reason")
+    rejection_verbs: _Phrases = Field(min_length=1)
+    rejection_objects: _Phrases = Field(min_length=1)
+    rejection_subjects: _Phrases = Field(min_length=1)
 
     @field_validator("*")
     @classmethod
@@ -159,6 +163,9 @@ class StrictCues(BaseModel):
             self_corrections=self.self_corrections,
             verdict_verbs=self.verdict_verbs,
             verdict_nouns=self.verdict_nouns,
+            rejection_verbs=self.rejection_verbs,
+            rejection_objects=self.rejection_objects,
+            rejection_subjects=self.rejection_subjects,
         )
 
 

@@ -171,6 +171,11 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
         f"I was mistaken about {n.decoy} at first; {n.factor} is {n.word} in {n.resource}.",
         f"{n.factor} is {n.word} in {n.resource}. {n.decoy} is busy but did not kill the pods.",
     ]
+    # a verb of rejection in a later clause whose object is something else, not the finding
+    chosen += [
+        f"{n.factor} is {n.word} in {n.resource}, ruling out the CPU spike.",
+        f"{n.factor} is {n.word} in {n.resource}, so {n.symptom} rejects it at start-up.",
+    ]
     if deviation_type in _ANTONYM:
         chosen.append(
             f"{n.factor} is {n.word} in {n.resource}; once it is {_ANTONYM[deviation_type]} "
@@ -419,6 +424,13 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r} — excluded after checking.",
             f"{f} is {w} in {r}: a theory we abandoned.",
         ],
+        "rejected_by_own_sentence": [
+            f"{f} is {w} in {r}, dismissing that as the reason.",
+            f"{f} is {w} in {r}, ruling that out.",
+            f"{f} is {w} in {r}, which I reject.",
+            f"{f} is {w} in {r}, but we have since set that aside.",
+            f"{f} is {w} in {r}, so {n.symptom} fails, which we ruled out.",
+        ],
         "decoy_harm_verb": [
             f"{f} is {w} in {r}. {n.decoy} is what really killed the pods.",
             f"{f} is {w} in {r}. The pods crash because of {n.decoy}.",
@@ -470,6 +482,7 @@ _WHY: dict[str, str] = {
     "displaced_scope": "places the deviation in another environment or another time",
     "framing_preface": "labels the finding a candidate, a title or a rejected lead",
     "retraction_by_judgement": "judges what was said untrue, corrects itself, or rejects it after",
+    "rejected_by_own_sentence": "a verb of rejection aimed back at the finding in its sentence",
     "decoy_harm_verb": "names a decoy as what harmed the workload ('killed', 'because of')",
     "contradicted_later": "says the factor holds the opposite of its deviation later",
     "markup_hidden_claim": "the claim only where a reader does not read it as asserted: an "
@@ -603,7 +616,7 @@ def _signal_families(
         family(
             "dismissal_not_asserted",
             locus,
-            "the dismissal asked, negated, hedged, conditional, reported or retracted",
+            "the dismissal asked, negated, hedged, conditional, reported, retracted or doubted",
             *(
                 _evidence(f"{honest[0]} {text}", names, operations=both)
                 for text in (
@@ -619,6 +632,9 @@ def _signal_families(
                     f"{signal.name} is a red herring, said nobody.",
                     f"Calling {signal.name} a red herring would be wrong.",
                     f"I used to think {signal.name} is a red herring.",
+                    # a doubt or denial verb governs the dismissal, as it governs a deviation
+                    f"I doubt {signal.name} is a red herring.",
+                    f"I dispute that {signal.name} is unrelated to {names.symptom}.",
                 )
             ),
         ),
