@@ -49,10 +49,17 @@ def run_predicate(record: dict[str, Any]) -> dict[str, Any]:
     return {key: record[key] for key in RUN_FACTS}
 
 
-def sign_run(root: Path, record: dict[str, Any]) -> Path:
-    """Sign a published run (`record` is its run.json); returns the envelope's path."""
+def sign_run(root: Path, record: dict[str, Any], record_sha256: str | None = None) -> Path:
+    """Sign a published run (`record` is its run.json); returns the envelope's path.
+
+    The laboratory passes `record_sha256`, the digest of the run.json bytes it wrote, so what it
+    signs is the record it built in memory from what it ran, never a file read back (a holder of
+    the folder could have rewritten it). Without it (a test playing the operator) the file on
+    disk is hashed."""
     subjects = dict(record["files_sha256"])
-    subjects[RUN_RECORD_FILE] = sha256_file(root / RUN_RECORD_FILE)
+    subjects[RUN_RECORD_FILE] = (
+        sha256_file(root / RUN_RECORD_FILE) if record_sha256 is None else record_sha256
+    )
     return write_signed(root / RUN_ENVELOPE_FILE, subjects, RUN_PREDICATE, run_predicate(record))
 
 
