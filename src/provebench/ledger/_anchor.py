@@ -102,7 +102,8 @@ def check_anchors(rows: Iterable[tuple[int, str, str, str, str]], verify: Verify
         payload = json.loads(text)
         if not isinstance(payload, dict) or ANCHOR_KEY not in payload:
             continue  # the key was nested deeper: no anchor of this entry
-        problem = _anchor_problem(payload, seq, kind, prev_hash, None if seq == 0 else first, verify)
+        run = None if seq == 0 else first
+        problem = _anchor_problem(payload, seq, kind, prev_hash, run, verify)
         if problem is None:
             check.verified += 1
             check.last_anchored_seq = seq

@@ -72,7 +72,11 @@ from provebench.pilot.record._rundir import (
     RUN_RECORD_FILE,
 )
 from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding
-from provebench.pilot.record._signing import run_envelope_problems, sign_verdict
+from provebench.pilot.record._signing import (
+    log_anchor_problems,
+    run_envelope_problems,
+    sign_verdict,
+)
 from provebench.pilot.rules._versions import rule_versions
 from provebench.pilot.score_final._score import score_final_state
 from provebench.sandbox._isolation import is_sealed
@@ -115,6 +119,13 @@ def evaluate_run(
             for code, field, message in run_envelope_problems(
                 run_path, record, inputs.inputs_sha256, trusted
             )
+        )
+    if inputs.entries is not None:
+        # Besides the run's signature, the log's own: every commit's keyed anchor, with the same
+        # trusted key (docs/attestation.md, "Keyed anchors").
+        errors.extend(
+            ConfigurationError(code=code, message=message, path=LEDGER_FILE, field=field)
+            for code, field, message in log_anchor_problems(inputs.entries, trusted)
         )
     errors.extend(_rule_version_errors(inputs))
     snapshot = None

@@ -549,9 +549,7 @@ def _run_cycles(
                 drive.settle()
                 continue
             preamble = (
-                [("run_started", {"identity": identity, "nonce": keys.nonce})]
-                if cycle == 1
-                else []
+                [("run_started", {"identity": identity, "nonce": keys.nonce})] if cycle == 1 else []
             )
             outcome = run_cycle(
                 cycle=cycle,
