@@ -103,7 +103,7 @@ def _anchor_lines(path: Path, trust_key: Path | None) -> tuple[list[str], bool]:
         tail = (
             "the log ends at one"
             if check.head_anchored
-            else f"{check.head_seq - (check.last_anchored_seq or 0)} entries after the last"
+            else f"{(check.head_seq or 0) - (check.last_anchored_seq or 0)} entries after the last"
         )
         lines.append(f"anchors: {check.verified} verified with {key}; {tail}")
     return lines, not check.problems
