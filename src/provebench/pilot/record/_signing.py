@@ -124,7 +124,16 @@ def log_anchor_problems(
 
     rows = ((e.seq, e.kind, compact_json(e.payload), e.prev_hash, e.hash) for e in entries)
     check = check_anchors(rows, anchor_verifier(trusted))
-    problems = [("log_anchor", f"seq {seq}", message) for seq, message in check.problems]
+    problems: list[tuple[str, str, str]] = []
+    if check.problems:  # one error, the first named: a re-chained log breaks every later one
+        seq, message = check.problems[0]
+        problems.append(
+            (
+                "log_anchor",
+                f"seq {seq}",
+                f"{len(check.problems)} keyed anchor(s) fail, the first at seq {seq}: {message}",
+            )
+        )
     bad = {seq for seq, _ in check.problems}
     unanchored = [
         e.seq
