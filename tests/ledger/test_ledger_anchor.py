@@ -40,7 +40,9 @@ def test_each_batch_ends_in_an_anchor_that_verifies(tmp_path: Path, signer: Cryp
     with Ledger.open_readonly(path) as ledger:
         anchored = [e.seq for e in ledger.entries() if "anchor" in e.payload]
         assert anchored == [2, 4]
-        assert ledger.head() is not None and ledger.head().payload["anchor"]["format"] == ANCHOR_FORMAT  # type: ignore[union-attr]
+        assert (
+            ledger.head() is not None and ledger.head().payload["anchor"]["format"] == ANCHOR_FORMAT
+        )  # type: ignore[union-attr]
     assert verify_ledger(path).ok
     check = _check(path, signer)
     assert (check.verified, check.problems, check.head_anchored) == (2, [], True)

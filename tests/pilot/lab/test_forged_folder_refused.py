@@ -50,7 +50,14 @@ def _forge(good: Path, bad: Path, target: Path, **non_scoring: object) -> Path:
     for name in (*EVALUATION, "run.dsse.json"):
         (target / name).unlink(missing_ok=True)
     (target / "identity.json").write_bytes((bad / "identity.json").read_bytes())
-    rewrite_log_offline(target, lambda kind, payload: (kind, _relabel(payload)))
+    # noop's own first entry (its identity and the nonce the laboratory gave it), the rest
+    # relabelled: only the keyed anchors tell this log from noop's.
+    with Ledger.open_readonly(bad / "ledger.sqlite") as ledger:
+        started = next(ledger.entries()).payload
+    rewrite_log_offline(
+        target,
+        lambda kind, payload: (kind, started if kind == "run_started" else _relabel(payload)),
+    )
     record = json.loads((target / "run.json").read_text(encoding="utf-8"))
     record["agent"] = json.loads((bad / "run.json").read_text(encoding="utf-8"))["agent"]
     record["non_scoring"].update(non_scoring)
