@@ -17,8 +17,9 @@ substitutions that remove what legitimately differs between two runs of the same
   `<entry:log file:line>` wherever it is quoted (the chain itself is checked by the log's tests).
 
 Left out: signatures (`*.dsse.json`), made with this machine's laboratory key and checked by the
-attestation tests, and `ledger.sqlite`, whose pages hold the same entries as the `ledger.jsonl`
-export next to it.
+attestation tests (a log's keyed anchors and run nonce, made with the same key, become
+`<anchor-signature>`, `<keyid>` and `<nonce>`), and `ledger.sqlite`, whose pages hold the same
+entries as the `ledger.jsonl` export next to it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ _WALL_TIME = (
     re.compile(rb'("wall_time_sec": )[-+0-9.eE]+'),
     # the report shows it rounded, the exact value in a title attribute: both are the machine's
     re.compile(rb'(<th>wall_time_sec</th><td><span class="num")[^<]*'),
+)
+# Made with the test session's laboratory key (like the signatures left out below): a log's keyed
+# anchors and the run nonce derived from the key (docs/attestation.md, "Keyed anchors").
+_KEYED = (
+    (re.compile(rb'("sig":")[0-9a-f]+'), rb"\1<anchor-signature>"),
+    (re.compile(rb'("keyid":")[0-9a-f]{64}'), rb"\1<keyid>"),
+    (re.compile(rb'("nonce":")[0-9a-f]{64}'), rb"\1<nonce>"),
 )
 # The sandbox's record of a sealed run names this machine's bubblewrap version and the digest of
 # a policy that says which system folders exist and whether cgroups limit processes here.
@@ -82,6 +90,8 @@ def output_manifest(
         for pattern in _WALL_TIME:
             data = pattern.sub(rb"\1<wall>", data)
         for pattern, replacement in _MACHINE:
+            data = pattern.sub(replacement, data)
+        for pattern, replacement in _KEYED:
             data = pattern.sub(replacement, data)
         for digest, holders in digests.items():
             if digest in data:

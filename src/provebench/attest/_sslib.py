@@ -36,7 +36,18 @@ def _import_without_cloud_sdks() -> None:
 _import_without_cloud_sdks()
 
 from securesystemslib.dsse import Envelope  # noqa: E402
-from securesystemslib.exceptions import VerificationError  # noqa: E402
-from securesystemslib.signer import CryptoSigner, Signer, SSlibKey  # noqa: E402
+from securesystemslib.exceptions import (  # noqa: E402
+    UnverifiedSignatureError,
+    VerificationError,
+)
+from securesystemslib.signer import CryptoSigner, Signature, Signer, SSlibKey  # noqa: E402
 
-__all__ = ["CryptoSigner", "Envelope", "SSlibKey", "Signer", "VerificationError"]
+__all__ = [
+    "CryptoSigner",
+    "Envelope",
+    "SSlibKey",
+    "Signature",
+    "Signer",
+    "UnverifiedSignatureError",
+    "VerificationError",
+]

@@ -17,6 +17,11 @@ from typing import TYPE_CHECKING
 from provebench._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from provebench.ledger._anchor import (
+        ANCHOR_FORMAT,
+        AnchorCheck,
+        check_anchors,
+    )
     from provebench.ledger._entry import (
         FORMAT_NAME,
         FORMAT_VERSION,
@@ -36,6 +41,9 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "ANCHOR_FORMAT": "provebench.ledger._anchor",
+    "AnchorCheck": "provebench.ledger._anchor",
+    "check_anchors": "provebench.ledger._anchor",
     "FORMAT_NAME": "provebench.ledger._entry",
     "FORMAT_VERSION": "provebench.ledger._entry",
     "GENESIS_HASH": "provebench.ledger._entry",
@@ -49,14 +57,17 @@ _EXPORTS: dict[str, str] = {
 
 
 __all__ = [
+    "ANCHOR_FORMAT",
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "GENESIS_HASH",
+    "AnchorCheck",
     "Ledger",
     "LedgerEntry",
     "LedgerProblem",
     "ProblemKind",
     "VerifyReport",
+    "check_anchors",
     "verify_ledger",
 ]
 

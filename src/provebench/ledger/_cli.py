@@ -53,6 +53,7 @@ def verify_command(
     if envelope is not None:
         expect_head, expect_length = _anchor_of(envelope, trust_key, expect_head, expect_length)
     report = verify_ledger(path, expect_head=expect_head, expect_length=expect_length)
+    anchors = _anchor_lines(path, trust_key) if report.ok else ([], True)
     if as_json:
         typer.echo(canonical_json(report), nl=False)
     else:
@@ -62,8 +63,50 @@ def verify_command(
         hidden = report.problem_count - len(report.problems)
         if hidden > 0:
             typer.echo(f"... and {hidden} more problem(s)")
-    if not report.ok:
+        for line in anchors[0]:
+            typer.echo(shown(line))
+    if not report.ok or not anchors[1]:
         raise typer.Exit(EXIT_TAMPERED)
+
+
+def _anchor_lines(path: Path, trust_key: Path | None) -> tuple[list[str], bool]:
+    """The keyed anchors of an intact log (docs/ledger.md, "Keyed anchors"), verified with
+    --trust-key or, when none is given, this laboratory's public key if there is one: lines to
+    print, and whether every anchor verified."""
+    from provebench._errors import ProvebenchError
+    from provebench.attest import load_trusted_key
+    from provebench.attest._anchors import anchor_verifier
+    from provebench.ledger._anchor import check_anchors
+    from provebench.ledger._rows import jsonl_rows, sqlite_rows
+    from provebench.ledger._schema import looks_like_sqlite
+
+    try:
+        trusted = load_trusted_key(trust_key)
+    except ProvebenchError:
+        if trust_key is not None:
+            raise
+        return ["anchors: not checked (no laboratory key here; pass --trust-key PUB.pem)"], True
+    rows = sqlite_rows(path) if looks_like_sqlite(path) else jsonl_rows(path)
+    linked = (
+        (row.seq, row.kind, row.payload_text, row.prev_hash, row.hash)
+        for row in rows
+        if row.seq is not None and row.kind and row.payload_text and row.prev_hash and row.hash
+    )
+    check = check_anchors(linked, anchor_verifier(trusted))
+    key = f"key {trusted.keyid[:16]} ({trusted.source})"
+    lines = [f"seq {seq}: anchor: {problem}" for seq, problem in check.problems]
+    if check.problems:
+        lines.insert(0, f"ANCHORS: {len(check.problems)} bad keyed anchor(s) for {key}")
+    elif check.verified == 0:
+        lines.append("anchors: none (this log carries no keyed anchor)")
+    else:
+        tail = (
+            "the log ends at one"
+            if check.head_anchored
+            else f"{(check.head_seq or 0) - (check.last_anchored_seq or 0)} entries after the last"
+        )
+        lines.append(f"anchors: {check.verified} verified with {key}; {tail}")
+    return lines, not check.problems
 
 
 def _anchor_of(

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from provebench._canonical import atomic_writer, fsync_directory
 from provebench._errors import ProvebenchError
+from provebench.ledger._anchor import Sign, anchored_payload
 from provebench.ledger._entry import (
     GENESIS_HASH,
     LedgerEntry,
@@ -176,11 +177,17 @@ class Ledger:
             entries.append(trusted_entry(seq, kind, copy, prev_hash, entry_hash))
         return entries
 
-    def append_batch(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
+    def append_batch(
+        self, items: Iterable[tuple[str, Mapping[str, Any]]], *, anchor: Sign | None = None
+    ) -> int:
         """`append_many` for a writer that does not need the entries back (the laboratory's
         per-cycle commit): the same checks, chain and single transaction, and each payload is
-        encoded once instead of also being parsed back into a copy. Returns the count."""
-        return len(self._commit(self._prepare(items)))
+        encoded once instead of also being parsed back into a copy. Returns the count.
+
+        With `anchor`, the batch's last entry carries a keyed anchor (`_anchor.py`) signed by
+        `anchor` inside the same transaction, over the log's head before it, its position and
+        its own content: the commit and its signature are one write."""
+        return len(self._commit(self._prepare(items), anchor))
 
     def _prepare(self, items: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, str]]:
         if self.readonly:
@@ -201,8 +208,11 @@ class Ledger:
                 ) from error
         return prepared
 
-    def _commit(self, prepared: list[tuple[str, str]]) -> list[tuple[int, str, str, str, str]]:
-        """Insert checked (kind, payload text) pairs in one transaction; the rows written."""
+    def _commit(
+        self, prepared: list[tuple[str, str]], anchor: Sign | None = None
+    ) -> list[tuple[int, str, str, str, str]]:
+        """Insert checked (kind, payload text) pairs in one transaction; the rows written (the
+        last one anchored when `anchor` is given)."""
         if not prepared:
             return []
         connection = self._connection
@@ -210,11 +220,16 @@ class Ledger:
         try:
             connection.execute("BEGIN IMMEDIATE")
             seq, prev_hash = self._head_link()
-            for kind, text in prepared:
+            first = self._first_hash()
+            for index, (kind, text) in enumerate(prepared):
                 seq += 1
+                if anchor is not None and index == len(prepared) - 1:
+                    text = self._anchored_text(anchor, first, seq, prev_hash, kind, text)
                 entry_hash = hash_text(hashed_text(seq, kind, text, prev_hash))
                 rows.append((seq, kind, text, prev_hash, entry_hash))
                 prev_hash = entry_hash
+                if seq == 0:
+                    first = entry_hash
             connection.executemany(
                 "INSERT INTO entries (seq, kind, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?)",
                 rows,
@@ -229,6 +244,26 @@ class Ledger:
                 connection.execute("ROLLBACK")
             raise
         return rows
+
+    def _anchored_text(
+        self, anchor: Sign, first: str | None, seq: int, prev_hash: str, kind: str, text: str
+    ) -> str:
+        try:
+            payload = anchored_payload(
+                anchor,
+                run=None if seq == 0 else first,
+                length=seq,
+                prev_hash=prev_hash,
+                kind=kind,
+                payload_text=text,
+            )
+        except ValueError as error:
+            raise ProvebenchError(f"cannot anchor: {error}", path=self.path) from error
+        return encode_payload(payload)
+
+    def _first_hash(self) -> str | None:
+        row = self._connection.execute("SELECT hash FROM entries WHERE seq = 0").fetchone()
+        return None if row is None else str(row[0])
 
     def _head_link(self) -> tuple[int, str]:
         row = self._connection.execute(
@@ -255,6 +290,12 @@ class Ledger:
         only the payloads it needs (the text is the canonical JSON the entry's hash covers)."""
         for row in self._rows(start_seq, None):
             yield row[0], row[1], row[2]
+
+    def linked_rows(self, start_seq: int = 0) -> Iterator[tuple[int, str, str, str, str]]:
+        """Stream (seq, kind, payload text, prev_hash, hash) in seq order, unparsed: what
+        `check_anchors` reads."""
+        for row in self._rows(start_seq, None):
+            yield row[0], row[1], row[2], row[3], row[4]
 
     def __len__(self) -> int:
         row = self._connection.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries").fetchone()

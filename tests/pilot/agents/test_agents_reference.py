@@ -261,8 +261,10 @@ def _without_work_digest(entry: dict[str, object]) -> object:
     payload = entry["payload"]
     if entry["kind"] != "cycle_confirmed" or not isinstance(payload, dict):
         return payload
-    assert isinstance(payload.get("work_sha256"), str)
-    return {key: value for key, value in payload.items() if key != "work_sha256"}
+    assert isinstance(payload.get("work_sha256"), str) and isinstance(payload.get("anchor"), dict)
+    # The keyed anchor signs the log up to its entry, so it differs wherever the run's first
+    # entry (its identity) does.
+    return {key: value for key, value in payload.items() if key not in ("work_sha256", "anchor")}
 
 
 @pytest.mark.parametrize(("profile", "seed"), [("public", 2), ("control", 5)])
@@ -282,7 +284,8 @@ def test_the_red_teams_correct_baseline_is_the_reference(
 
     def without_identity(entries: list[dict[str, object]]) -> list[object]:
         # The red team's importers keep their own state file beside the reference's journal,
-        # so the digest of the work directory each cycle_confirmed records differs; nothing else.
+        # so the digest of the work directory each cycle_confirmed records differs (and with
+        # the identity, each commit's keyed anchor); nothing else.
         return [
             (entry["kind"], _without_work_digest(entry))
             for entry in entries

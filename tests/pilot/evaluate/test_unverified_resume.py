@@ -39,8 +39,9 @@ def test_a_resumed_run_without_a_work_digest_is_not_verified(
 
 
 def test_a_resumed_run_is_never_credited_even_with_every_digest() -> None:
-    """Red-team finding: the log's chain has no key, so a resumer rewrote `work_sha256` with the
-    checkpoint and re-chained the log; every digest present proves nothing about who wrote it."""
+    """Red-team finding (round 6): a resumer rewrote `work_sha256` with the checkpoint and
+    re-chained the log. The keyed anchors now stop that at resume (run format /5), but a stopped
+    run re-draws its uncommitted cycle, so a resumed control is still never credited."""
     bound = ({"cycle": 1, "work_sha256": DIGEST}, {"cycle": 2, "work_sha256": DIGEST})
     for resumed in (True, None):
         problem = _unverified_resume(_inputs(resumed, *bound))

@@ -109,9 +109,24 @@ def test_a_run_signed_by_another_key_does_not_pass(
     monkeypatch.undo()
     [error] = evaluate_run(run, corpus).configuration_errors
     assert error.code == "run_signature" and "not signed by the trusted key" in error.message
-    # With that laboratory's public key as the trusted one, the same run is accepted.
+    # With that laboratory's public key as the trusted one, the signature checks, but the log's
+    # keyed anchors are still this laboratory's: re-signing a run does not make its log theirs.
     theirs = load_trusted_key(tmp_path / "another-lab" / PUBLIC_KEY_FILE)
+    [error] = evaluate_run(run, corpus, trusted_key=theirs).configuration_errors
+    assert error.code == "log_anchor" and "not a signature by the trusted key" in error.message
+
+
+def test_a_run_made_under_another_key_is_accepted_with_that_key(
+    signed: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus, _ = signed
+    monkeypatch.setenv(KEY_DIR_ENV, str(tmp_path / "another-lab"))
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    theirs = load_trusted_key(tmp_path / "another-lab" / PUBLIC_KEY_FILE)
+    monkeypatch.undo()
     assert exit_code(evaluate_run(run, corpus, trusted_key=theirs)) == 0
+    codes = [error.code for error in evaluate_run(run, corpus).configuration_errors]
+    assert codes == ["run_signature", "log_anchor"]
 
 
 def _rsa_public_key(path: Path) -> Path:
@@ -186,7 +201,11 @@ def test_a_rotated_key_still_verifies_what_it_signed(
     rotated = run_cli("attest", "rotate-key", env={KEY_DIR_ENV: str(keys)})
     assert rotated.returncode == 0, rotated.stderr
     assert before in rotated.stdout and load_trusted_key().keyid != before
-    [error] = evaluate_run(run, corpus).configuration_errors  # the new key signed nothing here
-    assert error.code == "run_signature"
+    # The new key signed nothing here: neither the run nor its log's anchors.
+    errors = evaluate_run(run, corpus).configuration_errors
+    assert [(e.code, e.path) for e in errors] == [
+        ("run_signature", "run.dsse.json"),
+        ("log_anchor", "ledger.sqlite"),
+    ]
     retired = load_trusted_key(keys / "retired" / f"{before}.ed25519.pub.pem")
     assert exit_code(evaluate_run(run, corpus, trusted_key=retired)) == 0

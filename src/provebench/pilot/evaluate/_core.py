@@ -72,7 +72,11 @@ from provebench.pilot.record._rundir import (
     RUN_RECORD_FILE,
 )
 from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding
-from provebench.pilot.record._signing import run_envelope_problems, sign_verdict
+from provebench.pilot.record._signing import (
+    log_anchor_problems,
+    run_envelope_problems,
+    sign_verdict,
+)
 from provebench.pilot.rules._versions import rule_versions
 from provebench.pilot.score_final._score import score_final_state
 from provebench.sandbox._isolation import is_sealed
@@ -115,6 +119,13 @@ def evaluate_run(
             for code, field, message in run_envelope_problems(
                 run_path, record, inputs.inputs_sha256, trusted
             )
+        )
+    if inputs.entries is not None:
+        # Besides the run's signature, the log's own: every commit's keyed anchor, with the same
+        # trusted key (docs/attestation.md, "Keyed anchors").
+        errors.extend(
+            ConfigurationError(code=code, message=message, path=LEDGER_FILE, field=field)
+            for code, field, message in log_anchor_problems(inputs.entries, trusted)
         )
     errors.extend(_rule_version_errors(inputs))
     snapshot = None
@@ -417,11 +428,13 @@ def _unverified_resume(inputs: RunInputs) -> str | None:
     record does not say it was not). None for an uninterrupted run.
 
     A resume restores the importer's work directory from a checkpoint the log binds
-    (`work_sha256`, docs/pilot-lab.md "Crash safety"), but the hash chain has no key: whoever
-    can write a stopped run's folder can rewrite the log and the checkpoint together, re-chain
-    it, and steer what the sealed importer finds when it resumes (red-team finding). The signed
-    run record's `resumed` comes from the laboratory itself, so a fresh control must run
-    uninterrupted; a control that crashed is run again from its seal."""
+    (`work_sha256`, docs/pilot-lab.md "Crash safety"), and since run format /5 the laboratory
+    resumes only a log whose commits carry its keyed anchors (docs/attestation.md): the log and
+    checkpoint can no longer be rewritten together. But a killed run runs its uncommitted cycle
+    again, and a log cut back to an earlier anchored commit resumes from there, so whoever can
+    stop a control can re-draw cycles of a nondeterministic candidate; the seal vouches for one
+    run. The signed run record's `resumed` comes from the laboratory itself, so a fresh control
+    must run uninterrupted; a control that crashed is run again from its seal."""
     resumed = _non_scoring(inputs.run_record).get("resumed")
     if resumed is False:
         return None
@@ -436,9 +449,9 @@ def _unverified_resume(inputs: RunInputs) -> str | None:
                 "credit"
             )
     return (
-        "the run was resumed: its log is chained but not signed, so whoever resumed it could "
-        "have rewritten the log and the checkpoint together; a fresh control earns its credit "
-        "only uninterrupted"
+        "the run was resumed: a stopped run runs its uncommitted cycle again (and resumes from "
+        "any earlier commit its log is cut back to), so a resumed control may have re-drawn "
+        "cycles; a fresh control earns its credit only uninterrupted"
     )
 
 

@@ -16,11 +16,13 @@ judges it (docs/pilot-evaluator.md, "Order correctness").
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import stat
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO, Any
 
 from provebench._canonical import (
@@ -55,6 +57,14 @@ _SHARED_CELLS = frozenset(
 _ERROR_KEY = '"error":'
 
 
+@dataclass(frozen=True)
+class PublishedRecord:
+    """The run record as this process built and wrote it, with the sha256 of its bytes."""
+
+    record: dict[str, Any]
+    sha256: str
+
+
 def publish_run(
     rundir: RunDir,
     ledger: Ledger,
@@ -63,7 +73,7 @@ def publish_run(
     crash_hook: Callable[[str], None],
     wall_time_sec: float,
     resumed: bool,
-) -> dict[str, Any]:
+) -> PublishedRecord:
     counts: Counter[str] = Counter()
     retries = 0
     last_failed: str | None = None
@@ -163,8 +173,11 @@ def publish_run(
         },
     }
     crash_hook("publish:before_run_json")
-    write_atomic(rundir.path(RUN_RECORD_FILE), canonical_json(record))
-    return record
+    data = canonical_json(record).encode("utf-8")
+    write_atomic(rundir.path(RUN_RECORD_FILE), data)
+    # The digest of the bytes written, taken here: the signature covers this record as this
+    # process built it, never run.json read back from disk (docs/attestation.md).
+    return PublishedRecord(record, hashlib.sha256(data).hexdigest())
 
 
 def _payload(seq: int, text: str, ledger: Ledger) -> dict[str, Any]:
@@ -221,4 +234,4 @@ def _write_rows(handle: IO[str], writer: Any, rows: list[tuple[str, ...]]) -> No
         handle.write("\n".join(lines) + "\n")
 
 
-__all__ = ["API_CALL_KINDS", "publish_run"]
+__all__ = ["API_CALL_KINDS", "PublishedRecord", "publish_run"]

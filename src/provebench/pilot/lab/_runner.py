@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from provebench._canonical import sha256_file
+from provebench._canonical import compact_json, sha256_file
 from provebench._collector import paused_collection
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import read_json_file
-from provebench.ledger import Ledger, verify_ledger
+from provebench.ledger import Ledger, check_anchors, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
 from provebench.pilot.lab import DriveState, LabFile, apply_cycle_events, lab_file
@@ -45,7 +44,7 @@ from provebench.pilot.lab._gateway import CALL_REGISTER
 from provebench.pilot.lab._publish import publish_run
 from provebench.pilot.lab._undo import AttemptPaths
 from provebench.pilot.record._chain import register_chain
-from provebench.pilot.record._rundir import RUN_FORMAT, RUN_RECORD_FILE, RunDir, RunDirBusy
+from provebench.pilot.record._rundir import RUN_FORMAT, RunDir, RunDirBusy
 from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
 from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256
 from provebench.pilot.rules._rows import IMPORTED_STATUS
@@ -221,19 +220,47 @@ def execute_run(
         cycle_timeout_sec = cycle_timeout(cycle_timeout_sec)
     started = time.monotonic()
     identity = run_identity(corpus, agent)
+    keys = _RunKeys.for_run(identity)
     rundir = RunDir(run_dir)
     attempt = AttemptPaths(run_dir)
     try:
-        return _execute_locked(corpus, agent, identity, rundir, attempt, progress,
+        return _execute_locked(corpus, agent, identity, keys, rundir, attempt, progress,
                                cycle_timeout_sec, started)  # fmt: skip
     finally:
         rundir.release()
+
+
+@dataclass(frozen=True)
+class _RunKeys:
+    """The laboratory key as this run uses it: the anchor of each commit, the verifier of the
+    anchors a resume finds (the key's own public half, not a file read from disk), and the run's
+    nonce, fixed at its start and recorded in its first entry (docs/attestation.md)."""
+
+    sign: Callable[[bytes], dict[str, str]]
+    verify: Callable[[bytes, Mapping[str, Any]], bool]
+    nonce: str
+    source: Path
+
+    @classmethod
+    def for_run(cls, identity: dict[str, Any]) -> _RunKeys:
+        from provebench.attest import key_dir, laboratory_signer
+        from provebench.attest._anchors import anchor_signer, anchor_verifier, run_nonce, signer_key
+
+        signer = laboratory_signer()
+        source = key_dir()
+        return cls(
+            sign=anchor_signer(signer),
+            verify=anchor_verifier(signer_key(signer, source)),
+            nonce=run_nonce(signer, compact_json(identity)),
+            source=source,
+        )
 
 
 def _execute_locked(
     corpus: LabCorpus,
     agent: LoadedAgent,
     identity: dict[str, Any],
+    keys: _RunKeys,
     rundir: RunDir,
     attempt: AttemptPaths,
     progress: RunProgress | None,
@@ -243,7 +270,7 @@ def _execute_locked(
     try:
         resumed = rundir.prepare(identity)  # takes the folder's lock (one run at a time)
         if rundir.is_complete:
-            _sign_if_unsigned(rundir)
+            _refuse_unsigned_complete(rundir)
             return RunOutcome(rundir.root, corpus.cycle_count, -1, True, True)
         _refuse_lost_ledger(rundir, resumed)
         ledger = Ledger.open(rundir.ledger_path)
@@ -255,11 +282,12 @@ def _execute_locked(
     try:
         if resumed:
             _refuse_broken_ledger(rundir, ledger)
+            _refuse_unanchored_ledger(rundir, ledger, keys)
     except Exception:
         ledger.close()
         raise
     try:
-        return _execute(corpus, agent, identity, rundir, ledger, progress,
+        return _execute(corpus, agent, identity, keys, rundir, ledger, progress,
                         cycle_timeout_sec, started, resumed)  # fmt: skip
     except Exception:
         # Nothing committed yet: the folder holds no evidence, only what this attempt made
@@ -270,33 +298,20 @@ def _execute_locked(
         raise
 
 
-def _sign_if_unsigned(rundir: RunDir) -> None:
-    """A run published and stopped before its signature (a crash between run.json and
-    run.dsse.json) is signed when the same command runs again — only if every file still has
-    the sha256 run.json records and the log verifies to its head: what is signed is what the
-    laboratory published, never a folder changed since."""
+def _refuse_unsigned_complete(rundir: RunDir) -> None:
+    """A folder that holds a complete run (run.json) without the laboratory's signature is
+    refused, never signed now: this process did not build that record, and every byte of the
+    folder — run.json, the files it lists, the log and its chain — may have been rewritten by
+    whoever held it (docs/attestation.md, "Only what it ran"). A run that crashed between
+    run.json and its signature is therefore not signed later: it is run again."""
     if rundir.path(RUN_ENVELOPE_FILE).exists():
         return
-    record = read_json_file(rundir.path(RUN_RECORD_FILE))
-    if not isinstance(record, dict) or not isinstance(record.get("files_sha256"), dict):
-        raise ProvebenchError(
-            "not a run record this laboratory wrote", path=rundir.path(RUN_RECORD_FILE)
-        )
-    for name, digest in sorted(record["files_sha256"].items()):
-        path = rundir.path(name)
-        if not path.is_file() or path.is_symlink() or sha256_file(path) != digest:
-            raise ProvebenchError(
-                "changed since the run was published; the run is not signed", path=path
-            )
-    ledger = record.get("ledger") or {}
-    report = verify_ledger(
-        rundir.ledger_path, expect_head=ledger.get("head_hash"), expect_length=ledger.get("length")
+    raise ProvebenchError(
+        "this run folder holds a complete run without the laboratory's signature "
+        f"({RUN_ENVELOPE_FILE} is missing); the laboratory signs only a run it has just made, "
+        "never a folder read back: start a new run folder",
+        path=rundir.root,
     )
-    if not report.ok:
-        raise ProvebenchError(
-            "the log does not verify; the run is not signed", path=rundir.ledger_path
-        )
-    sign_run(rundir.root, record)
 
 
 def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
@@ -327,6 +342,32 @@ def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:
         )
 
 
+def _refuse_unanchored_ledger(rundir: RunDir, ledger: Ledger, keys: _RunKeys) -> None:
+    """A resumed run continues, publishes and signs what its log says, so the log must be the
+    laboratory's own (red team round 7, A3): the hash chain has no key — whoever holds the
+    folder can rewrite an entry and re-chain the rest — but every commit carries a keyed anchor
+    over the whole log up to it. Before anything is restored or run, every anchor must verify
+    with the laboratory's key and the log must end at one (nothing after the last commit).
+    Refused in one line naming the run folder and the entry; nothing is changed."""
+    if len(ledger) == 0:
+        return
+    check = check_anchors(ledger.linked_rows(), keys.verify)
+    if check.problems:
+        seq, problem = check.problems[0]
+        raise ProvebenchError(
+            f"the log of this unfinished run is not the laboratory's (seq {seq}: {problem}); "
+            "it cannot be resumed; use a new directory",
+            path=rundir.root,
+        )
+    if not check.head_anchored:
+        raise ProvebenchError(
+            f"the log of this unfinished run ends at seq {check.head_seq}, which carries no "
+            "keyed anchor of the laboratory (a log written without the key, or by an older "
+            "version); it cannot be resumed; use a new directory",
+            path=rundir.root,
+        )
+
+
 def _nothing_committed(rundir: RunDir) -> bool:
     """Is the closed ledger empty? An unreadable one is not known to be: it is kept."""
     try:
@@ -340,6 +381,7 @@ def _execute(
     corpus: LabCorpus,
     agent: LoadedAgent,
     identity: dict[str, Any],
+    keys: _RunKeys,
     rundir: RunDir,
     ledger: Ledger,
     progress: RunProgress | None,
@@ -349,16 +391,17 @@ def _execute(
 ) -> RunOutcome:
     crash = _CrashPlan.from_env()
     try:
-        state = _replay(ledger, identity)
+        state = _replay(ledger, identity, keys.nonce)
         rundir.align_work_dir(state.committed, state.work_sha256)
         if progress is not None:
             progress.start(corpus.cycle_count, state.committed)
         # The cycles run in a helper so that the Drive and the last cycle's record are gone
         # before publishing reads everything back from the ledger (peak memory).
         _run_cycles(
-            corpus, agent, identity, rundir, ledger, state, crash, progress, cycle_timeout_sec
-        )
-        record = publish_run(
+            corpus, agent, identity, keys, rundir, ledger, state, crash, progress,
+            cycle_timeout_sec,
+        )  # fmt: skip
+        published = publish_run(
             rundir,
             ledger,
             identity=identity,
@@ -367,7 +410,8 @@ def _execute(
             resumed=resumed,
         )
         crash.at("publish:before_signature")
-        sign_run(rundir.root, record)
+        sign_run(rundir.root, published.record, published.sha256)
+        record = published.record
     finally:
         gc.unfreeze()
         ledger.close()
@@ -484,6 +528,7 @@ def _run_cycles(
     corpus: LabCorpus,
     agent: LoadedAgent,
     identity: dict[str, Any],
+    keys: _RunKeys,
     rundir: RunDir,
     ledger: Ledger,
     state: _ReplayState,
@@ -503,7 +548,9 @@ def _run_cycles(
                     drive.add(file)
                 drive.settle()
                 continue
-            preamble = [("run_started", {"identity": identity})] if cycle == 1 else []
+            preamble = (
+                [("run_started", {"identity": identity, "nonce": keys.nonce})] if cycle == 1 else []
+            )
             outcome = run_cycle(
                 cycle=cycle,
                 events=events,
@@ -521,7 +568,8 @@ def _run_cycles(
                 timeout_sec=cycle_timeout_sec,
             )
             crash.at("before_commit", cycle)
-            ledger.append_batch(outcome.entries)
+            # The commit and its keyed anchor are one transaction (docs/attestation.md).
+            ledger.append_batch(outcome.entries, anchor=keys.sign)
             crash.at("after_commit", cycle)
             state.committed = cycle
             confirmed_now = outcome.confirmed_ids
@@ -570,16 +618,21 @@ class _ReplayState:
         self.last_agent_error = said
 
 
-def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
-    """What the committed cycles left: their count, the confirmed ids, the register hash."""
+def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayState:
+    """What the committed cycles left: their count, the confirmed ids, the register hash. The
+    first entry must be this run's: its identity, and its nonce under this laboratory key."""
     state = _ReplayState()
     confirmed: set[str] = set()
     file_id_index = SCHEMA.importer_columns.index("file_id")
     for entry in ledger.entries():
         kind, payload = entry.kind, entry.payload
-        if kind == "run_started" and payload.get("identity") != identity:
+        if kind == "run_started" and (
+            payload.get("identity") != identity or payload.get("nonce") != nonce
+        ):
             raise ProvebenchError(
-                "the ledger in this run directory was written by another run", path=ledger.path
+                "the ledger in this run directory was written by another run (or under "
+                "another laboratory key)",
+                path=ledger.path,
             )
         if kind == "sheets.append" and payload.get("applied"):
             confirmed.update(row[file_id_index] for row in payload["rows"])

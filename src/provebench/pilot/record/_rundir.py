@@ -29,8 +29,9 @@ from provebench._jsonfile import read_json_file
 from provebench.pilot.record._work_digest import work_tree_sha256
 
 # /3: the candidate's isolation (docs/sandbox.md); /4: the candidate's code sha256 and the
-# laboratory's signature beside run.json (docs/attestation.md).
-RUN_FORMAT = "provebench.pilot.run/4"
+# laboratory's signature beside run.json (docs/attestation.md); /5: a keyed anchor on every
+# commit and the run's nonce in its first entry (docs/attestation.md, "Keyed anchors").
+RUN_FORMAT = "provebench.pilot.run/5"
 IDENTITY_FILE = "identity.json"
 LEDGER_FILE = "ledger.sqlite"
 LEDGER_EXPORT_FILE = "ledger.jsonl"
@@ -99,6 +100,14 @@ class RunDir:
         identity_path = self.root / IDENTITY_FILE
         if identity_path.is_file():
             recorded = read_json_file(identity_path)  # bad JSON: one line naming the file
+            found = recorded.get("format") if isinstance(recorded, dict) else None
+            if found != identity.get("format"):
+                raise ProvebenchError(
+                    f"this run directory holds a run of format {str(found)[:60]!r}, whose log "
+                    "has no keyed anchors this version can verify; it cannot be resumed; use a "
+                    "new directory",
+                    path=self.root,
+                )
             if recorded != identity:
                 raise ProvebenchError(
                     "this run directory belongs to another run (different "

@@ -12,10 +12,11 @@ so a published verdict is checked without rerunning (`provebench attest verify`)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import sha256_file
+from provebench._canonical import compact_json, sha256_file
 from provebench.attest._envelope import (
     AttestationError,
     Statement,
@@ -26,6 +27,8 @@ from provebench.attest._envelope import (
     write_signed,
 )
 from provebench.attest._keys import TrustedKey
+from provebench.ledger import LedgerEntry
+from provebench.ledger._anchor import ANCHOR_KEY
 from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
 
 RUN_PREDICATE = "urn:provebench:pilot-run:1"
@@ -49,10 +52,17 @@ def run_predicate(record: dict[str, Any]) -> dict[str, Any]:
     return {key: record[key] for key in RUN_FACTS}
 
 
-def sign_run(root: Path, record: dict[str, Any]) -> Path:
-    """Sign a published run (`record` is its run.json); returns the envelope's path."""
+def sign_run(root: Path, record: dict[str, Any], record_sha256: str | None = None) -> Path:
+    """Sign a published run (`record` is its run.json); returns the envelope's path.
+
+    The laboratory passes `record_sha256`, the digest of the run.json bytes it wrote, so what it
+    signs is the record it built in memory from what it ran, never a file read back (a holder of
+    the folder could have rewritten it). Without it (a test playing the operator) the file on
+    disk is hashed."""
     subjects = dict(record["files_sha256"])
-    subjects[RUN_RECORD_FILE] = sha256_file(root / RUN_RECORD_FILE)
+    subjects[RUN_RECORD_FILE] = (
+        sha256_file(root / RUN_RECORD_FILE) if record_sha256 is None else record_sha256
+    )
     return write_signed(root / RUN_ENVELOPE_FILE, subjects, RUN_PREDICATE, run_predicate(record))
 
 
@@ -103,6 +113,54 @@ def run_envelope_problems(
     return problems
 
 
+def log_anchor_problems(
+    entries: Sequence[LedgerEntry], trusted: TrustedKey
+) -> list[tuple[str, str, str]]:
+    """(code, field, message) for every way the log's keyed anchors fail (docs/attestation.md,
+    "Keyed anchors"): each `cycle_confirmed` must carry an anchor that verifies with `trusted`,
+    and the log must end at one. The chain must already verify (`verify_ledger`)."""
+    from provebench.attest._anchors import anchor_verifier
+    from provebench.ledger import check_anchors
+
+    rows = ((e.seq, e.kind, compact_json(e.payload), e.prev_hash, e.hash) for e in entries)
+    check = check_anchors(rows, anchor_verifier(trusted))
+    problems: list[tuple[str, str, str]] = []
+    if check.problems:  # one error, the first named: a re-chained log breaks every later one
+        seq, message = check.problems[0]
+        problems.append(
+            (
+                "log_anchor",
+                f"seq {seq}",
+                f"{len(check.problems)} keyed anchor(s) fail, the first at seq {seq}: {message}",
+            )
+        )
+    bad = {seq for seq, _ in check.problems}
+    unanchored = [
+        e.seq
+        for e in entries
+        if e.kind == "cycle_confirmed" and e.seq not in bad and ANCHOR_KEY not in e.payload
+    ]
+    if unanchored:
+        problems.append(
+            (
+                "log_anchor",
+                f"seq {unanchored[0]}",
+                f"{len(unanchored)} cycle_confirmed entr(ies) carry no keyed anchor, the first "
+                f"at seq {unanchored[0]}",
+            )
+        )
+    if entries and not problems and not check.head_anchored:
+        problems.append(
+            (
+                "log_anchor",
+                f"seq {check.head_seq}",
+                "the log's last entry carries no keyed anchor: entries were added after the "
+                "last commit",
+            )
+        )
+    return problems
+
+
 def sign_verdict(path: Path, facts: dict[str, Any]) -> Path:
     """Sign a written verdict file; the envelope goes beside it (`verdict.dsse.json`)."""
     return sign_files(path.parent, [path.name], envelope_path_for(path), VERDICT_PREDICATE, facts)
@@ -120,6 +178,7 @@ __all__ = [
     "RUN_ENVELOPE_FILE",
     "RUN_PREDICATE",
     "VERDICT_PREDICATE",
+    "log_anchor_problems",
     "run_envelope_problems",
     "sign_run",
     "sign_verdict",
