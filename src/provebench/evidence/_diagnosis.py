@@ -69,6 +69,11 @@ def canonical_kind(kind: str) -> str | None:
     return CANONICAL_KINDS.get(kind.casefold())
 
 
+def kind_spellings(kind: str) -> tuple[str, ...]:
+    """Every other spelling of a served canonical kind kubectl accepts (`configmaps`, `cm`)."""
+    return _KIND_SPELLINGS.get(kind, ())
+
+
 def canonical_resource(resource: str) -> str:
     """`kind/name` with its kind canonical when it is a served kind, else casefolded: how a
     manifest's resource is compared with a diagnosis's."""
@@ -177,4 +182,5 @@ __all__ = [
     "canonical_kind",
     "canonical_resource",
     "diagnosis_problem",
+    "kind_spellings",
 ]
