@@ -21,6 +21,8 @@ if TYPE_CHECKING:
         DiagnosedFactor,
         Diagnosis,
         DismissedSignal,
+        blank_answer,
+        canonical_resource,
         diagnosis_problem,
     )
     from provebench.evidence._models import (
@@ -78,6 +80,8 @@ _EXPORTS: dict[str, str] = {
     "DiagnosedFactor": "provebench.evidence._diagnosis",
     "Diagnosis": "provebench.evidence._diagnosis",
     "DismissedSignal": "provebench.evidence._diagnosis",
+    "blank_answer": "provebench.evidence._diagnosis",
+    "canonical_resource": "provebench.evidence._diagnosis",
     "diagnosis_problem": "provebench.evidence._diagnosis",
     "EVIDENCE_FORMAT": "provebench.evidence._models",
     "EVIDENCE_SCHEMA_VERSION": "provebench.evidence._models",
@@ -136,6 +140,8 @@ __all__ = [
     "StateSnapshot",
     "TokenUsage",
     "ToolAction",
+    "blank_answer",
+    "canonical_resource",
     "channel_text",
     "diagnosis_problem",
     "evidence_from_document",

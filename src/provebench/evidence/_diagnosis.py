@@ -8,16 +8,20 @@ for a misleading-signal scenario (C-DA-003) the signal it sets aside. Under the 
 submitted diagnosis is compared exactly with the scenario's injection manifest (SI §5.1); the
 ratified reading never reads it.
 
-The models validate shape only (closed objects, bounded strings and lists); the deviation
-vocabulary is the SI profile's and is checked where the profile is known (the SI agents and
-the scorer), so that this package stays below the profile.
+The models validate shape (closed objects, bounded strings and lists) and map a resource's kind
+to its canonical Kubernetes kind (`configmaps`, `cm`, `ConfigMap` -> `configmap`), refusing a kind
+the SI profile does not serve, so that every comparison is between objects, never spellings. The
+deviation vocabulary is the SI profile's and is checked where the profile is known (the SI agents
+and the scorer), so that this package stays below the profile.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -31,7 +35,75 @@ KEY_PATTERN: Final = r"^[A-Za-z0-9._-]{1,253}$"
 DEVIATION_TYPE_PATTERN: Final = r"^[a-z][a-z0-9_]{0,62}$"
 MAX_FACTORS: Final = 8
 
-Resource = Annotated[str, Field(pattern=RESOURCE_PATTERN, description="`kind/name`.")]
+# The Kubernetes kinds the SI profile serves (its simulated API and the kinds its manifests
+# write, SI §4.2), each as the estate writes it, with every other spelling kubectl accepts for
+# it: the plural and the short names. Compared without case.
+_KIND_SPELLINGS: Final[dict[str, tuple[str, ...]]] = {
+    "namespace": ("namespaces", "ns"),
+    "node": ("nodes", "no"),
+    "pod": ("pods", "po"),
+    "event": ("events", "ev"),
+    "service": ("services", "svc"),
+    "configmap": ("configmaps", "cm"),
+    "secret": ("secrets",),
+    "serviceaccount": ("serviceaccounts", "sa"),
+    "deployment": ("deployments", "deploy"),
+    "statefulset": ("statefulsets", "sts"),
+    "role": ("roles",),
+    "rolebinding": ("rolebindings",),
+    "clusterrole": ("clusterroles",),
+    "clusterrolebinding": ("clusterrolebindings",),
+    "networkpolicy": ("networkpolicies", "netpol"),
+    "ingress": ("ingresses", "ing"),
+    "hpa": ("horizontalpodautoscaler", "horizontalpodautoscalers"),
+    "pvc": ("persistentvolumeclaim", "persistentvolumeclaims"),
+    "resourcequota": ("resourcequotas", "quota"),
+}
+CANONICAL_KINDS: Final = {
+    spelling: kind for kind, others in _KIND_SPELLINGS.items() for spelling in (kind, *others)
+}
+
+
+def canonical_kind(kind: str) -> str | None:
+    """The canonical kind of any spelling of a served kind (`cm` -> `configmap`), or None."""
+    return CANONICAL_KINDS.get(kind.casefold())
+
+
+def kind_spellings(kind: str) -> tuple[str, ...]:
+    """Every other spelling of a served canonical kind kubectl accepts (`configmaps`, `cm`)."""
+    return _KIND_SPELLINGS.get(kind, ())
+
+
+def canonical_resource(resource: str) -> str:
+    """`kind/name` with its kind canonical when it is a served kind, else casefolded: how a
+    manifest's resource is compared with a diagnosis's."""
+    kind, _, name = resource.partition("/")
+    return f"{canonical_kind(kind) or kind.casefold()}/{name}"
+
+
+def _served_resource(resource: str) -> str:
+    kind, _, name = resource.partition("/")
+    canonical = canonical_kind(kind)
+    if canonical is None:
+        raise PydanticCustomError(
+            "resource_kind",
+            "{kind} is not a Kubernetes kind the SI profile serves ({served})",
+            {"kind": repr(kind), "served": ", ".join(sorted(_KIND_SPELLINGS))},
+        )
+    return f"{canonical}/{name}"
+
+
+def blank_answer(text: str) -> bool:
+    """Whether a final answer says nothing: empty, or only whitespace and invisible characters
+    (a zero-width space): no answer for a diagnosis to stand beside."""
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf") for ch in text)
+
+
+Resource = Annotated[
+    str,
+    Field(pattern=RESOURCE_PATTERN, description="`kind/name`; the kind in any kubectl spelling."),
+    AfterValidator(_served_resource),
+]
 Namespace = Annotated[str, Field(pattern=NAMESPACE_PATTERN)]
 
 
@@ -101,9 +173,14 @@ def diagnosis_problem(error: ValidationError, prefix: str = "diagnosis") -> str:
 
 
 __all__ = [
+    "CANONICAL_KINDS",
     "MAX_FACTORS",
     "DiagnosedFactor",
     "Diagnosis",
     "DismissedSignal",
+    "blank_answer",
+    "canonical_kind",
+    "canonical_resource",
     "diagnosis_problem",
+    "kind_spellings",
 ]

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
-from provebench.evidence._diagnosis import Diagnosis
+from provebench.evidence._diagnosis import Diagnosis, blank_answer
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
 EVIDENCE_FORMAT: Final = "provebench.evidence"
@@ -236,8 +236,12 @@ class Evidence(BaseModel):
     @model_validator(mode="after")
     def _steps_are_consistent(self) -> Evidence:
         recorded = len(self.actions)
-        if self.diagnosis is not None and self.final_answer == "":
-            raise InconsistentFieldError("diagnosis", "must be absent when final_answer is empty")
+        if self.diagnosis is not None and blank_answer(self.final_answer):
+            # a blank answer is none: an exact diagnosis beside it would score the top band
+            # for an agent that answered nothing (docs/si-scoring.md §14)
+            raise InconsistentFieldError(
+                "diagnosis", "must be absent when final_answer is empty or blank"
+            )
         if self.final_answer_after_step is not None:
             if self.final_answer == "":
                 raise InconsistentFieldError(

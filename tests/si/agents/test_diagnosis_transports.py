@@ -41,7 +41,12 @@ MALFORMED = [
     ),
     ({"factors": [{**EXACT["factors"][0], "resource": "mail-config"}]}, "factors[0].resource"),
     ({"culprit": "x", **EXACT}, "diagnosis.culprit"),
+    (
+        {"factors": [{**EXACT["factors"][0], "resource": "widget/mail-config"}]},
+        "factors[0].resource",
+    ),
 ]
+BLANK_ANSWERS = [" ", "\n\t", "\u200b"]
 
 
 @pytest.fixture
@@ -147,8 +152,40 @@ def test_the_sealed_mcp_road_takes_it_too() -> None:
 
 
 def test_a_diagnosis_needs_an_answer_beside_it() -> None:
-    problem = submission_of({"final_answer": "", "diagnosis": EXACT})
-    assert isinstance(problem, str) and "final_answer" in problem
+    for blank in ["", *BLANK_ANSWERS]:
+        problem = submission_of({"final_answer": blank, "diagnosis": EXACT})
+        assert isinstance(problem, str) and "final_answer" in problem, repr(blank)
+
+
+@pytest.mark.parametrize("blank", BLANK_ANSWERS)
+def test_a_blank_answer_records_no_diagnosis_on_any_road(
+    scenario_file: Path, served: ServeRun, blank: str
+) -> None:
+    from inspect_ai.tool import ToolError
+
+    from provebench.integrations.inspect._si import _submit_tool
+
+    # the Python API: the answer is recorded, its diagnosis is not, so it decides nothing
+    class Blank(_Diagnoser):
+        def run(self, task: Task, call: CallTool) -> Answer:
+            call("orchestration_get", {"kind": "configmap", "name": "mail-config"})
+            return Answer(final_answer=blank, diagnosis=self.diagnosis)  # type: ignore[arg-type]
+
+    outcome = run_agent(Session.start(load_scenarios(scenario_file)[0]), Blank())
+    assert outcome.evidence.final_answer == blank and outcome.evidence.diagnosis is None
+    verdict = evaluate(
+        load_scenarios(scenario_file)[0],
+        outcome.evidence,
+        reading="strict",
+        require_diagnosis=True,
+    )
+    assert verdict.score != 1.0
+    # si serve: a tool error the agent may answer again
+    text, is_error = served.call_tool(SUBMIT_ANSWER, {"final_answer": blank, "diagnosis": EXACT})
+    assert is_error and "final_answer" in text and not served.ended
+    # the Inspect submit tool
+    with pytest.raises(ToolError, match="final_answer"):
+        asyncio.run(_submit_tool({})(blank, "", EXACT))
 
 
 def test_the_openai_loop_offers_it_and_refuses_a_malformed_one(scenario_file: Path) -> None:

@@ -243,3 +243,112 @@ def test_a_diagnosis_without_a_final_answer_is_refused() -> None:
             {"final_answer": "", "reasoning_trace": "", "actions": [], "diagnosis": EXACT}
         )
     assert Diagnosis.model_validate(EXACT).factors[0].key == "SMTP_PORT"
+
+
+# -- objects, not spellings: a kind in any kubectl spelling is the same object ----------------
+
+
+@pytest.mark.parametrize(
+    "resource",
+    ["configmap/smtp-config", "ConfigMap/smtp-config", "configmaps/smtp-config", "CM/smtp-config"],
+)
+def test_every_spelling_of_the_factors_kind_matches_it(resource: str) -> None:
+    verdict = _verdict(HONEST, _factor(resource=resource), require=True)
+    assert (verdict.band, verdict.score) == ("correct_root_cause", 1.0)
+    assert _rules(verdict) == []
+
+
+@pytest.mark.parametrize(
+    "dismissed",
+    [
+        {"resource": "configmaps/smtp-config"},
+        {"resource": "cm/smtp-config"},
+        {"resource": "ConfigMap/smtp-config", "namespace": "default"},
+    ],
+)
+def test_dismissing_the_cause_in_any_spelling_gives_no_credit(dismissed: dict[str, str]) -> None:
+    verdict = _verdict(HONEST, {**EXACT, "dismissed": [dismissed]}, require=True)
+    assert verdict.band != "correct_root_cause"
+    assert "dismissed_actual_cause" in _rules(verdict)
+
+
+def test_a_kind_the_profile_does_not_serve_is_refused_naming_the_field() -> None:
+    with pytest.raises(ValueError, match=r"factors\.0\.resource[\s\S]*'widgets'"):
+        Diagnosis.model_validate(_factor(resource="widgets/smtp-config"))
+    with pytest.raises(ValueError, match=r"dismissed\.0\.resource"):
+        Diagnosis.model_validate({**EXACT, "dismissed": [{"resource": "configmapz/smtp-config"}]})
+    parsed = Diagnosis.model_validate({**_factor(resource="cm/smtp-config")})
+    assert parsed.factors[0].resource == "configmap/smtp-config"
+
+
+@pytest.mark.parametrize(
+    "dismissed",
+    [
+        {"resource": "deployment/batch-processor"},
+        {"resource": "deployments/batch-processor", "namespace": "default"},
+        {"resource": "deploy/batch-processor"},
+        {"resource": "Deployment/batch-processor"},
+        {"resource": "cm/batch-config"},
+    ],
+)
+def test_every_spelling_of_the_signals_object_dismisses_it(dismissed: dict[str, str]) -> None:
+    verdict = _misleading({"factors": [_CAUSE], "dismissed": [dismissed]})
+    assert (verdict.band, verdict.score) == ("identified_misleading_plus_actual_cause", 1.0)
+    assert _rules(verdict) == []
+
+
+@pytest.mark.parametrize(
+    "dismissed",
+    [
+        # the signal's name in another namespace, or under another kind: another object
+        {"resource": "deployment/batch-processor", "namespace": "kube-system"},
+        {"resource": "secret/batch-config"},
+        {"resource": "service/batch-processor"},
+    ],
+)
+def test_dismissing_another_object_dismisses_nothing(dismissed: dict[str, str]) -> None:
+    verdict = _misleading({"factors": [_CAUSE], "dismissed": [dismissed]})
+    assert verdict.band == "actual_cause_without_misleading_signal"
+    assert _rules(verdict) == ["dismissed_other_object", "signal_not_dismissed"]
+    assert verdict.strict is not None and verdict.strict.diagnosis is not None
+    assert verdict.strict.diagnosis.signal_dismissed is False
+
+
+def test_dismissing_the_signal_and_the_cause_spelled_plural_gives_no_credit() -> None:
+    verdict = _misleading(
+        {
+            "factors": [_CAUSE],
+            "dismissed": [
+                {"resource": "deployment/batch-processor"},
+                {"resource": "configmaps/user-service-config"},
+            ],
+        }
+    )
+    assert verdict.score != 1.0
+    assert "dismissed_actual_cause" in _rules(verdict)
+
+
+def test_an_endorsed_signal_in_another_spelling_gives_no_credit() -> None:
+    plural = {**_SIGNAL, "resource": "ConfigMaps/batch-config"}
+    verdict = _misleading(
+        {"factors": [_CAUSE, plural], "dismissed": [{"resource": "deployment/batch-processor"}]}
+    )
+    assert verdict.score != 1.0
+    assert "endorsed_misleading_signal" in _rules(verdict)
+
+
+@pytest.mark.parametrize("blank", [" ", "\n\t ", "\u200b", " \u00a0\u2028"])
+def test_a_diagnosis_beside_a_blank_final_answer_is_refused(blank: str) -> None:
+    with pytest.raises(ValueError, match="diagnosis"):
+        Evidence.model_validate(
+            {"final_answer": blank, "reasoning_trace": "", "actions": [], "diagnosis": EXACT}
+        )
+
+
+def test_every_kind_the_simulated_api_serves_is_a_kind_in_every_spelling() -> None:
+    from provebench.evidence._diagnosis import canonical_kind
+    from provebench.si.provider._kube_objects import RESOURCES
+
+    for served in RESOURCES:
+        for spelling in (served.estate_kind, served.kind, served.plural, *served.short_names):
+            assert canonical_kind(spelling) == served.estate_kind, spelling

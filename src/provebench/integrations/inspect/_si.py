@@ -41,7 +41,7 @@ from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 
 import provebench.si
 from provebench._canonical import canonical_json
-from provebench.evidence import Evidence
+from provebench.evidence import Evidence, blank_answer
 from provebench.si.agents._openai import SYSTEM_PROMPT, task_text
 from provebench.si.agents._run import start_session, verdict_line
 from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
@@ -137,7 +137,7 @@ def provebench_si_agent() -> Solver:
             agent_name=str(state.model),
         )
         diagnosis = submitted.get("diagnosis")
-        if diagnosis is not None and evidence.final_answer:
+        if diagnosis is not None and not blank_answer(evidence.final_answer):
             evidence = evidence.model_copy(update={"diagnosis": diagnosis})
         state.store.set(EVIDENCE_KEY, json.loads(canonical_json(evidence)))
         return state

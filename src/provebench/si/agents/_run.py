@@ -25,7 +25,7 @@ from provebench._errors import ProvebenchError
 from provebench._file_set import FileSet
 from provebench._jsonfile import recordable_text, text_problem
 from provebench._paths import check_output_dir, check_output_file
-from provebench.evidence import Evidence, RunEnding, oasis_artifact_json
+from provebench.evidence import Evidence, RunEnding, blank_answer, oasis_artifact_json
 from provebench.sandbox._channel import failure_type
 from provebench.si.agents._protocol import (
     Answer,
@@ -193,7 +193,7 @@ def run_agent(
             agent_isolation=None if isolation is None else dict(isolation),
             provider_failure=detail,
         )
-    if answer.diagnosis is not None and evidence.final_answer:
+    if answer.diagnosis is not None and not blank_answer(evidence.final_answer):
         # recorded beside the answer it came with (docs/evidence.md, `diagnosis`)
         evidence = evidence.model_copy(update={"diagnosis": answer.diagnosis})
     # provebench started this agent and chose `isolation` itself: the one place a verdict may

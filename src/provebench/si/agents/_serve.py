@@ -23,7 +23,7 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._session_options import AgentIdentity
-from provebench.evidence import Diagnosis, Evidence
+from provebench.evidence import Diagnosis, Evidence, blank_answer
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si.agents._run import SimulatedSession, write_run
 from provebench.si.agents._submission import diagnosis_argument_schema, submission_of
@@ -140,7 +140,7 @@ class ServeRun:
             update["agent_identity_source"] = self.identity.source
         metadata = evidence.metadata.model_copy(update=update)
         recorded: dict[str, object] = {"metadata": metadata}
-        if diagnosis is not None and evidence.final_answer:
+        if diagnosis is not None and not blank_answer(evidence.final_answer):
             recorded["diagnosis"] = diagnosis
         return evidence.model_copy(update=recorded)
 

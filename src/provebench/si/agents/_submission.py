@@ -15,7 +15,7 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._jsonfile import text_problem
-from provebench.evidence import Diagnosis
+from provebench.evidence import Diagnosis, blank_answer
 from provebench.evidence._diagnosis import (
     DEVIATION_TYPE_PATTERN,
     KEY_PATTERN,
@@ -122,8 +122,8 @@ def submission_of(arguments: Mapping[str, Any]) -> Submission | str:
     diagnosis = submitted_diagnosis(arguments.get("diagnosis"))
     if isinstance(diagnosis, str):
         return f"submit_answer: {diagnosis}"
-    if diagnosis is not None and not final_answer:
-        return "submit_answer: a diagnosis needs a final_answer beside it"
+    if diagnosis is not None and blank_answer(final_answer):
+        return "submit_answer: a diagnosis needs a final_answer beside it (not a blank one)"
     return Submission(final_answer, reasoning_trace, diagnosis)
 
 

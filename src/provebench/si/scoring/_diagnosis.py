@@ -21,7 +21,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from provebench._errors import ProvebenchError
-from provebench.evidence import DiagnosedFactor, Diagnosis, DismissedSignal
+from provebench.evidence import DiagnosedFactor, Diagnosis, DismissedSignal, canonical_resource
 from provebench.si.profile_data._predicates import Row, iter_calls
 from provebench.si.profile_data._registry import constants
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, resource_name
@@ -45,6 +45,7 @@ DiagnosisRule = Literal[
     "endorsed_misleading_signal",
     "missing_factor",
     "dismissed_actual_cause",
+    "dismissed_other_object",
     "signal_not_dismissed",
     "not_scored",
 ]
@@ -114,15 +115,30 @@ def deviation_namespace(deviation: Deviation, baseline: object) -> str:
 
 
 def _same_resource(submitted: str, declared: str) -> bool:
-    kind, _, name = submitted.partition("/")
-    declared_kind, _, declared_name = declared.partition("/")
-    return kind.casefold() == declared_kind.casefold() and name == declared_name
+    """The same object's kind and name: a diagnosis's kind is canonical already (the evidence
+    model maps `configmaps`, `cm`, `ConfigMap` to `configmap`), the manifest's is made so."""
+    return canonical_resource(submitted) == canonical_resource(declared)
+
+
+def _declared_objects(*declared: object) -> list[tuple[str, str]]:
+    """The `(kind/name, namespace)` of every object declared: the manifest's baseline and the
+    scenario's estate (`preconditions.environment.state`), each a list of entries."""
+    objects: list[tuple[str, str]] = []
+    for entries in declared:
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("resource"), str):
+                found = entry.get("namespace")
+                namespace = found if isinstance(found, str) and found else "default"
+                objects.append((canonical_resource(entry["resource"]), namespace))
+    return objects
 
 
 class _Truth:
     """The answer key a diagnosis is compared with, from the bound scenario."""
 
-    def __init__(self, bound: BoundScoring, baseline: object) -> None:
+    def __init__(self, bound: BoundScoring, baseline: object, estate: object) -> None:
         self.factors: tuple[BoundFactor, ...] = tuple(
             bound.factors[ref] for ref in sorted(bound.factors)
         )
@@ -135,6 +151,7 @@ class _Truth:
                     if isinstance(value, tuple):
                         misleading.update(value)
         self.misleading = frozenset(misleading)
+        self.declared = _declared_objects(baseline, estate)
 
 
 def _misleading_deviations(deviations: Sequence[Deviation]) -> list[Deviation]:
@@ -152,11 +169,13 @@ class StructuredDiagnosis:
         baseline: object,
         *,
         required: bool,
+        estate: object = None,
     ) -> None:
         self._diagnosis = diagnosis
         self._required = required
-        self._truth = _Truth(bound, baseline)
+        self._truth = _Truth(bound, baseline, estate)
         self._misleading = _misleading_deviations(deviations)
+        self._signal_objects = self._signal_objects_of(baseline)
         self._asks_signal = any(
             call.call in SIGNAL_CALLS for row in bound.rows for _, call in iter_calls(row.when)
         )
@@ -251,15 +270,40 @@ class StructuredDiagnosis:
 
     # -- dismissed signals ------------------------------------------------------------------
 
+    def _signal_objects_of(self, baseline: object) -> list[tuple[str, str]]:
+        """The misleading signal's objects, `(kind/name, namespace)`: each deviation the manifest
+        marks misleading, and each object of the baseline or the estate a `misleading_signal`
+        identifier names (kind and namespace as the scenario declares them). An identifier that
+        names no declared object is `(?/identifier, namespace)`: any kind, the signal's
+        namespace."""
+        objects: list[tuple[str, str]] = [
+            (canonical_resource(d.resource), deviation_namespace(d, baseline))
+            for d in self._misleading
+        ]
+        named = {resource_name(resource) for resource, _ in objects}
+        for resource, namespace in self._truth.declared:
+            if resource_name(resource) in self._truth.misleading:
+                objects.append((resource, namespace))
+                named.add(resource_name(resource))
+        signal_namespaces = sorted({namespace for _, namespace in objects}) or ["default"]
+        for identifier in sorted(self._truth.misleading - named):
+            objects.extend((f"?/{identifier}", ns) for ns in signal_namespaces)
+        return objects
+
     def _compare_dismissed(self, dismissed: Sequence[DismissedSignal]) -> None:
         for index, signal in enumerate(dismissed):
             field = f"diagnosis.dismissed[{index}]"
-            if any(
-                _same_resource(signal.resource, f.deviation.resource) for f in self._truth.factors
-            ):
+            if any(self._is_cause(signal, f) for f in self._truth.factors):
                 self._find("dismissed_actual_cause", field, f"{signal.resource} holds the cause")
             elif self._names_signal(signal):
                 self._dismissed = True
+            elif self._asks_signal:
+                self._find(
+                    "dismissed_other_object",
+                    field,
+                    f"{self._named(signal)} is not the misleading signal's object: it dismisses "
+                    "nothing",
+                )
         if self._asks_signal and not self._dismissed:
             self._find(
                 "signal_not_dismissed",
@@ -267,10 +311,29 @@ class StructuredDiagnosis:
                 "no dismissed signal names the misleading signal",
             )
 
+    def _is_cause(self, signal: DismissedSignal, truth: BoundFactor) -> bool:
+        """The entry names the deviation's object, in whatever spelling of its kind."""
+        return _same_resource(signal.resource, truth.deviation.resource) and signal.namespace in (
+            None,
+            self._truth.namespaces[truth.ref],
+        )
+
     def _names_signal(self, signal: DismissedSignal) -> bool:
-        if resource_name(signal.resource) in self._truth.misleading:
-            return True
-        return any(_same_resource(signal.resource, d.resource) for d in self._misleading)
+        """The entry names one of the signal's objects: its kind (where the manifest gives
+        one), its name and its namespace (when the entry gives one)."""
+        kind, _, name = signal.resource.partition("/")
+        for resource, namespace in self._signal_objects:
+            signal_kind, _, signal_name = resource.partition("/")
+            if name != signal_name or signal_kind not in ("?", kind):
+                continue
+            if signal.namespace in (None, namespace):
+                return True
+        return False
+
+    @staticmethod
+    def _named(signal: DismissedSignal) -> str:
+        where = f" in {signal.namespace}" if signal.namespace is not None else ""
+        return f"{signal.resource}{where}"
 
     def _find(self, rule: DiagnosisRule, field: str, detail: str) -> None:
         self.findings.append(DiagnosisFinding(rule=rule, field=field, detail=detail))
@@ -279,7 +342,9 @@ class StructuredDiagnosis:
 
     @property
     def _factors_clean(self) -> bool:
-        blocking = {"signal_not_dismissed"}
+        # neither blocks the factors: the signal is a band of its own, and an entry that
+        # dismisses some other object says nothing about the cause
+        blocking = {"signal_not_dismissed", "dismissed_other_object"}
         return self._diagnosis is not None and all(f.rule in blocking for f in self.findings)
 
     def factor_identified(self, factor: BoundFactor) -> bool:
@@ -318,14 +383,19 @@ def structured_diagnosis(
     injection: object,
     *,
     required: bool,
+    estate: object = None,
 ) -> StructuredDiagnosis | None:
     """The comparison the strict reading uses, or None when the prose decides (no diagnosis
-    submitted and none required)."""
+    submitted and none required). `estate` is the scenario's declared objects (its
+    `preconditions.environment.state`): where they give the kind and namespace of an object
+    the misleading-signal role names, a dismissed entry must name that object."""
     if diagnosis is None and not required:
         return None
     deviations: Sequence[Deviation] = getattr(injection, "deviations", ())
     baseline = getattr(injection, "baseline", None)
-    return StructuredDiagnosis(diagnosis, bound, deviations, baseline, required=required)
+    return StructuredDiagnosis(
+        diagnosis, bound, deviations, baseline, required=required, estate=estate
+    )
 
 
 def factor_roles(arguments: Mapping[str, object]) -> BoundFactor:

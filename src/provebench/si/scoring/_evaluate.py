@@ -149,6 +149,7 @@ class Prepared:
             self.bound,
             scenario.injection,
             required=require_diagnosis,
+            estate=scenario.preconditions.environment.state,
         )
         return strict_reading(
             self.bound.rows, self.sites, context, view, ratified_row, memo, structured

@@ -749,6 +749,12 @@ _STRUCTURED_WHY: dict[str, str] = {
     "structured_decoy": "the structured diagnosis blames the symptom's own resource",
     "structured_endorsed_signal": "the structured diagnosis names the misleading signal as a "
     "cause: fell for it",
+    "structured_spelled": "the exact diagnosis with its kinds spelled plural, short or in "
+    "capitals: the same objects, the top band",
+    "structured_dismissed_cause": "the exact factor, and the same object, in any spelling of its "
+    "kind, dismissed as not the cause: self-contradicting, no factor credit",
+    "structured_dismissed_other": "the exact factor, and the signal's name dismissed in "
+    "another namespace or under another kind: another object, the signal not set aside",
 }
 
 
@@ -774,7 +780,7 @@ def _structured_families(
         scenario, bound, factor, None if signal is None else signal.name
     )
     for name, each in diagnoses.items():
-        honest_family = name == "structured_exact"
+        honest_family = name in ("structured_exact", "structured_spelled")
         if honest_family:
             band, score = top_band, top_score
         elif name == "structured_endorsed_signal":

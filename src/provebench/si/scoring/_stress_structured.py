@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from provebench.evidence import DiagnosedFactor, Diagnosis, DismissedSignal, Evidence
+from provebench.evidence._diagnosis import canonical_resource, kind_spellings
 from provebench.si.scenario._binding import BoundFactor, BoundScoring
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._diagnosis import deviation_namespace, deviation_types
@@ -40,8 +41,10 @@ def structured_diagnoses(
     scenario: Scenario, bound: BoundScoring, factor: BoundFactor, signal: str | None
 ) -> dict[str, list[Diagnosis]]:
     """Each structured family's diagnoses, by family name (`_stress_families` gives their
-    ceilings): exact, and wrong by key, by type, by a decoy, by extra factors and — for a
-    misleading-signal table — by the misleading signal endorsed as a cause."""
+    ceilings): exact (as the manifest spells it, and in every other spelling of its kind), and
+    wrong by key, by type, by a decoy, by extra factors, by the cause dismissed in any spelling
+    and — for a misleading-signal table — by the misleading signal endorsed as a cause or
+    another object of its name dismissed in its place."""
     injection: Any = scenario.injection
     baseline = getattr(injection, "baseline", None)
     deviation = factor.deviation
@@ -87,7 +90,56 @@ def structured_diagnoses(
             Diagnosis(factors=[exact, *misleading]),
             Diagnosis(factors=list(misleading)),
         ]
+    spelled = _spellings(deviation.resource)
+    # the signal's object, its kind spelled plural: still the signal's object
+    spelled_signal = [DismissedSignal(resource=_spellings(d.resource)[0]) for d in dismissed]
+    found["structured_spelled"] = [
+        Diagnosis(
+            factors=[_factor(resource, namespace, deviation.subject, deviation.deviation_type)],
+            dismissed=spelled_signal,
+        )
+        for resource in spelled
+    ]
+    found["structured_dismissed_cause"] = [
+        Diagnosis(factors=[exact], dismissed=[*dismissed, DismissedSignal(resource=resource)])
+        for resource in (deviation.resource, *spelled)
+    ]
+    if dismissed:
+        found["structured_dismissed_other"] = _other_objects(
+            scenario, dismissed[0].resource, misleading, exact
+        )
     return found
+
+
+def _spellings(resource: str) -> list[str]:
+    """`kind/name` in every other spelling kubectl accepts for its kind, and in capitals."""
+    kind, _, name = canonical_resource(resource).partition("/")
+    return [f"{spelling}/{name}" for spelling in (*kind_spellings(kind), kind.upper())]
+
+
+def _other_objects(
+    scenario: Scenario, signal: str, misleading: Sequence[DiagnosedFactor], exact: DiagnosedFactor
+) -> list[Diagnosis]:
+    """The exact factor, with the signal's name dismissed in another namespace, or under a
+    kind no object of that name has: other objects, which dismiss nothing."""
+    kind, _, name = signal.partition("/")
+    namespace = misleading[0].namespace if misleading else "default"
+    elsewhere = "kube-system" if namespace != "kube-system" else "default"
+    declared = {
+        canonical_resource(str(entry.get("resource")))
+        for entry in scenario.preconditions.environment.state
+    }
+    other_kind = next(
+        other
+        for other in ("secret", "serviceaccount", "statefulset")
+        if other != kind and f"{other}/{name}" not in declared
+    )
+    return [
+        Diagnosis(
+            factors=[exact], dismissed=[DismissedSignal(resource=signal, namespace=elsewhere)]
+        ),
+        Diagnosis(factors=[exact], dismissed=[DismissedSignal(resource=f"{other_kind}/{name}")]),
+    ]
 
 
 def _misleading(deviations: Sequence[Any], baseline: object) -> list[DiagnosedFactor]:
