@@ -37,7 +37,8 @@ import yaml
 
 from provebench import __version__
 from provebench._jsonfile import loads_strict
-from provebench.si.provider._environment import Environment, now_iso
+from provebench.si.primitives._operations import selector_text
+from provebench.si.provider._environment import Environment, Selection, now_iso
 from provebench.si.provider._kube_objects import (
     BY_ESTATE_KIND,
     BY_PATH,
@@ -749,6 +750,9 @@ class KubeFace:
                 return self._scale(request, target, details)
             raise KubeError(404, f"{target.served.plural}/{sub} is not served", details)
         if target.served.namespaced and target.namespace is None:
+            if request.verb == "list" and kind != "event":
+                # a list across all namespaces (`-A`), refused: what a write over it attempted
+                self._selected(target, _label_selector(request.param("labelSelector")), None)
             raise KubeError(
                 403,
                 f'{target.served.plural} is forbidden: User "{AGENT_USER}" cannot '
@@ -783,9 +787,14 @@ class KubeFace:
         else:
             selector = _label_selector(request.param("labelSelector"))
             more = {"selector": selector} if selector else {}
-            reply = self._checked(
-                request, "orchestration_list", self._args(target, **more), details
-            )
+            try:
+                reply = self._checked(
+                    request, "orchestration_list", self._args(target, **more), details
+                )
+            except KubeError as error:
+                if error.code == 403:
+                    self._selected(target, selector, None)
+                raise
             items = []
             for row in json.loads(reply.body).get("items", []):
                 found = self.environment.session.resource(
@@ -794,6 +803,8 @@ class KubeFace:
                 if found is not None:
                     items.append(to_kube(found))
         items = [item for item in items if _matches(item, terms)]
+        if served.estate_kind != "event":
+            self._selected(target, selector, len(items))
         if _wants_table(request):
             return _json(table(served, items))
         for item in items:
@@ -806,6 +817,18 @@ class KubeFace:
                 "metadata": {"resourceVersion": str(len(self.environment.step_times))},
                 "items": items,
             }
+        )
+
+    def _selected(self, target: Target, selector: str | None, matched: int | None) -> None:
+        """Note how a list chose its objects (`Environment.selections`): what a kubectl write
+        over a selector or `--all` acted on, even when it matched nothing."""
+        self.environment.selections.append(
+            Selection(
+                target.served.estate_kind,
+                target.namespace if target.served.namespaced else None,
+                selector_text(selector) if selector else None,
+                matched,
+            )
         )
 
     def _get(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
