@@ -104,14 +104,17 @@ class Environment:
     # kubectl write over a label selector or `--all` chose its objects (`_kubectl_session`).
     selections: list[Selection] = field(default_factory=list)
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
-        """One tool call of the agent, recorded as the next step (one at a time)."""
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
+        """One tool call of the agent, recorded as the next step (one at a time); with
+        ``unsupported``, recorded but answered 422 unperformed (`DeclaredSession.call`)."""
         with self.lock:
             if self.paused:
                 return ToolResponse(
                     body="", error="the environment takes no request now", error_code="forbidden"
                 )
-            reply = self.session.call(tool, arguments)
+            reply = self.session.call(tool, arguments, unsupported=unsupported)
             self.step_times.append(now_iso())
             return reply
 

@@ -28,7 +28,8 @@ import hmac
 import json
 import re
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -52,6 +53,8 @@ from provebench.si.provider._kube_objects import (
     resource_version,
     to_kube,
     uid_of,
+    unwritable,
+    unwritable_patch,
 )
 from provebench.si.provider._kube_patch import PatchError, apply_patch
 from provebench.si.sim._tools import ToolResponse
@@ -86,6 +89,7 @@ _TOOL_STATUS: Final = {
     "conflict": 409,
     "forbidden": 403,
     "invalid_arguments": 422,
+    "unsupported_field": 422,
     "unknown_tool": 404,
     "unsupported": 400,
 }
@@ -135,10 +139,15 @@ class KubeError(Exception):
         self.code = code
         self.message = message
         self.details = dict(details or {})
+        # `details.causes` of an Invalid (422) Status: one per field, as kubectl prints them
+        self.causes: list[dict[str, str]] = []
 
 
 def status_object(
-    code: int, message: str, details: Mapping[str, str] | None = None
+    code: int,
+    message: str,
+    details: Mapping[str, str] | None = None,
+    causes: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """A ``meta/v1`` Status, as the API server answers a failure."""
     status: dict[str, Any] = {
@@ -150,8 +159,8 @@ def status_object(
         "reason": _REASONS.get(code, "Unknown"),
         "code": code,
     }
-    if details:
-        status["details"] = dict(details)
+    if details or causes:
+        status["details"] = {**dict(details or {}), **({"causes": causes} if causes else {})}
     return status
 
 
@@ -497,6 +506,25 @@ def table(served: KubeResource, items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def _naming_causes(unset: list[tuple[str, ...]]) -> Iterator[None]:
+    """A 422 raised inside for a write that sets fields the estate cannot hold names each
+    field as a cause (kubectl prints them: `The deployments "web" is invalid: …`)."""
+    try:
+        yield
+    except KubeError as error:
+        if error.code == 422 and unset:
+            error.causes = [
+                {
+                    "reason": "FieldValueNotSupported",
+                    "message": "Unsupported value: this simulated API server cannot write it",
+                    "field": ".".join(path),
+                }
+                for path in unset
+            ]
+        raise
+
+
 class KubeFace:
     """Serves one environment's Kubernetes requests over its session (module doc)."""
 
@@ -519,7 +547,10 @@ class KubeFace:
                     raise KubeError(401, "Unauthorized: the environment's bearer token is required")
                 answer = self._route(request)
             except KubeError as error:
-                answer = _json(status_object(error.code, error.message, error.details), error.code)
+                answer = _json(
+                    status_object(error.code, error.message, error.details, error.causes),
+                    error.code,
+                )
             except Exception as error:  # the provider's own fault: a Status, never a traceback
                 message = f"{type(error).__name__}: {error}"
                 answer = _json(status_object(500, message), 500)
@@ -644,16 +675,27 @@ class KubeFace:
 
     # -- calls ------------------------------------------------------------------------------
 
-    def _call(self, request: Request, tool: str, arguments: dict[str, Any]) -> ToolResponse:
-        reply = self.environment.call(tool, arguments)
+    def _call(
+        self,
+        request: Request,
+        tool: str,
+        arguments: dict[str, Any],
+        unsupported: str | None = None,
+    ) -> ToolResponse:
+        reply = self.environment.call(tool, arguments, unsupported=unsupported)
         request.tool = tool
         request.step = len(self.environment.step_times)
         return reply
 
     def _checked(
-        self, request: Request, tool: str, arguments: dict[str, Any], details: Mapping[str, str]
+        self,
+        request: Request,
+        tool: str,
+        arguments: dict[str, Any],
+        details: Mapping[str, str],
+        unsupported: str | None = None,
     ) -> ToolResponse:
-        reply = self._call(request, tool, arguments)
+        reply = self._call(request, tool, arguments, unsupported)
         if reply.error is not None:
             code = _TOOL_STATUS.get(reply.error_code or "", 400)
             message = reply.error
@@ -713,7 +755,21 @@ class KubeFace:
         old = to_kube(current)
         if self._is_restart(target, old, new):
             return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
-        return "orchestration_patch", self._args(target, patch=fields_changed(current, old, new))
+        patch = fields_changed(current, old, new)
+        unset = unwritable(current, old, new)
+        if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
+            patch = {**patch, **unwritable_patch(new, unset)}
+        return "orchestration_patch", self._args(target, patch=patch)
+
+    def _unwritable(self, target: Target, new: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """The fields writing `new` over the object would set that the estate cannot hold."""
+        current = self._current(target)
+        if current is None:
+            return []
+        old = to_kube(current)
+        if self._is_restart(target, old, new):
+            return []
+        return unwritable(current, old, new)
 
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
@@ -866,8 +922,31 @@ class KubeFace:
         details = {**details, "name": name}
         request.object_ref["name"] = name
         fields = fields_of(obj, target.served.estate_kind)
-        self._checked(request, "orchestration_create", self._args(named, fields=fields), details)
+        base = {"kind": target.served.estate_kind, "name": name}
+        if target.served.namespaced and target.namespace is not None:
+            base["namespace"] = target.namespace
+        unset = unwritable(base, {"metadata": {}}, obj)
+        if unset:
+            fields = {**fields, **unwritable_patch(obj, unset)}
+        arguments = self._args(named, fields=fields)
+        message = self._unsupported(target, name, unset)
+        with _naming_causes(unset):
+            self._checked(request, "orchestration_create", arguments, details, message)
         return self._shown(named, 201)
+
+    @staticmethod
+    def _unsupported(target: Target, name: str | None, unset: list[tuple[str, ...]]) -> str | None:
+        """The 422 message of a write that sets fields the estate cannot hold (None: none)."""
+        if not unset:
+            return None
+        group = f".{target.served.group}" if target.served.group else ""
+        named = ", ".join(".".join(path) for path in unset[:5])
+        more = f" (and {len(unset) - 5} more)" if len(unset) > 5 else ""
+        return (
+            f'{target.served.kind}{group} "{name}" is invalid: {named}{more}: Unsupported value: '
+            "this simulated API server cannot write this field, so the write was refused and "
+            "nothing was changed (docs/si-provider.md lists the writable fields)"
+        )
 
     def _shown(self, target: Target, status: int = 200) -> Answer:
         after = self._current(target)
@@ -879,7 +958,10 @@ class KubeFace:
         self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
     ) -> Answer:
         tool, arguments = self._write_call(target, new)
-        self._checked(request, tool, arguments, details)
+        unset = self._unwritable(target, new)
+        with _naming_causes(unset):
+            message = self._unsupported(target, target.name, unset)
+            self._checked(request, tool, arguments, details, message)
         if arguments.get("patch") == {} and self._current(target) is None:
             # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)

@@ -56,6 +56,8 @@ from provebench.si.sim.declared._tools import (
 )
 
 SNAPSHOT_SOURCE: Final = "provebench.si.sim.declared"
+# The error code of a write answered 422, unperformed: it sets a field the estate cannot hold.
+UNSUPPORTED_FIELD: Final = "unsupported_field"
 ACTOR: Final = "agent"
 ENVIRONMENT: Final = "environment"
 _QUOTED = re.compile(r"[\"“](.+?)[\"”]", re.DOTALL)
@@ -270,7 +272,9 @@ class DeclaredSession(Recording):
             return refused
         return argument_problem(tool, arguments)
 
-    def _dispatch(self, name: str, arguments: Mapping[str, Any]) -> tuple[Operation, Outcome]:
+    def _dispatch(
+        self, name: str, arguments: Mapping[str, Any], unsupported: str | None = None
+    ) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
             offered = ", ".join(t.spec.name for t in self._tools)
@@ -285,10 +289,19 @@ class DeclaredSession(Recording):
         problem = argument_problem(tool, arguments)
         if problem is not None:
             return operation, failure(400, "invalid_arguments", problem)
+        if unsupported is not None:
+            return operation, failure(422, UNSUPPORTED_FIELD, unsupported)
         return operation, self._performer.perform(tool, arguments, operation)
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
-        """Run one tool call and record it; agent mistakes come back as errors, never raise."""
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
+        """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        ``unsupported`` (a Kubernetes write that sets a field the estate has no place for,
+        `si.provider._kube`): the call is checked and recorded as the attempt it is, with its
+        fields, but answered 422 with that text and not performed — a write is never answered
+        as done with part of it dropped."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
@@ -297,7 +310,7 @@ class DeclaredSession(Recording):
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded)
+            operation, outcome = self._dispatch(tool, recorded, unsupported)
         response = outcome.response
         step = self._record_call(tool, recorded, response)
         operation, targets = self._as_issued(operation, outcome.targets)
@@ -306,6 +319,8 @@ class DeclaredSession(Recording):
             detail["targets"] = list(targets)
         if outcome.status == 403 and response.error:
             detail["refused"] = response.error
+        if outcome.status == 422 and response.error:
+            detail["unsupported"] = response.error
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,
