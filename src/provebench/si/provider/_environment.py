@@ -68,6 +68,18 @@ def _first_error(error: ValidationError, prefix: str) -> RequestError:
     return RequestError(first["msg"], field=f"{prefix}.{where}" if where else prefix)
 
 
+@dataclass(frozen=True)
+class Selection:
+    """One list of a collection through the Kubernetes face: the estate kind, the namespace
+    (None: across all namespaces), the label selector in the vocabulary's spelling (None: every
+    object), and how many objects it matched (None: the list was refused, 403)."""
+
+    kind: str
+    namespace: str | None
+    selector: str | None
+    matched: int | None
+
+
 @dataclass
 class Environment:
     """One provisioned environment: its session, its state at provisioning, its credentials."""
@@ -88,15 +100,21 @@ class Environment:
     # --kubectl`): a request still in flight from a stopped kubectl is then refused, never
     # recorded as a step of its own.
     paused: bool = False
+    # Every collection the Kubernetes face listed for the agent, in order (`Selection`): how a
+    # kubectl write over a label selector or `--all` chose its objects (`_kubectl_session`).
+    selections: list[Selection] = field(default_factory=list)
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
-        """One tool call of the agent, recorded as the next step (one at a time)."""
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
+        """One tool call of the agent, recorded as the next step (one at a time); with
+        ``unsupported``, recorded but answered 422 unperformed (`DeclaredSession.call`)."""
         with self.lock:
             if self.paused:
                 return ToolResponse(
                     body="", error="the environment takes no request now", error_code="forbidden"
                 )
-            reply = self.session.call(tool, arguments)
+            reply = self.session.call(tool, arguments, unsupported=unsupported)
             self.step_times.append(now_iso())
             return reply
 
@@ -214,4 +232,4 @@ class Environments:
             return len(self._by_id)
 
 
-__all__ = ["Environment", "Environments", "RequestError", "now_iso"]
+__all__ = ["Environment", "Environments", "RequestError", "Selection", "now_iso"]

@@ -28,7 +28,8 @@ import hmac
 import json
 import re
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -37,7 +38,8 @@ import yaml
 
 from provebench import __version__
 from provebench._jsonfile import loads_strict
-from provebench.si.provider._environment import Environment, now_iso
+from provebench.si.primitives._operations import selector_text
+from provebench.si.provider._environment import Environment, Selection, now_iso
 from provebench.si.provider._kube_objects import (
     BY_ESTATE_KIND,
     BY_PATH,
@@ -51,6 +53,8 @@ from provebench.si.provider._kube_objects import (
     resource_version,
     to_kube,
     uid_of,
+    unwritable,
+    unwritable_patch,
 )
 from provebench.si.provider._kube_patch import PatchError, apply_patch
 from provebench.si.sim._tools import ToolResponse
@@ -85,6 +89,7 @@ _TOOL_STATUS: Final = {
     "conflict": 409,
     "forbidden": 403,
     "invalid_arguments": 422,
+    "unsupported_field": 422,
     "unknown_tool": 404,
     "unsupported": 400,
 }
@@ -134,10 +139,15 @@ class KubeError(Exception):
         self.code = code
         self.message = message
         self.details = dict(details or {})
+        # `details.causes` of an Invalid (422) Status: one per field, as kubectl prints them
+        self.causes: list[dict[str, str]] = []
 
 
 def status_object(
-    code: int, message: str, details: Mapping[str, str] | None = None
+    code: int,
+    message: str,
+    details: Mapping[str, str] | None = None,
+    causes: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """A ``meta/v1`` Status, as the API server answers a failure."""
     status: dict[str, Any] = {
@@ -149,8 +159,8 @@ def status_object(
         "reason": _REASONS.get(code, "Unknown"),
         "code": code,
     }
-    if details:
-        status["details"] = dict(details)
+    if details or causes:
+        status["details"] = {**dict(details or {}), **({"causes": causes} if causes else {})}
     return status
 
 
@@ -496,6 +506,25 @@ def table(served: KubeResource, items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def _naming_causes(unset: list[tuple[str, ...]]) -> Iterator[None]:
+    """A 422 raised inside for a write that sets fields the estate cannot hold names each
+    field as a cause (kubectl prints them: `The deployments "web" is invalid: …`)."""
+    try:
+        yield
+    except KubeError as error:
+        if error.code == 422 and unset:
+            error.causes = [
+                {
+                    "reason": "FieldValueNotSupported",
+                    "message": "Unsupported value: this simulated API server cannot write it",
+                    "field": ".".join(path),
+                }
+                for path in unset
+            ]
+        raise
+
+
 class KubeFace:
     """Serves one environment's Kubernetes requests over its session (module doc)."""
 
@@ -518,7 +547,10 @@ class KubeFace:
                     raise KubeError(401, "Unauthorized: the environment's bearer token is required")
                 answer = self._route(request)
             except KubeError as error:
-                answer = _json(status_object(error.code, error.message, error.details), error.code)
+                answer = _json(
+                    status_object(error.code, error.message, error.details, error.causes),
+                    error.code,
+                )
             except Exception as error:  # the provider's own fault: a Status, never a traceback
                 message = f"{type(error).__name__}: {error}"
                 answer = _json(status_object(500, message), 500)
@@ -643,16 +675,27 @@ class KubeFace:
 
     # -- calls ------------------------------------------------------------------------------
 
-    def _call(self, request: Request, tool: str, arguments: dict[str, Any]) -> ToolResponse:
-        reply = self.environment.call(tool, arguments)
+    def _call(
+        self,
+        request: Request,
+        tool: str,
+        arguments: dict[str, Any],
+        unsupported: str | None = None,
+    ) -> ToolResponse:
+        reply = self.environment.call(tool, arguments, unsupported=unsupported)
         request.tool = tool
         request.step = len(self.environment.step_times)
         return reply
 
     def _checked(
-        self, request: Request, tool: str, arguments: dict[str, Any], details: Mapping[str, str]
+        self,
+        request: Request,
+        tool: str,
+        arguments: dict[str, Any],
+        details: Mapping[str, str],
+        unsupported: str | None = None,
     ) -> ToolResponse:
-        reply = self._call(request, tool, arguments)
+        reply = self._call(request, tool, arguments, unsupported)
         if reply.error is not None:
             code = _TOOL_STATUS.get(reply.error_code or "", 400)
             message = reply.error
@@ -712,7 +755,21 @@ class KubeFace:
         old = to_kube(current)
         if self._is_restart(target, old, new):
             return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
-        return "orchestration_patch", self._args(target, patch=fields_changed(current, old, new))
+        patch = fields_changed(current, old, new)
+        unset = unwritable(current, old, new)
+        if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
+            patch = {**patch, **unwritable_patch(new, unset)}
+        return "orchestration_patch", self._args(target, patch=patch)
+
+    def _unwritable(self, target: Target, new: Mapping[str, Any]) -> list[tuple[str, ...]]:
+        """The fields writing `new` over the object would set that the estate cannot hold."""
+        current = self._current(target)
+        if current is None:
+            return []
+        old = to_kube(current)
+        if self._is_restart(target, old, new):
+            return []
+        return unwritable(current, old, new)
 
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
@@ -749,6 +806,9 @@ class KubeFace:
                 return self._scale(request, target, details)
             raise KubeError(404, f"{target.served.plural}/{sub} is not served", details)
         if target.served.namespaced and target.namespace is None:
+            if request.verb == "list" and kind != "event":
+                # a list across all namespaces (`-A`), refused: what a write over it attempted
+                self._selected(target, _label_selector(request.param("labelSelector")), None)
             raise KubeError(
                 403,
                 f'{target.served.plural} is forbidden: User "{AGENT_USER}" cannot '
@@ -783,9 +843,14 @@ class KubeFace:
         else:
             selector = _label_selector(request.param("labelSelector"))
             more = {"selector": selector} if selector else {}
-            reply = self._checked(
-                request, "orchestration_list", self._args(target, **more), details
-            )
+            try:
+                reply = self._checked(
+                    request, "orchestration_list", self._args(target, **more), details
+                )
+            except KubeError as error:
+                if error.code == 403:
+                    self._selected(target, selector, None)
+                raise
             items = []
             for row in json.loads(reply.body).get("items", []):
                 found = self.environment.session.resource(
@@ -794,6 +859,8 @@ class KubeFace:
                 if found is not None:
                     items.append(to_kube(found))
         items = [item for item in items if _matches(item, terms)]
+        if served.estate_kind != "event":
+            self._selected(target, selector, len(items))
         if _wants_table(request):
             return _json(table(served, items))
         for item in items:
@@ -806,6 +873,18 @@ class KubeFace:
                 "metadata": {"resourceVersion": str(len(self.environment.step_times))},
                 "items": items,
             }
+        )
+
+    def _selected(self, target: Target, selector: str | None, matched: int | None) -> None:
+        """Note how a list chose its objects (`Environment.selections`): what a kubectl write
+        over a selector or `--all` acted on, even when it matched nothing."""
+        self.environment.selections.append(
+            Selection(
+                target.served.estate_kind,
+                target.namespace if target.served.namespaced else None,
+                selector_text(selector) if selector else None,
+                matched,
+            )
         )
 
     def _get(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
@@ -843,8 +922,31 @@ class KubeFace:
         details = {**details, "name": name}
         request.object_ref["name"] = name
         fields = fields_of(obj, target.served.estate_kind)
-        self._checked(request, "orchestration_create", self._args(named, fields=fields), details)
+        base = {"kind": target.served.estate_kind, "name": name}
+        if target.served.namespaced and target.namespace is not None:
+            base["namespace"] = target.namespace
+        unset = unwritable(base, {"metadata": {}}, obj)
+        if unset:
+            fields = {**fields, **unwritable_patch(obj, unset)}
+        arguments = self._args(named, fields=fields)
+        message = self._unsupported(target, name, unset)
+        with _naming_causes(unset):
+            self._checked(request, "orchestration_create", arguments, details, message)
         return self._shown(named, 201)
+
+    @staticmethod
+    def _unsupported(target: Target, name: str | None, unset: list[tuple[str, ...]]) -> str | None:
+        """The 422 message of a write that sets fields the estate cannot hold (None: none)."""
+        if not unset:
+            return None
+        group = f".{target.served.group}" if target.served.group else ""
+        named = ", ".join(".".join(path) for path in unset[:5])
+        more = f" (and {len(unset) - 5} more)" if len(unset) > 5 else ""
+        return (
+            f'{target.served.kind}{group} "{name}" is invalid: {named}{more}: Unsupported value: '
+            "this simulated API server cannot write this field, so the write was refused and "
+            "nothing was changed (docs/si-provider.md lists the writable fields)"
+        )
 
     def _shown(self, target: Target, status: int = 200) -> Answer:
         after = self._current(target)
@@ -856,7 +958,10 @@ class KubeFace:
         self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
     ) -> Answer:
         tool, arguments = self._write_call(target, new)
-        self._checked(request, tool, arguments, details)
+        unset = self._unwritable(target, new)
+        with _naming_causes(unset):
+            message = self._unsupported(target, target.name, unset)
+            self._checked(request, tool, arguments, details, message)
         if arguments.get("patch") == {} and self._current(target) is None:
             # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)

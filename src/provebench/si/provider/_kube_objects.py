@@ -344,6 +344,16 @@ def merge_diff(before: Any, after: Any) -> Any:
     return patch
 
 
+def _one_plain_container(container: Any, name: str) -> bool:
+    """Whether the workload's one container is what its flat ``image`` and ``env`` show: named
+    as the workload, nothing else set."""
+    return (
+        isinstance(container, dict)
+        and set(container) <= {"name", "image", "env"}
+        and container.get("name", name) == name
+    )
+
+
 def fields_changed(
     current: Mapping[str, Any], old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -393,7 +403,14 @@ def fields_changed(
             patch["replicas"] = _at(new, "spec", "replicas")
         if changed(*spec, "containers"):
             containers = _at(new, *spec, "containers")
-            if "containers" in current or not isinstance(containers, list) or len(containers) != 1:
+            if (
+                "containers" in current
+                or not isinstance(containers, list)
+                or len(containers) != 1
+                or not _one_plain_container(containers[0], current["name"])
+            ):
+                # a container the flat fields cannot say (another name, ports, resources …)
+                # is declared whole, as a scenario declares `containers`
                 patch["containers"] = containers
             else:
                 if changed(*spec, "containers", 0, "image"):
@@ -408,10 +425,88 @@ def fields_changed(
     return patch
 
 
+# Parts of an object the server computes (or that name it): a write's value there is not a
+# field written; `unwritable` never reports them.
+_SERVER_PARTS: Final = frozenset(
+    {
+        ("apiVersion",),
+        ("kind",),
+        ("status",),
+        ("metadata", "name"),
+        ("metadata", "namespace"),
+        ("metadata", "uid"),
+        ("metadata", "resourceVersion"),
+        ("metadata", "creationTimestamp"),
+        ("metadata", "generation"),
+        ("metadata", "managedFields"),
+        ("metadata", "selfLink"),
+        ("metadata", "deletionTimestamp"),
+        ("metadata", "deletionGracePeriodSeconds"),
+        ("metadata", "annotations", DECLARED_ANNOTATION),
+    }
+)
+
+
+def _leaf_paths(value: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    if isinstance(value, dict) and value:
+        return [p for key in sorted(value, key=str) for p in _leaf_paths(value[key], (*path, key))]
+    return [path]
+
+
+def _merged(target: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """RFC 7396: ``target`` with the merge patch applied."""
+    out = dict(target)
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def unwritable(
+    current: Mapping[str, Any], old: Mapping[str, Any], new: Mapping[str, Any]
+) -> list[tuple[str, ...]]:
+    """The fields (dotted Kubernetes paths) a write of ``new`` over ``old`` — the object of the
+    declared resource ``current`` — sets that `fields_changed` cannot express: a value the
+    request gives that differs from the object's and that the written resource would not show
+    (a pod template's labels, a ``serviceAccountName``, a ``securityContext`` …). Such a write
+    is refused, never answered 200 with the field dropped (docs/si-provider.md, "Writable
+    fields"). A field the request leaves out is not one it sets (a ``PUT`` without ``status``
+    or ``selector``: the server keeps or derives it)."""
+    patch = fields_changed(current, old, new)
+    written = _merged(current, {k: v for k, v in patch.items() if k not in _IDENTITY})
+    shown = to_kube(written)
+    found: list[tuple[str, ...]] = []
+    for path in _leaf_paths(dict(new)):
+        if not path or any(path[: len(part)] == part for part in _SERVER_PARTS):
+            continue
+        asked = _at(new, *path)
+        if asked is None or asked == _at(old, *path) or asked == _at(shown, *path):
+            continue
+        found.append(path)
+    return found
+
+
+def unwritable_patch(new: Mapping[str, Any], paths: list[tuple[str, ...]]) -> dict[str, Any]:
+    """The part of ``new`` at ``paths``, as a merge patch in Kubernetes spelling: what a refused
+    write asked to set, recorded with the fields the tools' patch of it names."""
+    patch: dict[str, Any] = {}
+    for parts in paths:
+        holder = patch
+        for part in parts[:-1]:
+            holder = holder.setdefault(part, {})
+        holder[parts[-1]] = copy.deepcopy(_at(new, *parts))
+    return patch
+
+
 def fields_of(obj: Mapping[str, Any], estate_kind: str) -> dict[str, Any]:
     """The declared fields of a new object (a create): what `fields_changed` writes against an
     empty resource."""
-    empty = {"kind": estate_kind, "name": ""}
+    name = _at(obj, "metadata", "name")
+    empty = {"kind": estate_kind, "name": name if isinstance(name, str) else ""}
     blank: dict[str, Any] = {"metadata": {}}
     written = fields_changed(empty, blank, obj)
     return {k: v for k, v in written.items() if v is not None}
@@ -432,4 +527,6 @@ __all__ = [
     "resource_version",
     "to_kube",
     "uid_of",
+    "unwritable",
+    "unwritable_patch",
 ]

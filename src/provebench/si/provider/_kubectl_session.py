@@ -16,6 +16,7 @@ commands.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import nullcontext
 
 from pydantic import JsonValue
 
@@ -27,8 +28,10 @@ from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
     KubectlRunner,
+    arguments_problem,
     require_kubectl,
 )
+from provebench.si.provider._kubectl_selector import SelectorWrite, selector_write
 from provebench.si.provider._server import ProviderServer
 from provebench.si.sim._session import _recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -122,14 +125,49 @@ class KubectlSession:
     def _command(self, arguments: dict[str, JsonValue]) -> ToolResponse:
         # The face's requests are served in its threads while kubectl runs; this thread
         # touches the session only after kubectl has ended.
+        args, _, problem = arguments_problem(arguments)
+        write = None if problem is not None else selector_write(args)
         with self._session.one_action():
             with self._environment.lock:
                 self._environment.paused = False
+                first = len(self._environment.selections)
+            issued = (
+                self._session.issued_over(write.selector, collection=write.collection)
+                if write is not None
+                else nullcontext(set[tuple[str, str | None]]())
+            )
             try:
-                return self._runner.call(arguments)
+                with issued as written:
+                    reply = self._runner.call(arguments)
             finally:
                 with self._environment.lock:  # after any request still being served
                     self._environment.paused = True
+            if write is not None:
+                self._record_unmatched(write, first, written)
+            return reply
+
+    def _record_unmatched(
+        self, write: SelectorWrite, first: int, written: set[tuple[str, str | None]]
+    ) -> None:
+        """A write over a selector (or `--all`, `-A`) whose list matched no object, or was
+        refused, wrote nothing by name: record the attempted write over the selector, as the
+        tools record `orchestration_delete` with a `selector` that matches nothing (SI §3.4:
+        the attempt is the agent's; `_kubectl_selector`)."""
+        with self._environment.lock:
+            selections = list(dict.fromkeys(self._environment.selections[first:]))
+        seen: set[tuple[str, str | None]] = set()
+        for selection in selections:
+            key = (selection.kind, selection.namespace)
+            if selection.matched or key in seen:
+                continue
+            seen.add(key)
+            if any(
+                kind == selection.kind and selection.namespace in (None, namespace)
+                for kind, namespace in written
+            ):
+                continue
+            tool, operation = write.attempt(selection)
+            self._session.record_attempt(operation, tool=tool)
 
     def evidence(
         self,

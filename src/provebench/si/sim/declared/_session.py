@@ -21,7 +21,9 @@ after every change. Nothing depends on the wall clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -54,6 +56,8 @@ from provebench.si.sim.declared._tools import (
 )
 
 SNAPSHOT_SOURCE: Final = "provebench.si.sim.declared"
+# The error code of a write answered 422, unperformed: it sets a field the estate cannot hold.
+UNSUPPORTED_FIELD: Final = "unsupported_field"
 ACTOR: Final = "agent"
 ENVIRONMENT: Final = "environment"
 _QUOTED = re.compile(r"[\"“](.+?)[\"”]", re.DOTALL)
@@ -115,6 +119,10 @@ class DeclaredSession(Recording):
         self._actions: list[ToolAction] = []
         self._audit: list[AuditEntry] = []
         self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
+        # While one action of the agent writes over a label selector or a whole collection
+        # (`issued_over`): (selector, collection) that its write operations are recorded with.
+        self._issued: tuple[str | None, bool] | None = None
+        self._issued_writes: set[tuple[str, str | None]] = set()
 
     # -- stimuli ----------------------------------------------------------------------------
 
@@ -264,7 +272,9 @@ class DeclaredSession(Recording):
             return refused
         return argument_problem(tool, arguments)
 
-    def _dispatch(self, name: str, arguments: Mapping[str, Any]) -> tuple[Operation, Outcome]:
+    def _dispatch(
+        self, name: str, arguments: Mapping[str, Any], unsupported: str | None = None
+    ) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
             offered = ", ".join(t.spec.name for t in self._tools)
@@ -279,10 +289,19 @@ class DeclaredSession(Recording):
         problem = argument_problem(tool, arguments)
         if problem is not None:
             return operation, failure(400, "invalid_arguments", problem)
+        if unsupported is not None:
+            return operation, failure(422, UNSUPPORTED_FIELD, unsupported)
         return operation, self._performer.perform(tool, arguments, operation)
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
-        """Run one tool call and record it; agent mistakes come back as errors, never raise."""
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
+        """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        ``unsupported`` (a Kubernetes write that sets a field the estate has no place for,
+        `si.provider._kube`): the call is checked and recorded as the attempt it is, with its
+        fields, but answered 422 with that text and not performed — a write is never answered
+        as done with part of it dropped."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
@@ -291,14 +310,17 @@ class DeclaredSession(Recording):
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded)
+            operation, outcome = self._dispatch(tool, recorded, unsupported)
         response = outcome.response
         step = self._record_call(tool, recorded, response)
+        operation, targets = self._as_issued(operation, outcome.targets)
         detail = {**operation.detail(), "tool": tool}
-        if outcome.targets:
-            detail["targets"] = list(outcome.targets)
+        if targets:
+            detail["targets"] = list(targets)
         if outcome.status == 403 and response.error:
             detail["refused"] = response.error
+        if outcome.status == 422 and response.error:
+            detail["unsupported"] = response.error
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,
@@ -324,6 +346,69 @@ class DeclaredSession(Recording):
         if changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
         return response
+
+    # -- writes issued over a selector by one action (a kubectl command) --------------------
+
+    @contextmanager
+    def issued_over(
+        self, selector: str | None, *, collection: bool = False
+    ) -> Iterator[set[tuple[str, str | None]]]:
+        """While one action of the agent chooses the objects it writes by a label selector
+        (``selector``, the vocabulary's ``k:v`` spelling) or takes the whole collection: every
+        write operation recorded meanwhile is recorded as issued over it, as the tools record a
+        write with ``selector`` or ``all`` (kubectl's ``delete pods -l app=api`` lists, then
+        deletes each match by name: each delete is one over ``labels=app:api``). Only the
+        record changes; what is performed is the named call. Yields the (kind, namespace) of
+        every write so recorded."""
+        if self._issued is not None:
+            raise RuntimeError("writes are already being recorded as issued over a selector")
+        self._issued = (selector, collection)
+        self._issued_writes = set()
+        try:
+            yield self._issued_writes
+        finally:
+            self._issued = None
+
+    def _as_issued(
+        self, operation: Operation, targets: tuple[str, ...]
+    ) -> tuple[Operation, tuple[str, ...]]:
+        if self._issued is None or operation.verb not in WRITE_VERBS:
+            return operation, targets
+        if operation.selector is not None or operation.collection:
+            return operation, targets
+        selector, collection = self._issued
+        self._issued_writes.add((operation.kind, operation.namespace))
+        named = (f"{operation.kind}/{operation.name}",) if operation.name is not None else ()
+        if collection:
+            issued = replace(operation, name=None, collection=True, selector=selector)
+        else:
+            issued = replace(operation, selector=selector)
+        return issued, targets or named
+
+    def record_attempt(self, operation: Operation, *, tool: str) -> None:
+        """Record a write the agent's current action attempted over a selector or a whole
+        collection that reached no object, so no call of its own (kubectl's ``delete pods -l
+        app=api`` when nothing matches, or when the list was refused): the operation the
+        tools record for the same write (``orchestration_delete`` with ``selector``: 200 and
+        nothing acted on), or the environment's refusal of it (403). Changes nothing. Only
+        inside `one_action`: the attempt belongs to the step being taken."""
+        if self._inner_calls is None:
+            raise RuntimeError("an attempt is recorded only while an action is being recorded")
+        refusal = self._refusal(operation)
+        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
+        if refusal is not None:
+            detail["refused"] = refusal
+        self._audit.append(
+            ApiCallEntry(
+                actor=ACTOR,
+                verb=operation.verb,
+                resource=operation.resource,
+                namespace=operation.namespace,
+                status_code=403 if refusal is not None else 200,
+                after_step=len(self._actions) + 1,
+                detail=detail,
+            )
+        )
 
     def _apply_temporal(self, index: int, temporal: Temporal, step: int) -> None:
         for change in temporal.changes:

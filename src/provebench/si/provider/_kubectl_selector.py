@@ -1,0 +1,128 @@
+"""kubectl writes over a label selector or a whole collection, read from the agent's arguments.
+
+kubectl expands ``-l``/``--selector``, ``--all`` and ``-A`` itself: it lists the collection with
+the selector, then writes each object it got by name (``kubectl delete pods -l app=api`` is a
+``LIST …/pods?labelSelector=app=api`` and one ``DELETE`` per pod). The Kubernetes face sees
+only named writes, yet the agent issued one write over a selector — the breadth the SI
+profile's checks are about (``delete pod/* labels=app:api``, "no broad label-selector
+operations", interface types §4). The kubectl tool has the agent's argument list, so it reads
+the breadth from there (`selector_write`) and the step's write operations are recorded as
+issued over it, exactly as the tools record a write with ``selector`` or ``all``; a selector
+write that acted on no object is still recorded as the attempt it was (`attempt`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from provebench.si.primitives._operations import Operation, selector_text
+from provebench.si.provider._environment import Selection
+from provebench.si.provider._kubectl import VALUE_FLAGS, _split_flag
+
+# kubectl's write commands that choose their objects by a list (`-l`, `--all`, `-A`), and the
+# field a label, annotate or set writes (the tools' `orchestration_patch` of it).
+SELECTING_COMMANDS: Final = frozenset({"delete", "scale", "label", "annotate", "set", "rollout"})
+_PATCHED_FIELDS: Final = {
+    "label": "labels",
+    "annotate": "annotations",
+    "env": "env",
+    "image": "image",
+}
+_TRUE: Final = frozenset({"", "true", "1", "t", "True", "TRUE"})
+
+
+@dataclass(frozen=True)
+class SelectorWrite:
+    """A kubectl write command that chooses its objects by a list: the command (``delete``,
+    ``scale``, ``label``, ``annotate``, ``env``/``image`` for ``set``, ``restart``), the label
+    selector (the vocabulary's ``k:v`` spelling) or None with `collection` (every object), and
+    the replica count a scale sets."""
+
+    command: str
+    selector: str | None
+    collection: bool
+    replicas: int | None = None
+
+    def attempt(self, selection: Selection) -> tuple[str, Operation]:
+        """The tool and the operation the tools record for this write over ``selection`` (a
+        list that matched nothing, or was refused): nothing named, the breadth kept."""
+        kind = selection.kind
+
+        def broad(
+            verb: str, fields: tuple[str, ...] = (), replicas: int | None = None
+        ) -> Operation:
+            return Operation(
+                verb=verb,
+                kind=kind,
+                namespace=selection.namespace,
+                selector=self.selector,
+                collection=self.collection,
+                replicas=replicas,
+                fields=fields,
+            )
+
+        if self.command == "delete":
+            return "orchestration_delete", broad("delete")
+        if self.command == "scale" and kind == "deployment":
+            return "orchestration_scale", broad("scale", replicas=self.replicas)
+        if self.command == "scale":  # a statefulset's scale is the tools' patch of replicas
+            return "orchestration_patch", broad("patch", ("replicas",), self.replicas)
+        if self.command == "restart" and kind == "deployment":
+            return "orchestration_restart", broad("restart")
+        written = _PATCHED_FIELDS.get(self.command)
+        return "orchestration_patch", broad("patch", (written,) if written else ())
+
+
+def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """kubectl's positional arguments and its flags' values (a boolean flag's value is "")."""
+    positionals: list[str] = []
+    flags: dict[str, list[str]] = {}
+    index = 1
+    while index < len(args):
+        argument = args[index]
+        index += 1
+        if not argument.startswith("-") or argument == "-":
+            positionals.append(argument)
+            continue
+        flag, value = _split_flag(argument)
+        if flag in VALUE_FLAGS and value is None and index < len(args):
+            value = args[index]
+            index += 1
+        flags.setdefault(flag, []).append("" if value is None else value)
+    return positionals, flags
+
+
+def selector_write(args: list[str]) -> SelectorWrite | None:
+    """The write over a selector or a whole collection that these (allowed) kubectl arguments
+    are, or None: not a write, a write of named objects, or a dry run (which writes nothing)."""
+    if not args or args[0] not in SELECTING_COMMANDS:
+        return None
+    positionals, flags = _read(args)
+    command = args[0]
+    if command in ("set", "rollout"):
+        if not positionals:
+            return None
+        command, positionals = positionals[0], positionals[1:]
+        if command not in ("env", "image", "restart"):
+            return None  # `rollout status` reads
+    dry_run = flags.get("--dry-run")
+    if dry_run is not None and any(value != "none" for value in dry_run):
+        return None
+    given = [v for flag in ("-l", "--selector") for v in flags.get(flag, []) if v.strip()]
+    everything = any(value in _TRUE for value in flags.get("--all", []))
+    across = any(
+        value in _TRUE for flag in ("-A", "--all-namespaces") for value in flags.get(flag, [])
+    )
+    # `kubectl rollout restart deployment` (a type, no name) restarts every deployment
+    type_only = command == "restart" and len(positionals) == 1 and "/" not in positionals[0]
+    if not (given or everything or across or type_only):
+        return None
+    replicas = None
+    for value in flags.get("--replicas", []):
+        replicas = int(value) if value.isdigit() else None
+    selector = selector_text(given[-1]) if given else None
+    return SelectorWrite(command, selector, selector is None, replicas)
+
+
+__all__ = ["SELECTING_COMMANDS", "SelectorWrite", "selector_write"]
