@@ -135,9 +135,10 @@ def test_reference_importer_on_the_real_client_reaches_the_expected_register(
 
 def _lab_facts(run_dir: Path) -> list[tuple[int, str, dict[str, object]]]:
     """The log's entries without the digest of the importer's work directory (and so without
-    the chain hashes that cover it). This importer keeps the emulator's endpoint, a fresh port
-    each attempt, in its work directory, which each `cycle_confirmed` binds (docs/pilot-lab.md,
-    "Crash safety"): the log differs only there, and the last digest is that of the folder."""
+    the chain hashes and the keyed anchor that cover it). This importer keeps the emulator's
+    endpoint, a fresh port each attempt, in its work directory, which each `cycle_confirmed`
+    binds (docs/pilot-lab.md, "Crash safety"): the log differs only there, and the last digest
+    is that of the folder. The anchors are checked whole by the resume itself."""
     facts = []
     last_digest = None
     for line in (run_dir / "ledger.jsonl").read_text(encoding="utf-8").splitlines():
@@ -145,6 +146,7 @@ def _lab_facts(run_dir: Path) -> list[tuple[int, str, dict[str, object]]]:
         payload = dict(entry["payload"])
         if entry["kind"] == "cycle_confirmed":
             last_digest = payload.pop("work_sha256")
+            payload.pop("anchor")  # signs the entry, work_sha256 included
         facts.append((entry["seq"], entry["kind"], payload))
     assert last_digest == work_tree_sha256(run_dir / "work")
     return facts
