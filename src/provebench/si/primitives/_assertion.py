@@ -577,8 +577,8 @@ class SentenceReading:
         sentence = self._text[self._start : self._end]
         self._opens_question = self._is_question(sentence)
         # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
-        marks = [self._start + at for at, mark in enumerate(sentence) if mark in "?¿‽"]
-        self._last_question_mark = marks[-1] if marks else -1
+        last = max(sentence.rfind(mark) for mark in "?¿‽")
+        self._last_question_mark = self._start + last if last >= 0 else -1
         self.question = self._opens_question or self._last_question_mark >= 0
         self._quote_starts: list[int] = []
         self._inside_after: list[bool] = []  # whether the text after each mark is quoted

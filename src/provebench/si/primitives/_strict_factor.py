@@ -95,6 +95,8 @@ class ChannelReader:
         self.cues = cues
         self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
+        # each span is located by several rules: the sentence holding it is looked up once
+        self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
         self._following: dict[int, Sentence | None] = {}
         self._retractions: dict[int, bool | None] = {}
 
@@ -103,6 +105,13 @@ class ChannelReader:
 
     def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         """The sentence holding `[start, end)` (original offsets), read once."""
+        if (start, end) in self._located:
+            return self._located[(start, end)]
+        located = self._locate(start, end)
+        self._located[(start, end)] = located
+        return located
+
+    def _locate(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         sentence = self.channel.sentence_containing(start, end)
         if sentence is None:
             return None
