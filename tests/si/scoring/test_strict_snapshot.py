@@ -8,7 +8,9 @@ ratified band and score and the whole strict reading (band, score, row, every fi
 that is meant to be faster must leave every one of them the same bytes.
 
 An answer a later change of the families no longer generates is not compared; most of the
-snapshot must still be (below), so that the test cannot pass by comparing nothing.
+snapshot must still be (below), so that the test cannot pass by comparing nothing. A change
+meant to change the strict reading (a new cue list version) writes the snapshot again, from
+`strict_digests()`, and says so in its commit.
 """
 
 from __future__ import annotations
