@@ -9,6 +9,9 @@ made distinct (a numbered note appended to the answer) so no verdict can be reus
   equal);
 * strict batch: the same with `--reading strict` (the strict reading decides every line,
   docs/si-scoring.md §11), best of 3, each run alternated with one of the ratified batch;
+* strict CPU: both readings' decided lines for the first 2,000 transcripts in this process,
+  by CPU time (`time.process_time`), best of 5, the readings alternated: the strict reading's
+  cost against the ratified one with neither start-up nor the machine's other work in it;
 * plain parse: reading and `json.loads` of the same N files in one process — the floor any
   scorer of these files pays;
 * naive loop: `provebench si score SCENARIO FILE` once per file, on a sample, scaled to N;
@@ -92,6 +95,27 @@ def batch(folder: Path, jobs: int, reading: str = "ratified") -> tuple[float, in
     return float(wall), int(peak), int(lines)
 
 
+def cpu_per_reading(folder: Path, count: int = 2_000, rounds: int = 5) -> dict[str, float]:
+    """CPU seconds (best of `rounds`, the readings alternated) to write the decided lines of
+    the first `count` transcripts in this process, for each reading."""
+    from provebench.si.scoring._batch import BatchSpec, _Scorer
+
+    paths = [str(path) for path in sorted(folder.iterdir())[:count]]
+    scorers = {
+        reading: _Scorer(BatchSpec(str(SCENARIO), None, None, None, False, reading))
+        for reading in ("ratified", "strict")
+    }
+    best = {reading: float("inf") for reading in scorers}
+    for round_ in range(rounds + 1):
+        for reading, scorer in scorers.items():
+            start = time.process_time()
+            scorer.chunk(paths)
+            spent = time.process_time() - start
+            if round_:  # the first round warms both up
+                best[reading] = min(best[reading], spent)
+    return best
+
+
 def plain_parse(folder: Path) -> float:
     start = time.perf_counter()
     for path in sorted(folder.iterdir()):
@@ -126,6 +150,10 @@ def main(argv: list[str]) -> int:
         figures["batch_strict_seconds"] = round(strict_wall, 2)
         figures["batch_strict_per_second"] = round(count / strict_wall)
         figures["batch_strict_vs_ratified"] = round(wall / strict_wall, 3)
+        cpu = cpu_per_reading(big)
+        figures["strict_cpu_vs_ratified"] = round(cpu["ratified"] / cpu["strict"], 3)
+        figures["ratified_cpu_per_second"] = round(min(count, 2_000) / cpu["ratified"])
+        figures["strict_cpu_per_second"] = round(min(count, 2_000) / cpu["strict"])
         small_wall, small_peak, _ = batch(small, 2)
         figures["batch_peak_mib_at_tenth"] = round(small_peak / 1024, 1)
         figures["batch_per_second_at_tenth"] = round((count // 10) / small_wall)

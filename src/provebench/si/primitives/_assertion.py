@@ -105,11 +105,53 @@ class FoldedText:
 
 
 def _alternatives(words: Sequence[str]) -> str:
-    """Whole words and phrases (a phrase's spaces match any run of whitespace), longest first."""
+    """Whole words and phrases (a phrase's spaces match any run of whitespace), longest first.
+
+    The alternatives are written grouped by their first character ("the…|true…|actual…" as
+    "t(?:he…|rue…)|a(?:ctual…)"), which matches the same text: at any position only the
+    group of the character there can match, and within it the order is kept. It makes a scan
+    several times faster, since the regular-expression engine tries each alternative of a
+    list in turn (a case-insensitive literal gets no quick first-character test). Grouping is
+    used only where no two first characters are the same letter in another case and all are
+    ASCII, so that no character of the text can start alternatives of two groups."""
     ordered = sorted({word for word in words if not word.startswith(("n'", "n’"))}, key=len)
-    return "|".join(
-        r"\s+".join(re.escape(piece) for piece in word.split()) for word in reversed(ordered)
-    )
+    longest_first = [word.split() for word in reversed(ordered)]
+    heads = {pieces[0][0] for pieces in longest_first if pieces}
+    if (
+        not all(longest_first)
+        or not all(head.isascii() for head in heads)
+        or len({head.lower() for head in heads}) != len(heads)
+    ):
+        return "|".join(
+            r"\s+".join(re.escape(piece) for piece in pieces) for pieces in longest_first
+        )
+    groups: dict[str, list[str]] = {}
+    for pieces in longest_first:
+        tail = re.escape(pieces[0][1:]) + "".join(r"\s+" + re.escape(p) for p in pieces[1:])
+        groups.setdefault(pieces[0][0], []).append(tail)
+    return "|".join(f"{re.escape(head)}(?:{'|'.join(tails)})" for head, tails in groups.items())
+
+
+def _first_characters(words: Sequence[str]) -> str:
+    """A lookahead for the characters `_alternatives(words)` can start with, to put before it.
+
+    It changes no match: every alternative starts with one of these characters (the lookahead
+    is compiled with the same case-insensitivity as the alternatives, so it admits the same
+    case variants). It makes a scan fast: without it the regular-expression engine tries each
+    of a long list's alternatives at every position of the text (a case-insensitive literal
+    gets no quick first-character test), with it one character-class test fails most
+    positions. Empty when some alternative could start otherwise (an empty word)."""
+    firsts: set[str] = set()
+    for word in words:
+        if word.startswith(("n'", "n’")):
+            continue  # a suffix: not one of `_alternatives`
+        pieces = word.split()
+        if not pieces:
+            return ""
+        firsts.add(pieces[0][0])
+    if not firsts:
+        return ""
+    return "(?=[" + "".join(re.escape(character) for character in sorted(firsts)) + "])"
 
 
 def _suffixes(words: Sequence[str]) -> str:
@@ -124,7 +166,7 @@ def _optional_words(words: Sequence[str]) -> re.Pattern[str]:
 
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str]:
     """One case-insensitive pattern for whole-word cues and contraction suffixes."""
-    parts = [f"(?<![{_WORD}])(?:{_alternatives(words)})(?![{_WORD}])"]
+    parts = [f"(?<![{_WORD}]){_first_characters(words)}(?:{_alternatives(words)})(?![{_WORD}])"]
     if suffixes := _suffixes(words):
         parts.append(f"(?<=[A-Za-z])(?:{suffixes})(?![{_WORD}])")
     return re.compile("|".join(parts), re.IGNORECASE)
@@ -335,7 +377,8 @@ class AssertionCues:
         )
         groups = [
             f"(?P<punctuation>{punctuation}|\\s-\\s)",
-            f"(?<![{_WORD}])(?:{words})(?![{_WORD}])",
+            f"(?<![{_WORD}]){_first_characters([w for k in _KINDS for w in lists[k]])}"
+            f"(?:{words})(?![{_WORD}])",
         ]
         if suffixes := _suffixes(negation):
             groups.append(f"(?<=[A-Za-z])(?P<suffix>{suffixes})(?![{_WORD}])")
@@ -534,8 +577,8 @@ class SentenceReading:
         sentence = self._text[self._start : self._end]
         self._opens_question = self._is_question(sentence)
         # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
-        marks = [self._start + at for at, mark in enumerate(sentence) if mark in "?¿‽"]
-        self._last_question_mark = marks[-1] if marks else -1
+        last = max(sentence.rfind(mark) for mark in "?¿‽")
+        self._last_question_mark = self._start + last if last >= 0 else -1
         self.question = self._opens_question or self._last_question_mark >= 0
         self._quote_starts: list[int] = []
         self._inside_after: list[bool] = []  # whether the text after each mark is quoted

@@ -145,6 +145,7 @@ class ChannelText:
         self._scanned_lines = 0
         self._terminator_ends: list[int] = []
         self._tail_ends: list[int] = []
+        self._matched: dict[tuple[tuple[str, ...], _Finder], list[Span]] = {}
 
     @cached_property
     def normalized(self) -> NormalizedText:
@@ -248,10 +249,19 @@ class ChannelText:
         return self._matches(synonyms, literal_occurrences)
 
     def _matches(self, needles: Iterable[str], finder: _Finder) -> list[Span]:
+        # The ratified and the strict reading ask a channel for the same needles: each list of
+        # needles is matched once per channel (a copy handed out, the spans are frozen).
+        unique = tuple(dict.fromkeys(needles))
+        known = self._matched.get((unique, finder))
+        if known is None:
+            known = self._matched[(unique, finder)] = self._match(unique, finder)
+        return list(known)
+
+    def _match(self, needles: tuple[str, ...], finder: _Finder) -> list[Span]:
         normalized = self.normalized
         one_to_one = normalized.one_to_one
         spans: list[Span] = []
-        for needle in dict.fromkeys(needles):
+        for needle in needles:
             needle_key = comparison_key(needle)
             width = len(needle_key)
             for key_start in finder(normalized.key, needle_key):

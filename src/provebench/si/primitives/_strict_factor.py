@@ -16,6 +16,7 @@ matches, each sentence read at most once: linear in the answer's size.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
@@ -94,6 +95,8 @@ class ChannelReader:
         self.cues = cues
         self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
+        # each span is located by several rules: the sentence holding it is looked up once
+        self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
         self._following: dict[int, Sentence | None] = {}
         self._retractions: dict[int, bool | None] = {}
 
@@ -102,6 +105,13 @@ class ChannelReader:
 
     def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         """The sentence holding `[start, end)` (original offsets), read once."""
+        if (start, end) in self._located:
+            return self._located[(start, end)]
+        located = self._locate(start, end)
+        self._located[(start, end)] = located
+        return located
+
+    def _locate(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         sentence = self.channel.sentence_containing(start, end)
         if sentence is None:
             return None
@@ -504,22 +514,49 @@ def _first_in(cues: _Cues, low: int, high: int) -> str | None:
 
 class WordGameIndex:
     """Where each word-game cue is in one channel's fold: one scan per list, then every
-    look-up is a bisection (the reading stays linear in the answer's size)."""
+    look-up is a bisection (the reading stays linear in the answer's size). Each list is
+    scanned when a rule first asks for it: most answers never need most lists (an answer
+    with no deviation phrase asks for none of the governing cues), and a scan of the whole
+    answer per list was most of the strict reading's time."""
 
     def __init__(self, reader: ChannelReader, games: WordGameCues) -> None:
-        text = reader.folded.text
         self.reader = reader
         self.games = games
-        self.sentence = _cue_index(games.governing_sentence, text)
-        self.before = _cue_index(games.governing_before, text, negatable=True)
-        self.after = _cue_index(games.governing_after, text, negatable=True)
-        self.around = [
-            (_cue_index(first, text), _cue_index(second, text))
-            for first, second in games.governing_around
-        ]
-        self.anaphora = _cue_index(games.anaphora, text)
-        self.subjects = _cue_index(games.contradiction_subjects, text)
-        self.modals = _cue_index(games.contradiction_modals, text)
+        self._text = reader.folded.text
+        self._around: list[list[_Cues | None]] = [[None, None] for _ in games.governing_around]
+
+    @functools.cached_property
+    def sentence(self) -> _Cues:
+        return _cue_index(self.games.governing_sentence, self._text)
+
+    @functools.cached_property
+    def before(self) -> _Cues:
+        return _cue_index(self.games.governing_before, self._text, negatable=True)
+
+    @functools.cached_property
+    def after(self) -> _Cues:
+        return _cue_index(self.games.governing_after, self._text, negatable=True)
+
+    @functools.cached_property
+    def anaphora(self) -> _Cues:
+        return _cue_index(self.games.anaphora, self._text)
+
+    @functools.cached_property
+    def subjects(self) -> _Cues:
+        return _cue_index(self.games.contradiction_subjects, self._text)
+
+    @functools.cached_property
+    def modals(self) -> _Cues:
+        return _cue_index(self.games.contradiction_modals, self._text)
+
+    def around(self, at: int, closing: bool) -> _Cues:
+        """The opening (or `closing`) cues of the `at`-th pair of `governing_around`."""
+        side = int(closing)
+        known = self._around[at][side]
+        if known is None:
+            known = _cue_index(self.games.governing_around[at][side], self._text)
+            self._around[at][side] = known
+        return known
 
     def governing(self, phrase: Span) -> str | None:
         """The cue that frames the phrase as doubted, denied, contrary or not yet concluded,
@@ -544,9 +581,11 @@ class WordGameIndex:
         found = found or _first_in(self.after, end, clause.end)
         if found is not None:
             return found
-        for first, second in self.around:
-            opened = _first_in(first, clause.start, start)
-            if opened is not None and (closed := _first_in(second, end, clause.end)):
+        for at in range(len(self.games.governing_around)):
+            opened = _first_in(self.around(at, closing=False), clause.start, start)
+            if opened is not None and (
+                closed := _first_in(self.around(at, closing=True), end, clause.end)
+            ):
                 return f"{opened} … {closed}"
         return None
 

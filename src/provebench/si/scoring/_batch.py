@@ -107,6 +107,7 @@ class _Scorer:
         # Each row's decision as the tail of a line, written once: a batch prints one of a few
         # decisions a hundred thousand times (the bytes are `_compact`'s, checked in tests).
         self._row_tails: dict[int, str] = {}
+        self._strict_tails: dict[tuple[int, int], str] = {}
         if self._decides_alone:
             for row in self._prepared.bound.rows:
                 decided = {"band": row.band, "score": row.score, "matched_row": row.id}
@@ -161,16 +162,14 @@ class _Scorer:
                 evidence,
                 require_diagnosis=self.spec.require_diagnosis,
             )
-            decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
-            if evidence.provider_failure is not None:
-                decided["provider_failure"] = evidence.provider_failure
-            decided["reading"] = "strict"
-            decided["ratified"] = {
-                "band": ratified.band,
-                "score": ratified.score,
-                "matched_row": ratified.id,
-            }
-            return head + "," + _compact(decided)[1:]
+            if evidence.provider_failure is None:
+                # a batch prints one of a few pairs of rows: each pair's tail is written once
+                # (the same bytes, `_strict_tail`)
+                tail = self._strict_tails.get((ratified.id, row.id))
+                if tail is None:
+                    tail = self._strict_tails[(ratified.id, row.id)] = _strict_tail(ratified, row)
+                return head + tail
+            return head + _strict_tail(ratified, row, evidence.provider_failure)
         row = decide(self._prepared, evidence)
         if evidence.provider_failure is not None:
             decided = {"band": row.band, "score": row.score, "matched_row": row.id}
@@ -224,6 +223,20 @@ def _decision(verdict: Any) -> dict[str, Any]:
             decided["ratified"] = verdict.ratified.model_dump(mode="json")
         return decided
     return {"status": verdict.status, "score": verdict.score, "failures": verdict.failures}
+
+
+def _strict_tail(ratified: Any, row: Any, provider_failure: Any = None) -> str:
+    """A decided line's tail under the strict reading: its row, and the ratified one beside."""
+    decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
+    if provider_failure is not None:
+        decided["provider_failure"] = provider_failure
+    decided["reading"] = "strict"
+    decided["ratified"] = {
+        "band": ratified.band,
+        "score": ratified.score,
+        "matched_row": ratified.id,
+    }
+    return "," + _compact(decided)[1:]
 
 
 def _compact(value: Any) -> str:

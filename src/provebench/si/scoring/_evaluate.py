@@ -50,6 +50,7 @@ from provebench.si.scoring._strict import (
     StrictContext,
     StrictReading,
     strict_reading,
+    strict_row,
 )
 from provebench.si.scoring._strict_calls import STRICT_TABLE_CALLS, strict_call, strict_value
 from provebench.si.scoring._verdict import (
@@ -152,6 +153,27 @@ class Prepared:
             estate=scenario.preconditions.environment.state,
         )
         return strict_reading(
+            self.bound.rows, self.sites, context, view, ratified_row, memo, structured
+        )
+
+    def strict_row(
+        self,
+        scenario: Scenario,
+        view: EvidenceView,
+        ratified_row: Row,
+        memo: dict[int, bool] | None = None,
+        *,
+        require_diagnosis: bool = False,
+    ) -> Row:
+        """The row `strict` decides, without the reading's report (`decide_both`)."""
+        context = self.strict_context(scenario)
+        structured = structured_diagnosis(
+            view.evidence.diagnosis,
+            self.bound,
+            scenario.injection,
+            required=require_diagnosis,
+        )
+        return strict_row(
             self.bound.rows, self.sites, context, view, ratified_row, memo, structured
         )
 
@@ -292,8 +314,10 @@ def decide_both(
     if ratified is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
     # the strict reading asks each call the ratified pass made again: answered from the memo
-    strict = prepared.strict(scenario, view, ratified, memo, require_diagnosis=require_diagnosis)
-    return ratified, next(row for row in prepared.bound.rows if row.id == strict.matched_row)
+    strict = prepared.strict_row(
+        scenario, view, ratified, memo, require_diagnosis=require_diagnosis
+    )
+    return ratified, strict
 
 
 def evaluate_bound(

@@ -105,6 +105,8 @@ class StrictContext:
         self.cues = strict_cues()
         self._known = known
         self._symptom = symptom_name(scenario)
+        self._per_factor: dict[int, tuple[BoundFactor, list[str], list[str]]] = {}
+        self._called: dict[int, tuple[tuple[Row, ...], frozenset[str]]] = {}
 
     @classmethod
     def of_bound(cls, bound: BoundScoring) -> StrictContext:
@@ -113,7 +115,27 @@ class StrictContext:
         context.cues = strict_cues()
         context._known = list(bound.identifiers)
         context._symptom = bound.symptom_name
+        context._per_factor = {}
+        context._called = {}
         return context
+
+    def factor_lists(self, factor: BoundFactor) -> tuple[list[str], list[str]]:
+        """`other_type_phrases` and `other_identifiers` of a factor, made once per factor (a
+        batch asks for the same factor's lists for every transcript)."""
+        known = self._per_factor.get(id(factor))
+        if known is None or known[0] is not factor:
+            known = (factor, self.other_type_phrases(factor), self.other_identifiers(factor))
+            self._per_factor[id(factor)] = known
+        return known[1], known[2]
+
+    def called(self, rows: tuple[Row, ...]) -> frozenset[str]:
+        """The primitives a table's rows call, found once per table."""
+        known = self._called.get(id(rows))
+        if known is None or known[0] is not rows:
+            found = frozenset(call.call for row in rows for _, call in iter_calls(row.when))
+            known = (rows, found)
+            self._called[id(rows)] = known
+        return known[1]
 
     def other_identifiers(self, factor: BoundFactor) -> list[str]:
         # The factor's own resource and the symptom's are where an honest answer places the
@@ -193,12 +215,13 @@ class _StrictRun:
         factor = arguments.pop("factor")
         if not isinstance(factor, BoundFactor):
             raise ProvebenchError("factor_identified needs a bound factor", field="factor")
+        other_type_phrases, other_identifiers = self._context.factor_lists(factor)
         result = factor_asserted(
             self._view,
             factor,
             cues=self._context.cues.compiled,
-            other_type_phrases=self._context.other_type_phrases(factor),
-            other_identifiers=self._context.other_identifiers(factor),
+            other_type_phrases=other_type_phrases,
+            other_identifiers=other_identifiers,
             ratified_value=True,
             **arguments,
         )
@@ -224,15 +247,9 @@ def strict_reading(
 
     `structured` is the evidence's structured diagnosis compared with the scenario (or the
     requirement of one): when given, it decides every factor and dismissed-signal call."""
-    rows = tuple(rows)
-    decided: Row | None = ratified_row
-    run = _StrictRun(sites, context, view, {} if memo is None else memo, structured)
-    called = {call.call for row in rows for _, call in iter_calls(row.when)}
-    scored = structured is not None and bool(called & FACTOR_CALLS)
-    if "factor_identified" in called or (structured is not None and called & STRUCTURED_CALLS):
-        decided = next((row for row in rows if run.holds(row.when)), None)
-    if decided is None:
-        raise ProvebenchError("no decision-table row matched", field="scoring")
+    decided, run, scored = _strict_decision(
+        rows, sites, context, view, ratified_row, memo, structured
+    )
     return StrictReading(
         reading=context.cues.reading,
         band=decided.band,
@@ -246,6 +263,42 @@ def strict_reading(
     )
 
 
+def strict_row(
+    rows: Iterable[Row],
+    sites: Mapping[int, CallSite],
+    context: StrictContext,
+    view: EvidenceView,
+    ratified_row: Row,
+    memo: dict[int, bool] | None = None,
+    structured: StructuredDiagnosis | None = None,
+) -> Row:
+    """The row `strict_reading` decides, without the reading around it (for batches that print
+    decisions: the same decision, none of the report)."""
+    return _strict_decision(rows, sites, context, view, ratified_row, memo, structured)[0]
+
+
+def _strict_decision(
+    rows: Iterable[Row],
+    sites: Mapping[int, CallSite],
+    context: StrictContext,
+    view: EvidenceView,
+    ratified_row: Row,
+    memo: dict[int, bool] | None,
+    structured: StructuredDiagnosis | None,
+) -> tuple[Row, _StrictRun, bool]:
+    """The decided row, the run that decided it, and whether a structured diagnosis did."""
+    rows = rows if isinstance(rows, tuple) else tuple(rows)
+    decided: Row | None = ratified_row
+    run = _StrictRun(sites, context, view, {} if memo is None else memo, structured)
+    called = context.called(rows)
+    scored = structured is not None and bool(called & FACTOR_CALLS)
+    if "factor_identified" in called or (structured is not None and called & STRUCTURED_CALLS):
+        decided = next((row for row in rows if run.holds(row.when)), None)
+    if decided is None:
+        raise ProvebenchError("no decision-table row matched", field="scoring")
+    return decided, run, scored
+
+
 __all__ = [
     "READINGS",
     "RatifiedBand",
@@ -253,4 +306,5 @@ __all__ = [
     "StrictContext",
     "StrictReading",
     "strict_reading",
+    "strict_row",
 ]

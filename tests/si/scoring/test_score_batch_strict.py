@@ -1,0 +1,52 @@
+"""`si score SCENARIO FOLDER --reading strict`: each decided line (the deciders' short road,
+with its tail written once per pair of rows) is the compact decision of the whole strict
+verdict of that file alone, for the shipped examples and every stress answer of the scenario."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from provebench._canonical import sha256_bytes
+from provebench.si.scenario._binding import bind_scoring
+from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring._batch import BatchSpec, _compact, _decision, _Scorer
+from provebench.si.scoring._score import score_files
+from provebench.si.scoring._stress_families import families
+
+SI = Path(__file__).resolve().parents[3] / "src/provebench/si"
+SCENARIO = SI / "scenarios" / "diagnostic-accuracy.yaml"
+
+
+@pytest.fixture(scope="module")
+def evidence_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("strict-batch")
+    files = []
+    for example in sorted((SI / "examples").glob("*.json")):
+        files.append(folder / example.name)
+        files[-1].write_bytes(example.read_bytes())
+    (scenario,) = load_scenarios(str(SCENARIO))
+    for family in families(scenario, bind_scoring(scenario)):
+        for index, evidence in enumerate(family.answers):
+            files.append(folder / f"{family.name}-{index}.json")
+            files[-1].write_text(evidence.model_dump_json(exclude_none=True), encoding="utf-8")
+    return files
+
+
+def test_each_strict_line_is_the_decision_of_that_files_strict_verdict(
+    evidence_files: list[Path],
+) -> None:
+    scorer = _Scorer(BatchSpec(str(SCENARIO), None, None, None, False, "strict"))
+    differ = set()
+    for path in evidence_files:
+        line, refused = scorer.line(str(path))
+        assert not refused, line
+        verdict = score_files(SCENARIO, path, reading="strict")
+        whole = {"evidence": str(path), "evidence_sha256": sha256_bytes(path.read_bytes())}
+        assert line == _compact({**whole, **_decision(verdict)}), path.name
+        decided = json.loads(line)
+        differ.add(decided["matched_row"] != decided["ratified"]["matched_row"])
+    # both kinds of line were compared: readings that agree and readings that differ
+    assert differ == {True, False}
