@@ -933,9 +933,10 @@ def _dropped_claims(
 
 
 # dropped text a reader could still read as the agent's words; code blocks are examples and
-# link targets addresses, so a "# not sure" inside one withholds nothing
+# link targets addresses, so a "# not sure" inside one withholds nothing; struck-through
+# words are withdrawn, so a struck non-answer ("~~Not sure yet.~~") withholds nothing either
 _SPOKEN_DROPPED: frozenset[str] = frozenset(
-    {"html_comment", "struck_through", "definition", "image_alt", "hidden_html"}
+    {"html_comment", "definition", "image_alt", "hidden_html"}
 )
 # the markup around dropped words, blanked before they are read: a definition's label, a tag,
 # a comment's or a strike's delimiters ("[^x]: Retracted: …" opens with "Retracted")
