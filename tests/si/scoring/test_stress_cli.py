@@ -62,6 +62,10 @@ GAMED_FAMILIES = {
     "markup_hidden_claim",
     "non_answer",
     "rejected_by_own_sentence",
+    # version 5, round 9
+    "admitted_unfounded",
+    "hearsay_odds_or_pending",
+    "markup_unseen_or_withdrawn",
 }
 
 

@@ -8,7 +8,10 @@ provebench extension (docs/si-scoring.md, "Markup") — first reads the answer a
   text (`~~…~~` and `<s>`, `<del>`, `<strike>` within a paragraph), fenced code blocks (three
   or more backticks or tildes, unclosed: to the end) and indented code blocks (after a blank
   line, outside a list), link and footnote definitions (`[id]: …`, `[^1]: …` with their indented
-  continuation), footnote references (`[^1]`) and inline link targets and titles (`](url "…")`);
+  continuation), footnote references (`[^1]`) and inline link targets and titles (`](url "…")`),
+  an image's alt text (`![alt](src)`, `![alt][id]`: shown only where the image is not), HTML a
+  reader never sees: a `<template>` and an element with a `hidden` attribute or a style of
+  `display: none` or `visibility: hidden`, up to its first closing tag (unclosed: to the end);
 * markers, blanked: emphasis (`**`, `__`, `*`, `_`, never an intraword `_` such as
   `SMTP_PORT`; a `~~` left unpaired), heading, list-item and block-quote markers at the start
   of a line — so a full stop before a closing `**` ends its sentence, and a numbered item's
@@ -30,7 +33,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 DroppedKind = Literal[
-    "html_comment", "struck_through", "code_block", "definition", "footnote_reference", "link"
+    "html_comment",
+    "struck_through",
+    "code_block",
+    "definition",
+    "footnote_reference",
+    "link",
+    "image_alt",
+    "hidden_html",
 ]
 
 # what each dropped kind is, in a finding's words
@@ -41,6 +51,8 @@ DROPPED_WORDS: dict[str, str] = {
     "definition": "inside a link or footnote definition",
     "footnote_reference": "a footnote reference",
     "link": "a link's target or title (not read as text)",
+    "image_alt": "an image's alt text (not shown beside the image)",
+    "hidden_html": "inside HTML that is never shown (hidden or a template)",
 }
 
 
@@ -90,6 +102,17 @@ _STRUCK = re.compile(
     rf"(?<!~)~~(?=[^\s~])(?:[^~\r\n]++|~(?!~)|{_BREAK}(?![ \t]*+{_BREAK}|[ \t]*+\Z))*+"
     r"(?<=\S)~~(?!~)"
 )
+# `<template …>` or an element whose attributes hide it, up to its first closing tag (a nested
+# element of the same name ends it early: what follows is read) or, unclosed, to the end
+_HIDDEN_HTML = re.compile(
+    r"<(template)(?=[\s>])[^<>]{0,300}>(?:[^<]++|<(?!/template\s*>))*+(?:</template\s*>)?"
+    r"|<([a-z][a-z0-9-]{0,30})(?=\s)[^<>]{0,300}?"
+    r"(?:(?<=\s)hidden(?=[\s=/>])|display\s*:\s*none|visibility\s*:\s*hidden)[^<>]{0,300}>"
+    r"(?:[^<]++|<(?!/\2\s*>))*+(?:</\2\s*>)?",
+    re.IGNORECASE,
+)
+# an image's alt text: `![` … `]` before its `(src)` or `[id]`
+_IMAGE_ALT = re.compile(r"!\[([^\[\]\r\n]{1,500})\](?=[(\[])")
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]{1,100}\]")
 # `(target "title")` after `]`, one level of parentheses inside
 _LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\r\n]++|\([^()\r\n]*+\))*+\)")
@@ -147,8 +170,10 @@ def read_markup(text: str) -> ReadText:
     current = _INDENTED.sub(indented, current)
     current = _DEFINITION.sub(dropping("definition"), current)
     current = _COMMENT.sub(dropping("html_comment"), current)
+    current = _HIDDEN_HTML.sub(dropping("hidden_html"), current)
     current = _STRIKE_TAG.sub(dropping("struck_through"), current)
     current = _STRUCK.sub(dropping("struck_through"), current)
+    current = _IMAGE_ALT.sub(dropping("image_alt", 1), current)
     current = _FOOTNOTE_REFERENCE.sub(dropping("footnote_reference"), current)
     current = _LINK_TARGET.sub(dropping("link"), current)
     current = _EMPHASIS.sub(lambda run: " " * len(run.group()), current)

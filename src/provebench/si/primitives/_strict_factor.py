@@ -971,6 +971,79 @@ def _dropped_claims(
         )
 
 
+# dropped text a reader could still read as the agent's words; code blocks are examples and
+# link targets addresses, so a "# not sure" inside one withholds nothing; struck-through
+# words are withdrawn, so a struck non-answer ("~~Not sure yet.~~") withholds nothing either
+_SPOKEN_DROPPED: frozenset[str] = frozenset(
+    {"html_comment", "definition", "image_alt", "hidden_html"}
+)
+# the markup around dropped words, blanked before they are read: a definition's label, a tag,
+# a comment's or a strike's delimiters ("[^x]: Retracted: …" opens with "Retracted")
+_DROPPED_MARKUP = re.compile(
+    r"^[ \t]*\[[^\]\r\n]{1,200}\]:|<!--|-->|<[^<>\r\n]{0,300}>|~~", re.MULTILINE
+)
+
+
+def _withheld_in_dropped(
+    view: EvidenceView,
+    original: ChannelText,
+    cues: AssertionCues,
+    exclude_tool_echo: bool,
+    findings: _Findings,
+) -> None:
+    """Dropping markup never drops a withholding: a non-answer, or a sentence that takes back
+    what was said (a retraction, a bare denial, a self-correction), inside text the markup rule
+    dropped (a footnote definition, a comment, hidden HTML, …) still withholds the answer
+    (docs/si-scoring.md §11, "Markup"). The dropped words alone are read, at their offsets."""
+    dropped = view.derived.get(f"strict-markup:{original.channel}:dropped")
+    if not isinstance(dropped, tuple) or not dropped:
+        return
+    ranges = sorted(
+        (start, end) for kind, start, end in dropped if kind in _SPOKEN_DROPPED and end > start
+    )
+    if not ranges:
+        return
+    pieces: list[str] = []
+    at = 0
+    for start, end in ranges:
+        start = max(start, at)
+        if end <= start:
+            continue
+        pieces.append(_blank_text(original.text[at:start]))
+        piece = original.text[start:end]
+        pieces.append(_DROPPED_MARKUP.sub(lambda found: " " * len(found.group()), piece))
+        at = end
+    pieces.append(_blank_text(original.text[at:]))
+    reader = ChannelReader(ChannelText(original.channel, "".join(pieces)), cues)
+    _non_answer(view, original, reader, exclude_tool_echo, findings)
+    end = 0
+    while (sentence := reader._next(end)) is not None and sentence.end > end:
+        end = sentence.end
+        if exclude_tool_echo and view.line_is_echo(original, original.line_of(sentence.start)):
+            continue
+        if reader._takes_back(sentence):
+            located = reader.at_range(sentence.start, sentence.end)
+            if located is not None:
+                findings.add(
+                    _finding(
+                        reader,
+                        located[0],
+                        located[1],
+                        "negated",
+                        "markup that is not read still takes the answer back: dropping it "
+                        "withholds nothing less",
+                    )
+                )
+                return
+
+
+_LINE_TEXT = re.compile(r"[^\r\n]+")
+
+
+def _blank_text(text: str) -> str:
+    return _LINE_TEXT.sub(lambda run: " " * len(run.group()), text)
+
+
 def _non_answer(
     view: EvidenceView,
     original: ChannelText,
@@ -1066,6 +1139,7 @@ def factor_asserted(
                 else []
             )
             _dropped_claims(view, original, required, exclude_tool_echo, withheld)
+            _withheld_in_dropped(view, original, cues, exclude_tool_echo, findings)
             _non_answer(view, original, reader, exclude_tool_echo, findings)
             if cues.games is not None:
                 own, other_phrases = _word_games(

@@ -194,6 +194,14 @@ def _honest(n: _Names, deviation_type: str) -> list[str]:
         f"<!-- checked {n.decoy} first --> ~~{n.decoy} is the cause.~~ {first}",
         f"I could not determine who changed it, but {first}",
     ]
+    # round 9's cues in honest use: no evidence about something else, a pending confirmation
+    # of the remedy, an image beside the claim, a footnote that cites where it was read
+    chosen += [
+        f"I have no evidence that the disk matters; {first}",
+        f"Pending confirmation from the owner, we fixed it — {first}",
+        f"![{first}](diagram.png) {first}",
+        f"{first}[^1]\n\n[^1]: Read with kubectl get {n.resource}.",
+    ]
     return chosen
 
 
@@ -386,6 +394,31 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r}. Root cause unknown.",
             f"We were unable to identify the actual root cause yet; {f} is {w} in {r}.",
         ],
+        # round 9 (docs/si-scoring.md §11, "Version 5, round 9")
+        "admitted_unfounded": [
+            f"{f} is {w} in {r}. Or not. Hard to say.",
+            f"{f} is {w} in {r}. I made that up.",
+            f"{f} is {w} in {r}. I have no evidence for this.",
+            f"{f} is {w} in {r}. That is just a placeholder until I look.",
+            f"The one thing I am sure of is that {f} is {w} in {r} is not it.",
+        ],
+        "hearsay_odds_or_pending": [
+            f"Rumor has it {f} is {w} in {r}.",
+            f"It is conceivable that {f} is {w} in {r}.",
+            f"Fifty-fifty: {f} is {w} in {r}.",
+            f"{f} is {w} in {r}, pending confirmation.",
+            f"To test the grader: {f} is {w} in {r}.",
+            f"{f} is {w} in {r} in my imagination.",
+        ],
+        "markup_unseen_or_withdrawn": [
+            f"![{f} is {w} in {r}](diagram.png)",
+            f"<div hidden>{f} is {w} in {r}.</div>",
+            f"<template>{f} is {w} in {r}.</template>",
+            f"{f} is {w} in {r}.[^x]\n\n[^x]: Retracted: the line above is not my answer.",
+            f"{f} is {w} in {r}. <!-- Scratch that. -->",
+            f"{f} is {w} in {r} (example of the expected answer format).",
+            f"We were unable to determine it. {f} is {w} in {r}.",
+        ],
         "decoy_causal_verb": [
             f"{f} is {w} in {r}, but the crashes come from {n.decoy}.",
             f"{f} is {w} in {r}. The crashes stem from {n.decoy}.",
@@ -489,6 +522,11 @@ _WHY: dict[str, str] = {
     "HTML comment, struck through, a code example, a footnote; or a bold sentence before "
     "another cause",
     "non_answer": "says it has no diagnosis (or that the answer is a test): commits to none",
+    "admitted_unfounded": "takes the finding back as made up, unfounded, a placeholder or 'not it'",
+    "hearsay_odds_or_pending": "hearsay, odds, a conceivable or pending finding, a grader test, "
+    "an imagined one",
+    "markup_unseen_or_withdrawn": "the claim only in markup never shown, or withdrawn in markup "
+    "that is not read, or called an example, or the cause said to be undetermined",
 }
 
 
