@@ -369,6 +369,17 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
     small = control_size_problem(opened.sealed.get("profile"), corpus)
     if small is not None:
         raise ProvebenchError(small, path=verdict_path, field="corpus")
+    # A resumed control may have re-drawn cycles (a stopped run runs its uncommitted cycle
+    # again; red team round 9, A1): it is not revealed, so no other run is credited from it.
+    # `resumed` is the laboratory's own word, carried from its signed run record into the
+    # signed verdict; a verdict that does not say False is refused (fail closed).
+    if seal_values(seal_values(json.loads(data)).get("non_scoring")).get("resumed") is not False:
+        raise ProvebenchError(
+            "the control's run was resumed (or does not say it was not): the control must be "
+            "run again, uninterrupted, from its seal",
+            path=verdict_path,
+            field="non_scoring.resumed",
+        )
     head = facts.get("ledger_head_hash")
     if not isinstance(head, str):
         raise ProvebenchError(
@@ -384,6 +395,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         "control": {
             "verdict_sha256": signed.subjects.get(verdict_path.name),
             "laboratory_pass": facts.get("laboratory_pass") is True,
+            "resumed": False,
             "corpus": corpus,
             "corpus_manifest_sha256": manifest,
             "ledger_head_hash": head,

@@ -215,8 +215,11 @@ def test_an_evaluation_of_the_unfinished_run_leaves_the_finished_one_evaluable(
     assert not {"verdict.json", "report.html"} & set(record["files_sha256"])
     assert not (out / "verdict.json").exists() and not (out / "report.html").exists()
     assert_same_run(out, uninterrupted)
+    # Evaluable: scored, though a resumed run earns no gate pass (docs/attestation.md, "A resumed
+    # run is read, not credited"), so the evaluation exits 1, not 2.
     final = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus))
-    assert final.returncode == 0, final.stderr
+    assert final.returncode == 1, final.stderr
+    assert "scorer_pass=true laboratory_pass=false" in final.stdout
 
 
 def test_a_run_killed_while_writing_its_identity_starts_again(

@@ -216,3 +216,59 @@ def test_a_reveal_that_names_another_corpus_than_the_control_record_is_refused(
     sign_files(seal, ["reveal.json"], seal / "reveal.dsse.json", predicate, revealed)
     with pytest.raises(ProvebenchError, match="not of the recorded control corpus"):
         open_seal(seal, trusted)
+
+
+def test_a_resumed_control_is_not_revealed_and_credits_no_other_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 9, A1: a control stopped after a commit and resumed may have re-drawn its
+    uncommitted cycle; `pilot reveal` refuses its verdict, so no other run is credited from it.
+    And a reveal that does not record its control ran uninterrupted credits no other run."""
+    from provebench._canonical import canonical_json, write_atomic
+    from provebench.attest._envelope import sign_files
+    from provebench.pilot.lab import _runner
+    from provebench.pilot.record._seal import REVEAL_ENVELOPE_FILE, REVEAL_FILE, REVEAL_PREDICATE
+
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    control = tmp_path / "control"
+    generate_control(seal, control, trusted)
+    from_seal = sealed_code(seal, trusted)
+    original = _runner.run_cycle
+
+    def stopped_at_cycle_3(**arguments: object) -> object:
+        if arguments["cycle"] == 3:
+            raise KeyboardInterrupt  # stopped after two commits: the folder is kept, to resume
+        return original(**arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_runner, "run_cycle", stopped_at_cycle_3)
+    with pytest.raises(KeyboardInterrupt):
+        run_lab(control, "reference", tmp_path / "resumed", sealed=from_seal)
+    monkeypatch.setattr(_runner, "run_cycle", original)
+    run_lab(control, "reference", tmp_path / "resumed", sealed=from_seal)
+    record = json.loads((tmp_path / "resumed" / "run.json").read_text(encoding="utf-8"))
+    assert record["non_scoring"]["resumed"] is True
+    outcome, basis = _finding(tmp_path / "resumed", control, seal)
+    assert outcome is False and "was resumed" in basis, basis
+    refused = run_cli("pilot", "reveal", str(seal), "--verdict",
+                      str(tmp_path / "resumed" / "verdict.json"))  # fmt: skip
+    assert refused.returncode == 2
+    [line] = refused.stderr.splitlines()
+    assert "run again, uninterrupted, from its seal" in line and "non_scoring.resumed" in line
+    assert not (seal / REVEAL_FILE).exists() and not (seal / REVEAL_ENVELOPE_FILE).exists()
+
+    # The uninterrupted control is revealed, and credits another run of the candidate...
+    run_lab(control, "reference", tmp_path / "whole", sealed=from_seal)
+    assert _finding(tmp_path / "whole", control, seal)[0] is True
+    revealed = reveal(seal, tmp_path / "whole" / "verdict.json", trusted)
+    assert revealed["control"]["resumed"] is False
+    elsewhere = _logged(tmp_path / "whole")
+    elsewhere["corpus"] = {**elsewhere["corpus"], "manifest_sha256": "e" * 64}  # type: ignore[dict-item]
+    assert fresh_control_finding(seal, trusted, elsewhere, True, "0" * 64)[0] is True
+    # ...but a reveal that does not record it (signed, as an older version wrote it) does not.
+    del revealed["control"]["resumed"]
+    write_atomic(seal / REVEAL_FILE, canonical_json(revealed))
+    sign_files(seal, [REVEAL_FILE], seal / REVEAL_ENVELOPE_FILE, REVEAL_PREDICATE, revealed)
+    passed, basis = fresh_control_finding(seal, trusted, elsewhere, True, "0" * 64)
+    assert not passed and "uninterrupted" in basis, basis

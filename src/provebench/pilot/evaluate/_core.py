@@ -184,7 +184,10 @@ def evaluate_run(
     schedule_findings, faults = schedule_differences(snapshot.schedule, log)
     snapshot_discrepancies += schedule_findings
     unsealed = unsealed_reason(inputs.identity)
-    stops = stopping_conditions(violations, snapshot_discrepancies, lost_attempts, unsealed)
+    resumed = resumed_reason(record)
+    stops = stopping_conditions(
+        violations, snapshot_discrepancies, lost_attempts, unsealed, resumed=resumed
+    )
     overall = metrics.overall
     perf_shadow = math.prod(
         metric.value
@@ -237,8 +240,9 @@ def evaluate_run(
                 if not f.exercised
             },
         ),
-        # Nothing is paid on a run that is not the one the laboratory signed, or not whole.
-        unsealed or (f"{len(errors)} configuration error(s)" if errors else None),
+        # Nothing is paid on a run that is not the one the laboratory signed, or not whole, or
+        # resumed (its stopped cycle may have been re-drawn: `resumed_reason`).
+        unsealed or resumed or (f"{len(errors)} configuration error(s)" if errors else None),
     )
     findings = laboratory_findings(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
@@ -297,6 +301,25 @@ def faults_met(faults: FaultAccount) -> bool:
     between reading and writing"): every scheduled fault exercised, and — when the corpus
     schedules any — at least one of them on an append, between reading and writing."""
     return faults.unexercised == 0 and (faults.scheduled == 0 or faults.on_appends > 0)
+
+
+def resumed_reason(record: dict[str, Any] | None) -> str | None:
+    """Why a resumed run earns neither the laboratory gate's pass nor escrow (red team round 9,
+    A5; docs/attestation.md, "A resumed run is read, not credited"), or None for a run the
+    laboratory's signed record says ran uninterrupted (no record: the configuration error
+    already withholds both). A stopped run runs its uncommitted cycle again, and its attempts
+    there leave no entry in the log; and the keyed anchors cannot tell a crash from a folder cut
+    back to an earlier commit, so whoever can stop a run could re-draw a nondeterministic
+    candidate's cycles one by one. The scorer's verdict is still computed and shown."""
+    if record is None:
+        return None
+    if _non_scoring(record).get("resumed") is False:
+        return None
+    return (
+        "the run was resumed: the cycle it was stopped in ran and left no entry in the log, and "
+        "the laboratory's anchors cannot tell a crash from a run cut back to an earlier commit "
+        "and re-drawn; a resumed run is read, not credited: run it again, uninterrupted"
+    )
 
 
 def unsealed_reason(identity: dict[str, Any] | None) -> str | None:

@@ -41,8 +41,12 @@ def stopping_conditions(
     snapshot_discrepancies: list[tuple[str, str, list[LogRef]]],
     lost_attempts: list[tuple[str, str, list[LogRef]]],
     unsealed: str | None = None,
+    *,
+    resumed: str | None = None,
 ) -> list[StopCondition]:
-    """`unsealed`: why the candidate was not sealed (None when it was)."""
+    """`unsealed`: why the candidate was not sealed (None when it was); `resumed`: why a
+    resumed run's stopped cycle counts as attempts the log lost (None for an uninterrupted
+    run; `_core.resumed_reason`)."""
     concealed = [v for v in violations if v.kind == "unsuccessful_attempt_deleted_or_concealed"]
     deleted = [
         r
@@ -55,11 +59,12 @@ def stopping_conditions(
     loss_evidence += [r for _, _, refs in lost_attempts for r in refs]
     loss = StopCondition(
         name="loss_of_attempts",
-        status="triggered" if loss_evidence or lost_attempts or concealed else "clear",
+        status="triggered" if loss_evidence or lost_attempts or concealed or resumed else "clear",
         reason="; ".join(
             [f"{len(concealed)} concealed or deleted attempt(s)"] * bool(concealed)
             + [f"{len(deleted)} log entries deleted or cut off"] * bool(deleted)
             + [message for _, message, _ in lost_attempts]
+            + ([resumed] if resumed else [])
         )
         or "every attempt is in the log and accounted for",
         evidence=loss_evidence,

@@ -37,13 +37,17 @@ from provebench.ledger import Ledger
 from provebench.pilot.lab._errors import TEMPORARY_ERRORS
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import (
+    CHECKPOINT_DIR,
     DIAGNOSTICS_FILE,
     EVALUATION_OUTPUTS,
+    IDENTITY_FILE,
     LEDGER_EXPORT_FILE,
+    LEDGER_FILE,
     REGISTER_FILE,
     RUN_ENVELOPE_FILE,
     RUN_FORMAT,
     RUN_RECORD_FILE,
+    WORK_DIR,
     RunDir,
 )
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
@@ -142,6 +146,7 @@ def publish_run(
     # so neither is listed here nor left to be mistaken for this run's (docs/pilot-lab.md).
     for name in (*EVALUATION_OUTPUTS, RUN_ENVELOPE_FILE):
         rundir.path(name).unlink(missing_ok=True)
+    _refuse_foreign_files(rundir)
     # Regular files only, by lstat: a symbolic link an importer left in work/ is neither
     # followed (its target is no file of the run) nor listed (the evaluator reports it).
     files = {
@@ -178,6 +183,54 @@ def publish_run(
     # The digest of the bytes written, taken here: the signature covers this record as this
     # process built it, never run.json read back from disk (docs/attestation.md).
     return PublishedRecord(record, hashlib.sha256(data).hexdigest())
+
+
+# What the laboratory writes at the top of a run folder (docs/pilot-lab.md, "The run directory"):
+# the rest of it is work/ (the importer's files, bound by the log's work digests) and
+# checkpoint/ (its snapshots and their pointer). SQLite's companions of an open log included.
+_LAB_FILES = frozenset(
+    {
+        IDENTITY_FILE,
+        LEDGER_FILE,
+        f"{LEDGER_FILE}-wal",
+        f"{LEDGER_FILE}-shm",
+        f"{LEDGER_FILE}-journal",
+        LEDGER_EXPORT_FILE,
+        REGISTER_FILE,
+        DIAGNOSTICS_FILE,
+    }
+)
+_LAB_FOLDERS = frozenset({WORK_DIR, CHECKPOINT_DIR})
+
+
+def _refuse_foreign_files(rundir: RunDir) -> None:
+    """The laboratory signs only files it wrote (red team round 9, A4): a file someone put in
+    the run folder — `CERTIFIED.json`, `extra/x.txt` — would otherwise be listed in run.json's
+    `files_sha256`, signed, and copied into a published bundle. Refused in one line naming it,
+    before run.json is written; hidden names (a writer's temporary files) are never listed."""
+    foreign = [
+        entry
+        for entry in sorted(rundir.root.iterdir())
+        if not entry.name.startswith(".")
+        and not (entry.name in _LAB_FILES and stat.S_ISREG(entry.lstat().st_mode))
+        and not (entry.name in _LAB_FOLDERS and stat.S_ISDIR(entry.lstat().st_mode))
+    ]
+    checkpoint = rundir.checkpoint_dir
+    if checkpoint.is_dir() and not checkpoint.is_symlink():
+        foreign += [
+            entry
+            for entry in sorted(checkpoint.iterdir())
+            if not entry.name.startswith(".")
+            and not (entry.name == "snapshot.json" and stat.S_ISREG(entry.lstat().st_mode))
+            and not (entry.name.startswith("snapshot-") and stat.S_ISDIR(entry.lstat().st_mode))
+        ]
+    if foreign:
+        raise ProvebenchError(
+            f"{len(foreign)} file(s) in the run folder the laboratory did not write, the first: "
+            f"{foreign[0].relative_to(rundir.root).as_posix()!r}; the laboratory signs only its "
+            "own files: remove it and run the same command again (the run resumes and publishes)",
+            path=rundir.root,
+        )
 
 
 def _payload(seq: int, text: str, ledger: Ledger) -> dict[str, Any]:

@@ -268,11 +268,13 @@ def _execute_locked(
     started: float,
 ) -> RunOutcome:
     try:
-        resumed = rundir.prepare(identity)  # takes the folder's lock (one run at a time)
+        # Takes the folder's lock (one run at a time); a new run's folder gets its empty log,
+        # created exclusively, before identity.json.
+        folder_held_run = rundir.prepare(identity)
         if rundir.is_complete:
             _refuse_unsigned_complete(rundir)
             return RunOutcome(rundir.root, corpus.cycle_count, -1, True, True)
-        _refuse_lost_ledger(rundir, resumed)
+        _refuse_lost_ledger(rundir, folder_held_run)
         ledger = Ledger.open(rundir.ledger_path)
     except RunDirBusy:  # the other run's folder is not this attempt's to clean
         raise
@@ -280,9 +282,15 @@ def _execute_locked(
         attempt.remove_created()
         raise
     try:
-        if resumed:
-            _refuse_broken_ledger(rundir, ledger)
-            _refuse_unanchored_ledger(rundir, ledger, keys)
+        # Whether this is a resume is a fact of the log, not of the folder (red team round 9,
+        # A2): a log holding entries when this process opened it carries cycles this process
+        # did not run, whatever identity.json says. Every such log is verified — its chain and
+        # its keyed anchors — before anything is replayed or restored from it.
+        resumed = len(ledger) > 0
+        if resumed and not folder_held_run:
+            _refuse_planted_ledger(rundir, ledger)
+        _refuse_broken_ledger(rundir, ledger)
+        _refuse_unanchored_ledger(rundir, ledger, keys)
     except Exception:
         ledger.close()
         raise
@@ -324,6 +332,18 @@ def _refuse_lost_ledger(rundir: RunDir, resumed: bool) -> None:
             "the run cannot be resumed without its log; use a new directory",
             path=rundir.ledger_path,
         )
+
+
+def _refuse_planted_ledger(rundir: RunDir, ledger: Ledger) -> None:
+    """This process created the log of a new run empty a moment ago (`RunDir.prepare`): entries
+    in it now were put there by someone else, after the folder was checked (red team round 9,
+    A2) — a planted log is never a fresh run, nor a resume. Refused in one line; the folder is
+    left as it is, for whoever examines it."""
+    raise ProvebenchError(
+        f"the ledger of this new run holds {len(ledger)} entries it did not write (the file was "
+        "replaced after the run created it); refused; use a new directory",
+        path=rundir.ledger_path,
+    )
 
 
 def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:

@@ -60,6 +60,14 @@ def _is_identity_temporary(entry: Path) -> bool:
     return stat.S_ISREG(entry.lstat().st_mode)  # a regular file, not a link to one
 
 
+def _is_empty_ledger(entry: Path) -> bool:
+    """The empty ledger a new run creates before identity.json (`RunDir._create_ledger`)."""
+    if entry.name != LEDGER_FILE:
+        return False
+    status = entry.lstat()
+    return stat.S_ISREG(status.st_mode) and status.st_size == 0
+
+
 class RunDirBusy(ProvebenchError):
     """Another run holds the folder's lock: nothing in the folder is this attempt's."""
 
@@ -117,19 +125,44 @@ class RunDir:
             return True
         entries = list(self.root.iterdir())
         # A run killed while it wrote identity.json leaves only the atomic writer's temporary
-        # file (`.identity.json.*.tmp`): still a folder of this command, started again.
-        unfinished = [entry for entry in entries if _is_identity_temporary(entry)]
+        # file (`.identity.json.*.tmp`), and the empty ledger made just before it: still a
+        # folder of this command, started again.
+        unfinished = [
+            entry for entry in entries if _is_identity_temporary(entry) or _is_empty_ledger(entry)
+        ]
         if len(unfinished) != len(entries):
             raise ProvebenchError(
                 "run directory is not empty and holds no provebench run", path=self.root
             )
         for entry in unfinished:
             entry.unlink()
+        self._create_ledger()
         try:
             write_atomic(identity_path, canonical_json(identity))
         except OSError as error:
             raise ProvebenchError(f"cannot write: {error.strerror}", path=identity_path) from error
         return False
+
+    def _create_ledger(self) -> None:
+        """A new run's log is created here, empty and exclusively, before identity.json marks
+        the folder as a run (red team round 9, A2): a file already at the path — planted in the
+        moment between the folder's check and now — is refused in one line, never opened as
+        this run's log. The runner still treats a log holding entries when it opens it as a
+        resume, whoever made the file (`_runner._execute_locked`)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(self.ledger_path, flags, 0o644)
+        except FileExistsError:
+            raise ProvebenchError(
+                "a ledger appeared in this new run folder before the run created its own; "
+                "a new run never opens a log it did not create; use a new directory",
+                path=self.ledger_path,
+            ) from None
+        except OSError as error:
+            raise ProvebenchError(
+                f"cannot create: {error.strerror}", path=self.ledger_path
+            ) from error
+        os.close(fd)
 
     # -- one run at a time ---------------------------------------------------------------------
     def _lock(self) -> None:

@@ -181,6 +181,13 @@ def fresh_control_finding(
         return False, small
     if revealed.get("laboratory_pass") is not True:
         return False, "the revealed control run did not pass the laboratory gate"
+    # Credited only from a control that itself earned the fresh-control credit: uninterrupted
+    # (red team round 9, A1). A reveal that does not record it (an older one) credits nothing.
+    if revealed.get("resumed") is not False:
+        return False, (
+            "the revealed control run does not record that it ran uninterrupted: only an "
+            "uninterrupted control is credited; run the control again from its seal"
+        )
     return True, "the revealed fresh control of the sealed candidate passed"
 
 
