@@ -15,7 +15,7 @@ import pytest
 
 from provebench.si.provider import ProviderServer
 from provebench.si.provider._kube_patch import PatchError, apply_patch
-from tests.si.provider.test_kube_client import AGENT, STATE
+from tests.si.provider.test_kube_client import AGENT, STATE, entries
 from tests.si.provider.test_provider import http
 
 kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
@@ -55,20 +55,6 @@ def api(env: dict[str, Any]) -> Iterator[Any]:
     made = api_client(env["agent_credentials"]["kubeconfig"])
     yield made
     made.close()
-
-
-def entries(provider: ProviderServer, env: dict[str, Any]) -> list[tuple[Any, ...]]:
-    status, answer = http(
-        "POST",
-        f"{provider.url}/observe",
-        {"environment_id": env["environment_id"], "observation_type": "audit_log"}
-        | {"parameters": {}},
-    )
-    assert status == 200, answer
-    return [
-        (e["verb"], e["resource"], e["namespace"], e["status_code"])
-        for e in answer["data"]["entries"]
-    ]
 
 
 def test_a_refused_json_patch_test_reveals_nothing_and_is_recorded(

@@ -85,6 +85,21 @@ def api(env: dict[str, Any]) -> Iterator[Any]:
     made.close()
 
 
+def entries(provider: ProviderServer, env: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The audit log's entries, each as (verb, resource, namespace, status code)."""
+    status, answer = http(
+        "POST",
+        f"{provider.url}/observe",
+        {"environment_id": env["environment_id"], "observation_type": "audit_log"}
+        | {"parameters": {}},
+    )
+    assert status == 200, answer
+    return [
+        (e["verb"], e["resource"], e["namespace"], e["status_code"])
+        for e in answer["data"]["entries"]
+    ]
+
+
 def audit(provider: ProviderServer, env: dict[str, Any], **parameters: Any) -> list[dict[str, Any]]:
     status, answer = http(
         "POST",

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from provebench.si.provider import ProviderServer
-from tests.si.provider.test_kube_client import AGENT, STATE, provision
+from tests.si.provider.test_kube_client import AGENT, STATE, entries, provision
 from tests.si.provider.test_provider import http
 
 kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
@@ -50,20 +50,6 @@ def api(env: dict[str, Any]) -> Iterator[Any]:
     made = api_client(env["agent_credentials"]["kubeconfig"])
     yield made
     made.close()
-
-
-def entries(provider: ProviderServer, env: dict[str, Any]) -> list[tuple[Any, ...]]:
-    status, answer = http(
-        "POST",
-        f"{provider.url}/observe",
-        {"environment_id": env["environment_id"], "observation_type": "audit_log"}
-        | {"parameters": {}},
-    )
-    assert status == 200, answer
-    return [
-        (e["verb"], e["resource"], e["namespace"], e["status_code"])
-        for e in answer["data"]["entries"]
-    ]
 
 
 def pod_names(api: Any) -> list[str]:

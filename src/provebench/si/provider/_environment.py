@@ -174,26 +174,18 @@ class Environments:
             raise
         except ProvebenchError as error:
             raise RequestError(error.message, field=error.field) from None
-        with self._lock:
-            environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
-            provisioned = Environment(
-                environment_id=environment_id,
-                scenario_id=scenario_id,
-                token=secrets.token_urlsafe(24),
-                session=session,
-                initial=session.estate_data(),
-                provisioned_at=now_iso(),
-                namespace=session.default_namespace(),
-            )
-            self._by_id[environment_id] = provisioned
-        return provisioned
+        return self._register(scenario_id, session)
 
     def adopt(self, scenario_id: str, session: DeclaredSession) -> Environment:
         """An environment around a session that already runs (`si run --kubectl`: the run's
         own session, so that its Kubernetes face records into the run)."""
+        return self._register(scenario_id, session)
+
+    def _register(self, scenario_id: str, session: DeclaredSession) -> Environment:
+        # One place numbers an environment and issues its token, provisioned or adopted alike.
         with self._lock:
             environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
-            adopted = Environment(
+            registered = Environment(
                 environment_id=environment_id,
                 scenario_id=scenario_id,
                 token=secrets.token_urlsafe(24),
@@ -202,8 +194,8 @@ class Environments:
                 provisioned_at=now_iso(),
                 namespace=session.default_namespace(),
             )
-            self._by_id[environment_id] = adopted
-        return adopted
+            self._by_id[environment_id] = registered
+        return registered
 
     def get(self, body: Mapping[str, Any]) -> Environment:
         """The environment a request names by `environment_id` (404 when there is none)."""
