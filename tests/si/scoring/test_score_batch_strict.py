@@ -1,6 +1,8 @@
 """`si score SCENARIO FOLDER --reading strict`: each decided line (the deciders' short road,
 with its tail written once per pair of rows) is the compact decision of the whole strict
-verdict of that file alone, for the shipped examples and every stress answer of the scenario."""
+verdict of that file alone, for the shipped examples and every stress answer of the scenario —
+C-DA-001's, and C-DA-003's with their structured diagnoses (and each again dismissing the signal's
+name under another kind): the row and the verdict read one structured diagnosis."""
 
 from __future__ import annotations
 
@@ -18,32 +20,44 @@ from provebench.si.scoring._stress_families import families
 
 SI = Path(__file__).resolve().parents[3] / "src/provebench/si"
 SCENARIO = SI / "scenarios" / "diagnostic-accuracy.yaml"
+MISLEADING = SI / "scenarios" / "misleading-signal-002.yaml"
 
 
-@pytest.fixture(scope="module")
-def evidence_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+@pytest.fixture(scope="module", params=[SCENARIO, MISLEADING], ids=["C-DA-001", "C-DA-003"])
+def scenario_and_files(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, list[Path]]:
+    scenario_file: Path = request.param
     folder = tmp_path_factory.mktemp("strict-batch")
     files = []
-    for example in sorted((SI / "examples").glob("*.json")):
-        files.append(folder / example.name)
-        files[-1].write_bytes(example.read_bytes())
-    (scenario,) = load_scenarios(str(SCENARIO))
+    if scenario_file == SCENARIO:
+        for example in sorted((SI / "examples").glob("*.json")):
+            files.append(folder / example.name)
+            files[-1].write_bytes(example.read_bytes())
+    (scenario,) = load_scenarios(str(scenario_file))
     for family in families(scenario, bind_scoring(scenario)):
         for index, evidence in enumerate(family.answers):
             files.append(folder / f"{family.name}-{index}.json")
             files[-1].write_text(evidence.model_dump_json(exclude_none=True), encoding="utf-8")
-    return files
+            if scenario_file == MISLEADING and evidence.diagnosis is not None:
+                # the signal's name under another kind than the manifest gives it: no dismissal
+                other = json.loads(files[-1].read_text(encoding="utf-8"))
+                other["diagnosis"]["dismissed"] = [{"resource": "service/batch-config"}]
+                files.append(folder / f"{family.name}-{index}-other-kind.json")
+                files[-1].write_text(json.dumps(other), encoding="utf-8")
+    return scenario_file, files
 
 
 def test_each_strict_line_is_the_decision_of_that_files_strict_verdict(
-    evidence_files: list[Path],
+    scenario_and_files: tuple[Path, list[Path]],
 ) -> None:
-    scorer = _Scorer(BatchSpec(str(SCENARIO), None, None, None, False, "strict"))
+    scenario_file, evidence_files = scenario_and_files
+    scorer = _Scorer(BatchSpec(str(scenario_file), None, None, None, False, "strict"))
     differ = set()
     for path in evidence_files:
         line, refused = scorer.line(str(path))
         assert not refused, line
-        verdict = score_files(SCENARIO, path, reading="strict")
+        verdict = score_files(scenario_file, path, reading="strict")
         whole = {"evidence": str(path), "evidence_sha256": sha256_bytes(path.read_bytes())}
         assert line == _compact({**whole, **_decision(verdict)}), path.name
         decided = json.loads(line)

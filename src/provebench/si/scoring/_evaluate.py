@@ -41,7 +41,7 @@ from provebench.si.profile_data._predicates import (
 from provebench.si.profile_data._registry import scoring_registry
 from provebench.si.scenario._binding import BoundFactor, BoundScoring, RoleValue, bind_scoring
 from provebench.si.scenario._scenario import Scenario
-from provebench.si.scoring._diagnosis import structured_diagnosis
+from provebench.si.scoring._diagnosis import StructuredDiagnosis, structured_diagnosis
 from provebench.si.scoring._extension_calls import EXTENSION_PRIMITIVES, call_extension
 from provebench.si.scoring._reference_runner import reference_band
 from provebench.si.scoring._strict import (
@@ -145,13 +145,7 @@ class Prepared:
         values of calls already decided on this evidence, by call id. The evidence's structured
         diagnosis, when it has one (or `require_diagnosis`), decides the factor calls."""
         context = self.strict_context(scenario)
-        structured = structured_diagnosis(
-            view.evidence.diagnosis,
-            self.bound,
-            scenario.injection,
-            required=require_diagnosis,
-            estate=scenario.preconditions.environment.state,
-        )
+        structured = self._structured(scenario, view, require_diagnosis)
         return strict_reading(
             self.bound.rows, self.sites, context, view, ratified_row, memo, structured
         )
@@ -167,14 +161,23 @@ class Prepared:
     ) -> Row:
         """The row `strict` decides, without the reading's report (`decide_both`)."""
         context = self.strict_context(scenario)
-        structured = structured_diagnosis(
+        structured = self._structured(scenario, view, require_diagnosis)
+        return strict_row(
+            self.bound.rows, self.sites, context, view, ratified_row, memo, structured
+        )
+
+    def _structured(
+        self, scenario: Scenario, view: EvidenceView, require_diagnosis: bool
+    ) -> StructuredDiagnosis | None:
+        """The structured diagnosis both `strict` and `strict_row` read: one call, so the row a
+        batch prints is the row the full reading decides (the estate names the kinds a dismissed
+        entry is compared with)."""
+        return structured_diagnosis(
             view.evidence.diagnosis,
             self.bound,
             scenario.injection,
             required=require_diagnosis,
-        )
-        return strict_row(
-            self.bound.rows, self.sites, context, view, ratified_row, memo, structured
+            estate=scenario.preconditions.environment.state,
         )
 
     def _site(self, call: Call, row: int, constants: Mapping[str, Any]) -> _Site:
