@@ -83,3 +83,29 @@ def test_log_verify_says_whether_it_checked_the_anchors(tmp_path: Path) -> None:
     assert done.returncode == 1 and "ANCHORS: 2 bad keyed anchor(s)" in done.stdout
     done = run_cli("log", "verify", str(path), env={"PROVEBENCH_KEY_DIR": str(tmp_path / "none")})
     assert done.returncode == 0 and "anchors: not checked" in done.stdout
+
+
+def test_log_verify_json_carries_the_anchors_that_set_its_exit(tmp_path: Path) -> None:
+    import json
+
+    from provebench.attest import laboratory_signer
+
+    path = _anchored_log(tmp_path / "log.sqlite", laboratory_signer())
+    done = run_cli("log", "verify", str(path), "--json")
+    anchors = json.loads(done.stdout)["anchors"]
+    assert done.returncode == 0, done.stderr
+    assert (anchors["checked"], anchors["verified"], anchors["entries_after_last"]) == (True, 2, 0)
+    assert anchors["problems"] == [] and len(anchors["key"]["keyid"]) == 64
+    other = _anchored_log(tmp_path / "other.sqlite", CryptoSigner.generate_ed25519())
+    done = run_cli("log", "verify", str(other), "--json")
+    anchors = json.loads(done.stdout)["anchors"]
+    assert done.returncode == 1 and json.loads(done.stdout)["ok"] is True  # the chain holds
+    assert [p["seq"] for p in anchors["problems"]] == [2, 4] and anchors["verified"] == 0
+    with Ledger.open(path) as ledger:
+        ledger.append("late", {"i": 3})
+    done = run_cli("log", "verify", str(path), "--json")
+    assert json.loads(done.stdout)["anchors"]["entries_after_last"] == 1
+    done = run_cli(
+        "log", "verify", str(path), "--json", env={"PROVEBENCH_KEY_DIR": str(tmp_path / "none")}
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["anchors"]["checked"] is False

@@ -7,7 +7,7 @@ Exit status of `verify`: 0 intact, 1 tampered (one line per problem), 2 unreadab
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -53,9 +53,17 @@ def verify_command(
     if envelope is not None:
         expect_head, expect_length = _anchor_of(envelope, trust_key, expect_head, expect_length)
     report = verify_ledger(path, expect_head=expect_head, expect_length=expect_length)
-    anchors = _anchor_lines(path, trust_key) if report.ok else ([], True)
+    # The anchors are read only on an intact chain: a broken one vouches for nothing.
+    anchors = (
+        _anchor_report(path, trust_key)
+        if report.ok
+        else {"checked": False, "reason": "the hash chain does not hold"}
+    )
     if as_json:
-        typer.echo(canonical_json(report), nl=False)
+        # The anchors are part of the verdict (they set the exit status), so the JSON carries
+        # them too: a caller reading only --json must see what the text shows.
+        whole = {**report.model_dump(mode="json"), "anchors": anchors}
+        typer.echo(canonical_json(whole), nl=False)
     else:
         typer.echo(report.summary())
         for problem in report.problems:
@@ -63,16 +71,19 @@ def verify_command(
         hidden = report.problem_count - len(report.problems)
         if hidden > 0:
             typer.echo(f"... and {hidden} more problem(s)")
-        for line in anchors[0]:
+        for line in _anchor_lines(anchors):
             typer.echo(shown(line))
-    if not report.ok or not anchors[1]:
+    if not report.ok or anchors.get("problems"):
         raise typer.Exit(EXIT_TAMPERED)
 
 
-def _anchor_lines(path: Path, trust_key: Path | None) -> tuple[list[str], bool]:
+def _anchor_report(path: Path, trust_key: Path | None) -> dict[str, Any]:
     """The keyed anchors of an intact log (docs/ledger.md, "Keyed anchors"), verified with
-    --trust-key or, when none is given, this laboratory's public key if there is one: lines to
-    print, and whether every anchor verified."""
+    --trust-key or, when none is given, this laboratory's public key if there is one.
+
+    `checked` false: no key to check them with. Otherwise the key, how many verified, each bad
+    anchor by seq, and how many entries follow the last verified one (0: every entry is
+    vouched for)."""
     from provebench._errors import ProvebenchError
     from provebench.attest import load_trusted_key
     from provebench.attest._anchors import anchor_verifier
@@ -85,7 +96,7 @@ def _anchor_lines(path: Path, trust_key: Path | None) -> tuple[list[str], bool]:
     except ProvebenchError:
         if trust_key is not None:
             raise
-        return ["anchors: not checked (no laboratory key here; pass --trust-key PUB.pem)"], True
+        return {"checked": False, "reason": "no laboratory key here; pass --trust-key PUB.pem"}
     rows = sqlite_rows(path) if looks_like_sqlite(path) else jsonl_rows(path)
     linked = (
         (row.seq, row.kind, row.payload_text, row.prev_hash, row.hash)
@@ -93,20 +104,33 @@ def _anchor_lines(path: Path, trust_key: Path | None) -> tuple[list[str], bool]:
         if row.seq is not None and row.kind and row.payload_text and row.prev_hash and row.hash
     )
     check = check_anchors(linked, anchor_verifier(trusted))
-    key = f"key {trusted.keyid[:16]} ({trusted.source})"
-    lines = [f"seq {seq}: anchor: {problem}" for seq, problem in check.problems]
-    if check.problems:
-        lines.insert(0, f"ANCHORS: {len(check.problems)} bad keyed anchor(s) for {key}")
-    elif check.verified == 0:
-        lines.append("anchors: none (this log carries no keyed anchor)")
-    else:
-        tail = (
-            "the log ends at one"
-            if check.head_anchored
-            else f"{(check.head_seq or 0) - (check.last_anchored_seq or 0)} entries after the last"
-        )
-        lines.append(f"anchors: {check.verified} verified with {key}; {tail}")
-    return lines, not check.problems
+    after_last = (
+        None if check.verified == 0 else (check.head_seq or 0) - (check.last_anchored_seq or 0)
+    )
+    return {
+        "checked": True,
+        "key": {"keyid": trusted.keyid, "source": str(trusted.source)},
+        "verified": check.verified,
+        "entries_after_last": after_last,
+        "problems": [{"seq": seq, "problem": problem} for seq, problem in check.problems],
+    }
+
+
+def _anchor_lines(anchors: dict[str, Any]) -> list[str]:
+    """The anchors' report in lines for humans."""
+    if not anchors["checked"]:
+        return [f"anchors: not checked ({anchors['reason']})"]
+    key = f"key {anchors['key']['keyid'][:16]} ({anchors['key']['source']})"
+    problems = anchors["problems"]
+    if problems:
+        return [f"ANCHORS: {len(problems)} bad keyed anchor(s) for {key}"] + [
+            f"seq {p['seq']}: anchor: {p['problem']}" for p in problems
+        ]
+    if anchors["verified"] == 0:
+        return ["anchors: none (this log carries no keyed anchor)"]
+    after = anchors["entries_after_last"]
+    tail = "the log ends at one" if after == 0 else f"{after} entries after the last"
+    return [f"anchors: {anchors['verified']} verified with {key}; {tail}"]
 
 
 def _anchor_of(
