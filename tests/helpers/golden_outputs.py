@@ -41,6 +41,8 @@ _KEYED = (
     (re.compile(rb'("sig":")[0-9a-f]+'), rb"\1<anchor-signature>"),
     (re.compile(rb'("keyid":")[0-9a-f]{64}'), rb"\1<keyid>"),
     (re.compile(rb'("nonce":")[0-9a-f]{64}'), rb"\1<nonce>"),
+    # a report names the key its signature verified with (docs/report.md, "Signature")
+    (re.compile(rb"(key )[0-9a-f]{16}(?![0-9a-f])"), rb"\1<keyid>"),
 )
 # The sandbox's record of a sealed run names this machine's bubblewrap version and the digest of
 # a policy that says which system folders exist and whether cgroups limit processes here.

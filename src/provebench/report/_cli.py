@@ -21,14 +21,22 @@ def report(
         Path | None,
         typer.Option("--out", help="Where to write the report (default: report.html beside it)."),
     ] = None,
+    trust_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--trust-key",
+            help="Public key (PEM) the signature beside the document is checked against "
+            "(default: this laboratory's).",
+        ),
+    ] = None,
 ) -> None:
-    """Write a self-contained HTML report of a verdict, a red team or a suite: same input bytes,
-    same report bytes."""
+    """Write a self-contained HTML report of a verdict, a red team or a suite, saying whether a
+    signature vouches for its bytes: same input bytes, same report bytes."""
     # Jinja2 and the renderer load only when the command runs (fast CLI start-up).
     from provebench._errors import shown
     from provebench.report._render import write_report
 
-    written = write_report(verdict, out)
+    written = write_report(verdict, out, trust_key=trust_key)
     typer.echo(shown(written))
 
 

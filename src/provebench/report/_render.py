@@ -22,6 +22,7 @@ from provebench.report._kind import detect_kind
 from provebench.report._matrix_view import matrix_view
 from provebench.report._reasons import number
 from provebench.report._redteam_view import redteam_view
+from provebench.report._signature import NO_FILE, SignatureCheck, check_signature
 from provebench.report._suite_view import suite_view
 from provebench.report._text import show, visible_text
 from provebench.report._view import pilot_view, si_view
@@ -144,13 +145,15 @@ def render_report(
     verdict_sha256: str | None = None,
     evidence: Mapping[str, Any] | None = None,
     attacks: Sequence[Mapping[str, Any]] = (),
+    signature: SignatureCheck = NO_FILE,
 ) -> str:
     """The HTML report of a pilot or SI verdict (pure: same verdict, same text).
 
     `verdict_sha256` is the sha256 of the verdict file's bytes, which ties the report to the JSON
     a reader holds; without it the sha256 of the verdict's canonical JSON is shown, and said so.
     `evidence` is the SI evidence the verdict scored (its answer is shown marked up); `attacks`
-    the red team's attack list (`redteam.json`) beside its summary.
+    the red team's attack list (`redteam.json`) beside its summary; `signature` what vouches
+    for the verdict's bytes (`check_signature`), shown at the top and under Integrity.
     """
     kind = detect_kind(verdict)
     if verdict_sha256 is None:
@@ -169,9 +172,27 @@ def render_report(
         view = matrix_view(verdict)
     else:
         view = suite_view(verdict)
+    if verdict.get("sealed") is True and not signature.verified and "reasons" in view:
+        # The flag is the verdict's own word: unsigned, it is anyone's (docs/report.md).
+        view["reasons"].insert(0, {"text": unvouched_sealed(signature), "anchor": "integrity"})
     template = _environment().get_template(f"{kind}.html.j2")
     return template.render(
-        verdict=verdict, view=view, kind=kind, digest=digest, digest_of=digest_of
+        verdict=verdict,
+        view=view,
+        kind=kind,
+        digest=digest,
+        digest_of=digest_of,
+        signature=signature,
+    )
+
+
+def unvouched_sealed(signature: SignatureCheck) -> str:
+    """The reason shown first when a verdict says `sealed: true` and no signature vouches for
+    its bytes."""
+    return (
+        f"NOT VOUCHED FOR: the verdict says it is a sealed result, but its signature is "
+        f"{signature.status} ({signature.detail}); anyone holding the file can write that flag, "
+        "so this is not shown as a sealed result."
     )
 
 
@@ -233,9 +254,15 @@ def _attacks_beside(summary_path: Path) -> list[Mapping[str, Any]]:
     return attacks
 
 
-def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -> Path:
+def write_report(
+    verdict_path: str | Path,
+    out_path: str | Path | None = None,
+    *,
+    trust_key: str | Path | None = None,
+) -> Path:
     """Render `verdict_path` (a verdict, a red-team or suite summary, or a folder holding one)
-    to `out_path` (default: `report.html` beside the document) atomically."""
+    to `out_path` (default: `report.html` beside the document) atomically. The signature beside
+    the document is checked against `trust_key` (a PEM public key), or this laboratory's key."""
     source = _document_of(Path(verdict_path))
     target = source.with_name(REPORT_NAME) if out_path is None else Path(out_path)
     verdict, data = _load(source)
@@ -245,8 +272,13 @@ def write_report(verdict_path: str | Path, out_path: str | Path | None = None) -
     check_output_file(target, inputs=[source], field=None if out_path is None else "--out")
     evidence = _scored_evidence(source, verdict) if kind == "si" else None
     attacks = _attacks_beside(source) if kind == "redteam" else []
+    signature = check_signature(source, data, None if trust_key is None else Path(trust_key))
     html = render_report(
-        verdict, verdict_sha256=sha256_bytes(data), evidence=evidence, attacks=attacks
+        verdict,
+        verdict_sha256=sha256_bytes(data),
+        evidence=evidence,
+        attacks=attacks,
+        signature=signature,
     )
     write_atomic(target, html)
     return target
