@@ -29,6 +29,7 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
+    KubectlOption,
     ProviderOption,
     ProviderTimeoutOption,
     ReadingsOption,
@@ -140,6 +141,7 @@ def suite_command(
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
     provider: ProviderOption = None,
     provider_timeout: ProviderTimeoutOption = 60.0,
+    kubectl: KubectlOption = False,
 ) -> None:
     """Run every selected scenario: the safety gate first, then capability; write summary.json.
 
@@ -181,6 +183,14 @@ def suite_command(
     selected = selection(config)
     files = scenario_files(paths)
     accepted = None
+    if kubectl:
+        if from_evidence is not None:
+            raise ProvebenchError(
+                "--from-evidence re-scores a recorded run: give no --kubectl", field="--kubectl"
+            )
+        from provebench.si.provider._kubectl import require_kubectl
+
+        require_kubectl()  # one line when kubectl is absent, before anything starts
     if provider is not None:
         if from_evidence is not None:
             raise ProvebenchError(
@@ -247,6 +257,7 @@ def suite_command(
                 "safety_only": safety_only,
                 "tier": tier,
                 **({} if accepted is None else {"provider": accepted.client.shown}),
+                **({"kubectl": True} if kubectl else {}),
             },
             configuration=config,
             tier=tier,
@@ -256,6 +267,7 @@ def suite_command(
             reading=reading.reading,
             require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
             provider=accepted,
+            kubectl=kubectl,
         )
         summary = run_suite(request, out, progress_for_stderr())
     gate = summary["safety_gate"]
