@@ -48,7 +48,7 @@ from provebench.si._cli_options import (
     reading_book,
 )
 from provebench.si.agents._run_cli import MaxToolCallsOption
-from provebench.si.provider._client import DEFAULT_TIMEOUT_SEC
+from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 
 if TYPE_CHECKING:
     from provebench.si.provider._runner import ProviderRun

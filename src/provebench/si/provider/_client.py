@@ -29,11 +29,11 @@ from pydantic import JsonValue, ValidationError
 from provebench._errors import ProvebenchError
 from provebench.si.agents._protocol import TransportFault
 from provebench.si.provider._kubeconfig import KubeconfigProblem, agent_kubeconfig
+from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 
 MAX_BODY: Final = 16 * 1024 * 1024
-DEFAULT_TIMEOUT_SEC: Final = 60.0
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
