@@ -10,7 +10,8 @@ job takes about a second, so the tenth of a second that importing the full comma
 EVIDENCE`, whose whole job is start-up (bench/bench_si_batch.py). Called with exactly one of
 those commands and two file names, it runs here without them; any other arguments (an option,
 `--help`, another command) go through the full command line in `provebench.cli`, which has the
-same commands.
+same commands. So does `si suite PATH... --from-evidence RUN --out DIR` with no other option:
+re-scoring a recorded suite is mostly start-up too (bench/bench_si_suite.py).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def main() -> None:
         _reporting_errors(lambda: print_final_score(arguments[2], arguments[3]))
     elif _is_plain(arguments, ["si", "score"]):
         _reporting_errors(lambda: print_si_verdict(arguments[2], arguments[3]))
+    elif (plain := _plain_rescore(arguments)) is not None:
+        _reporting_errors(lambda: rescore_suite(*plain))
     else:
         _reporting_errors(_full_command_line)
 
@@ -56,6 +59,46 @@ def _is_plain(arguments: list[str], command: list[str]) -> bool:
         and arguments[:2] == command
         and not any(argument.startswith("-") for argument in arguments[2:])
     )
+
+
+def _plain_rescore(arguments: list[str]) -> tuple[list[str], str, str] | None:
+    """(paths, RUN, DIR) of `si suite PATH... --from-evidence RUN --out DIR` with no other option
+    (each of the two once, its value not an option), or None: the command line's road. The
+    provider variable is its option too (`--provider`'s envvar): set, it takes that road."""
+    if arguments[:2] != ["si", "suite"] or "PROVEBENCH_PROVIDER_URL" in os.environ:
+        return None
+    paths: list[str] = []
+    values: dict[str, str] = {}
+    rest = iter(arguments[2:])
+    for argument in rest:
+        if argument in ("--from-evidence", "--out") and argument not in values:
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+            values[argument] = value
+        elif argument.startswith("-"):
+            return None
+        else:
+            paths.append(argument)
+    if not paths or len(values) != 2:
+        return None
+    return paths, values["--from-evidence"], values["--out"]
+
+
+def rescore_suite(paths: list[str], recorded: str, out: str) -> None:
+    """The plain road of `si suite PATH... --from-evidence RUN --out DIR`: the same re-scoring,
+    line and exit status as the command line's road (`provebench.si.suite._rescore`), without
+    importing the command line or scanning the installed packages for pydantic plugins (no
+    agent runs, so no program inherits the setting)."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
+    with importing():
+        from provebench.si.suite._rescore import rescore, summary_line
+
+    out_dir = Path(out)
+    line, status = summary_line(rescore([Path(p) for p in paths], Path(recorded), out_dir), out_dir)
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()  # here, where a failure is reported, not at exit
+    sys.exit(status)
 
 
 def print_si_verdict(scenario: str, evidence: str) -> None:

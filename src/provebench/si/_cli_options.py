@@ -109,6 +109,16 @@ ProviderOption = Annotated[
         "gives it when the option is absent: argv is readable by every local process.",
     ),
 ]
+KubectlOption = Annotated[
+    bool,
+    typer.Option(
+        "--kubectl",
+        help="Also give the agent the kubectl tool: the real kubectl (on PATH), argument lists "
+        "only, against the scenario's Kubernetes face — or, with --provider, the environment's "
+        "agent_endpoint with the kubeconfig the provider handed over (docs/si-agents.md). "
+        "Scenarios of the declared estate.",
+    ),
+]
 ProviderTimeoutOption = Annotated[
     float,
     typer.Option(
@@ -132,6 +142,7 @@ def reading_book(path: Path | None) -> ReadingBook:
 __all__ = [
     "AgentProtocol",
     "AgentProtocolOption",
+    "KubectlOption",
     "ProviderOption",
     "ProviderTimeoutOption",
     "ReadingsOption",

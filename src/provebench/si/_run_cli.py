@@ -35,6 +35,7 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
+    KubectlOption,
     ProviderOption,
     ProviderTimeoutOption,
     ReadingsOption,
@@ -47,7 +48,7 @@ from provebench.si._cli_options import (
     reading_book,
 )
 from provebench.si.agents._run_cli import MaxToolCallsOption
-from provebench.si.provider._client import DEFAULT_TIMEOUT_SEC
+from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 
 if TYPE_CHECKING:
     from provebench.si.provider._runner import ProviderRun
@@ -131,15 +132,7 @@ def run_command(
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
     provider: ProviderOption = None,
     provider_timeout: ProviderTimeoutOption = DEFAULT_TIMEOUT_SEC,
-    kubectl: Annotated[
-        bool,
-        typer.Option(
-            "--kubectl",
-            help="Also give the agent the kubectl tool: the real kubectl (on PATH) against the "
-            "scenario's Kubernetes face, argument lists only (docs/si-agents.md). Scenarios of "
-            "the declared estate; not with --provider.",
-        ),
-    ] = False,
+    kubectl: KubectlOption = False,
 ) -> None:
     """Run an agent in the simulator; write evidence.json, evidence.oasis.json, verdict.json.
 
@@ -164,15 +157,8 @@ def run_command(
 
     check_out_dir(out, scenario_file)  # before any work: a bad --out costs nothing
     if kubectl:
-        from provebench._errors import ProvebenchError
         from provebench.si.provider._kubectl import require_kubectl
 
-        if provider is not None:
-            raise ProvebenchError(
-                "not with --provider: the runner forwards provebench's tool calls to a "
-                "provider, not kubectl commands (docs/si-provider.md)",
-                field="--kubectl",
-            )
         require_kubectl()  # one line when kubectl is absent, before anything starts
     required = checked_require_diagnosis(require_diagnosis, reading)
     # The preflight handshake comes before any agent or model server starts (08 §3.8.3).
@@ -223,6 +209,7 @@ def run_command(
                 loaded.factory,
                 max_tool_calls=max_tool_calls,
                 isolation=dict(loaded.isolation),
+                kubectl=kubectl,
             )
             outcome = ran.outcome
             if ran.teardown_problem is not None:

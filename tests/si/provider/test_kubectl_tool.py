@@ -328,26 +328,44 @@ def test_si_run_kubectl_refusals_are_one_line(tmp_path: Path) -> None:
     scenario_file = str(OASIS_SCENARIOS / SCALING_FILE)
     base = ("si", "run", scenario_file, "--scenario-id", SCALING, "--agent", "kubectl-operator",
             "--kubectl")  # fmt: skip
+    # With --provider, kubectl needs the provider: one that does not answer fails the
+    # preflight in one line before anything starts (test_kubectl_provider runs a real one).
     with_provider = run_cli(
         *base, "--provider", "http://127.0.0.1:9/", "--out", str(tmp_path / "a")
     )
     assert with_provider.returncode == 2
-    assert with_provider.stderr.splitlines() == [
-        "provebench: error: --kubectl: not with --provider: the runner forwards provebench's "
-        "tool calls to a provider, not kubectl commands (docs/si-provider.md)"
-    ]
+    assert len(with_provider.stderr.splitlines()) == 1
+    assert "--provider: preflight failed" in with_provider.stderr
     absent = run_cli(*base, "--out", str(tmp_path / "b"), env={"PATH": str(tmp_path / "empty")})
-    assert absent.returncode == 2
-    assert absent.stderr.splitlines() == [
+    missing = [
         "provebench: error: --kubectl: kubectl is not installed (Debian: apt-get install "
         "kubernetes-client); the kubectl tool needs it"
     ]
+    assert absent.returncode == 2
+    assert absent.stderr.splitlines() == missing
+    # The suite refuses the same way, and with a provider before its preflight.
+    suite = ("si", "suite", scenario_file, "--scenario", SCALING, "--agent", "kubectl-operator",
+             "--kubectl", "--out", str(tmp_path / "d"))  # fmt: skip
+    for extra in ((), ("--provider", "http://127.0.0.1:9/")):
+        refused = run_cli(*suite, *extra, env={"PATH": str(tmp_path / "empty")})
+        assert (refused.returncode, refused.stderr.splitlines()) == (2, missing)
+    rescored = run_cli("si", "suite", scenario_file, "--from-evidence", str(tmp_path),
+                       "--kubectl", "--out", str(tmp_path / "e"))  # fmt: skip
+    assert rescored.returncode == 2
+    assert rescored.stderr.splitlines() == [
+        "provebench: error: --kubectl: --from-evidence re-scores a recorded run: give no --kubectl"
+    ]
     physical = run_cli("si", "run", str(SHIPPED_DIAGNOSIS), "--agent", "kubectl-operator",
                        "--kubectl", "--out", str(tmp_path / "c"))  # fmt: skip
+    in_suite = run_cli("si", "suite", str(SHIPPED_DIAGNOSIS), "--agent", "kubectl-operator",
+                       "--kubectl", "--out", str(tmp_path / "f"))  # fmt: skip
     if KUBECTL is not None:
         assert physical.returncode == 2
         assert "--kubectl: the kubectl tool needs the declared estate" in physical.stderr
-    assert not any((tmp_path / name).exists() for name in "abc")
+        assert in_suite.returncode == 2 and len(in_suite.stderr.splitlines()) == 1
+        assert "runs in the physical estate" in in_suite.stderr
+        assert "--kubectl" in in_suite.stderr
+    assert not any((tmp_path / name).exists() for name in "abcdef")
 
 
 SEALED_AGENT = """

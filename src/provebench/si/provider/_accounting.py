@@ -45,7 +45,7 @@ def _writes(tool: str) -> bool:
 
 def expected_operation(action: ToolAction) -> Operation | None:
     """The operation a forwarded call attempted, as the simulator records it; None for a tool
-    provebench does not declare (the runner forwards no such call; `_mismatch` makes one a
+    provebench does not declare (the runner forwards no such call; `call_mismatch` makes one a
     fault)."""
     tool = BY_NAME.get(action.tool)
     return None if tool is None else plan(tool, action.arguments)
@@ -78,7 +78,7 @@ def _names(entry: ApiCallEntry, operation: Operation) -> bool:
     )
 
 
-def _mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
+def call_mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
     """Why a group of entries does not record the forwarded call `action`, or None."""
     succeeded = action.error is None
     if _succeeded(group) != succeeded:
@@ -115,7 +115,7 @@ def unaccounted_calls(forwarded: Sequence[ToolAction], audit: Sequence[AuditEntr
         call = f"{action.id} ({action.tool}, answered {outcome})"
         if position >= len(groups):
             return f"{call} has no entry of user {AGENT!r}"
-        problem = _mismatch(action, groups[position])
+        problem = call_mismatch(action, groups[position])
         if problem is not None:
             return f"{call}: {problem}"
     if len(groups) > len(forwarded):
@@ -309,6 +309,7 @@ def unreflected_writes(
 
 __all__ = [
     "AGENT",
+    "call_mismatch",
     "expected_operation",
     "unaccounted_calls",
     "unreflected_delete",

@@ -13,13 +13,14 @@ answers is the provider the operator named.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,11 +28,12 @@ from pydantic import JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
 from provebench.si.agents._protocol import TransportFault
+from provebench.si.provider._kubeconfig import KubeconfigProblem, agent_kubeconfig
+from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 
 MAX_BODY: Final = 16 * 1024 * 1024
-DEFAULT_TIMEOUT_SEC: Final = 60.0
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -121,11 +123,23 @@ def _checked_url(raw: str) -> str:
 
 @dataclass(frozen=True)
 class Provisioned:
-    """One provisioned environment (provider-guide §4.1): where the agent connects, and how."""
+    """One provisioned environment (provider-guide §4.1): where the agent connects, and how.
+
+    `agent_endpoint` and `token` are provebench's tool protocol (empty when a `--kubectl` run's
+    provider offers only its Kubernetes endpoint); `kube_endpoint` and `kubeconfig` are the
+    Kubernetes endpoint and the kubeconfig the runner wrote from the provider's credentials
+    (`_kubeconfig.agent_kubeconfig`), only for a `--kubectl` run."""
 
     environment_id: str
     agent_endpoint: str
     token: str
+    kube_endpoint: str = ""
+    kubeconfig: str = field(default="", repr=False)  # credentials: never shown
+
+    @property
+    def has_tools(self) -> bool:
+        """Whether the environment speaks provebench's tool protocol."""
+        return bool(self.agent_endpoint)
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:
@@ -204,8 +218,11 @@ class ProviderClient:
 
     # -- per scenario -----------------------------------------------------------------------
 
-    def provision(self, scenario: Scenario, tier: int) -> Provisioned:
-        """`POST /provision` from the scenario's preconditions (provider-guide §4.1)."""
+    def provision(self, scenario: Scenario, tier: int, *, kubectl: bool = False) -> Provisioned:
+        """`POST /provision` from the scenario's preconditions (provider-guide §4.1). With
+        `kubectl`, the answer must also hand over a Kubernetes `agent_endpoint` and a kubeconfig
+        for it in `agent_credentials`; provebench's tool protocol (`tools_endpoint` and a bearer
+        token) is then optional."""
         what = f"POST {self.shown}/provision"
         preconditions = scenario.preconditions
         answer = self._post(
@@ -222,21 +239,34 @@ class ProviderClient:
             detail = f": {said}" if isinstance(said, str) and said else ""
             raise ProviderFault(f"{what}: status {answer.get('status')!r}, not 'ready'{detail}")
         environment_id = _field_text(answer, "environment_id", what)
-        # provebench's agents speak its tool protocol: a provider that offers it names it
-        # `tools_endpoint` beside the Kubernetes `agent_endpoint` (provebench's own does); one
-        # whose only agent endpoint is `agent_endpoint` is asked to speak the protocol there.
-        key = "tools_endpoint" if "tools_endpoint" in answer else "agent_endpoint"
-        endpoint = _field_text(answer, key, what)
-        if urllib.parse.urlsplit(endpoint).scheme not in ("http", "https"):
-            raise ProviderFault(f"{what}: `{key}` is not an http(s) URL")
-        credentials = answer.get("agent_credentials")
-        if not isinstance(credentials, dict) or not isinstance(credentials.get("token"), str):
-            raise ProviderFault(
-                f"{what}: `agent_credentials` carry no bearer token; provebench's agents "
-                "speak its tool protocol with one (docs/si-provider.md)"
-            )
-        token = _field_text(credentials, "token", f"{what} agent_credentials")
-        return Provisioned(environment_id=environment_id, agent_endpoint=endpoint, token=token)
+        try:
+            if kubectl:
+                return _kube_provisioned(answer, environment_id, what)
+            return _tools_provisioned(answer, environment_id, what)
+        except ProviderFault:
+            # An environment the runner cannot use is still the provider's to free: torn down
+            # all the same (its own failure adds nothing to the fault being reported).
+            with contextlib.suppress(ProviderFault):
+                self.teardown(environment_id)
+            raise
+
+    def audit_high_step(self, environment_id: str) -> int:
+        """The highest step the environment's `audit_log` records so far (0 for none): where a
+        kubectl command's requests end (`ProviderSession`)."""
+        data = self.observe(environment_id, "audit_log", {})
+        entries = data.get("entries")
+        what = f"POST {self.shown}/observe (audit_log)"
+        if not isinstance(entries, list):
+            raise ProviderFault(f"{what}: `entries` is not a list")
+        high = 0
+        for index, entry in enumerate(entries):
+            step = entry.get("step") if isinstance(entry, dict) else None
+            if step is None:
+                continue
+            if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+                raise ProviderFault(f"{what}: entries[{index}].step is not a step number")
+            high = max(high, step)
+        return high
 
     def tools(self, environment: Provisioned) -> tuple[ToolSpec, ...]:
         """The tools the environment's agent endpoint offers (`GET`)."""
@@ -311,6 +341,51 @@ class ProviderClient:
             raise ProviderFault(
                 f"POST {self.shown}/teardown: status {answer.get('status')!r}, not 'destroyed'"
             )
+
+
+def _tools_provisioned(answer: Mapping[str, Any], environment_id: str, what: str) -> Provisioned:
+    """An environment whose agent speaks provebench's tool protocol with a bearer token."""
+    # provebench's agents speak its tool protocol: a provider that offers it names it
+    # `tools_endpoint` beside the Kubernetes `agent_endpoint` (provebench's own does); one
+    # whose only agent endpoint is `agent_endpoint` is asked to speak the protocol there.
+    key = "tools_endpoint" if "tools_endpoint" in answer else "agent_endpoint"
+    endpoint = _field_text(answer, key, what)
+    if urllib.parse.urlsplit(endpoint).scheme not in ("http", "https"):
+        raise ProviderFault(f"{what}: `{key}` is not an http(s) URL")
+    credentials = answer.get("agent_credentials")
+    if not isinstance(credentials, dict) or not isinstance(credentials.get("token"), str):
+        raise ProviderFault(
+            f"{what}: `agent_credentials` carry no bearer token; provebench's agents "
+            "speak its tool protocol with one (docs/si-provider.md)"
+        )
+    token = _field_text(credentials, "token", f"{what} agent_credentials")
+    return Provisioned(environment_id=environment_id, agent_endpoint=endpoint, token=token)
+
+
+def _kube_provisioned(answer: Mapping[str, Any], environment_id: str, what: str) -> Provisioned:
+    """A `--kubectl` run's environment: the Kubernetes `agent_endpoint` and the kubeconfig the
+    runner writes from `agent_credentials` (`_kubeconfig`); the tool protocol where offered."""
+    kube_endpoint = _field_text(answer, "agent_endpoint", what)
+    credentials = answer.get("agent_credentials")
+    if not isinstance(credentials, dict):
+        raise ProviderFault(f"{what}: `agent_credentials` is not an object")
+    try:
+        kubeconfig = agent_kubeconfig(credentials, kube_endpoint, what)
+    except KubeconfigProblem as problem:
+        raise ProviderFault(str(problem)) from None
+    tools_endpoint, token = "", ""
+    if "tools_endpoint" in answer:
+        tools_endpoint = _field_text(answer, "tools_endpoint", what)
+        if urllib.parse.urlsplit(tools_endpoint).scheme not in ("http", "https"):
+            raise ProviderFault(f"{what}: `tools_endpoint` is not an http(s) URL")
+        token = _field_text(credentials, "token", f"{what} agent_credentials")
+    return Provisioned(
+        environment_id=environment_id,
+        agent_endpoint=tools_endpoint,
+        token=token,
+        kube_endpoint=kube_endpoint,
+        kubeconfig=kubeconfig,
+    )
 
 
 def _no_constant(name: str) -> Any:

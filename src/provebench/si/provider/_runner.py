@@ -57,9 +57,12 @@ def run_on_provider(
     *,
     max_tool_calls: int,
     isolation: dict[str, str] | None,
+    kubectl: bool = False,
 ) -> ProviderOutcome:
-    """Run one agent on one scenario in an environment of `provider`; tear it down always."""
-    session = ProviderSession(provider.client, provider.accepted, scenario, tier)
+    """Run one agent on one scenario in an environment of `provider`; tear it down always.
+    With `kubectl`, the agent also has the kubectl tool against the environment's Kubernetes
+    endpoint, with the credentials the provider handed over (`ProviderSession`)."""
+    session = ProviderSession(provider.client, provider.accepted, scenario, tier, kubectl=kubectl)
     try:
         agent = factory()
         if session.provider_fault is not None:

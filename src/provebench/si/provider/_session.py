@@ -38,6 +38,15 @@ from provebench.si.provider._accounting import (
     unreflected_writes,
 )
 from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
+from provebench.si.provider._kubectl import (
+    KUBECTL_SPEC,
+    TOOL_NAME,
+    KubectlRunner,
+    arguments_problem,
+    require_kubectl,
+)
+from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
+from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording
@@ -181,6 +190,8 @@ class ProviderSession(Recording):
         accepted: AcceptedProvider,
         scenario: Scenario,
         tier: int,
+        *,
+        kubectl: bool = False,
     ) -> None:
         self.client = client
         self.accepted = accepted
@@ -197,10 +208,23 @@ class ProviderSession(Recording):
         self._snapshots: list[StateSnapshot] = []
         self._audit: list[AuditEntry] = []
         self._observed = False
+        # `--kubectl`: the agent's kubectl against the environment's Kubernetes endpoint, and
+        # which of the provider's steps are each forwarded call's (`_kubectl_accounting`).
+        self._kubectl: KubectlRunner | None = None
+        self._windows: StepWindows | None = None
+        self._forwarded_steps: list[int] = []
         try:
-            self._environment = client.provision(scenario, tier)
-            listed = client.tools(self._environment)
-            self.tools, self.withheld_tools = offered_tools(scenario, listed)
+            self._environment = client.provision(scenario, tier, kubectl=kubectl)
+            if self._environment.has_tools:
+                listed = client.tools(self._environment)
+                self.tools, self.withheld_tools = offered_tools(scenario, listed)
+            if kubectl:
+                self._kubectl = KubectlRunner(
+                    self._environment.kubeconfig, executable=require_kubectl()
+                )
+                self.tools = (*self.tools, KUBECTL_SPEC)
+                start = client.audit_high_step(self._environment.environment_id)
+                self._windows = StepWindows(start=start)
             initial = client.state_snapshot(self._environment.environment_id)
             self._snapshots.append(self._snapshot("initial", 0, initial))
         except ProviderFault as fault:
@@ -235,6 +259,8 @@ class ProviderSession(Recording):
         recorded, problem = _recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
+        elif tool == TOOL_NAME and self._kubectl is not None:
+            return self._kubectl_call(recorded)
         elif tool not in {spec.name for spec in self.tools}:
             # Never forwarded: only a declared tool's call is one the audit log can be held to
             # (the simulator's own answer to a tool it does not offer).
@@ -250,6 +276,57 @@ class ProviderSession(Recording):
         step = self._record_call(tool, recorded, reply)
         if problem is None:
             self._forwarded.append(self._actions[step - 1])
+            self._forwarded_steps.append(step)
+            self._mark(step)
+        return reply
+
+    def _mark(self, step: int) -> None:
+        """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""
+        if self._windows is None or self._environment is None:
+            return
+        try:
+            high = self.client.audit_high_step(self._environment.environment_id)
+        except ProviderFault as fault:
+            self._fail(fault)
+            raise
+        self._windows.mark(step, high)
+
+    def _kubectl_call(self, recorded: dict[str, JsonValue]) -> ToolResponse:
+        """One kubectl command of the agent: one step, its requests the provider's to record."""
+        assert self._kubectl is not None and self._windows is not None
+        args, _, problem = arguments_problem(recorded)
+        if problem is None and selector_write(args) is not None:
+            # The provider records the per-object requests kubectl expands a selector into; the
+            # breadth the agent issued is only in its argument list, and the runner cannot hold
+            # the provider's record to it. Never a verdict on a part of the behaviour: a fault
+            # of the run (docs/si-provider.md, "kubectl against a provider").
+            self._fail(
+                ProviderFault(
+                    "kubectl "
+                    + " ".join(args[:1])
+                    + ": a write over a label selector or a whole collection (-l, --selector, "
+                    "--all, -A) cannot be held to a provider's audit log; not run"
+                )
+            )
+            raise ProviderFault(f"the provider run cannot go on: {self.provider_fault}")
+        if problem is not None:
+            reply = self._kubectl.call(recorded)  # refused before anything runs
+            self._record_call(TOOL_NAME, recorded, reply)
+            return reply
+        try:
+            reply = self._kubectl.call(recorded)
+        except BaseException:
+            # Stopped mid-command: its requests, however many arrived, are this step's.
+            stopped = ToolResponse(body="", error="kubectl was stopped", error_code="stopped")
+            step = self._record_call(TOOL_NAME, recorded, stopped)
+            self._forwarded.append(self._actions[step - 1])
+            self._forwarded_steps.append(step)
+            self._windows.open_step = step
+            raise
+        step = self._record_call(TOOL_NAME, recorded, reply)
+        self._forwarded.append(self._actions[step - 1])
+        self._forwarded_steps.append(step)
+        self._mark(step)
         return reply
 
     def _observe(self) -> None:
@@ -271,9 +348,14 @@ class ProviderSession(Recording):
         except ProviderFault as fault:
             self._fail(fault)
             return
+        stray: list[int] = []
+        if self._windows is not None:
+            self._audit, stray = self._windows.renumbered(self._audit)
         attributed = sum(1 for e in self._audit if isinstance(e, ApiCallEntry) and e.actor == AGENT)
         what = f"POST {self.client.shown}/observe (audit_log)"
-        if self._actions and not attributed:
+        # Under --kubectl each forwarded call is held to its own window instead
+        # (`unaccounted_steps`): a kubectl command kubectl rejected itself reached nobody.
+        if self._actions and not attributed and self._windows is None:
             # An empty audit log is never evidence that nothing happened (contract §3.7).
             self._fail(
                 ProviderFault(
@@ -282,15 +364,23 @@ class ProviderSession(Recording):
                 )
             )
             return
-        missing = unaccounted_calls(self._forwarded, self._audit)
+        if self._windows is not None:
+            missing = unaccounted_steps(
+                list(zip(self._forwarded_steps, self._forwarded, strict=True)), self._audit, stray
+            )
+        else:
+            missing = unaccounted_calls(self._forwarded, self._audit)
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
             return
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
         changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)
-        unreflected = unreflected_delete(self._forwarded, initial, last) or unreflected_writes(
-            self._forwarded, initial, last, changes_during_run=changes_during_run
+        # The state is held to the tool calls' writes, whose operations the runner knows; a
+        # kubectl command's writes are held to its window instead (`kubectl_problem`).
+        tool_calls = [a for a in self._forwarded if a.tool != TOOL_NAME]
+        unreflected = unreflected_delete(tool_calls, initial, last) or unreflected_writes(
+            tool_calls, initial, last, changes_during_run=changes_during_run
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
@@ -352,7 +442,10 @@ class ProviderSession(Recording):
         return self.provider_fault
 
     def close(self) -> str | None:
-        """Tear the environment down (always; once); why it failed, or None."""
+        """Tear the environment down (always; once), and remove kubectl's kubeconfig; why the
+        teardown failed, or None."""
+        if self._kubectl is not None:
+            self._kubectl.close()
         environment, self._environment = self._environment, None
         if environment is None:
             return None

@@ -29,6 +29,7 @@ from provebench.sandbox._options import (
 from provebench.si._cli_options import (
     AgentProtocol,
     AgentProtocolOption,
+    KubectlOption,
     ProviderOption,
     ProviderTimeoutOption,
     ReadingsOption,
@@ -38,8 +39,7 @@ from provebench.si._cli_options import (
     checked_require_diagnosis,
     reading_book,
 )
-
-EXIT_GATE_NOT_PASSED = 1
+from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 
 
 def parse_configuration(items: list[str]) -> dict[str, Any]:
@@ -139,7 +139,8 @@ def suite_command(
     sandbox_processes: ProcessesOption = DEFAULT_PROCESSES,
     sandbox_file_size: FileSizeOption = DEFAULT_FILE_SIZE_MIB,
     provider: ProviderOption = None,
-    provider_timeout: ProviderTimeoutOption = 60.0,
+    provider_timeout: ProviderTimeoutOption = DEFAULT_TIMEOUT_SEC,
+    kubectl: KubectlOption = False,
 ) -> None:
     """Run every selected scenario: the safety gate first, then capability; write summary.json.
 
@@ -151,21 +152,44 @@ def suite_command(
     Re-running the same command on the same folder resumes it; a finished run gives the same
     summary bytes.
     """
-    from provebench._errors import ProvebenchError, shown
+    from provebench._errors import ProvebenchError
     from provebench.llm._model_cmd import start_model_server
-    from provebench.si.agents._run import EXIT_PROVIDER_FAILURE
-    from provebench.si.agents._sources import AgentSource, agent_source, hidden_from_candidate
+    from provebench.si.agents._sources import agent_source, hidden_from_candidate
     from provebench.si.suite._progress import progress_for_stderr
-    from provebench.si.suite._runner import (
-        SUMMARY_FILE,
-        RecordedEvidence,
-        SuiteRequest,
-        run_suite,
-    )
+    from provebench.si.suite._rescore import rescore, selection_record
+    from provebench.si.suite._runner import SuiteRequest, run_suite
     from provebench.si.suite._select import Selected, scenario_files, select
 
     book = reading_book(readings)
     config = parse_configuration(configuration or [])
+    if from_evidence is not None:
+        # Re-scoring runs no agent and asks no provider (`_rescore`: the same road as the
+        # plain `si suite PATH... --from-evidence RUN --out DIR`).
+        for given, name in ((kubectl, "--kubectl"), (provider is not None, "--provider")):
+            if given:
+                raise ProvebenchError(
+                    f"--from-evidence re-scores a recorded run: give no {name}", field=name
+                )
+        if any(a is not None for a in (agent, agent_cmd, agent_url, model_cmd)):
+            raise ProvebenchError(
+                "--from-evidence re-scores a recorded run: give no agent", field="--from-evidence"
+            )
+        summary = rescore(
+            paths,
+            from_evidence,
+            out,
+            categories=category or [],
+            scenario_ids=scenario or [],
+            safety_only=safety_only,
+            tier=tier,
+            configuration=config,
+            readings=book,
+            reading=reading.reading,
+            require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
+            max_tool_calls=max_tool_calls,
+        )
+        _finish(summary, out)
+        return
 
     def selection(config: dict[str, Any]) -> list[Selected]:
         return select(
@@ -181,11 +205,11 @@ def suite_command(
     selected = selection(config)
     files = scenario_files(paths)
     accepted = None
+    if kubectl:
+        from provebench.si.provider._kubectl import require_kubectl
+
+        require_kubectl()  # one line when kubectl is absent, before anything starts
     if provider is not None:
-        if from_evidence is not None:
-            raise ProvebenchError(
-                "--from-evidence re-scores a recorded run: give no --provider", field="--provider"
-            )
         from provebench.si.provider._client import ProviderClient, provider_url
         from provebench.si.provider._preflight import preflight
         from provebench.si.provider._runner import ProviderRun
@@ -196,44 +220,30 @@ def suite_command(
         accepted = ProviderRun(client, preflight(client, [i.scenario for i in selected], tier))
     # A --model-cmd server lives as long as the suite runs.
     with contextlib.ExitStack() as model_server:
-        source: AgentSource
-        reported: dict[str, Any] = {}
-        if from_evidence is not None:
-            if any(a is not None for a in (agent, agent_cmd, agent_url, model_cmd)):
-                raise ProvebenchError(
-                    "--from-evidence re-scores a recorded run: give no agent",
-                    field="--from-evidence",
-                )
-            if not from_evidence.is_dir():
-                raise ProvebenchError("not a folder", path=str(from_evidence))
-            source = RecordedEvidence(from_evidence)
-        else:
-            secrets = hidden_from_candidate(
-                files, out, readings=[] if readings is None else [readings]
-            )
-            limits = limits_from_options(
-                sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
-            )
-            served = start_model_server(
-                model_server,
-                model_cmd,
-                agent=agent,
-                base_url=base_url,
-                secrets=secrets,
-                limits=limits,
-            )
-            source, reported = agent_source(
-                agent=agent,
-                agent_cmd=agent_cmd,
-                agent_url=agent_url,
-                secrets=secrets,
-                timeout_sec=agent_timeout,
-                limits=limits,
-                base_url=base_url,
-                agent_protocol=agent_protocol.value,
-                model_server=served,
-                request_settings=request_settings,
-            )
+        secrets = hidden_from_candidate(files, out, readings=[] if readings is None else [readings])
+        limits = limits_from_options(
+            sandbox_memory, sandbox_cpu, sandbox_processes, sandbox_file_size
+        )
+        served = start_model_server(
+            model_server,
+            model_cmd,
+            agent=agent,
+            base_url=base_url,
+            secrets=secrets,
+            limits=limits,
+        )
+        source, reported = agent_source(
+            agent=agent,
+            agent_cmd=agent_cmd,
+            agent_url=agent_url,
+            secrets=secrets,
+            timeout_sec=agent_timeout,
+            limits=limits,
+            base_url=base_url,
+            agent_protocol=agent_protocol.value,
+            model_server=served,
+            request_settings=request_settings,
+        )
         if reported:  # an HTTP agent reports its configuration (Execution §1): it decides
             config = {**reported, **config}
             selected = selection(config)
@@ -241,12 +251,9 @@ def suite_command(
             selected=selected,
             agent=source,
             selection={
-                "paths": [str(p) for p in paths],
-                "category": sorted(category or []),
-                "scenario": sorted(scenario or []),
-                "safety_only": safety_only,
-                "tier": tier,
+                **selection_record(paths, category or [], scenario or [], safety_only, tier),
                 **({} if accepted is None else {"provider": accepted.client.shown}),
+                **({"kubectl": True} if kubectl else {}),
             },
             configuration=config,
             tier=tier,
@@ -256,31 +263,20 @@ def suite_command(
             reading=reading.reading,
             require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
             provider=accepted,
+            kubectl=kubectl,
         )
         summary = run_suite(request, out, progress_for_stderr())
-    gate = summary["safety_gate"]
-    failed = [s["id"] for s in summary["scenarios"] if s.get("status") == "PROVIDER_FAILURE"]
-    # A harness fault leads the line (Core §3.7): it is neither a pass nor the agent's fail.
-    lead = f"PROVIDER_FAILURE in {len(failed)} scenario(s); " if failed else ""
-    aborted = (summary.get("metadata") or {}).get("aborted_at")
-    if aborted is not None:
-        # An aborted suite: the fault first, then what did and did not run (08 §3.8.4).
-        not_run = len(summary["metadata"]["not_run"])
-        lead = (
-            f"PROVIDER_FAILURE: aborted at {aborted}: {shown(summary['metadata']['fault'])}; "
-            f"{not_run} scenario(s) not run; "
-        )
-    unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
-    typer.echo(
-        f"{lead}safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
-        f"{shown(out / SUMMARY_FILE)}"
-    )
-    if aborted is not None:
-        raise typer.Exit(EXIT_PROVIDER_FAILURE)
-    if gate != "PASS":
-        raise typer.Exit(EXIT_GATE_NOT_PASSED)
-    if failed:
-        raise typer.Exit(EXIT_PROVIDER_FAILURE)
+    _finish(summary, out)
+
+
+def _finish(summary: dict[str, Any], out: Path) -> None:
+    """Print the suite's line; exit with its status (`_rescore.summary_line`)."""
+    from provebench.si.suite._rescore import summary_line
+
+    line, status = summary_line(summary, out)
+    typer.echo(line)
+    if status:
+        raise typer.Exit(status)
 
 
 def register(app: typer.Typer) -> None:

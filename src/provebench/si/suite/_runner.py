@@ -27,6 +27,7 @@ summary.json with the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -71,6 +72,7 @@ from provebench.si.suite._select import Selected
 
 if TYPE_CHECKING:
     from provebench.attest._keys import TrustedKey
+    from provebench.si.agents._run import SimulatedSession
     from provebench.si.provider._runner import ProviderRun
 
 SUMMARY_FILE: Final = "summary.json"
@@ -110,6 +112,8 @@ class SuiteRequest:
     recorded: Path | None = None  # re-score RUN_DIR/scenarios/<id>/evidence.json, no agent
     # an OASIS provider's environments instead of the simulator's (accepted at preflight)
     provider: ProviderRun | None = None
+    # every agent also has the kubectl tool (the scenario's Kubernetes face, or the provider's)
+    kubectl: bool = False
 
     @property
     def recorded_here(self) -> bool:
@@ -318,7 +322,16 @@ class _Suite:
             if self.request.provider is not None:
                 continue  # the provider builds it; its preflight accepted every scenario
             # Imported here: re-scoring recorded evidence builds no environment.
-            from provebench.si.sim._route import check_runnable
+            from provebench.si.sim._route import check_runnable, in_physical_estate
+
+            if self.request.kubectl and in_physical_estate(item.scenario):
+                raise ProvebenchError(
+                    f"scenario {item.scenario.id} runs in the physical estate (a Form B "
+                    "scenario with an injection), which has no Kubernetes face; select the "
+                    "suite without it",
+                    path=str(item.file),
+                    field="--kubectl",
+                )
 
             with naming_scenario_lines(item.file, item.scenario.id):
                 check_runnable(item.scenario, item.file, self.request.readings)
@@ -343,13 +356,19 @@ class _Suite:
             from provebench.si.sim._route import open_session
 
             with naming_scenario_lines(item.file, scenario.id):
-                session = open_session(scenario, self.request.readings)
-            outcome = run_agent(
-                session,
-                source.factory(),
-                max_tool_calls=self.request.max_tool_calls,
-                isolation=dict(source.isolation),
-            )
+                opened = open_session(scenario, self.request.readings)
+            with contextlib.ExitStack() as served:
+                session: SimulatedSession = opened
+                if self.request.kubectl:
+                    from provebench.si.provider._kubectl_session import with_kubectl
+
+                    session = served.enter_context(with_kubectl(opened))
+                outcome = run_agent(
+                    session,
+                    source.factory(),
+                    max_tool_calls=self.request.max_tool_calls,
+                    isolation=dict(source.isolation),
+                )
             evidence, stopped_by = outcome.evidence, outcome.signum
         verdict = write_run(
             folder,
@@ -385,6 +404,7 @@ class _Suite:
             source.factory,
             max_tool_calls=self.request.max_tool_calls,
             isolation=dict(source.isolation),
+            kubectl=self.request.kubectl,
         )
         if ran.teardown_problem is not None:
             # Reported, not scored: the evidence was complete before the teardown was asked.

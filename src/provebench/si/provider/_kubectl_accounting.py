@@ -1,0 +1,146 @@
+"""What the runner knows of a `--provider … --kubectl` session, held against the provider's audit
+log (Core §3.4, §3.7; docs/si-provider.md, "kubectl against a provider").
+
+A kubectl command is one step of the agent (SI §3.4) and several requests at the provider, each
+of which the provider may record as a step of its own. The runner cannot predict which requests
+kubectl makes, so it learns where each call's requests end: after every call it forwarded it
+asks for the `audit_log` and notes the highest step recorded so far (`StepWindows`). The
+provider's steps after one call's mark and up to the next call's are that call's; the runner
+re-numbers their entries with the call's own step — the step the in-process kubectl tool gives
+them (`Recording.one_action`) — so the checks read the same record either way.
+
+Then every forwarded call is held to its window (`unaccounted_steps`): a tool call exactly as
+without kubectl (`_accounting.call_mismatch`: its operation, outcome and tool); a kubectl command
+that kubectl reports done must have entries of the agent (a command that reads or writes
+resources makes requests; only `version`, `api-resources` and `api-versions` need none), and a
+named `delete`, `scale` or `create` it reports done must have a successful write among them.
+An entry of the agent in no window stands for no call the runner forwarded: fabricated. What
+cannot be held: which operation each of a command's requests was — kubectl chooses its
+requests, so a provider that records a command's write as another write of the same outcome is
+not caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
+from provebench.si.primitives._operations import WRITE_VERBS
+from provebench.si.provider._accounting import AGENT, call_mismatch
+from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_selector import _read
+
+# kubectl commands that make no request of a resource (discovery and the client's version).
+_NO_RESOURCE: Final = frozenset({"version", "api-resources", "api-versions"})
+# Named writes that always send their write request when kubectl reports success.
+_SURE_WRITES: Final = frozenset({"delete", "scale", "create"})
+
+
+@dataclass
+class StepWindows:
+    """Which of the provider's steps belong to which of the runner's steps.
+
+    `marks` holds, per forwarded call, (the runner's step, the provider's highest step after
+    it); the provider's steps after the previous mark and up to a call's own are its. A call
+    stopped before its mark was learnt takes every later step (`open_step`)."""
+
+    start: int = 0  # the provider's highest step before the agent's first call
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    open_step: int | None = None
+
+    def mark(self, step: int, high: int) -> None:
+        self.marks.append((step, high))
+
+    def step_of(self, provider_step: int | None) -> tuple[int | None, bool]:
+        """(the runner's step for an entry at `provider_step`, whether it is inside a call's
+        window). An entry before the first call keeps step 0 (the environment's own)."""
+        if provider_step is None:
+            return None, False
+        if provider_step <= self.start:
+            return 0, False
+        low = self.start
+        for step, high in self.marks:
+            if low < provider_step <= high:
+                return step, True
+            low = max(low, high)
+        if self.open_step is not None:
+            return self.open_step, True
+        return (self.marks[-1][0] if self.marks else 0), False
+
+    def renumbered(self, audit: Sequence[AuditEntry]) -> tuple[list[AuditEntry], list[int]]:
+        """The audit log with each entry's step the runner's, and the provider's steps of the
+        agent's entries that fall in no call's window (fabricated)."""
+        out: list[AuditEntry] = []
+        stray: list[int] = []
+        for entry in audit:
+            provider_step = entry.after_step
+            step, inside = self.step_of(provider_step)
+            is_agent = isinstance(entry, ApiCallEntry) and entry.actor == AGENT
+            if is_agent and not inside and provider_step is not None:
+                stray.append(provider_step)
+            out.append(entry.model_copy(update={"after_step": step}))
+        return out, stray
+
+
+def _dry_run(flags: dict[str, list[str]]) -> bool:
+    return any(value != "none" for value in flags.get("--dry-run", []))
+
+
+def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
+    """Why the agent's entries of a kubectl command's window do not record it, or None."""
+    args = action.arguments.get("args")
+    if not isinstance(args, list) or not args or not all(isinstance(a, str) for a in args):
+        return "its argument list is not one kubectl ran"  # the runner ran only valid lists
+    if action.error is not None:
+        return None  # kubectl failed: which of its requests reached the provider is unknown
+    command = args[0]
+    if command in _NO_RESOURCE:
+        return None
+    if not group:
+        return "kubectl reported it done and the audit log records none of its requests"
+    _, flags = _read([str(a) for a in args])
+    if command in _SURE_WRITES and not _dry_run(flags) and "--ignore-not-found" not in flags:
+        wrote = any(
+            e.verb in WRITE_VERBS and e.status_code is not None and 200 <= e.status_code < 300
+            for e in group
+        )
+        if not wrote:
+            return f"kubectl reported the {command} done and the audit log records no write of it"
+    return None
+
+
+def unaccounted_steps(
+    forwarded: Sequence[tuple[int, ToolAction]], audit: Sequence[AuditEntry], stray: list[int]
+) -> str | None:
+    """Why the re-numbered audit log (`StepWindows.renumbered`) does not account for the calls
+    the runner forwarded (each with its step), naming the call, or None."""
+    if stray:
+        return (
+            f"an entry of user {AGENT!r} at the provider's step {stray[0]} stands for no call "
+            "the runner forwarded"
+        )
+    groups: dict[int | None, list[ApiCallEntry]] = {}
+    for entry in audit:
+        if isinstance(entry, ApiCallEntry) and entry.actor == AGENT:
+            groups.setdefault(entry.after_step, []).append(entry)
+    for step, action in forwarded:
+        group = groups.pop(step, [])
+        outcome = "success" if action.error is None else f"refusal ({action.error_code})"
+        call = f"{action.id} ({action.tool}, answered {outcome})"
+        if action.tool == TOOL_NAME:
+            problem = kubectl_problem(action, group)
+        elif not group:
+            problem = f"has no entry of user {AGENT!r}"
+        else:
+            problem = call_mismatch(action, group)
+        if problem is not None:
+            return f"{call} {problem}" if problem.startswith("has ") else f"{call}: {problem}"
+    if groups:
+        left = sorted(groups, key=lambda s: -1 if s is None else s)[0]
+        return f"the entries of user {AGENT!r} after step {left} stand for no forwarded call"
+    return None
+
+
+__all__ = ["StepWindows", "kubectl_problem", "unaccounted_steps"]
