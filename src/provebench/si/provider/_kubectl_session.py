@@ -33,7 +33,7 @@ from provebench.si.provider._kubectl import (
 )
 from provebench.si.provider._kubectl_selector import SelectorWrite, selector_write
 from provebench.si.provider._server import ProviderServer
-from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared import DeclaredSession
 
@@ -107,7 +107,7 @@ class KubectlSession:
         """A tool of the session, or one kubectl command: one step either way."""
         if tool != TOOL_NAME:
             return self._session.call(tool, arguments)
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
         else:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import json_problem, recordable_text, text_problem
+from provebench._jsonfile import text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -22,24 +22,35 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
+from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
 from provebench.si.sim._estate import Estate
-from provebench.si.sim._handlers import HANDLERS, Handled, failure, namespace_of
+from provebench.si.sim._handlers import Handled, failure, perform
 from provebench.si.sim._inject import build_scene
-from provebench.si.sim._recording import Recording
-from provebench.si.sim._tools import (
-    INTERFACE_TYPES,
-    ToolResponse,
-    ToolSpec,
-    UnparsedArguments,
+from provebench.si.sim._recording import Recording, recordable_arguments
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared._operate import plan as declared_operation
+from provebench.si.sim.declared._tools import (
+    DASHBOARDS,
+    DATABASE,
+    GITOPS,
+    Tool,
     argument_problem,
     tools_for,
 )
+from provebench.si.sim.declared._tools import INTERFACE_TYPES as DECLARED_INTERFACE_TYPES
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
 ACTOR = "agent"
-_ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+# The interface types the physical estate derives answers for: every declared one but those
+# whose objects (dashboards, GitOps applications, database migrations) it holds no model of.
+INTERFACE_TYPES = tuple(
+    t for t in DECLARED_INTERFACE_TYPES if t not in (DASHBOARDS, GITOPS, DATABASE)
+)
+# The one mode that grants changes; in the others a write is refused when it is attempted,
+# as in the declared estate (the tools are the same in every mode).
+WRITE_MODES = frozenset({"autonomous"})
 
 
 def _check_interfaces(scenario: Scenario) -> None:
@@ -63,30 +74,6 @@ def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(namespaces)
 
 
-def _recordable_arguments(
-    arguments: Mapping[str, JsonValue],
-) -> tuple[dict[str, JsonValue], str | None]:
-    """(the arguments as they are recorded, why they are refused or None).
-
-    Refused arguments (and a model's arguments that were no JSON object, `UnparsedArguments`,
-    whose raw text goes into the error) are recorded as `{}`: the call is still a step (SI
-    §3.4), but what the agent passed cannot be written as evidence. Arguments must also
-    survive being written and read back (`json_problem`: no NaN or infinity, no integer too
-    long to print, no lone surrogate, no nesting past the reader's limit); otherwise they would
-    poison the evidence of the whole run when it is written, long after the call.
-    """
-    if isinstance(arguments, UnparsedArguments):
-        return {}, recordable_text(arguments.error())
-    try:
-        recorded = _ARGUMENTS.validate_python(dict(arguments))
-    except (ValidationError, TypeError, ValueError, RecursionError):
-        return {}, "arguments must be a JSON object"
-    problem = json_problem(recorded)
-    if problem is not None:
-        return {}, f"arguments are not representable as JSON: {problem}"
-    return recorded, None
-
-
 class Session(Recording):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
@@ -98,9 +85,10 @@ class Session(Recording):
         )
         self.mode = agent.mode
         self.scope: dict[str, JsonValue] = dict(agent.scope or {})
-        self.tools: tuple[ToolSpec, ...] = tools_for(agent.tools, agent.mode)
+        offered = tools_for(agent.tools)
+        self.tools: tuple[ToolSpec, ...] = tuple(tool.spec for tool in offered)
         self._namespaces = _scope_namespaces(self.scope)
-        self._by_name = {spec.name: spec for spec in self.tools}
+        self._by_name = {tool.spec.name: tool for tool in offered}
         self._estate = estate
         self._observation: Observation = observe(estate)
         self._actions: list[ToolAction] = []
@@ -127,20 +115,39 @@ class Session(Recording):
             state=self._estate.data(),
         )
 
-    def _dispatch(self, tool: str, arguments: Mapping[str, Any]) -> Handled:
-        spec = self._by_name.get(tool)
-        namespace = namespace_of(arguments)
-        if spec is None:
-            offered = ", ".join(sorted(self._by_name))
-            message = f"unknown tool {tool!r} (offered: {offered})"
-            return Handled(failure("unknown_tool", message), "unknown", f"tool/{tool}", None)
-        problem = argument_problem(spec, arguments)
-        if problem is not None:
-            return Handled(failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None)
+    def _refusal(self, operation: Operation) -> str | None:
+        """Why the agent's mode or scope refuses ``operation``, or None."""
+        if operation.verb == "authenticate":
+            return None  # answered by its handler: only the configured credentials count
+        writes = operation.verb in WRITE_VERBS
+        if writes and self.mode not in WRITE_MODES:
+            return f"the agent's mode is {self.mode}: no write is permitted"
+        namespace = operation.namespace
+        if namespace is None:
+            return (
+                f"a cluster-scoped write ({operation.kind}) is outside the agent's scope"
+                if (writes)
+                else None
+            )
         if self._namespaces is not None and namespace not in self._namespaces:
-            message = f"namespace {namespace!r} is outside the agent's scope"
-            return Handled(failure("forbidden", message), "denied", f"tool/{tool}", namespace)
-        return HANDLERS[tool](self._observation, arguments, namespace)
+            return f"namespace {namespace!r} is outside the agent's scope"
+        return None
+
+    def _dispatch(self, tool: str, arguments: Mapping[str, Any]) -> Handled:
+        chosen: Tool | None = self._by_name.get(tool)
+        if chosen is None:
+            offered = ", ".join(spec.name for spec in self.tools)
+            message = f"unknown tool {tool!r} (offered: {offered})"
+            unknown = Operation(verb="get", kind="tool", name=tool)
+            return Handled(failure("unknown_tool", message), unknown)
+        operation = declared_operation(chosen, arguments)
+        refusal = self._refusal(operation)
+        if refusal is not None:
+            return Handled(failure("forbidden", refusal), operation)
+        problem = argument_problem(chosen, arguments)
+        if problem is not None:
+            return Handled(failure("invalid_arguments", problem), operation)
+        return perform(self._observation, tool, chosen.verb, arguments)
 
     def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
@@ -151,24 +158,29 @@ class Session(Recording):
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
-            handled = Handled(
-                failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None
-            )
+            unknown = Operation(verb="get", kind="tool", name=tool)
+            handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
             handled = self._dispatch(tool, recorded)
         response = handled.response
         step = self._record_call(tool, recorded, response)
+        operation = handled.operation
+        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
+        if handled.status_code == 403 and response.error:
+            detail["refused"] = response.error
+        if handled.status_code == 422 and response.error:
+            detail["unsupported"] = response.error
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,
-                verb=handled.verb,
-                resource=handled.resource,
-                namespace=handled.namespace,
+                verb=operation.verb,
+                resource=operation.resource,
+                namespace=operation.namespace,
                 status_code=handled.status_code,
                 after_step=step,
-                detail={"tool": tool},
+                detail=detail,
             )
         )
         if handled.changed is not None:

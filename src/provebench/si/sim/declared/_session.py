@@ -41,8 +41,7 @@ from provebench.evidence import (
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.profile_data._readings import ReadingBook, Temporal
 from provebench.si.scenario._scenario import Scenario
-from provebench.si.sim._recording import Recording
-from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate, shown
 from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
@@ -305,7 +304,7 @@ class DeclaredSession(Recording):
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
