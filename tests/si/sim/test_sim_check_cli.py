@@ -433,5 +433,7 @@ def test_overloaded_replicas_shed_load_and_extra_pods_stay_pending() -> None:
     assert sorted(p.status for p in pods).count("Pending") == 2
     events = session.call("orchestration_events", {}).body
     assert "FailedScheduling" in events and "Insufficient cpu" in events
+    node = json.loads(session.call("orchestration_get", {"kind": "node", "name": "node-1"}).body)
+    assert node["status"]["allocatable"] == {"cpu": "4000m", "memory": "8Gi"}
     session.call("orchestration_scale", {"name": "worker", "replicas": 6})
     assert session.observation.unhealthy() == []

@@ -164,6 +164,9 @@ def test_a_deployment_read_and_its_logs_and_metrics() -> None:
         ).body
     )
     assert [row["owner"] for row in selected["items"]] == ["deployment/cart-cache"]
+    assert json.loads(
+        session.call("orchestration_get", {"kind": "namespace", "name": "orders"}).body
+    )["status"] == {"phase": "Active"}
     traces = json.loads(session.call("traces_list", {}).body)["items"]
     assert traces
     trace = json.loads(session.call("traces_get", {"name": traces[0]}).body)

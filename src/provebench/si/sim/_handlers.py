@@ -165,6 +165,17 @@ def _namespace_manifest(name: str) -> dict[str, Any]:
     }
 
 
+def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
+    node = obs.estate.node(key)
+    allocatable = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": parse_key(key)[2]},
+        "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
+    }
+
+
 _MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
     "deployment": deployment_manifest,
     "service": service_manifest,
@@ -180,6 +191,9 @@ def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[
         return None if pod is None else pod_manifest(obs, pod)
     if kind == "namespace":
         return _namespace_manifest(name) if name in obs.estate.namespaces() else None
+    if kind == "node":
+        held = [key for key in obs.estate.keys("node") if parse_key(key)[2] == name]
+        return _node_manifest(obs, held[0]) if held else None
     render = _MANIFESTS.get(kind)
     key = resource_key(kind, namespace, name)
     return None if render is None or key not in obs.estate else render(obs, key)
