@@ -25,10 +25,11 @@ from provebench.evidence import (
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
-from provebench.si.sim._estate import Estate
-from provebench.si.sim._handlers import Handled, failure, perform
+from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate
+from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_of, perform
 from provebench.si.sim._inject import build_scene
-from provebench.si.sim._recording import Recording, recordable_arguments
+from provebench.si.sim._issued import SelectorWrites
+from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._operate import plan as declared_operation
 from provebench.si.sim.declared._tools import (
@@ -53,7 +54,9 @@ INTERFACE_TYPES = tuple(
 WRITE_MODES = frozenset({"autonomous"})
 
 
-def _check_interfaces(scenario: Scenario) -> None:
+def check_interfaces(scenario: Scenario) -> None:
+    """The scenario's interface types are ones the physical estate provides, or an error naming
+    the field."""
     for index, interface in enumerate(scenario.preconditions.agent.tools):
         if interface not in INTERFACE_TYPES:
             raise ProvebenchError(
@@ -74,7 +77,7 @@ def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(namespaces)
 
 
-class Session(Recording):
+class Session(SelectorWrites):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
     def __init__(self, scenario: Scenario, estate: Estate) -> None:
@@ -94,11 +97,13 @@ class Session(Recording):
         self._actions: list[ToolAction] = []
         self._audit: list[AuditEntry] = []
         self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
+        self._issued = None
+        self._issued_writes: set[tuple[str, str | None]] = set()
 
     @classmethod
     def start(cls, scenario: Scenario) -> Session:
         """Build the injected estate of ``scenario``; bad input names the scenario field."""
-        _check_interfaces(scenario)
+        check_interfaces(scenario)
         scene = build_scene(scenario)
         return cls(scenario, scene.injected)
 
@@ -114,6 +119,28 @@ class Session(Recording):
             source=SNAPSHOT_SOURCE,
             state=self._estate.data(),
         )
+
+    def default_namespace(self) -> str:
+        """The agent's first namespace in scope (``default`` when its scope names none)."""
+        return sorted(self._namespaces)[0] if self._namespaces else DEFAULT_NAMESPACE
+
+    def estate_data(self) -> dict[str, Any]:
+        """The whole current estate (the state an environment reports)."""
+        return self._estate.data()
+
+    def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        """One object's Kubernetes manifest as the estate derives it, or None; reads nothing
+        into the record (the Kubernetes face reads back what a recorded call answered)."""
+        return manifest_of(self._observation, kind, namespace or DEFAULT_NAMESPACE, name)
+
+    def refusal(self, name: str, arguments: Mapping[str, Any]) -> str | None:
+        """Why the agent's mode or scope (or the tool's schema) refuses the call, or None: the
+        check `call` makes, for a face that must authorise before it reads the object."""
+        tool = self._by_name.get(name)
+        if tool is None:
+            return f"unknown tool {name!r}"
+        refused = self._refusal(declared_operation(tool, arguments))
+        return refused if refused is not None else argument_problem(tool, arguments)
 
     def _refusal(self, operation: Operation) -> str | None:
         """Why the agent's mode or scope refuses ``operation``, or None."""
@@ -133,7 +160,9 @@ class Session(Recording):
             return f"namespace {namespace!r} is outside the agent's scope"
         return None
 
-    def _dispatch(self, tool: str, arguments: Mapping[str, Any]) -> Handled:
+    def _dispatch(
+        self, tool: str, arguments: Mapping[str, Any], unsupported: str | None = None
+    ) -> Handled:
         chosen: Tool | None = self._by_name.get(tool)
         if chosen is None:
             offered = ", ".join(spec.name for spec in self.tools)
@@ -147,10 +176,17 @@ class Session(Recording):
         problem = argument_problem(chosen, arguments)
         if problem is not None:
             return Handled(failure("invalid_arguments", problem), operation)
+        if unsupported is not None:
+            return Handled(failure(UNSUPPORTED, unsupported), operation)
         return perform(self._observation, tool, chosen.verb, arguments)
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        ``unsupported`` (a Kubernetes write that sets a field the estate cannot hold): the call
+        is checked and recorded as the attempt it is, but answered 422 and not performed.
 
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
@@ -163,11 +199,14 @@ class Session(Recording):
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded)
+            handled = self._dispatch(tool, recorded, unsupported)
         response = handled.response
         step = self._record_call(tool, recorded, response)
-        operation = handled.operation
+        named = (f"{handled.operation.kind}/{handled.operation.name}",)
+        operation, targets = self._as_issued(handled.operation, ())
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
+        if (targets and targets != named) or operation is not handled.operation:
+            detail["targets"] = list(targets)
         if handled.status_code == 403 and response.error:
             detail["refused"] = response.error
         if handled.status_code == 422 and response.error:
@@ -190,4 +229,4 @@ class Session(Recording):
         return response
 
 
-__all__ = ["Session"]
+__all__ = ["INTERFACE_TYPES", "Session", "check_interfaces"]
