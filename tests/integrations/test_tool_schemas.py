@@ -14,15 +14,12 @@ from provebench.integrations.inspect._si import tool_params
 from provebench.pilot.agents._tools import TOOLS as PILOT_TOOLS
 from provebench.si.agents._openai import _SUBMIT
 from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
-from provebench.si.sim._tools import READ_TOOLS, WRITE_TOOLS
 from provebench.si.sim.declared._tools import TOOLS as DECLARED_TOOLS
 
 
 def _offered() -> Iterator[tuple[str, Mapping[str, Any]]]:
-    for spec in (*READ_TOOLS, *WRITE_TOOLS):
-        yield f"si {spec.name}", spec.input_schema
-    for tool in DECLARED_TOOLS:
-        yield f"si declared {tool.spec.name}", tool.spec.input_schema
+    for tool in DECLARED_TOOLS:  # the one tool set of both estates (docs/si-agents.md)
+        yield f"si {tool.spec.name}", tool.spec.input_schema
     for pilot in PILOT_TOOLS:
         yield f"pilot {pilot.name}", pilot.input_schema
     yield f"si serve {SUBMIT_ANSWER}", SUBMIT_ANSWER_SCHEMA

@@ -150,7 +150,7 @@ def test_a_client_that_leaves_without_an_answer_is_recorded_with_none(
         submit=False,
     )
     evidence = json.loads((served / "evidence.json").read_text())
-    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 3
+    assert evidence["final_answer"] == "" and len(evidence["actions"]) == 4
     verdict = json.loads((served / "verdict.json").read_text())
     assert (verdict["matched_row"]["id"], verdict["score"]) == (1, 0.0)
 

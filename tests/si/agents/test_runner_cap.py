@@ -106,8 +106,9 @@ def test_the_cap_turns_a_late_right_answer_into_none(scenario: Scenario) -> None
 
 
 def test_an_agent_within_the_cap_is_untouched(scenario: Scenario) -> None:
-    outcome = run_agent(Session.start(scenario), CorrectDiagnoser(), max_tool_calls=3)
-    assert outcome.ending == "answered" and len(outcome.evidence.actions) == 3
+    # the diagnoser's walk: list the pods, read the failing one and its events, read the key
+    outcome = run_agent(Session.start(scenario), CorrectDiagnoser(), max_tool_calls=4)
+    assert outcome.ending == "answered" and len(outcome.evidence.actions) == 4
     assert evaluate(scenario, outcome.evidence).score == 1.0
 
 

@@ -33,7 +33,6 @@ from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.fake_openai import FakeModel, ToolCall, fake_openai_server
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
 from tests.helpers.pilot_lab import run_cli
-from tests.helpers.si_lab import SHIPPED_SCENARIOS
 
 KUBECTL = shutil.which("kubectl")
 needs_kubectl = pytest.mark.skipif(
@@ -41,7 +40,6 @@ needs_kubectl = pytest.mark.skipif(
 )
 SCALING = "infra.capability.oe.stateful-scaling-001"
 SCALING_FILE = "capability/operational-execution.yaml"
-SHIPPED_DIAGNOSIS = SHIPPED_SCENARIOS / "diagnostic-accuracy.yaml"
 
 
 # -- the allowlist (no kubectl needed) -------------------------------------------------------
@@ -355,17 +353,8 @@ def test_si_run_kubectl_refusals_are_one_line(tmp_path: Path) -> None:
     assert rescored.stderr.splitlines() == [
         "provebench: error: --kubectl: --from-evidence re-scores a recorded run: give no --kubectl"
     ]
-    physical = run_cli("si", "run", str(SHIPPED_DIAGNOSIS), "--agent", "kubectl-operator",
-                       "--kubectl", "--out", str(tmp_path / "c"))  # fmt: skip
-    in_suite = run_cli("si", "suite", str(SHIPPED_DIAGNOSIS), "--agent", "kubectl-operator",
-                       "--kubectl", "--out", str(tmp_path / "f"))  # fmt: skip
-    if KUBECTL is not None:
-        assert physical.returncode == 2
-        assert "--kubectl: the kubectl tool needs the declared estate" in physical.stderr
-        assert in_suite.returncode == 2 and len(in_suite.stderr.splitlines()) == 1
-        assert "runs in the physical estate" in in_suite.stderr
-        assert "--kubectl" in in_suite.stderr
-    assert not any((tmp_path / name).exists() for name in "abcdef")
+    # (the physical estate is served too: tests/si/provider/test_kube_physical.py)
+    assert not any((tmp_path / name).exists() for name in "abde")
 
 
 SEALED_AGENT = """

@@ -197,7 +197,7 @@ def test_data_is_data_instruction_text_in_a_value_or_log_line_changes_nothing() 
             (e.reason, e.message) for e in plain.events
         ]
     logged = Session.start(variant(SMTP, in_log))
-    body = logged.call("logging_query", {"workload": "report-renderer"}).body
+    body = logged.call("logs_read", {"name": "report-renderer"}).body
     assert INSTRUCTION in body  # shown verbatim, as data
 
 

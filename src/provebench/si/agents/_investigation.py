@@ -1,11 +1,12 @@
 """An operator's investigation of a failing workload, as generic rules over what tools return.
 
 The steps are the ones an on-call engineer takes: list the pods and pick the unhealthy one (the
-workload the prompt names, if it names one), describe it (environment sources, mounts, events),
-read its logs, turn the failure line into a finding (`_findings.py`), then confirm the finding
-against the resource it points at (the ConfigMap's data, the Service's endpoints, the
-Deployments' replicas). Every conclusion is drawn from tool responses; nothing here reads a
-scenario, its injection manifest or its answer key.
+workload the prompt names, if it names one), read its manifest (environment sources, mounts,
+container states) and the warning events about it, read its logs, turn the failure line into a
+finding (`_findings.py`), then confirm the finding against the resource it points at (the
+ConfigMap's data, the Service's ports and selector, the Deployments' replicas). Every
+conclusion is drawn from tool responses; nothing here reads a scenario, its injection manifest
+or its answer key.
 """
 
 from __future__ import annotations
@@ -14,25 +15,33 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import JsonValue
 
 from provebench.si.agents._findings import Finding, read_lines
 from provebench.si.agents._protocol import CallTool, Task, ToolReply
 
-LIST, GET, DESCRIBE, LOGS, LOG_QUERY = (
+LIST, GET, EVENTS, LOGS = (
     "orchestration_list",
     "orchestration_get",
-    "orchestration_describe",
-    "orchestration_logs",
-    "logging_query",
+    "orchestration_events",
+    "logs_read",
 )
-_ENV_SOURCE = re.compile(
-    r"^\s+(?P<var>\S+):\s+<set to the key '(?P<key>[^']+)' of (?P<source>config map|secret) "
-    r"'(?P<name>[^']+)'>"
-)
-_MOUNT = re.compile(r"\(ro, configmap (?P<name>[^)\s]+)\)")
 _WORKLOAD_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an environment variable of the failing pod reads its value from."""
+
+    key: str
+    kind: str  # configmap | secret
+    name: str
+
+    @property
+    def resource(self) -> str:
+        return f"{self.kind}/{self.name}"
 
 
 @dataclass(frozen=True)
@@ -77,16 +86,40 @@ class Investigation:
 
     # -- the steps ----------------------------------------------------------------------------
 
+    def json(self, tool: str, **arguments: JsonValue) -> Any:
+        """A JSON answer, or None when the call failed or answered no JSON."""
+        try:
+            return json.loads(self.text(tool, **arguments) or "null")
+        except json.JSONDecodeError:
+            return None
+
+    def rows(self, kind: str) -> list[dict[str, Any]]:
+        """The rows of a listing (`orchestration_list`)."""
+        listed = self.json(LIST, kind=kind)
+        items = listed.get("items") if isinstance(listed, dict) else None
+        return [row for row in items or [] if isinstance(row, dict)]
+
     def failing_pod(self) -> str | None:
         """The unhealthy pod to look at: of the workload the prompt names, if any."""
-        rows = table_rows(self.text(LIST, kind="pod"))
-        unhealthy = [row for row in rows if _unhealthy(row)]
+        unhealthy = [str(row.get("name")) for row in self.rows("pod") if _unhealthy(row)]
         named = _WORKLOAD_WORD.findall(self.task.prompt.lower())
         for word in named:
-            for row in unhealthy:
-                if row["NAME"].startswith(f"{word}-"):
-                    return row["NAME"]
-        return unhealthy[0]["NAME"] if unhealthy else None
+            for pod in unhealthy:
+                if pod.startswith(f"{word}-"):
+                    return pod
+        return unhealthy[0] if unhealthy else None
+
+    def warnings(self, involved: str | None = None) -> list[dict[str, Any]]:
+        """The namespace's Warning events (about ``involved`` only, when given)."""
+        answered = self.json(EVENTS)
+        events = answered.get("events") if isinstance(answered, dict) else None
+        return [
+            event
+            for event in events or []
+            if isinstance(event, dict)
+            and event.get("type") == "Warning"
+            and involved in (None, event.get("object"))
+        ]
 
     def conclude(self) -> Conclusion | None:
         """Investigate and conclude, or None when the evidence shows no fault this reader knows."""
@@ -94,20 +127,20 @@ class Investigation:
         if pod is None:
             return None
         workload = pod.rsplit("-", 2)[0]
-        described = self.text(DESCRIBE, kind="pod", name=pod)
-        lines = [line for line in described.splitlines() if "Warning" in line]
-        if "CrashLoopBackOff" in described:
-            lines += self.text(LOGS, pod=pod, previous=True).splitlines()
-        elif "Waiting" not in described:
-            lines += self.text(LOGS, pod=pod).splitlines()
+        manifest = self.json(GET, kind="pod", name=pod)
+        manifest = manifest if isinstance(manifest, dict) else {}
+        waiting = _waiting_reasons(manifest)
+        lines = [str(event.get("message", "")) for event in self.warnings(f"pod/{pod}")]
+        if "CrashLoopBackOff" in waiting or not waiting:
+            lines += self.text(LOGS, name=pod).splitlines()
         findings = read_lines(lines)
         if not findings:
             return None
-        return self._confirm(findings[0], described, workload)
+        return self._confirm(findings[0], manifest, workload)
 
-    def _confirm(self, finding: Finding, described: str, workload: str) -> Conclusion:
-        sources = {m["var"]: m for m in map(_ENV_SOURCE.match, described.splitlines()) if m}
-        mount = _MOUNT.search(described)
+    def _confirm(self, finding: Finding, manifest: Mapping[str, Any], workload: str) -> Conclusion:
+        sources = _env_sources(manifest)
+        mount = _mounted_configmap(manifest)
         if finding.nature == "unreachable":
             return self._stopped_backend(finding, workload)
         if finding.nature == "wrong_value":
@@ -116,11 +149,9 @@ class Investigation:
         subject, resource = finding.subject, finding.resource
         if subject in sources:  # a variable: the key it is read from is the subject
             variable, source = subject, sources[subject]
-            subject = source["key"]
-            kind = "configmap" if source["source"] == "config map" else "secret"
-            resource = f"{kind}/{source['name']}"
+            subject, resource = source.key, source.resource
         if resource is None and mount is not None:
-            resource = f"configmap/{mount['name']}"
+            resource = f"configmap/{mount}"
         if resource is None:
             return Conclusion(finding.nature, subject, f"deployment/{workload}", workload)
         data = self._data(resource)
@@ -143,22 +174,18 @@ class Investigation:
         kind, _, name = resource.partition("/")
         if kind not in ("configmap", "secret"):
             return None
-        try:
-            manifest = json.loads(self.text(GET, kind=kind, name=name) or "null")
-        except json.JSONDecodeError:
-            return None
+        manifest = self.json(GET, kind=kind, name=name)
         data = manifest.get("data") if isinstance(manifest, dict) else None
         return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else None
 
     def _wrong_value(
-        self, finding: Finding, sources: Mapping[str, re.Match[str]], workload: str
+        self, finding: Finding, sources: Mapping[str, Source], workload: str
     ) -> Conclusion:
         host, _, port = (finding.target or "").rpartition(":")
         wrong = port if finding.part == "port" else host
         for variable, source in sources.items():
-            kind = "configmap" if source["source"] == "config map" else "secret"
-            resource = f"{kind}/{source['name']}"
-            value = (self._data(resource) or {}).get(source["key"])
+            resource = source.resource
+            value = (self._data(resource) or {}).get(source.key)
             if value is None or value != wrong:
                 continue
             detail = f"it is {value!r}"
@@ -168,51 +195,84 @@ class Investigation:
                     detail += f" but service {host} listens on {served}"
             else:
                 detail += f" and no service {value} exists"
-            return Conclusion("wrong_value", source["key"], resource, workload, detail, variable)
+            return Conclusion("wrong_value", source.key, resource, workload, detail, variable)
         return Conclusion("wrong_value", finding.subject, f"deployment/{workload}", workload)
 
+    def _service(self, name: str) -> dict[str, Any]:
+        manifest = self.json(GET, kind="service", name=name)
+        spec = manifest.get("spec") if isinstance(manifest, dict) else None
+        return spec if isinstance(spec, dict) else {}
+
     def _service_port(self, host: str) -> str | None:
-        described = self.text(DESCRIBE, kind="service", name=host.split(".")[0])
-        port = re.search(r"^Port:\s+(\d+)", described, re.MULTILINE)
-        return port[1] if port else None
+        ports = self._service(host.split(".")[0]).get("ports")
+        first = ports[0] if isinstance(ports, list) and ports else None
+        port = first.get("port") if isinstance(first, dict) else None
+        return None if port is None else str(port)
 
     def _stopped_backend(self, finding: Finding, workload: str) -> Conclusion:
         service = (finding.target or finding.subject).split(":")[0].split(".")[0]
-        described = self.text(DESCRIBE, kind="service", name=service)
-        selector = re.search(r"^Selector:\s+(\S+)", described, re.MULTILINE)
-        app = selector[1].split("=")[-1] if selector else service
-        for row in table_rows(self.text(LIST, kind="deployment")):
-            if row["NAME"] == app and row.get("UP-TO-DATE") == "0":
+        selector = self._service(service).get("selector")
+        app = service
+        if isinstance(selector, dict) and selector:
+            app = str(selector.get("app", sorted(selector.values())[-1]))
+        for row in self.rows("deployment"):
+            if row.get("name") == app and row.get("replicas") == 0:
                 detail = f"service {service} has no endpoints; {app} runs 0 replicas"
                 return Conclusion("unreachable", app, f"deployment/{app}", workload, detail)
         return Conclusion("unreachable", service, f"service/{service}", workload)
 
 
-def table_rows(table: str) -> list[dict[str, str]]:
-    """A kubectl-style table as rows keyed by column name (the last column keeps its spaces)."""
-    lines = [line for line in table.splitlines() if line.strip()]
-    if not lines:
-        return []
-    header = lines[0].split()
-    rows = []
-    for line in lines[1:]:
-        cells = line.split(None, len(header) - 1)
-        rows.append(dict(zip(header, cells, strict=False)))
-    return rows
+def _unhealthy(row: Mapping[str, Any]) -> bool:
+    ready, _, total = str(row.get("ready", "")).partition("/")
+    return row.get("status", "Running") != "Running" or (ready != total and total != "")
 
 
-def _unhealthy(row: Mapping[str, str]) -> bool:
-    ready, _, total = row.get("READY", "").partition("/")
-    return row.get("STATUS", "Running") != "Running" or (ready != total and total != "")
+def _containers(manifest: Mapping[str, Any], part: str, field: str) -> list[dict[str, Any]]:
+    holder = manifest.get(part)
+    listed = holder.get(field) if isinstance(holder, dict) else None
+    return [entry for entry in listed or [] if isinstance(entry, dict)]
+
+
+def _waiting_reasons(manifest: Mapping[str, Any]) -> set[str]:
+    reasons = set()
+    for status in _containers(manifest, "status", "containerStatuses"):
+        state = status.get("state")
+        waiting = state.get("waiting") if isinstance(state, dict) else None
+        if isinstance(waiting, dict):
+            reasons.add(str(waiting.get("reason")))
+    return reasons
+
+
+def _env_sources(manifest: Mapping[str, Any]) -> dict[str, Source]:
+    """Each environment variable of the pod that reads a ConfigMap's or Secret's key."""
+    sources = {}
+    for container in _containers(manifest, "spec", "containers"):
+        for var in container.get("env") or []:
+            source = var.get("valueFrom") if isinstance(var, dict) else None
+            if not isinstance(source, dict):
+                continue
+            for reference, kind in (("configMapKeyRef", "configmap"), ("secretKeyRef", "secret")):
+                ref = source.get(reference)
+                if isinstance(ref, dict):
+                    key, name = ref.get("key"), ref.get("name")
+                    sources[str(var.get("name"))] = Source(str(key), kind, str(name))
+    return sources
+
+
+def _mounted_configmap(manifest: Mapping[str, Any]) -> str | None:
+    for volume in _containers(manifest, "spec", "volumes"):
+        mounted = volume.get("configMap")
+        if isinstance(mounted, dict) and mounted.get("name"):
+            return str(mounted["name"])
+    return None
 
 
 __all__ = [
-    "DESCRIBE",
+    "EVENTS",
     "GET",
     "LIST",
     "LOGS",
-    "LOG_QUERY",
     "Conclusion",
     "Investigation",
-    "table_rows",
+    "Source",
 ]

@@ -20,14 +20,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from provebench.evidence import DiagnosedFactor, Diagnosis
-from provebench.si.agents._investigation import (
-    LIST,
-    LOG_QUERY,
-    LOGS,
-    Conclusion,
-    Investigation,
-    table_rows,
-)
+from provebench.si.agents._investigation import LIST, LOGS, Conclusion, Investigation
 from provebench.si.agents._protocol import Answer, CallTool, Task
 
 _VERSION = "1.0.0"
@@ -172,10 +165,10 @@ class BudgetExhauster:
     def run(self, task: Task, call: CallTool) -> Answer:
         investigation = Investigation(task, call)
         found = investigation.conclude()
-        pods = [row["NAME"] for row in table_rows(investigation.text(LIST, kind="pod"))]
+        pods = [str(row.get("name")) for row in investigation.rows("pod")]
         for poll in range(self.polls):
             if pods:
-                investigation.ask(LOGS, pod=pods[poll % len(pods)])
+                investigation.ask(LOGS, name=pods[poll % len(pods)])
             else:
                 investigation.ask(LIST, kind="pod")
         answer = diagnosis_sentence(found) if found is not None else "I found no fault."
@@ -186,8 +179,8 @@ class DecoyChaser:
     """Blames the loudest warning about something other than the failing pods (band 0.0).
 
     A scenario's plausible decoy is real but unrelated noise: a warning event on a node or
-    another object, or a neighbour workload logging warnings. This agent reads the event list,
-    stops at the first warning that is not about a pod, else at the first workload whose logs
+    another object, or a neighbour workload logging warnings. This agent reads the events,
+    stops at the first warning that is not about a pod, else at the first deployment whose logs
     warn, and blames that — without ever reading the failing workload's own evidence.
     """
 
@@ -196,11 +189,13 @@ class DecoyChaser:
 
     def run(self, task: Task, call: CallTool) -> Answer:
         investigation = Investigation(task, call)
-        events = table_rows(investigation.text(LIST, kind="event"))
-        warnings = [row for row in events if row.get("TYPE") == "Warning"]
-        chosen = next((row for row in warnings if not row["OBJECT"].startswith("pod/")), None)
+        warnings = investigation.warnings()
+        chosen = next(
+            (event for event in warnings if not str(event.get("object")).startswith("pod/")),
+            None,
+        )
         if chosen is not None:
-            culprit, evidence = chosen["OBJECT"], f"its {chosen.get('REASON', '')} warning"
+            culprit, evidence = str(chosen["object"]), f"its {chosen.get('reason', '')} warning"
         else:
             found = _warning_logger(investigation)
             if found is None:
@@ -214,11 +209,12 @@ class DecoyChaser:
 
 
 def _warning_logger(investigation: Investigation) -> str | None:
-    """The first workload whose log lines warn (from the namespace-wide log query)."""
-    for line in investigation.text(LOG_QUERY, contains="WARN").splitlines():
-        pod = line.split("/", 1)[0]
-        if pod.count("-") >= 2:
-            return pod.rsplit("-", 2)[0]
+    """The first deployment whose log lines warn (read deployment by deployment)."""
+    for row in investigation.rows("deployment"):
+        name = str(row.get("name"))
+        lines = investigation.text(LOGS, name=name).splitlines()
+        if any("warn" in line.casefold() for line in lines):
+            return name
     return None
 
 

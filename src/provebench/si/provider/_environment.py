@@ -1,7 +1,8 @@
 """Provisioned environments: one simulated estate per `POST /provision` (provider-guide §4.1).
 
-Each environment is a declared-estate session (`provebench.si.sim.declared`) built from the
-request's ``environment`` and ``agent`` blocks alone, as an OASIS runner sends them: its own
+Each environment is a session built from the request's ``environment`` and ``agent`` blocks
+alone, as an OASIS runner sends them — the declared estate (`provebench.si.sim.declared`), or
+the physical estate when the request asks for it (``estate: physical``) — with its own
 resources, its own recording, its own agent credentials. Nothing is shared between two
 environments, so two provisions of the same scenario are independent.
 
@@ -27,12 +28,32 @@ from pydantic import JsonValue, ValidationError
 from provebench._errors import ProvebenchError
 from provebench.si.provider._conformance import TIER_SUPPORTED
 from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
+from provebench.si.sim._estate import Estate
+from provebench.si.sim._session import Session, check_interfaces
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
+
+# The session an environment serves: the declared estate (every provisioned environment), or
+# the physical estate of a Form B scenario with an injection (adopted by `si run --kubectl`).
+EstateSession = DeclaredSession | Session
 
 ENVIRONMENT_TYPE: Final = "kubernetes-cluster"
 # The runner hands the agent its prompt; the session only needs one to exist.
 _PROMPT: Final = "(the runner gives the agent its prompt)"
+
+
+# Which estate a provision builds (`estate`, provebench's own field of the request): the declared
+# estate (an OASIS runner's provision, which sends no such field), or the physical estate, whose
+# state entries are the resources it derives what an operator sees from (docs/si-provider.md).
+ESTATES: Final = ("declared", "physical")
+
+
+def physical_session(scenario: Scenario) -> Session:
+    """A physical-estate session over the state the provision declares: for a Form B scenario,
+    its preconditions' state is the injected estate (`si check` proves it)."""
+    check_interfaces(scenario)
+    state = scenario.preconditions.environment.state
+    return Session(scenario, Estate.from_entries(state, field="environment.state"))
 
 
 def now_iso() -> str:
@@ -87,7 +108,7 @@ class Environment:
     environment_id: str
     scenario_id: str
     token: str
-    session: DeclaredSession
+    session: EstateSession
     initial: dict[str, Any]
     provisioned_at: str
     namespace: str = "default"  # the agent's first namespace in scope: its kubeconfig's
@@ -168,20 +189,25 @@ class Environments:
             "stimuli": [Stimulus(type="operator_prompt", value=_PROMPT)],
         }
         scenario = Scenario.model_construct(**read)
+        estate = body.get("estate", "declared")
+        if estate not in ESTATES:
+            raise RequestError(f"must be one of: {', '.join(ESTATES)}", field="estate")
         try:
-            session = DeclaredSession(scenario)
+            session: EstateSession = (
+                DeclaredSession(scenario) if estate == "declared" else physical_session(scenario)
+            )
         except RequestError:
             raise
         except ProvebenchError as error:
             raise RequestError(error.message, field=error.field) from None
         return self._register(scenario_id, session)
 
-    def adopt(self, scenario_id: str, session: DeclaredSession) -> Environment:
+    def adopt(self, scenario_id: str, session: EstateSession) -> Environment:
         """An environment around a session that already runs (`si run --kubectl`: the run's
         own session, so that its Kubernetes face records into the run)."""
         return self._register(scenario_id, session)
 
-    def _register(self, scenario_id: str, session: DeclaredSession) -> Environment:
+    def _register(self, scenario_id: str, session: EstateSession) -> Environment:
         # One place numbers an environment and issues its token, provisioned or adopted alike.
         with self._lock:
             environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
@@ -224,4 +250,12 @@ class Environments:
             return len(self._by_id)
 
 
-__all__ = ["Environment", "Environments", "RequestError", "Selection", "now_iso"]
+__all__ = [
+    "ESTATES",
+    "Environment",
+    "Environments",
+    "EstateSession",
+    "RequestError",
+    "Selection",
+    "now_iso",
+]

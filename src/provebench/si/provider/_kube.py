@@ -48,8 +48,10 @@ from provebench.si.provider._kube_objects import (
     RESOURCES,
     SCALABLE,
     KubeResource,
+    derived,
     fields_changed,
     fields_of,
+    physical_patch,
     resource_version,
     to_kube,
     uid_of,
@@ -755,6 +757,10 @@ class KubeFace:
         old = to_kube(current)
         if self._is_restart(target, old, new):
             return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
+        if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
+            return "orchestration_patch", self._args(
+                target, patch=physical_patch(target.served.estate_kind, old, new)
+            )
         patch = fields_changed(current, old, new)
         unset = unwritable(current, old, new)
         if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
@@ -767,8 +773,8 @@ class KubeFace:
         if current is None:
             return []
         old = to_kube(current)
-        if self._is_restart(target, old, new):
-            return []
+        if self._is_restart(target, old, new) or derived(current):
+            return []  # the physical estate's tool answers what it cannot write
         return unwritable(current, old, new)
 
     def _current(self, target: Target) -> dict[str, Any] | None:

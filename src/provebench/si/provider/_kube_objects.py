@@ -265,8 +265,61 @@ def _pod(resource: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+_BY_KIND: Final = {r.kind: r for r in RESOURCES}
+
+
+def derived(resource: Mapping[str, Any]) -> bool:
+    """Whether ``resource`` is a Kubernetes manifest the physical estate derived (its reads
+    answer manifests), not a declared resource."""
+    return isinstance(resource.get("apiVersion"), str) and isinstance(
+        resource.get("metadata"), dict
+    )
+
+
+def _served_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """A derived manifest as the API serves it: its identity and version in its metadata."""
+    shown = copy.deepcopy(dict(manifest))
+    metadata = shown["metadata"]
+    served = _BY_KIND.get(str(shown.get("kind")))
+    estate_kind = served.estate_kind if served is not None else str(shown.get("kind")).lower()
+    name = str(metadata.get("name", ""))
+    namespace = metadata.get("namespace") if isinstance(metadata.get("namespace"), str) else None
+    metadata["uid"] = uid_of(estate_kind, namespace, name)
+    metadata["resourceVersion"] = resource_version(manifest)
+    metadata["creationTimestamp"] = CREATED
+    status = shown.get("status")
+    for container in status.get("containerStatuses", []) if isinstance(status, dict) else []:
+        container.setdefault("imageID", "")  # required by the API's schema; none is pulled
+    return shown
+
+
+def physical_patch(estate_kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Any:
+    """The `orchestration_patch` a write of ``new`` over the derived manifest ``old`` is: the
+    fields the physical estate writes (a ConfigMap's or Secret's ``data``, a workload's
+    replicas) as the tool takes them, and anything else the write changes as it asked it — the
+    tool answers that 422 unsupported, recorded with what was asked."""
+    diff = merge_diff(old, new)
+    if not isinstance(diff, dict):
+        return {}
+    if estate_kind == "deployment":
+        spec = diff.get("spec")
+        if set(diff) == {"spec"} and isinstance(spec, dict) and set(spec) == {"replicas"}:
+            return {"replicas": spec["replicas"]}
+    diff.pop("status", None)  # derived, never written
+    metadata = diff.get("metadata")
+    if isinstance(metadata, dict):  # identity and version are the server's
+        for key in ("uid", "resourceVersion", "creationTimestamp", "managedFields"):
+            metadata.pop(key, None)
+        if not metadata:
+            diff.pop("metadata")
+    return diff
+
+
 def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:
-    """The Kubernetes object of one declared resource (hidden fields already removed)."""
+    """The Kubernetes object of one declared resource (hidden fields already removed), or of a
+    manifest the physical estate derived."""
+    if derived(resource):
+        return _served_manifest(resource)
     served = BY_ESTATE_KIND[resource["kind"]]
     metadata = _metadata(resource, served)
     shown: dict[str, Any] = {"apiVersion": served.api_version, "kind": served.kind}

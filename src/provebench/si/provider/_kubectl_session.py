@@ -1,4 +1,4 @@
-"""`si run --kubectl`: a run in the declared estate whose agent also has the `kubectl` tool.
+"""`si run --kubectl`: a run, in either estate, whose agent also has the `kubectl` tool.
 
 The run's own session is served as an environment of an in-process `ProviderServer` (its
 Kubernetes face on 127.0.0.1, over TLS, with the environment's own token), and the agent's
@@ -22,7 +22,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import Evidence
-from provebench.si.provider._environment import Environment
+from provebench.si.provider._environment import Environment, EstateSession
 from provebench.si.provider._kubectl import (
     DEFAULT_TIMEOUT_SEC,
     KUBECTL_SPEC,
@@ -33,18 +33,19 @@ from provebench.si.provider._kubectl import (
 )
 from provebench.si.provider._kubectl_selector import SelectorWrite, selector_write
 from provebench.si.provider._server import ProviderServer
-from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._session import Session
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared import DeclaredSession
 
 
 class KubectlSession:
-    """A declared-estate session with the `kubectl` tool besides its own; a context manager
+    """A session (either estate) with the `kubectl` tool besides its own; a context manager
     (the Kubernetes face serves, and the kubeconfig exists, while it is open)."""
 
     def __init__(
         self,
-        session: DeclaredSession,
+        session: EstateSession,
         *,
         executable: str | None = None,
         timeout_sec: float = DEFAULT_TIMEOUT_SEC,
@@ -99,7 +100,7 @@ class KubectlSession:
         return self._session.steps
 
     @property
-    def session(self) -> DeclaredSession:
+    def session(self) -> EstateSession:
         """The run's session (the record both faces write)."""
         return self._session
 
@@ -107,7 +108,7 @@ class KubectlSession:
         """A tool of the session, or one kubectl command: one step either way."""
         if tool != TOOL_NAME:
             return self._session.call(tool, arguments)
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
         else:
@@ -190,12 +191,11 @@ class KubectlSession:
 
 
 def with_kubectl(session: object) -> KubectlSession:
-    """The run's session with the kubectl tool; a one-line error for a session that has no
-    Kubernetes face (the physical estate of a Form B diagnosis scenario with an injection)."""
-    if not isinstance(session, DeclaredSession):
+    """The run's session, in either estate, with the kubectl tool; a one-line error for a
+    session that has no Kubernetes face (an OASIS provider's: its own endpoint serves it)."""
+    if not isinstance(session, DeclaredSession | Session):
         raise ProvebenchError(
-            "the kubectl tool needs the declared estate's Kubernetes face; this scenario runs "
-            "in the physical estate (a Form B scenario with an injection)",
+            "the kubectl tool serves provebench's own estates, not a provider's environment",
             field="--kubectl",
         )
     return KubectlSession(session)

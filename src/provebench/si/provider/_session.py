@@ -49,8 +49,7 @@ from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
-from provebench.si.sim._recording import Recording
-from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
 from provebench.si.sim.declared._tools import tools_for
@@ -256,7 +255,7 @@ class ProviderSession(Recording):
         problem = text_problem(tool)
         if problem is not None:  # as the simulator refuses it: the agent's own mistake
             raise ValueError(f"the tool name cannot be recorded: {problem}")
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
         elif tool == TOOL_NAME and self._kubectl is not None:

@@ -20,9 +20,9 @@ from provebench._errors import ProvebenchError
 from provebench.si.scenario._binding import BoundScoring
 from provebench.si.sim._derive import observe
 from provebench.si.sim._estate import Estate, parse_key
-from provebench.si.sim._handlers import HANDLERS
+from provebench.si.sim._handlers import MAX_REPLICAS, perform
 
-_MAX_REPLICAS = 20  # the scale tool's (and the Deployment model's) maximum
+_MAX_REPLICAS = MAX_REPLICAS  # the largest count the physical estate runs
 
 
 def _parts(pattern: object, field: str) -> tuple[str, str, str | None]:
@@ -56,7 +56,8 @@ def _holds(actual: Any, wanted: Mapping[str, Any]) -> bool:
 
 
 def _act(estate: Estate, tool: str, arguments: dict[str, Any], namespace: str) -> Estate:
-    handled = HANDLERS[tool](observe(estate), arguments, namespace)
+    verb = {"orchestration_scale": "scale", "orchestration_restart": "restart"}[tool]
+    handled = perform(observe(estate), tool, verb, {**arguments, "namespace": namespace})
     if handled.response.error is not None:
         raise ProvebenchError(
             f"the simulator refuses {tool} {arguments}: {handled.response.error}",

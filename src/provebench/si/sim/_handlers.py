@@ -1,40 +1,64 @@
-"""What each tool does: read the observation of the current estate (or change the estate) and
-answer with a deterministic body. Agent mistakes (an unknown name, a namespace outside the scope)
-are answers with an error, never exceptions.
+"""What each tool does in the physical estate: read the observation of the current estate (or
+change the estate) and answer with a deterministic body.
+
+The tools are the declared estate's (`si.sim.declared._tools`: the same names, the same
+arguments), so one agent works in both estates (docs/si-agents.md). Their answers use the same
+envelopes — a listing is ``{"kind", "items"}`` with one row per object, events are
+``{"namespace", "events"}``, logs are the lines — and a read of one object answers its
+Kubernetes manifest (``apiVersion``/``kind``/``metadata``/``spec``/``status``), derived from the
+resources by the simulator's rules (`_derive.py`), never from a scenario's answer key. Agent
+mistakes (an unknown name, a field the estate cannot hold) are answers with an error, never
+exceptions.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from provebench._canonical import canonical_json
+from provebench.si.primitives._declared_calls import operation_of
+from provebench.si.primitives._operations import Operation
 from provebench.si.sim._derive import Observation, PodView
-from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate, parse_key, resource_key
+from provebench.si.sim._estate import (
+    DEFAULT_NAMESPACE,
+    Estate,
+    labels_of,
+    parse_key,
+    resource_key,
+)
 from provebench.si.sim._render import (
     config_manifest,
     deployment_manifest,
-    describe_pod,
-    describe_resource,
-    list_body,
-    manifest_body,
     pod_manifest,
     service_manifest,
 )
 from provebench.si.sim._tools import ToolResponse
 
-_STATUS = {None: 200, "not_found": 404, "forbidden": 403, "bad_request": 400}
+# The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
+# pod per replica, so a larger count is refused, not run.
+MAX_REPLICAS: Final = 20
+UNSUPPORTED: Final = "unsupported_field"
+_STATUS = {
+    None: 200,
+    "not_found": 404,
+    "forbidden": 403,
+    "unknown_tool": 404,
+    "bad_request": 400,
+    "invalid_arguments": 400,
+    UNSUPPORTED: 422,
+}
 
 
 @dataclass(frozen=True)
 class Handled:
-    """A tool's answer, what the audit log records about it, and the estate after it."""
+    """A tool's answer, the operation the audit log records for it, and the estate after it."""
 
     response: ToolResponse
-    verb: str
-    resource: str
-    namespace: str | None
+    operation: Operation
     changed: Estate | None = None
 
     @property
@@ -46,232 +70,480 @@ def failure(code: str, message: str) -> ToolResponse:
     return ToolResponse(body=f"Error: {message}\n", error=message, error_code=code)
 
 
-def _ok(body: str) -> ToolResponse:
-    return ToolResponse(body=body)
+def _ok(value: Any) -> ToolResponse:
+    return ToolResponse(body=value if isinstance(value, str) else canonical_json(value))
 
 
-def _pod(observation: Observation, namespace: str, name: str) -> PodView | None:
+def _not_found(kind: str, name: str | None) -> ToolResponse:
+    return failure("not_found", f'{kind} "{name}" not found')
+
+
+def _unsupported(message: str) -> ToolResponse:
+    return failure(UNSUPPORTED, message)
+
+
+def _ns(op: Operation) -> str:
+    return op.namespace or DEFAULT_NAMESPACE
+
+
+def _pod(observation: Observation, namespace: str, name: str | None) -> PodView | None:
     return next((p for p in observation.pods if p.namespace == namespace and p.name == name), None)
 
 
-def _not_found(kind: str, name: str) -> ToolResponse:
-    return failure("not_found", f'{kind}s "{name}" not found')
+def _selected(labels: Mapping[str, str], selector: str | None) -> bool:
+    """Whether ``labels`` match a selector in the vocabulary's ``k:v[,k:v]`` spelling."""
+    if selector is None:
+        return True
+    pairs = {f"{k}:{v}" for k, v in labels.items()}
+    return all(pair in pairs for pair in selector.split(","))
 
 
-def _list(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    kind = args["kind"]
-    return Handled(_ok(list_body(obs, kind, ns)), "list", f"{kind}/all", ns)
+def _ready(observation: Observation, key: str) -> int:
+    return sum(p.ready_count == len(p.containers) for p in observation.pods_of(key))
 
 
-def _get(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    kind, name = args["kind"], args["name"]
-    resource = f"{kind}/{name}"
+# -- reads ---------------------------------------------------------------------------------
+
+
+def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
+    """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
-        pod = _pod(obs, ns, name)
-        body = None if pod is None else manifest_body(pod_manifest(obs, pod))
-    else:
-        key = resource_key(kind, ns, name)
-        body = None
-        if key in obs.estate:
-            render = {
-                "deployment": deployment_manifest,
-                "service": service_manifest,
-                "configmap": config_manifest,
-                "secret": config_manifest,
-            }[kind]
-            body = manifest_body(render(obs, key))
-    response = _not_found(kind, name) if body is None else _ok(body)
-    return Handled(response, "get", resource, ns)
-
-
-def _describe(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    kind, name = args["kind"], args["name"]
-    if kind == "pod":
-        pod = _pod(obs, ns, name)
-        body = None if pod is None else describe_pod(obs, pod)
-    else:
-        key = resource_key(kind, ns, name)
-        body = describe_resource(obs, key) if key in obs.estate else None
-    response = _not_found(kind, name) if body is None else _ok(body)
-    return Handled(response, "get", f"{kind}/{name}", ns)
-
-
-def _logs(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    name = args["pod"]
-    pod = _pod(obs, ns, name)
-
-    def done(response: ToolResponse) -> Handled:
-        return Handled(response, "log", f"pod/{name}", ns)
-
-    if pod is None:
-        return done(_not_found("pod", name))
-    names = [c.name for c in pod.containers]
-    wanted = args.get("container")
-    if wanted is None and len(names) > 1:
-        return done(
-            failure(
-                "bad_request",
-                f"a container name must be specified for pod {name}, choose one of: {names}",
-            )
-        )
-    chosen = next((c for c in pod.containers if c.name == (wanted or names[0])), None)
-    if chosen is None:
-        return done(failure("bad_request", f"container {wanted} is not valid for pod {name}"))
-    outcome = chosen.outcome
-    if args.get("previous"):
-        if outcome.phase != "crash":
-            message = f'previous terminated container "{chosen.name}" in pod "{name}" not found'
-            return done(failure("bad_request", message))
-        return done(_ok("".join(f"{line}\n" for line in outcome.logs)))
-    if outcome.waiting_reason is not None and outcome.phase != "crash":
-        message = (
-            f'container "{chosen.name}" in pod "{name}" is waiting to start: '
-            f"{outcome.waiting_reason}"
-        )
-        return done(failure("bad_request", message))
-    return done(_ok("".join(f"{line}\n" for line in outcome.logs)))
-
-
-def _logging_query(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    workload, contains = args.get("workload"), args.get("contains")
-    lines = []
-    for pod in obs.pods:
-        if pod.namespace != ns or (workload is not None and pod.deployment != workload):
-            continue
-        for view in pod.containers:
-            for line in view.outcome.logs:
-                if contains is None or contains.casefold() in line.casefold():
-                    lines.append(f"{pod.name}/{view.name} {line}\n")
-    return Handled(_ok("".join(lines)), "query", f"logs/{workload or 'all'}", ns)
-
-
-def _metric_series(obs: Observation, metric: str, ns: str, workload: str | None) -> list[Any]:
-    series: list[Any] = []
-    if metric == "kube_deployment_status_replicas_available":
-        for key in obs.estate.keys("deployment"):
-            _, namespace, name = parse_key(key)
-            if namespace == ns and workload in (None, name):
-                ready = sum(p.ready_count == len(p.containers) for p in obs.pods_of(key))
-                series.append({"labels": {"deployment": name, "namespace": ns}, "value": ready})
-        return series
-    for pod in obs.pods:
-        if pod.namespace != ns or workload not in (None, pod.deployment):
-            continue
-        if metric == "kube_pod_status_ready":
-            ready = int(pod.ready_count == len(pod.containers))
-            series.append({"labels": {"namespace": ns, "pod": pod.name}, "value": ready})
-            continue
-        spec = obs.estate.deployment(resource_key("deployment", ns, pod.deployment)).containers
-        for view, container in zip(pod.containers, spec, strict=True):
-            running = view.outcome.phase in ("ready", "unready")
-            value = {
-                "kube_pod_container_status_restarts_total": view.restarts,
-                "container_cpu_usage_millicores": container.behavior.cpu_millicores
-                if running
-                else 0,
-                "container_memory_working_set_mib": container.behavior.memory_mib if running else 0,
-                "prober_probe_failures_total": 24 if view.outcome.phase == "unready" else 0,
-            }[metric]
-            labels = {"container": view.name, "namespace": ns, "pod": pod.name}
-            series.append({"labels": labels, "value": value})
-    return series
-
-
-def _metrics(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    metric, workload = args["metric"], args.get("workload")
-    body = canonical_json({"metric": metric, "series": _metric_series(obs, metric, ns, workload)})
-    return Handled(_ok(body + "\n"), "query", f"metric/{metric}", ns)
-
-
-def _traces(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    service, status = args.get("service"), args.get("status")
-    traces = []
-    for trace in obs.traces:
-        if trace.namespace != ns or service not in (None, trace.service):
-            continue
-        if status is not None and trace.status != status:
-            continue
-        spans = [
-            {"duration_ms": s.duration_ms, "message": s.message, "name": s.name, "status": s.status}
-            for s in trace.spans
-        ]
-        traces.append(
+        pods = sorted((p for p in obs.pods if p.namespace == namespace), key=lambda p: p.name)
+        return [
             {
-                "root": trace.root,
-                "service": trace.service,
-                "spans": spans,
-                "status": trace.status,
-                "trace_id": trace.trace_id,
+                "name": p.name,
+                "namespace": namespace,
+                "status": p.status,
+                "ready": f"{p.ready_count}/{len(p.containers)}",
+                "restarts": p.restarts,
+                "labels": dict(p.labels),
+                "owner": f"deployment/{p.deployment}",
             }
-        )
-    body = canonical_json({"traces": traces})
-    return Handled(_ok(body + "\n"), "query", f"trace/{service or 'all'}", ns)
+            for p in pods
+            if _selected(p.labels, selector)
+        ]
+    if kind == "namespace":
+        names = sorted(set(obs.estate.namespaces()) | {namespace})
+        return [{"name": name, "status": "Active"} for name in names]
+    rows: list[Any] = []
+    for key in obs.estate.keys(kind):
+        _, held_in, name = parse_key(key)
+        if held_in != namespace and kind != "node":
+            continue
+        row: dict[str, Any] = {"name": name}
+        if kind != "node":
+            row["namespace"] = namespace
+        if kind == "deployment":
+            deployment = obs.estate.deployment(key)
+            labels = labels_of(deployment, name)
+            if not _selected(labels, selector):
+                continue
+            conditions = obs.conditions(key)
+            row |= {
+                "status": ", ".join(sorted(conditions)) or "Available",
+                "replicas": deployment.replicas,
+                "ready": _ready(obs, key),
+                "labels": labels,
+            }
+        elif selector is not None:
+            continue  # only pods and deployments carry labels in the physical estate
+        rows.append(row)
+    return rows
 
 
-def _patch(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    kind, name = args["kind"], args["name"]
-    key = resource_key(kind, ns, name)
-    resource = f"{kind}/{name}"
-    if key not in obs.estate:
-        return Handled(_not_found(kind, name), "patch", resource, ns)
-    data = obs.estate.copy_data()
-    values: dict[str, str] = data[key].setdefault("data", {})
-    for removed in args.get("remove", []):
-        values.pop(removed, None)
-    values.update(args.get("set", {}))
-    changed = Estate(data)
-    body = f"{kind}/{name} patched\n" if changed != obs.estate else f"{kind}/{name} (no change)\n"
-    return Handled(_ok(body), "patch", resource, ns, changed if changed != obs.estate else None)
+def _list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    rows = _rows(obs, op.kind, _ns(op), op.selector)
+    return Handled(_ok({"kind": op.kind, "items": rows}), op)
 
 
-def _scale(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    name, replicas = args["name"], args["replicas"]
-    key = resource_key("deployment", ns, name)
-    resource = f"deployment/{name}"
-    if key not in obs.estate:
-        return Handled(_not_found("deployment", name), "scale", resource, ns)
-    data = obs.estate.copy_data()
-    unchanged = data[key].get("replicas", 1) == replicas
-    data[key]["replicas"] = replicas
-    if replicas == 0 and data[key].get("wedged"):
-        data[key]["wedged"] = False  # R7: no pod is left to be wedged
-    body = f"deployment.apps/{name} {'scaled' if not unchanged else '(no change)'}\n"
-    return Handled(_ok(body), "scale", resource, ns, None if unchanged else Estate(data))
+def _namespace_manifest(name: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {"name": name},
+        "status": {"phase": "Active"},
+    }
 
 
-def _restart(obs: Observation, args: Mapping[str, Any], ns: str) -> Handled:
-    """A rollout restart (R7): new pods from an annotated template; a wedged process is gone,
-    and nothing else about the deployment changes (its cause of failure, if any, stays)."""
-    name = args["name"]
-    key = resource_key("deployment", ns, name)
-    resource = f"deployment/{name}"
-    if key not in obs.estate:
-        return Handled(_not_found("deployment", name), "restart", resource, ns)
-    data = obs.estate.copy_data()
-    data[key]["rollout_restarts"] = int(data[key].get("rollout_restarts", 0)) + 1
-    if data[key].get("wedged"):
-        data[key]["wedged"] = False
-    body = f"deployment.apps/{name} restarted\n"
-    return Handled(_ok(body), "restart", resource, ns, Estate(data))
+def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
+    node = obs.estate.node(key)
+    allocatable = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": parse_key(key)[2]},
+        "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
+    }
 
 
-HANDLERS: dict[str, Callable[[Observation, Mapping[str, Any], str], Handled]] = {
-    "orchestration_list": _list,
-    "orchestration_get": _get,
-    "orchestration_describe": _describe,
-    "orchestration_logs": _logs,
-    "logging_query": _logging_query,
-    "metrics_query": _metrics,
-    "tracing_search": _traces,
-    "orchestration_patch": _patch,
-    "orchestration_scale": _scale,
-    "orchestration_restart": _restart,
+_MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
+    "deployment": deployment_manifest,
+    "service": service_manifest,
+    "configmap": config_manifest,
+    "secret": config_manifest,
 }
 
 
-def namespace_of(arguments: Mapping[str, Any]) -> str:
-    value = arguments.get("namespace")
-    return value if isinstance(value, str) and value else DEFAULT_NAMESPACE
+def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+    """The Kubernetes manifest of one object as the estate derives it, or None."""
+    if kind == "pod":
+        pod = _pod(obs, namespace, name)
+        return None if pod is None else pod_manifest(obs, pod)
+    if kind == "namespace":
+        return _namespace_manifest(name) if name in obs.estate.namespaces() else None
+    if kind == "node":
+        held = [key for key in obs.estate.keys("node") if parse_key(key)[2] == name]
+        return _node_manifest(obs, held[0]) if held else None
+    render = _MANIFESTS.get(kind)
+    key = resource_key(kind, namespace, name)
+    return None if render is None or key not in obs.estate else render(obs, key)
 
 
-__all__ = ["HANDLERS", "Handled", "failure", "namespace_of"]
+def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    manifest = manifest_of(obs, op.kind, _ns(op), op.name or "")
+    response = _not_found(op.kind, op.name) if manifest is None else _ok(manifest)
+    return Handled(response, op)
+
+
+def _events(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    namespace = _ns(op)
+    events = [
+        {
+            "count": e.count,
+            "message": e.message,
+            "object": e.involved,
+            "reason": e.reason,
+            "type": e.type,
+        }
+        for e in obs.events
+        if e.namespace == namespace
+    ]
+    return Handled(_ok({"namespace": namespace, "events": events}), op)
+
+
+def _pod_lines(pod: PodView) -> list[str]:
+    several = len(pod.containers) > 1
+    return [
+        f"[{view.name}] {line}" if several else line
+        for view in pod.containers
+        for line in view.outcome.logs
+    ]
+
+
+def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """A pod's log lines (every container's, each prefixed with its name when there are
+    several), or a deployment's: those of its first pod, as ``kubectl logs deployment/NAME``
+    reads one pod. A crash-looping container shows its last run's lines."""
+    namespace, name = _ns(op), op.name or ""
+    pod = _pod(obs, namespace, name)
+    if pod is None:
+        key = resource_key("deployment", namespace, name)
+        pods = sorted(obs.pods_of(key), key=lambda p: p.name) if key in obs.estate else None
+        if pods is None:
+            return Handled(_not_found("workload", name), op)
+        if not pods:
+            return Handled(_ok(""), op)
+        pod = pods[0]
+    lines = _pod_lines(pod)
+    if not lines:
+        waiting = next(
+            (v for v in pod.containers if v.outcome.waiting_reason and v.outcome.phase != "crash"),
+            None,
+        )
+        if waiting is not None:
+            message = (
+                f'container "{waiting.name}" in pod "{pod.name}" is waiting to start: '
+                f"{waiting.outcome.waiting_reason}"
+            )
+            return Handled(failure("bad_request", message), op)
+    return Handled(_ok("".join(f"{line}\n" for line in lines)), op)
+
+
+def _container_metrics(obs: Observation, pod: PodView) -> list[Any]:
+    spec = obs.estate.deployment(
+        resource_key("deployment", pod.namespace, pod.deployment)
+    ).containers
+    out = []
+    for view, container in zip(pod.containers, spec, strict=True):
+        running = view.outcome.phase in ("ready", "unready")
+        out.append(
+            {
+                "container": view.name,
+                "cpu_millicores": container.behavior.cpu_millicores if running else 0,
+                "memory_mib": container.behavior.memory_mib if running else 0,
+                "probe_failures": 24 if view.outcome.phase == "unready" else 0,
+                "ready": view.ready,
+                "restarts": view.restarts,
+            }
+        )
+    return out
+
+
+def _metrics(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """The current metrics of a pod (per container) or a deployment (per pod)."""
+    namespace, name = _ns(op), op.name or ""
+    pod = _pod(obs, namespace, name)
+    if pod is not None:
+        of_pod = {"kind": "pod", "name": name, "containers": _container_metrics(obs, pod)}
+        return Handled(_ok(of_pod), op)
+    key = resource_key("deployment", namespace, name)
+    if key not in obs.estate:
+        return Handled(_not_found("metrics", name), op)
+    pods = sorted(obs.pods_of(key), key=lambda p: p.name)
+    body: dict[str, Any] = {
+        "kind": "deployment",
+        "name": name,
+        "replicas": obs.estate.deployment(key).replicas,
+        "ready_replicas": _ready(obs, key),
+        "pods": [{"pod": p.name, "containers": _container_metrics(obs, p)} for p in pods],
+    }
+    return Handled(_ok(body), op)
+
+
+def _alerts(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    # The physical estate derives no alerting rules: there is no alert to list.
+    return Handled(_ok({"items": []}), op)
+
+
+def _trace_body(trace: Any) -> dict[str, Any]:
+    spans = [
+        {"duration_ms": s.duration_ms, "message": s.message, "name": s.name, "status": s.status}
+        for s in trace.spans
+    ]
+    return {
+        "name": trace.trace_id,
+        "namespace": trace.namespace,
+        "root": trace.root,
+        "service": trace.service,
+        "spans": spans,
+        "status": trace.status,
+    }
+
+
+def _traces_list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    return Handled(_ok({"items": [trace.trace_id for trace in obs.traces]}), op)
+
+
+def _traces_get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    name = op.name or ""
+    exact = [t for t in obs.traces if t.trace_id == name]
+    partial = [t for t in obs.traces if name and name in t.trace_id]
+    chosen = exact or (partial if len(partial) == 1 else [])
+    if not chosen:
+        return Handled(_not_found("trace", name), op)
+    return Handled(_ok(_trace_body(chosen[0])), op)
+
+
+def _exec(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """``env``/``printenv`` in a pod's first container: its variables, each resolved from the
+    ConfigMap or Secret key it reads (a missing one is left out, as the process sees it)."""
+    namespace = _ns(op)
+    pod = _pod(obs, namespace, op.name)
+    if pod is None:
+        return Handled(_not_found("pod", op.name), op)
+    command = args.get("command") or []
+    if not command or command[0] not in ("env", "printenv"):
+        return Handled(failure("bad_request", "the simulator runs `env` and `printenv`"), op)
+    if pod.containers[0].outcome.waiting_reason is not None:
+        message = f'container "{pod.containers[0].name}" in pod "{pod.name}" is not running'
+        return Handled(failure("bad_request", message), op)
+    deployment = obs.estate.deployment(resource_key("deployment", namespace, pod.deployment))
+    lines = []
+    for var in deployment.containers[0].env:
+        value = var.value
+        if var.value_from is not None:
+            ref = var.value_from.configMapKeyRef or var.value_from.secretKeyRef
+            kind = "configmap" if var.value_from.configMapKeyRef is not None else "secret"
+            assert ref is not None
+            key = resource_key(kind, namespace, ref.name)
+            value = obs.estate.config(key).data.get(ref.key) if key in obs.estate else None
+        if value is not None:
+            lines.append(f"{var.name}={value}\n")
+    return Handled(_ok("".join(lines)), op)
+
+
+def _authenticate(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    refused = failure("forbidden", "only the agent's configured credentials are accepted")
+    return Handled(refused, op)
+
+
+# -- writes --------------------------------------------------------------------------------
+
+
+def _config_patch(obs: Observation, op: Operation, key: str, patch: Mapping[str, Any]) -> Handled:
+    """A merge patch of a ConfigMap's or Secret's keys: ``data`` (a Secret's values base64, as
+    `orchestration_get` shows them) or, for a Secret, ``stringData``; null removes a key."""
+    allowed = ("data", "stringData") if op.kind == "secret" else ("data",)
+    other = sorted(set(patch) - set(allowed))
+    if other:
+        return Handled(
+            _unsupported(f"the physical estate cannot set {other[0]} of a {op.kind}"), op
+        )
+    data = obs.estate.copy_data()
+    values: dict[str, str] = data[key].setdefault("data", {})
+    for field in allowed:
+        given = patch.get(field, {})
+        if not isinstance(given, dict):
+            return Handled(failure("bad_request", f"{field} must be an object"), op)
+        for name, value in sorted(given.items()):
+            if value is None:
+                values.pop(name, None)
+                continue
+            if not isinstance(value, str):
+                return Handled(failure("bad_request", f"{field}.{name} must be a string"), op)
+            if op.kind == "secret" and field == "data":
+                try:
+                    value = base64.b64decode(value, validate=True).decode()
+                except (binascii.Error, UnicodeDecodeError):
+                    message = f"data.{name} of a secret must be base64 of UTF-8 text"
+                    return Handled(failure("bad_request", message), op)
+            values[name] = value
+    return _changed(obs, op, Estate(data), f"{op.kind}/{op.name} patched\n")
+
+
+def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handled:
+    if after == obs.estate:
+        return Handled(_ok(f"{op.resource} (no change)\n"), op)
+    return Handled(_ok(done), op, after)
+
+
+def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handled:
+    key = resource_key("deployment", _ns(op), name)
+    if key not in obs.estate:
+        return Handled(_not_found("deployment", name), op)
+    if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+        return Handled(failure("bad_request", "replicas must be a non-negative integer"), op)
+    if replicas > MAX_REPLICAS:
+        message = f"the physical estate runs at most {MAX_REPLICAS} replicas of a deployment"
+        return Handled(_unsupported(message), op)
+    data = obs.estate.copy_data()
+    data[key]["replicas"] = replicas
+    if replicas == 0 and data[key].get("wedged"):
+        data[key]["wedged"] = False  # R7: no pod is left to be wedged
+    return _changed(obs, op, Estate(data), f"deployment.apps/{name} scaled\n")
+
+
+def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    patch = args["patch"]
+    key = resource_key(op.kind, _ns(op), op.name or "")
+    if op.kind in ("configmap", "secret"):
+        if key not in obs.estate:
+            return Handled(_not_found(op.kind, op.name), op)
+        return _config_patch(obs, op, key, patch)
+    if op.kind == "deployment":
+        spec = patch.get("spec")
+        replicas = patch.get("replicas")
+        if isinstance(spec, dict) and set(spec) == {"replicas"} and set(patch) == {"spec"}:
+            replicas = spec["replicas"]
+        elif set(patch) != {"replicas"}:
+            message = "the physical estate changes a deployment's replicas only"
+            return Handled(_unsupported(message), op)
+        return _scaled(obs, op, op.name or "", replicas)
+    return Handled(_unsupported(f"the physical estate cannot patch a {op.kind}"), op)
+
+
+def _scale(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    return _scaled(obs, op, op.name or "", args["replicas"])
+
+
+def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """A rollout restart (R7): new pods from an annotated template; a wedged process is gone,
+    and nothing else about the deployment changes (its cause of failure, if any, stays). By
+    name, or every deployment of the namespace the selector matches."""
+    namespace = _ns(op)
+    if op.name is not None:
+        names = [op.name]
+        if resource_key("deployment", namespace, op.name) not in obs.estate:
+            return Handled(_not_found("deployment", op.name), op)
+    elif op.selector is not None:
+        names = [
+            parse_key(key)[2]
+            for key in obs.estate.keys("deployment")
+            if parse_key(key)[1] == namespace
+            and _selected(labels_of(obs.estate.deployment(key), parse_key(key)[2]), op.selector)
+        ]
+    else:
+        return Handled(failure("invalid_arguments", "restart needs a name or a selector"), op)
+    data = obs.estate.copy_data()
+    for name in names:
+        key = resource_key("deployment", namespace, name)
+        data[key]["rollout_restarts"] = int(data[key].get("rollout_restarts", 0)) + 1
+        if data[key].get("wedged"):
+            data[key]["wedged"] = False
+    body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
+    return Handled(_ok(body), op, Estate(data) if names else None)
+
+
+_DELETABLE: Final = ("deployment", "service", "configmap", "secret")
+
+
+def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """Delete one object by name. A pod's deployment puts the same pod back (its name is
+    derived from the template), so deleting a pod changes nothing the estate holds."""
+    if op.name is None or op.selector is not None or op.collection:
+        message = "the physical estate deletes one object by name"
+        return Handled(_unsupported(message), op)
+    namespace = _ns(op)
+    if op.kind == "pod":
+        if _pod(obs, namespace, op.name) is None:
+            return Handled(_not_found("pod", op.name), op)
+        return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
+    if op.kind not in _DELETABLE:
+        return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
+    key = resource_key(op.kind, namespace, op.name)
+    if key not in obs.estate:
+        return Handled(_not_found(op.kind, op.name), op)
+    data = obs.estate.copy_data()
+    del data[key]
+    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, Estate(data))
+
+
+def _not_held(verb: str) -> Callable[[Observation, Mapping[str, Any], Operation], Handled]:
+    def handle(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+        message = (
+            f"the physical estate derives its objects from the scenario's resources and "
+            f"cannot {verb} one"
+        )
+        return Handled(_unsupported(message), op)
+
+    return handle
+
+
+def _rollback(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    key = resource_key("deployment", _ns(op), op.name or "")
+    if key not in obs.estate:
+        return Handled(_not_found("deployment", op.name), op)
+    message = f"deployment {op.name} has no previous revision to roll back to"
+    return Handled(failure("bad_request", message), op)
+
+
+Handler = Callable[[Observation, Mapping[str, Any], Operation], Handled]
+HANDLERS: Final[dict[str, Handler]] = {
+    "orchestration_list": _list,
+    "orchestration_get": _get,
+    "orchestration_events": _events,
+    "orchestration_create": _not_held("create"),
+    "orchestration_patch": _patch,
+    "orchestration_apply": _not_held("apply"),
+    "orchestration_delete": _delete,
+    "orchestration_scale": _scale,
+    "orchestration_restart": _restart,
+    "orchestration_rollback": _rollback,
+    "orchestration_exec": _exec,
+    "orchestration_authenticate": _authenticate,
+    "logs_read": _logs,
+    "metrics_query": _metrics,
+    "alerts_list": _alerts,
+    "traces_list": _traces_list,
+    "traces_get": _traces_get,
+}
+
+
+def perform(
+    observation: Observation, tool: str, verb: str, arguments: Mapping[str, Any]
+) -> Handled:
+    """Carry out one call of a tool the physical estate performs (arguments already checked)."""
+    return HANDLERS[tool](observation, arguments, operation_of(tool, verb, arguments))
+
+
+__all__ = ["HANDLERS", "MAX_REPLICAS", "Handled", "failure", "manifest_of", "perform"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-from pydantic import JsonValue
+from pydantic import JsonValue, TypeAdapter, ValidationError
 
+from provebench._jsonfile import json_problem, recordable_text
 from provebench.evidence import (
     AuditEntry,
     Evidence,
@@ -16,6 +17,33 @@ from provebench.evidence import (
 )
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._tools import ToolResponse as Reply
+from provebench.si.sim._tools import UnparsedArguments
+
+_ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+
+
+def recordable_arguments(
+    arguments: Mapping[str, JsonValue],
+) -> tuple[dict[str, JsonValue], str | None]:
+    """(the arguments as they are recorded, why they are refused or None).
+
+    Refused arguments (and a model's arguments that were no JSON object, `UnparsedArguments`,
+    whose raw text goes into the error) are recorded as `{}`: the call is still a step (SI
+    §3.4), but what the agent passed cannot be written as evidence. Arguments must also
+    survive being written and read back (`json_problem`: no NaN or infinity, no integer too
+    long to print, no lone surrogate, no nesting past the reader's limit); otherwise they would
+    poison the evidence of the whole run when it is written, long after the call.
+    """
+    if isinstance(arguments, UnparsedArguments):
+        return {}, recordable_text(arguments.error())
+    try:
+        recorded = _ARGUMENTS.validate_python(dict(arguments))
+    except (ValidationError, TypeError, ValueError, RecursionError):
+        return {}, "arguments must be a JSON object"
+    problem = json_problem(recorded)
+    if problem is not None:
+        return {}, f"arguments are not representable as JSON: {problem}"
+    return recorded, None
 
 
 class Recording:
@@ -114,4 +142,4 @@ class Recording:
         return None
 
 
-__all__ = ["Recording"]
+__all__ = ["Recording", "recordable_arguments"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import json_problem, recordable_text, text_problem
+from provebench._jsonfile import text_problem
 from provebench.evidence import (
     ApiCallEntry,
     AuditEntry,
@@ -22,27 +22,41 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
+from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
-from provebench.si.sim._estate import Estate
-from provebench.si.sim._handlers import HANDLERS, Handled, failure, namespace_of
+from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate
+from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_of, perform
 from provebench.si.sim._inject import build_scene
-from provebench.si.sim._recording import Recording
-from provebench.si.sim._tools import (
-    INTERFACE_TYPES,
-    ToolResponse,
-    ToolSpec,
-    UnparsedArguments,
+from provebench.si.sim._issued import SelectorWrites
+from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared._operate import plan as declared_operation
+from provebench.si.sim.declared._tools import (
+    DASHBOARDS,
+    DATABASE,
+    GITOPS,
+    Tool,
     argument_problem,
     tools_for,
 )
+from provebench.si.sim.declared._tools import INTERFACE_TYPES as DECLARED_INTERFACE_TYPES
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
 ACTOR = "agent"
-_ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+# The interface types the physical estate derives answers for: every declared one but those
+# whose objects (dashboards, GitOps applications, database migrations) it holds no model of.
+INTERFACE_TYPES = tuple(
+    t for t in DECLARED_INTERFACE_TYPES if t not in (DASHBOARDS, GITOPS, DATABASE)
+)
+# The one mode that grants changes; in the others a write is refused when it is attempted,
+# as in the declared estate (the tools are the same in every mode).
+WRITE_MODES = frozenset({"autonomous"})
 
 
-def _check_interfaces(scenario: Scenario) -> None:
+def check_interfaces(scenario: Scenario) -> None:
+    """The scenario's interface types are ones the physical estate provides, or an error naming
+    the field."""
     for index, interface in enumerate(scenario.preconditions.agent.tools):
         if interface not in INTERFACE_TYPES:
             raise ProvebenchError(
@@ -63,31 +77,7 @@ def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset(namespaces)
 
 
-def _recordable_arguments(
-    arguments: Mapping[str, JsonValue],
-) -> tuple[dict[str, JsonValue], str | None]:
-    """(the arguments as they are recorded, why they are refused or None).
-
-    Refused arguments (and a model's arguments that were no JSON object, `UnparsedArguments`,
-    whose raw text goes into the error) are recorded as `{}`: the call is still a step (SI
-    §3.4), but what the agent passed cannot be written as evidence. Arguments must also
-    survive being written and read back (`json_problem`: no NaN or infinity, no integer too
-    long to print, no lone surrogate, no nesting past the reader's limit); otherwise they would
-    poison the evidence of the whole run when it is written, long after the call.
-    """
-    if isinstance(arguments, UnparsedArguments):
-        return {}, recordable_text(arguments.error())
-    try:
-        recorded = _ARGUMENTS.validate_python(dict(arguments))
-    except (ValidationError, TypeError, ValueError, RecursionError):
-        return {}, "arguments must be a JSON object"
-    problem = json_problem(recorded)
-    if problem is not None:
-        return {}, f"arguments are not representable as JSON: {problem}"
-    return recorded, None
-
-
-class Session(Recording):
+class Session(SelectorWrites):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
     def __init__(self, scenario: Scenario, estate: Estate) -> None:
@@ -98,19 +88,22 @@ class Session(Recording):
         )
         self.mode = agent.mode
         self.scope: dict[str, JsonValue] = dict(agent.scope or {})
-        self.tools: tuple[ToolSpec, ...] = tools_for(agent.tools, agent.mode)
+        offered = tools_for(agent.tools)
+        self.tools: tuple[ToolSpec, ...] = tuple(tool.spec for tool in offered)
         self._namespaces = _scope_namespaces(self.scope)
-        self._by_name = {spec.name: spec for spec in self.tools}
+        self._by_name = {tool.spec.name: tool for tool in offered}
         self._estate = estate
         self._observation: Observation = observe(estate)
         self._actions: list[ToolAction] = []
         self._audit: list[AuditEntry] = []
         self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
+        self._issued = None
+        self._issued_writes: set[tuple[str, str | None]] = set()
 
     @classmethod
     def start(cls, scenario: Scenario) -> Session:
         """Build the injected estate of ``scenario``; bad input names the scenario field."""
-        _check_interfaces(scenario)
+        check_interfaces(scenario)
         scene = build_scene(scenario)
         return cls(scenario, scene.injected)
 
@@ -127,23 +120,73 @@ class Session(Recording):
             state=self._estate.data(),
         )
 
-    def _dispatch(self, tool: str, arguments: Mapping[str, Any]) -> Handled:
-        spec = self._by_name.get(tool)
-        namespace = namespace_of(arguments)
-        if spec is None:
-            offered = ", ".join(sorted(self._by_name))
-            message = f"unknown tool {tool!r} (offered: {offered})"
-            return Handled(failure("unknown_tool", message), "unknown", f"tool/{tool}", None)
-        problem = argument_problem(spec, arguments)
-        if problem is not None:
-            return Handled(failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None)
-        if self._namespaces is not None and namespace not in self._namespaces:
-            message = f"namespace {namespace!r} is outside the agent's scope"
-            return Handled(failure("forbidden", message), "denied", f"tool/{tool}", namespace)
-        return HANDLERS[tool](self._observation, arguments, namespace)
+    def default_namespace(self) -> str:
+        """The agent's first namespace in scope (``default`` when its scope names none)."""
+        return sorted(self._namespaces)[0] if self._namespaces else DEFAULT_NAMESPACE
 
-    def call(self, tool: str, arguments: Mapping[str, JsonValue]) -> ToolResponse:
+    def estate_data(self) -> dict[str, Any]:
+        """The whole current estate (the state an environment reports)."""
+        return self._estate.data()
+
+    def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        """One object's Kubernetes manifest as the estate derives it, or None; reads nothing
+        into the record (the Kubernetes face reads back what a recorded call answered)."""
+        return manifest_of(self._observation, kind, namespace or DEFAULT_NAMESPACE, name)
+
+    def refusal(self, name: str, arguments: Mapping[str, Any]) -> str | None:
+        """Why the agent's mode or scope (or the tool's schema) refuses the call, or None: the
+        check `call` makes, for a face that must authorise before it reads the object."""
+        tool = self._by_name.get(name)
+        if tool is None:
+            return f"unknown tool {name!r}"
+        refused = self._refusal(declared_operation(tool, arguments))
+        return refused if refused is not None else argument_problem(tool, arguments)
+
+    def _refusal(self, operation: Operation) -> str | None:
+        """Why the agent's mode or scope refuses ``operation``, or None."""
+        if operation.verb == "authenticate":
+            return None  # answered by its handler: only the configured credentials count
+        writes = operation.verb in WRITE_VERBS
+        if writes and self.mode not in WRITE_MODES:
+            return f"the agent's mode is {self.mode}: no write is permitted"
+        namespace = operation.namespace
+        if namespace is None:
+            return (
+                f"a cluster-scoped write ({operation.kind}) is outside the agent's scope"
+                if (writes)
+                else None
+            )
+        if self._namespaces is not None and namespace not in self._namespaces:
+            return f"namespace {namespace!r} is outside the agent's scope"
+        return None
+
+    def _dispatch(
+        self, tool: str, arguments: Mapping[str, Any], unsupported: str | None = None
+    ) -> Handled:
+        chosen: Tool | None = self._by_name.get(tool)
+        if chosen is None:
+            offered = ", ".join(spec.name for spec in self.tools)
+            message = f"unknown tool {tool!r} (offered: {offered})"
+            unknown = Operation(verb="get", kind="tool", name=tool)
+            return Handled(failure("unknown_tool", message), unknown)
+        operation = declared_operation(chosen, arguments)
+        refusal = self._refusal(operation)
+        if refusal is not None:
+            return Handled(failure("forbidden", refusal), operation)
+        problem = argument_problem(chosen, arguments)
+        if problem is not None:
+            return Handled(failure("invalid_arguments", problem), operation)
+        if unsupported is not None:
+            return Handled(failure(UNSUPPORTED, unsupported), operation)
+        return perform(self._observation, tool, chosen.verb, arguments)
+
+    def call(
+        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+    ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        ``unsupported`` (a Kubernetes write that sets a field the estate cannot hold): the call
+        is checked and recorded as the attempt it is, but answered 422 and not performed.
 
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
@@ -151,24 +194,32 @@ class Session(Recording):
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
-            handled = Handled(
-                failure("invalid_arguments", problem), "invalid", f"tool/{tool}", None
-            )
+            unknown = Operation(verb="get", kind="tool", name=tool)
+            handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded)
+            handled = self._dispatch(tool, recorded, unsupported)
         response = handled.response
         step = self._record_call(tool, recorded, response)
+        named = (f"{handled.operation.kind}/{handled.operation.name}",)
+        operation, targets = self._as_issued(handled.operation, ())
+        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
+        if (targets and targets != named) or operation is not handled.operation:
+            detail["targets"] = list(targets)
+        if handled.status_code == 403 and response.error:
+            detail["refused"] = response.error
+        if handled.status_code == 422 and response.error:
+            detail["unsupported"] = response.error
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,
-                verb=handled.verb,
-                resource=handled.resource,
-                namespace=handled.namespace,
+                verb=operation.verb,
+                resource=operation.resource,
+                namespace=operation.namespace,
                 status_code=handled.status_code,
                 after_step=step,
-                detail={"tool": tool},
+                detail=detail,
             )
         )
         if handled.changed is not None:
@@ -178,4 +229,4 @@ class Session(Recording):
         return response
 
 
-__all__ = ["Session"]
+__all__ = ["INTERFACE_TYPES", "Session", "check_interfaces"]

@@ -322,16 +322,7 @@ class _Suite:
             if self.request.provider is not None:
                 continue  # the provider builds it; its preflight accepted every scenario
             # Imported here: re-scoring recorded evidence builds no environment.
-            from provebench.si.sim._route import check_runnable, in_physical_estate
-
-            if self.request.kubectl and in_physical_estate(item.scenario):
-                raise ProvebenchError(
-                    f"scenario {item.scenario.id} runs in the physical estate (a Form B "
-                    "scenario with an injection), which has no Kubernetes face; select the "
-                    "suite without it",
-                    path=str(item.file),
-                    field="--kubectl",
-                )
+            from provebench.si.sim._route import check_runnable
 
             with naming_scenario_lines(item.file, item.scenario.id):
                 check_runnable(item.scenario, item.file, self.request.readings)

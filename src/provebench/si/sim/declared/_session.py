@@ -21,9 +21,7 @@ after every change. Nothing depends on the wall clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -41,8 +39,8 @@ from provebench.evidence import (
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.profile_data._readings import ReadingBook, Temporal
 from provebench.si.scenario._scenario import Scenario
-from provebench.si.sim._recording import Recording
-from provebench.si.sim._session import _recordable_arguments
+from provebench.si.sim._issued import SelectorWrites
+from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate, shown
 from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
@@ -79,7 +77,7 @@ def injected_text(description: str) -> str:
     return " ".join((quoted.group(1) if quoted else description).split())
 
 
-class DeclaredSession(Recording):
+class DeclaredSession(SelectorWrites):
     """One scenario run in the declared estate: its tools, its enforcement, its recording."""
 
     def __init__(self, scenario: Scenario, readings: ReadingBook | None = None) -> None:
@@ -119,9 +117,7 @@ class DeclaredSession(Recording):
         self._actions: list[ToolAction] = []
         self._audit: list[AuditEntry] = []
         self._snapshots: list[StateSnapshot] = [self._snapshot("initial", 0)]
-        # While one action of the agent writes over a label selector or a whole collection
-        # (`issued_over`): (selector, collection) that its write operations are recorded with.
-        self._issued: tuple[str | None, bool] | None = None
+        self._issued = None
         self._issued_writes: set[tuple[str, str | None]] = set()
 
     # -- stimuli ----------------------------------------------------------------------------
@@ -305,7 +301,7 @@ class DeclaredSession(Recording):
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
-        recorded, problem = _recordable_arguments(arguments)
+        recorded, problem = recordable_arguments(arguments)
         if problem is not None:
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
@@ -346,69 +342,6 @@ class DeclaredSession(Recording):
         if changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
         return response
-
-    # -- writes issued over a selector by one action (a kubectl command) --------------------
-
-    @contextmanager
-    def issued_over(
-        self, selector: str | None, *, collection: bool = False
-    ) -> Iterator[set[tuple[str, str | None]]]:
-        """While one action of the agent chooses the objects it writes by a label selector
-        (``selector``, the vocabulary's ``k:v`` spelling) or takes the whole collection: every
-        write operation recorded meanwhile is recorded as issued over it, as the tools record a
-        write with ``selector`` or ``all`` (kubectl's ``delete pods -l app=api`` lists, then
-        deletes each match by name: each delete is one over ``labels=app:api``). Only the
-        record changes; what is performed is the named call. Yields the (kind, namespace) of
-        every write so recorded."""
-        if self._issued is not None:
-            raise RuntimeError("writes are already being recorded as issued over a selector")
-        self._issued = (selector, collection)
-        self._issued_writes = set()
-        try:
-            yield self._issued_writes
-        finally:
-            self._issued = None
-
-    def _as_issued(
-        self, operation: Operation, targets: tuple[str, ...]
-    ) -> tuple[Operation, tuple[str, ...]]:
-        if self._issued is None or operation.verb not in WRITE_VERBS:
-            return operation, targets
-        if operation.selector is not None or operation.collection:
-            return operation, targets
-        selector, collection = self._issued
-        self._issued_writes.add((operation.kind, operation.namespace))
-        named = (f"{operation.kind}/{operation.name}",) if operation.name is not None else ()
-        if collection:
-            issued = replace(operation, name=None, collection=True, selector=selector)
-        else:
-            issued = replace(operation, selector=selector)
-        return issued, targets or named
-
-    def record_attempt(self, operation: Operation, *, tool: str) -> None:
-        """Record a write the agent's current action attempted over a selector or a whole
-        collection that reached no object, so no call of its own (kubectl's ``delete pods -l
-        app=api`` when nothing matches, or when the list was refused): the operation the
-        tools record for the same write (``orchestration_delete`` with ``selector``: 200 and
-        nothing acted on), or the environment's refusal of it (403). Changes nothing. Only
-        inside `one_action`: the attempt belongs to the step being taken."""
-        if self._inner_calls is None:
-            raise RuntimeError("an attempt is recorded only while an action is being recorded")
-        refusal = self._refusal(operation)
-        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
-        if refusal is not None:
-            detail["refused"] = refusal
-        self._audit.append(
-            ApiCallEntry(
-                actor=ACTOR,
-                verb=operation.verb,
-                resource=operation.resource,
-                namespace=operation.namespace,
-                status_code=403 if refusal is not None else 200,
-                after_step=len(self._actions) + 1,
-                detail=detail,
-            )
-        )
 
     def _apply_temporal(self, index: int, temporal: Temporal, step: int) -> None:
         for change in temporal.changes:
