@@ -18,7 +18,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from provebench.si.primitives._cue_presence import (
     WORD_CHARACTERS,
@@ -650,20 +650,9 @@ class AssertionTests:
     """Whether each of the `AssertionCues` patterns that are scanned, not anchored, could
     match an answer (`_cue_presence`)."""
 
-    def decide(self, vocabulary: Vocabulary) -> Mapping[str, bool]:
-        """Each test's answer for this vocabulary, by the test's name (made once per
-        vocabulary)."""
-        return vocabulary.derived(self, self._decide)
-
-    def _decide(self, vocabulary: Vocabulary) -> Mapping[str, bool]:
-        return {name: vocabulary.could_match(test) for name, test in self._named().items()}
-
-    def _named(self) -> dict[str, CueTest]:
-        tests = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
-        return {name: test for name, test in tests.items() if isinstance(test, CueTest)}
-
     def cue_tests(self) -> list[CueTest]:
-        return [*self._named().values(), *self.sentence.cue_tests()]
+        tests = [getattr(self, field.name) for field in dataclasses.fields(self)]
+        return [test for test in tests if isinstance(test, CueTest)] + self.sentence.cue_tests()
 
     sentence: SentencePatterns
     cause: CueTest
@@ -715,8 +704,9 @@ _FIRST_WORDS = re.compile(f"[{_WORD}]+")
 _BACKTICK = re.compile("`")
 
 
-@dataclass(frozen=True)
-class Clause:
+class Clause(NamedTuple):
+    """One clause of a sentence (a named tuple: a sentence makes several, often)."""
+
     start: int  # offsets in the folded text
     end: int
     opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
@@ -792,6 +782,8 @@ class SentenceReading:
         self._scope_prefaced: int | None = None
         self._framed_from: int | None = None
         self._report_scope: list[int] | None = None
+        # `_judging`, made on first use (False: not yet)
+        self._judged: tuple[AssertionTests, Vocabulary] | Literal[False] | None = False
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -819,25 +811,28 @@ class SentenceReading:
             return None
         return self._fold.vocabulary
 
-    @functools.cached_property
-    def _possible(self) -> Mapping[str, bool] | None:
-        """Whether each pattern of `AssertionTests` could match in this sentence or one of its
-        clauses, by the test's name; None when that cannot be told (no tests, no vocabulary, a
-        clause boundary inside a word)."""
-        tests = self._cues.tests
-        if tests is None or self._fold.vocabulary is None:
+    def _judging(self) -> tuple[AssertionTests, Vocabulary] | None:
+        """The tests and the answer's words that judge a scan of this sentence or of one of its
+        clauses; None when they cannot (no tests, no vocabulary, a clause boundary inside a
+        word)."""
+        tests, vocabulary = self._cues.tests, self._fold.vocabulary
+        if tests is None or vocabulary is None:
             return None
-        bounds = {self._start, self._end}
-        bounds.update(at for clause in self.clauses for at in (clause.start, clause.end))
-        if any(cuts_word(self._text, at) for at in bounds):
+        text = self._text
+        if cuts_word(text, self._start) or cuts_word(text, self._end):
             return None
-        return tests.decide(self._fold.vocabulary)
+        for clause in self.clauses:
+            if cuts_word(text, clause.start) or cuts_word(text, clause.end):
+                return None
+        return tests, vocabulary
 
     def _could_match(self, test_name: str) -> bool:
         """Whether the pattern that `AssertionTests.<test_name>` tests could match in this
         sentence or a clause of it."""
-        possible = self._possible
-        return possible is None or possible[test_name]
+        if self._judged is False:
+            self._judged = self._judging()
+        judged = self._judged
+        return judged is None or judged[1].could_match(getattr(judged[0], test_name))
 
     def _read(self) -> list[Clause]:
         """The clauses, and the negations, hedges, conditions and reports: one pass."""
@@ -888,7 +883,8 @@ class SentenceReading:
         return clauses
 
     def _folded_clause_index(self, folded_offset: int) -> int:
-        return max(0, bisect_right(self._clause_starts, folded_offset) - 1)
+        index = bisect_right(self._clause_starts, folded_offset) - 1
+        return index if index > 0 else 0
 
     def clause_index(self, offset: int) -> int:
         return self._folded_clause_index(self._fold.folded(offset))

@@ -176,7 +176,7 @@ class CueTest:
                 self._wide.add(pieces, inside_word)
             else:
                 self._wide_undecided = True
-        if not (self._ascii.keys or self._ascii.unkeyed or self._wide.keys or self._wide.unkeyed):
+        if not listed:
             self._undecided = True  # an empty list: left to its pattern
 
     def decide(self, vocabulary: Vocabulary) -> bool:
@@ -227,7 +227,11 @@ class CueFamily:
         words, lowered = vocabulary.words, vocabulary.lowered
         for key in words.intersection(self._keys[0] if vocabulary.ascii else self._keys[1]):
             for slot, whole, inner in by_key[key]:
-                if not found[slot] and whole <= words and all(p in lowered for p in inner):
+                if (
+                    not found[slot]
+                    and whole <= words
+                    and (not inner or all(piece in lowered for piece in inner))
+                ):
                     found[slot] = True
         for slot, inner in unkeyed:
             if not found[slot] and all(piece in lowered for piece in inner):

@@ -106,11 +106,14 @@ class ChannelReader:
         return self.at_range(span.start, span.end)
 
     def sentence_of(self, span: Span) -> Sentence | None:
-        """The sentence holding the span, not read: where only its place is asked (each span
-        looked up once)."""
-        key = (span.start, span.end)
+        """The sentence holding the span, not read: where only its place is asked."""
+        return self._sentence_at(span.start, span.end)
+
+    def _sentence_at(self, start: int, end: int) -> Sentence | None:
+        """The sentence holding `[start, end)`, each range looked up once."""
+        key = (start, end)
         if key not in self._sentences:
-            self._sentences[key] = self.channel.sentence_containing(span.start, span.end)
+            self._sentences[key] = self.channel.sentence_containing(start, end)
         return self._sentences[key]
 
     def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
@@ -122,7 +125,7 @@ class ChannelReader:
         return located
 
     def _locate(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
-        sentence = self.channel.sentence_containing(start, end)
+        sentence = self._sentence_at(start, end)
         if sentence is None:
             return None
         known = self._readings.get(sentence.start)
@@ -456,10 +459,10 @@ def _joined_to_factor(
             previous = run[-1][2]
             if (
                 span.start >= previous.end
-                and reader.channel.sentence_containing(previous.start, span.end) is not None
                 and reader.cues.identifier_joiner.fullmatch(
                     text, reader.folded.folded(previous.end), reader.folded.folded(span.start)
                 )
+                and reader.channel.sentence_containing(previous.start, span.end) is not None
             ):
                 run.append(item)
                 continue
