@@ -94,3 +94,27 @@ def test_the_count_sees_a_reading_that_is_not_linear() -> None:
         return calls_made(read)
 
     assert quadratic(120) > 15 * quadratic(12)
+
+
+def test_a_strict_decision_leaves_no_cyclic_garbage() -> None:
+    # a batch decides a hundred thousand lines: readings that referred back to their reader
+    # would each wait for the cyclic collector, whose runs then cost more than the reading
+    import gc
+
+    from provebench.si.scenario._binding import bind_scoring
+    from provebench.si.scoring._evaluate import Prepared, decide_both
+
+    prepared = Prepared(bind_scoring(SCENARIO))
+    answers = [piece * 3 for piece in PIECES.values()]
+    answers.append("The ConfigMap smtp-config is missing the SMTP_PORT key. It is not set.")
+    evidence = [make_evidence(answer, [TOOL_BODY]) for answer in answers]
+    for each in evidence:
+        decide_both(prepared, SCENARIO, each)  # warm: the profile's lists loaded once
+    gc.collect()
+    gc.disable()
+    try:
+        for each in evidence:
+            decide_both(prepared, SCENARIO, each)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -88,6 +88,70 @@ class FactorAssertedResult(BaseModel):
     findings: list[StrictFinding]
 
 
+class _Retractions:
+    """Whether a later sentence takes one back, each sentence read once. Apart from the
+    readings it answers (`SentenceReading.retracted` asks it on first use), so that a reading
+    never refers back to the reader holding it: no reference cycle, and each transcript's
+    readings are freed as soon as it is scored, not by the cyclic collector."""
+
+    def __init__(self, channel: ChannelText, cues: AssertionCues, folded: FoldedText) -> None:
+        self.channel = channel
+        self.cues = cues
+        self.folded = folded
+        self._following: dict[int, Sentence | None] = {}
+        self._verdicts: dict[int, bool | None] = {}
+
+    def after(self, end: int) -> bool:
+        """Whether one of the next two sentences takes this one back: it opens — after
+        fillers such as "Actually," or "Correction:" — with a retraction ("That statement is
+        false.", "Scratch that"), or it is nothing but a denial ("Not really."). A question in
+        between ends the search: a denial after it answers the question."""
+        for _ in range(2):
+            following = self.next(end)
+            if following is None:
+                return False
+            verdict = self.takes_back(following)
+            if verdict is not None:
+                return verdict
+            end = following.end
+        return False
+
+    def next(self, end: int) -> Sentence | None:
+        """The sentence after the one ending at `end` (each looked up once)."""
+        if end not in self._following:
+            found = _NON_SPACE.search(self.channel.text, end)
+            self._following[end] = (
+                None
+                if found is None
+                else self.channel.sentence_containing(found.start(), found.start())
+            )
+        return self._following[end]
+
+    def takes_back(self, sentence: Sentence) -> bool | None:
+        """True: the sentence retracts the one before; None: it does not; False: it is a
+        question, which ends the search (each sentence read once)."""
+        if sentence.start not in self._verdicts:
+            text = self.folded.text
+            at = self.folded.folded(sentence.start)
+            stop = self.folded.folded(sentence.end)
+            verdict: bool | None = None
+            if text[at:stop].rstrip().endswith(("?", "¿", "‽")):
+                verdict = False  # "Is the disk the cause? No." — a denial after answers it
+            else:
+                opened = self.cues.retraction_filler.match(text, at, stop)
+                after = opened.end() if opened else at
+                if (
+                    self.cues.retraction.match(text, after, stop) is not None
+                    or self.cues.bare_denial.fullmatch(text, after, stop) is not None
+                    # version 5: "The last sentence is a lie.", "I was wrong about that."
+                    or self.cues.retraction_judgement.match(text, after, stop) is not None
+                    or self.cues.self_correction.fullmatch(text, after, stop) is not None
+                ):
+                    verdict = True
+            self._verdicts[sentence.start] = verdict
+        return self._verdicts[sentence.start]
+
+
 class ChannelReader:
     """Sentence readings of one channel, each made at most once, over one fold of its text."""
 
@@ -98,9 +162,8 @@ class ChannelReader:
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
         # each span is located by several rules: the sentence holding it is looked up once
         self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
-        self._following: dict[int, Sentence | None] = {}
         self._sentences: dict[tuple[int, int], Sentence | None] = {}
-        self._retractions: dict[int, bool | None] = {}
+        self._retractions = _Retractions(channel, cues, self.folded)
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
         return self.at_range(span.start, span.end)
@@ -136,61 +199,20 @@ class ChannelReader:
                 sentence.end,
                 self.cues,
                 self.folded,
-                retracted=functools.partial(self._retracted_after, sentence.end),
+                # asked when a phrase of the sentence is read (`_Retractions`: no cycle)
+                retracted=functools.partial(self._retractions.after, sentence.end),
             )
             known = (sentence.index, reading)
             self._readings[sentence.start] = known
         return known
 
-    def _retracted_after(self, end: int) -> bool:
-        """Whether one of the next two sentences takes this one back: it opens — after
-        fillers such as "Actually," or "Correction:" — with a retraction ("That statement is
-        false.", "Scratch that"), or it is nothing but a denial ("Not really."). A question in
-        between ends the search: a denial after it answers the question."""
-        for _ in range(2):
-            following = self._next(end)
-            if following is None:
-                return False
-            verdict = self._takes_back(following)
-            if verdict is not None:
-                return verdict
-            end = following.end
-        return False
-
     def _next(self, end: int) -> Sentence | None:
         """The sentence after the one ending at `end` (each looked up once)."""
-        if end not in self._following:
-            found = _NON_SPACE.search(self.channel.text, end)
-            self._following[end] = (
-                None
-                if found is None
-                else self.channel.sentence_containing(found.start(), found.start())
-            )
-        return self._following[end]
+        return self._retractions.next(end)
 
     def _takes_back(self, sentence: Sentence) -> bool | None:
-        """True: the sentence retracts the one before; None: it does not; False: it is a
-        question, which ends the search (each sentence read once)."""
-        if sentence.start not in self._retractions:
-            text = self.folded.text
-            at = self.folded.folded(sentence.start)
-            stop = self.folded.folded(sentence.end)
-            verdict: bool | None = None
-            if text[at:stop].rstrip().endswith(("?", "¿", "‽")):
-                verdict = False  # "Is the disk the cause? No." — a denial after answers it
-            else:
-                opened = self.cues.retraction_filler.match(text, at, stop)
-                after = opened.end() if opened else at
-                if (
-                    self.cues.retraction.match(text, after, stop) is not None
-                    or self.cues.bare_denial.fullmatch(text, after, stop) is not None
-                    # version 5: "The last sentence is a lie.", "I was wrong about that."
-                    or self.cues.retraction_judgement.match(text, after, stop) is not None
-                    or self.cues.self_correction.fullmatch(text, after, stop) is not None
-                ):
-                    verdict = True
-            self._retractions[sentence.start] = verdict
-        return self._retractions[sentence.start]
+        """Whether the sentence takes back the one before (`_Retractions.takes_back`)."""
+        return self._retractions.takes_back(sentence)
 
 
 def _finding(
