@@ -1026,11 +1026,13 @@ class SentenceReading:
         """The index of the clause after the first preface of the sentence made of nothing but
         `cue`, `filler` words and numbers (len(clauses) + 1 when there is none); `test` names
         the cue's test (`AssertionTests`)."""
+        if not self._could_match(test):
+            return len(self.clauses) + 1
         for index, clause in enumerate(self.clauses[:-1]):
             mark = self._text[clause.end : clause.end + 3].lstrip()[:1]
             if colon_only and mark not in (":", ";", "—", "–", "-"):
                 continue
-            if self._could_match(test) and self._only(clause, cue, filler):
+            if self._only(clause, cue, filler):
                 return index + 1
         return len(self.clauses) + 1
 
@@ -1046,9 +1048,11 @@ class SentenceReading:
         X is missing", "50% chance: …", "I'm not sure; …", "X is missing, I guess." — so the
         whole sentence is a guess (the clauses are read once per sentence)."""
         if self._prefaces is None:
-            self._prefaces = [
-                index for index, clause in enumerate(self.clauses) if self._is_preface(clause)
-            ]
+            self._prefaces = (
+                [index for index, clause in enumerate(self.clauses) if self._is_preface(clause)]
+                if self._could_match("hedge_preface")
+                else []
+            )
         if not self._prefaces:
             return False
         index = self._folded_clause_index(start)
@@ -1057,8 +1061,6 @@ class SentenceReading:
     def _is_preface(self, clause: Clause) -> bool:
         """A hedge cue (`hedge_prefaces`) with nothing beside it but filler words and numbers."""
         cues = self._cues
-        if not self._could_match("hedge_preface"):
-            return False
         text = self._text[clause.start : clause.end]
         rest, found = cues.hedge_preface.subn(" ", text)
         if not found:
