@@ -16,16 +16,25 @@ import functools
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from provebench.si.primitives._cue_presence import (
+    WORD_CHARACTERS,
+    CueFamily,
+    CueTest,
+    Vocabulary,
+    could_match,
+    cuts_word,
+)
 
 if TYPE_CHECKING:
     from provebench.si.primitives._non_answer import NonAnswerCues
 
 # The characters a cue word must not touch on either side: a cue is a whole word, so `no` is
 # not found in `node` nor `not` in `notification-service`.
-_WORD = "A-Za-z0-9_'’-"
+_WORD = WORD_CHARACTERS
 
 BlockingRule = Literal[
     "question", "conditional", "negated", "hedged", "reported", "attributed", "displaced", "framed"
@@ -93,6 +102,12 @@ class FoldedText:
         pieces.append(tail.replace("`", "'"))
         to_folded.extend(range(folded_length, folded_length + len(tail) + 1))
         return cls("".join(pieces), tuple(to_folded))
+
+    @functools.cached_property
+    def vocabulary(self) -> Vocabulary | None:
+        """The fold's words, for the cue tests that skip a scan which would find nothing
+        (`_cue_presence`); None when they cannot decide."""
+        return Vocabulary.of(self.text)
 
     def folded(self, offset: int) -> int:
         return offset if self._to_folded is None else self._to_folded[offset]
@@ -196,6 +211,43 @@ _PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-", "--": "--"}
 _NOT_WORD = "[^A-Za-z0-9_'’]*"
 
 
+def _words_test(words: Sequence[str]) -> CueTest:
+    """The test of `_words_pattern(words)` (or `_optional_words`): whole-word phrases, and the
+    contraction suffixes found inside a word."""
+    suffixes = [word for word in words if word.startswith(("n'", "n’"))]
+    phrases = [word for word in words if word not in suffixes]
+    # no whole-word phrase: `_alternatives` is empty and the pattern's shape is another's
+    return CueTest(phrases, suffixes) if phrases else CueTest(())
+
+
+@dataclass(frozen=True)
+class WordGameTests:
+    """Whether each pattern of `WordGameCues` could match an answer (`_cue_presence`)."""
+
+    governing_before: CueTest
+    governing_after: CueTest
+    governing_around: tuple[tuple[CueTest, CueTest], ...]
+    governing_sentence: CueTest
+    anaphora: CueTest
+    antonyms: Mapping[str, CueTest]
+    contradiction_subjects: CueTest
+    contradiction_modals: CueTest
+    around_openings: CueTest  # every pair's opening phrase: whether any pair can open
+
+    def cue_tests(self) -> list[CueTest]:
+        tests = [
+            self.around_openings,
+            self.governing_before,
+            self.governing_after,
+            self.governing_sentence,
+            self.anaphora,
+            self.contradiction_subjects,
+            self.contradiction_modals,
+        ]
+        tests += [test for pair in self.governing_around for test in pair]
+        return tests + list(self.antonyms.values())
+
+
 @dataclass(frozen=True)
 class WordGameCues:
     """The cue lists of the strict reading's word-game rules (`strict-5.yaml`: `governing_*`,
@@ -213,6 +265,8 @@ class WordGameCues:
     antonyms: Mapping[str, re.Pattern[str]] = dataclasses.field(default_factory=dict)
     contradiction_subjects: re.Pattern[str] = re.compile(r"(?!)")
     contradiction_modals: re.Pattern[str] = re.compile(r"(?!)")
+    # whether each pattern above could match an answer (`_cue_presence`); None: always scanned
+    tests: WordGameTests | None = None
 
     @classmethod
     def compile(
@@ -231,12 +285,28 @@ class WordGameCues:
         contradiction_modals: Sequence[str] = (),
     ) -> WordGameCues:
         around: list[tuple[re.Pattern[str], re.Pattern[str]]] = []
+        around_tests: list[tuple[CueTest, CueTest]] = []
+        around_words: list[tuple[str, str]] = []
         for cue in governing_around:
             first, separator, second = cue.partition("…")
             if not separator or not first.strip() or not second.strip():
                 raise ValueError(f"governing_around cue {cue!r} is not `first … second`")
             around.append((_words_pattern([first.strip()]), _words_pattern([second.strip()])))
+            around_tests.append((_words_test([first.strip()]), _words_test([second.strip()])))
+            around_words.append((first.strip(), second.strip()))
+        tests = WordGameTests(
+            governing_before=_words_test(governing_before),
+            governing_after=_words_test(governing_after),
+            governing_around=tuple(around_tests),
+            governing_sentence=_words_test(governing_sentence),
+            anaphora=_words_test(anaphora),
+            antonyms={kind: _words_test(words) for kind, words in (antonyms or {}).items()},
+            contradiction_subjects=_words_test(contradiction_subjects),
+            contradiction_modals=_words_test(contradiction_modals),
+            around_openings=_words_test([first for first, _second in around_words]),
+        )
         return cls(
+            tests=tests,
             governing_before=_words_pattern(governing_before),
             governing_after=_words_pattern(governing_after),
             governing_around=tuple(around),
@@ -307,6 +377,20 @@ class AssertionCues:
     aimed_back: re.Pattern[str] = re.compile(r"(?!)")
     aimed_back_relative: re.Pattern[str] = re.compile(r"(?!)")
     relative_openers: frozenset[str] = frozenset()
+    # whether the patterns above could match an answer, and `sentence` without the kinds of
+    # cue an answer cannot hold (`_cue_presence`); None: every pattern always scanned
+    tests: AssertionTests | None = None
+
+    def sentence_pattern(self, vocabulary: Vocabulary | None) -> re.Pattern[str]:
+        """`sentence`, or the same pattern without the kinds of cue that cannot match a text
+        of this vocabulary: at every position it finds what `sentence` finds."""
+        if self.tests is None or vocabulary is None:
+            return self.sentence
+        return self.tests.sentence.for_vocabulary(vocabulary)
+
+    def could_match(self, test: CueTest | None, vocabulary: Vocabulary | None) -> bool:
+        """Whether a pattern with this test could match a text of this vocabulary."""
+        return test is None or could_match(vocabulary, test)
 
     @classmethod
     def compile(
@@ -371,17 +455,7 @@ class AssertionCues:
                 other = seen.setdefault(word.casefold(), kind)
                 if other != kind:
                     raise ValueError(f"cue {word!r} is in two lists ({other}, {kind})")
-        punctuation = "|".join(re.escape(mark) for mark in clause_punctuation)
-        words = "|".join(
-            f"(?P<{kind}>{_alternatives(lists[kind])})" for kind in _KINDS if lists[kind]
-        )
-        groups = [
-            f"(?P<punctuation>{punctuation}|\\s-\\s)",
-            f"(?<![{_WORD}]){_first_characters([w for k in _KINDS for w in lists[k]])}"
-            f"(?:{words})(?![{_WORD}])",
-        ]
-        if suffixes := _suffixes(negation):
-            groups.append(f"(?<=[A-Za-z])(?P<suffix>{suffixes})(?![{_WORD}])")
+        sentences = SentencePatterns(clause_punctuation, lists, negation)
         never = r"(?!)"
         tags = _alternatives(tag_questions) or never
         retractions = _alternatives(retraction) or never
@@ -420,7 +494,7 @@ class AssertionCues:
         openers = {"is", "was", "are", "were", "has", "have", "had"} | {
             phrase.split()[0].casefold() for phrase in (*bare_denials, *truth_subjects)
         }
-        return cls(
+        cues = cls(
             aimed_back=aimed_back,
             aimed_back_relative=aimed_back_relative,
             relative_openers=frozenset(word.casefold() for word in truth_subjects),
@@ -441,7 +515,18 @@ class AssertionCues:
             retraction_filler=re.compile(
                 f"(?:\\s*(?:{fillers})(?![{_WORD}])[\\s,;:!.—–-]*)*", re.IGNORECASE
             ),
-            sentence=re.compile("|".join(groups), re.IGNORECASE),
+            sentence=sentences.full,
+            tests=AssertionTests(
+                sentence=sentences,
+                cause=_words_test(cause),
+                hedge_preface=_words_test(hedge_prefaces),
+                scope_only=_words_test(scope),
+                framing_preface=_words_test(framing_prefaces),
+                denial_report=_words_test(denial_reports),
+                truth_denials=CueTest(truth_denials),
+                contrastive_cause=_words_test(contrastive_cause),
+                cause_reference=_words_test(cause_reference),
+            ),
             negation=_words_pattern(negation),
             cause=_words_pattern(cause),
             interrogative_openers=frozenset(word.casefold() for word in interrogative_openers),
@@ -500,6 +585,84 @@ class AssertionCues:
                 re.IGNORECASE,
             ),
         )
+        # every test of the reading decided in one pass over an answer's words
+        tests = [] if cues.tests is None else cues.tests.cue_tests()
+        if games is not None and games.tests is not None:
+            tests += games.tests.cue_tests()
+        CueFamily(tests)
+        return cues
+
+
+class SentencePatterns:
+    """`AssertionCues.sentence`, and the same pattern without the kinds of cue (`_KINDS`) that
+    cannot match a given answer (`_cue_presence`), each compiled once, on first use.
+
+    Leaving out a kind no phrase of which can match changes no match: at each position the
+    pattern tries its alternatives in the same order, and the left-out ones would fail."""
+
+    def __init__(
+        self,
+        punctuation: Sequence[str],
+        lists: Mapping[str, Sequence[str]],
+        negation: Sequence[str],
+    ) -> None:
+        self._punctuation = "|".join(re.escape(mark) for mark in punctuation)
+        self._lists = {kind: tuple(lists[kind]) for kind in _KINDS if lists[kind]}
+        self._suffixes = _suffixes(negation)
+        self._tests = {kind: _words_test(words) for kind, words in self._lists.items()}
+        suffix_words = [word for word in negation if word.startswith(("n'", "n’"))]
+        self._suffix_test = CueTest((), suffix_words)
+        self.full = self._compile(tuple(self._lists), bool(self._suffixes))
+        self._reduced: dict[tuple[tuple[str, ...], bool], re.Pattern[str]] = {}
+
+    def for_vocabulary(self, vocabulary: Vocabulary) -> re.Pattern[str]:
+        return vocabulary.derived(self, self._choose)
+
+    def _choose(self, vocabulary: Vocabulary) -> re.Pattern[str]:
+        kinds = tuple(kind for kind, test in self._tests.items() if vocabulary.could_match(test))
+        suffix = bool(self._suffixes) and vocabulary.could_match(self._suffix_test)
+        key = (kinds, suffix)
+        if key == (tuple(self._lists), bool(self._suffixes)):
+            return self.full
+        known = self._reduced.get(key)
+        if known is None:
+            known = self._reduced[key] = self._compile(kinds, suffix)
+        return known
+
+    def cue_tests(self) -> list[CueTest]:
+        return [*self._tests.values(), self._suffix_test]
+
+    def _compile(self, kinds: tuple[str, ...], suffix: bool) -> re.Pattern[str]:
+        """The clause punctuation, the `kinds`' words and, if `suffix`, the negation's
+        contraction suffixes: one pattern, one named group per kind."""
+        groups = [f"(?P<punctuation>{self._punctuation}|\\s-\\s)"]
+        if kinds:
+            words = "|".join(f"(?P<{kind}>{_alternatives(self._lists[kind])})" for kind in kinds)
+            firsts = _first_characters([word for kind in kinds for word in self._lists[kind]])
+            groups.append(f"(?<![{_WORD}]){firsts}(?:{words})(?![{_WORD}])")
+        if suffix:
+            groups.append(f"(?<=[A-Za-z])(?P<suffix>{self._suffixes})(?![{_WORD}])")
+        return re.compile("|".join(groups), re.IGNORECASE)
+
+
+@dataclass(frozen=True, eq=False)
+class AssertionTests:
+    """Whether each of the `AssertionCues` patterns that are scanned, not anchored, could
+    match an answer (`_cue_presence`)."""
+
+    def cue_tests(self) -> list[CueTest]:
+        tests = [getattr(self, field.name) for field in dataclasses.fields(self)]
+        return [test for test in tests if isinstance(test, CueTest)] + self.sentence.cue_tests()
+
+    sentence: SentencePatterns
+    cause: CueTest
+    hedge_preface: CueTest
+    scope_only: CueTest
+    framing_preface: CueTest
+    denial_report: CueTest
+    truth_denials: CueTest  # `truth_denial_at_end` matches one of them, whole words
+    contrastive_cause: CueTest
+    cause_reference: CueTest
 
 
 def _rejection_patterns(
@@ -541,8 +704,9 @@ _FIRST_WORDS = re.compile(f"[{_WORD}]+")
 _BACKTICK = re.compile("`")
 
 
-@dataclass(frozen=True)
-class Clause:
+class Clause(NamedTuple):
+    """One clause of a sentence (a named tuple: a sentence makes several, often)."""
+
     start: int  # offsets in the folded text
     end: int
     opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
@@ -563,7 +727,7 @@ class SentenceReading:
         end: int,
         cues: AssertionCues,
         folded: FoldedText | None = None,
-        retracted: bool = False,
+        retracted: bool | Callable[[], bool] = False,
     ) -> None:
         self.start = start
         self.end = end
@@ -573,7 +737,8 @@ class SentenceReading:
         self._start = self._fold.folded(start)
         self._end = self._fold.folded(end)
         self._cues = cues
-        self.retracted = retracted
+        # whether a later sentence takes this one back; a callable is asked on first use
+        self._retracted = retracted
         sentence = self._text[self._start : self._end]
         self._opens_question = self._is_question(sentence)
         # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
@@ -617,6 +782,8 @@ class SentenceReading:
         self._scope_prefaced: int | None = None
         self._framed_from: int | None = None
         self._report_scope: list[int] | None = None
+        # `_judging`, made on first use (False: not yet)
+        self._judged: tuple[AssertionTests, Vocabulary] | Literal[False] | None = False
 
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
@@ -627,6 +794,45 @@ class SentenceReading:
             return False
         # "Could not start because …" opens with an auxiliary and is a statement.
         return len(words) < 2 or self._cues.negation.fullmatch(words[1]) is None
+
+    @property
+    def retracted(self) -> bool:
+        """Whether a later sentence takes this one back (`ChannelReader`: read only when a
+        phrase of this sentence is)."""
+        if not isinstance(self._retracted, bool):
+            self._retracted = self._retracted()
+        return self._retracted
+
+    def _vocabulary(self, start: int, end: int) -> Vocabulary | None:
+        """The answer's words, for a scan of `[start, end)` (folded offsets) to be skipped when
+        no cue it looks for can be there (`_cue_presence`); None when that cannot be told: the
+        range cuts a word."""
+        if cuts_word(self._text, start) or cuts_word(self._text, end):
+            return None
+        return self._fold.vocabulary
+
+    def _judging(self) -> tuple[AssertionTests, Vocabulary] | None:
+        """The tests and the answer's words that judge a scan of this sentence or of one of its
+        clauses; None when they cannot (no tests, no vocabulary, a clause boundary inside a
+        word)."""
+        tests, vocabulary = self._cues.tests, self._fold.vocabulary
+        if tests is None or vocabulary is None:
+            return None
+        text = self._text
+        if cuts_word(text, self._start) or cuts_word(text, self._end):
+            return None
+        for clause in self.clauses:
+            if cuts_word(text, clause.start) or cuts_word(text, clause.end):
+                return None
+        return tests, vocabulary
+
+    def _could_match(self, test_name: str) -> bool:
+        """Whether the pattern that `AssertionTests.<test_name>` tests could match in this
+        sentence or a clause of it."""
+        if self._judged is False:
+            self._judged = self._judging()
+        judged = self._judged
+        return judged is None or judged[1].could_match(getattr(judged[0], test_name))
 
     def _read(self) -> list[Clause]:
         """The clauses, and the negations, hedges, conditions and reports: one pass."""
@@ -647,7 +853,8 @@ class SentenceReading:
         open_marks: list[tuple[str, int | None]] = []
         continues: int | None = None
         opener_start = -1
-        for cue in self._cues.sentence.finditer(self._text, self._start, self._end):
+        pattern = self._cues.sentence_pattern(self._vocabulary(self._start, self._end))
+        for cue in pattern.finditer(self._text, self._start, self._end):
             kind = cue.lastgroup
             if kind == "scope" and self._cues.scope_anchor.search(
                 self._text, max(self._start, cue.start() - 16), cue.start()
@@ -676,7 +883,8 @@ class SentenceReading:
         return clauses
 
     def _folded_clause_index(self, folded_offset: int) -> int:
-        return max(0, bisect_right(self._clause_starts, folded_offset) - 1)
+        index = bisect_right(self._clause_starts, folded_offset) - 1
+        return index if index > 0 else 0
 
     def clause_index(self, offset: int) -> int:
         return self._folded_clause_index(self._fold.folded(offset))
@@ -796,7 +1004,7 @@ class SentenceReading:
             return True
         if self._scope_prefaced is None:
             self._scope_prefaced = self._after_first_preface(
-                self._cues.scope_only, self._cues.scope_filler, colon_only=False
+                self._cues.scope_only, self._cues.scope_filler, "scope_only", colon_only=False
             )
         return index >= self._scope_prefaced
 
@@ -805,15 +1013,21 @@ class SentenceReading:
         is nothing but a framing label ("Candidate cause:", "False lead:", "Title:")."""
         if self._framed_from is None:
             self._framed_from = self._after_first_preface(
-                self._cues.framing_preface, self._cues.framing_filler, colon_only=True
+                self._cues.framing_preface,
+                self._cues.framing_filler,
+                "framing_preface",
+                colon_only=True,
             )
         return self._folded_clause_index(start) >= self._framed_from
 
     def _after_first_preface(
-        self, cue: re.Pattern[str], filler: frozenset[str], *, colon_only: bool
+        self, cue: re.Pattern[str], filler: frozenset[str], test: str, *, colon_only: bool
     ) -> int:
         """The index of the clause after the first preface of the sentence made of nothing but
-        `cue`, `filler` words and numbers (len(clauses) + 1 when there is none)."""
+        `cue`, `filler` words and numbers (len(clauses) + 1 when there is none); `test` names
+        the cue's test (`AssertionTests`)."""
+        if not self._could_match(test):
+            return len(self.clauses) + 1
         for index, clause in enumerate(self.clauses[:-1]):
             mark = self._text[clause.end : clause.end + 3].lstrip()[:1]
             if colon_only and mark not in (":", ";", "—", "–", "-"):
@@ -834,9 +1048,11 @@ class SentenceReading:
         X is missing", "50% chance: …", "I'm not sure; …", "X is missing, I guess." — so the
         whole sentence is a guess (the clauses are read once per sentence)."""
         if self._prefaces is None:
-            self._prefaces = [
-                index for index, clause in enumerate(self.clauses) if self._is_preface(clause)
-            ]
+            self._prefaces = (
+                [index for index, clause in enumerate(self.clauses) if self._is_preface(clause)]
+                if self._could_match("hedge_preface")
+                else []
+            )
         if not self._prefaces:
             return False
         index = self._folded_clause_index(start)
@@ -909,7 +1125,11 @@ class SentenceReading:
                 ),
                 default=-1,
             )
-            reports = list(self._cues.denial_report.finditer(self._text, self._start, self._end))
+            reports = (
+                list(self._cues.denial_report.finditer(self._text, self._start, self._end))
+                if self._could_match("denial_report")
+                else []
+            )
             self._after_phrase = (last_clause, reports[-1].start() if reports else -1)
         last_clause, last_report = self._after_phrase
         index = self._folded_clause_index(start)
@@ -922,7 +1142,11 @@ class SentenceReading:
         predicate = self._truth_at_end.get(index)
         if predicate is None:
             clause = self.clauses[index]
-            found = self._cues.truth_denial_at_end.search(self._text, clause.start, clause.end)
+            found = (
+                self._cues.truth_denial_at_end.search(self._text, clause.start, clause.end)
+                if self._could_match("truth_denials")
+                else None
+            )
             predicate = found.start() if found else -1
             self._truth_at_end[index] = predicate
         return predicate >= end
@@ -947,9 +1171,12 @@ class SentenceReading:
         known = self._cause_cues.get(clause_index)
         if known is None:
             clause = self.clauses[clause_index]
-            known = any(
-                self._blocking(match.start(), match.end()) is None
-                for match in self._cues.cause.finditer(self._text, clause.start, clause.end)
+            known = (
+                self._could_match("cause")
+                and any(
+                    self._blocking(match.start(), match.end()) is None
+                    for match in self._cues.cause.finditer(self._text, clause.start, clause.end)
+                )
             ) or self._opened_by_cause(clause)
             self._cause_cues[clause_index] = known
         return known

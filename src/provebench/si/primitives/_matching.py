@@ -248,6 +248,12 @@ class ChannelText:
         """Every literal occurrence of each synonym phrase, in text order (SI §3.3)."""
         return self._matches(synonyms, literal_occurrences)
 
+    def holds_any(self, needles: Iterable[str]) -> bool:
+        """Whether some needle's comparison form occurs in the text's at all (as a literal:
+        the identifiers' delimiters are not asked), in one scan: False means that neither
+        `identifier_matches` nor `synonym_matches` of these needles finds anything."""
+        return _any_of(tuple(dict.fromkeys(needles))).search(self.normalized.key) is not None
+
     def _matches(self, needles: Iterable[str], finder: _Finder) -> list[Span]:
         # The ratified and the strict reading ask a channel for the same needles: each list of
         # needles is matched once per channel (a copy handed out, the spans are frozen).
@@ -274,6 +280,12 @@ class ChannelText:
                 spans.append(Span(needle, start, end, line, column))
         spans.sort(key=lambda span: (span.start, span.end, span.needle))
         return spans
+
+
+@functools.lru_cache(maxsize=256)
+def _any_of(needles: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for every needle's comparison form (an empty one matches anywhere)."""
+    return re.compile("|".join(re.escape(comparison_key(needle)) for needle in needles))
 
 
 __all__ = [

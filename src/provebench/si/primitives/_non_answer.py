@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from provebench.si.primitives._assertion import _WORD, _alternatives
+from provebench.si.primitives._cue_presence import CueTest, Vocabulary
 
 _NEVER = "(?!)"
 
@@ -41,8 +42,18 @@ class NonAnswerCues:
     pattern: re.Pattern[str]
     keywords: tuple[str, ...]
     subjects: frozenset[str]
+    # every match holds a whole-word phrase of `non_answer_verbs` or `_statements`
+    test: CueTest | None = None
 
-    def finditer(self, folded: str) -> Iterator[re.Match[str]]:
+    def finditer(
+        self, folded: str, vocabulary: Vocabulary | None = None
+    ) -> Iterator[re.Match[str]]:
+        """The pattern's matches in the fold; `vocabulary`, the fold's, decides first whether
+        there can be any (`_cue_presence`)."""
+        if vocabulary is not None and self.test is not None:
+            if vocabulary.could_match(self.test):
+                yield from self.pattern.finditer(folded)
+            return
         lowered = folded.casefold()
         if any(keyword in lowered for keyword in self.keywords):
             yield from self.pattern.finditer(folded)
@@ -78,7 +89,8 @@ def compile_non_answer(
         rf"(?<![{_WORD}])(?:(?P<disclaimer>{disclaimer})|(?P<lacking>{lacking}))", re.IGNORECASE
     )
     keywords = tuple(sorted({_keyword(cue) for cue in (*verbs, *statements)}))
-    return NonAnswerCues(pattern, keywords, frozenset(word.casefold() for word in subjects))
+    subject_words = frozenset(word.casefold() for word in subjects)
+    return NonAnswerCues(pattern, keywords, subject_words, CueTest((*verbs, *statements)))
 
 
 _WORDS = re.compile(f"[{_WORD}]+")

@@ -30,6 +30,7 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
+from provebench.si.primitives._cue_presence import could_match
 from provebench.si.primitives._markup import DROPPED_WORDS, DroppedKind, read_markup
 from provebench.si.primitives._matching import (
     ChannelText,
@@ -87,64 +88,35 @@ class FactorAssertedResult(BaseModel):
     findings: list[StrictFinding]
 
 
-class ChannelReader:
-    """Sentence readings of one channel, each made at most once, over one fold of its text."""
+class _Retractions:
+    """Whether a later sentence takes one back, each sentence read once. Apart from the
+    readings it answers (`SentenceReading.retracted` asks it on first use), so that a reading
+    never refers back to the reader holding it: no reference cycle, and each transcript's
+    readings are freed as soon as it is scored, not by the cyclic collector."""
 
-    def __init__(self, channel: ChannelText, cues: AssertionCues) -> None:
+    def __init__(self, channel: ChannelText, cues: AssertionCues, folded: FoldedText) -> None:
         self.channel = channel
         self.cues = cues
-        self.folded = FoldedText.of(channel.text)
-        self._readings: dict[int, tuple[int, SentenceReading]] = {}
-        # each span is located by several rules: the sentence holding it is looked up once
-        self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
+        self.folded = folded
         self._following: dict[int, Sentence | None] = {}
-        self._retractions: dict[int, bool | None] = {}
+        self._verdicts: dict[int, bool | None] = {}
 
-    def at(self, span: Span) -> tuple[int, SentenceReading] | None:
-        return self.at_range(span.start, span.end)
-
-    def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
-        """The sentence holding `[start, end)` (original offsets), read once."""
-        if (start, end) in self._located:
-            return self._located[(start, end)]
-        located = self._locate(start, end)
-        self._located[(start, end)] = located
-        return located
-
-    def _locate(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
-        sentence = self.channel.sentence_containing(start, end)
-        if sentence is None:
-            return None
-        known = self._readings.get(sentence.start)
-        if known is None:
-            reading = SentenceReading(
-                self.channel.text,
-                sentence.start,
-                sentence.end,
-                self.cues,
-                self.folded,
-                retracted=self._retracted_after(sentence.end),
-            )
-            known = (sentence.index, reading)
-            self._readings[sentence.start] = known
-        return known
-
-    def _retracted_after(self, end: int) -> bool:
+    def after(self, end: int) -> bool:
         """Whether one of the next two sentences takes this one back: it opens — after
         fillers such as "Actually," or "Correction:" — with a retraction ("That statement is
         false.", "Scratch that"), or it is nothing but a denial ("Not really."). A question in
         between ends the search: a denial after it answers the question."""
         for _ in range(2):
-            following = self._next(end)
+            following = self.next(end)
             if following is None:
                 return False
-            verdict = self._takes_back(following)
+            verdict = self.takes_back(following)
             if verdict is not None:
                 return verdict
             end = following.end
         return False
 
-    def _next(self, end: int) -> Sentence | None:
+    def next(self, end: int) -> Sentence | None:
         """The sentence after the one ending at `end` (each looked up once)."""
         if end not in self._following:
             found = _NON_SPACE.search(self.channel.text, end)
@@ -155,10 +127,10 @@ class ChannelReader:
             )
         return self._following[end]
 
-    def _takes_back(self, sentence: Sentence) -> bool | None:
+    def takes_back(self, sentence: Sentence) -> bool | None:
         """True: the sentence retracts the one before; None: it does not; False: it is a
         question, which ends the search (each sentence read once)."""
-        if sentence.start not in self._retractions:
+        if sentence.start not in self._verdicts:
             text = self.folded.text
             at = self.folded.folded(sentence.start)
             stop = self.folded.folded(sentence.end)
@@ -176,8 +148,71 @@ class ChannelReader:
                     or self.cues.self_correction.fullmatch(text, after, stop) is not None
                 ):
                     verdict = True
-            self._retractions[sentence.start] = verdict
-        return self._retractions[sentence.start]
+            self._verdicts[sentence.start] = verdict
+        return self._verdicts[sentence.start]
+
+
+class ChannelReader:
+    """Sentence readings of one channel, each made at most once, over one fold of its text."""
+
+    def __init__(self, channel: ChannelText, cues: AssertionCues) -> None:
+        self.channel = channel
+        self.cues = cues
+        self.folded = FoldedText.of(channel.text)
+        self._readings: dict[int, tuple[int, SentenceReading]] = {}
+        # each span is located by several rules: the sentence holding it is looked up once
+        self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
+        self._sentences: dict[tuple[int, int], Sentence | None] = {}
+        self._retractions = _Retractions(channel, cues, self.folded)
+
+    def at(self, span: Span) -> tuple[int, SentenceReading] | None:
+        return self.at_range(span.start, span.end)
+
+    def sentence_of(self, span: Span) -> Sentence | None:
+        """The sentence holding the span, not read: where only its place is asked."""
+        return self._sentence_at(span.start, span.end)
+
+    def _sentence_at(self, start: int, end: int) -> Sentence | None:
+        """The sentence holding `[start, end)`, each range looked up once."""
+        key = (start, end)
+        if key not in self._sentences:
+            self._sentences[key] = self.channel.sentence_containing(start, end)
+        return self._sentences[key]
+
+    def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
+        """The sentence holding `[start, end)` (original offsets), read once."""
+        if (start, end) in self._located:
+            return self._located[(start, end)]
+        located = self._locate(start, end)
+        self._located[(start, end)] = located
+        return located
+
+    def _locate(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
+        sentence = self._sentence_at(start, end)
+        if sentence is None:
+            return None
+        known = self._readings.get(sentence.start)
+        if known is None:
+            reading = SentenceReading(
+                self.channel.text,
+                sentence.start,
+                sentence.end,
+                self.cues,
+                self.folded,
+                # asked when a phrase of the sentence is read (`_Retractions`: no cycle)
+                retracted=functools.partial(self._retractions.after, sentence.end),
+            )
+            known = (sentence.index, reading)
+            self._readings[sentence.start] = known
+        return known
+
+    def _next(self, end: int) -> Sentence | None:
+        """The sentence after the one ending at `end` (each looked up once)."""
+        return self._retractions.next(end)
+
+    def _takes_back(self, sentence: Sentence) -> bool | None:
+        """Whether the sentence takes back the one before (`_Retractions.takes_back`)."""
+        return self._retractions.takes_back(sentence)
 
 
 def _finding(
@@ -239,23 +274,25 @@ def _asserted_pair(
     question nor a condition). Withheld pairs become findings."""
     by_sentence: dict[int, list[Span]] = {}
     for span in identifiers:
-        located = reader.at(span)
-        if located is not None:
-            by_sentence.setdefault(located[0], []).append(span)
+        sentence = reader.sentence_of(span)
+        if sentence is not None:
+            by_sentence.setdefault(sentence.index, []).append(span)
     for phrase in phrases:
         located = reader.at(phrase)
         if located is None:
             continue
         index, reading = located
-        partner = _partner(reader, by_sentence, index, radius, phrase)
+        partner = _partner(by_sentence, index, radius, phrase)
         if partner is None:
             continue
         rule = reading.blocking_rule(phrase.start, phrase.end)
-        partner_index, partner_reading = partner
-        if rule is None and partner_index != index:
+        if rule is None and (partnered := reader.at(partner)) is not None:
+            partner_index, partner_reading = partnered
             # Under a wider window the identifier's own sentence must not be a question or a
             # condition either ("Is SMTP_PORT the key? It is missing.").
-            if partner_reading.question:
+            if partner_index == index:
+                pass
+            elif partner_reading.question:
                 rule = "question"
             elif partner_reading.blocking_rule(partner_reading.end) == "conditional":
                 rule = "conditional"
@@ -280,12 +317,8 @@ _RULE_WORDS: dict[str, str] = {
 
 
 def _partner(
-    reader: ChannelReader,
-    by_sentence: Mapping[int, list[Span]],
-    index: int,
-    radius: int,
-    phrase: Span,
-) -> tuple[int, SentenceReading] | None:
+    by_sentence: Mapping[int, list[Span]], index: int, radius: int, phrase: Span
+) -> Span | None:
     """A required identifier in the phrase's window that the phrase is not part of: one in
     the phrase's own sentence first, so that a neighbouring question never hides it."""
     nearest_first = sorted(range(index - radius, index + radius + 1), key=lambda n: abs(n - index))
@@ -293,7 +326,7 @@ def _partner(
         for span in by_sentence.get(near, ()):
             if phrase.start < span.end and span.start < phrase.end:
                 continue  # a phrase inside the identifier is part of its name (docs §1)
-            return reader.at(span)
+            return span
     return None
 
 
@@ -306,9 +339,23 @@ def _commitment(
     findings: _Findings,
 ) -> None:
     """Findings where the answer does not commit to the factor (module docstring)."""
+    all_factor_spans = factor_spans
     factor_clauses: set[tuple[int, int]] = set()
     # sentence start -> clause index -> whether the clause names the factor (else another)
     named_in: dict[int, dict[int, bool]] = {}
+    if not other_type_phrases:
+        # only the clauses of the sentences naming another identifier are asked about: the
+        # other sentences naming the factor are not read for them
+        others_in = {
+            sentence.start
+            for span in other_identifiers
+            if (sentence := reader.sentence_of(span)) is not None
+        }
+        factor_spans = [
+            span
+            for span in factor_spans
+            if (sentence := reader.sentence_of(span)) is not None and sentence.start in others_in
+        ]
     for span in factor_spans:
         located = reader.at(span)
         if located is not None:
@@ -353,7 +400,9 @@ def _commitment(
                 )
             )
     all_phrases = sorted([*own_phrases, *other_type_phrases], key=lambda span: span.start)
-    joined_to_factor = _joined_to_factor(reader, factor_spans, other_identifiers)
+    joined_to_factor = (
+        _joined_to_factor(reader, all_factor_spans, other_identifiers) if other_identifiers else {}
+    )
     starts = [span.start for span in all_phrases]
     for span in other_identifiers:
         located = reader.at(span)
@@ -432,10 +481,10 @@ def _joined_to_factor(
             previous = run[-1][2]
             if (
                 span.start >= previous.end
-                and reader.channel.sentence_containing(previous.start, span.end) is not None
                 and reader.cues.identifier_joiner.fullmatch(
                     text, reader.folded.folded(previous.end), reader.folded.folded(span.start)
                 )
+                and reader.channel.sentence_containing(previous.start, span.end) is not None
             ):
                 run.append(item)
                 continue
@@ -525,36 +574,61 @@ class WordGameIndex:
         self._text = reader.folded.text
         self._around: list[list[_Cues | None]] = [[None, None] for _ in games.governing_around]
 
+    def _index(self, name: str, negatable: bool = False) -> _Cues:
+        """`_cue_index` of the whole fold for the list `name` of `WordGameCues`, with no scan
+        where the answer holds no phrase of it (`_cue_presence`: the scan would find
+        nothing)."""
+        pattern: re.Pattern[str] = getattr(self.games, name)
+        tests = self.games.tests
+        if tests is not None and not could_match(
+            self.reader.folded.vocabulary, getattr(tests, name)
+        ):
+            return [], []
+        return _cue_index(pattern, self._text, negatable)
+
     @functools.cached_property
     def sentence(self) -> _Cues:
-        return _cue_index(self.games.governing_sentence, self._text)
+        return self._index("governing_sentence")
 
     @functools.cached_property
     def before(self) -> _Cues:
-        return _cue_index(self.games.governing_before, self._text, negatable=True)
+        return self._index("governing_before", negatable=True)
 
     @functools.cached_property
     def after(self) -> _Cues:
-        return _cue_index(self.games.governing_after, self._text, negatable=True)
+        return self._index("governing_after", negatable=True)
 
     @functools.cached_property
     def anaphora(self) -> _Cues:
-        return _cue_index(self.games.anaphora, self._text)
+        return self._index("anaphora")
 
     @functools.cached_property
     def subjects(self) -> _Cues:
-        return _cue_index(self.games.contradiction_subjects, self._text)
+        return self._index("contradiction_subjects")
 
     @functools.cached_property
     def modals(self) -> _Cues:
-        return _cue_index(self.games.contradiction_modals, self._text)
+        return self._index("contradiction_modals")
+
+    @functools.cached_property
+    def any_around(self) -> bool:
+        """Whether the opening cue of some pair of `governing_around` could be in the answer
+        (one look for every pair, `_cue_presence`)."""
+        tests = self.games.tests
+        return tests is None or could_match(self.reader.folded.vocabulary, tests.around_openings)
 
     def around(self, at: int, closing: bool) -> _Cues:
         """The opening (or `closing`) cues of the `at`-th pair of `governing_around`."""
         side = int(closing)
         known = self._around[at][side]
         if known is None:
-            known = _cue_index(self.games.governing_around[at][side], self._text)
+            tests = self.games.tests
+            if tests is not None and not could_match(
+                self.reader.folded.vocabulary, tests.governing_around[at][side]
+            ):
+                known = ([], [])
+            else:
+                known = _cue_index(self.games.governing_around[at][side], self._text)
             self._around[at][side] = known
         return known
 
@@ -581,7 +655,7 @@ class WordGameIndex:
         found = found or _first_in(self.after, end, clause.end)
         if found is not None:
             return found
-        for at in range(len(self.games.governing_around)):
+        for at in range(len(self.games.governing_around) if self.any_around else 0):
             opened = _first_in(self.around(at, closing=False), clause.start, start)
             if opened is not None and (
                 closed := _first_in(self.around(at, closing=True), end, clause.end)
@@ -594,9 +668,9 @@ def _near_factor(reader: ChannelReader, factor_spans: list[Span], radius: int) -
     """The sentence indexes within `radius` of a sentence naming a factor identifier."""
     near: set[int] = set()
     for span in factor_spans:
-        located = reader.at(span)
-        if located is not None:
-            near.update(range(located[0] - radius, located[0] + radius + 1))
+        sentence = reader.sentence_of(span)
+        if sentence is not None:
+            near.update(range(sentence.index - radius, sentence.index + radius + 1))
     return near
 
 
@@ -746,10 +820,12 @@ def _elided_shotgun(
         if located is None:
             continue
         sentence, reading = located
-        if reading.question or reading.blocking_rule(span.start, span.end) is not None:
-            continue
         clause = reading.clause_span(reading.clause_index(span.start))
-        if elision.only_elided(*clause) or elision.only_elided(reading.start, reading.end):
+        # whether the predicate is elided first: most names are not, and then the sentence is
+        # not read for what withholds the name
+        if not (elision.only_elided(*clause) or elision.only_elided(reading.start, reading.end)):
+            continue
+        if not (reading.question or reading.blocking_rule(span.start, span.end) is not None):
             findings.add(
                 _finding(
                     reader,
@@ -785,6 +861,9 @@ def _causes_by_reference(
         factors_before.append(factors_before[-1] + is_factor)
     own_starts = sorted(fold.folded(span.start) for span in own)
     read: set[tuple[int, int]] = set()
+    tests = cues.tests
+    if tests is not None and not could_match(fold.vocabulary, tests.cause):
+        return  # no cause phrase anywhere (`_cue_presence`)
     for cue in cues.cause.finditer(text):
         start, end = fold.original(cue.start()), fold.original(cue.end())
         located = reader.at_range(start, end)
@@ -801,14 +880,19 @@ def _causes_by_reference(
             continue  # the clause names an identifier: `_commitment` reads it
         antecedent = named[low - 1][1] if low else None
         refers = _first_in(index.anaphora, clause.start, clause.end) is not None or (
-            cues.cause_reference.search(text, clause.start, cue.start()) is not None
+            (tests is None or could_match(fold.vocabulary, tests.cause_reference))
+            and cues.cause_reference.search(text, clause.start, cue.start()) is not None
         )
         if refers and antecedent is False:
             detail = f"{cue.group()!r} is said, by reference, of another identifier"
         elif refers and antecedent:
             continue  # it refers back to the factor
         else:
-            contrast = cues.contrastive_cause.search(text, clause.start, clause.end)
+            contrast = (
+                cues.contrastive_cause.search(text, clause.start, clause.end)
+                if tests is None or could_match(fold.vocabulary, tests.contrastive_cause)
+                else None
+            )
             if contrast is None:
                 continue
             # what the real cause is may follow a colon: the rest of the sentence is read
@@ -839,6 +923,10 @@ def _contradictions(
     pattern = index.games.antonyms.get(deviation_type)
     if pattern is None:
         return
+    tests = index.games.tests
+    test = None if tests is None else tests.antonyms.get(deviation_type)
+    if test is not None and not could_match(index.reader.folded.vocabulary, test):
+        return  # no antonym anywhere (`_cue_presence`)
     reader = index.reader
     text, fold = reader.folded.text, reader.folded
     named = _naming_clauses(reader, factor_spans, other_spans)
@@ -1058,7 +1146,7 @@ def _non_answer(
         return
     fold = reader.folded
     first_words: dict[int, int] = {}
-    for found in non_answer.finditer(fold.text):
+    for found in non_answer.finditer(fold.text, fold.vocabulary):
         start, end = fold.original(found.start()), fold.original(found.end())
         if exclude_tool_echo and view.line_is_echo(original, original.line_of(start)):
             continue
@@ -1130,12 +1218,18 @@ def factor_asserted(
             own = _in_scope(
                 view, original, channel.synonym_matches(factor.synonyms.phrases), exclude_tool_echo
             )
-            other_phrases = _in_scope(
-                view, original, channel.synonym_matches(other_type_phrases), exclude_tool_echo
+            # most answers hold no phrase of another type and name no other identifier: one
+            # scan says so, where matching each needle in turn costs a search apiece
+            other_phrases = (
+                _in_scope(
+                    view, original, channel.synonym_matches(other_type_phrases), exclude_tool_echo
+                )
+                if channel.holds_any(other_type_phrases)
+                else []
             )
             other_spans = (
                 _in_scope(view, original, channel.identifier_matches(others), exclude_tool_echo)
-                if others
+                if others and channel.holds_any(others)
                 else []
             )
             _dropped_claims(view, original, required, exclude_tool_echo, withheld)
