@@ -15,7 +15,9 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet 'uv>=0.4' || true
 
 # $(call install,REQUIREMENT): with uv where the venv has it, else (or where it fails) with pip.
-install = if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python --reinstall-package provebench $(1); \
+# Like pip, uv builds an editable project named with -e again on every install, so a changed C
+# source is compiled again (BUILD_INPUTS).
+install = if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); \
 	then :; else $(BIN)/python -m pip install --quiet --upgrade pip && \
 	$(BIN)/python -m pip install --quiet $(1); fi
 
