@@ -12,6 +12,7 @@ What is shared is read only; a test that changes it works on a copy.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -57,17 +58,34 @@ class Completed:
     exit_code: int
     stdout: str
     stderr: str
+    # The files (relative, sorted) that `before` had put in the output folder before the command
+    # ran: empty when it ran into no folder.
+    out_before: tuple[str, ...] = ()
 
     @property
     def output(self) -> str:
         return self.stdout + self.stderr
 
 
-def provebench_once(factory: pytest.TempPathFactory, name: str, *arguments: str) -> Completed:
-    """`provebench ARGUMENTS --out FOLDER`, run once per test run (tests/helpers/shared_run.py)."""
+def provebench_once(
+    factory: pytest.TempPathFactory,
+    name: str,
+    *arguments: str,
+    before: Callable[[Path], None] | None = None,
+) -> Completed:
+    """`provebench ARGUMENTS --out FOLDER`, run once per test run (tests/helpers/shared_run.py).
+
+    `before(FOLDER)`, if given, fills the output folder before the command runs (what an earlier
+    run left there); the files it put there are recorded in `Completed.out_before`."""
 
     def make(folder: Path) -> None:
-        command = [sys.executable, "-m", "provebench", *arguments, "--out", str(folder / "out")]
+        out = folder / "out"
+        found: list[str] = []
+        if before is not None:
+            before(out)
+            found = sorted(path.relative_to(out).as_posix() for path in out.rglob("*"))
+        (folder / "out-before.json").write_text(json.dumps(found), encoding="utf-8")
+        command = [sys.executable, "-m", "provebench", *arguments, "--out", str(out)]
         completed = subprocess.run(command, capture_output=True, text=True, check=False)
         (folder / "stdout.txt").write_text(completed.stdout, encoding="utf-8")
         (folder / "stderr.txt").write_text(completed.stderr, encoding="utf-8")
@@ -79,4 +97,5 @@ def provebench_once(factory: pytest.TempPathFactory, name: str, *arguments: str)
         exit_code=int((folder / "exit-code.txt").read_text(encoding="ascii")),
         stdout=(folder / "stdout.txt").read_text(encoding="utf-8"),
         stderr=(folder / "stderr.txt").read_text(encoding="utf-8"),
+        out_before=tuple(json.loads((folder / "out-before.json").read_text(encoding="utf-8"))),
     )
