@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.lab import CycleContext, FilePage, LabError
+from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import CandidateCode, checked_identity, listing_digest, locate
@@ -118,7 +119,7 @@ class SandboxedImporter:
 
     def run_cycle(self, ctx: CycleContext) -> None:
         settings = {"time_zone": ctx.time_zone, "run_version": ctx.run_version}
-        with cycle_folder(ctx.work_dir, self.policy.limits) as folder:
+        with cycle_folder(ctx.work_dir, self.policy.limits, guard=work_guard_of(ctx)) as folder:
             ending = _converse(
                 self.policy, self.code, "run", folder, ctx, {**settings, "work_dir": SANDBOX_WORK}
             )

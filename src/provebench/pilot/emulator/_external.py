@@ -39,6 +39,7 @@ from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.emulator import EmulatedLab, gateway_of, read_diagnostics_file
 from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import code_digest, command_version, listing_digest
@@ -150,7 +151,9 @@ class ExternalImporter:
         self.policy = policy
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        with cycle_folder(ctx.work_dir, self.policy.limits, self.lab.private_dir) as folder:
+        with cycle_folder(
+            ctx.work_dir, self.policy.limits, self.lab.private_dir, work_guard_of(ctx)
+        ) as folder:
             self._cycle_key(folder)
             command = [
                 sys.executable, "-I", "-S", FORWARDER,
