@@ -207,14 +207,15 @@ def sandboxed_agent(
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
     copies = sources
     listing = None
+    held = None  # provebench's own code runs from its package, as it is
     if shipped_sha256 is None:
         hidden = policy_for(code.shown, secrets, limits=limits, copies=sources).hidden
         snapshot = snapshot_code(
             code.shown, hidden, resources, field="--agent", sources=sources,
             sealed=None if sealed is None else sealed.listing,
         )  # fmt: skip
-        copies, listing = snapshot.copies, snapshot.listing
-    policy = policy_for(code.shown, secrets, limits=limits, copies=copies)
+        copies, listing, held = snapshot.copies, snapshot.listing, snapshot.held
+    policy = policy_for(code.shown, secrets, limits=limits, copies=copies, held=held)
     probe_dir = private_folder("identify")
     try:
         ending = _converse(policy, code, "identify", probe_dir, None, None)

@@ -46,6 +46,7 @@ from provebench.sandbox._candidate import code_digest, command_version, listing_
 from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
+from provebench.sandbox._held_code import HeldCode
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
@@ -94,7 +95,7 @@ def external_agent(
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
     interpreter = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
 
-    def policy(copies: Mapping[Path, Path]) -> SandboxPolicy:
+    def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
         return policy_for(
             [*interpreter, *shown],
             secrets,
@@ -102,13 +103,14 @@ def external_agent(
             network=NETWORK_LAB_ONLY,
             field_name="--agent-cmd",
             copies=copies,
+            held=held,
         )
 
     snapshot = snapshot_code(
         shown, policy(sources).hidden, resources, field="--agent-cmd", sources=sources,
         sealed=None if sealed is None else sealed.listing,
     )  # fmt: skip
-    shown_policy = policy(snapshot.copies)
+    shown_policy = policy(snapshot.copies, snapshot.held)
     isolation = isolation_of(shown_policy.digest())
     if sealed is not None:  # the run ran the seal's copy: the fresh control's condition
         isolation[FROM_SEAL_KEY] = sealed.commitment
