@@ -193,7 +193,7 @@ def sandboxed_agent(
 ) -> LoadedAgent:
     """The run's agent for a candidate class: located, snapshotted, identified in the sandbox,
     run there. Its code — its folder, or a seal's copy (`sealed`) — is copied once into the
-    run's private read-only snapshot (`snapshot_code`, removed when `resources` closes), its
+    run's snapshot, held in sealed memory (`snapshot_code`, released when `resources` closes), its
     identity is the snapshot's digest, and every cycle's sandbox shows the snapshot where the
     code was: what was identified is what runs, for the whole run (docs/attestation.md).
     provebench's own importers run sealed (the red team's) run from provebench's package,

@@ -84,7 +84,7 @@ def external_agent(
     """The run's agent for `--agent-cmd COMMAND` (its identity is the command as written), run
     in the sandbox, which hides `secrets` (the corpus, the run folder) from it. From a seal
     (`sealed`), the command is the sealed one and its code is the seal's copy. Either way the
-    code is copied once into the run's private read-only snapshot (`snapshot_code`, removed
+    code is copied once into the run's snapshot, held in sealed memory (`snapshot_code`, released
     when `resources` closes), identified by it, and every cycle is shown the snapshot."""
     if sealed is None:
         argv = resolve_command(command, field="--agent-cmd")
