@@ -11,10 +11,12 @@ added or removed is one line naming it.
 
 Every run takes its own snapshot the same way (`snapshot_code`): before the candidate's first
 launch, what the sandbox would show of its code — its folder, or the seal's copy — is copied
-into a private folder of the laboratory's run (mode 0700, read-only inside), the run's identity
-is the digest of that snapshot, and every launch of the run shows the snapshot where the code
-was. A file changed in the candidate's folder or in the seal's copy while the run goes on
-changes nothing that runs (docs/attestation.md, "What runs is what was identified").
+into a private folder of the laboratory's run, the run's identity is the digest of that
+snapshot, and the snapshot is then read into sealed memory, checked against that digest's
+listing, and the folder removed (`_held_code`): every launch of the run shows the bytes from
+memory where the code was. A file changed in the candidate's folder, in the seal's copy or in
+the snapshot while the run goes on changes nothing that runs (docs/attestation.md, "What runs
+is what was identified"; red team round 10, A10).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 from provebench._errors import ProvebenchError
 from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
 from provebench.sandbox._containment import real_path
+from provebench.sandbox._held_code import HeldCode, hold_code
 from provebench.sandbox._private import private_folder, remove_private_folder
 
 Listing = list[tuple[str, str]]
@@ -139,11 +142,14 @@ def check_copy(roots: Sequence[Path], sealed: Listing, *, field: str) -> None:
 
 @dataclass(frozen=True)
 class CodeSnapshot:
-    """A run's private, read-only snapshot of a candidate's code: where each shown path's copy
-    lies, and the snapshot's listing (what the run's identity digests)."""
+    """A run's snapshot of a candidate's code: its bytes in sealed memory (`held`, shown at
+    every launch), the snapshot's listing (what the run's identity digests), and where each
+    shown path was copied from (`copies`: the seal's copy or the path itself, which the policy
+    reads to place what it hides — never shown)."""
 
-    copies: dict[Path, Path]  # (where the sandbox shows it, the snapshot)
+    copies: dict[Path, Path]  # (where the sandbox shows it, where it was copied from)
     listing: Listing
+    held: HeldCode | None = None
 
 
 def snapshot_code(
@@ -157,12 +163,14 @@ def snapshot_code(
 ) -> CodeSnapshot:
     """Copy what a sandbox would show of `shown` — from `sources` (a seal's copy) where given,
     else from the path itself — less what it hides and Python's caches, into a new private
-    folder of this run, read-only; removed when `resources` closes (at the process's exit when
-    None; a folder left by a killed run is swept by the next, `_private`). With `sealed`, the
-    snapshot must be exactly the sealed listing (one line naming the first entry that is not):
-    a seal's copy altered before the snapshot is refused, one altered after it is never shown.
+    folder of this run, then into sealed memory (`hold_code`, checked against the copy's
+    listing), and remove the folder; the memory is released when `resources` closes (at the
+    process's exit when None; a folder left by a killed run is swept by the next, `_private`).
+    With `sealed`, the snapshot must be exactly the sealed listing (one line naming the first
+    entry that is not): a seal's copy altered before the snapshot is refused, one altered after
+    it is never shown.
 
-    Taken once per run, not per cycle: every launch of the run binds the snapshot where the
+    Taken once per run, not per cycle: every launch of the run shows the held bytes where the
     code was, so the digest of the snapshot is the digest of what every cycle runs."""
     if not shown:
         return CodeSnapshot({}, [])
@@ -180,14 +188,16 @@ def snapshot_code(
             raise ProvebenchError(  # the same entries in another order: not the sealed listing
                 "the seal's copy of the candidate's code was altered", field=field
             )
-    except BaseException:
+        # From here on the bytes live in sealed memory, checked against the listing just
+        # digested; the folder, which any process of this user could rewrite, goes.
+        held = hold_code(list(shown), roots, listing, field=field)
+    finally:
         remove_private_folder(folder)
-        raise
     if resources is None:
-        atexit.register(remove_private_folder, folder)
+        atexit.register(held.close)
     else:
-        resources.callback(remove_private_folder, folder)
-    return CodeSnapshot(dict(zip(shown, roots, strict=True)), listing)
+        resources.callback(held.close)
+    return CodeSnapshot(dict(zip(shown, origins, strict=True)), listing, held)
 
 
 __all__ = [

@@ -120,9 +120,16 @@ def sandbox_process(
     tool = bwrap_tool()
     protect_laboratory()
     status_read, status_write = os.pipe()
+    opened: list[int] = []  # the held code's files, one descriptor each, for this launch only
+    try:
+        options = policy.bwrap_args(private_dir, extra_binds, opened)
+    except BaseException:
+        for fd in (*opened, status_read, status_write):
+            os.close(fd)
+        raise
     argv = [
         tool.path,
-        *policy.bwrap_args(private_dir, extra_binds),
+        *options,
         "--json-status-fd",
         str(status_write),
         "--",
@@ -139,12 +146,15 @@ def sandbox_process(
                 stderr=subprocess.PIPE if protocol_stdio else subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=preexec_for(policy.limits, cgroup),
-                pass_fds=(*pass_fds, status_write),
+                pass_fds=(*pass_fds, *opened, status_write),
             )
         except OSError as error:
-            os.close(status_write)
             raise RuntimeError(f"cannot start the sandbox: {error.strerror}") from error
-        os.close(status_write)
+        finally:
+            # bwrap's copies hold their own: the laboratory's end is not needed past the start
+            # (bwrap has read each file before the command runs, and only then exits its setup).
+            for fd in (*opened, status_write):
+                os.close(fd)
         relayed = process.stderr if protocol_stdio else process.stdout
         assert relayed is not None
         sink = getattr(sys.stderr, "buffer", None)

@@ -24,9 +24,9 @@ import configparser
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
@@ -39,6 +39,9 @@ from provebench.sandbox._containment import (
     real_path,
 )
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
+
+if TYPE_CHECKING:
+    from provebench.sandbox._held_code import HeldCode
 
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
@@ -229,6 +232,9 @@ class SandboxPolicy:
     # Where each secret appears inside the sandbox — under every folder that is shown, by
     # identity (`_containment`) — and so where it is covered: `(location inside, secret)`.
     masks: tuple[tuple[Path, Path], ...] = ()
+    # The run's snapshot of the candidate's code in sealed memory (`_held_code`): a shown path
+    # it holds is rebuilt from memory in the sandbox's own file system, never bound from disk.
+    held: HeldCode | None = field(default=None, compare=False)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -253,15 +259,26 @@ class SandboxPolicy:
         return sha256_bytes(canonical_json(self.describe()).encode("utf-8"))
 
     def bwrap_args(
-        self, private_dir: Path, extra_binds: Iterable[tuple[str, str]] = ()
+        self,
+        private_dir: Path,
+        extra_binds: Iterable[tuple[str, str]] = (),
+        opened: list[int] | None = None,
     ) -> list[str]:
-        """bwrap's options (everything before the command) for one launch."""
+        """bwrap's options (everything before the command) for one launch. The descriptors of
+        the held code's files it opens are added to `opened`: the caller passes them to bwrap
+        and closes them once it started."""
+        if self.held is not None and opened is None:
+            raise RuntimeError("a launch of held code must collect its descriptors")
         args = [*ISOLATION_ARGS, *system_args()]
         # /tmp before the code: code kept under the host's /tmp is bound on top of the new one.
         args += ["--size", str(self.limits.tmp_mib * MIB), "--tmpfs", "/tmp"]
         copied = dict(self.copies)
         for path in sorted(set(self.code)):
-            args += ["--ro-bind", str(copied.get(path, path)), str(path)]
+            if self.held is not None and path in self.held:
+                assert opened is not None
+                args += self.held.mount_args(path, opened)
+            else:
+                args += ["--ro-bind", str(copied.get(path, path)), str(path)]
         for host, inside in extra_binds:
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
@@ -273,7 +290,14 @@ class SandboxPolicy:
                 args += ["--tmpfs", str(location), "--remount-ro", str(location)]
             elif secret.exists():
                 args += ["--ro-bind", "/dev/null", str(location)]
+        if self.held is not None:
+            args += self.held.read_only_args()
         return args
+
+
+def _bound(code: Sequence[Path], held: HeldCode | None) -> list[Path]:
+    """The shown paths a launch binds from the host: all but those rebuilt from held memory."""
+    return [path for path in code if held is None or path not in held]
 
 
 def _shown_mounts(code: Iterable[Path], copies: Mapping[Path, Path]) -> list[tuple[Path, Path]]:
@@ -338,12 +362,14 @@ def policy_for(
     network: str = NETWORK_NONE,
     field_name: str = "--agent",
     copies: Mapping[Path, Path] | None = None,
+    held: HeldCode | None = None,
 ) -> SandboxPolicy:
     """The policy showing `code` (plus provebench's interpreter and package) and hiding
     `secrets` (by role: `corpus`, `run-folder`, `scenario`, `output-folder`), and, from every
     candidate whatever the caller names, the laboratory's signing key (`laboratory-key`,
     docs/attestation.md) and provebench's shipped answer keys. `copies` shows a seal's copy of
-    a code path in its place (docs/attestation.md).
+    a code path in its place (docs/attestation.md); `held`, the run's snapshot held in sealed
+    memory, shows the paths it holds from memory instead (`_held_code`).
 
     Containment is decided by identity (`_containment`), never by spelling: a secret is hidden
     wherever it appears under a shown folder, and code that lies inside a secret (an importer
@@ -370,6 +396,10 @@ def policy_for(
                     field=field_name,
                 )
     unique = tuple(dict.fromkeys(shown))
+    if held is not None and any(path not in held for path in copies):
+        # Never the folder instead of the held bytes: the copy it would bind is not what the
+        # run identified (red team round 10, A10).
+        raise RuntimeError("the held code does not cover every code path the run identified")
     return SandboxPolicy(
         code=unique,
         hidden=tuple(dict.fromkeys(hidden)),
@@ -378,7 +408,10 @@ def policy_for(
         network=network,
         processes_enforced_by=process_limit_mechanism(),
         copies=tuple(sorted(copies.items())),
-        masks=tuple(dict.fromkeys(_masks(hidden, _shown_mounts(unique, copies)))),
+        # Held code is exactly its listing, which leaves every hidden path out: nothing in it to
+        # cover (a mask would add an entry the listing does not have).
+        masks=tuple(dict.fromkeys(_masks(hidden, _shown_mounts(_bound(unique, held), copies)))),
+        held=held,
     )
 
 

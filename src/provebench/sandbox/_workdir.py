@@ -13,6 +13,7 @@ import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
@@ -56,20 +57,41 @@ def replace_tree(target: Path, source: Path) -> None:
             shutil.copy2(child, target / child.name, follow_symlinks=False)
 
 
+class WorkFolderGuard(Protocol):
+    """The laboratory's check of a cycle's work/ (`pilot.lab._work_guard`): the copy a cycle
+    receives must be what was committed, and what it leaves is read once, from the cycle's own
+    folder."""
+
+    def check_copy(self, folder: Path) -> None: ...
+
+    def keep(self, folder: Path) -> None: ...
+
+
 @contextlib.contextmanager
-def cycle_folder(work_dir: Path, limits: Limits, parent: Path | None = None) -> Iterator[Path]:
+def cycle_folder(
+    work_dir: Path,
+    limits: Limits,
+    parent: Path | None = None,
+    guard: WorkFolderGuard | None = None,
+) -> Iterator[Path]:
     """A private folder for one sealed cycle (`/sandbox` inside), removed afterwards. Its `work/`
-    starts as a copy of the importer's work directory and is carried back when the cycle ends —
+    starts as a copy of the importer's work directory — checked by `guard` after copying, so
+    that what the candidate is given is what the laboratory committed, whatever was written in
+    the run folder meanwhile (red team round 10, A6) — and is carried back when the cycle ends —
     however it ends, as an in-process importer's own directory would keep what it wrote — unless
     it grew over the limit: then it is dropped and the cycle fails with `CandidateFailed`."""
     folder = private_folder("cycle", parent)
     try:
         copy_tree(work_dir, folder / "work")
+        if guard is not None:
+            guard.check_copy(folder / "work")
         try:
             yield folder
         finally:
             oversized = work_dir_over_limit(folder / "work", limits)
             if oversized is None:
+                if guard is not None:
+                    guard.keep(folder / "work")
                 replace_tree(work_dir, folder / "work")
         if oversized is not None:
             raise CandidateFailed("WorkDirectoryTooLarge", oversized)
@@ -99,4 +121,11 @@ def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
     )
 
 
-__all__ = ["copy_tree", "cycle_folder", "replace_tree", "tree_bytes", "work_dir_over_limit"]
+__all__ = [
+    "WorkFolderGuard",
+    "copy_tree",
+    "cycle_folder",
+    "replace_tree",
+    "tree_bytes",
+    "work_dir_over_limit",
+]

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.lab import CycleContext, FilePage, LabError
+from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import CandidateCode, checked_identity, listing_digest, locate
@@ -118,7 +119,7 @@ class SandboxedImporter:
 
     def run_cycle(self, ctx: CycleContext) -> None:
         settings = {"time_zone": ctx.time_zone, "run_version": ctx.run_version}
-        with cycle_folder(ctx.work_dir, self.policy.limits) as folder:
+        with cycle_folder(ctx.work_dir, self.policy.limits, guard=work_guard_of(ctx)) as folder:
             ending = _converse(
                 self.policy, self.code, "run", folder, ctx, {**settings, "work_dir": SANDBOX_WORK}
             )
@@ -192,7 +193,7 @@ def sandboxed_agent(
 ) -> LoadedAgent:
     """The run's agent for a candidate class: located, snapshotted, identified in the sandbox,
     run there. Its code — its folder, or a seal's copy (`sealed`) — is copied once into the
-    run's private read-only snapshot (`snapshot_code`, removed when `resources` closes), its
+    run's snapshot, held in sealed memory (`snapshot_code`, released when `resources` closes), its
     identity is the snapshot's digest, and every cycle's sandbox shows the snapshot where the
     code was: what was identified is what runs, for the whole run (docs/attestation.md).
     provebench's own importers run sealed (the red team's) run from provebench's package,
@@ -206,14 +207,15 @@ def sandboxed_agent(
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
     copies = sources
     listing = None
+    held = None  # provebench's own code runs from its package, as it is
     if shipped_sha256 is None:
         hidden = policy_for(code.shown, secrets, limits=limits, copies=sources).hidden
         snapshot = snapshot_code(
             code.shown, hidden, resources, field="--agent", sources=sources,
             sealed=None if sealed is None else sealed.listing,
         )  # fmt: skip
-        copies, listing = snapshot.copies, snapshot.listing
-    policy = policy_for(code.shown, secrets, limits=limits, copies=copies)
+        copies, listing, held = snapshot.copies, snapshot.listing, snapshot.held
+    policy = policy_for(code.shown, secrets, limits=limits, copies=copies, held=held)
     probe_dir = private_folder("identify")
     try:
         ending = _converse(policy, code, "identify", probe_dir, None, None)

@@ -39,12 +39,14 @@ from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.emulator import EmulatedLab, gateway_of, read_diagnostics_file
 from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import code_digest, command_version, listing_digest
 from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
+from provebench.sandbox._held_code import HeldCode
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
@@ -82,7 +84,7 @@ def external_agent(
     """The run's agent for `--agent-cmd COMMAND` (its identity is the command as written), run
     in the sandbox, which hides `secrets` (the corpus, the run folder) from it. From a seal
     (`sealed`), the command is the sealed one and its code is the seal's copy. Either way the
-    code is copied once into the run's private read-only snapshot (`snapshot_code`, removed
+    code is copied once into the run's snapshot, held in sealed memory (`snapshot_code`, released
     when `resources` closes), identified by it, and every cycle is shown the snapshot."""
     if sealed is None:
         argv = resolve_command(command, field="--agent-cmd")
@@ -93,7 +95,7 @@ def external_agent(
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
     interpreter = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
 
-    def policy(copies: Mapping[Path, Path]) -> SandboxPolicy:
+    def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
         return policy_for(
             [*interpreter, *shown],
             secrets,
@@ -101,13 +103,14 @@ def external_agent(
             network=NETWORK_LAB_ONLY,
             field_name="--agent-cmd",
             copies=copies,
+            held=held,
         )
 
     snapshot = snapshot_code(
         shown, policy(sources).hidden, resources, field="--agent-cmd", sources=sources,
         sealed=None if sealed is None else sealed.listing,
     )  # fmt: skip
-    shown_policy = policy(snapshot.copies)
+    shown_policy = policy(snapshot.copies, snapshot.held)
     isolation = isolation_of(shown_policy.digest())
     if sealed is not None:  # the run ran the seal's copy: the fresh control's condition
         isolation[FROM_SEAL_KEY] = sealed.commitment
@@ -150,7 +153,9 @@ class ExternalImporter:
         self.policy = policy
 
     def run_cycle(self, ctx: CycleContext) -> None:
-        with cycle_folder(ctx.work_dir, self.policy.limits, self.lab.private_dir) as folder:
+        with cycle_folder(
+            ctx.work_dir, self.policy.limits, self.lab.private_dir, work_guard_of(ctx)
+        ) as folder:
             self._cycle_key(folder)
             command = [
                 sys.executable, "-I", "-S", FORWARDER,

@@ -156,6 +156,7 @@ class CycleContext:
     """Everything an importer receives for one cycle — and nothing else (pilot §3)."""
 
     __slots__ = (
+        "_work_guard",
         "clock",
         "confirmed",
         "diagnostics",
@@ -175,6 +176,10 @@ class CycleContext:
         self.time_zone = time_zone
         self.run_version = run_version
         self.work_dir = work_dir
+        # The laboratory's check of work/ (`_work_guard.WorkGuard`), set by `run_cycle`: a
+        # sealed cycle's folder checks its copy with it and carries its listing back. Not part
+        # of the importer's contract (`_work_guard.work_guard_of`).
+        self._work_guard: Any = None
 
 
 __all__ = [

@@ -28,8 +28,9 @@ from provebench.pilot.lab import (
 )
 from provebench.pilot.lab._deadline import CycleDeadline, ImporterTimedOut, LabSections
 from provebench.pilot.lab._record import safe_text
+from provebench.pilot.lab._work_guard import WorkChangedOutside, WorkGuard
 from provebench.pilot.record._chain import register_chain
-from provebench.pilot.record._work_digest import work_tree_sha256
+from provebench.pilot.record._work_digest import WorkListing, listing_sha256, work_listing
 from provebench.sandbox._channel import failure_type
 
 
@@ -44,6 +45,7 @@ class ConfirmedCycle:
     calls: int
     errors: int  # errors the lab answered to the importer (faults, refusals, bad calls)
     agent_error: str | None  # "type: message" when the importer failed or timed out
+    work: WorkListing  # work/ as the cycle left it: what `work_sha256` digests
 
 
 # Register cells are str (the gateway checks it), so a row's compact JSON is its cells quoted by
@@ -65,9 +67,16 @@ def run_cycle(
     preamble: Sequence[tuple[str, dict[str, Any]]] = (),
     on_call: Callable[[int], None] | None = None,
     timeout_sec: float | None = None,
+    work_guard: WorkGuard | None = None,
 ) -> ConfirmedCycle:
     """Run one cycle. `timeout_sec` limits the importer's part of it (None: no limit — for an
-    importer bounded otherwise, such as an external command with its own timeout)."""
+    importer bounded otherwise, such as an external command with its own timeout).
+
+    `work_guard` holds work/ as the laboratory committed it: work/ is checked against it before
+    the importer runs, a sealed cycle checks its own copy with it after copying, and a
+    difference stops the run (`WorkChangedOutside`, never the importer's failure)."""
+    if work_guard is not None:
+        work_guard.check(work_dir)
     record = CycleRecord(on_call)
     record.entries.extend(preamble)
     plan = apply_cycle_events(drive, cycle, events)
@@ -106,6 +115,7 @@ def run_cycle(
     context = CycleContext(
         gateway, time_zone=plan.zone, run_version=plan.run_version, work_dir=work_dir
     )
+    context._work_guard = work_guard
     deadline = CycleDeadline(timeout_sec, sections)
     failure: BaseException | None = None
     try:
@@ -114,6 +124,8 @@ def run_cycle(
             importer.run_cycle(context)
     except KeyboardInterrupt:
         raise  # the user's Ctrl-C: the run stops uncommitted here and resumes later
+    except WorkChangedOutside:
+        raise  # work/ written from outside the laboratory: the run stops, nothing committed
     except BaseException as error:
         # Whatever else the importer raises is its failure, recorded as evidence: Exception,
         # SystemExit, the time limit, and a bare BaseException (which would otherwise end the
@@ -131,6 +143,10 @@ def run_cycle(
         record.add("agent_error", payload)
         agent_error = f"{payload['type']}: {payload['message']}"
     gateway.finish()
+    # A sealed cycle's work/ as read from its own folder, before it was copied back; an
+    # in-process importer's from the folder it worked in.
+    kept = work_guard.kept if work_guard is not None else None
+    work = kept if kept is not None else work_listing(work_dir)
     rows = gateway.working_rows
     status_index = schema.register_columns.index(schema.status_column)
     full_rows = [(*row[:status_index], status_value, *row[status_index:]) for row in rows]
@@ -147,7 +163,7 @@ def run_cycle(
             "status": status_value,
             # What the next cycle's snapshot copies, bound to the log in the same transaction:
             # a resume restores work/ only if it still matches (docs/pilot-lab.md, pilot §6).
-            "work_sha256": work_tree_sha256(work_dir),
+            "work_sha256": listing_sha256(work),
         },
     )
     return ConfirmedCycle(
@@ -158,6 +174,7 @@ def run_cycle(
         calls=record.calls,
         errors=record.errors,
         agent_error=agent_error,
+        work=work,
     )
 
 

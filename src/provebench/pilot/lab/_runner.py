@@ -43,10 +43,16 @@ from provebench.pilot.lab._deadline import DEFAULT_CYCLE_TIMEOUT_SEC
 from provebench.pilot.lab._gateway import CALL_REGISTER
 from provebench.pilot.lab._publish import publish_run
 from provebench.pilot.lab._undo import AttemptPaths
+from provebench.pilot.lab._work_guard import WorkChangedOutside, WorkGuard
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import RUN_FORMAT, RunDir, RunDirBusy
 from provebench.pilot.record._signing import RUN_ENVELOPE_FILE, sign_run
-from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256
+from provebench.pilot.record._work_digest import (
+    EMPTY_WORK_SHA256,
+    WorkListing,
+    listing_sha256,
+    work_listing,
+)
 from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
@@ -413,6 +419,7 @@ def _execute(
     try:
         state = _replay(ledger, identity, keys.nonce)
         rundir.align_work_dir(state.committed, state.work_sha256)
+        state.work = _aligned_work(rundir, state.work_sha256)
         if progress is not None:
             progress.start(corpus.cycle_count, state.committed)
         # The cycles run in a helper so that the Drive and the last cycle's record are gone
@@ -586,6 +593,7 @@ def _run_cycles(
                 preamble=preamble,
                 on_call=crash.call_hook(cycle),
                 timeout_sec=cycle_timeout_sec,
+                work_guard=WorkGuard(state.work, rundir.work_dir),
             )
             crash.at("before_commit", cycle)
             # The commit and its keyed anchor are one transaction (docs/attestation.md).
@@ -595,6 +603,7 @@ def _run_cycles(
             confirmed_now = outcome.confirmed_ids
             state.register_rows = outcome.register_rows
             state.register_sha256 = outcome.register_sha256
+            state.work = outcome.work  # what the next cycle must be given, kept in memory
             if outcome.agent_error is not None:
                 state.note_agent_error(outcome.agent_error)
             rundir.snapshot_work(cycle + 1)
@@ -628,6 +637,9 @@ class _ReplayState:
     # work/ as the last committed cycle left it (None: the log does not say, so a resume cannot
     # verify the checkpoint and is refused).
     work_sha256: str | None = EMPTY_WORK_SHA256
+    # The same, entry by entry, kept in memory from the last commit (never re-read from the
+    # log or the folder): what the next cycle's work/ must hold (`_work_guard`).
+    work: WorkListing = ()
     # One immutable set, replaced after each commit: the gateway hands it to the importer as is.
     confirmed_ids: frozenset[str] = frozenset()
     agent_errors: int = 0
@@ -636,6 +648,21 @@ class _ReplayState:
     def note_agent_error(self, said: str) -> None:
         self.agent_errors += 1
         self.last_agent_error = said
+
+
+def _aligned_work(rundir: RunDir, work_sha256: str | None) -> WorkListing:
+    """work/ as the next cycle must find it, from here on kept in memory: an empty folder for a
+    new run (known without reading it), else read once just after `align_work_dir` found it to
+    match the log's digest, and checked again against that digest."""
+    if work_sha256 == EMPTY_WORK_SHA256:
+        return ()
+    listing = work_listing(rundir.work_dir)
+    if listing_sha256(listing) != work_sha256:
+        raise WorkChangedOutside(
+            "work/ changed outside the laboratory while the run resumed; the run is stopped",
+            path=rundir.work_dir,
+        )
+    return listing
 
 
 def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayState:

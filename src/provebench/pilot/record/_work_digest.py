@@ -29,10 +29,22 @@ EMPTY_WORK_SHA256 = hashlib.sha256().hexdigest()
 _CHUNK = 1 << 20
 
 
+# One entry of a work directory as digested: (kind, mode, relative path, content) — a file's
+# content is the hex digest of its bytes, a link's its target, a folder's nothing.
+WorkEntry = tuple[bytes, bytes, bytes, bytes]
+WorkListing = tuple[WorkEntry, ...]
+
+
 def work_tree_sha256(root: Path) -> str:
     """The digest of the folder `root`'s contents (not of `root` itself). An entry that cannot be
     read is one error naming it."""
-    digest = hashlib.sha256()
+    return listing_sha256(work_listing(root))
+
+
+def work_listing(root: Path) -> WorkListing:
+    """What `work_tree_sha256` digests, entry by entry: kept in memory by the laboratory between
+    cycles, so that a copy can be compared with it and the first entry that differs named."""
+    listing: list[WorkEntry] = []
     for relative, entry, info in _entries(root, b""):
         kind = _kind(info.st_mode)
         if kind is None:
@@ -44,11 +56,32 @@ def work_tree_sha256(root: Path) -> str:
         else:
             content = b""
         mode = b"" if kind == b"l" else b"%o" % stat.S_IMODE(info.st_mode)
+        listing.append((kind, mode, relative, content))
+    return tuple(listing)
+
+
+def listing_sha256(listing: WorkListing) -> str:
+    """The digest of a work listing (`work_tree_sha256` of the folder it was read from)."""
+    digest = hashlib.sha256()
+    for kind, mode, relative, content in listing:
         # Each field length-prefixed: no two different trees give the same stream.
         for field in (kind, mode, relative, content):
             digest.update(b"%d:" % len(field))
             digest.update(field)
     return digest.hexdigest()
+
+
+def first_difference(found: WorkListing, expected: WorkListing) -> str | None:
+    """The relative path of the first entry (in byte order) that is in one listing and not as
+    it is in the other; None when they are equal."""
+    if found == expected:
+        return None
+    by_path = {entry[2]: entry for entry in found}
+    wanted = {entry[2]: entry for entry in expected}
+    for relative in sorted(by_path.keys() | wanted.keys()):
+        if by_path.get(relative) != wanted.get(relative):
+            return os.fsdecode(relative)
+    return ""  # the same entries in another order: not from `work_listing`
 
 
 def _entries(folder: Path, prefix: bytes) -> list[tuple[bytes, Path, os.stat_result]]:
@@ -101,4 +134,11 @@ def _read_link(path: Path) -> bytes:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
 
 
-__all__ = ["EMPTY_WORK_SHA256", "work_tree_sha256"]
+__all__ = [
+    "EMPTY_WORK_SHA256",
+    "WorkListing",
+    "first_difference",
+    "listing_sha256",
+    "work_listing",
+    "work_tree_sha256",
+]
