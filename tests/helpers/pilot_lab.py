@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -56,3 +57,22 @@ def in_process_agent(spec: str) -> Any:
     name, version = identity_of(candidate)
     isolation = {"mode": "none", "reason": "a test importer run in the laboratory's process"}
     return LoadedAgent(spec, name, version, candidate, isolation, code_sha256="0" * 64)
+
+
+def log_but_nonce(path: Path) -> list[dict[str, Any]]:
+    """A run's ledger.jsonl as another run of the same inputs writes it again: every run draws
+    its own random nonce into its first entry (docs/attestation.md, "Keyed anchors"), so the
+    first entry's hash, every hash chained after it and every anchor's signature differ; the
+    rest — kinds, order, payloads, anchor statements' format and key — must not."""
+    entries: list[dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        entry.pop("hash")
+        entry.pop("prev_hash")
+        payload = entry["payload"]
+        if entry["kind"] == "run_started":
+            assert len(payload.pop("nonce")) == 64
+        if isinstance(payload.get("anchor"), dict):
+            assert payload["anchor"].pop("sig")
+        entries.append(entry)
+    return entries

@@ -2,13 +2,13 @@
 
 A keyed anchor (`provebench.ledger._anchor`) is a raw Ed25519 signature by the laboratory key over
 a short canonical statement; Ed25519 signatures are deterministic, so the same log under the same
-key has the same bytes, resumed or not. The signer signs in memory, in the laboratory's process;
+key has the same bytes. The signer signs in memory, in the laboratory's process;
 the verifier takes only a trusted public key.
 """
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -56,12 +56,14 @@ def signer_key(signer: CryptoSigner, source: Any) -> TrustedKey:
     return TrustedKey(signer.public_key, source)
 
 
-def run_nonce(signer: CryptoSigner, identity_text: str) -> str:
-    """A run's nonce, fixed at its start: sha256 of the laboratory's signature over the run's
-    identity. Unpredictable without the key, and the same for the same run under the same key,
-    so that a run's published bytes stay a function of its inputs (docs/attestation.md)."""
-    signature = signer.sign(_NONCE_DOMAIN + identity_text.encode("utf-8"))
-    return hashlib.sha256(bytes.fromhex(signature.signature)).hexdigest()
+def run_nonce() -> str:
+    """A new run's nonce: 32 random bytes from the operating system's secure source, drawn by
+    the process that starts the run and recorded in the log's first entry, which every anchor
+    of the run names (`run`: that entry's hash). Two runs, even of the same candidate on the
+    same corpus under the same key, never share a first entry, so an anchor made in one never
+    verifies in the other (red team round 10, A1: with a nonce derived from the identity, a
+    second run's anchors verified over the first run's log; docs/attestation.md)."""
+    return secrets.token_hex(32)
 
 
 __all__ = ["anchor_signer", "anchor_verifier", "run_nonce", "signer_key"]

@@ -20,7 +20,7 @@ from provebench.ledger import Ledger
 from provebench.pilot.lab._runner import CRASH_ENV
 from provebench.pilot.redteam._tamper import rewrite_log_offline
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import log_but_nonce, run_cli
 
 EVALUATION = ("verdict.json", "verdict.dsse.json", "report.html")
 
@@ -104,10 +104,10 @@ def test_a_run_that_crashed_before_its_signature_is_not_signed_later(
     code, lines = _run(corpus, out)
     assert code == 2 and len(lines) == 1 and "start a new run folder" in lines[0]
     assert not (out / "run.dsse.json").exists()
-    # Run again in a new folder: the same bytes as the crashed attempt, signed.
+    # Run again in a new folder: the same log as the crashed attempt (its own nonce), signed.
     again = tmp_path / "again"
     assert _run(corpus, again)[0] == 0 and (again / "run.dsse.json").is_file()
-    assert (again / "ledger.jsonl").read_bytes() == (out / "ledger.jsonl").read_bytes()
+    assert log_but_nonce(again / "ledger.jsonl") == log_but_nonce(out / "ledger.jsonl")
 
 
 def test_a_resume_of_a_forged_log_is_refused(runs: tuple[Path, Path, Path], tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_an_anchored_log_resumes_to_the_uninterrupted_bytes(
     assert _run(corpus, out)[0] == 0
     whole = tmp_path / "whole"
     assert _run(corpus, whole)[0] == 0
-    assert (out / "ledger.jsonl").read_bytes() == (whole / "ledger.jsonl").read_bytes()
+    assert log_but_nonce(out / "ledger.jsonl") == log_but_nonce(whole / "ledger.jsonl")
     assert json.loads((out / "run.json").read_text())["non_scoring"]["resumed"] is True
     check = run_cli("pilot", "evaluate", str(out), "--corpus", str(corpus),
                     "--out", str(tmp_path / "verdict.json"))  # fmt: skip

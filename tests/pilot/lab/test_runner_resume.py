@@ -10,15 +10,17 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, make_corpus, run_cli
+from provebench.ledger import verify_ledger
+from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, log_but_nonce, make_corpus, run_cli
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
 
-COMPARED_FILES = ("register.csv", "ledger.jsonl", "diagnostics.jsonl", "identity.json")
+COMPARED_FILES = ("register.csv", "diagnostics.jsonl", "identity.json")
 
 
 @pytest.fixture(scope="module")
@@ -40,25 +42,28 @@ def run_args(corpus: Path, out: Path) -> list[str]:
     return ["pilot", "run", "--corpus", str(corpus), "--agent", "reference", "--out", str(out)]
 
 
-def scored_record(run_dir: Path) -> dict[str, object]:
-    record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+def scored_record(run_dir: Path) -> dict[str, Any]:
+    """run.json less what a run's own nonce makes differ (the log's hashes and the digests of
+    its two files) and the non-scoring measurements."""
+    record: dict[str, Any] = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     record.pop("non_scoring")
     record["files_sha256"].pop("ledger.sqlite")
+    record["files_sha256"].pop("ledger.jsonl")
+    record["ledger"].pop("head_hash")
     return record
-
-
-def sqlite_body(path: Path) -> bytes:
-    """The SQLite file without its two header counters (file change counter at offset 24,
-    version-valid-for at 92), which count how often the file was opened for writing."""
-    data = path.read_bytes()
-    return data[:24] + data[28:92] + data[96:]
 
 
 def assert_same_run(run_dir: Path, reference: Path) -> None:
     for name in COMPARED_FILES:
         assert (run_dir / name).read_bytes() == (reference / name).read_bytes(), name
+    assert log_but_nonce(run_dir / "ledger.jsonl") == log_but_nonce(reference / "ledger.jsonl")
     assert scored_record(run_dir) == scored_record(reference)
-    assert sqlite_body(run_dir / "ledger.sqlite") == sqlite_body(reference / "ledger.sqlite")
+    # The SQLite log is the one its export and run.json describe, whole and intact.
+    ledger = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["ledger"]
+    report = verify_ledger(
+        run_dir / "ledger.sqlite", expect_head=ledger["head_hash"], expect_length=ledger["length"]
+    )
+    assert report.ok, report.problems
 
 
 # Each sequence kills the run at every point in turn (resuming in between), then finishes it.

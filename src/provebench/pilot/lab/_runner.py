@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from provebench._canonical import compact_json, sha256_file
+from provebench._canonical import sha256_file
 from provebench._collector import paused_collection
 from provebench._errors import ProvebenchError
-from provebench.ledger import Ledger, check_anchors, verify_ledger
+from provebench.ledger import Ledger, LedgerEntry, check_anchors, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
 from provebench.pilot.lab import DriveState, LabFile, apply_cycle_events, lab_file
@@ -233,8 +233,9 @@ def execute_run(
 @dataclass(frozen=True)
 class _RunKeys:
     """The laboratory key as this run uses it: the anchor of each commit, the verifier of the
-    anchors a resume finds (the key's own public half, not a file read from disk), and the run's
-    nonce, fixed at its start and recorded in its first entry (docs/attestation.md)."""
+    anchors a resume finds (the key's own public half, not a file read from disk), and a new
+    run's nonce, random, recorded in its first entry (docs/attestation.md); a resume keeps the
+    nonce its verified log recorded."""
 
     sign: Callable[[bytes], dict[str, str]]
     verify: Callable[[bytes, Mapping[str, Any]], bool]
@@ -251,7 +252,7 @@ class _RunKeys:
         return cls(
             sign=anchor_signer(signer),
             verify=anchor_verifier(signer_key(signer, source)),
-            nonce=run_nonce(signer, compact_json(identity)),
+            nonce=run_nonce(),
             source=source,
         )
 
@@ -285,18 +286,26 @@ def _execute_locked(
         # Whether this is a resume is a fact of the log, not of the folder (red team round 9,
         # A2): a log holding entries when this process opened it carries cycles this process
         # did not run, whatever identity.json says. Every such log is verified — its chain and
-        # its keyed anchors — before anything is replayed or restored from it.
-        resumed = len(ledger) > 0
-        if resumed and not folder_held_run:
-            _refuse_planted_ledger(rundir, ledger)
-        _refuse_broken_ledger(rundir, ledger)
-        _refuse_unanchored_ledger(rundir, ledger, keys)
+        # its keyed anchors — before anything is replayed or restored from it. The decision,
+        # the checks and the replay read ONE log (one read transaction), and its head becomes
+        # the one this writer holds: every later commit is a compare-and-swap against it, and
+        # publish reads back only a log that chains to what this process committed (red team
+        # round 10, A1/A7).
+        with ledger.reading():
+            head = ledger.head()
+            resumed = head is not None
+            if resumed and not folder_held_run:
+                _refuse_planted_ledger(rundir, ledger)
+            _refuse_broken_ledger(rundir, ledger, head)
+            _refuse_unanchored_ledger(rundir, ledger, keys)
+            state = _replay(ledger, identity)
+            ledger.hold_head()
     except Exception:
         ledger.close()
         raise
     try:
         return _execute(corpus, agent, identity, keys, rundir, ledger, progress,
-                        cycle_timeout_sec, started, resumed)  # fmt: skip
+                        cycle_timeout_sec, started, resumed, state)  # fmt: skip
     except Exception:
         # Nothing committed yet: the folder holds no evidence, only what this attempt made
         # (`_undo.py`). A KeyboardInterrupt (Ctrl-C, `serve` stopped) keeps it, to resume.
@@ -346,13 +355,15 @@ def _refuse_planted_ledger(rundir: RunDir, ledger: Ledger) -> None:
     )
 
 
-def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:
+def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger, head: LedgerEntry | None) -> None:
     """A resumed run continues the log it finds, so that log must verify first (pilot §6): a
     chain broken while the run was stopped would otherwise be carried into a run folder that
-    looks complete. Refused in one line naming the first problem; nothing is changed."""
-    if len(ledger) == 0:
+    looks complete. Refused in one line naming the first problem; nothing is changed. The
+    file is verified up to the head this run read (`expect_head`): a log changed meanwhile
+    does not verify as this one."""
+    if head is None:
         return  # the attempt before stopped ahead of its first entry: nothing to verify
-    report = verify_ledger(rundir.ledger_path)
+    report = verify_ledger(rundir.ledger_path, expect_head=head.hash, expect_length=head.seq + 1)
     if not report.ok:
         raise ProvebenchError(
             f"the log of this unfinished run does not verify ({report.problem_count} "
@@ -408,10 +419,10 @@ def _execute(
     cycle_timeout_sec: float | None,
     started: float,
     resumed: bool,
+    state: _ReplayState,
 ) -> RunOutcome:
     crash = _CrashPlan.from_env()
     try:
-        state = _replay(ledger, identity, keys.nonce)
         rundir.align_work_dir(state.committed, state.work_sha256)
         if progress is not None:
             progress.start(corpus.cycle_count, state.committed)
@@ -638,20 +649,22 @@ class _ReplayState:
         self.last_agent_error = said
 
 
-def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayState:
+def _replay(ledger: Ledger, identity: dict[str, Any]) -> _ReplayState:
     """What the committed cycles left: their count, the confirmed ids, the register hash. The
-    first entry must be this run's: its identity, and its nonce under this laboratory key."""
+    first entry must be this run's: its identity, and a nonce (drawn by the attempt that began
+    the run; the anchors, verified before, bind every entry to it)."""
     state = _ReplayState()
     confirmed: set[str] = set()
     file_id_index = SCHEMA.importer_columns.index("file_id")
     for entry in ledger.entries():
         kind, payload = entry.kind, entry.payload
         if kind == "run_started" and (
-            payload.get("identity") != identity or payload.get("nonce") != nonce
+            entry.seq != 0
+            or payload.get("identity") != identity
+            or not _is_nonce(payload.get("nonce"))
         ):
             raise ProvebenchError(
-                "the ledger in this run directory was written by another run (or under "
-                "another laboratory key)",
+                "the ledger in this run directory was written by another run",
                 path=ledger.path,
             )
         if kind == "sheets.append" and payload.get("applied"):
@@ -666,6 +679,13 @@ def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayStat
             state.work_sha256 = work_sha256 if isinstance(work_sha256, str) else None
     state.confirmed_ids = frozenset(confirmed)
     return state
+
+
+def _is_nonce(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in _HEX for c in value)
+
+
+_HEX = frozenset("0123456789abcdef")
 
 
 class _CrashPlan:
