@@ -19,7 +19,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.lab import _runner
-from provebench.pilot.lab._runner import CRASH_ENV
+from provebench.pilot.lab._runner import CRASH_ENV, run_lab
 from provebench.pilot.record._rundir import LEDGER_FILE, RunDir
 from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 from tests.helpers.pilot_lab import run_cli
@@ -181,3 +181,24 @@ def test_two_runs_of_the_same_candidate_share_no_anchor(
     first = [rows(run / LEDGER_FILE)[0] for run in (resumed, fresh)]
     nonces = [json.loads(row[2])["nonce"] for row in first]
     assert nonces[0] != nonces[1] and first[0][4] != first[1][4]
+
+
+def test_the_run_summary_is_the_signed_records(
+    resumed_run: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pilot run`'s summary said what the process remembered (a laundered run printed 52
+    confirmed rows; its signed run.json said 50): it now says what the signed record says. A
+    record that differs from memory is made here by changing the one publish returns."""
+    corpus, _ = resumed_run
+    original = _runner.publish_run
+
+    def publish(*args: Any, **kwargs: Any) -> Any:
+        published = original(*args, **kwargs)
+        published.record["register"]["rows"] += 2
+        published.record["non_scoring"]["entries_by_kind"]["agent_error"] = 1
+        return published
+
+    monkeypatch.setattr(_runner, "publish_run", publish)
+    outcome = run_lab(corpus, "reference", tmp_path / "run")
+    assert outcome.register_rows == outcome.record["register"]["rows"] > 2
+    assert outcome.agent_errors == 1 and outcome.cycles == outcome.record["cycles"]

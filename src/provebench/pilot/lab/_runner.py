@@ -448,14 +448,17 @@ def _execute(
         ledger.close()
         if progress is not None:
             progress.finish()
+    # What `pilot run` says comes from the record just signed, not from this process's memory
+    # (red team round 10: a laundered run's summary counted rows its signed record did not).
+    said = record["non_scoring"]
     return RunOutcome(
         rundir.root,
-        state.committed,
-        state.register_rows,
-        resumed,
+        int(record["cycles"]),
+        int(record["register"]["rows"]),
+        bool(said["resumed"]),
         False,
         record,
-        state.agent_errors,
+        int(said["entries_by_kind"].get("agent_error", 0)),
         state.last_agent_error,
     )
 
