@@ -17,8 +17,8 @@ substitutions that remove what legitimately differs between two runs of the same
   `<entry:log file:line>` wherever it is quoted (the chain itself is checked by the log's tests).
 
 Left out: signatures (`*.dsse.json`), made with this machine's laboratory key and checked by the
-attestation tests (a log's keyed anchors and run nonce, made with the same key, become
-`<anchor-signature>`, `<keyid>` and `<nonce>`), and `ledger.sqlite`, whose pages hold the same
+attestation tests (a log's keyed anchors, made with the same key, and its run's random nonce
+become `<anchor-signature>`, `<keyid>` and `<nonce>`), and `ledger.sqlite`, whose pages hold the same
 entries as the `ledger.jsonl` export next to it.
 """
 
@@ -36,7 +36,7 @@ _WALL_TIME = (
     re.compile(rb'(<th>wall_time_sec</th><td><span class="num")[^<]*'),
 )
 # Made with the test session's laboratory key (like the signatures left out below): a log's keyed
-# anchors and the run nonce derived from the key (docs/attestation.md, "Keyed anchors").
+# anchors, and the run nonce each run draws at random (docs/attestation.md, "Keyed anchors").
 _KEYED = (
     (re.compile(rb'("sig":")[0-9a-f]+'), rb"\1<anchor-signature>"),
     (re.compile(rb'("keyid":")[0-9a-f]{64}'), rb"\1<keyid>"),
