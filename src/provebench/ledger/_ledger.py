@@ -293,8 +293,8 @@ class Ledger:
         if (seq, head_hash) != (held_seq, held_hash):
             raise ProvebenchError(
                 f"refusing to append: the log's head is seq {seq}, not the entry this writer "
-                f"committed last (seq {held_seq}, {held_hash[:12]}): someone else wrote to the "
-                "log; nothing is appended or signed",
+                f"committed last (seq {held_seq}{', another entry' if seq == held_seq else ''}): "
+                "someone else wrote to the log; nothing is appended or signed",
                 path=self.path,
             )
 
@@ -378,8 +378,8 @@ class Ledger:
         assert self._held is not None
         return ProvebenchError(
             "the log is not the one this writer committed: it does not chain from seq 0 to "
-            f"the entry committed last (seq {self._held[0]}, {self._held[1][:12]}), the first "
-            f"difference at seq {seq}; someone else wrote to it",
+            f"the entry committed last (seq {self._held[0]}), the first difference at seq "
+            f"{seq}; someone else wrote to it",
             path=self.path,
         )
 
