@@ -18,8 +18,8 @@ substitutions that remove what legitimately differs between two runs of the same
 
 Left out: signatures (`*.dsse.json`), made with this machine's laboratory key and checked by the
 attestation tests (a log's keyed anchors, made with the same key, and its run's random nonce
-become `<anchor-signature>`, `<keyid>` and `<nonce>`), and `ledger.sqlite`, whose pages hold the same
-entries as the `ledger.jsonl` export next to it.
+become `<anchor-signature>`, `<keyid>` and `<nonce>`), and `ledger.sqlite`, whose pages hold the
+same entries as the `ledger.jsonl` export next to it.
 """
 
 from __future__ import annotations

@@ -368,18 +368,19 @@ class Ledger:
                 or prev_hash != prev
                 or hash_text(hashed_text(seq, kind, text, prev_hash)) != entry_hash
             ):
-                raise self._not_held(expected_seq)
+                raise self._not_held(f"the first entry that does not chain is seq {seq}")
             yield seq, kind, text, prev_hash, entry_hash
             expected_seq, prev = seq + 1, entry_hash
-        if (expected_seq - 1, prev) != (held_seq, held_hash):
-            raise self._not_held(expected_seq)
+        if expected_seq - 1 != held_seq:
+            raise self._not_held(f"it ends at seq {expected_seq - 1}")
+        if prev != held_hash:
+            raise self._not_held("it is another chain of the same length")
 
-    def _not_held(self, seq: int) -> ProvebenchError:
+    def _not_held(self, said: str) -> ProvebenchError:
         assert self._held is not None
         return ProvebenchError(
             "the log is not the one this writer committed: it does not chain from seq 0 to "
-            f"the entry committed last (seq {self._held[0]}), the first difference at seq "
-            f"{seq}; someone else wrote to it",
+            f"the entry committed last (seq {self._held[0]}): {said}; someone else wrote to it",
             path=self.path,
         )
 
