@@ -138,12 +138,15 @@ def _lab_facts(run_dir: Path) -> list[tuple[int, str, dict[str, object]]]:
     the chain hashes and the keyed anchor that cover it). This importer keeps the emulator's
     endpoint, a fresh port each attempt, in its work directory, which each `cycle_confirmed`
     binds (docs/pilot-lab.md, "Crash safety"): the log differs only there, and the last digest
-    is that of the folder. The anchors are checked whole by the resume itself."""
+    is that of the folder. The anchors are checked whole by the resume itself. Nor the run's
+    nonce, drawn at random by each run (docs/attestation.md, "Keyed anchors")."""
     facts = []
     last_digest = None
     for line in (run_dir / "ledger.jsonl").read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         payload = dict(entry["payload"])
+        if entry["kind"] == "run_started":
+            assert len(payload.pop("nonce")) == 64
         if entry["kind"] == "cycle_confirmed":
             last_digest = payload.pop("work_sha256")
             payload.pop("anchor")  # signs the entry, work_sha256 included
