@@ -25,7 +25,7 @@ import pytest
 from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
-from tests.helpers.pilot_lab import REPO_ROOT, run_cli
+from tests.helpers.pilot_lab import REPO_ROOT, log_but_nonce, run_cli
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]  # slow: not in make check
 
@@ -592,8 +592,10 @@ def test_a_sealed_run_killed_mid_cycle_resumes_to_the_same_bytes(
     assert gone_within(str(source), 5.0)  # no worker outlives the laboratory
     second = run_cli(*args(crashed))
     assert second.returncode == 0, second.stderr
-    for name in ("ledger.jsonl", "register.csv", "diagnostics.jsonl"):
+    for name in ("register.csv", "diagnostics.jsonl"):
         assert (crashed / name).read_bytes() == (reference / name).read_bytes(), name
+    # The same log but for each run's own random nonce (docs/attestation.md, "Keyed anchors").
+    assert log_but_nonce(crashed / "ledger.jsonl") == log_but_nonce(reference / "ledger.jsonl")
     assert (crashed / "work" / "journal.txt").read_bytes() == (
         reference / "work" / "journal.txt"
     ).read_bytes()
