@@ -202,3 +202,24 @@ def test_the_run_summary_is_the_signed_records(
     outcome = run_lab(corpus, "reference", tmp_path / "run")
     assert outcome.register_rows == outcome.record["register"]["rows"] > 2
     assert outcome.agent_errors == 1 and outcome.cycles == outcome.record["cycles"]
+
+
+def test_a3_another_identity_is_refused_before_signing_by_itself(
+    resumed_run: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The identity check holds on its own: with publish reading back whatever the file holds
+    (the held head's checks switched off here), another candidate's log is still not signed."""
+    from provebench.ledger import Ledger
+    from provebench.pilot.lab import _publish
+
+    corpus, _ = resumed_run
+    other = run_agent(corpus, "noop", tmp_path / "other")
+    source = rows(other / LEDGER_FILE)
+    monkeypatch.setattr(Ledger, "held_rows", Ledger.linked_rows)
+    monkeypatch.setattr(_publish, "_refuse_replaced_ledger", lambda *args: None)
+    _before_publish(monkeypatch, lambda rundir: swap_entries(rundir.ledger_path, source))
+    out = tmp_path / "fresh"
+    with pytest.raises(ProvebenchError) as refused:
+        run_agent(corpus, "reference", out)
+    line = _assert_refused_unsigned(refused, out)
+    assert "another run's identity" in line
