@@ -13,6 +13,7 @@ rule could not fork the chain: it would extend the head the first writer left.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
@@ -56,6 +57,9 @@ class Ledger:
         self._connection = connection
         self.path = path
         self.readonly = readonly
+        # The head this writer holds as its own (`hold_head`): (seq, hash, first entry's hash).
+        # None: not held, every commit extends whatever head the file has.
+        self._held: tuple[int, str, str | None] | None = None
 
     # -- opening and closing -------------------------------------------------------------------
 
@@ -157,6 +161,36 @@ class Ledger:
     ) -> None:
         self.close()
 
+    # -- one read, and the head this writer holds -----------------------------------------------
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same log (WAL snapshot isolation),
+        whatever another connection commits meanwhile — what a resume verifies, decides and
+        replays is one log, not three reads of a file (red team round 10, A1)."""
+        connection = self._connection
+        connection.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if connection.in_transaction:
+                connection.execute("COMMIT")
+
+    def hold_head(self) -> tuple[int, str]:
+        """Take the log's present head as this writer's own: from now on every commit is a
+        compare-and-swap (`_commit` refuses unless the file's head is still the held one) and
+        moves the held head to what it wrote. Called where the log was read and judged (a new
+        run's empty log, a resume's verified one, inside `reading`); returns (seq, hash),
+        (-1, GENESIS_HASH) for an empty log. docs/ledger.md, "The writer's head"."""
+        seq, head_hash = self._head_link()
+        self._held = (seq, head_hash, self._first_hash())
+        return seq, head_hash
+
+    @property
+    def held_head(self) -> tuple[int, str] | None:
+        """(seq, hash) of the last entry this writer committed (or held), None if not held."""
+        return None if self._held is None else (self._held[0], self._held[1])
+
     # -- writing -------------------------------------------------------------------------------
 
     def append(self, kind: str, payload: Mapping[str, Any]) -> LedgerEntry:
@@ -221,6 +255,9 @@ class Ledger:
             connection.execute("BEGIN IMMEDIATE")
             seq, prev_hash = self._head_link()
             first = self._first_hash()
+            if self._held is not None:
+                self._refuse_foreign_head(seq, prev_hash)
+                first = self._held[2]  # the run this writer extends, not what the file says
             for index, (kind, text) in enumerate(prepared):
                 seq += 1
                 if anchor is not None and index == len(prepared) - 1:
@@ -235,6 +272,8 @@ class Ledger:
                 rows,
             )
             connection.execute("COMMIT")
+            if self._held is not None:
+                self._held = (rows[-1][0], rows[-1][4], first)
         except sqlite3.Error as error:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
@@ -244,6 +283,20 @@ class Ledger:
                 connection.execute("ROLLBACK")
             raise
         return rows
+
+    def _refuse_foreign_head(self, seq: int, head_hash: str) -> None:
+        """The compare of the compare-and-swap: a file whose head is not the one this writer
+        committed (or held) last was written by someone else; nothing is appended, and above
+        all no anchor is signed over it (red team round 10, A1/A7)."""
+        assert self._held is not None
+        held_seq, held_hash, _ = self._held
+        if (seq, head_hash) != (held_seq, held_hash):
+            raise ProvebenchError(
+                f"refusing to append: the log's head is seq {seq}, not the entry this writer "
+                f"committed last (seq {held_seq}{', another entry' if seq == held_seq else ''}): "
+                "someone else wrote to the log; nothing is appended or signed",
+                path=self.path,
+            )
 
     def _anchored_text(
         self, anchor: Sign, first: str | None, seq: int, prev_hash: str, kind: str, text: str
@@ -296,6 +349,40 @@ class Ledger:
         `check_anchors` reads."""
         for row in self._rows(start_seq, None):
             yield row[0], row[1], row[2], row[3], row[4]
+
+    def held_rows(self) -> Iterator[tuple[int, str, str, str, str]]:
+        """`linked_rows` of the log this writer holds: each row's hash recomputed from its
+        content and linked to the one before, from seq 0 to exactly the held head. A row that
+        does not hash or link, or a log that ends anywhere else, raises one line — after the
+        rows before it were yielded, so a reader acts on what it read only once the iteration
+        ends (the laboratory's publish: red team round 10, A1). Read inside `reading`, the
+        rows are one snapshot; a chain recomputed to the held hash is the committed log."""
+        if self._held is None:
+            raise ProvebenchError("this ledger handle holds no head to read up to", path=self.path)
+        held_seq, held_hash, _ = self._held
+        expected_seq, prev = 0, GENESIS_HASH
+        for seq, kind, text, prev_hash, entry_hash in self._all_rows():
+            if (
+                seq != expected_seq
+                or seq > held_seq
+                or prev_hash != prev
+                or hash_text(hashed_text(seq, kind, text, prev_hash)) != entry_hash
+            ):
+                raise self._not_held(f"the first entry that does not chain is seq {seq}")
+            yield seq, kind, text, prev_hash, entry_hash
+            expected_seq, prev = seq + 1, entry_hash
+        if expected_seq - 1 != held_seq:
+            raise self._not_held(f"it ends at seq {expected_seq - 1}")
+        if prev != held_hash:
+            raise self._not_held("it is another chain of the same length")
+
+    def _not_held(self, said: str) -> ProvebenchError:
+        assert self._held is not None
+        return ProvebenchError(
+            "the log is not the one this writer committed: it does not chain from seq 0 to "
+            f"the entry committed last (seq {self._held[0]}): {said}; someone else wrote to it",
+            path=self.path,
+        )
 
     def __len__(self) -> int:
         row = self._connection.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM entries").fetchone()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot.agents.defective import DEFECTIVE_IMPORTERS
 from provebench.pilot.evaluate import Verdict, exit_code
@@ -86,8 +87,25 @@ def test_a_refused_attempt_counts_even_though_nothing_changed(corpus: Path, tmp_
     assert not verdict.laboratory_pass
 
 
-def test_editing_the_log_by_path_is_caught_and_fails_closed(corpus: Path, tmp_path: Path) -> None:
-    verdict = judged(corpus, tmp_path, "EditsEvaluatorLog")
+def test_editing_the_log_by_path_stops_the_run_at_publish(corpus: Path, tmp_path: Path) -> None:
+    """The laboratory publishes only the log it committed: entries deleted by path break the
+    chain to its held head, and nothing is published or signed."""
+    out = tmp_path / "edits"
+    with pytest.raises(ProvebenchError) as refused:
+        run_agent(corpus, "EditsEvaluatorLog", out)
+    assert "not the one this writer committed" in str(refused.value)
+    assert not (out / "run.json").exists() and not (out / "run.dsse.json").exists()
+
+
+def test_editing_the_log_by_path_is_caught_and_fails_closed(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The evaluator's own check, for a log published by a laboratory that read back whatever
+    # the file held (as before it held its head): the chain and the head in run.json tell.
+    with monkeypatch.context() as before:
+        before.setattr(Ledger, "held_rows", Ledger.linked_rows)
+        run = run_agent(corpus, "EditsEvaluatorLog", tmp_path / "edited")
+    verdict = evaluate(run, corpus)
     assert "evaluator_log_modification" in violation_kinds(verdict)
     assert verdict.status == "configuration_error" and exit_code(verdict) == 2
     assert verdict.scorer_pass is False
@@ -185,6 +203,8 @@ def test_skipping_the_self_check_fails_the_laboratory_gate(corpus: Path, tmp_pat
 def test_every_defective_importer_fails(tmp_path: Path) -> None:
     longer = make_small_corpus(tmp_path, seed=1, cycles=6)  # DuplicatesLate strikes in cycle 5
     for importer in DEFECTIVE_IMPORTERS:
+        if importer.__name__ == "EditsEvaluatorLog":
+            continue  # its run is refused by the laboratory itself (above)
         verdict = judged(longer, tmp_path, importer.__name__)
         assert not verdict.laboratory_pass, importer.__name__
         assert exit_code(verdict) != 0, importer.__name__

@@ -549,15 +549,16 @@ def test_deleted_log_entry_is_named_without_a_fake_hash(copies: tuple[Path, Path
 
 
 def test_the_importers_own_files_are_hashed_never_read(copies: tuple[Path, Path]) -> None:
-    """diagnostics.jsonl and work/ are the importer's account and state (pilot §7, §9: never
-    evidence). The evaluator does not read them: junk in them, with run.json re-recorded,
-    changes no score, and the verdict's evidence names the bytes it was given."""
+    """diagnostics.jsonl is the importer's account (pilot §7, §9: never evidence). The
+    evaluator does not read it: junk in it, with run.json re-recorded, changes no score, and
+    the verdict's evidence names the bytes it was given. (work/, the importer's state, is not
+    read either, but it must be the folder the log's last commit recorded: `work_mismatch`,
+    tests/pilot/evaluate/test_signed_foreign_bytes.py.)"""
     corpus, run = copies
     before = evaluate_run(run, corpus)
     with (run / "diagnostics.jsonl").open("a", encoding="utf-8") as handle:
         handle.write('{"claim": "all 10000 files imported"}\nnot json at all\n')
-    (run / "work" / "journal.json").write_bytes(b"\xff{corrupt")
-    rerecord(run, "diagnostics.jsonl", "work/journal.json")
+    rerecord(run, "diagnostics.jsonl")
     # Re-recorded by someone without the key: run.json is no longer the signed one.
     [error] = evaluate_run(run, corpus).configuration_errors
     assert (error.code, error.path) == ("run_envelope_mismatch", "run.dsse.json")
@@ -566,7 +567,7 @@ def test_the_importers_own_files_are_hashed_never_read(copies: tuple[Path, Path]
     assert exit_code(after) == 0
     assert before.result_evidence is not None and after.result_evidence is not None
     hashes = after.result_evidence.inputs_sha256
-    for name in ("diagnostics.jsonl", "work/journal.json"):
+    for name in ("diagnostics.jsonl",):
         assert hashes[f"run/{name}"] == sha256_file(run / name)
         assert hashes[f"run/{name}"] != before.result_evidence.inputs_sha256[f"run/{name}"]
     hashes_only = {"result_evidence"}

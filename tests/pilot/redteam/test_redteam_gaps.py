@@ -8,8 +8,10 @@ from typing import ClassVar
 
 import pytest
 
+from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.pilot.agents.defective import ObeysInstructionInName
+from provebench.pilot.lab import _publish
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 
@@ -76,13 +78,35 @@ def test_the_reference_attempts_no_false_success(run: tuple[Path, Path]) -> None
     assert verdict.laboratory_pass and verdict.critical_violations == []
 
 
-def test_an_entry_written_into_the_log_by_path_is_log_modification(
-    run: tuple[Path, Path],
+def test_an_entry_written_into_the_log_by_path_stops_the_run(
+    run: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    # The forger keeps the hash chain and the triggers intact: only where the entry sits
-    # (outside any cycle) shows that someone else wrote to the final log.
+    """The laboratory's writer holds the head it committed: the forger's entry moves it, so
+    the next commit is refused and nothing is published or signed (red team round 10)."""
     corpus, _ = run
+    out = tmp_path / "forges"
+    with pytest.raises(ProvebenchError) as refused:
+        run_agent(corpus, "ForgesFailureReports", out)
+    assert "refusing to append" in str(refused.value)
+    assert not (out / "run.json").exists() and not (out / "run.dsse.json").exists()
+    with Ledger.open_readonly(out / "ledger.sqlite") as ledger:
+        head = ledger.head()
+    assert head is not None and head.kind == "diagnostics"  # the forged entry, nothing on top
+
+
+def test_an_entry_written_into_the_log_by_path_is_log_modification(
+    run: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The evaluator's own check, for a log written by a laboratory without the writer's held
+    # head (as before it): the forger keeps the hash chain and the triggers intact, and only
+    # where the entry sits (outside any cycle) shows that someone else wrote to the final log.
+    corpus, _ = run
+    # (without it, and without the check that the log begins with this run: the forged entry
+    # here is the log's first)
+    monkeypatch.setattr(Ledger, "_refuse_foreign_head", lambda self, seq, head_hash: None)
+    monkeypatch.setattr(_publish, "_refuse_other_identity", lambda *args: None)
     run_dir = run_agent(corpus, "ForgesFailureReports", corpus.parent / "forges")
+    monkeypatch.undo()
     verdict = evaluate(run_dir, corpus)
     forged = [
         v

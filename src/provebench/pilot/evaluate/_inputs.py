@@ -25,13 +25,17 @@ from provebench.pilot.evaluate._identity import identity_differences, logged_ide
 from provebench.pilot.evaluate._record import check_run_record
 from provebench.pilot.evaluate._verdict import ConfigurationError
 from provebench.pilot.record._rundir import (
+    CHECKPOINT_DIR,
     EVALUATION_OUTPUTS,
+    IDENTITY_FILE,
     LEDGER_EXPORT_FILE,
     LEDGER_FILE,
     REGISTER_FILE,
     RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
+    WORK_DIR,
 )
+from provebench.pilot.record._work_digest import work_tree_sha256
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 # SQLite opens a WAL database with these companions next to it; they are not run files, but a
@@ -273,6 +277,49 @@ def _check_identity(inputs: RunInputs, record: dict[str, Any]) -> None:
         inputs.error(
             "run_identity_mismatch", message, path=inputs.run_dir / RUN_RECORD_FILE, field=where
         )
+    _check_identity_file(inputs, identity)
+    _check_work(inputs, inputs.entries)
+
+
+def _check_identity_file(inputs: RunInputs, identity: dict[str, Any]) -> None:
+    """identity.json is the laboratory's copy of the log's identity: one naming another
+    candidate is refused even when run.json lists its digest (red team round 10, A8: a
+    rewritten identity.json was signed and published)."""
+    path = inputs.run_dir / IDENTITY_FILE
+    if _entry_kind(path) is not None:
+        return  # missing or not a regular file: file_missing / file_altered
+    try:
+        held = read_json_file(path)
+    except ProvebenchError as error:
+        held = error.message
+    if held != identity:
+        inputs.error(
+            "run_identity_mismatch",
+            "identity.json does not hold the identity of the log's run_started entry (seq 0)",
+            path=path,
+        )
+
+
+def _check_work(inputs: RunInputs, entries: list[LedgerEntry]) -> None:
+    """work/ and the last checkpoint snapshot are what the log's last commit recorded
+    (`work_sha256` of the last `cycle_confirmed`): a file planted after it is no file of the
+    run, whatever run.json lists (red team round 10, A4)."""
+    confirmed = [entry for entry in entries if entry.kind == "cycle_confirmed"]
+    if not confirmed:
+        return  # no cycle committed: incomplete_run and the register checks say so
+    cycle, recorded = confirmed[-1].payload.get("cycle"), confirmed[-1].payload.get("work_sha256")
+    if type(cycle) is not int:
+        return  # a malformed confirmation: the register checks report it
+    for name in (WORK_DIR, f"{CHECKPOINT_DIR}/snapshot-{cycle + 1:06d}"):
+        folder = inputs.run_dir / name
+        kind = _entry_kind(folder)
+        if kind != "folder" or work_tree_sha256(folder) != recorded:
+            inputs.error(
+                "work_mismatch",
+                f"{name}/ is not the work folder the log's last commit (cycle {cycle}) recorded "
+                f"(work_sha256 {str(recorded)[:12]}…)",
+                path=folder,
+            )
 
 
 def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:

@@ -34,6 +34,7 @@ from provebench._canonical import (
 )
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
+from provebench.ledger._entry import export_line, hashed_text
 from provebench.pilot.lab._errors import TEMPORARY_ERRORS
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import (
@@ -50,6 +51,7 @@ from provebench.pilot.record._rundir import (
     WORK_DIR,
     RunDir,
 )
+from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256, work_tree_sha256
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
 
 API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
@@ -78,23 +80,42 @@ def publish_run(
     wall_time_sec: float,
     resumed: bool,
 ) -> PublishedRecord:
+    """Write the run's published files and run.json from the log this process committed.
+
+    The log is read once, in one read transaction, through `Ledger.held_rows`: every entry
+    re-hashed and linked, ending exactly at the head this process committed last (or, for a
+    resume, verified and then extended) — a log someone else wrote, in place or whole, is
+    refused before anything is signed (red team round 10, A1/A7); the export is written in
+    the same pass. The files the laboratory signs are checked against what it wrote: its
+    identity from memory, work/ and the last snapshot against the log's last `work_sha256`, no
+    SQLite companion left after the log is closed (A4, A8, A9)."""
+    held = ledger.held_head
+    if held is None:
+        raise ProvebenchError("the laboratory publishes only a log it holds", path=ledger.path)
     counts: Counter[str] = Counter()
     retries = 0
     last_failed: str | None = None
     cycles = 0
     register_rows = 0
     register_sha256 = register_chain("", [])
+    work_sha256: object = EMPTY_WORK_SHA256
     with (
+        ledger.reading(),
         atomic_writer(rundir.path(REGISTER_FILE)) as register_out,
         atomic_writer(rundir.path(DIAGNOSTICS_FILE)) as diagnostics_out,
+        atomic_writer(rundir.path(LEDGER_EXPORT_FILE)) as export_out,
     ):
         writer = csv.writer(register_out, lineterminator="\n")
         writer.writerow(REGISTER_COLUMNS)
         cycle_rows: list[list[str]] = []
         confirmed_rows: list[tuple[str, ...]] = []
         cycle = 0
-        for seq, kind, text in ledger.payload_texts():
+        for seq, kind, text, prev_hash, entry_hash in ledger.held_rows():
+            export_out.write(export_line(entry_hash, hashed_text(seq, kind, text, prev_hash)))
+            export_out.write("\n")
             counts[kind] += 1
+            if seq == 0:
+                _refuse_other_identity(kind, _payload(seq, text, ledger), identity, ledger)
             if kind in API_CALL_KINDS:
                 # A retry: the same operation called right after it answered a temporary error.
                 retries += kind == last_failed
@@ -134,19 +155,23 @@ def publish_run(
                 cycle_rows = []
                 cycles = int(payload["cycle"])
                 register_rows = int(payload["register_rows"])
+                work_sha256 = payload.get("work_sha256")
         confirmed_rows.sort(key=presented_order_key)
         _write_rows(register_out, writer, confirmed_rows)
     crash_hook("publish:after_register")
-    head = ledger.head()
-    length = len(ledger)
-    ledger.export_jsonl(rundir.path(LEDGER_EXPORT_FILE))
     crash_hook("publish:after_ledger_export")
+    length, head_hash = held[0] + 1, held[1]
     ledger.close()  # checkpoints the WAL into ledger.sqlite, so its hash is of the whole log
     # A verdict or report beside an unfinished run describes that state, not this run: removed,
     # so neither is listed here nor left to be mistaken for this run's (docs/pilot-lab.md).
     for name in (*EVALUATION_OUTPUTS, RUN_ENVELOPE_FILE):
         rundir.path(name).unlink(missing_ok=True)
+    _refuse_ledger_companions(rundir)
     _refuse_foreign_files(rundir)
+    _refuse_replaced_ledger(rundir, length, head_hash)
+    identity_bytes = canonical_json(identity).encode("utf-8")
+    _refuse_changed_identity(rundir, identity_bytes)
+    _refuse_unrecorded_work(rundir, cycles, work_sha256)
     # Regular files only, by lstat: a symbolic link an importer left in work/ is neither
     # followed (its target is no file of the run) nor listed (the evaluator reports it).
     files = {
@@ -156,6 +181,8 @@ def publish_run(
         and path.name != RUN_RECORD_FILE
         and not path.name.startswith(".")
     }
+    # The identity the laboratory wrote, from memory: not whatever the file holds now (A8).
+    files[IDENTITY_FILE] = hashlib.sha256(identity_bytes).hexdigest()
     record = {
         "format": RUN_FORMAT,
         "complete": True,
@@ -165,8 +192,8 @@ def publish_run(
         "corpus": identity["corpus"],
         "cycles": cycles,
         "register": {"rows": register_rows, "chain_sha256": register_sha256},
-        "ledger": {"length": length, "head_hash": None if head is None else head.hash},
-        "files_sha256": files,
+        "ledger": {"length": length, "head_hash": None if length == 0 else head_hash},
+        "files_sha256": dict(sorted(files.items())),
         "non_scoring": {
             "api_calls": sum(counts[kind] for kind in API_CALL_KINDS),
             "entries_by_kind": dict(sorted(counts.items())),
@@ -185,16 +212,106 @@ def publish_run(
     return PublishedRecord(record, hashlib.sha256(data).hexdigest())
 
 
+def _refuse_other_identity(
+    kind: str, payload: dict[str, Any], identity: dict[str, Any], ledger: Ledger
+) -> None:
+    """The record names the run this process ran; its log must begin with that run (red team
+    round 10, A3: a log of another candidate was published under this run's identity, and
+    signed, before the evaluator caught it)."""
+    if kind != "run_started" or payload.get("identity") != identity:
+        raise ProvebenchError(
+            "the log's first entry is not this run's run_started (another run's identity); "
+            "the laboratory signs nothing for it",
+            path=ledger.path,
+        )
+
+
+def _refuse_ledger_companions(rundir: RunDir) -> None:
+    """Closing the log checkpoints its WAL and removes `-wal` and `-shm`; a WAL log never has a
+    `-journal`. One left now was not left by this process's log (red team round 10, A9: bytes
+    planted as `ledger.sqlite-journal` were signed) — or another process holds the log open:
+    either way it is refused, never signed, never removed (it may be evidence)."""
+    for suffix in _LEDGER_COMPANIONS:
+        companion = rundir.path(f"{LEDGER_FILE}{suffix}")
+        if companion.exists() or companion.is_symlink():
+            raise ProvebenchError(
+                f"{companion.name} is in the run folder after the laboratory closed its log "
+                "(a file it did not leave there, or another process holds the log open); the "
+                "laboratory signs only its own files; use a new directory",
+                path=companion,
+            )
+
+
+def _refuse_replaced_ledger(rundir: RunDir, length: int, head_hash: str) -> None:
+    """The file signed as ledger.sqlite must still be the log this process closed: the same
+    length and head (a file renamed over it after the close is refused)."""
+    with Ledger.open_readonly(rundir.ledger_path) as closed:
+        head = closed.head()
+        found = (len(closed), None if head is None else head.hash)
+    if found != (length, head_hash if length else None):
+        raise ProvebenchError(
+            "ledger.sqlite is not the log the laboratory closed a moment ago (another file, "
+            "or entries changed); the laboratory signs nothing for it; use a new directory",
+            path=rundir.ledger_path,
+        )
+
+
+def _refuse_changed_identity(rundir: RunDir, identity_bytes: bytes) -> None:
+    """identity.json must still hold the bytes the laboratory wrote (red team round 10, A8: a
+    rewritten identity naming another candidate was signed and published)."""
+    path = rundir.path(IDENTITY_FILE)
+    try:
+        held = path.read_bytes() if stat.S_ISREG(path.lstat().st_mode) else None
+    except OSError:
+        held = None
+    if held != identity_bytes:
+        raise ProvebenchError(
+            "identity.json is not what the laboratory wrote for this run (changed or replaced "
+            "while it ran); the laboratory signs only its own files; use a new directory",
+            path=path,
+        )
+
+
+def _refuse_unrecorded_work(rundir: RunDir, cycles: int, work_sha256: object) -> None:
+    """work/ and the last checkpoint snapshot (the start of the cycle after the last) must be
+    what the log's last commit recorded (`work_sha256`), and the pointer what the laboratory
+    wrote: a file planted in either after the last commit would otherwise be signed as the
+    run's (red team round 10, A4)."""
+    if not isinstance(work_sha256, str):
+        raise ProvebenchError(
+            f"the log records no work-directory digest for cycle {cycles}; the laboratory "
+            "cannot check work/ and signs nothing",
+            path=rundir.ledger_path,
+        )
+    for folder in (rundir.work_dir, rundir.snapshot_dir(cycles + 1)):
+        if folder.is_symlink() or not folder.is_dir() or work_tree_sha256(folder) != work_sha256:
+            raise ProvebenchError(
+                f"{folder.relative_to(rundir.root).as_posix()}/ does not match the work-directory "
+                f"digest the log recorded after cycle {cycles} (a file was changed or added "
+                "after the last commit); the laboratory signs nothing; use a new directory",
+                path=folder,
+            )
+    pointer = rundir.snapshot_pointer
+    try:
+        held = pointer.read_bytes() if stat.S_ISREG(pointer.lstat().st_mode) else None
+    except OSError:
+        held = None
+    if held != rundir.pointer_bytes(cycles + 1):
+        raise ProvebenchError(
+            "the checkpoint pointer is not what the laboratory wrote after the last cycle",
+            path=pointer,
+        )
+
+
 # What the laboratory writes at the top of a run folder (docs/pilot-lab.md, "The run directory"):
 # the rest of it is work/ (the importer's files, bound by the log's work digests) and
-# checkpoint/ (its snapshots and their pointer). SQLite's companions of an open log included.
+# checkpoint/ (its snapshots and their pointer). SQLite's companions of the log are gone once the
+# laboratory has closed it (`_refuse_ledger_companions`).
+_LEDGER_COMPANIONS = ("-wal", "-shm", "-journal")
 _LAB_FILES = frozenset(
     {
         IDENTITY_FILE,
         LEDGER_FILE,
-        f"{LEDGER_FILE}-wal",
-        f"{LEDGER_FILE}-shm",
-        f"{LEDGER_FILE}-journal",
         LEDGER_EXPORT_FILE,
         REGISTER_FILE,
         DIAGNOSTICS_FILE,

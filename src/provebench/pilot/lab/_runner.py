@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from provebench._canonical import compact_json, sha256_file
 from provebench._collector import paused_collection
 from provebench._errors import ProvebenchError
-from provebench.ledger import Ledger, check_anchors, verify_ledger
+from provebench.ledger import Ledger, LedgerEntry, check_anchors, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
 from provebench.pilot.lab import DriveState, LabFile, apply_cycle_events, lab_file
@@ -291,18 +291,26 @@ def _execute_locked(
         # Whether this is a resume is a fact of the log, not of the folder (red team round 9,
         # A2): a log holding entries when this process opened it carries cycles this process
         # did not run, whatever identity.json says. Every such log is verified — its chain and
-        # its keyed anchors — before anything is replayed or restored from it.
-        resumed = len(ledger) > 0
-        if resumed and not folder_held_run:
-            _refuse_planted_ledger(rundir, ledger)
-        _refuse_broken_ledger(rundir, ledger)
-        _refuse_unanchored_ledger(rundir, ledger, keys)
+        # its keyed anchors — before anything is replayed or restored from it. The decision,
+        # the checks and the replay read ONE log (one read transaction), and its head becomes
+        # the one this writer holds: every later commit is a compare-and-swap against it, and
+        # publish reads back only a log that chains to what this process committed (red team
+        # round 10, A1/A7).
+        with ledger.reading():
+            head = ledger.head()
+            resumed = head is not None
+            if resumed and not folder_held_run:
+                _refuse_planted_ledger(rundir, ledger)
+            _refuse_broken_ledger(rundir, ledger, head)
+            _refuse_unanchored_ledger(rundir, ledger, keys)
+            state = _replay(ledger, identity, keys.nonce)
+            ledger.hold_head()
     except Exception:
         ledger.close()
         raise
     try:
         return _execute(corpus, agent, identity, keys, rundir, ledger, progress,
-                        cycle_timeout_sec, started, resumed)  # fmt: skip
+                        cycle_timeout_sec, started, resumed, state)  # fmt: skip
     except Exception:
         # Nothing committed yet: the folder holds no evidence, only what this attempt made
         # (`_undo.py`). A KeyboardInterrupt (Ctrl-C, `serve` stopped) keeps it, to resume.
@@ -352,13 +360,15 @@ def _refuse_planted_ledger(rundir: RunDir, ledger: Ledger) -> None:
     )
 
 
-def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger) -> None:
+def _refuse_broken_ledger(rundir: RunDir, ledger: Ledger, head: LedgerEntry | None) -> None:
     """A resumed run continues the log it finds, so that log must verify first (pilot §6): a
     chain broken while the run was stopped would otherwise be carried into a run folder that
-    looks complete. Refused in one line naming the first problem; nothing is changed."""
-    if len(ledger) == 0:
+    looks complete. Refused in one line naming the first problem; nothing is changed. The
+    file is verified up to the head this run read (`expect_head`): a log changed meanwhile
+    does not verify as this one."""
+    if head is None:
         return  # the attempt before stopped ahead of its first entry: nothing to verify
-    report = verify_ledger(rundir.ledger_path)
+    report = verify_ledger(rundir.ledger_path, expect_head=head.hash, expect_length=head.seq + 1)
     if not report.ok:
         raise ProvebenchError(
             f"the log of this unfinished run does not verify ({report.problem_count} "
@@ -414,10 +424,10 @@ def _execute(
     cycle_timeout_sec: float | None,
     started: float,
     resumed: bool,
+    state: _ReplayState,
 ) -> RunOutcome:
     crash = _CrashPlan.from_env()
     try:
-        state = _replay(ledger, identity, keys.nonce)
         rundir.align_work_dir(state.committed, state.work_sha256)
         state.work = _aligned_work(rundir, state.work_sha256)
         if progress is not None:
@@ -444,14 +454,17 @@ def _execute(
         ledger.close()
         if progress is not None:
             progress.finish()
+    # What `pilot run` says comes from the record just signed, not from this process's memory
+    # (red team round 10: a laundered run's summary counted rows its signed record did not).
+    said = record["non_scoring"]
     return RunOutcome(
         rundir.root,
-        state.committed,
-        state.register_rows,
-        resumed,
+        int(record["cycles"]),
+        int(record["register"]["rows"]),
+        bool(said["resumed"]),
         False,
         record,
-        state.agent_errors,
+        int(said["entries_by_kind"].get("agent_error", 0)),
         state.last_agent_error,
     )
 
@@ -674,7 +687,7 @@ def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayStat
     for entry in ledger.entries():
         kind, payload = entry.kind, entry.payload
         if kind == "run_started" and (
-            payload.get("identity") != identity or payload.get("nonce") != nonce
+            entry.seq != 0 or payload.get("identity") != identity or payload.get("nonce") != nonce
         ):
             raise ProvebenchError(
                 "the ledger in this run directory was written by another run (or under "

@@ -228,6 +228,19 @@ class RunDir:
                 path=self.checkpoint_dir,
             )
 
+    def snapshot_dir(self, next_cycle: int) -> Path:
+        """The checkpoint snapshot of the start of `next_cycle`."""
+        return self.checkpoint_dir / _snapshot_name(next_cycle)
+
+    @property
+    def snapshot_pointer(self) -> Path:
+        return self.checkpoint_dir / _POINTER
+
+    @staticmethod
+    def pointer_bytes(next_cycle: int) -> bytes:
+        """The pointer file's bytes as `snapshot_work` writes them."""
+        return canonical_json({"next_cycle": next_cycle}).encode("utf-8")
+
     def snapshot_work(self, next_cycle: int) -> None:
         """Copy work/ as the start state of `next_cycle`, then switch the pointer to it."""
         self.checkpoint_dir.mkdir(exist_ok=True)

@@ -361,7 +361,9 @@ ATTACKS: tuple[Attack, ...] = (
         "EditsEvaluatorLog",
         "log_permission",
         True,
-        ("violation:evaluator_log_modification",),
+        # The laboratory refuses to publish a log that no longer chains to what it committed
+        # (red team round 10); a log published without that check: the evaluator's violation.
+        ("run_refused", "violation:evaluator_log_modification"),
         "fault-before-a-later-cycle",
     ),
     Attack(
@@ -381,8 +383,14 @@ ATTACKS: tuple[Attack, ...] = (
         "ForgesFailureReports",
         "log_permission",
         False,
-        ("violation:evaluator_log_modification", "config:register_log_entry_outside_cycle"),
-        "append-error",
+        # The laboratory refuses the run at its next commit (the writer's held head, red team
+        # round 10); a log written without that check shows the entry outside every cycle.
+        (
+            "run_refused",
+            "violation:evaluator_log_modification",
+            "config:register_log_entry_outside_cycle",
+        ),
+        "append-fault-scheduled",
     ),
     Attack(
         "failed-appends-concealed",

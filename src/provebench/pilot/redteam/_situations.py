@@ -3,7 +3,8 @@
 An attack proves nothing on a corpus that never gave it its situation: the attacking importer then
 behaves like the correct one, and "caught" or "not caught" would be luck. So every attack names a
 situation, and after each run a predicate over the corpus (its events and expected rows) and the
-run's own log (`ledger.jsonl`: what the importer was listed, what its appends were answered)
+run's own log (`ledger.jsonl`, or for a run the laboratory refused, what it committed to
+`ledger.sqlite`: what the importer was listed, what its appends were answered)
 returns the evidence that the situation reached the importer — a short, deterministic list of
 findings; empty means "not exercised" on that corpus.
 """
@@ -13,12 +14,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from provebench._errors import ProvebenchError
 from provebench.pilot.evaluate._rules import IN_DOUBT_ERROR_CODES, due_cycle
 from provebench.pilot.record._listing import ListingReplay
 
@@ -85,7 +87,7 @@ class RunView:
 
 def read_view(corpus: Path, run_dir: Path) -> RunView:
     from provebench.pilot.corpus._folder import EVENTS_FILE, EXPECTED_ROWS_FILE
-    from provebench.pilot.record._rundir import LEDGER_EXPORT_FILE
+    from provebench.pilot.record._rundir import LEDGER_EXPORT_FILE, LEDGER_FILE
 
     events = [
         json.loads(line)
@@ -106,16 +108,40 @@ def read_view(corpus: Path, run_dir: Path) -> RunView:
     log = run_dir / LEDGER_EXPORT_FILE
     if log.is_file():
         view.log_read = True
-        _read_log(view, log)
+        _read_log(view, _export_entries(log))
+    elif (run_dir / LEDGER_FILE).is_file():
+        # A run the laboratory refused to publish (someone else wrote to its log) has no
+        # export: what it committed up to the refusal is in the log itself.
+        view.log_read = True
+        _read_log(view, _committed_entries(run_dir / LEDGER_FILE))
     return view
 
 
-def _read_log(view: RunView, log: Path) -> None:
-    cycle, page_index = 0, 0
-    listings = ListingReplay()  # drive.list/2: page ids replayed from the log, digest-checked
+def _export_entries(log: Path) -> Iterator[Any]:
     for line in log.read_text(encoding="utf-8").splitlines():
         try:
-            entry = json.loads(line)
+            yield json.loads(line)
+        except ValueError:
+            continue  # a log the importer damaged: the evaluator says so, not this reader
+
+
+def _committed_entries(path: Path) -> Iterator[Any]:
+    from provebench.ledger import Ledger
+
+    try:
+        with Ledger.open_readonly(path) as ledger:
+            entries = list(ledger.entries())
+    except ProvebenchError:
+        return
+    for entry in entries:
+        yield {"seq": entry.seq, "kind": entry.kind, "payload": entry.payload}
+
+
+def _read_log(view: RunView, entries: Iterable[Any]) -> None:
+    cycle, page_index = 0, 0
+    listings = ListingReplay()  # drive.list/2: page ids replayed from the log, digest-checked
+    for entry in entries:
+        try:
             kind, payload = entry["kind"], entry["payload"]
             page_ids = listings.feed(int(entry["seq"]), kind, payload)
         except (ValueError, KeyError, TypeError, AttributeError):
@@ -350,6 +376,21 @@ def _fault_before_last_cycle(view: RunView) -> list[str]:
     ]
 
 
+def _append_fault_scheduled(view: RunView) -> list[str]:
+    # The log forger writes into the log when an append fails; the laboratory's next commit
+    # then finds a head it did not commit and refuses the run, so the failed append's cycle
+    # never reaches the log: the evidence is the corpus's schedule and the cycles before it
+    # that the importer ran (docs/pilot-redteam.md).
+    ran = {c for c, _ in view.appends} | {p.cycle for p in view.pages}
+    return [
+        f"cycle {e['cycle']}: {e['fault']} on append_rows scheduled"
+        for e in view.events
+        if e["kind"] == "api_fault"
+        and e["operation"] == "append_rows"
+        and (e["cycle"] == 1 or e["cycle"] - 1 in ran)
+    ]
+
+
 def _admissible_in_corpus(view: RunView) -> list[str]:
     return [f"{len(view.expected)} admissible files, added by the corpus"] if view.expected else []
 
@@ -470,6 +511,11 @@ SITUATIONS: dict[str, Situation] = {
             "fault-before-a-later-cycle",
             "an injected fault in a cycle followed by another cycle",
             _fault_before_last_cycle,
+        ),
+        Situation(
+            "append-fault-scheduled",
+            "an append error scheduled by the corpus in a cycle the importer reached",
+            _append_fault_scheduled,
         ),
         Situation(
             "admissible-in-corpus",
