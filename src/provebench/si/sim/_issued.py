@@ -78,14 +78,22 @@ class SelectorWrites(Recording):
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
         if refusal is not None:
             detail["refused"] = refusal
+        self._audit_operation(
+            operation, 403 if refusal is not None else 200, len(self._actions) + 1, detail
+        )
+
+    def _audit_operation(
+        self, operation: Operation, status_code: int, step: int, detail: dict[str, JsonValue]
+    ) -> None:
+        """The audit entry of one operation the agent attempted, as both estates record it."""
         self._audit.append(
             ApiCallEntry(
                 actor=ACTOR,
                 verb=operation.verb,
                 resource=operation.resource,
                 namespace=operation.namespace,
-                status_code=403 if refusal is not None else 200,
-                after_step=len(self._actions) + 1,
+                status_code=status_code,
+                after_step=step,
                 detail=detail,
             )
         )

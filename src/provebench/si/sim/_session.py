@@ -16,7 +16,6 @@ from pydantic import JsonValue
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import text_problem
 from provebench.evidence import (
-    ApiCallEntry,
     AuditEntry,
     FullStateSnapshot,
     StateSnapshot,
@@ -211,17 +210,7 @@ class Session(SelectorWrites):
             detail["refused"] = response.error
         if handled.status_code == 422 and response.error:
             detail["unsupported"] = response.error
-        self._audit.append(
-            ApiCallEntry(
-                actor=ACTOR,
-                verb=operation.verb,
-                resource=operation.resource,
-                namespace=operation.namespace,
-                status_code=handled.status_code,
-                after_step=step,
-                detail=detail,
-            )
-        )
+        self._audit_operation(operation, handled.status_code, step, detail)
         if handled.changed is not None:
             self._estate = handled.changed
             self._observation = observe(handled.changed)

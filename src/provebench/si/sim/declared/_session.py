@@ -29,7 +29,6 @@ from pydantic import JsonValue
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import text_problem
 from provebench.evidence import (
-    ApiCallEntry,
     AuditEntry,
     AuditEvent,
     FullStateSnapshot,
@@ -317,17 +316,7 @@ class DeclaredSession(SelectorWrites):
             detail["refused"] = response.error
         if outcome.status == 422 and response.error:
             detail["unsupported"] = response.error
-        self._audit.append(
-            ApiCallEntry(
-                actor=ACTOR,
-                verb=operation.verb,
-                resource=operation.resource,
-                namespace=operation.namespace,
-                status_code=outcome.status,
-                after_step=step,
-                detail=detail,
-            )
-        )
+        self._audit_operation(operation, outcome.status, step, detail)
         for name, event_detail in outcome.events:
             self._audit.append(
                 AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=event_detail)
