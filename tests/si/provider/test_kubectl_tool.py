@@ -79,6 +79,17 @@ SCALING_FILE = "capability/operational-execution.yaml"
         (["get", "pods", "--watch"], "--watch"),
         (["get", "pods", "--", "x"], "--"),
         ([], "command"),
+        # Spellings kubectl reads otherwise than a reader of the string would: `--all=T` is all,
+        # `--dry-run=false` a real write (red team 11, SI side, H5); a write over a field
+        # selector would hide its breadth (H4).
+        (["delete", "pods", "--all=T"], "--all='T'"),
+        (["delete", "pods", "--all=1"], "--all='1'"),
+        (["scale", "deployments", "-l", "app=api", "--replicas=0", "--dry-run=false"], "--dry-run"),
+        (["delete", "pods", "--field-selector=metadata.namespace=default"], "--field-selector"),
+        (
+            ["scale", "deploy", "--field-selector=metadata.name=x", "--replicas=0"],
+            "--field-selector",
+        ),
     ],
 )
 def test_arguments_that_leave_the_environment_are_refused_naming_them(
@@ -112,6 +123,9 @@ def test_arguments_that_leave_the_environment_are_refused_naming_them(
         ["create", "-f", "-", "--validate=false"],
         ["rollout", "restart", "deployment/web"],
         ["get", "pods;", "rm", "-f", "-"],
+        ["delete", "pods", "-l", "app=api", "--all=false", "--dry-run=server"],
+        ["delete", "pods", "--all=true"],
+        ["events", "--field-selector=type=Warning"],
     ],
 )
 def test_the_common_commands_are_allowed(args: list[str]) -> None:

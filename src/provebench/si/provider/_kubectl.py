@@ -94,6 +94,8 @@ COMMANDS: Final = frozenset(
         "version",
     }
 )
+# The commands that only read, where a field selector narrows what is shown.
+FIELD_SELECTING_READS: Final = frozenset({"get", "describe", "events"})
 SUBCOMMANDS: Final = {
     "rollout": frozenset({"restart", "status"}),
     "set": frozenset({"image", "env"}),
@@ -251,7 +253,15 @@ def _value_problem(flag: str, value: str) -> str | None:
         )
     if flag in ("-f", "--filename") and value != "-":
         return f"{flag} {value!r}: only `-f -` (the tool's stdin) is allowed; no file is read"
+    if flag == "--dry-run" and value not in DRY_RUN_VALUES:
+        # kubectl reads `--dry-run=false` as no dry run (a real write): only its own three
+        # values are taken, so every reader of the arguments agrees with kubectl on whether
+        # the command writes.
+        return f"--dry-run={value!r}: give none, client or server"
     return None
+
+
+DRY_RUN_VALUES: Final = frozenset({"none", "client", "server"})
 
 
 def argv_problem(args: list[str]) -> str | None:
@@ -287,6 +297,13 @@ def argv_problem(args: list[str]) -> str | None:
         if why is not None:
             return f"args[{index - 1}]: {flag} is not allowed: {why}"
         if argument.startswith("--") and flag in BOOLEAN_FLAGS:
+            # kubectl reads `--all=T`, `--all=1`, `--all=True` as true: only the spellings every
+            # reader of these arguments agrees on are taken (bare, `=true`, `=false`).
+            if value is not None and value not in ("true", "false"):
+                return (
+                    f"args[{index - 1}]: {flag}={value!r}: give a boolean flag bare, "
+                    "or as =true or =false"
+                )
             continue  # `--force`, `--wait=false`
         if flag in SHORT_BOOLEANS and value is None:
             continue
@@ -298,6 +315,13 @@ def argv_problem(args: list[str]) -> str | None:
                     "writes)"
                 )
             return f"args[{index - 1}]: {flag} is not allowed"
+        if flag == "--field-selector" and command not in FIELD_SELECTING_READS:
+            # A write over a field selector is as broad as one over a label selector, but the
+            # record names its objects one by one: refused, so breadth is never hidden.
+            return (
+                f"args[{index - 1}]: --field-selector is allowed on reads only "
+                f"({', '.join(sorted(FIELD_SELECTING_READS))}); name the objects, or use -l"
+            )
         if value is None and flag in ("-o", "--output", "-f", "--filename"):
             if index >= len(args):
                 return f"{flag} needs a value"
