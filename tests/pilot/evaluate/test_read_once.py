@@ -7,6 +7,8 @@ check and the old second read, so each test fails on an evaluator that reads twi
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,8 @@ from provebench._errors import ProvebenchError
 from provebench._read_once import read_once
 from provebench.pilot.evaluate import _core, _inputs, evaluate_run
 from provebench.pilot.lab import _runner
-from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
+from provebench.pilot.record import _signing
+from tests.helpers.pilot_evaluation import make_small_corpus, resign, run_agent
 
 
 def _stopped_then_resumed(corpus: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -147,3 +150,27 @@ def test_read_once_refuses_links_and_fifos(tmp_path: Path) -> None:
             read_once(tmp_path / name)
     with pytest.raises(ProvebenchError, match="larger than"):
         read_once(target, max_bytes=2)
+
+
+def test_a19_resumed_is_a_signed_fact_and_a_run_signed_without_it_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's signed predicate states `resumed`; a run signed before it did (the predicate
+    without it) does not match its record and is refused, never read as uninterrupted."""
+    corpus = make_small_corpus(tmp_path, seed=1)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    statement = json.loads((run / "run.dsse.json").read_text())["payload"]
+    assert json.loads(base64.b64decode(statement))["predicate"]["resumed"] is False
+    full = _signing.run_predicate
+
+    def without_resumed(record: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in full(record).items() if k != "resumed"}
+
+    with monkeypatch.context() as patched:
+        patched.setattr(_signing, "run_predicate", without_resumed)
+        resign(run)
+    verdict = evaluate_run(run, corpus)
+    assert verdict.laboratory_pass is False
+    assert ("run_envelope_mismatch", "predicate.resumed") in {
+        (error.code, error.field) for error in verdict.configuration_errors
+    }
