@@ -13,6 +13,7 @@ configuration error (verdict still written when the run directory exists) or unr
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import tempfile
@@ -533,7 +534,21 @@ def verdict_facts(verdict: Verdict) -> dict[str, Any]:
         "corpus": None if evidence is None else evidence.corpus,
         "inputs_sha256": None if evidence is None else evidence.inputs_sha256,
         "ledger_head_hash": None if evidence is None else evidence.ledger_head_hash,
+        # What `pilot reveal` relies on, stated by the signature itself: a consumer takes them
+        # from here, never from a file beside the envelope (red team round 11, A4c).
+        "isolation": None if evidence is None else evidence.isolation,
+        "resumed": verdict.non_scoring.get("resumed"),
     }
+
+
+def facts_mismatch(verdict: Verdict, predicate: dict[str, Any]) -> str | None:
+    """The first fact of a verdict that its signed predicate does not state, or None: a verdict
+    file is used only when it says what the evaluator signed (red team round 11, A4b)."""
+    stated: dict[str, Any] = json.loads(canonical_json(verdict_facts(verdict)))
+    for key in stated:
+        if predicate.get(key) != stated[key]:
+            return str(key)
+    return None
 
 
 def configuration_error_line(verdict: Verdict, run_dir: Path, verdict_path: Path) -> str | None:
