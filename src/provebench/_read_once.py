@@ -64,6 +64,36 @@ def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
     return HeldBytes(data=data, sha256=hashlib.sha256(data).hexdigest())
 
 
+def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """Copy the regular file at `path` to `target` (created, 0600) from one open, and return
+    the sha256 of the bytes copied: `read_once` for files too large to hold in memory."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ProvebenchError("file not found", path=path) from None
+    except OSError as error:
+        raise ProvebenchError(f"cannot read file: {error.strerror}", path=path) from None
+    digest = hashlib.sha256()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ProvebenchError("not a regular file", path=path)
+        out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(out, "wb") as handle:
+            total = 0
+            while chunk := os.read(fd, 1 << 20):
+                total += len(chunk)
+                if total > max_bytes:
+                    raise ProvebenchError(f"larger than {max_bytes} bytes", path=path)
+                digest.update(chunk)
+                handle.write(chunk)
+    except OSError as error:
+        raise ProvebenchError(f"cannot read file: {error.strerror}", path=path) from None
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
 def hold_copy(folder: Path, name: str, data: bytes) -> Path:
     """Write `data` as `name` in the private `folder` (made 0700 by its creator) and return its
     path: what a path-taking reader is given instead of the original."""
@@ -75,4 +105,4 @@ def hold_copy(folder: Path, name: str, data: bytes) -> Path:
     return target
 
 
-__all__ = ["MAX_INPUT_BYTES", "HeldBytes", "hold_copy", "read_once"]
+__all__ = ["MAX_INPUT_BYTES", "HeldBytes", "copy_once", "hold_copy", "read_once"]

@@ -174,3 +174,28 @@ def test_a19_resumed_is_a_signed_fact_and_a_run_signed_without_it_is_refused(
     assert ("run_envelope_mismatch", "predicate.resumed") in {
         (error.code, error.field) for error in verdict.configuration_errors
     }
+
+
+def test_a15_the_corpus_judged_by_is_the_corpus_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another corpus's drive_events.jsonl and expected rows renamed in after the manifest check
+    and before the snapshot was read: the old evaluator built its snapshot from them. The
+    evaluator reads only its private copy of the bytes it checked."""
+    corpus = make_small_corpus(tmp_path, seed=1)
+    other = make_small_corpus(tmp_path / "other", seed=2)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    honest = evaluate_run(run, corpus)
+    assert honest.laboratory_pass is True
+    original = _inputs.load_corpus
+
+    def swap_after_checking(directory: Path, **options: Any) -> Any:
+        loaded = original(directory, **options)
+        for name in ("drive_events.jsonl", "expected_final_rows.csv"):
+            _rename_over((other / name).read_bytes(), corpus / name)
+        return loaded
+
+    monkeypatch.setattr(_inputs, "load_corpus", swap_after_checking)
+    swapped = evaluate_run(run, corpus)
+    assert swapped.laboratory_pass is True
+    assert swapped.metrics == honest.metrics and swapped.final_state == honest.final_state

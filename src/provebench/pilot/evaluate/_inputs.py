@@ -19,7 +19,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import parse_json_bytes
 from provebench._paths import file_kind
-from provebench._read_once import hold_copy, read_once
+from provebench._read_once import copy_once, hold_copy, read_once
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot.corpus._folder import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot.evaluate._identity import identity_differences, logged_identity
@@ -214,9 +214,16 @@ def _excepted(name: str, path: Path) -> bool:
 
 
 def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
+    # The corpus is copied once, file by file, into the private folder and only the copy is
+    # verified against its manifest and read: the events, expected rows and manifest the
+    # evaluator judges by are the bytes it hashed (red team round 11, A15: drive_events.jsonl
+    # swapped in after the check and read again by path).
+    assert inputs.private is not None  # read_run always gives one
+    held_dir = inputs.private / "corpus"
     try:
-        corpus = load_corpus(corpus_dir)
+        corpus = load_corpus(_hold_corpus(corpus_dir, held_dir))
     except ProvebenchError as error:
+        error = _named_from(error, held_dir, corpus_dir)
         # Not a file of the run folder: no path; the loader's one line names the corpus file,
         # line and field, as the user gave the corpus (`ConfigurationError.located`).
         inputs.errors.append(
@@ -225,7 +232,7 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
             )
         )
         return
-    manifest_sha256 = sha256_file(corpus.directory / MANIFEST_FILE)
+    manifest_sha256 = sha256_file(held_dir / MANIFEST_FILE)
     inputs.inputs_sha256[f"corpus/{MANIFEST_FILE}"] = manifest_sha256
     for name, digest in sorted(corpus.manifest.sha256.items()):
         inputs.inputs_sha256[f"corpus/{name}"] = digest
@@ -239,6 +246,24 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
                 field="corpus.manifest_sha256",
             )
     inputs.corpus = corpus
+
+
+def _hold_corpus(corpus_dir: Path, held_dir: Path) -> Path:
+    """A private copy of the corpus folder's regular files, each read once (`copy_once`)."""
+    if not corpus_dir.is_dir():
+        raise ProvebenchError("not a corpus directory", path=corpus_dir)
+    held_dir.mkdir(mode=0o700)
+    for entry in sorted(corpus_dir.iterdir()):
+        copy_once(entry, held_dir / entry.name)
+    return held_dir
+
+
+def _named_from(error: ProvebenchError, held_dir: Path, corpus_dir: Path) -> ProvebenchError:
+    """The loader's error naming the user's corpus file, not the private copy it read."""
+    if error.path is None or not error.path.startswith(str(held_dir)):
+        return error
+    path = str(corpus_dir) + error.path[len(str(held_dir)) :]
+    return ProvebenchError(error.message, path=path, line=error.line, field=error.field)
 
 
 def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
