@@ -25,14 +25,13 @@ computed by the laboratory, and the seed is unknowable to it until the reveal.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_bytes, sha256_file, write_atomic
+from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import sign_files
@@ -353,13 +352,11 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         raise ProvebenchError(mismatch, path=verdict_path, field="agent")
     # The control run must have run the seal's copy, on a control of pilot §11's size: a run of
     # the candidate's folder ran whatever the folder held while it ran.
-    # The isolation is in the verdict file, whose sha256 the verified envelope binds: read once,
-    # checked against it, then parsed.
-    data = verdict_path.read_bytes()
-    if sha256_bytes(data) != signed.subjects.get(verdict_path.name):
-        raise ProvebenchError("the verdict is not the signed one", path=verdict_path)
-    evidence = seal_values(seal_values(json.loads(data)).get("result_evidence"))
-    if seal_values(evidence.get("isolation")).get(FROM_SEAL_KEY) != opened.sealed["commitment"]:
+    # The isolation and `resumed` are taken from the signed predicate, which the evaluator built
+    # from the verdict it computed, never from the file beside the envelope (red team round 11,
+    # A4c: a verdict file rewritten while it was signed claimed a run from the seal). A verdict
+    # whose signature does not state them (signed before it did) is refused.
+    if seal_values(facts.get("isolation")).get(FROM_SEAL_KEY) != opened.sealed["commitment"]:
         raise ProvebenchError(
             "the verdict's run did not run from this seal's copy of the code "
             "(pilot run --from-seal SEAL)",
@@ -371,9 +368,9 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         raise ProvebenchError(small, path=verdict_path, field="corpus")
     # A resumed control may have re-drawn cycles (a stopped run runs its uncommitted cycle
     # again; red team round 9, A1): it is not revealed, so no other run is credited from it.
-    # `resumed` is the laboratory's own word, carried from its signed run record into the
-    # signed verdict; a verdict that does not say False is refused (fail closed).
-    if seal_values(seal_values(json.loads(data)).get("non_scoring")).get("resumed") is not False:
+    # `resumed` is the laboratory's own word, signed in its run record's predicate and carried
+    # into the signed verdict's; a verdict that does not say False is refused (fail closed).
+    if facts.get("resumed") is not False:
         raise ProvebenchError(
             "the control's run was resumed (or does not say it was not): the control must be "
             "run again, uninterrupted, from its seal",

@@ -27,8 +27,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError, validation_failure
+from provebench._read_once import read_once
 from provebench.attest import TrustedKey, envelope_path_for
 from provebench.attest._envelope import AttestationError, sign_files
+from provebench.pilot.evaluate._core import facts_mismatch
 from provebench.pilot.evaluate._verdict import MetricSet, Verdict
 from provebench.pilot.record._signing import signed_verdict
 
@@ -80,13 +82,24 @@ class Comparison(BaseModel):
 
 def _verified(path: Path, trusted: TrustedKey, role: str) -> Verdict:
     try:
-        signed_verdict(envelope_path_for(path), trusted)
+        signed = signed_verdict(envelope_path_for(path), trusted)
     except AttestationError as error:
         raise ProvebenchError(error.message, path=error.path or path, field=role) from None
+    # Parse only the bytes whose digest the signature names, read once, and use the verdict
+    # only if it says what the evaluator signed (red team round 11, A4b: the file was verified,
+    # then read again, and a forged verdict's own words were compared).
+    held = read_once(path)
+    if held.sha256 != signed.subjects.get(path.name):
+        raise ProvebenchError("the verdict is not the signed one", path=path, field=role)
     try:
-        verdict = Verdict.model_validate_json(path.read_bytes())
+        verdict = Verdict.model_validate_json(held.data)
     except ValidationError as error:
         raise validation_failure(error, path=path, field=role) from None
+    differs = facts_mismatch(verdict, signed.predicate)
+    if differs is not None:
+        raise ProvebenchError(
+            f"the verdict's {differs} is not what its signature states", path=path, field=role
+        )
     if verdict.status != "evaluated" or verdict.metrics is None:
         raise ProvebenchError(
             "not an evaluated verdict (a configuration error compares nothing)",

@@ -13,8 +13,10 @@ configuration error (verdict still written when the run directory exists) or unr
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import tempfile
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -105,10 +107,33 @@ def evaluate_run(
     `red_team` (a signed red-team report's folder or envelope) and `fresh_control` (a seal
     folder, `_seal.py`) are the signed artifacts `pilot_pass` needs besides the run itself
     (`_external.py`); one that does not verify is a `ProvebenchError`."""
-    run_path, corpus_path = Path(run_dir), Path(corpus_dir)
+    # The run files parsed are private copies of the bytes hashed (`read_run`), kept in a
+    # folder of this process (mkdtemp: 0700) for as long as the evaluation reads them.
+    with tempfile.TemporaryDirectory(prefix="provebench-evaluate-") as private:
+        return _evaluate_held(
+            Path(run_dir),
+            Path(corpus_dir),
+            Path(private),
+            external_checks=external_checks,
+            trusted_key=trusted_key,
+            red_team=red_team,
+            fresh_control=fresh_control,
+        )
+
+
+def _evaluate_held(
+    run_path: Path,
+    corpus_path: Path,
+    private: Path,
+    *,
+    external_checks: str | Path | None,
+    trusted_key: TrustedKey | None,
+    red_team: str | Path | None,
+    fresh_control: str | Path | None,
+) -> Verdict:
     trusted = load_trusted_key() if trusted_key is None else trusted_key
     attached = None if external_checks is None else load_external_checks(Path(external_checks))
-    inputs = read_run(run_path, corpus_path)
+    inputs = read_run(run_path, corpus_path, private)
     if external_checks is not None:
         inputs.inputs_sha256["external_checks"] = sha256_file(external_checks)
     errors = list(inputs.errors)
@@ -158,7 +183,9 @@ def evaluate_run(
 
     timeline = build_timeline(snapshot, log)
     metrics = compute_metrics(timeline)
-    final = score_final_state(inputs.corpus.expected_rows_path, run_path / REGISTER_FILE)
+    # The register scored is the private copy of the bytes checked against run.json (red team
+    # round 11, A9: a file renamed over register.csv after the check was scored).
+    final = score_final_state(inputs.corpus.expected_rows_path, inputs.held[REGISTER_FILE])
     errors.extend(
         ConfigurationError(code="final_state_scorer", message=text)
         for text in final.configuration_errors
@@ -507,7 +534,21 @@ def verdict_facts(verdict: Verdict) -> dict[str, Any]:
         "corpus": None if evidence is None else evidence.corpus,
         "inputs_sha256": None if evidence is None else evidence.inputs_sha256,
         "ledger_head_hash": None if evidence is None else evidence.ledger_head_hash,
+        # What `pilot reveal` relies on, stated by the signature itself: a consumer takes them
+        # from here, never from a file beside the envelope (red team round 11, A4c).
+        "isolation": None if evidence is None else evidence.isolation,
+        "resumed": verdict.non_scoring.get("resumed"),
     }
+
+
+def facts_mismatch(verdict: Verdict, predicate: dict[str, Any]) -> str | None:
+    """The first fact of a verdict that its signed predicate does not state, or None: a verdict
+    file is used only when it says what the evaluator signed (red team round 11, A4b)."""
+    stated: dict[str, Any] = json.loads(canonical_json(verdict_facts(verdict)))
+    for key in stated:
+        if predicate.get(key) != stated[key]:
+            return str(key)
+    return None
 
 
 def configuration_error_line(verdict: Verdict, run_dir: Path, verdict_path: Path) -> str | None:

@@ -17,8 +17,9 @@ from typing import Any
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import read_json_file
+from provebench._jsonfile import parse_json_bytes
 from provebench._paths import file_kind
+from provebench._read_once import copy_once, hold_copy, read_once
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot.corpus._folder import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot.evaluate._identity import identity_differences, logged_identity
@@ -41,6 +42,10 @@ from provebench.pilot.rules._rows import REGISTER_COLUMNS
 # SQLite opens a WAL database with these companions next to it; they are not run files, but a
 # non-empty `-wal` would be read as part of the log, so it is refused below.
 _SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
+# The run files the evaluator parses besides run.json: each is read once, hashed as read, and
+# only a private copy of those bytes is parsed or scored (red team round 11, A9 and A13: a file
+# renamed over the checked one between the check and a second read by path was judged).
+HELD_FILES = (LEDGER_FILE, LEDGER_EXPORT_FILE, REGISTER_FILE, IDENTITY_FILE)
 
 
 @dataclass
@@ -48,6 +53,8 @@ class RunInputs:
     """What the evaluator read, and every configuration error found while reading it."""
 
     run_dir: Path
+    # A folder of this process (0700) holding the private copies of HELD_FILES as they were read.
+    private: Path | None = None
     errors: list[ConfigurationError] = field(default_factory=list)
     ledger_problems: list[LedgerProblem] = field(default_factory=list)
     run_record: dict[str, Any] | None = None
@@ -57,6 +64,8 @@ class RunInputs:
     inputs_sha256: dict[str, str] = field(default_factory=dict)
     # The run's identity (format, agent, corpus, rule versions) from the log's run_started entry.
     identity: dict[str, Any] | None = None
+    # HELD_FILES name -> the private copy of the bytes that were hashed (absent: not read).
+    held: dict[str, Path] = field(default_factory=dict)
 
     def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
         where = None if path is None else _relative(path, self.run_dir)
@@ -75,11 +84,12 @@ class RunInputs:
         )
 
 
-def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
-    """Read and check everything; configuration errors are collected, not raised."""
+def read_run(run_dir: Path, corpus_dir: Path, private: Path) -> RunInputs:
+    """Read and check everything; configuration errors are collected, not raised. `private` is
+    an empty folder only this process's user can enter: the copies parsed are kept there."""
     if not run_dir.is_dir():
         raise ProvebenchError("not a run directory", path=run_dir)
-    inputs = RunInputs(run_dir=run_dir)
+    inputs = RunInputs(run_dir=run_dir, private=private)
     record_path = run_dir / RUN_RECORD_FILE
     kind = _entry_kind(record_path)  # by lstat: a FIFO is never opened, a link never followed
     if kind == "missing":
@@ -107,7 +117,12 @@ def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
 def _read_record(inputs: RunInputs, path: Path) -> dict[str, Any] | None:
     """The parsed run.json, or None (and a configuration error) when it is not a complete run
     record of the known format (`_record.py`): nothing in it is then used."""
-    record = read_json_file(path)  # the shared strict reader: bad JSON is one line naming it
+    # Read once: the digest checked against the signed run is of the very bytes parsed here
+    # (red team round 11, A19: a run.json parsed from one file and hashed from another).
+    held = read_once(path)
+    inputs.inputs_sha256[f"run/{RUN_RECORD_FILE}"] = held.sha256
+    # The shared strict reader: bad JSON is one line naming it.
+    record = parse_json_bytes(held.data, source=str(path))
     problem = check_run_record(record)
     if problem is not None:
         code, where, message = problem
@@ -123,7 +138,6 @@ def _check_run_files(inputs: RunInputs, record: dict[str, Any]) -> None:
     recorded: dict[str, Any] = record["files_sha256"]
     for name in sorted(recorded):
         _check_recorded_file(inputs, root / name, name, recorded[name])
-    inputs.inputs_sha256[f"run/{RUN_RECORD_FILE}"] = sha256_file(root / RUN_RECORD_FILE)
     for path in sorted(root.rglob("*")):
         name = path.relative_to(root).as_posix()
         if name in recorded:
@@ -149,7 +163,17 @@ def _check_recorded_file(inputs: RunInputs, path: Path, name: str, expected: str
     if kind is not None:  # the lab recorded a regular file's bytes; never open this one
         inputs.error("file_altered", f"{kind}, not the regular file run.json records", path=path)
         return
-    actual = sha256_file(path)
+    if name in HELD_FILES:
+        try:
+            held = read_once(path)
+        except ProvebenchError as error:
+            inputs.error("file_altered", error.message, path=path)
+            return
+        actual = held.sha256
+        assert inputs.private is not None  # read_run always gives one
+        inputs.held[name] = hold_copy(inputs.private, name, held.data)
+    else:
+        actual = sha256_file(path)
     inputs.inputs_sha256[f"run/{name}"] = actual
     if actual != expected:
         inputs.error(
@@ -190,9 +214,16 @@ def _excepted(name: str, path: Path) -> bool:
 
 
 def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
+    # The corpus is copied once, file by file, into the private folder and only the copy is
+    # verified against its manifest and read: the events, expected rows and manifest the
+    # evaluator judges by are the bytes it hashed (red team round 11, A15: drive_events.jsonl
+    # swapped in after the check and read again by path).
+    assert inputs.private is not None  # read_run always gives one
+    held_dir = inputs.private / "corpus"
     try:
-        corpus = load_corpus(corpus_dir)
+        corpus = load_corpus(_hold_corpus(corpus_dir, held_dir))
     except ProvebenchError as error:
+        error = _named_from(error, held_dir, corpus_dir)
         # Not a file of the run folder: no path; the loader's one line names the corpus file,
         # line and field, as the user gave the corpus (`ConfigurationError.located`).
         inputs.errors.append(
@@ -201,7 +232,7 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
             )
         )
         return
-    manifest_sha256 = sha256_file(corpus.directory / MANIFEST_FILE)
+    manifest_sha256 = sha256_file(held_dir / MANIFEST_FILE)
     inputs.inputs_sha256[f"corpus/{MANIFEST_FILE}"] = manifest_sha256
     for name, digest in sorted(corpus.manifest.sha256.items()):
         inputs.inputs_sha256[f"corpus/{name}"] = digest
@@ -217,23 +248,44 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
     inputs.corpus = corpus
 
 
+def _hold_corpus(corpus_dir: Path, held_dir: Path) -> Path:
+    """A private copy of the corpus folder's regular files, each read once (`copy_once`)."""
+    if not corpus_dir.is_dir():
+        raise ProvebenchError("not a corpus directory", path=corpus_dir)
+    held_dir.mkdir(mode=0o700)
+    for entry in sorted(corpus_dir.iterdir()):
+        copy_once(entry, held_dir / entry.name)
+    return held_dir
+
+
+def _named_from(error: ProvebenchError, held_dir: Path, corpus_dir: Path) -> ProvebenchError:
+    """The loader's error naming the user's corpus file, not the private copy it read."""
+    if error.path is None or not error.path.startswith(str(held_dir)):
+        return error
+    path = str(corpus_dir) + error.path[len(str(held_dir)) :]
+    return ProvebenchError(error.message, path=path, line=error.line, field=error.field)
+
+
 def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     root = inputs.run_dir
-    ledger_path, export_path = root / LEDGER_FILE, root / LEDGER_EXPORT_FILE
-    if not ledger_path.is_file():
-        return  # reported as file_missing
+    ledger_path = inputs.held.get(LEDGER_FILE)
+    export_path = inputs.held.get(LEDGER_EXPORT_FILE)
+    if ledger_path is None:
+        return  # not read: reported as file_missing or file_altered
     if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
         # SQLite would open a `-wal` or `-shm` beside the log itself, and opening a FIFO
         # blocks: the log is not read at all (reported as file_unrecorded; fail closed).
         return
     head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
-    for path in (ledger_path, export_path):
-        if not path.is_file():
+    # Only the private copies are verified and parsed: the bytes whose sha256 run.json lists
+    # (red team round 11, A13: the log verified on one open and parsed on another).
+    for name, path in ((LEDGER_FILE, ledger_path), (LEDGER_EXPORT_FILE, export_path)):
+        if path is None:
             continue
         try:
             report = verify_ledger(path, expect_head=head, expect_length=length)
         except ProvebenchError as error:  # not a ledger at all (e.g. emptied): fail closed
-            inputs.error("ledger_unreadable", error.message, path=path)
+            inputs.error("ledger_unreadable", error.message, path=root / name)
             return
         if not report.ok:
             inputs.ledger_problems.extend(report.problems)
@@ -241,19 +293,28 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
             inputs.error(
                 "ledger_chain",
                 f"the hash chain does not verify against run.json: {first}",
-                path=path,
+                path=root / name,
             )
     try:
         with Ledger.open_readonly(ledger_path) as ledger:
             entries = list(ledger.entries())
     except ProvebenchError as error:
-        inputs.error("ledger_unreadable", error.message, path=ledger_path)
+        inputs.error("ledger_unreadable", error.message, path=root / LEDGER_FILE)
         return
-    if export_path.is_file() and not _export_matches(export_path, entries):
+    if len(entries) != length or (entries[-1].hash if entries else None) != head:
+        # The entries parsed are the log run.json names, whatever the verifier saw.
+        inputs.error(
+            "ledger_chain",
+            f"the log read ends at entry {len(entries)}, not at run.json's head and length "
+            f"({length})",
+            path=root / LEDGER_FILE,
+            field="ledger.head_hash",
+        )
+    if export_path is not None and not _export_matches(export_path, entries):
         inputs.error(
             "ledger_export_mismatch",
             "ledger.jsonl is not the same chain as ledger.sqlite",
-            path=export_path,
+            path=root / LEDGER_EXPORT_FILE,
         )
     inputs.entries = entries
 
@@ -286,10 +347,11 @@ def _check_identity_file(inputs: RunInputs, identity: dict[str, Any]) -> None:
     candidate is refused even when run.json lists its digest (red team round 10, A8: a
     rewritten identity.json was signed and published)."""
     path = inputs.run_dir / IDENTITY_FILE
-    if _entry_kind(path) is not None:
-        return  # missing or not a regular file: file_missing / file_altered
+    copy = inputs.held.get(IDENTITY_FILE)
+    if copy is None:
+        return  # not read: file_missing / file_altered
     try:
-        held = read_json_file(path)
+        held = parse_json_bytes(copy.read_bytes(), source=str(path))
     except ProvebenchError as error:
         held = error.message
     if held != identity:
@@ -338,10 +400,11 @@ def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
 
 def _read_register(inputs: RunInputs) -> None:
     path = inputs.run_dir / REGISTER_FILE
-    if not path.is_file():
-        return  # reported as file_missing
+    copy = inputs.held.get(REGISTER_FILE)
+    if copy is None:
+        return  # not read: reported as file_missing or file_altered
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
+        with copy.open(encoding="utf-8", newline="") as handle:
             records = list(csv.reader(handle))
     except (OSError, UnicodeDecodeError, csv.Error) as error:
         inputs.error("register_unreadable", str(error), path=path)

@@ -46,10 +46,18 @@ RUN_FACTS = (
     "register",
     "ledger",
 )
+# Besides them, whether the run was resumed (run.json's non_scoring.resumed): a resumed run is
+# read, not credited (docs/attestation.md), so the laboratory signs the fact itself and the
+# evaluator takes it only from a record that matches this predicate (red team round 11, A19: a
+# run.json saying `resumed: false` parsed in place of the signed one). A run signed before the
+# predicate carried it does not match and is refused (`run_envelope_mismatch`): run it again.
+RESUMED_FACT = "resumed"
 
 
 def run_predicate(record: dict[str, Any]) -> dict[str, Any]:
-    return {key: record[key] for key in RUN_FACTS}
+    predicate = {key: record[key] for key in RUN_FACTS}
+    predicate[RESUMED_FACT] = record["non_scoring"]["resumed"]
+    return predicate
 
 
 def sign_run(root: Path, record: dict[str, Any], record_sha256: str | None = None) -> Path:
@@ -101,7 +109,7 @@ def run_envelope_problems(
             )
         )
     expected = run_predicate(record)
-    for key in RUN_FACTS:
+    for key in (*RUN_FACTS, RESUMED_FACT):
         if signed.predicate.get(key) != expected[key]:
             problems.append(
                 (
