@@ -31,6 +31,7 @@ from provebench._canonical import (
     canonical_json,
     compact_json,
     sha256_file,
+    still_written,
     write_atomic,
 )
 from provebench._errors import ProvebenchError
@@ -179,6 +180,10 @@ def publish_run(
     }
     # The identity the laboratory wrote, from memory: not whatever the file holds now (A8).
     files[IDENTITY_FILE] = hashlib.sha256(identity_bytes).hexdigest()
+    # The files it derived from the log, by the digests of the bytes it wrote, never read back
+    # (red team round 11, A2: a diagnostics.jsonl renamed over the written one was signed).
+    for name in _DERIVED_FILES:
+        files[name] = still_written(rundir.path(name))
     record = {
         "format": RUN_FORMAT,
         "complete": True,
@@ -203,6 +208,15 @@ def publish_run(
     crash_hook("publish:before_run_json")
     data = canonical_json(record).encode("utf-8")
     write_atomic(rundir.path(RUN_RECORD_FILE), data)
+    # Last, before the signature: each file it wrote still holds the bytes it wrote, or nothing
+    # is signed (one line naming the file).
+    try:
+        for name in (*_DERIVED_FILES, RUN_RECORD_FILE):
+            still_written(rundir.path(name))
+    except ProvebenchError:
+        # No run.json without its signature: the folder must not look complete.
+        rundir.path(RUN_RECORD_FILE).unlink(missing_ok=True)
+        raise
     # The digest of the bytes written, taken here: the signature covers this record as this
     # process built it, never run.json read back from disk (docs/attestation.md).
     return PublishedRecord(record, hashlib.sha256(data).hexdigest())
@@ -314,6 +328,8 @@ _LAB_FILES = frozenset(
     }
 )
 _LAB_FOLDERS = frozenset({WORK_DIR, CHECKPOINT_DIR})
+# What `publish_run` writes from the log, signed by the digests of the bytes it wrote.
+_DERIVED_FILES = (REGISTER_FILE, DIAGNOSTICS_FILE, LEDGER_EXPORT_FILE)
 
 
 def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
