@@ -33,6 +33,7 @@ from provebench._canonical import (
     sha256_file,
     still_written,
     write_atomic,
+    written_sha256,
 )
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
@@ -182,8 +183,9 @@ def publish_run(
     files[IDENTITY_FILE] = hashlib.sha256(identity_bytes).hexdigest()
     # The files it derived from the log, by the digests of the bytes it wrote, never read back
     # (red team round 11, A2: a diagnostics.jsonl renamed over the written one was signed).
+    # Checked on disk once, below, just before the signature.
     for name in _DERIVED_FILES:
-        files[name] = still_written(rundir.path(name))
+        files[name] = _written(rundir.path(name))
     record = {
         "format": RUN_FORMAT,
         "complete": True,
@@ -220,6 +222,13 @@ def publish_run(
     # The digest of the bytes written, taken here: the signature covers this record as this
     # process built it, never run.json read back from disk (docs/attestation.md).
     return PublishedRecord(record, hashlib.sha256(data).hexdigest())
+
+
+def _written(path: Path) -> str:
+    digest = written_sha256(path)
+    if digest is None:  # every derived file is written above, in this process
+        raise ProvebenchError("the laboratory did not write this file in this run", path=path)
+    return digest
 
 
 def _refuse_other_identity(
