@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import os
+import secrets
+import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,6 +79,83 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+class _HashingFile(io.RawIOBase):
+    """A file descriptor open for writing that hashes every byte as it is written: the digest
+    of a file provebench wrote is of the bytes it wrote, never of the file read back (red team
+    round 11, A2/A4: a file renamed over, or rewritten through its temporary name, between the
+    write and a re-read was signed)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self.digest = hashlib.sha256()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        written = os.write(self._fd, view)
+        self.digest.update(view[:written])
+        return written
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
+# The sha256 of what this process last wrote at each path (absolute, as named): what a
+# signature covers (`written_sha256`, `attest._envelope.sign_files`).
+_WRITTEN: dict[str, str] = {}
+_TEMPORARY_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def written_sha256(path: str | Path) -> str | None:
+    """The sha256 of the bytes this process wrote at `path` with `atomic_writer` (the last
+    time), or None when it wrote nothing there."""
+    return _WRITTEN.get(str(Path(path).absolute()))
+
+
+def still_written(path: str | Path) -> str:
+    """The sha256 of what this process wrote at `path`, once the regular file there is checked
+    to hold exactly those bytes; otherwise one-line `ProvebenchError`, checked last, just before
+    a signature (red team round 11, A2/A4: a file renamed over, or rewritten through the
+    writer's temporary file, after it was written was signed)."""
+    written = written_sha256(path)
+    try:
+        found = sha256_file(path) if stat.S_ISREG(os.lstat(path).st_mode) else None
+    except OSError:
+        found = None
+    if written is None or found != written:
+        raise ProvebenchError(
+            "the file is not the one this process wrote (changed or replaced after it was "
+            "written); nothing is signed",
+            path=Path(path),
+        )
+    return written
+
+
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    """A new temporary file beside `target`: created exclusively (never a file or link someone
+    put at the name first), owner-only until it is renamed, under an unpredictable name (128
+    random bits), so nobody can aim a write at it while it is filled (red team round 11, A4)."""
+    for _ in range(16):
+        temporary = target.parent / f".{target.name}.{secrets.token_hex(16)}.tmp"
+        try:
+            return os.open(temporary, _TEMPORARY_FLAGS, 0o600), temporary
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise _cannot_write(target, error) from None
+    raise ProvebenchError("cannot write: no free temporary name", path=target)
+
+
 @contextmanager
 def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]]:
     """Open `path` for writing so that readers see either the old content or the whole new one.
@@ -86,26 +165,24 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
     partial file under the final name. A target that exists and is not a regular file (a folder,
     FIFO, device, socket or symbolic link) is refused before anything is written: the rename
     would replace it (`provebench._paths`). An OS error of the writer's own steps is one
-    `ProvebenchError` naming the target, not the temporary file.
+    `ProvebenchError` naming the target, not the temporary file. The sha256 of the bytes written
+    is kept for `written_sha256` once the file is in place.
     """
     target = Path(path)
     refuse_to_replace(target)
+    fd, temporary = _create_temporary(target)
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as error:
-        raise _cannot_write(target, error) from None
-    try:
+        raw = _HashingFile(fd)
         try:
-            # mkstemp makes the file owner-only; what provebench writes is handed on (verdicts,
-            # evidence, reports), so it gets the mode a plain open() would: 0666 less the umask.
-            os.fchmod(fd, 0o666 & ~current_umask())
+            buffered = io.BufferedWriter(raw)
             with (
-                os.fdopen(fd, "wb")
-                if binary
-                else os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+                buffered if binary else io.TextIOWrapper(buffered, encoding="utf-8", newline="\n")
             ) as handle:
                 yield handle
                 _finish(target, handle)
+                # Owner-only while it was filled; what provebench writes is handed on
+                # (verdicts, evidence, reports), so it gets the mode a plain open() would.
+                os.fchmod(fd, 0o666 & ~current_umask())
         except OSError as error:
             # The caller's write to `handle`, or the close that flushes what is still buffered,
             # met a full disk (a file object's errors carry no file name): say which file could
@@ -115,10 +192,13 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
             if error.filename is None and error.errno in _WRITE_FAILURES:
                 raise _cannot_write(target, error) from None
             raise
-        _rename(Path(tmp_name), target)
+        finally:
+            raw.close()
+        _rename(temporary, target)
     except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+    _WRITTEN[str(target.absolute())] = raw.digest.hexdigest()
     fsync_directory(target.parent)
 
 
@@ -160,11 +240,13 @@ def _cannot_write(target: Path, error: OSError) -> ProvebenchError:
     return ProvebenchError(f"cannot write: {error.strerror or error}", path=target)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write a whole file atomically (see `atomic_writer`)."""
+def write_atomic(path: str | Path, data: bytes | str) -> str:
+    """Write a whole file atomically (see `atomic_writer`); returns the sha256 of the bytes
+    written."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     with atomic_writer(path, binary=True) as handle:
         handle.write(payload)
+    return hashlib.sha256(payload).hexdigest()
 
 
 def write_lines_atomic(path: str | Path, lines: Iterable[str]) -> None:
@@ -192,7 +274,9 @@ __all__ = [
     "is_utf8_text",
     "sha256_bytes",
     "sha256_file",
+    "still_written",
     "to_jsonable",
     "write_atomic",
     "write_lines_atomic",
+    "written_sha256",
 ]

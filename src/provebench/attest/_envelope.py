@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import (
+    canonical_json,
+    sha256_file,
+    still_written,
+    write_atomic,
+    written_sha256,
+)
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey, laboratory_signer
 from provebench.attest._sslib import Envelope, Signer, VerificationError
@@ -93,10 +99,25 @@ def sign_files(
     predicate_type: str,
     predicate: dict[str, Any],
 ) -> Path:
-    """`write_signed` of the files `names` (relative to `folder`, already written), hashed as
-    they are on disk; returns the envelope's `path`."""
-    subjects = {name: sha256_file(folder / name) for name in names}
+    """`write_signed` of the files `names` (relative to `folder`, already written); returns the
+    envelope's `path`.
+
+    A file this process wrote is signed by the digest of the bytes it wrote
+    (`_canonical.written_sha256`), never by a re-read: the file on disk must still hold them, or
+    nothing is signed (red team round 11, A4: a forged verdict written through the writer's
+    temporary file, or renamed over, was signed as the evaluator's). A file it did not write (a
+    suite's scenario kept from an earlier run) is hashed as it is found."""
+    subjects = {name: _signable_sha256(folder / name) for name in names}
     return write_signed(path, subjects, predicate_type, predicate)
+
+
+def _signable_sha256(path: Path) -> str:
+    if written_sha256(path) is None:
+        return sha256_file(path)
+    try:
+        return still_written(path)
+    except ProvebenchError as error:
+        raise AttestationError(str(error.message), path=path) from None
 
 
 def read_statement(

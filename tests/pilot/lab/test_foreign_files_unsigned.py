@@ -21,8 +21,12 @@ from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
         (("CERTIFIED.json", "extra/x.txt"), "CERTIFIED.json"),
         (("extra/x.txt",), "extra"),
         (("checkpoint/CERTIFIED.json",), "checkpoint/CERTIFIED.json"),
+        # Red team round 11, A1: a hidden folder's files were listed and signed.
+        ((".x/CERTIFIED.json",), ".x"),
+        (("checkpoint/.y/NOTE.txt",), "checkpoint/.y"),
+        ((".CERTIFIED.json",), ".CERTIFIED.json"),
     ],
-    ids=["top", "folder", "checkpoint"],
+    ids=["top", "folder", "checkpoint", "hidden", "checkpoint-hidden", "hidden-file"],
 )
 def test_a_file_the_laboratory_did_not_write_is_refused_at_publish(
     tmp_path: Path, planted: tuple[str, ...], named: str
@@ -44,6 +48,8 @@ def test_a_file_the_laboratory_did_not_write_is_refused_at_publish(
     for name in planted:
         (out / name).unlink()
     shutil.rmtree(out / "extra", ignore_errors=True)
+    for folder in (".x", "checkpoint/.y"):
+        shutil.rmtree(out / folder, ignore_errors=True)
     run_agent(corpus, "noop", out)
     record = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert set(record["files_sha256"]) == set(signed)

@@ -44,11 +44,28 @@ def _plant_journal(rundir: RunDir) -> None:
     rundir.path("ledger.sqlite-journal").write_bytes(b'\x00{"laboratory_pass": true}\n')
 
 
+def _plant_hidden(rundir: RunDir) -> None:
+    # Red team round 11, A1 (a1_plant_hidden.sh): files inside hidden folders of a live run.
+    for folder in (rundir.root / ".x", rundir.checkpoint_dir / ".y"):
+        folder.mkdir()
+        (folder / "CERTIFIED.json").write_text('{"laboratory_pass": true}\n')
+
+
+def _plant_snapshot_name(rundir: RunDir) -> None:
+    # Red team round 11, A1b: a folder named like a snapshot, after the last snapshot was made
+    # (the laboratory drops the other snapshots only when its pointer moves).
+    stray = rundir.checkpoint_dir / "snapshot-999999"
+    stray.mkdir()
+    (stray / "CERTIFIED.json").write_text('{"laboratory_pass": true}\n')
+
+
 ATTACKS: dict[str, tuple[Callable[[RunDir], None], str]] = {
     "a4-work": (_plant_work, "work/ does not match the work-directory digest"),
     "a4-snapshot": (_plant_snapshot, "does not match the work-directory digest"),
     "a8-identity": (_swap_identity, "identity.json is not what the laboratory wrote"),
     "a9-journal": (_plant_journal, "ledger.sqlite-journal is in the run folder"),
+    "r11-a1-hidden": (_plant_hidden, "the first: '.x'; the laboratory signs only its own files"),
+    "r11-a1b-snapshot": (_plant_snapshot_name, "the first: 'checkpoint/snapshot-999999'"),
 }
 
 

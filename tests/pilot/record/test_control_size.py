@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from provebench._canonical import canonical_json
+from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest import load_trusted_key
 from provebench.attest._envelope import sign_files
@@ -80,7 +80,7 @@ def test_a_signed_seal_of_profile_public_credits_nothing_and_makes_no_control(
     seal_candidate(seal, candidate_identity("reference", None), "control")
     opened = open_seal(seal, trusted)
     public = {**opened.sealed, "profile": "public"}
-    (seal / SEAL_FILE).write_text(canonical_json(public), encoding="utf-8")
+    write_atomic(seal / SEAL_FILE, canonical_json(public))  # the operator writes, then signs
     sign_files(seal, [SEAL_FILE], seal / SEAL_ENVELOPE_FILE, SEAL_PREDICATE, public)
     with pytest.raises(ProvebenchError, match="control profile's size"):
         generate_control(seal, tmp_path / "control", trusted)

@@ -249,7 +249,7 @@ def test_a_first_format_seal_still_opens_but_starts_no_run(
 ) -> None:
     """A /1 seal (signed by this laboratory) held no copy of the code: published evidence with
     one stays checkable, and a run from it is refused in one line."""
-    from provebench._canonical import canonical_json
+    from provebench._canonical import canonical_json, write_atomic
     from provebench.attest._envelope import sign_files
     from provebench.pilot.record._seal import SEAL_FILE, SEAL_PREDICATE
 
@@ -257,7 +257,7 @@ def test_a_first_format_seal_still_opens_but_starts_no_run(
     first = json.loads((seal / SEAL_FILE).read_text(encoding="utf-8"))
     first["format"] = "provebench.pilot.seal/1"
     del first["code"]
-    (seal / SEAL_FILE).write_text(canonical_json(first), encoding="utf-8")
+    write_atomic(seal / SEAL_FILE, canonical_json(first))  # the operator writes, then signs
     sign_files(seal, [SEAL_FILE], seal / "seal.dsse.json", SEAL_PREDICATE, first)
     assert open_seal(seal, load_trusted_key()).sealed["format"] == "provebench.pilot.seal/1"
     generate_control(seal, tmp_path / "control", load_trusted_key())

@@ -28,6 +28,7 @@ could have happened: `_stream_check.py`) and every expected row. Any problem is 
 from __future__ import annotations
 
 import csv
+import hashlib
 import heapq
 import os
 import shutil
@@ -256,8 +257,13 @@ class Corpus:
         return self.directory / EXPECTED_ROWS_FILE
 
     def events(self) -> Iterator[DriveEvent]:
-        """The drive events in order, validated line by line."""
-        return iter_events(self.events_path, run_versions=self.info.run_versions)
+        """The drive events in order, validated line by line; the bytes streamed are hashed and
+        must be the ones the manifest names, or the stream ends in an error (below)."""
+        return iter_events(
+            self.events_path,
+            run_versions=self.info.run_versions,
+            sha256=self.manifest.sha256[EVENTS_FILE],
+        )
 
     def expected_rows(self) -> list[RegisterRow]:
         return read_register_csv(self.expected_rows_path)
@@ -420,21 +426,39 @@ def _validation_error(error: ValidationError, path: Path, line: int | None) -> P
     return validation_failure(error, path=path, line=line)
 
 
-def iter_events(path: Path, *, run_versions: tuple[RunVersion, ...]) -> Iterator[DriveEvent]:
+def iter_events(
+    path: Path, *, run_versions: tuple[RunVersion, ...], sha256: str | None = None
+) -> Iterator[DriveEvent]:
     """Validate and yield each event of a `drive_events.jsonl`, checking the stream as a whole
-    (`_stream_check.py`) against the corpus's run versions."""
+    (`_stream_check.py`) against the corpus's run versions.
+
+    With `sha256` (the manifest's), the bytes streamed are hashed as they are read and the
+    stream ends in one error when they are not those bytes: the file is opened again by path
+    after `load_corpus` checked it, and a file swapped in between would otherwise be run, and
+    signed, under the checked corpus's name (red team round 11, A3). Every consumer reads the
+    whole stream before it signs or judges anything (the laboratory publishes after the last
+    cycle)."""
     checker = StreamChecker(path, run_versions)
+    digest = hashlib.sha256()
     # The adapter's core validator itself: the same schema and errors, without the adapter's
     # per-call wrapper (a third of the cost of a line at a million lines).
     validate_json = DRIVE_EVENT_ADAPTER.validator.validate_json
     with path.open("rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
+            digest.update(raw)
             try:
                 event = validate_json(raw)
             except ValidationError as error:
                 raise _validation_error(error, path, line_number) from error
             checker.check(event, line_number)
             yield event
+    if sha256 is not None and digest.hexdigest() != sha256:
+        raise ProvebenchError(
+            "the events read differ from the ones manifest.json names (the file was changed "
+            "while it was read); nothing read from it is signed or judged",
+            path=path,
+            field="sha256",
+        )
     checker.finish()
 
 

@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from provebench._canonical import (
@@ -30,7 +31,9 @@ from provebench._canonical import (
     canonical_json,
     compact_json,
     sha256_file,
+    still_written,
     write_atomic,
+    written_sha256,
 )
 from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
@@ -167,22 +170,22 @@ def publish_run(
     for name in (*EVALUATION_OUTPUTS, RUN_ENVELOPE_FILE):
         rundir.path(name).unlink(missing_ok=True)
     _refuse_ledger_companions(rundir)
-    _refuse_foreign_files(rundir)
+    _refuse_foreign_files(rundir, cycles)
     _refuse_replaced_ledger(rundir, length, head_hash)
     identity_bytes = canonical_json(identity).encode("utf-8")
     _refuse_changed_identity(rundir, identity_bytes)
     _refuse_unrecorded_work(rundir, cycles, work_sha256)
-    # Regular files only, by lstat: a symbolic link an importer left in work/ is neither
-    # followed (its target is no file of the run) nor listed (the evaluator reports it).
     files = {
         path.relative_to(rundir.root).as_posix(): sha256_file(path)
-        for path in sorted(rundir.root.rglob("*"))
-        if stat.S_ISREG(path.lstat().st_mode)
-        and path.name != RUN_RECORD_FILE
-        and not path.name.startswith(".")
+        for path in _listed_files(rundir, cycles)
     }
     # The identity the laboratory wrote, from memory: not whatever the file holds now (A8).
     files[IDENTITY_FILE] = hashlib.sha256(identity_bytes).hexdigest()
+    # The files it derived from the log, by the digests of the bytes it wrote, never read back
+    # (red team round 11, A2: a diagnostics.jsonl renamed over the written one was signed).
+    # Checked on disk once, below, just before the signature.
+    for name in _DERIVED_FILES:
+        files[name] = _written(rundir.path(name))
     record = {
         "format": RUN_FORMAT,
         "complete": True,
@@ -207,9 +210,25 @@ def publish_run(
     crash_hook("publish:before_run_json")
     data = canonical_json(record).encode("utf-8")
     write_atomic(rundir.path(RUN_RECORD_FILE), data)
+    # Last, before the signature: each file it wrote still holds the bytes it wrote, or nothing
+    # is signed (one line naming the file).
+    try:
+        for name in (*_DERIVED_FILES, RUN_RECORD_FILE):
+            still_written(rundir.path(name))
+    except ProvebenchError:
+        # No run.json without its signature: the folder must not look complete.
+        rundir.path(RUN_RECORD_FILE).unlink(missing_ok=True)
+        raise
     # The digest of the bytes written, taken here: the signature covers this record as this
     # process built it, never run.json read back from disk (docs/attestation.md).
     return PublishedRecord(record, hashlib.sha256(data).hexdigest())
+
+
+def _written(path: Path) -> str:
+    digest = written_sha256(path)
+    if digest is None:  # every derived file is written above, in this process
+        raise ProvebenchError("the laboratory did not write this file in this run", path=path)
+    return digest
 
 
 def _refuse_other_identity(
@@ -318,28 +337,36 @@ _LAB_FILES = frozenset(
     }
 )
 _LAB_FOLDERS = frozenset({WORK_DIR, CHECKPOINT_DIR})
+# What `publish_run` writes from the log, signed by the digests of the bytes it wrote.
+_DERIVED_FILES = (REGISTER_FILE, DIAGNOSTICS_FILE, LEDGER_EXPORT_FILE)
 
 
-def _refuse_foreign_files(rundir: RunDir) -> None:
+def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
     """The laboratory signs only files it wrote (red team round 9, A4): a file someone put in
     the run folder — `CERTIFIED.json`, `extra/x.txt` — would otherwise be listed in run.json's
     `files_sha256`, signed, and copied into a published bundle. Refused in one line naming it,
-    before run.json is written; hidden names (a writer's temporary files) are never listed."""
+    before run.json is written. Its own set is exact (red team round 11, A1/A1b): at the top its
+    files and work/ and checkpoint/; in checkpoint/ the pointer and the one snapshot the pointer
+    names (every other was dropped when the pointer moved); a hidden name is refused like any
+    other — the laboratory's writers leave none behind, and a file inside a hidden folder would
+    otherwise be listed and signed. work/ and the snapshot are the importer's, bound entry by
+    entry to the log's `work_sha256` (`_refuse_unrecorded_work`)."""
     foreign = [
         entry
         for entry in sorted(rundir.root.iterdir())
-        if not entry.name.startswith(".")
-        and not (entry.name in _LAB_FILES and stat.S_ISREG(entry.lstat().st_mode))
+        if not (entry.name in _LAB_FILES and stat.S_ISREG(entry.lstat().st_mode))
         and not (entry.name in _LAB_FOLDERS and stat.S_ISDIR(entry.lstat().st_mode))
     ]
     checkpoint = rundir.checkpoint_dir
     if checkpoint.is_dir() and not checkpoint.is_symlink():
+        snapshot = rundir.snapshot_dir(cycles + 1).name
         foreign += [
             entry
             for entry in sorted(checkpoint.iterdir())
-            if not entry.name.startswith(".")
-            and not (entry.name == "snapshot.json" and stat.S_ISREG(entry.lstat().st_mode))
-            and not (entry.name.startswith("snapshot-") and stat.S_ISDIR(entry.lstat().st_mode))
+            if not (
+                entry.name == rundir.snapshot_pointer.name and stat.S_ISREG(entry.lstat().st_mode)
+            )
+            and not (entry.name == snapshot and stat.S_ISDIR(entry.lstat().st_mode))
         ]
     if foreign:
         raise ProvebenchError(
@@ -348,6 +375,24 @@ def _refuse_foreign_files(rundir: RunDir) -> None:
             "own files: remove it and run the same command again (the run resumes and publishes)",
             path=rundir.root,
         )
+
+
+def _listed_files(rundir: RunDir, cycles: int) -> list[Path]:
+    """The files run.json lists, from the laboratory's own set only (`_refuse_foreign_files`
+    has refused anything else): its top-level files, the pointer, and the regular files of
+    work/ and of the pointer's snapshot — by lstat: a symbolic link an importer left in work/
+    is neither followed (its target is no file of the run) nor listed (the evaluator reports
+    it). Hidden names inside work/ are the importer's, bound by the work digest, and not
+    listed, as before."""
+    listed = [rundir.path(name) for name in sorted(_LAB_FILES)]
+    listed.append(rundir.snapshot_pointer)
+    for folder in (rundir.work_dir, rundir.snapshot_dir(cycles + 1)):
+        listed += [
+            path
+            for path in folder.rglob("*")
+            if stat.S_ISREG(path.lstat().st_mode) and not path.name.startswith(".")
+        ]
+    return sorted(listed)
 
 
 def _payload(seq: int, text: str, ledger: Ledger) -> dict[str, Any]:
