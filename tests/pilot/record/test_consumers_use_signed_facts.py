@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from provebench._canonical import canonical_json
+from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest import load_trusted_key
 from provebench.pilot import run_lab
@@ -29,7 +29,9 @@ from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
 
 
 def _forge(path: Path, genuine: Verdict, edit: dict[str, object]) -> None:
-    """A4's outcome: the file replaced by a forged verdict, signed with the genuine facts."""
+    """A4's outcome: the file replaced by a forged verdict, signed with the genuine facts. The
+    signer now signs only bytes this process wrote (so A4 itself is refused at signing); the
+    forged bytes are written through its writer here, to hold the consumers' own check."""
     document = json.loads(path.read_text(encoding="utf-8"))
     for dotted, value in edit.items():
         *parents, leaf = dotted.split(".")
@@ -37,7 +39,7 @@ def _forge(path: Path, genuine: Verdict, edit: dict[str, object]) -> None:
         for key in parents:
             node = node[key]
         node[leaf] = value
-    path.write_text(canonical_json(document), encoding="utf-8")
+    write_atomic(path, canonical_json(document))
     sign_verdict(path, verdict_facts(genuine))
 
 
