@@ -141,14 +141,16 @@ def still_written(path: str | Path) -> str:
     return written
 
 
-def _create_temporary(target: Path) -> tuple[int, Path]:
-    """A new temporary file beside `target`: created exclusively (never a file or link someone
-    put at the name first), owner-only until it is renamed, under an unpredictable name (128
-    random bits), so nobody can aim a write at it while it is filled (red team round 11, A4)."""
+def create_temporary(target: Path, mode: int = 0o600) -> tuple[int, Path]:
+    """A new temporary file beside `target` (`.NAME.RANDOM.tmp`), open for writing, and its
+    path: created exclusively and without following a link (never a file or link someone put
+    at the name first), under an unpredictable name (128 random bits), so nobody can aim a
+    write at it while it is filled (red team round 11, A4). `mode` 0o600 keeps it owner-only
+    until it is renamed; `FileSet` asks 0o666 so that the kernel applies the umask once."""
     for _ in range(16):
         temporary = target.parent / f".{target.name}.{secrets.token_hex(16)}.tmp"
         try:
-            return os.open(temporary, _TEMPORARY_FLAGS, 0o600), temporary
+            return os.open(temporary, _TEMPORARY_FLAGS, mode), temporary
         except FileExistsError:
             continue
         except OSError as error:
@@ -170,7 +172,7 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
     """
     target = Path(path)
     refuse_to_replace(target)
-    fd, temporary = _create_temporary(target)
+    fd, temporary = create_temporary(target)
     try:
         raw = _HashingFile(fd)
         try:

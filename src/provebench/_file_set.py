@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from provebench._canonical import _cannot_write
+from provebench._canonical import _cannot_write, create_temporary
 from provebench._errors import ProvebenchError
 from provebench._paths import refuse_to_replace
 
@@ -83,28 +83,6 @@ def _fsync_path(path: Path, named: Path) -> None:
 
 
 # A fresh file only (never one that exists, never through a link), not inherited by children.
-_TEMPORARY_FLAGS = (
-    os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-)
-
-
-def _exclusive_temporary(target: Path) -> tuple[int, Path]:
-    """A new file beside `target` (`.NAME.RANDOM.tmp`), open for writing, and its path.
-
-    Opened with mode 0o666, so the kernel applies the umask: what is published gets a plain
-    open()'s mode, as `write_atomic`'s files do — without reading the umask for every file
-    (`tempfile.mkstemp` makes the file owner-only, which then needs a chmod)."""
-    for _ in range(100):
-        temporary = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
-        try:
-            return os.open(temporary, _TEMPORARY_FLAGS, 0o666), temporary
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise _cannot_write(target, error) from None
-    raise _cannot_write(target, FileExistsError(errno.EEXIST, "no free temporary name"))
-
-
 class FileSet:
     """Whole files written together, durable at one flush per commit (module docstring)."""
 
@@ -116,7 +94,9 @@ class FileSet:
         """Write `data` for `path` under a temporary name; `commit` publishes it."""
         target = Path(path)
         refuse_to_replace(target)
-        fd, temporary = _exclusive_temporary(target)
+        # Mode 0o666: the kernel applies the umask, so what is published gets a plain open()'s
+        # mode without a chmod per file.
+        fd, temporary = create_temporary(target, 0o666)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
