@@ -18,10 +18,11 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -341,6 +342,18 @@ _LAB_FOLDERS = frozenset({WORK_DIR, CHECKPOINT_DIR})
 _DERIVED_FILES = (REGISTER_FILE, DIAGNOSTICS_FILE, LEDGER_EXPORT_FILE)
 
 
+def _remove_writer_leftovers(folder: Path, names: Iterable[str]) -> None:
+    """Remove the atomic writer's temporary files of `names` in `folder` (regular files only,
+    never through a link) that an attempt killed mid-write left behind."""
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    alternatives = "|".join(re.escape(name) for name in sorted(names))
+    pattern = re.compile(rf"^\.({alternatives})\.[0-9a-f]{{32}}\.tmp$")
+    for entry in folder.iterdir():
+        if pattern.match(entry.name) and stat.S_ISREG(entry.lstat().st_mode):
+            entry.unlink()
+
+
 def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
     """The laboratory signs only files it wrote (red team round 9, A4): a file someone put in
     the run folder — `CERTIFIED.json`, `extra/x.txt` — would otherwise be listed in run.json's
@@ -350,7 +363,13 @@ def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
     names (every other was dropped when the pointer moved); a hidden name is refused like any
     other — the laboratory's writers leave none behind, and a file inside a hidden folder would
     otherwise be listed and signed. work/ and the snapshot are the importer's, bound entry by
-    entry to the log's `work_sha256` (`_refuse_unrecorded_work`)."""
+    entry to the log's `work_sha256` (`_refuse_unrecorded_work`).
+
+    One exception: the temporary file of a write of one of its own files that a killed attempt
+    left (`.NAME.<32 hex>.tmp`, the atomic writer's name) is removed, not refused: the write it
+    belonged to is redone by this attempt and nothing in it is ever signed."""
+    _remove_writer_leftovers(rundir.root, _LAB_FILES)
+    _remove_writer_leftovers(rundir.checkpoint_dir, {rundir.snapshot_pointer.name})
     foreign = [
         entry
         for entry in sorted(rundir.root.iterdir())
