@@ -80,8 +80,10 @@ def hidden_entries(run: Path) -> list[str]:
         (f"checkpoint/.snapshot.json.{HEX32}.tmp",),
         (f".register.csv.{HEX32}.tmp",),
         (f".ledger.jsonl.{HEX32}.tmp", f"checkpoint/.snapshot.json.{'f' * 32}.tmp"),
+        # A kill while run.json itself is written: no run.json, so the same command resumes.
+        (f".run.json.{HEX32}.tmp",),
     ],
-    ids=["checkpoint-pointer", "register", "export-and-pointer"],
+    ids=["checkpoint-pointer", "register", "export-and-pointer", "run-record"],
 )
 def test_the_writers_own_leftover_is_removed_and_the_resume_gives_identical_bytes(
     corpus: Path, uninterrupted: Path, tmp_path: Path, leftovers: tuple[str, ...]

@@ -367,8 +367,9 @@ def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
 
     One exception: the temporary file of a write of one of its own files that a killed attempt
     left (`.NAME.<32 hex>.tmp`, the atomic writer's name) is removed, not refused: the write it
-    belonged to is redone by this attempt and nothing in it is ever signed."""
-    _remove_writer_leftovers(rundir.root, _LAB_FILES)
+    belonged to is redone by this attempt and nothing in it is ever signed. run.json's own is
+    one of them: a kill while run.json is written leaves no run.json, so the run resumes here."""
+    _remove_writer_leftovers(rundir.root, _LAB_FILES | {RUN_RECORD_FILE})
     _remove_writer_leftovers(rundir.checkpoint_dir, {rundir.snapshot_pointer.name})
     foreign = [
         entry
