@@ -8,7 +8,9 @@ the product does not have."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +32,9 @@ from tests.helpers.pilot_lab import run_cli
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
 
+# A sealed run: its seal folder, the seal's record and the verdict of the run it sealed.
+SealedRun = tuple[Path, dict[str, Any], Any]
+
 
 @pytest.fixture(scope="module")
 def red_team(full_red_team: tuple[Path, RedteamReport]) -> Path:
@@ -38,7 +43,7 @@ def red_team(full_red_team: tuple[Path, RedteamReport]) -> Path:
     return out
 
 
-def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> tuple[Path, dict, object]:
+def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> SealedRun:
     """seal → control corpus → run → evaluate with the seal and the red-team report."""
     trusted = load_trusted_key()
     seal = tmp / "seal"
@@ -52,18 +57,36 @@ def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> tuple[Path, dict
     return seal, sealed, verdict
 
 
-def test_the_reference_passes_its_sealed_fresh_control(tmp_path: Path, red_team: Path) -> None:
-    seal, sealed, verdict = seal_run_evaluate(tmp_path, "reference", red_team)
-    outcomes = {check.check: check for check in verdict.external_checks}  # type: ignore[attr-defined]
+@pytest.fixture(scope="module")
+def sealed_reference(tmp_path_factory: pytest.TempPathFactory, red_team: Path) -> SealedRun:
+    """ONE sealed run of the reference over its fresh control, evaluated, for the module (each
+    xdist worker makes its own): the tests that change a file of it work on a copy (`copied`)."""
+    return seal_run_evaluate(tmp_path_factory.mktemp("sealed-reference"), "reference", red_team)
+
+
+def copied(sealed_reference: SealedRun, tmp_path: Path) -> Path:
+    """A copy of the shared sealed run's folder (seal/, control/, run/) for a test to change."""
+    folder = tmp_path / "sealed-reference"
+    shutil.copytree(sealed_reference[0].parent, folder, symlinks=True)
+    return folder
+
+
+def test_the_reference_passes_its_sealed_fresh_control(
+    tmp_path: Path, sealed_reference: SealedRun
+) -> None:
+    _, sealed, verdict = sealed_reference
+    folder = copied(sealed_reference, tmp_path)  # the reveal writes into the seal folder
+    seal = folder / "seal"
+    outcomes = {check.check: check for check in verdict.external_checks}
     assert all(check.outcome is True for check in outcomes.values()), outcomes
     assert "sealed fresh control" in outcomes["fresh_hidden_control"].basis
-    assert verdict.pilot_pass is True  # type: ignore[attr-defined]
+    assert verdict.pilot_pass is True
     # The seed is drawn after the candidate is fixed and committed to; nothing reveals it yet.
     opening = json.loads((seal / OPENING_FILE).read_text(encoding="ascii"))
     assert commitment(opening["seed"], opening["nonce"]) == sealed["commitment"]
     assert str(opening["seed"]) not in (seal / "seal.json").read_text(encoding="utf-8")
     # Reveal: the seed and the control's result, signed, for publication (pilot §16).
-    revealed = reveal(seal, tmp_path / "run" / "verdict.json", load_trusted_key())
+    revealed = reveal(seal, folder / "run" / "verdict.json", load_trusted_key())
     assert revealed["seed"] == opening["seed"] and revealed["control"]["laboratory_pass"]
     checked = run_cli("attest", "verify", str(seal / "reveal.dsse.json"))
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -71,9 +94,9 @@ def test_the_reference_passes_its_sealed_fresh_control(tmp_path: Path, red_team:
 
 def test_the_noop_importer_does_not_pass_its_fresh_control(tmp_path: Path, red_team: Path) -> None:
     _, _, verdict = seal_run_evaluate(tmp_path, "noop", red_team)
-    outcomes = {check.check: check for check in verdict.external_checks}  # type: ignore[attr-defined]
+    outcomes = {check.check: check for check in verdict.external_checks}
     assert outcomes["fresh_hidden_control"].outcome is False
-    assert verdict.pilot_pass is False  # type: ignore[attr-defined]
+    assert verdict.pilot_pass is False
 
 
 def test_another_candidates_run_is_not_the_sealed_control(tmp_path: Path, red_team: Path) -> None:
@@ -97,14 +120,15 @@ def test_another_candidates_run_is_not_the_sealed_control(tmp_path: Path, red_te
 
 
 def test_a_commitment_that_does_not_open_is_one_line_and_no_verdict(
-    tmp_path: Path, red_team: Path
+    tmp_path: Path, sealed_reference: SealedRun
 ) -> None:
-    seal, _, _ = seal_run_evaluate(tmp_path, "reference", red_team)
+    folder = copied(sealed_reference, tmp_path)  # the opening is changed below
+    seal = folder / "seal"
     opening = json.loads((seal / OPENING_FILE).read_text(encoding="ascii"))
     (seal / OPENING_FILE).write_text(canonical_json({**opening, "seed": opening["seed"] ^ 1}))
-    out = tmp_path / "again.json"
-    control = str(tmp_path / "control")
-    result = run_cli("pilot", "evaluate", str(tmp_path / "run"), "--corpus", control,
+    out = folder / "again.json"
+    control = str(folder / "control")
+    result = run_cli("pilot", "evaluate", str(folder / "run"), "--corpus", control,
                      "--fresh-control", str(seal), "--out", str(out))  # fmt: skip
     assert result.returncode == 2
     [line] = result.stderr.splitlines()
@@ -114,8 +138,6 @@ def test_a_commitment_that_does_not_open_is_one_line_and_no_verdict(
 def test_a_red_team_report_changed_after_signing_is_refused(
     tmp_path: Path, red_team: Path, signed_reference: tuple[Path, Path]
 ) -> None:
-    import shutil
-
     copy = tmp_path / "report"
     shutil.copytree(red_team, copy)
     summary = json.loads((copy / "redteam-summary.json").read_text(encoding="utf-8"))
