@@ -6,8 +6,9 @@ length of hex, a name the laboratory does not own, a folder, a symbolic link —
 as a file it did not write (red team round 11, A1), and a link is never followed.
 
 The killed attempt is made deterministically: a complete run whose run.json and signature are
-removed is the folder a kill just before run.json leaves (`publish:before_run_json`), and the
-leftover is planted in it as the kill mid-write would have left it."""
+removed is the folder a kill just before run.json leaves (`publish:before_run_json`), made once
+and copied for each test, and the leftover is planted in it as the kill mid-write would have left
+it."""
 
 from __future__ import annotations
 
@@ -43,11 +44,18 @@ def uninterrupted(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return run_agent(corpus, "reference", tmp_path_factory.mktemp("clean") / "run")
 
 
-def killed_before_run_json(corpus: Path, out: Path) -> Path:
-    """A run folder as an attempt killed while publishing leaves it: no run.json, no signature."""
-    run_agent(corpus, "reference", out)
+@pytest.fixture(scope="module")
+def killed(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run folder as an attempt killed while publishing leaves it: no run.json, no signature.
+    Made once for the module; each test resumes its own copy (`killed_before_run_json`)."""
+    out = run_agent(corpus, "reference", tmp_path_factory.mktemp("killed") / "run")
     for name in ("run.json", "run.dsse.json"):
         (out / name).unlink()
+    return out
+
+
+def killed_before_run_json(killed: Path, out: Path) -> Path:
+    shutil.copytree(killed, out, symlinks=True)
     return out
 
 
@@ -86,9 +94,9 @@ def hidden_entries(run: Path) -> list[str]:
     ids=["checkpoint-pointer", "register", "export-and-pointer", "run-record"],
 )
 def test_the_writers_own_leftover_is_removed_and_the_resume_gives_identical_bytes(
-    corpus: Path, uninterrupted: Path, tmp_path: Path, leftovers: tuple[str, ...]
+    corpus: Path, uninterrupted: Path, killed: Path, tmp_path: Path, leftovers: tuple[str, ...]
 ) -> None:
-    out = killed_before_run_json(corpus, tmp_path / "run")
+    out = killed_before_run_json(killed, tmp_path / "run")
     for name in leftovers:
         (out / name).write_bytes(b'{"half": "writ')  # a write cut short by the kill
     run_agent(corpus, "reference", out)
@@ -138,9 +146,9 @@ def plant_folder(path: Path) -> None:
     ],
 )
 def test_any_other_hidden_name_is_still_refused_at_publish(
-    corpus: Path, uninterrupted: Path, tmp_path: Path, name: str, plant: object
+    corpus: Path, uninterrupted: Path, killed: Path, tmp_path: Path, name: str, plant: object
 ) -> None:
-    out = killed_before_run_json(corpus, tmp_path / "run")
+    out = killed_before_run_json(killed, tmp_path / "run")
     plant(out / name)  # type: ignore[operator]
     with pytest.raises(ProvebenchError) as refused:
         run_agent(corpus, "reference", out)
@@ -160,12 +168,12 @@ def test_any_other_hidden_name_is_still_refused_at_publish(
     ids=["top", "checkpoint"],
 )
 def test_a_link_of_the_writers_form_is_refused_and_never_followed(
-    corpus: Path, tmp_path: Path, name: str
+    corpus: Path, killed: Path, tmp_path: Path, name: str
 ) -> None:
     """The writer creates its temporary file exclusively, never through a link: a link under
     that name is someone else's. It is refused like any foreign entry, neither removed through
     nor written through — the file it points at is untouched."""
-    out = killed_before_run_json(corpus, tmp_path / "run")
+    out = killed_before_run_json(killed, tmp_path / "run")
     target = tmp_path / "outside.txt"
     target.write_bytes(b"not the laboratory's\n")
     (out / name).symlink_to(target)
