@@ -259,7 +259,7 @@ SELECTOR = "delete pod/* labels=app:api"
         ),
         # `kind/all` is the whole collection in both polarities; a selector is narrower
         ("delete pod/all", Operation(verb="delete", kind="pod", selector="a:b"), False, False),
-        # all namespaces cover one; a cluster-wide kind has none to cover
+        # all namespaces (`-A`) cover one
         (
             "delete pod/* namespace=prod",
             Operation(verb="delete", kind="pod", collection=True),
@@ -272,6 +272,10 @@ SELECTOR = "delete pod/* labels=app:api"
             False,
             False,
         ),
+        # a named operation, or a kind no namespace holds, is not one across all namespaces
+        ("* * namespace=prod", op("get tool/orchestration_get"), False, False),
+        ("* * namespace=prod", Operation(verb="query", kind="metrics"), False, False),
+        ("delete pod/* namespace=prod", op("delete pod/x"), False, False),
         # verb, kind, replicas and fields are read alike in both polarities
         (SELECTOR, Operation(verb="get", kind="pod", collection=True), False, False),
         (SELECTOR, Operation(verb="delete", kind="deployment", collection=True), False, False),

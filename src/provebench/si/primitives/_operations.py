@@ -83,6 +83,28 @@ CLUSTER_KINDS: Final = frozenset(
         "iac-state",
     }
 )
+# Kubernetes kinds that live in a namespace (interface types §4.2): an operation over one of them
+# with no namespace ran across every namespace.
+NAMESPACED_KINDS: Final = frozenset(
+    {
+        "pod",
+        "deployment",
+        "statefulset",
+        "daemonset",
+        "replicaset",
+        "job",
+        "service",
+        "configmap",
+        "secret",
+        "ingress",
+        "hpa",
+        "networkpolicy",
+        "role",
+        "rolebinding",
+        "pvc",
+        "event",
+    }
+)
 READ_VERBS: Final = frozenset({"get", "list", "log", "query"})
 WRITE_VERBS: Final = frozenset(VERBS) - READ_VERBS - {"authenticate"}
 MODIFY_VERBS: Final = frozenset({"update", "replace", "patch", "apply"})
@@ -336,11 +358,13 @@ def _selector_matches(pattern: str | None, operation: Operation, polarity: Polar
 def _namespace_matches(pattern: str | None, operation: Operation, polarity: Polarity) -> bool:
     if pattern is None or pattern == operation.namespace:
         return True
-    # an operation over a namespaced kind in no namespace ran across all of them
+    # a collection or selector operation over a namespaced Kubernetes kind in no namespace ran
+    # across all of them (`-A`); a named one, or another kind, simply has no namespace
     return (
         polarity == "forbidden"
         and operation.namespace is None
-        and operation.kind not in CLUSTER_KINDS
+        and operation.name is None
+        and operation.kind in NAMESPACED_KINDS
     )
 
 
