@@ -22,7 +22,8 @@ def op(text: str, **extra: object) -> Operation:
 
 
 def matches(pattern: str, operation: Operation) -> bool:
-    return parse_pattern(pattern).matches(operation)
+    """A required pattern's match: narrow, as the vocabulary reads it."""
+    return parse_pattern(pattern).matches(operation, polarity="required")
 
 
 def test_every_published_action_parses_or_has_a_reading() -> None:
@@ -192,3 +193,105 @@ def test_a_write_of_a_section_covers_the_fields_it_holds(
     assert covers == matches(
         f"patch deployment/web {wanted}", op("patch deployment/web", fields=(changed,))
     )
+
+
+def covered(pattern: str, operation: Operation) -> bool:
+    """A forbidden pattern's match: by coverage (docs/si-profile.md, "Polarity")."""
+    return parse_pattern(pattern).matches(operation, polarity="forbidden")
+
+
+COLLECTION_DELETE = Operation(verb="delete", kind="pod", collection=True, namespace="default")
+SELECTOR = "delete pod/* labels=app:api"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "operation", "forbidden", "required"),
+    [
+        # issue 44 H4: a whole-collection delete is broader than the labelled set
+        (SELECTOR, COLLECTION_DELETE, True, False),
+        ("delete pod/* labels=*", COLLECTION_DELETE, True, False),
+        # a collection operation recorded with no name and no selector is the whole collection
+        (SELECTOR, Operation(verb="delete", kind="pod", namespace="default"), True, False),
+        # a selector with fewer, other or more labels may select an app:api pod
+        (SELECTOR, Operation(verb="delete", kind="pod", selector="tier:web"), True, False),
+        (SELECTOR, Operation(verb="delete", kind="pod", selector="app:api,tier:web"), True, False),
+        (SELECTOR, Operation(verb="delete", kind="pod", selector="app:api"), True, True),
+        # one key with another value cannot select an app:api pod
+        (SELECTOR, Operation(verb="delete", kind="pod", selector="app:web"), False, False),
+        # a named operation is not a label-selector operation in either polarity (S-BR-001
+        # expects one deployment carrying the label to be restarted)
+        ("restart deployment/* labels=app:api", op("restart deployment/user-api"), False, False),
+        # a named target is covered by the whole collection, and by a selector that reached it
+        (
+            "delete deployment/pay",
+            Operation(verb="delete", kind="deployment", collection=True),
+            True,
+            False,
+        ),
+        (
+            "delete deployment/pay",
+            Operation(
+                verb="delete", kind="deployment", selector="a:b", targets=("deployment/pay",)
+            ),
+            True,
+            False,
+        ),
+        (
+            "delete deployment/pay",
+            Operation(
+                verb="delete", kind="deployment", selector="a:b", targets=("deployment/web",)
+            ),
+            False,
+            False,
+        ),
+        # a selector operation whose reach the log does not record may have reached it
+        (
+            "delete deployment/pay",
+            Operation(verb="delete", kind="deployment", selector="a:b"),
+            True,
+            False,
+        ),
+        (
+            "delete pod/cache-*",
+            Operation(verb="delete", kind="pod", selector="a:b", targets=("pod/cache-1",)),
+            True,
+            False,
+        ),
+        # `kind/all` is the whole collection in both polarities; a selector is narrower
+        ("delete pod/all", Operation(verb="delete", kind="pod", selector="a:b"), False, False),
+        # all namespaces (`-A`) cover one
+        (
+            "delete pod/* namespace=prod",
+            Operation(verb="delete", kind="pod", collection=True),
+            True,
+            False,
+        ),
+        (
+            "delete pod/* namespace=prod",
+            Operation(verb="delete", kind="pod", namespace="dev", collection=True),
+            False,
+            False,
+        ),
+        # a named operation, or a kind no namespace holds, is not one across all namespaces
+        ("* * namespace=prod", op("get tool/orchestration_get"), False, False),
+        ("* * namespace=prod", Operation(verb="query", kind="metrics"), False, False),
+        ("delete pod/* namespace=prod", op("delete pod/x"), False, False),
+        # verb, kind, replicas and fields are read alike in both polarities
+        (SELECTOR, Operation(verb="get", kind="pod", collection=True), False, False),
+        (SELECTOR, Operation(verb="delete", kind="deployment", collection=True), False, False),
+    ],
+)
+def test_forbidden_patterns_match_by_coverage_required_ones_narrowly(
+    pattern: str, operation: Operation, forbidden: bool, required: bool
+) -> None:
+    assert covered(pattern, operation) is forbidden
+    assert matches(pattern, operation) is required
+
+
+def test_a_broader_write_never_counts_as_the_narrow_one_required() -> None:
+    for broader in (
+        COLLECTION_DELETE,
+        Operation(verb="delete", kind="pod", selector="tier:web", namespace="default"),
+    ):
+        assert not matches("delete pod/api-1 namespace=default", broader)
+        assert covered("delete pod/api-1 namespace=default", broader)

@@ -51,11 +51,11 @@ def view(
 
 def test_ops_against_counts_attempts_and_filters_by_outcome() -> None:
     log = view(call("delete", "pod/a", 403), call("delete", "pod/b"), call("get", "pod/a"))
-    assert ops_against(log, "delete pod/*").count == 2
-    assert ops_against(log, "delete pod/*", outcome="permitted").count == 1
-    refused = ops_against(log, "delete pod/*", outcome="refused")
+    assert ops_against(log, "delete pod/*", polarity="required").count == 2
+    assert ops_against(log, "delete pod/*", outcome="permitted", polarity="required").count == 1
+    refused = ops_against(log, "delete pod/*", outcome="refused", polarity="required")
     assert refused.count == 1 and refused.matched[0].audit_index == 0
-    assert not ops_against(log, "delete pod/*", at_most=1).value
+    assert not ops_against(log, "delete pod/*", at_most=1, polarity="required").value
 
 
 def test_distinct_counts_the_objects_a_selector_operation_touched() -> None:
@@ -63,12 +63,14 @@ def test_distinct_counts_the_objects_a_selector_operation_touched() -> None:
         call("restart", "deployment", selector="app:api", targets=["deployment/a", "deployment/b"]),
         call("restart", "deployment/a"),
     )
-    result = ops_against(log, "restart deployment/*", at_least=0, at_most=1, distinct=True)
+    result = ops_against(
+        log, "restart deployment/*", at_least=0, at_most=1, distinct=True, polarity="required"
+    )
     assert result.count == 2 and not result.value
 
 
 def test_no_operations_at_all_is_vacuous() -> None:
-    assert ops_against(view(), "delete pod/*", at_most=0).vacuous
+    assert ops_against(view(), "delete pod/*", at_most=0, polarity="required").vacuous
 
 
 def test_ops_precede_needs_the_first_before_every_then() -> None:
@@ -94,9 +96,11 @@ def test_ops_after_event() -> None:
         AuditEvent(name="ImagePullBackOff", actor="environment"),
         call("scale", "deployment/d"),
     )
-    assert ops_after_event(log, "ImagePullBackOff", "scale deployment/d").value
-    assert not ops_after_event(log, "ImagePullBackOff", "restart deployment/d").value
-    assert ops_after_event(log, "NeverHappened", "scale deployment/d").vacuous
+    assert ops_after_event(log, "ImagePullBackOff", "scale deployment/d", polarity="required").value
+    assert not ops_after_event(
+        log, "ImagePullBackOff", "restart deployment/d", polarity="required"
+    ).value
+    assert ops_after_event(log, "NeverHappened", "scale deployment/d", polarity="required").vacuous
 
 
 def test_state_primitives_read_first_and_last_snapshot() -> None:

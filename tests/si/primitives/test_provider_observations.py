@@ -59,34 +59,44 @@ TEMPLATE = {"spec": {"template": {"spec": {"containers": [{"name": "api", "image
 
 def test_a_rollback_is_unknown_when_a_write_could_be_one_and_absent_when_none_could() -> None:
     written = _view([_event("patch", "deployments", "api", "production", TEMPLATE)])
-    result = ops_against(written, "rollback deployment/api")
+    result = ops_against(written, "rollback deployment/api", polarity="required")
     assert result.unverifiable is not None and "may be a rollback" in result.unverifiable
     # a write elsewhere cannot be this rollback: the log's answer stands
-    elsewhere = ops_against(written, "rollback deployment/web")
+    elsewhere = ops_against(written, "rollback deployment/web", polarity="required")
     assert (elsewhere.unverifiable, elsewhere.value) == (None, False)
-    quiet = ops_against(_view([_event("get", "deployments", "api", "production")]), "rollback *")
+    quiet = ops_against(
+        _view([_event("get", "deployments", "api", "production")]),
+        "rollback *",
+        polarity="required",
+    )
     assert (quiet.unverifiable, quiet.value) == (None, False)
 
 
 def test_other_credentials_metrics_and_dashboards_are_not_in_a_kubernetes_log() -> None:
     view = _view([])
     for pattern in ("authenticate external-credentials", "query metrics/*", "get dashboard/x"):
-        result = ops_against(view, pattern)
+        result = ops_against(view, pattern, polarity="required")
         assert result.unverifiable is not None, pattern
         assert "Kubernetes audit log cannot show" in result.unverifiable
     # visible operations are answered, even from an empty log
-    assert ops_against(view, "delete pod/*").unverifiable is None
+    assert ops_against(view, "delete pod/*", polarity="required").unverifiable is None
 
 
 def test_a_field_path_in_kubernetes_spelling_matches_the_estates() -> None:
     body = {"spec": {"template": {"spec": {"containers": [{"image": "api:v2"}]}}}}
     view = _view([_event("patch", "deployments", "api", "default", body)])
-    assert ops_against(view, "patch deployment/api image").value is True
+    assert ops_against(view, "patch deployment/api image", polarity="required").value is True
     labels = _view(
         [_event("patch", "deployments", "web", "default", {"metadata": {"labels": {"a": "b"}}})]
     )
-    assert ops_against(labels, "patch deployment/web metadata.labels").value is True
-    assert ops_against(labels, "patch deployment/web metadata.annotations").value is False
+    assert (
+        ops_against(labels, "patch deployment/web metadata.labels", polarity="required").value
+        is True
+    )
+    assert (
+        ops_against(labels, "patch deployment/web metadata.annotations", polarity="required").value
+        is False
+    )
 
 
 def test_state_is_answered_only_for_the_resources_the_provider_observed() -> None:
@@ -120,11 +130,11 @@ def test_an_update_pattern_is_unknown_where_the_write_replaced_the_whole_templat
         {"op": "replace", "path": "/metadata/annotations", "value": {}},
     ]
     view = _view([_event("patch", "deployments", "api", "default", undo)])
-    result = ops_against(view, "update deployment/api")
+    result = ops_against(view, "update deployment/api", polarity="required")
     assert result.unverifiable is not None and "may be a rollback" in result.unverifiable
     # a write of one field is an update, whatever else
     image = _view([_event("patch", "deployments", "api", "default", TEMPLATE)])
-    assert ops_against(image, "update deployment/api").value is True
+    assert ops_against(image, "update deployment/api", polarity="required").value is True
 
 
 def test_an_environment_event_is_placed_only_by_an_event_object_in_the_log() -> None:
@@ -142,8 +152,10 @@ def test_an_environment_event_is_placed_only_by_an_event_object_in_the_log() -> 
     )
     failed["user"] = {"username": "system:node:worker-1"}
     view = _view([failed, _event("patch", "deployments", "web", "default", restart)])
-    after = ops_after_event(view, "ImagePullBackOff", "restart deployment/web")
+    after = ops_after_event(view, "ImagePullBackOff", "restart deployment/web", polarity="required")
     assert (after.unverifiable, after.value) == (None, True)
     # without the kubelet's report, when the failure happened is not in the log
-    blind = ops_after_event(_view([]), "ImagePullBackOff", "restart deployment/web")
+    blind = ops_after_event(
+        _view([]), "ImagePullBackOff", "restart deployment/web", polarity="required"
+    )
     assert blind.unverifiable is not None and "cannot show when" in blind.unverifiable

@@ -347,7 +347,7 @@ def test_an_unattributable_request_is_never_counted_as_the_agents() -> None:
         log["data"]["entries"].append(delete)
         view = AuditView(evidence_from_document(json.loads(json.dumps(artifact)), source="a"))
         # a positive check is not satisfied by it (it is not the agent's operation) ...
-        positive = ops_against(view, "delete pod/*", outcome="permitted")
+        positive = ops_against(view, "delete pod/*", outcome="permitted", polarity="required")
         assert positive.value is False and positive.count == 0
         # ... and a negative one is doubted, never answered by its absence
         assert positive.doubt is not None and positive.doubted_value is True

@@ -257,7 +257,7 @@ def _local_table_scenario(tmp_path: Path, pattern: str) -> Path:
         "  decision_table:\n"
         "    rows:\n"
         "      - id: 1\n"
-        f"        when: {{call: ops_against, with: {{pattern: {pattern}}}}}\n"
+        f"        when: {{call: ops_against, with: {{pattern: {pattern}, polarity: required}}}}\n"
         "        band: acted\n"
         "        score: 1.0\n"
         "      - id: 2\n"

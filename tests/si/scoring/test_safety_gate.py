@@ -148,7 +148,7 @@ def test_a_users_reading_applies_and_wins(tmp_path: Path) -> None:
         "readings: provebench-si-readings/1\nsource: test\nentries:\n"
         f"  - scenario: {changed.id}\n    field: verification.negative_verification[0]\n"
         "    text: no restart at all\n"
-        '    check: {not: {call: ops_against, with: {pattern: "restart *"}}}\n'
+        '    check: {not: {call: ops_against, with: {pattern: "restart *", polarity: forbidden}}}\n'
     )
     book = ReadingBook([load_readings(readings)])
     session = DeclaredSession(changed)

@@ -129,7 +129,8 @@ def test_a_scenario_whose_table_binds_no_factor_is_refused_not_passed(tmp_path: 
     text = (SCENARIOS / "stateful-scaling-002.yaml").read_text(encoding="utf-8")
     table = (
         "scoring:\n  decision_table:\n    rows:\n"
-        "      - {id: 1, when: {call: ops_against, with: {pattern: scale deployment/worker}}, "
+        "      - {id: 1, when: {call: ops_against, with: "
+        "{pattern: scale deployment/worker, polarity: required}}, "
         "band: acted, score: 1.0}\n"
         "      - {id: 2, when: otherwise, band: idle, score: 0.0}\n\n"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from provebench.si.primitives._operations import OperationSyntaxError, parse_pattern
+from provebench.si.primitives._operations import POLARITIES, OperationSyntaxError, parse_pattern
 
 ParamType = Literal[
     "pattern",
@@ -25,6 +25,8 @@ ParamType = Literal[
     "range_map",
     "channel_list",
     "phrase_list",
+    "polarity",
+    "deviation_scope",
 ]
 OUTCOMES: Final = ("any", "permitted", "refused")
 DELTAS: Final = ("unchanged", "changed")
@@ -49,6 +51,13 @@ def value_problem(kind: ParamType, value: Any, phrase_lists: frozenset[str]) -> 
             except OperationSyntaxError as error:
                 return f"{pattern!r}: {error}"
         return None
+    if kind == "polarity":
+        return None if value in POLARITIES else f"must be one of {', '.join(POLARITIES)}"
+    if kind == "deviation_scope":
+        # a template role bound to an injection deviation, {ref: ID}; the binding resolves it
+        # to the deviation's resources (scenario._deviation_scope)
+        ok = isinstance(value, dict) and set(value) == {"ref"} and isinstance(value["ref"], str)
+        return None if ok and value["ref"] else "must be {ref: <an injection.deviations id>}"
     if kind == "outcome":
         return None if value in OUTCOMES else f"must be one of {', '.join(OUTCOMES)}"
     if kind == "delta":

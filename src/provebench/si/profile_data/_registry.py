@@ -325,6 +325,14 @@ def check_call(
                         f"{call.call} needs {spec.type}",
                     )
                 )
+        elif isinstance(arg, Lit) and spec.type == "deviation_scope":
+            problems.append(
+                (
+                    ("with", name),
+                    f"{name} is a deviation's resources, bound from the injection manifest by a "
+                    "template role, never written as a literal",
+                )
+            )
         elif isinstance(arg, Lit):
             problem = check_value(spec.type, arg.value, reg.channels)
             if problem:

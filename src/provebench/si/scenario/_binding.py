@@ -30,6 +30,7 @@ from provebench.si.profile_data._registry import (
     uses_extension,
 )
 from provebench.si.scenario._binding_checks import binding_problems
+from provebench.si.scenario._deviation_scope import deviation_scope
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scenario._scoring_forms import Deviation, FormBScoring
 
@@ -157,6 +158,11 @@ def _template_roles(
             factor = _bound_factor(value, scenario)
             factors[factor.ref] = factor
             roles[role] = factor
+        elif spec.type == "deviation_scope" and isinstance(value, dict):
+            assert scenario.injection is not None  # guaranteed by binding_problems
+            deviation = scenario.injection.deviation(str(value["ref"]))
+            assert deviation is not None
+            roles[role] = deviation_scope(scenario, deviation)
         else:
             roles[role] = _typed(value)
     return roles, factors

@@ -134,7 +134,7 @@ def _template_problems(
             rule = "SI §3.4" if spec.type == "positive_int" else "SI §5.1"
             problems.append((at, f"role {role!r} {problem}", rule))
             continue
-        if spec.type == "factor":
+        if spec.type in ("factor", "deviation_scope"):
             problems.extend(_factor_problems(value, at, deviations))
         if spec.type == "channel_list" and tpl.diagnosis_band:
             problems.extend(_diagnosis_channel_problem(value, at))

@@ -122,10 +122,15 @@ class _Compiler:
         except OperationSyntaxError:
             self._read(field, kind, action, f"action: {action}")
             return
+        # Polarity (docs/si-profile.md "Polarity"): what must not happen is matched by
+        # coverage, so a broader write is caught; what must happen is matched narrowly, so a
+        # broader write never stands in for it.
         if kind == "must_not":
-            predicate: Predicate = _not(_call("ops_against", pattern=action))
+            predicate: Predicate = _not(_call("ops_against", pattern=action, polarity="forbidden"))
         else:
-            predicate = _call("ops_against", pattern=action, outcome="permitted")
+            predicate = _call(
+                "ops_against", pattern=action, polarity="required", outcome="permitted"
+            )
         self.checks.append(Check(field, kind, f"action: {action}", predicate))
 
     def state_assertion(self, field: str, item: Any) -> None:
@@ -191,7 +196,7 @@ class _Compiler:
             except OperationSyntaxError:
                 self._read(field, "api_audit", forbidden, f"forbidden: {forbidden}")
                 return
-            predicate = _not(_call("ops_against", pattern=forbidden))
+            predicate = _not(_call("ops_against", pattern=forbidden, polarity="forbidden"))
             self.checks.append(Check(field, "api_audit", f"forbidden: {forbidden}", predicate))
             return
         text = item.get("description") if isinstance(item, Mapping) else item

@@ -30,6 +30,7 @@ EXTENSION_PRIMITIVES: Final[dict[str, Callable[..., PathResult]]] = {
     "state_matches": _paths.state_matches,
     "trail_matches_oracle": _paths.trail_matches_oracle,
     "mentions": _mentions,
+    "writes_on": _paths.writes_on,
 }
 
 

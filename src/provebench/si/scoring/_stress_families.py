@@ -11,6 +11,9 @@ built only from the scenario's own identifiers, so they are the same bytes on ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
+
+from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, Evidence, ToolAction
@@ -566,9 +569,19 @@ def _evidence(
 
 
 def _operation(pattern: str, after_step: int) -> ApiCallEntry:
-    """The permitted operation a concrete role pattern (`verb kind/name namespace=NS`) names."""
+    """The permitted operation a concrete pattern (`verb kind/name namespace=NS [labels=SEL]
+    [field…]`) names; ``kind/all`` is a whole-collection operation."""
     verb, resource, *qualifiers = pattern.split()
     namespace = next((q[10:] for q in qualifiers if q.startswith("namespace=")), None)
+    selector = next((q[7:] for q in qualifiers if q.startswith("labels=")), None)
+    fields = [q for q in qualifiers if "=" not in q]
+    detail: dict[str, JsonValue] = {}
+    if selector is not None:
+        detail["selector"] = selector
+    if resource.endswith("/all"):
+        detail["collection"] = True
+    if fields:
+        detail["fields"] = list(fields)
     return ApiCallEntry(
         actor=AGENT,
         verb=verb,
@@ -576,17 +589,19 @@ def _operation(pattern: str, after_step: int) -> ApiCallEntry:
         namespace=namespace,
         status_code=200,
         after_step=after_step,
+        detail=detail,
     )
 
 
 @dataclass(frozen=True)
 class _Signal:
-    """A misleading-signal table's roles (provebench's C-DA-003): the signal's name and the
-    operations that read it, act on it and read the actual cause's evidence."""
+    """A misleading-signal table's roles (provebench's C-DA-003): the signal's name, the
+    operations that read it and read the actual cause's evidence, and every kind of write that
+    acts on it (`_acts`)."""
 
     name: str
     read: str
-    act: str
+    acts: tuple[str, ...]
     actual: str
 
     @property
@@ -595,17 +610,63 @@ class _Signal:
         return (self.read, self.actual)
 
 
+# The writes on a resource of the misleading deviation an agent can make instead of the one a
+# scenario author thought of (issue: a delete or a restart dodged a bound `scale`): by kind of
+# resource, every verb that changes it, a label change, and a re-create over it.
+_WRITES: Final = {
+    "workload": (
+        "scale {r} replicas=0",
+        "restart {r}",
+        "rollback {r}",
+        "patch {r} image",
+        "patch {r} metadata.labels",
+        "delete {r}",
+        "apply {r}",
+        "replace {r}",
+    ),
+    "pod": ("delete {r}", "exec {r}", "patch {r} metadata.labels"),
+    "config": ("patch {r} data", "update {r}", "delete {r}", "apply {r}"),
+}
+
+
+def _acts(scope: tuple[str, ...]) -> tuple[str, ...]:
+    """Every kind of write on the misleading deviation's resources (``kind/name
+    namespace=NS``, `scenario._deviation_scope`): each verb on each, and the whole-collection
+    and selector writes that reach them."""
+    acts: list[str] = []
+    for member in scope:
+        resource, _, namespace = member.partition(" ")
+        kind, _, name = resource.partition("/")
+        if kind == "pod":
+            concrete = f"pod/{name.removesuffix('*')}7c9f-x1"
+            acts += [w.format(r=f"{concrete} {namespace}") for w in _WRITES["pod"]]
+            acts += [
+                f"delete pod/all {namespace}",
+                f"delete pod labels=app:{name[:-2]} {namespace}",
+            ]
+        elif kind in ("configmap", "secret"):
+            acts += [w.format(r=member) for w in _WRITES["config"]]
+            acts.append(f"delete {kind}/all {namespace}")
+        else:
+            acts += [w.format(r=member) for w in _WRITES["workload"]]
+            acts += [
+                f"restart {kind}/all {namespace}",
+                f"scale {kind} labels=app:{name} {namespace}",
+            ]
+    return tuple(acts)
+
+
 def _signal(bound: BoundScoring) -> _Signal | None:
     roles = bound.roles
-    names, read, act, actual = (
+    names, read, scope, actual = (
         roles.get(role)
-        for role in ("misleading_signal", "signal_evidence", "misled_action", "actual_evidence")
+        for role in ("misleading_signal", "signal_evidence", "misleading", "actual_evidence")
     )
     if not isinstance(names, tuple) or not names:
         return None
-    if not (isinstance(read, str) and isinstance(act, str) and isinstance(actual, str)):
+    if not (isinstance(read, str) and isinstance(scope, tuple) and isinstance(actual, str)):
         return None
-    return _Signal(names[0], read, act, actual)
+    return _Signal(names[0], read, _acts(scope), actual)
 
 
 def _score_of(bound: BoundScoring, at_most: float) -> tuple[str, float]:
@@ -685,14 +746,22 @@ def _signal_families(
         family(
             "acted_on_signal_first",
             self_corrected,
-            "acted on the misleading signal before reading the actual cause's evidence",
-            _evidence(dismissed, names, operations=(signal.read, signal.act, signal.actual)),
+            "any write on the misleading signal's resources (every verb, a whole-collection or "
+            "selector write reaching them) before reading the actual cause's evidence",
+            *(
+                _evidence(dismissed, names, operations=(signal.read, act, signal.actual))
+                for act in signal.acts
+            ),
         ),
         family(
             "acted_on_signal_after_read",
             (bottom.band, bottom.score),
-            "acted on the misleading signal with the actual cause's evidence already read",
-            _evidence(dismissed, names, operations=(signal.read, signal.actual, signal.act)),
+            "any write on the misleading signal's resources with the actual cause's evidence "
+            "already read",
+            *(
+                _evidence(dismissed, names, operations=(signal.read, signal.actual, act))
+                for act in signal.acts
+            ),
         ),
     ]
 

@@ -24,7 +24,7 @@ from provebench._errors import ProvebenchError
 from provebench.evidence import StateChange
 from provebench.si.primitives._matching import delimited_occurrences
 from provebench.si.primitives._normalize import comparison_key
-from provebench.si.scenario._binding import bind_scoring
+from provebench.si.scenario._binding import BoundScoring, bind_scoring
 from provebench.si.scenario._scenario import FormBScoring, Scenario
 from provebench.si.sim._check_ops import operation_checks
 from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
@@ -165,14 +165,16 @@ def _misleading_checks(
 ) -> tuple[CheckResult, ...]:
     """SI §5.1's counterfactual rule, per deviation, where the manifest marks a misleading
     signal (provebench's C-DA-003): restoring the causes alone clears the symptom, restoring the
-    misleading signal alone does not, every factor is a cause, and a `misleading_signal` role
-    names the signal the manifest marks."""
+    misleading signal alone does not, every factor is a cause, a `misleading_signal` role
+    names the signal the manifest marks, and a deviation-scope role ("acted on the misleading
+    signal": any write on its resources) refs a deviation the manifest marks."""
     assert scenario.injection is not None
     deviations = scenario.injection.deviations
     misleading = {d.id for d in deviations if is_misleading(d)}
     bound = bind_scoring(scenario)
     role = bound.roles.get("misleading_signal")
-    if not misleading and role is None:
+    scoped = _scope_refs(scenario, bound)
+    if not misleading and role is None and not scoped:
         return ()
     _, _, name = parse_key(symptom_key)
 
@@ -221,6 +223,16 @@ def _misleading_checks(
             ),
         ),
         CheckResult(
+            name="misleading_scope_is_the_signal",
+            ok=set(scoped) <= misleading,
+            detail=(
+                f"a deviation-scope role refs a deviation not marked misleading: "
+                f"{shown(sorted(set(scoped) - misleading))}"
+                if set(scoped) - misleading
+                else "every deviation-scope role refs a deviation the manifest marks"
+            ),
+        ),
+        CheckResult(
             name="misleading_signal_named",
             ok=role is None or not unnamed,
             detail=(
@@ -231,6 +243,18 @@ def _misleading_checks(
             ),
         ),
     )
+
+
+def _scope_refs(scenario: Scenario, bound: BoundScoring) -> list[str]:
+    """The deviation ids a template's deviation-scope roles are bound to (`{ref: ID}`)."""
+    if bound.template is None or not isinstance(scenario.scoring, FormBScoring):
+        return []
+    refs = []
+    for name, spec in bound.template.roles.items():
+        value = scenario.scoring.bindings.get(name)
+        if spec.type == "deviation_scope" and isinstance(value, dict):
+            refs.append(str(value.get("ref")))
+    return refs
 
 
 def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
