@@ -111,6 +111,30 @@ def sign_files(
     return write_signed(path, subjects, predicate_type, predicate)
 
 
+def write_and_sign(
+    path: Path,
+    data: bytes | str,
+    envelope: Path,
+    predicate_type: str,
+    predicate: dict[str, Any],
+) -> Path:
+    """Write `data` to `path` atomically and sign it as the envelope at `envelope`; returns it.
+
+    Either both end up beside each other, or neither does: an envelope left from an earlier
+    write is removed first (it never stands beside bytes it does not cover), and when the file
+    can no longer be signed as written (changed on disk before signing: red team round 11, A4)
+    the file is removed and the `AttestationError` raised, so no unsigned file that looks like
+    the command's output stays behind (fail closed)."""
+    envelope.unlink(missing_ok=True)
+    write_atomic(path, data)
+    try:
+        return sign_files(path.parent, [path.name], envelope, predicate_type, predicate)
+    except AttestationError:
+        # `unlink` removes whatever now has the name (a symbolic link itself, never its target).
+        path.unlink(missing_ok=True)
+        raise
+
+
 def _signable_sha256(path: Path) -> str:
     if written_sha256(path) is None:
         return sha256_file(path)
@@ -236,6 +260,7 @@ __all__ = [
     "sign_statement",
     "statement",
     "subject_problems",
+    "write_and_sign",
     "write_envelope",
     "write_signed",
 ]
