@@ -122,6 +122,12 @@ def written_sha256(path: str | Path) -> str | None:
     return _WRITTEN.get(str(Path(path).absolute()))
 
 
+def record_written(path: str | Path, sha256: str) -> None:
+    """Note that this process has just put bytes with `sha256` at `path` (a writer other than
+    `atomic_writer`, such as `FileSet`), for `written_sha256`."""
+    _WRITTEN[str(Path(path).absolute())] = sha256
+
+
 def still_written(path: str | Path) -> str:
     """The sha256 of what this process wrote at `path`, once the regular file there is checked
     to hold exactly those bytes; otherwise one-line `ProvebenchError`, checked last, just before
@@ -274,6 +280,7 @@ __all__ = [
     "compact_json",
     "fsync_directory",
     "is_utf8_text",
+    "record_written",
     "sha256_bytes",
     "sha256_file",
     "still_written",

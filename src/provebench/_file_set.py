@@ -24,12 +24,13 @@ import contextlib
 import ctypes
 import errno
 import functools
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from provebench._canonical import _cannot_write, create_temporary
+from provebench._canonical import _cannot_write, create_temporary, record_written
 from provebench._errors import ProvebenchError
 from provebench._paths import refuse_to_replace
 
@@ -87,7 +88,8 @@ class FileSet:
     """Whole files written together, durable at one flush per commit (module docstring)."""
 
     def __init__(self) -> None:
-        self._staged: list[tuple[Path, Path]] = []  # (temporary, target)
+        # (temporary, target, sha256 of the bytes staged: what a signature covers once published)
+        self._staged: list[tuple[Path, Path, str]] = []
         self._unflushed_folders: set[Path] = set()  # folders with renames not yet durable
 
     def stage(self, path: str | Path, data: bytes) -> None:
@@ -106,7 +108,7 @@ class FileSet:
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-        self._staged.append((temporary, target))
+        self._staged.append((temporary, target, hashlib.sha256(data).hexdigest()))
 
     @property
     def pending(self) -> int:
@@ -124,18 +126,19 @@ class FileSet:
                 _flush_filesystems([staged[0][1].parent, *self._unflushed_folders])
                 self._unflushed_folders.clear()
             else:
-                for temporary, target in staged:
+                for temporary, target, _ in staged:
                     _fsync_path(temporary, target)
-            for index, (temporary, target) in enumerate(staged):
+            for index, (temporary, target, digest) in enumerate(staged):
                 try:
                     temporary.replace(target)
                 except OSError as error:
-                    for left, _ in staged[index:]:
+                    for left, _, _ in staged[index:]:
                         left.unlink(missing_ok=True)
                     raise _cannot_write(target, error) from None
+                record_written(target, digest)
                 self._unflushed_folders.add(target.parent)
         except BaseException:
-            for temporary, _ in staged:
+            for temporary, _, _ in staged:
                 temporary.unlink(missing_ok=True)
             raise
 
@@ -155,7 +158,7 @@ class FileSet:
     def discard(self) -> None:
         """Remove the staged files not yet published."""
         staged, self._staged = self._staged, []
-        for temporary, _ in staged:
+        for temporary, _, _ in staged:
             temporary.unlink(missing_ok=True)
 
     def __enter__(self) -> FileSet:

@@ -11,7 +11,7 @@ everything else is an `AttestationError`: one line naming the envelope and what 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,17 +98,63 @@ def sign_files(
     path: Path,
     predicate_type: str,
     predicate: dict[str, Any],
+    *,
+    held: Mapping[str, str] | None = None,
 ) -> Path:
     """`write_signed` of the files `names` (relative to `folder`, already written); returns the
     envelope's `path`.
 
+    `held` gives, for files this process did not write, the sha256 of the bytes it read once and
+    checked (a suite's scenario kept from an earlier run, red team round 12, A9): those digests
+    are signed, and the file on disk must still hold those bytes, or nothing is signed.
+
     A file this process wrote is signed by the digest of the bytes it wrote
     (`_canonical.written_sha256`), never by a re-read: the file on disk must still hold them, or
     nothing is signed (red team round 11, A4: a forged verdict written through the writer's
-    temporary file, or renamed over, was signed as the evaluator's). A file it did not write (a
-    suite's scenario kept from an earlier run) is hashed as it is found."""
-    subjects = {name: _signable_sha256(folder / name) for name in names}
+    temporary file, or renamed over, was signed as the evaluator's). A file it neither wrote nor
+    holds in `held` is hashed as it is found."""
+    checked = held or {}
+    subjects = {
+        name: _held_sha256(folder / name, checked[name])
+        if name in checked
+        else _signable_sha256(folder / name)
+        for name in names
+    }
     return write_signed(path, subjects, predicate_type, predicate)
+
+
+def _held_sha256(path: Path, digest: str) -> str:
+    if file_sha256(path) != digest:
+        raise AttestationError(
+            "the file is not the one that was checked (changed or replaced since it was read); "
+            "nothing is signed",
+            path=path,
+        )
+    return digest
+
+
+def write_and_sign(
+    path: Path,
+    data: bytes | str,
+    envelope: Path,
+    predicate_type: str,
+    predicate: dict[str, Any],
+) -> Path:
+    """Write `data` to `path` atomically and sign it as the envelope at `envelope`; returns it.
+
+    Either both end up beside each other, or neither does: an envelope left from an earlier
+    write is removed first (it never stands beside bytes it does not cover), and when the file
+    can no longer be signed as written (changed on disk before signing: red team round 11, A4)
+    the file is removed and the `AttestationError` raised, so no unsigned file that looks like
+    the command's output stays behind (fail closed)."""
+    envelope.unlink(missing_ok=True)
+    write_atomic(path, data)
+    try:
+        return sign_files(path.parent, [path.name], envelope, predicate_type, predicate)
+    except AttestationError:
+        # `unlink` removes whatever now has the name (a symbolic link itself, never its target).
+        path.unlink(missing_ok=True)
+        raise
 
 
 def _signable_sha256(path: Path) -> str:
@@ -130,6 +176,14 @@ def read_statement(
         raise AttestationError("no signed envelope", path=path) from None
     except OSError as error:
         raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
+    return statement_of(data, path, trusted, predicate_type=predicate_type)
+
+
+def statement_of(
+    data: bytes, path: Path, trusted: TrustedKey, *, predicate_type: str | None = None
+) -> Statement:
+    """`read_statement` of an envelope's bytes already read (`path` names it in errors): a
+    caller that also judges the files it covers holds every byte once (red team round 12, A9)."""
     if len(data) > MAX_ENVELOPE_BYTES:
         raise AttestationError("not a DSSE envelope (too large)", path=path)
     try:
@@ -235,7 +289,9 @@ __all__ = [
     "sign_files",
     "sign_statement",
     "statement",
+    "statement_of",
     "subject_problems",
+    "write_and_sign",
     "write_envelope",
     "write_signed",
 ]

@@ -34,7 +34,7 @@ from typing import Any
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
-from provebench.attest._envelope import sign_files
+from provebench.attest._envelope import write_and_sign
 from provebench.attest._keys import TrustedKey, key_dir
 from provebench.pilot._limits import (
     CONTROL_MIN_CYCLES,
@@ -202,9 +202,10 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
         "profile": profile,
         "commitment": commitment(seed, nonce),
     }
-    write_atomic(out / SEAL_FILE, canonical_json(sealed))
     # code.json is bound through `code_sha256` (its digest), checked by every run from the seal.
-    sign_files(out, [SEAL_FILE], out / SEAL_ENVELOPE_FILE, SEAL_PREDICATE, sealed)
+    write_and_sign(
+        out / SEAL_FILE, canonical_json(sealed), out / SEAL_ENVELOPE_FILE, SEAL_PREDICATE, sealed
+    )
     return sealed
 
 
@@ -314,8 +315,13 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
         "commitment": opened.sealed["commitment"],
         "corpus_manifest_sha256": manifest,
     }
-    write_atomic(folder / CONTROL_FILE, canonical_json(record))
-    sign_files(folder, [CONTROL_FILE], folder / CONTROL_ENVELOPE_FILE, CONTROL_PREDICATE, record)
+    write_and_sign(
+        folder / CONTROL_FILE,
+        canonical_json(record),
+        folder / CONTROL_ENVELOPE_FILE,
+        CONTROL_PREDICATE,
+        record,
+    )
     return info
 
 
@@ -398,8 +404,13 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             "ledger_head_hash": head,
         },
     }
-    write_atomic(folder / REVEAL_FILE, canonical_json(revealed))
-    sign_files(folder, [REVEAL_FILE], folder / REVEAL_ENVELOPE_FILE, REVEAL_PREDICATE, revealed)
+    write_and_sign(
+        folder / REVEAL_FILE,
+        canonical_json(revealed),
+        folder / REVEAL_ENVELOPE_FILE,
+        REVEAL_PREDICATE,
+        revealed,
+    )
     return revealed
 
 

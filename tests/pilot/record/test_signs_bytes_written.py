@@ -133,3 +133,53 @@ def test_a_register_swapped_after_run_json_is_written_is_refused(
     line = str(refused.value)
     assert "\n" not in line and "register.csv" in line and "nothing is signed" in line
     assert not (out / "run.json").exists() and not (out / "run.dsse.json").exists()
+
+
+def test_a_refused_signature_leaves_neither_the_file_nor_a_stale_envelope(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fail closed: when the evaluator's verdict can no longer be signed as written, no verdict
+    stays behind looking like its output, and an envelope of an earlier evaluation is not left
+    beside it (both or neither: `attest._envelope.write_and_sign`)."""
+    from provebench.pilot.record._signing import write_signed_verdict
+
+    verdict = tmp_path / "verdict.json"
+    envelope = tmp_path / "verdict.dsse.json"
+    write_signed_verdict(verdict, b'{"earlier": true}\n', {"laboratory_pass": False})
+    assert verdict.exists() and envelope.exists()
+    seen = _forge_during_fsync(monkeypatch, tmp_path, ".verdict.json.")
+    with pytest.raises(AttestationError) as refused:
+        write_signed_verdict(verdict, b'{"laboratory_pass": false}\n', {"laboratory_pass": False})
+    monkeypatch.undo()
+    assert seen and "\n" not in str(refused.value)
+    assert not verdict.exists() and not envelope.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_signing_cannot_be_steered_to_delete_a_target_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file removed on a refused signature is the name itself: a symbolic link renamed over
+    the verdict during the write is removed, its target survives."""
+    from provebench.attest._envelope import write_and_sign
+
+    precious = tmp_path / "precious.txt"
+    precious.write_bytes(b"keep me\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / "reveal.json"
+    fsync = os.fsync
+
+    def relinking_fsync(fd: int) -> None:
+        fsync(fd)
+        for entry in out.iterdir():
+            if entry.name.startswith(".reveal.json.") and entry.name.endswith(".tmp"):
+                entry.unlink()
+                entry.symlink_to(precious)
+
+    monkeypatch.setattr(os, "fsync", relinking_fsync)
+    with pytest.raises(AttestationError):
+        write_and_sign(target, b"{}\n", out / "reveal.dsse.json", "urn:x", {})
+    monkeypatch.undo()
+    assert precious.read_bytes() == b"keep me\n"
+    assert not target.exists() and not target.is_symlink()

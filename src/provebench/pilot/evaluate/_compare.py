@@ -25,11 +25,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, sha256_file
 from provebench._errors import ProvebenchError, validation_failure
 from provebench._read_once import read_once
 from provebench.attest import TrustedKey, envelope_path_for
-from provebench.attest._envelope import AttestationError, sign_files
+from provebench.attest._envelope import AttestationError, write_and_sign
 from provebench.pilot.evaluate._core import facts_mismatch
 from provebench.pilot.evaluate._verdict import MetricSet, Verdict
 from provebench.pilot.record._signing import signed_verdict
@@ -206,7 +206,6 @@ def _kinds(verdict: Verdict) -> dict[str, int]:
 
 def write_comparison(comparison: Comparison, path: Path) -> None:
     """The comparison and its signed envelope beside it (`comparison.dsse.json`)."""
-    write_atomic(path, canonical_json(comparison))
     facts = {
         "format": comparison.format,
         "rule": comparison.rule,
@@ -216,7 +215,9 @@ def write_comparison(comparison: Comparison, path: Path) -> None:
         "laboratory_verdict_sha256": comparison.laboratory_verdict_sha256,
         "shadow_verdict_sha256": comparison.shadow_verdict_sha256,
     }
-    sign_files(path.parent, [path.name], envelope_path_for(path), COMPARISON_PREDICATE, facts)
+    write_and_sign(
+        path, canonical_json(comparison), envelope_path_for(path), COMPARISON_PREDICATE, facts
+    )
 
 
 __all__ = [

@@ -77,7 +77,7 @@ from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding
 from provebench.pilot.record._signing import (
     log_anchor_problems,
     run_envelope_problems,
-    sign_verdict,
+    write_signed_verdict,
 )
 from provebench.pilot.rules._versions import rule_versions
 from provebench.pilot.score_final._score import score_final_state
@@ -515,9 +515,10 @@ def write_verdict(verdict: Verdict, path: str | Path, *, sign: bool = True) -> N
     """Write the verdict, then (`sign`) its envelope beside it, signed with the local
     laboratory key: a published verdict is checked without rerunning (docs/attestation.md)."""
     target = Path(path)
-    write_atomic(target, canonical_json(verdict))
     if sign:
-        sign_verdict(target, verdict_facts(verdict))
+        write_signed_verdict(target, canonical_json(verdict), verdict_facts(verdict))
+    else:
+        write_atomic(target, canonical_json(verdict))
 
 
 def verdict_facts(verdict: Verdict) -> dict[str, Any]:

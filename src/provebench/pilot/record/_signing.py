@@ -24,6 +24,7 @@ from provebench.attest._envelope import (
     read_statement,
     read_verified,
     sign_files,
+    write_and_sign,
     write_signed,
 )
 from provebench.attest._keys import TrustedKey
@@ -174,6 +175,12 @@ def sign_verdict(path: Path, facts: dict[str, Any]) -> Path:
     return sign_files(path.parent, [path.name], envelope_path_for(path), VERDICT_PREDICATE, facts)
 
 
+def write_signed_verdict(path: Path, data: bytes | str, facts: dict[str, Any]) -> Path:
+    """Write a verdict and sign it (`verdict.dsse.json` beside it), both or neither
+    (`attest._envelope.write_and_sign`)."""
+    return write_and_sign(path, data, envelope_path_for(path), VERDICT_PREDICATE, facts)
+
+
 def signed_verdict(path: Path, trusted: TrustedKey) -> Statement:
     """The verified statement of a verdict envelope, the verdict beside it unchanged
     (`AttestationError` otherwise)."""
@@ -191,4 +198,5 @@ __all__ = [
     "sign_run",
     "sign_verdict",
     "signed_verdict",
+    "write_signed_verdict",
 ]

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from provebench import __version__
 from provebench._canonical import sha256_bytes
+from provebench._errors import ProvebenchError
+from provebench._read_once import HeldBytes, read_once
 from provebench.evidence import Evidence
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._safety import ScenarioVerdict
@@ -83,19 +85,41 @@ def sign_si_run(out_dir: Path, written: Mapping[str, bytes], predicate: dict[str
     return write_signed(out_dir / RUN_ENVELOPE_FILE, subjects, SI_RUN_PREDICATE, predicate)
 
 
-def signature_problem(out_dir: Path, files: tuple[str, ...], trusted: TrustedKey) -> str | None:
+def signature_problem(
+    out_dir: Path,
+    files: tuple[str, ...],
+    trusted: TrustedKey,
+    *,
+    held: Mapping[str, HeldBytes] | None = None,
+) -> str | None:
     """Why the run in `out_dir` is not the one the laboratory signed (None when it is): no or a
-    foreign signature, a file changed since, or a signed file set that is not `files`."""
-    from provebench.attest._envelope import AttestationError, read_verified
+    foreign signature, a file changed since, or a signed file set that is not `files`.
+
+    The envelope and each file are judged as `held` (each file's bytes read once, the envelope's
+    under `RUN_ENVELOPE_FILE`), read once here where not given: a caller that goes on to use the
+    files must pass the bytes it will use, so that what was checked is what is used (red team
+    round 12, A9: a verdict renamed in between the check and the read was kept and signed)."""
+    from provebench.attest._envelope import AttestationError, statement_of
 
     try:
-        signed = read_verified(
-            out_dir / RUN_ENVELOPE_FILE, trusted, predicate_type=SI_RUN_PREDICATE
+        found = dict(held) if held is not None else {}
+        for name in (RUN_ENVELOPE_FILE, *files):
+            if name not in found:
+                found[name] = read_once(out_dir / name)
+    except ProvebenchError as error:
+        return error.one_line()
+    envelope = out_dir / RUN_ENVELOPE_FILE
+    try:
+        signed = statement_of(
+            found[RUN_ENVELOPE_FILE].data, envelope, trusted, predicate_type=SI_RUN_PREDICATE
         )
     except AttestationError as error:
         return error.one_line()
     if sorted(signed.subjects) != sorted(files):
-        return f"{out_dir / RUN_ENVELOPE_FILE}: signs {', '.join(sorted(signed.subjects))}"
+        return f"{envelope}: signs {', '.join(sorted(signed.subjects))}"
+    for name in files:
+        if found[name].sha256 != signed.subjects[name]:
+            return f"{envelope}: subject {name} differs from the signed file"
     return None
 
 

@@ -41,6 +41,7 @@ from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError, shown
 from provebench._file_set import FileSet
 from provebench._paths import check_output_dir
+from provebench._read_once import read_once
 from provebench.evidence import Evidence, load_evidence
 from provebench.si.agents._protocol import DiagnosisAgent
 from provebench.si.agents._run import (
@@ -183,36 +184,50 @@ def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
                 )
 
 
-def _reusable(
-    folder: Path, scenario_file: Path, trusted: TrustedKey | None
-) -> Verdict | ScenarioVerdict | None:
+@dataclass(frozen=True)
+class _Kept:
+    """A finished earlier run of a scenario kept by this suite, and the sha256 of each of its
+    files as read and checked (what the suite's signature covers, never a later re-read)."""
+
+    verdict: Verdict | ScenarioVerdict
+    digests: dict[str, str]  # name inside the scenario's folder -> sha256
+
+
+def _reusable(folder: Path, scenario_file: Path, trusted: TrustedKey | None) -> _Kept | None:
     """The verdict of a finished earlier run of this scenario in this folder, or None. With a
     `trusted` key, only a run the laboratory signed and nobody changed since is kept: a verdict
-    and evidence edited together, their hashes recomputed, are run again, never signed."""
-    verdict_path, evidence_path = folder / VERDICT_FILE, folder / EVIDENCE_FILE
-    if not verdict_path.is_file() or not evidence_path.is_file():
+    and evidence edited together, their hashes recomputed, are run again, never signed.
+
+    Each file is read once; the signature check, the verdict and the evidence digest all judge
+    those bytes (red team round 12, A9: a forged verdict renamed in after the check was kept)."""
+    names = (
+        (*RUN_FILES, RUN_ENVELOPE_FILE) if trusted is not None else (VERDICT_FILE, EVIDENCE_FILE)
+    )
+    try:
+        held = {name: read_once(folder / name) for name in names}
+    except ProvebenchError:
         return None
-    if trusted is not None and signature_problem(folder, RUN_FILES, trusted) is not None:
+    if trusted is not None and signature_problem(folder, RUN_FILES, trusted, held=held):
         return None
     try:
-        data = json.loads(verdict_path.read_text(encoding="utf-8"))
+        data = json.loads(held[VERDICT_FILE].data)
         verdict: Verdict | ScenarioVerdict = (
             ScenarioVerdict.model_validate(data)
             if "format" in data
             else Verdict.model_validate(data)
         )
-    except (OSError, ValueError):
+    except (ValueError, TypeError):
         return None
     inputs = verdict.inputs
     if inputs.scenario_file_sha256 != sha256_file(scenario_file):
         return None
-    if inputs.evidence_file_sha256 != sha256_file(evidence_path):
+    if inputs.evidence_file_sha256 != held[EVIDENCE_FILE].sha256:
         return None
     if _provider_failure(verdict) is not None:
         return None  # a harness fault is re-run, never kept
     if verdict.non_scoring.run_ending == "interrupted":
         return None  # a run stopped from outside is re-run, never kept
-    return verdict
+    return _Kept(verdict, {name: found.sha256 for name, found in held.items()})
 
 
 def _provider_failure(verdict: Verdict | ScenarioVerdict) -> str | None:
@@ -287,6 +302,8 @@ class _Suite:
         # The runtime provider fault that aborted the suite: (scenario id, fault), or None.
         self.aborted: tuple[str, str] | None = None
         self._fault: str | None = None
+        # Files of scenarios kept from an earlier run -> sha256 of the bytes checked (signed so)
+        self.kept: dict[str, str] = {}
 
     def publish_when_due(self) -> None:
         """Publish the staged scenarios' files when the last publication is old enough: when
@@ -334,7 +351,8 @@ class _Suite:
         recorded_here = self.request.recorded_here
         reused = _reusable(folder, item.file, self.trusted if recorded_here else None)
         if reused is not None:
-            result = result_of(scenario, reused, folder_name)
+            self.kept.update({f"{folder_name}/{n}": d for n, d in reused.digests.items()})
+            result = result_of(scenario, reused.verdict, folder_name)
             self.progress.scenario_done(scenario.id, result.status, True)
             return result
         source = self.request.agent
@@ -555,14 +573,23 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
     # Every scenario's files are published and durable: the summary says the folder is whole.
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
     if request.recorded_here:
-        sign_suite(out, summary)
+        from provebench.attest._envelope import AttestationError
+
+        try:
+            sign_suite(out, summary, suite.kept)
+        except AttestationError:
+            # A file changed after it was written or checked: no summary that looks complete.
+            (out / SUMMARY_FILE).unlink(missing_ok=True)
+            raise
     return summary
 
 
-def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
+def sign_suite(out: Path, summary: Mapping[str, Any], kept: Mapping[str, str]) -> None:
     """The laboratory's signature on a finished suite (`summary.dsse.json`): the summary, what
     the folder is a run of, and every scenario's signed files, so that one `attest verify`
-    checks the whole folder; the predicate repeats the gate and the agent."""
+    checks the whole folder; the predicate repeats the gate and the agent. A file this process
+    wrote is signed by the bytes it wrote; one `kept` from an earlier run by the bytes it
+    checked."""
     names = [SUMMARY_FILE, MANIFEST_FILE]
     for line in summary["scenarios"]:
         if line["verdict"] is not None:  # run (or kept) in this suite: signed as it was written
@@ -577,7 +604,7 @@ def sign_suite(out: Path, summary: Mapping[str, Any]) -> None:
         "scenarios": len(summary["scenarios"]),
         "versions": summary["versions"],
     }
-    sign_files(out, names, out / SUMMARY_ENVELOPE_FILE, SUITE_PREDICATE, predicate)
+    sign_files(out, names, out / SUMMARY_ENVELOPE_FILE, SUITE_PREDICATE, predicate, held=kept)
 
 
 __all__ = [
