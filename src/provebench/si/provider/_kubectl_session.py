@@ -31,8 +31,10 @@ from provebench.si.provider._kubectl import (
     arguments_problem,
     require_kubectl,
 )
+from provebench.si.provider._kubectl_command import as_one_command
 from provebench.si.provider._kubectl_selector import SelectorWrite, selector_write
 from provebench.si.provider._server import ProviderServer
+from provebench.si.sim._issued import ACTOR
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._session import Session
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -129,23 +131,34 @@ class KubectlSession:
         args, _, problem = arguments_problem(arguments)
         write = None if problem is not None else selector_write(args)
         with self._session.one_action():
-            with self._environment.lock:
-                self._environment.paused = False
-                first = len(self._environment.selections)
-            issued = (
-                self._session.issued_over(write.selector, collection=write.collection)
-                if write is not None
-                else nullcontext(set[tuple[str, str | None]]())
-            )
+            start = self._session.audit_length
             try:
-                with issued as written:
-                    reply = self._runner.call(arguments)
+                return self._run(arguments, write)
             finally:
-                with self._environment.lock:  # after any request still being served
-                    self._environment.paused = True
-            if write is not None:
-                self._record_unmatched(write, first, written)
-            return reply
+                # One command, one action: a write command's own reads are kubectl's, and a
+                # write it never sent because its read was refused is the agent's attempt.
+                self._session.reread_action(
+                    start, lambda entries: as_one_command(args, entries, ACTOR)
+                )
+
+    def _run(self, arguments: dict[str, JsonValue], write: SelectorWrite | None) -> ToolResponse:
+        with self._environment.lock:
+            self._environment.paused = False
+            first = len(self._environment.selections)
+        issued = (
+            self._session.issued_over(write.selector, collection=write.collection)
+            if write is not None
+            else nullcontext(set[tuple[str, str | None]]())
+        )
+        try:
+            with issued as written:
+                reply = self._runner.call(arguments)
+        finally:
+            with self._environment.lock:  # after any request still being served
+                self._environment.paused = True
+        if write is not None:
+            self._record_unmatched(write, first, written)
+        return reply
 
     def _record_unmatched(
         self, write: SelectorWrite, first: int, written: set[tuple[str, str | None]]
