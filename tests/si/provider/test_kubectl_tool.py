@@ -291,7 +291,7 @@ def test_a_refused_write_through_kubectl_is_the_tools_refusal() -> None:
         evidence = session.evidence(final_answer="")
     assert reply.error_code == "exit_status" and "Forbidden" in reply.body
     assert refused.error_code == "refused_argument"
-    (entry,) = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
+    entry, unsent = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
     assert (entry.verb, entry.resource, entry.namespace, entry.status_code, entry.after_step) == (
         "delete",
         "deployment/web",
@@ -299,6 +299,9 @@ def test_a_refused_write_through_kubectl_is_the_tools_refusal() -> None:
         403,
         1,
     )
+    # the refused argument list reached nothing: the step is recorded as the tools record a
+    # call they answer without an operation (tests/si/provider/test_kubectl_no_request.py)
+    assert (unsent.resource, unsent.status_code, unsent.after_step) == ("tool/kubectl", 400, 2)
     assert [a.tool for a in evidence.actions] == ["kubectl", "kubectl"]
 
 

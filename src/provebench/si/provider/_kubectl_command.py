@@ -13,9 +13,11 @@ reads a write command makes stay in the audit log as what the environment saw, u
 writes stay the agent's, one entry per object (the safety checks count them).
 
 A refused attempt is an attempt (Core §1.3). When the server refuses kubectl's read of the
-object, kubectl never sends the write: the agent's attempted write is recorded from the
-command's verb (`command_write`, the operation the tools record for the same write) with the
-read's refusal, so a `must_not` on the write fails through kubectl as through the tools.
+object (or answers it not found), kubectl never sends the write: the agent's attempted write is
+recorded from the command's verb (`command_write`, the operation the tools record for the same
+write) with the read's status, so a `must_not` on the write fails through kubectl as through
+the tools. A command that made no request at all is the agent's step all the same
+(`unreached`).
 
 Both the in-process kubectl tool (`_kubectl_session`) and the runner against a provider
 (`_session`, after the provider's log is held to each command's window) read a command's
@@ -32,6 +34,7 @@ from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEntry
 from provebench.si.primitives._operations import WRITE_VERBS, Operation, field_path
+from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_selector import _read, command_write
 
 # The actor of the requests kubectl makes on its own inside a write command.
@@ -42,7 +45,8 @@ _READ_COMMANDS: Final = frozenset(
     {"get", "describe", "logs", "events", "top", "api-resources", "api-versions", "version"}
 )
 _WRITE_SUBCOMMANDS: Final = {"rollout": frozenset({"restart"}), "set": frozenset({"image", "env"})}
-_UNSENT: Final = "kubectl's read of the object was refused, so the write was never sent"
+_UNSENT: Final = "kubectl's read of the object failed, so the write was never sent"
+_UNREACHED: Final = "kubectl made no request of a resource"
 
 
 def written_by(args: Sequence[str]) -> str | None:
@@ -108,13 +112,13 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
     target = Operation.from_audit(read.verb, read.resource, read.namespace, {})
     fields, replicas = _patch_fields(args) if command == "patch" else ((), _replicas(args))
     tool, operation = command_write(command, target, replicas, fields)
+    detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
     refused = read.detail.get("refused")
-    detail: dict[str, JsonValue] = {
-        **operation.detail(),
-        "tool": tool,
-        "refused": refused if isinstance(refused, str) else "the server refused the request",
-        "unsent": _UNSENT,
-    }
+    if isinstance(refused, str):
+        detail["refused"] = refused
+    elif read.status_code == 403:
+        detail["refused"] = "the server refused the request"
+    detail["unsent"] = _UNSENT
     return ApiCallEntry(
         actor=read.actor,
         verb=operation.verb,
@@ -149,30 +153,59 @@ def as_one_command(
         detail = {**entry.detail, "within": f"kubectl {command}"}
         out.append(entry.model_copy(update={"actor": CLIENT_ACTOR, "detail": detail}))
         named = "/" in entry.resource and not entry.resource.endswith("/all")
-        if not sent and entry.status_code == 403 and named:
+        failed = entry.status_code is not None and entry.status_code >= 400
+        if not sent and failed and named:
             out.append(_unsent_write(args, command, entry))
     return out
 
 
+def unreached(step: int, failed: bool, agent: str) -> ApiCallEntry:
+    """The entry of a kubectl command that made no request of a resource — refused by the
+    tool's allowlist, failed in kubectl itself (`error: resource(s) were provided, but no name
+    was specified`), or only discovery (`version`): recorded as the tools record a call they
+    answer without an operation on the environment (`get tool/NAME`), 400 when the command
+    failed. The step is the agent's own (a failed step is the agent's mistake, not a fault of
+    the environment: Core §3.6–3.7), and the environment's record of it is complete — never
+    tool calls without an audit log, which would be unverifiable."""
+    operation = Operation(verb="get", kind="tool", name=TOOL_NAME)
+    return ApiCallEntry(
+        actor=agent,
+        verb=operation.verb,
+        resource=operation.resource,
+        namespace=None,
+        status_code=400 if failed else 200,
+        after_step=step,
+        detail={**operation.detail(), "tool": TOOL_NAME, "no_request": _UNREACHED},
+    )
+
+
 def per_command(
-    audit: Sequence[AuditEntry], commands: Mapping[int, Sequence[str]], agent: str
+    audit: Sequence[AuditEntry],
+    commands: Mapping[int, tuple[Sequence[str], bool]],
+    agent: str,
 ) -> list[AuditEntry]:
     """The audit log with the entries of each kubectl command's step (`commands`: step ->
-    argument list) read as one command (`as_one_command`); other entries unchanged."""
+    its argument list and whether it failed) read as one command (`as_one_command`), and a
+    command whose step holds no entry recorded as `unreached`; other entries unchanged."""
     out: list[AuditEntry] = []
     index = 0
     while index < len(audit):
         step = audit[index].after_step
-        args = commands.get(step) if step is not None else None
+        command = commands.get(step) if step is not None else None
         end = index + 1
-        if args is not None:
+        if command is not None:
             while end < len(audit) and audit[end].after_step == step:
                 end += 1
-            out += as_one_command(args, audit[index:end], agent)
+            out += as_one_command(command[0], audit[index:end], agent)
         else:
             out.append(audit[index])
         index = end
+    recorded = {entry.after_step for entry in out}
+    for step in sorted(set(commands) - recorded):
+        after = (e.after_step for e in out)
+        at = next((i for i, s in enumerate(after) if s is not None and s > step), len(out))
+        out.insert(at, unreached(step, commands[step][1], agent))
     return out
 
 
-__all__ = ["CLIENT_ACTOR", "as_one_command", "per_command", "written_by"]
+__all__ = ["CLIENT_ACTOR", "as_one_command", "per_command", "unreached", "written_by"]

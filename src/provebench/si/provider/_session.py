@@ -379,14 +379,15 @@ class ProviderSession(Recording):
             return
         if self._windows is not None:
             # Held to its window, each kubectl command's entries are read as its one action:
-            # a write command's own reads are kubectl's, and a write it never sent because its
-            # read was refused is the agent's attempt (`_kubectl_command`), as in process.
-            commands = {
-                step: [str(arg) for arg in args]
-                for step, action in zip(self._forwarded_steps, self._forwarded, strict=True)
-                if action.tool == TOOL_NAME
-                and isinstance(args := action.arguments.get("args"), list)
-            }
+            # a write command's own reads are kubectl's, a write it never sent because its read
+            # failed is the agent's attempt, and a command that made no request (refused by the
+            # allowlist, failed in kubectl) is still the agent's step (`_kubectl_command`).
+            commands: dict[int, tuple[list[str], bool]] = {}
+            for step, action in enumerate(self._actions, start=1):
+                args = action.arguments.get("args")
+                if action.tool == TOOL_NAME:
+                    listed = [str(arg) for arg in args] if isinstance(args, list) else []
+                    commands[step] = (listed, action.error is not None)
             self._audit = per_command(self._audit, commands, AGENT)
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
