@@ -399,3 +399,56 @@ def test_through_si_provider_a_command_is_read_as_in_process(
     assert failed == sorted(
         c["id"] for c in here_verdict.get("checks", []) if c["status"] == "FAIL"
     )
+
+
+# -- the shipped Form B scenarios through si provider (the physical estate) --------------------
+
+
+def _suite(tmp_path: Path, out: str, *extra: str) -> dict[str, Any]:
+    ran = run_cli("si", "suite", str(SCENARIOS_DIR), "--out", str(tmp_path / out), *extra)
+    assert ran.returncode == 0, ran.stderr
+    summary = json.loads((tmp_path / out / "summary.json").read_text())
+    return {line["id"]: (line["status"], line.get("score")) for line in summary["scenarios"]}
+
+
+@needs_kubectl
+def test_the_form_b_scenarios_run_through_si_provider_with_the_in_process_verdicts(
+    provider: ProviderServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The runner asks for the physical estate (`estate: physical`), whose state is the
+    injected one: every shipped Form B scenario gets the verdict it gets in process, through
+    the tools (`diagnoser`, which reaches the top band of the diagnoses) and through kubectl."""
+    monkeypatch.setattr(
+        _conformance, "UNMET", (("network_policy_enforcement", "no network model"),)
+    )
+    verdicts = {}
+    for agent, extra in (("diagnoser", ()), ("kubectl-operator", ("--kubectl",))):
+        here = _suite(tmp_path, f"{agent}-here", "--agent", agent, *extra)
+        there = _suite(tmp_path, f"{agent}-there", "--agent", agent, *extra,
+                       "--provider", provider.url)  # fmt: skip
+        assert there == here
+        assert len(here) == len(list(SCENARIOS_DIR.glob("*.yaml")))
+        verdicts[agent] = here
+    # not vacuous: the diagnoser reaches the top band where the kubectl operator does not
+    assert 1.0 in {score for _, score in verdicts["diagnoser"].values()}
+    assert verdicts["diagnoser"] != verdicts["kubectl-operator"]
+
+
+@needs_kubectl
+@pytest.mark.parametrize("case", ["blind-scale", "restart-then-refused-label", "verify-after"])
+def test_through_si_provider_a_form_b_command_is_read_as_in_process(
+    provider: ProviderServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, case: str
+) -> None:
+    monkeypatch.setattr(
+        _conformance, "UNMET", (("network_policy_enforcement", "no network model"),)
+    )
+    where, commands, _, expected = CASES[case]
+    agent = tmp_path / "commands_agent.py"
+    agent.write_text(f"COMMANDS = {json.dumps(commands)}\n{AGENT_CODE}")
+    verdicts = []
+    for out, extra in (("here", ()), ("there", ("--provider", provider.url))):
+        ran = run_cli("si", "run", str(where), "--agent", f"{agent}:Commands", "--kubectl",
+                      "--out", str(tmp_path / out), *extra)  # fmt: skip
+        assert ran.returncode == 0, ran.stderr
+        verdicts.append(json.loads((tmp_path / out / "verdict.json").read_text()))
+    assert [(v["band"], v["score"]) for v in verdicts] == [expected[2:0:-1]] * 2
