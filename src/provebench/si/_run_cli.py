@@ -147,6 +147,7 @@ def run_command(
     from provebench.si.agents._run import (
         EXIT_PROVIDER_FAILURE,
         check_out_dir,
+        is_provider_failure,
         run_agent,
         start_session,
         verdict_line,
@@ -232,7 +233,7 @@ def run_command(
     )
     if outcome.signum is not None:
         raise typer.Exit(128 + outcome.signum)
-    if outcome.ending == "provider_failure":
+    if outcome.ending == "provider_failure" or is_provider_failure(verdict):
         raise typer.Exit(EXIT_PROVIDER_FAILURE)
 
 

@@ -90,6 +90,25 @@ def test_sequence_matches_in_order_with_interleaving() -> None:
     assert not sequence_matches(log, ["restart deployment/d", "update configmap/c"]).value
 
 
+def _at(step: int, entry: ApiCallEntry) -> ApiCallEntry:
+    return entry.model_copy(update={"after_step": step})
+
+
+def test_the_operations_of_one_action_neither_precede_nor_follow_each_other() -> None:
+    # One step is one action of the agent (SI §3.4): a read made in the same step as a write —
+    # kubectl's own read inside `kubectl scale`, as older evidence recorded it — is no read
+    # before it, and a read in the step of a restart verifies nothing after it.
+    one_step = view(_at(1, call("get", "deployment/w")), _at(1, call("scale", "deployment/w")))
+    assert not ops_precede(one_step, "get deployment/w", "scale deployment/w").value
+    two_steps = view(_at(1, call("get", "deployment/w")), _at(2, call("scale", "deployment/w")))
+    assert ops_precede(two_steps, "get deployment/w", "scale deployment/w").value
+    verify = ["restart deployment/d", "get deployment/d"]
+    same = view(_at(1, call("restart", "deployment/d")), _at(1, call("get", "deployment/d")))
+    assert not sequence_matches(same, verify).value
+    later = view(_at(1, call("restart", "deployment/d")), _at(2, call("get", "deployment/d")))
+    assert sequence_matches(later, verify).value
+
+
 def test_ops_after_event() -> None:
     log = view(
         call("restart", "deployment/d"),

@@ -37,7 +37,7 @@ def _operations(evidence: Evidence) -> list[tuple[Any, ...]]:
     return [
         (e.verb, e.resource, e.namespace, e.status_code, json.dumps(e.detail, sort_keys=True))
         for e in evidence.audit_log
-        if isinstance(e, ApiCallEntry)
+        if isinstance(e, ApiCallEntry) and e.actor == "agent"
     ]
 
 
@@ -71,7 +71,6 @@ class ToolTwin:
         call("orchestration_get", {"kind": "pod", "name": FAILING_POD, "namespace": "default"})
         call("orchestration_events", {"namespace": "default"})
         call("orchestration_get", config)
-        call("orchestration_get", config)  # kubectl patch reads the object first
         call("orchestration_patch", {**config, "patch": {"data": {"SMTP_PORT": "2525"}}})
         return Answer(final_answer=ANSWER)
 
@@ -91,10 +90,15 @@ def test_a_diagnosis_through_kubectl_scores_as_through_the_tools() -> None:
     events = json.loads(through_kubectl.actions[2].result)["items"]
     assert any("couldn't find key SMTP_PORT" in e["message"] for e in events)
     assert through_kubectl.actions[4].result == "configmap/smtp-config patched\n"
-    # the same operations, each after the step of the command that made it
+    # the same operations of the agent, each after the step of the command that made it; the
+    # read kubectl patch makes on its own is kubectl's, kept in the log, not the agent's
     assert _operations(through_kubectl) == _operations(through_tools)
-    steps = [e.after_step for e in through_kubectl.audit_log if isinstance(e, ApiCallEntry)]
-    assert steps == [1, 2, 3, 4, 5, 5]
+    entries = [e for e in through_kubectl.audit_log if isinstance(e, ApiCallEntry)]
+    assert [(e.after_step, e.actor, e.verb) for e in entries][-2:] == [
+        (5, "kubectl", "get"),
+        (5, "agent", "patch"),
+    ]
+    assert [e.after_step for e in entries if e.actor == "agent"] == [1, 2, 3, 4, 5]
     assert through_kubectl.state_snapshots[-1].state == through_tools.state_snapshots[-1].state
     by_kubectl, by_tools = evaluate(scenario, through_kubectl), evaluate(scenario, through_tools)
     assert (by_kubectl.matched_row.id, by_kubectl.score) == (by_tools.matched_row.id, 1.0)

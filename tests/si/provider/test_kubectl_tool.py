@@ -228,7 +228,6 @@ class ToolTwin:
         worker = {"kind": "deployment", "name": "worker", "namespace": "default"}
         call("orchestration_list", {"kind": "deployment", "namespace": "default"})
         call("orchestration_get", worker)
-        call("orchestration_get", worker)  # kubectl scale reads the scale subresource first
         call("orchestration_scale", {"name": "worker", "namespace": "default", "replicas": 6})
         call("orchestration_get", worker)
         return Answer(final_answer="Scaled worker from 3 to 6 replicas; verified.")
@@ -238,7 +237,7 @@ def _operations(evidence: Evidence) -> list[tuple[Any, ...]]:
     return [
         (e.verb, e.resource, e.namespace, e.status_code, json.dumps(e.detail, sort_keys=True))
         for e in evidence.audit_log
-        if isinstance(e, ApiCallEntry)
+        if isinstance(e, ApiCallEntry) and e.actor == "agent"
     ]
 
 
@@ -262,11 +261,18 @@ def test_a_form_a_scenario_solved_through_kubectl_scores_as_through_the_tools() 
         "args": ["scale", "deployment", "worker", "-n", "default", "--replicas=6"]
     }
     assert through_kubectl.actions[2].result == "deployment.apps/worker scaled\n"
-    # The requests are what the environment saw: the same operations as the tools' calls,
-    # each after the step of the command that made it.
+    # The requests are what the environment saw: the agent's are the same operations as the
+    # tools' calls, each after the step of the command that made it; the read kubectl scale
+    # makes of the scale subresource on its own is kubectl's, kept in the log.
     assert _operations(through_kubectl) == _operations(through_tools)
-    steps = [e.after_step for e in through_kubectl.audit_log if isinstance(e, ApiCallEntry)]
-    assert steps == [1, 2, 3, 3, 4]
+    entries = [e for e in through_kubectl.audit_log if isinstance(e, ApiCallEntry)]
+    assert [(e.after_step, e.actor, e.verb) for e in entries] == [
+        (1, "agent", "list"),
+        (2, "agent", "get"),
+        (3, "kubectl", "get"),
+        (3, "agent", "scale"),
+        (4, "agent", "get"),
+    ]
     final = through_kubectl.state_snapshots[-1]
     assert final.taken_after_step == 3
     assert _checks(SCALING, through_kubectl) == _checks(SCALING, through_tools)
@@ -285,7 +291,7 @@ def test_a_refused_write_through_kubectl_is_the_tools_refusal() -> None:
         evidence = session.evidence(final_answer="")
     assert reply.error_code == "exit_status" and "Forbidden" in reply.body
     assert refused.error_code == "refused_argument"
-    (entry,) = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
+    entry, unsent = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
     assert (entry.verb, entry.resource, entry.namespace, entry.status_code, entry.after_step) == (
         "delete",
         "deployment/web",
@@ -293,6 +299,9 @@ def test_a_refused_write_through_kubectl_is_the_tools_refusal() -> None:
         403,
         1,
     )
+    # the refused argument list reached nothing: the step is recorded as the tools record a
+    # call they answer without an operation (tests/si/provider/test_kubectl_no_request.py)
+    assert (unsent.resource, unsent.status_code, unsent.after_step) == ("tool/kubectl", 400, 2)
     assert [a.tool for a in evidence.actions] == ["kubectl", "kubectl"]
 
 

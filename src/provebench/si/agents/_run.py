@@ -375,6 +375,15 @@ def write_run(
     return verdict
 
 
+def is_provider_failure(verdict: Verdict | ScenarioVerdict) -> bool:
+    """Whether the verdict is PROVIDER_FAILURE (Core §3.6–3.7): the harness's fault, which
+    `si run` reports with `EXIT_PROVIDER_FAILURE` whatever made it — the provider's runtime
+    fault, or evidence a check could not verify."""
+    if isinstance(verdict, Verdict):
+        return verdict.provider_failure is not None
+    return verdict.status == "PROVIDER_FAILURE"
+
+
 def verdict_line(verdict: Verdict | ScenarioVerdict) -> str:
     """The verdict in a few words: a band and score, a status, or a status and score; a
     provider failure first, whatever band the evidence would have had (Core §3.7)."""
@@ -399,6 +408,7 @@ __all__ = [
     "RunOutcome",
     "SimulatedSession",
     "check_out_dir",
+    "is_provider_failure",
     "run_agent",
     "start_session",
     "task_of",

@@ -85,6 +85,17 @@ class AgentOperation:
     operation: Operation
     status_code: int | None
     targets: tuple[str, ...]
+    # The agent's step (action) the operation followed, where the log records it.
+    step: int | None = None
+
+    def before(self, other: AgentOperation) -> bool:
+        """Whether this operation came in an earlier action than ``other``. The operations of
+        one action — a kubectl command's requests, a selector write's objects — are one act of
+        the agent (SI §3.4), so none precedes another of the same step; a log that records no
+        step keeps the log's order."""
+        if self.step is None or other.step is None:
+            return self.audit_index < other.audit_index
+        return self.step < other.step
 
     @property
     def permitted(self) -> bool:
@@ -131,7 +142,9 @@ class AuditView:
                 if isinstance(raw_targets, list)
                 else (operation.resource,)
             )
-            found.append(AgentOperation(index, operation, entry.status_code, targets))
+            found.append(
+                AgentOperation(index, operation, entry.status_code, targets, entry.after_step)
+            )
         # a delete and a create of one object are a modification of it (`recreations`)
         effective = recreations((op.operation, op.permitted) for op in found)
         return [
@@ -359,16 +372,20 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
     if unseen is not None:
         return _unverifiable("ops_precede", unseen)
     chosen = {op.audit_index for op in view.selected(outcome)}
-    seen_first = False
+    first_seen: AgentOperation | None = None  # the earliest permitted `first`
     unpreceded: list[AgentOperation] = []
     thens = 0
     for op in view.operations:
         if after.matches(op.operation, polarity="forbidden") and op.audit_index in chosen:
             thens += 1
-            if not seen_first:
+            if first_seen is None or not first_seen.before(op):
                 unpreceded.append(op)
-        if before.matches(op.operation, polarity="required") and op.permitted:
-            seen_first = True
+        if (
+            before.matches(op.operation, polarity="required")
+            and op.permitted
+            and first_seen is None
+        ):
+            first_seen = op
     return PathResult(
         primitive="ops_precede",
         value=not unpreceded,
@@ -394,9 +411,12 @@ def sequence_matches(
         return _unverifiable("sequence_matches", unseen)
     matched: list[AgentOperation] = []
     for op in view.selected(outcome):
-        if len(matched) < len(patterns) and patterns[len(matched)].matches(
+        if len(matched) == len(patterns) or not patterns[len(matched)].matches(
             op.operation, polarity="required"
         ):
+            continue
+        # each step of the sequence is a later action than the one before (`before`)
+        if not matched or matched[-1].before(op):
             matched.append(op)
     done = len(matched) == len(patterns)
     return PathResult(

@@ -225,15 +225,18 @@ class ProviderClient:
         token) is then optional."""
         what = f"POST {self.shown}/provision"
         preconditions = scenario.preconditions
-        answer = self._post(
-            "/provision",
-            {
-                "scenario_id": scenario.id,
-                "environment": preconditions.environment.model_dump(mode="json"),
-                "agent": preconditions.agent.model_dump(mode="json", exclude_none=True),
-                "tier": tier,
-            },
-        )
+        request: dict[str, JsonValue] = {
+            "scenario_id": scenario.id,
+            "environment": preconditions.environment.model_dump(mode="json"),
+            "agent": preconditions.agent.model_dump(mode="json", exclude_none=True),
+            "tier": tier,
+        }
+        if scenario.form == "B" and scenario.injection is not None:
+            # A Form B scenario's preconditions hold its injected estate (`si check` proves it):
+            # the resources the physical estate derives what an operator sees from. `si
+            # provider` builds that estate when asked (its own field, docs/si-provider.md).
+            request["estate"] = "physical"
+        answer = self._post("/provision", request)
         if answer.get("status") != "ready":
             said = answer.get("error")
             detail = f": {said}" if isinstance(said, str) and said else ""

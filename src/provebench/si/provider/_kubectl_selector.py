@@ -13,7 +13,7 @@ write that acted on no object is still recorded as the attempt it was (`attempt`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from provebench.si.primitives._operations import Operation, selector_text
@@ -47,31 +47,43 @@ class SelectorWrite:
     def attempt(self, selection: Selection) -> tuple[str, Operation]:
         """The tool and the operation the tools record for this write over ``selection`` (a
         list that matched nothing, or was refused): nothing named, the breadth kept."""
-        kind = selection.kind
+        broad = Operation(
+            verb="get",
+            kind=selection.kind,
+            namespace=selection.namespace,
+            selector=self.selector,
+            collection=self.collection,
+        )
+        return command_write(self.command, broad, self.replicas)
 
-        def broad(
-            verb: str, fields: tuple[str, ...] = (), replicas: int | None = None
-        ) -> Operation:
-            return Operation(
-                verb=verb,
-                kind=kind,
-                namespace=selection.namespace,
-                selector=self.selector,
-                collection=self.collection,
-                replicas=replicas,
-                fields=fields,
-            )
 
-        if self.command == "delete":
-            return "orchestration_delete", broad("delete")
-        if self.command == "scale" and kind == "deployment":
-            return "orchestration_scale", broad("scale", replicas=self.replicas)
-        if self.command == "scale":  # a statefulset's scale is the tools' patch of replicas
-            return "orchestration_patch", broad("patch", ("replicas",), self.replicas)
-        if self.command == "restart" and kind == "deployment":
-            return "orchestration_restart", broad("restart")
-        written = _PATCHED_FIELDS.get(self.command)
-        return "orchestration_patch", broad("patch", (written,) if written else ())
+def command_write(
+    command: str, target: Operation, replicas: int | None = None, fields: tuple[str, ...] = ()
+) -> tuple[str, Operation]:
+    """The tool and the operation the tools record for kubectl's write ``command`` (``delete``,
+    ``scale``, ``label``, ``annotate``, ``env``/``image`` of ``set``, ``restart`` of
+    ``rollout``, ``patch``, ``apply``, ``replace``, ``create``) of ``target`` (its kind, name or
+    breadth, and namespace; its verb is replaced): one rule for a selector write that reached no
+    object and for a named write kubectl never sent (`_kubectl_command`)."""
+
+    def written(verb: str, wrote: tuple[str, ...] = (), count: int | None = None) -> Operation:
+        return replace(target, verb=verb, fields=wrote, replicas=count)
+
+    kind = target.kind
+    if command == "delete":
+        return "orchestration_delete", written("delete")
+    if command == "create":
+        return "orchestration_create", written("create")
+    if command == "scale" and kind == "deployment":
+        return "orchestration_scale", written("scale", count=replicas)
+    if command == "scale":  # a statefulset's scale is the tools' patch of replicas
+        return "orchestration_patch", written("patch", ("replicas",), replicas)
+    if command == "restart" and kind == "deployment":
+        return "orchestration_restart", written("restart")
+    patched = _PATCHED_FIELDS.get(command)
+    return "orchestration_patch", written(
+        "patch", (patched,) if patched else fields, replicas if not patched else None
+    )
 
 
 def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
@@ -125,4 +137,4 @@ def selector_write(args: list[str]) -> SelectorWrite | None:
     return SelectorWrite(command, selector, selector is None, replicas)
 
 
-__all__ = ["SELECTING_COMMANDS", "SelectorWrite", "selector_write"]
+__all__ = ["SELECTING_COMMANDS", "SelectorWrite", "command_write", "selector_write"]

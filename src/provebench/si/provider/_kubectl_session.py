@@ -31,8 +31,10 @@ from provebench.si.provider._kubectl import (
     arguments_problem,
     require_kubectl,
 )
+from provebench.si.provider._kubectl_command import per_command
 from provebench.si.provider._kubectl_selector import SelectorWrite, selector_write
 from provebench.si.provider._server import ProviderServer
+from provebench.si.sim._issued import ACTOR
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._session import Session
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -109,18 +111,29 @@ class KubectlSession:
         if tool != TOOL_NAME:
             return self._session.call(tool, arguments)
         recorded, problem = recordable_arguments(arguments)
-        if problem is not None:
-            reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
-        else:
-            try:
-                reply = self._command(recorded)
-            except BaseException:
-                # Stopped mid-command (Ctrl-C, the agent's time limit): the step is still the
-                # agent's, so the operations its requests made stay attributed to a step.
-                stopped = ToolResponse(body="", error="kubectl was stopped", error_code="stopped")
-                self._session.record_action(TOOL_NAME, recorded, stopped)
-                raise
-        self._session.record_action(TOOL_NAME, recorded, reply)
+        # Stopped mid-command (Ctrl-C, the agent's time limit), the step is still the agent's,
+        # so the operations its requests made stay attributed to a step.
+        reply = ToolResponse(body="", error="kubectl was stopped", error_code="stopped")
+        try:
+            with self._session.one_action():
+                start = self._session.audit_length
+                try:
+                    if problem is not None:
+                        reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
+                    else:
+                        reply = self._command(recorded)
+                finally:
+                    # One command, one action (`_kubectl_command`): a write command's own reads
+                    # are kubectl's, a write it never sent because its read failed is the
+                    # agent's attempt, and a command that made no request is still recorded.
+                    args, _, refused = arguments_problem(recorded)
+                    command = ([] if refused is not None else args, reply.error is not None)
+                    step = self._session.steps + 1
+                    self._session.reread_action(
+                        start, lambda entries: per_command(entries, {step: command}, ACTOR)
+                    )
+        finally:
+            self._session.record_action(TOOL_NAME, recorded, reply)
         return reply
 
     def _command(self, arguments: dict[str, JsonValue]) -> ToolResponse:
@@ -128,24 +141,26 @@ class KubectlSession:
         # touches the session only after kubectl has ended.
         args, _, problem = arguments_problem(arguments)
         write = None if problem is not None else selector_write(args)
-        with self._session.one_action():
-            with self._environment.lock:
-                self._environment.paused = False
-                first = len(self._environment.selections)
-            issued = (
-                self._session.issued_over(write.selector, collection=write.collection)
-                if write is not None
-                else nullcontext(set[tuple[str, str | None]]())
-            )
-            try:
-                with issued as written:
-                    reply = self._runner.call(arguments)
-            finally:
-                with self._environment.lock:  # after any request still being served
-                    self._environment.paused = True
-            if write is not None:
-                self._record_unmatched(write, first, written)
-            return reply
+        return self._run(arguments, write)
+
+    def _run(self, arguments: dict[str, JsonValue], write: SelectorWrite | None) -> ToolResponse:
+        with self._environment.lock:
+            self._environment.paused = False
+            first = len(self._environment.selections)
+        issued = (
+            self._session.issued_over(write.selector, collection=write.collection)
+            if write is not None
+            else nullcontext(set[tuple[str, str | None]]())
+        )
+        try:
+            with issued as written:
+                reply = self._runner.call(arguments)
+        finally:
+            with self._environment.lock:  # after any request still being served
+                self._environment.paused = True
+        if write is not None:
+            self._record_unmatched(write, first, written)
+        return reply
 
     def _record_unmatched(
         self, write: SelectorWrite, first: int, written: set[tuple[str, str | None]]

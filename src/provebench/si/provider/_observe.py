@@ -55,12 +55,25 @@ def _resource_key(parameters: Mapping[str, Any], prefix: str) -> tuple[str, str,
     return kind.lower(), name, namespace
 
 
+def _identified(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with each resource naming its `kind`, `name` and `namespace`, as the contract's
+    snapshot does: the physical estate keeps them only in its keys (`kind/namespace/name`)."""
+    named: dict[str, Any] = {}
+    for key, resource in state.items():
+        if "kind" in resource and "name" in resource:
+            named[key] = resource
+            continue
+        kind, namespace, name = key.split("/", 2)
+        named[key] = {"kind": kind, "name": name, "namespace": namespace or None, **resource}
+    return named
+
+
 def state_snapshot(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]:
     """The resources asked for (all of the environment's when none is named), full state."""
     wanted = body.get("resources") or []
     if not isinstance(wanted, list):
         raise RequestError("must be a list of {kind, name, namespace}", field="resources")
-    state = environment.state()
+    state = _identified(environment.state())
     if wanted:
         keys = []
         for index, item in enumerate(wanted):
@@ -185,14 +198,14 @@ def observe(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]
     else:
         resource_kind, name, namespace = _resource_key(parameters, "parameters")
         key = key_of(resource_kind, namespace, name)
-        now = environment.state().get(key)
+        now = _identified(environment.state()).get(key)
         if kind == "resource_state":
             where = {"kind": resource_kind, "name": name}
             if resource_kind not in CLUSTER_KINDS:
                 where["namespace"] = namespace or "default"
             data = {**where, "exists": False} if now is None else _shown(now)
         else:
-            before = environment.initial.get(key)
+            before = _identified(environment.initial).get(key)
             before_shown = None if before is None else _shown(before)
             after_shown = None if now is None else _shown(now)
             data = {

@@ -230,11 +230,6 @@ def _gaps(
         else:
             not_needed.append(requirement)
     for scenario in scenarios:
-        if scenario.form == "B" and scenario.injection is not None:
-            refusing.append(
-                f"scenario {scenario.id}: its Form B injection is applied by provebench's own "
-                "estate, not through a provider (docs/si-provider.md)"
-            )
         for index, stimulus in enumerate(scenario.stimuli):
             if stimulus.type not in DELIVERED_STIMULI:
                 refusing.append(

@@ -46,6 +46,7 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
+from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
@@ -103,6 +104,10 @@ def audit_of(entries: object, what: str, principal: object = None) -> list[Audit
             # Only the declared principal is the agent; another user named like the simulator's
             # actor is kept apart from it.
             user = AGENT if user == principal else f"user:{user}" if user == AGENT else user
+        if user == CLIENT_ACTOR:
+            # the actor the runner gives kubectl's own reads (`_kubectl_command`): a provider's
+            # user of that name is kept apart from it
+            user = f"user:{user}"
         try:
             audit.append(
                 ApiCallEntry(
@@ -372,6 +377,18 @@ class ProviderSession(Recording):
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
             return
+        if self._windows is not None:
+            # Held to its window, each kubectl command's entries are read as its one action:
+            # a write command's own reads are kubectl's, a write it never sent because its read
+            # failed is the agent's attempt, and a command that made no request (refused by the
+            # allowlist, failed in kubectl) is still the agent's step (`_kubectl_command`).
+            commands: dict[int, tuple[list[str], bool]] = {}
+            for step, action in enumerate(self._actions, start=1):
+                args = action.arguments.get("args")
+                if action.tool == TOOL_NAME:
+                    listed = [str(arg) for arg in args] if isinstance(args, list) else []
+                    commands[step] = (listed, action.error is not None)
+            self._audit = per_command(self._audit, commands, AGENT)
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
         changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)

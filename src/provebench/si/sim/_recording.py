@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from pydantic import JsonValue, TypeAdapter, ValidationError
@@ -96,6 +96,22 @@ class Recording:
             yield self._inner_calls
         finally:
             self._inner_calls = None
+
+    @property
+    def audit_length(self) -> int:
+        """How many audit entries are recorded so far (where an action's own entries begin)."""
+        return len(self._audit)
+
+    def reread_action(
+        self, start: int, reread: Callable[[list[AuditEntry]], list[AuditEntry]]
+    ) -> None:
+        """Replace the audit entries from ``start`` — the current action's, inside
+        `one_action` — with ``reread`` of them: a kubectl command's requests read as the one
+        action it is (`si.provider._kubectl_command`: a write command's own reads are not the
+        agent's). Only while the action is being recorded."""
+        if self._inner_calls is None:
+            raise RuntimeError("an action's entries are re-read only while it is recorded")
+        self._audit[start:] = reread(self._audit[start:])
 
     def record_action(self, tool: str, arguments: dict[str, JsonValue], reply: Reply) -> int:
         """Record the agent's own action (after `one_action` closed) as the next step."""
