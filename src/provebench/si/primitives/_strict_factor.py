@@ -160,9 +160,8 @@ class ChannelReader:
         self.cues = cues
         self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
-        # each span is located by several rules: the sentence holding it is looked up once
+        # each span is located by several rules: the sentence holding it is read once
         self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
-        self._sentences: dict[tuple[int, int], Sentence | None] = {}
         self._retractions = _Retractions(channel, cues, self.folded)
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
@@ -173,11 +172,9 @@ class ChannelReader:
         return self._sentence_at(span.start, span.end)
 
     def _sentence_at(self, start: int, end: int) -> Sentence | None:
-        """The sentence holding `[start, end)`, each range looked up once."""
-        key = (start, end)
-        if key not in self._sentences:
-            self._sentences[key] = self.channel.sentence_containing(start, end)
-        return self._sentences[key]
+        """The sentence holding `[start, end)`, each range looked up once per channel (the
+        ratified reading looked up most of them already: `ChannelText.sentence_containing`)."""
+        return self.channel.sentence_containing(start, end)
 
     def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         """The sentence holding `[start, end)` (original offsets), read once."""
@@ -1199,10 +1196,11 @@ def factor_asserted(
         required = validate_identifier_set(
             factor.required_identifiers, field="factor.required_identifiers"
         )
+        required_keys = {identifier.casefold() for identifier in required}
         others = [
             identifier
             for identifier in dict.fromkeys(other_identifiers)
-            if identifier.casefold() not in {r.casefold() for r in required}
+            if identifier.casefold() not in required_keys
         ]
         asserted = False
         withheld = _Findings()
