@@ -770,7 +770,10 @@ class SentenceReading:
         # Version 3, read at most once per sentence and only when a phrase is checked: the last
         # clause that is nothing but a denial ("— not.", ", which is false"), the last report by
         # nobody ("said nobody"), the backticks (a pair quotes what it encloses, like `"`).
-        self._after_phrase: tuple[int, int] | None = None
+        self._last_report: int | None = None
+        # `_last_denial_from`: the clauses read from the end so far, and the last denial found
+        self._denial_scan = len(self.clauses)
+        self._last_denial = -1
         self._truth_at_end: dict[int, int] = {}
         self._backticks: list[int] | None = None
         self._cause_cues: dict[int, bool] = {}
@@ -1115,24 +1118,16 @@ class SentenceReading:
         """Version 3: the sentence denies the phrase after it — a later clause that is nothing
         but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
         nobody"), or its own clause ending by calling it untrue ("… is not true")."""
-        if self._after_phrase is None:
-            last_clause = max(
-                (
-                    i
-                    for i, clause in enumerate(self.clauses)
-                    if self._aims_back(clause)
-                    or (self._is_denial(clause) and not self._negates_next(i))
-                ),
-                default=-1,
-            )
+        index = self._folded_clause_index(start)
+        last_clause = self._last_denial_from(index)
+        if self._last_report is None:
             reports = (
                 list(self._cues.denial_report.finditer(self._text, self._start, self._end))
                 if self._could_match("denial_report")
                 else []
             )
-            self._after_phrase = (last_clause, reports[-1].start() if reports else -1)
-        last_clause, last_report = self._after_phrase
-        index = self._folded_clause_index(start)
+            self._last_report = reports[-1].start() if reports else -1
+        last_report = self._last_report
         if last_clause > index or last_report >= end:
             return True
         if last_clause == index and self._cues.self_correction.fullmatch(
@@ -1150,6 +1145,20 @@ class SentenceReading:
             predicate = found.start() if found else -1
             self._truth_at_end[index] = predicate
         return predicate >= end
+
+    def _last_denial_from(self, index: int) -> int:
+        """The last clause that is nothing but a denial or a rejection aimed back (`_is_denial`,
+        `_aims_back`) when it is at or after clause `index`, else -1. The clauses are read from
+        the sentence's end, each at most once, and only as far back as a phrase asks: the last
+        such clause is all `_denied_after` needs, and a phrase in the last clause asks about no
+        other."""
+        while self._last_denial < 0 and self._denial_scan > index:
+            self._denial_scan -= 1
+            at = self._denial_scan
+            clause = self.clauses[at]
+            if self._aims_back(clause) or (self._is_denial(clause) and not self._negates_next(at)):
+                self._last_denial = at
+        return self._last_denial
 
     def _reported(self, start: int) -> bool:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between

@@ -261,8 +261,7 @@ class ChannelText:
         `identifier_matches` nor `synonym_matches` of these needles finds anything. A
         substring test per needle: one alternation of every needle was scanned position by
         position, and cost more than the strict reading's rules it spared."""
-        key = self.normalized.key
-        return any(needle in key for needle in _comparison_keys(tuple(needles)))
+        return any(map(self.normalized.key.__contains__, _comparison_keys(tuple(needles))))
 
     def _matches(self, needles: Iterable[str], finder: _Finder) -> list[Span]:
         # The ratified and the strict reading ask a channel for the same needles: each list of
