@@ -18,6 +18,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from provebench.si.primitives._cue_presence import (
@@ -28,6 +29,7 @@ from provebench.si.primitives._cue_presence import (
     could_match,
     cuts_word,
 )
+from provebench.si.primitives._once import once
 
 if TYPE_CHECKING:
     from provebench.si.primitives._non_answer import NonAnswerCues
@@ -103,7 +105,7 @@ class FoldedText:
         to_folded.extend(range(folded_length, folded_length + len(tail) + 1))
         return cls("".join(pieces), tuple(to_folded))
 
-    @functools.cached_property
+    @once
     def vocabulary(self) -> Vocabulary | None:
         """The fold's words, for the cue tests that skip a scan which would find nothing
         (`_cue_presence`); None when they cannot decide."""
@@ -742,7 +744,7 @@ class SentenceReading:
         sentence = self._text[self._start : self._end]
         self._opens_question = self._is_question(sentence)
         # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
-        last = max(sentence.rfind(mark) for mark in "?¿‽")
+        last = max(sentence.rfind("?"), sentence.rfind("¿"), sentence.rfind("‽"))
         self._last_question_mark = self._start + last if last >= 0 else -1
         self.question = self._opens_question or self._last_question_mark >= 0
         self._quote_starts: list[int] = []
@@ -792,7 +794,10 @@ class SentenceReading:
         stripped = sentence.strip()
         if self._cues.tag_question.search(stripped):
             return True
-        words = [word.casefold() for word in _FIRST_WORDS.findall(stripped[:80], 0)][:2]
+        # the first two words only (not every word of the first 80 characters, cased)
+        words = [
+            word.group().casefold() for word in islice(_FIRST_WORDS.finditer(stripped, 0, 80), 2)
+        ]
         if not words or words[0] not in self._cues.interrogative_openers:
             return False
         # "Could not start because …" opens with an auxiliary and is a statement.

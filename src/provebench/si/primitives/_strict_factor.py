@@ -39,6 +39,7 @@ from provebench.si.primitives._matching import (
     validate_identifier_set,
 )
 from provebench.si.primitives._non_answer import said_by_the_agent
+from provebench.si.primitives._once import once
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 
@@ -583,31 +584,31 @@ class WordGameIndex:
             return [], []
         return _cue_index(pattern, self._text, negatable)
 
-    @functools.cached_property
+    @once
     def sentence(self) -> _Cues:
         return self._index("governing_sentence")
 
-    @functools.cached_property
+    @once
     def before(self) -> _Cues:
         return self._index("governing_before", negatable=True)
 
-    @functools.cached_property
+    @once
     def after(self) -> _Cues:
         return self._index("governing_after", negatable=True)
 
-    @functools.cached_property
+    @once
     def anaphora(self) -> _Cues:
         return self._index("anaphora")
 
-    @functools.cached_property
+    @once
     def subjects(self) -> _Cues:
         return self._index("contradiction_subjects")
 
-    @functools.cached_property
+    @once
     def modals(self) -> _Cues:
         return self._index("contradiction_modals")
 
-    @functools.cached_property
+    @once
     def any_around(self) -> bool:
         """Whether the opening cue of some pair of `governing_around` could be in the answer
         (one look for every pair, `_cue_presence`)."""
