@@ -261,7 +261,9 @@ class ChannelText:
         `identifier_matches` nor `synonym_matches` of these needles finds anything. A
         substring test per needle: one alternation of every needle was scanned position by
         position, and cost more than the strict reading's rules it spared."""
-        return any(map(self.normalized.key.__contains__, _comparison_keys(tuple(needles))))
+        keys = _comparison_keys(tuple(needles))
+        # no needle at all says True, as the empty alternation did: its matches are none
+        return not keys or any(map(self.normalized.key.__contains__, keys))
 
     def _matches(self, needles: Iterable[str], finder: _Finder) -> list[Span]:
         # The ratified and the strict reading ask a channel for the same needles: each list of
