@@ -7,9 +7,10 @@ and deviation phrases.
   any order, and again, it gives what a fresh channel gives for that span alone.
 * `ChannelText.holds_any` is a substring test per needle: it says what one alternation of
   every needle said, and False only where neither kind of match finds anything.
-* A sentence reads its denial clauses from its end, only as far back as a phrase asks
-  (`SentenceReading._last_denial_from`): every phrase's blocking rule is the one a fresh
-  reading gives it alone, and the last denial clause is the one a reading of every clause finds.
+* A sentence reads its denial clauses and its clauses' trailing reports from its end, only as
+  far back as a phrase asks (`SentenceReading._last_denial_from`, `_reported_after`): every
+  phrase's blocking rule is the one a fresh reading gives it alone, and the last denial clause
+  and the last trailing report are the ones a reading of every clause finds.
 * The strict reading is the same whether the ratified one ran first over the same evidence
   view (the batch's road, `decide_both`) or not, and the batch's row is the full reading's.
 
@@ -61,6 +62,9 @@ NAMES += ["notification-service", "node-disk-pressure"]
 DEVIATIONS = ["missing", "not set", "absent", "lacks", "wrong value", "extra key", "unset"]
 GLUE = [" ", " ", " ", ", ", ". ", "? ", "! ", "\n", " -- ", " - ", ": ", "; ", "(", ")"]
 GLUE += ['"', "`", "’", "é", "ı", "is", "the", "key", "Fix: add SMTP_PORT."]
+# clause endings the rules read back from a phrase: reports, beliefs, denials, rejections
+GLUE += [", I thought,", ", or so the alert claims", " — not,", ", which is false", ", said nobody"]
+GLUE += [", dismissing that", ", but I was wrong", "; ruled out"]
 WORD = st.one_of(
     st.sampled_from(_cue_phrases()),
     st.sampled_from(_cue_phrases()).map(str.title),
@@ -136,6 +140,20 @@ def test_each_phrase_is_blocked_as_a_fresh_reading_blocks_it(
         for index in order.sample(range(len(every.clauses)), len(every.clauses)):
             found = SentenceReading(text, start, end, COMPILED, folded)._last_denial_from(index)
             assert found == (last if last >= index else -1), (text[start:end], index)
+        # the last report or belief ending a clause, read from the end: the last of every clause
+        verbs = [
+            found.start()
+            for clause in every.clauses
+            if (
+                found := COMPILED.trailing_report.search(
+                    folded.text, max(clause.start, clause.end - 48), clause.end
+                )
+            )
+        ]
+        ends = list(range(folded.folded(start), folded.folded(end) + 1))
+        order.shuffle(ends)
+        for phrase_end in ends:
+            assert every._reported_after(phrase_end) is (bool(verbs) and verbs[-1] >= phrase_end)
 
 
 @settings(max_examples=120, deadline=None)
