@@ -18,6 +18,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from provebench.si.primitives._cue_presence import (
@@ -28,6 +29,7 @@ from provebench.si.primitives._cue_presence import (
     could_match,
     cuts_word,
 )
+from provebench.si.primitives._once import once
 
 if TYPE_CHECKING:
     from provebench.si.primitives._non_answer import NonAnswerCues
@@ -103,7 +105,7 @@ class FoldedText:
         to_folded.extend(range(folded_length, folded_length + len(tail) + 1))
         return cls("".join(pieces), tuple(to_folded))
 
-    @functools.cached_property
+    @once
     def vocabulary(self) -> Vocabulary | None:
         """The fold's words, for the cue tests that skip a scan which would find nothing
         (`_cue_presence`); None when they cannot decide."""
@@ -739,24 +741,6 @@ class SentenceReading:
         self._cues = cues
         # whether a later sentence takes this one back; a callable is asked on first use
         self._retracted = retracted
-        sentence = self._text[self._start : self._end]
-        self._opens_question = self._is_question(sentence)
-        # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
-        last = max(sentence.rfind(mark) for mark in "?¿‽")
-        self._last_question_mark = self._start + last if last >= 0 else -1
-        self.question = self._opens_question or self._last_question_mark >= 0
-        self._quote_starts: list[int] = []
-        self._inside_after: list[bool] = []  # whether the text after each mark is quoted
-        straight = depth = 0
-        for mark in _QUOTES.finditer(sentence):
-            if mark.group() == '"':
-                straight += 1
-            elif mark.group() in _OPENING_QUOTES:
-                depth += 1
-            else:
-                depth = max(0, depth - 1)
-            self._quote_starts.append(self._start + mark.start())
-            self._inside_after.append(straight % 2 == 1 or depth > 0)
         self._continued: dict[tuple[int, int], bool] = {}
         self._negations: list[tuple[int, int]] = []
         self._hedges: list[tuple[int, int]] = []
@@ -770,26 +754,67 @@ class SentenceReading:
         # Version 3, read at most once per sentence and only when a phrase is checked: the last
         # clause that is nothing but a denial ("— not.", ", which is false"), the last report by
         # nobody ("said nobody"), the backticks (a pair quotes what it encloses, like `"`).
-        self._after_phrase: tuple[int, int] | None = None
+        self._last_report: int | None = None
+        # `_last_denial_from`: the clauses read from the end so far, and the last denial found
+        self._denial_scan = len(self.clauses)
+        self._last_denial = -1
         self._truth_at_end: dict[int, int] = {}
         self._backticks: list[int] | None = None
         self._cause_cues: dict[int, bool] = {}
         self._previous_named: list[bool | None] | None = None
         self._prefaces: list[int] | None = None
         # version 5, each read at most once per sentence: the last report or belief ending a
-        # clause, the first clause after every scope or framing preface
-        self._trailing: int | None = None
+        # clause (`_reported_after`: the clauses read from the end so far, and the verb found),
+        # the first clause after every scope or framing preface
+        self._trailing = -1
+        self._trailing_scan = len(self.clauses)
         self._scope_prefaced: int | None = None
         self._framed_from: int | None = None
         self._report_scope: list[int] | None = None
         # `_judging`, made on first use (False: not yet)
         self._judged: tuple[AssertionTests, Vocabulary] | Literal[False] | None = False
 
+    @once
+    def _question_marks(self) -> tuple[bool, int]:
+        """Whether the sentence opens as a question, and where its last question mark is (-1:
+        none); read on first use (a sentence read only for its clauses never asks)."""
+        sentence = self._text[self._start : self._end]
+        # Any question mark asks what comes before it in the sentence ("…?!", "…？", "…?\"").
+        last = max(sentence.rfind("?"), sentence.rfind("¿"), sentence.rfind("‽"))
+        return self._is_question(sentence), self._start + last if last >= 0 else -1
+
+    @once
+    def question(self) -> bool:
+        """The sentence is a question: it opens as one, or holds a question mark."""
+        opens, last = self._question_marks
+        return opens or last >= 0
+
+    @once
+    def _quotes(self) -> tuple[list[int], list[bool]]:
+        """Where each quotation mark is, and whether the text after it is quoted (read on
+        first use)."""
+        starts: list[int] = []
+        inside_after: list[bool] = []
+        straight = depth = 0
+        for mark in _QUOTES.finditer(self._text, self._start, self._end):
+            if mark.group() == '"':
+                straight += 1
+            elif mark.group() in _OPENING_QUOTES:
+                depth += 1
+            else:
+                depth = max(0, depth - 1)
+            starts.append(mark.start())
+            inside_after.append(straight % 2 == 1 or depth > 0)
+        return starts, inside_after
+
     def _is_question(self, sentence: str) -> bool:
         stripped = sentence.strip()
         if self._cues.tag_question.search(stripped):
             return True
-        words = [word.casefold() for word in _FIRST_WORDS.findall(stripped[:80], 0)][:2]
+        # the first two words only (not every word of the first 80 characters, cased)
+        words = [
+            word.group().casefold() for word in islice(_FIRST_WORDS.finditer(stripped, 0, 80), 2)
+        ]
         if not words or words[0] not in self._cues.interrogative_openers:
             return False
         # "Could not start because …" opens with an auxiliary and is a statement.
@@ -929,8 +954,9 @@ class SentenceReading:
     def _quoted(self, start: int) -> bool:
         """Inside quotation marks: an odd number of `"` before it, or more opening marks than
         closing ones (counted once per sentence, then a bisection)."""
-        before = bisect_left(self._quote_starts, start)
-        if before and self._inside_after[before - 1]:
+        quote_starts, inside_after = self._quotes
+        before = bisect_left(quote_starts, start)
+        if before and inside_after[before - 1]:
             return True
         if self._backticks is None:
             self._backticks = [
@@ -950,7 +976,8 @@ class SentenceReading:
         )
 
     def _blocking(self, start: int, end: int | None) -> BlockingRule | None:
-        if self._opens_question or self._last_question_mark >= start:
+        opens_question, last_question_mark = self._question_marks
+        if opens_question or last_question_mark >= start:
             return "question"
         if self._cue_before(self._conditionals, self._start, start):
             return "conditional"
@@ -969,9 +996,7 @@ class SentenceReading:
         if self._quoted(start) or self._reported(start):
             return "reported"
         # version 5
-        if self._in_clause(self._beliefs, start) or (
-            end is not None and self._trailing_report() >= end
-        ):
+        if self._in_clause(self._beliefs, start) or (end is not None and self._reported_after(end)):
             return "attributed"
         if self._displaced(start):
             return "displaced"
@@ -979,18 +1004,25 @@ class SentenceReading:
             return "framed"
         return None
 
-    def _trailing_report(self) -> int:
-        """Version 5: where the last report or belief verb that ends a clause of the sentence
-        starts ("X is missing, I thought", "…, the dashboard claims", "… is what a junior
-        would say"), or -1; each clause's last words read once, in a bounded tail."""
-        if self._trailing is None:
-            self._trailing = -1
-            for clause in self.clauses:
-                tail = max(clause.start, clause.end - 48)
-                found = self._cues.trailing_report.search(self._text, tail, clause.end)
-                if found is not None:
-                    self._trailing = found.start()
-        return self._trailing
+    def _reported_after(self, end: int) -> bool:
+        """Version 5: whether the last report or belief verb that ends a clause of the sentence
+        ("X is missing, I thought", "…, the dashboard claims", "… is what a junior would say")
+        starts at or after `end`. Each clause's last words are read once, in a bounded tail,
+        from the sentence's last clause back, and only as far back as a clause ending after
+        `end`: a verb in a clause ending before it starts before it."""
+        clauses = self.clauses
+        while (
+            self._trailing < 0
+            and self._trailing_scan
+            and clauses[self._trailing_scan - 1].end > end
+        ):
+            self._trailing_scan -= 1
+            clause = clauses[self._trailing_scan]
+            tail = max(clause.start, clause.end - 48)
+            found = self._cues.trailing_report.search(self._text, tail, clause.end)
+            if found is not None:
+                self._trailing = found.start()  # the last one: the clauses after hold none
+        return self._trailing >= end
 
     def _displaced(self, start: int) -> bool:
         """Version 5: a scope cue (another environment or time) anywhere in the phrase's clause
@@ -1115,24 +1147,16 @@ class SentenceReading:
         """Version 3: the sentence denies the phrase after it — a later clause that is nothing
         but a denial ("SMTP_PORT is missing — not."), a report by nobody after it ("…, said
         nobody"), or its own clause ending by calling it untrue ("… is not true")."""
-        if self._after_phrase is None:
-            last_clause = max(
-                (
-                    i
-                    for i, clause in enumerate(self.clauses)
-                    if self._aims_back(clause)
-                    or (self._is_denial(clause) and not self._negates_next(i))
-                ),
-                default=-1,
-            )
+        index = self._folded_clause_index(start)
+        last_clause = self._last_denial_from(index)
+        if self._last_report is None:
             reports = (
                 list(self._cues.denial_report.finditer(self._text, self._start, self._end))
                 if self._could_match("denial_report")
                 else []
             )
-            self._after_phrase = (last_clause, reports[-1].start() if reports else -1)
-        last_clause, last_report = self._after_phrase
-        index = self._folded_clause_index(start)
+            self._last_report = reports[-1].start() if reports else -1
+        last_report = self._last_report
         if last_clause > index or last_report >= end:
             return True
         if last_clause == index and self._cues.self_correction.fullmatch(
@@ -1150,6 +1174,20 @@ class SentenceReading:
             predicate = found.start() if found else -1
             self._truth_at_end[index] = predicate
         return predicate >= end
+
+    def _last_denial_from(self, index: int) -> int:
+        """The last clause that is nothing but a denial or a rejection aimed back (`_is_denial`,
+        `_aims_back`) when it is at or after clause `index`, else -1. The clauses are read from
+        the sentence's end, each at most once, and only as far back as a phrase asks: the last
+        such clause is all `_denied_after` needs, and a phrase in the last clause asks about no
+        other."""
+        while self._last_denial < 0 and self._denial_scan > index:
+            self._denial_scan -= 1
+            at = self._denial_scan
+            clause = self.clauses[at]
+            if self._aims_back(clause) or (self._is_denial(clause) and not self._negates_next(at)):
+                self._last_denial = at
+        return self._last_denial
 
     def _reported(self, start: int) -> bool:
         """A report cue ("claimed", "reads") before the phrase, with no clause word between

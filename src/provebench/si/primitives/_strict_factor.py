@@ -39,6 +39,7 @@ from provebench.si.primitives._matching import (
     validate_identifier_set,
 )
 from provebench.si.primitives._non_answer import said_by_the_agent
+from provebench.si.primitives._once import once
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 
@@ -160,9 +161,8 @@ class ChannelReader:
         self.cues = cues
         self.folded = FoldedText.of(channel.text)
         self._readings: dict[int, tuple[int, SentenceReading]] = {}
-        # each span is located by several rules: the sentence holding it is looked up once
+        # each span is located by several rules: the sentence holding it is read once
         self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
-        self._sentences: dict[tuple[int, int], Sentence | None] = {}
         self._retractions = _Retractions(channel, cues, self.folded)
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
@@ -173,11 +173,9 @@ class ChannelReader:
         return self._sentence_at(span.start, span.end)
 
     def _sentence_at(self, start: int, end: int) -> Sentence | None:
-        """The sentence holding `[start, end)`, each range looked up once."""
-        key = (start, end)
-        if key not in self._sentences:
-            self._sentences[key] = self.channel.sentence_containing(start, end)
-        return self._sentences[key]
+        """The sentence holding `[start, end)`, each range looked up once per channel (the
+        ratified reading looked up most of them already: `ChannelText.sentence_containing`)."""
+        return self.channel.sentence_containing(start, end)
 
     def at_range(self, start: int, end: int) -> tuple[int, SentenceReading] | None:
         """The sentence holding `[start, end)` (original offsets), read once."""
@@ -586,31 +584,31 @@ class WordGameIndex:
             return [], []
         return _cue_index(pattern, self._text, negatable)
 
-    @functools.cached_property
+    @once
     def sentence(self) -> _Cues:
         return self._index("governing_sentence")
 
-    @functools.cached_property
+    @once
     def before(self) -> _Cues:
         return self._index("governing_before", negatable=True)
 
-    @functools.cached_property
+    @once
     def after(self) -> _Cues:
         return self._index("governing_after", negatable=True)
 
-    @functools.cached_property
+    @once
     def anaphora(self) -> _Cues:
         return self._index("anaphora")
 
-    @functools.cached_property
+    @once
     def subjects(self) -> _Cues:
         return self._index("contradiction_subjects")
 
-    @functools.cached_property
+    @once
     def modals(self) -> _Cues:
         return self._index("contradiction_modals")
 
-    @functools.cached_property
+    @once
     def any_around(self) -> bool:
         """Whether the opening cue of some pair of `governing_around` could be in the answer
         (one look for every pair, `_cue_presence`)."""
@@ -1199,10 +1197,11 @@ def factor_asserted(
         required = validate_identifier_set(
             factor.required_identifiers, field="factor.required_identifiers"
         )
+        required_keys = {identifier.casefold() for identifier in required}
         others = [
             identifier
             for identifier in dict.fromkeys(other_identifiers)
-            if identifier.casefold() not in {r.casefold() for r in required}
+            if identifier.casefold() not in required_keys
         ]
         asserted = False
         withheld = _Findings()
