@@ -445,6 +445,7 @@ def _execute(
             crash_hook=crash.at,
             wall_time_sec=time.monotonic() - started,
             resumed=resumed,
+            work=state.work,
         )
         crash.at("publish:before_signature")
         sign_run(rundir.root, published.record, published.sha256)
