@@ -46,13 +46,15 @@ def read_closed_log(path: Path, length: int, head_hash: str) -> str:
     from those bytes and linked from seq 0 to the head this process committed last (`length`
     entries ending at `head_hash`). Otherwise one line naming the file; nothing is signed."""
     held = read_once(path)
-    image = bytearray(held.data)
+    digest, image = held.sha256, bytearray(held.data)
+    del held  # peak memory: one image of the log at a time besides SQLite's own copy
     if len(image) >= _FORMAT_BYTES.stop:
         image[_FORMAT_BYTES] = _LEGACY_FORMAT
     expected, prev = 0, GENESIS_HASH
     connection = sqlite3.connect(":memory:")
     try:
         connection.deserialize(image)
+        del image
         for seq, kind, text, prev_hash, entry_hash in connection.execute(_ROWS):
             if (
                 seq != expected
@@ -67,7 +69,7 @@ def read_closed_log(path: Path, length: int, head_hash: str) -> str:
         connection.close()
     if expected != length or (length and prev != head_hash):
         raise _not_the_log(path, f"it holds {expected} entries, not the {length} committed")
-    return held.sha256
+    return digest
 
 
 def _not_the_log(path: Path, said: str) -> ProvebenchError:
