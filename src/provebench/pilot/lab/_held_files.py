@@ -8,9 +8,9 @@ place and its stored hashes kept, renamed over `ledger.sqlite` after the check o
 stored head, was signed; A13: `work/CERTIFIED.json` planted after the check of work/ and before
 it was listed was signed). So:
 
-- the log: its bytes are read once and opened from memory (`sqlite3.Connection.deserialize`),
-  every entry re-hashed and linked from seq 0 to exactly the head this process committed last;
-  its digest is of those bytes;
+- the log: its bytes are read once — copied, and hashed as copied, into a private folder of
+  this process — and every entry of that copy re-hashed and linked from seq 0 to exactly
+  the head this process committed last; its digest is of those bytes;
 - work/ and the last snapshot: each is read once (`work_listing`: every file's bytes hashed
   once) and must equal, entry for entry, the listing the laboratory kept in memory since the
   last commit, and that listing the log's last `work_sha256`; each file's digest in run.json
@@ -22,51 +22,51 @@ it was listed was signed). So:
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import stat
+import tempfile
 from pathlib import Path
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
-from provebench._read_once import read_once
+from provebench._read_once import copy_once
 from provebench.ledger._entry import GENESIS_HASH, hash_text, hashed_text
 from provebench.pilot.record._work_digest import WorkListing, listing_sha256, work_listing
 
-# SQLite's header bytes 18 and 19 (write and read format version): 2 for a WAL-mode file, which
-# an in-memory database cannot open. The image read is opened as a rollback-journal one: these
-# two bytes say only how a writer journals, never what the file holds. The digest is of the
-# bytes as read.
-_FORMAT_BYTES = slice(18, 20)
-_LEGACY_FORMAT = b"\x01\x01"
 _ROWS = "SELECT seq, kind, payload, prev_hash, hash FROM entries ORDER BY seq"
 
 
 def read_closed_log(path: Path, length: int, head_hash: str) -> str:
     """The sha256 of the log file at `path`, read once, after its every entry was re-hashed
     from those bytes and linked from seq 0 to the head this process committed last (`length`
-    entries ending at `head_hash`). Otherwise one line naming the file; nothing is signed."""
-    held = read_once(path)
-    digest, image = held.sha256, bytearray(held.data)
-    del held  # peak memory: one image of the log at a time besides SQLite's own copy
-    if len(image) >= _FORMAT_BYTES.stop:
-        image[_FORMAT_BYTES] = _LEGACY_FORMAT
+    entries ending at `head_hash`). Otherwise one line naming the file; nothing is signed.
+
+    The log can be larger than the memory a run may use (1.6 GB at a million events), so the
+    one read is a copy (`copy_once`: hashed as copied, 0600) into a private folder (0700) made
+    for it, which SQLite reads and which is removed once checked — as the evaluator holds its
+    private copies (`provebench/_read_once.py`)."""
+    folder = Path(tempfile.mkdtemp(prefix="provebench-log-"))
     expected, prev = 0, GENESIS_HASH
-    connection = sqlite3.connect(":memory:")
     try:
-        connection.deserialize(image)
-        del image
-        for seq, kind, text, prev_hash, entry_hash in connection.execute(_ROWS):
-            if (
-                seq != expected
-                or prev_hash != prev
-                or hash_text(hashed_text(seq, kind, text, prev_hash)) != entry_hash
-            ):
-                raise _not_the_log(path, f"the first entry that does not chain is seq {seq}")
-            expected, prev = seq + 1, entry_hash
+        copy = folder / "ledger.sqlite"
+        digest = copy_once(path, copy)
+        connection = sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            for seq, kind, text, prev_hash, entry_hash in connection.execute(_ROWS):
+                if (
+                    seq != expected
+                    or prev_hash != prev
+                    or hash_text(hashed_text(seq, kind, text, prev_hash)) != entry_hash
+                ):
+                    raise _not_the_log(path, f"the first entry that does not chain is seq {seq}")
+                expected, prev = seq + 1, entry_hash
+        finally:
+            connection.close()
     except (sqlite3.Error, TypeError, ValueError, AttributeError) as error:
         raise _not_the_log(path, f"it cannot be read as a log ({error})") from None
     finally:
-        connection.close()
+        shutil.rmtree(folder, ignore_errors=True)
     if expected != length or (length and prev != head_hash):
         raise _not_the_log(path, f"it holds {expected} entries, not the {length} committed")
     return digest
