@@ -116,11 +116,12 @@ def test_a_log_planted_before_the_run_creates_its_own_is_refused(
     assert not (out / "identity.json").exists() and not (out / "run.json").exists()
 
 
-def test_a_folder_whose_log_holds_no_entry_is_a_fresh_run(
+def test_a_folder_whose_log_holds_no_entry_is_still_a_resume(
     crashed: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    """The other side of the rule: identity.json and an empty log (a run stopped before its
-    first commit) carry nothing over, so the run is not a resume."""
+    """identity.json and an empty log (a run stopped before its first commit) carry no entry
+    over, but the stopped attempt ran part of cycle 1, which runs again: the run is a resume
+    (red team round 12, A7: it was signed `resumed: false`, and a control credited)."""
     corpus, _ = crashed
     out = tmp_path / "run"
     result = run_cli(
@@ -131,7 +132,7 @@ def test_a_folder_whose_log_holds_no_entry_is_a_fresh_run(
     with Ledger.open_readonly(out / LEDGER_FILE) as ledger:
         assert len(ledger) == 0
     run_agent(corpus, "noop", out)
-    assert json.loads((out / "run.json").read_text())["non_scoring"]["resumed"] is False
+    assert json.loads((out / "run.json").read_text())["non_scoring"]["resumed"] is True
 
 
 def test_an_empty_ledger_left_before_identity_is_a_folder_started_again(tmp_path: Path) -> None:
@@ -142,6 +143,7 @@ def test_an_empty_ledger_left_before_identity_is_a_folder_started_again(tmp_path
     rundir = RunDir(root)
     try:
         assert rundir.prepare({"format": _rundir.RUN_FORMAT}) is False
+        assert rundir.earlier_attempt  # a trace of an earlier attempt: a resume (A7)
     finally:
         rundir.release()
     assert (root / LEDGER_FILE).stat().st_size == 0 and (root / "identity.json").is_file()

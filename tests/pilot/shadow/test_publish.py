@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from provebench._errors import ProvebenchError
 from provebench.attest import load_trusted_key
 from provebench.pilot import run_lab
 from provebench.pilot._seal import (
@@ -258,3 +260,76 @@ def test_the_operators_own_residual_risks_are_published_verbatim_and_signed(
         assert refused.returncode == 2 and said in refused.stderr and "--risks" in refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "b").exists()
+
+
+def _re_signed_by_the_laboratory(copy: Path) -> None:
+    """What publish signed before red team round 12 (A14): the manifest of whatever the staging
+    folder held, re-hashed, signed with the laboratory's own key."""
+    from provebench._canonical import canonical_json, sha256_file
+    from provebench.attest import sign_statement, write_envelope
+    from provebench.attest._envelope import statement
+    from provebench.attest._keys import laboratory_signer
+    from provebench.pilot.publish._bundle import bundle_digests
+
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["sha256"] = bundle_digests(copy)
+    (copy / "manifest.json").write_text(canonical_json(manifest), encoding="utf-8")
+    index = json.loads((copy / "bundle.json").read_text(encoding="utf-8"))
+    document = statement({"manifest.json": sha256_file(copy / "manifest.json")},
+                         "urn:provebench:pilot-bundle:1",
+                         {"format": "call-import-bundle/1", "index": index})  # fmt: skip
+    write_envelope(copy / "bundle.dsse.json", sign_statement(document, laboratory_signer()))
+
+
+def _plant_certified(staging: Path) -> Path:
+    path = staging / "CERTIFIED.json"
+    path.write_text('{"certified": true}\n', encoding="utf-8")
+    return path
+
+
+def _risks_none(staging: Path) -> Path:
+    path = staging / "residual-risks.md"
+    path.write_text("None.\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("plant", [_plant_certified, _risks_none], ids=["certified", "risks"])
+def test_a_signed_manifest_of_a_file_publish_did_not_write_fails(
+    published: Published, tmp_path: Path, plant: Callable[[Path], Path]
+) -> None:
+    """Red team round 12, A14, at verify-bundle: a file publish never puts in a bundle, or a
+    residual-risks page that is not the one derived from the bundle's facts, fails in one line
+    naming it — even listed in a manifest the laboratory's key signed."""
+    copy = _copy(published, tmp_path)
+    path = plant(copy)
+    _re_signed_by_the_laboratory(copy)
+    done = run_cli("pilot", "verify-bundle", str(copy))
+    assert done.returncode == 1 and path.name in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("plant", [_plant_certified, _risks_none], ids=["certified", "risks"])
+def test_a_file_planted_in_the_staging_folder_is_not_signed(
+    published: Published, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    plant: Callable[[Path], Path],
+) -> None:  # fmt: skip
+    """Red team round 12, A14, at publish: the plant is made in the staging folder after the
+    residual-risks page is written and before the index and the manifest (the racer's point);
+    publish lists only what it wrote, finds the folder changed before signing, and leaves no
+    bundle."""
+    from provebench.pilot.publish import _bundle
+
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    original = _bundle.write_atomic
+
+    def planted_before_the_index(path: Path, data: bytes | str) -> str:
+        if path.name == "bundle.json":
+            plant(path.parent)
+        return original(path, data)
+
+    monkeypatch.setattr(_bundle, "write_atomic", planted_before_the_index)
+    out = tmp_path / "bundle"
+    with pytest.raises(ProvebenchError) as refused:
+        publish_bundle([published.bundle / "runs" / "lab-run"], [public], out)
+    assert "\n" not in str(refused.value) and "nothing is signed" in str(refused.value)
+    assert not out.exists() and not list(tmp_path.glob(".bundle.*"))

@@ -31,7 +31,6 @@ from provebench._canonical import (
     atomic_writer,
     canonical_json,
     compact_json,
-    sha256_file,
     still_written,
     write_atomic,
     written_sha256,
@@ -40,6 +39,12 @@ from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger
 from provebench.ledger._entry import export_line, hashed_text
 from provebench.pilot.lab._errors import TEMPORARY_ERRORS
+from provebench.pilot.lab._held_files import (
+    read_closed_log,
+    read_committed_work,
+    still_holds,
+    still_listed,
+)
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._rundir import (
     CHECKPOINT_DIR,
@@ -55,7 +60,7 @@ from provebench.pilot.record._rundir import (
     WORK_DIR,
     RunDir,
 )
-from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256, work_tree_sha256
+from provebench.pilot.record._work_digest import EMPTY_WORK_SHA256, WorkListing
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, presented_order_key
 
 API_CALL_KINDS = ("drive.list", "drive.get", "sheets.append", "sheets.read_confirmed")
@@ -83,6 +88,7 @@ def publish_run(
     crash_hook: Callable[[str], None],
     wall_time_sec: float,
     resumed: bool,
+    work: WorkListing,
 ) -> PublishedRecord:
     """Write the run's published files and run.json from the log this process committed.
 
@@ -91,8 +97,11 @@ def publish_run(
     resume, verified and then extended) — a log someone else wrote, in place or whole, is
     refused before anything is signed (red team round 10, A1/A7); the export is written in
     the same pass. The files the laboratory signs are checked against what it wrote: its
-    identity from memory, work/ and the last snapshot against the log's last `work_sha256`, no
-    SQLite companion left after the log is closed (A4, A8, A9)."""
+    identity from memory, work/ and the last snapshot against `work` (the listing it kept in
+    memory since the last commit) and the log's last `work_sha256`, no SQLite companion left
+    after the log is closed (A4, A8, A9). Each file it signs but did not derive here is read
+    once, checked from the bytes read and listed by their digest, and checked again on disk
+    just before the signature (red team round 12, A5/A13: `_held_files.py`)."""
     held = ledger.held_head
     if held is None:
         raise ProvebenchError("the laboratory publishes only a log it holds", path=ledger.path)
@@ -172,16 +181,16 @@ def publish_run(
         rundir.path(name).unlink(missing_ok=True)
     _refuse_ledger_companions(rundir)
     _refuse_foreign_files(rundir, cycles)
-    _refuse_replaced_ledger(rundir, length, head_hash)
+    # Every file signed below is read ONCE, checked from the bytes read, and listed by their
+    # digest; none is hashed again by path (red team round 12, A5/A13: a forged log renamed
+    # over ledger.sqlite, or a file planted in work/, after the check was signed).
+    files = {LEDGER_FILE: _refuse_replaced_ledger(rundir, length, head_hash)}
     identity_bytes = canonical_json(identity).encode("utf-8")
     _refuse_changed_identity(rundir, identity_bytes)
-    _refuse_unrecorded_work(rundir, cycles, work_sha256)
-    files = {
-        path.relative_to(rundir.root).as_posix(): sha256_file(path)
-        for path in _listed_files(rundir, cycles)
-    }
+    files.update(_refuse_unrecorded_work(rundir, cycles, work_sha256, work))
     # The identity the laboratory wrote, from memory: not whatever the file holds now (A8).
     files[IDENTITY_FILE] = hashlib.sha256(identity_bytes).hexdigest()
+    files[_pointer_name(rundir)] = hashlib.sha256(rundir.pointer_bytes(cycles + 1)).hexdigest()
     # The files it derived from the log, by the digests of the bytes it wrote, never read back
     # (red team round 11, A2: a diagnostics.jsonl renamed over the written one was signed).
     # Checked on disk once, below, just before the signature.
@@ -216,6 +225,12 @@ def publish_run(
     try:
         for name in (*_DERIVED_FILES, RUN_RECORD_FILE):
             still_written(rundir.path(name))
+        # And every file it read and checked still holds the bytes whose digest is listed:
+        # the log, identity.json, the pointer, work/ and the snapshot, entry for entry (A5/A13).
+        for name in (LEDGER_FILE, IDENTITY_FILE, _pointer_name(rundir)):
+            still_holds(rundir.path(name), files[name])
+        for folder, shown in _work_folders(rundir, cycles):
+            still_listed(folder, work, shown=shown, said=f"after cycle {cycles}")
     except ProvebenchError:
         # No run.json without its signature: the folder must not look complete.
         rundir.path(RUN_RECORD_FILE).unlink(missing_ok=True)
@@ -262,18 +277,12 @@ def _refuse_ledger_companions(rundir: RunDir) -> None:
             )
 
 
-def _refuse_replaced_ledger(rundir: RunDir, length: int, head_hash: str) -> None:
-    """The file signed as ledger.sqlite must still be the log this process closed: the same
-    length and head (a file renamed over it after the close is refused)."""
-    with Ledger.open_readonly(rundir.ledger_path) as closed:
-        head = closed.head()
-        found = (len(closed), None if head is None else head.hash)
-    if found != (length, head_hash if length else None):
-        raise ProvebenchError(
-            "ledger.sqlite is not the log the laboratory closed a moment ago (another file, "
-            "or entries changed); the laboratory signs nothing for it; use a new directory",
-            path=rundir.ledger_path,
-        )
+def _refuse_replaced_ledger(rundir: RunDir, length: int, head_hash: str) -> str:
+    """The file signed as ledger.sqlite must still be the log this process closed, read once:
+    every entry re-hashed from the bytes read and linked to the head it committed last (a file
+    renamed over it after the close, or entries edited in place with their stored hashes kept,
+    is refused: red team round 12, A5). Returns the digest of the bytes read and checked."""
+    return read_closed_log(rundir.ledger_path, length, head_hash)
 
 
 def _refuse_changed_identity(rundir: RunDir, identity_bytes: bytes) -> None:
@@ -292,25 +301,28 @@ def _refuse_changed_identity(rundir: RunDir, identity_bytes: bytes) -> None:
         )
 
 
-def _refuse_unrecorded_work(rundir: RunDir, cycles: int, work_sha256: object) -> None:
+def _refuse_unrecorded_work(
+    rundir: RunDir, cycles: int, work_sha256: object, work: WorkListing
+) -> dict[str, str]:
     """work/ and the last checkpoint snapshot (the start of the cycle after the last) must be
-    what the log's last commit recorded (`work_sha256`), and the pointer what the laboratory
-    wrote: a file planted in either after the last commit would otherwise be signed as the
-    run's (red team round 10, A4)."""
+    what the log's last commit recorded (`work_sha256`) and, entry for entry, the listing the
+    laboratory kept in memory since that commit; the pointer what the laboratory wrote: a file
+    planted in either after the last commit would otherwise be signed as the run's (red team
+    round 10, A4). Each folder is read once; the digests returned — by path from the run
+    folder — are those of that read (red team round 12, A13: a file planted after the check and
+    before a second listing was signed)."""
     if not isinstance(work_sha256, str):
         raise ProvebenchError(
             f"the log records no work-directory digest for cycle {cycles}; the laboratory "
             "cannot check work/ and signs nothing",
             path=rundir.ledger_path,
         )
-    for folder in (rundir.work_dir, rundir.snapshot_dir(cycles + 1)):
-        if folder.is_symlink() or not folder.is_dir() or work_tree_sha256(folder) != work_sha256:
-            raise ProvebenchError(
-                f"{folder.relative_to(rundir.root).as_posix()}/ does not match the work-directory "
-                f"digest the log recorded after cycle {cycles} (a file was changed or added "
-                "after the last commit); the laboratory signs nothing; use a new directory",
-                path=folder,
-            )
+    files: dict[str, str] = {}
+    for folder, shown in _work_folders(rundir, cycles):
+        read = read_committed_work(
+            folder, work, work_sha256, shown=shown, said=f"after cycle {cycles}"
+        )
+        files.update((f"{shown}/{relative}", digest) for relative, digest in read.items())
     pointer = rundir.snapshot_pointer
     try:
         held = pointer.read_bytes() if stat.S_ISREG(pointer.lstat().st_mode) else None
@@ -321,6 +333,17 @@ def _refuse_unrecorded_work(rundir: RunDir, cycles: int, work_sha256: object) ->
             "the checkpoint pointer is not what the laboratory wrote after the last cycle",
             path=pointer,
         )
+    return files
+
+
+def _work_folders(rundir: RunDir, cycles: int) -> list[tuple[Path, str]]:
+    """work/ and the last snapshot, each with its path from the run folder."""
+    folders = (rundir.work_dir, rundir.snapshot_dir(cycles + 1))
+    return [(folder, folder.relative_to(rundir.root).as_posix()) for folder in folders]
+
+
+def _pointer_name(rundir: RunDir) -> str:
+    return rundir.snapshot_pointer.relative_to(rundir.root).as_posix()
 
 
 # What the laboratory writes at the top of a run folder (docs/pilot-lab.md, "The run directory"):
@@ -395,24 +418,6 @@ def _refuse_foreign_files(rundir: RunDir, cycles: int) -> None:
             "own files: remove it and run the same command again (the run resumes and publishes)",
             path=rundir.root,
         )
-
-
-def _listed_files(rundir: RunDir, cycles: int) -> list[Path]:
-    """The files run.json lists, from the laboratory's own set only (`_refuse_foreign_files`
-    has refused anything else): its top-level files, the pointer, and the regular files of
-    work/ and of the pointer's snapshot — by lstat: a symbolic link an importer left in work/
-    is neither followed (its target is no file of the run) nor listed (the evaluator reports
-    it). Hidden names inside work/ are the importer's, bound by the work digest, and not
-    listed, as before."""
-    listed = [rundir.path(name) for name in sorted(_LAB_FILES)]
-    listed.append(rundir.snapshot_pointer)
-    for folder in (rundir.work_dir, rundir.snapshot_dir(cycles + 1)):
-        listed += [
-            path
-            for path in folder.rglob("*")
-            if stat.S_ISREG(path.lstat().st_mode) and not path.name.startswith(".")
-        ]
-    return sorted(listed)
 
 
 def _payload(seq: int, text: str, ledger: Ledger) -> dict[str, Any]:

@@ -288,18 +288,20 @@ def _execute_locked(
         attempt.remove_created()
         raise
     try:
-        # Whether this is a resume is a fact of the log, not of the folder (red team round 9,
-        # A2): a log holding entries when this process opened it carries cycles this process
-        # did not run, whatever identity.json says. Every such log is verified — its chain and
-        # its keyed anchors — before anything is replayed or restored from it. The decision,
-        # the checks and the replay read ONE log (one read transaction), and its head becomes
-        # the one this writer holds: every later commit is a compare-and-swap against it, and
-        # publish reads back only a log that chains to what this process committed (red team
-        # round 10, A1/A7).
+        # A log holding entries when this process opened it carries cycles this process did
+        # not run, whatever identity.json says (red team round 9, A2). Every such log is
+        # verified — its chain and its keyed anchors — before anything is replayed or restored
+        # from it. The decision, the checks and the replay read ONE log (one read transaction),
+        # and its head becomes the one this writer holds: every later commit is a
+        # compare-and-swap against it, and publish reads back only a log that chains to what
+        # this process committed (red team round 10, A1/A7). A run is resumed when the folder
+        # held any trace of an earlier attempt, entries or not (`RunDir.earlier_attempt`): an
+        # attempt stopped inside cycle 1 leaves no entry, and its cycle 1 runs again (red team
+        # round 12, A7).
         with ledger.reading():
             head = ledger.head()
-            resumed = head is not None
-            if resumed and not folder_held_run:
+            resumed = head is not None or rundir.earlier_attempt
+            if head is not None and not folder_held_run:
                 _refuse_planted_ledger(rundir, ledger)
             _refuse_broken_ledger(rundir, ledger, head)
             _refuse_unanchored_ledger(rundir, ledger, keys)
@@ -445,6 +447,7 @@ def _execute(
             crash_hook=crash.at,
             wall_time_sec=time.monotonic() - started,
             resumed=resumed,
+            work=state.work,
         )
         crash.at("publish:before_signature")
         sign_run(rundir.root, published.record, published.sha256)

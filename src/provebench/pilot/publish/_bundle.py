@@ -5,6 +5,12 @@ staged copies (so each verdict is about exactly the bytes a reader gets), the ma
 signature come last, and the folder is renamed into place: a crash leaves no bundle, never a
 partial one that looks complete.
 
+The manifest lists exactly the files publish copied or wrote, by the digests of the bytes it
+copied or wrote — never a walk of the staging folder read back (red team round 12, A14: a
+`CERTIFIED.json` planted in the staging folder, and `residual-risks.md` rewritten to "None.",
+were listed and signed). Just before the signature the staging folder must hold exactly those
+files with exactly those bytes, or nothing is signed and no bundle is left.
+
 Inputs are checked before anything is copied: every run is finished and signed, every run's
 corpus is among those given (matched by the corpus manifest's sha256 the run recorded), the
 red-team report verifies, and every seal has been revealed (an unrevealed seal's seed is still
@@ -13,16 +19,25 @@ secret: it is refused, and its opening is never copied).
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from provebench import __version__
-from provebench._canonical import canonical_json, current_umask, sha256_file, write_atomic
+from provebench._canonical import (
+    canonical_json,
+    current_umask,
+    sha256_file,
+    write_atomic,
+    written_sha256,
+)
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench._paths import check_output_dir
+from provebench._read_once import copy_once
 from provebench.attest import envelope_path_for, load_trusted_key
 from provebench.attest._envelope import sign_files
 from provebench.pilot.corpus import Corpus, load_corpus
@@ -75,19 +90,72 @@ def _corpus_name(corpus: Corpus) -> str:
     return f"{config.profile}-{config.seed}-{digest[:12]}"
 
 
-def _copy_files(source: Path, target: Path, names: list[str]) -> None:
-    for name in names:
-        origin = source / name
-        if not origin.is_file() or origin.is_symlink():
-            raise ProvebenchError("a file to publish is missing", path=origin)
-        destination = target / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(origin, destination)
+class _Staged:
+    """What publish put in the staging folder: each file's sha256, by its path in the bundle,
+    taken from the bytes it copied or wrote (the manifest, never a walk read back)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.sha256: dict[str, str] = {}
+
+    def copy(self, source: Path, target: Path, names: list[str]) -> None:
+        mode = 0o666 & ~current_umask()
+        for name in names:
+            origin = source / name
+            if not origin.is_file() or origin.is_symlink():
+                raise ProvebenchError("a file to publish is missing", path=origin)
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            digest = copy_once(origin, destination)  # one read: the bytes copied are hashed
+            destination.chmod(mode)  # a bundle is public, as a plain copy would make it
+            self._add(destination, digest)
+
+    def wrote(self, path: Path) -> None:
+        """A file this process wrote with the atomic writer, by the digest of what it wrote."""
+        digest = written_sha256(path)
+        if digest is None:
+            raise ProvebenchError("publish did not write this file", path=path)
+        self._add(path, digest)
+
+    def _add(self, path: Path, digest: str) -> None:
+        name = path.relative_to(self.root).as_posix()
+        if name in self.sha256:
+            raise ProvebenchError("two files of the bundle have this path", path=path)
+        self.sha256[name] = digest
+
+    def refuse_changed(self) -> None:
+        """Just before the signature: the staging folder holds exactly the files publish put
+        there (the manifest besides), each with exactly the bytes it put there; otherwise one
+        line naming the first that differs, and nothing is signed (A14)."""
+        found = sorted(
+            path for path in self.root.rglob("*") if not stat.S_ISDIR(path.lstat().st_mode)
+        )
+        names = {path.relative_to(self.root).as_posix(): path for path in found}
+        for name in sorted(names.keys() | self.sha256.keys()):
+            path = self.root / name
+            if name == MANIFEST_FILE:
+                continue
+            if name not in self.sha256:
+                raise ProvebenchError(
+                    "a file publish did not write is in its staging folder; nothing is signed",
+                    path=path,
+                )
+            try:
+                regular = stat.S_ISREG(os.lstat(path).st_mode)
+                held = sha256_file(path) if regular else None
+            except (OSError, ProvebenchError):
+                held = None
+            if held != self.sha256[name]:
+                raise ProvebenchError(
+                    "a file publish wrote was changed or removed in its staging folder; "
+                    "nothing is signed",
+                    path=path,
+                )
 
 
-def _copy_corpus(corpus: Corpus, target: Path) -> None:
+def _copy_corpus(staged: _Staged, corpus: Corpus, target: Path) -> None:
     names = [*sorted(corpus.manifest.sha256), CORPUS_MANIFEST]
-    _copy_files(corpus.directory, target, names)
+    staged.copy(corpus.directory, target, names)
 
 
 def publish_bundle(
@@ -159,15 +227,16 @@ def _write_bundle(
     comparisons: list[Path],
     operator_risks: str | None,
 ) -> BundleIndex:
+    staged = _Staged(root)
     corpora: dict[str, Corpus] = {}
     for _, _, corpus in records:
         name = _corpus_name(corpus)
         if name not in corpora:
             corpora[name] = corpus
-            _copy_corpus(corpus, root / CORPORA / name)
+            _copy_corpus(staged, corpus, root / CORPORA / name)
     staged_redteam = None
     if redteam is not None:
-        _copy_files(redteam, root / REDTEAM, list(REDTEAM_FILES))
+        staged.copy(redteam, root / REDTEAM, list(REDTEAM_FILES))
         staged_redteam = root / REDTEAM
     trusted = load_trusted_key()  # the key the laboratory signs with, which runs must carry
     # Each seal by the manifest sha256 of its control corpus, as its signed control record
@@ -176,7 +245,7 @@ def _write_bundle(
     for seal in seals:
         if (root / SEALS / seal.name).exists():
             raise ProvebenchError("two seals have this folder name", path=seal, field="--seal")
-        _copy_files(seal, root / SEALS / seal.name, list(SEAL_FILES))  # never the opening
+        staged.copy(seal, root / SEALS / seal.name, list(SEAL_FILES))  # never the opening
         opened = open_seal(root / SEALS / seal.name, trusted)
         if opened.control_manifest is not None:
             control_corpora[opened.control_manifest] = seal.name
@@ -184,7 +253,7 @@ def _write_bundle(
     for run_dir, record, corpus in records:
         target = root / RUNS / run_dir.name
         published = [*sorted(record["files_sha256"]), RUN_RECORD_FILE, RUN_ENVELOPE_FILE]
-        _copy_files(run_dir, target, published)
+        staged.copy(run_dir, target, published)
         corpus_name = _corpus_name(corpus)
         with_red_team = staged_redteam is not None and corpus.info.config.profile != "shadow"
         # A run on a fresh control is evaluated with its seal: its corpus is the recorded one.
@@ -199,6 +268,8 @@ def _write_bundle(
         verdict_path = root / VERDICTS / f"{run_dir.name}.json"
         verdict_path.parent.mkdir(parents=True, exist_ok=True)
         write_verdict(verdict, verdict_path)
+        staged.wrote(verdict_path)
+        staged.wrote(envelope_path_for(verdict_path))
         bundled_runs.append(
             BundledRun(
                 name=run_dir.name,
@@ -222,14 +293,16 @@ def _write_bundle(
         name = f"{number:02d}"
         # Under their own names: the envelope names the file it signs.
         envelope = envelope_path_for(comparison)
-        _copy_files(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
+        staged.copy(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
         comparison_names.append(f"{name}/{comparison.name}")
     write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
+    staged.wrote(root / PUBLIC_KEY_FILE)
     listed = sorted(corpora.items())
     write_atomic(
         root / RISKS_FILE,
         residual_risks_markdown(listed, redteam=redteam is not None, operator=operator_risks),
     )
+    staged.wrote(root / RISKS_FILE)
     index = BundleIndex(
         format=BUNDLE_FORMAT,
         provebench_version=__version__,
@@ -252,8 +325,10 @@ def _write_bundle(
         residual_risks=RISKS_FILE,
     )
     write_atomic(root / INDEX_FILE, canonical_json(index))
-    manifest = BundleManifest(format=BUNDLE_FORMAT, sha256=bundle_digests(root))
+    staged.wrote(root / INDEX_FILE)
+    manifest = BundleManifest(format=BUNDLE_FORMAT, sha256=dict(sorted(staged.sha256.items())))
     write_atomic(root / MANIFEST_FILE, canonical_json(manifest))
+    staged.refuse_changed()
     predicate = {"format": BUNDLE_FORMAT, "index": index.model_dump(mode="json")}
     sign_files(root, [MANIFEST_FILE], root / ENVELOPE_FILE, BUNDLE_PREDICATE, predicate)
     return index

@@ -7,7 +7,9 @@ what differs):
    the bundle carries, whose key id is then printed for the reader to compare with the one the
    laboratory announced (a bundle re-signed with another key verifies only against that key);
 2. the manifest: no file missing, none added, none altered, no link; the signed index is the
-   bundle's `bundle.json`;
+   bundle's `bundle.json`; the manifest lists exactly the files publish puts in a bundle (from
+   the signed index and the signed files it names), and every text publish derives
+   (`residual-risks.md`, `bundle.json`) is derived again and must be those bytes;
 3. every signed artifact: each run's signature (inside the evaluation), each verdict's, the
    red-team report's, each seal, its control record and its reveal (the commitment must open,
    the reveal must name the recorded control corpus), each comparison's;
@@ -47,6 +49,7 @@ from provebench.pilot.publish._layout import (
     BundleIndex,
     BundleManifest,
 )
+from provebench.pilot.publish._verify_derived import derived_problem, expected_files
 from provebench.pilot.record._seal import SEAL_FILE, control_size_problem, open_seal, seal_values
 from provebench.pilot.record._signing import REDTEAM_PREDICATE, signed_verdict
 
@@ -83,6 +86,7 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         raise BundleMismatch(
             "differs from the signed index", path=bundle / INDEX_FILE, field="signatures"
         )
+    _check_exact_set(bundle, manifest, index)
     signatures = 1
     if index.redteam:
         _signed(bundle / REDTEAM / "redteam.dsse.json", trusted, REDTEAM_PREDICATE)
@@ -170,6 +174,31 @@ def _check_files(bundle: Path, manifest: BundleManifest) -> None:
                 path=bundle / name,
                 field="sha256",
             )
+
+
+def _check_exact_set(bundle: Path, manifest: BundleManifest, index: BundleIndex) -> None:
+    """The manifest lists exactly the files publish puts in this bundle, and every text it
+    derives is those bytes (red team round 12, A14: `_verify_derived.py`)."""
+    try:
+        expected = expected_files(bundle, index)
+        listed = set(manifest.sha256)
+        for name in sorted(listed | expected):
+            if name not in expected:
+                raise BundleMismatch(
+                    "listed in manifest.json, but not a file publish puts in a bundle",
+                    path=bundle / name,
+                )
+            if name not in listed:
+                raise BundleMismatch(
+                    "a file publish puts in this bundle, missing", path=bundle / name
+                )
+        problem = derived_problem(bundle, index)
+    except BundleMismatch:
+        raise
+    except ProvebenchError as error:
+        raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+    if problem is not None:
+        raise BundleMismatch(problem[1], path=problem[0])
 
 
 def _first_difference(published: Any, derived: Any, where: str) -> str | None:

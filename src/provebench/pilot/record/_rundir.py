@@ -81,6 +81,8 @@ class RunDir:
         self.work_dir = root / WORK_DIR
         self.checkpoint_dir = root / CHECKPOINT_DIR
         self._lock_fd: int | None = None
+        # Set by `prepare`: the folder held a trace of an earlier attempt of this run.
+        self.earlier_attempt = False
 
     def path(self, name: str) -> Path:
         return self.root / name
@@ -95,6 +97,12 @@ class RunDir:
 
         Returns True when the directory already held this run (a resume). Refuses a directory
         that holds another run (different corpus, importer or rules) or unrelated files.
+
+        Sets `earlier_attempt` when the folder holds any trace of an earlier attempt of this
+        run — its identity.json (and so whatever log, checkpoint or work/ it left), or the empty
+        log and the writer's leftovers of an attempt killed before it: such a run is resumed,
+        whether or not its log holds entries (red team round 12, A7: a control killed inside
+        cycle 1, before its first commit, ran that cycle twice and was signed `resumed: false`).
         """
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -122,6 +130,7 @@ class RunDir:
                     f"{_first_difference(recorded, identity)}); use a new directory",
                     path=self.root,
                 )
+            self.earlier_attempt = True
             return True
         entries = list(self.root.iterdir())
         # A run killed while it wrote identity.json leaves only the atomic writer's temporary
@@ -134,6 +143,7 @@ class RunDir:
             raise ProvebenchError(
                 "run directory is not empty and holds no provebench run", path=self.root
             )
+        self.earlier_attempt = bool(unfinished)
         for entry in unfinished:
             entry.unlink()
         self._create_ledger()
