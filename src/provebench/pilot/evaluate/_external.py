@@ -61,10 +61,13 @@ class ExternalChecksFile(BaseModel):
     external_checks: list[ExternalCheckRecord]
 
 
-def load_external_checks(path: Path) -> dict[str, ExternalCheckRecord]:
-    """A filled-in external checks file, validated; a `ProvebenchError` on any problem."""
+def load_external_checks(path: Path, data: bytes | None = None) -> dict[str, ExternalCheckRecord]:
+    """A filled-in external checks file, validated; a `ProvebenchError` on any problem. With
+    `data` (the file as the caller read it once), those bytes are parsed, nothing is opened."""
     try:
-        document = ExternalChecksFile.model_validate_json(path.read_bytes())
+        document = ExternalChecksFile.model_validate_json(
+            path.read_bytes() if data is None else data
+        )
     except OSError as error:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
     except ValidationError as error:
