@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -303,3 +305,31 @@ def test_the_in_doubt_fault_kinds_are_those_the_laboratory_answers_with_an_in_do
     for kind, error in TEMPORARY_ERRORS.items():
         assert (kind in IN_DOUBT_FAULT_KINDS) is (error.code in IN_DOUBT_ERROR_CODES), kind
     assert set(TEMPORARY_ERRORS) >= IN_DOUBT_FAULT_KINDS
+
+
+def test_pilot_evaluate_is_not_dumpable_while_it_judges(tmp_path: Path) -> None:
+    """The bytes judged live in the evaluator's memory: `pilot evaluate` marks itself not
+    dumpable before it reads anything, so a process of the same user cannot trace it or write
+    that memory through /proc (docs/pilot-evaluator.md). Checked from inside the command, at
+    the moment it evaluates."""
+    corpus = make_small_corpus(tmp_path, seed=1)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    seen = tmp_path / "protected.txt"
+    script = (
+        "import runpy, sys\n"
+        "import provebench.pilot.evaluate as evaluate\n"
+        "from provebench.sandbox._protect import is_protected\n"
+        "real = evaluate.evaluate_run\n"
+        "def watched(*args, **kwargs):\n"
+        f"    open({str(seen)!r}, 'w').write(str(is_protected()))\n"
+        "    return real(*args, **kwargs)\n"
+        "evaluate.evaluate_run = watched\n"
+        f"sys.argv = ['provebench', 'pilot', 'evaluate', {str(run)!r},"
+        f" '--corpus', {str(corpus)!r}]\n"
+        "runpy.run_module('provebench', run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert seen.read_text() == "True"
