@@ -143,12 +143,13 @@ class Ledger:
         target = Path(path)
         if not data.startswith(SQLITE_MAGIC):
             raise ProvebenchError("not a provebench ledger (not an SQLite database)", path=target)
-        image = bytearray(data)
-        if len(image) >= 20 and image[18:20] == b"\x02\x02":
+        image: bytes | bytearray = data
+        if data[18:20] == b"\x02\x02":
+            image = bytearray(data)  # one transient copy; SQLite copies what it is given
             image[18:20] = b"\x01\x01"
         connection = sqlite3.connect(":memory:", isolation_level=None)
         try:
-            connection.deserialize(bytes(image))
+            connection.deserialize(image)
             connection.execute("PRAGMA query_only=1")
             check_meta(connection, target)
         except sqlite3.DatabaseError as error:

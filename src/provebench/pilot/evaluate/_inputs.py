@@ -65,7 +65,8 @@ class RunInputs:
     inputs_sha256: dict[str, str] = field(default_factory=dict)
     # The run's identity (format, agent, corpus, rule versions) from the log's run_started entry.
     identity: dict[str, Any] | None = None
-    # HELD_FILES name -> the bytes read once and hashed (absent: not read).
+    # HELD_FILES name -> the bytes read once and hashed (absent: not read; the log's two files
+    # are taken out once `_read_ledger` has parsed them).
     held: dict[str, bytes] = field(default_factory=dict)
 
     def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
@@ -249,8 +250,10 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
 
 def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     root = inputs.run_dir
-    ledger_bytes = inputs.held.get(LEDGER_FILE)
-    export_bytes = inputs.held.get(LEDGER_EXPORT_FILE)
+    # Taken out of `held`: once parsed (or refused) the log's bytes are not needed again, and
+    # on a large run they are the largest thing held.
+    ledger_bytes = inputs.held.pop(LEDGER_FILE, None)
+    export_bytes = inputs.held.pop(LEDGER_EXPORT_FILE, None)
     if ledger_bytes is None:
         return  # not read: reported as file_missing or file_altered
     if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
