@@ -41,8 +41,9 @@ from provebench.pilot.record._rundir import (
 from provebench.pilot.record._work_digest import work_tree_sha256
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
-# SQLite opens a WAL database with these companions next to it; they are not run files, but a
-# non-empty `-wal` would be read as part of the log, so it is refused below.
+# SQLite keeps these companions next to a WAL database; they are not run files. The evaluator
+# reads the log from memory, so SQLite never opens them; a non-empty `-wal` (entries the main
+# file does not hold) or one that is not a regular file is refused below, never ignored.
 _SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
 # The run files the evaluator parses besides run.json: each is read once into memory, hashed
 # from those bytes, and verified, parsed and scored from those bytes only — no path is opened
@@ -257,8 +258,8 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     if ledger_bytes is None:
         return  # not read: reported as file_missing or file_altered
     if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
-        # SQLite would open a `-wal` or `-shm` beside the log itself, and opening a FIFO
-        # blocks: the log is not read at all (reported as file_unrecorded; fail closed).
+        # A `-wal` or `-shm` that is not a regular file beside the log: it is not judged at
+        # all (reported as file_unrecorded; fail closed).
         return
     head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
     # Only the bytes read once are verified and parsed: those whose sha256 run.json lists (red
