@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from provebench import _read_once
+from provebench._errors import ProvebenchError
 from provebench.ledger import Ledger, check_anchors, verify_ledger
 from provebench.ledger._entry import LedgerEntry
 from provebench.pilot.corpus import _folder
@@ -213,7 +214,7 @@ def test_chained_entries_and_anchors_recompute_every_hash(probe_run: Path) -> No
     stored prev_hash and hash columns say; an intact log parses to the stored entries."""
     data = (probe_run.parent / "forged" / "ledger.sqlite").read_bytes()
     with Ledger.from_bytes(data, "forged.sqlite") as ledger:
-        with pytest.raises(Exception, match="does not hash"):
+        with pytest.raises(ProvebenchError, match="does not hash"):
             list(ledger.chained_entries())
         broken: list[int] = []
         entries = list(ledger.chained_entries(broken))
@@ -333,3 +334,21 @@ def test_pilot_evaluate_is_not_dumpable_while_it_judges(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert seen.read_text() == "True"
+
+
+def test_a_corpus_loaded_in_memory_never_reads_its_folder_again(tmp_path: Path) -> None:
+    """`load_corpus(in_memory=True)`: the events and expected rows are those of the bytes read
+    at load, whatever is renamed into the folder afterwards; a link in the folder is refused."""
+    corpus = make_small_corpus(tmp_path, seed=1)
+    other = make_small_corpus(tmp_path / "other", seed=2)
+    loaded = _folder.load_corpus(corpus, in_memory=True)
+    events, rows = list(loaded.events()), loaded.expected_rows()
+    for name in ("drive_events.jsonl", "expected_final_rows.csv"):
+        _rename_over((other / name).read_bytes(), corpus / name)
+    assert list(loaded.events()) == events and loaded.expected_rows() == rows
+    linked = tmp_path / "linked"
+    shutil.copytree(other, linked)
+    (linked / "agent_contract.md").unlink()
+    (linked / "agent_contract.md").symlink_to(other / "agent_contract.md")
+    with pytest.raises(ProvebenchError, match=r"agent_contract\.md: cannot read file"):
+        _folder.load_corpus(linked, in_memory=True)
