@@ -96,6 +96,18 @@ def _read_checks(path: Path) -> tuple[Path, bytes]:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
 
 
+def _read_envelope(path: Path) -> bytes:
+    """A signed envelope's bytes, read once (the words `read_statement` uses when it cannot)."""
+    from provebench.attest import AttestationError
+
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise AttestationError("no signed envelope", path=path) from None
+    except OSError as error:
+        raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
+
+
 def evaluate_run(
     run_dir: str | Path,
     corpus_dir: str | Path,
@@ -266,8 +278,10 @@ def evaluate_run(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
     )
     if red_team is not None:
-        findings.update(red_team_findings(Path(red_team), trusted))
-        inputs.inputs_sha256["red_team"] = sha256_file(red_team_envelope(Path(red_team)))
+        # Read once: the envelope verified is the one whose digest the verdict names.
+        envelope = _read_envelope(red_team_envelope(Path(red_team)))
+        findings.update(red_team_findings(Path(red_team), trusted, envelope))
+        inputs.inputs_sha256["red_team"] = hashlib.sha256(envelope).hexdigest()
     if fresh_control is not None:
         findings["fresh_hidden_control"] = fresh_control_finding(
             Path(fresh_control),
