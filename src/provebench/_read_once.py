@@ -4,9 +4,11 @@ A check that hashes a file and a reader that opens it again by path judge two di
 when someone can rename another in between (red team round 11, A9/A13/A19: the evaluator checked
 one run.json, ledger or register and scored another). So every input a verdict rests on is read
 here, once: opened without following a symbolic link, refused unless it is a regular file,
-capped in size, and returned with the sha256 of exactly those bytes. A consumer that needs a
-path (SQLite, the streaming scorer) is given a private copy of those bytes (`hold_copy`), in a
-folder only this process's user can enter.
+capped in size, and returned with the sha256 of exactly those bytes. A consumer is given those
+bytes, never a path: a "private" copy on disk is no boundary against a process of the same
+user, which can rename other bytes over it (red team round 12, A1-A6), so the evaluator
+verifies, parses and scores from memory only (SQLite through `Ledger.from_bytes`, the scorer
+through `HeldCsv`, the corpus through `load_corpus(in_memory=True)`).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
 
 def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
     """Copy the regular file at `path` to `target` (created, 0600) from one open, and return
-    the sha256 of the bytes copied: `read_once` for files too large to hold in memory."""
+    the sha256 of the bytes copied: `read_once` for files too large to hold in memory (the
+    laboratory's closed log, a bundle's copies). The copy is no boundary against a process of
+    the same user (module docstring); what rests on it says so (docs/attestation.md)."""
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
         fd = os.open(path, flags)
@@ -94,15 +98,4 @@ def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> 
     return digest.hexdigest()
 
 
-def hold_copy(folder: Path, name: str, data: bytes) -> Path:
-    """Write `data` as `name` in the private `folder` (made 0700 by its creator) and return its
-    path: what a path-taking reader is given instead of the original."""
-    target = folder / name
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    return target
-
-
-__all__ = ["MAX_INPUT_BYTES", "HeldBytes", "copy_once", "hold_copy", "read_once"]
+__all__ = ["MAX_INPUT_BYTES", "HeldBytes", "copy_once", "read_once"]

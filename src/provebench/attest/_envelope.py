@@ -167,23 +167,22 @@ def _signable_sha256(path: Path) -> str:
 
 
 def read_statement(
-    path: Path, trusted: TrustedKey, *, predicate_type: str | None = None
+    path: Path,
+    trusted: TrustedKey,
+    *,
+    predicate_type: str | None = None,
+    data: bytes | None = None,
 ) -> Statement:
-    """The Statement of the envelope at `path`, verified against `trusted`."""
-    try:
-        data = path.read_bytes()[: MAX_ENVELOPE_BYTES + 1]
-    except FileNotFoundError:
-        raise AttestationError("no signed envelope", path=path) from None
-    except OSError as error:
-        raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
-    return statement_of(data, path, trusted, predicate_type=predicate_type)
-
-
-def statement_of(
-    data: bytes, path: Path, trusted: TrustedKey, *, predicate_type: str | None = None
-) -> Statement:
-    """`read_statement` of an envelope's bytes already read (`path` names it in errors): a
-    caller that also judges the files it covers holds every byte once (red team round 12, A9)."""
+    """The Statement of the envelope at `path`, verified against `trusted`; with `data` (the
+    envelope's bytes as the caller read them once, to hash them), those bytes, and `path` only
+    names them."""
+    if data is None:
+        try:
+            data = path.read_bytes()[: MAX_ENVELOPE_BYTES + 1]
+        except FileNotFoundError:
+            raise AttestationError("no signed envelope", path=path) from None
+        except OSError as error:
+            raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
     if len(data) > MAX_ENVELOPE_BYTES:
         raise AttestationError("not a DSSE envelope (too large)", path=path)
     try:
@@ -207,10 +206,20 @@ def statement_of(
     return _parse_statement(path, envelope.payload, trusted.keyid, predicate_type)
 
 
-def read_verified(path: Path, trusted: TrustedKey, *, predicate_type: str) -> Statement:
+def statement_of(
+    data: bytes, path: Path, trusted: TrustedKey, *, predicate_type: str | None = None
+) -> Statement:
+    """`read_statement` of an envelope's bytes already read (`path` names it in errors): a
+    caller that also judges the files it covers holds every byte once (red team round 12, A9)."""
+    return read_statement(path, trusted, predicate_type=predicate_type, data=data)
+
+
+def read_verified(
+    path: Path, trusted: TrustedKey, *, predicate_type: str, data: bytes | None = None
+) -> Statement:
     """`read_statement`, and every subject file beside the envelope must be the signed one: what
     a command that relies on a signed artifact needs (one-line `AttestationError` otherwise)."""
-    signed = read_statement(path, trusted, predicate_type=predicate_type)
+    signed = read_statement(path, trusted, predicate_type=predicate_type, data=data)
     problems = subject_problems(signed, path.parent)
     if problems:
         raise AttestationError(problems[0], path=path)

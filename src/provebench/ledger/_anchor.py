@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from provebench.ledger._entry import encode_canonical
+from provebench.ledger._entry import GENESIS_HASH, encode_canonical, hash_text, hashed_text
 
 ANCHOR_FORMAT = "provebench.ledger.anchor/1"
 ANCHOR_KEY = "anchor"
@@ -88,15 +88,27 @@ class AnchorCheck:
 
 
 def check_anchors(rows: Iterable[tuple[int, str, str, str, str]], verify: Verify) -> AnchorCheck:
-    """Verify every anchor of a log whose chain is already verified (`verify_ledger`).
+    """Verify every anchor of a log. `rows`: (seq, kind, canonical payload text, prev_hash,
+    hash) in seq order, from seq 0.
 
-    `rows`: (seq, kind, canonical payload text, prev_hash, hash) in seq order."""
+    The hashes an anchor is checked against are recomputed here from each row's content and
+    the hash computed for the row before, never taken from the `prev_hash`/`hash` columns: a
+    log whose payloads were edited in place with those columns kept would otherwise keep every
+    anchor's inputs, and verify (red team round 12, A2). A row that does not hash or link is a
+    problem, and every anchor after it is checked against the recomputed chain, so it fails."""
     check = AnchorCheck()
     first: str | None = None
-    for seq, kind, text, prev_hash, entry_hash in rows:
+    computed_prev = GENESIS_HASH
+    for seq, kind, text, stored_prev, entry_hash in rows:
         check.head_seq = seq
+        recomputed = hash_text(hashed_text(seq, kind, text, computed_prev))
+        if recomputed != entry_hash or stored_prev != computed_prev:
+            check.problems.append(
+                (seq, f"{kind}: the entry does not hash to its stored hash or does not link")
+            )
         if seq == 0:
-            first = entry_hash
+            first = recomputed
+        prev_hash, computed_prev = computed_prev, recomputed
         if _ANCHOR_BYTES not in text:
             continue
         payload = json.loads(text)

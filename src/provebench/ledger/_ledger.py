@@ -35,6 +35,7 @@ from provebench.ledger._entry import (
     trusted_entry,
 )
 from provebench.ledger._schema import (
+    SQLITE_MAGIC,
     TRIGGER_NAMES,
     check_meta,
     create_schema,
@@ -128,6 +129,36 @@ class Ledger:
                 "reading them needs a writable folder (copy both files to one)",
                 path=target,
             ) from error
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str | Path) -> Ledger:
+        """A read-only ledger over `data`, the bytes of a ledger file as they were read once
+        (`sqlite3.Connection.deserialize` into memory): what is verified and parsed is those
+        bytes, never a file opened again by `path`, which only names it in errors (red team
+        round 12, A2: a log renamed over the checked copy between two opens was judged).
+
+        SQLite refuses to read a database whose header says WAL from memory, so bytes 18-19
+        (the file format's write/read versions) are set to legacy in the copy handed to it; a
+        caller hashes `data` itself, before this."""
+        target = Path(path)
+        if not data.startswith(SQLITE_MAGIC):
+            raise ProvebenchError("not a provebench ledger (not an SQLite database)", path=target)
+        image: bytes | bytearray = data
+        if data[18:20] == b"\x02\x02":
+            image = bytearray(data)  # one transient copy; SQLite copies what it is given
+            image[18:20] = b"\x01\x01"
+        connection = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            connection.deserialize(image)
+            connection.execute("PRAGMA query_only=1")
+            check_meta(connection, target)
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise ProvebenchError(f"cannot read ledger: {error}", path=target) from error
+        except BaseException:
+            connection.close()
+            raise
+        return cls(connection, target, readonly=True)
 
     @classmethod
     def _open_reader(cls, target: Path, *, immutable: bool) -> Ledger:
@@ -375,6 +406,41 @@ class Ledger:
             raise self._not_held(f"it ends at seq {expected_seq - 1}")
         if prev != held_hash:
             raise self._not_held("it is another chain of the same length")
+
+    def chained_entries(self, broken: list[int] | None = None) -> Iterator[LedgerEntry]:
+        """Every stored entry in seq order, parsed in the same pass that recomputes its hash from
+        its content and the hash computed for the entry before (never the `prev_hash` column)
+        and compares it with the stored one: what is parsed is what was re-hashed (red team
+        round 12, A2/A4: payloads edited in place, the hash columns kept, were parsed as the
+        verified log).
+
+        A row whose seq is not the next one, or whose hash does not recompute and link, raises
+        one line — or, with `broken`, has its seq added there and is still yielded, for an
+        evaluator that reports on a log it refuses (`verify_ledger` names what is wrong)."""
+        expected_seq, prev = 0, GENESIS_HASH
+        try:
+            rows = list(self._all_rows())
+        except sqlite3.DatabaseError as error:
+            raise ProvebenchError(f"cannot read ledger entries: {error}", path=self.path) from error
+        for row in rows:
+            seq, kind, text, _, entry_hash = row
+            entry = _entry_from_row(row, self.path)
+            recomputed = (
+                hash_text(hashed_text(seq, kind, text, prev))
+                if type(seq) is int and type(kind) is str and type(text) is str
+                else None
+            )
+            if seq != expected_seq or recomputed != entry_hash or entry.prev_hash != prev:
+                if broken is None:
+                    raise ProvebenchError(
+                        f"seq {seq}: the entry does not hash to its stored hash or does not "
+                        "link to the entry before it (run `provebench log verify`)",
+                        path=self.path,
+                    )
+                broken.append(seq if type(seq) is int else expected_seq)
+            yield entry
+            expected_seq = (seq if type(seq) is int else expected_seq) + 1
+            prev = recomputed if recomputed is not None else str(entry_hash)
 
     def _not_held(self, said: str) -> ProvebenchError:
         assert self._held is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,18 +89,27 @@ def _short(value: Any) -> str:
 
 def sqlite_missing_triggers(path: Path) -> list[str]:
     with Ledger.open_readonly(path) as ledger:
-        present = trigger_names(ledger._connection)
+        return ledger_missing_triggers(ledger)
+
+
+def ledger_missing_triggers(ledger: Ledger) -> list[str]:
+    present = trigger_names(ledger._connection)
     return [name for name in TRIGGER_NAMES if name not in present]
 
 
 def sqlite_rows(path: Path) -> Iterator[CheckedRow]:
     """Rows in seq order. A stored payload must be exactly its canonical JSON text."""
     with Ledger.open_readonly(path) as ledger:
-        try:
-            for seq, kind, text, prev_hash, entry_hash in ledger._all_rows():
-                yield _sqlite_row(seq, kind, text, prev_hash, entry_hash)
-        except sqlite3.DatabaseError as error:
-            raise ProvebenchError(f"cannot read ledger entries: {error}", path=path) from error
+        yield from ledger_rows(ledger)
+
+
+def ledger_rows(ledger: Ledger) -> Iterator[CheckedRow]:
+    """`sqlite_rows` of an open ledger (one held in memory: `Ledger.from_bytes`)."""
+    try:
+        for seq, kind, text, prev_hash, entry_hash in ledger._all_rows():
+            yield _sqlite_row(seq, kind, text, prev_hash, entry_hash)
+    except sqlite3.DatabaseError as error:
+        raise ProvebenchError(f"cannot read ledger entries: {error}", path=ledger.path) from error
 
 
 def _sqlite_row(seq: Any, kind: Any, text: Any, prev_hash: Any, entry_hash: Any) -> CheckedRow:
@@ -189,8 +198,13 @@ def jsonl_rows(path: Path) -> Iterator[CheckedRow]:
     except OSError as error:
         raise ProvebenchError(f"cannot read ledger export: {error.strerror}", path=path) from error
     with handle:
-        for number, raw in enumerate(handle, start=1):
-            yield _jsonl_row(path, number, raw)
+        yield from jsonl_lines(handle, path)
+
+
+def jsonl_lines(handle: Iterable[bytes], path: Path) -> Iterator[CheckedRow]:
+    """`jsonl_rows` of lines already open (an export's bytes held in memory)."""
+    for number, raw in enumerate(handle, start=1):
+        yield _jsonl_row(path, number, raw)
 
 
 def _jsonl_row(path: Path, number: int, raw: bytes) -> CheckedRow:
@@ -243,4 +257,13 @@ def _jsonl_row(path: Path, number: int, raw: bytes) -> CheckedRow:
     return row
 
 
-__all__ = ["CheckedRow", "check_fields", "jsonl_rows", "sqlite_missing_triggers", "sqlite_rows"]
+__all__ = [
+    "CheckedRow",
+    "check_fields",
+    "jsonl_lines",
+    "jsonl_rows",
+    "ledger_missing_triggers",
+    "ledger_rows",
+    "sqlite_missing_triggers",
+    "sqlite_rows",
+]

@@ -9,6 +9,7 @@ to another seq (entries renumbered after a deletion or an insertion, or swapped)
 
 from __future__ import annotations
 
+import io
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -18,15 +19,19 @@ from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench.ledger._entry import GENESIS_HASH, is_hash_hex
+from provebench.ledger._ledger import Ledger
 from provebench.ledger._moved import classify_content_mismatches
 from provebench.ledger._report import ProblemKind, ProblemList, VerifyReport
 from provebench.ledger._rows import (
     CheckedRow,
+    jsonl_lines,
     jsonl_rows,
+    ledger_missing_triggers,
+    ledger_rows,
     sqlite_missing_triggers,
     sqlite_rows,
 )
-from provebench.ledger._schema import looks_like_sqlite
+from provebench.ledger._schema import SQLITE_MAGIC, looks_like_sqlite
 
 # Content mismatches kept for the second pass; beyond this they are reported as plain edits.
 _MAX_MISMATCHES_ANALYSED = 100_000
@@ -47,18 +52,27 @@ class _Scan:
 
 
 def verify_ledger(
-    path: str | Path, *, expect_head: str | None = None, expect_length: int | None = None
+    path: str | Path,
+    *,
+    expect_head: str | None = None,
+    expect_length: int | None = None,
+    data: bytes | None = None,
 ) -> VerifyReport:
     """Check a ledger (SQLite file or JSONL export). Unreadable input is a ProvebenchError.
 
     Without `expect_head`/`expect_length` (recorded elsewhere, e.g. the pilot's run.json), a log
     cut short at the tail is indistinguishable from a shorter log; `tail_checked` says so.
+
+    With `data` (the file's bytes as a caller read them once), only those bytes are checked and
+    `path` only names them: nothing is opened (red team round 12, A2).
     """
     target = Path(path)
     if expect_head is not None and not is_hash_hex(expect_head):
         raise ProvebenchError("expected head must be 64 lowercase hex digits", field="expect_head")
     if expect_length is not None and expect_length < 0:
         raise ProvebenchError("expected length must be >= 0", field="expect_length")
+    if data is not None:
+        return _verify_held(target, data, expect_head, expect_length)
     if not target.is_file():
         raise ProvebenchError("ledger not found", path=target)
     try:
@@ -69,10 +83,46 @@ def verify_ledger(
     read_rows: Callable[[], Iterator[CheckedRow]] = (
         (lambda: sqlite_rows(target)) if is_sqlite else (lambda: jsonl_rows(target))
     )
+    missing = sqlite_missing_triggers(target) if is_sqlite else []
+    return _verify_rows(target, is_sqlite, read_rows, missing, expect_head, expect_length)
+
+
+def _verify_held(
+    target: Path, data: bytes, expect_head: str | None, expect_length: int | None
+) -> VerifyReport:
+    if not data:
+        raise ProvebenchError("empty file: not a provebench ledger or ledger export", path=target)
+    if not data.startswith(SQLITE_MAGIC):
+        return _verify_rows(
+            target,
+            False,
+            lambda: jsonl_lines(io.BytesIO(data), target),
+            [],
+            expect_head,
+            expect_length,
+        )
+    with Ledger.from_bytes(data, target) as ledger:
+        return _verify_rows(
+            target,
+            True,
+            lambda: ledger_rows(ledger),
+            ledger_missing_triggers(ledger),
+            expect_head,
+            expect_length,
+        )
+
+
+def _verify_rows(
+    target: Path,
+    is_sqlite: bool,
+    read_rows: Callable[[], Iterator[CheckedRow]],
+    missing_triggers: list[str],
+    expect_head: str | None,
+    expect_length: int | None,
+) -> VerifyReport:
     problems = ProblemList()
-    if is_sqlite:
-        for name in sqlite_missing_triggers(target):
-            problems.add("schema", f"append-only trigger {name} is missing: the schema was changed")
+    for name in missing_triggers:
+        problems.add("schema", f"append-only trigger {name} is missing: the schema was changed")
     scan = _scan(read_rows(), problems, expect_head)
     if scan.rows == 0 and expect_head is None and expect_length is None:
         # An empty log is evidence of nothing (pilot §6 "all cycles and errors are present"):

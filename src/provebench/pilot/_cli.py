@@ -488,6 +488,12 @@ def evaluate_command(
     target.unlink(missing_ok=True)
     envelope_path_for(target).unlink(missing_ok=True)
     trusted = load_trusted_key(trust_key)
+    # The bytes judged are held in this process's memory (docs/pilot-evaluator.md): not
+    # dumpable, no process of the same user may trace it or read or write that memory through
+    # /proc (red team round 12; root, or a kernel that allows it, still can: the trust boundary).
+    from provebench.sandbox import protect_laboratory
+
+    protect_laboratory()
     verdict = evaluate_run(
         run_dir,
         corpus,

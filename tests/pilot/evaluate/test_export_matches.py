@@ -1,5 +1,6 @@
 """The evaluator's check that `ledger.jsonl` is the same chain as `ledger.sqlite`, line by line:
-every entry's export line in order, nothing missing, nothing after."""
+every entry's export line in order, nothing missing, nothing after — on the export's bytes as
+the evaluator read them once (no path is opened)."""
 
 from __future__ import annotations
 
@@ -17,17 +18,15 @@ def entries(tmp_path: Path) -> list[LedgerEntry]:
         return [ledger.append("event", {"i": i, "name": f"file_{i}.mp3"}) for i in range(5)]
 
 
-def _export(tmp_path: Path, lines: list[str]) -> Path:
-    path = tmp_path / "ledger.jsonl"
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
+def _export(lines: list[str]) -> bytes:
+    return "".join(lines).encode("utf-8")
 
 
 def test_the_export_of_the_entries_matches(tmp_path: Path, entries: list[LedgerEntry]) -> None:
     lines = [entry.export_line() + "\n" for entry in entries]
-    assert _export_matches(_export(tmp_path, lines), entries)
+    assert _export_matches(_export(lines), entries)
     lines[-1] = lines[-1].rstrip("\n")  # no newline after the last line: the same lines
-    assert _export_matches(_export(tmp_path, lines), entries)
+    assert _export_matches(_export(lines), entries)
 
 
 @pytest.mark.parametrize(
@@ -46,13 +45,9 @@ def test_any_other_export_does_not(tmp_path: Path, entries: list[LedgerEntry], e
         lines[2] = lines[2].replace("file_2", "file_9")
     else:
         lines[1], lines[2] = lines[2], lines[1]
-    assert not _export_matches(_export(tmp_path, lines), entries)
+    assert not _export_matches(_export(lines), entries)
 
 
-def test_an_export_that_is_not_utf8_or_not_there_does_not(
-    tmp_path: Path, entries: list[LedgerEntry]
-) -> None:
-    path = tmp_path / "ledger.jsonl"
-    path.write_bytes(b"\xff\xfe\n")
-    assert not _export_matches(path, entries)
-    assert not _export_matches(tmp_path / "absent.jsonl", entries)
+def test_an_export_that_is_not_utf8_or_empty_does_not(entries: list[LedgerEntry]) -> None:
+    assert not _export_matches(b"\xff\xfe\n", entries)
+    assert not _export_matches(b"", entries)

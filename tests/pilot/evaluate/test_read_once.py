@@ -74,7 +74,7 @@ def test_a13_the_log_parsed_is_the_log_hashed(
 ) -> None:
     """Another genuine log renamed over ledger.sqlite and ledger.jsonl after they were checked
     and before the old second open: the verdict was of the other log. Verified and parsed from
-    a private copy of the bytes hashed, the swap changes nothing."""
+    the bytes read once and hashed, the swap changes nothing."""
     corpus = make_small_corpus(tmp_path, seed=1)
     run = run_agent(corpus, "reference", tmp_path / "run")
     other = run_agent(corpus, "noop", tmp_path / "other")
@@ -83,7 +83,7 @@ def test_a13_the_log_parsed_is_the_log_hashed(
     original = _inputs.verify_ledger
 
     def swap_after_verifying(path: Path, **expected: Any) -> Any:
-        report = original(path, **expected)
+        report = original(path, **expected)  # the bytes read once (`data=`), not the path
         for name in ("ledger.sqlite", "ledger.jsonl"):
             _rename_over((other / name).read_bytes(), run / name)
         return report
@@ -102,12 +102,12 @@ def test_a13_parsed_entries_must_end_at_run_json_head(
     corpus = make_small_corpus(tmp_path, seed=1)
     run = run_agent(corpus, "reference", tmp_path / "run")
     other = run_agent(corpus, "noop", tmp_path / "other")
-    real_open = _inputs.Ledger.open_readonly
+    real_open = _inputs.Ledger.from_bytes
 
-    def open_the_other(path: Path) -> Any:
-        return real_open(other / "ledger.sqlite")
+    def open_the_other(data: bytes, path: Path) -> Any:
+        return real_open((other / "ledger.sqlite").read_bytes(), path)
 
-    monkeypatch.setattr(_inputs.Ledger, "open_readonly", staticmethod(open_the_other))
+    monkeypatch.setattr(_inputs.Ledger, "from_bytes", staticmethod(open_the_other))
     verdict = evaluate_run(run, corpus)
     assert verdict.laboratory_pass is False
     assert any(
@@ -121,15 +121,15 @@ def test_a9_the_register_scored_is_the_register_hashed(
 ) -> None:
     """The corpus's expected rows renamed over a noop run's register.csv after the check and
     before scoring: the old scorer read them and gave the noop scorer_pass. Scored from the
-    private copy of the bytes hashed, the noop fails as it does untouched."""
+    bytes read once and hashed, the noop fails as it does untouched."""
     corpus = make_small_corpus(tmp_path, seed=1)
     run = run_agent(corpus, "noop", tmp_path / "run")
     honest = evaluate_run(run, corpus)
     assert honest.scorer_pass is False
     original = _core.score_final_state
 
-    def swap_then_score(expected: Path, candidate: Path, **options: Any) -> Any:
-        _rename_over(Path(expected).read_bytes(), run / "register.csv")
+    def swap_then_score(expected: Any, candidate: Any, **options: Any) -> Any:
+        _rename_over(expected.data, run / "register.csv")
         return original(expected, candidate, **options)
 
     monkeypatch.setattr(_core, "score_final_state", swap_then_score)
@@ -181,7 +181,7 @@ def test_a15_the_corpus_judged_by_is_the_corpus_checked(
 ) -> None:
     """Another corpus's drive_events.jsonl and expected rows renamed in after the manifest check
     and before the snapshot was read: the old evaluator built its snapshot from them. The
-    evaluator reads only its private copy of the bytes it checked."""
+    evaluator judges only the bytes it read once and checked."""
     corpus = make_small_corpus(tmp_path, seed=1)
     other = make_small_corpus(tmp_path / "other", seed=2)
     run = run_agent(corpus, "reference", tmp_path / "run")

@@ -180,3 +180,37 @@ def test_the_seal_is_refused_inside_the_candidates_code_folder(tmp_path: Path) -
     assert result.returncode == 2
     [line] = result.stderr.splitlines()
     assert "inside" in line and not (tmp_path / "s").exists()
+
+
+def test_the_red_team_envelope_named_is_the_envelope_verified(
+    tmp_path: Path, red_team: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 12: `inputs_sha256` names the bytes judged. The red-team envelope is
+    read once, verified from those bytes and hashed from them: another file renamed over it
+    right after the read changes neither the findings nor the digest the verdict names."""
+    import hashlib
+    import shutil
+
+    from provebench.pilot.evaluate import _core
+    from tests.helpers.pilot_evaluation import make_small_corpus, run_agent
+
+    corpus = make_small_corpus(tmp_path, seed=1)
+    run = run_agent(corpus, "reference", tmp_path / "run")
+    report = tmp_path / "red-team"
+    shutil.copytree(red_team, report)
+    envelope = report / "redteam.dsse.json"
+    genuine = envelope.read_bytes()
+    honest = evaluate_run(run, corpus, red_team=report)
+    original = _core._read_envelope
+
+    def read_then_swap(path: Path) -> bytes:
+        data = original(path)
+        envelope.write_bytes(b'{"payloadType": "something else"}')
+        return data
+
+    monkeypatch.setattr(_core, "_read_envelope", read_then_swap)
+    raced = evaluate_run(run, corpus, red_team=report)
+    assert envelope.read_bytes() != genuine  # the swap did happen
+    digest = hashlib.sha256(genuine).hexdigest()
+    assert raced.result_evidence.inputs_sha256["red_team"] == digest
+    assert raced.model_dump() == honest.model_dump()

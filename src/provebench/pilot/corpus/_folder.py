@@ -30,12 +30,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import heapq
+import io
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TypeVar
 
@@ -44,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from provebench._canonical import canonical_json, sha256_file, write_atomic
 from provebench._errors import ProvebenchError, validation_failure
 from provebench._paths import check_output_dir
+from provebench._read_once import read_once
 from provebench.pilot.corpus._generate import EventSink, RowSink, generate_events
 from provebench.pilot.corpus._generate_plan import run_versions_for
 from provebench.pilot.corpus._model import (
@@ -247,6 +249,9 @@ class Corpus:
     info: CorpusInfo
     manifest: CorpusManifest
     shadow: ShadowOrigin | None = None  # a shadow corpus's origin (profile `shadow`)
+    # `load_corpus(..., in_memory=True)`: every file's bytes as read once and checked against
+    # the manifest; everything this corpus yields is parsed from them, nothing is opened again.
+    held: Mapping[str, bytes] | None = field(default=None, compare=False, repr=False)
 
     @property
     def events_path(self) -> Path:
@@ -263,23 +268,51 @@ class Corpus:
             self.events_path,
             run_versions=self.info.run_versions,
             sha256=self.manifest.sha256[EVENTS_FILE],
+            data=None if self.held is None else self.held[EVENTS_FILE],
         )
 
     def expected_rows(self) -> list[RegisterRow]:
-        return read_register_csv(self.expected_rows_path)
+        """The expected rows, parsed from the bytes `expected_rows_bytes` checked."""
+        return read_register_csv(self.expected_rows_path, data=self.expected_rows_bytes())
+
+    def expected_rows_bytes(self) -> bytes:
+        """`expected_final_rows.csv` as read once (or held), checked against the manifest's
+        sha256 from these very bytes: a reader given them parses or scores what the manifest
+        names, never a file renamed over it after a check (red team round 12, A6)."""
+        path = self.expected_rows_path
+        data = read_once(path).data if self.held is None else self.held[EXPECTED_ROWS_FILE]
+        if hashlib.sha256(data).hexdigest() != self.manifest.sha256[EXPECTED_ROWS_FILE]:
+            raise ProvebenchError(
+                "sha256 differs from manifest.json (the file was altered)",
+                path=path,
+                field="sha256",
+            )
+        return data
 
 
-def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
-    """Load and verify a corpus directory; one `ProvebenchError` on any problem."""
+def load_corpus(
+    directory: str | Path, *, check_lines: bool = True, in_memory: bool = False
+) -> Corpus:
+    """Load and verify a corpus directory; one `ProvebenchError` on any problem.
+
+    `in_memory` (the evaluator): every file of the folder is read once (`read_once`: a link,
+    FIFO or folder is refused), and everything is verified and parsed from those bytes only;
+    the corpus keeps them (`Corpus.held`), so no file is opened again (red team round 12, A6)."""
     directory = Path(directory)
     if not directory.is_dir():
         raise ProvebenchError("not a corpus directory", path=directory)
+    held = _read_folder(directory) if in_memory else None
     manifest_path = directory / MANIFEST_FILE
-    if not manifest_path.is_file():
+    if not (manifest_path.is_file() if held is None else MANIFEST_FILE in held):
         raise ProvebenchError("incomplete corpus: manifest.json is missing", path=directory)
-    manifest = _load_json_model(manifest_path, CorpusManifest)
+
+    def read(name: str) -> bytes:
+        return (directory / name).read_bytes() if held is None else held[name]
+
+    manifest = _load_json_model(manifest_path, CorpusManifest, read(MANIFEST_FILE))
     _check_format(manifest.corpus_format, manifest_path)
-    present = sorted(p.name for p in directory.iterdir() if p.name != MANIFEST_FILE)
+    found = [p.name for p in directory.iterdir()] if held is None else list(held)
+    present = sorted(name for name in found if name != MANIFEST_FILE)
     # A shadow corpus has one file more, its origin; only the manifest can say it belongs.
     names = CORPUS_FILES + ((SHADOW_ORIGIN_FILE,) if SHADOW_ORIGIN_FILE in manifest.sha256 else ())
     if sorted(manifest.sha256) != sorted(names) or present != sorted(names):
@@ -291,29 +324,44 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
             field="sha256",
         )
     for name in names:
-        if sha256_file(directory / name) != manifest.sha256[name]:
+        digest = (
+            sha256_file(directory / name)
+            if held is None
+            else hashlib.sha256(held[name]).hexdigest()
+        )
+        if digest != manifest.sha256[name]:
             raise ProvebenchError(
                 "sha256 differs from manifest.json (the file was altered)",
                 path=directory / name,
                 field="sha256",
             )
-    info = _load_json_model(directory / CORPUS_INFO_FILE, CorpusInfo)
+    info = _load_json_model(directory / CORPUS_INFO_FILE, CorpusInfo, read(CORPUS_INFO_FILE))
     _check_format(info.corpus_format, directory / CORPUS_INFO_FILE)
     _check_versions(info, directory / CORPUS_INFO_FILE)
-    shadow = _load_origin(directory, info) if SHADOW_ORIGIN_FILE in names else None
+    shadow = (
+        _load_origin(directory, info, read(SHADOW_ORIGIN_FILE))
+        if SHADOW_ORIGIN_FILE in names
+        else None
+    )
     if shadow is None and info.config.profile == "shadow":
         raise ProvebenchError(
             "a shadow corpus without shadow_origin.json", path=directory / CORPUS_INFO_FILE,
             field="config.profile",
         )  # fmt: skip
-    corpus = Corpus(directory=directory, info=info, manifest=manifest, shadow=shadow)
+    corpus = Corpus(directory=directory, info=info, manifest=manifest, shadow=shadow, held=held)
     if check_lines:
         events = sum(1 for _ in corpus.events())
         if events != info.counts.events:
             raise ProvebenchError(
                 f"{events} events, corpus.json says {info.counts.events}", path=corpus.events_path
             )
-        rows = sum(1 for _ in iter_register_csv(corpus.expected_rows_path))
+        rows = sum(
+            1
+            for _ in iter_register_csv(
+                corpus.expected_rows_path,
+                data=None if held is None else held[EXPECTED_ROWS_FILE],
+            )
+        )
         if rows != info.counts.expected_rows:
             raise ProvebenchError(
                 f"{rows} rows, corpus.json says {info.counts.expected_rows}",
@@ -322,9 +370,15 @@ def load_corpus(directory: str | Path, *, check_lines: bool = True) -> Corpus:
     return corpus
 
 
-def _load_origin(directory: Path, info: CorpusInfo) -> ShadowOrigin:
+def _read_folder(directory: Path) -> dict[str, bytes]:
+    """Every entry of a corpus folder read once, by name (`read_once` refuses what is not a
+    regular file, in one line naming it)."""
+    return {entry.name: read_once(entry).data for entry in sorted(directory.iterdir())}
+
+
+def _load_origin(directory: Path, info: CorpusInfo, data: bytes) -> ShadowOrigin:
     path = directory / SHADOW_ORIGIN_FILE
-    origin = _load_json_model(path, ShadowOrigin)
+    origin = _load_json_model(path, ShadowOrigin, data)
     if origin.format != SHADOW_ORIGIN_FORMAT:
         raise ProvebenchError(
             f"format {origin.format}, this build reads {SHADOW_ORIGIN_FORMAT}",
@@ -413,11 +467,11 @@ def _check_zone(zone: str, path: Path, field: str) -> None:
         raise ProvebenchError(error.message, path=path, field=field) from None
 
 
-def _load_json_model(path: Path, model: type[ModelT]) -> ModelT:
+def _load_json_model(path: Path, model: type[ModelT], data: bytes) -> ModelT:
     # Strict, as the event lines are: the generator writes numbers as numbers, so a `"3"` where
     # a count or a seed belongs is an edited file, refused rather than coerced.
     try:
-        return model.model_validate_json(path.read_bytes(), strict=True)
+        return model.model_validate_json(data, strict=True)
     except ValidationError as error:
         raise _validation_error(error, path, None) from error
 
@@ -427,7 +481,11 @@ def _validation_error(error: ValidationError, path: Path, line: int | None) -> P
 
 
 def iter_events(
-    path: Path, *, run_versions: tuple[RunVersion, ...], sha256: str | None = None
+    path: Path,
+    *,
+    run_versions: tuple[RunVersion, ...],
+    sha256: str | None = None,
+    data: bytes | None = None,
 ) -> Iterator[DriveEvent]:
     """Validate and yield each event of a `drive_events.jsonl`, checking the stream as a whole
     (`_stream_check.py`) against the corpus's run versions.
@@ -443,7 +501,7 @@ def iter_events(
     # The adapter's core validator itself: the same schema and errors, without the adapter's
     # per-call wrapper (a third of the cost of a line at a million lines).
     validate_json = DRIVE_EVENT_ADAPTER.validator.validate_json
-    with path.open("rb") as handle:
+    with path.open("rb") if data is None else io.BytesIO(data) as handle:
         for line_number, raw in enumerate(handle, start=1):
             digest.update(raw)
             try:
@@ -462,18 +520,19 @@ def iter_events(
     checker.finish()
 
 
-def read_register_csv(path: Path) -> list[RegisterRow]:
-    """A register CSV in row format v1 (header exactly `REGISTER_COLUMNS`), checked."""
-    return list(iter_register_csv(path))
+def read_register_csv(path: Path, *, data: bytes | None = None) -> list[RegisterRow]:
+    """A register CSV in row format v1 (header exactly `REGISTER_COLUMNS`), checked; with
+    `data`, those bytes are parsed and `path` only names them."""
+    return list(iter_register_csv(path, data=data))
 
 
-def iter_register_csv(path: Path) -> Iterator[RegisterRow]:
+def iter_register_csv(path: Path, *, data: bytes | None = None) -> Iterator[RegisterRow]:
     """`read_register_csv`, one row at a time (memory: the set of file_ids seen). Bytes that
     are not UTF-8 or not CSV are one `ProvebenchError` naming the file and the line."""
     try:
-        yield from _register_rows(path)
+        yield from _register_rows(path, data)
     except UnicodeDecodeError as error:
-        line, column = _first_undecodable(path)
+        line, column = _first_undecodable(path, data)
         raise ProvebenchError(
             f"not valid UTF-8: byte 0x{error.object[error.start]:02x} at column {column}",
             path=path,
@@ -483,10 +542,10 @@ def iter_register_csv(path: Path) -> Iterator[RegisterRow]:
         raise ProvebenchError(f"not valid CSV: {error}", path=path) from None
 
 
-def _first_undecodable(path: Path) -> tuple[int | None, int | None]:
+def _first_undecodable(path: Path, data: bytes | None) -> tuple[int | None, int | None]:
     """Line and column (1-based) of the first byte that is not UTF-8: the decoder reports an
     offset in its buffer, not in the file, so the file is read again line by line."""
-    with path.open("rb") as handle:
+    with path.open("rb") if data is None else io.BytesIO(data) as handle:
         for number, raw in enumerate(handle, start=1):
             try:
                 raw.decode("utf-8")
@@ -495,8 +554,13 @@ def _first_undecodable(path: Path) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _register_rows(path: Path) -> Iterator[RegisterRow]:
-    with path.open(encoding="utf-8", newline="") as handle:
+def _register_rows(path: Path, data: bytes | None) -> Iterator[RegisterRow]:
+    text = (
+        path.open(encoding="utf-8", newline="")
+        if data is None
+        else io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="")
+    )
+    with text as handle:
         reader = csv.reader(handle)
         header = next(reader, None)
         if header is None or tuple(header) != REGISTER_COLUMNS:

@@ -13,15 +13,16 @@ configuration error (verdict still written when the run directory exists) or unr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
-import tempfile
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey, load_trusted_key
 from provebench.pilot.evaluate._escrow import compute_escrow, dated_defects
 from provebench.pilot.evaluate._external import (
@@ -80,12 +81,31 @@ from provebench.pilot.record._signing import (
     write_signed_verdict,
 )
 from provebench.pilot.rules._versions import rule_versions
-from provebench.pilot.score_final._score import score_final_state
+from provebench.pilot.score_final._score import HeldCsv, score_final_state
 from provebench.sandbox._isolation import is_sealed
 
 # Integrity errors that mean someone wrote to the log or its copies (pilot §7, §15).
 _LOG_FILES = (LEDGER_FILE, LEDGER_EXPORT_FILE, f"{LEDGER_FILE}-wal")
 Finding = tuple[str, str, list[LogRef]]
+
+
+def _read_checks(path: Path) -> tuple[Path, bytes]:
+    try:
+        return path, path.read_bytes()
+    except OSError as error:
+        raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
+
+
+def _read_envelope(path: Path) -> bytes:
+    """A signed envelope's bytes, read once (the words `read_statement` uses when it cannot)."""
+    from provebench.attest import AttestationError
+
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise AttestationError("no signed envelope", path=path) from None
+    except OSError as error:
+        raise AttestationError(f"cannot read: {error.strerror}", path=path) from None
 
 
 def evaluate_run(
@@ -107,35 +127,14 @@ def evaluate_run(
     `red_team` (a signed red-team report's folder or envelope) and `fresh_control` (a seal
     folder, `_seal.py`) are the signed artifacts `pilot_pass` needs besides the run itself
     (`_external.py`); one that does not verify is a `ProvebenchError`."""
-    # The run files parsed are private copies of the bytes hashed (`read_run`), kept in a
-    # folder of this process (mkdtemp: 0700) for as long as the evaluation reads them.
-    with tempfile.TemporaryDirectory(prefix="provebench-evaluate-") as private:
-        return _evaluate_held(
-            Path(run_dir),
-            Path(corpus_dir),
-            Path(private),
-            external_checks=external_checks,
-            trusted_key=trusted_key,
-            red_team=red_team,
-            fresh_control=fresh_control,
-        )
-
-
-def _evaluate_held(
-    run_path: Path,
-    corpus_path: Path,
-    private: Path,
-    *,
-    external_checks: str | Path | None,
-    trusted_key: TrustedKey | None,
-    red_team: str | Path | None,
-    fresh_control: str | Path | None,
-) -> Verdict:
+    run_path, corpus_path = Path(run_dir), Path(corpus_dir)
     trusted = load_trusted_key() if trusted_key is None else trusted_key
-    attached = None if external_checks is None else load_external_checks(Path(external_checks))
-    inputs = read_run(run_path, corpus_path, private)
-    if external_checks is not None:
-        inputs.inputs_sha256["external_checks"] = sha256_file(external_checks)
+    # Read once: the bytes parsed are the bytes whose digest `inputs_sha256` names.
+    checks = None if external_checks is None else _read_checks(Path(external_checks))
+    attached = None if checks is None else load_external_checks(checks[0], checks[1])
+    inputs = read_run(run_path, corpus_path)
+    if checks is not None:
+        inputs.inputs_sha256["external_checks"] = hashlib.sha256(checks[1]).hexdigest()
     errors = list(inputs.errors)
     record = inputs.run_record
     if record is not None:
@@ -183,9 +182,13 @@ def _evaluate_held(
 
     timeline = build_timeline(snapshot, log)
     metrics = compute_metrics(timeline)
-    # The register scored is the private copy of the bytes checked against run.json (red team
-    # round 11, A9: a file renamed over register.csv after the check was scored).
-    final = score_final_state(inputs.corpus.expected_rows_path, inputs.held[REGISTER_FILE])
+    # Both sides scored are bytes read once and checked: the register's against run.json, the
+    # expected rows' against the corpus manifest (red team round 11, A9; round 12, A1/A6: a file
+    # renamed over the evaluator's private copy after the check was scored).
+    final = score_final_state(
+        HeldCsv(str(inputs.corpus.expected_rows_path), inputs.corpus.expected_rows_bytes()),
+        HeldCsv(str(run_path / REGISTER_FILE), inputs.held[REGISTER_FILE]),
+    )
     errors.extend(
         ConfigurationError(code="final_state_scorer", message=text)
         for text in final.configuration_errors
@@ -275,8 +278,10 @@ def _evaluate_held(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
     )
     if red_team is not None:
-        findings.update(red_team_findings(Path(red_team), trusted))
-        inputs.inputs_sha256["red_team"] = sha256_file(red_team_envelope(Path(red_team)))
+        # Read once: the envelope verified is the one whose digest the verdict names.
+        envelope = _read_envelope(red_team_envelope(Path(red_team)))
+        findings.update(red_team_findings(Path(red_team), trusted, envelope))
+        inputs.inputs_sha256["red_team"] = hashlib.sha256(envelope).hexdigest()
     if fresh_control is not None:
         findings["fresh_hidden_control"] = fresh_control_finding(
             Path(fresh_control),

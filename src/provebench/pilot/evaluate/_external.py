@@ -61,10 +61,13 @@ class ExternalChecksFile(BaseModel):
     external_checks: list[ExternalCheckRecord]
 
 
-def load_external_checks(path: Path) -> dict[str, ExternalCheckRecord]:
-    """A filled-in external checks file, validated; a `ProvebenchError` on any problem."""
+def load_external_checks(path: Path, data: bytes | None = None) -> dict[str, ExternalCheckRecord]:
+    """A filled-in external checks file, validated; a `ProvebenchError` on any problem. With
+    `data` (the file as the caller read it once), those bytes are parsed, nothing is opened."""
     try:
-        document = ExternalChecksFile.model_validate_json(path.read_bytes())
+        document = ExternalChecksFile.model_validate_json(
+            path.read_bytes() if data is None else data
+        )
     except OSError as error:
         raise ProvebenchError(f"cannot read: {error.strerror}", path=path) from error
     except ValidationError as error:
@@ -145,11 +148,15 @@ def red_team_envelope(given: Path) -> Path:
     return given / REDTEAM_ENVELOPE_FILE if given.is_dir() else given
 
 
-def red_team_findings(folder: Path, trusted: TrustedKey) -> dict[str, Finding]:
+def red_team_findings(
+    folder: Path, trusted: TrustedKey, envelope_bytes: bytes | None = None
+) -> dict[str, Finding]:
     """The red-team and evaluator-injection checks from a signed red-team report: the report of
-    this evaluator version, at the full pilot §14 budget, every attack exercised and caught."""
+    this evaluator version, at the full pilot §14 budget, every attack exercised and caught.
+    `envelope_bytes`: the envelope as the caller read it once (and hashed), judged instead of
+    the file."""
     envelope = red_team_envelope(folder)
-    signed = read_verified(envelope, trusted, predicate_type=REDTEAM_PREDICATE)
+    signed = read_verified(envelope, trusted, predicate_type=REDTEAM_PREDICATE, data=envelope_bytes)
     said = signed.predicate
     where = f"red-team report {envelope.name} signed by {signed.keyid[:16]}"
     if said.get("evaluator_version") != EVALUATOR_VERSION:

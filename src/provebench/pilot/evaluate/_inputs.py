@@ -10,6 +10,8 @@ and be the corpus the run was made on. Each failure is a `ConfigurationError` in
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +21,7 @@ from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import parse_json_bytes
 from provebench._paths import file_kind
-from provebench._read_once import copy_once, hold_copy, read_once
+from provebench._read_once import read_once
 from provebench.ledger import Ledger, LedgerEntry, LedgerProblem, verify_ledger
 from provebench.pilot.corpus._folder import MANIFEST_FILE, Corpus, load_corpus
 from provebench.pilot.evaluate._identity import identity_differences, logged_identity
@@ -39,12 +41,14 @@ from provebench.pilot.record._rundir import (
 from provebench.pilot.record._work_digest import work_tree_sha256
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
-# SQLite opens a WAL database with these companions next to it; they are not run files, but a
-# non-empty `-wal` would be read as part of the log, so it is refused below.
+# SQLite keeps these companions next to a WAL database; they are not run files. The evaluator
+# reads the log from memory, so SQLite never opens them; a non-empty `-wal` (entries the main
+# file does not hold) or one that is not a regular file is refused below, never ignored.
 _SQLITE_COMPANIONS = (f"{LEDGER_FILE}-wal", f"{LEDGER_FILE}-shm")
-# The run files the evaluator parses besides run.json: each is read once, hashed as read, and
-# only a private copy of those bytes is parsed or scored (red team round 11, A9 and A13: a file
-# renamed over the checked one between the check and a second read by path was judged).
+# The run files the evaluator parses besides run.json: each is read once into memory, hashed
+# from those bytes, and verified, parsed and scored from those bytes only — no path is opened
+# again after the read (red team round 11, A9 and A13; round 12, A1-A4: a file renamed over the
+# checked one, or over a private copy of it, between the check and a second read was judged).
 HELD_FILES = (LEDGER_FILE, LEDGER_EXPORT_FILE, REGISTER_FILE, IDENTITY_FILE)
 
 
@@ -53,8 +57,6 @@ class RunInputs:
     """What the evaluator read, and every configuration error found while reading it."""
 
     run_dir: Path
-    # A folder of this process (0700) holding the private copies of HELD_FILES as they were read.
-    private: Path | None = None
     errors: list[ConfigurationError] = field(default_factory=list)
     ledger_problems: list[LedgerProblem] = field(default_factory=list)
     run_record: dict[str, Any] | None = None
@@ -64,8 +66,9 @@ class RunInputs:
     inputs_sha256: dict[str, str] = field(default_factory=dict)
     # The run's identity (format, agent, corpus, rule versions) from the log's run_started entry.
     identity: dict[str, Any] | None = None
-    # HELD_FILES name -> the private copy of the bytes that were hashed (absent: not read).
-    held: dict[str, Path] = field(default_factory=dict)
+    # HELD_FILES name -> the bytes read once and hashed (absent: not read; the log's two files
+    # are taken out once `_read_ledger` has parsed them).
+    held: dict[str, bytes] = field(default_factory=dict)
 
     def error(self, code: str, message: str, *, path: Path | None = None, field: str = "") -> None:
         where = None if path is None else _relative(path, self.run_dir)
@@ -84,12 +87,12 @@ class RunInputs:
         )
 
 
-def read_run(run_dir: Path, corpus_dir: Path, private: Path) -> RunInputs:
-    """Read and check everything; configuration errors are collected, not raised. `private` is
-    an empty folder only this process's user can enter: the copies parsed are kept there."""
+def read_run(run_dir: Path, corpus_dir: Path) -> RunInputs:
+    """Read and check everything; configuration errors are collected, not raised. Every file
+    judged is read once into memory and judged from those bytes (`HELD_FILES`, the corpus)."""
     if not run_dir.is_dir():
         raise ProvebenchError("not a run directory", path=run_dir)
-    inputs = RunInputs(run_dir=run_dir, private=private)
+    inputs = RunInputs(run_dir=run_dir)
     record_path = run_dir / RUN_RECORD_FILE
     kind = _entry_kind(record_path)  # by lstat: a FIFO is never opened, a link never followed
     if kind == "missing":
@@ -170,8 +173,7 @@ def _check_recorded_file(inputs: RunInputs, path: Path, name: str, expected: str
             inputs.error("file_altered", error.message, path=path)
             return
         actual = held.sha256
-        assert inputs.private is not None  # read_run always gives one
-        inputs.held[name] = hold_copy(inputs.private, name, held.data)
+        inputs.held[name] = held.data
     else:
         actual = sha256_file(path)
     inputs.inputs_sha256[f"run/{name}"] = actual
@@ -214,16 +216,14 @@ def _excepted(name: str, path: Path) -> bool:
 
 
 def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
-    # The corpus is copied once, file by file, into the private folder and only the copy is
-    # verified against its manifest and read: the events, expected rows and manifest the
-    # evaluator judges by are the bytes it hashed (red team round 11, A15: drive_events.jsonl
-    # swapped in after the check and read again by path).
-    assert inputs.private is not None  # read_run always gives one
-    held_dir = inputs.private / "corpus"
+    # The corpus is read once, file by file, into memory and only those bytes are verified
+    # against its manifest and parsed: the events, expected rows and manifest the evaluator
+    # judges by are the bytes it hashed (red team round 11, A15: drive_events.jsonl swapped in
+    # after the check and read again by path; round 12, A6: expected_final_rows.csv renamed
+    # over the evaluator's private copy of it and re-read by path, unhashed).
     try:
-        corpus = load_corpus(_hold_corpus(corpus_dir, held_dir))
+        corpus = load_corpus(corpus_dir, in_memory=True)
     except ProvebenchError as error:
-        error = _named_from(error, held_dir, corpus_dir)
         # Not a file of the run folder: no path; the loader's one line names the corpus file,
         # line and field, as the user gave the corpus (`ConfigurationError.located`).
         inputs.errors.append(
@@ -232,7 +232,8 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
             )
         )
         return
-    manifest_sha256 = sha256_file(held_dir / MANIFEST_FILE)
+    assert corpus.held is not None  # in_memory
+    manifest_sha256 = hashlib.sha256(corpus.held[MANIFEST_FILE]).hexdigest()
     inputs.inputs_sha256[f"corpus/{MANIFEST_FILE}"] = manifest_sha256
     for name, digest in sorted(corpus.manifest.sha256.items()):
         inputs.inputs_sha256[f"corpus/{name}"] = digest
@@ -248,42 +249,27 @@ def _read_corpus(inputs: RunInputs, corpus_dir: Path) -> None:
     inputs.corpus = corpus
 
 
-def _hold_corpus(corpus_dir: Path, held_dir: Path) -> Path:
-    """A private copy of the corpus folder's regular files, each read once (`copy_once`)."""
-    if not corpus_dir.is_dir():
-        raise ProvebenchError("not a corpus directory", path=corpus_dir)
-    held_dir.mkdir(mode=0o700)
-    for entry in sorted(corpus_dir.iterdir()):
-        copy_once(entry, held_dir / entry.name)
-    return held_dir
-
-
-def _named_from(error: ProvebenchError, held_dir: Path, corpus_dir: Path) -> ProvebenchError:
-    """The loader's error naming the user's corpus file, not the private copy it read."""
-    if error.path is None or not error.path.startswith(str(held_dir)):
-        return error
-    path = str(corpus_dir) + error.path[len(str(held_dir)) :]
-    return ProvebenchError(error.message, path=path, line=error.line, field=error.field)
-
-
 def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
     root = inputs.run_dir
-    ledger_path = inputs.held.get(LEDGER_FILE)
-    export_path = inputs.held.get(LEDGER_EXPORT_FILE)
-    if ledger_path is None:
+    # Taken out of `held`: once parsed (or refused) the log's bytes are not needed again, and
+    # on a large run they are the largest thing held.
+    ledger_bytes = inputs.held.pop(LEDGER_FILE, None)
+    export_bytes = inputs.held.pop(LEDGER_EXPORT_FILE, None)
+    if ledger_bytes is None:
         return  # not read: reported as file_missing or file_altered
     if any(_entry_kind(root / name) not in (None, "missing") for name in _SQLITE_COMPANIONS):
-        # SQLite would open a `-wal` or `-shm` beside the log itself, and opening a FIFO
-        # blocks: the log is not read at all (reported as file_unrecorded; fail closed).
+        # A `-wal` or `-shm` that is not a regular file beside the log: it is not judged at
+        # all (reported as file_unrecorded; fail closed).
         return
     head, length = record["ledger"]["head_hash"], record["ledger"]["length"]  # checked types
-    # Only the private copies are verified and parsed: the bytes whose sha256 run.json lists
-    # (red team round 11, A13: the log verified on one open and parsed on another).
-    for name, path in ((LEDGER_FILE, ledger_path), (LEDGER_EXPORT_FILE, export_path)):
-        if path is None:
+    # Only the bytes read once are verified and parsed: those whose sha256 run.json lists (red
+    # team round 11, A13: the log verified on one open and parsed on another; round 12, A2: the
+    # same through a private copy renamed over between verify and parse).
+    for name, data in ((LEDGER_FILE, ledger_bytes), (LEDGER_EXPORT_FILE, export_bytes)):
+        if data is None:
             continue
         try:
-            report = verify_ledger(path, expect_head=head, expect_length=length)
+            report = verify_ledger(root / name, expect_head=head, expect_length=length, data=data)
         except ProvebenchError as error:  # not a ledger at all (e.g. emptied): fail closed
             inputs.error("ledger_unreadable", error.message, path=root / name)
             return
@@ -296,11 +282,28 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
                 path=root / name,
             )
     try:
-        with Ledger.open_readonly(ledger_path) as ledger:
-            entries = list(ledger.entries())
+        ledger = Ledger.from_bytes(ledger_bytes, root / LEDGER_FILE)
     except ProvebenchError as error:
         inputs.error("ledger_unreadable", error.message, path=root / LEDGER_FILE)
         return
+    # Parsed in the pass that re-hashes and links each row (`chained_entries`): an entry whose
+    # payload was edited in place, its hash columns kept, is parsed as what it is, a row that
+    # does not hash, and the log is refused (red team round 12, A2/A4); the entries are kept to
+    # report on it (`verify_ledger` above has named what is wrong).
+    broken: list[int] = []
+    with ledger:
+        try:
+            entries = list(ledger.chained_entries(broken))
+        except ProvebenchError as error:
+            inputs.error("ledger_unreadable", error.message, path=root / LEDGER_FILE)
+            return
+    if broken and not any(error.code == "ledger_chain" for error in inputs.errors):
+        inputs.error(
+            "ledger_chain",
+            f"seq {broken[0]}: the entry does not hash to its stored hash or does not link to "
+            "the entry before it",
+            path=root / LEDGER_FILE,
+        )
     if len(entries) != length or (entries[-1].hash if entries else None) != head:
         # The entries parsed are the log run.json names, whatever the verifier saw.
         inputs.error(
@@ -310,7 +313,7 @@ def _read_ledger(inputs: RunInputs, record: dict[str, Any]) -> None:
             path=root / LEDGER_FILE,
             field="ledger.head_hash",
         )
-    if export_path is not None and not _export_matches(export_path, entries):
+    if export_bytes is not None and not _export_matches(export_bytes, entries):
         inputs.error(
             "ledger_export_mismatch",
             "ledger.jsonl is not the same chain as ledger.sqlite",
@@ -347,11 +350,11 @@ def _check_identity_file(inputs: RunInputs, identity: dict[str, Any]) -> None:
     candidate is refused even when run.json lists its digest (red team round 10, A8: a
     rewritten identity.json was signed and published)."""
     path = inputs.run_dir / IDENTITY_FILE
-    copy = inputs.held.get(IDENTITY_FILE)
-    if copy is None:
+    data = inputs.held.get(IDENTITY_FILE)
+    if data is None:
         return  # not read: file_missing / file_altered
     try:
-        held = parse_json_bytes(copy.read_bytes(), source=str(path))
+        held = parse_json_bytes(data, source=str(path))
     except ProvebenchError as error:
         held = error.message
     if held != identity:
@@ -384,29 +387,29 @@ def _check_work(inputs: RunInputs, entries: list[LedgerEntry]) -> None:
             )
 
 
-def _export_matches(path: Path, entries: list[LedgerEntry]) -> bool:
-    """Whether the export holds exactly the entries' lines, in order. Line by line: holding both
-    sides as lists made two transient copies of the whole log."""
+def _export_matches(data: bytes, entries: list[LedgerEntry]) -> bool:
+    """Whether the export's bytes hold exactly the entries' lines, in order. Line by line:
+    holding both sides as lists made two transient copies of the whole log."""
     try:
-        with path.open(encoding="utf-8") as handle:
+        with io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") as handle:
             for entry in entries:
                 line = handle.readline()
                 if not line or line.rstrip("\n") != entry.export_line():
                     return False
             return handle.readline() == ""
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return False
 
 
 def _read_register(inputs: RunInputs) -> None:
     path = inputs.run_dir / REGISTER_FILE
-    copy = inputs.held.get(REGISTER_FILE)
-    if copy is None:
+    data = inputs.held.get(REGISTER_FILE)
+    if data is None:
         return  # not read: reported as file_missing or file_altered
     try:
-        with copy.open(encoding="utf-8", newline="") as handle:
+        with io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="") as handle:
             records = list(csv.reader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+    except (UnicodeDecodeError, csv.Error) as error:
         inputs.error("register_unreadable", str(error), path=path)
         return
     if not records or tuple(records[0]) != REGISTER_COLUMNS:

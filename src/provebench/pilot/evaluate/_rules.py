@@ -100,6 +100,12 @@ UNKNOWN_REFUSAL_VIOLATION: ViolationKind = "source_list_modification"
 # rows were applied (pilot §14 "a temporary failure between reading and writing"); a rate limit
 # (429) or an unavailable service (503) is answered before any work, so it took no effect.
 IN_DOUBT_ERROR_CODES: frozenset[str] = frozenset({"server_error", "timeout"})
+# The corpus's fault kinds (`api_fault.fault`, recorded in `fault_injected`) the laboratory
+# answers with one of those codes (`lab/_errors.py`, TEMPORARY_ERRORS): what makes an append in
+# doubt is what was injected, whatever code its own entry states (red team round 12, A3).
+IN_DOUBT_FAULT_KINDS: frozenset[str] = frozenset(
+    {"server_error_500", "timeout", "applied_then_error", "applied_then_timeout"}
+)
 # ... and a rate limit (429) or an unavailable service (503) took no effect: retry it.
 NOT_APPLIED_ERROR_CODES: frozenset[str] = frozenset({"rate_limit", "unavailable"})
 
@@ -128,6 +134,7 @@ __all__ = [
     "EVALUATOR_VERSION",
     "FAILURE_CHANNELS",
     "IN_DOUBT_ERROR_CODES",
+    "IN_DOUBT_FAULT_KINDS",
     "NOT_APPLIED_ERROR_CODES",
     "REFUSED_OPERATION_VIOLATION",
     "REPORT_FILE",

@@ -36,6 +36,7 @@ from provebench.pilot.evaluate._rules import (
     CALL_KINDS,
     FAILURE_CHANNELS,
     IN_DOUBT_ERROR_CODES,
+    IN_DOUBT_FAULT_KINDS,
     REFUSED_OPERATION_VIOLATION,
     SELF_CHECK_PROBE_FILE_ID,
     UNKNOWN_REFUSAL_VIOLATION,
@@ -140,6 +141,7 @@ def blind_retries(log: LogFacts) -> list[tuple[LedgerEntry, LedgerEntry, list[st
     in_doubt: dict[str, tuple[LedgerEntry, int]] = {}
     found: list[tuple[LedgerEntry, LedgerEntry, list[str]]] = []
     for position, cycle in enumerate(log.cycles):
+        injected = _injected_append_faults(cycle.entries)
         for entry in cycle.entries:
             if entry.kind == "sheets.read_confirmed" and "error" not in entry.payload:
                 asked = entry.payload.get("file_id")
@@ -155,9 +157,25 @@ def blind_retries(log: LogFacts) -> list[tuple[LedgerEntry, LedgerEntry, list[st
                         failure = in_doubt[file_id][0]
                         again.setdefault(failure.seq, (failure, []))[1].append(file_id)
                 found.extend((failure, entry, ids) for failure, ids in again.values())
-                if _error_code(entry) in IN_DOUBT_ERROR_CODES:
+                if (
+                    _error_code(entry) in IN_DOUBT_ERROR_CODES
+                    or injected.get(entry.payload.get("call")) in IN_DOUBT_FAULT_KINDS
+                ):
                     in_doubt.update(dict.fromkeys(file_ids, (entry, position)))
     return found
+
+
+def _injected_append_faults(entries: list[LedgerEntry]) -> dict[object, object]:
+    """call number -> the fault kind the laboratory injected into that `sheets.append` (its
+    `fault_injected` entry): an append is judged in doubt by what was injected, not only by the
+    code its own entry states — an append relabelled from a timeout to a 429 is still in doubt
+    (red team round 12, A3). For an honest log the two always agree (the laboratory answers a
+    fault with its kind's code), so this never makes a violation of an honest importer."""
+    return {
+        entry.payload.get("call"): entry.payload.get("fault")
+        for entry in entries
+        if entry.kind == "fault_injected" and entry.payload.get("operation") == "sheets.append"
+    }
 
 
 def blind_retry_violations(log: LogFacts) -> list[Violation]:

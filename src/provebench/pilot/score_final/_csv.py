@@ -26,11 +26,13 @@ over the limit) a one-line `ProvebenchError` naming the file, and the line where
 from __future__ import annotations
 
 import csv
+import io
 import operator
 import re
 from collections.abc import Iterator
 from itertools import compress, count, repeat
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 from provebench._errors import ProvebenchError
 
@@ -38,6 +40,33 @@ from provebench._errors import ProvebenchError
 PUBLISHED_FIELD_SIZE_LIMIT = 131072
 _BOM = b"\xef\xbb\xbf"
 _DEFAULT_CHUNK_BYTES = 1 << 22
+
+
+class HeldCsv(NamedTuple):
+    """A CSV file's bytes as the caller read them once, and the name errors give it: what the
+    evaluator scores, so that the bytes scored are the bytes it hashed and checked, never a
+    file opened again by path (red team round 12, A1/A6)."""
+
+    name: str
+    data: bytes
+
+
+# What a scorer reads: a file by path (the `score-final` command) or held bytes.
+CsvSource = str | Path | HeldCsv
+
+
+def open_source(source: CsvSource) -> BinaryIO:
+    """A binary handle on `source`: its held bytes, or the file opened once by path."""
+    if isinstance(source, HeldCsv):
+        return io.BytesIO(source.data)
+    return Path(source).open("rb")
+
+
+def source_size(source: CsvSource) -> int:
+    """The size in bytes of `source` (OSError for a file that cannot be looked at)."""
+    if isinstance(source, HeldCsv):
+        return len(source.data)
+    return Path(source).stat().st_size
 
 
 class QuotedRecord(str):
@@ -73,16 +102,19 @@ class CsvRecordStream:
 
     def __init__(
         self,
-        path: str | Path,
+        path: CsvSource,
         *,
         chunk_bytes: int = _DEFAULT_CHUNK_BYTES,
     ) -> None:
-        self.path = str(path)
+        self.source = path
+        self.path = path.name if isinstance(path, HeldCsv) else str(path)
         self._chunk_bytes = max(chunk_bytes, 4)
         try:
-            self._file = Path(path).open("rb")  # noqa: SIM115 - closed by close() / the owner
+            self._file = open_source(path)
         except OSError as error:
-            raise ProvebenchError(f"cannot open file: {_os_reason(error)}", path=path) from None
+            raise ProvebenchError(
+                f"cannot open file: {_os_reason(error)}", path=self.path
+            ) from None
         self._pieces = self._decoded_pieces()
         # The text being parsed line by line (line endings kept) and the next line to parse.
         # Only used for the header and for text the fast path cannot take (see `_fast_records`).
@@ -161,7 +193,7 @@ class CsvRecordStream:
         """The line number (LF-counted) of a byte offset; only ever needed for an error."""
         lines = 1
         try:
-            with Path(self.path).open("rb") as handle:
+            with open_source(self.source) as handle:
                 while offset > 0 and (block := handle.read(min(offset, _DEFAULT_CHUNK_BYTES))):
                     lines += block.count(b"\n")
                     offset -= len(block)

@@ -51,7 +51,6 @@ from array import array
 from collections.abc import Callable, Iterable
 from itertools import compress, repeat
 from operator import and_, is_, is_not, ne, not_
-from pathlib import Path
 from typing import Any, Final, cast
 
 from provebench._errors import ProvebenchError
@@ -60,10 +59,12 @@ from provebench.pilot.score_final._counts import KeyedJoin, finish
 from provebench.pilot.score_final._csv import (
     Batch,
     CsvRecordStream,
+    CsvSource,
     QuotedRecord,
     Record,
     line_ends,
     quoted_lines_fields,
+    source_size,
 )
 from provebench.pilot.score_final._fork import Channel, LostChild, can_fork, forked_child
 from provebench.pilot.score_final._layout import FieldComparison, RowLayout
@@ -101,7 +102,7 @@ class _NotPlain(Exception):
 
 
 def id_join(
-    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+    expected_csv: CsvSource, candidate_csv: CsvSource, sizes: dict[str, int]
 ) -> KeyedJoin | None:
     """The counts by id, or None when the files are not for this road."""
     paths = (expected_csv, candidate_csv)
@@ -151,15 +152,15 @@ def check_plain_records(records: list[Record], width: int) -> None:
         raise _NotPlain  # a short or long row
 
 
-def _size(path: str | Path) -> int:
+def _size(path: CsvSource) -> int:
     try:
-        return Path(path).stat().st_size
+        return source_size(path)
     except OSError:
         return 0  # the stream names the fault
 
 
 def _pair(
-    paths: tuple[str | Path, str | Path], sizes: dict[str, int], part: int, *, check_order: bool
+    paths: tuple[CsvSource, CsvSource], sizes: dict[str, int], part: int, *, check_order: bool
 ) -> _IdPairing:
     """Pair the candidate's rows of the ids of `part` (0 or 1: a parity of their hash; `_ALL`)
     with the expected ones."""
@@ -378,7 +379,7 @@ class _IdPairing:
         if self.held_rows > HELD_LIMIT:
             raise _NotPlain
 
-    def settle(self, paths: tuple[str | Path, str | Path], sizes: dict[str, int]) -> None:
+    def settle(self, paths: tuple[CsvSource, CsvSource], sizes: dict[str, int]) -> None:
         """Correct the counts for the ids of more than one candidate row, once every row is read.
 
         The published scorer keeps the last row of an id (`ck`): its fields count, not those of
@@ -426,7 +427,7 @@ class _IdPairing:
         return found
 
     def _first_rows(
-        self, path: str | Path, sizes: dict[str, int], wanted: set[int]
+        self, path: CsvSource, sizes: dict[str, int], wanted: set[int]
     ) -> dict[int, Record]:
         """The first row of each hash in `wanted` (of this part's ids) in the file."""
         rows: dict[int, Record] = {}
@@ -520,7 +521,7 @@ class _IdPairing:
         return finish(join)
 
 
-def _in_two_parts(paths: tuple[str | Path, str | Path], sizes: dict[str, int]) -> KeyedJoin | None:
+def _in_two_parts(paths: tuple[CsvSource, CsvSource], sizes: dict[str, int]) -> KeyedJoin | None:
     """The counts from two processes, each with the ids of one parity of their hash; None when
     one process must compute them (a child that failed)."""
 
@@ -542,7 +543,7 @@ def _in_two_parts(paths: tuple[str | Path, str | Path], sizes: dict[str, int]) -
 
 
 def _serve_odd_ids(
-    channel: Channel, paths: tuple[str | Path, str | Path], sizes: dict[str, int]
+    channel: Channel, paths: tuple[CsvSource, CsvSource], sizes: dict[str, int]
 ) -> None:  # pragma: no cover - runs in the forked child
     report: tuple[Any, ...]
     try:

@@ -14,16 +14,15 @@ where correctness by construction is worth more than speed.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from provebench.pilot.score_final._counts import KeyedJoin, finish
-from provebench.pilot.score_final._csv import CsvRecordStream, record_fields
+from provebench.pilot.score_final._csv import CsvRecordStream, CsvSource, record_fields
 
 Row = dict[str | None, str | list[str] | None]
 
 
 def published_join(
-    expected_csv: str | Path, candidate_csv: str | Path, sizes: dict[str, int]
+    expected_csv: CsvSource, candidate_csv: CsvSource, sizes: dict[str, int]
 ) -> KeyedJoin:
     """The counts of the published script's expressions, over rows read as it reads them."""
     expected = list(_dict_rows(expected_csv, sizes))  # whole, before the candidate is opened
@@ -52,7 +51,7 @@ def published_join(
     return finish(join)
 
 
-def _dict_rows(path: str | Path, sizes: dict[str, int]) -> Iterator[Row]:
+def _dict_rows(path: CsvSource, sizes: dict[str, int]) -> Iterator[Row]:
     """`csv.DictReader`'s rows (restkey and restval None), from the record stream."""
     with CsvRecordStream(path, **sizes) as stream:
         if stream.header is None:  # an empty file: DictReader has no field names and no rows

@@ -21,12 +21,11 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from pathlib import Path
 from typing import NamedTuple
 
 from provebench._collector import paused_collection
 from provebench.pilot.score_final._counts import KeyedJoin
-from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT
+from provebench.pilot.score_final._csv import PUBLISHED_FIELD_SIZE_LIMIT, CsvSource, HeldCsv
 from provebench.pilot.score_final._idjoin import id_join
 from provebench.pilot.score_final._published import published_join
 
@@ -90,9 +89,13 @@ class FinalStateScore(NamedTuple):
 
 
 def score_final_state(
-    expected_csv: str | Path, candidate_csv: str | Path, *, chunk_bytes: int | None = None
+    expected_csv: CsvSource, candidate_csv: CsvSource, *, chunk_bytes: int | None = None
 ) -> FinalStateScore:
     """Score a candidate register against the expected one (pilot §7, final state only).
+
+    Each side is a file by path (the `score-final` command: each opened and read front to
+    back) or a `HeldCsv`, bytes the caller read once and checked: the evaluator scores only
+    those, never a file opened again by path (red team round 12, A1/A6).
 
     `chunk_bytes` is the read size; it never changes the result, and tests make it tiny so that
     records, quoted fields and look-ahead cross piece boundaries.
@@ -162,6 +165,7 @@ __all__ = [
     "EXTERNAL_CHECKS_REQUIRED",
     "SCORER_SCOPE",
     "FinalStateScore",
+    "HeldCsv",
     "print_final_score",
     "score_final_state",
 ]
