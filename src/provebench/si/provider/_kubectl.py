@@ -192,6 +192,13 @@ VALUE_FLAGS: Final = frozenset(
         "--types",
     }
 )
+# The value flags kubectl declares with a default for the bare flag (pflag's NoOptDefVal: bare
+# `--cascade` is `--cascade=background`, `--dry-run` is `unchanged`, `--validate` is `strict`):
+# bare, such a flag takes NOTHING from the next argument, so `--cascade --all` is two flags.
+# Only `--flag=value` is taken, so no reader of the arguments can disagree with kubectl on
+# which argument is whose (`delete pods --cascade --all` read as `--cascade=--all` hid the
+# `--all` from every check of breadth).
+OPTIONAL_VALUE_FLAGS: Final = frozenset({"--cascade", "--dry-run", "--validate"})
 BOOLEAN_FLAGS: Final = frozenset(
     {
         "-A",
@@ -315,6 +322,8 @@ def argv_problem(args: list[str]) -> str | None:
                     "writes)"
                 )
             return f"args[{index - 1}]: {flag} is not allowed"
+        if flag in OPTIONAL_VALUE_FLAGS and value is None:
+            return f"args[{index - 1}]: give {flag} with its value in one argument, {flag}=VALUE"
         if flag == "--field-selector" and command not in FIELD_SELECTING_READS:
             # A write over a field selector is as broad as one over a label selector, but the
             # record names its objects one by one: refused, so breadth is never hidden.
@@ -460,6 +469,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_SEC",
     "KUBECTL_MISSING",
     "KUBECTL_SPEC",
+    "OPTIONAL_VALUE_FLAGS",
     "TOOL_NAME",
     "KubectlRunner",
     "arguments_problem",

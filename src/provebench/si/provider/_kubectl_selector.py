@@ -18,7 +18,7 @@ from typing import Final
 
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.provider._environment import Selection
-from provebench.si.provider._kubectl import VALUE_FLAGS, _split_flag
+from provebench.si.provider._kubectl import OPTIONAL_VALUE_FLAGS, VALUE_FLAGS, _split_flag
 
 # kubectl's write commands that choose their objects by a list (`-l`, `--all`, `-A`), and the
 # field a label, annotate or set writes (the tools' `orchestration_patch` of it).
@@ -98,7 +98,8 @@ def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
             positionals.append(argument)
             continue
         flag, value = _split_flag(argument)
-        if flag in VALUE_FLAGS and value is None and index < len(args):
+        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
+        if takes_next and value is None and index < len(args):
             value = args[index]
             index += 1
         flags.setdefault(flag, []).append("" if value is None else value)
