@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Final
 
 from pydantic import JsonValue
@@ -108,8 +109,12 @@ def _replicas(args: Sequence[str]) -> int | None:
 
 
 def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiCallEntry:
-    """The write the command asked for on the object whose read the server refused."""
-    target = Operation.from_audit(read.verb, read.resource, read.namespace, {})
+    """The write the command asked for on what the server refused kubectl's read of: a named
+    object (its GET), or the collection a selector or `--all` chose from (its LIST, the write
+    over that selector or collection: `SelectorWrite.attempt`'s operation)."""
+    target = Operation.from_audit(read.verb, read.resource, read.namespace, read.detail)
+    if target.name is None:  # a list: what kubectl would have written is the whole choice
+        target = replace(target, collection=target.selector is None, targets=None)
     fields, replicas = _patch_fields(args) if command == "patch" else ((), _replicas(args))
     tool, operation = command_write(command, target, replicas, fields)
     detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
@@ -130,32 +135,53 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
     )
 
 
+def _chosen(read: ApiCallEntry, write: ApiCallEntry) -> bool:
+    """Whether ``write`` (the agent's, in the same command) is on what ``read`` read: the same
+    object, or, for a list, a write over a selector or collection of that kind and namespace
+    (the record of the same choice, `_kubectl_session`'s attempt)."""
+    if write.namespace != read.namespace:
+        return False
+    if read.verb != "list":
+        return write.resource == read.resource
+    chosen = Operation.from_audit(write.verb, write.resource, write.namespace, write.detail)
+    return chosen.kind == read.resource and (chosen.collection or chosen.selector is not None)
+
+
 def as_one_command(
     args: Sequence[str], entries: Sequence[AuditEntry], agent: str
 ) -> list[AuditEntry]:
     """The audit entries of one kubectl command (its `agent` entries, and any other) as the
     record of the agent's one action: for a write command, its reads are kubectl's
-    (`CLIENT_ACTOR`), and a refused read of a named object with no write sent is the agent's
-    refused write of it. A read command's entries are the agent's, unchanged."""
+    (`CLIENT_ACTOR`), and each refused or failed read — of a named object, or a list a selector
+    or `--all` chose from — that no write of the agent's in the command answers is the agent's
+    refused write of that object or collection, one per object: one written object never
+    hides another's attempt (Core §1.3). A read command's entries are the agent's, unchanged."""
     command = written_by(args)
     if command is None:
         return list(entries)
-
-    def agents(entry: AuditEntry) -> bool:
-        return isinstance(entry, ApiCallEntry) and entry.actor == agent
-
-    sent = any(agents(e) and isinstance(e, ApiCallEntry) and e.verb in WRITE_VERBS for e in entries)
+    writes = [
+        e
+        for e in entries
+        if isinstance(e, ApiCallEntry) and e.actor == agent and e.verb in WRITE_VERBS
+    ]
     out: list[AuditEntry] = []
+    attempted: set[tuple[str, str | None]] = set()
     for entry in entries:
-        if not isinstance(entry, ApiCallEntry) or not agents(entry) or entry.verb in WRITE_VERBS:
+        if not isinstance(entry, ApiCallEntry) or entry.actor != agent or entry.verb in WRITE_VERBS:
             out.append(entry)
             continue
         detail = {**entry.detail, "within": f"kubectl {command}"}
         out.append(entry.model_copy(update={"actor": CLIENT_ACTOR, "detail": detail}))
-        named = "/" in entry.resource and not entry.resource.endswith("/all")
         failed = entry.status_code is not None and entry.status_code >= 400
-        if not sent and failed and named:
-            out.append(_unsent_write(args, command, entry))
+        if not failed or entry.resource.endswith("/all"):
+            continue
+        if "/" not in entry.resource and entry.verb != "list":
+            continue
+        key = (entry.resource, entry.namespace)
+        if key in attempted or any(_chosen(entry, write) for write in writes):
+            continue
+        attempted.add(key)
+        out.append(_unsent_write(args, command, entry))
     return out
 
 
