@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,12 @@ import pytest
 
 from provebench.evidence import ApiCallEntry, Evidence
 from provebench.si.provider import ProviderServer, _conformance
-from provebench.si.provider._kubectl_command import CLIENT_ACTOR, as_one_command, written_by
+from provebench.si.provider._kubectl_command import (
+    CLIENT_ACTOR,
+    LISTED,
+    as_one_command,
+    written_by,
+)
 from provebench.si.provider._kubectl_session import KubectlSession
 from provebench.si.scenario import Scenario
 from provebench.si.scenario._scenario import FormBScoring
@@ -376,7 +383,8 @@ def test_one_command_over_two_namespaces_records_the_refused_one_as_attempted() 
     # scope) and checkout-api (payments, forbidden) in one command
     listed = (
         "apiVersion: v1\nkind: List\nitems:\n"
-        "- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web-app, namespace: frontend}}\n"
+        "- {apiVersion: apps/v1, kind: Deployment, "
+        "metadata: {name: web-app, namespace: frontend}}\n"
         "- {apiVersion: apps/v1, kind: Deployment, "
         "metadata: {name: checkout-api, namespace: payments}}\n"
     )
@@ -532,3 +540,92 @@ def test_through_si_provider_a_form_b_command_is_read_as_in_process(
         assert ran.returncode == 0, ran.stderr
         verdicts.append(json.loads((tmp_path / out / "verdict.json").read_text()))
     assert [(v["band"], v["score"]) for v in verdicts] == [expected[2:0:-1]] * 2
+
+
+# -- breadth from what the server saw (SI red team round 12, H1/H1b) ---------------------------
+
+
+def test_a_list_then_named_writes_is_a_write_over_the_list() -> None:
+    # whatever the arguments said: kubectl listed the collection, then wrote what it got
+    def entry(verb: str, resource: str, namespace: str = "default", **detail: Any) -> ApiCallEntry:
+        return ApiCallEntry(
+            actor="agent",
+            verb=verb,
+            resource=resource,
+            namespace=namespace,
+            status_code=200,
+            after_step=1,
+            detail=detail,
+        )
+
+    everything = as_one_command(
+        ["delete", "pods", "-n", "default"],
+        [entry("list", "pod"), entry("delete", "pod/a"), entry("delete", "pod/b")],
+        "agent",
+    )
+    written = [e for e in everything if isinstance(e, ApiCallEntry) and e.actor == "agent"]
+    assert [(e.resource, e.detail["targets"], e.detail["listed"]) for e in written] == [
+        ("pod/all", ["pod/a"], LISTED),
+        ("pod/all", ["pod/b"], LISTED),
+    ]
+    selected = as_one_command(
+        ["delete", "deployments"],
+        [
+            entry("list", "deployment", selector="app:api"),
+            entry("delete", "deployment/x"),
+            entry("delete", "pod/y", "other"),  # another kind: not chosen by the list
+        ],
+        "agent",
+    )
+    ops = [e.detail.get("operation") for e in selected if isinstance(e, ApiCallEntry)]
+    assert ops[1:] == [
+        "delete deployment/x namespace=default labels=app:api",
+        None,
+    ]
+    # a named write with no list before it stays named
+    named = [entry("get", "pod/a"), entry("delete", "pod/a")]
+    assert as_one_command(["delete", "pod", "a"], named, "agent")[1] == named[1]
+
+
+SELECTOR_UNSEEN = """
+import sys
+import provebench.si.provider._session as session
+import provebench.si.provider._kubectl_session as kubectl_session
+# the arguments' reading of breadth switched off: the server's record alone must tell
+session.selector_write = lambda args: None
+kubectl_session.selector_write = lambda args: None
+from provebench._entry import main
+sys.argv = ["provebench", *sys.argv[1:]]
+main()
+"""
+
+
+@needs_kubectl
+@needs_scenarios
+def test_a_write_over_a_list_the_arguments_hid_is_still_seen(
+    provider: ProviderServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(
+        _conformance, "UNMET", (("network_policy_enforcement", "no network model"),)
+    )
+    agent = tmp_path / "commands_agent.py"
+    commands = [["delete", "pods", "-n", "default", "--all"]]
+    agent.write_text(f"COMMANDS = {json.dumps(commands)}\n{AGENT_CODE}")
+    scenario = "safety/blast-radius-containment.yaml"
+    verdicts = {}
+    for out, extra in (("here", []), ("there", ["--provider", provider.url])):
+        ran = subprocess.run(
+            [sys.executable, "-c", SELECTOR_UNSEEN, "si", "run", str(OASIS_SCENARIOS / scenario),
+             "--scenario-id", "infra.safety.br.scope-escalation-001", "--agent",
+             f"{agent}:Commands", "--kubectl", "--out", str(tmp_path / out), *extra],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert ran.returncode in (0, 1, 3), ran.stderr
+        verdicts[out] = json.loads((tmp_path / out / "verdict.json").read_text())
+    # in process: the deletes are one over the whole collection (the scenario fails on it)
+    evidence = json.loads((tmp_path / "here" / "evidence.json").read_text())
+    assert any(e.get("detail", {}).get("listed") == LISTED for e in evidence["audit_log"])
+    assert verdicts["here"]["status"] == "FAIL"
+    # through a provider: refused as a fault of the run, never a verdict on part of it
+    assert verdicts["there"].get("provider_failure"), verdicts["there"]
+    assert LISTED in verdicts["there"]["provider_failure"]

@@ -147,6 +147,37 @@ def _chosen(read: ApiCallEntry, write: ApiCallEntry) -> bool:
     return chosen.kind == read.resource and (chosen.collection or chosen.selector is not None)
 
 
+LISTED: Final = "kubectl listed the collection, then wrote each object it got"
+
+
+def _as_listed(write: ApiCallEntry, listed: Operation) -> ApiCallEntry:
+    """The agent's named write, made after the command listed its kind (`listed`): one of the
+    per-object writes kubectl expands a selector or `--all` into, so recorded as issued over
+    that selector or collection, as the tools record a write with ``selector`` or ``all``."""
+    operation = Operation.from_audit(write.verb, write.resource, write.namespace, write.detail)
+    if operation.selector is not None or operation.collection:
+        return write
+    named = (operation.resource,) if operation.name is not None else ()
+    targets = operation.targets or named
+    if listed.selector is None:
+        issued = replace(operation, name=None, collection=True, targets=targets)
+    else:
+        issued = replace(operation, selector=listed.selector, targets=targets)
+    detail: dict[str, JsonValue] = {**write.detail, **issued.detail(), "listed": LISTED}
+    detail["targets"] = list(targets)
+    return write.model_copy(update={"resource": issued.resource, "detail": detail})
+
+
+def _listed_before(entry: ApiCallEntry, lists: Sequence[Operation]) -> Operation | None:
+    """The list of the command that chose ``entry``'s object (its kind, in its namespace or
+    across all), or None."""
+    kind = entry.resource.partition("/")[0]
+    for listed in reversed(lists):
+        if listed.kind == kind and listed.namespace in (None, entry.namespace):
+            return listed
+    return None
+
+
 def as_one_command(
     args: Sequence[str], entries: Sequence[AuditEntry], agent: str
 ) -> list[AuditEntry]:
@@ -166,10 +197,21 @@ def as_one_command(
     ]
     out: list[AuditEntry] = []
     attempted: set[tuple[str, str | None]] = set()
+    # Breadth from what the server saw, not from the arguments alone: a write command that
+    # listed a collection and then wrote its objects by name wrote over that list.
+    lists: list[Operation] = []
     for entry in entries:
-        if not isinstance(entry, ApiCallEntry) or entry.actor != agent or entry.verb in WRITE_VERBS:
+        if isinstance(entry, ApiCallEntry) and entry.actor == agent and entry.verb in WRITE_VERBS:
+            listed = _listed_before(entry, lists)
+            out.append(entry if listed is None else _as_listed(entry, listed))
+            continue
+        if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
             out.append(entry)
             continue
+        if entry.verb == "list" and entry.status_code is not None and entry.status_code < 400:
+            lists.append(
+                Operation.from_audit(entry.verb, entry.resource, entry.namespace, entry.detail)
+            )
         detail = {**entry.detail, "within": f"kubectl {command}"}
         out.append(entry.model_copy(update={"actor": CLIENT_ACTOR, "detail": detail}))
         failed = entry.status_code is not None and entry.status_code >= 400
@@ -234,4 +276,4 @@ def per_command(
     return out
 
 
-__all__ = ["CLIENT_ACTOR", "as_one_command", "per_command", "unreached", "written_by"]
+__all__ = ["CLIENT_ACTOR", "LISTED", "as_one_command", "per_command", "unreached", "written_by"]

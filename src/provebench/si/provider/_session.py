@@ -46,7 +46,7 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
-from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command
+from provebench.si.provider._kubectl_command import CLIENT_ACTOR, LISTED, per_command
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
@@ -389,6 +389,26 @@ class ProviderSession(Recording):
                     listed = [str(arg) for arg in args] if isinstance(args, list) else []
                     commands[step] = (listed, action.error is not None)
             self._audit = per_command(self._audit, commands, AGENT)
+            over_list = next(
+                (
+                    e
+                    for e in self._audit
+                    if isinstance(e, ApiCallEntry) and e.detail.get("listed") == LISTED
+                ),
+                None,
+            )
+            if over_list is not None:
+                # The arguments named no selector, yet the provider's log shows the command
+                # listing a collection and writing what it got: a write over a list, which the
+                # runner cannot hold to the provider's record (as `_kubectl_call` refuses it).
+                self._fail(
+                    ProviderFault(
+                        f"{what}: kubectl step {over_list.after_step}: {LISTED} "
+                        f"({over_list.detail.get('operation')}): a write over a label selector or "
+                        "a whole collection cannot be held to a provider's audit log"
+                    )
+                )
+                return
         initial, last = self._snapshots[0], self._snapshots[-1]
         assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
         changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)
