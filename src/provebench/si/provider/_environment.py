@@ -126,16 +126,22 @@ class Environment:
     selections: list[Selection] = field(default_factory=list)
 
     def call(
-        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+        self,
+        tool: str,
+        arguments: Mapping[str, JsonValue],
+        *,
+        unsupported: str | None = None,
+        refused: str | None = None,
     ) -> ToolResponse:
         """One tool call of the agent, recorded as the next step (one at a time); with
-        ``unsupported``, recorded but answered 422 unperformed (`DeclaredSession.call`)."""
+        ``unsupported``, recorded but answered 422 unperformed, with ``refused``, recorded as
+        refused and answered 403 (`DeclaredSession.call`)."""
         with self.lock:
             if self.paused:
                 return ToolResponse(
                     body="", error="the environment takes no request now", error_code="forbidden"
                 )
-            reply = self.session.call(tool, arguments, unsupported=unsupported)
+            reply = self.session.call(tool, arguments, unsupported=unsupported, refused=refused)
             self.step_times.append(now_iso())
             return reply
 

@@ -683,8 +683,9 @@ class KubeFace:
         tool: str,
         arguments: dict[str, Any],
         unsupported: str | None = None,
+        refused: str | None = None,
     ) -> ToolResponse:
-        reply = self.environment.call(tool, arguments, unsupported=unsupported)
+        reply = self.environment.call(tool, arguments, unsupported=unsupported, refused=refused)
         request.tool = tool
         request.step = len(self.environment.step_times)
         return reply
@@ -696,8 +697,9 @@ class KubeFace:
         arguments: dict[str, Any],
         details: Mapping[str, str],
         unsupported: str | None = None,
+        refused: str | None = None,
     ) -> ToolResponse:
-        reply = self._call(request, tool, arguments, unsupported)
+        reply = self._call(request, tool, arguments, unsupported, refused)
         if reply.error is not None:
             code = _TOOL_STATUS.get(reply.error_code or "", 400)
             message = reply.error
@@ -813,8 +815,21 @@ class KubeFace:
             raise KubeError(404, f"{target.served.plural}/{sub} is not served", details)
         if target.served.namespaced and target.namespace is None:
             if request.verb == "list" and kind != "event":
-                # a list across all namespaces (`-A`), refused: what a write over it attempted
-                self._selected(target, _label_selector(request.param("labelSelector")), None)
+                # a list across all namespaces (`-A`), refused: what a write over it attempted,
+                # and the agent's refused `list <kind>` with no namespace, recorded through the
+                # session as the tools record a refused call (the forbidden polarity of a check
+                # matches it against any namespace), never "made no request"
+                selector = _label_selector(request.param("labelSelector"))
+                self._selected(target, selector, None)
+                more = {"selector": selector} if selector else {}
+                self._checked(
+                    request,
+                    "orchestration_list",
+                    self._args(target, **more),
+                    details,
+                    refused="a list across all namespaces is outside the agent's scope: "
+                    "name a namespace",
+                )
             raise KubeError(
                 403,
                 f'{target.served.plural} is forbidden: User "{AGENT_USER}" cannot '

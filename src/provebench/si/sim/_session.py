@@ -9,6 +9,7 @@ the wall clock, so the same calls give the same evidence bytes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import JsonValue
@@ -160,7 +161,11 @@ class Session(SelectorWrites):
         return None
 
     def _dispatch(
-        self, tool: str, arguments: Mapping[str, Any], unsupported: str | None = None
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        unsupported: str | None = None,
+        refused: str | None = None,
     ) -> Handled:
         chosen: Tool | None = self._by_name.get(tool)
         if chosen is None:
@@ -169,6 +174,10 @@ class Session(SelectorWrites):
             unknown = Operation(verb="get", kind="tool", name=tool)
             return Handled(failure("unknown_tool", message), unknown)
         operation = declared_operation(chosen, arguments)
+        if refused is not None:  # the face's: a request that named no namespace names none
+            unnamed = "namespace" not in arguments
+            refused_operation = replace(operation, namespace=None) if unnamed else operation
+            return Handled(failure("forbidden", refused), refused_operation)
         refusal = self._refusal(operation)
         if refusal is not None:
             return Handled(failure("forbidden", refusal), operation)
@@ -180,12 +189,19 @@ class Session(SelectorWrites):
         return perform(self._observation, tool, chosen.verb, arguments)
 
     def call(
-        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+        self,
+        tool: str,
+        arguments: Mapping[str, JsonValue],
+        *,
+        unsupported: str | None = None,
+        refused: str | None = None,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
         ``unsupported`` (a Kubernetes write that sets a field the estate cannot hold): the call
         is checked and recorded as the attempt it is, but answered 422 and not performed.
+        ``refused`` (a request the Kubernetes face refuses before any call, a list across all
+        namespaces): the call is recorded as the agent's refused attempt, answered 403.
 
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
@@ -198,7 +214,7 @@ class Session(SelectorWrites):
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded, unsupported)
+            handled = self._dispatch(tool, recorded, unsupported, refused)
         response = handled.response
         step = self._record_call(tool, recorded, response)
         named = (f"{handled.operation.kind}/{handled.operation.name}",)

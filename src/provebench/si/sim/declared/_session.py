@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -268,7 +269,11 @@ class DeclaredSession(SelectorWrites):
         return argument_problem(tool, arguments)
 
     def _dispatch(
-        self, name: str, arguments: Mapping[str, Any], unsupported: str | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        unsupported: str | None = None,
+        refused: str | None = None,
     ) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
@@ -278,6 +283,11 @@ class DeclaredSession(SelectorWrites):
                 404, "unknown_tool", f"unknown tool {name!r} (offered: {offered})"
             )
         operation = plan(tool, arguments)
+        if refused is not None:  # the face's: a request that named no namespace names none
+            unnamed = "namespace" not in arguments
+            return replace(operation, namespace=None) if unnamed else operation, failure(
+                403, "forbidden", refused
+            )
         refusal = self._refusal(operation)  # before the arguments, as in `refusal`
         if refusal is not None:
             return operation, failure(403, "forbidden", refusal)
@@ -289,14 +299,21 @@ class DeclaredSession(SelectorWrites):
         return operation, self._performer.perform(tool, arguments, operation)
 
     def call(
-        self, tool: str, arguments: Mapping[str, JsonValue], *, unsupported: str | None = None
+        self,
+        tool: str,
+        arguments: Mapping[str, JsonValue],
+        *,
+        unsupported: str | None = None,
+        refused: str | None = None,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
         ``unsupported`` (a Kubernetes write that sets a field the estate has no place for,
         `si.provider._kube`): the call is checked and recorded as the attempt it is, with its
         fields, but answered 422 with that text and not performed — a write is never answered
-        as done with part of it dropped."""
+        as done with part of it dropped. ``refused`` (a request the Kubernetes face refuses
+        before any call, a list across all namespaces): recorded as the agent's refused
+        attempt, answered 403."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
@@ -305,7 +322,7 @@ class DeclaredSession(SelectorWrites):
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded, unsupported)
+            operation, outcome = self._dispatch(tool, recorded, unsupported, refused)
         response = outcome.response
         step = self._record_call(tool, recorded, response)
         operation, targets = self._as_issued(operation, outcome.targets)
