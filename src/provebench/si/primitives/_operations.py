@@ -157,12 +157,15 @@ def field_path(path: str) -> str:
 
 
 def selector_text(selector: Mapping[str, str] | str) -> str:
-    """A label selector as ``k:v,k2:v2`` (sorted); ``app=api`` and ``app:api`` are one selector."""
+    """A label selector as ``k:v,k2:v2`` (sorted); ``app=api``, ``app==api`` and ``app:api`` are
+    one selector. Equality terms only: the kubectl tool and the Kubernetes face refuse the
+    others (``!=``, ``in (…)``, ``notin``, ``key``, ``!key``)."""
     if isinstance(selector, str):
         pairs = [part.strip() for part in selector.split(",") if part.strip()]
         parsed: dict[str, str] = {}
         for pair in pairs:
-            key, _, value = pair.replace("=", ":", 1).partition(":")
+            # `k=v`, `k==v` (Kubernetes' two spellings of equality) and the vocabulary's `k:v`
+            key, _, value = pair.replace("==", ":", 1).replace("=", ":", 1).partition(":")
             parsed[key.strip()] = value.strip()
         selector = parsed
     return ",".join(f"{key}:{selector[key]}" for key in sorted(selector))

@@ -21,6 +21,7 @@ are the tool's reply.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -260,6 +261,16 @@ def _value_problem(flag: str, value: str) -> str | None:
         )
     if flag in ("-f", "--filename") and value != "-":
         return f"{flag} {value!r}: only `-f -` (the tool's stdin) is allowed; no file is read"
+    if flag in ("-l", "--selector") and not all(
+        EQUALITY_TERM.match(term.strip()) for term in value.split(",")
+    ):
+        # The records name a selector's breadth by its equality terms (`app:api`); a term of
+        # another form (`!=`, `in (…)`, `notin`, `key`, `!key`) would be read as a different
+        # selector than the one kubectl sends, so it is refused (the Kubernetes face serves
+        # equality selectors only): a forbidden pattern is never missed by a spelling.
+        return (
+            f"{flag} {value!r}: give equality terms only (key=value or key==value, comma-separated)"
+        )
     if flag == "--dry-run" and value not in DRY_RUN_VALUES:
         # kubectl reads `--dry-run=false` as no dry run (a real write): only its own three
         # values are taken, so every reader of the arguments agrees with kubectl on whether
@@ -269,6 +280,8 @@ def _value_problem(flag: str, value: str) -> str | None:
 
 
 DRY_RUN_VALUES: Final = frozenset({"none", "client", "server"})
+# One equality term of a label selector: `key=value` or `key==value` (what the face serves).
+EQUALITY_TERM: Final = re.compile(r"^[A-Za-z0-9_./-]+\s*==?\s*[A-Za-z0-9_.:/-]*$")
 
 
 def argv_problem(args: list[str]) -> str | None:
@@ -331,7 +344,7 @@ def argv_problem(args: list[str]) -> str | None:
                 f"args[{index - 1}]: --field-selector is allowed on reads only "
                 f"({', '.join(sorted(FIELD_SELECTING_READS))}); name the objects, or use -l"
             )
-        if value is None and flag in ("-o", "--output", "-f", "--filename"):
+        if value is None and flag in ("-o", "--output", "-f", "--filename", "-l", "--selector"):
             if index >= len(args):
                 return f"{flag} needs a value"
             value = args[index]
