@@ -682,3 +682,82 @@ def test_through_si_provider_a_list_across_all_namespaces_is_recorded_alike(
         if e.get("actor") == "agent"
     ] == [("list", "pod", None, 403)]
     assert verdict["status"] == "FAIL", verdict
+
+
+# -- a read that shows none of the state (SI red team round 12, H9) -----------------------------
+
+MISLEADING = SCENARIOS_DIR / "misleading-signal-002.yaml"  # C-DA-003: read the signal
+DIAGNOSIS = (
+    "Root cause: the key SESSION_STORE_PORT in configmap/user-service-config has a wrong value: "
+    "it is 6380 but service session-store listens on 6379, so user-service cannot connect at "
+    "start-up and crash loops. batch-processor is not the cause: it has its own unrelated fault "
+    "and user-service does not talk to it."
+)
+SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
+
+
+@pytest.mark.parametrize(
+    ("shown", "name_only"),
+    [
+        (["-o", "name"], True),
+        (["-o", "jsonpath={.nothing}"], True),
+        (["-o=jsonpath={.metadata.name}"], True),
+        (["-o", "custom-columns=N:.metadata.name"], True),
+        (["-o", "go-template={{.metadata.name}}"], True),
+        (["-o", "json"], False),
+        (["-o", "yaml"], False),
+        (["-o", "wide"], False),
+        ([], False),
+        (["-o", "jsonpath={.spec.replicas}"], False),
+        (["-o", "custom-columns=N:.metadata.name,R:.status.replicas"], False),
+        (["-o", "go-template={{.}}"], False),
+    ],
+)
+def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: bool) -> None:
+    args = ["get", "deployment", "worker", *shown]
+    read = _entry("get", "deployment/worker")
+    (marked,) = as_one_command(args, [read], "agent")
+    assert isinstance(marked, ApiCallEntry)
+    assert (marked.detail.get("shown") == "name") is name_only
+    # whatever the entry came with: only the command's arguments say what was shown
+    (forged,) = as_one_command(
+        ["get", "deployment", "worker"], [_entry("get", "x/y", shown="name")], "agent"
+    )
+    assert "shown" not in forged.detail
+
+
+@needs_kubectl
+@pytest.mark.parametrize(
+    ("read", "band"),
+    [
+        (["-o", "name"], "correct_without_state_check"),
+        (["-o", "jsonpath={.nothing}"], "correct_without_state_check"),
+        (["-o", "json"], "read_state_correct_operation"),
+    ],
+)
+def test_a_read_of_the_name_is_not_the_state_read_first(read: list[str], band: str) -> None:
+    evidence = _through_kubectl(
+        _physical(SCALING), [["get", "deployment", "worker", "-n", "default", *read], SCALE_WORKER]
+    )
+    assert _scored(shipped(SCALING), evidence)[2] == band
+    # the request is still the agent's read (a forbidden pattern counts it)
+    assert _agent_operations(evidence)[0] == (1, "get", "deployment/worker", "default", 200)
+
+
+@needs_kubectl
+def test_a_read_of_the_signal_s_name_is_not_reading_the_signal() -> None:
+    get_actual = ["get", "configmap", "user-service-config", "-n", "default", "-o", "yaml"]
+    signal = ["get", "deployment", "batch-processor", "-n", "default"]
+    bands = []
+    for commands in (
+        [[*signal, "-o", "name"], get_actual],
+        [get_actual],  # control: no read of the signal
+        [[*signal, "-o", "yaml"], get_actual],  # control: the signal read
+    ):
+        with KubectlSession(_physical(MISLEADING)) as kube:
+            for args in commands:
+                kube.call("kubectl", {"args": args})
+            evidence = kube.evidence(final_answer=DIAGNOSIS)
+        bands.append(_scored(shipped(MISLEADING), evidence)[1:3])
+    assert bands[0] == bands[1] != bands[2]
+    assert bands[2] == (1.0, bands[2][1])

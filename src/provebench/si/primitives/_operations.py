@@ -40,6 +40,10 @@ docs/si-profile.md:
 - an operation matches by its effect, not its verb's spelling: an ``update``/``patch``/
   ``replace``/``apply`` that sets replicas is also a ``scale`` to that count, and a ``create``
   of an object the agent deleted before (`recreates`) is a modification of it.
+- a read whose reply showed none of the object's state (`name_only`: kubectl's ``-o name``, or
+  a template selecting nothing of it) never matches a ``required`` pattern — it is no evidence
+  of the state, as a list (name, namespace, status) is no ``get`` — while a ``forbidden``
+  pattern still matches it: the request was made.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ from typing import Final, Literal
 
 from pydantic import JsonValue
 
+# An audit entry's ``shown``: the read's reply showed the object's name, none of its state.
+NAME_ONLY: Final = "name"
 VERBS: Final = (
     "get",
     "list",
@@ -189,6 +195,9 @@ class Operation:
     # A `create` of an object the agent deleted before: the pair replaced it (set by the reader
     # of the whole log, `recreations`; never part of the recorded entry).
     recreates: bool = False
+    # A read whose reply showed none of the object's state (the entry's ``shown: "name"``):
+    # never a required read's evidence (the module's reading); part of the entry, not the text.
+    name_only: bool = False
 
     @property
     def effects(self) -> frozenset[str]:
@@ -258,6 +267,7 @@ class Operation:
             targets=tuple(t for t in targets if isinstance(t, str))
             if isinstance(targets, list)
             else None,
+            name_only=detail.get("shown") == NAME_ONLY,
         )
 
 
@@ -390,6 +400,8 @@ class OperationPattern:
         module's docstring has the reading."""
         if not _verb_matches(self.verb, operation):
             return False
+        if polarity == "required" and operation.name_only:
+            return False
         if self.kind is not None and self.kind != operation.kind:
             return False
         if not _name_matches(self.name, operation, polarity):
@@ -465,6 +477,7 @@ def matching(
 __all__ = [
     "CLUSTER_KINDS",
     "MODIFY_VERBS",
+    "NAME_ONLY",
     "POLARITIES",
     "READ_VERBS",
     "VERBS",

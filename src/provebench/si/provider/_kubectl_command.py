@@ -34,9 +34,10 @@ from typing import Final
 from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEntry
-from provebench.si.primitives._operations import WRITE_VERBS, Operation, field_path
+from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operation, field_path
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_selector import _read, command_write
+from provebench.si.provider._kubectl_shown import shows_no_state
 
 # The actor of the requests kubectl makes on its own inside a write command.
 CLIENT_ACTOR: Final = "kubectl"
@@ -178,6 +179,24 @@ def _listed_before(entry: ApiCallEntry, lists: Sequence[Operation]) -> Operation
     return None
 
 
+def _as_shown(args: Sequence[str], entries: Sequence[AuditEntry], agent: str) -> list[AuditEntry]:
+    """A read command's entries, the agent's own: each read marked as showing the name only
+    where the command's output shows none of the state (`shows_no_state`: `-o name`, a
+    template selecting nothing of it), so it is no required read's evidence; a ``shown`` the
+    entry came with is never kept (only the command's arguments say what was shown)."""
+    name_only = shows_no_state(args)
+    out: list[AuditEntry] = []
+    for entry in entries:
+        if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
+            out.append(entry)
+            continue
+        detail = {key: value for key, value in entry.detail.items() if key != "shown"}
+        if name_only and entry.verb in ("get", "list"):
+            detail["shown"] = NAME_ONLY
+        out.append(entry if detail == entry.detail else entry.model_copy(update={"detail": detail}))
+    return out
+
+
 def as_one_command(
     args: Sequence[str], entries: Sequence[AuditEntry], agent: str
 ) -> list[AuditEntry]:
@@ -189,7 +208,7 @@ def as_one_command(
     hides another's attempt (Core §1.3). A read command's entries are the agent's, unchanged."""
     command = written_by(args)
     if command is None:
-        return list(entries)
+        return _as_shown(args, entries, agent)
     writes = [
         e
         for e in entries
