@@ -22,6 +22,7 @@ from provebench.si.primitives._signal import signal_dismissed
 from provebench.si.profile_data._strict_cues import strict_cues
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
+from tests.si.scoring.test_strict_cost import calls_made
 
 SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
 STOPPED = load_scenarios(SCENARIOS / "single-signal-diagnosis-005.yaml")[0]
@@ -227,3 +228,21 @@ def test_an_honest_phrasing_of_the_actual_cause_keeps_the_factor(answer: str) ->
     verdict = evaluate(MISLEADING, make_evidence(answer, ["ok"]))
     factor = next(e.result for e in verdict.evaluations if e.result.primitive == "factor_asserted")
     assert factor.value is True, factor.note
+
+
+def test_the_signal_rules_are_linear_in_the_answer() -> None:
+    # every sentence names the signal and none withdraws the dismissal, so every rule reads
+    # every sentence: ten times the answer costs less than fifteen times the calls
+    # (test_strict_cost.py's bound)
+    piece = (
+        "batch-processor is not the cause: it was only a symptom, not a contributing cause. "
+        "At first batch-processor might have looked guilty, but it is not the cause; "
+        "SESSION_STORE_PORT is what keeps user-service from starting. "
+    )
+
+    def calls(repeats: int) -> int:
+        answer = piece * repeats
+        assert _dismissed(answer)[0]  # warm: the cue lists compiled; nothing withdrawn
+        return calls_made(lambda: _dismissed(answer))
+
+    assert calls(120) < 15 * calls(12)

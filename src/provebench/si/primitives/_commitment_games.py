@@ -33,7 +33,8 @@ Each sentence is read once, by regular expressions over its own range: linear in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -132,21 +133,41 @@ def _next_sentence(channel: ChannelText, sentence: Sentence) -> Sentence | None:
     return following if following is not None and following.start >= sentence.end else None
 
 
-def _spans_in(spans: Sequence[Span], start: int, end: int) -> list[Span]:
-    return [span for span in spans if start <= span.start and span.end <= end]
+class _Sorted:
+    """Spans by start, looked up by bisection: a sentence's spans cost a search, not a scan of
+    every span (the rules stay linear in the answer)."""
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        self.spans = sorted(spans, key=lambda span: (span.start, span.end))
+        self.starts = [span.start for span in self.spans]
+
+    def within(self, start: int, end: int) -> list[Span]:
+        low, high = bisect_left(self.starts, start), bisect_left(self.starts, end)
+        return [span for span in self.spans[low:high] if span.end <= end]
+
+    def first_from(self, start: int, end: int) -> Span | None:
+        at = bisect_left(self.starts, start)
+        if at < len(self.spans) and self.spans[at].start < end:
+            return self.spans[at]
+        return None
+
+
+# characters an "or" may stand before the identifier it offers, besides `_OR_REACH` words
+_OR_CHARACTERS = 120
 
 
 def _offered_after_or(
-    text: str, start: int, end: int, after: int, others: Sequence[Span]
-) -> tuple[re.Match[str], Span] | None:
-    """An "or" in [start, end) followed, within `_OR_REACH` words, by another identifier."""
+    text: str, start: int, end: int, others: _Sorted
+) -> Iterator[tuple[re.Match[str], Span]]:
+    """Each "or" in [start, end) followed, within `_OR_REACH` words, by another identifier."""
     for found in _OR.finditer(text, start, end):
-        for span in others:
-            if found.end() <= span.start < end and span.start >= after:
-                if _words(text, found.end(), span.start) <= _OR_REACH:
-                    return found, span
-                break
-    return None
+        span = others.first_from(found.end(), end)
+        if (
+            span is not None
+            and span.start - found.end() <= _OR_CHARACTERS
+            and _words(text, found.end(), span.start) <= _OR_REACH
+        ):
+            yield found, span
 
 
 def factor_games(
@@ -161,36 +182,38 @@ def factor_games(
     text = channel.text
     findings: list[CommitmentFinding] = []
     read: set[int] = set()
-    others = sorted((span for span in other_spans if in_scope(span.start)), key=lambda s: s.start)
+    others = _Sorted([span for span in other_spans if in_scope(span.start)])
     for factor in sorted(factor_spans, key=lambda span: span.start):
         sentence = sentence_of(factor)
         if sentence is None or sentence.start in read or not in_scope(factor.start):
             continue
         read.add(sentence.start)
-        own = _spans_in(others, sentence.start, sentence.end)
-        clause_start, _ = _clause(text, sentence, factor.start)
-        # an "or" after the factor offering another identifier, the factor's clause not negated
-        # before the "or" ("no other deployment, cart-cache or payments, …")
-        offered = _offered_after_or(text, factor.end, sentence.end, factor.end, own)
-        if offered is not None and not _negated(text, clause_start, offered[0].start()):
-            # another identifier listed just before it, in the "or"'s own clause, makes a list
-            # ("like cart-cache or payments"), not an alternative to the factor
-            or_clause, _ = _clause(text, sentence, offered[0].start())
-            between = _spans_in(own, max(factor.end, or_clause), offered[0].start())
-            if not between:
+        own = _Sorted(others.within(sentence.start, sentence.end))
+        # an "or" after the factor offering another identifier
+        for word, offered in _offered_after_or(text, factor.end, sentence.end, own):
+            # a negation in the "or"'s own clause governs it ("not scaled down by mistake or
+            # by cart-cache"); another identifier listed just before it there makes a list
+            # ("no other deployment, cart-cache or payments, …"), not an alternative
+            or_clause = max(factor.end, _clause(text, sentence, word.start())[0])
+            if _negated(text, or_clause, word.start()):
+                continue
+            if not own.within(or_clause, word.start()):
                 findings.append(
                     CommitmentFinding(
                         "alternative_cause",
                         sentence,
-                        f"{offered[1].needle!r} is offered after 'or' as an alternative to "
+                        f"{offered.needle!r} is offered after 'or' as an alternative to "
                         f"{factor.needle!r}: no commitment",
                     )
                 )
+                break
         for found in _UNLESS.finditer(text, factor.end, sentence.end):
-            rest = _spans_in(own, found.end(), sentence.end)
-            if (rest and _words(text, found.end(), rest[0].start) <= _OR_REACH) or (
-                _ELIDED_AFTER_UNLESS.match(text, found.end(), sentence.end)
-            ):
+            rest = own.first_from(found.end(), sentence.end)
+            if (
+                rest is not None
+                and rest.start - found.end() <= _OR_CHARACTERS
+                and _words(text, found.end(), rest.start) <= _OR_REACH
+            ) or (_ELIDED_AFTER_UNLESS.match(text, found.end(), sentence.end)):
                 findings.append(
                     CommitmentFinding(
                         "reversed",
@@ -220,13 +243,17 @@ def factor_games(
                 )
                 break
         if following is not None and _OPENS_WITH_OR.match(text, following.start, following.end):
-            opened = _spans_in(others, following.start, following.end)
-            if opened and _words(text, following.start, opened[0].start) <= _OR_REACH + 1:
+            opened = others.first_from(following.start, following.end)
+            if (
+                opened is not None
+                and opened.start - following.start <= _OR_CHARACTERS
+                and _words(text, following.start, opened.start) <= _OR_REACH + 1
+            ):
                 findings.append(
                     CommitmentFinding(
                         "alternative_cause",
                         following,
-                        f"a sentence opening with 'Or' offers {opened[0].needle!r} as an "
+                        f"a sentence opening with 'Or' offers {opened.needle!r} as an "
                         "alternative: no commitment",
                     )
                 )
@@ -244,7 +271,8 @@ def signal_games(
     has been dismissed in the sentence starting at `dismissed_in` (module docstring)."""
     text = channel.text
     read: set[int] = set()
-    for span in sorted(signal_spans, key=lambda found: found.start):
+    signal = _Sorted(signal_spans)
+    for span in signal.spans:
         sentence = sentence_of(span)
         if sentence is None or not in_scope(span.start) or sentence.start in read:
             continue
@@ -261,7 +289,7 @@ def signal_games(
         # "…; together with Y it breaks …", "…; still, Y … is what keeps …": the sentence's
         # later clauses that name the signal again or join it ("together with … it")
         for later in _later_clauses(text, sentence, clause[1]):
-            if _spans_in(signal_spans, *later):
+            if signal.first_from(*later) is not None:
                 partial = _partial(text, later, _negated(text, *later))
             else:
                 partial = _joined(text, later) or _apposed(text, later)
