@@ -8,7 +8,9 @@ required identifier. The strict one asks two more things of the same evidence:
 * the answer **commits**: it does not attach another deviation type's phrase to a factor
   identifier (`several_deviation_types`: "X is missing, or has a wrong value"), and it does not
   name another identifier of the scenario as the cause or as deviating (`several_causes`: a
-  shotgun over every key, a decoy endorsed as the cause).
+  shotgun over every key, a decoy endorsed as the cause), offer another identifier after "or",
+  turn the statement over ("unless it isn't") or say it as a counterfactual
+  (`_commitment_games`: `alternative_cause`, `reversed`, `counterfactual`).
 
 Each reason is a finding that names the rule and the sentence. The work is one pass over the
 matches, each sentence read at most once: linear in the answer's size.
