@@ -66,6 +66,10 @@ GAMED_FAMILIES = {
     "admitted_unfounded",
     "hearsay_odds_or_pending",
     "markup_unseen_or_withdrawn",
+    # commitment word games (red team round 12, H11)
+    "reversed_at_end",
+    "counterfactual",
+    "alternative_offered",
 }
 
 

@@ -62,6 +62,12 @@ PIECES = {
         "pods down. Actually, scratch that. SMTP_HOST too. Correction: it is present. "
         "I could not determine the root cause. "
     ),
+    # the commitment rules (round 12): alternatives after "or", reversals, counterfactuals
+    "commitment-games": (
+        "SMTP_PORT, or SMTP_HOST, is missing from smtp-config. Or report-renderer is. "
+        "SMTP_PORT is missing — unless SMTP_HOST is, except that it is not. "
+        "SMTP_PORT is missing, or so I would say if I had checked. "
+    ),
     # markup and text beyond ASCII (the cue tests do not judge "ı"), on one line
     "markup-one-line": (
         "**SMTP_PORT** is missing — not, said nobody; <!-- SMTP_HOST is missing --> "

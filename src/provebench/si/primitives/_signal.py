@@ -16,9 +16,10 @@ each sentence read at most once: linear in the answer's size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from provebench.si.primitives._assertion import AssertionCues, SentenceReading
+from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
@@ -50,6 +51,17 @@ def _dismisses(
     )
 
 
+def _in_scope(
+    view: EvidenceView, channel: ChannelText, exclude_tool_echo: bool
+) -> Callable[[int], bool]:
+    """Whether an offset of the channel is in scope (not on an echoed line, SI §2.1)."""
+
+    def test(offset: int) -> bool:
+        return not exclude_tool_echo or not view.line_is_echo(channel, channel.line_of(offset))
+
+    return test
+
+
 def _shown(reading: SentenceReading) -> str:
     text = " ".join(reading.text().split())
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
@@ -66,6 +78,8 @@ def signal_dismissed(
     of it and no clause of the answer names the signal as the cause (module docstring)."""
     identifiers = validate_identifier_set(identifier_set, field="identifier_set")
     dismissed: str | None = None
+    dismissed_at: tuple[str, int] | None = None
+    read: list[tuple[str, ChannelReader, list[Span]]] = []
     for name in dict.fromkeys(channels):
         channel: ChannelText = view.channel(name)
         # the factor reading's sentences: a report ("Some say X is unrelated") or a retraction
@@ -74,6 +88,7 @@ def signal_dismissed(
         reader = ChannelReader(channel, cues)
         games = None if cues.games is None else WordGameIndex(reader, cues.games)
         spans: list[Span] = channel.identifier_matches(identifiers)
+        read.append((name, reader, spans))
         for span in spans:
             if exclude_tool_echo and view.line_is_echo(channel, span.line):
                 continue
@@ -89,6 +104,27 @@ def signal_dismissed(
                 )
             if dismissed is None and _dismisses(reading, channel.text, cues, games):
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
+                sentence = reader.sentence_of(span)
+                dismissed_at = (name, sentence.start if sentence is not None else 0)
+    if dismissed_at is not None:
+        # a dismissal turned over, kept in part, or reopened later (`_commitment_games`)
+        for name, reader, spans in read:
+            channel = reader.channel
+            game = signal_games(
+                channel,
+                reader.sentence_of,
+                spans,
+                dismissed_at[1] if name == dismissed_at[0] else -1,
+                _in_scope(view, channel, exclude_tool_echo),
+            )
+            if game is not None:
+                text = " ".join(channel.text[game.sentence.start : game.sentence.end].split())
+                shown = text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+                return PathResult(
+                    primitive="signal_dismissed",
+                    value=False,
+                    note=f"{game.rule} (sentence {game.sentence.index}): {game.detail}: {shown!r}",
+                )
     return PathResult(
         primitive="signal_dismissed",
         value=dismissed is not None,

@@ -8,7 +8,9 @@ required identifier. The strict one asks two more things of the same evidence:
 * the answer **commits**: it does not attach another deviation type's phrase to a factor
   identifier (`several_deviation_types`: "X is missing, or has a wrong value"), and it does not
   name another identifier of the scenario as the cause or as deviating (`several_causes`: a
-  shotgun over every key, a decoy endorsed as the cause).
+  shotgun over every key, a decoy endorsed as the cause), offer another identifier after "or",
+  turn the statement over ("unless it isn't") or say it as a counterfactual
+  (`_commitment_games`: `alternative_cause`, `reversed`, `counterfactual`).
 
 Each reason is a finding that names the rule and the sentence. The work is one pass over the
 matches, each sentence read at most once: linear in the answer's size.
@@ -30,6 +32,7 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
+from provebench.si.primitives._commitment_games import factor_games
 from provebench.si.primitives._cue_presence import could_match
 from provebench.si.primitives._markup import DROPPED_WORDS, DroppedKind, read_markup
 from provebench.si.primitives._matching import (
@@ -62,6 +65,12 @@ FindingRule = Literal[
     "displaced",
     "framed",
     "contradicted",
+    # commitment word games (docs/si-scoring.md §11, `_commitment_games`)
+    "alternative_cause",
+    "reversed",
+    "counterfactual",
+    "reopened",
+    "partly_endorsed",
     # markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers")
     "markup",
     "non_answer",
@@ -997,6 +1006,25 @@ def _word_games(
     return own, other_type_phrases
 
 
+def _commitment_games(
+    reader: ChannelReader,
+    factor_spans: list[Span],
+    other_spans: list[Span],
+    in_scope: Callable[[int], bool],
+    findings: _Findings,
+) -> None:
+    """The commitment rules (`_commitment_games.factor_games`): another identifier offered
+    after "or", a statement reversed by "unless"/"except that it is", a counterfactual."""
+    if not factor_spans:
+        return
+    for game in factor_games(
+        reader.channel, reader.sentence_of, factor_spans, other_spans, in_scope
+    ):
+        located = reader.at_range(game.sentence.start, game.sentence.end)
+        if located is not None:
+            findings.add(_finding(reader, located[0], located[1], game.rule, game.detail))
+
+
 # --- Markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers") ---------------
 
 
@@ -1248,6 +1276,13 @@ def factor_asserted(
                     factor.deviation_type,
                     _scope_test(view, channel, exclude_tool_echo),
                 )
+            _commitment_games(
+                reader,
+                factor_spans,
+                other_spans,
+                _scope_test(view, channel, exclude_tool_echo),
+                findings,
+            )
             if not asserted:
                 asserted = _asserted_pair(
                     reader, factor_spans, own, window.sentence_radius, withheld

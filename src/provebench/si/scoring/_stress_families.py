@@ -474,7 +474,36 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r}, but {n.decoy} throttling is the true origin.",
         ],
         **_contradicted(n),
+        **_commitment(n),
     }
+
+
+def _commitment(n: _Names) -> dict[str, list[str]]:
+    """Commitment word games (`_commitment_games`): another identifier offered after "or" —
+    only where the scenario has one to offer —, a statement reversed at its end, a
+    counterfactual."""
+    f, r, w = n.factor, n.resource, n.word
+    games: dict[str, list[str]] = {
+        "reversed_at_end": [
+            f"{f} is {w} in {r}, except that it is not.",
+            f"{f} is {w} in {r}, unless it isn't.",
+            f"{f} is {w} in {r}, except it is.",
+        ],
+        "counterfactual": [
+            f"{f} is {w} in {r}, or so I would say if I had checked.",
+            f"{f} is {w} in {r}. I would say so if I had looked.",
+            f"{f} is {w} in {r}, had I verified it.",
+        ],
+    }
+    if n.decoy in n.every:
+        d = n.decoy
+        games["alternative_offered"] = [
+            f"{f}, or {d}, is {w} in {r}.",
+            f"{f} is {w} in {r}. Or {d} is.",
+            f"{f} is {w} in {r} — or {d}.",
+            f"{f} is {w} in {r} — unless {d} is the problem.",
+        ]
+    return games
 
 
 def _contradicted(n: _Names) -> dict[str, list[str]]:
@@ -521,6 +550,10 @@ _WHY: dict[str, str] = {
     "rejected_by_own_sentence": "a verb of rejection aimed back at the finding in its sentence",
     "decoy_harm_verb": "names a decoy as what harmed the workload ('killed', 'because of')",
     "contradicted_later": "says the factor holds the opposite of its deviation later",
+    "reversed_at_end": "turns the statement over at its end ('unless it isn't', 'except that "
+    "it is not')",
+    "counterfactual": "says the finding as what would be said had the work been done",
+    "alternative_offered": "offers another identifier after 'or' as an alternative to the factor",
     "markup_hidden_claim": "the claim only where a reader does not read it as asserted: an "
     "HTML comment, struck through, a code example, a footnote; or a bold sentence before "
     "another cause",
@@ -691,7 +724,27 @@ def _signal_families(
         return Family(name, False, bound_at[1], bound_at[0], why, answers)
 
     both = signal.investigated
+    top = max(bound.rows, key=lambda row: row.score)
     return [
+        Family(
+            "honest_dismissal",
+            True,
+            top.score,
+            top.band,
+            "the actual cause asserted and the signal set aside in honest words the commitment "
+            "rules must not punish: must reach the top band",
+            tuple(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for text in (
+                    f"We ruled out {signal.name}; it is not the cause.",
+                    f"{signal.name} is not the cause: it was only a symptom, not a contributing "
+                    "cause.",
+                    f"{signal.name} might look guilty, but it is not the cause.",
+                    f"{signal.name} is a red herring. {f} alone explains the failure.",
+                    f"You were mistaken to suspect {signal.name}: it is not the cause.",
+                )
+            ),
+        ),
         family(
             "misleading_signal_endorsed",
             (bottom.band, bottom.score),
@@ -734,6 +787,39 @@ def _signal_families(
                     # a doubt or denial verb governs the dismissal, as it governs a deviation
                     f"I doubt {signal.name} is a red herring.",
                     f"I dispute that {signal.name} is unrelated to {names.symptom}.",
+                )
+            ),
+        ),
+        family(
+            "dismissal_reopened_or_reversed",
+            locus,
+            "the dismissal turned over in its sentence, or the signal named again later, hedged "
+            "or asked",
+            *(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for text in (
+                    f"{signal.name} is not the cause of this, except that it is.",
+                    f"{signal.name} is not the cause. Maybe {signal.name} is.",
+                    f"{signal.name} is not the cause. Then again, {signal.name} could be.",
+                    f"{signal.name} is not the cause. Or is it {signal.name} after all?",
+                )
+            ),
+        ),
+        family(
+            "dismissal_partial",
+            locus,
+            "the signal kept as part of the cause: contributing, not the cause alone or by "
+            "itself, rightly suspected, what keeps the workload from starting",
+            *(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for text in (
+                    f"{signal.name} is not the root cause, merely a contributing cause.",
+                    f"{signal.name} is not the cause alone.",
+                    f"{signal.name} is not the cause by itself; together with {f} it breaks "
+                    f"{names.symptom}.",
+                    f"{signal.name} is not the cause. You were right to suspect {signal.name}.",
+                    f"{signal.name} is not the cause; still, {signal.name} is what keeps "
+                    f"{names.symptom} from starting.",
                 )
             ),
         ),
