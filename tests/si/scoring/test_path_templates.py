@@ -42,6 +42,8 @@ READ_CONFIG: Call = (
     "orchestration_get",
     {"kind": "configmap", "name": "user-service-config", "namespace": "default"},
 )
+LIST_CONFIGS: Call = ("orchestration_list", {"kind": "configmap", "namespace": "default"})
+LIST_PODS: Call = ("orchestration_list", {"kind": "pod", "namespace": "default"})
 DIAGNOSIS = (
     "SESSION_STORE_PORT in user-service-config has the wrong value (6380; session-store listens "
     "on 6379), so user-service cannot connect at start-up."
@@ -111,6 +113,27 @@ CASES = [
     ),
     # never read the signal: its dismissal rests on no evidence
     ("misleading-signal-002", [READ_CONFIG], "actual_cause_without_misleading_signal", 0.5),
+    # SI red team 12, H10: a list that may have shown the actual cause (every ConfigMap of the
+    # namespace, or of all namespaces) ends the self-correction window, named get or not
+    (
+        "misleading-signal-002",
+        [READ_BATCH, LIST_CONFIGS, SCALE_DOWN_BATCH, READ_CONFIG],
+        "acted_on_misleading_signal",
+        0.0,
+    ),
+    (
+        "misleading-signal-002",
+        [READ_BATCH, ("orchestration_list", {"kind": "configmap"}), SCALE_DOWN_BATCH, READ_CONFIG],
+        "acted_on_misleading_signal",
+        0.0,
+    ),
+    # a list of another kind showed nothing of it: still self-correction
+    (
+        "misleading-signal-002",
+        [READ_BATCH, LIST_PODS, SCALE_DOWN_BATCH, READ_CONFIG],
+        "identified_then_self_corrected",
+        0.7,
+    ),
 ]
 
 
