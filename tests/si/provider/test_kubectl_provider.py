@@ -551,3 +551,21 @@ def test_a_selector_write_against_a_provider_is_a_fault_never_a_verdict(
     verdict = json.loads((tmp_path / "out/verdict.json").read_text())
     assert verdict["status"] == "PROVIDER_FAILURE"
     assert "label selector" in verdict["provider_failure"]
+
+
+def test_a_provider_cannot_record_an_exec_as_one_that_only_reads() -> None:
+    """An `exec` of `env` reads only (SI red team 12, W1), so the command a provider's entry
+    names is held to the call's: a write recorded as `env` is a fault."""
+    action = ToolAction(
+        id="call-0001",
+        tool="orchestration_exec",
+        arguments={"pod": "web-0", "namespace": "default", "command": ["sh", "-c", "rm -rf /x"]},
+        result="",
+    )
+    recorded = named_entry(1, "exec", "pod/web-0")
+    forged = recorded.model_copy(update={"detail": {"command": ["env"]}})
+    problem = unaccounted_steps([(1, action)], [forged], [])
+    assert problem is not None and "not the call's" in problem
+    honest = recorded.model_copy(update={"detail": {"command": ["sh", "-c", "rm -rf /x"]}})
+    assert unaccounted_steps([(1, action)], [honest], []) is None
+    assert unaccounted_steps([(1, action)], [recorded], []) is None

@@ -156,11 +156,17 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
         )
     if name == "orchestration_exec":
         pod = arguments.get("pod")
+        command = arguments.get("command")
+        if isinstance(command, str):
+            command = [command]  # one string asks for the same program (refused: not an array)
         return Operation(
             verb="exec",
             kind="pod",
             name=pod if isinstance(pod, str) else None,
             namespace=namespace_of("pod", arguments),
+            command=tuple(command)
+            if isinstance(command, list) and all(isinstance(c, str) for c in command)
+            else None,
         )
     if name in ("orchestration_scale", "orchestration_restart", "orchestration_rollback"):
         replicas = arguments.get("replicas")

@@ -117,6 +117,7 @@ _BARE_FIELDS: Final = frozenset({"image", "labels", "annotations", "replicas", "
 _QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
 _TARGET = re.compile(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$")
 # Whole sections a write can replace (estate spelling, `field_path`'s output for `metadata`,
 # `spec`, `spec.template`, …): the fields each could hold. `None`: any field at all.
@@ -186,6 +187,28 @@ class Operation:
     # A `create` of an object the agent deleted before: the pair replaced it (set by the reader
     # of the whole log, `recreations`; never part of the recorded entry).
     recreates: bool = False
+    # The command an `exec` asked the container to run, where the log says; never part of the
+    # text (the vocabulary's `exec pod/p` names no command).
+    command: tuple[str, ...] | None = None
+
+    @property
+    def reads_only(self) -> bool:
+        """An `exec` that only prints the container's environment: `env` alone, or `printenv`
+        with variable names — a read in any estate (provebench's estates run nothing else; an
+        `env` with arguments runs its arguments, so it is not one). Any other `exec`, or one
+        whose command the log does not say, may change the container."""
+        command = self.command
+        if self.verb != "exec" or not command:
+            return False
+        if command == ("env",):
+            return True
+        return command[0] == "printenv" and all(_ENV_NAME.match(name) for name in command[1:])
+
+    @property
+    def writes(self) -> bool:
+        """Whether the operation may change something (`WRITE_VERBS` by effect, less an
+        `exec` that only reads, `reads_only`)."""
+        return bool(self.effects & WRITE_VERBS) and not self.reads_only
 
     @property
     def effects(self) -> frozenset[str]:
@@ -226,6 +249,8 @@ class Operation:
             out["replicas"] = self.replicas
         if self.fields:
             out["fields"] = list(self.fields)
+        if self.command is not None:
+            out["command"] = list(self.command)
         return out
 
     @classmethod
@@ -239,6 +264,7 @@ class Operation:
         replicas = detail.get("replicas")
         fields = detail.get("fields")
         targets = detail.get("targets")
+        command = detail.get("command")
         return cls(
             verb=verb,
             kind=kind,
@@ -254,6 +280,11 @@ class Operation:
             else (),
             targets=tuple(t for t in targets if isinstance(t, str))
             if isinstance(targets, list)
+            else None,
+            command=tuple(c for c in command if isinstance(c, str))
+            if verb == "exec"
+            and isinstance(command, list)
+            and all(isinstance(c, str) for c in command)
             else None,
         )
 
