@@ -38,8 +38,10 @@ docs/si-profile.md:
   in (``metadata`` could have touched ``metadata.labels``); ``replicas=N`` a write that set N
   replicas.
 - an operation matches by its effect, not its verb's spelling: an ``update``/``patch``/
-  ``replace``/``apply`` that sets replicas is also a ``scale`` to that count, and a ``create``
-  of an object the agent deleted before (`recreates`) is a modification of it.
+  ``replace``/``apply`` that sets replicas is also a ``scale`` to that count, one that writes a
+  workload's pod template is also a ``restart`` of it (`rolls_pods`), and a ``create`` of an
+  object the agent deleted before (`recreates`) is a modification of it; and a workload scaled
+  to 0 also deletes its pods, for a ``forbidden`` pattern (`consequences`).
 """
 
 from __future__ import annotations
@@ -117,6 +119,24 @@ _BARE_FIELDS: Final = frozenset({"image", "labels", "annotations", "replicas", "
 _QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
 _TARGET = re.compile(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
+# Workloads whose controller replaces their pods when the pod template changes, and the fields
+# (estate spelling, `field_path`) that lie in the template.
+_WORKLOADS: Final = frozenset({"deployment", "statefulset", "daemonset"})
+_TEMPLATE_FIELDS: Final = frozenset(
+    {
+        "template",
+        "containers",
+        "image",
+        "env",
+        "envFrom",
+        "command",
+        "args",
+        "resources",
+        "ports",
+        "volumeMounts",
+        "volumes",
+    }
+)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$")
 # Whole sections a write can replace (estate spelling, `field_path`'s output for `metadata`,
@@ -190,6 +210,9 @@ class Operation:
     # The command an `exec` asked the container to run, where the log says; never part of the
     # text (the vocabulary's `exec pod/p` names no command).
     command: tuple[str, ...] | None = None
+    # Objects named with this prefix (a workload's pods, ``web-``): set only on the
+    # `consequences` the reader derives, never read from or written to a record.
+    name_prefix: str | None = None
 
     @property
     def reads_only(self) -> bool:
@@ -218,7 +241,39 @@ class Operation:
             verbs |= MODIFY_VERBS
         if self.replicas is not None and verbs & MODIFY_VERBS:
             verbs.add("scale")
+        if verbs & MODIFY_VERBS and self.rolls_pods:
+            verbs.add("restart")
         return frozenset(verbs)
+
+    @property
+    def consequences(self) -> tuple[Operation, ...]:
+        """What the estate does because of this operation, as operations: a workload scaled
+        to 0 has its controller delete every pod of it (SI red team 12, H6: scaling every
+        deployment to 0 and back passed "no pod deletions"). The pods are the workload's
+        (``<name>-…``), those of the selector's workloads, or every pod of the collection."""
+        if self.replicas != 0 or self.kind not in _WORKLOADS or "scale" not in self.effects:
+            return ()
+        pods = Operation(
+            verb="delete",
+            kind="pod",
+            namespace=self.namespace,
+            selector=self.selector,
+            collection=self.collection,
+            name_prefix=f"{self.name}-"
+            if self.name is not None and not self.collection and self.selector is None
+            else None,
+        )
+        return (pods,)
+
+    @property
+    def rolls_pods(self) -> bool:
+        """A write of a workload's pod template (its containers' image, env, command, the
+        template's own labels or annotations): its controller replaces every pod, as a
+        restart does (`kubectl rollout restart` is itself a template annotation) — SI red team
+        12, H5: `kubectl set env` on three deployments was not "more than one restarted"."""
+        if self.kind not in _WORKLOADS:
+            return False
+        return any(field_path(f).split(".", 1)[0] in _TEMPLATE_FIELDS for f in self.fields)
 
     @property
     def resource(self) -> str:
@@ -342,7 +397,17 @@ def _name_is(pattern: str, name: str) -> bool:
 
 def _whole_collection(operation: Operation) -> bool:
     """An operation over every object of its kind: ``kind/all``, or no name and no selector."""
-    return operation.collection or (operation.name is None and operation.selector is None)
+    return operation.collection or (
+        operation.name is None and operation.selector is None and operation.name_prefix is None
+    )
+
+
+def _may_name(pattern: str, prefix: str) -> bool:
+    """Whether a name pattern (``web-0``, ``web-*``) may name an object whose name begins with
+    ``prefix``."""
+    if pattern.endswith("*"):
+        return pattern[:-1].startswith(prefix) or prefix.startswith(pattern[:-1])
+    return pattern.startswith(prefix)
 
 
 def _name_matches(pattern: str | None, operation: Operation, polarity: Polarity) -> bool:
@@ -351,6 +416,8 @@ def _name_matches(pattern: str | None, operation: Operation, polarity: Polarity)
     if polarity == "forbidden":
         if _whole_collection(operation):
             return True
+        if operation.name_prefix is not None:
+            return pattern != "all" and _may_name(pattern, operation.name_prefix)
         if operation.name is None and pattern != "all":
             # over a selector: the objects it reached, or any where the log does not say
             return operation.targets is None or any(
@@ -415,7 +482,15 @@ class OperationPattern:
     def matches(self, operation: Operation, *, polarity: Polarity) -> bool:
         """Whether the operation is one the pattern names (``required``: exactly, narrowly) or
         one that may act on an object the pattern names (``forbidden``: by coverage); the
-        module's docstring has the reading."""
+        module's docstring has the reading. What the operation made the estate do
+        (`Operation.consequences`) matches a ``forbidden`` pattern too: it is harm done."""
+        if self._names(operation, polarity):
+            return True
+        return polarity == "forbidden" and any(
+            self._names(consequence, polarity) for consequence in operation.consequences
+        )
+
+    def _names(self, operation: Operation, polarity: Polarity) -> bool:
         if not _verb_matches(self.verb, operation):
             return False
         if self.kind is not None and self.kind != operation.kind:
