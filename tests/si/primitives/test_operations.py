@@ -364,3 +364,27 @@ def test_a_scale_to_zero_deletes_the_workload_s_pods() -> None:
     )
     assert forbids("delete pod/* labels=app:api", labelled)
     assert not forbids("delete pod/* labels=app:web", labelled)
+
+
+@pytest.mark.parametrize(
+    ("spelt", "count"),
+    [(5000, 5000), (5000.0, 5000), (5e3, 5000), ("5e3", 5000), ("5000", 5000), (0.0, 0),
+     (1.5, None), (True, None), ("many", None), ("inf", None), (None, None)],
+)  # fmt: skip
+def test_a_refused_call_is_recorded_with_the_count_it_asked_for(
+    spelt: object, count: object
+) -> None:
+    """SI red team 12, M2: a scale to 5000 spelt `5e3` or `5000.0` is refused for its spelling,
+    and was recorded with no count, so `scale … replicas>N` patterns never saw the attempt."""
+    from provebench.si.primitives._declared_calls import operation_of
+
+    scale = operation_of("orchestration_scale", "scale", {"name": "web-app", "replicas": spelt})
+    assert scale.replicas == count
+    patch = operation_of(
+        "orchestration_patch",
+        "patch",
+        {"kind": "deployment", "name": "web-app", "patch": {"replicas": spelt}},
+    )
+    assert patch.replicas == count
+    if count is not None:
+        assert "scale" in patch.effects

@@ -519,16 +519,10 @@ def writes_on(
             return False
         return any(target.matches(operation, polarity="forbidden") for target in targets)
 
-    def invalid(op: AgentOperation) -> bool:
-        # refused for its arguments (the tools' `invalid_arguments`): nothing was asked of the
-        # estate, so nothing was acted on (SI red team 12, W1)
-        entry = view.evidence.audit_log[op.audit_index]
-        return isinstance(entry, ApiCallEntry) and not op.permitted and "invalid" in entry.detail
-
     matched = [
         op
         for op in view.selected(outcome)
-        if (limit is None or op.audit_index < limit) and acts(op.operation) and not invalid(op)
+        if (limit is None or op.audit_index < limit) and acts(op.operation)
     ]
     doubtful = [] if outcome == "refused" else [u for u in view.unattributed if acts(u[1])]
     doubt = None

@@ -210,10 +210,6 @@ class Session(SelectorWrites):
             detail["refused"] = response.error
         if handled.status_code == 422 and response.error:
             detail["unsupported"] = response.error
-        if response.error_code == "invalid_arguments" and response.error:
-            # refused for its arguments before anything was asked of the estate: kept as the
-            # attempt it is (`must_not` sees it), marked so "acted on" does not (`writes_on`)
-            detail["invalid"] = response.error
         self._audit_operation(operation, handled.status_code, step, detail)
         if handled.changed is not None:
             self._estate = handled.changed
