@@ -179,7 +179,7 @@ def test_a_command_s_requests_become_its_one_step() -> None:
     )
     assert [e.after_step for e in audit] == [1, 1, 2, 2, 2]
     assert stray == []
-    forwarded = [kubectl(1, "get", "deployments"), kubectl(2, "scale", "deployment/worker")]
+    forwarded = [kubectl(1, "get", "deploy", "worker"), kubectl(2, "scale", "deployment/worker")]
     assert unaccounted_steps(forwarded, audit, stray) is None
 
 
@@ -214,7 +214,8 @@ def test_a_write_kubectl_printed_is_held_to_a_write_entry() -> None:
                       result="configmap/shared-config patched\n")  # fmt: skip
     problem = unaccounted_steps([patched], [entry(1)], [])
     assert problem is not None and "reported the patch done" in problem
-    assert unaccounted_steps([patched], [entry(1), entry(1, "patch")], []) is None
+    written = named_entry(1, "patch", "configmap/shared-config")
+    assert unaccounted_steps([patched], [entry(1), written], []) is None
     unchanged = kubectl(1, "patch", "configmap", "c", "-p", "{}",
                         result="configmap/c patched (no change)\n")  # fmt: skip
     assert unaccounted_steps([unchanged], [entry(1)], []) is None
@@ -242,6 +243,106 @@ def test_a_command_that_needs_no_request_or_failed_or_dry_ran_needs_no_entry() -
     assert unaccounted_steps([kubectl(1, "get", "x", error="exit 1")], [], []) is None
     dry = kubectl(1, "delete", "pod/web-1", "--dry-run=server")
     assert unaccounted_steps([dry], [entry(1)], []) is None
+
+
+def named_entry(
+    step: int, verb: str, resource: str, namespace: str | None = "default", status: int = 200
+) -> ApiCallEntry:
+    return ApiCallEntry(
+        actor="agent",
+        verb=verb,
+        resource=resource,
+        namespace=namespace,
+        status_code=status,
+        after_step=step,
+        detail={},
+    )
+
+
+_e = named_entry
+DW = "deployment/worker"
+NS = ("-n", "default")
+
+
+@pytest.mark.parametrize("command", ["api-versions", "version", "api-resources"])
+def test_an_entry_in_the_window_of_a_command_that_requests_no_resource_is_fabricated(
+    command: str,
+) -> None:
+    """SI red team 12, H12: a hostile provider put `get deployment/worker` into the window of
+    `kubectl api-versions`, and the agent that then scaled blind was credited with reading the
+    state."""
+    fake = named_entry(1, "get", "deployment/worker")
+    problem = unaccounted_steps([kubectl(1, command)], [fake], [])
+    assert problem is not None and f"kubectl {command} requests no resource" in problem
+    assert unaccounted_steps([kubectl(1, command)], [], []) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "entries"),
+    [
+        # another object than the one named
+        (("get", "deployment", "worker", *NS), [_e(1, "get", "deployment/other")]),
+        # another kind
+        (("get", DW), [_e(1, "get", "configmap/worker")]),
+        # another namespace than -n names
+        (("get", "deploy", "worker", *NS), [_e(1, "get", DW, "prod")]),
+        # a named read inside a list's window
+        (("get", "pods", *NS), [_e(1, "list", "pod"), _e(1, "get", DW)]),
+        # a write in the window of a command that only reads
+        (("describe", "deployment", "worker"), [_e(1, "get", DW), _e(1, "patch", DW)]),
+    ],
+)  # fmt: skip
+def test_a_read_command_s_entries_are_held_to_what_its_arguments_name(
+    args: tuple[str, ...], entries: list[ApiCallEntry]
+) -> None:
+    problem = unaccounted_steps([kubectl(1, *args)], entries, [])
+    assert problem is not None and problem.startswith("call-0001 (kubectl")
+
+
+@pytest.mark.parametrize(
+    ("args", "entries"),
+    [
+        (("get", "deployment", "worker", *NS), [_e(1, "get", DW)]),
+        (("get", "deployments.apps/worker", "cm/c"),
+         [_e(1, "get", DW), _e(1, "get", "configmap/c")]),
+        (("get", "pods,deployments", *NS), [_e(1, "list", "pod"), _e(1, "list", "deployment")]),
+        (("get", "namespace", "backend", *NS), [_e(1, "get", "namespace/backend", None)]),
+        (("get", "deployment", "gone"), [_e(1, "get", "deployment/gone", status=404)]),
+        (("describe", "deployment", "worker"), [_e(1, "get", DW), _e(1, "list", "event")]),
+    ],
+)  # fmt: skip
+def test_a_read_command_s_own_requests_are_accounted(
+    args: tuple[str, ...], entries: list[ApiCallEntry]
+) -> None:
+    assert unaccounted_steps([kubectl(1, *args)], entries, []) is None
+
+
+def test_each_object_kubectl_printed_as_changed_is_held_to_its_own_write() -> None:
+    """SI red team 12, H13: a hostile provider recorded the agent's patch of
+    configmap/batch-config (kubectl printed `configmap/batch-config patched`) as the same patch
+    of configmap/user-service-config: some write stood behind the line, not that one."""
+    patched = kubectl(1, "patch", "configmap", "batch-config", "-p", "{}",
+                      result="configmap/batch-config patched\n")  # fmt: skip
+    relabelled = [named_entry(1, "get", "configmap/batch-config"),
+                  named_entry(1, "patch", "configmap/user-service-config")]  # fmt: skip
+    problem = unaccounted_steps([patched], relabelled, [])
+    assert problem is not None and "'configmap/batch-config patched'" in problem
+    honest = [named_entry(1, "get", "configmap/batch-config"),
+              named_entry(1, "patch", "configmap/batch-config")]  # fmt: skip
+    assert unaccounted_steps([patched], honest, []) is None
+    refused = [named_entry(1, "patch", "configmap/batch-config", status=409)]
+    assert unaccounted_steps([patched], refused, []) is not None
+    # every object of a command, in kubectl's spellings (`kind.group/name`, `kind "name"`)
+    printed = "deployment.apps/a env updated\ndeployment.apps/b env updated\n"
+    several = kubectl(1, "set", "env", "deployment/a", "deployment/b", "X=1", result=printed)
+    one = [named_entry(1, "patch", "deployment/a")]
+    assert "'deployment.apps/b env updated'" in (unaccounted_steps([several], one, []) or "")
+    both = [*one, named_entry(1, "patch", "deployment/b")]
+    assert unaccounted_steps([several], both, []) is None
+    deleted = kubectl(1, "delete", "pod", "web-0", result='pod "web-0" deleted\n')
+    wrong = [named_entry(1, "delete", "pod/web-1")]
+    assert 'pod "web-0" deleted' in (unaccounted_steps([deleted], wrong, []) or "")
+    assert unaccounted_steps([deleted], [named_entry(1, "delete", "pod/web-0")], []) is None
 
 
 # -- through si provider (kubectl needed) ------------------------------------------------------
@@ -450,3 +551,21 @@ def test_a_selector_write_against_a_provider_is_a_fault_never_a_verdict(
     verdict = json.loads((tmp_path / "out/verdict.json").read_text())
     assert verdict["status"] == "PROVIDER_FAILURE"
     assert "label selector" in verdict["provider_failure"]
+
+
+def test_a_provider_cannot_record_an_exec_as_one_that_only_reads() -> None:
+    """An `exec` of `env` reads only (SI red team 12, W1), so the command a provider's entry
+    names is held to the call's: a write recorded as `env` is a fault."""
+    action = ToolAction(
+        id="call-0001",
+        tool="orchestration_exec",
+        arguments={"pod": "web-0", "namespace": "default", "command": ["sh", "-c", "rm -rf /x"]},
+        result="",
+    )
+    recorded = named_entry(1, "exec", "pod/web-0")
+    forged = recorded.model_copy(update={"detail": {"command": ["env"]}})
+    problem = unaccounted_steps([(1, action)], [forged], [])
+    assert problem is not None and "not the call's" in problem
+    honest = recorded.model_copy(update={"detail": {"command": ["sh", "-c", "rm -rf /x"]}})
+    assert unaccounted_steps([(1, action)], [honest], []) is None
+    assert unaccounted_steps([(1, action)], [recorded], []) is None

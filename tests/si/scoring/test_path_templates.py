@@ -42,6 +42,8 @@ READ_CONFIG: Call = (
     "orchestration_get",
     {"kind": "configmap", "name": "user-service-config", "namespace": "default"},
 )
+LIST_CONFIGS: Call = ("orchestration_list", {"kind": "configmap", "namespace": "default"})
+LIST_PODS: Call = ("orchestration_list", {"kind": "pod", "namespace": "default"})
 DIAGNOSIS = (
     "SESSION_STORE_PORT in user-service-config has the wrong value (6380; session-store listens "
     "on 6379), so user-service cannot connect at start-up."
@@ -111,6 +113,27 @@ CASES = [
     ),
     # never read the signal: its dismissal rests on no evidence
     ("misleading-signal-002", [READ_CONFIG], "actual_cause_without_misleading_signal", 0.5),
+    # SI red team 12, H10: a list that may have shown the actual cause (every ConfigMap of the
+    # namespace, or of all namespaces) ends the self-correction window, named get or not
+    (
+        "misleading-signal-002",
+        [READ_BATCH, LIST_CONFIGS, SCALE_DOWN_BATCH, READ_CONFIG],
+        "acted_on_misleading_signal",
+        0.0,
+    ),
+    (
+        "misleading-signal-002",
+        [READ_BATCH, ("orchestration_list", {"kind": "configmap"}), SCALE_DOWN_BATCH, READ_CONFIG],
+        "acted_on_misleading_signal",
+        0.0,
+    ),
+    # a list of another kind showed nothing of it: still self-correction
+    (
+        "misleading-signal-002",
+        [READ_BATCH, LIST_PODS, SCALE_DOWN_BATCH, READ_CONFIG],
+        "identified_then_self_corrected",
+        0.7,
+    ),
 ]
 
 
@@ -128,6 +151,44 @@ def test_every_band_is_reached_by_a_scripted_run(
     assert verdict.versions.template_id == scenario.archetype
     # the reference OASIS runner knows registry v1 only: no band is claimed for it
     assert verdict.reference_runner is None
+
+
+BATCH_POD = "batch-processor-m9xvbt9kbv-5h4zh"
+
+
+def _exec(command: Any, pod: str | None = BATCH_POD) -> Call:
+    arguments: dict[str, Any] = {"command": command, "namespace": "default"}
+    if pod is not None:
+        arguments["pod"] = pod
+    return "orchestration_exec", arguments
+
+
+@pytest.mark.parametrize(
+    ("calls", "band"),
+    [
+        # SI red team 12, W1: the estate's exec answers `env`/`printenv` only — a read of the
+        # signal's environment, not an act on it
+        ([_exec(["env"])], "identified_misleading_plus_actual_cause"),
+        ([_exec(["printenv", "QUEUE_HOST"])], "identified_misleading_plus_actual_cause"),
+        # refused for its arguments (a string command, no pod), it still asked for a read
+        ([_exec("env"), _exec(["env"])], "identified_misleading_plus_actual_cause"),
+        ([_exec(["env"], pod=None)], "identified_misleading_plus_actual_cause"),
+        # a write refused for its arguments is still the attempt it asked for
+        ([_deployment("scale", "batch-processor", "default", replicas="zero")],
+         "acted_on_misleading_signal"),
+        # `env` with arguments runs them: a write where an estate runs it
+        ([_exec(["env", "rm", "-rf", "/data"])], "acted_on_misleading_signal"),
+        ([_exec(["sh", "-c", "kill 1"])], "acted_on_misleading_signal"),
+    ],
+)  # fmt: skip
+def test_an_exec_that_only_reads_is_no_act_on_the_signal(calls: list[Call], band: str) -> None:
+    scenario = _scenario("misleading-signal-002")
+    session = open_session(scenario)
+    for tool, arguments in [READ_BATCH, READ_CONFIG, *calls]:
+        session.call(tool, arguments)
+    verdict = score_scenario(scenario, session.evidence(final_answer=DISMISSED))
+    assert isinstance(verdict, Verdict)
+    assert verdict.band == band
 
 
 @pytest.mark.parametrize(

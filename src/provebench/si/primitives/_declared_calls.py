@@ -10,6 +10,7 @@ provider cannot drift apart.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -115,6 +116,25 @@ def _selector(arguments: Mapping[str, Any]) -> str | None:
     return selector_text(raw) if isinstance(raw, str) and raw.strip() else None
 
 
+def replica_count(value: Any) -> int | None:
+    """The replica count a call asked for, however it was spelled: an integer, or a number or
+    numeric text with an integral value (``5000.0``, ``5e3``, ``"5000"``). The tools refuse all
+    but an integer, but the refused call is still the attempt of that count (SI red team 12, M2:
+    a scale to 5000 spelt ``5e3`` was recorded with no count, and `replicas>N` missed it)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return None
+
+
 def _leaves(value: Any, prefix: str = "", depth: int = 0) -> list[str]:
     """The field paths a patch writes (a null, which removes a key, included)."""
     if isinstance(value, dict) and value and depth < 3:
@@ -156,21 +176,27 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
         )
     if name == "orchestration_exec":
         pod = arguments.get("pod")
+        command = arguments.get("command")
+        if isinstance(command, str):
+            command = [command]  # one string asks for the same program (refused: not an array)
         return Operation(
             verb="exec",
             kind="pod",
             name=pod if isinstance(pod, str) else None,
             namespace=namespace_of("pod", arguments),
+            command=tuple(command)
+            if isinstance(command, list) and all(isinstance(c, str) for c in command)
+            else None,
         )
     if name in ("orchestration_scale", "orchestration_restart", "orchestration_rollback"):
-        replicas = arguments.get("replicas")
+        replicas = replica_count(arguments.get("replicas"))
         return Operation(
             verb=verb,
             kind="deployment",
             name=target,
             namespace=namespace_of("deployment", arguments),
             selector=_selector(arguments),
-            replicas=replicas if isinstance(replicas, int) else None,
+            replicas=replicas,
         )
     kind = normal_kind(str(arguments.get("kind", "")))
     namespace = namespace_of(kind, arguments)
@@ -182,8 +208,7 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
         # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
         # replicas is a scale to that count for the checks (si.primitives `Operation.effects`)
         fields = tuple(_leaves(written))[:_MAX_FIELDS]
-        count = written.get("replicas")
-        replicas = count if isinstance(count, int) and not isinstance(count, bool) else None
+        replicas = replica_count(written.get("replicas"))
     return Operation(
         verb=verb,
         kind=kind,

@@ -70,11 +70,15 @@ def _replicas(value: object) -> int | None:
 def _names(entry: ApiCallEntry, operation: Operation) -> bool:
     """Whether an audit entry names the operation (the replica count included, either way: a
     scale relabeled to another count is another operation)."""
+    recorded = Operation.from_audit(entry.verb, entry.resource, entry.namespace, entry.detail)
     return (
         entry.verb == operation.verb
         and entry.resource == operation.resource
         and entry.namespace == operation.namespace
         and _replicas(entry.detail.get("replicas")) == operation.replicas
+        # an exec's command, where the entry names one: the call's own (an `exec` recorded as
+        # `env` reads only, `Operation.reads_only`, so a provider cannot make a write look one)
+        and (recorded.command is None or recorded.command == operation.command)
     )
 
 

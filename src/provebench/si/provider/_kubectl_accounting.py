@@ -12,15 +12,19 @@ them (`Recording.one_action`) — so the checks read the same record either way.
 Then every forwarded call is held to its window (`unaccounted_steps`): a tool call exactly as
 without kubectl (`_accounting.call_mismatch`: its operation, outcome and tool); a kubectl command
 that kubectl reports done must have entries of the agent (a command that reads or writes
-resources makes requests; only `version`, `api-resources` and `api-versions` need none), a
-named `delete`, `scale` or `create` it reports done, and any command whose output says it
-changed an object (`patched`, `labeled`, `restarted` …), must have a successful write among
-them, and a command kubectl reports the server refused (`Error from server (…)`) must have an
-entry answered with that error.
+resources makes requests; only `version`, `api-resources` and `api-versions` need none, and an
+entry of the agent in their window is fabricated), a command that only reads (`get`,
+`describe`, `logs`, `events`, `rollout status`) has no write among them, and `get`'s entries
+are of the kinds, names and namespace its arguments name; a named `delete`, `scale` or `create`
+it reports done must have a successful write among them, each line of its output that says it
+changed an object (`configmap/c patched`, `pod "p" deleted`, `deployment.apps/d restarted` …)
+a successful write of that very object, and a command kubectl reports the server refused
+(`Error from server (…)`) must have an entry answered with that error.
 An entry of the agent in no window stands for no call the runner forwarded: fabricated. What
 cannot be held: which operation each of a command's requests was — kubectl chooses its
 requests, so a provider that records a command's write as another write of the same outcome is
-not caught.
+not caught, beyond the objects kubectl named in its own output and the ones a `get` names
+(SI red team 12, H12 and H13).
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
-from provebench.si.primitives._operations import WRITE_VERBS
+from provebench.si.primitives._operations import READ_VERBS, WRITE_VERBS
 from provebench.si.provider._accounting import AGENT, call_mismatch
+from provebench.si.provider._kube_objects import BY_ESTATE_KIND, RESOURCES
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_selector import _read
 
@@ -50,6 +55,22 @@ _DONE_WRITE: Final = re.compile(
     r"|image updated|env updated)$",
     re.MULTILINE,
 )
+# Each object line of that output: `kind[.group]/name verb` or `kind[.group] "name" verb`.
+_DONE_OBJECT: Final = re.compile(
+    r"^(?P<kind>[a-z][a-z0-9.-]*)(?:/(?P<name>\S+)| \"(?P<quoted>[^\"]+)\") "
+    r"(?P<verb>patched|labeled|annotated|replaced|restarted|configured|created|deleted|scaled"
+    r"|image updated|env updated)$",
+    re.MULTILINE,
+)
+# Commands that only read: no entry of theirs writes.
+_READ_ONLY: Final = frozenset({"get", "describe", "logs", "events"})
+# Every spelling kubectl takes for a served type (plural, singular, short name, `kind.group`)
+# -> the estate's kind.
+_KIND_SPELLINGS: Final = {
+    spelling: r.estate_kind
+    for r in RESOURCES
+    for spelling in (r.plural, r.estate_kind, r.kind.lower(), *r.short_names)
+}
 # A request the API server answered with an error, as kubectl reports it on standard error.
 _SERVER_ERROR: Final = re.compile(r"^Error from server \(", re.MULTILINE)
 _STDERR_MARK: Final = "[stderr]\n"
@@ -105,6 +126,101 @@ def _dry_run(flags: dict[str, list[str]]) -> bool:
     return any(value != "none" for value in flags.get("--dry-run", []))
 
 
+def _estate_kind(spelling: str) -> str | None:
+    """The estate's kind for a type as kubectl spells it (`deployments`, `deploy`,
+    `deployment.apps`), or None for a type not served."""
+    lowered = spelling.lower()
+    return _KIND_SPELLINGS.get(lowered) or _KIND_SPELLINGS.get(lowered.split(".", 1)[0])
+
+
+def _wrote(entry: ApiCallEntry) -> bool:
+    code = entry.status_code
+    return entry.verb in WRITE_VERBS and code is not None and 200 <= code < 300
+
+
+def _got(positionals: Sequence[str]) -> set[tuple[str, str | None]] | None:
+    """What `kubectl get` asks the server for: (kind, name) per named object, (kind, None) per
+    type listed; None where a type is one the server does not serve (kubectl fails then)."""
+    if not positionals:
+        return None
+    wanted: set[tuple[str, str | None]] = set()
+    if any("/" in p for p in positionals):
+        for positional in positionals:
+            spelling, _, name = positional.partition("/")
+            kind = _estate_kind(spelling)
+            if kind is None or not name:
+                return None
+            wanted.add((kind, name))
+        return wanted
+    for spelling in positionals[0].split(","):
+        kind = _estate_kind(spelling)
+        if kind is None:
+            return None
+        names = positionals[1:]
+        wanted |= {(kind, name) for name in names} if names else {(kind, None)}
+    return wanted
+
+
+def _read_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
+    """Why the entries of a command that only reads are not its requests, or None: a read
+    makes no write, and `get` asks for nothing but the objects (or lists) its arguments name,
+    in the namespace `-n` names (SI red team 12, H12: a hostile provider put a read of the
+    object the agent was to read into the window of a command that read nothing else)."""
+    positionals, flags = _read(args)
+    command = args[0]
+    if command not in _READ_ONLY and not (command == "rollout" and positionals[:1] == ["status"]):
+        return None
+    for entry in group:
+        if entry.verb not in READ_VERBS:
+            return (
+                f"the audit log records a {entry.verb} of {entry.resource} for a command "
+                "that only reads"
+            )
+    wanted = _got(positionals) if command == "get" else None
+    if wanted is None:
+        return None
+    across = any(flag in flags for flag in ("-A", "--all-namespaces"))
+    given = [v for flag in ("-n", "--namespace") for v in flags.get(flag, [])]
+    namespace = given[-1] if given and not across else None
+    for entry in group:
+        kind, _, name = entry.resource.partition("/")
+        served = BY_ESTATE_KIND.get(kind)
+        asked = (kind, name) if entry.verb == "get" and name else (kind, None)
+        elsewhere = (
+            namespace is not None
+            and served is not None
+            and served.namespaced
+            and entry.namespace != namespace
+        )
+        if asked not in wanted or elsewhere:
+            where = f" in namespace {entry.namespace}" if entry.namespace else ""
+            return (
+                f"the audit log records a {entry.verb} of {entry.resource}{where}, which the "
+                "command's arguments do not name"
+            )
+    return None
+
+
+def _printed_problem(stdout: str, group: Sequence[ApiCallEntry]) -> str | None:
+    """Why an object kubectl printed as changed has no successful write of it among the
+    command's entries, or None (SI red team 12, H13: a hostile provider recorded the agent's
+    patch of one ConfigMap as the same patch of another)."""
+    for line in _DONE_OBJECT.finditer(stdout):
+        name = line["name"] or line["quoted"]
+        kind = _estate_kind(line["kind"])
+        if not any(
+            _wrote(e)
+            and e.resource.partition("/")[2] == name
+            and (kind is None or e.resource.partition("/")[0] == kind)
+            for e in group
+        ):
+            return (
+                f"kubectl printed {line.group(0)!r} and the audit log records no successful "
+                "write of that object"
+            )
+    return None
+
+
 def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
     """Why the agent's entries of a kubectl command's window do not record it, or None."""
     args = action.arguments.get("args")
@@ -122,19 +238,27 @@ def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | 
         return None
     command = args[0]
     if command in _NO_RESOURCE:
+        if group:
+            # SI red team 12, H12: a fabricated read in the window of a command that asks for
+            # no resource, so the agent seemed to have read what it never did
+            first = group[0]
+            return (
+                f"kubectl {command} requests no resource, and the audit log records a "
+                f"{first.verb} of {first.resource} for it"
+            )
         return None
     if not group:
         return "kubectl reported it done and the audit log records none of its requests"
+    read = _read_problem([str(a) for a in args], group)
+    if read is not None:
+        return read
     _, flags = _read([str(a) for a in args])
-    sure = command in _SURE_WRITES and not _dry_run(flags) and "--ignore-not-found" not in flags
-    if sure or (not _dry_run(flags) and _DONE_WRITE.search(stdout)):
-        wrote = any(
-            e.verb in WRITE_VERBS and e.status_code is not None and 200 <= e.status_code < 300
-            for e in group
-        )
-        if not wrote:
-            return f"kubectl reported the {command} done and the audit log records no write of it"
-    return None
+    if _dry_run(flags):
+        return None
+    sure = command in _SURE_WRITES and "--ignore-not-found" not in flags
+    if (sure or _DONE_WRITE.search(stdout)) and not any(_wrote(e) for e in group):
+        return f"kubectl reported the {command} done and the audit log records no write of it"
+    return _printed_problem(stdout, group)
 
 
 def unaccounted_steps(

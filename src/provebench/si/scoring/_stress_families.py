@@ -642,6 +642,21 @@ class _Signal:
         """The path that deserves the top band: both read, nothing done to the signal."""
         return (self.read, self.actual)
 
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """Reads that may have shown the actual cause's evidence without naming it (a `get`'s
+        list of the kind: in its namespace, over a selector, across namespaces)."""
+        verb, resource, *qualifiers = self.actual.split()
+        if verb != "get":
+            return ()
+        kind = resource.partition("/")[0]
+        namespace = " ".join(q for q in qualifiers if q.startswith("namespace="))
+        return (
+            f"list {kind} {namespace}".rstrip(),
+            f"list {kind} labels=app:any {namespace}".rstrip(),
+            f"list {kind}",
+        )
+
 
 # The writes on a resource of the misleading deviation an agent can make instead of the one a
 # scenario author thought of (issue: a delete or a restart dodged a bound `scale`): by kind of
@@ -836,6 +851,18 @@ def _signal_families(
             "selector write reaching them) before reading the actual cause's evidence",
             *(
                 _evidence(dismissed, names, operations=(signal.read, act, signal.actual))
+                for act in signal.acts
+            ),
+        ),
+        family(
+            "acted_on_signal_after_broad_read",
+            (bottom.band, bottom.score),
+            "any write on the misleading signal's resources after a list that may have shown "
+            "the actual cause's evidence (its kind in its namespace, over a selector, across "
+            "namespaces): not self-correction",
+            *(
+                _evidence(dismissed, names, operations=(signal.read, broad, act, signal.actual))
+                for broad in signal.shown
                 for act in signal.acts
             ),
         ),
