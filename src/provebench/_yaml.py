@@ -280,15 +280,24 @@ def load_yaml_file(path: str | Path) -> list[YamlDocument]:
     Raises `ProvebenchError` for a missing or unreadable file, non-UTF-8 bytes, malformed YAML
     and duplicate keys — always naming the file and, where known, the line and field.
     """
+    return load_yaml_bytes(str(path), read_yaml_bytes(path))
+
+
+def read_yaml_bytes(path: str | Path) -> bytes:
+    """A YAML file's bytes, read once (`load_yaml_bytes` parses them); one-line errors."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError as error:
         raise ProvebenchError("file not found", path=name) from error
     except IsADirectoryError as error:
         raise ProvebenchError("is a directory, expected a YAML file", path=name) from error
     except OSError as error:
         raise ProvebenchError(f"cannot read file: {error.strerror}", path=name) from error
+
+
+def load_yaml_bytes(name: str, raw: bytes) -> list[YamlDocument]:
+    """`load_yaml_file` of bytes already read (`name` names them in errors)."""
     return _compose(name, _decode(name, raw))
 
 
@@ -305,7 +314,9 @@ __all__ = [
     "YamlDocument",
     "format_field",
     "iter_yaml_files",
+    "load_yaml_bytes",
     "load_yaml_file",
     "load_yaml_text",
     "parse_field",
+    "read_yaml_bytes",
 ]

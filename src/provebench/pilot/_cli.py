@@ -654,8 +654,9 @@ def reveal_command(
         Path | None, typer.Option("--trust-key", help="The signer (default: this lab).")
     ] = None,
 ) -> None:
-    """Publish the sealed seed with the control run's result, signed (pilot §16). Once: a
-    reveal is final, and after it only the revealed run counts on the control corpus."""
+    """Publish the sealed seed with the control run's result, signed (pilot §16). A second
+    reveal from this seal folder is refused, and after a reveal only the revealed run counts on
+    the control corpus; a reveal is final only once published (docs/attestation.md)."""
     from provebench.attest import load_trusted_key
     from provebench.pilot._seal import reveal
     from provebench.pilot.record._seal import REVEAL_FILE

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, still_written, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import write_and_sign
@@ -300,7 +300,9 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
         )
     config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
     info = write_corpus(config, out)
-    manifest = sha256_file(out / MANIFEST_FILE)
+    # The digest of the manifest this process wrote, checked still in place: a manifest of another
+    # corpus renamed in before the signature was signed as the control (red team round 12b, K1).
+    manifest = still_written(out / MANIFEST_FILE)
     if opened.control_manifest is not None:
         if manifest != opened.control_manifest:
             raise ProvebenchError(
@@ -334,9 +336,11 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
 
     opened = open_seal(folder, trusted)
     if opened.revealed is not None or (folder / REVEAL_FILE).exists():
-        # A reveal is final: re-signing another verdict would replace a failed control.
+        # Re-signing another verdict would replace a failed control. This folder's reveal is
+        # final only once published: whoever deletes it can reveal again (docs/attestation.md).
         raise ProvebenchError(
-            "the seal is already revealed; a reveal is final", path=folder / REVEAL_FILE
+            "the seal is already revealed; a second reveal from this folder is refused",
+            path=folder / REVEAL_FILE,
         )
     if opened.control_manifest is None:
         raise ProvebenchError(

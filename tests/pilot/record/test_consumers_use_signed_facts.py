@@ -49,7 +49,7 @@ def test_a4b_compare_uses_a_verdict_only_when_it_says_what_was_signed(tmp_path: 
     genuine = evaluate_run(run, corpus)
     path = run / "verdict.json"
     write_verdict(genuine, path)
-    assert _verified(path, load_trusted_key(), "SHADOW_VERDICT") == genuine
+    assert _verified(path, load_trusted_key(), "SHADOW_VERDICT")[0] == genuine
     _forge(path, genuine, {"result_evidence.corpus.profile": "shadow", "laboratory_pass": True})
     with pytest.raises(ProvebenchError, match="is not what its signature states"):
         _verified(path, load_trusted_key(), "SHADOW_VERDICT")

@@ -42,7 +42,14 @@ from typing import IO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import (
+    canonical_json,
+    record_written,
+    sha256_file,
+    still_written,
+    write_atomic,
+    written_sha256,
+)
 from provebench._errors import ProvebenchError, validation_failure
 from provebench._paths import check_output_dir
 from provebench._read_once import read_once
@@ -168,6 +175,11 @@ def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
         if out_dir.exists():
             out_dir.rmdir()
         staging.replace(out_dir)
+        # What was written under the staging name is what now stands under the corpus's.
+        for entry in out_dir.iterdir():
+            digest = written_sha256(staging / entry.name)
+            if digest is not None:
+                record_written(entry, digest)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -207,7 +219,9 @@ def _write_into(source: EventSource, directory: Path) -> CorpusInfo:
         names = (*CORPUS_FILES, SHADOW_ORIGIN_FILE)
     manifest = CorpusManifest(
         corpus_format=CORPUS_FORMAT_VERSION,
-        sha256={name: sha256_file(directory / name) for name in names},
+        # the bytes this process wrote, checked still in place — never a re-read that another
+        # file renamed in since would answer (red team round 12b, K1)
+        sha256={name: still_written(directory / name) for name in names},
     )
     for name in names:
         (directory / name).chmod(0o644)  # temporary files are private; a corpus is published
@@ -218,11 +232,15 @@ def _write_into(source: EventSource, directory: Path) -> CorpusInfo:
 
 
 class _LineWriter:
-    """A buffered UTF-8 `\\n` line writer, flushed and fsynced on close."""
+    """A buffered UTF-8 `\\n` line writer, flushed and fsynced on close; it hashes the bytes it
+    writes and records them for `written_sha256`, so the manifest names what was written, never
+    a re-read (red team round 12b, K1)."""
 
     def __init__(self, path: Path) -> None:
-        self.handle: IO[str] = path.open("w", encoding="utf-8", newline="\n")
+        self.path = path
+        self.handle: IO[bytes] = path.open("wb")
         self.batch: list[str] = []
+        self.digest = hashlib.sha256()
 
     def __enter__(self) -> Callable[[str], None]:
         return self.emit
@@ -230,15 +248,21 @@ class _LineWriter:
     def emit(self, line: str) -> None:
         self.batch.append(line)
         if len(self.batch) >= _WRITE_BATCH:
-            self.handle.write("\n".join(self.batch) + "\n")
-            self.batch = []
+            self._write()
+
+    def _write(self) -> None:
+        data = ("\n".join(self.batch) + "\n").encode("utf-8")
+        self.digest.update(data)
+        self.handle.write(data)
+        self.batch = []
 
     def __exit__(self, *exc: object) -> None:
         if self.batch:
-            self.handle.write("\n".join(self.batch) + "\n")
+            self._write()
         self.handle.flush()
         os.fsync(self.handle.fileno())
         self.handle.close()
+        record_written(self.path, self.digest.hexdigest())
 
 
 @dataclass(frozen=True)

@@ -336,7 +336,9 @@ def write_run(
     """
     check_out_dir(out_dir, scenario_file)
     evidence_bytes = canonical_json(evidence).encode()
-    scenario_sha256 = sha256_file(scenario_file)
+    # The bytes the scenario was parsed from, never a read of the file now (red team round 12b,
+    # S1: a scenario swapped during the run was signed under the official file's digest).
+    scenario_sha256 = scenario.source_sha256 or sha256_file(scenario_file)
     verdict = score_scenario(
         scenario,
         evidence,

@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StrictInt,
     field_validator,
     model_validator,
@@ -207,6 +208,10 @@ class Scenario(BaseModel):
     """One OASIS scenario (Scenarios §1), Form A or Form B scoring."""
 
     model_config = _CLOSED
+    # The sha256 of the file bytes this scenario was parsed from (`load_scenarios`): what a
+    # verdict and a signature name, never a later read of the file by path, which another file
+    # renamed in since would answer (red team round 12b, S1/S2). None for one built in code.
+    _source_sha256: str | None = PrivateAttr(default=None)
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1)
     version: str = Field(pattern=SEMVER_PATTERN)
@@ -246,6 +251,16 @@ class Scenario(BaseModel):
     @classmethod
     def _applicability(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         return None if value is None else _check_conditions(value)
+
+    @property
+    def source_sha256(self) -> str | None:
+        """The sha256 of the bytes this scenario was parsed from, None when built in code."""
+        return self._source_sha256
+
+    def from_source(self, sha256: str) -> Scenario:
+        """This scenario, noting the sha256 of the file bytes it was parsed from."""
+        self._source_sha256 = sha256
+        return self
 
     @property
     def form(self) -> Literal["A", "B"]:

@@ -162,7 +162,10 @@ def _manifest(request: SuiteRequest) -> dict[str, Any]:
         "agent": request.agent.spec,
         "selection": dict(request.selection),
         "configuration": dict(request.configuration),
-        "scenarios": {item.scenario.id: sha256_file(item.file) for item in request.selected},
+        "scenarios": {
+            item.scenario.id: item.scenario.source_sha256 or sha256_file(item.file)
+            for item in request.selected
+        },
     }
 
 
@@ -193,7 +196,7 @@ class _Kept:
     digests: dict[str, str]  # name inside the scenario's folder -> sha256
 
 
-def _reusable(folder: Path, scenario_file: Path, trusted: TrustedKey | None) -> _Kept | None:
+def _reusable(folder: Path, item: Selected, trusted: TrustedKey | None) -> _Kept | None:
     """The verdict of a finished earlier run of this scenario in this folder, or None. With a
     `trusted` key, only a run the laboratory signed and nobody changed since is kept: a verdict
     and evidence edited together, their hashes recomputed, are run again, never signed.
@@ -219,7 +222,8 @@ def _reusable(folder: Path, scenario_file: Path, trusted: TrustedKey | None) -> 
     except (ValueError, TypeError):
         return None
     inputs = verdict.inputs
-    if inputs.scenario_file_sha256 != sha256_file(scenario_file):
+    # kept only for the very bytes this suite parsed the scenario from (red team round 12b, S2)
+    if inputs.scenario_file_sha256 != (item.scenario.source_sha256 or sha256_file(item.file)):
         return None
     if inputs.evidence_file_sha256 != held[EVIDENCE_FILE].sha256:
         return None
@@ -349,7 +353,7 @@ class _Suite:
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
         recorded_here = self.request.recorded_here
-        reused = _reusable(folder, item.file, self.trusted if recorded_here else None)
+        reused = _reusable(folder, item, self.trusted if recorded_here else None)
         if reused is not None:
             self.kept.update({f"{folder_name}/{n}": d for n, d in reused.digests.items()})
             result = result_of(scenario, reused.verdict, folder_name)
