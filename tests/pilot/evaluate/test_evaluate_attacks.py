@@ -101,9 +101,14 @@ def test_editing_the_log_by_path_is_caught_and_fails_closed(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The evaluator's own check, for a log published by a laboratory that read back whatever
-    # the file held (as before it held its head): the chain and the head in run.json tell.
+    # the file held (as before it held its head, and before publish re-hashed the closed log):
+    # the chain and the head in run.json tell.
+    from provebench._canonical import sha256_file
+    from provebench.pilot.lab import _publish
+
     with monkeypatch.context() as before:
         before.setattr(Ledger, "held_rows", Ledger.linked_rows)
+        before.setattr(_publish, "read_closed_log", lambda path, *_: sha256_file(path))
         run = run_agent(corpus, "EditsEvaluatorLog", tmp_path / "edited")
     verdict = evaluate(run, corpus)
     assert "evaluator_log_modification" in violation_kinds(verdict)
