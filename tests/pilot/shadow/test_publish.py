@@ -333,3 +333,61 @@ def test_a_file_planted_in_the_staging_folder_is_not_signed(
         publish_bundle([published.bundle / "runs" / "lab-run"], [public], out)
     assert "\n" not in str(refused.value) and "nothing is signed" in str(refused.value)
     assert not out.exists() and not list(tmp_path.glob(".bundle.*"))
+
+
+def test_the_index_names_the_run_the_verdict_evaluated_not_a_first_read_of_run_json(
+    published: Published, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 12b, P1: publish's first read of run.json (the racer's point) returns a
+    forged record naming another agent and a sealed run; the bundle's copy is the genuine one.
+    The signed index takes agent and isolation from the verdict evaluated from the staged copy."""
+    from provebench.pilot.publish import _bundle
+
+    run = published.bundle / "runs" / "lab-run"
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    original = _bundle._run_record
+
+    def forged_first_read(run_dir: Path) -> dict[str, object]:
+        record = original(run_dir)
+        record["agent"] = dict(record["agent"], name="my-candidate", spec="vendor.py:Mine")
+        record["isolation"] = dict(record["isolation"], mode="sandbox", from_seal="f" * 64)
+        return record
+
+    monkeypatch.setattr(_bundle, "_run_record", forged_first_read)
+    out = tmp_path / "bundle"
+    index = publish_bundle([run], [public], out)
+    genuine = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    assert index.runs[0].agent["name"] == genuine["agent"]["name"] != "my-candidate"
+    assert "from_seal" not in index.runs[0].isolation
+    verify_bundle(out)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("runs[0].agent.name", "my-candidate"),
+        ("runs[0].isolation.mode", "sandbox"),
+        ("runs[0].laboratory_pass", False),
+        ("corpora[0].seed", 4242),
+    ],
+)
+def test_a_signed_index_entry_the_bundle_does_not_derive_fails(
+    published: Published, tmp_path: Path, field: str, value: object
+) -> None:
+    """Red team round 12b, P1, at verify-bundle: every `runs[]` and `corpora[]` entry of the
+    signed index is built again from the bundle's own re-derivation; a forged one, even signed
+    by the laboratory's key, fails in one line naming the field."""
+    from provebench._canonical import canonical_json
+
+    copy = _copy(published, tmp_path)
+    index = json.loads((copy / "bundle.json").read_text(encoding="utf-8"))
+    where, _, key = field.rpartition(".")
+    entry = index
+    for part in where.replace("]", "").replace("[", ".").split("."):
+        entry = entry[int(part)] if part.isdigit() else entry[part]
+    entry[key] = value
+    (copy / "bundle.json").write_text(canonical_json(index), encoding="utf-8")
+    _re_signed_by_the_laboratory(copy)
+    done = run_cli("pilot", "verify-bundle", str(copy))
+    assert done.returncode == 1 and field in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

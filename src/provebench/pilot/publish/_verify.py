@@ -31,9 +31,10 @@ from provebench._canonical import canonical_json
 from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified
+from provebench.pilot.corpus import load_corpus
 from provebench.pilot.evaluate import evaluate_run
 from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
-from provebench.pilot.publish._bundle import bundle_digests
+from provebench.pilot.publish._bundle import bundle_digests, bundled_corpus, bundled_run
 from provebench.pilot.publish._layout import (
     BUNDLE_FORMAT,
     BUNDLE_PREDICATE,
@@ -87,16 +88,20 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
             "differs from the signed index", path=bundle / INDEX_FILE, field="signatures"
         )
     _check_exact_set(bundle, manifest, index)
+    _check_corpora(bundle, index)
     signatures = 1
     if index.redteam:
         _signed(bundle / REDTEAM / "redteam.dsse.json", trusted, REDTEAM_PREDICATE)
         signatures += 1
+    control_corpora: dict[str, str] = {}
     for name in index.seals:
         try:
             opened = open_seal(bundle / SEALS / name, trusted)
         except ProvebenchError as error:
             raise BundleMismatch(error.message, path=error.path, field=error.field) from None
         signatures += 2 if opened.control_manifest is None else 3  # seal, control, reveal
+        if opened.control_manifest is not None:
+            control_corpora[opened.control_manifest] = name
         # A seal of a control below pilot §11's size (an older build's profile public) vouches
         # for nothing, whatever its signatures say.
         revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))
@@ -109,7 +114,8 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
     for name in index.comparisons:
         _signed(envelope_path_for(bundle / COMPARISONS / name), trusted, COMPARISON_PREDICATE)
         signatures += 1
-    for run in index.runs:
+    manifests = {corpus.name: corpus.manifest_sha256 for corpus in index.corpora}
+    for position, run in enumerate(index.runs):
         verdict_path = bundle / run.verdict
         try:
             signed_verdict(envelope_path_for(verdict_path), trusted)
@@ -123,6 +129,17 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
             red_team=bundle / REDTEAM if run.evaluated_with_red_team else None,
             fresh_control=None if run.fresh_control is None else bundle / SEALS / run.fresh_control,
         )
+        # Every fact the signed index states about the run, built again from this
+        # re-derivation as publish builds it (red team round 12b, P1).
+        rebuilt = bundled_run(
+            run.name,
+            run.corpus,
+            again,
+            index.redteam and _profile(index, run.corpus) != "shadow",
+            control_corpora.get(manifests.get(run.corpus, "")),
+        )
+        _check_entry(bundle, f"runs[{position}]", run.model_dump(mode="json"),
+                     rebuilt.model_dump(mode="json"))  # fmt: skip
         derived_text = canonical_json(again)
         if derived_text.encode("utf-8") == verdict_path.read_bytes():
             continue
@@ -140,6 +157,33 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         verdicts_rederived=len(index.runs),
         signatures=signatures,
     )
+
+
+def _check_corpora(bundle: Path, index: BundleIndex) -> None:
+    """Every corpus entry of the signed index, built again from the bundle's copy of the
+    corpus (its name, profile, seed, generator and manifest digest; red team round 12b, P1)."""
+    for position, corpus in enumerate(index.corpora):
+        try:
+            loaded = load_corpus(bundle / CORPORA / corpus.name, check_lines=False)
+        except ProvebenchError as error:
+            raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+        rebuilt = bundled_corpus(loaded)
+        _check_entry(bundle, f"corpora[{position}]", corpus.model_dump(mode="json"),
+                     rebuilt.model_dump(mode="json"))  # fmt: skip
+
+
+def _check_entry(bundle: Path, where: str, signed: Any, derived: Any) -> None:
+    difference = _first_difference(signed, derived, where)
+    if difference is not None:
+        raise BundleMismatch(
+            "the signed index differs from what the bundle's own files derive",
+            path=bundle / INDEX_FILE,
+            field=difference,
+        )
+
+
+def _profile(index: BundleIndex, corpus: str) -> str | None:
+    return next((c.profile for c in index.corpora if c.name == corpus), None)
 
 
 def _signed(envelope: Path, trusted: TrustedKey, predicate: str) -> dict[str, Any]:
