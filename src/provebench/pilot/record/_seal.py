@@ -181,6 +181,13 @@ def fresh_control_finding(
         return False, small
     if revealed.get("laboratory_pass") is not True:
         return False, "the revealed control run did not pass the laboratory gate"
+    # Credited only from a control this laboratory ran (red team round 12b, F1): a reveal that
+    # does not name its run's signer (an older one), or names another key, credits nothing.
+    if revealed.get("run_signer") != trusted.keyid:
+        return False, (
+            "the revealed control run is not named as this laboratory's own run (its run's "
+            "signer differs or is not recorded): only a control this laboratory ran is credited"
+        )
     # Credited only from a control that itself earned the fresh-control credit: uninterrupted
     # (red team round 9, A1). A reveal that does not record it (an older one) credits nothing.
     if revealed.get("resumed") is not False:
