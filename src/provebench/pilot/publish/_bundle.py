@@ -331,6 +331,7 @@ def _write_bundle(
         # Under their own names: the envelope names the file it signs.
         envelope = envelope_path_for(comparison)
         staged.copy(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
+        _refuse_unbundled_verdicts(root / COMPARISONS / name / comparison.name, staged)
         comparison_names.append(f"{name}/{comparison.name}")
     write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
     staged.wrote(root / PUBLIC_KEY_FILE)
@@ -360,6 +361,26 @@ def _write_bundle(
     predicate = {"format": BUNDLE_FORMAT, "index": index.model_dump(mode="json")}
     sign_files(root, [MANIFEST_FILE], root / ENVELOPE_FILE, BUNDLE_PREDICATE, predicate)
     return index
+
+
+def _refuse_unbundled_verdicts(comparison: Path, staged: _Staged) -> None:
+    """A comparison is published only about verdicts the bundle carries (red team round 12b,
+    V2: a "clear" comparison of another shadow run was published beside a material one)."""
+    bundled = {
+        digest
+        for name, digest in staged.sha256.items()
+        if name.startswith(f"{VERDICTS}/") and name.endswith(".json")
+    }
+    document = read_json_file(comparison)  # the staged copy: publish's own private bytes
+    for field in ("laboratory_verdict_sha256", "shadow_verdict_sha256"):
+        value = document.get(field) if isinstance(document, dict) else None
+        if value not in bundled:
+            raise ProvebenchError(
+                "the comparison is about a verdict that is not in the bundle (compare the "
+                "verdicts of the runs published, evaluated as publish evaluates them)",
+                path=comparison,
+                field=field,
+            )
 
 
 def bundle_digests(root: Path) -> dict[str, str]:

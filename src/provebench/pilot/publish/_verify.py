@@ -27,13 +27,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from provebench._canonical import canonical_json
+from provebench._canonical import canonical_json, sha256_file
 from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified
 from provebench.pilot.corpus import load_corpus
 from provebench.pilot.evaluate import evaluate_run
-from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
+from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE, compare_verdicts
 from provebench.pilot.publish._bundle import bundle_digests, bundled_corpus, bundled_run
 from provebench.pilot.publish._layout import (
     BUNDLE_FORMAT,
@@ -150,6 +150,10 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
                 "the verdict re-derived from the bundle differs", path=verdict_path,
                 field=difference,
             )  # fmt: skip
+    # After the verdicts: each is now the one re-derived from the bundle (red team round 12b, V2).
+    verdicts = {sha256_file(bundle / run.verdict): bundle / run.verdict for run in index.runs}
+    for name in index.comparisons:
+        _check_comparison(bundle / COMPARISONS / name, verdicts, trusted)
     return BundleReport(
         keyid=trusted.keyid,
         key_source="the bundle's own key" if own else "--trust-key",
@@ -157,6 +161,34 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         verdicts_rederived=len(index.runs),
         signatures=signatures,
     )
+
+
+def _check_comparison(path: Path, verdicts: dict[str, Path], trusted: TrustedKey) -> None:
+    """Both verdicts a comparison names are verdicts of the bundle, and the comparison is the
+    one derived from them, byte for byte (red team round 12b, V2: a signed "clear" comparison
+    of a shadow verdict not in the bundle verified beside a material shadow run)."""
+    try:
+        document = json.loads(path.read_bytes())
+    except ValueError:
+        raise BundleMismatch("not JSON", path=path) from None
+    found = {}
+    for field in ("laboratory_verdict_sha256", "shadow_verdict_sha256"):
+        value = document.get(field) if isinstance(document, dict) else None
+        if not isinstance(value, str) or value not in verdicts:
+            raise BundleMismatch(
+                "the comparison names a verdict that is not in the bundle", path=path, field=field
+            )
+        found[field] = verdicts[value]
+    try:
+        again = compare_verdicts(
+            found["laboratory_verdict_sha256"], found["shadow_verdict_sha256"], trusted
+        )
+    except ProvebenchError as error:
+        raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+    if canonical_json(again).encode("utf-8") != path.read_bytes():
+        raise BundleMismatch(
+            "the comparison re-derived from the bundle's verdicts differs", path=path
+        )
 
 
 def _check_corpora(bundle: Path, index: BundleIndex) -> None:
