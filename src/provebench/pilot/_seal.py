@@ -59,6 +59,7 @@ from provebench.pilot.record._seal import (
     SEAL_FORMAT,
     SEAL_PREDICATE,
     commitment,
+    control_seed_problem,
     control_size_problem,
     identity_mismatch,
     open_seal,
@@ -374,6 +375,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             field=f"isolation.{FROM_SEAL_KEY}",
         )
     small = control_size_problem(opened.sealed.get("profile"), corpus)
+    small = small or control_seed_problem(opened, corpus)  # red team round 12b, K1
     if small is not None:
         raise ProvebenchError(small, path=verdict_path, field="corpus")
     # A resumed control may have re-drawn cycles (a stopped run runs its uncommitted cycle

@@ -51,7 +51,13 @@ from provebench.pilot.publish._layout import (
     BundleManifest,
 )
 from provebench.pilot.publish._verify_derived import derived_problem, expected_files
-from provebench.pilot.record._seal import SEAL_FILE, control_size_problem, open_seal, seal_values
+from provebench.pilot.record._seal import (
+    SEAL_FILE,
+    control_seed_problem,
+    control_size_problem,
+    open_seal,
+    seal_values,
+)
 from provebench.pilot.record._signing import REDTEAM_PREDICATE, signed_verdict
 
 
@@ -102,6 +108,15 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         signatures += 2 if opened.control_manifest is None else 3  # seal, control, reveal
         if opened.control_manifest is not None:
             control_corpora[opened.control_manifest] = name
+        # The bundled control corpus is the sealed seed's (its corpus.json, which the index
+        # entry was checked against): a known seed's corpus recorded as the control is not
+        # (red team round 12b, K1).
+        for corpus in index.corpora:
+            if corpus.manifest_sha256 != opened.control_manifest:
+                continue
+            wrong = control_seed_problem(opened, {"seed": corpus.seed, "profile": corpus.profile})
+            if wrong is not None:
+                raise BundleMismatch(wrong, path=bundle / CORPORA / corpus.name, field="seed")
         # A seal of a control below pilot §11's size (an older build's profile public) vouches
         # for nothing, whatever its signatures say.
         revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))

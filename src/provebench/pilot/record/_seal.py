@@ -166,7 +166,7 @@ def fresh_control_finding(
                 "this run on the control corpus is not the revealed control run: the seed is "
                 "public since the reveal, and only the revealed run counts"
             )
-        small = control_size_problem(profile, corpus)
+        small = control_size_problem(profile, corpus) or control_seed_problem(opened, corpus)
         if small is not None:
             return False, small
         if unverified_resume is not None:
@@ -196,6 +196,19 @@ def fresh_control_finding(
             "uninterrupted control is credited; run the control again from its seal"
         )
     return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def control_seed_problem(opened: OpenedSeal, corpus: dict[str, Any]) -> str | None:
+    """Why a control run's corpus (its `seed` and `profile`, as the run's log or the corpus's
+    own `corpus.json` states them) is not the one the sealed seed generates, as one line; None
+    when it is. A corpus of a known seed swapped in before the control record was signed names
+    its own seed (red team round 12b, K1): it is neither fresh nor hidden."""
+    if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed.get("profile"):
+        return (
+            "the control corpus is not generated from the sealed seed and profile (its seed or "
+            "profile differs from the seal's opening): it is not the fresh control"
+        )
+    return None
 
 
 def control_size_problem(sealed_profile: object, corpus: dict[str, Any] | None) -> str | None:
@@ -260,6 +273,7 @@ __all__ = [
     "SEAL_PREDICATE",
     "OpenedSeal",
     "commitment",
+    "control_seed_problem",
     "control_size_problem",
     "fresh_control_finding",
     "identity_mismatch",
