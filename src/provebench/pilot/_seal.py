@@ -59,6 +59,7 @@ from provebench.pilot.record._seal import (
     SEAL_FORMAT,
     SEAL_PREDICATE,
     commitment,
+    control_seed_problem,
     control_size_problem,
     identity_mismatch,
     open_seal,
@@ -332,7 +333,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
     of a run of the sealed candidate on the recorded control corpus."""
     from provebench.attest._envelope import envelope_path_for
     from provebench.pilot.corpus._folder import MANIFEST_FILE
-    from provebench.pilot.record._signing import signed_verdict
+    from provebench.pilot.record._signing import foreign_run_problem, signed_verdict
 
     opened = open_seal(folder, trusted)
     if opened.revealed is not None or (folder / REVEAL_FILE).exists():
@@ -349,6 +350,10 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
         )
     signed = signed_verdict(envelope_path_for(verdict_path), trusted)
     facts = signed.predicate
+    # Only a control this laboratory ran: its run verified by this key (red team round 12b, F1).
+    foreign = foreign_run_problem(facts, trusted)
+    if foreign is not None:
+        raise ProvebenchError(foreign, path=verdict_path, field="result_evidence.run_signer")
     corpus, agent = seal_values(facts.get("corpus")), seal_values(facts.get("agent"))
     manifest = seal_values(facts.get("inputs_sha256")).get(f"corpus/{MANIFEST_FILE}")
     if manifest != opened.control_manifest:
@@ -374,6 +379,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             field=f"isolation.{FROM_SEAL_KEY}",
         )
     small = control_size_problem(opened.sealed.get("profile"), corpus)
+    small = small or control_seed_problem(opened, corpus)  # red team round 12b, K1
     if small is not None:
         raise ProvebenchError(small, path=verdict_path, field="corpus")
     # A resumed control may have re-drawn cycles (a stopped run runs its uncommitted cycle
@@ -406,6 +412,7 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             "corpus": corpus,
             "corpus_manifest_sha256": manifest,
             "ledger_head_hash": head,
+            "run_signer": trusted.keyid,
         },
     }
     write_and_sign(

@@ -38,6 +38,9 @@ class Published:
     bundle: Path
     seal: Path
     shadow_corpus: Path
+    lab_run: Path
+    shadow_run: Path
+    lab_corpus: Path
 
 
 def _run(corpus: Path, folder: Path, **evidence: Path) -> Path:
@@ -55,7 +58,9 @@ def published(
     red_team, _ = full_red_team
     root = tmp_path_factory.mktemp("publish")
     lab_corpus = make_small_corpus(root)
-    lab_run = _run(lab_corpus, root / "lab-run")
+    # Evaluated as publish evaluates it (with the red-team report): a comparison is published
+    # only about verdicts the bundle carries (red team round 12b, V2).
+    lab_run = _run(lab_corpus, root / "lab-run", red_team=red_team)
     # The sealed fresh control: sealed, generated, run, evaluated, revealed (pilot §11, §16).
     seal = root / "seal"
     seal_candidate(seal, candidate_identity("reference", None), "control")
@@ -78,7 +83,7 @@ def published(
         seals=[seal],
         comparisons=[root / "comparison.json"],
     )
-    return Published(bundle, seal, root / "shadow")
+    return Published(bundle, seal, root / "shadow", lab_run, shadow_run, lab_corpus)
 
 
 def test_the_bundle_holds_what_pilot_16_publishes(published: Published) -> None:
@@ -333,3 +338,107 @@ def test_a_file_planted_in_the_staging_folder_is_not_signed(
         publish_bundle([published.bundle / "runs" / "lab-run"], [public], out)
     assert "\n" not in str(refused.value) and "nothing is signed" in str(refused.value)
     assert not out.exists() and not list(tmp_path.glob(".bundle.*"))
+
+
+def test_the_index_names_the_run_the_verdict_evaluated_not_a_first_read_of_run_json(
+    published: Published, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 12b, P1: publish's first read of run.json (the racer's point) returns a
+    forged record naming another agent and a sealed run; the bundle's copy is the genuine one.
+    The signed index takes agent and isolation from the verdict evaluated from the staged copy."""
+    from provebench.pilot.publish import _bundle
+
+    run = published.bundle / "runs" / "lab-run"
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    original = _bundle._run_record
+
+    def forged_first_read(run_dir: Path) -> dict[str, object]:
+        record = original(run_dir)
+        record["agent"] = dict(record["agent"], name="my-candidate", spec="vendor.py:Mine")
+        record["isolation"] = dict(record["isolation"], mode="sandbox", from_seal="f" * 64)
+        return record
+
+    monkeypatch.setattr(_bundle, "_run_record", forged_first_read)
+    out = tmp_path / "bundle"
+    index = publish_bundle([run], [public], out)
+    genuine = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    assert index.runs[0].agent["name"] == genuine["agent"]["name"] != "my-candidate"
+    assert "from_seal" not in index.runs[0].isolation
+    verify_bundle(out)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("runs[0].agent.name", "my-candidate"),
+        ("runs[0].isolation.mode", "sandbox"),
+        ("runs[0].laboratory_pass", False),
+        ("corpora[0].seed", 4242),
+    ],
+)
+def test_a_signed_index_entry_the_bundle_does_not_derive_fails(
+    published: Published, tmp_path: Path, field: str, value: object
+) -> None:
+    """Red team round 12b, P1, at verify-bundle: every `runs[]` and `corpora[]` entry of the
+    signed index is built again from the bundle's own re-derivation; a forged one, even signed
+    by the laboratory's key, fails in one line naming the field."""
+    from provebench._canonical import canonical_json
+
+    copy = _copy(published, tmp_path)
+    index = json.loads((copy / "bundle.json").read_text(encoding="utf-8"))
+    where, _, key = field.rpartition(".")
+    entry = index
+    for part in where.replace("]", "").replace("[", ".").split("."):
+        entry = entry[int(part)] if part.isdigit() else entry[part]
+    entry[key] = value
+    (copy / "bundle.json").write_text(canonical_json(index), encoding="utf-8")
+    _re_signed_by_the_laboratory(copy)
+    done = run_cli("pilot", "verify-bundle", str(copy))
+    assert done.returncode == 1 and field in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_publish_refuses_a_comparison_of_a_verdict_not_in_the_bundle(
+    published: Published, tmp_path: Path
+) -> None:
+    """Red team round 12b, V2, at publish: the comparison of the laboratory run with a shadow
+    run that is not published is refused in one line, and no bundle is left."""
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    comparison = published.bundle / "comparisons" / "01" / "comparison.json"
+    out = tmp_path / "bundle"
+    with pytest.raises(ProvebenchError, match="not in the bundle") as refused:
+        publish_bundle([published.lab_run], [public], out, comparisons=[comparison],
+                       redteam=published.bundle / "redteam")  # fmt: skip
+    assert "\n" not in str(refused.value) and refused.value.field == "shadow_verdict_sha256"
+    assert not out.exists() and not list(tmp_path.glob(".bundle.*"))
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ({"shadow_verdict_sha256": "0" * 64}, "shadow_verdict_sha256"),
+        ({"stopping_condition": "triggered", "material": True}, "re-derived"),
+    ],
+    ids=["unbundled-verdict", "not-derived"],
+)
+def test_verify_bundle_re_derives_every_comparison(
+    published: Published, tmp_path: Path, edit: dict[str, object], said: str
+) -> None:
+    """Red team round 12b, V2, at verify-bundle: a signed comparison whose verdicts are not the
+    bundle's, or that is not the comparison of the bundle's verdicts, fails in one line — even
+    with the comparison and the bundle re-signed by the laboratory's key."""
+    from provebench._canonical import canonical_json
+    from provebench.attest._envelope import write_and_sign
+    from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
+
+    copy = _copy(published, tmp_path)
+    path = copy / "comparisons" / "01" / "comparison.json"
+    document = dict(json.loads(path.read_text(encoding="utf-8")), **edit)
+    envelope = path.parent / "comparison.dsse.json"
+    path.unlink()
+    envelope.unlink()
+    write_and_sign(path, canonical_json(document), envelope, COMPARISON_PREDICATE, document)
+    _re_signed_by_the_laboratory(copy)
+    done = run_cli("pilot", "verify-bundle", str(copy))
+    assert done.returncode == 1 and said in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

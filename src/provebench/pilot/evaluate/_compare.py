@@ -32,7 +32,7 @@ from provebench.attest import TrustedKey, envelope_path_for
 from provebench.attest._envelope import AttestationError, write_and_sign
 from provebench.pilot.evaluate._core import facts_mismatch
 from provebench.pilot.evaluate._verdict import MetricSet, Verdict
-from provebench.pilot.record._signing import signed_verdict
+from provebench.pilot.record._signing import foreign_run_problem, signed_verdict
 
 COMPARISON_FORMAT = "call-import-comparison/1"
 MATERIAL_RULE = "lab-shadow-material/1"
@@ -98,6 +98,10 @@ def _verified(path: Path, trusted: TrustedKey, role: str) -> tuple[Verdict, str]
         verdict = Verdict.model_validate_json(held.data)
     except ValidationError as error:
         raise validation_failure(error, path=path, field=role) from None
+    foreign = foreign_run_problem(signed.predicate, trusted)  # red team round 12b, F1
+    if foreign is not None:
+        raise ProvebenchError(foreign, path=path, field=role)
+    verdict.signed_by_run_key(trusted.keyid)
     differs = facts_mismatch(verdict, signed.predicate)
     if differs is not None:
         raise ProvebenchError(

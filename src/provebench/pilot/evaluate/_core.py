@@ -137,13 +137,15 @@ def evaluate_run(
         inputs.inputs_sha256["external_checks"] = hashlib.sha256(checks[1]).hexdigest()
     errors = list(inputs.errors)
     record = inputs.run_record
+    # The key that vouched for the run: `trusted`, once its signature verified; none otherwise.
+    run_signer = None
     if record is not None:
+        unsigned = run_envelope_problems(run_path, record, inputs.inputs_sha256, trusted)
         errors.extend(
             ConfigurationError(code=code, message=message, path=RUN_ENVELOPE_FILE, field=field)
-            for code, field, message in run_envelope_problems(
-                run_path, record, inputs.inputs_sha256, trusted
-            )
+            for code, field, message in unsigned
         )
+        run_signer = None if unsigned else trusted.keyid
     if inputs.entries is not None:
         # Besides the run's signature, the log's own: every commit's keyed anchor, with the same
         # trusted key (docs/attestation.md, "Keyed anchors").
@@ -299,7 +301,7 @@ def evaluate_run(
         if any(check.outcome is None for check in externals)
         else laboratory_pass and all(check.outcome is True for check in externals)
     )
-    return Verdict(
+    verdict = Verdict(
         format=VERDICT_FORMAT,
         evaluator_version=EVALUATOR_VERSION,
         status="configuration_error" if errors else "evaluated",
@@ -326,6 +328,7 @@ def evaluate_run(
         result_evidence=_result_evidence(inputs),
         non_scoring=_non_scoring(record),
     )
+    return verdict.signed_by_run_key(run_signer)
 
 
 def faults_met(faults: FaultAccount) -> bool:
@@ -544,6 +547,8 @@ def verdict_facts(verdict: Verdict) -> dict[str, Any]:
         # from here, never from a file beside the envelope (red team round 11, A4c).
         "isolation": None if evidence is None else evidence.isolation,
         "resumed": verdict.non_scoring.get("resumed"),
+        # Whose run it is: the key that verified run.dsse.json (red team round 12b, F1).
+        "run_signer": None if evidence is None else verdict.run_signer,
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from provebench.pilot.evaluate._rules import StopConditionName, ViolationKind
 
@@ -366,6 +366,21 @@ class Verdict(BaseModel):
     external_checks: list[ExternalCheckResult]
     result_evidence: ResultEvidence | None
     non_scoring: dict[str, Any]
+    # The key id that verified the run's signature (run.dsse.json): whose run this is. Stated
+    # in the verdict's signature (`run_signer`), not in its bytes (a key id is not a fact of
+    # the run, and the same run gives the same verdict bytes under any key). A verdict
+    # evaluated with `--trust-key OTHER` is still signed with this laboratory's key, so the
+    # consumers that take a run as this laboratory's (reveal, compare) require it to be their
+    # key (red team round 12b, F1). Set by the evaluator, or from the verified signature.
+    _run_signer: str | None = PrivateAttr(default=None)
+
+    @property
+    def run_signer(self) -> str | None:
+        return self._run_signer
+
+    def signed_by_run_key(self, keyid: str | None) -> Verdict:
+        self._run_signer = keyid
+        return self
 
 
 __all__ = [

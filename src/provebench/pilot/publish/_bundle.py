@@ -44,6 +44,7 @@ from provebench.pilot.corpus import Corpus, load_corpus
 from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
 from provebench.pilot.evaluate import evaluate_run, write_verdict
 from provebench.pilot.evaluate._rules import EVALUATOR_VERSION
+from provebench.pilot.evaluate._verdict import Verdict
 from provebench.pilot.publish._layout import (
     BUNDLE_FORMAT,
     BUNDLE_PREDICATE,
@@ -84,10 +85,55 @@ def _run_record(run_dir: Path) -> dict[str, Any]:
     return record
 
 
+def corpus_digest(corpus: Corpus) -> str:
+    return sha256_file(corpus.directory / CORPUS_MANIFEST)
+
+
 def _corpus_name(corpus: Corpus) -> str:
     config = corpus.info.config
-    digest = sha256_file(corpus.directory / CORPUS_MANIFEST)
-    return f"{config.profile}-{config.seed}-{digest[:12]}"
+    return f"{config.profile}-{config.seed}-{corpus_digest(corpus)[:12]}"
+
+
+def bundled_corpus(corpus: Corpus) -> BundledCorpus:
+    """A corpus's entry in the index, from the corpus folder itself (verify-bundle derives it
+    again from the bundle's copy)."""
+    return BundledCorpus(
+        name=_corpus_name(corpus),
+        profile=corpus.info.config.profile,
+        seed=corpus.info.config.seed,
+        generator=corpus.info.versions.generator,
+        manifest_sha256=corpus_digest(corpus),
+    )
+
+
+def bundled_run(
+    name: str, corpus: str, verdict: Verdict, with_red_team: bool, control: str | None
+) -> BundledRun:
+    """A run's entry in the index, from the verdict evaluated from the bundle's own copy: who
+    ran, how it was isolated, and what it earned, as the log says (`result_evidence`), never
+    from a read of run.json beside the evaluation (red team round 12b, P1: a run.json swapped
+    for the first of two reads named another agent and a sealed run in the signed index).
+    verify-bundle builds it again from its own re-derivation and compares."""
+    evidence = verdict.result_evidence
+    return BundledRun(
+        name=name,
+        corpus=corpus,
+        agent={} if evidence is None else dict(evidence.agent),
+        isolation={} if evidence is None else dict(evidence.isolation),
+        verdict=f"{VERDICTS}/{name}.json",
+        evaluated_with_red_team=with_red_team,
+        fresh_control=control,
+        status=verdict.status,
+        laboratory_pass=verdict.laboratory_pass,
+        pilot_pass=verdict.pilot_pass,
+        perf_shadow=verdict.perf_shadow,
+        escrow_released_total=None if verdict.escrow is None else verdict.escrow.released_total,
+    )
+
+
+def _evaluated_corpus_manifest(verdict: Verdict) -> str | None:
+    evidence = verdict.result_evidence
+    return None if evidence is None else evidence.inputs_sha256.get(f"corpus/{CORPUS_MANIFEST}")
 
 
 class _Staged:
@@ -270,30 +316,22 @@ def _write_bundle(
         write_verdict(verdict, verdict_path)
         staged.wrote(verdict_path)
         staged.wrote(envelope_path_for(verdict_path))
-        bundled_runs.append(
-            BundledRun(
-                name=run_dir.name,
-                corpus=corpus_name,
-                agent=dict(record.get("agent") or {}),
-                isolation=dict(record.get("isolation") or {}),
-                verdict=f"{VERDICTS}/{run_dir.name}.json",
-                evaluated_with_red_team=with_red_team,
-                fresh_control=control,
-                status=verdict.status,
-                laboratory_pass=verdict.laboratory_pass,
-                pilot_pass=verdict.pilot_pass,
-                perf_shadow=verdict.perf_shadow,
-                escrow_released_total=None
-                if verdict.escrow is None
-                else verdict.escrow.released_total,
+        evaluated_on = _evaluated_corpus_manifest(verdict)
+        if evaluated_on is not None and evaluated_on != corpus_digest(corpus):
+            raise ProvebenchError(
+                "the run was evaluated on another corpus than the one publish matched it to "
+                "(run.json changed while it was read)",
+                path=run_dir / RUN_RECORD_FILE,
+                field="corpus.manifest_sha256",
             )
-        )
+        bundled_runs.append(bundled_run(run_dir.name, corpus_name, verdict, with_red_team, control))
     comparison_names = []
     for number, comparison in enumerate(comparisons, start=1):
         name = f"{number:02d}"
         # Under their own names: the envelope names the file it signs.
         envelope = envelope_path_for(comparison)
         staged.copy(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
+        _refuse_unbundled_verdicts(root / COMPARISONS / name / comparison.name, staged)
         comparison_names.append(f"{name}/{comparison.name}")
     write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
     staged.wrote(root / PUBLIC_KEY_FILE)
@@ -308,16 +346,7 @@ def _write_bundle(
         provebench_version=__version__,
         evaluator_version=EVALUATOR_VERSION,
         laboratory_keyid=trusted.keyid,
-        corpora=[
-            BundledCorpus(
-                name=name,
-                profile=corpus.info.config.profile,
-                seed=corpus.info.config.seed,
-                generator=corpus.info.versions.generator,
-                manifest_sha256=sha256_file(corpus.directory / CORPUS_MANIFEST),
-            )
-            for name, corpus in listed
-        ],
+        corpora=[bundled_corpus(corpus) for _, corpus in listed],
         runs=bundled_runs,
         redteam=redteam is not None,
         seals=sorted(seal.name for seal in seals),
@@ -334,6 +363,26 @@ def _write_bundle(
     return index
 
 
+def _refuse_unbundled_verdicts(comparison: Path, staged: _Staged) -> None:
+    """A comparison is published only about verdicts the bundle carries (red team round 12b,
+    V2: a "clear" comparison of another shadow run was published beside a material one)."""
+    bundled = {
+        digest
+        for name, digest in staged.sha256.items()
+        if name.startswith(f"{VERDICTS}/") and name.endswith(".json")
+    }
+    document = read_json_file(comparison)  # the staged copy: publish's own private bytes
+    for field in ("laboratory_verdict_sha256", "shadow_verdict_sha256"):
+        value = document.get(field) if isinstance(document, dict) else None
+        if value not in bundled:
+            raise ProvebenchError(
+                "the comparison is about a verdict that is not in the bundle (compare the "
+                "verdicts of the runs published, evaluated as publish evaluates them)",
+                path=comparison,
+                field=field,
+            )
+
+
 def bundle_digests(root: Path) -> dict[str, str]:
     """sha256 of every file of the bundle but the manifest and the signature, by relative path."""
     digests: dict[str, str] = {}
@@ -345,4 +394,4 @@ def bundle_digests(root: Path) -> dict[str, str]:
     return digests
 
 
-__all__ = ["bundle_digests", "publish_bundle"]
+__all__ = ["bundle_digests", "bundled_corpus", "bundled_run", "corpus_digest", "publish_bundle"]

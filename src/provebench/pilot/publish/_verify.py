@@ -27,13 +27,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from provebench._canonical import canonical_json
+from provebench._canonical import canonical_json, sha256_file
 from provebench._errors import ProvebenchError, validation_failure
 from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified
+from provebench.pilot.corpus import load_corpus
 from provebench.pilot.evaluate import evaluate_run
-from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
-from provebench.pilot.publish._bundle import bundle_digests
+from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE, compare_verdicts
+from provebench.pilot.publish._bundle import bundle_digests, bundled_corpus, bundled_run
 from provebench.pilot.publish._layout import (
     BUNDLE_FORMAT,
     BUNDLE_PREDICATE,
@@ -50,7 +51,13 @@ from provebench.pilot.publish._layout import (
     BundleManifest,
 )
 from provebench.pilot.publish._verify_derived import derived_problem, expected_files
-from provebench.pilot.record._seal import SEAL_FILE, control_size_problem, open_seal, seal_values
+from provebench.pilot.record._seal import (
+    SEAL_FILE,
+    control_seed_problem,
+    control_size_problem,
+    open_seal,
+    seal_values,
+)
 from provebench.pilot.record._signing import REDTEAM_PREDICATE, signed_verdict
 
 
@@ -87,16 +94,29 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
             "differs from the signed index", path=bundle / INDEX_FILE, field="signatures"
         )
     _check_exact_set(bundle, manifest, index)
+    _check_corpora(bundle, index)
     signatures = 1
     if index.redteam:
         _signed(bundle / REDTEAM / "redteam.dsse.json", trusted, REDTEAM_PREDICATE)
         signatures += 1
+    control_corpora: dict[str, str] = {}
     for name in index.seals:
         try:
             opened = open_seal(bundle / SEALS / name, trusted)
         except ProvebenchError as error:
             raise BundleMismatch(error.message, path=error.path, field=error.field) from None
         signatures += 2 if opened.control_manifest is None else 3  # seal, control, reveal
+        if opened.control_manifest is not None:
+            control_corpora[opened.control_manifest] = name
+        # The bundled control corpus is the sealed seed's (its corpus.json, which the index
+        # entry was checked against): a known seed's corpus recorded as the control is not
+        # (red team round 12b, K1).
+        for corpus in index.corpora:
+            if corpus.manifest_sha256 != opened.control_manifest:
+                continue
+            wrong = control_seed_problem(opened, {"seed": corpus.seed, "profile": corpus.profile})
+            if wrong is not None:
+                raise BundleMismatch(wrong, path=bundle / CORPORA / corpus.name, field="seed")
         # A seal of a control below pilot §11's size (an older build's profile public) vouches
         # for nothing, whatever its signatures say.
         revealed = None if opened.revealed is None else seal_values(opened.revealed.get("control"))
@@ -109,7 +129,8 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
     for name in index.comparisons:
         _signed(envelope_path_for(bundle / COMPARISONS / name), trusted, COMPARISON_PREDICATE)
         signatures += 1
-    for run in index.runs:
+    manifests = {corpus.name: corpus.manifest_sha256 for corpus in index.corpora}
+    for position, run in enumerate(index.runs):
         verdict_path = bundle / run.verdict
         try:
             signed_verdict(envelope_path_for(verdict_path), trusted)
@@ -123,6 +144,17 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
             red_team=bundle / REDTEAM if run.evaluated_with_red_team else None,
             fresh_control=None if run.fresh_control is None else bundle / SEALS / run.fresh_control,
         )
+        # Every fact the signed index states about the run, built again from this
+        # re-derivation as publish builds it (red team round 12b, P1).
+        rebuilt = bundled_run(
+            run.name,
+            run.corpus,
+            again,
+            index.redteam and _profile(index, run.corpus) != "shadow",
+            control_corpora.get(manifests.get(run.corpus, "")),
+        )
+        _check_entry(bundle, f"runs[{position}]", run.model_dump(mode="json"),
+                     rebuilt.model_dump(mode="json"))  # fmt: skip
         derived_text = canonical_json(again)
         if derived_text.encode("utf-8") == verdict_path.read_bytes():
             continue
@@ -133,6 +165,10 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
                 "the verdict re-derived from the bundle differs", path=verdict_path,
                 field=difference,
             )  # fmt: skip
+    # After the verdicts: each is now the one re-derived from the bundle (red team round 12b, V2).
+    verdicts = {sha256_file(bundle / run.verdict): bundle / run.verdict for run in index.runs}
+    for name in index.comparisons:
+        _check_comparison(bundle / COMPARISONS / name, verdicts, trusted)
     return BundleReport(
         keyid=trusted.keyid,
         key_source="the bundle's own key" if own else "--trust-key",
@@ -140,6 +176,61 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
         verdicts_rederived=len(index.runs),
         signatures=signatures,
     )
+
+
+def _check_comparison(path: Path, verdicts: dict[str, Path], trusted: TrustedKey) -> None:
+    """Both verdicts a comparison names are verdicts of the bundle, and the comparison is the
+    one derived from them, byte for byte (red team round 12b, V2: a signed "clear" comparison
+    of a shadow verdict not in the bundle verified beside a material shadow run)."""
+    try:
+        document = json.loads(path.read_bytes())
+    except ValueError:
+        raise BundleMismatch("not JSON", path=path) from None
+    found = {}
+    for field in ("laboratory_verdict_sha256", "shadow_verdict_sha256"):
+        value = document.get(field) if isinstance(document, dict) else None
+        if not isinstance(value, str) or value not in verdicts:
+            raise BundleMismatch(
+                "the comparison names a verdict that is not in the bundle", path=path, field=field
+            )
+        found[field] = verdicts[value]
+    try:
+        again = compare_verdicts(
+            found["laboratory_verdict_sha256"], found["shadow_verdict_sha256"], trusted
+        )
+    except ProvebenchError as error:
+        raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+    if canonical_json(again).encode("utf-8") != path.read_bytes():
+        raise BundleMismatch(
+            "the comparison re-derived from the bundle's verdicts differs", path=path
+        )
+
+
+def _check_corpora(bundle: Path, index: BundleIndex) -> None:
+    """Every corpus entry of the signed index, built again from the bundle's copy of the
+    corpus (its name, profile, seed, generator and manifest digest; red team round 12b, P1)."""
+    for position, corpus in enumerate(index.corpora):
+        try:
+            loaded = load_corpus(bundle / CORPORA / corpus.name, check_lines=False)
+        except ProvebenchError as error:
+            raise BundleMismatch(error.message, path=error.path, field=error.field) from None
+        rebuilt = bundled_corpus(loaded)
+        _check_entry(bundle, f"corpora[{position}]", corpus.model_dump(mode="json"),
+                     rebuilt.model_dump(mode="json"))  # fmt: skip
+
+
+def _check_entry(bundle: Path, where: str, signed: Any, derived: Any) -> None:
+    difference = _first_difference(signed, derived, where)
+    if difference is not None:
+        raise BundleMismatch(
+            "the signed index differs from what the bundle's own files derive",
+            path=bundle / INDEX_FILE,
+            field=difference,
+        )
+
+
+def _profile(index: BundleIndex, corpus: str) -> str | None:
+    return next((c.profile for c in index.corpora if c.name == corpus), None)
 
 
 def _signed(envelope: Path, trusted: TrustedKey, predicate: str) -> dict[str, Any]:

@@ -166,7 +166,7 @@ def fresh_control_finding(
                 "this run on the control corpus is not the revealed control run: the seed is "
                 "public since the reveal, and only the revealed run counts"
             )
-        small = control_size_problem(profile, corpus)
+        small = control_size_problem(profile, corpus) or control_seed_problem(opened, corpus)
         if small is not None:
             return False, small
         if unverified_resume is not None:
@@ -181,6 +181,13 @@ def fresh_control_finding(
         return False, small
     if revealed.get("laboratory_pass") is not True:
         return False, "the revealed control run did not pass the laboratory gate"
+    # Credited only from a control this laboratory ran (red team round 12b, F1): a reveal that
+    # does not name its run's signer (an older one), or names another key, credits nothing.
+    if revealed.get("run_signer") != trusted.keyid:
+        return False, (
+            "the revealed control run is not named as this laboratory's own run (its run's "
+            "signer differs or is not recorded): only a control this laboratory ran is credited"
+        )
     # Credited only from a control that itself earned the fresh-control credit: uninterrupted
     # (red team round 9, A1). A reveal that does not record it (an older one) credits nothing.
     if revealed.get("resumed") is not False:
@@ -189,6 +196,19 @@ def fresh_control_finding(
             "uninterrupted control is credited; run the control again from its seal"
         )
     return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def control_seed_problem(opened: OpenedSeal, corpus: dict[str, Any]) -> str | None:
+    """Why a control run's corpus (its `seed` and `profile`, as the run's log or the corpus's
+    own `corpus.json` states them) is not the one the sealed seed generates, as one line; None
+    when it is. A corpus of a known seed swapped in before the control record was signed names
+    its own seed (red team round 12b, K1): it is neither fresh nor hidden."""
+    if corpus.get("seed") != opened.seed or corpus.get("profile") != opened.sealed.get("profile"):
+        return (
+            "the control corpus is not generated from the sealed seed and profile (its seed or "
+            "profile differs from the seal's opening): it is not the fresh control"
+        )
+    return None
 
 
 def control_size_problem(sealed_profile: object, corpus: dict[str, Any] | None) -> str | None:
@@ -253,6 +273,7 @@ __all__ = [
     "SEAL_PREDICATE",
     "OpenedSeal",
     "commitment",
+    "control_seed_problem",
     "control_size_problem",
     "fresh_control_finding",
     "identity_mismatch",

@@ -181,6 +181,29 @@ def write_signed_verdict(path: Path, data: bytes | str, facts: dict[str, Any]) -
     return write_and_sign(path, data, envelope_path_for(path), VERDICT_PREDICATE, facts)
 
 
+RUN_SIGNER_FACT = "run_signer"
+
+
+def foreign_run_problem(facts: dict[str, Any], trusted: TrustedKey) -> str | None:
+    """Why a signed verdict's run is not this laboratory's own (one line), or None: the key
+    that verified its run.dsse.json, as the verdict's signature states it, must be `trusted`. A
+    verdict evaluated with `--trust-key OTHER` is signed with this laboratory's key, but its run
+    is the other key's (red team round 12b, F1); a verdict whose signature does not name its
+    run's signer (signed before it did) is refused, as round 11 did for `resumed`."""
+    signer = facts.get(RUN_SIGNER_FACT)
+    if signer == trusted.keyid:
+        return None
+    if not isinstance(signer, str):
+        return (
+            "the verdict's signature does not name the key that verified its run: evaluate "
+            "the run again with this build"
+        )
+    return (
+        f"the verdict's run was signed by key {signer[:16]}, not this laboratory's "
+        f"{trusted.keyid[:16]}: a run evaluated with --trust-key OTHER is not this laboratory's"
+    )
+
+
 def signed_verdict(path: Path, trusted: TrustedKey) -> Statement:
     """The verified statement of a verdict envelope, the verdict beside it unchanged
     (`AttestationError` otherwise)."""
@@ -192,7 +215,9 @@ __all__ = [
     "REDTEAM_PREDICATE",
     "RUN_ENVELOPE_FILE",
     "RUN_PREDICATE",
+    "RUN_SIGNER_FACT",
     "VERDICT_PREDICATE",
+    "foreign_run_problem",
     "log_anchor_problems",
     "run_envelope_problems",
     "sign_run",
