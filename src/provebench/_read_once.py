@@ -33,11 +33,10 @@ class HeldBytes:
     sha256: str
 
 
-def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
-    """The bytes of the regular file at `path` and their sha256, from one open (one-line
-    `ProvebenchError` naming the file otherwise). A symbolic link, FIFO or device is refused
-    without being read: O_NOFOLLOW and O_NONBLOCK on the open, the type checked on the open
-    descriptor itself."""
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """A read descriptor of the regular file at `path`, and its status: O_NOFOLLOW and
+    O_NONBLOCK on the open (a link, FIFO or device is never read), the type checked on the
+    descriptor itself; one-line `ProvebenchError` naming the file otherwise, nothing left open."""
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
         fd = os.open(path, flags)
@@ -47,8 +46,22 @@ def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
         raise ProvebenchError(f"cannot read file: {error.strerror}", path=path) from None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ProvebenchError("not a regular file", path=path)
+        if stat.S_ISREG(info.st_mode):
+            return fd, info
+        error_message = "not a regular file"
+    except OSError as error:
+        error_message = f"cannot read file: {error.strerror}"
+    os.close(fd)
+    raise ProvebenchError(error_message, path=path)
+
+
+def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
+    """The bytes of the regular file at `path` and their sha256, from one open (one-line
+    `ProvebenchError` naming the file otherwise). A symbolic link, FIFO or device is refused
+    without being read: O_NOFOLLOW and O_NONBLOCK on the open, the type checked on the open
+    descriptor itself."""
+    fd, info = _open_regular(path)
+    try:
         if info.st_size > max_bytes:
             raise ProvebenchError(f"larger than {max_bytes} bytes", path=path)
         chunks: list[bytes] = []
@@ -71,17 +84,9 @@ def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> 
     the sha256 of the bytes copied: `read_once` for files too large to hold in memory (the
     laboratory's closed log, a bundle's copies). The copy is no boundary against a process of
     the same user (module docstring); what rests on it says so (docs/attestation.md)."""
-    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise ProvebenchError("file not found", path=path) from None
-    except OSError as error:
-        raise ProvebenchError(f"cannot read file: {error.strerror}", path=path) from None
+    fd, _ = _open_regular(path)
     digest = hashlib.sha256()
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ProvebenchError("not a regular file", path=path)
         out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(out, "wb") as handle:
             total = 0
