@@ -89,7 +89,11 @@ class _Scorer:
         self.scenario: Scenario = select_scenario(
             scenarios, spec.scenario_id, path=spec.scenario_file
         )
-        self.scenario_sha256 = sha256_bytes(Path(spec.scenario_file).read_bytes())
+        # the digest of the bytes the scenario was parsed from, not of a second read (a file
+        # swapped between the two would be scored as one and named as the other)
+        self.scenario_sha256 = self.scenario.source_sha256 or sha256_bytes(
+            Path(spec.scenario_file).read_bytes()
+        )
         self.readings = ReadingBook(
             [] if spec.readings_file is None else [load_readings(spec.readings_file)]
         )

@@ -143,7 +143,8 @@ def score_files(
             field="scenario_id",
         )
     inputs = InputHashes(
-        scenario_file_sha256=sha256_file(scenario_path),
+        # the bytes parsed, not a second read (a file swapped in between is named as it was read)
+        scenario_file_sha256=scenario.source_sha256 or sha256_file(scenario_path),
         evidence_file_sha256=evidence_sha256,
     )
     try:
