@@ -28,7 +28,9 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
     if provider:
         text += f"; provider failures (not the agent's): {', '.join(provider[:8])}"
     reasons = [{"text": text + ".", "anchor": "safety"}]
-    if summary.get("sealed") is not True:
+    if summary.get("resumed") is True:
+        reasons.insert(0, {"text": resumed_reason(summary.get("rerun")), "anchor": "safety"})
+    elif summary.get("sealed") is not True:
         reasons.insert(0, {"text": UNSEALED_REASON, "anchor": "safety"})
     capability = summary["capability"]
     if gate != "PASS" or capability is None:
@@ -43,6 +45,15 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
         )
         reasons.append({"text": f"Capability by category: {scored}.", "anchor": "capability"})
     return reasons
+
+
+def resumed_reason(rerun: object) -> str:
+    """The first line of a resumed suite's or matrix's report (red team round 13, H2, H3)."""
+    count = len(rerun) if isinstance(rerun, list) else 0
+    return (
+        f"RESUMED: an earlier attempt was found in the folder; {count} ran again in this attempt. "
+        "A failed one deleted between attempts is drawn again, so this is not a sealed result."
+    )
 
 
 def suite_charts(summary: Mapping[str, Any]) -> list[Markup]:

@@ -88,12 +88,23 @@ def test_the_safe_operator_passes_the_gate_and_gets_a_capability_roll_up(safe_ru
             assert line["status"] == "SCORED" and 0.0 <= line["score"] <= 1.0
 
 
-def test_a_rerun_keeps_every_scenario_and_writes_the_same_bytes(safe_run: Path) -> None:
-    before = (safe_run / "summary.json").read_bytes()
-    result = suite(safe_run, "--agent", "safe-operator")
+def _but_the_resume(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary without what says whether (and how) its suite resumed (red team round 13, H2)."""
+    return {k: v for k, v in summary.items() if k not in ("resumed", "rerun", "sealed", "note")}
+
+
+def test_a_rerun_keeps_every_scenario_and_says_it_resumed(safe_run: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-r", str(safe_run), str(copy)], check=True)
+    result = suite(copy, "--agent", "safe-operator")
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("(kept from an earlier run)") == 50
-    assert (safe_run / "summary.json").read_bytes() == before
+    again = summary_of(copy)
+    assert _but_the_resume(again) == _but_the_resume(summary_of(safe_run))
+    assert (again["resumed"], again["rerun"], again["sealed"]) == (True, [], False)
+    before = (copy / "summary.json").read_bytes()
+    assert suite(copy, "--agent", "safe-operator").returncode == 0
+    assert (copy / "summary.json").read_bytes() == before  # a resumed one, the same bytes
 
 
 def test_an_interrupted_run_resumes_where_it_stopped(safe_run: Path, tmp_path: Path) -> None:
@@ -105,7 +116,9 @@ def test_an_interrupted_run_resumes_where_it_stopped(safe_run: Path, tmp_path: P
     result = suite(copy, "--agent", "safe-operator")
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("(kept from an earlier run)") == 49
-    assert (copy / "summary.json").read_bytes() == (safe_run / "summary.json").read_bytes()
+    resumed = summary_of(copy)
+    assert _but_the_resume(resumed) == _but_the_resume(summary_of(safe_run))
+    assert resumed["rerun"] == ["infra.safety.be.zone-violation-001"]
 
 
 def test_a_folder_of_another_agent_is_refused_untouched(safe_run: Path) -> None:

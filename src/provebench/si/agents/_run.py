@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from pydantic import JsonValue
 
@@ -321,10 +321,12 @@ def write_run(
     reading: Reading = "ratified",
     files: FileSet | None = None,
     require_diagnosis: bool = False,
+    suite: Mapping[str, Any] | None = None,
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
-    not signed); return the verdict.
+    not signed); return the verdict. A suite's run names the suite (`suite`) in its signed
+    predicate (`_signing.run_predicate`).
 
     Each file is complete or absent under its name, and the signature is written after the
     files it signs are in place (`_signing.py`), so a folder whose signature checks is
@@ -373,7 +375,8 @@ def write_run(
             staged.discard()
         raise  # a suite's set is discarded by the suite, which stops
     if recorded_here:
-        sign_si_run(out_dir, written, run_predicate(scenario, scenario_sha256, evidence, verdict))
+        predicate = run_predicate(scenario, scenario_sha256, evidence, verdict, suite)
+        sign_si_run(out_dir, written, predicate)
     return verdict
 
 

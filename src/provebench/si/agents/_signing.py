@@ -16,12 +16,13 @@ provebench did not see it happen.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from provebench import __version__
-from provebench._canonical import sha256_bytes
+from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._read_once import HeldBytes, read_once
 from provebench.evidence import Evidence
@@ -51,7 +52,11 @@ def run_predicate(
     scenario_file_sha256: str,
     evidence: Evidence,
     verdict: Verdict | ScenarioVerdict,
+    suite: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """What the run's signature says it rests on; `suite`, for a run a suite started, names
+    that suite (its nonce, agent and configuration: `si/suite/_runner.py:suite_identity`), so
+    that a resumed suite keeps only its own runs (red team round 13, H1)."""
     metadata = evidence.metadata
     return {
         "recorded_by": f"provebench {__version__} SI simulator",
@@ -68,6 +73,7 @@ def run_predicate(
             "model": metadata.model,
         },
         "outcome": outcome_of(verdict),
+        **({} if suite is None else {"suite": dict(suite)}),
     }
 
 
@@ -91,9 +97,12 @@ def signature_problem(
     trusted: TrustedKey,
     *,
     held: Mapping[str, HeldBytes] | None = None,
+    suite: Mapping[str, Any] | None = None,
 ) -> str | None:
     """Why the run in `out_dir` is not the one the laboratory signed (None when it is): no or a
-    foreign signature, a file changed since, or a signed file set that is not `files`.
+    foreign signature, a file changed since, or a signed file set that is not `files`; with
+    `suite`, a run whose signed predicate does not name that suite (another agent's, another
+    configuration's or another suite's run planted in the folder: red team round 13, H1).
 
     The envelope and each file are judged as `held` (each file's bytes read once, the envelope's
     under `RUN_ENVELOPE_FILE`), read once here where not given: a caller that goes on to use the
@@ -120,7 +129,15 @@ def signature_problem(
     for name in files:
         if found[name].sha256 != signed.subjects[name]:
             return f"{envelope}: subject {name} differs from the signed file"
+    if suite is not None and signed.predicate.get("suite") != canonical_value(suite):
+        return f"{envelope}: signed for another suite (or another agent or configuration)"
     return None
+
+
+def canonical_value(value: Mapping[str, Any]) -> Any:
+    """`value` as it reads back from canonical JSON (tuples as lists …), to compare with a
+    signed predicate."""
+    return json.loads(canonical_json(value))
 
 
 __all__ = [

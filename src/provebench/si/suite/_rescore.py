@@ -96,7 +96,11 @@ def summary_line(summary: Mapping[str, Any], out: Path) -> tuple[str, int]:
             f"PROVIDER_FAILURE: aborted at {aborted}: {shown(summary['metadata']['fault'])}; "
             f"{not_run} scenario(s) not run; "
         )
-    unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
+    if summary.get("resumed") is True:
+        rerun = len(summary.get("rerun") or [])
+        unsealed = f" (RESUMED: {rerun} scenario(s) run in this attempt; not a sealed result)"
+    else:
+        unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     line = (
         f"{lead}safety gate {gate}{unsealed}; {len(summary['scenarios'])} scenario(s) -> "
         f"{shown(out / SUMMARY_FILE)}"

@@ -23,6 +23,21 @@ and of the evidence.json beside it, and is not a provider failure, is not run ag
 must be a run of the same agent and selection (suite.json), or the command refuses it. So an
 interrupted suite continues where it stopped, and a re-run of a finished one rewrites
 summary.json with the same bytes.
+
+A suite recorded here binds each run to itself (red team round 13, H1): a nonce drawn when the
+suite starts in a folder without one, kept in suite.json, goes with the agent and every option
+that decides a verdict into each run's signed predicate (`suite_identity`), and a run is kept
+only when its signature names this suite's identity — another agent's, another configuration's
+or another suite's signed run planted in the folder is run again. suite.json is unsigned: it is
+read for the nonce only, and a forged nonce gains nothing, since a kept run must also name this
+agent and configuration.
+
+A suite that finds any trace of an earlier attempt in its folder (suite.json, a scenario folder,
+a leftover) is `resumed: true` (red team round 13, H2): a same-user process may have deleted a
+failed scenario's folder between attempts so that it was drawn again, and nothing left can tell.
+Its summary names the scenarios run in this attempt (`rerun`), and its headline is not a sealed
+result (`sealed: false`, `RESUMED_NOTE`); each kept run is still this suite's agent's, signed.
+A suite started in an empty folder is a new sample: nothing of an earlier attempt counts.
 """
 
 from __future__ import annotations
@@ -30,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import secrets
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -82,6 +98,8 @@ SUITE_PREDICATE: Final = "urn:provebench:si-suite:1"
 MANIFEST_FILE: Final = "suite.json"
 SCENARIOS_DIR: Final = "scenarios"
 SUMMARY_FORMAT: Final = "provebench.si.suite-summary/1"
+# Bytes of the suite's nonce (`suite_identity`), from the OS's secure random source.
+NONCE_BYTES: Final = 16
 # How long a re-scored scenario's files may wait, staged, before they are published together
 # (`provebench._file_set`): one flush per second of re-scoring, not one per scenario. A run the
 # suite recorded itself is signed, and so published as soon as it is written (`write_run`).
@@ -169,9 +187,11 @@ def _manifest(request: SuiteRequest) -> dict[str, Any]:
     }
 
 
-def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
-    """Refuse a folder that holds a suite run of another agent, selection or configuration."""
+def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> str | None:
+    """Refuse a folder that holds a suite run of another agent, selection or configuration;
+    the nonce that folder's suite drew, if it names one."""
     path = out / MANIFEST_FILE
+    nonce = None
     if path.exists():
         try:
             recorded = json.loads(path.read_text(encoding="utf-8"))
@@ -185,6 +205,37 @@ def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
                     path=str(path),
                     field=key,
                 )
+        found = recorded.get("nonce")
+        if isinstance(found, str) and len(found) == 2 * NONCE_BYTES and found.isalnum():
+            nonce = found
+    return nonce
+
+
+def suite_identity(request: SuiteRequest, nonce: str) -> dict[str, Any]:
+    """What a run of this suite names in its signed predicate (red team round 13, H1): the
+    suite's nonce, the agent as identified, and every option that decides its verdicts. A run
+    is kept on resuming only when its signature names exactly this."""
+    agent = request.agent
+    return {
+        "nonce": nonce,
+        "agent": {"spec": agent.spec, "name": agent.name, "version": agent.version},
+        "selection": dict(request.selection),
+        "configuration": dict(request.configuration),
+        "tier": request.tier,
+        "max_tool_calls": request.max_tool_calls,
+        "readings": request.readings.versions,
+        "reading": request.reading,
+        "require_diagnosis": request.require_diagnosis,
+        "kubectl": request.kubectl,
+    }
+
+
+def _has_traces(out: Path) -> bool:
+    """Whether `out` holds anything at all: any trace of an earlier attempt makes a resume."""
+    try:
+        return out.is_dir() and any(out.iterdir())
+    except OSError as error:
+        raise ProvebenchError(f"unreadable: {error}", path=str(out)) from error
 
 
 @dataclass(frozen=True)
@@ -196,10 +247,16 @@ class _Kept:
     digests: dict[str, str]  # name inside the scenario's folder -> sha256
 
 
-def _reusable(folder: Path, item: Selected, trusted: TrustedKey | None) -> _Kept | None:
+def _reusable(
+    folder: Path,
+    item: Selected,
+    trusted: TrustedKey | None,
+    suite: Mapping[str, Any] | None = None,
+) -> _Kept | None:
     """The verdict of a finished earlier run of this scenario in this folder, or None. With a
     `trusted` key, only a run the laboratory signed and nobody changed since is kept: a verdict
-    and evidence edited together, their hashes recomputed, are run again, never signed.
+    and evidence edited together, their hashes recomputed, are run again, never signed; and
+    only one whose signed predicate names `suite` (`suite_identity`).
 
     Each file is read once; the signature check, the verdict and the evidence digest all judge
     those bytes (red team round 12, A9: a forged verdict renamed in after the check was kept)."""
@@ -210,7 +267,9 @@ def _reusable(folder: Path, item: Selected, trusted: TrustedKey | None) -> _Kept
         held = {name: read_once(folder / name) for name in names}
     except ProvebenchError:
         return None
-    if trusted is not None and signature_problem(folder, RUN_FILES, trusted, held=held):
+    if trusted is not None and signature_problem(
+        folder, RUN_FILES, trusted, held=held, suite=suite
+    ):
         return None
     try:
         data = json.loads(held[VERDICT_FILE].data)
@@ -308,6 +367,11 @@ class _Suite:
         self._fault: str | None = None
         # Files of scenarios kept from an earlier run -> sha256 of the bytes checked (signed so)
         self.kept: dict[str, str] = {}
+        # What each run of this suite names in its signature (`suite_identity`), set once the
+        # folder's nonce is known; and the scenarios run (not kept) in this attempt.
+        self.identity: dict[str, Any] | None = None
+        self.ran: list[str] = []
+        self.resumed = False  # set before the first run: the folder held a trace of another
 
     def publish_when_due(self) -> None:
         """Publish the staged scenarios' files when the last publication is old enough: when
@@ -353,7 +417,7 @@ class _Suite:
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
         recorded_here = self.request.recorded_here
-        reused = _reusable(folder, item, self.trusted if recorded_here else None)
+        reused = _reusable(folder, item, self.trusted if recorded_here else None, self.identity)
         if reused is not None:
             self.kept.update({f"{folder_name}/{n}": d for n, d in reused.digests.items()})
             result = result_of(scenario, reused.verdict, folder_name)
@@ -393,7 +457,9 @@ class _Suite:
             reading=self.request.reading,
             files=self.files,
             require_diagnosis=self.request.require_diagnosis,
+            suite=self.identity if recorded_here else None,
         )
+        self.ran.append(scenario.id)
         if stopped_by is not None:
             # SIGINT or SIGTERM: this run's evidence is written (and run again on resume); the
             # suite stops here, as the command was asked to. Staged files are published first:
@@ -460,7 +526,9 @@ class _Suite:
         elif gate == "PASS" and not request.safety_only:
             capability_section = capability_summary(ordered, profile(), request.tier)
         self.progress.finish()
-        summary = _summary(request, gate, safety_section, capability_section, ordered)
+        summary = _summary(
+            request, gate, safety_section, capability_section, ordered, self.resumed, self.ran
+        )
         if self.aborted is not None:
             scenario_id, fault = self.aborted
             summary["metadata"] = {
@@ -504,12 +572,19 @@ def _summary(
     safety: SafetySummary,
     capability: CapabilitySummary | None,
     results: list[ScenarioResult],
+    resumed: bool = False,
+    ran: Sequence[str] = (),
 ) -> dict[str, Any]:
     agent = request.agent
-    sealed = suite_sealed(request, results)
+    # A resumed suite's headline is not a sealed result (red team round 13, H2): its failed
+    # scenarios may have been drawn again.
+    sealed = suite_sealed(request, results) and not resumed
     return {
         "format": SUMMARY_FORMAT,
         "sealed": sealed,
+        "resumed": resumed,
+        # the scenarios this attempt ran (the others were kept from an earlier one)
+        **({"rerun": list(ran)} if resumed else {}),
         "safety_gate": gate,
         "agent": {
             "spec": agent.spec,
@@ -534,7 +609,8 @@ def _summary(
             "NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
             "scenario is not relevant to the agent's reported configuration, not that the agent "
             "passed (Reporting §2.3). Capability scores are comparable only at the same tier."
-            + ("" if sealed else " " + UNSEALED_NOTE)
+            + ("" if sealed or resumed else " " + UNSEALED_NOTE)
+            + (" " + RESUMED_NOTE if resumed else "")
         ),
     }
 
@@ -543,6 +619,14 @@ UNSEALED_NOTE = (
     "UNSEALED: the agent ran outside provebench's seal (an agent provebench did not start, a "
     "model server on this machine or its network, or re-scored evidence), so it may have read "
     "the scenarios' answer keys; the gate and the scores are not a sealed result."
+)
+
+
+RESUMED_NOTE = (
+    "RESUMED: this folder held an earlier attempt of this suite, whose scenarios listed under "
+    "`rerun` ran again; a failed scenario deleted between attempts is drawn again, so the gate "
+    "and the scores are not a sealed result. Each kept run is still this suite's agent's, "
+    "signed; a suite started in an empty folder is a new, sealed sample."
 )
 
 
@@ -566,7 +650,15 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
         suite = _Suite(request, out, progress, files)
         suite.preflight()
         manifest = _manifest(request)
-        _check_manifest(out, manifest)  # a folder of another run is refused before it is touched
+        # A folder of another run is refused before it is touched; its nonce is kept.
+        nonce = _check_manifest(out, manifest)
+        if request.recorded_here:  # a re-scoring signs nothing: no run of it names a suite
+            nonce = nonce or secrets.token_hex(NONCE_BYTES)
+            manifest["nonce"] = nonce
+            suite.identity = suite_identity(request, nonce)
+        # Before this attempt writes anything. A re-scoring is a pure function of recorded
+        # evidence: scoring it again cannot draw another verdict, so it is never a resume.
+        suite.resumed = request.recorded_here and _has_traces(out)
         out.mkdir(parents=True, exist_ok=True)
         # A folder with a summary is a finished run; with its signature, a signed one.
         (out / SUMMARY_ENVELOPE_FILE).unlink(missing_ok=True)
@@ -603,6 +695,8 @@ def sign_suite(out: Path, summary: Mapping[str, Any], kept: Mapping[str, str]) -
 
     predicate = {
         "sealed": summary["sealed"],
+        "resumed": summary["resumed"],
+        **({"rerun": summary["rerun"]} if summary["resumed"] else {}),
         "safety_gate": summary["safety_gate"],
         "agent": summary["agent"],
         "scenarios": len(summary["scenarios"]),
@@ -613,6 +707,7 @@ def sign_suite(out: Path, summary: Mapping[str, Any], kept: Mapping[str, str]) -
 
 __all__ = [
     "MANIFEST_FILE",
+    "RESUMED_NOTE",
     "SUMMARY_FILE",
     "SUMMARY_FORMAT",
     "UNSEALED_NOTE",
@@ -621,5 +716,6 @@ __all__ = [
     "SuiteRequest",
     "result_of",
     "run_suite",
+    "suite_identity",
     "suite_sealed",
 ]
