@@ -57,6 +57,11 @@ def test_the_summary_is_the_same_bytes_on_every_backend(
     assert reference["escrow"]["tranches_released"] == {"first_full_cycle": 4}
 
 
+def _but_the_resume(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary without what says whether (and how) its matrix resumed (round 13, H3)."""
+    return {k: v for k, v in summary.items() if k not in ("resumed", "rerun")}
+
+
 def _request(specs: list[JobSpec]) -> MatrixRequest:
     def section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
         return {}
@@ -99,7 +104,8 @@ def test_a_rerun_skips_verified_jobs_and_redoes_a_changed_one(tmp_path: Path) ->
             ran.append(result.key)
 
     again = run_matrix(_request(specs), out, lambda: LocalPool(2), Counting())
-    assert ran == ["agent/a/trial-1"] and again == first
+    assert ran == ["agent/a/trial-1"] and _but_the_resume(again) == _but_the_resume(first)
+    assert (again["resumed"], again["rerun"]) == (True, ["agent/a/trial-1"])
     assert changed.read_text(encoding="utf-8") == '{"case": "a"}\n'
 
 
@@ -134,7 +140,10 @@ def test_resume_after_the_driver_is_killed_loses_and_duplicates_nothing(tmp_path
     assert f"{recorded} of 6 job(s) already done" in resumed.stderr
     fresh = run_cli(*arguments, "--out", str(tmp_path / "fresh"))
     assert fresh.returncode == 0, fresh.stderr
-    assert (out / "summary.json").read_bytes() == (tmp_path / "fresh" / "summary.json").read_bytes()
+    resumed_summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    fresh_summary = json.loads((tmp_path / "fresh" / "summary.json").read_text(encoding="utf-8"))
+    assert _but_the_resume(resumed_summary) == _but_the_resume(fresh_summary)
+    assert resumed_summary["resumed"] is True and len(resumed_summary["rerun"]) == 6 - recorded
     folders = sorted(p.relative_to(out / "jobs").as_posix() for p in out.glob("jobs/*/*/*"))
     assert len(folders) == 6 and not [f for f in folders if ".partial" in f]
 
@@ -189,5 +198,6 @@ def test_jobs_on_a_url_store_give_the_same_summary_and_resume(tmp_path: Path) ->
         def job_done(self, result: Any) -> None:
             ran.append(result.key)
 
-    assert run_matrix(remote, tmp_path / "r", lambda: LocalPool(2), Counting()) == first
-    assert ran == ["agent/b/trial-2"]
+    again = run_matrix(remote, tmp_path / "r", lambda: LocalPool(2), Counting())
+    assert _but_the_resume(again) == _but_the_resume(first)
+    assert ran == ["agent/b/trial-2"] == again["rerun"]

@@ -2,13 +2,15 @@
 
 ```
 OUT/
-├── matrix.json           what was asked (kind, agents, cases, trials, options): a rerun with
-│                         another request is refused, so a folder is one matrix
+├── matrix.json           what was asked (kind, agents, cases, trials, options, each
+│                         candidate's code digest): a rerun with another request is refused, so
+│                         a folder is one matrix; and the matrix's nonce
 ├── jobs/AGENT/CASE/trial-NN/
 │   ├── …                 the job's own files (run folder or evidence, verdict)
 │   ├── job.json          the job's outcome and the sha256 of its verdict
 │   └── job.dsse.json     signed by the laboratory key when the driver received it
-└── summary.json          the summary (`_summary.py`), written last
+├── summary.json          the summary (`_summary.py`), written last
+└── summary.dsse.json     the laboratory's signature on the summary and matrix.json
 ```
 
 A job counts as done only with a signed job record whose verdict is unchanged: a rerun of the
@@ -17,11 +19,23 @@ killed driver, a finished folder whose record was never signed, a harness fault)
 killed at any point loses and duplicates nothing. The driver alone signs job records: a worker
 returns its outcome, the verdict's path and sha256, and the driver checks the file has that
 sha256 before vouching for it.
+
+A job's record is bound to its matrix and its candidate (red team round 13, H3, H8): its signed
+facts name the matrix's nonce (drawn when the matrix starts in an empty folder, kept in
+matrix.json) and the job's `identity` (the candidate's code digest and every option that decides
+the verdict), and a rerun keeps a record only when both are this matrix's — a job of another
+matrix, or of the candidate's code before it changed, is run again. A rerun over a folder that
+holds an earlier attempt is `resumed: true` in the signed summary, which names the jobs run in
+this attempt (`rerun`): a same-user process may have deleted a failed job between attempts so
+that it was drawn again, and nothing left can tell; its agents' results are not a sealed
+headline (`sealed: false` where the kind says sealed). A matrix started in an empty folder is a
+new sample.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -31,10 +45,11 @@ from typing import Any, Protocol
 
 from provebench._canonical import canonical_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
-from provebench._jsonfile import parse_json_bytes, read_json_file
+from provebench._jsonfile import parse_json_bytes
 from provebench._paths import check_output_dir
+from provebench._read_once import read_once
 from provebench.attest import load_trusted_key, sign_statement
-from provebench.attest._envelope import AttestationError, read_verified, statement
+from provebench.attest._envelope import AttestationError, read_verified, sign_files, statement
 from provebench.attest._keys import laboratory_signer
 from provebench.matrix import _store as store
 from provebench.matrix._executors import Executor
@@ -48,6 +63,9 @@ JOB_FILE = "job.json"
 JOB_ENVELOPE = "job.dsse.json"
 JOB_PREDICATE = "urn:provebench:matrix-job:1"
 MATRIX_FORMAT = "provebench.matrix/1"
+SUMMARY_ENVELOPE = "summary.dsse.json"
+SUMMARY_PREDICATE = "urn:provebench:matrix-summary:1"
+NONCE_BYTES = 16
 
 
 class MatrixProgress(Protocol):
@@ -69,6 +87,9 @@ class MatrixRequest:
     # Where the job folders are when not under OUT/jobs (an fsspec URL, `--store`): recorded
     # in matrix.json, never in the summary (the same matrix gives the same summary anywhere).
     store: str | None = None
+    # Called once every job is done, before the summary is written: raises when a candidate's
+    # code is no longer the one the matrix was planned for (it changed while the jobs ran).
+    recheck: Callable[[], None] | None = None
 
 
 def job_location(out: Path, key: str, store: str | None) -> str:
@@ -78,10 +99,13 @@ def job_location(out: Path, key: str, store: str | None) -> str:
     return f"{store.rstrip('/')}/{JOBS_DIR}/{key}"
 
 
-def _recorded(location: str, trusted: Callable[[], Any]) -> JobResult | None:
-    """The signed record of a finished job, if it verifies with its verdict unchanged. Each file
-    is read once; a URL store's record and envelope are verified from the bytes read, its
-    verdict fetched beside them."""
+def _recorded(
+    location: str, trusted: Callable[[], Any], spec: JobSpec, nonce: str
+) -> JobResult | None:
+    """The signed record of a finished job, if it verifies with its verdict unchanged and its
+    signed facts name this job, this matrix (`nonce`) and the candidate as it is now
+    (`spec.identity`). The record and envelope are judged from the bytes read once; a URL
+    store's verdict is fetched beside them."""
     envelope_bytes = store.read_bytes(location, JOB_ENVELOPE)
     record_bytes = store.read_bytes(location, JOB_FILE) if envelope_bytes is not None else None
     if envelope_bytes is None or record_bytes is None:
@@ -98,13 +122,22 @@ def _recorded(location: str, trusted: Callable[[], Any]) -> JobResult | None:
             (base / JOB_ENVELOPE).write_bytes(envelope_bytes)
         key = trusted()  # no key to check a record against is an error, not a redo
         try:
-            read_verified(base / JOB_ENVELOPE, key, predicate_type=JOB_PREDICATE)
+            signed = read_verified(
+                base / JOB_ENVELOPE, key, predicate_type=JOB_PREDICATE, data=envelope_bytes
+            )
         except (AttestationError, ProvebenchError):
             return None
-    return JobResult(str(record["key"]), "done", outcome=dict(outcome))
+    if signed.subjects.get(JOB_FILE) != sha256_bytes(record_bytes):
+        return None  # the record judged is not the one signed
+    facts = signed.predicate
+    if facts.get("key") != spec.key or record.get("key") != spec.key:
+        return None
+    if facts.get("matrix") != nonce or facts.get("identity") != _plain(spec.identity):
+        return None  # another matrix's job, or the candidate's code before it changed
+    return JobResult(spec.key, "done", outcome=dict(outcome))
 
 
-def _record(location: str, spec: JobSpec, result: JobResult) -> JobResult:
+def _record(location: str, spec: JobSpec, result: JobResult, nonce: str) -> JobResult:
     """Check the verdict the worker named, then write and sign the job's record."""
     verdict = result.outcome.get("verdict")
     digest = result.outcome.get("verdict_sha256")
@@ -123,37 +156,61 @@ def _record(location: str, spec: JobSpec, result: JobResult) -> JobResult:
         "agent": spec.agent,
         "case": spec.case,
         "trial": spec.trial,
+        "identity": spec.identity,
         "outcome": result.outcome,
     }
     record_bytes = canonical_json(record).encode("utf-8")
     store.write_bytes(location, JOB_FILE, record_bytes)
     subjects = {JOB_FILE: sha256_bytes(record_bytes), verdict: str(digest)}
-    facts = {"key": spec.key, "agent": spec.agent, "success": result.outcome.get("success")}
+    facts = {
+        "key": spec.key,
+        "agent": spec.agent,
+        "success": result.outcome.get("success"),
+        "matrix": nonce,
+        "identity": spec.identity,
+    }
     document = statement(subjects, JOB_PREDICATE, facts)
     envelope = sign_statement(document, laboratory_signer())
     store.write_bytes(location, JOB_ENVELOPE, canonical_json(envelope).encode("utf-8"))
     return result
 
 
-def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
+def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> tuple[str, str]:
+    """Refuse a folder of another matrix; write matrix.json in a new one. The matrix's nonce
+    (the folder's, or drawn now), and the sha256 of matrix.json's bytes as read or written."""
     path = out / MANIFEST_FILE
     if path.is_file():
-        if read_json_file(path) != json_plain(manifest):
+        held = read_once(path)
+        recorded = parse_json_bytes(held.data, source=str(path))
+        if not isinstance(recorded, dict):
+            raise ProvebenchError("not a matrix manifest", path=path, field="$")
+        nonce = recorded.pop("nonce", None)
+        wanted = json_plain(manifest)
+        if recorded != wanted:
+            differs = sorted(k for k in {*recorded, *wanted} if recorded.get(k) != wanted.get(k))
             raise ProvebenchError(
-                "this folder holds another matrix (its matrix.json differs); use a new --out",
+                "this folder holds another matrix (its matrix.json differs: a changed "
+                "candidate's code, another request); use a new --out",
                 path=path,
+                field=differs[0] if differs else None,
             )
-        return
-    if out.exists() and any(out.iterdir()):
+        if isinstance(nonce, str) and len(nonce) == 2 * NONCE_BYTES and nonce.isalnum():
+            return nonce, held.sha256
+        # A matrix of an earlier release, with no nonce: none of its jobs names one.
+    elif out.exists() and any(out.iterdir()):
         raise ProvebenchError("output exists and is not a matrix folder", path=out, field="--out")
     out.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, canonical_json(manifest))
+    nonce = secrets.token_hex(NONCE_BYTES)
+    digest = write_atomic(path, canonical_json({**manifest, "nonce": nonce}))
+    return nonce, digest
+
+
+def _plain(value: Mapping[str, Any]) -> Any:
+    return json.loads(canonical_json(value))
 
 
 def json_plain(value: Mapping[str, Any]) -> Any:
-    import json
-
-    return json.loads(canonical_json(value))
+    return _plain(value)
 
 
 def run_matrix(
@@ -167,17 +224,20 @@ def run_matrix(
     manifest = {"format": MATRIX_FORMAT, "kind": request.kind, **request.request}
     if request.store is not None:
         manifest["store"] = request.store
-    _check_manifest(out, manifest)
+    # Any trace of an earlier attempt (the manifest is written before any job) makes a resume.
+    resumed = (out / MANIFEST_FILE).is_file()
+    nonce, manifest_sha256 = _check_manifest(out, manifest)
     if request.prepare is not None:
         request.prepare()
-    (out / SUMMARY_FILE).unlink(missing_ok=True)  # the summary of this run, or none
+    (out / SUMMARY_ENVELOPE).unlink(missing_ok=True)  # the summary of this run, or none
+    (out / SUMMARY_FILE).unlink(missing_ok=True)
     # Loaded at the first job record, once: a new matrix needs no key to start.
     trusted = functools.cache(load_trusted_key)
     results: dict[str, JobResult] = {}
     todo: list[JobSpec] = []
     for spec in request.specs:
-        found = _recorded(spec.folder, trusted)
-        if found is not None and found.key == spec.key:
+        found = _recorded(spec.folder, trusted, spec, nonce)
+        if found is not None:
             results[spec.key] = found
             continue
         store.clear(spec.folder)  # unsigned: redone, never trusted
@@ -190,17 +250,68 @@ def run_matrix(
             for result in executor.run(todo):
                 spec = by_key[result.key]
                 if result.status == "done":
-                    result = _record(spec.folder, spec, result)
+                    result = _record(spec.folder, spec, result, nonce)
                 results[spec.key] = result
                 progress.job_done(result)
         finally:
             executor.close()
     progress.finish()
+    if request.recheck is not None:
+        request.recheck()  # no summary of code that is no longer the candidate's
     summary = summarize(
         request.kind, request.request, request.specs, results, request.task_of, request.kind_section
     )
+    summary = _marked(summary, resumed, sorted(spec.key for spec in todo))
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
+    sign_summary(out, summary, manifest_sha256)
     return summary
+
+
+def _marked(summary: dict[str, Any], resumed: bool, rerun: list[str]) -> dict[str, Any]:
+    """The summary with whether it resumed, and then the jobs run in this attempt; a resumed
+    matrix's agents are not a sealed result (red team round 13, H3)."""
+    marked = {**summary, "resumed": resumed}
+    if resumed:
+        marked["rerun"] = rerun
+        marked["agents"] = [
+            {**agent, "sealed": False} if "sealed" in agent else agent
+            for agent in summary["agents"]
+        ]
+    return marked
+
+
+def sign_summary(out: Path, summary: Mapping[str, Any], manifest_sha256: str) -> None:
+    """The laboratory's signature on the summary and matrix.json (`summary.dsse.json`), the
+    predicate repeating what a reader decides on: whether it resumed, each agent's counts and
+    pass^k. Each job's record is signed on its own (`job.dsse.json`)."""
+    predicate = {
+        "kind": summary["kind"],
+        "jobs": summary["jobs"],
+        "resumed": summary["resumed"],
+        **({"rerun": summary["rerun"]} if summary["resumed"] else {}),
+        "agents": [
+            {
+                "agent": agent["agent"],
+                "successes": agent["successes"],
+                "done": agent["done"],
+                "pass_hat_k": agent["pass_hat_k"],
+                **({"sealed": agent["sealed"]} if "sealed" in agent else {}),
+            }
+            for agent in summary["agents"]
+        ],
+    }
+    try:
+        sign_files(
+            out,
+            [SUMMARY_FILE, MANIFEST_FILE],
+            out / SUMMARY_ENVELOPE,
+            SUMMARY_PREDICATE,
+            predicate,
+            held={MANIFEST_FILE: manifest_sha256},
+        )
+    except AttestationError:
+        (out / SUMMARY_FILE).unlink(missing_ok=True)  # no summary that looks complete
+        raise
 
 
 __all__ = [
@@ -208,9 +319,12 @@ __all__ = [
     "JOB_ENVELOPE",
     "JOB_FILE",
     "MANIFEST_FILE",
+    "SUMMARY_ENVELOPE",
     "SUMMARY_FILE",
+    "SUMMARY_PREDICATE",
     "MatrixProgress",
     "MatrixRequest",
     "job_location",
     "run_matrix",
+    "sign_summary",
 ]

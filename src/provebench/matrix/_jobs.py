@@ -42,6 +42,10 @@ class JobSpec:
     params: dict[str, Any] = field(default_factory=dict)
     folder: str = ""  # the job's folder: an absolute path, or an fsspec URL (`_store.py`)
     attempt: str = ""  # this submission's own suffix for the job's partial folder
+    # The candidate as this job runs it (its code's digest, and every option that decides the
+    # verdict): signed in the job's record, and a record is kept only for the same identity
+    # (red team round 13, H8).
+    identity: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

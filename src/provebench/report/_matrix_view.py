@@ -16,6 +16,10 @@ from provebench.report._svg import Series, bar_chart, line_chart
 def matrix_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
     # The fields read here are checked by `detect_kind` (report/_kind.py) before any rendering.
     reasons = []
+    if summary.get("resumed") is True:
+        from provebench.report._suite_view import resumed_reason
+
+        reasons.append({"text": resumed_reason(summary.get("rerun")), "anchor": "agents"})
     for agent in summary["agents"]:
         curve = agent["pass_hat_k"]
         if curve:

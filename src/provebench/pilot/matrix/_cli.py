@@ -95,6 +95,8 @@ def matrix_command(
         lambda: executor_for(address, count),
         QuietProgress() if quiet else StderrProgress(),
     )
+    if summary["resumed"]:
+        typer.echo(f"  RESUMED (not a sealed result): {len(summary['rerun'])} job(s) run again")
     for agent in summary["agents"]:
         curve = agent["pass_hat_k"]
         last = max(curve, key=int) if curve else None

@@ -36,6 +36,16 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         hidden={"matrix-folder": Path(spec.params["matrix_folder"])},
     )
     verdict = evaluate_run(folder / RUN_DIR, corpus)
+    # The verdict must name the code the matrix was planned for (red team round 13, H8): a
+    # candidate rewritten since is a harness fault here, never a verdict of the planned code.
+    planned = spec.identity.get("candidate", {}).get("code_sha256")
+    evidence = verdict.result_evidence
+    ran = None if evidence is None else evidence.agent.get("code_sha256")
+    if planned is not None and ran is not None and ran != planned:
+        raise RuntimeError(
+            f"the run's code ({str(ran)[:16]}) is not the candidate's code the matrix was "
+            f"planned for ({str(planned)[:16]}): it changed while the matrix ran"
+        )
     write_verdict(verdict, folder / VERDICT)
     metrics: dict[str, float] = {}
     if verdict.metrics is not None:

@@ -56,6 +56,8 @@ def matrix_command(
     """Every agent on every scenario, every trial a sealed run, scored; one summary with pass^k
     per scenario and the safety gate per trial (docs/matrix.md). Exit 0 when every job ran, 1
     when a job was a harness fault (a provider failure included)."""
+    from provebench._canonical import sha256_file
+    from provebench.llm import is_openai_spec
     from provebench.matrix import (
         JobSpec,
         MatrixRequest,
@@ -65,7 +67,10 @@ def matrix_command(
         run_matrix,
     )
     from provebench.matrix._engine import job_location
+    from provebench.matrix._identity import candidate_identity, still_the_same
     from provebench.matrix._options import agent_list, default_workers, slug
+    from provebench.sandbox._candidate import is_shipped
+    from provebench.si.agents._loader import builtin_agents
     from provebench.si.matrix._job import si_section_for, task_of
     from provebench.si.suite._select import select
 
@@ -73,8 +78,23 @@ def matrix_command(
     chosen = agent_list(agents)
     selected = [item for item in select(scenarios) if item.not_applicable is None]
     safety = {item.scenario.id for item in selected if item.scenario.classification == "safety"}
+
+    def identities() -> dict[str, dict[str, str]]:
+        # Each agent by its code's digest (red team round 13, H3, H8): a resumed matrix keeps
+        # only this code's jobs. An `openai:` agent's code is provebench's client.
+        return {
+            agent: candidate_identity(
+                agent,
+                shipped=is_openai_spec(agent) or is_shipped(agent, builtin_agents()),
+                matrix_folder=out.resolve(),
+            )
+            for agent in chosen
+        }
+
+    candidates = identities()
     request: dict[str, Any] = {
         "agents": chosen,
+        "candidates": candidates,
         "scenarios": [item.scenario.id for item in selected],
         "trials": trials,
         "pass_score": pass_score,
@@ -102,17 +122,34 @@ def matrix_command(
                 **({"require_diagnosis": True} if required else {}),
             },
             folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
+            identity={
+                "candidate": candidates[agent],
+                "scenario_file_sha256": item.scenario.source_sha256 or sha256_file(item.file),
+                "max_tool_calls": max_tool_calls,
+                "pass_score": pass_score,
+                "base_url": base_url,
+                "reading": reading.reading,
+                "require_diagnosis": required,
+            },
         )
         for agent in chosen
         for item in selected
         for trial in range(1, trials + 1)
     ]
     matrix = MatrixRequest(
-        "si", request, specs, task_of, si_section_for(safety, trials), store=store
+        "si",
+        request,
+        specs,
+        task_of,
+        si_section_for(safety, trials),
+        store=store,
+        recheck=lambda: still_the_same(candidates, identities()),
     )
     count = default_workers(workers)
     progress = QuietProgress() if quiet else StderrProgress()
     summary = run_matrix(matrix, out, lambda: executor_for(address, count), progress)
+    if summary["resumed"]:
+        typer.echo(f"  RESUMED (not a sealed result): {len(summary['rerun'])} job(s) run again")
     for agent in summary["agents"]:
         gates = agent["safety_gate_passed_trials"]
         curve = agent["pass_hat_k"]
