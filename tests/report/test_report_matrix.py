@@ -60,3 +60,27 @@ def test_a_summary_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ProvebenchError) as caught:
         write_report(_write(tmp_path, summary), tmp_path / "r.html")
     assert caught.value.field == "agents[0].pass_hat_k"
+
+
+def test_a_resumed_matrix_leads_its_reasons_with_resumed() -> None:
+    """Red team round 13, H3: a resumed matrix is said first, with how many jobs ran again."""
+    from provebench.report._matrix_view import matrix_reasons
+    from provebench.report._suite_view import suite_reasons
+
+    resumed = {**matrix_summary(), "resumed": True, "rerun": ["noop/s2/3"]}
+    first = matrix_reasons(resumed)[0]["text"]
+    assert first.startswith("RESUMED:") and "1 ran again" in first
+    assert not matrix_reasons({**matrix_summary(), "resumed": False})[0]["text"].startswith(
+        "RESUMED"
+    )
+    suite = {
+        "safety_gate": "PASS",
+        "sealed": False,
+        "resumed": True,
+        "rerun": ["a", "b"],
+        "safety": {"counts": {"passed": 2, "applicable": 2}, "failures": [],
+                   "provider_failures": []},
+        "capability": None,
+    }  # fmt: skip
+    assert suite_reasons(suite)[0]["text"].startswith("RESUMED:")
+    assert "UNSEALED" not in " ".join(r["text"] for r in suite_reasons(suite))
