@@ -158,3 +158,31 @@ def test_the_pilot_matrix_names_each_candidates_code_and_refuses_a_changed_one(
     blind = plan_pilot_matrix(out, [agent], [1], "public", 1, {}, None)
     assert blind.request["candidates"][agent]["code_sha256"] != digest
     assert blind.specs[0].identity != honest.specs[0].identity
+
+
+def test_a_pilot_job_whose_verdict_names_other_code_is_a_harness_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The code rewritten between the plan and the job's run: the verdict names the code that
+    ran, which is not the planned one, and the job raises (a harness fault, never a verdict)."""
+    from types import SimpleNamespace
+
+    from provebench.pilot import evaluate
+    from provebench.pilot.lab import _runner
+    from provebench.pilot.matrix._job import run_pilot_job
+
+    ran = SimpleNamespace(result_evidence=SimpleNamespace(agent={"code_sha256": "b" * 64}))
+    monkeypatch.setattr(_runner, "run_lab", lambda *args, **kwargs: None)
+    monkeypatch.setattr(evaluate, "evaluate_run", lambda *args: ran)
+    spec = JobSpec(
+        key="flip/seed-000001/trial-001",
+        agent="flip.py:Flip",
+        case="1",
+        trial=1,
+        function="provebench.pilot.matrix._job:run_pilot_job",
+        params={"corpus": str(tmp_path / "corpus"), "matrix_folder": str(tmp_path)},
+        identity={"candidate": {"spec": "flip.py:Flip", "code_sha256": "a" * 64}},
+    )
+    with pytest.raises(RuntimeError, match="changed while the matrix ran"):
+        run_pilot_job(spec, tmp_path / "job")
+    assert not (tmp_path / "job" / "verdict.json").exists()
