@@ -21,6 +21,11 @@ from provebench.si.scoring._stress_families import families
 SI = Path(__file__).resolve().parents[3] / "src/provebench/si"
 SCENARIO = SI / "scenarios" / "diagnostic-accuracy.yaml"
 MISLEADING = SI / "scenarios" / "misleading-signal-002.yaml"
+EXACT = {
+    "factors": [
+        {"resource": "configmap/smtp-config", "key": "SMTP_PORT", "deviation_type": "absent_key"}
+    ]
+}
 
 
 @pytest.fixture(scope="module", params=[SCENARIO, MISLEADING], ids=["C-DA-001", "C-DA-003"])
@@ -34,6 +39,14 @@ def scenario_and_files(
         for example in sorted((SI / "examples").glob("*.json")):
             files.append(folder / example.name)
             files[-1].write_bytes(example.read_bytes())
+            # prose that identifies nothing, and a structured diagnosis that names the factor:
+            # the strict reading credits what the ratified one does not
+            document = json.loads(example.read_bytes())
+            if not document["final_answer"].strip():
+                continue  # a diagnosis is submitted with an answer (`evidence._diagnosis`)
+            document["diagnosis"] = EXACT
+            files.append(folder / f"diagnosed-{example.name}")
+            files[-1].write_text(json.dumps(document), encoding="utf-8")
     (scenario,) = load_scenarios(str(scenario_file))
     for family in families(scenario, bind_scoring(scenario)):
         for index, evidence in enumerate(family.answers):
@@ -48,16 +61,22 @@ def scenario_and_files(
     return scenario_file, files
 
 
+@pytest.mark.parametrize("require_diagnosis", [False, True], ids=["prose", "required"])
 def test_each_strict_line_is_the_decision_of_that_files_strict_verdict(
-    scenario_and_files: tuple[Path, list[Path]],
+    scenario_and_files: tuple[Path, list[Path]], require_diagnosis: bool
 ) -> None:
+    """Also under `--require-diagnosis` (a prose-only answer loses the factor): the decided
+    line skips the strict pass only where it would decide the ratified row (`decide_both`)."""
     scenario_file, evidence_files = scenario_and_files
-    scorer = _Scorer(BatchSpec(str(scenario_file), None, None, None, False, "strict"))
+    spec = BatchSpec(str(scenario_file), None, None, None, False, "strict", require_diagnosis)
+    scorer = _Scorer(spec)
     differ = set()
     for path in evidence_files:
         line, refused = scorer.line(str(path))
         assert not refused, line
-        verdict = score_files(scenario_file, path, reading="strict")
+        verdict = score_files(
+            scenario_file, path, reading="strict", require_diagnosis=require_diagnosis
+        )
         whole = {"evidence": str(path), "evidence_sha256": sha256_bytes(path.read_bytes())}
         assert line == _compact({**whole, **_decision(verdict)}), path.name
         decided = json.loads(line)

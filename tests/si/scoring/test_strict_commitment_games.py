@@ -61,6 +61,13 @@ STOPPED_GAMES = [
     (f"{ROOT}, or so I would say if I had checked.", "counterfactual"),
     (f"{ROOT}. I would say so if I had looked.", "counterfactual"),
     (f"{ROOT}, had I verified it.", "counterfactual"),
+    # each word a rule needs, alone in the answer (the scans an answer's words rule out are
+    # skipped, `_commitment_games._Words`): "so" without "had", "had" without "so"
+    (f"{ROOT}. We would say so if asked.", "counterfactual"),
+    # a look-alike a case-insensitive letter matches (the long s): the answer is not judged by
+    # its words, every rule reads it
+    (f"{ROOT}, unle\u017fs it isn't.", "reversed"),
+    (f"{ROOT}. OR deployment/cart-cache is.", "alternative_cause"),
 ]
 
 

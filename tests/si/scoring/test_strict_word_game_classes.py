@@ -71,6 +71,11 @@ WORD_GAMES = [
     ("SMTP_PORT is missing from smtp-config. SMTP_HOST, too.", "several_causes"),
     ("SMTP_PORT is missing from smtp-config; same for SMTP_HOST.", "several_causes"),
     ("SMTP_PORT is missing from smtp-config. Likewise report-renderer.", "several_causes"),
+    # an elided predicate is looked for only where the answer's lowercase holds a cue's every
+    # word (`_strict_factor._may_elide`): a cue of two words, and a dotless i that a
+    # case-insensitive "i" matches (the answer is not judged by its words: it is read)
+    ("SMTP_PORT is missing from smtp-config. SMTP_HOST as well.", "several_causes"),
+    ("SMTP_PORT is missing from smtp-config. L\u0131kewise report-renderer.", "several_causes"),
     # another cause endorsed
     (
         "SMTP_PORT is missing from smtp-config, but what actually broke things is report-renderer.",

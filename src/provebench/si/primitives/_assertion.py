@@ -269,6 +269,9 @@ class WordGameCues:
     contradiction_modals: re.Pattern[str] = re.compile(r"(?!)")
     # whether each pattern above could match an answer (`_cue_presence`); None: always scanned
     tests: WordGameTests | None = None
+    # each `elided_predicate` phrase's words, lowercased (empty: not known, always read): an
+    # answer whose lowercase holds every word of none of them holds no elided predicate
+    elided_words: tuple[tuple[str, ...], ...] = ()
 
     @classmethod
     def compile(
@@ -317,12 +320,26 @@ class WordGameCues:
             remedy_phrases=frozenset(phrase.casefold() for phrase in remedy_phrases),
             elided_predicate=_words_pattern(elided_predicate),
             elided_filler=frozenset(word.casefold() for word in elided_filler),
+            elided_words=_phrase_words(elided_predicate),
             antonyms={
                 kind: _words_pattern(words) for kind, words in (antonyms or {}).items() if words
             },
             contradiction_subjects=_optional_words(contradiction_subjects),
             contradiction_modals=_optional_words(contradiction_modals),
         )
+
+
+def _phrase_words(phrases: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Each phrase's words, lowercased, for a substring test of an answer's lowercase; empty
+    (no test) when a phrase is a contraction suffix, is empty or has a letter beyond ASCII,
+    whose case variants the test would not know."""
+    words = tuple(tuple(phrase.lower().split()) for phrase in phrases)
+    if not words or any(
+        not pieces or not phrase.isascii() or phrase.startswith(("n'", "n’"))
+        for phrase, pieces in zip(phrases, words, strict=True)
+    ):
+        return ()
+    return words
 
 
 @dataclass(frozen=True)

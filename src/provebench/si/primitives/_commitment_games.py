@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench.si.primitives._cue_presence import ASCII_LOOK_ALIKES
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 
 CommitmentRule = Literal[
@@ -156,6 +157,25 @@ class _Sorted:
 _OR_CHARACTERS = 120
 
 
+class _Words:
+    """Which of the rules' words an answer holds at all, so that a pattern that needs a word the
+    answer lacks is not scanned sentence by sentence (most answers hold no "unless", no
+    "except", no counterfactual). Every pattern above is case-insensitive over ASCII letters;
+    a text without the look-alikes that such a letter matches beyond ASCII (`_cue_presence`:
+    the Kelvin sign for "k", the long s for "s", the dotted and dotless i) holds a match only
+    where its lowercase holds the pattern's words as written, lowercased. A text with one of
+    them is not judged: every pattern is scanned, as before."""
+
+    def __init__(self, text: str) -> None:
+        judged = text.isascii() or ASCII_LOOK_ALIKES.isdisjoint(text)
+        self._lowered = text.lower() if judged else None
+
+    def any_of(self, *words: str) -> bool:
+        """Whether the text may hold one of `words` (lowercase ASCII)."""
+        lowered = self._lowered
+        return lowered is None or any(word in lowered for word in words)
+
+
 def _offered_after_or(
     text: str, start: int, end: int, others: _Sorted
 ) -> Iterator[tuple[re.Match[str], Span]]:
@@ -183,6 +203,14 @@ def factor_games(
     findings: list[CommitmentFinding] = []
     read: set[int] = set()
     others = _Sorted([span for span in other_spans if in_scope(span.start)])
+    # the words each pattern needs (`_Words`): `_OR` and `_OPENS_WITH_OR` "or" and another
+    # identifier after it; `_UNLESS` "unless"; `_EXCEPT` "except"; `_COUNTERFACTUAL` "so"
+    # ("or so I would", "I would say so if") or "had" ("had I checked")
+    words = _Words(text)
+    offers = bool(others.spans) and words.any_of("or")
+    unless = words.any_of("unless")
+    excepts = words.any_of("except")
+    counterfactual = words.any_of("so", "had")
     for factor in sorted(factor_spans, key=lambda span: span.start):
         sentence = sentence_of(factor)
         if sentence is None or sentence.start in read or not in_scope(factor.start):
@@ -190,7 +218,9 @@ def factor_games(
         read.add(sentence.start)
         own = _Sorted(others.within(sentence.start, sentence.end))
         # an "or" after the factor offering another identifier
-        for word, offered in _offered_after_or(text, factor.end, sentence.end, own):
+        for word, offered in (
+            _offered_after_or(text, factor.end, sentence.end, own) if own.spans else ()
+        ):
             # a negation in the "or"'s own clause governs it ("not scaled down by mistake or
             # by cart-cache"); another identifier listed just before it there makes a list
             # ("no other deployment, cart-cache or payments, …"), not an alternative
@@ -207,7 +237,7 @@ def factor_games(
                     )
                 )
                 break
-        for found in _UNLESS.finditer(text, factor.end, sentence.end):
+        for found in _UNLESS.finditer(text, factor.end, sentence.end) if unless else ():
             rest = own.first_from(found.end(), sentence.end)
             if (
                 rest is not None
@@ -222,15 +252,16 @@ def factor_games(
                     )
                 )
                 break
-        if (excepted := _EXCEPT.search(text, factor.end, sentence.end)) is not None:
+        if excepts and (excepted := _EXCEPT.search(text, factor.end, sentence.end)) is not None:
             findings.append(
                 CommitmentFinding(
                     "reversed", sentence, f"{excepted.group().strip()!r} turns the statement over"
                 )
             )
-        following = _next_sentence(channel, sentence)
+        # the sentence after it is read only by a rule whose words the answer holds
+        following = _next_sentence(channel, sentence) if counterfactual or offers else None
         for where in (sentence, following):
-            if where is None:
+            if where is None or not counterfactual:
                 continue
             low = factor.end if where is sentence else where.start
             if (said := _COUNTERFACTUAL.search(text, low, where.end)) is not None:
@@ -242,7 +273,11 @@ def factor_games(
                     )
                 )
                 break
-        if following is not None and _OPENS_WITH_OR.match(text, following.start, following.end):
+        if (
+            offers
+            and following is not None
+            and _OPENS_WITH_OR.match(text, following.start, following.end)
+        ):
             opened = others.first_from(following.start, following.end)
             if (
                 opened is not None

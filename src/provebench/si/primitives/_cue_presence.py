@@ -47,6 +47,8 @@ _ASCII_LOOK_ALIKES = frozenset(
     "\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u212a"
     "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
 )
+# the same characters, for the rules that test a literal word's presence the same way
+ASCII_LOOK_ALIKES = _ASCII_LOOK_ALIKES
 
 
 class Vocabulary:
@@ -244,4 +246,12 @@ _Merged = tuple[
 ]
 
 
-__all__ = ["WORD_CHARACTERS", "CueFamily", "CueTest", "Vocabulary", "could_match", "cuts_word"]
+__all__ = [
+    "ASCII_LOOK_ALIKES",
+    "WORD_CHARACTERS",
+    "CueFamily",
+    "CueTest",
+    "Vocabulary",
+    "could_match",
+    "cuts_word",
+]

@@ -805,6 +805,20 @@ def _types_across_sentences(
         )
 
 
+def _may_elide(index: WordGameIndex) -> bool:
+    """Whether `_Elision` can find an elided-predicate cue in the answer. It reads pieces of the
+    fold joined by spaces, so every word of a cue it finds is in the fold; matched without
+    case, each is, lowercased, in the fold's lowercase where the vocabulary judges the fold
+    (`_cue_presence`: no letter beyond ASCII that an ASCII letter matches without case). A
+    fold holding every word of no cue holds no elided predicate: no name repeats one."""
+    vocabulary = index.reader.folded.vocabulary
+    words = index.games.elided_words
+    if vocabulary is None or not words:
+        return True
+    lowered = vocabulary.lowered
+    return any(all(word in lowered for word in cue) for cue in words)
+
+
 def _elided_shotgun(
     index: WordGameIndex,
     factor_spans: list[Span],
@@ -815,7 +829,7 @@ def _elided_shotgun(
     """`several_causes`, by ellipsis: a clause — or a sentence — naming another identifier
     with nothing but an elided-predicate cue and filler ("SMTP_HOST too.", "Same for
     SMTP_HOST.") repeats the deviation asserted before it of that identifier."""
-    if not phrases:
+    if not phrases or not _may_elide(index):
         return
     reader = index.reader
     first_phrase = min(span.start for span in phrases)

@@ -123,6 +123,13 @@ class Prepared:
         for row in bound.rows:
             for _, call in iter_calls(row.when):
                 self.sites[id(call)] = self._site(call, row.id, constants)
+        # the calls the strict reading reads as `factor_asserted` (`_strict`), by id
+        self.factor_identified_calls = frozenset(
+            id(call)
+            for row in bound.rows
+            for _, call in iter_calls(row.when)
+            if call.call == "factor_identified"
+        )
 
     def strict_context(self, scenario: Scenario) -> StrictContext:
         """The strict reading's context for this scenario, made once."""
@@ -316,6 +323,17 @@ def decide_both(
     ratified = next((row for row in prepared.bound.rows if _holds(row.when, value)), None)
     if ratified is None:
         raise ProvebenchError("no decision-table row matched", field="scoring")
+    if (
+        evidence.diagnosis is None
+        and not require_diagnosis
+        and not any(memo.get(key) for key in prepared.factor_identified_calls)
+    ):
+        # No structured diagnosis decides the factor calls (`structured_diagnosis` is None
+        # exactly then), and no `factor_identified` the ratified pass asked was true: the
+        # strict pass would ask the same calls in the same order and get the same values (a
+        # false `factor_identified` stays false, as `factor_asserted` implies it), so its row
+        # is the ratified one.
+        return ratified, ratified
     # the strict reading asks each call the ratified pass made again: answered from the memo
     strict = prepared.strict_row(
         scenario, view, ratified, memo, require_diagnosis=require_diagnosis
