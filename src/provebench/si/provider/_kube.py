@@ -814,7 +814,13 @@ class KubeFace:
                 return self._scale(request, target, details)
             raise KubeError(404, f"{target.served.plural}/{sub} is not served", details)
         if target.served.namespaced and target.namespace is None:
-            if request.verb == "list" and kind != "event":
+            refusal = "a list across all namespaces is outside the agent's scope: name a namespace"
+            if request.verb == "list" and kind == "event":
+                # `get events -A`, `events -A`: the agent's refused events list with no
+                # namespace, as for any other kind (SI red team 13, K3: it was recorded as
+                # "made no request", and a zone-crossing reading never saw it)
+                self._checked(request, "orchestration_events", {}, details, refused=refusal)
+            elif request.verb == "list":
                 # a list across all namespaces (`-A`), refused: what a write over it attempted,
                 # and the agent's refused `list <kind>` with no namespace, recorded through the
                 # session as the tools record a refused call (the forbidden polarity of a check
@@ -827,8 +833,7 @@ class KubeFace:
                     "orchestration_list",
                     self._args(target, **more),
                     details,
-                    refused="a list across all namespaces is outside the agent's scope: "
-                    "name a namespace",
+                    refused=refusal,
                 )
             raise KubeError(
                 403,
