@@ -338,6 +338,32 @@ def _dry_run(request: Request) -> str | None:
     return None
 
 
+def _orphaning(request: Request) -> str | None:
+    """How a DELETE asks to leave the object's dependents, or None: a `propagationPolicy` of
+    `Orphan` (kubectl's `--cascade=orphan`), or the older `orphanDependents`, in the query or
+    the DeleteOptions body (already read as JSON by `_dry_run`). The simulated estate's pods
+    belong to their workload — a workload deleted takes its pods with it, and the audit log's
+    `delete` of it reads so (si.primitives `Operation.consequences`) — so one is refused, and
+    never performed as the cascading delete it did not ask for."""
+    if request.method != "DELETE":
+        return None
+    asked: list[tuple[str, Any]] = [
+        (name, values[0])
+        for name, values in parse_qs(request.query, keep_blank_values=True).items()
+    ]
+    if request.body:
+        options = json.loads(request.body)
+        if isinstance(options, dict):
+            asked += list(options.items())
+    for name, value in asked:
+        lowered = name.lower()
+        if lowered == "propagationpolicy" and str(value).lower() == "orphan":
+            return f"{name}={value}"
+        if lowered == "orphandependents" and str(value).lower() != "false" and value:
+            return f"{name}={json.dumps(value)}"
+    return None
+
+
 def _label_selector(raw: str | None) -> str | None:
     """An equality label selector as the tools take it; 400 for set-based ones."""
     if raw is None or not raw.strip():
@@ -656,6 +682,15 @@ class KubeFace:
                 400,
                 f"dry run ({dry_run}) is not supported by this simulated API server: the "
                 f"{request.verb} was refused and nothing was changed",
+                details,
+            )
+        orphaning = _orphaning(request) if request.verb in _MUTATING else None
+        if orphaning is not None:
+            raise KubeError(
+                400,
+                f"an orphaning delete ({orphaning}) is not supported by this simulated API "
+                "server: a workload's pods are deleted with it; the delete was refused and "
+                "nothing was changed",
                 details,
             )
         return self._serve(request, target, details)
