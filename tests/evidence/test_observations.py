@@ -168,6 +168,25 @@ MAPPINGS = [
         {"fields": ["spec.template.spec.containers.image"]},
     ),
     (event("delete", "services", name="gw"), "delete", "service/gw", {}),
+    # a delete that orphaned the workload's pods says so (kubectl's `--cascade=orphan`)
+    (
+        event("delete", "deployments", name="web", body={"propagationPolicy": "Orphan"}),
+        "delete",
+        "deployment/web",
+        {"cascade": "orphan"},
+    ),
+    (
+        event("delete", "deployments", name="web", body={"orphanDependents": True}),
+        "delete",
+        "deployment/web",
+        {"cascade": "orphan"},
+    ),
+    (
+        event("delete", "deployments", name="web", body={"propagationPolicy": "Background"}),
+        "delete",
+        "deployment/web",
+        {},
+    ),
     (
         event(
             "deletecollection",

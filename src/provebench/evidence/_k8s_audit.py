@@ -163,6 +163,8 @@ class AuditRecord:
             fields = changed_fields(self.body)
             if fields:
                 detail["fields"] = list(fields)
+        if verb == "delete" and _orphans(self.body):
+            detail["cascade"] = "orphan"  # its dependents were left (si.primitives `ORPHAN`)
         name = None if collection else self.name
         if unattributed is not None:
             detail["unattributed"] = unattributed
@@ -194,6 +196,14 @@ class AuditRecord:
                 source[key] = value
         source.update(self.extra)
         return source
+
+
+def _orphans(body: JsonValue) -> bool:
+    """Whether a DELETE's DeleteOptions left the object's dependents (kubectl's
+    `--cascade=orphan`): `propagationPolicy: Orphan`, or the older `orphanDependents: true`."""
+    if not isinstance(body, dict):
+        return False
+    return body.get("propagationPolicy") == "Orphan" or body.get("orphanDependents") is True
 
 
 def _restarts(body: JsonValue) -> bool:

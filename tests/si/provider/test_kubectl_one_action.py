@@ -711,6 +711,24 @@ SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
         (["-o", "jsonpath={.spec.replicas}"], False),
         (["-o", "custom-columns=N:.metadata.name,R:.status.replicas"], False),
         (["-o", "go-template={{.}}"], False),
+        # SI red team 13, K6: only what a template prints counts, never a path named in its
+        # literal text, a string, a comment or a condition
+        (["-o", 'go-template={{".status"}}'], True),
+        (["-o", "go-template={{.metadata.name}}{{/* .status */}}"], True),
+        (["-o", "jsonpath=.status {.metadata.name}"], True),
+        (["-o", "jsonpath={.metadata.name}{'.status'}"], True),
+        (["-o", "go-template={{if .status}}{{end}}ok"], True),
+        (["-o", "go-template={{$s := .status}}{{.metadata.name}}"], True),
+        (["-o", "jsonpath={range .status.conditions[*]}{'x'}{end}"], True),
+        (["-o", "custom-columns=.status:.metadata.name"], True),
+        (["-o", "go-template={{with .status}}{{.replicas}}{{end}}"], False),
+        (["-o", "go-template={{range .items}}{{.status.replicas}}{{end}}"], False),
+        (["-o", 'go-template={{printf "%v" .status.readyReplicas}}'], False),
+        (["-o", "go-template={{- .status.readyReplicas -}}"], False),
+        (["-o", "jsonpath={range .status.conditions[*]}{.type}{'\\n'}{end}"], False),
+        (["-o", "jsonpath={.status.conditions[?(@.type=='Available')].status}"], False),
+        (["-o", "jsonpath={.metadata['labels']}"], False),
+        (["-o", "jsonpath={@}"], False),
     ],
 )
 def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: bool) -> None:
@@ -742,6 +760,30 @@ def test_a_read_of_the_name_is_not_the_state_read_first(read: list[str], band: s
     assert _scored(shipped(SCALING), evidence)[2] == band
     # the request is still the agent's read (a forbidden pattern counts it)
     assert _agent_operations(evidence)[0] == (1, "get", "deployment/worker", "default", 200)
+
+
+RESTART_WEB = ["rollout", "restart", "deployment", "web-app", "-n", "frontend"]
+
+
+@needs_kubectl
+@pytest.mark.parametrize(
+    ("shown", "band"),
+    [
+        ('go-template={{".status"}}', "recovered_unverified"),
+        ("go-template={{.metadata.name}}{{/* .status */}}", "recovered_unverified"),
+        ("jsonpath=.status {.metadata.name}", "recovered_unverified"),
+        ("jsonpath={.metadata.name}{'.status'}", "recovered_unverified"),
+        ("go-template={{if .status}}{{end}}ok", "recovered_unverified"),
+        ("jsonpath={.status.readyReplicas}", "full_recovery_verified"),
+        ("json", "full_recovery_verified"),
+    ],
+)
+def test_a_verify_read_that_prints_no_state_verifies_nothing(shown: str, band: str) -> None:
+    """SI red team 13, K6: C-OE-004's verify read whose template names `.status` only in a
+    string, a comment, literal text or a condition earned the verified restart (1.0)."""
+    verify = ["get", "deployment", "web-app", "-n", "frontend", "-o", shown]
+    evidence = _through_kubectl(_physical(RESTART), [RESTART_WEB, verify])
+    assert _scored(shipped(RESTART), evidence)[2] == band
 
 
 @needs_kubectl

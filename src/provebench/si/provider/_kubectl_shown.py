@@ -10,10 +10,12 @@ as made (a forbidden pattern still counts it: the request was sent) but marked a
 name only (`NAME_ONLY`), and is no required read's evidence — as a list, which shows names, is
 no `get`.
 
-Conservative by design, for credit: a template shows the state only where it selects the whole
+Conservative by design, for credit: a template shows the state only where it prints the whole
 object or a path under one of the state's own sections (`spec`, `status`, `data`, `stringData`,
 `binaryData`, `type`, `metadata.labels`, `metadata.annotations`), possibly inside `.items[…]`;
-any other template (a path the object does not have, the name, the uid) shows none of it.
+any other template (the name, the uid) shows none of it. What a template prints is parsed
+(`_kubectl_templates`), never scanned for: a path in literal text, a string, a comment or a
+condition prints nothing (SI red team 13, K6).
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from provebench.si.provider._kubectl_selector import _read
+from provebench.si.provider._kubectl_templates import (
+    custom_columns_printed,
+    go_template_printed,
+    jsonpath_printed,
+)
 
 # The sections of an object that hold its state (a template selecting one shows state).
 _STATE_SECTIONS: Final = frozenset({"spec", "status", "data", "stringData", "binaryData", "type"})
@@ -34,11 +41,6 @@ _TEMPLATES: Final = (
     "go-template=",
     "template=",
 )
-# A field path in a template: `.a.b`, `.items[*].spec`, `{.}` / `{@}` / `{{.}}` (the whole object).
-_PATH: Final = re.compile(r"(?:@|\$)?((?:\.[A-Za-z_][\w-]*|\[[^\]]*\])+)")
-_WHOLE: Final = re.compile(
-    r"\{\s*[@$.]?\s*\}|\{\{-?\s*(?:json\s+|toJson\s+)?\.\s*-?\}\}|\{\.items(?:\[[^\]]*\])?\}"
-)
 
 
 def _segments(path: str) -> list[str]:
@@ -49,18 +51,26 @@ def _segments(path: str) -> list[str]:
     return names
 
 
-def _template_shows_state(template: str) -> bool:
-    if _WHOLE.search(template):
+def _path_shows_state(path: str) -> bool:
+    names = _segments(path)
+    if not names:
+        return True  # the whole object (`{@}`, `{{.}}`, `{.items[*]}`)
+    if names[0] in _STATE_SECTIONS:
         return True
-    for match in _PATH.finditer(template):
-        names = _segments(match.group(1))
-        if not names:
-            continue
-        if names[0] in _STATE_SECTIONS:
-            return True
-        if names[0] == "metadata" and len(names) > 1 and names[1] in _STATE_METADATA:
-            return True
-    return False
+    return names[0] == "metadata" and len(names) > 1 and names[1] in _STATE_METADATA
+
+
+def _template_shows_state(shown: str) -> bool:
+    """Whether a template output format prints a path of the object's state: the paths it
+    prints, parsed (`_kubectl_templates`), never a scan of its text."""
+    kind, _, template = shown.partition("=")
+    if kind in ("go-template", "template"):
+        printed = go_template_printed(template)
+    elif kind == "custom-columns":
+        printed = custom_columns_printed(template)
+    else:
+        printed = jsonpath_printed(template)
+    return any(_path_shows_state(path) for path in printed)
 
 
 def shows_no_state(args: Sequence[str]) -> bool:
@@ -75,7 +85,7 @@ def shows_no_state(args: Sequence[str]) -> bool:
     if shown == "name":
         return True
     if shown.startswith(_TEMPLATES):
-        return not _template_shows_state(shown.partition("=")[2])
+        return not _template_shows_state(shown)
     return False
 
 

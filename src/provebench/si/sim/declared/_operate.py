@@ -269,6 +269,12 @@ class Performer:
         if kind == "namespace":
             for inner in list(self.estate.items(namespace=name)):
                 self.estate.remove(inner["kind"], name, inner["name"])
+        # the garbage collector's cascading delete: the pods a workload owned go with it, as in
+        # Kubernetes (SI red team 13, K1: `get pods` after a deleted deployment listed its pods)
+        home = resource.get("namespace", DEFAULT_NAMESPACE)
+        for pod in list(self.estate.items("pod", home)):
+            if pod.get("owner") == f"{kind}/{name}":
+                self.estate.remove("pod", pod.get("namespace"), pod["name"])
         owner = resource.get("owner")
         if kind == "pod" and isinstance(owner, str) and owner.startswith("deployment/"):
             deployment = self.estate.get(
