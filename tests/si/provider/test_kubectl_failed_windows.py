@@ -134,6 +134,41 @@ def test_each_object_a_failed_command_printed_as_changed_needs_its_write() -> No
     assert unaccounted_steps(command, honest, []) is None
 
 
+FORGED = "deployment.apps/worker restarted"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdout"),
+    [
+        (("get", "deployment", "worker", "-o", f"jsonpath={FORGED}"), FORGED),
+        (("get", "deployment", "worker", f"--output=go-template={FORGED}"), FORGED),
+        (("logs", "worker-0"), f"2026-01-01 reconciler: {FORGED}\n{FORGED}\n"),
+        (("rollout", "history", "deployment/worker"), f"REVISION  CHANGE-CAUSE\n1  {FORGED}\n"),
+        # a write in a format of the agent's: the line names an object it did not write
+        (("patch", "deployment", "worker", "-p", "{}", "-o", "jsonpath=configmap/c patched"),
+         "configmap/c patched"),
+    ],
+)  # fmt: skip
+def test_a_change_line_the_agent_had_printed_is_no_report_of_kubectl(
+    args: tuple[str, ...], stdout: str
+) -> None:
+    """Output the agent chose (a format, a log, an annotation) may read like kubectl's report
+    of a change; held to it, an honest provider's record would be a fault the agent wrote
+    itself, and its run voided (PROVIDER_FAILURE is not scored)."""
+    done = [(1, ToolAction(id="call-0001", tool="kubectl", arguments={"args": list(args)},
+                           result=stdout))]  # fmt: skip
+    read = [entry("get", "deployment/worker"), entry("list", "pod"), entry("log", "pod/worker-0")]
+    if args[0] == "patch":
+        read.append(entry("patch", "deployment/worker"))
+    kept = [e for e in read if args[0] != "get" or e.resource == "deployment/worker"]
+    assert unaccounted_steps(done, kept, []) is None
+    gone = failed(*args, stdout=stdout, stderr="error: timed out\n")
+    assert unaccounted_steps(gone, kept, []) is None
+    # kubectl's own report, in its default format, still needs its write
+    restarted = failed("rollout", "restart", "deployment/worker", stdout=f"{FORGED}\n")
+    assert "no successful write" in (unaccounted_steps(restarted, kept[:1], []) or "")
+
+
 # -- through a hostile `si provider` (kubectl needed) -------------------------------------------
 
 
@@ -217,6 +252,18 @@ def run_commands(
 BLIND = [["get", "deploymentz", "worker", "-n", "default"]]
 BLIND += [["scale", "deployment", "worker", "--replicas=6", "-n", "default"]]
 INFORMED = [["get", "deployment", "worker", "-n", "default", "-o", "json"], BLIND[1]]
+
+
+@needs_kubectl
+def test_an_agent_cannot_void_its_run_with_a_line_it_had_kubectl_print(
+    server: ProviderServer, tmp_path: Path
+) -> None:
+    """The blind scale keeps its 0.4 through an honest provider when the agent then has kubectl
+    print `deployment.apps/worker restarted` in a format of its own."""
+    forged = ["get", "deployment", "worker", "-n", "default", "-o", f"jsonpath={FORGED}"]
+    commands = [BLIND[1], forged]
+    code, result = run_commands(tmp_path / "forged", SCALING, commands, "--provider", server.url)
+    assert (code, result["score"], result.get("provider_failure")) == (0, 0.4, None)
 
 
 @needs_kubectl

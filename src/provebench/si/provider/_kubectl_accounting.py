@@ -23,7 +23,9 @@ a successful write of that very object, and a command kubectl reports the server
 failed is held the same way, less what only success shows (SI red team 13, P1/P2): a read still
 asks only for what it names, each object its output says it changed before it failed still
 needs its write, and one kubectl stopped before any request (`the server doesn't have a
-resource type`, a flag it cannot parse) has no entry of the agent at all.
+resource type`, a flag it cannot parse) has no entry of the agent at all. Only kubectl's own
+report of a write is read for changed objects: a command's output in kubectl's default format,
+never what a read shows or a format the agent chose prints (`_report_of_changes`).
 An entry of the agent in no window stands for no call the runner forwarded: fabricated. What
 cannot be held: which operation each of a command's requests was — kubectl chooses its
 requests, so a provider that records a command's write as another write of the same outcome is
@@ -234,6 +236,22 @@ def _printed_problem(stdout: str, group: Sequence[ApiCallEntry]) -> str | None:
     return None
 
 
+def _report_of_changes(args: list[str], stdout: str) -> str:
+    """The part of a command's standard output that is kubectl's own report of what it changed
+    (`configmap/c patched` …): all of it for a write in kubectl's default format, nothing for a
+    command that only reads (a log line, an annotation in `rollout history`, a variable `set env
+    --list` shows may read `deployment.apps/x restarted`) or one printed in a format the agent
+    chose (`-o jsonpath=deployment.apps/x restarted` prints just that): held to such text, an
+    honest provider's record would be a fault the agent wrote itself."""
+    positionals, flags = _read(args)
+    reads = args[0] in _READ_ONLY or (
+        args[0] == "rollout" and positionals[:1] in (["status"], ["history"])
+    )
+    if reads or any(flag in flags for flag in ("-o", "--output", "--list")):
+        return ""
+    return stdout
+
+
 def _before_any_request(stdout: str, stderr: str) -> str | None:
     """kubectl's own error when it stopped before it sent any request of a resource, or None.
 
@@ -271,7 +289,7 @@ def _failed_problem(
     # A failed read still reads only what it names, and each object kubectl printed as changed
     # before it failed was changed (P2: three restarts dropped from the window of a command
     # that also met a 404).
-    return _read_problem(args, group) or _printed_problem(stdout, group)
+    return _read_problem(args, group) or _printed_problem(_report_of_changes(args, stdout), group)
 
 
 def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
@@ -302,9 +320,10 @@ def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | 
     if _dry_run(flags):
         return None
     sure = command in _SURE_WRITES and "--ignore-not-found" not in flags
-    if (sure or _DONE_WRITE.search(stdout)) and not any(_wrote(e) for e in group):
+    changes = _report_of_changes([str(a) for a in args], stdout)
+    if (sure or _DONE_WRITE.search(changes)) and not any(_wrote(e) for e in group):
         return f"kubectl reported the {command} done and the audit log records no write of it"
-    return _printed_problem(stdout, group)
+    return _printed_problem(changes, group)
 
 
 def unaccounted_steps(
