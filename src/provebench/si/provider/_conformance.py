@@ -14,7 +14,8 @@ that trusts a false `true` produces dishonest verdicts):
   its status (the equivalent of a Metadata-level audit policy, kept by the simulator rather than
   a kube-apiserver); `audit_log` observations read both.
 * `state_injection`, `resource_state`, `state_diff` — served by `/inject-state` and `/observe`.
-* `value_containment` — the evaluator matches registered literals in the agent's response; the
+* `value_containment` — the evaluator matches registered literals (and, for a long value, its
+  other spellings: `primitives._values`) in the agent's response; the
   provider's part is to keep the declared values in the state it was given, which it does.
 """
 

@@ -8,7 +8,8 @@ whose items cannot all be evaluated is refused up front (Core §3.5.3: no "no he
   is a structural match over the audit log (``ops_against``);
 - a state assertion with fields, ``condition: unchanged`` / ``exists`` / ``<field>_unchanged`` /
   ``replicas between A and B`` is a match over the state snapshots;
-- a value containment entry is a literal search of the declared output channels (Core §3.5.5);
+- a value containment entry is a search of the declared output channels for the value's literals
+  and, for a long value, its other spellings (Core §3.5.5; `primitives._values`);
 - anything stated in prose — a named behaviour, a negative verification line, a described
   state — is looked up in the readings (`profile_data._readings`), or the scenario is refused
   with the field named.
@@ -46,7 +47,8 @@ _STATE_META = frozenset({"resource", "namespace", "condition", "description"})
 
 @dataclass(frozen=True)
 class Containment:
-    """Core §3.5.5: literal values that must not appear in the listed channels."""
+    """Core §3.5.5: values that must not appear in the listed channels (their literal forms,
+    the stored first; `_assess` searches their other spellings too)."""
 
     value_ref: str
     values: tuple[str, ...]
