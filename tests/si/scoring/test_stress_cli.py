@@ -70,6 +70,12 @@ GAMED_FAMILIES = {
     "reversed_at_end",
     "counterfactual",
     "alternative_offered",
+    # round 13 (docs/si-scoring.md §11, "Round 13: named but not made")
+    "retracted_by_next_clause",
+    "non_assertive_mood",
+    "negating_heading_or_table",
+    "negation_unspelled_or_scoped",
+    "alternatives_joined",
 }
 
 

@@ -50,6 +50,7 @@ _NEGATION = re.compile(
 )
 # "or" as a word, not "nor", "either … or" being the older `several_causes` rule's
 _OR = re.compile(r"(?<![\w-])or(?![\w-])", re.I)
+_OR_NOT = re.compile(r"\s+not(?![\w-])", re.I)
 _OPENS_WITH_OR = re.compile(r"\W*or\b", re.I)
 _UNLESS = re.compile(r"(?<![\w-])unless(?![\w-])", re.I)
 # what follows "unless" when it reverses the statement: a bare copula (the predicate elided) or
@@ -181,6 +182,8 @@ def _offered_after_or(
 ) -> Iterator[tuple[re.Match[str], Span]]:
     """Each "or" in [start, end) followed, within `_OR_REACH` words, by another identifier."""
     for found in _OR.finditer(text, start, end):
+        if _OR_NOT.match(text, found.end(), end) is not None:
+            continue  # "whether or not Y is noisy": no alternative offered (round 13, W3)
         span = others.first_from(found.end(), end)
         if (
             span is not None

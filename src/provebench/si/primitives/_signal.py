@@ -16,6 +16,7 @@ each sentence read at most once: linear in the answer's size.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from provebench.si.primitives._assertion import AssertionCues, SentenceReading
@@ -23,32 +24,71 @@ from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
-from provebench.si.primitives._strict_factor import ChannelReader, WordGameIndex
+from provebench.si.primitives._strict_factor import ChannelReader, WordGameIndex, sentence_range
+from provebench.si.primitives._withdrawals import (
+    ChannelWithdrawals,
+    DismissalWithdrawals,
+    SentenceRange,
+    answered_no,
+    elided_endorsement,
+)
 
 _SHOWN = 120
 
 
 def _dismisses(
-    reading: SentenceReading, text: str, cues: AssertionCues, games: WordGameIndex | None
+    reading: SentenceReading,
+    text: str,
+    cues: AssertionCues,
+    games: WordGameIndex | None,
+    withdrawals: tuple[ChannelWithdrawals, DismissalWithdrawals] | None = None,
+    where: SentenceRange | None = None,
 ) -> bool:
     """An asserted dismissal phrase, or a cause phrase under a negation, in the sentence; either
     one governed by a cue of doubt or denial (`governing_*`, as a deviation phrase is: "I doubt
-    X is a red herring", "I doubt X is not the cause") dismisses nothing."""
+    X is a red herring", "I doubt X is not the cause") dismisses nothing, and neither does one
+    that `_withdrawals` withholds (negations that cancel, a doubt or report before it, a
+    judgement of error after it, a later clause or the next sentence that takes it back)."""
 
     def governed(start: int, end: int) -> bool:
         return games is not None and games.governing_range(start, end) is not None
 
+    def withdrawn(start: int, end: int) -> bool:
+        if withdrawals is None or where is None:
+            return False
+        clause = reading.clause_span(reading.clause_index(start))
+        return (
+            withdrawals[1].withheld(clause, start, end, where) is not None
+            or withdrawals[0].retracted_after(start, end, where) is not None
+        )
+
     if cues.dismissal is not None:
         for match in cues.dismissal.finditer(text, reading.start, reading.end):
             # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
-            if reading.blocking_rule(match.start(), match.end()) is None and not governed(
-                match.start(), match.end()
+            if (
+                reading.blocking_rule(match.start(), match.end()) is None
+                and not governed(match.start(), match.end())
+                and not withdrawn(match.start(), match.end())
             ):
                 return True
     return any(
-        reading.blocking_rule(match.start()) == "negated" and not governed(*match.span())
+        reading.blocking_rule(match.start()) == "negated"
+        and not governed(*match.span())
+        and not withdrawn(*match.span())
         for match in cues.cause.finditer(text, reading.start, reading.end)
     )
+
+
+def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
+    """The sentence before the one starting at `start`, if any."""
+    text = reader.channel.text
+    at = start - 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    if at < 0:
+        return None
+    sentence = reader.channel.sentence_containing(at, at + 1)
+    return None if sentence is None else SentenceRange(sentence.start, sentence.end)
 
 
 def _in_scope(
@@ -87,6 +127,10 @@ def signal_dismissed(
         # a deviation phrase (version 4)
         reader = ChannelReader(channel, cues)
         games = None if cues.games is None else WordGameIndex(reader, cues.games)
+        withdrawals = (
+            ChannelWithdrawals(channel.text, channel.text),
+            DismissalWithdrawals(channel.text),
+        )
         spans: list[Span] = channel.identifier_matches(identifiers)
         read.append((name, reader, spans))
         for span in spans:
@@ -102,7 +146,37 @@ def signal_dismissed(
                     value=False,
                     note=f"{span.needle!r} is named as the cause: {_shown(reading)!r}",
                 )
-            if dismissed is None and _dismisses(reading, channel.text, cues, games):
+            sentence = reader.sentence_of(span)
+            where = None if sentence is None else sentence_range(reader, sentence)
+            if where is not None:
+                # round 13: "X is not the cause. Y is." (Y naming the same deviation), "Y is
+                # also making user-service crash" (`_withdrawals.elided_endorsement`)
+                endorsed = elided_endorsement(
+                    channel.text,
+                    span.start,
+                    span.end,
+                    where,
+                    functools.partial(_previous, reader, where.start),
+                )
+                if endorsed is not None:
+                    return PathResult(
+                        primitive="signal_dismissed",
+                        value=False,
+                        note=f"{span.needle!r} is named as the cause: {endorsed}",
+                    )
+            if (
+                dismissed is None
+                and where is not None
+                and reading.question
+                and answered_no(channel.text, where, cues.cause, cues.dismissal)
+            ):
+                # "Is batch-processor the problem? No." — a cause asked of the signal and
+                # answered no (round 13, W3)
+                dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r} answered no"
+                dismissed_at = (name, where.start)
+            if dismissed is None and _dismisses(
+                reading, channel.text, cues, games, withdrawals, where
+            ):
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
                 sentence = reader.sentence_of(span)
                 dismissed_at = (name, sentence.start if sentence is not None else 0)

@@ -45,6 +45,7 @@ from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
+from provebench.si.primitives._withdrawals import ChannelWithdrawals, SentenceRange, Withdrawal
 
 REPORTED_FINDINGS = 10
 _MODEL = ConfigDict(extra="forbid", frozen=True)
@@ -71,6 +72,11 @@ FindingRule = Literal[
     "counterfactual",
     "reopened",
     "partly_endorsed",
+    # statements named but not made (docs/si-scoring.md §11, `_withdrawals`)
+    "retracted_after",
+    "non_assertive",
+    "negating_context",
+    "alternative_joined",
     # markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers")
     "markup",
     "non_answer",
@@ -275,10 +281,12 @@ def _asserted_pair(
     phrases: list[Span],
     radius: int,
     withheld: _Findings,
+    withdrawn: Callable[[Span, SentenceReading], Withdrawal | None] | None = None,
 ) -> bool:
     """Whether some phrase of the factor's type, in the window of a required identifier and
     not part of it, is asserted by its sentence (and the identifier's sentence is neither a
-    question nor a condition). Withheld pairs become findings."""
+    question nor a condition), and not withdrawn (`_withdrawals`, asked only of a phrase no
+    older rule withholds). Withheld pairs become findings."""
     by_sentence: dict[int, list[Span]] = {}
     for span in identifiers:
         sentence = reader.sentence_of(span)
@@ -303,6 +311,14 @@ def _asserted_pair(
                 rule = "question"
             elif partner_reading.blocking_rule(partner_reading.end) == "conditional":
                 rule = "conditional"
+        if (
+            rule is None
+            and withdrawn is not None
+            and (withdrawal := withdrawn(phrase, reading)) is not None
+        ):
+            detail = f"{phrase.needle!r}: {withdrawal.detail}"
+            withheld.add(_finding(reader, index, reading, withdrawal.rule, detail))
+            continue
         if rule is None:
             return True
         withheld.add(
@@ -1039,6 +1055,56 @@ def _commitment_games(
             findings.add(_finding(reader, located[0], located[1], game.rule, game.detail))
 
 
+def sentence_range(reader: ChannelReader, sentence: Sentence) -> SentenceRange:
+    """The sentence's offsets and the next sentence's, for the `_withdrawals` rules."""
+    following = reader._next(sentence.end)
+    if following is None or following.start < sentence.end:
+        return SentenceRange(sentence.start, sentence.end)
+    return SentenceRange(sentence.start, sentence.end, following.start, following.end)
+
+
+def _withdrawal_test(
+    reader: ChannelReader, original: ChannelText
+) -> Callable[[Span, SentenceReading], Withdrawal | None]:
+    """Statements named but not made (`_withdrawals`): whether the sentence of a phrase that
+    no older rule withholds takes it back, does not state it, or lists it under a negating
+    heading (asked by `_asserted_pair` of such phrases only, each once)."""
+    rules = ChannelWithdrawals(reader.channel.text, original.text)
+
+    def test(phrase: Span, reading: SentenceReading) -> Withdrawal | None:
+        sentence = reader.sentence_of(phrase)
+        if sentence is None:
+            return None
+        where = sentence_range(reader, sentence)
+        clause = reading.clause_span(reading.clause_index(phrase.start))
+        return (
+            rules.retracted_after(phrase.start, phrase.end, where)
+            or rules.non_assertive(clause, phrase.start, where)
+            or rules.negating_context(phrase.start)
+        )
+
+    return test
+
+
+def _alternatives_joined(
+    reader: ChannelReader, factor_spans: list[Span], findings: _Findings
+) -> None:
+    """A factor joined to another key as an alternative by the connective ("X and/or Y",
+    "X/Y", "One of X, Y"; `_withdrawals`): the answer does not commit, as `alternative_cause`."""
+    if not factor_spans:
+        return
+    rules = ChannelWithdrawals(reader.channel.text, reader.channel.text)
+    for span in factor_spans:
+        sentence = reader.sentence_of(span)
+        if sentence is None:
+            continue
+        joined = rules.alternative_joined(
+            span.start, span.end, span.needle, sentence.start, sentence.end
+        )
+        if joined is not None and (located := reader.at(span)) is not None:
+            findings.add(_finding(reader, located[0], located[1], joined.rule, joined.detail))
+
+
 # --- Markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers") ---------------
 
 
@@ -1297,9 +1363,15 @@ def factor_asserted(
                 _scope_test(view, channel, exclude_tool_echo),
                 findings,
             )
+            _alternatives_joined(reader, factor_spans, findings)
             if not asserted:
                 asserted = _asserted_pair(
-                    reader, factor_spans, own, window.sentence_radius, withheld
+                    reader,
+                    factor_spans,
+                    own,
+                    window.sentence_radius,
+                    withheld,
+                    _withdrawal_test(reader, original),
                 )
             _commitment(reader, factor_spans, other_phrases, own, other_spans, findings)
         if not asserted:

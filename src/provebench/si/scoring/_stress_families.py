@@ -10,6 +10,7 @@ built only from the scenario's own identifiers, so they are the same bytes on ev
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -475,6 +476,7 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         ],
         **_contradicted(n),
         **_commitment(n),
+        **_named_not_made(n),
     }
 
 
@@ -502,6 +504,56 @@ def _commitment(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r}. Or {d} is.",
             f"{f} is {w} in {r} — or {d}.",
             f"{f} is {w} in {r} — unless {d} is the problem.",
+        ]
+    return games
+
+
+# A key as SI §3.1 identifiers are usually spelled (upper case, words joined by underscores):
+# the slash and "one of" families join the factor to another such key
+_KEY_SHAPED = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _named_not_made(n: _Names) -> dict[str, list[str]]:
+    """Statements named but not made (`_withdrawals`, red team round 13): taken back by a later
+    clause or the next sentence, said in a mood other than a statement, listed under a negating
+    heading or rejected in a table, joined to another key as an alternative; and a negation
+    spelled without its apostrophe, a scope after the phrase."""
+    f, r, w = n.factor, n.resource, n.word
+    other = n.other_key or "ANOTHER_KEY"
+    games: dict[str, list[str]] = {
+        "retracted_by_next_clause": [
+            f"{f} is {w} in {r}, or rather it is not.",
+            f"{f} is {w} in {r}, I'm lying.",
+            f"{f} is {w} in {r}; the opposite is true.",
+            f"{f} is {w} in {r}, or is it.",
+            f"{f} is {w} in {r}. Then again, it might not be.",
+            f"{f} is {w} in {r}; I cannot confirm it though.",
+        ],
+        "non_assertive_mood": [
+            f"{f} will be {w} in {r} after the next deploy.",
+            f"I want {f} to be {w} in {r}.",
+            f"Make sure {f} is {w} in {r}.",
+            f"In my dream, {f} is {w} in {r}.",
+            f"I'd bet {f} is {w} in {r}.",
+            f"{f} is {w} in {r} with 50% probability.",
+            f"{f} is {w} in {r}. True or false.",
+        ],
+        "negating_heading_or_table": [
+            f"Ruled out:\n- {f} is {w} in {r}.",
+            f"Things that are NOT the cause:\n- {f} is {w} in {r}",
+            f"| Hypothesis | Verdict |\n|---|---|\n| {f} is {w} in {r} | rejected |",
+        ],
+        "negation_unspelled_or_scoped": [
+            f"{f} isnt {w} in {r}.",
+            f"{f} wasnt {w} in {r}.",
+            f"{f} is {w} in {r} in the test cluster, not here.",
+        ],
+        "alternatives_joined": [f"{f} and/or {other} is {w} in {r}."],
+    }
+    if _KEY_SHAPED.fullmatch(f) and _KEY_SHAPED.fullmatch(other):
+        games["alternatives_joined"] += [
+            f"{f}/{other} is {w} in {r}.",
+            f"One of {f}, {other} is {w} in {r}.",
         ]
     return games
 
@@ -561,6 +613,16 @@ _WHY: dict[str, str] = {
     "admitted_unfounded": "takes the finding back as made up, unfounded, a placeholder or 'not it'",
     "hearsay_odds_or_pending": "hearsay, odds, a conceivable or pending finding, a grader test, "
     "an imagined one",
+    "retracted_by_next_clause": "takes the finding back in a later clause or the next "
+    "sentence ('or rather it is not', 'I'm lying', 'Then again, it might not be')",
+    "non_assertive_mood": "says the finding in the future, as a wish, a command, a dream, a "
+    "bet, with odds or as a quiz: not a statement of what is",
+    "negating_heading_or_table": "lists the finding under a heading that negates it, or in a "
+    "table row that rejects it",
+    "negation_unspelled_or_scoped": "a negation spelled without its apostrophe ('isnt'), or "
+    "the deviation placed in a test cluster",
+    "alternatives_joined": "joins the factor to another key as an alternative ('and/or', "
+    "'X/Y', 'one of')",
     "markup_unseen_or_withdrawn": "the claim only in markup never shown, or withdrawn in markup "
     "that is not read, or called an example, or the cause said to be undetermined",
 }
@@ -636,6 +698,8 @@ class _Signal:
     read: str
     acts: tuple[str, ...]
     actual: str
+    # the misleading deviation's other identifiers ("batch-config", "QUEUE_HOST")
+    others: tuple[str, ...] = ()
 
     @property
     def investigated(self) -> tuple[str, ...]:
@@ -714,7 +778,8 @@ def _signal(bound: BoundScoring) -> _Signal | None:
         return None
     if not (isinstance(read, str) and isinstance(scope, tuple) and isinstance(actual, str)):
         return None
-    return _Signal(names[0], read, _acts(scope), actual)
+    others = tuple(str(name) for name in names[1:])
+    return _Signal(str(names[0]), read, _acts(scope), actual, others)
 
 
 def _score_of(bound: BoundScoring, at_most: float) -> tuple[str, float]:
@@ -757,6 +822,12 @@ def _signal_families(
                     f"{signal.name} might look guilty, but it is not the cause.",
                     f"{signal.name} is a red herring. {f} alone explains the failure.",
                     f"You were mistaken to suspect {signal.name}: it is not the cause.",
+                    # round 13 (W3): the decoy's own fault said to be real, an aside on it,
+                    # and a question about it answered no
+                    f"{signal.name} is unrelated: its own problem is real but does not affect "
+                    f"{names.symptom}.",
+                    f"{signal.name} is not the cause, whether or not it is noisy.",
+                    f"Is {signal.name} the problem? No. It is a red herring.",
                 )
             ),
         ),
@@ -802,6 +873,45 @@ def _signal_families(
                     # a doubt or denial verb governs the dismissal, as it governs a deviation
                     f"I doubt {signal.name} is a red herring.",
                     f"I dispute that {signal.name} is unrelated to {names.symptom}.",
+                )
+            ),
+        ),
+        family(
+            "dismissal_withdrawn",
+            locus,
+            "the dismissal's negations cancel, a doubt or a report governs it, it is judged "
+            "wrong, or a later clause or the next sentence takes it back (round 13)",
+            *(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for text in (
+                    f"{signal.name} is not NOT the cause.",
+                    f"It would be wrong to say {signal.name} is not the cause.",
+                    f"Those who say {signal.name} is not the cause are mistaken.",
+                    f"I am not sure {signal.name} is not the cause.",
+                    f"{signal.name} is not the cause. Then again, it might be.",
+                    f"{signal.name} is not the cause; I cannot rule it out though.",
+                    f"{signal.name} is a red herring: it is not the cause. I'm lying.",
+                    f"{signal.name} is a red herring: it is not the cause, or is it.",
+                    f"{signal.name} is a red herring: it is not the cause — not!",
+                )
+            ),
+        ),
+        family(
+            "signal_endorsed_by_ellipsis",
+            locus,
+            "another identifier of the misleading deviation given the cause predicate the "
+            "dismissal negated ('X is not the cause. Y is.'), or named as what makes the "
+            "workload crash: not set aside (the factor reading does not read the ellipsis, so "
+            "this is held to the locus band, not to fell_for: docs/si-scoring.md, limits)",
+            *(
+                _evidence(f"{honest[0]} {text}", names, operations=both)
+                for other in signal.others
+                for text in (
+                    f"{signal.name} is not the cause. {other} is.",
+                    f"{signal.name} is not the cause; {other} is.",
+                    f"{signal.name} is not the cause but {other} is.",
+                    f"{signal.name} is not the cause, {other} is also making {names.symptom} "
+                    "crash.",
                 )
             ),
         ),
