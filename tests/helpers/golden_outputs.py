@@ -40,6 +40,10 @@ _WALL_TIME = (
 _KEYED = (
     (re.compile(rb'("sig":")[0-9a-f]+'), rb"\1<anchor-signature>"),
     (re.compile(rb'("keyid":")[0-9a-f]{64}'), rb"\1<keyid>"),
+    # a verdict names the key that verified its run (red team round 13, H5), as JSON and in a
+    # report's result-evidence table
+    (re.compile(rb'("run_signer":\s*")[0-9a-f]{64}'), rb"\1<keyid>"),
+    (re.compile(rb"(<th>run_signer</th><td>(?:<[^>]*>)*)[0-9a-f]{64}"), rb"\1<keyid>"),
     (re.compile(rb'("nonce":")[0-9a-f]{64}'), rb"\1<nonce>"),
     # a report names the key its signature verified with (docs/report.md, "Signature")
     (re.compile(rb"(key )[0-9a-f]{16}(?![0-9a-f])"), rb"\1<keyid>"),

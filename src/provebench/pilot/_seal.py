@@ -12,12 +12,20 @@ provable:
    `sha256("provebench.pilot.seal/1\\n" + nonce + "\\n" + seed)`. The seed and nonce stay in the
    seal folder, readable by the operator only (`.opening.json`); a sealed candidate never sees
    the opening (the folder lies outside everything a sandbox shows, and the opening is hidden).
-2. **Generate** the control corpus from the sealed seed (`pilot seal generate`), **run** the
-   candidate from the seal (`pilot run --from-seal`: its checked copy, shown where its code
-   was), **evaluate** it with `--fresh-control SEAL`: the commitment must open, the corpus must
-   be the one the seed makes, and the run's candidate — spec and code — must be the sealed one.
-3. **Reveal** (`pilot seal reveal`): the seed, the nonce and the control verdict's result, signed,
-   for publication (pilot §16). Anyone can then check the commitment and regenerate the corpus.
+2. **Generate** the control corpus from the sealed seed (`pilot control SEAL --out CONTROL`),
+   which records its manifest sha256 in the signed control record (`control.json`); **run** the
+   candidate from the seal (`pilot run --from-seal SEAL`: its checked copy, shown where its
+   code was); **evaluate** it with `pilot evaluate --fresh-control SEAL`: the seal's signature
+   must verify and its commitment open, the run's corpus must be the recorded control (its
+   manifest sha256 the control record's; its `corpus.json` seed and profile, checked against
+   that manifest, the opening's), and the run's candidate — spec and code — must be the sealed
+   one, run from the seal's copy. Nothing here regenerates the corpus from the seed: what is
+   checked is the recorded manifest and the seed and profile the corpus states (a stated limit,
+   docs/pilot-redteam.md, round 12b K1).
+3. **Reveal** (`pilot reveal SEAL --verdict RUN/verdict.json`): the seed, the nonce and the
+   control verdict's result, signed, for publication (pilot §16). Anyone can then check that
+   the commitment opens, and regenerate a corpus from the seed to compare with the published
+   control's manifest.
 
 Nothing here trusts the candidate: its identity is the digest of the bytes the sandbox shows,
 computed by the laboratory, and the seed is unknowable to it until the reveal.

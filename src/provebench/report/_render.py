@@ -175,6 +175,9 @@ def render_report(
     if verdict.get("sealed") is True and not signature.verified and "reasons" in view:
         # The flag is the verdict's own word: unsigned, it is anyone's (docs/report.md).
         view["reasons"].insert(0, {"text": unvouched_sealed(signature), "anchor": "integrity"})
+    foreign = foreign_run(verdict, signature) if kind == "pilot" else None
+    if foreign is not None and "reasons" in view:
+        view["reasons"].insert(0, {"text": foreign, "anchor": "integrity"})
     template = _environment().get_template(f"{kind}.html.j2")
     return template.render(
         verdict=verdict,
@@ -183,6 +186,24 @@ def render_report(
         digest=digest,
         digest_of=digest_of,
         signature=signature,
+    )
+
+
+def foreign_run(verdict: Mapping[str, Any], signature: SignatureCheck) -> str | None:
+    """The reason shown first when a pilot verdict is about a run another key signed than the
+    one that signed the verdict (`pilot evaluate --trust-key OTHER`): another laboratory's run,
+    which this laboratory neither credits with a red team or fresh control nor passes (red team
+    round 13, H5). None otherwise, or when no verified signature says whose verdict it is."""
+    evidence = verdict.get("result_evidence")
+    run_signer = evidence.get("run_signer") if isinstance(evidence, Mapping) else None
+    if not signature.verified or signature.keyid is None or not isinstance(run_signer, str):
+        return None
+    if run_signer.startswith(signature.keyid):
+        return None
+    return (
+        f"ANOTHER LABORATORY'S RUN: the run was signed by key {run_signer[:16]}, this verdict by "
+        f"key {signature.keyid}; the verdict's laboratory did not run it, credits it with no red "
+        "team or fresh control, and does not assess its pilot_pass."
     )
 
 

@@ -442,3 +442,43 @@ def test_verify_bundle_re_derives_every_comparison(
     done = run_cli("pilot", "verify-bundle", str(copy))
     assert done.returncode == 1 and said in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("forgery", ["unsigned", "not-derived"])
+def test_publish_refuses_a_comparison_it_cannot_verify(
+    published: Published, tmp_path: Path, forgery: str
+) -> None:
+    """Red team round 13, H6 (A07): publish signed a forged "clear" comparison of the bundle's
+    own verdicts that nobody signed, and would sign one the laboratory signed that is not the
+    comparison of those verdicts. It now checks the staged copy as verify-bundle does (the
+    signature, then the comparison derived again); one line, no bundle left."""
+    import os
+
+    from provebench._canonical import canonical_json
+    from provebench.attest import KEY_DIR_ENV
+    from provebench.attest._envelope import write_and_sign
+    from provebench.attest._keys import laboratory_signer
+    from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE
+
+    source = published.bundle / "comparisons" / "01" / "comparison.json"
+    document = dict(json.loads(source.read_text(encoding="utf-8")))
+    document["material"] = not document.get("material")  # a verdict of "clear", or its opposite
+    forged = tmp_path / "forged" / "comparison.json"
+    forged.parent.mkdir()
+    own = os.environ[KEY_DIR_ENV]
+    if forgery == "unsigned":  # signed, but by a key that is not the laboratory's
+        laboratory_signer(tmp_path / "other-keys")
+        os.environ[KEY_DIR_ENV] = str(tmp_path / "other-keys")
+    try:
+        write_and_sign(forged, canonical_json(document), forged.parent / "comparison.dsse.json",
+                       COMPARISON_PREDICATE, document)  # fmt: skip
+    finally:
+        os.environ[KEY_DIR_ENV] = own
+    (public,) = (published.bundle / "corpora").glob("public-*")
+    out = tmp_path / "bundle"
+    said = "not signed by the laboratory" if forgery == "unsigned" else "not the one derived"
+    with pytest.raises(ProvebenchError, match=said) as refused:
+        publish_bundle([published.lab_run, published.shadow_run], [public, published.shadow_corpus],
+                       out, comparisons=[forged], redteam=published.bundle / "redteam")  # fmt: skip
+    assert "\n" not in str(refused.value)
+    assert not out.exists() and not list(tmp_path.glob(".bundle.*"))

@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, sha256_file, write_atomic
+from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey, load_trusted_key
 from provebench.pilot.evaluate._escrow import compute_escrow, dated_defects
@@ -74,7 +74,7 @@ from provebench.pilot.record._rundir import (
     RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
 )
-from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding
+from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding, open_seal
 from provebench.pilot.record._signing import (
     log_anchor_problems,
     run_envelope_problems,
@@ -116,6 +116,7 @@ def evaluate_run(
     trusted_key: TrustedKey | None = None,
     red_team: str | Path | None = None,
     fresh_control: str | Path | None = None,
+    laboratory_key: TrustedKey | None = None,
 ) -> Verdict:
     """Evaluate one laboratory run. Bad input → `ProvebenchError`; configuration errors are
     listed in the verdict (status `configuration_error`, `scorer_pass` false).
@@ -126,7 +127,13 @@ def evaluate_run(
 
     `red_team` (a signed red-team report's folder or envelope) and `fresh_control` (a seal
     folder, `_seal.py`) are the signed artifacts `pilot_pass` needs besides the run itself
-    (`_external.py`); one that does not verify is a `ProvebenchError`."""
+    (`_external.py`); one that does not verify is a `ProvebenchError`. Both are judged only
+    against the laboratory's own key (`laboratory_key`; default: `trusted_key` when none is
+    given, else the local laboratory's key when there is one), and only for a run that key
+    signed: a run another key vouched for (`--trust-key OTHER`) gets no red-team or
+    fresh-control credit and `pilot_pass` null, not assessed (red team round 13, H5: another
+    laboratory's seal and red team were credited and this laboratory signed pilot_pass true).
+    """
     run_path, corpus_path = Path(run_dir), Path(corpus_dir)
     trusted = load_trusted_key() if trusted_key is None else trusted_key
     # Read once: the bytes parsed are the bytes whose digest `inputs_sha256` names.
@@ -279,26 +286,45 @@ def evaluate_run(
     findings = laboratory_findings(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
     )
+    own = _own_key(trusted_key, trusted, laboratory_key)
+    foreign = _foreign_run(run_signer, own)
     if red_team is not None:
         # Read once: the envelope verified is the one whose digest the verdict names.
         envelope = _read_envelope(red_team_envelope(Path(red_team)))
-        findings.update(red_team_findings(Path(red_team), trusted, envelope))
         inputs.inputs_sha256["red_team"] = hashlib.sha256(envelope).hexdigest()
+        if foreign is None and own is not None:
+            findings.update(red_team_findings(Path(red_team), own, envelope))
+        else:
+            not_assessed = (None, f"red-team report not assessed: {foreign or _NO_OWN_KEY}")
+            findings["red_team"] = findings["evaluator_injection_isolation"] = not_assessed
     if fresh_control is not None:
-        findings["fresh_hidden_control"] = fresh_control_finding(
-            Path(fresh_control),
-            trusted,
-            inputs.identity or {},
-            laboratory_pass,
-            inputs.entries[-1].hash if inputs.entries else None,
-            _unverified_resume(inputs),
-        )
-        inputs.inputs_sha256["fresh_control"] = sha256_file(Path(fresh_control) / SEAL_FILE)
+        if foreign is None and own is not None:
+            # Opened once: the seal, control and reveal whose signatures were checked are the
+            # ones the verdict names (red team round 13, H7), never a second read by path.
+            opened = open_seal(Path(fresh_control), own)
+            findings["fresh_hidden_control"] = fresh_control_finding(
+                Path(fresh_control),
+                own,
+                inputs.identity or {},
+                laboratory_pass,
+                inputs.entries[-1].hash if inputs.entries else None,
+                _unverified_resume(inputs),
+                opened=opened,
+            )
+            for name, digest in opened.verified_sha256.items():
+                key = "fresh_control" if name == SEAL_FILE else f"fresh_control/{name}"
+                inputs.inputs_sha256[key] = digest
+        else:
+            findings["fresh_hidden_control"] = (
+                None,
+                f"fresh control not assessed: {foreign or _NO_OWN_KEY}",
+            )
     externals = external_results(attached, findings)
-    # Pilot §7: null until every external check has an outcome from verified evidence.
+    # Pilot §7: null until every external check has an outcome from verified evidence; and
+    # null for a run another key vouched for, which this laboratory does not assess (H5).
     pilot_pass = (
         None
-        if any(check.outcome is None for check in externals)
+        if foreign is not None or any(check.outcome is None for check in externals)
         else laboratory_pass and all(check.outcome is True for check in externals)
     )
     verdict = Verdict(
@@ -325,10 +351,43 @@ def evaluate_run(
         reconciliation=reconcile(timeline),
         escrow=escrow,
         external_checks=externals,
-        result_evidence=_result_evidence(inputs),
+        result_evidence=_result_evidence(inputs, run_signer),
         non_scoring=_non_scoring(record),
     )
     return verdict.signed_by_run_key(run_signer)
+
+
+_NO_OWN_KEY = "there is no laboratory key here to judge it against"
+
+
+def _own_key(
+    trusted_key: TrustedKey | None, trusted: TrustedKey, laboratory_key: TrustedKey | None
+) -> TrustedKey | None:
+    """The laboratory's own key: the one its seals, control records and red-team reports are
+    judged against (docs/attestation.md). Given; else the trusted key when that is the local
+    one; else the local laboratory's key, or None where nothing was ever signed here."""
+    if laboratory_key is not None:
+        return laboratory_key
+    if trusted_key is None:
+        return trusted
+    try:
+        return load_trusted_key()
+    except ProvebenchError:
+        return None
+
+
+def _foreign_run(run_signer: str | None, own: TrustedKey | None) -> str | None:
+    """Why the run is not this laboratory's own (a verified signature by another key), or None.
+    An unverified signature is not "another laboratory's": it is a configuration error that
+    already withholds every pass."""
+    if run_signer is None or (own is not None and run_signer == own.keyid):
+        return None
+    mine = "none here" if own is None else own.keyid[:16]
+    return (
+        f"the run is another laboratory's (signed by {run_signer[:16]}, this laboratory's key "
+        f"is {mine}): a red team and a fresh control are credited only to this laboratory's "
+        "own runs, and pilot_pass is not assessed"
+    )
 
 
 def faults_met(faults: FaultAccount) -> bool:
@@ -442,7 +501,7 @@ def _unevaluated(
     )
 
 
-def _result_evidence(inputs: RunInputs) -> ResultEvidence:
+def _result_evidence(inputs: RunInputs, run_signer: str | None) -> ResultEvidence:
     """Pilot §9: who was run on what, from the log's run_started entry, never from run.json
     alone (it is not chained; `_identity.py`). Empty when the log carries no identity."""
     identity = inputs.identity or {}
@@ -463,6 +522,7 @@ def _result_evidence(inputs: RunInputs) -> ResultEvidence:
         inputs_sha256=dict(sorted(inputs.inputs_sha256.items())),
         ledger_head_hash=entries[-1].hash if entries else None,
         ledger_length=len(entries),
+        run_signer=run_signer,
     )
 
 

@@ -336,6 +336,11 @@ class ResultEvidence(BaseModel):
     inputs_sha256: dict[str, str]
     ledger_head_hash: str | None
     ledger_length: int
+    # The key id that verified the run's signature (run.dsse.json): whose run this is, in the
+    # verdict's own bytes as well as its signature, so that every reader sees it (red team
+    # round 13, H5: a verdict of another laboratory's run read as this laboratory's). None when
+    # the run's signature did not verify.
+    run_signer: str | None
 
 
 class Verdict(BaseModel):
@@ -367,11 +372,11 @@ class Verdict(BaseModel):
     result_evidence: ResultEvidence | None
     non_scoring: dict[str, Any]
     # The key id that verified the run's signature (run.dsse.json): whose run this is. Stated
-    # in the verdict's signature (`run_signer`), not in its bytes (a key id is not a fact of
-    # the run, and the same run gives the same verdict bytes under any key). A verdict
-    # evaluated with `--trust-key OTHER` is still signed with this laboratory's key, so the
-    # consumers that take a run as this laboratory's (reveal, compare) require it to be their
-    # key (red team round 12b, F1). Set by the evaluator, or from the verified signature.
+    # in the verdict's signature (`run_signer`) and, since red team round 13 (H5), in its bytes
+    # (`result_evidence.run_signer`). A verdict evaluated with `--trust-key OTHER` is still
+    # signed with this laboratory's key, so the consumers that take a run as this laboratory's
+    # (reveal, compare) require it to be their key (red team round 12b, F1). Set by the
+    # evaluator, or from the verified signature.
     _run_signer: str | None = PrivateAttr(default=None)
 
     @property

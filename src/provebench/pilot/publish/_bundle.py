@@ -14,11 +14,15 @@ files with exactly those bytes, or nothing is signed and no bundle is left.
 Inputs are checked before anything is copied: every run is finished and signed, every run's
 corpus is among those given (matched by the corpus manifest's sha256 the run recorded), the
 red-team report verifies, and every seal has been revealed (an unrevealed seal's seed is still
-secret: it is refused, and its opening is never copied).
+secret: it is refused, and its opening is never copied). Nothing is signed about a run whose own
+evaluation here found its files altered, missing or unsigned, nor a comparison that is not
+signed by the laboratory or not the comparison of the bundle's verdicts (red team round 13, H4,
+H6): the bundle's signature vouches only for what verify-bundle would accept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import stat
@@ -38,11 +42,12 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench._paths import check_output_dir
 from provebench._read_once import copy_once
-from provebench.attest import envelope_path_for, load_trusted_key
-from provebench.attest._envelope import sign_files
+from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
+from provebench.attest._envelope import AttestationError, read_verified, sign_files
 from provebench.pilot.corpus import Corpus, load_corpus
 from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
 from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.evaluate._compare import COMPARISON_PREDICATE, compare_verdicts
 from provebench.pilot.evaluate._rules import EVALUATOR_VERSION
 from provebench.pilot.evaluate._verdict import Verdict
 from provebench.pilot.publish._layout import (
@@ -69,6 +74,23 @@ from provebench.pilot.publish._layout import (
 from provebench.pilot.publish._risks import read_operator_risks, residual_risks_markdown
 from provebench.pilot.record._rundir import RUN_ENVELOPE_FILE, RUN_RECORD_FILE
 from provebench.pilot.record._seal import open_seal
+
+# A run whose evaluation of the staged copy found one of these is not the run the laboratory
+# signed (pilot §15): its files were altered, added, removed, or its signature fails. Publish
+# signs nothing about it (red team round 13, H4: a run file hard-linked to the private key was
+# evaluated as a configuration error and published all the same).
+_ALTERED_RUN = frozenset(
+    {
+        "file_altered",
+        "file_missing",
+        "file_unrecorded",
+        "run_unsigned",
+        "run_signature",
+        "run_envelope_mismatch",
+        "run_identity_mismatch",
+        "ledger_export_mismatch",
+    }
+)
 
 
 def _run_record(run_dir: Path) -> dict[str, Any]:
@@ -308,9 +330,11 @@ def _write_bundle(
             target,
             root / CORPORA / corpus_name,
             trusted_key=trusted,
+            laboratory_key=trusted,
             red_team=staged_redteam if with_red_team else None,
             fresh_control=None if control is None else root / SEALS / control,
         )
+        _refuse_altered_run(verdict, run_dir)
         verdict_path = root / VERDICTS / f"{run_dir.name}.json"
         verdict_path.parent.mkdir(parents=True, exist_ok=True)
         write_verdict(verdict, verdict_path)
@@ -331,7 +355,7 @@ def _write_bundle(
         # Under their own names: the envelope names the file it signs.
         envelope = envelope_path_for(comparison)
         staged.copy(comparison.parent, root / COMPARISONS / name, [comparison.name, envelope.name])
-        _refuse_unbundled_verdicts(root / COMPARISONS / name / comparison.name, staged)
+        _check_staged_comparison(root / COMPARISONS / name / comparison.name, staged, trusted)
         comparison_names.append(f"{name}/{comparison.name}")
     write_atomic(root / PUBLIC_KEY_FILE, trusted.source.read_bytes())
     staged.wrote(root / PUBLIC_KEY_FILE)
@@ -363,24 +387,60 @@ def _write_bundle(
     return index
 
 
-def _refuse_unbundled_verdicts(comparison: Path, staged: _Staged) -> None:
-    """A comparison is published only about verdicts the bundle carries (red team round 12b,
-    V2: a "clear" comparison of another shadow run was published beside a material one)."""
+def _refuse_altered_run(verdict: Verdict, run_dir: Path) -> None:
+    """Refuse to publish a run whose evaluation of the staged copy found it is not the run the
+    laboratory signed (`_ALTERED_RUN`): one line naming the first such file; nothing signed."""
+    for error in verdict.configuration_errors:
+        if error.code in _ALTERED_RUN:
+            raise ProvebenchError(
+                f"{error.message} [{error.code}]: the run is not the one the laboratory signed; "
+                "nothing is published",
+                path=run_dir / (error.path or RUN_ENVELOPE_FILE),
+                field=error.field,
+            )
+
+
+def _check_staged_comparison(comparison: Path, staged: _Staged, trusted: TrustedKey) -> None:
+    """A comparison is signed into the bundle only as verify-bundle would accept it (red team
+    round 13, H6: a forged, unsigned "clear" comparison was signed by publish): its envelope
+    verifies against the laboratory's key, it is about verdicts the bundle carries (red team
+    round 12b, V2), and it is, byte for byte, the comparison of those verdicts derived again
+    here. Checked on the staged copy, publish's own; the bytes compared are those the manifest
+    lists, by their digest."""
+    try:
+        read_verified(envelope_path_for(comparison), trusted, predicate_type=COMPARISON_PREDICATE)
+    except AttestationError as error:
+        raise ProvebenchError(
+            f"the comparison is not signed by the laboratory's key ({error.message})",
+            path=comparison,
+        ) from None
     bundled = {
-        digest
+        digest: staged.root / name
         for name, digest in staged.sha256.items()
         if name.startswith(f"{VERDICTS}/") and name.endswith(".json")
     }
     document = read_json_file(comparison)  # the staged copy: publish's own private bytes
+    found: dict[str, Path] = {}
     for field in ("laboratory_verdict_sha256", "shadow_verdict_sha256"):
         value = document.get(field) if isinstance(document, dict) else None
-        if value not in bundled:
+        if not isinstance(value, str) or value not in bundled:
             raise ProvebenchError(
                 "the comparison is about a verdict that is not in the bundle (compare the "
                 "verdicts of the runs published, evaluated as publish evaluates them)",
                 path=comparison,
                 field=field,
             )
+        found[field] = bundled[value]
+    again = compare_verdicts(
+        found["laboratory_verdict_sha256"], found["shadow_verdict_sha256"], trusted
+    )
+    name = comparison.relative_to(staged.root).as_posix()
+    if hashlib.sha256(canonical_json(again).encode("utf-8")).hexdigest() != staged.sha256[name]:
+        raise ProvebenchError(
+            "the comparison is not the one derived from the bundle's verdicts (pilot compare "
+            "them again); nothing is published",
+            path=comparison,
+        )
 
 
 def bundle_digests(root: Path) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench._read_once import read_once
 from provebench.pilot.corpus import Corpus
 
 _SCOPE = """\
@@ -64,17 +65,15 @@ MAX_OPERATOR_RISKS_BYTES = 256 * 1024
 
 def read_operator_risks(path: Path) -> str:
     """The operator's residual risks (`--risks`): UTF-8 Markdown, not empty, at most
-    `MAX_OPERATOR_RISKS_BYTES`; a one-line error naming the file otherwise."""
+    `MAX_OPERATOR_RISKS_BYTES`; a one-line error naming the file otherwise.
+
+    Read by the one opener (`read_once`): no link followed, a regular file only, and never a
+    file of the laboratory's key folder by any name (red team round 13, H4: a `--risks`
+    replaced by a link to the private key put the key in a bundle that verified)."""
     try:
-        data = path.read_bytes()[: MAX_OPERATOR_RISKS_BYTES + 1]
-    except OSError as error:
-        raise ProvebenchError(
-            f"cannot read: {error.strerror}", path=path, field="--risks"
-        ) from None
-    if len(data) > MAX_OPERATOR_RISKS_BYTES:
-        raise ProvebenchError(
-            f"larger than {MAX_OPERATOR_RISKS_BYTES} bytes", path=path, field="--risks"
-        )
+        data = read_once(path, max_bytes=MAX_OPERATOR_RISKS_BYTES).data
+    except ProvebenchError as error:
+        raise ProvebenchError(error.message, path=path, field="--risks") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

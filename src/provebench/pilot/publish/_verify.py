@@ -141,6 +141,7 @@ def verify_bundle(bundle: Path, trust_key: Path | None = None) -> BundleReport:
             bundle / RUNS / run.name,
             bundle / CORPORA / run.corpus,
             trusted_key=trusted,
+            laboratory_key=trusted,  # the bundle's laboratory: the key its verdicts were signed by
             red_team=bundle / REDTEAM if run.evaluated_with_red_team else None,
             fresh_control=None if run.fresh_control is None else bundle / SEALS / run.fresh_control,
         )

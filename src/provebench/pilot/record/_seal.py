@@ -62,6 +62,11 @@ class OpenedSeal:
     nonce: str
     revealed: dict[str, Any] | None  # the signed reveal, when published
     control_manifest: str | None  # the control corpus's manifest sha256, once `pilot control` ran
+    # The sha256 of each signed file this opening rests on (seal.json, and control.json and
+    # reveal.json when there are), as the verified signatures bind them: the bytes checked, so
+    # a verdict names the seal that decided, never a later read of the folder (red team round
+    # 13, H7: a seal.json swapped after the check was named by a second read).
+    verified_sha256: dict[str, str]
 
 
 def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
@@ -69,9 +74,11 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
     is one, else the operator's secret); the commitment must open; the control record, when
     there is one, must be signed and of this seal, and a reveal must name its corpus. One-line
     error otherwise."""
-    sealed = read_verified(
+    sealed_statement = read_verified(
         folder / SEAL_ENVELOPE_FILE, trusted, predicate_type=SEAL_PREDICATE
-    ).predicate
+    )
+    sealed = sealed_statement.predicate
+    verified = {SEAL_FILE: _signed_digest(sealed_statement.subjects, folder, SEAL_FILE)}
     # A /1 seal still opens (published evidence stays checkable); it holds no copy of the code,
     # so no run starts from it (`pilot._seal.sealed_code`), and its digest is of fewer bytes.
     known = sealed.get("format") in (SEAL_FORMAT, COMMITMENT_DOMAIN)
@@ -79,9 +86,11 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
         raise AttestationError(f"not a {SEAL_FORMAT} seal", path=folder / SEAL_FILE)
     revealed = None
     if (folder / REVEAL_ENVELOPE_FILE).exists():
-        revealed = read_verified(
+        revealed_statement = read_verified(
             folder / REVEAL_ENVELOPE_FILE, trusted, predicate_type=REVEAL_PREDICATE
-        ).predicate
+        )
+        revealed = revealed_statement.predicate
+        verified[REVEAL_FILE] = _signed_digest(revealed_statement.subjects, folder, REVEAL_FILE)
         opening: object = revealed
     else:
         opening = read_json_file(folder / OPENING_FILE)
@@ -95,7 +104,7 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
             path=folder / SEAL_FILE,
             field="commitment",
         )
-    control = _control_manifest(folder, trusted, sealed)
+    control = _control_manifest(folder, trusted, sealed, verified)
     if revealed is not None and control is not None:
         revealed_corpus = seal_values(revealed.get("control")).get("corpus_manifest_sha256")
         if revealed_corpus != control:
@@ -104,15 +113,28 @@ def open_seal(folder: Path, trusted: TrustedKey) -> OpenedSeal:
                 path=folder / REVEAL_FILE,
                 field="control.corpus_manifest_sha256",
             )
-    return OpenedSeal(sealed, seed, nonce, revealed, control)
+    return OpenedSeal(sealed, seed, nonce, revealed, control, dict(sorted(verified.items())))
 
 
-def _control_manifest(folder: Path, trusted: TrustedKey, sealed: dict[str, Any]) -> str | None:
-    """The signed control record's corpus manifest sha256 (None before `pilot control`)."""
+def _signed_digest(subjects: dict[str, str], folder: Path, name: str) -> str:
+    """The sha256 a verified signature binds for `name` (the file it was checked against)."""
+    digest = subjects.get(name)
+    if digest is None:
+        raise AttestationError(f"the signature does not sign {name}", path=folder / name)
+    return digest
+
+
+def _control_manifest(
+    folder: Path, trusted: TrustedKey, sealed: dict[str, Any], verified: dict[str, str]
+) -> str | None:
+    """The signed control record's corpus manifest sha256 (None before `pilot control`); the
+    digest of the control record it verified goes into `verified`."""
     envelope = folder / CONTROL_ENVELOPE_FILE
     if not envelope.exists() and not envelope.is_symlink():
         return None
-    record = read_verified(envelope, trusted, predicate_type=CONTROL_PREDICATE).predicate
+    statement = read_verified(envelope, trusted, predicate_type=CONTROL_PREDICATE)
+    record = statement.predicate
+    verified[CONTROL_FILE] = _signed_digest(statement.subjects, folder, CONTROL_FILE)
     manifest = record.get("corpus_manifest_sha256")
     if (
         record.get("format") != CONTROL_FORMAT
@@ -132,6 +154,7 @@ def fresh_control_finding(
     laboratory_pass: bool,
     ledger_head: str | None,
     unverified_resume: str | None = None,
+    opened: OpenedSeal | None = None,
 ) -> tuple[bool, str]:
     """Whether the evaluated run shows the sealed candidate passing its fresh control, and why.
 
@@ -140,8 +163,10 @@ def fresh_control_finding(
     reveal, a run of the sealed candidate on exactly that corpus *is* the control: its own
     laboratory gate decides. Once revealed, only the revealed run counts (by its log head): the
     seed is public, so no later run on the control corpus is fresh, and every other run of the
-    candidate takes the revealed result."""
-    opened = open_seal(folder, trusted)
+    candidate takes the revealed result. `opened`: the seal as the caller opened it (once, with
+    `trusted`), judged instead of opening the folder again."""
+    if opened is None:
+        opened = open_seal(folder, trusted)
     agent, corpus = seal_values(identity.get("agent")), seal_values(identity.get("corpus"))
     mismatch = identity_mismatch(opened.sealed["candidate"], agent)
     if mismatch is not None:
