@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -135,7 +136,9 @@ def _cli_app() -> typer.Typer:
 
 
 def test_cli_writes_next_to_the_verdict_or_to_out(si_verdicts, tmp_path):
-    path = si_verdicts["noop"]
+    # A copy of the shared run folder (tests/report/conftest.py), which is read only.
+    source = si_verdicts["noop"]
+    path = shutil.copytree(source.parent, tmp_path / "run") / source.name
     result = CliRunner().invoke(_cli_app(), [str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == str(path.with_name("report.html"))

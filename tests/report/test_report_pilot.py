@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from provebench._canonical import sha256_file
@@ -10,8 +11,11 @@ from tests.helpers.report_html import load_json, parse_report
 
 
 def _text_of(verdict_path: Path) -> tuple[dict, str]:
-    out = write_report(verdict_path, verdict_path.with_name("out.html"))
-    _, text = parse_report(out.read_text(encoding="utf-8"))
+    # The verdicts are shared by the test run's workers (tests/report/conftest.py): the report
+    # is written to a folder of its own, never beside them.
+    with tempfile.TemporaryDirectory() as folder:
+        out = write_report(verdict_path, Path(folder) / "out.html")
+        _, text = parse_report(out.read_text(encoding="utf-8"))
     return load_json(verdict_path), text
 
 

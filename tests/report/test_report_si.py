@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 from provebench._canonical import sha256_file
 from provebench.report import render_report, write_report
 from tests.helpers.report_html import load_json, parse_report
 
 
-def test_diagnoser_verdict_shows_band_score_predicates_and_match_locations(si_verdicts):
-    path = si_verdicts["diagnoser"]
+def _copy_of(verdict: Path, tmp_path: Path) -> Path:
+    """The verdict's run folder copied: the shared one (tests/report/conftest.py) is read only,
+    and `write_report` with no `out` writes beside the verdict."""
+    return shutil.copytree(verdict.parent, tmp_path / verdict.parent.name) / verdict.name
+
+
+def test_diagnoser_verdict_shows_band_score_predicates_and_match_locations(si_verdicts, tmp_path):
+    path = _copy_of(si_verdicts["diagnoser"], tmp_path)
     verdict = load_json(path)
     out = write_report(path)
     assert out == path.with_name("report.html")
@@ -45,8 +53,8 @@ def test_noop_verdict_shows_incorrect_and_no_evidence(si_verdicts):
     assert "otherwise" in text
 
 
-def test_the_answer_is_shown_with_the_verdicts_own_matches_marked(si_verdicts):
-    path = si_verdicts["diagnoser"]
+def test_the_answer_is_shown_with_the_verdicts_own_matches_marked(si_verdicts, tmp_path):
+    path = _copy_of(si_verdicts["diagnoser"], tmp_path)
     verdict = load_json(path)
     html = write_report(path).read_text(encoding="utf-8")
     cooccurrence = verdict["evaluations"][1]["result"]["cooccurrence"]

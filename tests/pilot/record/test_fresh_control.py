@@ -24,10 +24,11 @@ from provebench.pilot._seal import (
     seal_candidate,
     sealed_code,
 )
-from provebench.pilot.evaluate import evaluate_run, write_verdict
+from provebench.pilot.evaluate import Verdict, evaluate_run, write_verdict
 from provebench.pilot.record import OPENING_FILE, commitment
 from provebench.pilot.redteam import RedteamReport
 from tests.helpers.pilot_lab import run_cli
+from tests.helpers.shared_run import made_once
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -59,9 +60,19 @@ def seal_run_evaluate(tmp: Path, agent: str, red_team: Path) -> SealedRun:
 
 @pytest.fixture(scope="module")
 def sealed_reference(tmp_path_factory: pytest.TempPathFactory, red_team: Path) -> SealedRun:
-    """ONE sealed run of the reference over its fresh control, evaluated, for the module (each
-    xdist worker makes its own): the tests that change a file of it work on a copy (`copied`)."""
-    return seal_run_evaluate(tmp_path_factory.mktemp("sealed-reference"), "reference", red_team)
+    """ONE sealed run of the reference over its fresh control, evaluated, for the test run
+    (made once and shared by the xdist workers, tests/helpers/shared_run.py): read only, so the
+    tests that change a file of it work on a copy (`copied`). The verdict is read back from the
+    verdict.json the run wrote, the seal's record from its JSON."""
+
+    def make(folder: Path) -> None:
+        _, sealed, _ = seal_run_evaluate(folder, "reference", red_team)
+        (folder / "sealed.json").write_text(json.dumps(sealed), encoding="utf-8")
+
+    folder = made_once(tmp_path_factory, "sealed-reference", make)
+    verdict = Verdict.model_validate_json((folder / "run" / "verdict.json").read_bytes())
+    sealed = json.loads((folder / "sealed.json").read_text(encoding="utf-8"))
+    return folder / "seal", sealed, verdict
 
 
 def copied(sealed_reference: SealedRun, tmp_path: Path) -> Path:

@@ -89,6 +89,19 @@ def _model(
 FIELD = st.sampled_from(["", "a", "ab", "aé", "é", "€", "𝄞", "a€", "x𝄞", "ab𝄞"])
 FIELDS = st.lists(FIELD, min_size=0, max_size=5)
 
+# Examples per differential test. 1500 where the space is wide and most examples decline (records
+# of mixed shapes and widths: a pair of equal-width plain records, where a bug in the comparison
+# or the count shows, is a rare draw): at 300, bugs seeded in _plainfields.c slipped through
+# some of 5 runs of different seeds (a field compared one code point short across two widths,
+# column 0 not counted, a wider candidate taken, adjacent commas counted once, part 0 keeping
+# every row). FEWER_EXAMPLES where 300 met every seeded bug in each of 5 runs: `first_fields` (a
+# quote after the id declining, a comma ending a Latin-1 text missed), `own_lines` (the CR of a
+# last line without a feed dropped, a quoted line outside the part placed at 0, a quote in an id
+# not declined) and `take_met` (a repeat in a chunk not read as met, a bool taken for a hash, a
+# found value not marked met).
+EXAMPLES = 1500
+FEWER_EXAMPLES = 300
+
 
 @st.composite
 def records(draw: st.DrawFn) -> object:
@@ -111,7 +124,7 @@ def records(draw: st.DrawFn) -> object:
     return _OtherStr(",".join(fields))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(
     pairs=st.lists(st.tuples(records(), records()), max_size=8),
     width=st.integers(min_value=-1, max_value=5),
@@ -224,7 +237,7 @@ def _model_first_fields(records: list[object]) -> list[str] | None:
     return None if any('"' in text for text in texts) else texts
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=FEWER_EXAMPLES, deadline=None)
 @given(records=st.lists(records(), max_size=8))
 def test_first_fields_answers_what_partition_answers_or_declines(records: list[object]) -> None:
     answer = first_fields(records)
@@ -258,7 +271,7 @@ def _model_plain_widths(records: list[object], width: int) -> bool | None:
     return True
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(records=st.lists(records(), max_size=8), width=st.integers(min_value=-1, max_value=5))
 def test_plain_widths_answers_what_the_model_answers_or_declines(
     records: list[object], width: int
@@ -316,7 +329,7 @@ def _model_hash_first_fields(
 PART = st.sampled_from([-1, 0, 1])
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(records=st.lists(records(), max_size=8), part=PART, keep_all=st.booleans())
 def test_hash_first_fields_answers_what_the_model_answers_or_declines(
     records: list[object], part: int, keep_all: bool
@@ -372,7 +385,7 @@ def _model_own_lines(
     return len(lines), every, [lines[i] for i in own], own_hashes, quoted
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=FEWER_EXAMPLES, deadline=None)
 @given(
     lines=st.lists(st.tuples(LINE, st.sampled_from(["\n", "\r\n"])), max_size=10),
     end=st.sampled_from(["", "\r", "\n\r\n"]),
@@ -431,7 +444,7 @@ def _model_take_met(
     return found, keyed
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=FEWER_EXAMPLES, deadline=None)
 @given(
     keyed=st.dictionaries(st.integers(-4, 4), st.sampled_from(["r1", "r2", "r3"]), max_size=6),
     hashes=st.lists(st.one_of(st.integers(-6, 6), st.sampled_from([True, 2.0, "1"])), max_size=8),

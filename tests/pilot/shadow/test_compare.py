@@ -15,6 +15,7 @@ from provebench.pilot.shadow import derive_shadow_corpus
 from tests.helpers.pilot_evaluation import make_small_corpus
 from tests.helpers.pilot_lab import run_cli
 from tests.helpers.pilot_shadow_drive import daily_captures
+from tests.helpers.shared_run import made_once
 
 pytestmark = pytest.mark.slow
 
@@ -34,27 +35,37 @@ def _verdict(corpus: Path, agent: str, folder: Path) -> Path:
     return path
 
 
+# The corpora and the two candidates' verdicts are made once per test run and shared by the
+# xdist workers (tests/helpers/shared_run.py); read only: every test writes its own output.
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    root = tmp_path_factory.mktemp("compare")
-    lab = make_small_corpus(root)
-    snapshots = daily_captures(root / "snapshots", 5)
-    derive_shadow_corpus(snapshots, root / "shadow")
-    return lab, root / "shadow"
+    def make(root: Path) -> None:
+        make_small_corpus(root)
+        derive_shadow_corpus(daily_captures(root / "snapshots", 5), root / "shadow")
+
+    root = made_once(tmp_path_factory, "compare-corpora", make)
+    return make_small_corpus(root), root / "shadow"  # made above: its path only
+
+
+def _verdicts(
+    factory: pytest.TempPathFactory, name: str, corpora: tuple[Path, Path], agent: str
+) -> Verdicts:
+    def make(root: Path) -> None:
+        _verdict(corpora[0], agent, root / "lab")
+        _verdict(corpora[1], agent, root / "shadow")
+
+    root = made_once(factory, name, make)
+    return Verdicts(root / "lab" / "verdict.json", root / "shadow" / "verdict.json")
 
 
 @pytest.fixture(scope="module")
 def reference(corpora: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
-    root = tmp_path_factory.mktemp("reference")
-    return Verdicts(_verdict(corpora[0], "reference", root / "lab"),
-                    _verdict(corpora[1], "reference", root / "shadow"))  # fmt: skip
+    return _verdicts(tmp_path_factory, "compare-reference", corpora, "reference")
 
 
 @pytest.fixture(scope="module")
 def slacker(corpora: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
-    root = tmp_path_factory.mktemp("slacker")
-    return Verdicts(_verdict(corpora[0], SLACKER, root / "lab"),
-                    _verdict(corpora[1], SLACKER, root / "shadow"))  # fmt: skip
+    return _verdicts(tmp_path_factory, "compare-slacker", corpora, SLACKER)
 
 
 def test_the_reference_operates_as_in_the_laboratory(reference: Verdicts, tmp_path: Path) -> None:
