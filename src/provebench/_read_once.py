@@ -23,7 +23,9 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shutil
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,14 +60,22 @@ def key_folder_identities() -> frozenset[tuple[int, int]]:
     return frozenset(found)
 
 
-def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+def _open_regular(
+    path: Path,
+    *,
+    dir_fd: int | None = None,
+    name: str | None = None,
+    refused: frozenset[tuple[int, int]] | None = None,
+) -> tuple[int, os.stat_result]:
     """A read descriptor of the regular file at `path`, and its status: O_NOFOLLOW and
     O_NONBLOCK on the open (a link, FIFO or device is never read), the type checked on the
     descriptor itself, and never a file of the key folder by any name (module docstring);
-    one-line `ProvebenchError` naming the file otherwise, nothing left open."""
+    one-line `ProvebenchError` naming the file otherwise, nothing left open. With `dir_fd`, the
+    file opened is `name` in that held folder (`path` only names it in messages): no folder
+    above it is looked up again by path."""
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path if dir_fd is None else (name or path.name), flags, dir_fd=dir_fd)
     except FileNotFoundError:
         raise ProvebenchError("file not found", path=path) from None
     except OSError as error:
@@ -78,7 +88,9 @@ def _open_regular(path: Path) -> tuple[int, os.stat_result]:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             error_message = "not a regular file"
-        elif (info.st_dev, info.st_ino) in key_folder_identities():
+        elif (info.st_dev, info.st_ino) in (
+            key_folder_identities() if refused is None else refused
+        ):
             error_message = (
                 f"is a file of the laboratory's key folder {key_dir()} ({KEY_DIR_ENV}), by "
                 "this name or another: provebench never reads or copies one as an input"
@@ -97,6 +109,11 @@ def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
     without being read: O_NOFOLLOW and O_NONBLOCK on the open, the type checked on the open
     descriptor itself."""
     fd, info = _open_regular(path)
+    return _read_descriptor(fd, info, path, max_bytes)
+
+
+def _read_descriptor(fd: int, info: os.stat_result, path: Path, max_bytes: int) -> HeldBytes:
+    """The bytes of the open regular file `fd` (closed here) and their sha256."""
     try:
         if info.st_size > max_bytes:
             raise ProvebenchError(f"larger than {max_bytes} bytes", path=path)
@@ -139,10 +156,147 @@ def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> 
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
+class TreeEntry:
+    """One entry of a folder read by `read_tree_once`: a folder, a symbolic link (its target
+    text, never followed) or a regular file (its bytes, read once), at `relative` (posix)."""
+
+    relative: str
+    kind: str  # "folder", "link" or "file"
+    mode: int = 0o700
+    link: str = ""
+    held: HeldBytes | None = None
+
+
+def _open_folder(path: Path, *, dir_fd: int | None = None, name: str | None = None) -> int:
+    """A descriptor of the folder at `path` (or `name` in the held folder `dir_fd`), opened
+    without following a link: one-line `ProvebenchError` naming it otherwise."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        return os.open(path if dir_fd is None else (name or path.name), flags, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise ProvebenchError(
+                "cannot read folder: not a folder (a symbolic link is not followed); it "
+                "changed while it was copied",
+                path=path,
+            ) from None
+        raise ProvebenchError(f"cannot read folder: {error.strerror}", path=path) from None
+
+
+def read_tree_once(source: Path) -> Iterator[TreeEntry]:
+    """Every folder, symbolic link and regular file under `source`, in name order, each read
+    once through a held descriptor of its folder: no link is followed at any component (a
+    folder or file swapped for a link after the listing is refused, never read through), every
+    file goes through the one opener (`_open_regular`: regular only, never a file of the key
+    folder by any name), and a FIFO, socket or device is left out without being opened (red
+    team round 13b, H4/H6: copytree and fs.put_file re-opened listed paths by name and copied
+    the private key that a swapped link or folder led to). One-line `ProvebenchError` on any
+    refusal; the caller removes what it had written."""
+    top = _open_folder(source)
+    try:
+        yield from _read_folder(source, top, "", key_folder_identities())
+    finally:
+        os.close(top)
+
+
+def _read_folder(
+    shown: Path, fd: int, prefix: str, refused: frozenset[tuple[int, int]]
+) -> Iterator[TreeEntry]:
+    # The listing's own entry types (d_type), never a second look by path: an entry that is
+    # something else when opened (O_NOFOLLOW, O_DIRECTORY, readlink) changed after the listing
+    # and is refused.
+    try:
+        with os.scandir(fd) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:
+        raise ProvebenchError(f"cannot list folder: {error.strerror}", path=shown) from None
+    for entry in entries:
+        name, relative, path = entry.name, f"{prefix}{entry.name}", shown / entry.name
+        try:
+            is_link = entry.is_symlink()
+            is_folder = not is_link and entry.is_dir(follow_symlinks=False)
+            is_file = not is_link and entry.is_file(follow_symlinks=False)
+        except OSError:
+            raise ProvebenchError("changed while it was copied", path=path) from None
+        if is_link:
+            try:
+                target = os.readlink(name, dir_fd=fd)
+            except OSError:
+                raise ProvebenchError("changed while it was copied", path=path) from None
+            yield TreeEntry(relative, "link", link=target)
+        elif is_folder:
+            child = _open_folder(path, dir_fd=fd, name=name)
+            try:
+                yield TreeEntry(relative, "folder", mode=stat.S_IMODE(os.fstat(child).st_mode))
+                yield from _read_folder(path, child, f"{relative}/", refused)
+            finally:
+                os.close(child)
+        elif is_file:
+            file_fd, file_info = _open_regular(path, dir_fd=fd, name=name, refused=refused)
+            held = _read_descriptor(file_fd, file_info, path, MAX_INPUT_BYTES)
+            yield TreeEntry(relative, "file", mode=stat.S_IMODE(file_info.st_mode), held=held)
+
+
+def copy_tree_once(
+    source: Path, target: Path, *, durable: bool = False, into_empty: bool = False
+) -> None:
+    """Copy the folder `source` to `target` (created; it must not exist, or with `into_empty`
+    an empty folder that is filled) from `read_tree_once`: links as links, special files left
+    out, each file's permission bits kept (set-id bits dropped), fsync'd when `durable`. On any
+    refusal what was copied is removed (`target` itself, or its contents with `into_empty`)
+    before the one-line `ProvebenchError` is raised: no partial copy holds what was refused."""
+    if not into_empty:
+        target.mkdir(mode=0o700)
+    folders: list[tuple[Path, int]] = []
+    try:
+        for entry in read_tree_once(source):
+            path = target / entry.relative
+            if entry.kind == "folder":
+                path.mkdir(mode=0o700)
+                folders.append((path, entry.mode & 0o777))
+            elif entry.kind == "link":
+                path.symlink_to(entry.link)
+            else:
+                assert entry.held is not None
+                _write_new(path, entry.held.data, entry.mode & 0o777, durable=durable)
+        # Folders are made 0700 while filled (a read-only one could not be), then given their
+        # source's bits, deepest first.
+        for path, mode in reversed(folders):
+            path.chmod(mode)
+    except BaseException:
+        if not into_empty:
+            shutil.rmtree(target, ignore_errors=True)
+        else:
+            _empty_folder(target)
+        raise
+
+
+def _empty_folder(folder: Path) -> None:
+    for child in folder.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+
+
+def _write_new(path: Path, data: bytes, mode: int, *, durable: bool) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    with os.fdopen(os.open(path, flags, 0o600), "wb") as handle:
+        handle.write(data)
+        os.fchmod(handle.fileno(), mode)
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
 __all__ = [
     "MAX_INPUT_BYTES",
     "HeldBytes",
+    "TreeEntry",
     "copy_once",
+    "copy_tree_once",
     "key_folder_identities",
     "read_once",
+    "read_tree_once",
 ]

@@ -10,34 +10,22 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
+from provebench._read_once import copy_tree_once
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
 from provebench.sandbox._private import private_folder
 
 
-def _is_special(path: Path) -> bool:
-    """Neither a file, a folder nor a link (a FIFO, a socket, a device), or gone: left out,
-    never opened (opening a FIFO blocks)."""
-    try:
-        mode = path.lstat().st_mode
-    except OSError:
-        return True
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
-
-
-def _special_files(folder: str, names: list[str]) -> set[str]:
-    """`shutil.copytree`'s `ignore`: the special files among `names`."""
-    return {name for name in names if _is_special(Path(folder) / name)}
-
-
 def copy_tree(source: Path, target: Path) -> None:
-    """Copy a work directory: links as links, special files left out."""
-    shutil.copytree(source, target, symlinks=True, ignore=_special_files)
+    """Copy a work directory: links as links, special files left out, every file through the
+    one opener from a held folder descriptor (red team round 13b, H4: a file swapped for a
+    link after the listing is refused, never followed to the key); a refusal removes `target`
+    and is a one-line `ProvebenchError`."""
+    copy_tree_once(source, target)
 
 
 def replace_tree(target: Path, source: Path) -> None:
@@ -48,13 +36,7 @@ def replace_tree(target: Path, source: Path) -> None:
             shutil.rmtree(child)
         else:
             child.unlink()
-    for child in source.iterdir():
-        if _is_special(child):
-            continue
-        if child.is_dir() and not child.is_symlink():
-            copy_tree(child, target / child.name)
-        else:
-            shutil.copy2(child, target / child.name, follow_symlinks=False)
+    copy_tree_once(source, target, into_empty=True)  # the one opener, as copy_tree (H4)
 
 
 class WorkFolderGuard(Protocol):

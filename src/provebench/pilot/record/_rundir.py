@@ -26,6 +26,7 @@ from typing import Any
 from provebench._canonical import canonical_json, fsync_directory, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
+from provebench._read_once import copy_tree_once
 from provebench.pilot.record._work_digest import work_tree_sha256
 
 # /3: the candidate's isolation (docs/sandbox.md); /4: the candidate's code sha256 and the
@@ -259,14 +260,11 @@ class RunDir:
         # The importer's files as they are: a symbolic link is copied as a link (following it
         # would copy whatever it points at, /etc or a loop, into the evidence), and a FIFO,
         # socket or device is left out (opening one can block). The published run lists
-        # neither, so the evaluator reports them as files the lab did not record.
-        shutil.copytree(
-            self.work_dir,
-            target,
-            symlinks=True,
-            ignore=_not_regular_files,
-            copy_function=_copy_durably,
-        )
+        # neither, so the evaluator reports them as files the lab did not record. Every file
+        # through the one opener, each folder held by descriptor (red team round 13b, H4: a
+        # file swapped for a link to the key after copytree's listing put the key's bytes in
+        # the snapshot); a refusal removes the partial snapshot and stops the run (exit 2).
+        copy_tree_once(self.work_dir, target, durable=True)
         fsync_directory(target)
         write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
         self._drop_other_snapshots(next_cycle)
@@ -284,7 +282,7 @@ class RunDir:
         if not source.is_dir():
             raise ProvebenchError("checkpoint snapshot is missing", path=source)
         shutil.rmtree(self.work_dir, ignore_errors=True)
-        shutil.copytree(source, self.work_dir, symlinks=True)
+        copy_tree_once(source, self.work_dir)  # the one opener, as snapshot_work (H4)
         self._drop_other_snapshots(next_cycle)
 
     def _read_pointer(self) -> int | None:
@@ -322,24 +320,6 @@ def _verify_against_log(folder: Path, work_sha256: str | None, committed_cycles:
 
 def _snapshot_name(next_cycle: int) -> str:
     return f"snapshot-{next_cycle:06d}"
-
-
-def _not_regular_files(folder: str, names: list[str]) -> set[str]:
-    """The entries of `folder` a snapshot leaves out: neither a regular file, nor a folder, nor
-    a symbolic link (by `lstat`: nothing is opened or followed)."""
-    left_out = set()
-    for name in names:
-        mode = (Path(folder) / name).lstat().st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-            left_out.add(name)
-    return left_out
-
-
-def _copy_durably(source: str, target: str) -> str:
-    shutil.copy2(source, target)
-    with Path(target).open("rb") as handle:
-        os.fsync(handle.fileno())
-    return target
 
 
 def _first_difference(recorded: object, expected: dict[str, Any]) -> str:
