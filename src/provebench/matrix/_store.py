@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from provebench._errors import ProvebenchError
+from provebench._read_once import read_tree_once
 
 PARTIAL_SUFFIX = ".partial"
 
@@ -77,18 +78,49 @@ def clear(location: str) -> None:
 
 
 def publish(local: Path, location: str, attempt: str) -> None:
-    """Upload a finished job folder to its URL location, all or nothing."""
+    """Upload a finished job folder to its URL location, all or nothing.
+
+    Every file is read once through the one opener, from a descriptor of its folder held since
+    the listing (`read_tree_once`: no link followed at any component, regular files only, never
+    a file of the laboratory's key folder by any name), and its bytes are uploaded: never a
+    path re-opened by the store's client (red team round 13b, H6: a job folder swapped for a
+    link to the key folder after the listing put the private key in the store). A link is not
+    uploaded. The upload is checked to hold exactly the files read; on any refusal or
+    difference the partial upload is removed and the job fails. Files are created as the
+    store's client creates them (on a `file://` store: at the user's umask)."""
     fs, root = _filesystem(location)
     partial = f"{root}{PARTIAL_SUFFIX}-{attempt}"
-    for path in sorted(local.rglob("*")):
-        if path.is_file() and not path.is_symlink():
-            target = f"{partial}/{path.relative_to(local).as_posix()}"
+    uploaded: set[str] = set()
+    try:
+        for entry in read_tree_once(local):
+            if entry.kind != "file" or entry.held is None:
+                continue
+            target = f"{partial}/{entry.relative}"
             fs.makedirs(target.rsplit("/", 1)[0], exist_ok=True)  # object stores: nothing to do
-            fs.put_file(str(path), target)
+            fs.pipe_file(target, entry.held.data)
+            uploaded.add(entry.relative)
+        held = fs._strip_protocol(partial)
+        found = {_relative(str(name), held) for name in fs.find(partial)}
+        if found != uploaded:
+            raise ProvebenchError(
+                "the upload does not hold exactly the job's files (changed while uploaded)",
+                path=local,
+            )
+    except BaseException:
+        if fs.exists(partial):
+            fs.rm(partial, recursive=True)
+        raise
     if fs.exists(root):
         fs.rm(partial, recursive=True)
         raise FileExistsError("another attempt of this job finished first")
     fs.mv(partial, root, recursive=True)
+
+
+def _relative(name: str, partial: str) -> str:
+    """`name`, as the store lists it, relative to the partial upload `partial` (a name
+    elsewhere is kept whole, and so never matches a file of the job)."""
+    head = partial.rstrip("/") + "/"
+    return name[len(head) :] if name.startswith(head) else name
 
 
 def fetch(location: str, names: list[str], into: Path) -> Path:
