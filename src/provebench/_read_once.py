@@ -15,7 +15,10 @@ a run file hard-linked to the private key, and a `--risks` link to it, into a bu
 verified). A hard link is a regular file and the folder checks (`_paths`) see only folders, so
 the opener compares the identity of what it opened, (st_dev, st_ino), with every file the key
 folder holds — the current pair and the retired ones — and refuses a match in one line: every
-reader and copier built on it inherits the refusal.
+reader and copier built on it inherits the refusal. The copiers of folders a candidate or the
+operator's other processes can write (a run's checkpoint snapshot and restore, a sealed cycle's
+work copies, the sandbox's code copy, the red-team corpus copy, `--store`'s upload) are built on
+it through `read_tree_once` (red team round 13b, H4/H6; docs/attestation.md lists them).
 """
 
 from __future__ import annotations

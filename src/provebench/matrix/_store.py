@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from provebench._errors import ProvebenchError
-from provebench._read_once import read_tree_once
+from provebench._read_once import read_once, read_tree_once
 
 PARTIAL_SUFFIX = ".partial"
 
@@ -42,7 +42,9 @@ def read_bytes(location: str, name: str) -> bytes | None:
     """The file `name` of a job's folder, or None when it is not there."""
     if not is_remote(location):
         path = Path(location) / name
-        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        if not path.is_file() or path.is_symlink():
+            return None
+        return read_once(path).data  # the one opener: no link, never a key file (round 13b)
     fs, root = _filesystem(location)
     target = f"{root}/{name}"
     if not fs.isfile(target):

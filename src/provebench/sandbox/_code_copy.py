@@ -25,13 +25,13 @@ import atexit
 import contextlib
 import dataclasses
 import os
-import shutil
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
+from provebench._read_once import copy_once
 from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._held_code import HeldCode, hold_code
@@ -80,7 +80,7 @@ def copy_code(
         source = real_path(path)
         if source.is_file():
             roots[index].parent.mkdir(parents=True)
-            shutil.copyfile(source, roots[index])
+            copy_once(source, roots[index])  # the one opener (round 13b)
             roots[index].chmod(_read_only(source))
         else:
             roots[index].mkdir(parents=True)
@@ -97,7 +97,7 @@ def copy_code(
         if source.is_symlink():
             target.symlink_to(source.readlink())
         else:
-            shutil.copyfile(source, target)
+            copy_once(source, target)  # no link followed last, never a key file (H4)
             target.chmod(_read_only(source))
     copied = code_listing(roots, field=field)
     if copied != original:

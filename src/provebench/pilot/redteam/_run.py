@@ -13,6 +13,7 @@ from typing import Any
 
 from provebench._canonical import sha256_file
 from provebench._errors import ProvebenchError
+from provebench._read_once import copy_tree_once
 from provebench.pilot.corpus._folder import MANIFEST_FILE
 from provebench.pilot.record._rundir import RUN_RECORD_FILE
 from provebench.pilot.redteam._situations import find_situation
@@ -47,7 +48,7 @@ def execute(task: RunTask) -> dict[str, Any]:
     corpus = original
     if task.isolated:  # the importer writes into its corpus: give it a private copy
         corpus = root / CORPUS_COPY
-        shutil.copytree(original, corpus)
+        copy_tree_once(original, corpus)  # the one opener (round 13b, H4)
     run_dir = root / RUN_DIR
     summary: dict[str, Any] = {"agent": task.agent, "corpus": task.corpus_name}
     try:
