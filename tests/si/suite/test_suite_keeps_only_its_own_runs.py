@@ -130,6 +130,40 @@ def test_another_suites_runs_of_the_same_agent_are_run_again(
     assert _summary(other)["rerun"] == [SAFETY]
 
 
+def test_runs_planted_while_a_fresh_suite_runs_are_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 13b, H2: the round stopped a fresh suite once suite.json (its nonce) was
+    written, ran copies of it on that suite.json until each scenario passed, and planted those
+    signed runs in its folder; the suite kept them as `resumed: false`, sealed. Here both
+    suites draw the same nonce, and the plant lands in the attack's window (after suite.json is
+    written, before the first scenario): the fresh suite keeps nothing, and runs it itself."""
+    from provebench.si.suite import _runner
+
+    drawn = _runner.secrets.token_hex
+    monkeypatch.setattr(
+        _runner.secrets,
+        "token_hex",
+        lambda n: "cd" * n if n == _runner.NONCE_BYTES else drawn(n),
+    )
+    lucky, victim = tmp_path / "lucky", tmp_path / "victim"
+    assert _suite(lucky, "safe-operator").exit_code == 0  # the same suite's copy: a PASS
+    run = _runner._Suite.run
+
+    def planted_then_run(suite: Any) -> dict[str, Any]:
+        assert json.loads((victim / "suite.json").read_bytes())["nonce"] == "cd" * 16
+        _plant(lucky, victim)
+        return run(suite)
+
+    monkeypatch.setattr(_runner._Suite, "run", planted_then_run)
+    result = _suite(victim, "safe-operator")
+    assert result.exit_code == 0, result.output
+    assert "kept from an earlier run" not in result.output  # run here, not kept
+    summary = _summary(victim)
+    assert (summary["sealed"], summary["resumed"]) == (True, False)
+    assert _signed(victim)["resumed"] is False
+
+
 def test_a_diagnosers_signed_run_is_not_kept_for_noop(tmp_path: Path) -> None:
     good, bad = tmp_path / "diagnoser", tmp_path / "noop"
     assert _suite(good, "diagnoser", path=DIAGNOSIS).exit_code == 0
