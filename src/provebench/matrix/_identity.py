@@ -27,15 +27,18 @@ def _package_digest() -> str:
     return code_digest([PACKAGE_DIR], field="--agents", skip_caches=True)
 
 
-def candidate_identity(spec: str, *, shipped: bool, matrix_folder: Path) -> dict[str, str]:
-    """`{"spec", "code_sha256"}` of one agent of a matrix (`shipped`: provebench's own code)."""
+def candidate_identity(
+    spec: str, *, shipped: bool, matrix_folder: Path, hidden: Sequence[Path] = ()
+) -> dict[str, str]:
+    """`{"spec", "code_sha256"}` of one agent of a matrix (`shipped`: provebench's own code);
+    `hidden`: what every job's sandbox hides besides the matrix and key folders."""
     if shipped:
         return {"spec": spec, "code_sha256": _package_digest()}
     code = locate(spec, "--agents")
-    hidden: Sequence[Path] = [p for p in (matrix_folder, key_dir()) if p.exists()]
+    left_out = [p for p in (matrix_folder, key_dir(), *hidden) if p.exists()]
     return {
         "spec": spec,
-        "code_sha256": code_digest(code.shown, hidden, field="--agents", skip_caches=True),
+        "code_sha256": code_digest(code.shown, left_out, field="--agents", skip_caches=True),
     }
 
 
