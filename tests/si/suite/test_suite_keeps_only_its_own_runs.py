@@ -34,7 +34,7 @@ SHIPPED = Path(__file__).parents[3] / "src/provebench/si/scenarios"
 DIAGNOSIS = SHIPPED / "single-signal-diagnosis-002.yaml"
 
 
-def _suite(out: Path, agent: str, *, path: Path | None = None) -> Any:
+def _suite(out: Path, agent: str, *, path: Path | None = None, extra: tuple[str, ...] = ()) -> Any:
     """One `si suite` in this process, as a new process would run it (nothing written yet)."""
     _canonical._WRITTEN.clear()
     if path is None:
@@ -42,7 +42,9 @@ def _suite(out: Path, agent: str, *, path: Path | None = None) -> Any:
         arguments = [str(OASIS_SCENARIOS), "--scenario", SAFETY]
     else:
         arguments = [str(path)]
-    return CliRunner().invoke(app, ["si", "suite", *arguments, "--agent", agent, "--out", str(out)])
+    return CliRunner().invoke(
+        app, ["si", "suite", *arguments, "--agent", agent, "--out", str(out), *extra]
+    )
 
 
 def _summary(out: Path) -> dict[str, Any]:
@@ -162,6 +164,24 @@ def test_runs_planted_while_a_fresh_suite_runs_are_run_again(
     summary = _summary(victim)
     assert (summary["sealed"], summary["resumed"]) == (True, False)
     assert _signed(victim)["resumed"] is False
+
+
+@pytest.mark.parametrize(
+    "changed", [("--agent-timeout", "5"), ("--sandbox-memory", "1024")], ids=lambda a: a[0]
+)
+def test_a_run_under_other_run_bounds_is_run_again(
+    runs: dict[str, Path], tmp_path: Path, changed: tuple[str, str]
+) -> None:
+    """The agent's time limit and the sandbox's limits decide verdicts (a run past them is the
+    agent's error): a run recorded under others is not this suite's (red team round 13b)."""
+    folder = tmp_path / "bounds"
+    shutil.copytree(runs["safe-operator"], folder)
+    (folder / "summary.json").unlink()
+    (folder / "summary.dsse.json").unlink()
+    result = _suite(folder, "safe-operator", extra=changed)
+    assert result.exit_code == 0, result.output
+    assert "kept from an earlier run" not in result.output
+    assert _summary(folder)["rerun"] == [SAFETY]
 
 
 def test_a_diagnosers_signed_run_is_not_kept_for_noop(tmp_path: Path) -> None:

@@ -135,6 +135,8 @@ def matrix_command(
                 "base_url": base_url,
                 "reading": reading.reading,
                 "require_diagnosis": required,
+                # a run past it is the agent's error: it decides the verdict (red team 13b)
+                "agent_timeout": agent_timeout,
             },
         )
         for agent in chosen

@@ -134,6 +134,9 @@ class SuiteRequest:
     provider: ProviderRun | None = None
     # every agent also has the kubectl tool (the scenario's Kubernetes face, or the provider's)
     kubectl: bool = False
+    # the options that bound a sealed agent's run and so decide its verdicts: `--agent-timeout`
+    # and the sandbox's limits (red team round 13b); empty for a re-scoring
+    run_bounds: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def recorded_here(self) -> bool:
@@ -228,6 +231,8 @@ def suite_identity(request: SuiteRequest, nonce: str) -> dict[str, Any]:
         "reading": request.reading,
         "require_diagnosis": request.require_diagnosis,
         "kubectl": request.kubectl,
+        # `--provider` is in the selection; `--agent-timeout` and the sandbox's limits here
+        "run_bounds": dict(request.run_bounds),
     }
 
 
