@@ -4,8 +4,9 @@ resumed matrix kept the verdicts of code that had since changed, under the same 
 
 The digest is of every byte the sandbox would show of the candidate's code folders
 (`sandbox._candidate.code_listing`) but Python's caches, which change as code is imported and
-which a sealed run never loads; the matrix folder and the key folder are left out, as every
-sandbox hides them. provebench's own agents (a built-in name, an `openai:` model's client) are
+which a sealed run never loads (pilot and SI alike run from a snapshot that leaves them out,
+`sandbox._code_copy.snapshot_code`; red team round 13b, H5); the matrix folder and the key
+folder are left out, as every sandbox hides them, and what else every job hides (`hidden`). provebench's own agents (a built-in name, an `openai:` model's client) are
 provebench's code: the digest of its package. The same code gives the same identity wherever
 its folder lies.
 """
