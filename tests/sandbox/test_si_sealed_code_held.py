@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from provebench.attest import load_trusted_key
+from provebench.attest._envelope import read_verified
 from provebench.matrix import JobSpec
 from provebench.matrix._identity import candidate_identity
 from provebench.sandbox._candidate import code_digest
@@ -69,15 +71,9 @@ def test_a_sourceless_bytecode_file_the_sandbox_shows_is_in_the_digest(tmp_path:
     assert sealed_class_agent(f"{path}:Flip", secrets={}).code_sha256 != before
 
 
-def test_an_si_job_whose_code_is_not_the_planned_code_is_a_harness_fault(tmp_path: Path) -> None:
-    from provebench.si.matrix._job import ProviderFailure, run_si_job
-
-    path = _agent(tmp_path / "agent", "A")
-    matrix = tmp_path / "matrix"
-    matrix.mkdir()
-    planned = candidate_identity(f"{path}:Flip", shipped=False, matrix_folder=matrix)
-    _agent(tmp_path / "agent", "B")  # swapped in after the matrix was planned
+def _job(tmp_path: Path, path: Path, planned: dict[str, str]) -> tuple[JobSpec, Path]:
     scenario = Path(__file__).parents[2] / "src/provebench/si/scenarios/diagnostic-accuracy.yaml"
+    matrix = tmp_path / "matrix"
     folder = matrix / "job"
     folder.mkdir()
     spec = JobSpec(
@@ -96,6 +92,36 @@ def test_an_si_job_whose_code_is_not_the_planned_code_is_a_harness_fault(tmp_pat
         folder=str(folder),
         identity={"candidate": planned},
     )
+    return spec, folder
+
+
+def _planned(tmp_path: Path, path: Path) -> dict[str, str]:
+    matrix = tmp_path / "matrix"
+    matrix.mkdir()
+    return candidate_identity(f"{path}:Flip", shipped=False, matrix_folder=matrix)
+
+
+def test_an_si_jobs_signed_run_names_the_code_it_ran(tmp_path: Path) -> None:
+    """The control: the planned code runs, and the run's signed predicate names its digest."""
+    from provebench.si.matrix._job import run_si_job
+
+    path = _agent(tmp_path / "agent", "A")
+    planned = _planned(tmp_path, path)
+    spec, folder = _job(tmp_path, path, planned)
+    run_si_job(spec, folder)
+    signed = read_verified(
+        folder / "run.dsse.json", load_trusted_key(), predicate_type="urn:provebench:si-run:1"
+    )
+    assert signed.predicate["agent"]["code_sha256"] == planned["code_sha256"]
+
+
+def test_an_si_job_whose_code_is_not_the_planned_code_is_a_harness_fault(tmp_path: Path) -> None:
+    from provebench.si.matrix._job import ProviderFailure, run_si_job
+
+    path = _agent(tmp_path / "agent", "A")
+    planned = _planned(tmp_path, path)
+    _agent(tmp_path / "agent", "B")  # swapped in after the matrix was planned
+    spec, folder = _job(tmp_path, path, planned)
     with pytest.raises(ProviderFailure, match="not the candidate's code the matrix was planned"):
         run_si_job(spec, folder)
     assert not (folder / "verdict.json").exists()

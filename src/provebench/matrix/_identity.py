@@ -6,9 +6,9 @@ The digest is of every byte the sandbox would show of the candidate's code folde
 (`sandbox._candidate.code_listing`) but Python's caches, which change as code is imported and
 which a sealed run never loads (pilot and SI alike run from a snapshot that leaves them out,
 `sandbox._code_copy.snapshot_code`; red team round 13b, H5); the matrix folder and the key
-folder are left out, as every sandbox hides them, and what else every job hides (`hidden`). provebench's own agents (a built-in name, an `openai:` model's client) are
-provebench's code: the digest of its package. The same code gives the same identity wherever
-its folder lies.
+folder are left out, as every sandbox hides them, and what else every job hides (`hidden`).
+provebench's own agents (a built-in name, an `openai:` model's client) are provebench's code:
+the digest of its package. The same code gives the same identity wherever its folder lies.
 """
 
 from __future__ import annotations

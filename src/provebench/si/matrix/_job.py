@@ -81,6 +81,7 @@ def _run_si_job(spec: JobSpec, folder: Path, resources: contextlib.ExitStack) ->
         outcome.evidence,
         reading=reading,
         require_diagnosis=params.get("require_diagnosis") is True,
+        code_sha256=ran,
     )
     result = result_of(scenario, verdict, ".")
     if result.status == "PROVIDER_FAILURE":

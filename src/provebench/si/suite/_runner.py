@@ -471,6 +471,7 @@ class _Suite:
             files=self.files,
             require_diagnosis=self.request.require_diagnosis,
             suite=self.identity if recorded_here else None,
+            code_sha256=str(getattr(source, "code_sha256", "")),
         )
         self.ran.append(scenario.id)
         if stopped_by is not None:
