@@ -12,7 +12,9 @@ resume keeps its own jobs and still counts them."""
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,37 @@ def test_another_matrixs_signed_job_planted_in_the_folder_is_run_again(tmp_path:
     again = _run(victim, _specs(victim))
     assert again["rerun"] == ["agent/b/trial-1"]  # another matrix's nonce: not kept
     assert again["agents"][0]["pass_hat_k"] == {"1": 0.5}
+
+
+def test_a_job_planted_while_a_fresh_matrix_runs_is_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 13b, H3: the round stopped a fresh matrix once matrix.json (its nonce)
+    was written, ran copies of it on that matrix.json until each job passed, and planted those
+    signed jobs in its folder. Here both matrices draw the same nonce, and the plant lands in
+    the attack's window (after matrix.json is written, before the jobs are looked at)."""
+    from provebench.matrix import _engine
+
+    drawn = secrets.token_hex
+    monkeypatch.setattr(
+        _engine.secrets,
+        "token_hex",
+        lambda n: "ab" * n if n == _engine.NONCE_BYTES else drawn(n),
+    )
+    lucky, victim = tmp_path / "lucky", tmp_path / "victim"
+    _run(lucky, _specs(lucky, outcomes={}))  # the same matrix's copy, where b drew a pass
+
+    def plant() -> None:
+        assert json.loads((victim / "matrix.json").read_bytes())["nonce"] == "ab" * 16
+        shutil.copytree(lucky / "jobs", victim / "jobs")
+
+    request = replace(_request(_specs(victim)), prepare=plant)
+    summary = run_matrix(request, victim, lambda: LocalPool(1), QuietProgress())
+    assert summary["resumed"] is False  # it began in an empty folder: a sealed sample
+    assert summary["agents"][0]["pass_hat_k"] == {"1": 0.5}  # b was drawn here, and failed
+    record = json.loads((victim / "jobs/agent/b/trial-1/job.json").read_text(encoding="utf-8"))
+    assert record["outcome"]["success"] is False
+    assert _signed(victim)["agents"][0]["successes"] == 1
 
 
 def test_jobs_of_the_candidates_earlier_code_are_run_again(tmp_path: Path) -> None:

@@ -59,3 +59,6 @@ def test_si_matrix_end_to_end(tmp_path: Path) -> None:
     assert obedient["safety_gate"] == {"1": "FAIL", "2": "FAIL"}
     assert obedient["pass_hat_k"] == {"1": 0.0, "2": 0.0}
     assert summary["jobs"] == 2 * 2 * len(summary["request"]["scenarios"])
+    # the agent's time limit decides a verdict: each job's signed identity names it (13b)
+    record = next((tmp_path / "m" / "jobs").glob("*/*/trial-001/job.json"))
+    assert json.loads(record.read_text(encoding="utf-8"))["identity"]["agent_timeout"] == 600.0

@@ -83,7 +83,9 @@ def test_a_sealed_agent_reads_no_scenario_and_no_shipped_answer_key(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     lines = evidence["final_answer"].splitlines()
     assert len(lines) == 3, lines
-    assert lines[0] == f"{scenario}: refused PermissionError"  # /dev/null, not to be opened
+    # beside the agent's code: the run's snapshot of that folder never held it (red team round
+    # 13b, H5: a class runs from its snapshot, as a pilot run does)
+    assert lines[0] == f"{scenario}: refused FileNotFoundError"
     assert lines[1] == f"{SHIPPED_SCENARIOS}: []"  # an empty, read-only folder
     assert lines[2] in (f"{tmp_path / 'out'}: []", f"{tmp_path / 'out'}: refused FileNotFoundError")
     assert evidence["metadata"]["agent_isolation"]["mode"] == "sandbox"
@@ -99,7 +101,7 @@ def test_a_sealed_agent_given_through_a_link_reads_no_scenario_beside_it(tmp_pat
     (tmp_path / "peeker.py").write_text(f"TARGETS = {targets!r}\n" + PEEKER, encoding="utf-8")
     result, evidence = si_run(tmp_path, "--agent", f"{alias / 'peeker.py'}:Peeker")
     assert result.returncode == 0, result.stderr
-    assert evidence["final_answer"] == f"{targets[0]}: refused PermissionError"
+    assert evidence["final_answer"] == f"{targets[0]}: refused FileNotFoundError"
 
 
 def test_a_sealed_agent_never_reads_the_laboratory_key_that_signs_its_run(
@@ -120,7 +122,7 @@ def test_a_sealed_agent_never_reads_the_laboratory_key_that_signs_its_run(
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     answer = json.loads((out / "evidence.json").read_text())["final_answer"]
-    assert answer == f"{keys}: []"  # an empty, read-only folder in the sandbox
+    assert answer == f"{keys}: refused FileNotFoundError"  # not in the code's snapshot
     assert (out / "run.dsse.json").is_file()
 
 

@@ -29,7 +29,9 @@ holds an earlier attempt is `resumed: true` in the signed summary, which names t
 this attempt (`rerun`): a same-user process may have deleted a failed job between attempts so
 that it was drawn again, and nothing left can tell; its agents' results are not a sealed
 headline (`sealed: false` where the kind says sealed). A matrix started in an empty folder is a
-new sample.
+new sample: it keeps no job record at all, not even one that appears in its folder while it
+runs and names its nonce (red team round 13b, H3: the nonce is in matrix.json, readable from
+the moment it is written, so another process can record jobs that name it).
 """
 
 from __future__ import annotations
@@ -236,7 +238,10 @@ def run_matrix(
     results: dict[str, JobResult] = {}
     todo: list[JobSpec] = []
     for spec in request.specs:
-        found = _recorded(spec.folder, trusted, spec, nonce)
+        # An attempt that began with no trace of an earlier one keeps nothing (red team round
+        # 13b, H3): a record planted while it runs names its nonce only because matrix.json,
+        # which holds it, is readable as soon as it is written.
+        found = _recorded(spec.folder, trusted, spec, nonce) if resumed else None
         if found is not None:
             results[spec.key] = found
             continue

@@ -4,10 +4,11 @@ resumed matrix kept the verdicts of code that had since changed, under the same 
 
 The digest is of every byte the sandbox would show of the candidate's code folders
 (`sandbox._candidate.code_listing`) but Python's caches, which change as code is imported and
-which a sealed run never loads; the matrix folder and the key folder are left out, as every
-sandbox hides them. provebench's own agents (a built-in name, an `openai:` model's client) are
-provebench's code: the digest of its package. The same code gives the same identity wherever
-its folder lies.
+which a sealed run never loads (pilot and SI alike run from a snapshot that leaves them out,
+`sandbox._code_copy.snapshot_code`; red team round 13b, H5); the matrix folder and the key
+folder are left out, as every sandbox hides them, and what else every job hides (`hidden`).
+provebench's own agents (a built-in name, an `openai:` model's client) are provebench's code:
+the digest of its package. The same code gives the same identity wherever its folder lies.
 """
 
 from __future__ import annotations
@@ -27,15 +28,18 @@ def _package_digest() -> str:
     return code_digest([PACKAGE_DIR], field="--agents", skip_caches=True)
 
 
-def candidate_identity(spec: str, *, shipped: bool, matrix_folder: Path) -> dict[str, str]:
-    """`{"spec", "code_sha256"}` of one agent of a matrix (`shipped`: provebench's own code)."""
+def candidate_identity(
+    spec: str, *, shipped: bool, matrix_folder: Path, hidden: Sequence[Path] = ()
+) -> dict[str, str]:
+    """`{"spec", "code_sha256"}` of one agent of a matrix (`shipped`: provebench's own code);
+    `hidden`: what every job's sandbox hides besides the matrix and key folders."""
     if shipped:
         return {"spec": spec, "code_sha256": _package_digest()}
     code = locate(spec, "--agents")
-    hidden: Sequence[Path] = [p for p in (matrix_folder, key_dir()) if p.exists()]
+    left_out = [p for p in (matrix_folder, key_dir(), *hidden) if p.exists()]
     return {
         "spec": spec,
-        "code_sha256": code_digest(code.shown, hidden, field="--agents", skip_caches=True),
+        "code_sha256": code_digest(code.shown, left_out, field="--agents", skip_caches=True),
     }
 
 

@@ -223,6 +223,7 @@ def run_command(
         book,
         reading=reading.reading,
         require_diagnosis=required,
+        code_sha256=str(getattr(loaded, "code_sha256", "")),
     )
     ending = outcome.ending if not outcome.detail else f"{outcome.ending}: {outcome.detail}"
     # The detail quotes the agent's exception, which is data: escaped, so the summary stays one

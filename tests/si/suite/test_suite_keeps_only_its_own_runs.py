@@ -34,7 +34,7 @@ SHIPPED = Path(__file__).parents[3] / "src/provebench/si/scenarios"
 DIAGNOSIS = SHIPPED / "single-signal-diagnosis-002.yaml"
 
 
-def _suite(out: Path, agent: str, *, path: Path | None = None) -> Any:
+def _suite(out: Path, agent: str, *, path: Path | None = None, extra: tuple[str, ...] = ()) -> Any:
     """One `si suite` in this process, as a new process would run it (nothing written yet)."""
     _canonical._WRITTEN.clear()
     if path is None:
@@ -42,7 +42,9 @@ def _suite(out: Path, agent: str, *, path: Path | None = None) -> Any:
         arguments = [str(OASIS_SCENARIOS), "--scenario", SAFETY]
     else:
         arguments = [str(path)]
-    return CliRunner().invoke(app, ["si", "suite", *arguments, "--agent", agent, "--out", str(out)])
+    return CliRunner().invoke(
+        app, ["si", "suite", *arguments, "--agent", agent, "--out", str(out), *extra]
+    )
 
 
 def _summary(out: Path) -> dict[str, Any]:
@@ -128,6 +130,58 @@ def test_another_suites_runs_of_the_same_agent_are_run_again(
     assert result.exit_code == 0, result.output
     assert "kept from an earlier run" not in result.output
     assert _summary(other)["rerun"] == [SAFETY]
+
+
+def test_runs_planted_while_a_fresh_suite_runs_are_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 13b, H2: the round stopped a fresh suite once suite.json (its nonce) was
+    written, ran copies of it on that suite.json until each scenario passed, and planted those
+    signed runs in its folder; the suite kept them as `resumed: false`, sealed. Here both
+    suites draw the same nonce, and the plant lands in the attack's window (after suite.json is
+    written, before the first scenario): the fresh suite keeps nothing, and runs it itself."""
+    from provebench.si.suite import _runner
+
+    drawn = _runner.secrets.token_hex
+    monkeypatch.setattr(
+        _runner.secrets,
+        "token_hex",
+        lambda n: "cd" * n if n == _runner.NONCE_BYTES else drawn(n),
+    )
+    lucky, victim = tmp_path / "lucky", tmp_path / "victim"
+    assert _suite(lucky, "safe-operator").exit_code == 0  # the same suite's copy: a PASS
+    run = _runner._Suite.run
+
+    def planted_then_run(suite: Any) -> dict[str, Any]:
+        assert json.loads((victim / "suite.json").read_bytes())["nonce"] == "cd" * 16
+        _plant(lucky, victim)
+        return run(suite)
+
+    monkeypatch.setattr(_runner._Suite, "run", planted_then_run)
+    result = _suite(victim, "safe-operator")
+    assert result.exit_code == 0, result.output
+    assert "kept from an earlier run" not in result.output  # run here, not kept
+    summary = _summary(victim)
+    assert (summary["sealed"], summary["resumed"]) == (True, False)
+    assert _signed(victim)["resumed"] is False
+
+
+@pytest.mark.parametrize(
+    "changed", [("--agent-timeout", "5"), ("--sandbox-memory", "1024")], ids=lambda a: a[0]
+)
+def test_a_run_under_other_run_bounds_is_run_again(
+    runs: dict[str, Path], tmp_path: Path, changed: tuple[str, str]
+) -> None:
+    """The agent's time limit and the sandbox's limits decide verdicts (a run past them is the
+    agent's error): a run recorded under others is not this suite's (red team round 13b)."""
+    folder = tmp_path / "bounds"
+    shutil.copytree(runs["safe-operator"], folder)
+    (folder / "summary.json").unlink()
+    (folder / "summary.dsse.json").unlink()
+    result = _suite(folder, "safe-operator", extra=changed)
+    assert result.exit_code == 0, result.output
+    assert "kept from an earlier run" not in result.output
+    assert _summary(folder)["rerun"] == [SAFETY]
 
 
 def test_a_diagnosers_signed_run_is_not_kept_for_noop(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,7 @@ def load_agent(
     secrets: Mapping[str, Path] | None = None,
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedDiagnosisAgent | LoadedSealedAgent:
     """Resolve `spec` to a diagnosis agent; a one-line `ProvebenchError` when that fails.
 
@@ -67,7 +69,11 @@ def load_agent(
     folder) from it (`_sealed.py`). Which applies is decided from the spec, not by an option."""
     if not is_shipped(spec, builtin_agents()):
         return sealed_class_agent(
-            spec, secrets=secrets or {}, timeout_sec=timeout_sec, limits=limits
+            spec,
+            secrets=secrets or {},
+            timeout_sec=timeout_sec,
+            limits=limits,
+            resources=resources,
         )
     candidate = resolve_class(spec, builtin_agents())
     name, version = identity_of(candidate)

@@ -322,6 +322,7 @@ def write_run(
     files: FileSet | None = None,
     require_diagnosis: bool = False,
     suite: Mapping[str, Any] | None = None,
+    code_sha256: str = "",
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
@@ -375,7 +376,9 @@ def write_run(
             staged.discard()
         raise  # a suite's set is discarded by the suite, which stops
     if recorded_here:
-        predicate = run_predicate(scenario, scenario_sha256, evidence, verdict, suite)
+        predicate = run_predicate(
+            scenario, scenario_sha256, evidence, verdict, suite, code_sha256=code_sha256
+        )
         sign_si_run(out_dir, written, predicate)
     return verdict
 

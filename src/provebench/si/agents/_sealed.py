@@ -18,6 +18,7 @@ agent_error.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import time
@@ -32,9 +33,11 @@ from provebench.sandbox._candidate import (
     CandidateCode,
     checked_identity,
     command_version,
+    listing_digest,
     locate,
 )
 from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChannel
+from provebench.sandbox._code_copy import snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import sandbox_process
@@ -170,6 +173,9 @@ class LoadedSealedAgent:
     version: str
     isolation: Isolation
     agent: object  # a SealedDiagnosisAgent, or an SealedMcpAgent (`_sealed_mcp.py`)
+    # the digest of the run's snapshot of a class's code, what every launch shows ("" for a
+    # command, identified by its text)
+    code_sha256: str = ""
 
     def factory(self) -> DiagnosisAgent:
         # Its name and version are the sealed class's, known only once it was identified:
@@ -183,10 +189,23 @@ def sealed_class_agent(
     secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedSealedAgent:
-    """`--agent path.py:Class | module:Class`, sealed; identified inside the sandbox."""
+    """`--agent path.py:Class | module:Class`, sealed; identified inside the sandbox.
+
+    Its code is copied once into the run's snapshot, less Python's caches, and held in sealed
+    memory (`snapshot_code`, as a pilot run's: released when `resources` closes, at exit when
+    None); every launch shows the snapshot where the code was, and `code_sha256` is the digest
+    of its listing. So the bytes that run are the bytes digested, whatever happens to the folder
+    afterwards, and no bytecode the folder holds is ever loaded: Python compiles the snapshot's
+    sources (red team round 13b, H1 and H5: a forged `__pycache__` entry, or code swapped while
+    a matrix ran, ran under the planned code's digest)."""
     code: CandidateCode = locate(spec, "--agent")
-    policy = policy_for(code.shown, secrets, limits=limits)
+    hidden = policy_for(code.shown, secrets, limits=limits).hidden
+    snapshot = snapshot_code(code.shown, hidden, resources, field="--agent")
+    policy = policy_for(
+        code.shown, secrets, limits=limits, copies=snapshot.copies, held=snapshot.held
+    )
     command = [sys.executable, "-I", "-m", WORKER, code.spec, code.path_entry]
     sealed = _Sealed(policy, command, timeout_sec)
     try:
@@ -200,6 +219,7 @@ def sealed_class_agent(
         version=version,
         isolation=isolation_of(policy.digest()),
         agent=SealedDiagnosisAgent(name, version, sealed),
+        code_sha256=listing_digest(snapshot.listing),
     )
 
 

@@ -53,10 +53,13 @@ def run_predicate(
     evidence: Evidence,
     verdict: Verdict | ScenarioVerdict,
     suite: Mapping[str, Any] | None = None,
+    code_sha256: str = "",
 ) -> dict[str, Any]:
     """What the run's signature says it rests on; `suite`, for a run a suite started, names
     that suite (its nonce, agent and configuration: `si/suite/_runner.py:suite_identity`), so
-    that a resumed suite keeps only its own runs (red team round 13, H1)."""
+    that a resumed suite keeps only its own runs (red team round 13, H1); `code_sha256`, for a
+    sealed class, the digest of the snapshot of its code the run showed it (red team round
+    13b, H1)."""
     metadata = evidence.metadata
     return {
         "recorded_by": f"provebench {__version__} SI simulator",
@@ -71,6 +74,7 @@ def run_predicate(
             "identity_source": metadata.agent_identity_source,
             "isolation": metadata.agent_isolation,
             "model": metadata.model,
+            **({"code_sha256": code_sha256} if code_sha256 else {}),
         },
         "outcome": outcome_of(verdict),
         **({} if suite is None else {"suite": dict(suite)}),

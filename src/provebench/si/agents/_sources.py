@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -71,6 +72,7 @@ def agent_source(
     agent_protocol: str = "json-lines",
     model_server: ModelServer | None = None,
     request_settings: RequestSettings | None = None,
+    resources: contextlib.ExitStack | None = None,
 ) -> tuple[AgentSource, dict[str, Any]]:
     """The agent source, and the configuration the agent reported (HTTP agents report one).
     Exactly one of ``agent``, ``agent_cmd`` and ``agent_url`` is given; ``base_url`` goes with
@@ -102,7 +104,10 @@ def agent_source(
             {},
         )
     if agent is not None:
-        return load_agent(agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits), {}
+        loaded_class = load_agent(
+            agent, secrets=secrets, timeout_sec=timeout_sec, limits=limits, resources=resources
+        )
+        return loaded_class, {}
     if agent_cmd is not None and agent_protocol == "mcp":
         from provebench.si.agents._sealed_mcp import sealed_mcp_command_agent
 

@@ -78,6 +78,7 @@ def matrix_command(
     chosen = agent_list(agents)
     selected = [item for item in select(scenarios) if item.not_applicable is None]
     safety = {item.scenario.id for item in selected if item.scenario.classification == "safety"}
+    scenario_files = sorted({item.file.resolve() for item in selected})
 
     def identities() -> dict[str, dict[str, str]]:
         # Each agent by its code's digest (red team round 13, H3, H8): a resumed matrix keeps
@@ -87,6 +88,9 @@ def matrix_command(
                 agent,
                 shipped=is_openai_spec(agent) or is_shipped(agent, builtin_agents()),
                 matrix_folder=out.resolve(),
+                # every job hides every scenario file from the agent (`_job.py`): its code's
+                # digest leaves them out too, so that it is the digest of what a job runs
+                hidden=scenario_files,
             )
             for agent in chosen
         }
@@ -113,6 +117,7 @@ def matrix_command(
             function="provebench.si.matrix._job:run_si_job",
             params={
                 "scenario_file": str(item.file.resolve()),
+                "scenario_files": [str(path) for path in scenario_files],
                 "max_tool_calls": max_tool_calls,
                 "pass_score": pass_score,
                 "agent_timeout": agent_timeout,
@@ -130,6 +135,8 @@ def matrix_command(
                 "base_url": base_url,
                 "reading": reading.reading,
                 "require_diagnosis": required,
+                # a run past it is the agent's error: it decides the verdict (red team 13b)
+                "agent_timeout": agent_timeout,
             },
         )
         for agent in chosen

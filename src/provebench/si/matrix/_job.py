@@ -8,6 +8,7 @@ credit). A PROVIDER_FAILURE — the way to the agent broke — is a harness faul
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,12 @@ class ProviderFailure(RuntimeError):
 
 
 def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
+    # The agent's code snapshot, held in sealed memory, is released when the job ends.
+    with contextlib.ExitStack() as resources:
+        return _run_si_job(spec, folder, resources)
+
+
+def _run_si_job(spec: JobSpec, folder: Path, resources: contextlib.ExitStack) -> dict[str, Any]:
     from provebench.sandbox import DEFAULT_LIMITS
     from provebench.si.agents._run import run_agent, start_session, write_run
     from provebench.si.agents._sources import agent_source, hidden_from_candidate
@@ -36,13 +43,29 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         agent_cmd=None,
         agent_url=None,
         # The matrix folder too: it holds the other jobs' evidence and verdicts.
+        # Every scenario of the matrix (their ground truth), as the candidate's identity
+        # leaves them out when it digests its code (`si/matrix/_cli.py`).
         secrets=hidden_from_candidate(
-            [scenario_file], folder, matrix_folder=Path(params["matrix_folder"])
+            [Path(p) for p in params.get("scenario_files", [scenario_file])],
+            folder,
+            matrix_folder=Path(params["matrix_folder"]),
         ),
         timeout_sec=float(params["agent_timeout"]),
         limits=DEFAULT_LIMITS,
         base_url=params.get("base_url"),
+        resources=resources,
     )
+    # The code the job runs is the run's snapshot, digested as it was taken: code other than
+    # the candidate's the matrix was planned for is a harness fault here, never a verdict of
+    # the planned code (red team round 13b, H1: code swapped in while the matrix ran, and
+    # swapped back before its last check, was scored under the planned digest).
+    ran = getattr(loaded, "code_sha256", "")
+    planned = spec.identity.get("candidate", {}).get("code_sha256")
+    if ran and ran != planned:
+        raise ProviderFailure(
+            f"the run's code ({ran[:16]}) is not the candidate's code the matrix was planned "
+            f"for ({str(planned)[:16]})"
+        )
     scenario, session = start_session(scenario_file, spec.case)
     outcome = run_agent(
         session,
@@ -58,6 +81,7 @@ def run_si_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         outcome.evidence,
         reading=reading,
         require_diagnosis=params.get("require_diagnosis") is True,
+        code_sha256=ran,
     )
     result = result_of(scenario, verdict, ".")
     if result.status == "PROVIDER_FAILURE":

@@ -264,6 +264,7 @@ def suite_command(
             require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
             provider=accepted,
             kubectl=kubectl,
+            run_bounds={"agent_timeout_sec": agent_timeout, "sandbox": limits.describe()},
         )
         summary = run_suite(request, out, progress_for_stderr())
     _finish(summary, out)

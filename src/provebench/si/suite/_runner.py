@@ -28,16 +28,17 @@ A suite recorded here binds each run to itself (red team round 13, H1): a nonce 
 suite starts in a folder without one, kept in suite.json, goes with the agent and every option
 that decides a verdict into each run's signed predicate (`suite_identity`), and a run is kept
 only when its signature names this suite's identity — another agent's, another configuration's
-or another suite's signed run planted in the folder is run again. suite.json is unsigned: it is
-read for the nonce only, and a forged nonce gains nothing, since a kept run must also name this
-agent and configuration.
+or another suite's signed run planted in the folder is run again. suite.json is unsigned and
+readable: another suite of the same agent run on a copy of it records runs that name this suite,
+so only a resumed suite keeps anything (red team round 13b, H2).
 
 A suite that finds any trace of an earlier attempt in its folder (suite.json, a scenario folder,
 a leftover) is `resumed: true` (red team round 13, H2): a same-user process may have deleted a
 failed scenario's folder between attempts so that it was drawn again, and nothing left can tell.
 Its summary names the scenarios run in this attempt (`rerun`), and its headline is not a sealed
 result (`sealed: false`, `RESUMED_NOTE`); each kept run is still this suite's agent's, signed.
-A suite started in an empty folder is a new sample: nothing of an earlier attempt counts.
+A suite started in an empty folder is a new sample: it keeps nothing it finds in its folder,
+not even a run planted there while it runs.
 """
 
 from __future__ import annotations
@@ -133,6 +134,9 @@ class SuiteRequest:
     provider: ProviderRun | None = None
     # every agent also has the kubectl tool (the scenario's Kubernetes face, or the provider's)
     kubectl: bool = False
+    # the options that bound a sealed agent's run and so decide its verdicts: `--agent-timeout`
+    # and the sandbox's limits (red team round 13b); empty for a re-scoring
+    run_bounds: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def recorded_here(self) -> bool:
@@ -227,6 +231,8 @@ def suite_identity(request: SuiteRequest, nonce: str) -> dict[str, Any]:
         "reading": request.reading,
         "require_diagnosis": request.require_diagnosis,
         "kubectl": request.kubectl,
+        # `--provider` is in the selection; `--agent-timeout` and the sandbox's limits here
+        "run_bounds": dict(request.run_bounds),
     }
 
 
@@ -417,7 +423,14 @@ class _Suite:
         folder_name = f"{SCENARIOS_DIR}/{scenario.id}"
         folder = self.out / folder_name
         recorded_here = self.request.recorded_here
-        reused = _reusable(folder, item, self.trusted if recorded_here else None, self.identity)
+        # An attempt that began with no trace of an earlier one keeps nothing (red team round
+        # 13b, H2): a run planted while it runs names its nonce only because suite.json, which
+        # holds it, is readable as soon as it is written. A re-scoring re-reads its own input.
+        reused = (
+            _reusable(folder, item, self.trusted if recorded_here else None, self.identity)
+            if self.resumed or not recorded_here
+            else None
+        )
         if reused is not None:
             self.kept.update({f"{folder_name}/{n}": d for n, d in reused.digests.items()})
             result = result_of(scenario, reused.verdict, folder_name)
@@ -458,6 +471,7 @@ class _Suite:
             files=self.files,
             require_diagnosis=self.request.require_diagnosis,
             suite=self.identity if recorded_here else None,
+            code_sha256=str(getattr(source, "code_sha256", "")),
         )
         self.ran.append(scenario.id)
         if stopped_by is not None:
