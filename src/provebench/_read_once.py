@@ -135,12 +135,20 @@ def _read_descriptor(fd: int, info: os.stat_result, path: Path, max_bytes: int) 
     return HeldBytes(data=data, sha256=hashlib.sha256(data).hexdigest())
 
 
-def copy_once(path: Path, target: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+def copy_once(
+    path: Path,
+    target: Path,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    refused: frozenset[tuple[int, int]] | None = None,
+) -> str:
     """Copy the regular file at `path` to `target` (created, 0600) from one open, and return
     the sha256 of the bytes copied: `read_once` for files too large to hold in memory (the
     laboratory's closed log, a bundle's copies). The copy is no boundary against a process of
-    the same user (module docstring); what rests on it says so (docs/attestation.md)."""
-    fd, _ = _open_regular(path)
+    the same user (module docstring); what rests on it says so (docs/attestation.md). A caller
+    copying many files passes `refused` (`key_folder_identities()`, taken once) instead of
+    having the key folder walked again for each file."""
+    fd, _ = _open_regular(path, refused=refused)
     digest = hashlib.sha256()
     try:
         out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

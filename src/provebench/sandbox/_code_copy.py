@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
-from provebench._read_once import copy_once
+from provebench._read_once import copy_once, key_folder_identities
 from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._held_code import HeldCode, hold_code
@@ -72,6 +72,7 @@ def copy_code(
     """Copy what a sandbox shows of `shown` (less what it hides and Python's caches) into
     `folder`, read-only; the copy's listing, checked equal to the original's."""
     original = code_listing(shown, hidden, field=field, skip_caches=True)
+    refused = key_folder_identities()  # taken once for every file copied below
     roots = [
         copy_root(folder, index, path, is_file=real_path(path).is_file())
         for index, path in enumerate(shown)
@@ -80,7 +81,7 @@ def copy_code(
         source = real_path(path)
         if source.is_file():
             roots[index].parent.mkdir(parents=True)
-            copy_once(source, roots[index])  # the one opener (round 13b)
+            copy_once(source, roots[index], refused=refused)  # the one opener (round 13b)
             roots[index].chmod(_read_only(source))
         else:
             roots[index].mkdir(parents=True)
@@ -97,7 +98,7 @@ def copy_code(
         if source.is_symlink():
             target.symlink_to(source.readlink())
         else:
-            copy_once(source, target)  # no link followed last, never a key file (H4)
+            copy_once(source, target, refused=refused)  # no link followed last, no key file (H4)
             target.chmod(_read_only(source))
     copied = code_listing(roots, field=field)
     if copied != original:
