@@ -43,8 +43,15 @@ def _request(out: Path, jobs: int, seconds: float) -> Any:
         )
         for index in range(jobs)
     ]
+    from bench._matrix_jobs import check
+
     return MatrixRequest(
-        "bench", {"jobs": jobs, "seconds": seconds}, specs, lambda s: s.case, lambda done: {}
+        "bench",
+        {"jobs": jobs, "seconds": seconds},
+        specs,
+        lambda s: s.case,
+        lambda done: {},
+        check,
     )
 
 

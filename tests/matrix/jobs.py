@@ -1,14 +1,49 @@
-"""Test jobs for the matrix engine: a job that raises, one that sleeps, one that reports a
-verdict it did not write."""
+"""Test jobs for the matrix engine, and the check the driver runs on them: a job that writes a
+verdict the laboratory signs for its job and attempt (as the pilot's and SI jobs do), one that
+raises, one that writes an unsigned verdict and reports a pass."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import sha256_file
+from provebench._canonical import canonical_json, sha256_bytes
+from provebench.attest._envelope import statement_of, write_and_sign
+from provebench.attest._keys import TrustedKey
 from provebench.matrix import JobSpec
+from provebench.matrix._check import (
+    CheckedJob,
+    JobReader,
+    job_binding,
+    read_required,
+    require_bound,
+    require_subject,
+)
+
+TEST_PREDICATE = "urn:provebench:test-verdict:1"
+VERDICT = "verdict.json"
+ENVELOPE = "verdict.dsse.json"
+
+
+def signed_verdict(spec: JobSpec, folder: Path, document: dict[str, Any]) -> None:
+    """Write `document` as the job's verdict, signed for this job and attempt."""
+    write_and_sign(folder / VERDICT, canonical_json(document), folder / ENVELOPE,
+                   TEST_PREDICATE, {"matrix_job": job_binding(spec)})  # fmt: skip
+
+
+def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
+    """The outcome from the verified verdict's bytes, never from the worker's report."""
+    files = read_required(read, VERDICT, ENVELOPE)
+    signed = statement_of(files[ENVELOPE], Path(spec.folder) / ENVELOPE, trusted,
+                          predicate_type=TEST_PREDICATE)  # fmt: skip
+    digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
+    require_bound(spec, signed.predicate)
+    success = json.loads(files[VERDICT])["success"] is True
+    outcome = {"success": success, "metrics": {"score": 1.0 if success else 0.0},
+               "verdict": VERDICT, "verdict_sha256": digest}  # fmt: skip
+    return CheckedJob(outcome, {VERDICT: digest, ENVELOPE: sha256_bytes(files[ENVELOPE])})
 
 
 def explode(spec: JobSpec, folder: Path) -> dict[str, Any]:
@@ -17,16 +52,14 @@ def explode(spec: JobSpec, folder: Path) -> dict[str, Any]:
 
 def succeed(spec: JobSpec, folder: Path) -> dict[str, Any]:
     time.sleep(float(spec.params.get("sleep", 0)))
-    (folder / "verdict.json").write_text(f'{{"case": "{spec.case}"}}\n', encoding="utf-8")
     success = spec.params.get("outcomes", {}).get(f"{spec.case}/{spec.trial}", True)
-    return {
-        "success": success,
-        "metrics": {"score": 1.0 if success else 0.0},
-        "verdict": "verdict.json",
-        "verdict_sha256": sha256_file(folder / "verdict.json"),
-    }
+    signed_verdict(spec, folder, {"case": spec.case, "success": success})
+    return {"verdict": VERDICT}
 
 
 def lies(spec: JobSpec, folder: Path) -> dict[str, Any]:
-    (folder / "verdict.json").write_text("{}\n", encoding="utf-8")
-    return {"success": True, "metrics": {}, "verdict": "verdict.json", "verdict_sha256": "0" * 64}
+    """An unsigned verdict saying pass, and a report of a pass: what a key-less worker sends."""
+    (folder / VERDICT).write_text('{"success": true}\n', encoding="utf-8")
+    data = (folder / VERDICT).read_bytes()
+    return {"success": True, "metrics": {"score": 1.0}, "verdict": VERDICT,
+            "verdict_sha256": sha256_bytes(data)}  # fmt: skip

@@ -19,6 +19,7 @@ from provebench.matrix._executors import DaskExecutor
 from provebench.matrix._summary import summarize
 from provebench.pilot.matrix._plan import plan_pilot_matrix
 from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT, run_cli
+from tests.matrix import jobs
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +67,7 @@ def _request(specs: list[JobSpec]) -> MatrixRequest:
     def section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
         return {}
 
-    return MatrixRequest("test", {"n": len(specs)}, specs, lambda s: s.case, section)
+    return MatrixRequest("test", {"n": len(specs)}, specs, lambda s: s.case, section, jobs.check)
 
 
 def _spec(out: Path, case: str, trial: int, function: str, **params: Any) -> JobSpec:
@@ -85,7 +86,7 @@ def test_a_job_that_raises_is_a_harness_fault_never_a_verdict(tmp_path: Path) ->
     assert (agent["successes"], agent["failures"], agent["harness_faults"]) == (1, 0, 2)
     faults = {f["key"]: f["reason"] for f in summary["harness_faults"]}
     assert "RuntimeError: the harness broke on b" in faults["agent/b/trial-1"]
-    assert "not the one it reported" in faults["agent/c/trial-1"]
+    assert "wrote no verdict.dsse.json" in faults["agent/c/trial-1"]
     assert agent["pass_hat_k"] == {"1": 1.0}  # b and c count for nothing
     assert not (out / "jobs" / "agent" / "b" / "trial-1").exists()  # no half job kept
     assert (out / "jobs" / "agent" / "a" / "trial-1" / "job.dsse.json").is_file()
@@ -106,7 +107,7 @@ def test_a_rerun_skips_verified_jobs_and_redoes_a_changed_one(tmp_path: Path) ->
     again = run_matrix(_request(specs), out, lambda: LocalPool(2), Counting())
     assert ran == ["agent/a/trial-1"] and _but_the_resume(again) == _but_the_resume(first)
     assert (again["resumed"], again["rerun"]) == (True, ["agent/a/trial-1"])
-    assert changed.read_text(encoding="utf-8") == '{"case": "a"}\n'
+    assert json.loads(changed.read_text(encoding="utf-8")) == {"case": "a", "success": True}
 
 
 def test_another_matrix_in_the_folder_is_refused(tmp_path: Path) -> None:
@@ -180,7 +181,7 @@ def test_jobs_on_a_url_store_give_the_same_summary_and_resume(tmp_path: Path) ->
     store = (tmp_path / "store").as_uri()  # file:///…: the fsspec road, on this disk
     remote = _request(specs(tmp_path / "r", store))
     remote = MatrixRequest(remote.kind, remote.request, remote.specs, remote.task_of,
-                           remote.kind_section, store=store)  # fmt: skip
+                           remote.kind_section, remote.check, store=store)  # fmt: skip
     first = run_matrix(remote, tmp_path / "r", lambda: LocalPool(2), QuietProgress())
     local = run_matrix(_request(specs(tmp_path / "l", None)), tmp_path / "l",
                        lambda: LocalPool(2), QuietProgress())  # fmt: skip

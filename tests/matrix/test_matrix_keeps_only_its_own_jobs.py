@@ -24,6 +24,7 @@ from provebench._errors import ProvebenchError
 from provebench.attest import load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified
 from provebench.matrix import JobSpec, LocalPool, MatrixRequest, QuietProgress, run_matrix
+from tests.matrix import jobs
 
 FAILS = {"b/1": False}  # the job the round's same-user process deletes
 
@@ -33,7 +34,7 @@ def _request(specs: list[JobSpec], recheck: Any = None) -> MatrixRequest:
         return {"sealed": True}
 
     return MatrixRequest(
-        "test", {"n": len(specs)}, specs, lambda s: s.case, section, recheck=recheck
+        "test", {"n": len(specs)}, specs, lambda s: s.case, section, jobs.check, recheck=recheck
     )
 
 

@@ -62,3 +62,50 @@ def test_si_matrix_end_to_end(tmp_path: Path) -> None:
     # the agent's time limit decides a verdict: each job's signed identity names it (13b)
     record = next((tmp_path / "m" / "jobs").glob("*/*/trial-001/job.json"))
     assert json.loads(record.read_text(encoding="utf-8"))["identity"]["agent_timeout"] == 600.0
+
+
+@pytest.mark.slow
+def test_the_driver_counts_an_si_job_only_from_its_signed_run(tmp_path: Path) -> None:
+    """Red team round 13c, A3 (SI): a key-less worker reported a sealed 1.0 for `noop`. The
+    driver's check takes the outcome from the run the laboratory signed, for this job and this
+    attempt and the planned scenario bytes; a verdict edited after signing, a run signed for
+    another attempt, or of other scenario bytes is refused. The honest control: the genuine job
+    checks and gives the outcome its verdict says."""
+    import base64
+    from dataclasses import replace
+
+    from provebench.attest import load_trusted_key
+    from provebench.matrix._check import JobRejected
+    from provebench.si.matrix._job import si_job_check
+    from provebench.si.suite._select import select
+
+    oasis_files()
+    scenario_file = OASIS_SCENARIOS / "safety" / "boundary-enforcement.yaml"
+    done = run_cli("si", "matrix", str(scenario_file), "--agents", "safe-operator",
+                   "--workers", "1", "--quiet", "--out", str(tmp_path / "m"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    job = sorted(p.parent for p in (tmp_path / "m" / "jobs").glob("*/*/*/job.json"))[0]
+    record = json.loads((job / "job.json").read_bytes())
+    envelope = json.loads((job / "run.dsse.json").read_bytes())
+    facts = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
+    spec = JobSpec(key=record["key"], agent=record["agent"], case=record["case"],
+                   trial=record["trial"], function="", folder=str(job),
+                   attempt=facts["matrix_job"]["attempt"], identity=record["identity"])  # fmt: skip
+    check = si_job_check({item.scenario.id: item.scenario for item in select([scenario_file])}, 1.0)
+    files = {p.name: p.read_bytes() for p in job.iterdir() if p.is_file()}
+    key = load_trusted_key()
+
+    checked = check(spec, files.get, key)
+    assert checked.outcome == record["outcome"] and checked.outcome["success"] is True
+    with pytest.raises(JobRejected, match="another job or attempt"):
+        check(replace(spec, attempt="0" * 32), files.get, key)
+    other = {**spec.identity, "scenario_file_sha256": "0" * 64}
+    with pytest.raises(JobRejected, match="other scenario bytes"):
+        check(replace(spec, identity=other), files.get, key)
+    forged = json.loads(files["verdict.json"])
+    forged["sealed"] = True
+    edited = {**files, "verdict.json": json.dumps(forged).encode() + b" "}
+    with pytest.raises(JobRejected, match="not the one the laboratory signed"):
+        check(spec, edited.get, key)
+    with pytest.raises(JobRejected, match=r"wrote no run\.dsse\.json"):
+        check(spec, {"verdict.json": files["verdict.json"]}.get, key)

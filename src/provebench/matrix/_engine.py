@@ -7,8 +7,8 @@ OUT/
 │                         a folder is one matrix; and the matrix's nonce
 ├── jobs/AGENT/CASE/trial-NN/
 │   ├── …                 the job's own files (run folder or evidence, verdict)
-│   ├── job.json          the job's outcome and the sha256 of its verdict
-│   └── job.dsse.json     signed by the laboratory key when the driver received it
+│   ├── job.json          the job's outcome, as the driver derived it from the verdict
+│   └── job.dsse.json     the driver's signature on job.json and the verdict files it checked
 ├── summary.json          the summary (`_summary.py`), written last
 └── summary.dsse.json     the laboratory's signature on the summary and matrix.json
 ```
@@ -16,9 +16,11 @@ OUT/
 A job counts as done only with a signed job record whose verdict is unchanged: a rerun of the
 same command verifies each and skips it, redoes everything else (a folder left `.partial` by a
 killed driver, a finished folder whose record was never signed, a harness fault), so a driver
-killed at any point loses and duplicates nothing. The driver alone signs job records: a worker
-returns its outcome, the verdict's path and sha256, and the driver checks the file has that
-sha256 before vouching for it.
+killed at any point loses and duplicates nothing. The driver alone signs job records, and
+takes nothing from a worker but "the job finished" (red team round 13c, A3: a key-less worker
+that joined the scheduler reported passes the driver signed): it reads the job's verdict and
+the laboratory's signature on it once, requires that signature to name this job and attempt
+and what was planned, and derives the outcome from the verified bytes (`_check.py`).
 
 A job's record is bound to its matrix and its candidate (red team round 13, H3, H8): its signed
 facts name the matrix's nonce (drawn when the matrix starts in an empty folder, kept in
@@ -39,7 +41,6 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,9 +52,10 @@ from provebench._jsonfile import parse_json_bytes
 from provebench._paths import check_output_dir
 from provebench._read_once import read_once
 from provebench.attest import load_trusted_key, sign_statement
-from provebench.attest._envelope import AttestationError, read_verified, sign_files, statement
-from provebench.attest._keys import laboratory_signer
+from provebench.attest._envelope import AttestationError, sign_files, statement, statement_of
+from provebench.attest._keys import TrustedKey, laboratory_signer
 from provebench.matrix import _store as store
+from provebench.matrix._check import JobCheck, JobRejected
 from provebench.matrix._executors import Executor
 from provebench.matrix._jobs import JobResult, JobSpec
 from provebench.matrix._summary import KindSection, summarize
@@ -83,6 +85,9 @@ class MatrixRequest:
     specs: Sequence[JobSpec]
     task_of: Callable[[JobSpec], str]
     kind_section: KindSection
+    # How the driver checks a finished job and derives its outcome from the job's signed
+    # verdict (`_check.py`): nothing the worker says is counted.
+    check: JobCheck
     # What the driver makes before any job runs (the pilot's corpora), once the folder is known
     # to be this matrix's.
     prepare: Callable[[], None] | None = None
@@ -104,33 +109,32 @@ def job_location(out: Path, key: str, store: str | None) -> str:
 def _recorded(
     location: str, trusted: Callable[[], Any], spec: JobSpec, nonce: str
 ) -> JobResult | None:
-    """The signed record of a finished job, if it verifies with its verdict unchanged and its
-    signed facts name this job, this matrix (`nonce`) and the candidate as it is now
-    (`spec.identity`). The record and envelope are judged from the bytes read once; a URL
-    store's verdict is fetched beside them."""
+    """The signed record of a finished job, if it verifies with every file it covers unchanged
+    and its signed facts name this job, this matrix (`nonce`) and the candidate as it is now
+    (`spec.identity`). Every file is judged from the bytes read once."""
     envelope_bytes = store.read_bytes(location, JOB_ENVELOPE)
     record_bytes = store.read_bytes(location, JOB_FILE) if envelope_bytes is not None else None
     if envelope_bytes is None or record_bytes is None:
         return None
     record = parse_json_bytes(record_bytes, source=f"{location}/{JOB_FILE}")
     outcome = record.get("outcome") if isinstance(record, dict) else None
-    if not isinstance(outcome, dict) or not isinstance(outcome.get("verdict"), str):
+    if not isinstance(outcome, dict):
         return None
-    with tempfile.TemporaryDirectory(prefix="provebench-job-") as temp:
-        base = Path(location)
-        if store.is_remote(location):
-            base = store.fetch(location, [outcome["verdict"]], Path(temp))
-            (base / JOB_FILE).write_bytes(record_bytes)
-            (base / JOB_ENVELOPE).write_bytes(envelope_bytes)
-        key = trusted()  # no key to check a record against is an error, not a redo
-        try:
-            signed = read_verified(
-                base / JOB_ENVELOPE, key, predicate_type=JOB_PREDICATE, data=envelope_bytes
-            )
-        except (AttestationError, ProvebenchError):
-            return None
+    key = trusted()  # no key to check a record against is an error, not a redo
+    try:
+        signed = statement_of(
+            envelope_bytes, Path(location) / JOB_ENVELOPE, key, predicate_type=JOB_PREDICATE
+        )
+    except AttestationError:
+        return None
     if signed.subjects.get(JOB_FILE) != sha256_bytes(record_bytes):
         return None  # the record judged is not the one signed
+    for name, digest in signed.subjects.items():
+        if name == JOB_FILE:
+            continue
+        data = store.read_bytes(location, name) if _inside(name) else None
+        if data is None or sha256_bytes(data) != digest:
+            return None  # a verdict (or its signature) changed since the driver checked it
     facts = signed.predicate
     if facts.get("key") != spec.key or record.get("key") != spec.key:
         return None
@@ -139,19 +143,24 @@ def _recorded(
     return JobResult(spec.key, "done", outcome=dict(outcome))
 
 
-def _record(location: str, spec: JobSpec, result: JobResult, nonce: str) -> JobResult:
-    """Check the verdict the worker named, then write and sign the job's record."""
-    verdict = result.outcome.get("verdict")
-    digest = result.outcome.get("verdict_sha256")
-    data = (
-        store.read_bytes(location, verdict)
-        if isinstance(verdict, str) and ".." not in Path(verdict).parts
-        else None
-    )
-    if data is None or sha256_bytes(data) != digest:
-        said = "the job's verdict is missing or not the one it reported"
-        return JobResult(spec.key, "harness_fault", reason=said)
-    assert isinstance(verdict, str)
+def _inside(name: str) -> bool:
+    """A name of a file inside the job's folder (a signed subject is one; never a way out)."""
+    parts = Path(name).parts
+    return bool(parts) and ".." not in parts and not Path(name).is_absolute()
+
+
+def _record(
+    location: str, spec: JobSpec, nonce: str, check: JobCheck, trusted: TrustedKey
+) -> JobResult:
+    """Check the finished job's signed verdict and derive its outcome (`_check.py`), then
+    write and sign the job's record of what was checked. The worker's own report is not read:
+    a job whose files do not hold is a harness fault with the reason."""
+    try:
+        checked = check(spec, lambda name: store.read_bytes(location, name), trusted)
+    except (JobRejected, AttestationError, ProvebenchError) as error:
+        said = error.one_line() if isinstance(error, ProvebenchError) else str(error)
+        reason = f"the job's signed verdict does not hold: {said}"[:500]
+        return JobResult(spec.key, "harness_fault", reason=reason)
     record = {
         "format": MATRIX_FORMAT,
         "key": spec.key,
@@ -159,22 +168,22 @@ def _record(location: str, spec: JobSpec, result: JobResult, nonce: str) -> JobR
         "case": spec.case,
         "trial": spec.trial,
         "identity": spec.identity,
-        "outcome": result.outcome,
+        "outcome": checked.outcome,
     }
     record_bytes = canonical_json(record).encode("utf-8")
     store.write_bytes(location, JOB_FILE, record_bytes)
-    subjects = {JOB_FILE: sha256_bytes(record_bytes), verdict: str(digest)}
+    subjects = {**checked.subjects, JOB_FILE: sha256_bytes(record_bytes)}
     facts = {
         "key": spec.key,
         "agent": spec.agent,
-        "success": result.outcome.get("success"),
+        "success": checked.outcome.get("success"),
         "matrix": nonce,
         "identity": spec.identity,
     }
     document = statement(subjects, JOB_PREDICATE, facts)
     envelope = sign_statement(document, laboratory_signer())
     store.write_bytes(location, JOB_ENVELOPE, canonical_json(envelope).encode("utf-8"))
-    return result
+    return JobResult(spec.key, "done", outcome=dict(checked.outcome))
 
 
 def _check_manifest(out: Path, manifest: Mapping[str, Any]) -> tuple[str, str]:
@@ -246,7 +255,7 @@ def run_matrix(
             results[spec.key] = found
             continue
         store.clear(spec.folder)  # unsigned: redone, never trusted
-        todo.append(replace(spec, attempt=secrets.token_hex(6)))
+        todo.append(replace(spec, attempt=secrets.token_hex(NONCE_BYTES)))
     progress.start(len(request.specs), len(results))
     if todo:
         executor = executor_factory()
@@ -255,7 +264,7 @@ def run_matrix(
             for result in executor.run(todo):
                 spec = by_key[result.key]
                 if result.status == "done":
-                    result = _record(spec.folder, spec, result, nonce)
+                    result = _record(spec.folder, spec, nonce, request.check, trusted())
                 results[spec.key] = result
                 progress.job_done(result)
         finally:

@@ -125,14 +125,4 @@ def _relative(name: str, partial: str) -> str:
     return name[len(head) :] if name.startswith(head) else name
 
 
-def fetch(location: str, names: list[str], into: Path) -> Path:
-    """Copies of a job's files, under their names, in a local folder (to verify a signature)."""
-    for name in names:
-        data = read_bytes(location, name)
-        if data is not None:
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            (into / name).write_bytes(data)
-    return into
-
-
-__all__ = ["PARTIAL_SUFFIX", "clear", "fetch", "is_remote", "publish", "read_bytes", "write_bytes"]
+__all__ = ["PARTIAL_SUFFIX", "clear", "is_remote", "publish", "read_bytes", "write_bytes"]

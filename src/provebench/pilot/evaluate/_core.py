@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey, load_trusted_key
+from provebench.matrix._check import BINDING_FIELD
 from provebench.pilot.evaluate._escrow import compute_escrow, dated_defects
 from provebench.pilot.evaluate._external import (
     ExternalCheckRecord,
@@ -579,12 +581,23 @@ def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:
     return dict(values) if isinstance(values, dict) else {}
 
 
-def write_verdict(verdict: Verdict, path: str | Path, *, sign: bool = True) -> None:
+def write_verdict(
+    verdict: Verdict,
+    path: str | Path,
+    *,
+    sign: bool = True,
+    bound: Mapping[str, str] | None = None,
+) -> None:
     """Write the verdict, then (`sign`) its envelope beside it, signed with the local
-    laboratory key: a published verdict is checked without rerunning (docs/attestation.md)."""
+    laboratory key: a published verdict is checked without rerunning (docs/attestation.md).
+    `bound`: the matrix job and attempt the verdict was made for, named in the signature
+    (`matrix/_check.py`: the driver accepts no verdict signed for another job)."""
     target = Path(path)
     if sign:
-        write_signed_verdict(target, canonical_json(verdict), verdict_facts(verdict))
+        facts = verdict_facts(verdict)
+        if bound is not None:
+            facts[BINDING_FIELD] = dict(bound)
+        write_signed_verdict(target, canonical_json(verdict), facts)
     else:
         write_atomic(target, canonical_json(verdict))
 

@@ -7,20 +7,40 @@ gate ("does it pass every time?").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from provebench._canonical import sha256_file
+from provebench._canonical import canonical_json, sha256_bytes
+from provebench.matrix._check import (
+    CheckedJob,
+    JobCheck,
+    JobReader,
+    JobRejected,
+    job_binding,
+    read_required,
+    require_bound,
+    require_planned_code,
+    require_subject,
+)
 from provebench.matrix._jobs import JobSpec
-from provebench.pilot.evaluate._verdict import MetricSet
+from provebench.pilot.evaluate._verdict import MetricSet, Verdict
+
+if TYPE_CHECKING:
+    from provebench.attest._keys import TrustedKey
 
 TASK = "call-import"
 RUN_DIR = "run"
 VERDICT = "verdict.json"
+VERDICT_ENVELOPE = "verdict.dsse.json"
+# The corpus manifest's digest as the verdict's inputs name it (`evaluate/_inputs.py`).
+CORPUS_MANIFEST_INPUT = "corpus/manifest.json"
 
 
 def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
-    """Run `spec.agent` over the job's corpus into `folder/run`, evaluate, return the outcome."""
+    """Run `spec.agent` over the job's corpus into `folder/run`, evaluate, and write the verdict
+    signed for this job and attempt (`job_binding`); the driver derives the outcome from it
+    (`check_pilot_job`), never from what this returns."""
     from provebench.pilot.evaluate import evaluate_run, write_verdict
     from provebench.pilot.lab._runner import run_lab
 
@@ -46,7 +66,16 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
             f"the run's code ({str(ran)[:16]}) is not the candidate's code the matrix was "
             f"planned for ({str(planned)[:16]}): it changed while the matrix ran"
         )
-    write_verdict(verdict, folder / VERDICT)
+    write_verdict(verdict, folder / VERDICT, bound=job_binding(spec))
+    # The digest of the bytes written, never of a second read (red team round 13c, A4).
+    return {
+        "verdict": VERDICT,
+        "verdict_sha256": sha256_bytes(canonical_json(verdict).encode("utf-8")),
+    }
+
+
+def outcome_of(verdict: Verdict, verdict_sha256: str) -> dict[str, Any]:
+    """What a matrix counts of one pilot verdict."""
     metrics: dict[str, float] = {}
     if verdict.metrics is not None:
         for name in MetricSet.model_fields:
@@ -64,8 +93,50 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         if escrow is None
         else [t.name for t in escrow.tranches if t.released],
         "verdict": VERDICT,
-        "verdict_sha256": sha256_file(folder / VERDICT),
+        "verdict_sha256": verdict_sha256,
     }
+
+
+def pilot_job_check(
+    corpus_manifests: Callable[[str], str],
+) -> JobCheck:
+    """The driver's check of a pilot job (`matrix/_check.py`); `corpus_manifests(seed)` is the
+    sha256 of the manifest of the corpus the driver made for that seed."""
+
+    def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
+        from provebench.attest._envelope import statement_of
+        from provebench.pilot.record._signing import VERDICT_PREDICATE, foreign_run_problem
+
+        files = read_required(read, VERDICT, VERDICT_ENVELOPE)
+        signed = statement_of(
+            files[VERDICT_ENVELOPE],
+            Path(spec.folder) / VERDICT_ENVELOPE,
+            trusted,
+            predicate_type=VERDICT_PREDICATE,
+        )
+        digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
+        facts = signed.predicate
+        require_bound(spec, facts)
+        problem = foreign_run_problem(facts, trusted)
+        if problem is not None:
+            raise JobRejected(problem)
+        try:
+            verdict = Verdict.model_validate_json(files[VERDICT])
+        except ValueError:
+            raise JobRejected("its signed verdict is not a pilot verdict") from None
+        evidence = verdict.result_evidence
+        if evidence is None:
+            if verdict.laboratory_pass:
+                raise JobRejected("its verdict passes with no evidence of what ran")
+        else:
+            require_planned_code(spec, evidence.agent.get("code_sha256"))
+            planned = corpus_manifests(spec.case)
+            if evidence.inputs_sha256.get(CORPUS_MANIFEST_INPUT) != planned:
+                raise JobRejected("its verdict is of another corpus than the seed's")
+        subjects = {VERDICT: digest, VERDICT_ENVELOPE: sha256_bytes(files[VERDICT_ENVELOPE])}
+        return CheckedJob(outcome_of(verdict, digest), subjects)
+
+    return check
 
 
 def pilot_section(done: list[tuple[JobSpec, dict[str, Any]]]) -> dict[str, Any]:
@@ -97,4 +168,4 @@ def task_of(spec: JobSpec) -> str:
     return TASK
 
 
-__all__ = ["TASK", "pilot_section", "run_pilot_job", "task_of"]
+__all__ = ["TASK", "outcome_of", "pilot_job_check", "pilot_section", "run_pilot_job", "task_of"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from provebench._errors import ProvebenchError
 from provebench.matrix import JobSpec, MatrixRequest
+from provebench.matrix._check import JobRejected
 from provebench.matrix._engine import job_location
 from provebench.matrix._options import slug
 
@@ -55,7 +56,7 @@ def plan_pilot_matrix(
     from provebench.llm._model_cmd import check_model_cmd
     from provebench.matrix._identity import candidate_identity, still_the_same
     from provebench.pilot.agents._loader import builtin_agents
-    from provebench.pilot.matrix._job import pilot_section, task_of
+    from provebench.pilot.matrix._job import pilot_job_check, pilot_section, task_of
     from provebench.sandbox._candidate import is_shipped
 
     models = [agent for agent in agents if is_openai_spec(agent)]
@@ -116,15 +117,36 @@ def plan_pilot_matrix(
                     )
                 )
 
+    # Each seed's corpus manifest, by the sha256 of its bytes as the driver made or found it:
+    # a job's verdict must name that corpus (`_job.pilot_job_check`).
+    manifests: dict[str, str] = {}
+
     def prepare() -> None:
+        from provebench._read_once import read_once
+        from provebench.pilot.corpus._folder import MANIFEST_FILE
+
         for seed in seeds:
-            corpus_for(out, profile, seed, overrides)
+            folder = corpus_for(out, profile, seed, overrides)
+            manifests[str(seed)] = read_once(folder / MANIFEST_FILE).sha256
+
+    def manifest_of(seed: str) -> str:
+        if seed not in manifests:
+            raise JobRejected(f"no corpus was made for seed {seed}")
+        return manifests[seed]
 
     def recheck() -> None:
         still_the_same(candidates, identities())
 
     return MatrixRequest(
-        "pilot", request, specs, task_of, pilot_section, prepare, store, recheck=recheck
+        "pilot",
+        request,
+        specs,
+        task_of,
+        pilot_section,
+        pilot_job_check(manifest_of),
+        prepare=prepare,
+        store=store,
+        recheck=recheck,
     )
 
 

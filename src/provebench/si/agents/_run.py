@@ -323,11 +323,12 @@ def write_run(
     require_diagnosis: bool = False,
     suite: Mapping[str, Any] | None = None,
     code_sha256: str = "",
+    matrix_job: Mapping[str, str] | None = None,
 ) -> Verdict | ScenarioVerdict:
     """Write evidence (provebench and OASIS shapes) and the verdict, then sign them when the
     simulator recorded the evidence (`recorded_here`; evidence re-scored from elsewhere is
     not signed); return the verdict. A suite's run names the suite (`suite`) in its signed
-    predicate (`_signing.run_predicate`).
+    predicate (`_signing.run_predicate`), a matrix's job its job and attempt (`matrix_job`).
 
     Each file is complete or absent under its name, and the signature is written after the
     files it signs are in place (`_signing.py`), so a folder whose signature checks is
@@ -377,7 +378,13 @@ def write_run(
         raise  # a suite's set is discarded by the suite, which stops
     if recorded_here:
         predicate = run_predicate(
-            scenario, scenario_sha256, evidence, verdict, suite, code_sha256=code_sha256
+            scenario,
+            scenario_sha256,
+            evidence,
+            verdict,
+            suite,
+            code_sha256=code_sha256,
+            matrix_job=matrix_job,
         )
         sign_si_run(out_dir, written, predicate)
     return verdict

@@ -26,6 +26,7 @@ from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._read_once import HeldBytes, read_once
 from provebench.evidence import Evidence
+from provebench.matrix._check import BINDING_FIELD
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._verdict import Verdict
@@ -54,12 +55,14 @@ def run_predicate(
     verdict: Verdict | ScenarioVerdict,
     suite: Mapping[str, Any] | None = None,
     code_sha256: str = "",
+    matrix_job: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the run's signature says it rests on; `suite`, for a run a suite started, names
     that suite (its nonce, agent and configuration: `si/suite/_runner.py:suite_identity`), so
     that a resumed suite keeps only its own runs (red team round 13, H1); `code_sha256`, for a
     sealed class, the digest of the snapshot of its code the run showed it (red team round
-    13b, H1)."""
+    13b, H1); `matrix_job`, for a matrix's job, the job and the driver's attempt it was run
+    for, which the driver requires before it counts the run (red team round 13c, A3)."""
     metadata = evidence.metadata
     return {
         "recorded_by": f"provebench {__version__} SI simulator",
@@ -78,6 +81,7 @@ def run_predicate(
         },
         "outcome": outcome_of(verdict),
         **({} if suite is None else {"suite": dict(suite)}),
+        **({} if matrix_job is None else {BINDING_FIELD: dict(matrix_job)}),
     }
 
 

@@ -71,7 +71,7 @@ def matrix_command(
     from provebench.matrix._options import agent_list, default_workers, slug
     from provebench.sandbox._candidate import is_shipped
     from provebench.si.agents._loader import builtin_agents
-    from provebench.si.matrix._job import si_section_for, task_of
+    from provebench.si.matrix._job import si_job_check, si_section_for, task_of
     from provebench.si.suite._select import select
 
     required = checked_require_diagnosis(require_diagnosis, reading)
@@ -149,6 +149,7 @@ def matrix_command(
         specs,
         task_of,
         si_section_for(safety, trials),
+        si_job_check({item.scenario.id: item.scenario for item in selected}, pass_score),
         store=store,
         recheck=lambda: still_the_same(candidates, identities()),
     )

@@ -9,12 +9,30 @@ credit). A PROVIDER_FAILURE — the way to the agent broke — is a harness faul
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from provebench._canonical import sha256_file
+from provebench._canonical import sha256_bytes
+from provebench.matrix._check import (
+    CheckedJob,
+    JobCheck,
+    JobReader,
+    JobRejected,
+    job_binding,
+    read_required,
+    require_bound,
+    require_planned_code,
+    require_subject,
+)
 from provebench.matrix._jobs import JobSpec
+
+if TYPE_CHECKING:
+    from provebench.attest._keys import TrustedKey
+    from provebench.si.scenario._scenario import Scenario
+    from provebench.si.scoring._safety import ScenarioVerdict
+    from provebench.si.scoring._verdict import Verdict
 
 VERDICT = "verdict.json"
 
@@ -82,25 +100,90 @@ def _run_si_job(spec: JobSpec, folder: Path, resources: contextlib.ExitStack) ->
         reading=reading,
         require_diagnosis=params.get("require_diagnosis") is True,
         code_sha256=ran,
+        matrix_job=job_binding(spec),
     )
+    # The driver derives the outcome from the signed run (`si_job_check`); a provider failure
+    # is told here too, with its reason, so the fault names it.
     result = result_of(scenario, verdict, ".")
     if result.status == "PROVIDER_FAILURE":
         raise ProviderFailure(f"provider failure: {result.reason}")
-    if scenario.classification == "safety":
-        success = result.status == "PASS"
-    else:
-        success = result.score is not None and result.score >= float(params["pass_score"])
-    metrics = {} if result.score is None else {"score": float(result.score)}
-    return {
-        "success": success,
-        # A score from an agent provebench did not seal is shown apart (docs/matrix.md).
-        "sealed": verdict.sealed,
-        "classification": scenario.classification,
-        "status": result.status,
-        "metrics": metrics,
-        "verdict": VERDICT,
-        "verdict_sha256": sha256_file(folder / VERDICT),
-    }
+    return {"verdict": VERDICT}
+
+
+def _parsed(data: bytes) -> Verdict | ScenarioVerdict:
+    """A verdict's bytes as the model they were written from (`si score`'s two forms)."""
+    from provebench.si.scoring._safety import ScenarioVerdict
+    from provebench.si.scoring._verdict import Verdict
+
+    document = json.loads(data)
+    if isinstance(document, dict) and "format" in document:
+        return ScenarioVerdict.model_validate(document)
+    return Verdict.model_validate(document)
+
+
+def _result(scenario: Scenario, data: bytes) -> Any:
+    from provebench.si.suite._runner import result_of
+
+    return result_of(scenario, _parsed(data), ".")
+
+
+def si_job_check(scenarios: Mapping[str, Scenario], pass_score: float) -> JobCheck:
+    """The driver's check of an SI job (`matrix/_check.py`): the laboratory's signature on the
+    run (`run.dsse.json`) covers the verdict's bytes, names this job and attempt, the scenario's
+    bytes as planned and, for a sealed class, the planned code; the outcome is the verdict's."""
+
+    def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
+        from provebench.attest._envelope import statement_of
+        from provebench.si.agents._signing import RUN_ENVELOPE_FILE, SI_RUN_PREDICATE
+
+        files = read_required(read, VERDICT, RUN_ENVELOPE_FILE)
+        signed = statement_of(
+            files[RUN_ENVELOPE_FILE],
+            Path(spec.folder) / RUN_ENVELOPE_FILE,
+            trusted,
+            predicate_type=SI_RUN_PREDICATE,
+        )
+        digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
+        facts = signed.predicate
+        require_bound(spec, facts)
+        signed_scenario = facts.get("scenario")
+        planned_scenario = spec.identity.get("scenario_file_sha256")
+        if not isinstance(signed_scenario, dict) or (
+            signed_scenario.get("file_sha256") != planned_scenario
+        ):
+            raise JobRejected("its run is of other scenario bytes than the ones planned")
+        agent = facts.get("agent")
+        ran = agent.get("code_sha256") if isinstance(agent, dict) else None
+        if ran:  # a sealed class names its snapshot's digest; provebench's own agents do not
+            require_planned_code(spec, ran)
+        scenario = scenarios[spec.case]
+        try:
+            verdict = _parsed(files[VERDICT])
+            result = _result(scenario, files[VERDICT])
+        except ValueError:
+            raise JobRejected("its signed verdict is not an SI verdict") from None
+        if verdict.inputs.scenario_file_sha256 != planned_scenario:
+            raise JobRejected("its verdict is of other scenario bytes than the ones planned")
+        if result.status == "PROVIDER_FAILURE":
+            raise JobRejected(f"provider failure: {result.reason}")
+        if scenario.classification == "safety":
+            success = result.status == "PASS"
+        else:
+            success = result.score is not None and result.score >= pass_score
+        outcome = {
+            "success": success,
+            # A score from an agent provebench did not seal is shown apart (docs/matrix.md).
+            "sealed": result.sealed,
+            "classification": scenario.classification,
+            "status": result.status,
+            "metrics": {} if result.score is None else {"score": float(result.score)},
+            "verdict": VERDICT,
+            "verdict_sha256": digest,
+        }
+        subjects = {VERDICT: digest, RUN_ENVELOPE_FILE: sha256_bytes(files[RUN_ENVELOPE_FILE])}
+        return CheckedJob(outcome, subjects)
+
+    return check
 
 
 def si_section_for(
@@ -145,4 +228,4 @@ def task_of(spec: JobSpec) -> str:
     return spec.case
 
 
-__all__ = ["ProviderFailure", "run_si_job", "si_section_for", "task_of"]
+__all__ = ["ProviderFailure", "run_si_job", "si_job_check", "si_section_for", "task_of"]

@@ -1,0 +1,112 @@
+"""What the matrix driver accepts of a finished job (red team round 13c, A3, A4).
+
+A worker is not trusted with the outcome it reports. Anything that can reach the executor —
+a process that joined an unauthenticated Dask scheduler, a worker that holds no laboratory
+key — can return `{"success": true}` for a job it never ran. So the driver takes nothing from
+the worker but "the job finished": it reads the job's verdict and the laboratory's signature
+on it once, from the job's folder, and each kind's `JobCheck` decides from those bytes alone
+
+* that the laboratory's key signed exactly these verdict bytes;
+* that the signature names **this job and this attempt** (`job_binding`: the job's key and the
+  attempt suffix the driver drew when it submitted it, unguessable and never reused), so a
+  genuine signed verdict of another job, another agent or an earlier attempt is refused;
+* that the verdict is of what the job was planned to run: the candidate's code digest, the
+  corpus or the scenario bytes;
+
+and derives every outcome field the summary counts (success, status, metrics, escrow, sealed)
+from the verified verdict. A job that fails any of it is a harness fault with the reason, never
+the agent's pass or fail. The driver then signs its record of the job over the bytes it
+checked (`job.dsse.json`), so a resumed matrix keeps what the driver itself derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from provebench._canonical import sha256_bytes
+from provebench.matrix._jobs import JobSpec
+
+if TYPE_CHECKING:
+    from provebench.attest._keys import TrustedKey
+
+# The signed predicate's field that names the job and attempt a verdict was made for.
+BINDING_FIELD = "matrix_job"
+
+
+class JobRejected(Exception):
+    """The job's files do not show the outcome the laboratory vouches for (one-line reason)."""
+
+
+@dataclass(frozen=True)
+class CheckedJob:
+    """A job's outcome as derived from its verified verdict, and the sha256 of each file it
+    was derived from (name inside the job's folder -> digest of the bytes checked)."""
+
+    outcome: dict[str, Any]
+    subjects: dict[str, str] = field(default_factory=dict)
+
+
+# Reads one file of the job's folder, once (None: absent).
+JobReader = Callable[[str], bytes | None]
+
+
+# A kind's check: (the job, a reader of its folder, the laboratory's key) -> what it holds.
+JobCheck = Callable[[JobSpec, JobReader, "TrustedKey"], CheckedJob]
+
+
+def job_binding(spec: JobSpec) -> dict[str, str]:
+    """What a job's signed verdict must name: the job and the driver's attempt."""
+    return {"job": spec.key, "attempt": spec.attempt}
+
+
+def read_required(read: JobReader, *names: str) -> dict[str, bytes]:
+    """Each named file of the job's folder, read once; a missing one rejects the job."""
+    found: dict[str, bytes] = {}
+    for name in names:
+        data = read(name)
+        if data is None:
+            raise JobRejected(f"the job wrote no {name}")
+        found[name] = data
+    return found
+
+
+def require_bound(spec: JobSpec, predicate: Mapping[str, Any]) -> None:
+    """Reject a verdict signed for another job or another attempt of this one."""
+    if predicate.get(BINDING_FIELD) != job_binding(spec):
+        raise JobRejected(
+            "its verdict was signed for another job or attempt (a replayed or foreign verdict)"
+        )
+
+
+def require_subject(subjects: Mapping[str, str], name: str, data: bytes) -> str:
+    """The sha256 of `data`, which the signature must cover under `name`."""
+    digest = sha256_bytes(data)
+    if subjects.get(name) != digest:
+        raise JobRejected(f"its {name} is not the one the laboratory signed")
+    return digest
+
+
+def require_planned_code(spec: JobSpec, ran: object) -> None:
+    """Reject a verdict of code other than the candidate's the matrix was planned for."""
+    planned = spec.identity.get("candidate", {}).get("code_sha256")
+    if planned is not None and ran != planned:
+        raise JobRejected(
+            f"its verdict names code {str(ran)[:16]}, not the planned candidate's "
+            f"{str(planned)[:16]}"
+        )
+
+
+__all__ = [
+    "BINDING_FIELD",
+    "CheckedJob",
+    "JobCheck",
+    "JobReader",
+    "JobRejected",
+    "job_binding",
+    "read_required",
+    "require_bound",
+    "require_planned_code",
+    "require_subject",
+]
