@@ -17,8 +17,12 @@ the opener compares the identity of what it opened, (st_dev, st_ino), with every
 folder holds — the current pair and the retired ones — and refuses a match in one line: every
 reader and copier built on it inherits the refusal. The copiers of folders a candidate or the
 operator's other processes can write (a run's checkpoint snapshot and restore, a sealed cycle's
-work copies, the sandbox's code copy, the red-team corpus copy, `--store`'s upload) are built on
-it through `read_tree_once` (red team round 13b, H4/H6; docs/attestation.md lists them).
+work copies, the red-team corpus copy, `--store`'s upload) are built on it through
+`read_tree_once` (red team round 13b, H4/H6; docs/attestation.md lists them); the sandbox's
+code listing and copy on its openers, from held folder descriptors too, with every hidden file
+refused by identity besides the key's (`sandbox._candidate.read_shown`, red team round 13c,
+A1). What they copy is written through `TreeWriter`, each entry in a held descriptor of its
+folder in the copy.
 """
 
 from __future__ import annotations
