@@ -24,7 +24,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
-import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -98,7 +97,7 @@ def copy_code(
                 )
             writer = writers[item.index]
             if item.entry == FOLDER_ENTRY:  # an empty folder too: the code can see it exists
-                writer.folder(item.relative)
+                writer.folder(item.relative, 0o555)  # read-only once filled: nothing added
             elif item.entry.startswith("link:"):
                 writer.link(item.relative, item.link)
             else:  # the owner's bit, as listed: inside the sandbox the candidate is the owner
@@ -113,11 +112,8 @@ def copy_code(
         raise ProvebenchError(
             "the candidate's code changed while it was being sealed; seal it again", field=field
         )
-    for root in roots:  # folders last: read-only, nothing can be added to them
-        for where, _, _ in sorted(os.walk(root), reverse=True):
-            Path(where).chmod(0o555)
-        if root.parent != folder:
-            root.parent.chmod(0o555)
+    for root in roots:  # the folders the laboratory made last: read-only as well
+        (root.parent if root.parent != folder else root).chmod(0o555)
     return copied
 
 
