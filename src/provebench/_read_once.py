@@ -17,8 +17,12 @@ the opener compares the identity of what it opened, (st_dev, st_ino), with every
 folder holds — the current pair and the retired ones — and refuses a match in one line: every
 reader and copier built on it inherits the refusal. The copiers of folders a candidate or the
 operator's other processes can write (a run's checkpoint snapshot and restore, a sealed cycle's
-work copies, the sandbox's code copy, the red-team corpus copy, `--store`'s upload) are built on
-it through `read_tree_once` (red team round 13b, H4/H6; docs/attestation.md lists them).
+work copies, the red-team corpus copy, `--store`'s upload) are built on it through
+`read_tree_once` (red team round 13b, H4/H6; docs/attestation.md lists them); the sandbox's
+code listing and copy on its openers, from held folder descriptors too, with every hidden file
+refused by identity besides the key's (`sandbox._candidate.read_shown`, red team round 13c,
+A1). What they copy is written through `TreeWriter`, each entry in a held descriptor of its
+folder in the copy.
 """
 
 from __future__ import annotations
@@ -254,33 +258,100 @@ def copy_tree_once(
 ) -> None:
     """Copy the folder `source` to `target` (created; it must not exist, or with `into_empty`
     an empty folder that is filled) from `read_tree_once`: links as links, special files left
-    out, each file's permission bits kept (set-id bits dropped), fsync'd when `durable`. On any
+    out, each file's permission bits kept (set-id bits dropped), fsync'd when `durable`. Every
+    entry is created in a held descriptor of its folder in the copy (`TreeWriter`). On any
     refusal what was copied is removed (`target` itself, or its contents with `into_empty`)
     before the one-line `ProvebenchError` is raised: no partial copy holds what was refused."""
     if not into_empty:
         target.mkdir(mode=0o700)
-    folders: list[tuple[Path, int]] = []
     try:
-        for entry in read_tree_once(source):
-            path = target / entry.relative
-            if entry.kind == "folder":
-                path.mkdir(mode=0o700)
-                folders.append((path, entry.mode & 0o777))
-            elif entry.kind == "link":
-                path.symlink_to(entry.link)
-            else:
-                assert entry.held is not None
-                _write_new(path, entry.held.data, entry.mode & 0o777, durable=durable)
-        # Folders are made 0700 while filled (a read-only one could not be), then given their
-        # source's bits, deepest first.
-        for path, mode in reversed(folders):
-            path.chmod(mode)
+        with TreeWriter(target, durable=durable) as writer:
+            for entry in read_tree_once(source):
+                if entry.kind == "folder":
+                    writer.folder(entry.relative, entry.mode & 0o777)
+                elif entry.kind == "link":
+                    writer.link(entry.relative, entry.link)
+                else:
+                    assert entry.held is not None
+                    writer.file(entry.relative, entry.held.data, entry.mode & 0o777)
     except BaseException:
         if not into_empty:
             shutil.rmtree(target, ignore_errors=True)
         else:
             _empty_folder(target)
         raise
+
+
+class TreeWriter:
+    """Creates a copy's entries under the folder `target`, each in a held descriptor of the
+    folder that holds it, opened with no link followed from `target` down: a folder of the copy
+    swapped for a link while it is filled sends nothing elsewhere (red team round 13c, side
+    note of A1: `target / relative` followed links in the middle of the path). Entries come in
+    a tree's order, a folder before what it holds (`read_tree_once`); a folder is made 0700
+    while filled, then given its mode (when one is given) once the entries after it leave it."""
+
+    def __init__(self, target: Path, *, durable: bool = False) -> None:
+        self._target = target
+        self._durable = durable
+        # (the prefix of what a folder holds, its descriptor, its final mode)
+        self._open: list[tuple[str, int, int | None]] = [("", _open_folder(target), None)]
+
+    def __enter__(self) -> TreeWriter:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self.close(given_modes=kind is None)
+
+    def close(self, *, given_modes: bool = True) -> None:
+        """Give every folder still open its mode (unless a refusal stopped the copy: the caller
+        removes it), and close them all."""
+        try:
+            while len(self._open) > 1 and given_modes:
+                self._leave()
+        finally:
+            for held in self._open:
+                os.close(held[1])
+            self._open.clear()
+
+    def _leave(self) -> None:
+        """Close the innermost open folder, given its mode: nothing more goes into it."""
+        _, fd, mode = self._open.pop()
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+
+    def _parent(self, relative: str) -> tuple[int, str]:
+        """The held descriptor of the folder that holds `relative`, and its name there; every
+        folder the entries have left is given its mode and closed."""
+        folder, _, name = relative.rpartition("/")
+        prefix = f"{folder}/" if folder else ""
+        while self._open[-1][0] != prefix:
+            if len(self._open) == 1:  # a folder not made before what it holds: a bug
+                raise RuntimeError(f"{relative!r} comes before its folder")
+            self._leave()
+        return self._open[-1][1], name
+
+    def folder(self, relative: str, mode: int | None = None) -> None:
+        parent, name = self._parent(relative)
+        os.mkdir(name, 0o700, dir_fd=parent)
+        fd = _open_folder(self._target / relative, dir_fd=parent, name=name)
+        self._open.append((f"{relative}/", fd, mode))
+
+    def link(self, relative: str, target: str) -> None:
+        parent, name = self._parent(relative)
+        os.symlink(target, name, dir_fd=parent)
+
+    def file(self, relative: str, data: bytes, mode: int) -> None:
+        parent, name = self._parent(relative)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        with os.fdopen(os.open(name, flags, 0o600, dir_fd=parent), "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), mode)
+            if self._durable:
+                handle.flush()
+                os.fsync(handle.fileno())
 
 
 def _empty_folder(folder: Path) -> None:
@@ -291,20 +362,11 @@ def _empty_folder(folder: Path) -> None:
             child.unlink(missing_ok=True)
 
 
-def _write_new(path: Path, data: bytes, mode: int, *, durable: bool) -> None:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    with os.fdopen(os.open(path, flags, 0o600), "wb") as handle:
-        handle.write(data)
-        os.fchmod(handle.fileno(), mode)
-        if durable:
-            handle.flush()
-            os.fsync(handle.fileno())
-
-
 __all__ = [
     "MAX_INPUT_BYTES",
     "HeldBytes",
     "TreeEntry",
+    "TreeWriter",
     "copy_once",
     "copy_tree_once",
     "key_folder_identities",

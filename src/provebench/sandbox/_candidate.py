@@ -9,6 +9,7 @@ the worker inside will import it from.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import os
@@ -20,7 +21,18 @@ from pathlib import Path
 
 from provebench._canonical import canonical_json, is_utf8_text, sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.sandbox._containment import identity_of, lies_inside, linked_files, real_path
+from provebench._read_once import (
+    _open_folder,
+    _open_regular,
+    _read_descriptor,
+    key_folder_identities,
+)
+from provebench.sandbox._containment import (
+    files_by_identity,
+    identity_of,
+    lies_inside,
+    real_path,
+)
 from provebench.sandbox._policy import absolute, code_folder
 
 # Module prefixes whose classes are provebench's own code. provebench's test suite adds its own
@@ -82,47 +94,36 @@ def code_listing(
     An `entry` is `folder`, `file:SHA256`, `exec:SHA256` (the owner's execute bit set) or
     `link:SHA256` (of the target text).
 
-    Refused in one line: a file or folder that *is* a hidden one by another name (a hard link,
-    a bind mount), a link that resolves into a hidden path — containment by identity — and
-    what cannot be identified by its bytes: a FIFO, a socket or a device, a file or folder the
-    laboratory cannot read, a name that is not UTF-8."""
-    listing: list[tuple[str, str]] = []
-    total = 0
-    secrets = _Secrets(hidden)
-    for index, given in enumerate(paths):
-        root = real_path(given)
-        for path, relative, status in _walk(root, Path(given).name, secrets, skip_caches, field):
-            if len(listing) >= MAX_CODE_FILES or total > MAX_CODE_BYTES:
-                raise ProvebenchError(
-                    f"the candidate's code under {given} is more than {MAX_CODE_FILES} files "
-                    f"or {MAX_CODE_BYTES >> 20} MiB: give the candidate a folder of its own",
-                    field=field,
-                )
-            entry = _entry(path, status, field)
-            if stat.S_ISREG(status.st_mode):
-                total += status.st_size
-            # Relative to its root: the same code in another folder is the same code.
-            listing.append((f"{index}/{relative}", entry))
-    return listing
+    Read once (`read_shown`): each entry is checked and read through a held descriptor of its
+    folder, and each file's bytes are those of the file checked. Refused in one line: a file or
+    folder that *is* a hidden one by another name (a hard link, a bind mount), a link that
+    resolves into a hidden path — containment by identity — an entry put in another's place
+    while it was read, and what cannot be identified by its bytes: a FIFO, a socket or a
+    device, a file or folder the laboratory cannot read, a name that is not UTF-8."""
+    listing: list[tuple[int, str, str]] = [
+        (item.index, item.relative, item.entry)
+        for item in read_shown(paths, hidden, field=field, skip_caches=skip_caches)
+    ]
+    # Relative to its root (the same code in another folder is the same code), roots in the
+    # order given, each root's entries in path order.
+    return [(f"{index}/{relative}", entry) for index, relative, entry in sorted(listing)]
 
 
 FOLDER_ENTRY = "folder"
 
 
-def _entry(path: Path, status: os.stat_result, field: str) -> str:
-    if stat.S_ISDIR(status.st_mode):
-        return FOLDER_ENTRY
-    if stat.S_ISLNK(status.st_mode):
-        target = os.fsencode(path.readlink())
-        return "link:" + hashlib.sha256(target).hexdigest()
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ProvebenchError(
-            f"cannot read the candidate's code: {error.strerror}", path=path, field=field
-        ) from None
-    kind = "exec" if status.st_mode & stat.S_IXUSR else "file"
-    return f"{kind}:{hashlib.sha256(data).hexdigest()}"
+@dataclass(frozen=True)
+class ShownEntry:
+    """One entry a sandbox shows of a candidate's code, as read once: its listing name and entry,
+    and what a copy of it needs (a file's bytes and mode, a link's target text)."""
+
+    index: int  # which shown path it lies under
+    relative: str  # below that path (a shown path that is one file: its name)
+    entry: str  # the listing's entry (`code_listing`)
+    data: bytes = b""  # a file's bytes, exactly those hashed
+    mode: int = 0  # a file's permission bits, from the descriptor read
+    link: str = ""  # a link's target text
+    root_file: bool = False  # the shown path itself, which is one file
 
 
 def listing_digest(listing: Sequence[tuple[str, str]]) -> str:
@@ -139,81 +140,220 @@ def code_digest(
 
 class _Secrets:
     """The hidden paths, by real path (hidden where they lie) and by identity (the same file or
-    folder by another name, which no mask covers)."""
+    folder by another name, which no mask covers): every hidden path and every file under one,
+    whatever its number of names, and every file of the laboratory's key folder."""
 
     def __init__(self, hidden: Sequence[Path]) -> None:
         self.paths = {real_path(h): h for h in hidden}
         self.identities = {i: h for h in hidden if (i := identity_of(h)) is not None}
-        # A file under a hidden folder with other names: a hard link of it in the code is it.
-        for found, secret in linked_files(hidden).items():
+        # A file under a hidden folder: a hard link of it in the code is it — one made, or
+        # renamed in, after this look too, so every file is kept, not only those with other
+        # names now (red team round 13c, A1).
+        for found, secret in files_by_identity(hidden).items():
             self.identities.setdefault(found, secret)
+        self.key_files = key_folder_identities()  # never read by any name (`_read_once`)
 
-    def check(self, path: Path, field: str) -> bool:
-        """Whether `path` (met in a code folder, links unfollowed) is hidden there; refuses it
-        when it reaches a hidden path in a way the sandbox could not hide."""
-        if path in self.paths:
-            return True
-        if path.is_symlink():
-            target = real_path(path)
-            reached = next((h for h in self.paths.values() if lies_inside(target, h)), None)
-            if reached is not None:
-                raise ProvebenchError(
-                    f"{path} in the candidate's code is a link into {reached}, which a "
-                    "candidate may not see; remove the link",
-                    field=field,
-                )
-            return False
-        found = identity_of(path)
-        if found is not None and found in self.identities:
+    def hides(self, path: Path) -> bool:
+        """Whether `path` (met in a code folder, links unfollowed) is a hidden path, hidden where
+        it lies."""
+        return path in self.paths
+
+    def refuse_identity(self, path: Path, status: os.stat_result, field: str) -> None:
+        """Refuse `path` when `status` (its lstat, or the fstat of what was opened) is a hidden
+        file or folder, or a file of the key folder."""
+        found = (status.st_dev, status.st_ino)
+        if found in self.identities:
             raise ProvebenchError(
                 f"{path} in the candidate's code is {self.identities[found]} by another name, "
                 "which a candidate may not see; remove it",
                 field=field,
             )
-        return False
-
-
-def _walk(
-    root: Path, shown_name: str, secrets: _Secrets, skip_caches: bool, field: str
-) -> Iterator[tuple[Path, str, os.stat_result]]:
-    if secrets.check(root, field):
-        return
-    status = _shown_status(root, field)
-    if status is None:
-        return
-    if not stat.S_ISDIR(status.st_mode):
-        yield root, _utf8_name(root, shown_name, field), status  # named as the code itself
-        return
-    found: list[tuple[Path, str, os.stat_result]] = []
-    stack = [root]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError as error:
+        if found in self.key_files:
             raise ProvebenchError(
-                f"cannot list the candidate's code: {error.strerror}", path=folder, field=field
-            ) from None
-        for entry in entries:
-            path = Path(entry.path)
-            if (skip_caches and entry.name in _CACHES) or secrets.check(path, field):
-                continue
-            status = _shown_status(path, field)
-            if status is None:
-                continue
-            if stat.S_ISDIR(status.st_mode):
-                stack.append(path)
-            found.append((path, _utf8_name(path, path.relative_to(root).as_posix(), field), status))
-    yield from sorted(found, key=lambda item: item[1])
+                f"{path} in the candidate's code is a file of the laboratory's key folder by "
+                "another name, which a candidate may not see; remove it",
+                field=field,
+            )
+
+    def refuse_link(self, path: Path, target: str, field: str) -> None:
+        """Refuse the link `path` when its target text, resolved as the kernel would from the
+        link's folder, leads into a hidden path."""
+        resolved = real_path(path.parent / target)  # an absolute target replaces the folder
+        reached = next((h for h in self.paths.values() if lies_inside(resolved, h)), None)
+        if reached is not None:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is a link into {reached}, which a candidate "
+                "may not see; remove the link",
+                field=field,
+            )
 
 
-def _shown_status(path: Path, field: str) -> os.stat_result | None:
-    """`path`'s status, links unfollowed; None when it vanished. Refused: what has no bytes of
-    the candidate's to identify it (a FIFO, a socket, a device: what it does depends on who is
-    at the other end), and a file or folder its owner may not read, which a seal could not copy
-    as it is."""
+def read_shown(
+    paths: Sequence[Path], hidden: Sequence[Path] = (), *, field: str, skip_caches: bool = False
+) -> Iterator[ShownEntry]:
+    """Every entry a sandbox shows under `paths` (`code_listing`), read once, a folder before
+    what it holds: each folder is held open by descriptor from its own listing on, each entry
+    is looked at (`lstat`), checked against the hidden paths, then opened in that held folder
+    with no link followed (`_read_once`'s opener), and what was opened must be what was looked
+    at — the same (st_dev, st_ino), and no hidden file or key file by any name. A file renamed
+    over a listed one between the look and the read is refused in one line naming it, never
+    read (red team round 13c, A1: a hard link of a hidden scenario renamed in after the checks
+    was hashed, copied and shown to a sealed agent)."""
+    secrets = _Secrets(hidden)
+    counted = _Budget(paths, field)
+    for index, given in enumerate(paths):
+        root = real_path(given)
+        status = None if secrets.hides(root) else _shown_status(root, field)
+        if status is None:
+            continue
+        secrets.refuse_identity(root, status, field)
+        if not stat.S_ISDIR(status.st_mode):
+            name = _utf8_name(root, Path(given).name, field)  # named as the code itself
+            counted.add(status)
+            yield _read_file(root, None, index, name, status, secrets, field, root_file=True)
+            continue
+        with _in_code(field):
+            top = _open_folder(root)
+        try:
+            _same(root, status, os.fstat(top), field)
+            yield from _read_folder(root, top, index, "", secrets, skip_caches, counted, field)
+        finally:
+            os.close(top)
+
+
+def _read_folder(
+    folder: Path,
+    fd: int,
+    index: int,
+    prefix: str,
+    secrets: _Secrets,
+    skip_caches: bool,
+    counted: _Budget,
+    field: str,
+) -> Iterator[ShownEntry]:
     try:
-        status = path.lstat()
+        with os.scandir(fd) as found:
+            names = sorted(entry.name for entry in found)
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot list the candidate's code: {error.strerror}", path=folder, field=field
+        ) from None
+    for name in names:
+        path = folder / name
+        if skip_caches and name in _CACHES:
+            continue
+        status = None if secrets.hides(path) else _shown_status(path, field, dir_fd=fd, name=name)
+        if status is None:
+            continue
+        if not stat.S_ISLNK(status.st_mode):  # what the walk looked at, then what it opens
+            secrets.refuse_identity(path, status, field)
+        relative = _utf8_name(path, f"{prefix}{name}", field)
+        counted.add(status)
+        if stat.S_ISLNK(status.st_mode):
+            try:
+                target = os.readlink(name, dir_fd=fd)
+            except OSError:
+                raise _changed(path, field) from None
+            secrets.refuse_link(path, target, field)  # a link is shown as a link: its target
+            digest = hashlib.sha256(os.fsencode(target)).hexdigest()
+            yield ShownEntry(index, relative, "link:" + digest, link=target)
+        elif stat.S_ISDIR(status.st_mode):
+            with _in_code(field):
+                child = _open_folder(path, dir_fd=fd, name=name)
+            try:
+                _same(path, status, os.fstat(child), field)
+                yield ShownEntry(index, relative, FOLDER_ENTRY)
+                yield from _read_folder(
+                    path, child, index, f"{relative}/", secrets, skip_caches, counted, field
+                )
+            finally:
+                os.close(child)
+        else:
+            yield _read_file(path, fd, index, relative, status, secrets, field)
+
+
+def _read_file(
+    path: Path,
+    folder_fd: int | None,
+    index: int,
+    relative: str,
+    status: os.stat_result,
+    secrets: _Secrets,
+    field: str,
+    *,
+    root_file: bool = False,
+) -> ShownEntry:
+    """The file `path` (its name in the held folder `folder_fd`), opened with no link followed
+    and read once, refused unless it is the file `status` looked at and no hidden one."""
+    with _in_code(field):
+        fd, info = _open_regular(path, dir_fd=folder_fd, name=path.name, refused=secrets.key_files)
+    try:
+        secrets.refuse_identity(path, info, field)
+        _same(path, status, info, field)
+    except BaseException:
+        os.close(fd)
+        raise
+    with _in_code(field):
+        held = _read_descriptor(fd, info, path, MAX_CODE_BYTES)  # closes it
+    mode = stat.S_IMODE(info.st_mode)
+    kind = "exec" if mode & stat.S_IXUSR else "file"
+    entry = f"{kind}:{held.sha256}"
+    return ShownEntry(index, relative, entry, data=held.data, mode=mode, root_file=root_file)
+
+
+@contextlib.contextmanager
+def _in_code(field: str) -> Iterator[None]:
+    """The opener's one-line refusal (`_read_once`), given this check's field."""
+    try:
+        yield
+    except ProvebenchError as error:
+        raise ProvebenchError(error.message, path=error.path, field=field) from None
+
+
+def _same(path: Path, looked: os.stat_result, opened: os.stat_result, field: str) -> None:
+    if (looked.st_dev, looked.st_ino) != (opened.st_dev, opened.st_ino):
+        raise _changed(path, field)
+
+
+def _changed(path: Path, field: str) -> ProvebenchError:
+    return ProvebenchError(
+        "the candidate's code changed while it was read (another file or link was put in the "
+        "place of one listed); identify it again",
+        path=path,
+        field=field,
+    )
+
+
+class _Budget:
+    """The code size limits, counted as the entries are met: a file's size before it is read."""
+
+    def __init__(self, paths: Sequence[Path], field: str) -> None:
+        self.paths, self.field = paths, field
+        self.entries = self.total = 0
+
+    def add(self, status: os.stat_result) -> None:
+        self.entries += 1
+        if stat.S_ISREG(status.st_mode):
+            self.total += status.st_size
+        if self.entries > MAX_CODE_FILES or self.total > MAX_CODE_BYTES:
+            where = ", ".join(str(path) for path in self.paths)
+            raise ProvebenchError(
+                f"the candidate's code under {where} is more than {MAX_CODE_FILES} files "
+                f"or {MAX_CODE_BYTES >> 20} MiB: give the candidate a folder of its own",
+                field=self.field,
+            )
+
+
+def _shown_status(
+    path: Path, field: str, *, dir_fd: int | None = None, name: str | None = None
+) -> os.stat_result | None:
+    """`path`'s status (`name` in the held folder `dir_fd`), links unfollowed; None when it
+    vanished. Refused: what has no bytes of the candidate's to identify it (a FIFO, a socket,
+    a device: what it does depends on who is at the other end), and a file or folder its owner
+    may not read, which a seal could not copy as it is."""
+    try:
+        status = os.stat(path if dir_fd is None else (name or path.name), dir_fd=dir_fd,
+                         follow_symlinks=False)  # fmt: skip
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -294,6 +434,7 @@ __all__ = [
     "BYTECODE_CACHE",
     "FOLDER_ENTRY",
     "CandidateCode",
+    "ShownEntry",
     "checked_identity",
     "code_digest",
     "code_listing",
@@ -301,4 +442,5 @@ __all__ = [
     "is_shipped",
     "listing_digest",
     "locate",
+    "read_shown",
 ]

@@ -24,15 +24,14 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
-import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
-from provebench._read_once import copy_once, key_folder_identities
-from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing
+from provebench._read_once import TreeWriter
+from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing, read_shown
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._held_code import HeldCode, hold_code
 from provebench.sandbox._private import private_folder, remove_private_folder
@@ -70,53 +69,52 @@ def copy_code(
     shown: Sequence[Path], hidden: Sequence[Path], folder: Path, *, field: str
 ) -> Listing:
     """Copy what a sandbox shows of `shown` (less what it hides and Python's caches) into
-    `folder`, read-only; the copy's listing, checked equal to the original's."""
-    original = code_listing(shown, hidden, field=field, skip_caches=True)
-    refused = key_folder_identities()  # taken once for every file copied below
+    `folder`, read-only; the copy's listing, checked equal to the original's.
+
+    The copy is written from the very bytes the listing hashed (`read_shown`: read once from
+    held folder descriptors, each file checked to be the one listed and no hidden file or key
+    file by any name), never from a second read by path; and every entry is created in a held
+    descriptor of its folder in the copy (`TreeWriter`), so neither side follows a link put in
+    the middle of a path (red team round 13c, A1: a hidden scenario renamed over a listed file
+    after its checks was listed, copied and sealed)."""
     roots = [
         copy_root(folder, index, path, is_file=real_path(path).is_file())
         for index, path in enumerate(shown)
     ]
-    for index, path in enumerate(shown):
-        source = real_path(path)
-        if source.is_file():
-            roots[index].parent.mkdir(parents=True)
-            copy_once(source, roots[index], refused=refused)  # the one opener (round 13b)
-            roots[index].chmod(_read_only(source))
-        else:
-            roots[index].mkdir(parents=True)
-    for name, entry in original:
-        number, _, relative = name.partition("/")
-        source_root = real_path(shown[int(number)])
-        if source_root.is_file():
-            continue
-        source, target = source_root / relative, roots[int(number)] / relative
-        if entry == FOLDER_ENTRY:  # an empty folder too: the code can see that it exists
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_symlink():
-            target.symlink_to(source.readlink())
-        else:
-            copy_once(source, target, refused=refused)  # no link followed last, no key file (H4)
-            target.chmod(_read_only(source))
+    writers: list[TreeWriter] = []
+    original: list[tuple[int, str, str]] = []
+    try:
+        for root in roots:
+            # A shown file is written into its own folder, under its shown name (`copy_root`).
+            holder = root.parent if root.parent != folder else root
+            holder.mkdir(parents=True)
+            writers.append(TreeWriter(holder))
+        for item in read_shown(shown, hidden, field=field, skip_caches=True):
+            if item.root_file != (roots[item.index].parent != folder):
+                raise ProvebenchError(  # a shown file became a folder, or the other way
+                    "the candidate's code changed while it was being sealed; seal it again",
+                    field=field,
+                )
+            writer = writers[item.index]
+            if item.entry == FOLDER_ENTRY:  # an empty folder too: the code can see it exists
+                writer.folder(item.relative, 0o555)  # read-only once filled: nothing added
+            elif item.entry.startswith("link:"):
+                writer.link(item.relative, item.link)
+            else:  # the owner's bit, as listed: inside the sandbox the candidate is the owner
+                executable = item.mode & stat.S_IXUSR
+                writer.file(item.relative, item.data, 0o444 | (0o111 if executable else 0))
+            original.append((item.index, item.relative, item.entry))
+    finally:
+        for writer in writers:
+            writer.close()
     copied = code_listing(roots, field=field)
-    if copied != original:
+    if copied != [(f"{index}/{relative}", entry) for index, relative, entry in sorted(original)]:
         raise ProvebenchError(
             "the candidate's code changed while it was being sealed; seal it again", field=field
         )
-    for root in roots:  # folders last: read-only, nothing can be added to them
-        for where, _, _ in sorted(os.walk(root), reverse=True):
-            Path(where).chmod(0o555)
-        if root.parent != folder:
-            root.parent.chmod(0o555)
+    for root in roots:  # the folders the laboratory made last: read-only as well
+        (root.parent if root.parent != folder else root).chmod(0o555)
     return copied
-
-
-def _read_only(source: Path) -> int:
-    # The owner's bit, as the listing records it: inside the sandbox the candidate is the owner.
-    executable = source.stat().st_mode & stat.S_IXUSR
-    return 0o444 | (0o111 if executable else 0)
 
 
 def check_copy(roots: Sequence[Path], sealed: Listing, *, field: str) -> None:

@@ -51,6 +51,20 @@ def linked_files(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
     of a secret placed in a shown folder is the secret itself, and no mask over the secret's own
     name covers it (docs/sandbox.md, "Hard links"). Only files with other names are kept, so a
     shown folder needs checking only when this is not empty."""
+    return _files_by_identity(paths, only_linked=True)
+
+
+def files_by_identity(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
+    """Every regular file under `paths` (a path that is a file: itself), by identity, whatever
+    its number of names: what a reader of shown code compares each file it opened with, since a
+    hard link made, or a file renamed in, after the hidden paths were looked at has no other
+    name yet when they are (red team round 13c, A1)."""
+    return _files_by_identity(paths, only_linked=False)
+
+
+def _files_by_identity(
+    paths: Iterable[str | Path], *, only_linked: bool
+) -> dict[FileIdentity, Path]:
     found: dict[FileIdentity, Path] = {}
     for given in paths:
         root = real_path(given)
@@ -59,7 +73,7 @@ def linked_files(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
                 status = path.lstat()
             except OSError:
                 continue
-            if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+            if stat.S_ISREG(status.st_mode) and (status.st_nlink > 1 or not only_linked):
                 where = Path(given) / path.relative_to(root)
                 found.setdefault((status.st_dev, status.st_ino), where)
     return found
@@ -81,6 +95,7 @@ def lies_inside(path: str | Path, folder: str | Path) -> bool:
 
 __all__ = [
     "FileIdentity",
+    "files_by_identity",
     "identity_of",
     "lies_inside",
     "linked_files",
