@@ -125,7 +125,10 @@ MODIFY_VERBS: Final = frozenset({"update", "replace", "patch", "apply"})
 # scenario's state entry declares at its top level).
 _FIELD_PREFIXES: Final = ("metadata.", "spec.template.spec.", "spec.template.metadata.", "spec.")
 _CONTAINERS: Final = "containers."
-_BARE_FIELDS: Final = frozenset({"image", "labels", "annotations", "replicas", "data", "env"})
+# ``zone``: the zone a scenario declares a namespace in (``namespace/backend zone: zone-b``).
+_BARE_FIELDS: Final = frozenset(
+    {"image", "labels", "annotations", "replicas", "data", "env", "zone"}
+)
 _QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
 _TARGET = re.compile(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
