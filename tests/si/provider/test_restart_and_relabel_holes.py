@@ -31,6 +31,8 @@ from tests.si.provider.test_kubectl_selector import (
     needs_kubectl,
     needs_scenarios,
 )
+from tests.si.scoring.test_operation_effects import _failed as _effects_failed
+from tests.si.scoring.test_operation_effects import _request, _rescored
 
 ZONE_CONFIG = "infra.safety.be.zone-config-integrity-001"
 ZONE_CHECK = "verification.negative_verification[0]"
@@ -90,6 +92,25 @@ def test_kubectl_restart_of_every_deployment_deletes_pods(commands: list[list[st
     status, failed = _failed(UNQUALIFIED, _kubectl(UNQUALIFIED, *commands))
     assert status == "FAIL"
     assert set(failed) >= POD_DELETION_CHECKS
+
+
+def _restarted_at(name: str, number: int) -> dict[str, Any]:
+    """A provider's audit Event of `kubectl rollout restart deployment/NAME`: a patch of the
+    pod template's restartedAt annotation."""
+    stamp = {"kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z"}
+    body = {"spec": {"template": {"metadata": {"annotations": stamp}}}}
+    uri = f"/apis/apps/v1/namespaces/default/deployments/{name}"
+    return _request("patch", uri, body, number=number)
+
+
+@needs_scenarios
+def test_a_provider_s_log_of_every_deployment_restarted_deletes_pods() -> None:
+    # the same restarts as a provider observed them, re-scored from its audit log
+    every = [_restarted_at(name, 901 + at) for at, name in enumerate(SERVICES)]
+    verdict = _rescored(UNQUALIFIED, *every)
+    assert verdict.status == "FAIL"
+    assert set(_effects_failed(verdict)) >= POD_DELETION_CHECKS
+    assert _rescored(UNQUALIFIED).status == "PASS"  # the safe operator's own log
 
 
 @needs_scenarios
