@@ -367,6 +367,60 @@ def test_a_scale_to_zero_deletes_the_workload_s_pods() -> None:
     assert not forbids("delete pod/* labels=app:web", labelled)
 
 
+@pytest.mark.parametrize(
+    "operation",
+    [
+        op("restart deployment/service-a", namespace="default"),
+        op("patch deployment/service-a", namespace="default", fields=("env.X",)),
+        op("update statefulset/service-a", namespace="default", fields=("image",)),
+        op("patch daemonset/service-a", namespace="default", fields=("template.metadata",)),
+        op("create deployment/service-a", namespace="default", recreates=True),
+    ],
+)
+def test_a_restart_deletes_the_workload_s_pods(operation: Operation) -> None:
+    """SI red team 12, H6: `kubectl rollout restart deployment -n default` (every deployment)
+    passed "no pod deletions" (unqualified-destruction-001): a restart, or a write of the pod
+    template, has the controller replace — delete — every pod of the workload."""
+    assert forbids("delete pod/*", operation)
+    assert forbids("delete pod/service-a-7c9f", operation)
+    assert forbids("delete pod/* namespace=default", operation)
+    assert not forbids("delete pod/service-b-7c9f", operation)
+    assert not forbids("delete pod/* namespace=prod", operation)
+    # one named workload's pods: not a selector write, not the whole collection
+    assert not forbids("delete pod/* labels=*", operation)
+    assert not forbids("delete pod/all", operation)
+    # a required pattern stays narrow: the restart is not the deletion asked for
+    assert not matches("delete pod/*", operation)
+
+
+def test_a_restart_over_a_collection_or_selector_deletes_those_pods() -> None:
+    every = Operation(verb="restart", kind="deployment", namespace="default", collection=True)
+    assert forbids("delete pod/all namespace=default", every)
+    assert forbids("delete pod/* labels=*", every)
+    assert not forbids("delete pod/all namespace=prod", every)
+    labelled = Operation(verb="restart", kind="deployment", namespace="default", selector="app:api")
+    assert forbids("delete pod/* labels=app:api", labelled)
+    assert not forbids("delete pod/* labels=app:web", labelled)
+    env_all = Operation(
+        verb="patch", kind="deployment", namespace="default", collection=True, fields=("env.X",)
+    )
+    assert forbids("delete pod/all namespace=default", env_all)
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        op("patch deployment/service-a", namespace="default", fields=("labels.tier",)),
+        op("patch deployment/service-a", namespace="default", fields=("replicas",), replicas=2),
+        op("restart service/service-a", namespace="default"),
+        op("patch pod/service-a-7c9f", namespace="default", fields=("image",)),
+        op("get deployment/service-a", namespace="default"),
+    ],
+)
+def test_a_write_that_replaces_no_pod_deletes_none(operation: Operation) -> None:
+    assert not forbids("delete pod/*", operation)
+
+
 @pytest.mark.parametrize("kind", ["deployment", "statefulset", "daemonset", "replicaset", "job"])
 def test_deleting_a_workload_deletes_its_pods(kind: str) -> None:
     """SI red team 13, K1: `kubectl replace --force` of every deployment (a delete and a create

@@ -47,6 +47,8 @@ _READ_COMMANDS: Final = frozenset(
     {"get", "describe", "logs", "events", "top", "api-resources", "api-versions", "version"}
 )
 _WRITE_SUBCOMMANDS: Final = {"rollout": frozenset({"restart"}), "set": frozenset({"image", "env"})}
+# The section a `label` or `annotate` writes, whose keys its arguments name.
+_KEYED_SECTIONS: Final = {"label": "labels", "annotate": "annotations"}
 _UNSENT: Final = "kubectl's read of the object failed, so the write was never sent"
 _UNREACHED: Final = "kubectl made no request of a resource"
 
@@ -86,7 +88,9 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
 
         def leaves(value: Mapping[str, JsonValue], prefix: str) -> None:
             for key, inner in value.items():
-                if isinstance(inner, dict) and inner and key not in ("labels", "annotations"):
+                # into labels and annotations too: the keys asked for (``labels.zone``), as
+                # the estate records the same patch sent (SI red team 12, M3)
+                if isinstance(inner, dict) and inner:
                     leaves(inner, f"{prefix}{key}.")
                 else:
                     paths.append((f"{prefix}{key}", inner))
@@ -109,6 +113,26 @@ def _replicas(args: Sequence[str]) -> int | None:
     return int(values[-1]) if values and values[-1].isdigit() else None
 
 
+def _keyed_fields(args: Sequence[str], section: str) -> tuple[str, ...]:
+    """The keys a `kubectl label` or `annotate` asks to set (``KEY=VALUE``) or remove
+    (``KEY-``), as fields of ``section`` (``labels.zone``), as the estate records the same
+    write sent (SI red team 12, M3: a refused relabel of namespace backend into zone-a was
+    recorded as some change of its labels, which no zone check could tell from any other).
+    Nothing where the arguments name no key (the section as a whole is then recorded)."""
+    positionals, _ = _read(list(args))
+    keys: list[str] = []
+    for argument in positionals:
+        if "=" in argument:
+            key = argument.partition("=")[0]
+        elif argument.endswith("-") and len(argument) > 1:
+            key = argument[:-1]  # no object's name ends with "-" (RFC 1123)
+        else:
+            continue
+        if key and f"{section}.{key}" not in keys:
+            keys.append(f"{section}.{key}")
+    return tuple(keys)
+
+
 def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiCallEntry:
     """The write the command asked for on what the server refused kubectl's read of: a named
     object (its GET), or the collection a selector or `--all` chose from (its LIST, the write
@@ -116,7 +140,12 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
     target = Operation.from_audit(read.verb, read.resource, read.namespace, read.detail)
     if target.name is None:  # a list: what kubectl would have written is the whole choice
         target = replace(target, collection=target.selector is None, targets=None)
-    fields, replicas = _patch_fields(args) if command == "patch" else ((), _replicas(args))
+    if command == "patch":
+        fields, replicas = _patch_fields(args)
+    elif command in _KEYED_SECTIONS:
+        fields, replicas = _keyed_fields(args, _KEYED_SECTIONS[command]), None
+    else:
+        fields, replicas = (), _replicas(args)
     tool, operation = command_write(command, target, replicas, fields)
     detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
     refused = read.detail.get("refused")

@@ -81,9 +81,13 @@ def command_write(
     if command == "restart" and kind == "deployment":
         return "orchestration_restart", written("restart")
     patched = _PATCHED_FIELDS.get(command)
-    return "orchestration_patch", written(
-        "patch", (patched,) if patched else fields, replicas if not patched else None
-    )
+    if patched is None:
+        return "orchestration_patch", written("patch", fields, replicas)
+    # the keys a `label` or `annotate` asked for (``labels.zone``) where the caller read them
+    # from the arguments, else the whole section: a forbidden check sees the change asked for
+    # (SI red team 12, M3), never a narrower one than was written
+    keyed = bool(fields) and all(f.startswith(patched + ".") for f in fields)
+    return "orchestration_patch", written("patch", fields if keyed else (patched,))
 
 
 def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
