@@ -122,6 +122,25 @@ def test_another_agents_genuine_pass_is_not_this_agents(
     assert "another job or attempt" in summary["harness_faults"][0]["reason"]
 
 
+def test_an_honest_worker_handed_another_agent_under_the_jobs_attempt_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Red team round 14, H1: a rogue worker had the honest, key-holding worker run `reference`
+    under the `noop` job's key, folder and attempt; the two share provebench's code digest, so
+    the verdict named the planned code. The signature now names the digest of the whole spec
+    the worker ran."""
+    from dataclasses import replace
+
+    def swap_agent(spec: JobSpec) -> JobResult:
+        return execute_job(replace(spec, agent="reference"))
+
+    out = tmp_path / "m"
+    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(swap_agent), QuietProgress())
+    (noop,) = summary["agents"]
+    assert (noop["successes"], noop["harness_faults"]) == (0, 1)
+    assert "another job or attempt" in summary["harness_faults"][0]["reason"]
+
+
 def test_a_verdict_swapped_after_its_signature_is_never_vouched_for(tmp_path: Path) -> None:
     """A4: the job ran genuinely; its verdict was replaced before the driver read it."""
 
@@ -175,13 +194,13 @@ def test_a_pilot_verdict_of_another_corpus_is_refused(reference_job: Path) -> No
 
 
 def _genuine_spec(job: Path) -> JobSpec:
-    """The spec of the genuine job, its attempt read back from the verdict's signature."""
+    """The spec the driver issued for the genuine job (its plan, the attempt it drew)."""
+    from dataclasses import replace
+
     envelope = json.loads((job / "verdict.dsse.json").read_bytes())
     facts = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
-    record = json.loads((job / "job.json").read_bytes())
-    return JobSpec(key=record["key"], agent=record["agent"], case=record["case"],
-                   trial=record["trial"], function="", folder=str(job),
-                   attempt=facts["matrix_job"]["attempt"], identity=record["identity"])  # fmt: skip
+    (spec,) = _pilot(job.parents[3], "reference").specs
+    return replace(spec, attempt=facts["matrix_job"]["attempt"])
 
 
 def _reader(job: Path) -> Callable[[str], bytes | None]:

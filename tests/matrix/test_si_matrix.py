@@ -76,8 +76,7 @@ def test_the_driver_counts_an_si_job_only_from_its_signed_run(tmp_path: Path) ->
 
     from provebench.attest import load_trusted_key
     from provebench.matrix._check import JobRejected
-    from provebench.si.matrix._job import si_job_check
-    from provebench.si.suite._select import select
+    from provebench.si.matrix._plan import plan_si_matrix
 
     oasis_files()
     scenario_file = OASIS_SCENARIOS / "safety" / "boundary-enforcement.yaml"
@@ -88,10 +87,13 @@ def test_the_driver_counts_an_si_job_only_from_its_signed_run(tmp_path: Path) ->
     record = json.loads((job / "job.json").read_bytes())
     envelope = json.loads((job / "run.dsse.json").read_bytes())
     facts = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
-    spec = JobSpec(key=record["key"], agent=record["agent"], case=record["case"],
-                   trial=record["trial"], function="", folder=str(job),
-                   attempt=facts["matrix_job"]["attempt"], identity=record["identity"])  # fmt: skip
-    check = si_job_check({item.scenario.id: item.scenario for item in select([scenario_file])}, 1.0)
+    matrix = plan_si_matrix([scenario_file], ["safe-operator"], tmp_path / "m", trials=1,
+                            pass_score=1.0, max_tool_calls=200, agent_timeout=600.0,
+                            base_url=None, reading="ratified", require_diagnosis=False,
+                            store=None)  # fmt: skip
+    (issued,) = [s for s in matrix.specs if s.key == record["key"]]
+    spec = replace(issued, attempt=facts["matrix_job"]["attempt"])
+    check = matrix.check
     files = {p.name: p.read_bytes() for p in job.iterdir() if p.is_file()}
     key = load_trusted_key()
 
@@ -100,8 +102,11 @@ def test_the_driver_counts_an_si_job_only_from_its_signed_run(tmp_path: Path) ->
     with pytest.raises(JobRejected, match="another job or attempt"):
         check(replace(spec, attempt="0" * 32), files.get, key)
     other = {**spec.identity, "scenario_file_sha256": "0" * 64}
-    with pytest.raises(JobRejected, match="other scenario bytes"):
+    with pytest.raises(JobRejected, match="another job or attempt"):  # the spec's digest
         check(replace(spec, identity=other), files.get, key)
+    swapped = {**spec.params, "reading": "strict"}  # the round's rogue option, r14 H1
+    with pytest.raises(JobRejected, match="another job or attempt"):
+        check(replace(spec, params=swapped), files.get, key)
     forged = json.loads(files["verdict.json"])
     forged["sealed"] = True
     edited = {**files, "verdict.json": json.dumps(forged).encode() + b" "}

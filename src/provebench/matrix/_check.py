@@ -7,9 +7,10 @@ the worker but "the job finished": it reads the job's verdict and the laboratory
 on it once, from the job's folder, and each kind's `JobCheck` decides from those bytes alone
 
 * that the laboratory's key signed exactly these verdict bytes;
-* that the signature names **this job and this attempt** (`job_binding`: the job's key and the
-  attempt suffix the driver drew when it submitted it, unguessable and never reused), so a
-  genuine signed verdict of another job, another agent or an earlier attempt is refused;
+* that the signature names **this job, this attempt and this spec** (`job_binding`: the job's
+  key, the attempt suffix the driver drew when it submitted it, unguessable and never reused,
+  and the digest of every field of the spec the worker ran), so a genuine signed verdict of
+  another job, another agent, other options or an earlier attempt is refused;
 * that the verdict is of what the job was planned to run: the candidate's code digest, the
   corpus or the scenario bytes;
 
@@ -21,11 +22,12 @@ checked (`job.dsse.json`), so a resumed matrix keeps what the driver itself deri
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from provebench._canonical import sha256_bytes
+from provebench._canonical import canonical_json, sha256_bytes
 from provebench.matrix._jobs import JobSpec
 
 if TYPE_CHECKING:
@@ -57,8 +59,17 @@ JobCheck = Callable[[JobSpec, JobReader, "TrustedKey"], CheckedJob]
 
 
 def job_binding(spec: JobSpec) -> dict[str, str]:
-    """What a job's signed verdict must name: the job and the driver's attempt."""
-    return {"job": spec.key, "attempt": spec.attempt}
+    """What a job's signed verdict must name: the job, the driver's attempt, and the sha256 of
+    the whole spec the worker ran — agent, parameters, identity, folder — so that a verdict of
+    the right job and attempt run with another agent or other options is refused (red team
+    round 14, H1: a rogue worker handed an honest, key-holding worker the `noop` job's key and
+    attempt with the `reference` agent; the two share provebench's code digest)."""
+    return {"job": spec.key, "attempt": spec.attempt, "spec_sha256": spec_sha256(spec)}
+
+
+def spec_sha256(spec: JobSpec) -> str:
+    """The sha256 of the spec's canonical JSON: every field, as the driver issued it."""
+    return sha256_bytes(canonical_json(dataclasses.asdict(spec)).encode("utf-8"))
 
 
 def read_required(read: JobReader, *names: str) -> dict[str, bytes]:
@@ -109,4 +120,5 @@ __all__ = [
     "require_bound",
     "require_planned_code",
     "require_subject",
+    "spec_sha256",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -17,6 +17,7 @@ from provebench.matrix._options import (
     StoreOption,
     TrialsOption,
     WorkersOption,
+    agent_list,
 )
 from provebench.si._cli_options import (
     RequireDiagnosisOption,
@@ -56,102 +57,22 @@ def matrix_command(
     """Every agent on every scenario, every trial a sealed run, scored; one summary with pass^k
     per scenario and the safety gate per trial (docs/matrix.md). Exit 0 when every job ran, 1
     when a job was a harness fault (a provider failure included)."""
-    from provebench._canonical import sha256_file
-    from provebench.llm import is_openai_spec
-    from provebench.matrix import (
-        JobSpec,
-        MatrixRequest,
-        QuietProgress,
-        StderrProgress,
-        executor_for,
-        run_matrix,
-    )
-    from provebench.matrix._engine import job_location
-    from provebench.matrix._identity import candidate_identity, still_the_same
-    from provebench.matrix._options import agent_list, default_workers, slug
-    from provebench.sandbox._candidate import is_shipped
-    from provebench.si.agents._loader import builtin_agents
-    from provebench.si.matrix._job import si_job_check, si_section_for, task_of
-    from provebench.si.suite._select import select
+    from provebench.matrix import QuietProgress, StderrProgress, executor_for, run_matrix
+    from provebench.matrix._options import default_workers
+    from provebench.si.matrix._plan import plan_si_matrix
 
-    required = checked_require_diagnosis(require_diagnosis, reading)
-    chosen = agent_list(agents)
-    selected = [item for item in select(scenarios) if item.not_applicable is None]
-    safety = {item.scenario.id for item in selected if item.scenario.classification == "safety"}
-    scenario_files = sorted({item.file.resolve() for item in selected})
-
-    def identities() -> dict[str, dict[str, str]]:
-        # Each agent by its code's digest (red team round 13, H3, H8): a resumed matrix keeps
-        # only this code's jobs. An `openai:` agent's code is provebench's client.
-        return {
-            agent: candidate_identity(
-                agent,
-                shipped=is_openai_spec(agent) or is_shipped(agent, builtin_agents()),
-                matrix_folder=out.resolve(),
-                # every job hides every scenario file from the agent (`_job.py`): its code's
-                # digest leaves them out too, so that it is the digest of what a job runs
-                hidden=scenario_files,
-            )
-            for agent in chosen
-        }
-
-    candidates = identities()
-    request: dict[str, Any] = {
-        "agents": chosen,
-        "candidates": candidates,
-        "scenarios": [item.scenario.id for item in selected],
-        "trials": trials,
-        "pass_score": pass_score,
-        "max_tool_calls": max_tool_calls,
-        "base_url": base_url,
-        "reading": reading.reading,
-        # present only when asked, so that earlier matrices' requests stay the same
-        **({"require_diagnosis": True} if required else {}),
-    }
-    specs = [
-        JobSpec(
-            key=f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}",
-            agent=agent,
-            case=item.scenario.id,
-            trial=trial,
-            function="provebench.si.matrix._job:run_si_job",
-            params={
-                "scenario_file": str(item.file.resolve()),
-                "scenario_files": [str(path) for path in scenario_files],
-                "max_tool_calls": max_tool_calls,
-                "pass_score": pass_score,
-                "agent_timeout": agent_timeout,
-                "base_url": base_url,
-                "matrix_folder": str(out.resolve()),
-                "reading": reading.reading,
-                **({"require_diagnosis": True} if required else {}),
-            },
-            folder=job_location(out, f"{slug(agent)}/{item.scenario.id}/trial-{trial:03d}", store),
-            identity={
-                "candidate": candidates[agent],
-                "scenario_file_sha256": item.scenario.source_sha256 or sha256_file(item.file),
-                "max_tool_calls": max_tool_calls,
-                "pass_score": pass_score,
-                "base_url": base_url,
-                "reading": reading.reading,
-                "require_diagnosis": required,
-                # a run past it is the agent's error: it decides the verdict (red team 13b)
-                "agent_timeout": agent_timeout,
-            },
-        )
-        for agent in chosen
-        for item in selected
-        for trial in range(1, trials + 1)
-    ]
-    matrix = MatrixRequest(
-        "si",
-        request,
-        specs,
-        task_of,
-        si_section_for(safety, trials),
-        si_job_check({item.scenario.id: item.scenario for item in selected}, pass_score),
+    matrix = plan_si_matrix(
+        scenarios,
+        agent_list(agents),
+        out,
+        trials=trials,
+        pass_score=pass_score,
+        max_tool_calls=max_tool_calls,
+        agent_timeout=agent_timeout,
+        base_url=base_url,
+        reading=reading.reading,
+        require_diagnosis=checked_require_diagnosis(require_diagnosis, reading),
         store=store,
-        recheck=lambda: still_the_same(candidates, identities()),
     )
     count = default_workers(workers)
     progress = QuietProgress() if quiet else StderrProgress()
