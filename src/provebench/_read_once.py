@@ -67,6 +67,53 @@ def key_folder_identities() -> frozenset[tuple[int, int]]:
     return frozenset(found)
 
 
+def private_key_digests() -> frozenset[str]:
+    """sha256 of the bytes of every private key file of the key folder now (current, retired, a
+    key being written): every file but the public keys (`*.pub.pem`). An unreadable entry is
+    skipped, a missing folder holds none."""
+    found: set[str] = set()
+    for folder, _, names in os.walk(key_dir()):
+        for name in names:
+            if name.endswith(".pub.pem"):
+                continue
+            try:
+                found.add(hashlib.sha256((Path(folder) / name).read_bytes()).hexdigest())
+            except OSError:
+                continue
+    return frozenset(found)
+
+
+class KeyMaterialCheck:
+    """The files a tree read took, looked at again against the key folder once the read is done.
+
+    The identities a read refuses are taken before it starts; a key made or moved into the key
+    folder while the read ran (`attest rotate-key`, a first use), then linked or renamed over a
+    file not yet read, was not among them and was read, copied and shown (red team round 14b,
+    A1: the new private key in a sealed importer's work folder, a checkpoint, a seal's code copy
+    and a sealed SI agent's evidence). Once the read is done the key folder is looked at again,
+    by identity and by the bytes of every private key: a file read that is one now, or holds
+    one's bytes (a copy too), is refused in one line and the caller removes what it wrote. A
+    key moved out of the key folder for exactly that look and back is not seen: a limit."""
+
+    def __init__(self) -> None:
+        self._read: list[tuple[Path, tuple[int, int], str]] = []
+
+    def note(self, path: Path, info: os.stat_result, sha256: str) -> None:
+        self._read.append((path, (info.st_dev, info.st_ino), sha256))
+
+    def refuse_now(self) -> None:
+        if not self._read:
+            return
+        identities, digests = key_folder_identities(), private_key_digests()
+        for path, identity, sha256 in self._read:
+            if identity in identities or sha256 in digests:
+                raise ProvebenchError(
+                    "is a file of the laboratory's key folder, or holds a private key's bytes "
+                    "(put there while it was read); it is never read or copied",
+                    path=path,
+                )
+
+
 def _open_regular(
     path: Path,
     *,
@@ -209,14 +256,20 @@ def read_tree_once(source: Path) -> Iterator[TreeEntry]:
     the private key that a swapped link or folder led to). One-line `ProvebenchError` on any
     refusal; the caller removes what it had written."""
     top = _open_folder(source)
+    check = KeyMaterialCheck()
     try:
-        yield from _read_folder(source, top, "", key_folder_identities())
+        yield from _read_folder(source, top, "", key_folder_identities(), check)
+        check.refuse_now()  # a key made or renamed in while it was read (round 14b, A1)
     finally:
         os.close(top)
 
 
 def _read_folder(
-    shown: Path, fd: int, prefix: str, refused: frozenset[tuple[int, int]]
+    shown: Path,
+    fd: int,
+    prefix: str,
+    refused: frozenset[tuple[int, int]],
+    check: KeyMaterialCheck,
 ) -> Iterator[TreeEntry]:
     # The listing's own entry types (d_type), never a second look by path: an entry that is
     # something else when opened (O_NOFOLLOW, O_DIRECTORY, readlink) changed after the listing
@@ -244,12 +297,13 @@ def _read_folder(
             child = _open_folder(path, dir_fd=fd, name=name)
             try:
                 yield TreeEntry(relative, "folder", mode=stat.S_IMODE(os.fstat(child).st_mode))
-                yield from _read_folder(path, child, f"{relative}/", refused)
+                yield from _read_folder(path, child, f"{relative}/", refused, check)
             finally:
                 os.close(child)
         elif is_file:
             file_fd, file_info = _open_regular(path, dir_fd=fd, name=name, refused=refused)
             held = _read_descriptor(file_fd, file_info, path, MAX_INPUT_BYTES)
+            check.note(path, file_info, held.sha256)
             yield TreeEntry(relative, "file", mode=stat.S_IMODE(file_info.st_mode), held=held)
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from provebench._canonical import canonical_json, is_utf8_text, sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench._read_once import (
+    KeyMaterialCheck,
     _open_folder,
     _open_regular,
     _read_descriptor,
@@ -152,6 +153,8 @@ class _Secrets:
         for found, secret in files_by_identity(hidden).items():
             self.identities.setdefault(found, secret)
         self.key_files = key_folder_identities()  # never read by any name (`_read_once`)
+        # …and looked at again once every file is read: a key made or renamed in meanwhile
+        self.key_material = KeyMaterialCheck()
 
     def hides(self, path: Path) -> bool:
         """Whether `path` (met in a code folder, links unfollowed) is a hidden path, hidden where
@@ -219,6 +222,8 @@ def read_shown(
             yield from _read_folder(root, top, index, "", secrets, skip_caches, counted, field)
         finally:
             os.close(top)
+    with _in_code(field):
+        secrets.key_material.refuse_now()  # red team round 14b, A1
 
 
 def _read_folder(
@@ -295,6 +300,7 @@ def _read_file(
         raise
     with _in_code(field):
         held = _read_descriptor(fd, info, path, MAX_CODE_BYTES)  # closes it
+    secrets.key_material.note(path, info, held.sha256)
     mode = stat.S_IMODE(info.st_mode)
     kind = "exec" if mode & stat.S_IXUSR else "file"
     entry = f"{kind}:{held.sha256}"
