@@ -27,13 +27,17 @@ SMALL = {"cycles": 4, "file_events": 30, "admissible_files": 12}
 
 
 @pytest.fixture(scope="session")
-def dask_scheduler() -> Iterator[str]:
-    """A local Dask cluster for the test session: two worker processes, dashboard off."""
+def dask_scheduler() -> Iterator[tuple[str, Any]]:
+    """A local Dask cluster over mutual TLS for the test session (a temporary certificate
+    authority): two worker processes, dashboard off; its address and the client's security."""
     from distributed import LocalCluster
+    from distributed.security import Security
 
+    security = Security.temporary()
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=50)  # fmt: skip
-    yield cluster.scheduler_address
+                           dashboard_address=None, silence_logs=50, security=security,
+                           protocol="tls://", host="127.0.0.1")  # fmt: skip
+    yield cluster.scheduler_address, security
     cluster.close()
 
 
@@ -42,13 +46,14 @@ def _pilot(out: Path) -> MatrixRequest:
 
 
 def test_the_summary_is_the_same_bytes_on_every_backend(
-    tmp_path: Path, dask_scheduler: str
+    tmp_path: Path, dask_scheduler: tuple[str, Any]
 ) -> None:
     one = run_matrix(_pilot(tmp_path / "one"), tmp_path / "one", lambda: LocalPool(1),
                      QuietProgress())  # fmt: skip
     run_matrix(_pilot(tmp_path / "two"), tmp_path / "two", lambda: LocalPool(2), QuietProgress())
     run_matrix(_pilot(tmp_path / "dask"), tmp_path / "dask",
-               lambda: DaskExecutor(dask_scheduler, 2), QuietProgress())  # fmt: skip
+               lambda: DaskExecutor(dask_scheduler[0], 2, security=dask_scheduler[1]),
+               QuietProgress())  # fmt: skip
     summaries = {name: (tmp_path / name / "summary.json").read_bytes()
                  for name in ("one", "two", "dask")}  # fmt: skip
     assert summaries["one"] == summaries["two"] == summaries["dask"]
@@ -56,6 +61,31 @@ def test_the_summary_is_the_same_bytes_on_every_backend(
     assert (reference["successes"], reference["pass_hat_k"]["4"]) == (4, 1.0)
     assert (noop["failures"], noop["pass_hat_k"]["1"]) == (4, 0.0)
     assert reference["escrow"]["tranches_released"] == {"first_full_cycle": 4}
+
+
+def test_a_scheduler_is_reached_only_over_mutual_tls(dask_scheduler: tuple[str, Any]) -> None:
+    """Red team round 14, H3: over plain TCP any process that reaches the scheduler joins as a
+    worker or submits work, on workers that hold the laboratory key (it read the key with
+    `client.run`). A `tcp://` address is refused; a `tls://` one needs Dask's TLS settings; the
+    test cluster, like `local-cluster`, speaks TLS only, and a client without its certificate
+    authority's certificate is not let in."""
+    from distributed import Client
+
+    from provebench._errors import ProvebenchError
+
+    with pytest.raises(ProvebenchError, match="not a tls:// address"):
+        DaskExecutor("tcp://127.0.0.1:8786", 1)
+    with pytest.raises(ProvebenchError, match="no certificate authority"):
+        DaskExecutor("tls://127.0.0.1:8786", 1)
+    address, _ = dask_scheduler
+    assert address.startswith("tls://")
+    with pytest.raises(OSError):
+        Client(address.replace("tls://", "tcp://"), timeout=3)  # a plain client is not let in
+    local = DaskExecutor("local-cluster", 1)  # what `--address local-cluster` starts
+    try:
+        assert local._cluster.scheduler_address.startswith("tls://127.0.0.1:")
+    finally:
+        local.close()
 
 
 def _but_the_resume(summary: dict[str, Any]) -> dict[str, Any]:

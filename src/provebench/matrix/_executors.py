@@ -3,10 +3,11 @@
 
 * `LocalPool` (the default): a process pool on this machine (`concurrent.futures`, `spawn`
   workers: a fresh interpreter per worker, nothing inherited from the driver's threads).
-* `DaskExecutor` (`--address local-cluster` or `--address tcp://HOST:PORT`; the `cluster`
-  extra): Dask distributed. `local-cluster` starts a cluster of worker processes on this machine
-  (dashboard off); an address connects to a running scheduler, whose workers may be on other
-  machines (docs/matrix.md says how to start them). Why Dask rather than Ray: docs/matrix.md.
+* `DaskExecutor` (`--address local-cluster` or `--address tls://HOST:PORT`; the `cluster`
+  extra): Dask distributed over mutual TLS. `local-cluster` starts a cluster of worker processes
+  on this machine (dashboard off); an address connects to a running scheduler, whose workers may
+  be on other machines (docs/matrix.md says how to start them). Why Dask rather than Ray:
+  docs/matrix.md.
 
 A worker that dies mid-job (killed, out of memory) yields a harness fault for that job, never a
 lost job: every submitted spec yields exactly one result.
@@ -71,13 +72,24 @@ def _result_of(future: Any, spec: JobSpec) -> JobResult:
 
 
 class DaskExecutor:
-    """Dask distributed: a local cluster, or the scheduler at `address`."""
+    """Dask distributed over mutual TLS: a local cluster, or the scheduler at a `tls://` address.
+
+    A Dask scheduler runs what any client it accepts submits, on every worker — and a worker of a
+    matrix holds the laboratory key (it signs the runs it makes). Over plain TCP anything that
+    reaches the port is accepted: a key-less process joined as a worker, had the key-holding
+    worker run other jobs under a job's attempt and read the private key with `client.run`; under
+    `local-cluster` another local user did the same (red team round 14, H1–H3). So every
+    connection is mutual TLS: `local-cluster` draws a temporary certificate authority in memory
+    that only this driver and the workers it starts hold, and an address must be `tls://` with
+    Dask's TLS settings naming the certificate authority and this client's certificate
+    (docs/matrix.md, "Several machines"); a plain `tcp://` address is refused."""
 
     name = "dask"
 
-    def __init__(self, address: str, workers: int) -> None:
+    def __init__(self, address: str, workers: int, *, security: Any = None) -> None:
         try:
             from distributed import Client, LocalCluster
+            from distributed.security import Security
         except ImportError:
             raise ProvebenchError(
                 "--address needs Dask distributed: pip install 'provebench[cluster]'",
@@ -86,16 +98,21 @@ class DaskExecutor:
         self._cluster: Any = None
         try:
             if address == LOCAL_CLUSTER:
+                security = Security.temporary()  # type: ignore[no-untyped-call]
                 self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
                     silence_logs=50,  # logging.CRITICAL: the progress bar is the output
+                    security=security,
+                    protocol="tls://",
+                    host="127.0.0.1",
                 )
-                self._client: Any = Client(self._cluster)  # type: ignore[no-untyped-call]
+                self._client: Any = Client(self._cluster, security=security)  # type: ignore[no-untyped-call]
             else:
-                self._client = Client(address, timeout=30)  # type: ignore[no-untyped-call]
+                security = _checked_security(address, security or Security())  # type: ignore[no-untyped-call]
+                self._client = Client(address, timeout=30, security=security)  # type: ignore[no-untyped-call]
         except OSError as error:
             if self._cluster is not None:
                 self._cluster.close()
@@ -118,6 +135,27 @@ class DaskExecutor:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _checked_security(address: str, security: Any) -> Any:
+    """`security` for a scheduler at `address`, refused in one line unless it is mutual TLS."""
+    if not address.startswith("tls://"):
+        raise ProvebenchError(
+            f"{address!r} is not a tls:// address: a scheduler over plain TCP runs what any "
+            "process that reaches it submits, on workers that hold the laboratory key; start it "
+            "with TLS (docs/matrix.md, 'Several machines')",
+            field="--address",
+        )
+    if not (security.tls_ca_file and security.tls_client_cert and security.tls_client_key):
+        raise ProvebenchError(
+            "Dask's TLS settings name no certificate authority or no client certificate and "
+            "key: set DASK_DISTRIBUTED__COMM__TLS__CA_FILE, "
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT and "
+            "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (docs/matrix.md, 'Several machines')",
+            field="--address",
+        )
+    security.require_encryption = True
+    return security
 
 
 def executor_for(address: str | None, workers: int) -> Executor:

@@ -35,8 +35,8 @@ AddressOption = Annotated[
     str | None,
     typer.Option(
         "--address",
-        help="Run on Dask distributed: local-cluster, or a scheduler's tcp://HOST:PORT "
-        "(default: a local process pool; docs/matrix.md).",
+        help="Run on Dask distributed over mutual TLS: local-cluster, or a scheduler's "
+        "tls://HOST:PORT (default: a local process pool; docs/matrix.md).",
     ),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress output.")]
