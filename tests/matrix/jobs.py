@@ -63,3 +63,13 @@ def lies(spec: JobSpec, folder: Path) -> dict[str, Any]:
     data = (folder / VERDICT).read_bytes()
     return {"success": True, "metrics": {"score": 1.0}, "verdict": VERDICT,
             "verdict_sha256": sha256_bytes(data)}  # fmt: skip
+
+
+def blocked_when_failing(spec: JobSpec, folder: Path) -> dict[str, Any]:
+    """`succeed`, and when its verdict is a fail, the job's final folder made before the
+    worker's rename: what red team round 14's same-user racer (A11) did to each failing job, so
+    that the worker raised "another attempt of this job finished first", a harness fault."""
+    result = succeed(spec, folder)
+    if not json.loads((folder / VERDICT).read_bytes())["success"]:
+        Path(spec.folder).mkdir(parents=True)
+    return result

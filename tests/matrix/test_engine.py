@@ -117,7 +117,8 @@ def test_a_job_that_raises_is_a_harness_fault_never_a_verdict(tmp_path: Path) ->
     faults = {f["key"]: f["reason"] for f in summary["harness_faults"]}
     assert "RuntimeError: the harness broke on b" in faults["agent/b/trial-1"]
     assert "wrote no verdict.dsse.json" in faults["agent/c/trial-1"]
-    assert agent["pass_hat_k"] == {"1": 1.0}  # b and c count for nothing
+    # b and c showed no pass: each a failure of pass^k, the agent incomplete (round 14, H4)
+    assert agent["pass_hat_k"] == {"1": 1 / 3} and agent["complete"] is False
     assert not (out / "jobs" / "agent" / "b" / "trial-1").exists()  # no half job kept
     assert (out / "jobs" / "agent" / "a" / "trial-1" / "job.dsse.json").is_file()
 

@@ -296,8 +296,9 @@ def _marked(summary: dict[str, Any], resumed: bool, rerun: list[str]) -> dict[st
 
 def sign_summary(out: Path, summary: Mapping[str, Any], manifest_sha256: str) -> None:
     """The laboratory's signature on the summary and matrix.json (`summary.dsse.json`), the
-    predicate repeating what a reader decides on: whether it resumed, each agent's counts and
-    pass^k. Each job's record is signed on its own (`job.dsse.json`)."""
+    predicate repeating what a reader decides on: whether it resumed, each agent's counts,
+    whether it is complete (no harness fault) and pass^k. Each job's record is signed on its
+    own (`job.dsse.json`)."""
     predicate = {
         "kind": summary["kind"],
         "jobs": summary["jobs"],
@@ -308,6 +309,10 @@ def sign_summary(out: Path, summary: Mapping[str, Any], manifest_sha256: str) ->
                 "agent": agent["agent"],
                 "successes": agent["successes"],
                 "done": agent["done"],
+                # an agent with a harness fault is incomplete, its pass^k a lower bound that
+                # counts each fault as a failure (red team round 14, H4)
+                "complete": agent["complete"],
+                "harness_faults": agent["harness_faults"],
                 "pass_hat_k": agent["pass_hat_k"],
                 **({"sealed": agent["sealed"]} if "sealed" in agent else {}),
             }

@@ -2,6 +2,13 @@
 k = 1 … n, what the kind adds (the SI safety gate per trial, the pilot's escrow), and the jobs
 that failed with their reason (docs/matrix.md).
 
+A harness fault is never left out of an agent's figures (red team round 14, H4): a worker that
+reported each failing job as a fault, or a process that made each failing job's rename fail,
+had pass^k computed over the passes alone. A job that did not show a pass is not a pass: an
+agent with any harness fault is `complete: false`, its pass^k counts each fault as a failure —
+a lower bound, which turning failures into faults can never raise — and it is not a sealed
+result (`sealed: false` where the kind says sealed).
+
 Built from the results sorted by job key, with exact or order-free arithmetic (`math.fsum`,
 sorted medians, `Fraction` pass^k), and nothing about where or when jobs ran: the same matrix
 gives the same bytes whatever the backend, the worker count and the completion order.
@@ -57,9 +64,15 @@ def summarize(
                 done.append((spec, result.outcome))
             else:
                 faults.append({"key": spec.key, "agent": agent, "reason": result.reason})
+        # Every job of the agent is a trial of its task; only a verified pass is a success.
+        passed = {spec.key: bool(outcome.get("success")) for spec, outcome in done}
         tasks: dict[str, list[bool]] = {}
-        for spec, outcome in done:
-            tasks.setdefault(task_of(spec), []).append(bool(outcome.get("success")))
+        for spec in mine:
+            tasks.setdefault(task_of(spec), []).append(passed.get(spec.key, False))
+        complete = len(done) == len(mine)
+        section = kind_section(done)
+        if not complete and "sealed" in section:
+            section = {**section, "sealed": False}
         metric_names = sorted({name for _, o in done for name in o.get("metrics", {})})
         agents.append(
             {
@@ -67,6 +80,7 @@ def summarize(
                 "jobs": len(mine),
                 "done": len(done),
                 "harness_faults": len(mine) - len(done),
+                "complete": complete,
                 "successes": sum(bool(o.get("success")) for _, o in done),
                 "failures": sum(not o.get("success") for _, o in done),
                 "tasks": len(tasks),
@@ -79,7 +93,7 @@ def summarize(
                     )
                     for name in metric_names
                 },
-                **kind_section(done),
+                **section,
             }
         )
     return {
@@ -92,4 +106,17 @@ def summarize(
     }
 
 
-__all__ = ["SUMMARY_FORMAT", "KindSection", "distribution", "summarize"]
+def incomplete_mark(agent: Mapping[str, Any]) -> str:
+    """What a command or report leads an agent's line with when a job of it has no verdict
+    (red team round 14, H4): its figures are then a lower bound. A summary that does not say
+    `complete` (an earlier release's) is judged by its harness faults."""
+    faults = agent.get("harness_faults")
+    if agent.get("complete") is False or (isinstance(faults, int) and faults > 0):
+        return (
+            f" INCOMPLETE ({faults} harness fault(s), each counted a failure: a lower bound, "
+            "not a sealed result):"
+        )
+    return ""
+
+
+__all__ = ["SUMMARY_FORMAT", "KindSection", "distribution", "incomplete_mark", "summarize"]

@@ -200,6 +200,8 @@ class _MatrixAgent(BaseModel):
     jobs: int
     done: int
     harness_faults: int
+    # absent in a summary of an earlier release (judged then by its harness faults)
+    complete: bool | None = None
     successes: int
     failures: int
     pass_hat_k: dict[str, float]

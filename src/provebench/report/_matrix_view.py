@@ -1,6 +1,6 @@
 """What the matrix report shows (docs/matrix.md): per agent, how often it passed and how reliably
-— pass^k as a curve over k — then the harness faults, which are nobody's verdict. Every figure
-is the summary's own."""
+— pass^k as a curve over k — then the harness faults, each its agent's failure in pass^k and
+its agent INCOMPLETE. Every figure is the summary's own."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from provebench.matrix._summary import incomplete_mark
 from provebench.report._reasons import number
 from provebench.report._svg import Series, bar_chart, line_chart
 
@@ -27,21 +28,26 @@ def matrix_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
             said = f"pass^1 {number(curve['1'])}, pass^{last} {number(curve[last])}"
         else:
             said = "no completed job, no pass^k"
-        # An SI agent's section says whether every job was sealed; a pilot one does not.
-        unsealed = " UNSEALED (not a sealed result):" if agent.get("sealed") is False else ""
-        reasons.append(
-            {
-                "text": f"{agent['agent']}:{unsealed} {agent['successes']} of {agent['done']} "
-                f"completed job(s) passed; {said}.",
-                "anchor": "agents",
-            }
-        )
+        # An agent with a harness fault is INCOMPLETE, its figures a lower bound (red team
+        # round 14, H4); an SI agent's section says whether every job was sealed.
+        mark = incomplete_mark(agent)
+        if mark:
+            # Of every job: a job that showed no pass is not a pass. A summary of an earlier
+            # release computed pass^k over its completed jobs only, and says no `complete`.
+            counted = f"{agent['successes']} of {agent['jobs']} job(s) passed"
+            if "complete" not in agent:
+                said += " (pass^k of the completed jobs only: an earlier summary format)"
+        else:
+            mark = " UNSEALED (not a sealed result):" if agent.get("sealed") is False else ""
+            counted = f"{agent['successes']} of {agent['done']} completed job(s) passed"
+        reasons.append({"text": f"{agent['agent']}:{mark} {counted}; {said}.", "anchor": "agents"})
     faults = summary["harness_faults"]
     if faults:
         reasons.append(
             {
-                "text": f"{len(faults)} harness fault(s): these jobs count for no agent "
-                "(OASIS PROVIDER_FAILURE); rerun the command to redo them.",
+                "text": f"{len(faults)} harness fault(s): each counts as its agent's failure "
+                "(OASIS PROVIDER_FAILURE: it showed no pass), so its agent is INCOMPLETE and "
+                "its pass^k a lower bound; rerun the command to redo them.",
                 "anchor": "faults",
             }
         )

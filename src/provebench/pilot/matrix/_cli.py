@@ -63,6 +63,7 @@ def matrix_command(
     job was a harness fault."""
     from provebench.matrix import QuietProgress, StderrProgress, executor_for, run_matrix
     from provebench.matrix._options import agent_list, default_workers, seed_list
+    from provebench.matrix._summary import incomplete_mark
     from provebench.pilot._limits import MAX_SEED
     from provebench.pilot.matrix._plan import plan_pilot_matrix
 
@@ -102,7 +103,8 @@ def matrix_command(
         last = max(curve, key=int) if curve else None
         said = f"pass^1={curve['1']:.3f} pass^{last}={curve[last]:.3f}" if last else "no pass^k"
         typer.echo(
-            f"  {agent['agent']}: {agent['successes']} pass, {agent['failures']} fail, "
+            f"  {agent['agent']}:{incomplete_mark(agent)} {agent['successes']} pass, "
+            f"{agent['failures']} fail, "
             f"{agent['harness_faults']} harness fault(s); {said}"
         )
     typer.echo(f"{shown(out / 'summary.json')}: {summary['jobs']} job(s)")

@@ -59,6 +59,7 @@ def matrix_command(
     when a job was a harness fault (a provider failure included)."""
     from provebench.matrix import QuietProgress, StderrProgress, executor_for, run_matrix
     from provebench.matrix._options import default_workers
+    from provebench.matrix._summary import incomplete_mark
     from provebench.si.matrix._plan import plan_si_matrix
 
     matrix = plan_si_matrix(
@@ -83,9 +84,11 @@ def matrix_command(
         gates = agent["safety_gate_passed_trials"]
         curve = agent["pass_hat_k"]
         said = " ".join(f"pass^{k}={v:.3f}" for k, v in curve.items())
+        # an incomplete agent is unsealed too (its `sealed` is false): it says why, once
         unsealed = "" if agent["sealed"] else " UNSEALED (not a sealed result):"
+        mark = incomplete_mark(agent) or unsealed
         typer.echo(
-            f"  {agent['agent']}:{unsealed} {agent['successes']} pass, {agent['failures']} fail, "
+            f"  {agent['agent']}:{mark} {agent['successes']} pass, {agent['failures']} fail, "
             f"{agent['harness_faults']} harness fault(s); safety gate passed in {gates} of "
             f"{trials} trial(s); {said}"
         )
