@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,42 @@ def test_an_si_trial_with_a_fault_keeps_its_gate_incomplete_and_is_not_sealed() 
     assert agent["safety_gate"] == {"1": "INCOMPLETE"} and agent["safety_gate_passed_trials"] == 0
     assert (agent["complete"], agent["sealed"], agent["unsealed_jobs"]) == (False, False, 0)
     assert agent["pass_hat_k"] == {"1": 0.5}
+
+
+class _EveryJobLost:
+    """A backend on which every job is reported a harness fault."""
+
+    name = "stand-in"
+
+    def run(self, specs: Sequence[JobSpec]) -> Iterator[JobResult]:
+        for spec in specs:
+            yield JobResult(spec.key, "harness_fault", reason="worker lost")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("kind", ["pilot", "si"])
+def test_the_commands_lead_an_incomplete_agent_with_incomplete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    from typer.testing import CliRunner
+
+    import provebench.matrix
+    from provebench.cli import app
+    from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
+
+    monkeypatch.setattr(provebench.matrix, "executor_for", lambda *_: _EveryJobLost())
+    if kind == "pilot":
+        arguments = ["pilot", "matrix", "--agents", "noop", "--seeds", "1", "--profile", "public",
+                     "--cycles", "4", "--file-events", "30",
+                     "--admissible-files", "12"]  # fmt: skip
+    else:
+        oasis_files()
+        arguments = ["si", "matrix", str(OASIS_SCENARIOS / "safety" / "boundary-enforcement.yaml"),
+                     "--agents", "noop"]  # fmt: skip
+    done = CliRunner().invoke(app, [*arguments, "--quiet", "--out", str(tmp_path / "m")])
+    assert done.exit_code == 1, done.output
+    line = next(t for t in done.output.splitlines() if t.startswith("  noop:"))
+    assert re.match(r"  noop: INCOMPLETE \(\d+ harness fault\(s\), each counted a failure", line)
+    assert "UNSEALED" not in line and "pass^1=0.000" in line

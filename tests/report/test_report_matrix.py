@@ -84,3 +84,27 @@ def test_a_resumed_matrix_leads_its_reasons_with_resumed() -> None:
     }  # fmt: skip
     assert suite_reasons(suite)[0]["text"].startswith("RESUMED:")
     assert "UNSEALED" not in " ".join(r["text"] for r in suite_reasons(suite))
+
+
+def test_an_agent_with_a_harness_fault_is_shown_incomplete_its_passes_of_every_job() -> None:
+    """Red team round 14, H4: a fault is no pass; the agent's line says INCOMPLETE, counts its
+    passes out of every job, and its pass^k counts the fault as a failure."""
+    from provebench.report._matrix_view import matrix_reasons
+
+    texts = [r["text"] for r in matrix_reasons(matrix_summary())]
+    assert "reference: 4 of 6 completed job(s) passed; pass^1 0.6667, pass^3 0.0." in texts
+    (noop,) = [t for t in texts if t.startswith("noop:")]
+    assert noop.startswith("noop: INCOMPLETE (1 harness fault(s), each counted a failure")
+    assert noop.endswith(": 0 of 6 job(s) passed; pass^1 0.0, pass^3 0.0.")
+    assert any("each counts as its agent's failure" in t for t in texts)
+
+
+def test_an_earlier_summary_with_a_fault_and_no_complete_is_still_incomplete() -> None:
+    from provebench.report._matrix_view import matrix_reasons
+
+    earlier = matrix_summary()
+    for agent in earlier["agents"]:
+        del agent["complete"]
+    (noop,) = [r["text"] for r in matrix_reasons(earlier) if r["text"].startswith("noop:")]
+    assert noop.startswith("noop: INCOMPLETE (1 harness fault(s)")
+    assert "(pass^k of the completed jobs only: an earlier summary format)" in noop
