@@ -62,13 +62,14 @@ def ci_red_team(tmp_path_factory: pytest.TempPathFactory) -> Completed:
 # The slowest tests first, dealt one at a time (Makefile: --maxschedchunk 1): a worker that is
 # free takes the next test, so the suite does not end with one worker running a minute-long test
 # while the other idles. The tests on the work shared once per run come first, led by one test
-# per shared work, longest work first: the workers start different shared works side by side
-# instead of one making the full red team while the other waits on its lock. The other tests on
-# shared work follow, those on the shortest work first: the worker that made a short one goes on
-# with tests on what is already made while the full red team is still being made, instead of
-# waiting on its lock. Then every test of seconds (marked slow); then the rest, each group in its
-# collected order.
+# per shared work, longest work first: the workers start different shared works side by side.
+# The other tests on the short shared works follow, then every test of seconds (marked slow),
+# then the other tests on the full red team, then the rest, each group in its collected order.
+# The full red team's tests come that late because a worker that takes one while the red team
+# is still being made (about a minute) waits on its lock, doing nothing: behind the tests of
+# seconds, the red team has long been made when they start.
 _SHARED_WORK = ("full_red_team", "demo_run", "ci_red_team")  # longest first
+_FULL_RED_TEAM = _SHARED_WORK.index("full_red_team")
 
 
 def names(item: pytest.Item) -> tuple[str, ...]:
@@ -90,8 +91,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if index in leaders:
             return 0, leaders[index]
         needs = [order for order, work in enumerate(_SHARED_WORK) if work in names(item)]
+        if _FULL_RED_TEAM in needs:
+            return 3, 0
         if needs:
-            return 1, -min(needs)  # on the full red team last
-        return (2 if item.get_closest_marker("slow") else 3), 0
+            return 1, -min(needs)  # on the shortest work first
+        return (2 if item.get_closest_marker("slow") else 4), 0
 
-    items[:] = [item for _, item in sorted(enumerate(items), key=rank)]
+    ranked = sorted(enumerate(items), key=lambda pair: (rank(pair), pair[0]))
+    items[:] = [item for _, item in ranked]
+    # xdist hands each worker two tests to begin with: the worker that makes the full red team
+    # holds its second while it does. Another shared work's leader held there would wait about a
+    # minute behind the red team instead of starting on a free worker, so the first test of
+    # seconds on no shared work is held there instead.
+    if _FULL_RED_TEAM in leaders.values() and len(leaders) > 1:
+        filler = next(
+            (
+                position
+                for position, (index, item) in enumerate(ranked)
+                if rank((index, item)) == (2, 0)
+            ),
+            None,
+        )
+        if filler is not None:
+            items.insert(1, items.pop(filler))
