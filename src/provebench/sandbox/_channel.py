@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import socket
 import struct
 import time
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from provebench._jsonfile import loads_keeping_surrogates
+from provebench.sandbox._wait import readable
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 FRAME_HEADER = struct.Struct(">I")
@@ -78,12 +78,12 @@ def _wait_readable(fd: int, sandbox: Ended | None, timeout: float | None) -> boo
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        ready = select.select(watched, [], [], left)[0]
+        ready = readable(watched, left)
         if fd in ready:
             return True
         if sandbox is not None and sandbox.command_ended():
             # One last look: what the command wrote before it exited is still to be read.
-            return bool(select.select([fd], [], [], 0)[0])
+            return bool(readable([fd], 0))
         if not ready:
             raise TimeoutError
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from provebench.sandbox._limits import launch_cgroup, preexec_for
 from provebench.sandbox._policy import SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
 from provebench.sandbox._tool import bwrap_tool
+from provebench.sandbox._wait import readable
 
 MAX_OUTPUT_BYTES = 1024 * 1024
 
@@ -59,7 +59,7 @@ class SandboxProcess:
         deadline = time.monotonic() + timeout
         while _EXIT_CODE.search(self.said) is None and not self.gone:
             left = max(0.0, deadline - time.monotonic())
-            if not select.select([self.status_fd], [], [], left)[0]:
+            if not readable([self.status_fd], left):
                 return False
             chunk = os.read(self.status_fd, 4096)
             self.said += chunk

@@ -25,7 +25,6 @@ never see that failure, and the re-sent append would be the library's blind retr
 from __future__ import annotations
 
 import json
-import select
 import socket
 import threading
 from collections.abc import Callable
@@ -67,6 +66,7 @@ from provebench.pilot.emulator._sheets import (
 )
 from provebench.pilot.lab import ApiTimeout, CycleContext, CycleRecord, Gateway, LabError
 from provebench.pilot.lab._record import plain
+from provebench.sandbox._wait import readable
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -347,10 +347,11 @@ class _Handler(BaseHTTPRequestHandler):
         cycle = self.session.current
         while cycle is not None and self.session.current is cycle:
             try:
-                readable, _, _ = select.select([self.connection], [], [], _SILENCE_POLL_SEC)
+                # poll, not select: the laboratory may hold descriptors past 1024 (`_wait`).
+                spoke = readable([self.connection.fileno()], _SILENCE_POLL_SEC)
             except (OSError, ValueError):  # the socket is gone
                 return
-            if readable:
+            if spoke:
                 return
 
     def _read_body(self, length: int) -> bytes | None:
