@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,17 +104,18 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     (`LoadedAgent.code_sha256`): the spec, and every byte the sandbox shows of its code but
     Python's caches (which a seal never copies), computed without running it."""
     from provebench.pilot.agents._loader import builtin_agents, shipped_code_sha256
-    from provebench.sandbox._candidate import code_digest, is_shipped, locate
+    from provebench.sandbox._candidate import is_shipped, listing_digest, locate
 
     if (agent is None) == (agent_cmd is None):
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
     if agent_cmd is not None:
-        from provebench.pilot.emulator._external import command_code_sha256
+        from provebench.pilot.emulator._external import command_digest
         from provebench.sandbox._command import resolve_command
 
         argv = resolve_command(agent_cmd, field="--agent-cmd")
         folders = command_code_folders(argv)
-        digest = command_code_sha256(agent_cmd, folders, _hidden_when_sealing(), skip_caches=True)
+        listing = _launchable_listing(folders, "--agent-cmd")
+        digest = command_digest(agent_cmd, listing_digest(listing))
         return SealedCandidate(
             {"spec": f"cmd:{agent_cmd}", "code_sha256": digest},
             tuple(folders),
@@ -125,8 +127,20 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
     code = locate(agent, "--agent")
     _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
-    digest = code_digest(code.shown, _hidden_when_sealing(), field="--agent", skip_caches=True)
+    digest = listing_digest(_launchable_listing(code.shown, "--agent"))
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
+
+
+def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, str]]:
+    """The candidate's code as every run of the seal will hold it, refused in one line before
+    anything is written when no sandbox could show it (`check_launchable`): a seal must never
+    succeed for code no run can launch."""
+    from provebench.sandbox._candidate import code_listing
+    from provebench.sandbox._held_code import check_launchable
+
+    listing = code_listing(shown, _hidden_when_sealing(), field=field, skip_caches=True)
+    check_launchable(listing, shown, field=field)
+    return listing
 
 
 def _refuse_lone_module_in_shared_folder(shown: tuple[Path, ...], path_entry: str) -> None:

@@ -36,6 +36,16 @@ Listing = list[tuple[str, str]]
 _SEALS = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL
 # File descriptors a launch needs besides the code's (bwrap's status pipe, the channel, stdio).
 _FD_MARGIN = 256
+# bubblewrap parses at most 9,000 arguments in all, those it reads through `--args FD` included
+# (its MAX_ARGS): `--args` does not lift the limit. Held code is rebuilt by arguments, a few an
+# entry (`mount_args`), so the code may take `MAX_CODE_ARGUMENTS` of them; the launch's own
+# options (isolation, the system, the masks, the interpreter) and the command have the rest.
+BWRAP_MAX_ARGUMENTS = 9000
+MAX_CODE_ARGUMENTS = 8000
+# A shown folder's `--perms 555 --tmpfs PATH` and `--remount-ro PATH`; a shown file's
+# `--perms MODE --ro-bind-data FD PATH` is one fewer.
+_SHOWN_PATH_ARGUMENTS = 6
+_ENTRY_ARGUMENTS = {"folder": 2, "exec": 5, "file": 3, "link": 3}
 
 
 @dataclass(frozen=True)
@@ -73,19 +83,21 @@ class HeldCode:
             (entry,) = entries
             return ["--perms", f"{entry.mode:o}", "--ro-bind-data", _reopen(entry, opened),
                     str(shown)]  # fmt: skip
+        # As few arguments an entry as bubblewrap allows (`launch_arguments`): no mode for a
+        # folder (0755) nor a plain file (0666), since the whole tree is remounted read-only
+        # once filled (`read_only_args`) and no mode lets anything write there; an executable
+        # file keeps its execute bits (0555), which decide what the candidate can run.
         args = ["--perms", "555", "--tmpfs", str(shown)]
-        folders = []
         for entry in entries:
             where = f"{shown}/{entry.relative}"
             if entry.kind == "folder":
                 args += ["--dir", where]
-                folders.append(where)
             elif entry.kind == "link":
                 args += ["--symlink", entry.target, where]
+            elif entry.mode & stat.S_IXUSR:
+                args += ["--perms", "555", "--file", _reopen(entry, opened), where]
             else:
-                args += ["--perms", f"{entry.mode:o}", "--file", _reopen(entry, opened), where]
-        for where in folders:  # read-only as the snapshot made them, once filled
-            args += ["--chmod", "555", where]
+                args += ["--file", _reopen(entry, opened), where]
         return args
 
     def read_only_args(self) -> list[str]:
@@ -107,6 +119,32 @@ class HeldCode:
                     os.close(entry.fd)
 
 
+def launch_arguments(listing: Listing, shown: int) -> int:
+    """The most bubblewrap arguments that showing this code from memory takes (`mount_args`
+    and `read_only_args`), from its listing alone: so a seal and every launch of its code count
+    the same (`shown`: how many paths the code is shown at)."""
+    total = _SHOWN_PATH_ARGUMENTS * shown
+    for _, entry in listing:
+        total += _ENTRY_ARGUMENTS[entry.partition(":")[0]]
+    return total
+
+
+def check_launchable(listing: Listing, shown: Sequence[Path], *, field: str) -> None:
+    """One line, before anything runs, when no sandbox can show this code: it needs more of
+    bubblewrap's arguments than a launch has for code (at `pilot seal`, and for every run's
+    snapshot: a seal never succeeds for code no run of it can launch)."""
+    needed = launch_arguments(listing, len(shown))
+    if needed > MAX_CODE_ARGUMENTS:
+        where = ", ".join(str(path) for path in shown)
+        raise ProvebenchError(
+            f"the candidate's code under {where} is {len(listing)} files, folders and links, "
+            f"which need {needed} sandbox arguments, over the limit of {MAX_CODE_ARGUMENTS} "
+            "(3 a file or link, 5 an executable file, 2 a folder: about 2,600 files); "
+            "give the candidate fewer files",
+            field=field,
+        )
+
+
 def _reopen(entry: _Held, opened: list[int]) -> str:
     fd = os.open(f"/proc/self/fd/{entry.fd}", os.O_RDONLY | os.O_CLOEXEC)
     opened.append(fd)
@@ -123,6 +161,7 @@ def hold_code(
     from provebench.sandbox._policy import absolute  # the policy's spelling of a shown path
 
     protect_laboratory()  # no process of this user may open the memfds through /proc/PID/fd
+    check_launchable(listing, shown, field=field)
     _room_for(len(listing), field)
     held: dict[Path, tuple[bool, tuple[_Held, ...]]] = {}
     read: Listing = []
@@ -258,4 +297,11 @@ def _room_for(files: int, field: str) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-__all__ = ["HeldCode", "hold_code"]
+__all__ = [
+    "BWRAP_MAX_ARGUMENTS",
+    "MAX_CODE_ARGUMENTS",
+    "HeldCode",
+    "check_launchable",
+    "hold_code",
+    "launch_arguments",
+]

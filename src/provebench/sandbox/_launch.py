@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from provebench._errors import ProvebenchError
+from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
 from provebench.sandbox._limits import launch_cgroup, preexec_for
 from provebench.sandbox._policy import SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
@@ -135,6 +137,15 @@ def sandbox_process(
         "--",
         *command,
     ]
+    if len(argv) - 1 > BWRAP_MAX_ARGUMENTS:
+        # bubblewrap would refuse them all in a line of its own, `--args FD` included; the held
+        # code's share is checked when it is held (`check_launchable`), this is the rest.
+        for fd in (*opened, status_read, status_write):
+            os.close(fd)
+        raise ProvebenchError(
+            f"the sandbox needs {len(argv) - 1} arguments for this launch, over bubblewrap's "
+            f"limit of {BWRAP_MAX_ARGUMENTS}: shorten the command or show fewer files"
+        )
     with launch_cgroup(policy.limits) as cgroup, contextlib.ExitStack() as pipes:
         pipes.callback(os.close, status_read)
         try:

@@ -31,7 +31,7 @@ import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -42,7 +42,7 @@ from provebench.pilot.lab import CycleContext
 from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
-from provebench.sandbox._candidate import code_digest, command_version, listing_digest
+from provebench.sandbox._candidate import command_version, listing_digest
 from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
@@ -124,17 +124,11 @@ def external_agent(
     )
 
 
-def command_code_sha256(
-    command: str, folders: Sequence[Path], hidden: Sequence[Path], *, skip_caches: bool = False
-) -> str:
-    """The command as written, and every byte the sandbox shows of the folders of the files it
-    names (`command_code_folders`; not its interpreter: a venv is not the candidate's code, and
-    it is shown read-only like the system)."""
-    files = code_digest(folders, hidden, field="--agent-cmd", skip_caches=skip_caches)
-    return command_digest(command, files)
-
-
 def command_digest(command: str, files_sha256: str) -> str:
+    """An `--agent-cmd` candidate's code identity: the command as written, and the digest of
+    every byte the sandbox shows of the folders of the files it names (`command_code_folders`;
+    not its interpreter: a venv is not the candidate's code, and it is shown read-only like the
+    system)."""
     return hashlib.sha256(f"{command}\n{files_sha256}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
