@@ -18,10 +18,11 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.lab._runner import run_lab
-from provebench.sandbox import _held_code
+from provebench.sandbox import _held_code, policy_for, run_sandboxed
 from provebench.sandbox._candidate import code_listing
 from provebench.sandbox._channel import Channel, encode_frame
 from provebench.sandbox._code_copy import snapshot_code
+from provebench.sandbox._policy import SANDBOX_ENV
 from provebench.sandbox._wait import readable
 from tests.helpers.pilot_evaluation import make_small_corpus
 from tests.helpers.pilot_lab import run_cli
@@ -192,3 +193,30 @@ def test_a_channel_numbered_past_1024_is_read(tmp_path: Path) -> None:
         assert readable([high.fileno()], 0) == {high.fileno()}  # its end closed
     finally:
         channel.close()
+
+
+def _open_descriptors() -> list[str]:
+    return sorted(entry.name for entry in Path("/proc/self/fd").iterdir())
+
+
+def test_a_launch_over_bubblewraps_own_limit_is_one_line_and_starts_nothing(
+    tmp_path: Path,
+) -> None:
+    """Whatever makes a launch pass 9,000 arguments (here a command line), it is refused by
+    provebench in one line, every descriptor it opened for the launch closed again."""
+    private = tmp_path / "private"
+    (private / "work").mkdir(parents=True)
+    before = _open_descriptors()
+    policy = policy_for([], {})
+    marker = tmp_path / "started"
+    with pytest.raises(ProvebenchError) as refused:
+        run_sandboxed(
+            policy,
+            ["/bin/sh", "-c", f"touch {marker}", *["x"] * 9000],
+            private_dir=private,
+            env=SANDBOX_ENV,
+            timeout=30,
+        )
+    assert "\n" not in str(refused.value) and "limit of 9000" in str(refused.value)
+    assert not marker.exists()
+    assert _open_descriptors() == before
