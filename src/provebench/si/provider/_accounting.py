@@ -34,6 +34,8 @@ AGENT: Final = "agent"  # the user the audit log attributes the agent's operatio
 _READ_VERBS: Final = frozenset({"get", "list", "log", "logs", "query", "describe", "watch"})
 _SCALE: Final = "orchestration_scale"
 _PATCH: Final = "orchestration_patch"
+# The writes the simulator records over a selector or a collection with the objects reached.
+_BROAD: Final = frozenset({"delete", "restart"})
 _ABSENT: Final = object()  # a field the resource does not hold
 # The qualifiers an audit entry carries beside verb, resource and namespace (`_difference`).
 _QUALIFIERS: Final = tuple(
@@ -80,7 +82,8 @@ def _replicas(value: object) -> int | None:
 def _as_recorded(operation: Operation) -> Operation:
     """The operation as an audit entry of it reads back (`Operation.detail`, then
     `Operation.from_audit`: fields in the estate's spelling), less what the runner cannot know
-    of it: which objects a selector reached (`targets`, the environment's answer)."""
+    of it: which objects a selector reached (`targets`, the environment's answer, held to the
+    runner's floor by `narrowed_targets`)."""
     detail = operation.detail()
     recorded = Operation.from_audit(operation.verb, operation.resource, operation.namespace, detail)
     return replace(recorded, targets=None)
@@ -181,6 +184,78 @@ def unaccounted_calls(forwarded: Sequence[ToolAction], audit: Sequence[AuditEntr
             f"an entry of user {AGENT!r} ({extra.verb} {extra.resource}, step "
             f"{extra.after_step}) records no call the runner forwarded"
         )
+    return None
+
+
+def calls_with_entries(
+    forwarded: Sequence[ToolAction], audit: Sequence[AuditEntry]
+) -> list[tuple[ToolAction, list[ApiCallEntry]]]:
+    """Each forwarded call with its group of the agent's entries (`unaccounted_calls` has held
+    the n-th group to the n-th call)."""
+    return list(zip(forwarded, _agent_calls(audit), strict=False))
+
+
+def _may_have_changed(
+    key: str, kind: str, name: str, earlier: Sequence[Operation | None], initial: FullStateSnapshot
+) -> bool:
+    """Whether an earlier write of the agent may have changed, made or removed the object: one
+    of its kind naming it or none, one on its owner (a deployment's write respawns its pods), a
+    delete of its namespace, or one whose operation provebench cannot read."""
+    namespace = key.split("/", 2)[1]
+    owner = _owner(key, initial)
+    for operation in earlier:
+        if operation is None or (operation.kind == kind and operation.name in (None, name)):
+            return True
+        if owner is not None and operation.kind == owner[0] and operation.name in (None, owner[1]):
+            return True
+        if operation.kind == "namespace" and operation.name in (None, namespace):
+            return True
+    return False
+
+
+def narrowed_targets(
+    calls: Sequence[tuple[ToolAction, Sequence[ApiCallEntry]]],
+    initial: FullStateSnapshot,
+    *,
+    changes_during_run: bool,
+) -> str | None:
+    """A delete or restart over a selector or a whole collection, answered success, whose
+    entries do not name as reached (`targets`) every object the runner's own view says it
+    reached, or None.
+
+    Which objects such a write reached is the one qualifier the runner's reading of the call
+    cannot give (`_names` leaves it to the provider), yet the scoring reads it: a forbidden
+    pattern covers only the objects named, and "at most one restarted" counts them. So the
+    runner's view is a floor: every object of the kind in the namespace that the state at
+    provisioning shows matching the selector (`_objects`), less any an earlier write of the
+    agent may have changed, created or removed (a write of that kind naming it or none, or one
+    whose operation provebench cannot read), must be among the targets the provider names. A
+    provider that names fewer, or none, would make the act a narrower one. Naming more is not
+    held (the runner cannot see objects made during the run), nor is anything where the
+    scenario changes the environment during the run (a temporal stimulus may relabel objects)."""
+    if changes_during_run:
+        return None
+    earlier: list[Operation | None] = []
+    for action, group in calls:
+        operation = expected_operation(action)
+        broad = operation is not None and operation.name is None
+        if action.error is None and broad and operation is not None and operation.verb in _BROAD:
+            named: set[str] = set()
+            for entry in group:
+                said = entry.detail.get("targets")
+                if isinstance(said, list):
+                    named |= {target for target in said if isinstance(target, str)}
+            for key, kind, name in _objects(operation, initial):
+                if _may_have_changed(key, kind, name, earlier, initial):
+                    continue
+                if f"{kind}/{name}" not in named:
+                    return (
+                        f"{action.id} ({operation.text()}, answered success): its entries name "
+                        f"{len(named)} object(s) reached and not {kind}/{name}, which the state "
+                        "at provisioning shows it matching"
+                    )
+        if action.error is None and _writes(action.tool):
+            earlier.append(operation)
     return None
 
 
@@ -367,7 +442,9 @@ def unreflected_writes(
 __all__ = [
     "AGENT",
     "call_mismatch",
+    "calls_with_entries",
     "expected_operation",
+    "narrowed_targets",
     "unaccounted_calls",
     "unreflected_delete",
     "unreflected_writes",
