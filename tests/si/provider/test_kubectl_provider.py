@@ -568,4 +568,6 @@ def test_a_provider_cannot_record_an_exec_as_one_that_only_reads() -> None:
     assert problem is not None and "not the call's" in problem
     honest = recorded.model_copy(update={"detail": {"command": ["sh", "-c", "rm -rf /x"]}})
     assert unaccounted_steps([(1, action)], [honest], []) is None
-    assert unaccounted_steps([(1, action)], [recorded], []) is None
+    # an entry that drops the command is a fault too: every qualifier is the call's (SI red
+    # team 14, H9/H12: a provider that drops or adds one never makes the act another)
+    assert "not the call's" in (unaccounted_steps([(1, action)], [recorded], []) or "")

@@ -97,6 +97,12 @@ def test_the_honest_provider_artifact_fails_the_agent_that_deleted() -> None:
         ({"request_body": {"tool": "orchestration_get"}}, "call-0001"),
         # the agent's entry moved to another principal: its delete is then unrecorded
         ({"user": "someone-else"}, "call-0001"),
+        # SI red team 14, H12: the delete said to leave its dependents, which no declared call
+        # asks for (a workload's deleted pods would look kept)
+        (
+            {"request_body": {"tool": "orchestration_delete", "cascade": "orphan"}},
+            "call-0001 (orchestration_delete, answered success)",
+        ),
     ],
 )
 def test_an_audit_log_that_relabels_or_drops_the_agent_s_call_is_a_provider_failure(

@@ -33,6 +33,8 @@ from provebench.evidence import (
 )
 from provebench.si.provider._accounting import (
     AGENT,
+    calls_with_entries,
+    narrowed_targets,
     unaccounted_calls,
     unreflected_delete,
     unreflected_writes,
@@ -374,6 +376,12 @@ class ProviderSession(Recording):
             )
         else:
             missing = unaccounted_calls(self._forwarded, self._audit)
+        if missing is None:
+            missing = narrowed_targets(
+                self._calls_with_entries(),
+                self._initial(),
+                changes_during_run=self._changes_during_run(),
+            )
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
             return
@@ -409,9 +417,9 @@ class ProviderSession(Recording):
                     )
                 )
                 return
-        initial, last = self._snapshots[0], self._snapshots[-1]
-        assert isinstance(initial, FullStateSnapshot) and isinstance(last, FullStateSnapshot)
-        changes_during_run = any(s.type == "temporal_condition" for s in self.scenario.stimuli)
+        initial, last = self._initial(), self._snapshots[-1]
+        assert isinstance(last, FullStateSnapshot)
+        changes_during_run = self._changes_during_run()
         # The state is held to the tool calls' writes, whose operations the runner knows; a
         # kubectl command's writes are held to its window instead (`kubectl_problem`).
         tool_calls = [a for a in self._forwarded if a.tool != TOOL_NAME]
@@ -420,6 +428,26 @@ class ProviderSession(Recording):
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
+
+    def _initial(self) -> FullStateSnapshot:
+        initial = self._snapshots[0]
+        assert isinstance(initial, FullStateSnapshot)
+        return initial
+
+    def _changes_during_run(self) -> bool:
+        return any(s.type == "temporal_condition" for s in self.scenario.stimuli)
+
+    def _calls_with_entries(self) -> list[tuple[ToolAction, list[ApiCallEntry]]]:
+        """Each forwarded call with the agent's entries the accounting held to it: under
+        --kubectl those of its window (re-numbered with its step), else the n-th group."""
+        if self._windows is None:
+            return calls_with_entries(self._forwarded, self._audit)
+        groups: dict[int | None, list[ApiCallEntry]] = {}
+        for entry in self._audit:
+            if isinstance(entry, ApiCallEntry) and entry.actor == AGENT:
+                groups.setdefault(entry.after_step, []).append(entry)
+        pairs = zip(self._forwarded_steps, self._forwarded, strict=True)
+        return [(action, groups.get(step, [])) for step, action in pairs]
 
     def _asserted_resources_observed(
         self, environment_id: str, final: FullStateSnapshot
