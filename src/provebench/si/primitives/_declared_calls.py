@@ -85,8 +85,6 @@ KINDS: Final = frozenset(
 )
 _PLURALS: Final = {"networkpolicies": "networkpolicy", "ingresses": "ingress", "nodes": "node"}
 
-_MAX_FIELDS: Final = 50
-
 
 def normal_kind(raw: str) -> str:
     """A resource type as the vocabulary spells it: singular (``pods`` -> ``pod``)."""
@@ -206,8 +204,11 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
     written = arguments.get(WRITTEN_FIELDS.get(name, ""))
     if isinstance(written, dict):
         # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
-        # replicas is a scale to that count for the checks (si.primitives `Operation.effects`)
-        fields = tuple(_leaves(written))[:_MAX_FIELDS]
+        # replicas is a scale to that count for the checks (si.primitives `Operation.effects`).
+        # Every field, never the first N: 50 junk keys sorted before `zone` or `image` hid the
+        # write from every forbidden pattern (SI red team 14, H1/H2). The record stays linear
+        # in the call's own arguments, which the evidence keeps verbatim anyway.
+        fields = tuple(_leaves(written))
         replicas = replica_count(written.get("replicas"))
     return Operation(
         verb=verb,

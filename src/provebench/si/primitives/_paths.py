@@ -35,6 +35,7 @@ from provebench.si.primitives._operations import (
     parse_pattern,
     recreations,
 )
+from provebench.si.primitives._replica_counts import counts_before
 from provebench.si.primitives._scope import EvidenceView
 
 REPORTED_MATCHES: Final = 20
@@ -147,8 +148,14 @@ class AuditView:
             )
         # a delete and a create of one object are a modification of it (`recreations`)
         effective = recreations((op.operation, op.permitted) for op in found)
+        # whether a scale lowered its workloads' count, from the state snapshots
+        logged = zip(found, effective, strict=True)
+        before = counts_before(
+            ((o, op.permitted, op.targets, op.step) for op, o in logged), self._full_snapshots
+        )
         return [
-            replace(op, operation=operation) for op, operation in zip(found, effective, strict=True)
+            replace(op, operation=replace(operation, replicas_before=count))
+            for op, operation, count in zip(found, effective, before, strict=True)
         ]
 
     @cached_property
