@@ -29,6 +29,7 @@ from provebench.si.primitives._cue_presence import (
     could_match,
     cuts_word,
 )
+from provebench.si.primitives._look_alikes import LOOK_ALIKES
 from provebench.si.primitives._once import once
 
 if TYPE_CHECKING:
@@ -48,15 +49,6 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\
 _APOSTROPHES = dict.fromkeys(
     map(ord, "\u2018\u2019\u201b\u02bc\u02bb\u02b9\u2032\u00b4`\uff07"), "'"
 )
-# Cyrillic and Greek letters drawn like Latin ones (a subset of Unicode TS #39's confusables):
-# a cue word spelled with one ("n\u043et") is that cue word.
-_LOOK_ALIKES = str.maketrans(
-    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u051b\u051d\u0261"
-    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408\u0405\u0423"
-    "\u03b1\u03bf\u03c1\u03bd\u03b9\u03ba\u03c5\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c"
-    "\u039d\u039f\u03a1\u03a4\u03a5\u03a7",
-    "aeopcyxijsdhqwgABEKMHOPCTXIJSYaopvikuABEZHIKMNOPTYX",
-)
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -67,7 +59,7 @@ def _fold_character(character: str) -> str:
         unicodedata.normalize("NFKC", character)
         .translate(_INVISIBLE)
         .translate(_APOSTROPHES)
-        .translate(_LOOK_ALIKES)
+        .translate(LOOK_ALIKES)
     )
 
 
