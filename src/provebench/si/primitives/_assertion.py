@@ -31,6 +31,7 @@ from provebench.si.primitives._cue_presence import (
 )
 from provebench.si.primitives._look_alikes import LOOK_ALIKES
 from provebench.si.primitives._once import once
+from provebench.si.primitives._respell import respell
 
 if TYPE_CHECKING:
     from provebench.si.primitives._non_answer import NonAnswerCues
@@ -75,6 +76,19 @@ class FoldedText:
 
     @classmethod
     def of(cls, original: str) -> FoldedText:
+        """The fold of `original`: its characters folded (`_fold_character`), then the words
+        spelled to slip past the cues respelled (`_respell`, SI red team 14)."""
+        folded = cls._of_characters(original)
+        respelled = respell(folded.text)
+        if respelled is None:
+            return folded
+        text, to_respelled = respelled
+        if folded._to_folded is None:
+            return cls(text, tuple(to_respelled))
+        return cls(text, tuple(to_respelled[offset] for offset in folded._to_folded))
+
+    @classmethod
+    def _of_characters(cls, original: str) -> FoldedText:
         if original.isascii():
             return cls(original.replace("`", "'"), None)
         pieces: list[str] = []
@@ -552,7 +566,9 @@ class AssertionCues:
                 re.IGNORECASE,
             ),
             # `non-missing`: a negating prefix joined to the phrase
-            negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-$", re.IGNORECASE),
+            # (round 14: or joined by an invisible soft hyphen, "not\u00admissing", which the fold
+            # removes; the phrase is found glued to the prefix only where one stood)
+            negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-?$", re.IGNORECASE),
             # `lacks nothing`: a negation as the phrase's object
             negated_object=re.compile(f"\\s+(?:{objects})(?![{_WORD}])", re.IGNORECASE),
             # "SMTP_HOST/SMTP_PORT", "SMTP_HOST plus SMTP_PORT": nothing but joiners between
@@ -1051,7 +1067,8 @@ class SentenceReading:
 
     def _framed(self, start: int) -> bool:
         """Version 5: a clause before the phrase's, ended by a colon, semicolon or dash, that
-        is nothing but a framing label ("Candidate cause:", "False lead:", "Title:")."""
+        is nothing but a framing label ("Candidate cause:", "False lead:", "Title:"); or the
+        phrase in that label itself."""
         if self._framed_from is None:
             self._framed_from = self._after_first_preface(
                 self._cues.framing_preface,
@@ -1059,7 +1076,8 @@ class SentenceReading:
                 "framing_preface",
                 colon_only=True,
             )
-        return self._folded_clause_index(start) >= self._framed_from
+        # the label's own words are no finding either ("Wrong guess: X is wrong", round 14)
+        return self._folded_clause_index(start) >= self._framed_from - 1
 
     def _after_first_preface(
         self, cue: re.Pattern[str], filler: frozenset[str], test: str, *, colon_only: bool

@@ -22,9 +22,7 @@ LOOK_ALIKES: Final = str.maketrans(
     # round marks drawn like an o: Tifinagh yas, white circles, ideographic zero, Armenian and
     # Coptic o
     "\u2d59\u25cb\u25ef\u3007\u0585\u2c9f",
-    "aeopcyxijsdhqwgABEKMHOPCTXIJSYaopvikuABEZHIKMNOPTYX"
-    "abcdefghijklmnoprstuvwyz"
-    "oooooo",
+    "aeopcyxijsdhqwgABEKMHOPCTXIJSYaopvikuABEZHIKMNOPTYXabcdefghijklmnoprstuvwyzoooooo",
 )
 
 __all__ = ["LOOK_ALIKES"]
