@@ -16,7 +16,8 @@ is respelled, each by class, never word by word:
 
 A respelling only ever yields a cue word or the neutral "indeed", and only where the whole word
 or idiom is found, so an answer without these spellings reads exactly as before. Each pattern
-is one regular-expression scan without nested repetition: linear in the answer.
+is one regular-expression scan without nested repetition, linear in the answer, and runs only
+where a substring it needs is present (most answers have none of them).
 """
 
 from __future__ import annotations
@@ -27,31 +28,53 @@ from typing import Final
 _I = re.IGNORECASE
 _WORD: Final = "A-Za-z0-9_'’-"
 # The negations a respelled word may be (the `negation` cues of one word, strict-5.yaml).
-_NEGATIONS: Final = frozenset(
-    ["not", "no", "never", "none", "nothing", "nor", "neither", "without", "cannot", "nobody"]
-)
+_NEGATIONS: Final = (
+    "not", "no", "never", "none", "nothing", "nor", "neither", "without", "cannot", "nobody"
+)  # fmt: skip
+_SEPARATORS: Final = r"[\s.\-_*/|+~·•]{1,3}"
+_LEET_CLASS: Final = {"o": "0", "i": "1", "e": "3", "a": "4@", "s": "5$", "t": "7"}
+
+
+def _letter(letter: str, *, leet: bool) -> str:
+    """A character class for one letter in either case (and its leetspeak symbols)."""
+    symbols = re.escape(_LEET_CLASS.get(letter, "")) if leet else ""
+    return f"[{letter}{letter.upper()}{symbols}]"
+
+
+def _negation_words(separator: str, *, leet: bool, shortest: int) -> re.Pattern[str]:
+    """The negations spelled letter by letter with `separator` between the letters, as whole
+    words. Written to scan fast: case by character classes (no IGNORECASE), the first letter
+    as one class the scan can skip to, the word start tested after it, and each alternative
+    tied to its first letter by a lookbehind."""
+    words = sorted((w for w in _NEGATIONS if len(w) >= shortest), key=len, reverse=True)
+    firsts = sorted({word[0] for word in words})
+    start = "[" + "".join(f"{c}{c.upper()}" for c in firsts) + "]"
+    tails = "|".join(
+        f"(?<={_letter(word[0], leet=False)})"
+        + "".join(separator + _letter(letter, leet=leet) for letter in word[1:])
+        for word in words
+    )
+    end = "[$@" + _WORD + "]" if leet else "[" + _WORD + "]"
+    return re.compile(f"{start}(?<!{end[:-1]}].)(?:{tails})(?!{end})")
+
+
 # letters set apart by separators: "n-o-t", "n o t", "n.o.t", "n_o_t", "n*o*t"
-_SPACED: Final = re.compile(
-    rf"(?<![{_WORD}])[A-Za-z](?:[\s.\-_*/|+~·•]{{1,3}}[A-Za-z]){{1,7}}(?![{_WORD}])"
-)
-_SEPARATOR: Final = re.compile(r"[^A-Za-z]+")
-# a word of letters with leetspeak digits or symbols in it: "n0t", "n3v3r", "n0th1ng"
-_LEET_WORD: Final = re.compile(
-    rf"(?<![$@{_WORD}])(?=[A-Za-z0-9$@]*[A-Za-z])(?=[A-Za-z0-9$@]*[013457$@])"
-    rf"[A-Za-z0-9$@]{{3,9}}(?![$@{_WORD}])"
-)
-_LEET_LETTERS: Final = (str.maketrans("013457$@", "oieastsa"), str.maketrans("1", "l"))
+_SPACED: Final = _negation_words(_SEPARATORS, leet=False, shortest=2)
+# a negation of three letters or more with leetspeak digits or symbols for some letters:
+# "n0t", "n3v3r", "n0th1ng", "n0b0dy"
+_LEET_WORD: Final = _negation_words("", leet=True, shortest=3)
+_LEET_LETTERS: Final = str.maketrans("013457$@", "oieastsa")
 # a symbol of negation before a word
 _SYMBOL: Final = re.compile(r"[∅¬⊘](?=\s*[A-Za-z])|(?<![^\s(\[{])!(?=[A-Za-z])")
 # code and chat tails that deny what they follow
 _TAILS: Final = (
-    (re.compile(r"\s*(?:={2,3}|\bis\s+equal\s+to)\s*false\b|\s*!={1,2}\s*true\b", _I), ", false"),
+    (re.compile(r"\s*(?:={2,3}\s*false|!={1,2}\s*true)\b", _I), ", false"),
     (re.compile(rf"(?<![/{_WORD}])/s(?![/{_WORD}])", _I), "sarcasm"),
     (re.compile(rf"(?<![/{_WORD}])j\s*/\s*k(?![/{_WORD}])", _I), "just kidding"),
 )
 # negation idioms that affirm what follows (W2)
 _AFFIRMING: Final = re.compile(
-    rf"(?<![{_WORD}])(?:"
+    rf"(?<![{_WORD}])(?=[tnwbiu])(?:"
     r"there\s*(?:is|'s|was)\s+no\s+(?:doubt|question|denying)(?:\s+(?:about\s+it|whatsoever))?"
     r"(?:\s+that)?"
     r"|no\s+(?:doubt|question)(?:\s+about\s+it)?|without\s+(?:a\s+|any\s+)?(?:doubt|question)"
@@ -65,27 +88,34 @@ _AFFIRMING: Final = re.compile(
 )
 
 
+# a substring of every affirming idiom, one of which must be present for the scan to find one
+_AFFIRMING_NEEDS: Final = ("doubt", "question", "den", "only", "jok", "kidding", "lie", "lying")
+
+
 def respellings(text: str) -> list[tuple[int, int, str]]:
     """The spans of `text` (an answer's fold) to read as another word, in text order and not
     overlapping: `(start, end, word)`."""
     found: list[tuple[int, int, str]] = []
     for match in _SPACED.finditer(text):
-        word = _SEPARATOR.sub("", match.group()).lower()
-        if word in _NEGATIONS and word != match.group().lower():
-            found.append((match.start(), match.end(), word))
-    for match in _LEET_WORD.finditer(text):
-        lowered = match.group().lower()
-        for table in _LEET_LETTERS:
-            word = lowered.translate(table).translate(_LEET_LETTERS[0])
-            if word in _NEGATIONS:
-                found.append((match.start(), match.end(), word))
-                break
-    for match in _SYMBOL.finditer(text):
-        follows = text[match.end() : match.end() + 1]
-        found.append((match.start(), match.end(), "not " if follows.isalpha() else "not"))
-    for pattern, word in _TAILS:
-        found.extend((match.start(), match.end(), word) for match in pattern.finditer(text))
-    found.extend((match.start(), match.end(), "indeed") for match in _AFFIRMING.finditer(text))
+        word = re.sub(r"[^A-Za-z]+", "", match.group()).lower()
+        found.append((match.start(), match.end(), word))
+    if any(symbol in text for symbol in "013457$@"):
+        for match in _LEET_WORD.finditer(text):
+            if not match.group().isalpha():  # a negation written plainly is no respelling
+                found.append(
+                    (match.start(), match.end(), match.group().lower().translate(_LEET_LETTERS))
+                )
+    # the scans below run only where a substring they need is present (most answers lack it)
+    lowered = text.lower()
+    if "!" in text or not text.isascii():
+        for match in _SYMBOL.finditer(text):
+            follows = text[match.end() : match.end() + 1]
+            found.append((match.start(), match.end(), "not " if follows.isalpha() else "not"))
+    for (pattern, word), needed in zip(_TAILS, (("==", "!="), ("/s",), ("/",)), strict=True):
+        if any(piece in lowered for piece in needed):
+            found.extend((match.start(), match.end(), word) for match in pattern.finditer(text))
+    if any(piece in lowered for piece in _AFFIRMING_NEEDS):
+        found.extend((m.start(), m.end(), "indeed") for m in _AFFIRMING.finditer(text))
     found.sort()
     kept: list[tuple[int, int, str]] = []
     for span in found:
