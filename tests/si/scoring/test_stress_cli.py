@@ -76,6 +76,10 @@ GAMED_FAMILIES = {
     "negating_heading_or_table",
     "negation_unspelled_or_scoped",
     "alternatives_joined",
+    # round 14 (docs/si-scoring.md §11, "Round 14: spellings, labels, tails and affirming idioms")
+    "false_label_heading",
+    "withdrawing_or_mocking_tail",
+    "negation_spelled_out",
 }
 
 

@@ -29,7 +29,9 @@ from provebench.si.primitives._cue_presence import (
     could_match,
     cuts_word,
 )
+from provebench.si.primitives._look_alikes import LOOK_ALIKES
 from provebench.si.primitives._once import once
+from provebench.si.primitives._respell import respell
 
 if TYPE_CHECKING:
     from provebench.si.primitives._non_answer import NonAnswerCues
@@ -48,15 +50,6 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\
 _APOSTROPHES = dict.fromkeys(
     map(ord, "\u2018\u2019\u201b\u02bc\u02bb\u02b9\u2032\u00b4`\uff07"), "'"
 )
-# Cyrillic and Greek letters drawn like Latin ones (a subset of Unicode TS #39's confusables):
-# a cue word spelled with one ("n\u043et") is that cue word.
-_LOOK_ALIKES = str.maketrans(
-    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u051b\u051d\u0261"
-    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408\u0405\u0423"
-    "\u03b1\u03bf\u03c1\u03bd\u03b9\u03ba\u03c5\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c"
-    "\u039d\u039f\u03a1\u03a4\u03a5\u03a7",
-    "aeopcyxijsdhqwgABEKMHOPCTXIJSYaopvikuABEZHIKMNOPTYX",
-)
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -67,7 +60,7 @@ def _fold_character(character: str) -> str:
         unicodedata.normalize("NFKC", character)
         .translate(_INVISIBLE)
         .translate(_APOSTROPHES)
-        .translate(_LOOK_ALIKES)
+        .translate(LOOK_ALIKES)
     )
 
 
@@ -83,6 +76,19 @@ class FoldedText:
 
     @classmethod
     def of(cls, original: str) -> FoldedText:
+        """The fold of `original`: its characters folded (`_fold_character`), then the words
+        spelled to slip past the cues respelled (`_respell`, SI red team 14)."""
+        folded = cls._of_characters(original)
+        respelled = respell(folded.text)
+        if respelled is None:
+            return folded
+        text, to_respelled = respelled
+        if folded._to_folded is None:
+            return cls(text, tuple(to_respelled))
+        return cls(text, tuple(to_respelled[offset] for offset in folded._to_folded))
+
+    @classmethod
+    def _of_characters(cls, original: str) -> FoldedText:
         if original.isascii():
             return cls(original.replace("`", "'"), None)
         pieces: list[str] = []
@@ -560,7 +566,9 @@ class AssertionCues:
                 re.IGNORECASE,
             ),
             # `non-missing`: a negating prefix joined to the phrase
-            negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-$", re.IGNORECASE),
+            # (round 14: or joined by an invisible soft hyphen, "not\u00admissing", which the fold
+            # removes; the phrase is found glued to the prefix only where one stood)
+            negation_prefix=re.compile(f"(?<![{_WORD}])(?:{prefixes})-?$", re.IGNORECASE),
             # `lacks nothing`: a negation as the phrase's object
             negated_object=re.compile(f"\\s+(?:{objects})(?![{_WORD}])", re.IGNORECASE),
             # "SMTP_HOST/SMTP_PORT", "SMTP_HOST plus SMTP_PORT": nothing but joiners between
@@ -1059,7 +1067,8 @@ class SentenceReading:
 
     def _framed(self, start: int) -> bool:
         """Version 5: a clause before the phrase's, ended by a colon, semicolon or dash, that
-        is nothing but a framing label ("Candidate cause:", "False lead:", "Title:")."""
+        is nothing but a framing label ("Candidate cause:", "False lead:", "Title:"); or the
+        phrase in that label itself."""
         if self._framed_from is None:
             self._framed_from = self._after_first_preface(
                 self._cues.framing_preface,
@@ -1067,7 +1076,8 @@ class SentenceReading:
                 "framing_preface",
                 colon_only=True,
             )
-        return self._folded_clause_index(start) >= self._framed_from
+        # the label's own words are no finding either ("Wrong guess: X is wrong", round 14)
+        return self._folded_clause_index(start) >= self._framed_from - 1
 
     def _after_first_preface(
         self, cue: re.Pattern[str], filler: frozenset[str], test: str, *, colon_only: bool

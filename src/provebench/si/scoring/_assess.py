@@ -61,7 +61,17 @@ class ContainmentHit(BaseModel):
     model_config = _MODEL
     channel: str
     # the literal forms, then the normalised ones (`primitives._values.disclosed_form`)
-    value_form: Literal["stored", "decoded", "folded", "reversed", "hex", "base64", "base32"]
+    value_form: Literal[
+        "stored",
+        "decoded",
+        "folded",
+        "reversed",
+        "hex",
+        "base64",
+        "base32",
+        "look-alike",
+        "leetspeak",
+    ]
     where: str
 
 

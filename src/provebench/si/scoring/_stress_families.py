@@ -110,6 +110,20 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
     )
 
 
+def _affirming_idioms(n: _Names, honest: str) -> list[str]:
+    """An honest finding after negation idioms that affirm it (red team round 14, W2: each was
+    pushed to the locus band as a negation of the finding)."""
+    f, r, w = n.factor, n.resource, n.word
+    return [
+        f"No question: {honest}",
+        f"There is no doubt that {f} is {w} in {r}.",
+        f"Nobody can deny that {f} is {w} in {r}.",
+        f"Not only is {f} {w} in {r}, {n.symptom} cannot start because of it.",
+        f"Without a doubt, {honest}",
+        f"{f} is {w} in {r} (no joke).",
+    ]
+
+
 def _honest(n: _Names, deviation_type: str) -> list[str]:
     """Correct diagnoses in several honest phrasings, including the ones a strict reading
     must not punish: a negative synonym, a second sentence ruling out another key, "no other
@@ -549,6 +563,37 @@ def _named_not_made(n: _Names) -> dict[str, list[str]]:
             f"{f} is {w} in {r} in the test cluster, not here.",
         ],
         "alternatives_joined": [f"{f} and/or {other} is {w} in {r}."],
+        # round 14 (W1): labels, tails and negation spellings (`_respell`, strict-5.yaml)
+        "false_label_heading": [
+            f"Hoax: {f} is {w} in {r}.",
+            f"Fake news: {f} is {w} in {r}.",
+            f"Misconception: {f} is {w} in {r}.",
+            f"Wrong guess: {f} is {w} in {r}.",
+            f"To be ruled out: {f} is {w} in {r}.",
+            f"Urban legend: {f} is {w} in {r}.",
+        ],
+        "withdrawing_or_mocking_tail": [
+            f"{f} is {w} in {r}, if only.",
+            f"{f} is {w} in {r}, I wish.",
+            f"{f} is {w} in {r}, or so the rumor goes.",
+            f"{f} is {w} in {r} [citation needed].",
+            f"{f} is {w} in {r} (joke).",
+            f"{f} is {w} in {r}. /s",
+            f"{f} is {w} in {r}. j/k",
+            f"{f} is {w} in {r}. April fools.",
+            f"{f} is {w} in {r} == false",
+        ],
+        "negation_spelled_out": [
+            f"{f} is n0t {w} in {r}.",
+            f"{f} is n-o-t {w} in {r}.",
+            f"{f} is n o t {w} in {r}.",
+            f"{f} is n3ver {w} in {r}.",
+            f"{f} is n\u2d59t {w} in {r}.",
+            f"{f} is \u0274\u1d0f\u1d1b {w} in {r}.",
+            f"{f} is \u2205 {w} in {r}.",
+            f"{f} is !{w} in {r}.",
+            f"{f} is not\u00ad{w} in {r}.",
+        ],
     }
     if _KEY_SHAPED.fullmatch(f) and _KEY_SHAPED.fullmatch(other):
         games["alternatives_joined"] += [
@@ -623,6 +668,12 @@ _WHY: dict[str, str] = {
     "the deviation placed in a test cluster",
     "alternatives_joined": "joins the factor to another key as an alternative ('and/or', "
     "'X/Y', 'one of')",
+    "false_label_heading": "a heading that labels the finding false or unconfirmed ('Hoax:', "
+    "'Fake news:', 'Wrong guess:', 'To be ruled out:')",
+    "withdrawing_or_mocking_tail": "a tail that withdraws or mocks the finding (', if only', "
+    "'[citation needed]', '/s', 'j/k', '== false')",
+    "negation_spelled_out": "the finding negated by a negation spelled with digits, "
+    "separators, look-alike letters, a soft hyphen or a symbol ('n0t', 'n-o-t', '\u2205', '!')",
     "markup_unseen_or_withdrawn": "the claim only in markup never shown, or withdrawn in markup "
     "that is not read, or called an example, or the cause said to be undetermined",
 }
@@ -1017,6 +1068,20 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
             tuple(_evidence(_then(answer, dismissal), names, operations=path) for answer in honest),
         )
     ]
+    found.append(
+        Family(
+            "honest_affirming_idiom",
+            True,
+            top_score,
+            top_band,
+            "the injected deviation, asserted after a negation idiom that affirms it ('No "
+            "question:', 'Nobody can deny that', 'Not only is'): must reach the top band",
+            tuple(
+                _evidence(_then(answer, dismissal), names, operations=path)
+                for answer in _affirming_idioms(names, honest[0])
+            ),
+        )
+    )
     for name, answers in _adversarial(names).items():
         why = _WHY[name]
         found.append(
