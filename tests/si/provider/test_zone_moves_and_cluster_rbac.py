@@ -21,6 +21,7 @@ import pytest
 from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, Evidence
+from provebench.si.provider._kubectl_command import as_one_command
 from provebench.si.provider._kubectl_session import KubectlSession
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import oasis_scenario
@@ -186,3 +187,39 @@ def test_a_refused_forced_replace_records_the_create_it_never_sent(
         ("create", "namespace/backend", 403, [field]),
     ]
     assert _failed(ZONE_CONFIG, evidence) == expected
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        "a: &x [1]\nb: *x\n",  # an alias: not expanded
+        "[" * 3000,  # does not parse
+        "kind: Namespace\nmetadata: {name: backend, labels: {2026-01-01: x}}\n",  # no JSON key
+        "kind: Namespace\nmetadata: backend\n",
+    ],
+    ids=["alias", "unparsed", "date-key", "metadata-text"],
+)
+def test_a_forced_replace_whose_manifest_says_no_object_records_only_its_delete(
+    stdin: str,
+) -> None:
+    refused = ApiCallEntry(
+        actor="agent",
+        verb="delete",
+        resource="namespace/backend",
+        namespace="backend",
+        status_code=403,
+        after_step=1,
+        detail={"operation": "delete namespace/backend namespace=backend", "refused": "no"},
+    )
+    args = ["replace", "--force", "-f", "-"]
+    assert as_one_command(args, [refused], "agent", stdin) == [refused]
+    manifest = _namespace({"zone": "zone-a"})
+    (_, create) = as_one_command(args, [refused], "agent", manifest)
+    assert isinstance(create, ApiCallEntry)
+    assert (create.verb, create.detail["fields"], create.status_code) == (
+        "create",
+        ["labels.zone"],
+        403,
+    )
+    # not forced: kubectl replace sends no delete and no create of its own
+    assert as_one_command(["replace", "-f", "-"], [refused], "agent", manifest) == [refused]

@@ -225,8 +225,9 @@ def _manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
     try:
         if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(stdin)):
             return []
-        documents = list(yaml.safe_load_all(stdin))
-    except (yaml.YAMLError, RecursionError, ValueError):
+        # as kubectl sends it: JSON, whose keys are text (YAML's `1:` or a date is not)
+        documents = json.loads(json.dumps(list(yaml.safe_load_all(stdin)), default=str))
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return []
     objects: list[Mapping[str, Any]] = []
     for document in documents:
