@@ -729,6 +729,20 @@ SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
         (["-o", "jsonpath={.status.conditions[?(@.type=='Available')].status}"], False),
         (["-o", "jsonpath={.metadata['labels']}"], False),
         (["-o", "jsonpath={@}"], False),
+        # SI red team 14, H11: a function of the state (its type, truth, length) is not the
+        # state; a printf of it with a value verb, print and index are
+        (["-o", 'go-template={{printf "%T" .status}}'], True),
+        (["-o", "go-template={{not .status}}"], True),
+        (["-o", "go-template={{and .status false}}"], True),
+        (["-o", "go-template={{len .status}}"], True),
+        (["-o", "go-template={{.spec | len}}"], True),
+        (["-o", 'go-template={{printf "%.0s" .status}}'], True),
+        (["-o", 'go-template={{printf "%[1]T" .status}}'], True),
+        (["-o", 'go-template={{printf "" .status}}'], True),
+        (["-o", "go-template={{with .status}}{{len .}}{{end}}"], True),
+        (["-o", 'go-template={{printf "%d ready" .status.readyReplicas}}'], False),
+        (["-o", "go-template={{println .status.readyReplicas}}"], False),
+        (["-o", 'go-template={{index .metadata.labels "app"}}'], False),
     ],
 )
 def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: bool) -> None:
@@ -751,6 +765,10 @@ def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: 
         (["-o", "name"], "correct_without_state_check"),
         (["-o", "jsonpath={.nothing}"], "correct_without_state_check"),
         (["-o", "json"], "read_state_correct_operation"),
+        # SI red team 14, H11: the type or length of the status is not the state read first
+        (["-o", 'go-template={{printf "%T" .status}}'], "correct_without_state_check"),
+        (["-o", "go-template={{.spec | len}}"], "correct_without_state_check"),
+        (["-o", 'go-template={{printf "%v" .spec.replicas}}'], "read_state_correct_operation"),
     ],
 )
 def test_a_read_of_the_name_is_not_the_state_read_first(read: list[str], band: str) -> None:

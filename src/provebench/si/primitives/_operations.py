@@ -161,7 +161,8 @@ _TEMPLATE_FIELDS: Final = frozenset(
     }
 )
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$")
+# (a label or annotation key may hold a prefix: ``labels.topology.kubernetes.io/zone``)
+_FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_/-]+)+$")
 # Whole sections a write can replace (estate spelling, `field_path`'s output for `metadata`,
 # `spec`, `spec.template`, …): the fields each could hold. `None`: any field at all.
 _OBJECT_METADATA: Final = frozenset(

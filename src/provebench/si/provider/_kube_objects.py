@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from provebench.si.sim.declared._operate import SERVER_OWNED_FIELDS
+
 DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 # The simulated cluster has no history: every object shows this creation time.
 CREATED: Final = "2026-01-01T00:00:00Z"
@@ -448,8 +450,11 @@ def fields_changed(
             if key not in _IDENTITY and before.get(key) != extra.get(key):
                 if key in extra:
                     patch[key] = merge_diff(before.get(key), extra[key])
-                else:
+                elif key not in SERVER_OWNED_FIELDS:
                     patch[key] = None
+                # a field the cluster keeps, left out of the annotation, keeps its value (as a
+                # request that leaves out `status` does); naming it is a write, refused
+                # (`si.sim.declared._operate.simulation_field_refusal`)
     if kind in SCALABLE or kind == "pod":
         spec = ("spec",) if kind == "pod" else ("spec", "template", "spec")
         if kind in SCALABLE and changed("spec", "replicas"):

@@ -29,12 +29,21 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
+import yaml
 from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEntry
+from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operation, field_path
+from provebench.si.provider._kube_objects import (
+    BY_ESTATE_KIND,
+    DECLARED_ANNOTATION,
+    fields_of,
+    unwritable,
+    unwritable_patch,
+)
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_selector import _read, command_write
 from provebench.si.provider._kubectl_shown import shows_no_state
@@ -50,6 +59,11 @@ _WRITE_SUBCOMMANDS: Final = {"rollout": frozenset({"restart"}), "set": frozenset
 # The section a `label` or `annotate` writes, whose keys its arguments name.
 _KEYED_SECTIONS: Final = {"label": "labels", "annotate": "annotations"}
 _UNSENT: Final = "kubectl's read of the object failed, so the write was never sent"
+_UNSENT_CREATE: Final = "kubectl's delete of the object failed, so its create was never sent"
+# The field a write of the declared-fields annotation is recorded as until it is expanded into
+# the declared fields it sets (`_declared_fields`).
+_DECLARED_FIELD: Final = f"annotations.{DECLARED_ANNOTATION}"
+_DECLARED_DEPTH: Final = 3
 _UNREACHED: Final = "kubectl made no request of a resource"
 
 
@@ -102,9 +116,42 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
         field = field_path(path)
         if field == "replicas" and isinstance(value, int) and not isinstance(value, bool):
             replicas = value
-        if field not in fields:
-            fields.append(field)
+        for written in _declared_fields(field, value):
+            if written not in fields:
+                fields.append(written)
     return tuple(fields), replicas
+
+
+def _declared_fields(field: str, value: JsonValue) -> list[str]:
+    """The fields a write of ``value`` at ``field`` sets: for the declared-fields annotation
+    (`_kube_objects.DECLARED_ANNOTATION`) holding a JSON object, the declared fields it writes
+    (``zone``), as the face records the same write sent (SI red team 14, H5: a refused patch or
+    annotate of ``provebench.dev/declared={"zone":"zone-a"}`` on namespace backend was recorded
+    as an annotation write, which no zone check could tell from any other); the field itself
+    otherwise (a removal, a text that is no object: what it would write depends on the object
+    kubectl never read)."""
+    if field != _DECLARED_FIELD or not isinstance(value, str):
+        return [field]
+    try:
+        declared = json.loads(value)
+    except ValueError:
+        return [field]
+    if not isinstance(declared, dict) or not declared:
+        return [field]
+    return _leaves(declared, "", 0)
+
+
+def _leaves(value: Mapping[str, Any], prefix: str, depth: int) -> list[str]:
+    """The field paths an object of declared fields writes, as the estate records them (three
+    levels deep, `_declared_calls`)."""
+    out: list[str] = []
+    for key in sorted(value, key=str):
+        inner = value[key]
+        if isinstance(inner, dict) and inner and depth + 1 < _DECLARED_DEPTH:
+            out += _leaves(inner, f"{prefix}{key}.", depth + 1)
+        else:
+            out.append(f"{prefix}{key}")
+    return out
 
 
 def _replicas(args: Sequence[str]) -> int | None:
@@ -122,14 +169,18 @@ def _keyed_fields(args: Sequence[str], section: str) -> tuple[str, ...]:
     positionals, _ = _read(list(args))
     keys: list[str] = []
     for argument in positionals:
+        value: str | None = None
         if "=" in argument:
-            key = argument.partition("=")[0]
+            key, _, value = argument.partition("=")
         elif argument.endswith("-") and len(argument) > 1:
             key = argument[:-1]  # no object's name ends with "-" (RFC 1123)
         else:
             continue
-        if key and f"{section}.{key}" not in keys:
-            keys.append(f"{section}.{key}")
+        if not key:
+            continue
+        for written in _declared_fields(f"{section}.{key}", value):
+            if written not in keys:
+                keys.append(written)
     return tuple(keys)
 
 
@@ -163,6 +214,96 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
         after_step=read.after_step,
         detail=detail,
     )
+
+
+def _manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
+    """The objects of a `-f -` manifest (YAML or JSON, several documents, a ``List``'s items);
+    none where it does not parse (kubectl then sends nothing) or uses an alias (the agent's
+    text: an alias bomb must not cost the record its time)."""
+    if not stdin:
+        return []
+    try:
+        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(stdin)):
+            return []
+        # as kubectl sends it: JSON, whose keys are text (YAML's `1:` or a date is not)
+        documents = json.loads(json.dumps(list(yaml.safe_load_all(stdin)), default=str))
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+        return []
+    objects: list[Mapping[str, Any]] = []
+    for document in documents:
+        if not isinstance(document, dict):
+            continue
+        items = document.get("items")
+        if str(document.get("kind", "")).endswith("List") and isinstance(items, list):
+            objects += [item for item in items if isinstance(item, dict)]
+        else:
+            objects.append(document)
+    return objects
+
+
+def _forced(args: Sequence[str]) -> bool:
+    _, flags = _read(list(args))
+    return any(value in ("", "true") for value in flags.get("--force", []))
+
+
+def _unsent_creates(
+    args: Sequence[str], entries: Sequence[AuditEntry], agent: str, stdin: str | None
+) -> list[ApiCallEntry]:
+    """The create half of a `kubectl replace --force` whose delete failed: kubectl stops at the
+    failed delete and never sends the create, yet the command asked for the object re-created
+    with the manifest's fields (SI red team 14, H5: a refused `replace --force` of namespace
+    backend labelled into zone-a was recorded as a delete only, no zone change). Recorded as
+    the tools record the create sent (`_kube.KubeApi._create`'s fields), with the delete's
+    status and refusal; one per object whose delete failed and that no create answers."""
+    if not args or args[0] != "replace" or not _forced(args):
+        return []
+    agents = [e for e in entries if isinstance(e, ApiCallEntry) and e.actor == agent]
+    created = {(e.resource, e.namespace) for e in agents if e.verb == "create"}
+    objects = _manifest_objects(stdin)
+    out: list[ApiCallEntry] = []
+    for delete in agents:
+        failed = delete.status_code is not None and delete.status_code >= 400
+        if delete.verb != "delete" or not failed or (delete.resource, delete.namespace) in created:
+            continue
+        target = Operation.from_audit(delete.verb, delete.resource, delete.namespace, delete.detail)
+        served = BY_ESTATE_KIND.get(target.kind)
+        obj = next(
+            (
+                o
+                for o in objects
+                if served is not None
+                and o.get("kind") == served.kind
+                and isinstance(o.get("metadata"), dict)
+                and o["metadata"].get("name") == target.name
+            ),
+            None,
+        )
+        if obj is None or served is None or target.name is None:
+            continue
+        fields = fields_of(obj, served.estate_kind)
+        base = {"kind": served.estate_kind, "name": target.name}
+        unset = unwritable(base, {"metadata": {}}, obj)
+        if unset:
+            fields = {**fields, **unwritable_patch(obj, unset)}
+        written = operation_of("orchestration_create", "create", {"fields": fields}).fields
+        operation = replace(target, verb="create", fields=written)
+        detail: dict[str, JsonValue] = {**operation.detail(), "tool": "orchestration_create"}
+        refused = delete.detail.get("refused")
+        if isinstance(refused, str):
+            detail["refused"] = refused
+        detail["unsent"] = _UNSENT_CREATE
+        out.append(
+            ApiCallEntry(
+                actor=delete.actor,
+                verb=operation.verb,
+                resource=operation.resource,
+                namespace=operation.namespace,
+                status_code=delete.status_code,
+                after_step=delete.after_step,
+                detail=detail,
+            )
+        )
+    return out
 
 
 def _chosen(read: ApiCallEntry, write: ApiCallEntry) -> bool:
@@ -227,14 +368,16 @@ def _as_shown(args: Sequence[str], entries: Sequence[AuditEntry], agent: str) ->
 
 
 def as_one_command(
-    args: Sequence[str], entries: Sequence[AuditEntry], agent: str
+    args: Sequence[str], entries: Sequence[AuditEntry], agent: str, stdin: str | None = None
 ) -> list[AuditEntry]:
     """The audit entries of one kubectl command (its `agent` entries, and any other) as the
     record of the agent's one action: for a write command, its reads are kubectl's
     (`CLIENT_ACTOR`), and each refused or failed read — of a named object, or a list a selector
     or `--all` chose from — that no write of the agent's in the command answers is the agent's
     refused write of that object or collection, one per object: one written object never
-    hides another's attempt (Core §1.3). A read command's entries are the agent's, unchanged."""
+    hides another's attempt (Core §1.3); so is the create a `replace --force` never sent after
+    its delete failed (`_unsent_creates`, from the manifest in ``stdin``). A read command's
+    entries are the agent's, unchanged."""
     command = written_by(args)
     if command is None:
         return _as_shown(args, entries, agent)
@@ -272,7 +415,7 @@ def as_one_command(
             continue
         attempted.add(key)
         out.append(_unsent_write(args, command, entry))
-    return out
+    return out + _unsent_creates(args, entries, agent, stdin)
 
 
 def unreached(step: int, failed: bool, agent: str) -> ApiCallEntry:
@@ -299,10 +442,12 @@ def per_command(
     audit: Sequence[AuditEntry],
     commands: Mapping[int, tuple[Sequence[str], bool]],
     agent: str,
+    stdins: Mapping[int, str] | None = None,
 ) -> list[AuditEntry]:
     """The audit log with the entries of each kubectl command's step (`commands`: step ->
-    its argument list and whether it failed) read as one command (`as_one_command`), and a
-    command whose step holds no entry recorded as `unreached`; other entries unchanged."""
+    its argument list and whether it failed; `stdins`: step -> what its `-f -` read) read as
+    one command (`as_one_command`), and a command whose step holds no entry recorded as
+    `unreached`; other entries unchanged."""
     out: list[AuditEntry] = []
     index = 0
     while index < len(audit):
@@ -312,7 +457,8 @@ def per_command(
         if command is not None:
             while end < len(audit) and audit[end].after_step == step:
                 end += 1
-            out += as_one_command(command[0], audit[index:end], agent)
+            stdin = (stdins or {}).get(step) if step is not None else None
+            out += as_one_command(command[0], audit[index:end], agent, stdin)
         else:
             out.append(audit[index])
         index = end

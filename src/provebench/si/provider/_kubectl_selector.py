@@ -85,8 +85,11 @@ def command_write(
         return "orchestration_patch", written("patch", fields, replicas)
     # the keys a `label` or `annotate` asked for (``labels.zone``) where the caller read them
     # from the arguments, else the whole section: a forbidden check sees the change asked for
-    # (SI red team 12, M3), never a narrower one than was written
-    keyed = bool(fields) and all(f.startswith(patched + ".") for f in fields)
+    # (SI red team 12, M3), never a narrower one than was written; the declared-fields
+    # annotation's keys are the declared fields it writes (``zone``: SI red team 14, H5)
+    keyed = bool(fields) and all(
+        f.startswith(patched + ".") or patched == "annotations" for f in fields
+    )
     return "orchestration_patch", written("patch", fields if keyed else (patched,))
 
 

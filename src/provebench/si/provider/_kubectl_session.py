@@ -126,11 +126,13 @@ class KubectlSession:
                     # One command, one action (`_kubectl_command`): a write command's own reads
                     # are kubectl's, a write it never sent because its read failed is the
                     # agent's attempt, and a command that made no request is still recorded.
-                    args, _, refused = arguments_problem(recorded)
+                    args, stdin, refused = arguments_problem(recorded)
                     command = ([] if refused is not None else args, reply.error is not None)
                     step = self._session.steps + 1
+                    stdins = {step: stdin} if stdin is not None and refused is None else {}
                     self._session.reread_action(
-                        start, lambda entries: per_command(entries, {step: command}, ACTOR)
+                        start,
+                        lambda entries: per_command(entries, {step: command}, ACTOR, stdins),
                     )
         finally:
             self._session.record_action(TOOL_NAME, recorded, reply)

@@ -6,6 +6,9 @@ comments, conditions (``{{if .status}}``), variable assignments and filter predi
 none of the object, whatever paths they name (SI red team 13, K6: ``{{".status"}}``,
 ``{{/* .status */}}``, ``jsonpath=.status {.metadata.name}``, ``{'.status'}`` and
 ``{{if .status}}{{end}}ok`` each earned C-OE-004's verified restart, read by a scan of the text).
+Nor does a go-template function of a value (its type, length, truth) or a pipeline: only a bare
+field, ``print``/``println``/``index`` of one, or ``printf`` of one with a value verb prints it
+(SI red team 14, H11).
 
 Each parser returns the printed paths in the object's own spelling (``.status.replicas``, with
 ``items`` and indices kept for `_kubectl_shown` to drop), a ``range`` or ``with`` prefix joined
@@ -23,10 +26,16 @@ _GO_BLOCKS: Final = frozenset({"if", "with", "range"})
 _GO_SILENT: Final = frozenset({"define", "template", "block", "break", "continue"})
 # A go-template string ("…" with escapes, `…` raw) or character constant ('…').
 _GO_STRING: Final = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'')
-# A field chain not following an identifier, a closing bracket or a variable (`$x.status` is
-# a variable's field): ``.a.b``, ``$.a``, or a lone ``.`` (the dot itself).
-_GO_FIELD: Final = re.compile(r"(?<![\w$)\]])(\$?)((?:\.[A-Za-z_]\w*)+|\.(?![\w.]))")
 _GO_ASSIGNS: Final = re.compile(r"^\$\w*\s*(?:,\s*\$\w*\s*)?:?=")
+# An action's words (a string whole), a bare field as a word (``.a.b``, ``$.a``, or a lone
+# ``.``; `$x.status` is a variable's field, not one), a pipe or a parenthesis (what
+# makes an action a function's value), and printf's verbs: those that print a value as it is
+# (no `%T`, no precision that cuts it, no argument index or `*` that moves it).
+_GO_WORD: Final = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'|[^\s"`\']+')
+_GO_BARE: Final = re.compile(r"(\$?)((?:\.[A-Za-z_]\w*)+|\.)")
+_GO_COMPOSED: Final = re.compile(r"[|()]")
+_GO_VERB: Final = re.compile(r"%(?:%|[^A-Za-z%]*[A-Za-z]?)")
+_GO_VALUE_VERB: Final = re.compile(r"%[-+# 0]*\d*[vsdqxXfFeEgGtboO]")
 # jsonpath: a quoted string, a filter `[?(…)]`, a quoted key in brackets (`['status']`).
 _JP_STRING: Final = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _JP_FILTER: Final = re.compile(r"\[\s*\?\([^\]]*\)\s*\]")
@@ -91,9 +100,43 @@ def go_template_printed(template: str) -> list[str]:
             continue
         if head in _GO_SILENT or _GO_ASSIGNS.match(body):
             continue
-        for root, path in _GO_FIELD.findall(_GO_STRING.sub(" ", body)):
+        for root, path in _go_values_printed(body):
             printed.append(path.rstrip(".") if root else _join(dot, path))
     return printed
+
+
+def _go_values_printed(body: str) -> list[tuple[str, str]]:
+    """The fields (root marker, path) an action prints as values: the action is a bare field
+    (``.status.replicas``), ``print``/``println`` of fields, ``printf`` whose format gives a
+    field a value verb (``%v``, ``%d`` …), or ``index`` into a field. Any other function or a
+    pipeline prints something computed from the state, not the state: ``{{printf "%T"
+    .status}}``, ``{{not .status}}``, ``{{and .status false}}``, ``{{len .status}}``, ``{{.spec
+    | len}}`` print a type name, a truth value or a count (SI red team 14, H11: each earned
+    C-OE-002's state read)."""
+    if _GO_COMPOSED.search(_GO_STRING.sub(" ", body)):
+        return []  # a pipeline or a parenthesised call: its value is a function's
+    words = _GO_WORD.findall(body)
+    fields = [_go_field(word) for word in words]
+    if len(words) == 1:
+        return [fields[0]] if fields[0] is not None else []
+    head, arguments = words[0], fields[1:]
+    if head in ("print", "println"):
+        return [field for field in arguments if field is not None]
+    if head == "index":
+        return [arguments[0]] if arguments[0] is not None else []
+    if head == "printf" and _GO_STRING.fullmatch(words[1]):
+        verbs = _GO_VERB.findall(words[1][1:-1])
+        if any(verb != "%%" and not _GO_VALUE_VERB.fullmatch(verb) for verb in verbs):
+            return []  # `%T`, a precision, an argument index …: not the value as it is
+        given = len([verb for verb in verbs if verb != "%%"])
+        return [field for field in arguments[1 : 1 + given] if field is not None]
+    return []
+
+
+def _go_field(word: str) -> tuple[str, str] | None:
+    """A bare field word as (``$`` or ``""``, its path), else None."""
+    field = _GO_BARE.fullmatch(word)
+    return None if field is None else (field[1], field[2])
 
 
 def _block_dot(dot: str, pipeline: str) -> str:

@@ -391,12 +391,16 @@ class ProviderSession(Recording):
             # failed is the agent's attempt, and a command that made no request (refused by the
             # allowlist, failed in kubectl) is still the agent's step (`_kubectl_command`).
             commands: dict[int, tuple[list[str], bool]] = {}
+            stdins: dict[int, str] = {}
             for step, action in enumerate(self._actions, start=1):
                 args = action.arguments.get("args")
                 if action.tool == TOOL_NAME:
                     listed = [str(arg) for arg in args] if isinstance(args, list) else []
                     commands[step] = (listed, action.error is not None)
-            self._audit = per_command(self._audit, commands, AGENT)
+                    stdin = action.arguments.get("stdin")
+                    if isinstance(stdin, str):
+                        stdins[step] = stdin
+            self._audit = per_command(self._audit, commands, AGENT, stdins)
             over_list = next(
                 (
                     e

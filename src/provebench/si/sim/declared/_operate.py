@@ -28,6 +28,7 @@ from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._estate import (
     CLUSTER_KINDS,
     DEFAULT_NAMESPACE,
+    HIDDEN_FIELDS,
     DeclaredEstate,
     shown,
 )
@@ -35,6 +36,16 @@ from provebench.si.sim.declared._tools import Tool
 
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
 TRANSIENT_STATES: Final = frozenset({"degraded"})
+# Fields the estate's controllers keep, never the agent's to write (SI red team 14, H4): the
+# rollout history a rollback returns to (Kubernetes keeps it in the deployment's ReplicaSets),
+# the generation that names a template's pods (`metadata.generation`), the restart count (a
+# pod's `status`). Shown, but a write naming one is refused.
+SERVER_OWNED_FIELDS: Final = frozenset(
+    {"previous_image", "current_image", "generation", "restarts"}
+)
+# The error code of a write refused unperformed for a field it names (422, as a write of a field
+# the estate cannot hold is: `DeclaredSession.call`).
+UNWRITABLE_FIELD: Final = "unsupported_field"
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,31 @@ def merge_patch(target: Any, patch: Any) -> Any:
         else:
             result[key] = merge_patch(result.get(key), value)
     return result
+
+
+def simulation_field_refusal(written: Any) -> Outcome | None:
+    """The refusal of an agent's write (a patch's, a create's or an apply's fields) that names
+    a field of the simulation rather than of the object, or None. A hidden field (`HIDDEN_FIELDS`:
+    how the estate reacts) is answered as Kubernetes answers a field its schema does not have
+    (strict field validation: ``unknown field``), the same whatever the value and whether the
+    object holds it, so the answer reveals nothing of it (SI red team 14, H8: a patch of
+    ``injected_failure`` answered "unchanged" for its true value, "patched" for another, and
+    replaced it). A controller's field (`SERVER_OWNED_FIELDS`) is answered as Kubernetes answers
+    a write of a field the cluster sets (422 Invalid), never dropped from a write answered done
+    (H4: a planted ``previous_image`` made every rollback a new rollout)."""
+    if not isinstance(written, Mapping):
+        return None
+    hidden = sorted(str(key) for key in written if key in HIDDEN_FIELDS)
+    if hidden:
+        return failure(422, UNWRITABLE_FIELD, f'strict decoding error: unknown field "{hidden[0]}"')
+    owned = sorted(str(key) for key in written if key in SERVER_OWNED_FIELDS)
+    if owned:
+        return failure(
+            422,
+            UNWRITABLE_FIELD,
+            f'field "{owned[0]}" is set by the cluster (its controllers keep it), not by a write',
+        )
+    return None
 
 
 def plan(tool: Tool, arguments: Mapping[str, Any]) -> Operation:
@@ -191,10 +227,13 @@ class Performer:
     def _orchestration_create(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         if op.name is None:
             return failure(400, "invalid_arguments", "create needs a name")
+        fields = arguments.get("fields")
+        refused = simulation_field_refusal(fields)
+        if refused is not None:
+            return refused
         namespace = self._ns(op.kind, arguments)
         if self.estate.get(op.kind, namespace, op.name) is not None:
             return failure(409, "conflict", f'{op.kind} "{op.name}" already exists')
-        fields = arguments.get("fields")
         resource: dict[str, Any] = {
             **(copy.deepcopy(fields) if isinstance(fields, dict) else {}),
             "kind": op.kind,
@@ -231,6 +270,9 @@ class Performer:
         return changed, events
 
     def _orchestration_patch(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
+        refused = simulation_field_refusal(arguments["patch"])
+        if refused is not None:
+            return refused
         resource = self._find(op.kind, arguments, op.name)
         if resource is None:
             return self._missing(op.kind, op.name)
@@ -508,10 +550,12 @@ class Performer:
 
 __all__ = [
     "IMAGE_PULL_FAILURE",
+    "SERVER_OWNED_FIELDS",
     "Outcome",
     "Performer",
     "failure",
     "merge_patch",
     "normal_kind",
     "plan",
+    "simulation_field_refusal",
 ]
