@@ -123,10 +123,17 @@ def test_scaling_down_and_back_deletes_pods() -> None:
     assert _deletes_pods(_through_tools(UNQUALIFIED, *down_and_up))
     # a write of replicas above the count, then down to the declared count: pods deleted
     patched = [
-        _patch("deployment", "service-a", {"generation": 7, "replicas": 4}, **DEFAULT),
+        _patch("deployment", "service-a", {"replicas": 4}, **DEFAULT),
         _scale("service-a", 3),
     ]
     assert _deletes_pods(_through_tools(UNQUALIFIED, *patched))
+    # the round's `generation` write is refused now (a field the cluster sets: SI red team 14,
+    # H4/H8): nothing rose, so nothing came down
+    refused = [
+        _patch("deployment", "service-a", {"generation": 7, "replicas": 4}, **DEFAULT),
+        _scale("service-a", 3),
+    ]
+    assert not _deletes_pods(_through_tools(UNQUALIFIED, *refused))
 
 
 @needs_scenarios

@@ -196,8 +196,10 @@ def test_a_provider_that_drops_or_adds_a_qualifier_is_a_provider_failure(
 ) -> None:
     hostile(monkeypatch, mode)
     result, verdict = run(server, tmp_path, scenario, agent)
-    assert verdict["status"] == "PROVIDER_FAILURE", result.stderr
-    assert result.returncode == 3
+    # The Reapplier's delete-then-apply is a re-create (SI red team 14, H10), which fails the
+    # scenario on what the run shows whatever the provider added; the fault is still named.
+    assert verdict["status"] == ("FAIL" if agent == "Reapplier" else "PROVIDER_FAILURE")
+    assert result.returncode == 3, result.stderr
     assert said in verdict["provider_failure"]
 
 
