@@ -334,8 +334,9 @@ def copy_tree_once(
     what was refused."""
     if not into_empty:
         target.mkdir(mode=0o700)
-    held = _open_folder(target) if target_fd is None else os.dup(target_fd)
+    held: int | None = None
     try:
+        held = _open_folder(target) if target_fd is None else os.dup(target_fd)
         with TreeWriter(target, durable=durable, folder_fd=held) as writer:
             for entry in read_tree_once(source):
                 if entry.kind == "folder":
@@ -348,11 +349,12 @@ def copy_tree_once(
     except BaseException:
         if not into_empty:
             shutil.rmtree(target, ignore_errors=True)
-        else:
+        elif held is not None:
             empty_folder(held, ignore_errors=True)
         raise
     finally:
-        os.close(held)
+        if held is not None:
+            os.close(held)
 
 
 class TreeWriter:
