@@ -246,6 +246,14 @@ def _open_folder(path: Path, *, dir_fd: int | None = None, name: str | None = No
         raise ProvebenchError(f"cannot read folder: {error.strerror}", path=path) from None
 
 
+def open_folder(path: Path, *, dir_fd: int | None = None, name: str | None = None) -> int:
+    """A held descriptor of the folder at `path` (or `name` in the held folder `dir_fd`),
+    opened with no link followed: for a caller that empties, fills or creates in a folder of
+    the laboratory's through that descriptor (`empty_folder`, `TreeWriter`). One-line
+    `ProvebenchError` naming it otherwise."""
+    return _open_folder(path, dir_fd=dir_fd, name=name)
+
+
 def read_tree_once(source: Path) -> Iterator[TreeEntry]:
     """Every folder, symbolic link and regular file under `source`, in name order, each read
     once through a held descriptor of its folder: no link is followed at any component (a
@@ -308,18 +316,28 @@ def _read_folder(
 
 
 def copy_tree_once(
-    source: Path, target: Path, *, durable: bool = False, into_empty: bool = False
+    source: Path,
+    target: Path,
+    *,
+    durable: bool = False,
+    into_empty: bool = False,
+    target_fd: int | None = None,
 ) -> None:
     """Copy the folder `source` to `target` (created; it must not exist, or with `into_empty`
     an empty folder that is filled) from `read_tree_once`: links as links, special files left
     out, each file's permission bits kept (set-id bits dropped), fsync'd when `durable`. Every
-    entry is created in a held descriptor of its folder in the copy (`TreeWriter`). On any
-    refusal what was copied is removed (`target` itself, or its contents with `into_empty`)
-    before the one-line `ProvebenchError` is raised: no partial copy holds what was refused."""
+    entry is created in a held descriptor of its folder in the copy (`TreeWriter`); with
+    `into_empty`, `target_fd` is the caller's held descriptor of `target` (that very folder is
+    filled and, on a refusal, emptied: never what a link put at its name leads to; red team
+    round 14b, C1). On any refusal what was copied is removed (`target` itself, or its contents
+    with `into_empty`) before the one-line `ProvebenchError` is raised: no partial copy holds
+    what was refused."""
     if not into_empty:
         target.mkdir(mode=0o700)
+    held: int | None = None
     try:
-        with TreeWriter(target, durable=durable) as writer:
+        held = _open_folder(target) if target_fd is None else os.dup(target_fd)
+        with TreeWriter(target, durable=durable, folder_fd=held) as writer:
             for entry in read_tree_once(source):
                 if entry.kind == "folder":
                     writer.folder(entry.relative, entry.mode & 0o777)
@@ -331,9 +349,12 @@ def copy_tree_once(
     except BaseException:
         if not into_empty:
             shutil.rmtree(target, ignore_errors=True)
-        else:
-            _empty_folder(target)
+        elif held is not None:
+            empty_folder(held, ignore_errors=True)
         raise
+    finally:
+        if held is not None:
+            os.close(held)
 
 
 class TreeWriter:
@@ -342,13 +363,25 @@ class TreeWriter:
     swapped for a link while it is filled sends nothing elsewhere (red team round 13c, side
     note of A1: `target / relative` followed links in the middle of the path). Entries come in
     a tree's order, a folder before what it holds (`read_tree_once`); a folder is made 0700
-    while filled, then given its mode (when one is given) once the entries after it leave it."""
+    while filled, then given its mode (when one is given) once the entries after it leave it.
+    `target` itself is the caller's held descriptor `folder_fd` where given (a copy of it is
+    kept), and is given `mode` when the writer closes with its modes: through that descriptor,
+    never by path (red team round 14b, B1: the code copy's root chmodded by path after its last
+    check followed a link put in its place to the key folder)."""
 
-    def __init__(self, target: Path, *, durable: bool = False) -> None:
+    def __init__(
+        self,
+        target: Path,
+        *,
+        durable: bool = False,
+        folder_fd: int | None = None,
+        mode: int | None = None,
+    ) -> None:
         self._target = target
         self._durable = durable
+        root = _open_folder(target) if folder_fd is None else os.dup(folder_fd)
         # (the prefix of what a folder holds, its descriptor, its final mode)
-        self._open: list[tuple[str, int, int | None]] = [("", _open_folder(target), None)]
+        self._open: list[tuple[str, int, int | None]] = [("", root, mode)]
 
     def __enter__(self) -> TreeWriter:
         return self
@@ -362,6 +395,8 @@ class TreeWriter:
         try:
             while len(self._open) > 1 and given_modes:
                 self._leave()
+            if given_modes and self._open and self._open[0][2] is not None:
+                os.fchmod(self._open[0][1], self._open[0][2])
         finally:
             for held in self._open:
                 os.close(held[1])
@@ -408,12 +443,39 @@ class TreeWriter:
                 os.fsync(handle.fileno())
 
 
-def _empty_folder(folder: Path) -> None:
-    for child in folder.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child, ignore_errors=True)
-        else:
-            child.unlink(missing_ok=True)
+def empty_folder(fd: int, *, ignore_errors: bool = False) -> None:
+    """Remove everything the held folder `fd` holds, through descriptors: each subfolder opened
+    in its held parent with no link followed, made 0700 (a read-only folder keeps its entries),
+    emptied and removed; a link is removed as a link, never followed. A folder swapped for a
+    link at its name while it is emptied sends nothing where the link leads (red team round
+    14b, B2/C1: `iterdir` and `chmod` by path deleted and chmodded a victim's files through a
+    link put in the folder's place). The folder `fd` itself keeps its mode. An OS error is
+    raised, or with `ignore_errors` the entry is skipped."""
+    try:
+        with os.scandir(fd) as listing:
+            names = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+    except OSError:
+        if ignore_errors:
+            return
+        raise
+    for name, is_folder in names:
+        try:
+            if is_folder:
+                flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
+                child = os.open(name, flags, dir_fd=fd)
+                try:
+                    os.fchmod(child, 0o700)
+                    empty_folder(child, ignore_errors=ignore_errors)
+                finally:
+                    os.close(child)
+                os.rmdir(name, dir_fd=fd)
+            else:
+                os.unlink(name, dir_fd=fd)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            if not ignore_errors:
+                raise
 
 
 __all__ = [
@@ -423,7 +485,9 @@ __all__ = [
     "TreeWriter",
     "copy_once",
     "copy_tree_once",
+    "empty_folder",
     "key_folder_identities",
+    "open_folder",
     "read_once",
     "read_tree_once",
 ]

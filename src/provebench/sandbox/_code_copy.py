@@ -88,7 +88,11 @@ def copy_code(
             # A shown file is written into its own folder, under its shown name (`copy_root`).
             holder = root.parent if root.parent != folder else root
             holder.mkdir(parents=True)
-            writers.append(TreeWriter(holder))
+            # Read-only once filled, like every folder of the copy: given through the
+            # descriptor the writer holds, never by path (red team round 14b, B1: a chmod by
+            # path after the last check followed a link put in the root's place, and made
+            # the laboratory's private key world-readable).
+            writers.append(TreeWriter(holder, mode=0o555))
         for item in read_shown(shown, hidden, field=field, skip_caches=True):
             if item.root_file != (roots[item.index].parent != folder):
                 raise ProvebenchError(  # a shown file became a folder, or the other way
@@ -112,8 +116,6 @@ def copy_code(
         raise ProvebenchError(
             "the candidate's code changed while it was being sealed; seal it again", field=field
         )
-    for root in roots:  # the folders the laboratory made last: read-only as well
-        (root.parent if root.parent != folder else root).chmod(0o555)
     return copied
 
 

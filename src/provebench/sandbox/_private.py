@@ -9,11 +9,12 @@ never the other way round.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import shutil
 import tempfile
 from pathlib import Path
 
+from provebench._read_once import empty_folder
 from provebench.sandbox._limits import process_gone
 
 _PREFIX = "provebench-"
@@ -50,13 +51,28 @@ def sweep_stale_folders(root: Path) -> list[Path]:
 def remove_private_folder(folder: Path) -> None:
     """Remove a private folder and everything in it, read-only folders too (a snapshot of a
     candidate's code is made read-only, and a folder without write permission keeps its
-    entries from `rmtree`)."""
-    for where, _, _ in os.walk(folder):
-        try:
-            Path(where).chmod(0o700)
-        except OSError:
-            continue
-    shutil.rmtree(folder, ignore_errors=True)
+    entries from `rmtree`). The folder is opened with no link followed and emptied through
+    descriptors (`empty_folder`): a link put at its name, or at a subfolder's, is never
+    followed, so no victim's folder is made writable or emptied (red team round 14b, B2: the
+    walk chmodded by path after the snapshot was swapped for a link, and the sweep's own
+    `is_symlink` check came before its use). A folder that is not the laboratory's user's is
+    left alone."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        fd = os.open(folder, flags)
+    except OSError:  # gone, or a link or file in its place: nothing of ours to remove
+        return
+    try:
+        if os.fstat(fd).st_uid != os.getuid():
+            return
+        os.fchmod(fd, 0o700)
+        empty_folder(fd, ignore_errors=True)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    with contextlib.suppress(OSError):  # a link put at its name now is not a folder: kept
+        folder.rmdir()
 
 
 __all__ = ["private_folder", "remove_private_folder", "sweep_stale_folders"]

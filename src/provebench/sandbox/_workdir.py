@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
-from provebench._read_once import copy_tree_once
+from provebench._errors import ProvebenchError
+from provebench._read_once import copy_tree_once, empty_folder, open_folder
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
 from provebench.sandbox._private import private_folder
@@ -30,13 +31,19 @@ def copy_tree(source: Path, target: Path) -> None:
 
 def replace_tree(target: Path, source: Path) -> None:
     """Make `target` hold exactly what `source` holds (links as links, special files left
-    out)."""
-    for child in target.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
-    copy_tree_once(source, target, into_empty=True)  # the one opener, as copy_tree (H4)
+    out). `target` is held by one descriptor, opened with no link followed, that is emptied and
+    then filled (`empty_folder`, `copy_tree_once`'s `target_fd`): a link put at its name
+    mid-cycle (the run folder's `work/` swapped for a link to another folder) is refused in one
+    line, and nothing where it leads is deleted or written (red team round 14b, C1)."""
+    held = open_folder(target)
+    try:
+        try:
+            empty_folder(held)
+        except OSError as error:
+            raise ProvebenchError(f"cannot empty folder: {error.strerror}", path=target) from None
+        copy_tree_once(source, target, into_empty=True, target_fd=held)  # the one opener (H4)
+    finally:
+        os.close(held)
 
 
 class WorkFolderGuard(Protocol):

@@ -16,17 +16,19 @@ RUNDIR/
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import secrets
 import shutil
 import stat
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import canonical_json, fsync_directory, write_atomic
+from provebench._canonical import canonical_json, current_umask, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
-from provebench._read_once import copy_tree_once
+from provebench._read_once import copy_tree_once, empty_folder, open_folder
 from provebench.pilot.record._work_digest import work_tree_sha256
 
 # /3: the candidate's isolation (docs/sandbox.md); /4: the candidate's code sha256 and the
@@ -253,29 +255,80 @@ class RunDir:
         return canonical_json({"next_cycle": next_cycle}).encode("utf-8")
 
     def snapshot_work(self, next_cycle: int) -> None:
-        """Copy work/ as the start state of `next_cycle`, then switch the pointer to it."""
-        self.checkpoint_dir.mkdir(exist_ok=True)
-        target = self.checkpoint_dir / _snapshot_name(next_cycle)
-        shutil.rmtree(target, ignore_errors=True)
-        # The importer's files as they are: a symbolic link is copied as a link (following it
-        # would copy whatever it points at, /etc or a loop, into the evidence), and a FIFO,
-        # socket or device is left out (opening one can block). The published run lists
-        # neither, so the evaluator reports them as files the lab did not record. Every file
-        # through the one opener, each folder held by descriptor (red team round 13b, H4: a
-        # file swapped for a link to the key after copytree's listing put the key's bytes in
-        # the snapshot); a refusal removes the partial snapshot and stops the run (exit 2).
-        copy_tree_once(self.work_dir, target, durable=True)
-        fsync_directory(target)
-        write_atomic(self.checkpoint_dir / _POINTER, canonical_json({"next_cycle": next_cycle}))
-        self._drop_other_snapshots(next_cycle)
+        """Copy work/ as the start state of `next_cycle`, then switch the pointer to it.
 
-    def _drop_other_snapshots(self, next_cycle: int) -> None:
-        """Every snapshot but the pointer's. Also on restore: an attempt killed between the
-        pointer's switch and this cleanup leaves the previous snapshot behind, which the
-        published run would otherwise list (the run would differ from an uninterrupted one)."""
-        for old in self.checkpoint_dir.glob("snapshot-*"):
-            if old.name != _snapshot_name(next_cycle):
-                shutil.rmtree(old, ignore_errors=True)
+        Written through descriptors: the run folder (the one this run locked), `checkpoint/`
+        opened in it with no link followed, the snapshot made, filled, and the pointer renamed
+        into place in that held folder (red team round 14b, C2: `checkpoint/` swapped for a
+        link mid-run sent every later snapshot and pointer where the link led)."""
+        checkpoint = self._held_checkpoint(create=True)
+        try:
+            name = _snapshot_name(next_cycle)
+            target = self.checkpoint_dir / name
+            _remove_folder_at(checkpoint, name)
+            try:
+                os.mkdir(name, 0o700, dir_fd=checkpoint)
+            except OSError as error:
+                raise ProvebenchError(f"cannot create: {error.strerror}", path=target) from None
+            snapshot = open_folder(target, dir_fd=checkpoint, name=name)
+            try:
+                # The importer's files as they are: a symbolic link is copied as a link
+                # (following it would copy whatever it points at, /etc or a loop, into the
+                # evidence), and a FIFO, socket or device is left out (opening one can block).
+                # The published run lists neither, so the evaluator reports them as files the
+                # lab did not record. Every file through the one opener, each folder held by
+                # descriptor (red team round 13b, H4: a file swapped for a link to the key after
+                # copytree's listing put the key's bytes in the snapshot); a refusal removes the
+                # partial snapshot and stops the run (exit 2).
+                try:
+                    copy_tree_once(
+                        self.work_dir, target, durable=True, into_empty=True, target_fd=snapshot
+                    )
+                except BaseException:
+                    _remove_folder_at(checkpoint, name)
+                    raise
+                os.fsync(snapshot)
+            finally:
+                os.close(snapshot)
+            _write_pointer(checkpoint, self.snapshot_pointer, self.pointer_bytes(next_cycle))
+            self._drop_other_snapshots(next_cycle, checkpoint)
+        finally:
+            os.close(checkpoint)
+
+    def _held_checkpoint(self, *, create: bool = False) -> int:
+        """A descriptor of `checkpoint/` (made first with `create`), opened with no link
+        followed in the run folder this run locked (or, before a lock, the folder as named)."""
+        if self._lock_fd is not None:
+            root = os.dup(self._lock_fd)
+        else:
+            try:
+                root = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError as error:
+                raise ProvebenchError(f"cannot open: {error.strerror}", path=self.root) from None
+        try:
+            if create:
+                try:
+                    os.mkdir(CHECKPOINT_DIR, 0o777, dir_fd=root)
+                except FileExistsError:
+                    pass
+                except OSError as error:
+                    raise ProvebenchError(
+                        f"cannot create: {error.strerror}", path=self.checkpoint_dir
+                    ) from None
+            return open_folder(self.checkpoint_dir, dir_fd=root, name=CHECKPOINT_DIR)
+        finally:
+            os.close(root)
+
+    def _drop_other_snapshots(self, next_cycle: int, checkpoint: int) -> None:
+        """Every snapshot but the pointer's, in the held `checkpoint/`. Also on restore: an
+        attempt killed between the pointer's switch and this cleanup leaves the previous
+        snapshot behind, which the published run would otherwise list (the run would differ
+        from an uninterrupted one)."""
+        with os.scandir(checkpoint) as listing:
+            names = sorted(entry.name for entry in listing)
+        for name in names:
+            if name.startswith("snapshot-") and name != _snapshot_name(next_cycle):
+                _remove_folder_at(checkpoint, name)
 
     def _restore(self, next_cycle: int) -> None:
         source = self.checkpoint_dir / _snapshot_name(next_cycle)
@@ -283,7 +336,11 @@ class RunDir:
             raise ProvebenchError("checkpoint snapshot is missing", path=source)
         shutil.rmtree(self.work_dir, ignore_errors=True)
         copy_tree_once(source, self.work_dir)  # the one opener, as snapshot_work (H4)
-        self._drop_other_snapshots(next_cycle)
+        checkpoint = self._held_checkpoint()
+        try:
+            self._drop_other_snapshots(next_cycle, checkpoint)
+        finally:
+            os.close(checkpoint)
 
     def _read_pointer(self) -> int | None:
         pointer = self.checkpoint_dir / _POINTER
@@ -294,6 +351,47 @@ class RunDir:
         if type(value) is not int:
             raise ProvebenchError("unreadable checkpoint", path=pointer, field="next_cycle")
         return value
+
+
+def _remove_folder_at(folder: int, name: str) -> None:
+    """Remove the folder `name` of the held `folder` and all it holds, through descriptors
+    (`empty_folder`): anything else at that name (a link, a file) is left, never followed."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        held = os.open(name, flags, dir_fd=folder)
+    except OSError:
+        return
+    try:
+        empty_folder(held, ignore_errors=True)
+    finally:
+        os.close(held)
+    with contextlib.suppress(OSError):
+        os.rmdir(name, dir_fd=folder)
+
+
+def _write_pointer(checkpoint: int, shown: Path, data: bytes) -> None:
+    """Write the snapshot pointer atomically in the held `checkpoint/`: a temporary file of an
+    unpredictable name, created exclusively with no link followed, flushed to disk, renamed
+    over the pointer in that same folder, and the folder synced (`_canonical.atomic_writer`'s
+    steps, relative to a held descriptor rather than a path)."""
+    temporary = f".{shown.name}.{secrets.token_hex(16)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(temporary, flags, 0o600, dir_fd=checkpoint)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fchmod(fd, 0o666 & ~current_umask())
+                os.fsync(fd)
+            os.replace(temporary, shown.name, src_dir_fd=checkpoint, dst_dir_fd=checkpoint)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=checkpoint)
+            raise
+        os.fsync(checkpoint)
+    except OSError as error:
+        raise ProvebenchError(f"cannot write: {error.strerror}", path=shown) from None
 
 
 def _verify_against_log(folder: Path, work_sha256: str | None, committed_cycles: int) -> None:
