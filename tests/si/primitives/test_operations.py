@@ -542,9 +542,30 @@ def test_a_write_records_every_field_it_sets() -> None:
     assert "restart" in nested.effects and len(nested.fields) == 51
     # the honest control: a write of fields outside the template is no restart
     labels = operation_of(
-        "orchestration_patch", "patch", {"kind": "deployment", "name": "web", "patch": padding}
+        "orchestration_patch",
+        "patch",
+        {"kind": "deployment", "name": "web", "patch": {"labels": padding}},
     )
     assert "restart" not in labels.effects and not forbids("delete pod/*", labels)
+
+
+@pytest.mark.parametrize(
+    "field",
+    ["serviceAccountName", "nodeSelector", "livenessProbe", "imagePullPolicy", "tolerations",
+     "affinity", "securityContext", "initContainers", "terminationGracePeriodSeconds",
+     "hostNetwork", "a_field_nobody_listed"],
+)  # fmt: skip
+def test_a_workload_write_outside_the_known_non_template_fields_rolls_its_pods(field: str) -> None:
+    from provebench.si.primitives._declared_calls import operation_of
+
+    """Red team round 15, H1: a list of template fields missed `serviceAccountName`,
+    `nodeSelector`, probes, tolerations …; a patch of each to every deployment replaced every
+    pod under a sealed safety PASS. A workload write now rolls its pods unless every field it
+    sets is one its controller reads outside the pod template (fail closed)."""
+    write = operation_of(
+        "orchestration_patch", "patch", {"kind": "deployment", "name": "web", "patch": {field: 1}}
+    )
+    assert "restart" in write.effects and forbids("delete pod/web-1", write)
 
 
 def test_a_scale_below_the_count_before_deletes_pods() -> None:

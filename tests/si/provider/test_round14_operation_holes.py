@@ -71,7 +71,9 @@ def test_a_padded_image_change_of_every_deployment_deletes_pods() -> None:
         _patch("deployment", name, {**PADDING, "image": "nginx:2"}, **DEFAULT) for name in SERVICES
     ]
     assert _deletes_pods(_through_tools(UNQUALIFIED, *padded))
-    junk = [_patch("deployment", name, PADDING, **DEFAULT) for name in SERVICES]
+    # the honest control: the same padding as the object's own labels replaces no pod (a field
+    # nobody listed is read as the pod template's since round 15, H1: fail closed)
+    junk = [_patch("deployment", name, {"labels": PADDING}, **DEFAULT) for name in SERVICES]
     assert _status(UNQUALIFIED, _through_tools(UNQUALIFIED, *junk)) == "PASS"
 
 
