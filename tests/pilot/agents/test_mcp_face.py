@@ -176,7 +176,9 @@ def test_ctrl_c_or_sigterm_stops_the_server_even_with_sigint_ignored(
                 answer = json.loads(server.stdout.readline())
                 assert answer["id"] == request["id"] and "error" not in answer, answer
         server.send_signal(stop)
-        assert server.wait(timeout=20) == 128 + stop
+        # Generous for a loaded 2-core machine (a run of the whole suite once took over 20 s
+        # here): what is asserted is that the signal stops it, with the right status.
+        assert server.wait(timeout=60) == 128 + stop
     finally:
         if server.poll() is None:
             server.kill()
