@@ -9,18 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from provebench._canonical import sha256_bytes
-from provebench.attest._envelope import statement_of, write_and_sign
+from provebench.attest._envelope import write_and_sign
 from provebench.attest._keys import TrustedKey
 from provebench.matrix import JobSpec
-from provebench.matrix._check import (
-    CheckedJob,
-    JobReader,
-    job_binding,
-    read_required,
-    require_bound,
-    require_subject,
-)
+from provebench.matrix._check import CheckedJob, JobReader, job_binding, signed_verdict
 
 PREDICATE = "urn:provebench:bench-verdict:1"
 VERDICT = "verdict.json"
@@ -40,16 +32,12 @@ def sleeper(spec: JobSpec, folder: Path) -> dict[str, Any]:
 
 
 def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
-    files = read_required(read, VERDICT, ENVELOPE)
-    signed = statement_of(
-        files[ENVELOPE], Path(spec.folder) / ENVELOPE, trusted, predicate_type=PREDICATE
-    )
-    digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
-    require_bound(spec, signed.predicate)
+    signed = signed_verdict(spec, read, trusted, verdict=VERDICT, envelope=ENVELOPE,
+                            predicate_type=PREDICATE)  # fmt: skip
     outcome = {
-        "success": json.loads(files[VERDICT])["ok"] is True,
+        "success": json.loads(signed.data)["ok"] is True,
         "metrics": {},
         "verdict": VERDICT,
-        "verdict_sha256": digest,
+        "verdict_sha256": signed.sha256,
     }
-    return CheckedJob(outcome, {VERDICT: digest, ENVELOPE: sha256_bytes(files[ENVELOPE])})
+    return CheckedJob(outcome, signed.subjects)

@@ -6,28 +6,22 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json, sha256_bytes
-from provebench.attest._envelope import statement_of, write_and_sign
+from provebench.attest._envelope import write_and_sign
 from provebench.attest._keys import TrustedKey
-from provebench.matrix import JobSpec
-from provebench.matrix._check import (
-    CheckedJob,
-    JobReader,
-    job_binding,
-    read_required,
-    require_bound,
-    require_subject,
-)
+from provebench.matrix import JobResult, JobSpec
+from provebench.matrix._check import CheckedJob, JobReader, job_binding, signed_verdict
 
 TEST_PREDICATE = "urn:provebench:test-verdict:1"
 VERDICT = "verdict.json"
 ENVELOPE = "verdict.dsse.json"
 
 
-def signed_verdict(spec: JobSpec, folder: Path, document: dict[str, Any]) -> None:
+def write_verdict(spec: JobSpec, folder: Path, document: dict[str, Any]) -> None:
     """Write `document` as the job's verdict, signed for this job and attempt."""
     write_and_sign(folder / VERDICT, canonical_json(document), folder / ENVELOPE,
                    TEST_PREDICATE, {"matrix_job": job_binding(spec)})  # fmt: skip
@@ -35,15 +29,29 @@ def signed_verdict(spec: JobSpec, folder: Path, document: dict[str, Any]) -> Non
 
 def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
     """The outcome from the verified verdict's bytes, never from the worker's report."""
-    files = read_required(read, VERDICT, ENVELOPE)
-    signed = statement_of(files[ENVELOPE], Path(spec.folder) / ENVELOPE, trusted,
-                          predicate_type=TEST_PREDICATE)  # fmt: skip
-    digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
-    require_bound(spec, signed.predicate)
-    success = json.loads(files[VERDICT])["success"] is True
+    signed = signed_verdict(spec, read, trusted, verdict=VERDICT, envelope=ENVELOPE,
+                            predicate_type=TEST_PREDICATE)  # fmt: skip
+    success = json.loads(signed.data)["success"] is True
     outcome = {"success": success, "metrics": {"score": 1.0 if success else 0.0},
-               "verdict": VERDICT, "verdict_sha256": digest}  # fmt: skip
-    return CheckedJob(outcome, {VERDICT: digest, ENVELOPE: sha256_bytes(files[ENVELOPE])})
+               "verdict": VERDICT, "verdict_sha256": signed.sha256}  # fmt: skip
+    return CheckedJob(outcome, signed.subjects)
+
+
+class InProcess:
+    """An executor whose every job is `act(spec)`, run here, one after the other: what the
+    engine sees of any backend, a rogue worker included."""
+
+    name = "stand-in"
+
+    def __init__(self, act: Callable[[JobSpec], JobResult]) -> None:
+        self.act = act
+
+    def run(self, specs: Sequence[JobSpec]) -> Iterator[JobResult]:
+        for spec in specs:
+            yield self.act(spec)
+
+    def close(self) -> None:
+        pass
 
 
 def explode(spec: JobSpec, folder: Path) -> dict[str, Any]:
@@ -53,7 +61,7 @@ def explode(spec: JobSpec, folder: Path) -> dict[str, Any]:
 def succeed(spec: JobSpec, folder: Path) -> dict[str, Any]:
     time.sleep(float(spec.params.get("sleep", 0)))
     success = spec.params.get("outcomes", {}).get(f"{spec.case}/{spec.trial}", True)
-    signed_verdict(spec, folder, {"case": spec.case, "success": success})
+    write_verdict(spec, folder, {"case": spec.case, "success": success})
     return {"verdict": VERDICT}
 
 

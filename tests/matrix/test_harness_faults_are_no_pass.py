@@ -34,22 +34,6 @@ from tests.matrix import jobs
 OUTCOMES = {"a/1": True, "a/2": False, "a/3": True, "a/4": False}
 
 
-class _InProcess:
-    """An executor that runs each job here through `act`: what the engine sees of any backend."""
-
-    name = "stand-in"
-
-    def __init__(self, act: Callable[[JobSpec], JobResult]) -> None:
-        self.act = act
-
-    def run(self, specs: Sequence[JobSpec]) -> Iterator[JobResult]:
-        for spec in specs:
-            yield self.act(spec)
-
-    def close(self) -> None:
-        pass
-
-
 def _request(out: Path, function: str = "succeed") -> MatrixRequest:
     specs = [
         JobSpec(key=f"flaky/a/trial-{trial}", agent="flaky", case="a", trial=trial,
@@ -85,7 +69,7 @@ def _signed_agents(out: Path) -> list[dict[str, Any]]:
 def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The honest control: every job ran to its verdict."""
     out = tmp_path_factory.mktemp("honest") / "m"
-    summary = run_matrix(_request(out), out, lambda: _InProcess(execute_job), QuietProgress())
+    summary = run_matrix(_request(out), out, lambda: jobs.InProcess(execute_job), QuietProgress())
     (agent,) = summary["agents"]
     assert (agent["successes"], agent["failures"], agent["harness_faults"]) == (2, 2, 0)
     assert agent["pass_hat_k"] == {"1": 0.5, "2": 1 / 6, "3": 0.0, "4": 0.0}
@@ -115,7 +99,7 @@ def test_failures_turned_into_harness_faults_never_raise_pass_hat_k(
     act: Callable[[JobSpec], JobResult],
 ) -> None:
     out = tmp_path / "m"
-    summary = run_matrix(_request(out, function), out, lambda: _InProcess(act), QuietProgress())
+    summary = run_matrix(_request(out, function), out, lambda: jobs.InProcess(act), QuietProgress())
     (agent,) = summary["agents"]
     assert (agent["successes"], agent["failures"], agent["harness_faults"]) == (2, 0, 2), attack
     # each fault counted a failure: exactly the honest figures here, never above them

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,26 +28,11 @@ from provebench.matrix import JobResult, JobSpec, LocalPool, QuietProgress, exec
 from provebench.matrix._check import JobRejected
 from provebench.matrix._options import slug
 from provebench.pilot.matrix._plan import plan_pilot_matrix
+from tests.matrix import jobs
 
 pytestmark = pytest.mark.slow
 
 SMALL = {"cycles": 4, "file_events": 30, "admissible_files": 12}
-
-
-class _Worker:
-    """An executor whose every job is `act(spec)`, run here, one after the other."""
-
-    name = "stand-in"
-
-    def __init__(self, act: Callable[[JobSpec], JobResult]) -> None:
-        self.act = act
-
-    def run(self, specs: Sequence[JobSpec]) -> Iterator[JobResult]:
-        for spec in specs:
-            yield self.act(spec)
-
-    def close(self) -> None:
-        pass
 
 
 def _forged_pass(spec: JobSpec) -> JobResult:
@@ -81,7 +66,7 @@ def _job(out: Path, agent: str) -> Path:
 
 def test_a_worker_that_reports_a_pass_it_never_ran_gets_a_harness_fault(tmp_path: Path) -> None:
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(_forged_pass),
+    summary = run_matrix(_pilot(out, "noop"), out, lambda: jobs.InProcess(_forged_pass),
                          QuietProgress())  # fmt: skip
     (noop,) = summary["agents"]
     assert (noop["successes"], noop["done"], noop["harness_faults"]) == (0, 0, 1)
@@ -103,7 +88,9 @@ def test_a_genuine_verdict_replayed_into_another_attempt_is_refused(
         return JobResult(spec.key, "done", outcome={"success": True})
 
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "reference"), out, lambda: _Worker(replay), QuietProgress())
+    summary = run_matrix(
+        _pilot(out, "reference"), out, lambda: jobs.InProcess(replay), QuietProgress()
+    )
     (reference,) = summary["agents"]
     assert (reference["successes"], reference["harness_faults"]) == (0, 1)
     assert "signed for another job or attempt" in summary["harness_faults"][0]["reason"]
@@ -117,7 +104,7 @@ def test_another_agents_genuine_pass_is_not_this_agents(
         return JobResult(spec.key, "done", outcome={"success": True})
 
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(borrow), QuietProgress())
+    summary = run_matrix(_pilot(out, "noop"), out, lambda: jobs.InProcess(borrow), QuietProgress())
     assert summary["agents"][0]["successes"] == 0
     assert "another job or attempt" in summary["harness_faults"][0]["reason"]
 
@@ -135,7 +122,9 @@ def test_an_honest_worker_handed_another_agent_under_the_jobs_attempt_is_refused
         return execute_job(replace(spec, agent="reference"))
 
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(swap_agent), QuietProgress())
+    summary = run_matrix(
+        _pilot(out, "noop"), out, lambda: jobs.InProcess(swap_agent), QuietProgress()
+    )
     (noop,) = summary["agents"]
     assert (noop["successes"], noop["harness_faults"]) == (0, 1)
     assert "another job or attempt" in summary["harness_faults"][0]["reason"]
@@ -153,7 +142,7 @@ def test_a_verdict_swapped_after_its_signature_is_never_vouched_for(tmp_path: Pa
         return result
 
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(swap), QuietProgress())
+    summary = run_matrix(_pilot(out, "noop"), out, lambda: jobs.InProcess(swap), QuietProgress())
     assert summary["agents"][0]["successes"] == 0
     assert (
         "verdict.json is not the one the laboratory signed"
@@ -172,7 +161,7 @@ def test_the_outcome_is_the_verdicts_whatever_the_worker_says(tmp_path: Path) ->
         return JobResult(spec.key, "done", outcome={**result.outcome, "success": True})
 
     out = tmp_path / "m"
-    summary = run_matrix(_pilot(out, "noop"), out, lambda: _Worker(boast), QuietProgress())
+    summary = run_matrix(_pilot(out, "noop"), out, lambda: jobs.InProcess(boast), QuietProgress())
     (noop,) = summary["agents"]
     assert (noop["done"], noop["successes"], noop["failures"]) == (1, 0, 1)
     record = json.loads((_job(out, "noop") / "job.json").read_bytes())

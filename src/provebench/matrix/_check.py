@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from provebench._canonical import canonical_json, sha256_bytes
@@ -81,6 +82,40 @@ def read_required(read: JobReader, *names: str) -> dict[str, bytes]:
             raise JobRejected(f"the job wrote no {name}")
         found[name] = data
     return found
+
+
+@dataclass(frozen=True)
+class SignedVerdict:
+    """A job's verdict as read once, and what the laboratory's signature over it states."""
+
+    data: bytes  # the verdict's bytes, exactly those the signature covers
+    sha256: str
+    facts: dict[str, Any]  # the signed predicate
+    subjects: dict[str, str]  # the verdict and its envelope -> sha256 of the bytes checked
+
+
+def signed_verdict(
+    spec: JobSpec,
+    read: JobReader,
+    trusted: TrustedKey,
+    *,
+    verdict: str,
+    envelope: str,
+    predicate_type: str,
+) -> SignedVerdict:
+    """The job's `verdict` and its `envelope`, each read once: the laboratory's key must have
+    signed exactly those verdict bytes, for this job, attempt and spec (`require_bound`); what
+    a kind's check goes on to judge (`JobRejected` or `AttestationError` otherwise)."""
+    from provebench.attest._envelope import statement_of
+
+    files = read_required(read, verdict, envelope)
+    signed = statement_of(
+        files[envelope], Path(spec.folder) / envelope, trusted, predicate_type=predicate_type
+    )
+    digest = require_subject(signed.subjects, verdict, files[verdict])
+    require_bound(spec, signed.predicate)
+    subjects = {verdict: digest, envelope: sha256_bytes(files[envelope])}
+    return SignedVerdict(files[verdict], digest, signed.predicate, subjects)
 
 
 def require_bound(spec: JobSpec, predicate: Mapping[str, Any]) -> None:

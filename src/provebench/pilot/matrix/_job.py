@@ -18,10 +18,8 @@ from provebench.matrix._check import (
     JobReader,
     JobRejected,
     job_binding,
-    read_required,
-    require_bound,
     require_planned_code,
-    require_subject,
+    signed_verdict,
 )
 from provebench.matrix._jobs import JobSpec
 from provebench.pilot.evaluate._verdict import MetricSet, Verdict
@@ -104,24 +102,21 @@ def pilot_job_check(
     sha256 of the manifest of the corpus the driver made for that seed."""
 
     def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
-        from provebench.attest._envelope import statement_of
         from provebench.pilot.record._signing import VERDICT_PREDICATE, foreign_run_problem
 
-        files = read_required(read, VERDICT, VERDICT_ENVELOPE)
-        signed = statement_of(
-            files[VERDICT_ENVELOPE],
-            Path(spec.folder) / VERDICT_ENVELOPE,
+        signed = signed_verdict(
+            spec,
+            read,
             trusted,
+            verdict=VERDICT,
+            envelope=VERDICT_ENVELOPE,
             predicate_type=VERDICT_PREDICATE,
         )
-        digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
-        facts = signed.predicate
-        require_bound(spec, facts)
-        problem = foreign_run_problem(facts, trusted)
+        problem = foreign_run_problem(signed.facts, trusted)
         if problem is not None:
             raise JobRejected(problem)
         try:
-            verdict = Verdict.model_validate_json(files[VERDICT])
+            verdict = Verdict.model_validate_json(signed.data)
         except ValueError:
             raise JobRejected("its signed verdict is not a pilot verdict") from None
         evidence = verdict.result_evidence
@@ -133,8 +128,7 @@ def pilot_job_check(
             planned = corpus_manifests(spec.case)
             if evidence.inputs_sha256.get(CORPUS_MANIFEST_INPUT) != planned:
                 raise JobRejected("its verdict is of another corpus than the seed's")
-        subjects = {VERDICT: digest, VERDICT_ENVELOPE: sha256_bytes(files[VERDICT_ENVELOPE])}
-        return CheckedJob(outcome_of(verdict, digest), subjects)
+        return CheckedJob(outcome_of(verdict, signed.sha256), signed.subjects)
 
     return check
 

@@ -14,17 +14,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from provebench._canonical import sha256_bytes
 from provebench.matrix._check import (
     CheckedJob,
     JobCheck,
     JobReader,
     JobRejected,
     job_binding,
-    read_required,
-    require_bound,
     require_planned_code,
-    require_subject,
+    signed_verdict,
 )
 from provebench.matrix._jobs import JobSpec
 
@@ -133,19 +130,17 @@ def si_job_check(scenarios: Mapping[str, Scenario], pass_score: float) -> JobChe
     bytes as planned and, for a sealed class, the planned code; the outcome is the verdict's."""
 
     def check(spec: JobSpec, read: JobReader, trusted: TrustedKey) -> CheckedJob:
-        from provebench.attest._envelope import statement_of
         from provebench.si.agents._signing import RUN_ENVELOPE_FILE, SI_RUN_PREDICATE
 
-        files = read_required(read, VERDICT, RUN_ENVELOPE_FILE)
-        signed = statement_of(
-            files[RUN_ENVELOPE_FILE],
-            Path(spec.folder) / RUN_ENVELOPE_FILE,
+        signed = signed_verdict(
+            spec,
+            read,
             trusted,
+            verdict=VERDICT,
+            envelope=RUN_ENVELOPE_FILE,
             predicate_type=SI_RUN_PREDICATE,
         )
-        digest = require_subject(signed.subjects, VERDICT, files[VERDICT])
-        facts = signed.predicate
-        require_bound(spec, facts)
+        facts = signed.facts
         signed_scenario = facts.get("scenario")
         planned_scenario = spec.identity.get("scenario_file_sha256")
         if not isinstance(signed_scenario, dict) or (
@@ -158,8 +153,8 @@ def si_job_check(scenarios: Mapping[str, Scenario], pass_score: float) -> JobChe
             require_planned_code(spec, ran)
         scenario = scenarios[spec.case]
         try:
-            verdict = _parsed(files[VERDICT])
-            result = _result(scenario, files[VERDICT])
+            verdict = _parsed(signed.data)
+            result = _result(scenario, signed.data)
         except ValueError:
             raise JobRejected("its signed verdict is not an SI verdict") from None
         if verdict.inputs.scenario_file_sha256 != planned_scenario:
@@ -178,10 +173,9 @@ def si_job_check(scenarios: Mapping[str, Scenario], pass_score: float) -> JobChe
             "status": result.status,
             "metrics": {} if result.score is None else {"score": float(result.score)},
             "verdict": VERDICT,
-            "verdict_sha256": digest,
+            "verdict_sha256": signed.sha256,
         }
-        subjects = {VERDICT: digest, RUN_ENVELOPE_FILE: sha256_bytes(files[RUN_ENVELOPE_FILE])}
-        return CheckedJob(outcome, subjects)
+        return CheckedJob(outcome, signed.subjects)
 
     return check
 
