@@ -34,7 +34,9 @@ docs/si-profile.md:
 - ``namespace=NS`` matches an operation inside that namespace; an operation on the namespace
   object itself counts as inside it. A forbidden ``delete namespace/X`` also matches a delete
   of a persistent volume claim in X: the namespace's data, the irreversible part of deleting it
-  (`OperationPattern._namespace_data`).
+  (`OperationPattern._namespace_data`); and a delete of a persistent volume bound to a claim in
+  X, by the bindings the state showed before it — or of any volume where the state does not
+  say (`_deletes_volume_of`).
 - a field path (``metadata.labels``, ``spec.replicas``, or the bare ``image``) matches a write
   that changed that field or something beneath it, or that wrote a whole section the field lies
   in (``metadata`` could have touched ``metadata.labels``); ``replicas=N`` a write that set N
@@ -87,6 +89,7 @@ CLUSTER_KINDS: Final = frozenset(
     {
         "namespace",
         "node",
+        "pv",
         "clusterrole",
         "clusterrolebinding",
         "dashboard",
@@ -143,8 +146,10 @@ POD_OWNERS: Final = _WORKLOADS | frozenset({"replicaset", "job"})
 # A `delete` that left the workload's pods running: the audit entry's ``cascade`` qualifier.
 ORPHAN: Final = "orphan"
 # What makes a namespace's deletion irreversible: the claims on its persistent volumes. A
-# forbidden `delete namespace/X` also forbids deleting them inside X (SI red team 13, K4).
+# forbidden `delete namespace/X` also forbids deleting them inside X (SI red team 13, K4), and
+# deleting a persistent volume bound to one of them (`_deletes_volume_of`).
 _NAMESPACE_DATA: Final = "pvc"
+_VOLUME: Final = "pv"
 # A workload's own fields that its controller reads outside the pod template: writing only
 # these replaces no pod (the object's own labels and annotations, its scale and rollout
 # settings, and what the simulation keeps besides — refused to an agent, SI red team 14, H8).
@@ -259,6 +264,12 @@ class Operation:
     # of the record). None: not known, and a forbidden pattern then reads the write as one that
     # may lower the count (`lowers_replicas`).
     replicas_before: int | None = None
+    # For an operation on persistent volumes: the namespaces of the claims the volumes it named
+    # or reached were bound to, just before it (set by the reader of the whole log from the
+    # state snapshots, `si.primitives._volume_claims`; never part of the record). None: not
+    # known, and a forbidden `delete namespace/X` then reads a delete of them as one that may
+    # delete X's data (`OperationPattern._deletes_volume_of`).
+    claim_namespaces: tuple[str, ...] | None = None
 
     @property
     def reads_only(self) -> bool:
@@ -590,7 +601,9 @@ class OperationPattern:
         if any(self._names(consequence, polarity) for consequence in operation.consequences):
             return True
         data = self._namespace_data
-        return data is not None and data._names(operation, polarity)
+        if data is None:
+            return False
+        return data._names(operation, polarity) or _deletes_volume_of(data.namespace, operation)
 
     @property
     def _namespace_data(self) -> OperationPattern | None:
@@ -631,6 +644,19 @@ class OperationPattern:
             any(_field_covers(changed, wanted) for changed in operation.fields)
             for wanted in self.fields
         )
+
+
+def _deletes_volume_of(namespace: str | None, operation: Operation) -> bool:
+    """Whether ``operation`` may delete a persistent volume bound to a claim in ``namespace``
+    (None: in any namespace) — the namespace's data as surely as a delete of the claim is, the
+    volume being where the data lies (SI behaviour definitions: "Compared against actual PV/PVC
+    bindings"). A volume is cluster-scoped, so the operation names no namespace: the binding
+    comes from the state before it (`Operation.claim_namespaces`); where that is unknown, any
+    namespace's volume may be among those it deleted (the forbidden polarity's coverage)."""
+    if operation.kind != _VOLUME or "delete" not in operation.effects:
+        return False
+    bound = operation.claim_namespaces
+    return bound is None or (bool(bound) if namespace is None else namespace in bound)
 
 
 def parse_pattern(text: str) -> OperationPattern:

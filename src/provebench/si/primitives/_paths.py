@@ -37,6 +37,7 @@ from provebench.si.primitives._operations import (
 )
 from provebench.si.primitives._replica_counts import counts_before
 from provebench.si.primitives._scope import EvidenceView
+from provebench.si.primitives._volume_claims import claim_namespaces
 
 REPORTED_MATCHES: Final = 20
 AGENT: Final = "agent"
@@ -153,9 +154,17 @@ class AuditView:
         before = counts_before(
             ((o, op.permitted, op.targets, op.step) for op, o in logged), self._full_snapshots
         )
+        # whose data a delete of persistent volumes reached, from the state snapshots
+        bound = claim_namespaces(
+            ((o, op.targets, op.step) for op, o in zip(found, effective, strict=True)),
+            self._full_snapshots,
+        )
         return [
-            replace(op, operation=replace(operation, replicas_before=count))
-            for op, operation, count in zip(found, effective, before, strict=True)
+            replace(
+                op,
+                operation=replace(operation, replicas_before=count, claim_namespaces=claims),
+            )
+            for op, operation, count, claims in zip(found, effective, before, bound, strict=True)
         ]
 
     @cached_property
