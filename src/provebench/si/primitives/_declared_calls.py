@@ -68,6 +68,7 @@ KINDS: Final = frozenset(
         "clusterrole",
         "clusterrolebinding",
         "pvc",
+        "pv",
         "gitops-application",
         "iac-state",
         "alert",

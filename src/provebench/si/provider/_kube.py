@@ -48,6 +48,7 @@ from provebench.si.provider._kube_objects import (
     RESOURCES,
     SCALABLE,
     KubeResource,
+    access_modes_shown,
     derived,
     fields_changed,
     fields_of,
@@ -500,6 +501,36 @@ def _cells(served: KubeResource, obj: Mapping[str, Any]) -> list[Any]:
         involved = obj.get("involvedObject", {})
         subject = f"{str(involved.get('kind', '')).lower()}/{involved.get('name', '')}"
         return ["", obj.get("type", ""), obj.get("reason", ""), subject, obj.get("message", "")]
+    if served.estate_kind == "pvc":
+        spec = obj.get("spec", {})
+        capacity = (status.get("capacity") or {}).get("storage", "")
+        modes = access_modes_shown(status.get("accessModes")) if capacity else ""
+        shown_class = spec.get("storageClassName", "")
+        return [
+            name,
+            status.get("phase", ""),
+            spec.get("volumeName", ""),
+            capacity,
+            modes,
+            shown_class,
+            "<unset>",
+            "",
+        ]
+    if served.estate_kind == "pv":
+        spec = obj.get("spec", {})
+        claim = spec.get("claimRef") or {}
+        return [
+            name,
+            (spec.get("capacity") or {}).get("storage", ""),
+            access_modes_shown(spec.get("accessModes")),
+            spec.get("persistentVolumeReclaimPolicy", ""),
+            status.get("phase", ""),
+            f"{claim['namespace']}/{claim['name']}" if claim else "",
+            spec.get("storageClassName", ""),
+            "<unset>",
+            "",
+            "",
+        ]
     if served.estate_kind in ("namespace", "node"):
         condition = (status.get("conditions") or [{}])[0]
         state = status.get("phase") or (
@@ -514,6 +545,28 @@ _TABLE_COLUMNS: Final = {
     "deployment": ("Name", "Ready", "Up-to-date", "Available", "Age"),
     "statefulset": ("Name", "Ready", "Age"),
     "event": ("Last Seen", "Type", "Reason", "Object", "Message"),
+    "pvc": (
+        "Name",
+        "Status",
+        "Volume",
+        "Capacity",
+        "Access Modes",
+        "StorageClass",
+        "VolumeAttributesClass",
+        "Age",
+    ),
+    "pv": (
+        "Name",
+        "Capacity",
+        "Access Modes",
+        "Reclaim Policy",
+        "Status",
+        "Claim",
+        "StorageClass",
+        "VolumeAttributesClass",
+        "Reason",
+        "Age",
+    ),
     "namespace": ("Name", "Status", "Age"),
     "node": ("Name", "Status", "Age"),
 }

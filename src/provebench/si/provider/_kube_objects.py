@@ -58,6 +58,10 @@ RESOURCES: Final = (
     KubeResource("configmaps", "ConfigMap", "", "configmap", True, _ALL_VERBS, ("cm",)),
     KubeResource("secrets", "Secret", "", "secret", True, _ALL_VERBS),
     KubeResource("serviceaccounts", "ServiceAccount", "", "serviceaccount", True, _ALL_VERBS),
+    KubeResource(
+        "persistentvolumeclaims", "PersistentVolumeClaim", "", "pvc", True, _ALL_VERBS, ("pvc",)
+    ),
+    KubeResource("persistentvolumes", "PersistentVolume", "", "pv", False, _ALL_VERBS, ("pv",)),
     KubeResource("deployments", "Deployment", "apps", "deployment", True, _ALL_VERBS, ("deploy",)),
     KubeResource("statefulsets", "StatefulSet", "apps", "statefulset", True, _ALL_VERBS, ("sts",)),
     KubeResource("roles", "Role", "rbac.authorization.k8s.io", "role", True, _ALL_VERBS),
@@ -103,6 +107,19 @@ _MAPPED: Final[dict[str, tuple[str, ...]]] = {
     "service": ("ports", "selector", "type"),
     "role": ("rules",),
     "clusterrole": ("rules",),
+}
+# Declared fields a claim or a volume shows in its spec and status (`_claim`, `_volume`): never
+# written through them — a write of its spec is refused as a field the estate cannot hold
+# (`unwritable`), as the API server refuses changing a bound claim's spec.
+_SHOWN_IN_SPEC: Final[dict[str, tuple[str, ...]]] = {
+    "pvc": ("storage", "bound", "volume", "access_modes", "storage_class", "status"),
+    "pv": ("storage", "claim", "reclaim_policy", "access_modes", "storage_class", "status"),
+}
+_ACCESS_MODES: Final = {
+    "ReadWriteOnce": "RWO",
+    "ReadOnlyMany": "ROX",
+    "ReadWriteMany": "RWX",
+    "ReadWriteOncePod": "RWOP",
 }
 _IDENTITY: Final = frozenset({"kind", "name", "namespace"})
 
@@ -150,7 +167,9 @@ def _containers(resource: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _unmapped(resource: Mapping[str, Any]) -> dict[str, Any]:
-    mapped = set(_MAPPED.get(resource["kind"], ())) | set(_METADATA_FIELDS) | _IDENTITY
+    kind = resource["kind"]
+    mapped = set(_MAPPED.get(kind, ())) | set(_SHOWN_IN_SPEC.get(kind, ()))
+    mapped |= set(_METADATA_FIELDS) | _IDENTITY
     if resource["kind"] in ("deployment", "statefulset", "pod") and "containers" in resource:
         mapped.discard("image")
         mapped.discard("env")
@@ -267,6 +286,73 @@ def _pod(resource: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _access(resource: Mapping[str, Any]) -> list[str]:
+    declared = resource.get("access_modes")
+    if isinstance(declared, list) and declared and all(isinstance(m, str) for m in declared):
+        return list(declared)
+    return ["ReadWriteOnce"]
+
+
+def _storage_class(resource: Mapping[str, Any], spec: dict[str, Any]) -> None:
+    if isinstance(resource.get("storage_class"), str):
+        spec["storageClassName"] = resource["storage_class"]
+
+
+def _claim(resource: Mapping[str, Any]) -> dict[str, Any]:
+    """A PersistentVolumeClaim: its request, its volume and phase (``Bound`` when declared
+    ``bound: true``, ``Pending`` otherwise, or what happened to it: ``Lost``)."""
+    access = _access(resource)
+    storage = resource.get("storage")
+    spec: dict[str, Any] = {"accessModes": access, "resources": {}, "volumeMode": "Filesystem"}
+    if storage is not None:
+        spec["resources"] = {"requests": {"storage": str(storage)}}
+    _storage_class(resource, spec)
+    bound = resource.get("bound") is True
+    volume = resource.get("volume")
+    if bound and isinstance(volume, str):
+        spec["volumeName"] = volume
+    declared = resource.get("status")
+    phase = declared if isinstance(declared, str) else "Bound" if bound else "Pending"
+    status: dict[str, Any] = {"phase": phase}
+    if phase == "Bound":
+        status["accessModes"] = access
+        if storage is not None:
+            status["capacity"] = {"storage": str(storage)}
+    return {"spec": spec, "status": status}
+
+
+def _volume(resource: Mapping[str, Any]) -> dict[str, Any]:
+    """A PersistentVolume: its capacity, reclaim policy, and the claim it is bound to."""
+    spec: dict[str, Any] = {"accessModes": _access(resource), "volumeMode": "Filesystem"}
+    if resource.get("storage") is not None:
+        spec["capacity"] = {"storage": str(resource["storage"])}
+    policy = resource.get("reclaim_policy")
+    spec["persistentVolumeReclaimPolicy"] = policy if isinstance(policy, str) else "Delete"
+    _storage_class(resource, spec)
+    claim = resource.get("claim")
+    if isinstance(claim, str) and "/" in claim:
+        namespace, _, name = claim.partition("/")
+        spec["claimRef"] = {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "namespace": namespace,
+            "name": name,
+            "uid": uid_of("pvc", namespace, name),
+        }
+    declared = resource.get("status")
+    phase = (
+        declared if isinstance(declared, str) else "Bound" if "claimRef" in spec else "Available"
+    )
+    return {"spec": spec, "status": {"phase": phase}}
+
+
+def access_modes_shown(modes: Any) -> str:
+    """Access modes as kubectl prints them (``RWO,RWX``)."""
+    if not isinstance(modes, list):
+        return ""
+    return ",".join(_ACCESS_MODES.get(str(m), str(m)) for m in modes)
+
+
 _BY_KIND: Final = {r.kind: r for r in RESOURCES}
 
 
@@ -347,6 +433,10 @@ def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:
         shown["spec"] = spec
     elif kind in ("role", "clusterrole"):
         shown["rules"] = copy.deepcopy(resource.get("rules", []))
+    elif kind == "pvc":
+        shown.update(_claim(resource))
+    elif kind == "pv":
+        shown.update(_volume(resource))
     elif kind == "namespace":
         shown["status"] = {"phase": "Active"}
     elif kind == "node":
@@ -579,6 +669,7 @@ __all__ = [
     "RESOURCES",
     "SCALABLE",
     "KubeResource",
+    "access_modes_shown",
     "fields_changed",
     "fields_of",
     "merge_diff",

@@ -12,7 +12,14 @@ in any cluster and the scenario leaves implicit (Execution §2.2):
   ``rolebinding/agent``) in the ``oasis-agent`` namespace, so that an attempt to widen its own
   scope is an operation against a real object (S-BE-003);
 - for a stimulus aimed at ``pod/NAME/logs``, that pod, belonging to the deployment whose name
-  prefixes it.
+  prefixes it;
+- the persistent volume of each claim declared ``bound: true`` (``pv/NAME``, cluster-scoped,
+  named as dynamic provisioning names it, ``pvc-<the claim's uid>``, or as the claim's
+  ``volume`` says), holding the claim's ``storage`` and bound to it (``claim: NAMESPACE/NAME``),
+  with the claim's ``reclaim_policy`` (``Delete`` unless declared otherwise): SI provider-guide
+  §1.6, "Create a bound PVC", and behaviour definitions S-DO-002, "Compared against actual
+  PV/PVC bindings". A claim deleted takes its volume with it under ``Delete`` and leaves it
+  ``Released`` under ``Retain``; a volume deleted leaves its claim ``Lost``.
 
 Fields named in `HIDDEN_FIELDS` are simulation data (how the estate reacts), never shown.
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -34,6 +42,9 @@ AGENT_NAMESPACE: Final = "oasis-agent"
 SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})
 HIDDEN_FIELDS: Final = frozenset({"injected_failure"})
 _ENTRY_META: Final = ("resource", "namespace")
+CLAIM: Final = "pvc"
+VOLUME: Final = "pv"
+DEFAULT_RECLAIM_POLICY: Final = "Delete"
 
 
 def _digest(*parts: str) -> str:
@@ -44,6 +55,13 @@ def pod_names(deployment: str, replicas: int, generation: int = 0) -> list[str]:
     """The pods of a deployment, named as a ReplicaSet names them (deterministic per generation)."""
     template = _digest(deployment, str(generation))[:9]
     return [f"{deployment}-{template}-{_digest(template, str(i))[:5]}" for i in range(replicas)]
+
+
+def volume_name(namespace: str, claim: str) -> str:
+    """The volume dynamic provisioning makes for a claim: ``pvc-`` and the claim's uid (the uid
+    the Kubernetes face shows for the claim, `si.provider._kube_objects.uid_of`)."""
+    digest = hashlib.sha256(f"{CLAIM}/{namespace}/{claim}".encode()).hexdigest()
+    return f"pvc-{uuid.UUID(digest[:32])}"
 
 
 def key_of(kind: str, namespace: str | None, name: str) -> str:
@@ -82,6 +100,7 @@ class DeclaredEstate:
         estate = cls(resources)
         estate._add_agent_configuration(scope, mode)
         estate._add_pods()
+        estate.bind_volumes()
         return estate
 
     def _add_agent_configuration(self, scope: Mapping[str, Any], mode: str) -> None:
@@ -122,6 +141,7 @@ class DeclaredEstate:
             written.append(key_of(resource["kind"], resource.get("namespace"), resource["name"]))
             if resource["kind"] == "deployment":
                 self.respawn_pods(resource)
+        self.bind_volumes()
         return written
 
     def _add_pods(self) -> None:
@@ -151,6 +171,55 @@ class DeclaredEstate:
                 "status": deployment.get("status", "running"),
                 **({"image": deployment["image"]} if "image" in deployment else {}),
             }
+
+    def bind_volumes(self) -> None:
+        """Give each claim declared ``bound: true`` that has no volume its own (module doc)."""
+        for claim in [r for r in self._resources.values() if r["kind"] == CLAIM]:
+            if claim.get("bound") is not True:
+                continue
+            namespace = str(claim.get("namespace", DEFAULT_NAMESPACE))
+            given = claim.get("volume")
+            name = (
+                given if isinstance(given, str) and given else volume_name(namespace, claim["name"])
+            )
+            claim["volume"] = name
+            key = key_of(VOLUME, None, name)
+            if key in self._resources:
+                continue
+            policy = claim.get("reclaim_policy")
+            volume: dict[str, Any] = {
+                "kind": VOLUME,
+                "name": name,
+                "claim": f"{namespace}/{claim['name']}",
+                "reclaim_policy": policy if isinstance(policy, str) else DEFAULT_RECLAIM_POLICY,
+                "status": "Bound",
+            }
+            for field in ("storage", "access_modes", "storage_class"):
+                if field in claim:
+                    volume[field] = copy.deepcopy(claim[field])
+            self._resources[key] = volume
+
+    def release_volume(self, claim: Mapping[str, Any]) -> None:
+        """What the volume of a deleted claim becomes: deleted under the ``Delete`` reclaim
+        policy, ``Released`` (its data kept) under any other."""
+        bound = f"{claim.get('namespace', DEFAULT_NAMESPACE)}/{claim['name']}"
+        for volume in [r for r in self._resources.values() if r["kind"] == VOLUME]:
+            if volume.get("claim") != bound:
+                continue
+            if volume.get("reclaim_policy", DEFAULT_RECLAIM_POLICY) == DEFAULT_RECLAIM_POLICY:
+                self.remove(VOLUME, None, volume["name"])
+            else:
+                volume["status"] = "Released"
+
+    def lose_claim(self, volume: Mapping[str, Any]) -> None:
+        """A deleted volume's claim: ``Lost`` (its data gone with the volume)."""
+        claim = volume.get("claim")
+        if not isinstance(claim, str) or "/" not in claim:
+            return
+        namespace, _, name = claim.partition("/")
+        found = self.get(CLAIM, namespace, name)
+        if found is not None and found.get("volume") == volume["name"]:
+            found["status"] = "Lost"
 
     def attach_pod(self, namespace: str, pod: str) -> bool:
         """Make ``pod`` one of the pods of the deployment whose name prefixes it (a stimulus
@@ -250,12 +319,15 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
 
 __all__ = [
     "AGENT_NAMESPACE",
+    "CLAIM",
     "CLUSTER_KINDS",
     "DEFAULT_NAMESPACE",
     "HIDDEN_FIELDS",
     "SIGNAL_KINDS",
+    "VOLUME",
     "DeclaredEstate",
     "key_of",
     "pod_names",
     "shown",
+    "volume_name",
 ]

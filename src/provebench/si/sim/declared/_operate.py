@@ -26,9 +26,11 @@ from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.primitives._values import decode_secret
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._estate import (
+    CLAIM,
     CLUSTER_KINDS,
     DEFAULT_NAMESPACE,
     HIDDEN_FIELDS,
+    VOLUME,
     DeclaredEstate,
     shown,
 )
@@ -244,6 +246,8 @@ class Performer:
         self.estate.put(resource)
         if op.kind == "deployment":
             self.estate.respawn_pods(resource)
+        if op.kind == CLAIM:
+            self.estate.bind_volumes()
         return _ok(f"{op.kind}/{op.name} created\n", changed=True)
 
     def _write_fields(
@@ -311,6 +315,12 @@ class Performer:
         if kind == "namespace":
             for inner in list(self.estate.items(namespace=name)):
                 self.estate.remove(inner["kind"], name, inner["name"])
+                if inner["kind"] == CLAIM:
+                    self.estate.release_volume(inner)
+        elif kind == CLAIM:
+            self.estate.release_volume(resource)
+        elif kind == VOLUME:
+            self.estate.lose_claim(resource)
         # the garbage collector's cascading delete: the pods a workload owned go with it, as in
         # Kubernetes (SI red team 13, K1: `get pods` after a deleted deployment listed its pods)
         home = resource.get("namespace", DEFAULT_NAMESPACE)
