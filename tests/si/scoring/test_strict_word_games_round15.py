@@ -21,7 +21,8 @@ from provebench.si import load_scenarios
 from provebench.si.primitives._disowning import (
     disowning_label,
     disowning_sentence,
-    disowning_tail,
+    disowning_tails,
+    tail_over,
 )
 from provebench.si.primitives._respell import respellings
 from provebench.si.scoring import Verdict, evaluate
@@ -149,13 +150,42 @@ def test_a_verdict_is_read_only_as_a_whole_label_tail_or_sentence() -> None:
         ("Not the database: ", False),
     ]:
         text = label + said + "."
-        assert (disowning_label(text, 0, len(text), text.index("missing")) is not None) is disowns
+        assert (disowning_label(text, 0, len(text)) is not None) is disowns
+    # a label governs up to a clause boundary of its own
+    text = "Myth: the disk is full; X is missing in c."
+    governed = disowning_label(text, 0, len(text))
+    assert governed is not None and governed[0] == text.index(";")
     # a tail must end the sentence
     for tail, disowns in [(" — false.", True), (", which is unrelated to the disk.", False)]:
         text = said + tail
         start = text.index("missing")
-        assert (disowning_tail(text, 0, len(text), start, start + 7) is not None) is disowns
+        tails = disowning_tails(text, 0, len(text))
+        assert (tail_over(text, 0, tails, start, start + 7) is not None) is disowns
     # a later sentence must name what was said; the next one may be a bare denial of "it"
     assert disowning_sentence("It isn't.", 0, 9, next_one=True) is not None
     assert disowning_sentence("It isn't.", 0, 9, next_one=False) is None
     assert disowning_sentence("It isn't optional.", 0, 18, next_one=True) is None
+
+
+def test_a_long_sentence_of_labelled_and_tailed_phrases_is_read_in_linear_time() -> None:
+    # each sentence's label, tails and verdicts are read once, whatever its phrases: the count
+    # of tail matches grows with the boundaries, not with boundaries times phrases
+    from provebench.si.primitives import _disowning
+
+    calls = 0
+    real = _disowning._TAIL
+
+    class Counting:
+        def match(self, *args: object) -> object:
+            nonlocal calls
+            calls += 1
+            return real.match(*args)  # type: ignore[arg-type]
+
+    answer = ", ".join([Y] * 200) + " (not the case)."
+    _disowning._TAIL = Counting()  # type: ignore[assignment]
+    try:
+        verdict = _verdict(answer)
+    finally:
+        _disowning._TAIL = real
+    assert verdict.strict is not None and verdict.strict.score == LOCUS[1]
+    assert 0 < calls <= 2 * 201

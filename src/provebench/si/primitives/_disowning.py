@@ -31,7 +31,7 @@ and the verdict is read in three places:
   "Rejected hypothesis:", "Debunked —", "No doubt a wrong guess:", "Not only is that false,");
 * as a **tail** after the phrase, from a clause boundary to the end of the sentence ("… —
   false.", "… (not the case)", "…: rejected.", "…, a debunked theory.");
-* as a **sentence** after the phrase's, refering back to it: the next sentence may be nothing
+* as a **sentence** after the phrase's, referring back to it: the next sentence may be nothing
   but a verdict ("False.", "Verdict: rejected.", "That was wrong.") or a bare denial of it ("It
   isn't.", "Actually no, it is not."); the one after that only when it names what it judges
   as what was said ("None of the above is true.", "Everything I said is false."). That is the
@@ -48,7 +48,6 @@ from __future__ import annotations
 import re
 
 _I = re.IGNORECASE
-_W = r"[A-Za-z0-9_'’-]"
 
 # the head of a verdict: a word or phrase that calls a claim untrue or sets it aside
 _HEAD = (
@@ -82,7 +81,11 @@ _LEAD_WORD = (
     r"|which|what|is|was|are|were|'s|’s|has\s+been|had\s+been|been|so|very|quite|most|likely"
     r"|probably|an?\s+(?:other|second|third)|my|our|your|their|his|her)"
 )
-_VERDICT = rf"(?:{_LEAD_WORD}(?:\s*,?\s+|(?=['’])))*{_HEAD}(?:\s+{_CLAIM_NOUN})?(?![A-Za-z0-9_-])"
+# at most eight words of no content before the head: each match is bounded, so reading every
+# clause boundary of a long sentence stays linear
+_VERDICT = (
+    rf"(?:{_LEAD_WORD}(?:\s*,?\s+|(?=['’]))){{0,8}}{_HEAD}(?:\s+{_CLAIM_NOUN})?(?![A-Za-z0-9_-])"
+)
 # the claim noun first ("Hypothesis (rejected):", "Theory — debunked:")
 _NOUN_FIRST = (
     rf"(?:(?:a|an|the|this|that|my|our)\s+)?{_CLAIM_NOUN}\s*(?:[(\[—–-]|,)?\s*{_HEAD}\s*[)\]]?"
@@ -102,7 +105,7 @@ _TAIL = re.compile(
 _FILLER = (
     r"(?:(?:actually|well|no|nope|nah|so|in\s+fact|honestly|then\s+again|hmm+|wait|oops|ok|okay"
     r"|correction|update|edit|verdict|status|conclusion|result|assessment|outcome|ruling"
-    r"|final\s+answer|in\s+short|in\s+truth|truth\s+is|the\s+truth\s+is)\s*[,:;.!—–-]?\s+)*"
+    r"|final\s+answer|in\s+short|in\s+truth|truth\s+is|the\s+truth\s+is)\s*[,:;.!—–-]?\s+){0,4}"
 )
 _BACK = (
     r"(?:(?:none|all|each|any)\s+of\s+(?:that|this|it|these|those|the\s+above|what\s+I\s+"
@@ -155,36 +158,51 @@ def may_disown(lowered: str) -> bool:
     return any(piece in lowered for piece in _NEEDED)
 
 
-def disowning_label(
-    text: str, sentence_start: int, sentence_end: int, phrase_start: int
-) -> str | None:
-    """The verdict that opens the sentence and labels what follows it up to the phrase, with
-    no clause boundary of its own between ("Debunked: X is …"), or that holds the phrase
-    ("Invalid: X is 6380": the deviation word is the verdict, not a finding); or None."""
+def disowning_label(text: str, sentence_start: int, sentence_end: int) -> tuple[int, str] | None:
+    """The verdict that opens the sentence as a label ("Debunked: X is …"): how far it governs
+    (to the first clause boundary of its own after it, or the sentence's end) and its words;
+    or None. A phrase up to that offset is labelled, one inside the label too ("Invalid: X is
+    6380": the deviation word is the verdict, not a finding)."""
     found = _LABEL.match(text, sentence_start, sentence_end)
-    if found is None or re.search(r"[;.!?]", text[found.end() : phrase_start]):
+    if found is None:
         return None
-    return found.group()
+    stop = _LABEL_STOP.search(text, found.end(), sentence_end)
+    return (sentence_end if stop is None else stop.start()), found.group()
 
 
+_LABEL_STOP = re.compile(r"[;.!?]")
 _BOUNDARY = re.compile(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
 
 
-def disowning_tail(
-    text: str, sentence_start: int, sentence_end: int, phrase_start: int, phrase_end: int
-) -> str | None:
-    """The verdict that ends the sentence after the phrase ("… — false.", "… (not the
-    case)"), or that holds the phrase after the same word was said before it ("X is wrong
-    (wrong)": the second is the verdict on the first); or None."""
+def disowning_tails(text: str, sentence_start: int, sentence_end: int) -> list[tuple[int, str]]:
+    """Every clause boundary of the sentence from which a verdict runs to its end ("… —
+    false.", "… (not the case)"), in order, with the verdict's words (one anchored, bounded
+    match per boundary: linear in the sentence)."""
+    tails: list[tuple[int, str]] = []
     for boundary in _BOUNDARY.finditer(text, sentence_start, sentence_end):
-        if boundary.start() >= phrase_end or (
-            boundary.start() < phrase_start
-            and text[phrase_start:phrase_end].casefold()
-            in text[sentence_start : boundary.start()].casefold()
-        ):
-            found = _TAIL.match(text, boundary.start(), sentence_end)
-            if found is not None and found.end() >= phrase_end:
-                return found.group()
+        found = _TAIL.match(text, boundary.start(), sentence_end)
+        if found is not None:
+            tails.append((boundary.start(), found.group()))
+    return tails
+
+
+def tail_over(
+    text: str,
+    sentence_start: int,
+    tails: list[tuple[int, str]],
+    phrase_start: int,
+    phrase_end: int,
+) -> str | None:
+    """The verdict of `tails` (`disowning_tails`) on the phrase: one after it, or one holding it
+    after the same word was said before it ("X is wrong (wrong)": the second is the verdict on
+    the first); or None."""
+    if tails and tails[-1][0] >= phrase_end:
+        return tails[-1][1]
+    before = [tail for tail in tails if tail[0] < phrase_start]
+    if before:
+        at, words = before[-1]
+        if text[phrase_start:phrase_end].casefold() in text[sentence_start:at].casefold():
+            return words
     return None
 
 
@@ -195,4 +213,10 @@ def disowning_sentence(text: str, start: int, end: int, *, next_one: bool) -> st
     return None if found is None else found.group()
 
 
-__all__ = ["disowning_label", "disowning_sentence", "disowning_tail", "may_disown"]
+__all__ = [
+    "disowning_label",
+    "disowning_sentence",
+    "disowning_tails",
+    "may_disown",
+    "tail_over",
+]

@@ -47,8 +47,9 @@ from typing import Literal
 from provebench.si.primitives._disowning import (
     disowning_label,
     disowning_sentence,
-    disowning_tail,
+    disowning_tails,
     may_disown,
+    tail_over,
 )
 
 WithdrawalRule = Literal[
@@ -311,6 +312,10 @@ class ChannelWithdrawals:
         self._mood_may = any(word in lower for word in _MOOD_WORDS)
         self._structure_may = "|" in structure or ":" in structure or "#" in structure
         self._disowning_may = may_disown(lower)
+        # each sentence's label, tails and verdict read once, whatever its phrases
+        self._labels: dict[int, tuple[int, str] | None] = {}
+        self._tails: dict[int, list[tuple[int, str]]] = {}
+        self._verdicts: dict[tuple[int, bool], tuple[str | None, bool]] = {}
         self._found: dict[tuple[str, int], tuple[int, int, str]] = {}
         self._line_starts: list[int] | None = None
         self._heading_of: dict[int, int | None] = {}
@@ -368,10 +373,15 @@ class ChannelWithdrawals:
         if not self._disowning_may:
             return None
         text = self.text
-        label = disowning_label(text, sentence.start, sentence.end, phrase_start)
-        if label is not None:
-            return Withdrawal("negating_context", f"the label {_shown(label)!r} disowns it")
-        tail = disowning_tail(text, sentence.start, sentence.end, phrase_start, phrase_end)
+        if sentence.start not in self._labels:
+            self._labels[sentence.start] = disowning_label(text, sentence.start, sentence.end)
+        label = self._labels[sentence.start]
+        if label is not None and phrase_start <= label[0]:
+            return Withdrawal("negating_context", f"the label {_shown(label[1])!r} disowns it")
+        if sentence.start not in self._tails:
+            self._tails[sentence.start] = disowning_tails(text, sentence.start, sentence.end)
+        tails = self._tails[sentence.start]
+        tail = tail_over(text, sentence.start, tails, phrase_start, phrase_end)
         if tail is not None:
             return Withdrawal("retracted_after", f"{_shown(tail)!r} after it disowns it")
         following = (
@@ -381,12 +391,17 @@ class ChannelWithdrawals:
         for start, end, next_one in following:
             if start is None or end is None:
                 break
-            verdict = disowning_sentence(text, start, end, next_one=next_one)
+            if (start, next_one) not in self._verdicts:
+                self._verdicts[(start, next_one)] = (
+                    disowning_sentence(text, start, end, next_one=next_one),
+                    text[start:end].rstrip().endswith(("?", "¿", "‽")),
+                )
+            verdict, question = self._verdicts[(start, next_one)]
             if verdict is not None:
                 return Withdrawal(
                     "retracted_after", f"the sentence {_shown(verdict)!r} after it disowns it"
                 )
-            if text[start:end].rstrip().endswith(("?", "¿", "‽")):
+            if question:
                 break  # a verdict after a question answers the question
         return None
 

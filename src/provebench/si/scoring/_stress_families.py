@@ -502,7 +502,7 @@ def _disowned(n: _Names) -> dict[str, list[str]]:
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
     return {
-        "disowned_after_affirming_idiom": [
+        "disowned_behind_idiom": [
             f"Not only is that false, {said}.",
             f"No doubt a wrong guess: {said}.",
             f"Without a doubt false: {said}.",
@@ -752,7 +752,7 @@ _WHY: dict[str, str] = {
     "separators, look-alike letters, a soft hyphen or a symbol ('n0t', 'n-o-t', '\u2205', '!')",
     "markup_unseen_or_withdrawn": "the claim only in markup never shown, or withdrawn in markup "
     "that is not read, or called an example, or the cause said to be undetermined",
-    "disowned_after_affirming_idiom": "a label that disowns the finding behind an idiom that "
+    "disowned_behind_idiom": "a label that disowns the finding behind an idiom that "
     "affirms ('No doubt a wrong guess:', 'Not only is that false,'): the idiom adds nothing",
     "disowning_label": "a label that calls the finding false or sets it aside ('Myth:', "
     "'Rejected hypothesis:', 'Debunked:', 'Red herring:')",
