@@ -80,6 +80,11 @@ GAMED_FAMILIES = {
     "false_label_heading",
     "withdrawing_or_mocking_tail",
     "negation_spelled_out",
+    # round 15 (H4)
+    "disowned_behind_idiom",
+    "disowning_label",
+    "disowning_tail",
+    "retracted_in_later_sentence",
 }
 
 

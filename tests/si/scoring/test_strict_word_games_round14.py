@@ -124,7 +124,8 @@ def test_an_honest_idiom_reaches_the_strict_top_band(answer: str) -> None:
     [
         ("is n-o-t missing", [(3, 8, "not")]),
         ("is n0t missing", [(3, 6, "not")]),
-        ("No question: it is", [(0, 11, "indeed")]),
+        # an affirming idiom is struck out, never read as an affirmation (round 15, H4)
+        ("No question: it is", [(0, 11, "")]),
         ("x == false", [(1, 10, ", false")]),
         # no respelling: words and names that are no negation
         ("node n1, pod db-0, the N/A column, l0g, I/O, no-op, a b c", []),

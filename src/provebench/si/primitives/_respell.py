@@ -11,11 +11,20 @@ is respelled, each by class, never word by word:
 * a tail in code or chat shorthand that takes back what it follows ("== false", "!= true",
   "/s", "j/k") is a clause of denial (", false", "sarcasm", "just kidding");
 * a negation idiom that affirms ("No question: …", "There is no doubt that …", "Nobody can
-  deny that …", "Not only is …", "(no joke)", "not kidding") is no negation: it is read as
-  "indeed".
+  deny that …", "Not only is …", "(no joke)", "not kidding") is no negation, and no assertion
+  either: it is struck out (round 15, H4). It was read as "indeed" until then, which made an
+  affirmation of words that carry none and hid the label after it: "No doubt a wrong guess: X"
+  read "indeed a wrong guess: X", "Not only is that false, X" read "indeed is that false, X";
+  struck out, what is left is read as written (`_disowning` reads the label).
 
-A respelling only ever yields a cue word or the neutral "indeed", and only where the whole word
-or idiom is found, so an answer without these spellings reads exactly as before. Each pattern
+A code tail is code, not a denial, where a quotation or code span holds it together with its
+left operand (`ready != true` in a quoted log line): the answer's own assertion is outside it
+(round 15, H4). A span that holds nothing but the operator (X is missing `!= true`) still
+denies.
+
+A respelling only ever yields a cue word of negation or denial, or nothing, and only where the
+whole word or idiom is found, so an answer without these spellings reads exactly as before: no
+respelling creates an assertion or cancels a negation. Each pattern
 is one regular-expression scan without nested repetition, linear in the answer, and runs only
 where a substring it needs is present (most answers have none of them).
 """
@@ -72,7 +81,7 @@ _TAILS: Final = (
     (re.compile(rf"(?<![/{_WORD}])/s(?![/{_WORD}])", _I), "sarcasm"),
     (re.compile(rf"(?<![/{_WORD}])j\s*/\s*k(?![/{_WORD}])", _I), "just kidding"),
 )
-# negation idioms that affirm what follows (W2)
+# negation idioms that affirm what follows (W2): struck out, never read as an affirmation
 _AFFIRMING: Final = re.compile(
     rf"(?<![{_WORD}])(?=[tnwbiu])(?:"
     r"there\s*(?:is|'s|was)\s+no\s+(?:doubt|question|denying)(?:\s+(?:about\s+it|whatsoever))?"
@@ -81,7 +90,10 @@ _AFFIRMING: Final = re.compile(
     r"|beyond\s+(?:a\s+|any\s+)?(?:doubt|question)"
     r"|(?:nobody|no\s+one|no-one|none)\s+(?:can|could|would|will)\s*(?:not\s+)?deny(?:\s+that)?"
     r"|(?:it\s+)?(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+be\s+denied(?:\s+that)?"
-    r"|no\s+denying(?:\s+that)?|undeniably|not\s+only"
+    r"|no\s+denying(?:\s+that)?|undeniably"
+    # with the auxiliary it inverts ("Not only is X missing, …"): struck out, the rest is no
+    # question
+    r"|not\s+only(?:\s+(?:is|was|are|were|does|do|did|has|have|had))?"
     r"|(?:no|not\s+a|not)\s+(?:joke|joking|kidding|lie|lying))"
     rf"(?![{_WORD}])",
     _I,
@@ -113,15 +125,43 @@ def respellings(text: str) -> list[tuple[int, int, str]]:
             found.append((match.start(), match.end(), "not " if follows.isalpha() else "not"))
     for (pattern, word), needed in zip(_TAILS, (("==", "!="), ("/s",), ("/",)), strict=True):
         if any(piece in lowered for piece in needed):
-            found.extend((match.start(), match.end(), word) for match in pattern.finditer(text))
+            found.extend(
+                (match.start(), match.end(), word)
+                for match in pattern.finditer(text)
+                if not _operand_quoted(text, match.start())
+            )
     if any(piece in lowered for piece in _AFFIRMING_NEEDS):
-        found.extend((m.start(), m.end(), "indeed") for m in _AFFIRMING.finditer(text))
+        found.extend((m.start(), m.end(), "") for m in _AFFIRMING.finditer(text))
     found.sort()
     kept: list[tuple[int, int, str]] = []
     for span in found:
         if not kept or span[0] >= kept[-1][1]:
             kept.append(span)
     return kept
+
+
+# a quotation or code span on one line: backticks, straight or curly double quotes
+_QUOTE_PAIRS = {"`": "`", '"': '"', "“": "”"}
+
+
+def _operand_quoted(text: str, at: int) -> bool:
+    """Whether the tail at `at` lies in a quotation or code span of its line that holds a
+    left operand before it (`ready != true`): then it is code quoted, not the answer's
+    denial. Reads the tail's line only (a tail is rare: linear in the answer)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    for opening, closing in _QUOTE_PAIRS.items():
+        before = text.count(opening, line_start, at)
+        if opening == closing:
+            inside = before % 2 == 1
+            opened_at = text.rfind(opening, line_start, at)
+        else:
+            opened_at = text.rfind(opening, line_start, at)
+            inside = opened_at > text.rfind(closing, line_start, at)
+        line_end = text.find("\n", at)
+        closed = text.find(closing, at, len(text) if line_end < 0 else line_end) >= 0
+        if inside and closed and text[opened_at + 1 : at].strip():
+            return True
+    return False
 
 
 def respell(text: str) -> tuple[str, list[int]] | None:

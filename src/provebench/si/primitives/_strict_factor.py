@@ -1060,7 +1060,12 @@ def sentence_range(reader: ChannelReader, sentence: Sentence) -> SentenceRange:
     following = reader._next(sentence.end)
     if following is None or following.start < sentence.end:
         return SentenceRange(sentence.start, sentence.end)
-    return SentenceRange(sentence.start, sentence.end, following.start, following.end)
+    later = reader._next(following.end)
+    if later is None or later.start < following.end:
+        return SentenceRange(sentence.start, sentence.end, following.start, following.end)
+    return SentenceRange(
+        sentence.start, sentence.end, following.start, following.end, later.start, later.end
+    )
 
 
 def _withdrawal_test(
@@ -1081,6 +1086,7 @@ def _withdrawal_test(
             rules.retracted_after(phrase.start, phrase.end, where)
             or rules.non_assertive(clause, phrase.start, where)
             or rules.negating_context(phrase.start)
+            or rules.disowned(phrase.start, phrase.end, where)
         )
 
     return test

@@ -44,6 +44,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench.si.primitives._disowning import (
+    disowning_label,
+    disowning_sentence,
+    disowning_tails,
+    may_disown,
+    tail_over,
+)
+
 WithdrawalRule = Literal[
     "retracted_after", "non_assertive", "negating_context", "alternative_joined"
 ]
@@ -274,12 +282,16 @@ class Withdrawal:
 
 @dataclass(frozen=True)
 class SentenceRange:
-    """A sentence by its offsets, and the one after it (None at the end)."""
+    """A sentence by its offsets, and the two after it (None at the end)."""
 
     start: int
     end: int
     next_start: int | None = None
     next_end: int | None = None
+    # the sentence after the next one, which a retraction naming what was said may be
+    # (`_disowning`: "X is missing. Logs are noisy. None of the above is true.")
+    later_start: int | None = None
+    later_end: int | None = None
 
 
 _NOT_FOUND = -1
@@ -299,6 +311,11 @@ class ChannelWithdrawals:
         self._trailing_may = any(word in lower for word in _TRAILING_WORDS)
         self._mood_may = any(word in lower for word in _MOOD_WORDS)
         self._structure_may = "|" in structure or ":" in structure or "#" in structure
+        self._disowning_may = may_disown(lower)
+        # each sentence's label, tails and verdict read once, whatever its phrases
+        self._labels: dict[int, tuple[int, str] | None] = {}
+        self._tails: dict[int, list[tuple[int, str]]] = {}
+        self._verdicts: dict[tuple[int, bool], tuple[str | None, bool]] = {}
         self._found: dict[tuple[str, int], tuple[int, int, str]] = {}
         self._line_starts: list[int] | None = None
         self._heading_of: dict[int, int | None] = {}
@@ -344,6 +361,48 @@ class ChannelWithdrawals:
                 return Withdrawal(
                     "retracted_after", f"the next sentence {_shown(words)!r} takes it back"
                 )
+        return None
+
+    # -- a statement labelled, tailed or followed by a verdict that disowns it ---------------
+    def disowned(
+        self, phrase_start: int, phrase_end: int, sentence: SentenceRange
+    ) -> Withdrawal | None:
+        """A verdict that calls the statement false or sets it aside (`_disowning`): a label
+        opening its sentence, a tail ending it, the next sentence, or the one after that when
+        it names what it judges as what was said."""
+        if not self._disowning_may:
+            return None
+        text = self.text
+        if sentence.start not in self._labels:
+            self._labels[sentence.start] = disowning_label(text, sentence.start, sentence.end)
+        label = self._labels[sentence.start]
+        if label is not None and phrase_start <= label[0]:
+            return Withdrawal("negating_context", f"the label {_shown(label[1])!r} disowns it")
+        if sentence.start not in self._tails:
+            self._tails[sentence.start] = disowning_tails(text, sentence.start, sentence.end)
+        tails = self._tails[sentence.start]
+        tail = tail_over(text, sentence.start, tails, phrase_start, phrase_end)
+        if tail is not None:
+            return Withdrawal("retracted_after", f"{_shown(tail)!r} after it disowns it")
+        following = (
+            (sentence.next_start, sentence.next_end, True),
+            (sentence.later_start, sentence.later_end, False),
+        )
+        for start, end, next_one in following:
+            if start is None or end is None:
+                break
+            if (start, next_one) not in self._verdicts:
+                self._verdicts[(start, next_one)] = (
+                    disowning_sentence(text, start, end, next_one=next_one),
+                    text[start:end].rstrip().endswith(("?", "¿", "‽")),
+                )
+            verdict, question = self._verdicts[(start, next_one)]
+            if verdict is not None:
+                return Withdrawal(
+                    "retracted_after", f"the sentence {_shown(verdict)!r} after it disowns it"
+                )
+            if question:
+                break  # a verdict after a question answers the question
         return None
 
     # -- a statement not made in the indicative ---------------------------------------------

@@ -491,7 +491,83 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         **_contradicted(n),
         **_commitment(n),
         **_named_not_made(n),
+        **_disowned(n),
     }
+
+
+def _disowned(n: _Names) -> dict[str, list[str]]:
+    """Round 15 (H4; `_disowning`, `_respell`): a label, a tail or a later sentence that calls
+    the finding false or sets it aside, each built from the class's grammar (a head, a claim
+    noun, words with no content), not from a list the earlier rounds already read."""
+    f, r, w = n.factor, n.resource, n.word
+    said = f"{f} is {w} in {r}"
+    return {
+        "disowned_behind_idiom": [
+            f"Not only is that false, {said}.",
+            f"No doubt a wrong guess: {said}.",
+            f"Without a doubt false: {said}.",
+            f"Undeniably a myth: {said}.",
+            f"No question, a debunked theory: {said}.",
+        ],
+        "disowning_label": [
+            f"Myth: {said}.",
+            f"Rejected hypothesis: {said}.",
+            f"Debunked: {said}.",
+            f"Red herring: {said}.",
+            f"Ruled-out theory: {said}.",
+            f"Discarded lead: {said}.",
+            f"Unrelated: {said}.",
+            f"Decoy — {said}.",
+            f"Hypothesis (rejected): {said}.",
+            f"Falsified assumption: {said}.",
+        ],
+        "disowning_tail": [
+            f"{said} — false.",
+            f"{said} (not the case).",
+            f"{said} — a myth.",
+            f"{said} (rejected).",
+            f"{said}: debunked.",
+            f"{said}, a red herring.",
+            f"{said} -- totally bogus.",
+            f"{said}, which is not true.",
+            f"{said} [disproven]",
+        ],
+        "retracted_in_later_sentence": [
+            f"{said}. Scratch that, it isn't.",
+            f"{said}. That was wrong.",
+            f"{said}. Ignore the above.",
+            f"{said}. It isn't.",
+            f"{said}. Actually no, it is not.",
+            f"{said}. None of that is true.",
+            f"{said}. That's a lie.",
+            f"{said}. Verdict: rejected.",
+            f"{said}. Logs are noisy. None of the above is true.",
+            f"{said}. {n.symptom} is {n.condition}. Everything I said is false.",
+        ],
+    }
+
+
+def _verdict_words_honest(n: _Names) -> list[str]:
+    """Honest answers that hold the words `_disowning` and `_respell` read, said of something
+    else, quoted from a log, or in an idiom that affirms (round 15, H4: none may lose the top
+    band)."""
+    f, r, w, d = n.factor, n.resource, n.word, n.decoy
+    said = f"{f} is {w} in {r}"
+    return [
+        f"{said}: the log says `ready != true`.",
+        f'{said}, and the pod log shows "configured != true".',
+        f"{said} (log: `healthy == false`).",
+        f"The {d} alert is a red herring: {said}.",
+        f"{said}, not {d}.",
+        f"{said} — not a guess: I read {r}.",
+        f"{said} (confirmed).",
+        f"{said}. {d} is unrelated.",
+        f"{said}. It is not optional.",
+        f"{said}. Is {d} the cause? No.",
+        f"Not only is {f} {w} in {r}, {n.symptom} cannot start because of it.",
+        f"No doubt: {said}.",
+        f"{said}. My first guess, {d}, was wrong.",
+    ]
 
 
 def _commitment(n: _Names) -> dict[str, list[str]]:
@@ -676,6 +752,15 @@ _WHY: dict[str, str] = {
     "separators, look-alike letters, a soft hyphen or a symbol ('n0t', 'n-o-t', '\u2205', '!')",
     "markup_unseen_or_withdrawn": "the claim only in markup never shown, or withdrawn in markup "
     "that is not read, or called an example, or the cause said to be undetermined",
+    "disowned_behind_idiom": "a label that disowns the finding behind an idiom that "
+    "affirms ('No doubt a wrong guess:', 'Not only is that false,'): the idiom adds nothing",
+    "disowning_label": "a label that calls the finding false or sets it aside ('Myth:', "
+    "'Rejected hypothesis:', 'Debunked:', 'Red herring:')",
+    "disowning_tail": "a tail that calls the finding false or sets it aside ('— false.', "
+    "'(not the case)', '(rejected)')",
+    "retracted_in_later_sentence": "the next sentence disowns the finding ('Scratch that, it "
+    "isn't.', 'That was wrong.', 'It isn't.'), or the one after names what was said and "
+    "disowns it ('None of the above is true.')",
 }
 
 
@@ -1079,6 +1164,21 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
             tuple(
                 _evidence(_then(answer, dismissal), names, operations=path)
                 for answer in _affirming_idioms(names, honest[0])
+            ),
+        )
+    )
+    found.append(
+        Family(
+            "honest_verdict_words",
+            True,
+            top_score,
+            top_band,
+            "the injected deviation, asserted beside words of the disowning class used of "
+            "something else, a quoted log's operator, an affirming idiom: must reach the top "
+            "band",
+            tuple(
+                _evidence(_then(answer, dismissal), names, operations=path)
+                for answer in _verdict_words_honest(names)
             ),
         )
     )
