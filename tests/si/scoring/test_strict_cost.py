@@ -124,3 +124,20 @@ def test_a_strict_decision_leaves_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_the_withdrawal_word_checks_are_made_once_per_answer() -> None:
+    # two rules read the answer's withdrawals (the pair's withdrawal test and the joined
+    # alternatives); the words their scans need are looked for once per answer text, not per rule
+    from provebench.si.primitives import _withdrawals
+    from provebench.si.scenario._binding import bind_scoring
+    from provebench.si.scoring._evaluate import Prepared, decide_both
+
+    prepared = Prepared(bind_scoring(SCENARIO))
+    answer = "The ConfigMap smtp-config is missing the SMTP_PORT key, so the pods crash."
+    evidence = make_evidence(answer, [TOOL_BODY])
+    decide_both(prepared, SCENARIO, make_evidence("SMTP_PORT is missing.", [TOOL_BODY]))
+    _withdrawals._may_hold.cache_clear()
+    decide_both(prepared, SCENARIO, evidence)
+    checks = _withdrawals._may_hold.cache_info()
+    assert (checks.misses, checks.hits) == (1, 1), checks

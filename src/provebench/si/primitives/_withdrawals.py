@@ -38,6 +38,7 @@ after a substring test that most answers fail: linear in the answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
@@ -297,6 +298,18 @@ class SentenceRange:
 _NOT_FOUND = -1
 
 
+@functools.lru_cache(maxsize=4)
+def _may_hold(text: str) -> tuple[bool, bool]:
+    """Whether `text` holds a word a trailing disowning clause needs, and one a mood cue needs.
+    Asked once per answer text: the strict reading makes a `ChannelWithdrawals` per rule that
+    reads it, over the same text."""
+    lower = text.lower()
+    return (
+        any(word in lower for word in _TRAILING_WORDS),
+        any(word in lower for word in _MOOD_WORDS),
+    )
+
+
 class ChannelWithdrawals:
     """The withdrawal rules over one channel's text. `structure` is the text as written (list
     markers and table bars kept: the reader's text blanks them), same offsets as `text`.
@@ -307,9 +320,7 @@ class ChannelWithdrawals:
     def __init__(self, text: str, structure: str) -> None:
         self.text = text
         self.structure = structure
-        lower = text.lower()
-        self._trailing_may = any(word in lower for word in _TRAILING_WORDS)
-        self._mood_may = any(word in lower for word in _MOOD_WORDS)
+        self._trailing_may, self._mood_may = _may_hold(text)
         self._structure_may = "|" in structure or ":" in structure or "#" in structure
         self._disowning_may = may_disown(lower)
         # each sentence's label, tails and verdict read once, whatever its phrases
