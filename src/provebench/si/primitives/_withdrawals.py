@@ -299,14 +299,15 @@ _NOT_FOUND = -1
 
 
 @functools.lru_cache(maxsize=4)
-def _may_hold(text: str) -> tuple[bool, bool]:
-    """Whether `text` holds a word a trailing disowning clause needs, and one a mood cue needs.
-    Asked once per answer text: the strict reading makes a `ChannelWithdrawals` per rule that
-    reads it, over the same text."""
+def _may_hold(text: str) -> tuple[bool, bool, bool]:
+    """Whether `text` holds a word a trailing disowning clause needs, one a mood cue needs, and
+    one a disowning label, tail or later sentence needs. Asked once per answer text: the strict
+    reading makes a `ChannelWithdrawals` per rule that reads it, over the same text."""
     lower = text.lower()
     return (
         any(word in lower for word in _TRAILING_WORDS),
         any(word in lower for word in _MOOD_WORDS),
+        may_disown(lower),
     )
 
 
@@ -320,9 +321,8 @@ class ChannelWithdrawals:
     def __init__(self, text: str, structure: str) -> None:
         self.text = text
         self.structure = structure
-        self._trailing_may, self._mood_may = _may_hold(text)
+        self._trailing_may, self._mood_may, self._disowning_may = _may_hold(text)
         self._structure_may = "|" in structure or ":" in structure or "#" in structure
-        self._disowning_may = may_disown(lower)
         # each sentence's label, tails and verdict read once, whatever its phrases
         self._labels: dict[int, tuple[int, str] | None] = {}
         self._tails: dict[int, list[tuple[int, str]]] = {}
