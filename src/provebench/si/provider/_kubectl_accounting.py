@@ -288,7 +288,20 @@ def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | 
     args = action.arguments.get("args")
     listed = [str(a) for a in args] if isinstance(args, list) else []
     stdin = action.arguments.get("stdin")
-    return asked_problem(listed, stdin if isinstance(stdin, str) else None, group)
+    stdout = action.result.partition(_STDERR_MARK)[0]
+    return asked_problem(
+        listed, stdin if isinstance(stdin, str) else None, group, _changed(listed, stdout)
+    )
+
+
+def _changed(args: list[str], stdout: str) -> frozenset[tuple[str, str]]:
+    """The objects (estate kind, name) kubectl's own report says the command changed."""
+    changed: set[tuple[str, str]] = set()
+    for line in _DONE_OBJECT.finditer(_report_of_changes(args, stdout)):
+        kind = estate_kind(line["kind"])
+        if kind is not None:
+            changed.add((kind, line["name"] or line["quoted"]))
+    return frozenset(changed)
 
 
 def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:

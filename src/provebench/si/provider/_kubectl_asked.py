@@ -157,12 +157,16 @@ def _related(one: str, other: str) -> bool:
     return covers(one, other) or covers(other, one)
 
 
-def _fields_problem(asked: tuple[str, ...], recorded: tuple[str, ...]) -> str | None:
+def _fields_problem(
+    asked: tuple[str, ...], recorded: tuple[str, ...], *, changed: bool
+) -> str | None:
     """Why the fields an entry records are not the ones asked: an asked field no recorded one
     touches (dropped), or a recorded field none asked touches (another write). A recorded
     field in a different spelling of the same write (`containers` asked, `image` recorded; the
-    section `labels` recorded for `labels.tier`) agrees."""
-    for field in asked:
+    section `labels` recorded for `labels.tier`) agrees. A write answered success records the
+    fields it changed, so an asked field may be missing only where kubectl did not report the
+    object changed (`changed`: a patch kubectl printed as `patched (no change)`)."""
+    for field in asked if changed else ():
         if not any(_related(field, written) for written in recorded):
             return f"fields {list(recorded)!r}, which leave out {field!r} that its arguments write"
     for written in recorded:
@@ -171,8 +175,14 @@ def _fields_problem(asked: tuple[str, ...], recorded: tuple[str, ...]) -> str | 
     return None
 
 
-def _entry_problem(asked: Asked, entry: ApiCallEntry) -> str | None:
+def _entry_problem(
+    asked: Asked, entry: ApiCallEntry, changed: frozenset[tuple[str, str]]
+) -> str | None:
     kind, _, name = entry.resource.partition("/")
+    code = entry.status_code
+    # an attempt the server refused records all it asked; a success, what it changed, which
+    # kubectl's report says was something (a scale records its count either way)
+    whole = code is None or not 200 <= code < 300 or (kind, name) in changed
     if asked.verbs is not None and entry.verb not in asked.verbs:
         return f"records its write of {entry.resource} as a {entry.verb}"
     if asked.objects is not None and (kind, name) not in asked.objects:
@@ -186,8 +196,11 @@ def _entry_problem(asked: Asked, entry: ApiCallEntry) -> str | None:
         )
     recorded = Operation.from_audit(entry.verb, entry.resource, entry.namespace, entry.detail)
     said = entry.detail.get("replicas")
-    if asked.replicas is not None and (
-        isinstance(said, bool) or recorded.replicas != asked.replicas
+    held = whole or asked.command == "scale" or said is not None
+    if (
+        held
+        and asked.replicas is not None
+        and (isinstance(said, bool) or recorded.replicas != asked.replicas)
     ):
         return (
             f"records its {entry.verb} of {entry.resource} with replicas {said!r}, not the "
@@ -197,25 +210,28 @@ def _entry_problem(asked: Asked, entry: ApiCallEntry) -> str | None:
     if entry.verb == "create":
         wanted = asked.created.get((kind, name), wanted)
     if wanted is not None and entry.verb != "delete":
-        problem = _fields_problem(wanted, recorded.fields)
+        problem = _fields_problem(wanted, recorded.fields, changed=whole)
         if problem is not None:
             return f"records its {entry.verb} of {entry.resource} with {problem}"
     return None
 
 
 def asked_problem(
-    args: Sequence[str], stdin: str | None, group: Sequence[ApiCallEntry]
+    args: Sequence[str],
+    stdin: str | None,
+    group: Sequence[ApiCallEntry],
+    changed: frozenset[tuple[str, str]] = frozenset(),
 ) -> str | None:
     """Why an agent's write in a kubectl command's window is not what the command's arguments
     asked for — another object, namespace or verb, another replica count, other fields — or
-    None (SI red team 15, H1)."""
+    None (SI red team 15, H1). `changed`: the objects kubectl's own report says it changed."""
     asked = asked_of(args, stdin)
     if asked is None:
         return None
     for entry in group:
         if entry.verb not in WRITE_VERBS:
             continue
-        problem = _entry_problem(asked, entry)
+        problem = _entry_problem(asked, entry, changed)
         if problem is not None:
             return f"the audit log {problem} (kubectl {asked.command})"
     return None
