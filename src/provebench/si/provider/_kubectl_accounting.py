@@ -28,11 +28,12 @@ doesn't have a resource type`, a flag it cannot parse) has no entry of the agent
 kubectl's own report of a write is read for changed objects: a command's output in kubectl's
 default format, never what a read shows or a format the agent chose prints
 (`_report_of_changes`).
-An entry of the agent in no window stands for no call the runner forwarded: fabricated. What
-cannot be held: which operation each of a command's requests was — kubectl chooses its
-requests, so a provider that records a command's write as another write of the same outcome is
-not caught, beyond the objects kubectl named in its own output and the ones a `get` names
-(SI red team 12, H12 and H13).
+An entry of the agent in no window stands for no call the runner forwarded: fabricated. Last,
+each write of the agent in the window is held to what the command's own arguments ask — its
+objects, namespace, verb, replica count and fields (`_kubectl_asked`; SI red team 15, H1: a
+scale to 5000 recorded, with every state, as a scale to 3). What cannot be held: which
+modification verb kubectl's patch was recorded as, and the fields an `apply` or `replace`
+changed — they depend on the object kubectl read, not on the arguments.
 """
 
 from __future__ import annotations
