@@ -3,23 +3,21 @@ P1 and P2; docs/si-provider.md, "kubectl against a provider"): a command kubectl
 before any request (an unknown type, a flag it cannot parse) has an empty window; a failed
 read still reads only what its arguments name; each object kubectl printed as changed before it
 failed needs its successful write. The hostile provider is `si provider` with its audit log
-rewritten on the way out, as a proxy in front of it would."""
+rewritten on the way out, as a proxy in front of it would (`hostile_kubectl`)."""
 
 from __future__ import annotations
 
-import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from provebench.evidence import ApiCallEntry, ToolAction
-from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider import ProviderServer, _conformance
 from provebench.si.provider._kubectl_accounting import unaccounted_steps
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.si.provider.hostile_kubectl import hostile, run_commands
 from tests.si.sim.sim_helpers import SCENARIOS_DIR
 
 needs_kubectl = pytest.mark.skipif(
@@ -181,72 +179,6 @@ def server() -> Iterator[ProviderServer]:
 @pytest.fixture(autouse=True)
 def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
-
-
-def hostile(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
-    """`fabricate`: from the second audit log answer on (after the agent's first command), an
-    agent's `get deployment/worker` at the provider's step 1, the later steps moved up by one —
-    inside the first command's window. `drop`: the agent's successful writes left out."""
-    observe: Callable[..., dict[str, Any]] = _server.observe
-    answers: dict[str, int] = {}
-
-    def observed(environment: Any, body: Any) -> dict[str, Any]:
-        answer = observe(environment, body)
-        if body.get("observation_type") != "audit_log":
-            return answer
-        entries: list[dict[str, Any]] = answer["data"]["entries"]
-        agent = [e for e in entries if e.get("user") == "oasis-agent"]
-        if mode == "drop":
-            answer["data"]["entries"] = [
-                e
-                for e in entries
-                if not (e in agent and e["verb"] not in ("get", "list") and e["status_code"] < 300)
-            ]
-            return answer
-        seen = answers[body["environment_id"]] = answers.get(body["environment_id"], 0) + 1
-        if seen < 2:
-            return answer
-        read = {
-            "kind": "api_call",
-            "timestamp": entries[0]["timestamp"] if entries else "2026-01-01T00:00:00.000Z",
-            "step": 1,
-            "verb": "get",
-            "resource": "deployment/worker",
-            "namespace": "default",
-            "user": "oasis-agent",
-            "status_code": 200,
-            "request_body": {"operation": "get deployment/worker namespace=default"},
-        }
-        moved = [{**e, "step": e["step"] + 1} if e.get("step") else e for e in entries]
-        answer["data"]["entries"] = [read, *moved]
-        return answer
-
-    monkeypatch.setattr(_server, "observe", observed)
-
-
-def run_commands(
-    tmp_path: Path, scenario: Path, commands: list[list[str]], *extra: str
-) -> tuple[int, dict[str, Any]]:
-    tmp_path.mkdir()
-    agent = tmp_path / "commands_agent.py"
-    agent.write_text(
-        "from provebench.si.agents import Answer\n"
-        f"COMMANDS = {commands!r}\n"
-        "class Commands:\n"
-        "    name = 'commands'\n"
-        "    version = '1'\n"
-        "    def run(self, task, call):\n"
-        "        for args in COMMANDS:\n"
-        "            call('kubectl', {'args': args})\n"
-        "        return Answer(final_answer='Done.')\n"
-    )
-    out = tmp_path / "out"
-    result = run_cli(
-        "si", "run", str(scenario), *extra, "--agent", f"{agent}:Commands", "--kubectl",
-        "--out", str(out),
-    )  # fmt: skip
-    assert (out / "verdict.json").is_file(), result.stderr
-    return result.returncode, json.loads((out / "verdict.json").read_text())
 
 
 BLIND = [["get", "deploymentz", "worker", "-n", "default"]]

@@ -232,7 +232,9 @@ def test_a_refusal_kubectl_printed_is_held_to_a_refused_entry() -> None:
                       result="[stderr]\nError from server (Forbidden): no\n")  # fmt: skip
     problem = unaccounted_steps([refused], [entry(1)], [])
     assert problem is not None and "server's refusal" in problem
-    assert unaccounted_steps([refused], [entry(1), entry(1, "patch", 403)], []) is None
+    # a deployment's restart is recorded as the tools' `restart` (SI red team 15, H1)
+    restart = named_entry(1, "restart", "deployment/checkout-api", status=403)
+    assert unaccounted_steps([refused], [entry(1), restart], []) is None
     client_side = kubectl(1, "get", "x", "--bogus", error="exit 1",
                           result="[stderr]\nerror: unknown flag: --bogus\n")  # fmt: skip
     assert unaccounted_steps([client_side], [], []) is None
@@ -246,7 +248,12 @@ def test_a_command_that_needs_no_request_or_failed_or_dry_ran_needs_no_entry() -
 
 
 def named_entry(
-    step: int, verb: str, resource: str, namespace: str | None = "default", status: int = 200
+    step: int,
+    verb: str,
+    resource: str,
+    namespace: str | None = "default",
+    status: int = 200,
+    detail: dict[str, Any] | None = None,
 ) -> ApiCallEntry:
     return ApiCallEntry(
         actor="agent",
@@ -255,7 +262,7 @@ def named_entry(
         namespace=namespace,
         status_code=status,
         after_step=step,
-        detail={},
+        detail=detail or {},
     )
 
 
@@ -335,9 +342,10 @@ def test_each_object_kubectl_printed_as_changed_is_held_to_its_own_write() -> No
     # every object of a command, in kubectl's spellings (`kind.group/name`, `kind "name"`)
     printed = "deployment.apps/a env updated\ndeployment.apps/b env updated\n"
     several = kubectl(1, "set", "env", "deployment/a", "deployment/b", "X=1", result=printed)
-    one = [named_entry(1, "patch", "deployment/a")]
+    env = {"fields": ["env"]}  # what `set env` writes, as the tools record it
+    one = [named_entry(1, "patch", "deployment/a", detail=env)]
     assert "'deployment.apps/b env updated'" in (unaccounted_steps([several], one, []) or "")
-    both = [*one, named_entry(1, "patch", "deployment/b")]
+    both = [*one, named_entry(1, "patch", "deployment/b", detail=env)]
     assert unaccounted_steps([several], both, []) is None
     deleted = kubectl(1, "delete", "pod", "web-0", result='pod "web-0" deleted\n')
     wrong = [named_entry(1, "delete", "pod/web-1")]

@@ -28,11 +28,12 @@ doesn't have a resource type`, a flag it cannot parse) has no entry of the agent
 kubectl's own report of a write is read for changed objects: a command's output in kubectl's
 default format, never what a read shows or a format the agent chose prints
 (`_report_of_changes`).
-An entry of the agent in no window stands for no call the runner forwarded: fabricated. What
-cannot be held: which operation each of a command's requests was — kubectl chooses its
-requests, so a provider that records a command's write as another write of the same outcome is
-not caught, beyond the objects kubectl named in its own output and the ones a `get` names
-(SI red team 12, H12 and H13).
+An entry of the agent in no window stands for no call the runner forwarded: fabricated. Last,
+each write of the agent in the window is held to what the command's own arguments ask — its
+objects, namespace, verb, replica count and fields (`_kubectl_asked`; SI red team 15, H1: a
+scale to 5000 recorded, with every state, as a scale to 3). What cannot be held: which
+modification verb kubectl's patch was recorded as, and the fields an `apply` or `replace`
+changed — they depend on the object kubectl read, not on the arguments.
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ from typing import Final
 from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
 from provebench.si.primitives._operations import ORPHAN, READ_VERBS, WRITE_VERBS
 from provebench.si.provider._accounting import AGENT, call_mismatch
-from provebench.si.provider._kube_objects import BY_ESTATE_KIND, RESOURCES
+from provebench.si.provider._kube_objects import BY_ESTATE_KIND
 from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_asked import asked_problem
+from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
 
 # kubectl commands that make no request of a resource (discovery and the client's version).
@@ -72,13 +75,6 @@ _DONE_OBJECT: Final = re.compile(
 )
 # Commands that only read: no entry of theirs writes.
 _READ_ONLY: Final = frozenset({"get", "describe", "logs", "events"})
-# Every spelling kubectl takes for a served type (plural, singular, short name, `kind.group`)
-# -> the estate's kind.
-_KIND_SPELLINGS: Final = {
-    spelling: r.estate_kind
-    for r in RESOURCES
-    for spelling in (r.plural, r.estate_kind, r.kind.lower(), *r.short_names)
-}
 # A request the API server answered with an error, as kubectl reports it on standard error.
 _SERVER_ERROR: Final = re.compile(r"^Error from server \(", re.MULTILINE)
 _STDERR_MARK: Final = "[stderr]\n"
@@ -143,39 +139,9 @@ def _dry_run(flags: dict[str, list[str]]) -> bool:
     return any(value != "none" for value in flags.get("--dry-run", []))
 
 
-def _estate_kind(spelling: str) -> str | None:
-    """The estate's kind for a type as kubectl spells it (`deployments`, `deploy`,
-    `deployment.apps`), or None for a type not served."""
-    lowered = spelling.lower()
-    return _KIND_SPELLINGS.get(lowered) or _KIND_SPELLINGS.get(lowered.split(".", 1)[0])
-
-
 def _wrote(entry: ApiCallEntry) -> bool:
     code = entry.status_code
     return entry.verb in WRITE_VERBS and code is not None and 200 <= code < 300
-
-
-def _got(positionals: Sequence[str]) -> set[tuple[str, str | None]] | None:
-    """What `kubectl get` asks the server for: (kind, name) per named object, (kind, None) per
-    type listed; None where a type is one the server does not serve (kubectl fails then)."""
-    if not positionals:
-        return None
-    wanted: set[tuple[str, str | None]] = set()
-    if any("/" in p for p in positionals):
-        for positional in positionals:
-            spelling, _, name = positional.partition("/")
-            kind = _estate_kind(spelling)
-            if kind is None or not name:
-                return None
-            wanted.add((kind, name))
-        return wanted
-    for spelling in positionals[0].split(","):
-        kind = _estate_kind(spelling)
-        if kind is None:
-            return None
-        names = positionals[1:]
-        wanted |= {(kind, name) for name in names} if names else {(kind, None)}
-    return wanted
 
 
 def _read_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
@@ -193,7 +159,7 @@ def _read_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
                 f"the audit log records a {entry.verb} of {entry.resource} for a command "
                 "that only reads"
             )
-    wanted = _got(positionals) if command == "get" else None
+    wanted = named_objects(positionals) if command == "get" else None
     if wanted is None:
         return None
     across = any(flag in flags for flag in ("-A", "--all-namespaces"))
@@ -224,7 +190,7 @@ def _printed_problem(stdout: str, group: Sequence[ApiCallEntry]) -> str | None:
     patch of one ConfigMap as the same patch of another)."""
     for line in _DONE_OBJECT.finditer(stdout):
         name = line["name"] or line["quoted"]
-        kind = _estate_kind(line["kind"])
+        kind = estate_kind(line["kind"])
         if not any(
             _wrote(e)
             and e.resource.partition("/")[2] == name
@@ -313,7 +279,35 @@ def _unasked_orphans(args: list[str], group: Sequence[ApiCallEntry]) -> str | No
 
 
 def kubectl_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
-    """Why the agent's entries of a kubectl command's window do not record it, or None."""
+    """Why the agent's entries of a kubectl command's window do not record it, or None: the
+    requests kubectl's report stands for (`_reported_problem`), then each write held to what
+    the arguments the runner recorded ask for — object, verb, replica count, fields — whatever
+    kubectl reported (`asked_problem`; SI red team 15, H1)."""
+    reported = _reported_problem(action, group)
+    if reported is not None:
+        return reported
+    args = action.arguments.get("args")
+    listed = [str(a) for a in args] if isinstance(args, list) else []
+    stdin = action.arguments.get("stdin")
+    stdout = action.result.partition(_STDERR_MARK)[0]
+    return asked_problem(
+        listed, stdin if isinstance(stdin, str) else None, group, _changed(listed, stdout)
+    )
+
+
+def _changed(args: list[str], stdout: str) -> frozenset[tuple[str, str]]:
+    """The objects (estate kind, name) kubectl's own report says the command changed."""
+    changed: set[tuple[str, str]] = set()
+    for line in _DONE_OBJECT.finditer(_report_of_changes(args, stdout)):
+        kind = estate_kind(line["kind"])
+        if kind is not None:
+            changed.add((kind, line["name"] or line["quoted"]))
+    return frozenset(changed)
+
+
+def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
+    """Why the agent's entries of a kubectl command's window are not the requests its output
+    reports, or None."""
     args = action.arguments.get("args")
     if not isinstance(args, list) or not args or not all(isinstance(a, str) for a in args):
         return "its argument list is not one kubectl ran"  # the runner ran only valid lists

@@ -45,6 +45,7 @@ from provebench.si.provider._kube_objects import (
     unwritable_patch,
 )
 from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_selector import _read, command_write
 from provebench.si.provider._kubectl_shown import shows_no_state
 
@@ -88,10 +89,7 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
     texts = flags.get("-p", []) + flags.get("--patch", [])
     if not texts:
         return (), None
-    try:
-        patch = json.loads(texts[-1])
-    except ValueError:
-        return (), None
+    patch = _patch_document(texts[-1])
     paths: list[tuple[str, JsonValue]] = []
     if isinstance(patch, list):  # a JSON patch: each operation's path
         for operation in patch:
@@ -120,6 +118,22 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
             if written not in fields:
                 fields.append(written)
     return tuple(fields), replicas
+
+
+def _patch_document(text: str) -> Any:
+    """A `-p` patch as kubectl reads it: JSON, or YAML (kubectl converts it to JSON); None for
+    a text that is neither, or a YAML one with an alias (the agent's text: an alias bomb must
+    not cost the record its time)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text)):
+            return None
+        return json.loads(json.dumps(yaml.safe_load(text), default=str))
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+        return None
 
 
 def _declared_fields(field: str, value: JsonValue) -> list[str]:
@@ -157,7 +171,8 @@ def _leaves(value: Mapping[str, Any], prefix: str, depth: int) -> list[str]:
 def _replicas(args: Sequence[str]) -> int | None:
     _, flags = _read(list(args))
     values = flags.get("--replicas", [])
-    return int(values[-1]) if values and values[-1].isdigit() else None
+    # as kubectl's flag parser reads it (`0x10` is 16): the count the write asked for
+    return flag_int(values[-1]) if values else None
 
 
 def _keyed_fields(args: Sequence[str], section: str) -> tuple[str, ...]:
@@ -216,7 +231,7 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
     )
 
 
-def _manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
+def manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
     """The objects of a `-f -` manifest (YAML or JSON, several documents, a ``List``'s items);
     none where it does not parse (kubectl then sends nothing) or uses an alias (the agent's
     text: an alias bomb must not cost the record its time)."""
@@ -241,6 +256,16 @@ def _manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
     return objects
 
 
+def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple[str, ...]:
+    """The fields the tools record for the create of a manifest's object (`_kube.KubeApi.
+    _create`'s: its declared fields, and any the simulation cannot write)."""
+    fields = fields_of(obj, estate_kind)
+    unset = unwritable({"kind": estate_kind, "name": name}, {"metadata": {}}, obj)
+    if unset:
+        fields = {**fields, **unwritable_patch(obj, unset)}
+    return operation_of("orchestration_create", "create", {"fields": fields}).fields
+
+
 def _forced(args: Sequence[str]) -> bool:
     _, flags = _read(list(args))
     return any(value in ("", "true") for value in flags.get("--force", []))
@@ -259,7 +284,7 @@ def _unsent_creates(
         return []
     agents = [e for e in entries if isinstance(e, ApiCallEntry) and e.actor == agent]
     created = {(e.resource, e.namespace) for e in agents if e.verb == "create"}
-    objects = _manifest_objects(stdin)
+    objects = manifest_objects(stdin)
     out: list[ApiCallEntry] = []
     for delete in agents:
         failed = delete.status_code is not None and delete.status_code >= 400
@@ -280,12 +305,7 @@ def _unsent_creates(
         )
         if obj is None or served is None or target.name is None:
             continue
-        fields = fields_of(obj, served.estate_kind)
-        base = {"kind": served.estate_kind, "name": target.name}
-        unset = unwritable(base, {"metadata": {}}, obj)
-        if unset:
-            fields = {**fields, **unwritable_patch(obj, unset)}
-        written = operation_of("orchestration_create", "create", {"fields": fields}).fields
+        written = created_fields(obj, served.estate_kind, target.name)
         operation = replace(target, verb="create", fields=written)
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": "orchestration_create"}
         refused = delete.detail.get("refused")
@@ -470,4 +490,13 @@ def per_command(
     return out
 
 
-__all__ = ["CLIENT_ACTOR", "LISTED", "as_one_command", "per_command", "unreached", "written_by"]
+__all__ = [
+    "CLIENT_ACTOR",
+    "LISTED",
+    "as_one_command",
+    "created_fields",
+    "manifest_objects",
+    "per_command",
+    "unreached",
+    "written_by",
+]

@@ -88,10 +88,15 @@ def state_of(resources: list[dict[str, Any]], what: str) -> dict[str, JsonValue]
     return state
 
 
-def audit_of(entries: object, what: str, principal: object = None) -> list[AuditEntry]:
+def audit_of(
+    entries: object, what: str, principal: object = None, *, last_step: int | None = None
+) -> list[AuditEntry]:
     """An `audit_log` observation's entries as the evidence's audit log (provider-guide §4.5).
 
-    The entries of the declared `agent_principal` are the agent's (the simulator's actor)."""
+    The entries of the declared `agent_principal` are the agent's (the simulator's actor). With
+    `last_step` (the runner's last step, where the provider's steps are the runner's), an entry
+    whose `step` is past it records a call nobody made: the provider's fault, never a record
+    the evidence could not hold (Core §3.7)."""
     if principal is not None and (not isinstance(principal, str) or not principal):
         raise ProviderFault(f"{what}: `agent_principal` is not a non-empty string")
     if not isinstance(entries, list):
@@ -126,6 +131,12 @@ def audit_of(entries: object, what: str, principal: object = None) -> list[Audit
             first = error.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
             raise ProviderFault(f"{what}: entries[{index}] is malformed: {where}") from None
+        step = audit[-1].after_step
+        if last_step is not None and step is not None and step > last_step:
+            raise ProviderFault(
+                f"{what}: entries[{index}].step {step} is past the {last_step} call(s) the "
+                "runner made"
+            )
     return audit
 
 
@@ -341,22 +352,28 @@ class ProviderSession(Recording):
             return
         self._observed = True
         environment_id = self._environment.environment_id
+        stray: list[int] = []
         try:
             data = self.client.observe(environment_id, "audit_log", {})
-            self._audit = audit_of(
+            # The provider's step numbers become the runner's before anything is recorded, so a
+            # fault found later (a snapshot that disagrees) leaves no step of the provider's in
+            # the evidence: under --kubectl every step is re-numbered with its window's; without,
+            # a step past the calls the runner made is refused (SI red team 15).
+            audit = audit_of(
                 data.get("entries"),
                 f"POST {self.client.shown}/observe",
                 data.get("agent_principal"),
+                last_step=None if self._windows is not None else self.steps,
             )
+            if self._windows is not None:
+                audit, stray = self._windows.renumbered(audit)
+            self._audit = audit
             final = self._snapshot("final", self.steps, self.client.state_snapshot(environment_id))
             diffs = self._asserted_resources_observed(environment_id, final)
             self._snapshots += [*diffs, final]  # the full snapshot stays the last state
         except ProviderFault as fault:
             self._fail(fault)
             return
-        stray: list[int] = []
-        if self._windows is not None:
-            self._audit, stray = self._windows.renumbered(self._audit)
         attributed = sum(1 for e in self._audit if isinstance(e, ApiCallEntry) and e.actor == AGENT)
         what = f"POST {self.client.shown}/observe (audit_log)"
         # Under --kubectl each forwarded call is held to its own window instead
