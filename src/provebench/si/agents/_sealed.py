@@ -86,15 +86,23 @@ class _Sealed:
     command: list[str]
     timeout_sec: float
 
-    def converse(self, task: Task | None, call: CallTool | None) -> dict[str, Any]:
+    def converse(
+        self, task: Task | None, call: CallTool | None, stderr: bytearray | None = None
+    ) -> dict[str, Any]:
         """Start the agent and serve it; the first `agent` announcement when `task` is None,
-        else its answer (`CandidateFailed` for everything else)."""
+        else its answer (`CandidateFailed` for everything else). `stderr` receives what the
+        agent wrote to its standard error (relayed to the terminal as well)."""
         private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
         try:
             with sandbox_process(
-                self.policy, self.command, private_dir=private, env=SANDBOX_ENV, protocol_stdio=True
+                self.policy,
+                self.command,
+                private_dir=private,
+                env=SANDBOX_ENV,
+                protocol_stdio=True,
+                captured=stderr,
             ) as process:
                 assert process.stdin is not None and process.stdout is not None
                 channel = LineChannel(process.stdin, process.stdout, deadline, process)
@@ -141,6 +149,12 @@ class _Sealed:
             raise _protocol_error(f"unexpected message {kind!r}")
 
 
+def stderr_text(captured: bytes) -> str | None:
+    """A sealed run's standard error as evidence records it (`Evidence.agent_stderr`): UTF-8,
+    an undecodable byte as U+FFFD; None when the agent wrote nothing."""
+    return captured.decode("utf-8", errors="replace") if captured else None
+
+
 class SealedDiagnosisAgent:
     """A `DiagnosisAgent` whose `run` happens in the sandbox."""
 
@@ -148,9 +162,13 @@ class SealedDiagnosisAgent:
         self.name = name
         self.version = version
         self._sealed = sealed
+        # what the last run wrote to standard error (`stderr_text`); one instance serves every
+        # scenario of a suite, so each run starts it afresh
+        self.stderr = bytearray()
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        ending = self._sealed.converse(task, call)
+        self.stderr = bytearray()
+        ending = self._sealed.converse(task, call, self.stderr)
         answer = ending["answer"]
         if not isinstance(answer, dict):
             raise _protocol_error("the answer must be an object")
@@ -270,5 +288,6 @@ __all__ = [
     "sealed_class_agent",
     "sealed_command",
     "sealed_command_agent",
+    "stderr_text",
     "task_message",
 ]
