@@ -234,16 +234,15 @@ def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | Non
     program's standard error. Both reach the operator's terminal, so both are recorded where
     every containment check searches them (SI red team 15, H2: a secret raised in an exception
     or printed to stderr was shown to the operator and passed the disclosure check)."""
-    from provebench.si.agents._sealed import SealedDiagnosisAgent, stderr_text
-    from provebench.si.agents._sealed_mcp import SealedMcpAgent
+    from provebench.si.agents._sealed import CapturedStderr
 
     update: dict[str, object] = {}
     if error is not None:
         update["agent_error"] = error
-    if isinstance(agent, (SealedDiagnosisAgent, SealedMcpAgent)):
-        stderr = stderr_text(bytes(agent.stderr))
-        if stderr is not None:
-            update["agent_stderr"] = stderr
+    # only provebench's own sealed runners are asked: they captured what they relayed
+    stderr = agent.stderr_text() if isinstance(agent, CapturedStderr) else None
+    if stderr is not None:
+        update["agent_stderr"] = stderr
     return evidence.model_copy(update=update) if update else evidence
 
 

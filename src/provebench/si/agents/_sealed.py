@@ -149,21 +149,26 @@ class _Sealed:
             raise _protocol_error(f"unexpected message {kind!r}")
 
 
-def stderr_text(captured: bytes) -> str | None:
-    """A sealed run's standard error as evidence records it (`Evidence.agent_stderr`): UTF-8,
-    an undecodable byte as U+FFFD; None when the agent wrote nothing."""
-    return captured.decode("utf-8", errors="replace") if captured else None
+class CapturedStderr:
+    """A sealed agent provebench started: what its last run wrote to standard error, kept for
+    the evidence (`Evidence.agent_stderr`). One instance serves every scenario of a suite, so
+    each run starts it afresh."""
+
+    stderr: bytearray
+
+    def stderr_text(self) -> str | None:
+        """The last run's standard error as evidence records it: UTF-8, an undecodable byte as
+        U+FFFD; None when the agent wrote nothing."""
+        return self.stderr.decode("utf-8", errors="replace") if self.stderr else None
 
 
-class SealedDiagnosisAgent:
+class SealedDiagnosisAgent(CapturedStderr):
     """A `DiagnosisAgent` whose `run` happens in the sandbox."""
 
     def __init__(self, name: str, version: str, sealed: _Sealed) -> None:
         self.name = name
         self.version = version
         self._sealed = sealed
-        # what the last run wrote to standard error (`stderr_text`); one instance serves every
-        # scenario of a suite, so each run starts it afresh
         self.stderr = bytearray()
 
     def run(self, task: Task, call: CallTool) -> Answer:
@@ -282,12 +287,12 @@ def sealed_command_agent(
 
 __all__ = [
     "DEFAULT_AGENT_TIMEOUT_SEC",
+    "CapturedStderr",
     "LoadedSealedAgent",
     "SealedCommand",
     "SealedDiagnosisAgent",
     "sealed_class_agent",
     "sealed_command",
     "sealed_command_agent",
-    "stderr_text",
     "task_message",
 ]

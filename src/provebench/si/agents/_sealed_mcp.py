@@ -36,6 +36,7 @@ from provebench.sandbox._private import private_folder
 from provebench.si.agents._protocol import Answer, CallTool, Task
 from provebench.si.agents._sealed import (
     DEFAULT_AGENT_TIMEOUT_SEC,
+    CapturedStderr,
     LoadedSealedAgent,
     sealed_command,
 )
@@ -163,7 +164,7 @@ def _end(process: SandboxProcess) -> None:
         os.killpg(process.popen.pid, signal.SIGKILL)
 
 
-class SealedMcpAgent:
+class SealedMcpAgent(CapturedStderr):
     """A `DiagnosisAgent` whose `run` is an MCP session with a program in the sandbox."""
 
     def __init__(
@@ -174,7 +175,6 @@ class SealedMcpAgent:
         self._policy = policy
         self._argv = argv
         self._timeout_sec = timeout_sec
-        # what the last run wrote to standard error, as for `SealedDiagnosisAgent`
         self.stderr = bytearray()
 
     def run(self, task: Task, call: CallTool) -> Answer:
