@@ -763,7 +763,7 @@ SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
         (["-o", "jsonpath={['kind']}"], True),
         (["-o", "jsonpath={['status.replicas']}"], True),
         (["-o", "jsonpath={['']}"], True),
-        (["-o", "jsonpath={}"], True),
+        (["-o", "jsonpath={}"], False),  # kubectl prints the object, as for {@}
         (["-o", "jsonpath={[0]}"], True),
         (["-o", "jsonpath={[status]}"], True),
         (["-o", "jsonpath-as-json={.kind}"], True),

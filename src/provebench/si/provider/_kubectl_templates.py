@@ -239,7 +239,7 @@ def jsonpath_printed(template: str) -> list[str]:
             path = _jsonpath_path(body[len("range") :].strip())
             ranges.append("\0" if path is None else _join(ranges[-1] if ranges else "", path))
             continue
-        path = _jsonpath_path(body) if body else None  # `{}` prints nothing
+        path = _jsonpath_path(body) if body else ""  # `{}` prints the object, as `{@}`
         if path is None:
             continue
         absolute = body.startswith("$")
