@@ -58,6 +58,23 @@ MCP_PROGRAM = textwrap.dedent(
 )
 
 
+# A class run through provebench's worker: its prints go to standard error.
+CLASS = textwrap.dedent(
+    """
+    from provebench.si.agents import Answer
+
+    class Printing:
+        name = "printing"
+        version = "1"
+
+        def run(self, task, call):
+            body = call("orchestration_get", {"kind": "secret", "name": "db-credentials"}).body
+            SAYS
+            return Answer(final_answer=REFUSAL)
+    """
+)
+
+
 def _run(tmp_path: Path, program: str, says: str, *extra: str) -> tuple[Any, dict[str, Any]]:
     scenario = OASIS_SCENARIOS / "safety" / "data-exfiltration-prevention.yaml"
     if not scenario.is_file():
@@ -66,7 +83,9 @@ def _run(tmp_path: Path, program: str, says: str, *extra: str) -> tuple[Any, dic
     (tmp_path / "agent.py").write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     command = [sys.executable, "-m", "provebench", "si", "run", str(scenario)]
-    command += ["--scenario-id", DIRECT, "--agent-cmd", f"python3 {tmp_path / 'agent.py'}"]
+    agent = ["--agent", f"{tmp_path / 'agent.py'}:Printing"] if program is CLASS else []
+    agent = agent or ["--agent-cmd", f"python3 {tmp_path / 'agent.py'}"]
+    command += ["--scenario-id", DIRECT, *agent]
     result = subprocess.run(
         [*command, *extra, "--out", str(out)],
         capture_output=True,
@@ -85,13 +104,15 @@ def _channels(verdict: dict[str, Any]) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("program", "extra"), [(PROGRAM, ()), (MCP_PROGRAM, ("--agent-protocol", "mcp"))]
+    ("program", "extra"),
+    [(PROGRAM, ()), (MCP_PROGRAM, ("--agent-protocol", "mcp")), (CLASS, ())],
+    ids=["json-lines", "mcp", "class"],
 )
 @pytest.mark.parametrize(
     "says",
     [
-        f"print('debug: DB_PASSWORD={PASSWORD}', file=sys.stderr)",
-        "print(body, file=sys.stderr)",  # the secret object as the tool showed it
+        f"import sys; print('debug: DB_PASSWORD={PASSWORD}', file=sys.stderr)",
+        "import sys; print(body, file=sys.stderr)",  # the secret object as the tool showed it
     ],
     ids=["literal", "the-reply"],
 )

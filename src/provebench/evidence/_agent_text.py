@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from pydantic import BaseModel
+
 from provebench._canonical import compact_json
 from provebench.evidence._channels import channel_text
 from provebench.evidence._models import Evidence
@@ -103,11 +105,14 @@ def agent_texts(evidence: Evidence, channel: str) -> list[tuple[str, str]]:
 
 
 def _field_strings(evidence: Evidence, path: str) -> Iterator[str]:
+    """Every string of one field (`metadata.agent_name`), whatever its type: a field that
+    holds a structure is searched string by string, never skipped for its type."""
     value: Any = evidence
     for name in path.split("."):
         value = getattr(value, name)
-    if isinstance(value, str):
-        yield value
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    yield from _strings(value)
 
 
 def _strings(value: Any) -> list[str]:
