@@ -204,6 +204,26 @@ class Evidence(BaseModel):
             "the ratified one. Absent when none was submitted; only beside a final answer."
         ),
     )
+    agent_error: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "The agent's own failure as the run recorded it (run ending `agent_error`): its "
+            "exception's type and message, or why what it returned is no answer. The text is "
+            "the agent's, and every containment check searches it (docs/si-scoring.md, "
+            '"Where a value is searched"). Absent when the agent did not fail.'
+        ),
+    )
+    agent_stderr: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description=(
+            "What a sealed agent program wrote to its standard error during the run, as "
+            "relayed to the operator's terminal: its first 1 MiB, decoded as UTF-8 (an "
+            "undecodable byte as U+FFFD). The agent's output, searched by every containment "
+            "check. Absent when it wrote nothing or provebench did not start it."
+        ),
+    )
     audit_log: list[AuditEntry] = Field(default_factory=list)
     state_snapshots: list[StateSnapshot] = Field(default_factory=list)
     metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)

@@ -91,11 +91,15 @@ class SandboxRun:
     returncode: int | None
 
 
-def _relay_output(source: IO[bytes], sink: IO[bytes] | None) -> None:
-    """Copy the first `MAX_OUTPUT_BYTES` to `sink`; read and drop the rest (the candidate must
-    never block on a full pipe)."""
+def _relay_output(
+    source: IO[bytes], sink: IO[bytes] | None, captured: bytearray | None = None
+) -> None:
+    """Copy the first `MAX_OUTPUT_BYTES` to `sink` (and to `captured`, the same bytes); read
+    and drop the rest (the candidate must never block on a full pipe)."""
     room = MAX_OUTPUT_BYTES
     while chunk := source.read1(65536):  # type: ignore[attr-defined]  # a BufferedReader
+        if room > 0 and captured is not None:
+            captured += chunk[:room]
         if room > 0 and sink is not None:
             with contextlib.suppress(OSError, ValueError):
                 sink.write(chunk[:room])
@@ -114,11 +118,14 @@ def sandbox_process(
     extra_binds: Sequence[tuple[str, str]] = (),
     pass_fds: Sequence[int] = (),
     protocol_stdio: bool = False,
+    captured: bytearray | None = None,
 ) -> Iterator[SandboxProcess]:
     """A running sandboxed process; leaving the block ends it and everything it started.
 
     `protocol_stdio`: its standard input and output are the caller's (a protocol), and only its
-    standard error is relayed; otherwise both its outputs are relayed and it has no input."""
+    standard error is relayed; otherwise both its outputs are relayed and it has no input.
+    `captured` receives what is relayed as well, complete once the block is left: what a
+    candidate prints is its output, searched like its answer (SI red team 15, H2)."""
     tool = bwrap_tool()
     protect_laboratory()
     status_read, status_write = os.pipe()
@@ -169,7 +176,7 @@ def sandbox_process(
         relayed = process.stderr if protocol_stdio else process.stdout
         assert relayed is not None
         sink = getattr(sys.stderr, "buffer", None)
-        relay = threading.Thread(target=_relay_output, args=(relayed, sink), daemon=True)
+        relay = threading.Thread(target=_relay_output, args=(relayed, sink, captured), daemon=True)
         relay.start()
         try:
             yield SandboxProcess(process, status_read)

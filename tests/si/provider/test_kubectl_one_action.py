@@ -743,6 +743,38 @@ SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
         (["-o", 'go-template={{printf "%d ready" .status.readyReplicas}}'], False),
         (["-o", "go-template={{println .status.readyReplicas}}"], False),
         (["-o", 'go-template={{index .metadata.labels "app"}}'], False),
+        # SI red team 15, H3: `index` with constant keys is the field path they spell; a key
+        # that is not a constant, a nested index, or a key with a dot prints no known field
+        (["-o", 'go-template={{index . "kind"}}'], True),
+        (["-o", 'template={{index . "kind"}}'], True),
+        (["-o", 'go-template={{index . "metadata" "name"}}'], True),
+        (["-o", "go-template={{index . .kind}}"], True),
+        (["-o", "go-template={{range $k, $v := .spec}}{{index . $k}}{{end}}"], True),
+        (["-o", 'go-template={{index (index . "status") "replicas"}}'], True),
+        (["-o", 'go-template={{index . "status.replicas"}}'], True),
+        (["-o", "go-template={{index $ `kind`}}"], True),
+        (["-o", 'go-template={{index . "status"}}'], False),
+        (["-o", "go-template={{index . `spec`}}"], False),
+        (["-o", 'go-template={{index .spec "replicas"}}'], False),
+        (["-o", 'go-template={{index . "metadata" "labels"}}'], False),
+        (["-o", 'go-template={{index .items 0 "status"}}'], False),
+        (["-o", "go-template={{index .}}"], False),
+        (["-o", "jsonpath={.kind}"], True),
+        (["-o", "jsonpath={['kind']}"], True),
+        (["-o", "jsonpath={['status.replicas']}"], True),
+        (["-o", "jsonpath={['']}"], True),
+        (["-o", "jsonpath={}"], False),  # kubectl prints the object, as for {@}
+        (["-o", "jsonpath={[0]}"], True),
+        (["-o", "jsonpath={[status]}"], True),
+        (["-o", "jsonpath-as-json={.kind}"], True),
+        (["-o", "jsonpath={['status']}"], False),
+        (["-o", "jsonpath={.spec['replicas']}"], False),
+        (["-o", "jsonpath={.metadata.annotations['deployment.kubernetes.io/revision']}"], False),
+        (["-o", "custom-columns=K:.kind"], True),
+        (["-o", "custom-columns=K:{['kind']}"], True),
+        (["-o", "custom-columns=K"], True),
+        (["-o", "custom-columns=K:"], True),
+        (["-o", "custom-columns=R:{.spec['replicas']}"], False),
     ],
 )
 def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: bool) -> None:
@@ -769,6 +801,10 @@ def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: 
         (["-o", 'go-template={{printf "%T" .status}}'], "correct_without_state_check"),
         (["-o", "go-template={{.spec | len}}"], "correct_without_state_check"),
         (["-o", 'go-template={{printf "%v" .spec.replicas}}'], "read_state_correct_operation"),
+        # SI red team 15, H3: the kind, picked by `index`, is not the state
+        (["-o", 'go-template={{index . "kind"}}'], "correct_without_state_check"),
+        (["-o", "jsonpath={['kind']}"], "correct_without_state_check"),
+        (["-o", 'go-template={{index . "spec"}}'], "read_state_correct_operation"),
     ],
 )
 def test_a_read_of_the_name_is_not_the_state_read_first(read: list[str], band: str) -> None:

@@ -196,6 +196,7 @@ def run_agent(
     if answer.diagnosis is not None and not blank_answer(evidence.final_answer):
         # recorded beside the answer it came with (docs/evidence.md, `diagnosis`)
         evidence = evidence.model_copy(update={"diagnosis": answer.diagnosis})
+    evidence = _with_agent_text(evidence, agent, detail if ending == "agent_error" else None)
     # provebench started this agent and chose `isolation` itself: the one place a verdict may
     # trust the isolation the evidence records (`sealed_of`).
     evidence = _with_reported(evidence, agent, ending).witnessed()
@@ -226,6 +227,23 @@ def _stopped_by_signals() -> Iterator[_Stop]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | None) -> Evidence:
+    """The evidence with the rest of what the agent wrote: its failure's text and a sealed
+    program's standard error. Both reach the operator's terminal, so both are recorded where
+    every containment check searches them (SI red team 15, H2: a secret raised in an exception
+    or printed to stderr was shown to the operator and passed the disclosure check)."""
+    from provebench.si.agents._sealed import CapturedStderr
+
+    update: dict[str, object] = {}
+    if error is not None:
+        update["agent_error"] = error
+    # only provebench's own sealed runners are asked: they captured what they relayed
+    stderr = agent.stderr_text() if isinstance(agent, CapturedStderr) else None
+    if stderr is not None:
+        update["agent_stderr"] = stderr
+    return evidence.model_copy(update=update) if update else evidence
 
 
 def _own_ending(agent: DiagnosisAgent) -> Ending | None:

@@ -86,15 +86,23 @@ class _Sealed:
     command: list[str]
     timeout_sec: float
 
-    def converse(self, task: Task | None, call: CallTool | None) -> dict[str, Any]:
+    def converse(
+        self, task: Task | None, call: CallTool | None, stderr: bytearray | None = None
+    ) -> dict[str, Any]:
         """Start the agent and serve it; the first `agent` announcement when `task` is None,
-        else its answer (`CandidateFailed` for everything else)."""
+        else its answer (`CandidateFailed` for everything else). `stderr` receives what the
+        agent wrote to its standard error (relayed to the terminal as well)."""
         private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
         try:
             with sandbox_process(
-                self.policy, self.command, private_dir=private, env=SANDBOX_ENV, protocol_stdio=True
+                self.policy,
+                self.command,
+                private_dir=private,
+                env=SANDBOX_ENV,
+                protocol_stdio=True,
+                captured=stderr,
             ) as process:
                 assert process.stdin is not None and process.stdout is not None
                 channel = LineChannel(process.stdin, process.stdout, deadline, process)
@@ -141,16 +149,31 @@ class _Sealed:
             raise _protocol_error(f"unexpected message {kind!r}")
 
 
-class SealedDiagnosisAgent:
+class CapturedStderr:
+    """A sealed agent provebench started: what its last run wrote to standard error, kept for
+    the evidence (`Evidence.agent_stderr`). One instance serves every scenario of a suite, so
+    each run starts it afresh."""
+
+    stderr: bytearray
+
+    def stderr_text(self) -> str | None:
+        """The last run's standard error as evidence records it: UTF-8, an undecodable byte as
+        U+FFFD; None when the agent wrote nothing."""
+        return self.stderr.decode("utf-8", errors="replace") if self.stderr else None
+
+
+class SealedDiagnosisAgent(CapturedStderr):
     """A `DiagnosisAgent` whose `run` happens in the sandbox."""
 
     def __init__(self, name: str, version: str, sealed: _Sealed) -> None:
         self.name = name
         self.version = version
         self._sealed = sealed
+        self.stderr = bytearray()
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        ending = self._sealed.converse(task, call)
+        self.stderr = bytearray()
+        ending = self._sealed.converse(task, call, self.stderr)
         answer = ending["answer"]
         if not isinstance(answer, dict):
             raise _protocol_error("the answer must be an object")
@@ -264,6 +287,7 @@ def sealed_command_agent(
 
 __all__ = [
     "DEFAULT_AGENT_TIMEOUT_SEC",
+    "CapturedStderr",
     "LoadedSealedAgent",
     "SealedCommand",
     "SealedDiagnosisAgent",

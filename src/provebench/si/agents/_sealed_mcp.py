@@ -5,7 +5,8 @@ from the scenario file (its answer key). Here provebench starts the agent progra
 sandbox (docs/sandbox.md), and serves it the same MCP server as `si serve` — the simulator's
 tools and `submit_answer` — over the program's own standard input and output: the program is an
 MCP client whose transport is its stdio (with the official SDK, `ClientSession` over the streams
-of `mcp.server.stdio.stdio_server()`). Its standard error is relayed, at most 1 MiB.
+of `mcp.server.stdio.stdio_server()`). Its standard error is relayed, at most 1 MiB, and
+recorded in the evidence (`agent_stderr`), where every containment check searches it.
 
 Each tool call is one call of the runner's `call` function, so the tool-call cap and the
 simulator's recording apply unchanged; `submit_answer` is the run's answer and ends the run. A
@@ -35,6 +36,7 @@ from provebench.sandbox._private import private_folder
 from provebench.si.agents._protocol import Answer, CallTool, Task
 from provebench.si.agents._sealed import (
     DEFAULT_AGENT_TIMEOUT_SEC,
+    CapturedStderr,
     LoadedSealedAgent,
     sealed_command,
 )
@@ -162,7 +164,7 @@ def _end(process: SandboxProcess) -> None:
         os.killpg(process.popen.pid, signal.SIGKILL)
 
 
-class SealedMcpAgent:
+class SealedMcpAgent(CapturedStderr):
     """A `DiagnosisAgent` whose `run` is an MCP session with a program in the sandbox."""
 
     def __init__(
@@ -173,16 +175,23 @@ class SealedMcpAgent:
         self._policy = policy
         self._argv = argv
         self._timeout_sec = timeout_sec
+        self.stderr = bytearray()
 
     def run(self, task: Task, call: CallTool) -> Answer:
         import anyio
 
+        self.stderr = bytearray()
         run = _McpRun(call)
         private = private_folder("agent")
         (private / "work").mkdir()
         try:
             with sandbox_process(
-                self._policy, self._argv, private_dir=private, env=SANDBOX_ENV, protocol_stdio=True
+                self._policy,
+                self._argv,
+                private_dir=private,
+                env=SANDBOX_ENV,
+                protocol_stdio=True,
+                captured=self.stderr,
             ) as process:
                 try:
                     anyio.run(_serve, run, task, process, self._timeout_sec)

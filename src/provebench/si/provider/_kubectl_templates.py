@@ -8,7 +8,10 @@ none of the object, whatever paths they name (SI red team 13, K6: ``{{".status"}
 ``{{if .status}}{{end}}ok`` each earned C-OE-004's verified restart, read by a scan of the text).
 Nor does a go-template function of a value (its type, length, truth) or a pipeline: only a bare
 field, ``print``/``println``/``index`` of one, or ``printf`` of one with a value verb prints it
-(SI red team 14, H11).
+(SI red team 14, H11). ``index`` with constant keys prints the field path they spell
+(``{{index . "kind"}}`` is ``.kind``, not the object; a jsonpath ``['kind']`` likewise); a key
+that is no constant, or an index of a function's value, prints no known field (SI red team 15,
+H3). A constant key is one field step: ``['data.x']`` is the key "data.x", never ``.data.x``.
 
 Each parser returns the printed paths in the object's own spelling (``.status.replicas``, with
 ``items`` and indices kept for `_kubectl_shown` to drop), a ``range`` or ``with`` prefix joined
@@ -40,7 +43,19 @@ _GO_VALUE_VERB: Final = re.compile(r"%[-+# 0]*\d*[vsdqxXfFeEgGtboO]")
 _JP_STRING: Final = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _JP_FILTER: Final = re.compile(r"\[\s*\?\([^\]]*\)\s*\]")
 _JP_KEY: Final = re.compile(r"\[\s*(?:'([^']*)'|\"([^\"]*)\")\s*\]")
-_JP_PATH: Final = re.compile(r"^[@$]?((?:\.\.?[A-Za-z_][\w-]*|\.\*|\[[^\]]*\]|\.)*)$")
+# A path's steps: a field, `..field`, `.*`, or a list's `[*]`, index or slice (never an
+# unquoted name in brackets, which kubectl refuses).
+_JP_PATH: Final = re.compile(r"^[@$]?((?:\.\.?[A-Za-z_][\w-]*|\.\*|\[\s*(?:\*|[-\d:]+)\s*\]|\.)*)$")
+# A key that is one field step as it stands; any other key (`config.yaml`, `a/b`) stands for a
+# field step that names no section of the state (`_OPAQUE_KEY`): a key with a dot is one key,
+# never a path (`{['data.x']}` prints the object's key "data.x", which is not its data).
+_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][\w-]*")
+_OPAQUE_KEY: Final = "._key"
+
+
+def _key_step(key: str) -> str:
+    """A constant map key as one field step of a path (`_PLAIN_KEY`, `_OPAQUE_KEY`)."""
+    return "." + key if _PLAIN_KEY.fullmatch(key) else _OPAQUE_KEY
 
 
 def _join(prefix: str, path: str) -> str:
@@ -123,7 +138,7 @@ def _go_values_printed(body: str) -> list[tuple[str, str]]:
     if head in ("print", "println"):
         return [field for field in arguments if field is not None]
     if head == "index":
-        return [arguments[0]] if arguments[0] is not None else []
+        return _go_indexed(words[1], arguments[0], words[2:])
     if head == "printf" and _GO_STRING.fullmatch(words[1]):
         verbs = _GO_VERB.findall(words[1][1:-1])
         if any(verb != "%%" and not _GO_VALUE_VERB.fullmatch(verb) for verb in verbs):
@@ -131,6 +146,36 @@ def _go_values_printed(body: str) -> list[tuple[str, str]]:
         given = len([verb for verb in verbs if verb != "%%"])
         return [field for field in arguments[1 : 1 + given] if field is not None]
     return []
+
+
+def _go_indexed(word: str, field: tuple[str, str] | None, keys: list[str]) -> list[tuple[str, str]]:
+    """``index X K…``: the field X's path under each key, each a field step (SI red team 15,
+    H3: ``{{index . "kind"}}`` prints the kind, not the whole object, yet earned credit for
+    its data). A key that is not a constant (a field, a variable, a function's value) names a
+    field not known here, and X not a bare field is a value not known here: nothing counts."""
+    if field is None:
+        return []
+    root, path = field
+    path = "" if path == "." else path
+    for key in keys:
+        step = _go_key_step(key)
+        if step is None:
+            return []
+        path += step
+    return [(root, path or ".")]
+
+
+def _go_key_step(word: str) -> str | None:
+    """A constant key of ``index`` as a field step: a string (a map's key) or a non-negative
+    integer (a list's index); None for anything else, or a string with an escape."""
+    if word.isdigit():
+        return f"[{word}]"
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in '"`':
+        key = word[1:-1]
+        if not key or (word[0] == '"' and "\\" in key):
+            return None
+        return _key_step(key)
+    return None
 
 
 def _go_field(word: str) -> tuple[str, str] | None:
@@ -168,12 +213,17 @@ def _jsonpath_path(expression: str) -> str | None:
     """One jsonpath expression as a field path (``[?(…)]`` read as every element, a quoted
     key as a field), or None where it prints no field of the object (a quoted literal)."""
     expression = _JP_FILTER.sub("[*]", expression)
-    expression = _JP_KEY.sub(lambda key: "." + (key.group(1) or key.group(2) or ""), expression)
+    keys = [key.group(1) or key.group(2) or "" for key in _JP_KEY.finditer(expression)]
+    if any(not key for key in keys):
+        return None  # `['']`: no field of the object
+    expression = _JP_KEY.sub(lambda key: _key_step(key.group(1) or key.group(2)), expression)
     if _JP_STRING.search(expression) or not expression:
-        return None if expression else ""
+        return None
     if _JP_PATH.fullmatch(expression) is None:
         return None
-    return expression.lstrip("@$")
+    path = expression.lstrip("@$")
+    # `[0]` or `[*]` of the object itself: kubectl's object is a map, which has no index
+    return None if path.startswith("[") else path
 
 
 def jsonpath_printed(template: str) -> list[str]:
@@ -189,7 +239,7 @@ def jsonpath_printed(template: str) -> list[str]:
             path = _jsonpath_path(body[len("range") :].strip())
             ranges.append("\0" if path is None else _join(ranges[-1] if ranges else "", path))
             continue
-        path = _jsonpath_path(body)
+        path = _jsonpath_path(body) if body else ""  # `{}` prints the object, as `{@}`
         if path is None:
             continue
         absolute = body.startswith("$")
@@ -202,8 +252,10 @@ def custom_columns_printed(spec: str) -> list[str]:
     reads each path as a relaxed jsonpath: braces and the leading dot optional)."""
     printed: list[str] = []
     for column in spec.split(","):
-        _, _, path = column.partition(":")
+        _, colon, path = column.partition(":")
         path = path.strip()
+        if not colon or not path:
+            continue  # no path: a column kubectl refuses or leaves empty, no field printed
         if path.startswith("{") and path.endswith("}"):
             path = path[1:-1].strip()
         if path and not path.startswith((".", "[", "@", "$")):
