@@ -57,6 +57,7 @@ _KIND_SPELLINGS: Final[dict[str, tuple[str, ...]]] = {
     "ingress": ("ingresses", "ing"),
     "hpa": ("horizontalpodautoscaler", "horizontalpodautoscalers"),
     "pvc": ("persistentvolumeclaim", "persistentvolumeclaims"),
+    "pv": ("persistentvolume", "persistentvolumes"),
     "resourcequota": ("resourcequotas", "quota"),
 }
 CANONICAL_KINDS: Final = {
