@@ -33,6 +33,13 @@ AGENT_NAMESPACE: Final = "oasis-agent"
 # tools, never listed as cluster objects.
 SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})
 HIDDEN_FIELDS: Final = frozenset({"injected_failure"})
+# Fields the estate's controllers keep, never the agent's to write (SI red team 14, H4): the
+# rollout history a rollback returns to (Kubernetes keeps it in the deployment's ReplicaSets),
+# the generation that names a template's pods (`metadata.generation`), the restart count (a
+# pod's `status`). Shown, but a write naming one is refused.
+SERVER_OWNED_FIELDS: Final = frozenset(
+    {"previous_image", "current_image", "generation", "restarts"}
+)
 _ENTRY_META: Final = ("resource", "namespace")
 
 
@@ -253,6 +260,7 @@ __all__ = [
     "CLUSTER_KINDS",
     "DEFAULT_NAMESPACE",
     "HIDDEN_FIELDS",
+    "SERVER_OWNED_FIELDS",
     "SIGNAL_KINDS",
     "DeclaredEstate",
     "key_of",
