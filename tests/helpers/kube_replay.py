@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from kubernetes import client, config  # type: ignore[import-untyped]
 
-from provebench.si.provider._kube_objects import BY_ESTATE_KIND
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
 MERGE = "application/merge-patch+json"

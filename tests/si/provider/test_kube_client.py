@@ -5,6 +5,7 @@ answers (401, 403, 404, 405, 409, 422) — each request an audit.k8s.io/v1 Event
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -377,3 +378,47 @@ def test_the_kubernetes_endpoint_is_https_only_and_ends_with_teardown(
     finally:
         api.close()
     assert status == 404 and env["environment_id"] in gone["message"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "path"),
+    [
+        ("deployment", "web", "/apis/apps/v1/namespaces/shop/deployments/web"),
+        ("configmap", "web-config", "/api/v1/namespaces/shop/configmaps/web-config"),
+        ("secret", "db", "/api/v1/namespaces/shop/secrets/db"),
+        ("namespace", "shop", "/api/v1/namespaces/shop"),
+        ("node", "node-1", "/api/v1/nodes/node-1"),
+        ("pod", None, "/api/v1/namespaces/shop/pods/{pod}"),
+    ],
+)
+def test_a_tool_read_answers_the_object_the_kubernetes_api_serves(
+    env: dict[str, Any], api: Any, kind: str, name: str | None, path: str
+) -> None:
+    """One shape on every transport: `orchestration_get` answers the Kubernetes object a GET
+    of the same resource answers, declared fields without a Kubernetes place in the
+    `provebench.dev/declared` annotation (docs/si-agents.md, "The tools")."""
+    token = env["agent_credentials"]["token"]
+    if name is None:
+        status, listed = request(api, "GET", "/api/v1/namespaces/shop/pods")
+        assert status == 200
+        name = next(
+            p["metadata"]["name"] for p in listed["items"] if "web-" in p["metadata"]["name"]
+        )
+    status, reply = http(
+        "POST",
+        env["tools_endpoint"],
+        {
+            "tool": "orchestration_get",
+            "arguments": {"kind": kind, "name": name, "namespace": "shop"},
+        },
+        token=token,
+    )
+    assert status == 200 and reply["error"] is None, reply
+    status, served = request(api, "GET", path.format(pod=name))
+    assert status == 200, served
+    assert json.loads(reply["body"]) == served
+    assert served["metadata"]["name"] == name  # not vacuous: a Kubernetes object, by name
+    if kind == "deployment":  # the declared word has no Kubernetes place: the annotation
+        declared = json.loads(served["metadata"]["annotations"]["provebench.dev/declared"])
+        assert declared["status"] == "CrashLoopBackOff"
+        assert served["spec"]["replicas"] == 3

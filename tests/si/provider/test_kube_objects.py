@@ -9,17 +9,19 @@ from typing import Any
 
 import pytest
 
-from provebench.si.provider._kube_objects import (
+from provebench.si.agents._objects import facts_of
+from provebench.si.provider._kube_patch import PatchError, apply_patch, strategic_merge
+from provebench.si.sim.declared import DeclaredSession
+from provebench.si.sim.declared._estate import shown
+from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
     fields_changed,
     fields_of,
     merge_diff,
+    object_of,
     to_kube,
 )
-from provebench.si.provider._kube_patch import PatchError, apply_patch, strategic_merge
-from provebench.si.sim.declared import DeclaredSession
-from provebench.si.sim.declared._estate import shown
 from tests.helpers.oasis import oasis_ids, oasis_scenario
 
 
@@ -163,3 +165,51 @@ def test_a_json_patch_applies() -> None:
         [{"op": "replace", "path": "/spec/template/spec/containers/1/image", "value": "side:2"}],
     )
     assert patched["spec"]["template"]["spec"]["containers"][1]["image"] == "side:2"
+
+
+@pytest.mark.parametrize("scenario_id", oasis_ids())
+def test_every_declared_object_reads_back_as_its_facts(scenario_id: str) -> None:
+    """What `orchestration_get` answers (`object_of`) holds every declared field an agent
+    could read before it was a Kubernetes object: `facts_of` (the scripted agents' reading)
+    gives each field back, or its Kubernetes spelling (an `env` mapping as the same mapping,
+    a workload's one container whole)."""
+    for resource in DeclaredSession(oasis_scenario(scenario_id)).estate_data().values():
+        current = shown(resource)
+        facts = facts_of(object_of(current))
+        assert facts is not None
+        for key, value in current.items():
+            if key in ("kind", "containers") or (key == "type" and value == "Opaque"):
+                continue
+            if key == "namespace" and resource["kind"] in ("namespace", "node"):
+                continue  # cluster-scoped in Kubernetes
+            assert facts.get(key) == value, (resource["kind"], key)
+
+
+def test_a_declared_env_source_is_shown_as_a_source_not_as_text() -> None:
+    pod = {
+        "kind": "pod",
+        "name": "api",
+        "namespace": "default",
+        "env": {
+            "PORT": "8080",
+            "PW": {"valueFrom": {"secretKeyRef": {"name": "db", "key": "PW"}}},
+        },
+    }
+    container = to_kube(pod)["spec"]["containers"][0]
+    assert container["env"] == [
+        {"name": "PORT", "value": "8080"},
+        {"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "PW"}}},
+    ]
+
+
+def test_a_kind_kubernetes_has_but_the_endpoint_does_not_serve_is_shown_as_its_object() -> None:
+    hpa = {"kind": "hpa", "name": "w", "namespace": "default", "target": "deployment/w"}
+    shown_hpa = object_of(hpa)
+    assert (shown_hpa["apiVersion"], shown_hpa["kind"]) == (
+        "autoscaling/v1",
+        "HorizontalPodAutoscaler",
+    )
+    assert facts_of(shown_hpa) == {"name": "w", "namespace": "default", "target": "deployment/w"}
+    # a kind with no Kubernetes object keeps its declared fields
+    dashboard = {"kind": "dashboard", "name": "ops", "panels": [{"title": "5xx"}]}
+    assert object_of(dashboard) == dashboard

@@ -256,6 +256,41 @@ def test_a_provision_of_the_physical_estate_serves_what_it_derives() -> None:
         assert (bad, refused["error"]) == (400, "estate: must be one of: declared, physical")
 
 
+def test_a_physical_tool_read_answers_the_object_the_kubernetes_api_serves() -> None:
+    """The physical estate's `orchestration_get` answers the manifest the Kubernetes endpoint
+    serves — identity and version included — not a second rendering of it."""
+    pytest.importorskip("kubernetes", reason="the official kubernetes client")
+    from tests.helpers.kube_replay import api_client, request
+
+    with ProviderServer() as server:
+        status, env = _provision(server.url, estate="physical")
+        assert status == 200, env
+        api = api_client(env["agent_credentials"]["kubeconfig"])
+        try:
+            for kind, name, path in (
+                ("pod", FAILING_POD, f"/api/v1/namespaces/default/pods/{FAILING_POD}"),
+                ("configmap", "smtp-config", "/api/v1/namespaces/default/configmaps/smtp-config"),
+                ("deployment", "notification-service",
+                 "/apis/apps/v1/namespaces/default/deployments/notification-service"),
+            ):  # fmt: skip
+                status, reply = http(
+                    "POST",
+                    env["tools_endpoint"],
+                    {
+                        "tool": "orchestration_get",
+                        "arguments": {"kind": kind, "name": name, "namespace": "default"},
+                    },
+                    token=env["agent_credentials"]["token"],
+                )
+                assert status == 200 and reply["error"] is None, reply
+                code, served = request(api, "GET", path)
+                assert code == 200, served
+                assert json.loads(reply["body"]) == served
+                assert served["metadata"]["uid"] and served["metadata"]["resourceVersion"]
+        finally:
+            api.close()
+
+
 def test_a_state_the_physical_estate_cannot_hold_is_refused_naming_the_field() -> None:
     with ProviderServer() as server:
         body = {

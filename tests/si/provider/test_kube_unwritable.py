@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from provebench.evidence import ApiCallEntry, Evidence
-from provebench.si.provider._kube_objects import to_kube, unwritable, unwritable_patch
 from provebench.si.provider._kubectl_session import KubectlSession
 from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim.declared import DeclaredSession
+from provebench.si.sim.declared._kube_objects import to_kube, unwritable, unwritable_patch
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
 
 EXFILTRATION = "infra.safety.de.side-channel-exfiltration-001"

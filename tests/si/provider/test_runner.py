@@ -152,6 +152,39 @@ def test_met_provider_runs_and_gives_the_in_process_verdict(
     assert len(server.environments) == 0  # ... each torn down
 
 
+FORM_B = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
+
+
+@pytest.mark.parametrize("agent", ["diagnoser", "locus-only"])
+def test_a_form_b_scenario_with_an_injection_runs_through_si_provider_as_in_process(
+    server: ProviderServer,
+    kubernetes_met: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    agent: str,
+) -> None:
+    """No refusal: the runner provisions the physical estate (`estate: physical`), whose state
+    is the injected one, and the agent's tool calls through the provider give the band and
+    score, and the same recorded calls, that the in-process run gives (no kubectl needed)."""
+    provisions = counted_provisions(server, monkeypatch)
+    path = FORM_B / "single-signal-diagnosis-002.yaml"
+    runs = {}
+    for where, extra in (("here", ()), ("there", ("--provider", server.url))):
+        out = tmp_path / where
+        ran = run_cli("si", "run", str(path), "--agent", agent, "--out", str(out), *extra)
+        assert ran.returncode == 0, ran.stderr
+        verdict = json.loads((out / "verdict.json").read_text())
+        evidence = json.loads((out / "evidence.json").read_text())
+        calls = [(a["tool"], a["arguments"], a["result"]) for a in evidence["actions"]]
+        runs[where] = (verdict["band"], verdict["score"], calls)
+    assert runs["there"] == runs["here"]
+    assert [p.get("estate") for p in provisions] == ["physical"]
+    if agent == "diagnoser":  # not vacuous: the diagnoser reaches the top band, locus-only not
+        assert runs["here"][1] == 1.0
+    else:
+        assert runs["here"][1] < 1.0
+
+
 def test_a_scenario_that_needs_network_policy_is_refused_with_the_run(
     server: ProviderServer, kubernetes_met: None, tmp_path: Path
 ) -> None:

@@ -347,7 +347,7 @@ def test_a_diagnosis_beside_a_blank_final_answer_is_refused(blank: str) -> None:
 
 def test_every_kind_the_simulated_api_serves_is_a_kind_in_every_spelling() -> None:
     from provebench.evidence._diagnosis import canonical_kind
-    from provebench.si.provider._kube_objects import RESOURCES
+    from provebench.si.sim.declared._kube_objects import RESOURCES
 
     for served in RESOURCES:
         for spelling in (served.estate_kind, served.kind, served.plural, *served.short_names):

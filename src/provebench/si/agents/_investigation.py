@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pydantic import JsonValue
 
@@ -29,6 +29,21 @@ LIST, GET, EVENTS, LOGS = (
     "logs_read",
 )
 _WORKLOAD_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+# Waiting reasons of a container that has not started yet (Kubernetes' kubelet): it has no log
+# to read. Any other reason (CrashLoopBackOff, a reason a scenario declares, such as OOMKilled)
+# is a container that ran, whose log says why it stopped.
+NEVER_STARTED: Final = frozenset(
+    {
+        "ContainerCreating",
+        "CreateContainerConfigError",
+        "CreateContainerError",
+        "ErrImagePull",
+        "ImagePullBackOff",
+        "InvalidImageName",
+        "Pending",
+        "PodInitializing",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -131,7 +146,7 @@ class Investigation:
         manifest = manifest if isinstance(manifest, dict) else {}
         waiting = _waiting_reasons(manifest)
         lines = [str(event.get("message", "")) for event in self.warnings(f"pod/{pod}")]
-        if "CrashLoopBackOff" in waiting or not waiting:
+        if not waiting & NEVER_STARTED:  # a container that never started has logged nothing
             lines += self.text(LOGS, name=pod).splitlines()
         findings = read_lines(lines)
         if not findings:

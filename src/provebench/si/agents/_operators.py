@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
+from provebench.si.agents._objects import facts_of
 from provebench.si.agents._protocol import Answer, CallTool, Task, ToolReply
 from provebench.si.agents._requests import (
     Known,
@@ -72,8 +73,8 @@ class _Run:
             "orchestration_get",
             {"kind": kind, "name": name, "namespace": namespace or self.namespace},
         )
-        found = parse_json(reply.body) if reply.error is None else None
-        return found if isinstance(found, dict) else None
+        # the object the tool answers (a Kubernetes object), read as its facts (`facts_of`)
+        return facts_of(parse_json(reply.body)) if reply.error is None else None
 
     def targets(self, kind: str) -> list[str]:
         listed = {o["name"] for o in self.known.objects.get(kind, [])}

@@ -9,7 +9,8 @@ through `Environment.call`: the same step, the same operation in the simulator's
 same refusal for a write the agent's mode or scope forbids (here a 403 ``Status``). So a
 behaviour scores the same through kubectl as through the tools (SI provider-guide §2.1: the
 record is the simulator's, never the agent's). The answer is then read back from the session
-and shown as Kubernetes objects (`_kube_objects`).
+and shown as Kubernetes objects (`si.sim.declared._kube_objects`, the builder the tools'
+reads answer with too).
 
 Every request — discovery, refused, malformed, unauthenticated, outside the served API — is also
 an ``audit.k8s.io/v1`` Event in the environment's Kubernetes audit log, the ``events`` of the
@@ -40,7 +41,9 @@ from provebench import __version__
 from provebench._jsonfile import loads_strict
 from provebench.si.primitives._operations import selector_text
 from provebench.si.provider._environment import Environment, Selection, now_iso
-from provebench.si.provider._kube_objects import (
+from provebench.si.provider._kube_patch import PatchError, apply_patch
+from provebench.si.sim._tools import ToolResponse
+from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     BY_PATH,
     CREATED,
@@ -59,8 +62,6 @@ from provebench.si.provider._kube_objects import (
     unwritable,
     unwritable_patch,
 )
-from provebench.si.provider._kube_patch import PatchError, apply_patch
-from provebench.si.sim._tools import ToolResponse
 
 AGENT_USER: Final = "oasis-agent"
 RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
@@ -1003,7 +1004,7 @@ class KubeFace:
 
     def _get(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         reply = self._checked(request, "orchestration_get", self._args(target), details)
-        shown = to_kube(json.loads(reply.body))
+        shown = json.loads(reply.body)  # the tool answers the object itself (`object_of`)
         return _json(table(target.served, [shown]) if _wants_table(request) else shown)
 
     def _created_object(self, request: Request, target: Target) -> dict[str, Any]:
@@ -1189,7 +1190,11 @@ class KubeFace:
         return Answer(200, reply.body.encode(), "text/plain")
 
     def _scale_object(self, target: Target, resource: Mapping[str, Any]) -> dict[str, Any]:
-        shown = to_kube(resource)
+        return self._scale_of(to_kube(resource))
+
+    @staticmethod
+    def _scale_of(shown: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``Scale`` subresource of a served workload object."""
         return {
             "kind": "Scale",
             "apiVersion": "autoscaling/v1",
@@ -1210,7 +1215,7 @@ class KubeFace:
         kind = target.served.estate_kind
         if request.verb == "get":
             reply = self._checked(request, "orchestration_get", self._args(target), details)
-            return _json(self._scale_object(target, json.loads(reply.body)))
+            return _json(self._scale_of(json.loads(reply.body)))
         body = self._body(request)
 
         def scaling(replicas: Any) -> tuple[str, dict[str, Any]]:

@@ -46,11 +46,11 @@ from typing import Final
 from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
 from provebench.si.primitives._operations import ORPHAN, READ_VERBS, WRITE_VERBS
 from provebench.si.provider._accounting import AGENT, call_mismatch
-from provebench.si.provider._kube_objects import BY_ESTATE_KIND
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_asked import asked_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
 
 # kubectl commands that make no request of a resource (discovery and the client's version).
 _NO_RESOURCE: Final = frozenset({"version", "api-resources", "api-versions"})

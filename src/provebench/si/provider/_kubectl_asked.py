@@ -30,7 +30,7 @@ from typing import Any, Final
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
 from provebench.si.primitives._operations import _field_covers as covers
-from provebench.si.provider._kube_objects import BY_ESTATE_KIND, RESOURCES
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
 from provebench.si.provider._kubectl_command import (
     _keyed_fields,
     _patch_fields,

@@ -37,17 +37,17 @@ from pydantic import JsonValue
 from provebench.evidence import ApiCallEntry, AuditEntry
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operation, field_path
-from provebench.si.provider._kube_objects import (
+from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_named import flag_int
+from provebench.si.provider._kubectl_selector import _read, command_write
+from provebench.si.provider._kubectl_shown import shows_no_state
+from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
     fields_of,
     unwritable,
     unwritable_patch,
 )
-from provebench.si.provider._kubectl import TOOL_NAME
-from provebench.si.provider._kubectl_named import flag_int
-from provebench.si.provider._kubectl_selector import _read, command_write
-from provebench.si.provider._kubectl_shown import shows_no_state
 
 # The actor of the requests kubectl makes on its own inside a write command.
 CLIENT_ACTOR: Final = "kubectl"

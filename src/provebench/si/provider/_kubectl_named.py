@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from provebench.si.provider._kube_objects import RESOURCES
+from provebench.si.sim.declared._kube_objects import RESOURCES
 
 # Every spelling kubectl takes for a served type (plural, singular, short name, `kind.group`)
 # -> the estate's kind.

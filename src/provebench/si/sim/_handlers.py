@@ -37,6 +37,7 @@ from provebench.si.sim._render import (
     service_manifest,
 )
 from provebench.si.sim._tools import ToolResponse
+from provebench.si.sim.declared._kube_objects import object_of
 
 # The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
 # pod per replica, so a larger count is refused, not run.
@@ -201,7 +202,9 @@ def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[
 
 def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     manifest = manifest_of(obs, op.kind, _ns(op), op.name or "")
-    response = _not_found(op.kind, op.name) if manifest is None else _ok(manifest)
+    # as the Kubernetes endpoint serves it (its identity and version): one object per read,
+    # whichever estate and transport (`si.sim.declared._kube_objects.object_of`)
+    response = _not_found(op.kind, op.name) if manifest is None else _ok(object_of(manifest))
     return Handled(response, op)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, AuditEvent
+from provebench.si.agents._objects import facts_of
 from provebench.si.primitives._declared_calls import TOOL_VERBS, declared_operation
 from provebench.si.scenario import Scenario
 from provebench.si.sim._tools import ToolResponse
@@ -318,7 +319,10 @@ def test_a_temporal_stimulus_changes_the_estate_after_the_first_call() -> None:
     published = oasis_scenario("infra.capability.mr.interruption-recovery-001")
     session = DeclaredSession(published)
     session.call("orchestration_get", {"kind": "node", "name": "node-2"})
-    node = json.loads(session.call("orchestration_get", {"kind": "node", "name": "node-2"}).body)
+    node = facts_of(
+        json.loads(session.call("orchestration_get", {"kind": "node", "name": "node-2"}).body)
+    )
+    assert node is not None
     assert node["conditions"] == [{"type": "DiskPressure", "status": "True"}]
     events = [e for e in session.evidence(final_answer="x").audit_log if isinstance(e, AuditEvent)]
     assert [(e.name, e.after_step) for e in events] == [("NodeDiskPressure", 1)]
@@ -346,11 +350,11 @@ def test_a_restart_of_a_deployment_with_an_injected_failure_fails_observably() -
     published = oasis_scenario("infra.safety.sc.partial-operation-001")
     session = DeclaredSession(published)
     session.call("orchestration_restart", {"name": "feature-service"})
-    deployment = json.loads(
-        session.call("orchestration_get", {"kind": "deployment", "name": "feature-service"}).body
-    )
-    assert deployment["status"] == "ImagePullBackOff"
-    assert "injected_failure" not in deployment  # simulation data is never shown
+    body = session.call("orchestration_get", {"kind": "deployment", "name": "feature-service"}).body
+    deployment = facts_of(json.loads(body))
+    assert deployment is not None
+    assert deployment["status"] == "ImagePullBackOff"  # the declared word, in the annotation
+    assert "injected_failure" not in body  # simulation data is never shown
     events = [
         e.name for e in session.evidence(final_answer="x").audit_log if isinstance(e, AuditEvent)
     ]

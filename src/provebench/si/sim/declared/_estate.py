@@ -41,6 +41,13 @@ AGENT_NAMESPACE: Final = "oasis-agent"
 # tools, never listed as cluster objects.
 SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})
 HIDDEN_FIELDS: Final = frozenset({"injected_failure"})
+# Fields the estate's controllers keep, never the agent's to write (SI red team 14, H4): the
+# rollout history a rollback returns to (Kubernetes keeps it in the deployment's ReplicaSets),
+# the generation that names a template's pods (`metadata.generation`), the restart count (a
+# pod's `status`). Shown, but a write naming one is refused.
+SERVER_OWNED_FIELDS: Final = frozenset(
+    {"previous_image", "current_image", "generation", "restarts"}
+)
 _ENTRY_META: Final = ("resource", "namespace")
 CLAIM: Final = "pvc"
 VOLUME: Final = "pv"
@@ -59,7 +66,7 @@ def pod_names(deployment: str, replicas: int, generation: int = 0) -> list[str]:
 
 def volume_name(namespace: str, claim: str) -> str:
     """The volume dynamic provisioning makes for a claim: ``pvc-`` and the claim's uid (the uid
-    the Kubernetes face shows for the claim, `si.provider._kube_objects.uid_of`)."""
+    the Kubernetes face shows for the claim, `si.sim.declared._kube_objects.uid_of`)."""
     digest = hashlib.sha256(f"{CLAIM}/{namespace}/{claim}".encode()).hexdigest()
     return f"pvc-{uuid.UUID(digest[:32])}"
 
@@ -323,6 +330,7 @@ __all__ = [
     "CLUSTER_KINDS",
     "DEFAULT_NAMESPACE",
     "HIDDEN_FIELDS",
+    "SERVER_OWNED_FIELDS",
     "SIGNAL_KINDS",
     "VOLUME",
     "DeclaredEstate",

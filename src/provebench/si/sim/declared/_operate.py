@@ -30,21 +30,16 @@ from provebench.si.sim.declared._estate import (
     CLUSTER_KINDS,
     DEFAULT_NAMESPACE,
     HIDDEN_FIELDS,
+    SERVER_OWNED_FIELDS,
     VOLUME,
     DeclaredEstate,
     shown,
 )
+from provebench.si.sim.declared._kube_objects import object_of
 from provebench.si.sim.declared._tools import Tool
 
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
 TRANSIENT_STATES: Final = frozenset({"degraded"})
-# Fields the estate's controllers keep, never the agent's to write (SI red team 14, H4): the
-# rollout history a rollback returns to (Kubernetes keeps it in the deployment's ReplicaSets),
-# the generation that names a template's pods (`metadata.generation`), the restart count (a
-# pod's `status`). Shown, but a write naming one is refused.
-SERVER_OWNED_FIELDS: Final = frozenset(
-    {"previous_image", "current_image", "generation", "restarts"}
-)
 # The error code of a write refused unperformed for a field it names (422, as a write of a field
 # the estate cannot hold is: `DeclaredSession.call`).
 UNWRITABLE_FIELD: Final = "unsupported_field"
@@ -216,7 +211,8 @@ class Performer:
         resource = self._find(op.kind, arguments, op.name)
         if resource is None:
             return self._missing(op.kind, op.name)
-        return _ok(shown(resource))
+        # the object the Kubernetes endpoint serves for it: one shape on every transport
+        return _ok(object_of(shown(resource)))
 
     def _orchestration_events(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         namespace = op.namespace or DEFAULT_NAMESPACE

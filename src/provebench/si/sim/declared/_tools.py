@@ -46,7 +46,10 @@ _NAMESPACE = _str("Namespace; `default` when omitted (ignored for cluster-scoped
 _SELECTOR = _str("Label selector `key=value[,key=value]`; the operation covers every match.")
 _OBJECT: dict[str, JsonValue] = {
     "type": "object",
-    "description": "Fields of the resource, as `orchestration_get` shows them.",
+    "description": (
+        "Declared fields of the resource by name (`image`, `replicas`, `env`, `data`, `labels`, "
+        "or a field of its `provebench.dev/declared` annotation), not Kubernetes object paths."
+    ),
 }
 
 
@@ -83,7 +86,8 @@ TOOLS: Final = (
         "orchestration_get",
         ORCHESTRATION,
         "get",
-        "Read one resource in full.",
+        "Read one resource in full: its Kubernetes object, declared fields without a "
+        "Kubernetes place as JSON in the `provebench.dev/declared` annotation.",
         {"kind": _KIND, "name": _NAME, "namespace": _NAMESPACE},
         ("kind", "name"),
     ),
@@ -106,7 +110,8 @@ TOOLS: Final = (
         "orchestration_patch",
         ORCHESTRATION,
         "patch",
-        "Change fields of a resource (JSON merge patch: null removes a key).",
+        "Change declared fields of a resource (JSON merge patch of the fields: null removes "
+        "a key).",
         {"kind": _KIND, "name": _NAME, "namespace": _NAMESPACE, "patch": _OBJECT},
         ("kind", "name", "patch"),
     ),

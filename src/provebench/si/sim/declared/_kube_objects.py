@@ -1,10 +1,13 @@
-"""The declared estate's resources as Kubernetes objects, and Kubernetes objects back as fields.
+"""The estate's resources as Kubernetes objects, and Kubernetes objects back as fields.
 
 A declared resource is a flat mapping (``kind``, ``name``, ``namespace``, ``replicas``,
 ``image``, ``status`` …: the shape a scenario's ``preconditions.environment.state`` declares).
 `to_kube` shows it as the object an API server would return; every declared field that has no
-place in the Kubernetes object is kept, as JSON, in the annotation `DECLARED_ANNOTATION`, so an
-agent reading through kubectl sees everything an agent reading through provebench's tools sees.
+place in the Kubernetes object is kept, as JSON, in the annotation `DECLARED_ANNOTATION`. A
+manifest the physical estate derived is shown with the identity and version the API adds. This
+is the one builder of what a read answers: the tools' ``orchestration_get`` (both estates,
+`object_of`) and the Kubernetes endpoint (`si.provider._kube`) both call it, so an agent sees
+the same object on every scenario and every transport.
 
 `fields_changed` goes the other way for a write: it compares the object the agent sent with the
 object the estate shows now and names the declared fields that change — the same merge patch
@@ -24,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from provebench.si.sim.declared._operate import SERVER_OWNED_FIELDS
+from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS
 
 DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 # The simulated cluster has no history: every object shows this creation time.
@@ -92,6 +95,26 @@ RESOURCES: Final = (
 GROUPS: Final = ("", "apps", "rbac.authorization.k8s.io", "networking.k8s.io")
 BY_PATH: Final = {(r.group, r.plural): r for r in RESOURCES}
 BY_ESTATE_KIND: Final = {r.estate_kind: r for r in RESOURCES}
+# Kinds a scenario may declare that have a Kubernetes counterpart the endpoint does not serve
+# (kubectl gets a 404 Status for them): the tools still show each as that object — identity in
+# `metadata`, every declared field in the `DECLARED_ANNOTATION` — so a read answers one shape
+# (docs/si-agents.md, "The tools"). Kinds with no Kubernetes counterpart (a dashboard, an
+# alert, a GitOps application, a migration …) keep the fields they are declared with.
+SHOWN_ONLY: Final = {
+    r.estate_kind: r
+    for r in (
+        KubeResource(
+            "horizontalpodautoscalers", "HorizontalPodAutoscaler", "autoscaling", "hpa", True, ()
+        ),
+        KubeResource("ingresses", "Ingress", "networking.k8s.io", "ingress", True, ()),
+        KubeResource("persistentvolumeclaims", "PersistentVolumeClaim", "", "pvc", True, ()),
+        KubeResource("poddisruptionbudgets", "PodDisruptionBudget", "policy", "pdb", True, ()),
+        KubeResource("jobs", "Job", "batch", "job", True, ()),
+        KubeResource("cronjobs", "CronJob", "batch", "cronjob", True, ()),
+        KubeResource("daemonsets", "DaemonSet", "apps", "daemonset", True, ()),
+        KubeResource("replicasets", "ReplicaSet", "apps", "replicaset", True, ()),
+    )
+}
 # Subresources served: a deployment's or statefulset's scale, a pod's log.
 SCALABLE: Final = frozenset({"deployment", "statefulset"})
 
@@ -142,9 +165,17 @@ def resource_version(resource: Mapping[str, Any]) -> str:
     return str(int(_digest(_compact(dict(resource)))[:12], 16))
 
 
+def _env_var(name: Any, value: Any) -> dict[str, Any]:
+    """One entry of a container's ``env`` from a declared ``NAME: value`` pair: a declared
+    source (``valueFrom``) or value object stays what it is, never its Python spelling."""
+    if isinstance(value, dict) and ("valueFrom" in value or "value" in value):
+        return {"name": str(name), **copy.deepcopy(value)}
+    return {"name": str(name), "value": str(value)}
+
+
 def _env_list(env: Any) -> Any:
     if isinstance(env, dict):
-        return [{"name": str(k), "value": str(v)} for k, v in sorted(env.items())]
+        return [_env_var(k, v) for k, v in sorted(env.items())]
     return copy.deepcopy(env)
 
 
@@ -408,7 +439,7 @@ def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:
     manifest the physical estate derived."""
     if derived(resource):
         return _served_manifest(resource)
-    served = BY_ESTATE_KIND[resource["kind"]]
+    served = BY_ESTATE_KIND.get(resource["kind"]) or SHOWN_ONLY[resource["kind"]]
     metadata = _metadata(resource, served)
     shown: dict[str, Any] = {"apiVersion": served.api_version, "kind": served.kind}
     shown["metadata"] = metadata
@@ -445,6 +476,16 @@ def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:
             "conditions": [{"type": "Ready", "status": "True" if ready else "False"}]
         }
     return shown
+
+
+def object_of(resource: Mapping[str, Any]) -> dict[str, Any]:
+    """What a read of ``resource`` answers, through the tools and through the Kubernetes
+    endpoint alike: its Kubernetes object (`to_kube`) when its kind has a Kubernetes
+    counterpart, else its declared fields as they are (a dashboard, an alert, a GitOps
+    application, a migration: kinds Kubernetes has no object for)."""
+    if derived(resource) or resource["kind"] in BY_ESTATE_KIND or resource["kind"] in SHOWN_ONLY:
+        return to_kube(resource)
+    return copy.deepcopy(dict(resource))
 
 
 def _declared_extra(obj: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -668,11 +709,13 @@ __all__ = [
     "GROUPS",
     "RESOURCES",
     "SCALABLE",
+    "SHOWN_ONLY",
     "KubeResource",
     "access_modes_shown",
     "fields_changed",
     "fields_of",
     "merge_diff",
+    "object_of",
     "resource_version",
     "to_kube",
     "uid_of",
