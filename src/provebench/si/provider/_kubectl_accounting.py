@@ -50,7 +50,7 @@ from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_asked import asked_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
-from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 # kubectl commands that make no request of a resource (discovery and the client's version).
 _NO_RESOURCE: Final = frozenset({"version", "api-resources", "api-versions"})

@@ -30,7 +30,6 @@ from typing import Any, Final
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
 from provebench.si.primitives._operations import _field_covers as covers
-from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
 from provebench.si.provider._kubectl_command import (
     _keyed_fields,
     _patch_fields,
@@ -41,6 +40,7 @@ from provebench.si.provider._kubectl_command import (
 )
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
 
 # The kind a manifest's `kind` names (`Deployment`) -> the estate's kind.
 _BY_KIND: Final = {r.kind: r.estate_kind for r in RESOURCES}
