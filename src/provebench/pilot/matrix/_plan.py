@@ -149,7 +149,12 @@ def plan_pilot_matrix(
     from provebench.llm._model_cmd import check_model_cmd
     from provebench.matrix._identity import candidate_identity, still_the_same
     from provebench.pilot.agents._loader import builtin_agents
-    from provebench.pilot.matrix._job import pilot_job_check, pilot_section, task_of
+    from provebench.pilot.matrix._job import (
+        CORPUS_IDENTITY,
+        pilot_job_check,
+        pilot_section,
+        task_of,
+    )
     from provebench.sandbox._candidate import is_shipped
 
     models = [agent for agent in agents if is_openai_spec(agent)]
@@ -235,6 +240,10 @@ def plan_pilot_matrix(
         pilot_section,
         pilot_job_check(manifest_of),
         prepare=prepare,
+        # Each job's identity names its corpus by the manifest digest the generator wrote: a
+        # job recorded on another corpus of the same seed (another generator release) is run
+        # again, never kept.
+        made=lambda spec: {CORPUS_IDENTITY: manifest_of(spec.case)},
         store=store,
         recheck=recheck,
     )
