@@ -335,6 +335,8 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     from provebench.pilot.corpus._profiles import corpus_config
 
     opened = open_seal(folder, trusted)
+    spec = seal_values(opened.sealed.get("candidate")).get("spec")
+    refuse_a_model_endpoint(str(spec), path=folder / SEAL_FILE, field="candidate.spec")
     profile = opened.sealed.get("profile")
     small = control_size_problem(profile, None)  # a seal of an older build, of profile public
     if small is not None:

@@ -18,6 +18,7 @@ from provebench.attest import load_trusted_key
 from provebench.pilot._seal import (
     SealedCandidate,
     candidate_identity,
+    generate_control,
     seal_candidate,
     sealed_code,
 )
@@ -65,6 +66,10 @@ def test_a_seal_naming_a_model_is_refused_before_anything_runs(
     with pytest.raises(ProvebenchError) as refused:
         sealed_code(model_seal, load_trusted_key(None))
     assert refused.value.field == "candidate.spec"
+    with pytest.raises(ProvebenchError) as refused:
+        generate_control(model_seal, tmp_path / "control", load_trusted_key(None))
+    assert refused.value.field == "candidate.spec"
+    assert not (tmp_path / "control").exists()
     corpus = make_corpus(tmp_path)
     run = tmp_path / "run"
     done = run_cli(
