@@ -95,3 +95,20 @@ def test_a_model_agent_given_with_a_seal_of_code_is_refused(tmp_path: Path) -> N
     line = one_line(done.stderr)
     assert "'reference'" in line and "candidate.spec" in line and "seal.json" in line
     assert not run.exists()
+
+
+@pytest.mark.parametrize("other", [("--agent", "noop"), ("--agent-cmd", "python3 -c pass")])
+def test_another_candidate_given_with_a_seal_is_refused_naming_the_seal(
+    tmp_path: Path, other: tuple[str, str]
+) -> None:
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    run = tmp_path / "run"
+    done = run_cli(
+        "pilot", "run", "--corpus", str(make_corpus(tmp_path)), "--from-seal", str(seal),
+        *other, "--out", str(run), "--quiet",
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = one_line(done.stderr)
+    assert "'reference'" in line and "candidate.spec" in line and str(seal / "seal.json") in line
+    assert not run.exists()

@@ -527,17 +527,13 @@ def run_lab(
 def _refuse_unsealed_model(sealed: SealedCode, agent_spec: str) -> None:
     """A run from a seal runs the sealed code or nothing (docs/attestation.md): an
     `openai:MODEL` agent is provebench's loop on an endpoint, which runs none of the seal's
-    copy, so with `--from-seal` it would have run as if unsealed while naming the seal."""
+    copy, so with `--from-seal` it would have run as if unsealed while naming the seal. (Even
+    the same spec: a seal never holds a model, `_seal.refuse_a_model_endpoint`.)"""
     from provebench.llm import is_openai_spec
-    from provebench.pilot.record._seal import SEAL_FILE
+    from provebench.pilot.record._seal import not_the_sealed_candidate
 
     if is_openai_spec(agent_spec):
-        raise ProvebenchError(
-            f"the seal's candidate is {sealed.spec!r}; {agent_spec!r} is a model endpoint, "
-            "which runs none of the seal's code: nothing was run",
-            path=sealed.opening.parent / SEAL_FILE,
-            field="candidate.spec",
-        )
+        raise not_the_sealed_candidate(sealed.opening, sealed.spec, agent_spec)
 
 
 def _model_agent(
