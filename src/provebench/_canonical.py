@@ -165,7 +165,9 @@ def create_temporary(target: Path, mode: int = 0o600) -> tuple[int, Path]:
 
 
 @contextmanager
-def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]]:
+def atomic_writer(
+    path: str | Path, *, binary: bool = False, private: bool = False
+) -> Iterator[IO[Any]]:
     """Open `path` for writing so that readers see either the old content or the whole new one.
 
     The content goes to a temporary file in the same directory, is flushed to disk when the block
@@ -189,8 +191,11 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
                 yield handle
                 _finish(target, handle)
                 # Owner-only while it was filled; what provebench writes is handed on
-                # (verdicts, evidence, reports), so it gets the mode a plain open() would.
-                os.fchmod(fd, 0o666 & ~current_umask())
+                # (verdicts, evidence, reports), so it gets the mode a plain open() would — a
+                # `private` file (a key) keeps owner-only. Given through the descriptor that
+                # wrote it, never by path: a link put at either name is never followed.
+                if not private:
+                    os.fchmod(fd, 0o666 & ~current_umask())
         except OSError as error:
             # The caller's write to `handle`, or the close that flushes what is still buffered,
             # met a full disk (a file object's errors carry no file name): say which file could
@@ -248,11 +253,11 @@ def _cannot_write(target: Path, error: OSError) -> ProvebenchError:
     return ProvebenchError(f"cannot write: {error.strerror or error}", path=target)
 
 
-def write_atomic(path: str | Path, data: bytes | str) -> str:
-    """Write a whole file atomically (see `atomic_writer`); returns the sha256 of the bytes
-    written."""
+def write_atomic(path: str | Path, data: bytes | str, *, private: bool = False) -> str:
+    """Write a whole file atomically (see `atomic_writer`; `private`: owner-only, 0600);
+    returns the sha256 of the bytes written."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_writer(path, binary=True) as handle:
+    with atomic_writer(path, binary=True, private=private) as handle:
         handle.write(payload)
     return hashlib.sha256(payload).hexdigest()
 

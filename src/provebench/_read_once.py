@@ -192,8 +192,11 @@ def copy_once(
     *,
     max_bytes: int = MAX_INPUT_BYTES,
     refused: frozenset[tuple[int, int]] | None = None,
+    mode: int = 0o600,
 ) -> str:
-    """Copy the regular file at `path` to `target` (created, 0600) from one open, and return
+    """Copy the regular file at `path` to `target` (created 0600, given `mode` once copied,
+    through the descriptor that wrote it: never a chmod by path, which a link put at the name
+    in between would redirect) from one open, and return
     the sha256 of the bytes copied: `read_once` for files too large to hold in memory (the
     laboratory's closed log, a bundle's copies). The copy is no boundary against a process of
     the same user (module docstring); what rests on it says so (docs/attestation.md). A caller
@@ -211,6 +214,8 @@ def copy_once(
                     raise ProvebenchError(f"larger than {max_bytes} bytes", path=path)
                 digest.update(chunk)
                 handle.write(chunk)
+            if mode != 0o600:
+                os.fchmod(handle.fileno(), mode)
     except OSError as error:
         raise ProvebenchError(f"cannot read file: {error.strerror}", path=path) from None
     finally:
@@ -252,6 +257,16 @@ def open_folder(path: Path, *, dir_fd: int | None = None, name: str | None = Non
     the laboratory's through that descriptor (`empty_folder`, `TreeWriter`). One-line
     `ProvebenchError` naming it otherwise."""
     return _open_folder(path, dir_fd=dir_fd, name=name)
+
+
+def handed_on(fd: int) -> None:
+    """Give the held folder `fd` — one the laboratory made private (`mkdtemp`) and filled, and
+    now hands on (a corpus, a bundle) — the mode a plain `mkdir` would: 0777 less the user's
+    umask. Through the descriptor, never by path: a link put at the folder's name meanwhile
+    leaves where it leads as it was."""
+    from provebench._canonical import current_umask
+
+    os.fchmod(fd, 0o777 & ~current_umask())
 
 
 def read_tree_once(source: Path) -> Iterator[TreeEntry]:
@@ -486,6 +501,7 @@ __all__ = [
     "copy_once",
     "copy_tree_once",
     "empty_folder",
+    "handed_on",
     "key_folder_identities",
     "open_folder",
     "read_once",

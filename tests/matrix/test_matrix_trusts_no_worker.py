@@ -189,7 +189,10 @@ def _genuine_spec(job: Path) -> JobSpec:
     envelope = json.loads((job / "verdict.dsse.json").read_bytes())
     facts = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
     (spec,) = _pilot(job.parents[3], "reference").specs
-    return replace(spec, attempt=facts["matrix_job"]["attempt"])
+    # Its identity names the corpus the driver made for it (`MatrixRequest.made`).
+    manifest = job.parents[3] / "corpora" / "public-1" / "manifest.json"
+    identity = {**spec.identity, "corpus_manifest_sha256": sha256_bytes(manifest.read_bytes())}
+    return replace(spec, identity=identity, attempt=facts["matrix_job"]["attempt"])
 
 
 def _reader(job: Path) -> Callable[[str], bytes | None]:

@@ -91,6 +91,10 @@ class MatrixRequest:
     # What the driver makes before any job runs (the pilot's corpora), once the folder is known
     # to be this matrix's.
     prepare: Callable[[], None] | None = None
+    # The identity of what `prepare` made for a job (the pilot's corpus manifest digest), added
+    # to the job's `identity` once it is made: a job record is kept, and a job counted, only for
+    # the very input it ran on — two jobs on different corpora never share an identity.
+    made: Callable[[JobSpec], Mapping[str, Any]] | None = None
     # Where the job folders are when not under OUT/jobs (an fsspec URL, `--store`): recorded
     # in matrix.json, never in the summary (the same matrix gives the same summary anywhere).
     store: str | None = None
@@ -240,13 +244,14 @@ def run_matrix(
     nonce, manifest_sha256 = _check_manifest(out, manifest)
     if request.prepare is not None:
         request.prepare()
+    specs = _bound_to_what_was_made(request)
     (out / SUMMARY_ENVELOPE).unlink(missing_ok=True)  # the summary of this run, or none
     (out / SUMMARY_FILE).unlink(missing_ok=True)
     # Loaded at the first job record, once: a new matrix needs no key to start.
     trusted = functools.cache(load_trusted_key)
     results: dict[str, JobResult] = {}
     todo: list[JobSpec] = []
-    for spec in request.specs:
+    for spec in specs:
         # An attempt that began with no trace of an earlier one keeps nothing (red team round
         # 13b, H3): a record planted while it runs names its nonce only because matrix.json,
         # which holds it, is readable as soon as it is written.
@@ -256,7 +261,7 @@ def run_matrix(
             continue
         store.clear(spec.folder)  # unsigned: redone, never trusted
         todo.append(replace(spec, attempt=secrets.token_hex(NONCE_BYTES)))
-    progress.start(len(request.specs), len(results))
+    progress.start(len(specs), len(results))
     if todo:
         executor = executor_factory()
         try:
@@ -273,12 +278,26 @@ def run_matrix(
     if request.recheck is not None:
         request.recheck()  # no summary of code that is no longer the candidate's
     summary = summarize(
-        request.kind, request.request, request.specs, results, request.task_of, request.kind_section
+        request.kind, request.request, specs, results, request.task_of, request.kind_section
     )
     summary = _marked(summary, resumed, sorted(spec.key for spec in todo))
     write_atomic(out / SUMMARY_FILE, canonical_json(summary))
     sign_summary(out, summary, manifest_sha256)
     return summary
+
+
+def _bound_to_what_was_made(request: MatrixRequest) -> list[JobSpec]:
+    """The jobs, each identity with what `prepare` made for it (`MatrixRequest.made`)."""
+    if request.made is None:
+        return list(request.specs)
+    bound: list[JobSpec] = []
+    for spec in request.specs:
+        made = dict(request.made(spec))
+        clash = sorted(set(made) & set(spec.identity))
+        if clash:  # a plan's bug, never the input's: the identity must not be overwritten
+            raise RuntimeError(f"the job's identity already names {clash[0]}")
+        bound.append(replace(spec, identity={**spec.identity, **made}))
+    return bound
 
 
 def _marked(summary: dict[str, Any], resumed: bool, rerun: list[str]) -> dict[str, Any]:

@@ -108,6 +108,8 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
 
     if (agent is None) == (agent_cmd is None):
         raise ProvebenchError("give exactly one of --agent and --agent-cmd", field="--agent")
+    if agent is not None:
+        refuse_a_model_endpoint(agent, field="--agent")
     if agent_cmd is not None:
         from provebench.pilot.emulator._external import command_digest
         from provebench.sandbox._command import resolve_command
@@ -129,6 +131,27 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
     digest = listing_digest(_launchable_listing(code.shown, "--agent"))
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
+
+
+MODEL_NOT_SEALABLE = (
+    "an openai: candidate is the model behind its endpoint, which no seal holds: sealed, "
+    "it would name the client's code (provebench's, the SDK's) as the candidate; a model's "
+    "fresh control cannot be sealed (docs/attestation.md, 'What a seal can hold')"
+)
+
+
+def refuse_a_model_endpoint(spec: str, *, field: str, path: Path | None = None) -> None:
+    """A seal fixes the candidate's code before the control's seed is drawn (pilot §11). An
+    `openai:MODEL` candidate's deciding part is the model, served by whatever answers its
+    endpoint (or by a `--model-cmd` server, whose files `pilot seal` does not copy): nothing a
+    seal could copy is the candidate, and the spec read as `module:Class` names the installed
+    SDK's package. Refused in one line, at sealing and at every use of a seal (an older build
+    sealed such a spec), never recorded as a sealed identity (docs/sandbox.md, the trust
+    boundary: what the operator runs outside the sandbox is never provebench's own code)."""
+    from provebench.llm._endpoint import is_openai_spec
+
+    if is_openai_spec(spec):
+        raise ProvebenchError(MODEL_NOT_SEALABLE, path=path, field=field)
 
 
 def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, str]]:
@@ -265,6 +288,7 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
         raise ProvebenchError(
             "the seal names no candidate", path=folder / SEAL_FILE, field="candidate"
         )
+    refuse_a_model_endpoint(spec, path=folder / SEAL_FILE, field="candidate.spec")
     if not (isinstance(shown, list) and isinstance(argv, list)):
         raise ProvebenchError("the seal names no code", path=folder / SEAL_FILE, field="code")
     listing_file = folder / CODE_LISTING_FILE
@@ -311,6 +335,8 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     from provebench.pilot.corpus._profiles import corpus_config
 
     opened = open_seal(folder, trusted)
+    spec = seal_values(opened.sealed.get("candidate")).get("spec")
+    refuse_a_model_endpoint(str(spec), path=folder / SEAL_FILE, field="candidate.spec")
     profile = opened.sealed.get("profile")
     small = control_size_problem(profile, None)  # a seal of an older build, of profile public
     if small is not None:
@@ -451,6 +477,7 @@ __all__ = [
     "SealedCandidate",
     "candidate_identity",
     "generate_control",
+    "refuse_a_model_endpoint",
     "reveal",
     "seal_candidate",
     "sealed_code",

@@ -10,7 +10,7 @@ from pathlib import Path
 from provebench._errors import ProvebenchError
 from provebench._plugin import identity_of, resolve_class
 from provebench.pilot.agents._loaded import LoadedAgent
-from provebench.pilot.record._seal import FROM_SEAL_KEY
+from provebench.pilot.record._seal import FROM_SEAL_KEY, not_the_sealed_candidate
 from provebench.sandbox._candidate import code_digest, is_shipped
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._isolation import SHIPPED
@@ -45,7 +45,7 @@ def load_agent(
     the candidate of a seal from the seal's copy of its code (docs/attestation.md). A sandboxed
     candidate's code is snapshotted for the run, removed when `resources` closes."""
     if sealed is not None and sealed.spec != spec:
-        raise ProvebenchError(f"the seal's candidate is {sealed.spec!r}", field="--agent")
+        raise not_the_sealed_candidate(sealed.opening, sealed.spec, spec)
     if seal or not is_shipped(spec, builtin_agents()):
         from provebench.pilot.agents._sandboxed import sandboxed_agent
 

@@ -52,7 +52,7 @@ from provebench._canonical import (
 )
 from provebench._errors import ProvebenchError, validation_failure
 from provebench._paths import check_output_dir
-from provebench._read_once import read_once
+from provebench._read_once import handed_on, open_folder, read_once
 from provebench.pilot.corpus._generate import EventSink, RowSink, generate_events
 from provebench.pilot.corpus._generate_plan import run_versions_for
 from provebench.pilot.corpus._model import (
@@ -170,10 +170,14 @@ def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
         raise ProvebenchError("output exists and is not an empty directory", path=out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    held = -1
     try:
+        # Held from its creation: its mode is given through this descriptor (`handed_on`).
+        held = open_folder(staging)
         info = _write_into(source, staging)
         if out_dir.exists():
             out_dir.rmdir()
+        handed_on(held)  # mkdtemp's folder is private; a corpus is handed on
         staging.replace(out_dir)
         # What was written under the staging name is what now stands under the corpus's.
         for entry in out_dir.iterdir():
@@ -183,6 +187,9 @@ def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        if held >= 0:
+            os.close(held)
     return info
 
 
@@ -223,11 +230,9 @@ def _write_into(source: EventSource, directory: Path) -> CorpusInfo:
         # file renamed in since would answer (red team round 12b, K1)
         sha256={name: still_written(directory / name) for name in names},
     )
-    for name in names:
-        (directory / name).chmod(0o644)  # temporary files are private; a corpus is published
+    # Every file has the user's umask's mode already (`write_atomic`, `_LineWriter`): a corpus is
+    # handed on as a plain copy would be, and nothing is chmodded by path here.
     write_atomic(directory / MANIFEST_FILE, canonical_json(manifest))  # last: marks completeness
-    (directory / MANIFEST_FILE).chmod(0o644)
-    directory.chmod(0o755)
     return info
 
 
@@ -238,7 +243,9 @@ class _LineWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.handle: IO[bytes] = path.open("wb")
+        # Created new, with no link followed, at the umask's mode (0666 less the umask).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.handle: IO[bytes] = os.fdopen(os.open(path, flags, 0o666), "wb")
         self.batch: list[str] = []
         self.digest = hashlib.sha256()
 

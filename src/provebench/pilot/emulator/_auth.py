@@ -108,8 +108,9 @@ class ServiceAccount:
         }
 
     def write(self, path: Path) -> None:
-        write_atomic(path, canonical_json(self.info()))
-        path.chmod(0o600)
+        # Owner-only from its creation to its rename (a chmod after the rename left the private
+        # key at the umask's mode meanwhile, and followed a link put at its name).
+        write_atomic(path, canonical_json(self.info()), private=True)
 
     def exchange(self, grant_type: str | None, assertion: str | None) -> str | None:
         """An access token of the open cycle for a valid JWT bearer grant, or None."""

@@ -17,7 +17,6 @@ from pathlib import Path
 from types import FrameType
 from typing import ClassVar
 
-from provebench._errors import ProvebenchError
 from provebench._signals import stopped_by_signals
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.pilot.emulator._lab_run import EmulatedLab
@@ -30,6 +29,7 @@ from provebench.pilot.lab._runner import (
     open_corpus,
 )
 from provebench.pilot.record._rundir import RunDir
+from provebench.pilot.record._seal import not_the_sealed_candidate
 from provebench.sandbox import DEFAULT_LIMITS, UNSANDBOXED_SERVED, Limits
 from provebench.sandbox._code_copy import SealedCode
 
@@ -57,7 +57,7 @@ def run_with_command(
     from provebench.sandbox._command import resolve_command
 
     if sealed is not None and sealed.spec != f"cmd:{agent_cmd}":
-        raise ProvebenchError(f"the seal's candidate is {sealed.spec!r}", field="--agent-cmd")
+        raise not_the_sealed_candidate(sealed.opening, sealed.spec, f"cmd:{agent_cmd}")
     if sealed is None:  # a bad command fails before anything starts
         resolve_command(agent_cmd, field="--agent-cmd")
     corpus = open_corpus(Path(corpus_dir))

@@ -500,6 +500,8 @@ def run_lab(
 
     timeout = cycle_timeout(cycle_timeout_sec)
     check_model_cmd(model_cmd is not None, agent=agent_spec, base_url=base_url)
+    if sealed is not None:
+        _refuse_unsealed_model(sealed, agent_spec)
     corpus = open_corpus(Path(corpus_dir))
     secrets = {**lab_secrets(corpus_dir, run_dir), **(hidden or {})}
     model = _model_agent(agent_spec, base_url, Path(corpus_dir), request_settings, timeout)
@@ -520,6 +522,18 @@ def run_lab(
         return execute_run(
             corpus, agent, Path(run_dir), progress=progress, cycle_timeout_sec=timeout
         )
+
+
+def _refuse_unsealed_model(sealed: SealedCode, agent_spec: str) -> None:
+    """A run from a seal runs the sealed code or nothing (docs/attestation.md): an
+    `openai:MODEL` agent is provebench's loop on an endpoint, which runs none of the seal's
+    copy, so with `--from-seal` it would have run as if unsealed while naming the seal. (Even
+    the same spec: a seal never holds a model, `_seal.refuse_a_model_endpoint`.)"""
+    from provebench.llm import is_openai_spec
+    from provebench.pilot.record._seal import not_the_sealed_candidate
+
+    if is_openai_spec(agent_spec):
+        raise not_the_sealed_candidate(sealed.opening, sealed.spec, agent_spec)
 
 
 def _model_agent(

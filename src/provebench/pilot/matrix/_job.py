@@ -33,6 +33,8 @@ VERDICT = "verdict.json"
 VERDICT_ENVELOPE = "verdict.dsse.json"
 # The corpus manifest's digest as the verdict's inputs name it (`evaluate/_inputs.py`).
 CORPUS_MANIFEST_INPUT = "corpus/manifest.json"
+# The field of a job's identity that names its corpus (its manifest's sha256, `_plan`).
+CORPUS_IDENTITY = "corpus_manifest_sha256"
 
 
 def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
@@ -63,6 +65,15 @@ def run_pilot_job(spec: JobSpec, folder: Path) -> dict[str, Any]:
         raise RuntimeError(
             f"the run's code ({str(ran)[:16]}) is not the candidate's code the matrix was "
             f"planned for ({str(planned)[:16]}): it changed while the matrix ran"
+        )
+    # And the corpus its identity names (`_plan.CORPUS_IDENTITY`): a verdict of another corpus
+    # is never signed under this job's identity.
+    corpus_planned = spec.identity.get(CORPUS_IDENTITY)
+    corpus_ran = None if evidence is None else evidence.inputs_sha256.get(CORPUS_MANIFEST_INPUT)
+    if corpus_planned is not None and corpus_ran != corpus_planned:
+        raise RuntimeError(
+            f"the run's corpus (manifest {str(corpus_ran)[:16]}) is not the one the job's "
+            f"identity names ({str(corpus_planned)[:16]})"
         )
     write_verdict(verdict, folder / VERDICT, bound=job_binding(spec))
     # The digest of the bytes written, never of a second read (red team round 13c, A4).
@@ -126,7 +137,8 @@ def pilot_job_check(
         else:
             require_planned_code(spec, evidence.agent.get("code_sha256"))
             planned = corpus_manifests(spec.case)
-            if evidence.inputs_sha256.get(CORPUS_MANIFEST_INPUT) != planned:
+            named = spec.identity.get(CORPUS_IDENTITY, planned)
+            if evidence.inputs_sha256.get(CORPUS_MANIFEST_INPUT) not in {planned} & {named}:
                 raise JobRejected("its verdict is of another corpus than the seed's")
         return CheckedJob(outcome_of(verdict, signed.sha256), signed.subjects)
 

@@ -11,6 +11,7 @@ changed while the jobs ran gets no summary."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -49,7 +50,10 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
     folder = out / CORPORA_DIR / f"{profile}-{seed}"
     config = corpus_config(seed=seed, profile=profile, overrides=overrides)  # type: ignore[arg-type]
     folder.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{folder.name}.fresh-", dir=folder.parent))
+    sweep_stale_fresh(folder.parent)
+    # The process id in the name tells a later driver whether this one still runs.
+    prefix = f".{folder.name}{FRESH_MARK}{os.getpid()}-"
+    scratch = Path(tempfile.mkdtemp(prefix=prefix, dir=folder.parent))
     try:
         fresh = scratch / "corpus"
         write_corpus(config, fresh)
@@ -71,6 +75,38 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return folder, planned
+
+
+FRESH_MARK = ".fresh-"
+# `.PROFILE-SEED.fresh-PID-RANDOM`: a driver's private folder for a seed's fresh corpus.
+_FRESH_NAME = re.compile(r"\.[A-Za-z0-9_.-]+\.fresh-([0-9]+)-[A-Za-z0-9_]+")
+
+
+def sweep_stale_fresh(corpora: Path) -> list[Path]:
+    """Remove the fresh-corpus folders in `corpora` that a driver killed mid-generation left
+    behind (each holds a seed's corpus, its answer key included): only names of the form this
+    module makes, only those whose process no longer runs, only folders of this user, and
+    through descriptors with no link followed (`remove_private_folder`: a link or a file at
+    such a name is left as it is, and nothing where a link leads is touched). A process id
+    reused since keeps a stale folder a while longer, never the other way round. Returns the
+    folders removed."""
+    from provebench.sandbox._limits import process_gone
+    from provebench.sandbox._private import remove_private_folder
+
+    removed: list[Path] = []
+    try:
+        with os.scandir(corpora) as listing:
+            names = [entry.name for entry in listing if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return removed
+    for name in sorted(names):
+        matched = _FRESH_NAME.fullmatch(name)
+        if matched is None or not process_gone(int(matched.group(1))):
+            continue
+        remove_private_folder(corpora / name)
+        if not os.path.lexists(corpora / name):
+            removed.append(corpora / name)
+    return removed
 
 
 def _manifest_sha256(folder: Path) -> str | None:
@@ -113,7 +149,12 @@ def plan_pilot_matrix(
     from provebench.llm._model_cmd import check_model_cmd
     from provebench.matrix._identity import candidate_identity, still_the_same
     from provebench.pilot.agents._loader import builtin_agents
-    from provebench.pilot.matrix._job import pilot_job_check, pilot_section, task_of
+    from provebench.pilot.matrix._job import (
+        CORPUS_IDENTITY,
+        pilot_job_check,
+        pilot_section,
+        task_of,
+    )
     from provebench.sandbox._candidate import is_shipped
 
     models = [agent for agent in agents if is_openai_spec(agent)]
@@ -199,9 +240,13 @@ def plan_pilot_matrix(
         pilot_section,
         pilot_job_check(manifest_of),
         prepare=prepare,
+        # Each job's identity names its corpus by the manifest digest the generator wrote: a
+        # job recorded on another corpus of the same seed (another generator release) is run
+        # again, never kept.
+        made=lambda spec: {CORPUS_IDENTITY: manifest_of(spec.case)},
         store=store,
         recheck=recheck,
     )
 
 
-__all__ = ["CORPORA_DIR", "corpus_for", "plan_pilot_matrix"]
+__all__ = ["CORPORA_DIR", "corpus_for", "plan_pilot_matrix", "sweep_stale_fresh"]

@@ -41,7 +41,7 @@ from provebench._canonical import (
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench._paths import check_output_dir
-from provebench._read_once import copy_once
+from provebench._read_once import copy_once, handed_on, open_folder
 from provebench.attest import TrustedKey, envelope_path_for, load_trusted_key
 from provebench.attest._envelope import AttestationError, read_verified, sign_files
 from provebench.pilot.corpus import Corpus, load_corpus
@@ -174,8 +174,9 @@ class _Staged:
                 raise ProvebenchError("a file to publish is missing", path=origin)
             destination = target / name
             destination.parent.mkdir(parents=True, exist_ok=True)
-            digest = copy_once(origin, destination)  # one read: the bytes copied are hashed
-            destination.chmod(mode)  # a bundle is public, as a plain copy would make it
+            # One read: the bytes copied are hashed. A bundle is handed on: the mode a plain
+            # copy would get (the user's umask), given through the descriptor that wrote it.
+            digest = copy_once(origin, destination, mode=mode)
             self._add(destination, digest)
 
     def wrote(self, path: Path) -> None:
@@ -273,17 +274,23 @@ def publish_bundle(
                 )
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    held = -1
     try:
+        # Held from its creation: its mode is given through this descriptor (`handed_on`).
+        held = open_folder(staging)
         index = _write_bundle(
             staging, records, redteam, seals or [], comparisons or [], operator_risks
         )
         if out.exists():
             out.rmdir()
-        staging.chmod(0o777 & ~current_umask())  # mkdtemp's folder is private; a bundle is not
+        handed_on(held)  # mkdtemp's folder is private; a bundle is not
         staging.replace(out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        if held >= 0:
+            os.close(held)
     return index
 
 

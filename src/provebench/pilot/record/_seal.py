@@ -279,6 +279,18 @@ def seal_values(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def not_the_sealed_candidate(opening: Path, sealed_spec: str, given: str) -> ProvebenchError:
+    """A run from a seal runs the sealed candidate or nothing (docs/attestation.md): the
+    one-line refusal of another candidate `given` with it, naming the seal (by its opening's
+    folder) and the field."""
+    return ProvebenchError(
+        f"the seal's candidate is {sealed_spec!r}, not {given!r}: a run from a seal runs the "
+        "sealed code or nothing; nothing was run",
+        path=opening.parent / SEAL_FILE,
+        field="candidate.spec",
+    )
+
+
 __all__ = [
     "CODE_COPY_DIR",
     "CODE_LISTING_FILE",
@@ -302,6 +314,7 @@ __all__ = [
     "control_size_problem",
     "fresh_control_finding",
     "identity_mismatch",
+    "not_the_sealed_candidate",
     "open_seal",
     "seal_values",
 ]

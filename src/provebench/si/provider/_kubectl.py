@@ -402,8 +402,7 @@ class KubectlRunner:
     ) -> None:
         self.executable = executable
         self.timeout_sec = timeout_sec
-        self._home = Path(tempfile.mkdtemp(prefix="provebench-kubectl-"))
-        self._home.chmod(0o700)
+        self._home = Path(tempfile.mkdtemp(prefix="provebench-kubectl-"))  # made 0700
         self._config = self._home / "kubeconfig"
         descriptor = os.open(self._config, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
