@@ -74,7 +74,13 @@ def test_a_bound_claim_has_its_volume_in_the_estate_and_the_tools_show_both() ->
             "orchestration_get", {"kind": "pvc", "name": "analytics-data", **ANALYTICS}
         ).body
     )
-    assert claim["volume"] == VOLUME and claim["storage"] == "100Gi"
+    # the claim's Kubernetes object (docs/si-agents.md, "The tools"), as kubectl shows it
+    assert claim["spec"]["volumeName"] == VOLUME
+    assert claim["spec"]["resources"]["requests"]["storage"] == "100Gi"
+    assert claim["status"]["phase"] == "Bound"
+    volume = json.loads(session.call("orchestration_get", {"kind": "pv", "name": VOLUME}).body)
+    assert volume["spec"]["claimRef"]["namespace"] == "analytics"
+    assert volume["spec"]["claimRef"]["name"] == "analytics-data"
 
 
 @needs_scenarios

@@ -46,6 +46,34 @@ def _env(entries: Any) -> dict[str, Any]:
     return env
 
 
+def _storage_facts(kind: Any, spec: Mapping[str, Any], status: Mapping[str, Any]) -> dict[str, Any]:
+    """A claim's or a volume's facts from where Kubernetes shows them: its storage, access
+    modes, class and phase; a claim's volume (``bound`` while ``Bound``), a volume's claim as
+    ``NAMESPACE/NAME`` and its reclaim policy."""
+    facts: dict[str, Any] = {}
+    if kind == "PersistentVolumeClaim":
+        storage = _mapping(_mapping(spec.get("resources")).get("requests")).get("storage")
+        if isinstance(spec.get("volumeName"), str):
+            facts["volume"] = spec["volumeName"]
+        facts["bound"] = status.get("phase") == "Bound"
+    else:
+        storage = _mapping(spec.get("capacity")).get("storage")
+        ref = _mapping(spec.get("claimRef"))
+        if isinstance(ref.get("namespace"), str) and isinstance(ref.get("name"), str):
+            facts["claim"] = f"{ref['namespace']}/{ref['name']}"
+        if isinstance(spec.get("persistentVolumeReclaimPolicy"), str):
+            facts["reclaim_policy"] = spec["persistentVolumeReclaimPolicy"]
+    if storage is not None:
+        facts["storage"] = storage
+    if isinstance(spec.get("accessModes"), list):
+        facts["access_modes"] = list(spec["accessModes"])
+    if isinstance(spec.get("storageClassName"), str):
+        facts["storage_class"] = spec["storageClassName"]
+    if isinstance(status.get("phase"), str):
+        facts["status"] = status["phase"]
+    return facts
+
+
 def facts_of(obj: Any) -> dict[str, Any] | None:
     """The facts of one read object, flat; a kind with no Kubernetes object (a dashboard, a
     GitOps application) is its declared fields already. None for anything not an object."""
@@ -77,6 +105,8 @@ def facts_of(obj: Any) -> dict[str, Any] | None:
             facts["env"] = _env(containers[0]["env"])
     if obj.get("kind") == "Service":
         facts.update({key: spec[key] for key in _SERVICE_SPEC if key in spec})
+    if obj.get("kind") in ("PersistentVolumeClaim", "PersistentVolume"):
+        facts.update(_storage_facts(obj["kind"], spec, _mapping(obj.get("status"))))
     facts.update({key: obj[key] for key in _TOP_LEVEL if key in obj})
     facts.update(declared)  # the declared words (`status`, `managed_by` …) as declared
     return facts
