@@ -22,12 +22,22 @@ from pathlib import Path
 import pytest
 
 from provebench.attest import KEY_DIR_ENV, laboratory_signer
+from tests.helpers.cpu_probe import FOLDER_ENV, CpuProbe
 from tests.helpers.earlier_demo import make_earlier_demo
+from tests.helpers.frozen_heap import FrozenHeap
 from tests.helpers.shared_run import Completed, made_once, provebench_once
 
 # Until the session's key is made, nothing may sign or look for a key: a path under /dev/null can
 # be neither created nor read, so a test that did so at collection would fail loudly.
 os.environ[KEY_DIR_ENV] = "/dev/null/no-laboratory-key-before-the-session"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The suite's own objects out of the collector's scans (tests/helpers/frozen_heap.py).
+    config.pluginmanager.register(FrozenHeap(), "frozen-heap")
+    # Opt-in: each test's CPU, what the suite spends its time on (tests/helpers/cpu_probe.py).
+    if os.environ.get(FOLDER_ENV):
+        config.pluginmanager.register(CpuProbe(Path(os.environ[FOLDER_ENV])), "cpu-probe")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from provebench.cli import app
 from provebench.si.sim import _check as check_module
 from provebench.si.sim import check_counterfactual
 from tests.si.sim.sim_helpers import (
@@ -58,16 +60,24 @@ def test_there_are_at_least_five_shipped_scenarios_over_all_deviation_types() ->
     }
 
 
+def _in_process(*args: str) -> Any:
+    """`provebench si ARGS` in this process: the commands' answers, without a process start each
+    (`_run` and tests/si/scenario/test_validate_cli.py start `si check` and `si validate` as a
+    user does, exit codes and streams included)."""
+    return CliRunner().invoke(app, ["si", *args])
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_si_check_accepts_every_shipped_scenario(path: Path) -> None:
-    result = _run("check", str(path))
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = _in_process("check", str(path))
+    assert result.exit_code == 0, result.output
     assert ": ok" in result.stdout.splitlines()[0]
-    as_json = _run("check", str(path), "--json")
+    as_json = _in_process("check", str(path), "--json")
+    assert as_json.exit_code == 0, as_json.output
     report = json.loads(as_json.stdout)
     deviations = shipped(path).injection.deviations  # type: ignore[union-attr]
     assert report["ok"] is True and len(report["delta"]) == len(deviations)
-    assert _run("validate", str(path)).returncode == 0
+    assert _in_process("validate", str(path)).exit_code == 0
 
 
 def test_a_symptom_the_simulator_does_not_derive_is_rejected(tmp_path: Path) -> None:
