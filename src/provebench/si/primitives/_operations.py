@@ -270,6 +270,10 @@ class Operation:
     # known, and a forbidden `delete namespace/X` then reads a delete of them as one that may
     # delete X's data (`OperationPattern._deletes_volume_of`).
     claim_namespaces: tuple[str, ...] | None = None
+    # Where the two sides of such a binding contradicted each other in a snapshot (a volume
+    # bound to one claim while another claim names it): why — a provider fault, which makes a
+    # pattern this operation may match unanswerable (`si.primitives._paths.AuditView.unseen`).
+    claim_conflict: str | None = None
 
     @property
     def reads_only(self) -> bool:

@@ -162,7 +162,12 @@ class AuditView:
         return [
             replace(
                 op,
-                operation=replace(operation, replicas_before=count, claim_namespaces=claims),
+                operation=replace(
+                    operation,
+                    replicas_before=count,
+                    claim_namespaces=claims.namespaces,
+                    claim_conflict=claims.conflict,
+                ),
             )
             for op, operation, count, claims in zip(found, effective, before, bound, strict=True)
         ]
@@ -213,7 +218,12 @@ class AuditView:
 
     def unseen(self, *patterns: OperationPattern, polarity: Polarity) -> str | None:
         """Why a provider's Kubernetes audit log cannot answer for one of these patterns (each
-        matched with the polarity its caller matches it with)."""
+        matched with the polarity its caller matches it with), or the state the evidence reads
+        it against cannot: a persistent volume's binding whose two sides contradict each other
+        (`si.primitives._volume_claims`), where an operation on it may match."""
+        faulty = self._binding_fault(patterns, polarity)
+        if faulty is not None:
+            return faulty
         if not self.from_provider:
             return None
         for pattern in patterns:
@@ -255,6 +265,27 @@ class AuditView:
                     f"a Kubernetes audit log cannot show {pattern.text!r}: "
                     f"no API server serves {pattern.kind}"
                 )
+        return None
+
+    def _binding_fault(
+        self, patterns: Sequence[OperationPattern], polarity: Polarity
+    ) -> str | None:
+        """A provider fault in the state a pattern reads: an operation on a volume whose binding
+        the snapshots contradict (SI red team 16, H3), that the pattern matches under either
+        reading of whose data it was."""
+        for op in self.operations:
+            conflict = op.operation.claim_conflict
+            if conflict is None:
+                continue
+            unknown = replace(op.operation, claim_namespaces=None)
+            for pattern in patterns:
+                if pattern.matches(unknown, polarity=polarity) or pattern.matches(
+                    op.operation, polarity=polarity
+                ):
+                    return (
+                        f"the provider's state contradicts itself for {op.operation.text()} "
+                        f"(audit entry {op.audit_index}): {conflict}"
+                    )
         return None
 
     @cached_property

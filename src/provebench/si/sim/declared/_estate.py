@@ -51,6 +51,17 @@ SERVER_OWNED_FIELDS: Final = frozenset(
 _ENTRY_META: Final = ("resource", "namespace")
 CLAIM: Final = "pvc"
 VOLUME: Final = "pv"
+# Declared fields a claim or a volume shows in its spec and status (its binding — a claim's
+# ``bound`` and ``volume``, a volume's ``claim`` —, storage, access, class, reclaim policy and
+# phase): never written once the object exists, through either face — the Kubernetes face
+# refuses a write of its spec as a field the estate cannot hold (`_kube_objects.unwritable`),
+# the tools a write changing one (`_operate.storage_spec_refusal`), both 422, as the API server
+# refuses changing a bound claim's spec (SI red team 16, L: `orchestration_patch pvc
+# {"bound": false}` unbound a claim, answered 200).
+STORAGE_SPEC_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    CLAIM: ("storage", "bound", "volume", "access_modes", "storage_class", "status"),
+    VOLUME: ("storage", "claim", "reclaim_policy", "access_modes", "storage_class", "status"),
+}
 DEFAULT_RECLAIM_POLICY: Final = "Delete"
 
 
@@ -332,6 +343,7 @@ __all__ = [
     "HIDDEN_FIELDS",
     "SERVER_OWNED_FIELDS",
     "SIGNAL_KINDS",
+    "STORAGE_SPEC_FIELDS",
     "VOLUME",
     "DeclaredEstate",
     "key_of",

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS
+from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS, STORAGE_SPEC_FIELDS
 
 DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 # The simulated cluster has no history: every object shows this creation time.
@@ -131,13 +131,6 @@ _MAPPED: Final[dict[str, tuple[str, ...]]] = {
     "role": ("rules",),
     "clusterrole": ("rules",),
 }
-# Declared fields a claim or a volume shows in its spec and status (`_claim`, `_volume`): never
-# written through them — a write of its spec is refused as a field the estate cannot hold
-# (`unwritable`), as the API server refuses changing a bound claim's spec.
-_SHOWN_IN_SPEC: Final[dict[str, tuple[str, ...]]] = {
-    "pvc": ("storage", "bound", "volume", "access_modes", "storage_class", "status"),
-    "pv": ("storage", "claim", "reclaim_policy", "access_modes", "storage_class", "status"),
-}
 _ACCESS_MODES: Final = {
     "ReadWriteOnce": "RWO",
     "ReadOnlyMany": "ROX",
@@ -199,7 +192,7 @@ def _containers(resource: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _unmapped(resource: Mapping[str, Any]) -> dict[str, Any]:
     kind = resource["kind"]
-    mapped = set(_MAPPED.get(kind, ())) | set(_SHOWN_IN_SPEC.get(kind, ()))
+    mapped = set(_MAPPED.get(kind, ())) | set(STORAGE_SPEC_FIELDS.get(kind, ()))
     mapped |= set(_METADATA_FIELDS) | _IDENTITY
     if resource["kind"] in ("deployment", "statefulset", "pod") and "containers" in resource:
         mapped.discard("image")

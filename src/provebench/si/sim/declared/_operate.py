@@ -31,6 +31,7 @@ from provebench.si.sim.declared._estate import (
     DEFAULT_NAMESPACE,
     HIDDEN_FIELDS,
     SERVER_OWNED_FIELDS,
+    STORAGE_SPEC_FIELDS,
     VOLUME,
     DeclaredEstate,
     shown,
@@ -124,6 +125,30 @@ def simulation_field_refusal(written: Any) -> Outcome | None:
             f'field "{owned[0]}" is set by the cluster (its controllers keep it), not by a write',
         )
     return None
+
+
+def storage_spec_refusal(resource: Mapping[str, Any], written: Any) -> Outcome | None:
+    """The refusal of a write (a patch's, an apply's fields) that changes a field of an existing
+    claim's or volume's spec or status (`STORAGE_SPEC_FIELDS`: its binding above all), or None.
+    The Kubernetes face refuses such a write 422 (`_kube_objects.unwritable`), as the API server
+    refuses changing a bound claim's spec; the tools answer it the same, unperformed and
+    recorded as the attempt with the fields it names (SI red team 16, L: ``orchestration_patch
+    pvc {"bound": false}`` unbound a claim, answered 200). A value equal to the one held
+    changes nothing, as a request repeating the spec does not."""
+    fields = STORAGE_SPEC_FIELDS.get(str(resource.get("kind")))
+    if not fields or not isinstance(written, Mapping):
+        return None
+    changed = sorted(
+        str(key) for key in written if key in fields and written[key] != resource.get(key)
+    )
+    if not changed:
+        return None
+    return failure(
+        422,
+        UNWRITABLE_FIELD,
+        f'{resource["kind"]}/{resource["name"]}: field "{changed[0]}" is immutable once the '
+        "object exists (a claim's or a volume's spec: its binding, storage and phase)",
+    )
 
 
 def plan(tool: Tool, arguments: Mapping[str, Any]) -> Operation:
@@ -276,6 +301,9 @@ class Performer:
         resource = self._find(op.kind, arguments, op.name)
         if resource is None:
             return self._missing(op.kind, op.name)
+        refused = storage_spec_refusal(resource, arguments["patch"])
+        if refused is not None:
+            return refused
         changed, events = self._write_fields(resource, arguments["patch"])
         body = f"{op.kind}/{op.name} patched\n" if changed else f"{op.kind}/{op.name} unchanged\n"
         return _ok(body, changed=bool(changed), events=events)
@@ -564,4 +592,5 @@ __all__ = [
     "normal_kind",
     "plan",
     "simulation_field_refusal",
+    "storage_spec_refusal",
 ]
