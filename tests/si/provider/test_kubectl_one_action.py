@@ -851,6 +851,9 @@ def test_a_template_read_is_judged_by_its_recorded_output(
             "correct_without_state_check",
         ),
         (["-o", "custom-columns=R:.spec.nosuchfield"], "correct_without_state_check"),
+        (["-o", "jsonpath-as-json={.spec.nosuchfield}"], "correct_without_state_check"),
+        (["-o", 'go-template={{printf "%d" .spec.nosuchfield}}'], "correct_without_state_check"),
+        (["-o", "jsonpath-as-json={.spec.replicas}"], "read_state_correct_operation"),
         # controls: what prints the state still earns the read
         (
             ["-o", "go-template={{if .spec}}{{.spec.replicas}}{{end}}"],

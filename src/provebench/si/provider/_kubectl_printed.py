@@ -126,15 +126,20 @@ def _go_operand(word: str) -> tuple[list[str], bool]:
     return [], False  # a number, a character (printed as its code), a variable, a function
 
 
-def jsonpath_text(template: str) -> TemplateText:
-    """The text a kubectl jsonpath template prints of its own (module doc)."""
+def jsonpath_text(template: str, as_json: bool = False) -> TemplateText:
+    """The text a kubectl jsonpath template prints of its own (module doc). ``as_json``
+    (`-o jsonpath-as-json=…`): kubectl prints the results as a JSON list, so its brackets,
+    commas and quotes are its own text — ``[]`` is the list of nothing (SI red team 16, H4) —
+    and a string constant, printed JSON-escaped, is not taken out by its text: unknown."""
     literals = [re.sub(r"\{(?:'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|[^}])*\}", " ", template)]
+    literals += ["[", "]", ",", '"'] if as_json else []
     unknown = False
     for body in _jsonpath_actions(template):
         if body == "end" or body.startswith(("range ", "range\t")) or not body:
             continue
         if _JP_CONSTANT.fullmatch(body):
             literals.append(_decoded(body))
+            unknown = unknown or as_json
         elif _jsonpath_path(body) is None:
             unknown = True  # a number, a bool, a function: printed, not a field
     return TemplateText(tuple(literals), unknown)

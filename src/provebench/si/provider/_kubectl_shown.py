@@ -92,7 +92,7 @@ def _template_parts(shown: str) -> tuple[list[str], TemplateText]:
         return go_template_printed(template), go_template_text(template)
     if kind == "custom-columns":
         return custom_columns_printed(template), custom_columns_text(template)
-    return jsonpath_printed(template), jsonpath_text(template)
+    return jsonpath_printed(template), jsonpath_text(template, kind == "jsonpath-as-json")
 
 
 def _printed_beyond(output: str, text: TemplateText, names: Sequence[str]) -> str:
