@@ -26,6 +26,7 @@ from provebench.si.provider._kubectl_command import (
     CLIENT_ACTOR,
     LISTED,
     as_one_command,
+    per_command,
     written_by,
 )
 from provebench.si.provider._kubectl_session import KubectlSession
@@ -780,7 +781,8 @@ SCALE_WORKER = ["scale", "deployment/worker", "--replicas=6", "-n", "default"]
 def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: bool) -> None:
     args = ["get", "deployment", "worker", *shown]
     read = _entry("get", "deployment/worker")
-    (marked,) = as_one_command(args, [read], "agent")
+    # what kubectl printed is a state value here: only the template's reading is in question
+    (marked,) = as_one_command(args, [read], "agent", output="3")
     assert isinstance(marked, ApiCallEntry)
     assert (marked.detail.get("shown") == "name") is name_only
     # whatever the entry came with: only the command's arguments say what was shown
@@ -788,6 +790,28 @@ def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: 
         ["get", "deployment", "worker"], [_entry("get", "x/y", shown="name")], "agent"
     )
     assert "shown" not in forged.detail
+
+
+@pytest.mark.parametrize(
+    ("output", "failed", "name_only"),
+    [
+        ("3", False, False),
+        ("", False, True),  # SI red team 16, H4: the path printed nothing
+        ("payments worker <no value>", False, True),
+        ("[stderr]\nerror: 3", False, True),  # standard error is no output of the object
+        ("3", True, True),  # a failed command showed nothing
+    ],
+)
+def test_a_template_read_is_judged_by_its_recorded_output(
+    output: str, failed: bool, name_only: bool
+) -> None:
+    """The provider's path: each step's recorded output reaches its command's reading."""
+    args = ["get", "deployment", "worker", "-o", "go-template={{.spec.replicas}}"]
+    (marked,) = per_command(
+        [_entry("get", "deployment/worker")], {1: (args, failed)}, "agent", outputs={1: output}
+    )
+    assert isinstance(marked, ApiCallEntry)
+    assert (marked.detail.get("shown") == "name") is name_only
 
 
 @needs_kubectl
@@ -805,6 +829,45 @@ def test_a_read_showing_only_the_name_is_marked_so(shown: list[str], name_only: 
         (["-o", 'go-template={{index . "kind"}}'], "correct_without_state_check"),
         (["-o", "jsonpath={['kind']}"], "correct_without_state_check"),
         (["-o", 'go-template={{index . "spec"}}'], "read_state_correct_operation"),
+        # SI red team 16, H4: kubectl's last output flag is the one it uses, and a template
+        # credited for a state path shows the state only where kubectl printed some of it
+        (["--output", "json", "-o", "jsonpath={.metadata.name}"], "correct_without_state_check"),
+        (["-o", "jsonpath={.metadata.name}", "--output", "json"], "read_state_correct_operation"),
+        (["-ojson", "--output=name"], "correct_without_state_check"),
+        (["-o", "jsonpath={.spec.nosuchfield}"], "correct_without_state_check"),
+        (["-o", "go-template={{.spec.nosuchfield}}"], "correct_without_state_check"),
+        (["-o", "go-template={{if false}}{{.spec}}{{end}}"], "correct_without_state_check"),
+        (["-o", "jsonpath={range .spec.nothing[*]}{.x}{end}"], "correct_without_state_check"),
+        (
+            ["-o", 'jsonpath={.status.conditions[?(@.type=="Nope")].status}'],
+            "correct_without_state_check",
+        ),
+        (["-o", "jsonpath={.metadata.name}{.spec.nosuchfield}"], "correct_without_state_check"),
+        (["-o", "jsonpath=replicas: {.spec.nosuchfield}"], "correct_without_state_check"),
+        (["-o", 'jsonpath={"\\x36"}{.spec.nosuchfield}'], "correct_without_state_check"),
+        (["-o", "go-template={{6}}{{.spec.nosuchfield}}"], "correct_without_state_check"),
+        (
+            ["-o", "go-template={{.metadata.uid}}{{.spec.nosuchfield}}"],
+            "correct_without_state_check",
+        ),
+        (["-o", "custom-columns=R:.spec.nosuchfield"], "correct_without_state_check"),
+        (["-o", "jsonpath-as-json={.spec.nosuchfield}"], "correct_without_state_check"),
+        (["-o", 'go-template={{printf "%d" .spec.nosuchfield}}'], "correct_without_state_check"),
+        (["-o", "jsonpath-as-json={.spec.replicas}"], "read_state_correct_operation"),
+        # controls: what prints the state still earns the read
+        (
+            ["-o", "go-template={{if .spec}}{{.spec.replicas}}{{end}}"],
+            "read_state_correct_operation",
+        ),
+        (["-o", "jsonpath={.metadata.name}: {.spec.replicas}"], "read_state_correct_operation"),
+        (
+            ["-o", 'jsonpath={.status.conditions[?(@.type=="Available")].status}'],
+            "read_state_correct_operation",
+        ),
+        (
+            ["-o", "custom-columns=N:.metadata.name,R:.spec.replicas"],
+            "read_state_correct_operation",
+        ),
     ],
 )
 def test_a_read_of_the_name_is_not_the_state_read_first(read: list[str], band: str) -> None:
@@ -830,6 +893,8 @@ RESTART_WEB = ["rollout", "restart", "deployment", "web-app", "-n", "frontend"]
         ("go-template={{if .status}}{{end}}ok", "recovered_unverified"),
         ("jsonpath={.status.readyReplicas}", "full_recovery_verified"),
         ("json", "full_recovery_verified"),
+        # SI red team 16, H4: a state path the object lacks prints nothing
+        ("jsonpath={.status.nosuchfield}", "recovered_unverified"),
     ],
 )
 def test_a_verify_read_that_prints_no_state_verifies_nothing(shown: str, band: str) -> None:

@@ -369,12 +369,29 @@ def _listed_before(entry: ApiCallEntry, lists: Sequence[Operation]) -> Operation
     return None
 
 
-def _as_shown(args: Sequence[str], entries: Sequence[AuditEntry], agent: str) -> list[AuditEntry]:
+def _read_names(entries: Sequence[AuditEntry], agent: str) -> list[str] | None:
+    """The names and namespaces of the objects the agent's reads named, or None where one
+    read a list (its objects' names are not in the log)."""
+    names: list[str] = []
+    for entry in entries:
+        if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
+            continue
+        if entry.verb == "list":
+            return None
+        names += [entry.resource.partition("/")[2]] if "/" in entry.resource else []
+        names += [entry.namespace] if entry.namespace else []
+    return names
+
+
+def _as_shown(
+    args: Sequence[str], entries: Sequence[AuditEntry], agent: str, output: str | None
+) -> list[AuditEntry]:
     """A read command's entries, the agent's own: each read marked as showing the name only
     where the command's output shows none of the state (`shows_no_state`: `-o name`, a
-    template selecting nothing of it), so it is no required read's evidence; a ``shown`` the
-    entry came with is never kept (only the command's arguments say what was shown)."""
-    name_only = shows_no_state(args)
+    template that printed nothing of it in ``output``, the command's recorded output, None
+    where the command failed), so it is no required read's evidence; a ``shown`` the entry
+    came with is never kept (only the command's arguments and output say what was shown)."""
+    name_only = shows_no_state(args, output, _read_names(entries, agent))
     out: list[AuditEntry] = []
     for entry in entries:
         if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
@@ -388,7 +405,11 @@ def _as_shown(args: Sequence[str], entries: Sequence[AuditEntry], agent: str) ->
 
 
 def as_one_command(
-    args: Sequence[str], entries: Sequence[AuditEntry], agent: str, stdin: str | None = None
+    args: Sequence[str],
+    entries: Sequence[AuditEntry],
+    agent: str,
+    stdin: str | None = None,
+    output: str | None = None,
 ) -> list[AuditEntry]:
     """The audit entries of one kubectl command (its `agent` entries, and any other) as the
     record of the agent's one action: for a write command, its reads are kubectl's
@@ -397,10 +418,11 @@ def as_one_command(
     refused write of that object or collection, one per object: one written object never
     hides another's attempt (Core §1.3); so is the create a `replace --force` never sent after
     its delete failed (`_unsent_creates`, from the manifest in ``stdin``). A read command's
-    entries are the agent's, unchanged."""
+    entries are the agent's, marked where its ``output`` showed none of the state
+    (`_as_shown`)."""
     command = written_by(args)
     if command is None:
-        return _as_shown(args, entries, agent)
+        return _as_shown(args, entries, agent, output)
     writes = [
         e
         for e in entries
@@ -463,10 +485,12 @@ def per_command(
     commands: Mapping[int, tuple[Sequence[str], bool]],
     agent: str,
     stdins: Mapping[int, str] | None = None,
+    outputs: Mapping[int, str] | None = None,
 ) -> list[AuditEntry]:
     """The audit log with the entries of each kubectl command's step (`commands`: step ->
-    its argument list and whether it failed; `stdins`: step -> what its `-f -` read) read as
-    one command (`as_one_command`), and a command whose step holds no entry recorded as
+    its argument list and whether it failed; `stdins`: step -> what its `-f -` read;
+    `outputs`: step -> its recorded output) read as one command (`as_one_command`: a failed
+    command's output shows nothing), and a command whose step holds no entry recorded as
     `unreached`; other entries unchanged."""
     out: list[AuditEntry] = []
     index = 0
@@ -478,7 +502,8 @@ def per_command(
             while end < len(audit) and audit[end].after_step == step:
                 end += 1
             stdin = (stdins or {}).get(step) if step is not None else None
-            out += as_one_command(command[0], audit[index:end], agent, stdin)
+            output = (outputs or {}).get(step) if step is not None and not command[1] else None
+            out += as_one_command(command[0], audit[index:end], agent, stdin, output)
         else:
             out.append(audit[index])
         index = end

@@ -130,9 +130,12 @@ class KubectlSession:
                     command = ([] if refused is not None else args, reply.error is not None)
                     step = self._session.steps + 1
                     stdins = {step: stdin} if stdin is not None and refused is None else {}
+                    outputs = {step: reply.body}
                     self._session.reread_action(
                         start,
-                        lambda entries: per_command(entries, {step: command}, ACTOR, stdins),
+                        lambda entries: per_command(
+                            entries, {step: command}, ACTOR, stdins, outputs
+                        ),
                     )
         finally:
             self._session.record_action(TOOL_NAME, recorded, reply)

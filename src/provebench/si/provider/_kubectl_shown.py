@@ -16,6 +16,13 @@ object or a path under one of the state's own sections (`spec`, `status`, `data`
 any other template (the name, the uid) shows none of it. What a template prints is parsed
 (`_kubectl_templates`), never scanned for: a path in literal text, a string, a comment or a
 condition prints nothing (SI red team 13, K6).
+
+A template that names a state path has still shown nothing where kubectl printed none of it: a
+path the object lacks, a filter matching nothing, an empty range, a dead branch (SI red team 16,
+H4). So it counts only where the command's recorded output, the template's own text and the
+read objects' names taken out (`_kubectl_printed`), is not blank, and only where everything
+else it prints is accounted for. kubectl reads its output flags in argument order: the last
+`-o`/`--output` is the one it uses (H4: `--output json -o jsonpath={.metadata.name}`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,13 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from provebench.si.provider._kubectl_selector import _read
+from provebench.si.provider._kubectl import OPTIONAL_VALUE_FLAGS, VALUE_FLAGS, _split_flag
+from provebench.si.provider._kubectl_printed import (
+    TemplateText,
+    custom_columns_text,
+    go_template_text,
+    jsonpath_text,
+)
 from provebench.si.provider._kubectl_templates import (
     custom_columns_printed,
     go_template_printed,
@@ -41,6 +54,11 @@ _TEMPLATES: Final = (
     "go-template=",
     "template=",
 )
+# The marker the kubectl tool puts between a command's standard output and its standard error.
+_STDERR: Final = "[stderr]\n"
+# What kubectl prints for a field the object lacks: go-template's `<no value>`, a
+# custom column's `<none>`, a printf operand's `<nil>` or `%!v(…)` complaint.
+_PLACEHOLDERS: Final = re.compile(r"<no value>|<none>|<nil>|%!\w*\([^)]*\)")
 
 
 def _segments(path: str) -> list[str]:
@@ -60,33 +78,92 @@ def _path_shows_state(path: str) -> bool:
     return names[0] == "metadata" and len(names) > 1 and names[1] in _STATE_METADATA
 
 
-def _template_shows_state(shown: str) -> bool:
-    """Whether a template output format prints a path of the object's state: the paths it
-    prints, parsed (`_kubectl_templates`), never a scan of its text."""
+def _path_is_named(path: str) -> bool:
+    """Whether the path is the object's name or namespace: not its state, yet printed beside
+    it in honest reads (`NAME`, `NAMESPACE` columns), and taken out of the output by value."""
+    return _segments(path) in (["metadata", "name"], ["metadata", "namespace"])
+
+
+def _template_parts(shown: str) -> tuple[list[str], TemplateText]:
+    """The paths a template output format prints (`_kubectl_templates`: parsed, never a scan
+    of its text) and its own text (`_kubectl_printed`)."""
     kind, _, template = shown.partition("=")
     if kind in ("go-template", "template"):
-        printed = go_template_printed(template)
-    elif kind == "custom-columns":
-        printed = custom_columns_printed(template)
-    else:
-        printed = jsonpath_printed(template)
-    return any(_path_shows_state(path) for path in printed)
+        return go_template_printed(template), go_template_text(template)
+    if kind == "custom-columns":
+        return custom_columns_printed(template), custom_columns_text(template)
+    return jsonpath_printed(template), jsonpath_text(template, kind == "jsonpath-as-json")
 
 
-def shows_no_state(args: Sequence[str]) -> bool:
-    """Whether this read command's output shows none of the state of what it reads."""
+def _printed_beyond(output: str, text: TemplateText, names: Sequence[str]) -> str:
+    """What kubectl's standard output holds once the template's own text, the placeholders
+    kubectl prints for a field the object lacks, and the read objects' names are taken out.
+    Taking out more than was the template's (a value equal to a word of its text) only ever
+    withholds credit."""
+    printed = output.split(_STDERR, 1)[0]
+    printed = _PLACEHOLDERS.sub(" ", printed)
+    words = {word for literal in text.literals for word in literal.split()} | set(names)
+    for word in sorted(words, key=len, reverse=True):
+        if word:
+            printed = printed.replace(word, " ")
+    return printed.strip()
+
+
+def _template_shows_state(shown: str, output: str | None, names: Sequence[str] | None) -> bool:
+    """Whether a template output format showed the state: it prints a path of the state, and
+    everything it prints is accounted for (a path of the state, the object's name or
+    namespace, its own text), and what kubectl printed, that text and the names taken out,
+    is not blank — a path the object lacks, a filter matching nothing, an empty range or a
+    dead branch prints nothing (SI red team 16, H4). The output unknown (None), nothing was
+    seen to be shown."""
+    paths, text = _template_parts(shown)
+    if output is None or text.unknown or not any(_path_shows_state(p) for p in paths):
+        return False
+    if any(not _path_shows_state(p) and not _path_is_named(p) for p in paths):
+        return False  # a uid, a kind, a timestamp: printed, and not taken out of the output
+    if names is None and any(_path_is_named(p) for p in paths):
+        return False  # a list's names are not known here, so cannot be taken out
+    return bool(_printed_beyond(output, text, names or ()))
+
+
+def output_format(args: Sequence[str]) -> str | None:
+    """The output format kubectl uses: its last `-o`/`--output` in argument order, as kubectl
+    reads flags (SI red team 16, H4: `--output json -o jsonpath={.metadata.name}` prints the
+    name alone); None without one."""
+    shown: str | None = None
+    index = 1
+    while index < len(args):
+        argument = args[index]
+        index += 1
+        if not argument.startswith("-") or argument == "-":
+            continue
+        flag, value = _split_flag(argument)
+        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
+        if takes_next and value is None and index < len(args):
+            value = args[index]
+            index += 1
+        if flag in ("-o", "--output"):
+            shown = "" if value is None else value
+    return shown
+
+
+def shows_no_state(
+    args: Sequence[str], output: str | None = None, names: Sequence[str] | None = ()
+) -> bool:
+    """Whether this read command's output shows none of the state of what it reads: `output`
+    is the command's recorded output (its standard output, then `[stderr]` and its standard
+    error), `names` the names and namespaces of the objects it read (None: not known, a
+    list)."""
     if not args or args[0] != "get":
         return False  # describe, events, logs, top show state (or are not a read of an object)
-    _, flags = _read(list(args))
-    formats = flags.get("-o", []) + flags.get("--output", [])
-    if not formats:
+    shown = output_format(args)
+    if not shown:
         return False  # the default table shows state columns
-    shown = formats[-1]
     if shown == "name":
         return True
     if shown.startswith(_TEMPLATES):
-        return not _template_shows_state(shown)
+        return not _template_shows_state(shown, output, names)
     return False
 
 
-__all__ = ["shows_no_state"]
+__all__ = ["output_format", "shows_no_state"]

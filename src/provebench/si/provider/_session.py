@@ -409,15 +409,17 @@ class ProviderSession(Recording):
             # allowlist, failed in kubectl) is still the agent's step (`_kubectl_command`).
             commands: dict[int, tuple[list[str], bool]] = {}
             stdins: dict[int, str] = {}
+            outputs: dict[int, str] = {}
             for step, action in enumerate(self._actions, start=1):
                 args = action.arguments.get("args")
                 if action.tool == TOOL_NAME:
                     listed = [str(arg) for arg in args] if isinstance(args, list) else []
                     commands[step] = (listed, action.error is not None)
+                    outputs[step] = action.result
                     stdin = action.arguments.get("stdin")
                     if isinstance(stdin, str):
                         stdins[step] = stdin
-            self._audit = per_command(self._audit, commands, AGENT, stdins)
+            self._audit = per_command(self._audit, commands, AGENT, stdins, outputs)
             over_list = next(
                 (
                     e
