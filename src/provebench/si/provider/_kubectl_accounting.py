@@ -14,8 +14,9 @@ without kubectl (`_accounting.call_mismatch`: its operation, outcome and tool); 
 that kubectl reports done must have entries of the agent (a command that reads or writes
 resources makes requests; only `version`, `api-resources` and `api-versions` need none, and an
 entry of the agent in their window is fabricated), a command that only reads (`get`,
-`describe`, `logs`, `events`, `rollout status`) has no write among them, and `get`'s entries
-are of the kinds, names and namespace its arguments name; a named `delete`, `scale` or `create`
+`describe`, `logs`, `events`, `rollout status`) has no write among them, `get`'s entries are
+of the kinds and names its arguments name, and every command's entries are in the namespace its
+arguments give (`_namespace_problem`; SI red team 16, H1); a named `delete`, `scale` or `create`
 it reports done must have a successful write among them, each line of its output that says it
 changed an object (`configmap/c patched`, `pod "p" deleted`, `deployment.apps/d restarted` …)
 a successful write of that very object, and a command kubectl reports the server refused
@@ -154,9 +155,10 @@ def _wrote(entry: ApiCallEntry) -> bool:
 
 def _read_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
     """Why the entries of a command that only reads are not its requests, or None: a read
-    makes no write, and `get` asks for nothing but the objects (or lists) its arguments name,
-    in the namespace `-n` names (SI red team 12, H12: a hostile provider put a read of the
-    object the agent was to read into the window of a command that read nothing else)."""
+    makes no write, and `get` asks for nothing but the objects (or lists) its arguments name
+    (SI red team 12, H12: a hostile provider put a read of the object the agent was to read
+    into the window of a command that read nothing else); the namespace is every command's
+    (`_namespace_problem`)."""
     positionals, _ = _read(args)
     command = args[0]
     if not _only_reads(args):
