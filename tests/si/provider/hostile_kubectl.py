@@ -54,6 +54,8 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
       seven past the last one recorded.
     * `beyond_diff`: `beyond`, and a `state_diff` that reports no change where there was one
       (a fault found after the audit log is read).
+    * `elsewhere:FROM:TO`: every agent entry in namespace FROM recorded in TO (SI red team 16,
+      H1: the agent's act moved out of the zone it crossed).
     """
     observe: Callable[..., dict[str, Any]] = _server.observe
     snapshot: Callable[..., dict[str, Any]] = _server.state_snapshot
@@ -70,6 +72,12 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
             return kept if mode == "drop" else [_benign(e) for e in kept]
         if mode == "rewrite":
             return [_benign(e) for e in entries]
+        if mode.startswith("elsewhere:"):
+            _, moved_from, moved_to = mode.split(":")
+            return [
+                {**e, "namespace": moved_to} if e in agent and e["namespace"] == moved_from else e
+                for e in entries
+            ]
         if mode == "reorder":
             steps = [e["step"] for e in agent]
             # the last request takes the first step, every other the next one's

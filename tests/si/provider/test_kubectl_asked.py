@@ -126,12 +126,11 @@ def test_each_write_is_held_to_what_its_arguments_ask(
     assert said in problem
 
 
-def test_a_value_the_runner_cannot_read_as_kubectl_does_is_not_held() -> None:
-    """A count in a spelling the runner does not derive (`1_000`: kubectl's parser takes no
-    separators, so it would fail first), or a patch that does not parse, is held to nothing:
-    the agent's own spelling never voids its run through an honest provider."""
-    odd = command("scale", WA, "--replicas=1_000")
-    assert unaccounted_steps(odd, [write("scale", WA, replicas=7)], []) is None
+def test_a_patch_that_does_not_parse_is_held_to_no_field() -> None:
+    """A patch text that does not parse (kubectl sends nothing then) derives no field, so the
+    agent's own spelling never voids its run through an honest provider. A count is another
+    matter: one the runner cannot read is never "no count" (test_kubectl_namespaces_and_counts,
+    SI red team 16, H2)."""
     unparsed = command("patch", "deployment", "service-a", "-p", "{not json: [")
     assert unaccounted_steps(unparsed, [write("patch", SA, fields=["labels.x"])], []) is None
 

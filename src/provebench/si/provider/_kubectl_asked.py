@@ -16,9 +16,10 @@ disagreement is the provider's fault, naming the command and the field.
 Only what the arguments state without the object is derived, as the tools record the same
 write (`_kubectl_selector.command_write`); what depends on the object kubectl read (the fields
 an `apply` or `replace` changes, a merge patch's effect on a list) is held no further than
-the objects and the verb. A value kubectl itself would read otherwise than the runner (a
-count in a spelling it parses differently) is not derived, so never held: the agent's own
-spelling can void no run.
+the objects and the verb. A count is read as kubectl and the API server read it (Go's
+`5_000` and `0x1388` on the command line, JSON's `5e3` and `5000.0` in a patch); one the runner
+cannot read is never "no count": a write of it the provider records as done is a fault, since
+nothing could be held against it (SI red team 16, H2).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
 from provebench.si.primitives._operations import _field_covers as covers
 from provebench.si.provider._kubectl_command import (
+    UNREAD_COUNT,
     _keyed_fields,
     _patch_fields,
     _replicas,
@@ -76,7 +78,7 @@ class Asked:
     objects: frozenset[tuple[str, str]] | None  # (kind, name) of each object it named
     namespace: str | None  # `-n`, for a namespaced kind
     verbs: frozenset[str] | None
-    replicas: int | None
+    replicas: int | str | None  # `UNREAD_COUNT`: a count is asked that the runner cannot read
     fields: tuple[str, ...] | None
     created: Mapping[tuple[str, str], tuple[str, ...]]  # a manifest object's create fields
 
@@ -118,12 +120,12 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         return None
     if args[0] in ("set", "rollout"):
         positionals = positionals[1:]
-    given = [v for flag in ("-n", "--namespace") for v in flags.get(flag, [])]
+    given = flags.get("--namespace", [])  # `-n` too, in the order given
     namespace = given[-1] if given else None
-    replicas: int | None = None
+    replicas: int | str | None = None
     fields: tuple[str, ...] | None = None
     created: dict[tuple[str, str], tuple[str, ...]] = {}
-    manifest = flags.get("-f", []) + flags.get("--filename", [])
+    manifest = flags.get("--filename", [])
     if command in _MANIFEST_COMMANDS and manifest:
         found = _manifest(stdin) if manifest == ["-"] else None
         objects = None if found is None else frozenset(found)
@@ -197,9 +199,16 @@ def _entry_problem(
     recorded = Operation.from_audit(entry.verb, entry.resource, entry.namespace, entry.detail)
     said = entry.detail.get("replicas")
     held = whole or asked.command == "scale" or said is not None
+    if asked.replicas == UNREAD_COUNT and code is not None and 200 <= code < 300:
+        # a count asked that the runner cannot read is not "no count": the write done is
+        # held to nothing, so it is refused (SI red team 16, H2)
+        return (
+            f"records its {entry.verb} of {entry.resource} done, and the replica count its "
+            "arguments ask for is not one the runner can read"
+        )
     if (
         held
-        and asked.replicas is not None
+        and isinstance(asked.replicas, int)
         and (isinstance(said, bool) or recorded.replicas != asked.replicas)
     ):
         return (

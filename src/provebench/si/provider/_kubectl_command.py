@@ -82,11 +82,30 @@ def written_by(args: Sequence[str]) -> str | None:
     return command
 
 
-def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
+# A patch's replica count the runner cannot read (`"5000"`, `5.5`, `null`): never "no count".
+UNREAD_COUNT: Final = "unread"
+
+
+def _patch_count(value: JsonValue) -> int | str:
+    """The replica count a patch's value is, as the API server decodes it: an integer, or a
+    JSON number with an integral value (`5e3`, `5000.0`: the server reads 5000; SI red team
+    16, H2); `UNREAD_COUNT` for anything else, which the runner cannot hold."""
+    if isinstance(value, bool):
+        return UNREAD_COUNT
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return UNREAD_COUNT
+
+
+def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | str | None]:
     """The fields (the estate's spelling) and the replica count a `kubectl patch -p` writes, as
-    far as its text tells without the object; nothing for a patch that does not parse."""
+    far as its text tells without the object; nothing for a patch that does not parse. The
+    count is None where the patch writes none, `UNREAD_COUNT` where it writes one the runner
+    cannot read."""
     _, flags = _read(list(args))
-    texts = flags.get("-p", []) + flags.get("--patch", [])
+    texts = flags.get("--patch", [])
     if not texts:
         return (), None
     patch = _patch_document(texts[-1])
@@ -109,11 +128,11 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | None]:
 
         leaves(patch, "")
     fields: list[str] = []
-    replicas = None
+    replicas: int | str | None = None
     for path, value in paths:
         field = field_path(path)
-        if field == "replicas" and isinstance(value, int) and not isinstance(value, bool):
-            replicas = value
+        if field == "replicas":
+            replicas = _patch_count(value)
         for written in _declared_fields(field, value):
             if written not in fields:
                 fields.append(written)
@@ -168,11 +187,17 @@ def _leaves(value: Mapping[str, Any], prefix: str, depth: int) -> list[str]:
     return out
 
 
-def _replicas(args: Sequence[str]) -> int | None:
+def _replicas(args: Sequence[str]) -> int | str | None:
+    """The count `--replicas` asks for, as kubectl's flag parser reads it (`0x10` is 16,
+    `5_000` is 5000); None where no count is given, `UNREAD_COUNT` where the runner cannot read
+    the one given (kubectl refuses a value it cannot parse before any request, so a write
+    after one is never "nothing to check")."""
     _, flags = _read(list(args))
     values = flags.get("--replicas", [])
-    # as kubectl's flag parser reads it (`0x10` is 16): the count the write asked for
-    return flag_int(values[-1]) if values else None
+    if not values:
+        return None
+    count = flag_int(values[-1])
+    return UNREAD_COUNT if count is None else count
 
 
 def _keyed_fields(args: Sequence[str], section: str) -> tuple[str, ...]:
@@ -212,7 +237,8 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
         fields, replicas = _keyed_fields(args, _KEYED_SECTIONS[command]), None
     else:
         fields, replicas = (), _replicas(args)
-    tool, operation = command_write(command, target, replicas, fields)
+    count = replicas if isinstance(replicas, int) else None  # an unread count is not said
+    tool, operation = command_write(command, target, count, fields)
     detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
     refused = read.detail.get("refused")
     if isinstance(refused, str):

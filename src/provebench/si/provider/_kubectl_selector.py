@@ -19,6 +19,7 @@ from typing import Final
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.provider._environment import Selection
 from provebench.si.provider._kubectl import OPTIONAL_VALUE_FLAGS, VALUE_FLAGS, _split_flag
+from provebench.si.provider._kubectl_named import flag_int
 
 # kubectl's write commands that choose their objects by a list (`-l`, `--all`, `-A`), and the
 # field a label, annotate or set writes (the tools' `orchestration_patch` of it).
@@ -30,6 +31,19 @@ _PATCHED_FIELDS: Final = {
     "image": "image",
 }
 _TRUE: Final = frozenset({"", "true", "1", "t", "True", "TRUE"})
+# The short spelling of each flag kubectl also takes long: one flag, whose last value in the
+# argument list wins (pflag), whichever spelling gave it (SI red team 16, H1: `--namespace=a
+# -n b` runs in b, and was read as a).
+_SAME_FLAG: Final = {
+    "-n": "--namespace",
+    "-o": "--output",
+    "-l": "--selector",
+    "-c": "--container",
+    "-p": "--patch",
+    "-f": "--filename",
+    "-e": "--env",
+    "-A": "--all-namespaces",
+}
 
 
 @dataclass(frozen=True)
@@ -94,9 +108,13 @@ def command_write(
 
 
 def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
-    """kubectl's positional arguments and its flags' values (a boolean flag's value is "")."""
+    """kubectl's positional arguments and its flags' values in the order given (a boolean
+    flag's value is ""). A flag's two spellings (`-n`, `--namespace`) are one flag: each
+    spelling's key holds the values of both, so the last is the one kubectl uses."""
     positionals: list[str] = []
     flags: dict[str, list[str]] = {}
+    for short, long in _SAME_FLAG.items():
+        flags[short] = flags[long] = []  # one list under both names
     index = 1
     while index < len(args):
         argument = args[index]
@@ -110,7 +128,7 @@ def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
             value = args[index]
             index += 1
         flags.setdefault(flag, []).append("" if value is None else value)
-    return positionals, flags
+    return positionals, {flag: values for flag, values in flags.items() if values}
 
 
 def selector_write(args: list[str]) -> SelectorWrite | None:
@@ -138,9 +156,9 @@ def selector_write(args: list[str]) -> SelectorWrite | None:
     type_only = command == "restart" and len(positionals) == 1 and "/" not in positionals[0]
     if not (given or everything or across or type_only):
         return None
-    replicas = None
-    for value in flags.get("--replicas", []):
-        replicas = int(value) if value.isdigit() else None
+    # as kubectl's flag parser reads the count (`5_000`, `0x1388`: SI red team 16, H2)
+    counts = flags.get("--replicas", [])
+    replicas = flag_int(counts[-1]) if counts else None
     selector = selector_text(given[-1]) if given else None
     return SelectorWrite(command, selector, selector is None, replicas)
 
