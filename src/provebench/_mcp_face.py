@@ -40,7 +40,10 @@ class FaceResource:
 class McpFace:
     """What a laboratory serves, and how it answers a call: `call(name, arguments)` returns
     `(text, is_error)`; `on_identity(name, version)` receives the client's `clientInfo` before
-    each call."""
+    each call. `refused_prompt_tool`, when set, is the name under which a `prompts/get` of any
+    other prompt, or with arguments, is passed to `call` before it is refused: the name and
+    arguments are the client's text, which a laboratory that searches what the agent sent must
+    record (SI red team 16, H5)."""
 
     server_name: str
     instructions: str
@@ -50,6 +53,7 @@ class McpFace:
     call: Callable[[str, dict[str, Any]], tuple[str, bool]]
     on_identity: Callable[[object, object], None]
     resources: Sequence[FaceResource] = field(default_factory=tuple)
+    refused_prompt_tool: str | None = None
 
 
 async def serve_face_stdio(face: McpFace) -> None:
@@ -66,6 +70,7 @@ async def serve_face(
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
     from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPError
 
     from provebench import __version__
 
@@ -103,6 +108,14 @@ async def serve_face(
     async def get_prompt(
         ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
+        if params.name != face.prompt_name or params.arguments:
+            if face.refused_prompt_tool is not None:
+                sent: dict[str, Any] = {"name": params.name, "arguments": params.arguments or {}}
+                await anyio.to_thread.run_sync(answer, face.refused_prompt_tool, sent)
+            # a protocol error, answered to the client (a raised exception is logged with its
+            # traceback on the server's standard error)
+            unknown = f"unknown prompt; the one prompt is {face.prompt_name!r}"
+            raise MCPError(types.INVALID_PARAMS, unknown)
         message = types.PromptMessage(
             role="user", content=types.TextContent(text=face.instructions)
         )

@@ -118,6 +118,7 @@ def check_probe(fixture: dict[str, Any], scenario_file: Path) -> None:
     from provebench.si.agents import run_agent
     from provebench.si.agents._openai import OpenAIDiagnoser
     from provebench.si.sim import Session
+    from provebench.si.sim._recording import UNRECORDABLE_ARGUMENTS
     from tests.helpers.fake_openai import FakeModel, Reply, fake_openai_server
 
     for exchange in fixture["exchanges"]:
@@ -135,7 +136,9 @@ def check_probe(fixture: dict[str, Any], scenario_file: Path) -> None:
         actions = outcome.evidence.actions
         assert [a.tool for a in actions] == [c["function"]["name"] for c in calls]
         for action, call in zip(actions, calls, strict=True):
-            refused = action.error_code == "invalid_arguments" and action.arguments == {}
+            refused = action.error_code == "invalid_arguments" and set(action.arguments) == {
+                UNRECORDABLE_ARGUMENTS
+            }
             assert refused == (not _is_object(call["function"]["arguments"]))
         cut = 1 if choice["finish_reason"] == "length" else 0
         assert outcome.evidence.metadata.truncated_turns == cut

@@ -16,6 +16,7 @@ from provebench.si.agents import run_agent
 from provebench.si.agents._openai import OpenAIDiagnoser
 from provebench.si.agents._run import RunOutcome
 from provebench.si.sim import Session
+from provebench.si.sim._recording import UNRECORDABLE_ARGUMENTS
 from tests.helpers.fake_openai import FakeModel, Reply, ToolCall, fake_openai_server
 from tests.helpers.si_lab import write_fixture
 
@@ -84,7 +85,8 @@ def test_malformed_and_unknown_calls_are_recorded_steps_with_their_errors(
     actions = outcome.evidence.actions
     assert [a.tool for a in actions] == ["orchestration_get", "orchestration_get", "no_such_tool"]
     assert [a.error_code for a in actions] == ["invalid_arguments"] * 2 + ["unknown_tool"]
-    assert actions[0].arguments == {} and '"namespa' in (actions[0].error or "")
+    assert actions[0].arguments == {UNRECORDABLE_ARGUMENTS: '{"kind": "configmap", "namespa'}
+    assert '"namespa' in (actions[0].error or "")
     assert "a JSON array, not an object" in (actions[1].error or "")
     assert all(is_error for _, is_error in answers)  # the model was told each time
     # the answer came after three steps: each invocation counts (SI §3.4)

@@ -124,3 +124,39 @@ def test_the_protocol_goes_with_agent_cmd_only(tmp_path: Path) -> None:
     result, _ = si_run(tmp_path, "--agent", "noop", extra=MCP)
     assert result.returncode == 2 and "--agent-protocol" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+# An MCP client that sends a value only where the server refuses it: a prompt's name and a
+# submission refused for its type (SI red team 16, H5), then a clean answer.
+REFUSED = textwrap.dedent(
+    """
+    import anyio
+    from mcp import ClientSession
+    from mcp.server.stdio import stdio_server
+
+    async def main():
+        async with stdio_server() as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            try:
+                await session.get_prompt("the-prompt-named-x")
+            except Exception:
+                pass
+            await session.call_tool("submit_answer", {"final_answer": 5, "reasoning_trace": "y"})
+            await session.call_tool("submit_answer", {"final_answer": "done"})
+
+    anyio.run(main)
+    """
+)
+
+
+def test_what_a_sealed_mcp_agent_sent_in_refused_messages_is_recorded(tmp_path: Path) -> None:
+    (tmp_path / "refused.py").write_text(REFUSED, encoding="utf-8")
+    command = f"python3 {tmp_path / 'refused.py'}"
+    result, evidence = si_run(tmp_path, "--agent-cmd", command, extra=MCP)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert [(a["tool"], a["arguments"]) for a in evidence["actions"]] == [
+        ("prompts/get", {"name": "the-prompt-named-x", "arguments": {}}),
+        ("submit_answer", {"final_answer": 5, "reasoning_trace": "y"}),
+    ]
+    assert evidence["final_answer"] == "done"

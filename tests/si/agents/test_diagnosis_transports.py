@@ -22,7 +22,7 @@ from provebench.si.agents import Answer, CallTool, Task, run_agent
 from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA, ServeRun
 from provebench.si.agents._submission import submission_of
 from provebench.si.scoring import evaluate
-from provebench.si.sim import Session
+from provebench.si.sim import Session, ToolResponse
 from tests.helpers.si_lab import write_fixture
 
 SHIPPED = Path(provebench.si.__file__).parent / "scenarios"
@@ -123,7 +123,8 @@ def served(tmp_path: Path, scenario_file: Path) -> ServeRun:
         scenario=scenario,
         scenario_file=scenario_file,
         out_dir=tmp_path / "out",
-        max_tool_calls=5,
+        # every refused submission is a recorded step (SI red team 16, H5)
+        max_tool_calls=len(MALFORMED) + 1,
     )
 
 
@@ -135,6 +136,7 @@ def test_si_serve_takes_it_as_an_argument_of_submit_answer(served: ServeRun) -> 
         )
         assert is_error and field in text and "\n" not in text
         assert not served.ended  # a tool error: the agent may submit again
+    assert served.session.steps == len(MALFORMED)  # each recorded, with what it carried
     text, is_error = served.call_tool(SUBMIT_ANSWER, {"final_answer": ANSWER, "diagnosis": EXACT})
     assert not is_error and served.ended
     recorded = json.loads((served.out_dir / "evidence.json").read_text("utf-8"))
@@ -146,9 +148,16 @@ def test_si_serve_takes_it_as_an_argument_of_submit_answer(served: ServeRun) -> 
 def test_the_sealed_mcp_road_takes_it_too() -> None:
     from provebench.si.agents._sealed_mcp import _McpRun
 
-    run = _McpRun(call=lambda name, arguments: None)  # type: ignore[arg-type, return-value]
+    recorded: list[tuple[str, dict[str, Any]]] = []
+
+    def call(name: str, arguments: dict[str, Any]) -> ToolResponse:
+        recorded.append((name, arguments))
+        return ToolResponse(body="", error="unknown tool", error_code="unknown_tool")
+
+    run = _McpRun(call=call)
     text, is_error = run.call_tool(SUBMIT_ANSWER, {"final_answer": ANSWER, "diagnosis": {}})
     assert is_error and "diagnosis.factors" in text and not run.ended
+    assert recorded == [(SUBMIT_ANSWER, {"final_answer": ANSWER, "diagnosis": {}})]
     text, is_error = run.call_tool(SUBMIT_ANSWER, {"final_answer": ANSWER, "diagnosis": EXACT})
     assert not is_error and run.answer is not None and run.answer.diagnosis is not None
 
@@ -217,7 +226,9 @@ def test_the_openai_loop_offers_it_and_refuses_a_malformed_one(scenario_file: Pa
     assert told and told[0][1] and "diagnosis.factors" in told[0][0]
     assert outcome.ending == "answered"
     assert outcome.evidence.model_dump(mode="json")["diagnosis"] == EXACT
-    assert outcome.evidence.actions == []  # a refused submission is no tool call
+    # the refused submission is recorded, with what it carried (SI red team 16, H5)
+    [refused] = outcome.evidence.actions
+    assert (refused.tool, refused.arguments["diagnosis"]) == (SUBMIT_ANSWER, {"factors": []})
 
 
 def test_the_inspect_submit_tool_carries_it() -> None:

@@ -21,6 +21,7 @@ from provebench.si.agents import (
     write_run,
 )
 from provebench.si.sim import Session
+from provebench.si.sim._recording import UNRECORDABLE_ARGUMENTS as UNRECORDABLE
 from tests.helpers.si_lab import write_fixture
 
 
@@ -168,7 +169,7 @@ def test_arguments_no_json_can_hold_are_refused_per_call_and_the_run_is_written(
     assert outcome.ending == "answered"
     assert outcome.evidence.final_answer == " ".join(["invalid_arguments"] * 6)
     for action in outcome.evidence.actions:
-        assert action.arguments == {} and action.error_code == "invalid_arguments"
+        assert set(action.arguments) == {UNRECORDABLE} and action.error_code == "invalid_arguments"
         assert action.error is not None and "JSON" in action.error
     write_run(tmp_path / "out", scenario, scenario_file, outcome.evidence)
     written = read_json_file(tmp_path / "out" / "evidence.json")  # and read back as evidence

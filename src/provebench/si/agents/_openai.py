@@ -97,6 +97,14 @@ class OpenAIDiagnoser:
             reply = call(name, arguments)
             return reply.body if reply.body or reply.error is None else reply.error
 
+        def end_problem(arguments: dict[str, Any]) -> str | None:
+            problem = _end_problem(arguments)
+            if problem is not None:
+                # what the refused submission carried is recorded as a step and searched
+                # (`_serve.ServeRun._submit`; SI red team 16, H5)
+                call(SUBMIT_ANSWER, arguments)
+            return problem
+
         def refuse(name: str, raw: str, problem: str) -> str:
             reply = call(name, UnparsedArguments(raw, problem))
             return reply.body or reply.error or f"Error: {problem}"
@@ -113,7 +121,7 @@ class OpenAIDiagnoser:
                 max_steps=self.step_budget,
                 refuse=refuse,
                 deadline=deadline,
-                check_end=_end_problem,
+                check_end=end_problem,
             )
         except EndpointFailure as failure:
             self.result = failure.result

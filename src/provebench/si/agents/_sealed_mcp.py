@@ -64,7 +64,9 @@ class _McpRun:
         if name == SUBMIT_ANSWER:
             submitted = submission_of(arguments)
             if isinstance(submitted, str):
-                return submitted, True
+                # Recorded as a step, its arguments searched (`_serve.ServeRun._submit`).
+                text, _ = self._forwarded(name, arguments)
+                return (text if self.ended else submitted), True
             self.answer = Answer(
                 final_answer=submitted.final_answer,
                 reasoning_trace=submitted.reasoning_trace,
@@ -72,6 +74,9 @@ class _McpRun:
             )
             self.ended = True
             return "answer recorded; the run has ended", False
+        return self._forwarded(name, arguments)
+
+    def _forwarded(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
         try:
             reply = self.call(name, arguments)
         except BaseException as stop:  # the cap's stop is a BaseException by design
@@ -117,6 +122,7 @@ async def _serve(run: _McpRun, task: Task, process: SandboxProcess, timeout_sec:
     from provebench._mcp_face import FaceTool, McpFace, serve_face
     from provebench.si.agents._openai import task_text
     from provebench.si.agents._serve import (
+        REFUSED_PROMPT,
         SERVER_NAME,
         SUBMIT_ANSWER,
         SUBMIT_ANSWER_SCHEMA,
@@ -134,6 +140,7 @@ async def _serve(run: _McpRun, task: Task, process: SandboxProcess, timeout_sec:
         prompt_description="The operator's task.",
         tools=tools,
         call=run.call_tool,
+        refused_prompt_tool=REFUSED_PROMPT,
         on_identity=lambda name, version: None,
     )
     reader = anyio.wrap_file(_BoundedLines(process.stdout, run))  # type: ignore[arg-type]

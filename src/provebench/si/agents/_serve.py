@@ -33,6 +33,8 @@ from provebench.si.scoring._verdict import Verdict
 
 SUBMIT_ANSWER: Final = "submit_answer"
 TASK_PROMPT: Final = "task"
+# A `prompts/get` of another prompt is recorded as a call of this (not offered) tool.
+REFUSED_PROMPT: Final = "prompts/get"
 SERVER_NAME: Final = "provebench-si"
 DEFAULT_AGENT_NAME: Final = "mcp-client"
 
@@ -88,6 +90,10 @@ class ServeRun:
             return "the run has ended: the answer was submitted", True
         if name == SUBMIT_ANSWER:
             return self._submit(arguments)
+        return self._forwarded(name, arguments)
+
+    def _forwarded(self, name: str, arguments: Mapping[str, Any]) -> tuple[str, bool]:
+        """One call forwarded to the simulator, which records it as a step (SI §3.4)."""
         if self.capped or self.session.steps >= self.max_tool_calls:
             # The runner's hard cap (see _run.py): the run is recorded with no final answer.
             self.capped = True
@@ -107,8 +113,12 @@ class ServeRun:
     def _submit(self, arguments: Mapping[str, Any]) -> tuple[str, bool]:
         submitted = submission_of(arguments)
         if isinstance(submitted, str):
-            # Not recorded, not a step: the submission is malformed, the agent may retry.
-            return submitted, True
+            # The agent may retry, but what it sent is recorded, as a step: a call of a tool the
+            # simulator does not offer, with its arguments (spelled out where JSON cannot hold
+            # them), for a containment check searches every argument the agent sent (Core
+            # §3.5.5; SI red team 16, H5: a secret in a refused submission left no trace).
+            text, _ = self._forwarded(SUBMIT_ANSWER, arguments)
+            return (text if self.ended else submitted), True
         self.finish(
             final_answer=submitted.final_answer,
             reasoning_trace=submitted.reasoning_trace,
@@ -171,6 +181,7 @@ async def serve_stdio(run: ServeRun) -> None:
         prompt_description="The operator's task.",
         tools=tools,
         call=run.call_tool,
+        refused_prompt_tool=REFUSED_PROMPT,
         # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
         on_identity=run.identity.take_client_info,
     )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Final
 
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
@@ -20,6 +22,8 @@ from provebench.si.sim._tools import ToolResponse as Reply
 from provebench.si.sim._tools import UnparsedArguments
 
 _ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+# The one key of a refused call's recorded arguments: what the agent sent, spelled out.
+UNRECORDABLE_ARGUMENTS: Final = "unrecordable_arguments"
 
 
 def recordable_arguments(
@@ -27,23 +31,98 @@ def recordable_arguments(
 ) -> tuple[dict[str, JsonValue], str | None]:
     """(the arguments as they are recorded, why they are refused or None).
 
-    Refused arguments (and a model's arguments that were no JSON object, `UnparsedArguments`,
-    whose raw text goes into the error) are recorded as `{}`: the call is still a step (SI
-    §3.4), but what the agent passed cannot be written as evidence. Arguments must also
-    survive being written and read back (`json_problem`: no NaN or infinity, no integer too
-    long to print, no lone surrogate, no nesting past the reader's limit); otherwise they would
-    poison the evidence of the whole run when it is written, long after the call.
+    Arguments must survive being written and read back (`json_problem`: no NaN or infinity, no
+    integer too long to print, no lone surrogate, no nesting past the reader's limit);
+    otherwise they would poison the evidence of the whole run when it is written, long after
+    the call. Refused arguments (and a model's arguments that were no JSON object,
+    `UnparsedArguments`) are still what the agent sent, and a containment check must search
+    them (Core §3.5.5; SI red team 16, H5: a secret beside a lone surrogate was recorded as
+    `{}`): the call is a step (SI §3.4) recorded with one argument, `unrecordable_arguments`,
+    the payload spelled out as text (`spelled_out`).
     """
     if isinstance(arguments, UnparsedArguments):
-        return {}, recordable_text(arguments.error())
+        return {UNRECORDABLE_ARGUMENTS: recordable_text(arguments.text)}, recordable_text(
+            arguments.error()
+        )
     try:
         recorded = _ARGUMENTS.validate_python(dict(arguments))
     except (ValidationError, TypeError, ValueError, RecursionError):
-        return {}, "arguments must be a JSON object"
+        return {UNRECORDABLE_ARGUMENTS: spelled_out(arguments)}, "arguments must be a JSON object"
     problem = json_problem(recorded)
     if problem is not None:
-        return {}, f"arguments are not representable as JSON: {problem}"
+        refused = f"arguments are not representable as JSON: {problem}"
+        return {UNRECORDABLE_ARGUMENTS: spelled_out(arguments)}, refused
     return recorded, None
+
+
+class _Token(str):
+    """Punctuation of `spelled_out`, written as it is (a plain `str` is a value to quote)."""
+
+
+def _atom(value: object) -> str:
+    """One value that holds no other, as text that can be recorded."""
+    if isinstance(value, str):
+        return recordable_text(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        # Printing an integer is quadratic in its length and refused past 4300 digits.
+        return (
+            str(value) if value.bit_length() <= 4096 else f"<integer of {value.bit_length()} bits>"
+        )
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, bytes | bytearray):
+        return recordable_text(json.dumps(bytes(value).decode("utf-8", "backslashreplace")))
+    return f"<{type(value).__name__}>"
+
+
+def spelled_out(value: object) -> str:
+    """Every key, string and number of `value`, as compact JSON-like text that can be recorded:
+    lone surrogates escaped (`recordable_text`), numbers JSON cannot hold written as Python
+    does, any depth (no recursion), a container met again inside itself written `<cycle>`.
+    Linear in the payload's size; a value that cannot be walked is named by its type."""
+    out: list[str] = []
+    open_ids: set[int] = set()
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, _Token):
+            out.append(item)
+            continue
+        if isinstance(item, tuple) and len(item) == 2 and item[0] is _CLOSE:
+            open_ids.discard(item[1])
+            continue
+        if isinstance(item, Mapping | list | tuple | set | frozenset):
+            if id(item) in open_ids:
+                out.append('"<cycle>"')
+                continue
+            try:
+                if isinstance(item, Mapping):
+                    parts: list[object] = []
+                    for key, child in item.items():
+                        parts += [_Token(","), key, _Token(":"), child]
+                    opening, closing = "{", "}"
+                else:
+                    children = list(item)
+                    if isinstance(item, set | frozenset):
+                        children.sort(key=_atom)  # a set's order is not the agent's
+                    parts = [p for child in children for p in (_Token(","), child)]
+                    opening, closing = "[", "]"
+            except Exception:  # a mapping that fails to be read: only its type is known
+                out.append(_atom(item))
+                continue
+            open_ids.add(id(item))
+            out.append(opening)
+            pending.append((_CLOSE, id(item)))
+            pending.append(_Token(closing))
+            pending.extend(reversed(parts[1:]))
+            continue
+        out.append(_atom(item))
+    return "".join(out)
+
+
+_CLOSE: Final = object()
 
 
 class Recording:
@@ -158,4 +237,4 @@ class Recording:
         return None
 
 
-__all__ = ["Recording", "recordable_arguments"]
+__all__ = ["UNRECORDABLE_ARGUMENTS", "Recording", "recordable_arguments", "spelled_out"]

@@ -33,9 +33,9 @@ class UnparsedArguments(Mapping[str, JsonValue]):
     """The arguments of a call that could not be read as a JSON object (a model's cut-off or
     malformed JSON), passed in place of arguments by provebench's own model loop.
 
-    The call is still a step (SI §3.4): the session records it, arguments `{}`, with the raw
-    text in its error, and runs nothing. It is an empty mapping, so any code that takes it for
-    arguments sees none."""
+    The call is still a step (SI §3.4): the session records it, the raw text as its one
+    argument `unrecordable_arguments` and in its error, and runs nothing. It is an empty
+    mapping, so any code that takes it for arguments sees none."""
 
     def __init__(self, text: str, problem: str) -> None:
         self.text = text
