@@ -79,7 +79,7 @@ from provebench.sandbox._containment import real_path
 from provebench.sandbox._policy import (
     SHIPPED_SECRETS,
     code_paths_for_command,
-    command_code_folders,
+    command_code_paths,
     shown_to_every_candidate,
 )
 
@@ -115,7 +115,10 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         from provebench.sandbox._command import resolve_command
 
         argv = resolve_command(agent_cmd, field="--agent-cmd")
-        folders = command_code_folders(argv)
+        # Its code and its own interpreter (a venv's site-packages, `.pth` files, pyvenv.cfg):
+        # all the candidate's process can load that is not the system's or provebench's (red
+        # team round 16, A2: `venv/bin/python -m MOD` sealed only `venv/bin`).
+        folders = command_code_paths(argv)
         listing = _launchable_listing(folders, "--agent-cmd")
         digest = command_digest(agent_cmd, listing_digest(listing))
         return SealedCandidate(

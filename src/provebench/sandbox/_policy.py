@@ -189,6 +189,48 @@ def command_code_folders(argv: Sequence[str]) -> list[Path]:
     return folders
 
 
+def candidate_interpreter_code(argv: Sequence[str]) -> list[Path]:
+    """What the sandbox shows of an external command's interpreter that neither the system nor
+    provebench's own interpreter and package are: the candidate's virtual environment (its
+    `site-packages`, `.pth` files, `pyvenv.cfg`, console scripts) and a Python installation of
+    its own. The candidate's process loads that code as surely as its script (`-m MOD` runs a
+    module from it, an import from a sealed script resolves into it), so it is the candidate's
+    code: identified and sealed with it (red team round 16, A2; issue 40, "the seal binds every
+    byte that runs")."""
+    if os.sep not in argv[0]:
+        return []
+    shared = shown_to_every_candidate()
+    return [
+        path
+        for path in interpreter_paths(Path(argv[0]))
+        if not any(lies_inside(path, folder) for folder in shared)
+    ]
+
+
+def command_code_paths(argv: Sequence[str]) -> list[Path]:
+    """Every path an external command's identity holds — the folders of the files it names and
+    its own interpreter (`candidate_interpreter_code`) — none inside another (by identity): a
+    folder inside a held one is held with it, and bound again from the host it would cover the
+    held bytes with the folder's current ones."""
+    paths = [*command_code_folders(argv), *candidate_interpreter_code(argv)]
+    kept: list[Path] = []
+    for index, path in enumerate(paths):
+        inside_another = any(
+            lies_inside(path, other) and (not lies_inside(other, path) or before < index)
+            for before, other in enumerate(paths)
+            if before != index
+        )
+        if not inside_another:
+            kept.append(path)
+    return kept
+
+
+def outside_held_code(paths: Iterable[Path], held: Sequence[Path]) -> list[Path]:
+    """The paths of `paths` that no held code path holds (by identity): the only ones a launch
+    may still bind from the host."""
+    return [path for path in paths if not any(lies_inside(path, code) for code in held)]
+
+
 def shown_to_every_candidate() -> list[Path]:
     """What any sandbox shows whatever the candidate: the system folders, provebench's own
     interpreter and package. A secret the laboratory cannot name to a launch (a seal's opening)
@@ -431,10 +473,13 @@ __all__ = [
     "SHIPPED_SECRETS",
     "SandboxPolicy",
     "absolute",
+    "candidate_interpreter_code",
     "code_folder",
     "code_paths_for_command",
     "command_code_folders",
+    "command_code_paths",
     "interpreter_paths",
+    "outside_held_code",
     "own_interpreter_paths",
     "policy_for",
     "shown_to_every_candidate",

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.emulator import EmulatedLab, gateway_of, read_diagnostics_file
 from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
@@ -57,8 +58,10 @@ from provebench.sandbox._policy import (
     SANDBOX_ENV,
     SANDBOX_WORK,
     SEAL_OPENING_ROLE,
-    command_code_folders,
+    candidate_interpreter_code,
+    command_code_paths,
     interpreter_paths,
+    outside_held_code,
 )
 from provebench.sandbox._workdir import cycle_folder
 
@@ -88,12 +91,17 @@ def external_agent(
     when `resources` closes), identified by it, and every cycle is shown the snapshot."""
     if sealed is None:
         argv = resolve_command(command, field="--agent-cmd")
-        shown, sources = command_code_folders(argv), {}
+        shown, sources = command_code_paths(argv), {}
     else:
         argv = list(sealed.argv)
         shown, sources = list(sealed.shown), dict(sealed.copies)
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
-    interpreter = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
+        _refuse_unsealed_interpreter(argv, shown)
+    # What the held code holds is shown from it only: a folder inside it bound again from the
+    # host would cover the held bytes with the folder's current ones.
+    interpreter = outside_held_code(
+        interpreter_paths(Path(argv[0])) if os.sep in argv[0] else [], shown
+    )
 
     def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
         return policy_for(
@@ -124,11 +132,25 @@ def external_agent(
     )
 
 
+def _refuse_unsealed_interpreter(argv: list[str], sealed: list[Path]) -> None:
+    """A run from a seal shows no code of the candidate's that the seal does not hold: its own
+    interpreter (a venv), as the sandbox would show it now, must lie inside the sealed code. A
+    seal of an earlier build (which held only the command's files) or a venv repointed since
+    sealing (another `pyvenv.cfg`) is refused in one line, before anything runs (red team
+    round 16, A2)."""
+    for path in outside_held_code(candidate_interpreter_code(argv), sealed):
+        raise ProvebenchError(
+            f"the candidate's interpreter {path} is not in the seal: its code would run "
+            "unsealed; seal the candidate again",
+            field="--from-seal",
+        )
+
+
 def command_digest(command: str, files_sha256: str) -> str:
     """An `--agent-cmd` candidate's code identity: the command as written, and the digest of
-    every byte the sandbox shows of the folders of the files it names (`command_code_folders`;
-    not its interpreter: a venv is not the candidate's code, and it is shown read-only like the
-    system)."""
+    every byte the sandbox shows of the folders of the files it names and of its own interpreter
+    (`command_code_paths`: a venv's site-packages runs as the candidate's code; the system's and
+    provebench's interpreter are not the candidate's)."""
     return hashlib.sha256(f"{command}\n{files_sha256}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
