@@ -58,6 +58,7 @@ def test_the_private_root_is_masked_wherever_a_shown_folder_holds_it(tmp_path: P
     policy = policy_for([temp], {})
     root = private_root()
     assert (root, root) in policy.masks
+    assert root.stat().st_mode & 0o777 == 0o700  # unreadable to other users meanwhile
     # A laboratory started after this sandbox's policy was made puts its folder under the mask.
     later = private_folder("lab")
     try:
@@ -183,7 +184,19 @@ def test_the_emulator_is_reached_only_through_the_channel_handed_to_a_forwarder(
         with channel, ours:
             socket.send_fds(channel, [b"c"], [handed.fileno()])
             handed.close()
-            ours.sendall(b"GET /provebench/v1/cycle HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            request = b"GET /provebench/v1/cycle HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            ours.sendall(request + b"\r\n")
             ours.settimeout(10)
             answer = ours.recv(64)
         assert answer.startswith(b"HTTP/1.")
+
+
+def test_an_extra_bind_is_checked_against_the_hidden_paths_by_identity(tmp_path: Path) -> None:
+    secret = tmp_path / "corpus"
+    secret.mkdir()
+    (secret / "expected_final_rows.csv").write_text("x\n", encoding="utf-8")
+    (tmp_path / "link").symlink_to(secret)
+    policy = policy_for([], {"corpus": secret})
+    for host in (tmp_path / "link" / "expected_final_rows.csv", tmp_path):
+        with pytest.raises(RuntimeError, match="may not be bound"):
+            policy.bwrap_args(tmp_path, [(str(host), "/run/x")])

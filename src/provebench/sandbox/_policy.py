@@ -292,6 +292,10 @@ class SandboxPolicy:
             else:
                 args += ["--ro-bind", str(copied.get(path, path)), str(path)]
         for host, inside in extra_binds:
+            # The laboratory's own files (the forwarder): checked like every bind of a host
+            # path, by identity — a folder would need masks, and a hidden file is never shown.
+            if Path(host).is_dir() or any(lies_inside(Path(host), h) for h in self.hidden):
+                raise RuntimeError(f"{host} may not be bound into a sandbox")
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
         locations = {location for location, _ in self.masks}
