@@ -76,6 +76,7 @@ from provebench.pilot.record._seal import (
 )
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
+from provebench.sandbox._known_secrets import remember_secret
 from provebench.sandbox._policy import (
     SHIPPED_SECRETS,
     code_paths_for_command,
@@ -238,6 +239,7 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
     descriptor = os.open(out / OPENING_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w", encoding="ascii") as handle:
         handle.write(canonical_json({"seed": seed, "nonce": nonce}))
+    remember_secret(out / OPENING_FILE)  # hidden from every candidate's runs, not only this one's
     sealed = {
         "format": SEAL_FORMAT,
         "candidate": identity,
@@ -351,6 +353,7 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
             field="control",
         )
     config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
+    remember_secret(out)  # before it holds anything: hidden from every candidate's runs
     info = write_corpus(config, out)
     # The digest of the manifest this process wrote, checked still in place: a manifest of another
     # corpus renamed in before the signature was signed as the control (red team round 12b, K1).

@@ -1,14 +1,16 @@
 """Runs inside the sandbox, on provebench's interpreter with `-I -S` (standard library only):
 listens on 127.0.0.1:PORT of the sandbox's own network namespace, relays every connection to
-the laboratory's Unix socket bound into the sandbox, starts the candidate's command and exits
-with its status.
+the laboratory through the channel it was handed as descriptor FD (for each connection, one end
+of a new socket pair passed over the channel), starts the candidate's command — which inherits
+no descriptor of it — and exits with its status. No path leads to the laboratory: only this
+process holds the channel (pilot red team round 16, A6).
 
 So the candidate reaches exactly one endpoint, at the address its documented variables name,
 and nothing else: the namespace has no other interface. The forwarder runs as the candidate's
 uid, so a candidate can kill it — and so lose the laboratory, nothing more; every rule is the
 laboratory's, behind the socket.
 
-Usage: python -I -S _forwarder.py PORT SOCKET -- COMMAND [ARG...]
+Usage: python -I -S _forwarder.py PORT FD -- COMMAND [ARG...]
 """
 
 import contextlib
@@ -37,17 +39,19 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
                 end.shutdown(how)
 
 
-def _relay(client: socket.socket, socket_path: str) -> None:
+def _relay(client: socket.socket, channel: socket.socket) -> None:
     # The answer's headers and body arrive in separate writes: without TCP_NODELAY each
     # keep-alive answer would wait for the client's delayed ACK (about 40 ms a request).
     client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    upstream, handed = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        upstream.connect(socket_path)
+        socket.send_fds(channel, [b"c"], [handed.fileno()])
     except OSError:
         client.close()
         upstream.close()
         return
+    finally:
+        handed.close()
     back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
     back.start()
     _pump(client, upstream)
@@ -56,22 +60,24 @@ def _relay(client: socket.socket, socket_path: str) -> None:
     upstream.close()
 
 
-def _serve(listener: socket.socket, socket_path: str) -> None:
+def _serve(listener: socket.socket, channel: socket.socket) -> None:
     while True:
         client, _ = listener.accept()
-        threading.Thread(target=_relay, args=(client, socket_path), daemon=True).start()
+        threading.Thread(target=_relay, args=(client, channel), daemon=True).start()
 
 
 def main(argv: list[str]) -> int:
-    port, socket_path, separator, *command = argv
+    port, channel_fd, separator, *command = argv
     if separator != "--" or not command:
-        print("usage: _forwarder.py PORT SOCKET -- COMMAND [ARG...]", file=sys.stderr)
+        print("usage: _forwarder.py PORT FD -- COMMAND [ARG...]", file=sys.stderr)
         return 2
+    channel = socket.socket(fileno=int(channel_fd))
+    os.set_inheritable(channel.fileno(), False)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", int(port)))
     listener.listen(128)
-    threading.Thread(target=_serve, args=(listener, socket_path), daemon=True).start()
+    threading.Thread(target=_serve, args=(listener, channel), daemon=True).start()
     try:
         child = subprocess.Popen(command, close_fds=True)
     except OSError as error:

@@ -201,10 +201,17 @@ def run_sandboxed(
     env: Mapping[str, str],
     timeout: float,
     extra_binds: Sequence[tuple[str, str]] = (),
+    pass_fds: Sequence[int] = (),
 ) -> SandboxRun:
-    """Run `command` in the sandbox until it exits or `timeout` seconds pass."""
+    """Run `command` in the sandbox until it exits or `timeout` seconds pass; `pass_fds` are
+    handed to the command (bubblewrap keeps an inherited descriptor open, by number)."""
     with sandbox_process(
-        policy, command, private_dir=private_dir, env=env, extra_binds=extra_binds
+        policy,
+        command,
+        private_dir=private_dir,
+        env=env,
+        extra_binds=extra_binds,
+        pass_fds=pass_fds,
     ) as process:
         returncode = process.wait_command(timeout)
     return SandboxRun(returncode)

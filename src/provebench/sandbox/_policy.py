@@ -20,7 +20,6 @@ cycle to the next (the private folder's host path, the socket's).
 
 from __future__ import annotations
 
-import configparser
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,7 +37,9 @@ from provebench.sandbox._containment import (
     linked_files,
     real_path,
 )
+from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
+from provebench.sandbox._private import private_root
 
 if TYPE_CHECKING:
     from provebench.sandbox._held_code import HeldCode
@@ -59,7 +60,7 @@ SANDBOX_ENV = {
     "PYTHONUNBUFFERED": "1",
     "PYTHONNOUSERSITE": "1",
 }
-LAB_SOCKET = "/run/provebench/lab.sock"
+SANDBOX_TMP = Path("/tmp")
 FORWARDER = "/run/provebench/forwarder.py"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What a program needs of /etc to start, resolve its own user and verify TLS; not the rest
@@ -85,6 +86,11 @@ PACKAGE_DIR = Path(provebench.__file__).resolve().parent
 LABORATORY_KEY_ROLE = "laboratory-key"
 # A seal's secret opening (the control's seed): hidden from every run of its sealed candidate.
 SEAL_OPENING_ROLE = "seal-opening"
+# The user's folder of laboratory-private folders (`_private.private_root`): every emulator's
+# socket and every cycle's service-account key, of every run. Hidden from every candidate.
+LABORATORY_PRIVATE_ROLE = "laboratory-private"
+# Every seal's opening and control corpus this laboratory made (`_known_secrets`), whoever runs.
+KNOWN_SEAL_SECRETS_ROLE = "seal-openings-and-controls"
 # provebench's own shipped answer keys: never readable by a candidate, wherever it runs.
 # The SI readings name, per scenario, the words a right answer holds: an answer key too.
 SHIPPED_SECRETS = (
@@ -132,22 +138,17 @@ def _is_system(path: Path) -> bool:
 
 
 def interpreter_paths(program: Path) -> list[Path]:
-    """The folders a program needs besides the system: its virtual environment (found by its
-    `pyvenv.cfg`, never by running it) and the installation the link points to."""
+    """The folders a program needs besides the system: its virtual environment (the folder
+    above `bin/` that holds a `pyvenv.cfg`) and the installation its link chain resolves to —
+    the interpreter the kernel actually runs. Never a folder that `pyvenv.cfg`'s `home` names:
+    that file is the candidate's to write, and a `home` naming any host folder bound that folder
+    into the sandbox (pilot red team round 16, A3: a seal's opening and a control's answers read
+    by a development run). Nothing is run to find them."""
     program = absolute(program)
     found: list[Path] = []
     venv = program.parent.parent
-    config = venv / "pyvenv.cfg"
-    if program.parent.name == "bin" and config.is_file():
+    if program.parent.name == "bin" and (venv / "pyvenv.cfg").is_file():
         found.append(venv)
-        parser = configparser.ConfigParser()
-        try:
-            parser.read_string("[venv]\n" + config.read_text(encoding="utf-8"))
-            home = parser.get("venv", "home", fallback="")
-        except (OSError, UnicodeDecodeError, configparser.Error):
-            home = ""
-        if home:
-            found.append(_prefix_of(Path(home)))
     real = program.resolve()
     if not _is_system(real):
         found.append(_prefix_of(real.parent))
@@ -158,6 +159,12 @@ def _prefix_of(bin_dir: Path) -> Path:
     return bin_dir.parent if bin_dir.name == "bin" else bin_dir
 
 
+def _covers_sandbox_tmp(location: Path) -> bool:
+    """A bind at `location` would lie over the sandbox's own `/tmp` (which is mounted before the
+    shown folders, so that code kept under the host's `/tmp` is shown on top of it)."""
+    return _under(SANDBOX_TMP, absolute(location))
+
+
 def code_folder(file: Path) -> Path:
     """What is shown of a candidate's code file: its folder (so that sibling modules import), or
     the file alone where the folder is the file system's root, a home folder or above one."""
@@ -165,7 +172,12 @@ def code_folder(file: Path) -> Path:
     folder = file.parent
     # By identity: a folder spelled through a link to `/` or to a home folder is that folder.
     real = real_path(folder)
-    if real == Path("/") or lies_inside(Path.home(), folder) or _is_system(real):
+    if (
+        real == Path("/")
+        or lies_inside(Path.home(), folder)
+        or _is_system(real)
+        or _covers_sandbox_tmp(folder)
+    ):
         return file
     return folder
 
@@ -322,6 +334,10 @@ class SandboxPolicy:
             else:
                 args += ["--ro-bind", str(copied.get(path, path)), str(path)]
         for host, inside in extra_binds:
+            # The laboratory's own files (the forwarder): checked like every bind of a host
+            # path, by identity — a folder would need masks, and a hidden file is never shown.
+            if Path(host).is_dir() or any(lies_inside(Path(host), h) for h in self.hidden):
+                raise RuntimeError(f"{host} may not be bound into a sandbox")
             args += ["--ro-bind", host, inside]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
         locations = {location for location, _ in self.masks}
@@ -420,16 +436,25 @@ def policy_for(
     from provebench.attest._keys import key_dir
 
     copies = {absolute(shown): copy for shown, copy in (copies or {}).items()}
-    secrets = {LABORATORY_KEY_ROLE: key_dir(), **secrets}
+    # The private root, not the private folders in it: a mask over the root covers the folders
+    # another run makes after this sandbox started (pilot red team round 16, A6).
+    secrets = {LABORATORY_KEY_ROLE: key_dir(), LABORATORY_PRIVATE_ROLE: private_root(), **secrets}
     # Each secret where the kernel finds it: `x/link/../corpus` is the folder the link leads to
     # the parent of, which is what the laboratory reads, not the `x/corpus` its spelling says.
-    hidden = [real_path(s) for s in (*secrets.values(), *SHIPPED_SECRETS)]
+    known = known_secrets()
+    hidden = [real_path(s) for s in (*secrets.values(), *SHIPPED_SECRETS, *known)]
     shown = [absolute(c) for c in code]
     _refuse_linked_secrets([copies.get(path, path) for path in shown], hidden, field_name)
     # provebench's own package: its public rules are the candidate's to use (an importer may
     # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
     shown += [*own_interpreter_paths(), PACKAGE_DIR]
     for path in shown:
+        if _covers_sandbox_tmp(path):
+            raise ProvebenchError(
+                f"{path} (shown to the candidate) would cover the sandbox's own /tmp; "
+                "keep the candidate's code and interpreter in a folder of their own",
+                field=field_name,
+            )
         for secret in hidden:
             if lies_inside(copies.get(path, path), secret):
                 raise ProvebenchError(
@@ -445,7 +470,8 @@ def policy_for(
     return SandboxPolicy(
         code=unique,
         hidden=tuple(dict.fromkeys(hidden)),
-        hidden_roles=tuple(sorted(secrets)),
+        # The role whether or not any is recorded yet: the policy is the same on every machine.
+        hidden_roles=tuple(sorted({*secrets, KNOWN_SEAL_SECRETS_ROLE})),
         limits=limits,
         network=network,
         processes_enforced_by=process_limit_mechanism(),
@@ -460,8 +486,9 @@ def policy_for(
 __all__ = [
     "FORWARDER",
     "ISOLATION_ARGS",
+    "KNOWN_SEAL_SECRETS_ROLE",
     "LABORATORY_KEY_ROLE",
-    "LAB_SOCKET",
+    "LABORATORY_PRIVATE_ROLE",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",
     "PACKAGE_DIR",

@@ -1,9 +1,17 @@
 """The laboratory's private folders: one per sealed cycle, per identification, per emulator.
 
-Each is made by `mkdtemp` (mode 0700) under the system's temporary folder and removed when its
-work is done. A laboratory killed with SIGKILL cannot remove its own, so each name carries the
-process id that made it, and the first private folder a process makes sweeps the folders whose
-process no longer runs. A process id that was reused keeps a stale folder for a while longer,
+Each is made by `mkdtemp` (mode 0700) inside one folder per user, `provebench-private-UID` in
+the system's temporary folder (mode 0700, the user's own, never a link), and removed when its
+work is done. That one folder is hidden from every sandbox wherever a shown folder holds it
+(`_policy.policy_for`): a mask over it covers every laboratory's private folder, those made
+after the sandbox started included — an emulator's socket and each cycle's service-account key
+(pilot red team round 16, A6: a candidate shown the temporary folder reached another run's
+laboratory through its socket and key).
+
+A laboratory killed with SIGKILL cannot remove its own, so each name carries the process id
+that made it, and the first private folder a process makes sweeps the folders whose process no
+longer runs — only names of exactly the form it makes, `provebench-KIND-PID-XXXXXXXX`, only the
+user's own real folders. A process id that was reused keeps a stale folder for a while longer,
 never the other way round.
 """
 
@@ -11,22 +19,57 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
+from provebench._errors import ProvebenchError
 from provebench._read_once import empty_folder
 from provebench.sandbox._limits import process_gone
 
 _PREFIX = "provebench-"
+# Exactly what `private_folder` names: kind, process id, `mkdtemp`'s eight characters.
+_NAME = re.compile(r"provebench-([a-z]+)-([0-9]+)-[a-z0-9_]{8}")
 _swept = False
 
 
+def private_root() -> Path:
+    """The user's one folder of private folders, `provebench-private-UID` in the temporary
+    folder: made mode 0700 if missing; refused in one line unless it is a real folder of the
+    user's own (a link or another user's folder there would hand the keys to its owner)."""
+    root = Path(tempfile.gettempdir()) / f"{_PREFIX}private-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        root.mkdir(mode=0o700)
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        fd = os.open(root, flags)
+    except OSError:  # a link or a file in its place
+        fd = -1
+    try:
+        status = os.fstat(fd) if fd >= 0 else None
+        if status is None or status.st_uid != os.getuid():
+            raise ProvebenchError(
+                f"{root} is not a folder of this user's own; remove it", field="TMPDIR"
+            )
+        if stat.S_IMODE(status.st_mode) != 0o700:  # made by a wider umask's mkdir, or widened
+            os.fchmod(fd, 0o700)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return root
+
+
 def private_folder(kind: str, parent: Path | None = None) -> Path:
-    """A new private folder `provebench-KIND-PID-XXXXXXXX` (in `parent`, or the temp folder)."""
+    """A new private folder `provebench-KIND-PID-XXXXXXXX` (in `parent`, or `private_root()`)."""
     global _swept
-    if not _swept and parent is None:
-        _swept = True
-        sweep_stale_folders(Path(tempfile.gettempdir()))
+    if parent is None:
+        parent = private_root()
+        if not _swept:
+            _swept = True
+            sweep_stale_folders(parent)
+            # Left by a laboratory from before the private root: its keys and socket.
+            sweep_stale_folders(parent.parent)
     return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{kind}-{os.getpid()}-", dir=parent))
 
 
@@ -34,15 +77,15 @@ def sweep_stale_folders(root: Path) -> list[Path]:
     """Remove the private folders in `root` whose process no longer runs; the ones removed."""
     removed: list[Path] = []
     uid = os.getuid()
-    for entry in root.glob(f"{_PREFIX}*-*-*"):
-        parts = entry.name[len(_PREFIX) :].split("-")
-        if len(parts) < 3 or not parts[1].isdigit():
+    for entry in sorted(root.glob(f"{_PREFIX}*-*-*")):
+        form = _NAME.fullmatch(entry.name)
+        if form is None:
             continue
         try:
             ours = entry.is_dir() and not entry.is_symlink() and entry.lstat().st_uid == uid
         except OSError:
             continue
-        if ours and process_gone(int(parts[1])):
+        if ours and process_gone(int(form.group(2))):
             remove_private_folder(entry)
             removed.append(entry)
     return removed
@@ -75,4 +118,4 @@ def remove_private_folder(folder: Path) -> None:
         folder.rmdir()
 
 
-__all__ = ["private_folder", "remove_private_folder", "sweep_stale_folders"]
+__all__ = ["private_folder", "private_root", "remove_private_folder", "sweep_stale_folders"]

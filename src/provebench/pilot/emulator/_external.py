@@ -52,7 +52,6 @@ from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
     FORWARDER,
-    LAB_SOCKET,
     NETWORK_LAB_ONLY,
     SANDBOX_DIR,
     SANDBOX_ENV,
@@ -173,21 +172,26 @@ class ExternalImporter:
             ctx.work_dir, self.policy.limits, self.lab.private_dir, work_guard_of(ctx)
         ) as folder:
             self._cycle_key(folder)
+            # The emulator is reached through a channel handed to this sandbox's forwarder by
+            # descriptor, never by a path another sandbox could be shown (red team 16, A6).
+            channel = self.lab.server.open_channel()
             command = [
                 sys.executable, "-I", "-S", FORWARDER,
-                str(self.lab.server.port), LAB_SOCKET, "--", *self.argv,
+                str(self.lab.server.port), str(channel.fileno()), "--", *self.argv,
             ]  # fmt: skip
-            binds = [(str(FORWARDER_SOURCE), FORWARDER), (self.lab.unix_socket, LAB_SOCKET)]
+            binds = [(str(FORWARDER_SOURCE), FORWARDER)]
             self.lab.open_cycle(ctx)
             try:
-                outcome = run_sandboxed(
-                    self.policy,
-                    command,
-                    private_dir=folder,
-                    env=self.environment(ctx),
-                    timeout=self.timeout_sec,
-                    extra_binds=binds,
-                )
+                with channel:
+                    outcome = run_sandboxed(
+                        self.policy,
+                        command,
+                        private_dir=folder,
+                        env=self.environment(ctx),
+                        timeout=self.timeout_sec,
+                        extra_binds=binds,
+                        pass_fds=(channel.fileno(),),
+                    )
             finally:
                 self.lab.close_cycle(ctx)
             read_diagnostics_file(ctx, gateway_of(ctx), folder / DIAGNOSTICS_FILE)

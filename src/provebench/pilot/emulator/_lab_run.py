@@ -9,7 +9,6 @@ rows after the cycle (the runner confirms exactly those rows, in that order).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from provebench.ledger import Ledger
@@ -18,7 +17,7 @@ from provebench.pilot.emulator._server import LabServer, LabSession, gateway_of
 from provebench.pilot.emulator._sheets import SheetLayout
 from provebench.pilot.lab import CycleContext
 from provebench.pilot.rules._rows import IMPORTED_STATUS, REGISTER_COLUMNS
-from provebench.sandbox._private import private_folder
+from provebench.sandbox._private import private_folder, remove_private_folder
 
 # A fixed id, so that nothing an importer sees or the log records depends on the run.
 SPREADSHEET_ID = "1provebenchLabCallRegister0000000000000000"
@@ -34,7 +33,6 @@ LAYOUT = SheetLayout(
     status_column=STATUS_COLUMN,
 )
 SERVICE_ACCOUNT_FILE = "service_account.json"
-UNIX_SOCKET = "lab.sock"
 
 
 def with_status(row: tuple[str, ...] | list[str]) -> list[str]:
@@ -101,18 +99,12 @@ class EmulatedLab:
             "PROVEBENCH_COLUMNS": ",".join(LAYOUT.importer_columns),
         }
 
-    @property
-    def unix_socket(self) -> str:
-        """The emulator's Unix socket: what a sandboxed importer's forwarder connects to."""
-        return str(self.private_dir / UNIX_SOCKET)
-
     def start(self) -> None:
         self.server.start()
-        self.server.listen_unix(self.unix_socket)
 
     def stop(self) -> None:
         self.server.stop()
-        shutil.rmtree(self.private_dir, ignore_errors=True)
+        remove_private_folder(self.private_dir)
 
     def __enter__(self) -> EmulatedLab:
         self.start()

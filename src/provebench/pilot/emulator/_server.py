@@ -25,6 +25,7 @@ never see that failure, and the re-sent append would be the library's blind retr
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 from collections.abc import Callable
@@ -406,9 +407,9 @@ class _TcpServer(LocalHTTPServer):
     server_label = "provebench emulator"
 
 
-class _UnixServer(LocalUnixServer):
-    """The same emulator on a Unix socket: what a sandboxed importer reaches, through the
-    forwarder inside its sandbox (docs/sandbox.md, 'Network'). Nothing else listens there."""
+class _HandedServer(LocalUnixServer):
+    """The same emulator, for the connections a sandbox's forwarder hands over its channel
+    (`LabServer.open_channel`): never bound to any path, so nothing on disk leads to it."""
 
     server_label = "provebench emulator"
 
@@ -416,7 +417,7 @@ class _UnixServer(LocalUnixServer):
 class LabServer:
     """A running emulator: `start()` binds 127.0.0.1, `stop()` shuts it down and closes.
 
-    `listen_unix(path)` adds the Unix socket a sandboxed importer's forwarder connects to."""
+    `open_channel()` makes the private channel a sandboxed importer's forwarder reaches it by."""
 
     def __init__(self, session: LabSession, *, host: str = LOOPBACK, port: int = 0) -> None:
         if host not in (LOOPBACK, "localhost"):
@@ -434,18 +435,47 @@ class LabServer:
         self.port: int = self._httpd.server_address[1]
         self._handler = handler
         self._thread: threading.Thread | None = None
-        self._unix: _UnixServer | None = None
-        self._unix_thread: threading.Thread | None = None
-        self.unix_path: str | None = None
+        self._handed: _HandedServer | None = None
 
-    def listen_unix(self, path: str) -> None:
-        """Serve on the Unix socket `path` as well (created 0600 in a private folder)."""
-        self._unix = _UnixServer(path, self._handler)
-        self.unix_path = path
-        self._unix_thread = threading.Thread(
-            target=self._unix.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
-        )
-        self._unix_thread.start()
+    def open_channel(self) -> socket.socket:
+        """A private channel for one sandbox: the end to hand its forwarder (by descriptor),
+        over which the forwarder passes one end of a new socket pair per connection, each
+        served as a request here. No path names the emulator, so a candidate shown any host
+        folder finds nothing to connect to, and only the forwarder holding this descriptor —
+        not the candidate it starts, which inherits none — can reach it (pilot red team round
+        16, A6: another run's candidate connected to a laboratory's socket by its path and
+        imported for it). The channel ends when the sandbox's copy of it closes."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        if self._handed is None:
+            self._handed = _HandedServer("", self._handler, bind_and_activate=False)
+        thread = threading.Thread(target=self._serve_channel, args=(ours,), daemon=True)
+        thread.start()
+        return theirs
+
+    def _serve_channel(self, channel: socket.socket) -> None:
+        handed = self._handed
+        assert handed is not None
+        with channel:
+            while True:
+                try:
+                    data, fds, _, _ = socket.recv_fds(channel, 1, 1)
+                except OSError:
+                    return
+                if not data:
+                    for fd in fds:
+                        os.close(fd)
+                    return
+                for fd in fds:
+                    try:
+                        connection = socket.socket(fileno=fd)
+                    except OSError:  # not a socket: nothing to serve
+                        os.close(fd)
+                        continue
+                    stream = (connection.family, connection.type)
+                    if stream != (socket.AF_UNIX, socket.SOCK_STREAM):
+                        connection.close()
+                        continue
+                    handed.process_request(connection, "")
 
     @property
     def base_url(self) -> str:
@@ -463,11 +493,9 @@ class LabServer:
             self._thread.join()
             self._thread = None
         self._httpd.server_close()
-        if self._unix is not None and self._unix_thread is not None:
-            self._unix.shutdown()
-            self._unix_thread.join()
-            self._unix.server_close()
-            self._unix = None
+        if self._handed is not None:
+            self._handed.server_close()
+            self._handed = None
 
     def __enter__(self) -> LabServer:
         self.start()
