@@ -11,23 +11,31 @@ not a deny-list — so a new hedge word is withheld by its shape, not by its spe
 
 * **mark**: a pictograph or dingbat (Unicode "Symbol, other": ❌ ✘ 🚫 👎 …), or a footnote
   asterisk glued to a word, anywhere in the channel — a verdict in a sign, not in words;
-* **aside**: a bracketed aside that names nothing of the system (no identifier-shaped token
-  and no identifier of the scenario): "(low confidence)", "(10% confidence)", "[RETRACTED]",
-  "[ ]"; a numbered footnote mark is not an aside, its note is read as a sentence; the few
-  affirming asides of `_AFFIRMING_ASIDES` pass;
-* **label**: words before a colon that opens the factor's sentence must all be label words of
-  `_LABEL_WORDS` ("Root cause:", "Finding:", "Diagnosis:"); "Unlikely root cause:", "Wild
-  guess:", "Draft (do not use):" are not;
-* **tail**: after the last identifier of the factor's sentence, a short run of words (at most
-  `_SHORT` words, brackets aside) joined by white space alone or by a dash or arrow, unless it
-  opens with a word of `_CONTINUATIONS` (a preposition, conjunction or verb that carries the
-  clause on): "X /s", "X jk", "X just kidding", "X — unlikely", "X <- wrong";
-* **comment**: a sentence of at most `_SHORT` words that names nothing of the system and does
-  not answer a question just asked: "Maybe not.", "Kidding!", "Confidence: low.", "I could be
-  wrong.", a footnote's "This is wrong."
+* **aside**: a bracketed aside of at most `_ASIDE_WORDS` words that names nothing of the system
+  (no identifier-shaped token, no identifier of the scenario) and neither quotes nor gives an
+  example — parenthesised from the statement on, square-bracketed anywhere: "(low confidence)",
+  "(10% confidence)", "[RETRACTED]"; a numbered footnote mark is not an aside (its note is read
+  as a sentence); the affirming asides of `_AFFIRMING_ASIDES` pass;
+* **label**: the words before a colon that opens the first sentence stating the factor (at most
+  `_SHORT`, naming nothing) must be label words of `_LABEL_WORDS` ("Root cause:", "Finding:"),
+  with no tag among them ("[ ] Root cause:"); "Unlikely root cause:", "Wild guess:", "Draft (do
+  not use):" are not. The agent on what it did ("I checked:"), something else set aside ("Not
+  the database:") and the answer to a question pass;
+* **tail**: after the last identifier of a sentence stating the factor, at most `_TAIL_WORDS`
+  words to its end, joined by a dash or an arrow, or by white space alone where the identifier
+  ends a prepositional phrase of a clause with its own verb and the tail does not open with a
+  word of `_CONTINUATIONS`: "X is missing from R /s", "… jk", "… just kidding", "… — unlikely";
+* **comment**: a sentence of at most `_SHORT` words that names and cites nothing, is not a
+  question, an answer to one, an item after a colon or a heading, and is verbless or in the
+  first person with a negation or a modal: "Maybe not.", "Kidding!", "Confidence: low.", "I could
+  be wrong."; and a footnote's note that names nothing ("[1] This is wrong.").
 
-A limit, stated in the docs: a longer disowning sentence, a hedge inside the clause, or a
-label without a colon is read only by the earlier rules.
+Beside a structured diagnosis the prose does not name the factor in, the signs, asides, negated
+comments and first-person negations anywhere say the agent disowns its answer
+(`disowning_beside_diagnosis`).
+
+A limit, stated in the docs: a longer hedge, a tail after a subject, a label without a colon or
+a hedge inside the clause is read only by the earlier rules.
 """
 
 from __future__ import annotations
@@ -80,6 +88,10 @@ _CONTINUATIONS = frozenset(
         "missing", "wrong", "stopped", "running", "misconfigured", "removed",
     }
 )  # fmt: skip
+_CLAUSE_OPENER = re.compile(
+    r"[,;:]\s|\b(?:that|which|who|because|since|so|and|but|once|unless|when|while|if)\b",
+    re.IGNORECASE,
+)
 _PRECEDING_WORD = re.compile(r"(?<![\w'’])([A-Za-z]+)[ \t]+\Z")
 _CITED = re.compile(r"[`\"“”]")
 # the word before an identifier that closes a clause's last phrase ("missing from R"): what
@@ -243,8 +255,10 @@ def _tail(text: str, sentence: Sentence, identifiers: Sequence[str]) -> Unplain 
     # the word right before the identifier, with nothing but white space between
     preceding = _PRECEDING_WORD.search(text, sentence.start, last_start)
     closed = preceding is not None and preceding.group(1).casefold() in _CLOSING_PREPOSITIONS
-    before = _words(text[sentence.start : last_start])
-    if dashed is None and not (closed and any(word in _FINITE for word in before)):
+    # the clause the identifier ends must have its own verb: in "… that the loader of D
+    # rejects" the identifier ends the subject and the tail is its predicate
+    clause = _CLAUSE_OPENER.split(text[sentence.start : last_start])[-1]
+    if dashed is None and not (closed and any(word in _FINITE for word in _words(clause))):
         return None  # the identifier may be the subject of what follows ("…, S keeps failing")
     return Unplain("tail", after, sentence.end, f"the tail {tail.strip()!r}")
 

@@ -568,10 +568,10 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Draft (do not use): {said}.",
         ],
         "not_plain_tail": [
-            f"Root cause: {said}, as read from {f} /s",
-            f"Root cause: {said}, as read from {f} jk",
-            f"Root cause: {said}, as read from {f} just kidding",
-            f"Root cause: {said}, as read from {f} — unlikely.",
+            f"Root cause: {said}; the fault is in {f} /s",
+            f"Root cause: {said}; the fault is in {f} jk",
+            f"Root cause: {said}; the fault is in {f} just kidding",
+            f"Root cause: {said}; the fault is in {f} — unlikely.",
         ],
         "not_plain_comment": [
             f"{said}. Maybe not.",
