@@ -32,6 +32,12 @@ SIGNAL_FAMILIES = {
 }
 GAMED_FAMILIES = {
     "negation",
+    "not_plain_sign",
+    "not_plain_aside",
+    "not_plain_label",
+    "not_plain_tail",
+    "not_plain_comment",
+    "shotgun_shape",
     "negation_after_phrase",
     "retraction_later",
     "question",

@@ -114,9 +114,10 @@ def test_the_namespace_and_the_kinds_case_are_compared_as_kubernetes_does() -> N
     assert _verdict(HONEST, _factor(resource="configmap/smtp-configs")).band != "correct_root_cause"
 
 
-def test_the_structure_decides_where_the_prose_denies() -> None:
-    # The denial games nothing here: the factor is decided by the structure, exactly.
-    assert _verdict(DENIAL, EXACT).band == "correct_root_cause"
+def test_prose_that_denies_the_structure_keeps_it_from_the_top_band() -> None:
+    # SI red team 16, H7: the structure names the factor, the prose beside it denies it; the
+    # answer has disowned its own diagnosis, so the strict reading withholds the factor.
+    assert _verdict(DENIAL, EXACT).band != "correct_root_cause"
     assert _verdict(DENIAL, None).band != "correct_root_cause"
 
 

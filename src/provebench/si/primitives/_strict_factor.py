@@ -43,8 +43,10 @@ from provebench.si.primitives._matching import (
 )
 from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
+from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis, unplain_shapes
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
+from provebench.si.primitives._shotguns import shotguns
 from provebench.si.primitives._withdrawals import ChannelWithdrawals, SentenceRange, Withdrawal
 
 REPORTED_FINDINGS = 10
@@ -80,6 +82,8 @@ FindingRule = Literal[
     # markup and non-answers (docs/si-scoring.md §11, "Markup", "Non-answers")
     "markup",
     "non_answer",
+    # only a plain assertion reaches the top band (docs/si-scoring.md §11, "Round 16")
+    "unplain",
 ]
 
 
@@ -1055,6 +1059,43 @@ def _commitment_games(
             findings.add(_finding(reader, located[0], located[1], game.rule, game.detail))
 
 
+def _plain_assertion(
+    reader: ChannelReader,
+    original: str,
+    factor_spans: list[Span],
+    identifiers: Sequence[str],
+    findings: _Findings,
+) -> None:
+    """Withholds the top band where the channel that states the factor holds a mark, an aside,
+    a label, a tail or a comment sentence that the reading cannot vouch for
+    (`_plain_assertion`; SI red team 16, H7)."""
+    for shape in unplain_shapes(reader.channel, original, factor_spans, identifiers):
+        located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
+        if located is None:
+            located = reader.at_range(shape.start, shape.start + 1)
+        if located is not None:
+            findings.add(
+                _finding(
+                    reader, located[0], located[1], "unplain", f"{shape.shape}: {shape.detail}"
+                )
+            )
+
+
+def _shotguns(
+    reader: ChannelReader,
+    factor_spans: list[Span],
+    own: list[Span],
+    required: Sequence[str],
+    findings: _Findings,
+) -> None:
+    """Withholds the top band where the factor is named in a list of several keys or places,
+    or under "every" (`_shotguns`; SI red team 16, H7)."""
+    for shotgun in shotguns(reader.channel, factor_spans, own, required):
+        located = reader.at_range(shotgun.start, shotgun.end)
+        if located is not None:
+            findings.add(_finding(reader, located[0], located[1], "several_causes", shotgun.detail))
+
+
 def sentence_range(reader: ChannelReader, sentence: Sentence) -> SentenceRange:
     """The sentence's offsets and the next sentence's, for the `_withdrawals` rules."""
     following = reader._next(sentence.end)
@@ -1380,6 +1421,8 @@ def factor_asserted(
                     _withdrawal_test(reader, original),
                 )
             _commitment(reader, factor_spans, other_phrases, own, other_spans, findings)
+            _plain_assertion(reader, original.text, factor_spans, [*required, *others], findings)
+            _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:
             for finding in withheld.items:
                 findings.add(finding)
@@ -1392,6 +1435,32 @@ def factor_asserted(
     )
 
 
+def prose_disowns(
+    view: EvidenceView,
+    factor: Factor,
+    channels: Sequence[str],
+    cues: AssertionCues,
+    other_identifiers: Sequence[str],
+) -> list[StrictFinding]:
+    """Where a structured diagnosis decides the factor and the prose does not name it: the
+    prose's own disowning of the answer (`_plain_assertion.disowning_beside_diagnosis`), each
+    a finding (docs/si-scoring.md §14; SI red team 16, H7)."""
+    identifiers = [*factor.required_identifiers, *other_identifiers]
+    findings = _Findings()
+    for name in dict.fromkeys(channels):
+        original = view.channel(name)
+        reader = ChannelReader(read_channel(view, original), cues)
+        for shape in disowning_beside_diagnosis(reader.channel, original.text, identifiers):
+            located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
+            if located is not None:
+                findings.add(
+                    _finding(
+                        reader, located[0], located[1], "unplain", f"{shape.shape}: {shape.detail}"
+                    )
+                )
+    return findings.items
+
+
 __all__ = [
     "REPORTED_FINDINGS",
     "ChannelReader",
@@ -1400,4 +1469,5 @@ __all__ = [
     "StrictFinding",
     "WordGameIndex",
     "factor_asserted",
+    "prose_disowns",
 ]

@@ -492,6 +492,7 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         **_commitment(n),
         **_named_not_made(n),
         **_disowned(n),
+        **_not_plain(n),
     }
 
 
@@ -547,6 +548,45 @@ def _disowned(n: _Names) -> dict[str, list[str]]:
     }
 
 
+def _not_plain(n: _Names) -> dict[str, list[str]]:
+    """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
+    a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
+    shotgun by list or quantifier (`_plain_assertion`, `_shotguns`)."""
+    f, r, w = n.factor, n.resource, n.word
+    said = f"{f} is {w} in {r}"
+    return {
+        "not_plain_sign": [f"❌ {said}.", f"{said} 👎", f"{said}.[1]\n\n[1] This is wrong."],
+        "not_plain_aside": [
+            f"{said} (low confidence).",
+            f"{said} (10% confidence).",
+            f"[RETRACTED] {said}.",
+            f"[ ] Root cause: {said}.",
+        ],
+        "not_plain_label": [
+            f"Unlikely root cause: {said}.",
+            f"Wild guess: {said}.",
+            f"Draft (do not use): {said}.",
+        ],
+        "not_plain_tail": [
+            f"Root cause: {said}; the fault is in {f} /s",
+            f"Root cause: {said}; the fault is in {f} jk",
+            f"Root cause: {said}; the fault is in {f} just kidding",
+            f"Root cause: {said}; the fault is in {f} — unlikely.",
+        ],
+        "not_plain_comment": [
+            f"{said}. Maybe not.",
+            f"{said}. Kidding!",
+            f"{said}. I could be wrong.",
+            f"{said}. Confidence: low.",
+        ],
+        "shotgun_shape": [
+            f"Root cause: {f}, {f}-two, {f}-three and {f}-four are {w} in {r}.",
+            f"Root cause: every key ({f} among them) is {w} in {r}.",
+            f"Root cause: {f} is {w} in configmap/one-config, configmap/two and secret/three.",
+        ],
+    }
+
+
 def _verdict_words_honest(n: _Names) -> list[str]:
     """Honest answers that hold the words `_disowning` and `_respell` read, said of something
     else, quoted from a log, or in an idiom that affirms (round 15, H4: none may lose the top
@@ -567,6 +607,11 @@ def _verdict_words_honest(n: _Names) -> list[str]:
         f"Not only is {f} {w} in {r}, {n.symptom} cannot start because of it.",
         f"No doubt: {said}.",
         f"{said}. My first guess, {d}, was wrong.",
+        # round 16's shapes in honest use: a first-person preface, an example aside, a
+        # heading, an answered question, an aside that cites
+        f"I checked: {said}.",
+        f"{said} (for example after the last deploy).",
+        f"Is {d} the cause? No: {said}.",
     ]
 
 
@@ -697,6 +742,15 @@ def _contradicted(n: _Names) -> dict[str, list[str]]:
 # Why each adversarial family deserves the locus band at most (docs/si-scoring.md §12).
 _WHY: dict[str, str] = {
     "negation": "denies the factor: no asserted deviation; the locus is named",
+    "not_plain_sign": "a sign or a footnote beside the statement that disowns it ('❌', '👎', "
+    "'[1] This is wrong.'): not a plain assertion",
+    "not_plain_aside": "an aside that hedges or retracts the statement ('(low confidence)', "
+    "'[RETRACTED]'): not a plain assertion",
+    "not_plain_label": "a label that is not a plain one ('Unlikely root cause:', 'Wild guess:')",
+    "not_plain_tail": "a chat tail after the statement ('/s', 'jk', '— unlikely')",
+    "not_plain_comment": "a short sentence that hedges the statement ('Maybe not.', 'I could be "
+    "wrong.')",
+    "shotgun_shape": "the factor among several keys or places said to deviate, or under 'every'",
     "negation_after_phrase": "denies the factor after naming it ('— not.', 'said nobody')",
     "retraction_later": "takes the diagnosis back one or two sentences later",
     "question": "asks, asserts nothing; the locus is named",

@@ -20,6 +20,7 @@ from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import (
     StrictFinding,
     factor_asserted,
+    prose_disowns,
 )
 from provebench.si.profile_data._predicates import (
     All,
@@ -203,7 +204,12 @@ class _StrictRun:
             # read for them (`_diagnosis`).
             if call.call in SIGNAL_CALLS:
                 return self._structured.signal_dismissed()
-            return self._structured.factor_identified(factor_roles(site.arguments))
+            matched = self._structured.factor_identified(factor_roles(site.arguments))
+            if not matched or call.call != "factor_identified":
+                return matched
+            # the prose beside it must not disown it (SI red team 16, H7): where it names
+            # the factor, the strict reading of it decides; where not, a disowning sentence
+            return self._prose_keeps(call, site)
         ratified = self._memo.get(id(call))
         if ratified is None:
             ratified = self._memo[id(call)] = site.decider(self._view)
@@ -211,6 +217,31 @@ class _StrictRun:
         # the ratified value settles a false one without the strict reading's work.
         if call.call != "factor_identified" or not ratified:
             return ratified
+        return self._asserted(site)
+
+    def _prose_keeps(self, call: Call, site: CallSite) -> bool:
+        ratified = self._memo.get(id(call))
+        if ratified is None:
+            ratified = self._memo[id(call)] = site.decider(self._view)
+        if ratified:
+            return self._asserted(site)
+        arguments = dict(site.arguments)
+        factor = arguments["factor"]
+        if not isinstance(factor, BoundFactor):
+            raise ProvebenchError("factor_identified needs a bound factor", field="factor")
+        _phrases, other_identifiers = self._context.factor_lists(factor)
+        findings = prose_disowns(
+            self._view,
+            factor,
+            arguments["channels"],
+            self._context.cues.compiled,
+            other_identifiers,
+        )
+        self.findings.extend(findings)
+        self.finding_count += len(findings)
+        return not findings
+
+    def _asserted(self, site: CallSite) -> bool:
         arguments = dict(site.arguments)
         factor = arguments.pop("factor")
         if not isinstance(factor, BoundFactor):

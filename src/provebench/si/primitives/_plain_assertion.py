@@ -1,0 +1,393 @@
+"""The top band of the strict reading only for a plain assertion (docs/si-scoring.md §11, "Round
+16: only a plain assertion"; SI red team 16, H7).
+
+Rounds 12 to 15 closed disowning, hedging and retracting words list by list; each list let the
+next spelling through ("Maybe not.", "(low confidence)", "Unlikely root cause:", "[RETRACTED]",
+"❌", a footnote "This is wrong", "X jk", "X /s"). Here the direction is turned round: the
+strict reading (a provebench registry extension beside SI §2.2, never a change to it) credits
+the factor only where the answer that states it holds nothing a reader would take as a comment
+on the statement that the reading cannot vouch for. Each shape is structural — an allow-list,
+not a deny-list — so a new hedge word is withheld by its shape, not by its spelling:
+
+* **mark**: a pictograph or dingbat (Unicode "Symbol, other": ❌ ✘ 🚫 👎 …), or a footnote
+  asterisk glued to a word, anywhere in the channel — a verdict in a sign, not in words;
+* **aside**: a bracketed aside of at most `_ASIDE_WORDS` words that names nothing of the system
+  (no identifier-shaped token, no identifier of the scenario) and neither quotes nor gives an
+  example — parenthesised from the statement on, square-bracketed anywhere: "(low confidence)",
+  "(10% confidence)", "[RETRACTED]"; a numbered footnote mark is not an aside (its note is read
+  as a sentence); the affirming asides of `_AFFIRMING_ASIDES` pass;
+* **label**: the words before a colon that opens the first sentence stating the factor (at most
+  `_SHORT`, naming nothing) must be label words of `_LABEL_WORDS` ("Root cause:", "Finding:"),
+  with no tag among them ("[ ] Root cause:"); "Unlikely root cause:", "Wild guess:", "Draft (do
+  not use):" are not. The agent on what it did ("I checked:"), something else set aside ("Not
+  the database:") and the answer to a question pass;
+* **tail**: after the last identifier of a sentence stating the factor, at most `_TAIL_WORDS`
+  words to its end, joined by a dash or an arrow, or by white space alone where the identifier
+  ends a prepositional phrase of a clause with its own verb and the tail does not open with a
+  word of `_CONTINUATIONS`: "X is missing from R /s", "… jk", "… just kidding", "… — unlikely";
+* **comment**: a sentence of at most `_SHORT` words that names and cites nothing, is not a
+  question, an answer to one, an item after a colon or a heading, and is verbless or in the
+  first person with a negation or a modal: "Maybe not.", "Kidding!", "Confidence: low.", "I could
+  be wrong."; and a footnote's note that names nothing ("[1] This is wrong.").
+
+Beside a structured diagnosis the prose does not name the factor in, the signs, asides, negated
+comments and first-person negations anywhere say the agent disowns its answer
+(`disowning_beside_diagnosis`).
+
+A limit, stated in the docs: a longer hedge, a tail after a subject, a label without a colon or
+a hedge inside the clause is read only by the earlier rules.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from provebench.si.primitives._matching import ChannelText, Sentence, Span
+
+# at most this many words make a sentence, a label or an aside a comment rather than a
+# statement; a tail, at most `_TAIL_WORDS` ("jk", "just kidding", "— unlikely")
+_SHORT = 4
+_TAIL_WORDS = 2
+_ASIDE_WORDS = 3
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# an identifier as an answer writes one: a word joined to another by _ / . - or :, or a word
+# with an inner capital or digit ("configmap/smtp-config", "SMTP_PORT", "CrashLoopBackOff")
+_IDENTIFIER_SHAPED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|"
+    r"[A-Za-z]+[0-9][A-Za-z0-9]*"
+)
+# the shapes above that are chat abbreviations, not identifiers ("j/k", "P.S.", "w/o")
+_TOO_SHORT_FOR_AN_IDENTIFIER = 4
+_BRACKETED = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+_FOOTNOTE_MARK = re.compile(r"\^?\d{1,3}")
+_LEADING_FOOTNOTE = re.compile(r"^\s*(?:\[\^?\d{1,3}\]:?|\*+|†|‡)\s*")
+_AFFIRMING_ASIDES = frozenset({"no joke", "confirmed", "verified", "as expected", "see above"})
+_LABEL_NOUNS = frozenset({"cause", "causes", "culprit", "diagnosis", "answer", "reason", "problem"})
+_EXAMPLE_ASIDES = ("for example", "e g", "i e", "for instance", "such as", "see ")
+_LABEL_WORDS = frozenset(
+    {
+        "root", "cause", "causes", "the", "a", "diagnosis", "finding", "findings", "answer",
+        "final", "problem", "issue", "reason", "conclusion", "summary", "result", "actual",
+        "real", "main", "primary", "fault", "failure", "error", "identified", "confirmed",
+        "verified", "my", "our", "no question", "no doubt", "in", "short", "résumé", "resume",
+        "analysis", "explanation", "overview", "fix", "remedy",
+    }
+)  # fmt: skip
+_CONTINUATIONS = frozenset(
+    {
+        "in", "on", "at", "of", "for", "from", "with", "without", "by", "to", "into", "under",
+        "so", "because", "since", "and", "but", "which", "that", "when", "after", "before",
+        "as", "while", "where", "is", "are", "was", "were", "has", "have", "had", "does", "do",
+        "did", "can", "cannot", "could", "should", "must", "will", "would", "isn't", "doesn't",
+        "aren't", "wasn't", "can't", "won't", "entirely", "too", "again", "anymore", "now",
+        "itself", "there", "here", "yet", "still", "set", "defined", "present", "absent",
+        "missing", "wrong", "stopped", "running", "misconfigured", "removed",
+    }
+)  # fmt: skip
+_CLAUSE_OPENER = re.compile(
+    r"[,;:]\s|\b(?:that|which|who|because|since|so|and|but|once|unless|when|while|if)\b",
+    re.IGNORECASE,
+)
+_PRECEDING_WORD = re.compile(r"(?<![\w'’])([A-Za-z]+)[ \t]+\Z")
+_CITED = re.compile(r"[`\"“”]")
+# the word before an identifier that closes a clause's last phrase ("missing from R"): what
+# follows it after white space alone is not the clause's own predicate
+_CLOSING_PREPOSITIONS = frozenset(
+    {"from", "in", "of", "on", "at", "to", "into", "by", "with", "under", "inside", "within"}
+)
+# a finite verb or a first person: a short sentence without either is a bare comment ("Maybe
+# not.", "Kidding!", "Confidence: low."), one in the first person speaks of the answer ("I
+# could be wrong."); "It is not optional." is a statement and passes
+_FINITE = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did",
+        "can", "could", "will", "would", "should", "must", "may", "might", "isn't", "aren't",
+        "wasn't", "weren't", "hasn't", "haven't", "doesn't", "don't", "didn't", "can't",
+        "cannot", "won't", "wouldn't", "shouldn't", "it's", "that's", "there's",
+    }
+)  # fmt: skip
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "me", "my", "we", "we're", "our", "us"})
+_DASH_OR_ARROW = re.compile(r"\s*(?:—|–|-{1,2}|<-+|-+>|=>|→|←)\s")
+
+
+@dataclass(frozen=True)
+class Unplain:
+    """One shape that keeps the factor's statement from the top band, and where it is."""
+
+    shape: str
+    start: int
+    end: int
+    detail: str
+
+
+def _names_something(text: str, identifiers: Sequence[str]) -> bool:
+    folded = text.casefold()
+    if any(identifier.casefold() in folded for identifier in identifiers):
+        return True
+    return any(
+        len(match.group()) >= _TOO_SHORT_FOR_AN_IDENTIFIER
+        for match in _IDENTIFIER_SHAPED.finditer(text)
+    )
+
+
+def _negates(words: Sequence[str]) -> bool:
+    return any(word in _NEGATED_WORDS or word.endswith(("n't", "n’t")) for word in words)
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(unicodedata.normalize("NFC", text))]
+
+
+def _marks(text: str) -> list[Unplain]:
+    found: list[Unplain] = []
+    for at, character in enumerate(text):
+        if unicodedata.category(character) == "So" or character in "†‡":
+            found.append(Unplain("mark", at, at + 1, f"the sign {character!r}"))
+        elif (
+            character == "*"
+            and at > 0
+            and not text[at - 1].isspace()
+            and text[at - 1] != "*"
+            and (at + 1 == len(text) or text[at + 1] != "*")
+        ):
+            found.append(Unplain("mark", at, at + 1, "a footnote asterisk"))
+    return found
+
+
+def _asides(text: str, original: str, identifiers: Sequence[str], start: int = 0) -> list[Unplain]:
+    found: list[Unplain] = []
+    for match in _BRACKETED.finditer(text, start):
+        inside = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
+        if _FOOTNOTE_MARK.fullmatch(inside) or _names_something(inside, identifiers):
+            continue
+        if len(_words(inside)) > _ASIDE_WORDS:
+            continue  # a clause of its own ("(not optional in the pod spec)"), read by the rules
+        if _CITED.search(inside):
+            continue  # it quotes what was read ("(log: `healthy == false`)"): evidence
+        if not inside and original[match.start() : match.end()].strip("[]() "):
+            continue  # markup a reader does not read, blanked (`_markup`): not an aside
+        said = " ".join(_words(inside))
+        if said in _AFFIRMING_ASIDES or said.startswith(_EXAMPLE_ASIDES):
+            continue
+        if match.group(2) is not None and text[match.end() : match.end() + 1] == "(":
+            continue  # a Markdown link's text: its target is read as the next bracket
+        found.append(Unplain("aside", match.start(), match.end(), f"the aside {match.group()!r}"))
+    return found
+
+
+def _without_asides(text: str) -> str:
+    return _BRACKETED.sub(lambda match: " " * len(match.group()), text)
+
+
+def _tagging(aside: re.Match[str]) -> bool:
+    """An aside in a label that tags it: a square-bracketed tag ("[RETRACTED]", "[ ]", a box
+    left unticked) or words with a negation ("(do not use)"); a gloss ("Résumé (Schlüssel):")
+    is not."""
+    if aside.group(2) is not None:
+        return True
+    words = _words(aside.group(1))
+    return not words or _negates(words)
+
+
+def _label(
+    text: str, sentence: Sentence, first: int, previous: Sentence | None, identifiers: Sequence[str]
+) -> Unplain | None:
+    head = text[sentence.start : first]
+    colons = [match.start() for match in re.finditer(r":\s", head)]
+    if not colons:
+        return None
+    if previous is not None and text[previous.start : previous.end].rstrip().endswith("?"):
+        return None  # the answer to a question just asked ("Is the database down? No: …")
+    label = head[: colons[-1]]
+    said = _LEADING_FOOTNOTE.sub("", label)
+    outside = _words(_without_asides(said))
+    if len(outside) > _SHORT or _names_something(said, identifiers):
+        return None  # a clause of its own ("The disk alert is a red herring: …"), read elsewhere
+    if _FIRST_PERSON.intersection(outside) and not (
+        _negates(outside) or _MODAL.intersection(outside)
+    ):
+        return None  # the agent on what it did ("I checked:", "I want to be clear:")
+    if outside and outside[0] in ("not", "no") and not _LABEL_NOUNS.intersection(outside[1:]):
+        return None  # something else set aside ("Not the database:"); "Not the cause:" is not
+    plain = " ".join(outside) in _LABEL_WORDS or all(word in _LABEL_WORDS for word in outside)
+    if plain and not any(_tagging(match) for match in _BRACKETED.finditer(said)):
+        return None
+    return Unplain(
+        "label", sentence.start, sentence.start + len(label), f"the label {label.strip()!r}"
+    )
+
+
+def _last_identifier(
+    text: str, start: int, end: int, identifiers: Sequence[str]
+) -> tuple[int, int]:
+    """Where the sentence's last identifier stands (or an empty range at its start)."""
+    last = (start, start)
+    folded = text[start:end].casefold()
+    for identifier in identifiers:
+        at = folded.rfind(identifier.casefold())
+        if at >= 0 and start + at + len(identifier) > last[1]:
+            last = (start + at, start + at + len(identifier))
+    for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
+        if len(match.group()) >= _TOO_SHORT_FOR_AN_IDENTIFIER and match.end() > last[1]:
+            last = (match.start(), match.end())
+    return last
+
+
+def _tail(text: str, sentence: Sentence, identifiers: Sequence[str]) -> Unplain | None:
+    last_start, after = _last_identifier(text, sentence.start, sentence.end, identifiers)
+    tail = _without_asides(text[after : sentence.end]).rstrip().rstrip(".!?;").rstrip()
+    if not tail.strip():
+        return None
+    dashed = _DASH_OR_ARROW.match(tail)
+    if dashed is None and not tail[0].isspace():
+        return None  # joined by a comma, colon or other punctuation: a clause the rules read
+    rest = tail[dashed.end() :] if dashed is not None else tail
+    tokens = rest.split()
+    if not tokens or len(tokens) > _TAIL_WORDS:
+        return None
+    first = tokens[0].casefold().strip(",;:")
+    if dashed is None and first in _CONTINUATIONS:
+        return None
+    # the word right before the identifier, with nothing but white space between
+    preceding = _PRECEDING_WORD.search(text, sentence.start, last_start)
+    closed = preceding is not None and preceding.group(1).casefold() in _CLOSING_PREPOSITIONS
+    # the clause the identifier ends must have its own verb: in "… that the loader of D
+    # rejects" the identifier ends the subject and the tail is its predicate
+    clause = _CLAUSE_OPENER.split(text[sentence.start : last_start])[-1]
+    if dashed is None and not (closed and any(word in _FINITE for word in _words(clause))):
+        return None  # the identifier may be the subject of what follows ("…, S keeps failing")
+    return Unplain("tail", after, sentence.end, f"the tail {tail.strip()!r}")
+
+
+def _comment(
+    channel: ChannelText,
+    lines: Sequence[tuple[int, int]],
+    sentence: Sentence,
+    previous: Sentence | None,
+    identifiers: Sequence[str],
+) -> Unplain | None:
+    text = channel.text
+    said = text[sentence.start : sentence.end]
+    mark = _LEADING_FOOTNOTE.match(said)
+    footnote = mark is not None and bool(mark.group().strip())
+    if mark is not None:
+        said = said[mark.end() :]
+    words = _words(said)
+    if not words or _names_something(said, identifiers) or _CITED.search(said):
+        return None  # it names or cites what was read ("Checked: `the cluster`.")
+    if footnote:
+        # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
+        # "[1] This is wrong.", "* not actually.")
+        return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
+    if len(words) > _SHORT or said.rstrip().endswith((":", "?")):
+        return None  # longer, an introduction to what follows, or a question (its own rule)
+    if previous is not None and text[previous.start : previous.end].rstrip().endswith(("?", ":")):
+        return None  # an answer to a question just asked ("… the cause? No."), or an item
+    line_start, line_end = lines[channel.line_of(sentence.start) - 1]
+    whole_line = (
+        not text[line_start : sentence.start].strip() and not text[sentence.end : line_end].strip()
+    )
+    if whole_line and said.rstrip()[-1:] not in (".", "!", "?"):
+        return None  # a heading ("## Diagnosis", its marks blanked)
+    first_person = any(word in _FIRST_PERSON for word in words)
+    if first_person and not _negates(words) and not _MODAL.intersection(words):
+        return None  # the agent on what it did ("I checked.")
+    if not first_person and any(word in _FINITE for word in words):
+        return None  # a statement of its own ("It is not optional.")
+    return Unplain("comment", sentence.start, sentence.end, f"the sentence {said.strip()!r}")
+
+
+def unplain_shapes(
+    channel: ChannelText, original: str, factor_spans: Sequence[Span], identifiers: Sequence[str]
+) -> list[Unplain]:
+    """Every shape of the module docstring in a channel that states the factor (`factor_spans`
+    in scope, original offsets); `identifiers` are the scenario's, the factor's among them."""
+    if not factor_spans:
+        return []
+    text = channel.text
+    # an aside before the statement is part of its label (`_label`), read there
+    first = min(span.start for span in factor_spans)
+    tags = [shape for shape in _asides(text, original, identifiers) if text[shape.start] == "["]
+    found = [
+        *_marks(text),
+        *[shape for shape in tags if shape.start < first],
+        *_asides(text, original, identifiers, first),
+    ]
+    sentences = channel.sentences
+    lines = channel.line_spans
+    stating: dict[int, int] = {}
+    for span in factor_spans:
+        sentence = channel.sentence_containing(span.start, span.end)
+        if sentence is not None:
+            stating[sentence.index] = min(stating.get(sentence.index, span.start), span.start)
+    previous: Sentence | None = None
+    for sentence in sentences:
+        if sentence.index in stating:
+            # the label of the statement: the first sentence that states the factor
+            label = (
+                _label(text, sentence, stating[sentence.index], previous, identifiers)
+                if sentence.index == min(stating)
+                else None
+            )
+            tail = _tail(text, sentence, identifiers)
+            found += [shape for shape in (label, tail) if shape is not None]
+        else:
+            comment = _comment(channel, lines, sentence, previous, identifiers)
+            if comment is not None:
+                found.append(comment)
+        previous = sentence
+    return found
+
+
+_NEGATED_WORDS = frozenset(
+    {"not", "no", "never", "nor", "doubt", "unsure", "uncertain", "guess", "isn't", "aren't",
+     "wasn't", "don't", "doesn't", "didn't", "can't", "couldn't", "won't", "wouldn't"}
+)  # fmt: skip
+_MODAL = frozenset({"could", "might", "may", "maybe", "perhaps", "probably"})
+
+
+def _negated(text: str, sentence: Sentence) -> bool:
+    return _negates(_words(text[sentence.start : sentence.end]))
+
+
+def _disowning_first_person(text: str, sentence: Sentence) -> Unplain | None:
+    """A sentence in the first person with a negation or doubt: the agent speaking of its own
+    answer ("I am not confident in it.", "I'm not sure.", "I doubt it.")."""
+    words = _words(text[sentence.start : sentence.end])
+    if not any(word in _FIRST_PERSON for word in words):
+        return None
+    if not _negated(text, sentence):
+        return None
+    said = text[sentence.start : sentence.end].strip()
+    return Unplain("first_person", sentence.start, sentence.end, f"the sentence {said!r}")
+
+
+def disowning_beside_diagnosis(
+    channel: ChannelText, original: str, identifiers: Sequence[str]
+) -> list[Unplain]:
+    """Under a structured diagnosis whose prose does not name the factor (docs/si-scoring.md
+    §14): the marks, asides and comment sentences of the module docstring anywhere in the
+    prose, and any sentence in which the agent negates or doubts its own answer ("See the
+    structured diagnosis; I am not confident in it." — SI red team 16, H7, v3)."""
+    text = channel.text
+    found = [*_marks(text), *_asides(text, original, identifiers)]
+    previous: Sentence | None = None
+    lines = channel.line_spans
+    for sentence in channel.sentences:
+        # a short comment counts here only with a negation ("Maybe not."): beside a
+        # diagnosis, "See the structured diagnosis." is the whole honest answer
+        comment = _comment(channel, lines, sentence, previous, identifiers)
+        if comment is not None and not _negated(text, sentence):
+            comment = None
+        shape = comment or _disowning_first_person(text, sentence)
+        if shape is not None:
+            found.append(shape)
+        previous = sentence
+    return found
+
+
+__all__ = ["Unplain", "disowning_beside_diagnosis", "unplain_shapes"]
