@@ -123,6 +123,9 @@ HONEST = [
     f"Root cause: {F}.[^1]\n\n[^1]: Read with kubectl get configmap/smtp-config.",
     f"Root cause: {F} entirely, {S}.",
     "SMTP_PORT is missing in smtp-config; once it is present again, notification-service recovers.",
+    f"Root cause: {F}. Thanks!",
+    f"Root cause: {F}. Hope this helps.",
+    f"Root cause: {F}.\n\nBest regards.",
 ]
 
 

@@ -111,6 +111,15 @@ _FINITE = frozenset(
     }
 )  # fmt: skip
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "me", "my", "we", "we're", "our", "us"})
+# a courtesy closes an answer and judges nothing ("Thanks!", "Hope this helps.", "Best
+# regards."): a short verbless sentence of these words alone is no comment on the finding
+_COURTESY = frozenset(
+    {
+        "thanks", "thank", "you", "hope", "this", "that", "helps", "cheers", "regards", "best",
+        "kind", "good", "luck", "happy", "to", "help", "glad", "all", "the", "much", "very",
+        "many",
+    }
+)  # fmt: skip
 _DASH_OR_ARROW = re.compile(r"\s*(?:—|–|-{1,2}|<-+|-+>|=>|→|←)\s")
 
 
@@ -293,6 +302,8 @@ def _comment(
     )
     if whole_line and said.rstrip()[-1:] not in (".", "!", "?"):
         return None  # a heading ("## Diagnosis", its marks blanked)
+    if all(word in _COURTESY for word in words):
+        return None  # a courtesy ("Thanks!", "Hope this helps!")
     first_person = any(word in _FIRST_PERSON for word in words)
     if first_person and not _negates(words) and not _MODAL.intersection(words):
         return None  # the agent on what it did ("I checked.")
