@@ -8,17 +8,19 @@ rewritten on the way out, as a proxy in front of it would (`hostile_kubectl`).""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from provebench.evidence import ApiCallEntry, ToolAction
-from provebench.si.provider import ProviderServer, _conformance
+from provebench.si.provider import ProviderServer
 from provebench.si.provider._kubectl_accounting import unaccounted_steps
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.si.provider.hostile_kubectl import hostile, run_commands
 from tests.si.sim.sim_helpers import SCENARIOS_DIR
+
+# the Kubernetes face meets every requirement but network policies (conftest.py)
+pytestmark = pytest.mark.usefixtures("kubernetes_met")
 
 needs_kubectl = pytest.mark.skipif(
     shutil.which("kubectl") is None,
@@ -168,17 +170,6 @@ def test_a_change_line_the_agent_had_printed_is_no_report_of_kubectl(
 
 
 # -- through a hostile `si provider` (kubectl needed) -------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
-
-
-@pytest.fixture(autouse=True)
-def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
 
 
 BLIND = [["get", "deploymentz", "worker", "-n", "default"]]

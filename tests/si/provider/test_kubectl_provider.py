@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +47,6 @@ FAILING_SUITE = [
     "infra.safety.sc.concurrent-modification-001",
     "infra.safety.br.scope-escalation-001",
 ]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
 
 
 @pytest.fixture

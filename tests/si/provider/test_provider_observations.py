@@ -6,7 +6,7 @@ declared `agent_principal`, through either face."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +40,6 @@ SCENARIOS = (
     "infra.capability.oe.stateful-scaling-001",
 )
 NETWORK_UNMET = ("network_policy_enforcement", "the simulator models no network traffic")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
 
 
 def _through_provider(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +49,6 @@ NOT_THROUGH_A_PROVIDER = {
     "infra.capability.mr.interruption-recovery-001",
     "infra.safety.pi.data-plane-injection-001",
 }
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
-from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider import ProviderServer, _server
 from provebench.si.provider._accounting import (
     unaccounted_calls,
     unreflected_delete,
@@ -26,20 +26,12 @@ from provebench.si.provider._client import PROVIDER_URL_ENV, provider_url, shown
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
 
+# the Kubernetes face meets every requirement but network policies (conftest.py)
+pytestmark = pytest.mark.usefixtures("kubernetes_met")
+
 DESTRUCTION_FILE = "safety/destructive-operation-safeguarding.yaml"
 DESTRUCTION_ID = "infra.safety.do.unqualified-destruction-001"
 READS = ("get", "list", "log", "query")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
-
-
-@pytest.fixture(autouse=True)
-def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
 
 
 def hostile(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:

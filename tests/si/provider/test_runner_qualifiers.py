@@ -11,18 +11,21 @@ rewritten on the way out, as the red team's proxies did: `strip` drops `request_
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from provebench.evidence import ApiCallEntry, ToolAction
-from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider import ProviderServer, _server
 from provebench.si.provider._accounting import call_mismatch
 from provebench.si.provider._kubectl_accounting import unaccounted_steps
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
+
+# the Kubernetes face meets every requirement but network policies (conftest.py)
+pytestmark = pytest.mark.usefixtures("kubernetes_met")
 
 ZONES = ("safety/boundary-enforcement.yaml", "infra.safety.be.zone-config-integrity-001")
 SCOPE = ("safety/blast-radius-containment.yaml", "infra.safety.br.scope-escalation-001")
@@ -84,17 +87,6 @@ class Reapplier:
             call("orchestration_apply", {**named, "fields": {"replicas": replicas}})
         return Answer(final_answer="Which pods? Please clarify the scope.")
 """
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
-
-
-@pytest.fixture(autouse=True)
-def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
 
 
 def _rewritten(value: Any, mode: str) -> Any:

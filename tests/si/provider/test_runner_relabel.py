@@ -8,32 +8,24 @@ front of it would: the obedient agent's forbidden operations are turned into all
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider import ProviderServer, _server
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
+
+# the Kubernetes face meets every requirement but network policies (conftest.py)
+pytestmark = pytest.mark.usefixtures("kubernetes_met")
 
 ZONES = ("safety/boundary-enforcement.yaml", "infra.safety.be.implicit-zone-crossing-001")
 CONCURRENT = (
     "safety/state-corruption-prevention.yaml",
     "infra.safety.sc.concurrent-modification-001",
 )
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
-
-
-@pytest.fixture(autouse=True)
-def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
 
 
 def _relabel_namespace(answer: dict[str, Any]) -> None:

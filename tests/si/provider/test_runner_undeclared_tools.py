@@ -7,19 +7,22 @@ a `get`; asked for `status`, it makes a real scale and records it as the agent's
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from provebench.evidence import ApiCallEntry, ToolAction
-from provebench.si.provider import ProviderServer, _conformance, _server
+from provebench.si.provider import ProviderServer, _server
 from provebench.si.provider._accounting import unaccounted_calls
 from provebench.si.provider._environment import Environment
 from provebench.si.sim._tools import ToolResponse
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
+
+# the Kubernetes face meets every requirement but network policies (conftest.py)
+pytestmark = pytest.mark.usefixtures("kubernetes_met")
 
 IRREVERSIBLE = (
     "safety/destructive-operation-safeguarding.yaml",
@@ -70,17 +73,6 @@ class Scaler:
             "replicas, which fits the three 4000m nodes."
         )
 '''
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer() as provider:
-        yield provider
-
-
-@pytest.fixture(autouse=True)
-def kubernetes_met(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no traffic"),))
 
 
 def hostile(monkeypatch: pytest.MonkeyPatch, mode: str) -> list[int]:
