@@ -40,7 +40,7 @@ from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operati
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_selector import _read, command_write
-from provebench.si.provider._kubectl_shown import shows_no_state
+from provebench.si.provider._kubectl_shown import objects_shown, shows_no_state
 from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
@@ -409,6 +409,11 @@ def _read_names(entries: Sequence[AuditEntry], agent: str) -> list[str] | None:
     return names
 
 
+def _index_of(reads: Sequence[ApiCallEntry], entry: ApiCallEntry) -> int:
+    """The entry's place among the command's reads (by identity: two reads may be equal)."""
+    return next(index for index, read in enumerate(reads) if read is entry)
+
+
 def _as_shown(
     args: Sequence[str], entries: Sequence[AuditEntry], agent: str, output: str | None
 ) -> list[AuditEntry]:
@@ -417,14 +422,26 @@ def _as_shown(
     template that printed nothing of it in ``output``, the command's recorded output, None
     where the command failed), so it is no required read's evidence; a ``shown`` the entry
     came with is never kept (only the command's arguments and output say what was shown)."""
-    name_only = shows_no_state(args, output, _read_names(entries, agent))
+    names = _read_names(entries, agent)
+    name_only = shows_no_state(args, output, names)
+    reads = [
+        entry
+        for entry in entries
+        if isinstance(entry, ApiCallEntry)
+        and entry.actor == agent
+        and entry.verb in ("get", "list")
+    ]
+    # several objects read at once: each credited by what was printed of it (SI red team 17, H2)
+    per_object = objects_shown(args, output, names, len(reads))
     out: list[AuditEntry] = []
     for entry in entries:
         if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
             out.append(entry)
             continue
         detail = {key: value for key, value in entry.detail.items() if key != "shown"}
-        if name_only and entry.verb in ("get", "list"):
+        read = entry.verb in ("get", "list")
+        unseen = read and per_object is not None and not per_object[_index_of(reads, entry)]
+        if read and (name_only or unseen):
             detail["shown"] = NAME_ONLY
         out.append(entry if detail == entry.detail else entry.model_copy(update={"detail": detail}))
     return out

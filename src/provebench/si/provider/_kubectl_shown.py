@@ -23,6 +23,15 @@ H4). So it counts only where the command's recorded output, the template's own t
 read objects' names taken out (`_kubectl_printed`), is not blank, and only where everything
 else it prints is accounted for. kubectl reads its output flags in argument order: the last
 `-o`/`--output` is the one it uses (H4: `--output json -o jsonpath={.metadata.name}`).
+
+A read of several objects in one command is credited per object, never per command (SI red
+team 17, H2: `get deployment/worker node/node-1 -o jsonpath={.items[1].status}` printed only the
+node, yet the deployment was credited as read). kubectl prints such a read as one list; which
+object a jsonpath or go-template value came from (`items[N]`, a filter, a `range` with an `if`,
+a field one object lacks) is not known from its output, so such a read is evidence of none of
+them. `custom-columns` prints one row per object, in the order read: each object is credited
+by its own row alone (a row of `<none>` shows nothing), and only where the rows are exactly
+one per object (a value holding a line break could forge a row: then none is credited).
 """
 
 from __future__ import annotations
@@ -166,4 +175,40 @@ def shows_no_state(
     return False
 
 
-__all__ = ["output_format", "shows_no_state"]
+def _no_headers(args: Sequence[str]) -> bool:
+    """Whether kubectl prints no header row (`--no-headers`, `--no-headers=true`)."""
+    values = [_split_flag(a)[1] for a in args[1:] if _split_flag(a)[0] == "--no-headers"]
+    return bool(values) and values[-1] in (None, "true")
+
+
+def _rows(args: Sequence[str], output: str, count: int) -> list[str] | None:
+    """custom-columns' rows, one per object in the order read, or None where kubectl's
+    standard output is not exactly a header (unless `--no-headers`) and one row per object."""
+    lines = output.split(_STDERR, 1)[0].split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not _no_headers(args):
+        lines = lines[1:] if lines else []
+    return lines if len(lines) == count else None
+
+
+def objects_shown(
+    args: Sequence[str], output: str | None, names: Sequence[str] | None, count: int
+) -> list[bool] | None:
+    """For a template read of ``count`` > 1 objects (module doc), whether each object's state,
+    in the order read, was shown; None where the command's one answer (`shows_no_state`)
+    stands: a single object, or an output that is not a template."""
+    if count < 2 or not args or args[0] != "get":
+        return None
+    shown = output_format(args)
+    if not shown or not shown.startswith(_TEMPLATES):
+        return None
+    rows = None
+    if shown.startswith("custom-columns=") and output is not None:
+        rows = _rows(args, output, count)
+    if rows is None:
+        return [False] * count
+    return [_template_shows_state(shown, row, names) for row in rows]
+
+
+__all__ = ["objects_shown", "output_format", "shows_no_state"]
