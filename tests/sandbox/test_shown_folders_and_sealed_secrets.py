@@ -26,6 +26,7 @@ from provebench.sandbox._policy import (
     code_folder,
     command_code_paths,
     interpreter_paths,
+    policy_for,
 )
 from provebench.sandbox._private import private_root
 
@@ -88,6 +89,17 @@ def test_a_code_folder_spelled_through_a_link_to_tmp_is_tmp(tmp_path: Path) -> N
     link.symlink_to("/tmp")
     assert code_folder(link / "imp.py") == link / "imp.py"
     assert code_folder(tmp_path / "imp.py") == tmp_path
+
+
+def test_no_policy_shows_a_home_folder_or_tmp_whole_by_any_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = fake_home(tmp_path, monkeypatch)
+    (tmp_path / "homelink").symlink_to(home)
+    (tmp_path / "tmplink").symlink_to("/tmp")
+    for folder in (home, tmp_path / "homelink", tmp_path / "tmplink"):
+        with pytest.raises(ProvebenchError, match=r"never shows it whole|cover the sandbox's"):
+            policy_for([folder], {})
 
 
 def test_a_seal_copies_no_secret_a_run_hides(

@@ -500,6 +500,7 @@ def policy_for(
     # the parent of, which is what the laboratory reads, not the `x/corpus` its spelling says.
     hidden = [real_path(s) for s in (*secrets.values(), *hidden_from_every_candidate())]
     shown = [absolute(c) for c in code]
+    candidates = list(shown)
     _refuse_linked_secrets([copies.get(path, path) for path in shown], hidden, field_name)
     # provebench's own package: its public rules are the candidate's to use (an importer may
     # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
@@ -511,6 +512,11 @@ def policy_for(
                 "keep the candidate's code and interpreter in a folder of their own",
                 field=field_name,
             )
+        # Every folder of the candidate's shown whole, however it was found (a package's
+        # folder, a venv, a code folder): never the root, a home folder, a system folder or
+        # /tmp, by identity (pilot red team round 17, A11 and A7).
+        if path in candidates and real_path(copies.get(path, path)).is_dir():
+            refuse_shown_folder(path, field=field_name, what="folder")
         for secret in hidden:
             if lies_inside(copies.get(path, path), secret):
                 raise ProvebenchError(
