@@ -81,6 +81,7 @@ def check_output_file(
     _refuse_inputs(target, inputs, field)
     # Only the inputs: a file written beside the key folder (in a home folder) carries nothing.
     _refuse_key_inside(inputs, field)
+    _refuse_inside_key_folder(target, field)
 
 
 def check_output_dir(
@@ -105,6 +106,7 @@ def check_output_dir(
     _check_writable(existing, field)
     _refuse_inputs(target, inputs, field)
     _refuse_key_inside([target, *inputs], field)
+    _refuse_inside_key_folder(target, field)
 
 
 SESSION_DIR_PREFIX = "session-"
@@ -175,6 +177,20 @@ def _refuse_key_inside(folders: Iterable[str | Path], field: str | None) -> None
                 path=folder,
                 field=field,
             )
+
+
+def _refuse_inside_key_folder(target: Path, field: str | None) -> None:
+    """Refuse an output that would land inside the laboratory's key folder, by identity (a link
+    to the folder is the folder): written there it would replace the signing key or the record
+    of the secrets every sandbox hides (pilot red team round 17, A8)."""
+    keys = key_dir()
+    if os.path.lexists(keys) and lies_inside(target, keys):
+        raise ProvebenchError(
+            f"lies inside the laboratory's key folder {keys} ({KEY_DIR_ENV}); "
+            "nothing provebench outputs may be written there",
+            path=target,
+            field=field,
+        )
 
 
 def _holds(folder: Path, keys: Path) -> bool:

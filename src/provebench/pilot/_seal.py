@@ -33,6 +33,7 @@ computed by the laboratory, and the seed is unknowable to it until the reveal.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 from collections.abc import Sequence
@@ -44,7 +45,7 @@ from provebench._canonical import canonical_json, still_written, write_atomic
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._envelope import write_and_sign
-from provebench.attest._keys import TrustedKey, key_dir
+from provebench.attest._keys import TrustedKey
 from provebench.pilot._limits import (
     CONTROL_MIN_CYCLES,
     CONTROL_MIN_FILE_EVENTS,
@@ -78,9 +79,9 @@ from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._known_secrets import remember_secret
 from provebench.sandbox._policy import (
-    SHIPPED_SECRETS,
     code_paths_for_command,
     command_code_paths,
+    hidden_from_every_candidate,
     shown_to_every_candidate,
 )
 
@@ -96,8 +97,9 @@ class SealedCandidate:
 
 
 def _hidden_when_sealing() -> list[Path]:
-    # What every sandbox hides whatever the run (`policy_for`): never copied into a seal.
-    return [key_dir(), *SHIPPED_SECRETS]
+    # What every sandbox hides whatever the run — the very set `policy_for` hides — is never
+    # copied into a seal (pilot red team round 17, A1 and A6).
+    return hidden_from_every_candidate()
 
 
 def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandidate:
@@ -130,9 +132,11 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         )
     assert agent is not None
     if is_shipped(agent, builtin_agents()):
+        _refuse_missing_shipped_module(agent, builtin_agents())
         return SealedCandidate({"spec": agent, "code_sha256": shipped_code_sha256()}, ())
     code = locate(agent, "--agent")
     _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
+    _refuse_code_every_sandbox_shows(code.shown)
     digest = listing_digest(_launchable_listing(code.shown, "--agent"))
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
 
@@ -168,6 +172,44 @@ def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, st
     listing = code_listing(shown, _hidden_when_sealing(), field=field, skip_caches=True)
     check_launchable(listing, shown, field=field)
     return listing
+
+
+def _refuse_missing_shipped_module(agent: str, builtins: dict[str, str]) -> None:
+    """A `module:Class` of provebench's own package is sealed as provebench's code, so it must
+    be some: a module that does not exist is a seal no run can launch (pilot red team round 17,
+    A2). Found, not imported (`find_spec`: only its parent packages, provebench's own, load)."""
+    if agent in builtins:
+        return
+    module = agent.rpartition(":")[0]
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        raise ProvebenchError(
+            f"no module {module!r} in provebench's package; give a built-in name or the "
+            "candidate's own module:Class or path.py:Class",
+            field="--agent",
+        )
+
+
+def _refuse_code_every_sandbox_shows(shown: tuple[Path, ...]) -> None:
+    """A `module:Class` that resolves inside what every sandbox shows — provebench's own
+    interpreter (its venv's `site-packages`: `openai._client:OpenAI`), its package, the system —
+    is not the candidate's code: sealed, it named an installed package as the candidate (pilot
+    red team round 17, A2). Refused in one line."""
+    from provebench.sandbox._containment import lies_inside
+
+    for path in shown:
+        for shared in shown_to_every_candidate():
+            if lies_inside(path, shared):
+                raise ProvebenchError(
+                    f"the module lies in {shared}, which every sandbox shows (provebench's "
+                    "interpreter, its package, the system): not a candidate's own code; seal "
+                    "the candidate's module:Class or path.py:Class from a folder of its own",
+                    path=path,
+                    field="--agent",
+                )
 
 
 def _refuse_lone_module_in_shared_folder(shown: tuple[Path, ...], path_entry: str) -> None:

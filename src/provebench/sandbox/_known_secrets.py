@@ -6,8 +6,8 @@ A candidate's development run names its own corpus, never another seal's; yet a 
 (the control's seed) or a control's answer key kept in a folder that run shows — beside the
 candidate's code, inside the folder its interpreter lives in — was readable there (pilot red
 team round 16, A3). The record lives in the key folder, which every sandbox hides, one real
-path a line. A path recorded that is gone is skipped; a line that is not an absolute path is
-ignored, since nothing but this module writes the file.
+path a line. A path recorded that is gone is skipped; a record that is not one (a line that is
+not an absolute path: an output written over it) stops every launch until it is restored.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import contextlib
 import os
 from pathlib import Path
 
+from provebench._errors import ProvebenchError
 from provebench._key_location import key_dir
 
 RECORD_FILE = "known-secrets.txt"
@@ -35,20 +36,35 @@ def remember_secret(path: Path) -> None:
 
 
 def known_secrets() -> list[Path]:
-    """Every recorded secret that still exists, in the order recorded, each once."""
+    """Every recorded secret that still exists, in the order recorded, each once.
+
+    Fails closed: a record that cannot be read (but exists) or holds a line that is not an
+    absolute path stops the launch in one line — garbled, it would otherwise read as "nothing
+    to hide" and unhide every opening and control (pilot red team round 17, A8)."""
     record = key_dir() / RECORD_FILE
     try:
         text = record.read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError:
+    except FileNotFoundError:
         return []
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot read the record of the secrets every sandbox hides: {error.strerror}",
+            path=record,
+        ) from None
     found: list[Path] = []
-    for line in dict.fromkeys(text.splitlines()):
+    for number, line in enumerate(text.splitlines(), start=1):
         path = Path(line)
-        if not path.is_absolute():
-            continue
+        if not path.is_absolute() or "\x00" in line:
+            raise ProvebenchError(
+                "the record of the secrets every sandbox hides is garbled (a line that is "
+                "not an absolute path); restore it from the seals and controls made",
+                path=record,
+                line=number,
+            )
         with contextlib.suppress(OSError):
             path.lstat()
-            found.append(path)
+            if path not in found:
+                found.append(path)
     return found
 
 

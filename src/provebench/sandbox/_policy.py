@@ -20,7 +20,9 @@ cycle to the next (the private folder's host path, the socket's).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pwd
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -137,47 +139,88 @@ def _is_system(path: Path) -> bool:
     return any(_under(path, Path(d)) for d in SYSTEM_DIRS)
 
 
-def interpreter_paths(program: Path) -> list[Path]:
+def interpreter_paths(program: Path, *, field: str = "--agent-cmd") -> list[Path]:
     """The folders a program needs besides the system: its virtual environment (the folder
-    above `bin/` that holds a `pyvenv.cfg`) and the installation its link chain resolves to —
-    the interpreter the kernel actually runs. Never a folder that `pyvenv.cfg`'s `home` names:
-    that file is the candidate's to write, and a `home` naming any host folder bound that folder
-    into the sandbox (pilot red team round 16, A3: a seal's opening and a control's answers read
-    by a development run). Nothing is run to find them."""
+    above `bin/` that holds a `pyvenv.cfg`) and the Python installation its link chain resolves
+    to — the interpreter the kernel actually runs. Never a folder that `pyvenv.cfg`'s `home`
+    names: that file is the candidate's to write, and a `home` naming any host folder bound that
+    folder into the sandbox (pilot red team round 16, A3). Nothing is run to find them.
+
+    The folder above a program's `bin/` counts as an installation only when it is one — it holds
+    `lib/pythonX.Y/os.py` — and, like every folder shown, it passes `refuse_shown_folder`: a
+    program in `~/bin` named by path showed the whole home folder, `~/.ssh` with it (pilot red
+    team round 17, A11). Any other program is shown as its own file (`code_folder`)."""
     program = absolute(program)
     found: list[Path] = []
     venv = program.parent.parent
     if program.parent.name == "bin" and (venv / "pyvenv.cfg").is_file():
         found.append(venv)
     real = program.resolve()
-    if not _is_system(real):
-        found.append(_prefix_of(real.parent))
-    return [p for p in found if not _is_system(p)]
+    if not _is_system(real) and real.parent.name == "bin":
+        prefix = real.parent.parent
+        if _is_python_installation(prefix):
+            found.append(prefix)
+    kept = [p for p in found if not _is_system(real_path(p))]
+    for folder in kept:
+        refuse_shown_folder(folder, field=field, what="interpreter installation")
+    return kept
 
 
-def _prefix_of(bin_dir: Path) -> Path:
-    return bin_dir.parent if bin_dir.name == "bin" else bin_dir
+def _is_python_installation(prefix: Path) -> bool:
+    """A Python's landmark (the one CPython itself looks for to find its prefix)."""
+    return any(prefix.glob("lib/python3*/os.py"))
+
+
+def _home_folders() -> list[Path]:
+    """The user's home folder by `$HOME` and by the password database (`$HOME` may be moved)."""
+    homes = [Path.home()]
+    with contextlib.suppress(KeyError, OSError):
+        homes.append(Path(pwd.getpwuid(os.getuid()).pw_dir))
+    return homes
+
+
+def _refusal(folder: Path) -> str | None:
+    """Why `folder` may never be shown whole (by identity, whatever its spelling), or None:
+    the file system's root, a home folder or above one, a system folder, or a folder that
+    holds or covers the sandbox's `/tmp`."""
+    real = real_path(folder)
+    if real == Path("/"):
+        return "is the file system's root"
+    if any(lies_inside(home, folder) for home in _home_folders()):
+        return "is a home folder or holds one"
+    if _is_system(real):
+        return "is a system folder"
+    if _covers_sandbox_tmp(folder):
+        return "is or holds /tmp"
+    return None
+
+
+def refuse_shown_folder(folder: Path, *, field: str, what: str) -> None:
+    """Refuse, in one line, to show `folder` whole (`_refusal`)."""
+    reason = _refusal(folder)
+    if reason is not None:
+        raise ProvebenchError(
+            f"the {what} {folder} {reason}; a sandbox never shows it whole — "
+            "keep the candidate's interpreter and code in folders of their own",
+            field=field,
+        )
 
 
 def _covers_sandbox_tmp(location: Path) -> bool:
     """A bind at `location` would lie over the sandbox's own `/tmp` (which is mounted before the
-    shown folders, so that code kept under the host's `/tmp` is shown on top of it)."""
-    return _under(SANDBOX_TMP, absolute(location))
+    shown folders, so that code kept under the host's `/tmp` is shown on top of it), or would
+    show the host's whole `/tmp` — by spelling and by identity: `x/tmplink` leading to `/tmp`
+    is the host's `/tmp` (pilot red team round 17, A7)."""
+    return _under(SANDBOX_TMP, absolute(location)) or lies_inside(SANDBOX_TMP, location)
 
 
 def code_folder(file: Path) -> Path:
     """What is shown of a candidate's code file: its folder (so that sibling modules import), or
-    the file alone where the folder is the file system's root, a home folder or above one."""
+    the file alone where the folder may not be shown whole (`_refusal`: the file system's root,
+    a home folder or above one, a system folder, `/tmp` or above it) — all by identity."""
     file = absolute(file)
     folder = file.parent
-    # By identity: a folder spelled through a link to `/` or to a home folder is that folder.
-    real = real_path(folder)
-    if (
-        real == Path("/")
-        or lies_inside(Path.home(), folder)
-        or _is_system(real)
-        or _covers_sandbox_tmp(folder)
-    ):
+    if _refusal(folder) is not None:
         return file
     return folder
 
@@ -412,6 +455,24 @@ def _regular_files(root: Path) -> Iterable[Path]:
     return (Path(folder, name) for folder, _, names in os.walk(root) for name in names)
 
 
+def laboratory_secrets() -> dict[str, Path]:
+    """The laboratory's own secrets, by role: its signing key and its private root — the root,
+    not the private folders in it: a mask over the root covers the folders another run makes
+    after this sandbox started (pilot red team round 16, A6)."""
+    from provebench.attest._keys import key_dir
+
+    return {LABORATORY_KEY_ROLE: key_dir(), LABORATORY_PRIVATE_ROLE: private_root()}
+
+
+def hidden_from_every_candidate() -> list[Path]:
+    """What no candidate ever sees, whatever the run names: the laboratory's secrets, the
+    shipped answer keys, and every seal opening and control corpus recorded (`known_secrets`).
+    One set for a run's sandbox (`policy_for`) and for what `pilot seal` copies: a seal made of
+    a folder holding any of them copied them, and a run from the seal read them in the copy,
+    where no mask over the originals reaches (pilot red team round 17, A1 and A6)."""
+    return [*laboratory_secrets().values(), *SHIPPED_SECRETS, *known_secrets()]
+
+
 def policy_for(
     code: Iterable[Path],
     secrets: Mapping[str, Path],
@@ -433,17 +494,13 @@ def policy_for(
     wherever it appears under a shown folder, and code that lies inside a secret (an importer
     file inside the corpus or the run folder, or a link into one) is refused in one line, since
     hiding the secret would hide the code with it."""
-    from provebench.attest._keys import key_dir
-
     copies = {absolute(shown): copy for shown, copy in (copies or {}).items()}
-    # The private root, not the private folders in it: a mask over the root covers the folders
-    # another run makes after this sandbox started (pilot red team round 16, A6).
-    secrets = {LABORATORY_KEY_ROLE: key_dir(), LABORATORY_PRIVATE_ROLE: private_root(), **secrets}
+    secrets = {**laboratory_secrets(), **secrets}
     # Each secret where the kernel finds it: `x/link/../corpus` is the folder the link leads to
     # the parent of, which is what the laboratory reads, not the `x/corpus` its spelling says.
-    known = known_secrets()
-    hidden = [real_path(s) for s in (*secrets.values(), *SHIPPED_SECRETS, *known)]
+    hidden = [real_path(s) for s in (*secrets.values(), *hidden_from_every_candidate())]
     shown = [absolute(c) for c in code]
+    candidates = list(shown)
     _refuse_linked_secrets([copies.get(path, path) for path in shown], hidden, field_name)
     # provebench's own package: its public rules are the candidate's to use (an importer may
     # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
@@ -455,6 +512,11 @@ def policy_for(
                 "keep the candidate's code and interpreter in a folder of their own",
                 field=field_name,
             )
+        # Every folder of the candidate's shown whole, however it was found (a package's
+        # folder, a venv, a code folder): never the root, a home folder, a system folder or
+        # /tmp, by identity (pilot red team round 17, A11 and A7).
+        if path in candidates and real_path(copies.get(path, path)).is_dir():
+            refuse_shown_folder(path, field=field_name, what="folder")
         for secret in hidden:
             if lies_inside(copies.get(path, path), secret):
                 raise ProvebenchError(
@@ -505,10 +567,13 @@ __all__ = [
     "code_paths_for_command",
     "command_code_folders",
     "command_code_paths",
+    "hidden_from_every_candidate",
     "interpreter_paths",
+    "laboratory_secrets",
     "outside_held_code",
     "own_interpreter_paths",
     "policy_for",
+    "refuse_shown_folder",
     "shown_to_every_candidate",
     "system_args",
 ]
