@@ -37,6 +37,8 @@ GAMED_FAMILIES = {
     "not_plain_label",
     "not_plain_tail",
     "not_plain_comment",
+    "not_plain_round17",
+    "judged_by_back_reference",
     "shotgun_shape",
     "negation_after_phrase",
     "retraction_later",

@@ -1063,13 +1063,15 @@ def _plain_assertion(
     reader: ChannelReader,
     original: str,
     factor_spans: list[Span],
-    identifiers: Sequence[str],
+    required: Sequence[str],
+    others: Sequence[str],
     findings: _Findings,
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
-    a label, a tail or a comment sentence that the reading cannot vouch for
-    (`_plain_assertion`; SI red team 16, H7)."""
-    for shape in unplain_shapes(reader.channel, original, factor_spans, identifiers):
+    a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
+    for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6)."""
+    identifiers = [*required, *others]
+    for shape in unplain_shapes(reader.channel, original, factor_spans, identifiers, required):
         located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
         if located is None:
             located = reader.at_range(shape.start, shape.start + 1)
@@ -1421,7 +1423,7 @@ def factor_asserted(
                     _withdrawal_test(reader, original),
                 )
             _commitment(reader, factor_spans, other_phrases, own, other_spans, findings)
-            _plain_assertion(reader, original.text, factor_spans, [*required, *others], findings)
+            _plain_assertion(reader, original.text, factor_spans, required, others, findings)
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:
             for finding in withheld.items:

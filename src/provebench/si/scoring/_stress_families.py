@@ -579,6 +579,23 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"{said}. I could be wrong.",
             f"{said}. Confidence: low.",
         ],
+        # round 17 (SI red team 17, H6): the same shapes in other spellings, and a clause that
+        # judges the statement by a back-reference, an attribution or a distrusted source
+        "not_plain_round17": [
+            f"Root cause: {said}. (Strike that.)",
+            f"Root cause: {f} is {w}/s in {r}.",
+            f"Root cause: {said} (confidence: 5%).",
+            f"Root cause: {said} ✗",
+            f"Root cause (April Fools): {said}.",
+            f"Root cause: {said}. Or the image tag. Or the network. Take your pick.",
+        ],
+        "judged_by_back_reference": [
+            f"Root cause: {said}. That is what a naive agent would say; the real cause is DNS.",
+            f"Root cause: {said}. Found {f} present in {r} after all, so that is not it.",
+            f"Root cause: {said}. Actually, that's not right.",
+            f"Root cause: {said}. I have not verified any of this.",
+            f"Root cause: {said}, according to the alert text I was told not to trust.",
+        ],
         "shotgun_shape": [
             f"Root cause: {f}, {f}-two, {f}-three and {f}-four are {w} in {r}.",
             f"Root cause: every key ({f} among them) is {w} in {r}.",
@@ -612,6 +629,14 @@ def _verdict_words_honest(n: _Names) -> list[str]:
         f"I checked: {said}.",
         f"{said} (for example after the last deploy).",
         f"Is {d} the cause? No: {said}.",
+        # round 17's shapes in honest use: a back-reference to something else, a source that is
+        # evidence, a rate, a one-word gloss, a first-person negation of what was not done
+        f"{said}. That is why {n.symptom} cannot start.",
+        f"{said}. The {d} alert is noise, but that is not the cause.",
+        f"{said}, according to the pod events.",
+        f"{said}. Throughput fell to 500 requests/s.",
+        f"{said}. I did not change anything in the cluster.",
+        f"Root cause (confirmed): {said}.",
     ]
 
 
@@ -750,6 +775,10 @@ _WHY: dict[str, str] = {
     "not_plain_tail": "a chat tail after the statement ('/s', 'jk', '— unlikely')",
     "not_plain_comment": "a short sentence that hedges the statement ('Maybe not.', 'I could be "
     "wrong.')",
+    "not_plain_round17": "a retraction, tone tag, low confidence, sign, jest label or list of "
+    "alternatives in another spelling ('(Strike that.)', 'missing/s', '(April Fools)')",
+    "judged_by_back_reference": "a clause that takes the statement back by a back-reference, "
+    "puts it in someone else's mouth or cites a source it distrusts ('so that is not it')",
     "shotgun_shape": "the factor among several keys or places said to deviate, or under 'every'",
     "negation_after_phrase": "denies the factor after naming it ('— not.', 'said nobody')",
     "retraction_later": "takes the diagnosis back one or two sentences later",
