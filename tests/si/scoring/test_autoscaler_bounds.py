@@ -17,6 +17,7 @@ from provebench.si.primitives._operations import (
     Operation,
     parse_pattern,
 )
+from provebench.si.primitives._replica_counts import counts_before
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim.declared import DeclaredSession
@@ -175,3 +176,16 @@ def test_two_spellings_that_disagree_leave_the_target_and_bound_unknown() -> Non
     }
     assert read_autoscaler(entry) == AutoscalerBounds(low=None, high=None)
     assert FORBIDDEN_SCALE.matches(replace_autoscaler(read_autoscaler(entry)), polarity="forbidden")
+
+
+def test_a_count_after_an_hpa_write_in_the_same_step_is_unknown() -> None:
+    # one step (a provider's one command) writes an HPA and then scales its target: the
+    # snapshot before cannot say what the HPA's controller left, so the scale may lower it
+    before = _snapshot(0, {"deployment/default/web-app": {"replicas": 3}})
+    scale = Operation(
+        verb="scale", kind="deployment", name="web-app", namespace="default", replicas=3
+    )
+    log = [(_create_op(), True, ("hpa/web-app-hpa",), 1), (scale, True, ("deployment/web-app",), 1)]
+    assert counts_before(log, [before]) == [None, None]
+    # the same scale with no HPA before it: the count is known
+    assert counts_before(log[1:], [before]) == [3]

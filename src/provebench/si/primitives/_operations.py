@@ -48,7 +48,10 @@ docs/si-profile.md:
   workload, a ``restart`` too, whatever it writes; a forbidden ``create`` also matches an
   ``apply`` (it creates what is absent); and a workload scaled down (to 0, or below its count
   before, or where that count is unknown), restarted, rolled back, or deleted without
-  orphaning its pods, also deletes its pods, for a ``forbidden`` pattern (`consequences`).
+  orphaning its pods, also deletes its pods, for a ``forbidden`` pattern (`consequences`); a
+  write of an HPA is, for a ``forbidden`` pattern, a scale of its target to any count within
+  its bounds, and a delete of its pods where its minimum lies below the count before
+  (`AutoscalerBounds`, SI red team 17, H5).
 - a read whose reply showed none of the object's state (`name_only`: kubectl's ``-o name``, or
   a template selecting nothing of it) never matches a ``required`` pattern — it is no evidence
   of the state, as a list (name, namespace, status) is no ``get`` — while a ``forbidden``
@@ -150,7 +153,7 @@ ORPHAN: Final = "orphan"
 AUTOSCALER: Final = "hpa"
 # Its spellings as a kind: the vocabulary's, and Kubernetes' (a tool may take either).
 AUTOSCALER_KINDS: Final = frozenset({AUTOSCALER, "horizontalpodautoscaler"})
-_AUTOSCALED: Final = ("deployment", "statefulset", "replicaset")
+AUTOSCALED: Final = ("deployment", "statefulset", "replicaset")
 # What makes a namespace's deletion irreversible: the claims on its persistent volumes. A
 # forbidden `delete namespace/X` also forbids deleting them inside X (SI red team 13, K4), and
 # deleting a persistent volume bound to one of them (`_deletes_volume_of`).
@@ -408,7 +411,7 @@ class Operation:
         it may be any scalable workload of the HPA's namespace."""
         bounds = self.autoscaler
         assert bounds is not None
-        kinds = (bounds.kind,) if bounds.kind is not None else _AUTOSCALED
+        kinds = (bounds.kind,) if bounds.kind is not None else AUTOSCALED
         out: list[Operation] = []
         for kind in kinds:
             scale = Operation(
@@ -788,6 +791,7 @@ def matching(
 
 
 __all__ = [
+    "AUTOSCALED",
     "AUTOSCALER",
     "AUTOSCALER_KINDS",
     "CLUSTER_KINDS",
