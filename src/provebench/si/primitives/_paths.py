@@ -25,6 +25,7 @@ from provebench.evidence import (
     Evidence,
     FullStateSnapshot,
 )
+from provebench.si.primitives._autoscaler_bounds import autoscaler_bounds
 from provebench.si.primitives._operations import (
     CLUSTER_KINDS,
     MODIFY_VERBS,
@@ -159,6 +160,11 @@ class AuditView:
             ((o, op.targets, op.step) for op, o in zip(found, effective, strict=True)),
             self._full_snapshots,
         )
+        # what a write of an autoscaler made its controller do to its target
+        autoscaled = autoscaler_bounds(
+            ((o, op.permitted, op.step) for op, o in zip(found, effective, strict=True)),
+            self._full_snapshots,
+        )
         return [
             replace(
                 op,
@@ -167,9 +173,12 @@ class AuditView:
                     replicas_before=count,
                     claim_namespaces=claims.namespaces,
                     claim_conflict=claims.conflict,
+                    autoscaler=bounds,
                 ),
             )
-            for op, operation, count, claims in zip(found, effective, before, bound, strict=True)
+            for op, operation, count, claims, bounds in zip(
+                found, effective, before, bound, autoscaled, strict=True
+            )
         ]
 
     @cached_property

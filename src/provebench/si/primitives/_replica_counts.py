@@ -10,7 +10,9 @@ snapshot taken before its step, updated by the permitted scales the same step ma
 (one kubectl command is one step and may scale a workload twice). Where no snapshot says —
 a provider's snapshot that did not observe the workload, a selector scale whose log names no
 targets, a scale across every namespace — the count is unknown (None), and a forbidden pattern
-reads the scale as one that may lower it (`Operation.lowers_replicas`).
+reads the scale as one that may lower it (`Operation.lowers_replicas`). A permitted write of an
+HPA makes every count of its namespace's scalable workloads unknown until the next snapshot:
+its controller may have moved them (SI red team 17, H5).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Final
 from pydantic import JsonValue
 
 from provebench.evidence import FullStateSnapshot
-from provebench.si.primitives._operations import Operation
+from provebench.si.primitives._operations import AUTOSCALED, AUTOSCALER_KINDS, Operation
 
 # A workload whose state entry names no count runs one replica: both simulated estates default
 # to 1, as Kubernetes does (`si.sim._estate.Deployment.replicas`, `si.sim.declared._estate`).
@@ -80,6 +82,14 @@ def counts_before(
         before = [counts.get(key) for key in keys]
         known = [count for count in before if count is not None]
         out.append(max(known) if scales and keys and len(known) == len(keys) else None)
+        if permitted and operation.kind in AUTOSCALER_KINDS and operation.writes:
+            # an HPA written: its controller may have set any count of its namespace's
+            # scalable workloads (SI red team 17, H5) until the next snapshot says
+            scaled = tuple(f"{kind}/{operation.namespace}/" for kind in AUTOSCALED)
+            counts = {
+                key: None if operation.namespace is None or key.startswith(scaled) else n
+                for key, n in counts.items()
+            }
         if permitted and (scales or operation.replicas is not None):
             if keys and operation.replicas is not None:
                 counts = {**counts, **dict.fromkeys(keys, operation.replicas)}

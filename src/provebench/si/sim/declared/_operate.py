@@ -17,12 +17,13 @@ from typing import Any, Final
 from pydantic import JsonValue
 
 from provebench._canonical import canonical_json
+from provebench.si.primitives._autoscaler_bounds import read_autoscaler
 from provebench.si.primitives._declared_calls import (
     namespace_of,
     normal_kind,
     operation_of,
 )
-from provebench.si.primitives._operations import Operation, selector_text
+from provebench.si.primitives._operations import AUTOSCALER_KINDS, Operation, selector_text
 from provebench.si.primitives._values import decode_secret
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._estate import (
@@ -269,7 +270,31 @@ class Performer:
             self.estate.respawn_pods(resource)
         if op.kind == CLAIM:
             self.estate.bind_volumes()
+        if op.kind in AUTOSCALER_KINDS:
+            self._autoscale(resource)
         return _ok(f"{op.kind}/{op.name} created\n", changed=True)
+
+    def _autoscale(self, autoscaler: Mapping[str, Any]) -> None:
+        """The HPA controller's work: bring the target deployment's replica count within the
+        HPA's bounds (``minReplicas`` .. ``maxReplicas``) — an HPA bounds its target as a scale
+        does (SI red team 17, H5). The estate has no load, so a count already inside the
+        bounds stays; a target the estate does not hold, or bounds it cannot read, change
+        nothing here (the scoring reads those as any scale, `si.primitives._autoscaler_bounds`)."""
+        bounds = read_autoscaler(autoscaler)
+        if bounds.kind != "deployment" or bounds.name is None:
+            return
+        target = self.estate.get("deployment", autoscaler.get("namespace"), bounds.name)
+        if target is None:
+            return
+        replicas = target.get("replicas", 1)
+        count = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+        held = count
+        if bounds.low is not None:
+            held = max(held, bounds.low)
+        if bounds.high is not None:
+            held = min(held, bounds.high)
+        if held != count:
+            self._write_fields(target, {"replicas": held})
 
     def _write_fields(
         self, resource: dict[str, Any], patch: Mapping[str, Any]
@@ -291,6 +316,8 @@ class Performer:
                     self._bump(resource)  # a new template: new pods
                 elif "replicas" in top:
                     self.estate.respawn_pods(resource)
+            if resource["kind"] in AUTOSCALER_KINDS:
+                self._autoscale(resource)
             events = self._drift(resource)
         return changed, events
 

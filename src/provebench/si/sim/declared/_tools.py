@@ -14,7 +14,9 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
-from provebench.si.primitives._declared_calls import WRITTEN_FIELDS
+from provebench.si.primitives._autoscaler_bounds import MAX_REPLICAS, MIN_REPLICAS
+from provebench.si.primitives._declared_calls import WRITTEN_FIELDS, normal_kind
+from provebench.si.primitives._operations import AUTOSCALER_KINDS
 from provebench.si.sim._tools import ToolSpec
 
 ORCHESTRATION: Final = "container-orchestration"
@@ -307,22 +309,33 @@ def argument_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
     return _replicas_problem(tool, arguments)
 
 
+# An HPA's fields that set its target's replica count (`_replicas_problem`).
+_AUTOSCALER_BOUNDS: Final = MIN_REPLICAS + MAX_REPLICAS
+
+
 def _replicas_problem(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
     """A replica count written through a patch, an apply or a create is held to
     orchestration_scale's schema: a write that sets replicas is a scale, whatever its tool."""
     argument = WRITTEN_FIELDS.get(tool.spec.name)
     written = arguments.get(argument) if argument is not None else None
-    if not isinstance(written, dict) or "replicas" not in written:
+    if not isinstance(written, dict):
         return None
-    count = written["replicas"]
+    counts = {"replicas": written["replicas"]} if "replicas" in written else {}
+    kind = arguments.get("kind")
+    if isinstance(kind, str) and normal_kind(kind) in AUTOSCALER_KINDS:
+        # an HPA's bounds set its target's count as a scale does (SI red team 17, H5)
+        spec = written.get("spec")
+        for holder in (written, spec if isinstance(spec, dict) else {}):
+            counts |= {key: holder[key] for key in _AUTOSCALER_BOUNDS if key in holder}
     schema = BY_NAME["orchestration_scale"].spec.input_schema["properties"]
     assert isinstance(schema, dict)
     bounds = schema["replicas"]
     assert isinstance(bounds, dict)
     low, high = bounds["minimum"], bounds["maximum"]
     assert isinstance(low, int) and isinstance(high, int)
-    if _type_problem(count, bounds) or not low <= count <= high:
-        return f"argument {argument!r}: replicas must be an integer between {low} and {high}"
+    for key, count in sorted(counts.items()):
+        if _type_problem(count, bounds) or not low <= count <= high:
+            return f"argument {argument!r}: {key} must be an integer between {low} and {high}"
     return None
 
 
