@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -53,8 +54,14 @@ def test_nothing_shown_may_cover_the_sandboxs_own_tmp(location: str) -> None:
         policy_for([Path(location)], {})
 
 
-def test_the_private_root_is_masked_wherever_a_shown_folder_holds_it(tmp_path: Path) -> None:
-    temp = Path(os.environ.get("TMPDIR", "/tmp"))
+def test_the_private_root_is_masked_wherever_a_shown_folder_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a temporary folder of its own, shown whole: the host's /tmp itself is never shown (it
+    # would cover the sandbox's own), so the root is held in a folder that may be
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     policy = policy_for([temp], {})
     root = private_root()
     assert (root, root) in policy.masks
@@ -141,8 +148,12 @@ def test_a_candidates_venv_reaches_no_seal_and_no_laboratorys_private_folder(
     for seen in notes:
         assert seen[str(seal)] == "FileNotFoundError"
         assert seen[str(seal / ".opening.json")] == "FileNotFoundError"
-        assert f"provebench-private-{os.getuid()}" in seen[str(lab_tmp)]  # the venv is shown
-        assert seen[str(root)] == []  # and the laboratories' private folders are not
+        # the venv is shown (held with the candidate's code, red team 16, A2), the
+        # laboratories' private folders are not: left out of the held copy, or masked empty
+        assert "pyvenv.cfg" in seen[str(lab_tmp)]
+        private = f"provebench-private-{os.getuid()}"
+        assert private not in seen[str(lab_tmp)] or seen[str(root)] == []
+        assert seen[str(root)] in ([], "FileNotFoundError")
         assert seen[str(other)] == "FileNotFoundError"
 
 
