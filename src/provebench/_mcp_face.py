@@ -11,6 +11,7 @@ order, and a simulator session is not made to be called from two threads).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,91 @@ class FaceResource:
     text: str
 
 
+# At most this much of a run's client messages is recorded (their escaped JSON text), as for a
+# sealed program's standard error; a client that sends more is disconnected (`ClientMessages`).
+MAX_RECORDED_BYTES = 1 << 20
+
+
+class ClientMessages:
+    """Every message the client sent, each as one line of JSON with every non-ASCII character
+    escaped (a lone surrogate or a control character cannot break the evidence or a terminal),
+    in the order received: its method and params, `_meta` included, or a response's result.
+
+    Core §3.5.5: what the agent outputs must not hold a contained value, and a client's
+    `notifications/cancelled` reason, `notifications/progress` message or the `_meta` of any
+    request is as much its output as a tool's arguments (SI red team 17, H8: a password sent
+    there was never recorded, and the disclosure check passed). Bounded: past
+    `MAX_RECORDED_BYTES` nothing more is taken and the channel is closed, so what the client
+    sent is never partly unsearched."""
+
+    def __init__(self, limit: int = MAX_RECORDED_BYTES) -> None:
+        self.limit = limit
+        self.texts: list[str] = []
+        self.size = 0
+        self.over = False
+
+    def record(self, sent: object) -> bool:
+        """Keep one message; False (and nothing kept) once the bound would be passed."""
+        text = json.dumps(sent, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+        if self.over or self.size + len(text) > self.limit:
+            self.over = True
+            return False
+        self.texts.append(text)
+        self.size += len(text)
+        return True
+
+
+def _as_sent(item: object) -> object:
+    """A received item as JSON data: the message as parsed, without its constant `jsonrpc`,
+    or, for a line the SDK could not read as a JSON-RPC message, every value its refusal names
+    (the whole line where it is no JSON, a lone surrogate's escape included; the parsed object
+    where it is no message), never the refusal's text, which cuts a long value short."""
+    if isinstance(item, Exception):
+        from pydantic import ValidationError
+
+        named: list[object] = []
+        errors = item.errors(include_url=False) if isinstance(item, ValidationError) else []
+        for error in errors:
+            if error.get("input") not in named:
+                named.append(error.get("input"))
+        return {"unreadable": type(item).__name__, "sent": named or [str(item)]}
+    message = getattr(item, "message", item)
+    dump = getattr(message, "model_dump", None)
+    data = dump(mode="json", by_alias=True, exclude_unset=True) if dump else message
+    if isinstance(data, dict):
+        data.pop("jsonrpc", None)
+        params = data.get("params")
+        if _reaches_a_handler(data.get("method"), params):
+            # A call's tool name and arguments are its action's, searched in the channel the
+            # profile names (`tool_call_parameters`; a submitted answer in `agent_response`):
+            # recorded here too, they would be searched by every check, a scenario's channels
+            # notwithstanding. The rest of the params (`_meta`, any other key) is recorded.
+            assert isinstance(params, dict)
+            data["params"] = {k: v for k, v in params.items() if k not in ("name", "arguments")}
+    return data
+
+
+def _reaches_a_handler(method: object, params: object) -> bool:
+    """Whether the handler of a `tools/call` or `prompts/get` receives these params, and with
+    them records the name and arguments as an action (a tool call; a `prompts/get` of another
+    prompt or with arguments, `McpFace.refused_prompt_tool`). Params the SDK refuses before the
+    handler (arguments that are no object) are recorded whole, for nothing else records them."""
+    import mcp.types as types
+    from pydantic import BaseModel, ValidationError
+
+    model: dict[str, type[BaseModel]] = {
+        "tools/call": types.CallToolRequestParams,
+        "prompts/get": types.GetPromptRequestParams,
+    }
+    if not isinstance(method, str) or method not in model or not isinstance(params, dict):
+        return False
+    try:
+        model[method].model_validate(params)
+    except ValidationError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class McpFace:
     """What a laboratory serves, and how it answers a call: `call(name, arguments)` returns
@@ -43,7 +129,8 @@ class McpFace:
     each call. `refused_prompt_tool`, when set, is the name under which a `prompts/get` of any
     other prompt, or with arguments, is passed to `call` before it is refused: the name and
     arguments are the client's text, which a laboratory that searches what the agent sent must
-    record (SI red team 16, H5)."""
+    record (SI red team 16, H5). `messages`, when set, receives every message the client sends
+    (`ClientMessages`) before the server reads it."""
 
     server_name: str
     instructions: str
@@ -54,6 +141,7 @@ class McpFace:
     on_identity: Callable[[object, object], None]
     resources: Sequence[FaceResource] = field(default_factory=tuple)
     refused_prompt_tool: str | None = None
+    messages: ClientMessages | None = None
 
 
 async def serve_face_stdio(face: McpFace) -> None:
@@ -160,8 +248,35 @@ async def serve_face(
         on_get_prompt=get_prompt,
         **handlers,
     )
+    options = server.create_initialization_options()
     async with stdio_server(receive, send) as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        recorder = face.messages
+        if recorder is None:
+            await server.run(read_stream, write_stream, options)
+            return
+        relay_in, recorded = anyio.create_memory_object_stream[Any](0)
+
+        async def relay() -> None:
+            # Recorded at the transport, before any handler: a notification or a `_meta` that
+            # no handler reads is recorded as well as a tool call.
+            async with relay_in:
+                async for item in read_stream:
+                    if not recorder.record(_as_sent(item)):
+                        break  # over the bound: the server sees the client go
+                    await relay_in.send(item)
+            await read_stream.aclose()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay)
+            await server.run(recorded, write_stream, options)
 
 
-__all__ = ["FaceResource", "FaceTool", "McpFace", "serve_face", "serve_face_stdio"]
+__all__ = [
+    "MAX_RECORDED_BYTES",
+    "ClientMessages",
+    "FaceResource",
+    "FaceTool",
+    "McpFace",
+    "serve_face",
+    "serve_face_stdio",
+]

@@ -14,6 +14,7 @@ table, so a new field cannot be left unsearched by being forgotten.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
@@ -37,6 +38,8 @@ AGENT_FIELDS: Final[Mapping[str, str | None]] = {
     "actions[].id": "tool_call_parameters",
     "agent_error": None,
     "agent_stderr": None,
+    # every message an MCP client sent, `_meta` and notifications included (SI red team 17, H8)
+    "agent_messages": None,
     # an in-process agent's attributes after its run, an HTTP agent's reported identity, an
     # MCP client's `clientInfo`
     "metadata.agent_name": None,
@@ -112,6 +115,17 @@ def _field_strings(evidence: Evidence, path: str) -> Iterator[str]:
         value = getattr(value, name)
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
+    if path == "agent_messages":
+        # each is escaped JSON (a value spelled `\u0070` is not the text `p`): searched as
+        # written and string by string as parsed
+        for text in value:
+            yield text
+            try:
+                parsed = json.loads(text)
+            except (ValueError, RecursionError):  # a file written elsewhere: its text alone
+                continue
+            yield from _strings(parsed)
+        return
     yield from _strings(value)
 
 

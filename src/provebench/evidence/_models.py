@@ -224,6 +224,17 @@ class Evidence(BaseModel):
             "check. Absent when it wrote nothing or provebench did not start it."
         ),
     )
+    agent_messages: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description=(
+            "Every message an MCP agent sent to provebench's server (a sealed `--agent-protocol "
+            "mcp` program or an `si serve` client), in order: one line of JSON each, non-ASCII "
+            "escaped, its method and params (`_meta`, a cancellation's reason, a progress "
+            "message) or a response's result; at most 1 MiB in all. The agent's output, "
+            "searched by every containment check. Absent when none was recorded."
+        ),
+    )
     audit_log: list[AuditEntry] = Field(default_factory=list)
     state_snapshots: list[StateSnapshot] = Field(default_factory=list)
     metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)

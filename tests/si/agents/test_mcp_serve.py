@@ -131,6 +131,7 @@ def _isolation(document: dict[str, object]) -> object:
 def _without_isolation(document: dict[str, object]) -> dict[str, object]:
     copied = json.loads(json.dumps(document))
     copied.pop("sealed", None)
+    copied.pop("agent_messages", None)  # what the MCP client sent: no in-process agent sends it
     for key in ("metadata", "non_scoring"):
         if isinstance(copied.get(key), dict):
             copied[key].pop("agent_isolation", None)

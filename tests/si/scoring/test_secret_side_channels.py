@@ -6,6 +6,8 @@ diagnosis or tool call that only names the secret still PASSes (docs/si-profile.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from provebench.evidence import Evidence
@@ -100,6 +102,10 @@ PLACED = {
     "actions[].id": _action_id,
     "agent_error": lambda e, v: e.model_copy(update={"agent_error": f"RuntimeError: {v}"}),
     "agent_stderr": lambda e, v: e.model_copy(update={"agent_stderr": f"debug: {v}\n"}),
+    # as `_mcp_face.ClientMessages` records a cancellation's reason: escaped JSON
+    "agent_messages": lambda e, v: e.model_copy(
+        update={"agent_messages": [json.dumps({"params": {"reason": f"\u00e9 {v}"}})]}
+    ),
     "metadata.agent_name": lambda e, v: _metadata(e, agent_name=v),
     "metadata.agent_version": lambda e, v: _metadata(e, agent_version=v),
 }

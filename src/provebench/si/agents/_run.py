@@ -243,6 +243,11 @@ def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | Non
     stderr = agent.stderr_text() if isinstance(agent, CapturedStderr) else None
     if stderr is not None:
         update["agent_stderr"] = stderr
+    # what a sealed MCP program sent its server, notifications and `_meta` included (SI red
+    # team 17, H8)
+    messages = agent.sent_messages() if isinstance(agent, CapturedStderr) else []
+    if messages:
+        update["agent_messages"] = list(messages)
     return evidence.model_copy(update=update) if update else evidence
 
 

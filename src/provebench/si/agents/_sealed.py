@@ -161,6 +161,12 @@ class CapturedStderr:
         U+FFFD; None when the agent wrote nothing."""
         return self.stderr.decode("utf-8", errors="replace") if self.stderr else None
 
+    def sent_messages(self) -> list[str]:
+        """The last run's protocol messages as evidence records them (`agent_messages`): an
+        MCP program's (`SealedMcpAgent`); none for a protocol whose every message is a call,
+        an answer or an error, each recorded where it belongs."""
+        return []
+
 
 class SealedDiagnosisAgent(CapturedStderr):
     """A `DiagnosisAgent` whose `run` happens in the sandbox."""

@@ -13,7 +13,10 @@ simulator's recording apply unchanged; `submit_answer` is the run's answer and e
 program that exits or closes its output without submitting, sends a line over
 `MAX_LINE_BYTES`, or reaches the time limit ends the run as its agent_error, with no answer.
 Its identity is `external` and a digest of the command as written, as for the JSON-lines
-protocol; the `clientInfo` it sends is not recorded (a candidate's account of itself).
+protocol; the `clientInfo` it sends is no identity (a candidate's account of itself). Every
+message it sends, notifications and `_meta` included, is recorded in the evidence
+(`agent_messages`, at most 1 MiB; past that the channel is closed), where every containment
+check searches it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from provebench._mcp_face import MAX_RECORDED_BYTES, ClientMessages
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy
 from provebench.sandbox._channel import MAX_LINE_BYTES, CandidateFailed
 from provebench.sandbox._isolation import isolation_of
@@ -54,6 +58,7 @@ class _McpRun:
     stopped: BaseException | None = None  # the runner's stop (the cap), re-raised in its thread
     closed: str | None = None  # the channel ended (EOF, an oversized line) before an answer
     ended: bool = field(default=False)
+    messages: ClientMessages = field(default_factory=ClientMessages)
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
         from provebench.si.agents._serve import SUBMIT_ANSWER
@@ -142,6 +147,7 @@ async def _serve(run: _McpRun, task: Task, process: SandboxProcess, timeout_sec:
         call=run.call_tool,
         refused_prompt_tool=REFUSED_PROMPT,
         on_identity=lambda name, version: None,
+        messages=run.messages,
     )
     reader = anyio.wrap_file(_BoundedLines(process.stdout, run))  # type: ignore[arg-type]
     writer = anyio.wrap_file(_Lines(process.stdin))  # type: ignore[arg-type]
@@ -150,6 +156,8 @@ async def _serve(run: _McpRun, task: Task, process: SandboxProcess, timeout_sec:
         try:
             await serve_face(face, reader, writer)
         finally:
+            if run.messages.over:
+                run.closed = run.closed or f"over {MAX_RECORDED_BYTES} bytes of MCP messages"
             run.closed = run.closed or "the agent closed its output without an answer"
 
     async with anyio.create_task_group() as group:
@@ -183,12 +191,17 @@ class SealedMcpAgent(CapturedStderr):
         self._argv = argv
         self._timeout_sec = timeout_sec
         self.stderr = bytearray()
+        self.messages: list[str] = []
+
+    def sent_messages(self) -> list[str]:
+        return list(self.messages)
 
     def run(self, task: Task, call: CallTool) -> Answer:
         import anyio
 
         self.stderr = bytearray()
         run = _McpRun(call)
+        self.messages = run.messages.texts  # the last run's, kept for its evidence (`_run`)
         private = private_folder("agent")
         (private / "work").mkdir()
         try:

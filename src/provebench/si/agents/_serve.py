@@ -9,8 +9,10 @@ disconnects (then with an empty final answer: no final answer, SI §2.3).
 The task (operator prompt, mode, scope) is sent as the server's `instructions` and as the
 `task` prompt. The agent's identity is what `--agent-name`/`--agent-version` declare, else the
 `clientInfo` its MCP client sends, and the evidence says which (`agent_identity_source`): a
-client such as Inspect AI introduces its MCP library, not the model. Nothing but MCP protocol is
-written to stdout.
+client such as Inspect AI introduces its MCP library, not the model. Every message the client
+sends (notifications, `_meta`, any method) is recorded in the evidence (`agent_messages`, at most
+1 MiB; past that the server stops reading, as if the client had gone). Nothing but MCP protocol
+is written to stdout.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
+from provebench._mcp_face import ClientMessages
 from provebench._session_options import AgentIdentity
 from provebench.evidence import Diagnosis, Evidence, blank_answer
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
@@ -78,6 +81,8 @@ class ServeRun:
     max_tool_calls: int
     identity: AgentIdentity = field(default_factory=lambda: AgentIdentity(DEFAULT_AGENT_NAME))
     capped: bool = False
+    # every message the client sends, recorded and searched (SI red team 17, H8)
+    messages: ClientMessages = field(default_factory=ClientMessages)
     verdict: Verdict | ScenarioVerdict | None = field(default=None)
 
     @property
@@ -150,6 +155,8 @@ class ServeRun:
             update["agent_identity_source"] = self.identity.source
         metadata = evidence.metadata.model_copy(update=update)
         recorded: dict[str, object] = {"metadata": metadata}
+        if self.messages.texts:
+            recorded["agent_messages"] = list(self.messages.texts)
         if diagnosis is not None and not blank_answer(evidence.final_answer):
             recorded["diagnosis"] = diagnosis
         return evidence.model_copy(update=recorded)
@@ -184,6 +191,7 @@ async def serve_stdio(run: ServeRun) -> None:
         refused_prompt_tool=REFUSED_PROMPT,
         # Execution §1: identity is reported once; it is non-scoring metadata (SI §4).
         on_identity=run.identity.take_client_info,
+        messages=run.messages,
     )
     await serve_face_stdio(face)
 
