@@ -125,6 +125,9 @@ class Request:
     object_ref: dict[str, str] = field(default_factory=dict)
     tool: str | None = None
     step: int | None = None
+    # why the body is read only as a lenient API server reads it (a key given twice: the last
+    # one); the write it asks for is then recorded as the attempt it is, never performed
+    body_problem: str | None = None
 
     @property
     def uri(self) -> str:
@@ -145,6 +148,26 @@ class KubeError(Exception):
         self.details = dict(details or {})
         # `details.causes` of an Invalid (422) Status: one per field, as kubectl prints them
         self.causes: list[dict[str, str]] = []
+
+
+class UnreadableBody(KubeError):
+    """A write's body that is not JSON even as a lenient API server reads it."""
+
+
+def _lenient_json(body: bytes) -> Any:
+    """The body as an API server that does not validate strictly reads it — a key given twice
+    is its last value (kubectl patch's default field validation only warns) — and otherwise by
+    the project's policy (`loads_strict`: no NaN, no lone surrogate, bounded nesting).
+    `ValueError` where even that cannot read it."""
+
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"{constant} is not JSON")
+
+    try:
+        document = json.loads(body.decode("utf-8"), parse_constant=refuse)
+        return loads_strict(json.dumps(document))
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def status_object(
@@ -741,7 +764,16 @@ class KubeFace:
         orphaning = _orphaning(request) if request.verb in _MUTATING else None
         if orphaning is not None:
             return self._orphaning_delete(request, target, details, orphaning)
-        return self._serve(request, target, details)
+        try:
+            return self._serve(request, target, details)
+        except UnreadableBody as error:
+            if request.tool is None and target.name is not None and request.verb != "create":
+                # a write of a named object whose body cannot be read at all: still the agent's
+                # attempt at writing that object (SI red team 17, H7), recorded as a write of
+                # fields it did not say, answered unperformed — never lost before the session
+                nothing = self._args(target, patch={})
+                self._checked(request, "orchestration_patch", nothing, details, error.message)
+            raise
 
     def _orphaning_delete(
         self, request: Request, target: Target, details: dict[str, str], orphaning: str
@@ -805,6 +837,8 @@ class KubeFace:
         refused: str | None = None,
         orphans: bool = False,
     ) -> ToolResponse:
+        if unsupported is None:  # a write read from a body only a lenient server reads
+            unsupported = request.body_problem
         reply = self.environment.call(
             tool, arguments, unsupported=unsupported, refused=refused, orphans=orphans
         )
@@ -924,8 +958,19 @@ class KubeFace:
             raise KubeError(415, f"the media type {media!r} is not served: send JSON")
         try:  # the project's policy for JSON from outside: deep nesting or NaN is a 400, not a 500
             return loads_strict(request.body or b"null")
+        except ValueError as strict:
+            problem = str(strict)
+        # A real API server reads what it can (a key given twice: the last one, SI red team 17,
+        # H7): that write is the agent's attempt, recorded with what it asked, never performed.
+        try:
+            document = _lenient_json(request.body)
         except ValueError:
-            raise KubeError(400, "the request body is not JSON") from None
+            raise UnreadableBody(400, "the request body is not JSON") from None
+        request.body_problem = (
+            f"the request body is not strict JSON ({problem}): this simulated API server does "
+            "not guess which value was meant, so the write was refused and nothing was changed"
+        )
+        return document
 
     def _serve(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         kind = target.served.estate_kind
