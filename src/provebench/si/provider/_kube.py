@@ -19,7 +19,10 @@ an ``audit.k8s.io/v1`` Event in the environment's Kubernetes audit log, the ``ev
 A request the face refuses itself — malformed, unsupported (a dry run, a watch, protobuf), an
 unknown resource — is answered with a 400/404/405/415 ``Status`` before it becomes a tool call:
 it is an audit Event only, never an operation in the simulator's record, so it is not scored as
-something the agent did (docs/si-provider.md, "Refused before it is an operation").
+something the agent did (docs/si-provider.md, "Refused before it is an operation"). Two
+refusals are not of that kind, because a real API server would act on them: an orphaning
+delete and a write whose body is not strict JSON are recorded as the agent's attempt at that
+delete or write, never performed (SI red team 17, H1/H7).
 """
 
 from __future__ import annotations
