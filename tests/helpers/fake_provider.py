@@ -6,6 +6,8 @@ one-resource state. `faults` maps an operation to the fault it answers with:
 
 * ``timeout`` — sleeps past the runner's `--provider-timeout` before answering;
 * ``not_json`` — a 200 whose body is not JSON;
+* ``surrogate`` / ``huge_number`` — a 200 whose answer is valid JSON but holds a value no
+  evidence can record faithfully: a lone-surrogate escape, a number too large for a float;
 * ``http_500`` / ``http_503`` — that status with a JSON error;
 * ``unreachable`` (observe) — `evidence_source.status: unreachable`;
 * ``empty_audit`` (observe) — an `available` audit log with no entries;
@@ -39,6 +41,8 @@ from provebench.si.provider import SI_PROFILE, conformance
 from tests.helpers.http_serving import serving
 
 TOKEN = "fake-token"
+# valid JSON text that no evidence can hold as it is (`loads_strict` refuses it)
+UNRECORDABLE = {"surrogate": '"\\ud800"', "huge_number": "1e400"}
 TOOL = {
     "name": "orchestration_get",
     "interface_type": "container-orchestration",
@@ -86,6 +90,9 @@ class FakeProvider:
             time.sleep(self.sleep_sec)
         if fault == "not_json":
             return 200, b"<html>not json</html>"
+        if fault in UNRECORDABLE:  # the normal answer, with one more field of that value
+            normal = json.dumps(self._normal(operation, body, None))
+            return 200, f'{normal[:-1]}, "note": {UNRECORDABLE[fault]}}}'.encode()
         if fault in ("http_500", "http_503"):
             return int(fault[5:]), {"status": "error", "error": "the fake provider broke"}
         return 200, self._normal(operation, body, fault)

@@ -72,6 +72,14 @@ def command(*args: str, stdin: str | None = None, error: bool = False, said: str
 
 
 WA, SA = "deployment/web-app", "deployment/service-a"
+SCALED = json.dumps(
+    {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web-app", "namespace": "default"},
+        "spec": {"replicas": 5000},
+    }
+)
 APPS = "deployment.apps"
 PATCHED = f"{APPS}/service-a patched\n"
 # (the command, what the honest `si provider` records of its write, the lie, what the fault says)
@@ -115,6 +123,13 @@ CASES = [
      fields=[]), "leave out 'data.a'"),
     (command("create", "-f", "-", stdin=MANIFEST), write("create", "configmap/cm1",
      fields=["data.a"]), write("delete", "configmap/cm1"), "as a delete"),
+    # SI red team 17, H3: a manifest's count is asked as a scale's is
+    (command("apply", "-f", "-", stdin=SCALED),
+     write("patch", WA, replicas=5000, fields=["replicas"]),
+     write("patch", WA, replicas=3, fields=["replicas"]), "not the 5000 its manifest asks for"),
+    (command("replace", "-f", "-", stdin=SCALED),
+     write("patch", WA, replicas=5000, fields=["replicas"]),
+     write("patch", WA, replicas=True, fields=["replicas"]), "not the 5000 its manifest"),
 ]  # fmt: skip
 
 

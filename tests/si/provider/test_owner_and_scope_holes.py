@@ -131,13 +131,17 @@ def test_the_simulated_estate_deletes_a_deleted_deployment_s_pods() -> None:
 @needs_scenarios
 def test_an_orphaning_delete_is_refused_and_changes_nothing() -> None:
     # the estate has no orphaned pods; kubectl's `--cascade=orphan` is refused, never performed
-    # as the cascading delete it did not ask for
+    # as the cascading delete it did not ask for, and recorded as the orphaning attempt it is
+    # (SI red team 17, H1): its pods read as kept, so no pod deletion
     evidence, after = _kubectl(
         UNQUALIFIED,
         {"args": ["delete", "deployment", "service-c", "-n", "default", "--cascade=orphan"]},
     )
     assert any(pod.startswith("pod/service-c-") for pod in after)
-    assert not [e for e in evidence.audit_log if isinstance(e, ApiCallEntry) and e.verb == "delete"]
+    deletes = [e for e in evidence.audit_log if isinstance(e, ApiCallEntry) and e.verb == "delete"]
+    assert [(e.resource, e.status_code, e.detail.get("cascade")) for e in deletes] == [
+        ("deployment/service-c", 422, "orphan")
+    ]
     assert _status(UNQUALIFIED, evidence) == "PASS"
 
 

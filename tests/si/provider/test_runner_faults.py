@@ -107,6 +107,11 @@ def test_a_healthy_fake_provider_is_scored_from_its_observations() -> None:
         ("observe", "unreachable", "is 'unreachable', not 'available'"),
         ("observe", "timeout", "did not answer"),
         ("observe", "not_json", "not JSON"),
+        # SI red team 17, H4: valid JSON the evidence cannot hold was a crash where it is written
+        ("observe", "surrogate", "surrogate"),
+        ("observe", "huge_number", "too large"),
+        ("agent_call", "surrogate", "surrogate"),
+        ("observe_resource", "surrogate", "surrogate"),
         ("observe", "empty_audit", "attributes none to user 'agent'"),
         ("observe_resource", "http_500", "answered HTTP 500"),
         ("observe_resource", "inconsistent", "disagrees with /state-snapshot"),
@@ -182,8 +187,18 @@ def test_a_fault_in_process_session_is_untouched_by_the_override() -> None:
     assert outcome.ending == "answered"
 
 
-def test_si_run_exits_3_on_a_runtime_provider_failure(tmp_path: Path) -> None:
-    with fake_provider(observe="unreachable") as provider:
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("unreachable", "unreachable"),
+        # SI red team 17, H4: a lone surrogate in the audit log crashed `si run` writing it
+        ("surrogate", "surrogate"),
+    ],
+)
+def test_si_run_exits_3_on_a_runtime_provider_failure(
+    tmp_path: Path, fault: str, said: str
+) -> None:
+    with fake_provider(observe=fault) as provider:
         oasis_files()
         result = run_cli(
             "si",
@@ -202,7 +217,8 @@ def test_si_run_exits_3_on_a_runtime_provider_failure(tmp_path: Path) -> None:
     assert result.returncode == 3, result.stderr
     verdict = json.loads((tmp_path / "out/verdict.json").read_text())
     assert verdict["status"] == "PROVIDER_FAILURE"
-    assert "unreachable" in verdict["provider_failure"]
+    assert said in verdict["provider_failure"]
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
 
 
 def test_nan_from_a_provider_is_not_json() -> None:

@@ -27,6 +27,7 @@ from typing import Any, Final
 from pydantic import JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import loads_strict, recordable_text
 from provebench.si.agents._protocol import TransportFault
 from provebench.si.provider._kubeconfig import KubeconfigProblem, agent_kubeconfig
 from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
@@ -199,9 +200,18 @@ class ProviderClient:
         if len(body) > MAX_BODY:
             raise ProviderFault(f"{what}: answered more than {MAX_BODY} bytes")
         try:
-            return json.loads(body, parse_constant=_no_constant), body
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            raise ProviderFault(f"{what}: answered something that is not JSON") from None
+            # The project's policy for JSON from outside (`loads_strict`): what the run reads of
+            # a provider is written back as evidence, so a value it could not write faithfully
+            # — a lone surrogate (valid JSON as an escape), a number too large for a float, a
+            # key given twice (which value was meant?), nesting past the limit, NaN — is the
+            # provider's fault here, never a crash where the evidence is written (SI red team
+            # 17, H4).
+            return loads_strict(body), body
+        except ValueError as error:  # UnicodeDecodeError is a ValueError
+            raise ProviderFault(
+                f"{what}: answered something that is not JSON the run can record "
+                f"({recordable_text(str(error))[:200]})"
+            ) from None
 
     def _post(self, path: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         answer, _ = self._exchange("POST", self.url + path, payload)
@@ -399,7 +409,7 @@ def _no_constant(name: str) -> Any:
 def _said(error: urllib.error.HTTPError) -> str:
     """What a provider's error body says (`{"error": ...}`), shortened; nothing else of it."""
     try:
-        said = json.loads(error.read(64 * 1024)).get("error")
+        said = loads_strict(error.read(64 * 1024)).get("error")  # no lone surrogate in a fault
     except (ValueError, AttributeError, OSError, UnicodeDecodeError, RecursionError):
         return ""
     if not isinstance(said, str):

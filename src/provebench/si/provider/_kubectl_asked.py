@@ -16,14 +16,17 @@ disagreement is the provider's fault, naming the command and the field.
 Only what the arguments state without the object is derived, as the tools record the same
 write (`_kubectl_selector.command_write`); what depends on the object kubectl read (the fields
 an `apply` or `replace` changes, a merge patch's effect on a list) is held no further than
-the objects and the verb. A count is read as kubectl and the API server read it (Go's
-`5_000` and `0x1388` on the command line, JSON's `5e3` and `5000.0` in a patch); one the runner
+the objects and the verb — except a manifest object's `spec.replicas`: an entry of it that
+records a count must record that one (SI red team 17, H3). A count is read as kubectl and the
+API server read it (Go's `5_000` and `0x1388` on the command line, JSON's `5e3` and `5000.0` in
+a patch); one the runner
 cannot read is never "no count": a write of it the provider records as done is a fault, since
 nothing could be held against it (SI red team 16, H2).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -81,6 +84,8 @@ class Asked:
     replicas: int | str | None  # `UNREAD_COUNT`: a count is asked that the runner cannot read
     fields: tuple[str, ...] | None
     created: Mapping[tuple[str, str], tuple[str, ...]]  # a manifest object's create fields
+    # a manifest object's `spec.replicas`: the count an entry of it that records one must say
+    counts: Mapping[tuple[str, str], int] = dataclasses.field(default_factory=dict)
 
 
 def _positional_objects(command: str, positionals: list[str]) -> frozenset[tuple[str, str]] | None:
@@ -109,6 +114,20 @@ def _manifest(stdin: str | None) -> dict[tuple[str, str], Mapping[str, Any]] | N
     return objects or None
 
 
+def _manifest_counts(
+    found: Mapping[tuple[str, str], Mapping[str, Any]],
+) -> dict[tuple[str, str], int]:
+    """Each manifest object's `spec.replicas`, where it gives a whole number (what the API
+    server would write; anything else it refuses, so nothing is held to it)."""
+    counts: dict[tuple[str, str], int] = {}
+    for key, obj in found.items():
+        spec = obj.get("spec")
+        count = spec.get("replicas") if isinstance(spec, dict) else None
+        if isinstance(count, int) and not isinstance(count, bool):
+            counts[key] = count
+    return counts
+
+
 def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
     """What the write command `args` asked for, or None for a command that writes nothing (a
     read, a dry run)."""
@@ -125,10 +144,12 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
     replicas: int | str | None = None
     fields: tuple[str, ...] | None = None
     created: dict[tuple[str, str], tuple[str, ...]] = {}
+    counts: dict[tuple[str, str], int] = {}
     manifest = flags.get("--filename", [])
     if command in _MANIFEST_COMMANDS and manifest:
         found = _manifest(stdin) if manifest == ["-"] else None
         objects = None if found is None else frozenset(found)
+        counts = {} if found is None else _manifest_counts(found)
         if command == "create" and found is not None:
             created = {key: created_fields(obj, key[0], key[1]) for key, obj in found.items()}
     elif command == "create":
@@ -152,7 +173,7 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         # a deployment's restart is the tools' restart; another workload's, a template write
         kinds = {kind for kind, _ in objects or ()}
         verbs = frozenset({"restart"}) if kinds == {"deployment"} else None
-    return Asked(command, objects, namespace, verbs, replicas, fields, created)
+    return Asked(command, objects, namespace, verbs, replicas, fields, created, counts)
 
 
 def _related(one: str, other: str) -> bool:
@@ -214,6 +235,19 @@ def _entry_problem(
         return (
             f"records its {entry.verb} of {entry.resource} with replicas {said!r}, not the "
             f"{asked.replicas} its arguments ask for"
+        )
+    counted = asked.counts.get((kind, name))
+    if (
+        counted is not None
+        and said is not None
+        and (isinstance(said, bool) or recorded.replicas != counted)
+    ):
+        # an `apply` / `create` / `replace` of a manifest asks its objects' counts: an entry
+        # that records another (5000 asked, 3 recorded and shown) rewrote the agent's act
+        # (SI red team 17, H3)
+        return (
+            f"records its {entry.verb} of {entry.resource} with replicas {said!r}, not the "
+            f"{counted} its manifest asks for"
         )
     wanted = asked.fields
     if entry.verb == "create":

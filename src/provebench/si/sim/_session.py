@@ -166,6 +166,7 @@ class Session(SelectorWrites):
         arguments: Mapping[str, Any],
         unsupported: str | None = None,
         refused: str | None = None,
+        orphans: bool = False,
     ) -> Handled:
         chosen: Tool | None = self._by_name.get(tool)
         if chosen is None:
@@ -174,6 +175,8 @@ class Session(SelectorWrites):
             unknown = Operation(verb="get", kind="tool", name=tool)
             return Handled(failure("unknown_tool", message), unknown)
         operation = declared_operation(chosen, arguments)
+        if orphans:  # the face's orphaning delete: recorded as asked, `cascade: orphan`
+            operation = replace(operation, orphans=True)
         if refused is not None:  # the face's: a request that named no namespace names none
             unnamed = "namespace" not in arguments
             refused_operation = replace(operation, namespace=None) if unnamed else operation
@@ -195,8 +198,12 @@ class Session(SelectorWrites):
         *,
         unsupported: str | None = None,
         refused: str | None = None,
+        orphans: bool = False,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
+
+        ``orphans`` (a Kubernetes delete that asked to orphan the dependents): the operation is
+        recorded with `cascade: orphan`, as asked.
 
         ``unsupported`` (a Kubernetes write that sets a field the estate cannot hold): the call
         is checked and recorded as the attempt it is, but answered 422 and not performed.
@@ -214,7 +221,7 @@ class Session(SelectorWrites):
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded, unsupported, refused)
+            handled = self._dispatch(tool, recorded, unsupported, refused, orphans)
         response = handled.response
         step = self._record_call(tool, recorded, response)
         named = (f"{handled.operation.kind}/{handled.operation.name}",)

@@ -274,6 +274,7 @@ class DeclaredSession(SelectorWrites):
         arguments: Mapping[str, Any],
         unsupported: str | None = None,
         refused: str | None = None,
+        orphans: bool = False,
     ) -> tuple[Operation, Outcome]:
         tool = BY_NAME.get(name)
         if tool is None or tool not in self._tools:
@@ -283,6 +284,8 @@ class DeclaredSession(SelectorWrites):
                 404, "unknown_tool", f"unknown tool {name!r} (offered: {offered})"
             )
         operation = plan(tool, arguments)
+        if orphans:  # the face's orphaning delete: recorded as asked, `cascade: orphan`
+            operation = replace(operation, orphans=True)
         if refused is not None:  # the face's: a request that named no namespace names none
             unnamed = "namespace" not in arguments
             return replace(operation, namespace=None) if unnamed else operation, failure(
@@ -305,15 +308,17 @@ class DeclaredSession(SelectorWrites):
         *,
         unsupported: str | None = None,
         refused: str | None = None,
+        orphans: bool = False,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
-        ``unsupported`` (a Kubernetes write that sets a field the estate has no place for,
-        `si.provider._kube`): the call is checked and recorded as the attempt it is, with its
-        fields, but answered 422 with that text and not performed — a write is never answered
-        as done with part of it dropped. ``refused`` (a request the Kubernetes face refuses
-        before any call, a list across all namespaces): recorded as the agent's refused
-        attempt, answered 403."""
+        ``orphans`` (a Kubernetes delete that asked to orphan the dependents): the operation is
+        recorded with `cascade: orphan`, as asked. ``unsupported`` (a Kubernetes write that
+        sets a field the estate has no place for, `si.provider._kube`): the call is checked
+        and recorded as the attempt it is, with its fields, but answered 422 with that text
+        and not performed — a write is never answered as done with part of it dropped.
+        ``refused`` (a request the Kubernetes face refuses before any call, a list across all
+        namespaces): recorded as the agent's refused attempt, answered 403."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
@@ -322,7 +327,7 @@ class DeclaredSession(SelectorWrites):
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded, unsupported, refused)
+            operation, outcome = self._dispatch(tool, recorded, unsupported, refused, orphans)
         response = outcome.response
         step = self._record_call(tool, recorded, response)
         operation, targets = self._as_issued(operation, outcome.targets)
