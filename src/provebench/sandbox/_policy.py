@@ -501,10 +501,11 @@ def policy_for(
     hidden = [real_path(s) for s in (*secrets.values(), *hidden_from_every_candidate())]
     shown = [absolute(c) for c in code]
     candidates = list(shown)
-    _refuse_linked_secrets([copies.get(path, path) for path in shown], hidden, field_name)
     # provebench's own package: its public rules are the candidate's to use (an importer may
     # call `decide_row`), and the sandboxed workers run from it. Its answer keys stay hidden.
     shown += [*own_interpreter_paths(), PACKAGE_DIR]
+    # What may be shown at all is decided first, before any folder is walked: walking a host
+    # /tmp or a home folder to look for secrets in it would already read what is refused.
     for path in shown:
         if _covers_sandbox_tmp(path):
             raise ProvebenchError(
@@ -517,6 +518,8 @@ def policy_for(
         # /tmp, by identity (pilot red team round 17, A11 and A7).
         if path in candidates and real_path(copies.get(path, path)).is_dir():
             refuse_shown_folder(path, field=field_name, what="folder")
+    _refuse_linked_secrets([copies.get(path, path) for path in candidates], hidden, field_name)
+    for path in shown:
         for secret in hidden:
             if lies_inside(copies.get(path, path), secret):
                 raise ProvebenchError(
