@@ -27,6 +27,7 @@ from provebench.sandbox._policy import (
     command_code_paths,
     interpreter_paths,
     policy_for,
+    refuse_shown_folder,
 )
 from provebench.sandbox._private import private_root
 
@@ -161,3 +162,36 @@ def test_a_garbled_record_of_hidden_secrets_stops_the_launch(
 def test_a_spec_that_is_no_candidates_code_is_not_sealed(spec: str, message: str) -> None:
     with pytest.raises(ProvebenchError, match=message):
         candidate_identity(spec, None)
+
+
+HOST_FOLDERS = ["/etc", "/etc/ssl", "/var/lib", "/run", "/proc", "/dev", "/opt"]
+
+
+@pytest.mark.parametrize("folder", HOST_FOLDERS)
+def test_no_folder_of_the_hosts_configuration_or_state_nor_a_top_level_one_is_shown_whole(
+    folder: str,
+) -> None:
+    """Pilot red team round 18, A1: `--agent-cmd "python3 imp.py /etc/hostname"` showed `/etc`
+    whole (`shadow` included), and the seal copied it. A file named there is shown alone."""
+    with pytest.raises(ProvebenchError, match="never shows it whole"):
+        refuse_shown_folder(Path(folder), field="--agent-cmd", what="folder")
+    assert code_folder(Path(folder) / "hostname") == Path(folder) / "hostname"
+
+
+def test_a_recorded_secret_whose_name_holds_a_line_separator_stays_one_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pilot red team round 18, A4: the record was split with `splitlines`, so a seal under
+    `vault\u2028/` was read back as two paths and its opening never hidden."""
+    monkeypatch.setenv(KEY_DIR_ENV, str(tmp_path / "keys"))
+    odd = tmp_path / "vault\u2028" / "seal"
+    odd.mkdir(parents=True)
+    opening = odd / ".opening.json"
+    opening.write_text("{}", encoding="utf-8")
+    remember_secret(opening)
+    assert known_secrets() == [opening]
+    broken = tmp_path / "line\nbreak"
+    broken.mkdir()
+    with pytest.raises(ProvebenchError, match="line break"):
+        remember_secret(broken)
+    assert known_secrets() == [opening]

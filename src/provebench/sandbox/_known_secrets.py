@@ -28,7 +28,12 @@ def remember_secret(path: Path) -> None:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     line = os.path.realpath(path) + "\n"
     if "\n" in line[:-1]:
-        return  # a name no line can hold; never one provebench makes
+        # a name no line of the record can hold: refused, never made unhidden
+        raise ProvebenchError(
+            "a seal's or a control's folder name may not hold a line break: it could not be "
+            "recorded as hidden from every candidate; choose another name",
+            path=path,
+        )
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
     descriptor = os.open(folder / RECORD_FILE, flags, 0o600)
     with os.fdopen(descriptor, "a", encoding="utf-8", errors="surrogateescape") as handle:
@@ -52,7 +57,13 @@ def known_secrets() -> list[Path]:
             path=record,
         ) from None
     found: list[Path] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # One record a line, split on "\n" alone, as written: `splitlines` also splits on CR, the
+    # form feed, U+2028 … which a folder name may hold, and a name cut in two was never hidden
+    # (pilot red team round 18, A4: a seal under `vault\u2028/` had its opening read).
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
         path = Path(line)
         if not path.is_absolute() or "\x00" in line:
             raise ProvebenchError(

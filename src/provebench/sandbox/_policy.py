@@ -65,6 +65,12 @@ SANDBOX_ENV = {
 SANDBOX_TMP = Path("/tmp")
 FORWARDER = "/run/provebench/forwarder.py"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# The host's own configuration and state: nothing in them is ever shown whole (pilot red team
+# round 18, A1: a code argument `/etc/hostname` showed `/etc`, `shadow` included, and the seal
+# copied it). The system folders above are shown read-only to every candidate; these never.
+HOST_STATE_DIRS = (
+    "/etc", "/var", "/run", "/proc", "/sys", "/dev", "/boot", "/srv", "/mnt", "/media",
+)  # fmt: skip
 # What a program needs of /etc to start, resolve its own user and verify TLS; not the rest
 # (shadow, ssh keys, the host's configuration).
 ETC_ENTRIES = (
@@ -190,6 +196,10 @@ def _refusal(folder: Path) -> str | None:
         return "is a home folder or holds one"
     if _is_system(real):
         return "is a system folder"
+    if any(_under(real, Path(state)) for state in HOST_STATE_DIRS):
+        return "is a folder of the host's configuration or state"
+    if real.parent == Path("/"):
+        return "is a top-level folder of the file system"
     if _covers_sandbox_tmp(folder):
         return "is or holds /tmp"
     return None
