@@ -235,3 +235,24 @@ def test_an_entry_past_the_last_step_is_a_recorded_provider_failure(
     evidence = json.loads((tmp_path / mode / "out/evidence.json").read_text())
     steps = [e["after_step"] for e in evidence["audit_log"] if e["after_step"] is not None]
     assert max(steps) <= len(evidence["actions"]) == 2
+
+
+def test_a_manifest_count_the_runner_cannot_read_is_held_to_nothing_never() -> None:
+    """SI red team 18, H2: `replicas: 5e3` (or `0o11610`) in an `apply -f -` manifest is 5000 as
+    kubectl sends it, but text to this YAML reader: such a count was held to nothing, and a
+    liar's rewrite to 3 passed. A count the runner cannot read is `UNREAD_COUNT`, so a write of
+    it recorded as done is a provider fault; an integral float is its whole number."""
+    from provebench.si.provider._kubectl_asked import _manifest_counts
+    from provebench.si.provider._kubectl_command import UNREAD_COUNT
+
+    found = {
+        ("deployment", "a"): {"spec": {"replicas": "5e3"}},
+        ("deployment", "b"): {"spec": {"replicas": 5000.0}},
+        ("deployment", "c"): {"spec": {"replicas": 7}},
+        ("deployment", "d"): {"spec": {"template": {}}},
+    }
+    assert _manifest_counts(found) == {
+        ("deployment", "a"): UNREAD_COUNT,
+        ("deployment", "b"): 5000,
+        ("deployment", "c"): 7,
+    }

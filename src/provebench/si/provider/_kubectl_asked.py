@@ -37,6 +37,7 @@ from provebench.si.primitives._operations import _field_covers as covers
 from provebench.si.provider._kubectl_command import (
     UNREAD_COUNT,
     _keyed_fields,
+    _patch_count,
     _patch_fields,
     _replicas,
     created_fields,
@@ -85,7 +86,7 @@ class Asked:
     fields: tuple[str, ...] | None
     created: Mapping[tuple[str, str], tuple[str, ...]]  # a manifest object's create fields
     # a manifest object's `spec.replicas`: the count an entry of it that records one must say
-    counts: Mapping[tuple[str, str], int] = dataclasses.field(default_factory=dict)
+    counts: Mapping[tuple[str, str], int | str] = dataclasses.field(default_factory=dict)
 
 
 def _positional_objects(command: str, positionals: list[str]) -> frozenset[tuple[str, str]] | None:
@@ -116,15 +117,16 @@ def _manifest(stdin: str | None) -> dict[tuple[str, str], Mapping[str, Any]] | N
 
 def _manifest_counts(
     found: Mapping[tuple[str, str], Mapping[str, Any]],
-) -> dict[tuple[str, str], int]:
-    """Each manifest object's `spec.replicas`, where it gives a whole number (what the API
-    server would write; anything else it refuses, so nothing is held to it)."""
-    counts: dict[tuple[str, str], int] = {}
+) -> dict[tuple[str, str], int | str]:
+    """Each manifest object's `spec.replicas`: a whole number as the API server decodes it
+    (`5000.0` is 5000), or `UNREAD_COUNT` for one the runner cannot read as kubectl sends it
+    (`5e3`, `0o11610` and the like read as text or otherwise by this YAML reader: SI red team 18,
+    H2, where such a count was held to nothing and a liar's rewrite passed)."""
+    counts: dict[tuple[str, str], int | str] = {}
     for key, obj in found.items():
         spec = obj.get("spec")
-        count = spec.get("replicas") if isinstance(spec, dict) else None
-        if isinstance(count, int) and not isinstance(count, bool):
-            counts[key] = count
+        if isinstance(spec, dict) and "replicas" in spec:
+            counts[key] = _patch_count(spec["replicas"])
     return counts
 
 
@@ -144,7 +146,7 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
     replicas: int | str | None = None
     fields: tuple[str, ...] | None = None
     created: dict[tuple[str, str], tuple[str, ...]] = {}
-    counts: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, str], int | str] = {}
     manifest = flags.get("--filename", [])
     if command in _MANIFEST_COMMANDS and manifest:
         found = _manifest(stdin) if manifest == ["-"] else None
@@ -237,8 +239,13 @@ def _entry_problem(
             f"{asked.replicas} its arguments ask for"
         )
     counted = asked.counts.get((kind, name))
+    if counted == UNREAD_COUNT and code is not None and 200 <= code < 300:
+        return (
+            f"records its {entry.verb} of {entry.resource} done, and the replica count its "
+            "manifest asks for is not one the runner can read"
+        )
     if (
-        counted is not None
+        isinstance(counted, int)
         and said is not None
         and (isinstance(said, bool) or recorded.replicas != counted)
     ):
