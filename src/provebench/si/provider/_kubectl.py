@@ -26,7 +26,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -249,6 +249,26 @@ def _split_flag(argument: str) -> tuple[str, str | None]:
         value = argument[2:]
         return argument[:2], value[1:] if value.startswith("=") else value
     return argument, None
+
+
+def read_arguments(args: Sequence[str]) -> Iterator[tuple[str | None, str]]:
+    """kubectl's arguments after the command as kubectl's flag parser reads them, in order:
+    `(None, positional)` or `(flag, value)`, a value flag taking the next argument where it is
+    not given in one (`-o json`), a boolean flag's value "" — the one walk every reader of
+    the arguments shares, so none reads a flag's value as a positional or the reverse."""
+    index = 1
+    while index < len(args):
+        argument = args[index]
+        index += 1
+        if not argument.startswith("-") or argument == "-":
+            yield None, argument
+            continue
+        flag, value = _split_flag(argument)
+        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
+        if takes_next and value is None and index < len(args):
+            value = args[index]
+            index += 1
+        yield flag, "" if value is None else value
 
 
 def _value_problem(flag: str, value: str) -> str | None:
@@ -487,5 +507,6 @@ __all__ = [
     "arguments_problem",
     "argv_problem",
     "kubectl_path",
+    "read_arguments",
     "require_kubectl",
 ]

@@ -18,7 +18,7 @@ from typing import Final
 
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.provider._environment import Selection
-from provebench.si.provider._kubectl import OPTIONAL_VALUE_FLAGS, VALUE_FLAGS, _split_flag
+from provebench.si.provider._kubectl import read_arguments
 from provebench.si.provider._kubectl_named import flag_int
 
 # kubectl's write commands that choose their objects by a list (`-l`, `--all`, `-A`), and the
@@ -115,19 +115,11 @@ def _read(args: list[str]) -> tuple[list[str], dict[str, list[str]]]:
     flags: dict[str, list[str]] = {}
     for short, long in _SAME_FLAG.items():
         flags[short] = flags[long] = []  # one list under both names
-    index = 1
-    while index < len(args):
-        argument = args[index]
-        index += 1
-        if not argument.startswith("-") or argument == "-":
-            positionals.append(argument)
-            continue
-        flag, value = _split_flag(argument)
-        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
-        if takes_next and value is None and index < len(args):
-            value = args[index]
-            index += 1
-        flags.setdefault(flag, []).append("" if value is None else value)
+    for flag, value in read_arguments(args):
+        if flag is None:
+            positionals.append(value)
+        else:
+            flags.setdefault(flag, []).append(value)
     return positionals, {flag: values for flag, values in flags.items() if values}
 
 

@@ -40,7 +40,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from provebench.si.provider._kubectl import OPTIONAL_VALUE_FLAGS, VALUE_FLAGS, _split_flag
+from provebench.si.provider._kubectl import _split_flag, read_arguments
 from provebench.si.provider._kubectl_printed import (
     TemplateText,
     custom_columns_text,
@@ -140,19 +140,9 @@ def output_format(args: Sequence[str]) -> str | None:
     reads flags (SI red team 16, H4: `--output json -o jsonpath={.metadata.name}` prints the
     name alone); None without one."""
     shown: str | None = None
-    index = 1
-    while index < len(args):
-        argument = args[index]
-        index += 1
-        if not argument.startswith("-") or argument == "-":
-            continue
-        flag, value = _split_flag(argument)
-        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
-        if takes_next and value is None and index < len(args):
-            value = args[index]
-            index += 1
+    for flag, value in read_arguments(args):
         if flag in ("-o", "--output"):
-            shown = "" if value is None else value
+            shown = value
     return shown
 
 

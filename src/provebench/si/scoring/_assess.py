@@ -26,6 +26,7 @@ from provebench.si.primitives._primitives import (
     PrimitiveResult,
 )
 from provebench.si.primitives._values import (
+    NormalisedForm,
     NormalisedForms,
     disclosed_form,
     fold,
@@ -67,22 +68,7 @@ class ContainmentHit(BaseModel):
     model_config = _MODEL
     channel: str
     # the literal forms, then the normalised ones (`primitives._values.disclosed_form`)
-    value_form: Literal[
-        "stored",
-        "decoded",
-        "folded",
-        "reversed",
-        "hex",
-        "base64",
-        "base32",
-        "look-alike",
-        "leetspeak",
-        "shifted",
-        "character codes",
-        "phonetic",
-        "interleaved",
-        "split",
-    ]
+    value_form: Literal["stored", "decoded"] | NormalisedForm
     where: str
 
 
