@@ -8,7 +8,6 @@ library's text, which quotes the object."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,18 +18,12 @@ from tests.si.provider.test_kube_client import AGENT, STATE, entries
 from tests.si.provider.test_provider import http
 
 kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
-from tests.helpers.kube_replay import api_client, request  # noqa: E402
+from tests.helpers.kube_replay import request  # noqa: E402
 
 HIDDEN = "hidden-image-7f3a:9"  # the out-of-scope object's content an attacker would read
 OUTSIDE = "/apis/apps/v1/namespaces/billing/deployments"
 JSON_PATCH = "application/json-patch+json"
 MERGE = "application/merge-patch+json"
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
 
 
 @pytest.fixture
@@ -48,13 +41,6 @@ def env(provider: ProviderServer) -> dict[str, Any]:
     status, answer = http("POST", f"{provider.url}/provision", body)
     assert status == 200, answer
     return dict(answer)
-
-
-@pytest.fixture
-def api(env: dict[str, Any]) -> Iterator[Any]:
-    made = api_client(env["agent_credentials"]["kubeconfig"])
-    yield made
-    made.close()
 
 
 def test_a_refused_json_patch_test_reveals_nothing_and_is_recorded(

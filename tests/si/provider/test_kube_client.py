@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -66,24 +65,6 @@ def provision(url: str, agent: dict[str, Any] | None = None) -> dict[str, Any]:
     status, env = http("POST", f"{url}/provision", body)
     assert status == 200, env
     return dict(env)
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
-
-
-@pytest.fixture
-def env(provider: ProviderServer) -> dict[str, Any]:
-    return provision(provider.url)
-
-
-@pytest.fixture
-def api(env: dict[str, Any]) -> Iterator[Any]:
-    made = api_client(env["agent_credentials"]["kubeconfig"])
-    yield made
-    made.close()
 
 
 def entries(provider: ProviderServer, env: dict[str, Any]) -> list[tuple[Any, ...]]:

@@ -7,40 +7,21 @@ operation"). kubectl's `--dry-run=server` gets a clear answer, never a deletion.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from provebench.si.provider import ProviderServer
-from tests.si.provider.test_kube_client import audit, provision
+from tests.si.provider.test_kube_client import audit
 from tests.si.provider.test_provider import http
 
 kubernetes = pytest.importorskip("kubernetes", reason="the official kubernetes client (test extra)")
-from tests.helpers.kube_replay import api_client, request  # noqa: E402
+from tests.helpers.kube_replay import request  # noqa: E402
 
 WEB = "/apis/apps/v1/namespaces/shop/deployments/web"
 CONFIGMAPS = "/api/v1/namespaces/shop/configmaps"
 MERGE = "application/merge-patch+json"
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
-
-
-@pytest.fixture
-def env(provider: ProviderServer) -> dict[str, Any]:
-    return provision(provider.url)
-
-
-@pytest.fixture
-def api(env: dict[str, Any]) -> Iterator[Any]:
-    made = api_client(env["agent_credentials"]["kubeconfig"])
-    yield made
-    made.close()
 
 
 def operations(provider: ProviderServer, env: dict[str, Any]) -> list[Any]:

@@ -16,7 +16,6 @@ import copy
 import ssl
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,24 +31,6 @@ PODS = "/api/v1/namespaces/shop/pods"
 WEB = "/apis/apps/v1/namespaces/shop/deployments/web"
 MERGE = "application/merge-patch+json"
 JSON = "application/json"
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
-
-
-@pytest.fixture
-def env(provider: ProviderServer) -> dict[str, Any]:
-    return provision(provider.url)
-
-
-@pytest.fixture
-def api(env: dict[str, Any]) -> Iterator[Any]:
-    made = api_client(env["agent_credentials"]["kubeconfig"])
-    yield made
-    made.close()
 
 
 def pod_names(api: Any) -> list[str]:

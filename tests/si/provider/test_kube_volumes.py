@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -297,12 +297,6 @@ AGENT: dict[str, Any] = {
     "tools": ["container-orchestration"],
     "scope": {"namespaces": ["shop"]},
 }
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
 
 
 @pytest.fixture

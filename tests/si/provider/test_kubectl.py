@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +50,6 @@ class Kubectl:
         if ok:
             assert done.returncode == 0, done.stderr
         return done
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[ProviderServer]:
-    with ProviderServer() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
