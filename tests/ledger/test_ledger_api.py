@@ -215,3 +215,21 @@ def test_trusted_entries_behave_like_validated_ones(tmp_path: Path) -> None:
         assert type(appended) is LedgerEntry
         assert appended == ledger.head()
         assert LedgerEntry.model_validate(appended.model_dump()) == appended
+
+
+@pytest.mark.parametrize("umask", [0o002, 0o077])
+def test_a_new_ledger_takes_the_users_umask(tmp_path: Path, umask: int) -> None:
+    # The ledger is signed and handed on with the run: SQLite alone made it 0644 less the
+    # umask, so 0644 under 002 (the 002 case fails without `_create_empty`).
+    import os
+    import stat
+
+    path = tmp_path / "log.sqlite"
+    previous = os.umask(umask)
+    try:
+        _fill(path, 2)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    with Ledger.open(path) as ledger:
+        assert len(ledger) == 2

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -78,7 +79,9 @@ class Ledger:
         if not target.parent.is_dir():
             raise ProvebenchError("cannot create ledger: directory does not exist", path=target)
         created = not target.exists()
-        if not created:
+        if created:
+            _create_empty(target)
+        else:
             _refuse_non_sqlite(target)
         connection = _connect(target, uri=None)
         try:
@@ -538,6 +541,23 @@ def _refuse_tampered_for_writing(connection: sqlite3.Connection, path: Path) -> 
             "(run `provebench log verify`)",
             path=path,
         )
+
+
+def _create_empty(path: Path) -> None:
+    """Create the ledger's file empty, with the mode the user's umask gives a new file (as
+    every file a user hands on takes it), before SQLite opens it: SQLite creates a missing
+    database with its default permissions, 0644, less the umask: never group-writable, where
+    a umask of 002 asks for it. An empty file is a new database to SQLite; its WAL and shared-memory
+    files take this file's mode. A file made meanwhile by another process is not taken."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except FileExistsError as error:
+        raise ProvebenchError(
+            "cannot create ledger: the file appeared meanwhile", path=path
+        ) from error
+    except OSError as error:
+        raise ProvebenchError(f"cannot create ledger: {error.strerror}", path=path) from error
+    os.close(descriptor)
 
 
 def _connect(path: Path, *, uri: str | None) -> sqlite3.Connection:
