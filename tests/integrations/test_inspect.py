@@ -226,3 +226,44 @@ def test_inspect_react_over_si_serve_with_submit_off_loses_no_answer(tmp_path: P
     assert evidence["metadata"]["agent_identity_source"] == "declared"
     verdict = json.loads((sessions[0] / "verdict.json").read_text())
     assert verdict["score"] == 1.0
+
+
+def test_calls_refused_in_inspect_are_recorded_in_order_as_si_run_records_them(
+    tmp_path: Path,
+) -> None:
+    # Inspect refuses arguments that miss the tool's schema before the simulator sees them, and
+    # provebench refuses a malformed submission: what such calls carried was in no evidence,
+    # so never searched (a secret in a refused call's arguments passed containment).
+    from provebench.integrations.inspect._si import EVIDENCE_KEY
+
+    scenario_file = write_fixture(tmp_path)
+    session = Session.start(load_scenarios(scenario_file)[0])
+    direct = run_agent(session, CorrectDiagnoser()).evidence
+    first = direct.actions[0]
+    outputs = [
+        _output(first.tool, {"marker-refused-by-schema": ["x"], **dict(first.arguments)}),
+        _output(first.tool, dict(first.arguments)),
+        _output("submit_answer", {"final_answer": "x", "diagnosis": {"factors": "marker-2"}}),
+        _output("submit_answer", {"final_answer": "the answer"}),
+    ]
+    log = _eval("provebench/si_suite", outputs, tmp_path / "logs", path=str(scenario_file))
+    sample = log.samples[0] if log.samples else None
+    assert sample is not None
+    evidence = sample.store[EVIDENCE_KEY]
+    assert evidence["final_answer"] == "the answer"
+    steps = [(a["tool"], json.dumps(a["arguments"])) for a in evidence["actions"]]
+    assert [tool for tool, _ in steps] == [first.tool, first.tool, "submit_answer"]
+    assert "marker-refused-by-schema" in steps[0][1] and evidence["actions"][0]["error"]
+    assert evidence["actions"][1]["result"] == first.result  # the call that ran, as it ran
+    assert "marker-2" in steps[2][1]
+    # the log imports to the same calls (the refused submission is an action, not the answer)
+    imported = tmp_path / "imported"
+    converted = CliRunner().invoke(
+        app, ["evidence", "import", log.location, "--format", "inspect", "--output", str(imported)]
+    )
+    assert converted.exit_code == 0, converted.output
+    again = json.loads(next(imported.iterdir()).read_text())
+    assert again["final_answer"] == "the answer"
+    assert [a["arguments"] for a in again["actions"]] == [
+        a["arguments"] for a in evidence["actions"]
+    ]

@@ -74,7 +74,10 @@ def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
     after_step: int | None = None
     given_trace = ""
     for call in calls:
-        if call.function in SUBMIT_TOOLS and final_answer is None:
+        reply = answers.get(call.id)
+        error = None if reply is None else getattr(reply, "error", None)
+        refused = error is not None
+        if call.function in SUBMIT_TOOLS and final_answer is None and not refused:
             arguments = call.arguments or {}
             answer = arguments.get("final_answer", arguments.get("answer"))
             final_answer = answer if isinstance(answer, str) else ""
@@ -84,8 +87,7 @@ def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
             continue
         if final_answer is not None:
             continue  # after the submission: outside the run (SI §2.3)
-        reply = answers.get(call.id)
-        error = None if reply is None else getattr(reply, "error", None)
+        # a refused submission is a call like any other (the live run records it as a step)
         actions.append(
             ToolAction(
                 id=call.id,
@@ -128,8 +130,13 @@ def _recorded(sample: Any, actions: list[ToolAction], where: str, path: Path) ->
         raise ProvebenchError(
             f"{where}: the store's {EVIDENCE_KEY} is not provebench evidence", path=path
         ) from None
-    ours = [(a.tool, a.arguments, a.result) for a in actions]
-    theirs = [(a.tool, a.arguments, a.result) for a in recorded.actions]
+    # A call Inspect refused never ran: the live run recorded the simulator's own refusal of
+    # it, so its answer is not the tool message's; the call itself (tool, arguments) must agree.
+    ours = [(a.tool, a.arguments, None if a.error else a.result) for a in actions]
+    theirs = [
+        (b.tool, b.arguments, None if a.error else b.result)
+        for a, b in zip(actions, recorded.actions, strict=False)
+    ] + [(b.tool, b.arguments, b.result) for b in recorded.actions[len(actions) :]]
     if ours != theirs:
         at = next(
             (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),

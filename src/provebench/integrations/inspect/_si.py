@@ -8,22 +8,28 @@ function `si score` uses, and puts the whole verdict in the score's metadata: th
 the same verdict as `si run`. Each tool's answer is the simulator's body, byte for byte (errors
 included), because tool-echo exclusion is defined over those bytes (SI §2.1).
 
-Inspect validates a tool call's arguments against the tool's schema before calling it; a call
-it refuses never reaches the simulator, so it is not a recorded step here, where `si run`
-records it as a bad-arguments step (docs/inspect.md).
+Inspect validates a tool call's arguments against the tool's schema before calling it, and a call
+it refuses (or a `submit_answer` provebench refuses) never reaches the simulator live. The
+evidence is therefore the conversation's calls replayed, in the order the model made them, on a
+fresh session of the same scenario: a refused call is recorded where it stood as the step
+`si run` records for it (bad arguments, an unknown tool, a refused submission), so what it
+carried is searched like every other argument; each call that ran must get, replayed, the very
+answer the model read (the simulator is deterministic), or the run is a harness fault
+(docs/inspect.md).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.agent import AgentSubmit, as_solver, react
 from inspect_ai.dataset import Sample
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -51,6 +57,7 @@ from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._score import score_scenario, select_scenario
 from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import Verdict
+from provebench.si.sim._tools import UnparsedArguments
 from provebench.si.suite._select import select
 
 SHIPPED_SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
@@ -127,11 +134,13 @@ def provebench_si_agent() -> Solver:
             submit=AgentSubmit(tool=submit, answer_only=True, keep_in_messages=True),
         )
         state = await as_solver(agent)(state, generate)
+        _, recorded = start_session(scenario_file, state.metadata["scenario_id"])
+        replay_calls(recorded, state.messages)
         trace = "\n\n".join(
             m.text for m in state.messages if m.role == "assistant" and m.text and not m.tool_calls
         )
         given = submitted.get("reasoning_trace", "")
-        evidence = session.evidence(
+        evidence = recorded.evidence(
             final_answer=submitted.get("final_answer", ""),
             reasoning_trace="\n\n".join(t for t in (trace, given) if t),
             agent_name=str(state.model),
@@ -143,6 +152,38 @@ def provebench_si_agent() -> Solver:
         return state
 
     return solve
+
+
+def replay_calls(session: Any, messages: Sequence[ChatMessage]) -> None:
+    """Record on `session` every tool call of the conversation in the order the model made
+    it, up to the accepted `submit_answer` (which is not a step): a call Inspect refused as
+    malformed, or a refused submission, as `si run` records it; a call that ran, checked to get
+    the answer the model read."""
+    answers = {m.tool_call_id: m for m in messages if isinstance(m, ChatMessageTool)}
+    for message in messages:
+        if not isinstance(message, ChatMessageAssistant):
+            continue
+        for call in message.tool_calls or ():
+            answered = answers.get(call.id)
+            refused = answered is None or answered.error is not None
+            if call.function == SUBMIT_ANSWER:
+                if not refused:
+                    return
+                session.call(SUBMIT_ANSWER, call.arguments)  # answered as an unknown tool
+                continue
+            if call.parse_error is not None:
+                session.call(call.function, UnparsedArguments("", call.parse_error))
+                continue
+            reply = session.call(call.function, call.arguments)
+            if refused:
+                continue  # refused by Inspect: the simulator records its own refusal
+            read = answered.text if answered is not None else ""
+            given = str(reply.body if reply.body or reply.error is None else reply.error)
+            if given != read:
+                raise RuntimeError(
+                    f"replayed call {call.function!r} answered otherwise than the model read: "
+                    "the simulator is not deterministic here (a harness fault)"
+                )
 
 
 def _simulator_tool(session: Any, name: str) -> Callable[..., Coroutine[Any, Any, str]]:
@@ -163,7 +204,8 @@ def _submit_tool(submitted: dict[str, Any]) -> Callable[..., Coroutine[Any, Any,
             arguments["diagnosis"] = diagnosis
         checked = submission_of(arguments)
         if isinstance(checked, str):
-            # a tool error: react lets the model read it and submit again
+            # a tool error: react lets the model read it and submit again (the refusal is
+            # recorded as a step by `replay_calls`, as `si serve` records it; SI red team 16, H5)
             raise ToolError(checked)
         submitted["final_answer"] = checked.final_answer
         submitted["reasoning_trace"] = checked.reasoning_trace
@@ -252,6 +294,7 @@ __all__ = [
     "SHIPPED_SCENARIOS",
     "provebench_si_agent",
     "provebench_verdict",
+    "replay_calls",
     "score_value",
     "sealed_mean",
     "si_suite",
