@@ -14,10 +14,12 @@ table, so a new field cannot be left unsearched by being forgotten.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+import yaml
 from pydantic import BaseModel
 
 from provebench._canonical import compact_json
@@ -103,8 +105,32 @@ def agent_texts(evidence: Evidence, channel: str) -> list[tuple[str, str]]:
             places.append((action.tool, f"{where} (tool name)"))
             if action.id is not None:
                 places.append((action.id, f"{where} (call id)"))
-            places += [(value, where) for value in _strings(action.arguments)]
+            for value in _strings(action.arguments):
+                places.append((value, where))
+                decoded = f"{where} (as decoded)"
+                places += [(text, decoded) for text in decoded_strings(value) if text != value]
     return places
+
+
+def decoded_strings(text: str) -> list[str]:
+    """The strings a receiver decodes from an argument that is itself a document — a manifest
+    on kubectl's stdin, a `-p` patch, a JSON string — as kubectl and the API server decode it:
+    JSON's `\\u` escapes, YAML's `\\x` escapes and folded lines (SI red team 19, H7: a
+    password spelled `\\u0073\\u0075…` in a created ConfigMap was written to the cluster in
+    plain text, and the raw argument held no form of it). Read from YAML's event stream, so an
+    alias is never expanded (linear in the text); what parses before an error is kept."""
+    if not any(mark in text for mark in ("\\", "\n", '"', "'")):
+        return []  # nothing a decoder could change
+    found: list[str] = []
+    with contextlib.suppress(ValueError, RecursionError):
+        found += _strings(json.loads(text))
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.ScalarEvent):
+                found.append(event.value)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        pass
+    return list(dict.fromkeys(found))
 
 
 def _field_strings(evidence: Evidence, path: str) -> Iterator[str]:
@@ -140,4 +166,11 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["AGENT_FIELDS", "NOT_AGENT_FIELDS", "OUT_OF_BAND", "SELF_REPORTED", "agent_texts"]
+__all__ = [
+    "AGENT_FIELDS",
+    "NOT_AGENT_FIELDS",
+    "OUT_OF_BAND",
+    "SELF_REPORTED",
+    "agent_texts",
+    "decoded_strings",
+]
