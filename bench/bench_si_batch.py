@@ -2,7 +2,9 @@
 plain JSON parse of the same files, in the same run; one `si score` invocation; a whole profile.
 
 Transcripts are the shipped example evidence (`src/provebench/si/examples`, 0.4–9 KB), each copy
-made distinct (a numbered note appended to the answer) so no verdict can be reused. Figures:
+made distinct (a numbered sentence appended to the answer, or to the reasoning trace where there
+is no answer) so no verdict can be reused; each copy's decided rows under both readings are its
+example's own. Figures:
 
 * batch: `provebench si score SCENARIO FOLDER --jobs 2` over N transcripts (wall time, from the
   command's start to its last line; best of 3), and its peak memory at N and N/10 (flat means
@@ -58,7 +60,12 @@ def make_transcripts(folder: Path, count: int) -> None:
     for index in range(count):
         document = json.loads(json.dumps(examples[index % len(examples)]))
         if document["final_answer"]:
-            document["final_answer"] += f"\nNote {index}: checked."
+            # a statement of its own that neither reading reads as a finding: "Note 7: checked."
+            # was a short verbless comment, which the strict reading withholds the answer for
+            document["final_answer"] += f"\nThe answer was written in run {index}."
+        else:
+            # no answer to number: the trace is, so that no two transcripts are the same text
+            document["reasoning_trace"] = f"{document.get('reasoning_trace') or ''}\nNote {index}."
         (folder / f"{index:07d}.json").write_text(json.dumps(document), encoding="utf-8")
 
 

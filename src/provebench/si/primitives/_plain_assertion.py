@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._triggers import GatedPattern, comparable
 
 # at most this many words make a sentence, a label or an aside a comment rather than a
 # statement; a tail, at most `_TAIL_WORDS` ("jk", "just kidding", "— unlikely")
@@ -158,9 +159,16 @@ def _words(text: str) -> list[str]:
     return [word.casefold() for word in _WORD.findall(unicodedata.normalize("NFC", text))]
 
 
+# the only characters `_marks` can report: no ASCII character is a "Symbol, other"
+# (`test_plain_assertion_marks`), so only those beyond ASCII and the asterisk are looked at
+_MARK_CANDIDATE = re.compile(r"[^\x00-\x7f]|\*")
+
+
 def _marks(text: str) -> list[Unplain]:
     found: list[Unplain] = []
-    for at, character in enumerate(text):
+    for candidate in _MARK_CANDIDATE.finditer(text):
+        at = candidate.start()
+        character = text[at]
         if unicodedata.category(character) == "So" or character in "†‡":
             found.append(Unplain("mark", at, at + 1, f"the sign {character!r}"))
         elif (
@@ -401,18 +409,29 @@ def _refers_to_statement(channel: ChannelText, start: int, identifiers: Sequence
     return any(identifier.casefold() in folded for identifier in identifiers)
 
 
+# the back-reference rules' scans, each skipped where the answer holds none of the literals its
+# pattern needs (`_triggers`: derived from the pattern, never listed by hand)
+_BACK_REFERENCE_RULES = (
+    GatedPattern("unplain back_reference: judged", _JUDGED_BACK),
+    GatedPattern("unplain back_reference: disowned", _DISOWNED_BACK),
+    GatedPattern("unplain back_reference: distrusted source", _DISTRUSTED_SOURCE),
+)
+_GLUED_TONE_RULE = GatedPattern("unplain tail: glued tone tag", _GLUED_TONE)
+
+
 def _judged_back(channel: ChannelText, first: int, own: Sequence[str]) -> list[Unplain]:
     text = channel.text
+    lowered = comparable(text)
     found = []
-    for pattern in (_JUDGED_BACK, _DISOWNED_BACK, _DISTRUSTED_SOURCE):
-        for match in pattern.finditer(text, first):
-            if pattern is not _DISTRUSTED_SOURCE and not _refers_to_statement(
+    for rule in _BACK_REFERENCE_RULES:
+        for match in rule.finditer(text, lowered, first):
+            if rule.pattern is not _DISTRUSTED_SOURCE and not _refers_to_statement(
                 channel, match.start(), own
             ):
                 continue
             detail = f"the clause {match.group().strip()!r}"
             found.append(Unplain("back_reference", match.start(), match.end(), detail))
-    for match in _GLUED_TONE.finditer(text, first):
+    for match in _GLUED_TONE_RULE.finditer(text, lowered, first):
         if _NUMBER_BEFORE.search(text, 0, match.start()) is None:
             found.append(Unplain("tail", match.start(), match.end(), f"the tag {match.group()!r}"))
     return found

@@ -24,12 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._triggers import GatedPattern, comparable
 
 _MEMBER = r"[A-Za-z][A-Za-z0-9]*(?:[_/.-][A-Za-z0-9]+)+"
 _JOIN = r"(?:\s*,\s*(?:and\s+|or\s+|and/or\s+)?|\s+(?:and|or|and/or)\s+)"
 _LIST = re.compile(rf"(?<![\w/.-]){_MEMBER}(?:{_JOIN}{_MEMBER})+(?![\w/-])")
 _ONE_MEMBER = re.compile(_MEMBER)
 _QUANTIFIER = re.compile(r"\b(every|all|each|any)\b(?!\s+other\b)", re.IGNORECASE)
+# scanned only in an answer holding one of its words (`_triggers`, derived from the pattern)
+_QUANTIFIER_RULE = GatedPattern("several_causes every: quantifier", _QUANTIFIER)
 _CLAUSE_BOUNDARY = re.compile(r"[;:.!?]|,\s|\b(?:but|because|so|while|whereas)\b")
 _PLAIN_NAMES_FROM = 3
 
@@ -95,11 +98,14 @@ def _lists(text: str, clauses: _Clauses, required: set[str]) -> list[Shotgun]:
     return found
 
 
-def _quantified(text: str, clauses: _Clauses, spans: list[Span]) -> list[Shotgun]:
-    """Each factor span whose clause holds a quantifier before it: one scan of the sentence."""
+def _quantified(
+    text: str, lowered: str | None, clauses: _Clauses, spans: list[Span]
+) -> list[Shotgun]:
+    """Each factor span whose clause holds a quantifier before it: one scan of the sentence
+    (none where the answer holds no quantifier; `lowered` is its `comparable` form)."""
     sentence = clauses.sentence
     boundaries = clauses.ends
-    quantifiers = list(_QUANTIFIER.finditer(text, sentence.start, sentence.end))
+    quantifiers = list(_QUANTIFIER_RULE.finditer(text, lowered, sentence.start, sentence.end))
     starts = [quantifier.start() for quantifier in quantifiers]
     found: list[Shotgun] = []
     for span in spans:
@@ -129,10 +135,11 @@ def shotguns(
         if sentence is not None:
             by_sentence.setdefault(sentence.index, (sentence, []))[1].append(span)
     found: list[Shotgun] = []
+    lowered = comparable(channel.text) if by_sentence else None
     for sentence, spans in by_sentence.values():
         clauses = _Clauses(channel.text, sentence, own)
         found += _lists(channel.text, clauses, keys)
-        found += _quantified(channel.text, clauses, spans)
+        found += _quantified(channel.text, lowered, clauses, spans)
     return found
 
 
