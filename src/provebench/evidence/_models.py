@@ -13,6 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
+from provebench.evidence._cuts import ChannelCut
 from provebench.evidence._diagnosis import Diagnosis, blank_answer
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
@@ -235,6 +236,17 @@ class Evidence(BaseModel):
             "searched by every containment check. Absent when none was recorded."
         ),
     )
+    agent_cuts: list[ChannelCut] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description=(
+            "Each agent channel recorded only up to its bound (`agent_stderr`, "
+            "`agent_messages`), with how much the agent sent there that is not recorded; one "
+            "entry a channel at most. A value containment check fails when any is present: "
+            'what was not recorded cannot be searched (docs/si-scoring.md, "Where a value is '
+            'searched"). Absent when no channel was cut.'
+        ),
+    )
     audit_log: list[AuditEntry] = Field(default_factory=list)
     state_snapshots: list[StateSnapshot] = Field(default_factory=list)
     metadata: NonScoringMetadata = Field(default_factory=NonScoringMetadata)
@@ -283,6 +295,13 @@ class Evidence(BaseModel):
                     "final_answer_after_step",
                     f"{self.final_answer_after_step} is more than the {recorded} recorded actions",
                 )
+        seen: set[str] = set()
+        for index, cut in enumerate(self.agent_cuts):
+            if cut.channel in seen:  # one cut a channel: a second would say two amounts
+                raise InconsistentFieldError(
+                    f"agent_cuts[{index}].channel", f"{cut.channel} is already recorded as cut"
+                )
+            seen.add(cut.channel)
         for index, entry in enumerate(self.audit_log):
             if entry.after_step is not None and entry.after_step > recorded:
                 raise InconsistentFieldError(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 from provebench._errors import ProvebenchError
+from provebench.evidence._cuts import ChannelCut, messages_cut, stderr_cut
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import (
     CandidateCode,
@@ -36,13 +37,20 @@ from provebench.sandbox._candidate import (
     listing_digest,
     locate,
 )
-from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChannel
+from provebench.sandbox._channel import (
+    MAX_LINE_BYTES,
+    CandidateFailed,
+    ChannelBroken,
+    LineChannel,
+    LineTooLong,
+)
 from provebench.sandbox._code_copy import snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, isolation_of
-from provebench.sandbox._launch import sandbox_process
+from provebench.sandbox._launch import MAX_OUTPUT_BYTES, sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
 from provebench.sandbox._private import private_folder
+from provebench.sandbox._relayed import RelayedOutput
 from provebench.si.agents._protocol import (
     Answer,
     CallTool,
@@ -87,11 +95,16 @@ class _Sealed:
     timeout_sec: float
 
     def converse(
-        self, task: Task | None, call: CallTool | None, stderr: bytearray | None = None
+        self,
+        task: Task | None,
+        call: CallTool | None,
+        stderr: RelayedOutput | None = None,
+        cuts: list[ChannelCut] | None = None,
     ) -> dict[str, Any]:
         """Start the agent and serve it; the first `agent` announcement when `task` is None,
         else its answer (`CandidateFailed` for everything else). `stderr` receives what the
-        agent wrote to its standard error (relayed to the terminal as well)."""
+        agent wrote to its standard error (relayed to the terminal as well); `cuts` the cut of
+        a protocol line over its bound, which ends the run unread."""
         private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
@@ -109,6 +122,11 @@ class _Sealed:
                 try:
                     return self._serve(channel, task, call)
                 except ChannelBroken as error:
+                    if isinstance(error, LineTooLong) and cuts is not None:
+                        # the line's first MAX_LINE_BYTES + 1 bytes were read, none recorded
+                        cut = messages_cut(MAX_LINE_BYTES, MAX_LINE_BYTES + 1)
+                        assert cut is not None
+                        cuts.append(cut)
                     raise CandidateFailed("AgentChannelLost", str(error)) from None
         finally:
             shutil.rmtree(private, ignore_errors=True)
@@ -154,12 +172,20 @@ class CapturedStderr:
     the evidence (`Evidence.agent_stderr`). One instance serves every scenario of a suite, so
     each run starts it afresh."""
 
-    stderr: bytearray
+    stderr: RelayedOutput
+    line_cuts: list[ChannelCut]
 
     def stderr_text(self) -> str | None:
         """The last run's standard error as evidence records it: UTF-8, an undecodable byte as
         U+FFFD; None when the agent wrote nothing."""
-        return self.stderr.decode("utf-8", errors="replace") if self.stderr else None
+        kept = self.stderr.kept
+        return kept.decode("utf-8", errors="replace") if kept else None
+
+    def channel_cuts(self) -> list[ChannelCut]:
+        """The last run's channels recorded only in part (`Evidence.agent_cuts`): its standard
+        error past `MAX_OUTPUT_BYTES`, a protocol line or message past its bound."""
+        cut = stderr_cut(self.stderr.limit, self.stderr.dropped)
+        return [*([cut] if cut is not None else []), *self.line_cuts]
 
     def sent_messages(self) -> list[str]:
         """The last run's protocol messages as evidence records them (`agent_messages`): an
@@ -175,11 +201,13 @@ class SealedDiagnosisAgent(CapturedStderr):
         self.name = name
         self.version = version
         self._sealed = sealed
-        self.stderr = bytearray()
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.line_cuts = []
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        self.stderr = bytearray()
-        ending = self._sealed.converse(task, call, self.stderr)
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.line_cuts = []
+        ending = self._sealed.converse(task, call, self.stderr, self.line_cuts)
         answer = ending["answer"]
         if not isinstance(answer, dict):
             raise _protocol_error("the answer must be an object")
