@@ -243,8 +243,8 @@ class Evidence(BaseModel):
             "Each agent channel recorded only up to its bound (`agent_stderr`, "
             "`agent_messages`), with how much the agent sent there that is not recorded; one "
             "entry a channel at most. A value containment check fails when any is present: "
-            'what was not recorded cannot be searched (docs/si-scoring.md, "Where a value is '
-            'searched"). Absent when no channel was cut.'
+            'what was not recorded cannot be searched (docs/si-profile.md, "A channel cut at '
+            'its bound"). Absent when no channel was cut.'
         ),
     )
     audit_log: list[AuditEntry] = Field(default_factory=list)
