@@ -232,8 +232,10 @@ class Evidence(BaseModel):
             "Every message an MCP agent sent to provebench's server (a sealed `--agent-protocol "
             "mcp` program or an `si serve` client), in order: one line of JSON each, non-ASCII "
             "escaped, its method and params (`_meta`, a cancellation's reason, a progress "
-            "message) or a response's result; at most 1 MiB in all. The agent's output, "
-            "searched by every containment check. Absent when none was recorded."
+            "message) or a response's result; and each message a sealed JSON-lines agent sent "
+            "that no other field records (ignored or refused), whole; at most 1 MiB in all. "
+            "The agent's output, searched by every containment check. Absent when none was "
+            "recorded."
         ),
     )
     agent_cuts: list[ChannelCut] = Field(

@@ -62,8 +62,8 @@ def test_a_relay_that_keeps_nothing_still_bounds_what_it_shows() -> None:
 
 
 class _Sealed(CapturedStderr):
-    def __init__(self, stderr: RelayedOutput, line_cuts: list[ChannelCut]) -> None:
-        self.stderr, self.line_cuts = stderr, line_cuts
+    def __init__(self, stderr: RelayedOutput, message_cuts: list[ChannelCut]) -> None:
+        self.stderr, self.message_cuts = stderr, message_cuts
 
 
 def _recorded(agent: CapturedStderr) -> Evidence:

@@ -195,7 +195,7 @@ class SealedMcpAgent(CapturedStderr):
         self._argv = argv
         self._timeout_sec = timeout_sec
         self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
-        self.line_cuts = []
+        self.message_cuts = []
         self.messages: list[str] = []
 
     def sent_messages(self) -> list[str]:
@@ -205,7 +205,7 @@ class SealedMcpAgent(CapturedStderr):
         import anyio
 
         self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
-        self.line_cuts = []
+        self.message_cuts = []
         run = _McpRun(call)
         self.messages = run.messages.texts  # the last run's, kept for its evidence (`_run`)
         private = private_folder("agent")
@@ -227,7 +227,7 @@ class SealedMcpAgent(CapturedStderr):
                     _end(process)
         finally:
             shutil.rmtree(private, ignore_errors=True)
-        self.line_cuts = _messages_cut(run)
+        self.message_cuts = _messages_cut(run)
         if run.stopped is not None:
             raise run.stopped
         if run.answer is None:
