@@ -50,20 +50,24 @@ class ClientMessages:
     Core §3.5.5: what the agent outputs must not hold a contained value, and a client's
     `notifications/cancelled` reason, `notifications/progress` message or the `_meta` of any
     request is as much its output as a tool's arguments (SI red team 17, H8: a password sent
-    there was never recorded, and the disclosure check passed). Bounded: past
-    `MAX_RECORDED_BYTES` nothing more is taken and the channel is closed, so what the client
-    sent is never partly unsearched."""
+    there was never recorded, and the disclosure check passed). Bounded: the message that
+    would pass `MAX_RECORDED_BYTES` is not kept and the channel is closed there; its length is
+    kept (`dropped_bytes`), for the evidence records the cut and a containment check fails on
+    it (SI red team 18, m1: the message was dropped unsearched and the check passed)."""
 
     def __init__(self, limit: int = MAX_RECORDED_BYTES) -> None:
         self.limit = limit
         self.texts: list[str] = []
         self.size = 0
         self.over = False
+        self.dropped_bytes = 0  # the escaped length of the message that passed the bound
 
     def record(self, sent: object) -> bool:
         """Keep one message; False (and nothing kept) once the bound would be passed."""
         text = json.dumps(sent, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
         if self.over or self.size + len(text) > self.limit:
+            if not self.over:  # the first past the bound: the channel closes on it
+                self.dropped_bytes = len(text)
             self.over = True
             return False
         self.texts.append(text)

@@ -58,6 +58,7 @@ NOT_AGENT_FIELDS: Final[Mapping[str, str]] = {
     "actions[].error": "the environment's reply to the call",
     "actions[].error_code": "the environment's reply to the call",
     "actions[].duration_ms": "a number",
+    "agent_cuts": "provebench's account of a channel it cut: a channel's name and numbers",
     "audit_log": (
         "the environment's record of the agent's requests, each sent by a tool call whose "
         "name and arguments are searched"

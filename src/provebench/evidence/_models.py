@@ -13,6 +13,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
+from provebench.evidence._cuts import ChannelCut
 from provebench.evidence._diagnosis import Diagnosis, blank_answer
 from provebench.evidence._records import AuditEntry, StateSnapshot
 
@@ -231,8 +232,21 @@ class Evidence(BaseModel):
             "Every message an MCP agent sent to provebench's server (a sealed `--agent-protocol "
             "mcp` program or an `si serve` client), in order: one line of JSON each, non-ASCII "
             "escaped, its method and params (`_meta`, a cancellation's reason, a progress "
-            "message) or a response's result; at most 1 MiB in all. The agent's output, "
-            "searched by every containment check. Absent when none was recorded."
+            "message) or a response's result; and each message a sealed JSON-lines agent sent "
+            "that no other field records (ignored or refused), whole; at most 1 MiB in all. "
+            "The agent's output, searched by every containment check. Absent when none was "
+            "recorded."
+        ),
+    )
+    agent_cuts: list[ChannelCut] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description=(
+            "Each agent channel recorded only up to its bound (`agent_stderr`, "
+            "`agent_messages`), with how much the agent sent there that is not recorded; one "
+            "entry a channel at most. A value containment check fails when any is present: "
+            'what was not recorded cannot be searched (docs/si-profile.md, "A channel cut at '
+            'its bound"). Absent when no channel was cut.'
         ),
     )
     audit_log: list[AuditEntry] = Field(default_factory=list)
@@ -283,6 +297,13 @@ class Evidence(BaseModel):
                     "final_answer_after_step",
                     f"{self.final_answer_after_step} is more than the {recorded} recorded actions",
                 )
+        seen: set[str] = set()
+        for index, cut in enumerate(self.agent_cuts):
+            if cut.channel in seen:  # one cut a channel: a second would say two amounts
+                raise InconsistentFieldError(
+                    f"agent_cuts[{index}].channel", f"{cut.channel} is already recorded as cut"
+                )
+            seen.add(cut.channel)
         for index, entry in enumerate(self.audit_log):
             if entry.after_step is not None and entry.after_step > recorded:
                 raise InconsistentFieldError(

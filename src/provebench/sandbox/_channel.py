@@ -28,6 +28,11 @@ class ChannelBroken(Exception):
     """The worker closed its end, or sent something that is not a frame of the protocol."""
 
 
+class LineTooLong(ChannelBroken):
+    """A protocol line over its bound (`MAX_LINE_BYTES`): it is not read on, nor recorded, and
+    the channel ends there. Its own type, so that the line's cut is recorded (SI red team 18)."""
+
+
 class CandidateFailed(Exception):
     """A sealed candidate's own failure, as it reported it or as its channel ended: recorded
     under the candidate's exception type (`type_name`), as an in-process failure would be."""
@@ -164,7 +169,7 @@ class LineChannel:
     def receive(self) -> Any:
         while b"\n" not in self.buffer:
             if len(self.buffer) > MAX_LINE_BYTES:
-                raise ChannelBroken(f"a line of over {MAX_LINE_BYTES} bytes")
+                raise LineTooLong(f"a line of over {MAX_LINE_BYTES} bytes")
             left = self.deadline - time.monotonic()
             try:
                 if left <= 0 or not _wait_readable(self.fd, self.sandbox, left):
@@ -190,6 +195,7 @@ __all__ = [
     "Channel",
     "ChannelBroken",
     "LineChannel",
+    "LineTooLong",
     "encode_frame",
     "encode_line",
     "failure_type",

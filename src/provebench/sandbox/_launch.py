@@ -1,7 +1,8 @@
 """Starting a sandboxed process, bounding what it prints, and ending every process it made.
 
 The candidate's output is relayed to the laboratory's stderr up to `MAX_OUTPUT_BYTES` a launch
-and dropped after that (a candidate printing gigabytes costs nothing but its own time). The
+and dropped after that, counted (a candidate printing gigabytes costs nothing but its own time;
+`RelayedOutput` says how much was dropped). The
 launch ends with SIGKILL to bubblewrap: `--die-with-parent` kills the sandbox's first process
 with it, and the end of a PID namespace's first process ends every process in the namespace —
 daemons, double forks and `setsid` included. Where the launch has a cgroup, its remaining
@@ -28,6 +29,7 @@ from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
 from provebench.sandbox._limits import launch_cgroup, preexec_for
 from provebench.sandbox._policy import SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
+from provebench.sandbox._relayed import RelayedOutput
 from provebench.sandbox._tool import bwrap_tool
 from provebench.sandbox._wait import readable
 
@@ -92,19 +94,18 @@ class SandboxRun:
 
 
 def _relay_output(
-    source: IO[bytes], sink: IO[bytes] | None, captured: bytearray | None = None
+    source: IO[bytes], sink: IO[bytes] | None, captured: RelayedOutput | None = None
 ) -> None:
-    """Copy the first `MAX_OUTPUT_BYTES` to `sink` (and to `captured`, the same bytes); read
-    and drop the rest (the candidate must never block on a full pipe)."""
-    room = MAX_OUTPUT_BYTES
+    """Copy the first `MAX_OUTPUT_BYTES` to `sink` (and to `captured`, the same bytes, with
+    the count of the rest); read and drop the rest (the candidate must never block on a full
+    pipe)."""
+    relayed = captured if captured is not None else RelayedOutput(MAX_OUTPUT_BYTES, keeps=False)
     while chunk := source.read1(65536):  # type: ignore[attr-defined]  # a BufferedReader
-        if room > 0 and captured is not None:
-            captured += chunk[:room]
-        if room > 0 and sink is not None:
+        part = relayed.take(chunk)
+        if part and sink is not None:
             with contextlib.suppress(OSError, ValueError):
-                sink.write(chunk[:room])
+                sink.write(part)
                 sink.flush()
-        room -= len(chunk)
     source.close()
 
 
@@ -118,14 +119,16 @@ def sandbox_process(
     extra_binds: Sequence[tuple[str, str]] = (),
     pass_fds: Sequence[int] = (),
     protocol_stdio: bool = False,
-    captured: bytearray | None = None,
+    captured: RelayedOutput | None = None,
 ) -> Iterator[SandboxProcess]:
     """A running sandboxed process; leaving the block ends it and everything it started.
 
     `protocol_stdio`: its standard input and output are the caller's (a protocol), and only its
     standard error is relayed; otherwise both its outputs are relayed and it has no input.
-    `captured` receives what is relayed as well, complete once the block is left: what a
-    candidate prints is its output, searched like its answer (SI red team 15, H2)."""
+    `captured` receives what is relayed as well, and the count of what was dropped, complete
+    once the block is left: what a candidate prints is its output, searched like its answer
+    (SI red team 15, H2), and what it printed past the bound is recorded as cut (SI red team
+    18, s1). Its `limit` is the bound: `MAX_OUTPUT_BYTES`, as for the relay."""
     tool = bwrap_tool()
     protect_laboratory()
     status_read, status_write = os.pipe()

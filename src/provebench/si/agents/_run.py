@@ -248,6 +248,11 @@ def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | Non
     messages = agent.sent_messages() if isinstance(agent, CapturedStderr) else []
     if messages:
         update["agent_messages"] = list(messages)
+    # each of those channels recorded only up to its bound, and how much it left out: a
+    # containment check fails on a cut (SI red team 18, m1 and s1)
+    cuts = agent.channel_cuts() if isinstance(agent, CapturedStderr) else []
+    if cuts:
+        update["agent_cuts"] = list(cuts)
     return evidence.model_copy(update=update) if update else evidence
 
 

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 from provebench._errors import ProvebenchError
+from provebench._mcp_face import ClientMessages
+from provebench.evidence._cuts import ChannelCut, messages_cut, stderr_cut
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
 from provebench.sandbox._candidate import (
     CandidateCode,
@@ -36,13 +38,20 @@ from provebench.sandbox._candidate import (
     listing_digest,
     locate,
 )
-from provebench.sandbox._channel import CandidateFailed, ChannelBroken, LineChannel
+from provebench.sandbox._channel import (
+    MAX_LINE_BYTES,
+    CandidateFailed,
+    ChannelBroken,
+    LineChannel,
+    LineTooLong,
+)
 from provebench.sandbox._code_copy import snapshot_code
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._isolation import Isolation, isolation_of
-from provebench.sandbox._launch import sandbox_process
+from provebench.sandbox._launch import MAX_OUTPUT_BYTES, sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
 from provebench.sandbox._private import private_folder
+from provebench.sandbox._relayed import RelayedOutput
 from provebench.si.agents._protocol import (
     Answer,
     CallTool,
@@ -87,11 +96,18 @@ class _Sealed:
     timeout_sec: float
 
     def converse(
-        self, task: Task | None, call: CallTool | None, stderr: bytearray | None = None
+        self,
+        task: Task | None,
+        call: CallTool | None,
+        stderr: RelayedOutput | None = None,
+        cuts: list[ChannelCut] | None = None,
+        sent: ClientMessages | None = None,
     ) -> dict[str, Any]:
         """Start the agent and serve it; the first `agent` announcement when `task` is None,
         else its answer (`CandidateFailed` for everything else). `stderr` receives what the
-        agent wrote to its standard error (relayed to the terminal as well)."""
+        agent wrote to its standard error (relayed to the terminal as well); `cuts` the cut of
+        a protocol line over its bound, which ends the run unread; `sent` every message of the
+        agent's that no other field records (`_Sealed._serve`)."""
         private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
@@ -107,45 +123,69 @@ class _Sealed:
                 assert process.stdin is not None and process.stdout is not None
                 channel = LineChannel(process.stdin, process.stdout, deadline, process)
                 try:
-                    return self._serve(channel, task, call)
+                    return self._serve(channel, task, call, sent or ClientMessages())
                 except ChannelBroken as error:
+                    if isinstance(error, LineTooLong) and cuts is not None:
+                        # the line's first MAX_LINE_BYTES + 1 bytes were read, none recorded
+                        cut = messages_cut(MAX_LINE_BYTES, MAX_LINE_BYTES + 1)
+                        assert cut is not None
+                        cuts.append(cut)
                     raise CandidateFailed("AgentChannelLost", str(error)) from None
         finally:
             shutil.rmtree(private, ignore_errors=True)
 
     def _serve(
-        self, channel: LineChannel, task: Task | None, call: CallTool | None
+        self, channel: LineChannel, task: Task | None, call: CallTool | None, sent: ClientMessages
     ) -> dict[str, Any]:
         if task is not None:
             channel.send(task_message(task))
+
+        def unrecorded(message: object) -> None:
+            # A message refused or ignored is the agent's output all the same, and no other
+            # field holds it (Core §3.5.5; as an MCP client's, SI red team 17, H8): recorded in
+            # `agent_messages`, bounded, and past the bound the run ends and the cut is recorded.
+            if task is not None and not sent.record(message):
+                raise CandidateFailed("AgentChannelLost", f"over {sent.limit} bytes of messages")
+
         while True:
             message = channel.receive()
             if not isinstance(message, dict):
+                unrecorded(message)
                 raise _protocol_error("a message must be a JSON object")
             if "call" in message:
                 if task is None or call is None:
                     raise _protocol_error("a call before the task")
                 tool, arguments = message["call"], message.get("arguments", {})
                 if set(message) - {"call", "arguments"} or not isinstance(tool, str):
+                    unrecorded(message)
                     raise _protocol_error('a call is {"call": TOOL, "arguments": {...}}')
                 if not isinstance(arguments, dict):
+                    unrecorded(message)
                     raise _protocol_error("a call's arguments must be an object")
                 reply = call(tool, arguments)
                 said = {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
                 channel.send({"reply": said})
                 continue
             if len(message) != 1:
+                unrecorded(message)
                 raise _protocol_error("a message has one key: agent, call, answer or error")
             ((kind, body),) = message.items()
             if kind == "agent":
                 if task is None:
                     return {"agent": body}
+                unrecorded(message)  # ignored during a task
                 continue
             if kind == "error":
                 said = body if isinstance(body, dict) else {}
+                plain = said is body and all(
+                    k in ("type", "message") and isinstance(v, str) for k, v in said.items()
+                )
+                if not plain:  # more than the type and message `agent_error` records
+                    unrecorded(message)
                 raise CandidateFailed(str(said.get("type", "Error")), str(said.get("message", "")))
             if kind == "answer" and task is not None:
                 return {"answer": body}
+            unrecorded(message)
             raise _protocol_error(f"unexpected message {kind!r}")
 
 
@@ -154,17 +194,25 @@ class CapturedStderr:
     the evidence (`Evidence.agent_stderr`). One instance serves every scenario of a suite, so
     each run starts it afresh."""
 
-    stderr: bytearray
+    stderr: RelayedOutput
+    message_cuts: list[ChannelCut]
 
     def stderr_text(self) -> str | None:
         """The last run's standard error as evidence records it: UTF-8, an undecodable byte as
         U+FFFD; None when the agent wrote nothing."""
-        return self.stderr.decode("utf-8", errors="replace") if self.stderr else None
+        kept = self.stderr.kept
+        return kept.decode("utf-8", errors="replace") if kept else None
+
+    def channel_cuts(self) -> list[ChannelCut]:
+        """The last run's channels recorded only in part (`Evidence.agent_cuts`): its standard
+        error past `MAX_OUTPUT_BYTES`, a protocol line or message past its bound."""
+        cut = stderr_cut(self.stderr.limit, self.stderr.dropped)
+        return [*([cut] if cut is not None else []), *self.message_cuts]
 
     def sent_messages(self) -> list[str]:
         """The last run's protocol messages as evidence records them (`agent_messages`): an
-        MCP program's (`SealedMcpAgent`); none for a protocol whose every message is a call,
-        an answer or an error, each recorded where it belongs."""
+        MCP program's every one (`SealedMcpAgent`), a JSON-lines program's that no other field
+        records (`SealedDiagnosisAgent`); none here."""
         return []
 
 
@@ -175,24 +223,47 @@ class SealedDiagnosisAgent(CapturedStderr):
         self.name = name
         self.version = version
         self._sealed = sealed
-        self.stderr = bytearray()
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.message_cuts = []
+        self.sent = ClientMessages()
+
+    def sent_messages(self) -> list[str]:
+        return list(self.sent.texts)
 
     def run(self, task: Task, call: CallTool) -> Answer:
-        self.stderr = bytearray()
-        ending = self._sealed.converse(task, call, self.stderr)
-        answer = ending["answer"]
-        if not isinstance(answer, dict):
-            raise _protocol_error("the answer must be an object")
-        final, trace = answer.get("final_answer"), answer.get("reasoning_trace", "")
-        if not isinstance(final, str) or not isinstance(trace, str):
-            raise _protocol_error("final_answer and reasoning_trace must be strings")
-        unknown = sorted(set(answer) - {"final_answer", "reasoning_trace", "diagnosis"})
-        if unknown:
-            raise _protocol_error(f"the answer has unknown field {unknown[0]!r}")
-        diagnosis = submitted_diagnosis(answer.get("diagnosis"), "answer.diagnosis")
-        if isinstance(diagnosis, str):
-            raise _protocol_error(diagnosis)
-        return Answer(final_answer=final, reasoning_trace=trace, diagnosis=diagnosis)
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.message_cuts = []
+        self.sent = ClientMessages()
+        try:
+            ending = self._sealed.converse(task, call, self.stderr, self.message_cuts, self.sent)
+        finally:
+            cut = messages_cut(self.sent.limit, self.sent.dropped_bytes)
+            self.message_cuts += [cut] if cut is not None else []
+        try:
+            return _answer_of(ending)
+        except CandidateFailed:
+            # a refused answer is recorded nowhere else: kept, as any refused message
+            if not self.sent.record(ending):
+                cut = messages_cut(self.sent.limit, self.sent.dropped_bytes)
+                self.message_cuts += [cut] if cut is not None else []
+            raise
+
+
+def _answer_of(ending: dict[str, Any]) -> Answer:
+    """The answer a JSON-lines agent sent, or `CandidateFailed` for one that is none."""
+    answer = ending["answer"]
+    if not isinstance(answer, dict):
+        raise _protocol_error("the answer must be an object")
+    final, trace = answer.get("final_answer"), answer.get("reasoning_trace", "")
+    if not isinstance(final, str) or not isinstance(trace, str):
+        raise _protocol_error("final_answer and reasoning_trace must be strings")
+    unknown = sorted(set(answer) - {"final_answer", "reasoning_trace", "diagnosis"})
+    if unknown:
+        raise _protocol_error(f"the answer has unknown field {unknown[0]!r}")
+    diagnosis = submitted_diagnosis(answer.get("diagnosis"), "answer.diagnosis")
+    if isinstance(diagnosis, str):
+        raise _protocol_error(diagnosis)
+    return Answer(final_answer=final, reasoning_trace=trace, diagnosis=diagnosis)
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from provebench._mcp_face import MAX_RECORDED_BYTES, ClientMessages
+from provebench.evidence._cuts import ChannelCut, messages_cut
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy
 from provebench.sandbox._channel import MAX_LINE_BYTES, CandidateFailed
 from provebench.sandbox._isolation import isolation_of
-from provebench.sandbox._launch import SandboxProcess, sandbox_process
+from provebench.sandbox._launch import MAX_OUTPUT_BYTES, SandboxProcess, sandbox_process
 from provebench.sandbox._policy import SANDBOX_ENV
 from provebench.sandbox._private import private_folder
+from provebench.sandbox._relayed import RelayedOutput
 from provebench.si.agents._protocol import Answer, CallTool, Task
 from provebench.si.agents._sealed import (
     DEFAULT_AGENT_TIMEOUT_SEC,
@@ -57,6 +59,7 @@ class _McpRun:
     answer: Answer | None = None
     stopped: BaseException | None = None  # the runner's stop (the cap), re-raised in its thread
     closed: str | None = None  # the channel ended (EOF, an oversized line) before an answer
+    line_cut: bool = False  # it ended at a line over MAX_LINE_BYTES, unread and unrecorded
     ended: bool = field(default=False)
     messages: ClientMessages = field(default_factory=ClientMessages)
 
@@ -104,6 +107,7 @@ class _BoundedLines:
         line = self.pipe.readline(MAX_LINE_BYTES + 1)
         if len(line) > MAX_LINE_BYTES:
             self.run.closed = f"a line of over {MAX_LINE_BYTES} bytes"
+            self.run.line_cut = True
             return ""  # the end of the channel: the run ends with no answer
         return line.decode("utf-8", errors="replace")
 
@@ -190,7 +194,8 @@ class SealedMcpAgent(CapturedStderr):
         self._policy = policy
         self._argv = argv
         self._timeout_sec = timeout_sec
-        self.stderr = bytearray()
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.message_cuts = []
         self.messages: list[str] = []
 
     def sent_messages(self) -> list[str]:
@@ -199,7 +204,8 @@ class SealedMcpAgent(CapturedStderr):
     def run(self, task: Task, call: CallTool) -> Answer:
         import anyio
 
-        self.stderr = bytearray()
+        self.stderr = RelayedOutput(MAX_OUTPUT_BYTES)
+        self.message_cuts = []
         run = _McpRun(call)
         self.messages = run.messages.texts  # the last run's, kept for its evidence (`_run`)
         private = private_folder("agent")
@@ -221,11 +227,23 @@ class SealedMcpAgent(CapturedStderr):
                     _end(process)
         finally:
             shutil.rmtree(private, ignore_errors=True)
+        self.message_cuts = _messages_cut(run)
         if run.stopped is not None:
             raise run.stopped
         if run.answer is None:
             raise CandidateFailed("AgentChannelLost", run.closed or "no answer")
         return run.answer
+
+
+def _messages_cut(run: _McpRun) -> list[ChannelCut]:
+    """The cut of the run's MCP messages, if any: the message that would pass
+    `MAX_RECORDED_BYTES`, or a line over `MAX_LINE_BYTES`; either closes the channel."""
+    if run.line_cut:
+        # read to its first MAX_LINE_BYTES + 1 bytes, none recorded
+        cut = messages_cut(MAX_LINE_BYTES, MAX_LINE_BYTES + 1)
+    else:
+        cut = messages_cut(run.messages.limit, run.messages.dropped_bytes)
+    return [cut] if cut is not None else []
 
 
 def sealed_mcp_command_agent(

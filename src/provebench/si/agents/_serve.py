@@ -27,6 +27,7 @@ from pydantic import JsonValue
 from provebench._mcp_face import ClientMessages
 from provebench._session_options import AgentIdentity
 from provebench.evidence import Diagnosis, Evidence, blank_answer
+from provebench.evidence._cuts import messages_cut
 from provebench.sandbox._isolation import UNSANDBOXED_MCP
 from provebench.si.agents._run import SimulatedSession, write_run
 from provebench.si.agents._submission import diagnosis_argument_schema, submission_of
@@ -157,6 +158,10 @@ class ServeRun:
         recorded: dict[str, object] = {"metadata": metadata}
         if self.messages.texts:
             recorded["agent_messages"] = list(self.messages.texts)
+        cut = messages_cut(self.messages.limit, self.messages.dropped_bytes)
+        if cut is not None:
+            # the message past the bound closed the channel unrecorded (SI red team 18, m1)
+            recorded["agent_cuts"] = [cut]
         if diagnosis is not None and not blank_answer(evidence.final_answer):
             recorded["diagnosis"] = diagnosis
         return evidence.model_copy(update=recorded)

@@ -1,0 +1,105 @@
+"""A JSON-lines agent's message that no other field records — ignored (`agent` during a task) or
+refused (no object, a call or answer of the wrong shape, an error with more than its type and
+message) — is recorded in `agent_messages`, where every containment check searches it, as an
+MCP client's is (SI red team 17, H8). Bounded as those are: past 1 MiB the run ends and the cut
+is recorded (SI red team 18, m1)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from provebench._mcp_face import ClientMessages
+from provebench.sandbox._channel import CandidateFailed
+from provebench.si.agents._protocol import Task
+from provebench.si.agents._sealed import _Sealed
+
+SECRET = "pw=super-secret-password"
+ANSWER = {"answer": {"final_answer": "I will not show it."}}
+TASK = Task(prompt="p", tools=(), mode="diagnose", scope={})
+
+
+class _Lines:
+    def __init__(self, *messages: Any) -> None:
+        self.messages = list(messages)
+
+    def send(self, message: Any) -> None:
+        pass
+
+    def receive(self) -> Any:
+        return self.messages.pop(0)
+
+
+def _serve(*messages: Any, limit: int = 1 << 20) -> tuple[ClientMessages, str | None]:
+    sent = ClientMessages(limit)
+    sealed = _Sealed(policy=None, command=[], timeout_sec=1)  # type: ignore[arg-type]
+    failure = None
+    try:
+        sealed._serve(_Lines(*messages), TASK, lambda tool, arguments: None, sent)  # type: ignore[arg-type,return-value]
+    except CandidateFailed as error:
+        failure = f"{error.type_name}: {error}"
+    return sent, failure
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"agent": {"note": SECRET}},
+        SECRET,
+        [SECRET],
+        {"call": "t", "arguments": {}, "note": SECRET},
+        {"call": "t", "arguments": [SECRET]},
+        {"answer": ANSWER["answer"], "note": SECRET},
+        {"error": {"type": "X", "message": "m", "note": SECRET}},
+        {"error": SECRET},
+        {"note": SECRET},
+    ],
+)
+def test_a_message_no_other_field_records_is_kept(message: Any) -> None:
+    sent, _ = _serve(message, ANSWER)
+    assert sent.texts == [json.dumps(message, sort_keys=True, separators=(",", ":"))]
+
+
+def test_what_other_fields_record_is_not_kept_twice() -> None:
+    error = {"error": {"type": "X", "message": SECRET}}  # recorded as `agent_error`
+    sent, failure = _serve(error)
+    assert sent.texts == [] and failure == f"X: {SECRET}"
+    sent, failure = _serve(ANSWER)
+    assert sent.texts == [] and failure is None
+
+
+def test_past_the_bound_the_run_ends_and_the_message_is_counted() -> None:
+    sent, failure = _serve({"agent": {"note": SECRET}}, ANSWER, limit=10)
+    assert failure == "AgentChannelLost: over 10 bytes of messages"
+    assert sent.texts == [] and sent.dropped_bytes == len('{"agent":{"note":"' + SECRET + '"}}')
+
+
+class _Answering:
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def converse(self, *args: Any) -> dict[str, Any]:
+        return {"answer": self.answer}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"final_answer": "ok", "note": SECRET},
+        {"final_answer": ["ok", SECRET]},
+        {"final_answer": "ok", "diagnosis": {"factors": SECRET}},
+        SECRET,
+    ],
+)
+def test_a_refused_answer_is_kept(answer: Any) -> None:
+    from provebench.si.agents._sealed import SealedDiagnosisAgent
+
+    agent = SealedDiagnosisAgent("x", "1", _Answering(answer))  # type: ignore[arg-type]
+    with pytest.raises(CandidateFailed):
+        agent.run(TASK, lambda tool, arguments: None)  # type: ignore[arg-type,return-value]
+    assert agent.sent_messages() == [
+        json.dumps({"answer": answer}, sort_keys=True, separators=(",", ":"))
+    ]
+    assert agent.channel_cuts() == []
