@@ -34,6 +34,17 @@ def _benign(value: Any) -> Any:
     return value
 
 
+def _moved(entry: dict[str, Any], moved_from: str, moved_to: str) -> dict[str, Any]:
+    """The entry recorded in namespace `moved_to`, its operation text with it (a liar that
+    says one thing throughout: the reader refuses an entry that contradicts itself)."""
+    body = dict(entry.get("request_body") or {})
+    if isinstance(body.get("operation"), str):
+        body["operation"] = body["operation"].replace(
+            f"namespace={moved_from}", f"namespace={moved_to}"
+        )
+    return {**entry, "namespace": moved_to, "request_body": body}
+
+
 def _agent_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in entries if e.get("user") == AGENT_USER]
 
@@ -75,7 +86,9 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
         if mode.startswith("elsewhere:"):
             _, moved_from, moved_to = mode.split(":")
             return [
-                {**e, "namespace": moved_to} if e in agent and e["namespace"] == moved_from else e
+                _moved(e, moved_from, moved_to)
+                if e in agent and e["namespace"] == moved_from
+                else e
                 for e in entries
             ]
         if mode == "reorder":
