@@ -23,7 +23,7 @@ from typing import Final
 from pydantic import JsonValue
 
 from provebench.si.primitives._declared_calls import TOOL_VERBS
-from provebench.si.primitives._operations import Operation
+from provebench.si.primitives._operations import BOUND_KEYS, Operation
 
 # The qualifiers of the vocabulary's notation, in the order `Operation.text` writes them.
 _QUALIFIER_KEYS: Final = ("namespace", "labels", "replicas")
@@ -75,6 +75,15 @@ def _malformed(detail: Mapping[str, JsonValue]) -> str | None:
         return "request_body.selector is not a label selector"
     if "collection" in detail and not isinstance(detail.get("collection"), bool):
         return "request_body.collection is not true or false"
+    bounds = detail.get("bounds")
+    if "bounds" in detail and (
+        not isinstance(bounds, dict)
+        or not set(bounds) <= set(BOUND_KEYS)
+        or Operation.from_audit("patch", "hpa", None, {"bounds": bounds}).bounds
+        != tuple((key, bounds[key]) for key in BOUND_KEYS if key in bounds)
+    ):
+        # an HPA's bounds are a scale of its target (`si.primitives._autoscaler_bounds`)
+        return "request_body.bounds is not {min, max: counts, target: kind/name}"
     return None
 
 
