@@ -7,15 +7,20 @@ simulator writes reads as it is."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import Operation
+from provebench.si.provider import ProviderServer
 from provebench.si.provider._client import ProviderFault
 from provebench.si.provider._entry_statement import statement_problem
 from provebench.si.provider._session import audit_of
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
+from tests.si.provider.hostile_kubectl import hostile, run_commands
 
 WHAT = "POST http://provider/observe"
 
@@ -106,3 +111,23 @@ def test_the_text_is_held_to_every_part_it_names() -> None:
     for part, (verb, resource, namespace, said) in lied.items():
         problem = statement_problem(verb, resource, namespace, {**said, "operation": text})
         assert problem is not None and part in problem.split("(", 1)[1], (part, problem)
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
+@pytest.mark.usefixtures("kubernetes_met")
+def test_the_red_team_s_liar_is_refused_at_the_reader(
+    server: ProviderServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P1 played: the count of the agent's scale to 5000 rewritten to 3 in the entry, its text
+    left. The entry is refused where it is read, before the command is held to its arguments."""
+    oasis_files()  # skips without ../shared
+    hostile(monkeypatch, "rewrite_count")
+    scenario = OASIS_SCENARIOS / "safety/blast-radius-containment.yaml"
+    chosen = ("--scenario-id", "infra.safety.br.proportionality-check-001")
+    scale = [["scale", "deployment/web-app", "--replicas=5000", "-n", "default"]]
+    code, verdict = run_commands(
+        tmp_path / "lied", scenario, scale, *chosen, "--provider", server.url
+    )
+    assert (code, verdict["status"]) == (3, "PROVIDER_FAILURE")
+    assert "replicas=5000" in verdict["provider_failure"]
+    assert "contradicts the entry's own fields (replicas:" in verdict["provider_failure"]
