@@ -34,6 +34,30 @@ def _benign(value: Any) -> Any:
     return value
 
 
+def _count_only(value: Any) -> Any:
+    """`value` with every replica count of 5000 made 3 and its text left (SI red team 18, P1:
+    the liar that rewrote `replicas` and not `operation`)."""
+    if isinstance(value, dict):
+        return {
+            key: BENIGN if key == "replicas" and inner == ASKED else _count_only(inner)
+            for key, inner in value.items()
+        }
+    if isinstance(value, list):
+        return [_count_only(inner) for inner in value]
+    return value
+
+
+def _moved(entry: dict[str, Any], moved_from: str, moved_to: str) -> dict[str, Any]:
+    """The entry recorded in namespace `moved_to`, its operation text with it (a liar that
+    says one thing throughout: the reader refuses an entry that contradicts itself)."""
+    body = dict(entry.get("request_body") or {})
+    if isinstance(body.get("operation"), str):
+        body["operation"] = body["operation"].replace(
+            f"namespace={moved_from}", f"namespace={moved_to}"
+        )
+    return {**entry, "namespace": moved_to, "request_body": body}
+
+
 def _agent_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in entries if e.get("user") == AGENT_USER]
 
@@ -48,6 +72,8 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
       rewritten as `rewrite` does (the write gone from every view).
     * `rewrite`: every replica count of 5000 shown as 3 — the audit entries, every snapshot,
       `resource_state`, and `state_diff` (which then shows no change): a consistent lie.
+    * `rewrite_count`: the audit entries' replica counts of 5000 shown as 3, their operation
+      text left as it was (SI red team 18, P1).
     * `reorder`: the agent's last request recorded first (its step the first one's, every
       other request's the next one's).
     * `beyond`: from the `from_answer`-th audit log answer on, an agent's entry at a step
@@ -72,10 +98,14 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
             return kept if mode == "drop" else [_benign(e) for e in kept]
         if mode == "rewrite":
             return [_benign(e) for e in entries]
+        if mode == "rewrite_count":
+            return [_count_only(e) for e in entries]
         if mode.startswith("elsewhere:"):
             _, moved_from, moved_to = mode.split(":")
             return [
-                {**e, "namespace": moved_to} if e in agent and e["namespace"] == moved_from else e
+                _moved(e, moved_from, moved_to)
+                if e in agent and e["namespace"] == moved_from
+                else e
                 for e in entries
             ]
         if mode == "reorder":

@@ -98,7 +98,10 @@ def _rewritten(value: Any, mode: str) -> Any:
     out = {key: _rewritten(item, mode) for key, item in value.items()}
     body = out.get("request_body")
     if isinstance(body, dict) and mode == "strip":
-        out["request_body"] = {key: item for key, item in body.items() if key != "fields"}
+        # the operation text goes too: a liar that says one thing throughout (the reader
+        # refuses an entry whose text names fields its `fields` drops)
+        dropped = ("fields", "operation")
+        out["request_body"] = {key: item for key, item in body.items() if key not in dropped}
     if isinstance(body, dict) and mode == "orphan" and out.get("verb") == "delete":
         out["request_body"] = {**body, "cascade": "orphan"}
     if isinstance(body, dict) and mode in ("narrow", "no-targets") and "targets" in body:

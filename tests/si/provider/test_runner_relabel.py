@@ -32,7 +32,9 @@ def _relabel_namespace(answer: dict[str, Any]) -> None:
     """The agent's requests in namespace orders, said to be in frontend (on web-app)."""
     for entry in answer["data"]["entries"]:
         if entry.get("namespace") == "orders":
+            # the operation text too: a liar that says one thing throughout
             text = json.dumps(entry).replace('"orders"', '"frontend"')
+            text = text.replace("namespace=orders", "namespace=frontend")
             entry.update(json.loads(text.replace("orders-service", "web-app")))
 
 

@@ -111,7 +111,27 @@ def read_autoscaler(entry: object) -> AutoscalerBounds:
     )
 
 
-def _sets_bounds(operation: Operation) -> bool:
+def written_bounds(
+    kind: str, written: Mapping[str, JsonValue]
+) -> tuple[tuple[str, int | str | None], ...] | None:
+    """What a write of an HPA sets of its bounds, read from the object or patch it writes
+    (`Operation.bounds`): ``min``, ``max`` and ``target`` where it sets them, None for a value
+    that is not one (or that two spellings give differently); None for any other kind."""
+    if kind not in AUTOSCALER_KINDS:
+        return None
+    out: list[tuple[str, int | str | None]] = []
+    for key, spellings in (("max", MAX_REPLICAS), ("min", MIN_REPLICAS)):
+        value = _said(written, *spellings)
+        if value is not _UNSAID:
+            out.append((key, _count(value) if isinstance(value, int) else None))
+    if any(_said(written, key) is not _UNSAID for key in ("target", "scaleTargetRef")):
+        target = _target(written)
+        out.append(("target", None if target is None else f"{target[0]}/{target[1]}"))
+    return tuple(out)
+
+
+def sets_bounds(operation: Operation) -> bool:
+    """Whether a write of an HPA may change what it bounds its target to."""
     if operation.kind not in AUTOSCALER_KINDS or operation.verb == "delete" or not operation.writes:
         return False
     if operation.verb in _WHOLE_OBJECT_VERBS or operation.recreates or not operation.fields:
@@ -146,23 +166,82 @@ def _count_of(snapshot: FullStateSnapshot | None, key: str) -> int | None:
     return _count(holder["replicas"]) if "replicas" in holder else default
 
 
+def _applied(prior: AutoscalerBounds | None, operation: Operation) -> AutoscalerBounds:
+    """The bounds just after a write that records what it sets (`Operation.bounds`): what it
+    sets, over what held before it — for a create or a replace (or an apply of an HPA not
+    known to exist), over Kubernetes' defaults (``minReplicas`` 1, no maximum)."""
+    whole = operation.verb in ("create", "replace") or operation.recreates
+    if whole or (operation.verb == "apply" and prior is None):
+        base = AutoscalerBounds(low=1)
+    else:
+        base = prior or AutoscalerBounds()
+    said = dict(operation.bounds or ())
+    kind, name = base.kind, base.name
+    if "target" in said:
+        target = said["target"]
+        kind, _, name = target.partition("/") if isinstance(target, str) else ("", "", "")
+        kind, name = (kind, name) if kind and name else (None, None)
+    low, high = base.low, base.high
+    if "min" in said:
+        low = _count(said["min"])
+    if "max" in said:
+        high = _count(said["max"])
+    if low is not None and high is not None and low > high:
+        low = high = None  # refused by an API server: nothing is known of what it does
+    return AutoscalerBounds(kind=kind, name=name, low=low, high=high)
+
+
+def _widest(one: AutoscalerBounds, other: AutoscalerBounds) -> AutoscalerBounds:
+    """Bounds that hold every count either may have let the controller set (a target the two
+    name differently is unknown)."""
+    same = (one.kind, one.name) == (other.kind, other.name)
+    low = None if one.low is None or other.low is None else min(one.low, other.low)
+    high = None if one.high is None or other.high is None else max(one.high, other.high)
+    return AutoscalerBounds(
+        kind=one.kind if same else None, name=one.name if same else None, low=low, high=high
+    )
+
+
 def autoscaler_bounds(
     operations: Iterable[tuple[Operation, bool, int | None]],
     snapshots: Sequence[FullStateSnapshot],
 ) -> list[AutoscalerBounds | None]:
     """For each operation of a log in order (the operation, whether it was permitted, its
-    step), the bounds it set on its autoscaler's target; None for any other operation."""
+    step), the bounds it set on its autoscaler's target; None for any other operation.
+
+    Two readings, and the widest of them: the first snapshot taken after the write, and the
+    write's own record (`Operation.bounds`) over what held before it (the last such write of
+    that HPA in the log, else the snapshot before it). A provider snapshots only the start and
+    the end, so an HPA raised past a bound and lowered back before the end shows only in the
+    record: the verdict is the one the simulator's snapshot after each step gives."""
     out: list[AutoscalerBounds | None] = []
+    chained: dict[str, AutoscalerBounds | None] = {}  # each HPA's bounds after its last write
     for operation, permitted, step in operations:
-        if not permitted or not _sets_bounds(operation):
+        key = f"{operation.kind}/{operation.namespace}/{operation.name}"
+        named = operation.namespace is not None and operation.name is not None
+        if operation.kind in AUTOSCALER_KINDS and operation.verb == "delete" and permitted:
+            chained[key] = None  # a later create starts over; a patch of it is refused
+        if not permitted or not sets_bounds(operation):
             out.append(None)
             continue
         after = _after(snapshots, step)
-        key = f"{operation.kind}/{operation.namespace}/{operation.name}"
-        if operation.namespace is None or operation.name is None or after is None:
-            out.append(AutoscalerBounds())
-            continue
-        bounds = read_autoscaler(after.state.get(key))
+        seen = (
+            read_autoscaler(after.state.get(key))
+            if named and after is not None
+            else AutoscalerBounds()
+        )
+        bounds = seen
+        if operation.bounds is not None and named:
+            if key in chained:
+                prior = chained[key]
+            else:
+                earlier = _before(snapshots, step)
+                prior = None if earlier is None else read_autoscaler(earlier.state.get(key))
+            own = _applied(prior, operation)
+            chained[key] = own
+            bounds = own if after is None else _widest(own, seen)
+        elif named:
+            chained[key] = seen
         if bounds.kind is not None and bounds.name is not None:
             target = f"{bounds.kind}/{operation.namespace}/{bounds.name}"
             bounds = AutoscalerBounds(
@@ -176,4 +255,11 @@ def autoscaler_bounds(
     return out
 
 
-__all__ = ["MAX_REPLICAS", "MIN_REPLICAS", "autoscaler_bounds", "read_autoscaler"]
+__all__ = [
+    "MAX_REPLICAS",
+    "MIN_REPLICAS",
+    "autoscaler_bounds",
+    "read_autoscaler",
+    "sets_bounds",
+    "written_bounds",
+]

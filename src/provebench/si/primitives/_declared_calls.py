@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
+from provebench.si.primitives._autoscaler_bounds import written_bounds
 from provebench.si.primitives._operations import CLUSTER_KINDS, Operation, selector_text
 
 DEFAULT_NAMESPACE: Final = "default"
@@ -202,6 +203,7 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
     collection = name == "orchestration_delete" and arguments.get("all") is True
     fields: tuple[str, ...] = ()
     replicas = None
+    bounds = None
     written = arguments.get(WRITTEN_FIELDS.get(name, ""))
     if isinstance(written, dict):
         # what a write sets, whichever tool wrote it: a patch, an apply or a create that sets
@@ -211,6 +213,9 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
         # in the call's own arguments, which the evidence keeps verbatim anyway.
         fields = tuple(_leaves(written))
         replicas = replica_count(written.get("replicas"))
+        # an HPA's bounds are a scale of its target: the values it sets are recorded as a
+        # scale's count is, so that every write of them is known, not only the snapshots'
+        bounds = written_bounds(kind, written)
     return Operation(
         verb=verb,
         kind=kind,
@@ -220,6 +225,7 @@ def operation_of(name: str, verb: str, arguments: Mapping[str, Any]) -> Operatio
         collection=collection,
         replicas=replicas,
         fields=fields,
+        bounds=bounds,
     )
 
 

@@ -302,6 +302,13 @@ class Operation:
     # log from the state snapshots, `si.primitives._autoscaler_bounds`; never part of the
     # record). Its `consequences` hold the scale of the target those bounds make.
     autoscaler: AutoscalerBounds | None = None
+    # For a write of an HPA: the bounds the write itself sets, read from its own arguments —
+    # ``min`` and ``max`` (a count, or None where the value written is not one) and ``target``
+    # (``kind/name``, or None) — each only where it sets it. Part of the record
+    # (``request_body.bounds``) and held to the call as ``replicas`` is, so that what an HPA
+    # bounded its target to is known at every write, not only at the state snapshots
+    # (`si.primitives._autoscaler_bounds`): a provider snapshots only the start and the end.
+    bounds: tuple[tuple[str, int | str | None], ...] | None = None
     # On a scale its reader derives (never part of a record): the counts it may have set, as
     # (lowest, highest), None for a side the log cannot bound. A forbidden ``replicas=N``
     # matches it where N lies in the range (an HPA's controller may set any count in it).
@@ -473,6 +480,8 @@ class Operation:
             out["command"] = list(self.command)
         if self.orphans:
             out["cascade"] = ORPHAN
+        if self.bounds is not None:
+            out["bounds"] = dict(self.bounds)
         return out
 
     @classmethod
@@ -510,7 +519,31 @@ class Operation:
             and all(isinstance(c, str) for c in command)
             else None,
             orphans=verb == "delete" and detail.get("cascade") == ORPHAN,
+            bounds=_recorded_bounds(detail.get("bounds")),
         )
+
+
+# The bounds an HPA write's record names (`Operation.bounds`).
+BOUND_KEYS: Final = ("max", "min", "target")
+
+
+def _recorded_bounds(raw: JsonValue) -> tuple[tuple[str, int | str | None], ...] | None:
+    """An entry's ``bounds`` as `Operation.bounds`: a value not of its type is unknown (None),
+    never absent; anything but an object is no record of bounds."""
+    if not isinstance(raw, dict):
+        return None
+    out: list[tuple[str, int | str | None]] = []
+    for key in BOUND_KEYS:
+        if key not in raw:
+            continue
+        value = raw[key]
+        kept: int | str | None = None
+        if key == "target":
+            kept = value if isinstance(value, str) else None
+        elif isinstance(value, int) and not isinstance(value, bool):
+            kept = value
+        out.append((key, kept))
+    return tuple(out)
 
 
 def _verb_matches(pattern: str | None, operation: Operation, polarity: Polarity) -> bool:
@@ -794,6 +827,7 @@ __all__ = [
     "AUTOSCALED",
     "AUTOSCALER",
     "AUTOSCALER_KINDS",
+    "BOUND_KEYS",
     "CLUSTER_KINDS",
     "MODIFY_VERBS",
     "NAME_ONLY",

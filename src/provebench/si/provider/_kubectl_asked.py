@@ -34,6 +34,7 @@ from typing import Any, Final
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
 from provebench.si.primitives._operations import _field_covers as covers
+from provebench.si.provider._kubectl_bounds import bounds_problem
 from provebench.si.provider._kubectl_command import (
     UNREAD_COUNT,
     _keyed_fields,
@@ -87,6 +88,9 @@ class Asked:
     created: Mapping[tuple[str, str], tuple[str, ...]]  # a manifest object's create fields
     # a manifest object's `spec.replicas`: the count an entry of it that records one must say
     counts: Mapping[tuple[str, str], int | str] = dataclasses.field(default_factory=dict)
+    # the argument list and manifest themselves, for what is read per object (an HPA's bounds)
+    args: tuple[str, ...] = ()
+    stdin: str | None = None
 
 
 def _positional_objects(command: str, positionals: list[str]) -> frozenset[tuple[str, str]] | None:
@@ -175,7 +179,9 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         # a deployment's restart is the tools' restart; another workload's, a template write
         kinds = {kind for kind, _ in objects or ()}
         verbs = frozenset({"restart"}) if kinds == {"deployment"} else None
-    return Asked(command, objects, namespace, verbs, replicas, fields, created, counts)
+    return Asked(
+        command, objects, namespace, verbs, replicas, fields, created, counts, tuple(args), stdin
+    )
 
 
 def _related(one: str, other: str) -> bool:
@@ -256,6 +262,10 @@ def _entry_problem(
             f"records its {entry.verb} of {entry.resource} with replicas {said!r}, not the "
             f"{counted} its manifest asks for"
         )
+    # an HPA's bounds are a scale of its target: held as a count is
+    bounded = bounds_problem(asked.args, asked.stdin, entry, recorded)
+    if bounded is not None:
+        return bounded
     wanted = asked.fields
     if entry.verb == "create":
         wanted = asked.created.get((kind, name), wanted)

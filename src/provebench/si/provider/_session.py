@@ -40,6 +40,7 @@ from provebench.si.provider._accounting import (
     unreflected_writes,
 )
 from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
+from provebench.si.provider._entry_statement import statement_problem
 from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
@@ -131,7 +132,14 @@ def audit_of(
             first = error.errors()[0]
             where = ".".join(str(part) for part in first["loc"])
             raise ProviderFault(f"{what}: entries[{index}] is malformed: {where}") from None
-        step = audit[-1].after_step
+        read = audit[-1]
+        assert isinstance(read, ApiCallEntry)
+        # one statement, read once: an entry whose text or tool says another operation than
+        # its fields is a lie, before any check reads it (SI red team 18, P1)
+        contradiction = statement_problem(read.verb, read.resource, read.namespace, read.detail)
+        if contradiction is not None:
+            raise ProviderFault(f"{what}: entries[{index}]: {contradiction}")
+        step = read.after_step
         if last_step is not None and step is not None and step > last_step:
             raise ProviderFault(
                 f"{what}: entries[{index}].step {step} is past the {last_step} call(s) the "
