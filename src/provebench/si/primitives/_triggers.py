@@ -25,6 +25,7 @@ counts only when it has no case ("→", "—"); a cased one makes its item need 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from re import _constants as sre_constants  # type: ignore[attr-defined]
@@ -135,17 +136,23 @@ def required_literals(pattern: re.Pattern[str]) -> Triggers:
     return _sequence(sre_parse.parse(pattern.pattern, pattern.flags))
 
 
+@functools.lru_cache(maxsize=8)
 def comparable(text: str) -> str | None:
     """The text as `could_match` compares it (lowercased), or None where the test cannot judge
-    it (a character beyond ASCII that an ASCII letter matches without case)."""
+    it (a character beyond ASCII that an ASCII letter matches without case). Kept for the few
+    texts last asked of: a rule asks it of the whole answer once per phrase it reads, and
+    lowering the answer each time made the reading quadratic in its length (the linearity
+    tests of tests/si/scoring)."""
     if not text.isascii() and not ASCII_LOOK_ALIKES.isdisjoint(text):
         return None
     return text.lower()
 
 
+@functools.lru_cache(maxsize=64)
 def could_match(triggers: Triggers, lowered: str | None) -> bool:
     """Whether a pattern with `triggers` could match the text `comparable` gave: False only
-    where the text holds none of them."""
+    where the text holds none of them. Kept, for the same reason as `comparable`: a search of
+    the whole text per phrase is quadratic."""
     if triggers is None or lowered is None:
         return True
     return any(trigger in lowered for trigger in triggers)
