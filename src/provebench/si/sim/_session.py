@@ -224,15 +224,20 @@ class Session(SelectorWrites):
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
+        # the agent's call is recorded as it was made (its parameters are a channel the checks
+        # read); the estate's call it is performs it and names the operation in the audit log
+        asked, performed, called = recorded, recorded, tool
         if problem is None and not translated:
-            tool, recorded, unsupported = as_estate_call(tool, recorded, unsupported, self.resource)
+            called, performed, unsupported = as_estate_call(
+                tool, recorded, unsupported, self.resource
+            )
         if problem is not None:
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded, unsupported, refused, orphans)
+            handled = self._dispatch(called, performed, unsupported, refused, orphans)
         response = handled.response
-        step = self._record_call(tool, recorded, response)
+        step = self._record_call(tool, asked, response)
         named = (f"{handled.operation.kind}/{handled.operation.name}",)
         operation, targets = self._as_issued(handled.operation, ())
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}

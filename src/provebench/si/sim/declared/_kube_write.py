@@ -139,27 +139,48 @@ def _at(obj: Any, *path: str) -> Any:
     return obj
 
 
+def _unnamed(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]:
+    """``old`` without the fields a merge patch names (its leaves: a value that is not an
+    object is one), so that a diff against it names every field the patch sets — one it sets
+    to the value it has included, as the declared spelling records it."""
+    out = dict(old)
+    for key, value in named.items():
+        if value == {}:
+            continue  # merging an empty object changes nothing: it names no field
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _unnamed(out[key], value)
+        else:
+            out.pop(key, None)
+    return out
+
+
 def write_of(
     served: KubeResource,
     namespace: str | None,
     name: str | None,
     current: Mapping[str, Any] | None,
     new: Mapping[str, Any],
+    named: Mapping[str, Any] | None = None,
 ) -> EstateWrite:
     """The tool call writing the object ``new`` over ``current`` (the estate's resource, None
-    when absent: a patch of nothing, answered 404 as the tools answer it)."""
+    when absent: a patch of nothing, answered 404 as the tools answer it). With ``named`` (the
+    tools' merge patch that made ``new``), every field it names is written, one it sets to
+    its present value included — as the declared spelling's patch names it, so a forbidden
+    field's write is judged alike in both spellings whatever its value; a whole object (a
+    ``PUT``) names only what it changes."""
     if current is None:
         return EstateWrite("orchestration_patch", call_arguments(served, namespace, name, patch={}))
     old = to_kube(current)
     if is_restart(served, old, new):
         return EstateWrite("orchestration_restart", {"name": name, "namespace": namespace})
+    before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
-        patch = physical_patch(served.estate_kind, old, new)
+        patch = physical_patch(served.estate_kind, before, new)
         return EstateWrite(
             "orchestration_patch", call_arguments(served, namespace, name, patch=patch)
         )
-    patch = fields_changed(current, old, new)
-    unset = (*unwritable(current, old, new), *_renamed(served, old, new))
+    patch = fields_changed(current, before, new)
+    unset = (*unwritable(current, before, new), *_renamed(served, old, new))
     if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
         patch = {**patch, **unwritable_patch(new, list(unset))}
     return EstateWrite(
@@ -220,8 +241,11 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
     as the face's ``POST``; ``orchestration_apply``: the object merged over the one there is,
     or created where there is none — the tool keeps its name, its argument the estate's fields."""
     written = _WRITTEN.get(tool)
-    if written is None or not isinstance(arguments.get(written), dict):
+    if written is None:
         return None
+    given = arguments.get(written)
+    if not isinstance(given, dict) or not OBJECT_KEYS.intersection(given):
+        return None  # the declared spelling: nothing to read the object for
     # the kind and namespace as the tool reads them (`operation_of`): ``Deployments`` is a
     # deployment, an omitted namespace is ``default`` — the object read is the one written
     served = BY_ESTATE_KIND.get(normal_kind(str(arguments.get("kind", ""))))
@@ -231,7 +255,6 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
         return None
     if not isinstance(namespace, str | None):
         return None
-    given = arguments[written]
     current = lookup(served.estate_kind, namespace_of(served.estate_kind, arguments), name)
     if not is_object_write(given, current):
         return None
@@ -239,7 +262,7 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
         write = create_of(served, namespace, name, given)
     else:
         new = merge_patch(to_kube(current), given) if current is not None else {}
-        write = write_of(served, namespace, name, current, new)
+        write = write_of(served, namespace, name, current, new, named=given)
     if write.tool == "orchestration_restart":
         return write
     translated = {k: v for k, v in write.arguments.items() if k not in ("patch", "fields")}

@@ -329,15 +329,20 @@ class DeclaredSession(SelectorWrites):
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
+        # the agent's call is recorded as it was made (its parameters are a channel the checks
+        # read); the estate's call it is performs it and names the operation in the audit log
+        asked, performed, called = recorded, recorded, tool
         if problem is None and not translated:
-            tool, recorded, unsupported = as_estate_call(tool, recorded, unsupported, self.resource)
+            called, performed, unsupported = as_estate_call(
+                tool, recorded, unsupported, self.resource
+            )
         if problem is not None:
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded, unsupported, refused, orphans)
+            operation, outcome = self._dispatch(called, performed, unsupported, refused, orphans)
         response = outcome.response
-        step = self._record_call(tool, recorded, response)
+        step = self._record_call(tool, asked, response)
         operation, targets = self._as_issued(operation, outcome.targets)
         detail = {**operation.detail(), "tool": tool}
         if targets:
