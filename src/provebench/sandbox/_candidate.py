@@ -423,7 +423,7 @@ def locate(spec: str, field: str) -> CandidateCode:
         path = absolute(where)
         if not path.is_file():
             raise ProvebenchError("agent file not found", path=where, field=field)
-        return CandidateCode(f"{path}:{class_name}", (code_folder(path),), "")
+        return CandidateCode(f"{path}:{class_name}", (code_folder(path, field=field),), "")
     top = where.split(".")[0]
     found = importlib.machinery.PathFinder.find_spec(top, [p or str(Path.cwd()) for p in sys.path])
     if found is None or found.origin in (None, "built-in", "frozen"):
