@@ -113,13 +113,16 @@ def test_the_seal_copy_keeps_each_mode_less_writing_never_wider(tmp_path: Path) 
     (code / "tool.sh").chmod(0o750)
     (code / "pkg" / "mod.py").chmod(0o644)
     (code / "pkg").chmod(0o750)
+    code.chmod(0o750)
     copy = tmp_path / "seal"
     copy_code([code], [], copy, field="--agent")
     modes = {
         name: stat.S_IMODE((copy / "0" / name).stat().st_mode)
-        for name in ("imp.py", "tool.sh", "pkg/mod.py", "pkg")
+        for name in ("imp.py", "tool.sh", "pkg/mod.py", "pkg", ".")
     }
-    assert modes == {"imp.py": 0o440, "tool.sh": 0o550, "pkg/mod.py": 0o444, "pkg": 0o550}
+    assert modes == {
+        "imp.py": 0o440, "tool.sh": 0o550, "pkg/mod.py": 0o444, "pkg": 0o550, ".": 0o550,
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

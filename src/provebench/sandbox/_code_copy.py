@@ -91,15 +91,19 @@ def copy_code(
     writers: list[TreeWriter] = []
     original: list[tuple[int, str, str]] = []
     try:
-        for root in roots:
+        for root, path in zip(roots, shown, strict=True):
             # A shown file is written into its own folder, under its shown name (`copy_root`).
             holder = root.parent if root.parent != folder else root
             holder.mkdir(parents=True)
+            # A shown folder's copy keeps the folder's own mode less writing, as its entries
+            # do; a shown file's holder is the copy's own folder. Only the mode is read by path
+            # here, and only ever narrowed: the owner keeps reading what it sealed.
+            mode = 0o555 if holder != root else read_only_mode(path.stat().st_mode) | 0o500
             # Read-only once filled, like every folder of the copy: given through the
             # descriptor the writer holds, never by path (red team round 14b, B1: a chmod by
             # path after the last check followed a link put in the root's place, and made
             # the laboratory's private key world-readable).
-            writers.append(TreeWriter(holder, mode=0o555))
+            writers.append(TreeWriter(holder, mode=mode))
         for item in read_shown(shown, hidden, field=field, skip_caches=True):
             if item.root_file != (roots[item.index].parent != folder):
                 raise ProvebenchError(  # a shown file became a folder, or the other way
