@@ -18,6 +18,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus import corpus_config, write_corpus
+from provebench.sandbox import _policy
 from provebench.sandbox._known_secrets import known_secrets, remember_secret
 from provebench.sandbox._policy import interpreter_paths, policy_for
 from provebench.sandbox._private import private_folder, private_root, sweep_stale_folders
@@ -57,11 +58,17 @@ def test_nothing_shown_may_cover_the_sandboxs_own_tmp(location: str) -> None:
 def test_the_private_root_is_masked_wherever_a_shown_folder_holds_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a temporary folder of its own, shown whole: the host's /tmp itself is never shown (it
-    # would cover the sandbox's own), so the root is held in a folder that may be
     temp = tmp_path / "temp"
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    # The temporary folder itself, or one holding it, is never shown (pilot red team round 18,
+    # A3) ...
+    for shown in (temp, tmp_path):
+        with pytest.raises(ProvebenchError, match="the host's temporary folder"):
+            policy_for([shown], {})
+    # ... and where a shown folder held the private root all the same (the refusal lifted
+    # here), the mask over the root is the second wall.
+    monkeypatch.setattr(_policy, "host_temp_folder", lambda: tmp_path / "elsewhere")
     policy = policy_for([temp], {})
     root = private_root()
     assert (root, root) in policy.masks
@@ -115,16 +122,20 @@ def _notes(run: Path) -> list[dict[str, object]]:
 def test_a_candidates_venv_reaches_no_seal_and_no_laboratorys_private_folder(
     tmp_path: Path,
 ) -> None:
-    """A3 and A6 played: the venv's `home` names a seal's folder, and the venv itself is the
-    laboratory's temporary folder (so it is bound from disk). The candidate sees neither the
-    opening nor any laboratory's private folder, its own or another's."""
+    """A3 and A6 played: the venv's `home` names a seal's folder, and another laboratory's
+    private folder lies in the temporary folder. The candidate sees neither the opening nor any
+    laboratory's private folder. A venv that is the laboratory's temporary folder itself is
+    refused in one line (pilot red team round 18, A3): it would show every run's temporary
+    files."""
     corpus = tmp_path / "corpus"
     write_corpus(corpus_config(seed=5, profile="public", overrides=SMALL), corpus)
     seal = tmp_path / "SEAL"
     seal.mkdir()
     (seal / ".opening.json").write_text('{"seed": 42}', encoding="utf-8")
     lab_tmp = tmp_path / "labtmp"
-    python = fake_venv(lab_tmp, home=seal)
+    lab_tmp.mkdir()
+    venv = tmp_path / "venv"
+    python = fake_venv(venv, home=seal)
     # Another laboratory's private folder, left with a key: in the same temporary folder.
     root = lab_tmp / f"provebench-private-{os.getuid()}"
     root.mkdir(mode=0o700)
@@ -134,9 +145,17 @@ def test_a_candidates_venv_reaches_no_seal_and_no_laboratorys_private_folder(
     code = tmp_path / "code"
     code.mkdir()
     (code / "probe.py").write_text(PROBE, encoding="utf-8")
-    looked_at = [str(seal), str(seal / ".opening.json"), str(lab_tmp), str(root), str(other)]
+    looked_at = [str(seal), str(seal / ".opening.json"), str(venv), str(lab_tmp), str(root)]
+    looked_at.append(str(other))
     (code / "paths.json").write_text(json.dumps(looked_at), encoding="utf-8")
     run = tmp_path / "run"
+    refused = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(tmp_path / "refused"), "--quiet",
+        "--agent-cmd", f"{python} {code / 'probe.py'}", env={"TMPDIR": str(venv)}, timeout=200,
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stderr
+    assert "is or holds the host's temporary folder" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
     result = run_cli(
         "pilot", "run", "--corpus", str(corpus), "--out", str(run), "--quiet",
         "--agent-cmd", f"{python} {code / 'probe.py'}",
@@ -149,11 +168,10 @@ def test_a_candidates_venv_reaches_no_seal_and_no_laboratorys_private_folder(
         assert seen[str(seal)] == "FileNotFoundError"
         assert seen[str(seal / ".opening.json")] == "FileNotFoundError"
         # the venv is shown (held with the candidate's code, red team 16, A2), the
-        # laboratories' private folders are not: left out of the held copy, or masked empty
-        assert "pyvenv.cfg" in seen[str(lab_tmp)]
-        private = f"provebench-private-{os.getuid()}"
-        assert private not in seen[str(lab_tmp)] or seen[str(root)] == []
-        assert seen[str(root)] in ([], "FileNotFoundError")
+        # temporary folder and the laboratories' private folders in it are not
+        assert "pyvenv.cfg" in seen[str(venv)]
+        assert seen[str(lab_tmp)] == "FileNotFoundError"
+        assert seen[str(root)] == "FileNotFoundError"
         assert seen[str(other)] == "FileNotFoundError"
 
 

@@ -30,6 +30,7 @@ from provebench.sandbox._policy import (
     refuse_shown_folder,
 )
 from provebench.sandbox._private import private_root
+from provebench.sandbox._pseudo_fs import PSEUDO_ROOTS
 
 MINOR = f"python{sys.version_info.major}.{sys.version_info.minor}"
 IMPORTER = (
@@ -112,19 +113,24 @@ def test_a_seal_copies_no_secret_a_run_hides(
     opening = code / "sealA" / ".opening.json"
     opening.write_text('{"seed": 1}', encoding="utf-8")
     remember_secret(opening)
-    # The laboratory's private root inside the candidate's folder (TMPDIR there).
+    (code / "helper.py").write_text("", encoding="utf-8")
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity(f"{code}/imp.py:Imp", None), "control")
+    copied = {path.name for path in (seal / "code").rglob("*")}
+    assert {"imp.py", "helper.py", "sealA"} <= copied
+    assert ".opening.json" not in copied
+    # The laboratory's private root inside the candidate's folder (TMPDIR there): the folder
+    # holds the host's temporary folder, so the file alone is sealed (pilot red team round 18,
+    # A3), nothing of the private root.
     (code / "tmp").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(code / "tmp"))
     root = private_root()
     (root / "lab").mkdir()
     (root / "lab" / "service_account.json").write_text("KEY", encoding="utf-8")
-    seal = tmp_path / "seal"
-    seal_candidate(seal, candidate_identity(f"{code}/imp.py:Imp", None), "control")
-    copied = {path.name for path in (seal / "code").rglob("*")}
-    assert "imp.py" in copied
-    assert ".opening.json" not in copied
-    assert "service_account.json" not in copied
-    assert root.name not in copied
+    again = tmp_path / "seal-again"
+    seal_candidate(again, candidate_identity(f"{code}/imp.py:Imp", None), "control")
+    copied = {path.name for path in (again / "code").rglob("*")}
+    assert copied == {"0", "imp.py"}
 
 
 def test_no_output_lands_in_the_key_folder_by_any_spelling(tmp_path: Path) -> None:
@@ -175,7 +181,11 @@ def test_no_folder_of_the_hosts_configuration_or_state_nor_a_top_level_one_is_sh
     whole (`shadow` included), and the seal copied it. A file named there is shown alone."""
     with pytest.raises(ProvebenchError, match="never shows it whole"):
         refuse_shown_folder(Path(folder), field="--agent-cmd", what="folder")
-    assert code_folder(Path(folder) / "hostname") == Path(folder) / "hostname"
+    if Path(folder) in PSEUDO_ROOTS:  # nothing there is code at all (round 18, `_pseudo_fs`)
+        with pytest.raises(ProvebenchError, match="a file system the kernel writes"):
+            code_folder(Path(folder) / "hostname")
+    else:
+        assert code_folder(Path(folder) / "hostname") == Path(folder) / "hostname"
 
 
 def test_a_recorded_secret_whose_name_holds_a_line_separator_stays_one_secret(

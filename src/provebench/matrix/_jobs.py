@@ -21,13 +21,13 @@ from __future__ import annotations
 import functools
 import importlib
 import shutil
-import tempfile
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from provebench.matrix._store import PARTIAL_SUFFIX, is_remote, publish
+from provebench.sandbox._private import private_folder
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,9 @@ def execute_job(spec: JobSpec) -> JobResult:
     if problem is not None:
         return JobResult(spec.key, "harness_fault", reason=problem)
     remote = is_remote(spec.folder)
-    temporary = Path(tempfile.mkdtemp(prefix="provebench-job-")) if remote else None
+    # In the laboratory's private root, hidden from every candidate (a job's runs and corpora),
+    # never loose in $TMPDIR where a candidate shown that folder would read them.
+    temporary = private_folder("job") if remote else None
     folder = Path(spec.folder) if temporary is None else temporary / "job"
     partial = folder.with_name(f"{folder.name}{PARTIAL_SUFFIX}-{spec.attempt}")
     try:

@@ -278,12 +278,12 @@ def serve_command(
     MCP: the agent's finish_cycle tool ends a cycle; only MCP protocol goes to stdout.
     """
     import sys
-    import tempfile
 
     from provebench._errors import ProvebenchError
     from provebench._paths import check_output_dir
     from provebench.pilot.emulator._commands import serve_lab
     from provebench.pilot.emulator._lab_run import EmulatedLab
+    from provebench.sandbox._private import working_folder
 
     if mcp:
         _serve_mcp(corpus, out, agent_name, agent_version, force=force, per_session=per_session)
@@ -298,7 +298,7 @@ def serve_command(
             raise ProvebenchError("applies to --mcp only", field=name)
     if out is not None:
         check_output_dir(out, inputs=[corpus])
-    run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-serve-"))
+    run_dir = out if out is not None else working_folder("serve")
 
     def announce(lab: EmulatedLab) -> None:
         typer.echo(
@@ -700,15 +700,15 @@ def redteam_command(
     bad input. docs/pilot-redteam.md.
     """
     import sys
-    import tempfile
 
     from rich.console import Console
 
     from provebench.pilot.lab._progress import redteam_progress_for_stderr
     from provebench.pilot.redteam import REPORT_FILE, run_redteam
     from provebench.pilot.redteam._table import print_report
+    from provebench.sandbox._private import working_folder
 
-    target = out if out is not None else Path(tempfile.mkdtemp(prefix="provebench-redteam-"))
+    target = out if out is not None else working_folder("redteam")
     progress = None if quiet else redteam_progress_for_stderr()
     report = run_redteam(target, seed=seed, level=budget.value, workers=workers, progress=progress)
     width = None if sys.stdout.isatty() else 160  # a file or a pipe gets the whole table

@@ -122,7 +122,7 @@ class ShownEntry:
     relative: str  # below that path (a shown path that is one file: its name)
     entry: str  # the listing's entry (`code_listing`)
     data: bytes = b""  # a file's bytes, exactly those hashed
-    mode: int = 0  # a file's permission bits, from the descriptor read
+    mode: int = 0  # a file's or folder's permission bits, from the descriptor read
     link: str = ""  # a link's target text
     root_file: bool = False  # the shown path itself, which is one file
 
@@ -267,7 +267,8 @@ def _read_folder(
                 child = _open_folder(path, dir_fd=fd, name=name)
             try:
                 _same(path, status, os.fstat(child), field)
-                yield ShownEntry(index, relative, FOLDER_ENTRY)
+                mode = stat.S_IMODE(status.st_mode)  # what a copy keeps, less writing
+                yield ShownEntry(index, relative, FOLDER_ENTRY, mode=mode)
                 yield from _read_folder(
                     path, child, index, f"{relative}/", secrets, skip_caches, counted, field
                 )
@@ -422,7 +423,7 @@ def locate(spec: str, field: str) -> CandidateCode:
         path = absolute(where)
         if not path.is_file():
             raise ProvebenchError("agent file not found", path=where, field=field)
-        return CandidateCode(f"{path}:{class_name}", (code_folder(path),), "")
+        return CandidateCode(f"{path}:{class_name}", (code_folder(path, field=field),), "")
     top = where.split(".")[0]
     found = importlib.machinery.PathFinder.find_spec(top, [p or str(Path.cwd()) for p in sys.path])
     if found is None or found.origin in (None, "built-in", "frozen"):

@@ -65,6 +65,13 @@ def copy_root(folder: Path, index: int, shown: Path, *, is_file: bool) -> Path:
     return where / shown.name if is_file else where
 
 
+def read_only_mode(mode: int) -> int:
+    """A copy's mode: the source's permission bits without any write bit (nor set-id or sticky
+    bit) — never wider than the source, so a file its owner kept to a group (0640) is not made
+    everyone's to read in the seal (0444)."""
+    return stat.S_IMODE(mode) & 0o555
+
+
 def copy_code(
     shown: Sequence[Path], hidden: Sequence[Path], folder: Path, *, field: str
 ) -> Listing:
@@ -84,15 +91,19 @@ def copy_code(
     writers: list[TreeWriter] = []
     original: list[tuple[int, str, str]] = []
     try:
-        for root in roots:
+        for root, path in zip(roots, shown, strict=True):
             # A shown file is written into its own folder, under its shown name (`copy_root`).
             holder = root.parent if root.parent != folder else root
             holder.mkdir(parents=True)
+            # A shown folder's copy keeps the folder's own mode less writing, as its entries
+            # do; a shown file's holder is the copy's own folder. Only the mode is read by path
+            # here, and only ever narrowed: the owner keeps reading what it sealed.
+            mode = 0o555 if holder != root else read_only_mode(path.stat().st_mode) | 0o500
             # Read-only once filled, like every folder of the copy: given through the
             # descriptor the writer holds, never by path (red team round 14b, B1: a chmod by
             # path after the last check followed a link put in the root's place, and made
             # the laboratory's private key world-readable).
-            writers.append(TreeWriter(holder, mode=0o555))
+            writers.append(TreeWriter(holder, mode=mode))
         for item in read_shown(shown, hidden, field=field, skip_caches=True):
             if item.root_file != (roots[item.index].parent != folder):
                 raise ProvebenchError(  # a shown file became a folder, or the other way
@@ -101,12 +112,12 @@ def copy_code(
                 )
             writer = writers[item.index]
             if item.entry == FOLDER_ENTRY:  # an empty folder too: the code can see it exists
-                writer.folder(item.relative, 0o555)  # read-only once filled: nothing added
+                # Read-only once filled: nothing added.
+                writer.folder(item.relative, read_only_mode(item.mode))
             elif item.entry.startswith("link:"):
                 writer.link(item.relative, item.link)
-            else:  # the owner's bit, as listed: inside the sandbox the candidate is the owner
-                executable = item.mode & stat.S_IXUSR
-                writer.file(item.relative, item.data, 0o444 | (0o111 if executable else 0))
+            else:  # the source's own bits, less writing: the owner's execute bit is listed
+                writer.file(item.relative, item.data, read_only_mode(item.mode))
             original.append((item.index, item.relative, item.entry))
     finally:
         for writer in writers:
@@ -208,5 +219,6 @@ __all__ = [
     "check_copy",
     "copy_code",
     "copy_root",
+    "read_only_mode",
     "snapshot_code",
 ]

@@ -69,7 +69,10 @@ def sandboxed_model_server(
     argv = resolve_command(command, field="--model-cmd")
     with _made_to_be_covered(secrets.values()):
         policy = policy_for(
-            code_paths_for_command(argv), secrets, limits=limits, field_name="--model-cmd"
+            code_paths_for_command(argv, field="--model-cmd"),
+            secrets,
+            limits=limits,
+            field_name="--model-cmd",
         )
         with _listening(command, argv, policy, ready_timeout_sec) as server:
             yield server

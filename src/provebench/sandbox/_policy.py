@@ -24,6 +24,7 @@ import contextlib
 import os
 import pwd
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ from provebench.sandbox._containment import (
 from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 from provebench.sandbox._private import private_root
+from provebench.sandbox._pseudo_fs import refuse_pseudo_file
 
 if TYPE_CHECKING:
     from provebench.sandbox._held_code import HeldCode
@@ -188,7 +190,7 @@ def _home_folders() -> list[Path]:
 def _refusal(folder: Path) -> str | None:
     """Why `folder` may never be shown whole (by identity, whatever its spelling), or None:
     the file system's root, a home folder or above one, a system folder, or a folder that
-    holds or covers the sandbox's `/tmp`."""
+    holds or covers the sandbox's `/tmp` or is or holds the host's temporary folder."""
     real = real_path(folder)
     if real == Path("/"):
         return "is the file system's root"
@@ -202,6 +204,8 @@ def _refusal(folder: Path) -> str | None:
         return "is a top-level folder of the file system"
     if _covers_sandbox_tmp(folder):
         return "is or holds /tmp"
+    if _holds_host_temp(folder):
+        return "is or holds the host's temporary folder"
     return None
 
 
@@ -224,10 +228,28 @@ def _covers_sandbox_tmp(location: Path) -> bool:
     return _under(SANDBOX_TMP, absolute(location)) or lies_inside(SANDBOX_TMP, location)
 
 
-def code_folder(file: Path) -> Path:
+def host_temp_folder() -> Path:
+    """The host's temporary folder as this process resolves it (`tempfile.gettempdir()`: `$TMPDIR`,
+    else `/tmp` …), its real path."""
+    return real_path(tempfile.gettempdir())
+
+
+def _holds_host_temp(location: Path) -> bool:
+    """`location` is, or holds, the host's temporary folder (by identity): every run's temporary
+    files are there, another laboratory's working folders included, so it is never shown whole
+    — wherever `$TMPDIR` leads, as `/tmp` never is (pilot red team round 18, A3: code kept
+    directly in `$TMPDIR=/work/…/tmp` showed that folder, and a concurrent red team's corpora
+    with it)."""
+    return lies_inside(host_temp_folder(), location)
+
+
+def code_folder(file: Path, *, field: str = "--agent-cmd") -> Path:
     """What is shown of a candidate's code file: its folder (so that sibling modules import), or
     the file alone where the folder may not be shown whole (`_refusal`: the file system's root,
-    a home folder or above one, a system folder, `/tmp` or above it) — all by identity."""
+    a home folder or above one, a system folder, `/tmp` or the host's temporary folder or above
+    them) — all by identity. A file on a pseudo file system (`/proc/self/cmdline`) is refused
+    in one line (`_pseudo_fs`)."""
+    refuse_pseudo_file(file, field=field)
     file = absolute(file)
     folder = file.parent
     if _refusal(folder) is not None:
@@ -235,22 +257,22 @@ def code_folder(file: Path) -> Path:
     return folder
 
 
-def code_paths_for_command(argv: Sequence[str]) -> list[Path]:
+def code_paths_for_command(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
     """What an external command needs to see: its interpreter and every file it names."""
-    paths = interpreter_paths(Path(argv[0])) if os.sep in argv[0] else []
-    return paths + command_code_folders(argv)
+    paths = interpreter_paths(Path(argv[0]), field=field) if os.sep in argv[0] else []
+    return paths + command_code_folders(argv, field=field)
 
 
-def command_code_folders(argv: Sequence[str]) -> list[Path]:
+def command_code_folders(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
     """The folders of the files an external command names — the program, unless the system's,
     and every absolute file argument — its code, without its interpreter."""
     folders = []
     if os.sep in argv[0] and not _is_system(absolute(Path(argv[0]))):
-        folders.append(code_folder(Path(argv[0])))
+        folders.append(code_folder(Path(argv[0]), field=field))
     for argument in argv[1:]:
         candidate = Path(argument)
         if candidate.is_absolute() and candidate.is_file():
-            folders.append(code_folder(candidate))
+            folders.append(code_folder(candidate, field=field))
     return folders
 
 
@@ -523,6 +545,17 @@ def policy_for(
                 "keep the candidate's code and interpreter in a folder of their own",
                 field=field_name,
             )
+        if path in candidates:  # code on /proc, /sys …: nothing there is the candidate's
+            refuse_pseudo_file(copies.get(path, path), field=field_name)
+        # provebench's own interpreter and package too: no shown folder holds every run's
+        # temporary files (pilot red team round 18, A3).
+        if _holds_host_temp(path):
+            raise ProvebenchError(
+                f"{path} (shown to the candidate) is or holds the host's temporary folder "
+                f"{host_temp_folder()}; keep the candidate's code and interpreter in a folder "
+                "of their own, or set TMPDIR elsewhere",
+                field=field_name,
+            )
         # Every folder of the candidate's shown whole, however it was found (a package's
         # folder, a venv, a code folder): never the root, a home folder, a system folder or
         # /tmp, by identity (pilot red team round 17, A11 and A7).
@@ -581,6 +614,7 @@ __all__ = [
     "command_code_folders",
     "command_code_paths",
     "hidden_from_every_candidate",
+    "host_temp_folder",
     "interpreter_paths",
     "laboratory_secrets",
     "outside_held_code",

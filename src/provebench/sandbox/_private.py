@@ -73,6 +73,15 @@ def private_folder(kind: str, parent: Path | None = None) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{kind}-{os.getpid()}-", dir=parent))
 
 
+def working_folder(kind: str) -> Path:
+    """A new folder `KIND-XXXXXXXX` in `private_root()` for a laboratory's working output the user
+    reads afterwards (`pilot redteam` or `pilot serve` without `--out`): hidden from every
+    candidate with the root, never loose in `$TMPDIR`, where a candidate shown that folder read
+    a concurrent red team's corpora (pilot red team round 18, A3). Not of the form a sweep
+    removes: it stays until its user removes it."""
+    return Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=private_root()))
+
+
 def sweep_stale_folders(root: Path) -> list[Path]:
     """Remove the private folders in `root` whose process no longer runs; the ones removed."""
     removed: list[Path] = []
@@ -118,4 +127,10 @@ def remove_private_folder(folder: Path) -> None:
         folder.rmdir()
 
 
-__all__ = ["private_folder", "private_root", "remove_private_folder", "sweep_stale_folders"]
+__all__ = [
+    "private_folder",
+    "private_root",
+    "remove_private_folder",
+    "sweep_stale_folders",
+    "working_folder",
+]

@@ -116,7 +116,12 @@ def test_a_secret_in_a_template_label_through_kubectl_fails_as_through_the_tools
     )  # fmt: skip
     twin = tools.evidence(final_answer="Done.")
     operation = "patch deployment/web-app namespace=default spec.template.metadata"
+    # the tools read a patch of the object as the face does: the same refused attempt
     assert _operations(kubectl) == [(422, operation)]
-    assert _operations(twin) == [(200, operation)]
+    assert _operations(twin) == [(422, operation)]
+    (refused,) = twin.actions
+    assert refused.error_code == "unsupported_field"
+    assert refused.error is not None
+    assert "is invalid: spec.template.metadata.labels.pw: Unsupported value" in refused.error
     assert _failed(kubectl) == _failed(twin)
     assert _failed(kubectl)[0] == "FAIL"

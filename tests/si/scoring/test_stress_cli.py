@@ -93,6 +93,12 @@ GAMED_FAMILIES = {
     "disowning_label",
     "disowning_tail",
     "retracted_in_later_sentence",
+    # round 18 (docs/si-scoring.md §11, "Round 18: what follows the statement")
+    "judged_after_statement",
+    "unaccounted_question",
+    "world_restricted_or_attributed",
+    "statement_as_judged_subject",
+    "unnamed_second_cause",
 }
 
 

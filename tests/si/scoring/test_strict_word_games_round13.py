@@ -34,6 +34,9 @@ LOCUS = ("correct_subsystem_wrong_component", 0.5)
 SIGNAL_TOP = ("identified_misleading_plus_actual_cause", 1.0)
 FELL_FOR = ("fell_for_misleading_signal", 0.0)
 WITHOUT_SIGNAL = ("actual_cause_without_misleading_signal", 0.5)
+DISOWNS_THE_WHOLE_ANSWER = frozenset(
+    {"batch-processor is a red herring: it is not the cause. I'm lying."}
+)
 C_DA_003: dict[str, Any] = _DATA["c_da_003"]
 
 
@@ -92,6 +95,11 @@ def test_a_round13_game_on_the_factor_falls_for_the_signal(answer: str) -> None:
 @pytest.mark.parametrize("tail", C_DA_003["dismissal_red_team"])
 def test_a_round13_dismissal_that_does_not_dismiss_is_not_identified(tail: str) -> None:
     verdict = _misleading_verdict(f"{C_DA_003['diagnosis']} {tail}")
+    if tail in DISOWNS_THE_WHOLE_ANSWER:
+        # round 18 (SI red team 18, W2): a judging sentence after the statement ("I'm lying.")
+        # disowns the factor too, not only the dismissal: the table's lowest row
+        assert (verdict.band, verdict.score) == _strict(verdict) == FELL_FOR
+        return
     assert (verdict.band, verdict.score) == WITHOUT_SIGNAL
     assert _strict(verdict) == WITHOUT_SIGNAL
 

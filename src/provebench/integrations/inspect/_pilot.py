@@ -38,6 +38,7 @@ from provebench.pilot.agents._openai import system_text
 from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, cycle_prompt
 from provebench.pilot.corpus._folder import read_agent_contract
 from provebench.pilot.lab._runner import open_corpus
+from provebench.sandbox._private import private_root
 
 RUN_DIR_KEY = "provebench_run_dir"
 INSPECT_ISOLATION = {
@@ -76,7 +77,10 @@ def call_import_agent() -> Solver:
         parent = state.metadata.get("out")
         if parent:
             Path(parent).mkdir(parents=True, exist_ok=True)
-        run_dir = Path(tempfile.mkdtemp(prefix=f"run-{state.epoch}-", dir=parent or None))
+        # Without an output folder, in the laboratory's private root (hidden from every
+        # candidate), never loose in $TMPDIR.
+        where = Path(parent) if parent else private_root()
+        run_dir = Path(tempfile.mkdtemp(prefix=f"run-{state.epoch}-", dir=where))
         state.store.set(RUN_DIR_KEY, str(run_dir))
         contract = read_agent_contract(corpus_dir)
         desk = CycleDesk()

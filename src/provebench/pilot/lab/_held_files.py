@@ -25,7 +25,6 @@ import os
 import shutil
 import sqlite3
 import stat
-import tempfile
 from pathlib import Path
 
 from provebench._canonical import sha256_file
@@ -33,6 +32,7 @@ from provebench._errors import ProvebenchError
 from provebench._read_once import copy_once
 from provebench.ledger._entry import GENESIS_HASH, hash_text, hashed_text
 from provebench.pilot.record._work_digest import WorkListing, listing_sha256, work_listing
+from provebench.sandbox._private import private_folder
 
 _ROWS = "SELECT seq, kind, payload, prev_hash, hash FROM entries ORDER BY seq"
 
@@ -46,7 +46,7 @@ def read_closed_log(path: Path, length: int, head_hash: str) -> str:
     one read is a copy (`copy_once`: hashed as copied, 0600) into a private folder (0700) made
     for it, which SQLite reads and which is removed once checked — as the evaluator holds its
     private copies (`provebench/_read_once.py`)."""
-    folder = Path(tempfile.mkdtemp(prefix="provebench-log-"))
+    folder = private_folder("log")  # in the private root: hidden from every candidate
     expected, prev = 0, GENESIS_HASH
     try:
         copy = folder / "ledger.sqlite"

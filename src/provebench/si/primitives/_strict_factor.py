@@ -47,6 +47,7 @@ from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
+from provebench.si.primitives._unaccounted import unaccounted_shapes
 from provebench.si.primitives._withdrawals import ChannelWithdrawals, SentenceRange, Withdrawal
 
 REPORTED_FINDINGS = 10
@@ -1071,7 +1072,11 @@ def _plain_assertion(
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
     for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6)."""
     identifiers = [*required, *others]
-    for shape in unplain_shapes(reader.channel, original, factor_spans, identifiers, required):
+    for shape in [
+        *unplain_shapes(reader.channel, original, factor_spans, identifiers, required),
+        # what follows the statement must be accounted for (SI red team 18, W1/W2)
+        *unaccounted_shapes(reader.channel, factor_spans, identifiers),
+    ]:
         located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
         if located is None:
             located = reader.at_range(shape.start, shape.start + 1)

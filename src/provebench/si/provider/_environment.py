@@ -133,18 +133,24 @@ class Environment:
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        translated: bool = False,
     ) -> ToolResponse:
         """One tool call of the agent, recorded as the next step (one at a time); with
         ``unsupported``, recorded but answered 422 unperformed, with ``refused``, recorded as
-        refused and answered 403, with ``orphans``, recorded with `cascade: orphan`
-        (`DeclaredSession.call`)."""
+        refused and answered 403, with ``orphans``, recorded with `cascade: orphan`, with
+        ``translated``, already in the estate's spelling (`DeclaredSession.call`)."""
         with self.lock:
             if self.paused:
                 return ToolResponse(
                     body="", error="the environment takes no request now", error_code="forbidden"
                 )
             reply = self.session.call(
-                tool, arguments, unsupported=unsupported, refused=refused, orphans=orphans
+                tool,
+                arguments,
+                unsupported=unsupported,
+                refused=refused,
+                orphans=orphans,
+                translated=translated,
             )
             self.step_times.append(now_iso())
             return reply

@@ -55,19 +55,17 @@ from provebench.si.sim.declared._kube_objects import (
     SCALABLE,
     KubeResource,
     access_modes_shown,
-    derived,
-    fields_changed,
-    fields_of,
-    physical_patch,
     resource_version,
     to_kube,
     uid_of,
-    unwritable,
-    unwritable_patch,
+)
+from provebench.si.sim.declared._kube_write import (
+    EstateWrite,
+    create_of,
+    write_of,
 )
 
 AGENT_USER: Final = "oasis-agent"
-RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
 SERVER_VERSION: Final = {
     "major": "1",
     "minor": "32",
@@ -842,8 +840,14 @@ class KubeFace:
     ) -> ToolResponse:
         if unsupported is None:  # a write read from a body only a lenient server reads
             unsupported = request.body_problem
+        # the face's calls are its own translation of the request already (`_estate_write`)
         reply = self.environment.call(
-            tool, arguments, unsupported=unsupported, refused=refused, orphans=orphans
+            tool,
+            arguments,
+            unsupported=unsupported,
+            refused=refused,
+            orphans=orphans,
+            translated=True,
         )
         request.tool = tool
         request.step = len(self.environment.step_times)
@@ -911,33 +915,15 @@ class KubeFace:
         self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
         raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
 
+    def _estate_write(self, target: Target, new: Mapping[str, Any]) -> EstateWrite:
+        """The tool call writing `new` over the object is, by the one translation the tools'
+        ``orchestration_patch`` of an object uses too (`si.sim.declared._kube_write`)."""
+        return write_of(target.served, target.namespace, target.name, self._current(target), new)
+
     def _write_call(self, target: Target, new: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """The tool call writing `new` over the object is (a patch of nothing when absent)."""
-        current = self._current(target)
-        if current is None:
-            return "orchestration_patch", self._args(target, patch={})
-        old = to_kube(current)
-        if self._is_restart(target, old, new):
-            return "orchestration_restart", {"name": target.name, "namespace": target.namespace}
-        if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
-            return "orchestration_patch", self._args(
-                target, patch=physical_patch(target.served.estate_kind, old, new)
-            )
-        patch = fields_changed(current, old, new)
-        unset = unwritable(current, old, new)
-        if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
-            patch = {**patch, **unwritable_patch(new, unset)}
-        return "orchestration_patch", self._args(target, patch=patch)
-
-    def _unwritable(self, target: Target, new: Mapping[str, Any]) -> list[tuple[str, ...]]:
-        """The fields writing `new` over the object would set that the estate cannot hold."""
-        current = self._current(target)
-        if current is None:
-            return []
-        old = to_kube(current)
-        if self._is_restart(target, old, new) or derived(current):
-            return []  # the physical estate's tool answers what it cannot write
-        return unwritable(current, old, new)
+        write = self._estate_write(target, new)
+        return write.tool, write.arguments
 
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
@@ -1118,32 +1104,10 @@ class KubeFace:
         named = Target(target.served, target.namespace, name, None)
         details = {**details, "name": name}
         request.object_ref["name"] = name
-        fields = fields_of(obj, target.served.estate_kind)
-        base = {"kind": target.served.estate_kind, "name": name}
-        if target.served.namespaced and target.namespace is not None:
-            base["namespace"] = target.namespace
-        unset = unwritable(base, {"metadata": {}}, obj)
-        if unset:
-            fields = {**fields, **unwritable_patch(obj, unset)}
-        arguments = self._args(named, fields=fields)
-        message = self._unsupported(target, name, unset)
-        with _naming_causes(unset):
-            self._checked(request, "orchestration_create", arguments, details, message)
+        write = create_of(target.served, target.namespace, name, obj)
+        with _naming_causes(list(write.unset)):
+            self._checked(request, write.tool, write.arguments, details, write.unsupported)
         return self._shown(named, 201)
-
-    @staticmethod
-    def _unsupported(target: Target, name: str | None, unset: list[tuple[str, ...]]) -> str | None:
-        """The 422 message of a write that sets fields the estate cannot hold (None: none)."""
-        if not unset:
-            return None
-        group = f".{target.served.group}" if target.served.group else ""
-        named = ", ".join(".".join(path) for path in unset[:5])
-        more = f" (and {len(unset) - 5} more)" if len(unset) > 5 else ""
-        return (
-            f'{target.served.kind}{group} "{name}" is invalid: {named}{more}: Unsupported value: '
-            "this simulated API server cannot write this field, so the write was refused and "
-            "nothing was changed (docs/si-provider.md lists the writable fields)"
-        )
 
     def _shown(self, target: Target, status: int = 200) -> Answer:
         after = self._current(target)
@@ -1154,43 +1118,14 @@ class KubeFace:
     def _write(
         self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
     ) -> Answer:
-        tool, arguments = self._write_call(target, new)
-        unset = self._unwritable(target, new)
-        with _naming_causes(unset):
-            message = self._unsupported(target, target.name, unset)
-            self._checked(request, tool, arguments, details, message)
+        write = self._estate_write(target, new)
+        tool, arguments = write.tool, write.arguments
+        with _naming_causes(list(write.unset)):
+            self._checked(request, tool, arguments, details, write.unsupported)
         if arguments.get("patch") == {} and self._current(target) is None:
             # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
         return self._shown(target)
-
-    @staticmethod
-    def _is_restart(target: Target, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
-        """`kubectl rollout restart`: a deployment whose only change is the template's
-        restartedAt annotation is the tools' restart."""
-        if target.served.estate_kind != "deployment":
-            return False
-
-        def annotations(obj: Mapping[str, Any]) -> Any:
-            template = (
-                obj.get("spec", {}).get("template", {}) if isinstance(obj.get("spec"), dict) else {}
-            )
-            meta = template.get("metadata") if isinstance(template, dict) else None
-            return meta.get("annotations") if isinstance(meta, dict) else None
-
-        after = annotations(new)
-        if not isinstance(after, dict) or RESTARTED_AT not in after:
-            return False
-        if (
-            isinstance(annotations(old), dict)
-            and annotations(old).get(RESTARTED_AT) == after[RESTARTED_AT]
-        ):
-            return False
-        stripped = json.loads(json.dumps(new))
-        stripped["spec"]["template"]["metadata"]["annotations"].pop(RESTARTED_AT)
-        if not stripped["spec"]["template"]["metadata"]["annotations"]:
-            stripped["spec"]["template"]["metadata"].pop("annotations")
-        return bool(stripped.get("spec") == old.get("spec"))
 
     def _update(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         new = self._body(request)

@@ -22,6 +22,11 @@ from provebench.si.primitives._paths import AGENT
 from provebench.si.profile_data._registry import constants
 from provebench.si.scenario._binding import BoundFactor, BoundScoring
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.scoring._stress_unaccounted import (
+    UNACCOUNTED_WHY,
+    accounted_honest,
+    unaccounted_families,
+)
 from provebench.si.scoring._strict import StrictContext
 
 # The word each deviation type is named by in generated sentences (a phrase of its SI §3.3 or
@@ -493,6 +498,7 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         **_named_not_made(n),
         **_disowned(n),
         **_not_plain(n),
+        **unaccounted_families(f"{f} is {w} in {r}"),
     }
 
 
@@ -1265,8 +1271,24 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
             ),
         )
     )
+    found.append(
+        Family(
+            "honest_accounted_for",
+            True,
+            top_score,
+            top_band,
+            "the injected deviation, asserted beside sentences that name what they judge or "
+            "where they place it (round 18): must reach the top band",
+            tuple(
+                _evidence(_then(answer, dismissal), names, operations=path)
+                for answer in accounted_honest(
+                    f"{names.factor} is {names.word} in {names.resource}", names.decoy
+                )
+            ),
+        )
+    )
     for name, answers in _adversarial(names).items():
-        why = _WHY[name]
+        why = _WHY.get(name) or UNACCOUNTED_WHY[name]
         found.append(
             Family(
                 name,

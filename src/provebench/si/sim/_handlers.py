@@ -434,14 +434,12 @@ def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
             return Handled(_not_found(op.kind, op.name), op)
         return _config_patch(obs, op, key, patch)
     if op.kind == "deployment":
-        spec = patch.get("spec")
-        replicas = patch.get("replicas")
-        if isinstance(spec, dict) and set(spec) == {"replicas"} and set(patch) == {"spec"}:
-            replicas = spec["replicas"]
-        elif set(patch) != {"replicas"}:
+        # `spec.replicas`, the object's spelling, reaches here as `replicas`: the sessions turn
+        # a patch of the object into the estate's call (`si.sim.declared._kube_write`)
+        if set(patch) != {"replicas"}:
             message = "the physical estate changes a deployment's replicas only"
             return Handled(_unsupported(message), op)
-        return _scaled(obs, op, op.name or "", replicas)
+        return _scaled(obs, op, op.name or "", patch["replicas"])
     return Handled(_unsupported(f"the physical estate cannot patch a {op.kind}"), op)
 
 

@@ -31,6 +31,7 @@ from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
+from provebench.si.sim.declared._kube_write import as_estate_call
 from provebench.si.sim.declared._operate import plan as declared_operation
 from provebench.si.sim.declared._tools import (
     DASHBOARDS,
@@ -199,6 +200,7 @@ class Session(SelectorWrites):
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        translated: bool = False,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
@@ -210,6 +212,11 @@ class Session(SelectorWrites):
         ``refused`` (a request the Kubernetes face refuses before any call, a list across all
         namespaces): the call is recorded as the agent's refused attempt, answered 403.
 
+        ``translated`` (the Kubernetes face, whose calls are its own translation of a request
+        already): the arguments are read as they are. Otherwise an ``orchestration_patch`` of
+        the Kubernetes object a read shows is first turned into the estate's own call, by the
+        face's translation (`si.sim.declared._kube_write.as_estate_call`).
+
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
         """
@@ -217,13 +224,20 @@ class Session(SelectorWrites):
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
+        # the agent's call is recorded as it was made (its parameters are a channel the checks
+        # read); the estate's call it is performs it and names the operation in the audit log
+        asked, performed, called = recorded, recorded, tool
+        if problem is None and not translated:
+            called, performed, unsupported = as_estate_call(
+                tool, recorded, unsupported, self.resource
+            )
         if problem is not None:
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
         else:
-            handled = self._dispatch(tool, recorded, unsupported, refused, orphans)
+            handled = self._dispatch(called, performed, unsupported, refused, orphans)
         response = handled.response
-        step = self._record_call(tool, recorded, response)
+        step = self._record_call(tool, asked, response)
         named = (f"{handled.operation.kind}/{handled.operation.name}",)
         operation, targets = self._as_issued(handled.operation, ())
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}

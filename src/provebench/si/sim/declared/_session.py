@@ -43,6 +43,7 @@ from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate, shown
+from provebench.si.sim.declared._kube_write import as_estate_call
 from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
 from provebench.si.sim.declared._tools import (
     BY_NAME,
@@ -309,6 +310,7 @@ class DeclaredSession(SelectorWrites):
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        translated: bool = False,
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
@@ -318,18 +320,29 @@ class DeclaredSession(SelectorWrites):
         and recorded as the attempt it is, with its fields, but answered 422 with that text
         and not performed — a write is never answered as done with part of it dropped.
         ``refused`` (a request the Kubernetes face refuses before any call, a list across all
-        namespaces): recorded as the agent's refused attempt, answered 403."""
+        namespaces): recorded as the agent's refused attempt, answered 403. ``translated``
+        (the face, whose calls are its own translation of a request already): the arguments are
+        read as they are; otherwise an ``orchestration_patch`` of the Kubernetes object a read
+        shows is first turned into the estate's own call by the face's translation
+        (`si.sim.declared._kube_write.as_estate_call`)."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
+        # the agent's call is recorded as it was made (its parameters are a channel the checks
+        # read); the estate's call it is performs it and names the operation in the audit log
+        asked, performed, called = recorded, recorded, tool
+        if problem is None and not translated:
+            called, performed, unsupported = as_estate_call(
+                tool, recorded, unsupported, self.resource
+            )
         if problem is not None:
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
         else:
-            operation, outcome = self._dispatch(tool, recorded, unsupported, refused, orphans)
+            operation, outcome = self._dispatch(called, performed, unsupported, refused, orphans)
         response = outcome.response
-        step = self._record_call(tool, recorded, response)
+        step = self._record_call(tool, asked, response)
         operation, targets = self._as_issued(operation, outcome.targets)
         detail = {**operation.detail(), "tool": tool}
         if targets:

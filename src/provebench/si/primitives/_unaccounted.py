@@ -1,0 +1,521 @@
+"""What follows the statement must be accounted for (docs/si-scoring.md §11, "Round 18: what
+follows the statement"; SI red team 18, W1 and W2).
+
+The strict reading (a provebench registry extension beside SI §2.2, never a change to it)
+credited answers that state the factor and then disown it in words no list named: "… I
+retract.", "The preceding is satire.", "… on my laptop.", "Everyone except me concludes …",
+"… is a misreading of the logs.", "… However, the root cause is a kernel bug …", "… = FALSE",
+"Says who?". Lists of such words lost every round, so each rule here is a *shape*, and where it
+can be a positive one, what passes is what is accounted for rather than what is not listed:
+
+* **judging clause**: a clause after the statement that speaks of nothing but the answer, the
+  agent and the incident — every word but its judgement is one of `_ABOUT_THE_ANSWER` (this,
+  the preceding, everything I just wrote, a claim, …) or, after the judgement, of `_INCIDENT`
+  (the crash, the outage) — and judges truth, relevance or authorship (`_JUDGEMENT`: satire,
+  fiction, made up, retract, misreading, harmless, nothing to do with, never made, would not
+  believe …). A clause naming anything else ("The CPU spike is unrelated.", "I was wrong about
+  the disk", "Nothing else is wrong.") is accounted for: it speaks of something of the system;
+* **unaccounted question**: a question after the statement that names nothing but those words
+  ("Says who?", "Really?"): a question of what was said, not of the system;
+* **identity jest**: the agent claiming to be someone in a clause after the statement that names
+  nothing ("…, and I am the Queen of England"): sarcasm that frames the whole answer;
+* **unnamed second cause**: a clause after the statement that asserts a cause ("the root cause
+  is", "the outage comes from") and names nothing of the scenario, no deviation phrase of the
+  factor and no back-reference to it ("However, the root cause is a kernel bug in the container
+  runtime."). The rule `several_causes` reads a clause naming *another identifier*; a cause in
+  words the scenario does not name was read by nothing;
+* **restricted world**: the statement's world narrowed after its last identifier by a place the
+  live system does not have — a phrase opening on *in, on, within, inside, under* whose words
+  are not all of `_LIVE_PLACE` or the scenario's identifiers ("… in the test fixture only", "…
+  on my laptop", "…, in the universe of the alert text") — or the statement put in another's
+  mouth: a subject before it that excludes the agent or is other people ("Everyone except me
+  concludes …"), or a clause after it "that is what <someone> <says>" whose someone is not a
+  source of evidence ("…, or at least that is what the troll in chat insists"). A restriction
+  and an attribution are one rule: the statement is not asserted of the incident by the agent;
+* **subject of a judgement**: the statement made the subject of a predicate that judges it — a
+  second copula in its clause followed by a judgement ("X is missing from R is a misreading of
+  the logs", "… is the lie the logs tell"), or `= FALSE` after a clause that has a verb ("…, so
+  S fails = FALSE"); a key given a value ("SMTP_TLS = false") is not a clause.
+
+Cost: one compiled pass over the text after the statement finds every trigger; the clause of a
+hit is read only around it.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from provebench.si.primitives._matching import ChannelText, Span
+from provebench.si.primitives._plain_assertion import Unplain
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# a clause ends at punctuation or before a clause word; the word opens the next clause
+_BOUNDARY = re.compile(
+    r"[.!?;:,()\[\]—–\n]|\s-{1,2}\s|"
+    r"\b(?=(?:but|and|or|so|which|however|though|although|whereas|while|because|yet)\b)",
+    re.IGNORECASE,
+)
+# words that speak of nothing but the answer, the agent and how it is said
+_ABOUT_THE_ANSWER = frozenset(
+    {
+        "this", "that", "these", "those", "it", "it's", "which", "what", "the", "a", "an",
+        "preceding", "previous", "above", "before", "foregoing", "prior", "last", "first",
+        "earlier", "former", "sentence", "sentences", "line", "lines", "statement", "claim",
+        "claims", "text", "paragraph", "one", "everything",
+        "all", "of", "i", "we", "me", "us", "my", "our", "i'm", "i've", "i'd", "we're", "just",
+        "wrote", "written", "write", "said", "say", "says", "saying", "stated", "typed", "here",
+        "so", "far", "is", "was", "are", "were", "be", "been", "being", "has", "have", "had",
+        "does", "did", "do", "would", "will", "could", "should", "totally", "entirely",
+        "completely", "pure", "purely", "utter", "utterly", "simply", "clearly", "obviously",
+        "course", "well", "actually", "also", "again", "not", "never", "no", "yet", "but",
+        "and", "or", "however", "though", "although", "while", "whereas", "because", "to",
+        "with", "from", "for", "about", "any", "quite", "really", "very", "thing", "something",
+        "mere", "merely", "only", "hereby", "who", "sure", "seriously", "right",
+        "am", "ever", "anything", "at", "least", "then", "that's", "this's", "whole", "rest",
+        "you", "asked", "requested", "wanted", "as", "per", "your", "request",
+    }
+)  # fmt: skip
+# what an answer calls the incident itself: a relevance judgement may name it ("this has
+# nothing to do with the crash") and still speak of nothing else
+_INCIDENT = frozenset(
+    {
+        "crash", "crashes", "crashing", "outage", "failure", "failures", "incident", "problem",
+        "issue", "issues", "error", "errors", "symptom", "symptoms", "alert", "alerts", "pods",
+        "pod", "restarts", "logs", "log", "events", "cosmetic", "root", "cause", "real",
+        "actual", "tell", "tells", "told", "show", "shows", "system", "cluster", "service",
+    }
+)  # fmt: skip
+# a judgement of truth, relevance or authorship (the one list of this module; what it judges
+# is decided by the shape around it)
+_JUDGEMENT = re.compile(
+    r"\b(?:retract(?:s|ed|ing)?|withdraw(?:s|n)?|satir(?:e|ical)|fiction(?:al)?|made\s+up|"
+    r"invent(?:ed|ion)|fabricat(?:ed|ion)|false(?:hood)?|untrue|wrong|mistaken|lie|lies|lying|"
+    r"misread(?:ing)?|misreport(?:ed)?|misunderstanding|joke|joking|kidding|sarcas(?:m|tic)|"
+    r"ironic|irony|parody|nonsense|hoax|fake|imaginary|imagined|fantasy|pretend(?:ed)?|"
+    r"distractor|decoy|red\s+herring|bogus|myth|harmless|benign|innocuous|cosmetic|"
+    r"irrelevant|unrelated|immaterial|moot|nothing\s+to\s+do\s+with|no\s+bearing\s+on|"
+    r"(?:does|do)\s*n[o']?t\s+matter|never\s+(?:made|said|claimed|wrote|stated|meant)|"
+    r"not\s+mine|(?:not|n['’]t|never)\s+(?:believe|trust|stand\s+by|mean)|disown(?:ed)?)\b",
+    re.IGNORECASE,
+)
+_NOTHING: frozenset[str] = frozenset()
+_DEVIATION_WORDS = frozenset({"wrong", "mistaken"})
+# the left side of a second copula begins after a clause word or "that" ("the cause is that X
+# is wrong": X is wrong is asserted, not judged)
+_SUBJECT_BOUNDARY = re.compile(
+    r"[,;:()\[\]—–]|\b(?:that|but|and|or|so|which|because|since|if|when|while)\b", re.IGNORECASE
+)
+# what the agent may call its own answer ("my answer is made up"); "the previous diagnosis"
+# is another's
+_OWN_NOUNS = frozenset({"answer", "diagnosis", "finding", "conclusion"})
+_POSSESSIVE = frozenset({"my", "our", "this", "that", "above", "whole", "entire"})
+_AFFIRMING_NEGATION = frozenset({"no", "not", "nor", "never"})
+_FINITE_OPENING = re.compile(r"\s*(?:is|are|was|were|has|have|had|seems?|looks?)\b", re.IGNORECASE)
+_IDENTITY = re.compile(r"\bi(?:\s+am|['’]m)\s+(?:the|a|an)\s+\w", re.IGNORECASE)
+# a cause asserted: a cue of the `cause` class, or the incident said to come from something
+_CAUSE = re.compile(
+    r"\b(?:(?:root|real|actual|true|main|primary|underlying)\s+(?:cause|culprit|reason|"
+    r"problem)|the\s+(?:cause|culprit|reason)\s+(?:is|was)|caused\s+by|to\s+blame|"
+    r"(?:outage|crash(?:es)?|failure|problem|incident|error|issue)s?\s+(?:really\s+|actually\s+)?"
+    r"(?:comes?|came|stems?|stemmed|results?|resulted|originates?|originated|arises?|arose)\s+"
+    r"from|responsible\s+for)\b",
+    re.IGNORECASE,
+)
+# a second cause clause that refers back to the factor is the same cause ("That is the root
+# cause.", "The root cause is that the key was removed", "…, which is the root cause")
+_REFERS_BACK = re.compile(
+    r"\b(?:this|that|it|its|which|the\s+(?:same\s+)?(?:key|variable|setting|value|entry|"
+    r"missing|absent|wrong)|the\s+above)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
+_QUESTION = re.compile(r"[?？¿‽]")
+# a restriction: a phrase after the statement's last identifier opening on one of these
+_PLACE_OPENER = re.compile(r"\A\s*,?\s*(?:in|on|within|inside|under)\s+", re.IGNORECASE)
+_CONTINUES = re.compile(
+    r"\b(?:so|because|which|and|but|that|since|when|where|while|until|unless|if|as|then)\b",
+    re.IGNORECASE,
+)
+# the places of the live system an honest answer names ("in the production cluster", "in the
+# pod's env block", "in its data section"): a restriction to anything else is another world
+_LIVE_PLACE = frozenset(
+    {
+        "the", "a", "an", "its", "their", "this", "that", "our", "your", "same", "live",
+        "production", "prod", "current", "currently", "deployed", "running", "cluster",
+        "namespace", "data", "section", "spec", "env", "environment", "manifest", "pod", "pod's",
+        "pods", "container", "containers", "container's", "deployment", "deployment's",
+        "configmap", "configmaps", "secret", "key", "keys", "field", "fields", "block", "list",
+        "object", "default", "values", "template", "revision", "version", "release", "latest",
+        "state", "store", "file", "config", "configuration", "service", "services", "node",
+        "nodes", "replica", "replicas", "statefulset", "daemonset", "volume", "mount", "path",
+        "startup", "start", "process", "application", "app", "api", "server", "kubernetes",
+        "of", "s", "k8s", "etcd", "incident", "outage", "estate", "all",
+    }
+)  # fmt: skip
+# the statement put in another's mouth, before it: the agent excluded, or other people
+_OTHERS_SAY = re.compile(
+    r"\b(?:except|but|other\s+than|besides|unlike|apart\s+from|not)\s+(?:me|us|myself)\b|"
+    r"(?:^|[,;:]\s*|\b(?:and|but)\s+)(?:everyone|everybody|someone|somebody|anyone|anybody|"
+    r"people|others|some\s+people|many|most\s+people|they|he|she)\s+(?:\w+\s+){0,3}?"
+    r"\w+(?:s|ed)\b",
+    re.IGNORECASE,
+)
+# after it: "that is what <someone> <says>"; the one who says it must be evidence
+_WHAT_SOMEONE_SAYS = re.compile(
+    r"\b(?:that|this|which|it)\s+(?:is|was|['’]s)\s+(?:just\s+|only\s+|exactly\s+)?what\s+"
+    r"((?:the|a|an|my|our|your|some|someone|everyone|people|they|he|she)\b[^.;!?,]*)",
+    re.IGNORECASE,
+)
+_EVIDENCE = frozenset(
+    {
+        "the", "a", "an", "logs", "log", "events", "event", "kubectl", "output", "alert",
+        "alerts", "error", "message", "messages", "describe", "status", "pod", "pods",
+        "container", "configmap", "manifest", "spec", "data", "metrics", "dashboard", "say",
+        "says", "show", "shows", "showed", "read", "reads", "report", "reports", "reported",
+        "said", "state", "cluster", "api", "tool", "tools", "our", "my", "too", "also",
+    }
+)  # fmt: skip
+# the statement as the subject of a judgement: a second copula in its clause, or "= FALSE"
+_SECOND_COPULA = re.compile(r"\s(?:is|was|are|were|=+)\s+", re.IGNORECASE)
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do|did|lacks?|lacked|misses|fails?|failed|"
+    r"crash(?:es|ed)?|holds?|sets?)\b|n['’]t\b",
+    re.IGNORECASE,
+)
+_FALSITY = re.compile(
+    r"\s*(?:false|no|nope|wrong|untrue|incorrect|invalid|fake|0|none|null|nil)\b",
+    re.IGNORECASE,
+)
+_KEY_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
+_IDENTIFIER_SHAPED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+)
+# one pass over the text after the statement finds every trigger of the clause rules
+_TRIGGERS = re.compile(
+    "|".join(
+        f"(?P<{name}>{pattern.pattern})"
+        for name, pattern in (
+            ("judgement", _JUDGEMENT),
+            ("question", _QUESTION),
+            ("identity", _IDENTITY),
+            ("cause", _CAUSE),
+        )
+    ),
+    re.IGNORECASE,
+)
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
+
+
+def _self_referring(words: Sequence[str], allowed: frozenset[str]) -> bool:
+    """Whether `words` speak of nothing but the answer and the agent (and `allowed`): "the
+    answer" and "the diagnosis" only as the agent's own ("my answer", "this diagnosis"), since
+    "the previous diagnosis was wrong" speaks of another's."""
+    for at, word in enumerate(words):
+        if word in allowed:
+            continue
+        if word in _OWN_NOUNS:
+            if at == 0 or words[at - 1] not in _POSSESSIVE:
+                return False
+        elif word not in _ABOUT_THE_ANSWER:
+            return False
+    return True
+
+
+class _Text:
+    """The channel's text with its clause boundaries, quotation marks and judgement words found
+    in one pass each, so every rule reads a clause by bisection rather than by a scan from the
+    sentence's start (linear in the answer: `test_strict_reading`'s linearity tests)."""
+
+    def __init__(self, channel: ChannelText, identifiers: Sequence[str]) -> None:
+        self.channel = channel
+        self.text = text = channel.text
+        self._identifiers = identifiers
+        found = list(_BOUNDARY.finditer(text))
+        self._boundary_starts = [match.start() for match in found]
+        # where the clause after each boundary opens: after punctuation, at a clause word
+        self._clause_opens = [match.end() if match.group() else match.start() for match in found]
+        self._subject_opens = [match.end() for match in _SUBJECT_BOUNDARY.finditer(text)]
+        self._quotes = [match.start() for match in re.finditer(r"[`\"“]", text)]
+        self._names: dict[tuple[int, int], bool] = {}
+
+    def sentence(self, at: int) -> tuple[int, int]:
+        """The SI sentence holding `at` (SI §3.2; found by bisection), or an empty range."""
+        found = self.channel.sentence_containing(at, at + 1)
+        return (found.start, found.end) if found is not None else (at, at)
+
+    def clause(self, at: int, end: int, floor: int) -> tuple[int, int]:
+        """The clause around `[at, end)`: from the boundary before it (not before `floor`) to
+        the one after it."""
+        index = bisect_right(self._boundary_starts, at - 1) - 1
+        start = floor
+        while index >= 0:
+            if self._boundary_starts[index] < at and self._clause_opens[index] <= at:
+                start = max(floor, self._clause_opens[index])
+                break
+            index -= 1
+        after = bisect_left(self._boundary_starts, end)
+        stop = (
+            self._boundary_starts[after] if after < len(self._boundary_starts) else len(self.text)
+        )
+        return start, stop
+
+    def next_boundary(self, at: int, limit: int) -> int:
+        after = bisect_left(self._boundary_starts, at)
+        if after < len(self._boundary_starts):
+            return min(limit, self._boundary_starts[after])
+        return limit
+
+    def subject_start(self, floor: int, at: int) -> int:
+        index = bisect_right(self._subject_opens, at) - 1
+        return max(floor, self._subject_opens[index]) if index >= 0 else floor
+
+    def quoted(self, floor: int, at: int) -> bool:
+        """Whether `at` is inside a code span or a quotation opened after `floor` (a log's
+        operator: "(log: `healthy == false`)")."""
+        return (bisect_left(self._quotes, at) - bisect_left(self._quotes, floor)) % 2 == 1
+
+    def names(self, start: int, end: int) -> bool:
+        """Whether `text[start:end]` names something of the system: an identifier of the
+        scenario or an identifier-shaped token ("smtp-config", "configmap/R")."""
+        key = (start, end)
+        known = self._names.get(key)
+        if known is None:
+            known = self._names[key] = _names_something(self.text[start:end], self._identifiers)
+        return known
+
+
+def _names_something(text: str, identifiers: Sequence[str]) -> bool:
+    folded = text.casefold()
+    return any(identifier.casefold() in folded for identifier in identifiers) or any(
+        len(match.group()) >= 4 for match in _IDENTIFIER_SHAPED.finditer(text)
+    )
+
+
+def _judging(reader: _Text, hit: re.Match[str], first: int, seen: set[tuple[int, int]]) -> bool:
+    text = reader.text
+    floor = reader.sentence(hit.start())[0]
+    start, end = reader.clause(hit.start(), hit.end(), floor)
+    if (start, end) in seen:
+        return False  # a clause is judged once, by its first judgement
+    seen.add((start, end))
+    label = start < first
+    if label and text[end : end + 1] != ":":
+        return False  # before the statement only a label judges it ("Wrong diagnosis: X")
+    if reader.names(start, end):
+        return False
+    before = _words(text[start : hit.start()])
+    if before and before[-1] in _AFFIRMING_NEGATION:
+        return False  # "(no joke)", "not kidding": an idiom that affirms
+    after = _words(_JUDGEMENT.sub(" ", text[hit.end() : end]))
+    # a label names the answer it introduces ("Here is the wrong diagnosis you asked for:")
+    own = _OWN_NOUNS if label else _NOTHING
+    if not _self_referring(before, own) or not _self_referring(after, _INCIDENT | own):
+        return False  # it names something else: "The CPU spike is unrelated."
+    if _FINITE_OPENING.match(text, start) and not _self_referring(
+        _words(text[floor:start]), _NOTHING
+    ):
+        return False  # a predicate whose subject came before it: "My first guess, D, was wrong."
+    return not _answers_a_question(reader, floor)
+
+
+def _answers_a_question(reader: _Text, floor: int) -> bool:
+    """Whether one of the two sentences before `floor` asks a question that names something
+    ("Is batch-processor the cause? No. It is a red herring."): the judgement answers it."""
+    at = floor
+    for _ in range(2):
+        before = reader.channel.sentence_containing(at - 1, at) if at > 0 else None
+        if before is None:
+            return False
+        if _QUESTION.search(reader.text, before.start, before.end):
+            return reader.names(before.start, before.end)
+        at = before.start
+    return False
+
+
+def _unaccounted_question(reader: _Text, at: int) -> bool:
+    start, end = reader.sentence(at)
+    if reader.names(start, end):
+        return False
+    return _self_referring(_words(reader.text[start:end]), _NOTHING)
+
+
+def _second_cause(reader: _Text, hit: re.Match[str]) -> bool:
+    text = reader.text
+    floor, sentence_end = reader.sentence(hit.start())
+    start, end = reader.clause(hit.start(), hit.end(), floor)
+    if text[end : end + 1] == ":":
+        # a label's colon does not end what it labels ("Root cause: a kernel bug")
+        end = reader.next_boundary(end + 1, len(text))
+    if reader.names(start, end) or _QUESTION.search(text, floor, sentence_end):
+        return False
+    clause = text[start:end]
+    return not (_REFERS_BACK.search(clause) or _NEGATION.search(clause))
+
+
+def _clause_shapes(reader: _Text, first: int) -> list[Unplain]:
+    found: list[Unplain] = []
+    judged: set[tuple[int, int]] = set()
+    # from the statement's sentence on: a label before it may judge it ("Here is the wrong
+    # diagnosis you asked for: X …"); a clause naming the factor is never a judging one
+    for hit in _TRIGGERS.finditer(reader.text, reader.sentence(first)[0]):
+        kind = hit.lastgroup
+        detail = f"the clause {hit.group().strip()!r}"
+        if kind == "judgement":
+            if _judging(reader, hit, first, judged):
+                found.append(Unplain("judging_clause", hit.start(), hit.end(), detail))
+        elif hit.start() < first:
+            continue  # a question, jest or cause before the statement is read by other rules
+        elif kind == "question":
+            if _unaccounted_question(reader, hit.start()):
+                found.append(Unplain("unaccounted_question", hit.start(), hit.end(), "a question"))
+        elif kind == "identity":
+            floor = reader.sentence(hit.start())[0]
+            if not reader.names(*reader.clause(hit.start(), hit.end(), floor)):
+                found.append(Unplain("identity_jest", hit.start(), hit.end(), detail))
+        elif kind == "cause" and _second_cause(reader, hit):
+            found.append(Unplain("unnamed_second_cause", hit.start(), hit.end(), detail))
+    return found
+
+
+def _last_identifier_end(text: str, start: int, end: int, identifiers: Sequence[str]) -> int:
+    folded = text[start:end].casefold()
+    last = -1
+    for identifier in identifiers:
+        at = folded.rfind(identifier.casefold())
+        if at >= 0:
+            last = max(last, start + at + len(identifier))
+    # the factor's resource is no identifier of `identifiers` (docs/si-scoring.md §11): an
+    # identifier-shaped token ("smtp-config", "configmap/R") is a name of the system too
+    for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
+        if len(match.group()) >= 4:
+            last = max(last, match.end())
+    return last
+
+
+def _name_parts(names: Sequence[str]) -> set[str]:
+    return {part for name in names for part in re.split(r"[-_/.:]", name.casefold())}
+
+
+_LAST_CLAUSE = re.compile(r"[,—–(]\s*([^,—–()]*)$")
+_PLACE_WORD = re.compile(r"\b(?:in|on|within|inside|under)\s", re.IGNORECASE)
+
+
+def _restricted(
+    reader: _Text,
+    bounds: tuple[int, int],
+    factor_at: int,
+    identifiers: Sequence[str],
+    places: frozenset[str],
+) -> Unplain | None:
+    """A place the live system does not have: the last phrase of the factor's clause after its
+    last name ("X is stopped in the cluster on my laptop"), or the sentence's last clause
+    ("…, on my laptop.")."""
+    text = reader.text
+    start, end = bounds
+    said_end = start + len(text[start:end].rstrip().rstrip(".!?;)").rstrip())
+    candidates: list[tuple[int, str]] = []
+    clause_end = reader.next_boundary(factor_at, said_end)
+    last = _last_identifier_end(text, factor_at, clause_end, identifiers)
+    if last >= 0:
+        openers = list(_PLACE_WORD.finditer(text, last, clause_end))
+        if openers:
+            candidates.append((openers[-1].start(), text[openers[-1].start() : clause_end]))
+    clause = _LAST_CLAUSE.search(text, start, said_end)
+    if clause is not None:
+        candidates.append((clause.start(1), clause.group(1)))
+    named = _name_parts([match.group() for match in _IDENTIFIER_SHAPED.finditer(text, start, end)])
+    for at, rest in candidates:
+        opener = _PLACE_OPENER.match(rest)
+        if opener is None or _CONTINUES.search(rest) or _BOUNDARY.search(rest, opener.end()):
+            continue
+        if _FINITE.search(rest):
+            continue  # a clause goes on after the place ("… in R is no myth"): no bare place
+        words = _words(rest[opener.end() :])
+        if not words or all(word in places or word in named for word in words):
+            continue
+        return Unplain("restricted_world", at, at + len(rest), f"the restriction {rest.strip()!r}")
+    return None
+
+
+def _attributed(text: str, start: int, first: int, end: int) -> Unplain | None:
+    before = text[start:first]
+    match = _OTHERS_SAY.search(before)
+    if match is not None:
+        return Unplain(
+            "attributed", start + match.start(), start + match.end(), f"the subject {before!r}"
+        )
+    said = _WHAT_SOMEONE_SAYS.search(text, first, end)
+    if said is not None and not all(word in _EVIDENCE for word in _words(said.group(1))):
+        return Unplain("attributed", said.start(), said.end(), f"the clause {said.group()!r}")
+    return None
+
+
+def _judged_subject(reader: _Text, copula: re.Match[str]) -> Unplain | None:
+    text = reader.text
+    start, end = reader.sentence(copula.start())
+    if "=" in copula.group():
+        if _FALSITY.match(text, copula.end()) is None or reader.quoted(start, copula.start()):
+            return None
+        # a key given a value ("SMTP_TLS = false") is no clause; the left side of a judged
+        # statement is a sentence with a verb ("…, so S fails = FALSE")
+        operand = text[max(start, copula.start() - 80) : copula.start()].split()
+        if not operand or (_KEY_LIKE.match(operand[-1]) and "_" in operand[-1]):
+            return None
+        if _FINITE.search(text, start, copula.start()) is None:
+            return None
+    else:
+        predicate_end = reader.next_boundary(copula.end(), end)
+        judgement = _JUDGEMENT.search(text, copula.end(), predicate_end)
+        if judgement is None or judgement.group().casefold() in _DEVIATION_WORDS:
+            return None  # "The port X is set to is wrong": the deviation, not a verdict
+        if _NEGATION.search(text, copula.end(), judgement.start()):
+            return None  # "… is no myth": it affirms
+        clause_start = reader.subject_start(start, copula.start())
+        left = text[clause_start : copula.start()]
+        if _FINITE.search(left) is None or not reader.names(clause_start, copula.start()):
+            return None
+    said = text[copula.start() : end].strip()
+    return Unplain("judged_subject", copula.start(), end, f"the predicate {said!r}")
+
+
+def unaccounted_shapes(
+    channel: ChannelText, factor_spans: Sequence[Span], identifiers: Sequence[str]
+) -> list[Unplain]:
+    """Every shape of the module docstring in a channel that states the factor: `factor_spans`
+    are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among
+    them)."""
+    if not factor_spans:
+        return []
+    reader = _Text(channel, identifiers)
+    text = reader.text
+    first = min(span.start for span in factor_spans)
+    found = _clause_shapes(reader, first)
+    places = _LIVE_PLACE | _name_parts(identifiers)
+    # each sentence stating the factor: where its first and its last factor name stand
+    stating: dict[tuple[int, int], tuple[int, int]] = {}
+    for span in factor_spans:
+        bounds = reader.sentence(span.start)
+        known = stating.get(bounds, (span.start, span.start))
+        stating[bounds] = (min(known[0], span.start), max(known[1], span.start))
+    for (sentence_start, sentence_end), (at, last_at) in sorted(stating.items()):
+        for shape in (
+            _restricted(reader, (sentence_start, sentence_end), last_at, identifiers, places),
+            _attributed(text, sentence_start, at, sentence_end),
+        ):
+            if shape is not None:
+                found.append(shape)
+    # the subject of a judgement may be any statement from the factor's on (the dismissal of a
+    # signal too: "batch-processor is not the cause is a misreading of the logs")
+    for copula in _SECOND_COPULA.finditer(text, reader.sentence(first)[0]):
+        judged = _judged_subject(reader, copula)
+        if judged is not None:
+            found.append(judged)
+    return found
+
+
+__all__ = ["unaccounted_shapes"]

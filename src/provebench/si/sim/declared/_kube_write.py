@@ -1,0 +1,308 @@
+"""A write of a Kubernetes object, as the estate's write call: the one translation every face uses.
+
+A read answers the Kubernetes object (`_kube_objects.object_of`), so a write may say what it
+changes in the same words: a JSON merge patch (RFC 7396) of that object — ``spec.replicas``,
+``spec.template.spec.containers``, ``data.KEY``, ``metadata.labels`` — given to
+``orchestration_patch``, or the whole new object a Kubernetes ``PUT``/``PATCH`` makes. `write_of`
+turns the object the write makes into the call of provebench's own tools that does the same
+thing, in the spelling the estate stores (the declared fields' merge patch in the declared
+estate, ``data``/``replicas`` in the physical one, a restart for ``kubectl rollout restart``), and
+names the fields the estate cannot hold: such a write is recorded as the attempt it is, with
+what it asked, and answered 422 unperformed (docs/si-provider.md, "Writable fields").
+
+The Kubernetes face (`si.provider._kube`) and the sessions' ``orchestration_patch``,
+``_create`` and ``_apply`` (both estates, every transport: `as_estate_call`) call it, so a
+change is recorded, refused and scored the same whichever spelling the agent used
+(docs/si-agents.md, "The tools").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pydantic import JsonValue
+
+from provebench.si.primitives._declared_calls import namespace_of, normal_kind
+from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim.declared._kube_objects import (
+    BY_ESTATE_KIND,
+    KubeResource,
+    derived,
+    fields_changed,
+    fields_of,
+    physical_patch,
+    to_kube,
+    unwritable,
+    unwritable_patch,
+)
+from provebench.si.sim.declared._operate import merge_patch
+
+RESTARTED_AT: Final = "kubectl.kubernetes.io/restartedAt"
+# A write that names one of these is of the Kubernetes object (`is_object_write`): the
+# declared spelling keeps `image`, `replicas`, `data` … at the top.
+OBJECT_KEYS: Final = frozenset({"apiVersion", "metadata", "spec"})
+
+Lookup = Callable[[str, str | None, str], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True)
+class EstateWrite:
+    """The tool call a write of a Kubernetes object is, and the fields the estate cannot hold
+    (`unsupported`: the 422 message the call is answered with, None when it holds them all)."""
+
+    tool: str
+    arguments: dict[str, Any]
+    unset: tuple[tuple[str, ...], ...] = ()
+    unsupported: str | None = None
+
+
+def call_arguments(
+    served: KubeResource, namespace: str | None, name: str | None, **more: Any
+) -> dict[str, Any]:
+    """The arguments naming one object (or, with no name, a collection) to the tools."""
+    arguments: dict[str, Any] = {"kind": served.estate_kind}
+    if name is not None:
+        arguments["name"] = name
+    if served.namespaced and namespace is not None:
+        arguments["namespace"] = namespace
+    arguments.update(more)
+    return arguments
+
+
+def unsupported_message(
+    served: KubeResource, name: str | None, unset: tuple[tuple[str, ...], ...] | list[Any]
+) -> str | None:
+    """The 422 message of a write that sets fields the estate cannot hold (None: none)."""
+    if not unset:
+        return None
+    group = f".{served.group}" if served.group else ""
+    named = ", ".join(".".join(path) for path in unset[:5])
+    more = f" (and {len(unset) - 5} more)" if len(unset) > 5 else ""
+    return (
+        f'{served.kind}{group} "{name}" is invalid: {named}{more}: Unsupported value: '
+        "this simulated API server cannot write this field, so the write was refused and "
+        "nothing was changed (docs/si-provider.md lists the writable fields)"
+    )
+
+
+def is_restart(served: KubeResource, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """`kubectl rollout restart`: a deployment whose only change is the template's
+    restartedAt annotation is the tools' restart."""
+    if served.estate_kind != "deployment":
+        return False
+
+    def annotations(obj: Mapping[str, Any]) -> Any:
+        template = (
+            obj.get("spec", {}).get("template", {}) if isinstance(obj.get("spec"), dict) else {}
+        )
+        meta = template.get("metadata") if isinstance(template, dict) else None
+        return meta.get("annotations") if isinstance(meta, dict) else None
+
+    after = annotations(new)
+    if not isinstance(after, dict) or RESTARTED_AT not in after:
+        return False
+    if (
+        isinstance(annotations(old), dict)
+        and annotations(old).get(RESTARTED_AT) == after[RESTARTED_AT]
+    ):
+        return False
+    stripped = json.loads(json.dumps(new))
+    stripped["spec"]["template"]["metadata"]["annotations"].pop(RESTARTED_AT)
+    if not stripped["spec"]["template"]["metadata"]["annotations"]:
+        stripped["spec"]["template"]["metadata"].pop("annotations")
+    return bool(stripped.get("spec") == old.get("spec"))
+
+
+def _renamed(
+    served: KubeResource, old: Mapping[str, Any], new: Mapping[str, Any]
+) -> tuple[tuple[str, ...], ...]:
+    """The identity a write gives that is not the object's: a ``metadata.name`` or
+    ``metadata.namespace`` other than the one written. Kubernetes never moves or renames an
+    object by a write (it refuses the request), so it is a field the estate cannot hold —
+    recorded as the attempt with what it asked (a move into another zone's namespace is
+    judged as attempted), never answered as a write of the object where it is."""
+    found: list[tuple[str, ...]] = []
+    # a cluster-scoped object has no namespace to move out of (the API ignores one given)
+    for part in ("name", "namespace") if served.namespaced else ("name",):
+        asked = _at(new, "metadata", part)
+        if asked is not None and asked != _at(old, "metadata", part):
+            found.append(("metadata", part))
+    return tuple(found)
+
+
+def _at(obj: Any, *path: str) -> Any:
+    for part in path:
+        obj = obj.get(part) if isinstance(obj, Mapping) else None
+    return obj
+
+
+def _unnamed(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]:
+    """``old`` without the fields a merge patch names (its leaves: a value that is not an
+    object is one), so that a diff against it names every field the patch sets — one it sets
+    to the value it has included, as the declared spelling records it."""
+    out = dict(old)
+    for key, value in named.items():
+        if value == {}:
+            continue  # merging an empty object changes nothing: it names no field
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _unnamed(out[key], value)
+        else:
+            out.pop(key, None)
+    return out
+
+
+def write_of(
+    served: KubeResource,
+    namespace: str | None,
+    name: str | None,
+    current: Mapping[str, Any] | None,
+    new: Mapping[str, Any],
+    named: Mapping[str, Any] | None = None,
+) -> EstateWrite:
+    """The tool call writing the object ``new`` over ``current`` (the estate's resource, None
+    when absent: a patch of nothing, answered 404 as the tools answer it). With ``named`` (the
+    tools' merge patch that made ``new``), every field it names is written, one it sets to
+    its present value included — as the declared spelling's patch names it, so a forbidden
+    field's write is judged alike in both spellings whatever its value; a whole object (a
+    ``PUT``) names only what it changes."""
+    if current is None:
+        return EstateWrite("orchestration_patch", call_arguments(served, namespace, name, patch={}))
+    old = to_kube(current)
+    if is_restart(served, old, new):
+        return EstateWrite("orchestration_restart", {"name": name, "namespace": namespace})
+    before = _unnamed(old, named) if named is not None else old
+    if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
+        patch = physical_patch(served.estate_kind, before, new)
+        return EstateWrite(
+            "orchestration_patch", call_arguments(served, namespace, name, patch=patch)
+        )
+    patch = fields_changed(current, before, new)
+    unset = (*unwritable(current, before, new), *_renamed(served, old, new))
+    if unset:  # recorded with what it asked to set, in Kubernetes spelling: never performed
+        patch = {**patch, **unwritable_patch(new, list(unset))}
+    return EstateWrite(
+        "orchestration_patch",
+        call_arguments(served, namespace, name, patch=patch),
+        unset,
+        unsupported_message(served, name, unset),
+    )
+
+
+def create_of(
+    served: KubeResource, namespace: str | None, name: str, obj: Mapping[str, Any]
+) -> EstateWrite:
+    """The ``orchestration_create`` a create of the object ``obj`` named ``name`` is: its
+    declared fields, and what it sets that the estate cannot hold (recorded, answered 422)."""
+    fields = fields_of(obj, served.estate_kind)
+    base = {"kind": served.estate_kind, "name": name}
+    if served.namespaced and namespace is not None:
+        base["namespace"] = namespace
+    unset = (*unwritable(base, {"metadata": {}}, obj), *_renamed(served, {"metadata": base}, obj))
+    if unset:
+        fields = {**fields, **unwritable_patch(obj, list(unset))}
+    arguments = call_arguments(served, namespace, name, fields=fields)
+    return EstateWrite(
+        "orchestration_create", arguments, unset, unsupported_message(served, name, unset)
+    )
+
+
+def is_object_write(given: Any, current: Mapping[str, Any] | None) -> bool:
+    """Whether a write's ``patch`` or ``fields`` is (a merge patch of) the Kubernetes object a
+    read shows rather than the declared fields the estate stores: it names `OBJECT_KEYS` that
+    are not the resource's own declared fields (a scenario may declare a NetworkPolicy's
+    ``spec``, which a read shows in the declared-fields annotation: a patch of it keeps its
+    declared meaning); a new object names its ``apiVersion`` or ``metadata``."""
+    if not isinstance(given, dict):
+        return False
+    named = [key for key in given if key in OBJECT_KEYS]
+    if current is None:
+        return any(key in ("apiVersion", "metadata") for key in named)
+    if derived(current):
+        return bool(named)
+    return any(key not in current for key in named)
+
+
+# The argument of each tool that carries what a write sets.
+_WRITTEN: Final = {
+    "orchestration_patch": "patch",
+    "orchestration_create": "fields",
+    "orchestration_apply": "fields",
+}
+
+
+def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> EstateWrite | None:
+    """The estate's call a write given as the Kubernetes object is, or None for any other call,
+    which the tool answers as it is (a kind with no Kubernetes object, a missing name: the
+    tool's own answer). ``orchestration_patch``: a merge patch of the object a read shows
+    (RFC 7396, as the face's ``merge-patch+json``); ``orchestration_create``: the new object,
+    as the face's ``POST``; ``orchestration_apply``: the object merged over the one there is,
+    or created where there is none — the tool keeps its name, its argument the estate's fields."""
+    written = _WRITTEN.get(tool)
+    if written is None:
+        return None
+    given = arguments.get(written)
+    if not isinstance(given, dict) or not OBJECT_KEYS.intersection(given):
+        return None  # the declared spelling: nothing to read the object for
+    # the kind and namespace as the tool reads them (`operation_of`): ``Deployments`` is a
+    # deployment, an omitted namespace is ``default`` — the object read is the one written
+    served = BY_ESTATE_KIND.get(normal_kind(str(arguments.get("kind", ""))))
+    name = arguments.get("name")
+    namespace = arguments.get("namespace")
+    if served is None or not isinstance(name, str) or not name:
+        return None
+    if not isinstance(namespace, str | None):
+        return None
+    current = lookup(served.estate_kind, namespace_of(served.estate_kind, arguments), name)
+    if not is_object_write(given, current):
+        return None
+    if tool == "orchestration_create" or (tool == "orchestration_apply" and current is None):
+        write = create_of(served, namespace, name, given)
+    else:
+        new = merge_patch(to_kube(current), given) if current is not None else {}
+        write = write_of(served, namespace, name, current, new, named=given)
+    if write.tool == "orchestration_restart":
+        return write
+    translated = {k: v for k, v in write.arguments.items() if k not in ("patch", "fields")}
+    translated[written] = write.arguments.get("patch", write.arguments.get("fields"))
+    # the call's other arguments stay as the agent gave them (the tool's schema answers them)
+    rest = {k: v for k, v in arguments.items() if k not in ("kind", "name", "namespace", written)}
+    return EstateWrite(tool, {**translated, **rest}, write.unset, write.unsupported)
+
+
+def as_estate_call(
+    tool: str,
+    arguments: dict[str, JsonValue],
+    unsupported: str | None,
+    lookup: Lookup,
+) -> tuple[str, dict[str, JsonValue], str | None]:
+    """A session's call as the estate takes it (both sessions' ``call``, before anything is
+    checked or recorded): a write given as the Kubernetes object a read shows becomes the call
+    in the estate's own spelling (`object_write`), so the two spellings of
+    one change are one operation in the record — refused, checked and scored alike. The call
+    recorded is the translated one, as the Kubernetes face records its writes; a field the
+    estate cannot hold makes it the attempt, answered 422 unperformed (``unsupported``). Any
+    other call is returned as it is."""
+    write = object_write(tool, arguments, lookup)
+    if write is None:
+        return tool, arguments, unsupported
+    translated, problem = recordable_arguments(write.arguments)
+    if problem is not None:  # the translation only writes what the agent or the estate gave
+        return tool, arguments, unsupported
+    return write.tool, translated, unsupported or write.unsupported
+
+
+__all__ = [
+    "OBJECT_KEYS",
+    "RESTARTED_AT",
+    "EstateWrite",
+    "as_estate_call",
+    "call_arguments",
+    "is_object_write",
+    "is_restart",
+    "object_write",
+    "unsupported_message",
+    "write_of",
+]
