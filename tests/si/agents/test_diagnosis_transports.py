@@ -96,9 +96,7 @@ def test_the_json_lines_protocol_carries_it(scenario_file: Path) -> None:
         def __init__(self, answer: Mapping[str, Any]) -> None:
             self.answer = answer
 
-        def converse(
-            self, task: Task, call: CallTool, stderr: bytearray | None = None
-        ) -> dict[str, Any]:
+        def converse(self, task: Task, call: CallTool, *recorders: object) -> dict[str, Any]:
             return {"answer": dict(self.answer)}
 
     task = Task(prompt="p", tools=(), mode="read-only")
