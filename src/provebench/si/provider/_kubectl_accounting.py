@@ -16,7 +16,9 @@ resources makes requests; only `version`, `api-resources` and `api-versions` nee
 entry of the agent in their window is fabricated), a command that only reads (`get`,
 `describe`, `logs`, `events`, `rollout status`) has no write among them, `get`'s entries are
 of the kinds and names its arguments name, and every command's entries are in the namespace its
-arguments give (`_namespace_problem`; SI red team 16, H1); a named `delete`, `scale` or `create`
+arguments give (`_namespace_problem`; SI red team 16, H1) — a `-f -` command's, of the objects
+its manifest names, each in its document's namespace (`_manifest_problem`; SI red team 19,
+H2); a named `delete`, `scale` or `create`
 it reports done must have a successful write among them, each line of its output that says it
 changed an object (`configmap/c patched`, `pod "p" deleted`, `deployment.apps/d restarted` …)
 a successful write of that very object, and a command kubectl reports the server refused
