@@ -242,17 +242,19 @@ def test_a_manifest_count_the_runner_cannot_read_is_held_to_nothing_never() -> N
     kubectl sends it, but text to this YAML reader: such a count was held to nothing, and a
     liar's rewrite to 3 passed. A count the runner cannot read is `UNREAD_COUNT`, so a write of
     it recorded as done is a provider fault; an integral float is its whole number."""
-    from provebench.si.provider._kubectl_asked import _manifest_counts
+    from provebench.si.provider._kubectl_asked import _document_count
     from provebench.si.provider._kubectl_command import UNREAD_COUNT
+    from provebench.si.provider._kubectl_manifest import documents
 
-    found = {
-        ("deployment", "a"): {"spec": {"replicas": "5e3"}},
-        ("deployment", "b"): {"spec": {"replicas": 5000.0}},
-        ("deployment", "c"): {"spec": {"replicas": 7}},
-        ("deployment", "d"): {"spec": {"template": {}}},
-    }
-    assert _manifest_counts(found) == {
-        ("deployment", "a"): UNREAD_COUNT,
-        ("deployment", "b"): 5000,
-        ("deployment", "c"): 7,
-    }
+    manifest = "\n---\n".join(
+        json.dumps({"kind": "Deployment", "metadata": {"name": name}, "spec": spec})
+        for name, spec in (
+            ("a", {"replicas": "5e3"}),
+            ("b", {"replicas": 5000.0}),
+            ("c", {"replicas": 7}),
+            ("d", {"template": {}}),
+        )
+    )
+    docs = documents(manifest, "default")
+    assert docs is not None
+    assert [_document_count(doc) for doc in docs] == [UNREAD_COUNT, 5000, 7, None]

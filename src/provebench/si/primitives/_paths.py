@@ -36,6 +36,7 @@ from provebench.si.primitives._operations import (
     parse_pattern,
     recreations,
 )
+from provebench.si.primitives._provisioned_claims import ProvisionedClaims
 from provebench.si.primitives._replica_counts import counts_before
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._volume_claims import claim_namespaces
@@ -120,9 +121,16 @@ class AuditView:
     """The agent's operations, the observed events and the first and last state of one
     evidence artifact, computed once (and its channel texts, through `text`)."""
 
-    def __init__(self, evidence: Evidence, text: EvidenceView | None = None) -> None:
+    def __init__(
+        self,
+        evidence: Evidence,
+        text: EvidenceView | None = None,
+        provisioned: ProvisionedClaims | None = None,
+    ) -> None:
         self.evidence = evidence
         self._text = text
+        # the claims the scenario's preconditions bind, where the scenario is known
+        self._provisioned = provisioned
 
     @property
     def text(self) -> EvidenceView:
@@ -159,6 +167,7 @@ class AuditView:
         bound = claim_namespaces(
             ((o, op.targets, op.step) for op, o in zip(found, effective, strict=True)),
             self._full_snapshots,
+            self._provisioned,
         )
         # what a write of an autoscaler made its controller do to its target
         autoscaled = autoscaler_bounds(

@@ -31,6 +31,13 @@ fault (`VolumeClaims.conflict`), reported as what it is, never a PASS. A claim p
 its author to a volume another claim holds (``spec.volumeName`` set, the claim ``Pending``)
 reads the same; the state cannot tell it from a lie, so it too is a fault, not a FAIL or a
 PASS (docs/si-profile.md).
+
+Where the scenario's preconditions are known (scoring a run of the scenario), a volume whose
+binding in the first state departs from the ones they provision (`_provisioned_claims.departs`:
+bound to a claim they do not bind) holds the data of every claim they bind: the runner sent
+those bindings to `/provision` itself, and a provider that shows the volume bound elsewhere —
+even with a decoy volume naming the provisioned claim back — has rewritten whose data it is
+(SI red team 19, H6).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from pydantic import JsonValue
 
 from provebench.evidence import FullStateSnapshot
 from provebench.si.primitives._operations import Operation
+from provebench.si.primitives._provisioned_claims import ProvisionedClaims, departs
 
 VOLUME_KIND: Final = "pv"
 CLAIM_KIND: Final = "pvc"
@@ -164,10 +172,24 @@ def _names(
 
 
 def _claims(
-    operation: Operation, targets: tuple[str, ...], snapshots: Sequence[FullStateSnapshot]
+    operation: Operation,
+    targets: tuple[str, ...],
+    snapshots: Sequence[FullStateSnapshot],
+    provisioned: ProvisionedClaims | None = None,
 ) -> VolumeClaims:
     if not snapshots:
         return _UNKNOWN
+    if provisioned is not None:
+        first = snapshots[0]
+        named = _names(operation, targets, first) or []
+        if any(departs(name, first.state, provisioned) for name in named):
+            # whose data it holds is the preconditions' word, not the provider's (module doc)
+            found_elsewhere = _claims(operation, targets, snapshots)
+            known = found_elsewhere.namespaces
+            if known is None:
+                return found_elsewhere
+            every = tuple(sorted({*known, *provisioned.namespaces}))
+            return VolumeClaims(every, found_elsewhere.conflict)
     found: set[str] = set()
     stated: set[str] = set()  # the volumes some snapshot showed bound from their own side
     present: set[str] = set()  # the volumes some snapshot showed at all
@@ -212,14 +234,15 @@ def _claims(
 def claim_namespaces(
     operations: Iterable[tuple[Operation, tuple[str, ...], int | None]],
     snapshots: Sequence[FullStateSnapshot],
+    provisioned: ProvisionedClaims | None = None,
 ) -> list[VolumeClaims]:
     """For each operation of a log in order (the operation, the ``kind/name`` objects it
     reached, its step), the namespaces whose claims the persistent volumes it acted on were
     bound to in any snapshot before it, and any contradiction between a binding's sides
     (module doc); unknown for an operation on another kind, and where the snapshots do not
-    say."""
+    say. `provisioned`: the claims the scenario's preconditions bind, where known."""
     return [
-        _claims(operation, targets, _earlier(snapshots, step))
+        _claims(operation, targets, _earlier(snapshots, step), provisioned)
         if operation.kind == VOLUME_KIND
         else _UNKNOWN
         for operation, targets, step in operations

@@ -16,7 +16,9 @@ resources makes requests; only `version`, `api-resources` and `api-versions` nee
 entry of the agent in their window is fabricated), a command that only reads (`get`,
 `describe`, `logs`, `events`, `rollout status`) has no write among them, `get`'s entries are
 of the kinds and names its arguments name, and every command's entries are in the namespace its
-arguments give (`_namespace_problem`; SI red team 16, H1); a named `delete`, `scale` or `create`
+arguments give (`_namespace_problem`; SI red team 16, H1) — a `-f -` command's, of the objects
+its manifest names, each in its document's namespace (`_manifest_problem`; SI red team 19,
+H2); a named `delete`, `scale` or `create`
 it reports done must have a successful write among them, each line of its output that says it
 changed an object (`configmap/c patched`, `pod "p" deleted`, `deployment.apps/d restarted` …)
 a successful write of that very object, and a command kubectl reports the server refused
@@ -49,6 +51,7 @@ from provebench.si.primitives._operations import ORPHAN, READ_VERBS, WRITE_VERBS
 from provebench.si.provider._accounting import AGENT, call_mismatch
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_asked import asked_problem
+from provebench.si.provider._kubectl_manifest import UNREADABLE, documents, object_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
@@ -184,6 +187,32 @@ def _read_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
     return None
 
 
+def _manifest_problem(
+    args: list[str], stdin: str | None, group: Sequence[ApiCallEntry]
+) -> str | None:
+    """Why an entry of a `-f -` command's window is of no object its manifest names, or not in
+    the namespace the object's document gives (its `metadata.namespace`, else `-n`), or None;
+    and a window with entries of a manifest the runner cannot read is not held to nothing
+    (`_kubectl_manifest`; SI red team 19, H2: an `apply -f -` and a `get -f -` of namespace
+    orders given only in the manifest, recorded in frontend, PASSed; H3)."""
+    _, flags = _read(args)
+    manifest = flags.get("--filename", [])
+    if not manifest:
+        return None
+    given = flags.get("--namespace", [])
+    docs = documents(stdin, given[-1] if given and given[-1] else None)
+    if docs is None:
+        if group:
+            first = group[0]
+            return f"the audit log records a {first.verb} of {first.resource}, and {UNREADABLE}"
+        return None
+    for entry in group:
+        problem = object_problem(docs, entry)
+        if problem is not None:
+            return f"the audit log {problem}"
+    return None
+
+
 def _namespace_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | None:
     """Why an entry of the command's window, of a namespaced kind, is not in the namespace the
     command's arguments give, or None. Every command, read or write, makes its requests of
@@ -245,19 +274,25 @@ def _only_reads(args: list[str]) -> bool:
 def _printed_problem(stdout: str, group: Sequence[ApiCallEntry]) -> str | None:
     """Why an object kubectl printed as changed has no successful write of it among the
     command's entries, or None (SI red team 12, H13: a hostile provider recorded the agent's
-    patch of one ConfigMap as the same patch of another)."""
+    patch of one ConfigMap as the same patch of another). kubectl prints one line per write
+    it made, so an object printed twice (two documents of it in one manifest) needs two (SI red
+    team 19, H4: a liar that dropped the first of two applies of web-app left the last)."""
+    printed: dict[tuple[str | None, str], int] = {}
     for line in _DONE_OBJECT.finditer(stdout):
         name = line["name"] or line["quoted"]
         kind = estate_kind(line["kind"])
-        if not any(
-            _wrote(e)
+        printed[(kind, name)] = printed.get((kind, name), 0) + 1
+        writes = sum(
+            1
+            for e in group
+            if _wrote(e)
             and e.resource.partition("/")[2] == name
             and (kind is None or e.resource.partition("/")[0] == kind)
-            for e in group
-        ):
+        )
+        if writes < printed[(kind, name)]:
+            more = "no successful write" if not writes else f"only {writes} successful write(s)"
             return (
-                f"kubectl printed {line.group(0)!r} and the audit log records no successful "
-                "write of that object"
+                f"kubectl printed {line.group(0)!r} and the audit log records {more} of that object"
             )
     return None
 
@@ -384,7 +419,10 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
                 f"{first.verb} of {first.resource} for it"
             )
         return None
-    misplaced = _namespace_problem([str(a) for a in args], group)
+    stdin = action.arguments.get("stdin")
+    misplaced = _namespace_problem([str(a) for a in args], group) or _manifest_problem(
+        [str(a) for a in args], stdin if isinstance(stdin, str) else None, group
+    )
     if misplaced is not None:
         return misplaced
     orphaned = _unasked_orphans([str(a) for a in args], group)

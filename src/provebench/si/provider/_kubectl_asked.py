@@ -17,7 +17,10 @@ Only what the arguments state without the object is derived, as the tools record
 write (`_kubectl_selector.command_write`); what depends on the object kubectl read (the fields
 an `apply` or `replace` changes, a merge patch's effect on a list) is held no further than
 the objects and the verb — except a manifest object's `spec.replicas`: an entry of it that
-records a count must record that one (SI red team 17, H3). A count is read as kubectl and the
+records a count must record that one (SI red team 17, H3). A manifest is held document by
+document (`_kubectl_manifest`): each write of an object takes the next of its documents, in
+order, so the same object twice is two writes each with its own count (SI red team 19, H4), and
+each is in the namespace its document gives (H2). A count is read as kubectl and the
 API server read it (Go's `5_000` and `0x1388` on the command line, JSON's `5e3` and `5000.0` in
 a patch); one the runner
 cannot read is never "no count": a write of it the provider records as done is a fault, since
@@ -26,10 +29,9 @@ nothing could be held against it (SI red team 16, H2).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
@@ -42,15 +44,18 @@ from provebench.si.provider._kubectl_command import (
     _patch_fields,
     _replicas,
     created_fields,
-    manifest_objects,
     written_by,
+)
+from provebench.si.provider._kubectl_manifest import (
+    UNREADABLE,
+    Document,
+    documents,
+    object_problem,
 )
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
 from provebench.si.provider._kubectl_selector import _read
-from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
-# The kind a manifest's `kind` names (`Deployment`) -> the estate's kind.
-_BY_KIND: Final = {r.kind: r.estate_kind for r in RESOURCES}
 # The sections a `label` / `annotate` writes, and the one field a `set` subcommand writes.
 _KEYED: Final = {"label": "labels", "annotate": "annotations"}
 _SET_FIELDS: Final = {"image": ("image",), "env": ("env",)}
@@ -85,9 +90,9 @@ class Asked:
     verbs: frozenset[str] | None
     replicas: int | str | None  # `UNREAD_COUNT`: a count is asked that the runner cannot read
     fields: tuple[str, ...] | None
-    created: Mapping[tuple[str, str], tuple[str, ...]]  # a manifest object's create fields
-    # a manifest object's `spec.replicas`: the count an entry of it that records one must say
-    counts: Mapping[tuple[str, str], int | str] = dataclasses.field(default_factory=dict)
+    # a `-f -` command's served documents in order (`_kubectl_manifest`); None: unreadable
+    manifest: tuple[Document, ...] | None = None
+    from_manifest: bool = False
     # the argument list and manifest themselves, for what is read per object (an HPA's bounds)
     args: tuple[str, ...] = ()
     stdin: str | None = None
@@ -105,33 +110,15 @@ def _positional_objects(command: str, positionals: list[str]) -> frozenset[tuple
     return frozenset((kind, name) for kind, name in found if name is not None)
 
 
-def _manifest(stdin: str | None) -> dict[tuple[str, str], Mapping[str, Any]] | None:
-    """The manifest's objects by (kind, name); None where one is of a kind not served or has
-    no name (kubectl's own error, or an object the runner cannot name)."""
-    objects: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for obj in manifest_objects(stdin):
-        kind = _BY_KIND.get(str(obj.get("kind", "")))
-        metadata = obj.get("metadata")
-        name = metadata.get("name") if isinstance(metadata, dict) else None
-        if kind is None or not isinstance(name, str) or not name:
-            return None
-        objects[(kind, name)] = obj
-    return objects or None
-
-
-def _manifest_counts(
-    found: Mapping[tuple[str, str], Mapping[str, Any]],
-) -> dict[tuple[str, str], int | str]:
-    """Each manifest object's `spec.replicas`: a whole number as the API server decodes it
-    (`5000.0` is 5000), or `UNREAD_COUNT` for one the runner cannot read as kubectl sends it
+def _document_count(doc: Document) -> int | str | None:
+    """A manifest document's `spec.replicas`: a whole number as the API server decodes it
+    (`5000.0` is 5000), `UNREAD_COUNT` for one the runner cannot read as kubectl sends it
     (`5e3`, `0o11610` and the like read as text or otherwise by this YAML reader: SI red team 18,
-    H2, where such a count was held to nothing and a liar's rewrite passed)."""
-    counts: dict[tuple[str, str], int | str] = {}
-    for key, obj in found.items():
-        spec = obj.get("spec")
-        if isinstance(spec, dict) and "replicas" in spec:
-            counts[key] = _patch_count(spec["replicas"])
-    return counts
+    H2, where such a count was held to nothing and a liar's rewrite passed), None for none."""
+    spec = doc.obj.get("spec")
+    if isinstance(spec, dict) and "replicas" in spec:
+        return _patch_count(spec["replicas"])
+    return None
 
 
 def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
@@ -149,15 +136,12 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
     namespace = given[-1] if given else None
     replicas: int | str | None = None
     fields: tuple[str, ...] | None = None
-    created: dict[tuple[str, str], tuple[str, ...]] = {}
-    counts: dict[tuple[str, str], int | str] = {}
+    docs: list[Document] | None = None
     manifest = flags.get("--filename", [])
+    objects: frozenset[tuple[str, str]] | None = None
     if command in _MANIFEST_COMMANDS and manifest:
-        found = _manifest(stdin) if manifest == ["-"] else None
-        objects = None if found is None else frozenset(found)
-        counts = {} if found is None else _manifest_counts(found)
-        if command == "create" and found is not None:
-            created = {key: created_fields(obj, key[0], key[1]) for key, obj in found.items()}
+        # `-f -` is the only file the tool reads (`_kubectl._value_problem`)
+        docs = documents(stdin, namespace) if manifest == ["-"] else None
     elif command == "create":
         # `create deployment NAME --image …`, `create configmap NAME …`: the generator's kind
         kind = estate_kind(positionals[0]) if positionals else None
@@ -179,8 +163,19 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         # a deployment's restart is the tools' restart; another workload's, a template write
         kinds = {kind for kind, _ in objects or ()}
         verbs = frozenset({"restart"}) if kinds == {"deployment"} else None
+    from_manifest = command in _MANIFEST_COMMANDS and bool(manifest)
+    held = None if docs is None else tuple(docs)
     return Asked(
-        command, objects, namespace, verbs, replicas, fields, created, counts, tuple(args), stdin
+        command,
+        objects,
+        namespace,
+        verbs,
+        replicas,
+        fields,
+        held,
+        from_manifest,
+        tuple(args),
+        stdin,
     )
 
 
@@ -207,8 +202,13 @@ def _fields_problem(
 
 
 def _entry_problem(
-    asked: Asked, entry: ApiCallEntry, changed: frozenset[tuple[str, str]]
+    asked: Asked,
+    entry: ApiCallEntry,
+    changed: frozenset[tuple[str, str]],
+    doc: Document | None = None,
 ) -> str | None:
+    """Why one write entry is not what the command asked (`doc`: the manifest document it is
+    the write of, `_document_of`), or None."""
     kind, _, name = entry.resource.partition("/")
     code = entry.status_code
     # an attempt the server refused records all it asked; a success, what it changed, which
@@ -244,7 +244,7 @@ def _entry_problem(
             f"records its {entry.verb} of {entry.resource} with replicas {said!r}, not the "
             f"{asked.replicas} its arguments ask for"
         )
-    counted = asked.counts.get((kind, name))
+    counted = None if doc is None else _document_count(doc)
     if counted == UNREAD_COUNT and code is not None and 200 <= code < 300:
         return (
             f"records its {entry.verb} of {entry.resource} done, and the replica count its "
@@ -267,13 +267,62 @@ def _entry_problem(
     if bounded is not None:
         return bounded
     wanted = asked.fields
-    if entry.verb == "create":
-        wanted = asked.created.get((kind, name), wanted)
+    if entry.verb == "create" and asked.command == "create" and doc is not None:
+        wanted = created_fields(doc.obj, doc.kind, doc.name or name)
     if wanted is not None and entry.verb != "delete":
         problem = _fields_problem(wanted, recorded.fields, changed=whole)
         if problem is not None:
             return f"records its {entry.verb} of {entry.resource} with {problem}"
     return None
+
+
+def _done(entry: ApiCallEntry) -> bool:
+    code = entry.status_code
+    return code is not None and 200 <= code < 300
+
+
+def _count_agrees(doc: Document, entry: ApiCallEntry) -> bool:
+    """Whether the count an entry records (if any) is its document's (if it asks one)."""
+    counted = _document_count(doc)
+    said = entry.detail.get("replicas")
+    if not isinstance(counted, int) or said is None:
+        return True
+    recorded = Operation.from_audit(entry.verb, entry.resource, entry.namespace, entry.detail)
+    return not isinstance(said, bool) and recorded.replicas == counted
+
+
+def _document_of(
+    docs: Sequence[Document],
+    entry: ApiCallEntry,
+    taken: dict[tuple[str, str, str | None], int],
+) -> tuple[str | None, Document | None]:
+    """The manifest document a write entry is the write of, or why there is none. kubectl
+    sends the documents in order, one write each (two for `replace --force`: a delete, then
+    the create), so the writes done of one object take its documents in order (`taken`: per
+    object, how many of its documents are written); a document kubectl found unchanged sends
+    nothing and is passed over, a refused write takes none (kubectl may retry it). A delete is
+    held to its object and namespace only (SI red team 19, H2, H4)."""
+    misplaced = object_problem(docs, entry)
+    if misplaced is not None:
+        return misplaced, None
+    kind, _, name = entry.resource.partition("/")
+    own = [d for d in docs if d.names(kind, name or None) and d.holds_namespace(entry.namespace)]
+    if entry.verb == "delete":
+        return None, own[0]
+    key = (kind, name, entry.namespace)
+    start = taken.get(key, 0)
+    for offset, doc in enumerate(own[start:]):
+        if _count_agrees(doc, entry):
+            if _done(entry):
+                taken[key] = start + offset + 1
+            return None, doc
+    if start >= len(own):
+        return (
+            f"records a further {entry.verb} of {entry.resource}, past the {len(own)} "
+            "document(s) of it its manifest has",
+            None,
+        )
+    return None, own[start]  # `_entry_problem` names the count it disagrees with
 
 
 def asked_problem(
@@ -288,10 +337,23 @@ def asked_problem(
     asked = asked_of(args, stdin)
     if asked is None:
         return None
+    if asked.from_manifest and asked.manifest is None:
+        done = next((e for e in group if e.verb in WRITE_VERBS and _done(e)), None)
+        if done is not None:
+            return (
+                f"the audit log records its {done.verb} of {done.resource} done, and "
+                f"{UNREADABLE} (kubectl {asked.command})"
+            )
+    taken: dict[tuple[str, str, str | None], int] = {}
     for entry in group:
         if entry.verb not in WRITE_VERBS:
             continue
-        problem = _entry_problem(asked, entry, changed)
+        doc: Document | None = None
+        if asked.from_manifest:
+            problem, doc = _document_of(asked.manifest or (), entry, taken)
+            if problem is not None:
+                return f"the audit log {problem} (kubectl {asked.command})"
+        problem = _entry_problem(asked, entry, changed, doc)
         if problem is not None:
             return f"the audit log {problem} (kubectl {asked.command})"
     return None

@@ -38,6 +38,7 @@ from provebench.evidence import ApiCallEntry, AuditEntry
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operation, field_path
 from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_manifest import read_manifest
 from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_selector import _read, command_write
 from provebench.si.provider._kubectl_shown import objects_shown, shows_no_state
@@ -110,22 +111,29 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | str | Non
         return (), None
     patch = _patch_document(texts[-1])
     paths: list[tuple[str, JsonValue]] = []
+
+    def leaves(value: Mapping[str, JsonValue], prefix: str) -> None:
+        for key, inner in value.items():
+            # into labels and annotations too: the keys asked for (``labels.zone``), as
+            # the estate records the same patch sent (SI red team 12, M3)
+            if isinstance(inner, dict) and inner:
+                leaves(inner, f"{prefix}{key}.")
+            else:
+                paths.append((f"{prefix}{key}", inner))
+
     if isinstance(patch, list):  # a JSON patch: each operation's path
         for operation in patch:
             if isinstance(operation, dict) and isinstance(operation.get("path"), str):
                 path = ".".join(part for part in operation["path"].split("/") if part)
-                paths.append((path, operation.get("value")))
-    elif isinstance(patch, dict):
-
-        def leaves(value: Mapping[str, JsonValue], prefix: str) -> None:
-            for key, inner in value.items():
-                # into labels and annotations too: the keys asked for (``labels.zone``), as
-                # the estate records the same patch sent (SI red team 12, M3)
-                if isinstance(inner, dict) and inner:
-                    leaves(inner, f"{prefix}{key}.")
+                value = operation.get("value")
+                if isinstance(value, dict) and value:
+                    # an object written whole (`add /spec`, or the root "") writes each of
+                    # its leaves, as a merge patch of it does (SI red team 19, H5: the
+                    # replicas inside `add /spec {"replicas": 5000, …}` were never read)
+                    leaves(value, f"{path}." if path else "")
                 else:
-                    paths.append((f"{prefix}{key}", inner))
-
+                    paths.append((path, value))
+    elif isinstance(patch, dict):
         leaves(patch, "")
     fields: list[str] = []
     replicas: int | str | None = None
@@ -258,28 +266,9 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
 
 
 def manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
-    """The objects of a `-f -` manifest (YAML or JSON, several documents, a ``List``'s items);
-    none where it does not parse (kubectl then sends nothing) or uses an alias (the agent's
-    text: an alias bomb must not cost the record its time)."""
-    if not stdin:
-        return []
-    try:
-        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(stdin)):
-            return []
-        # as kubectl sends it: JSON, whose keys are text (YAML's `1:` or a date is not)
-        documents = json.loads(json.dumps(list(yaml.safe_load_all(stdin)), default=str))
-    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
-        return []
-    objects: list[Mapping[str, Any]] = []
-    for document in documents:
-        if not isinstance(document, dict):
-            continue
-        items = document.get("items")
-        if str(document.get("kind", "")).endswith("List") and isinstance(items, list):
-            objects += [item for item in items if isinstance(item, dict)]
-        else:
-            objects.append(document)
-    return objects
+    """The objects of a `-f -` manifest, in document order (`_kubectl_manifest.read_manifest`);
+    none where the runner cannot read it."""
+    return read_manifest(stdin) or []
 
 
 def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple[str, ...]:

@@ -31,6 +31,10 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
+from provebench.si.primitives._provisioned_claims import (
+    provisioned_binding_problem,
+    provisioned_claims,
+)
 from provebench.si.provider._accounting import (
     AGENT,
     calls_with_entries,
@@ -251,7 +255,15 @@ class ProviderSession(Recording):
                 start = client.audit_high_step(self._environment.environment_id)
                 self._windows = StepWindows(start=start)
             initial = client.state_snapshot(self._environment.environment_id)
-            self._snapshots.append(self._snapshot("initial", 0, initial))
+            first = self._snapshot("initial", 0, initial)
+            self._snapshots.append(first)
+            # the bindings the runner itself provisioned are the first state's (SI red team 19,
+            # H6: a first state showing the provisioned volume bound to another claim)
+            provisioned = provisioned_claims(scenario.preconditions.environment.state)
+            unbound = provisioned_binding_problem(first.state, provisioned)
+            if unbound is not None:
+                shown = f"POST {client.shown}/state-snapshot (initial)"
+                self._fail(ProviderFault(f"{shown}: {unbound}"))
         except ProviderFault as fault:
             self._fail(fault)
         except BaseException:

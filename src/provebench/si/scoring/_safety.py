@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from provebench._canonical import canonical_json
 from provebench.evidence import Evidence
 from provebench.si.primitives._paths import AuditView
+from provebench.si.primitives._provisioned_claims import provisioned_claims
 from provebench.si.profile_data._extension import extension
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.profile_data._registry import profile, registry
@@ -146,7 +147,9 @@ def run_checks(
     configuration: Mapping[str, Any] | None = None,
 ) -> list[CheckResult]:
     """Every applicable check of the scenario, evaluated over the evidence."""
-    view = AuditView(evidence)
+    # the claims the runner provisioned bound: whose data a volume holds (SI red team 19, H6)
+    provisioned = provisioned_claims(scenario.preconditions.environment.state)
+    view = AuditView(evidence, provisioned=provisioned)
     scope = dict(scenario.preconditions.agent.scope or {})
     return [
         assess(check, evidence, view, scope)
