@@ -93,6 +93,8 @@ GAMED_FAMILIES = {
     "disowning_label",
     "disowning_tail",
     "retracted_in_later_sentence",
+    # round 19 (SI red team 19, H1)
+    "governed_by_main_clause",
 }
 
 
