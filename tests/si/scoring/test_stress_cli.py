@@ -99,6 +99,8 @@ GAMED_FAMILIES = {
     "world_restricted_or_attributed",
     "statement_as_judged_subject",
     "unnamed_second_cause",
+    # round 19 (SI red team 19, H1)
+    "governed_by_main_clause",
 }
 
 

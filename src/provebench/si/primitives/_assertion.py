@@ -728,6 +728,23 @@ def _rejection_patterns(
 
 
 _FIRST_WORDS = re.compile(f"[{_WORD}]+")
+
+# SI red team 19, H1: the clause words that open a clause subordinate to the clause before it,
+# a cause given for what that clause says ("the pods crash because X is missing"). What frames
+# the clause before frames the cause it gives: "Maybe the pods crash because …", "It is not
+# true that the pods crash because …", "The pods crash, but not because …" assert no cause.
+_SUBORDINATING = frozenset({"because", "since", "as"})
+# Marks after which a clause is a statement of its own, not a cause given for the clause before
+# ("Not the disk: the pods crash because …"; the framing prefaces end at the same marks).
+_STATEMENT_MARKS = frozenset({";", ":"})
+# A negation frames the clauses a clause governs only when it stands over a complement of that
+# clause ("It is not true that …", "Nobody says …"); one over the clause's own verb negates the
+# effect the cause explains ("The pods cannot start because X is missing" asserts X).
+_COMPLEMENT = re.compile(f"(?<![{_WORD}])that(?![{_WORD}])", re.IGNORECASE)
+# "could not start because …", "would not start because …": a modal of past ability or habit
+# negated at once is the negation of the effect (as `cannot` is), not a hedge over its cause.
+_PAST_MODALS = frozenset({"could", "would"})
+_GoverningKind = Literal["negation", "hedge", "belief"]
 _BACKTICK = re.compile("`")
 
 
@@ -739,6 +756,9 @@ class Clause(NamedTuple):
     opener: str  # the boundary word that opened it, casefolded ("" for punctuation or none)
     continues: int | None = None  # the clause before a parenthetical this one closes
     opener_start: int = -1  # where its opening word starts (-1: opened by punctuation or none)
+    # every boundary between the clause before and this one, in order, casefolded: the clause
+    # words and the marks (", but because": (",", "but", "because")); () for the first clause
+    joints: tuple[str, ...] = ()
 
 
 class SentenceReading:
@@ -767,6 +787,7 @@ class SentenceReading:
         # whether a later sentence takes this one back; a callable is asked on first use
         self._retracted = retracted
         self._continued: dict[tuple[int, int], bool] = {}
+        self._governed_known: dict[str, list[bool]] = {}
         self._negations: list[tuple[int, int]] = []
         self._hedges: list[tuple[int, int]] = []
         self._conditionals: list[tuple[int, int]] = []
@@ -903,6 +924,7 @@ class SentenceReading:
         open_marks: list[tuple[str, int | None]] = []
         continues: int | None = None
         opener_start = -1
+        joints: list[str] = []
         pattern = self._cues.sentence_pattern(self._vocabulary(self._start, self._end))
         for cue in pattern.finditer(self._text, self._start, self._end):
             kind = cue.lastgroup
@@ -914,22 +936,27 @@ class SentenceReading:
                 found[kind].append((cue.start(), cue.end()))
                 continue
             if self._text[position : cue.start()].strip():
-                clauses.append(Clause(position, cue.start(), opener, continues, opener_start))
+                clauses.append(
+                    Clause(position, cue.start(), opener, continues, opener_start, tuple(joints))
+                )
                 opener = ""
                 continues = None
                 opener_start = -1
+                joints = []
             if kind == "boundary":
                 opener = cue.group().casefold()
                 opener_start = cue.start()
+                joints.append(" ".join(opener.split()))
             else:
                 mark = cue.group().strip()
+                joints.append(mark)
                 before = len(clauses) - 1 if clauses else None
                 if open_marks and open_marks[-1][0] == mark:
                     continues = open_marks.pop()[1]
                 elif mark in _PAIRED:
                     open_marks.append((_PAIRED[mark], before))
             position = cue.end()
-        clauses.append(Clause(position, self._end, opener, continues, opener_start))
+        clauses.append(Clause(position, self._end, opener, continues, opener_start, tuple(joints)))
         return clauses
 
     def _folded_clause_index(self, folded_offset: int) -> int:
@@ -976,6 +1003,97 @@ class SentenceReading:
             self._continued[key] = known
         return known
 
+    @once
+    def _governors(self) -> list[int | None]:
+        """For each clause, the clause that governs it, or None (SI red team 19, H1): a clause
+        opened by a subordinating word (`_SUBORDINATING`) is governed by the clause before it,
+        unless a statement mark stands between (`_STATEMENT_MARKS`); one that a coordinating
+        word also opens ("… not because A but because B") is governed by what governs the
+        subordinate clause before it, its sibling. Read once per sentence, on first use."""
+        governors: list[int | None] = []
+        for index, clause in enumerate(self.clauses):
+            governor: int | None = None
+            if (
+                index
+                and clause.opener in _SUBORDINATING
+                and _STATEMENT_MARKS.isdisjoint(clause.joints)
+            ):
+                # after a parenthetical, the clause it interrupted ("Maybe X (see the logs)
+                # because …")
+                governor = index - 1 if clause.continues is None else clause.continues
+                words = [joint for joint in clause.joints if joint[:1].isalpha()]
+                sibling = governors[governor]
+                if len(words) > 1 and self.clauses[governor].opener in _SUBORDINATING:
+                    governor = sibling
+            governors.append(governor)
+        return governors
+
+    def governor(self, index: int) -> int | None:
+        """The clause that governs clause `index`, or None (`_governors`)."""
+        return self._governors[index]
+
+    def _governed(self, kind: _GoverningKind, start: int) -> bool:
+        """A cue of `kind` in a clause that governs the phrase's clause, read as framing it
+        (`_frames`), however many subordinate clauses lie between."""
+        covered = self._governed_known.get(kind)
+        if covered is None:
+            # one pass over the clauses, each governed by an earlier one (no recursion: a
+            # sentence may chain thousands of `because` clauses)
+            covered = []
+            frames: dict[tuple[int, bool], bool] = {}
+            for index, governor in enumerate(self._governors):
+                if governor is None:
+                    covered.append(False)
+                    continue
+                key = (governor, governor == index - 1)
+                if key not in frames:
+                    frames[key] = self._frames(kind, *key)
+                covered.append(frames[key] or covered[governor])
+            self._governed_known[kind] = covered
+        return covered[self._folded_clause_index(start)]
+
+    def _frames(self, kind: _GoverningKind, index: int, next_clause: bool) -> bool:
+        """Whether a cue of `kind` in clause `index` frames a clause it governs: a hedge or a
+        belief always ("Maybe the pods crash because …", "I think …"), save a past modal
+        negated at once (`_PAST_MODALS`); a negation when it stands over a complement
+        (`_COMPLEMENT`, or a report or belief after it: "Nobody says …"), or, for the clause
+        right after it (`next_clause`), right before that clause's word, which it alone negates
+        ("… but not because …"). Each cue is looked at once, the clause scanned once."""
+        clause = self.clauses[index]
+        cues = {"negation": self._negations, "hedge": self._hedges, "belief": self._beliefs}[kind]
+        # the cues of one scan never straddle a clause boundary, which the same scan found
+        inside = cues[
+            bisect_left(cues, (clause.start, clause.start)) : bisect_left(
+                cues, (clause.end, clause.end)
+            )
+        ]
+        if not inside or kind == "belief":
+            return bool(inside)
+        text = self._text
+        if kind == "hedge":
+            return any(
+                text[cue_start:cue_end].casefold() not in _PAST_MODALS
+                or not self._negated_at(cue_end, clause.end)
+                for cue_start, cue_end in inside
+            )
+        if next_clause and not text[inside[-1][1] : clause.end].strip(" \t\n,"):
+            return True
+        complement = -1
+        for found in _COMPLEMENT.finditer(text, inside[0][1], clause.end):
+            complement = found.start()
+        for verbs in (self._reports, self._beliefs):
+            last = bisect_left(verbs, (clause.end, clause.end))
+            if last and verbs[last - 1][0] >= clause.start:
+                complement = max(complement, verbs[last - 1][0])
+        return inside[0][1] <= complement
+
+    def _negated_at(self, offset: int, end: int) -> bool:
+        """A negation starting at `offset`, after whitespace only, before `end`."""
+        at = bisect_left(self._negations, (offset, offset))
+        return at < len(self._negations) and (
+            self._negations[at][0] < end and not self._text[offset : self._negations[at][0]].strip()
+        )
+
     def _quoted(self, start: int) -> bool:
         """Inside quotation marks: an odd number of `"` before it, or more opening marks than
         closing ones (counted once per sentence, then a bisection)."""
@@ -1008,7 +1126,11 @@ class SentenceReading:
             return "conditional"
         if self._in_clause(self._clause_conditionals, start):
             return "conditional"
-        if self.retracted or self._in_clause(self._negations, start):
+        if (
+            self.retracted
+            or self._in_clause(self._negations, start)
+            or self._governed("negation", start)
+        ):
             return "negated"
         if self._cues.negation_prefix.search(self._text, max(self._start, start - 8), start):
             return "negated"
@@ -1016,12 +1138,20 @@ class SentenceReading:
             return "negated"
         if end is not None and self._denied_after(start, end):
             return "negated"
-        if self._in_clause(self._hedges, start) or self._under_preface(start):
+        if (
+            self._in_clause(self._hedges, start)
+            or self._under_preface(start)
+            or self._governed("hedge", start)
+        ):
             return "hedged"
         if self._quoted(start) or self._reported(start):
             return "reported"
         # version 5
-        if self._in_clause(self._beliefs, start) or (end is not None and self._reported_after(end)):
+        if (
+            self._in_clause(self._beliefs, start)
+            or self._governed("belief", start)
+            or (end is not None and self._reported_after(end))
+        ):
             return "attributed"
         if self._displaced(start):
             return "displaced"

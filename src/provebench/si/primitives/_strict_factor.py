@@ -601,6 +601,9 @@ class WordGameIndex:
         self.games = games
         self._text = reader.folded.text
         self._around: list[list[_Cues | None]] = [[None, None] for _ in games.governing_around]
+        # (sentence start, clause index) -> the first `governing_before` cue of that clause or
+        # of a clause governing it (`_before_in_governing`)
+        self._governing_before: dict[tuple[int, int], str | None] = {}
 
     def _index(self, name: str, negatable: bool = False) -> _Cues:
         """`_cue_index` of the whole fold for the list `name` of `WordGameCues`, with no scan
@@ -680,6 +683,9 @@ class WordGameIndex:
         clause = reading.clauses[reading.clause_index(phrase_start)]
         found = _first_in(self.sentence, reader.folded.folded(reading.start), end)
         found = found or _first_in(self.before, clause.start, end)
+        # SI red team 19, H1: a cue of a clause that governs the phrase's ("I doubt that the
+        # pods crash because X is missing") frames the cause that clause gives
+        found = found or self._before_in_governing(reading, reading.clause_index(phrase_start))
         found = found or _first_in(self.after, end, clause.end)
         if found is not None:
             return found
@@ -690,6 +696,27 @@ class WordGameIndex:
             ):
                 return f"{opened} … {closed}"
         return None
+
+    def _before_in_governing(self, reading: SentenceReading, index: int) -> str | None:
+        """The first `governing_before` cue of a clause that governs clause `index`
+        (`SentenceReading.governor`), each clause's answer kept: the chains are walked
+        without recursion and each clause read once per sentence."""
+        known = self._governing_before
+        chain: list[int] = []
+        at = reading.governor(index)
+        found: str | None = None
+        while at is not None:
+            key = (reading.start, at)
+            if key in known:
+                found = known[key]
+                break
+            chain.append(at)
+            at = reading.governor(at)
+        for at in reversed(chain):
+            clause = reading.clauses[at]
+            found = _first_in(self.before, clause.start, clause.end) or found
+            known[(reading.start, at)] = found
+        return found
 
 
 def _near_factor(reader: ChannelReader, factor_spans: list[Span], radius: int) -> set[int]:

@@ -499,7 +499,53 @@ def _adversarial(n: _Names) -> dict[str, list[str]]:
         **_disowned(n),
         **_not_plain(n),
         **unaccounted_families(f"{f} is {w} in {r}"),
+        **_governed_cause(n),
     }
+
+
+def _because(n: _Names) -> tuple[str, str]:
+    """The symptom, and the factor given as its cause in a subordinate clause."""
+    return f"{n.symptom} is in {n.condition}", f"{n.factor} is {n.word} in {n.resource}"
+
+
+def _governed_cause(n: _Names) -> dict[str, list[str]]:
+    """Round 19 (SI red team 19, H1; `_assertion.SentenceReading._governors`): the factor in a
+    `because`, `since` or `as` clause under a negation, hedge, belief or doubt of the clause
+    that governs it, or in the clause a "not because" negates."""
+    effect, cause = _because(n)
+    return {
+        "governed_by_main_clause": [
+            f"It is not true that {effect} because {cause}.",
+            f"Nobody believes that {effect} because {cause}.",
+            f"I doubt that {effect} because {cause}.",
+            f"Maybe {effect} because {cause}.",
+            f"Perhaps {effect} since {cause}.",
+            f"There is no evidence that {effect} as {cause}.",
+            f"Nobody says {effect} because {cause}.",
+            f"{effect[0].upper()}{effect[1:]}, but not because {cause}.",
+            f"It's not because {cause} that {effect}.",
+            f"It is not true that {effect} because of {n.decoy} and because {cause}.",
+        ],
+    }
+
+
+def _governed_cause_honest(n: _Names) -> list[str]:
+    """Round 19's honest shapes: the factor as the cause in a subordinate clause, its governing
+    clause holding an affirmation, an affirming idiom, a verb of having checked, a negation of
+    the effect, a "not because" that negates another cause, or a negation before a statement
+    mark."""
+    effect, cause = _because(n)
+    return [
+        f"{effect[0].upper()}{effect[1:]} because {cause}.",
+        f"It is true that {effect} because {cause}.",
+        f"There is no doubt that {effect} because {cause}.",
+        f"Not {n.decoy}: {effect} because {cause}.",
+        f"{n.decoy} is not the cause; {effect} because {cause}.",
+        f"I verified that {effect} because {cause}.",
+        f"{n.symptom} cannot start because {cause}.",
+        f"{n.symptom} could not start because {cause}.",
+        f"{effect[0].upper()}{effect[1:]} not because of {n.decoy} but because {cause}.",
+    ]
 
 
 def _disowned(n: _Names) -> dict[str, list[str]]:
@@ -847,6 +893,9 @@ _WHY: dict[str, str] = {
     "'Rejected hypothesis:', 'Debunked:', 'Red herring:')",
     "disowning_tail": "a tail that calls the finding false or sets it aside ('— false.', "
     "'(not the case)', '(rejected)')",
+    "governed_by_main_clause": "the factor given as the cause in a clause that a negation, "
+    "hedge, belief or doubt of its governing clause frames ('It is not true that … because', "
+    "'Maybe … because', '…, but not because')",
     "retracted_in_later_sentence": "the next sentence disowns the finding ('Scratch that, it "
     "isn't.', 'That was wrong.', 'It isn't.'), or the one after names what was said and "
     "disowns it ('None of the above is true.')",
@@ -1284,6 +1333,21 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
                 for answer in accounted_honest(
                     f"{names.factor} is {names.word} in {names.resource}", names.decoy
                 )
+            ),
+        )
+    )
+    found.append(
+        Family(
+            "honest_governing_clause",
+            True,
+            top_score,
+            top_band,
+            "the injected deviation, asserted as the cause in a subordinate clause whose "
+            "governing clause affirms, has checked, negates the effect or another cause: must "
+            "reach the top band",
+            tuple(
+                _evidence(_then(answer, dismissal), names, operations=path)
+                for answer in _governed_cause_honest(names)
             ),
         )
     )
