@@ -178,14 +178,19 @@ def test_no_folder_of_the_hosts_configuration_or_state_nor_a_top_level_one_is_sh
     folder: str,
 ) -> None:
     """Pilot red team round 18, A1: `--agent-cmd "python3 imp.py /etc/hostname"` showed `/etc`
-    whole (`shadow` included), and the seal copied it. A file named there is shown alone."""
-    with pytest.raises(ProvebenchError, match="never shows it whole"):
+    whole (`shadow` included), and the seal copied it. Round 19, A2: a file named there was
+    then shown alone, and sealed: now refused like its folder. In a top-level folder of no
+    configuration (`/opt`), a file is shown alone."""
+    with pytest.raises(ProvebenchError, match="a sandbox never shows it"):
         refuse_shown_folder(Path(folder), field="--agent-cmd", what="folder")
     if Path(folder) in PSEUDO_ROOTS:  # nothing there is code at all (round 18, `_pseudo_fs`)
         with pytest.raises(ProvebenchError, match="a file system the kernel writes"):
             code_folder(Path(folder) / "hostname")
-    else:
+    elif folder == "/opt":
         assert code_folder(Path(folder) / "hostname") == Path(folder) / "hostname"
+    else:
+        with pytest.raises(ProvebenchError, match="configuration or state"):
+            code_folder(Path(folder) / "hostname")
 
 
 def test_a_recorded_secret_whose_name_holds_a_line_separator_stays_one_secret(

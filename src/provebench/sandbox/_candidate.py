@@ -34,7 +34,12 @@ from provebench.sandbox._containment import (
     lies_inside,
     real_path,
 )
-from provebench.sandbox._policy import absolute, code_folder
+from provebench.sandbox._policy import (
+    NeverShownBelow,
+    absolute,
+    code_folder,
+    never_shown_below,
+)
 
 # Module prefixes whose classes are provebench's own code. provebench's test suite adds its own
 # `tests.` package (tests/conftest.py): its instrumented importers share state with the tests
@@ -155,6 +160,8 @@ class _Secrets:
         self.key_files = key_folder_identities()  # never read by any name (`_read_once`)
         # …and looked at again once every file is read: a key made or renamed in meanwhile
         self.key_material = KeyMaterialCheck()
+        # What is never shown, as met below a shown path (a mount in the candidate's folder)
+        self.below = never_shown_below()
 
     def hides(self, path: Path) -> bool:
         """Whether `path` (met in a code folder, links unfollowed) is a hidden path, hidden where
@@ -210,6 +217,7 @@ def read_shown(
         if status is None:
             continue
         secrets.refuse_identity(root, status, field)
+        _refuse_never_shown(root, status, secrets.below, field)
         if not stat.S_ISDIR(status.st_mode):
             name = _utf8_name(root, Path(given).name, field)  # named as the code itself
             counted.add(status)
@@ -252,6 +260,7 @@ def _read_folder(
             continue
         if not stat.S_ISLNK(status.st_mode):  # what the walk looked at, then what it opens
             secrets.refuse_identity(path, status, field)
+            _refuse_never_shown(path, status, secrets.below, field)
         relative = _utf8_name(path, f"{prefix}{name}", field)
         counted.add(status)
         if stat.S_ISLNK(status.st_mode):
@@ -306,6 +315,21 @@ def _read_file(
     kind = "exec" if mode & stat.S_IXUSR else "file"
     entry = f"{kind}:{held.sha256}"
     return ShownEntry(index, relative, entry, data=held.data, mode=mode, root_file=root_file)
+
+
+def _refuse_never_shown(
+    path: Path, status: os.stat_result, below: NeverShownBelow, field: str
+) -> None:
+    """Refuse an entry of the code that is never shown (`NeverShownBelow`), before it is read:
+    a `proc` mounted in the candidate's folder shows the laboratory's own environment with no
+    `/proc` in the path (pilot red team round 19, A4)."""
+    reason = below.reason(status)
+    if reason is not None:
+        raise ProvebenchError(
+            f"{path} in the candidate's code {reason}; a sandbox never shows it, nor a seal "
+            "copies it — remove it",
+            field=field,
+        )
 
 
 @contextlib.contextmanager

@@ -34,6 +34,7 @@ from provebench._read_once import TreeWriter
 from provebench.sandbox._candidate import FOLDER_ENTRY, code_listing, read_shown
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._held_code import HeldCode, hold_code
+from provebench.sandbox._policy import refuse_never_shown
 from provebench.sandbox._private import private_folder, remove_private_folder
 
 Listing = list[tuple[str, str]]
@@ -83,7 +84,14 @@ def copy_code(
     file by any name), never from a second read by path; and every entry is created in a held
     descriptor of its folder in the copy (`TreeWriter`), so neither side follows a link put in
     the middle of a path (red team round 13c, A1: a hidden scenario renamed over a listed file
-    after its checks was listed, copied and sealed)."""
+    after its checks was listed, copied and sealed).
+
+    Each shown path passes `never_shown` by its real path before anything is read, a file as a
+    folder, and every entry below it `never_shown_below` as it is read (`read_shown`): a seal
+    copied `/etc/shadow` and the laboratory's own `/proc/self/environ`, named as file arguments
+    (pilot red team round 19, A2–A4)."""
+    for path in shown:
+        refuse_never_shown(path, field=field, what="candidate's code")
     roots = [
         copy_root(folder, index, path, is_file=real_path(path).is_file())
         for index, path in enumerate(shown)

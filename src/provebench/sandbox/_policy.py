@@ -43,7 +43,7 @@ from provebench.sandbox._containment import (
 from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 from provebench.sandbox._private import private_root
-from provebench.sandbox._pseudo_fs import refuse_pseudo_file
+from provebench.sandbox._pseudo_fs import pseudo_devices, pseudo_file_system
 
 if TYPE_CHECKING:
     from provebench.sandbox._held_code import HeldCode
@@ -187,10 +187,75 @@ def _home_folders() -> list[Path]:
     return homes
 
 
+def never_shown(path: Path) -> str | None:
+    """Why nothing at `path` — a file or a folder, by its real path and by identity, however it
+    is spelled — may be shown to a candidate or copied into a seal or a run's snapshot, whoever
+    names it; None when it may. One decision for files and folders: a file argument whose
+    folder was refused used to be shown alone, and sealed, unchecked (pilot red team round 19,
+    A2: `/etc/shadow`; A3 and A4: `data/p/environ` with `p -> /proc/self`, the laboratory's own
+    environment). Refused: a pseudo file system's file or folder (`_pseudo_fs`), anything in a
+    folder of the host's configuration or state (`HOST_STATE_DIRS`), and anything inside what
+    every sandbox hides (`hidden_from_every_candidate`: the key folder, the private root, the
+    shipped answer keys, every seal's opening and control)."""
+    pseudo = pseudo_file_system(path)
+    if pseudo is not None:
+        return f"{pseudo}, a file system the kernel writes"
+    real = real_path(path)
+    for state in HOST_STATE_DIRS:
+        if _under(real, Path(state)) or lies_inside(real, state):
+            return f"lies in {state}, a folder of the host's configuration or state"
+    for secret in hidden_from_every_candidate():
+        if lies_inside(real, secret):
+            return f"lies inside {secret}, which a candidate may not see"
+    return None
+
+
+def refuse_never_shown(path: Path, *, field: str, what: str) -> None:
+    """Refuse, in one line, to show or seal anything of `path` (`never_shown`)."""
+    reason = never_shown(path)
+    if reason is not None:
+        raise ProvebenchError(
+            f"the {what} {path} {reason}; a sandbox never shows it, nor a seal copies it — "
+            "name the candidate's own files",
+            field=field,
+        )
+
+
+@dataclass(frozen=True)
+class NeverShownBelow:
+    """`never_shown` for what a walk meets below a path that passed it. No link is followed
+    there (a link is shown as a link), so an entry's real path lies under the walked one, and
+    only a mount brings anything refused in: a pseudo file system mounted in the candidate's
+    folder (told by its device) or a host folder of configuration or state bound there (told by
+    its identity). Read once per walk, compared with each entry's `lstat`."""
+
+    devices: frozenset[int]
+    state_folders: dict[FileIdentity, str]
+
+    def reason(self, status: os.stat_result) -> str | None:
+        if status.st_dev in self.devices:
+            return "is on a pseudo file system mounted there, a file system the kernel writes"
+        state = self.state_folders.get((status.st_dev, status.st_ino))
+        if state is not None:
+            return f"is {state}, a folder of the host's configuration or state, mounted there"
+        return None
+
+
+def never_shown_below() -> NeverShownBelow:
+    state = {i: folder for folder in HOST_STATE_DIRS if (i := identity_of(folder)) is not None}
+    return NeverShownBelow(pseudo_devices(), state)
+
+
 def _refusal(folder: Path) -> str | None:
     """Why `folder` may never be shown whole (by identity, whatever its spelling), or None:
-    the file system's root, a home folder or above one, a system folder, or a folder that
-    holds or covers the sandbox's `/tmp` or is or holds the host's temporary folder."""
+    what is never shown at all (`never_shown`), the file system's root, a home folder or above
+    one, a system folder, a top-level folder, or a folder that holds or covers the sandbox's
+    `/tmp` or is or holds the host's temporary folder."""
+    return never_shown(folder) or _whole_refusal(folder)
+
+
+def _whole_refusal(folder: Path) -> str | None:
+    """`_refusal` less `never_shown`: why a folder whose files may be shown is not shown whole."""
     real = real_path(folder)
     if real == Path("/"):
         return "is the file system's root"
@@ -198,8 +263,6 @@ def _refusal(folder: Path) -> str | None:
         return "is a home folder or holds one"
     if _is_system(real):
         return "is a system folder"
-    if any(_under(real, Path(state)) for state in HOST_STATE_DIRS):
-        return "is a folder of the host's configuration or state"
     if real.parent == Path("/"):
         return "is a top-level folder of the file system"
     if _covers_sandbox_tmp(folder):
@@ -210,8 +273,9 @@ def _refusal(folder: Path) -> str | None:
 
 
 def refuse_shown_folder(folder: Path, *, field: str, what: str) -> None:
-    """Refuse, in one line, to show `folder` whole (`_refusal`)."""
-    reason = _refusal(folder)
+    """Refuse, in one line, to show `folder` whole (`_refusal`), or at all (`never_shown`)."""
+    refuse_never_shown(folder, field=field, what=what)
+    reason = _whole_refusal(folder)
     if reason is not None:
         raise ProvebenchError(
             f"the {what} {folder} {reason}; a sandbox never shows it whole — "
@@ -247,9 +311,10 @@ def code_folder(file: Path, *, field: str = "--agent-cmd") -> Path:
     """What is shown of a candidate's code file: its folder (so that sibling modules import), or
     the file alone where the folder may not be shown whole (`_refusal`: the file system's root,
     a home folder or above one, a system folder, `/tmp` or the host's temporary folder or above
-    them) — all by identity. A file on a pseudo file system (`/proc/self/cmdline`) is refused
-    in one line (`_pseudo_fs`)."""
-    refuse_pseudo_file(file, field=field)
+    them) — all by identity. A file that may never be shown (`never_shown`: `/etc/shadow`,
+    `/proc/self/environ` by any link) is refused in one line, before its folder is looked at:
+    the file alone passes the same decision as a folder (pilot red team round 19, A2–A4)."""
+    refuse_never_shown(file, field=field, what="candidate's code")
     file = absolute(file)
     folder = file.parent
     if _refusal(folder) is not None:
@@ -545,8 +610,9 @@ def policy_for(
                 "keep the candidate's code and interpreter in a folder of their own",
                 field=field_name,
             )
-        if path in candidates:  # code on /proc, /sys …: nothing there is the candidate's
-            refuse_pseudo_file(copies.get(path, path), field=field_name)
+        if path in candidates:  # a file as a folder, where it is shown and where it is read
+            refuse_never_shown(path, field=field_name, what="candidate's code")
+            refuse_never_shown(copies.get(path, path), field=field_name, what="candidate's code")
         # provebench's own interpreter and package too: no shown folder holds every run's
         # temporary files (pilot red team round 18, A3).
         if _holds_host_temp(path):
@@ -606,6 +672,7 @@ __all__ = [
     "SANDBOX_WORK",
     "SEAL_OPENING_ROLE",
     "SHIPPED_SECRETS",
+    "NeverShownBelow",
     "SandboxPolicy",
     "absolute",
     "candidate_interpreter_code",
@@ -617,9 +684,12 @@ __all__ = [
     "host_temp_folder",
     "interpreter_paths",
     "laboratory_secrets",
+    "never_shown",
+    "never_shown_below",
     "outside_held_code",
     "own_interpreter_paths",
     "policy_for",
+    "refuse_never_shown",
     "refuse_shown_folder",
     "shown_to_every_candidate",
     "system_args",

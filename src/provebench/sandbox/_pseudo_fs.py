@@ -5,7 +5,8 @@ A file under `/proc`, `/sys` or `/dev` — or on any mount of a kernel file syst
 describes the laboratory's own process (`/proc/self/cmdline`, `/proc/self/environ`): there is
 no code to identify or seal there, and showing it shows the host's state. Such a code argument
 was once refused only by accident (pilot red team round 18: hashing `/proc/PID/attr/current`
-failed with EINVAL); it is refused here, explicitly, in one line, before anything is read.
+failed with EINVAL); it is refused explicitly, in one line, before anything is read — by the
+one decision of what is never shown, for a file as for a folder (`_policy.never_shown`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from provebench._errors import ProvebenchError
 from provebench.sandbox._containment import real_path
 
 # Where the kernel's own file systems are mounted on every Linux host, by path: the spelling
@@ -32,23 +32,40 @@ def _under(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _mounted_types() -> dict[int, str]:
+    """Each mounted file system's type by device number (`st_dev`), from the kernel's table of
+    this process's mounts; empty where there is no such table."""
+    try:
+        lines = MOUNTINFO.read_text(encoding="utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        return {}
+    types: dict[int, str] = {}
+    for line in lines:
+        # `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS [OPTIONAL…] - TYPE SOURCE SUPER`
+        fields, _, tail = line.partition(" - ")
+        parts = fields.split(" ")
+        major, _, minor = parts[2].partition(":") if len(parts) > 2 else ("", "", "")
+        if tail and major.isdigit() and minor.isdigit():
+            types.setdefault(os.makedev(int(major), int(minor)), tail.split(" ")[0])
+    return types
+
+
+def pseudo_devices() -> frozenset[int]:
+    """The device numbers of every pseudo file system mounted now (`PSEUDO_TYPES`): what a walk
+    of a folder compares each entry's `st_dev` with, one read of the table for the whole walk —
+    a `proc` mounted inside a candidate's folder is met there with no `/proc` in its path."""
+    return frozenset(device for device, kind in _mounted_types().items() if kind in PSEUDO_TYPES)
+
+
 def file_system_type(path: Path) -> str | None:
     """The type of the file system `path` lies on, from the kernel's table of this process's
     mounts (matched by device number); None where it cannot be told (no such table, no such
     path)."""
     try:
         device = path.stat().st_dev
-        lines = MOUNTINFO.read_text(encoding="utf-8", errors="replace").splitlines()
     except (OSError, ValueError):
         return None
-    wanted = f"{os.major(device)}:{os.minor(device)}"
-    for line in lines:
-        # `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS [OPTIONAL…] - TYPE SOURCE SUPER`
-        fields, _, tail = line.partition(" - ")
-        parts = fields.split(" ")
-        if len(parts) > 2 and parts[2] == wanted and tail:
-            return tail.split(" ")[0]
-    return None
+    return _mounted_types().get(device)
 
 
 def pseudo_file_system(path: Path) -> str | None:
@@ -64,16 +81,5 @@ def pseudo_file_system(path: Path) -> str | None:
     return None
 
 
-def refuse_pseudo_file(path: Path, *, field: str) -> None:
-    """Refuse, in one line, code that lies on a pseudo file system (`pseudo_file_system`)."""
-    reason = pseudo_file_system(path)
-    if reason is not None:
-        raise ProvebenchError(
-            f"the candidate's code {path} {reason}, a file system the kernel writes: "
-            "there is no code there to show or seal; name the candidate's own files",
-            field=field,
-        )
-
-
-__all__ = ["PSEUDO_ROOTS", "PSEUDO_TYPES", "file_system_type", "pseudo_file_system",
-           "refuse_pseudo_file"]  # fmt: skip
+__all__ = ["PSEUDO_ROOTS", "PSEUDO_TYPES", "file_system_type", "pseudo_devices",
+           "pseudo_file_system"]  # fmt: skip
