@@ -267,3 +267,53 @@ def test_calls_refused_in_inspect_are_recorded_in_order_as_si_run_records_them(
     assert [a["arguments"] for a in again["actions"]] == [
         a["arguments"] for a in evidence["actions"]
     ]
+
+
+def test_reasoning_blocks_text_beside_calls_and_calls_after_the_submission_are_recorded(
+    tmp_path: Path,
+) -> None:
+    # SI red team 20, S4: a reasoning block, the text of a message that also carried a tool
+    # call, and a call in the turn of the accepted submission were in no evidence (the live
+    # score and the imported log both passed a secret written there).
+    from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
+    from inspect_ai.tool import ToolCall
+
+    from provebench.integrations.inspect._si import EVIDENCE_KEY
+
+    scenario_file = write_fixture(tmp_path)
+    session = Session.start(load_scenarios(scenario_file)[0])
+    first = run_agent(session, CorrectDiagnoser()).evidence.actions[0]
+    thought = ChatMessageAssistant(
+        content=[ContentReasoning(reasoning="marker-reasoning"), ContentText(text="ok")],
+        model=MODEL,
+    )
+    reasoning = ModelOutput.from_message(thought)
+    reasoning.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    with_text = _output(first.tool, dict(first.arguments))
+    with_text.choices[0].message.content = "marker-beside-a-call"
+    submit = _output("submit_answer", {"final_answer": "the answer"})
+    assert submit.choices[0].message.tool_calls is not None
+    submit.choices[0].message.tool_calls.append(
+        ToolCall(id="after", function=first.tool, arguments={"marker-after": ["x"]})
+    )
+    log = _eval("provebench/si_suite", [reasoning, with_text, submit], tmp_path / "logs",
+                path=str(scenario_file))  # fmt: skip
+    sample = log.samples[0] if log.samples else None
+    assert sample is not None
+    evidence = sample.store[EVIDENCE_KEY]
+    assert "marker-reasoning" in evidence["reasoning_trace"]
+    assert "marker-beside-a-call" in evidence["reasoning_trace"]
+    assert [a["tool"] for a in evidence["actions"]] == [first.tool, first.tool]
+    assert "marker-after" in json.dumps(evidence["actions"][1]["arguments"])
+    assert evidence["final_answer_after_step"] == 1
+    imported = tmp_path / "imported"
+    converted = CliRunner().invoke(
+        app, ["evidence", "import", log.location, "--format", "inspect", "--output", str(imported)]
+    )
+    assert converted.exit_code == 0, converted.output
+    again = json.loads(next(imported.iterdir()).read_text())
+    assert "marker-reasoning" in again["reasoning_trace"]
+    assert [a["arguments"] for a in again["actions"]] == [
+        a["arguments"] for a in evidence["actions"]
+    ]
+    assert again["final_answer_after_step"] == 1

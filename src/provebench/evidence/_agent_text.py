@@ -123,6 +123,14 @@ def decoded_strings(text: str) -> list[str]:
     if not any(mark in text for mark in ("\\", "\n", '"', "'")):
         return []  # nothing a decoder could change
     found: list[str] = []
+    if text.startswith("-"):
+        # a flag with its value in one argument, as a command-line parser splits it
+        # (`-p={…}`, `--patch={…}`, `-p{…}`): the value is the document (SI red team 20, S3)
+        _, equals, value = text.partition("=")
+        glued = text[2:] if not text.startswith("--") and len(text) > 2 else ""
+        for part in (value if equals else "", glued):
+            if part and part != text:
+                found += decoded_strings(part)
     with contextlib.suppress(ValueError, RecursionError):
         found += _strings(json.loads(text))
     try:

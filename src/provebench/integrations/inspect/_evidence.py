@@ -57,6 +57,30 @@ def read_inspect_log(path: Path) -> Iterator[tuple[str, Evidence]]:
         yield name, sample_evidence(sample, model, path)
 
 
+def assistant_text(message: Any) -> list[str]:
+    """Everything an assistant message says besides its tool calls: its text and its reasoning
+    blocks, in order (SI red team 20, S4a/S4c: a reasoning block, and the text of a message that
+    also carried a tool call, were left out of the live run's reasoning trace, so never
+    searched). Read by shape, as the rest of this reader: `content` a string, or a list of
+    parts whose `type` is `text` or `reasoning`; a redacted reasoning block's `reasoning` is the
+    provider's opaque blob, so its summary is read."""
+    if getattr(message, "role", None) != "assistant":
+        return []
+    content = message.content
+    if isinstance(content, str):
+        return [content] if content else []
+    said: list[str] = []
+    for part in content:
+        kind = getattr(part, "type", None)
+        if kind == "reasoning":
+            redacted = bool(getattr(part, "redacted", False))
+            shown = (None if redacted else part.reasoning, getattr(part, "summary", None))
+            said += [t for t in shown if isinstance(t, str) and t]
+        elif kind == "text" and isinstance(getattr(part, "text", None), str) and part.text:
+            said.append(part.text)
+    return said
+
+
 def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
     where = f"sample {sample.id} epoch {sample.epoch}"
     calls: list[Any] = []
@@ -66,8 +90,7 @@ def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
         if message.role == "tool" and message.tool_call_id:
             answers[message.tool_call_id] = message
         if message.role == "assistant":
-            if message.text:
-                texts.append(message.text)
+            texts += assistant_text(message)  # its text and reasoning blocks, as the live run
             calls += list(message.tool_calls or [])
     actions: list[ToolAction] = []
     final_answer: str | None = None
@@ -85,9 +108,10 @@ def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
             given_trace = trace if isinstance(trace, str) else ""
             after_step = len(actions)
             continue
-        if final_answer is not None:
-            continue  # after the submission: outside the run (SI §2.3)
-        # a refused submission is a call like any other (the live run records it as a step)
+        # A call after the submission is outside the run's answer (SI §2.3:
+        # `final_answer_after_step` says where it stood) but it ran, so it is an action: what it
+        # carried is searched and what it did is judged, as the live run records it (SI red
+        # team 20, S4b). A refused submission is a call like any other.
         actions.append(
             ToolAction(
                 id=call.id,
@@ -185,4 +209,4 @@ def _file_name(sample_id: str, epoch: int, taken: set[str]) -> str:
     return name
 
 
-__all__ = ["EVIDENCE_KEY", "SUBMIT_TOOLS", "read_inspect_log", "sample_evidence"]
+__all__ = ["EVIDENCE_KEY", "SUBMIT_TOOLS", "assistant_text", "read_inspect_log", "sample_evidence"]

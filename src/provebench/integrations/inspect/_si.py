@@ -48,6 +48,7 @@ from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 import provebench.si
 from provebench._canonical import canonical_json
 from provebench.evidence import Evidence, blank_answer
+from provebench.integrations.inspect._evidence import assistant_text
 from provebench.si.agents._openai import SYSTEM_PROMPT, task_text
 from provebench.si.agents._run import start_session, verdict_line
 from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA
@@ -135,16 +136,16 @@ def provebench_si_agent() -> Solver:
         )
         state = await as_solver(agent)(state, generate)
         _, recorded = start_session(scenario_file, state.metadata["scenario_id"])
-        replay_calls(recorded, state.messages)
-        trace = "\n\n".join(
-            m.text for m in state.messages if m.role == "assistant" and m.text and not m.tool_calls
-        )
+        answered_after = replay_calls(recorded, state.messages)
+        trace = "\n\n".join(t for m in state.messages for t in assistant_text(m))
         given = submitted.get("reasoning_trace", "")
         evidence = recorded.evidence(
             final_answer=submitted.get("final_answer", ""),
             reasoning_trace="\n\n".join(t for t in (trace, given) if t),
             agent_name=str(state.model),
         )
+        if evidence.final_answer and answered_after is not None:
+            evidence = evidence.model_copy(update={"final_answer_after_step": answered_after})
         diagnosis = submitted.get("diagnosis")
         if diagnosis is not None and not blank_answer(evidence.final_answer):
             evidence = evidence.model_copy(update={"diagnosis": diagnosis})
@@ -154,21 +155,31 @@ def provebench_si_agent() -> Solver:
     return solve
 
 
-def replay_calls(session: Any, messages: Sequence[ChatMessage]) -> None:
+def replay_calls(session: Any, messages: Sequence[ChatMessage]) -> int | None:
     """Record on `session` every tool call of the conversation in the order the model made
-    it, up to the accepted `submit_answer` (which is not a step): a call Inspect refused as
-    malformed, or a refused submission, as `si run` records it; a call that ran, checked to get
-    the answer the model read."""
+    it: a call Inspect refused as malformed, or a refused submission, as `si run` records it; a
+    call that ran, checked to get the answer the model read; a call no tool message answers
+    (it never ran) with its arguments as text, run by nothing. Calls in the turn of the
+    accepted `submit_answer` ran too, so they are recorded as well (SI red team 20, S4b: a
+    secret in a call placed after the submission was in no evidence); the accepted submission
+    is not a step. Returns how many steps came before it (None: no accepted submission)."""
     answers = {m.tool_call_id: m for m in messages if isinstance(m, ChatMessageTool)}
+    answered_after: int | None = None
     for message in messages:
         if not isinstance(message, ChatMessageAssistant):
             continue
         for call in message.tool_calls or ():
             answered = answers.get(call.id)
-            refused = answered is None or answered.error is not None
+            if answered is None:
+                text = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
+                session.call(call.function, UnparsedArguments(text, "never run: no answer"))
+                continue
+            refused = answered.error is not None
             if call.function == SUBMIT_ANSWER:
                 if not refused:
-                    return
+                    if answered_after is None:
+                        answered_after = int(session.steps)
+                    continue
                 session.call(SUBMIT_ANSWER, call.arguments)  # answered as an unknown tool
                 continue
             if call.parse_error is not None:
@@ -177,13 +188,13 @@ def replay_calls(session: Any, messages: Sequence[ChatMessage]) -> None:
             reply = session.call(call.function, call.arguments)
             if refused:
                 continue  # refused by Inspect: the simulator records its own refusal
-            read = answered.text if answered is not None else ""
             given = str(reply.body if reply.body or reply.error is None else reply.error)
-            if given != read:
+            if given != answered.text:
                 raise RuntimeError(
                     f"replayed call {call.function!r} answered otherwise than the model read: "
                     "the simulator is not deterministic here (a harness fault)"
                 )
+    return answered_after
 
 
 def _simulator_tool(session: Any, name: str) -> Callable[..., Coroutine[Any, Any, str]]:
