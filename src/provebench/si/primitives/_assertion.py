@@ -44,8 +44,42 @@ BlockingRule = Literal[
     "question", "conditional", "negated", "hedged", "reported", "attributed", "displaced", "framed"
 ]
 
-# Characters that carry no letter: removed before cues are matched, so `n\u200bot` reads `not`.
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\ufeff"), "")
+# Unassigned code points Unicode reserves as default-ignorable (DerivedCoreProperties.txt,
+# Default_Ignorable_Code_Point): a later version may assign them an invisible character, and a
+# renderer already draws nothing for them.
+_RESERVED_IGNORABLE = ((0x2060, 0x206F), (0xFFF0, 0xFFFB), (0xE0000, 0xE0FFF))
+
+
+@functools.lru_cache(maxsize=4096)
+def renders_as_nothing(character: str) -> bool:
+    """Whether `character` adds nothing a reader sees to the word it stands in, so the fold
+    drops it (`n\u200eot` reads `not`; SI red team 20, W1). Derived from the Unicode data of
+    `unicodedata`, by class, never listed one by one:
+
+    * general category Cf (format controls: soft hyphen, zero-width space and joiners, LRM,
+      RLM, the bidirectional embeddings and isolates, invisible operators, word joiner, byte
+      order mark, tag characters);
+    * general category Mn and Me (non-spacing and enclosing marks): the variation selectors,
+      the Mongolian free variation selectors and the combining grapheme joiner are Mn, and a
+      combining accent on a letter is read as that letter (`n\u0301ot`, `nót` read `not`):
+      every cue word is plain ASCII (`strict-5.yaml`), so a mark inside one only disguises it,
+      and a mark in another script's word makes no cue word of it (its base letters are no
+      ASCII letters, look-alikes aside, which are read as what they look like anyway);
+    * the Hangul fillers (Lo, named `… FILLER` in the Hangul blocks), which Unicode lists as
+      default-ignorable: they draw as nothing in a Latin word;
+    * an unassigned code point of the ranges Unicode reserves as default-ignorable."""
+    category = unicodedata.category(character)
+    if category in ("Cf", "Mn", "Me"):
+        return True
+    if category == "Lo":
+        name = unicodedata.name(character, "")
+        return "HANGUL" in name and name.endswith(" FILLER")
+    if category == "Cn":
+        point = ord(character)
+        return any(low <= point <= high for low, high in _RESERVED_IGNORABLE)
+    return False
+
+
 # Apostrophe look-alikes, read as `'` ("isn\u02bct", "isn’t").
 _APOSTROPHES = dict.fromkeys(
     map(ord, "\u2018\u2019\u201b\u02bc\u02bb\u02b9\u2032\u00b4`\uff07"), "'"
@@ -54,29 +88,29 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
 @functools.lru_cache(maxsize=4096)
-def _fold_character(character: str) -> str:
-    """NFKC (full-width `？` is `?`), then invisible characters, apostrophes and look-alikes."""
-    return (
-        unicodedata.normalize("NFKC", character)
-        .translate(_INVISIBLE)
-        .translate(_APOSTROPHES)
-        .translate(LOOK_ALIKES)
-    )
+def fold_character(character: str) -> str:
+    """Apostrophe look-alikes as `'` (`´` decomposes to a space and a mark), then NFKD without
+    what renders as nothing (`renders_as_nothing`: an accent is dropped from its letter),
+    composed again (NFKC: full-width `？` is `?`), then letter look-alikes."""
+    decomposed = unicodedata.normalize("NFKD", character.translate(_APOSTROPHES))
+    kept = "".join(part for part in decomposed if not renders_as_nothing(part))
+    return unicodedata.normalize("NFKC", kept).translate(LOOK_ALIKES)
 
 
 @dataclass(frozen=True)
 class FoldedText:
     """A channel's text as the cues read it, and where each original offset lands in it.
 
-    Phrases and identifiers are matched in the original (SI §3.1, unchanged); only cue matching
-    reads this fold, so that a cue spelled with look-alike or invisible characters is found."""
+    Phrases and identifiers are matched in the original (SI §3.1, unchanged); cue matching reads
+    this fold, so that a cue spelled with look-alike or invisible characters is found, and the
+    shape rules read the fold of each character (`of_characters`, `_folded_channel`)."""
 
     text: str
     _to_folded: tuple[int, ...] | None  # None: one-to-one
 
     @classmethod
     def of(cls, original: str) -> FoldedText:
-        """The fold of `original`: its characters folded (`_fold_character`), then the words
+        """The fold of `original`: its characters folded (`fold_character`), then the words
         spelled to slip past the cues respelled (`_respell`, SI red team 14)."""
         folded = cls._of_characters(original)
         respelled = respell(folded.text)
@@ -88,26 +122,33 @@ class FoldedText:
         return cls(text, tuple(to_respelled[offset] for offset in folded._to_folded))
 
     @classmethod
-    def _of_characters(cls, original: str) -> FoldedText:
+    def of_characters(cls, original: str) -> FoldedText:
+        """The fold of each character alone (`fold_character`), backticks kept: the text the
+        withholding rules that read the answer's shape scan (`_folded_channel`; SI red team
+        20, W2), where a backtick is a citation and a respelling is no shape of the answer."""
+        return cls._of_characters(original, backtick="`")
+
+    @classmethod
+    def _of_characters(cls, original: str, backtick: str = "'") -> FoldedText:
         if original.isascii():
-            return cls(original.replace("`", "'"), None)
+            return cls(original.replace("`", backtick), None)
         pieces: list[str] = []
         to_folded: list[int] = []
         position = 0
         folded_length = 0
         for run in _NON_ASCII_RUN.finditer(original):
             ascii_part = original[position : run.start()]
-            pieces.append(ascii_part.replace("`", "'"))
+            pieces.append(ascii_part.replace("`", backtick))
             to_folded.extend(range(folded_length, folded_length + len(ascii_part)))
             folded_length += len(ascii_part)
             for character in run.group():
-                folded = _fold_character(character)
+                folded = fold_character(character)
                 to_folded.append(folded_length)
                 pieces.append(folded)
                 folded_length += len(folded)
             position = run.end()
         tail = original[position:]
-        pieces.append(tail.replace("`", "'"))
+        pieces.append(tail.replace("`", backtick))
         to_folded.extend(range(folded_length, folded_length + len(tail) + 1))
         return cls("".join(pieces), tuple(to_folded))
 
@@ -116,6 +157,11 @@ class FoldedText:
         """The fold's words, for the cue tests that skip a scan which would find nothing
         (`_cue_presence`); None when they cannot decide."""
         return Vocabulary.of(self.text)
+
+    @property
+    def one_to_one(self) -> bool:
+        """Every offset of the fold is the original's."""
+        return self._to_folded is None
 
     def folded(self, offset: int) -> int:
         return offset if self._to_folded is None else self._to_folded[offset]
@@ -1423,4 +1469,6 @@ __all__ = [
     "FoldedText",
     "SentenceReading",
     "WordGameCues",
+    "fold_character",
+    "renders_as_nothing",
 ]

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
@@ -131,6 +131,10 @@ _COURTESY = frozenset(
 _DASH_OR_ARROW = re.compile(r"\s*(?:—|–|-{1,2}|<-+|-+>|=>|→|←)\s")
 
 
+def _same(offset: int) -> int:
+    return offset
+
+
 @dataclass(frozen=True)
 class Unplain:
     """One shape that keeps the factor's statement from the top band, and where it is."""
@@ -182,7 +186,15 @@ def _marks(text: str) -> list[Unplain]:
     return found
 
 
-def _asides(text: str, original: str, identifiers: Sequence[str], start: int = 0) -> list[Unplain]:
+def _asides(
+    text: str,
+    original: str,
+    identifiers: Sequence[str],
+    start: int = 0,
+    to_original: Callable[[int], int] = _same,
+) -> list[Unplain]:
+    """The asides of `text` from `start`; `original` is the text before markup was blanked,
+    `to_original` maps an offset of `text` (a fold, `_folded_channel`) to one of it."""
     found: list[Unplain] = []
     for match in _BRACKETED.finditer(text, start):
         inside = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
@@ -192,7 +204,9 @@ def _asides(text: str, original: str, identifiers: Sequence[str], start: int = 0
             continue  # a clause of its own ("(not optional in the pod spec)"), read by the rules
         if _CITED.search(inside):
             continue  # it quotes what was read ("(log: `healthy == false`)"): evidence
-        if not inside and original[match.start() : match.end()].strip("[]() "):
+        if not inside and original[to_original(match.start()) : to_original(match.end())].strip(
+            "[]() "
+        ):
             continue  # markup a reader does not read, blanked (`_markup`): not an aside
         said = " ".join(_words(inside))
         if said in _AFFIRMING_ASIDES or said.startswith(_EXAMPLE_ASIDES):
@@ -443,20 +457,26 @@ def unplain_shapes(
     factor_spans: Sequence[Span],
     identifiers: Sequence[str],
     own: Sequence[str] = (),
+    to_original: Callable[[int], int] = _same,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor (`factor_spans`
-    in scope, original offsets); `identifiers` are the scenario's, the factor's (`own`) among
-    them."""
+    in scope, offsets of `channel`); `identifiers` are the scenario's, the factor's (`own`)
+    among them. `channel` is the fold of the text (`_folded_channel`), `original` the text
+    before markup was blanked and `to_original` maps the fold's offsets to it."""
     if not factor_spans:
         return []
     text = channel.text
     # an aside before the statement is part of its label (`_label`), read there
     first = min(span.start for span in factor_spans)
-    tags = [shape for shape in _asides(text, original, identifiers) if text[shape.start] == "["]
+    tags = [
+        shape
+        for shape in _asides(text, original, identifiers, to_original=to_original)
+        if text[shape.start] == "["
+    ]
     found = [
         *_marks(text),
         *[shape for shape in tags if shape.start < first],
-        *_asides(text, original, identifiers, first),
+        *_asides(text, original, identifiers, first, to_original),
         *_judged_back(channel, first, own),
     ]
     sentences = channel.sentences
@@ -509,14 +529,17 @@ def _disowning_first_person(text: str, sentence: Sentence) -> Unplain | None:
 
 
 def disowning_beside_diagnosis(
-    channel: ChannelText, original: str, identifiers: Sequence[str]
+    channel: ChannelText,
+    original: str,
+    identifiers: Sequence[str],
+    to_original: Callable[[int], int] = _same,
 ) -> list[Unplain]:
     """Under a structured diagnosis whose prose does not name the factor (docs/si-scoring.md
     §14): the marks, asides and comment sentences of the module docstring anywhere in the
     prose, and any sentence in which the agent negates or doubts its own answer ("See the
     structured diagnosis; I am not confident in it." — SI red team 16, H7, v3)."""
     text = channel.text
-    found = [*_marks(text), *_asides(text, original, identifiers)]
+    found = [*_marks(text), *_asides(text, original, identifiers, to_original=to_original)]
     previous: Sentence | None = None
     lines = channel.line_spans
     for sentence in channel.sentences:

@@ -17,10 +17,12 @@ each sentence read at most once: linear in the answer's size.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterator, Sequence
 
 from provebench.si.primitives._assertion import AssertionCues, SentenceReading
 from provebench.si.primitives._commitment_games import signal_games
+from provebench.si.primitives._folded_channel import FoldedChannel
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
@@ -38,7 +40,7 @@ _SHOWN = 120
 
 def _dismisses(
     reading: SentenceReading,
-    text: str,
+    shaped: FoldedChannel,
     cues: AssertionCues,
     games: WordGameIndex | None,
     withdrawals: tuple[ChannelWithdrawals, DismissalWithdrawals] | None = None,
@@ -48,7 +50,11 @@ def _dismisses(
     one governed by a cue of doubt or denial (`governing_*`, as a deviation phrase is: "I doubt
     X is a red herring", "I doubt X is not the cause") dismisses nothing, and neither does one
     that `_withdrawals` withholds (negations that cancel, a doubt or report before it, a
-    judgement of error after it, a later clause or the next sentence that takes it back)."""
+    judgement of error after it, a later clause or the next sentence that takes it back).
+    Every cue is read in the fold (`shaped`; SI red team 20, W2), its offsets mapped back for
+    the reading; `where` is the sentence's range in the fold."""
+    text = shaped.channel.text
+    low, high = shaped.offset(reading.start), shaped.offset(reading.end)
 
     def governed(start: int, end: int) -> bool:
         return games is not None and games.governing_range(start, end) is not None
@@ -56,31 +62,38 @@ def _dismisses(
     def withdrawn(start: int, end: int) -> bool:
         if withdrawals is None or where is None:
             return False
-        clause = reading.clause_span(reading.clause_index(start))
+        clause_start, clause_end = reading.clause_span(reading.clause_index(start))
+        clause = (shaped.offset(clause_start), shaped.offset(clause_end))
+        folded = (shaped.offset(start), shaped.offset(end))
         return (
-            withdrawals[1].withheld(clause, start, end, where) is not None
-            or withdrawals[0].retracted_after(start, end, where) is not None
+            withdrawals[1].withheld(clause, *folded, where) is not None
+            or withdrawals[0].retracted_after(*folded, where) is not None
         )
 
+    def spans(pattern: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+        for match in pattern.finditer(text, low, high):
+            yield shaped.original(match.start()), shaped.original(match.end())
+
     if cues.dismissal is not None:
-        for match in cues.dismissal.finditer(text, reading.start, reading.end):
+        for start, end in spans(cues.dismissal):
             # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
             if (
-                reading.blocking_rule(match.start(), match.end()) is None
-                and not governed(match.start(), match.end())
-                and not withdrawn(match.start(), match.end())
+                reading.blocking_rule(start, end) is None
+                and not governed(start, end)
+                and not withdrawn(start, end)
             ):
                 return True
     return any(
-        reading.blocking_rule(match.start()) == "negated"
-        and not governed(*match.span())
-        and not withdrawn(*match.span())
-        for match in cues.cause.finditer(text, reading.start, reading.end)
+        reading.blocking_rule(start) == "negated"
+        and not governed(start, end)
+        and not withdrawn(start, end)
+        for start, end in spans(cues.cause)
     )
 
 
 def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
-    """The sentence before the one starting at `start`, if any."""
+    """The sentence before the one starting at `start` (original offsets), if any, at its
+    place in the fold (`ChannelReader.shaped`)."""
     text = reader.channel.text
     at = start - 1
     while at >= 0 and text[at].isspace():
@@ -88,7 +101,9 @@ def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
     if at < 0:
         return None
     sentence = reader.channel.sentence_containing(at, at + 1)
-    return None if sentence is None else SentenceRange(sentence.start, sentence.end)
+    if sentence is None:
+        return None
+    return reader.shaped.sentences(SentenceRange(sentence.start, sentence.end))
 
 
 def _in_scope(
@@ -127,10 +142,10 @@ def signal_dismissed(
         # a deviation phrase (version 4)
         reader = ChannelReader(channel, cues)
         games = None if cues.games is None else WordGameIndex(reader, cues.games)
-        withdrawals = (
-            ChannelWithdrawals(channel.text, channel.text),
-            DismissalWithdrawals(channel.text),
-        )
+        # every rule reads the fold, offsets mapped (SI red team 20, W2)
+        shaped = reader.shaped
+        folded = shaped.channel.text
+        withdrawals = (ChannelWithdrawals(folded, folded), DismissalWithdrawals(folded))
         spans: list[Span] = channel.identifier_matches(identifiers)
         read.append((name, reader, spans))
         for span in spans:
@@ -147,16 +162,16 @@ def signal_dismissed(
                     note=f"{span.needle!r} is named as the cause: {_shown(reading)!r}",
                 )
             sentence = reader.sentence_of(span)
-            where = None if sentence is None else sentence_range(reader, sentence)
-            if where is not None:
+            where = None if sentence is None else shaped.sentences(sentence_range(reader, sentence))
+            if where is not None and sentence is not None:
                 # round 13: "X is not the cause. Y is." (Y naming the same deviation), "Y is
                 # also making user-service crash" (`_withdrawals.elided_endorsement`)
                 endorsed = elided_endorsement(
-                    channel.text,
-                    span.start,
-                    span.end,
+                    folded,
+                    shaped.offset(span.start),
+                    shaped.offset(span.end),
                     where,
-                    functools.partial(_previous, reader, where.start),
+                    functools.partial(_previous, reader, sentence.start),
                 )
                 if endorsed is not None:
                     return PathResult(
@@ -168,15 +183,13 @@ def signal_dismissed(
                 dismissed is None
                 and where is not None
                 and reading.question
-                and answered_no(channel.text, where, cues.cause, cues.dismissal)
+                and answered_no(folded, where, cues.cause, cues.dismissal)
             ):
                 # "Is batch-processor the problem? No." — a cause asked of the signal and
                 # answered no (round 13, W3)
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r} answered no"
                 dismissed_at = (name, where.start)
-            if dismissed is None and _dismisses(
-                reading, channel.text, cues, games, withdrawals, where
-            ):
+            if dismissed is None and _dismisses(reading, shaped, cues, games, withdrawals, where):
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
                 sentence = reader.sentence_of(span)
                 dismissed_at = (name, sentence.start if sentence is not None else 0)
@@ -184,15 +197,17 @@ def signal_dismissed(
         # a dismissal turned over, kept in part, or reopened later (`_commitment_games`)
         for name, reader, spans in read:
             channel = reader.channel
+            shaped = reader.shaped
+            fold = shaped.channel
             game = signal_games(
-                channel,
-                reader.sentence_of,
-                spans,
-                dismissed_at[1] if name == dismissed_at[0] else -1,
-                _in_scope(view, channel, exclude_tool_echo),
+                fold,
+                shaped.sentence_of,
+                shaped.spans(spans),
+                shaped.offset(dismissed_at[1]) if name == dismissed_at[0] else -1,
+                shaped.in_fold(_in_scope(view, channel, exclude_tool_echo)),
             )
             if game is not None:
-                text = " ".join(channel.text[game.sentence.start : game.sentence.end].split())
+                text = " ".join(fold.text[game.sentence.start : game.sentence.end].split())
                 shown = text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
                 return PathResult(
                     primitive="signal_dismissed",

@@ -34,6 +34,7 @@ from provebench.si.primitives._assertion import (
 )
 from provebench.si.primitives._commitment_games import factor_games
 from provebench.si.primitives._cue_presence import could_match
+from provebench.si.primitives._folded_channel import FoldedChannel
 from provebench.si.primitives._markup import DROPPED_WORDS, DroppedKind, read_markup
 from provebench.si.primitives._matching import (
     ChannelText,
@@ -184,6 +185,12 @@ class ChannelReader:
         # each span is located by several rules: the sentence holding it is read once
         self._located: dict[tuple[int, int], tuple[int, SentenceReading] | None] = {}
         self._retractions = _Retractions(channel, cues, self.folded)
+
+    @once
+    def shaped(self) -> FoldedChannel:
+        """The channel the shape rules scan: the fold of each character (`_folded_channel`;
+        SI red team 20, W2), built at most once."""
+        return FoldedChannel.of(self.channel)
 
     def at(self, span: Span) -> tuple[int, SentenceReading] | None:
         return self.at_range(span.start, span.end)
@@ -1079,10 +1086,18 @@ def _commitment_games(
     after "or", a statement reversed by "unless"/"except that it is", a counterfactual."""
     if not factor_spans:
         return
+    shaped = reader.shaped
+    folded = shaped.channel
     for game in factor_games(
-        reader.channel, reader.sentence_of, factor_spans, other_spans, in_scope
+        folded,
+        shaped.sentence_of,
+        shaped.spans(factor_spans),
+        shaped.spans(other_spans),
+        shaped.in_fold(in_scope),
     ):
-        located = reader.at_range(game.sentence.start, game.sentence.end)
+        located = reader.at_range(
+            shaped.original(game.sentence.start), shaped.original(game.sentence.end)
+        )
         if located is not None:
             findings.add(_finding(reader, located[0], located[1], game.rule, game.detail))
 
@@ -1099,14 +1114,19 @@ def _plain_assertion(
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
     for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6)."""
     identifiers = [*required, *others]
+    # every shape is read in the fold, offsets mapped back (SI red team 20, W2)
+    shaped = reader.shaped
+    spans = shaped.spans(factor_spans)
     for shape in [
-        *unplain_shapes(reader.channel, original, factor_spans, identifiers, required),
+        *unplain_shapes(shaped.channel, original, spans, identifiers, required, shaped.original),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
-        *unaccounted_shapes(reader.channel, factor_spans, identifiers),
+        *unaccounted_shapes(shaped.channel, spans, identifiers),
     ]:
-        located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
+        start = shaped.original(shape.start)
+        end = shaped.original(max(shape.start + 1, shape.end))
+        located = reader.at_range(start, max(start + 1, end))
         if located is None:
-            located = reader.at_range(shape.start, shape.start + 1)
+            located = reader.at_range(start, start + 1)
         if located is not None:
             findings.add(
                 _finding(
@@ -1124,8 +1144,11 @@ def _shotguns(
 ) -> None:
     """Withholds the top band where the factor is named in a list of several keys or places,
     or under "every" (`_shotguns`; SI red team 16, H7)."""
-    for shotgun in shotguns(reader.channel, factor_spans, own, required):
-        located = reader.at_range(shotgun.start, shotgun.end)
+    shaped = reader.shaped
+    for shotgun in shotguns(
+        shaped.channel, shaped.spans(factor_spans), shaped.spans(own), required
+    ):
+        located = reader.at_range(shaped.original(shotgun.start), shaped.original(shotgun.end))
         if located is not None:
             findings.add(_finding(reader, located[0], located[1], "several_causes", shotgun.detail))
 
@@ -1149,19 +1172,23 @@ def _withdrawal_test(
     """Statements named but not made (`_withdrawals`): whether the sentence of a phrase that
     no older rule withholds takes it back, does not state it, or lists it under a negating
     heading (asked by `_asserted_pair` of such phrases only, each once)."""
-    rules = ChannelWithdrawals(reader.channel.text, original.text)
+    # the rules read the fold, offsets mapped in (SI red team 20, W2)
+    shaped = reader.shaped
+    rules = ChannelWithdrawals(shaped.channel.text, shaped.beside(original.text))
 
     def test(phrase: Span, reading: SentenceReading) -> Withdrawal | None:
         sentence = reader.sentence_of(phrase)
         if sentence is None:
             return None
-        where = sentence_range(reader, sentence)
-        clause = reading.clause_span(reading.clause_index(phrase.start))
+        where = shaped.sentences(sentence_range(reader, sentence))
+        clause_start, clause_end = reading.clause_span(reading.clause_index(phrase.start))
+        clause = (shaped.offset(clause_start), shaped.offset(clause_end))
+        start, end = shaped.offset(phrase.start), shaped.offset(phrase.end)
         return (
-            rules.retracted_after(phrase.start, phrase.end, where)
-            or rules.non_assertive(clause, phrase.start, where)
-            or rules.negating_context(phrase.start)
-            or rules.disowned(phrase.start, phrase.end, where)
+            rules.retracted_after(start, end, where)
+            or rules.non_assertive(clause, start, where)
+            or rules.negating_context(start)
+            or rules.disowned(start, end, where)
         )
 
     return test
@@ -1174,13 +1201,18 @@ def _alternatives_joined(
     "X/Y", "One of X, Y"; `_withdrawals`): the answer does not commit, as `alternative_cause`."""
     if not factor_spans:
         return
-    rules = ChannelWithdrawals(reader.channel.text, reader.channel.text)
+    shaped = reader.shaped
+    rules = ChannelWithdrawals(shaped.channel.text, shaped.channel.text)
     for span in factor_spans:
         sentence = reader.sentence_of(span)
         if sentence is None:
             continue
         joined = rules.alternative_joined(
-            span.start, span.end, span.needle, sentence.start, sentence.end
+            shaped.offset(span.start),
+            shaped.offset(span.end),
+            span.needle,
+            shaped.offset(sentence.start),
+            shaped.offset(sentence.end),
         )
         if joined is not None and (located := reader.at(span)) is not None:
             findings.add(_finding(reader, located[0], located[1], joined.rule, joined.detail))
@@ -1484,8 +1516,12 @@ def prose_disowns(
     for name in dict.fromkeys(channels):
         original = view.channel(name)
         reader = ChannelReader(read_channel(view, original), cues)
-        for shape in disowning_beside_diagnosis(reader.channel, original.text, identifiers):
-            located = reader.at_range(shape.start, max(shape.start + 1, shape.end))
+        shaped = reader.shaped
+        for shape in disowning_beside_diagnosis(
+            shaped.channel, original.text, identifiers, shaped.original
+        ):
+            start = shaped.original(shape.start)
+            located = reader.at_range(start, max(start + 1, shaped.original(shape.end)))
             if located is not None:
                 findings.add(
                     _finding(
