@@ -12,10 +12,11 @@ order, and a simulator session is not made to be called from two threads).
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from anyio import AsyncFile
@@ -74,35 +75,51 @@ class ClientMessages:
         self.size += len(text)
         return True
 
+    def record_line(self, line: bytes | str) -> bool:
+        """Keep a line the agent sent that no parse holds whole, as its text (UTF-8, an
+        undecodable byte as U+FFFD): `{"unparsed_line": TEXT}`; False as for `record`."""
+        text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+        return self.record({UNPARSED_LINE: text})
 
-def _as_sent(item: object) -> object:
-    """A received item as JSON data: the message as parsed, without its constant `jsonrpc`,
-    or, for a line the SDK could not read as a JSON-RPC message, every value its refusal names
-    (the whole line where it is no JSON, a lone surrogate's escape included; the parsed object
-    where it is no message), never the refusal's text, which cuts a long value short."""
-    if isinstance(item, Exception):
-        from pydantic import ValidationError
 
-        named: list[object] = []
-        errors = item.errors(include_url=False) if isinstance(item, ValidationError) else []
-        for error in errors:
-            if error.get("input") not in named:
-                named.append(error.get("input"))
-        return {"unreadable": type(item).__name__, "sent": named or [str(item)]}
-    message = getattr(item, "message", item)
-    dump = getattr(message, "model_dump", None)
-    data = dump(mode="json", by_alias=True, exclude_unset=True) if dump else message
-    if isinstance(data, dict):
-        data.pop("jsonrpc", None)
-        params = data.get("params")
-        if _reaches_a_handler(data.get("method"), params):
-            # A call's tool name and arguments are its action's, searched in the channel the
-            # profile names (`tool_call_parameters`; a submitted answer in `agent_response`):
-            # recorded here too, they would be searched by every check, a scenario's channels
-            # notwithstanding. The rest of the params (`_meta`, any other key) is recorded.
-            assert isinstance(params, dict)
-            data["params"] = {k: v for k, v in params.items() if k not in ("name", "arguments")}
-    return data
+# The key under which a line recorded as sent, not as parsed, is kept (`ClientMessages`).
+UNPARSED_LINE = "unparsed_line"
+
+
+def as_sent(line: str) -> object:
+    """What `ClientMessages` keeps of one line an MCP client wrote: the message as parsed,
+    without its constant `jsonrpc` and without the name and arguments of a call whose handler
+    records them as an action, where that parse holds every value the line sent; else the line
+    itself (`ClientMessages.record_line`).
+
+    The record is of the bytes sent, never of a parse that lost some of them (SI red team 20,
+    S2: `"v":SECRET,"v":1` was recorded as the SDK's last value, an extra top-level key not at
+    all, and the disclosure check passed). The line is read by provebench's strict JSON
+    (`loads_keeping_surrogates`: no duplicate key, no NaN, bounded depth) and by the SDK; the
+    parse is recorded only where the two agree on every key and value."""
+    import mcp.types as types
+
+    from provebench._jsonfile import loads_keeping_surrogates
+
+    body = line[:-1] if line.endswith("\n") else line
+    try:
+        strict = loads_keeping_surrogates(body.encode("utf-8", errors="surrogatepass"))
+        message = types.jsonrpc_message_adapter.validate_json(body, by_name=False)
+    except (ValueError, RecursionError):
+        return {UNPARSED_LINE: body}
+    if message.model_dump(mode="json", by_alias=True, exclude_unset=True) != strict:
+        return {UNPARSED_LINE: body}  # the SDK's message lacks or changed some of it
+    assert isinstance(strict, dict)  # a JSON-RPC message is an object
+    strict.pop("jsonrpc", None)
+    params = strict.get("params")
+    if _reaches_a_handler(strict.get("method"), params):
+        # A call's tool name and arguments are its action's, searched in the channel the
+        # profile names (`tool_call_parameters`; a submitted answer in `agent_response`):
+        # recorded here too, they would be searched by every check, a scenario's channels
+        # notwithstanding. The rest of the params (`_meta`, any other key) is recorded.
+        assert isinstance(params, dict)
+        strict["params"] = {k: v for k, v in params.items() if k not in ("name", "arguments")}
+    return strict
 
 
 def _reaches_a_handler(method: object, params: object) -> bool:
@@ -148,16 +165,48 @@ class McpFace:
     messages: ClientMessages | None = None
 
 
+class LineSource(Protocol):
+    """A client's stream, one line at a time ("" at its end)."""
+
+    def readline(self) -> str: ...
+
+
+class _StdinLines:
+    """This process's standard input, a line (ended by `\\n` only) at a time, as UTF-8 (an
+    undecodable byte as U+FFFD, as the SDK's own stdio transport reads it)."""
+
+    def readline(self) -> str:
+        return sys.stdin.buffer.readline().decode("utf-8", errors="replace")
+
+
+class _RecordedLines:
+    """The client's lines, each recorded (`as_sent`) before the SDK reads it: the record is
+    taken at the transport, of what was sent, so a notification or `_meta` no handler reads is
+    recorded as well as a tool call, and a line the SDK refuses or reads in part as well as one
+    it reads whole. Past the bound it ends the stream: the server sees the client go."""
+
+    def __init__(self, lines: LineSource, recorder: ClientMessages) -> None:
+        self.lines = lines
+        self.recorder = recorder
+
+    def readline(self) -> str:
+        line = self.lines.readline()
+        if line and not self.recorder.record(as_sent(line)):
+            return ""
+        return line
+
+
 async def serve_face_stdio(face: McpFace) -> None:
     """Serve `face` over this process's stdin/stdout until the client disconnects."""
     await serve_face(face)
 
 
 async def serve_face(
-    face: McpFace, receive: AsyncFile[str] | None = None, send: AsyncFile[str] | None = None
+    face: McpFace, receive: LineSource | None = None, send: AsyncFile[str] | None = None
 ) -> None:
-    """Serve `face` over the given text streams (default: this process's stdin and stdout)
-    until the client's stream ends; one JSON-RPC message a line."""
+    """Serve `face` over the given streams (default: this process's stdin and stdout) until
+    the client's stream ends; one JSON-RPC message a line."""
+    import anyio
     import anyio.to_thread
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
@@ -253,34 +302,22 @@ async def serve_face(
         **handlers,
     )
     options = server.create_initialization_options()
-    async with stdio_server(receive, send) as (read_stream, write_stream):
-        recorder = face.messages
-        if recorder is None:
-            await server.run(read_stream, write_stream, options)
-            return
-        relay_in, recorded = anyio.create_memory_object_stream[Any](0)
-
-        async def relay() -> None:
-            # Recorded at the transport, before any handler: a notification or a `_meta` that
-            # no handler reads is recorded as well as a tool call.
-            async with relay_in:
-                async for item in read_stream:
-                    if not recorder.record(_as_sent(item)):
-                        break  # over the bound: the server sees the client go
-                    await relay_in.send(item)
-            await read_stream.aclose()
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(relay)
-            await server.run(recorded, write_stream, options)
+    if face.messages is not None:
+        receive = _RecordedLines(receive or _StdinLines(), face.messages)
+    lines = None if receive is None else anyio.wrap_file(receive)  # type: ignore[arg-type]
+    async with stdio_server(lines, send) as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, options)
 
 
 __all__ = [
     "MAX_RECORDED_BYTES",
+    "UNPARSED_LINE",
     "ClientMessages",
     "FaceResource",
     "FaceTool",
+    "LineSource",
     "McpFace",
+    "as_sent",
     "serve_face",
     "serve_face_stdio",
 ]

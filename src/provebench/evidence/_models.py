@@ -233,7 +233,10 @@ class Evidence(BaseModel):
             "mcp` program or an `si serve` client), in order: one line of JSON each, non-ASCII "
             "escaped, its method and params (`_meta`, a cancellation's reason, a progress "
             "message) or a response's result; and each message a sealed JSON-lines agent sent "
-            "that no other field records (ignored or refused), whole; at most 1 MiB in all. "
+            "that no other field records (ignored or refused), whole; a line no parse holds "
+            "whole (no strict JSON, a key given twice, a key the MCP SDK drops, the unfinished "
+            'line at the channel\'s end) as sent, `{"unparsed_line": TEXT}`; an `--agent-url` '
+            "agent's refused tool requests, likewise; at most 1 MiB in all. "
             "The agent's output, searched by every containment check. Absent when none was "
             "recorded."
         ),

@@ -25,7 +25,17 @@ FRAME_HEADER = struct.Struct(">I")
 
 
 class ChannelBroken(Exception):
-    """The worker closed its end, or sent something that is not a frame of the protocol."""
+    """The worker closed its end, or sent something that is not a frame of the protocol.
+
+    `unread` holds the bytes the worker sent that the channel read and did not deliver: a line
+    that is no strict JSON, or the unfinished line its end left. They are the agent's output
+    all the same, and the laboratory records them (SI red team 20, S1: a line refused, or cut
+    off by the end of the channel, was thrown away unsearched and the disclosure check passed).
+    """
+
+    def __init__(self, message: str, unread: bytes = b"") -> None:
+        super().__init__(message)
+        self.unread = unread
 
 
 class LineTooLong(ChannelBroken):
@@ -173,18 +183,25 @@ class LineChannel:
             left = self.deadline - time.monotonic()
             try:
                 if left <= 0 or not _wait_readable(self.fd, self.sandbox, left):
-                    raise ChannelBroken("the agent ended without answering")
+                    raise self._ended("the agent ended without answering")
             except TimeoutError:
-                raise ChannelBroken("no message from the agent within its time limit") from None
+                raise self._ended("no message from the agent within its time limit") from None
             chunk = os.read(self.fd, 1 << 20)
             if not chunk:
-                raise ChannelBroken("the agent ended without answering")
+                raise self._ended("the agent ended without answering")
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             return loads_keeping_surrogates(line)
         except (ValueError, UnicodeDecodeError) as error:
-            raise ChannelBroken(f"a line that is not strict JSON: {error}") from error
+            message = f"a line that is not strict JSON: {error}"
+            raise ChannelBroken(message, unread=line) from error
+
+    def _ended(self, why: str) -> ChannelBroken:
+        """The channel's end (or its time limit) before a line ended: the unfinished line, if
+        any, is handed on with it, never dropped."""
+        unread, self.buffer = self.buffer, b""
+        return ChannelBroken(why, unread=unread)
 
 
 __all__ = [

@@ -35,11 +35,15 @@ from typing import Any, ClassVar, Final, cast
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
+from provebench._jsonfile import loads_keeping_surrogates
 from provebench._local_http import LocalHTTPServer
+from provebench._mcp_face import ClientMessages
+from provebench.evidence._cuts import ChannelCut, messages_cut
 from provebench.si.agents._protocol import Answer, CallTool, DiagnosisAgent, Task, TransportFault
 
 IDENTITY_PATH: Final = "/identity-and-configuration"
 MAX_BODY: Final = 16 * 1024 * 1024
+_ANSWER_KEYS: Final = ("actions", "reasoning", "final_answer")
 HTTP_ISOLATION: Final = {
     "kind": "remote",
     "note": "served over HTTP by its operator; provebench does not isolate it",
@@ -69,9 +73,11 @@ def _request(url: str, payload: Mapping[str, Any] | None, timeout: float) -> Any
     if len(body) > MAX_BODY:
         raise TransportFault(f"{url} answered more than {MAX_BODY} bytes")
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise TransportFault(f"{url} answered something that is not JSON") from None
+        # strict: a key given twice would be read as its last value, and what the agent sent
+        # as the first never recorded (SI red team 20: the bytes sent, not a parse of them)
+        return loads_keeping_surrogates(body)
+    except ValueError:
+        raise TransportFault(f"{url} answered something that is not strict JSON") from None
 
 
 def _text(value: Any, name: str) -> str:
@@ -82,13 +88,29 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+def _tool_call(body: bytes) -> tuple[str, dict[str, JsonValue]] | None:
+    """The tool and arguments of a request that is exactly `{"tool": NAME, "arguments": {…}}`
+    (`arguments` optional) in strict JSON (no key twice, no NaN, bounded depth); else None."""
+    try:
+        request = loads_keeping_surrogates(body)
+    except ValueError:
+        return None
+    if not isinstance(request, dict) or set(request) - {"tool", "arguments"}:
+        return None  # a key the call does not carry would be recorded nowhere
+    tool, arguments = request.get("tool"), request.get("arguments", {})
+    if not isinstance(tool, str) or not isinstance(arguments, dict):
+        return None
+    return tool, arguments
+
+
 class _ToolServer:
     """The simulator's tools on 127.0.0.1 for one scenario; calls run on the runner's `call`."""
 
-    def __init__(self, call: CallTool) -> None:
+    def __init__(self, call: CallTool, sent: ClientMessages) -> None:
         self._call = call
         self.stopped: BaseException | None = None  # the runner's stop (the tool-call cap)
         self._lock = threading.Lock()
+        self.sent = sent  # every request refused, as sent (`refused`)
         # The endpoint's path is a secret handed to the agent alone: another process on this
         # machine cannot make calls that would be recorded as the agent's.
         self._path = f"/call/{secrets.token_urlsafe(24)}"
@@ -100,15 +122,16 @@ class _ToolServer:
                     self._reply(404, {"error": "not found"})
                     return
                 length = int(self.headers.get("Content-Length") or 0)
-                try:
-                    request = json.loads(self.rfile.read(min(length, MAX_BODY)))
-                    tool, arguments = request["tool"], request.get("arguments", {})
-                    if not isinstance(tool, str) or not isinstance(arguments, dict):
-                        raise ValueError
-                except (ValueError, KeyError, TypeError):
+                body = self.rfile.read(min(length, MAX_BODY))
+                call = _tool_call(body) if length <= MAX_BODY else None
+                if call is None:
+                    # A refused request is the agent's output all the same, and no action
+                    # records it: kept as sent (SI red team 20; a body over MAX_BODY, read to
+                    # MAX_BODY, passes the record's bound and is recorded as its cut).
+                    owner.refused(body, length)
                     self._reply(400, {"error": 'a tool call is {"tool": NAME, "arguments": {}}'})
                     return
-                self._reply(*owner.forward(tool, arguments))
+                self._reply(*owner.forward(*call))
 
             def _reply(self, status: int, payload: Mapping[str, Any]) -> None:
                 body = json.dumps(payload).encode()
@@ -128,6 +151,11 @@ class _ToolServer:
     def url(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}{self._path}"
+
+    def refused(self, body: bytes, length: int) -> None:
+        with self._lock:
+            if not self.sent.record_line(body) and length > len(body):
+                self.sent.dropped_bytes = max(self.sent.dropped_bytes, length)
 
     def forward(self, tool: str, arguments: dict[str, JsonValue]) -> tuple[int, dict[str, Any]]:
         # One call at a time, in arrival order: the simulator's steps are a sequence.
@@ -163,11 +191,22 @@ class HttpDiagnosisAgent:
     name: str = "http-agent"
     version: str = "0.0.0"
     version_note: ClassVar[str] = "as the agent reports it"
+    sent: ClientMessages = field(default_factory=ClientMessages)
+
+    def sent_messages(self) -> list[str]:
+        """The run's refused tool requests, as sent, and its answer's keys the contract does
+        not name (`agent_messages`)."""
+        return list(self.sent.texts)
+
+    def channel_cuts(self) -> list[ChannelCut]:
+        """The cut of those past their bound (`agent_cuts`), if any."""
+        cut = messages_cut(self.sent.limit, self.sent.dropped_bytes)
+        return [cut] if cut is not None else []
 
     def run(self, task: Task, call: CallTool) -> Answer:
         if self.identity_fault is not None:
             raise TransportFault(self.identity_fault)
-        with _ToolServer(call) as tools:
+        with _ToolServer(call, self.sent) as tools:
             request = {
                 "prompt": task.prompt,
                 "tools": [tool.name for tool in task.tools],
@@ -192,6 +231,12 @@ class HttpDiagnosisAgent:
                 raise stopped
         if not isinstance(response, dict):
             raise TransportFault("the agent's answer is not a JSON object")
+        unknown = {k: v for k, v in response.items() if k not in _ANSWER_KEYS}
+        if unknown:
+            # keys the contract does not name are the agent's output that no field holds: kept
+            # as sent (the `actions` it reports are its own account of its calls, which the
+            # steps record as made: not kept, docs/si-agents.md section 4b)
+            self.sent.record({"answer": unknown})
         return Answer(
             final_answer=_text(response.get("final_answer"), "final_answer"),
             reasoning_trace=_text(response.get("reasoning"), "reasoning"),

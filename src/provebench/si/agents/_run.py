@@ -234,6 +234,7 @@ def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | Non
     program's standard error. Both reach the operator's terminal, so both are recorded where
     every containment check searches them (SI red team 15, H2: a secret raised in an exception
     or printed to stderr was shown to the operator and passed the disclosure check)."""
+    from provebench.si.agents._http import HttpDiagnosisAgent
     from provebench.si.agents._sealed import CapturedStderr
 
     update: dict[str, object] = {}
@@ -244,13 +245,15 @@ def _with_agent_text(evidence: Evidence, agent: DiagnosisAgent, error: str | Non
     if stderr is not None:
         update["agent_stderr"] = stderr
     # what a sealed MCP program sent its server, notifications and `_meta` included (SI red
-    # team 17, H8)
-    messages = agent.sent_messages() if isinstance(agent, CapturedStderr) else []
+    # team 17, H8), and the requests an HTTP agent's tool endpoint refused, as sent (SI red
+    # team 20)
+    recorder = agent if isinstance(agent, (CapturedStderr, HttpDiagnosisAgent)) else None
+    messages = recorder.sent_messages() if recorder is not None else []
     if messages:
         update["agent_messages"] = list(messages)
     # each of those channels recorded only up to its bound, and how much it left out: a
     # containment check fails on a cut (SI red team 18, m1 and s1)
-    cuts = agent.channel_cuts() if isinstance(agent, CapturedStderr) else []
+    cuts = recorder.channel_cuts() if recorder is not None else []
     if cuts:
         update["agent_cuts"] = list(cuts)
     return evidence.model_copy(update=update) if update else evidence

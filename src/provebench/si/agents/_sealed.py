@@ -107,7 +107,8 @@ class _Sealed:
         else its answer (`CandidateFailed` for everything else). `stderr` receives what the
         agent wrote to its standard error (relayed to the terminal as well); `cuts` the cut of
         a protocol line over its bound, which ends the run unread; `sent` every message of the
-        agent's that no other field records (`_Sealed._serve`)."""
+        agent's that no other field records (`_Sealed._serve`), and the bytes of a line that
+        ended the channel unparsed (`ChannelBroken.unread`)."""
         private = private_folder("agent")
         (private / "work").mkdir()
         deadline = time.monotonic() + (IDENTIFY_TIMEOUT_SEC if task is None else self.timeout_sec)
@@ -148,7 +149,15 @@ class _Sealed:
                 raise CandidateFailed("AgentChannelLost", f"over {sent.limit} bytes of messages")
 
         while True:
-            message = channel.receive()
+            try:
+                message = channel.receive()
+            except ChannelBroken as error:
+                if error.unread and task is not None:
+                    # What the agent sent is recorded as sent, whatever the parse made of it: a
+                    # line that is no strict JSON, or the line its end left unfinished (SI red
+                    # team 20, S1). Past the bound, its length is the cut (`run`).
+                    sent.record_line(error.unread)
+                raise
             if not isinstance(message, dict):
                 unrecorded(message)
                 raise _protocol_error("a message must be a JSON object")

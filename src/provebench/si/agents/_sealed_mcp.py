@@ -153,7 +153,7 @@ async def _serve(run: _McpRun, task: Task, process: SandboxProcess, timeout_sec:
         on_identity=lambda name, version: None,
         messages=run.messages,
     )
-    reader = anyio.wrap_file(_BoundedLines(process.stdout, run))  # type: ignore[arg-type]
+    reader = _BoundedLines(process.stdout, run)
     writer = anyio.wrap_file(_Lines(process.stdin))  # type: ignore[arg-type]
 
     async def serve() -> None:
