@@ -21,8 +21,17 @@ SERVER = Path(__file__).parents[1] / "helpers" / "model_server_program.py"
 def test_a_model_server_run_sealed_cannot_read_the_scenario_and_is_sealed(
     tmp_path: Path,
 ) -> None:
+    """Named on its command line, the scenario is refused in one line before anything starts:
+    a file argument is shown alone, and this one is hidden (pilot red team round 19). A server
+    that names no file runs sealed."""
     scenario = tmp_path / "scenario.yaml"  # where si_run writes the fixture it runs
-    command = f"python3 {SERVER} {scenario}"
+    named, _ = si_run(
+        tmp_path, "--agent", "openai:tiny", extra=("--model-cmd", f"python3 {SERVER} {scenario}")
+    )
+    assert named.returncode == 2 and len(named.stderr.strip().splitlines()) == 1, named.stderr
+    assert "--model-cmd" in named.stderr and "which a candidate may not see" in named.stderr
+    assert not (tmp_path / "out").exists()
+    command = f"python3 {SERVER} x"
     result, evidence = si_run(tmp_path, "--agent", "openai:tiny", extra=("--model-cmd", command))
     assert result.returncode == 0, result.stderr
     assert scenario.is_file()
@@ -89,7 +98,7 @@ def test_a_suite_runs_on_one_sealed_model_server_and_is_a_sealed_result(tmp_path
 
     scenario = write_fixture(tmp_path)
     out = tmp_path / "suite"
-    command = f"python3 {SERVER} {scenario}"
+    command = f"python3 {SERVER} x"  # naming the scenario is refused (the test above)
     result = subprocess.run(
         [*PROVEBENCH, "si", "suite", str(scenario), "--agent", "openai:tiny",
          "--model-cmd", command, "--out", str(out)],

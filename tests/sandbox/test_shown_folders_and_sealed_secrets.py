@@ -90,7 +90,8 @@ def test_a_code_folder_spelled_through_a_link_to_tmp_is_tmp(tmp_path: Path) -> N
     link = tmp_path / "tmplink"
     link.symlink_to("/tmp")
     assert code_folder(link / "imp.py") == link / "imp.py"
-    assert code_folder(tmp_path / "imp.py") == tmp_path
+    (tmp_path / "code").mkdir(mode=0o755)
+    assert code_folder(tmp_path / "code" / "imp.py") == tmp_path / "code"
 
 
 def test_no_policy_shows_a_home_folder_or_tmp_whole_by_any_spelling(

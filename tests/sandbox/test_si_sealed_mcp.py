@@ -62,6 +62,7 @@ def test_the_documented_mcp_agent_runs_sealed(tmp_path: Path) -> None:
 
 
 def test_a_sealed_mcp_agent_cannot_read_the_scenario(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # shown whole: not a folder its owner keeps to itself
     (tmp_path / "agent.py").write_text(READER, encoding="utf-8")
     scenario = tmp_path / "scenario.yaml"  # where si_run writes the fixture it runs
     command = f"python3 {tmp_path / 'agent.py'} {scenario}"

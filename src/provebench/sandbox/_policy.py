@@ -44,6 +44,7 @@ from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 from provebench.sandbox._private import private_root
 from provebench.sandbox._pseudo_fs import pseudo_devices, pseudo_file_system
+from provebench.sandbox._python_command import program_argument
 
 if TYPE_CHECKING:
     from provebench.sandbox._held_code import HeldCode
@@ -308,18 +309,43 @@ def _holds_host_temp(location: Path) -> bool:
 
 
 def code_folder(file: Path, *, field: str = "--agent-cmd") -> Path:
-    """What is shown of a candidate's code file: its folder (so that sibling modules import), or
-    the file alone where the folder may not be shown whole (`_refusal`: the file system's root,
-    a home folder or above one, a system folder, `/tmp` or the host's temporary folder or above
-    them) — all by identity. A file that may never be shown (`never_shown`: `/etc/shadow`,
+    """What is shown of a candidate's program — the file its interpreter runs, or the class's
+    file of `path.py:Class`: its folder (so that sibling modules import), or the file alone
+    where the folder may not be shown whole (`_refusal`: the file system's root, a home folder
+    or above one, a system folder, `/tmp` or the host's temporary folder or above them; and
+    `_not_the_candidates`: a folder another user owns, or one its owner keeps to itself) — all
+    by identity. A file that may never be shown (`never_shown`: `/etc/shadow`,
     `/proc/self/environ` by any link) is refused in one line, before its folder is looked at:
     the file alone passes the same decision as a folder (pilot red team round 19, A2–A4)."""
-    refuse_never_shown(file, field=field, what="candidate's code")
-    file = absolute(file)
+    file = shown_alone(file, field=field)
     folder = file.parent
-    if _refusal(folder) is not None:
+    if _refusal(folder) is not None or _not_the_candidates(folder) is not None:
         return file
     return folder
+
+
+def shown_alone(file: Path, *, field: str = "--agent-cmd") -> Path:
+    """A file the candidate names that is not its program (a configuration, a data file): shown
+    as that file alone, never its folder — after `never_shown`, in one line."""
+    refuse_never_shown(file, field=field, what="candidate's code")
+    return absolute(file)
+
+
+def _not_the_candidates(folder: Path) -> str | None:
+    """Why a folder that holds the candidate's program is still not shown whole, or None: its
+    owner is not the user running the laboratory (a folder of another user's or of the system's
+    is not the code this user gives), or its owner keeps it to itself — no access at all for
+    the group or others, the mark `ssh` and `gpg` insist on for a folder of keys (pilot red
+    team round 19: a program named in `~/.ssh` would show every key beside it)."""
+    try:
+        status = real_path(folder).stat()
+    except OSError:
+        return "cannot be read"
+    if status.st_uid != os.getuid():
+        return "belongs to another user"
+    if status.st_mode & 0o077 == 0:
+        return "is private to its owner (no access for the group or others)"
+    return None
 
 
 def code_paths_for_command(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
@@ -329,15 +355,30 @@ def code_paths_for_command(argv: Sequence[str], *, field: str = "--agent-cmd") -
 
 
 def command_code_folders(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
-    """The folders of the files an external command names — the program, unless the system's,
-    and every absolute file argument — its code, without its interpreter."""
+    """What an external command shows of the files it names — its code, without its
+    interpreter. Only its program's folder may be shown whole (`code_folder`): the program
+    itself, unless the system's, or the file a Python interpreter runs (`program_argument`).
+    Every other absolute file argument is shown alone (`shown_alone`): the candidate writes its
+    own command line, and a data argument `~/.ssh/id_rsa`, `~/.aws/credentials` or
+    `~/.config/gh/hosts.yml` showed, and a seal copied, the whole folder of credentials around
+    it (pilot red team round 19). A file inside a folder shown whole (a configuration beside
+    the program) is shown with it, never again alone: there a hidden file is covered, as every
+    hidden file inside a shown folder is, where alone it would be refused."""
     folders = []
     if os.sep in argv[0] and not _is_system(absolute(Path(argv[0]))):
         folders.append(code_folder(Path(argv[0]), field=field))
-    for argument in argv[1:]:
-        candidate = Path(argument)
-        if candidate.is_absolute() and candidate.is_file():
-            folders.append(code_folder(candidate, field=field))
+    program = program_argument(argv)
+    files = [
+        (index, Path(argument))
+        for index, argument in enumerate(argv[1:], start=1)
+        if Path(argument).is_absolute() and Path(argument).is_file()
+    ]
+    folders += [code_folder(file, field=field) for index, file in files if index == program]
+    for index, file in files:
+        if index != program:
+            alone = shown_alone(file, field=field)
+            if not any(lies_inside(alone, shown) for shown in folders):
+                folders.append(alone)
     return folders
 
 
@@ -691,6 +732,7 @@ __all__ = [
     "policy_for",
     "refuse_never_shown",
     "refuse_shown_folder",
+    "shown_alone",
     "shown_to_every_candidate",
     "system_args",
 ]

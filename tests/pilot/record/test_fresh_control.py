@@ -185,6 +185,7 @@ def test_the_seal_is_refused_where_any_sandbox_can_read(where: str) -> None:
 
 
 def test_the_seal_is_refused_inside_the_candidates_code_folder(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # shown whole: not a folder its owner keeps to itself
     importer = tmp_path / "mine.py"
     importer.write_text("class Mine:\n    name = 'mine'\n    version = '1'\n", encoding="utf-8")
     result = run_cli("pilot", "seal", "--agent", f"{importer}:Mine", "--out", str(tmp_path / "s"))
