@@ -110,7 +110,9 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
     # (tests/llm/test_endpoint_isolation.py holds that a local one cannot).
     from provebench.sandbox import _isolation
 
-    monkeypatch.setattr(_isolation, "endpoint_reach", lambda url: "remote")
+    # Every address judged public; the client still connects to the loopback one it was
+    # judged by (the only one there is).
+    monkeypatch.setattr(_isolation, "_addresses_reach", lambda resolved: "remote")
     corpus = make_small_corpus(tmp_path, seed=3)
     work = tmp_path / "model-memory"
     work.mkdir()

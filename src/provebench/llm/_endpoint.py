@@ -8,6 +8,7 @@ wants no key gets a placeholder: the SDK insists on one.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from openai import OpenAI
 
     from provebench.llm._loop import LoopResult
+    from provebench.sandbox._isolation import EndpointJudgement
 
 OPENAI_PREFIX: Final = "openai:"
 API_KEY_ENV: Final = "OPENAI_API_KEY"
@@ -34,6 +36,8 @@ DEFAULT_MAX_TOKENS: Final = 2048
 # doubt by two faulted cycles is 30 rows and more, past 2,048 tokens, and a cut call is an
 # invalid one. The pilot's default completion limit leaves room for that.
 PILOT_MAX_TOKENS: Final = 8192
+# One judgement per endpoint, whichever thread asks first (the run's identity, or its client).
+_JUDGING = threading.Lock()
 
 
 class EndpointFailure(Exception):
@@ -77,6 +81,19 @@ class Endpoint:
     def spec(self) -> str:
         return f"{OPENAI_PREFIX}{self.model}"
 
+    def judgement(self) -> EndpointJudgement:
+        """Where `base_url` (and the environment's proxy for it) resolved, once for this
+        endpoint: the run's isolation records the reach judged from these addresses, and the
+        client connects to them and to no others (llm/_pinned.py)."""
+        from provebench.sandbox._isolation import judge_endpoint
+
+        with _JUDGING:
+            judged: EndpointJudgement | None = self.__dict__.get("_judgement")
+            if judged is None:
+                judged = judge_endpoint(self.base_url)
+                object.__setattr__(self, "_judgement", judged)
+            return judged
+
     def client(self) -> OpenAI:
         from openai import DefaultHttpxClient, OpenAI
 
@@ -95,7 +112,10 @@ class Endpoint:
             transport = importlib.import_module(name).HTTPTransport(uds=self.unix_socket)
             http_client = DefaultHttpxClient(transport=transport, follow_redirects=False)
         else:
+            from provebench.llm._pinned import pin_client
+
             http_client = DefaultHttpxClient(follow_redirects=False)
+            pin_client(http_client, self.judgement())
         return OpenAI(
             api_key=self.api_key,
             base_url=self.base_url,

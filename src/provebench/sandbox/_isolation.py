@@ -12,7 +12,9 @@ carried into every verdict.
   model has only the tools, but whatever serves the URL is the operator's, not provebench's: a
   server on this machine or its network (`local`) may be the candidate's own code with a shell,
   outside the sandbox, so it is unsealed; a server that only resolves to public addresses
-  (`remote`) cannot reach this machine's files, and is sealed as far as provebench can tell;
+  (`remote`) cannot reach this machine's files, and is sealed as far as provebench can tell
+  — the model client connects only to the addresses so judged (`judge_endpoint`,
+  llm/_pinned.py), never to what the name resolves to later;
 * `{"mode": "none", "reason": …}` — a candidate provebench did not start (`pilot serve`'s HTTP
   client, `si serve`'s MCP client). Its run evaluates, but it can never reach `laboratory_pass`
   or escrow, and every SI verdict of it says `sealed: false`.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -55,11 +58,13 @@ def isolation_of(policy_sha256: str) -> Isolation:
     return sandboxed(bwrap_tool().version, policy_sha256)
 
 
-def endpoint_isolation(url: str) -> Isolation:
+def endpoint_isolation(url: str, judgement: EndpointJudgement | None = None) -> Isolation:
     """The record of a model endpoint provebench did not start: its URL (without any user or
-    password in it), whether it is on this machine or its network (`endpoint_reach`), and the
-    proxy the requests go through when the environment names one (`proxy_for`)."""
-    record: Isolation = {"mode": "endpoint", "url": _shown_url(url), "reach": endpoint_reach(url)}
+    password in it), whether it is on this machine or its network (`judgement`, else
+    `judge_endpoint` now), and the proxy the requests go through when the environment names one
+    (`proxy_for`)."""
+    reach = (judgement or judge_endpoint(url)).reach
+    record: Isolation = {"mode": "endpoint", "url": _shown_url(url), "reach": reach}
     proxy = proxy_for(url)
     if proxy is not None:
         record["proxy"] = _shown_url(proxy)
@@ -87,33 +92,75 @@ def proxy_for(url: str) -> str | None:
     return proxies.get(scheme) or proxies.get("all") or None
 
 
-def endpoint_reach(url: str) -> Literal["local", "remote"]:
+@dataclass(frozen=True)
+class EndpointJudgement:
+    """An endpoint's reach and what it was judged from: each host its requests may connect to
+    (the URL's, and the proxy's when the environment names one), under `pin_key`, with the
+    addresses that host resolved to, once. The model client connects to these addresses and no
+    others (llm/_pinned.py): a name that resolves elsewhere afterwards — DNS rebinding, a
+    public address when the reach was judged and loopback when the SDK connects (pilot red team
+    20, H1) — reaches nothing it was not judged by."""
+
+    reach: Literal["local", "remote"]
+    addresses: Mapping[str, tuple[str, ...]]
+
+
+def judge_endpoint(url: str) -> EndpointJudgement:
     """`remote` when every address the URL's host resolves to is a public one that is not this
     machine's own — and so does the proxy's, when the environment names one for the URL, since
     the proxy answers for the model; `local` otherwise — loopback, private, link-local,
     unresolvable: anything that may be a process next to the laboratory, which provebench cannot
     tell from candidate code (fail closed)."""
     proxy = proxy_for(url)
-    if proxy is not None and _host_reach(urlsplit(proxy).hostname) == "local":
-        return "local"
-    return _host_reach(urlsplit(url).hostname)
+    hosts = [urlsplit(url).hostname] + ([urlsplit(proxy).hostname] if proxy is not None else [])
+    reach: Literal["local", "remote"] = "remote"
+    addresses: dict[str, tuple[str, ...]] = {}
+    for host in hosts:
+        if not host:
+            reach = "local"
+            continue
+        resolved = _resolve(host)
+        addresses[pin_key(host)] = resolved
+        if _addresses_reach(resolved) == "local":
+            reach = "local"
+    return EndpointJudgement(reach, addresses)
 
 
-def _host_reach(host: str | None) -> Literal["local", "remote"]:
-    if not host:
-        return "local"
+def endpoint_reach(url: str) -> Literal["local", "remote"]:
+    """The reach `judge_endpoint` gives `url`."""
+    return judge_endpoint(url).reach
+
+
+def pin_key(host: str) -> str:
+    """A host as the HTTP client names it when it connects: lower case, IPv6 without brackets,
+    an international name in its ASCII (IDNA) form."""
+    key = host.strip("[]").lower()
     try:
-        resolved = {info[4][0] for info in socket.getaddrinfo(host, None)}
+        return key.encode("idna").decode("ascii")
+    except UnicodeError:
+        return key
+
+
+def _resolve(host: str) -> tuple[str, ...]:
+    """Every address `host` resolves to, in the resolver's order; none when it does not."""
+    try:
+        infos = socket.getaddrinfo(host, None)
     except (OSError, UnicodeError):
+        return ()
+    return tuple(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def _addresses_reach(resolved: tuple[str, ...]) -> Literal["local", "remote"]:
+    if not resolved:
         return "local"
     own = _own_addresses()
     for text in resolved:
-        address = ipaddress.ip_address(str(text).split("%")[0])
+        address = ipaddress.ip_address(text.split("%")[0])
         if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
         if not address.is_global or str(address) in own:
             return "local"
-    return "remote" if resolved else "local"
+    return "remote"
 
 
 def _own_addresses() -> set[str]:
@@ -156,12 +203,15 @@ __all__ = [
     "SHIPPED",
     "UNSANDBOXED_MCP",
     "UNSANDBOXED_SERVED",
+    "EndpointJudgement",
     "Isolation",
     "endpoint_isolation",
     "endpoint_reach",
     "is_sandboxed",
     "is_sealed",
     "isolation_of",
+    "judge_endpoint",
+    "pin_key",
     "proxy_for",
     "sandboxed",
 ]

@@ -145,7 +145,9 @@ def openai_agent(
         name=OpenAIImporter.name,
         version=f"{OpenAIImporter.version}+{endpoint.model}",
         factory=lambda: OpenAIImporter(endpoint, contract, step_budget, timeout_sec),
-        isolation=dict(served) if served is not None else endpoint_isolation(endpoint.base_url),
+        isolation=dict(served)
+        if served is not None
+        else endpoint_isolation(endpoint.base_url, endpoint.judgement()),
         code_sha256=shipped_code_sha256(),
     )
 

@@ -202,7 +202,7 @@ class LoadedOpenAIAgent:
 
         if self.served is not None:
             return dict(self.served)
-        return endpoint_isolation(self.endpoint.base_url)
+        return endpoint_isolation(self.endpoint.base_url, self.endpoint.judgement())
 
     def factory(self) -> OpenAIDiagnoser:
         return OpenAIDiagnoser(self.endpoint, self.step_budget, self.timeout_sec)

@@ -1,0 +1,89 @@
+"""The model client connects only to the addresses its endpoint's reach was judged by.
+
+An endpoint is `remote` (sealed) when every address its host — and its proxy's — resolves to is
+public (sandbox/_isolation.py, `judge_endpoint`). The SDK's HTTP client resolves the name again
+for every connection it opens, so a name answered with a public address when the reach was
+judged and with 127.0.0.1 afterwards (DNS rebinding) had the requests served by whatever listens
+on this machine — candidate code running as the operator, outside the sandbox — under a `remote`
+record (pilot red team 20, H1). Here each connection the client opens goes to an address of the
+judgement and to no other: the name is never looked up again; the Host header, TLS server name
+and certificate check stay the name's, since only the socket's destination changes. A host the
+judgement did not resolve (none can be, short of a client that connects elsewhere than its URL
+and proxy) is refused, so the request fails as the endpoint's failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from provebench.sandbox._isolation import EndpointJudgement, pin_key
+
+
+class PinnedBackend:
+    """A network backend (httpcore's interface) that connects a host's name to the addresses
+    it was judged by, in the resolver's order, through the backend it wraps."""
+
+    def __init__(
+        self, inner: Any, addresses: Mapping[str, tuple[str, ...]], connect_error: type[Exception]
+    ) -> None:
+        self._inner = inner
+        self._addresses = dict(addresses)
+        self._connect_error = connect_error
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> Any:
+        judged = self._addresses.get(pin_key(host), ())
+        if not judged:
+            raise self._connect_error(
+                f"{host}: not an address the endpoint's reach was judged by; not connected"
+            )
+        failure: Exception | None = None
+        for address in judged:
+            try:
+                return self._inner.connect_tcp(
+                    address,
+                    port,
+                    timeout=timeout,
+                    local_address=local_address,
+                    socket_options=socket_options,
+                )
+            except Exception as error:  # the next judged address, as a resolver's client would
+                failure = error
+        assert failure is not None
+        raise failure
+
+    def connect_unix_socket(self, path: str, *args: Any, **kwargs: Any) -> Any:
+        raise self._connect_error(f"{path}: a Unix socket is not an address that was judged")
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def pin_client(client: Any, judgement: EndpointJudgement) -> None:
+    """Make every transport of `client` (an httpx or httpx2 client: its own, and the proxies'
+    the environment mounts) connect through a `PinnedBackend` of `judgement`. A transport
+    whose connection pool cannot be reached is refused rather than left to resolve on its own
+    (fail closed)."""
+    transports = [client._transport, *client._mounts.values()]
+    for transport in transports:
+        if transport is None:  # a mount that sends its URLs to no proxy: the client's own
+            continue
+        pool = getattr(transport, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if backend is None:
+            raise RuntimeError(
+                f"cannot pin the model client's connections ({type(transport).__name__})"
+            )
+        core = importlib.import_module(type(pool).__module__.split(".")[0])
+        pool._network_backend = PinnedBackend(backend, judgement.addresses, core.ConnectError)  # type: ignore[union-attr]
+
+
+__all__ = ["PinnedBackend", "pin_client"]
