@@ -22,7 +22,7 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.pilot.lab._runner import run_lab
 from provebench.pilot.record._rundir import RunDir
-from provebench.sandbox import _code_copy, _held_code
+from provebench.sandbox import _code_copy, _held_code, _private
 from provebench.sandbox._code_copy import snapshot_code
 from tests.helpers.pilot_evaluation import make_small_corpus
 
@@ -75,6 +75,7 @@ def test_an_edit_of_the_snapshot_after_identification_never_runs(
     tmp.mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.setattr("tempfile.tempdir", None)
+    monkeypatch.setattr(_private, "ROOT_PARENT", tmp)  # every private folder where it is edited
     candidate = tmp_path / "cand"
     candidate.mkdir()
     (candidate / "switch.py").write_text(SWITCH, encoding="utf-8")

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from provebench._errors import ProvebenchError
 from provebench.cli import app
-from provebench.sandbox import _policy, _pseudo_fs
+from provebench.sandbox import _policy, _private, _pseudo_fs
 from provebench.sandbox._code_copy import copy_code
 from provebench.sandbox._containment import lies_inside
 from provebench.sandbox._policy import PACKAGE_DIR, code_folder, command_code_paths, policy_for
@@ -92,6 +92,9 @@ def test_the_laboratory_own_working_folders_lie_in_the_private_root(
     def serve(corpus: Path, run_dir: Path, **_: Any) -> None:
         seen["serve"] = run_dir
 
+    lab = host_temp.parent / "lab"
+    lab.mkdir()
+    monkeypatch.setattr(_private, "ROOT_PARENT", lab)  # not the machine's /tmp, in a test
     monkeypatch.setattr("provebench.pilot.redteam.run_redteam", redteam)
     monkeypatch.setattr("provebench.pilot.emulator._commands.serve_lab", serve)
     CliRunner().invoke(app, ["pilot", "redteam", "--quiet"])
@@ -99,7 +102,7 @@ def test_the_laboratory_own_working_folders_lie_in_the_private_root(
     assert set(seen) == {"redteam", "serve"}
     for folder in seen.values():
         assert folder.parent == private_root()
-        assert lies_inside(folder, host_temp)
+        assert lies_inside(folder, lab) and not lies_inside(folder, host_temp)
         assert stat.S_IMODE(folder.parent.stat().st_mode) == 0o700
 
 

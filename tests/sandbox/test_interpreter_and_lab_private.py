@@ -18,7 +18,7 @@ import pytest
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus import corpus_config, write_corpus
-from provebench.sandbox import _policy
+from provebench.sandbox import _policy, _private
 from provebench.sandbox._known_secrets import known_secrets, remember_secret
 from provebench.sandbox._policy import interpreter_paths, policy_for
 from provebench.sandbox._private import private_folder, private_root, sweep_stale_folders
@@ -61,6 +61,7 @@ def test_the_private_root_is_masked_wherever_a_shown_folder_holds_it(
     temp = tmp_path / "temp"
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(_private, "ROOT_PARENT", temp)  # the private root's place, moved here
     # The temporary folder itself, or one holding it, is never shown (pilot red team round 18,
     # A3) ...
     for shown in (temp, tmp_path):

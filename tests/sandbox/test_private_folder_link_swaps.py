@@ -109,6 +109,7 @@ def test_b2_the_snapshot_swapped_after_it_was_held_leaves_the_victim_as_it_was(
 ) -> None:
     monkeypatch.setattr(_private, "_swept", True)  # this test's folders only
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    monkeypatch.setattr(_private, "ROOT_PARENT", tmp_path)
     real_hold = _code_copy.hold_code
     moved: list[Path] = []
 

@@ -21,6 +21,7 @@ from provebench._errors import ProvebenchError
 from provebench._paths import check_output_dir, check_output_file
 from provebench.attest import KEY_DIR_ENV, key_dir
 from provebench.pilot._seal import candidate_identity, seal_candidate
+from provebench.sandbox import _private
 from provebench.sandbox._known_secrets import RECORD_FILE, known_secrets, remember_secret
 from provebench.sandbox._policy import (
     code_folder,
@@ -125,6 +126,7 @@ def test_a_seal_copies_no_secret_a_run_hides(
     # A3), nothing of the private root.
     (code / "tmp").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(code / "tmp"))
+    monkeypatch.setattr(_private, "ROOT_PARENT", code / "tmp")  # an earlier build's place
     root = private_root()
     (root / "lab").mkdir()
     (root / "lab" / "service_account.json").write_text("KEY", encoding="utf-8")

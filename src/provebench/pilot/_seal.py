@@ -77,7 +77,7 @@ from provebench.pilot.record._seal import (
 )
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
-from provebench.sandbox._known_secrets import remember_secret
+from provebench.sandbox._known_secrets import remember_secret, remember_secret_marks
 from provebench.sandbox._policy import (
     code_paths_for_command,
     command_code_paths,
@@ -378,7 +378,7 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     """The control corpus of a seal: the sealed profile, the sealed seed. Its manifest sha256
     is signed into the seal folder (`control.json`): that corpus, and no other of the same seed
     and profile, is the control (pilot §11). Generating it again must give the same corpus."""
-    from provebench.pilot.corpus._folder import MANIFEST_FILE, write_corpus
+    from provebench.pilot.corpus._folder import MANIFEST_FILE, PUBLISHED_FILES, write_corpus
     from provebench.pilot.corpus._profiles import corpus_config
 
     opened = open_seal(folder, trusted)
@@ -397,6 +397,10 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
     remember_secret(out)  # before it holds anything: hidden from every candidate's runs
     info = write_corpus(config, out)
+    # …and by the bytes of each file that holds the seed's data (its answer key above all), so
+    # that a copy anywhere in a candidate's folder is refused too (pilot red team round 20, H4).
+    # Not the files every corpus of this build publishes alike: a candidate may keep those.
+    remember_secret_marks(sorted(p for p in out.iterdir() if p.name not in PUBLISHED_FILES))
     # The digest of the manifest this process wrote, checked still in place: a manifest of another
     # corpus renamed in before the signature was signed as the control (red team round 12b, K1).
     manifest = still_written(out / MANIFEST_FILE)

@@ -29,22 +29,32 @@ from provebench._read_once import (
     key_folder_identities,
 )
 from provebench.sandbox._containment import (
+    FileIdentity,
     files_by_identity,
     identity_of,
     lies_inside,
+    linked_files,
     real_path,
 )
+from provebench.sandbox._known_secrets import known_secret_marks
+from provebench.sandbox._mounts import mount_points
 from provebench.sandbox._policy import (
     NeverShownBelow,
     absolute,
     code_folder,
     never_shown_below,
 )
+from provebench.sandbox._private import is_private_root
 
 # Module prefixes whose classes are provebench's own code. provebench's test suite adds its own
 # `tests.` package (tests/conftest.py): its instrumented importers share state with the tests
 # and run in the test process. Nothing a candidate or its operator passes changes this list.
 SHIPPED_MODULE_PREFIXES: list[str] = ["provebench."]
+# The host's configuration, whose files a walk knows by identity when one it meets has other
+# names (a hard link). Small enough to list at each walk that meets such a file (a thousand
+# entries or so); the larger folders of host state (`/var`, a home folder) are not: a limit,
+# docs/sandbox.md "Hard links".
+LINKED_STATE_DIRS: tuple[Path, ...] = (Path("/etc"),)
 
 
 @dataclass(frozen=True)
@@ -147,7 +157,9 @@ def code_digest(
 class _Secrets:
     """The hidden paths, by real path (hidden where they lie) and by identity (the same file or
     folder by another name, which no mask covers): every hidden path and every file under one,
-    whatever its number of names, and every file of the laboratory's key folder."""
+    whatever its number of names, and every file of the laboratory's key folder; every seal's
+    opening and control file by its recorded bytes, wherever it was moved or copied
+    (`_known_secrets`); and this namespace's mount points."""
 
     def __init__(self, hidden: Sequence[Path]) -> None:
         self.paths = {real_path(h): h for h in hidden}
@@ -162,6 +174,64 @@ class _Secrets:
         self.key_material = KeyMaterialCheck()
         # What is never shown, as met below a shown path (a mount in the candidate's folder)
         self.below = never_shown_below()
+        # Every seal's opening and control file, moved or copied away from its recorded path: by
+        # the bytes a move and a copy keep (pilot red team round 20, H4).
+        self.marks = known_secret_marks()
+        # A mount point below a shown path, whatever its source (pilot red team round 20, H2).
+        self.mounts = mount_points()
+        self._state_links: dict[FileIdentity, Path] | None = None
+
+    def refuse_host_link(self, path: Path, status: os.stat_result, field: str) -> None:
+        """Refuse a file with other names that is a file of the host's configuration by one of
+        them: `ln /etc/shadow code/x` (pilot red team round 20, H3; only a root operator can
+        link a file it may not write, `fs.protected_hardlinks`). A venv's files have other names
+        too (uv links them from its cache): a link count alone is never refused. The host's
+        linked files are listed once per walk, when the first such file is met."""
+        if status.st_nlink < 2 or not stat.S_ISREG(status.st_mode):
+            return
+        if self._state_links is None:
+            self._state_links = linked_files(LINKED_STATE_DIRS)
+        host = self._state_links.get((status.st_dev, status.st_ino))
+        if host is not None:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is {host} by another name (a hard link), a "
+                "file of the host's configuration, which a candidate may not see; remove it",
+                field=field,
+            )
+
+    def refuse_mount(self, path: Path, field: str) -> None:
+        """Refuse `path` (met below a shown path, or a shown file) when something is mounted
+        there: nothing below the host's top-level folders is known by identity, so a bind of
+        `/etc/shadow` or `/etc/ssh` in the candidate's folder passed every other check."""
+        if path in self.mounts:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is a mount point (a file system or a host "
+                "file or folder mounted there); a sandbox never shows one, nor a seal copies it "
+                "— unmount it",
+                field=field,
+            )
+
+    def refuse_private_root(self, folder: Path, names: Sequence[str], field: str) -> None:
+        """Refuse a folder of the code that is a laboratory's private root, any laboratory's,
+        wherever it lies (`_private.is_private_root`: by its marker, or an earlier build's name),
+        before anything in it is read (pilot red team round 20, H5)."""
+        if is_private_root(set(names), folder.name):
+            raise ProvebenchError(
+                f"{folder} in the candidate's code is a laboratory's private folder (its keys "
+                "and sockets), which a candidate may not see; move it out",
+                field=field,
+            )
+
+    def refuse_bytes(self, path: Path, size: int, sha256: str, field: str) -> None:
+        """Refuse a file of the code whose bytes are a recorded secret's (a copy of a seal's
+        opening or of a control's answer key), compared only where a secret has its size."""
+        secret = self.marks.file_with_bytes(size, sha256)
+        if secret is not None:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is a copy of {secret}, a seal's opening or a "
+                "control corpus's file, which a candidate may not see; remove it",
+                field=field,
+            )
 
     def hides(self, path: Path) -> bool:
         """Whether `path` (met in a code folder, links unfollowed) is a hidden path, hidden where
@@ -170,7 +240,8 @@ class _Secrets:
 
     def refuse_identity(self, path: Path, status: os.stat_result, field: str) -> None:
         """Refuse `path` when `status` (its lstat, or the fstat of what was opened) is a hidden
-        file or folder, or a file of the key folder."""
+        file or folder, a file of the key folder, or a file of the host's configuration."""
+        self.refuse_host_link(path, status, field)
         found = (status.st_dev, status.st_ino)
         if found in self.identities:
             raise ProvebenchError(
@@ -219,6 +290,10 @@ def read_shown(
         secrets.refuse_identity(root, status, field)
         _refuse_never_shown(root, status, secrets.below, field)
         if not stat.S_ISDIR(status.st_mode):
+            # A file named as the code is one the candidate chose: bound there, it is a host file
+            # by another name. A shown folder may be a mount (a container's volume): what is
+            # below it is walked.
+            secrets.refuse_mount(root, field)
             name = _utf8_name(root, Path(given).name, field)  # named as the code itself
             counted.add(status)
             yield _read_file(root, None, index, name, status, secrets, field, root_file=True)
@@ -251,6 +326,7 @@ def _read_folder(
         raise ProvebenchError(
             f"cannot list the candidate's code: {error.strerror}", path=folder, field=field
         ) from None
+    secrets.refuse_private_root(folder, names, field)
     for name in names:
         path = folder / name
         if skip_caches and name in _CACHES:
@@ -258,6 +334,7 @@ def _read_folder(
         status = None if secrets.hides(path) else _shown_status(path, field, dir_fd=fd, name=name)
         if status is None:
             continue
+        secrets.refuse_mount(path, field)
         if not stat.S_ISLNK(status.st_mode):  # what the walk looked at, then what it opens
             secrets.refuse_identity(path, status, field)
             _refuse_never_shown(path, status, secrets.below, field)
@@ -311,6 +388,7 @@ def _read_file(
     with _in_code(field):
         held = _read_descriptor(fd, info, path, MAX_CODE_BYTES)  # closes it
     secrets.key_material.note(path, info, held.sha256)
+    secrets.refuse_bytes(path, info.st_size, held.sha256, field)
     mode = stat.S_IMODE(info.st_mode)
     kind = "exec" if mode & stat.S_IXUSR else "file"
     entry = f"{kind}:{held.sha256}"

@@ -13,17 +13,26 @@ not an absolute path: an output written over it) stops every launch until it is 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
 from provebench._key_location import key_dir
 
 RECORD_FILE = "known-secrets.txt"
+# One secret file's mark a line: `SIZE SHA256 PATH` (the path where it was made, for messages).
+MARKS_FILE = "known-secret-marks.txt"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def remember_secret(path: Path) -> None:
-    """Record `path` (where the kernel finds it) as hidden from every candidate from now on."""
+    """Record `path` (where the kernel finds it) as hidden from every candidate from now on, and
+    the bytes of the files it holds now (`remember_secret_marks`)."""
     folder = key_dir()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     line = os.path.realpath(path) + "\n"
@@ -34,19 +43,82 @@ def remember_secret(path: Path) -> None:
             "recorded as hidden from every candidate; choose another name",
             path=path,
         )
+    _append(folder / RECORD_FILE, line)
+    remember_secret_marks([path])
+
+
+def remember_secret_marks(paths: Iterable[Path]) -> None:
+    """Record the marks of `paths` — the size and sha256 of each file, and of every file a
+    folder holds now — so that a walk refuses them moved or copied anywhere (H4). An empty file
+    has no bytes to keep and is not recorded."""
+    lines: list[str] = []
+    for given in paths:
+        real = Path(os.path.realpath(given))
+        for path in (real, *_files_under(real)):
+            try:
+                status = path.lstat()
+            except OSError:
+                continue
+            where = os.fsdecode(path)
+            if "\n" in where or not stat.S_ISREG(status.st_mode) or not status.st_size:
+                continue  # a name no line holds is refused by `remember_secret` for its own paths
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            lines.append(f"{status.st_size} {digest} {where}\n")
+    if lines:
+        folder = key_dir()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _append(folder / MARKS_FILE, "".join(lines))
+
+
+def _files_under(folder: Path) -> list[Path]:
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return [Path(top, name) for top, _, files in os.walk(folder) for name in files]
+
+
+def _append(record: Path, text: str) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
-    descriptor = os.open(folder / RECORD_FILE, flags, 0o600)
+    descriptor = os.open(record, flags, 0o600)
     with os.fdopen(descriptor, "a", encoding="utf-8", errors="surrogateescape") as handle:
-        handle.write(line)
+        handle.write(text)
 
 
-def known_secrets() -> list[Path]:
-    """Every recorded secret that still exists, in the order recorded, each once.
+@dataclass(frozen=True)
+class SecretMarks:
+    """What `remember_secret_marks` recorded: each secret file's sha256, by its size (a file of
+    a size no secret has is never compared further). By bytes, not by identity: a file of the
+    candidate's may be given the inode number of a removed secret, and a moved secret keeps its
+    bytes."""
 
-    Fails closed: a record that cannot be read (but exists) or holds a line that is not an
-    absolute path stops the launch in one line — garbled, it would otherwise read as "nothing
-    to hide" and unhide every opening and control (pilot red team round 17, A8)."""
-    record = key_dir() / RECORD_FILE
+    digests: dict[int, dict[str, Path]]
+
+    def file_with_bytes(self, size: int, sha256: str) -> Path | None:
+        """The secret file recorded with these bytes, or None."""
+        return self.digests.get(size, {}).get(sha256)
+
+
+def known_secret_marks() -> SecretMarks:
+    """Every mark recorded (`remember_secret_marks`), of secrets gone from their path too: a
+    moved one is exactly what they find. Fails closed, as `known_secrets` does: a record that
+    cannot be read, or a line that is not a mark, stops the walk in one line."""
+    record = key_dir() / MARKS_FILE
+    digests: dict[int, dict[str, Path]] = {}
+    for number, line in enumerate(_record_lines(record), start=1):
+        size, _, rest = line.partition(" ")
+        digest, _, where = rest.partition(" ")
+        if not (size.isdigit() and _SHA256.fullmatch(digest) and Path(where).is_absolute()):
+            raise ProvebenchError(
+                "the record of the secrets every sandbox hides is garbled (a line that is not "
+                "a mark); restore it from the seals and controls made",
+                path=record,
+                line=number,
+            )
+        digests.setdefault(int(size), {}).setdefault(digest, Path(where))
+    return SecretMarks(digests)
+
+
+def _record_lines(record: Path) -> list[str]:
+    """A record's lines, split on "\n" alone (see `known_secrets`); none when it is missing."""
     try:
         text = record.read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
@@ -56,13 +128,24 @@ def known_secrets() -> list[Path]:
             f"cannot read the record of the secrets every sandbox hides: {error.strerror}",
             path=record,
         ) from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def known_secrets() -> list[Path]:
+    """Every recorded secret that still exists, in the order recorded, each once.
+
+    Fails closed: a record that cannot be read (but exists) or holds a line that is not an
+    absolute path stops the launch in one line — garbled, it would otherwise read as "nothing
+    to hide" and unhide every opening and control (pilot red team round 17, A8)."""
+    record = key_dir() / RECORD_FILE
     found: list[Path] = []
     # One record a line, split on "\n" alone, as written: `splitlines` also splits on CR, the
     # form feed, U+2028 … which a folder name may hold, and a name cut in two was never hidden
     # (pilot red team round 18, A4: a seal under `vault\u2028/` had its opening read).
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = _record_lines(record)
     for number, line in enumerate(lines, start=1):
         path = Path(line)
         if not path.is_absolute() or "\x00" in line:
@@ -79,4 +162,12 @@ def known_secrets() -> list[Path]:
     return found
 
 
-__all__ = ["RECORD_FILE", "known_secrets", "remember_secret"]
+__all__ = [
+    "MARKS_FILE",
+    "RECORD_FILE",
+    "SecretMarks",
+    "known_secret_marks",
+    "known_secrets",
+    "remember_secret",
+    "remember_secret_marks",
+]

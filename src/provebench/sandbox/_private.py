@@ -1,12 +1,18 @@
 """The laboratory's private folders: one per sealed cycle, per identification, per emulator.
 
-Each is made by `mkdtemp` (mode 0700) inside one folder per user, `provebench-private-UID` in
-the system's temporary folder (mode 0700, the user's own, never a link), and removed when its
-work is done. That one folder is hidden from every sandbox wherever a shown folder holds it
-(`_policy.policy_for`): a mask over it covers every laboratory's private folder, those made
-after the sandbox started included — an emulator's socket and each cycle's service-account key
-(pilot red team round 16, A6: a candidate shown the temporary folder reached another run's
-laboratory through its socket and key).
+Each is made by `mkdtemp` (mode 0700) inside one folder per user, `/tmp/provebench-private-UID`
+(mode 0700, the user's own, never a link), and removed when its work is done. That one folder is
+hidden from every sandbox wherever a shown folder holds it (`_policy.policy_for`): a mask over
+it covers every laboratory's private folder, those made after the sandbox started included — an
+emulator's socket and each cycle's service-account key (pilot red team round 16, A6: a candidate
+shown the temporary folder reached another run's laboratory through its socket and key).
+
+Its place does not follow `$TMPDIR`: a laboratory run with another `$TMPDIR` made its root
+there, which no other laboratory knew of, and one inside a candidate's folder was sealed whole,
+a service-account key included (pilot red team round 20, H5). One place per user on the
+machine, whatever the environment, so every laboratory of the user hides the same root; and
+the root holds a marker (`ROOT_MARKER`) by which a walk of a candidate's code refuses any
+laboratory's root wherever it lies, renamed too (`_candidate.read_shown`).
 
 A laboratory killed with SIGKILL cannot remove its own, so each name carries the process id
 that made it, and the first private folder a process makes sweeps the folders whose process no
@@ -32,15 +38,28 @@ _PREFIX = "provebench-"
 # Exactly what `private_folder` names: kind, process id, `mkdtemp`'s eight characters.
 _NAME = re.compile(r"provebench-([a-z]+)-([0-9]+)-[a-z0-9_]{8}")
 _swept = False
+# Where every laboratory of a user keeps its private folders: the machine's temporary file
+# system by its fixed name, never `$TMPDIR` (H5 above).
+ROOT_PARENT = Path("/tmp")
+# The file every private root holds: a walk of a candidate's code refuses a folder holding it.
+ROOT_MARKER = ".provebench-private-root"
+# The name of a root, made by this build or an earlier one (which made it in `$TMPDIR`, unmarked).
+ROOT_NAME = re.compile(r"provebench-private-[0-9]+")
 
 
 def private_root() -> Path:
-    """The user's one folder of private folders, `provebench-private-UID` in the temporary
-    folder: made mode 0700 if missing; refused in one line unless it is a real folder of the
-    user's own (a link or another user's folder there would hand the keys to its owner)."""
-    root = Path(tempfile.gettempdir()) / f"{_PREFIX}private-{os.getuid()}"
-    with contextlib.suppress(FileExistsError):
+    """The user's one folder of private folders, `/tmp/provebench-private-UID`: made mode 0700
+    if missing, with its marker; refused in one line unless it is a real folder of the user's
+    own (a link or another user's folder there would hand the keys to its owner)."""
+    root = ROOT_PARENT / f"{_PREFIX}private-{os.getuid()}"
+    try:
         root.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot make the laboratory's private root: {error.strerror}", path=root
+        ) from None
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY | os.O_NOFOLLOW
     try:
         fd = os.open(root, flags)
@@ -50,14 +69,30 @@ def private_root() -> Path:
         status = os.fstat(fd) if fd >= 0 else None
         if status is None or status.st_uid != os.getuid():
             raise ProvebenchError(
-                f"{root} is not a folder of this user's own; remove it", field="TMPDIR"
+                "is not a folder of this user's own (the laboratory's private root); remove it",
+                path=root,
             )
         if stat.S_IMODE(status.st_mode) != 0o700:  # made by a wider umask's mkdir, or widened
             os.fchmod(fd, 0o700)
+        _mark(fd)
     finally:
         if fd >= 0:
             os.close(fd)
     return root
+
+
+def _mark(root_fd: int) -> None:
+    """Put the marker in the root held open (made once; never through a link at its name)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(ROOT_MARKER, flags | os.O_EXCL, 0o600, dir_fd=root_fd))
+
+
+def is_private_root(names: frozenset[str] | set[str], name: str) -> bool:
+    """Whether a folder called `name` that holds `names` is a laboratory's private root: it
+    holds the marker (any root of this build, renamed too), or bears a root's name (one of an
+    earlier build, made unmarked)."""
+    return ROOT_MARKER in names or ROOT_NAME.fullmatch(name) is not None
 
 
 def private_folder(kind: str, parent: Path | None = None) -> Path:
@@ -70,6 +105,7 @@ def private_folder(kind: str, parent: Path | None = None) -> Path:
             sweep_stale_folders(parent)
             # Left by a laboratory from before the private root: its keys and socket.
             sweep_stale_folders(parent.parent)
+            sweep_stale_folders(Path(tempfile.gettempdir()))
     return Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{kind}-{os.getpid()}-", dir=parent))
 
 
@@ -128,6 +164,9 @@ def remove_private_folder(folder: Path) -> None:
 
 
 __all__ = [
+    "ROOT_MARKER",
+    "ROOT_PARENT",
+    "is_private_root",
     "private_folder",
     "private_root",
     "remove_private_folder",

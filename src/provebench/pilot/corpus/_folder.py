@@ -84,6 +84,11 @@ AGENT_CONTRACT_FILE = "agent_contract.md"
 MAPPING_FILE = "manager_mapping.csv"  # the mapping table the contract names, as published
 CORPUS_INFO_FILE = "corpus.json"
 MANIFEST_FILE = "manifest.json"
+# The files whose bytes are the same in every corpus this build writes, whatever its seed: the
+# published contract, mapping and templates. No secret of a control corpus (`pilot._seal`).
+PUBLISHED_FILES = frozenset(
+    {CANDIDATE_TEMPLATE_FILE, EXTERNAL_CHECKS_FILE, AGENT_CONTRACT_FILE, MAPPING_FILE}
+)
 CORPUS_FILES: tuple[str, ...] = (
     EVENTS_FILE,
     EXPECTED_ROWS_FILE,
@@ -628,6 +633,7 @@ __all__ = [
     "EXPECTED_ROWS_FILE",
     "EXTERNAL_CHECKS_FILE",
     "MANIFEST_FILE",
+    "PUBLISHED_FILES",
     "Corpus",
     "CorpusManifest",
     "EventSource",
