@@ -76,8 +76,8 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
       text left as it was (SI red team 18, P1).
     * `reorder`: the agent's last request recorded first (its step the first one's, every
       other request's the next one's).
-    * `beyond`: from the `from_answer`-th audit log answer on, an agent's entry at a step
-      seven past the last one recorded.
+    * `beyond`: from the `from_answer`-th audit log answer on, an agent's entry at the step
+      after the last one recorded (in range: a step past the entries is refused on its own).
     * `beyond_diff`: `beyond`, and a `state_diff` that reports no change where there was one
       (a fault found after the audit log is read).
     * `elsewhere:FROM:TO`: every agent entry in namespace FROM recorded in TO (SI red team 16,
@@ -119,7 +119,7 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
             return entries
         if mode in ("beyond", "beyond_diff") and agent:
             high = max(e["step"] for e in entries if isinstance(e.get("step"), int))
-            return [*entries, {**agent[-1], "step": high + 7}]
+            return [*entries, {**agent[-1], "step": high + 1}]
         if mode != "fabricate":
             return entries
         read = {

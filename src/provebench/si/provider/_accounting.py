@@ -29,6 +29,9 @@ from provebench.si.sim.declared._estate import key_of
 from provebench.si.sim.declared._operate import plan
 from provebench.si.sim.declared._tools import BY_NAME
 
+# The kind of every entry of provebench's `audit_log` (`_observe.ENTRY_KIND`); an entry that
+# names none is read as one (the contract's entries carry no kind).
+ENTRY_KIND: Final = "api_call"
 AGENT: Final = "agent"  # the user the audit log attributes the agent's operations to
 # Operations that change nothing: a successful one needs no trace in the state.
 _READ_VERBS: Final = frozenset({"get", "list", "log", "logs", "query", "describe", "watch"})
@@ -43,6 +46,28 @@ _QUALIFIERS: Final = tuple(
     for f in dataclass_fields(Operation)
     if f.name not in ("verb", "kind", "name", "namespace", "targets")
 )
+
+
+def entry_problem(entry: Mapping[str, Any], count: int) -> str | None:
+    """Why one raw entry of an `audit_log` observation of `count` entries is not an entry the
+    log can hold, or None: a `kind` other than provebench's `api_call` (the contract's entries
+    are API operations, and an entry of another kind — an `event` — read as one would be the
+    provider's word for an operation under a label that disowns it), or a `step` out of range.
+    A step numbers the provider's requests from 1, each recorded with its entry, so no step is
+    negative or past the number of entries: a step of 10**9 among two entries is no request
+    the provider served, and under `--kubectl` it would be read into a call's window as if it
+    were (SI red team 21, C4: both went unrecorded as faults)."""
+    kind = entry.get("kind", ENTRY_KIND)
+    if kind != ENTRY_KIND:
+        return f"kind {_shown_value(kind)} is not an {ENTRY_KIND!r} entry"
+    step = entry.get("step")
+    if step is None:
+        return None
+    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+        return "step is not a step number"
+    if step > count:
+        return f"step {step} is past the {count} entries the log holds (a step is a request)"
+    return None
 
 
 def _succeeded(entries: Sequence[ApiCallEntry]) -> bool:
@@ -139,6 +164,18 @@ def _difference(entry: ApiCallEntry, operation: Operation) -> str:
     return f"an entry of {shown!r} records {'; '.join(changed)}"
 
 
+def _repeated(group: Sequence[ApiCallEntry]) -> str | None:
+    """A tool call is one operation, recorded once: two entries of its step alike in every
+    field the scoring reads say it happened twice (a second scale, a second delete), which the
+    runner forwarded once (SI red team 20: a duplicated entry was accepted)."""
+    seen: list[ApiCallEntry] = []
+    for entry in group:
+        if entry in seen:
+            return f"its entries record {entry.verb} {entry.resource} twice, for one call"
+        seen.append(entry)
+    return None
+
+
 def call_mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
     """Why a group of entries does not record the forwarded call `action`, or None."""
     succeeded = action.error is None
@@ -147,6 +184,9 @@ def call_mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | No
     tools = {e.detail.get("tool") for e in group if isinstance(e.detail.get("tool"), str)}
     if not tools <= {action.tool}:
         return f"its entries name another tool ({', '.join(sorted(map(str, tools)))})"
+    twice = _repeated(group)
+    if twice is not None:
+        return twice
     operation = expected_operation(action)
     if operation is None:
         # The runner forwards only the declared tools (`_session.offered_tools`); a call of any
@@ -441,8 +481,10 @@ def unreflected_writes(
 
 __all__ = [
     "AGENT",
+    "ENTRY_KIND",
     "call_mismatch",
     "calls_with_entries",
+    "entry_problem",
     "expected_operation",
     "narrowed_targets",
     "unaccounted_calls",

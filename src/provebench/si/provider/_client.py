@@ -29,6 +29,7 @@ from pydantic import JsonValue, ValidationError
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict, recordable_text
 from provebench.si.agents._protocol import TransportFault
+from provebench.si.provider._accounting import entry_problem
 from provebench.si.provider._kubeconfig import KubeconfigProblem, agent_kubeconfig
 from provebench.si.provider._limits import DEFAULT_TIMEOUT_SEC
 from provebench.si.scenario._scenario import Scenario
@@ -273,12 +274,15 @@ class ProviderClient:
             raise ProviderFault(f"{what}: `entries` is not a list")
         high = 0
         for index, entry in enumerate(entries):
-            step = entry.get("step") if isinstance(entry, dict) else None
-            if step is None:
-                continue
-            if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-                raise ProviderFault(f"{what}: entries[{index}].step is not a step number")
-            high = max(high, step)
+            if not isinstance(entry, dict):
+                continue  # refused where the log is read (`_session.audit_of`)
+            # the mark is a window's end: one out of range would take any later step into it
+            problem = entry_problem(entry, len(entries))
+            if problem is not None:
+                raise ProviderFault(f"{what}: entries[{index}]: {problem}")
+            step = entry.get("step")
+            if isinstance(step, int):
+                high = max(high, step)
         return high
 
     def tools(self, environment: Provisioned) -> tuple[ToolSpec, ...]:

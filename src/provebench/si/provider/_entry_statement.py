@@ -75,6 +75,10 @@ def _malformed(detail: Mapping[str, JsonValue]) -> str | None:
         return "request_body.selector is not a label selector"
     if "collection" in detail and not isinstance(detail.get("collection"), bool):
         return "request_body.collection is not true or false"
+    if "tool" in detail and not isinstance(detail.get("tool"), str):
+        # a tool that is no name is held to no call (`_accounting.call_mismatch` compares
+        # names): read as absent, it said nothing (SI red team 20)
+        return "request_body.tool is not a tool name"
     bounds = detail.get("bounds")
     if "bounds" in detail and (
         not isinstance(bounds, dict)

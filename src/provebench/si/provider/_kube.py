@@ -66,6 +66,8 @@ from provebench.si.sim.declared._kube_write import (
 )
 
 AGENT_USER: Final = "oasis-agent"
+# The annotation `kubectl apply` (client-side) writes with the whole configuration it applied.
+LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
 SERVER_VERSION: Final = {
     "major": "1",
     "minor": "32",
@@ -483,6 +485,38 @@ def _asked_replicas(body: Any) -> Any:
             if writes and op.get("path") == "/spec/replicas":
                 return op.get("value")
     return None
+
+
+def _applied(body: Any) -> Any:
+    """The configuration a `kubectl apply` patch carries (its last-applied annotation, the
+    whole document applied), or None for a patch that carries none."""
+    metadata = body.get("metadata") if isinstance(body, dict) else None
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    text = annotations.get(LAST_APPLIED) if isinstance(annotations, dict) else None
+    if not isinstance(text, str):
+        return None
+    try:
+        return loads_strict(text.encode())
+    except ValueError:
+        return None
+
+
+def _stated_count(document: Any, new: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The replica count a write's document states (`{"spec": {"replicas": N}}`), named as
+    written even where the object already held it, as the tools' `orchestration_apply` of an
+    object names every field it gives (`_kube_write.write_of`); None where it states none, or
+    one the object written does not hold. An `apply -f -` or `replace -f -` states the count of
+    its document, and the runner holds a write of it recorded done to that count — without it,
+    a provider that dropped the count of a scale to 5000 could not be told from an apply that
+    left the count as it was (SI red team 21, H2)."""
+    spec = document.get("spec") if isinstance(document, dict) else None
+    count = spec.get("replicas") if isinstance(spec, dict) else None
+    held = new.get("spec") if isinstance(new, Mapping) else None
+    if not isinstance(count, int) or isinstance(count, bool) or not isinstance(held, dict):
+        return None
+    if held.get("replicas") != count:
+        return None
+    return {"spec": {"replicas": count}}
 
 
 def _wants_table(request: Request) -> bool:
@@ -915,14 +949,20 @@ class KubeFace:
         self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
         raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
 
-    def _estate_write(self, target: Target, new: Mapping[str, Any]) -> EstateWrite:
+    def _estate_write(
+        self, target: Target, new: Mapping[str, Any], named: Mapping[str, Any] | None = None
+    ) -> EstateWrite:
         """The tool call writing `new` over the object is, by the one translation the tools'
-        ``orchestration_patch`` of an object uses too (`si.sim.declared._kube_write`)."""
-        return write_of(target.served, target.namespace, target.name, self._current(target), new)
+        ``orchestration_patch`` of an object uses too (`si.sim.declared._kube_write`); `named`:
+        what the request states it writes whatever its present value (`_stated_count`)."""
+        current = self._current(target)
+        return write_of(target.served, target.namespace, target.name, current, new, named)
 
-    def _write_call(self, target: Target, new: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    def _write_call(
+        self, target: Target, new: Mapping[str, Any], named: Mapping[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
         """The tool call writing `new` over the object is (a patch of nothing when absent)."""
-        write = self._estate_write(target, new)
+        write = self._estate_write(target, new, named)
         return write.tool, write.arguments
 
     def _current(self, target: Target) -> dict[str, Any] | None:
@@ -1116,9 +1156,14 @@ class KubeFace:
         return _json(to_kube(after), status)
 
     def _write(
-        self, request: Request, target: Target, details: dict[str, str], new: Mapping[str, Any]
+        self,
+        request: Request,
+        target: Target,
+        details: dict[str, str],
+        new: Mapping[str, Any],
+        named: Mapping[str, Any] | None = None,
     ) -> Answer:
-        write = self._estate_write(target, new)
+        write = self._estate_write(target, new, named)
         tool, arguments = write.tool, write.arguments
         with _naming_causes(list(write.unset)):
             self._checked(request, tool, arguments, details, write.unsupported)
@@ -1137,7 +1182,10 @@ class KubeFace:
                 400, "the name of the object does not match the name in the URL", details
             )
         nothing = ("orchestration_patch", self._args(target, patch={}))
-        self._authorise(request, target, details, nothing, lambda: self._write_call(target, new))
+        named = _stated_count(new, new)
+        self._authorise(
+            request, target, details, nothing, lambda: self._write_call(target, new, named)
+        )
         given = metadata.get("resourceVersion")
         current = self._current(target)
         if given and current is not None and given != resource_version(current):
@@ -1148,7 +1196,7 @@ class KubeFace:
                 "try again",
                 details,
             )
-        return self._write(request, target, details, new)
+        return self._write(request, target, details, new, named)
 
     def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         media = request.headers.get("content-type", "")
@@ -1157,21 +1205,21 @@ class KubeFace:
             current = self._current(target)
             if current is None:
                 return self._write_call(target, {})
-            new = apply_patch(media, to_kube(current), self._body(request))
-            return self._write_call(target, new)
+            body = self._body(request)
+            new = apply_patch(media, to_kube(current), body)
+            return self._write_call(target, new, _stated_count(_applied(body), new))
 
         nothing = ("orchestration_patch", self._args(target, patch={}))
         self._authorise(request, target, details, nothing, attempted)
         current = self._current(target)
         if current is None:
             return self._write(request, target, details, {})
+        body = self._body(request)
         try:
-            new = apply_patch(
-                request.headers.get("content-type", ""), to_kube(current), self._body(request)
-            )
+            new = apply_patch(request.headers.get("content-type", ""), to_kube(current), body)
         except PatchError as error:
             raise KubeError(error.status, str(error), details) from None
-        return self._write(request, target, details, new)
+        return self._write(request, target, details, new, _stated_count(_applied(body), new))
 
     def _delete(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         self._authorise(request, target, details, ("orchestration_delete", self._args(target)))

@@ -17,7 +17,9 @@ Only what the arguments state without the object is derived, as the tools record
 write (`_kubectl_selector.command_write`); what depends on the object kubectl read (the fields
 an `apply` or `replace` changes, a merge patch's effect on a list) is held no further than
 the objects and the verb — except a manifest object's `spec.replicas`: an entry of it that
-records a count must record that one (SI red team 17, H3). A manifest is held document by
+records a count must record that one (SI red team 17, H3), and one recorded done must record
+it at all (red team 21, H2: the Kubernetes face records an applied document's count whatever
+the object held, so an entry with none is a count dropped). A manifest is held document by
 document (`_kubectl_manifest`): each write of an object takes the next of its documents, in
 order, so the same object twice is two writes each with its own count (SI red team 19, H4), and
 each is in the namespace its document gives (H2). A count is read as kubectl and the
@@ -249,6 +251,14 @@ def _entry_problem(
         return (
             f"records its {entry.verb} of {entry.resource} done, and the replica count its "
             "manifest asks for is not one the runner can read"
+        )
+    if isinstance(counted, int) and said is None and entry.verb != "delete" and _done(entry):
+        # a document that states a count writes it: the write done records it, as the
+        # Kubernetes face records an applied document's count whatever the object held — an
+        # entry with none could be a scale to 5000 with its count dropped (SI red team 21, H2)
+        return (
+            f"records its {entry.verb} of {entry.resource} done with no replica count, where "
+            f"its manifest asks for {counted}"
         )
     if (
         isinstance(counted, int)

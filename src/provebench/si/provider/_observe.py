@@ -12,19 +12,20 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry
+from provebench.si.provider._accounting import ENTRY_KIND
 from provebench.si.provider._environment import Environment, RequestError, now_iso
 from provebench.si.provider._kube import AGENT_USER
 from provebench.si.sim.declared._estate import CLUSTER_KINDS, HIDDEN_FIELDS, key_of
 
 OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
+# Each entry is provebench's own `api_call` record (`ENTRY_KIND`), an operation of the abstract
+# vocabulary: the `kind` says so to any reader, and the runner refuses another (docs/si-provider.md,
+# "The audit log").
 # The simulator records the agent's operations under this actor; the observation names the agent
 # by the identity it authenticates as on both faces (the Kubernetes endpoint's user and the tool
 # endpoint's bearer token holder), declared as `agent_principal` so that an artifact reader can
 # attribute entries without guessing (docs/evidence.md).
 SIMULATOR_AGENT: Final = "agent"
-# Each entry is provebench's own `api_call` record, an operation of the abstract vocabulary:
-# the `kind` says so to any reader (docs/si-provider.md, "The audit log").
-ENTRY_KIND: Final = "api_call"
 AUDIT_SOURCE: Final = {"type": "simulator_audit_log", "status": "available"}
 STATE_SOURCE: Final = {"type": "simulator_state", "status": "available"}
 

@@ -38,6 +38,7 @@ from provebench.si.primitives._provisioned_claims import (
 from provebench.si.provider._accounting import (
     AGENT,
     calls_with_entries,
+    entry_problem,
     narrowed_targets,
     unaccounted_calls,
     unreflected_delete,
@@ -110,6 +111,10 @@ def audit_of(
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise ProviderFault(f"{what}: entries[{index}] is not an object")
+        # a kind that is no operation, a step out of range (SI red team 21, C4)
+        unheld = entry_problem(entry, len(entries))
+        if unheld is not None:
+            raise ProviderFault(f"{what}: entries[{index}]: {unheld}")
         body = entry.get("request_body")
         user = entry.get("user")
         if principal is not None:
