@@ -60,8 +60,10 @@ from provebench.si.sim.declared._kube_objects import (
     uid_of,
 )
 from provebench.si.sim.declared._kube_write import (
+    EstateCall,
     EstateWrite,
     create_of,
+    estate_calls,
     write_of,
 )
 
@@ -837,6 +839,7 @@ class KubeFace:
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
         if unsupported is None:  # a write read from a body only a lenient server reads
             unsupported = request.body_problem
@@ -848,6 +851,7 @@ class KubeFace:
             refused=refused,
             orphans=orphans,
             translated=True,
+            then=then,
         )
         request.tool = tool
         request.step = len(self.environment.step_times)
@@ -862,8 +866,9 @@ class KubeFace:
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
-        reply = self._call(request, tool, arguments, unsupported, refused, orphans)
+        reply = self._call(request, tool, arguments, unsupported, refused, orphans, then)
         if reply.error is not None:
             code = _TOOL_STATUS.get(reply.error_code or "", 400)
             message = reply.error
@@ -892,7 +897,7 @@ class KubeFace:
         target: Target,
         details: Mapping[str, str],
         call: tuple[str, dict[str, Any]],
-        attempted: Callable[[], tuple[str, dict[str, Any]]] | None = None,
+        attempted: Callable[[], tuple[str, dict[str, Any]] | EstateWrite] | None = None,
     ) -> None:
         """Refuse a write the agent's mode or scope forbids before anything is answered from
         the object: a refused request tells nothing of it, not its content (a failed
@@ -901,18 +906,23 @@ class KubeFace:
         that call, made and recorded as through the tools (a 403 operation). `attempted`
         says which fields the request asked to write, so that the record names them as the
         tools' record does; it is only recorded, never answered, and only if the session
-        refuses it too (a call that would run is never made here)."""
+        refuses it too (a call that would run is never made here). A write that is several
+        calls (a restart beside other changes, `write_of`) is refused as all of them."""
         session = self.environment.session
         if session.refusal(*call) is None:
             return
+        then: tuple[EstateCall, ...] = ()
         if attempted is not None:
             try:
-                asked = attempted()
+                given = attempted()
             except (KubeError, PatchError, ValueError, TypeError, KeyError, AttributeError):
-                asked = call
+                given = call
+            asked = (given.tool, given.arguments) if isinstance(given, EstateWrite) else given
             if session.refusal(*asked) is not None:
                 call = asked
-        self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
+                then = estate_calls(given)[1:] if isinstance(given, EstateWrite) else ()
+        # refused and recorded: raises 403
+        self._checked(request, call[0], call[1], details, then=then)
         raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
 
     def _estate_write(self, target: Target, new: Mapping[str, Any]) -> EstateWrite:
@@ -920,10 +930,9 @@ class KubeFace:
         ``orchestration_patch`` of an object uses too (`si.sim.declared._kube_write`)."""
         return write_of(target.served, target.namespace, target.name, self._current(target), new)
 
-    def _write_call(self, target: Target, new: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The tool call writing `new` over the object is (a patch of nothing when absent)."""
-        write = self._estate_write(target, new)
-        return write.tool, write.arguments
+    def _write_call(self, target: Target, new: Mapping[str, Any]) -> EstateWrite:
+        """The tool calls writing `new` over the object are (a patch of nothing when absent)."""
+        return self._estate_write(target, new)
 
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
@@ -1120,8 +1129,10 @@ class KubeFace:
     ) -> Answer:
         write = self._estate_write(target, new)
         tool, arguments = write.tool, write.arguments
+        # a restart beside other changes: both operations, as one request (`write_of`)
+        then = estate_calls(write)[1:]
         with _naming_causes(list(write.unset)):
-            self._checked(request, tool, arguments, details, write.unsupported)
+            self._checked(request, tool, arguments, details, write.unsupported, then=then)
         if arguments.get("patch") == {} and self._current(target) is None:
             # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
@@ -1153,7 +1164,7 @@ class KubeFace:
     def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         media = request.headers.get("content-type", "")
 
-        def attempted() -> tuple[str, dict[str, Any]]:
+        def attempted() -> EstateWrite:
             current = self._current(target)
             if current is None:
                 return self._write_call(target, {})
