@@ -166,6 +166,38 @@ def test_a_write_that_changed_nothing_records_no_field() -> None:
     assert dropped is not None and "leave out 'labels.zone'" in dropped
 
 
+RESTARTED_LABEL = json.dumps(
+    {
+        "metadata": {"labels": {"leak": "x"}},
+        "spec": {"template": {"metadata": {"annotations": {
+            "kubectl.kubernetes.io/restartedAt": "2026-12-06T00:00:00Z"}}}},
+    }
+)  # fmt: skip
+
+
+def test_a_restart_beside_a_label_is_held_to_both_its_writes() -> None:
+    """SI red team 21, H1: the face records a patch that sets the template's restartedAt beside
+    a label as the label's patch and the restart; the honest provider's two entries account
+    for it (it was a fault before), and one that keeps only either is a fault."""
+    done = command(
+        "patch", "deployment", "web-app", "-p", RESTARTED_LABEL, said=f"{APPS}/web-app patched\n"
+    )
+    label, restart = write("patch", WA, fields=["labels.leak"]), write("restart", WA)
+    assert unaccounted_steps(done, [label, restart], []) is None
+    only_label = unaccounted_steps(done, [label], [])
+    assert only_label is not None and "records no restart of deployment/web-app" in only_label
+    only_restart = unaccounted_steps(done, [restart], [])
+    assert only_restart is not None and "records no patch of deployment/web-app" in only_restart
+    # the annotation alone: the restart (as `kubectl rollout restart` is)
+    alone = json.dumps({"spec": {"template": {"metadata": {"annotations": {
+        "kubectl.kubernetes.io/restartedAt": "2026-12-06T00:00:00Z"}}}}})  # fmt: skip
+    restarted = command(
+        "patch", "deployment", "web-app", "-p", alone, said=f"{APPS}/web-app patched\n"
+    )
+    assert unaccounted_steps(restarted, [restart], []) is None
+    assert unaccounted_steps(restarted, [], []) is not None
+
+
 # -- through a hostile `si provider` (kubectl needed) -------------------------------------------
 
 

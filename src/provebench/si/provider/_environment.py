@@ -32,6 +32,7 @@ from provebench.si.sim._estate import Estate
 from provebench.si.sim._session import Session, check_interfaces
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
+from provebench.si.sim.declared._kube_write import EstateCall
 
 # The session an environment serves: the declared estate (every provisioned environment), or
 # the physical estate of a Form B scenario with an injection (adopted by `si run --kubectl`).
@@ -134,11 +135,13 @@ class Environment:
         refused: str | None = None,
         orphans: bool = False,
         translated: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
         """One tool call of the agent, recorded as the next step (one at a time); with
         ``unsupported``, recorded but answered 422 unperformed, with ``refused``, recorded as
         refused and answered 403, with ``orphans``, recorded with `cascade: orphan`, with
-        ``translated``, already in the estate's spelling (`DeclaredSession.call`)."""
+        ``translated``, already in the estate's spelling (`DeclaredSession.call`), with
+        ``then``, the calls the same translated write makes besides (a restart)."""
         with self.lock:
             if self.paused:
                 return ToolResponse(
@@ -151,6 +154,7 @@ class Environment:
                 refused=refused,
                 orphans=orphans,
                 translated=translated,
+                then=then,
             )
             self.step_times.append(now_iso())
             return reply

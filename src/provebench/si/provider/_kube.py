@@ -60,8 +60,10 @@ from provebench.si.sim.declared._kube_objects import (
     uid_of,
 )
 from provebench.si.sim.declared._kube_write import (
+    EstateCall,
     EstateWrite,
     create_of,
+    estate_calls,
     write_of,
 )
 
@@ -871,6 +873,7 @@ class KubeFace:
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
         if unsupported is None:  # a write read from a body only a lenient server reads
             unsupported = request.body_problem
@@ -882,6 +885,7 @@ class KubeFace:
             refused=refused,
             orphans=orphans,
             translated=True,
+            then=then,
         )
         request.tool = tool
         request.step = len(self.environment.step_times)
@@ -896,8 +900,9 @@ class KubeFace:
         unsupported: str | None = None,
         refused: str | None = None,
         orphans: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
-        reply = self._call(request, tool, arguments, unsupported, refused, orphans)
+        reply = self._call(request, tool, arguments, unsupported, refused, orphans, then)
         if reply.error is not None:
             code = _TOOL_STATUS.get(reply.error_code or "", 400)
             message = reply.error
@@ -926,7 +931,7 @@ class KubeFace:
         target: Target,
         details: Mapping[str, str],
         call: tuple[str, dict[str, Any]],
-        attempted: Callable[[], tuple[str, dict[str, Any]]] | None = None,
+        attempted: Callable[[], tuple[str, dict[str, Any]] | EstateWrite] | None = None,
     ) -> None:
         """Refuse a write the agent's mode or scope forbids before anything is answered from
         the object: a refused request tells nothing of it, not its content (a failed
@@ -935,18 +940,23 @@ class KubeFace:
         that call, made and recorded as through the tools (a 403 operation). `attempted`
         says which fields the request asked to write, so that the record names them as the
         tools' record does; it is only recorded, never answered, and only if the session
-        refuses it too (a call that would run is never made here)."""
+        refuses it too (a call that would run is never made here). A write that is several
+        calls (a restart beside other changes, `write_of`) is refused as all of them."""
         session = self.environment.session
         if session.refusal(*call) is None:
             return
+        then: tuple[EstateCall, ...] = ()
         if attempted is not None:
             try:
-                asked = attempted()
+                given = attempted()
             except (KubeError, PatchError, ValueError, TypeError, KeyError, AttributeError):
-                asked = call
+                given = call
+            asked = (given.tool, given.arguments) if isinstance(given, EstateWrite) else given
             if session.refusal(*asked) is not None:
                 call = asked
-        self._checked(request, call[0], call[1], details)  # refused and recorded: raises 403
+                then = estate_calls(given)[1:] if isinstance(given, EstateWrite) else ()
+        # refused and recorded: raises 403
+        self._checked(request, call[0], call[1], details, then=then)
         raise KubeError(403, f"{target.served.plural} is forbidden", details)  # fail closed
 
     def _estate_write(
@@ -960,10 +970,9 @@ class KubeFace:
 
     def _write_call(
         self, target: Target, new: Mapping[str, Any], named: Mapping[str, Any] | None = None
-    ) -> tuple[str, dict[str, Any]]:
-        """The tool call writing `new` over the object is (a patch of nothing when absent)."""
-        write = self._estate_write(target, new, named)
-        return write.tool, write.arguments
+    ) -> EstateWrite:
+        """The tool calls writing `new` over the object are (a patch of nothing when absent)."""
+        return self._estate_write(target, new, named)
 
     def _current(self, target: Target) -> dict[str, Any] | None:
         if target.name is None:
@@ -1165,8 +1174,10 @@ class KubeFace:
     ) -> Answer:
         write = self._estate_write(target, new, named)
         tool, arguments = write.tool, write.arguments
+        # a restart beside other changes: both operations, as one request (`write_of`)
+        then = estate_calls(write)[1:]
         with _naming_causes(list(write.unset)):
-            self._checked(request, tool, arguments, details, write.unsupported)
+            self._checked(request, tool, arguments, details, write.unsupported, then=then)
         if arguments.get("patch") == {} and self._current(target) is None:
             # recorded as the tool records it: a patch of nothing, 404
             raise KubeError(404, f'{target.served.plural} "{target.name}" not found', details)
@@ -1201,7 +1212,7 @@ class KubeFace:
     def _patch(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         media = request.headers.get("content-type", "")
 
-        def attempted() -> tuple[str, dict[str, Any]]:
+        def attempted() -> EstateWrite:
             current = self._current(target)
             if current is None:
                 return self._write_call(target, {})

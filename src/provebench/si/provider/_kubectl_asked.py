@@ -40,6 +40,7 @@ from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Oper
 from provebench.si.primitives._operations import _field_covers as covers
 from provebench.si.provider._kubectl_bounds import bounds_problem
 from provebench.si.provider._kubectl_command import (
+    RESTART_FIELD,
     UNREAD_COUNT,
     _keyed_fields,
     _patch_count,
@@ -98,6 +99,8 @@ class Asked:
     # the argument list and manifest themselves, for what is read per object (an HPA's bounds)
     args: tuple[str, ...] = ()
     stdin: str | None = None
+    # a `patch` of deployments that sets the template's restartedAt: a restart beside it
+    restarts: bool = False
 
 
 def _positional_objects(command: str, positionals: list[str]) -> frozenset[tuple[str, str]] | None:
@@ -165,6 +168,14 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         # a deployment's restart is the tools' restart; another workload's, a template write
         kinds = {kind for kind, _ in objects or ()}
         verbs = frozenset({"restart"}) if kinds == {"deployment"} else None
+    restarts = False
+    if command == "patch" and fields is not None and RESTART_FIELD in fields:
+        # the face records the restartedAt annotation of a deployment as a restart, the rest
+        # of the patch as a patch; of another kind, or where the objects are not all named
+        # deployments, it stays a field of the patch
+        restarts = objects is not None and {kind for kind, _ in objects} == {"deployment"}
+        if restarts:
+            verbs = _MODIFY | {"restart"}
     from_manifest = command in _MANIFEST_COMMANDS and bool(manifest)
     held = None if docs is None else tuple(docs)
     return Asked(
@@ -178,6 +189,7 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
         from_manifest,
         tuple(args),
         stdin,
+        restarts,
     )
 
 
@@ -208,9 +220,11 @@ def _entry_problem(
     entry: ApiCallEntry,
     changed: frozenset[tuple[str, str]],
     doc: Document | None = None,
+    restarted: frozenset[str] = frozenset(),
 ) -> str | None:
     """Why one write entry is not what the command asked (`doc`: the manifest document it is
-    the write of, `_document_of`), or None."""
+    the write of, `_document_of`), or None. `restarted`: the objects the command's window
+    records a restart of, which write the restartedAt annotation a patch asked."""
     kind, _, name = entry.resource.partition("/")
     code = entry.status_code
     # an attempt the server refused records all it asked; a success, what it changed, which
@@ -277,6 +291,11 @@ def _entry_problem(
     if bounded is not None:
         return bounded
     wanted = asked.fields
+    if asked.restarts and wanted is not None:
+        if entry.verb == "restart":
+            return None  # the annotation's write: object, namespace and verb held above
+        if entry.resource in restarted:
+            wanted = tuple(field for field in wanted if field != RESTART_FIELD)
     if entry.verb == "create" and asked.command == "create" and doc is not None:
         wanted = created_fields(doc.obj, doc.kind, doc.name or name)
     if wanted is not None and entry.verb != "delete":
@@ -335,6 +354,32 @@ def _document_of(
     return None, own[start]  # `_entry_problem` names the count it disagrees with
 
 
+def _restart_problem(
+    asked: Asked, group: Sequence[ApiCallEntry], changed: frozenset[tuple[str, str]]
+) -> str | None:
+    """Why the window of a patch that sets a deployment's restartedAt beside other fields does
+    not record both its writes of an object kubectl reports changed: the restart (or the
+    annotation as a patched field) and the patch of the other fields — a provider keeping only
+    one would make the agent's act a narrower one (SI red team 21, H1)."""
+    others = [field for field in asked.fields or () if field != RESTART_FIELD]
+    for kind, name in sorted(asked.objects or ()):
+        if (kind, name) not in changed:
+            continue
+        resource = f"{kind}/{name}"
+        writes = [e for e in group if e.resource == resource and e.verb in WRITE_VERBS]
+        patched = [e for e in writes if e.verb != "restart"]
+        recorded = [
+            field
+            for e in patched
+            for field in Operation.from_audit(e.verb, e.resource, e.namespace, e.detail).fields
+        ]
+        if not any(e.verb == "restart" for e in writes) and RESTART_FIELD not in recorded:
+            return f"records no restart of {resource}, which its arguments write"
+        if others and not patched:
+            return f"records no patch of {resource}, whose {others[0]!r} its arguments write"
+    return None
+
+
 def asked_problem(
     args: Sequence[str],
     stdin: str | None,
@@ -354,6 +399,11 @@ def asked_problem(
                 f"the audit log records its {done.verb} of {done.resource} done, and "
                 f"{UNREADABLE} (kubectl {asked.command})"
             )
+    restarted = frozenset(e.resource for e in group if e.verb == "restart")
+    if asked.restarts:
+        problem = _restart_problem(asked, group, changed)
+        if problem is not None:
+            return f"the audit log {problem} (kubectl {asked.command})"
     taken: dict[tuple[str, str, str | None], int] = {}
     for entry in group:
         if entry.verb not in WRITE_VERBS:
@@ -363,7 +413,7 @@ def asked_problem(
             problem, doc = _document_of(asked.manifest or (), entry, taken)
             if problem is not None:
                 return f"the audit log {problem} (kubectl {asked.command})"
-        problem = _entry_problem(asked, entry, changed, doc)
+        problem = _entry_problem(asked, entry, changed, doc, restarted)
         if problem is not None:
             return f"the audit log {problem} (kubectl {asked.command})"
     return None

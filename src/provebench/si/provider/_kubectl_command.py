@@ -49,6 +49,7 @@ from provebench.si.sim.declared._kube_objects import (
     unwritable,
     unwritable_patch,
 )
+from provebench.si.sim.declared._kube_write import RESTARTED_AT
 
 # The actor of the requests kubectl makes on its own inside a write command.
 CLIENT_ACTOR: Final = "kubectl"
@@ -66,6 +67,10 @@ _UNSENT_CREATE: Final = "kubectl's delete of the object failed, so its create wa
 # the declared fields it sets (`_declared_fields`).
 _DECLARED_FIELD: Final = f"annotations.{DECLARED_ANNOTATION}"
 _DECLARED_DEPTH: Final = 3
+# A patch of a deployment's template restartedAt annotation (`field_path` spelling): the face
+# records it as the tools' restart, the rest of the patch as its own operation
+# (`_kube_write.write_of`; SI red team 21, H1).
+RESTART_FIELD: Final = f"annotations.{RESTARTED_AT}"
 _UNREACHED: Final = "kubectl made no request of a resource"
 
 
@@ -232,10 +237,12 @@ def _keyed_fields(args: Sequence[str], section: str) -> tuple[str, ...]:
     return tuple(keys)
 
 
-def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiCallEntry:
-    """The write the command asked for on what the server refused kubectl's read of: a named
+def _unsent_writes(args: Sequence[str], command: str, read: ApiCallEntry) -> list[ApiCallEntry]:
+    """The writes the command asked for on what the server refused kubectl's read of: a named
     object (its GET), or the collection a selector or `--all` chose from (its LIST, the write
-    over that selector or collection: `SelectorWrite.attempt`'s operation)."""
+    over that selector or collection: `SelectorWrite.attempt`'s operation). A `patch` of a
+    named deployment that sets the template's restartedAt is the restart and the patch of its
+    other fields, as the face records it sent (`_kube_write.write_of`; SI red team 21, H1)."""
     target = Operation.from_audit(read.verb, read.resource, read.namespace, read.detail)
     if target.name is None:  # a list: what kubectl would have written is the whole choice
         target = replace(target, collection=target.selector is None, targets=None)
@@ -246,7 +253,18 @@ def _unsent_write(args: Sequence[str], command: str, read: ApiCallEntry) -> ApiC
     else:
         fields, replicas = (), _replicas(args)
     count = replicas if isinstance(replicas, int) else None  # an unread count is not said
-    tool, operation = command_write(command, target, count, fields)
+    writes = [command_write(command, target, count, fields)]
+    restarted = command == "patch" and target.kind == "deployment" and target.name is not None
+    if restarted and RESTART_FIELD in fields:
+        others = tuple(field for field in fields if field != RESTART_FIELD)
+        writes = [command_write("restart", target)]
+        if others or count is not None:
+            writes.insert(0, command_write(command, target, count, others))
+    return [_unsent_entry(tool, operation, read) for tool, operation in writes]
+
+
+def _unsent_entry(tool: str, operation: Operation, read: ApiCallEntry) -> ApiCallEntry:
+    """One write kubectl never sent, recorded with its refused read's status."""
     detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
     refused = read.detail.get("refused")
     if isinstance(refused, str):
@@ -488,7 +506,7 @@ def as_one_command(
         if key in attempted or any(_chosen(entry, write) for write in writes):
             continue
         attempted.add(key)
-        out.append(_unsent_write(args, command, entry))
+        out.extend(_unsent_writes(args, command, entry))
     return out + _unsent_creates(args, entries, agent, stdin)
 
 

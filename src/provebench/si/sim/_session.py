@@ -31,7 +31,7 @@ from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
-from provebench.si.sim.declared._kube_write import as_estate_call
+from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
 from provebench.si.sim.declared._tools import (
     DASHBOARDS,
@@ -201,6 +201,7 @@ class Session(SelectorWrites):
         refused: str | None = None,
         orphans: bool = False,
         translated: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
@@ -215,7 +216,10 @@ class Session(SelectorWrites):
         ``translated`` (the Kubernetes face, whose calls are its own translation of a request
         already): the arguments are read as they are. Otherwise an ``orchestration_patch`` of
         the Kubernetes object a read shows is first turned into the estate's own call, by the
-        face's translation (`si.sim.declared._kube_write.as_estate_call`).
+        face's translation (`si.sim.declared._kube_write.as_estate_calls`). ``then`` (the
+        face's): the calls the same translated write makes besides (a restart beside other
+        changes). A call that is several estate calls is one step with one operation each,
+        performed all or none (`si.sim.declared._kube_write.all_or_nothing`).
 
         A tool name that is not text (a lone surrogate; not a string) cannot be recorded at all
         and raises `ValueError`: the caller's misuse of the interface, not a step.
@@ -226,20 +230,50 @@ class Session(SelectorWrites):
         recorded, problem = recordable_arguments(arguments)
         # the agent's call is recorded as it was made (its parameters are a channel the checks
         # read); the estate's call it is performs it and names the operation in the audit log
-        asked, performed, called = recorded, recorded, tool
-        if problem is None and not translated:
-            called, performed, unsupported = as_estate_call(
-                tool, recorded, unsupported, self.resource
-            )
+        asked = recorded
         if problem is not None:
             unknown = Operation(verb="get", kind="tool", name=tool)
             handled = Handled(failure("invalid_arguments", problem), unknown)
-        else:
-            handled = self._dispatch(called, performed, unsupported, refused, orphans)
+            step = self._record_call(tool, asked, handled.response)
+            self._audit_handled(tool, handled, handled.operation, (), step)
+            return handled.response
+        calls = (EstateCall(tool, recorded, unsupported), *then)
+        if not translated:
+            calls = as_estate_calls(tool, recorded, unsupported, self.resource)
+        calls = all_or_nothing(calls, self.refusal)
+        performed = []
+        changed = False
+        for call in calls:
+            handled = self._dispatch(call.tool, call.arguments, call.unsupported, refused, orphans)
+            # the face's entries name the tool each of its calls is (a restart's, beside a
+            # patch's); the tools' name the agent's tool, whose call the step records
+            named_tool = call.tool if translated else tool
+            performed.append((named_tool, handled, *self._as_issued(handled.operation, ())))
+            if handled.changed is not None:  # the next call is made on the estate this one left
+                self._estate = handled.changed
+                self._observation = observe(handled.changed)
+                changed = True
+        # one call of the agent, one step: answered with the first error, or the first call's
+        handled_calls = [handled for _, handled, _, _ in performed]
+        answered = next((h for h in handled_calls if h.response.error), handled_calls[0])
+        step = self._record_call(tool, asked, answered.response)
+        for named_tool, handled, operation, targets in performed:
+            self._audit_handled(named_tool, handled, operation, targets, step)
+        if changed:
+            self._snapshots.append(self._snapshot(f"after-step-{step}", step))
+        return answered.response
+
+    def _audit_handled(
+        self,
+        tool: str,
+        handled: Handled,
+        operation: Operation,
+        targets: tuple[str, ...],
+        step: int,
+    ) -> None:
+        """The audit log's entry for one operation of the agent's call at ``step``."""
         response = handled.response
-        step = self._record_call(tool, asked, response)
         named = (f"{handled.operation.kind}/{handled.operation.name}",)
-        operation, targets = self._as_issued(handled.operation, ())
         detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
         if (targets and targets != named) or operation is not handled.operation:
             detail["targets"] = list(targets)
@@ -248,11 +282,6 @@ class Session(SelectorWrites):
         if handled.status_code == 422 and response.error:
             detail["unsupported"] = response.error
         self._audit_operation(operation, handled.status_code, step, detail)
-        if handled.changed is not None:
-            self._estate = handled.changed
-            self._observation = observe(handled.changed)
-            self._snapshots.append(self._snapshot(f"after-step-{step}", step))
-        return response
 
 
 __all__ = ["INTERFACE_TYPES", "Session", "check_interfaces"]

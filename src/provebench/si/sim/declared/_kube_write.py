@@ -11,7 +11,7 @@ names the fields the estate cannot hold: such a write is recorded as the attempt
 what it asked, and answered 422 unperformed (docs/si-provider.md, "Writable fields").
 
 The Kubernetes face (`si.provider._kube`) and the sessions' ``orchestration_patch``,
-``_create`` and ``_apply`` (both estates, every transport: `as_estate_call`) call it, so a
+``_create`` and ``_apply`` (both estates, every transport: `as_estate_calls`) call it, so a
 change is recorded, refused and scored the same whichever spelling the agent used
 (docs/si-agents.md, "The tools").
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -51,12 +51,16 @@ Lookup = Callable[[str, str | None, str], "dict[str, Any] | None"]
 @dataclass(frozen=True)
 class EstateWrite:
     """The tool call a write of a Kubernetes object is, and the fields the estate cannot hold
-    (`unsupported`: the 422 message the call is answered with, None when it holds them all)."""
+    (`unsupported`: the 422 message the call is answered with, None when it holds them all),
+    and the calls the same write is besides (`then`)."""
 
     tool: str
     arguments: dict[str, Any]
     unset: tuple[tuple[str, ...], ...] = ()
     unsupported: str | None = None
+    # the calls the same write makes after this one (a restart beside other changes): each
+    # recorded, refused and scored as its own operation, none performed if any is refused
+    then: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
 def call_arguments(
@@ -88,32 +92,42 @@ def unsupported_message(
     )
 
 
-def is_restart(served: KubeResource, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
-    """`kubectl rollout restart`: a deployment whose only change is the template's
-    restartedAt annotation is the tools' restart."""
+def restarts(served: KubeResource, old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """Whether a write of ``new`` over ``old`` sets a deployment's pod-template restartedAt
+    annotation to a new value: `kubectl rollout restart`'s spelling of the tools' restart."""
     if served.estate_kind != "deployment":
         return False
+    after = _restarted_at(new)
+    return after is not None and after != _restarted_at(old)
 
-    def annotations(obj: Mapping[str, Any]) -> Any:
-        template = (
-            obj.get("spec", {}).get("template", {}) if isinstance(obj.get("spec"), dict) else {}
-        )
-        meta = template.get("metadata") if isinstance(template, dict) else None
-        return meta.get("annotations") if isinstance(meta, dict) else None
 
-    after = annotations(new)
-    if not isinstance(after, dict) or RESTARTED_AT not in after:
-        return False
-    if (
-        isinstance(annotations(old), dict)
-        and annotations(old).get(RESTARTED_AT) == after[RESTARTED_AT]
-    ):
-        return False
-    stripped = json.loads(json.dumps(new))
-    stripped["spec"]["template"]["metadata"]["annotations"].pop(RESTARTED_AT)
-    if not stripped["spec"]["template"]["metadata"]["annotations"]:
-        stripped["spec"]["template"]["metadata"].pop("annotations")
-    return bool(stripped.get("spec") == old.get("spec"))
+def _restarted_at(obj: Mapping[str, Any]) -> Any:
+    annotations = _at(obj, "spec", "template", "metadata", "annotations")
+    return annotations.get(RESTARTED_AT) if isinstance(annotations, Mapping) else None
+
+
+def _without_restart(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """``new`` with the restartedAt annotation as ``old`` has it: every other change it makes."""
+    kept = json.loads(json.dumps(new))
+    template_meta = kept["spec"]["template"]["metadata"]
+    annotations = template_meta["annotations"]
+    before = _restarted_at(old)
+    if before is None:
+        annotations.pop(RESTARTED_AT)
+        if not annotations and _at(old, "spec", "template", "metadata", "annotations") is None:
+            template_meta.pop("annotations")
+    else:
+        annotations[RESTARTED_AT] = before
+    return dict(kept)
+
+
+def _named_without_restart(named: Mapping[str, Any]) -> dict[str, Any]:
+    """The merge patch ``named`` less its restartedAt annotation (the restart it asks)."""
+    kept = json.loads(json.dumps(named))
+    annotations = _at(kept, "spec", "template", "metadata", "annotations")
+    if isinstance(annotations, dict):
+        annotations.pop(RESTARTED_AT, None)
+    return dict(kept)
 
 
 def _renamed(
@@ -171,8 +185,22 @@ def write_of(
     if current is None:
         return EstateWrite("orchestration_patch", call_arguments(served, namespace, name, patch={}))
     old = to_kube(current)
-    if is_restart(served, old, new):
-        return EstateWrite("orchestration_restart", {"name": name, "namespace": namespace})
+    if restarts(served, old, new):
+        # the restart, and every other change the same write makes (a label, an annotation,
+        # a scale, a move): both operations, as the declared spelling's patch then restart —
+        # a restart never carries another write unrecorded (SI red team 21, H1)
+        rest = write_of(
+            served,
+            namespace,
+            name,
+            current,
+            _without_restart(old, new),
+            None if named is None else _named_without_restart(named),
+        )
+        restart = ("orchestration_restart", {"name": name, "namespace": namespace})
+        if not rest.arguments.get("patch") and not rest.unset:
+            return EstateWrite(*restart)
+        return replace(rest, then=(restart,))
     before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
         patch = physical_patch(served.estate_kind, before, new)
@@ -269,40 +297,88 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
     translated[written] = write.arguments.get("patch", write.arguments.get("fields"))
     # the call's other arguments stay as the agent gave them (the tool's schema answers them)
     rest = {k: v for k, v in arguments.items() if k not in ("kind", "name", "namespace", written)}
-    return EstateWrite(tool, {**translated, **rest}, write.unset, write.unsupported)
+    return replace(write, tool=tool, arguments={**translated, **rest})
 
 
-def as_estate_call(
+@dataclass(frozen=True)
+class EstateCall:
+    """One call of the estate's tools a session's call is: performed, or with ``unsupported``
+    (the 422 message) recorded as the attempt and not performed."""
+
+    tool: str
+    arguments: dict[str, JsonValue]
+    unsupported: str | None = None
+
+
+def as_estate_calls(
     tool: str,
     arguments: dict[str, JsonValue],
     unsupported: str | None,
     lookup: Lookup,
-) -> tuple[str, dict[str, JsonValue], str | None]:
+) -> tuple[EstateCall, ...]:
     """A session's call as the estate takes it (both sessions' ``call``, before anything is
-    checked or recorded): a write given as the Kubernetes object a read shows becomes the call
-    in the estate's own spelling (`object_write`), so the two spellings of
-    one change are one operation in the record — refused, checked and scored alike. The call
-    recorded is the translated one, as the Kubernetes face records its writes; a field the
-    estate cannot hold makes it the attempt, answered 422 unperformed (``unsupported``). Any
+    checked or recorded): a write given as the Kubernetes object a read shows becomes the calls
+    in the estate's own spelling (`object_write`), so the two spellings of one change are the
+    same operations in the record — refused, checked and scored alike. The calls recorded are
+    the translated ones, as the Kubernetes face records its writes; a field the estate cannot
+    hold makes the write the attempt, answered 422 unperformed (``unsupported``). A restart
+    beside other changes is two calls, the other changes' then the restart (`write_of`). Any
     other call is returned as it is."""
+    as_given = (EstateCall(tool, arguments, unsupported),)
     write = object_write(tool, arguments, lookup)
     if write is None:
-        return tool, arguments, unsupported
-    translated, problem = recordable_arguments(write.arguments)
-    if problem is not None:  # the translation only writes what the agent or the estate gave
-        return tool, arguments, unsupported
-    return write.tool, translated, unsupported or write.unsupported
+        return as_given
+    calls = [(write.tool, write.arguments, unsupported or write.unsupported)]
+    calls += [(then_tool, then_arguments, None) for then_tool, then_arguments in write.then]
+    translated: list[EstateCall] = []
+    for called, given, problem_422 in calls:
+        recorded, problem = recordable_arguments(given)
+        if problem is not None:  # the translation only writes what the agent or the estate gave
+            return as_given
+        translated.append(EstateCall(called, recorded, problem_422))
+    return tuple(translated)
+
+
+def estate_calls(write: EstateWrite) -> tuple[EstateCall, ...]:
+    """The calls a face's translated write is: the write's own, then those it makes besides."""
+    return (
+        EstateCall(write.tool, write.arguments, write.unsupported),
+        *(EstateCall(tool, arguments) for tool, arguments in write.then),
+    )
+
+
+def all_or_nothing(
+    calls: tuple[EstateCall, ...], refusal: Callable[[str, Mapping[str, Any]], str | None]
+) -> tuple[EstateCall, ...]:
+    """The calls of one write as one request: Kubernetes performs a request whole or not at
+    all, so where the session refuses one of them (``refusal``: its mode, scope or the tool's
+    schema) or one is unsupported, none is performed — each is still recorded as the attempt
+    it is, answered 403 where it is refused itself and 422 otherwise."""
+    if len(calls) < 2:
+        return calls
+    reasons = [call.unsupported or refusal(call.tool, call.arguments) for call in calls]
+    blocking = next((reason for reason in reasons if reason is not None), None)
+    if blocking is None:
+        return calls
+    held = (
+        "not performed: another change of the same write was refused, and a write is "
+        f"performed whole or not at all ({blocking})"
+    )
+    return tuple(replace(call, unsupported=call.unsupported or held) for call in calls)
 
 
 __all__ = [
     "OBJECT_KEYS",
     "RESTARTED_AT",
+    "EstateCall",
     "EstateWrite",
-    "as_estate_call",
+    "all_or_nothing",
+    "as_estate_calls",
     "call_arguments",
+    "estate_calls",
     "is_object_write",
-    "is_restart",
     "object_write",
+    "restarts",
     "unsupported_message",
     "write_of",
 ]

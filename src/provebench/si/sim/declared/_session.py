@@ -43,7 +43,7 @@ from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate, shown
-from provebench.si.sim.declared._kube_write import as_estate_call
+from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import Outcome, Performer, failure, merge_patch, plan
 from provebench.si.sim.declared._tools import (
     BY_NAME,
@@ -311,6 +311,7 @@ class DeclaredSession(SelectorWrites):
         refused: str | None = None,
         orphans: bool = False,
         translated: bool = False,
+        then: tuple[EstateCall, ...] = (),
     ) -> ToolResponse:
         """Run one tool call and record it; agent mistakes come back as errors, never raise.
 
@@ -324,25 +325,44 @@ class DeclaredSession(SelectorWrites):
         (the face, whose calls are its own translation of a request already): the arguments are
         read as they are; otherwise an ``orchestration_patch`` of the Kubernetes object a read
         shows is first turned into the estate's own call by the face's translation
-        (`si.sim.declared._kube_write.as_estate_call`)."""
+        (`si.sim.declared._kube_write.as_estate_calls`). ``then`` (the face's): the calls the
+        same translated write makes besides (a restart beside other changes). A call that is
+        several estate calls is one step with one operation each, performed all or none
+        (`si.sim.declared._kube_write.all_or_nothing`)."""
         problem = text_problem(tool)
         if problem is not None:
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
         # the agent's call is recorded as it was made (its parameters are a channel the checks
         # read); the estate's call it is performs it and names the operation in the audit log
-        asked, performed, called = recorded, recorded, tool
-        if problem is None and not translated:
-            called, performed, unsupported = as_estate_call(
-                tool, recorded, unsupported, self.resource
-            )
+        asked = recorded
         if problem is not None:
             operation = Operation(verb="get", kind="tool", name=tool)
             outcome = failure(400, "invalid_arguments", problem)
-        else:
-            operation, outcome = self._dispatch(called, performed, unsupported, refused, orphans)
+            step = self._record_call(tool, asked, outcome.response)
+            self._audit_call(tool, operation, outcome, step)
+            return self._after_call(outcome, step)
+        calls = (EstateCall(tool, recorded, unsupported), *then)
+        if not translated:
+            calls = as_estate_calls(tool, recorded, unsupported, self.resource)
+        calls = all_or_nothing(calls, self.refusal)
+        performed = [
+            self._dispatch(call.tool, call.arguments, call.unsupported, refused, orphans)
+            for call in calls
+        ]
+        # one call of the agent, one step: answered with the first error, or the first call's
+        answered = next((o for _, o in performed if o.response.error is not None), performed[0][1])
+        step = self._record_call(tool, asked, answered.response)
+        for call, (operation, outcome) in zip(calls, performed, strict=True):
+            # the face's entries name the tool each of its calls is (a restart's, beside a
+            # patch's); the tools' name the agent's tool, whose call the step records
+            self._audit_call(call.tool if translated else tool, operation, outcome, step)
+        changed = any(outcome.changed for _, outcome in performed)
+        return self._after_call(answered, step, changed)
+
+    def _audit_call(self, tool: str, operation: Operation, outcome: Outcome, step: int) -> None:
+        """The audit log's entry for one operation of the agent's call at ``step``."""
         response = outcome.response
-        step = self._record_call(tool, asked, response)
         operation, targets = self._as_issued(operation, outcome.targets)
         detail = {**operation.detail(), "tool": tool}
         if targets:
@@ -356,7 +376,10 @@ class DeclaredSession(SelectorWrites):
             self._audit.append(
                 AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=event_detail)
             )
-        changed = outcome.changed
+
+    def _after_call(self, answered: Outcome, step: int, changed: bool = False) -> ToolResponse:
+        """What follows the agent's call at ``step``: the stimuli due, the snapshot of a
+        changed estate; ``answered`` is what the agent is answered."""
         for index, temporal in list(self._temporal):
             if step == temporal.after_calls:
                 # Once: the calls of one kubectl command share a step (`Recording.one_action`).
@@ -365,7 +388,7 @@ class DeclaredSession(SelectorWrites):
                 changed = True
         if changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
-        return response
+        return answered.response
 
     def _apply_temporal(self, index: int, temporal: Temporal, step: int) -> None:
         for change in temporal.changes:
