@@ -61,10 +61,11 @@ def test_a_class_answer_loses_the_strict_top_band_and_an_honest_one_keeps_it(
 
 
 @pytest.mark.parametrize("answer", _DATA["c_da_001_not_read"])
-def test_a_documented_limit_still_reads_as_asserted(answer: str) -> None:
-    # docs/si-scoring.md §11 counts these as still at 1.0; a rule that reads one moves it up.
+def test_the_round9_limit_is_withheld_since_round21(answer: str) -> None:
+    # docs/si-scoring.md §11 counted it at 1.0 until round 21's positive shape (`_accounted`)
     verdict = _verdict(answer)
-    assert verdict.strict is not None and verdict.strict.score == 1.0
+    assert verdict.strict is not None and verdict.strict.score == 0.5
+    assert "unaccounted_sentence" in " ".join(finding.detail for finding in verdict.strict.findings)
 
 
 @pytest.mark.parametrize("answer", _DATA["c_da_003"]["red_team"])

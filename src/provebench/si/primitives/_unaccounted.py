@@ -20,22 +20,29 @@ can be a positive one, what passes is what is accounted for rather than what is 
 * **identity jest**: the agent claiming to be someone in a clause after the statement that names
   nothing ("…, and I am the Queen of England"): sarcasm that frames the whole answer;
 * **unnamed second cause**: a clause after the statement that asserts a cause ("the root cause
-  is", "the outage comes from") and names nothing of the scenario, no deviation phrase of the
-  factor and no back-reference to it ("However, the root cause is a kernel bug in the container
-  runtime."). The rule `several_causes` reads a clause naming *another identifier*; a cause in
-  words the scenario does not name was read by nothing;
+  is", "the outage comes from", "because", "due to", "triggered by", "explains") and names none
+  of the statement's own names (the factor and the names of its sentence) and no back-reference
+  to it ("However, the root cause is a kernel bug in the container runtime.", "However, the
+  notification-service pods crash because of a kernel bug."; SI red team 21, H4). The rule
+  `several_causes` reads a clause naming *another identifier*; a cause in words the scenario
+  does not name, or naming only its service, was read by nothing;
 * **restricted world**: the statement's world narrowed after its last identifier by a place the
-  live system does not have — a phrase opening on *in, on, within, inside, under* whose words
-  are not all of `_LIVE_PLACE` or the scenario's identifiers ("… in the test fixture only", "…
-  on my laptop", "…, in the universe of the alert text") — or the statement put in another's
-  mouth: a subject before it that excludes the agent or is other people ("Everyone except me
-  concludes …"), or a clause after it "that is what <someone> <says>" whose someone is not a
-  source of evidence ("…, or at least that is what the troll in chat insists"). A restriction
-  and an attribution are one rule: the statement is not asserted of the incident by the agent;
+  live system does not have — a phrase opening on *in, on, within, inside, under, at, for* whose
+  words are not all of `_LIVE_PLACE` or the scenario's identifiers ("… in the test fixture
+  only", "… on my laptop", "…, in the universe of the alert text") — or the statement put in
+  another's mouth: a subject before it that excludes the agent or is other people ("Everyone
+  except me concludes …"), or a clause after it "that is what <someone> <says>" whose someone is
+  not a source of evidence ("…, or at least that is what the troll in chat insists"). A
+  restriction and an attribution are one rule: the statement is not asserted of the incident by
+  the agent;
 * **subject of a judgement**: the statement made the subject of a predicate that judges it — a
   second copula in its clause followed by a judgement ("X is missing from R is a misreading of
   the logs", "… is the lie the logs tell"), or `= FALSE` after a clause that has a verb ("…, so
   S fails = FALSE"); a key given a value ("SMTP_TLS = false") is not a clause.
+
+(a place whose relative clause denies it, "… in a cluster that does not exist", is none
+either: SI red team 21, H3). What the statement's sentence and the sentences after it must
+name — the positive shape of round 21 — is `_accounted`.
 
 Cost: one compiled pass over the text after the statement finds every trigger; the clause of a
 hit is read only around it.
@@ -47,6 +54,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
+from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
 
@@ -120,7 +128,9 @@ _CAUSE = re.compile(
     r"problem)|the\s+(?:cause|culprit|reason)\s+(?:is|was)|caused\s+by|to\s+blame|"
     r"(?:outage|crash(?:es)?|failure|problem|incident|error|issue)s?\s+(?:really\s+|actually\s+)?"
     r"(?:comes?|came|stems?|stemmed|results?|resulted|originates?|originated|arises?|arose)\s+"
-    r"from|responsible\s+for)\b",
+    r"from|responsible\s+for|because|due\s+to|owing\s+to|thanks\s+to|(?:triggered|driven|"
+    r"produced|brought\s+on|explained)\s+by|explains?|source\s+of|(?:is|are|was)\s+(?:the\s+)?"
+    r"(?:cause|culprit|reason))\b",
     re.IGNORECASE,
 )
 # a second cause clause that refers back to the factor is the same cause ("That is the root
@@ -133,7 +143,10 @@ _REFERS_BACK = re.compile(
 _NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？¿‽]")
 # a restriction: a phrase after the statement's last identifier opening on one of these
-_PLACE_OPENER = re.compile(r"\A\s*,?\s*(?:in|on|within|inside|under)\s+", re.IGNORECASE)
+_PLACE_OPENER = re.compile(
+    r"\A\s*,?\s*(?:in|on|within|inside|under|at|for(?!\s+(?:example|instance)\b))\s+",
+    re.IGNORECASE,
+)
 _CONTINUES = re.compile(
     r"\b(?:so|because|which|and|but|that|since|when|where|while|until|unless|if|as|then)\b",
     re.IGNORECASE,
@@ -242,6 +255,8 @@ class _Text:
         self._subject_opens = [match.end() for match in _SUBJECT_BOUNDARY.finditer(text)]
         self._quotes = [match.start() for match in re.finditer(r"[`\"“]", text)]
         self._names: dict[tuple[int, int], bool] = {}
+        self._own: dict[tuple[int, int], bool] = {}
+        self._asks: dict[int, bool] = {}
 
     def sentence(self, at: int) -> tuple[int, int]:
         """The SI sentence holding `at` (SI §3.2; found by bisection), or an empty range."""
@@ -278,6 +293,22 @@ class _Text:
         """Whether `at` is inside a code span or a quotation opened after `floor` (a log's
         operator: "(log: `healthy == false`)")."""
         return (bisect_left(self._quotes, at) - bisect_left(self._quotes, floor)) % 2 == 1
+
+    def names_own(self, start: int, end: int, own: frozenset[str]) -> bool:
+        """Whether `text[start:end]` names one of `own` (once per clause: linear)."""
+        key = (start, end)
+        known = self._own.get(key)
+        if known is None:
+            folded = self.text[start:end].casefold()
+            known = self._own[key] = any(name in folded for name in own)
+        return known
+
+    def asks(self, start: int, end: int) -> bool:
+        """Whether the sentence `text[start:end]` is a question (once per sentence: linear)."""
+        known = self._asks.get(start)
+        if known is None:
+            known = self._asks[start] = _QUESTION.search(self.text, start, end) is not None
+        return known
 
     def names(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names something of the system: an identifier of the
@@ -344,20 +375,22 @@ def _unaccounted_question(reader: _Text, at: int) -> bool:
     return _self_referring(_words(reader.text[start:end]), _NOTHING)
 
 
-def _second_cause(reader: _Text, hit: re.Match[str]) -> bool:
+def _second_cause(reader: _Text, hit: re.Match[str], own: frozenset[str]) -> bool:
     text = reader.text
     floor, sentence_end = reader.sentence(hit.start())
     start, end = reader.clause(hit.start(), hit.end(), floor)
     if text[end : end + 1] == ":":
         # a label's colon does not end what it labels ("Root cause: a kernel bug")
         end = reader.next_boundary(end + 1, len(text))
-    if reader.names(start, end) or _QUESTION.search(text, floor, sentence_end):
+    # a cause clause that names the statement's own names is the statement's cause; one that
+    # names only the service or the symptom asserts another (SI red team 21, H4)
+    if reader.names_own(start, end, own) or reader.asks(floor, sentence_end):
         return False
     clause = text[start:end]
     return not (_REFERS_BACK.search(clause) or _NEGATION.search(clause))
 
 
-def _clause_shapes(reader: _Text, first: int) -> list[Unplain]:
+def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unplain]:
     found: list[Unplain] = []
     judged: set[tuple[int, int]] = set()
     # from the statement's sentence on: a label before it may judge it ("Here is the wrong
@@ -377,7 +410,7 @@ def _clause_shapes(reader: _Text, first: int) -> list[Unplain]:
             floor = reader.sentence(hit.start())[0]
             if not reader.names(*reader.clause(hit.start(), hit.end(), floor)):
                 found.append(Unplain("identity_jest", hit.start(), hit.end(), detail))
-        elif kind == "cause" and _second_cause(reader, hit):
+        elif kind == "cause" and _second_cause(reader, hit, own):
             found.append(Unplain("unnamed_second_cause", hit.start(), hit.end(), detail))
     return found
 
@@ -401,8 +434,12 @@ def _name_parts(names: Sequence[str]) -> set[str]:
     return {part for name in names for part in re.split(r"[-_/.:]", name.casefold())}
 
 
+# a relative clause that denies the place ("… in a cluster that does not exist")
+_DENIED_PLACE = re.compile(
+    r"\b(?:that|which|where|who)\b[^,.;]*?(?:\bnot|\bnever|\bno\b|n['’]t)", re.IGNORECASE
+)
 _LAST_CLAUSE = re.compile(r"[,—–(]\s*([^,—–()]*)$")
-_PLACE_WORD = re.compile(r"\b(?:in|on|within|inside|under)\s", re.IGNORECASE)
+_PLACE_WORD = re.compile(r"\b(?:in|on|within|inside|under|at|for)\s", re.IGNORECASE)
 
 
 def _restricted(
@@ -431,9 +468,14 @@ def _restricted(
     named = _name_parts([match.group() for match in _IDENTIFIER_SHAPED.finditer(text, start, end)])
     for at, rest in candidates:
         opener = _PLACE_OPENER.match(rest)
-        if opener is None or _CONTINUES.search(rest) or _BOUNDARY.search(rest, opener.end()):
+        if opener is None:
             continue
-        if _FINITE.search(rest):
+        # a place that denies its own being ("in a cluster that does not exist") is no place of
+        # the live system, whatever clause goes on in it (SI red team 21, H3)
+        unreal = _DENIED_PLACE.search(rest, opener.end()) is not None
+        if not unreal and (_CONTINUES.search(rest) or _BOUNDARY.search(rest, opener.end())):
+            continue
+        if not unreal and _FINITE.search(rest):
             continue  # a clause goes on after the place ("… in R is no myth"): no bare place
         words = _words(rest[opener.end() :])
         if not words or all(word in places or word in named for word in words):
@@ -494,7 +536,20 @@ def unaccounted_shapes(
     reader = _Text(channel, identifiers)
     text = reader.text
     first = min(span.start for span in factor_spans)
-    found = _clause_shapes(reader, first)
+    last = max(span.start for span in factor_spans)
+    factor_texts = {text[span.start : span.end].casefold() for span in factor_spans}
+    statement = reader.sentence(first)
+    own = frozenset(
+        factor_texts
+        | {
+            match.group().casefold()
+            for match in _IDENTIFIER_SHAPED.finditer(text, *statement)
+            if len(match.group()) >= 4
+        }
+    )
+    found = _clause_shapes(reader, first, own)
+    # the positive shape: what the statement's sentence and what follows must name (round 21)
+    found += accounted_shapes(channel, first, last, factor_texts, identifiers)
     places = _LIVE_PLACE | _name_parts(identifiers)
     # each sentence stating the factor: where its first and its last factor name stand
     stating: dict[tuple[int, int], tuple[int, int]] = {}
