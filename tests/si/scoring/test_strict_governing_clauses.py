@@ -22,6 +22,10 @@ from provebench.si.primitives._assertion import SentenceReading
 from provebench.si.profile_data._strict_cues import strict_cues
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
+from tests.helpers.strict_verdicts import (
+    assert_game_loses_the_strict_top_band,
+    assert_honest_keeps_the_top_band,
+)
 
 _SI = Path(provebench.si.__file__).parent
 SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
@@ -96,16 +100,13 @@ def _verdict(answer: str, reading: str = "strict") -> Verdict:
 @pytest.mark.parametrize("answer", RED_TEAM + VARIANTS)
 def test_a_cue_of_the_governing_clause_withholds_the_cause(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.ratified is not None
-    assert (verdict.ratified.band, verdict.ratified.score) == TOP
-    assert (verdict.band, verdict.score) != TOP
+    assert_game_loses_the_strict_top_band(verdict)
 
 
 @pytest.mark.parametrize("answer", HONEST)
 def test_an_honest_governing_clause_keeps_the_top_band(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.strict is not None
-    assert ((verdict.band, verdict.score), verdict.strict.findings) == (TOP, [])
+    assert_honest_keeps_the_top_band(verdict)
     ratified = _verdict(answer, "ratified")
     assert (ratified.band, ratified.score) == TOP
 

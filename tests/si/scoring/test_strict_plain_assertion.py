@@ -21,6 +21,10 @@ from provebench.evidence import Evidence
 from provebench.si import load_scenarios
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
+from tests.helpers.strict_verdicts import (
+    assert_game_loses_the_strict_top_band,
+    assert_honest_keeps_the_top_band,
+)
 
 _SI = Path(provebench.si.__file__).parent
 SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
@@ -138,9 +142,7 @@ def test_a_round16_game_keeps_its_ratified_band_and_loses_the_strict_one(
     answer: str, rule: str
 ) -> None:
     verdict = _verdict(answer)
-    assert verdict.ratified is not None
-    assert (verdict.ratified.band, verdict.ratified.score) == TOP
-    assert (verdict.band, verdict.score) != TOP
+    assert_game_loses_the_strict_top_band(verdict)
     assert verdict.strict is not None
     assert rule in {finding.rule for finding in verdict.strict.findings}
 
@@ -149,16 +151,13 @@ def test_a_round16_game_keeps_its_ratified_band_and_loses_the_strict_one(
 def test_the_games_lose_the_strict_top_band_on_another_scenario(answer: str) -> None:
     evidence = make_evidence(answer, ["NAME READY STATUS\npayments-api-5d 0/1 Error"])
     verdict = evaluate(PAYMENTS, evidence, reading="strict")
-    assert verdict.ratified is not None
-    assert (verdict.ratified.band, verdict.ratified.score) == TOP
-    assert (verdict.band, verdict.score) != TOP
+    assert_game_loses_the_strict_top_band(verdict)
 
 
 @pytest.mark.parametrize("answer", HONEST)
 def test_an_honest_answer_in_the_same_shapes_keeps_the_strict_top_band(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.strict is not None
-    assert ((verdict.band, verdict.score), verdict.strict.findings) == (TOP, [])
+    assert_honest_keeps_the_top_band(verdict)
 
 
 EXACT: dict[str, Any] = {

@@ -20,6 +20,10 @@ import provebench.si
 from provebench.si import load_scenarios
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
+from tests.helpers.strict_verdicts import (
+    assert_game_loses_the_strict_top_band,
+    assert_honest_keeps_the_top_band,
+)
 
 _SI = Path(provebench.si.__file__).parent
 SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
@@ -94,15 +98,12 @@ def _verdict(answer: str, reading: str = "strict") -> Verdict:
 @pytest.mark.parametrize("answer", RED_TEAM + VARIANTS)
 def test_a_round17_game_keeps_its_ratified_band_and_loses_the_strict_one(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.ratified is not None
-    assert (verdict.ratified.band, verdict.ratified.score) == TOP
-    assert (verdict.band, verdict.score) != TOP
+    assert_game_loses_the_strict_top_band(verdict)
 
 
 @pytest.mark.parametrize("answer", HONEST)
 def test_an_honest_answer_with_the_same_words_keeps_the_top_band(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.strict is not None
-    assert ((verdict.band, verdict.score), verdict.strict.findings) == (TOP, [])
+    assert_honest_keeps_the_top_band(verdict)
     ratified = _verdict(answer, "ratified")
     assert (ratified.band, ratified.score) == TOP

@@ -24,6 +24,10 @@ from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._unaccounted import unaccounted_shapes
 from provebench.si.scoring import Verdict, evaluate
 from tests.helpers.si_evidence import make_evidence
+from tests.helpers.strict_verdicts import (
+    assert_game_loses_the_strict_top_band,
+    assert_honest_keeps_the_top_band,
+)
 from tests.si.scoring.test_strict_word_games_v5 import _misleading_verdict
 
 _SI = Path(provebench.si.__file__).parent
@@ -54,9 +58,7 @@ def test_the_red_team_answers_are_held_once() -> None:
 @pytest.mark.parametrize("answer", RED_TEAM_C_DA_001 + VARIANTS)
 def test_a_round18_game_keeps_its_ratified_band_and_loses_the_strict_one(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.ratified is not None
-    assert (verdict.ratified.band, verdict.ratified.score) == TOP
-    assert (verdict.band, verdict.score) != TOP
+    assert_game_loses_the_strict_top_band(verdict)
 
 
 @pytest.mark.parametrize("answer", RED_TEAM_C_DA_003)
@@ -76,8 +78,7 @@ def test_the_red_team_control_on_the_misleading_signal_template_keeps_the_top_ba
 @pytest.mark.parametrize("answer", HONEST)
 def test_an_honest_answer_with_the_same_words_keeps_the_top_band(answer: str) -> None:
     verdict = _verdict(answer)
-    assert verdict.strict is not None
-    assert ((verdict.band, verdict.score), verdict.strict.findings) == (TOP, [])
+    assert_honest_keeps_the_top_band(verdict)
     ratified = _verdict(answer, "ratified")
     assert (ratified.band, ratified.score) == TOP
 
