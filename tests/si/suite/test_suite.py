@@ -353,6 +353,7 @@ def test_the_tool_endpoint_answers_only_the_agent_it_was_handed_to() -> None:
     import urllib.error
     import urllib.request
 
+    from provebench._mcp_face import ClientMessages
     from provebench.si.agents._http import _ToolServer
 
     calls: list[str] = []
@@ -361,7 +362,7 @@ def test_the_tool_endpoint_answers_only_the_agent_it_was_handed_to() -> None:
         calls.append(tool)
         raise AssertionError("never reached")
 
-    with _ToolServer(call) as server:  # type: ignore[arg-type]
+    with _ToolServer(call, ClientMessages()) as server:  # type: ignore[arg-type]
         guessed = server.url.rsplit("/", 1)[0] + "/guess"
         request = urllib.request.Request(guessed, data=b'{"tool": "x"}', method="POST")
         with pytest.raises(urllib.error.HTTPError) as refused:
