@@ -22,7 +22,10 @@ class OneLineErrors:
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         error = sys.exc_info()[1]
-        detail = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+        # The type alone: an exception's text may quote what the client sent (an agent's
+        # header, its body), and this line reaches the operator's terminal, where what a
+        # candidate wrote must not be shown unrecorded (SI red team 23, H4).
+        detail = type(error).__name__ if error is not None else "unknown error"
         peer = client_address if client_address else "a local client"
         print(
             f"{self.server_label}: a request from {peer} failed: {detail}".replace("\n", " "),

@@ -106,3 +106,24 @@ def test_the_refused_requests_reach_the_evidence_and_their_cut_too() -> None:
     evidence = _with_agent_text(blank, agent, None)  # type: ignore[arg-type]
     assert evidence.agent_messages == [f'{{"unparsed_line":"hello {SECRET}"}}']
     assert [cut.channel for cut in evidence.agent_cuts] == ["agent_messages"]
+
+
+def test_a_header_the_endpoint_cannot_read_is_recorded_and_never_printed(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # SI red team 23, H4: `Content-Length: <the password>` made int() fail, and the server's
+    # one-line error printed the password on the operator's terminal, recorded nowhere.
+    import http.client
+    from urllib.parse import urlsplit
+
+    sent = ClientMessages()
+    with _ToolServer(lambda tool, arguments: _Reply(), sent) as tools:  # type: ignore[arg-type]
+        where = urlsplit(tools.url)
+        connection = http.client.HTTPConnection(where.hostname or "", where.port, timeout=10)
+        connection.putrequest("POST", where.path)
+        connection.putheader("Content-Length", SECRET)
+        connection.endheaders()
+        assert connection.getresponse().status == 400
+        connection.close()
+    assert any(SECRET in text for text in sent.texts)
+    assert SECRET not in capfd.readouterr().err

@@ -121,7 +121,15 @@ class _ToolServer:
                 if self.path != owner._path:
                     self._reply(404, {"error": "not found"})
                     return
-                length = int(self.headers.get("Content-Length") or 0)
+                given = self.headers.get("Content-Length") or "0"
+                if not given.isascii() or not given.isdigit():
+                    # the agent's text, recorded as sent, never parsed into an error message
+                    # that reaches the operator (SI red team 23, H4: the password as a
+                    # Content-Length was printed on the operator's terminal by the int() error)
+                    owner.refused(f"Content-Length: {given}".encode("utf-8", "replace"), 0)
+                    self._reply(400, {"error": "Content-Length must be a whole number"})
+                    return
+                length = int(given)
                 body = self.rfile.read(min(length, MAX_BODY))
                 call = _tool_call(body) if length <= MAX_BODY else None
                 if call is None:
