@@ -317,3 +317,47 @@ def test_reasoning_blocks_text_beside_calls_and_calls_after_the_submission_are_r
         a["arguments"] for a in evidence["actions"]
     ]
     assert again["final_answer_after_step"] == 1
+
+
+def test_the_first_accepted_submission_is_the_answer_and_every_part_of_a_message_is_read(
+    tmp_path: Path,
+) -> None:
+    # SI red team 23, H2/H3: of two accepted submissions in one turn the second was kept and
+    # the first (the secret) recorded nowhere; a provider-side tool use's query was never read.
+    from inspect_ai._util.content import ContentToolUse
+    from inspect_ai.model import ChatMessageAssistant, ContentText
+    from inspect_ai.tool import ToolCall
+
+    from provebench.integrations.inspect._si import EVIDENCE_KEY
+
+    scenario_file = write_fixture(tmp_path)
+    searched = ChatMessageAssistant(
+        content=[
+            ContentToolUse(tool_type="web_search", id="s1", name="web_search",
+                           arguments='{"query": "marker-tool-use"}', result="[]"),
+            ContentText(text="ok"),
+        ],
+        model=MODEL,
+    )  # fmt: skip
+    first = ModelOutput.from_message(searched)
+    first.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    both = _output("submit_answer", {"final_answer": "marker-first-answer"})
+    assert both.choices[0].message.tool_calls is not None
+    both.choices[0].message.tool_calls.append(
+        ToolCall(id="second", function="submit_answer", arguments={"final_answer": "later"})
+    )
+    log = _eval("provebench/si_suite", [first, both], tmp_path / "logs", path=str(scenario_file))
+    sample = log.samples[0] if log.samples else None
+    assert sample is not None
+    evidence = sample.store[EVIDENCE_KEY]
+    assert evidence["final_answer"] == "marker-first-answer"
+    assert [a["arguments"] for a in evidence["actions"]] == [{"final_answer": "later"}]
+    assert "marker-tool-use" in evidence["reasoning_trace"]
+    imported = tmp_path / "imported"
+    converted = CliRunner().invoke(
+        app, ["evidence", "import", log.location, "--format", "inspect", "--output", str(imported)]
+    )
+    assert converted.exit_code == 0, converted.output
+    again = json.loads(next(imported.iterdir()).read_text())
+    assert again["final_answer"] == "marker-first-answer"
+    assert "marker-tool-use" in again["reasoning_trace"]

@@ -58,12 +58,13 @@ def read_inspect_log(path: Path) -> Iterator[tuple[str, Evidence]]:
 
 
 def assistant_text(message: Any) -> list[str]:
-    """Everything an assistant message says besides its tool calls: its text and its reasoning
-    blocks, in order (SI red team 20, S4a/S4c: a reasoning block, and the text of a message that
-    also carried a tool call, were left out of the live run's reasoning trace, so never
-    searched). Read by shape, as the rest of this reader: `content` a string, or a list of
-    parts whose `type` is `text` or `reasoning`; a redacted reasoning block's `reasoning` is the
-    provider's opaque blob, so its summary is read."""
+    """Everything an assistant message says besides its tool calls: every string of every
+    content part, in order — text and its citations, reasoning blocks (a redacted one's too: a
+    provider that does not encrypt it leaves it plain), a provider-side tool use's query and
+    result, data parts (SI red team 20, S4a/S4c; 23, H3: a reasoning block, a message's text
+    beside a tool call, a web search's query and a citation were never searched). A part's
+    `type` and `signature` are the provider's, and an inline `data:` payload (an image) is no
+    text. Read by shape, as the rest of this reader."""
     if getattr(message, "role", None) != "assistant":
         return []
     content = message.content
@@ -71,14 +72,22 @@ def assistant_text(message: Any) -> list[str]:
         return [content] if content else []
     said: list[str] = []
     for part in content:
-        kind = getattr(part, "type", None)
-        if kind == "reasoning":
-            redacted = bool(getattr(part, "redacted", False))
-            shown = (None if redacted else part.reasoning, getattr(part, "summary", None))
-            said += [t for t in shown if isinstance(t, str) and t]
-        elif kind == "text" and isinstance(getattr(part, "text", None), str) and part.text:
-            said.append(part.text)
+        dump = getattr(part, "model_dump", None)
+        value = dump(mode="json") if callable(dump) else getattr(part, "__dict__", {})
+        said += [text for text in _part_strings(value) if text]
     return said
+
+
+def _part_strings(value: Any, key: str = "") -> list[str]:
+    if key in ("type", "signature"):
+        return []
+    if isinstance(value, str):
+        return [] if value.startswith("data:") else [value]
+    if isinstance(value, dict):
+        return [s for k, item in value.items() for s in _part_strings(item, str(k))]
+    if isinstance(value, list):
+        return [s for item in value for s in _part_strings(item)]
+    return []
 
 
 def sample_evidence(sample: Any, model: str | None, path: Path) -> Evidence:
@@ -156,9 +165,11 @@ def _recorded(sample: Any, actions: list[ToolAction], where: str, path: Path) ->
         ) from None
     # A call Inspect refused never ran: the live run recorded the simulator's own refusal of
     # it, so its answer is not the tool message's; the call itself (tool, arguments) must agree.
-    ours = [(a.tool, a.arguments, None if a.error else a.result) for a in actions]
+    # A submission after the answer ran as the submit tool, recorded as the simulator's
+    # unknown-tool step: its call agrees, not its answer.
+    ours = [(a.tool, a.arguments, None if _unanswered(a) else a.result) for a in actions]
     theirs = [
-        (b.tool, b.arguments, None if a.error else b.result)
+        (b.tool, b.arguments, None if _unanswered(a) else b.result)
         for a, b in zip(actions, recorded.actions, strict=False)
     ] + [(b.tool, b.arguments, b.result) for b in recorded.actions[len(actions) :]]
     if ours != theirs:
@@ -171,6 +182,12 @@ def _recorded(sample: Any, actions: list[ToolAction], where: str, path: Path) ->
             path=path,
         )
     return recorded
+
+
+def _unanswered(action: ToolAction) -> bool:
+    """Whether the live run recorded this call's answer otherwise than the log shows it: a call
+    Inspect refused, or a submission after the answer."""
+    return bool(action.error) or action.tool in SUBMIT_TOOLS
 
 
 def _scenario_id(sample: Any) -> str:

@@ -176,11 +176,11 @@ def replay_calls(session: Any, messages: Sequence[ChatMessage]) -> int | None:
                 continue
             refused = answered.error is not None
             if call.function == SUBMIT_ANSWER:
-                if not refused:
-                    if answered_after is None:
-                        answered_after = int(session.steps)
+                if not refused and answered_after is None:
+                    answered_after = int(session.steps)  # the answer: not a step
                     continue
-                session.call(SUBMIT_ANSWER, call.arguments)  # answered as an unknown tool
+                # refused, or accepted after the answer: a step (answered as an unknown tool)
+                session.call(SUBMIT_ANSWER, call.arguments)
                 continue
             if call.parse_error is not None:
                 session.call(call.function, UnparsedArguments("", call.parse_error))
@@ -218,6 +218,11 @@ def _submit_tool(submitted: dict[str, Any]) -> Callable[..., Coroutine[Any, Any,
             # a tool error: react lets the model read it and submit again (the refusal is
             # recorded as a step by `replay_calls`, as `si serve` records it; SI red team 16, H5)
             raise ToolError(checked)
+        if "final_answer" in submitted:
+            # the first accepted submission is the answer; a later one is a step of its own,
+            # recorded by `replay_calls` (SI red team 23, H2: two accepted submissions in one
+            # turn, the first carrying the secret, kept only the second)
+            return final_answer
         submitted["final_answer"] = checked.final_answer
         submitted["reasoning_trace"] = checked.reasoning_trace
         submitted["diagnosis"] = checked.diagnosis
