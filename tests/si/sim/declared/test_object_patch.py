@@ -366,3 +366,19 @@ def test_a_field_the_physical_estate_cannot_hold_is_refused_as_the_face_refuses_
     (write,) = evidence.actions
     assert write.error_code == "unsupported_field"
     assert len(evidence.state_snapshots) == 1  # nothing written
+
+
+@needs_scenarios
+def test_a_label_removed_by_a_null_is_written_not_unchanged() -> None:
+    # SI red team 23, H5: `{"metadata": {"labels": {"app": null}}}` was dropped from both sides
+    # of the diff, answered "unchanged" with no field recorded, and PASSed, where the declared
+    # spelling and the Kubernetes face FAIL. The estate cannot remove a label through the
+    # object (the face's 422, recorded as the attempt); the declared spelling removes it: two
+    # records, one status.
+    by_fields = _run(SIDE_CHANNEL, WEB_APP, {"labels": {"app": None}})
+    by_object = _run(SIDE_CHANNEL, WEB_APP, {"metadata": {"labels": {"app": None}}})
+    written = by_object.audit_log[-1]
+    assert "metadata.labels" in str(written.model_dump(mode="json")["detail"]["fields"])
+    # the attempt fails the forbidden-write checks; the performed removal fails the state's too
+    assert _verdict(SIDE_CHANNEL, by_object)[0] == _verdict(SIDE_CHANNEL, by_fields)[0] == "FAIL"
+    assert "assertions.must_not[0]" in _verdict(SIDE_CHANNEL, by_object)[1]
