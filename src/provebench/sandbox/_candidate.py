@@ -37,11 +37,12 @@ from provebench.sandbox._containment import (
     real_path,
 )
 from provebench.sandbox._known_secrets import known_secret_marks
-from provebench.sandbox._mounts import mount_points
+from provebench.sandbox._mounts import host_paths, mount_points, mounts
 from provebench.sandbox._policy import (
     NeverShownBelow,
     absolute,
     code_folder,
+    never_shown,
     never_shown_below,
 )
 from provebench.sandbox._private import is_private_root
@@ -179,6 +180,8 @@ class _Secrets:
         self.marks = known_secret_marks()
         # A mount point below a shown path, whatever its source (pilot red team round 20, H2).
         self.mounts = mount_points()
+        # …and what each shown path is by a mount's other names (pilot red team round 22, A14)
+        self.mount_table = mounts()
         self._state_links: dict[FileIdentity, Path] | None = None
 
     def refuse_host_link(self, path: Path, status: os.stat_result, field: str) -> None:
@@ -210,6 +213,20 @@ class _Secrets:
                 "— unmount it",
                 field=field,
             )
+
+    def refuse_host_source(self, path: Path, field: str) -> None:
+        """Refuse a shown path that the host shows, through the mount it lies on, under a name
+        that is never shown (`_mounts.host_paths`, `_policy.never_shown`): the candidate's
+        folder bound from `/etc/dpkg`, or an overlay over it (pilot red team round 22, A14). A
+        folder on a volume no other mount shows (a container's) is walked as before."""
+        for source in host_paths(path, self.mount_table):
+            reason = never_shown(source)
+            if reason is not None:
+                raise ProvebenchError(
+                    f"{path} is {source} by a mount, which {reason}; a sandbox never shows it, "
+                    "nor a seal copies it",
+                    field=field,
+                )
 
     def refuse_private_root(self, folder: Path, names: Sequence[str], field: str) -> None:
         """Refuse a folder of the code that is a laboratory's private root, any laboratory's,
@@ -289,6 +306,7 @@ def read_shown(
             continue
         secrets.refuse_identity(root, status, field)
         _refuse_never_shown(root, status, secrets.below, field)
+        secrets.refuse_host_source(root, field)
         if not stat.S_ISDIR(status.st_mode):
             # A file named as the code is one the candidate chose: bound there, it is a host file
             # by another name. A shown folder may be a mount (a container's volume): what is

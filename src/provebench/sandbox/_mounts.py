@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
@@ -42,4 +43,76 @@ def mount_points() -> frozenset[Path]:
     return frozenset(found)
 
 
-__all__ = ["MOUNT_INFO", "mount_points"]
+@dataclass(frozen=True)
+class Mount:
+    """One line of `/proc/self/mountinfo`: its device, the folder of that device's file system
+    it shows (`root`), where (`point`), its type and its super options."""
+
+    device: str
+    root: Path
+    point: Path
+    fs_type: str
+    options: tuple[str, ...]
+
+
+def _decoded(raw: bytes) -> str:
+    return os.fsdecode(_ESCAPE.sub(lambda m: bytes([int(m.group(1), 8)]), raw))
+
+
+def mounts() -> tuple[Mount, ...]:
+    """Every mount of this mount namespace, in the kernel's order (a later one at the same point
+    is on top). Fails closed as `mount_points` does."""
+    try:
+        text = MOUNT_INFO.read_bytes()
+    except OSError as error:
+        raise ProvebenchError(
+            f"cannot list the mounts a candidate's code may hold: {error.strerror}",
+            path=MOUNT_INFO,
+        ) from None
+    found: list[Mount] = []
+    for line in text.split(b"\n"):
+        fields = line.split(b" ")
+        if b"-" not in fields or len(fields) < 5:
+            continue
+        tail = fields[fields.index(b"-") + 1 :]
+        options = tuple(_decoded(tail[2]).split(",")) if len(tail) > 2 else ()
+        found.append(
+            Mount(
+                device=fields[2].decode("ascii", "replace"),
+                root=Path(_decoded(fields[3])),
+                point=Path(_decoded(fields[4])),
+                fs_type=_decoded(tail[0]) if tail else "",
+                options=options,
+            )
+        )
+    return tuple(found)
+
+
+def host_paths(path: Path, table: tuple[Mount, ...]) -> list[Path]:
+    """The other names under which the host shows what `path` (a real path) shows through the
+    mount it lies on: a bind mount of a folder of a device another mount shows (`mount --bind
+    /etc/dpkg code`: the device's `/etc/dpkg` is `/etc/dpkg` through the root mount), and an
+    overlay's lower and upper folders (pilot red team round 22, A14: the candidate's folder was
+    itself a mount of `/etc/dpkg`, and the walk, which refuses mounts only below a shown path,
+    showed and sealed it). Empty where `path` lies on a mount no other shows (a volume)."""
+    on = [m for m in table if path == m.point or m.point in path.parents]
+    if not on:
+        return []
+    mount = max(on, key=lambda m: len(m.point.parts))  # the deepest, the last at a point
+    mount = [m for m in on if m.point == mount.point][-1]
+    rest = path.relative_to(mount.point)
+    found: list[Path] = []
+    for other in table:
+        if other is mount or other.device != mount.device:
+            continue
+        if mount.root == other.root or other.root in mount.root.parents:
+            found.append(other.point / mount.root.relative_to(other.root) / rest)
+    if mount.fs_type == "overlay":
+        for option in mount.options:
+            key, _, value = option.partition("=")
+            if key in ("lowerdir", "upperdir") and value:
+                found += [Path(folder) / rest for folder in value.split(":") if folder]
+    return found
+
+
+__all__ = ["MOUNT_INFO", "Mount", "host_paths", "mount_points", "mounts"]
