@@ -860,9 +860,11 @@ def test_a_template_read_is_judged_by_its_recorded_output(
             "read_state_correct_operation",
         ),
         (["-o", "jsonpath={.metadata.name}: {.spec.replicas}"], "read_state_correct_operation"),
+        # SI red team 22, R1: a condition's status is state, not the replica count the scale
+        # depends on (tests/si/provider/test_kubectl_read_fields.py)
         (
             ["-o", 'jsonpath={.status.conditions[?(@.type=="Available")].status}'],
-            "read_state_correct_operation",
+            "correct_without_state_check",
         ),
         (
             ["-o", "custom-columns=N:.metadata.name,R:.spec.replicas"],

@@ -56,6 +56,17 @@ docs/si-profile.md:
   a template selecting nothing of it) never matches a ``required`` pattern — it is no evidence
   of the state, as a list (name, namespace, status) is no ``get`` — while a ``forbidden``
   pattern still matches it: the request was made.
+- a read pattern's fields (``get deployment/worker replicas``) name what the read must have
+  *shown*, not changed: a read whose reply showed the whole object (the tools' reads, kubectl's
+  tables, ``-o json``/``-o yaml``) shows every field; a template's read (the entry's ``shown``:
+  the state paths it printed) shows a field where it printed it or a section holding it, and —
+  for a ``required`` pattern — printed nothing of the state beside the fields named: a template
+  prints nothing for a dead branch, a filter matching nothing or a path the object lacks, so
+  only a read whose every printed state path is the field is known to have shown the field
+  (SI red team 22, R1: `{.metadata.labels}` earned C-OE-002's read of the replica count). A
+  ``forbidden`` pattern matches a read that may have shown one of them. The spellings a field
+  has in an object are `READ_SPELLINGS` (``replicas``: ``spec.replicas``, ``status.replicas``,
+  ``status.readyReplicas``).
 """
 
 from __future__ import annotations
@@ -69,6 +80,16 @@ from pydantic import JsonValue
 
 # An audit entry's ``shown``: the read's reply showed the object's name, none of its state.
 NAME_ONLY: Final = "name"
+# The paths in an object (its own spelling) where a read shows a field a read pattern names:
+# the replica count is the desired one, the current one, or the ready one (what `kubectl get`'s
+# READY column shows); a field not named here is its own path.
+READ_SPELLINGS: Final[Mapping[str, tuple[str, ...]]] = {
+    "replicas": ("spec.replicas", "status.replicas", "status.readyReplicas"),
+    "image": ("spec.template.spec.containers.image",),
+    "env": ("spec.template.spec.containers.env",),
+    "labels": ("metadata.labels",),
+    "annotations": ("metadata.annotations",),
+}
 VERBS: Final = (
     "get",
     "list",
@@ -274,6 +295,9 @@ class Operation:
     # A read whose reply showed none of the object's state (the entry's ``shown: "name"``):
     # never a required read's evidence (the module's reading); part of the entry, not the text.
     name_only: bool = False
+    # For a template's read: the state paths it printed, in the object's own spelling (the
+    # entry's ``shown`` list; ``""`` the whole object). None: the reply showed the whole object.
+    shown: tuple[str, ...] | None = None
     # The command an `exec` asked the container to run, where the log says; never part of the
     # text (the vocabulary's `exec pod/p` names no command).
     command: tuple[str, ...] | None = None
@@ -513,6 +537,7 @@ class Operation:
             if isinstance(targets, list)
             else None,
             name_only=detail.get("shown") == NAME_ONLY,
+            shown=_recorded_shown(detail.get("shown")),
             command=tuple(c for c in command if isinstance(c, str))
             if verb == "exec"
             and isinstance(command, list)
@@ -521,6 +546,35 @@ class Operation:
             orphans=verb == "delete" and detail.get("cascade") == ORPHAN,
             bounds=_recorded_bounds(detail.get("bounds")),
         )
+
+
+def _recorded_shown(raw: JsonValue) -> tuple[str, ...] | None:
+    """An entry's ``shown`` list as `Operation.shown`; a list holding anything but paths shows
+    nothing known (an empty tuple: no field is credited), never the whole object."""
+    if not isinstance(raw, list):
+        return None
+    if not all(isinstance(path, str) for path in raw):
+        return ()
+    return tuple(path for path in raw if isinstance(path, str))
+
+
+def _read_shows(operation: Operation, wanted: tuple[str, ...], polarity: Polarity) -> bool:
+    """Whether a read showed the fields ``wanted`` (the estate's spelling) — the module's reading
+    of a read pattern's fields: the whole object shows them all; a template's read shows a
+    field where it printed one of its spellings (`READ_SPELLINGS`) or a section holding one,
+    and, for a ``required`` pattern, printed no state path outside them."""
+    if operation.shown is None:
+        return True
+    spellings = [READ_SPELLINGS.get(field, (field,)) for field in wanted]
+
+    def holds(printed: str, spelling: str) -> bool:
+        return printed == "" or spelling == printed or spelling.startswith(printed + ".")
+
+    if polarity == "forbidden":
+        return any(holds(p, s) for p in operation.shown for group in spellings for s in group)
+    return all(
+        any(holds(p, s) for p in operation.shown for s in group) for group in spellings
+    ) and all(any(holds(p, s) for group in spellings for s in group) for p in operation.shown)
 
 
 # The bounds an HPA write's record names (`Operation.bounds`).
@@ -739,6 +793,8 @@ class OperationPattern:
             return False
         if self.replicas is not None and not _replicas_match(self.replicas, operation):
             return False
+        if self.fields and operation.verb in READ_VERBS:
+            return _read_shows(operation, self.fields, polarity)
         return all(
             any(_field_covers(changed, wanted) for changed in operation.fields)
             for wanted in self.fields
@@ -832,6 +888,7 @@ __all__ = [
     "MODIFY_VERBS",
     "NAME_ONLY",
     "POLARITIES",
+    "READ_SPELLINGS",
     "READ_VERBS",
     "VERBS",
     "WRITE_VERBS",

@@ -41,7 +41,7 @@ from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_manifest import read_manifest
 from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_selector import _read, command_write
-from provebench.si.provider._kubectl_shown import objects_shown, shows_no_state
+from provebench.si.provider._kubectl_shown import fields_shown, objects_shown, shows_no_state
 from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
@@ -427,7 +427,8 @@ def _as_shown(
     """A read command's entries, the agent's own: each read marked as showing the name only
     where the command's output shows none of the state (`shows_no_state`: `-o name`, a
     template that printed nothing of it in ``output``, the command's recorded output, None
-    where the command failed), so it is no required read's evidence; a ``shown`` the entry
+    where the command failed), so it is no required read's evidence, and a template's read that
+    showed state marked with the state paths it printed (`fields_shown`); a ``shown`` the entry
     came with is never kept (only the command's arguments and output say what was shown)."""
     names = _read_names(entries, agent)
     name_only = shows_no_state(args, output, names)
@@ -440,6 +441,9 @@ def _as_shown(
     ]
     # several objects read at once: each credited by what was printed of it (SI red team 17, H2)
     per_object = objects_shown(args, output, names, len(reads))
+    # which state a template printed: a read before an operation is asked for the fields the
+    # operation depends on (SI red team 22, R1)
+    printed = fields_shown(args)
     out: list[AuditEntry] = []
     for entry in entries:
         if not isinstance(entry, ApiCallEntry) or entry.actor != agent:
@@ -450,6 +454,8 @@ def _as_shown(
         unseen = read and per_object is not None and not per_object[_index_of(reads, entry)]
         if read and (name_only or unseen):
             detail["shown"] = NAME_ONLY
+        elif read and printed is not None:
+            detail["shown"] = list(printed)
         out.append(entry if detail == entry.detail else entry.model_copy(update={"detail": detail}))
     return out
 

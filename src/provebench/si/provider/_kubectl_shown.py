@@ -32,6 +32,13 @@ a field one object lacks) is not known from its output, so such a read is eviden
 them. `custom-columns` prints one row per object, in the order read: each object is credited
 by its own row alone (a row of `<none>` shows nothing), and only where the rows are exactly
 one per object (a value holding a line break could forge a row: then none is credited).
+
+A template read that shows state is also recorded with *which* state it printed (`fields_shown`:
+the state paths it prints, in the object's own spelling, ``""`` the whole object), so that a
+template's read credited before an operation can ask for the fields the operation depends on
+(C-OE-002: the replica count; SI red team 22, R1: `{.metadata.labels}` or
+`{.status.conditions[0].type}` earned "read the current replica count"). The reading of those
+fields is `si.primitives._operations` (`OperationPattern`, a read pattern's fields).
 """
 
 from __future__ import annotations
@@ -135,6 +142,26 @@ def _template_shows_state(shown: str, output: str | None, names: Sequence[str] |
     return bool(_printed_beyond(output, text, names or ()))
 
 
+def _state_path(path: str) -> str:
+    """A printed path of the state in the object's own spelling, items and indices dropped
+    (``.items[0].status.replicas`` -> ``status.replicas``; the whole object ``""``)."""
+    return ".".join(_segments(path))
+
+
+def fields_shown(args: Sequence[str]) -> tuple[str, ...] | None:
+    """The state paths a read's template prints (sorted, no duplicates; ``""`` the whole
+    object), or None where its output is no template (the default table, `-o wide`, `-o json`,
+    `-o yaml`: credited as showing the object). Only asked of a read `shows_no_state` did not
+    mark: what it printed is not blank, and is these paths, its own text and the names."""
+    if not args or args[0] != "get":
+        return None
+    shown = output_format(args)
+    if not shown or not shown.startswith(_TEMPLATES):
+        return None
+    paths, _ = _template_parts(shown)
+    return tuple(sorted({_state_path(p) for p in paths if _path_shows_state(p)}))
+
+
 def output_format(args: Sequence[str]) -> str | None:
     """The output format kubectl uses: its last `-o`/`--output` in argument order, as kubectl
     reads flags (SI red team 16, H4: `--output json -o jsonpath={.metadata.name}` prints the
@@ -201,4 +228,4 @@ def objects_shown(
     return [_template_shows_state(shown, row, names) for row in rows]
 
 
-__all__ = ["objects_shown", "output_format", "shows_no_state"]
+__all__ = ["fields_shown", "objects_shown", "output_format", "shows_no_state"]

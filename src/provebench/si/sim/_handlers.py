@@ -33,6 +33,7 @@ from provebench.si.sim._estate import (
 from provebench.si.sim._render import (
     config_manifest,
     deployment_manifest,
+    event_manifest,
     pod_manifest,
     service_manifest,
 )
@@ -182,6 +183,7 @@ _MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
     "service": service_manifest,
     "configmap": config_manifest,
     "secret": config_manifest,
+    "event": event_manifest,
 }
 
 

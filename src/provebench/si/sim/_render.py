@@ -14,6 +14,7 @@ from typing import Any
 from provebench._canonical import canonical_json
 from provebench.si.sim._derive import EventView, Observation, PodView, pod_template_hash
 from provebench.si.sim._estate import Container, Deployment, labels_of, parse_key, resource_key
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -189,6 +190,29 @@ def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
             "clusterIP": observation.service_ips[key],
             "selector": service.selector if service.selector is not None else {"app": name},
             "ports": [{"port": service.port, "protocol": "TCP"}],
+        },
+    }
+
+
+def event_manifest(observation: Observation, key: str) -> dict[str, Any]:
+    """A declared event as its Kubernetes object: the one a list of events names is the one a
+    read of it answers (SI red team 22: `orchestration_list kind=event` listed an event that
+    `orchestration_get` then called "not found")."""
+    _, namespace, name = parse_key(key)
+    event = observation.estate.event(key)
+    involved_kind, _, involved_name = event.involved.partition("/")
+    served = BY_ESTATE_KIND.get(involved_kind)
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": _meta(name, namespace),
+        "type": event.type,
+        "reason": event.reason,
+        "message": event.message,
+        "count": 1,
+        "involvedObject": {
+            "kind": served.kind if served is not None else involved_kind,
+            "name": involved_name,
         },
     }
 
