@@ -145,3 +145,22 @@ def test_a_host_or_transport_outside_the_judgement_is_refused() -> None:
     judgement = EndpointJudgement("remote", {"model.example": (PUBLIC,)})
     with pytest.raises(RuntimeError, match="cannot pin"):
         pin_client(SimpleNamespace(_transport=object(), _mounts={}), judgement)
+
+
+@pytest.mark.parametrize(
+    ("address", "reach"),
+    [
+        ("::127.0.0.1", "local"),  # IPv4-compatible
+        ("::ffff:0:7f00:1", "local"),  # SIIT
+        ("64:ff9b::7f00:1", "local"),  # NAT64
+        ("2002:7f00:1::", "local"),  # 6to4
+        ("::ffff:127.0.0.1", "local"),  # IPv4-mapped
+        ("64:ff9b::5db8:d822", "remote"),  # NAT64 of a public address
+        ("2606:4700::1111", "remote"),
+    ],
+)
+def test_an_ipv6_address_carrying_an_ipv4_one_is_judged_by_it(address: str, reach: str) -> None:
+    # pilot red team 22, A11: four IPv6 spellings of 127.0.0.1 were judged remote.
+    from provebench.sandbox._isolation import _addresses_reach
+
+    assert _addresses_reach((address,)) == reach

@@ -26,7 +26,7 @@ import ipaddress
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
 Isolation = dict[str, str]
@@ -156,11 +156,35 @@ def _addresses_reach(resolved: tuple[str, ...]) -> Literal["local", "remote"]:
     own = _own_addresses()
     for text in resolved:
         address = ipaddress.ip_address(text.split("%")[0])
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
+        embedded = _embedded_ipv4(address)
+        if embedded is not None and (not embedded.is_global or str(embedded) in own):
+            return "local"
         if not address.is_global or str(address) in own:
             return "local"
     return "remote"
+
+
+_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def _embedded_ipv4(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one carries, where a host may route it there: mapped
+    (`::ffff:127.0.0.1`), compatible (`::127.0.0.1`), SIIT (`::ffff:0:7f00:1`), NAT64
+    (`64:ff9b::7f00:1`) and 6to4 (`2002:7f00:1::`) — judged by the address carried (pilot red
+    team 22, A11: the four but the first were judged remote around 127.0.0.1)."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    value = int(address)
+    low = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if address in _NAT64 or value >> 32 == 0 or value >> 32 == 0xFFFF0000:
+        return low  # NAT64, IPv4-compatible (::a.b.c.d), SIIT (::ffff:0:a.b.c.d)
+    return None
 
 
 def _own_addresses() -> set[str]:
