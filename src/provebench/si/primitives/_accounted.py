@@ -28,7 +28,17 @@ positive shape docs/si-scoring.md promises: what keeps the top band is what is a
   clause that opens on anything else ends the frame ("We excluded D; X is missing"); a label
   before a colon is read by the label rules of `_plain_assertion` and `_unaccounted`.
 
-Cost: one pass over the sentences from the statement's on, each read once by a compiled pattern.
+Round 22 (SI red team 22, W1–W3; docs/si-scoring.md §11, "Round 22: the positive shape,
+tightened"): a mention is not enough. A sentence that names no object of the scenario must say
+something of the system (`_after_accounted`); a bare digit names nothing; a later sentence
+naming the factor is read like every later one (a healthy state of its objects, a value given
+to its key, or a frame before its name withholds); sentences before the statement, and a clause
+cut from it by ";" or a dash, are read (`_earlier_accounted`); system words are words of the
+frame, which starts at the first identifier; a tail opening on "or" or on a verb of attribution
+withholds; and the strict reading's sentences also end after a stop followed by a closing quote
+or bracket and at a CJK or Indic stop (`_strict_sentences`; SI §3.2 stays the ratified split).
+
+Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 
 from __future__ import annotations
@@ -41,26 +51,35 @@ from provebench.si.primitives._plain_assertion import Unplain
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
 # one speaks of the system (it may still be read by the other rules)
-_SYSTEM_WORDS = (
+_SYSTEM_NOUNS = (
     r"configmaps?|config|configuration|keys?|pods?|deployments?|containers?|secrets?|services?|"
     r"namespaces?|clusters?|nodes?|disks?|cpu|memory|alerts?|logs?|events?|replicas?|ports?|"
     r"env|environment|variables?|images?|volumes?|kubectl|dependenc(?:y|ies)|settings?|"
     r"endpoints?|manifests?|spec|probes?|startup|start-up|crashloopbackoff|oomkilled|"
     r"statefulsets?|daemonsets?|jobs?|scheduler|network|dns|tls|smtp|database|queue|"
-    r"storage|quota|limits?|requests?|entry|entries|field|fields|data|metadata|yaml|json|"
+    r"storage|quota|limits?|requests?|entry|entries|field|fields|data|metadata|yaml|json"
+)
+# a remediation or an evidence verb: a sentence of system nouns that holds one says what to do
+# or what was read ("Adding the key and restarting the pods fixes it.")
+_ACTION_WORDS = (
     r"add|adding|added|set|setting|restore|restoring|patch|patching|apply|applying|restart|"
     r"restored|restarting|roll(?:ed|ing)?|rollout|redeploy(?:ing)?|scale|scaling|scaled|remove|removing|"
     r"revert(?:ing)?|recreate|edit|fix(?:ed|es|ing)?|removed|deleted|chang(?:e|ed|es)|deploy(?:ed)?|"
-    r"checked|verified|confirmed|observed|inspected|read|shows?|showed|describe|output"
+    r"checked|verified|confirmed|observed|inspected|read|shows?|showed|describe|output|find|found"
 )
-_SYSTEM = re.compile(rf"\b(?:{_SYSTEM_WORDS})\b|\d", re.IGNORECASE)
+_SYSTEM_WORDS = f"{_SYSTEM_NOUNS}|{_ACTION_WORDS}"
+# SI red team 22, W2: no bare digit. A digit is no name (the fold makes one of "²", "①", "١"):
+# a number speaks of the system only as the value of a named field, which the name carries.
+_SYSTEM = re.compile(rf"\b(?:{_SYSTEM_WORDS})\b", re.IGNORECASE)
+_ACTION = re.compile(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
 _IDENTIFIER_SHAPED = re.compile(
     r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it
 _COURTESY = re.compile(
-    r"\A\W*(?:thanks?(?:\s+you)?|cheers|hope\s+(?:this|that|it)\s+helps|happy\s+to\s+help|"
+    r"\A\W*(?:thanks?(?:\s+you)?|cheers|hope\s+(?:this|that|it)\s+helps|"
+    r"happy\s+to\s+help(?:\s+further)?|that(?:['’]s|\s+is)\s+(?:it|all)|simple\s+as\s+that|"
     r"let\s+me\s+know\b[^?]*|done|(?:best|kind|warm)\s+regards|regards|sincerely)\W*\Z",
     re.IGNORECASE,
 )
@@ -117,7 +136,7 @@ _FRAME_WORDS = frozenset(
         "put", "recorded", "live", "production", "prod", "running", "deployed", "its", "true",
         "value", "values", "data", "pending", "confirmation", "from", "owner", "come", "comes",
         "came", "stem", "stems", "results", "rather", "than", "instead", "caused", "by",
-        "due", "owing",
+        "due", "owing", "honestly", "reviewing", "everything",
     }
 )  # fmt: skip
 _AFFIRMING_FRAME = re.compile(
@@ -152,6 +171,81 @@ _PRONOUNS = frozenset(
         "everyone", "everybody", "someone", "somebody", "who", "what", "which", "no", "not",
     }
 )  # fmt: skip
+_SYSTEM_WORD = re.compile(rf"(?:{_SYSTEM_WORDS})", re.IGNORECASE)
+_SYSTEM_NOUN = re.compile(rf"(?:{_SYSTEM_NOUNS})", re.IGNORECASE)
+_GREETING = re.compile(r"\A\W*(?:hi|hello|hey|sure|ok(?:ay)?|alright)\W*\Z", re.IGNORECASE)
+# the words of a symptom said before the statement ("The pods are in CrashLoopBackOff.")
+_STATE_WORDS = frozenset(
+    {"crashlooping", "restarting", "down", "failing", "unhealthy", "erroring", "error", "errors"}
+)
+# a later sentence may open on an instruction or a condition before the name it speaks of
+_LATER_FRAME_WORDS = frozenset(
+    {
+        "once", "when", "if", "to", "please", "you", "should", "need", "needs", "must", "will",
+        "just", "be", "back", "simply", "so", "fix", "make", "sure", "into", "for", "which",
+    }
+)  # fmt: skip
+# a verb that opens a clause with no subject of its own and attributes the statement
+_ATTRIBUTING = frozenset(
+    {
+        "says", "said", "claims", "claimed", "insists", "insisted", "reports", "reported",
+        "argues", "argued", "alleges", "alleged", "thinks", "thought", "believes", "believed",
+        "suggests", "suggested", "reportedly", "allegedly", "supposedly",
+    }
+)  # fmt: skip
+_TOKEN = re.compile(r"\W*([\w'’-]+)")
+_ALTERNATIVE = frozenset({"or", "either", "maybe", "perhaps", "possibly", "unless"})
+_DISMISSAL = re.compile(
+    r"\b(?:unrelated|irrelevant|red\s+herring|wrong|benign|coincidental|harmless|noise|"
+    r"a\s+distraction|expected|a\s+symptom|stale|dismissed|excluded)\b",
+    re.IGNORECASE,
+)
+_UNCHANGED = re.compile(
+    r"\b(?:did\s+not|didn['’]t|have\s+not|haven['’]t|never)\s+(?:change|changed|modify|"
+    r"modified|touch|touched|edit|edited)\b",
+    re.IGNORECASE,
+)
+# a sentence that speaks of the answer or the analysis, not of the system
+_META = re.compile(
+    r"\b(?:answer|analysis|above|wrote|written|claim|diagnosis|statement|previous|disregard|"
+    r"retract|made\s+(?:\w+\s+){0,3}?up|another\s+reason|other\s+reason|"
+    r"something\s+else|different|otherwise|somewhere\s+else|elsewhere|in\s+reality|reason|"
+    r"believ\w*|doubt\w*|support\w*|contradict\w*|refut\w*|a\s+word\s+of)\b",
+    re.IGNORECASE,
+)
+# a first-person disclaimer of the evidence ("I never looked at the pods.")
+_DISCLAIMER = re.compile(
+    r"\b(?:i|we)\b.*?(?:\b(?:not|never|no)\b|n['’]t\b|\bwithout\b).*?\b(?:look(?:ed|ing)?|"
+    r"read(?:ing)?|check(?:ed|ing)?|verif(?:y|ied|ying)|saw|seen|see|inspect(?:ed|ing)?|"
+    r"open(?:ed)?)\b",
+    re.IGNORECASE,
+)
+_ABSENT = frozenset({"missing", "absent", "unset", "undefined", "empty", "lacks", "lacking"})
+# parts of a system that are not a configuration object or the failing workload
+_OTHER_PART = re.compile(
+    r"nodes?|disks?|cpu|memory|network|dns|tls|database|queue|storage|quota|scheduler|"
+    r"alerts?|warnings?|logs?|events?",
+    re.IGNORECASE,
+)
+# a value the statement's field should hold, said of it by a pronoun ("It should be 587.")
+_VALUE_OF_IT = re.compile(
+    r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+\S", re.IGNORECASE
+)
+_CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever", "as"})
+_CLAUSES = re.compile(r"[,;:—–]|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
+# a healthy or present state: of the factor's object, the contrary of a deviation
+_CONTRARY = re.compile(
+    r"\b(?:is|are|was|were|looks?|seems?|appears?|remains?)\s+(?:\w+\s+){0,2}?"
+    r"(?:fine|ok|okay|healthy|present|intact|correct|valid|good|defined|populated|there|set)\b|"
+    r"\b(?:running|works?|working)\s+(?:just\s+)?(?:fine|normally|well|correctly)\b|"
+    r"\b(?:has|have|had|contains?|includes?)\s+(?:the\s+|a\s+|its\s+)?(?:\w+\s+)?"
+    r"(?:key|value|entry|field|setting)\b|\bafter\s+all\b|\bexists?\b",
+    re.IGNORECASE,
+)
+# a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
+_VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?\d"
+_CLOSERS = "\"'”’»)\\]*_\u200b-\u200d\u2060\ufeff"
+_STRICT_STOP = re.compile(rf"[.!?][{_CLOSERS}]+(?=\s|\Z)|[。！？।॥][{_CLOSERS}]*")
 _CARRIED = frozenset({"they", "it", "this", "that", "which", "these", "those", "and", "so"})
 
 
@@ -171,6 +265,24 @@ class _Reader:
             or any(len(m.group()) >= 4 for m in _IDENTIFIER_SHAPED.finditer(piece))
         )
 
+    def names_object(self, start: int, end: int) -> bool:
+        """Whether `text[start:end]` names an object of the scenario: one of its identifiers or
+        an identifier-shaped token (SI red team 22, W1: a system word alone names none)."""
+        piece = self.text[start:end]
+        folded = piece.casefold()
+        return any(name in folded for name in self._names) or any(
+            len(m.group()) >= 4 for m in _IDENTIFIER_SHAPED.finditer(piece)
+        )
+
+    def without_objects(self, start: int, end: int) -> str:
+        """`text[start:end]` with the scenario's identifiers and identifier-shaped tokens
+        blanked: what is left are the words said of them."""
+        piece = _IDENTIFIER_SHAPED.sub(" ", self.text[start:end])
+        folded = piece.casefold()
+        for name in self._names:
+            folded = folded.replace(name, " ")
+        return folded
+
     def names_other(self, start: int, end: int, own: set[str]) -> bool:
         """Whether `text[start:end]` names an identifier that is not one of `own`."""
         piece = self.text[start:end]
@@ -185,11 +297,10 @@ class _Reader:
         piece = self.text[start:end]
         folded = piece.casefold()
         found = [folded.find(name) for name in self._names]
-        # the factor's own name is folded out of the shaped text: `end` stands for it
+        # the factor's own name is folded out of the shaped text: `end` stands for it. A system
+        # word is no name: it is read as a word of the frame ("The pod team insists that X";
+        # SI red team 22, W1)
         at = min([where for where in found if where >= 0], default=len(piece))
-        system = _SYSTEM.search(piece)
-        if system is not None:
-            at = min(at, system.start())
         for match in _IDENTIFIER_SHAPED.finditer(piece):
             if len(match.group()) >= 4:
                 at = min(at, match.start())
@@ -219,9 +330,13 @@ def _words(text: str) -> list[str]:
 
 def _statement_names(text: str, start: int, end: int, factor_texts: set[str]) -> set[str]:
     piece = text[start:end]
-    return factor_texts | {
+    shaped = {
         m.group().casefold() for m in _IDENTIFIER_SHAPED.finditer(piece) if len(m.group()) >= 4
     }
+    # "configmap/smtp-config" names smtp-config too: a later "smtp-config" is the statement's
+    # own name, not another's (SI red team 22, W1)
+    parts = {part for name in shaped for part in name.split("/") if len(part) >= 4}
+    return factor_texts | shaped | parts
 
 
 def _subject_at(frame: str, rest: str) -> int:
@@ -245,12 +360,17 @@ def _frame_holds(reader: _Reader, start: int, first: int) -> bool:
     name_at = start + _subject_at(text[start:name_at], text[start:first])
     frame = _TAG.sub(" ", text[start:name_at])  # an HTML tag is markup, not words
     words = _words(re.sub(r"['’]s\b", " is", frame))
-    if all(word in _FRAME_WORDS for word in words):
+    if all(_neutral(word) for word in words):
         return True
     # an idiom that affirms, then neutral words ("There is no doubt that the …")
     joined = " ".join(words)
     idiom = _AFFIRMING_FRAME.match(joined)
-    return idiom is not None and all(word in _FRAME_WORDS for word in joined[idiom.end() :].split())
+    return idiom is not None and all(_neutral(word) for word in joined[idiom.end() :].split())
+
+
+def _neutral(word: str) -> bool:
+    """A word of a frame: a label, a connective, a verb of having checked, or a system word."""
+    return word in _FRAME_WORDS or _SYSTEM_WORD.fullmatch(word) is not None
 
 
 def _ungoverned_frame(reader: _Reader, start: int, first: int) -> Unplain | None:
@@ -265,10 +385,149 @@ def _ungoverned_frame(reader: _Reader, start: int, first: int) -> Unplain | None
         if opening and opening[0] in _CARRIED:
             continue
         frame_start = end.end()
+    # what the cut clause says is read as a sentence before the statement ("I have not
+    # verified anything; X": SI red team 22, W1)
+    if frame_start > start and not _cut_clause_accounted(
+        reader, start, frame_start, _statement_nouns(text[frame_start:first])
+    ):
+        said = text[start:frame_start].strip()
+        return Unplain("ungoverned_frame", start, frame_start, f"the clause {said!r}")
     if _frame_holds(reader, frame_start, first):
         return None
     said = text[start:first].strip()
     return Unplain("ungoverned_frame", start, first, f"the frame {said!r}")
+
+
+def _cut_clause_accounted(reader: _Reader, start: int, end: int, statement_nouns: set[str]) -> bool:
+    """A clause cut from the statement by `_FRAME_END` is read as a sentence before it; a
+    label before a colon (no verb, no negation: "Résumé:") is read by the label rules of
+    `_plain_assertion` and `_unaccounted`."""
+    clause = reader.text[start:end]
+    if clause.rstrip().endswith(":") and _NEGATION.search(clause) is None:
+        return True  # a label or a lead-in ("I want to be clear:"), read by the label rules
+    words = _words(clause)
+    if words and words[-1] == "but":
+        # "I could not determine who changed it, but X": what follows "but" is asserted over
+        # what it concedes (a limit, docs/si-scoring.md §11)
+        return True
+    joined = " ".join(words)
+    idiom = _AFFIRMING_FRAME.match(joined)
+    if idiom is not None and all(_neutral(word) for word in joined[idiom.end() :].split()):
+        return True  # "No doubt:", "No question:"
+    if reader.names_object(start, end) or _other_part(clause, statement_nouns):
+        # of another object or part of the system ("We excluded D;", "Not D:", "The alert
+        # was dismissed;"): the dismissal rules read it
+        return True
+    return _before_accounted(reader, start, end)
+
+
+def _statement_nouns(statement: str) -> set[str]:
+    return {word for word in _words(statement) if _SYSTEM_NOUN.fullmatch(word) is not None}
+
+
+def _other_part(piece: str, statement_nouns: set[str]) -> bool:
+    """Whether `piece` names a system noun the statement's sentence does not hold."""
+    return any(
+        _SYSTEM_NOUN.fullmatch(word) is not None and word not in statement_nouns
+        for word in _words(piece)
+    )
+
+
+def _earlier_accounted(reader: _Reader, start: int, end: int, own: set[str]) -> bool:
+    """A sentence before the statement naming another object of the scenario is read by the
+    dismissal rules; one naming only the factor's is read as a later one
+    (`_object_frame_holds`); one naming none by `_before_accounted`."""
+    if reader.names_object(start, end):
+        return reader.names_other(start, end, own) or _object_frame_holds(reader, start, end)
+    return _before_accounted(reader, start, end)
+
+
+def _before_accounted(reader: _Reader, start: int, end: int) -> bool:
+    """Whether a sentence (or a clause cut by `_FRAME_END`) before the statement is accounted
+    for: a courtesy, a question of the system, or words of a frame and of the system with no
+    negation ("Here is what I found.", "The pods are in CrashLoopBackOff.", "Root cause:"); a
+    frame or a disclaimer ("This is a guess.", "What follows is fiction.") withholds (SI red
+    team 22, W1)."""
+    piece = reader.text[start:end]
+    if _COURTESY.match(piece.strip()) or _GREETING.match(piece.strip()):
+        return True
+    if _QUESTION.search(piece):
+        return reader.names(start, end)
+    if _label(piece):
+        return True  # a label line ("Ruled out:"), read by the label rules
+    rest = reader.without_objects(start, end)
+    if _contradicts(rest):
+        return False
+    words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", rest)))
+    if _NEGATION.search(rest) is None and all(
+        _neutral(word) or word in _STATE_WORDS for word in words
+    ):
+        return True
+    return _after_accounted(reader, start, end, set(), set())[0]
+
+
+def _label(clause: str) -> bool:
+    """A label or a lead-in before a colon, with no negation ("Ruled out:", "Résumé:")."""
+    return clause.rstrip().endswith(":") and _NEGATION.search(clause) is None
+
+
+def _contradicts(piece: str) -> bool:
+    # of another part of the system ("No, the node is fine: the disk warning is old.") a
+    # healthy state contradicts nothing: only of the factor's objects and its workload
+    """Whether a main clause of `piece` states a healthy or present state ("the configmap is
+    fine", "has the SMTP_PORT key after all", "The pods are actually running fine"): of the
+    factor's objects, the contrary of the deviation (SI red team 22, W1). A clause that opens
+    on a condition ("Once the key is set, …") asserts nothing."""
+    for clause in _CLAUSES.split(piece):
+        words = _words(clause)
+        if words and words[0] in _CONDITIONS:
+            continue
+        if (
+            _CONTRARY.search(clause)
+            and _NEGATION.search(clause) is None
+            and not any(_OTHER_PART.fullmatch(word) for word in words)
+        ):
+            return True
+    return False
+
+
+def _after_accounted(
+    reader: _Reader, start: int, end: int, deviation: set[str], statement_nouns: set[str]
+) -> tuple[bool, str]:
+    """Whether a sentence that names no object of the scenario says something of the system
+    (SI red team 22, W1 and W2). A mention is not enough: a sentence that speaks of the answer
+    or the analysis ("Please disregard the pod analysis above.", "That was the answer for a
+    different cluster."), a first-person disclaimer of the evidence ("I never looked at the
+    pods or the logs.", "I made all of this up without reading any logs.") and one of the
+    statement's own parts that states no deviation ("The pods crash for another reason.")
+    withhold. What is accounted for: a remediation or an evidence verb ("Adding the key and
+    restarting the pods fixes it."), a deviation ("The pods crash because the key is
+    missing."), or a part of the system the statement does not name ("The DNS alert is noise;
+    that is not it.", "The node's CPU is only busy.")."""
+    piece = reader.text[start:end]
+    if _SYSTEM.search(piece) is None:
+        return False, "names nothing of the system"
+    if _META.search(piece) is not None:
+        return False, "speaks of the answer, not of the system"
+    if _DISCLAIMER.search(piece) is not None:
+        return False, "disclaims the evidence"
+    words = set(_words(piece))
+    if _ACTION.search(piece) or words & (deviation | _ABSENT):
+        return True, ""
+    if any(_SYSTEM_NOUN.fullmatch(word) and word not in statement_nouns for word in words):
+        return True, ""  # of another part of the system
+    return False, "states nothing of an object of the scenario"
+
+
+def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
+    """Whether the words of a later sentence before its first object name are a frame
+    ("To fix it, add SMTP_PORT …", "Once SMTP_PORT is back, …"); any other ("Everything I
+    wrote about smtp-config is made up.", "Please disregard smtp-config.") governs what it
+    says of the name (SI red team 22, W1)."""
+    text = reader.text
+    at = reader.first_name(start, end)
+    words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", text[start:at])))
+    return all(_neutral(word) or word in _LATER_FRAME_WORDS for word in words)
 
 
 def _tail(reader: _Reader, end: int, last: int, own: set[str]) -> Unplain | None:
@@ -280,6 +539,14 @@ def _tail(reader: _Reader, end: int, last: int, own: set[str]) -> Unplain | None
     tail_start = separator + 1
     tail = text[tail_start:end].rstrip().rstrip(".!").rstrip()
     words = _words(tail)
+    if words and words[0] in _ALTERNATIVE and words[:2] != ["or", "rather"]:
+        # "…, or the deployment is, or the image is": a shotgun of causes (SI red team 22, W1)
+        return Unplain("unaccounted_tail", tail_start, tail_start + len(tail), f"{tail.strip()!r}")
+    opening = _TOKEN.match(tail)
+    if opening is not None and opening.group(1).casefold() in _ATTRIBUTING:
+        # "…, says the pod that cannot be trusted": a clause with no subject of its own
+        # attributes the statement (SI red team 22, W1)
+        return Unplain("unaccounted_tail", tail_start, tail_start + len(tail), f"{tail.strip()!r}")
     if not words or words[0] in _CLAUSE_WORD or "(" in tail or ")" in tail:
         return None
     if reader.names(tail_start, end) or reader.names_other(last, separator, own):
@@ -293,6 +560,43 @@ def _tail(reader: _Reader, end: int, last: int, own: set[str]) -> Unplain | None
     )
 
 
+def _strict_sentences(channel: ChannelText) -> list[tuple[int, int]]:
+    """The channel's sentences (SI §3.2), each split again after a stop followed by closing
+    quotes, brackets or emphasis (`run." I take it back.`) and after a CJK or Indic stop
+    (`run。Maybe not.`). SI §3.2 is normative for the ratified reading ("Nothing cleverer"), so
+    only the strict reading splits so (SI red team 22, W3)."""
+    text = channel.text
+    pieces: list[tuple[int, int]] = []
+    for sentence in channel.sentences:
+        start = sentence.start
+        for stop in _STRICT_STOP.finditer(text, sentence.start, sentence.end):
+            if text[start : stop.end()].strip():
+                pieces.append((start, stop.end()))
+            start = stop.end()
+        if text[start : sentence.end].strip():
+            pieces.append((start, sentence.end))
+    return pieces
+
+
+def _piece_at(pieces: list[tuple[int, int]], at: int) -> tuple[int, int] | None:
+    for start, end in pieces:
+        if start <= at < end:
+            return start, end
+    return None
+
+
+def _contradicts_own(reader: _Reader, start: int, end: int, own: set[str]) -> bool:
+    """Whether a later sentence says of the factor the contrary of its deviation: a healthy or
+    present state in a sentence naming no other object, or a value given to one of its names
+    ("SMTP_PORT: 587"; SI red team 22, W1 and W2)."""
+    piece = reader.text[start:end]
+    folded = piece.casefold()
+    if any(re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
+        return True
+    names_own = any(name in folded for name in own)
+    return (names_own or not reader.names_other(start, end, own)) and _contradicts(piece)
+
+
 def accounted_shapes(
     channel: ChannelText, first: int, last: int, factor_texts: set[str], identifiers: Sequence[str]
 ) -> list[Unplain]:
@@ -301,52 +605,72 @@ def accounted_shapes(
     reader = _Reader(channel, identifiers)
     text = reader.text
     found: list[Unplain] = []
-    statement = channel.sentence_containing(first, first + 1)
+    pieces = _strict_sentences(channel)
+    statement = _piece_at(pieces, first)
     if statement is None:
         return found
-    frame = _ungoverned_frame(reader, statement.start, first)
+    statement_start, statement_end = statement
+    own = _statement_names(text, statement_start, statement_end, factor_texts)
+    asked = False
+    for start, end in pieces:
+        if end > statement_start:
+            break
+        piece = text[start:end]
+        if asked and _words(piece) in (["no"], ["yes"], ["nope"]):
+            asked = False  # "Is D the problem? No. X": the bare answer to a question before
+            continue
+        asked = _QUESTION.search(piece) is not None
+        if not _earlier_accounted(reader, start, end, own):
+            said = text[start:end].strip()
+            found.append(Unplain("ungoverned_frame", start, end, f"the sentence {said!r}"))
+    frame = _ungoverned_frame(reader, statement_start, first)
     if frame is not None:
         found.append(frame)
-    own = _statement_names(text, statement.start, statement.end, factor_texts)
-    deviation = set(_words(text[statement.start : statement.end])) & _DEVIATION
-    last_sentence = channel.sentence_containing(last, last + 1)
+    deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
+    statement_nouns = _statement_nouns(text[statement_start:statement_end])
+    last_sentence = _piece_at(pieces, last)
+    # a later sentence naming the factor again is read as every later one: it may say the
+    # contrary ("The configmap smtp-config has the SMTP_PORT key after all.")
+    after = statement_end
     if last_sentence is not None:
+        last_start, last_end = last_sentence
         # the names of the factor's own clause; a name after it is another's ("…; D, E, run fine")
-        clause = _CLAUSE_END.search(text, last, last_sentence.end)
-        clause_end = clause.start() if clause is not None else last_sentence.end
+        clause = _CLAUSE_END.search(text, last, last_end)
+        clause_end = clause.start() if clause is not None else last_end
         tail = _tail(
             reader,
-            last_sentence.end,
+            last_end,
             last,
-            _statement_names(text, last_sentence.start, clause_end, factor_texts),
+            _statement_names(text, last_start, clause_end, factor_texts),
         )
         if tail is not None:
             found.append(tail)
-    if _QUESTION.search(text, statement.start, statement.end):
+    if _QUESTION.search(text, statement_start, statement_end):
         return found  # a question states nothing; the rule `question` reads it
-    after = statement.end
     # a sentence that names nothing is read with the nearest one before it that names
     # something: after a question of something else, its bare answer and one sentence that
     # opens on a pronoun ("Is D the cause? No. It is a red herring."); after a sentence naming
     # another identifier, one sentence ("D is unrelated. I disagree.": of D, which the
     # dismissal rules read). After the statement or a sentence of its own names, none.
     answering, any_sentence = 0, False
-    for sentence in channel.sentences:
-        if sentence.start < after:
+    for start, end in pieces:
+        if start < after:
             continue
-        piece = text[sentence.start : sentence.end]
+        piece = text[start:end]
         folded = piece.casefold()
         names_own = any(name in folded for name in own)
         words = _words(piece)
         if _QUESTION.search(piece):
-            other = reader.names(sentence.start, sentence.end) and not names_own
+            other = reader.names(start, end) and not names_own
             answering, any_sentence = (2 if other else 0), False
             if not other and words not in (["why"], ["how"]):  # "Why?" asks for what follows
-                found.append(
-                    Unplain("factor_question", sentence.start, sentence.end, f"{piece.strip()!r}")
-                )
+                found.append(Unplain("factor_question", start, end, f"{piece.strip()!r}"))
             continue
-        if not reader.names(sentence.start, sentence.end):
+        if _contradicts_own(reader, start, end, own) and not _affirms_back(piece):
+            found.append(Unplain("factor_negated", start, end, repr(piece)))
+            answering = 0
+            continue
+        if not reader.names_object(start, end):
             if answering and (
                 any_sentence
                 or words in (["no"], ["yes"], ["nope"])
@@ -354,31 +678,42 @@ def accounted_shapes(
             ):
                 answering -= 1
                 continue
+            accounted, why = _after_accounted(reader, start, end, deviation, statement_nouns)
             if not (
-                _COURTESY.match(piece.strip())
+                accounted
+                or _COURTESY.match(piece.strip())
                 or _SCOPE.match(piece)
                 or _affirms_back(piece)
+                or _VALUE_OF_IT.match(piece)
                 or (not deviation and _continues(words, piece))
             ):
                 found.append(
                     Unplain(
-                        "unaccounted_sentence",
-                        sentence.start,
-                        sentence.end,
-                        f"the sentence {piece.strip()!r} names nothing of the system",
+                        "unaccounted_sentence", start, end, f"the sentence {piece.strip()!r} {why}"
                     )
                 )
+            answering = 0
+            continue
+        if (
+            names_own
+            and not reader.names_other(start, end, own)
+            and not _object_frame_holds(reader, start, end)
+        ):
+            # "Everything I wrote about smtp-config is made up.": the words before the name
+            # say what the sentence does with it
+            said = text[start : reader.first_name(start, end)].strip()
+            found.append(
+                Unplain("unaccounted_sentence", start, end, f"the words {said!r} govern the name")
+            )
             answering = 0
             continue
         if names_own:
             for negated in _NEGATED.finditer(piece):
                 if negated.group(1).casefold() in deviation:
-                    found.append(
-                        Unplain("factor_negated", sentence.start, sentence.end, repr(piece))
-                    )
+                    found.append(Unplain("factor_negated", start, end, repr(piece)))
                     break
             answering = 0
-        elif reader.names_other(sentence.start, sentence.end, own):
+        elif reader.names_other(start, end, own):
             answering, any_sentence = 1, True
         else:
             answering = 0
