@@ -26,21 +26,7 @@ def mount_points() -> frozenset[Path]:
     """Every mount point of this mount namespace (field 5 of `/proc/self/mountinfo`). Fails
     closed: a namespace whose mounts cannot be listed is refused in one line, never read as
     one without mounts."""
-    try:
-        text = MOUNT_INFO.read_bytes()
-    except OSError as error:
-        raise ProvebenchError(
-            f"cannot list the mounts a candidate's code may hold: {error.strerror}",
-            path=MOUNT_INFO,
-        ) from None
-    found: set[Path] = set()
-    for line in text.split(b"\n"):
-        fields = line.split(b" ")
-        if len(fields) < 5:
-            continue
-        raw = _ESCAPE.sub(lambda m: bytes([int(m.group(1), 8)]), fields[4])
-        found.add(Path(os.fsdecode(raw)))
-    return frozenset(found)
+    return frozenset(mount.point for mount in mounts())
 
 
 @dataclass(frozen=True)
