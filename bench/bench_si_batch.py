@@ -2,8 +2,8 @@
 plain JSON parse of the same files, in the same run; one `si score` invocation; a whole profile.
 
 Transcripts are the shipped example evidence (`src/provebench/si/examples`, 0.4–9 KB), each copy
-made distinct (a numbered sentence appended to the answer, or to the reasoning trace where there
-is no answer) so no verdict can be reused; each copy's decided rows under both readings are its
+made distinct (a numbered note appended to its reasoning trace; the answer is the example's own)
+so no verdict can be reused; each copy's decided rows under both readings are its
 example's own. Figures:
 
 * batch: `provebench si score SCENARIO FOLDER --jobs 2` over N transcripts (wall time, from the
@@ -59,13 +59,11 @@ def make_transcripts(folder: Path, count: int) -> None:
     folder.mkdir(parents=True)
     for index in range(count):
         document = json.loads(json.dumps(examples[index % len(examples)]))
-        if document["final_answer"]:
-            # a statement of its own that neither reading reads as a finding: "Note 7: checked."
-            # was a short verbless comment, which the strict reading withholds the answer for
-            document["final_answer"] += f"\nThe answer was written in run {index}."
-        else:
-            # no answer to number: the trace is, so that no two transcripts are the same text
-            document["reasoning_trace"] = f"{document.get('reasoning_trace') or ''}\nNote {index}."
+        # The trace is numbered, so that no two transcripts are the same text, and the answer is
+        # the example's own: a sentence added to the answer is one more sentence the strict
+        # reading must account for ("Note 7: checked." and then "The answer was written in run
+        # 7." each became a finding as the reading grew), and would measure another answer.
+        document["reasoning_trace"] = f"{document.get('reasoning_trace') or ''}\nNote {index}."
         (folder / f"{index:07d}.json").write_text(json.dumps(document), encoding="utf-8")
 
 

@@ -1,6 +1,7 @@
 """The transcripts `bench_si_batch` scores are all different texts, and each decides what its
 example decides under both readings: the batch measures no reused verdict, and the numbered
-sentence that makes a copy distinct is no finding of either reading (docs/benchmarks.md)."""
+note that makes a copy distinct (in its reasoning trace) is no finding of either reading
+(docs/benchmarks.md)."""
 
 from __future__ import annotations
 
