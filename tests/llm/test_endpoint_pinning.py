@@ -164,3 +164,20 @@ def test_an_ipv6_address_carrying_an_ipv4_one_is_judged_by_it(address: str, reac
     from provebench.sandbox._isolation import _addresses_reach
 
     assert _addresses_reach((address,)) == reach
+
+
+def test_an_address_the_kernel_routes_to_this_machine_is_local(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pilot red team 24, A1/A4: a public address an interface holds (no hostname lookup gives
+    # it) was judged remote; so was RFC 8215's local-use NAT64 prefix.
+    import ipaddress
+
+    from provebench.sandbox import _isolation
+
+    assert _isolation._routed_to_self(ipaddress.ip_address("127.0.0.1"))
+    held = "93.184.215.14"
+    monkeypatch.setattr(_isolation, "_routed_to_self", lambda address: str(address) == held)
+    assert _isolation._addresses_reach((held,)) == "local"
+    assert _isolation._addresses_reach(("93.184.216.34",)) == "remote"
+    assert _isolation._addresses_reach(("64:ff9b:1::c0a8:101",)) == "local"

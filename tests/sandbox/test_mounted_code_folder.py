@@ -63,3 +63,18 @@ def test_the_candidates_folder_bound_from_a_host_state_folder_is_refused(tmp_pat
         pytest.skip(f"mount refused here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
     assert f"is {source} by a mount" in done.stdout, done.stdout
+
+
+def test_a_layered_or_user_space_mount_other_than_the_root_is_unprovable() -> None:
+    # pilot red team 24, A2: an overlay's lowerdir is the text given at mount time; a bind of
+    # /etc/dpkg as its lower layer, unmounted after, left a name that led nowhere bad.
+    from provebench.sandbox._mounts import unprovable_mount
+
+    overlay = Mount("0:99", Path("/"), Path("/work/cand"), "overlay", ("lowerdir=/x/mid",))
+    fuse = Mount("0:98", Path("/"), Path("/work/fs"), "fuse.sshfs", ("rw",))
+    root_overlay = Mount("0:97", Path("/"), Path("/"), "overlay", ("lowerdir=/l",))
+    volume = Mount("8:16", Path("/"), Path("/work/vol"), "ext4", ("rw",))
+    assert unprovable_mount(Path("/work/cand/sub"), (ROOT, overlay)) == overlay
+    assert unprovable_mount(Path("/work/fs"), (ROOT, fuse)) == fuse
+    assert unprovable_mount(Path("/work/cand"), (root_overlay,)) is None  # a container's root
+    assert unprovable_mount(Path("/work/vol/cand"), (ROOT, volume)) is None

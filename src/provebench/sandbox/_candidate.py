@@ -37,7 +37,7 @@ from provebench.sandbox._containment import (
     real_path,
 )
 from provebench.sandbox._known_secrets import known_secret_marks
-from provebench.sandbox._mounts import host_paths, mount_points, mounts
+from provebench.sandbox._mounts import host_paths, mount_points, mounts, unprovable_mount
 from provebench.sandbox._policy import (
     NeverShownBelow,
     absolute,
@@ -219,6 +219,15 @@ class _Secrets:
         that is never shown (`_mounts.host_paths`, `_policy.never_shown`): the candidate's
         folder bound from `/etc/dpkg`, or an overlay over it (pilot red team round 22, A14). A
         folder on a volume no other mount shows (a container's) is walked as before."""
+        layered = unprovable_mount(path, self.mount_table)
+        if layered is not None:
+            raise ProvebenchError(
+                f"{path} lies on a {layered.fs_type} mount at {layered.point}, whose content no "
+                "mount table can prove (an overlay's layers are named as they were given); a "
+                "sandbox shows no candidate code from one, nor a seal copies it — copy the code "
+                "to an ordinary folder",
+                field=field,
+            )
         for source in host_paths(path, self.mount_table):
             reason = never_shown(source)
             if reason is not None:

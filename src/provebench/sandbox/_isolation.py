@@ -156,15 +156,36 @@ def _addresses_reach(resolved: tuple[str, ...]) -> Literal["local", "remote"]:
     own = _own_addresses()
     for text in resolved:
         address = ipaddress.ip_address(text.split("%")[0])
+        if isinstance(address, ipaddress.IPv6Address) and address in _LOCAL_NAT64:
+            return "local"
         embedded = _embedded_ipv4(address)
         if embedded is not None and (not embedded.is_global or str(embedded) in own):
             return "local"
-        if not address.is_global or str(address) in own:
+        if not address.is_global or str(address) in own or _routed_to_self(address):
             return "local"
     return "remote"
 
 
+def _routed_to_self(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether the kernel routes `address` to this machine: the source address it would give a
+    datagram to it is the address itself (no packet is sent). The hostname's own addresses
+    miss what an interface holds and no name gives (pilot red team 24, A1: a local model
+    listening on this machine's public address was judged remote). Undecidable (no route):
+    not this machine, as before — the client cannot reach it either."""
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((str(address), 9))
+            source = probe.getsockname()[0]
+    except OSError:
+        return False
+    return bool(ipaddress.ip_address(str(source).split("%")[0]) == address)
+
+
 _NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+# RFC 8215's prefix for NAT64 within one operator's network: whatever it carries is that
+# network's (pilot red team 24, A4)
+_LOCAL_NAT64: Final = ipaddress.IPv6Network("64:ff9b:1::/48")
 
 
 def _embedded_ipv4(

@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from provebench._errors import ProvebenchError
 
@@ -74,6 +75,28 @@ def mounts() -> tuple[Mount, ...]:
     return tuple(found)
 
 
+# File systems whose content is whatever their layers or their daemon say, with a device of
+# their own: what they show cannot be proven by device and root from the mount table (an
+# overlay's `lowerdir` is the text given at mount time, stale once that folder is unmounted,
+# covered or renamed — pilot red team 24, A2).
+_UNPROVABLE: Final = ("overlay", "aufs", "unionfs", "fuse")
+
+
+def unprovable_mount(path: Path, table: tuple[Mount, ...]) -> Mount | None:
+    """The mount `path` lies on when it is a layered or user-space file system other than the
+    root file system (a container's root overlay is the machine the laboratory runs on), else
+    None."""
+    on = [m for m in table if path == m.point or m.point in path.parents]
+    if not on:
+        return None
+    deepest = max(len(m.point.parts) for m in on)
+    mount = [m for m in on if len(m.point.parts) == deepest][-1]
+    if mount.point == Path("/"):
+        return None
+    kind = mount.fs_type.split(".", 1)[0]
+    return mount if kind in _UNPROVABLE else None
+
+
 def host_paths(path: Path, table: tuple[Mount, ...]) -> list[Path]:
     """The other names under which the host shows what `path` (a real path) shows through the
     mount it lies on: a bind mount of a folder of a device another mount shows (`mount --bind
@@ -101,4 +124,4 @@ def host_paths(path: Path, table: tuple[Mount, ...]) -> list[Path]:
     return found
 
 
-__all__ = ["MOUNT_INFO", "Mount", "host_paths", "mount_points", "mounts"]
+__all__ = ["MOUNT_INFO", "Mount", "host_paths", "mount_points", "mounts", "unprovable_mount"]

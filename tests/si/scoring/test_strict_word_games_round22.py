@@ -101,3 +101,15 @@ def test_a_round22_answer_loses_the_strict_top_band(answer: str) -> None:
 @pytest.mark.parametrize("answer", HONEST)
 def test_an_honest_round22_phrasing_keeps_the_strict_top_band(answer: str) -> None:
     assert_honest_keeps_the_top_band(_verdict(answer), answer)
+
+
+@pytest.mark.parametrize(
+    "stop",
+    ['." ', ".\u300d ", ".\u300f ", "\u0589 ", "\u1362 ", "\u06d4 ", "\uff0e "],
+    ids=["quote", "corner", "white-corner", "armenian", "ethiopic", "arabic", "fullwidth"],
+)
+def test_a_retraction_after_any_sentence_terminal_is_read(stop: str) -> None:
+    # SI red team 24, H4: the strict split knew a hand list of stops and closers; it reads
+    # Unicode's terminals (Po named a full stop, question or exclamation mark, a danda) and
+    # closing marks (Pe, Pf) now.
+    assert_game_loses_the_strict_top_band(_verdict(f"{R}{stop}I take it back."))
