@@ -140,6 +140,11 @@ def test_a_bind_mount_in_the_candidate_folder_is_refused_file_and_folder(tmp_pat
     assert code_listing([folder_case], field="--agent")
 
 
+def _mounted_at(point: Path) -> tuple[_mounts.Mount, ...]:
+    """A mount table holding one mount, of a device no other mount shows, at `point`."""
+    return (_mounts.Mount("0:250", Path("/"), point, "ext4", ("rw",)),)
+
+
 def test_a_mount_point_is_refused_as_it_is_met_and_a_mounted_code_folder_is_walked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -149,13 +154,13 @@ def test_a_mount_point_is_refused_as_it_is_met_and_a_mounted_code_folder_is_walk
     (code / "shadow").write_text("root:x\n", encoding="utf-8")
     (code / "sshbind").mkdir()
     for mounted in (code / "shadow", code / "sshbind"):
-        monkeypatch.setattr(_candidate, "mount_points", lambda m=mounted: frozenset({m}))
+        monkeypatch.setattr(_candidate, "mounts", lambda m=mounted: _mounted_at(m))
         message = f"{mounted} in the candidate's code is a mount point"
         _refused(code, message, tmp_path, mounted.name)
-    monkeypatch.setattr(_candidate, "mount_points", lambda: frozenset({code / "shadow"}))
+    monkeypatch.setattr(_candidate, "mounts", lambda: _mounted_at(code / "shadow"))
     with pytest.raises(ProvebenchError, match="is a mount point"):
         code_listing([code / "shadow"], field="--agent")
-    monkeypatch.setattr(_candidate, "mount_points", lambda: frozenset({code}))
+    monkeypatch.setattr(_candidate, "mounts", lambda: _mounted_at(code))
     assert [name for name, _ in code_listing([code], field="--agent")] == [
         "0/importer.py",
         "0/shadow",

@@ -37,7 +37,7 @@ from provebench.sandbox._containment import (
     real_path,
 )
 from provebench.sandbox._known_secrets import known_secret_marks
-from provebench.sandbox._mounts import host_paths, mount_points, mounts, unprovable_mount
+from provebench.sandbox._mounts import host_paths, mounts, unprovable_mount
 from provebench.sandbox._policy import (
     NeverShownBelow,
     absolute,
@@ -179,9 +179,10 @@ class _Secrets:
         # the bytes a move and a copy keep (pilot red team round 20, H4).
         self.marks = known_secret_marks()
         # A mount point below a shown path, whatever its source (pilot red team round 20, H2).
-        self.mounts = mount_points()
-        # …and what each shown path is by a mount's other names (pilot red team round 22, A14)
+        # …and what each shown path is by a mount's other names (pilot red team round 22, A14):
+        # one read of the mount table for both
         self.mount_table = mounts()
+        self.mounts = frozenset(mount.point for mount in self.mount_table)
         self._state_links: dict[FileIdentity, Path] | None = None
 
     def refuse_host_link(self, path: Path, status: os.stat_result, field: str) -> None:

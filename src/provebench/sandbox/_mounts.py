@@ -82,16 +82,22 @@ def mounts() -> tuple[Mount, ...]:
 _UNPROVABLE: Final = ("overlay", "aufs", "unionfs", "fuse")
 
 
-def unprovable_mount(path: Path, table: tuple[Mount, ...]) -> Mount | None:
-    """The mount `path` lies on when it is a layered or user-space file system other than the
-    root file system (a container's root overlay is the machine the laboratory runs on), else
-    None."""
+def mount_of(path: Path, table: tuple[Mount, ...]) -> Mount | None:
+    """The mount `path` (a real path) lies on: the deepest mount point at or above it, the
+    last mounted there (the one on top); None where the table holds none."""
     on = [m for m in table if path == m.point or m.point in path.parents]
     if not on:
         return None
     deepest = max(len(m.point.parts) for m in on)
-    mount = [m for m in on if len(m.point.parts) == deepest][-1]
-    if mount.point == Path("/"):
+    return [m for m in on if len(m.point.parts) == deepest][-1]
+
+
+def unprovable_mount(path: Path, table: tuple[Mount, ...]) -> Mount | None:
+    """The mount `path` lies on when it is a layered or user-space file system other than the
+    root file system (a container's root overlay is the machine the laboratory runs on), else
+    None."""
+    mount = mount_of(path, table)
+    if mount is None or mount.point == Path("/"):
         return None
     kind = mount.fs_type.split(".", 1)[0]
     return mount if kind in _UNPROVABLE else None
@@ -104,11 +110,9 @@ def host_paths(path: Path, table: tuple[Mount, ...]) -> list[Path]:
     overlay's lower and upper folders (pilot red team round 22, A14: the candidate's folder was
     itself a mount of `/etc/dpkg`, and the walk, which refuses mounts only below a shown path,
     showed and sealed it). Empty where `path` lies on a mount no other shows (a volume)."""
-    on = [m for m in table if path == m.point or m.point in path.parents]
-    if not on:
+    mount = mount_of(path, table)
+    if mount is None:
         return []
-    mount = max(on, key=lambda m: len(m.point.parts))  # the deepest, the last at a point
-    mount = [m for m in on if m.point == mount.point][-1]
     rest = path.relative_to(mount.point)
     found: list[Path] = []
     for other in table:
@@ -124,4 +128,12 @@ def host_paths(path: Path, table: tuple[Mount, ...]) -> list[Path]:
     return found
 
 
-__all__ = ["MOUNT_INFO", "Mount", "host_paths", "mount_points", "mounts", "unprovable_mount"]
+__all__ = [
+    "MOUNT_INFO",
+    "Mount",
+    "host_paths",
+    "mount_of",
+    "mount_points",
+    "mounts",
+    "unprovable_mount",
+]

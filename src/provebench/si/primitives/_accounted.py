@@ -43,6 +43,7 @@ Cost: one pass over the sentences, each read once by a few compiled patterns.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -267,9 +268,15 @@ def _unicode_punctuation() -> tuple[str, str]:
     return "".join(terminals), "".join(closers)
 
 
-_TERMINALS, _UNICODE_CLOSERS = _unicode_punctuation()
-_CLOSERS = "\"'”’»)\\]*_\u200b-\u200d\u2060\ufeff" + re.escape(_UNICODE_CLOSERS)
-_STRICT_STOP = re.compile(rf"[.!?][{_CLOSERS}]+(?=\s|\Z)|[{re.escape(_TERMINALS)}][{_CLOSERS}]*")
+@functools.cache
+def _strict_stop() -> re.Pattern[str]:
+    """The strict split's stops, built on first use: reading Unicode's data takes a few
+    milliseconds that no command which never reads an answer strictly should pay at start-up."""
+    terminals, closers = _unicode_punctuation()
+    closing = "\"'”’»)\\]*_\u200b-\u200d\u2060\ufeff" + re.escape(closers)
+    return re.compile(rf"[.!?][{closing}]+(?=\s|\Z)|[{re.escape(terminals)}][{closing}]*")
+
+
 _CARRIED = frozenset({"they", "it", "this", "that", "which", "these", "those", "and", "so"})
 
 
@@ -593,7 +600,7 @@ def _strict_sentences(channel: ChannelText) -> list[tuple[int, int]]:
     pieces: list[tuple[int, int]] = []
     for sentence in channel.sentences:
         start = sentence.start
-        for stop in _STRICT_STOP.finditer(text, sentence.start, sentence.end):
+        for stop in _strict_stop().finditer(text, sentence.start, sentence.end):
             if text[start : stop.end()].strip():
                 pieces.append((start, stop.end()))
             start = stop.end()
