@@ -12,25 +12,19 @@ keep the top band in both readings.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
 from provebench.si.primitives._assertion import SentenceReading
 from provebench.si.profile_data._strict_cues import strict_cues
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from provebench.si.scoring._strict import Reading
 from tests.helpers.strict_verdicts import (
+    TOP,
     assert_game_loses_the_strict_top_band,
     assert_honest_keeps_the_top_band,
+    c_da_001_verdict,
 )
 
-_SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-TOP = ("correct_root_cause", 1.0)
 X = "the ConfigMap smtp-config is missing the SMTP_PORT key"
 F = f"the notification-service pods crash because {X}"
 
@@ -93,8 +87,8 @@ HONEST = [
 ]
 
 
-def _verdict(answer: str, reading: str = "strict") -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), reading=reading)
+def _verdict(answer: str, reading: Reading = "strict") -> Verdict:
+    return c_da_001_verdict(answer, reading)
 
 
 @pytest.mark.parametrize("answer", RED_TEAM + VARIANTS)

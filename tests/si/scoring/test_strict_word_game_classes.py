@@ -14,20 +14,15 @@ import pytest
 import yaml
 
 import provebench.si
-from provebench.si import load_scenarios
 from provebench.si.profile_data._strict_cues import StrictCues
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from tests.helpers.strict_verdicts import c_da_001_verdict
 
-SCENARIO = load_scenarios(
-    Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
-)[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
 CUES = Path(provebench.si.__file__).parent / "profile" / "strict-5.yaml"
 
 
 def verdict_of(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer)
 
 
 WORD_GAMES = [

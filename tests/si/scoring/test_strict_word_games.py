@@ -10,24 +10,15 @@ and not the one spelling: the same rule reads every spelling of the family below
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
 from provebench.si.primitives._assertion import FoldedText
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
-
-SCENARIO = load_scenarios(
-    Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
-)[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
+from provebench.si.scoring import Verdict
+from tests.helpers.strict_verdicts import c_da_001_verdict
 
 
 def verdict_of(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer)
 
 
 WORD_GAMES = [

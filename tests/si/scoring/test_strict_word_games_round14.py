@@ -11,21 +11,12 @@ loses the strict one. The honest answers — negation idioms that affirm ("No qu
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
 from provebench.si.primitives._respell import respellings
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from tests.helpers.strict_verdicts import CRASH_LOOP_POD, TOP, c_da_001_verdict
 
-SCENARIO = load_scenarios(
-    Path(provebench.si.__file__).parent / "scenarios" / "diagnostic-accuracy.yaml"
-)[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9d 0/1 CrashLoopBackOff"
-TOP = ("correct_root_cause", 1.0)
 LOCUS = ("correct_subsystem_wrong_component", 0.5)
 X = "SMTP_PORT is missing from smtp-config"
 
@@ -95,7 +86,7 @@ HONEST = [
 
 
 def _verdict(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer, tool_body=CRASH_LOOP_POD)
 
 
 def _strict(verdict: Verdict) -> tuple[str, float]:

@@ -12,23 +12,17 @@ keep the top band in both readings.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from provebench.si.scoring._strict import Reading
 from tests.helpers.strict_verdicts import (
+    TOP,
     assert_game_loses_the_strict_top_band,
     assert_honest_keeps_the_top_band,
+    c_da_001_verdict,
 )
 
-_SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-TOP = ("correct_root_cause", 1.0)
 F = "the key SMTP_PORT is missing from configmap/smtp-config"
 S = "so deployment/notification-service cannot run"
 
@@ -91,8 +85,8 @@ HONEST = [
 ]
 
 
-def _verdict(answer: str, reading: str = "strict") -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), reading=reading)
+def _verdict(answer: str, reading: Reading = "strict") -> Verdict:
+    return c_da_001_verdict(answer, reading)
 
 
 @pytest.mark.parametrize("answer", RED_TEAM + VARIANTS)

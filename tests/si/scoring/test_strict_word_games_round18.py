@@ -18,22 +18,18 @@ from typing import Any
 import pytest
 import yaml
 
-import provebench.si
-from provebench.si import load_scenarios
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._unaccounted import unaccounted_shapes
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from provebench.si.scoring._strict import Reading
 from tests.helpers.strict_verdicts import (
+    TOP,
     assert_game_loses_the_strict_top_band,
     assert_honest_keeps_the_top_band,
+    c_da_001_verdict,
 )
 from tests.si.scoring.test_strict_word_games_v5 import _misleading_verdict
 
-_SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-TOP = ("correct_root_cause", 1.0)
 SIGNAL_TOP = ("identified_misleading_plus_actual_cause", 1.0)
 
 _DATA: dict[str, Any] = yaml.safe_load(
@@ -46,8 +42,8 @@ VARIANTS: list[str] = _DATA["variants"]
 HONEST: list[str] = _DATA["honest"]
 
 
-def _verdict(answer: str, reading: str = "strict") -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), reading=reading)
+def _verdict(answer: str, reading: Reading = "strict") -> Verdict:
+    return c_da_001_verdict(answer, reading)
 
 
 def test_the_red_team_answers_are_held_once() -> None:

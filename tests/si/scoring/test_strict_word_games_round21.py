@@ -13,19 +13,11 @@ class); the honest controls are the red team's and this round's.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from tests.helpers.strict_verdicts import TOP, c_da_001_verdict
 
-_SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-TOP = ("correct_root_cause", 1.0)
 X = "the ConfigMap smtp-config is missing the SMTP_PORT key"
 S = "The ConfigMap smtp-config is missing the SMTP_PORT key"
 C = "the notification-service pods are in CrashLoopBackOff"
@@ -93,7 +85,7 @@ HONEST = [
 
 
 def _verdict(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer)
 
 
 @pytest.mark.parametrize("answer", RED_TEAM)

@@ -10,22 +10,15 @@ stayed in the statement's sentence (SI §3.2 splits only at `.!?` + whitespace).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import provebench.si
-from provebench.si import load_scenarios
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
 from tests.helpers.strict_verdicts import (
     assert_game_loses_the_strict_top_band,
     assert_honest_keeps_the_top_band,
+    c_da_001_verdict,
 )
 
-_SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
 R = (
     "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
     "deployment/notification-service cannot run"
@@ -90,7 +83,7 @@ HONEST = [
 
 
 def _verdict(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), reading="strict")
+    return c_da_001_verdict(answer, "strict")
 
 
 @pytest.mark.parametrize("answer", RED_TEAM)

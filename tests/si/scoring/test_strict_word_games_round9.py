@@ -14,23 +14,17 @@ from typing import Any
 import pytest
 import yaml
 
-import provebench.si
-from provebench.si import load_scenarios
-from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from provebench.si.scoring import Verdict
+from tests.helpers.strict_verdicts import TOP, c_da_001_verdict
 from tests.si.scoring.test_strict_word_games_v5 import _misleading_verdict
 
-_SI = Path(provebench.si.__file__).parent
 _DATA: dict[str, Any] = yaml.safe_load(
     (Path(__file__).parent / "strict_v5_round9_answers.yaml").read_text(encoding="utf-8")
 )
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
-TOP = ("correct_root_cause", 1.0)
 
 
 def _verdict(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer)
 
 
 def _cases() -> list[Any]:

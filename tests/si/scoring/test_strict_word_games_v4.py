@@ -22,17 +22,15 @@ from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._signal import signal_dismissed
 from provebench.si.profile_data._strict_cues import StrictCues, strict_cues
 from provebench.si.scoring import Verdict, evaluate
-from tests.helpers.si_evidence import make_evidence
+from tests.helpers.strict_verdicts import c_da_001_verdict
 
 _SI = Path(provebench.si.__file__).parent
-SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
 MISLEADING = load_scenarios(_SI / "scenarios" / "misleading-signal-002.yaml")[0]
-TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
 LOCUS = ("correct_subsystem_wrong_component", 0.5)
 
 
 def verdict_of(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]))
+    return c_da_001_verdict(answer)
 
 
 # (answer, the rule that withholds it): verbatim, each 1.0 strict under version 3.
