@@ -1,9 +1,9 @@
 """Declared observations in the physical estate (docs/si-lab.md, "Declared observations").
 
-What a Form B scenario declares observed but no rule derives — a deployment's `status` word, a
-`cpu_usage` figure, an `alert/…` or `metrics/…` entry — is held beside the resources: the tools
-answer it with the declared estate's shapes, and the counterfactual (`si check`) neither varies
-nor proves it, and says so.
+What a Form B scenario declares observed but no rule derives — a `cpu_usage` figure, a node's
+`status`, an `alert/…` or `metrics/…` entry — is held beside the resources: the tools answer it
+with the declared estate's shapes, and the counterfactual (`si check`) neither varies nor proves
+it, and says so. A deployment's `status` is derived, so its declared word is none of them.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ _NODE = {
     "allocatable_memory": "16Gi",
     "cpu_usage": "97%",
     "memory_pressure": False,
+    "status": "Ready",
 }
 _ALERT = {"resource": "alert/high-cpu", "status": "firing", "severity": "warning"}
 _SERIES = {
@@ -66,10 +67,8 @@ def test_declared_observations_are_held_apart_from_the_resources() -> None:
     assert "status" not in injected.raw("deployment/default/batch-processor")
     # the resources are the shipped scenario's, plus the node: nothing declared leaked in
     assert set(injected.data()) - set(plain.data()) == {"node/default/node-1"}
-    assert injected.declared_fields("deployment/default/batch-processor") == {
-        "cpu_usage": "96%",
-        "status": "Unready",
-    }
+    # its declared `status: Unready` is no observation: the estate derives a deployment's status
+    assert injected.declared_fields("deployment/default/batch-processor") == {"cpu_usage": "96%"}
 
 
 def test_the_physical_tools_answer_declared_observations_as_the_declared_estate_does() -> None:
@@ -101,9 +100,9 @@ def test_the_physical_tools_answer_declared_observations_as_the_declared_estate_
 def test_a_read_shows_the_declared_fields_in_the_declared_annotation() -> None:
     session = Session.start(variant(MISLEADING, _with_observations))
     got = _body(session, "orchestration_get", kind="deployment", name="batch-processor")
-    assert _declared(got) == {"cpu_usage": "96%", "status": "Unready"}
+    assert _declared(got) == {"cpu_usage": "96%"}
     node = _body(session, "orchestration_get", kind="node", name="node-1")
-    assert _declared(node) == {"cpu_usage": "97%", "memory_pressure": False}
+    assert _declared(node) == {"cpu_usage": "97%", "memory_pressure": False, "status": "Ready"}
     # the Kubernetes face reads the same object
     face = session.resource("deployment", "default", "batch-processor")
     assert face is not None and _declared(face) == _declared(got)
@@ -115,7 +114,13 @@ def test_a_read_shows_the_declared_fields_in_the_declared_annotation() -> None:
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
-def test_every_shipped_form_b_scenario_shows_its_declared_statuses(path: Any) -> None:
+def test_a_shipped_form_b_scenario_declares_no_observation_beside_its_derived_status(
+    path: Any,
+) -> None:
+    # Every shipped Form B scenario declares a `status` on its deployments, and nothing else no
+    # rule derives (misleading-signal-002's "CPU-hungry" neighbour is its image's
+    # `cpu_millicores`, which `metrics_query` derives): a read shows the derived status only,
+    # as before, and `si check` has nothing to name.
     scenario = shipped(path)
     session = Session.start(scenario)
     declared = [
@@ -123,17 +128,28 @@ def test_every_shipped_form_b_scenario_shows_its_declared_statuses(path: Any) ->
         for entry in scenario.preconditions.environment.state
         if isinstance(entry, dict) and "status" in entry
     ]
-    assert declared, path.name
+    assert declared and all(e["resource"].startswith("deployment/") for e in declared)
     for entry in declared:
-        kind, _, name = entry["resource"].partition("/")
+        name = entry["resource"].partition("/")[2]
         got = _body(
             session,
             "orchestration_get",
-            kind=kind,
+            kind="deployment",
             name=name,
             namespace=entry.get("namespace", "default"),
         )
-        assert _declared(got) == {"status": entry["status"]}
+        assert DECLARED_ANNOTATION not in got["metadata"].get("annotations", {})
+    assert check_counterfactual(scenario).unproved_observations == ()
+
+
+def test_misleading_signal_002s_cpu_is_answered_derived() -> None:
+    metrics = _body(
+        Session.start(shipped(MISLEADING)),
+        "metrics_query",
+        name="batch-processor",
+        namespace="default",
+    )
+    assert metrics["pods"][0]["containers"][0]["cpu_millicores"] == 3850
 
 
 def test_si_check_proves_what_it_proved_and_names_the_unproved_observations() -> None:
@@ -150,6 +166,7 @@ def test_si_check_proves_what_it_proved_and_names_the_unproved_observations() ->
         "metrics/default/batch-processor-cpu",
         "node/default/node-1.cpu_usage",
         "node/default/node-1.memory_pressure",
+        "node/default/node-1.status",
     )
 
 

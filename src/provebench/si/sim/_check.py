@@ -69,8 +69,8 @@ class CounterfactualReport(BaseModel):
     checks: tuple[CheckResult, ...]
     # What the scenario declares observed and no rule derives (an alert, a metrics series, a
     # `cpu_usage`): held beside the resources, never varied, restored or compared, so no check
-    # above proves it. A deployment's declared `status` is not listed: `declared_status` checks
-    # it against the derived one.
+    # above proves it. A deployment's declared `status` is none of them: its status is derived,
+    # and `declared_status` checks the declared word against it.
     unproved_observations: tuple[str, ...] = ()
 
     @property
@@ -90,18 +90,13 @@ class CounterfactualReport(BaseModel):
 
 def unproved_observations(estate: Estate) -> tuple[str, ...]:
     """``KEY`` of each declared-only object and ``KEY.FIELD`` of each declared field of a
-    resource, except a deployment's ``status`` (`_status_check` proves that one)."""
+    resource: the declared observations, which no check proves."""
     found: list[str] = []
     for key in estate.declared_keys():
-        kind = key.split("/", 1)[0]
-        if kind in DECLARED_KINDS:
+        if key.split("/", 1)[0] in DECLARED_KINDS:
             found.append(key)
-            continue
-        found.extend(
-            f"{key}.{field}"
-            for field in sorted(estate.declared_fields(key))
-            if not (kind == "deployment" and field == "status")
-        )
+        else:
+            found.extend(f"{key}.{field}" for field in sorted(estate.declared_fields(key)))
     return tuple(found)
 
 

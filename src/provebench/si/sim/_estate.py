@@ -8,11 +8,11 @@ shape deviations are applied to and deltas are computed over (SI §5.1).
 
 The declared ``status`` of an entry is kept out of the resources on purpose: what an operator sees
 is derived from the resources by the simulator's own rules (`_derive.py`), never read from a label.
-What a scenario declares but no rule derives — that ``status``, a figure such as a node's
-``cpu_usage``, an ``alert/…`` or ``metrics/…`` entry — is held beside the resources as a
-**declared observation**: the tools answer it as the declared estate does
-(`si.sim.declared._observed`), and nothing the counterfactual varies, restores or compares
-(`_inject.py`, `_check.py`) touches it (docs/si-lab.md, "Declared observations").
+What a scenario declares but no rule derives — a figure such as a node's ``cpu_usage``, the
+``status`` of a kind whose status is not derived, an ``alert/…`` or ``metrics/…`` entry — is
+held beside the resources as a **declared observation**: the tools answer it as the declared
+estate does (`si.sim.declared._observed`), and nothing the counterfactual varies, restores or
+compares (`_inject.py`, `_check.py`) touches it (docs/si-lab.md, "Declared observations").
 """
 
 from __future__ import annotations
@@ -238,14 +238,25 @@ def _location(loc: Sequence[int | str]) -> str:
     return out
 
 
+# Kinds whose status the simulator derives (`_derive.py`): a declared ``status`` of one is the
+# scenario author's note, checked against the derived one (`si check`, ``declared_status``) and
+# never shown — shown beside the derived status it would go stale at the agent's first write
+# and contradict it (a scripted operator, seeing a restarted deployment still "declared"
+# CrashLoopBackOff, rolled it back).
+_DERIVED_STATUS = ("deployment",)
+
+
 def _is_declared_field(kind: str, field: str) -> bool:
     """Whether a field of a ``kind`` entry is a declared observation rather than part of the
-    resource: the declared ``status`` word, or a metric figure (``cpu_usage``, ``memory_usage``,
-    ``memory_pressure`` …) that is not a field of the kind's model. Any other unknown field stays
-    an error naming it, so a typo never passes as an observation of nothing."""
+    resource: the ``status`` word of a kind whose status is not derived, or a metric figure
+    (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the kind's
+    model. Any other unknown field stays an error naming it, so a typo never passes as an
+    observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    return field == "status" or is_metric_figure(field)
+    if field == "status":
+        return kind not in _DERIVED_STATUS
+    return is_metric_figure(field)
 
 
 def _declared_record(
@@ -279,6 +290,8 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     key = resource_key(kind, namespace, name)
     if kind in DECLARED_KINDS:
         return key, None, _declared_record(kind, namespace, name, fields)
+    if kind in _DERIVED_STATUS:
+        fields.pop("status", None)
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
     try:

@@ -213,7 +213,7 @@ def _derived_manifest(
 
 def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
     """The Kubernetes manifest of one object as the estate derives it, or None; what the
-    scenario declared observed of it (a ``status`` word, a ``cpu_usage``) and no rule derives
+    scenario declared observed of it (a ``cpu_usage``, a node's ``status``) and no rule derives
     in the annotation the declared estate keeps such fields in (`with_declared`), so a read
     answers one shape in either estate."""
     found = _derived_manifest(obs, kind, namespace, name)

@@ -151,7 +151,7 @@ def declared_annotation(fields: Mapping[str, Any]) -> str:
 
 def with_declared(manifest: Mapping[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
     """A derived manifest with the declared observations of its object (fields no rule
-    derives: a ``status`` word, a ``cpu_usage``) in `DECLARED_ANNOTATION`, as a declared
+    derives: a ``cpu_usage``, a node's ``status``) in `DECLARED_ANNOTATION`, as a declared
     resource shows its unmapped fields (`_metadata`); the manifest itself when there are none."""
     shown = copy.deepcopy(dict(manifest))
     if not fields:
