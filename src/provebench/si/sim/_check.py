@@ -4,7 +4,9 @@ simulator before the scenario is used.
 "Ground truth is the injection manifest": with every deviation injected, the declared symptom is
 observable; with every deviation restored, it is not; and each factor's required identifiers occur
 in the delta between the healthy baseline and the injected state. The symptom is read from what
-the simulator derives (`observe`), never from a declared ``status``.
+the simulator derives (`observe`), never from a declared ``status``. Declared observations (an
+alert, a metrics series, a ``cpu_usage``: docs/si-lab.md) are held apart from the resources and
+are no part of the proof: the report names them (`unproved_observations`).
 
 Inputs that cannot be simulated (prose baseline, unknown resource or key, a deviation that changes
 nothing, an already unhealthy baseline, a symptom naming no simulated resource) are
@@ -28,7 +30,13 @@ from provebench.si.scenario._binding import BoundScoring, bind_scoring
 from provebench.si.scenario._scenario import FormBScoring, Scenario
 from provebench.si.sim._check_ops import operation_checks
 from provebench.si.sim._derive import UNHEALTHY_CONDITIONS, Observation, observe
-from provebench.si.sim._estate import parse_key, resource_key, split_resource
+from provebench.si.sim._estate import (
+    DECLARED_KINDS,
+    Estate,
+    parse_key,
+    resource_key,
+    split_resource,
+)
 from provebench.si.sim._inject import (
     BASELINE_FIELD,
     STATE_FIELD,
@@ -59,6 +67,11 @@ class CounterfactualReport(BaseModel):
     symptom: str
     delta: tuple[StateChange, ...]
     checks: tuple[CheckResult, ...]
+    # What the scenario declares observed and no rule derives (an alert, a metrics series, a
+    # `cpu_usage`): held beside the resources, never varied, restored or compared, so no check
+    # above proves it. A deployment's declared `status` is none of them: its status is derived,
+    # and `declared_status` checks the declared word against it.
+    unproved_observations: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -69,7 +82,22 @@ class CounterfactualReport(BaseModel):
         return [f"{c.name}: {c.detail}" for c in self.checks if not c.ok]
 
     def to_json(self) -> str:
-        return canonical_json({**self.model_dump(mode="json"), "ok": self.ok}) + "\n"
+        dumped = self.model_dump(mode="json")
+        if not self.unproved_observations:  # the report of a scenario that declares none
+            dumped.pop("unproved_observations")
+        return canonical_json({**dumped, "ok": self.ok}) + "\n"
+
+
+def unproved_observations(estate: Estate) -> tuple[str, ...]:
+    """``KEY`` of each declared-only object and ``KEY.FIELD`` of each declared field of a
+    resource: the declared observations, which no check proves."""
+    found: list[str] = []
+    for key in estate.declared_keys():
+        if key.split("/", 1)[0] in DECLARED_KINDS:
+            found.append(key)
+        else:
+            found.extend(f"{key}.{field}" for field in sorted(estate.declared_fields(key)))
+    return tuple(found)
 
 
 def symptom_target(scenario: Scenario) -> tuple[str, str]:
@@ -316,6 +344,7 @@ def check_counterfactual(scenario: Scenario) -> CounterfactualReport:
         symptom=f"deployment/{name} {condition}",
         delta=tuple(changes),
         checks=checks,
+        unproved_observations=unproved_observations(scene.injected),
     )
 
 

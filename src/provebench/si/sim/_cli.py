@@ -57,6 +57,9 @@ def _print_report(report: CounterfactualReport) -> None:
     typer.echo(shown(f"{report.scenario_id}: {verdict} — symptom {report.symptom}"))
     for check in report.checks:
         typer.echo(shown(f"  {'pass' if check.ok else 'FAIL'}  {check.name}: {check.detail}"))
+    if report.unproved_observations:
+        listed = ", ".join(report.unproved_observations)
+        typer.echo(shown(f"  declared observations, not part of the proof: {listed}"))
     typer.echo(f"  delta: {len(report.delta)} change(s)")
     for change in report.delta:
         typer.echo(shown(f"    {change.op} {change.path}"))

@@ -6,8 +6,13 @@ validates those entries into typed models (so a typo is an error naming the fiel
 healthy cluster) and keeps the estate as plain JSON data keyed by ``KIND/NAMESPACE/NAME`` — the
 shape deviations are applied to and deltas are computed over (SI §5.1).
 
-The declared ``status`` of an entry is kept out of the estate on purpose: what an operator sees is
-derived from the resources by the simulator's own rules (`_derive.py`), never read from a label.
+The declared ``status`` of an entry is kept out of the resources on purpose: what an operator sees
+is derived from the resources by the simulator's own rules (`_derive.py`), never read from a label.
+What a scenario declares but no rule derives — a figure such as a node's ``cpu_usage``, the
+``status`` of a kind whose status is not derived, an ``alert/…`` or ``metrics/…`` entry — is
+held beside the resources as a **declared observation**: the tools answer it as the declared
+estate does (`si.sim.declared._observed`), and nothing the counterfactual varies, restores or
+compares (`_inject.py`, `_check.py`) touches it (docs/si-lab.md, "Declared observations").
 """
 
 from __future__ import annotations
@@ -19,13 +24,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from provebench._errors import ProvebenchError
+from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.sim.declared._observed import is_metric_figure
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
 DEFAULT_NAMESPACE = "default"
 # Fields of a state entry that describe the entry rather than the resource.
-_ENTRY_META = ("resource", "namespace", "status")
+_ENTRY_META = ("resource", "namespace")
+# Kinds the physical estate holds only as declared observations: no resource of its model
+# derives an alert or a metrics series (the published profile declares both).
+DECLARED_KINDS = ("alert", "metrics")
 _NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
+_IDENTITY = frozenset({"kind", "name", "namespace"})
 
 
 class KeyRef(BaseModel):
@@ -200,11 +211,14 @@ KIND_MODELS: dict[str, type[BaseModel]] = {
 KINDS = tuple(KIND_MODELS)
 
 
-def split_resource(resource: str, *, field: str) -> tuple[str, str]:
-    """``KIND/NAME`` → (kind, name), or an error naming ``field``."""
+def split_resource(resource: str, *, field: str, declared: bool = False) -> tuple[str, str]:
+    """``KIND/NAME`` → (kind, name), or an error naming ``field``; ``declared``: a kind held
+    only as a declared observation (`DECLARED_KINDS`) is accepted too."""
     kind, slash, name = resource.partition("/")
     if not slash or not name or "/" in name:
         raise ProvebenchError(f"resource {resource!r} is not KIND/NAME", field=field)
+    if declared and kind in DECLARED_KINDS:
+        return kind, name
     if kind not in KIND_MODELS:
         raise ProvebenchError(
             f"resource kind {kind!r} is not simulated (simulated kinds: {', '.join(KINDS)})",
@@ -224,7 +238,41 @@ def _location(loc: Sequence[int | str]) -> str:
     return out
 
 
-def _entry(raw: object, field: str) -> tuple[str, dict[str, Any]]:
+# Kinds whose status the simulator derives (`_derive.py`): a declared ``status`` of one is the
+# scenario author's note, checked against the derived one (`si check`, ``declared_status``) and
+# never shown — shown beside the derived status it would go stale at the agent's first write
+# and contradict it (a scripted operator, seeing a restarted deployment still "declared"
+# CrashLoopBackOff, rolled it back).
+_DERIVED_STATUS = ("deployment",)
+
+
+def _is_declared_field(kind: str, field: str) -> bool:
+    """Whether a field of a ``kind`` entry is a declared observation rather than part of the
+    resource: the ``status`` word of a kind whose status is not derived, or a metric figure
+    (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the kind's
+    model. Any other unknown field stays an error naming it, so a typo never passes as an
+    observation of nothing."""
+    if field in KIND_MODELS[kind].model_fields:
+        return False
+    if field == "status":
+        return kind not in _DERIVED_STATUS
+    return is_metric_figure(field)
+
+
+def _declared_record(
+    kind: str, namespace: str, name: str, fields: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A declared observation in the declared estate's shape (``kind``, ``name``, the
+    ``namespace`` of a namespaced kind, the declared fields), so its builders answer it."""
+    record: dict[str, Any] = {"kind": kind, "name": name}
+    if kind not in CLUSTER_KINDS:
+        record["namespace"] = namespace
+    return record | {k: copy.deepcopy(fields[k]) for k in sorted(fields)}
+
+
+def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[str, Any] | None]:
+    """One state entry → its key, its resource fields (None for a kind held only as declared
+    observations) and its declared observations (None when it declares none)."""
     if not isinstance(raw, Mapping):
         raise ProvebenchError("a state entry is a mapping with `resource`", field=field)
     resource = raw.get("resource")
@@ -232,13 +280,20 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any]]:
         raise ProvebenchError(
             "a state entry needs `resource: KIND/NAME`", field=f"{field}.resource"
         )
-    kind, name = split_resource(resource, field=f"{field}.resource")
+    kind, name = split_resource(resource, field=f"{field}.resource", declared=True)
     namespace = raw.get("namespace", DEFAULT_NAMESPACE)
     if kind == "namespace":
         namespace = name
     if not isinstance(namespace, str) or not namespace:
         raise ProvebenchError("namespace must be a non-empty string", field=f"{field}.namespace")
-    body = {k: copy.deepcopy(v) for k, v in raw.items() if k not in _ENTRY_META}
+    fields = {k: v for k, v in raw.items() if k not in _ENTRY_META}
+    key = resource_key(kind, namespace, name)
+    if kind in DECLARED_KINDS:
+        return key, None, _declared_record(kind, namespace, name, fields)
+    if kind in _DERIVED_STATUS:
+        fields.pop("status", None)
+    declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
+    body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
     try:
         KIND_MODELS[kind].model_validate(body)
     except ValidationError as error:
@@ -246,38 +301,86 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any]]:
         raise ProvebenchError(
             f"{kind}: {first['msg']}", field=f"{field}{_location(first['loc'])}"
         ) from None
-    return resource_key(kind, namespace, name), body
+    record = _declared_record(kind, namespace, name, declared) if declared else None
+    return key, body, record
 
 
 class Estate:
-    """Resources by ``KIND/NAMESPACE/NAME`` → their declared fields (JSON data, no status)."""
+    """Resources by ``KIND/NAMESPACE/NAME`` → their declared fields (JSON data, no status), and,
+    apart from them, the declared observations by the same keys (`_entry`)."""
 
-    def __init__(self, resources: Mapping[str, dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        resources: Mapping[str, dict[str, Any]],
+        declared: Mapping[str, dict[str, Any]] | None = None,
+    ) -> None:
         self._resources = {key: resources[key] for key in sorted(resources)}
+        held = declared or {}
+        self._declared = {key: held[key] for key in sorted(held)}
 
     @classmethod
     def from_entries(cls, entries: object, *, field: str) -> Estate:
         if not isinstance(entries, list):
             raise ProvebenchError("must be a list of resource entries", field=field)
         resources: dict[str, dict[str, Any]] = {}
+        declared: dict[str, dict[str, Any]] = {}
         for index, raw in enumerate(entries):
-            key, body = _entry(raw, f"{field}[{index}]")
-            if key in resources:
+            key, body, record = _entry(raw, f"{field}[{index}]")
+            if key in resources or (key in declared and body is None):
                 raise ProvebenchError(f"{key} is declared twice", field=f"{field}[{index}]")
-            resources[key] = body
-        return cls(resources)
+            if body is not None:
+                resources[key] = body
+            if record is not None:
+                declared[key] = record
+        return cls(resources, declared)
 
     def overlaid(self, entries: object, *, field: str) -> Estate:
-        """This estate with each entry of ``entries`` replacing (or adding) its resource."""
+        """This estate with each entry of ``entries`` replacing (or adding) its resource. The
+        declared observations stay this estate's: an overlay (the injection's baseline) states
+        resources, which the counterfactual varies. An overlay entry's ``status`` is not read
+        (the baseline is healthy by construction, `si check` derives it); any other declared
+        observation there is refused, as it would be one the proof silently ignored."""
         over = Estate.from_entries(entries, field=field)
-        return Estate({**self.copy_data(), **over.copy_data()})
+        for index, raw in enumerate(entries if isinstance(entries, list) else []):
+            key = _entry(raw, f"{field}[{index}]")[0]
+            kind = key.split("/", 1)[0]
+            unread = sorted(set(over.declared_fields(key)) - {"status"})
+            if kind in DECLARED_KINDS or unread:
+                what, where = (kind, "resource") if kind in DECLARED_KINDS else (unread[0],) * 2
+                raise ProvebenchError(
+                    f"{what} is a declared observation, which the counterfactual does not "
+                    f"vary: declare it in preconditions.environment.state only",
+                    field=f"{field}[{index}].{where}",
+                )
+        return self.with_resources({**self.copy_data(), **over.copy_data()})
+
+    def with_resources(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
+        """An estate of ``resources`` with this one's declared observations: what an operation,
+        a deviation or a restoration changes is resources, never what was declared observed."""
+        return Estate(resources, copy.deepcopy(self._declared))
 
     def copy_data(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._resources)
 
     def data(self) -> dict[str, Any]:
-        """The whole estate as JSON data (for snapshots and deltas)."""
+        """The resources as JSON data (for snapshots and deltas): the declared observations are
+        no part of it, as they are no part of what the counterfactual varies."""
         return copy.deepcopy(self._resources)
+
+    def declared(self, key: str) -> dict[str, Any] | None:
+        """The declared observation held at ``key`` (declared estate shape), or None."""
+        record = self._declared.get(key)
+        return None if record is None else copy.deepcopy(record)
+
+    def declared_fields(self, key: str) -> dict[str, Any]:
+        """The declared fields of the object at ``key``, without its identity (``{}``: none)."""
+        record = self._declared.get(key, {})
+        return {k: copy.deepcopy(v) for k, v in record.items() if k not in _IDENTITY}
+
+    def declared_keys(self, kind: str | None = None) -> Iterator[str]:
+        for key in self._declared:
+            if kind is None or key.split("/", 1)[0] == kind:
+                yield key
 
     def __contains__(self, key: object) -> bool:
         return key in self._resources
@@ -309,7 +412,11 @@ class Estate:
         return Node.model_validate(self._resources[key])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Estate) and self._resources == other._resources
+        return (
+            isinstance(other, Estate)
+            and self._resources == other._resources
+            and self._declared == other._declared
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable-looking data: compared, never hashed
 
@@ -328,6 +435,7 @@ def selector_of(service: Service, name: str) -> dict[str, str]:
 
 
 __all__ = [
+    "DECLARED_KINDS",
     "DEFAULT_NAMESPACE",
     "KINDS",
     "Behavior",

@@ -38,7 +38,13 @@ from provebench.si.sim._render import (
     service_manifest,
 )
 from provebench.si.sim._tools import ToolResponse
-from provebench.si.sim.declared._kube_objects import object_of
+from provebench.si.sim.declared._kube_objects import object_of, with_declared
+from provebench.si.sim.declared._observed import (
+    alerts_answer,
+    metric_figures,
+    metrics_answer,
+    series_answer,
+)
 
 # The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
 # pod per replica, so a larger count is refused, not run.
@@ -187,19 +193,34 @@ _MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
 }
 
 
-def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
-    """The Kubernetes manifest of one object as the estate derives it, or None."""
+def _derived_manifest(
+    obs: Observation, kind: str, namespace: str, name: str
+) -> tuple[str, dict[str, Any]] | None:
+    """The key and the derived Kubernetes manifest of one object, or None."""
     if kind == "pod":
         pod = _pod(obs, namespace, name)
-        return None if pod is None else pod_manifest(obs, pod)
+        return None if pod is None else (f"pod/{namespace}/{name}", pod_manifest(obs, pod))
     if kind == "namespace":
-        return _namespace_manifest(name) if name in obs.estate.namespaces() else None
+        key = resource_key("namespace", name, name)
+        return (key, _namespace_manifest(name)) if name in obs.estate.namespaces() else None
     if kind == "node":
         held = [key for key in obs.estate.keys("node") if parse_key(key)[2] == name]
-        return _node_manifest(obs, held[0]) if held else None
+        return (held[0], _node_manifest(obs, held[0])) if held else None
     render = _MANIFESTS.get(kind)
     key = resource_key(kind, namespace, name)
-    return None if render is None or key not in obs.estate else render(obs, key)
+    return None if render is None or key not in obs.estate else (key, render(obs, key))
+
+
+def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+    """The Kubernetes manifest of one object as the estate derives it, or None; what the
+    scenario declared observed of it (a ``cpu_usage``, a node's ``status``) and no rule derives
+    in the annotation the declared estate keeps such fields in (`with_declared`), so a read
+    answers one shape in either estate."""
+    found = _derived_manifest(obs, kind, namespace, name)
+    if found is None:
+        return None
+    key, manifest = found
+    return with_declared(manifest, obs.estate.declared_fields(key))
 
 
 def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -285,17 +306,29 @@ def _container_metrics(obs: Observation, pod: PodView) -> list[Any]:
 
 
 def _metrics(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    """The current metrics of a pod (per container) or a deployment (per pod)."""
+    """A declared ``metrics/NAME`` series as declared; else the current metrics of a pod (per
+    container) or a deployment (per pod), derived, with the figures the scenario declared of
+    the deployment beside them; else a node's declared figures. The declared parts are the
+    declared estate's answers (`si.sim.declared._observed`), the same shape in both estates."""
     namespace, name = _ns(op), op.name or ""
+    series = obs.estate.declared(resource_key("metrics", namespace, name))
+    if series is not None:
+        return Handled(_ok(series_answer(series)), op)
     pod = _pod(obs, namespace, name)
     if pod is not None:
         of_pod = {"kind": "pod", "name": name, "containers": _container_metrics(obs, pod)}
         return Handled(_ok(of_pod), op)
     key = resource_key("deployment", namespace, name)
     if key not in obs.estate:
+        nodes = [k for k in obs.estate.keys("node") if parse_key(k)[2] == name]
+        if nodes:
+            # the declared estate's answer over the node's fields, its allocatable ones included
+            fields = {**obs.estate.raw(nodes[0]), **obs.estate.declared_fields(nodes[0])}
+            return Handled(_ok(metrics_answer("node", name, fields)), op)
         return Handled(_not_found("metrics", name), op)
     pods = sorted(obs.pods_of(key), key=lambda p: p.name)
     body: dict[str, Any] = {
+        **metric_figures(obs.estate.declared_fields(key)),
         "kind": "deployment",
         "name": name,
         "replicas": obs.estate.deployment(key).replicas,
@@ -306,8 +339,10 @@ def _metrics(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
 
 
 def _alerts(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    # The physical estate derives no alerting rules: there is no alert to list.
-    return Handled(_ok({"items": []}), op)
+    """The declared alerts: no rule of the physical estate derives an alert, so those the
+    scenario declares are all there are (an empty list when it declares none)."""
+    alerts = [obs.estate.declared(key) or {} for key in obs.estate.declared_keys("alert")]
+    return Handled(_ok(alerts_answer(alerts)), op)
 
 
 def _trace_body(trace: Any) -> dict[str, Any]:
@@ -403,7 +438,7 @@ def _config_patch(obs: Observation, op: Operation, key: str, patch: Mapping[str,
                     message = f"data.{name} of a secret must be base64 of UTF-8 text"
                     return Handled(failure("bad_request", message), op)
             values[name] = value
-    return _changed(obs, op, Estate(data), f"{op.kind}/{op.name} patched\n")
+    return _changed(obs, op, obs.estate.with_resources(data), f"{op.kind}/{op.name} patched\n")
 
 
 def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handled:
@@ -425,7 +460,7 @@ def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handle
     data[key]["replicas"] = replicas
     if replicas == 0 and data[key].get("wedged"):
         data[key]["wedged"] = False  # R7: no pod is left to be wedged
-    return _changed(obs, op, Estate(data), f"deployment.apps/{name} scaled\n")
+    return _changed(obs, op, obs.estate.with_resources(data), f"deployment.apps/{name} scaled\n")
 
 
 def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -474,7 +509,7 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
         if data[key].get("wedged"):
             data[key]["wedged"] = False
     body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
-    return Handled(_ok(body), op, Estate(data) if names else None)
+    return Handled(_ok(body), op, obs.estate.with_resources(data) if names else None)
 
 
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
@@ -498,7 +533,7 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         return Handled(_not_found(op.kind, op.name), op)
     data = obs.estate.copy_data()
     del data[key]
-    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, Estate(data))
+    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, obs.estate.with_resources(data))
 
 
 def _not_held(verb: str) -> Callable[[Observation, Mapping[str, Any], Operation], Handled]:

@@ -259,7 +259,7 @@ def apply_deviations(
             applied.append(_deployment_change(data, key, deviation, index))
         else:
             applied.append(_data_change(data, key, deviation, index))
-    return Estate(data), tuple(applied)
+    return healthy.with_resources(data), tuple(applied)
 
 
 def restore(injected: Estate, applied: tuple[AppliedDeviation, ...]) -> Estate:
@@ -273,7 +273,7 @@ def restore(injected: Estate, applied: tuple[AppliedDeviation, ...]) -> Estate:
             holder.pop(change.path[-1], None)
         else:
             holder[change.path[-1]] = copy.deepcopy(change.before)
-    return Estate(data)
+    return injected.with_resources(data)
 
 
 def _diff(path: str, before: Any, after: Any, out: list[StateChange]) -> None:

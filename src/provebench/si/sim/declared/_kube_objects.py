@@ -144,6 +144,24 @@ def _compact(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def declared_annotation(fields: Mapping[str, Any]) -> str:
+    """The `DECLARED_ANNOTATION` value of declared fields without a Kubernetes place."""
+    return _compact(fields)
+
+
+def with_declared(manifest: Mapping[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A derived manifest with the declared observations of its object (fields no rule
+    derives: a ``cpu_usage``, a node's ``status``) in `DECLARED_ANNOTATION`, as a declared
+    resource shows its unmapped fields (`_metadata`); the manifest itself when there are none."""
+    shown = copy.deepcopy(dict(manifest))
+    if not fields:
+        return shown
+    metadata = shown.setdefault("metadata", {})
+    annotations = metadata.setdefault("annotations", {})
+    annotations[DECLARED_ANNOTATION] = declared_annotation(fields)
+    return shown
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -217,7 +235,7 @@ def _metadata(resource: Mapping[str, Any], served: KubeResource) -> dict[str, An
     )
     extra = _unmapped(resource)
     if extra:
-        annotations[DECLARED_ANNOTATION] = _compact(extra)
+        annotations[DECLARED_ANNOTATION] = declared_annotation(extra)
     if annotations:
         metadata["annotations"] = {str(k): str(v) for k, v in annotations.items()}
     owner = resource.get("owner")
@@ -705,6 +723,7 @@ __all__ = [
     "SHOWN_ONLY",
     "KubeResource",
     "access_modes_shown",
+    "declared_annotation",
     "fields_changed",
     "fields_of",
     "merge_diff",
@@ -714,4 +733,5 @@ __all__ = [
     "uid_of",
     "unwritable",
     "unwritable_patch",
+    "with_declared",
 ]

@@ -38,6 +38,7 @@ from provebench.si.sim.declared._estate import (
     shown,
 )
 from provebench.si.sim.declared._kube_objects import object_of
+from provebench.si.sim.declared._observed import alerts_answer, metrics_answer, series_answer
 from provebench.si.sim.declared._tools import Tool
 
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
@@ -542,18 +543,15 @@ class Performer:
         name = op.name or ""
         series = self.estate.get("metrics", namespace, name)
         if series is not None:
-            return _ok(shown(series))
+            return _ok(series_answer(series))
         for kind in ("node", "pod", "deployment"):
             resource = self.estate.get(kind, namespace, name)
             if resource is not None:
-                usage = {
-                    k: v for k, v in resource.items() if "usage" in k or "memory" in k or "cpu" in k
-                }
-                return _ok({"kind": kind, "name": name, **usage})
+                return _ok(metrics_answer(kind, name, resource))
         return self._missing("metrics", name)
 
     def _alerts_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
-        return _ok({"items": [shown(a) for a in self.estate.items("alert")]})
+        return _ok(alerts_answer(self.estate.items("alert")))
 
     def _traces_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         return _ok({"items": [t["name"] for t in self.estate.items("traces")]})
