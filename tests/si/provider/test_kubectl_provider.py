@@ -518,11 +518,12 @@ def test_a_provider_with_only_its_kubernetes_endpoint_runs_kubectl(
 
 
 @needs_kubectl
-def test_a_selector_write_against_a_provider_is_a_fault_never_a_verdict(
+def test_a_selector_write_against_a_provider_is_the_agent_s_act_never_a_fault(
     server: ProviderServer, kubernetes_met: None, tmp_path: Path
 ) -> None:
-    """The breadth of `delete pods -l …` is only in the argument list; the provider records
-    per-object requests the runner cannot hold to it: PROVIDER_FAILURE, nothing deleted."""
+    """`delete pods -l …` is run and held to the selector its arguments give: the agent's act,
+    recorded as the tools record a selector delete (here it matches no pod: the attempt), and
+    scored — never a PROVIDER_FAILURE the agent chose by spelling its write so (Core §3.6)."""
     agent = tmp_path / "selector_agent.py"
     agent.write_text(
         "from provebench.si.agents import Answer\n"
@@ -548,10 +549,15 @@ def test_a_selector_write_against_a_provider_is_a_fault_never_a_verdict(
         "--provider",
         server.url,
     )
-    assert result.returncode == 3, result.stderr
+    assert result.returncode in (0, 1), result.stderr
     verdict = json.loads((tmp_path / "out/verdict.json").read_text())
-    assert verdict["status"] == "PROVIDER_FAILURE"
-    assert "label selector" in verdict["provider_failure"]
+    assert verdict["status"] != "PROVIDER_FAILURE" and "provider_failure" not in verdict
+    evidence = json.loads((tmp_path / "out/evidence.json").read_text())
+    assert [
+        e["detail"]["operation"]
+        for e in evidence["audit_log"]
+        if e.get("actor") == "agent" and e["verb"] == "delete"
+    ] == ["delete pod namespace=default labels=app:worker"]
 
 
 def test_a_provider_cannot_record_an_exec_as_one_that_only_reads() -> None:

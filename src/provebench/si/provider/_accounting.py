@@ -21,11 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, AuditEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import Operation
 from provebench.si.sim.declared._estate import key_of
+from provebench.si.sim.declared._kube_write import EstateCall
 from provebench.si.sim.declared._operate import plan
 from provebench.si.sim.declared._tools import BY_NAME
 
@@ -41,6 +43,11 @@ _PATCH: Final = "orchestration_patch"
 _BROAD: Final = frozenset({"delete", "restart"})
 _ABSENT: Final = object()  # a field the resource does not hold
 # The qualifiers an audit entry carries beside verb, resource and namespace (`_difference`).
+# A forwarded call's id -> the estate's calls it is, where the agent spelled a write as the
+# Kubernetes object (`si.sim.declared._kube_write.as_estate_calls`, with the object the runner
+# read from the provider): its operations are those calls', as the simulator records them.
+Translations = Mapping[str, tuple[EstateCall, ...]]
+NONE_TRANSLATED: Final[Translations] = MappingProxyType({})
 _QUALIFIERS: Final = tuple(
     f.name
     for f in dataclass_fields(Operation)
@@ -86,6 +93,26 @@ def expected_operation(action: ToolAction) -> Operation | None:
     fault)."""
     tool = BY_NAME.get(action.tool)
     return None if tool is None else plan(tool, action.arguments)
+
+
+def expected_operations(
+    action: ToolAction, translations: Translations = NONE_TRANSLATED
+) -> tuple[Operation, ...] | None:
+    """The operations a forwarded call attempted, in the order the simulator records them: the
+    estate's calls a write spelled as the Kubernetes object is (`translations`; a restart beside
+    other changes is two), else the call's own (`expected_operation`); None for a tool
+    provebench does not declare."""
+    calls = None if action.id is None else translations.get(action.id)
+    if calls is None:
+        operation = expected_operation(action)
+        return None if operation is None else (operation,)
+    planned = []
+    for call in calls:
+        tool = BY_NAME.get(call.tool)
+        if tool is None:
+            return None
+        planned.append(plan(tool, call.arguments))
+    return tuple(planned)
 
 
 def _agent_calls(audit: Sequence[AuditEntry]) -> list[list[ApiCallEntry]]:
@@ -176,8 +203,13 @@ def _repeated(group: Sequence[ApiCallEntry]) -> str | None:
     return None
 
 
-def call_mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | None:
-    """Why a group of entries does not record the forwarded call `action`, or None."""
+def call_mismatch(
+    action: ToolAction,
+    group: Sequence[ApiCallEntry],
+    translations: Translations = NONE_TRANSLATED,
+) -> str | None:
+    """Why a group of entries does not record the forwarded call `action`, or None. A call that
+    is several of the estate's operations (`translations`) has one entry of each, in order."""
     succeeded = action.error is None
     if _succeeded(group) != succeeded:
         return "its entries record another outcome"
@@ -187,19 +219,33 @@ def call_mismatch(action: ToolAction, group: Sequence[ApiCallEntry]) -> str | No
     twice = _repeated(group)
     if twice is not None:
         return twice
-    operation = expected_operation(action)
-    if operation is None:
+    operations = expected_operations(action, translations)
+    if operations is None:
         # The runner forwards only the declared tools (`_session.offered_tools`); a call of any
         # other tool has no operation the runner knows, so nothing the provider records of it
         # can be held to anything: never evidence (red-team round 7, A5).
         return f"{action.tool!r} is not a declared tool: no entry can account for its call"
+    if len(operations) > 1:
+        # one write made of several operations (a restart beside other changes): each its own
+        # entry, in the order the simulator records them, none dropped or added
+        if len(group) != len(operations):
+            said = " + ".join(o.text() for o in operations)
+            return f"its entries record {len(group)} operation(s), not the call's {said!r}"
+        for entry, operation in zip(group, operations, strict=True):
+            if not _names(entry, operation):
+                return _difference(entry, operation)
+        return None
     for entry in group:
-        if not _names(entry, operation):
-            return _difference(entry, operation)
+        if not _names(entry, operations[0]):
+            return _difference(entry, operations[0])
     return None
 
 
-def unaccounted_calls(forwarded: Sequence[ToolAction], audit: Sequence[AuditEntry]) -> str | None:
+def unaccounted_calls(
+    forwarded: Sequence[ToolAction],
+    audit: Sequence[AuditEntry],
+    translations: Translations = NONE_TRANSLATED,
+) -> str | None:
     """Why the provider's audit log does not account for the calls the runner forwarded and saw
     answered, naming the call, or None.
 
@@ -215,7 +261,7 @@ def unaccounted_calls(forwarded: Sequence[ToolAction], audit: Sequence[AuditEntr
         call = f"{action.id} ({action.tool}, answered {outcome})"
         if position >= len(groups):
             return f"{call} has no entry of user {AGENT!r}"
-        problem = call_mismatch(action, groups[position])
+        problem = call_mismatch(action, groups[position], translations)
         if problem is not None:
             return f"{call}: {problem}"
     if len(groups) > len(forwarded):
@@ -258,6 +304,7 @@ def narrowed_targets(
     initial: FullStateSnapshot,
     *,
     changes_during_run: bool,
+    translations: Translations = NONE_TRANSLATED,
 ) -> str | None:
     """A delete or restart over a selector or a whole collection, answered success, whose
     entries do not name as reached (`targets`) every object the runner's own view says it
@@ -295,8 +342,15 @@ def narrowed_targets(
                         "at provisioning shows it matching"
                     )
         if action.error is None and _writes(action.tool):
-            earlier.append(operation)
+            earlier += _operations_of(action, translations)
     return None
+
+
+def _operations_of(action: ToolAction, translations: Translations) -> list[Operation | None]:
+    """The operations a call made, for what an earlier or later write may have changed: None
+    for one provebench cannot read (it may have changed anything)."""
+    operations = expected_operations(action, translations)
+    return [None] if operations is None else list(operations)
 
 
 def _labelled(resource: Mapping[str, Any], selector: str | None) -> bool:
@@ -354,7 +408,10 @@ def _touches(later: Operation | None, kind: str, namespace: str, name: str) -> b
 
 
 def unreflected_delete(
-    forwarded: Sequence[ToolAction], initial: FullStateSnapshot, final: FullStateSnapshot
+    forwarded: Sequence[ToolAction],
+    initial: FullStateSnapshot,
+    final: FullStateSnapshot,
+    translations: Translations = NONE_TRANSLATED,
 ) -> str | None:
     """A delete answered success whose object the final state still holds, or None.
 
@@ -373,8 +430,8 @@ def unreflected_delete(
         operation = expected_operation(action)
         if operation is None or operation.verb != "delete":
             continue
-        earlier = [expected_operation(a) for a in successes[:index]]
-        later = [expected_operation(a) for a in successes[index + 1 :]]
+        earlier = [o for a in successes[:index] for o in _operations_of(a, translations)]
+        later = [o for a in successes[index + 1 :] for o in _operations_of(a, translations)]
         for key, kind, name in _objects(operation, initial):
             if key not in final.state:
                 continue
@@ -409,13 +466,22 @@ def _leaves(
     return found
 
 
-def _set_fields(action: ToolAction) -> list[tuple[tuple[str, ...], Any]]:
+def _set_fields(tool: str, arguments: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Any]]:
     """What a scale or a patch sets, as (field path, value); [] for any other call."""
-    if action.tool == _SCALE:
-        replicas = _replicas(action.arguments.get("replicas"))
+    if tool == _SCALE:
+        replicas = _replicas(arguments.get("replicas"))
         return [] if replicas is None else [(("replicas",), replicas)]
-    patch = action.arguments.get("patch") if action.tool == _PATCH else None
+    patch = arguments.get("patch") if tool == _PATCH else None
     return _leaves(patch) if isinstance(patch, dict) else []
+
+
+def _estate_calls(action: ToolAction, translations: Translations) -> list[tuple[str, Any]]:
+    """The (tool, arguments) of the estate's calls a forwarded call is: a write spelled as the
+    Kubernetes object in the estate's own spelling (`translations`), any other as it was made."""
+    calls = None if action.id is None else translations.get(action.id)
+    if calls is None:
+        return [(action.tool, action.arguments)]
+    return [(call.tool, call.arguments) for call in calls]
 
 
 def _at(resource: Mapping[str, Any], path: tuple[str, ...]) -> object:
@@ -437,6 +503,7 @@ def unreflected_writes(
     final: FullStateSnapshot,
     *,
     changes_during_run: bool,
+    translations: Translations = NONE_TRANSLATED,
 ) -> str | None:
     """A scale or patch answered success whose effect the final state does not show, or None.
 
@@ -448,12 +515,18 @@ def unreflected_writes(
     the final state shows changed to another value is the environment's doing; one left as it
     was at provisioning is still a fault."""
     successes = [a for a in forwarded if a.error is None and _writes(a.tool)]
-    for index, action in enumerate(successes):
-        fields = _set_fields(action)
-        operation = expected_operation(action)
+    held = [
+        (index, action, tool, arguments)
+        for index, action in enumerate(successes)
+        for tool, arguments in _estate_calls(action, translations)
+    ]
+    for index, action, tool, arguments in held:
+        fields = _set_fields(tool, arguments)
+        known = BY_NAME.get(tool)
+        operation = None if known is None else plan(known, arguments)
         if not fields or operation is None or operation.name is None or operation.collection:
             continue
-        later = [expected_operation(a) for a in successes[index + 1 :]]
+        later = [o for a in successes[index + 1 :] for o in _operations_of(a, translations)]
         if any(
             o is None or (o.kind == operation.kind and o.namespace == operation.namespace)
             for o in later
@@ -482,10 +555,13 @@ def unreflected_writes(
 __all__ = [
     "AGENT",
     "ENTRY_KIND",
+    "NONE_TRANSLATED",
+    "Translations",
     "call_mismatch",
     "calls_with_entries",
     "entry_problem",
     "expected_operation",
+    "expected_operations",
     "narrowed_targets",
     "unaccounted_calls",
     "unreflected_delete",

@@ -317,10 +317,16 @@ class ProviderClient:
                 f"{what}: the answer is not {{body: string, error, error_code}}"
             ) from None
 
-    def state_snapshot(self, environment_id: str) -> list[dict[str, Any]]:
-        """Every resource of the environment (`POST /state-snapshot`, provider-guide §4.2)."""
+    def state_snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every resource of the environment, or those `resources` names (`{kind, name,
+        namespace}`; `POST /state-snapshot`, provider-guide §4.2)."""
         what = f"POST {self.shown}/state-snapshot"
-        answer = self._post("/state-snapshot", {"environment_id": environment_id})
+        payload: dict[str, Any] = {"environment_id": environment_id}
+        if resources is not None:
+            payload["resources"] = resources
+        answer = self._post("/state-snapshot", payload)
         resources = answer.get("resources")
         if not isinstance(resources, list) or not all(isinstance(r, dict) for r in resources):
             raise ProviderFault(f"{what}: `resources` is not a list of objects")

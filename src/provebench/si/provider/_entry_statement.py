@@ -25,6 +25,15 @@ from pydantic import JsonValue
 from provebench.si.primitives._declared_calls import TOOL_VERBS
 from provebench.si.primitives._operations import BOUND_KEYS, Operation
 
+# The other operations a tool's write spelled as the Kubernetes object makes, recorded under the
+# agent's tool (`si.sim.declared._kube_write.write_of`): the template's restartedAt is the
+# restart it sets, a changed `metadata.namespace` the create it asks in that namespace (refused
+# with the move). Which operations one call made is held to the call by the runner
+# (`_accounting.call_mismatch`), so an entry is not read as a lie for naming one of them.
+_OBJECT_WRITE_VERBS: Final = {
+    "orchestration_patch": frozenset({"restart", "create"}),
+    "orchestration_apply": frozenset({"restart", "create"}),
+}
 # The qualifiers of the vocabulary's notation, in the order `Operation.text` writes them.
 _QUALIFIER_KEYS: Final = ("namespace", "labels", "replicas")
 
@@ -101,8 +110,9 @@ def statement_problem(
     if problem is not None:
         return problem
     tool = detail.get("tool")
-    if isinstance(tool, str) and tool in TOOL_VERBS and TOOL_VERBS[tool] != verb:
-        return f"request_body.tool {tool!r} makes a {TOOL_VERBS[tool]}, and its verb is {verb!r}"
+    made = TOOL_VERBS.get(tool) if isinstance(tool, str) else None
+    if made is not None and made != verb and verb not in _OBJECT_WRITE_VERBS.get(str(tool), ()):
+        return f"request_body.tool {tool!r} makes a {made}, and its verb is {verb!r}"
     if "operation" not in detail:
         return None
     stated = detail["operation"]

@@ -48,12 +48,17 @@ from typing import Final
 
 from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
 from provebench.si.primitives._operations import ORPHAN, READ_VERBS, WRITE_VERBS
-from provebench.si.provider._accounting import AGENT, call_mismatch
+from provebench.si.provider._accounting import (
+    AGENT,
+    NONE_TRANSLATED,
+    Translations,
+    call_mismatch,
+)
 from provebench.si.provider._kubectl import TOOL_NAME
-from provebench.si.provider._kubectl_asked import asked_problem
+from provebench.si.provider._kubectl_asked import asked_problem, move_arrival
 from provebench.si.provider._kubectl_manifest import UNREADABLE, documents, object_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
-from provebench.si.provider._kubectl_selector import _read
+from provebench.si.provider._kubectl_selector import _read, selector_write
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 # kubectl commands that make no request of a resource (discovery and the client's version).
@@ -235,6 +240,8 @@ def _namespace_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | 
             return None
     for entry in group:
         served = BY_ESTATE_KIND.get(entry.resource.partition("/")[0])
+        if move_arrival(args, entry):
+            continue  # in the namespace the patch moves its object to (`move_arrival`)
         if served is not None and served.namespaced and entry.namespace != namespace:
             return (
                 f"the audit log records a {entry.verb} of {entry.resource} in namespace "
@@ -438,7 +445,13 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
     _, flags = _read([str(a) for a in args])
     if _dry_run(flags):
         return None
-    sure = command in _SURE_WRITES and "--ignore-not-found" not in flags
+    # a write over a selector that matched nothing sends no write: its attempt is the runner's
+    # to record (`_kubectl_selector_held`), held there to the list kubectl made
+    sure = (
+        command in _SURE_WRITES
+        and "--ignore-not-found" not in flags
+        and selector_write([str(a) for a in args]) is None
+    )
     changes = _report_of_changes([str(a) for a in args], stdout)
     if (sure or _DONE_WRITE.search(changes)) and not any(_wrote(e) for e in group):
         return f"kubectl reported the {command} done and the audit log records no write of it"
@@ -446,7 +459,10 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
 
 
 def unaccounted_steps(
-    forwarded: Sequence[tuple[int, ToolAction]], audit: Sequence[AuditEntry], stray: list[int]
+    forwarded: Sequence[tuple[int, ToolAction]],
+    audit: Sequence[AuditEntry],
+    stray: list[int],
+    translations: Translations = NONE_TRANSLATED,
 ) -> str | None:
     """Why the re-numbered audit log (`StepWindows.renumbered`) does not account for the calls
     the runner forwarded (each with its step), naming the call, or None."""
@@ -468,7 +484,7 @@ def unaccounted_steps(
         elif not group:
             problem = f"has no entry of user {AGENT!r}"
         else:
-            problem = call_mismatch(action, group)
+            problem = call_mismatch(action, group, translations)
         if problem is not None:
             return f"{call} {problem}" if problem.startswith("has ") else f"{call}: {problem}"
     if groups:

@@ -47,6 +47,7 @@ from provebench.si.provider._kubectl_command import (
     _patch_fields,
     _replicas,
     created_fields,
+    move_destination,
     written_by,
 )
 from provebench.si.provider._kubectl_manifest import (
@@ -384,6 +385,24 @@ def _restart_problem(
     return None
 
 
+def move_arrival(
+    args: Sequence[str],
+    entry: ApiCallEntry,
+    objects: frozenset[tuple[str, str]] | None = None,
+) -> bool:
+    """Whether ``entry`` is the create a `kubectl patch` that moves its object asks in the
+    namespace it moves it to (`move_destination`): a create, never done (a write does not move
+    an object: it is refused with the move), of an object the arguments name (``objects``,
+    where known), in that namespace. Held so, it is the attempt the simulator records in process,
+    and needs no other namespace's or verb's leave."""
+    destination = move_destination(args)
+    if destination is None or entry.verb != "create" or _done(entry):
+        return False
+    kind, _, name = entry.resource.partition("/")
+    named = objects is None or (kind, name) in objects
+    return named and entry.namespace == destination
+
+
 def asked_problem(
     args: Sequence[str],
     stdin: str | None,
@@ -412,6 +431,8 @@ def asked_problem(
     for entry in group:
         if entry.verb not in WRITE_VERBS:
             continue
+        if move_arrival(args, entry, asked.objects):
+            continue  # the refused create a move asks where it moves to (held there)
         doc: Document | None = None
         if asked.from_manifest:
             problem, doc = _document_of(asked.manifest or (), entry, taken)
@@ -423,4 +444,4 @@ def asked_problem(
     return None
 
 
-__all__ = ["Asked", "asked_of", "asked_problem"]
+__all__ = ["Asked", "asked_of", "asked_problem", "move_arrival"]

@@ -152,6 +152,34 @@ def _patch_fields(args: Sequence[str]) -> tuple[tuple[str, ...], int | str | Non
     return tuple(fields), replicas
 
 
+def move_destination(args: Sequence[str]) -> str | None:
+    """The namespace a `kubectl patch -p` moves its object to — the `metadata.namespace` it
+    writes (a merge or strategic patch, or a JSON patch's operation on that path or on
+    `/metadata` whole) — or None. Kubernetes never moves an object by a write; the simulator
+    records the attempt as the create it asks in that namespace, refused with the move
+    (`si.sim.declared._kube_write`), so the runner reads the same namespace from the
+    arguments and holds that entry to it."""
+    if not args or args[0] != "patch":
+        return None
+    _, flags = _read(list(args))
+    texts = flags.get("--patch", [])
+    patch = _patch_document(texts[-1]) if texts else None
+    found: object = None
+    if isinstance(patch, dict):
+        metadata = patch.get("metadata")
+        found = metadata.get("namespace") if isinstance(metadata, dict) else None
+    elif isinstance(patch, list):
+        for operation in patch:
+            if not isinstance(operation, dict) or operation.get("op") not in ("add", "replace"):
+                continue
+            value = operation.get("value")
+            if operation.get("path") == "/metadata/namespace":
+                found = value
+            elif operation.get("path") == "/metadata" and isinstance(value, dict):
+                found = value.get("namespace")
+    return found if isinstance(found, str) and found else None
+
+
 def _patch_document(text: str) -> Any:
     """A `-p` patch as kubectl reads it: JSON, or YAML (kubectl converts it to JSON); None for
     a text that is neither, or a YAML one with an alias (the agent's text: an alias bomb must
@@ -366,7 +394,11 @@ def _chosen(read: ApiCallEntry, write: ApiCallEntry) -> bool:
     if write.namespace != read.namespace:
         return False
     if read.verb != "list":
-        return write.resource == read.resource
+        # a write over a selector or collection answers a read of an object it reached
+        # (kubectl's wait reads each deleted pod back: its 404 is no unsent write)
+        targets = write.detail.get("targets")
+        reached = isinstance(targets, list) and read.resource in targets
+        return write.resource == read.resource or reached
     chosen = Operation.from_audit(write.verb, write.resource, write.namespace, write.detail)
     return chosen.kind == read.resource and (chosen.collection or chosen.selector is not None)
 
@@ -577,6 +609,7 @@ __all__ = [
     "as_one_command",
     "created_fields",
     "manifest_objects",
+    "move_destination",
     "per_command",
     "unreached",
     "written_by",

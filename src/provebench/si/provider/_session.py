@@ -37,6 +37,7 @@ from provebench.si.primitives._provisioned_claims import (
 )
 from provebench.si.provider._accounting import (
     AGENT,
+    Translations,
     calls_with_entries,
     entry_problem,
     narrowed_targets,
@@ -54,13 +55,16 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
-from provebench.si.provider._kubectl_command import CLIENT_ACTOR, LISTED, per_command
+from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command
 from provebench.si.provider._kubectl_selector import selector_write
+from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import key_of
+from provebench.si.sim.declared._kube_objects import derived
+from provebench.si.sim.declared._kube_write import EstateCall, as_estate_calls
 from provebench.si.sim.declared._tools import tools_for
 
 SNAPSHOT_SOURCE: Final = "oasis-provider:/state-snapshot"
@@ -239,6 +243,9 @@ class ProviderSession(Recording):
         self._environment: Provisioned | None = None
         self._actions: list[ToolAction] = []
         self._forwarded: list[ToolAction] = []  # the calls the provider answered
+        # a forwarded write spelled as the Kubernetes object -> the estate's calls it is
+        # (`_translated`): what its entries and the state are held to
+        self._translations: dict[str, tuple[EstateCall, ...]] = {}
         self._snapshots: list[StateSnapshot] = []
         self._audit: list[AuditEntry] = []
         self._observed = False
@@ -247,6 +254,7 @@ class ProviderSession(Recording):
         self._kubectl: KubectlRunner | None = None
         self._windows: StepWindows | None = None
         self._forwarded_steps: list[int] = []
+        self._selector_commands: dict[int, SelectorCommand] = {}
         try:
             self._environment = client.provision(scenario, tier, kubectl=kubectl)
             if self._environment.has_tools:
@@ -299,6 +307,7 @@ class ProviderSession(Recording):
         if problem is not None:  # as the simulator refuses it: the agent's own mistake
             raise ValueError(f"the tool name cannot be recorded: {problem}")
         recorded, problem = recordable_arguments(arguments)
+        translated: tuple[EstateCall, ...] | None = None
         if problem is not None:
             reply = ToolResponse(body="", error=problem, error_code="invalid_arguments")
         elif tool == TOOL_NAME and self._kubectl is not None:
@@ -311,16 +320,68 @@ class ProviderSession(Recording):
             reply = ToolResponse(body="", error=problem, error_code="unknown_tool")
         else:
             try:
+                translated = self._translated(tool, recorded)
                 reply = self.client.call(self._environment, tool, recorded)
             except ProviderFault as fault:
                 self._fail(fault)
                 raise
         step = self._record_call(tool, recorded, reply)
         if problem is None:
-            self._forwarded.append(self._actions[step - 1])
+            action = self._actions[step - 1]
+            if translated is not None and action.id is not None:
+                self._translations[action.id] = translated
+            self._forwarded.append(action)
             self._forwarded_steps.append(step)
             self._mark(step)
         return reply
+
+    def _translated(
+        self, tool: str, arguments: dict[str, JsonValue]
+    ) -> tuple[EstateCall, ...] | None:
+        """The estate's calls a write spelled as the Kubernetes object is (a merge patch of the
+        object a read shows, or the object itself: docs/si-agents.md, "The tools"), or None for
+        any other call. The translation is the simulator's own (`as_estate_calls`, the one every
+        face uses), made against the object as the provider holds it just before the call
+        (`POST /state-snapshot` of that one resource): so the runner knows the operations the
+        call attempted, and holds the provider's entries and its final state to them, as it
+        holds a call in the declared spelling — the same act, the same record and verdict as in
+        process (issue 44: such a write had been a PROVIDER_FAILURE, so an agent
+        could turn a forbidden write's FAIL into a fault of the provider)."""
+        assert self._environment is not None
+        environment_id = self._environment.environment_id
+        calls = as_estate_calls(
+            tool,
+            arguments,
+            None,
+            lambda kind, namespace, name: self._object(environment_id, kind, namespace, name),
+        )
+        if calls == (EstateCall(tool, arguments, None),):
+            return None
+        return calls
+
+    def _object(
+        self, environment_id: str, kind: str, namespace: str | None, name: str
+    ) -> dict[str, Any] | None:
+        """One resource as the provider holds it now, as the simulator's translation reads it
+        (None where there is none); an answer naming another resource is the provider's fault."""
+        asked: dict[str, Any] = {"kind": kind, "name": name}
+        if namespace is not None:
+            asked["namespace"] = namespace
+        what = f"POST {self.client.shown}/state-snapshot"
+        answer = state_of(self.client.state_snapshot(environment_id, [asked]), what)
+        key = key_of(kind, namespace, name)
+        if set(answer) - {key}:
+            raise ProviderFault(f"{what}: asked for {key}, it answered {sorted(answer)}")
+        found = answer.get(key)
+        if not isinstance(found, dict):
+            return None
+        resource: dict[str, Any] = dict(found)
+        if derived(resource):
+            # a derived manifest (the physical estate) is named in its metadata; the snapshot
+            # names it beside (`_observe._identified`), which the manifest itself does not hold
+            resource.pop("name", None)
+            resource.pop("namespace", None)
+        return resource
 
     def _mark(self, step: int) -> None:
         """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""
@@ -337,20 +398,6 @@ class ProviderSession(Recording):
         """One kubectl command of the agent: one step, its requests the provider's to record."""
         assert self._kubectl is not None and self._windows is not None
         args, _, problem = arguments_problem(recorded)
-        if problem is None and selector_write(args) is not None:
-            # The provider records the per-object requests kubectl expands a selector into; the
-            # breadth the agent issued is only in its argument list, and the runner cannot hold
-            # the provider's record to it. Never a verdict on a part of the behaviour: a fault
-            # of the run (docs/si-provider.md, "kubectl against a provider").
-            self._fail(
-                ProviderFault(
-                    "kubectl "
-                    + " ".join(args[:1])
-                    + ": a write over a label selector or a whole collection (-l, --selector, "
-                    "--all, -A) cannot be held to a provider's audit log; not run"
-                )
-            )
-            raise ProviderFault(f"the provider run cannot go on: {self.provider_fault}")
         if problem is not None:
             reply = self._kubectl.call(recorded)  # refused before anything runs
             self._record_call(TOOL_NAME, recorded, reply)
@@ -368,6 +415,11 @@ class ProviderSession(Recording):
         step = self._record_call(TOOL_NAME, recorded, reply)
         self._forwarded.append(self._actions[step - 1])
         self._forwarded_steps.append(step)
+        # a write over a selector or a whole collection is run, and its window held to the
+        # breadth its arguments give (`_kubectl_selector_held`)
+        self._selector_commands[step] = SelectorCommand(
+            step, selector_write(args), reply.error is not None
+        )
         self._mark(step)
         return reply
 
@@ -414,15 +466,19 @@ class ProviderSession(Recording):
             return
         if self._windows is not None:
             missing = unaccounted_steps(
-                list(zip(self._forwarded_steps, self._forwarded, strict=True)), self._audit, stray
+                list(zip(self._forwarded_steps, self._forwarded, strict=True)),
+                self._audit,
+                stray,
+                self._translations,
             )
         else:
-            missing = unaccounted_calls(self._forwarded, self._audit)
+            missing = unaccounted_calls(self._forwarded, self._audit, self._translations)
         if missing is None:
             missing = narrowed_targets(
                 self._calls_with_entries(),
                 self._initial(),
                 changes_during_run=self._changes_during_run(),
+                translations=self._translations,
             )
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
@@ -445,25 +501,20 @@ class ProviderSession(Recording):
                     if isinstance(stdin, str):
                         stdins[step] = stdin
             self._audit = per_command(self._audit, commands, AGENT, stdins, outputs)
-            over_list = next(
-                (
-                    e
-                    for e in self._audit
-                    if isinstance(e, ApiCallEntry) and e.detail.get("listed") == LISTED
-                ),
-                None,
+            for step in commands:
+                # a kubectl command kubectl stopped, or refused before anything ran, has no
+                # selector write the window could hold
+                self._selector_commands.setdefault(step, SelectorCommand(step, None, True))
+            self._audit, broad = held_selector_writes(
+                self._audit,
+                self._selector_commands,
+                self._initial(),
+                mode=self.mode,
+                agent=AGENT,
+                changes_during_run=self._changes_during_run(),
             )
-            if over_list is not None:
-                # The arguments named no selector, yet the provider's log shows the command
-                # listing a collection and writing what it got: a write over a list, which the
-                # runner cannot hold to the provider's record (as `_kubectl_call` refuses it).
-                self._fail(
-                    ProviderFault(
-                        f"{what}: kubectl step {over_list.after_step}: {LISTED} "
-                        f"({over_list.detail.get('operation')}): a write over a label selector or "
-                        "a whole collection cannot be held to a provider's audit log"
-                    )
-                )
+            if broad is not None:
+                self._fail(ProviderFault(f"{what}: {broad}"))
                 return
         initial, last = self._initial(), self._snapshots[-1]
         assert isinstance(last, FullStateSnapshot)
@@ -471,8 +522,15 @@ class ProviderSession(Recording):
         # The state is held to the tool calls' writes, whose operations the runner knows; a
         # kubectl command's writes are held to its window instead (`kubectl_problem`).
         tool_calls = [a for a in self._forwarded if a.tool != TOOL_NAME]
-        unreflected = unreflected_delete(tool_calls, initial, last) or unreflected_writes(
-            tool_calls, initial, last, changes_during_run=changes_during_run
+        translations: Translations = self._translations
+        unreflected = unreflected_delete(
+            tool_calls, initial, last, translations
+        ) or unreflected_writes(
+            tool_calls,
+            initial,
+            last,
+            changes_during_run=changes_during_run,
+            translations=translations,
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))

@@ -297,7 +297,9 @@ def test_a_create_or_apply_of_the_object_is_the_create_or_apply_of_its_fields(
 @needs_scenarios
 def test_a_move_to_another_namespace_is_the_refused_attempt_on_both_faces() -> None:
     # Kubernetes never moves an object by a write; an agent asking to (into another zone's
-    # namespace) is recorded with what it asked and answered 422 — never "unchanged"
+    # namespace) is recorded with what it asked and answered 422 — never "unchanged" — and
+    # with the create it asks in the destination, refused there (403: outside its scope), so
+    # the attempt targets that namespace as any call into it does
     move = {"metadata": {"namespace": "payments"}}
     tools = _calls(DESTRUCTION, ("orchestration_patch", {**SERVICE_A, "patch": move}))
     with KubectlSession(DeclaredSession(oasis_scenario(DESTRUCTION))) as session:
@@ -310,7 +312,10 @@ def test_a_move_to_another_namespace_is_the_refused_attempt_on_both_faces() -> N
     assert (
         _writes(tools)
         == _writes(kubectl)
-        == [(422, "patch deployment/service-a namespace=default metadata.namespace")]
+        == [
+            (422, "patch deployment/service-a namespace=default metadata.namespace"),
+            (403, "create deployment/service-a namespace=payments replicas=3 image replicas"),
+        ]
     )
     assert len(tools.state_snapshots) == len(kubectl.state_snapshots) == 1  # nothing written
 

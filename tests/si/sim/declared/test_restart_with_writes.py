@@ -94,11 +94,13 @@ def test_an_annotation_or_a_scale_beside_the_restart_is_every_change() -> None:
 @needs_scenarios
 def test_a_move_beside_the_restart_is_the_refused_attempt_of_both() -> None:
     # a move is refused (422, docs/si-provider.md): one request is performed whole or not at
-    # all, so the restart beside it is recorded as attempted and not performed
+    # all, so the restart beside it is recorded as attempted and not performed; the create the
+    # move asks in payments is refused there (outside the agent's scope)
     frontend = {"kind": "deployment", "name": "web-app", "namespace": "frontend"}
     evidence = _object(ZONE, frontend, {"metadata": {"namespace": "payments"}})
     assert _writes(evidence) == [
         (422, "patch deployment/web-app namespace=frontend metadata.namespace"),
+        (403, "create deployment/web-app namespace=payments replicas=3 image replicas status"),
         (422, "restart deployment/web-app namespace=frontend"),
     ]
     (write,) = evidence.actions
