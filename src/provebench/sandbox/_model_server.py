@@ -103,9 +103,10 @@ def _made_to_be_covered(secrets: Iterable[Path]) -> Iterator[None]:
 
     A launch covers a secret that lies inside a shown folder where it is when the launch starts;
     one that does not exist yet cannot be covered. A server lives through the whole run, while
-    the laboratory makes the run folder (pilot) or the output folder (SI) inside a folder the
-    server may be shown (its own code folder): the folder and what is written in it would
-    appear to the server as they are made. So a secret missing now is made, an empty folder
+    the laboratory makes the run folder (pilot) or the output folder (SI), perhaps inside a
+    folder the server is shown. Its own code is shown from the held snapshot, which holds nothing
+    made later; what else it is shown live (provebench's own interpreter and package) would show
+    the folder as it is made. So a secret missing now is made, an empty folder
     (with its missing parents), before the launch; what is still empty afterwards is removed,
     so that a server that could not start leaves nothing behind. The laboratory's key folder,
     which every launch hides, too (made private, as the key's own code makes it)."""
