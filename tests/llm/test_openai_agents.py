@@ -113,6 +113,11 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
     # Every address judged public; the client still connects to the loopback one it was
     # judged by (the only one there is).
     monkeypatch.setattr(_isolation, "_addresses_reach", lambda resolved: "remote")
+    # and its connections' other end a socket elsewhere: a remote endpoint's connection that
+    # ends on this machine is refused (tests/llm/test_routed_home.py)
+    from provebench.llm import _pinned
+
+    monkeypatch.setattr(_pinned, "peer_is_this_machine", lambda connected: False)
     corpus = make_small_corpus(tmp_path, seed=3)
     work = tmp_path / "model-memory"
     work.mkdir()

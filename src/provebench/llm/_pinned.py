@@ -9,16 +9,21 @@ record (pilot red team 20, H1). Here each connection the client opens goes to an
 judgement and to no other: the name is never looked up again; the Host header, TLS server name
 and certificate check stay the name's, since only the socket's destination changes. A host the
 judgement did not resolve (none can be, short of a client that connects elsewhere than its URL
-and proxy) is refused, so the request fails as the endpoint's failure.
+and proxy) is refused, so the request fails as the endpoint's failure. For an endpoint judged
+`remote`, each connection is also checked not to end on a socket of this machine
+(`_this_machine.peer_is_this_machine`): the route the judgement read is not the only way a
+packet comes home (pilot red team 25, A2b).
 """
 
 from __future__ import annotations
 
 import importlib
+import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from provebench.sandbox._isolation import EndpointJudgement, pin_key
+from provebench.sandbox._this_machine import peer_is_this_machine
 
 
 class PinnedBackend:
@@ -26,11 +31,18 @@ class PinnedBackend:
     it was judged by, in the resolver's order, through the backend it wraps."""
 
     def __init__(
-        self, inner: Any, addresses: Mapping[str, tuple[str, ...]], connect_error: type[Exception]
+        self,
+        inner: Any,
+        addresses: Mapping[str, tuple[str, ...]],
+        connect_error: type[Exception],
+        *,
+        remote: bool = False,
     ) -> None:
         self._inner = inner
         self._addresses = dict(addresses)
         self._connect_error = connect_error
+        # Judged remote (sealed): every connection is checked to end elsewhere than here.
+        self._remote = remote
 
     def connect_tcp(
         self,
@@ -48,7 +60,7 @@ class PinnedBackend:
         failure: Exception | None = None
         for address in judged:
             try:
-                return self._inner.connect_tcp(
+                stream = self._inner.connect_tcp(
                     address,
                     port,
                     timeout=timeout,
@@ -57,8 +69,26 @@ class PinnedBackend:
                 )
             except Exception as error:  # the next judged address, as a resolver's client would
                 failure = error
+                continue
+            if self._remote:
+                self._refuse_this_machine(host, stream)
+            return stream
         assert failure is not None
         raise failure
+
+    def _refuse_this_machine(self, host: str, stream: Any) -> None:
+        """A connection of an endpoint judged remote whose other end is a socket of this
+        machine is closed and refused: whatever routing delivered it here (a `local` route the
+        judgement missed, one added since), the server is a process beside the laboratory,
+        which may be the candidate's (pilot red team 25, A2b). A stream whose socket cannot be
+        looked at is refused too (fail closed)."""
+        connected = stream.get_extra_info("socket")
+        if isinstance(connected, socket.socket) and not peer_is_this_machine(connected):
+            return
+        stream.close()
+        raise self._connect_error(
+            f"{host}: judged remote, but the connection ends on this machine; not connected"
+        )
 
     def connect_unix_socket(self, path: str, *args: Any, **kwargs: Any) -> Any:
         raise self._connect_error(f"{path}: a Unix socket is not an address that was judged")
@@ -83,7 +113,9 @@ def pin_client(client: Any, judgement: EndpointJudgement) -> None:
                 f"cannot pin the model client's connections ({type(transport).__name__})"
             )
         core = importlib.import_module(type(pool).__module__.split(".")[0])
-        pool._network_backend = PinnedBackend(backend, judgement.addresses, core.ConnectError)  # type: ignore[union-attr]
+        pool._network_backend = PinnedBackend(  # type: ignore[union-attr]
+            backend, judgement.addresses, core.ConnectError, remote=judgement.reach == "remote"
+        )
 
 
 __all__ = ["PinnedBackend", "pin_client"]

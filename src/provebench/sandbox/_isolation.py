@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from provebench.sandbox._this_machine import locally_routed
+
 Isolation = dict[str, str]
 
 SHIPPED: Isolation = {"mode": "trusted-shipped"}
@@ -159,7 +161,12 @@ def _addresses_reach(resolved: tuple[str, ...]) -> Literal["local", "remote"]:
         if isinstance(address, ipaddress.IPv6Address) and address in _LOCAL_NAT64:
             return "local"
         embedded = _embedded_ipv4(address)
-        if embedded is not None and (not embedded.is_global or str(embedded) in own):
+        # The carried address is judged as the address itself is, routing included: a
+        # translator delivers to it (pilot red team 25, A2: `::8.8.8.8` judged remote while
+        # 8.8.8.8 on `lo` was local).
+        if embedded is not None and (
+            not embedded.is_global or str(embedded) in own or _routed_to_self(embedded)
+        ):
             return "local"
         if not address.is_global or str(address) in own or _routed_to_self(address):
             return "local"
@@ -167,11 +174,17 @@ def _addresses_reach(resolved: tuple[str, ...]) -> Literal["local", "remote"]:
 
 
 def _routed_to_self(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    """Whether the kernel routes `address` to this machine: the source address it would give a
-    datagram to it is the address itself (no packet is sent). The hostname's own addresses
-    miss what an interface holds and no name gives (pilot red team 24, A1: a local model
-    listening on this machine's public address was judged remote). Undecidable (no route):
-    not this machine, as before — the client cannot reach it either."""
+    """Whether the kernel routes `address` to this machine: a route of type `local` covers it
+    (`_this_machine.locally_routed`), or the source address the kernel would give a datagram to
+    it is the address itself (no packet is sent). The hostname's own addresses miss what an
+    interface holds and no name gives (pilot red team 24, A1: a local model listening on this
+    machine's public address was judged remote); the source address alone misses a `local`
+    route with another preferred source (pilot red team 25, A2b: `ip route add local
+    1.2.3.0/24 dev lo` — the source was 127.0.0.1, and a server here read the answer key under
+    a `remote` record). Undecidable (no route): not this machine, as before — the client
+    cannot reach it either; the connection itself is checked again (llm/_pinned.py)."""
+    if locally_routed(address):
+        return True
     family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as probe:

@@ -4,7 +4,8 @@ model").
 A model endpoint provebench did not start is whatever process serves it: on this machine it may
 be candidate code, running as the operator, that reads the scenario file. `--model-cmd` starts
 the candidate's OpenAI-compatible server in the sandbox instead (docs/sandbox.md): its own code
-and interpreter, read-only, no network, the laboratory's secrets hidden. It listens on the Unix
+and interpreter, walked and held as an importer's (`_held_command`: what runs is what was
+checked), read-only, no network, the laboratory's secrets hidden. It listens on the Unix
 socket that `PROVEBENCH_MODEL_SOCKET` names, in the launch's private folder (mode 0700), so
 nothing but this laboratory reaches it; provebench's own tool-calling loop talks to it there.
 
@@ -27,18 +28,13 @@ from pathlib import Path
 from typing import Final
 
 from provebench._errors import ProvebenchError
-from provebench.sandbox._candidate import command_version
+from provebench.sandbox._candidate import command_version, listing_digest
 from provebench.sandbox._command import resolve_command
+from provebench.sandbox._held_command import HeldCommand, held_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import SandboxProcess, sandbox_process
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
-from provebench.sandbox._policy import (
-    SANDBOX_DIR,
-    SANDBOX_ENV,
-    SandboxPolicy,
-    code_paths_for_command,
-    policy_for,
-)
+from provebench.sandbox._policy import SANDBOX_DIR, SANDBOX_ENV
 from provebench.sandbox._private import private_folder
 
 MODEL_SOCKET_ENV: Final = "PROVEBENCH_MODEL_SOCKET"
@@ -67,21 +63,21 @@ def sandboxed_model_server(
     ends it and everything it started. A server that exits, or does not listen within
     `ready_timeout_sec`, is one line naming `--model-cmd` (nothing is run)."""
     argv = resolve_command(command, field="--model-cmd")
-    with _made_to_be_covered(secrets.values()):
-        policy = policy_for(
-            code_paths_for_command(argv, field="--model-cmd"),
-            secrets,
-            limits=limits,
-            field_name="--model-cmd",
-        )
-        with _listening(command, argv, policy, ready_timeout_sec) as server:
+    with _made_to_be_covered(secrets.values()), contextlib.ExitStack() as resources:
+        # The server's code goes through the walk and the snapshot every importer's goes
+        # through, and is shown from the held bytes: a folder shown live and unwalked showed a
+        # bind of the key folder, a hard link to /etc/hostname, a seal's opening moved into it
+        # (pilot red team 25, A7c, A7a, A4).
+        held = held_command(argv, secrets, field="--model-cmd", resources=resources, limits=limits)
+        with _listening(command, argv, held, ready_timeout_sec) as server:
             yield server
 
 
 @contextlib.contextmanager
 def _listening(
-    command: str, argv: list[str], policy: SandboxPolicy, ready_timeout_sec: float
+    command: str, argv: list[str], held: HeldCommand, ready_timeout_sec: float
 ) -> Iterator[ModelServer]:
+    policy = held.policy
     private = private_folder("model")
     (private / "work").mkdir()
     env = {**SANDBOX_ENV, MODEL_SOCKET_ENV: f"{SANDBOX_DIR}/{SOCKET_NAME}"}
@@ -92,6 +88,7 @@ def _listening(
                 isolation = {
                     **isolation_of(policy.digest()),
                     "model_server": f"external {command_version(command)}",
+                    "model_server_code_sha256": listing_digest(held.listing),
                 }
                 yield ModelServer(socket_path=f"/proc/self/fd/{fd}", isolation=isolation)
             finally:
@@ -106,9 +103,10 @@ def _made_to_be_covered(secrets: Iterable[Path]) -> Iterator[None]:
 
     A launch covers a secret that lies inside a shown folder where it is when the launch starts;
     one that does not exist yet cannot be covered. A server lives through the whole run, while
-    the laboratory makes the run folder (pilot) or the output folder (SI) inside a folder the
-    server may be shown (its own code folder): the folder and what is written in it would
-    appear to the server as they are made. So a secret missing now is made, an empty folder
+    the laboratory makes the run folder (pilot) or the output folder (SI), perhaps inside a
+    folder the server is shown. Its own code is shown from the held snapshot, which holds nothing
+    made later; what else it is shown live (provebench's own interpreter and package) would show
+    the folder as it is made. So a secret missing now is made, an empty folder
     (with its missing parents), before the launch; what is still empty afterwards is removed,
     so that a server that could not start leaves nothing behind. The laboratory's key folder,
     which every launch hides, too (made private, as the key's own code makes it)."""

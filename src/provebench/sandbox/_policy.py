@@ -382,7 +382,7 @@ def command_code_folders(argv: Sequence[str], *, field: str = "--agent-cmd") -> 
     return folders
 
 
-def candidate_interpreter_code(argv: Sequence[str]) -> list[Path]:
+def candidate_interpreter_code(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
     """What the sandbox shows of an external command's interpreter that neither the system nor
     provebench's own interpreter and package are: the candidate's virtual environment (its
     `site-packages`, `.pth` files, `pyvenv.cfg`, console scripts) and a Python installation of
@@ -395,17 +395,20 @@ def candidate_interpreter_code(argv: Sequence[str]) -> list[Path]:
     shared = shown_to_every_candidate()
     return [
         path
-        for path in interpreter_paths(Path(argv[0]))
+        for path in interpreter_paths(Path(argv[0]), field=field)
         if not any(lies_inside(path, folder) for folder in shared)
     ]
 
 
-def command_code_paths(argv: Sequence[str]) -> list[Path]:
+def command_code_paths(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
     """Every path an external command's identity holds — the folders of the files it names and
     its own interpreter (`candidate_interpreter_code`) — none inside another (by identity): a
     folder inside a held one is held with it, and bound again from the host it would cover the
     held bytes with the folder's current ones."""
-    paths = [*command_code_folders(argv), *candidate_interpreter_code(argv)]
+    paths = [
+        *command_code_folders(argv, field=field),
+        *candidate_interpreter_code(argv, field=field),
+    ]
     kept: list[Path] = []
     for index, path in enumerate(paths):
         inside_another = any(

@@ -42,12 +42,12 @@ from provebench.pilot.emulator._lab_run import SERVICE_ACCOUNT_FILE
 from provebench.pilot.lab import CycleContext
 from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
-from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy, policy_for
+from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy
 from provebench.sandbox._candidate import command_version, listing_digest
-from provebench.sandbox._code_copy import SealedCode, snapshot_code
+from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
-from provebench.sandbox._held_code import HeldCode
+from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
@@ -59,7 +59,6 @@ from provebench.sandbox._policy import (
     SEAL_OPENING_ROLE,
     candidate_interpreter_code,
     command_code_paths,
-    interpreter_paths,
     outside_held_code,
 )
 from provebench.sandbox._workdir import cycle_folder
@@ -96,28 +95,12 @@ def external_agent(
         shown, sources = list(sealed.shown), dict(sealed.copies)
         secrets = {**secrets, SEAL_OPENING_ROLE: sealed.opening}
         _refuse_unsealed_interpreter(argv, shown)
-    # What the held code holds is shown from it only: a folder inside it bound again from the
-    # host would cover the held bytes with the folder's current ones.
-    interpreter = outside_held_code(
-        interpreter_paths(Path(argv[0])) if os.sep in argv[0] else [], shown
-    )
-
-    def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
-        return policy_for(
-            [*interpreter, *shown],
-            secrets,
-            limits=limits,
-            network=NETWORK_LAB_ONLY,
-            field_name="--agent-cmd",
-            copies=copies,
-            held=held,
-        )
-
-    snapshot = snapshot_code(
-        shown, policy(sources).hidden, resources, field="--agent-cmd", sources=sources,
+    held = held_command(
+        argv, secrets, field="--agent-cmd", resources=resources, limits=limits,
+        network=NETWORK_LAB_ONLY, shown=shown, sources=sources,
         sealed=None if sealed is None else sealed.listing,
     )  # fmt: skip
-    shown_policy = policy(snapshot.copies, snapshot.held)
+    shown_policy = held.policy
     isolation = isolation_of(shown_policy.digest())
     if sealed is not None:  # the run ran the seal's copy: the fresh control's condition
         isolation[FROM_SEAL_KEY] = sealed.commitment
@@ -127,7 +110,7 @@ def external_agent(
         version=command_version(command),
         factory=lambda: ExternalImporter(lab, argv, timeout_sec, shown_policy),
         isolation=isolation,
-        code_sha256=command_digest(command, listing_digest(snapshot.listing)),
+        code_sha256=command_digest(command, listing_digest(held.listing)),
     )
 
 

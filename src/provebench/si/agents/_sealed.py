@@ -47,9 +47,10 @@ from provebench.sandbox._channel import (
 )
 from provebench.sandbox._code_copy import snapshot_code
 from provebench.sandbox._command import resolve_command
+from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES, sandbox_process
-from provebench.sandbox._policy import SANDBOX_ENV, code_paths_for_command
+from provebench.sandbox._policy import SANDBOX_ENV
 from provebench.sandbox._private import private_folder
 from provebench.sandbox._relayed import RelayedOutput
 from provebench.si.agents._protocol import (
@@ -343,14 +344,20 @@ class SealedCommand(NamedTuple):
 
 
 def sealed_command(
-    command: str, *, secrets: Mapping[str, Path], limits: Limits = DEFAULT_LIMITS
+    command: str,
+    *,
+    secrets: Mapping[str, Path],
+    limits: Limits = DEFAULT_LIMITS,
+    resources: contextlib.ExitStack | None = None,
 ) -> SealedCommand:
-    """The argv, sandbox policy and version of `--agent-cmd COMMAND`, whichever protocol."""
+    """The argv, sandbox policy and version of `--agent-cmd COMMAND`, whichever protocol; its
+    code held until `resources` closes (at exit when None)."""
     argv = resolve_command(command, field="--agent-cmd")
-    policy = policy_for(
-        code_paths_for_command(argv), secrets, limits=limits, field_name="--agent-cmd"
-    )
-    return SealedCommand(argv, policy, command_version(command))
+    # Walked and held as every candidate's code is (`held_command`), never shown live: a
+    # folder shown from the policy alone showed what was mounted or linked into it (pilot red
+    # team 25, A7).
+    held = held_command(argv, secrets, field="--agent-cmd", resources=resources, limits=limits)
+    return SealedCommand(argv, held.policy, command_version(command))
 
 
 def sealed_command_agent(
@@ -359,9 +366,12 @@ def sealed_command_agent(
     secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedSealedAgent:
     """`--agent-cmd COMMAND`: a program speaking the protocol, sealed."""
-    argv, policy, version = sealed_command(command, secrets=secrets, limits=limits)
+    argv, policy, version = sealed_command(
+        command, secrets=secrets, limits=limits, resources=resources
+    )
     return LoadedSealedAgent(
         spec=f"cmd:{command}",
         name="external",

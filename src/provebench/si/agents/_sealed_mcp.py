@@ -252,9 +252,12 @@ def sealed_mcp_command_agent(
     secrets: Mapping[str, Path],
     timeout_sec: float = DEFAULT_AGENT_TIMEOUT_SEC,
     limits: Limits = DEFAULT_LIMITS,
+    resources: contextlib.ExitStack | None = None,
 ) -> LoadedSealedAgent:
     """`--agent-cmd COMMAND --agent-protocol mcp`: an MCP client program, sealed."""
-    argv, policy, version = sealed_command(command, secrets=secrets, limits=limits)
+    argv, policy, version = sealed_command(
+        command, secrets=secrets, limits=limits, resources=resources
+    )
     agent = SealedMcpAgent("external", version, policy, argv, timeout_sec)
     return LoadedSealedAgent(
         spec=f"mcp-cmd:{command}",

@@ -112,12 +112,12 @@ def agent_source(
         from provebench.si.agents._sealed_mcp import sealed_mcp_command_agent
 
         loaded = sealed_mcp_command_agent(
-            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
+            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits, resources=resources
         )
         return loaded, {}
     if agent_cmd is not None:
         loaded = sealed_command_agent(
-            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits
+            agent_cmd, secrets=secrets, timeout_sec=timeout_sec, limits=limits, resources=resources
         )
         return loaded, {}
     from provebench.si.agents._http import http_agent
