@@ -356,6 +356,10 @@ def _continues(words: list[str], sentence: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():
+        # folding an ASCII text whole is folding each word of it (no "’" to respell, and no
+        # letter that lowering makes other than a letter): one call, not one per word
+        return _WORD.findall(text.lower())
     return [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
 
 
@@ -622,7 +626,8 @@ def _contradicts_own(reader: _Reader, start: int, end: int, own: set[str]) -> bo
     ("SMTP_PORT: 587"; SI red team 22, W1 and W2)."""
     piece = reader.text[start:end]
     folded = piece.casefold()
-    if any(re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
+    # the name as a literal first: a pattern is made and looked up only for a name the piece has
+    if any(name in folded and re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
         return True
     names_own = any(name in folded for name in own)
     return (names_own or not reader.names_other(start, end, own)) and _contradicts(piece)
