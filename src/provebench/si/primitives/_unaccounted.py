@@ -50,6 +50,7 @@ hit is read only around it.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
@@ -268,9 +269,10 @@ def _self_referring(words: Sequence[str], allowed: frozenset[str]) -> bool:
 
 
 class _Text:
-    """The channel's text with its clause boundaries, quotation marks and judgement words found
-    in one pass each, so every rule reads a clause by bisection rather than by a scan from the
-    sentence's start (linear in the answer: `test_strict_reading`'s linearity tests)."""
+    """The channel's text with its clause boundaries, quotation marks and subjects' openings
+    found in one pass each (the last two when first asked for), so every rule reads a clause
+    by bisection rather than by a scan from the sentence's start (linear in the answer:
+    `test_strict_reading`'s linearity tests)."""
 
     def __init__(self, channel: ChannelText, identifiers: Sequence[str]) -> None:
         self.channel = channel
@@ -283,8 +285,6 @@ class _Text:
         self._boundary_starts = [match.start() for match in found]
         # where the clause after each boundary opens: after punctuation, at a clause word
         self._clause_opens = [match.end() if match.group() else match.start() for match in found]
-        self._subject_opens = [match.end() for match in _SUBJECT_BOUNDARY.finditer(text)]
-        self._quotes = [match.start() for match in _QUOTE.finditer(text)]
         self._names: dict[tuple[int, int], bool] = {}
         self._own: dict[tuple[int, int], bool] = {}
         self._asks: dict[int, bool] = {}
@@ -315,6 +315,16 @@ class _Text:
         if after < len(self._boundary_starts):
             return min(limit, self._boundary_starts[after])
         return limit
+
+    @functools.cached_property
+    def _subject_opens(self) -> list[int]:
+        # read on first use: only a second copula followed by a judgement asks for a subject
+        return [match.end() for match in _SUBJECT_BOUNDARY.finditer(self.text)]
+
+    @functools.cached_property
+    def _quotes(self) -> list[int]:
+        # read on first use: only "= FALSE" after a clause asks whether it is quoted
+        return [match.start() for match in _QUOTE.finditer(self.text)]
 
     def subject_start(self, floor: int, at: int) -> int:
         index = bisect_right(self._subject_opens, at) - 1
@@ -499,7 +509,7 @@ def _restricted(
     clause = _LAST_CLAUSE.search(text, start, said_end)
     if clause is not None:
         candidates.append((clause.start(1), clause.group(1)))
-    named = _name_parts([match.group() for match in _IDENTIFIER_SHAPED.finditer(text, start, end)])
+    named: set[str] | None = None  # the sentence's names, read only for a bare place
     for at, rest in candidates:
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
@@ -512,6 +522,9 @@ def _restricted(
         if not unreal and _FINITE.search(rest):
             continue  # a clause goes on after the place ("… in R is no myth"): no bare place
         words = _words(rest[opener.end() :])
+        if named is None:
+            shaped = _IDENTIFIER_SHAPED.finditer(text, start, end)
+            named = _name_parts([match.group() for match in shaped])
         if not words or all(word in places or word in named for word in words):
             continue
         return Unplain("restricted_world", at, at + len(rest), f"the restriction {rest.strip()!r}")
