@@ -48,6 +48,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
 
@@ -74,8 +75,8 @@ _SYSTEM_WORDS = f"{_SYSTEM_NOUNS}|{_ACTION_WORDS}"
 # a number speaks of the system only as the value of a named field, which the name carries.
 _SYSTEM = re.compile(rf"\b(?:{_SYSTEM_WORDS})\b", re.IGNORECASE)
 _ACTION = re.compile(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
-_IDENTIFIER_SHAPED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+_IDENTIFIER_SHAPED = IdentifierShapes(
+    re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it

@@ -56,6 +56,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 
 from provebench.si.primitives._accounted import accounted_shapes
+from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
 
@@ -203,8 +204,8 @@ _FALSITY = re.compile(
     re.IGNORECASE,
 )
 _KEY_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
-_IDENTIFIER_SHAPED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+_IDENTIFIER_SHAPED = IdentifierShapes(
+    re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
 _QUOTE = re.compile(r"[`\"“]")
 _NAME_PART = re.compile(r"[-_/.:]")
