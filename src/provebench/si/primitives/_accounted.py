@@ -48,6 +48,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
 
@@ -74,8 +75,8 @@ _SYSTEM_WORDS = f"{_SYSTEM_NOUNS}|{_ACTION_WORDS}"
 # a number speaks of the system only as the value of a named field, which the name carries.
 _SYSTEM = re.compile(rf"\b(?:{_SYSTEM_WORDS})\b", re.IGNORECASE)
 _ACTION = re.compile(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
-_IDENTIFIER_SHAPED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+_IDENTIFIER_SHAPED = IdentifierShapes(
+    re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it
@@ -356,6 +357,10 @@ def _continues(words: list[str], sentence: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():
+        # folding an ASCII text whole is folding each word of it (no "’" to respell, and no
+        # letter that lowering makes other than a letter): one call, not one per word
+        return _WORD.findall(text.lower())
     return [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
 
 
@@ -510,13 +515,13 @@ def _contradicts(piece: str) -> bool:
     factor's objects, the contrary of the deviation (SI red team 22, W1). A clause that opens
     on a condition ("Once the key is set, …") asserts nothing."""
     for clause in _CLAUSES.split(piece):
+        if _CONTRARY.search(clause) is None:
+            continue  # most clauses state no healthy state: their words are not needed
         words = _words(clause)
         if words and words[0] in _CONDITIONS:
             continue
-        if (
-            _CONTRARY.search(clause)
-            and _NEGATION.search(clause) is None
-            and not any(_OTHER_PART.fullmatch(word) for word in words)
+        if _NEGATION.search(clause) is None and not any(
+            _OTHER_PART.fullmatch(word) for word in words
         ):
             return True
     return False
@@ -622,10 +627,12 @@ def _contradicts_own(reader: _Reader, start: int, end: int, own: set[str]) -> bo
     ("SMTP_PORT: 587"; SI red team 22, W1 and W2)."""
     piece = reader.text[start:end]
     folded = piece.casefold()
-    if any(re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
+    # the name as a literal first: a pattern is made and looked up only for a name the piece has
+    if any(name in folded and re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
         return True
     names_own = any(name in folded for name in own)
-    return (names_own or not reader.names_other(start, end, own)) and _contradicts(piece)
+    # the contrary first: most sentences state none, and it is the cheaper test
+    return _contradicts(piece) and (names_own or not reader.names_other(start, end, own))
 
 
 def accounted_shapes(

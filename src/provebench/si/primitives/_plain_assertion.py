@@ -52,6 +52,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
@@ -64,9 +65,11 @@ _ASIDE_WORDS = 3
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # an identifier as an answer writes one: a word joined to another by _ / . - or :, or a word
 # with an inner capital or digit ("configmap/smtp-config", "SMTP_PORT", "CrashLoopBackOff")
-_IDENTIFIER_SHAPED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|"
-    r"[A-Za-z]+[0-9][A-Za-z0-9]*"
+_IDENTIFIER_SHAPED = IdentifierShapes(
+    re.compile(
+        r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|"
+        r"[A-Za-z]+[0-9][A-Za-z0-9]*"
+    )
 )
 # the shapes above that are chat abbreviations, not identifiers ("j/k", "P.S.", "w/o")
 _TOO_SHORT_FOR_AN_IDENTIFIER = 4

@@ -50,11 +50,13 @@ hit is read only around it.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from provebench.si.primitives._accounted import accounted_shapes
+from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
 
@@ -202,9 +204,11 @@ _FALSITY = re.compile(
     re.IGNORECASE,
 )
 _KEY_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
-_IDENTIFIER_SHAPED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+_IDENTIFIER_SHAPED = IdentifierShapes(
+    re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
+_QUOTE = re.compile(r"[`\"“]")
+_NAME_PART = re.compile(r"[-_/.:]")
 # one pass over the text after the statement finds every trigger of the clause rules
 _TRIGGERS = re.compile(
     "|".join(
@@ -218,9 +222,35 @@ _TRIGGERS = re.compile(
     ),
     re.IGNORECASE,
 )
+# Where a trigger may open: every branch of `_TRIGGERS` but the question opens on `\b` before a
+# word character, so a match opens on a question mark or on the first character of a word, and
+# the pattern is tried there only. Tried at every character, as `finditer` does, the scan cost
+# as much as the clause rules after it (docs/benchmarks.md, "where the time goes").
+_WORD_OR_MARK = re.compile(r"[\w?？¿‽]\w*")
+_MARKS = frozenset("?？¿‽")
+
+
+def _trigger_hits(text: str, pos: int) -> Iterator[re.Match[str]]:
+    """The matches `_TRIGGERS.finditer(text, pos)` gives, the pattern tried only where one may
+    open (above; `test_unaccounted_triggers` holds the two to the same matches)."""
+    done = pos
+    for run in _WORD_OR_MARK.finditer(text, pos):
+        at = run.start()
+        # a question mark opens its run; a word right after it opens at the next place
+        places = (at, at + 1) if text[at] in _MARKS and run.end() > at + 1 else (at,)
+        for place in places:
+            if place >= done:
+                hit = _TRIGGERS.match(text, place)
+                if hit is not None:
+                    yield hit
+                    done = hit.end()
 
 
 def _words(text: str) -> list[str]:
+    if text.isascii():
+        # folding an ASCII text whole is folding each word of it (no "’" to respell, and no
+        # letter that lowering makes other than a letter): one call, not one per word
+        return _WORD.findall(text.lower())
     return [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
 
 
@@ -240,20 +270,22 @@ def _self_referring(words: Sequence[str], allowed: frozenset[str]) -> bool:
 
 
 class _Text:
-    """The channel's text with its clause boundaries, quotation marks and judgement words found
-    in one pass each, so every rule reads a clause by bisection rather than by a scan from the
-    sentence's start (linear in the answer: `test_strict_reading`'s linearity tests)."""
+    """The channel's text with its clause boundaries, quotation marks and subjects' openings
+    found in one pass each (the last two when first asked for), so every rule reads a clause
+    by bisection rather than by a scan from the sentence's start (linear in the answer:
+    `test_strict_reading`'s linearity tests)."""
 
     def __init__(self, channel: ChannelText, identifiers: Sequence[str]) -> None:
         self.channel = channel
         self.text = text = channel.text
-        self._identifiers = identifiers
+        # the identifiers folded once an answer, not once a clause each rule reads
+        self.folded_identifiers = [
+            (identifier.casefold(), len(identifier)) for identifier in identifiers
+        ]
         found = list(_BOUNDARY.finditer(text))
         self._boundary_starts = [match.start() for match in found]
         # where the clause after each boundary opens: after punctuation, at a clause word
         self._clause_opens = [match.end() if match.group() else match.start() for match in found]
-        self._subject_opens = [match.end() for match in _SUBJECT_BOUNDARY.finditer(text)]
-        self._quotes = [match.start() for match in re.finditer(r"[`\"“]", text)]
         self._names: dict[tuple[int, int], bool] = {}
         self._own: dict[tuple[int, int], bool] = {}
         self._asks: dict[int, bool] = {}
@@ -284,6 +316,16 @@ class _Text:
         if after < len(self._boundary_starts):
             return min(limit, self._boundary_starts[after])
         return limit
+
+    @functools.cached_property
+    def _subject_opens(self) -> list[int]:
+        # read on first use: only a second copula followed by a judgement asks for a subject
+        return [match.end() for match in _SUBJECT_BOUNDARY.finditer(self.text)]
+
+    @functools.cached_property
+    def _quotes(self) -> list[int]:
+        # read on first use: only "= FALSE" after a clause asks whether it is quoted
+        return [match.start() for match in _QUOTE.finditer(self.text)]
 
     def subject_start(self, floor: int, at: int) -> int:
         index = bisect_right(self._subject_opens, at) - 1
@@ -316,13 +358,15 @@ class _Text:
         key = (start, end)
         known = self._names.get(key)
         if known is None:
-            known = self._names[key] = _names_something(self.text[start:end], self._identifiers)
+            known = self._names[key] = _names_something(
+                self.text[start:end], self.folded_identifiers
+            )
         return known
 
 
-def _names_something(text: str, identifiers: Sequence[str]) -> bool:
+def _names_something(text: str, identifiers: Sequence[tuple[str, int]]) -> bool:
     folded = text.casefold()
-    return any(identifier.casefold() in folded for identifier in identifiers) or any(
+    return any(identifier in folded for identifier, _length in identifiers) or any(
         len(match.group()) >= 4 for match in _IDENTIFIER_SHAPED.finditer(text)
     )
 
@@ -395,7 +439,7 @@ def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unpla
     judged: set[tuple[int, int]] = set()
     # from the statement's sentence on: a label before it may judge it ("Here is the wrong
     # diagnosis you asked for: X …"); a clause naming the factor is never a judging one
-    for hit in _TRIGGERS.finditer(reader.text, reader.sentence(first)[0]):
+    for hit in _trigger_hits(reader.text, reader.sentence(first)[0]):
         kind = hit.lastgroup
         detail = f"the clause {hit.group().strip()!r}"
         if kind == "judgement":
@@ -415,13 +459,15 @@ def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unpla
     return found
 
 
-def _last_identifier_end(text: str, start: int, end: int, identifiers: Sequence[str]) -> int:
+def _last_identifier_end(
+    text: str, start: int, end: int, identifiers: Sequence[tuple[str, int]]
+) -> int:
     folded = text[start:end].casefold()
     last = -1
-    for identifier in identifiers:
-        at = folded.rfind(identifier.casefold())
+    for identifier, length in identifiers:
+        at = folded.rfind(identifier)
         if at >= 0:
-            last = max(last, start + at + len(identifier))
+            last = max(last, start + at + length)
     # the factor's resource is no identifier of `identifiers` (docs/si-scoring.md §11): an
     # identifier-shaped token ("smtp-config", "configmap/R") is a name of the system too
     for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
@@ -431,7 +477,7 @@ def _last_identifier_end(text: str, start: int, end: int, identifiers: Sequence[
 
 
 def _name_parts(names: Sequence[str]) -> set[str]:
-    return {part for name in names for part in re.split(r"[-_/.:]", name.casefold())}
+    return {part for name in names for part in _NAME_PART.split(name.casefold())}
 
 
 # a relative clause that denies the place ("… in a cluster that does not exist")
@@ -446,7 +492,6 @@ def _restricted(
     reader: _Text,
     bounds: tuple[int, int],
     factor_at: int,
-    identifiers: Sequence[str],
     places: frozenset[str],
 ) -> Unplain | None:
     """A place the live system does not have: the last phrase of the factor's clause after its
@@ -457,7 +502,7 @@ def _restricted(
     said_end = start + len(text[start:end].rstrip().rstrip(".!?;)").rstrip())
     candidates: list[tuple[int, str]] = []
     clause_end = reader.next_boundary(factor_at, said_end)
-    last = _last_identifier_end(text, factor_at, clause_end, identifiers)
+    last = _last_identifier_end(text, factor_at, clause_end, reader.folded_identifiers)
     if last >= 0:
         openers = list(_PLACE_WORD.finditer(text, last, clause_end))
         if openers:
@@ -465,7 +510,7 @@ def _restricted(
     clause = _LAST_CLAUSE.search(text, start, said_end)
     if clause is not None:
         candidates.append((clause.start(1), clause.group(1)))
-    named = _name_parts([match.group() for match in _IDENTIFIER_SHAPED.finditer(text, start, end)])
+    named: set[str] | None = None  # the sentence's names, read only for a bare place
     for at, rest in candidates:
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
@@ -478,6 +523,9 @@ def _restricted(
         if not unreal and _FINITE.search(rest):
             continue  # a clause goes on after the place ("… in R is no myth"): no bare place
         words = _words(rest[opener.end() :])
+        if named is None:
+            shaped = _IDENTIFIER_SHAPED.finditer(text, start, end)
+            named = _name_parts([match.group() for match in shaped])
         if not words or all(word in places or word in named for word in words):
             continue
         return Unplain("restricted_world", at, at + len(rest), f"the restriction {rest.strip()!r}")
@@ -559,7 +607,7 @@ def unaccounted_shapes(
         stating[bounds] = (min(known[0], span.start), max(known[1], span.start))
     for (sentence_start, sentence_end), (at, last_at) in sorted(stating.items()):
         for shape in (
-            _restricted(reader, (sentence_start, sentence_end), last_at, identifiers, places),
+            _restricted(reader, (sentence_start, sentence_end), last_at, places),
             _attributed(text, sentence_start, at, sentence_end),
         ):
             if shape is not None:
