@@ -38,12 +38,18 @@ frame, which starts at the first identifier; a tail opening on "or" or on a verb
 withholds; and the strict reading's sentences also end after a stop followed by a closing quote
 or bracket and at a CJK or Indic stop (`_strict_sentences`; SI §3.2 stays the ratified split).
 
+Round 25 (SI red team 24, H1–H3, H5; docs/si-scoring.md §11, "Round 25: sentences that name an
+object"): a sentence that names an object is read as one naming none, its names taken out
+(`_named_withholds`): of the factor's objects or its workload, a denial, a dismissal or a
+second cause withholds; a sentence that rules another object out keeps the top band.
+
 Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -223,6 +229,27 @@ _DISCLAIMER = re.compile(
     r"open(?:ed)?)\b",
     re.IGNORECASE,
 )
+# the three parts of `_DISCLAIMER`, looked for one after the other: one pass over a sentence
+# however many first persons and negations it holds (the lazy pattern rescans from each)
+_FIRST_PERSON = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
+_DISCLAIMING = re.compile(r"\b(?:not|never|no)\b|n['’]t\b|\bwithout\b", re.IGNORECASE)
+_EVIDENCE_VERB = re.compile(
+    r"\b(?:look(?:ed|ing)?|read(?:ing)?|check(?:ed|ing)?|verif(?:y|ied|ying)|saw|seen|see|"
+    r"inspect(?:ed|ing)?|open(?:ed)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _disclaims(piece: str) -> bool:
+    """`_DISCLAIMER.search(piece)`, in linear time: the first first person, the first negation
+    after it and an evidence verb after that."""
+    person = _FIRST_PERSON.search(piece)
+    if person is None:
+        return False
+    negation = _DISCLAIMING.search(piece, person.end())
+    return negation is not None and _EVIDENCE_VERB.search(piece, negation.end()) is not None
+
+
 _ABSENT = frozenset({"missing", "absent", "unset", "undefined", "empty", "lacks", "lacking"})
 # parts of a system that are not a configuration object or the failing workload
 _OTHER_PART = re.compile(
@@ -469,12 +496,16 @@ def _other_part(piece: str, statement_nouns: set[str]) -> bool:
     )
 
 
-def _earlier_accounted(reader: _Reader, start: int, end: int, own: set[str]) -> bool:
+def _earlier_accounted(
+    reader: _Reader, start: int, end: int, names: _StatementNames, deviation: set[str]
+) -> bool:
     """A sentence before the statement naming another object of the scenario is read by the
     dismissal rules; one naming only the factor's is read as a later one
     (`_object_frame_holds`); one naming none by `_before_accounted`."""
     if reader.names_object(start, end):
-        return reader.names_other(start, end, own) or _object_frame_holds(reader, start, end)
+        if _named_withholds(reader, start, end, names, deviation) is not None:
+            return False
+        return reader.names_other(start, end, names.own) or _object_frame_holds(reader, start, end)
     return _before_accounted(reader, start, end)
 
 
@@ -555,6 +586,167 @@ def _after_accounted(
     return False, "states nothing of an object of the scenario"
 
 
+# What a sentence naming an object says of it once the names are taken out (SI red team 24,
+# H1-H3): a withdrawal or a bet on another cause, a second cause, a disclaimer of what was
+# checked, a healthy state of the factor's own objects. Read of every sentence naming an object,
+# before or after the statement, as a sentence naming none is read by `_after_accounted`.
+_WITHDRAWN = re.compile(
+    r"\b(?:instead|more\s+likely|likely|unlikely|probably|bet|guess|hunch|decoy|innocent|"
+    r"fiction|made\s+up|culprit|at\s+fault|the\s+problem|the\s+issue|nothing\s+to\s+do|"
+    r"rumou?rs?|busted|otherwise)\b",
+    re.IGNORECASE,
+)
+_SECOND_CAUSE = re.compile(
+    r"\b(?:because|due\s+to|caused\s+by)\b(?!\s+(?:of\s+)?(?:it|this|that)\b)|"
+    r"\b(?:kill(?:s|ed)?|evict(?:s|ed)?|oomkilled|leak\w*|breaks?|pressure)\b",
+    re.IGNORECASE,
+)
+_CHECKED = re.compile(
+    r"\b(?:check(?:ed)?|verif\w*|look(?:ed)?|inspect\w*|consult\w*|read|seen|saw)\b", re.IGNORECASE
+)
+_OWN_HEALTHY = re.compile(
+    r"\b(?:complete|normally|up\s+and\s+running|holds?|contains?|shows?|sets|recovered|serving|"
+    r"healthy|fine|ok|okay)\b",
+    re.IGNORECASE,
+)
+# a negation that governs words, not a blanked name ("has SMTP_HOST but no SMTP_PORT")
+_NEGATION_OF_WORDS = re.compile(
+    r"(?:\b(?:not|no|never|nothing|none|nor|neither|without)\b|n['’]t\b)(?!\s*(?:[.,;:!]|$))"
+    r"\s*(\w*)",
+    re.IGNORECASE,
+)
+# a negated present state restates the deviation ("Smtp_Port is NOT SET.")
+_PRESENT_STATES = frozenset({"set", "defined", "present", "there", "configured", "found"})
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+
+
+def _named_withholds(
+    reader: _Reader, start: int, end: int, names: _StatementNames, deviation: set[str]
+) -> str | None:
+    """Why a sentence naming an object withholds the statement, or None (SI red team 24, H1-H3).
+    Its words with the names taken out (and quoted evidence, the pods' own words) are read as
+    those of a sentence naming none: a withdrawal, a disclaimer or the answer spoken of withhold
+    wherever the names are. A sentence that names another object and not the factor's own key
+    or resource, and denies or dismisses, rules that object out ("batch-processor is not the
+    cause.", "My first guess, report-renderer, was wrong."): it keeps the top band, unless a
+    clause of it without a denial gives a cause. Of the factor's own objects or its workload,
+    when the statement states a deviation, a negation of words, a healthy state or a dismissal
+    withholds; so do a second cause and a bet on another object. A clause opening on a
+    condition ("Unless SMTP_PORT is set, …") asserts nothing; a question is read by the
+    question rules."""
+    piece = reader.text[start:end]
+    if _QUESTION.search(piece):
+        return None
+    rest = _QUOTED.sub(" ", reader.without_objects(start, end))
+    # linear: the verbs are looked for once, after the first negation
+    negation = _NEGATION.search(rest)
+    if _disclaims(rest) or (negation is not None and _CHECKED.search(rest, negation.end())):
+        return "disclaims the evidence"
+    if _META.search(rest) and _meta_of_the_answer(reader, start, end, names):
+        return "speaks of the answer, not of the system"
+    folded = piece.casefold()
+    names_factor = _names_any(folded, names.factor)
+    names_own = names_factor or _names_any(folded, names.own)
+    negated = any(
+        (following.group(1) or "").casefold() not in _PRESENT_STATES
+        for following in _NEGATION_OF_WORDS.finditer(rest)
+    )
+    dismissed = negated or _DISMISSAL.search(rest) is not None
+    rules_out_other = dismissed and not names_factor and reader.names_other(start, end, names.held)
+    words = _words(rest)
+    conditional = bool(words) and words[0] in _CONDITIONS
+    if (
+        names_own
+        and deviation
+        and not conditional
+        and not rules_out_other
+        and (negated or _OWN_HEALTHY.search(rest) or _DISMISSAL.search(rest))
+    ):
+        return "says of the factor's own objects something other than the deviation"
+    for clause in _FRAME_END.split(rest):
+        if not (_WITHDRAWN.search(clause) or _SECOND_CAUSE.search(clause)):
+            continue
+        # "batch-processor is not the cause": the clause rules another object out; one that
+        # denies nothing gives a cause or withdraws ("…; notification-service leaks memory")
+        if not (rules_out_other and (_NEGATION.search(clause) or _DISMISSAL.search(clause))):
+            return "withdraws the statement or gives a second cause"
+    return None
+
+
+def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _StatementNames) -> bool:
+    """Whether a clause (cut by ";", ":", a dash or "but") holding a word of the answer
+    (`_META`) speaks of the answer: one naming another object or part of the system and not the
+    factor's key or object speaks of that ("I doubt the CPU matters: batch-processor is not the
+    cause.", C-DA-003's honest dismissal); any other does ("smtp-config: I made it up.")."""
+    text = reader.text
+    cuts = [start, *(m.end() for m in _FRAME_END.finditer(text, start, end)), end]
+    for clause_start, clause_end in itertools.pairwise(cuts):
+        if clause_end <= clause_start:
+            continue
+        if _META.search(reader.without_objects(clause_start, clause_end)) is None:
+            continue
+        clause = text[clause_start:clause_end]
+        of_another = reader.names_other(clause_start, clause_end, names.held) or _other_part(
+            clause, names.nouns
+        )
+        if _names_any(clause.casefold(), names.factor) or not of_another:
+            return True
+    return False
+
+
+class _StatementNames:
+    """The statement's names: `own`, every identifier of its sentence; `factor`, those of the
+    factor's own clause; `held`, those and the workload's, the names of its sentence said to
+    fail ("…, so deployment/notification-service cannot run"), found only when a sentence
+    naming an object asks (most answers hold none). Another identifier of the sentence ("…,
+    whether or not batch-processor is noisy") is neither."""
+
+    def __init__(
+        self, text: str, statement: tuple[int, int], own: set[str], factor: set[str]
+    ) -> None:
+        self.own = own
+        self.factor = factor
+        self.nouns = _statement_nouns(text[statement[0] : statement[1]])
+        self._text = text
+        self._statement = statement
+
+    @functools.cached_property
+    def held(self) -> set[str]:
+        start, end = self._statement
+        return self.factor | _workload(self._text, start, end, self.own - self.factor)
+
+
+# what the statement says of its workload after naming it ("cannot run", "fails", "crashes")
+_FAILING = re.compile(
+    r"\W*(?:is\s+|are\s+|keeps\s+|still\s+)?(?:cannot|can['’]t|could\s+not|couldn['’]t|"
+    r"won['’]t|fails?|failed|failing|crash\w*|exits?|exited|stops?|stopped|breaks?|broke|"
+    r"down|unable|never|does\s+not|doesn['’]t|is\s+not|isn['’]t)\b",
+    re.IGNORECASE,
+)
+
+
+def _workload(text: str, start: int, end: int, candidates: set[str]) -> set[str]:
+    """The names among `candidates` that the statement's sentence says fail, with the name
+    parts of a `kind/name`."""
+    folded = text[start:end].casefold()
+    failing: set[str] = set()
+    for name in candidates:
+        at = folded.find(name)
+        while at >= 0:
+            if _FAILING.match(folded, at + len(name)):
+                failing.add(name)
+                failing.update(part for part in name.split("/") if len(part) >= 4)
+                break
+            at = folded.find(name, at + 1)
+    return failing
+
+
+def _names_any(folded: str, names: set[str]) -> bool:
+    """Whether `folded` holds one of `names`, a kind word of a `kind/name` ("deployment",
+    "configmap") aside: it names no object of its own."""
+    return any(name in folded for name in names if _SYSTEM_NOUN.fullmatch(name) is None)
+
+
 def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
     """Whether the words of a later sentence before its first object name are a frame
     ("To fix it, add SMTP_PORT …", "Once SMTP_PORT is back, …"); any other ("Everything I
@@ -585,6 +777,9 @@ def _tail(reader: _Reader, end: int, last: int, own: set[str]) -> Unplain | None
         return Unplain("unaccounted_tail", tail_start, tail_start + len(tail), f"{tail.strip()!r}")
     if not words or words[0] in _CLAUSE_WORD or "(" in tail or ")" in tail:
         return None
+    if _WITHDRAWN.search(tail):
+        # "… — busted.", ", per a rumour.": a tail that withdraws (SI red team 24, H5)
+        return Unplain("unaccounted_tail", tail_start, tail_start + len(tail), f"{tail.strip()!r}")
     if reader.names(tail_start, end) or reader.names_other(last, separator, own):
         return None  # it speaks of a name, or of the names listed before it ("…, D or E, run fine")
     if _AFFIRMING_FRAME.match(" ".join(words)):
@@ -649,6 +844,17 @@ def accounted_shapes(
         return found
     statement_start, statement_end = statement
     own = _statement_names(text, statement_start, statement_end, factor_texts)
+    last_sentence = _piece_at(pieces, last)
+    factor_clause = own
+    if last_sentence is not None:
+        # the names of the factor's own clause; a name after it is another's ("…; D, E, run
+        # fine") or the affected workload's ("…, so notification-service cannot run")
+        last_start, last_end = last_sentence
+        clause = _CLAUSE_END.search(text, last, last_end)
+        clause_end = clause.start() if clause is not None else last_end
+        factor_clause = _statement_names(text, last_start, clause_end, factor_texts)
+    names = _StatementNames(text, statement, own, factor_clause)
+    deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
     asked = False
     for start, end in pieces:
         if end > statement_start:
@@ -658,29 +864,18 @@ def accounted_shapes(
             asked = False  # "Is D the problem? No. X": the bare answer to a question before
             continue
         asked = _QUESTION.search(piece) is not None
-        if not _earlier_accounted(reader, start, end, own):
+        if not _earlier_accounted(reader, start, end, names, deviation):
             said = text[start:end].strip()
             found.append(Unplain("ungoverned_frame", start, end, f"the sentence {said!r}"))
     frame = _ungoverned_frame(reader, statement_start, first)
     if frame is not None:
         found.append(frame)
-    deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
-    statement_nouns = _statement_nouns(text[statement_start:statement_end])
-    last_sentence = _piece_at(pieces, last)
+    statement_nouns = names.nouns
     # a later sentence naming the factor again is read as every later one: it may say the
     # contrary ("The configmap smtp-config has the SMTP_PORT key after all.")
     after = statement_end
     if last_sentence is not None:
-        last_start, last_end = last_sentence
-        # the names of the factor's own clause; a name after it is another's ("…; D, E, run fine")
-        clause = _CLAUSE_END.search(text, last, last_end)
-        clause_end = clause.start() if clause is not None else last_end
-        tail = _tail(
-            reader,
-            last_end,
-            last,
-            _statement_names(text, last_start, clause_end, factor_texts),
-        )
+        tail = _tail(reader, last_sentence[1], last, factor_clause)
         if tail is not None:
             found.append(tail)
     if _QUESTION.search(text, statement_start, statement_end):
@@ -730,6 +925,12 @@ def accounted_shapes(
                         "unaccounted_sentence", start, end, f"the sentence {piece.strip()!r} {why}"
                     )
                 )
+            answering = 0
+            continue
+        withholds = _named_withholds(reader, start, end, names, deviation)
+        if withholds is not None:
+            said = piece.strip()
+            found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} {withholds}"))
             answering = 0
             continue
         if (

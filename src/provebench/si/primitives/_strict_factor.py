@@ -1072,7 +1072,36 @@ def _word_games(
     _elided_shotgun(index, factor_spans, [*own, *other_type_phrases], other_spans, findings)
     _causes_by_reference(index, factor_spans, own, other_spans, findings)
     _contradictions(index, deviation_type, factor_spans, other_spans, in_scope, findings)
-    return own, other_type_phrases
+    return own, _without_remedies_apart(reader, games, own, other_type_phrases)
+
+
+# a value after a remedy: a number, a quoted value or an identifier-shaped token
+_GIVES_VALUE = re.compile(r"\s*(?:[\"'`“‘]|\d|[A-Za-z][\w-]*[._:/][\w./:-]+)")
+
+
+def _without_remedies_apart(
+    reader: ChannelReader, games: WordGameCues, own: list[Span], phrases: list[Span]
+) -> list[Span]:
+    """`phrases` without a remedy that gives a value ("should be 587") in a sentence that holds
+    no phrase of the factor's own type: "X is missing. SMTP_PORT should be 587." says what to
+    do, as "It should be 587." does by reference (SI red team 24, L1). In the statement's own
+    sentence ("X is missing or should be 587"), or giving no value ("SMTP_PORT should be
+    removed."), it is still read as another deviation type."""
+    own_sentences = {
+        sentence.start for span in own if (sentence := reader.sentence_of(span)) is not None
+    }
+    kept: list[Span] = []
+    for phrase in phrases:
+        sentence = reader.sentence_of(phrase)
+        if (
+            phrase.needle.casefold() in games.remedy_phrases
+            and sentence is not None
+            and sentence.start not in own_sentences
+            and _GIVES_VALUE.match(reader.channel.text, phrase.end) is not None
+        ):
+            continue
+        kept.append(phrase)
+    return kept
 
 
 def _commitment_games(
