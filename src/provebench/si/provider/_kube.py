@@ -41,7 +41,7 @@ from urllib.parse import parse_qs
 import yaml
 
 from provebench import __version__
-from provebench._jsonfile import loads_strict
+from provebench._jsonfile import loads_strict, nested_too_deep
 from provebench.si.primitives._operations import selector_text
 from provebench.si.provider._environment import Environment, Selection, now_iso
 from provebench.si.provider._kube_patch import PatchError, apply_patch
@@ -994,6 +994,11 @@ class KubeFace:
         media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if "protobuf" in media or "cbor" in media or "yaml" in media:
             raise KubeError(415, f"the media type {media!r} is not served: send JSON")
+        if nested_too_deep(request.body or b""):
+            # measured before any parse: both reads below would descend to Python's recursion
+            # limit before refusing it (the policy's limit, MAX_JSON_DEPTH, is far above any
+            # Kubernetes object)
+            raise UnreadableBody(400, "the request body is not JSON")
         try:  # the project's policy for JSON from outside: deep nesting or NaN is a 400, not a 500
             return loads_strict(request.body or b"null")
         except ValueError as strict:
