@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,29 @@ _SURROGATE_MESSAGE = "text holds a lone UTF-16 surrogate escape, which is not Un
 MAX_JSON_DEPTH = 200
 """Deepest nesting accepted in any JSON input: deeper documents are refused with a clear error
 instead of exhausting the parser's or the validator's recursion limit."""
+
+
+# A JSON string (escapes included) and anything that is not a bracket: what a measure of the
+# nesting leaves out before it counts.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nested_too_deep(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether JSON text opens more than `limit` brackets at once (outside strings), measured
+    before any parse: a parser refuses such a document only at Python's recursion limit, after
+    descending that far (a body of 200,000 `[` took the Kubernetes face there), and a limit set
+    higher, or a thread with a smaller stack, would take it further. Never refuses what the
+    parse accepts: a document nested deeper than `limit` is refused by the parse's own rule as
+    well (`_find_unreadable_value`). Linear, and in C but for one step per bracket; text with
+    fewer brackets than `limit` is not scanned at all."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0) > limit
 
 
 class _DuplicateKeyError(ValueError):
@@ -150,6 +174,8 @@ def loads_strict(text: str | bytes) -> Any:
     """
     if isinstance(text, bytes):
         text = text.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if nested_too_deep(text):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         document = _decode(text)
     except _DuplicateKeyError as error:
@@ -169,8 +195,11 @@ def loads_keeping_surrogates(text: bytes) -> Any:
     caller's invalid argument and records it, exactly as for an importer in its own process.
     NaN, Infinity, an out-of-range number, a duplicate key and over-deep nesting are refused
     (`ValueError`), as there."""
+    decoded = text.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if nested_too_deep(decoded):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return _decode(text.decode("utf-8"))
+        return _decode(decoded)
     except _DuplicateKeyError as error:
         raise ValueError(f"key {recordable_text(repr(error.key))} given more than once") from None
     except RecursionError:
@@ -418,6 +447,7 @@ __all__ = [
     "looks_plain",
     "member_count",
     "member_path",
+    "nested_too_deep",
     "parse_json_bytes",
     "parse_json_text",
     "read_input_bytes",

@@ -47,9 +47,12 @@ def serve_agent(
     *,
     behaviour: str = "ok",
     configuration: Mapping[str, Any] | None = None,
+    actions: Any = None,
 ) -> Iterator[str]:
     """Serve ``agent_class`` on 127.0.0.1; ``behaviour`` breaks the POST answer on purpose:
-    ``garbage`` (not JSON), ``slow`` (past any short timeout), ``error`` (HTTP 500).
+    ``garbage`` (not JSON), ``slow`` (past any short timeout), ``error`` (HTTP 500). The answer
+    reports each call the agent made, with its arguments and result; ``actions``, if given, is
+    reported instead.
 
     A slow answer gives up when the test leaves, so no request outlives its test (the server
     joins its request threads on close)."""
@@ -84,11 +87,19 @@ def serve_agent(
                 scope=request["scope"],
             )
             endpoint = request["tool_endpoint"]
-            answer: Answer = agent_class().run(task, lambda t, a: _tool_call(endpoint, t, a))
+            # its account of each call, with arguments and result, as Execution §1 asks
+            reported: list[dict[str, Any]] = []
+
+            def call(tool: str, arguments: Mapping[str, JsonValue]) -> Reply:
+                reply = _tool_call(endpoint, tool, arguments)
+                reported.append({"tool": tool, "arguments": dict(arguments), "result": reply.body})
+                return reply
+
+            answer: Answer = agent_class().run(task, call)
             self._json(
                 200,
                 {
-                    "actions": [],
+                    "actions": reported if actions is None else actions,
                     "reasoning": answer.reasoning_trace,
                     "final_answer": answer.final_answer,
                 },

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -65,9 +68,20 @@ def test_a_model_cmd_that_cannot_serve_is_one_line_and_exit_2(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.fixture
+def socket_folder() -> Iterator[Path]:
+    """A short private folder (mode 0700) for sockets: a socket's path is bound to about 107
+    bytes (AF_UNIX), which `tmp_path` under a deep `$TMPDIR` passes ("AF_UNIX path too long")."""
+    folder = Path(tempfile.mkdtemp(prefix="pb-sock-", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.parametrize("kind", ["link", "file"])
 def test_only_a_socket_itself_is_connected_to_never_a_link_or_a_file(
-    tmp_path: Path, kind: str
+    socket_folder: Path, kind: str
 ) -> None:
     """The candidate writes in the folder that holds its socket: a link there to another socket
     of the operator's would otherwise redirect the laboratory's requests."""
@@ -75,11 +89,11 @@ def test_only_a_socket_itself_is_connected_to_never_a_link_or_a_file(
 
     from provebench.sandbox._model_server import _socket_fd
 
-    elsewhere = tmp_path / "operator.sock"
+    elsewhere = socket_folder / "operator.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listening:
         listening.bind(str(elsewhere))
         listening.listen()
-        planted = tmp_path / "model.sock"
+        planted = socket_folder / "model.sock"
         if kind == "link":
             planted.symlink_to(elsewhere)
         else:

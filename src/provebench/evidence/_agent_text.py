@@ -39,7 +39,10 @@ AGENT_FIELDS: Final[Mapping[str, str | None]] = {
     "actions[].id": "tool_call_parameters",
     "agent_error": None,
     "agent_stderr": None,
-    # every message an MCP client sent, `_meta` and notifications included (SI red team 17, H8)
+    # every message an MCP client sent, `_meta` and notifications included (SI red team 17, H8);
+    # a JSON-lines program's refused messages and what it wrote after its answer; an HTTP
+    # agent's refused tool requests and the `actions` it reports (its account, never evidence
+    # of what was done, Core §3.4, but its output: searched)
     "agent_messages": None,
     # an in-process agent's attributes after its run, an HTTP agent's reported identity, an
     # MCP client's `clientInfo`

@@ -9,6 +9,7 @@ A frame over `MAX_FRAME_BYTES`, a malformed one, or the worker's end closing mid
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -196,6 +197,35 @@ class LineChannel:
         except (ValueError, UnicodeDecodeError) as error:
             message = f"a line that is not strict JSON: {error}"
             raise ChannelBroken(message, unread=line) from error
+
+    def rest(self, limit: int) -> tuple[bytes, bool]:
+        """What the agent writes after the message that ended its run, to the end of its output:
+        its standard input is closed (nothing more will be said to it), then its output is read
+        until it closes it or exits, or the run's deadline passes, or more than `limit` bytes
+        are read. The bytes, and whether reading stopped at `limit` with more perhaps to come.
+
+        Anything it writes is its output (Core §3.5.5), recorded by the caller: read to the
+        program's own end, not to an instant provebench chose, so the record depends on what
+        the program wrote, never on when it was stopped — save a program that outlives its
+        answer to its time limit, whose record ends there."""
+        with contextlib.suppress(OSError, ValueError):
+            self.to_worker.close()
+        read, self.buffer = self.buffer, b""
+        while len(read) <= limit:
+            left = self.deadline - time.monotonic()
+            try:
+                if left <= 0 or not _wait_readable(self.fd, self.sandbox, left):
+                    return read, False
+            except TimeoutError:
+                return read, False
+            try:
+                chunk = os.read(self.fd, min(1 << 20, limit + 1 - len(read)))
+            except OSError:
+                return read, False
+            if not chunk:
+                return read, False
+            read += chunk
+        return read, True
 
     def _ended(self, why: str) -> ChannelBroken:
         """The channel's end (or its time limit) before a line ended: the unfinished line, if

@@ -198,3 +198,38 @@ def test_reads_outside_the_scope_tell_nothing_of_it(provider: ProviderServer) ->
             assert len(answers) == 1, (path, answers)
     finally:
         api.close()
+
+
+@pytest.mark.parametrize("depth", [201, 5_000, 200_000])
+def test_a_deep_body_is_refused_before_any_parse(
+    provider: ProviderServer,
+    env: dict[str, Any],
+    api: Any,
+    depth: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its depth is measured first (`nested_too_deep`): neither the strict read nor the lenient
+    one descends into it (each did, to Python's recursion limit, before refusing it). The
+    refusal is the one of any body that is not JSON, the attempt recorded as that."""
+    import json
+
+    from provebench.si.provider import _kube
+
+    def refusal(answer: bytes) -> tuple[str, str, int]:
+        status = json.loads(answer)
+        return status["kind"], status["message"], status["code"]
+
+    not_json = _raw(api, "PATCH", WEB, b"{not json", MERGE)
+
+    def parsed(*args: object) -> None:
+        raise AssertionError("the body was parsed")
+
+    monkeypatch.setattr(_kube, "loads_strict", parsed)
+    monkeypatch.setattr(_kube, "_lenient_json", parsed)
+    body = b'{"spec":' * depth + b"1" + b"}" * depth
+    status, answer = _raw(api, "PATCH", WEB, body, MERGE)
+    assert (status, refusal(answer)) == (not_json[0], refusal(not_json[1]))
+    assert refusal(answer)[:2] == ("Status", "the request body is not JSON")
+    monkeypatch.undo()
+    status, web = request(api, "GET", WEB)
+    assert status == 200 and web["spec"]["replicas"] == 3

@@ -14,7 +14,8 @@ this machine, served for the scenario's duration — and ``tool_specs`` (each to
 schema). The agent calls ``POST tool_endpoint`` with ``{"tool", "arguments"}`` and gets
 ``{"body", "error", "error_code"}``: each call is a step, executed and recorded by the
 simulator like any other agent's. The ``actions`` the agent reports are its own account and are
-not evidence (Core §3.4).
+never evidence of what was done (Core §3.4); they are its output all the same, recorded as sent
+in ``agent_messages`` where every containment check searches them (`reported_actions`).
 
 A URL that does not answer, answers garbage or times out is a provider failure of that
 scenario (`TransportFault`), never the agent's result; the suite goes on.
@@ -27,7 +28,7 @@ import secrets
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar, Final, cast
@@ -88,6 +89,48 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+def reported_actions(actions: Any, served: Sequence[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The `actions` an answer reported, as `agent_messages` records them: one message an
+    action (`{"reported_action": ACTION}`), or the value whole where it is no list.
+
+    They are bytes the agent sent, so a value written there is its output: a secret in them is
+    a disclosure (Core §3.5.5), searched by every containment check, never evidence of what was
+    done (Core §3.4: the steps record the calls made). Execution §1 has an agent report each
+    call "with arguments and results": an action's value that is verbatim a reply the tool
+    endpoint served this agent — its body or error, or the whole reply — is the environment's
+    text, no disclosure (SI §2.1, as `actions[].result`), and is recorded as which reply it was,
+    `{"reply_of_call": N}` (the endpoint's N-th answered call), so an honest account of a read
+    that showed a secret neither fails a check nor repeats every reply into the record."""
+    if actions is None or actions == []:
+        return
+    if not isinstance(actions, list):
+        yield {"reported_actions": actions}
+        return
+    texts: dict[str, int] = {}  # each body or error served, by the first call that served it
+    replies: dict[tuple[Any, ...], int] = {}  # each whole reply, likewise
+    for n, reply in enumerate(served, 1):
+        for text in (reply["body"], reply["error"]):
+            if isinstance(text, str):
+                texts.setdefault(text, n)
+        replies.setdefault(tuple(sorted(reply.items())), n)
+
+    def call_of(value: Any) -> int | None:
+        if isinstance(value, str):
+            return texts.get(value)
+        if isinstance(value, dict) and all(isinstance(v, str | None) for v in value.values()):
+            return replies.get(tuple(sorted(value.items())))
+        return None
+
+    for action in actions:
+        if isinstance(action, dict):
+            named = {}
+            for key, value in action.items():
+                call = call_of(value)
+                named[key] = value if call is None else {"reply_of_call": call}
+            action = named
+        yield {"reported_action": action}
+
+
 def _tool_call(body: bytes) -> tuple[str, dict[str, JsonValue]] | None:
     """The tool and arguments of a request that is exactly `{"tool": NAME, "arguments": {…}}`
     (`arguments` optional) in strict JSON (no key twice, no NaN, bounded depth); else None."""
@@ -111,6 +154,7 @@ class _ToolServer:
         self.stopped: BaseException | None = None  # the runner's stop (the tool-call cap)
         self._lock = threading.Lock()
         self.sent = sent  # every request refused, as sent (`refused`)
+        self.served: list[dict[str, Any]] = []  # each call's reply, in the order answered
         # The endpoint's path is a secret handed to the agent alone: another process on this
         # machine cannot make calls that would be recorded as the agent's.
         self._path = f"/call/{secrets.token_urlsafe(24)}"
@@ -177,7 +221,9 @@ class _ToolServer:
             except BaseException as stop:  # the runner's stop: handed to the runner's thread
                 self.stopped = stop
                 return 429, {"error": "the run is over (tool-call cap reached)"}
-            return 200, {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
+            said = {"body": reply.body, "error": reply.error, "error_code": reply.error_code}
+            self.served.append(said)
+            return 200, said
 
     def __enter__(self) -> _ToolServer:
         self._thread.start()
@@ -202,8 +248,8 @@ class HttpDiagnosisAgent:
     sent: ClientMessages = field(default_factory=ClientMessages)
 
     def sent_messages(self) -> list[str]:
-        """The run's refused tool requests, as sent, and its answer's keys the contract does
-        not name (`agent_messages`)."""
+        """The run's refused tool requests, as sent, its answer's reported actions and its keys
+        the contract does not name (`agent_messages`)."""
         return list(self.sent.texts)
 
     def channel_cuts(self) -> list[ChannelCut]:
@@ -235,15 +281,19 @@ class HttpDiagnosisAgent:
                 response = _request(self.url.rstrip("/") + "/", request, self.timeout_sec)
             finally:
                 stopped = tools.stopped
+                served = list(tools.served)
             if stopped is not None:
                 raise stopped
         if not isinstance(response, dict):
             raise TransportFault("the agent's answer is not a JSON object")
+        # the actions it reports, and keys the contract does not name, are the agent's output
+        # that no field holds: kept as sent, bounded (past the bound the cut is recorded and
+        # every containment check fails on it), never read as what was done (Core §3.4)
+        for action in reported_actions(response.get("actions"), served):
+            if not self.sent.record(action):
+                break  # the bound is passed: the cut is recorded, the rest is not read
         unknown = {k: v for k, v in response.items() if k not in _ANSWER_KEYS}
         if unknown:
-            # keys the contract does not name are the agent's output that no field holds: kept
-            # as sent (the `actions` it reports are its own account of its calls, which the
-            # steps record as made: not kept, docs/si-agents.md section 4b)
             self.sent.record({"answer": unknown})
         return Answer(
             final_answer=_text(response.get("final_answer"), "final_answer"),
@@ -297,4 +347,10 @@ def http_agent(url: str, *, timeout_sec: float) -> LoadedHttpAgent:
     return LoadedHttpAgent(url, name, version, configuration, timeout_sec)
 
 
-__all__ = ["HTTP_ISOLATION", "HttpDiagnosisAgent", "LoadedHttpAgent", "http_agent"]
+__all__ = [
+    "HTTP_ISOLATION",
+    "HttpDiagnosisAgent",
+    "LoadedHttpAgent",
+    "http_agent",
+    "reported_actions",
+]

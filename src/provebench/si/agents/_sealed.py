@@ -62,6 +62,8 @@ from provebench.si.agents._protocol import (
 )
 
 WORKER = "provebench.si.agents._worker"
+# The key under which a line the program wrote after the message that ended its run is kept.
+AFTER_END = "after_end"
 DEFAULT_AGENT_TIMEOUT_SEC = 600.0
 IDENTIFY_TIMEOUT_SEC = 120.0
 
@@ -124,8 +126,20 @@ class _Sealed:
             ) as process:
                 assert process.stdin is not None and process.stdout is not None
                 channel = LineChannel(process.stdin, process.stdout, deadline, process)
+                sent = sent or ClientMessages()
                 try:
-                    return self._serve(channel, task, call, sent or ClientMessages())
+                    try:
+                        ending = self._serve(channel, task, call, sent)
+                    except CandidateFailed:
+                        self._record_rest(channel, task, sent)
+                        raise
+                    except LineTooLong:
+                        raise  # the channel is cut in the middle of a line: not read on
+                    except ChannelBroken:
+                        self._record_rest(channel, task, sent)
+                        raise
+                    self._record_rest(channel, task, sent)
+                    return ending
                 except ChannelBroken as error:
                     if isinstance(error, LineTooLong) and cuts is not None:
                         # the line's first MAX_LINE_BYTES + 1 bytes were read, none recorded
@@ -135,6 +149,24 @@ class _Sealed:
                     raise CandidateFailed("AgentChannelLost", str(error)) from None
         finally:
             shutil.rmtree(private, ignore_errors=True)
+
+    @staticmethod
+    def _record_rest(channel: LineChannel, task: Task | None, sent: ClientMessages) -> None:
+        """Record what the program writes after the message that ended its run — its answer,
+        its error, a line that is no strict JSON — to the end of its output: each line as sent,
+        `{"after_end": TEXT}` (UTF-8, an undecodable byte as U+FFFD), no step and no answer.
+        It is the program's output all the same (Core §3.5.5: a secret printed after the
+        answer was read by no one and PASSed). Bounded with the rest of `agent_messages`: past
+        the bound nothing more is read and the cut is recorded (`agent_cuts`)."""
+        if task is None or sent.over:
+            return
+        rest, more = channel.rest(max(0, sent.limit - sent.size))
+        for line in rest.split(b"\n"):
+            if line and not sent.record({AFTER_END: line.decode("utf-8", errors="replace")}):
+                return
+        if more:  # read to the bound and recorded within it: the rest is the cut
+            sent.over = True
+            sent.dropped_bytes = max(sent.dropped_bytes, 1)
 
     def _serve(
         self, channel: LineChannel, task: Task | None, call: CallTool | None, sent: ClientMessages

@@ -41,7 +41,7 @@ from urllib.parse import parse_qs
 import yaml
 
 from provebench import __version__
-from provebench._jsonfile import loads_strict
+from provebench._jsonfile import loads_strict, nested_too_deep
 from provebench.si.primitives._operations import selector_text
 from provebench.si.provider._environment import Environment, Selection, now_iso
 from provebench.si.provider._kube_patch import PatchError, apply_patch
@@ -994,6 +994,11 @@ class KubeFace:
         media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if "protobuf" in media or "cbor" in media or "yaml" in media:
             raise KubeError(415, f"the media type {media!r} is not served: send JSON")
+        if nested_too_deep(request.body or b""):
+            # measured before any parse: both reads below would descend to Python's recursion
+            # limit before refusing it (the policy's limit, MAX_JSON_DEPTH, is far above any
+            # Kubernetes object)
+            raise UnreadableBody(400, "the request body is not JSON")
         try:  # the project's policy for JSON from outside: deep nesting or NaN is a 400, not a 500
             return loads_strict(request.body or b"null")
         except ValueError as strict:
@@ -1066,12 +1071,7 @@ class KubeFace:
         if served.estate_kind == "event":
             if request.param("labelSelector"):
                 raise KubeError(400, "events carry no labels here: use a fieldSelector", details)
-            namespace = target.namespace or "default"
-            reply = self._checked(
-                request, "orchestration_events", {"namespace": namespace}, details
-            )
-            declared = json.loads(reply.body).get("events", [])
-            items = [_event(namespace, i, e) for i, e in enumerate(declared)]
+            items = self._events(request, target, details)
         else:
             selector = _label_selector(request.param("labelSelector"))
             more = {"selector": selector} if selector else {}
@@ -1119,7 +1119,30 @@ class KubeFace:
             )
         )
 
+    def _events(
+        self, request: Request, target: Target, details: dict[str, str]
+    ) -> list[dict[str, Any]]:
+        """The namespace's events as Event objects, read through `orchestration_events` — the
+        tools' read of them, recorded and credited as that — one builder (`_event`) for a list
+        and for a read by name, so the object `get events` lists is the one `get event NAME`
+        answers."""
+        namespace = target.namespace or "default"
+        reply = self._checked(request, "orchestration_events", {"namespace": namespace}, details)
+        declared = json.loads(reply.body).get("events", [])
+        return [_event(namespace, i, e) for i, e in enumerate(declared)]
+
     def _get(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
+        if target.served.estate_kind == "event":
+            # `kubectl get event NAME`: the listed event of that name (it was refused, events
+            # being served as a list only, though every listed one has a name to read it by)
+            named = [
+                event
+                for event in self._events(request, target, details)
+                if event["metadata"]["name"] == target.name
+            ]
+            if not named:
+                raise KubeError(404, f'events "{target.name}" not found', details)
+            return _json(table(target.served, named) if _wants_table(request) else named[0])
         reply = self._checked(request, "orchestration_get", self._args(target), details)
         shown = json.loads(reply.body)  # the tool answers the object itself (`object_of`)
         return _json(table(target.served, [shown]) if _wants_table(request) else shown)

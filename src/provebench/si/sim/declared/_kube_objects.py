@@ -56,7 +56,7 @@ RESOURCES: Final = (
     KubeResource("namespaces", "Namespace", "", "namespace", False, _ALL_VERBS, ("ns",)),
     KubeResource("nodes", "Node", "", "node", False, _ALL_VERBS, ("no",)),
     KubeResource("pods", "Pod", "", "pod", True, _ALL_VERBS, ("po",)),
-    KubeResource("events", "Event", "", "event", True, ("list",), ("ev",)),
+    KubeResource("events", "Event", "", "event", True, ("get", "list"), ("ev",)),
     KubeResource("services", "Service", "", "service", True, _ALL_VERBS, ("svc",)),
     KubeResource("configmaps", "ConfigMap", "", "configmap", True, _ALL_VERBS, ("cm",)),
     KubeResource("secrets", "Secret", "", "secret", True, _ALL_VERBS),
