@@ -132,7 +132,13 @@ class Deployment(BaseModel):
     model_config = _CLOSED
     replicas: int = Field(default=1, ge=0, le=20)
     labels: dict[str, str] | None = None
-    containers: tuple[Container, ...] = Field(min_length=1)
+    # The pod template's containers, each with its image's behaviour. A deployment may declare
+    # none and a bare ``image`` instead (the published profile's Form A shape): it runs one
+    # container of that image with no behaviour (`Estate.deployment`, `bare_container`) — the
+    # estate derives nothing it was not told, so such a deployment runs, ready, and its declared
+    # ``status`` is a declared observation until it is written (docs/si-lab.md).
+    containers: tuple[Container, ...] = ()
+    image: str | None = None
     # Scheduling (docs/si-lab.md R6): a pod is placed on a declared node only where its
     # requests fit; with no node declared nothing is scheduled by the model.
     resource_requests: ResourceRequests | None = None
@@ -146,6 +152,28 @@ class Deployment(BaseModel):
     # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
     # template, so the pods get new names.
     rollout_restarts: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_pod_template(self) -> Deployment:
+        if "containers" in self.model_fields_set and not self.containers:
+            raise ValueError("containers, when declared, lists at least one container")
+        if self.containers and self.image is not None:
+            raise ValueError(
+                "a deployment declares containers (each with its image) or a bare image, not both"
+            )
+        return self
+
+    @property
+    def bare(self) -> bool:
+        """Whether the deployment declares no containers (a bare ``image``, or none)."""
+        return not self.containers
+
+
+def bare_container(deployment: Deployment, name: str) -> Container:
+    """The one container a deployment without ``containers`` runs: named after the deployment
+    (as its default image is, `_derive._image`), of its declared ``image``, with no behaviour —
+    it needs no environment, reads no config, dials nothing, so it runs and is ready."""
+    return Container(name=name, image=deployment.image)
 
 
 class Node(BaseModel):
@@ -238,25 +266,28 @@ def _location(loc: Sequence[int | str]) -> str:
     return out
 
 
-# Kinds whose status the simulator derives (`_derive.py`): a declared ``status`` of one is the
-# scenario author's note, checked against the derived one (`si check`, ``declared_status``) and
-# never shown — shown beside the derived status it would go stale at the agent's first write
-# and contradict it (a scripted operator, seeing a restarted deployment still "declared"
-# CrashLoopBackOff, rolled it back).
+# Kinds whose status the simulator derives (`_derive.py`) from what the entry declares: a
+# declared ``status`` of a deployment with ``containers`` is the scenario author's note, checked
+# against the derived one (`si check`, ``declared_status``) and never shown — shown beside the
+# derived status it would go stale at the agent's first write and contradict it (a scripted
+# operator, seeing a restarted deployment still "declared" CrashLoopBackOff, rolled it back).
 _DERIVED_STATUS = ("deployment",)
+# Declared observations of an object's own state, bound to its generation: what an operator sees
+# until the object is written. A write that changes the object (a scale, a restart, a delete)
+# ends them and the derived state takes over (`Estate.written`), so they never go stale beside
+# it. A bare deployment's ``status`` is one: nothing derives its declared CrashLoopBackOff.
+_ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {"deployment": ("status",)}
 
 
 def _is_declared_field(kind: str, field: str) -> bool:
     """Whether a field of a ``kind`` entry is a declared observation rather than part of the
-    resource: the ``status`` word of a kind whose status is not derived, or a metric figure
-    (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the kind's
-    model. Any other unknown field stays an error naming it, so a typo never passes as an
-    observation of nothing."""
+    resource: the ``status`` word (of a deployment, only a bare one: `_entry`), or a metric
+    figure (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the
+    kind's model. Any other unknown field stays an error naming it, so a typo never passes as
+    an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    if field == "status":
-        return kind not in _DERIVED_STATUS
-    return is_metric_figure(field)
+    return field == "status" or is_metric_figure(field)
 
 
 def _declared_record(
@@ -290,8 +321,8 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     key = resource_key(kind, namespace, name)
     if kind in DECLARED_KINDS:
         return key, None, _declared_record(kind, namespace, name, fields)
-    if kind in _DERIVED_STATUS:
-        fields.pop("status", None)
+    if kind in _DERIVED_STATUS and "containers" in fields:
+        fields.pop("status", None)  # derived from the containers' behaviour, never shown
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
     try:
@@ -355,9 +386,27 @@ class Estate:
         return self.with_resources({**self.copy_data(), **over.copy_data()})
 
     def with_resources(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
-        """An estate of ``resources`` with this one's declared observations: what an operation,
-        a deviation or a restoration changes is resources, never what was declared observed."""
+        """An estate of ``resources`` with this one's declared observations: what a deviation or
+        a restoration varies is resources, never what was declared observed (an agent's write
+        is `written`)."""
         return Estate(resources, copy.deepcopy(self._declared))
+
+    def written(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
+        """The estate after an agent's write left ``resources``: `with_resources`, less the
+        generation-bound observations (`_ENDS_AT_WRITE`) of each object the write changed or
+        deleted — from then on what an operator sees of it is derived, as Kubernetes' status
+        follows a new generation. An object the write left as it was keeps them."""
+        declared = copy.deepcopy(self._declared)
+        for key in list(declared):
+            ended = _ENDS_AT_WRITE.get(key.split("/", 1)[0], ())
+            if not ended or resources.get(key) == self._resources.get(key):
+                continue
+            record = {k: v for k, v in declared[key].items() if k not in ended}
+            if set(record) - _IDENTITY:
+                declared[key] = record
+            else:  # nothing else was declared of it
+                del declared[key]
+        return Estate(resources, declared)
 
     def copy_data(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._resources)
@@ -397,7 +446,13 @@ class Estate:
         return tuple(sorted({key.split("/")[1] for key in self._resources}))
 
     def deployment(self, key: str) -> Deployment:
-        return Deployment.model_validate(self._resources[key])
+        """The deployment at ``key`` with its pod template's containers: those declared, or the
+        one `bare_container` of a deployment that declares none (the data stays as declared)."""
+        deployment = Deployment.model_validate(self._resources[key])
+        if not deployment.bare:
+            return deployment
+        container = bare_container(deployment, parse_key(key)[2])
+        return deployment.model_copy(update={"containers": (container,)})
 
     def config(self, key: str) -> ConfigData:
         return ConfigData.model_validate(self._resources[key])

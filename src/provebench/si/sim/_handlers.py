@@ -147,8 +147,10 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             if not _selected(labels, selector):
                 continue
             conditions = obs.conditions(key)
+            # a bare deployment's declared status, until it is written (`Estate.written`)
+            declared = obs.estate.declared_fields(key).get("status")
             row |= {
-                "status": ", ".join(sorted(conditions)) or "Available",
+                "status": declared or ", ".join(sorted(conditions)) or "Available",
                 "replicas": deployment.replicas,
                 "ready": _ready(obs, key),
                 "labels": labels,
@@ -438,7 +440,7 @@ def _config_patch(obs: Observation, op: Operation, key: str, patch: Mapping[str,
                     message = f"data.{name} of a secret must be base64 of UTF-8 text"
                     return Handled(failure("bad_request", message), op)
             values[name] = value
-    return _changed(obs, op, obs.estate.with_resources(data), f"{op.kind}/{op.name} patched\n")
+    return _changed(obs, op, obs.estate.written(data), f"{op.kind}/{op.name} patched\n")
 
 
 def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handled:
@@ -460,7 +462,7 @@ def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handle
     data[key]["replicas"] = replicas
     if replicas == 0 and data[key].get("wedged"):
         data[key]["wedged"] = False  # R7: no pod is left to be wedged
-    return _changed(obs, op, obs.estate.with_resources(data), f"deployment.apps/{name} scaled\n")
+    return _changed(obs, op, obs.estate.written(data), f"deployment.apps/{name} scaled\n")
 
 
 def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -509,7 +511,7 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
         if data[key].get("wedged"):
             data[key]["wedged"] = False
     body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
-    return Handled(_ok(body), op, obs.estate.with_resources(data) if names else None)
+    return Handled(_ok(body), op, obs.estate.written(data) if names else None)
 
 
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
@@ -533,7 +535,7 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         return Handled(_not_found(op.kind, op.name), op)
     data = obs.estate.copy_data()
     del data[key]
-    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, obs.estate.with_resources(data))
+    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, obs.estate.written(data))
 
 
 def _not_held(verb: str) -> Callable[[Observation, Mapping[str, Any], Operation], Handled]:
