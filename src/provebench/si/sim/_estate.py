@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.sim.declared._kube_objects import DECLARED_ANNOTATION
 from provebench.si.sim.declared._observed import is_metric_figure
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -224,7 +225,22 @@ class Event(BaseModel):
 
 
 class Namespace(BaseModel):
+    """A namespace's metadata, kept and shown (the published profile declares them): its
+    ``zone`` — the scope an agent's ``scope.zones`` is checked against, in both estates
+    (`si.sim._session`) — and its ``labels`` and ``annotations``."""
+
     model_config = _CLOSED
+    zone: str | None = Field(default=None, min_length=1)
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+
+    @model_validator(mode="after")
+    def _no_reserved_annotation(self) -> Namespace:
+        # the annotation a read shows kept and declared fields in (the zone among them): an
+        # author's value there would be overwritten, or pass for the estate's own
+        if self.annotations and DECLARED_ANNOTATION in self.annotations:
+            raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
+        return self
 
 
 KIND_MODELS: dict[str, type[BaseModel]] = {
@@ -466,6 +482,11 @@ class Estate:
     def node(self, key: str) -> Node:
         return Node.model_validate(self._resources[key])
 
+    def namespace(self, name: str) -> Namespace:
+        """The namespace ``name``'s metadata: as declared, or none (one a resource lies in)."""
+        held = self._resources.get(resource_key("namespace", name, name))
+        return Namespace() if held is None else Namespace.model_validate(held)
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Estate)
@@ -502,6 +523,7 @@ __all__ = [
     "EnvVar",
     "Estate",
     "Event",
+    "Namespace",
     "Node",
     "ResourceRequests",
     "Service",

@@ -113,6 +113,22 @@ def _ready(observation: Observation, key: str) -> int:
 # -- reads ---------------------------------------------------------------------------------
 
 
+def _namespace_rows(obs: Observation, namespace: str, selector: str | None) -> list[Any]:
+    """The namespaces, as the declared estate lists them: zone and labels beside the name."""
+    rows: list[Any] = []
+    for name in sorted(set(obs.estate.namespaces()) | {namespace}):
+        held = obs.estate.namespace(name)
+        if not _selected(held.labels or {}, selector):
+            continue
+        row: dict[str, Any] = {"name": name, "status": "Active"}
+        if held.zone is not None:
+            row["zone"] = held.zone
+        if held.labels is not None:
+            row["labels"] = dict(held.labels)
+        rows.append(row)
+    return rows
+
+
 def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
     """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
@@ -131,8 +147,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             if _selected(p.labels, selector)
         ]
     if kind == "namespace":
-        names = sorted(set(obs.estate.namespaces()) | {namespace})
-        return [{"name": name, "status": "Active"} for name in names]
+        return _namespace_rows(obs, namespace, selector)
     rows: list[Any] = []
     for key in obs.estate.keys(kind):
         _, held_in, name = parse_key(key)
@@ -166,13 +181,27 @@ def _list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     return Handled(_ok({"kind": op.kind, "items": rows}), op)
 
 
-def _namespace_manifest(name: str) -> dict[str, Any]:
+def _namespace_manifest(obs: Observation, name: str) -> dict[str, Any]:
+    held = obs.estate.namespace(name)
+    metadata: dict[str, Any] = {"name": name}
+    if held.labels is not None:
+        metadata["labels"] = dict(held.labels)
+    if held.annotations is not None:
+        metadata["annotations"] = dict(held.annotations)
     return {
         "apiVersion": "v1",
         "kind": "Namespace",
-        "metadata": {"name": name},
+        "metadata": metadata,
         "status": {"phase": "Active"},
     }
+
+
+def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
+    """The kept fields of the object at ``key`` without a Kubernetes place: a namespace's
+    ``zone``, shown in `DECLARED_ANNOTATION` as the declared estate shows it (`_metadata`)."""
+    kind, _, name = parse_key(key)
+    zone = obs.estate.namespace(name).zone if kind == "namespace" else None
+    return {} if zone is None else {"zone": zone}
 
 
 def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
@@ -204,7 +233,7 @@ def _derived_manifest(
         return None if pod is None else (f"pod/{namespace}/{name}", pod_manifest(obs, pod))
     if kind == "namespace":
         key = resource_key("namespace", name, name)
-        return (key, _namespace_manifest(name)) if name in obs.estate.namespaces() else None
+        return (key, _namespace_manifest(obs, name)) if name in obs.estate.namespaces() else None
     if kind == "node":
         held = [key for key in obs.estate.keys("node") if parse_key(key)[2] == name]
         return (held[0], _node_manifest(obs, held[0])) if held else None
@@ -222,7 +251,7 @@ def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[
     if found is None:
         return None
     key, manifest = found
-    return with_declared(manifest, obs.estate.declared_fields(key))
+    return with_declared(manifest, {**_unplaced(obs, key), **obs.estate.declared_fields(key)})
 
 
 def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
