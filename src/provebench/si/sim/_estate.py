@@ -34,8 +34,16 @@ DEFAULT_NAMESPACE = "default"
 # Fields of a state entry that describe the entry rather than the resource.
 _ENTRY_META = ("resource", "namespace")
 # Kinds the physical estate holds only as declared observations: no resource of its model
-# derives an alert or a metrics series (the published profile declares both).
-DECLARED_KINDS = ("alert", "metrics")
+# derives an alert or a metrics series, nor the past a scenario declares — log lines, events,
+# traces from before the run (the published profile declares each). Its tools answer them
+# beside what they derive (`_handlers.py`).
+DECLARED_KINDS = ("alert", "metrics", "logs", "events", "traces")
+# The fields of a declared signal kind, each checked (`_signal_problem`) so a misspelt one is an
+# error, never an empty answer: what the declared estate's builders read.
+_SIGNAL_FIELDS: dict[str, tuple[str, str]] = {
+    "logs": ("entries", "a list of log lines (strings)"),
+    "events": ("recent", "a list of events (mappings)"),
+}
 _NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
 _IDENTITY = frozenset({"kind", "name", "namespace"})
 
@@ -293,6 +301,11 @@ _DERIVED_STATUS = ("deployment",)
 # ends them and the derived state takes over (`Estate.written`), so they never go stale beside
 # it. A bare deployment's ``status`` is one: nothing derives its declared CrashLoopBackOff.
 _ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {"deployment": ("status",)}
+# Declared signal data bound to the generation of the workload of the same name: a
+# ``logs/NAME`` entry is what its pods printed, and a write of deployment NAME (a restart's new
+# pods, a scale, a delete) ends it as it ends the status, so a restarted deployment never shows
+# the old run's errors as its own.
+_ENDS_WITH: dict[str, str] = {"logs": "deployment"}
 
 
 def _is_declared_field(kind: str, field: str) -> bool:
@@ -317,6 +330,20 @@ def _declared_record(
     return record | {k: copy.deepcopy(fields[k]) for k in sorted(fields)}
 
 
+def _check_signal(kind: str, fields: Mapping[str, Any], field: str) -> None:
+    """A declared signal entry has its one field, of its shape (`_SIGNAL_FIELDS`)."""
+    if kind not in _SIGNAL_FIELDS:
+        return  # an alert, a metrics series, a trace: held as declared, whatever its fields
+    wanted, shape = _SIGNAL_FIELDS[kind]
+    for name in sorted(fields):
+        if name != wanted:
+            raise ProvebenchError(f"a {kind} entry has `{wanted}` only", field=f"{field}.{name}")
+    value = fields.get(wanted)
+    element = str if kind == "logs" else Mapping
+    if not isinstance(value, list) or not all(isinstance(v, element) for v in value):
+        raise ProvebenchError(f"`{wanted}` must be {shape}", field=f"{field}.{wanted}")
+
+
 def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[str, Any] | None]:
     """One state entry → its key, its resource fields (None for a kind held only as declared
     observations) and its declared observations (None when it declares none)."""
@@ -336,6 +363,7 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     fields = {k: v for k, v in raw.items() if k not in _ENTRY_META}
     key = resource_key(kind, namespace, name)
     if kind in DECLARED_KINDS:
+        _check_signal(kind, fields, field)
         return key, None, _declared_record(kind, namespace, name, fields)
     if kind in _DERIVED_STATUS and "containers" in fields:
         fields.pop("status", None)  # derived from the containers' behaviour, never shown
@@ -409,12 +437,20 @@ class Estate:
 
     def written(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
         """The estate after an agent's write left ``resources``: `with_resources`, less the
-        generation-bound observations (`_ENDS_AT_WRITE`) of each object the write changed or
-        deleted — from then on what an operator sees of it is derived, as Kubernetes' status
-        follows a new generation. An object the write left as it was keeps them."""
+        generation-bound observations of each object the write changed or deleted (its
+        `_ENDS_AT_WRITE` fields, the `_ENDS_WITH` signal data of its name) — from then on what
+        an operator sees of it is derived, as Kubernetes' status follows a new generation. An
+        object the write left as it was keeps them."""
         declared = copy.deepcopy(self._declared)
         for key in list(declared):
-            ended = _ENDS_AT_WRITE.get(key.split("/", 1)[0], ())
+            kind, namespace, name = parse_key(key)
+            holder = _ENDS_WITH.get(kind)
+            if holder is not None:
+                of = resource_key(holder, namespace, name)
+                if resources.get(of) != self._resources.get(of):
+                    del declared[key]
+                continue
+            ended = _ENDS_AT_WRITE.get(kind, ())
             if not ended or resources.get(key) == self._resources.get(key):
                 continue
             record = {k: v for k, v in declared[key].items() if k not in ended}

@@ -41,9 +41,13 @@ from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import object_of, with_declared
 from provebench.si.sim.declared._observed import (
     alerts_answer,
+    chosen_trace,
+    declared_events,
+    log_lines,
     metric_figures,
     metrics_answer,
     series_answer,
+    trace_answer,
 )
 
 # The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
@@ -263,8 +267,10 @@ def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
 
 
 def _events(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """The namespace's declared past events (``events/NAMESPACE``), then the derived ones."""
     namespace = _ns(op)
-    events = [
+    past = declared_events(obs.estate.declared(resource_key("events", namespace, namespace)))
+    events = past + [
         {
             "count": e.count,
             "message": e.message,
@@ -287,21 +293,33 @@ def _pod_lines(pod: PodView) -> list[str]:
     ]
 
 
+def _declared_lines(obs: Observation, namespace: str, name: str, pod: PodView | None) -> Any:
+    """The declared ``logs/…`` entry for a read of ``name``: its workload's (a pod's
+    deployment's), else its own, as the declared estate finds it; None when none is declared."""
+    workload = pod.deployment if pod is not None else name
+    return obs.estate.declared(resource_key("logs", namespace, workload)) or obs.estate.declared(
+        resource_key("logs", namespace, name)
+    )
+
+
 def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     """A pod's log lines (every container's, each prefixed with its name when there are
     several), or a deployment's: those of its first pod, as ``kubectl logs deployment/NAME``
-    reads one pod. A crash-looping container shows its last run's lines."""
+    reads one pod. A crash-looping container shows its last run's lines. The lines a scenario
+    declares of the workload (``logs/NAME``, until it is written: `Estate.written`) come first,
+    as the declared estate answers them; a ``logs/NAME`` of no workload is answered alone."""
     namespace, name = _ns(op), op.name or ""
     pod = _pod(obs, namespace, name)
+    declared = log_lines(_declared_lines(obs, namespace, name, pod))
     if pod is None:
         key = resource_key("deployment", namespace, name)
         pods = sorted(obs.pods_of(key), key=lambda p: p.name) if key in obs.estate else None
-        if pods is None:
+        if pods is None and _declared_lines(obs, namespace, name, None) is None:
             return Handled(_not_found("workload", name), op)
         if not pods:
-            return Handled(_ok(""), op)
+            return Handled(_ok("".join(f"{line}\n" for line in declared)), op)
         pod = pods[0]
-    lines = _pod_lines(pod)
+    lines = declared + _pod_lines(pod)
     if not lines:
         waiting = next(
             (v for v in pod.containers if v.outcome.waiting_reason and v.outcome.phase != "crash"),
@@ -391,18 +409,36 @@ def _trace_body(trace: Any) -> dict[str, Any]:
     }
 
 
+def _declared_traces(obs: Observation) -> dict[str, Any]:
+    """The declared ``traces/NAME`` entries by name (the first of a name, in key order)."""
+    held: dict[str, Any] = {}
+    for key in obs.estate.declared_keys("traces"):
+        record = obs.estate.declared(key) or {}
+        held.setdefault(str(record.get("name")), record)
+    return held
+
+
 def _traces_list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    return Handled(_ok({"items": [trace.trace_id for trace in obs.traces]}), op)
+    """The derived traces' ids, then the declared traces' names not among them."""
+    derived = [trace.trace_id for trace in obs.traces]
+    declared = [name for name in _declared_traces(obs) if name not in derived]
+    return Handled(_ok({"items": derived + declared}), op)
 
 
 def _traces_get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """One trace, chosen among the derived and the declared ones as the declared estate chooses
+    (`chosen_trace`); a derived trace's body, or a declared one as declared."""
     name = op.name or ""
-    exact = [t for t in obs.traces if t.trace_id == name]
-    partial = [t for t in obs.traces if name and name in t.trace_id]
-    chosen = exact or (partial if len(partial) == 1 else [])
-    if not chosen:
+    derived: dict[str, Any] = {}
+    for trace in obs.traces:
+        derived.setdefault(trace.trace_id, trace)  # the first of an id, as before
+    declared = _declared_traces(obs)
+    chosen = chosen_trace([*derived, *(n for n in declared if n not in derived)], name)
+    if chosen is None:
         return Handled(_not_found("trace", name), op)
-    return Handled(_ok(_trace_body(chosen[0])), op)
+    if chosen in derived:
+        return Handled(_ok(_trace_body(derived[chosen])), op)
+    return Handled(_ok(trace_answer(declared[chosen])), op)
 
 
 def _exec(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
