@@ -16,6 +16,7 @@ from provebench.si.sim import Session, build_scene
 from provebench.si.sim._check import check_counterfactual
 from provebench.si.sim._estate import Estate
 from provebench.si.sim.declared import DeclaredSession
+from provebench.si.sim.declared._observed import chosen_trace
 from tests.si.sim.sim_helpers import MISLEADING, variant
 
 # the published profile's shapes (cascading-diagnosis-001, historical-context-001,
@@ -145,3 +146,11 @@ def test_si_check_names_them_unproved_and_a_baseline_may_not_declare_one() -> No
 
     with pytest.raises(ProvebenchError, match="declared observation"):
         build_scene(variant(MISLEADING, in_baseline))
+
+
+def test_a_trace_is_chosen_by_its_name_or_one_name_that_holds_it() -> None:
+    assert chosen_trace(["slow-1", "fast-2"], "slow") == "slow-1"
+    assert chosen_trace(["slow", "slow-1"], "slow") == "slow"  # the exact name first
+    assert chosen_trace(["slow-1", "slow-2"], "slow") is None  # ambiguous
+    assert chosen_trace(["slow-1", "slow-1"], "slow") is None  # held in two namespaces
+    assert chosen_trace(["slow-1"], "") is None

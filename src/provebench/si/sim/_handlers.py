@@ -433,7 +433,8 @@ def _traces_get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Han
     for trace in obs.traces:
         derived.setdefault(trace.trace_id, trace)  # the first of an id, as before
     declared = _declared_traces(obs)
-    chosen = chosen_trace([*derived, *(n for n in declared if n not in derived)], name)
+    ids = [trace.trace_id for trace in obs.traces]
+    chosen = chosen_trace([*ids, *(n for n in declared if n not in derived)], name)
     if chosen is None:
         return Handled(_not_found("trace", name), op)
     if chosen in derived:

@@ -58,7 +58,8 @@ def declared_events(events: Mapping[str, Any] | None) -> list[Any]:
 
 def chosen_trace(names: Iterable[str], name: str) -> str | None:
     """The trace `traces_get` answers for ``name``: the one so named, else the one name that
-    contains it when exactly one does; None when none or several do."""
+    contains it when exactly one does; None when none or several do (a name held twice, in
+    two namespaces, counts twice)."""
     held = list(names)
     if name in held:
         return name

@@ -563,10 +563,11 @@ class Performer:
 
     def _traces_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         name = op.name or ""
+        held = list(self.estate.items("traces"))
         traces: dict[str, Any] = {}
-        for trace in self.estate.items("traces"):
+        for trace in held:
             traces.setdefault(trace["name"], trace)  # the first of one name, in key order
-        chosen = chosen_trace(traces, name)
+        chosen = chosen_trace([t["name"] for t in held], name)
         if chosen is None:
             return self._missing("trace", name)
         return _ok(trace_answer(traces[chosen]))
