@@ -38,7 +38,7 @@ _ENTRY_META = ("resource", "namespace")
 # traces from before the run (the published profile declares each). Its tools answer them
 # beside what they derive (`_handlers.py`).
 DECLARED_KINDS = ("alert", "metrics", "logs", "events", "traces")
-# The fields of a declared signal kind, each checked (`_signal_problem`) so a misspelt one is an
+# The fields of a declared signal kind, each checked (`_check_signal`) so a misspelt one is an
 # error, never an empty answer: what the declared estate's builders read.
 _SIGNAL_FIELDS: dict[str, tuple[str, str]] = {
     "logs": ("entries", "a list of log lines (strings)"),
@@ -504,7 +504,8 @@ class Estate:
         if not deployment.bare:
             return deployment
         container = bare_container(deployment, parse_key(key)[2])
-        return deployment.model_copy(update={"containers": (container,)})
+        # the image moves into its container: one pod template, as a declared one is
+        return deployment.model_copy(update={"containers": (container,), "image": None})
 
     def config(self, key: str) -> ConfigData:
         return ConfigData.model_validate(self._resources[key])
