@@ -3,7 +3,8 @@
 What a Form B scenario declares observed but no rule derives — a `cpu_usage` figure, a node's
 `status`, an `alert/…` or `metrics/…` entry — is held beside the resources: the tools answer it
 with the declared estate's shapes, and the counterfactual (`si check`) neither varies nor proves
-it, and says so. A deployment's `status` is derived, so its declared word is none of them.
+it, and says so. The `status` of a deployment with `containers` is derived, so its declared word
+is none of them (a bare deployment's is one: test_bare_deployments.py).
 """
 
 from __future__ import annotations

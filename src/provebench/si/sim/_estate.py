@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.sim.declared._kube_objects import DECLARED_ANNOTATION
 from provebench.si.sim.declared._observed import is_metric_figure
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -33,8 +34,16 @@ DEFAULT_NAMESPACE = "default"
 # Fields of a state entry that describe the entry rather than the resource.
 _ENTRY_META = ("resource", "namespace")
 # Kinds the physical estate holds only as declared observations: no resource of its model
-# derives an alert or a metrics series (the published profile declares both).
-DECLARED_KINDS = ("alert", "metrics")
+# derives an alert or a metrics series, nor the past a scenario declares — log lines, events,
+# traces from before the run (the published profile declares each). Its tools answer them
+# beside what they derive (`_handlers.py`).
+DECLARED_KINDS = ("alert", "metrics", "logs", "events", "traces")
+# The fields of a declared signal kind, each checked (`_check_signal`) so a misspelt one is an
+# error, never an empty answer: what the declared estate's builders read.
+_SIGNAL_FIELDS: dict[str, tuple[str, str]] = {
+    "logs": ("entries", "a list of log lines (strings)"),
+    "events": ("recent", "a list of events (mappings)"),
+}
 _NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
 _IDENTITY = frozenset({"kind", "name", "namespace"})
 
@@ -132,7 +141,13 @@ class Deployment(BaseModel):
     model_config = _CLOSED
     replicas: int = Field(default=1, ge=0, le=20)
     labels: dict[str, str] | None = None
-    containers: tuple[Container, ...] = Field(min_length=1)
+    # The pod template's containers, each with its image's behaviour. A deployment may declare
+    # none and a bare ``image`` instead (the published profile's Form A shape): it runs one
+    # container of that image with no behaviour (`Estate.deployment`, `bare_container`) — the
+    # estate derives nothing it was not told, so such a deployment runs, ready, and its declared
+    # ``status`` is a declared observation until it is written (docs/si-lab.md).
+    containers: tuple[Container, ...] = ()
+    image: str | None = None
     # Scheduling (docs/si-lab.md R6): a pod is placed on a declared node only where its
     # requests fit; with no node declared nothing is scheduled by the model.
     resource_requests: ResourceRequests | None = None
@@ -146,6 +161,28 @@ class Deployment(BaseModel):
     # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
     # template, so the pods get new names.
     rollout_restarts: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_pod_template(self) -> Deployment:
+        if "containers" in self.model_fields_set and not self.containers:
+            raise ValueError("containers, when declared, lists at least one container")
+        if self.containers and self.image is not None:
+            raise ValueError(
+                "a deployment declares containers (each with its image) or a bare image, not both"
+            )
+        return self
+
+    @property
+    def bare(self) -> bool:
+        """Whether the deployment declares no containers (a bare ``image``, or none)."""
+        return not self.containers
+
+
+def bare_container(deployment: Deployment, name: str) -> Container:
+    """The one container a deployment without ``containers`` runs: named after the deployment
+    (as its default image is, `_derive._image`), of its declared ``image``, with no behaviour —
+    it needs no environment, reads no config, dials nothing, so it runs and is ready."""
+    return Container(name=name, image=deployment.image)
 
 
 class Node(BaseModel):
@@ -196,7 +233,22 @@ class Event(BaseModel):
 
 
 class Namespace(BaseModel):
+    """A namespace's metadata, kept and shown (the published profile declares them): its
+    ``zone`` — the scope an agent's ``scope.zones`` is checked against, in both estates
+    (`si.sim._session`) — and its ``labels`` and ``annotations``."""
+
     model_config = _CLOSED
+    zone: str | None = Field(default=None, min_length=1)
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+
+    @model_validator(mode="after")
+    def _no_reserved_annotation(self) -> Namespace:
+        # the annotation a read shows kept and declared fields in (the zone among them): an
+        # author's value there would be overwritten, or pass for the estate's own
+        if self.annotations and DECLARED_ANNOTATION in self.annotations:
+            raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
+        return self
 
 
 KIND_MODELS: dict[str, type[BaseModel]] = {
@@ -238,25 +290,33 @@ def _location(loc: Sequence[int | str]) -> str:
     return out
 
 
-# Kinds whose status the simulator derives (`_derive.py`): a declared ``status`` of one is the
-# scenario author's note, checked against the derived one (`si check`, ``declared_status``) and
-# never shown — shown beside the derived status it would go stale at the agent's first write
-# and contradict it (a scripted operator, seeing a restarted deployment still "declared"
-# CrashLoopBackOff, rolled it back).
+# Kinds whose status the simulator derives (`_derive.py`) from what the entry declares: a
+# declared ``status`` of a deployment with ``containers`` is the scenario author's note, checked
+# against the derived one (`si check`, ``declared_status``) and never shown — shown beside the
+# derived status it would go stale at the agent's first write and contradict it (a scripted
+# operator, seeing a restarted deployment still "declared" CrashLoopBackOff, rolled it back).
 _DERIVED_STATUS = ("deployment",)
+# Declared observations of an object's own state, bound to its generation: what an operator sees
+# until the object is written. A write that changes the object (a scale, a restart, a delete)
+# ends them and the derived state takes over (`Estate.written`), so they never go stale beside
+# it. A bare deployment's ``status`` is one: nothing derives its declared CrashLoopBackOff.
+_ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {"deployment": ("status",)}
+# Declared signal data bound to the generation of the workload of the same name: a
+# ``logs/NAME`` entry is what its pods printed, and a write of deployment NAME (a restart's new
+# pods, a scale, a delete) ends it as it ends the status, so a restarted deployment never shows
+# the old run's errors as its own.
+_ENDS_WITH: dict[str, str] = {"logs": "deployment"}
 
 
 def _is_declared_field(kind: str, field: str) -> bool:
     """Whether a field of a ``kind`` entry is a declared observation rather than part of the
-    resource: the ``status`` word of a kind whose status is not derived, or a metric figure
-    (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the kind's
-    model. Any other unknown field stays an error naming it, so a typo never passes as an
-    observation of nothing."""
+    resource: the ``status`` word (of a deployment, only a bare one: `_entry`), or a metric
+    figure (``cpu_usage``, ``memory_usage``, ``memory_pressure`` …) that is not a field of the
+    kind's model. Any other unknown field stays an error naming it, so a typo never passes as
+    an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    if field == "status":
-        return kind not in _DERIVED_STATUS
-    return is_metric_figure(field)
+    return field == "status" or is_metric_figure(field)
 
 
 def _declared_record(
@@ -268,6 +328,20 @@ def _declared_record(
     if kind not in CLUSTER_KINDS:
         record["namespace"] = namespace
     return record | {k: copy.deepcopy(fields[k]) for k in sorted(fields)}
+
+
+def _check_signal(kind: str, fields: Mapping[str, Any], field: str) -> None:
+    """A declared signal entry has its one field, of its shape (`_SIGNAL_FIELDS`)."""
+    if kind not in _SIGNAL_FIELDS:
+        return  # an alert, a metrics series, a trace: held as declared, whatever its fields
+    wanted, shape = _SIGNAL_FIELDS[kind]
+    for name in sorted(fields):
+        if name != wanted:
+            raise ProvebenchError(f"a {kind} entry has `{wanted}` only", field=f"{field}.{name}")
+    value = fields.get(wanted)
+    element = str if kind == "logs" else Mapping
+    if not isinstance(value, list) or not all(isinstance(v, element) for v in value):
+        raise ProvebenchError(f"`{wanted}` must be {shape}", field=f"{field}.{wanted}")
 
 
 def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[str, Any] | None]:
@@ -289,9 +363,10 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     fields = {k: v for k, v in raw.items() if k not in _ENTRY_META}
     key = resource_key(kind, namespace, name)
     if kind in DECLARED_KINDS:
+        _check_signal(kind, fields, field)
         return key, None, _declared_record(kind, namespace, name, fields)
-    if kind in _DERIVED_STATUS:
-        fields.pop("status", None)
+    if kind in _DERIVED_STATUS and "containers" in fields:
+        fields.pop("status", None)  # derived from the containers' behaviour, never shown
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
     try:
@@ -355,9 +430,35 @@ class Estate:
         return self.with_resources({**self.copy_data(), **over.copy_data()})
 
     def with_resources(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
-        """An estate of ``resources`` with this one's declared observations: what an operation,
-        a deviation or a restoration changes is resources, never what was declared observed."""
+        """An estate of ``resources`` with this one's declared observations: what a deviation or
+        a restoration varies is resources, never what was declared observed (an agent's write
+        is `written`)."""
         return Estate(resources, copy.deepcopy(self._declared))
+
+    def written(self, resources: Mapping[str, dict[str, Any]]) -> Estate:
+        """The estate after an agent's write left ``resources``: `with_resources`, less the
+        generation-bound observations of each object the write changed or deleted (its
+        `_ENDS_AT_WRITE` fields, the `_ENDS_WITH` signal data of its name) — from then on what
+        an operator sees of it is derived, as Kubernetes' status follows a new generation. An
+        object the write left as it was keeps them."""
+        declared = copy.deepcopy(self._declared)
+        for key in list(declared):
+            kind, namespace, name = parse_key(key)
+            holder = _ENDS_WITH.get(kind)
+            if holder is not None:
+                of = resource_key(holder, namespace, name)
+                if resources.get(of) != self._resources.get(of):
+                    del declared[key]
+                continue
+            ended = _ENDS_AT_WRITE.get(kind, ())
+            if not ended or resources.get(key) == self._resources.get(key):
+                continue
+            record = {k: v for k, v in declared[key].items() if k not in ended}
+            if set(record) - _IDENTITY:
+                declared[key] = record
+            else:  # nothing else was declared of it
+                del declared[key]
+        return Estate(resources, declared)
 
     def copy_data(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._resources)
@@ -397,7 +498,14 @@ class Estate:
         return tuple(sorted({key.split("/")[1] for key in self._resources}))
 
     def deployment(self, key: str) -> Deployment:
-        return Deployment.model_validate(self._resources[key])
+        """The deployment at ``key`` with its pod template's containers: those declared, or the
+        one `bare_container` of a deployment that declares none (the data stays as declared)."""
+        deployment = Deployment.model_validate(self._resources[key])
+        if not deployment.bare:
+            return deployment
+        container = bare_container(deployment, parse_key(key)[2])
+        # the image moves into its container: one pod template, as a declared one is
+        return deployment.model_copy(update={"containers": (container,), "image": None})
 
     def config(self, key: str) -> ConfigData:
         return ConfigData.model_validate(self._resources[key])
@@ -410,6 +518,11 @@ class Estate:
 
     def node(self, key: str) -> Node:
         return Node.model_validate(self._resources[key])
+
+    def namespace(self, name: str) -> Namespace:
+        """The namespace ``name``'s metadata: as declared, or none (one a resource lies in)."""
+        held = self._resources.get(resource_key("namespace", name, name))
+        return Namespace() if held is None else Namespace.model_validate(held)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -447,6 +560,7 @@ __all__ = [
     "EnvVar",
     "Estate",
     "Event",
+    "Namespace",
     "Node",
     "ResourceRequests",
     "Service",

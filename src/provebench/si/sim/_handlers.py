@@ -41,9 +41,13 @@ from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import object_of, with_declared
 from provebench.si.sim.declared._observed import (
     alerts_answer,
+    chosen_trace,
+    declared_events,
+    log_lines,
     metric_figures,
     metrics_answer,
     series_answer,
+    trace_answer,
 )
 
 # The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
@@ -113,6 +117,22 @@ def _ready(observation: Observation, key: str) -> int:
 # -- reads ---------------------------------------------------------------------------------
 
 
+def _namespace_rows(obs: Observation, namespace: str, selector: str | None) -> list[Any]:
+    """The namespaces, as the declared estate lists them: zone and labels beside the name."""
+    rows: list[Any] = []
+    for name in sorted(set(obs.estate.namespaces()) | {namespace}):
+        held = obs.estate.namespace(name)
+        if not _selected(held.labels or {}, selector):
+            continue
+        row: dict[str, Any] = {"name": name, "status": "Active"}
+        if held.zone is not None:
+            row["zone"] = held.zone
+        if held.labels is not None:
+            row["labels"] = dict(held.labels)
+        rows.append(row)
+    return rows
+
+
 def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
     """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
@@ -131,8 +151,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             if _selected(p.labels, selector)
         ]
     if kind == "namespace":
-        names = sorted(set(obs.estate.namespaces()) | {namespace})
-        return [{"name": name, "status": "Active"} for name in names]
+        return _namespace_rows(obs, namespace, selector)
     rows: list[Any] = []
     for key in obs.estate.keys(kind):
         _, held_in, name = parse_key(key)
@@ -147,8 +166,10 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             if not _selected(labels, selector):
                 continue
             conditions = obs.conditions(key)
+            # a bare deployment's declared status, until it is written (`Estate.written`)
+            declared = obs.estate.declared_fields(key).get("status")
             row |= {
-                "status": ", ".join(sorted(conditions)) or "Available",
+                "status": declared or ", ".join(sorted(conditions)) or "Available",
                 "replicas": deployment.replicas,
                 "ready": _ready(obs, key),
                 "labels": labels,
@@ -164,13 +185,27 @@ def _list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     return Handled(_ok({"kind": op.kind, "items": rows}), op)
 
 
-def _namespace_manifest(name: str) -> dict[str, Any]:
+def _namespace_manifest(obs: Observation, name: str) -> dict[str, Any]:
+    held = obs.estate.namespace(name)
+    metadata: dict[str, Any] = {"name": name}
+    if held.labels is not None:
+        metadata["labels"] = dict(held.labels)
+    if held.annotations is not None:
+        metadata["annotations"] = dict(held.annotations)
     return {
         "apiVersion": "v1",
         "kind": "Namespace",
-        "metadata": {"name": name},
+        "metadata": metadata,
         "status": {"phase": "Active"},
     }
+
+
+def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
+    """The kept fields of the object at ``key`` without a Kubernetes place: a namespace's
+    ``zone``, shown in `DECLARED_ANNOTATION` as the declared estate shows it (`_metadata`)."""
+    kind, _, name = parse_key(key)
+    zone = obs.estate.namespace(name).zone if kind == "namespace" else None
+    return {} if zone is None else {"zone": zone}
 
 
 def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
@@ -202,7 +237,7 @@ def _derived_manifest(
         return None if pod is None else (f"pod/{namespace}/{name}", pod_manifest(obs, pod))
     if kind == "namespace":
         key = resource_key("namespace", name, name)
-        return (key, _namespace_manifest(name)) if name in obs.estate.namespaces() else None
+        return (key, _namespace_manifest(obs, name)) if name in obs.estate.namespaces() else None
     if kind == "node":
         held = [key for key in obs.estate.keys("node") if parse_key(key)[2] == name]
         return (held[0], _node_manifest(obs, held[0])) if held else None
@@ -220,7 +255,7 @@ def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[
     if found is None:
         return None
     key, manifest = found
-    return with_declared(manifest, obs.estate.declared_fields(key))
+    return with_declared(manifest, {**_unplaced(obs, key), **obs.estate.declared_fields(key)})
 
 
 def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -232,8 +267,10 @@ def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
 
 
 def _events(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """The namespace's declared past events (``events/NAMESPACE``), then the derived ones."""
     namespace = _ns(op)
-    events = [
+    past = declared_events(obs.estate.declared(resource_key("events", namespace, namespace)))
+    events = past + [
         {
             "count": e.count,
             "message": e.message,
@@ -256,21 +293,33 @@ def _pod_lines(pod: PodView) -> list[str]:
     ]
 
 
+def _declared_lines(obs: Observation, namespace: str, name: str, pod: PodView | None) -> Any:
+    """The declared ``logs/…`` entry for a read of ``name``: its workload's (a pod's
+    deployment's), else its own, as the declared estate finds it; None when none is declared."""
+    workload = pod.deployment if pod is not None else name
+    return obs.estate.declared(resource_key("logs", namespace, workload)) or obs.estate.declared(
+        resource_key("logs", namespace, name)
+    )
+
+
 def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     """A pod's log lines (every container's, each prefixed with its name when there are
     several), or a deployment's: those of its first pod, as ``kubectl logs deployment/NAME``
-    reads one pod. A crash-looping container shows its last run's lines."""
+    reads one pod. A crash-looping container shows its last run's lines. The lines a scenario
+    declares of the workload (``logs/NAME``, until it is written: `Estate.written`) come first,
+    as the declared estate answers them; a ``logs/NAME`` of no workload is answered alone."""
     namespace, name = _ns(op), op.name or ""
     pod = _pod(obs, namespace, name)
+    declared = log_lines(_declared_lines(obs, namespace, name, pod))
     if pod is None:
         key = resource_key("deployment", namespace, name)
         pods = sorted(obs.pods_of(key), key=lambda p: p.name) if key in obs.estate else None
-        if pods is None:
+        if pods is None and _declared_lines(obs, namespace, name, None) is None:
             return Handled(_not_found("workload", name), op)
         if not pods:
-            return Handled(_ok(""), op)
+            return Handled(_ok("".join(f"{line}\n" for line in declared)), op)
         pod = pods[0]
-    lines = _pod_lines(pod)
+    lines = declared + _pod_lines(pod)
     if not lines:
         waiting = next(
             (v for v in pod.containers if v.outcome.waiting_reason and v.outcome.phase != "crash"),
@@ -360,18 +409,37 @@ def _trace_body(trace: Any) -> dict[str, Any]:
     }
 
 
+def _declared_traces(obs: Observation) -> dict[str, Any]:
+    """The declared ``traces/NAME`` entries by name (the first of a name, in key order)."""
+    held: dict[str, Any] = {}
+    for key in obs.estate.declared_keys("traces"):
+        record = obs.estate.declared(key) or {}
+        held.setdefault(str(record.get("name")), record)
+    return held
+
+
 def _traces_list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    return Handled(_ok({"items": [trace.trace_id for trace in obs.traces]}), op)
+    """The derived traces' ids, then the declared traces' names not among them."""
+    derived = [trace.trace_id for trace in obs.traces]
+    declared = [name for name in _declared_traces(obs) if name not in derived]
+    return Handled(_ok({"items": derived + declared}), op)
 
 
 def _traces_get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """One trace, chosen among the derived and the declared ones as the declared estate chooses
+    (`chosen_trace`); a derived trace's body, or a declared one as declared."""
     name = op.name or ""
-    exact = [t for t in obs.traces if t.trace_id == name]
-    partial = [t for t in obs.traces if name and name in t.trace_id]
-    chosen = exact or (partial if len(partial) == 1 else [])
-    if not chosen:
+    derived: dict[str, Any] = {}
+    for trace in obs.traces:
+        derived.setdefault(trace.trace_id, trace)  # the first of an id, as before
+    declared = _declared_traces(obs)
+    ids = [trace.trace_id for trace in obs.traces]
+    chosen = chosen_trace([*ids, *(n for n in declared if n not in derived)], name)
+    if chosen is None:
         return Handled(_not_found("trace", name), op)
-    return Handled(_ok(_trace_body(chosen[0])), op)
+    if chosen in derived:
+        return Handled(_ok(_trace_body(derived[chosen])), op)
+    return Handled(_ok(trace_answer(declared[chosen])), op)
 
 
 def _exec(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -438,7 +506,7 @@ def _config_patch(obs: Observation, op: Operation, key: str, patch: Mapping[str,
                     message = f"data.{name} of a secret must be base64 of UTF-8 text"
                     return Handled(failure("bad_request", message), op)
             values[name] = value
-    return _changed(obs, op, obs.estate.with_resources(data), f"{op.kind}/{op.name} patched\n")
+    return _changed(obs, op, obs.estate.written(data), f"{op.kind}/{op.name} patched\n")
 
 
 def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handled:
@@ -460,7 +528,7 @@ def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handle
     data[key]["replicas"] = replicas
     if replicas == 0 and data[key].get("wedged"):
         data[key]["wedged"] = False  # R7: no pod is left to be wedged
-    return _changed(obs, op, obs.estate.with_resources(data), f"deployment.apps/{name} scaled\n")
+    return _changed(obs, op, obs.estate.written(data), f"deployment.apps/{name} scaled\n")
 
 
 def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -509,7 +577,7 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
         if data[key].get("wedged"):
             data[key]["wedged"] = False
     body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
-    return Handled(_ok(body), op, obs.estate.with_resources(data) if names else None)
+    return Handled(_ok(body), op, obs.estate.written(data) if names else None)
 
 
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
@@ -533,7 +601,7 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         return Handled(_not_found(op.kind, op.name), op)
     data = obs.estate.copy_data()
     del data[key]
-    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, obs.estate.with_resources(data))
+    return Handled(_ok(f'{op.kind} "{op.name}" deleted\n'), op, obs.estate.written(data))
 
 
 def _not_held(verb: str) -> Callable[[Observation, Mapping[str, Any], Operation], Handled]:

@@ -67,15 +67,16 @@ def check_interfaces(scenario: Scenario) -> None:
             )
 
 
-def _scope_namespaces(scope: Mapping[str, Any]) -> frozenset[str] | None:
-    namespaces = scope.get("namespaces")
-    if namespaces is None:
+def _scope_names(scope: Mapping[str, Any], part: str) -> frozenset[str] | None:
+    """``scope.namespaces`` or ``scope.zones``: None when not declared (no limit)."""
+    names = scope.get(part)
+    if names is None:
         return None
-    if not isinstance(namespaces, list) or not all(isinstance(n, str) for n in namespaces):
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ProvebenchError(
-            "must be a list of namespace names", field="preconditions.agent.scope.namespaces"
+            f"must be a list of {part[:-1]} names", field=f"preconditions.agent.scope.{part}"
         )
-    return frozenset(namespaces)
+    return frozenset(names)
 
 
 class Session(SelectorWrites):
@@ -91,7 +92,8 @@ class Session(SelectorWrites):
         self.scope: dict[str, JsonValue] = dict(agent.scope or {})
         offered = tools_for(agent.tools)
         self.tools: tuple[ToolSpec, ...] = tuple(tool.spec for tool in offered)
-        self._namespaces = _scope_namespaces(self.scope)
+        self._namespaces = _scope_names(self.scope, "namespaces")
+        self._zones = _scope_names(self.scope, "zones")
         self._by_name = {tool.spec.name: tool for tool in offered}
         self._estate = estate
         self._observation: Observation = observe(estate)
@@ -159,6 +161,11 @@ class Session(SelectorWrites):
             )
         if self._namespaces is not None and namespace not in self._namespaces:
             return f"namespace {namespace!r} is outside the agent's scope"
+        # a namespace's declared zone outside `scope.zones`, as the declared estate refuses it
+        # (Execution §2.2: the environment enforces the scope, reads included)
+        zone = self._estate.namespace(namespace).zone
+        if self._zones is not None and zone is not None and zone not in self._zones:
+            return f"namespace {namespace!r} is in zone {zone!r}, outside the agent's zones"
         return None
 
     def _dispatch(

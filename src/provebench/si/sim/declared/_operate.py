@@ -38,7 +38,15 @@ from provebench.si.sim.declared._estate import (
     shown,
 )
 from provebench.si.sim.declared._kube_objects import object_of
-from provebench.si.sim.declared._observed import alerts_answer, metrics_answer, series_answer
+from provebench.si.sim.declared._observed import (
+    alerts_answer,
+    chosen_trace,
+    declared_events,
+    log_lines,
+    metrics_answer,
+    series_answer,
+    trace_answer,
+)
 from provebench.si.sim.declared._tools import Tool
 
 IMAGE_PULL_FAILURE: Final = "image-pull-backoff-on-restart"
@@ -243,8 +251,7 @@ class Performer:
 
     def _orchestration_events(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         namespace = op.namespace or DEFAULT_NAMESPACE
-        declared = self.estate.get("events", namespace, namespace)
-        recent = list(declared.get("recent", [])) if declared is not None else []
+        recent = declared_events(self.estate.get("events", namespace, namespace))
         return _ok({"namespace": namespace, "events": recent})
 
     # -- container-orchestration writes -----------------------------------------------------
@@ -525,9 +532,7 @@ class Performer:
         )
         if pod is None and deployment is None and logs is None:
             return self._missing("workload", name)
-        lines: list[str] = []
-        if logs is not None:
-            lines += [str(line) for line in logs.get("entries") or []]
+        lines = log_lines(logs)
         for holder in (deployment, pod):
             if holder is None:
                 continue
@@ -558,13 +563,14 @@ class Performer:
 
     def _traces_get(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         name = op.name or ""
-        traces = list(self.estate.items("traces"))
-        exact = [t for t in traces if t["name"] == name]
-        partial = [t for t in traces if name and name in t["name"]]
-        chosen = exact or (partial if len(partial) == 1 else [])
-        if not chosen:
+        held = list(self.estate.items("traces"))
+        traces: dict[str, Any] = {}
+        for trace in held:
+            traces.setdefault(trace["name"], trace)  # the first of one name, in key order
+        chosen = chosen_trace([t["name"] for t in held], name)
+        if chosen is None:
             return self._missing("trace", name)
-        return _ok(shown(chosen[0]))
+        return _ok(trace_answer(traces[chosen]))
 
     def _dashboards_list(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
         return _ok({"items": [d["name"] for d in self.estate.items("dashboard")]})
