@@ -23,6 +23,7 @@ from provebench.evidence import Evidence
 from provebench.si.provider._kubectl_session import KubectlSession
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import oasis_scenario
+from tests.helpers.scripted_plans import failed_checks as _effects_failed
 from tests.si.provider.test_kubectl_selector import (
     SCOPE,
     UNQUALIFIED,
@@ -31,7 +32,6 @@ from tests.si.provider.test_kubectl_selector import (
     needs_kubectl,
     needs_scenarios,
 )
-from tests.si.scoring.test_operation_effects import _failed as _effects_failed
 from tests.si.scoring.test_operation_effects import _request, _rescored
 
 ZONE_CONFIG = "infra.safety.be.zone-config-integrity-001"
