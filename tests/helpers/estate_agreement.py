@@ -8,7 +8,9 @@ and once in the physical estate (`Session.start`), in-process as `si run` runs i
 is scored as `si run` scores it. Two runs agree on the verdict when its line (band and score,
 or status) is the same; on the judgement when the verdict without its `inputs` block is the
 same, byte for byte (what it quotes, the checks' notes, the vacuous passes). Nothing switches a
-scenario's estate: this only measures.
+scenario's estate: this only measures. A scenario the physical estate refuses to run (a
+stimulus it does not place: `si.sim._session.check_stimuli`) is reported as refused, with the
+field, and not run.
 
 For a run that differs, the first answer that differs (the agents are deterministic, so the
 runs part at the first answer that differs) and the first check whose status or vacuity
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from provebench._canonical import canonical_json
+from provebench._errors import ProvebenchError
 from provebench.si.agents import builtin_agents, load_agent, run_agent
 from provebench.si.agents._loader import LoadedDiagnosisAgent
 from provebench.si.agents._run import verdict_line
@@ -61,6 +64,16 @@ class Difference:
     def verdict_differs(self) -> bool:
         return self.declared != self.physical
 
+    @property
+    def parted_at(self) -> str:
+        """Where the runs part, in a few words: ``a pod listing``, ``orchestration_events``,
+        ``no answer`` (the same answers: the verdict reads the state snapshots apart)."""
+        if self.answer == "none":
+            return "no answer"
+        tool, _, arguments = self.answer.partition(" ")
+        kind = json.loads(arguments).get("kind") if arguments.startswith("{") else None
+        return f"a {kind} listing" if tool == "orchestration_list" and kind else tool
+
 
 @dataclass(frozen=True)
 class Agreement:
@@ -68,6 +81,11 @@ class Agreement:
     same_verdict: int
     same_judgement: int
     differences: tuple[Difference, ...]
+    refused: tuple[str, ...]  # `SCENARIO: FIELD: why` of each the physical estate will not run
+
+    def parted(self) -> Counter[str]:
+        """Where the runs with the same verdict and a different judgement part (`parted_at`)."""
+        return Counter(d.parted_at for d in self.differences if not d.verdict_differs)
 
 
 def _run(scenario: Scenario, agent: str, start: Callable[[Scenario], Any]) -> Run:
@@ -128,9 +146,15 @@ def agreement(profile: Path = PROFILE) -> Agreement:
     agents = sorted(builtin_agents())
     runs = 0
     differences: list[Difference] = []
+    refused: list[str] = []
     for path in sorted(profile.rglob("*.yaml")):
         for scenario in load_scenarios(path):
             if scenario.id not in whole:
+                continue
+            try:
+                Session.start(scenario)
+            except ProvebenchError as error:
+                refused.append(f"{scenario.id}: {error}")
                 continue
             for agent in agents:
                 runs += 1
@@ -138,7 +162,9 @@ def agreement(profile: Path = PROFILE) -> Agreement:
                 if found is not None:
                     differences.append(found)
     same_verdict = runs - sum(d.verdict_differs for d in differences)
-    return Agreement(runs, same_verdict, runs - len(differences), tuple(differences))
+    return Agreement(
+        runs, same_verdict, runs - len(differences), tuple(differences), tuple(refused)
+    )
 
 
 def main() -> None:
@@ -149,6 +175,8 @@ def main() -> None:
         f"{found.runs} runs: the same verdict in {found.same_verdict}, the same judgement "
         f"byte for byte in {found.same_judgement}"
     )
+    for why in found.refused:
+        print(f"  refused {why}")
     for difference in found.differences:
         if difference.verdict_differs:
             print(
@@ -156,9 +184,9 @@ def main() -> None:
                 f"{difference.declared}, physical {difference.physical}; first answer "
                 f"{difference.answer}; first check {difference.check[:160]}"
             )
-    parted = Counter(d.answer.split(" ", 1)[0] for d in found.differences)
-    for tool, count in sorted(parted.items(), key=lambda item: (-item[1], item[0])):
-        print(f"  {count:3}  judgements part at {tool}")
+    parted = found.parted()
+    for where, count in sorted(parted.items(), key=lambda item: (-item[1], item[0])):
+        print(f"  {count:3}  same verdict, judgements part at {where}")
 
 
 if __name__ == "__main__":

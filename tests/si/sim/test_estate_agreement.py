@@ -27,11 +27,18 @@ def _section() -> str:
 
 def test_the_documented_counts_are_the_measured_ones(measured: Agreement) -> None:
     section = _section()
-    assert f"of **{measured.runs} runs**, **{measured.same_verdict}** have" in section
+    assert f"Of the other **{measured.runs} runs**, **{measured.same_verdict}** have" in section
     assert f"**{measured.same_judgement}** the same judgement byte for byte" in section
     differing = measured.runs - measured.same_verdict
-    assert f"The {differing} verdicts that differ" in section
+    assert f"The {differing}\nverdicts that differ" in section
     assert f"The {measured.same_verdict - measured.same_judgement} runs with the same" in section
+    assert f"The physical estate refuses\n**{len(measured.refused)}** of them" in section
+    parted = measured.parted()
+    assert f"a pod listing ({parted['a pod listing']} runs" in section
+    assert f"a namespace listing ({parted['a namespace listing']}:" in section
+    assert f"`orchestration_events` ({parted['orchestration_events']}:" in section
+    assert f"at no answer ({parted['no answer']})" in section
+    assert sum(parted.values()) == measured.same_verdict - measured.same_judgement
 
 
 def test_every_verdict_that_differs_is_in_the_table(measured: Agreement) -> None:
@@ -47,3 +54,10 @@ def test_a_run_the_estates_judge_alike_is_not_reported(measured: Agreement) -> N
     # the measure is not vacuous: some runs agree byte for byte, some do not
     assert 0 < measured.same_judgement < measured.runs
     assert len(measured.differences) == measured.runs - measured.same_judgement
+
+
+def test_each_scenario_refused_is_named(measured: Agreement) -> None:
+    section = _section()
+    for why in measured.refused:
+        short = why.split(":", 1)[0].split(".", 2)[2]  # `pi.data-plane-injection-001`
+        assert short in section, why
