@@ -135,6 +135,15 @@ def _namespace_rows(obs: Observation, namespace: str, selector: str | None) -> l
     return rows
 
 
+def _pod_word(obs: Observation, pod: PodView) -> str | None:
+    """The declared ``status`` of the pod's bare deployment while it holds (until the
+    deployment is written, `Estate.written`): what an operator sees of each of its pods, as the
+    declared estate shows its pods with their deployment's word; None when none holds."""
+    key = resource_key("deployment", pod.namespace, pod.deployment)
+    word = obs.estate.declared_fields(key).get("status")
+    return None if word is None else str(word)
+
+
 def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
     """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
@@ -143,7 +152,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             {
                 "name": p.name,
                 "namespace": namespace,
-                "status": p.status,
+                "status": _pod_word(obs, p) or p.status,
                 "ready": f"{p.ready_count}/{len(p.containers)}",
                 "restarts": p.restarts,
                 "labels": dict(p.labels),
@@ -208,10 +217,14 @@ def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
     """The kept fields of the object at ``key`` without a Kubernetes place: a namespace's
     ``zone``, a deployment's `KEPT_FIELDS` (its ``owner_team``, ``volumes_from``, rollout
     history …), shown in `DECLARED_ANNOTATION` as the declared estate shows them (`_metadata`)."""
-    kind, _, name = parse_key(key)
+    kind, namespace, name = parse_key(key)
     if kind == "deployment":
         raw = obs.estate.raw(key)
         return {field: raw[field] for field in KEPT_FIELDS if field in raw}
+    if kind == "pod":
+        pod = _pod(obs, namespace, name)
+        word = None if pod is None else _pod_word(obs, pod)
+        return {} if word is None else {"status": word}
     zone = obs.estate.namespace(name).zone if kind == "namespace" else None
     return {} if zone is None else {"zone": zone}
 
