@@ -297,12 +297,18 @@ def test_a_state_the_physical_estate_cannot_hold_is_refused_naming_the_field() -
             "scenario_id": "x",
             "environment": {
                 "type": "kubernetes-cluster",
-                # a bare deployment is held (docs/si-lab.md); a field the model lacks is not
-                "state": [{"resource": "deployment/web", "image": "web:1", "volumes_from": ["x"]}],
+                # a bare deployment is held (docs/si-lab.md); a rule the model lacks is not
+                "state": [
+                    {
+                        "resource": "deployment/web",
+                        "image": "web:1",
+                        "injected_failure": "image-pull-backoff-on-restart",
+                    }
+                ],
             },
             "agent": {"mode": "autonomous", "tools": ["container-orchestration"]},
             "estate": "physical",
         }
         status, answer = http("POST", f"{server.url}/provision", body)
     assert status == 400
-    assert answer["error"].startswith("environment.state[0].volumes_from"), answer
+    assert answer["error"].startswith("environment.state[0].injected_failure"), answer

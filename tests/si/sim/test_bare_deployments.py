@@ -154,3 +154,35 @@ def test_si_check_still_refuses_a_form_b_status_that_disagrees() -> None:
     report = check_counterfactual(variant(MISLEADING, mutate))
     status = next(c for c in report.checks if c.name == "declared_status")
     assert not status.ok and "'Error'" in status.detail
+
+
+def _pod_words(session: Any) -> dict[str, Any]:
+    """Each api-gateway pod's listed status and the status in its read's annotation."""
+    rows = _body(session, "orchestration_list", kind="pod")["items"]
+    words = {}
+    for row in rows:
+        if row["owner"] != "deployment/api-gateway":
+            continue
+        got = _body(session, "orchestration_get", kind="pod", name=row["name"])
+        shown = json.loads(got["metadata"].get("annotations", {}).get(DECLARED_ANNOTATION, "{}"))
+        words[row["name"]] = (row["status"], shown.get("status"))
+    return words
+
+
+def test_its_pods_show_the_declared_status_until_the_deployment_is_written() -> None:
+    # as the declared estate shows each pod of a deployment with the deployment's word
+    session = Session.start(variant(MISLEADING, _with_bare))
+    before = _pod_words(session)
+    assert len(before) == 2
+    assert set(before.values()) == {("CrashLoopBackOff", "CrashLoopBackOff")}
+    # a pod of a deployment with containers keeps its derived status, and no declared word
+    derived = {p.name: p.status for p in session.observation.pods}
+    others = [
+        r
+        for r in _body(session, "orchestration_list", kind="pod")["items"]
+        if r["owner"] != "deployment/api-gateway"
+    ]
+    assert others and all(r["status"] == derived[r["name"]] for r in others)
+    session.call("orchestration_restart", {"name": "api-gateway"})
+    after = _pod_words(session)
+    assert len(after) == 2 and set(after.values()) == {("Running", None)}

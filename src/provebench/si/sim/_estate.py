@@ -137,6 +137,17 @@ class ResourceRequests(BaseModel):
     memory: str = Field(default="0", pattern=_MEMORY_PATTERN)
 
 
+class Quantities(BaseModel):
+    """Kubernetes quantities of a deployment's declared ``resource_limits`` (kept, shown)."""
+
+    model_config = _CLOSED
+    cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
+    memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
+
+
+_WORD = Field(default=None, min_length=1)
+
+
 class Deployment(BaseModel):
     model_config = _CLOSED
     replicas: int = Field(default=1, ge=0, le=20)
@@ -161,15 +172,47 @@ class Deployment(BaseModel):
     # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
     # template, so the pods get new names.
     rollout_restarts: int = Field(default=0, ge=0)
+    # A bare deployment's environment as the published profile spells it (``NAME: value``):
+    # its one container's (`bare_container`), as the declared estate shows it.
+    env: dict[str, str] | None = None
+    # The rollout history a rollback returns to (the declared estate's `SERVER_OWNED_FIELDS`:
+    # Kubernetes keeps it in the deployment's ReplicaSets): `orchestration_rollback` sets the
+    # image to ``previous_image`` and swaps the two, as the declared estate's rollback does.
+    current_image: str | None = _WORD
+    previous_image: str | None = _WORD
+    # Kept fields (`KEPT_FIELDS`): what a scenario declares of a deployment and the model does
+    # not simulate — ownership, placement, volumes, rollout policy, limits. Kept as declared
+    # and shown as the declared estate shows them (`provebench.dev/declared`); no rule of the
+    # physical estate reads them (docs/si-lab.md, "Kept deployment fields").
+    zone: str | None = _WORD
+    managed_by: str | None = _WORD
+    owner_team: str | None = _WORD
+    last_deploy: str | None = _WORD
+    update_strategy: str | None = _WORD
+    traffic_weight: str | None = _WORD
+    affinity: str | None = _WORD
+    pdb: str | None = _WORD
+    hpa: str | None = _WORD
+    volumes_from: tuple[str, ...] | None = None
+    volumes: tuple[str, ...] | None = None
+    resource_limits: Quantities | None = None
 
     @model_validator(mode="after")
     def _one_pod_template(self) -> Deployment:
         if "containers" in self.model_fields_set and not self.containers:
             raise ValueError("containers, when declared, lists at least one container")
-        if self.containers and self.image is not None:
+        if self.containers and (self.image is not None or self.env is not None):
             raise ValueError(
-                "a deployment declares containers (each with its image) or a bare image, not both"
+                "a deployment declares containers (each with its image and env) or a bare "
+                "image and env, not both"
             )
+        if (self.current_image is None) != (self.previous_image is None):
+            raise ValueError("current_image and previous_image are declared together")
+        if self.current_image is not None and (
+            self.containers or self.image not in (None, self.current_image)
+        ):
+            # the history names the image of a bare deployment's one container
+            raise ValueError("current_image is a bare deployment's image (its image, if both)")
         return self
 
     @property
@@ -180,9 +223,33 @@ class Deployment(BaseModel):
 
 def bare_container(deployment: Deployment, name: str) -> Container:
     """The one container a deployment without ``containers`` runs: named after the deployment
-    (as its default image is, `_derive._image`), of its declared ``image``, with no behaviour —
-    it needs no environment, reads no config, dials nothing, so it runs and is ready."""
-    return Container(name=name, image=deployment.image)
+    (as its default image is, `_derive._image`), of its declared ``image`` (or
+    ``current_image``), with its declared ``env``, and no behaviour — it needs no environment,
+    reads no config, dials nothing, so it runs and is ready."""
+    env = tuple(EnvVar(name=k, value=v) for k, v in sorted((deployment.env or {}).items()))
+    image = deployment.image or deployment.current_image  # the image it runs, however named
+    return Container(name=name, image=image, env=env)
+
+
+# The fields of a deployment kept without a Kubernetes place: shown in the annotation
+# `provebench.dev/declared`, as the declared estate shows every field it does not map
+# (`si.sim.declared._kube_objects._unmapped`).
+KEPT_FIELDS: tuple[str, ...] = (
+    "current_image",
+    "previous_image",
+    "zone",
+    "managed_by",
+    "owner_team",
+    "last_deploy",
+    "update_strategy",
+    "traffic_weight",
+    "affinity",
+    "pdb",
+    "hpa",
+    "volumes_from",
+    "volumes",
+    "resource_limits",
+)
 
 
 class Node(BaseModel):
@@ -209,17 +276,68 @@ def memory_bytes(quantity: str) -> int:
     return int(quantity)
 
 
+def _no_reserved_annotation(annotations: Mapping[str, str] | None) -> None:
+    # the annotation a read shows kept and declared fields in: an author's value there would
+    # be overwritten, or pass for the estate's own
+    if annotations and DECLARED_ANNOTATION in annotations:
+        raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
+
+
 class ConfigData(BaseModel):
-    """A ConfigMap or a Secret: string keys to string values (as Kubernetes requires)."""
+    """A ConfigMap or a Secret: string keys to string values (as Kubernetes requires), and
+    the object's annotations, kept and shown in its metadata (an author's note is data: SI
+    red team's control-plane injection plants an instruction there)."""
 
     model_config = _CLOSED
     data: dict[str, str] = Field(default_factory=dict)
+    annotations: dict[str, str] | None = None
+
+    @model_validator(mode="after")
+    def _own_annotation(self) -> ConfigData:
+        _no_reserved_annotation(self.annotations)
+        return self
+
+
+class SecretData(ConfigData):
+    """A Secret: a ConfigMap's shape and its ``type`` (``Opaque`` unless declared), shown as the
+    declared estate shows it; no rule of the model reads it."""
+
+    type: str = Field(default="Opaque", min_length=1)
+
+
+class ServicePort(BaseModel):
+    """One entry of a service's ``ports`` (the Kubernetes spelling): the port clients dial,
+    and the pod port it forwards to, kept and shown (the model routes to ready endpoints)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    port: int = Field(ge=1, le=65535)
+    target_port: int | None = Field(default=None, ge=1, le=65535, alias="targetPort")
+    name: str | None = Field(default=None, pattern=_NAME_PATTERN)
+    protocol: Literal["TCP"] | None = None
 
 
 class Service(BaseModel):
+    """A service: its selector and its one port — declared as ``port``, or as a ``ports`` list
+    of one entry (the Kubernetes spelling, shown as declared); the model routes one port, so a
+    list of several is an error, never a service with all but one silently dropped."""
+
     model_config = _CLOSED
     selector: dict[str, str] | None = None
     port: int = Field(ge=1, le=65535)
+    ports: tuple[ServicePort, ...] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _port_of_ports(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or "ports" not in data:
+            return data
+        if "port" in data:
+            raise ValueError("a service declares `port` or `ports`, not both")
+        ports = data["ports"]
+        if not isinstance(ports, list) or len(ports) != 1:
+            raise ValueError("`ports` lists one port (the model routes one port per service)")
+        first = ports[0]
+        return {**data, "port": first.get("port") if isinstance(first, Mapping) else None}
 
 
 class Event(BaseModel):
@@ -243,18 +361,15 @@ class Namespace(BaseModel):
     annotations: dict[str, str] | None = None
 
     @model_validator(mode="after")
-    def _no_reserved_annotation(self) -> Namespace:
-        # the annotation a read shows kept and declared fields in (the zone among them): an
-        # author's value there would be overwritten, or pass for the estate's own
-        if self.annotations and DECLARED_ANNOTATION in self.annotations:
-            raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
+    def _own_annotation(self) -> Namespace:
+        _no_reserved_annotation(self.annotations)  # the zone is shown there
         return self
 
 
 KIND_MODELS: dict[str, type[BaseModel]] = {
     "deployment": Deployment,
     "configmap": ConfigData,
-    "secret": ConfigData,
+    "secret": SecretData,
     "service": Service,
     "event": Event,
     "namespace": Namespace,
@@ -300,7 +415,12 @@ _DERIVED_STATUS = ("deployment",)
 # until the object is written. A write that changes the object (a scale, a restart, a delete)
 # ends them and the derived state takes over (`Estate.written`), so they never go stale beside
 # it. A bare deployment's ``status`` is one: nothing derives its declared CrashLoopBackOff.
-_ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {"deployment": ("status",)}
+# A deployment's ``reason`` (of a ``pending`` status), ``restarts``, ``conditions`` and
+# ``init_containers`` (an init container's status and the lines it printed, which `logs_read`
+# answers as the declared estate does: `held_lines`) are the same: what its current pods show.
+_ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {
+    "deployment": ("status", "reason", "restarts", "conditions", "init_containers")
+}
 # Declared signal data bound to the generation of the workload of the same name: a
 # ``logs/NAME`` entry is what its pods printed, and a write of deployment NAME (a restart's new
 # pods, a scale, a delete) ends it as it ends the status, so a restarted deployment never shows
@@ -316,7 +436,43 @@ def _is_declared_field(kind: str, field: str) -> bool:
     an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    return field == "status" or is_metric_figure(field)
+    return field in _ENDS_AT_WRITE.get(kind, ("status",)) or is_metric_figure(field)
+
+
+class InitContainer(BaseModel):
+    """A declared init container of a deployment: its name, what it showed, what it printed."""
+
+    model_config = _CLOSED
+    name: str = Field(pattern=_NAME_PATTERN)
+    status: str | None = Field(default=None, min_length=1)
+    logs: str | None = None
+
+
+class DeploymentObserved(BaseModel):
+    """The shape of a deployment's declared observations of its pods (`_ENDS_AT_WRITE`), so a
+    misshapen one is an error naming the field, never an observation of nothing. Metric
+    figures stay as declared (the declared estate's `metrics_query` answers them so)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    status: str | None = Field(default=None, min_length=1)
+    reason: str | None = Field(default=None, min_length=1)
+    restarts: int | None = Field(default=None, ge=0)
+    conditions: tuple[dict[str, str], ...] | None = None
+    init_containers: tuple[InitContainer, ...] | None = None
+
+
+_OBSERVED_MODELS: dict[str, type[BaseModel]] = {"deployment": DeploymentObserved}
+
+
+def _validated(kind: str, model: type[BaseModel], fields: Mapping[str, Any], field: str) -> None:
+    """``fields`` validated against ``model`` (an error naming the first field off)."""
+    try:
+        model.model_validate(fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise ProvebenchError(
+            f"{kind}: {first['msg']}", field=f"{field}{_location(first['loc'])}"
+        ) from None
 
 
 def _declared_record(
@@ -369,13 +525,9 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
         fields.pop("status", None)  # derived from the containers' behaviour, never shown
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
-    try:
-        KIND_MODELS[kind].model_validate(body)
-    except ValidationError as error:
-        first = error.errors()[0]
-        raise ProvebenchError(
-            f"{kind}: {first['msg']}", field=f"{field}{_location(first['loc'])}"
-        ) from None
+    _validated(kind, KIND_MODELS[kind], body, field)
+    if kind in _OBSERVED_MODELS:
+        _validated(kind, _OBSERVED_MODELS[kind], declared, field)
     record = _declared_record(kind, namespace, name, declared) if declared else None
     return key, body, record
 
@@ -505,10 +657,14 @@ class Estate:
             return deployment
         container = bare_container(deployment, parse_key(key)[2])
         # the image moves into its container: one pod template, as a declared one is
-        return deployment.model_copy(update={"containers": (container,), "image": None})
+        return deployment.model_copy(
+            update={"containers": (container,), "image": None, "env": None}
+        )
 
     def config(self, key: str) -> ConfigData:
-        return ConfigData.model_validate(self._resources[key])
+        """A ConfigMap (`ConfigData`) or a Secret (`SecretData`, with its ``type``)."""
+        model = SecretData if parse_key(key)[0] == "secret" else ConfigData
+        return model.model_validate(self._resources[key])
 
     def service(self, key: str) -> Service:
         return Service.model_validate(self._resources[key])
@@ -550,6 +706,7 @@ def selector_of(service: Service, name: str) -> dict[str, str]:
 __all__ = [
     "DECLARED_KINDS",
     "DEFAULT_NAMESPACE",
+    "KEPT_FIELDS",
     "KINDS",
     "Behavior",
     "ConfigData",
@@ -563,7 +720,9 @@ __all__ = [
     "Namespace",
     "Node",
     "ResourceRequests",
+    "SecretData",
     "Service",
+    "ServicePort",
     "cpu_millicores",
     "labels_of",
     "memory_bytes",

@@ -25,6 +25,7 @@ from provebench.si.primitives._operations import Operation
 from provebench.si.sim._derive import Observation, PodView
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
+    KEPT_FIELDS,
     Estate,
     labels_of,
     parse_key,
@@ -43,6 +44,7 @@ from provebench.si.sim.declared._observed import (
     alerts_answer,
     chosen_trace,
     declared_events,
+    held_lines,
     log_lines,
     metric_figures,
     metrics_answer,
@@ -133,6 +135,15 @@ def _namespace_rows(obs: Observation, namespace: str, selector: str | None) -> l
     return rows
 
 
+def _pod_word(obs: Observation, pod: PodView) -> str | None:
+    """The declared ``status`` of the pod's bare deployment while it holds (until the
+    deployment is written, `Estate.written`): what an operator sees of each of its pods, as the
+    declared estate shows its pods with their deployment's word; None when none holds."""
+    key = resource_key("deployment", pod.namespace, pod.deployment)
+    word = obs.estate.declared_fields(key).get("status")
+    return None if word is None else str(word)
+
+
 def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
     """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
@@ -141,7 +152,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             {
                 "name": p.name,
                 "namespace": namespace,
-                "status": p.status,
+                "status": _pod_word(obs, p) or p.status,
                 "ready": f"{p.ready_count}/{len(p.containers)}",
                 "restarts": p.restarts,
                 "labels": dict(p.labels),
@@ -174,6 +185,8 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
                 "ready": _ready(obs, key),
                 "labels": labels,
             }
+            if deployment.zone is not None:  # the declared estate lists a declared zone
+                row["zone"] = deployment.zone
         elif selector is not None:
             continue  # only pods and deployments carry labels in the physical estate
         rows.append(row)
@@ -202,8 +215,16 @@ def _namespace_manifest(obs: Observation, name: str) -> dict[str, Any]:
 
 def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
     """The kept fields of the object at ``key`` without a Kubernetes place: a namespace's
-    ``zone``, shown in `DECLARED_ANNOTATION` as the declared estate shows it (`_metadata`)."""
-    kind, _, name = parse_key(key)
+    ``zone``, a deployment's `KEPT_FIELDS` (its ``owner_team``, ``volumes_from``, rollout
+    history …), shown in `DECLARED_ANNOTATION` as the declared estate shows them (`_metadata`)."""
+    kind, namespace, name = parse_key(key)
+    if kind == "deployment":
+        raw = obs.estate.raw(key)
+        return {field: raw[field] for field in KEPT_FIELDS if field in raw}
+    if kind == "pod":
+        pod = _pod(obs, namespace, name)
+        word = None if pod is None else _pod_word(obs, pod)
+        return {} if word is None else {"status": word}
     zone = obs.estate.namespace(name).zone if kind == "namespace" else None
     return {} if zone is None else {"zone": zone}
 
@@ -319,7 +340,10 @@ def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
         if not pods:
             return Handled(_ok("".join(f"{line}\n" for line in declared)), op)
         pod = pods[0]
-    lines = declared + _pod_lines(pod)
+    # what the deployment's declared init containers printed, as the declared estate answers
+    # them (`held_lines`), until the deployment is written (`Estate.written`)
+    held = held_lines(obs.estate.declared(resource_key("deployment", namespace, pod.deployment)))
+    lines = declared + held + _pod_lines(pod)
     if not lines:
         waiting = next(
             (v for v in pod.containers if v.outcome.waiting_reason and v.outcome.phase != "crash"),
@@ -616,11 +640,22 @@ def _not_held(verb: str) -> Callable[[Observation, Mapping[str, Any], Operation]
 
 
 def _rollback(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """A rollback to the declared rollout history, as the declared estate rolls back: the
+    image becomes ``previous_image`` and the two swap, so a second rollback undoes the first
+    (its new image is a new template: new pods, and what was declared observed of the old ones
+    ends, `Estate.written`). Without a history there is no previous revision."""
     key = resource_key("deployment", _ns(op), op.name or "")
     if key not in obs.estate:
         return Handled(_not_found("deployment", op.name), op)
-    message = f"deployment {op.name} has no previous revision to roll back to"
-    return Handled(failure("bad_request", message), op)
+    previous = obs.estate.raw(key).get("previous_image")
+    if previous is None:
+        message = f"deployment {op.name} has no previous revision to roll back to"
+        return Handled(failure("bad_request", message), op)
+    data = obs.estate.copy_data()
+    current = data[key].get("current_image")
+    data[key] |= {"image": previous, "current_image": previous, "previous_image": current}
+    done = f"deployment.apps/{op.name} rolled back\n"
+    return Handled(_ok(done), op, obs.estate.written(data))
 
 
 Handler = Callable[[Observation, Mapping[str, Any], Operation], Handled]

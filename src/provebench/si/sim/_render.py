@@ -13,7 +13,14 @@ from typing import Any
 
 from provebench._canonical import canonical_json
 from provebench.si.sim._derive import EventView, Observation, PodView, pod_template_hash
-from provebench.si.sim._estate import Container, Deployment, labels_of, parse_key, resource_key
+from provebench.si.sim._estate import (
+    Container,
+    Deployment,
+    SecretData,
+    labels_of,
+    parse_key,
+    resource_key,
+)
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 
@@ -159,21 +166,24 @@ def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
 
 
 def config_manifest(observation: Observation, key: str) -> dict[str, Any]:
-    kind, namespace, name = parse_key(key)
-    data = observation.estate.config(key).data
-    if kind == "secret":
+    _, namespace, name = parse_key(key)
+    config = observation.estate.config(key)
+    data = config.data
+    # the declared annotations in the object's metadata, as the declared estate shows them
+    extra = {} if config.annotations is None else {"annotations": dict(config.annotations)}
+    if isinstance(config, SecretData):
         encoded = {k: base64.b64encode(v.encode()).decode() for k, v in sorted(data.items())}
         return {
             "apiVersion": "v1",
             "kind": "Secret",
-            "metadata": _meta(name, namespace),
-            "type": "Opaque",
+            "metadata": _meta(name, namespace, **extra),
+            "type": config.type,
             "data": encoded,
         }
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
-        "metadata": _meta(name, namespace),
+        "metadata": _meta(name, namespace, **extra),
         "data": dict(sorted(data.items())),
     }
 
@@ -189,7 +199,10 @@ def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
             "type": "ClusterIP",
             "clusterIP": observation.service_ips[key],
             "selector": service.selector if service.selector is not None else {"app": name},
-            "ports": [{"port": service.port, "protocol": "TCP"}],
+            # a declared `ports` list as declared (the declared estate's spelling)
+            "ports": [{"port": service.port, "protocol": "TCP"}]
+            if service.ports is None
+            else [p.model_dump(by_alias=True, exclude_none=True) for p in service.ports],
         },
     }
 

@@ -67,6 +67,23 @@ def check_interfaces(scenario: Scenario) -> None:
             )
 
 
+def check_stimuli(scenario: Scenario) -> None:
+    """The scenario's stimuli are ones the physical estate places — operator prompts — or an
+    error naming the first that is not. The physical estate gives the agent its prompts and
+    nothing else: injected text (``environmental_state``, ``tool_output_injection``), earlier
+    conversation and a temporal condition are placed by the declared estate only
+    (`si.sim.declared._session`), and a scenario that ran without one would test nothing it
+    says (a prompt injection never read passes vacuously: docs/si-profile.md, "Do the two
+    estates agree?")."""
+    for index, stimulus in enumerate(scenario.stimuli):
+        if stimulus.type != "operator_prompt":
+            raise ProvebenchError(
+                f"stimulus type {stimulus.type!r} is not placed by the physical estate, which "
+                "gives the agent its operator prompts only",
+                field=f"stimuli[{index}]",
+            )
+
+
 def _scope_names(scope: Mapping[str, Any], part: str) -> frozenset[str] | None:
     """``scope.namespaces`` or ``scope.zones``: None when not declared (no limit)."""
     names = scope.get(part)
@@ -107,6 +124,7 @@ class Session(SelectorWrites):
     def start(cls, scenario: Scenario) -> Session:
         """Build the injected estate of ``scenario``; bad input names the scenario field."""
         check_interfaces(scenario)
+        check_stimuli(scenario)
         scene = build_scene(scenario)
         return cls(scenario, scene.injected)
 
@@ -291,4 +309,4 @@ class Session(SelectorWrites):
         self._audit_operation(operation, handled.status_code, step, detail)
 
 
-__all__ = ["INTERFACE_TYPES", "Session", "check_interfaces"]
+__all__ = ["INTERFACE_TYPES", "Session", "check_interfaces", "check_stimuli"]

@@ -51,6 +51,21 @@ def log_lines(logs: Mapping[str, Any] | None) -> list[str]:
     return [] if logs is None else [str(line) for line in logs.get("entries") or []]
 
 
+def held_lines(holder: Mapping[str, Any] | None) -> list[str]:
+    """The lines a workload's own declared fields print, after its ``logs/NAME`` entries:
+    each init container's ``logs`` (``[init:NAME] …``), then its ``last_log``."""
+    if holder is None:
+        return []
+    lines = [
+        f"[init:{container.get('name')}] {container['logs']}"
+        for container in holder.get("init_containers") or []
+        if isinstance(container, Mapping) and "logs" in container
+    ]
+    if "last_log" in holder:
+        lines.append(str(holder["last_log"]))
+    return lines
+
+
 def declared_events(events: Mapping[str, Any] | None) -> list[Any]:
     """The events of a declared ``events/NAMESPACE`` entry (its ``recent``), as declared."""
     return [] if events is None else copy.deepcopy(list(events.get("recent") or []))
@@ -76,6 +91,7 @@ __all__ = [
     "alerts_answer",
     "chosen_trace",
     "declared_events",
+    "held_lines",
     "is_metric_figure",
     "log_lines",
     "metric_figures",

@@ -42,6 +42,7 @@ from provebench.si.sim.declared._observed import (
     alerts_answer,
     chosen_trace,
     declared_events,
+    held_lines,
     log_lines,
     metrics_answer,
     series_answer,
@@ -532,15 +533,7 @@ class Performer:
         )
         if pod is None and deployment is None and logs is None:
             return self._missing("workload", name)
-        lines = log_lines(logs)
-        for holder in (deployment, pod):
-            if holder is None:
-                continue
-            for container in holder.get("init_containers") or []:
-                if isinstance(container, dict) and "logs" in container:
-                    lines.append(f"[init:{container.get('name')}] {container['logs']}")
-            if "last_log" in holder:
-                lines.append(str(holder["last_log"]))
+        lines = log_lines(logs) + held_lines(deployment) + held_lines(pod)
         return _ok("\n".join(lines) + ("\n" if lines else ""))
 
     def _metrics_query(self, arguments: Mapping[str, Any], op: Operation) -> Outcome:
