@@ -145,6 +145,18 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
     assert len(notes) == 4
     assert notes[0]["model"] == "fake" and notes[0]["ending"] == "end_tool"
     assert notes[0]["turns"][-1]["tool_calls"][0]["function"]["name"] == "finish_cycle"
+    # Each cycle's client connected to the address judged, recorded beside the reach (issue 40)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    for note in notes:
+        connected = {
+            "host": "127.0.0.1", "port": port, "judged": "remote", "address": "127.0.0.1",
+            "checked": "pinned to the judged addresses; the peer checked not this machine",
+            "outcome": "connected", "reason": None,
+        }  # fmt: skip
+        # one per completion at most (the test's server may close each connection)
+        assert 1 <= len(note["connections"]) <= note["completions"]
+        assert all(entry == connected for entry in note["connections"])
+        assert note["connections_omitted"] == 0
 
 
 def _transcript_notes(run: Path) -> list[dict[str, Any]]:

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from provebench._errors import ProvebenchError
-from provebench.sandbox import _candidate
 from provebench.sandbox._known_secrets import remember_secret
 from provebench.sandbox._model_server import sandboxed_model_server
 from provebench.si.agents._sealed import sealed_command
@@ -72,18 +71,15 @@ LAUNCHERS: dict[str, Callable[[Path], None]] = {
 
 
 @pytest.mark.parametrize("launcher", sorted(LAUNCHERS))
-def test_a_hard_link_of_a_host_configuration_file_in_the_folder_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launcher: str
-) -> None:
-    """A7a, the host's configuration played by a folder of this test's (as in
-    test_secrets_met_in_the_walk): refused in one line before anything starts."""
-    etc = tmp_path / "etc"
-    etc.mkdir()
-    (etc / "hostname").write_text("the-host\n", encoding="utf-8")
-    monkeypatch.setattr(_candidate, "LINKED_STATE_DIRS", (etc,))
+def test_a_hard_link_of_a_host_file_in_the_folder_is_refused(tmp_path: Path, launcher: str) -> None:
+    """A7a, a file of the host played by a folder of this test's (`/etc`, `/var`, a home
+    folder: any folder outside the code): refused in one line before anything starts."""
+    var = tmp_path / "var"
+    var.mkdir()
+    (var / "hostname").write_text("the-host\n", encoding="utf-8")
     folder = _server_folder(tmp_path)
-    os.link(etc / "hostname", folder / "hn")
-    with pytest.raises(ProvebenchError, match=f"{folder / 'hn'} .* by another name") as caught:
+    os.link(var / "hostname", folder / "hn")
+    with pytest.raises(ProvebenchError, match=f"{folder / 'hn'} .* has 2 names") as caught:
         LAUNCHERS[launcher](folder)
     assert "\n" not in caught.value.one_line()
 

@@ -18,6 +18,7 @@ from provebench._errors import ProvebenchError
 if TYPE_CHECKING:
     from openai import OpenAI
 
+    from provebench.llm._connections import ConnectionLog
     from provebench.llm._loop import LoopResult
     from provebench.sandbox._isolation import EndpointJudgement
 
@@ -94,7 +95,10 @@ class Endpoint:
                 object.__setattr__(self, "_judgement", judged)
             return judged
 
-    def client(self) -> OpenAI:
+    def client(self, connections: ConnectionLog | None = None) -> OpenAI:
+        """The SDK's client of this endpoint; every TCP connection it tries is written in
+        `connections` (llm/_pinned.py). A `--model-cmd` server's Unix socket is not pinned,
+        and nothing is written of it."""
         from openai import DefaultHttpxClient, OpenAI
 
         # Never follow a redirect (the SDK's client follows them by default): where the model
@@ -115,7 +119,7 @@ class Endpoint:
             from provebench.llm._pinned import pin_client
 
             http_client = DefaultHttpxClient(follow_redirects=False)
-            pin_client(http_client, self.judgement())
+            pin_client(http_client, self.judgement(), connections)
         return OpenAI(
             api_key=self.api_key,
             base_url=self.base_url,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from provebench._jsonfile import loads_strict, recordable_text
+from provebench.llm._connections import ConnectionLog
 from provebench.llm._endpoint import Endpoint, EndpointFailure
 
 ToolCaller = Callable[[str, dict[str, Any]], str]
@@ -91,6 +92,8 @@ class LoopResult:
     completions: int = 0
     # Each completion's finish_reason as the endpoint gave it ("" when it gave none), in order.
     finish_reasons: list[str] = field(default_factory=list)
+    # Every TCP connection the client tried, where it went and how it was judged (`_pinned`).
+    connections: ConnectionLog = field(default_factory=ConnectionLog)
 
     @property
     def truncated_turns(self) -> int:
@@ -117,13 +120,13 @@ def run_tool_loop(
     `check_end` says why the end tool's arguments are refused (None: accepted); a refused end
     is a tool error the model reads, counted against `max_steps` but never sent to `call`, and
     the run goes on."""
-    client = endpoint.client()
     offered = [tool.as_openai() for tool in tools]
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": system},
         {"role": "user", "content": user},
     ]
     result = LoopResult("step_budget", "", None, 0, transcript=messages)
+    client = endpoint.client(result.connections)
     refuse = refuse or _refused_text
     while True:
         message = _complete(client, endpoint, messages, offered, result, deadline)

@@ -13,6 +13,12 @@ and proxy) is refused, so the request fails as the endpoint's failure. For an en
 `remote`, each connection is also checked not to end on a socket of this machine
 (`_this_machine.peer_is_this_machine`): the route the judgement read is not the only way a
 packet comes home (pilot red team 25, A2b).
+
+Every connection the client tries is written down (`ConnectionLog`): the host it asked for, the
+address it connected to, how the endpoint was judged and what was checked, or why it was
+refused. The pilot's run puts them in each cycle's transcript note, in the signed log beside
+the reach its isolation records (docs/llm-agents.md, "Who runs the model"). No clock: the same
+connections make the same record.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from provebench.llm._connections import PINNED, PINNED_AND_PEER, ConnectionLog
 from provebench.sandbox._isolation import EndpointJudgement, pin_key
 from provebench.sandbox._this_machine import peer_is_this_machine
 
@@ -37,12 +44,32 @@ class PinnedBackend:
         connect_error: type[Exception],
         *,
         remote: bool = False,
+        log: ConnectionLog | None = None,
     ) -> None:
         self._inner = inner
         self._addresses = dict(addresses)
         self._connect_error = connect_error
         # Judged remote (sealed): every connection is checked to end elsewhere than here.
         self._remote = remote
+        self._log = log if log is not None else ConnectionLog()
+
+    def _record(
+        self, host: str, port: int, address: str | None, outcome: str, reason: str | None = None
+    ) -> None:
+        entry: dict[str, object] = {
+            "host": host,
+            "port": port,
+            "judged": "remote" if self._remote else "local",
+            "checked": PINNED_AND_PEER if self._remote else PINNED,
+            "address": address,
+            "outcome": outcome,
+            "reason": reason,
+        }
+        self._log.add(entry)
+
+    def _refuse(self, host: str, port: int, address: str | None, reason: str) -> Exception:
+        self._record(host, port, address, "refused", reason)
+        return self._connect_error(f"{host}: {reason}; not connected")
 
     def connect_tcp(
         self,
@@ -54,8 +81,8 @@ class PinnedBackend:
     ) -> Any:
         judged = self._addresses.get(pin_key(host), ())
         if not judged:
-            raise self._connect_error(
-                f"{host}: not an address the endpoint's reach was judged by; not connected"
+            raise self._refuse(
+                host, port, None, "not an address the endpoint's reach was judged by"
             )
         failure: Exception | None = None
         for address in judged:
@@ -68,15 +95,19 @@ class PinnedBackend:
                     socket_options=socket_options,
                 )
             except Exception as error:  # the next judged address, as a resolver's client would
+                # Its error text is the OS's and the timer's, not recorded: the run's record of
+                # the failure is the endpoint's own (`EndpointFailure`).
+                self._record(host, port, address, "unreachable")
                 failure = error
                 continue
             if self._remote:
-                self._refuse_this_machine(host, stream)
+                self._refuse_this_machine(host, port, address, stream)
+            self._record(host, port, address, "connected")
             return stream
         assert failure is not None
         raise failure
 
-    def _refuse_this_machine(self, host: str, stream: Any) -> None:
+    def _refuse_this_machine(self, host: str, port: int, address: str, stream: Any) -> None:
         """A connection of an endpoint judged remote whose other end is a socket of this
         machine is closed and refused: whatever routing delivered it here (a `local` route the
         judgement missed, one added since), the server is a process beside the laboratory,
@@ -86,22 +117,22 @@ class PinnedBackend:
         if isinstance(connected, socket.socket) and not peer_is_this_machine(connected):
             return
         stream.close()
-        raise self._connect_error(
-            f"{host}: judged remote, but the connection ends on this machine; not connected"
+        raise self._refuse(
+            host, port, address, "judged remote, but the connection ends on this machine"
         )
 
     def connect_unix_socket(self, path: str, *args: Any, **kwargs: Any) -> Any:
-        raise self._connect_error(f"{path}: a Unix socket is not an address that was judged")
+        raise self._refuse(path, 0, None, "a Unix socket is not an address that was judged")
 
     def sleep(self, seconds: float) -> None:
         self._inner.sleep(seconds)
 
 
-def pin_client(client: Any, judgement: EndpointJudgement) -> None:
+def pin_client(client: Any, judgement: EndpointJudgement, log: ConnectionLog | None = None) -> None:
     """Make every transport of `client` (an httpx or httpx2 client: its own, and the proxies'
-    the environment mounts) connect through a `PinnedBackend` of `judgement`. A transport
-    whose connection pool cannot be reached is refused rather than left to resolve on its own
-    (fail closed)."""
+    the environment mounts) connect through a `PinnedBackend` of `judgement`, each connection
+    written in `log`. A transport whose connection pool cannot be reached is refused rather
+    than left to resolve on its own (fail closed)."""
     transports = [client._transport, *client._mounts.values()]
     for transport in transports:
         if transport is None:  # a mount that sends its URLs to no proxy: the client's own
@@ -114,7 +145,11 @@ def pin_client(client: Any, judgement: EndpointJudgement) -> None:
             )
         core = importlib.import_module(type(pool).__module__.split(".")[0])
         pool._network_backend = PinnedBackend(  # type: ignore[union-attr]
-            backend, judgement.addresses, core.ConnectError, remote=judgement.reach == "remote"
+            backend,
+            judgement.addresses,
+            core.ConnectError,
+            remote=judgement.reach == "remote",
+            log=log,
         )
 
 

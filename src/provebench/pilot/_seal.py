@@ -55,6 +55,7 @@ from provebench.pilot._limits import (
 from provebench.pilot.record._seal import (
     CODE_COPY_DIR,
     CODE_LISTING_FILE,
+    CODE_WALK,
     CONTROL_ENVELOPE_FILE,
     CONTROL_FILE,
     CONTROL_FORMAT,
@@ -68,6 +69,7 @@ from provebench.pilot.record._seal import (
     SEAL_FILE,
     SEAL_FORMAT,
     SEAL_PREDICATE,
+    code_walk_problem,
     commitment,
     control_seed_problem,
     control_size_problem,
@@ -291,6 +293,7 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
             ],
             "path_entry": candidate.path_entry,
             "argv": list(candidate.argv),
+            "walk": CODE_WALK,  # what read the copy (`record._seal.code_walk_problem`)
         },
         "profile": profile,
         "commitment": commitment(seed, nonce),
@@ -327,6 +330,9 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
             path=folder / SEAL_FILE,
             field="format",
         )
+    walk = code_walk_problem(opened.sealed)
+    if walk is not None:
+        raise ProvebenchError(walk, path=folder / SEAL_FILE, field="code.walk")
     candidate = seal_values(opened.sealed.get("candidate"))
     code = seal_values(opened.sealed.get("code"))
     spec, digest = candidate.get("spec"), candidate.get("code_sha256")

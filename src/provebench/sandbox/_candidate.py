@@ -29,15 +29,14 @@ from provebench._read_once import (
     key_folder_identities,
 )
 from provebench.sandbox._containment import (
-    FileIdentity,
     files_by_identity,
     identity_of,
     lies_inside,
-    linked_files,
     real_path,
 )
 from provebench.sandbox._known_secrets import known_secret_marks
 from provebench.sandbox._mounts import host_paths, mounts, unprovable_mount
+from provebench.sandbox._other_names import OtherNames
 from provebench.sandbox._policy import (
     NeverShownBelow,
     absolute,
@@ -51,11 +50,6 @@ from provebench.sandbox._private import is_private_root
 # `tests.` package (tests/conftest.py): its instrumented importers share state with the tests
 # and run in the test process. Nothing a candidate or its operator passes changes this list.
 SHIPPED_MODULE_PREFIXES: list[str] = ["provebench."]
-# The host's configuration, whose files a walk knows by identity when one it meets has other
-# names (a hard link). Small enough to list at each walk that meets such a file (a thousand
-# entries or so); the larger folders of host state (`/var`, a home folder) are not: a limit,
-# docs/sandbox.md "Hard links".
-LINKED_STATE_DIRS: tuple[Path, ...] = (Path("/etc"),)
 
 
 @dataclass(frozen=True)
@@ -183,25 +177,9 @@ class _Secrets:
         # one read of the mount table for both
         self.mount_table = mounts()
         self.mounts = frozenset(mount.point for mount in self.mount_table)
-        self._state_links: dict[FileIdentity, Path] | None = None
-
-    def refuse_host_link(self, path: Path, status: os.stat_result, field: str) -> None:
-        """Refuse a file with other names that is a file of the host's configuration by one of
-        them: `ln /etc/shadow code/x` (pilot red team round 20, H3; only a root operator can
-        link a file it may not write, `fs.protected_hardlinks`). A venv's files have other names
-        too (uv links them from its cache): a link count alone is never refused. The host's
-        linked files are listed once per walk, when the first such file is met."""
-        if status.st_nlink < 2 or not stat.S_ISREG(status.st_mode):
-            return
-        if self._state_links is None:
-            self._state_links = linked_files(LINKED_STATE_DIRS)
-        host = self._state_links.get((status.st_dev, status.st_ino))
-        if host is not None:
-            raise ProvebenchError(
-                f"{path} in the candidate's code is {host} by another name (a hard link), a "
-                "file of the host's configuration, which a candidate may not see; remove it",
-                field=field,
-            )
+        # Every name of the code whose file has others: one named outside it is refused once
+        # the walk has found all the names inside (`_other_names`)
+        self.other_names = OtherNames()
 
     def refuse_mount(self, path: Path, field: str) -> None:
         """Refuse `path` (met below a shown path, or a shown file) when something is mounted
@@ -267,8 +245,7 @@ class _Secrets:
 
     def refuse_identity(self, path: Path, status: os.stat_result, field: str) -> None:
         """Refuse `path` when `status` (its lstat, or the fstat of what was opened) is a hidden
-        file or folder, a file of the key folder, or a file of the host's configuration."""
-        self.refuse_host_link(path, status, field)
+        file or folder, or a file of the key folder."""
         found = (status.st_dev, status.st_ino)
         if found in self.identities:
             raise ProvebenchError(
@@ -335,6 +312,7 @@ def read_shown(
             os.close(top)
     with _in_code(field):
         secrets.key_material.refuse_now()  # red team round 14b, A1
+    secrets.other_names.refuse_unfound(field)  # a key's link is named as one, first
 
 
 def _read_folder(
@@ -416,6 +394,7 @@ def _read_file(
     with _in_code(field):
         held = _read_descriptor(fd, info, path, MAX_CODE_BYTES)  # closes it
     secrets.key_material.note(path, info, held.sha256)
+    secrets.other_names.note(path, info)
     secrets.refuse_bytes(path, info.st_size, held.sha256, field)
     mode = stat.S_IMODE(info.st_mode)
     kind = "exec" if mode & stat.S_IXUSR else "file"

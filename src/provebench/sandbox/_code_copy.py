@@ -112,7 +112,10 @@ def copy_code(
             # path after the last check followed a link put in the root's place, and made
             # the laboratory's private key world-readable).
             writers.append(TreeWriter(holder, mode=mode))
-        for item in read_shown(shown, hidden, field=field, skip_caches=True):
+        # The whole walk first, then the copy: a refusal the walk can make only at its end (a
+        # file with a name outside the code, `_other_names`; a key made meanwhile) leaves no
+        # byte of the code in the copy. The bytes are held once either way (`MAX_CODE_BYTES`).
+        for item in list(read_shown(shown, hidden, field=field, skip_caches=True)):
             if item.root_file != (roots[item.index].parent != folder):
                 raise ProvebenchError(  # a shown file became a folder, or the other way
                     "the candidate's code changed while it was being sealed; seal it again",

@@ -3,11 +3,11 @@
 Every program the laboratory starts on the candidate's side — an importer (`--agent-cmd`,
 `--agent path.py:Class`), an SI agent, a `--model-cmd` model server — shows its code through
 one decision and one walk: `policy_for` decides what may be shown at all, then `snapshot_code`
-walks it once (`read_shown`: a mount point, a host source by the mount table, a hard link to the
-host's configuration or to a secret, a secret's bytes under another name, a private root, a
-never-shown path by real path and identity, each refused in one line) and holds the bytes it
-read in sealed memory; the launch shows those bytes where the code was. What runs is what was
-checked, whatever is mounted, linked or moved into the folder afterwards.
+walks it once (`read_shown`: a mount point, a host source by the mount table, a hard link of a
+file named outside the code (`_other_names`) or of a secret, a secret's bytes under another
+name, a private root, a never-shown path by real path and identity, each refused in one line)
+and holds the bytes it read in sealed memory; the launch shows those bytes where the code was.
+What runs is what was checked, whatever is mounted, linked or moved into the folder afterwards.
 
 A model server's folder was once shown live, from the policy alone, and never walked: a bind of
 the key folder into it put the laboratory's private key into a signed run's diagnostics (pilot

@@ -365,7 +365,7 @@ def command_code_folders(argv: Sequence[str], *, field: str = "--agent-cmd") -> 
     the program) is shown with it, never again alone: there a hidden file is covered, as every
     hidden file inside a shown folder is, where alone it would be refused."""
     folders = []
-    if os.sep in argv[0] and not _is_system(absolute(Path(argv[0]))):
+    if os.sep in argv[0] and not _is_shared(absolute(Path(argv[0]))):
         folders.append(code_folder(Path(argv[0]), field=field))
     program = program_argument(argv)
     files = [
@@ -380,6 +380,16 @@ def command_code_folders(argv: Sequence[str], *, field: str = "--agent-cmd") -> 
             if not any(lies_inside(alone, shown) for shown in folders):
                 folders.append(alone)
     return folders
+
+
+def _is_shared(program: Path) -> bool:
+    """A program of the system or of provebench's own interpreter (`python3` found on a `PATH`
+    that leads into it): shown to every candidate as it is, never the candidate's code — its
+    installer may have linked its files from a cache, which the walk of code refuses
+    (`_other_names`), and whoever can write it runs as the laboratory anyway."""
+    return _is_system(program) or any(
+        lies_inside(program, folder) for folder in own_interpreter_paths()
+    )
 
 
 def candidate_interpreter_code(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:

@@ -91,7 +91,9 @@ def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:
 
     At most `MAX_TRANSCRIPT_NOTE_BYTES`: the turns are kept from the first while they fit, and
     the note says how many were left out (`turns_omitted`), so that one cycle of a verbose model
-    cannot fill the log; a turn too long on its own is left out whole, never cut."""
+    cannot fill the log; a turn too long on its own is left out whole, never cut. The cycle's
+    connections (`connections`, at most `MAX_RECORDED_CONNECTIONS` of them and a count of the
+    rest) are always kept: a `--model-cmd` server's Unix socket makes none."""
     turns = [m for m in result.transcript if m["role"] == "assistant"]
     note: dict[str, Any] = {
         "format": TRANSCRIPT_NOTE,
@@ -108,6 +110,10 @@ def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:
         },
         "turns": [],
         "turns_omitted": 0,
+        # Where the client connected, judged how, and what it refused, next to the reach the
+        # run's isolation records (llm/_pinned.py; docs/llm-agents.md, "Who runs the model").
+        "connections": result.connections.entries,
+        "connections_omitted": result.connections.omitted,
     }
     room = MAX_TRANSCRIPT_NOTE_BYTES - len(_note_text(note).encode("utf-8"))
     for index, turn in enumerate(turns):

@@ -30,6 +30,14 @@ SEAL_FORMAT = "provebench.pilot.seal/2"
 # The commitment's domain: unchanged since the first format, so a published reveal's
 # commitment is recomputed as it always was.
 COMMITMENT_DOMAIN = "provebench.pilot.seal/1"
+# The walk of the candidate's code a seal's copy was read through (`sandbox._candidate.
+# read_shown`), recorded in seal.json's `code.walk`. A copy holds bytes only: what the walk
+# refused by identity when it read them (a hard link of a file named outside the code, a bind
+# of a host file, a pseudo file system's file) cannot be told from the copy afterwards, so a
+# seal is trusted only when the walk that made it is the current one, never by the paths it
+# names. A new value whenever the walk refuses more than it did (/1: the link-count rule of
+# issue 40, `sandbox._other_names`); an older seal is refused, "reseal".
+CODE_WALK = "provebench.code-walk/1"
 SEAL_FILE = "seal.json"
 CODE_COPY_DIR = "code"  # the copy of every byte the sandbox shows of the candidate's code
 CODE_LISTING_FILE = "code.json"  # its listing: name and sha256 of each file, as sealed
@@ -167,6 +175,9 @@ def fresh_control_finding(
     `trusted`), judged instead of opening the folder again."""
     if opened is None:
         opened = open_seal(folder, trusted)
+    walk = code_walk_problem(opened.sealed)
+    if walk is not None:
+        return False, walk
     agent, corpus = seal_values(identity.get("agent")), seal_values(identity.get("corpus"))
     mismatch = identity_mismatch(opened.sealed["candidate"], agent)
     if mismatch is not None:
@@ -221,6 +232,20 @@ def fresh_control_finding(
             "uninterrupted control is credited; run the control again from its seal"
         )
     return True, "the revealed fresh control of the sealed candidate passed"
+
+
+def code_walk_problem(sealed: dict[str, Any]) -> str | None:
+    """Why a seal's copy of the code is not one the current walk read (`CODE_WALK`), as one
+    line; None when it is. A seal made before the walk was recorded names none."""
+    walk = seal_values(sealed.get("code")).get("walk")
+    if walk == CODE_WALK:
+        return None
+    made_by = "records no walk of the code" if walk is None else f"was read by {walk!r}"
+    return (
+        f"the seal's copy of the candidate's code {made_by}, not by {CODE_WALK}, which refuses "
+        "what an earlier walk copied (a hard link of a file named elsewhere); a copy cannot be "
+        "judged afterwards: reseal the candidate (pilot seal)"
+    )
 
 
 def control_seed_problem(opened: OpenedSeal, corpus: dict[str, Any]) -> str | None:
@@ -294,6 +319,7 @@ def not_the_sealed_candidate(opening: Path, sealed_spec: str, given: str) -> Pro
 __all__ = [
     "CODE_COPY_DIR",
     "CODE_LISTING_FILE",
+    "CODE_WALK",
     "COMMITMENT_DOMAIN",
     "CONTROL_ENVELOPE_FILE",
     "CONTROL_FILE",
@@ -309,6 +335,7 @@ __all__ = [
     "SEAL_FORMAT",
     "SEAL_PREDICATE",
     "OpenedSeal",
+    "code_walk_problem",
     "commitment",
     "control_seed_problem",
     "control_size_problem",
