@@ -143,6 +143,14 @@ def test_a_finding_of_the_whole_run_holds_every_cycle_with_hindsight() -> None:
     assert all(c.clean_when_confirmed and not c.clean_final and c.regraded for c in graded)
 
 
+def test_a_finding_of_the_whole_run_holds_from_the_first_cycle_found_not_clean() -> None:
+    whole = GateFinding("final_state", WHOLE_RUN, "the final-state scorer did not pass")
+    defects = dated_defects([whole, GateFinding("metric", 3, "completeness 0.9 < 1")])
+    graded = graded_cycles(_timeline(4), [], defects)
+    assert [c.clean_final for c in graded] == [True, True, False, False]
+    assert any("of the whole run" in reason for reason in graded[2].reasons)
+
+
 def test_a_run_with_a_gate_finding_releases_no_escrow() -> None:
     gap = GateFinding("refusal_report_gap", 4, "refused-file report unreported: x-1")
     clean = compute_escrow(_timeline(20), 1.0, [], {}, None, not_a_control_set=None)

@@ -15,7 +15,8 @@ original attempt"), and a tranche released on it is taken back.
   wrong fields, unexpected rows (a near-duplicate or invented file_id) and order breaks
   (`dated_defects`; invariant 4). Why: "correct completion" (pilot §8) of a cycle the gate
   finds fault with is not correct, and paying a tranche on it is an exploit (pilot §15; red
-  team 26, H1). A finding the record dates to no cycle holds every cycle with hindsight.
+  team 26, H1). A finding the record dates to no cycle holds, with hindsight, every cycle from
+  the first one the dated evidence finds not clean (every cycle when none is: `graded_cycles`).
 * First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files; it is
   taken back when an omission or duplicate is discovered later in the run (pilot §8: a late
   omission "corrects the original attempt") — otherwise an importer that passes the first cycle
@@ -57,7 +58,7 @@ def dated_defects(
 ) -> dict[int, list[str]]:
     """Cycle → what went wrong in it besides omissions, duplicates and violations: every
     finding of the laboratory gate (`_gate.py`; invariant 4), at the cycle it is dated to
-    (`WHOLE_RUN`: held against every cycle with hindsight), and, dated more finely than the
+    (`WHOLE_RUN`: see `graded_cycles`), and, dated more finely than the
     metric that counts them, wrong and unexpected rows (`unexpected`: file_id → the cycle that
     confirmed its first row — a near-duplicate or invented id the corpus has no row for) and
     order breaks. Every gate finding is taken, whatever its kind: none can be paid."""
@@ -76,13 +77,9 @@ def dated_defects(
     return found
 
 
-def _defects_by(defects: Defects, cycle: int, *, hindsight: bool) -> list[str]:
-    """The defects dated up to `cycle`; with hindsight also those of the whole run
-    (`WHOLE_RUN`, numbered 0: cycles are numbered from 1), which only the evaluation of the
-    run as a whole discovers."""
+def _defects_by(defects: Defects, cycle: int) -> list[str]:
+    """The defects dated to a cycle up to `cycle` (not those of the whole run, `WHOLE_RUN`)."""
     dated = [text for when in sorted(defects) if 0 < when <= cycle for text in defects[when]]
-    if hindsight:  # after the dated ones, which name the cycle's own defects first
-        dated += defects.get(WHOLE_RUN, [])
     return [f"{len(dated)} defect(s) by cycle {cycle}: {'; '.join(dated[:3])}"] if dated else []
 
 
@@ -117,16 +114,32 @@ def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) ->
 def graded_cycles(
     timeline: Timeline, violations: list[Violation], defects: Defects | None = None
 ) -> list[EscrowCycle]:
-    """Every cycle graded when confirmed and with hindsight (the same for both levels)."""
-    cycles: list[EscrowCycle] = []
+    """Every cycle graded when confirmed and with hindsight (the same for both levels).
+
+    A defect of the whole run (`WHOLE_RUN`: the final-state scorer's failure, a metric short
+    overall only, no fault met on an append) is found only with hindsight, and the record does
+    not say which cycle it belongs to. It holds every cycle from the first one that is not clean
+    with hindsight on the dated evidence — the likeliest cause, e.g. the omission behind a
+    failed final state — and every cycle when none is: never a cycle paid on a run the
+    laboratory gate failed (red team 26, H1)."""
     defects = defects or {}
-    for cycle in range(1, timeline.cycles + 1):
-        at_the_time = _grade_when_confirmed(timeline, cycle, violations) + _defects_by(
-            defects, cycle, hindsight=False
+    graded: list[tuple[int, list[str], list[str]]] = [
+        (
+            cycle,
+            _grade_when_confirmed(timeline, cycle, violations) + _defects_by(defects, cycle),
+            _grade_final(timeline, cycle, violations) + _defects_by(defects, cycle),
         )
-        hindsight = _grade_final(timeline, cycle, violations) + _defects_by(
-            defects, cycle, hindsight=True
-        )
+        for cycle in range(1, timeline.cycles + 1)
+    ]
+    undated = list(defects.get(WHOLE_RUN, []))
+    first_dirty = next((cycle for cycle, _, hindsight in graded if hindsight), 1)
+    cycles: list[EscrowCycle] = []
+    for cycle, at_the_time, hindsight in graded:
+        if undated and cycle >= first_dirty:
+            hindsight = [
+                *hindsight,
+                f"{len(undated)} defect(s) of the whole run: {'; '.join(undated[:3])}",
+            ]
         cycles.append(
             EscrowCycle(
                 cycle=cycle,
@@ -201,7 +214,7 @@ _CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("critical violations", ("critical violation",)),
     ("omissions or duplicates", ("omitted by", "duplicated by", "not confirmed exactly once")),
     ("rows duplicated later", ("rows duplicated later",)),
-    ("gate findings (rows, order, self-checks, refusal reports, faults)", ("defect(s) by",)),
+    ("gate findings (rows, order, self-checks, refusal reports, faults)", ("defect(s) ",)),
 )
 
 

@@ -10,7 +10,8 @@ judges, no gate condition can be left out of the escrow: there is no other list 
 
 A finding's `cycle` is the first cycle it concerns, or `WHOLE_RUN` when nothing in the record
 dates it (a metric short overall but in no single cycle, a fault condition of the whole
-schedule, a stopping condition): such a finding holds every cycle with hindsight.
+schedule, a stopping condition): such a finding holds, with hindsight, every cycle from the first
+one the dated evidence finds not clean, and every cycle when none is (`_escrow.graded_cycles`).
 """
 
 from __future__ import annotations
