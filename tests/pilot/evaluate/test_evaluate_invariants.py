@@ -13,9 +13,9 @@ import pytest
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate import evaluate_run
 from provebench.pilot.evaluate._escrow import dated_defects
+from provebench.pilot.evaluate._gate import GateFinding
 from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._selfchecks import self_check_findings
-from provebench.pilot.evaluate._verdict import SelfCheckGap
 from provebench.pilot.redteam._tamper import rewrite_log_offline
 from tests.helpers.pilot_evaluation import make_small_corpus, resign, run_agent
 
@@ -131,13 +131,17 @@ def test_near_duplicate_ids_are_graded_by_the_escrow(corpus: Path) -> None:
     verdict = evaluate_run(run, corpus)
     assert verdict.escrow is not None and verdict.escrow.released_total == 0.0
     assert verdict.reconciliation is not None and verdict.reconciliation.unexpected
-    graded = [c for c in verdict.escrow.cycles if not c.clean_final]
+    # The first cycle a dated defect holds (findings of the whole run hold every cycle).
+    graded = [c for c in verdict.escrow.cycles if not c.clean_when_confirmed]
     assert graded and any("unexpected row" in reason for reason in graded[0].reasons)
 
 
 def test_unexpected_rows_are_dated_defects_of_their_cycle_and_every_later_one() -> None:
-    gap = SelfCheckGap(cycle=3, check="pagination", reason="not reported")
-    defects = dated_defects([], [], [], {"a-1-0": 2}, [gap], {3: "fault not exercised: x"})
+    gate = [
+        GateFinding("self_check_gap", 3, "§12 self-check pagination: not reported"),
+        GateFinding("fault", 3, "fault not exercised: x"),
+    ]
+    defects = dated_defects(gate, [], [], {"a-1-0": 2})
     assert defects == {
         2: ["unexpected row: a-1-0"],
         3: ["§12 self-check pagination: not reported", "fault not exercised: x"],

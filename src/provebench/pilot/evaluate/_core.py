@@ -18,7 +18,6 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from provebench._canonical import canonical_json, write_atomic
 from provebench._errors import ProvebenchError
 from provebench.attest._keys import TrustedKey, load_trusted_key
 from provebench.matrix._check import BINDING_FIELD
+from provebench.pilot._limits import CONTROL_PROFILE
 from provebench.pilot.evaluate._escrow import compute_escrow, dated_defects
 from provebench.pilot.evaluate._external import (
     ExternalCheckRecord,
@@ -35,6 +35,7 @@ from provebench.pilot.evaluate._external import (
     red_team_envelope,
     red_team_findings,
 )
+from provebench.pilot.evaluate._gate import gate_findings
 from provebench.pilot.evaluate._inputs import RunInputs, read_run
 from provebench.pilot.evaluate._log import OUTSIDE_CYCLE, check_register, read_log
 from provebench.pilot.evaluate._metrics import compute_metrics
@@ -55,7 +56,6 @@ from provebench.pilot.evaluate._verdict import (
     ConfigurationError,
     FaultAccount,
     LogRef,
-    MetricSet,
     ResultEvidence,
     Verdict,
     Violation,
@@ -76,7 +76,12 @@ from provebench.pilot.record._rundir import (
     RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
 )
-from provebench.pilot.record._seal import SEAL_FILE, fresh_control_finding, open_seal
+from provebench.pilot.record._seal import (
+    SEAL_FILE,
+    control_size_problem,
+    fresh_control_finding,
+    open_seal,
+)
 from provebench.pilot.record._signing import (
     log_anchor_problems,
     run_envelope_problems,
@@ -205,7 +210,7 @@ def evaluate_run(
         for text in final.configuration_errors
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
-    refusal_gaps = refusal_report_gaps(log, snapshot.refusal_reasons)
+    refusal_gaps = refusal_report_gaps(log, snapshot.refusal_reasons, frozenset(snapshot.expected))
     false_claims, self_check_gaps, self_checks = self_check_findings(
         log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)
     )
@@ -243,48 +248,47 @@ def evaluate_run(
     )
     scorer_pass = final.scorer_pass and not errors
     log_intact = not inputs.ledger_problems and not log_tampering and not lost_attempts
-    triggered = any(stop.status == "triggered" for stop in stops)
     probed = {probe.cycle for probe in probes}
     missing_probes = [c.cycle for c in log.cycles if c.cycle not in probed]
-    laboratory_pass = (
-        scorer_pass
-        and all(getattr(overall, name).value == 1.0 for name in MetricSet.model_fields)
-        and not violations
-        and not triggered
-        and not missing_probes
-        and not self_check_gaps
-        and not refusal_gaps
-        and faults_met(faults)
+    # One list of the gate's findings, each dated, read by the gate and the escrow alike: no
+    # finding can keep the run from the gate and still be paid (red team 26, H1; `_gate.py`).
+    gate = gate_findings(
+        final_state_pass=final.scorer_pass,
+        metrics=metrics,
+        violations=violations,
+        stops=stops,
+        missing_probes=missing_probes,
+        self_check_gaps=self_check_gaps,
+        refusal_gaps=refusal_gaps,
+        faults=faults,
     )
-    escrow_terms = (
-        compute_escrow
-        if inputs.corpus.shadow is None
-        else partial(compute_shadow_escrow, origin=inputs.corpus.shadow)
+    laboratory_pass = scorer_pass and not gate
+    defects = dated_defects(
+        gate,
+        metrics.shortfalls.wrong_fields,
+        metrics.shortfalls.order_breaks,
+        {
+            f: timeline.confirmed_cycles[f][0]
+            for f in metrics.shortfalls.unexpected
+            if f in timeline.confirmed_cycles
+        },
     )
-    escrow = escrow_terms(
-        timeline,
-        perf_shadow,
-        violations,
-        dated_defects(
-            metrics.shortfalls.wrong_fields,
-            metrics.shortfalls.order_breaks,
-            missing_probes,
-            {
-                f: timeline.confirmed_cycles[f][0]
-                for f in metrics.shortfalls.unexpected
-                if f in timeline.confirmed_cycles
-            },
-            self_check_gaps,
-            {
-                f.cycle: f"fault not exercised: {f.fault} on {f.operation} of {f.file_id}"
-                for f in reversed(faults.faults)
-                if not f.exercised
-            },
-        ),
-        # Nothing is paid on a run that is not the one the laboratory signed, or not whole, or
-        # resumed (its stopped cycle may have been re-drawn: `resumed_reason`).
-        unsealed or resumed or (f"{len(errors)} configuration error(s)" if errors else None),
-    )
+    # Nothing is paid on a run that is not the one the laboratory signed, or not whole, or
+    # resumed (its stopped cycle may have been re-drawn: `resumed_reason`).
+    withheld = unsealed or resumed or (f"{len(errors)} configuration error(s)" if errors else None)
+    if inputs.corpus.shadow is None:
+        escrow = compute_escrow(
+            timeline,
+            perf_shadow,
+            violations,
+            defects,
+            withheld,
+            not_a_control_set=control_set_problem(inputs.identity),
+        )
+    else:
+        escrow = compute_shadow_escrow(
+            timeline, perf_shadow, violations, defects, withheld, origin=inputs.corpus.shadow
+        )
     findings = laboratory_findings(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
     )
@@ -397,6 +401,16 @@ def faults_met(faults: FaultAccount) -> bool:
     between reading and writing"): every scheduled fault exercised, and — when the corpus
     schedules any — at least one of them on an append, between reading and writing."""
     return faults.unexercised == 0 and (faults.scheduled == 0 or faults.on_appends > 0)
+
+
+def control_set_problem(identity: Mapping[str, Any] | None) -> str | None:
+    """Why the run's corpus, as the log's identity records it, is not a pilot §11 control set
+    (the `control` profile, 20 cycles, 500 file events), or None when it is one: the escrow's
+    control tranche is paid on a control sequence only (red team 26, F2)."""
+    corpus = (identity or {}).get("corpus")
+    if not isinstance(corpus, dict):
+        return "the log records no corpus identity"
+    return control_size_problem(CONTROL_PROFILE, corpus)
 
 
 def resumed_reason(record: dict[str, Any] | None) -> str | None:

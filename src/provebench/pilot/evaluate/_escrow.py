@@ -9,16 +9,20 @@ is discovered only by the evaluator). A cycle that was clean when confirmed but 
 hindsight is *regraded* (pilot §8: "a duplicate or omission discovered late corrects the
 original attempt"), and a tranche released on it is taken back.
 
-* A cycle is graded against the *defects dated by then* as well: wrong fields, unexpected rows
-  (a near-duplicate or invented file_id), order breaks, a missing §12 self-check probe or
-  self-check (`dated_defects`; invariant 4). Why: "correct completion" (pilot §8) of a
-  cycle whose rows are wrong or out of order, or that skipped the mandatory self-check, is not
-  correct, and paying a tranche on it is an exploit (pilot §15, red-team finding).
+* A cycle is graded against the *defects dated by then* as well: every finding of the
+  laboratory gate (`_gate.py`: metrics short of 1, refused files not reported in the cycle shown
+  or reported wrongly, a missing §12 probe or self-check, faults not met, …) and, dated finely,
+  wrong fields, unexpected rows (a near-duplicate or invented file_id) and order breaks
+  (`dated_defects`; invariant 4). Why: "correct completion" (pilot §8) of a cycle the gate
+  finds fault with is not correct, and paying a tranche on it is an exploit (pilot §15; red
+  team 26, H1). A finding the record dates to no cycle holds, with hindsight, every cycle from
+  the first one the dated evidence finds not clean (every cycle when none is: `graded_cycles`).
 * First tranche (40%): the first full cycle, judged at the due cycle of cycle 1's files; it is
   taken back when an omission or duplicate is discovered later in the run (pilot §8: a late
   omission "corrects the original attempt") — otherwise an importer that passes the first cycle
   and fails later (pilot §1) would keep a payment.
-* Control tranche (60%): at least 20 laboratory cycles, every one of them clean.
+* Control tranche (60%): at least 20 laboratory cycles of a §11 control set (the `control`
+  profile, ≥ 500 file events, as the log's identity records the corpus), every cycle clean.
 * The preliminary signal (`Perf_shadow`) is credited only without any critical violation and
   after the first full cycle completed correctly (pilot §13).
 """
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from provebench.pilot.evaluate._gate import WHOLE_RUN, GateFinding
 from provebench.pilot.evaluate._rules import (
     ESCROW_CONTROL_CYCLES,
     ESCROW_CONTROL_SHARE,
@@ -38,7 +43,6 @@ from provebench.pilot.evaluate._verdict import (
     EscrowCycle,
     EscrowTranche,
     OrderBreak,
-    SelfCheckGap,
     Violation,
     WrongFields,
 )
@@ -47,19 +51,17 @@ Defects = Mapping[int, Sequence[str]]
 
 
 def dated_defects(
-    wrong_fields: Sequence[WrongFields],
-    order_breaks: Sequence[OrderBreak],
-    missing_probe_cycles: Sequence[int],
+    gate: Sequence[GateFinding],
+    wrong_fields: Sequence[WrongFields] = (),
+    order_breaks: Sequence[OrderBreak] = (),
     unexpected: Mapping[str, int] | None = None,
-    self_check_gaps: Sequence[SelfCheckGap] = (),
-    unexercised_faults: Mapping[int, str] | None = None,
 ) -> dict[int, list[str]]:
-    """Cycle → what went wrong in it besides omissions, duplicates and violations: wrong and
-    unexpected rows (`unexpected`: file_id → the cycle that confirmed its first row — a
-    near-duplicate or invented id the corpus has no row for), order breaks, missing §12 checks
-    (invariant 4: every defect of the confirmed register at that cycle), and a cycle whose
-    scheduled fault the run never met (`unexercised_faults`: cycle → the first such fault):
-    its recovery was never put to the test."""
+    """Cycle → what went wrong in it besides omissions, duplicates and violations: every
+    finding of the laboratory gate (`_gate.py`; invariant 4), at the cycle it is dated to
+    (`WHOLE_RUN`: see `graded_cycles`), and, dated more finely than the
+    metric that counts them, wrong and unexpected rows (`unexpected`: file_id → the cycle that
+    confirmed its first row — a near-duplicate or invented id the corpus has no row for) and
+    order breaks. Every gate finding is taken, whatever its kind: none can be paid."""
     found: dict[int, list[str]] = {}
     for file_id, cycle in sorted((unexpected or {}).items(), key=lambda item: (item[1], item[0])):
         found.setdefault(cycle, []).append(f"unexpected row: {file_id}")
@@ -69,17 +71,15 @@ def dated_defects(
         found.setdefault(broken.cycle, []).append(
             f"order broken: {broken.earlier_file_id} before {broken.later_file_id}"
         )
-    for cycle in missing_probe_cycles:
-        found.setdefault(cycle, []).append("no §12 final-status self-check probe")
-    for gap in self_check_gaps:
-        found.setdefault(gap.cycle, []).append(f"§12 self-check {gap.check}: {gap.reason}")
-    for cycle, text in sorted((unexercised_faults or {}).items()):
-        found.setdefault(cycle, []).append(text)
+    # After the rows: a reason names the file behind a metric's shortfall before the metric.
+    for finding in gate:
+        found.setdefault(finding.cycle, []).append(finding.text)
     return found
 
 
 def _defects_by(defects: Defects, cycle: int) -> list[str]:
-    dated = [text for when in sorted(defects) if when <= cycle for text in defects[when]]
+    """The defects dated to a cycle up to `cycle` (not those of the whole run, `WHOLE_RUN`)."""
+    dated = [text for when in sorted(defects) if 0 < when <= cycle for text in defects[when]]
     return [f"{len(dated)} defect(s) by cycle {cycle}: {'; '.join(dated[:3])}"] if dated else []
 
 
@@ -114,13 +114,32 @@ def _grade_final(timeline: Timeline, cycle: int, violations: list[Violation]) ->
 def graded_cycles(
     timeline: Timeline, violations: list[Violation], defects: Defects | None = None
 ) -> list[EscrowCycle]:
-    """Every cycle graded when confirmed and with hindsight (the same for both levels)."""
-    cycles: list[EscrowCycle] = []
+    """Every cycle graded when confirmed and with hindsight (the same for both levels).
+
+    A defect of the whole run (`WHOLE_RUN`: the final-state scorer's failure, a metric short
+    overall only, no fault met on an append) is found only with hindsight, and the record does
+    not say which cycle it belongs to. It holds every cycle from the first one that is not clean
+    with hindsight on the dated evidence — the likeliest cause, e.g. the omission behind a
+    failed final state — and every cycle when none is: never a cycle paid on a run the
+    laboratory gate failed (red team 26, H1)."""
     defects = defects or {}
-    for cycle in range(1, timeline.cycles + 1):
-        dated = _defects_by(defects, cycle)
-        at_the_time = _grade_when_confirmed(timeline, cycle, violations) + dated
-        hindsight = _grade_final(timeline, cycle, violations) + dated
+    graded: list[tuple[int, list[str], list[str]]] = [
+        (
+            cycle,
+            _grade_when_confirmed(timeline, cycle, violations) + _defects_by(defects, cycle),
+            _grade_final(timeline, cycle, violations) + _defects_by(defects, cycle),
+        )
+        for cycle in range(1, timeline.cycles + 1)
+    ]
+    undated = list(defects.get(WHOLE_RUN, []))
+    first_dirty = next((cycle for cycle, _, hindsight in graded if hindsight), 1)
+    cycles: list[EscrowCycle] = []
+    for cycle, at_the_time, hindsight in graded:
+        if undated and cycle >= first_dirty:
+            hindsight = [
+                *hindsight,
+                f"{len(undated)} defect(s) of the whole run: {'; '.join(undated[:3])}",
+            ]
         cycles.append(
             EscrowCycle(
                 cycle=cycle,
@@ -195,7 +214,7 @@ _CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("critical violations", ("critical violation",)),
     ("omissions or duplicates", ("omitted by", "duplicated by", "not confirmed exactly once")),
     ("rows duplicated later", ("rows duplicated later",)),
-    ("wrong rows, order or self-checks", ("defect(s) by cycle",)),
+    ("gate findings (rows, order, self-checks, refusal reports, faults)", ("defect(s) ",)),
 )
 
 
@@ -217,10 +236,15 @@ def compute_escrow(
     violations: list[Violation],
     defects: Defects | None = None,
     unsealed: str | None = None,
+    *,
+    not_a_control_set: str | None,
 ) -> Escrow:
     """Pilot §8 escrow. `unsealed` (why the candidate was not sealed, or why the run is not the
     one the laboratory signed) withholds every tranche: a candidate that could reach the log or
-    the answers, or a run folder changed since, has earned nothing it can be paid."""
+    the answers, or a run folder changed since, has earned nothing it can be paid.
+    `not_a_control_set` (why the run's corpus, as its log records it, is not a §11 control set:
+    `record/_seal.py:control_size_problem`) withholds the control tranche: a public development
+    corpus run for 20 cycles is not "a control sequence" (red team 26, F2)."""
     cycles = graded_cycles(timeline, violations, defects)
     credited, signal, reason = credit(timeline, cycles, perf_shadow, violations, unsealed)
     first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0
@@ -242,14 +266,16 @@ def compute_escrow(
             else ""
         ),
     )
-    enough = timeline.cycles >= ESCROW_CONTROL_CYCLES
+    enough = timeline.cycles >= ESCROW_CONTROL_CYCLES and not_a_control_set is None
     all_clean_then = enough and all(c.clean_when_confirmed for c in cycles)
     all_clean = enough and all(c.clean_final for c in cycles)
     control_released = credited and all_clean
-    if not enough:
+    if timeline.cycles < ESCROW_CONTROL_CYCLES:
         control_reason = (
             f"{timeline.cycles} cycles; the control sequence needs {ESCROW_CONTROL_CYCLES}"
         )
+    elif not_a_control_set is not None:
+        control_reason = f"not a control sequence: {not_a_control_set} (pilot §11)"
     else:
         dirty = [c.cycle for c in cycles if not c.clean_final]
         control_reason = "every cycle clean" if not dirty else held_by(cycles)

@@ -2,7 +2,8 @@
 
 For each file_id: how many rows the lab confirmed in each cycle, the first cycle with a row, the
 rows it was attempted and acknowledged in (`sheets.append` entries), and whether the importer
-claimed it processed on the diagnostics channel. Diagnostics are read only to find claims that
+claimed a refused file processed on the diagnostics channel (named it on a non-failure channel,
+in any field or word: `_claims.py`). Diagnostics are read only to find claims that
 the log contradicts (pilot §9: the agent's report never counts as evidence of success).
 """
 
@@ -14,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
 from provebench.pilot.evaluate._rules import FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
@@ -30,7 +32,9 @@ class Timeline:
     attempted: Counter[str]
     acknowledged: Counter[str]
     first_attempt_acknowledged: dict[str, bool]
-    claims: dict[str, list[int]]  # file_id -> seqs of diagnostics entries claiming success
+    # refused file_id -> seqs of the non-failure diagnostics entries that name it (a success
+    # claim, `_claims.py`)
+    claims: dict[str, list[int]]
     last_row: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
 
     def first_confirmed(self, file_id: str) -> int | None:
@@ -125,6 +129,7 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
     first_ack: dict[str, bool] = {}
     claims: dict[str, list[int]] = defaultdict(list)
     last_row: dict[str, tuple[int, list[str]]] = {}
+    refused = NamedFiles(snapshot.non_admissible)
     for cycle in log.cycles:
         confirmed = cycle.confirmed_rows()
         rows_by_cycle[cycle.cycle] = confirmed
@@ -141,10 +146,11 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
                 first_ack.setdefault(file_id, call.acknowledged)
         for entry in cycle.diagnostics:
             payload = entry.payload
-            named = payload.get("file_id")
             channel = payload.get("channel")
-            reports_failure = isinstance(channel, str) and channel in FAILURE_CHANNELS
-            if isinstance(named, str) and not reports_failure:
+            if isinstance(channel, str) and channel in FAILURE_CHANNELS:
+                continue
+            # Every field, key and word of a non-failure entry, by one rule (`_claims.py`).
+            for named in refused.named({k: v for k, v in payload.items() if k != "channel"}):
                 claims[named].append(entry.seq)
     return Timeline(
         snapshot=snapshot,

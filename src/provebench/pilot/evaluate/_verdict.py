@@ -258,14 +258,16 @@ class FaultAccount(BaseModel):
 
 
 class RefusalReportGap(BaseModel):
-    """A refused file the importer was shown and did not report with the reason code of its
-    first failure (agent contract rule 2; `_refusal_reports.py`)."""
+    """A refused file the importer was shown and did not report, in the cycle it was first
+    shown, with the reason code of its first failure; or a file the rules admit reported
+    refused (`not_refused`; `expected_reason_code` empty) (agent contract rule 2;
+    `_refusal_reports.py`)."""
 
     model_config = _MODEL
 
     cycle: int
     file_id: str
-    problem: Literal["unreported", "wrong_reason_code"]
+    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused"]
     expected_reason_code: str
     reported_reason_code: str | None
     evidence: list[LogRef]

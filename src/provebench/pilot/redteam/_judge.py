@@ -12,7 +12,8 @@ exercised on no corpus is reported "not exercised", a failure of the red team, n
 
 Caught: no positive signal, and at least one of the attack's expected signals present — a
 shortfall of the named metric, the named critical violation, configuration error, missing
-probe, self-check gap (a §12 check not performed by the log) or unexercised scheduled fault —
+probe, self-check gap (a §12 check not performed by the log), refused-file report gap (agent
+contract rule 2) or unexercised scheduled fault —
 so an attack that "fails" for a reason unrelated to it is not counted as caught — on every
 corpus where it was exercised.
 """
@@ -36,6 +37,8 @@ def signals(run: dict[str, Any]) -> set[str]:
         found.add("self_check_gap")
     if run.get("faults_unexercised"):
         found.add("faults_unexercised")
+    if run.get("refusal_report_gaps"):
+        found.add("refusal_report_gap")
     if run["run_error"]:
         found.add("run_refused")
     if run.get("pilot_pass") is None:
@@ -75,6 +78,7 @@ def evidence(run: dict[str, Any]) -> dict[str, Any]:
         "self_check_missing_cycles": run["self_check_missing"],
         "self_check_gaps": run.get("self_check_gaps", 0),
         "faults_unexercised": run.get("faults_unexercised", 0),
+        "refusal_report_gaps": run.get("refusal_report_gaps", 0),
         "run_error": run["run_error"],
     }
 

@@ -84,6 +84,7 @@ def _refused(message: str) -> dict[str, Any]:
         "self_check_missing": 0,
         "self_check_gaps": 0,
         "faults_unexercised": 0,
+        "refusal_report_gaps": 0,
         "refused_attempts": 0,
         "log_entries_altered": 0,
     }
@@ -119,6 +120,7 @@ def _summarise(verdict: Any, run_dir: Path) -> dict[str, Any]:
         "self_check_missing": len(verdict.self_check_missing_cycles),
         "self_check_gaps": len(verdict.self_check_gaps),
         "faults_unexercised": 0 if verdict.faults is None else verdict.faults.unexercised,
+        "refusal_report_gaps": len(verdict.refusal_report_gaps),
         "refused_attempts": max(0, _recorded_refusals(run_dir) - len(verdict.self_check_probes)),
         "log_entries_altered": altered,
     }

@@ -25,6 +25,8 @@ def _said(entry: dict[str, Any]) -> str:
             said.append(f"{run['self_check_gaps']} self-check gap(s) (not performed)")
         if run.get("faults_unexercised"):
             said.append(f"{run['faults_unexercised']} scheduled fault(s) not exercised")
+        if run.get("refusal_report_gaps"):
+            said.append(f"{run['refusal_report_gaps']} refused-file report gap(s)")
         if run["run_error"]:
             said.append(f"run refused: {run['run_error']}")
         if run["positive_signal"]:

@@ -151,9 +151,10 @@ counts against you even though it is refused. The one exception is the self-chec
    Never import a refused file, and never name it on any channel but `failed_file` or
    `error` (that would claim it processed). Report
    every refused file you were shown on the `failed_file` channel, with its file_id and the
-   reason code of its first failure, at the latest in the last cycle of the run (the cycle you
-   first see it is best); every report that names it must carry that code. A refusal not
-   reported, or reported with another code, keeps the run from passing.
+   reason code of its first failure, in the cycle you are first shown it (a later report is
+   late); every report that names it must carry that code, and never report a file the rules
+   admit. A refusal not reported in that cycle, reported with another code, or a file reported
+   that is not refused, keeps the run from passing and from escrow.
 3. **The name** (`{versions.grammar}`), case-sensitive, at most {MAX_NAME_LENGTH} characters,
    ASCII digits only, no Unicode normalisation:
 

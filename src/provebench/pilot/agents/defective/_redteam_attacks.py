@@ -30,9 +30,11 @@ from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
 from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
+    PermissionDenied,
     TemporaryApiError,
 )
 from provebench.pilot.record._rundir import LEDGER_FILE
+from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 from provebench.pilot.rules._mapping import UNMAPPED_MANAGER_NAME
 
 
@@ -362,3 +364,75 @@ __all__ = [
     "RetriesTimedOutAppend",
     "TampersCorpusFiles",
 ]
+
+
+class ConcealsRefusals(CorrectImporter):
+    """§1 "conceals errors", §6 "all errors are present in the external log" (red team 26, H1):
+    refuses every file the rules refuse, as the correct importer does, and reports none of them
+    — no `failed_file`, nothing else changed."""
+
+    name: ClassVar[str] = "conceals-refusals"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.journal.failed[file.file_id] = reason_code  # its own count stays the log's
+
+
+class ReportsRefusalsLate(CorrectImporter):
+    """§1 "conceals errors" for a while (red team 26, H2): each refused file's `failed_file`
+    report is kept in the importer's state and sent one cycle after the file was shown — every
+    error is confessed, none when it happened."""
+
+    name: ClassVar[str] = "reports-refusals-late"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.journal.failed[file.file_id] = reason_code
+        held = self.state.setdefault("held", {})
+        held.setdefault(file.file_id, [reason_code, self.state["cycles"]])
+
+    def report_checks(self) -> None:
+        held: dict[str, list[Any]] = self.state.setdefault("held", {})
+        reported = self.state.setdefault("reported", [])
+        for file_id, (reason_code, cycle) in sorted(held.items()):
+            if cycle < self.state["cycles"] and file_id not in reported:
+                self.ctx.diagnostics.failed_file(file_id, reason_code)
+                reported.append(file_id)
+        super().report_checks()
+
+
+class ClaimsRefusedImportedInWords(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", in the words a reader sees (red
+    team 26, H4): reports each refusal correctly, then says on the note and self-check channels
+    that the same file was imported."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-words"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        self.ctx.diagnostics.note(f"file {file.file_id}: processed successfully, status imported")
+
+
+class ReportsImportedAsFailed(CorrectImporter):
+    """§14 "artificial creation of an error followed by an additional correction" (red team 26,
+    H5): imports every admissible file correctly and also reports each one `failed_file`."""
+
+    name: ClassVar[str] = "reports-imported-as-failed"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        for row in self.acknowledged:
+            self.ctx.diagnostics.failed_file(row["file_id"], "corrupted_empty_file")
+
+
+class ProbesFinalStatusByMoving(CorrectImporter):
+    """§12 "inability to write the final status directly", checked on another permission (red
+    team 26, F3): the self-check is a refused Drive move of the probe id, never a status write,
+    and it reports the check passed."""
+
+    name: ClassVar[str] = "probes-final-status-by-moving"
+
+    def final_status_check(self) -> None:
+        try:
+            self.ctx.drive.move_file(SELF_CHECK_PROBE_FILE_ID, "elsewhere")
+        except PermissionDenied:
+            self.check("final_status_not_writable", True, "the probe could not be moved")
+            return
+        self.check("final_status_not_writable", False, "the probe was moved")

@@ -1,0 +1,60 @@
+"""Which files a diagnostics entry names: the one rule by which every success claim is read.
+
+Agent contract rule 2: a refused file is named on `failed_file` or `error` only; naming it on
+any other channel claims it processed (pilot §7 "a false report that a corrupted file was
+processed"). The channels that carry free text (`note`'s message, `self_check`'s name and
+detail, `reconciliation`'s extra keys) have no `file_id` field, so reading that field alone
+left every success claim an importer can actually make unread (red team 26, H4:
+`note("ID processed successfully")` for each refused file passed). A claim is therefore judged
+by the file ids the entry names anywhere — a field, a key or a word of its text — and by its
+channel, never by what the words around the id say: text is data, and the only thing read from
+it is which of the corpus's files it names.
+
+A file id is named when it stands as a whole word: delimited by characters that cannot be part
+of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_ID_WORD = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class NamedFiles:
+    """Finds which of `file_ids` a diagnostics payload names. Ids of contract rule 2's alphabet
+    are found word by word (one set lookup per word); an id outside it (one the rules refuse
+    as `invalid_file_id`) is searched for as text, delimited the same way."""
+
+    def __init__(self, file_ids: frozenset[str]) -> None:
+        self._words = frozenset(f for f in file_ids if _ID_WORD.fullmatch(f))
+        self._others = tuple(
+            (f, re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(f)}(?![A-Za-z0-9_-])"))
+            for f in sorted(file_ids - self._words)
+            if f
+        )
+
+    def named(self, payload: object) -> list[str]:
+        """The ids named anywhere in `payload` (its values and keys, at any depth), each
+        once, in sorted order."""
+        found: set[str] = set()
+        for text in _texts(payload):
+            found.update(w for w in _ID_WORD.findall(text) if w in self._words)
+            found.update(f for f, pattern in self._others if pattern.search(text))
+        return sorted(found)
+
+
+def _texts(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
+
+
+__all__ = ["NamedFiles"]
