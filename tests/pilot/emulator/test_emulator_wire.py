@@ -906,3 +906,97 @@ def test_a_stalled_request_is_dropped_after_the_socket_timeout(
     assert _wire(cycle.lab, partial, timeout=10) == b""  # closed, nothing answered
     assert time.monotonic() - started < 5
     assert len(cycle.record.entries) == before  # a request that never arrived is not recorded
+
+
+# -- Red team 26, H3/F1: whether an append landed is shown by a read of the confirmed ids only ---
+def _append(values: Any, rows: list[list[str]]) -> Any:
+    return values.append(
+        spreadsheetId=SPREADSHEET_ID,
+        range=f"'{WORKING_SHEET}'!A1:H",
+        valueInputOption="RAW",
+        includeValuesInResponse=True,
+        body={"values": rows},
+    ).execute(num_retries=0)
+
+
+def _answers_after_an_in_doubt_append(tmp_path: Path, fault: str) -> tuple[list[object], int]:
+    """Every answer but a read of the Confirmed sheet, after an append answered 500 (`fault`
+    decides whether it landed), and the rows the working sheet holds."""
+    for cycle in open_cycle(tmp_path, [Fault("append_rows", "a", fault)]):
+        sheets = cycle.sheets().spreadsheets()
+        values = sheets.values()
+        with pytest.raises(HttpError) as in_doubt:
+            _append(values, [_row("a")])
+        assert in_doubt.value.status_code == 500
+        # An empty append carries no work (it spends no fault); then an append of one row.
+        seen: list[object] = [_append(values, []), _append(values, [_row("b")])]
+        seen.append(sheets.get(spreadsheetId=SPREADSHEET_ID).execute())
+        seen.append(sheets.get(spreadsheetId=SPREADSHEET_ID, fields="sheets").execute())
+        with pytest.raises(HttpError) as working:
+            values.get(spreadsheetId=SPREADSHEET_ID, range=WORKING_SHEET).execute()
+        seen.append((working.value.status_code, _error_body(working.value)))
+        drive = cycle.drive().files()
+        seen.append(drive.list(pageSize=1000, fields="*").execute())
+        seen.append(drive.get(fileId=SPREADSHEET_ID, fields="*").execute())
+        return seen, len(cycle.gateway.working_rows)
+    raise AssertionError("no cycle")
+
+
+def test_no_answer_but_a_confirmed_read_tells_whether_an_in_doubt_append_landed(
+    tmp_path: Path,
+) -> None:
+    # F1: the append answer's tableRange counted the working sheet's rows, those of an
+    # applied_then_error append included; spreadsheets.get's rowCount did the same past 999.
+    landed, rows_landed = _answers_after_an_in_doubt_append(tmp_path / "a", "applied_then_error")
+    lost, rows_lost = _answers_after_an_in_doubt_append(tmp_path / "b", "server_error_500")
+    assert (rows_landed, rows_lost) == (2, 1)  # the worlds differ ...
+    assert landed == lost  # ... and no answer says which one the importer is in
+    empty, one = landed[0], landed[1]
+    assert isinstance(empty, dict) and isinstance(one, dict)
+    assert empty["tableRange"] == one["tableRange"] == "'Working sheet'!A1:H1"
+    assert one["updates"]["updatedRange"] == "'Working sheet'!A2:H2"
+
+
+def test_a_big_working_sheet_and_register_report_the_fixed_grid(tmp_path: Path) -> None:
+    for cycle in open_cycle(tmp_path):
+        cycle.lab.confirmed_rows.extend([[f"c{i}", "", "", "", "", "", "", "", "x"]
+                                         for i in range(1500)])  # fmt: skip
+        cycle.gateway.working_rows.extend([("w",) * 8] * 1200)
+        got = cycle.sheets().spreadsheets().get(spreadsheetId=SPREADSHEET_ID).execute()
+        counts = [s["properties"]["gridProperties"]["rowCount"] for s in got["sheets"]]
+        assert counts == [1000, 1000]
+        # The whole register is still read by an open-ended range.
+        values = cycle.sheets().spreadsheets().values()
+        read = values.get(spreadsheetId=SPREADSHEET_ID, range=CONFIRMED_SHEET).execute()
+        assert len(read["values"]) == 1 + 1 + 1500
+
+
+def test_a_range_past_the_register_is_a_logged_read_not_a_400(cycle: Cycle) -> None:
+    # A 400 for rows past the last one, answered before any read was logged, told the
+    # register's size outside every read of it.
+    values = cycle.sheets().spreadsheets().values()
+    got = values.get(spreadsheetId=SPREADSHEET_ID, range=f"{CONFIRMED_SHEET}!A1500:I1500").execute()
+    assert "values" not in got
+    assert got["range"] == "Confirmed!A1500:I1500"
+    [read] = cycle.kinds("sheets.read_confirmed")
+    assert read["operation"] == "range"
+
+
+# -- Red team 26, H6: the log records what a listing's answer showed ---------------------------
+def test_the_log_records_the_ids_a_listing_answer_carried(cycle: Cycle) -> None:
+    files = cycle.drive().files()
+    whole = files.list(pageSize=7).execute()
+    blind = files.list(pageSize=7, fields="nextPageToken").execute()
+    no_ids = files.list(pageSize=7, fields="files(name)").execute()
+    filtered = files.list(pageSize=7, q="'fld-b' in parents").execute()
+    assert [f["id"] for f in whole["files"]] == [f"f{i:03d}" for i in range(7)]
+    assert "files" not in blind
+    assert "id" not in no_ids["files"][0]
+    assert [f["id"] for f in filtered["files"]] == ["f000", "f003", "f006"]
+    pages = cycle.kinds("drive.list")
+    assert len(pages) == 4
+    assert "shown_ids" not in pages[0]  # the whole page: drive.list/2 as before
+    assert pages[1]["shown_ids"] == []
+    assert pages[2]["shown_ids"] == []
+    assert pages[3]["shown_ids"] == ["f000", "f003", "f006"]
+    assert pages[3]["result"] == pages[0]["result"]  # the page served stays in the log

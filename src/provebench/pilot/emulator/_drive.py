@@ -6,6 +6,8 @@ optional metadata (direction, phone, manager code) is in `properties`. The listi
 ascending file id, page tokens that name the last id served (so a file added mid-scan never
 shifts a page), at most the cycle's server page size per page. A `q` filter is applied to each
 page the lab serves, so a filtered page may hold fewer files than asked (Drive does that too).
+The log records what the answer showed: when `q` or the `fields` mask leave out ids of the page
+served, the `drive.list` entry names the ids the answer carried (`shown_ids`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from provebench.pilot.emulator._errors import bad_request
 from provebench.pilot.emulator._fields import Mask, apply_mask, parse_fields
-from provebench.pilot.lab import Gateway
+from provebench.pilot.lab import FilePage, Gateway
 
 MAX_PAGE_SIZE = 1000
 DEFAULT_PAGE_SIZE = 100
@@ -248,15 +250,31 @@ def files_list(
         # the laboratory's listing of them is not advanced (docs/pilot-emulator.md).
         body["files"] = [f for f in [render_register(register)] if parsed.matches(f)]
         return dict(apply_mask(body, mask))
-    page = gateway.list_files(page_size, _single(query, "pageToken"))
-    files = [render_file(f) for f in page.files]
-    if parsed is not None:
-        files = [f for f in files if parsed.matches(f)]
-    body["files"] = files
-    if page.next_page_token is not None:
-        body["nextPageToken"] = page.next_page_token
-    selected: dict[str, Any] = apply_mask(body, mask)
-    return selected
+    answer: dict[str, Any] = {}
+
+    def answer_ids(page: FilePage) -> list[str]:
+        # The answer is built inside the gateway's call, so that its log entry records the ids
+        # the answer carries after `q` and the `fields` mask (red team 26, H6).
+        files = [render_file(f) for f in page.files]
+        if parsed is not None:
+            files = [f for f in files if parsed.matches(f)]
+        body["files"] = files
+        if page.next_page_token is not None:
+            body["nextPageToken"] = page.next_page_token
+        answer.update(apply_mask(body, mask))
+        return _carried_ids(answer)
+
+    gateway.list_files_answered((page_size, _single(query, "pageToken")), answer_ids)
+    return answer
+
+
+def _carried_ids(answer: dict[str, Any]) -> list[str]:
+    """The file ids a `files.list` answer shows: a file whose id the mask dropped (or a
+    `files` the mask dropped) shows the importer no id to act on."""
+    files = answer.get("files")
+    if not isinstance(files, list):
+        return []
+    return [f["id"] for f in files if isinstance(f, dict) and isinstance(f.get("id"), str)]
 
 
 def files_get(

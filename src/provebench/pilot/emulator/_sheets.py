@@ -12,6 +12,14 @@ confirmed sheet (pilot §3).
 
 Cells are text: numbers and booleans sent by a client are stored as Sheets would display them
 (`13`, `TRUE`), whatever `valueInputOption` says; reads return strings.
+
+Whether a row landed is shown by one answer only: a read of the Confirmed sheet (logged as
+`sheets.read_confirmed`). No other answer depends on how many rows either sheet holds: an append
+is answered as if the working sheet held its header alone (`tableRange` the header, `updatedRange`
+the rows right below it), and both sheets report the fixed grid of a new sheet (`GRID_ROWS`).
+Real Sheets shows the table's extent there, so after an append answered 500 or never answered an
+importer could count the rows to learn whether it landed, without consulting the register (pilot
+§3: the working adapter is write-only; red team 26, H3/F1).
 """
 
 from __future__ import annotations
@@ -95,11 +103,11 @@ def spreadsheet_get(
     layout = view.layout
     if _flag(query, "includeGridData"):
         raise bad_request("includeGridData is not supported by the laboratory; use values.get")
-    working_rows = 1 + len(view.gateway.working_rows)
-    confirmed_rows = 1 + len(view.confirmed_rows)
+    # The fixed grid of a new sheet, whatever either sheet holds: a row count that grew with the
+    # rows would tell an in-doubt append's fate without a read of the confirmed ids (module doc).
     sheets = [
-        (0, layout.working_sheet, working_rows, len(layout.importer_columns)),
-        (1, layout.confirmed_sheet, confirmed_rows, len(layout.register_columns)),
+        (0, layout.working_sheet, len(layout.importer_columns)),
+        (1, layout.confirmed_sheet, len(layout.register_columns)),
     ]
     body: dict[str, Any] = {
         "spreadsheetId": layout.spreadsheet_id,
@@ -118,13 +126,13 @@ def spreadsheet_get(
                     "index": sheet_id,
                     "sheetType": "GRID",
                     "gridProperties": {
-                        "rowCount": max(GRID_ROWS, rows),
+                        "rowCount": GRID_ROWS,
                         "columnCount": columns,
                         "frozenRowCount": 1,
                     },
                 }
             }
-            for sheet_id, title, rows, columns in sheets
+            for sheet_id, title, columns in sheets
         ],
         "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{layout.spreadsheet_id}/edit",
     }
@@ -146,9 +154,12 @@ def _value_range(view: SheetsView, text: str, query: Mapping[str, list[str]]) ->
     columns = len(view.layout.register_columns)
     first_row = parsed.first_row or 1
     first_col = parsed.first_col or 1
-    last_row = min(parsed.last_row or max(GRID_ROWS, len(grid)), max(GRID_ROWS, len(grid)))
+    # Rows: as asked, an open-ended range to the last row (at least the grid). No row bound is
+    # refused by the register's size: a 400 for a range past the last row, given before the read
+    # is logged, would tell whether rows landed outside any read (module doc). Columns are fixed.
+    last_row = parsed.last_row or max(GRID_ROWS, len(grid), first_row)
     last_col = min(parsed.last_col or columns, columns)
-    if first_row > last_row or first_col > last_col:
+    if first_col > last_col or first_row > last_row:
         raise bad_request(f"Range ({text}) exceeds grid limits.")
     # The read_confirmed_ids call (counted, faultable), logged with the range served: only a
     # range that holds the file_id column and every data row (row 2 to the last confirmed one)
@@ -244,16 +255,15 @@ def values_append(
         raise bad_request("the working sheet's table starts at column A")
     rows = _body_rows(body)
     payload = [_row_mapping(layout, row) for row in rows]
-    before = len(view.gateway.working_rows)
     appended = view.gateway.append_rows(payload)
     updates: dict[str, Any] = {"spreadsheetId": layout.spreadsheet_id}
     if appended:
         width = max(len(row) for row in rows)
+        # Where the rows landed, as if the sheet held its header alone: the answer depends on
+        # this request only, never on the rows earlier appends (or in-doubt ones) left (H3/F1).
         updates.update(
             {
-                "updatedRange": format_range(
-                    sheet, 1, before + 2, max(width, 1), before + 1 + len(rows)
-                ),
+                "updatedRange": format_range(sheet, 1, 2, max(width, 1), 1 + len(rows)),
                 "updatedRows": len(rows),
                 "updatedColumns": width,
                 "updatedCells": sum(len(row) for row in rows),
@@ -268,7 +278,7 @@ def values_append(
     columns = len(layout.importer_columns)
     return {
         "spreadsheetId": layout.spreadsheet_id,
-        "tableRange": format_range(sheet, 1, 1, columns, before + 1),
+        "tableRange": format_range(sheet, 1, 1, columns, 1),
         "updates": updates,
     }
 

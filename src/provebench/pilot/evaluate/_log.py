@@ -56,6 +56,8 @@ class CycleLog:
     # Listing passes (invariant 5): a pass starts at the first page (no token) and follows each
     # page's next_page_token to a page without one; a jump or a forged token breaks it.
     complete_passes: int = 0
+    # Pages whose answer showed only part of the page (`shown_ids`): they break a pass.
+    partial_pages: int = 0
     last_pass_found_new: bool = False
     _pass_open: bool = False
     _pass_token: object = None
@@ -65,8 +67,14 @@ class CycleLog:
         default=None, repr=False, compare=False
     )
 
-    def take_page(self, payload: dict[str, Any], page: list[str]) -> None:
-        """A listing page served in this cycle: its ids, and where it leaves the current pass."""
+    def take_page(
+        self, payload: dict[str, Any], page: list[str], shown: list[str] | None = None
+    ) -> None:
+        """A listing page served in this cycle: the ids its answer showed (`shown`, default the
+        whole page), and where it leaves the current pass. An answer that left out ids of the
+        page (a `q` filter, a `fields` mask) is no part of a pass: a traversal that does not
+        show the listing checks nothing about it (pilot §12; red team 26, H6)."""
+        shown = page if shown is None else shown
         token = payload.get("page_token")
         result = payload.get("result")
         following = result.get("next_page_token") if isinstance(result, dict) else None
@@ -74,9 +82,12 @@ class CycleLog:
             self._pass_open, self._pass_new = True, False
         elif not self._pass_open or token != self._pass_token:
             self._pass_open = False
-        if self._pass_open and not self.listed_ids.issuperset(page):
+        if len(shown) != len(page):
+            self._pass_open = False
+            self.partial_pages += 1
+        if self._pass_open and not self.listed_ids.issuperset(shown):
             self._pass_new = True
-        self.listed_ids.update(page)
+        self.listed_ids.update(shown)
         if not self._pass_open:
             return
         if following is None:
@@ -183,11 +194,15 @@ def read_log(entries: list[LedgerEntry], watched: frozenset[str] = frozenset()) 
         elif kind == "diagnostics":
             current.diagnostics.append(entry)
         elif kind == "drive.list" and page is not None:
-            current.take_page(payload, page)
+            # The page served binds the lab's faults; what the answer showed is what counts as
+            # shown to the importer (drive.list/2 `shown_ids`; a malformed one fails closed).
             if watched and not watched.isdisjoint(page):
                 current.page_hits[entry.seq] = watched.intersection(page)
-            for file_id in page:
-                first_shown.setdefault(file_id, entry)
+            shown = listings.shown(entry.seq, payload, page)
+            if shown is not None:
+                current.take_page(payload, page, shown)
+                for file_id in shown:
+                    first_shown.setdefault(file_id, entry)
         elif kind == "drive.get" and isinstance(payload.get("result"), dict):
             file_id = str(payload["result"].get("file_id"))
             current.listed_ids.add(file_id)

@@ -6,7 +6,8 @@ says is never evidence of success (pilot §9), nor of effort: whether a check wa
 read from the log alone, whatever the claim:
 
 - `pagination`, `same_name_different_ids`, `corrupted_file`, `time_zone`: a listing pass that
-  reached the last page;
+  reached the last page, each of its answers showing the whole page served (an answer a `q`
+  filter or `fields` mask cut is no part of a pass: `CycleLog.take_page`);
 - `file_added_during_traversal`: a second complete listing pass;
 - `repeated_run_without_new_files`, `reappearing_id`: successful reads of the confirmed ids that
   answer about every id the check concerns — each file the cycle showed that the rules admit
@@ -212,9 +213,11 @@ class _CycleJudge:
             passes = self.cycle.complete_passes
             if passes >= needed:
                 return None
+            partial = self.cycle.partial_pages
+            why = f" ({partial} page(s) answered with only part of the page)" if partial else ""
             if needed == 1:
-                return "no listing pass reached the last page"
-            return f"{passes} complete listing pass(es); at least {needed} needed"
+                return "no listing pass reached the last page" + why
+            return f"{passes} complete listing pass(es); at least {needed} needed" + why
 
         return performed
 

@@ -132,6 +132,25 @@ class Gateway:
     # -- Drive (read-only) -------------------------------------------------------------------
     @lab_section
     def list_files(self, page_size: object, page_token: object) -> FilePage:
+        return self._list_files(page_size, page_token, None)
+
+    @lab_section
+    def list_files_answered(
+        self, request: tuple[object, object], answer_ids: Callable[[FilePage], Sequence[str]]
+    ) -> FilePage:
+        """`list_files(*request)` for a face that answers with less than the page (the HTTP
+        face's `q` filter and `fields` mask): `answer_ids` builds its answer and names the ids
+        it carries; when they differ from the page's, the entry records them as `shown_ids`
+        (drive.list/2), since the evaluator credits what the importer was shown, not what the
+        Drive served (red team 26, H6). Lab code only: no importer facade calls it."""
+        return self._list_files(request[0], request[1], answer_ids)
+
+    def _list_files(
+        self,
+        page_size: object,
+        page_token: object,
+        answer_ids: Callable[[FilePage], Sequence[str]] | None,
+    ) -> FilePage:
         call = self._record.next_call()
         arguments = {"page_size": plain(page_size), "page_token": plain(page_token)}
         if type(page_size) is not int or not 1 <= page_size <= MAX_PAGE_SIZE:
@@ -149,11 +168,17 @@ class Gateway:
             fault = self._faults.meet("list_page", frozenset(file_ids).__contains__)
             if fault is not None:
                 self._raise_fault(call, "drive.list", arguments, fault, withheld=result)
-        self._record.add("drive.list", {"call": call, **arguments, "result": result})
+        page = FilePage(tuple(files), tuple(file_ids), next_token)
+        entry = {"call": call, **arguments, "result": result}
+        if answer_ids is not None:
+            shown = [str.__str__(file_id) for file_id in answer_ids(page)]
+            if shown != file_ids:
+                entry["shown_ids"] = shown
+        self._record.add("drive.list", entry)
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
             self._fire_mid_scan(self._pages_served, "during_scan")
-        return FilePage(tuple(files), tuple(file_ids), next_token)
+        return page
 
     @lab_section
     def get_file(self, file_id: object) -> Any:

@@ -13,6 +13,12 @@ the present set at each moment, which the log already holds once.
 
 A page whose ids contain `\\n` (the joined text would not tell them apart) is logged with its
 ids as `file_ids`, as is any page a version-1 log holds; `ListingReplay` accepts both.
+
+What the importer was shown can be less than the page served: the HTTP face's `q` filter and
+`fields` mask answer with part of it (or no id at all). Such an entry carries `shown_ids`, the
+ids the answer held, in page order; without it the answer showed the whole page. The page served
+keeps the Drive replay and the pagination exact; `shown_ids` is what a reader credits as shown
+(`ListingReplay.shown`; red team 26, H6).
 """
 
 from __future__ import annotations
@@ -93,6 +99,21 @@ class ListingReplay:
             self.mismatches.append((seq, "the page does not match the Drive replayed from the log"))
             return None
         return page
+
+    def shown(self, seq: int, payload: dict[str, Any], page: list[str]) -> list[str] | None:
+        """The ids the answer to the served `page` showed: its `shown_ids`, else the page. Ids
+        that are not the page's in its order are no account of an answer to it: None, and the
+        entry is named in `mismatches` (a reader then fails closed)."""
+        shown = payload.get("shown_ids")
+        if shown is None:
+            return page
+        if isinstance(shown, list) and all(type(f) is str for f in shown):
+            position = {file_id: index for index, file_id in enumerate(page)}
+            at = [position.get(file_id, -1) for file_id in shown]
+            if -1 not in at and at == sorted(set(at)):
+                return list(shown)
+        self.mismatches.append((seq, "shown_ids is not a part of the page in its order"))
+        return None
 
     def _apply(self, payload: dict[str, Any]) -> None:
         added = payload.get("added")

@@ -35,8 +35,9 @@ EVIDENCE_LIMIT = 3  # findings kept per run: enough to check, small enough to re
 class Page:
     cycle: int
     index: int  # 1-based page number within its listing pass
-    file_ids: list[str]
+    file_ids: list[str]  # the ids its answer showed (drive.list/2 `shown_ids`)
     last: bool
+    cursor: str | None = None  # the last id served: where the lab's traversal stands
 
 
 @dataclass
@@ -151,7 +152,10 @@ def _read_log(view: RunView, entries: Iterable[Any]) -> None:
         elif kind == "drive.list" and page_ids is not None:
             page_index = 1 if payload.get("page_token") is None else page_index + 1
             last = payload["result"].get("next_page_token") is None
-            view.pages.append(Page(cycle, page_index, page_ids, last))
+            # Listed = what the answer showed; the cursor is the page served (red team 26, H6).
+            shown = listings.shown(int(entry["seq"]), payload, page_ids) or []
+            cursor = page_ids[-1] if page_ids else None
+            view.pages.append(Page(cycle, page_index, shown, last, cursor))
         elif kind == "sheets.append":
             view.appends.append((cycle, payload))
         elif kind == "fault_injected":
@@ -160,7 +164,7 @@ def _read_log(view: RunView, entries: Iterable[Any]) -> None:
             # The cursor of the interrupted traversal: the last file_id served before the
             # addition (None: the traversal had already reached the end of the listing).
             page = view.pages[-1] if view.pages and view.pages[-1].cycle == cycle else None
-            cursor = None if page is None or page.last or not page.file_ids else page.file_ids[-1]
+            cursor = None if page is None or page.last else page.cursor
             view.during_scan.append((cycle, cursor, list(payload["added"])))
 
 
