@@ -40,6 +40,7 @@ from provebench.si.provider._accounting import (
     Translations,
     calls_with_entries,
     entry_problem,
+    expected_operations,
     narrowed_targets,
     unaccounted_calls,
     unreflected_delete,
@@ -47,6 +48,7 @@ from provebench.si.provider._accounting import (
 )
 from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
 from provebench.si.provider._entry_statement import statement_problem
+from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
 from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
@@ -55,7 +57,7 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
-from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command
+from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command, written_by
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
@@ -320,8 +322,16 @@ class ProviderSession(Recording):
             reply = ToolResponse(body="", error=problem, error_code="unknown_tool")
         else:
             try:
-                translated = self._translated(tool, recorded)
+                translated, absent = self._translated(tool, recorded)
                 reply = self.client.call(self._environment, tool, recorded)
+                if absent and reply.error is None:
+                    # a patch of an object the provider says is not there fails (404): a
+                    # success is a write of something the runner was told does not exist
+                    # (SI red team 25, A1/A2)
+                    raise ProviderFault(
+                        f"POST {self.client.shown}/state-snapshot: it answered the object "
+                        f"{tool} writes absent, and the call succeeded"
+                    )
             except ProviderFault as fault:
                 self._fail(fault)
                 raise
@@ -337,7 +347,7 @@ class ProviderSession(Recording):
 
     def _translated(
         self, tool: str, arguments: dict[str, JsonValue]
-    ) -> tuple[EstateCall, ...] | None:
+    ) -> tuple[tuple[EstateCall, ...] | None, bool]:
         """The estate's calls a write spelled as the Kubernetes object is (a merge patch of the
         object a read shows, or the object itself: docs/si-agents.md, "The tools"), or None for
         any other call. The translation is the simulator's own (`as_estate_calls`, the one every
@@ -346,18 +356,25 @@ class ProviderSession(Recording):
         call attempted, and holds the provider's entries and its final state to them, as it
         holds a call in the declared spelling — the same act, the same record and verdict as in
         process (issue 44: such a write had been a PROVIDER_FAILURE, so an agent
-        could turn a forbidden write's FAIL into a fault of the provider)."""
+        could turn a forbidden write's FAIL into a fault of the provider).
+
+        The fetch is held to what the runner knows (`_fetch_held`); the second value says the
+        call is a patch of an object the provider answered absent, which must fail (SI red
+        team 25, A1/A2)."""
         assert self._environment is not None
         environment_id = self._environment.environment_id
-        calls = as_estate_calls(
-            tool,
-            arguments,
-            None,
-            lambda kind, namespace, name: self._object(environment_id, kind, namespace, name),
-        )
+        fetched: list[bool] = []
+
+        def lookup(kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+            found = self._object(environment_id, kind, namespace, name)
+            fetched.append(found is not None)
+            return found
+
+        calls = as_estate_calls(tool, arguments, None, lookup)
         if calls == (EstateCall(tool, arguments, None),):
-            return None
-        return calls
+            return None, False
+        absent = fetched == [False] and tool == "orchestration_patch"
+        return calls, absent
 
     def _object(
         self, environment_id: str, kind: str, namespace: str | None, name: str
@@ -373,7 +390,24 @@ class ProviderSession(Recording):
         if set(answer) - {key}:
             raise ProviderFault(f"{what}: asked for {key}, it answered {sorted(answer)}")
         found = answer.get(key)
-        if not isinstance(found, dict):
+        if found is not None and not isinstance(found, dict):
+            raise ProviderFault(f"{what}: {key} is not an object")
+        first = self._initial().state.get(key)
+        held = (
+            None
+            if self._changes_during_run()
+            else fetch_problem(
+                kind,
+                key.split("/", 2)[1] or None,  # as the key names it: `default` if none
+                name,
+                found,
+                first if isinstance(first, dict) else None,
+                self._earlier_writes(),
+            )
+        )
+        if held is not None:
+            raise ProviderFault(f"{what}: {held}")
+        if found is None:
             return None
         resource: dict[str, Any] = dict(found)
         if derived(resource):
@@ -382,6 +416,22 @@ class ProviderSession(Recording):
             resource.pop("name", None)
             resource.pop("namespace", None)
         return resource
+
+    def _earlier_writes(self) -> list[EarlierWrite]:
+        """The writes the calls forwarded so far attempted: a tool call's operations (those of
+        its translation), a kubectl command that writes as one whose objects are unknown."""
+        writes: list[EarlierWrite] = []
+        for action in self._forwarded:
+            succeeded = action.error is None
+            if action.tool == TOOL_NAME:
+                args = action.arguments.get("args")
+                listed = [str(arg) for arg in args] if isinstance(args, list) else []
+                if written_by(listed) is not None:
+                    writes.append(EarlierWrite(None, succeeded))
+                continue
+            operations = expected_operations(action, self._translations) or ()
+            writes += [EarlierWrite(operation, succeeded) for operation in operations]
+        return writes
 
     def _mark(self, step: int) -> None:
         """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""
