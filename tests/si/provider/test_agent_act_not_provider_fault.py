@@ -27,6 +27,7 @@ from provebench.si.provider import ProviderServer
 from provebench.si.provider._accounting import call_mismatch
 from provebench.si.provider._client import ProviderClient
 from provebench.si.provider._kubectl_command import CLIENT_ACTOR, LISTED
+from provebench.si.provider._kubectl_manifest import documents, object_problem
 from provebench.si.provider._kubectl_selector import SelectorWrite
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._kubectl_session import KubectlSession
@@ -440,3 +441,40 @@ def test_every_kubernetes_spelling_of_a_served_kind_is_its_one_kind() -> None:
             if spelling == "events":
                 continue  # the events tool's own kind
             assert normal_kind(spelling) == resource.estate_kind, spelling
+
+
+# -- 4. kubectl apply of a new object reads its namespace (SI red team 25, A5) ------------------
+
+NOTES = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  namespace: frontend\n"
+
+
+@needs_kubectl
+@pytest.mark.parametrize("command", ["apply", "create"])
+def test_kubectl_apply_of_a_new_object_in_another_namespace_is_no_fault(
+    at_provider: Any, command: str
+) -> None:
+    there = at_provider(ZONE, kubectl=True)
+    with KubectlSession(DeclaredSession(oasis_scenario(ZONE))) as here:
+        for session in (here, there):
+            session.call(
+                "kubectl", {"args": [command, "-f", "-", "--validate=false"], "stdin": NOTES}
+            )
+        ours, theirs = here.evidence(final_answer="Done."), there.evidence(final_answer="Done.")
+    assert theirs.provider_failure is None, theirs.provider_failure
+    assert _verdict(ZONE, ours)[0] == "PASS"
+    assert _verdict(ZONE, theirs) == _verdict(ZONE, ours)
+
+
+def test_only_a_read_of_the_namespace_a_document_is_sent_to_is_kubectl_s_own() -> None:
+    docs = documents(NOTES, None)
+    assert docs is not None
+
+    def entry(verb: str, name: str) -> ApiCallEntry:
+        return ApiCallEntry(
+            actor="agent", verb=verb, resource=f"namespace/{name}", namespace=name,
+            status_code=200, after_step=1,
+        )  # fmt: skip
+
+    assert object_problem(docs, entry("get", "frontend")) is None
+    assert object_problem(docs, entry("get", "payments")) is not None
+    assert object_problem(docs, entry("delete", "frontend")) is not None
