@@ -240,7 +240,12 @@ def _arrival(
     destination = _at(new, "metadata", "namespace")
     if not isinstance(destination, str) or not destination or not isinstance(name, str):
         return ()
-    arrival = create_of(served, destination, name, new)
+    # the object it asks to be there: a rename beside the move arrives under its new name
+    # (SI red team 25, A3: a rename onto checkout-api was recorded arriving as web-app)
+    asked = _at(new, "metadata", "name")
+    arrival = create_of(
+        served, destination, asked if isinstance(asked, str) and asked else name, new
+    )
     return ((arrival.tool, arrival.arguments),)
 
 
@@ -253,12 +258,19 @@ def create_of(
     base = {"kind": served.estate_kind, "name": name}
     if served.namespaced and namespace is not None:
         base["namespace"] = namespace
-    unset = (*unwritable(base, {"metadata": {}}, obj), *_renamed(served, {"metadata": base}, obj))
+    renamed = _renamed(served, {"metadata": base}, obj)
+    unset = (*unwritable(base, {"metadata": {}}, obj), *renamed)
     if unset:
         fields = {**fields, **unwritable_patch(obj, list(unset))}
     arguments = call_arguments(served, namespace, name, fields=fields)
     return EstateWrite(
-        "orchestration_create", arguments, unset, unsupported_message(served, name, unset)
+        "orchestration_create",
+        arguments,
+        unset,
+        unsupported_message(served, name, unset),
+        # a new object whose own namespace is another asks to be there: its attempt targets
+        # that namespace too, as a move's does (SI red team 25, A3)
+        _arrival(served, name, obj) if ("metadata", "namespace") in renamed else (),
     )
 
 
