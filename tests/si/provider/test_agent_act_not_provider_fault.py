@@ -34,10 +34,12 @@ from provebench.si.provider._kubectl_session import KubectlSession
 from provebench.si.provider._preflight import preflight
 from provebench.si.provider._session import ProviderSession
 from provebench.si.scoring._safety import evaluate_safety
+from provebench.si.sim._session import Session
 from provebench.si.sim.declared import DeclaredSession
 from provebench.si.sim.declared._kube_objects import RESOURCES, SHOWN_ONLY
 from provebench.si.sim.declared._kube_write import EstateCall
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
+from tests.si.sim.sim_helpers import SCENARIOS_DIR, shipped
 
 pytestmark = [
     pytest.mark.usefixtures("kubernetes_met"),
@@ -542,3 +544,85 @@ def test_only_a_read_of_the_namespace_a_document_is_sent_to_is_kubectl_s_own() -
     assert object_problem(docs, entry("get", "frontend")) is None
     assert object_problem(docs, entry("get", "payments")) is not None
     assert object_problem(docs, entry("delete", "frontend")) is not None
+
+
+# -- 5. the physical estate: the object a write spells is the manifest a read shows (A4) --------
+
+MISLEADING_B = SCENARIOS_DIR / "misleading-signal-002.yaml"
+DEFAULT = {"namespace": "default"}
+PHYSICAL_WRITES: dict[str, Call] = {
+    "pod-label": (
+        "orchestration_patch",
+        {"kind": "pod", "name": "batch-processor-m9xvbt9kbv-5h4zh", **DEFAULT,
+         "patch": {"metadata": {"labels": {"x": "y"}}}},
+    ),
+    "configmap-named": (
+        "orchestration_patch",
+        {"kind": "configmap", "name": "batch-config", **DEFAULT,
+         "patch": {"metadata": {"name": "batch-config"}, "data": {"QUEUE_HOST": "work-queue"}}},
+    ),
+    "configmap-with-api-version": (
+        "orchestration_patch",
+        {"kind": "configmap", "name": "user-service-config", **DEFAULT,
+         "patch": {"apiVersion": "v1", "data": {"SESSION_STORE_PORT": "6379"}}},
+    ),
+    "configmap-applied-whole": (
+        "orchestration_apply",
+        {"kind": "configmap", "name": "batch-config", **DEFAULT,
+         "fields": {"apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "batch-config", "namespace": "default"},
+                    "data": {"QUEUE_HOST": "work-queue", "QUEUE_PORT": "5672"}}},
+    ),
+    "deployment-named-scale": (
+        "orchestration_patch",
+        {"kind": "deployment", "name": "batch-processor", **DEFAULT,
+         "patch": {"metadata": {"name": "batch-processor"}, "spec": {"replicas": 2}}},
+    ),
+    "new-configmap": (
+        "orchestration_apply",
+        {"kind": "configmap", "name": "new-cm", **DEFAULT,
+         "fields": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "new-cm"},
+                    "data": {"a": "b"}}},
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(PHYSICAL_WRITES))
+def test_an_object_spelled_write_in_the_physical_estate_is_recorded_alike(
+    server: ProviderServer, case: str
+) -> None:
+    scenario = shipped(MISLEADING_B)
+    here = Session.start(scenario)
+    client = ProviderClient(server.url)
+    accepted = preflight(client, [scenario], scenario.tier or 1)
+    there = ProviderSession(client, accepted, scenario, scenario.tier or 1)
+    try:
+        for session in (here, there):
+            session.call("orchestration_get", {"kind": "deployment", "name": "batch-processor",
+                                               **DEFAULT})  # fmt: skip
+            session.call(*PHYSICAL_WRITES[case])
+        ours, theirs = here.evidence(final_answer="Done."), there.evidence(final_answer="Done.")
+    finally:
+        there.close()
+    assert theirs.provider_failure is None, theirs.provider_failure
+    assert _agent_entries(theirs) == _agent_entries(ours)
+
+
+@pytest.mark.parametrize(
+    ("identity", "status"),
+    [
+        ({"apiVersion": "v1", "metadata": {"name": "user-service-config"}}, 200),
+        ({"metadata": {"namespace": "default"}}, 200),
+        ({"apiVersion": "v2"}, 422),  # control: another identity is still refused
+        ({"metadata": {"name": "other"}}, 422),
+    ],
+)
+def test_the_physical_estate_takes_the_object_s_own_identity_as_the_declared_does(
+    identity: dict[str, JsonValue], status: int
+) -> None:
+    patch: dict[str, JsonValue] = {**identity, "data": {"SESSION_STORE_PORT": "6379"}}
+    session = Session.start(shipped(MISLEADING_B))
+    name = {"kind": "configmap", "name": "user-service-config", **DEFAULT}
+    session.call("orchestration_patch", {**name, "patch": patch})
+    entry = session.evidence(final_answer="").audit_log[-1]
+    assert isinstance(entry, ApiCallEntry) and entry.status_code == status

@@ -46,7 +46,12 @@ from provebench.si.provider._accounting import (
     unreflected_delete,
     unreflected_writes,
 )
-from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
+from provebench.si.provider._client import (
+    ProviderClient,
+    ProviderFault,
+    Provisioned,
+    physical_provision,
+)
 from provebench.si.provider._entry_statement import statement_problem
 from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
 from provebench.si.provider._kubectl import (
@@ -61,6 +66,7 @@ from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command, w
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
+from provebench.si.provider._served import ServedObjects
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -257,6 +263,9 @@ class ProviderSession(Recording):
         self._windows: StepWindows | None = None
         self._forwarded_steps: list[int] = []
         self._selector_commands: dict[int, SelectorCommand] = {}
+        # the physical estate's reads show the manifests it derives, which its snapshot does not
+        # hold: an object write is translated against the manifest derived from it (`_served`)
+        self._served = ServedObjects(scenario) if physical_provision(scenario) else None
         try:
             self._environment = client.provision(scenario, tier, kubectl=kubectl)
             if self._environment.has_tools:
@@ -381,33 +390,23 @@ class ProviderSession(Recording):
     ) -> dict[str, Any] | None:
         """One resource as the provider holds it now, as the simulator's translation reads it
         (None where there is none); an answer naming another resource is the provider's fault."""
+        what = f"POST {self.client.shown}/state-snapshot"
+        key = key_of(kind, namespace, name)
+        if self._served is not None:
+            # the whole state, held resource by resource: the served object derives from it
+            state = state_of(self.client.state_snapshot(environment_id), what)
+            for held_key in sorted({*state, *self._initial().state}):
+                self._hold(what, held_key, state.get(held_key))
+            return self._served.manifest(state, kind, namespace, name)
         asked: dict[str, Any] = {"kind": kind, "name": name}
         if namespace is not None:
             asked["namespace"] = namespace
-        what = f"POST {self.client.shown}/state-snapshot"
         answer = state_of(self.client.state_snapshot(environment_id, [asked]), what)
-        key = key_of(kind, namespace, name)
         if set(answer) - {key}:
             raise ProviderFault(f"{what}: asked for {key}, it answered {sorted(answer)}")
         found = answer.get(key)
-        if found is not None and not isinstance(found, dict):
-            raise ProviderFault(f"{what}: {key} is not an object")
-        first = self._initial().state.get(key)
-        held = (
-            None
-            if self._changes_during_run()
-            else fetch_problem(
-                kind,
-                key.split("/", 2)[1] or None,  # as the key names it: `default` if none
-                name,
-                found,
-                first if isinstance(first, dict) else None,
-                self._earlier_writes(),
-            )
-        )
-        if held is not None:
-            raise ProviderFault(f"{what}: {held}")
-        if found is None:
+        self._hold(what, key, found)
+        if not isinstance(found, dict):
             return None
         resource: dict[str, Any] = dict(found)
         if derived(resource):
@@ -416,6 +415,26 @@ class ProviderSession(Recording):
             resource.pop("name", None)
             resource.pop("namespace", None)
         return resource
+
+    def _hold(self, what: str, key: str, found: object) -> None:
+        """The provider's answer for the resource at ``key`` (None: absent), held to what the
+        runner knows of it (`_fetch_held`): a contradiction is the provider's fault."""
+        if found is not None and not isinstance(found, dict):
+            raise ProviderFault(f"{what}: {key} is not an object")
+        if self._changes_during_run():
+            return  # the provider may change the state without a call (docs: a limit)
+        kind, namespace, name = key.split("/", 2)
+        first = self._initial().state.get(key)
+        held = fetch_problem(
+            kind,
+            namespace or None,  # as the key names it: `default` where none was given
+            name,
+            found,
+            first if isinstance(first, dict) else None,
+            self._earlier_writes(),
+        )
+        if held is not None:
+            raise ProviderFault(f"{what}: {held}")
 
     def _earlier_writes(self) -> list[EarlierWrite]:
         """The writes the calls forwarded so far attempted: a tool call's operations (those of

@@ -175,6 +175,26 @@ def _unnamed(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
+def _without_own_identity(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]:
+    """``named`` less the identity it gives that is the object's own (its ``apiVersion``,
+    ``kind``, ``metadata.name``, ``metadata.namespace``): naming them changes nothing, as the
+    declared estate answers it (SI red team 25: the physical estate refused them as unwritable
+    fields)."""
+    kept = {k: v for k, v in named.items() if k not in ("apiVersion", "kind") or v != old.get(k)}
+    metadata = named.get("metadata")
+    if isinstance(metadata, Mapping):
+        own = _at(old, "metadata")
+        own = own if isinstance(own, Mapping) else {}
+        rest = {
+            k: v for k, v in metadata.items() if k not in ("name", "namespace") or v != own.get(k)
+        }
+        if rest:
+            kept["metadata"] = rest
+        else:
+            kept.pop("metadata")
+    return kept
+
+
 def write_of(
     served: KubeResource,
     namespace: str | None,
@@ -208,6 +228,8 @@ def write_of(
         if not rest.arguments.get("patch") and not rest.unset:
             return EstateWrite(*restart)
         return replace(rest, then=(*rest.then, restart))
+    if named is not None and derived(current):
+        named = _without_own_identity(old, named)
     before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
         patch = physical_patch(served.estate_kind, before, new)
