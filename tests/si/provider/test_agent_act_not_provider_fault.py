@@ -587,20 +587,41 @@ PHYSICAL_WRITES: dict[str, Call] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", sorted(PHYSICAL_WRITES))
+SCALING_B = SCENARIOS_DIR / "stateful-scaling-002.yaml"
+DECLARED = "provebench.dev/declared"
+PHYSICAL_CASES: dict[str, tuple[Any, Call]] = {
+    **{case: (MISLEADING_B, call) for case, call in PHYSICAL_WRITES.items()},
+    # a node's declared observations (SI red team 25, A4c): nodes are in no snapshot
+    "node-declared-annotation": (
+        SCALING_B,
+        (
+            "orchestration_patch",
+            {"kind": "node", "name": "node-1",
+             "patch": {"metadata": {"annotations": {DECLARED: '{"allocatable_cpu": "64"}'}}}},
+        ),
+    ),
+    "node-label": (
+        SCALING_B,
+        ("orchestration_patch",
+         {"kind": "node", "name": "node-1", "patch": {"metadata": {"labels": {"x": "y"}}}}),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(PHYSICAL_CASES))
 def test_an_object_spelled_write_in_the_physical_estate_is_recorded_alike(
     server: ProviderServer, case: str
 ) -> None:
-    scenario = shipped(MISLEADING_B)
+    path, call = PHYSICAL_CASES[case]
+    scenario = shipped(path)
     here = Session.start(scenario)
     client = ProviderClient(server.url)
     accepted = preflight(client, [scenario], scenario.tier or 1)
     there = ProviderSession(client, accepted, scenario, scenario.tier or 1)
     try:
         for session in (here, there):
-            session.call("orchestration_get", {"kind": "deployment", "name": "batch-processor",
-                                               **DEFAULT})  # fmt: skip
-            session.call(*PHYSICAL_WRITES[case])
+            session.call("orchestration_list", {"kind": "deployment", **DEFAULT})
+            session.call(*call)
         ours, theirs = here.evidence(final_answer="Done."), there.evidence(final_answer="Done.")
     finally:
         there.close()
