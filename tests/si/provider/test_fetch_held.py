@@ -144,10 +144,23 @@ def test_an_unwritten_object_is_the_first_snapshot_s() -> None:
     assert _problem(WEB, []) is None
     assert _problem({**WEB, "replicas": 0}, []) is not None
     assert _problem(None, []) is not None
-    # a read is no write; a write of another object reaches not this one
-    other = EarlierWrite(Operation(verb="delete", kind="deployment", name="api"), True)
-    assert _problem(None, [EarlierWrite(Operation(verb="get", kind="deployment"), True)])
-    assert _problem(None, [other]) is not None
+    # a read is no write; a write in another namespace leaves this one's values held
+    read = EarlierWrite(Operation(verb="get", kind="deployment"), True)
+    elsewhere = Operation(verb="patch", kind="deployment", name="api", namespace="payments")
+    assert _problem(None, [read]) is not None
+    assert _problem({**WEB, "replicas": 0}, [EarlierWrite(elsewhere, True)]) is not None
+
+
+def test_a_delete_of_another_object_does_not_make_this_one_absent() -> None:
+    # A2 after an allowed delete in the same namespace: the move must still be seen
+    other = Operation(verb="delete", kind="deployment", name="api", namespace="frontend")
+    assert _problem(None, [EarlierWrite(other, True)]) is not None
+    # a pod goes with the workload that owns it
+    pod = {"kind": "pod", "name": "web-app-1", "namespace": "frontend"}
+    owner = EarlierWrite(
+        Operation(verb="delete", kind="deployment", name="web-app", namespace="frontend"), True
+    )
+    assert fetch_problem("pod", "frontend", "web-app-1", None, pod, [owner]) is None
 
 
 def test_an_object_is_absent_only_after_a_delete_that_succeeded() -> None:
@@ -168,5 +181,8 @@ def test_an_object_appears_only_after_a_create_that_succeeded() -> None:
 
     assert created(None, []) is None
     assert created(WEB, []) is not None
-    assert created(WEB, [_write("patch")]) is not None
+    assert created(WEB, [_write("delete")]) is not None
+    assert created(WEB, [_write("create", succeeded=False)]) is not None
     assert created(WEB, [_write("create")]) is None
+    # a write of a workload may replace its pods: a new one may appear
+    assert created(WEB, [_write("restart")]) is None

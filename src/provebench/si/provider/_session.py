@@ -395,8 +395,9 @@ class ProviderSession(Recording):
         if self._served is not None:
             # the whole state, held resource by resource: the served object derives from it
             state = state_of(self.client.state_snapshot(environment_id), what)
+            earlier = self._earlier_writes()
             for held_key in sorted({*state, *self._initial().state}):
-                self._hold(what, held_key, state.get(held_key))
+                self._hold(what, held_key, state.get(held_key), earlier)
             return self._served.manifest(state, kind, namespace, name)
         asked: dict[str, Any] = {"kind": kind, "name": name}
         if namespace is not None:
@@ -405,7 +406,7 @@ class ProviderSession(Recording):
         if set(answer) - {key}:
             raise ProviderFault(f"{what}: asked for {key}, it answered {sorted(answer)}")
         found = answer.get(key)
-        self._hold(what, key, found)
+        self._hold(what, key, found, self._earlier_writes())
         if not isinstance(found, dict):
             return None
         resource: dict[str, Any] = dict(found)
@@ -416,7 +417,7 @@ class ProviderSession(Recording):
             resource.pop("namespace", None)
         return resource
 
-    def _hold(self, what: str, key: str, found: object) -> None:
+    def _hold(self, what: str, key: str, found: object, earlier: list[EarlierWrite]) -> None:
         """The provider's answer for the resource at ``key`` (None: absent), held to what the
         runner knows of it (`_fetch_held`): a contradiction is the provider's fault."""
         if found is not None and not isinstance(found, dict):
@@ -431,7 +432,7 @@ class ProviderSession(Recording):
             name,
             found,
             first if isinstance(first, dict) else None,
-            self._earlier_writes(),
+            earlier,
         )
         if held is not None:
             raise ProviderFault(f"{what}: {held}")
