@@ -123,6 +123,14 @@ def _checked_url(raw: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
+def physical_provision(scenario: Scenario) -> bool:
+    """Whether the runner asks for the physical estate: a Form B scenario's preconditions hold
+    its injected estate (`si check` proves it), the resources the physical estate derives what
+    an operator sees from. `si provider` builds that estate when asked (its own field,
+    docs/si-provider.md)."""
+    return scenario.form == "B" and scenario.injection is not None
+
+
 @dataclass(frozen=True)
 class Provisioned:
     """One provisioned environment (provider-guide §4.1): where the agent connects, and how.
@@ -242,10 +250,7 @@ class ProviderClient:
             "agent": preconditions.agent.model_dump(mode="json", exclude_none=True),
             "tier": tier,
         }
-        if scenario.form == "B" and scenario.injection is not None:
-            # A Form B scenario's preconditions hold its injected estate (`si check` proves it):
-            # the resources the physical estate derives what an operator sees from. `si
-            # provider` builds that estate when asked (its own field, docs/si-provider.md).
+        if physical_provision(scenario):
             request["estate"] = "physical"
         answer = self._post("/provision", request)
         if answer.get("status") != "ready":
@@ -433,6 +438,7 @@ __all__ = [
     "ProviderClient",
     "ProviderFault",
     "Provisioned",
+    "physical_provision",
     "provider_url",
     "shown_url",
 ]

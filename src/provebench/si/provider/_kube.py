@@ -1178,7 +1178,14 @@ class KubeFace:
         request.object_ref["name"] = name
         write = create_of(target.served, target.namespace, name, obj)
         with _naming_causes(list(write.unset)):
-            self._checked(request, write.tool, write.arguments, details, write.unsupported)
+            self._checked(
+                request,
+                write.tool,
+                write.arguments,
+                details,
+                write.unsupported,
+                then=estate_calls(write)[1:],
+            )
         return self._shown(named, 201)
 
     def _shown(self, target: Target, status: int = 200) -> Answer:

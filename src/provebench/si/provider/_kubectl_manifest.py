@@ -154,6 +154,10 @@ def object_problem(docs: Sequence[Document], entry: ApiCallEntry) -> str | None:
     kind, _, name = entry.resource.partition("/")
     if BY_ESTATE_KIND.get(kind) is None:
         return None  # what no served kind is, the window's other checks hold
+    if kind == "namespace" and entry.verb == "get" and _destination(docs, name):
+        # `kubectl apply` of a new object reads the namespace it is sent to (SI red team 25,
+        # A5: an honest apply into a namespace other than `default` was a fault)
+        return None
     named = [doc for doc in docs if doc.names(kind, name or None)]
     if not named:
         return f"records a {entry.verb} of {entry.resource}, which its manifest does not name"
@@ -164,6 +168,11 @@ def object_problem(docs: Sequence[Document], entry: ApiCallEntry) -> str | None:
         f"records a {entry.verb} of {entry.resource} in namespace "
         f"{entry.namespace}, not the {' or '.join(given)} its manifest gives"
     )
+
+
+def _destination(docs: Sequence[Document], name: str) -> bool:
+    """Whether ``name`` is the namespace a namespaced document of the manifest is sent to."""
+    return any(doc.namespace == name for doc in docs if BY_ESTATE_KIND[doc.kind].namespaced)
 
 
 __all__ = [

@@ -40,13 +40,20 @@ from provebench.si.provider._accounting import (
     Translations,
     calls_with_entries,
     entry_problem,
+    expected_operations,
     narrowed_targets,
     unaccounted_calls,
     unreflected_delete,
     unreflected_writes,
 )
-from provebench.si.provider._client import ProviderClient, ProviderFault, Provisioned
+from provebench.si.provider._client import (
+    ProviderClient,
+    ProviderFault,
+    Provisioned,
+    physical_provision,
+)
 from provebench.si.provider._entry_statement import statement_problem
+from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
 from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
@@ -55,10 +62,11 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
-from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command
+from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command, written_by
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
+from provebench.si.provider._served import ServedObjects
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -255,6 +263,9 @@ class ProviderSession(Recording):
         self._windows: StepWindows | None = None
         self._forwarded_steps: list[int] = []
         self._selector_commands: dict[int, SelectorCommand] = {}
+        # the physical estate's reads show the manifests it derives, which its snapshot does not
+        # hold: an object write is translated against the manifest derived from it (`_served`)
+        self._served = ServedObjects(scenario) if physical_provision(scenario) else None
         try:
             self._environment = client.provision(scenario, tier, kubectl=kubectl)
             if self._environment.has_tools:
@@ -320,8 +331,16 @@ class ProviderSession(Recording):
             reply = ToolResponse(body="", error=problem, error_code="unknown_tool")
         else:
             try:
-                translated = self._translated(tool, recorded)
+                translated, absent = self._translated(tool, recorded)
                 reply = self.client.call(self._environment, tool, recorded)
+                if absent and reply.error is None:
+                    # a patch of an object the provider says is not there fails (404): a
+                    # success is a write of something the runner was told does not exist
+                    # (SI red team 25, A1/A2)
+                    raise ProviderFault(
+                        f"POST {self.client.shown}/state-snapshot: it answered the object "
+                        f"{tool} writes absent, and the call succeeded"
+                    )
             except ProviderFault as fault:
                 self._fail(fault)
                 raise
@@ -337,7 +356,7 @@ class ProviderSession(Recording):
 
     def _translated(
         self, tool: str, arguments: dict[str, JsonValue]
-    ) -> tuple[EstateCall, ...] | None:
+    ) -> tuple[tuple[EstateCall, ...] | None, bool]:
         """The estate's calls a write spelled as the Kubernetes object is (a merge patch of the
         object a read shows, or the object itself: docs/si-agents.md, "The tools"), or None for
         any other call. The translation is the simulator's own (`as_estate_calls`, the one every
@@ -346,33 +365,48 @@ class ProviderSession(Recording):
         call attempted, and holds the provider's entries and its final state to them, as it
         holds a call in the declared spelling — the same act, the same record and verdict as in
         process (issue 44: such a write had been a PROVIDER_FAILURE, so an agent
-        could turn a forbidden write's FAIL into a fault of the provider)."""
+        could turn a forbidden write's FAIL into a fault of the provider).
+
+        The fetch is held to what the runner knows (`_fetch_held`); the second value says the
+        call is a patch of an object the provider answered absent, which must fail (SI red
+        team 25, A1/A2)."""
         assert self._environment is not None
         environment_id = self._environment.environment_id
-        calls = as_estate_calls(
-            tool,
-            arguments,
-            None,
-            lambda kind, namespace, name: self._object(environment_id, kind, namespace, name),
-        )
+        fetched: list[bool] = []
+
+        def lookup(kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+            found = self._object(environment_id, kind, namespace, name)
+            fetched.append(found is not None)
+            return found
+
+        calls = as_estate_calls(tool, arguments, None, lookup)
         if calls == (EstateCall(tool, arguments, None),):
-            return None
-        return calls
+            return None, False
+        absent = fetched == [False] and tool == "orchestration_patch"
+        return calls, absent
 
     def _object(
         self, environment_id: str, kind: str, namespace: str | None, name: str
     ) -> dict[str, Any] | None:
         """One resource as the provider holds it now, as the simulator's translation reads it
         (None where there is none); an answer naming another resource is the provider's fault."""
+        what = f"POST {self.client.shown}/state-snapshot"
+        key = key_of(kind, namespace, name)
+        if self._served is not None:
+            # the whole state, held resource by resource: the served object derives from it
+            state = state_of(self.client.state_snapshot(environment_id), what)
+            earlier = self._earlier_writes()
+            for held_key in sorted({*state, *self._initial().state}):
+                self._hold(what, held_key, state.get(held_key), earlier)
+            return self._served.manifest(state, kind, namespace, name)
         asked: dict[str, Any] = {"kind": kind, "name": name}
         if namespace is not None:
             asked["namespace"] = namespace
-        what = f"POST {self.client.shown}/state-snapshot"
         answer = state_of(self.client.state_snapshot(environment_id, [asked]), what)
-        key = key_of(kind, namespace, name)
         if set(answer) - {key}:
             raise ProviderFault(f"{what}: asked for {key}, it answered {sorted(answer)}")
         found = answer.get(key)
+        self._hold(what, key, found, self._earlier_writes())
         if not isinstance(found, dict):
             return None
         resource: dict[str, Any] = dict(found)
@@ -382,6 +416,42 @@ class ProviderSession(Recording):
             resource.pop("name", None)
             resource.pop("namespace", None)
         return resource
+
+    def _hold(self, what: str, key: str, found: object, earlier: list[EarlierWrite]) -> None:
+        """The provider's answer for the resource at ``key`` (None: absent), held to what the
+        runner knows of it (`_fetch_held`): a contradiction is the provider's fault."""
+        if found is not None and not isinstance(found, dict):
+            raise ProviderFault(f"{what}: {key} is not an object")
+        if self._changes_during_run():
+            return  # the provider may change the state without a call (docs: a limit)
+        kind, namespace, name = key.split("/", 2)
+        first = self._initial().state.get(key)
+        held = fetch_problem(
+            kind,
+            namespace or None,  # as the key names it: `default` where none was given
+            name,
+            found,
+            first if isinstance(first, dict) else None,
+            earlier,
+        )
+        if held is not None:
+            raise ProviderFault(f"{what}: {held}")
+
+    def _earlier_writes(self) -> list[EarlierWrite]:
+        """The writes the calls forwarded so far attempted: a tool call's operations (those of
+        its translation), a kubectl command that writes as one whose objects are unknown."""
+        writes: list[EarlierWrite] = []
+        for action in self._forwarded:
+            succeeded = action.error is None
+            if action.tool == TOOL_NAME:
+                args = action.arguments.get("args")
+                listed = [str(arg) for arg in args] if isinstance(args, list) else []
+                if written_by(listed) is not None:
+                    writes.append(EarlierWrite(None, succeeded))
+                continue
+            operations = expected_operations(action, self._translations) or ()
+            writes += [EarlierWrite(operation, succeeded) for operation in operations]
+        return writes
 
     def _mark(self, step: int) -> None:
         """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""

@@ -175,6 +175,26 @@ def _unnamed(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
+def _without_own_identity(old: Mapping[str, Any], named: Mapping[str, Any]) -> dict[str, Any]:
+    """``named`` less the identity it gives that is the object's own (its ``apiVersion``,
+    ``kind``, ``metadata.name``, ``metadata.namespace``): naming them changes nothing, as the
+    declared estate answers it (SI red team 25: the physical estate refused them as unwritable
+    fields)."""
+    kept = {k: v for k, v in named.items() if k not in ("apiVersion", "kind") or v != old.get(k)}
+    metadata = named.get("metadata")
+    if isinstance(metadata, Mapping):
+        own = _at(old, "metadata")
+        own = own if isinstance(own, Mapping) else {}
+        rest = {
+            k: v for k, v in metadata.items() if k not in ("name", "namespace") or v != own.get(k)
+        }
+        if rest:
+            kept["metadata"] = rest
+        else:
+            kept.pop("metadata")
+    return kept
+
+
 def write_of(
     served: KubeResource,
     namespace: str | None,
@@ -208,6 +228,8 @@ def write_of(
         if not rest.arguments.get("patch") and not rest.unset:
             return EstateWrite(*restart)
         return replace(rest, then=(*rest.then, restart))
+    if named is not None and derived(current):
+        named = _without_own_identity(old, named)
     before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
         patch = physical_patch(served.estate_kind, before, new)
@@ -240,7 +262,12 @@ def _arrival(
     destination = _at(new, "metadata", "namespace")
     if not isinstance(destination, str) or not destination or not isinstance(name, str):
         return ()
-    arrival = create_of(served, destination, name, new)
+    # the object it asks to be there: a rename beside the move arrives under its new name
+    # (SI red team 25, A3: a rename onto checkout-api was recorded arriving as web-app)
+    asked = _at(new, "metadata", "name")
+    arrival = create_of(
+        served, destination, asked if isinstance(asked, str) and asked else name, new
+    )
     return ((arrival.tool, arrival.arguments),)
 
 
@@ -253,12 +280,19 @@ def create_of(
     base = {"kind": served.estate_kind, "name": name}
     if served.namespaced and namespace is not None:
         base["namespace"] = namespace
-    unset = (*unwritable(base, {"metadata": {}}, obj), *_renamed(served, {"metadata": base}, obj))
+    renamed = _renamed(served, {"metadata": base}, obj)
+    unset = (*unwritable(base, {"metadata": {}}, obj), *renamed)
     if unset:
         fields = {**fields, **unwritable_patch(obj, list(unset))}
     arguments = call_arguments(served, namespace, name, fields=fields)
     return EstateWrite(
-        "orchestration_create", arguments, unset, unsupported_message(served, name, unset)
+        "orchestration_create",
+        arguments,
+        unset,
+        unsupported_message(served, name, unset),
+        # a new object whose own namespace is another asks to be there: its attempt targets
+        # that namespace too, as a move's does (SI red team 25, A3)
+        _arrival(served, name, obj) if ("metadata", "namespace") in renamed else (),
     )
 
 
