@@ -82,6 +82,7 @@ from provebench.sandbox._policy import (
     code_paths_for_command,
     command_code_paths,
     hidden_from_every_candidate,
+    program_outside,
     shown_to_every_candidate,
 )
 
@@ -122,6 +123,15 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         # all the candidate's process can load that is not the system's or provebench's (red
         # team round 16, A2: `venv/bin/python -m MOD` sealed only `venv/bin`).
         folders = command_code_paths(argv)
+        outside = program_outside(argv, folders)
+        if outside is not None:
+            # A run shows only the seal's copy: a program leading elsewhere runs whatever is
+            # placed there later, never sealed bytes (pilot red team 27, A2).
+            raise ProvebenchError(
+                f"the program leads to {outside}, outside the candidate's code, the system and "
+                "provebench's interpreter: a seal cannot hold it — name the interpreter itself",
+                field="--agent-cmd",
+            )
         listing = _launchable_listing(folders, "--agent-cmd")
         digest = command_digest(agent_cmd, listing_digest(listing))
         return SealedCandidate(
