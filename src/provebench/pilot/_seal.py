@@ -406,7 +406,7 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
         )
     config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
     remember_secret(out)  # before it holds anything: hidden from every candidate's runs
-    info = write_corpus(config, out)
+    info = write_corpus(config, out, private=True)  # the answer key until the reveal
     # …and by the bytes of each file that holds the seed's data (its answer key above all), so
     # that a copy anywhere in a candidate's folder is refused too (pilot red team round 20, H4).
     # Not the files every corpus of this build publishes alike: a candidate may keep those.

@@ -56,7 +56,7 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
     scratch = Path(tempfile.mkdtemp(prefix=prefix, dir=folder.parent))
     try:
         fresh = scratch / "corpus"
-        write_corpus(config, fresh)
+        write_corpus(config, fresh, private=True)  # answer keys: the laboratory's alone
         planned = written_sha256(fresh / MANIFEST_FILE)
         if planned is None:  # write_corpus records what it wrote; never expected
             raise ProvebenchError("the corpus generator wrote no manifest", path=fresh)
