@@ -168,8 +168,28 @@ def refuse_a_model_endpoint(spec: str, *, field: str, path: Path | None = None) 
     boundary: what the operator runs outside the sandbox is never provebench's own code)."""
     from provebench.llm._endpoint import is_openai_spec
 
-    if is_openai_spec(spec):
+    if is_openai_spec(spec) or _names_a_model_client(spec):
         raise ProvebenchError(MODEL_NOT_SEALABLE, path=path, field=field)
+
+
+def _names_a_model_client(spec: str) -> bool:
+    """`module:Class` of provebench's own package whose class is the model client
+    (`OpenAIImporter`, or a class made from it), however the module is spelled: judged by the
+    class, not the text (pilot red team 27, A6: `provebench.pilot.agents._openai:OpenAIImporter`
+    was sealed). Only provebench's own modules are imported to look; a candidate's own class
+    is never imported here (it is the candidate's code, not the model client)."""
+    from provebench.pilot.agents._loader import builtin_agents
+    from provebench.pilot.agents._openai import OpenAIImporter
+    from provebench.sandbox._candidate import is_shipped
+
+    if spec in builtin_agents() or not is_shipped(spec, builtin_agents()):
+        return False
+    module, _, name = spec.rpartition(":")
+    try:
+        found = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return False  # refused as a module that does not exist (`_refuse_missing_shipped_module`)
+    return isinstance(found, type) and issubclass(found, OpenAIImporter)
 
 
 def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, str]]:
