@@ -166,6 +166,31 @@ def read_once(path: Path, *, max_bytes: int = MAX_INPUT_BYTES) -> HeldBytes:
     return _read_descriptor(fd, info, path, max_bytes)
 
 
+def read_in_folder(folder: Path, name: str, *, max_bytes: int) -> HeldBytes | None:
+    """The bytes of the regular file `name` in the laboratory's `folder` — one a candidate
+    writes (its cycle folder) — or None when there is none: the folder held by a descriptor
+    opened with no link followed, the file opened in it with O_NOFOLLOW and O_NONBLOCK, a
+    regular file with no other name, at most `max_bytes` read. A link to a host file, a FIFO,
+    a device or `/proc/self/mem` is refused in one line without being read (pilot red team 27,
+    A4: the laboratory followed a candidate's link to a hidden corpus file and to its own
+    memory)."""
+    folder_fd = _open_folder(folder)
+    try:
+        try:
+            os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise ProvebenchError(f"cannot read file: {error.strerror}", path=name) from None
+        fd, info = _open_regular(Path(name), dir_fd=folder_fd, name=name)
+        if info.st_nlink != 1:
+            os.close(fd)
+            raise ProvebenchError("a file with other names (a hard link), not read", path=name)
+        return _read_descriptor(fd, info, Path(name), max_bytes)
+    finally:
+        os.close(folder_fd)
+
+
 def _read_descriptor(fd: int, info: os.stat_result, path: Path, max_bytes: int) -> HeldBytes:
     """The bytes of the open regular file `fd` (closed here) and their sha256."""
     try:
@@ -504,6 +529,7 @@ __all__ = [
     "handed_on",
     "key_folder_identities",
     "open_folder",
+    "read_in_folder",
     "read_once",
     "read_tree_once",
 ]

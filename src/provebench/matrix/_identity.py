@@ -8,7 +8,9 @@ which a sealed run never loads (pilot and SI alike run from a snapshot that leav
 `sandbox._code_copy.snapshot_code`; red team round 13b, H5); the matrix folder and the key
 folder are left out, as every sandbox hides them, and what else every job hides (`hidden`).
 provebench's own agents (a built-in name, an `openai:` model's client) are provebench's code:
-the digest of its package. The same code gives the same identity wherever its folder lies.
+the digest of its package, and an `openai:` model served by `--model-cmd` adds the digest of
+the server's code (`model_server_identity`). The same code gives the same identity wherever its
+folder lies.
 """
 
 from __future__ import annotations
@@ -43,6 +45,20 @@ def candidate_identity(
     }
 
 
+def model_server_identity(model_cmd: str, *, matrix_folder: Path) -> str:
+    """The digest of a `--model-cmd` server's code — the folders of the files its command names
+    and its own interpreter, as `held_command` holds them — without running it: part of every
+    `openai:` job's identity. A matrix rerun after the server's code changed kept the old
+    verdicts, whose runs each held another server (pilot red team 27, A3)."""
+    from provebench.sandbox._command import resolve_command
+    from provebench.sandbox._policy import command_code_paths
+
+    argv = resolve_command(model_cmd, field="--model-cmd")
+    left_out = [p for p in (matrix_folder, key_dir()) if p.exists()]
+    paths = command_code_paths(argv, field="--model-cmd")
+    return code_digest(paths, left_out, field="--model-cmd", skip_caches=True)
+
+
 def still_the_same(planned: dict[str, dict[str, str]], now: dict[str, dict[str, str]]) -> None:
     """Refuse a summary of candidates whose code changed while the matrix ran."""
     for agent, identity in planned.items():
@@ -54,4 +70,4 @@ def still_the_same(planned: dict[str, dict[str, str]], now: dict[str, dict[str, 
             )
 
 
-__all__ = ["candidate_identity", "still_the_same"]
+__all__ = ["candidate_identity", "model_server_identity", "still_the_same"]

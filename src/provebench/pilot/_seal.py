@@ -84,6 +84,7 @@ from provebench.sandbox._policy import (
     code_paths_for_command,
     command_code_paths,
     hidden_from_every_candidate,
+    program_outside,
     shown_to_every_candidate,
 )
 
@@ -124,6 +125,15 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
         # all the candidate's process can load that is not the system's or provebench's (red
         # team round 16, A2: `venv/bin/python -m MOD` sealed only `venv/bin`).
         folders = command_code_paths(argv)
+        outside = program_outside(argv, folders)
+        if outside is not None:
+            # A run shows only the seal's copy: a program leading elsewhere runs whatever is
+            # placed there later, never sealed bytes (pilot red team 27, A2).
+            raise ProvebenchError(
+                f"the program leads to {outside}, outside the candidate's code, the system and "
+                "provebench's interpreter: a seal cannot hold it — name the interpreter itself",
+                field="--agent-cmd",
+            )
         listing = _launchable_listing(folders, "--agent-cmd")
         digest = command_digest(agent_cmd, listing_digest(listing))
         return SealedCandidate(
@@ -160,8 +170,28 @@ def refuse_a_model_endpoint(spec: str, *, field: str, path: Path | None = None) 
     boundary: what the operator runs outside the sandbox is never provebench's own code)."""
     from provebench.llm._endpoint import is_openai_spec
 
-    if is_openai_spec(spec):
+    if is_openai_spec(spec) or _names_a_model_client(spec):
         raise ProvebenchError(MODEL_NOT_SEALABLE, path=path, field=field)
+
+
+def _names_a_model_client(spec: str) -> bool:
+    """`module:Class` of provebench's own package whose class is the model client
+    (`OpenAIImporter`, or a class made from it), however the module is spelled: judged by the
+    class, not the text (pilot red team 27, A6: `provebench.pilot.agents._openai:OpenAIImporter`
+    was sealed). Only provebench's own modules are imported to look; a candidate's own class
+    is never imported here (it is the candidate's code, not the model client)."""
+    from provebench.pilot.agents._loader import builtin_agents
+    from provebench.pilot.agents._openai import OpenAIImporter
+    from provebench.sandbox._candidate import is_shipped
+
+    if spec in builtin_agents() or not is_shipped(spec, builtin_agents()):
+        return False
+    module, _, name = spec.rpartition(":")
+    try:
+        found = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return False  # refused as a module that does not exist (`_refuse_missing_shipped_module`)
+    return isinstance(found, type) and issubclass(found, OpenAIImporter)
 
 
 def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, str]]:
@@ -402,7 +432,7 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
         )
     config = corpus_config(seed=opened.seed, profile=CONTROL_PROFILE)
     remember_secret(out)  # before it holds anything: hidden from every candidate's runs
-    info = write_corpus(config, out)
+    info = write_corpus(config, out, private=True)  # the answer key until the reveal
     # …and by the bytes of each file that holds the seed's data (its answer key above all), so
     # that a copy anywhere in a candidate's folder is refused too (pilot red team round 20, H4).
     # Not the files every corpus of this build publishes alike: a candidate may keep those.

@@ -13,26 +13,33 @@ A model server's folder was once shown live, from the policy alone, and never wa
 the key folder into it put the laboratory's private key into a signed run's diagnostics (pilot
 red team 25, A7c; A7a, A7b, A4: a hard link to `/etc/hostname`, a bind of `/etc`, a seal's
 opening moved under the folder).
+
+The interpreter is looked up once. A second look-up after the walk, whose finds outside the
+held code were bound live from disk, showed an interpreter installation planted between the two
+— never walked, held or sealed — and ran it in every cycle of a sealed fresh control (pilot red
+team 27, A2; A1b–f: `/etc/shadow` and the private key through a model server's). So every path a
+launch shows of the candidate's is held; only what every candidate is shown (the system,
+provebench's interpreter and package) is bound from the host, and the policy is refused
+otherwise (`refuse_live_candidate_mounts`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provebench.sandbox._code_copy import Listing, snapshot_code
+from provebench.sandbox._containment import lies_inside
 from provebench.sandbox._held_code import HeldCode
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
 from provebench.sandbox._policy import (
     NETWORK_NONE,
     SandboxPolicy,
     command_code_paths,
-    interpreter_paths,
-    outside_held_code,
     policy_for,
+    shown_to_every_candidate,
 )
 
 
@@ -58,21 +65,16 @@ def held_command(
     sealed: Listing | None = None,
 ) -> HeldCommand:
     """`argv`'s code — the folders of the files it names and its own interpreter
-    (`command_code_paths`), or `shown` from `sources` (a seal's copy, checked against the
-    `sealed` listing) — walked and held for the run (`snapshot_code`, released when `resources`
-    closes); the rest of its interpreter, which is provebench's own or the system's, is shown as
-    every candidate is shown it. One line naming `field` for what may not be shown."""
+    (`command_code_paths`, looked up once, here), or `shown` from `sources` (a seal's copy,
+    checked against the `sealed` listing) — walked and held for the run (`snapshot_code`,
+    released when `resources` closes). Nothing else of the candidate's is shown: the rest of
+    its interpreter, provebench's own or the system's, is shown as every candidate is shown it.
+    One line naming `field` for what may not be shown."""
     code = list(command_code_paths(argv, field=field) if shown is None else shown)
-    # What the held code holds is shown from it only: a folder inside it bound again from the
-    # host would cover the held bytes with the folder's current ones.
-    program = Path(argv[0])
-    interpreter = outside_held_code(
-        interpreter_paths(program, field=field) if os.sep in argv[0] else [], code
-    )
 
     def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
         return policy_for(
-            [*interpreter, *code],
+            code,
             secrets,
             limits=limits,
             network=network,
@@ -85,7 +87,22 @@ def held_command(
         code, policy(sources or {}).hidden, resources, field=field, sources=sources,
         sealed=sealed,
     )  # fmt: skip
-    return HeldCommand(policy(snapshot.copies, snapshot.held), snapshot.listing)
+    held = policy(snapshot.copies, snapshot.held)
+    refuse_live_candidate_mounts(held)
+    return HeldCommand(held, snapshot.listing)
 
 
-__all__ = ["HeldCommand", "held_command"]
+def refuse_live_candidate_mounts(policy: SandboxPolicy) -> None:
+    """Every path a launch of held code binds from the host is one every candidate is shown
+    (`shown_to_every_candidate`); anything else of the candidate's comes from the held snapshot
+    only, never a live folder (pilot red team 27, A2). A breach is the laboratory's own fault,
+    never the candidate's: a RuntimeError, before anything is launched."""
+    shared = shown_to_every_candidate()
+    for path in policy.code:
+        if policy.held is not None and path in policy.held:
+            continue
+        if not any(lies_inside(path, folder) for folder in shared):
+            raise RuntimeError(f"{path} would be shown live from disk, not from the held code")
+
+
+__all__ = ["HeldCommand", "held_command", "refuse_live_candidate_mounts"]

@@ -29,7 +29,7 @@ from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
 from provebench.sandbox._limits import launch_cgroup, preexec_for
 from provebench.sandbox._policy import SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
-from provebench.sandbox._relayed import RelayedOutput
+from provebench.sandbox._relayed import RelayedOutput, TerminalText
 from provebench.sandbox._tool import bwrap_tool
 from provebench.sandbox._wait import readable
 
@@ -96,17 +96,22 @@ class SandboxRun:
 def _relay_output(
     source: IO[bytes], sink: IO[bytes] | None, captured: RelayedOutput | None = None
 ) -> None:
-    """Copy the first `MAX_OUTPUT_BYTES` to `sink` (and to `captured`, the same bytes, with
-    the count of the rest); read and drop the rest (the candidate must never block on a full
-    pipe)."""
+    """Copy the first `MAX_OUTPUT_BYTES` to `sink`, the operator's terminal, with its control
+    characters escaped (`TerminalText`), and to `captured` as written, with the count of the
+    rest; read and drop the rest (the candidate must never block on a full pipe)."""
     relayed = captured if captured is not None else RelayedOutput(MAX_OUTPUT_BYTES, keeps=False)
+    terminal = TerminalText()
     while chunk := source.read1(65536):  # type: ignore[attr-defined]  # a BufferedReader
-        part = relayed.take(chunk)
-        if part and sink is not None:
-            with contextlib.suppress(OSError, ValueError):
-                sink.write(part)
-                sink.flush()
+        _write(sink, terminal.escape(relayed.take(chunk)))
+    _write(sink, terminal.escape(b"", last=True))
     source.close()
+
+
+def _write(sink: IO[bytes] | None, part: bytes) -> None:
+    if part and sink is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sink.write(part)
+            sink.flush()
 
 
 @contextlib.contextmanager

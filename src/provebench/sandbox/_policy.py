@@ -326,9 +326,20 @@ def code_folder(file: Path, *, field: str = "--agent-cmd") -> Path:
 
 def shown_alone(file: Path, *, field: str = "--agent-cmd") -> Path:
     """A file the candidate names that is not its program (a configuration, a data file): shown
-    as that file alone, never its folder — after `never_shown`, in one line."""
+    as that file alone, never its folder — after `never_shown`, in one line. The checks follow
+    the kernel's path and the sandbox shows the spelled one made absolute, so the two must be
+    the same file: `lnk/../../x` with `lnk` a link is `x` beside the link's target to the
+    kernel, and was shown as the `x` its spelling names — another corpus's answer key (pilot red
+    team 27, A13). Such a spelling is refused in one line."""
     refuse_never_shown(file, field=field, what="candidate's code")
-    return absolute(file)
+    shown = absolute(file)
+    if real_path(file) != real_path(shown):
+        raise ProvebenchError(
+            f"{file} leads to {real_path(file)} ('..' after a symbolic link), but reads as "
+            f"{shown}: name the file by a path without '..' after a link",
+            field=field,
+        )
+    return shown
 
 
 def _not_the_candidates(folder: Path) -> str | None:
@@ -403,11 +414,57 @@ def candidate_interpreter_code(argv: Sequence[str], *, field: str = "--agent-cmd
     if os.sep not in argv[0]:
         return []
     shared = shown_to_every_candidate()
-    return [
+    own = [
         path
         for path in interpreter_paths(Path(argv[0]), field=field)
         if not any(lies_inside(path, folder) for folder in shared)
     ]
+    for folder in own:
+        # As for a program's folder (`_not_the_candidates`): an installation another user owns
+        # is not this user's code, and that user could change it under a run (pilot red team
+        # 27, A2 as `nobody`, A1f).
+        if _owner_is_another_user(folder):
+            raise ProvebenchError(
+                f"the interpreter installation {folder} belongs to another user; a sandbox "
+                "shows only the candidate's own — keep its interpreter in a folder of its own",
+                field=field,
+            )
+    return own
+
+
+def _owner_is_another_user(folder: Path) -> bool:
+    try:
+        return real_path(folder).stat().st_uid != os.getuid()
+    except OSError:
+        return True
+
+
+def program_outside(argv: Sequence[str], held: Sequence[Path]) -> Path | None:
+    """The first place on the link chain of `argv`'s program — each link where it lies and
+    the file it ends at — that neither the held code `held` nor what every candidate is shown
+    holds (by the identity of its folder), or None. A sandbox shows only those, so a program
+    leading elsewhere either fails to start or, once something is placed there, runs bytes no
+    seal holds (pilot red team 27, A2: a sealed `x/bin/python3` leading to an unsealed
+    `evil/bin/python3`)."""
+    if os.sep not in argv[0]:
+        return None
+    folders = [*held, *shown_to_every_candidate()]
+    place = absolute(argv[0])
+    for _ in range(40):  # the kernel's own limit on links followed (ELOOP)
+        where = real_path(place.parent) / place.name
+        if not _is_system(where) and not _held_at(where, folders):
+            return where
+        if not where.is_symlink():
+            return None
+        place = where.parent / where.readlink()
+    return place
+
+
+def _held_at(place: Path, folders: Sequence[Path]) -> bool:
+    """`place` (its folder already real) is one of `folders` spelled alike, or its folder lies
+    inside one of them by identity: a link is judged where it lies, not where it leads."""
+    spelled = [real_path(absolute(f).parent) / absolute(f).name for f in folders]
+    return place in spelled or any(lies_inside(place.parent, f) for f in folders)
 
 
 def command_code_paths(argv: Sequence[str], *, field: str = "--agent-cmd") -> list[Path]:
@@ -743,6 +800,7 @@ __all__ = [
     "outside_held_code",
     "own_interpreter_paths",
     "policy_for",
+    "program_outside",
     "refuse_never_shown",
     "refuse_shown_folder",
     "shown_alone",

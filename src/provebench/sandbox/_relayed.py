@@ -10,7 +10,12 @@ the kept bytes are the same for the same output.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+# The control characters a terminal acts on: C0 but tab and newline (`\r` too: it rewrites the
+# line), DEL, and C1 in its UTF-8 form (U+0080–U+009F: `\xc2\x9b` is CSI).
+_TERMINAL_CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 
 
 @dataclass
@@ -34,4 +39,26 @@ class RelayedOutput:
         return part
 
 
-__all__ = ["RelayedOutput"]
+@dataclass
+class TerminalText:
+    """A candidate's output made safe for the operator's terminal: every control character a
+    terminal acts on written as its `\\xNN` escape, so that a candidate cannot erase or rewrite
+    the laboratory's own lines, set the window title or write the clipboard (pilot red team 27,
+    A10). Only what reaches the terminal is escaped; what a launch keeps (`RelayedOutput`) is
+    the bytes as written. A `\\xc2` ending one chunk waits for the next: a pipe's chunks may
+    split a character."""
+
+    carry: bytes = b""
+
+    def escape(self, chunk: bytes, *, last: bool = False) -> bytes:
+        data, self.carry = self.carry + chunk, b""
+        if data.endswith(b"\xc2") and not last:
+            data, self.carry = data[:-1], b"\xc2"
+        return _TERMINAL_CONTROLS.sub(_escaped, data)
+
+
+def _escaped(match: re.Match[bytes]) -> bytes:
+    return b"".join(b"\\x%02x" % byte for byte in match.group())
+
+
+__all__ = ["RelayedOutput", "TerminalText"]

@@ -144,13 +144,14 @@ class _ExternalSorter:
                 yield record.split("\t", 2)[2]
 
 
-def write_corpus(config: CorpusConfig, out_dir: Path) -> CorpusInfo:
-    """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing."""
+def write_corpus(config: CorpusConfig, out_dir: Path, *, private: bool = False) -> CorpusInfo:
+    """Generate the corpus of `config` into `out_dir` (absent or empty), all or nothing;
+    `private`, for the laboratory's own eyes only (`write_corpus_from`)."""
 
     def generated(emit: EventSink, emit_row: RowSink) -> StreamResult:
         return StreamResult(config, generate_events(config, emit, emit_row))
 
-    return write_corpus_from(generated, out_dir)
+    return write_corpus_from(generated, out_dir, private=private)
 
 
 @dataclass(frozen=True)
@@ -166,9 +167,12 @@ class StreamResult:
 EventSource = Callable[[EventSink, RowSink], StreamResult]
 
 
-def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
+def write_corpus_from(source: EventSource, out_dir: Path, *, private: bool = False) -> CorpusInfo:
     """Write the corpus `source` streams (the seeded generator, or a shadow derivation) into
-    `out_dir` (absent or empty), all or nothing."""
+    `out_dir` (absent or empty), all or nothing. A corpus is handed on with the umask's modes;
+    a `private` one — a fresh control, a matrix's corpora: the laboratory's answer key before
+    any reveal, never a file handed on — stays 0700 with its files 0600, whatever the umask
+    (pilot red team 27, A11: another local user read a control's answers before the reveal)."""
     out_dir = Path(out_dir)
     check_output_dir(out_dir)  # a file in the way, or a folder that cannot be made
     if out_dir.exists() and any(out_dir.iterdir()):
@@ -182,7 +186,10 @@ def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
         info = _write_into(source, staging)
         if out_dir.exists():
             out_dir.rmdir()
-        handed_on(held)  # mkdtemp's folder is private; a corpus is handed on
+        if private:
+            _keep_private(held)
+        else:
+            handed_on(held)  # mkdtemp's folder is private; a corpus is handed on
         staging.replace(out_dir)
         # What was written under the staging name is what now stands under the corpus's.
         for entry in out_dir.iterdir():
@@ -196,6 +203,18 @@ def write_corpus_from(source: EventSource, out_dir: Path) -> CorpusInfo:
         if held >= 0:
             os.close(held)
     return info
+
+
+def _keep_private(folder_fd: int) -> None:
+    """Every file of the held folder `folder_fd` (mkdtemp's, 0700) made 0600 through its own
+    descriptor, opened with no link followed: never a chmod by path."""
+    for name in os.listdir(folder_fd):
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
+                     dir_fd=folder_fd)  # fmt: skip
+        try:
+            os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
 
 
 def _write_into(source: EventSource, directory: Path) -> CorpusInfo:

@@ -21,7 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
+from provebench._read_once import read_in_folder
 from provebench.pilot.lab import CycleContext, Gateway
 
 MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
@@ -140,14 +142,21 @@ def _text_fields_problem(channel: str, item: dict[str, Any]) -> str | None:
 
 
 def read_diagnostics_file(ctx: CycleContext, gateway: Gateway, path: Path) -> None:
-    """Deliver the messages an importer wrote to its diagnostics file, in order."""
-    if not path.is_file():
+    """Deliver the messages an importer wrote to its diagnostics file, in order. The file is
+    the candidate's to make: it is read from its cycle folder's descriptor with no link
+    followed, a regular file of at most MAX_DIAGNOSTICS_BYTES (`read_in_folder`); anything
+    else is recorded as `invalid`, never opened (pilot red team 27, A4: a link to a hidden
+    corpus file put its line count into the signed log, a link to `/proc/self/mem` opened the
+    laboratory's own memory)."""
+    try:
+        held = read_in_folder(path.parent, path.name, max_bytes=MAX_DIAGNOSTICS_BYTES)
+    except ProvebenchError as error:
+        # The message names the file by its name alone: the same bytes in every cycle folder.
+        gateway.diagnose("invalid", {"where": "file", "problem": error.message})
         return
-    size = path.stat().st_size
-    if size > MAX_DIAGNOSTICS_BYTES:
-        gateway.diagnose("invalid", {"where": "file", "problem": f"file of {size} bytes"})
+    if held is None:
         return
-    data = path.read_bytes()
+    data = held.data
     read = 0
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():

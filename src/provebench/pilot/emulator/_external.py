@@ -60,6 +60,7 @@ from provebench.sandbox._policy import (
     candidate_interpreter_code,
     command_code_paths,
     outside_held_code,
+    program_outside,
 )
 from provebench.sandbox._workdir import cycle_folder
 
@@ -119,11 +120,20 @@ def _refuse_unsealed_interpreter(argv: list[str], sealed: list[Path]) -> None:
     interpreter (a venv), as the sandbox would show it now, must lie inside the sealed code. A
     seal of an earlier build (which held only the command's files) or a venv repointed since
     sealing (another `pyvenv.cfg`) is refused in one line, before anything runs (red team
-    round 16, A2)."""
+    round 16, A2); so is a program whose link chain leads outside the seal (pilot red team 27,
+    A2). This check only refuses: what the run shows is the seal's held copy alone
+    (`held_command`), whatever is found here."""
     for path in outside_held_code(candidate_interpreter_code(argv), sealed):
         raise ProvebenchError(
             f"the candidate's interpreter {path} is not in the seal: its code would run "
             "unsealed; seal the candidate again",
+            field="--from-seal",
+        )
+    outside = program_outside(argv, sealed)
+    if outside is not None:
+        raise ProvebenchError(
+            f"the sealed program leads to {outside}, which is not in the seal: what runs there "
+            "was never sealed; seal the candidate again",
             field="--from-seal",
         )
 

@@ -56,7 +56,7 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
     scratch = Path(tempfile.mkdtemp(prefix=prefix, dir=folder.parent))
     try:
         fresh = scratch / "corpus"
-        write_corpus(config, fresh)
+        write_corpus(config, fresh, private=True)  # answer keys: the laboratory's alone
         planned = written_sha256(fresh / MANIFEST_FILE)
         if planned is None:  # write_corpus records what it wrote; never expected
             raise ProvebenchError("the corpus generator wrote no manifest", path=fresh)
@@ -147,7 +147,11 @@ def plan_pilot_matrix(
     sealed model server for its run (a job may run on another machine of the executor)."""
     from provebench.llm import is_openai_spec
     from provebench.llm._model_cmd import check_model_cmd
-    from provebench.matrix._identity import candidate_identity, still_the_same
+    from provebench.matrix._identity import (
+        candidate_identity,
+        model_server_identity,
+        still_the_same,
+    )
     from provebench.pilot.agents._loader import builtin_agents
     from provebench.pilot.matrix._job import (
         CORPUS_IDENTITY,
@@ -162,8 +166,9 @@ def plan_pilot_matrix(
 
     def identities() -> dict[str, dict[str, str]]:
         # An `openai:` agent's code is provebench's client; the model is its endpoint or
-        # --model-cmd, both in the request.
-        return {
+        # --model-cmd, both in the request, and a --model-cmd server's code is in its identity
+        # (pilot red team 27, A3): a job of another server's code is run again, never kept.
+        found = {
             agent: candidate_identity(
                 agent,
                 shipped=is_openai_spec(agent) or is_shipped(agent, builtin_agents()),
@@ -171,6 +176,11 @@ def plan_pilot_matrix(
             )
             for agent in agents
         }
+        if model_cmd is not None:
+            server = model_server_identity(model_cmd, matrix_folder=out.resolve())
+            for agent in models:
+                found[agent] = {**found[agent], "model_server_code_sha256": server}
+        return found
 
     candidates = identities()
     request: dict[str, Any] = {

@@ -24,6 +24,7 @@ def shadow_key_command(
 ) -> None:
     """Make a pseudonymisation key (pseudonym/1): keep it with the operator, never publish it."""
     from provebench.pilot.shadow._pseudonym import new_key_text
+    from provebench.sandbox._known_secrets import remember_secret
 
     if out.exists() or out.is_symlink():
         raise ProvebenchError("exists: a key is never overwritten", path=out, field="--out")
@@ -35,6 +36,10 @@ def shadow_key_command(
         raise ProvebenchError(f"cannot create: {error.strerror}", path=out, field="--out") from None
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(new_key_text())
+    # Hidden from every candidate's sandbox, by its path and by its bytes wherever they are
+    # copied: the sandbox's user is the key's owner, so its mode 0600 kept nothing from a
+    # candidate that named it (pilot red team 27, A9).
+    remember_secret(out)
     typer.echo(f"{shown(out)}: a new pseudonymisation key (keep it private; it never leaves)")
 
 
