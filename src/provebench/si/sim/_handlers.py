@@ -35,6 +35,7 @@ from provebench.si.sim._render import (
     config_manifest,
     deployment_manifest,
     event_manifest,
+    kept_manifest,
     pod_manifest,
     service_manifest,
 )
@@ -246,6 +247,8 @@ _MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
     "configmap": config_manifest,
     "secret": config_manifest,
     "event": event_manifest,
+    "role": kept_manifest,
+    "rolebinding": kept_manifest,
 }
 
 
