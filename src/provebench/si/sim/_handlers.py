@@ -39,6 +39,7 @@ from provebench.si.sim._render import (
     pod_manifest,
     service_manifest,
 )
+from provebench.si.sim._status_word import unhealthy_word
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import object_of, with_declared
 from provebench.si.sim.declared._observed import (
@@ -177,11 +178,9 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             labels = labels_of(deployment, name)
             if not _selected(labels, selector):
                 continue
-            conditions = obs.conditions(key)
-            # a bare deployment's declared status, until it is written (`Estate.written`)
-            declared = obs.estate.declared_fields(key).get("status")
             row |= {
-                "status": declared or ", ".join(sorted(conditions)) or "Available",
+                # the word the estate reports (`unhealthy_word`), kubectl's when healthy
+                "status": unhealthy_word(obs, key) or "Available",
                 "replicas": deployment.replicas,
                 "ready": _ready(obs, key),
                 "labels": labels,

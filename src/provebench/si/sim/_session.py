@@ -30,6 +30,7 @@ from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_
 from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._status_word import reported_state
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
@@ -138,7 +139,7 @@ class Session(SelectorWrites):
             label=label,
             taken_after_step=after_step,
             source=SNAPSHOT_SOURCE,
-            state=self._estate.data(),
+            state=reported_state(self._observation),
         )
 
     def default_namespace(self) -> str:
@@ -146,8 +147,9 @@ class Session(SelectorWrites):
         return sorted(self._namespaces)[0] if self._namespaces else DEFAULT_NAMESPACE
 
     def estate_data(self) -> dict[str, Any]:
-        """The whole current estate (the state an environment reports)."""
-        return self._estate.data()
+        """The whole current estate (the state an environment reports), each deployment with
+        its status word (`reported_state`), as its snapshots hold it."""
+        return reported_state(self._observation)
 
     def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         """One object's Kubernetes manifest as the estate derives it, or None; reads nothing
