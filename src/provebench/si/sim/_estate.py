@@ -27,6 +27,7 @@ from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.sim.declared._kube_objects import DECLARED_ANNOTATION
 from provebench.si.sim.declared._observed import is_metric_figure
+from provebench.si.sim.declared._tools import SCALE_MAXIMUM
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
@@ -150,7 +151,7 @@ _WORD = Field(default=None, min_length=1)
 
 class Deployment(BaseModel):
     model_config = _CLOSED
-    replicas: int = Field(default=1, ge=0, le=20)
+    replicas: int = Field(default=1, ge=0, le=SCALE_MAXIMUM)
     labels: dict[str, str] | None = None
     # The pod template's containers, each with its image's behaviour. A deployment may declare
     # none and a bare ``image`` instead (the published profile's Form A shape): it runs one

@@ -53,10 +53,8 @@ from provebench.si.sim.declared._observed import (
     series_answer,
     trace_answer,
 )
+from provebench.si.sim.declared._tools import SCALE_MAXIMUM
 
-# The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
-# pod per replica, so a larger count is refused, not run.
-MAX_REPLICAS: Final = 20
 UNSUPPORTED: Final = "unsupported_field"
 _STATUS = {
     None: 200,
@@ -547,9 +545,9 @@ def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handle
         return Handled(_not_found("deployment", name), op)
     if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
         return Handled(failure("bad_request", "replicas must be a non-negative integer"), op)
-    if replicas > MAX_REPLICAS:
-        message = f"the physical estate runs at most {MAX_REPLICAS} replicas of a deployment"
-        return Handled(_unsupported(message), op)
+    if replicas > SCALE_MAXIMUM:  # the tools' schema bound, held by every path to here
+        message = f"replicas must be an integer between 0 and {SCALE_MAXIMUM}"
+        return Handled(failure("invalid_arguments", message), op)
     data = obs.estate.copy_data()
     data[key]["replicas"] = replicas
     if replicas == 0 and data[key].get("wedged"):
@@ -689,4 +687,4 @@ def perform(
     return HANDLERS[tool](observation, arguments, operation_of(tool, verb, arguments))
 
 
-__all__ = ["HANDLERS", "MAX_REPLICAS", "Handled", "failure", "manifest_of", "perform"]
+__all__ = ["HANDLERS", "Handled", "failure", "manifest_of", "perform"]
