@@ -74,6 +74,9 @@ class Handled:
     response: ToolResponse
     operation: Operation
     changed: Estate | None = None
+    # the objects a write that chose them (by a selector) acted on, as `KIND/NAME`: recorded
+    # in its audit entry as the declared estate records them (`SelectorWrites._audit_answered`)
+    targets: tuple[str, ...] = ()
 
     @property
     def status_code(self) -> int:
@@ -601,7 +604,8 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
         if data[key].get("wedged"):
             data[key]["wedged"] = False
     body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
-    return Handled(_ok(body), op, obs.estate.written(data) if names else None)
+    chosen = tuple(f"deployment/{name}" for name in names) if op.selector is not None else ()
+    return Handled(_ok(body), op, obs.estate.written(data) if names else None, chosen)
 
 
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")

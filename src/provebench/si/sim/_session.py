@@ -275,7 +275,9 @@ class Session(SelectorWrites):
             # the face's entries name the tool each of its calls is (a restart's, beside a
             # patch's); the tools' name the agent's tool, whose call the step records
             named_tool = call.tool if translated else tool
-            performed.append((named_tool, handled, *self._as_issued(handled.operation, ())))
+            performed.append(
+                (named_tool, handled, *self._as_issued(handled.operation, handled.targets))
+            )
             if handled.changed is not None:  # the next call is made on the estate this one left
                 self._estate = handled.changed
                 self._observation = observe(handled.changed)
@@ -299,16 +301,8 @@ class Session(SelectorWrites):
         step: int,
     ) -> None:
         """The audit log's entry for one operation of the agent's call at ``step``."""
-        response = handled.response
-        named = (f"{handled.operation.kind}/{handled.operation.name}",)
-        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
-        if (targets and targets != named) or operation is not handled.operation:
-            detail["targets"] = list(targets)
-        if handled.status_code == 403 and response.error:
-            detail["refused"] = response.error
-        if handled.status_code == 422 and response.error:
-            detail["unsupported"] = response.error
-        self._audit_operation(operation, handled.status_code, step, detail)
+        answer = (handled.status_code, handled.response.error)
+        self._audit_answered(tool, operation, answer, targets, step)
 
 
 __all__ = ["INTERFACE_TYPES", "Session", "check_interfaces", "check_stimuli"]
