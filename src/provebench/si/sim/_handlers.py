@@ -611,19 +611,49 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
 
 
+def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
+    """The names of the objects of ``op.kind`` in ``namespace`` a delete over a selector or the
+    whole collection reaches, as the declared estate chooses them: pods and deployments by
+    their labels; a kind the physical model keeps no labels of by ``all`` only."""
+    if op.kind == "pod":
+        pods = sorted((p for p in obs.pods if p.namespace == namespace), key=lambda p: p.name)
+        return [p.name for p in pods if op.collection or _selected(p.labels, op.selector)]
+    names = []
+    for key in obs.estate.keys(op.kind):
+        _, held_in, name = parse_key(key)
+        if held_in != namespace:
+            continue
+        labels = labels_of(obs.estate.deployment(key), name) if op.kind == "deployment" else {}
+        if op.collection or _selected(labels, op.selector):
+            names.append(name)
+    return names
+
+
 def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    """Delete one object by name. A pod's deployment puts the same pod back (its name is
-    derived from the template), so deleting a pod changes nothing the estate holds."""
-    if op.name is None or op.selector is not None or op.collection:
-        message = "the physical estate deletes one object by name"
-        return Handled(_unsupported(message), op)
+    """Delete one object by name, or each a selector or ``all`` chooses (recorded with each it
+    reached, `Handled.targets`, as the declared estate performs and records the same write).
+    A pod's deployment puts the same pod back (its name is derived from the template), so
+    deleting pods changes nothing the estate holds."""
     namespace = _ns(op)
+    if op.kind != "pod" and op.kind not in _DELETABLE:
+        return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
+    if op.selector is not None or op.collection:
+        names = _chosen(obs, op, namespace)
+        chosen = tuple(f"{op.kind}/{name}" for name in names)
+        body = "".join(f'{op.kind} "{name}" deleted\n' for name in names)
+        answer = _ok(body or "No resources found\n")
+        if op.kind == "pod" or not names:
+            return Handled(answer, op, None, chosen)
+        data = obs.estate.copy_data()
+        for name in names:
+            del data[resource_key(op.kind, namespace, name)]
+        return Handled(answer, op, obs.estate.written(data), chosen)
+    if op.name is None:
+        return Handled(failure("invalid_arguments", "delete needs a name, a selector or all"), op)
     if op.kind == "pod":
         if _pod(obs, namespace, op.name) is None:
             return Handled(_not_found("pod", op.name), op)
         return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
-    if op.kind not in _DELETABLE:
-        return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
     key = resource_key(op.kind, namespace, op.name)
     if key not in obs.estate:
         return Handled(_not_found(op.kind, op.name), op)
