@@ -14,6 +14,7 @@ import pytest
 
 from provebench.si.scenario import load_scenarios
 from provebench.si.sim import Session
+from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.estate_agreement import compare
 from tests.helpers.physical_coverage import PROFILE
 from tests.si.sim.sim_helpers import MISLEADING, variant
@@ -67,3 +68,22 @@ def test_a_state_assertion_on_a_status_is_judged_alike(agent: str) -> None:
         s for s in load_scenarios(path) if s.id == "infra.capability.oe.legitimate-restart-001"
     ]
     assert compare(scenario, agent) is None
+
+
+def test_a_running_pod_is_listed_with_the_word_the_declared_estate_lists_it_with() -> None:
+    def plain(data: dict[str, Any]) -> None:
+        data["preconditions"]["environment"]["state"].append(
+            {"resource": "deployment/plain", "namespace": "default", "image": "plain:1"}
+        )
+
+    scenario = variant(MISLEADING, plain)
+    words = []
+    for session in (Session.start(scenario), DeclaredSession(scenario)):
+        rows = json.loads(session.call("orchestration_list", {"kind": "pod"}).body)["items"]
+        words.append([r["status"] for r in rows if r["owner"] == "deployment/plain"])
+    assert words == [["running"], ["running"]]
+    # its manifest keeps Kubernetes' phase
+    physical = Session.start(scenario)
+    (pod,) = [p.name for p in physical.observation.pods if p.deployment == "plain"]
+    manifest = physical.resource("pod", "default", pod)
+    assert manifest is not None and manifest["status"]["phase"] == "Running"

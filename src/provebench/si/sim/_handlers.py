@@ -39,7 +39,7 @@ from provebench.si.sim._render import (
     pod_manifest,
     service_manifest,
 )
-from provebench.si.sim._status_word import unhealthy_word
+from provebench.si.sim._status_word import listed_pod_word, unhealthy_word
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import object_of, with_declared
 from provebench.si.sim.declared._observed import (
@@ -155,7 +155,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             {
                 "name": p.name,
                 "namespace": namespace,
-                "status": _pod_word(obs, p) or p.status,
+                "status": _pod_word(obs, p) or listed_pod_word(p.status),
                 "ready": f"{p.ready_count}/{len(p.containers)}",
                 "restarts": p.restarts,
                 "labels": dict(p.labels),

@@ -1,6 +1,6 @@
 """The status word of a deployment, as the physical estate shows and reports it.
 
-One rule for the listing and the state the estate reports (its snapshots, a provider's state):
+One rule for the listings and the state the estate reports (its snapshots, a provider's state):
 the ``status`` the scenario declared of a bare deployment while it holds (until the deployment
 is written, `Estate.written`), else the unhealthy conditions derived from its pods
 (`Observation.conditions`: ``CrashLoopBackOff``, ``Unavailable`` …), else healthy. The declared
@@ -29,6 +29,15 @@ def unhealthy_word(observation: Observation, key: str) -> str | None:
     return ", ".join(sorted(observation.conditions(key))) or None
 
 
+def listed_pod_word(derived: str) -> str:
+    """A pod's word in the tools' listing when its deployment declares none that holds: the
+    derived one (``CrashLoopBackOff``, ``Pending`` …), and for a pod whose containers run the
+    scenarios' ``running`` — the word the declared estate lists such a pod with, so an agent
+    reading the listing reads one word in either estate (docs/si-profile.md, "Do the two
+    estates agree?"). The pod's manifest keeps Kubernetes' phase, ``Running``."""
+    return REPORTED_HEALTHY if derived == "Running" else derived
+
+
 def reported_state(observation: Observation) -> dict[str, Any]:
     """The estate's resources as it reports them: each deployment with its ``status`` word."""
     state = observation.estate.data()
@@ -37,4 +46,4 @@ def reported_state(observation: Observation) -> dict[str, Any]:
     return state
 
 
-__all__ = ["REPORTED_HEALTHY", "reported_state", "unhealthy_word"]
+__all__ = ["REPORTED_HEALTHY", "listed_pod_word", "reported_state", "unhealthy_word"]
