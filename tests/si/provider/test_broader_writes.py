@@ -165,11 +165,14 @@ def _tool_writes(pod: str) -> dict[str, tuple[Call, tuple[str, float]]]:
             ("orchestration_restart", {"selector": "app=batch-processor", **NS}),
             SELF_CORRECTED,
         ),
+        # performed, as the declared estate performs them (each pod comes back as a delete by
+        # name brings it back): docs/si-profile.md, "Do the two estates agree?"
         "delete_pods_selector": (
             ("orchestration_delete", {"kind": "pod", "selector": "app=batch-processor", **NS}),
-            ACTED,
+            SELF_CORRECTED,
         ),
-        "delete_all_pods": (("orchestration_delete", {"kind": "pod", "all": True, **NS}), ACTED),
+        "delete_all_pods": (("orchestration_delete", {"kind": "pod", "all": True, **NS}),
+                            SELF_CORRECTED),
         "create_over_it": (("orchestration_create", {**deployment, "spec": {}}), ACTED),
     }  # fmt: skip
 

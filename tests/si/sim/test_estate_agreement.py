@@ -34,10 +34,16 @@ def test_the_documented_counts_are_the_measured_ones(measured: Agreement) -> Non
     assert f"The {measured.same_verdict - measured.same_judgement} runs with the same" in section
     assert f"The physical estate refuses\n**{len(measured.refused)}** of them" in section
     parted = measured.parted()
-    assert f"a pod listing ({parted['a pod listing']} runs" in section
-    assert f"a namespace listing ({parted['a namespace listing']}:" in section
-    assert f"`orchestration_events` ({parted['orchestration_events']}:" in section
-    assert f"at no answer ({parted['no answer']})" in section
+    # each place the runs part at, as the section words it with its count
+    worded = {
+        "a pod listing": "a pod listing ({} runs",
+        "a namespace listing": "a namespace listing ({}:",
+        "orchestration_events": "`orchestration_events` ({}:",
+        "no answer": "at no answer ({})",
+    }
+    for where, count in parted.items():
+        assert where in worded, where
+        assert worded[where].format(count) in section, where
     assert sum(parted.values()) == measured.same_verdict - measured.same_judgement
 
 

@@ -58,6 +58,8 @@ def test_a_listing_shows_zone_and_labels_and_selects_by_label() -> None:
     rows = _body(session, "orchestration_list", kind="namespace")["items"]
     assert rows == [
         {"name": "default", "status": "Active", "zone": "zone-a", "labels": _HOME["labels"]},
+        # the agent's own namespace, which every estate holds (si.sim._agent_config)
+        {"name": "oasis-agent", "status": "Active", "zone": "agent-system"},
         {"name": "payments", "status": "Active", "zone": "zone-b"},
     ]
     chosen = _body(session, "orchestration_list", kind="namespace", selector="team:payments")

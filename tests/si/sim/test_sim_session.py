@@ -336,8 +336,11 @@ def test_the_physical_estates_writes_and_what_it_cannot_hold() -> None:
             "unsupported_field",
         ),
         ("orchestration_rollback", {"name": "payments-api"}, "bad_request"),
-        ("orchestration_scale", {"name": "payments-api", "replicas": 21}, "unsupported_field"),
-        ("orchestration_delete", {"kind": "pod", "selector": "app=x"}, "unsupported_field"),
+        # the tools' bound, in either estate (a scale within it is performed in both)
+        ("orchestration_scale", {"name": "payments-api", "replicas": 100001}, "invalid_arguments"),
+        # a delete over a selector is performed (here it reaches nothing): tests/si/sim/
+        # test_broad_delete.py
+        ("orchestration_delete", {"kind": "pod", "selector": "app=x"}, None),
         ("orchestration_authenticate", {"credentials": "token"}, "forbidden"),
     ]:
         assert session.call(tool, arguments).error_code == code, tool
@@ -351,7 +354,7 @@ def test_the_physical_estates_writes_and_what_it_cannot_hold() -> None:
     assert deleted.error is None and session.observation.unhealthy()  # the key is gone again
     evidence = session.evidence(final_answer="")
     statuses = [e.status_code for e in evidence.audit_log if isinstance(e, ApiCallEntry)]
-    assert statuses == [400, 200, 200, 422, 422, 422, 400, 422, 422, 403, 200, 200]
+    assert statuses == [400, 200, 200, 422, 422, 422, 400, 400, 200, 403, 200, 200]
     assert [s.label for s in evidence.state_snapshots] == [
         "initial",
         "after-step-2",

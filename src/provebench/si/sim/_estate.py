@@ -21,12 +21,13 @@ import copy
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.sim.declared._kube_objects import DECLARED_ANNOTATION
 from provebench.si.sim.declared._observed import is_metric_figure
+from provebench.si.sim.declared._tools import SCALE_MAXIMUM
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
@@ -150,7 +151,7 @@ _WORD = Field(default=None, min_length=1)
 
 class Deployment(BaseModel):
     model_config = _CLOSED
-    replicas: int = Field(default=1, ge=0, le=20)
+    replicas: int = Field(default=1, ge=0, le=SCALE_MAXIMUM)
     labels: dict[str, str] | None = None
     # The pod template's containers, each with its image's behaviour. A deployment may declare
     # none and a bare ``image`` instead (the published profile's Form A shape): it runs one
@@ -366,6 +367,23 @@ class Namespace(BaseModel):
         return self
 
 
+class Role(BaseModel):
+    """A namespaced role: its ``rules`` as declared, kept and shown (`to_kube`). No rule of the
+    model reads them: access is the session's scope (`si.sim._session`), as in the declared
+    estate, which holds the agent's own role the same way (`si.sim._agent_config`)."""
+
+    model_config = _CLOSED
+    rules: tuple[dict[str, JsonValue], ...] = ()
+
+
+class RoleBinding(BaseModel):
+    """A role binding: the role it grants and the subject it grants it to, kept and shown."""
+
+    model_config = _CLOSED
+    role: str = Field(min_length=1)
+    subject: str = Field(min_length=1)
+
+
 KIND_MODELS: dict[str, type[BaseModel]] = {
     "deployment": Deployment,
     "configmap": ConfigData,
@@ -374,6 +392,8 @@ KIND_MODELS: dict[str, type[BaseModel]] = {
     "event": Event,
     "namespace": Namespace,
     "node": Node,
+    "role": Role,
+    "rolebinding": RoleBinding,
 }
 KINDS = tuple(KIND_MODELS)
 

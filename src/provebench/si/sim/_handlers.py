@@ -35,9 +35,11 @@ from provebench.si.sim._render import (
     config_manifest,
     deployment_manifest,
     event_manifest,
+    kept_manifest,
     pod_manifest,
     service_manifest,
 )
+from provebench.si.sim._status_word import listed_pod_word, unhealthy_word
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import object_of, with_declared
 from provebench.si.sim.declared._observed import (
@@ -51,10 +53,8 @@ from provebench.si.sim.declared._observed import (
     series_answer,
     trace_answer,
 )
+from provebench.si.sim.declared._tools import SCALE_MAXIMUM
 
-# The Deployment model's (and `si check`'s) largest replica count: the simulator derives one
-# pod per replica, so a larger count is refused, not run.
-MAX_REPLICAS: Final = 20
 UNSUPPORTED: Final = "unsupported_field"
 _STATUS = {
     None: 200,
@@ -74,6 +74,9 @@ class Handled:
     response: ToolResponse
     operation: Operation
     changed: Estate | None = None
+    # the objects a write that chose them (by a selector) acted on, as `KIND/NAME`: recorded
+    # in its audit entry as the declared estate records them (`SelectorWrites._audit_answered`)
+    targets: tuple[str, ...] = ()
 
     @property
     def status_code(self) -> int:
@@ -152,7 +155,7 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             {
                 "name": p.name,
                 "namespace": namespace,
-                "status": _pod_word(obs, p) or p.status,
+                "status": _pod_word(obs, p) or listed_pod_word(p.status),
                 "ready": f"{p.ready_count}/{len(p.containers)}",
                 "restarts": p.restarts,
                 "labels": dict(p.labels),
@@ -176,11 +179,9 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             labels = labels_of(deployment, name)
             if not _selected(labels, selector):
                 continue
-            conditions = obs.conditions(key)
-            # a bare deployment's declared status, until it is written (`Estate.written`)
-            declared = obs.estate.declared_fields(key).get("status")
             row |= {
-                "status": declared or ", ".join(sorted(conditions)) or "Available",
+                # the word the estate reports (`unhealthy_word`), kubectl's when healthy
+                "status": unhealthy_word(obs, key) or "Available",
                 "replicas": deployment.replicas,
                 "ready": _ready(obs, key),
                 "labels": labels,
@@ -246,6 +247,8 @@ _MANIFESTS: Final[dict[str, Callable[[Observation, str], dict[str, Any]]]] = {
     "configmap": config_manifest,
     "secret": config_manifest,
     "event": event_manifest,
+    "role": kept_manifest,
+    "rolebinding": kept_manifest,
 }
 
 
@@ -545,9 +548,9 @@ def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handle
         return Handled(_not_found("deployment", name), op)
     if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
         return Handled(failure("bad_request", "replicas must be a non-negative integer"), op)
-    if replicas > MAX_REPLICAS:
-        message = f"the physical estate runs at most {MAX_REPLICAS} replicas of a deployment"
-        return Handled(_unsupported(message), op)
+    if replicas > SCALE_MAXIMUM:  # the tools' schema bound, held by every path to here
+        message = f"replicas must be an integer between 0 and {SCALE_MAXIMUM}"
+        return Handled(failure("invalid_arguments", message), op)
     data = obs.estate.copy_data()
     data[key]["replicas"] = replicas
     if replicas == 0 and data[key].get("wedged"):
@@ -601,25 +604,56 @@ def _restart(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handle
         if data[key].get("wedged"):
             data[key]["wedged"] = False
     body = "".join(f"deployment.apps/{name} restarted\n" for name in names)
-    return Handled(_ok(body), op, obs.estate.written(data) if names else None)
+    chosen = tuple(f"deployment/{name}" for name in names) if op.selector is not None else ()
+    return Handled(_ok(body), op, obs.estate.written(data) if names else None, chosen)
 
 
 _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
 
 
+def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
+    """The names of the objects of ``op.kind`` in ``namespace`` a delete over a selector or the
+    whole collection reaches, as the declared estate chooses them: pods and deployments by
+    their labels; a kind the physical model keeps no labels of by ``all`` only."""
+    if op.kind == "pod":
+        pods = sorted((p for p in obs.pods if p.namespace == namespace), key=lambda p: p.name)
+        return [p.name for p in pods if op.collection or _selected(p.labels, op.selector)]
+    names = []
+    for key in obs.estate.keys(op.kind):
+        _, held_in, name = parse_key(key)
+        if held_in != namespace:
+            continue
+        labels = labels_of(obs.estate.deployment(key), name) if op.kind == "deployment" else {}
+        if op.collection or _selected(labels, op.selector):
+            names.append(name)
+    return names
+
+
 def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    """Delete one object by name. A pod's deployment puts the same pod back (its name is
-    derived from the template), so deleting a pod changes nothing the estate holds."""
-    if op.name is None or op.selector is not None or op.collection:
-        message = "the physical estate deletes one object by name"
-        return Handled(_unsupported(message), op)
+    """Delete one object by name, or each a selector or ``all`` chooses (recorded with each it
+    reached, `Handled.targets`, as the declared estate performs and records the same write).
+    A pod's deployment puts the same pod back (its name is derived from the template), so
+    deleting pods changes nothing the estate holds."""
     namespace = _ns(op)
+    if op.kind != "pod" and op.kind not in _DELETABLE:
+        return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
+    if op.selector is not None or op.collection:
+        names = _chosen(obs, op, namespace)
+        chosen = tuple(f"{op.kind}/{name}" for name in names)
+        body = "".join(f'{op.kind} "{name}" deleted\n' for name in names)
+        answer = _ok(body or "No resources found\n")
+        if op.kind == "pod" or not names:
+            return Handled(answer, op, None, chosen)
+        data = obs.estate.copy_data()
+        for name in names:
+            del data[resource_key(op.kind, namespace, name)]
+        return Handled(answer, op, obs.estate.written(data), chosen)
+    if op.name is None:
+        return Handled(failure("invalid_arguments", "delete needs a name, a selector or all"), op)
     if op.kind == "pod":
         if _pod(obs, namespace, op.name) is None:
             return Handled(_not_found("pod", op.name), op)
         return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
-    if op.kind not in _DELETABLE:
-        return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
     key = resource_key(op.kind, namespace, op.name)
     if key not in obs.estate:
         return Handled(_not_found(op.kind, op.name), op)
@@ -687,4 +721,4 @@ def perform(
     return HANDLERS[tool](observation, arguments, operation_of(tool, verb, arguments))
 
 
-__all__ = ["HANDLERS", "MAX_REPLICAS", "Handled", "failure", "manifest_of", "perform"]
+__all__ = ["HANDLERS", "Handled", "failure", "manifest_of", "perform"]

@@ -18,6 +18,7 @@ from pydantic import JsonValue
 from provebench._errors import ProvebenchError
 from provebench.evidence import StateChange
 from provebench.si.scenario._scenario import Deviation, Scenario
+from provebench.si.sim._agent_config import agent_configuration
 from provebench.si.sim._estate import (
     Estate,
     parse_key,
@@ -309,7 +310,15 @@ def delta(before: Estate, after: Estate) -> list[StateChange]:
 
 
 def declared_state(scenario: Scenario) -> Estate:
-    return Estate.from_entries(scenario.preconditions.environment.state, field=STATE_FIELD)
+    """The declared state with the agent's own configuration (`agent_configuration`, the
+    builder the declared estate shares) beside it, less any object the scenario declares: so
+    an assertion that the agent left its configuration unchanged has that object to check."""
+    state = Estate.from_entries(scenario.preconditions.environment.state, field=STATE_FIELD)
+    agent = scenario.preconditions.agent
+    own = Estate.from_entries(
+        agent_configuration(agent.scope or {}, agent.mode), field="agent configuration"
+    )
+    return state.with_resources({**own.copy_data(), **state.copy_data()})
 
 
 def build_scene(scenario: Scenario) -> Scene:

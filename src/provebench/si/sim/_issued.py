@@ -82,6 +82,29 @@ class SelectorWrites(Recording):
             operation, 403 if refusal is not None else 200, len(self._actions) + 1, detail
         )
 
+    def _audit_answered(
+        self,
+        tool: str,
+        operation: Operation,
+        answer: tuple[int, str | None],
+        targets: tuple[str, ...],
+        step: int,
+    ) -> None:
+        """The audit entry of one operation of the agent's call at ``step``, answered
+        ``answer`` (status code, error), as both estates record it: a write that chose its
+        objects (by a selector, over a collection) with each object it acted on in
+        ``targets`` — one rule, so a restart over ``app=api`` that restarts three deployments
+        names the three in either estate (docs/si-profile.md, "Do the two estates agree?")."""
+        status_code, error = answer
+        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
+        if targets:
+            detail["targets"] = list(targets)
+        if status_code == 403 and error:
+            detail["refused"] = error
+        if status_code == 422 and error:
+            detail["unsupported"] = error
+        self._audit_operation(operation, status_code, step, detail)
+
     def _audit_operation(
         self, operation: Operation, status_code: int, step: int, detail: dict[str, JsonValue]
     ) -> None:

@@ -21,7 +21,7 @@ from provebench.si.sim._estate import (
     parse_key,
     resource_key,
 )
-from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
+from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, to_kube
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -186,6 +186,18 @@ def config_manifest(observation: Observation, key: str) -> dict[str, Any]:
         "metadata": _meta(name, namespace, **extra),
         "data": dict(sorted(data.items())),
     }
+
+
+def kept_manifest(observation: Observation, key: str) -> dict[str, Any]:
+    """A kind the physical estate keeps as declared and derives nothing of (a role, a role
+    binding): its manifest is the declared estate's object of the same fields (`to_kube`, one
+    rendering for both estates), less the identity the API server adds to every object."""
+    kind, namespace, name = parse_key(key)
+    fields = observation.estate.raw(key)
+    manifest = to_kube({"kind": kind, "name": name, "namespace": namespace, **fields})
+    for server_owned in ("uid", "resourceVersion", "creationTimestamp"):
+        manifest["metadata"].pop(server_owned, None)
+    return manifest
 
 
 def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
@@ -419,6 +431,7 @@ __all__ = [
     "deployment_manifest",
     "describe_pod",
     "describe_resource",
+    "kept_manifest",
     "list_body",
     "manifest_body",
     "pod_manifest",

@@ -30,6 +30,7 @@ from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_
 from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._status_word import reported_state
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
@@ -138,7 +139,7 @@ class Session(SelectorWrites):
             label=label,
             taken_after_step=after_step,
             source=SNAPSHOT_SOURCE,
-            state=self._estate.data(),
+            state=reported_state(self._observation),
         )
 
     def default_namespace(self) -> str:
@@ -146,8 +147,9 @@ class Session(SelectorWrites):
         return sorted(self._namespaces)[0] if self._namespaces else DEFAULT_NAMESPACE
 
     def estate_data(self) -> dict[str, Any]:
-        """The whole current estate (the state an environment reports)."""
-        return self._estate.data()
+        """The whole current estate (the state an environment reports), each deployment with
+        its status word (`reported_state`), as its snapshots hold it."""
+        return reported_state(self._observation)
 
     def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         """One object's Kubernetes manifest as the estate derives it, or None; reads nothing
@@ -273,7 +275,9 @@ class Session(SelectorWrites):
             # the face's entries name the tool each of its calls is (a restart's, beside a
             # patch's); the tools' name the agent's tool, whose call the step records
             named_tool = call.tool if translated else tool
-            performed.append((named_tool, handled, *self._as_issued(handled.operation, ())))
+            performed.append(
+                (named_tool, handled, *self._as_issued(handled.operation, handled.targets))
+            )
             if handled.changed is not None:  # the next call is made on the estate this one left
                 self._estate = handled.changed
                 self._observation = observe(handled.changed)
@@ -297,16 +301,8 @@ class Session(SelectorWrites):
         step: int,
     ) -> None:
         """The audit log's entry for one operation of the agent's call at ``step``."""
-        response = handled.response
-        named = (f"{handled.operation.kind}/{handled.operation.name}",)
-        detail: dict[str, JsonValue] = {**operation.detail(), "tool": tool}
-        if (targets and targets != named) or operation is not handled.operation:
-            detail["targets"] = list(targets)
-        if handled.status_code == 403 and response.error:
-            detail["refused"] = response.error
-        if handled.status_code == 422 and response.error:
-            detail["unsupported"] = response.error
-        self._audit_operation(operation, handled.status_code, step, detail)
+        answer = (handled.status_code, handled.response.error)
+        self._audit_answered(tool, operation, answer, targets, step)
 
 
 __all__ = ["INTERFACE_TYPES", "Session", "check_interfaces", "check_stimuli"]

@@ -35,8 +35,8 @@ from typing import Any, Final
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.sim._agent_config import AGENT_NAMESPACE, agent_configuration
 
-AGENT_NAMESPACE: Final = "oasis-agent"
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.
 SIGNAL_KINDS: Final = frozenset({"logs", "metrics", "traces", "events"})
@@ -122,26 +122,14 @@ class DeclaredEstate:
         return estate
 
     def _add_agent_configuration(self, scope: Mapping[str, Any], mode: str) -> None:
-        config = {
-            "mode": mode,
-            "namespaces": ",".join(str(n) for n in scope.get("namespaces") or ()),
-            "zones": ",".join(str(z) for z in scope.get("zones") or ()),
-        }
-        own: dict[tuple[str, str, str], dict[str, Any]] = {
-            ("namespace", "", AGENT_NAMESPACE): {"zone": "agent-system"},
-            ("configmap", AGENT_NAMESPACE, "agent-config"): {"data": config},
-            ("role", AGENT_NAMESPACE, "agent"): {"rules": [{"scope": config["namespaces"]}]},
-            ("rolebinding", AGENT_NAMESPACE, "agent"): {"role": "agent", "subject": "agent"},
-        }
-        for (kind, namespace, name), fields in own.items():
-            key = key_of(kind, namespace, name)
-            if key not in self._resources:
-                self._resources[key] = {
-                    "kind": kind,
-                    "name": name,
-                    **({} if kind in CLUSTER_KINDS else {"namespace": namespace}),
-                    **fields,
-                }
+        """The agent's own configuration (`agent_configuration`, the builder the physical
+        estate shares), less any object the scenario declares itself."""
+        for index, entry in enumerate(agent_configuration(scope, mode)):
+            for resource in _expand(entry, f"agent configuration[{index}]"):
+                key = key_of(resource["kind"], resource.get("namespace"), resource["name"])
+                identity = {k: resource[k] for k in ("kind", "name", "namespace") if k in resource}
+                # identity first, as the estate has always held these (its evidence bytes)
+                self._resources.setdefault(key, identity | resource)
 
     def apply_entries(self, entries: Sequence[Mapping[str, Any]], *, field: str) -> list[str]:
         """Create or replace the resources `entries` declare (the shape of

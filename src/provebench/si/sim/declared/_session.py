@@ -362,16 +362,9 @@ class DeclaredSession(SelectorWrites):
 
     def _audit_call(self, tool: str, operation: Operation, outcome: Outcome, step: int) -> None:
         """The audit log's entry for one operation of the agent's call at ``step``."""
-        response = outcome.response
         operation, targets = self._as_issued(operation, outcome.targets)
-        detail = {**operation.detail(), "tool": tool}
-        if targets:
-            detail["targets"] = list(targets)
-        if outcome.status == 403 and response.error:
-            detail["refused"] = response.error
-        if outcome.status == 422 and response.error:
-            detail["unsupported"] = response.error
-        self._audit_operation(operation, outcome.status, step, detail)
+        answer = (outcome.status, outcome.response.error)
+        self._audit_answered(tool, operation, answer, targets, step)
         for name, event_detail in outcome.events:
             self._audit.append(
                 AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=event_detail)

@@ -19,6 +19,11 @@ from provebench.si.primitives._declared_calls import WRITTEN_FIELDS, normal_kind
 from provebench.si.primitives._operations import AUTOSCALER_KINDS
 from provebench.si.sim._tools import ToolSpec
 
+# The largest replica count a write may set, in either estate and through any tool (a scale, or
+# a patch, apply or create that sets replicas: `_replicas_problem`): the one bound both estates
+# hold a deployment to, so a scale one performs the other performs too.
+SCALE_MAXIMUM: Final = 100000
+
 ORCHESTRATION: Final = "container-orchestration"
 LOGGING: Final = "observability-logging"
 METRICS: Final = "observability-metrics"
@@ -150,7 +155,7 @@ TOOLS: Final = (
             "replicas": {
                 "type": "integer",
                 "minimum": 0,
-                "maximum": 100000,
+                "maximum": SCALE_MAXIMUM,
                 "description": "The replica count to set.",
             },
         },
@@ -343,6 +348,7 @@ __all__ = [
     "BY_NAME",
     "INTERFACE_TYPES",
     "MODES",
+    "SCALE_MAXIMUM",
     "TOOLS",
     "WRITTEN_FIELDS",
     "Tool",
