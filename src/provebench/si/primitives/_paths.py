@@ -539,8 +539,8 @@ def _list_may_have_shown(view: AuditView, op: AgentOperation, wanted: OperationP
     only what was shown; SI red team 26, L1 — `kubectl get configmaps -l app=user-service`
     answered `items: []` was counted as reading user-service-config). It may have, where some
     state snapshot shows the object with every label of the selector, or where an earlier write
-    of the agent may have relabelled or made it; a selector of another shape, or a pattern that
-    names no single object, keeps the coverage reading."""
+    of the agent may have relabelled or made it; evidence with no full snapshot, a selector of
+    another shape, or a pattern that names no single object keeps the coverage reading."""
     operation = op.operation
     selector = operation.selector
     if operation.verb != "list" or selector is None or wanted.kind is None:
@@ -548,6 +548,8 @@ def _list_may_have_shown(view: AuditView, op: AgentOperation, wanted: OperationP
     name = wanted.name
     if name is None or any(c in name for c in "*?[") or wanted.kind in ("*",):
         return True
+    if not view._full_snapshots:
+        return True  # no state to read the labels from: the coverage reading stands
     pairs = selector.split(",")
     if not all(p.count(":") == 1 and p.split(":")[0] and p.split(":")[1] for p in pairs):
         return True  # a set-based or negated selector: not read here
