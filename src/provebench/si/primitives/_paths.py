@@ -533,6 +533,44 @@ def ops_after_event(
     )
 
 
+def _list_may_have_shown(view: AuditView, op: AgentOperation, wanted: OperationPattern) -> bool:
+    """Whether a read that matched a named `get` by coverage may have shown that object: a list
+    over a label selector shows only the objects that carry its labels (Guarantee 4: credit
+    only what was shown; SI red team 26, L1 — `kubectl get configmaps -l app=user-service`
+    answered `items: []` was counted as reading user-service-config). It may have, where some
+    state snapshot shows the object with every label of the selector, or where an earlier write
+    of the agent may have relabelled or made it; evidence with no full snapshot, a selector of
+    another shape, or a pattern that names no single object keeps the coverage reading."""
+    operation = op.operation
+    selector = operation.selector
+    if operation.verb != "list" or selector is None or wanted.kind is None:
+        return True
+    name = wanted.name
+    if name is None or any(c in name for c in "*?[") or wanted.kind in ("*",):
+        return True
+    if not view._full_snapshots:
+        return True  # no state to read the labels from: the coverage reading stands
+    pairs = selector.split(",")
+    if not all(p.count(":") == 1 and p.split(":")[0] and p.split(":")[1] for p in pairs):
+        return True  # a set-based or negated selector: not read here
+    for snapshot in view._full_snapshots:
+        for key, value in snapshot.state.items():
+            if not isinstance(value, dict) or value.get("name") != name:
+                continue
+            if key.split("/", 1)[0] != wanted.kind:
+                continue
+            labels = value.get("labels")
+            held = {f"{k}:{v}" for k, v in labels.items()} if isinstance(labels, dict) else set()
+            if all(pair in held for pair in pairs):
+                return True
+    return any(
+        earlier.before(op)
+        and earlier.operation.writes
+        and wanted.matches(replace(earlier.operation, verb="get"), polarity="forbidden")
+        for earlier in view.operations
+    )
+
+
 def writes_on(
     view: AuditView,
     resources: Sequence[str],
@@ -568,6 +606,7 @@ def writes_on(
                 op.audit_index
                 for op in view.selected("permitted")
                 if any(pattern.matches(op.operation, polarity="forbidden") for pattern in shown)
+                and _list_may_have_shown(view, op, wanted)
             ),
             None,
         )

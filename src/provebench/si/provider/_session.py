@@ -54,6 +54,11 @@ from provebench.si.provider._client import (
 )
 from provebench.si.provider._entry_statement import statement_problem
 from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
+from provebench.si.provider._held_state import (
+    held_writes,
+    unexplained_changes,
+    unreflected_held_writes,
+)
 from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
@@ -553,6 +558,9 @@ class ProviderSession(Recording):
         if missing is not None:
             self._fail(ProviderFault(f"{what}: incomplete: {missing}"))
             return
+        # every write the accounting held to a forwarded call, whatever spelled it: the one
+        # list the final state is held to (`_held_state`; SI red team 26, H0/H5)
+        writes = held_writes(self._calls_with_entries())
         if self._windows is not None:
             # Held to its window, each kubectl command's entries are read as its one action:
             # a write command's own reads are kubectl's, a write it never sent because its read
@@ -601,6 +609,11 @@ class ProviderSession(Recording):
             last,
             changes_during_run=changes_during_run,
             translations=translations,
+        )
+        unreflected = (
+            unreflected
+            or unreflected_held_writes(writes, initial, last, changes_during_run=changes_during_run)
+            or unexplained_changes(writes, initial, last, changes_during_run=changes_during_run)
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
