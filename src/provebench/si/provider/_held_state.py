@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
-from provebench.si.primitives._operations import READ_VERBS, Operation
+from provebench.si.primitives._operations import CLUSTER_KINDS, READ_VERBS, Operation
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
 from provebench.si.provider._kubectl_selector import _read
@@ -317,6 +317,28 @@ def unreflected_held_writes(
     return None
 
 
+def _only_the_status_word(key: str, before: Any, after: Any) -> bool:
+    """Whether a deployment's record differs only in the status word an estate reports of it
+    (`si.sim._status_word.reported_state`): derived from every object its pods depend on, it
+    changes with a write of another object (a ConfigMap fixed, a node cordoned)."""
+    if key.split("/", 1)[0] != "deployment":
+        return False
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return False
+    return {k: v for k, v in before.items() if k != "status"} == {
+        k: v for k, v in after.items() if k != "status"
+    }
+
+
+def _may_derive(write: HeldWrite, key: str) -> bool:
+    """Whether a held write may change the derived status of the deployment at `key`: a write
+    in its namespace, or of an object no namespace holds (a node, a volume)."""
+    operation = write.operation
+    if operation.kind in CLUSTER_KINDS:
+        return True
+    return operation.namespace is None or _namespace_of(operation) == key.split("/", 2)[1]
+
+
 def unexplained_changes(
     writes: Sequence[HeldWrite],
     initial: FullStateSnapshot,
@@ -332,6 +354,10 @@ def unexplained_changes(
         if before == after or key.count("/") < 2:
             continue
         if any(_reaches(write, key, initial, final) for write in writes):
+            continue
+        if _only_the_status_word(key, before, after) and any(
+            _may_derive(write, key) for write in writes
+        ):
             continue
         what = "adds" if before is None else "drops" if after is None else "changes"
         return (

@@ -26,6 +26,9 @@ from provebench.si.sim.declared._estate import HIDDEN_FIELDS, key_of
 
 # What the snapshot adds to name each resource (`_observe._identified`), not the resource's own.
 _IDENTITY: Final = ("kind", "name", "namespace")
+# What the estate reports of a kind beside its resource: a deployment's status word
+# (`si.sim._status_word.reported_state`), derived or declared, never a field a write sets.
+_REPORTED: Final = {"deployment": ("status",)}
 
 
 class ServedObjects:
@@ -53,7 +56,12 @@ class ServedObjects:
                 continue
             estate_key = self._keys.get(key) or _estate_key(key)
             first = self._first.get(estate_key, {})
-            resource = {k: v for k, v in shown.items() if k not in _IDENTITY or k in first}
+            reported = _REPORTED.get(parse_key(estate_key)[0], ())
+            resource = {
+                k: v
+                for k, v in shown.items()
+                if (k not in _IDENTITY or k in first) and k not in reported
+            }
             # the simulation data a snapshot leaves out (`HIDDEN_FIELDS`): no write sets it
             resource.update({k: v for k, v in first.items() if k in HIDDEN_FIELDS})
             resources[estate_key] = resource
