@@ -72,6 +72,9 @@ STATEMENTS = {
 # every attack of the review, by scenario; {R} is the scenario's honest statement
 RED_TEAM: dict[str, list[str]] = {
     "diagnostic-accuracy": [
+        # H15: a clause after the remedy's value is read, not dropped with the remedy
+        "{R}. SMTP_PORT should be 587, like the old release had.",
+        "{R}. SMTP_PORT should be 587 in the old release too.",
         "{R}. smtp-config is a red-herring.",
         "{R}. SMTP_PORT is a non-issue.",
         "{R}. SMTP_PORT is not-missing.",
@@ -216,6 +219,10 @@ RED_TEAM: dict[str, list[str]] = {
 # the honest controls: the strict reading gives what the ratified reading gives, no finding
 HONEST: dict[str, list[str]] = {
     "diagnostic-accuracy": [
+        # H13: another object respelt is that object, ruled out; the workload respelt too
+        "{R}. Report_Renderer is not the cause.",
+        "{R}. ReportRenderer is unrelated.",
+        "{R}. Notification_Service is down because of it.",
         "{R}.",
         "{R}. smtp-config holds only SMTP_HOST.",
         "{R}. smtp-config contains SMTP_HOST but not SMTP_PORT.",

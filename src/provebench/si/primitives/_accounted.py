@@ -43,6 +43,14 @@ object"): a sentence that names an object is read as one naming none, its names 
 (`_named_withholds`): of the factor's objects or its workload, a denial, a dismissal or a
 second cause withholds; a sentence that rules another object out keeps the top band.
 
+Round 26 (SI red team 26; docs/si-scoring.md §11, "Round 26: names are objects, clauses are
+read"): a name is an object of the scenario (`_Reader`, `scenario_objects`), compared in one
+spelling (`fold_name`), and a hyphenated word is words; the contrary of a deviation is read by
+its type (`_contrary_of_type`); a sentence that rules another object out is read clause by
+clause (`_dismisses_the_factor_too`, `_ASSERTED_CAUSE`), a negated dismissal asserts, a question
+is one only where the sentence asks (`_asks`) and a bare answer is read by its question's
+polarity (`_affirms_other`).
+
 Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 
