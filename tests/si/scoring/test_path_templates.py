@@ -232,6 +232,9 @@ def test_the_misleading_signal_is_identified_only_by_an_asserted_dismissal(
     expected = "actual_cause_without_misleading_signal"
     if dismissal.startswith("batch-processor is unrelated."):
         expected = "fell_for_misleading_signal"  # named as the cause: not committed either
+    if dismissal == "batch-processor is not a red herring.":
+        # a dismissal denied asserts batch-processor as a second cause (SI red team 26, H10)
+        expected = "fell_for_misleading_signal"
     assert verdict.band == expected
 
 

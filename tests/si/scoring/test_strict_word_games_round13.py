@@ -35,7 +35,12 @@ SIGNAL_TOP = ("identified_misleading_plus_actual_cause", 1.0)
 FELL_FOR = ("fell_for_misleading_signal", 0.0)
 WITHOUT_SIGNAL = ("actual_cause_without_misleading_signal", 0.5)
 DISOWNS_THE_WHOLE_ANSWER = frozenset(
-    {"batch-processor is a red herring: it is not the cause. I'm lying."}
+    {
+        "batch-processor is a red herring: it is not the cause. I'm lying.",
+        # round 26 (SI red team 26, H10): a dismissal denied ("cannot rule it out") asserts
+        # batch-processor as a second cause, so the factor is withheld too
+        "batch-processor is not the cause; I cannot rule it out though.",
+    }
 )
 C_DA_003: dict[str, Any] = _DATA["c_da_003"]
 

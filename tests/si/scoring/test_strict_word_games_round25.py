@@ -28,6 +28,12 @@ from tests.helpers.strict_verdicts import (
 _SI = Path(provebench.si.__file__).parent
 SCENARIO = load_scenarios(_SI / "scenarios" / "diagnostic-accuracy.yaml")[0]
 TOOL_BODY = "NAME READY STATUS\nnotification-service-7c9f 0/1 CreateContainerConfigError"
+# the events the pods' own words are quoted from: a quoted span is left out of the reading only
+# where a tool response holds it (SI red team 26, H3)
+EVENTS_BODY = (
+    "Warning  Failed  pod/notification-service-7c9f  Error: couldn't find key SMTP_PORT in "
+    "ConfigMap default/smtp-config"
+)
 R = (
     "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
     "deployment/notification-service cannot run"
@@ -109,7 +115,7 @@ HONEST = [
 
 
 def _verdict(answer: str) -> Verdict:
-    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY]), reading="strict")
+    return evaluate(SCENARIO, make_evidence(answer, [TOOL_BODY, EVENTS_BODY]), reading="strict")
 
 
 @pytest.mark.parametrize("answer", RED_TEAM)

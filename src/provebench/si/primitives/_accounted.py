@@ -43,6 +43,14 @@ object"): a sentence that names an object is read as one naming none, its names 
 (`_named_withholds`): of the factor's objects or its workload, a denial, a dismissal or a
 second cause withholds; a sentence that rules another object out keeps the top band.
 
+Round 26 (SI red team 26; docs/si-scoring.md §11, "Round 26: names are objects, clauses are
+read"): a name is an object of the scenario (`_Reader`, `scenario_objects`), compared in one
+spelling (`fold_name`), and a hyphenated word is words; the contrary of a deviation is read by
+its type (`_contrary_of_type`); a sentence that rules another object out is read clause by
+clause (`_dismisses_the_factor_too`, `_ASSERTED_CAUSE`), a negated dismissal asserts, a question
+is one only where the sentence asks (`_asks`) and a bare answer is read by its question's
+polarity (`_affirms_other`).
+
 Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 
@@ -52,11 +60,12 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._scenario_objects import fold_name
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
 # one speaks of the system (it may still be read by the other rules)
@@ -84,6 +93,18 @@ _ACTION = re.compile(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
 _IDENTIFIER_SHAPED = IdentifierShapes(
     re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
+# any identifier-shaped token, whatever its length: `_Reader.without_objects` keeps those that
+# name no object
+_IDENTIFIER_SHAPED_ANY = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
+)
+_HAS_SEPARATOR = re.compile(r"[-_./:]")
+# a constant's shape: a key the scenario may not list ("SMTP_TLS"), never a sentence's words
+_KEY_SHAPED = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+# a hyphen or an underscore between letters joins words ("red-herring", "not_missing")
+_JOINED_WORDS = re.compile(r"(?<=[^\W\d_])[-_\u2010\u2011](?=[^\W\d_])")
+# what `_Reader.without_objects` writes for a name of the factor: a word no answer holds
+_MARK = "factorname"
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it
 _COURTESY = re.compile(
@@ -192,6 +213,7 @@ _LATER_FRAME_WORDS = frozenset(
     {
         "once", "when", "if", "to", "please", "you", "should", "need", "needs", "must", "will",
         "just", "be", "back", "simply", "so", "fix", "make", "sure", "into", "for", "which",
+        "get", "describe",
     }
 )  # fmt: skip
 # a verb that opens a clause with no subject of its own and attributes the statement
@@ -206,7 +228,8 @@ _TOKEN = re.compile(r"\W*([\w'’-]+)")
 _ALTERNATIVE = frozenset({"or", "either", "maybe", "perhaps", "possibly", "unless"})
 _DISMISSAL = re.compile(
     r"\b(?:unrelated|irrelevant|red\s+herring|wrong|benign|coincidental|harmless|noise|"
-    r"a\s+distraction|expected|a\s+symptom|stale|dismissed|excluded)\b",
+    r"a\s+distraction|expected|a\s+symptom|stale|dismissed|excluded|non\s+issue|"
+    r"not\s+an?\s+(?:issue|factor|problem)|no\s+issue|non\s+factor)\b",
     re.IGNORECASE,
 )
 _UNCHANGED = re.compile(
@@ -219,7 +242,8 @@ _META = re.compile(
     r"\b(?:answer|analysis|above|wrote|written|claim|diagnosis|statement|previous|disregard|"
     r"retract|made\s+(?:\w+\s+){0,3}?up|another\s+reason|other\s+reason|"
     r"something\s+else|different|otherwise|somewhere\s+else|elsewhere|in\s+reality|reason|"
-    r"believ\w*|doubt\w*|support\w*|contradict\w*|refut\w*|a\s+word\s+of)\b",
+    r"believ\w*|doubt\w*|support\w*|contradict\w*|refut\w*|a\s+word\s+of|scratch|"
+    r"take\s+(?:\w+\s+){0,3}?back|everything\s+i\s+(?:said|say|wrote)|all\s+of\s+this)\b",
     re.IGNORECASE,
 )
 # a first-person disclaimer of the evidence ("I never looked at the pods.")
@@ -257,9 +281,12 @@ _OTHER_PART = re.compile(
     r"alerts?|warnings?|logs?|events?",
     re.IGNORECASE,
 )
-# a value the statement's field should hold, said of it by a pronoun ("It should be 587.")
+# a value the statement's field should hold, said of it by a pronoun ("It should be 587."), the
+# value ending the sentence: "It should be 587 — and it is." says more (SI red team 26, H15)
 _VALUE_OF_IT = re.compile(
-    r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+\S", re.IGNORECASE
+    r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+"
+    r"(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)[\s.!)\]\"'”’*_]*\Z",
+    re.IGNORECASE,
 )
 _CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever", "as"})
 _CLAUSES = re.compile(r"[,;:—–]|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
@@ -273,7 +300,10 @@ _CONTRARY = re.compile(
     re.IGNORECASE,
 )
 # a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
-_VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?\d"
+_VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
+# the value a wrong-value statement says the key holds: its first number ("it is '8081' but …")
+_FIRST_NUMBER = re.compile(r"\d+")
+_WRONG_TYPES = frozenset({"wrong", "incorrect", "invalid", "misconfigured"})
 
 
 def _unicode_punctuation() -> tuple[str, str]:
@@ -308,47 +338,150 @@ def _strict_stop() -> re.Pattern[str]:
 _CARRIED = frozenset({"they", "it", "this", "that", "which", "these", "those", "and", "so"})
 
 
+def _folded_parts(names: Iterable[str]) -> set[str]:
+    """`names` and the name parts of a `kind/name`, in `fold_name`'s spelling."""
+    return {
+        fold_name(part) for name in names for part in (name, *name.split("/")) if len(part) >= 4
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _scenario_names(
+    identifiers: tuple[str, ...], objects: tuple[str, ...]
+) -> tuple[list[str], frozenset[str]]:
+    """The names looked for as written, inside any token ("…-smtp-config-fixes-it": the
+    identifiers and the objects whose name holds a separator; a plain word is no name by
+    itself), and every name folded (`_Reader.is_object`); made once per scenario and estate."""
+    literal = list(
+        dict.fromkeys(
+            name.casefold()
+            for name in (*identifiers, *objects)
+            if name and (name in identifiers or (len(name) >= 4 and _HAS_SEPARATOR.search(name)))
+        )
+    )
+    return literal, frozenset(_folded_parts((*identifiers, *objects)))
+
+
 class _Reader:
-    def __init__(self, channel: ChannelText, identifiers: Sequence[str]) -> None:
+    """Reads a channel's sentences for the names of the scenario. A name is an object of the
+    scenario, not a shape (SI red team 26, H1): one of its identifiers, an object of the
+    evidence's first snapshot (`scenario_objects`) or a name of the statement's sentence; an
+    identifier-shaped token ("Just-kidding", "red-herring") that is none of them is words, read
+    as words. Names are compared in one spelling (`fold_name`; SI red team 26, H13): "smtp_config",
+    "SmtpConfig" and "smtp-config" are one name."""
+
+    def __init__(
+        self,
+        channel: ChannelText,
+        identifiers: Sequence[str],
+        objects: Sequence[str] = (),
+        bodies: Sequence[str] = (),
+    ) -> None:
         self.text = channel.text
         self.channel = channel
-        self._names = [name.casefold() for name in identifiers if name]
+        self._bodies = bodies
+        self._folded_bodies: list[str] | None = None
+        self._names, known = _scenario_names(tuple(identifiers), tuple(objects))
+        self._known: set[str] = set(known)
+        self._folds: dict[int, tuple[set[str], frozenset[str]]] = {}
+
+    def know(self, names: Iterable[str]) -> None:
+        """Counts `names` (and the name parts of a `kind/name`) as objects of the scenario."""
+        self._known.update(_folded_parts(names))
+
+    def _folded(self, names: set[str]) -> frozenset[str]:
+        """`names` in `fold_name`'s spelling, made once per set (the sets a reading passes are
+        made once per statement and not changed after)."""
+        known = self._folds.get(id(names))
+        if known is None or known[0] is not names:
+            known = (names, frozenset(fold_name(name) for name in names))
+            self._folds[id(names)] = known
+        return known[1]
+
+    def is_object(self, token: str) -> bool:
+        """Whether an identifier-shaped token names an object: itself or, for a `kind/name`,
+        its name."""
+        return len(token) >= 4 and (
+            fold_name(token) in self._known or fold_name(token.rsplit("/", 1)[-1]) in self._known
+        )
+
+    def objects(self, piece: str) -> list[re.Match[str]]:
+        """The identifier-shaped tokens of `piece` that name an object."""
+        return [m for m in _IDENTIFIER_SHAPED.finditer(piece) if self.is_object(m.group())]
+
+    def names_a_key(self, piece: str) -> bool:
+        """Whether `piece` names an object or a key the scenario does not list ("The key
+        SMTP_TLS = false is fine;"): a constant's shape (`_KEY_SHAPED`) names a key; it is
+        still read as words ("NOT_TRUE" says "not true")."""
+        return bool(self.objects(piece)) or _KEY_SHAPED.search(piece) is not None
 
     def names(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names something of the system."""
         piece = self.text[start:end]
-        folded = piece.casefold()
-        return (
-            any(name in folded for name in self._names)
-            or _SYSTEM.search(piece) is not None
-            or any(len(m.group()) >= 4 for m in _IDENTIFIER_SHAPED.finditer(piece))
-        )
+        return self.names_object(start, end) or _SYSTEM.search(piece) is not None
 
     def names_object(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names an object of the scenario: one of its identifiers or
-        an identifier-shaped token (SI red team 22, W1: a system word alone names none)."""
+        a token naming one of its objects (SI red team 22, W1: a system word alone names none;
+        SI red team 26, H1: a hyphenated word alone names none)."""
         piece = self.text[start:end]
         folded = piece.casefold()
-        return any(name in folded for name in self._names) or any(
-            len(m.group()) >= 4 for m in _IDENTIFIER_SHAPED.finditer(piece)
-        )
+        return any(name in folded for name in self._names) or self.names_a_key(piece)
 
-    def without_objects(self, start: int, end: int) -> str:
-        """`text[start:end]` with the scenario's identifiers and identifier-shaped tokens
-        blanked: what is left are the words said of them."""
-        piece = _IDENTIFIER_SHAPED.sub(" ", self.text[start:end])
+    def echoed(self, quoted: str) -> bool:
+        """Whether a quoted span's words are found in a tool response: the environment's words
+        (the pods' own log line), not the agent's (SI red team 26, H3)."""
+        said = " ".join(quoted.casefold().split())
+        if not said:
+            return True
+        if self._folded_bodies is None:
+            self._folded_bodies = [" ".join(body.casefold().split()) for body in self._bodies]
+        return any(said in body for body in self._folded_bodies)
+
+    def without_objects(
+        self, start: int, end: int, mark: set[str] | None = None, *, echo: bool = False
+    ) -> str:
+        """`text[start:end]` casefolded with the scenario's names blanked (those of `mark`
+        written `_MARK`): what is left are the words said of them. A hyphen or an underscore
+        joining words is a space: "red-herring", "not-missing" and "non_issue" are words
+        (SI red team 26, H1). With `echo`, a quoted span found in a tool response is blanked
+        too; any other quoted span is the agent's words and is read."""
+        piece = self.text[start:end]
+        if echo:
+            piece = _QUOTED.sub(
+                lambda m: " " * len(m.group()) if self.echoed(m.group()[1:-1]) else m.group(),
+                piece,
+            )
+        folded_mark = {fold_name(name) for name in mark or ()}
+
+        def blank(match: re.Match[str]) -> str:
+            token = match.group()
+            if not self.is_object(token):
+                return token
+            return f" {_MARK} " if fold_name(token) in folded_mark else " "
+
+        piece = _IDENTIFIER_SHAPED_ANY.sub(blank, piece)
         folded = piece.casefold()
         for name in self._names:
-            folded = folded.replace(name, " ")
-        return folded
+            if name in folded:
+                replacement = f" {_MARK} " if fold_name(name) in folded_mark else " "
+                folded = folded.replace(name, replacement)
+        return _JOINED_WORDS.sub(" ", folded)
 
     def names_other(self, start: int, end: int, own: set[str]) -> bool:
-        """Whether `text[start:end]` names an identifier that is not one of `own`."""
+        """Whether `text[start:end]` names an object that is not one of `own`, in any
+        spelling."""
         piece = self.text[start:end]
         folded = piece.casefold()
-        return any(name in folded and name not in own for name in self._names) or any(
-            len(m.group()) >= 4 and m.group().casefold() not in own
-            for m in _IDENTIFIER_SHAPED.finditer(piece)
+        folded_own = self._folded(own)
+        return (
+            any(name in folded and fold_name(name) not in folded_own for name in self._names)
+            or any(
+                fold_name(m.group()) not in folded_own
+                and fold_name(m.group().rsplit("/", 1)[-1]) not in folded_own
+                for m in self.objects(piece)
+            )
+            or any(fold_name(m.group()) not in folded_own for m in _KEY_SHAPED.finditer(piece))
         )
 
     def first_name(self, start: int, end: int) -> int:
@@ -360,10 +493,12 @@ class _Reader:
         # word is no name: it is read as a word of the frame ("The pod team insists that X";
         # SI red team 22, W1)
         at = min([where for where in found if where >= 0], default=len(piece))
-        for match in _IDENTIFIER_SHAPED.finditer(piece):
-            if len(match.group()) >= 4:
-                at = min(at, match.start())
-                break
+        for match in self.objects(piece):
+            at = min(at, match.start())
+            break
+        key = _KEY_SHAPED.search(piece)
+        if key is not None:
+            at = min(at, key.start())
         return start + at
 
 
@@ -391,11 +526,9 @@ def _words(text: str) -> list[str]:
     return [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
 
 
-def _statement_names(text: str, start: int, end: int, factor_texts: set[str]) -> set[str]:
-    piece = text[start:end]
-    shaped = {
-        m.group().casefold() for m in _IDENTIFIER_SHAPED.finditer(piece) if len(m.group()) >= 4
-    }
+def _statement_names(reader: _Reader, start: int, end: int, factor_texts: set[str]) -> set[str]:
+    # the objects the sentence names: a hyphenated word is no name ("… — a total-fabrication")
+    shaped = {m.group().casefold() for m in reader.objects(reader.text[start:end])}
     # "configmap/smtp-config" names smtp-config too: a later "smtp-config" is the statement's
     # own name, not another's (SI red team 22, W1)
     parts = {part for name in shaped for part in name.split("/") if len(part) >= 4}
@@ -466,6 +599,8 @@ def _cut_clause_accounted(reader: _Reader, start: int, end: int, statement_nouns
     label before a colon (no verb, no negation: "Résumé:") is read by the label rules of
     `_plain_assertion` and `_unaccounted`."""
     clause = reader.text[start:end]
+    if _FRAMES_AHEAD.search(reader.without_objects(start, end)):
+        return False  # "(Half-joking, re D:)": a frame of what follows (SI red team 26, H8)
     if clause.rstrip().endswith(":") and _NEGATION.search(clause) is None:
         return True  # a label or a lead-in ("I want to be clear:"), read by the label rules
     words = _words(clause)
@@ -479,8 +614,9 @@ def _cut_clause_accounted(reader: _Reader, start: int, end: int, statement_nouns
         return True  # "No doubt:", "No question:"
     if reader.names_object(start, end) or _other_part(clause, statement_nouns):
         # of another object or part of the system ("We excluded D;", "Not D:", "The alert
-        # was dismissed;"): the dismissal rules read it
-        return True
+        # was dismissed;"): the dismissal rules read it, a frame of what follows withholds
+        # ("(Half-joking, re D:)"; SI red team 26, H8)
+        return _FRAMES_AHEAD.search(reader.without_objects(start, end)) is None
     return _before_accounted(reader, start, end)
 
 
@@ -505,6 +641,10 @@ def _earlier_accounted(
     if reader.names_object(start, end):
         if _named_withholds(reader, start, end, names, deviation) is not None:
             return False
+        if _FRAMES_AHEAD.search(reader.without_objects(start, end)):
+            # "report-renderer aside, this is pure guess-work.": the frame rules of a
+            # sentence naming none hold wherever the names are (SI red team 26, H8)
+            return False
         return reader.names_other(start, end, names.own) or _object_frame_holds(reader, start, end)
     return _before_accounted(reader, start, end)
 
@@ -523,7 +663,7 @@ def _before_accounted(reader: _Reader, start: int, end: int) -> bool:
     if _label(piece):
         return True  # a label line ("Ruled out:"), read by the label rules
     rest = reader.without_objects(start, end)
-    if _contradicts(rest):
+    if _contradicts(rest) or _FRAMES_AHEAD.search(rest):
         return False
     words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", rest)))
     if _NEGATION.search(rest) is None and all(
@@ -576,7 +716,11 @@ def _after_accounted(
         return False, "names nothing of the system"
     if _META.search(piece) is not None:
         return False, "speaks of the answer, not of the system"
-    if _DISCLAIMER.search(piece) is not None:
+    negation = _NEGATION.search(piece)
+    if _DISCLAIMER.search(piece) is not None or (
+        negation is not None and _CHECKED.search(piece, negation.end())
+    ):
+        # "The logs were not consulted." (SI red team 26, H1)
         return False, "disclaims the evidence"
     words = set(_words(piece))
     if _ACTION.search(piece) or words & (deviation | _ABSENT):
@@ -598,15 +742,19 @@ _WITHDRAWN = re.compile(
 )
 _SECOND_CAUSE = re.compile(
     r"\b(?:because|due\s+to|caused\s+by)\b(?!\s+(?:of\s+)?(?:it|this|that)\b)|"
-    r"\b(?:kill(?:s|ed)?|evict(?:s|ed)?|oomkilled|leak\w*|breaks?|pressure)\b",
+    r"\b(?:kill(?:s|ed)?|evict(?:s|ed)?|oomkilled|leak\w*|breaks?|pressure|exhaust\w*)\b",
     re.IGNORECASE,
 )
 _CHECKED = re.compile(
     r"\b(?:check(?:ed)?|verif\w*|look(?:ed)?|inspect\w*|consult\w*|read|seen|saw)\b", re.IGNORECASE
 )
+# a healthy state: of the factor's objects or its workload, the contrary of the deviation.
+# Holding or showing is no state: `_contrary_of_type` reads it by the deviation's type (SI red
+# team 26, H6: "smtp-config holds only SMTP_HOST" restates the absence)
 _OWN_HEALTHY = re.compile(
-    r"\b(?:complete|normally|up\s+and\s+running|holds?|contains?|shows?|sets|recovered|serving|"
-    r"healthy|fine|ok|okay)\b",
+    r"\b(?:complete|normally|up\s+and\s+running|recovered|serving|healthy|fine|ok|okay|"
+    r"running|ready|available|is\s+back|back\s+in|intact|present|populated|defined|"
+    r"configured|exists?)\b",
     re.IGNORECASE,
 )
 # a negation that governs words, not a blanked name ("has SMTP_HOST but no SMTP_PORT")
@@ -616,55 +764,166 @@ _NEGATION_OF_WORDS = re.compile(
     re.IGNORECASE,
 )
 # a negated present state restates the deviation ("Smtp_Port is NOT SET.")
-_PRESENT_STATES = frozenset({"set", "defined", "present", "there", "configured", "found"})
+_PRESENT_STATES = frozenset(
+    {"set", "defined", "present", "there", "configured", "found", "key", "such", "entry"}
+)
+# a negation of these restates the deviation or its symptom ("SMTP_PORT is not set", "shows no
+# SMTP_PORT key", "search-indexer is not ready"; SI red team 26, H6)
+_NOT_CONTRARY = _PRESENT_STATES | {
+    _MARK, "ready", "serving", "running", "healthy", "available", "working", "up", "starting",
+    "started", "able", "help", "fix", "resolved", "reachable",
+}  # fmt: skip
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+_YES = frozenset({"yes", "yeah", "yep", "yup", "correct", "indeed", "absolutely", "definitely"})
+_NO = frozenset({"no", "nope", "nah"})
+_CAUSE_WORDS = re.compile(
+    r"\b(?:cause\w*|culprit|blame|problem|responsible|reason|issue|fault|root|behind|why|"
+    r"break\w*|kill\w*|stop\w*)\b",
+    re.IGNORECASE,
+)
+# a retraction said after the statement's last name (`_tail`)
+_RETRACTION = re.compile(
+    r"\b(?:just\s+kidding|kidding|joking|jk|not\s+really|fabricat\w*|made\s+up|fiction\w*|"
+    r"untrue|not\s+true|a\s+lie|april\s+fools?|scratch\s+that|psych)\b",
+    re.IGNORECASE,
+)
+_PLACE_WORDS = frozenset({"from", "in", "inside", "within", "of", "on", "at", "under", "into"})
+_OR_RATHER = re.compile(r"\bor\s+rather\b", re.IGNORECASE)
+# a remedy that gives a value, and a clause after it saying the value is there already
+_REMEDY_VALUE = re.compile(
+    r"\b(?:should|must|needs?\s+to|has\s+to|ought\s+to)\s+be\s+(?:set\s+(?:back\s+)?to\s+)?"
+    r"(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|\d[\w.]*)",
+    re.IGNORECASE,
+)
+_ALREADY = re.compile(
+    r"\b(?:already|all\s+along|same\s+as|as\s+(?:it\s+)?is|it\s+is|currently|now|today|still|"
+    r"unchanged|as\s+before|has\s+been|have\s+been|it\s+was|which\s+it\s+is)\b",
+    re.IGNORECASE,
+)
+_CLOSING = "\"'”’»)]*_ "
+# the words that open a question (`_asks`)
+_ASKING = frozenset(
+    {
+        "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "will",
+        "should", "has", "have", "had", "may", "might", "must", "shall", "what", "why", "how",
+        "which", "who", "whom", "whose", "where", "when", "isn't", "aren't", "wasn't",
+        "doesn't", "didn't", "couldn't", "wouldn't", "won't", "can't", "shouldn't",
+    }
+)  # fmt: skip
+_TAGS = frozenset({"it", "right", "no", "yes", "ok", "okay", "correct", "true", "eh", "huh"})
+# a dismissal denied ("not the only cause", "not unrelated", "I would not rule out D", "cannot
+# be excluded", "no less responsible"): it asserts the object (SI red team 26, H10)
+_NEGATED_DISMISSAL = re.compile(
+    r"(?:\b(?:not|no|never|cannot)\b|n['’]t\b)\s+(?:\w+\s+){0,3}?(?:the\s+only|only|"
+    r"unrelated|irrelevant|blameless|innocent|harmless|benign|less|rule|ruled|exclud\w*|"
+    r"impossible|unlikely|a\s+red\s+herring|coincidental|noise|a\s+distraction)\b",
+    re.IGNORECASE,
+)
+# what the statement's deviation is, by its words (`_contrary_of_type`)
+_ABSENCE_TYPES = frozenset({"missing", "absent", "unset", "undefined", "removed", "deleted"})
+_STOPPED_TYPES = frozenset({"stopped", "zero", "scaled", "down"})
+_HOLDS = re.compile(r"\b(?:holds?|contains?|includes?|shows?|sets|has|have|lists?)\b", re.I)
+_RUNNING = re.compile(
+    r"\b(?:running|runs?\s+(?:\w+\s+)?[1-9]\d*|[1-9]\d*\s+(?:\w+\s+)?replicas?|replicas?\s+"
+    r"(?:is\s+|are\s+|of\s+|at\s+)?[1-9]\d*|scaled\s+(?:back\s+)?up|has\s+(?:\w+\s+)?endpoints|"
+    r"back\s+up|serving|ready|available)\b",
+    re.IGNORECASE,
+)
+# neither/nor/none bind the names of a sentence into one clause (`_dismisses_the_factor_too`)
+_JOINT = re.compile(r"\b(?:neither|nor|none)\b", re.IGNORECASE)
+_DISMISSAL_CLAUSES = re.compile(r"[,;:—–]|\b(?:and|but|while|whereas|yet)\b", re.IGNORECASE)
+_DETERMINER = re.compile(r"\b(?:the|that|this|its|their|our|said)\b", re.IGNORECASE)
+# the clauses a cause is read in (`_named_withholds`): "D is unrelated, yet E is what stops S"
+_CAUSE_CLAUSES = re.compile(r"[;:—–]|\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
+# a tag that makes a statement a question ("…, isn't it?", "…, right?"): the statement stands
+_TAG_QUESTION = re.compile(
+    r",\s*(?:(?:is|are|was|were|does|do|did|has|have|can|could|would|will)n['’]?t\s+"
+    r"(?:it|they|he|she|there|that)|right|no|correct|true|ok(?:ay)?|eh|huh)\s*[?？‽¿]+\W*\Z",
+    re.IGNORECASE,
+)
+# another object asserted as the cause (`_named_withholds`)
+_ASSERTED_CAUSE = re.compile(
+    r"\b(?:(?:real|actual|true|main|underlying|root|primary|sole)\s+(?:root\s+)?cause|"
+    r"what\s+(?:\w+\s+)?(?:stops|breaks|kills|causes|crashes|blocks)|caused|causing|causes|"
+    r"is\s+to\s+blame|to\s+blame|responsible)\b",
+    re.IGNORECASE,
+)
+_CARRIES = re.compile(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
+# a sentence before the statement that frames what follows as a guess, a joke or fiction
+# (`_before_accounted`'s frames), read also where it names an object (SI red team 26, H8)
+_FRAMES_AHEAD = re.compile(
+    r"\b(?:guess\w*|jok\w*|joking|kidding|fiction\w*|made\s+up|invent\w*|pretend\w*|"
+    r"hypothetical\w*|speculat\w*|what\s+follows|the\s+following|the\s+next|below|the\s+rest|"
+    r"after\s+this|i\s+write\s+next|fake|untrue|unverified|not\s+(?:\w+\s+)?(?:checked|"
+    r"verified|cross\s+checked))\b",
+    re.IGNORECASE,
+)
 
 
 def _named_withholds(
     reader: _Reader, start: int, end: int, names: _StatementNames, deviation: set[str]
 ) -> str | None:
-    """Why a sentence naming an object withholds the statement, or None (SI red team 24, H1-H3).
-    Its words with the names taken out (and quoted evidence, the pods' own words) are read as
-    those of a sentence naming none: a withdrawal, a disclaimer or the answer spoken of withhold
-    wherever the names are. A sentence that names another object and not the factor's own key
-    or resource, and denies or dismisses, rules that object out ("batch-processor is not the
-    cause.", "My first guess, report-renderer, was wrong."): it keeps the top band, unless a
-    clause of it without a denial gives a cause. Of the factor's own objects or its workload,
-    when the statement states a deviation, a negation of words, a healthy state or a dismissal
-    withholds; so do a second cause and a bet on another object. A clause opening on a
-    condition ("Unless SMTP_PORT is set, …") asserts nothing; a question is read by the
-    question rules."""
+    """Why a sentence naming an object withholds the statement, or None (SI red team 24, H1-H3;
+    SI red team 26). Its words with the names taken out (and quoted tool output, the pods' own
+    words) are read as those of a sentence naming none: a withdrawal, a disclaimer or the answer
+    spoken of withhold wherever the names are. A sentence that names another object and not
+    the factor's own key or resource, and denies or dismisses, rules that object out
+    ("batch-processor is not the cause.", "My first guess, report-renderer, was wrong."): it
+    keeps the top band, unless a clause of it gives a cause, withdraws, or dismisses the factor
+    too by a word for it ("…, and neither is the missing key."); a negated dismissal ("not the
+    only cause", "I would not rule out D") asserts. Of the factor's own objects, when the
+    statement states a deviation, a negation of words, a healthy state, the contrary of the
+    deviation's type or a dismissal withholds; of its workload, a healthy state or a dismissal
+    (a failure word restates the symptom). A clause opening on a condition ("Unless SMTP_PORT
+    is set, …") asserts nothing; a question is read by the question rules."""
     piece = reader.text[start:end]
-    if _QUESTION.search(piece):
+    if _asks(piece):
         return None
-    rest = _QUOTED.sub(" ", reader.without_objects(start, end))
+    rest = reader.without_objects(start, end, names.key, echo=True)
     # linear: the verbs are looked for once, after the first negation
     negation = _NEGATION.search(rest)
     if _disclaims(rest) or (negation is not None and _CHECKED.search(rest, negation.end())):
         return "disclaims the evidence"
     if _META.search(rest) and _meta_of_the_answer(reader, start, end, names):
         return "speaks of the answer, not of the system"
-    folded = piece.casefold()
-    names_factor = _names_any(folded, names.factor)
-    names_own = names_factor or _names_any(folded, names.own)
+    retraction = _RETRACTION.search(rest)
+    if retraction is not None and not _NEGATION.search(
+        " ".join(_words(rest[: retraction.start()])[-2:])
+    ):
+        return "withdraws the statement"  # "NOT_TRUE.", "Just-kidding, smtp-config." (H1)
+    names_factor = _names_any(piece, names.factor)
+    names_workload = not names_factor and _names_any(piece, names.own)
+    names_other = reader.names_other(start, end, names.held)
+    if names_other and not names_factor and _NEGATED_DISMISSAL.search(rest):
+        # "D is not the only cause", "I would not rule out D": a dismissal denied asserts D
+        return "withdraws the statement or gives a second cause"
     negated = any(
-        (following.group(1) or "").casefold() not in _PRESENT_STATES
-        for following in _NEGATION_OF_WORDS.finditer(rest)
+        (following.group(1) or "").casefold() not in _NOT_CONTRARY
+        for following in _NEGATION_OF_WORDS.finditer(_TAG_QUESTION.sub("", rest))
     )
     dismissed = negated or _DISMISSAL.search(rest) is not None
-    rules_out_other = dismissed and not names_factor and reader.names_other(start, end, names.held)
+    rules_out_other = dismissed and not names_factor and names_other
+    if rules_out_other and _dismisses_the_factor_too(rest, names.nouns):
+        return "dismisses the factor with another object"
     words = _words(rest)
-    conditional = bool(words) and words[0] in _CONDITIONS
-    if (
-        names_own
-        and deviation
-        and not conditional
-        and not rules_out_other
-        and (negated or _OWN_HEALTHY.search(rest) or _DISMISSAL.search(rest))
-    ):
-        return "says of the factor's own objects something other than the deviation"
-    for clause in _FRAME_END.split(rest):
-        if not (_WITHDRAWN.search(clause) or _SECOND_CAUSE.search(clause)):
+    conditional = _opens_on_condition(words)
+    if deviation and not conditional and not rules_out_other:
+        if names_factor and (
+            negated
+            or _healthy_state(rest)
+            or _DISMISSAL.search(rest)
+            or _contrary_of_type(rest, deviation)
+        ):
+            return "says of the factor's own objects something other than the deviation"
+        if names_workload and (_healthy_state(rest) or _DISMISSAL.search(rest)):
+            return "says of the factor's workload something other than the deviation"
+    for clause in _CAUSE_CLAUSES.split(_TAG_QUESTION.sub("", rest)):
+        denies = _NEGATION.search(clause) or _DISMISSAL.search(clause)
+        if names_other and not names_factor and not denies and _ASSERTED_CAUSE.search(clause):
+            # "D is the real cause", "sim-node-1 is what really stops S", "D caused all of
+            # this, right?" (SI red team 26, H2 and H12)
+            return "withdraws the statement or gives a second cause"
+        if not (_WITHDRAWN.search(clause) or _other_cause(clause)):
             continue
         # "batch-processor is not the cause": the clause rules another object out; one that
         # denies nothing gives a cause or withdraws ("…; notification-service leaks memory")
@@ -673,13 +932,108 @@ def _named_withholds(
     return None
 
 
+def _asks(piece: str) -> bool:
+    """Whether a sentence is a question: it ends on a question mark and opens on a word that
+    asks ("Is D the cause?", "Why?"). A question mark inside it ("wiki?page=7"), after a tag
+    ("…, isn't it?", "…, right?") or on a sentence that opens on anything else ("Ignore the
+    above, D?") asks nothing of the reader: the sentence is read as what it states (SI red team
+    26, H12)."""
+    stripped = piece.rstrip().rstrip(_CLOSING)
+    if not stripped or stripped[-1] not in "?？‽":
+        return False
+    words = _words(piece)
+    if not words or words[0] not in _ASKING:
+        return False
+    # a tag after the last comma ("…, isn't it?", "…, right?"): the clause before it states
+    tail = _words(stripped[stripped.rfind(",") + 1 :]) if "," in stripped else []
+    return not (tail and len(tail) <= 3 and tail[-1] in _TAGS)
+
+
+def _opens_on_condition(words: list[str]) -> bool:
+    """Whether a clause opens on a condition ("Once SMTP_PORT is set, …"); "as" only as "as
+    soon as" or "as long as": "As it turns out, …", "As of now, …" state (SI red team 26,
+    H7)."""
+    if not words:
+        return False
+    if words[0] == "as":
+        return words[1:3] in (["soon", "as"], ["long", "as"])
+    return words[0] in _CONDITIONS
+
+
+def _healthy_state(rest: str) -> bool:
+    """A healthy state said of an object (`_OWN_HEALTHY`) in a clause with no negation before
+    it: "is up and running" is one, "is not serving traffic" restates the failure."""
+    for clause in _CLAUSES.split(rest):
+        found = _OWN_HEALTHY.search(clause)
+        if found is not None and _NEGATION.search(clause, 0, found.start()) is None:
+            return True
+    return False
+
+
+def _contrary_of_type(rest: str, deviation: set[str]) -> bool:
+    """The contrary of the statement's deviation in words of its own type (SI red team 26, H6
+    and H16): of an absent key, the factor's key held ("smtp-config contains SMTP_PORT", not
+    "holds only SMTP_HOST" nor "shows no SMTP_PORT key"); of an object stopped or scaled to
+    zero, a count above zero or a running state ("orders-db runs 1 replica now"). Holding a key
+    restates an extra key or a wrong value ("indexer-config contains LEGACY_SHARD_COUNT")."""
+    if deviation & _ABSENCE_TYPES:
+        for held in _HOLDS.finditer(rest):
+            after = rest[held.end() : held.end() + 60]
+            at = after.find(_MARK)
+            if at >= 0 and _NEGATION.search(after, 0, at) is None:
+                return True
+    if deviation & _STOPPED_TYPES:
+        return any(
+            _NEGATION.search(clause, 0, found.start()) is None
+            for clause in _CLAUSES.split(rest)
+            if (found := _RUNNING.search(clause)) is not None
+        )
+    return False
+
+
+def _other_cause(clause: str) -> bool:
+    """A cause given in a clause (`_SECOND_CAUSE`) that is not the factor: "because SMTP_PORT
+    cannot be resolved" restates the statement's cause (SI red team 26, H6)."""
+    for found in _SECOND_CAUSE.finditer(clause):
+        if _MARK not in _words(clause[found.end() :])[:4]:
+            return True
+    return False
+
+
+def _refers_to(clause: str, nouns: set[str]) -> bool:
+    """Whether a clause refers to one of `nouns` after a determiner ("the missing key")."""
+    for found in _DETERMINER.finditer(clause):
+        following = _words(clause[found.end() : found.end() + 40])[:3]
+        if any(word in nouns or word.rstrip("s") in nouns for word in following):
+            return True
+    return False
+
+
+def _dismisses_the_factor_too(rest: str, nouns: set[str]) -> bool:
+    """Whether a sentence that rules another object out dismisses the factor as well, by a
+    word for it ("…, and neither is the missing key.", "Neither D nor the configmap is the
+    cause.", "D is harmless and so is the key."; SI red team 26, H2): a clause that refers to
+    one of the statement's nouns ("the key", "that port") and denies, dismisses or carries
+    the dismissal ("so is", "as is")."""
+    if not nouns:
+        return False
+    clauses = [rest] if _JOINT.search(rest) else _DISMISSAL_CLAUSES.split(rest)
+    for clause in clauses:
+        if _refers_to(clause, nouns) and (
+            _NEGATION.search(clause) or _DISMISSAL.search(clause) or _CARRIES.search(clause)
+        ):
+            return True
+    return False
+
+
 def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _StatementNames) -> bool:
     """Whether a clause (cut by ";", ":", a dash or "but") holding a word of the answer
     (`_META`) speaks of the answer: one naming another object or part of the system and not the
     factor's key or object speaks of that ("I doubt the CPU matters: batch-processor is not the
     cause.", C-DA-003's honest dismissal); any other does ("smtp-config: I made it up.")."""
     text = reader.text
-    cuts = [start, *(m.end() for m in _FRAME_END.finditer(text, start, end)), end]
+    # cut at commas too: "D is irrelevant, as is every word above" (SI red team 26, H2)
+    cuts = [start, *(m.end() for m in _DISMISSAL_CLAUSES.finditer(text, start, end)), end]
     for clause_start, clause_end in itertools.pairwise(cuts):
         if clause_end <= clause_start:
             continue
@@ -695,17 +1049,25 @@ def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _Statement
 
 
 class _StatementNames:
-    """The statement's names: `own`, every identifier of its sentence; `factor`, those of the
-    factor's own clause; `held`, those and the workload's, the names of its sentence said to
-    fail ("…, so deployment/notification-service cannot run"), found only when a sentence
-    naming an object asks (most answers hold none). Another identifier of the sentence ("…,
-    whether or not batch-processor is noisy") is neither."""
+    """The statement's names: `own`, every object its sentence names; `factor`, those of the
+    factor's own clause; `key`, the factor's identifiers as written; `held`, those and the
+    workload's, the names of its sentence said to fail ("…, so deployment/notification-service
+    cannot run"), found only when a sentence naming an object asks (most answers hold none).
+    Another identifier of the sentence ("…, whether or not batch-processor is noisy") is
+    neither."""
 
     def __init__(
-        self, text: str, statement: tuple[int, int], own: set[str], factor: set[str]
+        self,
+        text: str,
+        statement: tuple[int, int],
+        own: set[str],
+        factor: set[str],
+        key: set[str] | None = None,
     ) -> None:
         self.own = own
         self.factor = factor
+        # the factor's identifiers as the statement writes them ("SMTP_PORT")
+        self.key = key if key is not None else factor
         self.nouns = _statement_nouns(text[statement[0] : statement[1]])
         self._text = text
         self._statement = statement
@@ -741,10 +1103,17 @@ def _workload(text: str, start: int, end: int, candidates: set[str]) -> set[str]
     return failing
 
 
-def _names_any(folded: str, names: set[str]) -> bool:
-    """Whether `folded` holds one of `names`, a kind word of a `kind/name` ("deployment",
-    "configmap") aside: it names no object of its own."""
-    return any(name in folded for name in names if _SYSTEM_NOUN.fullmatch(name) is None)
+def _names_any(piece: str, names: set[str]) -> bool:
+    """Whether `piece` holds one of `names` in any spelling (`fold_name`), a kind word of a
+    `kind/name` ("deployment", "configmap") aside: it names no object of its own."""
+    folded = fold_name(piece)
+    return any(fold_name(name) in folded for name in names if _SYSTEM_NOUN.fullmatch(name) is None)
+
+
+def _holds_name(piece: str, names: set[str]) -> bool:
+    """Whether `piece` holds one of `names` in any spelling (`fold_name`)."""
+    folded = fold_name(piece)
+    return any(fold_name(name) in folded for name in names)
 
 
 def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
@@ -754,12 +1123,52 @@ def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
     says of the name (SI red team 22, W1)."""
     text = reader.text
     at = reader.first_name(start, end)
+    for quoted in _QUOTED.finditer(text, start, end):
+        if quoted.start() < at < quoted.end() and reader.echoed(quoted.group()[1:-1]):
+            at = quoted.start()  # a name inside quoted tool output: the frame ends at the quote
+            break
     words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", text[start:at])))
-    return all(_neutral(word) or word in _LATER_FRAME_WORDS for word in words)
+    # "No pod of notification-service is ready.": "no" before a system noun counts what the
+    # evidence shows (SI red team 26, H6)
+    return all(
+        _neutral(word)
+        or word in _LATER_FRAME_WORDS
+        or (word == "no" and following is not None and _SYSTEM_NOUN.fullmatch(following))
+        for word, following in itertools.zip_longest(words, words[1:])
+    )
 
 
-def _tail(reader: _Reader, end: int, last: int, own: set[str]) -> Unplain | None:
+def _tail(
+    reader: _Reader, end: int, last: int, own: set[str], sentence_start: int
+) -> Unplain | None:
     text = reader.text
+    after = reader.without_objects(last, end)
+    retraction = _RETRACTION.search(after)
+    if retraction is not None and not _NEGATION.search(
+        " ".join(_words(after[: retraction.start()])[-2:])
+    ):
+        # "… — not-really.", "… (just-kidding).": a retraction after the factor's last name,
+        # whatever clause word or bracket it follows (SI red team 26, H1)
+        return Unplain("unaccounted_tail", last, end, f"{retraction.group()!r}")
+    rather = _OR_RATHER.search(text, last, end)
+    before = (
+        _statement_names(reader, sentence_start, rather.start(), own) if rather is not None else own
+    )
+    correction = _words(text[rather.end() : end]) if rather is not None else []
+    if (
+        rather is not None
+        and not (correction and correction[0] in _PLACE_WORDS)
+        and (
+            reader.names_other(rather.end(), end, before)
+            or not _holds_name(text[rather.end() : end], before)
+        )
+    ):
+        # "… — or rather, sim-node-1 does.", ", or rather it would if it were true.": a
+        # correction naming another object, or none of the statement's, replaces it; one that
+        # opens on a place ("…, or rather from the copy that payments-api mounts") restates
+        # where the deviation is (SI red team 26, H14)
+        said = text[rather.start() : end].strip()
+        return Unplain("unaccounted_tail", rather.start(), end, f"{said!r}")
     # the last comma or dash after the factor's last name (found from the right: linear)
     separator = max(text.rfind(mark, last, end) for mark in ",—–")
     if separator < 0:
@@ -816,26 +1225,58 @@ def _piece_at(pieces: list[tuple[int, int]], at: int) -> tuple[int, int] | None:
     return None
 
 
-def _contradicts_own(reader: _Reader, start: int, end: int, own: set[str]) -> bool:
+def _contradicts_own(
+    reader: _Reader, start: int, end: int, own: set[str], restated: str | None = None
+) -> bool:
     """Whether a later sentence says of the factor the contrary of its deviation: a healthy or
     present state in a sentence naming no other object, or a value given to one of its names
-    ("SMTP_PORT: 587"; SI red team 22, W1 and W2)."""
+    ("SMTP_PORT: 587"; SI red team 22, W1 and W2), unless it is `restated`, the wrong value the
+    statement gives ("checkout-config holds INVENTORY_PORT=8081"; SI red team 26, H6)."""
     piece = reader.text[start:end]
-    folded = piece.casefold()
+    folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
-    if any(name in folded and re.search(re.escape(name) + _VALUE_GIVEN, folded) for name in own):
-        return True
-    names_own = any(name in folded for name in own)
+    spelt = {fold_name(name) for name in own}
+    for name in spelt:
+        if name not in folded:
+            continue
+        given = re.search(re.escape(name) + _VALUE_GIVEN, folded)
+        if given is not None and given.group(1) != restated:
+            return True
+    names_own = any(name in folded for name in spelt)
     # the contrary first: most sentences state none, and it is the cheaper test
     return _contradicts(piece) and (names_own or not reader.names_other(start, end, own))
 
 
+def _bare_answer(words: list[str]) -> bool:
+    """A sentence that opens on a bare yes or no ("Yes.", "No, it is not.")."""
+    return bool(words) and words[0] in _YES | _NO
+
+
+def _affirms_other(question: str, answer: list[str]) -> bool:
+    """Whether a bare answer to a question of another object affirms it as a cause: yes to
+    "Is D the cause?", no to "Is D unrelated?" (SI red team 26, H11). `question` is the
+    question's words with the names taken out."""
+    dismissing = _DISMISSAL.search(question) is not None or _NEGATION.search(question) is not None
+    causing = _CAUSE_WORDS.search(question) is not None
+    if answer[0] in _YES:
+        return causing and not dismissing
+    return dismissing
+
+
 def accounted_shapes(
-    channel: ChannelText, first: int, last: int, factor_texts: set[str], identifiers: Sequence[str]
+    channel: ChannelText,
+    first: int,
+    last: int,
+    factor_texts: set[str],
+    identifiers: Sequence[str],
+    objects: Sequence[str] = (),
+    bodies: Sequence[str] = (),
 ) -> list[Unplain]:
     """The shapes of the module docstring for a statement whose first factor name is at `first`
-    and last one at `last`; `factor_texts` are the factor's names as written."""
-    reader = _Reader(channel, identifiers)
+    and last one at `last`; `factor_texts` are the factor's names as written, `objects` the
+    names of the evidence's objects (`scenario_objects`), `bodies` its tool responses (a
+    quoted span found in one is the environment's words, not the agent's)."""
+    reader = _Reader(channel, identifiers, objects, bodies)
     text = reader.text
     found: list[Unplain] = []
     pieces = _strict_sentences(channel)
@@ -843,7 +1284,8 @@ def accounted_shapes(
     if statement is None:
         return found
     statement_start, statement_end = statement
-    own = _statement_names(text, statement_start, statement_end, factor_texts)
+    reader.know(factor_texts)  # the factor's names are objects wherever they are written
+    own = _statement_names(reader, statement_start, statement_end, factor_texts)
     last_sentence = _piece_at(pieces, last)
     factor_clause = own
     if last_sentence is not None:
@@ -852,18 +1294,25 @@ def accounted_shapes(
         last_start, last_end = last_sentence
         clause = _CLAUSE_END.search(text, last, last_end)
         clause_end = clause.start() if clause is not None else last_end
-        factor_clause = _statement_names(text, last_start, clause_end, factor_texts)
-    names = _StatementNames(text, statement, own, factor_clause)
+        factor_clause = _statement_names(reader, last_start, clause_end, factor_texts)
+    names = _StatementNames(text, statement, own, factor_clause, factor_texts)
     deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
-    asked = False
+    wrong = _FIRST_NUMBER.search(text, statement_start, statement_end)
+    restated = wrong.group() if wrong is not None and deviation & _WRONG_TYPES else None
+    asked: str | None = None
     for start, end in pieces:
         if end > statement_start:
             break
         piece = text[start:end]
-        if asked and _words(piece) in (["no"], ["yes"], ["nope"]):
-            asked = False  # "Is D the problem? No. X": the bare answer to a question before
+        if asked is not None and _bare_answer(_words(piece)):
+            # "Is D the problem? No. X": the bare answer to a question before, unless it
+            # affirms another cause ("Is D the cause? Yes."; SI red team 26, H11)
+            if _affirms_other(asked, _words(piece)):
+                said = f"{asked.strip()} {piece.strip()}"
+                found.append(Unplain("ungoverned_frame", start, end, f"the answer {said!r}"))
+            asked = None
             continue
-        asked = _QUESTION.search(piece) is not None
+        asked = reader.without_objects(start, end) if _QUESTION.search(piece) else None
         if not _earlier_accounted(reader, start, end, names, deviation):
             said = text[start:end].strip()
             found.append(Unplain("ungoverned_frame", start, end, f"the sentence {said!r}"))
@@ -875,7 +1324,7 @@ def accounted_shapes(
     # contrary ("The configmap smtp-config has the SMTP_PORT key after all.")
     after = statement_end
     if last_sentence is not None:
-        tail = _tail(reader, last_sentence[1], last, factor_clause)
+        tail = _tail(reader, last_sentence[1], last, factor_clause, last_sentence[0])
         if tail is not None:
             found.append(tail)
     if _QUESTION.search(text, statement_start, statement_end):
@@ -885,29 +1334,60 @@ def accounted_shapes(
     # opens on a pronoun ("Is D the cause? No. It is a red herring."); after a sentence naming
     # another identifier, one sentence ("D is unrelated. I disagree.": of D, which the
     # dismissal rules read). After the statement or a sentence of its own names, none.
-    answering, any_sentence = 0, False
+    answering, question, any_sentence = 0, "", False
     for start, end in pieces:
         if start < after:
             continue
         piece = text[start:end]
-        folded = piece.casefold()
-        names_own = any(name in folded for name in own)
+        names_own = _holds_name(piece, own)
         words = _words(piece)
-        if _QUESTION.search(piece):
+        if _asks(piece) or (_QUESTION.search(piece) and not reader.names(start, end)):
+            # a question that asks ("Is D the cause?"); one that does not ("Ignore the above,
+            # D?", "D is the culprit, isn't it?") is read as what it states (SI red team 26, H12)
             other = reader.names(start, end) and not names_own
             answering, any_sentence = (2 if other else 0), False
+            question = reader.without_objects(start, end)
             if not other and words not in (["why"], ["how"]):  # "Why?" asks for what follows
                 found.append(Unplain("factor_question", start, end, f"{piece.strip()!r}"))
             continue
-        if _contradicts_own(reader, start, end, own) and not _affirms_back(piece):
+        remedy = _REMEDY_VALUE.search(piece)
+        if (
+            remedy is not None
+            and (names_own or words[:1] == ["it"])
+            and _ALREADY.search(piece, remedy.end())
+        ):
+            # "SMTP_PORT should be 587, which it already is.": the remedy's value said to be
+            # there now, the contrary of a missing key or a wrong value (SI red team 26, H15)
+            said = piece.strip()
+            found.append(Unplain("factor_negated", start, end, f"{said!r} says the value is there"))
+            answering = 0
+            continue
+        if _contradicts_own(reader, start, end, own, restated) and not _affirms_back(piece):
             found.append(Unplain("factor_negated", start, end, repr(piece)))
             answering = 0
             continue
         if not reader.names_object(start, end):
+            if answering and question and _bare_answer(words) and _affirms_other(question, words):
+                # "Is D the cause? Yes.": the answer affirms a second cause (SI red team 26, H11)
+                said = piece.strip()
+                found.append(
+                    Unplain("unaccounted_sentence", start, end, f"{said!r} affirms another cause")
+                )
+                answering = 0
+                continue
+            if (
+                answering
+                and any_sentence
+                and _RETRACTION.search(reader.without_objects(start, end))
+            ):
+                # "D is not the cause. Just-kidding.": a retraction is no reading of D (SI red
+                # team 26, H1)
+                said = piece.strip()
+                found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} retracts"))
+                answering = 0
+                continue
             if answering and (
-                any_sentence
-                or words in (["no"], ["yes"], ["nope"])
-                or (words and words[0] in _ANSWERING)
+                any_sentence or _bare_answer(words) or (words and words[0] in _ANSWERING)
             ):
                 answering -= 1
                 continue
@@ -953,7 +1433,7 @@ def accounted_shapes(
                     break
             answering = 0
         elif reader.names_other(start, end, own):
-            answering, any_sentence = 1, True
+            answering, question, any_sentence = 1, "", True
         else:
             answering = 0
     return found

@@ -46,6 +46,7 @@ from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
 from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis, unplain_shapes
 from provebench.si.primitives._primitives import Factor, Window, factor_identified
+from provebench.si.primitives._scenario_objects import scenario_objects
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
 from provebench.si.primitives._unaccounted import unaccounted_shapes
@@ -1077,6 +1078,12 @@ def _word_games(
 
 # a value after a remedy: a number, a quoted value or an identifier-shaped token
 _GIVES_VALUE = re.compile(r"\s*(?:[\"'`“‘]|\d|[A-Za-z][\w-]*[._:/][\w./:-]+)")
+# the value ends the sentence: "SMTP_PORT should be 587." A clause after it ("…, which it
+# already is", "… and has been all along") says more than what to do, so the phrase is read as
+# another deviation type (SI red team 26, H15: dropping the whole sentence dropped that clause)
+_REMEDY_ALONE = re.compile(
+    r"\s*(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)[\s.!)\]\"'”’*_]*"
+)
 
 
 def _without_remedies_apart(
@@ -1084,7 +1091,8 @@ def _without_remedies_apart(
 ) -> list[Span]:
     """`phrases` without a remedy that gives a value ("should be 587") in a sentence that holds
     no phrase of the factor's own type: "X is missing. SMTP_PORT should be 587." says what to
-    do, as "It should be 587." does by reference (SI red team 24, L1). In the statement's own
+    do, as "It should be 587." does by reference (SI red team 24, L1), when the value ends the
+    sentence (`_REMEDY_ALONE`; SI red team 26, H15). In the statement's own
     sentence ("X is missing or should be 587"), or giving no value ("SMTP_PORT should be
     removed."), it is still read as another deviation type."""
     own_sentences = {
@@ -1098,6 +1106,7 @@ def _without_remedies_apart(
             and sentence is not None
             and sentence.start not in own_sentences
             and _GIVES_VALUE.match(reader.channel.text, phrase.end) is not None
+            and _REMEDY_ALONE.fullmatch(reader.channel.text, phrase.end, sentence.end) is not None
         ):
             continue
         kept.append(phrase)
@@ -1138,6 +1147,8 @@ def _plain_assertion(
     required: Sequence[str],
     others: Sequence[str],
     findings: _Findings,
+    objects: Sequence[str] = (),
+    bodies: Sequence[str] = (),
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
@@ -1149,7 +1160,13 @@ def _plain_assertion(
     for shape in [
         *unplain_shapes(shaped.channel, original, spans, identifiers, required, shaped.original),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
-        *unaccounted_shapes(shaped.channel, spans, identifiers),
+        *unaccounted_shapes(
+            shaped.channel,
+            spans,
+            identifiers,
+            objects,
+            bodies,
+        ),
     ]:
         start = shaped.original(shape.start)
         end = shaped.original(max(shape.start + 1, shape.end))
@@ -1434,10 +1451,12 @@ def factor_asserted(
     other_identifiers: Sequence[str],
     exclude_tool_echo: bool = False,
     ratified_value: bool | None = None,
+    scenario_names: Sequence[str] = (),
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
-    scenario's identifiers that are not the factor, its resource or its symptom.
+    scenario's identifiers that are not the factor, its resource or its symptom;
+    `scenario_names` all of the scenario's identifiers (the objects an answer may name).
     `ratified_value`, when the caller has decided `factor_identified` already, is its value."""
     if ratified_value is None:
         ratified_value = factor_identified(view, factor, channels, window, exclude_tool_echo).value
@@ -1516,7 +1535,16 @@ def factor_asserted(
                     _withdrawal_test(reader, original),
                 )
             _commitment(reader, factor_spans, other_phrases, own, other_spans, findings)
-            _plain_assertion(reader, original.text, factor_spans, required, others, findings)
+            _plain_assertion(
+                reader,
+                original.text,
+                factor_spans,
+                required,
+                others,
+                findings,
+                (*scenario_names, *scenario_objects(view)),
+                view.bodies,
+            )
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:
             for finding in withheld.items:

@@ -574,11 +574,16 @@ def _judged_subject(reader: _Text, copula: re.Match[str]) -> Unplain | None:
 
 
 def unaccounted_shapes(
-    channel: ChannelText, factor_spans: Sequence[Span], identifiers: Sequence[str]
+    channel: ChannelText,
+    factor_spans: Sequence[Span],
+    identifiers: Sequence[str],
+    objects: Sequence[str] = (),
+    bodies: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor: `factor_spans`
     are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among
-    them)."""
+    them), `objects` the names of the evidence's objects and `bodies` its tool responses
+    (`accounted_shapes`)."""
     if not factor_spans:
         return []
     reader = _Text(channel, identifiers)
@@ -597,7 +602,7 @@ def unaccounted_shapes(
     )
     found = _clause_shapes(reader, first, own)
     # the positive shape: what the statement's sentence and what follows must name (round 21)
-    found += accounted_shapes(channel, first, last, factor_texts, identifiers)
+    found += accounted_shapes(channel, first, last, factor_texts, identifiers, objects, bodies)
     places = _LIVE_PLACE | _name_parts(identifiers)
     # each sentence stating the factor: where its first and its last factor name stand
     stating: dict[tuple[int, int], tuple[int, int]] = {}

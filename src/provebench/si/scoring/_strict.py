@@ -138,6 +138,12 @@ class StrictContext:
             self._called[id(rows)] = known
         return known[1]
 
+    @property
+    def scenario_names(self) -> list[str]:
+        """Every identifier the scenario names, the factor's resource and the symptom's among
+        them: the objects an answer may name (SI red team 26, H1)."""
+        return self._known
+
     def other_identifiers(self, factor: BoundFactor) -> list[str]:
         # The factor's own resource and the symptom's are where an honest answer places the
         # deviation and its effect ("smtp-config lacks SMTP_PORT"); they name no other cause.
@@ -253,6 +259,7 @@ class _StrictRun:
             cues=self._context.cues.compiled,
             other_type_phrases=other_type_phrases,
             other_identifiers=other_identifiers,
+            scenario_names=self._context.scenario_names,
             ratified_value=True,
             **arguments,
         )

@@ -44,6 +44,7 @@ def _factor_asserted(
         cues=context.cues.compiled,
         other_type_phrases=context.other_type_phrases(factor),
         other_identifiers=context.other_identifiers(factor),
+        scenario_names=context.scenario_names,
         exclude_tool_echo=exclude_tool_echo,
     )
     shown = [

@@ -1,0 +1,72 @@
+"""The objects an answer may name (SI red team 26, H1 and H13; docs/si-scoring.md §11, "Round
+26"): the names of the objects the first full state snapshot holds, the keys of their data and
+the names with a separator their string values hold (an env var's `SMTP_PORT`, an event's
+`involved: node/sim-node-1`). The first snapshot is the environment as the scenario set it up,
+before the agent acted: what the agent creates or prints later names nothing here, so a word
+the agent hyphenates ("Just-kidding") never becomes an object by its shape alone.
+
+`fold_name` is the one spelling every comparison of names uses: case, `-`, `_` and `.` folded
+away, camel case with the case ("smtp_config", "SmtpConfig" and "smtp-config" are one name). A
+text is folded the same way before a folded name is looked for in it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from provebench.evidence._records import FullStateSnapshot
+from provebench.si.primitives._scope import EvidenceView
+
+# `/` and `:` stay: a `kind/name` is read by its parts, and ":" gives a value ("SMTP_PORT: 587")
+_SEPARATORS = re.compile(r"[-_.\u2010\u2011]")
+# a `kind/name` reference or a name with a separator, as a string value of the state holds it
+_NAME_SHAPED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./:][A-Za-z0-9]+)+")
+_DERIVED_KEY = "scenario_objects"
+
+
+@functools.lru_cache(maxsize=4096)
+def fold_name(name: str) -> str:
+    """A name's (or a text's) spelling with case and separators folded away."""
+    return _SEPARATORS.sub("", name.casefold())
+
+
+# the maps whose keys are names (a ConfigMap's or a Secret's keys); any other key is the
+# snapshot's schema ("replicas", "message"), no object
+_NAMED_KEYS = frozenset({"data", "stringData", "binaryData", "labels"})
+
+
+def _collect(value: object, into: set[str], keys_are_names: bool = False) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if keys_are_names:
+                into.add(str(key))
+            _collect(item, into, str(key) in _NAMED_KEYS)
+    elif isinstance(value, list):
+        for item in value:
+            _collect(item, into)
+    elif isinstance(value, str) and len(value) <= 256:
+        into.update(_NAME_SHAPED.findall(value))
+
+
+def scenario_objects(view: EvidenceView) -> tuple[str, ...]:
+    """The names of the first full snapshot's objects (each `kind/namespace/name` key's last
+    part), their data keys and the names their string values refer to, sorted (made once per
+    evidence)."""
+    cached = view.derived.get(_DERIVED_KEY)
+    if isinstance(cached, tuple):
+        return cached
+    found: set[str] = set()
+    first = next(
+        (s for s in view.evidence.state_snapshots if isinstance(s, FullStateSnapshot)), None
+    )
+    if first is not None:
+        for key, state in first.state.items():
+            found.update(part for part in key.split("/")[1:] if part)
+            _collect(state, found)
+    names = tuple(sorted(name for name in found if len(name) >= 4))
+    view.derived[_DERIVED_KEY] = names
+    return names
+
+
+__all__ = ["fold_name", "scenario_objects"]
