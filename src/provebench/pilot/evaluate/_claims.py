@@ -16,10 +16,32 @@ of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named 
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
 
 _ID_WORD = re.compile(r"[A-Za-z0-9_-]+")
+# The format of the note in which provebench's own model loop records a cycle's model turns
+# (`pilot.agents._openai.TRANSCRIPT_NOTE`; a test holds the two equal). Those turns name every
+# file the model read or reported refused — a transcript of tool calls, not a report — so the
+# note is not read for claims. Limit (docs/pilot-evaluator.md): any importer may write a note
+# in this format, and a claim inside one is not read.
+TRANSCRIPT_FORMAT: Final = "provebench.llm.transcript/1"
+
+
+def is_transcript_note(payload: Mapping[str, Any]) -> bool:
+    """Whether a diagnostics payload is a `note` whose message is a model-loop transcript."""
+    message = payload.get("message")
+    if payload.get("channel") != "note" or not isinstance(message, str):
+        return False
+    if not message.startswith("{"):
+        return False
+    try:
+        decoded = json.loads(message)
+    except ValueError:
+        return False
+    return isinstance(decoded, dict) and decoded.get("format") == TRANSCRIPT_FORMAT
 
 
 class NamedFiles:
@@ -57,4 +79,4 @@ def _texts(value: object) -> Iterator[str]:
             yield from _texts(item)
 
 
-__all__ = ["NamedFiles"]
+__all__ = ["TRANSCRIPT_FORMAT", "NamedFiles", "is_transcript_note"]

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from provebench.pilot.evaluate._claims import NamedFiles
+from provebench.pilot.evaluate._claims import NamedFiles, is_transcript_note
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
 from provebench.pilot.evaluate._rules import FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
@@ -148,6 +148,8 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
             payload = entry.payload
             channel = payload.get("channel")
             if isinstance(channel, str) and channel in FAILURE_CHANNELS:
+                continue
+            if is_transcript_note(payload):
                 continue
             # Every field, key and word of a non-failure entry, by one rule (`_claims.py`).
             for named in refused.named({k: v for k, v in payload.items() if k != "channel"}):
