@@ -112,13 +112,21 @@ def test_a_run_from_a_seal_whose_program_leads_outside_it_is_refused(tmp_path: P
         _external._refuse_unsealed_interpreter(argv, sealed)
 
 
-def test_a_program_leading_to_the_shared_interpreter_may_be_sealed(tmp_path: Path) -> None:
+def test_a_bare_link_to_the_shared_interpreter_is_refused_and_the_interpreter_sealed(
+    tmp_path: Path,
+) -> None:
+    """A bare link to provebench's own interpreter is no installation of the candidate's (no
+    `pyvenv.cfg`: nothing of its folder is held), so the sandbox would not show it: the seal
+    names the interpreter to use instead; named itself, it is sealed."""
     (tmp_path / "x" / "bin").mkdir(parents=True)
     (tmp_path / "x" / "bin" / "python3").symlink_to(sys.executable)
     (tmp_path / "imp").mkdir()
     (tmp_path / "imp" / "importer.py").write_text("print('importer')\n", encoding="utf-8")
     argv = [str(tmp_path / "x" / "bin" / "python3"), str(tmp_path / "imp" / "importer.py")]
-    assert candidate_identity(None, " ".join(argv)).argv == tuple(argv)
+    with pytest.raises(ProvebenchError, match="name the interpreter itself"):
+        candidate_identity(None, " ".join(argv))
+    direct = [sys.executable, argv[1]]
+    assert candidate_identity(None, " ".join(direct)).argv == tuple(direct)
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="giving a folder to another user needs root")

@@ -228,7 +228,7 @@ def test_a_control_records_the_bytes_of_its_seeded_files_not_the_published_ones(
     _seal.seal_candidate(seal, _seal.candidate_identity("reference", None), "control")
     published = sorted(PUBLISHED_FILES)[0]
 
-    def write(_config: object, out: Path) -> object:
+    def write(_config: object, out: Path, *, private: bool = False) -> object:
         out.mkdir()
         (out / EXPECTED_ROWS_FILE).write_text(f"answer {secrets.token_hex(8)}\n", "utf-8")
         (out / published).write_text(f"public {secrets.token_hex(8)}\n", "utf-8")
