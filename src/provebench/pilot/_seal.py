@@ -79,6 +79,7 @@ from provebench.pilot.record._seal import (
 )
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
+from provebench.sandbox._environment import refuse_foreign_environment
 from provebench.sandbox._known_secrets import remember_secret, remember_secret_marks
 from provebench.sandbox._policy import (
     code_paths_for_command,
@@ -119,12 +120,14 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     if agent_cmd is not None:
         from provebench.pilot.emulator._external import command_digest
         from provebench.sandbox._command import resolve_command
+        from provebench.sandbox._python_command import refuse_unheld_module
 
         argv = resolve_command(agent_cmd, field="--agent-cmd")
         # Its code and its own interpreter (a venv's site-packages, `.pth` files, pyvenv.cfg):
         # all the candidate's process can load that is not the system's or provebench's (red
         # team round 16, A2: `venv/bin/python -m MOD` sealed only `venv/bin`).
         folders = command_code_paths(argv)
+        refuse_unheld_module(argv, folders, field="--agent-cmd")
         outside = program_outside(argv, folders)
         if outside is not None:
             # A run shows only the seal's copy: a program leading elsewhere runs whatever is
@@ -202,8 +205,19 @@ def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, st
     from provebench.sandbox._held_code import check_launchable
 
     listing = code_listing(shown, _hidden_when_sealing(), field=field, skip_caches=True)
+    if not any(entry.startswith(HELD_FILE_KINDS) for _, entry in listing):
+        # A seal holding no file binds no code: whatever runs under the command later is "the
+        # sealed candidate" (pilot red team 28, H5: `python -m MOD`, code.json `{"files": []}`).
+        raise ProvebenchError(
+            "the candidate's code holds no file: a seal of it would hold nothing of what runs; "
+            "name the candidate's own program file or module",
+            field=field,
+        )
     check_launchable(listing, shown, field=field)
     return listing
+
+
+HELD_FILE_KINDS = ("file:", "exec:")
 
 
 def _refuse_missing_shipped_module(agent: str, builtins: dict[str, str]) -> None:
@@ -272,6 +286,9 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
     from provebench.sandbox._code_copy import copy_code
     from provebench.sandbox._containment import lies_inside
 
+    # provebench's own environment is shown to every run and held by no seal: it must hold only
+    # what provebench's distributions ship (pilot red team 28, H5).
+    refuse_foreign_environment(field="--agent-cmd" if candidate.argv else "--agent")
     # Before anything is written: a seal commits to a fresh control, and a control smaller than
     # pilot §11's (the public development profile) is no control at all.
     if profile != CONTROL_PROFILE:
@@ -353,6 +370,7 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
     from provebench.sandbox._code_copy import check_copy, copy_root
 
     opened = open_seal(folder, trusted)
+    refuse_foreign_environment(field="--from-seal")  # pilot red team 28, H5
     if opened.sealed.get("format") != SEAL_FORMAT:
         raise ProvebenchError(
             f"not a {SEAL_FORMAT} seal: it holds no copy of the candidate's code to run; "
@@ -389,6 +407,14 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
     sealed = SealedCandidate(
         {"spec": spec, "code_sha256": digest}, tuple(p for p, _ in places), argv=tuple(argv)
     )
+    if argv and not any(entry.startswith(HELD_FILE_KINDS) for _, entry in listing):
+        # An older build sealed `python -m MOD` with no file: it holds nothing of what runs
+        # (pilot red team 28, H5).
+        raise ProvebenchError(
+            "the seal holds no file of the candidate's code; seal the candidate again",
+            path=listing_file,
+            field="files",
+        )
     if places and _sealed_digest(sealed, listing) != digest:
         raise ProvebenchError(
             "the code listing is not the sealed one", path=listing_file, field="files"

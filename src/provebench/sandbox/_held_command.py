@@ -41,6 +41,7 @@ from provebench.sandbox._policy import (
     policy_for,
     shown_to_every_candidate,
 )
+from provebench.sandbox._python_command import refuse_unheld_module
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ def held_command(
     its interpreter, provebench's own or the system's, is shown as every candidate is shown it.
     One line naming `field` for what may not be shown."""
     code = list(command_code_paths(argv, field=field) if shown is None else shown)
+    if not sources:  # a seal's copy was checked when sealed (`pilot._seal.candidate_identity`)
+        refuse_unheld_module(argv, code, field=field)
 
     def policy(copies: Mapping[Path, Path], held: HeldCode | None = None) -> SandboxPolicy:
         return policy_for(

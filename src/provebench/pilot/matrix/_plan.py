@@ -23,6 +23,7 @@ from provebench.matrix import JobSpec, MatrixRequest
 from provebench.matrix._check import JobRejected
 from provebench.matrix._engine import job_location
 from provebench.matrix._options import slug
+from provebench.pilot._limits import CONTROL_PROFILE
 
 CORPORA_DIR = "corpora"
 
@@ -62,6 +63,7 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
             raise ProvebenchError("the corpus generator wrote no manifest", path=fresh)
         if os.path.lexists(folder):
             if _manifest_sha256(folder) == planned:
+                _remember_if_control(folder, profile)
                 return folder, planned
             _remove(folder)
         try:
@@ -74,7 +76,25 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
             ) from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    _remember_if_control(folder, profile)
     return folder, planned
+
+
+def _remember_if_control(corpus: Path, profile: str) -> None:
+    if profile == CONTROL_PROFILE:  # a public profile's corpora are public (pilot §11)
+        remember_control_files(corpus)
+
+
+def remember_control_files(corpus: Path) -> None:
+    """Record the bytes of a control corpus's seed-specific files (its answer key above all) as
+    a secret's, as `pilot control` records a sealed control's: a walk of a candidate's code then
+    refuses a copy anywhere in it, by content, wherever the corpus was moved — an older matrix's
+    `corpora/control-N` left in a candidate's folder was shown to the next matrix's sandbox
+    (pilot red team 28, A6). The files every corpus publishes alike are not secrets."""
+    from provebench.pilot.corpus._folder import PUBLISHED_FILES
+    from provebench.sandbox._known_secrets import remember_secret_marks
+
+    remember_secret_marks(sorted(p for p in corpus.iterdir() if p.name not in PUBLISHED_FILES))
 
 
 FRESH_MARK = ".fresh-"
@@ -259,4 +279,10 @@ def plan_pilot_matrix(
     )
 
 
-__all__ = ["CORPORA_DIR", "corpus_for", "plan_pilot_matrix", "sweep_stale_fresh"]
+__all__ = [
+    "CORPORA_DIR",
+    "corpus_for",
+    "plan_pilot_matrix",
+    "remember_control_files",
+    "sweep_stale_fresh",
+]
