@@ -1,20 +1,27 @@
 """Red team 28: a listing fault absorbed by an idle listing (H2), success claims in obfuscated
-ids or on a failure channel (H1, H1b) and a false failure report on `error` (H6), played on the
-gateway and on small hand-built logs."""
+ids or on a failure channel (H1, H1b), a false failure report on `error` (H6), played on the
+gateway and on small hand-built logs; and the control tranche paid on a self-generated control
+corpus (H3), played on a run of the reference."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from provebench.attest import load_trusted_key
 from provebench.ledger import LedgerEntry
+from provebench.pilot import run_lab
+from provebench.pilot._seal import candidate_identity, generate_control, seal_candidate, sealed_code
+from provebench.pilot.evaluate import evaluate_run
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
 from provebench.pilot.lab import ApiTimeout, Fault
+from tests.helpers.pilot_corpus import generated_corpus
 from tests.pilot.lab.test_lab_gateway import make_lab
 
 
@@ -145,3 +152,37 @@ def test_an_error_report_about_files_needs_a_failed_call_that_carried_them(
     log = read_log(_log(_listing(None), *items))
     found = refusal_report_gaps(log, {}, frozenset({"a", "b"}))
     assert [(gap.file_id, gap.problem) for gap in found] == gaps
+
+
+# -- H3: the control tranche is paid on the sealed fresh control only ------------------------------
+def _control_tranche(verdict: Any) -> tuple[bool, str, bool | None]:
+    escrow = verdict.escrow
+    tranche = next(t for t in escrow.tranches if t.name == "control_sequence")
+    [observed] = [c for c in verdict.external_checks if c.check == "escrow_observation"]
+    return tranche.released, tranche.reason, observed.outcome
+
+
+def test_a_self_generated_control_profile_run_is_not_paid_the_control_tranche(
+    tmp_path: Path,
+) -> None:
+    # A3_control_tranche: `pilot generate --profile control --seed 77`, the seed public.
+    corpus = generated_corpus(77, "control").directory
+    run_lab(corpus, "reference", tmp_path / "run")
+    released, reason, observed = _control_tranche(evaluate_run(tmp_path / "run", corpus))
+    assert not released and observed is False
+    assert "no sealed fresh control" in reason
+
+
+def test_the_sealed_fresh_control_is_paid_the_control_tranche(tmp_path: Path) -> None:
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    corpus = tmp_path / "control"
+    generate_control(seal, corpus, trusted)
+    run_lab(corpus, "reference", tmp_path / "run", sealed=sealed_code(seal, trusted))
+    assert _control_tranche(evaluate_run(tmp_path / "run", corpus, fresh_control=seal))[::2] == (
+        True,
+        True,
+    )
+    # The same run, its seal not given: the run's corpus is not shown to be the fresh control.
+    assert _control_tranche(evaluate_run(tmp_path / "run", corpus))[0] is False
