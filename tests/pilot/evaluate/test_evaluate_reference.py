@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from provebench._canonical import canonical_json
-from provebench.pilot.evaluate import SELF_CHECK_PROBE_FILE_ID, exit_code
+from provebench.attest import load_trusted_key
+from provebench.pilot import run_lab
+from provebench.pilot._seal import candidate_identity, generate_control, seal_candidate, sealed_code
+from provebench.pilot.evaluate import SELF_CHECK_PROBE_FILE_ID, evaluate_run, exit_code
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 from tests.helpers.published_scorer import published_script_or_skip, run_published_script
 
@@ -49,11 +52,17 @@ def test_reference_on_public_corpora_is_a_clean_pass(tmp_path: Path, seed: int) 
     assert verdict.laboratory_pass and exit_code(verdict) == 0
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_reference_on_control_corpora_releases_the_whole_escrow(tmp_path: Path, seed: int) -> None:
-    corpus = make_small_corpus(tmp_path, seed=seed, profile="control")
-    run = run_agent(corpus, "reference", tmp_path / "run")
-    verdict = evaluate(run, corpus)
+def test_reference_on_its_sealed_fresh_control_releases_the_whole_escrow(tmp_path: Path) -> None:
+    # The control tranche is paid on the sealed fresh control only (red team 28, H3): a
+    # control-profile corpus from a public seed is no control (test_rt28_pilot_seams.py).
+    trusted = load_trusted_key()
+    seal = tmp_path / "seal"
+    seal_candidate(seal, candidate_identity("reference", None), "control")
+    corpus = tmp_path / "control"
+    generate_control(seal, corpus, trusted)
+    run = tmp_path / "run"
+    run_lab(corpus, "reference", run, sealed=sealed_code(seal, trusted))
+    verdict = evaluate_run(run, corpus, fresh_control=seal)
     assert verdict.scorer_pass and not verdict.critical_violations
     assert verdict.escrow is not None
     assert [t.released for t in verdict.escrow.tranches] == [True, True]

@@ -20,6 +20,7 @@ from typing import ClassVar
 from provebench._signals import stopped_by_signals
 from provebench.pilot.agents._loader import LoadedAgent
 from provebench.pilot.emulator._lab_run import EmulatedLab
+from provebench.pilot.emulator._page_tokens import run_key
 from provebench.pilot.lab import CycleContext
 from provebench.pilot.lab._runner import (
     RunOutcome,
@@ -61,7 +62,8 @@ def run_with_command(
     if sealed is None:  # a bad command fails before anything starts
         resolve_command(agent_cmd, field="--agent-cmd")
     corpus = open_corpus(Path(corpus_dir))
-    with EmulatedLab() as lab, contextlib.ExitStack() as resources:
+    key = run_key(corpus.identity["manifest_sha256"])  # opaque page tokens (red team 28, F1)
+    with EmulatedLab(page_token_key=key) as lab, contextlib.ExitStack() as resources:
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
         agent = external_agent(
             agent_cmd,
@@ -115,7 +117,11 @@ def serve_lab(
     """`provebench pilot serve`: None when stopped by a signal before the run completed."""
     corpus = open_corpus(Path(corpus_dir))
     stop = threading.Event()
-    with EmulatedLab(serve_mode=True, port=port, host=host) as lab, stop_on_signals(stop):
+    key = run_key(corpus.identity["manifest_sha256"])  # opaque page tokens (red team 28, F1)
+    with (
+        EmulatedLab(serve_mode=True, port=port, host=host, page_token_key=key) as lab,
+        stop_on_signals(stop),
+    ):
         lab.ledger_path = RunDir(Path(run_dir)).ledger_path
         agent = LoadedAgent(
             spec=SERVE_AGENT_SPEC,

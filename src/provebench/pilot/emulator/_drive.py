@@ -19,6 +19,7 @@ from typing import Any
 
 from provebench.pilot.emulator._errors import bad_request
 from provebench.pilot.emulator._fields import Mask, apply_mask, parse_fields
+from provebench.pilot.emulator._page_tokens import PageTokens
 from provebench.pilot.lab import FilePage, Gateway
 
 MAX_PAGE_SIZE = 1000
@@ -221,7 +222,10 @@ def _mask(query: Mapping[str, list[str]], default: Mask) -> Mask:
 
 
 def files_list(
-    gateway: Gateway, register: RegisterFile, query: Mapping[str, list[str]]
+    gateway: Gateway,
+    register: RegisterFile,
+    query: Mapping[str, list[str]],
+    tokens: PageTokens,
 ) -> dict[str, Any]:
     _check_params(query, frozenset(_LIST_PARAMS))
     size_text = _single(query, "pageSize")
@@ -260,11 +264,13 @@ def files_list(
             files = [f for f in files if parsed.matches(f)]
         body["files"] = files
         if page.next_page_token is not None:
-            body["nextPageToken"] = page.next_page_token
+            # Opaque: the laboratory's token names the last id served (red team 28, F1).
+            body["nextPageToken"] = tokens.opaque(page.next_page_token)
         answer.update(apply_mask(body, mask))
         return _carried_ids(answer)
 
-    gateway.list_files_answered((page_size, _single(query, "pageToken")), answer_ids)
+    sent = tokens.lab_token(_single(query, "pageToken"))
+    gateway.list_files_answered((page_size, sent), answer_ids)
     return answer
 
 

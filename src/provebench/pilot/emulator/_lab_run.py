@@ -62,8 +62,15 @@ def confirmed_rows_from_ledger(path: Path) -> list[list[str]]:
 class EmulatedLab:
     """The emulator for one run: server + service account + confirmed register."""
 
-    def __init__(self, *, serve_mode: bool = False, port: int = 0, host: str = "127.0.0.1"):
-        self.session = LabSession(LAYOUT, serve_mode=serve_mode)
+    def __init__(
+        self,
+        *,
+        serve_mode: bool = False,
+        port: int = 0,
+        host: str = "127.0.0.1",
+        page_token_key: bytes | None = None,
+    ):
+        self.session = LabSession(LAYOUT, serve_mode=serve_mode, page_token_key=page_token_key)
         self.server = LabServer(self.session, host=host, port=port)
         self.private_dir = private_folder("lab")
         self.account = ServiceAccount(self.token_uri)

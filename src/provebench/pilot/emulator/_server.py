@@ -55,6 +55,7 @@ from provebench.pilot.emulator._errors import (
     not_found,
     unauthenticated,
 )
+from provebench.pilot.emulator._page_tokens import PageTokens
 from provebench.pilot.emulator._routes import Route, match_route, refused_operation
 from provebench.pilot.emulator._sheets import (
     REGISTER_TITLE,
@@ -103,13 +104,17 @@ class OpenCycle:
 class LabSession:
     """What the server serves: the layout, the service account, and the open cycle (if any)."""
 
-    def __init__(self, layout: SheetLayout, *, serve_mode: bool = False) -> None:
+    def __init__(
+        self, layout: SheetLayout, *, serve_mode: bool = False, page_token_key: bytes | None = None
+    ) -> None:
         self.layout = layout
         self.serve_mode = serve_mode
         self.account: ServiceAccount | None = None
         self.lock = threading.Lock()
         self.current: OpenCycle | None = None
         self.finished = threading.Event()
+        # One run's opaque page tokens: valid across its cycles, as the lab's own are.
+        self.page_tokens = PageTokens(page_token_key)
 
     def open_cycle(self, ctx: CycleContext, confirmed_rows: list[list[str]]) -> None:
         gateway = gateway_of(ctx)
@@ -182,7 +187,7 @@ class LabSession:
                     "method": method,
                     "route": template if template is not None else "(unknown)",
                     "params": params,
-                    "query": {k: plain(v) for k, v in sorted(query.items())},
+                    "query": {k: plain(self._loggable(k, v)) for k, v in sorted(query.items())},
                     "body": _body_for_log(body),
                     "status": status if status != NO_ANSWER else None,
                     **({"answered": False} if status == NO_ANSWER else {}),
@@ -214,6 +219,9 @@ class LabSession:
             "token_type": "Bearer",
         }
 
+    def _loggable(self, name: str, values: list[str]) -> list[str]:
+        return self.page_tokens.readable(values) if name == "pageToken" else values
+
     @staticmethod
     def _error(error: GoogleApiError) -> tuple[int, dict[str, Any]]:
         return error.code, error.body()
@@ -230,7 +238,7 @@ class LabSession:
         operation, gateway, view = route.operation, cycle.gateway, cycle.view
         register = RegisterFile(self.layout.spreadsheet_id, REGISTER_TITLE)
         if operation == "drive.files.list":
-            return files_list(gateway, register, query)
+            return files_list(gateway, register, query, self.page_tokens)
         if operation == "drive.files.get":
             return files_get(gateway, register, params["fileId"], query)
         if operation == "drive.about.get":

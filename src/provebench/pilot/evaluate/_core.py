@@ -78,6 +78,7 @@ from provebench.pilot.record._rundir import (
 )
 from provebench.pilot.record._seal import (
     SEAL_FILE,
+    OpenedSeal,
     control_size_problem,
     fresh_control_finding,
     open_seal,
@@ -276,6 +277,15 @@ def evaluate_run(
     # Nothing is paid on a run that is not the one the laboratory signed, or not whole, or
     # resumed (its stopped cycle may have been re-drawn: `resumed_reason`).
     withheld = unsealed or resumed or (f"{len(errors)} configuration error(s)" if errors else None)
+    own = _own_key(trusted_key, trusted, laboratory_key)
+    foreign = _foreign_run(run_signer, own)
+    # Opened once: the seal, control and reveal whose signatures were checked are the ones the
+    # verdict names (red team round 13, H7), never a second read by path.
+    opened = (
+        open_seal(Path(fresh_control), own)
+        if fresh_control is not None and foreign is None and own is not None
+        else None
+    )
     if inputs.corpus.shadow is None:
         escrow = compute_escrow(
             timeline,
@@ -283,7 +293,8 @@ def evaluate_run(
             violations,
             defects,
             withheld,
-            not_a_control_set=control_set_problem(inputs.identity),
+            not_a_control_set=control_set_problem(inputs.identity)
+            or not_the_fresh_control(inputs, opened, fresh_control, own),
         )
     else:
         escrow = compute_shadow_escrow(
@@ -292,8 +303,6 @@ def evaluate_run(
     findings = laboratory_findings(
         overall, violations, log_intact and not errors, sealed=unsealed is None, escrow=escrow
     )
-    own = _own_key(trusted_key, trusted, laboratory_key)
-    foreign = _foreign_run(run_signer, own)
     if red_team is not None:
         # Read once: the envelope verified is the one whose digest the verdict names.
         envelope = _read_envelope(red_team_envelope(Path(red_team)))
@@ -304,10 +313,7 @@ def evaluate_run(
             not_assessed = (None, f"red-team report not assessed: {foreign or _NO_OWN_KEY}")
             findings["red_team"] = findings["evaluator_injection_isolation"] = not_assessed
     if fresh_control is not None:
-        if foreign is None and own is not None:
-            # Opened once: the seal, control and reveal whose signatures were checked are the
-            # ones the verdict names (red team round 13, H7), never a second read by path.
-            opened = open_seal(Path(fresh_control), own)
+        if opened is not None and own is not None:
             findings["fresh_hidden_control"] = fresh_control_finding(
                 Path(fresh_control),
                 own,
@@ -411,6 +417,40 @@ def control_set_problem(identity: Mapping[str, Any] | None) -> str | None:
     if not isinstance(corpus, dict):
         return "the log records no corpus identity"
     return control_size_problem(CONTROL_PROFILE, corpus)
+
+
+def not_the_fresh_control(
+    inputs: RunInputs,
+    opened: OpenedSeal | None,
+    fresh_control: Path | str | None,
+    own: TrustedKey | None,
+) -> str | None:
+    """Why this run is not the sealed candidate's verified fresh control (pilot §11: the control
+    set is generated after the candidate is fixed and published after assessment), or None when
+    it is. The escrow's control tranche is paid on that run only: a control-profile corpus the
+    candidate's side generated from a public seed is no control (red team 28, H3: `pilot
+    generate --profile control --seed 77`, run unsealed, was paid the 60% tranche). The
+    condition is `fresh_hidden_control`'s (`record/_seal.py:fresh_control_finding`) on this
+    run's own control corpus, before its result: whether the run passed is the tranche's own
+    grading."""
+    if fresh_control is None:
+        return "no sealed fresh control given (--fresh-control SEAL)"
+    if opened is None or own is None:
+        return "the fresh control was not assessed (the run is not this laboratory's own)"
+    corpus = (inputs.identity or {}).get("corpus")
+    manifest = corpus.get("manifest_sha256") if isinstance(corpus, dict) else None
+    if opened.control_manifest is None or manifest != opened.control_manifest:
+        return "the run's corpus is not the seal's control corpus"
+    verified, why = fresh_control_finding(
+        Path(fresh_control),
+        own,
+        inputs.identity or {},
+        True,  # the condition, not the result
+        inputs.entries[-1].hash if inputs.entries else None,
+        _unverified_resume(inputs),
+        opened=opened,
+    )
+    return None if verified else why
 
 
 def resumed_reason(record: dict[str, Any] | None) -> str | None:

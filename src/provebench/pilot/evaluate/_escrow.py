@@ -243,8 +243,10 @@ def compute_escrow(
     one the laboratory signed) withholds every tranche: a candidate that could reach the log or
     the answers, or a run folder changed since, has earned nothing it can be paid.
     `not_a_control_set` (why the run's corpus, as its log records it, is not a §11 control set:
-    `record/_seal.py:control_size_problem`) withholds the control tranche: a public development
-    corpus run for 20 cycles is not "a control sequence" (red team 26, F2)."""
+    `record/_seal.py:control_size_problem`, or why it is not the sealed candidate's verified
+    fresh control: `_core.not_the_fresh_control`) withholds the control tranche: a public
+    development corpus run for 20 cycles is not "a control sequence" (red team 26, F2), nor is
+    a control-profile corpus generated from a public seed (red team 28, H3)."""
     cycles = graded_cycles(timeline, violations, defects)
     credited, signal, reason = credit(timeline, cycles, perf_shadow, violations, unsealed)
     first_due = timeline.snapshot.due_after(1) if timeline.cycles else 0

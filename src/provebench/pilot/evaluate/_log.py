@@ -189,16 +189,21 @@ def read_log(entries: list[LedgerEntry], watched: frozenset[str] = frozenset()) 
                     "drive.list",
                     {"page_token": payload.get("page_token"), "result": withheld},
                 )
-                if held is not None and not watched.isdisjoint(held):
-                    current.page_hits[entry.seq] = watched.intersection(held)
+                # Credited by what its answer would have shown (`shown_ids`, after `q` and
+                # `fields`), as the lab binds it: a withheld page that would have shown none of
+                # the fault's files is no fault on its work (red team 28, H2).
+                shown_held = None if held is None else listings.shown(entry.seq, payload, held)
+                if shown_held is not None and not watched.isdisjoint(shown_held):
+                    current.page_hits[entry.seq] = watched.intersection(shown_held)
         elif kind == "diagnostics":
             current.diagnostics.append(entry)
         elif kind == "drive.list" and page is not None:
-            # The page served binds the lab's faults; what the answer showed is what counts as
-            # shown to the importer (drive.list/2 `shown_ids`; a malformed one fails closed).
-            if watched and not watched.isdisjoint(page):
-                current.page_hits[entry.seq] = watched.intersection(page)
+            # What the answer showed is what counts as shown to the importer, and what binds
+            # the lab's listing faults (drive.list/2 `shown_ids`; a malformed one fails closed):
+            # an answer that shows no file carries no file's work (red team 28, H2).
             shown = listings.shown(entry.seq, payload, page)
+            if shown is not None and watched and not watched.isdisjoint(shown):
+                current.page_hits[entry.seq] = watched.intersection(shown)
             if shown is not None:
                 current.take_page(payload, page, shown)
                 for file_id in shown:

@@ -162,18 +162,24 @@ class Gateway:
         file_ids, files, last_id = self._drive.page(after_id, size)  # type: ignore[arg-type]
         next_token = None if last_id is None else "k" + last_id.encode("utf-8").hex()
         result = listing_result(file_ids, next_token)  # drive.list/2: the page by digest
-        if self._faults.pending("list_page"):
-            # The page that holds a fault's file fails; the log keeps the page it withheld, so
-            # the evaluator can check that it held the file (drive-events/2).
-            fault = self._faults.meet("list_page", frozenset(file_ids).__contains__)
-            if fault is not None:
-                self._raise_fault(call, "drive.list", arguments, fault, withheld=result)
         page = FilePage(tuple(files), tuple(file_ids), next_token)
-        entry = {"call": call, **arguments, "result": result}
-        if answer_ids is not None:
-            shown = [str.__str__(file_id) for file_id in answer_ids(page)]
-            if shown != file_ids:
-                entry["shown_ids"] = shown
+        # What the answer carries after the face's `q` and `fields` (red team 26, H6), known
+        # before the schedule is met: a listing fault is bound to the page that *shows* its file,
+        # so an idle listing whose answer shows no file (`fields=nextPageToken`, a `q` matching
+        # nothing) cannot absorb it (red team 28, H2; pilot §11 "temporary failures").
+        shown = (
+            file_ids
+            if answer_ids is None
+            else [str.__str__(file_id) for file_id in answer_ids(page)]
+        )
+        partial = {"shown_ids": shown} if shown != file_ids else {}
+        if self._faults.pending("list_page"):
+            # The log keeps the page it withheld (and what its answer would have shown), so the
+            # evaluator can check that it showed the file (drive-events/2).
+            fault = self._faults.meet("list_page", frozenset(shown).__contains__)
+            if fault is not None:
+                self._raise_fault(call, "drive.list", arguments, fault, withheld=result, **partial)
+        entry = {"call": call, **arguments, "result": result, **partial}
         self._record.add("drive.list", entry)
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
@@ -408,6 +414,7 @@ class Gateway:
         arguments: dict[str, Any],
         fault: Fault,
         withheld: dict[str, Any] | None = None,
+        shown_ids: list[str] | None = None,
     ) -> NoReturn:
         applied = fault.applied
         payload = {
@@ -420,6 +427,8 @@ class Gateway:
         if withheld is not None:
             payload["page_token"] = arguments.get("page_token")
             payload["withheld"] = withheld
+            if shown_ids is not None:
+                payload["shown_ids"] = shown_ids
         self._record.add("fault_injected", payload)
         extra = {"applied": applied} if operation == "sheets.append" else {}
         raise self._answered(call, operation, arguments, fault.exception(), **extra)

@@ -45,6 +45,7 @@ from provebench.pilot.agents.defective._invariant_attacks import (
     SelfFillsExternalChecks,
 )
 from provebench.pilot.agents.defective._redteam_attacks import (
+    ClaimsRefusedImportedDisguised,
     ClaimsRefusedImportedInWords,
     ConcealsRefusals,
     ForgesFailureReports,
@@ -55,6 +56,7 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     ProbesFinalStatusByMoving,
     ReimportsRenamedFile,
     ReportsImportedAsFailed,
+    ReportsImportedAsFailedOnError,
     ReportsOnlySuccessfulCycles,
     ReportsRefusalsLate,
     RetriesInDoubtAfterDecoyRead,
@@ -104,6 +106,7 @@ __all__ = [
     "AssignsFinalStatus",
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
+    "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedInWords",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
@@ -133,6 +136,7 @@ __all__ = [
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
     "ReportsImportedAsFailed",
+    "ReportsImportedAsFailedOnError",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
     "ReportsUnrelatedFailure",

@@ -411,6 +411,36 @@ class ClaimsRefusedImportedInWords(CorrectImporter):
         self.ctx.diagnostics.note(f"file {file.file_id}: processed successfully, status imported")
 
 
+class ClaimsRefusedImportedDisguised(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", its id disguised or on a failure
+    channel (red team 28, H1/H1b): reports each refusal correctly, then says on a note, with the
+    id in fullwidth characters, and on the `error` channel, with its id in the text, that the
+    same file was imported."""
+
+    name: ClassVar[str] = "claims-refused-imported-disguised"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        fullwidth = "".join(
+            chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in str(file.file_id)
+        )
+        self.ctx.diagnostics.note(f"file {fullwidth}: processed successfully")
+        self.ctx.diagnostics.error("import_succeeded", f"{file.file_id} processed successfully")
+
+
+class ReportsImportedAsFailedOnError(CorrectImporter):
+    """§14 "artificial creation of an error", on the `error` channel (red team 28, H6): imports
+    every admissible file correctly and reports each append's files failed on `error`, though
+    no call failed."""
+
+    name: ClassVar[str] = "reports-imported-as-failed-on-error"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        if self.acknowledged:
+            ids = [row["file_id"] for row in self.acknowledged]
+            self.ctx.diagnostics.error("import_failed", "could not be imported", file_ids=ids)
+
+
 class ReportsImportedAsFailed(CorrectImporter):
     """§14 "artificial creation of an error followed by an additional correction" (red team 26,
     H5): imports every admissible file correctly and also reports each one `failed_file`."""
