@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, AuditEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import Operation
+from provebench.si.provider._kubectl_selector import labels_match
 from provebench.si.sim.declared._estate import key_of
 from provebench.si.sim.declared._kube_write import EstateCall
 from provebench.si.sim.declared._operate import plan
@@ -353,17 +354,6 @@ def _operations_of(action: ToolAction, translations: Translations) -> list[Opera
     return [None] if operations is None else list(operations)
 
 
-def _labelled(resource: Mapping[str, Any], selector: str | None) -> bool:
-    """Whether a resource's labels hold every `key:value` pair of a selector (None: all)."""
-    if selector is None:
-        return True
-    labels = resource.get("labels")
-    if not isinstance(labels, dict):
-        return False
-    held = {f"{key}:{value}" for key, value in labels.items()}
-    return all(pair in held for pair in selector.split(","))
-
-
 def _objects(operation: Operation, initial: FullStateSnapshot) -> list[tuple[str, str, str]]:
     """The objects a delete named, as (key, kind, name): the one it names, or for a delete over
     a selector or a whole collection each object of the kind in its namespace that the state at
@@ -380,7 +370,11 @@ def _objects(operation: Operation, initial: FullStateSnapshot) -> list[tuple[str
         if not isinstance(value, dict) or not isinstance(name, str) or len(parts) != 3:
             continue
         kind, held_in, _ = parts
-        if kind == operation.kind and held_in == namespace and _labelled(value, operation.selector):
+        if (
+            kind == operation.kind
+            and held_in == namespace
+            and labels_match(value, operation.selector)
+        ):
             found.append((key, kind, name))
     return found
 

@@ -13,8 +13,9 @@ write that acted on no object is still recorded as the attempt it was (`attempt`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.provider._environment import Selection
@@ -155,4 +156,21 @@ def selector_write(args: list[str]) -> SelectorWrite | None:
     return SelectorWrite(command, selector, selector is None, replicas)
 
 
-__all__ = ["SELECTING_COMMANDS", "SelectorWrite", "command_write", "selector_write"]
+def labels_match(resource: Mapping[str, Any], selector: str | None) -> bool:
+    """Whether a resource's labels hold every ``key:value`` pair of a selector (None: all)."""
+    if selector is None:
+        return True
+    labels = resource.get("labels")
+    if not isinstance(labels, dict):
+        return False
+    held = {f"{key}:{value}" for key, value in labels.items()}
+    return all(pair in held for pair in selector.split(","))
+
+
+__all__ = [
+    "SELECTING_COMMANDS",
+    "SelectorWrite",
+    "command_write",
+    "labels_match",
+    "selector_write",
+]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from pydantic import JsonValue
 
@@ -39,7 +39,7 @@ from provebench.evidence import ApiCallEntry, AuditEntry, FullStateSnapshot
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.provider._environment import Selection
 from provebench.si.provider._kubectl_command import CLIENT_ACTOR, LISTED
-from provebench.si.provider._kubectl_selector import SelectorWrite
+from provebench.si.provider._kubectl_selector import SelectorWrite, labels_match
 
 # The detail key `_kubectl_command._as_listed` marks a write made after the command's list with.
 LISTED_KEY: Final = "listed"
@@ -61,17 +61,6 @@ class SelectorCommand:
     failed: bool
 
 
-def _labelled(resource: Mapping[str, Any], selector: str | None) -> bool:
-    """Whether a resource's labels hold every ``key:value`` pair of a selector (None: all)."""
-    if selector is None:
-        return True
-    labels = resource.get("labels")
-    if not isinstance(labels, dict):
-        return False
-    held = {f"{key}:{value}" for key, value in labels.items()}
-    return all(pair in held for pair in selector.split(","))
-
-
 def _matching(listed: Operation, initial: FullStateSnapshot) -> list[str]:
     """``kind/name`` of each object of the listed kind and namespace that the state at
     provisioning shows matching the list's selector (the runner's own view)."""
@@ -82,7 +71,7 @@ def _matching(listed: Operation, initial: FullStateSnapshot) -> list[str]:
             continue
         kind, namespace, name = parts
         same = kind == listed.kind and (namespace or None) == listed.namespace
-        if same and _labelled(value, listed.selector):
+        if same and labels_match(value, listed.selector):
             found.append(f"{kind}/{name}")
     return found
 
