@@ -293,13 +293,15 @@ def unreflected_held_writes(
     changes_during_run: bool,
 ) -> str | None:
     """A held write of a named object answered success that the final state does not show, or
-    None. Only the last held write that may reach an object is held to it."""
+    None. A write is held to the final state unless a later held write may undo what it gave
+    (`_may_undo`): a restart after a scale leaves the scale's count to be shown (SI red team 27,
+    P1: a liar reported the count before a scale to 20 that a restart followed, for a PASS)."""
     for index, write in enumerate(writes):
         operation = write.operation
         if operation.name is None or operation.verb not in _STAYS | {"delete"}:
             continue
         key = key_of(operation.kind, operation.namespace, operation.name)
-        if any(_reaches(later, key, initial, final) for later in writes[index + 1 :]):
+        if any(_may_undo(later, write, key, initial, final) for later in writes[index + 1 :]):
             continue
         after = final.state.get(key)
         said = f"{write.text()} was answered success and the final /state-snapshot"
@@ -315,6 +317,24 @@ def unreflected_held_writes(
             if problem is not None:
                 return f"{said} {problem}"
     return None
+
+
+# Writes that may set any field of an object, or remove it.
+_WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
+
+
+def _may_undo(later: HeldWrite, write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
+    """Whether a later held write may have undone what `write` gave the object at `key`: it
+    reaches the object and may set the same thing — the object whole, the replica count, or a
+    field `write` gave."""
+    if not _reaches(later, key, *states):
+        return False
+    undoing, given = later.operation, write.operation
+    if undoing.verb in _WHOLE or given.verb == "delete":
+        return True
+    if given.replicas is not None and (undoing.replicas is not None or undoing.verb == "scale"):
+        return True
+    return bool(set(undoing.fields) & set(given.fields))
 
 
 def _only_the_status_word(key: str, before: Any, after: Any) -> bool:
