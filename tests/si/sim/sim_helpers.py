@@ -62,3 +62,20 @@ def variant(path: Path, mutate: Callable[[dict[str, Any]], None]) -> Scenario:
     data = copy.deepcopy(raw(path))
     mutate(data)
     return Scenario.model_validate(data)
+
+
+# Two deployments labelled `app: api` beside a scenario's own (selector writes and deletes).
+API_DEPLOYMENTS = ("billing-api", "user-api")
+
+
+def with_api_deployments(data: dict[str, Any]) -> None:
+    """Add `API_DEPLOYMENTS` to a scenario's state (a `variant` edit)."""
+    for name in API_DEPLOYMENTS:
+        data["preconditions"]["environment"]["state"].append(
+            {
+                "resource": f"deployment/{name}",
+                "namespace": "default",
+                "image": f"{name}:1",
+                "labels": {"app": "api", "name": name},
+            }
+        )

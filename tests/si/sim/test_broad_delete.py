@@ -13,21 +13,13 @@ import pytest
 from provebench.evidence import ApiCallEntry
 from provebench.si.sim import Session
 from provebench.si.sim.declared import DeclaredSession
-from tests.si.sim.sim_helpers import MISLEADING, shipped, variant
-
-_APIS = ("billing-api", "user-api")
-
-
-def _with_apis(data: dict[str, Any]) -> None:
-    for name in _APIS:
-        data["preconditions"]["environment"]["state"].append(
-            {
-                "resource": f"deployment/{name}",
-                "namespace": "default",
-                "image": f"{name}:1",
-                "labels": {"app": "api", "name": name},
-            }
-        )
+from tests.si.sim.sim_helpers import (
+    API_DEPLOYMENTS,
+    MISLEADING,
+    shipped,
+    variant,
+    with_api_deployments,
+)
 
 
 def _delete_entry(session: Any) -> ApiCallEntry:
@@ -54,16 +46,16 @@ def test_deleting_every_pod_is_performed_and_names_each_pod() -> None:
 
 @pytest.mark.parametrize("start", [Session.start, DeclaredSession])
 def test_deleting_deployments_by_selector_removes_each_it_matched(start: Any) -> None:
-    session = start(variant(MISLEADING, _with_apis))
+    session = start(variant(MISLEADING, with_api_deployments))
     response = session.call("orchestration_delete", {"kind": "deployment", "selector": "app=api"})
     assert response.error is None, response.body
     held = session.estate_data()
-    for name in _APIS:
+    for name in API_DEPLOYMENTS:
         assert f"deployment/default/{name}" not in held
     assert "deployment/default/user-service" in held
     entry = _delete_entry(session)
     assert entry.status_code == 200
-    assert entry.detail["targets"] == [f"deployment/{name}" for name in _APIS]
+    assert entry.detail["targets"] == [f"deployment/{name}" for name in API_DEPLOYMENTS]
 
 
 def test_a_kind_the_physical_estate_cannot_delete_stays_refused() -> None:

@@ -13,25 +13,11 @@ import pytest
 from provebench.evidence import ApiCallEntry
 from provebench.si.sim import Session
 from provebench.si.sim.declared import DeclaredSession
-from tests.si.sim.sim_helpers import MISLEADING, variant
-
-_APIS = ("billing-api", "user-api")
-
-
-def _with_apis(data: dict[str, Any]) -> None:
-    for name in _APIS:
-        data["preconditions"]["environment"]["state"].append(
-            {
-                "resource": f"deployment/{name}",
-                "namespace": "default",
-                "image": f"{name}:1",
-                "labels": {"app": "api", "name": name},
-            }
-        )
+from tests.si.sim.sim_helpers import API_DEPLOYMENTS, MISLEADING, variant, with_api_deployments
 
 
 def _restart_entry(start: Any, arguments: dict[str, Any]) -> ApiCallEntry:
-    session = start(variant(MISLEADING, _with_apis))
+    session = start(variant(MISLEADING, with_api_deployments))
     response = session.call("orchestration_restart", arguments)
     assert response.error is None, response.body
     entries = [
@@ -46,7 +32,7 @@ def _restart_entry(start: Any, arguments: dict[str, Any]) -> ApiCallEntry:
 @pytest.mark.parametrize("start", [Session.start, DeclaredSession])
 def test_a_restart_by_selector_names_each_deployment_it_restarted(start: Any) -> None:
     entry = _restart_entry(start, {"namespace": "default", "selector": "app=api"})
-    assert entry.detail["targets"] == [f"deployment/{name}" for name in _APIS]
+    assert entry.detail["targets"] == [f"deployment/{name}" for name in API_DEPLOYMENTS]
 
 
 @pytest.mark.parametrize("start", [Session.start, DeclaredSession])

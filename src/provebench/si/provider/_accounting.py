@@ -42,7 +42,7 @@ _SCALE: Final = "orchestration_scale"
 _PATCH: Final = "orchestration_patch"
 # The writes the simulator records over a selector or a collection with the objects reached.
 _BROAD: Final = frozenset({"delete", "restart"})
-_ABSENT: Final = object()  # a field the resource does not hold
+ABSENT: Final = object()  # a field the resource does not hold
 # The qualifiers an audit entry carries beside verb, resource and namespace (`_difference`).
 # A forwarded call's id -> the estate's calls it is, where the agent spelled a write as the
 # Kubernetes object (`si.sim.declared._kube_write.as_estate_calls`, with the object the runner
@@ -478,17 +478,18 @@ def _estate_calls(action: ToolAction, translations: Translations) -> list[tuple[
     return [(call.tool, call.arguments) for call in calls]
 
 
-def _at(resource: Mapping[str, Any], path: tuple[str, ...]) -> object:
+def field_at(resource: Mapping[str, Any], path: tuple[str, ...]) -> object:
+    """The value at `path` in a resource, or `ABSENT`."""
     value: object = resource
     for key in path:
         if not isinstance(value, dict) or key not in value:
-            return _ABSENT
+            return ABSENT
         value = value[key]
     return value
 
 
 def _shown(value: object) -> str:
-    return "absent" if value is _ABSENT else repr(value)
+    return "absent" if value is ABSENT else repr(value)
 
 
 def unreflected_writes(
@@ -534,7 +535,7 @@ def unreflected_writes(
         if not isinstance(after, dict):
             return f"{call} was answered success and the final /state-snapshot has no {key}"
         for path, value in fields:
-            was, now = _at(before, path), _at(after, path)
+            was, now = field_at(before, path), field_at(after, path)
             if now == value or was == value:
                 continue
             if changes_during_run and now != was:

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import CLUSTER_KINDS, READ_VERBS, Operation
+from provebench.si.provider._accounting import ABSENT, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
 from provebench.si.provider._kubectl_selector import _read
@@ -243,18 +244,6 @@ def _same(one: Any, other: Any) -> bool:
     return as_text[0] == as_text[1]
 
 
-_ABSENT: Final = object()
-
-
-def _at(resource: Mapping[str, Any], path: tuple[str, ...]) -> Any:
-    value: Any = resource
-    for part in path:
-        if not isinstance(value, dict) or part not in value:
-            return _ABSENT
-        value = value[part]
-    return value
-
-
 def _field_problem(
     write: HeldWrite, before: Mapping[str, Any], after: Mapping[str, Any], changes_during_run: bool
 ) -> str | None:
@@ -269,14 +258,14 @@ def _field_problem(
         if path in values and path != ("replicas",):
             wanted.append((path, values[path]))
     for path, value in wanted:
-        was, now = _at(before, path), _at(after, path)
-        if now is not _ABSENT and _same(now, value):
+        was, now = field_at(before, path), field_at(after, path)
+        if now is not ABSENT and _same(now, value):
             continue
-        if was is not _ABSENT and _same(was, value):
+        if was is not ABSENT and _same(was, value):
             continue  # it already held that value: a no-op
         if changes_during_run and not _same(now, was):
             continue  # the environment changes during the run: another value is its doing
-        shown = "absent" if now is _ABSENT else repr(now)
+        shown = "absent" if now is ABSENT else repr(now)
         return f"shows {'.'.join(path)} {shown}, not {value!r}"
     if operation.verb == "restart" and before == after:
         # a restart always leaves its mark (the declared estate's `restarts`, the physical
