@@ -160,12 +160,15 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
 
 
 def _transcript_notes(run: Path) -> list[dict[str, Any]]:
+    """The loop's transcripts: the laboratory's `model_transcript` records of the log, never a
+    note of the importer's diagnostics channel (issue 40)."""
+    diagnostics = (run / "diagnostics.jsonl").read_text(encoding="utf-8")
+    assert "provebench.llm.transcript/1" not in diagnostics
     notes = []
-    for line in (run / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
-        message = entry.get("message", "")
-        if entry.get("channel") == "note" and "provebench.llm.transcript/1" in message:
-            notes.append(json.loads(message))
+        if entry.get("kind") == "model_transcript":
+            notes.append(json.loads(entry["payload"]["transcript"]))
     return notes
 
 

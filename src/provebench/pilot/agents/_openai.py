@@ -9,8 +9,9 @@ Nothing carries over between cycles but the register: the confirmed ids are what
 knows, as the contract intends.
 
 The transcript of each cycle — every assistant turn: its text, its tool calls, the token counts —
-is recorded on the cycle's diagnostics channel as one `note` (pilot §9: recorded and published,
-never scored as fact), so it is in the signed log with the calls it explains. An endpoint that
+is the laboratory's own record, one `model_transcript` entry of the cycle's log (pilot §9:
+recorded and published, never scored as fact), so it is in the signed log with the calls it
+explains; it is not on the diagnostics channel, which is the importer's report. An endpoint that
 fails ends the cycle as the importer's `agent_error` (the rows it appended are still confirmed).
 """
 
@@ -24,11 +25,13 @@ from provebench.llm import Endpoint, EndpointFailure, LoopResult, ToolSpec, run_
 from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.agents._tools import FINISH_CYCLE, TOOLS, call_tool, cycle_prompt
 from provebench.pilot.lab import CycleContext
+from provebench.pilot.lab._api import record_model_transcript
+from provebench.pilot.record._transcript import TRANSCRIPT_FORMAT
 from provebench.sandbox._isolation import Isolation, endpoint_isolation
 
 DEFAULT_STEP_BUDGET = 200
-TRANSCRIPT_NOTE = "provebench.llm.transcript/1"
-# One cycle's note in the log: far above what 200 steps of a model's ordinary turns make, far
+TRANSCRIPT_NOTE = TRANSCRIPT_FORMAT
+# One cycle's transcript in the log: far above what 200 steps of a model's ordinary turns make, far
 # below what would strain the log (a diagnostics file of the emulator holds at most 16 MiB).
 MAX_TRANSCRIPT_NOTE_BYTES = 1024 * 1024
 
@@ -83,7 +86,7 @@ class OpenAIImporter:
             raise RuntimeError(f"the model endpoint failed: {failure}") from None
         finally:
             if result is not None:
-                ctx.diagnostics.note(transcript_note(self.endpoint, result))
+                record_model_transcript(ctx, transcript_note(self.endpoint, result))
 
 
 def transcript_note(endpoint: Endpoint, result: LoopResult) -> str:

@@ -23,11 +23,9 @@ matching of words can tell it from unrelated text.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from collections.abc import Iterator
 
 _ID_WORD = re.compile(r"[a-z0-9_-]+")
 # Hyphen and dash look-alikes NFKC leaves as they are (U+2010..U+2015, minus sign, small and
@@ -42,28 +40,6 @@ def fold(text: str) -> str:
     normal = unicodedata.normalize("NFKC", text).casefold()
     visible = "".join(c for c in normal if unicodedata.category(c) != "Cf")
     return unicodedata.normalize("NFKC", visible.translate(_DASHES))
-
-
-# The format of the note in which provebench's own model loop records a cycle's model turns
-# (`pilot.agents._openai.TRANSCRIPT_NOTE`; a test holds the two equal). Those turns name every
-# file the model read or reported refused — a transcript of tool calls, not a report — so the
-# note is not read for claims. Limit (docs/pilot-evaluator.md): any importer may write a note
-# in this format, and a claim inside one is not read.
-TRANSCRIPT_FORMAT: Final = "provebench.llm.transcript/1"
-
-
-def is_transcript_note(payload: Mapping[str, Any]) -> bool:
-    """Whether a diagnostics payload is a `note` whose message is a model-loop transcript."""
-    message = payload.get("message")
-    if payload.get("channel") != "note" or not isinstance(message, str):
-        return False
-    if not message.startswith("{"):
-        return False
-    try:
-        decoded = json.loads(message)
-    except ValueError:
-        return False
-    return isinstance(decoded, dict) and decoded.get("format") == TRANSCRIPT_FORMAT
 
 
 class NamedFiles:
@@ -112,4 +88,4 @@ def _texts(value: object) -> Iterator[str]:
             yield from _texts(item)
 
 
-__all__ = ["TRANSCRIPT_FORMAT", "NamedFiles", "fold", "is_transcript_note"]
+__all__ = ["NamedFiles", "fold"]

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from provebench.pilot.evaluate._claims import NamedFiles, is_transcript_note
+from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
 from provebench.pilot.evaluate._rules import FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
@@ -166,8 +166,6 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
             # channel's name). What a failure entry reports is the file(s) of its id fields
             # (`file_id`, `file_ids`): its text may describe those (whether the report is true
             # is `_refusal_reports.py`'s check); any other refused file it names is a claim.
-            if is_transcript_note(payload):
-                continue  # a record of the model's tool calls, not a report (`_claims.py`)
             failure = isinstance(channel, str) and channel in FAILURE_CHANNELS
             reported = set(_report_ids(payload)) if failure else set()
             unread = _REPORT_FIELDS if failure else _CHANNEL_FIELD

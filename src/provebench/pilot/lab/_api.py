@@ -182,6 +182,14 @@ class CycleContext:
         self._work_guard: Any = None
 
 
+def record_model_transcript(ctx: CycleContext, transcript: str) -> None:
+    """Record provebench's own model loop's turns of this cycle as the laboratory's record
+    (`Gateway.record_model_transcript`), outside the diagnostics channel. Not part of the
+    importer's contract: no facade offers it, and a sandboxed importer's calls reach only the
+    facades (`agents._sandboxed`)."""
+    ctx.diagnostics._gateway.record_model_transcript(transcript)
+
+
 __all__ = [
     "ConfirmedIds",
     "CycleContext",
@@ -189,4 +197,5 @@ __all__ = [
     "DriveApi",
     "LabClock",
     "SheetsApi",
+    "record_model_transcript",
 ]

@@ -34,6 +34,7 @@ from provebench.pilot.lab._faults import Fault, FaultPlan
 from provebench.pilot.lab._files import FilePage
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
 from provebench.pilot.record._listing import listing_result
+from provebench.pilot.record._transcript import MODEL_TRANSCRIPT_KIND, TRANSCRIPT_FORMAT
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 MAX_PAGE_SIZE = 1000
@@ -351,6 +352,19 @@ class Gateway:
         payload = {"call": call, "channel": channel}
         payload.update({key: plain(value) for key, value in fields.items()})
         self._record.add("diagnostics", payload)
+
+    @lab_section
+    def record_model_transcript(self, transcript: str) -> None:
+        """The laboratory's own record of its `openai:` loop's turns in this cycle
+        (`agents._openai.transcript_note`): a ledger entry of its own kind, beside the cycle's
+        other records and signed with them, written by provebench's loop in the laboratory's
+        process and never through a facade, so no importer can write one. It was a `note` on
+        the diagnostics channel, exempted from the claims reading by its format tag, which any
+        importer could write (issue 40); the diagnostics channel is now the importer's alone,
+        every entry of it read alike (docs/pilot-evaluator.md)."""
+        self._record.add(
+            MODEL_TRANSCRIPT_KIND, {"format": TRANSCRIPT_FORMAT, "transcript": plain(transcript)}
+        )
 
     @lab_section
     def sleep(self, seconds: object) -> None:
