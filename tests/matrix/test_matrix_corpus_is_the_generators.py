@@ -89,10 +89,10 @@ def _planted(request: MatrixRequest, plant: Callable[[Path], None], out: Path) -
     prepare = request.prepare
     assert prepare is not None
 
-    def planted_then_prepare() -> None:
+    def planted_then_prepare(nonce: str) -> None:
         assert (out / "matrix.json").is_file()
         plant(out / "corpora" / f"public-{SEED}")
-        prepare()
+        prepare(nonce)
 
     return replace(request, prepare=planted_then_prepare)
 

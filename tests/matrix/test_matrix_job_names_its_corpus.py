@@ -70,8 +70,10 @@ def test_a_job_recorded_on_another_corpus_of_its_seed_is_run_again(
     # would make it): the rerun's driver makes it and plans by it.
     real = _plan.corpus_for
 
-    def another_release(out: Path, profile: str, seed: int, overrides: dict[str, int]) -> Any:
-        return real(out, profile, seed, OTHER_RELEASE)
+    def another_release(
+        out: Path, profile: str, seed: int, overrides: dict[str, int], **more: Any
+    ) -> Any:
+        return real(out, profile, seed, OTHER_RELEASE, **more)
 
     monkeypatch.setattr(_plan, "corpus_for", another_release)
     second = _run(out)

@@ -121,8 +121,8 @@ def test_a_job_planted_while_a_fresh_matrix_runs_is_run_again(
     lucky, victim = tmp_path / "lucky", tmp_path / "victim"
     _run(lucky, _specs(lucky, outcomes={}))  # the same matrix's copy, where b drew a pass
 
-    def plant() -> None:
-        assert json.loads((victim / "matrix.json").read_bytes())["nonce"] == "ab" * 16
+    def plant(nonce: str) -> None:
+        assert json.loads((victim / "matrix.json").read_bytes())["nonce"] == nonce == "ab" * 16
         shutil.copytree(lucky / "jobs", victim / "jobs")
 
     request = replace(_request(_specs(victim)), prepare=plant)

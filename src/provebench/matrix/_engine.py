@@ -89,8 +89,8 @@ class MatrixRequest:
     # verdict (`_check.py`): nothing the worker says is counted.
     check: JobCheck
     # What the driver makes before any job runs (the pilot's corpora), once the folder is known
-    # to be this matrix's.
-    prepare: Callable[[], None] | None = None
+    # to be this matrix's; given the matrix's nonce (a control matrix's secret is kept by it).
+    prepare: Callable[[str], None] | None = None
     # The identity of what `prepare` made for a job (the pilot's corpus manifest digest), added
     # to the job's `identity` once it is made: a job record is kept, and a job counted, only for
     # the very input it ran on — two jobs on different corpora never share an identity.
@@ -243,7 +243,7 @@ def run_matrix(
     resumed = (out / MANIFEST_FILE).is_file()
     nonce, manifest_sha256 = _check_manifest(out, manifest)
     if request.prepare is not None:
-        request.prepare()
+        request.prepare(nonce)
     specs = _bound_to_what_was_made(request)
     (out / SUMMARY_ENVELOPE).unlink(missing_ok=True)  # the summary of this run, or none
     (out / SUMMARY_FILE).unlink(missing_ok=True)

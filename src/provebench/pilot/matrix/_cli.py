@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,11 +18,12 @@ from provebench.matrix._options import (
     TrialsOption,
     WorkersOption,
 )
-from provebench.pilot._limits import MAX_COUNT, MAX_CYCLES
+from provebench.pilot._limits import CONTROL_PROFILE, MAX_COUNT, MAX_CYCLES
 
 
 def register(app: typer.Typer) -> None:
     app.command("matrix")(matrix_command)
+    app.command("matrix-verify")(matrix_verify_command)
 
 
 def matrix_command(
@@ -96,6 +98,15 @@ def matrix_command(
         lambda: executor_for(address, count),
         QuietProgress() if quiet else StderrProgress(),
     )
+    if profile == CONTROL_PROFILE and not summary["harness_faults"]:
+        # Every job ended with a verified verdict: the control corpora's secret is published,
+        # signed, so that anyone can regenerate them (`pilot matrix-verify`, pilot §16). A
+        # matrix with a harness fault keeps it: its rerun runs those jobs on hidden corpora.
+        from provebench.attest import load_trusted_key
+        from provebench.pilot.matrix._secret import REVEAL_FILE, reveal_matrix
+
+        reveal_matrix(out, request.request["seeds"], load_trusted_key())
+        typer.echo(f"{shown(out / REVEAL_FILE)}: the control corpora's secret, revealed")
     if summary["resumed"]:
         typer.echo(f"  RESUMED (not a sealed result): {len(summary['rerun'])} job(s) run again")
     for agent in summary["agents"]:
@@ -109,6 +120,19 @@ def matrix_command(
         )
     typer.echo(f"{shown(out / 'summary.json')}: {summary['jobs']} job(s)")
     raise typer.Exit(1 if summary["harness_faults"] else 0)
+
+
+def matrix_verify_command(
+    out: Annotated[Path, typer.Argument(help="The matrix folder (pilot matrix --out).")],
+) -> None:
+    """Check that a revealed control matrix ran every job on the corpora committed before its
+    jobs ran: its secret opens the signed commitment, and every job's signed record names the
+    corpus generated again from it (docs/matrix.md). Exit 0 when it holds, 2 otherwise."""
+    from provebench.attest import load_trusted_key
+    from provebench.pilot.matrix._verify import verify_matrix
+
+    checked = verify_matrix(out, load_trusted_key())
+    typer.echo(f"{shown(out)}: {checked} job(s), each on the committed corpus of its seed")
 
 
 __all__ = ["register"]

@@ -28,9 +28,18 @@ from provebench.pilot._limits import CONTROL_PROFILE
 CORPORA_DIR = "corpora"
 
 
-def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) -> tuple[Path, str]:
+def corpus_for(
+    out: Path,
+    profile: str,
+    seed: int,
+    overrides: dict[str, int],
+    *,
+    generator_seed: int | None = None,
+) -> tuple[Path, str]:
     """The seed's corpus in OUT/corpora, and the sha256 of its manifest as the generator wrote
-    it: what every job's verdict must name (`_job.pilot_job_check`).
+    it: what every job's verdict must name (`_job.pilot_job_check`). `generator_seed` is the
+    generator's seed when it is not the public `seed` (a control matrix's, drawn from its
+    secret, `_secret.py`): the folder is named by the public seed, the corpus by the secret.
 
     Nothing found on disk decides the planned corpus (red team round 14, H5: a doctored corpus —
     its API faults removed, its manifest recomputed, its config unchanged — planted in
@@ -49,7 +58,11 @@ def corpus_for(out: Path, profile: str, seed: int, overrides: dict[str, int]) ->
     from provebench.pilot.corpus._folder import MANIFEST_FILE
 
     folder = out / CORPORA_DIR / f"{profile}-{seed}"
-    config = corpus_config(seed=seed, profile=profile, overrides=overrides)  # type: ignore[arg-type]
+    config = corpus_config(
+        seed=seed if generator_seed is None else generator_seed,
+        profile=profile,  # type: ignore[arg-type]
+        overrides=overrides,
+    )
     folder.parent.mkdir(parents=True, exist_ok=True)
     sweep_stale_fresh(folder.parent)
     # The process id in the name tells a later driver whether this one still runs.
@@ -250,9 +263,24 @@ def plan_pilot_matrix(
     # (`_job.pilot_job_check`).
     manifests: dict[str, str] = {}
 
-    def prepare() -> None:
+    def prepare(matrix_nonce: str) -> None:
+        # A control matrix's corpora come from a secret drawn per matrix and committed before
+        # any is made (pilot red team 28, H4: from the public seed, the candidate regenerated
+        # its corpus in its sandbox); a public profile's corpora are public (pilot §11).
+        secret = None
+        if profile == CONTROL_PROFILE:
+            from provebench.attest import load_trusted_key
+            from provebench.pilot.matrix._secret import matrix_secret
+
+            secret = matrix_secret(out, matrix_nonce, load_trusted_key())
         for seed in seeds:
-            _, manifests[str(seed)] = corpus_for(out, profile, seed, overrides)
+            _, manifests[str(seed)] = corpus_for(
+                out,
+                profile,
+                seed,
+                overrides,
+                generator_seed=None if secret is None else secret.generator_seed(seed),
+            )
 
     def manifest_of(seed: str) -> str:
         if seed not in manifests:

@@ -1,0 +1,100 @@
+"""`provebench pilot matrix-verify OUT`: a revealed control matrix ran on the committed corpora
+(docs/matrix.md, "Hidden control sets").
+
+From the published opening (`reveal.json`, checked against the commitment signed before any
+job ran, `_secret.py`) every seed's corpus is generated again, and every job's signed record
+must name that corpus's manifest: so the corpora were fixed before the jobs, by a secret no
+candidate held, and are the generator's (pilot §11, §16)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from provebench._errors import ProvebenchError
+from provebench._jsonfile import read_json_file
+from provebench.attest._keys import TrustedKey
+
+
+def verify_matrix(out: Path, trusted: TrustedKey) -> int:
+    """Check the matrix in `out`; returns the number of job records checked. One line
+    (`ProvebenchError`) at the first thing that does not hold."""
+    from provebench._canonical import written_sha256
+    from provebench.attest._envelope import read_verified
+    from provebench.matrix._engine import (
+        JOB_ENVELOPE,
+        JOB_PREDICATE,
+        JOBS_DIR,
+        MANIFEST_FILE,
+    )
+    from provebench.pilot._limits import CONTROL_PROFILE
+    from provebench.pilot.corpus import corpus_config, write_corpus
+    from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
+    from provebench.pilot.matrix._job import CORPUS_IDENTITY
+    from provebench.pilot.matrix._secret import REVEAL_FILE, revealed_secret
+    from provebench.sandbox._private import private_folder
+
+    request = read_json_file(out / MANIFEST_FILE)
+    agents, seeds = request.get("agents"), request.get("seeds")
+    profile, sizes, trials = request.get("profile"), request.get("sizes"), request.get("trials")
+    if request.get("kind") != "pilot" or profile != CONTROL_PROFILE:
+        raise ProvebenchError(
+            "not a control-profile pilot matrix (only its corpora are secret and revealed)",
+            path=out / MANIFEST_FILE,
+            field="profile",
+        )
+    if not (
+        isinstance(agents, list)
+        and isinstance(seeds, list)
+        and all(type(s) is int for s in seeds)
+        and isinstance(sizes, dict)
+        and type(trials) is int
+    ):
+        raise ProvebenchError("not a matrix request", path=out / MANIFEST_FILE, field="seeds")
+    secret = revealed_secret(out, trusted)
+    published = read_json_file(out / REVEAL_FILE).get("generator_seeds")
+    if published != {str(s): secret.generator_seed(s) for s in sorted(seeds)}:
+        raise ProvebenchError(
+            "the published generator seeds are not the ones the opening gives",
+            path=out / REVEAL_FILE,
+            field="generator_seeds",
+        )
+    manifests: dict[int, str] = {}
+    scratch = private_folder("verify")
+    try:
+        for seed in seeds:
+            config = corpus_config(
+                seed=secret.generator_seed(seed),
+                profile=CONTROL_PROFILE,
+                overrides=sizes,
+            )
+            folder = scratch / str(seed)
+            write_corpus(config, folder, private=True)
+            digest = written_sha256(folder / CORPUS_MANIFEST)
+            if digest is None:  # write_corpus records what it wrote; never expected
+                raise ProvebenchError("the corpus generator wrote no manifest", path=folder)
+            manifests[seed] = digest
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    records = sorted((out / JOBS_DIR).glob(f"*/*/*/{JOB_ENVELOPE}"))
+    expected = len(agents) * len(seeds) * trials
+    if len(records) != expected:
+        raise ProvebenchError(
+            f"{len(records)} job record(s), not the {expected} the request makes",
+            path=out / JOBS_DIR,
+        )
+    for envelope in records:
+        facts = read_verified(envelope, trusted, predicate_type=JOB_PREDICATE).predicate
+        identity = facts.get("identity")
+        seed = identity.get("seed") if isinstance(identity, dict) else None
+        named = identity.get(CORPUS_IDENTITY) if isinstance(identity, dict) else None
+        if type(seed) is not int or seed not in manifests or named != manifests[seed]:
+            raise ProvebenchError(
+                "the job ran on a corpus that is not the committed one of its seed",
+                path=envelope,
+                field=f"identity.{CORPUS_IDENTITY}",
+            )
+    return len(records)
+
+
+__all__ = ["verify_matrix"]
