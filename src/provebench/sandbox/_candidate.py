@@ -34,6 +34,7 @@ from provebench.sandbox._containment import (
     lies_inside,
     real_path,
 )
+from provebench.sandbox._corpus_folders import CORPUS_MANIFEST_FILE, holds_corpus_manifest
 from provebench.sandbox._known_secrets import known_secret_marks
 from provebench.sandbox._mounts import host_paths, mounts, unprovable_mount
 from provebench.sandbox._other_names import OtherNames
@@ -333,6 +334,7 @@ def _read_folder(
             f"cannot list the candidate's code: {error.strerror}", path=folder, field=field
         ) from None
     secrets.refuse_private_root(folder, names, field)
+    _refuse_corpus_folder(folder, fd, names, field)
     for name in names:
         path = folder / name
         if skip_caches and name in _CACHES:
@@ -400,6 +402,20 @@ def _read_file(
     kind = "exec" if mode & stat.S_IXUSR else "file"
     entry = f"{kind}:{held.sha256}"
     return ShownEntry(index, relative, entry, data=held.data, mode=mode, root_file=root_file)
+
+
+def _refuse_corpus_folder(folder: Path, fd: int, names: Sequence[str], field: str) -> None:
+    """Refuse a folder of the code that is a corpus folder, any corpus's, told by its manifest
+    (`_corpus_folders`, the rule `never_shown` applies to a named path), before anything in it
+    is read: an older matrix's `corpora/control-5` left in a candidate's folder was shown to the
+    next matrix's sandbox (pilot red team 28, A6). The run's own corpus is hidden where it lies
+    and never walked into."""
+    if CORPUS_MANIFEST_FILE in names and holds_corpus_manifest(None, dir_fd=fd):
+        raise ProvebenchError(
+            f"{folder} in the candidate's code is a corpus folder (it holds a corpus manifest: "
+            "an answer key and a fault schedule), which a sandbox never shows; move it out",
+            field=field,
+        )
 
 
 def _refuse_never_shown(

@@ -40,6 +40,7 @@ from provebench.sandbox._containment import (
     linked_files,
     real_path,
 )
+from provebench.sandbox._corpus_folders import corpus_folder_holding
 from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
 from provebench.sandbox._private import private_root
@@ -197,7 +198,9 @@ def never_shown(path: Path) -> str | None:
     environment). Refused: a pseudo file system's file or folder (`_pseudo_fs`), anything in a
     folder of the host's configuration or state (`HOST_STATE_DIRS`), and anything inside what
     every sandbox hides (`hidden_from_every_candidate`: the key folder, the private root, the
-    shipped answer keys, every seal's opening and control)."""
+    shipped answer keys, every seal's opening and control), and anything in a corpus folder,
+    told by its content (`_corpus_folders`: any corpus, not only the run's own; pilot red team
+    28, A6)."""
     pseudo = pseudo_file_system(path)
     if pseudo is not None:
         return f"{pseudo}, a file system the kernel writes"
@@ -208,6 +211,12 @@ def never_shown(path: Path) -> str | None:
     for secret in hidden_from_every_candidate():
         if lies_inside(real, secret):
             return f"lies inside {secret}, which a candidate may not see"
+    corpus = corpus_folder_holding(real)
+    if corpus is not None:
+        return (
+            f"lies in {corpus}, a corpus folder (it holds a corpus manifest: an answer key and "
+            "a fault schedule)"
+        )
     return None
 
 
