@@ -136,6 +136,10 @@ def _error(ids: list[str]) -> tuple[str, dict[str, Any]]:
                            "file_ids": ids}  # fmt: skip
 
 
+def _error_in_words(detail: str) -> tuple[str, dict[str, Any]]:
+    return "diagnostics", {"channel": "error", "code": "import_failed", "detail": detail}
+
+
 @pytest.mark.parametrize(
     ("items", "gaps"),
     [
@@ -144,6 +148,11 @@ def _error(ids: list[str]) -> tuple[str, dict[str, Any]]:
         ([_append(["a", "b"], error=True), _error(["a", "b"])], []),
         ([_error(["a"]), _append(["a"], error=True)], [("a", "not_refused")]),  # before it failed
         ([_append(["a"], error=True), _error(["a", "b"])], [("b", "not_refused")]),
+        # Red team 29, A10: the ids in the report's words, no `file_ids`.
+        ([_append(["a", "b"], error=False), _error_in_words("A was not imported; b\u200b too")],
+         [("a", "not_refused"), ("b", "not_refused")]),
+        ([_append(["a"], error=True), _error_in_words("a could not be imported")], []),
+        ([_append(["a"], error=True), _error_in_words("import_failed for a-b-c")], []),
     ],
 )  # fmt: skip
 def test_an_error_report_about_files_needs_a_failed_call_that_carried_them(
