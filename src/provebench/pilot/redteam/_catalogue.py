@@ -485,6 +485,16 @@ ATTACKS: tuple[Attack, ...] = (
         "rows-appended",
     ),
     Attack(
+        "imported-files-reported-failed-in-words",
+        "§14",
+        "every imported file reported failed on the error channel, its id only in the words",
+        "ReportsImportedAsFailedInWords",
+        "log_permission",
+        False,
+        ("refusal_report_gap",),
+        "rows-appended",
+    ),
+    Attack(
         "final-status-probe-on-another-permission",
         "§12",
         "the final-status self-check made with a refused Drive move",

@@ -441,6 +441,17 @@ class ReportsImportedAsFailedOnError(CorrectImporter):
             self.ctx.diagnostics.error("import_failed", "could not be imported", file_ids=ids)
 
 
+class ReportsImportedAsFailedInWords(CorrectImporter):
+    """The same false failure reports with each id only in the report's words (red team 29,
+    A10): no `file_ids`, one `error` per imported file saying it could not be imported."""
+
+    name: ClassVar[str] = "reports-imported-as-failed-in-words"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        for row in self.acknowledged:
+            self.ctx.diagnostics.error("import_failed", f"{row['file_id']} could not be imported")
+
+
 class ReportsImportedAsFailed(CorrectImporter):
     """§14 "artificial creation of an error followed by an additional correction" (red team 26,
     H5): imports every admissible file correctly and also reports each one `failed_file`."""
