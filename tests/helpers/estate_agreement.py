@@ -33,12 +33,12 @@ from provebench._errors import ProvebenchError
 from provebench.si.agents import builtin_agents, load_agent, run_agent
 from provebench.si.agents._loader import LoadedDiagnosisAgent
 from provebench.si.agents._run import verdict_line
-from provebench.si.scenario import Scenario, load_scenarios
+from provebench.si.scenario import Scenario
 from provebench.si.scoring._score import score_scenario
 from provebench.si.scoring._verdict import InputHashes
 from provebench.si.sim import Session
 from provebench.si.sim.declared import DeclaredSession
-from tests.helpers.physical_coverage import PROFILE, measure
+from tests.helpers.physical_coverage import PROFILE, measure, published_scenarios
 
 # the scenario and evidence digests are the files', which both runs share: left out
 _NO_FILES = InputHashes(scenario_file_sha256="0" * 64, evidence_file_sha256="0" * 64)
@@ -147,20 +147,19 @@ def agreement(profile: Path = PROFILE) -> Agreement:
     runs = 0
     differences: list[Difference] = []
     refused: list[str] = []
-    for path in sorted(profile.rglob("*.yaml")):
-        for scenario in load_scenarios(path):
-            if scenario.id not in whole:
-                continue
-            try:
-                Session.start(scenario)
-            except ProvebenchError as error:
-                refused.append(f"{scenario.id}: {error}")
-                continue
-            for agent in agents:
-                runs += 1
-                found = compare(scenario, agent)
-                if found is not None:
-                    differences.append(found)
+    for scenario in published_scenarios(profile):
+        if scenario.id not in whole:
+            continue
+        try:
+            Session.start(scenario)
+        except ProvebenchError as error:
+            refused.append(f"{scenario.id}: {error}")
+            continue
+        for agent in agents:
+            runs += 1
+            found = compare(scenario, agent)
+            if found is not None:
+                differences.append(found)
     same_verdict = runs - sum(d.verdict_differs for d in differences)
     return Agreement(
         runs, same_verdict, runs - len(differences), tuple(differences), tuple(refused)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from provebench._errors import ProvebenchError
-from provebench.si.scenario import load_scenarios
+from provebench.si.scenario import Scenario, load_scenarios
 from provebench.si.sim._estate import Estate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,30 +41,38 @@ def _refusal(entry: object, error: ProvebenchError) -> str:
     return f"{kind} {where or '(entry)'}"
 
 
+@cache
+def published_scenarios(profile: Path = PROFILE) -> tuple[Scenario, ...]:
+    """Every scenario of the profile's files, in the order of their sorted paths: read once per
+    process (a scenario is frozen), whichever measure or test reads the profile."""
+    return tuple(
+        scenario for path in sorted(profile.rglob("*.yaml")) for scenario in load_scenarios(path)
+    )
+
+
 def measure(profile: Path = PROFILE) -> Coverage:
     scenarios = entries = accepted = 0
     whole: list[str] = []
     refused: Counter[str] = Counter()
-    for path in sorted(profile.rglob("*.yaml")):
-        for scenario in load_scenarios(path):
-            scenarios += 1
-            state = scenario.preconditions.environment.state or []
-            all_accepted = True
-            for entry in state:
-                entries += 1
-                try:
-                    Estate.from_entries([entry], field="state")
-                except ProvebenchError as error:
-                    all_accepted = False
-                    refused[_refusal(entry, error)] += 1
-                else:
-                    accepted += 1
-            if all_accepted:
-                try:  # entries that are accepted one by one may still clash (declared twice)
-                    Estate.from_entries(state, field="state")
-                except ProvebenchError:
-                    continue
-                whole.append(scenario.id)
+    for scenario in published_scenarios(profile):
+        scenarios += 1
+        state = scenario.preconditions.environment.state or []
+        all_accepted = True
+        for entry in state:
+            entries += 1
+            try:
+                Estate.from_entries([entry], field="state")
+            except ProvebenchError as error:
+                all_accepted = False
+                refused[_refusal(entry, error)] += 1
+            else:
+                accepted += 1
+        if all_accepted:
+            try:  # entries that are accepted one by one may still clash (declared twice)
+                Estate.from_entries(state, field="state")
+            except ProvebenchError:
+                continue
+            whole.append(scenario.id)
     return Coverage(scenarios, entries, accepted, tuple(whole), refused)
 
 

@@ -7,8 +7,6 @@ No clock is in it: the same connections make the same record."""
 from __future__ import annotations
 
 import socket
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpcore
@@ -25,26 +23,6 @@ from provebench.llm._pinned import PinnedBackend
 pytestmark = pytest.mark.timeout(60)
 
 HOST = "model.example"
-
-
-@pytest.fixture
-def listening() -> Iterator[int]:
-    """A TCP port on loopback that accepts every connection."""
-    server = socket.create_server(("127.0.0.1", 0))
-    accepted: list[socket.socket] = []
-
-    def serve() -> None:
-        while True:
-            try:
-                accepted.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=serve, daemon=True).start()
-    yield server.getsockname()[1]
-    server.close()
-    for connection in accepted:
-        connection.close()
 
 
 def _entry(address: str | None, outcome: str, *, port: int, remote: bool,

@@ -16,8 +16,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpcore
@@ -90,28 +88,6 @@ def test_an_embedded_ipv4_address_is_asked_of_the_routing(
     assert _addresses_reach(("8.8.8.8",)) == "local"
     assert _addresses_reach((carried,)) == "local"
     assert _addresses_reach(("::9.9.9.9",)) == "remote"  # the control: carried, not here
-
-
-@pytest.fixture
-def listening() -> Iterator[int]:
-    """A TCP server on this machine's loopback that accepts and holds each connection."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen()
-    accepted: list[socket.socket] = []
-
-    def serve() -> None:
-        while True:
-            try:
-                accepted.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=serve, daemon=True).start()
-    yield server.getsockname()[1]
-    server.close()
-    for connection in accepted:
-        connection.close()
 
 
 def test_a_remote_endpoints_connection_that_ends_here_is_refused(listening: int) -> None:

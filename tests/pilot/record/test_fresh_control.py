@@ -110,12 +110,14 @@ def test_the_noop_importer_does_not_pass_its_fresh_control(tmp_path: Path, red_t
     assert verdict.pilot_pass is False
 
 
-def test_another_candidates_run_is_not_the_sealed_control(tmp_path: Path, red_team: Path) -> None:
-    trusted = load_trusted_key()
-    seal = tmp_path / "seal"
-    seal_candidate(seal, candidate_identity("reference", None), "control")
-    corpus = tmp_path / "control"
-    generate_control(seal, corpus, trusted)
+def test_another_candidates_run_is_not_the_sealed_control(
+    tmp_path: Path, red_team: Path, sealed_reference: SealedRun
+) -> None:
+    # The reference's seal and its control corpus, made once for the test run: another
+    # candidate's run over them is what is judged, not a seal of its own (`seal_candidate` and
+    # `generate_control` are what `sealed_reference` ran, as this test would).
+    folder = copied(sealed_reference, tmp_path)
+    seal, corpus = folder / "seal", folder / "control"
     importer = tmp_path / "code" / "mine.py"
     importer.parent.mkdir()
     importer.write_text(

@@ -151,9 +151,13 @@ def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admiss
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [14, 17, 38])
-def test_every_attack_is_exercised_and_caught_over_a_few_seeds(tmp_path: Path, seed: int) -> None:
-    # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one).
+def test_every_attack_is_exercised_and_caught_on_a_seed_of_the_sweep(tmp_path: Path) -> None:
+    # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one), beside
+    # CI seed 0, which the suite's shared `pilot redteam` runs (tests/conftest.py, ci_red_team).
+    # One seed: CI seeds 14, 17 and 38 each ran the same 46 attacks through the same code, every
+    # one exercised and caught, at about half a minute each. 38 is kept: its corpus gave the most
+    # situation evidence (147 instances, against 139 for 14 and 140 for 17).
+    seed = 38
     report = run_redteam(tmp_path / "out", seed=seed, level="ci", workers=2)
     assert report.not_exercised == [] and report.uncaught == [], seed
     assert report.reference["clean"] and report.passed

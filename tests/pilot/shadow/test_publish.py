@@ -29,6 +29,7 @@ from provebench.pilot.shadow import derive_shadow_corpus
 from tests.helpers.pilot_evaluation import make_small_corpus
 from tests.helpers.pilot_lab import run_cli
 from tests.helpers.pilot_shadow_drive import daily_captures
+from tests.helpers.shared_run import made_once
 
 pytestmark = pytest.mark.slow
 
@@ -55,8 +56,19 @@ def _run(corpus: Path, folder: Path, **evidence: Path) -> Path:
 def published(
     tmp_path_factory: pytest.TempPathFactory, full_red_team: tuple[Path, RedteamReport]
 ) -> Published:
+    """ONE bundle for the test run, made once and shared by the xdist workers
+    (tests/helpers/shared_run.py), not once in each worker that runs a test of this module: its
+    runs include a sealed fresh control at the control profile's size. Read only: a test that
+    changes it works on a copy (`_copy`)."""
     red_team, _ = full_red_team
-    root = tmp_path_factory.mktemp("publish")
+    root = made_once(tmp_path_factory, "published-bundle", lambda made: _publish(made, red_team))
+    lab_corpus = make_small_corpus(root)  # made by `_publish`: only named here
+    return Published(root / "bundle", root / "seal", root / "shadow", root / "lab-run",
+                     root / "shadow-run", lab_corpus)  # fmt: skip
+
+
+def _publish(root: Path, red_team: Path) -> None:
+    """Every run, seal and comparison the bundle publishes, and the bundle, made in `root`."""
     lab_corpus = make_small_corpus(root)
     # Evaluated as publish evaluates it (with the red-team report): a comparison is published
     # only about verdicts the bundle carries (red team round 12b, V2).
@@ -83,7 +95,6 @@ def published(
         seals=[seal],
         comparisons=[root / "comparison.json"],
     )
-    return Published(bundle, seal, root / "shadow", lab_run, shadow_run, lab_corpus)
 
 
 def test_the_bundle_holds_what_pilot_16_publishes(published: Published) -> None:
