@@ -127,3 +127,26 @@ def test_an_autoscaler_s_write_brings_the_count_and_nothing_else() -> None:
     assert _problem(hpa, KEY, WEB_APP, replicas=6) is None
     problem = _problem(hpa, KEY, WEB_APP, replicas=6, wedged=False)
     assert problem is not None and "changes wedged of deployment/frontend/web-app" in problem
+
+
+def test_a_pod_s_delete_derives_its_deployment_s_generation_and_not_its_image() -> None:
+    pod_key = "pod/frontend/web-app-1"
+    pod = {
+        "kind": "pod",
+        "name": "web-app-1",
+        "namespace": "frontend",
+        "owner": "deployment/web-app",
+    }
+    before = {KEY: WEB_APP, pod_key: pod}
+
+    def problem(**changed: Any) -> str | None:
+        return unexplained_changes(
+            [_write("delete", "pod", "web-app-1")],
+            FullStateSnapshot(label="baseline", state=before),
+            FullStateSnapshot(label="final", state={KEY: {**WEB_APP, **changed}}),
+            changes_during_run=False,
+        )
+
+    assert problem(generation=1) is None
+    found = problem(generation=1, image="registry.local/web-app:EVIL")
+    assert found is not None and "changes image of deployment/frontend/web-app" in found

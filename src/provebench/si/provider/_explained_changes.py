@@ -55,10 +55,16 @@ _WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
 # A container's fields, which the physical estate's snapshot holds in its `containers` list and
 # a write names in the estate's spelling (`image`, `env`: `_operations.field_path`).
 _CONTAINER_FIELDS: Final = frozenset({"image", "env", "ports", "containers"})
-# What a controller derives on the other members of a written object's family: a pod's word and
-# image follow its deployment's, a deployment records a new generation when its pod is deleted,
-# a claim and its volume record their binding's state.
-_FAMILY_DERIVES: Final = frozenset({"status", "conditions", "generation", "image", "volume"})
+# What a controller derives on an object, by its kind, after a write of another member of its
+# family (si.sim.declared._estate): a pod's word and image follow its deployment's
+# (`respawn_pods`), a deployment records a new generation when its pod is deleted (`_bump`),
+# a claim and its volume record their binding's state (`release_volume`, `lose_claim`).
+_FAMILY_DERIVES: Final[Mapping[str, frozenset[str]]] = {
+    "pod": frozenset({"status", "image"}),
+    "deployment": frozenset({"generation", "status", "conditions"}),
+    "pvc": frozenset({"status", "volume"}),
+    "pv": frozenset({"status", "claim"}),
+}
 
 Path = tuple[str, ...]
 
@@ -116,7 +122,8 @@ def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSn
     ):
         return True  # an HPA's write brings its target's count within its bounds
     members = _family(key, *states) - {key}
-    if path[0] in _FAMILY_DERIVES and any(_direct(write, member) for member in members):
+    derived = _FAMILY_DERIVES.get(kind, frozenset())
+    if path[0] in derived and any(_direct(write, member) for member in members):
         return True
     return _direct(write, key) and operation.kind == "namespace" and operation.verb in _WHOLE
 
