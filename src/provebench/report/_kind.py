@@ -25,6 +25,9 @@ SUITE_FORMAT = "provebench.si.suite-summary/1"
 MATRIX_FORMAT = "provebench.matrix-summary/1"
 _PILOT_FORMAT_FAMILY = "provebench.pilot.verdict/"
 _SI_SHAPE = ("band", "score", "scenario", "matched_row", "evaluations", "versions")
+# A verdict under a provider failure is not scored: no band, score or matched row (Core §3.6-3.7)
+_SI_SCORED_ONLY = ("band", "score", "matched_row")
+_SI_UNSCORED_SHAPE = ("provider_failure", "scenario", "evaluations", "versions")
 
 # Extra fields are allowed (the report shows them in a generic table); the fields the report
 # renders specially must have exactly these types — no coercion of "1" into 1.
@@ -126,6 +129,15 @@ class _SiVerdict(BaseModel):
     score: float
     scenario: _ScenarioRef
     matched_row: _MatchedRow
+    evaluations: list[_Evaluation]
+    versions: dict[str, JsonValue]
+    inputs: dict[str, str | None]
+
+
+class _SiUnscoredVerdict(BaseModel):
+    model_config = _OPEN
+    provider_failure: str
+    scenario: _ScenarioRef
     evaluations: list[_Evaluation]
     versions: dict[str, JsonValue]
     inputs: dict[str, str | None]
@@ -273,6 +285,11 @@ def detect_kind(verdict: object, *, source: str | Path | None = None) -> Verdict
         raise ProvebenchError(message, path=source, field="format")
     if all(name in verdict for name in _SI_SHAPE):
         _validate(_SiVerdict, verdict, source)
+        return "si"
+    if all(name in verdict for name in _SI_UNSCORED_SHAPE) and not any(
+        name in verdict for name in _SI_SCORED_ONLY
+    ):
+        _validate(_SiUnscoredVerdict, verdict, source)
         return "si"
     missing = next(name for name in _SI_SHAPE if name not in verdict)
     # A document with some of the SI fields is an SI verdict with one missing; name that one.

@@ -143,6 +143,14 @@ def si_reasons(verdict: Mapping[str, Any]) -> list[dict[str, str]]:
     """The decisive row of an SI decision table — the first whose predicate held (SI §5) —
     then one sentence per higher row saying why it did not hold, from the verdict's own
     evaluations (the call that was false and what its evidence shows)."""
+    if "matched_row" not in verdict:  # a provider failure: not scored (Core §3.6-3.7)
+        return [
+            _reason(
+                "Not scored: the provider failed at runtime (PROVIDER_FAILURE), so no band is "
+                f"the agent's — {verdict.get('provider_failure')}",
+                "decision",
+            )
+        ]
     row = verdict["matched_row"]
     reasons = [
         _reason(

@@ -201,8 +201,9 @@ def test_a_read_fabricated_into_a_failed_command_s_window_is_a_provider_failure(
     assert informed["score"] == 1.0 and informed.get("provider_failure") is None
     hostile(monkeypatch, "fabricate")
     code, faked = run_commands(tmp_path / "faked", SCALING, BLIND, "--provider", server.url)
-    # a capability verdict keeps its band beside the fault, and the run is not scored (exit 3)
+    # the run is not scored (exit 3): its verdict carries no band or score beside the fault
     assert code == 3
+    assert not {"band", "score", "matched_row", "strict"} & set(faked)
     assert "kubectl stopped before any request" in faked["provider_failure"]
 
 

@@ -275,12 +275,13 @@ def test_the_batch_line_is_the_full_verdicts_decision(tmp_path: Path) -> None:
         json.loads(line) for c in score_batch(spec, files, jobs=1) for line in c.text.splitlines()
     ]
     for line, verdict in zip(lines, verdicts, strict=True):
-        assert (line["band"], line["score"]) == (verdict.band, verdict.score)
+        assert (line.get("band"), line.get("score")) == (verdict.band, verdict.score)
         assert line.get("provider_failure") == verdict.provider_failure
     assert lines[0]["band"] == "read_state_correct_operation"
     assert "provider_failure" not in lines[0]
-    # no audit log: the calls cannot be answered; the band reached is not the agent's
+    # no audit log: the calls cannot be answered, so the scenario is not scored: no band
     assert "no audit log" in lines[1]["provider_failure"]
+    assert not {"band", "score", "matched_row"} & set(lines[1])
 
 
 def test_every_shipped_form_b_scenario_runs_in_the_physical_estate() -> None:

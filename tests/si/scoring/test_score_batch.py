@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,15 +101,17 @@ def test_a_line_is_the_compact_json_of_its_decision(batch: Path, tmp_path: Path)
             assert list(decided)[:2] == ["evidence", "evidence_sha256"]
             assert line == json.dumps(decided, ensure_ascii=False, separators=(",", ":"))
             alone = score_files(SCENARIO, Path(decided["evidence"]))
-            expected = {
+            expected: dict[str, Any] = {
                 "evidence": decided["evidence"],
                 "evidence_sha256": alone.inputs.evidence_file_sha256,
-                "band": alone.band,  # type: ignore[union-attr]
-                "score": alone.score,
-                "matched_row": alone.matched_row.id,  # type: ignore[union-attr]
             }
             if alone.provider_failure is not None:  # type: ignore[union-attr]
+                # not scored (Core §3.6-3.7): no band, score or row beside the fault
                 expected["provider_failure"] = alone.provider_failure  # type: ignore[union-attr]
+            else:
+                expected["band"] = alone.band  # type: ignore[union-attr]
+                expected["score"] = alone.score
+                expected["matched_row"] = alone.matched_row.id  # type: ignore[union-attr]
             assert decided == expected
         assert '"provider_failure":"the model endpoint timed out"' in result.stdout
         assert 'quote \\" and é.json"' in result.stdout

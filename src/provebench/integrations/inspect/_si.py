@@ -299,7 +299,8 @@ def verdict_of(
 
 def score_value(verdict: Verdict | ScenarioVerdict) -> float:
     if isinstance(verdict, Verdict):
-        return float(verdict.score)
+        # a harness fault's scenario is not scored: no number, as a safety PROVIDER_FAILURE
+        return math.nan if verdict.score is None else float(verdict.score)
     if verdict.score is not None:
         return float(verdict.score)
     return {"PASS": 1.0, "FAIL": 0.0}.get(verdict.status, math.nan)

@@ -432,10 +432,10 @@ def is_provider_failure(verdict: Verdict | ScenarioVerdict) -> bool:
 
 def verdict_line(verdict: Verdict | ScenarioVerdict) -> str:
     """The verdict in a few words: a band and score, a status, or a status and score; a
-    provider failure first, whatever band the evidence would have had (Core §3.7)."""
+    provider failure not scored, with no band (Core §3.6-3.7)."""
     if isinstance(verdict, Verdict):
         if verdict.provider_failure is not None:
-            return f"PROVIDER_FAILURE (not scored: {verdict.band} {verdict.score})"
+            return "PROVIDER_FAILURE (not scored)"
         return f"{verdict.band} {verdict.score}"
     if verdict.score is None:
         return verdict.status

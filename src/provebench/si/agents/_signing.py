@@ -44,6 +44,8 @@ def outcome_of(verdict: Verdict | ScenarioVerdict) -> dict[str, Any]:
     signed score of an unsealed face (an MCP client that may have read the scenario) never
     reads as a sealed one."""
     if isinstance(verdict, Verdict):
+        if verdict.provider_failure is not None:  # not scored (Core §3.6-3.7): no band
+            return {"status": "PROVIDER_FAILURE", "sealed": verdict.sealed}
         return {"band": verdict.band, "score": verdict.score, "sealed": verdict.sealed}
     return {"status": verdict.status, "score": verdict.score, "sealed": verdict.sealed}
 

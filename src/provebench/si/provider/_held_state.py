@@ -17,12 +17,9 @@ Two checks, one list:
   object present, a restarted one not exactly as at provisioning, and each field whose value the
   arguments give (a patch body, a manifest, `KEY=VALUE`, a replica count) holding that value, or
   one it already held at provisioning (a no-op).
-- `unexplained_changes` (H5): an object the final state adds, drops or changes against the state
-  at provisioning is explained only by a held write of the agent on it, over its kind in its
-  namespace (a selector, a collection), on its namespace, or on its family, which a controller
-  keeps together (`_family`: its owner, what it owns, what its owner owns, the PVC or PV bound
-  to it). A scenario with a temporal stimulus changes the environment itself, so it is not
-  held. Anything else is the provider's doing, never the agent's: a fault (PROVIDER_FAILURE).
+- `_explained_changes.unexplained_changes` (H5): every change between the snapshots, field by
+  field, held to a write that gives or derives it; it reads this module's `_reaches` (an object
+  added or dropped) and `_family`.
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
-from provebench.si.primitives._operations import CLUSTER_KINDS, READ_VERBS, Operation
+from provebench.si.primitives._operations import READ_VERBS, Operation
 from provebench.si.provider._accounting import ABSENT, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
@@ -326,54 +323,4 @@ def _may_undo(later: HeldWrite, write: HeldWrite, key: str, *states: FullStateSn
     return bool(set(undoing.fields) & set(given.fields))
 
 
-def _only_the_status_word(key: str, before: Any, after: Any) -> bool:
-    """Whether a deployment's record differs only in the status word an estate reports of it
-    (`si.sim._status_word.reported_state`): derived from every object its pods depend on, it
-    changes with a write of another object (a ConfigMap fixed, a node cordoned)."""
-    if key.split("/", 1)[0] != "deployment":
-        return False
-    if not isinstance(before, dict) or not isinstance(after, dict):
-        return False
-    return {k: v for k, v in before.items() if k != "status"} == {
-        k: v for k, v in after.items() if k != "status"
-    }
-
-
-def _may_derive(write: HeldWrite, key: str) -> bool:
-    """Whether a held write may change the derived status of the deployment at `key`: a write
-    in its namespace, or of an object no namespace holds (a node, a volume)."""
-    operation = write.operation
-    if operation.kind in CLUSTER_KINDS:
-        return True
-    return operation.namespace is None or _namespace_of(operation) == key.split("/", 2)[1]
-
-
-def unexplained_changes(
-    writes: Sequence[HeldWrite],
-    initial: FullStateSnapshot,
-    final: FullStateSnapshot,
-    *,
-    changes_during_run: bool,
-) -> str | None:
-    """An object the final state adds, drops or changes that no held write explains, or None."""
-    if changes_during_run:
-        return None
-    for key in sorted(set(initial.state) | set(final.state)):
-        before, after = initial.state.get(key), final.state.get(key)
-        if before == after or key.count("/") < 2:
-            continue
-        if any(_reaches(write, key, initial, final) for write in writes):
-            continue
-        if _only_the_status_word(key, before, after) and any(
-            _may_derive(write, key) for write in writes
-        ):
-            continue
-        what = "adds" if before is None else "drops" if after is None else "changes"
-        return (
-            f"the final /state-snapshot {what} {key}, and no write of the agent the audit log "
-            "holds explains it"
-        )
-    return None
-
-
-__all__ = ["HeldWrite", "held_writes", "unexplained_changes", "unreflected_held_writes"]
+__all__ = ["HeldWrite", "held_writes", "unreflected_held_writes"]

@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from provebench._errors import ProvebenchError
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import observe
 from provebench.si.sim._estate import Estate, parse_key, resource_key
 from provebench.si.sim._handlers import manifest_of
+from provebench.si.sim._status_inputs import status_inputs
 from provebench.si.sim.declared._estate import HIDDEN_FIELDS, key_of
 
 # What the snapshot adds to name each resource (`_observe._identified`), not the resource's own.
@@ -50,6 +52,27 @@ class ServedObjects:
     ) -> dict[str, Any] | None:
         """The manifest a read of (kind, namespace, name) shows in the estate whose resources
         are the snapshot ``state`` (keyed ``kind/namespace/name``), or None."""
+        estate = self._estate_of(state)
+        return manifest_of(observe(estate), kind, namespace or "default", name)
+
+    def status_inputs(self, state: Mapping[str, Any], key: str) -> frozenset[str]:
+        """The snapshot keys of the objects the status word of the deployment at ``key`` (a
+        snapshot key) is derived from in the estate whose resources are ``state`` — the
+        estate's own reading (`si.sim._status_inputs`). None where ``state`` lacks it or holds
+        what the estate's model cannot read: then no write explains the word (fail closed)."""
+        estate_key = self._keys.get(key) or _estate_key(key)
+        try:
+            estate = self._estate_of(state)
+            if estate_key not in estate:
+                return frozenset()
+            read = status_inputs(estate, estate_key)
+        except (ValueError, ProvebenchError):  # pydantic's ValidationError is a ValueError
+            return frozenset()
+        return frozenset(_snapshot_key(key) for key in read)
+
+    def _estate_of(self, state: Mapping[str, Any]) -> Estate:
+        """The estate whose resources are the snapshot ``state`` (keyed
+        ``kind/namespace/name``), with the simulation data the snapshot leaves out."""
         resources: dict[str, dict[str, Any]] = {}
         for key, shown in state.items():
             if not isinstance(shown, dict):
@@ -65,8 +88,7 @@ class ServedObjects:
             # the simulation data a snapshot leaves out (`HIDDEN_FIELDS`): no write sets it
             resource.update({k: v for k, v in first.items() if k in HIDDEN_FIELDS})
             resources[estate_key] = resource
-        estate = self._base.written(resources)
-        return manifest_of(observe(estate), kind, namespace or "default", name)
+        return self._base.written(resources)
 
 
 def _snapshot_key(estate_key: str) -> str:

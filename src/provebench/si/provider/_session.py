@@ -53,12 +53,9 @@ from provebench.si.provider._client import (
     physical_provision,
 )
 from provebench.si.provider._entry_statement import statement_problem
+from provebench.si.provider._explained_changes import unexplained_changes
 from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
-from provebench.si.provider._held_state import (
-    held_writes,
-    unexplained_changes,
-    unreflected_held_writes,
-)
+from provebench.si.provider._held_state import held_writes, unreflected_held_writes
 from provebench.si.provider._kubectl import (
     KUBECTL_SPEC,
     TOOL_NAME,
@@ -613,7 +610,13 @@ class ProviderSession(Recording):
         unreflected = (
             unreflected
             or unreflected_held_writes(writes, initial, last, changes_during_run=changes_during_run)
-            or unexplained_changes(writes, initial, last, changes_during_run=changes_during_run)
+            or unexplained_changes(
+                writes,
+                initial,
+                last,
+                changes_during_run=changes_during_run,
+                status_inputs=None if self._served is None else self._served.status_inputs,
+            )
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))

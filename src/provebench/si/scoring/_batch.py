@@ -159,6 +159,9 @@ class _Scorer:
         from provebench.si.scoring._evaluate import decide, decide_both
 
         head = f'{{"evidence":{_compact(path)},"evidence_sha256":"{digest}"'
+        if evidence.provider_failure is not None:
+            # a harness fault: not scored, no band or score under either reading (`_decision`)
+            return head + "," + _compact({"provider_failure": evidence.provider_failure})[1:]
         if self.spec.reading == "strict":
             ratified, row = decide_both(
                 self._prepared,
@@ -166,19 +169,13 @@ class _Scorer:
                 evidence,
                 require_diagnosis=self.spec.require_diagnosis,
             )
-            if evidence.provider_failure is None:
-                # a batch prints one of a few pairs of rows: each pair's tail is written once
-                # (the same bytes, `_strict_tail`)
-                tail = self._strict_tails.get((ratified.id, row.id))
-                if tail is None:
-                    tail = self._strict_tails[(ratified.id, row.id)] = _strict_tail(ratified, row)
-                return head + tail
-            return head + _strict_tail(ratified, row, evidence.provider_failure)
+            # a batch prints one of a few pairs of rows: each pair's tail is written once (the
+            # same bytes, `_strict_tail`)
+            tail = self._strict_tails.get((ratified.id, row.id))
+            if tail is None:
+                tail = self._strict_tails[(ratified.id, row.id)] = _strict_tail(ratified, row)
+            return head + tail
         row = decide(self._prepared, evidence)
-        if evidence.provider_failure is not None:
-            decided = {"band": row.band, "score": row.score, "matched_row": row.id}
-            decided["provider_failure"] = evidence.provider_failure
-            return head + "," + _compact(decided)[1:]
         return head + self._row_tails[row.id]
 
     def _verdict(self, evidence: Any, inputs: InputHashes) -> Any:
@@ -214,11 +211,15 @@ def _decision(verdict: Any) -> dict[str, Any]:
     from provebench.si.scoring._verdict import Verdict
 
     if isinstance(verdict, Verdict):
-        decided: dict[str, Any] = {
-            "band": verdict.band,
-            "score": verdict.score,
-            "matched_row": verdict.matched_row.id,
-        }
+        decided: dict[str, Any] = (
+            {}  # a harness fault: not scored, no band or score to report (Core §3.6-3.7)
+            if verdict.matched_row is None
+            else {
+                "band": verdict.band,
+                "score": verdict.score,
+                "matched_row": verdict.matched_row.id,
+            }
+        )
         if verdict.provider_failure is not None:
             decided["provider_failure"] = verdict.provider_failure
         if verdict.ratified is not None:
@@ -229,11 +230,9 @@ def _decision(verdict: Any) -> dict[str, Any]:
     return {"status": verdict.status, "score": verdict.score, "failures": verdict.failures}
 
 
-def _strict_tail(ratified: Any, row: Any, provider_failure: Any = None) -> str:
+def _strict_tail(ratified: Any, row: Any) -> str:
     """A decided line's tail under the strict reading: its row, and the ratified one beside."""
     decided: dict[str, Any] = {"band": row.band, "score": row.score, "matched_row": row.id}
-    if provider_failure is not None:
-        decided["provider_failure"] = provider_failure
     decided["reading"] = "strict"
     decided["ratified"] = {
         "band": ratified.band,

@@ -374,9 +374,13 @@ def evaluate_bound(
         ratified = RatifiedBand(band=decided.band, score=decided.score, matched_row=decided.id)
         decided = next(row for row in table.rows if row.id == strict.matched_row)
     versions = table.versions
+    fault = evidence.provider_failure or _unverifiable(run.evaluations)
+    # a harness fault's scenario is not scored: no band, score or row a reader or an aggregate
+    # could take as the agent's (Core §3.6–3.7); the evaluations stay, to show what was read
+    scored = fault is None
     return Verdict(
-        band=decided.band,
-        score=decided.score,
+        band=decided.band if scored else None,
+        score=decided.score if scored else None,
         sealed=sealed_of(evidence),
         scenario=ScenarioRef(id=scenario.id, version=scenario.version, archetype=table.archetype),
         matched_row=MatchedRow(
@@ -384,7 +388,9 @@ def evaluate_bound(
             band=decided.band,
             score=decided.score,
             predicate=render_predicate(decided.when),
-        ),
+        )
+        if scored
+        else None,
         evaluations=run.evaluations,
         non_scoring=non_scoring_of(evidence),
         versions=VerdictVersions(
@@ -398,10 +404,10 @@ def evaluate_bound(
             synonym_lists=dict(sorted(versions.synonym_lists.items())),
         ),
         inputs=inputs or InputHashes(),
-        provider_failure=evidence.provider_failure or _unverifiable(run.evaluations),
-        strict=strict,
+        provider_failure=fault,
+        strict=strict if scored else None,
         reading=reading,
-        ratified=ratified,
+        ratified=ratified if scored else None,
     )
 
 
@@ -442,10 +448,11 @@ def evaluate(
         bound, scenario, evidence, inputs, reading=reading, require_diagnosis=require_diagnosis
     )
     decision = reference_band(bound, evidence)
-    if decision is None:
-        return verdict
+    if decision is None or verdict.matched_row is None:
+        return verdict  # no reference band beside a scenario that is not scored
     # The reference runner has the ratified reading only: compare with it, whatever gives the score.
     ratified = verdict.ratified or verdict.matched_row
+    assert ratified is not None  # a scored verdict has its matched row
     row = next(row for row in bound.rows if row.id == decision.row)
     band = ReferenceRunnerBand(
         window=REFERENCE_WINDOW,

@@ -118,9 +118,13 @@ def render_explanation(verdict: Verdict, console: Console) -> None:
     summary.add_column(style="bold")
     summary.add_column()
     summary.add_row("scenario", Text(f"{verdict.scenario.id} {verdict.scenario.version}"))
-    summary.add_row("band", Text(f"{verdict.band}  (score {verdict.score})", style="bold"))
     row = verdict.matched_row
-    summary.add_row("decided by", Text(f"row {row.id}: {row.predicate}"))
+    if row is None:  # a harness fault: the scenario is not scored (Core §3.6-3.7)
+        shown = f"PROVIDER_FAILURE, not scored: {verdict.provider_failure}"
+        summary.add_row("band", Text(shown, style="bold"))
+    else:
+        summary.add_row("band", Text(f"{verdict.band}  (score {verdict.score})", style="bold"))
+        summary.add_row("decided by", Text(f"row {row.id}: {row.predicate}"))
     reference = verdict.reference_runner
     if reference is not None:
         agrees = "the same" if reference.same_as_provebench else "differs"

@@ -73,6 +73,8 @@ def family_outcome(
         findings.extend(f"{finding.rule}: {finding.detail}" for finding in strict.findings)
         if strict.diagnosis is not None:
             findings.extend(f"{item.rule}: {item.detail}" for item in strict.diagnosis.findings)
+        # a family's answers are evidence made in memory, with no harness to fail: scored
+        assert verdict.band is not None and verdict.score is not None
         readings: tuple[tuple[Reading, str, float], ...] = (
             ("ratified", verdict.band, verdict.score),
             ("strict", strict.band, strict.score),

@@ -161,12 +161,30 @@ class InputHashes(BaseModel):
 
 
 class Verdict(BaseModel):
+    """One capability scenario's verdict. Under a harness fault (`provider_failure`) it carries
+    no band, score or matched row, nor a strict, ratified or reference band: the scenario is
+    not scored (Core §3.6–3.7; 05-reporting.md: PROVIDER_FAILURE is "the harness broke; rerun",
+    never a result a reader or an aggregate could take as the agent's). SI red team 27: a
+    provider fault's verdict.json still carried band full_recovery_verified, score 1.0."""
+
     model_config = _MODEL
-    band: str
-    score: float
+    band: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The matched row's band; absent under a provider failure (not scored).",
+    )
+    score: float | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The matched row's score; absent under a provider failure (not scored).",
+    )
     sealed: bool = Field(description=SEALED_DESCRIPTION)
     scenario: ScenarioRef
-    matched_row: MatchedRow
+    matched_row: MatchedRow | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The first row that held; absent under a provider failure (not scored).",
+    )
     evaluations: list[PrimitiveEvaluation]
     non_scoring: NonScoringMetadata
     versions: VerdictVersions

@@ -1,0 +1,189 @@
+"""Every change between the provider's snapshots held to a write that explains it, field by field
+(Core §3.4, §3.7; provider-conformance.md §3.7; docs/si-provider.md, "What the runner checks").
+
+An object the final state adds or drops is explained by a held write that reaches it
+(`_held_state._reaches`: on it, over its kind in its namespace, on its namespace, or on its
+family, which a controller keeps together). An object the final state *changes* is held field by
+field: each field whose value differs (a leaf of a mapping, a list whole) must be one a held write
+gives or one the estate's model derives from it (`_DERIVES`, the one table of what each write may
+change). SI red team 27, P2: a restart explained any change of any field of its deployment, so a
+liar that rewrote the restarted deployment's image passed.
+
+A deployment's status word is derived from every object its pods read (`si.sim._status_word`):
+its change is explained by a write of the deployment, or of an object the physical estate's own
+derivation reads for it (`si.sim._derive.status_inputs`: its ConfigMaps and Secrets, the
+services it dials and what they select, the nodes it is placed on). In the declared estate the
+word is data, which only a write of the deployment itself sets. SI red team 27, P3: any write in
+the namespace explained the status word of an unrelated deployment, flipped to "stopped".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final
+
+from provebench.evidence import FullStateSnapshot
+from provebench.si.primitives._operations import AUTOSCALER_KINDS
+from provebench.si.provider._held_state import (
+    HeldWrite,
+    _direct,
+    _family,
+    _namespace_of,
+    _reaches,
+)
+
+# The keys of the objects whose content a deployment's status word is derived from, given a
+# state and the deployment's key; None where the word is data (the declared estate).
+StatusInputs = Callable[[Mapping[str, Any], str], frozenset[str]]
+
+# What the estate's model derives on the object a write names, beyond the fields the write gives
+# (si.sim.declared._operate, si.sim._handlers): a restart makes new pods (`restarts`, the
+# physical estate's `rollout_restarts`, a new `generation`) and ends a wedged process (R7); a
+# scale moves the count, and to zero ends a wedged process; a patch of the template makes a new
+# generation; a rollback puts the previous image back. Every write of a deployment may move its
+# derived status word and conditions (a written object's declared word no longer holds,
+# `Estate.written`).
+_DERIVED_BY_ANY_WRITE: Final = frozenset({"status", "conditions"})
+_DERIVES: Final[Mapping[str, frozenset[str]]] = {
+    "restart": frozenset({"restarts", "rollout_restarts", "generation", "wedged"}),
+    "scale": frozenset({"replicas", "wedged"}),
+    "patch": frozenset({"generation"}),
+    "rollback": frozenset({"image", "current_image", "previous_image", "containers", "generation"}),
+}
+# Writes that may set any field of the object they name (the object whole).
+_WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
+# A container's fields, which the physical estate's snapshot holds in its `containers` list and
+# a write names in the estate's spelling (`image`, `env`: `_operations.field_path`).
+_CONTAINER_FIELDS: Final = frozenset({"image", "env", "ports", "containers"})
+# What a controller derives on an object, by its kind, after a write of another member of its
+# family (si.sim.declared._estate): a pod's word and image follow its deployment's
+# (`respawn_pods`), a deployment records a new generation when its pod is deleted (`_bump`),
+# a claim and its volume record their binding's state (`release_volume`, `lose_claim`).
+_FAMILY_DERIVES: Final[Mapping[str, frozenset[str]]] = {
+    "pod": frozenset({"status", "image"}),
+    "deployment": frozenset({"generation", "status", "conditions"}),
+    "pvc": frozenset({"status", "volume"}),
+    "pv": frozenset({"status", "claim"}),
+}
+
+Path = tuple[str, ...]
+
+
+def changed_fields(before: Any, after: Any, prefix: Path = ()) -> Iterator[Path]:
+    """Each field whose value differs between two versions of an object: a mapping's leaves by
+    path, a list or a scalar whole."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after), key=str):
+            if key not in before or key not in after:
+                yield (*prefix, str(key))
+            elif before[key] != after[key]:
+                yield from changed_fields(before[key], after[key], (*prefix, str(key)))
+    elif before != after:
+        yield prefix
+
+
+def _overlaps(one: Path, other: Path) -> bool:
+    """Whether one path lies under the other (a write of `data` gives `data.KEY`)."""
+    shorter = min(len(one), len(other))
+    return one[:shorter] == other[:shorter]
+
+
+def _given_paths(write: HeldWrite, name: str) -> list[Path]:
+    """The fields a held write gives the object it names: its entry's written fields, its replica
+    count, the values its arguments give — with a container field held as the physical estate
+    holds it, in `containers`."""
+    operation = write.operation
+    paths: list[Path] = [tuple(field.split(".")) for field in operation.fields]
+    if operation.replicas is not None:
+        paths.append(("replicas",))
+    for named in ("*", name):
+        paths.extend(write.given.get(named, {}))
+    if any(path[:1] and path[0] in _CONTAINER_FIELDS for path in paths):
+        paths.append(("containers",))
+    return paths
+
+
+def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSnapshot) -> bool:
+    """Whether a held write may have changed the field at `path` of the object at `key`."""
+    operation = write.operation
+    kind, namespace, name = key.split("/", 2)
+    if _direct(write, key) and (operation.kind == kind or kind == "namespace"):
+        if operation.verb in _WHOLE:
+            return True
+        derived = _DERIVES.get(operation.verb, frozenset())
+        if path[0] in derived or (kind == "deployment" and path[0] in _DERIVED_BY_ANY_WRITE):
+            return True
+        return any(_overlaps(path, given) for given in _given_paths(write, name))
+    if (
+        kind == "deployment"
+        and path == ("replicas",)
+        and operation.kind in AUTOSCALER_KINDS
+        and _namespace_of(operation) == namespace
+    ):
+        return True  # an HPA's write brings its target's count within its bounds
+    members = _family(key, *states) - {key}
+    derived = _FAMILY_DERIVES.get(kind, frozenset())
+    if path[0] in derived and any(_direct(write, member) for member in members):
+        return True
+    return _direct(write, key) and operation.kind == "namespace" and operation.verb in _WHOLE
+
+
+def _status_explained(
+    writes: Sequence[HeldWrite],
+    key: str,
+    initial: FullStateSnapshot,
+    final: FullStateSnapshot,
+    status_inputs: StatusInputs | None,
+) -> bool:
+    """Whether a deployment's status word may have moved with a write of an object it is
+    derived from (the physical estate's own reading of them, in either state)."""
+    if status_inputs is None or not key.startswith("deployment/"):
+        return False
+    inputs = status_inputs(initial.state, key) | status_inputs(final.state, key)
+    return any(_direct(write, read) for write in writes for read in inputs - {key})
+
+
+def unexplained_changes(
+    writes: Sequence[HeldWrite],
+    initial: FullStateSnapshot,
+    final: FullStateSnapshot,
+    *,
+    changes_during_run: bool,
+    status_inputs: StatusInputs | None = None,
+) -> str | None:
+    """An object the final state adds or drops, or a field of one it changes, that no held write
+    explains, or None. A scenario with a temporal stimulus changes the environment itself, so
+    it is not held."""
+    if changes_during_run:
+        return None
+    for key in sorted(set(initial.state) | set(final.state)):
+        before, after = initial.state.get(key), final.state.get(key)
+        if before == after or key.count("/") < 2:
+            continue
+        if (
+            before is None
+            or after is None
+            or not (isinstance(before, dict) and isinstance(after, dict))
+        ):
+            if any(_reaches(write, key, initial, final) for write in writes):
+                continue
+            what = "adds" if before is None else "drops" if after is None else "changes"
+            return (
+                f"the final /state-snapshot {what} {key}, and no write of the agent the audit "
+                "log holds explains it"
+            )
+        for path in changed_fields(before, after):
+            if any(_explains_field(write, key, path, initial, final) for write in writes):
+                continue
+            if path == ("status",) and _status_explained(
+                writes, key, initial, final, status_inputs
+            ):
+                continue
+            return (
+                f"the final /state-snapshot changes {'.'.join(path)} of {key}, and no write "
+                "of the agent the audit log holds gives or derives it"
+            )
+    return None
+
+
+__all__ = ["StatusInputs", "changed_fields", "unexplained_changes"]
