@@ -66,13 +66,17 @@ def by_conversation(exchanges: list[dict[str, Any]]) -> list[list[dict[str, Any]
 
 
 def transcript_notes(run: Path) -> list[dict[str, Any]]:
-    """The model transcript notes of a pilot run folder, one per cycle."""
-    text = (run / "diagnostics.jsonl").read_text(encoding="utf-8")
-    return [
-        json.loads(json.loads(line)["message"])
-        for line in text.splitlines()
-        if "provebench.llm.transcript/1" in line
-    ]
+    """The model loop's transcripts of a pilot run folder, one per cycle: the laboratory's
+    `model_transcript` records of the log, never a note of the importer's diagnostics channel
+    (issue 40: a note's format tag was an exemption any importer could claim)."""
+    diagnostics = (run / "diagnostics.jsonl").read_text(encoding="utf-8")
+    assert "provebench.llm.transcript/1" not in diagnostics
+    notes = []
+    for line in (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry.get("kind") == "model_transcript":
+            notes.append(json.loads(entry["payload"]["transcript"]))
+    return notes
 
 
 def fixtures(command: str) -> list[Path]:

@@ -21,6 +21,7 @@ from tests.helpers.pilot_evaluation import evaluate, make_small_corpus
 from tests.helpers.pilot_evaluation import run_agent as run_pilot_agent
 from tests.helpers.pilot_tools import ToolContext
 from tests.helpers.si_lab import write_fixture
+from tests.llm.replay import transcript_notes
 
 pytestmark = pytest.mark.slow
 
@@ -141,7 +142,7 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
     assert (run / "register.csv").read_bytes() == (direct / "register.csv").read_bytes()
     system = model.requests[0]["messages"][0]["content"]
     assert (corpus / "agent_contract.md").read_text(encoding="utf-8") in system
-    notes = _transcript_notes(run)
+    notes = transcript_notes(run)
     assert len(notes) == 4
     assert notes[0]["model"] == "fake" and notes[0]["ending"] == "end_tool"
     assert notes[0]["turns"][-1]["tool_calls"][0]["function"]["name"] == "finish_cycle"
@@ -157,19 +158,6 @@ def test_pilot_run_with_a_model_passes_the_laboratory_gate(
         assert 1 <= len(note["connections"]) <= note["completions"]
         assert all(entry == connected for entry in note["connections"])
         assert note["connections_omitted"] == 0
-
-
-def _transcript_notes(run: Path) -> list[dict[str, Any]]:
-    """The loop's transcripts: the laboratory's `model_transcript` records of the log, never a
-    note of the importer's diagnostics channel (issue 40)."""
-    diagnostics = (run / "diagnostics.jsonl").read_text(encoding="utf-8")
-    assert "provebench.llm.transcript/1" not in diagnostics
-    notes = []
-    for line in (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry.get("kind") == "model_transcript":
-            notes.append(json.loads(entry["payload"]["transcript"]))
-    return notes
 
 
 def test_a_transcript_note_is_capped_and_says_what_it_left_out() -> None:
