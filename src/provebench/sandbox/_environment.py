@@ -9,13 +9,29 @@ program (pilot red team 28, H5). A seal and every run from a seal refuse such an
 one line: every file of the `site-packages` must be one an installed distribution's RECORD
 lists, and every installed distribution must be one provebench's own requirements (all extras,
 transitively) name, or an installer's (`INSTALLERS`).
+
+Bytecode is no exception (pilot red team 29, A2/A2b). A `__pycache__` folder is walked like any
+other: Python imports one as a namespace package (`__pycache__.mod` runs `__pycache__/mod.py`), so
+the only files allowed in it are the caches Python itself names after a listed source
+(`mod.cpython-311.pyc` beside a listed `mod.py`), and those are never read inside a sandbox —
+Python there looks for bytecode under a prefix where nothing exists (`_policy.NO_BYTECODE`) and
+compiles every source it imports. A cache replaced beside its source, header kept, runs nothing.
+
+An editable install (`pip install -e .`, what `make` does) puts provebench's package folder
+outside `site-packages`, where no RECORD lists its files (pilot red team 29, A7: an untracked
+module there ran as part of a sealed candidate). Its files must then be the ones the source
+tree's git index tracks, the compiled accelerators built beside their C sources, and the caches
+above; a package folder outside a git checkout that no RECORD covers is refused, since nothing
+tells which of its files are provebench's.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.metadata
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +41,9 @@ from provebench._errors import ProvebenchError
 INSTALLERS = frozenset({"pip", "setuptools", "wheel", "uv"})
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _CACHE = "__pycache__"  # Python's own bytecode of the listed sources, written as they import
+# `mod.TAG.pyc` or `mod.TAG.opt-N.pyc` (PEP 3147, PEP 488): no import can name such a file as a
+# module (a module's name holds no dot), only the cache lookup of `mod.py` finds it.
+_OPTIMIZED = re.compile(r"\.opt-[12]$")
 
 
 def _normal(name: str) -> str:
@@ -55,14 +74,35 @@ def foreign_code(folders: list[Path]) -> tuple[Path, str] | None:
         for entry in found.files or []:
             recorded.add(os.path.normpath(str(found.locate_file(entry))))
     for folder in folders:
-        for parent, subfolders, files in os.walk(folder):
-            subfolders[:] = sorted(s for s in subfolders if s != _CACHE)
-            for name in sorted(files):
-                path = os.path.normpath(Path(parent) / name)
-                if path not in recorded:
-                    what = "a path file run at start-up" if name.endswith(".pth") else "a file"
-                    return Path(path), f"holds {what} no installed distribution lists"
+        unlisted = _unlisted(folder, recorded)
+        if unlisted is not None:
+            return unlisted
     return None
+
+
+def _unlisted(folder: Path, listed: set[str]) -> tuple[Path, str] | None:
+    """The first file under `folder` that `listed` (normalised paths) does not hold and that is
+    not a cache Python names after a listed source, with why; None when there is none."""
+    for parent, subfolders, files in os.walk(folder):
+        subfolders.sort()
+        for name in sorted(files):
+            path = os.path.normpath(Path(parent) / name)
+            if path in listed or _is_cache_of_listed(Path(path), listed):
+                continue
+            what = "a path file run at start-up" if name.endswith(".pth") else "a file"
+            return Path(path), f"holds {what} no installed distribution lists"
+    return None
+
+
+def _is_cache_of_listed(path: Path, listed: set[str]) -> bool:
+    """`path` is `__pycache__/mod.TAG.pyc` beside a listed `mod.py`: bytecode Python wrote for a
+    listed source, which no sandbox reads (`_policy.NO_BYTECODE`)."""
+    if path.parent.name != _CACHE or not path.name.endswith(".pyc"):
+        return False
+    stem, dot, tag = _OPTIMIZED.sub("", path.name.removesuffix(".pyc")).rpartition(".")
+    if not (stem and dot and tag):
+        return False  # `mod.pyc`: a module of the namespace package `__pycache__`
+    return os.path.normpath(path.parent.parent / f"{stem}.py") in listed
 
 
 def _requirement_closure(
@@ -83,14 +123,72 @@ def _requirement_closure(
     return needed
 
 
+def package_folder_code(package: Path, folders: list[Path]) -> tuple[Path, str] | None:
+    """The first file of provebench's package folder `package` that is not provebench's, with
+    why, or None. Inside a checked `site-packages` (`folders`) its RECORD already lists it;
+    otherwise (an editable install) its files must be those the git index of its source tree
+    tracks, a compiled accelerator beside its tracked C source, or a cache of a tracked source."""
+    if any(package.is_relative_to(folder) for folder in folders):
+        return None
+    tracked = _tracked_files(package)
+    if tracked is None:
+        return package, (
+            "is an editable install outside a git checkout: nothing tells which of its files "
+            "are provebench's"
+        )
+    built = set()
+    for name in tracked:
+        if name.endswith(".c"):
+            stem = name.removesuffix(".c")
+            built |= {stem + ending for ending in importlib.machinery.EXTENSION_SUFFIXES}
+    found = _unlisted(package, tracked | built)
+    if found is None:
+        return None
+    return found[0], "holds a file provebench's source tree does not track"
+
+
+def _tracked_files(package: Path) -> set[str] | None:
+    """The files git tracks under `package`, as normalised absolute paths, or None where it is
+    no git checkout of it (git cannot be run, or tracks nothing there)."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(package), "ls-files", "-z", "--full-name", "--", "."],
+            capture_output=True,
+            check=True,
+            timeout=60,
+        )
+        top = subprocess.run(
+            ["git", "-C", str(package), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            check=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    root = Path(top.stdout.strip())
+    names = [n for n in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
+    if not names:
+        return None
+    return {os.path.normpath(root / name) for name in names}
+
+
 def refuse_foreign_environment(*, field: str) -> None:
     """Refuse, in one line, a seal or a sealed run whose provebench environment holds code the
-    seal does not (`foreign_code`)."""
-    found = foreign_code(site_folders())
+    seal does not: in its `site-packages` (`foreign_code`) or in its package folder
+    (`package_folder_code`)."""
+    from provebench.sandbox._policy import PACKAGE_DIR
+
+    folders = site_folders()
+    found = foreign_code(folders)
+    where = "provebench's site-packages"
+    if found is None:
+        found = package_folder_code(PACKAGE_DIR, folders)
+        where = "provebench's package folder"
     if found is not None:
         path, why = found
         raise ProvebenchError(
-            f"the environment holds code the seal does not: provebench's site-packages {why}; "
+            f"the environment holds code the seal does not: {where} {why}; "
             "a sealed candidate could run it unsealed — install the candidate in a folder or "
             "virtual environment of its own, and remove it from provebench's",
             path=path,
@@ -98,4 +196,10 @@ def refuse_foreign_environment(*, field: str) -> None:
         )
 
 
-__all__ = ["INSTALLERS", "foreign_code", "refuse_foreign_environment", "site_folders"]
+__all__ = [
+    "INSTALLERS",
+    "foreign_code",
+    "package_folder_code",
+    "refuse_foreign_environment",
+    "site_folders",
+]
