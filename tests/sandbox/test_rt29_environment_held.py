@@ -22,7 +22,12 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.pilot._seal import candidate_identity, seal_candidate
 from provebench.sandbox import _environment, _policy
-from provebench.sandbox._environment import foreign_code, package_folder_code, site_folders
+from provebench.sandbox._environment import (
+    foreign_code,
+    package_folder_code,
+    site_folders,
+    standard_library_code,
+)
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
     NO_BYTECODE_OPTIONS,
@@ -157,6 +162,39 @@ def test_this_laboratorys_base_interpreter_is_no_unchecked_environment() -> None
         assert (folder, folder) in policy.masks
 
 
+# -- A1, not played: the base interpreter's standard library folders ------------------------------
+@pytest.mark.parametrize(
+    "planted",
+    ["sitecustomize.py", "googleapiclient/__init__.py", "__pycache__/rt29pay.py", "evil.pth"],
+)
+def test_a_module_added_beside_the_standard_library_is_foreign(
+    tmp_path: Path, planted: str
+) -> None:
+    stdlib = tmp_path / "lib" / "python3.11"
+    dynload = stdlib / "lib-dynload"
+    dynload.mkdir(parents=True)
+    for name in ("json/__init__.py", "os.py", f"__pycache__/os.{TAG}.pyc", "__hello__.py"):
+        (stdlib / name).parent.mkdir(parents=True, exist_ok=True)
+        (stdlib / name).write_text("", encoding="utf-8")
+    (dynload / "_json.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    assert standard_library_code([stdlib, dynload]) is None
+    (stdlib / planted).parent.mkdir(parents=True, exist_ok=True)
+    (stdlib / planted).write_text("", encoding="utf-8")
+    found = standard_library_code([stdlib, dynload])
+    top = stdlib / planted.split("/")[0]
+    assert found is not None and found[0] in (top, stdlib / planted), found
+
+
+def test_a_zip_at_the_standard_librarys_place_is_foreign(tmp_path: Path) -> None:
+    archive = tmp_path / "python311.zip"
+    assert standard_library_code([archive]) is None  # the usual: nothing there
+    archive.write_bytes(b"PK")
+    assert standard_library_code([archive]) == (
+        archive,
+        "holds a file on the import path where a standard library folder is",
+    )
+
+
 # -- A7: an editable install's package folder holds its tracked files only ----------------------
 def _git(folder: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
@@ -221,3 +259,5 @@ def test_provebenchs_own_environment_holds_only_its_own_code() -> None:
     """The honest control: this checkout's environment and package folder pass."""
     assert foreign_code(site_folders()) is None
     assert package_folder_code(PACKAGE_DIR, site_folders()) is None
+    entries = _environment._standard_library_entries(site_folders())
+    assert standard_library_code(entries) is None

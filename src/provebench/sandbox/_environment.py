@@ -22,7 +22,9 @@ outside `site-packages`, where no RECORD lists its files (pilot red team 29, A7:
 module there ran as part of a sealed candidate). Its files must then be the ones the source
 tree's git index tracks, the compiled accelerators built beside their C sources, and the caches
 above; a package folder outside a git checkout that no RECORD covers is refused, since nothing
-tells which of its files are provebench's.
+tells which of its files are provebench's. The standard library folders of provebench's
+interpreter installation, ahead of `site-packages` on the import path, hold standard modules only,
+by CPython's own list of their names (`standard_library_code`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from provebench._errors import ProvebenchError
 # What makes a virtual environment, not what provebench needs: present in any environment.
 INSTALLERS = frozenset({"pip", "setuptools", "wheel", "uv"})
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_SITES = frozenset({"site-packages", "dist-packages"})  # where an installer puts code
 _CACHE = "__pycache__"  # Python's own bytecode of the listed sources, written as they import
 # `mod.TAG.pyc` or `mod.TAG.opt-N.pyc` (PEP 3147, PEP 488): no import can name such a file as a
 # module (a module's name holds no dot), only the cache lookup of `mod.py` finds it.
@@ -173,6 +176,78 @@ def _tracked_files(package: Path) -> set[str] | None:
     return {os.path.normpath(root / name) for name in names}
 
 
+# What a CPython installation keeps beside its standard modules in `lib/pythonX.Y` and
+# `lib-dynload`: folders, its build's configuration, its own test modules (in no list of
+# standard module names, `sys.stdlib_module_names`).
+_STDLIB_EXTRAS = re.compile(
+    r"site-packages|dist-packages|lib-dynload|__pycache__|test|LICENSE\.txt|EXTERNALLY-MANAGED"
+    r"|config-.*|_sysconfigdata_.*|__hello__.*|__phello__.*|_test.*|_ctypes_test.*|_xx.*|xxlimited.*"
+)
+
+
+def standard_library_code(entries: list[Path]) -> tuple[Path, str] | None:
+    """The first thing in provebench's interpreter's standard library folders (`entries`: its
+    import path less its `site-packages`) that is no standard module, with why, or None. Those
+    folders come before `site-packages` on the import path and no seal holds them: a
+    `sitecustomize.py` placed there runs at the start of every sandboxed Python, and a
+    `googleapiclient/` there hides the installed one from an unchanged importer (pilot red team
+    29, A1, not played). Checked by name, as CPython lists them; the files inside a standard
+    package are not (CPython ships no list of them: a limit, docs/attestation.md)."""
+    for entry in entries:
+        if entry.is_file():
+            return entry, "holds a file on the import path where a standard library folder is"
+        if not entry.is_dir():
+            continue
+        names = sorted(path.name for path in entry.iterdir())
+        modules = {
+            os.path.normpath(entry / name)
+            for name in names
+            if name.endswith(".py") and _is_standard(name)
+        }
+        for name in names:
+            path = entry / name
+            if name == _CACHE and path.is_dir():
+                stray = next(
+                    (
+                        Path(parent, file)
+                        for parent, _, files in os.walk(path)
+                        for file in sorted(files)
+                        if not _is_cache_of_listed(Path(parent, file), modules)
+                    ),
+                    None,
+                )
+                if stray is not None:
+                    return stray, "holds a file that is no cache of a standard module"
+                continue
+            if _is_standard(name):
+                continue
+            return path, "holds something that is no standard module"
+    return None
+
+
+def _is_standard(name: str) -> bool:
+    return name.split(".")[0] in sys.stdlib_module_names or bool(_STDLIB_EXTRAS.fullmatch(name))
+
+
+def _standard_library_entries(folders: list[Path]) -> list[Path]:
+    """provebench's import path less its `site-packages` and its own package's folder, where
+    a sandbox shows it: inside provebench's interpreter installations (the system's are the
+    system's, docs/sandbox.md "Who is trusted")."""
+    from provebench.sandbox._containment import lies_inside
+    from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
+
+    shown = own_interpreter_paths()
+    found = []
+    for entry in dict.fromkeys(Path(p) for p in sys.path if p):
+        if entry.name in _SITES or entry in folders or entry == PACKAGE_DIR.parent:
+            continue  # checked by `foreign_code` and `package_folder_code`
+        if not entry.is_absolute():
+            continue
+        if any(lies_inside(entry, folder) for folder in shown):
+            found.append(entry)
+    return found
+
+
 def refuse_foreign_environment(*, field: str) -> None:
     """Refuse, in one line, a seal or a sealed run whose provebench environment holds code the
     seal does not: in its `site-packages` (`foreign_code`) or in its package folder
@@ -185,6 +260,9 @@ def refuse_foreign_environment(*, field: str) -> None:
     if found is None:
         found = package_folder_code(PACKAGE_DIR, folders)
         where = "provebench's package folder"
+    if found is None:
+        found = standard_library_code(_standard_library_entries(folders))
+        where = "provebench's standard library"
     if found is not None:
         path, why = found
         raise ProvebenchError(
@@ -202,4 +280,5 @@ __all__ = [
     "package_folder_code",
     "refuse_foreign_environment",
     "site_folders",
+    "standard_library_code",
 ]
