@@ -255,8 +255,13 @@ def test_a_seal_refuses_an_untracked_module_in_provebenchs_package_folder(
     assert not (tmp_path / "seal").exists()
 
 
-def test_provebenchs_own_environment_holds_only_its_own_code() -> None:
-    """The honest control: this checkout's environment and package folder pass."""
+def test_provebenchs_own_environment_holds_only_its_own_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The honest control: this checkout's environment and package folder pass — with the
+    folder of the script that started provebench first on its path (`.venv/bin`, for the
+    `provebench` command), which is no standard library folder."""
+    monkeypatch.syspath_prepend(str(Path(sys.executable).parent))
     assert foreign_code(site_folders()) is None
     assert package_folder_code(PACKAGE_DIR, site_folders()) is None
     entries = _environment._standard_library_entries(site_folders())

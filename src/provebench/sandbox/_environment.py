@@ -230,20 +230,22 @@ def _is_standard(name: str) -> bool:
 
 
 def _standard_library_entries(folders: list[Path]) -> list[Path]:
-    """provebench's import path less its `site-packages` and its own package's folder, where
-    a sandbox shows it: inside provebench's interpreter installations (the system's are the
-    system's, docs/sandbox.md "Who is trusted")."""
+    """provebench's import path inside its base installation's `lib` folder (the standard
+    library, its `lib-dynload`, the `pythonXY.zip` slot), less `site-packages` and its own
+    package's folder — never the folder of the script that started it (`sys.path[0]`). Only an
+    installation a sandbox shows as provebench's (`own_interpreter_paths`): the system's Python
+    is the system's (docs/sandbox.md, "Who is trusted")."""
     from provebench.sandbox._containment import lies_inside
     from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
 
-    shown = own_interpreter_paths()
+    library = Path(sys.base_prefix) / "lib"
+    if not any(lies_inside(library, folder) for folder in own_interpreter_paths()):
+        return []
     found = []
     for entry in dict.fromkeys(Path(p) for p in sys.path if p):
         if entry.name in _SITES or entry in folders or entry == PACKAGE_DIR.parent:
             continue  # checked by `foreign_code` and `package_folder_code`
-        if not entry.is_absolute():
-            continue
-        if any(lies_inside(entry, folder) for folder in shown):
+        if library in Path(os.path.abspath(entry)).parents:  # noqa: PTH100 (links kept)
             found.append(entry)
     return found
 
