@@ -165,7 +165,14 @@ def test_this_laboratorys_base_interpreter_is_no_unchecked_environment() -> None
 # -- A1, not played: the base interpreter's standard library folders ------------------------------
 @pytest.mark.parametrize(
     "planted",
-    ["sitecustomize.py", "googleapiclient/__init__.py", "__pycache__/rt29pay.py", "evil.pth"],
+    [
+        "sitecustomize.py",
+        "googleapiclient/__init__.py",
+        "__pycache__/rt29pay.py",
+        "evil.pth",
+        "_testpay.py",
+        "lib-dynload/rt29.cpython-311-x86_64-linux-gnu.so",
+    ],
 )
 def test_a_module_added_beside_the_standard_library_is_foreign(
     tmp_path: Path, planted: str
@@ -183,6 +190,8 @@ def test_a_module_added_beside_the_standard_library_is_foreign(
     found = standard_library_code([stdlib, dynload])
     top = stdlib / planted.split("/")[0]
     assert found is not None and found[0] in (top, stdlib / planted), found
+    if planted.startswith("lib-dynload/"):
+        assert found[0] == stdlib / planted
 
 
 def test_a_zip_at_the_standard_librarys_place_is_foreign(tmp_path: Path) -> None:

@@ -177,11 +177,15 @@ def _tracked_files(package: Path) -> set[str] | None:
 
 
 # What a CPython installation keeps beside its standard modules in `lib/pythonX.Y` and
-# `lib-dynload`: folders, its build's configuration, its own test modules (in no list of
-# standard module names, `sys.stdlib_module_names`).
+# `lib-dynload`: folders, its build's configuration, and its own test modules, by name (in no list
+# of standard module names, `sys.stdlib_module_names`; a pattern such as `_test*` would let any
+# module so named in).
 _STDLIB_EXTRAS = re.compile(
-    r"site-packages|dist-packages|lib-dynload|__pycache__|test|LICENSE\.txt|EXTERNALLY-MANAGED"
-    r"|config-.*|_sysconfigdata_.*|__hello__.*|__phello__.*|_test.*|_ctypes_test.*|_xx.*|xxlimited.*"
+    r"(site-packages|dist-packages|lib-dynload|__pycache__|test|LICENSE\.txt|EXTERNALLY-MANAGED"
+    r"|config-[^/]*|_sysconfigdata_[^/]*\.py|__hello__\.py|__phello__)"
+    r"|(_ctypes_test|_testbuffer|_testcapi|_testclinic|_testimportmultiple|_testinternalcapi"
+    r"|_testmultiphase|_testsinglephase|_xxsubinterpreters|_xxinterpchannels|_xxtestfuzz"
+    r"|xxlimited|xxlimited_35|xxsubtype)\.[^/]*\.so"
 )
 
 
