@@ -9,13 +9,31 @@ program (pilot red team 28, H5). A seal and every run from a seal refuse such an
 one line: every file of the `site-packages` must be one an installed distribution's RECORD
 lists, and every installed distribution must be one provebench's own requirements (all extras,
 transitively) name, or an installer's (`INSTALLERS`).
+
+Bytecode is no exception (pilot red team 29, A2/A2b). A `__pycache__` folder is walked like any
+other: Python imports one as a namespace package (`__pycache__.mod` runs `__pycache__/mod.py`), so
+the only files allowed in it are the caches Python itself names after a listed source
+(`mod.cpython-311.pyc` beside a listed `mod.py`), and those are never read inside a sandbox —
+Python there looks for bytecode under a prefix where nothing exists (`_policy.NO_BYTECODE`) and
+compiles every source it imports. A cache replaced beside its source, header kept, runs nothing.
+
+An editable install (`pip install -e .`, what `make` does) puts provebench's package folder
+outside `site-packages`, where no RECORD lists its files (pilot red team 29, A7: an untracked
+module there ran as part of a sealed candidate). Its files must then be the ones the source
+tree's git index tracks, the compiled accelerators built beside their C sources, and the caches
+above; a package folder outside a git checkout that no RECORD covers is refused, since nothing
+tells which of its files are provebench's. The standard library folders of provebench's
+interpreter installation, ahead of `site-packages` on the import path, hold standard modules only,
+by CPython's own list of their names (`standard_library_code`).
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.metadata
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,7 +42,11 @@ from provebench._errors import ProvebenchError
 # What makes a virtual environment, not what provebench needs: present in any environment.
 INSTALLERS = frozenset({"pip", "setuptools", "wheel", "uv"})
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_SITES = frozenset({"site-packages", "dist-packages"})  # where an installer puts code
 _CACHE = "__pycache__"  # Python's own bytecode of the listed sources, written as they import
+# `mod.TAG.pyc` or `mod.TAG.opt-N.pyc` (PEP 3147, PEP 488): no import can name such a file as a
+# module (a module's name holds no dot), only the cache lookup of `mod.py` finds it.
+_OPTIMIZED = re.compile(r"\.opt-[12]$")
 
 
 def _normal(name: str) -> str:
@@ -55,14 +77,35 @@ def foreign_code(folders: list[Path]) -> tuple[Path, str] | None:
         for entry in found.files or []:
             recorded.add(os.path.normpath(str(found.locate_file(entry))))
     for folder in folders:
-        for parent, subfolders, files in os.walk(folder):
-            subfolders[:] = sorted(s for s in subfolders if s != _CACHE)
-            for name in sorted(files):
-                path = os.path.normpath(Path(parent) / name)
-                if path not in recorded:
-                    what = "a path file run at start-up" if name.endswith(".pth") else "a file"
-                    return Path(path), f"holds {what} no installed distribution lists"
+        unlisted = _unlisted(folder, recorded)
+        if unlisted is not None:
+            return unlisted
     return None
+
+
+def _unlisted(folder: Path, listed: set[str]) -> tuple[Path, str] | None:
+    """The first file under `folder` that `listed` (normalised paths) does not hold and that is
+    not a cache Python names after a listed source, with why; None when there is none."""
+    for parent, subfolders, files in os.walk(folder):
+        subfolders.sort()
+        for name in sorted(files):
+            path = os.path.normpath(Path(parent) / name)
+            if path in listed or _is_cache_of_listed(Path(path), listed):
+                continue
+            what = "a path file run at start-up" if name.endswith(".pth") else "a file"
+            return Path(path), f"holds {what} no installed distribution lists"
+    return None
+
+
+def _is_cache_of_listed(path: Path, listed: set[str]) -> bool:
+    """`path` is `__pycache__/mod.TAG.pyc` beside a listed `mod.py`: bytecode Python wrote for a
+    listed source, which no sandbox reads (`_policy.NO_BYTECODE`)."""
+    if path.parent.name != _CACHE or not path.name.endswith(".pyc"):
+        return False
+    stem, dot, tag = _OPTIMIZED.sub("", path.name.removesuffix(".pyc")).rpartition(".")
+    if not (stem and dot and tag):
+        return False  # `mod.pyc`: a module of the namespace package `__pycache__`
+    return os.path.normpath(path.parent.parent / f"{stem}.py") in listed
 
 
 def _requirement_closure(
@@ -83,14 +126,153 @@ def _requirement_closure(
     return needed
 
 
+def package_folder_code(package: Path, folders: list[Path]) -> tuple[Path, str] | None:
+    """The first file of provebench's package folder `package` that is not provebench's, with
+    why, or None. Inside a checked `site-packages` (`folders`) its RECORD already lists it;
+    otherwise (an editable install) its files must be those the git index of its source tree
+    tracks, a compiled accelerator beside its tracked C source, or a cache of a tracked source."""
+    if any(package.is_relative_to(folder) for folder in folders):
+        return None
+    tracked = _tracked_files(package)
+    if tracked is None:
+        return package, (
+            "is an editable install outside a git checkout: nothing tells which of its files "
+            "are provebench's"
+        )
+    built = set()
+    for name in tracked:
+        if name.endswith(".c"):
+            stem = name.removesuffix(".c")
+            built |= {stem + ending for ending in importlib.machinery.EXTENSION_SUFFIXES}
+    found = _unlisted(package, tracked | built)
+    if found is None:
+        return None
+    return found[0], "holds a file provebench's source tree does not track"
+
+
+def _tracked_files(package: Path) -> set[str] | None:
+    """The files git tracks under `package`, as normalised absolute paths, or None where it is
+    no git checkout of it (git cannot be run, or tracks nothing there)."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(package), "ls-files", "-z", "--full-name", "--", "."],
+            capture_output=True,
+            check=True,
+            timeout=60,
+        )
+        top = subprocess.run(
+            ["git", "-C", str(package), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            check=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    root = Path(top.stdout.strip())
+    names = [n for n in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
+    if not names:
+        return None
+    return {os.path.normpath(root / name) for name in names}
+
+
+# What a CPython installation keeps beside its standard modules in `lib/pythonX.Y` and
+# `lib-dynload`: folders, its build's configuration, and its own test modules, by name (in no list
+# of standard module names, `sys.stdlib_module_names`; a pattern such as `_test*` would let any
+# module so named in).
+_STDLIB_EXTRAS = re.compile(
+    r"(site-packages|dist-packages|lib-dynload|__pycache__|test|LICENSE\.txt|EXTERNALLY-MANAGED"
+    r"|config-[^/]*|_sysconfigdata_[^/]*\.py|__hello__\.py|__phello__)"
+    r"|(_ctypes_test|_testbuffer|_testcapi|_testclinic|_testimportmultiple|_testinternalcapi"
+    r"|_testmultiphase|_testsinglephase|_xxsubinterpreters|_xxinterpchannels|_xxtestfuzz"
+    r"|xxlimited|xxlimited_35|xxsubtype)\.[^/]*\.so"
+)
+
+
+def standard_library_code(entries: list[Path]) -> tuple[Path, str] | None:
+    """The first thing in provebench's interpreter's standard library folders (`entries`: its
+    import path less its `site-packages`) that is no standard module, with why, or None. Those
+    folders come before `site-packages` on the import path and no seal holds them: a
+    `sitecustomize.py` placed there runs at the start of every sandboxed Python, and a
+    `googleapiclient/` there hides the installed one from an unchanged importer (pilot red team
+    29, A1, not played). Checked by name, as CPython lists them; the files inside a standard
+    package are not (CPython ships no list of them: a limit, docs/attestation.md)."""
+    for entry in entries:
+        if entry.is_file():
+            return entry, "holds a file on the import path where a standard library folder is"
+        if not entry.is_dir():
+            continue
+        names = sorted(path.name for path in entry.iterdir())
+        modules = {
+            os.path.normpath(entry / name)
+            for name in names
+            if name.endswith(".py") and _is_standard(name)
+        }
+        for name in names:
+            path = entry / name
+            if name == _CACHE and path.is_dir():
+                stray = next(
+                    (
+                        Path(parent, file)
+                        for parent, _, files in os.walk(path)
+                        for file in sorted(files)
+                        if not _is_cache_of_listed(Path(parent, file), modules)
+                    ),
+                    None,
+                )
+                if stray is not None:
+                    return stray, "holds a file that is no cache of a standard module"
+                continue
+            if _is_standard(name):
+                continue
+            return path, "holds something that is no standard module"
+    return None
+
+
+def _is_standard(name: str) -> bool:
+    return name.split(".")[0] in sys.stdlib_module_names or bool(_STDLIB_EXTRAS.fullmatch(name))
+
+
+def _standard_library_entries(folders: list[Path]) -> list[Path]:
+    """provebench's import path inside its base installation's `lib` folder (the standard
+    library, its `lib-dynload`, the `pythonXY.zip` slot), less `site-packages` and its own
+    package's folder — never the folder of the script that started it (`sys.path[0]`). Only an
+    installation a sandbox shows as provebench's (`own_interpreter_paths`): the system's Python
+    is the system's (docs/sandbox.md, "Who is trusted")."""
+    from provebench.sandbox._containment import lies_inside
+    from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
+
+    library = Path(sys.base_prefix) / "lib"
+    if not any(lies_inside(library, folder) for folder in own_interpreter_paths()):
+        return []
+    found = []
+    for entry in dict.fromkeys(Path(p) for p in sys.path if p):
+        if entry.name in _SITES or entry in folders or entry == PACKAGE_DIR.parent:
+            continue  # checked by `foreign_code` and `package_folder_code`
+        if library in Path(os.path.abspath(entry)).parents:  # noqa: PTH100 (links kept)
+            found.append(entry)
+    return found
+
+
 def refuse_foreign_environment(*, field: str) -> None:
     """Refuse, in one line, a seal or a sealed run whose provebench environment holds code the
-    seal does not (`foreign_code`)."""
-    found = foreign_code(site_folders())
+    seal does not: in its `site-packages` (`foreign_code`) or in its package folder
+    (`package_folder_code`)."""
+    from provebench.sandbox._policy import PACKAGE_DIR
+
+    folders = site_folders()
+    found = foreign_code(folders)
+    where = "provebench's site-packages"
+    if found is None:
+        found = package_folder_code(PACKAGE_DIR, folders)
+        where = "provebench's package folder"
+    if found is None:
+        found = standard_library_code(_standard_library_entries(folders))
+        where = "provebench's standard library"
     if found is not None:
         path, why = found
         raise ProvebenchError(
-            f"the environment holds code the seal does not: provebench's site-packages {why}; "
+            f"the environment holds code the seal does not: {where} {why}; "
             "a sealed candidate could run it unsealed — install the candidate in a folder or "
             "virtual environment of its own, and remove it from provebench's",
             path=path,
@@ -98,4 +280,11 @@ def refuse_foreign_environment(*, field: str) -> None:
         )
 
 
-__all__ = ["INSTALLERS", "foreign_code", "refuse_foreign_environment", "site_folders"]
+__all__ = [
+    "INSTALLERS",
+    "foreign_code",
+    "package_folder_code",
+    "refuse_foreign_environment",
+    "site_folders",
+    "standard_library_code",
+]

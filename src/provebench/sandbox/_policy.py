@@ -53,6 +53,16 @@ if TYPE_CHECKING:
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
 SANDBOX_WORK = f"{SANDBOX_DIR}/work"
+# Where a Python in a sandbox looks for bytecode (`PYTHONPYCACHEPREFIX`, `-X pycache_prefix`): a
+# path below `/dev/null`, a file, where nothing can ever be, so it compiles every source it
+# imports and reads no `__pycache__` — one prefix for reading as for writing. The bytecode
+# beside provebench's sources is no byte a seal holds or a check can read: a `.pyc` replaced
+# beside a listed `.py`, its header kept, ran in every cycle of a sealed fresh control (pilot
+# red team 29, A2b). `PYTHONDONTWRITEBYTECODE` stops writing only.
+NO_BYTECODE = "/dev/null/pycache"
+# The same for the laboratory's own Python launches, which run isolated (`-I` ignores every
+# PYTHON* variable) but honour `-X`.
+NO_BYTECODE_OPTIONS = ("-X", f"pycache_prefix={NO_BYTECODE}")
 # What every sandboxed process starts with; a launch adds its own documented variables.
 SANDBOX_ENV = {
     "PATH": "/usr/bin:/bin",
@@ -63,6 +73,7 @@ SANDBOX_ENV = {
     "TZ": "UTC",
     "PYTHONHASHSEED": "0",
     "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONPYCACHEPREFIX": NO_BYTECODE,
     "PYTHONUNBUFFERED": "1",
     "PYTHONNOUSERSITE": "1",
 }
@@ -515,6 +526,26 @@ def own_interpreter_paths() -> list[Path]:
     return interpreter_paths(Path(sys.executable))
 
 
+def unchecked_site_folders() -> list[Path]:
+    """The `site-packages` of provebench's interpreter installations that provebench's own
+    interpreter does not import from — the base Python its virtual environment was made from —
+    and so that its environment check (`_environment.site_folders`) never walks. Every sandbox
+    shows that installation (a venv's `bin/python` runs it), so a command naming the base
+    interpreter ran whatever its `site-packages` held, never checked nor held (pilot red team
+    29, A1: pyenv's `python3` with a hundred distributions provebench does not require and an
+    unlisted `.pth`). Each sandbox shows these folders empty (`policy_for`)."""
+    from provebench.sandbox._environment import site_folders
+
+    checked = {real_path(folder) for folder in site_folders()}
+    found = [
+        site
+        for prefix in own_interpreter_paths()
+        for site in sorted(prefix.glob("lib/python3*/site-packages"))
+        if site.is_dir() and real_path(site) not in checked
+    ]
+    return list(dict.fromkeys(found))
+
+
 def system_args() -> list[str]:
     """The system, read-only: its folders (a link, as on merged-/usr systems, as a link) and the
     `/etc` entries a program needs; a new `/proc` and a minimal `/dev`."""
@@ -748,6 +779,16 @@ def policy_for(
         if path in candidates and real_path(copies.get(path, path)).is_dir():
             refuse_shown_folder(path, field=field_name, what="folder")
     _refuse_linked_secrets([copies.get(path, path) for path in candidates], hidden, field_name)
+    emptied = unchecked_site_folders()
+    for path in candidates:
+        for site in emptied:
+            if lies_inside(copies.get(path, path), site):
+                raise ProvebenchError(
+                    f"{path} lies inside {site}, the site-packages of provebench's base "
+                    "interpreter, which every sandbox shows empty; keep the candidate's code in "
+                    "a folder or virtual environment of its own",
+                    field=field_name,
+                )
     for path in shown:
         for secret in hidden:
             if lies_inside(copies.get(path, path), secret):
@@ -771,8 +812,16 @@ def policy_for(
         processes_enforced_by=process_limit_mechanism(),
         copies=tuple(sorted(copies.items())),
         # Held code is exactly its listing, which leaves every hidden path out: nothing in it to
-        # cover (a mask would add an entry the listing does not have).
-        masks=tuple(dict.fromkeys(_masks(hidden, _shown_mounts(_bound(unique, held), copies)))),
+        # cover (a mask would add an entry the listing does not have). The base interpreter's
+        # unchecked site-packages are shown empty (pilot red team 29, A1).
+        masks=tuple(
+            dict.fromkeys(
+                [
+                    *_masks(hidden, _shown_mounts(_bound(unique, held), copies)),
+                    *((site, site) for site in emptied),
+                ]
+            )
+        ),
         held=held,
     )
 
@@ -785,6 +834,8 @@ __all__ = [
     "LABORATORY_PRIVATE_ROLE",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",
+    "NO_BYTECODE",
+    "NO_BYTECODE_OPTIONS",
     "PACKAGE_DIR",
     "SANDBOX_DIR",
     "SANDBOX_ENV",
@@ -815,4 +866,5 @@ __all__ = [
     "shown_alone",
     "shown_to_every_candidate",
     "system_args",
+    "unchecked_site_folders",
 ]

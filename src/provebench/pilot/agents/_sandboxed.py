@@ -32,7 +32,12 @@ from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
-from provebench.sandbox._policy import SANDBOX_ENV, SANDBOX_WORK, SEAL_OPENING_ROLE
+from provebench.sandbox._policy import (
+    NO_BYTECODE_OPTIONS,
+    SANDBOX_ENV,
+    SANDBOX_WORK,
+    SEAL_OPENING_ROLE,
+)
 from provebench.sandbox._private import private_folder
 from provebench.sandbox._workdir import cycle_folder
 
@@ -142,7 +147,7 @@ def _converse(
     (private_dir / "work").mkdir(exist_ok=True)
     ours, theirs = socket.socketpair()
     command = [
-        sys.executable, "-I", "-m", WORKER,
+        sys.executable, "-I", *NO_BYTECODE_OPTIONS, "-m", WORKER,
         str(theirs.fileno()), mode, code.spec, code.path_entry,
     ]  # fmt: skip
     channel = Channel(ours)

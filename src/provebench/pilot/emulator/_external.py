@@ -53,6 +53,7 @@ from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
     FORWARDER,
     NETWORK_LAB_ONLY,
+    NO_BYTECODE_OPTIONS,
     SANDBOX_DIR,
     SANDBOX_ENV,
     SANDBOX_WORK,
@@ -169,7 +170,7 @@ class ExternalImporter:
             # descriptor, never by a path another sandbox could be shown (red team 16, A6).
             channel = self.lab.server.open_channel()
             command = [
-                sys.executable, "-I", "-S", FORWARDER,
+                sys.executable, "-I", "-S", *NO_BYTECODE_OPTIONS, FORWARDER,
                 str(self.lab.server.port), str(channel.fileno()), "--", *self.argv,
             ]  # fmt: skip
             binds = [(str(FORWARDER_SOURCE), FORWARDER)]

@@ -14,11 +14,17 @@ A file id is named when it stands as a whole word: delimited by characters that 
 of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`.
 
 Ids and text are compared through one fold (`fold`), as a reader reads them: NFKC (fullwidth
-and compatibility forms), case-folded, invisible format characters (Unicode category Cf, the
-zero-width space among them) dropped, and the dash look-alikes read as `-` (red team 28, H1:
-an id upper-cased, fullwidth, with a zero-width space or a U+2011 hyphen was not read as
-named). Limit: an id split into parts by visible text ("e09 22", "part 49") is not found — no
-matching of words can tell it from unrelated text.
+and compatibility forms), case-folded, every default-ignorable code point dropped (Unicode's
+Default_Ignorable_Code_Point: the format characters of category Cf — the zero-width space among
+them — and the invisible marks outside it, U+034F COMBINING GRAPHEME JOINER and the variation
+selectors), every combining mark dropped after NFKD (an accent over a letter of an id), the
+letters of other scripts that look Latin read as the Latin letter (UTS #39's idea of a skeleton,
+over a table of the Cyrillic, Greek and Armenian letters a reader takes for Latin), and the dash
+look-alikes read as `-` (red team 28, H1: an id upper-cased, fullwidth, with a zero-width space
+or a U+2011 hyphen was not read as named; red team 29, A3: one with a U+034F or a U+FE00 after
+its first letter, or with Cyrillic а, с, е for a, c, e, was not either). Limit: an id split into
+parts by visible text ("e09 22", "part 49") is not found — no matching of words can tell it from
+unrelated text — nor one whose letters are drawn from a script the table does not cover.
 """
 
 from __future__ import annotations
@@ -35,11 +41,45 @@ _DASHES = str.maketrans(
 )
 
 
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15): invisible
+# wherever they stand, so text holding them reads as the text without them. Not all are Cf.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+# Letters of other scripts a reader takes for a Latin letter of contract rule 2's alphabet, in
+# each case as it looks (UTS #39 confusables.txt, those whose skeleton is one ASCII letter or
+# digit): Cyrillic, Greek, Armenian, and the Latin letters outside ASCII that look like one.
+# Read before case folding, which would turn Greek `Ν` (N) into `ν` (v).
+_LOOK_LATIN_PAIRS = (
+    "АA ВB ЕE КK МM НH ОO РP СC ТT ХX ЅS ІI ЈJ УY ҮY ԚQ ԜW ӀI "  # Cyrillic capitals
+    "аa еe оo рp сc уy хx ѕs іi јj һh ԁd ԛq ԝw үy ӏl "  # Cyrillic small letters
+    "ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX "  # Greek capitals
+    "αa οo νv ιi κk ρp υu χx γy "  # Greek small letters
+    "ՏS ՕO ՍU օo սu հh ոn զq ցg "  # Armenian
+    "ıi ɡg ɑa ɩi"  # Latin letters outside ASCII
+)
+_LOOK_LATIN = str.maketrans({pair[0]: pair[1] for pair in _LOOK_LATIN_PAIRS.split()})
+
+
+def _ignorable(char: str) -> bool:
+    point = ord(char)
+    return unicodedata.category(char) == "Cf" or any(
+        low <= point <= high for low, high in _DEFAULT_IGNORABLE
+    )
+
+
 def fold(text: str) -> str:
     """`text` as a reader compares it with a file id (see the module's doc)."""
-    normal = unicodedata.normalize("NFKC", text).casefold()
-    visible = "".join(c for c in normal if unicodedata.category(c) != "Cf")
-    return unicodedata.normalize("NFKC", visible.translate(_DASHES))
+    normal = unicodedata.normalize("NFKC", text)
+    visible = "".join(c for c in normal if not _ignorable(c))
+    decomposed = unicodedata.normalize("NFKD", visible)
+    bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+    latin = bare.translate(_LOOK_LATIN).casefold()
+    return unicodedata.normalize("NFKC", latin.translate(_DASHES))
 
 
 class NamedFiles:
