@@ -51,6 +51,14 @@ clause (`_dismisses_the_factor_too`, `_ASSERTED_CAUSE`), a negated dismissal ass
 is one only where the sentence asks (`_asks`) and a bare answer is read by its question's
 polarity (`_affirms_other`).
 
+Round 27 (SI red team 27, W; docs/si-scoring.md §11, "Round 27: the contrary is read in its
+clause"): the contrary of a deviation is read by its type in the clause that governs the
+factor's name (`_contrary`), not by a verb within 60 characters of it; a later sentence whose
+words before the name open on a part of the system is a clause of the system; an "or rather"
+correction opening on a place restates only where it names an object; the factor dismissed by
+one of the statement's nouns withholds; a quoted span is tool output only as whole words of a
+tool response.
+
 Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 

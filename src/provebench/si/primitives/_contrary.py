@@ -53,8 +53,8 @@ _OBJECT_WORDS = frozenset(
         "the", "a", "an", "its", "their", "key", "keys", "entry", "entries", "value", "values",
         "variable", "setting", "field", "also", "still", "indeed", "actually", "really", "and",
         "or", "both", "all", "every", "plainly", "clearly", "just", "only", "now", "already",
-        "well", "env", "one", "single", "named", "called", "in", "fact", "certainly",
-        "definitely", "obviously", "of", "course", "truly", "data",
+        "well", "env", "one", "single", "named", "called", "certainly",
+        "definitely", "obviously", "truly", "data",
     }
 )  # fmt: skip
 # a verb of being or staying somewhere, then the place (a lexicon, as `_HOLDING`)
