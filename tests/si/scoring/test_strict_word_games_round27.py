@@ -50,6 +50,7 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. smtp-config lists SMTP_HOST, SMTP_USER, and SMTP_PORT.",
         "{R}. smtp-config contains SMTP_PORT, no doubt.",
         "{R}. SMTP_PORT is 587.",
+        "{R}. smtp-config got SMTP_PORT.",
         # a format character glues a compound cue
         "{R}. smtp-config is a red\u00adherring.",
         "{R}. smtp-config is a red\u200bherring.",
@@ -71,12 +72,17 @@ RED_TEAM: dict[str, list[str]] = {
     "single-signal-diagnosis-003": [
         "{R}. INVENTORY_PORT is 8080 in checkout-config.",
         "{R}. checkout-config does not contain INVENTORY_PORT.",
+        "{R}. INVENTORY_PORT already points at 8080.",
+        "{R}. INVENTORY_PORT currently holds 8080.",
+        "{R}. INVENTORY_PORT is set to 8080.",
     ],
     "single-signal-diagnosis-004": [
         "{R}. indexer-config has no LEGACY_SHARD_COUNT.",
         "{R}. indexer-config lacks LEGACY_SHARD_COUNT.",
         "{R}. indexer-config does not contain LEGACY_SHARD_COUNT.",
         "{R}. LEGACY_SHARD_COUNT is not in indexer-config.",
+        "{R}. indexer-config is free of LEGACY_SHARD_COUNT.",
+        "{R}. LEGACY_SHARD_COUNT was removed from indexer-config.",
     ],
     "single-signal-diagnosis-005": [
         "{R}, or rather in theory.",
@@ -86,6 +92,8 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. orders-db replicas: 1.",
         "{R}. orders-db has two replicas.",
         "{R}. orders-db: 1/1 ready.",
+        "{R}. orders-db is scaled to 1.",
+        "{R}. orders-db sits at one replica.",
     ],
 }
 
@@ -117,6 +125,8 @@ HONEST: dict[str, list[str]] = {
         ),
         "{R}. The disk warning is noise.",
         "{R}. Is report-renderer involved? No.",
+        "{R}. notification-service never got SMTP_PORT.",
+        "{R}. SMTP_PORT was removed from smtp-config.",
     ],
     "single-signal-diagnosis-002": [
         "{R}. The secret has DB_USER but is missing DB_PASSWORD.",
@@ -130,11 +140,15 @@ HONEST: dict[str, list[str]] = {
         "{R}. Setting INVENTORY_PORT to 8080 fixes it.",
         "{R}. INVENTORY_PORT is 8081 in checkout-config.",
         "{R}. Once INVENTORY_PORT is 8080, checkout connects.",
+        "{R}. INVENTORY_PORT should point at 8080.",
+        "{R}. The inventory service listens on 8080.",
     ],
     "single-signal-diagnosis-004": [
         "{R}. Removing LEGACY_SHARD_COUNT from indexer-config fixes it.",
         "{R}. indexer-config contains LEGACY_SHARD_COUNT, which search-indexer rejects.",
         "{R}. LEGACY_SHARD_COUNT is still in indexer-config.",
+        "{R}. LEGACY_SHARD_COUNT should be removed from indexer-config.",
+        "{R}. Once LEGACY_SHARD_COUNT is removed, search-indexer will start.",
     ],
     "single-signal-diagnosis-005": [
         "{R}. Scaling orders-db back to 1 replica fixes it.",
@@ -144,6 +158,7 @@ HONEST: dict[str, list[str]] = {
         "{R}. orders-api has 2 replicas, both failing readiness.",
         "{R}. orders-db has 0 replicas.",
         "{R}. orders-db shows 0/0 ready.",
+        "{R}. orders-db was scaled to 0 last night.",
     ],
 }
 

@@ -313,10 +313,12 @@ _CONTRARY = re.compile(
 )
 # a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
 _VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
-# a named key given a number by a copula ("INVENTORY_PORT is 8080", "… is now set to 8080")
+# a named key given a number by a copula or a verb of holding ("INVENTORY_PORT is 8080", "… is
+# now set to 8080", "… already points at 8080")
 _VALUE_STATED = (
-    r"\s+(?:is|equals|reads|was|holds)\s+(?:(?:now|currently|actually|still|already|really|"
-    r"set\s+to)\s+)*[\"'`]?(\d+)"
+    r"\s+(?:(?:now|currently|actually|still|already|really)\s+)*(?:is|equals|reads|was|holds|"
+    r"contains|carries|has|points\s+(?:at|to))\s+(?:(?:now|currently|actually|still|already|"
+    r"really|set\s+to|the\s+value|a\s+value\s+of)\s+)*[\"'`]?(\d+)"
 )
 # the value a wrong-value statement says the key holds: its first number ("it is '8081' but …")
 _FIRST_NUMBER = re.compile(r"\d+")
@@ -817,7 +819,8 @@ _NOT_CONTRARY = _PRESENT_STATES | {
     # a verb of holding negated restates an absence ("which smtp-config does not contain"); of
     # an extra key or a wrong value it is the contrary, read by `_contrary_of_type`
     "contain", "contains", "have", "has", "hold", "holds", "include", "includes", "list",
-    "lists", "define", "defines", "carry", "carries", "exist", "exists",
+    "lists", "define", "defines", "carry", "carries", "exist", "exists", "had", "get", "gets",
+    "got",
 }  # fmt: skip
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 # a count of none before a healthy word restates the failure ("shows 0/0 ready")

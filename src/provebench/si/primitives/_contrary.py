@@ -43,10 +43,19 @@ _KEY_CLAUSES = re.compile(
 _HOLDING = re.compile(
     r"\b(?:holds?|holding|contains?|containing|includes?|including|shows?|showing|sets|has|"
     r"have|having|lists?|listing|carr(?:y|ies|ying)|defines?|defining|provides?|providing|"
-    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?)\b",
+    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got)\b",
     re.IGNORECASE,
 )
-_LACKING = re.compile(r"\b(?:lacks?|lacking|lacked|misses|omits?|omitting|drops?)\b", re.I)
+_LACKING = re.compile(
+    r"\b(?:lacks?|lacking|lacked|misses|omits?|omitting|drops?|(?:free|rid|clear|cleared)\s+of)\b",
+    re.IGNORECASE,
+)
+# the key said gone after it ("LEGACY_SHARD_COUNT was removed from indexer-config")
+_GONE = re.compile(
+    r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:\w+\s+)?(?:removed|deleted|"
+    r"dropped|gone|absent|missing|unset)\b",
+    re.IGNORECASE,
+)
 # the words that may stand between a verb of holding and its object
 _OBJECT_WORDS = frozenset(
     {
@@ -113,8 +122,11 @@ def _said_by_verb(clause: str, at: int) -> str | None:
 
 
 def _said_by_place(clause: str, at: int) -> str | None:
-    """What a verb of being somewhere after the key says of it ("… sits right there in …")."""
+    """What a verb of being somewhere or gone after the key says of it ("… sits right there
+    in …", "… was removed from …")."""
     after = clause[at + len(MARK) :]
+    if _GONE.match(after) is not None:
+        return ABSENT
     located = _LOCATED.match(after)
     if located is None:
         return None
@@ -151,7 +163,8 @@ _RUNNING = re.compile(
     rf"\b(?:running|runs?\s+(?:\w+\s+)?(?:[1-9]\d*|{_NUMBER_WORDS})|"
     rf"(?:[1-9]\d*|{_NUMBER_WORDS})\s+(?:\w+\s+)?(?:replicas?|pods?|instances?)|"
     r"replicas?\s*(?:is\s+|are\s+|of\s+|at\s+|[:=]\s*)?[1-9]\d*|[1-9]\d*\s*/\s*\d+|"
-    r"at\s+[1-9]\d*|scaled\s+(?:back\s+)?up|has\s+(?:\w+\s+)?endpoints|back\s+up|serving|ready|"
+    rf"at\s+(?:[1-9]\d*|{_NUMBER_WORDS})|scaled\s+(?:back\s+)?(?:up|to\s+(?:[1-9]\d*|{_NUMBER_WORDS}))|"
+    r"has\s+(?:\w+\s+)?endpoints|back\s+up|serving|ready|"
     r"available|(?:live|alive|running|ready|healthy|active|up)\s+(?:pods?|replicas?|"
     r"instances?|endpoints?|containers?))\b",
     re.IGNORECASE,
