@@ -51,6 +51,14 @@ clause (`_dismisses_the_factor_too`, `_ASSERTED_CAUSE`), a negated dismissal ass
 is one only where the sentence asks (`_asks`) and a bare answer is read by its question's
 polarity (`_affirms_other`).
 
+Round 27 (SI red team 27, W; docs/si-scoring.md §11, "Round 27: the contrary is read in its
+clause"): the contrary of a deviation is read by its type in the clause that governs the
+factor's name (`_contrary`), not by a verb within 60 characters of it; a later sentence whose
+words before the name open on a part of the system is a clause of the system; an "or rather"
+correction opening on a place restates only where it names an object; the factor dismissed by
+one of the statement's nouns withholds; a quoted span is tool output only as whole words of a
+tool response.
+
 Cost: one pass over the sentences, each read once by a few compiled patterns.
 """
 
@@ -62,6 +70,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from provebench.si.primitives._contrary import ABSENT, HELD, MARK, key_said, runs
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
@@ -104,7 +113,7 @@ _KEY_SHAPED = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 # a hyphen or an underscore between letters joins words ("red-herring", "not_missing")
 _JOINED_WORDS = re.compile(r"(?<=[^\W\d_])[-_\u2010\u2011](?=[^\W\d_])")
 # what `_Reader.without_objects` writes for a name of the factor: a word no answer holds
-_MARK = "factorname"
+_MARK = MARK
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it
 _COURTESY = re.compile(
@@ -226,9 +235,12 @@ _ATTRIBUTING = frozenset(
 )  # fmt: skip
 _TOKEN = re.compile(r"\W*([\w'’-]+)")
 _ALTERNATIVE = frozenset({"or", "either", "maybe", "perhaps", "possibly", "unless"})
+# The compound cues here and in `_RETRACTION` are read with or without their space: the fold
+# drops a format character inside a word (U+00AD, U+200B) so that "n\u00adot" reads "not" (SI
+# red team 20, W1), and the same fold glues "red\u00adherring" into "redherring" (SI red team 27)
 _DISMISSAL = re.compile(
-    r"\b(?:unrelated|irrelevant|red\s+herring|wrong|benign|coincidental|harmless|noise|"
-    r"a\s+distraction|expected|a\s+symptom|stale|dismissed|excluded|non\s+issue|"
+    r"\b(?:unrelated|irrelevant|red\s*herring|wrong|benign|coincidental|harmless|noise|"
+    r"a\s*distraction|expected|a\s*symptom|stale|dismissed|excluded|non\s*issue|"
     r"not\s+an?\s+(?:issue|factor|problem)|no\s+issue|non\s+factor)\b",
     re.IGNORECASE,
 )
@@ -301,6 +313,13 @@ _CONTRARY = re.compile(
 )
 # a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
 _VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
+# a named key given a number by a copula or a verb of holding ("INVENTORY_PORT is 8080", "… is
+# now set to 8080", "… already points at 8080")
+_VALUE_STATED = (
+    r"\s+(?:(?:now|currently|actually|still|already|really)\s+)*(?:is|equals|reads|was|holds|"
+    r"contains|carries|has|points\s+(?:at|to))\s+(?:(?:now|currently|actually|still|already|"
+    r"really|set\s+to|the\s+value|a\s+value\s+of)\s+)*[\"'`]?(\d+)"
+)
 # the value a wrong-value statement says the key holds: its first number ("it is '8081' but …")
 _FIRST_NUMBER = re.compile(r"\d+")
 _WRONG_TYPES = frozenset({"wrong", "incorrect", "invalid", "misconfigured"})
@@ -429,14 +448,20 @@ class _Reader:
         return any(name in folded for name in self._names) or self.names_a_key(piece)
 
     def echoed(self, quoted: str) -> bool:
-        """Whether a quoted span's words are found in a tool response: the environment's words
-        (the pods' own log line), not the agent's (SI red team 26, H3)."""
+        """Whether a quoted span's words are found in a tool response, as whole words: the
+        environment's words (the pods' own log line), not the agent's (SI red team 26, H3). A
+        span found inside a longer word ("not" in "notification-service") or a single word
+        shorter than `_SHORTEST_ECHO` is the agent's (SI red team 27, W)."""
         said = " ".join(quoted.casefold().split())
         if not said:
             return True
+        if " " not in said and len(said) < _SHORTEST_ECHO:
+            # one short word ("not", "false", "fine") is no line of output: any body may hold
+            # it, and the agent's own word would be blanked (SI red team 27, W)
+            return False
         if self._folded_bodies is None:
             self._folded_bodies = [" ".join(body.casefold().split()) for body in self._bodies]
-        return any(said in body for body in self._folded_bodies)
+        return any(_holds_words(body, said) for body in self._folded_bodies)
 
     def without_objects(
         self, start: int, end: int, mark: set[str] | None = None, *, echo: bool = False
@@ -500,6 +525,24 @@ class _Reader:
         if key is not None:
             at = min(at, key.start())
         return start + at
+
+
+# the shortest single word a quoted span may be and still be read as tool output
+# ("CreateContainerConfigError", "connection-refused"); a phrase of two words or more is
+# read as output wherever a tool response holds it whole
+_SHORTEST_ECHO = 8
+
+
+def _holds_words(body: str, said: str) -> bool:
+    """Whether `body` holds `said` with no letter or digit joined to either end."""
+    at = body.find(said)
+    while at >= 0:
+        before = body[at - 1] if at > 0 else " "
+        after = body[at + len(said)] if at + len(said) < len(body) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = body.find(said, at + 1)
+    return False
 
 
 def _affirms_back(sentence: str) -> bool:
@@ -757,10 +800,11 @@ _OWN_HEALTHY = re.compile(
     r"configured|exists?)\b",
     re.IGNORECASE,
 )
-# a negation that governs words, not a blanked name ("has SMTP_HOST but no SMTP_PORT")
+# a negation that governs words, not a blanked name ("has SMTP_HOST but no SMTP_PORT"); after
+# "be" the word it negates is the next ("could not be found"; SI red team 27, W6)
 _NEGATION_OF_WORDS = re.compile(
     r"(?:\b(?:not|no|never|nothing|none|nor|neither|without)\b|n['’]t\b)(?!\s*(?:[.,;:!]|$))"
-    r"\s*(\w*)",
+    r"\s*(?:(?:be|been|being)\s+)?(\w*)",
     re.IGNORECASE,
 )
 # a negated present state restates the deviation ("Smtp_Port is NOT SET.")
@@ -772,8 +816,20 @@ _PRESENT_STATES = frozenset(
 _NOT_CONTRARY = _PRESENT_STATES | {
     _MARK, "ready", "serving", "running", "healthy", "available", "working", "up", "starting",
     "started", "able", "help", "fix", "resolved", "reachable",
+    # a verb of holding negated restates an absence ("which smtp-config does not contain"); of
+    # an extra key or a wrong value it is the contrary, read by `_contrary_of_type`
+    "contain", "contains", "have", "has", "hold", "holds", "include", "includes", "list",
+    "lists", "define", "defines", "carry", "carries", "exist", "exists", "had", "get", "gets",
+    "got",
 }  # fmt: skip
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+# a count of none before a healthy word restates the failure ("shows 0/0 ready")
+_ZERO_COUNT = re.compile(r"\b(?:0|zero)\b")
+# a state conceded: "but" or "yet", then a negation or a failure in the clause after it
+_CONCEDED = re.compile(
+    r"\s*,?\s*(?:but|yet)\b[^,;:—–]*?(?:\b(?:not|never|no|fail\w*|crash\w*|unable)\b|n['’]t\b)",
+    re.IGNORECASE,
+)
 _YES = frozenset({"yes", "yeah", "yep", "yup", "correct", "indeed", "absolutely", "definitely"})
 _NO = frozenset({"no", "nope", "nah"})
 _CAUSE_WORDS = re.compile(
@@ -783,8 +839,8 @@ _CAUSE_WORDS = re.compile(
 )
 # a retraction said after the statement's last name (`_tail`)
 _RETRACTION = re.compile(
-    r"\b(?:just\s+kidding|kidding|joking|jk|not\s+really|fabricat\w*|made\s+up|fiction\w*|"
-    r"untrue|not\s+true|a\s+lie|april\s+fools?|scratch\s+that|psych)\b",
+    r"\b(?:just\s*kidding|kidding|joking|jk|not\s*really|fabricat\w*|made\s*up|fiction\w*|"
+    r"untrue|not\s*true|a\s+lie|april\s*fools?|scratch\s*that|psych)\b",
     re.IGNORECASE,
 )
 _PLACE_WORDS = frozenset({"from", "in", "inside", "within", "of", "on", "at", "under", "into"})
@@ -822,13 +878,7 @@ _NEGATED_DISMISSAL = re.compile(
 # what the statement's deviation is, by its words (`_contrary_of_type`)
 _ABSENCE_TYPES = frozenset({"missing", "absent", "unset", "undefined", "removed", "deleted"})
 _STOPPED_TYPES = frozenset({"stopped", "zero", "scaled", "down"})
-_HOLDS = re.compile(r"\b(?:holds?|contains?|includes?|shows?|sets|has|have|lists?)\b", re.I)
-_RUNNING = re.compile(
-    r"\b(?:running|runs?\s+(?:\w+\s+)?[1-9]\d*|[1-9]\d*\s+(?:\w+\s+)?replicas?|replicas?\s+"
-    r"(?:is\s+|are\s+|of\s+|at\s+)?[1-9]\d*|scaled\s+(?:back\s+)?up|has\s+(?:\w+\s+)?endpoints|"
-    r"back\s+up|serving|ready|available)\b",
-    re.IGNORECASE,
-)
+_EXTRA_TYPES = frozenset({"extra", "unexpected"})
 # neither/nor/none bind the names of a sentence into one clause (`_dismisses_the_factor_too`)
 _JOINT = re.compile(r"\b(?:neither|nor|none)\b", re.IGNORECASE)
 _DISMISSAL_CLAUSES = re.compile(r"[,;:—–]|\b(?:and|but|while|whereas|yet)\b", re.IGNORECASE)
@@ -841,11 +891,14 @@ _TAG_QUESTION = re.compile(
     r"(?:it|they|he|she|there|that)|right|no|correct|true|ok(?:ay)?|eh|huh)\s*[?？‽¿]+\W*\Z",
     re.IGNORECASE,
 )
-# another object asserted as the cause (`_named_withholds`)
+# another object asserted as the cause (`_named_withholds`): the cause words of the profile's
+# `cause` list that say it of a subject ("sim-node-1 is behind it": SI red team 27, W; an object
+# of the first snapshot's string values is no identifier the rule `several_causes` reads)
 _ASSERTED_CAUSE = re.compile(
     r"\b(?:(?:real|actual|true|main|underlying|root|primary|sole)\s+(?:root\s+)?cause|"
     r"what\s+(?:\w+\s+)?(?:stops|breaks|kills|causes|crashes|blocks)|caused|causing|causes|"
-    r"is\s+to\s+blame|to\s+blame|responsible)\b",
+    r"is\s+to\s+blame|to\s+blame|responsible|behind|(?:source|origin|root)\s+of|trigger(?:s|ed)?|"
+    r"stems?\s+from)\b",
     re.IGNORECASE,
 )
 _CARRIES = re.compile(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
@@ -962,33 +1015,41 @@ def _opens_on_condition(words: list[str]) -> bool:
 
 def _healthy_state(rest: str) -> bool:
     """A healthy state said of an object (`_OWN_HEALTHY`) in a clause with no negation before
-    it: "is up and running" is one, "is not serving traffic" restates the failure."""
-    for clause in _CLAUSES.split(rest):
+    it: "is up and running" is one, "is not serving traffic" restates the failure, and so does
+    a state conceded before "but" or "yet" and a failure ("is running but not ready": the pods'
+    phase, then what the statement says of them; SI red team 27, W6) and a healthy word after
+    a count of none ("0/0 ready")."""
+    start = 0
+    for cut in (*_CLAUSES.finditer(rest), None):
+        end = cut.start() if cut is not None else len(rest)
+        clause = rest[start:end]
         found = _OWN_HEALTHY.search(clause)
-        if found is not None and _NEGATION.search(clause, 0, found.start()) is None:
+        if (
+            found is not None
+            and _NEGATION.search(clause, 0, found.start()) is None
+            and _ZERO_COUNT.search(clause, 0, found.start()) is None
+            and _CONCEDED.match(rest, end) is None
+        ):
             return True
+        start = cut.end() if cut is not None else end
     return False
 
 
 def _contrary_of_type(rest: str, deviation: set[str]) -> bool:
-    """The contrary of the statement's deviation in words of its own type (SI red team 26, H6
-    and H16): of an absent key, the factor's key held ("smtp-config contains SMTP_PORT", not
-    "holds only SMTP_HOST" nor "shows no SMTP_PORT key"); of an object stopped or scaled to
-    zero, a count above zero or a running state ("orders-db runs 1 replica now"). Holding a key
-    restates an extra key or a wrong value ("indexer-config contains LEGACY_SHARD_COUNT")."""
-    if deviation & _ABSENCE_TYPES:
-        for held in _HOLDS.finditer(rest):
-            after = rest[held.end() : held.end() + 60]
-            at = after.find(_MARK)
-            if at >= 0 and _NEGATION.search(after, 0, at) is None:
-                return True
-    if deviation & _STOPPED_TYPES:
-        return any(
-            _NEGATION.search(clause, 0, found.start()) is None
-            for clause in _CLAUSES.split(rest)
-            if (found := _RUNNING.search(clause)) is not None
-        )
-    return False
+    """The contrary of the statement's deviation in words of its own type, read in the clause
+    that governs the factor's name (`_contrary`; SI red team 26, H6 and H16; SI red team 27, W):
+    of an absent key, the key held ("smtp-config carries SMTP_PORT", not "has SMTP_HOST but
+    lacks SMTP_PORT"); of an extra key or a wrong value, the key said absent ("indexer-config
+    has no LEGACY_SHARD_COUNT"); of an object stopped or scaled to zero, a count above zero or
+    a running state ("orders-db is at 1/1"), a remedy aside ("Scaling orders-db back to 1
+    replica fixes it."). Holding a key restates an extra key or a wrong value."""
+    if deviation & (_ABSENCE_TYPES | _EXTRA_TYPES | _WRONG_TYPES):
+        said = key_said(rest)
+        if deviation & _ABSENCE_TYPES and HELD in said:
+            return True
+        if deviation & (_EXTRA_TYPES | _WRONG_TYPES) and ABSENT in said:
+            return True
+    return bool(deviation & _STOPPED_TYPES) and runs(rest)
 
 
 def _other_cause(clause: str) -> bool:
@@ -1024,6 +1085,26 @@ def _dismisses_the_factor_too(rest: str, nouns: set[str]) -> bool:
         ):
             return True
     return False
+
+
+# a dismissal of the factor by a word for it, the deviation's own words aside ("the port is
+# wrong" restates a wrong value)
+_NOUN_DISMISSAL = re.compile(
+    r"\b(?:unrelated|irrelevant|red\s*herring|benign|coincidental|harmless|noise|a\s*distraction|"
+    r"a\s*symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
+    r"not\s+(?:\w+\s+)?(?:the\s+|an?\s+)?(?:cause|culprit|problem|reason|issue|factor))\b",
+    re.IGNORECASE,
+)
+
+
+def _dismisses_by_noun(rest: str, nouns: set[str]) -> bool:
+    """Whether a sentence naming no object dismisses the factor by one of the statement's nouns
+    after a determiner ("The key is a symptom, not the cause."); a dismissal denied ("The key
+    is not unrelated") asserts, and a part the statement does not name ("The DNS alert is
+    noise.") is another's."""
+    if not nouns or _NOUN_DISMISSAL.search(rest) is None:
+        return False
+    return _NEGATED_DISMISSAL.search(rest) is None and _refers_to(rest, nouns)
 
 
 def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _StatementNames) -> bool:
@@ -1128,6 +1209,8 @@ def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
             at = quoted.start()  # a name inside quoted tool output: the frame ends at the quote
             break
     words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", text[start:at])))
+    if _system_subject(words) and not _FRAMES_AHEAD.search(" ".join(words)):
+        return True
     # "No pod of notification-service is ready.": "no" before a system noun counts what the
     # evidence shows (SI red team 26, H6)
     return all(
@@ -1135,6 +1218,21 @@ def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
         or word in _LATER_FRAME_WORDS
         or (word == "no" and following is not None and _SYSTEM_NOUN.fullmatch(following))
         for word, following in itertools.zip_longest(words, words[1:])
+    )
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "each", "every"})
+
+
+def _system_subject(words: list[str]) -> bool:
+    """Whether the words before a later sentence's first name open on a part of the system as
+    its subject ("The error says the key …", "The deployment has an env entry referencing …",
+    "The configmap contains no …"): a clause of the system, what it says of the name read by
+    the other rules (`_named_withholds` first), not a speaker's frame (SI red team 27, W6)."""
+    return (
+        len(words) >= 2
+        and words[0] in _DETERMINERS
+        and (_SYSTEM_NOUN.fullmatch(words[1]) is not None or words[1] in _STATE_WORDS)
     )
 
 
@@ -1157,16 +1255,21 @@ def _tail(
     correction = _words(text[rather.end() : end]) if rather is not None else []
     if (
         rather is not None
-        and not (correction and correction[0] in _PLACE_WORDS)
+        and not (
+            correction and correction[0] in _PLACE_WORDS and reader.names_object(rather.end(), end)
+        )
         and (
             reader.names_other(rather.end(), end, before)
             or not _holds_name(text[rather.end() : end], before)
         )
     ):
         # "… — or rather, sim-node-1 does.", ", or rather it would if it were true.": a
-        # correction naming another object, or none of the statement's, replaces it; one that
-        # opens on a place ("…, or rather from the copy that payments-api mounts") restates
-        # where the deviation is (SI red team 26, H14)
+        # correction naming another object, or none of the statement's, replaces it. One that
+        # opens on a place and names an object ("…, or rather from the copy that payments-api
+        # mounts") restates where the deviation is (SI red team 26, H14); a place that names
+        # none (", or rather in my imagination", "… in theory", "… under a
+        # different assumption") is no place of the system: it replaces the statement too (SI
+        # red team 27, W: the opening word alone exempted it)
         said = text[rather.start() : end].strip()
         return Unplain("unaccounted_tail", rather.start(), end, f"{said!r}")
     # the last comma or dash after the factor's last name (found from the right: linear)
@@ -1236,12 +1339,20 @@ def _contradicts_own(
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
     spelt = {fold_name(name) for name in own}
+    keys = {fold_name(name) for name in own if "_" in name}
     for name in spelt:
         if name not in folded:
             continue
         given = re.search(re.escape(name) + _VALUE_GIVEN, folded)
         if given is not None and given.group(1) != restated:
             return True
+        if name in keys:
+            # "INVENTORY_PORT is 8080 in checkout-config": a key given a value by a copula, not
+            # under a condition ("Once INVENTORY_PORT is 8080, …"; SI red team 27, W)
+            for stated in re.finditer(re.escape(name) + _VALUE_STATED, folded):
+                opening = _words(folded[: stated.start()])[-1:]
+                if stated.group(1) != restated and not (opening and opening[0] in _CONDITIONS):
+                    return True
     names_own = any(name in folded for name in spelt)
     # the contrary first: most sentences state none, and it is the cheaper test
     return _contradicts(piece) and (names_own or not reader.names_other(start, end, own))
@@ -1367,6 +1478,15 @@ def accounted_shapes(
             answering = 0
             continue
         if not reader.names_object(start, end):
+            if _dismisses_by_noun(reader.without_objects(start, end), statement_nouns):
+                # "The key is a symptom, not the cause.", "The SMTP port setting is a red
+                # herring.": the factor dismissed by a word for it (SI red team 27, W)
+                said = piece.strip()
+                found.append(
+                    Unplain("unaccounted_sentence", start, end, f"{said!r} dismisses the factor")
+                )
+                answering = 0
+                continue
             if answering and question and _bare_answer(words) and _affirms_other(question, words):
                 # "Is D the cause? Yes.": the answer affirms a second cause (SI red team 26, H11)
                 said = piece.strip()

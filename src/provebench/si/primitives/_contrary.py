@@ -1,0 +1,201 @@
+"""The contrary of a statement's deviation, read by its type in the clause that governs the
+factor's name (SI red team 27, W; docs/si-scoring.md §11, "Round 27: the contrary is read in
+its clause").
+
+A sentence after the statement naming the factor's key may say the key is there ("smtp-config
+carries SMTP_PORT"), gone ("indexer-config has no LEGACY_SHARD_COUNT"), given a value
+("INVENTORY_PORT is 8080") or that a stopped object runs ("orders-db is at 1/1"). Round 26 read
+a verb of holding followed within 60 characters by the key, across clause boundaries: "has
+SMTP_HOST but lacks SMTP_PORT" read as holding SMTP_PORT, and a long aside between the verb and
+the key hid it. Here each coordinate clause (cut at ";", ":", a dash, "but", "yet", "whereas",
+"while", "although", "though", "however") is read on its own:
+
+* **object**: a verb of holding governs the key only where the words between them are
+  determiners, list joints or modifiers of a key (`_OBJECT_WORDS`), an aside between commas
+  left out ("contains, as anyone can see, SMTP_PORT"); "has an env entry referencing
+  SMTP_PORT" holds an entry, not the key;
+* **place**: the key said to be in or at a place by a verb of being or staying ("SMTP_PORT
+  sits right there in smtp-config");
+* **polarity**: a negation before the verb or between it and the key, a verb of lacking, or a
+  word of absence or failure after the key up to the next comma ("shows SMTP_PORT as an
+  unresolved reference", "an entry … SMTP_PORT that cannot resolve") says the key is absent;
+* a clause that opens on a condition, or whose verb follows a modal or "to" ("should have
+  SMTP_PORT"), says what to do, not what is.
+
+The verbs of holding and of being somewhere are a lexicon, and the reading says so: they are the
+predicates of presence a key can take, and a word outside them is read as saying nothing of the
+key's presence (a limit, docs/si-scoring.md §11).
+
+Cost: one pass per clause naming the factor's key; most sentences name none and are not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+# what `_accounted._Reader.without_objects` writes for a name of the factor
+MARK = "factorname"
+
+_KEY_CLAUSES = re.compile(
+    r"[;:—–]|\b(?:but|yet|whereas|while|although|though|however)\b", re.IGNORECASE
+)
+# verbs whose object is what an object holds: the predicates of a key's presence (a lexicon)
+_HOLDING = re.compile(
+    r"\b(?:holds?|holding|contains?|containing|includes?|including|shows?|showing|sets|has|"
+    r"have|having|lists?|listing|carr(?:y|ies|ying)|defines?|defining|provides?|providing|"
+    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got)\b",
+    re.IGNORECASE,
+)
+_LACKING = re.compile(
+    r"\b(?:lacks?|lacking|lacked|misses|omits?|omitting|drops?|(?:free|rid|clear|cleared)\s+of)\b",
+    re.IGNORECASE,
+)
+# the key said gone after it ("LEGACY_SHARD_COUNT was removed from indexer-config")
+_GONE = re.compile(
+    r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:\w+\s+)?(?:removed|deleted|"
+    r"dropped|gone|absent|missing|unset)\b",
+    re.IGNORECASE,
+)
+# the words that may stand between a verb of holding and its object
+_OBJECT_WORDS = frozenset(
+    {
+        "the", "a", "an", "its", "their", "key", "keys", "entry", "entries", "value", "values",
+        "variable", "setting", "field", "also", "still", "indeed", "actually", "really", "and",
+        "or", "both", "all", "every", "plainly", "clearly", "just", "only", "now", "already",
+        "well", "env", "one", "single", "named", "called", "certainly",
+        "definitely", "obviously", "truly", "data",
+    }
+)  # fmt: skip
+# a verb of being or staying somewhere, then the place (a lexicon, as `_HOLDING`)
+_LOCATED = re.compile(
+    r"\A\W*(?:(?:key|entry|value|variable|setting)\s+)?(?:is|are|was|were|sits?|sat|lives?|"
+    r"resides?|stays?|remains?|lies|appears?|exists?|shows\s+up)\b"
+    r"(?:\s+(?:right|just|still|already|actually|really|plainly|clearly|indeed|safely|now|"
+    r"all|along|listed|defined|stored|kept|included|contained|present|set|declared|sitting|"
+    r"there|here))*\s+(?:there|here|in|inside|within|under|at)\b",
+    re.IGNORECASE,
+)
+# a word that says the key is absent or fails, said of it in its clause
+_RESTATING = re.compile(
+    r"\b(?:not|no|never|none|nor|neither|without|cannot|lacks?|lacking|missing|absent|unset|"
+    r"undefined|unresolv\w*|removed|deleted|empty|gone|fails?|failed|failing|error\w*)\b|"
+    r"n['’]t\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without)\b|n['’]t\b", re.I)
+_MODAL = frozenset(
+    {"should", "must", "need", "needs", "ought", "would", "could", "will", "to", "shall", "may"}
+)
+_CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever"})
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# an aside between commas, or from a comma to the object ("contains, as anyone can see, X")
+_ASIDE = re.compile(r",.*,|\A\s*,[^,]*\Z", re.DOTALL)
+
+HELD, ABSENT = "held", "absent"
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)]
+
+
+def _said_by_verb(clause: str, at: int) -> str | None:
+    """What the verb of holding or lacking that governs the key at `at` says of it, or None
+    where no such verb has the key as its object."""
+    before = clause[:at]
+    verbs = [*_HOLDING.finditer(before), *_LACKING.finditer(before)]
+    if not verbs:
+        return None
+    verb = max(verbs, key=lambda found: found.start())
+    between = _ASIDE.sub(" ", before[verb.end() :])
+    words = _words(between)
+    negated = any(word in ("no", "not", "never", "none", "without") for word in words)
+    if not all(word in _OBJECT_WORDS or word in ("no", "not", "none") for word in words):
+        return None  # "has an env entry referencing SMTP_PORT": the entry is the object
+    leading = _words(before[: verb.start()])[-3:]
+    if any(word in _MODAL for word in leading):
+        return None  # "should have SMTP_PORT": a remedy
+    lacking = _LACKING.fullmatch(verb.group()) is not None
+    negated = negated or _NEGATION.search(before[: verb.start()]) is not None
+    after = clause[at + len(MARK) :].split(",", 1)[0]
+    restated = _RESTATING.search(after) is not None
+    return ABSENT if lacking or negated or restated else HELD
+
+
+def _said_by_place(clause: str, at: int) -> str | None:
+    """What a verb of being somewhere or gone after the key says of it ("… sits right there
+    in …", "… was removed from …")."""
+    after = clause[at + len(MARK) :]
+    if _GONE.match(after) is not None:
+        return ABSENT
+    located = _LOCATED.match(after)
+    if located is None:
+        return None
+    if _RESTATING.search(after, 0, located.end()) or _NEGATION.search(clause, 0, at):
+        return ABSENT
+    return HELD
+
+
+def key_said(rest: str) -> set[str]:
+    """What the clauses of `rest` (a sentence with the factor's key written `MARK`) say of the
+    key's presence: `HELD`, `ABSENT`, both or neither."""
+    said: set[str] = set()
+    if MARK not in rest:
+        return said
+    for clause in _KEY_CLAUSES.split(rest):
+        if MARK not in clause:
+            continue
+        words = _words(clause)
+        if words and words[0] in _CONDITIONS:
+            continue  # "Once SMTP_PORT is set, …": a condition asserts nothing
+        at = clause.find(MARK)
+        while at >= 0:
+            reading = _said_by_verb(clause, at) or _said_by_place(clause, at)
+            if reading is not None:
+                said.add(reading)
+            at = clause.find(MARK, at + len(MARK))
+    return said
+
+
+# the contrary of a stopped object: a count above zero, a ready count, a live state (a lexicon of
+# running states, as the deviation words are one)
+_NUMBER_WORDS = r"one|two|three|four|five|a\s+single"
+_RUNNING = re.compile(
+    rf"\b(?:running|runs?\s+(?:\w+\s+)?(?:[1-9]\d*|{_NUMBER_WORDS})|"
+    rf"(?:[1-9]\d*|{_NUMBER_WORDS})\s+(?:\w+\s+)?(?:replicas?|pods?|instances?)|"
+    r"replicas?\s*(?:is\s+|are\s+|of\s+|at\s+|[:=]\s*)?[1-9]\d*|[1-9]\d*\s*/\s*\d+|"
+    rf"at\s+(?:[1-9]\d*|{_NUMBER_WORDS})|scaled\s+(?:back\s+)?(?:up|to\s+(?:[1-9]\d*|{_NUMBER_WORDS}))|"
+    r"has\s+(?:\w+\s+)?endpoints|back\s+up|serving|ready|"
+    r"available|(?:live|alive|running|ready|healthy|active|up)\s+(?:pods?|replicas?|"
+    r"instances?|endpoints?|containers?))\b",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
+# a clause that says what to do ("Scaling orders-db back to 1 replica fixes it.", "Fix: …")
+_REMEDY = re.compile(
+    r"\A\W*(?:scal(?:e|ing)|set(?:ting)?|restor(?:e|ing)|add(?:ing)?|patch(?:ing)?|bring(?:ing)?|"
+    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|kubectl)\b|\b(?:fix(?:es|ed)?|resolves?|"
+    r"should|must|needs?\s+to|has\s+to|ought\s+to|will|would)\b",
+    re.IGNORECASE,
+)
+
+
+_NOT_RUNNING = re.compile(r"\b(?:not|no|never|none|nor|neither|without|zero|0)\b|n['’]t\b", re.I)
+
+
+def runs(rest: str) -> bool:
+    """Whether a clause of `rest` says the object runs: a count above zero or a running state,
+    with no negation or zero count before it, in a clause that is no remedy."""
+    for clause in _CLAUSES.split(rest):
+        found = _RUNNING.search(clause)
+        if found is None or _NOT_RUNNING.search(clause, 0, found.start()) is not None:
+            continue  # "is not ready", "shows 0/0 ready"
+        if _REMEDY.search(clause) is not None:
+            continue
+        words = _words(clause)
+        if words and words[0] in _CONDITIONS:
+            continue
+        return True
+    return False
+
+
+__all__ = ["ABSENT", "HELD", "MARK", "key_said", "runs"]
