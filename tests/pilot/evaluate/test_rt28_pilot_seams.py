@@ -124,10 +124,10 @@ def test_a_refused_file_named_in_a_failure_entrys_text_is_a_claim(
 
 
 # -- H6: a failure report on `error` is tied to a failed call on its files -------------------------
-def _append(ids: list[str], error: bool) -> tuple[str, dict[str, Any]]:
+def _append(ids: list[str], error: bool, code: str = "timeout") -> tuple[str, dict[str, Any]]:
     payload: dict[str, Any] = {"call": 2, "rows": [[i, "x"] for i in ids], "applied": not error}
     if error:
-        payload["error"] = {"code": "timeout"}
+        payload["error"] = {"code": code}
     return "sheets.append", payload
 
 
@@ -153,6 +153,11 @@ def _error_in_words(detail: str) -> tuple[str, dict[str, Any]]:
          [("a", "not_refused"), ("b", "not_refused")]),
         ([_append(["a"], error=True), _error_in_words("a could not be imported")], []),
         ([_append(["a"], error=True), _error_in_words("import_failed for a-b-c")], []),
+        # Red team 30, A5: a decoy the laboratory refused as malformed carries nothing.
+        ([_append(["a", "b"], error=False), _append(["a", "b"], True, "invalid_argument"),
+          _error(["a", "b"])], [("a", "not_refused"), ("b", "not_refused")]),
+        ([_append(["a"], True, "permission_denied"), _error(["a"])], [("a", "not_refused")]),
+        ([_append(["a"], True, "rate_limit"), _error(["a"])], []),
     ],
 )  # fmt: skip
 def test_an_error_report_about_files_needs_a_failed_call_that_carried_them(

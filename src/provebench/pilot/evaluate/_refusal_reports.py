@@ -29,7 +29,7 @@ from typing import Literal
 
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
-from provebench.pilot.evaluate._rules import CALL_KINDS
+from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
 from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
 
 
@@ -104,12 +104,16 @@ def _untied_error_reports(cycle: CycleLog, corpus: NamedFiles) -> list[RefusalRe
 
     A file is named as the claims reading names one (`_claims.NamedFiles`: in `file_ids`, in
     `code`, in `detail`, in any spelling the fold reads alike), not by one field: red team 29,
-    A10 — the same false reports with each id in `detail` and no `file_ids` passed."""
+    A10 — the same false reports with each id in `detail` and no `file_ids` passed.
+
+    Only a failure the laboratory caused carries a file (`LABORATORY_FAILURE_CODES`: a temporary
+    failure, a file gone when read): red team 30, A5 — a decoy append of the files' ids, refused
+    as malformed before any effect, made every false report look tied to a failure."""
     gaps: list[RefusalReportGap] = []
     carried_by_failure: set[str] = set()
     for entry in cycle.entries:
         payload = entry.payload
-        if entry.kind in CALL_KINDS and "error" in payload:
+        if entry.kind in CALL_KINDS and _failed_by_laboratory(payload):
             carried_by_failure.update(_files_carried(payload))
         elif entry.kind == "diagnostics" and payload.get("channel") == "error":
             listed = payload.get("file_ids")
@@ -122,6 +126,11 @@ def _untied_error_reports(cycle: CycleLog, corpus: NamedFiles) -> list[RefusalRe
             for file_id in sorted(named - carried_by_failure):
                 gaps.append(_gap(cycle.cycle, file_id, "not_refused", "", said, [ref(entry)]))
     return gaps
+
+
+def _failed_by_laboratory(payload: Mapping[str, object]) -> bool:
+    error = payload.get("error")
+    return isinstance(error, Mapping) and error.get("code") in LABORATORY_FAILURE_CODES
 
 
 def _files_carried(payload: Mapping[str, object]) -> set[str]:

@@ -108,6 +108,12 @@ IN_DOUBT_FAULT_KINDS: frozenset[str] = frozenset(
 )
 # ... and a rate limit (429) or an unavailable service (503) took no effect: retry it.
 NOT_APPLIED_ERROR_CODES: frozenset[str] = frozenset({"rate_limit", "unavailable"})
+# Every temporary failure the laboratory answers (pilot §5): the faults it injects.
+TEMPORARY_ERROR_CODES: frozenset[str] = IN_DOUBT_ERROR_CODES | NOT_APPLIED_ERROR_CODES
+# The failures of a call the laboratory causes, not the importer: a temporary failure, and a
+# file gone when it was read (`not_found`). A call it refused as malformed (`invalid_argument`)
+# or as outside the contract (`permission_denied`) failed by the importer's own doing.
+LABORATORY_FAILURE_CODES: frozenset[str] = TEMPORARY_ERROR_CODES | {"not_found"}
 
 FAILURE_CHANNELS: frozenset[str] = frozenset({"error", "failed_file"})
 
@@ -135,10 +141,12 @@ __all__ = [
     "FAILURE_CHANNELS",
     "IN_DOUBT_ERROR_CODES",
     "IN_DOUBT_FAULT_KINDS",
+    "LABORATORY_FAILURE_CODES",
     "NOT_APPLIED_ERROR_CODES",
     "REFUSED_OPERATION_VIOLATION",
     "REPORT_FILE",
     "SELF_CHECK_PROBE_FILE_ID",
+    "TEMPORARY_ERROR_CODES",
     "UNKNOWN_REFUSAL_VIOLATION",
     "VERDICT_FILE",
     "VERDICT_FORMAT",

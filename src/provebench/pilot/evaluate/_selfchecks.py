@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, CycleLog, LogFacts, ref
-from provebench.pilot.evaluate._rules import NOT_APPLIED_ERROR_CODES
+from provebench.pilot.evaluate._rules import NOT_APPLIED_ERROR_CODES, TEMPORARY_ERROR_CODES
 from provebench.pilot.evaluate._verdict import SelfCheckGap, SelfCheckOutcomes, Violation
 from provebench.pilot.evaluate._violations import (
     attempts_per_call,
@@ -58,7 +58,6 @@ from provebench.pilot.evaluate._violations import (
 )
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
 
-TEMPORARY_ERROR_CODES = frozenset({"rate_limit", "server_error", "unavailable", "timeout"})
 # The reconciliation entry itself, judged beside the checks.
 RECONCILIATION_NUMBERS = "reconciliation_numbers"
 JUDGED_CHECKS = (*REQUIRED_SELF_CHECKS, RECONCILIATION_NUMBERS)
@@ -345,4 +344,4 @@ def _acknowledged(cycle: CycleLog) -> Iterator[str]:
                 yield row[FILE_ID_INDEX]
 
 
-__all__ = ["TEMPORARY_ERROR_CODES", "self_check_findings"]
+__all__ = ["self_check_findings"]

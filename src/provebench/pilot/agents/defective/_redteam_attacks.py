@@ -7,6 +7,7 @@ the evaluator to refuse each a positive signal.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -30,6 +31,7 @@ from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
 from provebench.pilot.lab import (
     ApiTimeout,
     CycleContext,
+    LabError,
     PermissionDenied,
     TemporaryApiError,
 )
@@ -431,13 +433,17 @@ class ClaimsRefusedImportedDisguised(CorrectImporter):
 class ReportsImportedAsFailedOnError(CorrectImporter):
     """§14 "artificial creation of an error", on the `error` channel (red team 28, H6): imports
     every admissible file correctly and reports each append's files failed on `error`, though
-    no call failed."""
+    no call the laboratory answered failed — before each report it makes a decoy append of the
+    same ids that the laboratory refuses as malformed, before any effect (red team 30, A5)."""
 
     name: ClassVar[str] = "reports-imported-as-failed-on-error"
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         if self.acknowledged:
             ids = [row["file_id"] for row in self.acknowledged]
+            with contextlib.suppress(LabError):
+                # Rows as lists, not mappings: malformed on purpose.
+                self.ctx.sheets.append_rows([[file_id] * 9 for file_id in ids])  # type: ignore[misc]
             self.ctx.diagnostics.error("import_failed", "could not be imported", file_ids=ids)
 
 
