@@ -30,7 +30,7 @@ from provebench.sandbox._environment import (
 )
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
-    NO_BYTECODE_OPTIONS,
+    BYTECODE_OPTIONS,
     PACKAGE_DIR,
     SANDBOX_ENV,
     policy_for,
@@ -112,7 +112,7 @@ def test_a_forged_cache_beside_a_shown_source_is_never_read(tmp_path: Path) -> N
     assert _ran_in_sandbox(lib, tmp_path / "a", plain, env) == "BYTECODE"
     assert _ran_in_sandbox(lib, tmp_path / "b", plain, SANDBOX_ENV) == "SOURCE!!"
     # The laboratory's own launches run isolated (`-I` ignores PYTHON* variables): `-X` holds.
-    isolated = [sys.executable, "-I", *NO_BYTECODE_OPTIONS, "-c", code]
+    isolated = [sys.executable, "-I", *BYTECODE_OPTIONS, "-c", code]
     assert _ran_in_sandbox(lib, tmp_path / "c", isolated, env) == "SOURCE!!"
 
 
@@ -273,5 +273,5 @@ def test_provebenchs_own_environment_holds_only_its_own_code(
     monkeypatch.syspath_prepend(str(Path(sys.executable).parent))
     assert foreign_code(site_folders()) is None
     assert package_folder_code(PACKAGE_DIR, site_folders()) is None
-    entries = _environment._standard_library_entries(site_folders())
+    entries = _environment.standard_library_entries(site_folders())
     assert standard_library_code(entries) is None

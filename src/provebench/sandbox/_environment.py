@@ -14,8 +14,8 @@ Bytecode is no exception (pilot red team 29, A2/A2b). A `__pycache__` folder is 
 other: Python imports one as a namespace package (`__pycache__.mod` runs `__pycache__/mod.py`), so
 the only files allowed in it are the caches Python itself names after a listed source
 (`mod.cpython-311.pyc` beside a listed `mod.py`), and those are never read inside a sandbox —
-Python there looks for bytecode under a prefix where nothing exists (`_policy.NO_BYTECODE`) and
-compiles every source it imports. A cache replaced beside its source, header kept, runs nothing.
+Python there reads bytecode only from the laboratory's own, compiled outside any sandbox and
+shown read-only (`_bytecode`). A cache replaced beside its source, header kept, runs nothing.
 
 An editable install (`pip install -e .`, what `make` does) puts provebench's package folder
 outside `site-packages`, where no RECORD lists its files (pilot red team 29, A7: an untracked
@@ -99,7 +99,7 @@ def _unlisted(folder: Path, listed: set[str]) -> tuple[Path, str] | None:
 
 def _is_cache_of_listed(path: Path, listed: set[str]) -> bool:
     """`path` is `__pycache__/mod.TAG.pyc` beside a listed `mod.py`: bytecode Python wrote for a
-    listed source, which no sandbox reads (`_policy.NO_BYTECODE`)."""
+    listed source, which no sandbox reads (`_bytecode.HELD_BYTECODE`)."""
     if path.parent.name != _CACHE or not path.name.endswith(".pyc"):
         return False
     stem, dot, tag = _OPTIMIZED.sub("", path.name.removesuffix(".pyc")).rpartition(".")
@@ -233,7 +233,7 @@ def _is_standard(name: str) -> bool:
     return name.split(".")[0] in sys.stdlib_module_names or bool(_STDLIB_EXTRAS.fullmatch(name))
 
 
-def _standard_library_entries(folders: list[Path]) -> list[Path]:
+def standard_library_entries(folders: list[Path]) -> list[Path]:
     """provebench's import path inside its base installation's `lib` folder (the standard
     library, its `lib-dynload`, the `pythonXY.zip` slot), less `site-packages` and its own
     package's folder — never the folder of the script that started it (`sys.path[0]`). Only an
@@ -267,7 +267,7 @@ def refuse_foreign_environment(*, field: str) -> None:
         found = package_folder_code(PACKAGE_DIR, folders)
         where = "provebench's package folder"
     if found is None:
-        found = standard_library_code(_standard_library_entries(folders))
+        found = standard_library_code(standard_library_entries(folders))
         where = "provebench's standard library"
     if found is not None:
         path, why = found
@@ -287,4 +287,5 @@ __all__ = [
     "refuse_foreign_environment",
     "site_folders",
     "standard_library_code",
+    "standard_library_entries",
 ]

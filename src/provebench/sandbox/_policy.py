@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
+from provebench.sandbox._bytecode import BYTECODE_OPTIONS, HELD_BYTECODE, held_bytecode
 from provebench.sandbox._containment import (
     FileIdentity,
     identity_of,
@@ -53,16 +54,6 @@ if TYPE_CHECKING:
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
 SANDBOX_WORK = f"{SANDBOX_DIR}/work"
-# Where a Python in a sandbox looks for bytecode (`PYTHONPYCACHEPREFIX`, `-X pycache_prefix`): a
-# path below `/dev/null`, a file, where nothing can ever be, so it compiles every source it
-# imports and reads no `__pycache__` — one prefix for reading as for writing. The bytecode
-# beside provebench's sources is no byte a seal holds or a check can read: a `.pyc` replaced
-# beside a listed `.py`, its header kept, ran in every cycle of a sealed fresh control (pilot
-# red team 29, A2b). `PYTHONDONTWRITEBYTECODE` stops writing only.
-NO_BYTECODE = "/dev/null/pycache"
-# The same for the laboratory's own Python launches, which run isolated (`-I` ignores every
-# PYTHON* variable) but honour `-X`.
-NO_BYTECODE_OPTIONS = ("-X", f"pycache_prefix={NO_BYTECODE}")
 # What every sandboxed process starts with; a launch adds its own documented variables.
 SANDBOX_ENV = {
     "PATH": "/usr/bin:/bin",
@@ -73,7 +64,9 @@ SANDBOX_ENV = {
     "TZ": "UTC",
     "PYTHONHASHSEED": "0",
     "PYTHONDONTWRITEBYTECODE": "1",
-    "PYTHONPYCACHEPREFIX": NO_BYTECODE,
+    # Python there reads only the laboratory's own bytecode, shown read-only (`_bytecode`): never
+    # a cache beside a source, which no seal holds (pilot red team 29, A2b).
+    "PYTHONPYCACHEPREFIX": HELD_BYTECODE,
     "PYTHONUNBUFFERED": "1",
     "PYTHONNOUSERSITE": "1",
 }
@@ -630,6 +623,9 @@ class SandboxPolicy:
             if Path(host).is_dir() or any(lies_inside(Path(host), h) for h in self.hidden):
                 raise RuntimeError(f"{host} may not be bound into a sandbox")
             args += ["--ro-bind", host, inside]
+        bytecode = held_bytecode()
+        if bytecode is not None:  # the only bytecode Python there reads, and writes none of
+            args += ["--ro-bind", str(bytecode), HELD_BYTECODE]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
         locations = {location for location, _ in self.masks}
         for location, secret in sorted(set(self.masks)):
@@ -827,15 +823,15 @@ def policy_for(
 
 
 __all__ = [
+    "BYTECODE_OPTIONS",
     "FORWARDER",
+    "HELD_BYTECODE",
     "ISOLATION_ARGS",
     "KNOWN_SEAL_SECRETS_ROLE",
     "LABORATORY_KEY_ROLE",
     "LABORATORY_PRIVATE_ROLE",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",
-    "NO_BYTECODE",
-    "NO_BYTECODE_OPTIONS",
     "PACKAGE_DIR",
     "SANDBOX_DIR",
     "SANDBOX_ENV",

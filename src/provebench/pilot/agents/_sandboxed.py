@@ -33,7 +33,7 @@ from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._policy import (
-    NO_BYTECODE_OPTIONS,
+    BYTECODE_OPTIONS,
     SANDBOX_ENV,
     SANDBOX_WORK,
     SEAL_OPENING_ROLE,
@@ -147,7 +147,7 @@ def _converse(
     (private_dir / "work").mkdir(exist_ok=True)
     ours, theirs = socket.socketpair()
     command = [
-        sys.executable, "-I", *NO_BYTECODE_OPTIONS, "-m", WORKER,
+        sys.executable, "-I", *BYTECODE_OPTIONS, "-m", WORKER,
         str(theirs.fileno()), mode, code.spec, code.path_entry,
     ]  # fmt: skip
     channel = Channel(ours)

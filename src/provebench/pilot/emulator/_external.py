@@ -51,9 +51,9 @@ from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._policy import (
+    BYTECODE_OPTIONS,
     FORWARDER,
     NETWORK_LAB_ONLY,
-    NO_BYTECODE_OPTIONS,
     SANDBOX_DIR,
     SANDBOX_ENV,
     SANDBOX_WORK,
@@ -170,7 +170,7 @@ class ExternalImporter:
             # descriptor, never by a path another sandbox could be shown (red team 16, A6).
             channel = self.lab.server.open_channel()
             command = [
-                sys.executable, "-I", "-S", *NO_BYTECODE_OPTIONS, FORWARDER,
+                sys.executable, "-I", "-S", *BYTECODE_OPTIONS, FORWARDER,
                 str(self.lab.server.port), str(channel.fileno()), "--", *self.argv,
             ]  # fmt: skip
             binds = [(str(FORWARDER_SOURCE), FORWARDER)]

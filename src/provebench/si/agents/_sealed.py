@@ -50,7 +50,7 @@ from provebench.sandbox._command import resolve_command
 from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES, sandbox_process
-from provebench.sandbox._policy import NO_BYTECODE_OPTIONS, SANDBOX_ENV
+from provebench.sandbox._policy import BYTECODE_OPTIONS, SANDBOX_ENV
 from provebench.sandbox._private import private_folder
 from provebench.sandbox._relayed import RelayedOutput
 from provebench.si.agents._protocol import (
@@ -348,7 +348,7 @@ def sealed_class_agent(
     policy = policy_for(
         code.shown, secrets, limits=limits, copies=snapshot.copies, held=snapshot.held
     )
-    command = [sys.executable, "-I", *NO_BYTECODE_OPTIONS, "-m", WORKER, code.spec, code.path_entry]
+    command = [sys.executable, "-I", *BYTECODE_OPTIONS, "-m", WORKER, code.spec, code.path_entry]
     sealed = _Sealed(policy, command, timeout_sec)
     try:
         said = _Sealed(policy, [*command, "identify"], timeout_sec).converse(None, None)
