@@ -38,11 +38,11 @@ from provebench.si.sim._estate import (
     Deployment,
     Estate,
     cpu_millicores,
-    labels_of,
     memory_bytes,
     parse_key,
     resource_key,
     selector_of,
+    template_labels_of,
 )
 from provebench.si.sim._process import Outcome, SpanView, run_container, shed_or_wedged
 
@@ -263,7 +263,8 @@ class _Deriver:
         for key in self.estate.keys("deployment"):
             _, ns, dep_name = parse_key(key)
             deployment = self.estate.deployment(key)
-            if ns != namespace or not selector.items() <= labels_of(deployment, dep_name).items():
+            pod_labels = template_labels_of(deployment, dep_name)
+            if ns != namespace or not selector.items() <= pod_labels.items():
                 continue
             if all(o.phase == "ready" for o in self.deployment_outcomes(key)):
                 total += self.scheduled(key)
@@ -341,7 +342,7 @@ def observe(estate: Estate) -> Observation:
                     name=pod_name,
                     namespace=namespace,
                     deployment=name,
-                    labels=labels_of(deployment, name),
+                    labels=template_labels_of(deployment, name),
                     ip=address(f"pod/{namespace}/{pod_name}", "10.244") if node else "",
                     containers=views if node else pending,
                     node=node,
