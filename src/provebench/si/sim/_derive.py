@@ -29,8 +29,11 @@ A service's ready endpoints are the ready pods of the deployments it selects.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
 
 from provebench._errors import ProvebenchError
 from provebench.si.sim._estate import (
@@ -43,6 +46,7 @@ from provebench.si.sim._estate import (
     resource_key,
     selector_of,
     template_labels_of,
+    with_template,
 )
 from provebench.si.sim._process import Outcome, SpanView, run_container, shed_or_wedged
 
@@ -194,6 +198,31 @@ def _pod_names(namespace: str, name: str, deployment: Deployment) -> list[str]:
         f"{name}-{pod_hash}-{name_suffix(f'{namespace}/{name}/{pod_hash}/{i}', 5)}"
         for i in range(deployment.replicas)
     ]
+
+
+# The declared fields of a deployment its pod template is made of (`with_template`).
+_TEMPLATE_FIELDS = ("containers", "image", "env", "current_image", "previous_image")
+
+
+def declared_pod_names(
+    namespace: str, name: str, fields: Mapping[str, Any], restarts: int, replicas: int
+) -> list[str]:
+    """The names of the pods of a deployment the declared estate holds, by the rule that names
+    the physical estate's (`_pod_names`: its pod template, as a ReplicaSet names them) — one
+    rule, so the two estates list the same pods (docs/si-profile.md, "Do the two estates
+    agree?"). ``fields`` are its declared fields, read as the physical model reads them (a
+    template it cannot read is its bare ``image``); ``restarts`` the template changes the
+    declared estate counts (its ``generation``), each a new ``restartedAt``."""
+    template = {k: fields[k] for k in _TEMPLATE_FIELDS if k in fields}
+    try:
+        deployment = Deployment.model_validate(template)
+    except ValidationError:
+        image = fields.get("image")
+        deployment = Deployment(image=image if isinstance(image, str) else None)
+    counted = with_template(deployment, name).model_copy(
+        update={"rollout_restarts": restarts, "replicas": replicas}
+    )
+    return _pod_names(namespace, name, counted)
 
 
 @dataclass(frozen=True)

@@ -262,6 +262,16 @@ def bare_container(deployment: Deployment, name: str) -> Container:
     return Container(name=name, image=image, env=env)
 
 
+def with_template(deployment: Deployment, name: str) -> Deployment:
+    """The deployment ``name`` with its pod template's containers: those declared, or the one
+    `bare_container` of a deployment that declares none."""
+    if not deployment.bare:
+        return deployment
+    container = bare_container(deployment, name)
+    # the image moves into its container: one pod template, as a declared one is
+    return deployment.model_copy(update={"containers": (container,), "image": None, "env": None})
+
+
 # The fields of a deployment kept without a Kubernetes place: shown in the annotation
 # `provebench.dev/declared`, as the declared estate shows every field it does not map
 # (`si.sim.declared._kube_objects._unmapped`).
@@ -689,14 +699,7 @@ class Estate:
     def deployment(self, key: str) -> Deployment:
         """The deployment at ``key`` with its pod template's containers: those declared, or the
         one `bare_container` of a deployment that declares none (the data stays as declared)."""
-        deployment = Deployment.model_validate(self._resources[key])
-        if not deployment.bare:
-            return deployment
-        container = bare_container(deployment, parse_key(key)[2])
-        # the image moves into its container: one pod template, as a declared one is
-        return deployment.model_copy(
-            update={"containers": (container,), "image": None, "env": None}
-        )
+        return with_template(Deployment.model_validate(self._resources[key]), parse_key(key)[2])
 
     def config(self, key: str) -> ConfigData:
         """A ConfigMap (`ConfigData`) or a Secret (`SecretData`, with its ``type``)."""
@@ -778,4 +781,5 @@ __all__ = [
     "selector_of",
     "split_resource",
     "template_labels_of",
+    "with_template",
 ]
