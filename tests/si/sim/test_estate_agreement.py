@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from provebench.si.scenario import load_scenarios
+from provebench.si.sim import Session
+from provebench.si.sim._route import DECLARED_UNTIL, estate_of, open_session
+from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.estate_agreement import Agreement, agreement
-from tests.helpers.physical_coverage import PROFILE, REPO
+from tests.helpers.physical_coverage import PROFILE, REPO, measure
 
 _DOC = REPO / "docs/si-profile.md"
 
@@ -67,3 +71,29 @@ def test_each_scenario_refused_is_named(measured: Agreement) -> None:
     for why in measured.refused:
         short = why.split(":", 1)[0].split(".", 2)[2]  # `pi.data-plane-injection-001`
         assert short in section, why
+
+
+def test_the_scenarios_held_back_are_those_whose_verdicts_differ(measured: Agreement) -> None:
+    # `si.sim._route` runs every Form A scenario the physical estate holds whole in it but
+    # those it names, and names exactly those on which the two estates' verdicts differ
+    differing = {d.scenario for d in measured.differences if d.verdict_differs}
+    assert set(DECLARED_UNTIL) == differing != set()
+
+
+def test_which_estate_runs_each_scenario_of_the_profile(measured: Agreement) -> None:
+    whole = set(measure(PROFILE).whole)
+    refused = {why.split(":", 1)[0] for why in measured.refused}
+    physical = whole - refused - set(DECLARED_UNTIL)
+    assert len(physical) == len(whole) - len(refused) - len(DECLARED_UNTIL) > 0
+    for path in sorted(PROFILE.rglob("*.yaml")):
+        for scenario in load_scenarios(path):
+            where, why = estate_of(scenario)
+            assert where == ("physical" if scenario.id in physical else "declared"), scenario.id
+            opened = Session if where == "physical" else DeclaredSession
+            assert isinstance(open_session(scenario), opened), scenario.id
+            if scenario.id in refused:
+                assert "stimuli[" in why, why
+            elif scenario.id not in whole:
+                assert "cannot hold it yet (preconditions.environment.state[" in why, why
+    # the section says how many run there, and names each held back
+    assert f"**{len(physical)}** of them run in the physical estate" in _section()
