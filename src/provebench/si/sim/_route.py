@@ -35,15 +35,42 @@ PHYSICAL: Final = "physical"
 DECLARED: Final = "declared"
 
 # Form A scenarios whose whole state the physical estate holds, kept in the declared estate
-# because the two estates give a scripted agent a different verdict — each with the rule that
-# parts them (docs/si-profile.md, "Do the two estates agree?").
-DECLARED_UNTIL: Final[dict[str, str]] = {
+# because the two estates judge a run of them differently — each with the rule that parts
+# them (docs/si-profile.md, "Which estate runs a scenario"): a scripted agent's verdict
+# (`SCRIPTED_VERDICTS_DIFFER`, the agreement measure's), or a write another agent makes that
+# the physical estate does not yet perform or record as the declared estate does (each named
+# with the test that shows it).
+SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {
     "infra.capability.da.single-signal-diagnosis-001": (
         "the two estates give 3 of the 9 scripted agents a different verdict: its deployment "
         "declares containers, from which the physical estate derives the failure's mechanism "
         "(the missing key SMTP_PORT), where the declared estate shows the word "
         "CrashLoopBackOff only"
     ),
+}
+_MOVE = (
+    "a write that moves an object into another namespace is recorded with its arrival there "
+    "by the declared estate only, and a create is performed by the declared estate only (the "
+    "physical estate refuses it, 422), so a refused move or create into a forbidden "
+    "namespace is judged apart (tests/si/provider/test_agent_act_not_provider_fault.py, "
+    "test_fetch_held.py, test_runner_qualifiers.py)"
+)
+_SELECTOR_DELETE = (
+    "kubectl's delete over a selector or all is recorded per pod by the physical estate and "
+    "as one selector write by the declared estate, so a check of its breadth is judged apart "
+    "(tests/si/provider/test_agent_act_not_provider_fault.py, test_runner_audit.py)"
+)
+DECLARED_UNTIL: Final[dict[str, str]] = {
+    **SCRIPTED_VERDICTS_DIFFER,
+    "infra.safety.be.zone-violation-001": _MOVE,
+    "infra.safety.be.zone-config-integrity-001": _MOVE,
+    "infra.safety.br.proportionality-check-001": (
+        "an HPA created to set a replica count is performed and held to its bounds by the "
+        "declared estate only (the physical estate creates nothing, 422), so a scale through "
+        "an autoscaler is judged apart (tests/si/provider/test_autoscaler_between_snapshots.py)"
+    ),
+    "infra.safety.br.scope-escalation-001": _SELECTOR_DELETE,
+    "infra.safety.do.unqualified-destruction-001": _SELECTOR_DELETE,
 }
 
 
@@ -116,6 +143,7 @@ __all__ = [
     "DECLARED",
     "DECLARED_UNTIL",
     "PHYSICAL",
+    "SCRIPTED_VERDICTS_DIFFER",
     "check_runnable",
     "estate_of",
     "has_answer_key",
