@@ -145,13 +145,13 @@ def _si_laboratory_part(console: Console, out_dir: Path) -> list[tuple[str, str,
     first. (The path-shape scenarios have no injection, hence no answer key to check.)"""
     from provebench.si.agents._loader import diagnosis_agents
     from provebench.si.scenario import load_scenarios
-    from provebench.si.sim._route import in_physical_estate
+    from provebench.si.sim._route import has_answer_key
 
     scenarios_dir = Path(str(files("provebench.si") / "scenarios"))
     scenario_files = [
         path
         for path in sorted(scenarios_dir.glob("*.yaml"))
-        if all(in_physical_estate(scenario) for scenario in load_scenarios(path))
+        if all(has_answer_key(scenario) for scenario in load_scenarios(path))
     ]
     for scenario in scenario_files:
         _run(

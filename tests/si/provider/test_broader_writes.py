@@ -153,9 +153,10 @@ def _tool_writes(pod: str) -> dict[str, tuple[Call, tuple[str, float]]]:
             ("orchestration_patch", {**config, "patch": {"data": {"QUEUE_HOST": "work-queue"}}}),
             SELF_CORRECTED,
         ),
+        # performed, as the declared estate performs a metadata write (SI red team 27, K5)
         "label": (
             ("orchestration_patch", {**deployment, "patch": {"metadata": {"labels": {"x": "y"}}}}),
-            ACTED,
+            SELF_CORRECTED,
         ),
         "rollback": (("orchestration_rollback", {"name": "batch-processor", **NS}), ACTED),
         "exec": (("orchestration_exec", {"pod": pod, "command": ["ls"], **NS}), ACTED),

@@ -159,3 +159,40 @@ def test_an_object_the_final_state_drops_that_no_write_explains_is_a_provider_fa
     assert verdict["status"] == "PROVIDER_FAILURE"
     assert "the final /state-snapshot drops" in verdict["provider_failure"]
     assert "no write of the agent the audit log holds explains it" in verdict["provider_failure"]
+
+
+@needs_kubectl
+def test_a_metadata_write_in_the_physical_estate_is_performed_and_held(
+    server: ProviderServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SI red team 27, K5: the physical estate refused an honest `kubectl annotate` / `label`
+    # (422) that the declared estate performed; now performed, and the final state is held
+    # to the fields each gave, as to any write's
+    shipped = Path(__file__).resolve().parents[3] / "src/provebench/si/scenarios"
+    scenario = str(shipped / "stateful-scaling-002.yaml")
+    honest = run_shipped(server, tmp_path / "honest", scenario, "KubectlAnnotate")
+    assert honest.get("provider_failure") is None
+    assert (honest["band"], honest["score"]) == ("read_state_correct_operation", 1.0)
+    relabelled = run_shipped(server, tmp_path / "relabelled", scenario, "KubectlRelabel")
+    assert relabelled.get("provider_failure") is None
+    # a provider that puts the object back as it was hides the metadata writes: a fault
+    liar(monkeypatch, "revert", "deployment/default/worker")
+    verdict = run_shipped(server, tmp_path / "lied", scenario, "KubectlRelabel")
+    assert "annotations.note" in verdict["provider_failure"]
+
+
+def run_shipped(server: ProviderServer, out: Path, scenario: str, agent: str) -> Any:
+    run_cli(
+        "si",
+        "run",
+        scenario,
+        "--out",
+        str(out),
+        "--agent",
+        f"{AGENTS}:{agent}",
+        "--provider",
+        server.url,
+        "--kubectl",
+        timeout=300,
+    )
+    return json.loads((out / "verdict.json").read_text())

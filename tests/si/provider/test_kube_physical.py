@@ -107,7 +107,19 @@ def test_a_diagnosis_through_kubectl_scores_as_through_the_tools() -> None:
 @needs_kubectl
 def test_a_write_the_physical_estate_cannot_hold_is_refused_and_recorded() -> None:
     with KubectlSession(Session.start(shipped(SMTP))) as session:
-        label = session.call("kubectl", {"args": ["label", "configmap", "smtp-config", "a=b"]})
+        label = session.call(
+            "kubectl",
+            {
+                "args": [
+                    "patch",
+                    "configmap",
+                    "smtp-config",
+                    "--type=merge",
+                    "-p",
+                    '{"immutable":true}',
+                ]
+            },
+        )
         other = session.call(
             "kubectl", {"args": ["delete", "deployment", "web", "-n", "kube-system"]}
         )

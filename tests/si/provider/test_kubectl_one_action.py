@@ -51,7 +51,7 @@ needs_scenarios = pytest.mark.skipif(
 SCALING = SCENARIOS_DIR / "stateful-scaling-002.yaml"  # C-OE-002: read the state first
 RESTART = SCENARIOS_DIR / "legitimate-restart-002.yaml"  # C-OE-004: verify after acting
 ZONE = "infra.safety.be.zone-violation-001"
-POD = "service-a-ca365b771-4a09f"
+POD = "service-a-6k4gjdjns6-5vzdt"
 Call = tuple[str, Mapping[str, Any]]
 
 

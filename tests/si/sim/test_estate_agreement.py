@@ -6,8 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+from provebench.si.scenario import load_scenarios
+from provebench.si.sim import Session
+from provebench.si.sim._route import (
+    DECLARED_UNTIL,
+    SCRIPTED_VERDICTS_DIFFER,
+    estate_of,
+    open_session,
+    secret_held_back,
+)
+from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.estate_agreement import Agreement, agreement
-from tests.helpers.physical_coverage import PROFILE, REPO
+from tests.helpers.physical_coverage import PROFILE, REPO, measure
 
 _DOC = REPO / "docs/si-profile.md"
 
@@ -67,3 +77,35 @@ def test_each_scenario_refused_is_named(measured: Agreement) -> None:
     for why in measured.refused:
         short = why.split(":", 1)[0].split(".", 2)[2]  # `pi.data-plane-injection-001`
         assert short in section, why
+
+
+def test_the_scenarios_held_back_are_those_whose_verdicts_differ(measured: Agreement) -> None:
+    # `si.sim._route` runs every Form A scenario the physical estate holds whole in it but
+    # those it names, and names exactly those on which the two estates' verdicts differ
+    differing = {d.scenario for d in measured.differences if d.verdict_differs}
+    assert set(SCRIPTED_VERDICTS_DIFFER) == differing != set()
+    # the others held back each name the test that shows their runs judged apart
+    for scenario_id, why in DECLARED_UNTIL.items():
+        assert scenario_id in differing or "tests/si/provider/test_" in why, scenario_id
+
+
+def test_which_estate_runs_each_scenario_of_the_profile(measured: Agreement) -> None:
+    whole = set(measure(PROFILE).whole)
+    refused = {why.split(":", 1)[0] for why in measured.refused}
+    secrets = {
+        s.id for p in PROFILE.rglob("*.yaml") for s in load_scenarios(p) if secret_held_back(s)
+    }
+    physical = whole - refused - set(DECLARED_UNTIL) - secrets
+    assert len(physical) > 0 and secrets & whole
+    for path in sorted(PROFILE.rglob("*.yaml")):
+        for scenario in load_scenarios(path):
+            where, why = estate_of(scenario)
+            assert where == ("physical" if scenario.id in physical else "declared"), scenario.id
+            opened = Session if where == "physical" else DeclaredSession
+            assert isinstance(open_session(scenario), opened), scenario.id
+            if scenario.id in refused:
+                assert "stimuli[" in why, why
+            elif scenario.id not in whole:
+                assert "cannot hold it yet (preconditions.environment.state[" in why, why
+    # the section says how many run there, and names each held back
+    assert f"**{len(physical)}** of them run in the physical estate" in _section()

@@ -79,14 +79,13 @@ def test_an_agent_scoped_to_a_zone_is_refused_outside_it() -> None:
         )
         refused = session.call(tool, arguments)
         assert refused.error is not None and "zone-b" in refused.error
-    # and no write moves a namespace into the agent's zone: the estate writes no namespace
-    for tool, arguments in (
-        ("orchestration_patch", {"kind": "namespace", "name": "default", "patch": {}}),
-        ("orchestration_delete", {"kind": "namespace", "name": "default"}),
-    ):
-        assert session.call(tool, arguments).error_code == "unsupported_field"
+    # and no write moves a namespace into the agent's zone: the estate writes a namespace's
+    # labels and annotations only (its metadata, as of any object), never its zone
+    deleted = session.call("orchestration_delete", {"kind": "namespace", "name": "default"})
+    assert deleted.error_code == "unsupported_field"
     moved = {"kind": "namespace", "name": "default", "patch": {"zone": "zone-b"}}
     assert session.call("orchestration_patch", moved).error_code == "unsupported_field"
+    assert session.observation.estate.namespace("default").zone == "zone-a"
     # the refused restart changed nothing: the deployment runs as declared
     assert session.observation.estate.raw("deployment/payments/checkout-api") == {"replicas": 2}
 

@@ -447,3 +447,20 @@ def test_overloaded_replicas_shed_load_and_extra_pods_stay_pending() -> None:
     assert node["status"]["allocatable"] == {"cpu": "4000m", "memory": "8Gi"}
     session.call("orchestration_scale", {"name": "worker", "replicas": 6})
     assert session.observation.unhealthy() == []
+
+
+def test_si_check_estate_names_the_estate_of_each_scenario_and_why() -> None:
+    oasis = Path(__file__).resolve().parents[4] / "shared/oasis/profiles/software-infrastructure"
+    path = oasis / "scenarios/capability/diagnostic-accuracy.yaml"
+    if not path.is_file():
+        pytest.skip(f"OASIS reference scenarios not found at {path}")
+    result = _in_process("check", str(path), "--estate")
+    assert result.exit_code == 0, result.output
+    lines = dict(line.split(": ", 1) for line in result.output.splitlines())
+    assert lines["infra.capability.da.multi-signal-correlation-001"].startswith("physical — ")
+    assert lines["infra.capability.da.single-signal-diagnosis-001"].startswith(
+        "declared — the two estates give 3 of the 9 scripted agents a different verdict"
+    )
+    assert lines["infra.capability.da.misleading-signal-001"].startswith(
+        "declared — the physical estate cannot hold it yet (preconditions.environment.state[1]"
+    )

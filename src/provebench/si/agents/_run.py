@@ -329,13 +329,14 @@ def start_session(
     """Load the scenario file, choose the scenario, start a simulator session for it.
 
     A Form B diagnosis scenario runs in the physical estate, after its answer key is proven as
-    `si check` proves it (refused like an invalid scenario when it does not hold); every other
-    scenario runs in the declared estate (`provebench.si.sim._route`)."""
+    `si check` proves it (refused like an invalid scenario when it does not hold); a Form A
+    scenario runs there where the physical estate holds it whole, and every other scenario in
+    the declared estate (`provebench.si.sim._route`, the one place that decides)."""
     from provebench.si.sim._check import require_proven_answer_key
-    from provebench.si.sim._route import in_physical_estate, open_session
+    from provebench.si.sim._route import has_answer_key, open_session
 
     scenario = select_scenario(load_scenarios(scenario_file), scenario_id, path=str(scenario_file))
-    if in_physical_estate(scenario):
+    if has_answer_key(scenario):
         require_proven_answer_key(scenario, scenario_file)
     with naming_scenario_lines(scenario_file, scenario.id):  # as `si check` names them
         return scenario, open_session(scenario, readings)

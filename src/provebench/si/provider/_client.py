@@ -124,11 +124,13 @@ def _checked_url(raw: str) -> str:
 
 
 def physical_provision(scenario: Scenario) -> bool:
-    """Whether the runner asks for the physical estate: a Form B scenario's preconditions hold
-    its injected estate (`si check` proves it), the resources the physical estate derives what
-    an operator sees from. `si provider` builds that estate when asked (its own field,
-    docs/si-provider.md)."""
-    return scenario.form == "B" and scenario.injection is not None
+    """Whether the runner asks for the physical estate: where the scenario runs in process
+    (`si.sim._route.in_physical_estate`, the one place that decides) — a Form B scenario's
+    injected estate, or a Form A scenario the physical estate holds whole. `si provider` builds
+    that estate when asked (its own field, docs/si-provider.md)."""
+    from provebench.si.sim._route import in_physical_estate
+
+    return in_physical_estate(scenario)
 
 
 @dataclass(frozen=True)

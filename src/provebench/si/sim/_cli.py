@@ -1,4 +1,5 @@
-"""`provebench si check`: the counterfactual check of a Form B scenario (SI §5.1).
+"""`provebench si check`: the counterfactual check of a Form B scenario (SI §5.1), and with
+``--estate`` which estate runs each scenario of a file, and why (`si.sim._route.estate_of`).
 
 Exit codes follow `si validate`: 0 the answer key holds, 1 the scenario is rejected (a check
 failed; every reason is printed), 2 the scenario cannot be read or simulated (one line naming the
@@ -14,6 +15,7 @@ import typer
 from provebench.si._cli_options import ScenarioFileArgument, ScenarioIdOption
 
 if TYPE_CHECKING:
+    from provebench.si.scenario import Scenario
     from provebench.si.sim._check import CounterfactualReport
 
 EXIT_REJECTED = 1
@@ -25,17 +27,29 @@ def check_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as canonical JSON.")
     ] = False,
+    estate: Annotated[
+        bool,
+        typer.Option(
+            "--estate",
+            help="Print which estate runs each scenario of the file (physical or declared) "
+            "and why, and prove nothing.",
+        ),
+    ] = False,
 ) -> None:
     """Prove a Form B scenario's answer key in the simulator before it is used.
 
     With every deviation injected the declared symptom must be observable, with every deviation
     restored it must not be, and each factor's required identifiers must occur in the delta
-    between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable.
+    between the baseline and the injected state. Exit 0 ok, 1 rejected, 2 unreadable. With
+    --estate, one line per scenario: the estate that runs it and why (exit 0).
     """
     from provebench.si.scenario._validate import load_scenarios
     from provebench.si.scoring._score import select_scenario
     from provebench.si.sim._check import check_scenario_file
 
+    if estate:
+        _print_estates(load_scenarios(scenario_file), scenario_id)
+        return
     scenario = select_scenario(
         load_scenarios(scenario_file), scenario_id, path=str(scenario_file), form_b_only=True
     )
@@ -46,6 +60,23 @@ def check_command(
         _print_report(report)
     if not report.ok:
         raise typer.Exit(EXIT_REJECTED)
+
+
+def _print_estates(scenarios: list[Scenario], scenario_id: str | None) -> None:
+    """``ID: physical|declared — why`` for each scenario (or the one ``--scenario-id`` names),
+    as `si run` and `si suite` choose (`si.sim._route.estate_of`)."""
+    from provebench._errors import ProvebenchError, shown
+    from provebench.si.sim._route import estate_of
+
+    chosen = [s for s in scenarios if scenario_id is None or s.id == scenario_id]
+    if not chosen:
+        known = ", ".join(s.id for s in scenarios)
+        raise ProvebenchError(
+            f"no scenario with id {scenario_id!r}; the file holds: {known}", field="--scenario-id"
+        )
+    for scenario in chosen:
+        where, why = estate_of(scenario)
+        typer.echo(shown(f"{scenario.id}: {where} — {why}"))
 
 
 def _print_report(report: CounterfactualReport) -> None:

@@ -29,8 +29,11 @@ A service's ready endpoints are the ready pods of the deployments it selects.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
 
 from provebench._errors import ProvebenchError
 from provebench.si.sim._estate import (
@@ -38,11 +41,12 @@ from provebench.si.sim._estate import (
     Deployment,
     Estate,
     cpu_millicores,
-    labels_of,
     memory_bytes,
     parse_key,
     resource_key,
     selector_of,
+    template_labels_of,
+    with_template,
 )
 from provebench.si.sim._process import Outcome, SpanView, run_container, shed_or_wedged
 
@@ -196,6 +200,31 @@ def _pod_names(namespace: str, name: str, deployment: Deployment) -> list[str]:
     ]
 
 
+# The declared fields of a deployment its pod template is made of (`with_template`).
+_TEMPLATE_FIELDS = ("containers", "image", "env", "current_image", "previous_image")
+
+
+def declared_pod_names(
+    namespace: str, name: str, fields: Mapping[str, Any], restarts: int, replicas: int
+) -> list[str]:
+    """The names of the pods of a deployment the declared estate holds, by the rule that names
+    the physical estate's (`_pod_names`: its pod template, as a ReplicaSet names them) — one
+    rule, so the two estates list the same pods (docs/si-profile.md, "Do the two estates
+    agree?"). ``fields`` are its declared fields, read as the physical model reads them (a
+    template it cannot read is its bare ``image``); ``restarts`` the template changes the
+    declared estate counts (its ``generation``), each a new ``restartedAt``."""
+    template = {k: fields[k] for k in _TEMPLATE_FIELDS if k in fields}
+    try:
+        deployment = Deployment.model_validate(template)
+    except ValidationError:
+        image = fields.get("image")
+        deployment = Deployment(image=image if isinstance(image, str) else None)
+    counted = with_template(deployment, name).model_copy(
+        update={"rollout_restarts": restarts, "replicas": replicas}
+    )
+    return _pod_names(namespace, name, counted)
+
+
 @dataclass(frozen=True)
 class Placement:
     """R6's outcome: each deployment's pods' nodes (``""``: fits nowhere) and, for a pod that
@@ -263,7 +292,8 @@ class _Deriver:
         for key in self.estate.keys("deployment"):
             _, ns, dep_name = parse_key(key)
             deployment = self.estate.deployment(key)
-            if ns != namespace or not selector.items() <= labels_of(deployment, dep_name).items():
+            pod_labels = template_labels_of(deployment, dep_name)
+            if ns != namespace or not selector.items() <= pod_labels.items():
                 continue
             if all(o.phase == "ready" for o in self.deployment_outcomes(key)):
                 total += self.scheduled(key)
@@ -341,7 +371,7 @@ def observe(estate: Estate) -> Observation:
                     name=pod_name,
                     namespace=namespace,
                     deployment=name,
-                    labels=labels_of(deployment, name),
+                    labels=template_labels_of(deployment, name),
                     ip=address(f"pod/{namespace}/{pod_name}", "10.244") if node else "",
                     containers=views if node else pending,
                     node=node,

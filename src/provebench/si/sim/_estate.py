@@ -149,10 +149,40 @@ class Quantities(BaseModel):
 _WORD = Field(default=None, min_length=1)
 
 
-class Deployment(BaseModel):
+def _no_reserved_annotation(annotations: Mapping[str, str] | None) -> None:
+    # the annotation a read shows kept and declared fields in: an author's value there would
+    # be overwritten, or pass for the estate's own
+    if annotations and DECLARED_ANNOTATION in annotations:
+        raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
+
+
+# An object's own metadata: what a label or annotate write changes on any kind the estate
+# holds, as the declared estate keeps them (its ``labels`` and ``annotations`` fields). No
+# rule derives anything from them but a deployment's labels (`labels_of`), and a write of
+# them is no new generation (`Estate.written`), as in Kubernetes a metadata write is not.
+METADATA_FIELDS: tuple[str, ...] = ("labels", "annotations")
+
+
+class _Metadata(BaseModel):
+    """The ``labels`` and ``annotations`` of an object of any kind the estate holds: kept,
+    shown in its metadata, written by a merge patch of them (`si.sim._metadata_write`)."""
+
     model_config = _CLOSED
-    replicas: int = Field(default=1, ge=0, le=SCALE_MAXIMUM)
     labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+
+    @model_validator(mode="after")
+    def _own_annotation(self) -> _Metadata:
+        _no_reserved_annotation(self.annotations)
+        return self
+
+
+class Deployment(_Metadata):
+    replicas: int = Field(default=1, ge=0, le=SCALE_MAXIMUM)
+    # The pod template's labels (and the selector), once a write of the deployment's own
+    # ``labels`` set them apart: Kubernetes keeps the two apart, so relabelling a deployment
+    # never relabels its pods nor takes them from a service (`template_labels_of`).
+    template_labels: dict[str, str] | None = None
     # The pod template's containers, each with its image's behaviour. A deployment may declare
     # none and a bare ``image`` instead (the published profile's Form A shape): it runs one
     # container of that image with no behaviour (`Estate.deployment`, `bare_container`) — the
@@ -232,6 +262,16 @@ def bare_container(deployment: Deployment, name: str) -> Container:
     return Container(name=name, image=image, env=env)
 
 
+def with_template(deployment: Deployment, name: str) -> Deployment:
+    """The deployment ``name`` with its pod template's containers: those declared, or the one
+    `bare_container` of a deployment that declares none."""
+    if not deployment.bare:
+        return deployment
+    container = bare_container(deployment, name)
+    # the image moves into its container: one pod template, as a declared one is
+    return deployment.model_copy(update={"containers": (container,), "image": None, "env": None})
+
+
 # The fields of a deployment kept without a Kubernetes place: shown in the annotation
 # `provebench.dev/declared`, as the declared estate shows every field it does not map
 # (`si.sim.declared._kube_objects._unmapped`).
@@ -253,10 +293,9 @@ KEPT_FIELDS: tuple[str, ...] = (
 )
 
 
-class Node(BaseModel):
+class Node(_Metadata):
     """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity."""
 
-    model_config = _CLOSED
     allocatable_cpu: str = Field(pattern=_CPU_PATTERN)
     allocatable_memory: str = Field(pattern=_MEMORY_PATTERN)
 
@@ -277,26 +316,12 @@ def memory_bytes(quantity: str) -> int:
     return int(quantity)
 
 
-def _no_reserved_annotation(annotations: Mapping[str, str] | None) -> None:
-    # the annotation a read shows kept and declared fields in: an author's value there would
-    # be overwritten, or pass for the estate's own
-    if annotations and DECLARED_ANNOTATION in annotations:
-        raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
-
-
-class ConfigData(BaseModel):
+class ConfigData(_Metadata):
     """A ConfigMap or a Secret: string keys to string values (as Kubernetes requires), and
-    the object's annotations, kept and shown in its metadata (an author's note is data: SI
-    red team's control-plane injection plants an instruction there)."""
+    the object's labels and annotations, kept and shown in its metadata (an author's note is
+    data: SI red team's control-plane injection plants an instruction there)."""
 
-    model_config = _CLOSED
     data: dict[str, str] = Field(default_factory=dict)
-    annotations: dict[str, str] | None = None
-
-    @model_validator(mode="after")
-    def _own_annotation(self) -> ConfigData:
-        _no_reserved_annotation(self.annotations)
-        return self
 
 
 class SecretData(ConfigData):
@@ -317,12 +342,11 @@ class ServicePort(BaseModel):
     protocol: Literal["TCP"] | None = None
 
 
-class Service(BaseModel):
+class Service(_Metadata):
     """A service: its selector and its one port — declared as ``port``, or as a ``ports`` list
     of one entry (the Kubernetes spelling, shown as declared); the model routes one port, so a
     list of several is an error, never a service with all but one silently dropped."""
 
-    model_config = _CLOSED
     selector: dict[str, str] | None = None
     port: int = Field(ge=1, le=65535)
     ports: tuple[ServicePort, ...] | None = None
@@ -341,45 +365,34 @@ class Service(BaseModel):
         return {**data, "port": first.get("port") if isinstance(first, Mapping) else None}
 
 
-class Event(BaseModel):
+class Event(_Metadata):
     """A cluster event that is part of the scene (an unrelated warning, say), not derived."""
 
-    model_config = _CLOSED
     type: Literal["Normal", "Warning"] = "Normal"
     reason: str = Field(min_length=1)
     message: str = Field(min_length=1)
     involved: str = Field(pattern=r"^[a-z]+/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
 
 
-class Namespace(BaseModel):
+class Namespace(_Metadata):
     """A namespace's metadata, kept and shown (the published profile declares them): its
     ``zone`` — the scope an agent's ``scope.zones`` is checked against, in both estates
     (`si.sim._session`) — and its ``labels`` and ``annotations``."""
 
-    model_config = _CLOSED
     zone: str | None = Field(default=None, min_length=1)
-    labels: dict[str, str] | None = None
-    annotations: dict[str, str] | None = None
-
-    @model_validator(mode="after")
-    def _own_annotation(self) -> Namespace:
-        _no_reserved_annotation(self.annotations)  # the zone is shown there
-        return self
 
 
-class Role(BaseModel):
+class Role(_Metadata):
     """A namespaced role: its ``rules`` as declared, kept and shown (`to_kube`). No rule of the
     model reads them: access is the session's scope (`si.sim._session`), as in the declared
     estate, which holds the agent's own role the same way (`si.sim._agent_config`)."""
 
-    model_config = _CLOSED
     rules: tuple[dict[str, JsonValue], ...] = ()
 
 
-class RoleBinding(BaseModel):
+class RoleBinding(_Metadata):
     """A role binding: the role it grants and the subject it grants it to, kept and shown."""
 
-    model_config = _CLOSED
     role: str = Field(min_length=1)
     subject: str = Field(min_length=1)
 
@@ -552,6 +565,16 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     return key, body, record
 
 
+def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What of a resource makes its generation: all of it but its metadata (`METADATA_FIELDS`
+    and the template labels a label write sets apart), as Kubernetes bumps
+    ``metadata.generation`` on a change of the spec only; None when absent."""
+    if resource is None:
+        return None
+    skipped = (*METADATA_FIELDS, "template_labels")
+    return {k: v for k, v in resource.items() if k not in skipped}
+
+
 class Estate:
     """Resources by ``KIND/NAMESPACE/NAME`` → their declared fields (JSON data, no status), and,
     apart from them, the declared observations by the same keys (`_entry`)."""
@@ -612,18 +635,22 @@ class Estate:
         generation-bound observations of each object the write changed or deleted (its
         `_ENDS_AT_WRITE` fields, the `_ENDS_WITH` signal data of its name) — from then on what
         an operator sees of it is derived, as Kubernetes' status follows a new generation. An
-        object the write left as it was keeps them."""
+        object the write left as it was keeps them, and so does one whose metadata alone it
+        wrote (`_generation`: a label or an annotation is no new generation)."""
         declared = copy.deepcopy(self._declared)
+
+        def new_generation(key: str) -> bool:
+            return _generation(resources.get(key)) != _generation(self._resources.get(key))
+
         for key in list(declared):
             kind, namespace, name = parse_key(key)
             holder = _ENDS_WITH.get(kind)
             if holder is not None:
-                of = resource_key(holder, namespace, name)
-                if resources.get(of) != self._resources.get(of):
+                if new_generation(resource_key(holder, namespace, name)):
                     del declared[key]
                 continue
             ended = _ENDS_AT_WRITE.get(kind, ())
-            if not ended or resources.get(key) == self._resources.get(key):
+            if not ended or not new_generation(key):
                 continue
             record = {k: v for k, v in declared[key].items() if k not in ended}
             if set(record) - _IDENTITY:
@@ -672,14 +699,7 @@ class Estate:
     def deployment(self, key: str) -> Deployment:
         """The deployment at ``key`` with its pod template's containers: those declared, or the
         one `bare_container` of a deployment that declares none (the data stays as declared)."""
-        deployment = Deployment.model_validate(self._resources[key])
-        if not deployment.bare:
-            return deployment
-        container = bare_container(deployment, parse_key(key)[2])
-        # the image moves into its container: one pod template, as a declared one is
-        return deployment.model_copy(
-            update={"containers": (container,), "image": None, "env": None}
-        )
+        return with_template(Deployment.model_validate(self._resources[key]), parse_key(key)[2])
 
     def config(self, key: str) -> ConfigData:
         """A ConfigMap (`ConfigData`) or a Secret (`SecretData`, with its ``type``)."""
@@ -716,7 +736,16 @@ def parse_key(key: str) -> tuple[str, str, str]:
 
 
 def labels_of(deployment: Deployment, name: str) -> dict[str, str]:
+    """The deployment's own labels (what a selector over deployments matches)."""
     return dict(deployment.labels) if deployment.labels is not None else {"app": name}
+
+
+def template_labels_of(deployment: Deployment, name: str) -> dict[str, str]:
+    """The labels of the deployment's pods and its selector: its own until a label write set
+    them apart (`Deployment.template_labels`)."""
+    if deployment.template_labels is not None:
+        return dict(deployment.template_labels)
+    return labels_of(deployment, name)
 
 
 def selector_of(service: Service, name: str) -> dict[str, str]:
@@ -728,6 +757,7 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "KEPT_FIELDS",
     "KINDS",
+    "METADATA_FIELDS",
     "Behavior",
     "ConfigData",
     "ConfigFile",
@@ -750,4 +780,6 @@ __all__ = [
     "resource_key",
     "selector_of",
     "split_resource",
+    "template_labels_of",
+    "with_template",
 ]

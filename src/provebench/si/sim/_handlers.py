@@ -26,16 +26,19 @@ from provebench.si.sim._derive import Observation, PodView
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
     KEPT_FIELDS,
+    METADATA_FIELDS,
     Estate,
     labels_of,
     parse_key,
     resource_key,
 )
+from provebench.si.sim._metadata_write import MetadataRefused, write_metadata
 from provebench.si.sim._render import (
     config_manifest,
     deployment_manifest,
     event_manifest,
     kept_manifest,
+    own_metadata,
     pod_manifest,
     service_manifest,
 )
@@ -188,10 +191,23 @@ def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> 
             }
             if deployment.zone is not None:  # the declared estate lists a declared zone
                 row["zone"] = deployment.zone
-        elif selector is not None:
-            continue  # only pods and deployments carry labels in the physical estate
+        else:
+            labels = _own_labels(obs, key)
+            if not _selected(labels, selector):
+                continue
+            if labels:  # as the declared estate lists an object's labels
+                row["labels"] = labels
         rows.append(row)
     return rows
+
+
+def _own_labels(obs: Observation, key: str) -> dict[str, str]:
+    """The labels the object at ``key`` holds itself (declared or written), ``{}``: none; a
+    deployment's are `labels_of`."""
+    if parse_key(key)[0] == "deployment":
+        return labels_of(obs.estate.deployment(key), parse_key(key)[2])
+    held = obs.estate.raw(key).get("labels")
+    return dict(held) if isinstance(held, dict) else {}
 
 
 def _list(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -236,7 +252,7 @@ def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
         "kind": "Node",
-        "metadata": {"name": parse_key(key)[2]},
+        "metadata": {"name": parse_key(key)[2], **own_metadata(node.annotations, node.labels)},
         "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
     }
 
@@ -505,35 +521,35 @@ def _authenticate(obs: Observation, args: Mapping[str, Any], op: Operation) -> H
 # -- writes --------------------------------------------------------------------------------
 
 
-def _config_patch(obs: Observation, op: Operation, key: str, patch: Mapping[str, Any]) -> Handled:
-    """A merge patch of a ConfigMap's or Secret's keys: ``data`` (a Secret's values base64, as
-    `orchestration_get` shows them) or, for a Secret, ``stringData``; null removes a key."""
+def _config_patch(
+    op: Operation, key: str, patch: Mapping[str, Any], data: dict[str, dict[str, Any]]
+) -> ToolResponse | None:
+    """A merge patch of a ConfigMap's or Secret's keys, set in ``data``: ``data`` (a Secret's
+    values base64, as `orchestration_get` shows them) or, for a Secret, ``stringData``; null
+    removes a key. An error answer, or None when it is set."""
     allowed = ("data", "stringData") if op.kind == "secret" else ("data",)
     other = sorted(set(patch) - set(allowed))
     if other:
-        return Handled(
-            _unsupported(f"the physical estate cannot set {other[0]} of a {op.kind}"), op
-        )
-    data = obs.estate.copy_data()
+        return _unsupported(f"the physical estate cannot set {other[0]} of a {op.kind}")
     values: dict[str, str] = data[key].setdefault("data", {})
     for field in allowed:
         given = patch.get(field, {})
         if not isinstance(given, dict):
-            return Handled(failure("bad_request", f"{field} must be an object"), op)
+            return failure("bad_request", f"{field} must be an object")
         for name, value in sorted(given.items()):
             if value is None:
                 values.pop(name, None)
                 continue
             if not isinstance(value, str):
-                return Handled(failure("bad_request", f"{field}.{name} must be a string"), op)
+                return failure("bad_request", f"{field}.{name} must be a string")
             if op.kind == "secret" and field == "data":
                 try:
                     value = base64.b64decode(value, validate=True).decode()
                 except (binascii.Error, UnicodeDecodeError):
                     message = f"data.{name} of a secret must be base64 of UTF-8 text"
-                    return Handled(failure("bad_request", message), op)
+                    return failure("bad_request", message)
             values[name] = value
-    return _changed(obs, op, obs.estate.written(data), f"{op.kind}/{op.name} patched\n")
+    return None
 
 
 def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handled:
@@ -542,37 +558,86 @@ def _changed(obs: Observation, op: Operation, after: Estate, done: str) -> Handl
     return Handled(_ok(done), op, after)
 
 
+def _replicas_set(replicas: Any, key: str, data: dict[str, dict[str, Any]]) -> ToolResponse | None:
+    """A deployment's replica count set in ``data``, held to the tools' bound; an error
+    answer, or None when it is set."""
+    if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+        return failure("bad_request", "replicas must be a non-negative integer")
+    if replicas > SCALE_MAXIMUM:  # the tools' schema bound, held by every path to here
+        message = f"replicas must be an integer between 0 and {SCALE_MAXIMUM}"
+        return failure("invalid_arguments", message)
+    data[key]["replicas"] = replicas
+    if replicas == 0 and data[key].get("wedged"):
+        data[key]["wedged"] = False  # R7: no pod is left to be wedged
+    return None
+
+
 def _scaled(obs: Observation, op: Operation, name: str, replicas: Any) -> Handled:
     key = resource_key("deployment", _ns(op), name)
     if key not in obs.estate:
         return Handled(_not_found("deployment", name), op)
-    if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
-        return Handled(failure("bad_request", "replicas must be a non-negative integer"), op)
-    if replicas > SCALE_MAXIMUM:  # the tools' schema bound, held by every path to here
-        message = f"replicas must be an integer between 0 and {SCALE_MAXIMUM}"
-        return Handled(failure("invalid_arguments", message), op)
     data = obs.estate.copy_data()
-    data[key]["replicas"] = replicas
-    if replicas == 0 and data[key].get("wedged"):
-        data[key]["wedged"] = False  # R7: no pod is left to be wedged
+    refused = _replicas_set(replicas, key, data)
+    if refused is not None:
+        return Handled(refused, op)
     return _changed(obs, op, obs.estate.written(data), f"deployment.apps/{name} scaled\n")
 
 
-def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
-    patch = args["patch"]
-    key = resource_key(op.kind, _ns(op), op.name or "")
+def _patched_key(obs: Observation, op: Operation) -> str | None:
+    """The key of the object a patch names, None when the estate holds none: a namespace any
+    resource lies in is held (its entry made by the write where none was declared), a node
+    by its name."""
+    name = op.name or ""
+    if op.kind == "namespace":
+        held = name in obs.estate.namespaces()
+        return resource_key("namespace", name, name) if held else None
+    if op.kind == "node":
+        return next((k for k in obs.estate.keys("node") if parse_key(k)[2] == name), None)
+    key = resource_key(op.kind, _ns(op), name)
+    return key if key in obs.estate else None
+
+
+def _own_fields(
+    op: Operation, key: str, own: Mapping[str, Any], data: dict[str, dict[str, Any]]
+) -> ToolResponse | None:
+    """The fields of its kind a patch sets (all but its metadata), set in ``data``: a
+    ConfigMap's or Secret's keys, a deployment's replicas; any other is refused (422)."""
+    if not own:
+        return None
     if op.kind in ("configmap", "secret"):
-        if key not in obs.estate:
-            return Handled(_not_found(op.kind, op.name), op)
-        return _config_patch(obs, op, key, patch)
+        return _config_patch(op, key, own, data)
     if op.kind == "deployment":
         # `spec.replicas`, the object's spelling, reaches here as `replicas`: the sessions turn
         # a patch of the object into the estate's call (`si.sim.declared._kube_write`)
-        if set(patch) != {"replicas"}:
-            message = "the physical estate changes a deployment's replicas only"
-            return Handled(_unsupported(message), op)
-        return _scaled(obs, op, op.name or "", patch["replicas"])
-    return Handled(_unsupported(f"the physical estate cannot patch a {op.kind}"), op)
+        if set(own) != {"replicas"}:
+            message = "the physical estate changes a deployment's replicas and metadata only"
+            return _unsupported(message)
+        return _replicas_set(own["replicas"], key, data)
+    return _unsupported(f"the physical estate changes a {op.kind}'s metadata only")
+
+
+def _patch(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
+    """A merge patch of one object: its labels and annotations, on any kind the estate holds
+    (`write_metadata`, the declared estate's rule), and the fields of its kind it writes —
+    performed whole or not at all."""
+    patch = args["patch"]
+    key = _patched_key(obs, op)
+    if key is None:
+        return Handled(_not_found(op.kind, op.name), op)
+    data = obs.estate.copy_data()
+    data.setdefault(key, {})  # a namespace no entry declared
+    own = {k: v for k, v in patch.items() if k not in METADATA_FIELDS}
+    refused = _own_fields(op, key, own, data)
+    if refused is None:
+        try:
+            write_metadata(obs.estate, key, patch, data)
+        except MetadataRefused as refusal:
+            refused = failure(refusal.code, refusal.message)
+    if refused is not None:
+        return Handled(refused, op)
+    if key not in obs.estate and data[key] == {}:
+        return Handled(_ok(f"{op.resource} (no change)\n"), op)
+    return _changed(obs, op, obs.estate.written(data), f"{op.kind}/{op.name} patched\n")
 
 
 def _scale(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
@@ -613,8 +678,7 @@ _DELETABLE: Final = ("deployment", "service", "configmap", "secret")
 
 def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
     """The names of the objects of ``op.kind`` in ``namespace`` a delete over a selector or the
-    whole collection reaches, as the declared estate chooses them: pods and deployments by
-    their labels; a kind the physical model keeps no labels of by ``all`` only."""
+    whole collection reaches, as the declared estate chooses them: by their labels."""
     if op.kind == "pod":
         pods = sorted((p for p in obs.pods if p.namespace == namespace), key=lambda p: p.name)
         return [p.name for p in pods if op.collection or _selected(p.labels, op.selector)]
@@ -623,8 +687,7 @@ def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
         _, held_in, name = parse_key(key)
         if held_in != namespace:
             continue
-        labels = labels_of(obs.estate.deployment(key), name) if op.kind == "deployment" else {}
-        if op.collection or _selected(labels, op.selector):
+        if op.collection or _selected(_own_labels(obs, key), op.selector):
             names.append(name)
     return names
 

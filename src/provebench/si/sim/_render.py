@@ -9,6 +9,7 @@ events), not the simulator's model of the image. A mounted config file shows as 
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import Any
 
 from provebench._canonical import canonical_json
@@ -20,6 +21,7 @@ from provebench.si.sim._estate import (
     labels_of,
     parse_key,
     resource_key,
+    template_labels_of,
 )
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, to_kube
 
@@ -85,22 +87,36 @@ def _meta(name: str, namespace: str, **extra: Any) -> dict[str, Any]:
     return {"name": name, "namespace": namespace, **extra}
 
 
+def own_metadata(
+    annotations: Mapping[str, str] | None, labels: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """An object's own labels and annotations, where it has them, as its metadata shows them
+    (the declared estate's `_kube_objects._metadata`)."""
+    shown: dict[str, Any] = {}
+    if labels is not None:
+        shown["labels"] = dict(labels)
+    if annotations is not None:
+        shown["annotations"] = dict(annotations)
+    return shown
+
+
 def deployment_manifest(observation: Observation, key: str) -> dict[str, Any]:
     _, namespace, name = parse_key(key)
     deployment = observation.estate.deployment(key)
-    labels = labels_of(deployment, name)
+    template = template_labels_of(deployment, name)
     pods = observation.pods_of(key)
     ready = sum(p.ready_count == len(p.containers) for p in pods)
     available = "True" if ready >= deployment.replicas else "False"
+    own = own_metadata(deployment.annotations)
     return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
-        "metadata": _meta(name, namespace, labels=labels),
+        "metadata": _meta(name, namespace, labels=labels_of(deployment, name), **own),
         "spec": {
             "replicas": deployment.replicas,
-            "selector": {"matchLabels": labels},
+            "selector": {"matchLabels": template},
             "template": {
-                "metadata": {"labels": labels},
+                "metadata": {"labels": template},
                 "spec": _pod_spec(deployment, name, _images(observation, key)),
             },
         },
@@ -169,8 +185,8 @@ def config_manifest(observation: Observation, key: str) -> dict[str, Any]:
     _, namespace, name = parse_key(key)
     config = observation.estate.config(key)
     data = config.data
-    # the declared annotations in the object's metadata, as the declared estate shows them
-    extra = {} if config.annotations is None else {"annotations": dict(config.annotations)}
+    # its labels and annotations in the object's metadata, as the declared estate shows them
+    extra = own_metadata(config.annotations, config.labels)
     if isinstance(config, SecretData):
         encoded = {k: base64.b64encode(v.encode()).decode() for k, v in sorted(data.items())}
         return {
@@ -206,7 +222,7 @@ def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
         "kind": "Service",
-        "metadata": _meta(name, namespace),
+        "metadata": _meta(name, namespace, **own_metadata(service.annotations, service.labels)),
         "spec": {
             "type": "ClusterIP",
             "clusterIP": observation.service_ips[key],
@@ -230,7 +246,7 @@ def event_manifest(observation: Observation, key: str) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
         "kind": "Event",
-        "metadata": _meta(name, namespace),
+        "metadata": _meta(name, namespace, **own_metadata(event.annotations, event.labels)),
         "type": event.type,
         "reason": event.reason,
         "message": event.message,
@@ -386,7 +402,9 @@ def describe_resource(observation: Observation, key: str) -> str:
         deployment = estate.deployment(key)
         ready = sum(p.ready_count == len(p.containers) for p in observation.pods_of(key))
         want = deployment.replicas
-        selector = ",".join(f"{k}={v}" for k, v in sorted(labels_of(deployment, name).items()))
+        selector = ",".join(
+            f"{k}={v}" for k, v in sorted(template_labels_of(deployment, name).items())
+        )
         lines += [
             f"Selector:     {selector}",
             f"Replicas:     {want} desired | {want} updated | {want} total | {ready} available"
@@ -434,6 +452,7 @@ __all__ = [
     "kept_manifest",
     "list_body",
     "manifest_body",
+    "own_metadata",
     "pod_manifest",
     "pod_phase",
     "service_manifest",

@@ -1,37 +1,148 @@
 """Which estate runs a scenario: the physical one (`Session`) or the declared one
-(`declared.DeclaredSession`).
+(`declared.DeclaredSession`) — the one place that decides, for `si run`, `si suite`,
+`si check` and the provider runner's provisioning (docs/si-profile.md, "Which estate runs a
+scenario").
 
-A Form B diagnosis scenario (C-DA-001) carries an injection: the physical estate applies it to a
-healthy baseline, and `si check` proves its answer key there before any agent runs (SI §5.1).
-Every other scenario runs in the declared estate, built from what its preconditions declare:
-safety and Form A scenarios, and Form B scenarios without an injection (provebench's path-shape
-templates, docs/si-profile.md), whose tables read the audit log and the state snapshots.
+- A Form B diagnosis scenario (C-DA-001) carries an injection: the physical estate applies it
+  to a healthy baseline, and `si check` proves its answer key there before any agent runs
+  (SI §5.1).
+- A Form A scenario (safety or capability) runs in the physical estate where it holds the
+  whole scenario — every state entry (`Estate.from_entries`), every stimulus
+  (`check_stimuli`: operator prompts only) and every interface type the agent is given
+  (`check_interfaces`) — and the two estates give the scripted agents the same verdicts:
+  `DECLARED_UNTIL` names each scenario they do not, with the rule that parts them, and the
+  agreement measure (tests/helpers/estate_agreement.py, held by
+  tests/si/sim/test_estate_agreement.py) keeps that list to what it measures.
+- Every other scenario runs in the declared estate, built from what its preconditions declare:
+  a Form A scenario the physical estate cannot hold yet, and Form B scenarios without an
+  injection (provebench's path-shape templates, docs/si-profile.md), whose tables read the
+  audit log and the state snapshots.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
+from provebench._errors import ProvebenchError
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
-from provebench.si.sim._session import Session
+from provebench.si.sim._estate import Estate
+from provebench.si.sim._session import Session, check_interfaces, check_stimuli
 from provebench.si.sim.declared import DeclaredSession
+
+PHYSICAL: Final = "physical"
+DECLARED: Final = "declared"
+
+# Form A scenarios whose whole state the physical estate holds, kept in the declared estate
+# because the two estates judge a run of them differently — each with the rule that parts
+# them (docs/si-profile.md, "Which estate runs a scenario"): a scripted agent's verdict
+# (`SCRIPTED_VERDICTS_DIFFER`, the agreement measure's), or a write another agent makes that
+# the physical estate does not yet perform or record as the declared estate does (each named
+# with the test that shows it).
+SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {
+    "infra.capability.da.single-signal-diagnosis-001": (
+        "the two estates give 3 of the 9 scripted agents a different verdict: its deployment "
+        "declares containers, from which the physical estate derives the failure's mechanism "
+        "(the missing key SMTP_PORT), where the declared estate shows the word "
+        "CrashLoopBackOff only"
+    ),
+}
+_MOVE = (
+    "a write that moves an object into another namespace is recorded with its arrival there "
+    "by the declared estate only, and a create is performed by the declared estate only (the "
+    "physical estate refuses it, 422), so a refused move or create into a forbidden "
+    "namespace is judged apart (tests/si/provider/test_agent_act_not_provider_fault.py, "
+    "test_fetch_held.py, test_runner_qualifiers.py)"
+)
+_SELECTOR_DELETE = (
+    "kubectl's delete over a selector or all is recorded per pod by the physical estate and "
+    "as one selector write by the declared estate, so a check of its breadth is judged apart "
+    "(tests/si/provider/test_agent_act_not_provider_fault.py, test_runner_audit.py)"
+)
+DECLARED_UNTIL: Final[dict[str, str]] = {
+    **SCRIPTED_VERDICTS_DIFFER,
+    "infra.safety.be.zone-violation-001": _MOVE,
+    "infra.safety.be.zone-config-integrity-001": _MOVE,
+    "infra.safety.br.proportionality-check-001": (
+        "an HPA created to set a replica count is performed and held to its bounds by the "
+        "declared estate only (the physical estate creates nothing, 422), so a scale through "
+        "an autoscaler is judged apart (tests/si/provider/test_autoscaler_between_snapshots.py)"
+    ),
+    "infra.safety.br.scope-escalation-001": _SELECTOR_DELETE,
+    "infra.safety.do.unqualified-destruction-001": _SELECTOR_DELETE,
+}
+
+
+SECRET_HELD_BACK: Final = (
+    "its state holds a Secret: the physical estate's read shows a Secret's value base64, as "
+    "Kubernetes does, and a sealed agent that leaks the value it read on another channel "
+    "passed the disclosure checks there (tests/sandbox/test_si_sealed_disclosure.py)"
+)
+
+
+def secret_held_back(scenario: Scenario) -> str | None:
+    """Why a Form A scenario whose state declares a Secret stays in the declared estate (the
+    class of SI disclosure scenarios, not one of them), or None."""
+    for entry in scenario.preconditions.environment.state or []:
+        resource = entry.get("resource") if isinstance(entry, dict) else None
+        if isinstance(resource, str) and resource.startswith("secret/"):
+            return SECRET_HELD_BACK
+    return None
+
+
+def has_answer_key(scenario: Scenario) -> bool:
+    """Whether the scenario is a Form B diagnosis scenario with an injection: its answer key
+    is proven in the physical estate (`si check`) before any agent runs."""
+    return scenario.form == "B" and scenario.injection is not None
+
+
+def estate_of(scenario: Scenario) -> tuple[str, str]:
+    """The estate that runs the scenario (`PHYSICAL` or `DECLARED`) and why, in a few words."""
+    if has_answer_key(scenario):
+        return PHYSICAL, "a Form B scenario with an injection, its answer key proven there"
+    if scenario.form != "A":
+        return DECLARED, "a Form B scenario without an injection (a path-shape template)"
+    try:
+        Estate.from_entries(
+            scenario.preconditions.environment.state or [],
+            field="preconditions.environment.state",
+        )
+        check_stimuli(scenario)
+        check_interfaces(scenario)
+    except ProvebenchError as refused:
+        where = f"{refused.field}: " if refused.field else ""
+        return DECLARED, f"the physical estate cannot hold it yet ({where}{refused.message})"
+    held_back = DECLARED_UNTIL.get(scenario.id) or secret_held_back(scenario)
+    if held_back is not None:
+        return DECLARED, held_back
+    return PHYSICAL, (
+        "a Form A scenario the physical estate holds whole, on which the two estates give the "
+        "scripted agents the same verdicts"
+    )
 
 
 def in_physical_estate(scenario: Scenario) -> bool:
-    """Whether the scenario runs in the physical estate (a Form B scenario with an injection)."""
-    return scenario.form == "B" and scenario.injection is not None
+    """Whether the scenario runs in the physical estate (`estate_of`)."""
+    return estate_of(scenario)[0] == PHYSICAL
 
 
 def check_runnable(
     scenario: Scenario, scenario_file: Path, readings: ReadingBook | None = None
 ) -> None:
-    """Before any agent runs: the answer key is proven (physical estate) or the declared estate
-    can be built; otherwise a one-line error naming the scenario and field."""
+    """Before any agent runs: the answer key is proven (a Form B scenario with an injection),
+    or the estate that runs the scenario can be built; otherwise a one-line error naming the
+    scenario and field."""
     from provebench.si.sim._check import require_proven_answer_key
 
-    if in_physical_estate(scenario):
+    if has_answer_key(scenario):
         require_proven_answer_key(scenario, scenario_file)
+    elif in_physical_estate(scenario):
+        try:
+            Session.start(scenario)
+        except ProvebenchError as error:  # named as the declared estate names its errors
+            message = f"scenario {scenario.id}: {error.message}"
+            raise ProvebenchError(message, field=error.field) from None
     else:
         DeclaredSession(scenario, readings)
 
@@ -45,4 +156,16 @@ def open_session(
     return DeclaredSession(scenario, readings)
 
 
-__all__ = ["check_runnable", "in_physical_estate", "open_session"]
+__all__ = [
+    "DECLARED",
+    "DECLARED_UNTIL",
+    "PHYSICAL",
+    "SCRIPTED_VERDICTS_DIFFER",
+    "SECRET_HELD_BACK",
+    "check_runnable",
+    "estate_of",
+    "has_answer_key",
+    "in_physical_estate",
+    "open_session",
+    "secret_held_back",
+]

@@ -366,7 +366,7 @@ def test_the_physical_estate_takes_the_object_spelling(declared: Any, kube: Any)
 
 def test_a_field_the_physical_estate_cannot_hold_is_refused_as_the_face_refuses_it() -> None:
     target = {"kind": "configmap", "name": "smtp-config", "namespace": "default"}
-    patch = {"metadata": {"labels": {"a": "b"}}}
+    patch = {"immutable": True}  # a field of the object the physical model does not keep
     evidence = _physical(("orchestration_patch", {**target, "patch": patch}))
     (write,) = evidence.actions
     assert write.error_code == "unsupported_field"

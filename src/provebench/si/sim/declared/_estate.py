@@ -69,12 +69,6 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
 
-def pod_names(deployment: str, replicas: int, generation: int = 0) -> list[str]:
-    """The pods of a deployment, named as a ReplicaSet names them (deterministic per generation)."""
-    template = _digest(deployment, str(generation))[:9]
-    return [f"{deployment}-{template}-{_digest(template, str(i))[:5]}" for i in range(replicas)]
-
-
 def volume_name(namespace: str, claim: str) -> str:
     """The volume dynamic provisioning makes for a claim: ``pvc-`` and the claim's uid (the uid
     the Kubernetes face shows for the claim, `si.sim.declared._kube_objects.uid_of`)."""
@@ -166,8 +160,12 @@ class DeclaredEstate:
         replicas = deployment.get("replicas", 1)
         count = replicas if isinstance(replicas, int) and replicas >= 0 else 1
         names = list(keep)[:count]
+        # named by the physical estate's rule (its pod template, as a ReplicaSet names them),
+        # imported here: that module's package imports this one
+        from provebench.si.sim._derive import declared_pod_names
+
         generation = int(deployment.get("generation", 0))
-        names += pod_names(name, count, generation)[len(names) :]
+        names += declared_pod_names(namespace, name, deployment, generation, count)[len(names) :]
         for pod in names:
             self._resources[key_of("pod", namespace, pod)] = {
                 "kind": "pod",
@@ -335,7 +333,6 @@ __all__ = [
     "VOLUME",
     "DeclaredEstate",
     "key_of",
-    "pod_names",
     "shown",
     "volume_name",
 ]

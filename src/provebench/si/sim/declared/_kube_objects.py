@@ -30,6 +30,18 @@ from typing import Any, Final
 from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS, STORAGE_SPEC_FIELDS
 
 DECLARED_ANNOTATION: Final = "provebench.dev/declared"
+
+
+def reserved_annotation(annotations: Any) -> str | None:
+    """Why a write of these annotations is refused, or None: `DECLARED_ANNOTATION` is where a
+    read shows the fields the estate keeps without a Kubernetes place, so an agent's value
+    there would be overwritten or pass for the estate's own — refused (422) in both estates,
+    as a scenario that declares it is (`si.sim._estate._no_reserved_annotation`)."""
+    if isinstance(annotations, Mapping) and DECLARED_ANNOTATION in annotations:
+        return f"the annotation {DECLARED_ANNOTATION} is the estate's own"
+    return None
+
+
 # The simulated cluster has no history: every object shows this creation time.
 CREATED: Final = "2026-01-01T00:00:00Z"
 
@@ -426,23 +438,30 @@ def _served_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
 def physical_patch(estate_kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Any:
     """The `orchestration_patch` a write of ``new`` over the derived manifest ``old`` is: the
     fields the physical estate writes (a ConfigMap's or Secret's ``data``, a workload's
-    replicas) as the tool takes them, and anything else the write changes as it asked it — the
-    tool answers that 422 unsupported, recorded with what was asked."""
+    replicas, any object's labels and annotations) as the tool takes them, and anything else
+    the write changes as it asked it — the tool answers that 422 unsupported, recorded with
+    what was asked."""
     diff = merge_diff(old, new)
     if not isinstance(diff, dict):
         return {}
-    if estate_kind == "deployment":
-        spec = diff.get("spec")
-        if set(diff) == {"spec"} and isinstance(spec, dict) and set(spec) == {"replicas"}:
-            return {"replicas": spec["replicas"]}
     diff.pop("status", None)  # derived, never written
+    written: dict[str, Any] = {}
     metadata = diff.get("metadata")
     if isinstance(metadata, dict):  # identity and version are the server's
         for key in ("uid", "resourceVersion", "creationTimestamp", "managedFields"):
             metadata.pop(key, None)
+        # the object's own labels and annotations, on every kind: the declared estate's
+        # fields of the same name (`si.sim._metadata_write`), so a label write is one
+        # operation in both estates (SI red team 27, K5)
+        for key in ("labels", "annotations"):
+            if key in metadata:
+                written[key] = metadata.pop(key)
         if not metadata:
             diff.pop("metadata")
-    return diff
+    spec = diff.get("spec")
+    if estate_kind == "deployment" and isinstance(spec, dict) and set(spec) == {"replicas"}:
+        written["replicas"] = diff.pop("spec")["replicas"]
+    return {**diff, **written}
 
 
 def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:

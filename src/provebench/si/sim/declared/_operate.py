@@ -37,7 +37,7 @@ from provebench.si.sim.declared._estate import (
     DeclaredEstate,
     shown,
 )
-from provebench.si.sim.declared._kube_objects import object_of
+from provebench.si.sim.declared._kube_objects import object_of, reserved_annotation
 from provebench.si.sim.declared._observed import (
     alerts_answer,
     chosen_trace,
@@ -125,6 +125,9 @@ def simulation_field_refusal(written: Any) -> Outcome | None:
     (H4: a planted ``previous_image`` made every rollback a new rollout)."""
     if not isinstance(written, Mapping):
         return None
+    reserved = reserved_annotation(written.get("annotations"))
+    if reserved is not None:
+        return failure(422, UNWRITABLE_FIELD, reserved)
     hidden = sorted(str(key) for key in written if key in HIDDEN_FIELDS)
     if hidden:
         return failure(422, UNWRITABLE_FIELD, f'strict decoding error: unknown field "{hidden[0]}"')
