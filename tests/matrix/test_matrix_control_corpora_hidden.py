@@ -167,3 +167,46 @@ def test_a_finished_matrix_is_revealed_verified_and_never_run_again(
     )
     forged = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
     assert isinstance(forged.exception, ProvebenchError), forged.output
+
+
+@pytest.mark.slow
+def test_a_job_folder_holding_another_jobs_record_does_not_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pilot red team 30, A6: the failing noop job's folder replaced by the reference job's
+    (each record signed, each on the committed corpus) verified. Each record must be the one
+    of the job its folder holds: agent, seed and trial."""
+    import shutil
+
+    import provebench.matrix
+    from provebench.cli import app
+
+    monkeypatch.setattr(provebench.matrix, "executor_for", lambda *_: _InProcess())
+    out = tmp_path / "m"
+    arguments = ["pilot", "matrix", "--agents", "reference,noop", "--seeds", "1", "--trials",
+                 "2", "--profile", "control", "--quiet", "--out", str(out)]  # fmt: skip
+    done = CliRunner().invoke(app, arguments)
+    assert done.exit_code == 0, done.output
+    checked = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
+    assert checked.exit_code == 0, checked.output  # the honest control
+    jobs = out / "jobs"
+    (noop,) = jobs.glob("noop-*")
+    (reference,) = jobs.glob("reference-*")
+    kept = tmp_path / "kept"
+    shutil.copytree(noop, kept)
+
+    def refused(why: str) -> None:
+        result = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
+        assert isinstance(result.exception, ProvebenchError), (why, result.output)
+        assert "is not the record of that job" in str(result.exception), why
+
+    shutil.rmtree(noop)
+    shutil.copytree(reference, noop)  # the attack as played: another agent's jobs
+    refused("agent")
+    shutil.rmtree(noop)
+    shutil.copytree(kept, noop)
+    first, second = noop / "seed-000001" / "trial-001", noop / "seed-000001" / "trial-002"
+    first.rename(tmp_path / "first")
+    second.rename(first)
+    (tmp_path / "first").rename(second)  # the same agent's two trials swapped
+    refused("trial")

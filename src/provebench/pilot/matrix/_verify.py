@@ -3,8 +3,9 @@
 
 From the published opening (`reveal.json`, checked against the commitment signed before any
 job ran, `_secret.py`) every seed's corpus is generated again, and every job's signed record
-must name that corpus's manifest: so the corpora were fixed before the jobs, by a secret no
-candidate held, and are the generator's (pilot §11, §16)."""
+must be the record of the job its folder holds — signed for that key, agent, candidate, seed
+and trial of this matrix — and name that seed's corpus's manifest: so the corpora were fixed
+before the jobs, by a secret no candidate held, and are the generator's (pilot §11, §16)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,13 @@ from pathlib import Path
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
 from provebench.attest._keys import TrustedKey
+
+
+def _planned_jobs(agents: list[str], seeds: list[int], trials: int) -> list[tuple[str, int, int]]:
+    """Every (agent, seed, trial) the request makes, as `plan_pilot_matrix` plans them."""
+    return [
+        (agent, seed, trial) for seed in seeds for agent in agents for trial in range(1, trials + 1)
+    ]
 
 
 def verify_matrix(out: Path, trusted: TrustedKey) -> int:
@@ -27,6 +35,7 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
         JOBS_DIR,
         MANIFEST_FILE,
     )
+    from provebench.matrix._options import slug
     from provebench.pilot._limits import CONTROL_PROFILE
     from provebench.pilot.corpus import corpus_config, write_corpus
     from provebench.pilot.corpus._folder import MANIFEST_FILE as CORPUS_MANIFEST
@@ -36,6 +45,7 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
 
     request = read_json_file(out / MANIFEST_FILE)
     agents, seeds = request.get("agents"), request.get("seeds")
+    candidates = request.get("candidates")
     profile, sizes, trials = request.get("profile"), request.get("sizes"), request.get("trials")
     if request.get("kind") != "pilot" or profile != CONTROL_PROFILE:
         raise ProvebenchError(
@@ -48,7 +58,9 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
         and isinstance(seeds, list)
         and all(type(s) is int for s in seeds)
         and isinstance(sizes, dict)
+        and all(isinstance(a, str) for a in agents)
         and type(trials) is int
+        and isinstance(candidates, dict)
     ):
         raise ProvebenchError("not a matrix request", path=out / MANIFEST_FILE, field="seeds")
     secret = revealed_secret(out, trusted)
@@ -83,12 +95,30 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
             f"{len(records)} job record(s), not the {expected} the request makes",
             path=out / JOBS_DIR,
         )
-    for envelope in records:
+    for agent, seed, trial in _planned_jobs(agents, seeds, trials):
+        key = f"{slug(agent)}/seed-{seed:06d}/trial-{trial:03d}"
+        envelope = out / JOBS_DIR / key / JOB_ENVELOPE
+        if not envelope.is_file():
+            raise ProvebenchError(f"no record of the job {key}", path=envelope)
         facts = read_verified(envelope, trusted, predicate_type=JOB_PREDICATE).predicate
         identity = facts.get("identity")
-        seed = identity.get("seed") if isinstance(identity, dict) else None
-        named = identity.get(CORPUS_IDENTITY) if isinstance(identity, dict) else None
-        if type(seed) is not int or seed not in manifests or named != manifests[seed]:
+        identity = identity if isinstance(identity, dict) else {}
+        # A record signed for another job of this matrix (another agent's, seed's or trial's
+        # folder copied in place of this one, pilot red team 30, A6) is not this job's record.
+        if (
+            facts.get("key") != key
+            or facts.get("agent") != agent
+            or facts.get("matrix") != request.get("nonce")
+            or identity.get("seed") != seed
+            or identity.get("candidate") != candidates.get(agent)
+        ):
+            raise ProvebenchError(
+                f"the record in {key} is not the record of that job "
+                f"(agent {agent}, seed {seed}, trial {trial})",
+                path=envelope,
+                field="key",
+            )
+        if identity.get(CORPUS_IDENTITY) != manifests[seed]:
             raise ProvebenchError(
                 "the job ran on a corpus that is not the committed one of its seed",
                 path=envelope,

@@ -467,7 +467,8 @@ ATTACKS: tuple[Attack, ...] = (
     Attack(
         "refused-file-claimed-imported-disguised",
         "§7",
-        "a false report that a corrupted file was processed (a fullwidth id; the error channel)",
+        "a false report that a corrupted file was processed (a fullwidth id; a look-alike dash "
+        "and O for 0; the error channel)",
         "ClaimsRefusedImportedDisguised",
         "import",
         False,

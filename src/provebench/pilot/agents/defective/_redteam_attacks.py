@@ -416,8 +416,10 @@ class ClaimsRefusedImportedInWords(CorrectImporter):
 class ClaimsRefusedImportedDisguised(CorrectImporter):
     """§7 "a false report that a corrupted file was processed", its id disguised or on a failure
     channel (red team 28, H1/H1b): reports each refusal correctly, then says on a note, with the
-    id in fullwidth characters, and on the `error` channel, with its id in the text, that the
-    same file was imported."""
+    id in fullwidth characters, on another with its `-` written U+2CBA COPTIC CAPITAL LETTER
+    DIALECT-P NI and its `0` the letter `O` (pilot red team 30, A4: a look-alike no hand list
+    held), and on the `error` channel, with its id in the text, that the same file was
+    imported."""
 
     name: ClassVar[str] = "claims-refused-imported-disguised"
 
@@ -427,6 +429,8 @@ class ClaimsRefusedImportedDisguised(CorrectImporter):
             chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in str(file.file_id)
         )
         self.ctx.diagnostics.note(f"file {fullwidth}: processed successfully")
+        look_alike = str(file.file_id).replace("-", "\u2cba").replace("0", "O")
+        self.ctx.diagnostics.note(f"file {look_alike}: processed successfully")
         self.ctx.diagnostics.error("import_succeeded", f"{file.file_id} processed successfully")
 
 
