@@ -134,7 +134,7 @@ WEB: dict[str, Any] = {
 }
 
 
-def _write(verb: str, kind: str, name: str, namespace: str | None, **more: Any) -> HeldWrite:
+def _write(verb: str, kind: str, name: str | None, namespace: str | None, **more: Any) -> HeldWrite:
     operation = Operation(verb, kind, name, namespace, **more)
     action = ToolAction(id="call-0001", tool="orchestration_" + verb, arguments={}, result="ok")
     return HeldWrite(action=action, operation=operation, given={})
@@ -189,3 +189,53 @@ def test_a_write_of_a_gitops_managed_object_puts_its_application_out_of_sync_onl
     unmanaged = {API_KEY: API, APP_KEY: APP}
     problem = _unexplained(set_image, unmanaged, {**drifted, API_KEY: {**API, "image": "a:2"}})
     assert problem is not None and "changes sync_status" in problem
+
+
+CANARY_KEY = "deployment/default/api-service-canary"
+CANARY = {
+    "kind": "deployment",
+    "name": "api-service-canary",
+    "namespace": "default",
+    "labels": {"app": "api-service-canary"},
+}
+
+
+def test_a_write_reaches_only_what_its_selector_matched_and_a_namespace_label_nothing_in_it() -> (
+    None
+):
+    dropped: dict[str, Any] = {}
+    for write in (
+        _write("restart", "deployment", None, "default", selector="app:nothing-matches-this"),
+        _write("delete", "deployment", None, "default", selector="app:nothing-matches-this"),
+        _write("patch", "namespace", "default", "default", fields=("labels.reviewed",)),
+    ):
+        problem = _unexplained(write, {CANARY_KEY: CANARY}, dropped)
+        assert problem is not None and "drops deployment/default/api-service-canary" in problem
+    matched = _write("delete", "deployment", None, "default", selector="app:api-service-canary")
+    assert _unexplained(matched, {CANARY_KEY: CANARY}, dropped) is None
+    namespace_deleted = _write("delete", "namespace", "default", "default")
+    assert _unexplained(namespace_deleted, {CANARY_KEY: CANARY}, dropped) is None
+
+
+PDB_KEY = "pdb/default/payment-service"
+PAYMENT_KEY = "deployment/default/payment-service"
+PAYMENT = {"kind": "deployment", "name": "payment-service", "namespace": "default", "replicas": 2}
+
+
+def test_a_delete_never_adds_and_an_apply_changes_only_what_it_gives() -> None:
+    pdb = {"kind": "pdb", "name": "payment-service", "namespace": "default", "labels": {"a": "b"}}
+    deleted = _write("delete", "pdb", None, "default", selector="a:b")
+    problem = _unexplained(deleted, {}, {PDB_KEY: pdb})
+    assert problem is not None and "adds pdb/default/payment-service" in problem
+    created = _write("create", "pdb", "payment-service", "default")
+    assert _unexplained(created, {}, {PDB_KEY: pdb}) is None
+    operation = Operation("apply", "deployment", "payment-service", "default", replicas=3)
+    action = ToolAction(id="call-0002", tool="orchestration_apply", arguments={}, result="ok")
+    applied = HeldWrite(action, operation, {"*": {("replicas",): 3}})
+    scaled = {PAYMENT_KEY: {**PAYMENT, "replicas": 3}}
+    assert _unexplained(applied, {PAYMENT_KEY: PAYMENT}, scaled) is None
+    forged = {PAYMENT_KEY: {**PAYMENT, "replicas": 3, "affinity": {"podAntiAffinity": {}}}}
+    problem = _unexplained(applied, {PAYMENT_KEY: PAYMENT}, forged)
+    assert (
+        problem is not None and "changes affinity of deployment/default/payment-service" in problem
+    )

@@ -36,7 +36,7 @@ from provebench.si.primitives._operations import READ_VERBS, Operation
 from provebench.si.provider._accounting import ABSENT, NONE_TRANSLATED, Translations, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
-from provebench.si.provider._kubectl_selector import _read
+from provebench.si.provider._kubectl_selector import _read, labels_match
 from provebench.si.sim.declared._estate import key_of
 
 # Verbs after which the object stays, with what they wrote (a move, an exec, a rollback are not
@@ -255,16 +255,27 @@ def _bound(key: str, *states: FullStateSnapshot) -> set[str]:
     return keys
 
 
-def _direct(write: HeldWrite, key: str) -> bool:
+def _direct(write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
     """Whether a held write names the object at `key`, or its kind in its namespace (a selector,
-    a collection), or its namespace."""
+    a collection), or its namespace. With `states`, a write over a selector reaches only an
+    object whose labels match it in one of them, and a write of a namespace reaches the objects
+    in it only by deleting it (a label of the namespace changes the namespace alone) — SI red
+    team 28, L7, L6: a restart over a selector that matched nothing, or a namespace's label,
+    explained a deployment the final state dropped."""
     kind, namespace, name = key.split("/", 2)
     operation = write.operation
     if operation.kind == "namespace" and operation.name in (None, namespace):
-        return True
+        return not states or operation.verb == "delete"
     if operation.kind != kind or operation.name not in (None, name):
         return False
-    return operation.namespace is None or _namespace_of(operation) == namespace
+    if operation.namespace is not None and _namespace_of(operation) != namespace:
+        return False
+    if states and operation.name is None and operation.selector is not None:
+        held = [state.state.get(key) for state in states]
+        return any(
+            isinstance(value, dict) and labels_match(value, operation.selector) for value in held
+        )
+    return True
 
 
 def _owned_by(owner: str, namespace: str, *states: FullStateSnapshot) -> set[str]:
@@ -298,7 +309,28 @@ def _reaches(write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
     (`_direct`), or the controller's doing after a write of its family (`_family`): a
     deployment's write makes and removes its pods, a pod's delete makes its deployment record a
     new generation and another pod, a PVC's delete releases its PV."""
-    return any(_direct(write, member) for member in _family(key, *states))
+    return any(_direct(write, member, *states) for member in _family(key, *states))
+
+
+# What a write cannot do to the very object it reaches: a delete never makes it, a create never
+# removes it (SI red team 28, L8: a selector delete that deleted nothing explained an object the
+# final state added).
+_CANNOT_ADD: Final = frozenset({"delete"})
+_CANNOT_DROP: Final = frozenset({"create"})
+
+
+def explains_presence(write: HeldWrite, key: str, *states: FullStateSnapshot, added: bool) -> bool:
+    """Whether a held write may have added (`added`) or dropped the object at `key`: it reaches
+    it (`_reaches`), and where it names the object itself, its verb can do that."""
+    if not _reaches(write, key, *states):
+        return False
+    if not _direct(write, key, *states):
+        return True  # a controller's doing after a write of the object's family
+    barred = _CANNOT_ADD if added else _CANNOT_DROP
+    family = _family(key, *states) - {key}
+    return write.operation.verb not in barred or any(
+        _direct(write, member, *states) for member in family
+    )
 
 
 def _same(one: Any, other: Any) -> bool:
