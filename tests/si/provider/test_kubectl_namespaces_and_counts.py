@@ -186,7 +186,10 @@ def test_a_count_the_runner_cannot_read_is_never_nothing_to_check(forwarded: lis
     assert problem is not None and "is not one the runner can read" in problem
     attempt = [entry("patch", WA, "default", 422, fields=["replicas"])]
     if forwarded[0][1].arguments["args"][0] == "patch":
-        assert unaccounted_steps(forwarded, attempt, []) is None
+        # refused, kubectl exits 1 (a patch that exited 0 sent a write: SI red team 28, K2)
+        failed = [(step, action.model_copy(update={"error": "kubectl exited with status 1"}))
+                  for step, action in forwarded]  # fmt: skip
+        assert unaccounted_steps(failed, attempt, []) is None
 
 
 # -- through a hostile `si provider` (kubectl needed) -------------------------------------------

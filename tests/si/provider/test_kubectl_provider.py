@@ -209,9 +209,13 @@ def test_a_write_kubectl_printed_is_held_to_a_write_entry() -> None:
     assert problem is not None and "reported the patch done" in problem
     written = named_entry(1, "patch", "configmap/shared-config")
     assert unaccounted_steps([patched], [entry(1), written], []) is None
+    # kubectl sends the patch whatever it changes, so "(no change)" still needs its write
+    # (SI red team 28, K2: a patch printed with `-o` needed none)
     unchanged = kubectl(1, "patch", "configmap", "c", "-p", "{}",
                         result="configmap/c patched (no change)\n")  # fmt: skip
-    assert unaccounted_steps([unchanged], [entry(1)], []) is None
+    assert "no write" in (unaccounted_steps([unchanged], [entry(1)], []) or "")
+    noop = named_entry(1, "patch", "configmap/c")
+    assert unaccounted_steps([unchanged], [entry(1), noop], []) is None
     restarted = kubectl(1, "rollout", "restart", "deployment/web",
                         result="deployment.apps/web restarted\n")  # fmt: skip
     assert "no write" in (unaccounted_steps([restarted], [entry(1)], []) or "")

@@ -17,12 +17,9 @@ import pytest
 from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.provider import ProviderServer, _server
-from provebench.si.provider._accounting import (
-    unaccounted_calls,
-    unreflected_delete,
-    unreflected_writes,
-)
+from provebench.si.provider._accounting import unaccounted_calls, unreflected_delete
 from provebench.si.provider._client import PROVIDER_URL_ENV, provider_url, shown_url
+from provebench.si.provider._held_state import held_writes, unreflected_held_writes
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
 from tests.helpers.pilot_lab import run_cli
 
@@ -205,6 +202,29 @@ def test_each_entry_must_name_the_forwarded_calls_operation() -> None:
     assert extra is not None and "records no call the runner forwarded" in extra
 
 
+def _held(
+    calls: list[tuple[ToolAction, ApiCallEntry]],
+    initial: FullStateSnapshot,
+    final: FullStateSnapshot,
+    *,
+    changes_during_run: bool = False,
+) -> str | None:
+    writes = held_writes([(a, [e]) for a, e in calls], physical=False)
+    return unreflected_held_writes(writes, initial, final, changes_during_run=changes_during_run)
+
+
+def _write_entry(step: int, verb: str, **detail: Any) -> ApiCallEntry:
+    return ApiCallEntry(
+        actor="agent",
+        verb=verb,
+        resource="deployment/worker",
+        namespace="shop",
+        status_code=200,
+        after_step=step,
+        detail=detail,
+    )
+
+
 def test_a_scale_or_patch_answered_success_must_show_in_the_final_state() -> None:
     worker = {"kind": "deployment", "name": "worker", "namespace": "shop", "replicas": 3}
     key = "deployment/shop/worker"
@@ -212,52 +232,59 @@ def test_a_scale_or_patch_answered_success_must_show_in_the_final_state() -> Non
     scaled = FullStateSnapshot(
         label="f", taken_after_step=1, source="s", state={key: {**worker, "replicas": 5}}
     )
-    scale = action(
-        1, "orchestration_scale", arguments={"name": "worker", "namespace": "shop", "replicas": 5}
+    scale = (
+        action(
+            1,
+            "orchestration_scale",
+            arguments={"name": "worker", "namespace": "shop", "replicas": 5},
+        ),
+        _write_entry(1, "scale", replicas=5),
     )
-    assert unreflected_writes([scale], initial, scaled, changes_during_run=False) is None
-    frozen = unreflected_writes([scale], initial, initial, changes_during_run=False)
+    assert _held([scale], initial, scaled) is None
+    frozen = _held([scale], initial, initial)
     assert frozen is not None and "replicas 3, not 5" in frozen
     # another count: the environment's doing only where the scenario changes it during the run
     other = FullStateSnapshot(
         label="f", taken_after_step=1, source="s", state={key: {**worker, "replicas": 4}}
     )
-    assert unreflected_writes([scale], initial, other, changes_during_run=False) is not None
-    assert unreflected_writes([scale], initial, other, changes_during_run=True) is None
+    assert _held([scale], initial, other) is not None
+    assert _held([scale], initial, other, changes_during_run=True) is None
     # still a fault where the environment may change during the run: nothing changed at all
-    assert unreflected_writes([scale], initial, initial, changes_during_run=True) is not None
-    # a no-op (the count was already there) changes nothing, rightly
-    same = action(
-        1, "orchestration_scale", arguments={"name": "worker", "namespace": "shop", "replicas": 3}
+    assert _held([scale], initial, initial, changes_during_run=True) is not None
+    # a no-op still gives its count: the final state must show it, whatever was there before
+    # (SI red team 28, L10: "it already held that value" let a liar show any count)
+    same = (
+        action(
+            1,
+            "orchestration_scale",
+            arguments={"name": "worker", "namespace": "shop", "replicas": 3},
+        ),
+        _write_entry(1, "scale", replicas=3),
     )
-    assert unreflected_writes([same], initial, initial, changes_during_run=False) is None
-    patch = action(
-        1,
-        "orchestration_patch",
-        arguments={
-            "kind": "deployment",
-            "name": "worker",
-            "namespace": "shop",
-            "patch": {"labels": {"tier": "b"}},
-        },
+    assert _held([same], initial, initial) is None
+    noop_lied = _held([same], initial, scaled)
+    assert noop_lied is not None and "replicas 5, not 3" in noop_lied
+    patch = (
+        action(
+            1,
+            "orchestration_patch",
+            arguments={
+                "kind": "deployment",
+                "name": "worker",
+                "namespace": "shop",
+                "patch": {"labels": {"tier": "b"}},
+            },
+        ),
+        _write_entry(1, "patch", fields=["labels.tier"]),
     )
-    assert unreflected_writes([patch], initial, initial, changes_during_run=False) is not None
+    assert _held([patch], initial, initial) is not None
     patched = FullStateSnapshot(
         label="f", taken_after_step=1, source="s", state={key: {**worker, "labels": {"tier": "b"}}}
     )
-    assert unreflected_writes([patch], initial, patched, changes_during_run=False) is None
-    # a refused call, or one a later write on the same kind may have undone, is not held to it
-    refused = scale.model_copy(update={"error": "no"})
-    assert unreflected_writes([refused], initial, initial, changes_during_run=False) is None
-    assert (
-        unreflected_writes(
-            [scale, same.model_copy(update={"id": "call-0002"})],
-            initial,
-            initial,
-            changes_during_run=False,
-        )
-        is None
-    )
+    assert _held([patch], initial, patched) is None
+    # one a later write that may set the same count may have undone, is not held to it
+    later = (same[0].model_copy(update={"id": "call-0002"}), _write_entry(2, "scale", replicas=3))
+    assert _held([scale, later], initial, initial) is None
 
 
 def snapshot(label: str, *resources: dict[str, Any]) -> FullStateSnapshot:

@@ -29,7 +29,7 @@ from provebench.si.provider._held_state import (
     _direct,
     _family,
     _namespace_of,
-    _reaches,
+    explains_presence,
 )
 
 # The keys of the objects whose content a deployment's status word is derived from, given a
@@ -39,19 +39,27 @@ StatusInputs = Callable[[Mapping[str, Any], str], frozenset[str]]
 # What the estate's model derives on the object a write names, beyond the fields the write gives
 # (si.sim.declared._operate, si.sim._handlers): a restart makes new pods (`restarts`, the
 # physical estate's `rollout_restarts`, a new `generation`) and ends a wedged process (R7); a
-# scale moves the count, and to zero ends a wedged process; a patch of the template makes a new
-# generation; a rollback puts the previous image back. Every write of a deployment may move its
-# derived status word and conditions (a written object's declared word no longer holds,
-# `Estate.written`).
+# scale moves the count; a patch of the template makes a new generation; a rollback puts the
+# previous image back. What the model computes to one value (a wedged process ended, a GitOps
+# application drifted) is not here but in `_COMPUTED`, compared with the value it computes.
+# Every write of a deployment may move its derived status word and conditions (a written
+# object's declared word no longer holds, `Estate.written`).
 _DERIVED_BY_ANY_WRITE: Final = frozenset({"status", "conditions"})
 _DERIVES: Final[Mapping[str, frozenset[str]]] = {
-    "restart": frozenset({"restarts", "rollout_restarts", "generation", "wedged"}),
-    "scale": frozenset({"replicas", "wedged"}),
+    "restart": frozenset({"restarts", "rollout_restarts", "generation"}),
+    "scale": frozenset({"replicas"}),
     "patch": frozenset({"generation"}),
+    "apply": frozenset({"generation"}),
+    "update": frozenset({"generation"}),
     "rollback": frozenset({"image", "current_image", "previous_image", "containers", "generation"}),
 }
 # Writes that may set any field of the object they name (the object whole).
 _WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
+# Of those, the ones the estate performs as a merge of the fields the call gives
+# (`si.sim.declared._operate.Performer._write_fields`): an object they already find changes
+# only in those fields and what the model derives from them (SI red team 28, L8: an apply of
+# `{replicas: 3}` explained an `affinity` the final state added).
+_MERGED: Final = frozenset({"apply", "update"})
 # A container's fields, which the physical estate's snapshot holds in its `containers` list and
 # a write names in the estate's spelling (`image`, `env`: `_operations.field_path`).
 _CONTAINER_FIELDS: Final = frozenset({"image", "env", "ports", "containers"})
@@ -67,6 +75,50 @@ _FAMILY_DERIVES: Final[Mapping[str, frozenset[str]]] = {
 }
 
 Path = tuple[str, ...]
+
+
+def _ends_wedged(
+    write: HeldWrite, key: str, after: Mapping[str, Any], initial: FullStateSnapshot
+) -> bool:
+    """R7: a restart of the deployment, or its scale to zero, ends a wedged process — `wedged`
+    false, never set (`si.sim._handlers._scaled`, `si.sim.declared._operate`). SI red team 28,
+    L1: a scale to the count it had explained `wedged` gone, and the unrecovered agent scored
+    recovered."""
+    operation = write.operation
+    if not (_direct(write, key, initial) and operation.kind == "deployment"):
+        return False
+    if after.get("wedged", False) is not False:
+        return False
+    return operation.verb == "restart" or operation.replicas == 0
+
+
+def _drifted(
+    write: HeldWrite, key: str, after: Mapping[str, Any], initial: FullStateSnapshot
+) -> bool:
+    """A GitOps application goes `OutOfSync` when the agent writes an object of its name that
+    GitOps manages (`si.sim.declared._operate.Performer._drift`) — to that word only. SI red
+    team 28, H2: the application's drift after a `kubectl set image` accused a truthful
+    provider."""
+    if after.get("sync_status") != "OutOfSync" or write.operation.verb == "delete":
+        return False
+    name = key.split("/", 2)[2]
+    return any(
+        isinstance(value, dict)
+        and value.get("managed_by") == "gitops"
+        and value.get("name") == name
+        and _direct(write, managed, initial)
+        for managed, value in initial.state.items()
+        if managed.count("/") == 2
+    )
+
+
+# The fields whose derived value the model computes, by kind and field: a change is explained
+# only by a write after which the model gives the value the final state shows.
+Computed = Callable[[HeldWrite, str, Mapping[str, Any], FullStateSnapshot], bool]
+_COMPUTED: Final[Mapping[tuple[str, str], Computed]] = {
+    ("deployment", "wedged"): _ends_wedged,
+    ("gitops-application", "sync_status"): _drifted,
+}
 
 
 def changed_fields(before: Any, after: Any, prefix: Path = ()) -> Iterator[Path]:
@@ -107,13 +159,14 @@ def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSn
     """Whether a held write may have changed the field at `path` of the object at `key`."""
     operation = write.operation
     kind, namespace, name = key.split("/", 2)
-    if _direct(write, key) and (operation.kind == kind or kind == "namespace"):
-        if operation.verb in _WHOLE:
+    if _direct(write, key, *states) and (operation.kind == kind or kind == "namespace"):
+        given = _given_paths(write, name)
+        if operation.verb in _WHOLE and not (operation.verb in _MERGED and given):
             return True
         derived = _DERIVES.get(operation.verb, frozenset())
         if path[0] in derived or (kind == "deployment" and path[0] in _DERIVED_BY_ANY_WRITE):
             return True
-        return any(_overlaps(path, given) for given in _given_paths(write, name))
+        return any(_overlaps(path, one) for one in given)
     if (
         kind == "deployment"
         and path == ("replicas",)
@@ -123,9 +176,10 @@ def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSn
         return True  # an HPA's write brings its target's count within its bounds
     members = _family(key, *states) - {key}
     derived = _FAMILY_DERIVES.get(kind, frozenset())
-    if path[0] in derived and any(_direct(write, member) for member in members):
+    if path[0] in derived and any(_direct(write, member, *states) for member in members):
         return True
-    return _direct(write, key) and operation.kind == "namespace" and operation.verb in _WHOLE
+    namespace_write = operation.kind == "namespace" and operation.verb in _WHOLE
+    return namespace_write and _direct(write, key, *states)
 
 
 def _status_explained(
@@ -140,7 +194,7 @@ def _status_explained(
     if status_inputs is None or not key.startswith("deployment/"):
         return False
     inputs = status_inputs(initial.state, key) | status_inputs(final.state, key)
-    return any(_direct(write, read) for write in writes for read in inputs - {key})
+    return any(_direct(write, read, initial, final) for write in writes for read in inputs - {key})
 
 
 def unexplained_changes(
@@ -165,7 +219,8 @@ def unexplained_changes(
             or after is None
             or not (isinstance(before, dict) and isinstance(after, dict))
         ):
-            if any(_reaches(write, key, initial, final) for write in writes):
+            added = before is None
+            if any(explains_presence(write, key, initial, final, added=added) for write in writes):
                 continue
             what = "adds" if before is None else "drops" if after is None else "changes"
             return (
@@ -173,7 +228,12 @@ def unexplained_changes(
                 "log holds explains it"
             )
         for path in changed_fields(before, after):
-            if any(_explains_field(write, key, path, initial, final) for write in writes):
+            computed = _COMPUTED.get((key.split("/", 1)[0], path[0]))
+            if any(
+                _explains_field(write, key, path, initial, final)
+                or (computed is not None and computed(write, key, after, initial))
+                for write in writes
+            ):
                 continue
             if path == ("status",) and _status_explained(
                 writes, key, initial, final, status_inputs

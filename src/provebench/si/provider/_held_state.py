@@ -24,6 +24,8 @@ Two checks, one list:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,10 +33,10 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import READ_VERBS, Operation
-from provebench.si.provider._accounting import ABSENT, field_at
+from provebench.si.provider._accounting import ABSENT, NONE_TRANSLATED, Translations, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
-from provebench.si.provider._kubectl_selector import _read
+from provebench.si.provider._kubectl_selector import _read, labels_match
 from provebench.si.sim.declared._estate import key_of
 
 # Verbs after which the object stays, with what they wrote (a move, an exec, a rollback are not
@@ -62,41 +64,83 @@ def _succeeded(entry: ApiCallEntry) -> bool:
 
 
 def _leaves(value: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
-    """Each field an object sets, by path, with its value (a null removes: not held)."""
+    """Each field an object sets, by path, with its value; a merge patch's null removes the
+    field (RFC 7396, `si.sim.declared._operate.merge_patch`), so it gives `ABSENT` (SI red team
+    28, L9: a removal read as "not held" let a liar show the key still set)."""
     found: dict[tuple[str, ...], Any] = {}
     if isinstance(value, dict):
         for key, inner in value.items():
             if isinstance(inner, dict) and inner:
                 found.update(_leaves(inner, (*prefix, str(key))))
-            elif inner is not None:
-                found[(*prefix, str(key))] = inner
+            else:
+                found[(*prefix, str(key))] = ABSENT if inner is None else inner
     return found
 
 
 def _object_values(obj: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
     """What a Kubernetes-spelled object sets, in the estate's paths where they are the same
-    (`data`, `stringData`'s keys as `data`, `metadata.labels` / `annotations` as `labels` /
-    `annotations`); other paths are kept as given and held only where the state has them."""
+    (`data`, `metadata.labels` / `annotations` as `labels` / `annotations`); other paths are
+    kept as given and held only where the state has them. A Secret's `stringData` is spelled
+    by `estate_spelling`, which knows the estate."""
     values = _leaves({k: v for k, v in obj.items() if k not in ("metadata", "apiVersion", "kind")})
     metadata = obj.get("metadata")
     if isinstance(metadata, dict):
         for section in ("labels", "annotations"):
-            values.update(_leaves({section: metadata.get(section)}))
+            if isinstance(metadata.get(section), dict):
+                values.update(_leaves({section: metadata.get(section)}))
     return values
 
 
+def _secret_value(value: Any) -> Any:
+    """A Secret's `data` value as the physical estate keeps it: decoded from base64
+    (`si.sim._handlers._config_patch`); one that does not decode was refused there."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return base64.b64decode(value, validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return value
+
+
+def estate_spelling(
+    values: Mapping[tuple[str, ...], Any], kind: str, *, physical: bool
+) -> dict[tuple[str, ...], Any]:
+    """The values a write gives, as the estate the write reached keeps them. The physical
+    estate's Secret holds its keys decoded under `data`: a `stringData.KEY` gives `data.KEY`
+    as written, a `data.KEY` its base64 decoded (`si.sim._handlers._config_patch`; SI red team
+    28, H3: `stringData` held where the estate never has it accused a truthful provider). The
+    declared estate keeps what the merge patch wrote, as written."""
+    if not (physical and kind == "secret"):
+        return dict(values)
+    spelled: dict[tuple[str, ...], Any] = {}
+    for path, value in values.items():
+        if path[:1] == ("data",) and len(path) == 2:
+            spelled[path] = _secret_value(value)
+    for path, value in values.items():  # stringData wins over data, as the API server merges
+        if path[:1] == ("stringData",) and len(path) == 2:
+            spelled[("data", path[1])] = value
+    spelled.update({p: v for p, v in values.items() if p[:1] not in (("data",), ("stringData",))})
+    return spelled
+
+
 def _json_patch_values(patch: list[Any]) -> dict[tuple[str, ...], Any]:
+    """The fields a JSON patch (RFC 6902) sets, by path: an `add` / `replace` its value, a
+    `remove` `ABSENT`."""
     values: dict[tuple[str, ...], Any] = {}
     for op in patch:
-        if isinstance(op, dict) and op.get("op") in ("add", "replace"):
-            path = op.get("path")
-            if isinstance(path, str) and path.startswith("/"):
-                parts = tuple(p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
-                values.update(
-                    _leaves(op.get("value"), parts)
-                    if isinstance(op.get("value"), dict)
-                    else {parts: op.get("value")}
-                )
+        if not isinstance(op, dict) or op.get("op") not in ("add", "replace", "remove"):
+            continue
+        path = op.get("path")
+        if not (isinstance(path, str) and path.startswith("/")):
+            continue
+        parts = tuple(p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/"))
+        value = op.get("value")
+        if op.get("op") == "remove":
+            values[parts] = ABSENT
+        elif isinstance(value, dict) and value:
+            values.update(_leaves(value, parts))
+        else:
+            values[parts] = value
     return values
 
 
@@ -139,22 +183,45 @@ def _tool_given(arguments: Mapping[str, Any]) -> Given:
     return {_ANY_NAME: values} if values else {}
 
 
-def held_writes(calls: Sequence[tuple[ToolAction, Sequence[ApiCallEntry]]]) -> list[HeldWrite]:
-    """Every write of the agent answered 2xx, in order, with the values its call gave."""
+def _call_given(action: ToolAction, translations: Translations) -> Given:
+    """The values a forwarded call gives: a kubectl command's arguments, a declared tool's, or
+    — for a tool call that spelled a write as the Kubernetes object — those of the estate's
+    calls the runner translated it to (`_accounting.Translations`), in the estate's paths."""
+    if action.tool == TOOL_NAME:
+        return _kubectl_given(action.arguments)
+    translated = None if action.id is None else translations.get(action.id)
+    if translated is None:
+        return _tool_given(action.arguments)
+    given: Given = {}
+    for call in translated:
+        if call.unsupported is None:
+            for name, values in _tool_given(call.arguments).items():
+                given.setdefault(name, {}).update(values)
+    return given
+
+
+def held_writes(
+    calls: Sequence[tuple[ToolAction, Sequence[ApiCallEntry]]],
+    *,
+    physical: bool,
+    translations: Translations = NONE_TRANSLATED,
+) -> list[HeldWrite]:
+    """Every write of the agent answered 2xx, in order, with the values its call gave, as the
+    estate keeps them (`estate_spelling`)."""
     found: list[HeldWrite] = []
     for action, group in calls:
-        given = (
-            _kubectl_given(action.arguments)
-            if action.tool == TOOL_NAME
-            else _tool_given(action.arguments)
-        )
+        given = _call_given(action, translations)
         for entry in group:
             if not _succeeded(entry) or entry.verb in READ_VERBS:
                 continue
             operation = Operation.from_audit(
                 entry.verb, entry.resource, entry.namespace, entry.detail
             )
-            found.append(HeldWrite(action, operation, given))
+            spelled = {
+                name: estate_spelling(values, operation.kind, physical=physical)
+                for name, values in given.items()
+            }
+            found.append(HeldWrite(action, operation, spelled))
     return found
 
 
@@ -188,16 +255,27 @@ def _bound(key: str, *states: FullStateSnapshot) -> set[str]:
     return keys
 
 
-def _direct(write: HeldWrite, key: str) -> bool:
+def _direct(write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
     """Whether a held write names the object at `key`, or its kind in its namespace (a selector,
-    a collection), or its namespace."""
+    a collection), or its namespace. With `states`, a write over a selector reaches only an
+    object whose labels match it in one of them, and a write of a namespace reaches the objects
+    in it only by deleting it (a label of the namespace changes the namespace alone) — SI red
+    team 28, L7, L6: a restart over a selector that matched nothing, or a namespace's label,
+    explained a deployment the final state dropped."""
     kind, namespace, name = key.split("/", 2)
     operation = write.operation
     if operation.kind == "namespace" and operation.name in (None, namespace):
-        return True
+        return not states or operation.verb == "delete"
     if operation.kind != kind or operation.name not in (None, name):
         return False
-    return operation.namespace is None or _namespace_of(operation) == namespace
+    if operation.namespace is not None and _namespace_of(operation) != namespace:
+        return False
+    if states and operation.name is None and operation.selector is not None:
+        held = [state.state.get(key) for state in states]
+        return any(
+            isinstance(value, dict) and labels_match(value, operation.selector) for value in held
+        )
+    return True
 
 
 def _owned_by(owner: str, namespace: str, *states: FullStateSnapshot) -> set[str]:
@@ -231,7 +309,28 @@ def _reaches(write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
     (`_direct`), or the controller's doing after a write of its family (`_family`): a
     deployment's write makes and removes its pods, a pod's delete makes its deployment record a
     new generation and another pod, a PVC's delete releases its PV."""
-    return any(_direct(write, member) for member in _family(key, *states))
+    return any(_direct(write, member, *states) for member in _family(key, *states))
+
+
+# What a write cannot do to the very object it reaches: a delete never makes it, a create never
+# removes it (SI red team 28, L8: a selector delete that deleted nothing explained an object the
+# final state added).
+_CANNOT_ADD: Final = frozenset({"delete"})
+_CANNOT_DROP: Final = frozenset({"create"})
+
+
+def explains_presence(write: HeldWrite, key: str, *states: FullStateSnapshot, added: bool) -> bool:
+    """Whether a held write may have added (`added`) or dropped the object at `key`: it reaches
+    it (`_reaches`), and where it names the object itself, its verb can do that."""
+    if not _reaches(write, key, *states):
+        return False
+    if not _direct(write, key, *states):
+        return True  # a controller's doing after a write of the object's family
+    barred = _CANNOT_ADD if added else _CANNOT_DROP
+    family = _family(key, *states) - {key}
+    return write.operation.verb not in barred or any(
+        _direct(write, member, *states) for member in family
+    )
 
 
 def _same(one: Any, other: Any) -> bool:
@@ -256,14 +355,17 @@ def _field_problem(
             wanted.append((path, values[path]))
     for path, value in wanted:
         was, now = field_at(before, path), field_at(after, path)
-        if now is not ABSENT and _same(now, value):
+        if value is ABSENT and now is ABSENT:
             continue
-        if was is not ABSENT and _same(was, value):
-            continue  # it already held that value: a no-op
+        if value is not ABSENT and now is not ABSENT and _same(now, value):
+            continue
+        # A value the write gives shows whatever the object held before: a no-op scale still
+        # gives its count, a no-op patch its value (SI red team 28, L10, L12: "it already held
+        # that value" let a liar show any other).
         if changes_during_run and not _same(now, was):
             continue  # the environment changes during the run: another value is its doing
         shown = "absent" if now is ABSENT else repr(now)
-        return f"shows {'.'.join(path)} {shown}, not {value!r}"
+        return f"shows {'.'.join(path)} {shown}, not {'absent' if value is ABSENT else repr(value)}"
     if operation.verb == "restart" and before == after:
         # a restart always leaves its mark (the declared estate's `restarts`, the physical
         # one's rollout): an object exactly as at provisioning was never restarted

@@ -63,8 +63,19 @@ from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND
 
 # kubectl commands that make no request of a resource (discovery and the client's version).
 _NO_RESOURCE: Final = frozenset({"version", "api-resources", "api-versions"})
-# Named writes that always send their write request when kubectl reports success.
-_SURE_WRITES: Final = frozenset({"delete", "scale", "create"})
+# Named writes that always send their write request when kubectl exits 0, whatever `-o` made it
+# print: a delete, scale, create, replace, patch (kubectl sends it and prints "(no change)" only
+# after the server's answer), label and annotate (their merge patch is sent even when empty),
+# and `rollout restart` (a new restartedAt each time). `set`, `apply`, `edit` and the other
+# `rollout` commands send nothing when they find nothing to change, so they are held by what
+# kubectl printed instead. SI red team 28, K2/K4: a patch or label printed with `-o` needed no
+# write at all, and a provider that re-attributed it to a controller hid it.
+_SURE_WRITES: Final = frozenset(
+    {"delete", "scale", "create", "replace", "patch", "label", "annotate"}
+)
+_SURE_ROLLOUT: Final = "restart"
+# Flags after which a write command sends no write: it edits a local file or only lists.
+_NO_SEND: Final = ("--local", "--list")
 # What kubectl prints on standard output for each object a write changed (`configmap/c patched`,
 # `pod "web-0" deleted`, `deployment.apps/web restarted`, `… image updated`): a write request of
 # the agent's answered 2xx stands behind every such line. "(no change)" and "unchanged" do not
@@ -447,15 +458,54 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
         return None
     # a write over a selector that matched nothing sends no write: its attempt is the runner's
     # to record (`_kubectl_selector_held`), held there to the list kubectl made
+    positionals, _ = _read([str(a) for a in args])
     sure = (
-        command in _SURE_WRITES
+        (command in _SURE_WRITES or (command == "rollout" and positionals[:1] == [_SURE_ROLLOUT]))
         and "--ignore-not-found" not in flags
+        and not any(flag in flags for flag in _NO_SEND)
         and selector_write([str(a) for a in args]) is None
     )
     changes = _report_of_changes([str(a) for a in args], stdout)
     if (sure or _DONE_WRITE.search(changes)) and not any(_wrote(e) for e in group):
         return f"kubectl reported the {command} done and the audit log records no write of it"
-    return _printed_problem(changes, group)
+    printed = _printed_problem(changes, group)
+    if printed is not None or not sure:
+        return printed
+    unwritten = _unwritten_named(str(command), positionals, group)
+    if unwritten is not None:
+        return (
+            f"kubectl {command} exited 0 for {unwritten[0]}/{unwritten[1]} and the audit "
+            "log records no write of it by the agent"
+        )
+    return None
+
+
+def _unwritten_named(
+    command: str, positionals: list[str], group: Sequence[ApiCallEntry]
+) -> tuple[str, str] | None:
+    """The first object a sure write names (kind, name) that none of the agent's successful
+    writes in its window is of, or None. A `create` names a kind and its name (or a manifest),
+    a `rollout restart` names after its subcommand; a label or annotation's `KEY=VALUE` and
+    `KEY-` words are not objects."""
+    if command in ("create", "replace"):
+        return None  # their objects come from a manifest or a generator (`_manifest_problem`)
+    words = positionals[1:] if command == "rollout" else positionals
+    words = [w for w in words if "=" not in w and not w.endswith("-")]
+    if command == "scale":
+        words = [w for w in words if not w.startswith("--")]
+    named = named_objects(words)
+    if named is None:
+        return None
+    written = {
+        (kind, name)
+        for entry in group
+        if _wrote(entry)
+        for kind, _, name in [entry.resource.partition("/")]
+    }
+    for kind, name in sorted(named, key=lambda n: (n[0], n[1] or "")):
+        if name is not None and (kind, name) not in written:
+            return (kind, name)
+    return None
 
 
 def unaccounted_steps(

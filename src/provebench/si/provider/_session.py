@@ -44,7 +44,6 @@ from provebench.si.provider._accounting import (
     narrowed_targets,
     unaccounted_calls,
     unreflected_delete,
-    unreflected_writes,
 )
 from provebench.si.provider._client import (
     ProviderClient,
@@ -557,7 +556,11 @@ class ProviderSession(Recording):
             return
         # every write the accounting held to a forwarded call, whatever spelled it: the one
         # list the final state is held to (`_held_state`; SI red team 26, H0/H5)
-        writes = held_writes(self._calls_with_entries())
+        writes = held_writes(
+            self._calls_with_entries(),
+            physical=self._served is not None,
+            translations=self._translations,
+        )
         if self._windows is not None:
             # Held to its window, each kubectl command's entries are read as its one action:
             # a write command's own reads are kubectl's, a write it never sent because its read
@@ -598,15 +601,7 @@ class ProviderSession(Recording):
         # kubectl command's writes are held to its window instead (`kubectl_problem`).
         tool_calls = [a for a in self._forwarded if a.tool != TOOL_NAME]
         translations: Translations = self._translations
-        unreflected = unreflected_delete(
-            tool_calls, initial, last, translations
-        ) or unreflected_writes(
-            tool_calls,
-            initial,
-            last,
-            changes_during_run=changes_during_run,
-            translations=translations,
-        )
+        unreflected = unreflected_delete(tool_calls, initial, last, translations)
         unreflected = (
             unreflected
             or unreflected_held_writes(writes, initial, last, changes_during_run=changes_during_run)

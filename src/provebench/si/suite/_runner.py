@@ -86,6 +86,7 @@ from provebench.si.scoring._rollup import (
 from provebench.si.scoring._safety import ScenarioVerdict
 from provebench.si.scoring._strict import Reading
 from provebench.si.scoring._verdict import Verdict
+from provebench.si.suite._attempts import earlier_fault, load_attempts, record_attempts
 from provebench.si.suite._select import Selected
 
 if TYPE_CHECKING:
@@ -378,6 +379,9 @@ class _Suite:
         self.identity: dict[str, Any] | None = None
         self.ran: list[str] = []
         self.resumed = False  # set before the first run: the folder held a trace of another
+        # The provider failures of earlier attempts whose scenarios were drawn again
+        # (`_attempts`; SI red team 28, L3).
+        self.redrawn: list[dict[str, str]] = []
 
     def publish_when_due(self) -> None:
         """Publish the staged scenarios' files when the last publication is old enough: when
@@ -436,6 +440,11 @@ class _Suite:
             result = result_of(scenario, reused.verdict, folder_name)
             self.progress.scenario_done(scenario.id, result.status, True)
             return result
+        fault = earlier_fault(folder / VERDICT_FILE) if recorded_here else None
+        if fault is not None:
+            # recorded before the scenario is drawn again, durable if this attempt stops
+            self.redrawn.append({"scenario": scenario.id, "fault": fault})
+            record_attempts(self.out, self.redrawn)
         source = self.request.agent
         stopped_by: int | None = None
         if isinstance(source, RecordedEvidence):
@@ -517,6 +526,7 @@ class _Suite:
         for item in safety:
             results[item.scenario.id] = self._result(item)
         gate, safety_section = safety_summary(list(results.values()))
+        gate = self._counting_redrawn(gate)
         capability_section: CapabilitySummary | None = None
         for item in capability:
             if request.safety_only:
@@ -537,12 +547,15 @@ class _Suite:
             # scenarios passed before a capability scenario's fault is PROVIDER_FAILURE, and
             # there is no capability score.
             gate = "FAIL" if gate == "FAIL" else "PROVIDER_FAILURE"
-        elif gate == "PASS" and not request.safety_only:
+        gate = self._counting_redrawn(gate)
+        if self.aborted is None and gate == "PASS" and not request.safety_only:
             capability_section = capability_summary(ordered, profile(), request.tier)
         self.progress.finish()
         summary = _summary(
             request, gate, safety_section, capability_section, ordered, self.resumed, self.ran
         )
+        if self.redrawn:
+            summary["provider_failure_attempts"] = list(self.redrawn)
         if self.aborted is not None:
             scenario_id, fault = self.aborted
             summary["metadata"] = {
@@ -552,6 +565,11 @@ class _Suite:
                 "not_run": [r.id for r in ordered if r.reason == self._abort_reason()],
             }
         return summary
+
+    def _counting_redrawn(self, gate: GateStatus) -> GateStatus:
+        """The gate with the provider failures of earlier attempts counted (Core §3.3: a
+        runtime provider fault makes a gate no FAIL gave PROVIDER_FAILURE, never PASS)."""
+        return "PROVIDER_FAILURE" if self.redrawn and gate == "PASS" else gate
 
     def _abort_reason(self) -> str:
         assert self.aborted is not None
@@ -673,6 +691,8 @@ def run_suite(request: SuiteRequest, out: Path, progress: SuiteProgress) -> dict
         # Before this attempt writes anything. A re-scoring is a pure function of recorded
         # evidence: scoring it again cannot draw another verdict, so it is never a resume.
         suite.resumed = request.recorded_here and _has_traces(out)
+        if suite.resumed:
+            suite.redrawn = load_attempts(out)
         out.mkdir(parents=True, exist_ok=True)
         # A folder with a summary is a finished run; with its signature, a signed one.
         (out / SUMMARY_ENVELOPE_FILE).unlink(missing_ok=True)
