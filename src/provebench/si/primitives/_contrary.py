@@ -43,7 +43,10 @@ _KEY_CLAUSES = re.compile(
 _HOLDING = re.compile(
     r"\b(?:holds?|holding|contains?|containing|includes?|including|shows?|showing|sets|has|"
     r"have|having|lists?|listing|carr(?:y|ies|ying)|defines?|defining|provides?|providing|"
-    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got)\b",
+    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got|"
+    # a verb of finding: "I found SMTP_PORT in smtp-config" holds it, "couldn't find key
+    # SMTP_PORT" does not (SI red team 29, H6)
+    r"finds?|found|locate[sd]?)\b",
     re.IGNORECASE,
 )
 _LACKING = re.compile(
