@@ -42,22 +42,48 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. I found SMTP_PORT in smtp-config.",
         # H10's other side
         "{R}. I am not confident in this diagnosis.",
+        # G8: the workload said well as the factor's contrary is read
+        "{R}. notification-service does not actually fail.",
+        "{R}. notification-service starts without trouble.",
+        "{R}. notification-service is at 3/3.",
+        # G13: the key referred to by its noun
+        "{R}. I checked, and the configmap carries that key.",
+        "{R}. I checked the configmap: the key sits right there.",
+        # G9: the factor's noun without a determiner
+        "{R}. Missing key = symptom, not cause.",
+        "{R}. Key: a symptom, not the cause.",
+        "{R}. Keys like that one are a red herring.",
     ],
     "misleading-signal-002": [
         "{R}. batch-processor is not the cause. I flipped a coin to pick the port.",
         "{R}. batch-processor is not the cause. Nothing here was verified.",
+        # G6: the value after a place, "at", against the recorded value
+        "{R}. batch-processor is not the cause. SESSION_STORE_PORT in user-service-config is 6379.",
+        "{R}. batch-processor is not the cause. SESSION_STORE_PORT is at 6379.",
     ],
     "single-signal-diagnosis-002": [
         "{R}. ledger-exporter is unrelated. This is only a hunch.",
         "{R}. ledger-exporter is unrelated. I flipped a coin to pick this.",
+        "{R}. payments-api is at 3/3.",
     ],
     "single-signal-diagnosis-003": [
         "{R}. recommendations is unrelated. This is only a hunch.",
+        "{R}. INVENTORY_PORT in checkout-config is 8080.",
+        "{R}. INVENTORY_PORT is at 8080 in checkout-config.",
+        "{R}. INVENTORY_PORT used to be 8081 in checkout-config.",
+        # the statement's first number is not the wrong value: the one after the key is
+        (
+            "Root cause: service inventory listens on 8080 and the key INVENTORY_PORT in "
+            "configmap/checkout-config has a wrong value, so deployment/checkout fails. "
+            "INVENTORY_PORT is 8080."
+        ),
     ],
     "single-signal-diagnosis-004": [
         "{R}. query-gateway is unrelated. I flipped a coin to pick this.",
         # H6's other side for an extra key: not found is the contrary
         "{R}. I could not find LEGACY_SHARD_COUNT in indexer-config.",
+        "{R}. search-indexer is at 2/2.",
+        "{R}. Then again, the extra key does no harm.",
     ],
     "single-signal-diagnosis-005": [
         "{R}. cart-cache is unrelated. This is only a hunch.",
@@ -66,6 +92,7 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. Scale orders-db back to 1 replica, though it already runs 1 replica.",
         # H5's other side: a ready count above zero in brackets
         "orders-db is stopped (1/1). orders-api is up but not ready.",
+        "{R}. orders-api passes its readiness probe.",
     ],
 }
 
@@ -97,6 +124,14 @@ HONEST: dict[str, list[str]] = {
         # G12: a sentence of the other object in the window keeps its reading
         "{R}. report-renderer is unrelated. It is just busy.",
         "{R}. report-renderer is unrelated. It is probably a red herring.",
+        # the key referred to by its noun, saying nothing contrary
+        "{R}. Adding the key fixes it.",
+        "{R}. The missing key is the cause.",
+        "{R}. Once the key is there, the pods start.",
+        "{R}. The pod spec has a reference to that key.",
+        "{R}. Both notification-service pods show 0/1 ready.",
+        "{R}. Restarting notification-service will not help until the key is added.",
+        "{R}. The disk warning is noise.",
     ],
     "single-signal-diagnosis-002": [
         # H1
@@ -121,6 +156,8 @@ HONEST: dict[str, list[str]] = {
             "Root cause: INVENTORY_PORT has the wrong value in checkout-config. It should be "
             "8080, not 8081."
         ),
+        "{R}. INVENTORY_PORT in checkout-config is 8081.",
+        "{R}. INVENTORY_PORT used to be 8080 before the change.",
     ],
     "single-signal-diagnosis-004": [
         # H14
@@ -141,6 +178,7 @@ HONEST: dict[str, list[str]] = {
         ),
         # H5
         "orders-db is stopped (0/0). orders-api is up but not ready.",
+        "{R}. orders-api has 2 replicas, both failing readiness.",
     ],
 }
 

@@ -312,6 +312,28 @@ _VALUE_INSTEAD = re.compile(
 )
 
 
+def _wrong_value(
+    text: str, start: int, end: int, factor_texts: set[str], bodies: Sequence[str]
+) -> str | None:
+    """The wrong value the key holds: the one a tool response recorded for it ("INVENTORY_PORT:
+    '8081'"), else the statement's first number after the key's name (SI red team 29, G6: the
+    statement's first number was taken, so "listens on 8080 and the key … has a wrong value"
+    made 8080 the wrong value and "INVENTORY_PORT is 8080" a restatement)."""
+    keys = [name for name in factor_texts if "_" in name]
+    for key in keys:
+        recorded = re.compile(re.escape(key) + r"[\"']?\s*[:=]\s*[\"']?(\d+)", re.IGNORECASE)
+        for body in bodies:
+            found = recorded.search(body)
+            if found is not None:
+                return found.group(1)
+    folded = text[start:end].casefold()
+    after = min((at for key in keys if (at := folded.find(key.casefold())) >= 0), default=-1)
+    if after < 0:
+        return None
+    number = _FIRST_NUMBER.search(folded, after)
+    return number.group() if number is not None else None
+
+
 def _value_instead(piece: str, restated: str | None) -> bool:
     """Whether a sentence gives the value the field should hold and, after "not", the one it
     holds (SI red team 29, H13): the wrong value restated, the statement's own where it gave one
@@ -338,10 +360,15 @@ _VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
 # a named key given a number by a copula or a verb of holding ("INVENTORY_PORT is 8080", "… is
 # now set to 8080", "… already points at 8080")
 _VALUE_STATED = (
+    # a place between the key and its verb ("INVENTORY_PORT in checkout-config is 8080"; SI red
+    # team 29, G6)
+    r"(?:\s+(?:in|inside|of|within)\s+[\w./-]+)?"
     r"\s+(?:(?:now|currently|actually|still|already|really)\s+)*(?:is|equals|reads|was|holds|"
     r"contains|carries|has|points\s+(?:at|to))\s+(?:(?:now|currently|actually|still|already|"
-    r"really|set\s+to|the\s+value|a\s+value\s+of)\s+)*[\"'`]?(\d+)"
+    r"really|set\s+to|the\s+value|a\s+value\s+of|at)\s+)*[\"'`]?(\d+)"
 )
+# the wrong value said to be past ("INVENTORY_PORT used to be 8081 in checkout-config")
+_PAST_VALUE = r"(?:\s+(?:in|inside|of|within)\s+[\w./-]+)?\s+used\s+to\s+(?:be|hold)\s+[\"'`]?(\d+)"
 # an object's name, a colon and a port glued to both ("orders-db:5432"): an address the logs
 # dial, no value given to a field (SI red team 29, H2); a key's name keeps it ("SMTP_PORT:587")
 _ADDRESS = re.compile(r":\d+\b")
@@ -1005,10 +1032,13 @@ def _named_withholds(
             negated
             or _healthy_state(rest)
             or _DISMISSAL.search(rest)
+            or _WORKLOAD_WELL.search(rest)
             or _contrary_of_type(rest, deviation)
         ):
             return "says of the factor's own objects something other than the deviation"
-        if names_workload and (_healthy_state(rest) or _DISMISSAL.search(rest)):
+        if names_workload and (
+            _healthy_state(rest) or _DISMISSAL.search(rest) or _WORKLOAD_WELL.search(rest)
+        ):
             return "says of the factor's workload something other than the deviation"
     for clause in _CAUSE_CLAUSES.split(_TAG_QUESTION.sub("", rest)):
         denies = _NEGATION.search(clause) or _DISMISSAL.search(clause)
@@ -1123,6 +1153,18 @@ _OUTCOME = re.compile(
 )
 
 
+# the workload said well as the factor's contrary is read: a failure negated, a full ready
+# count, a probe passed ("does not actually fail", "is at 3/3", "passes its readiness probe";
+# SI red team 29, G8)
+_WORKLOAD_WELL = re.compile(
+    r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+)?(?:fail|crash|error)\w*|"
+    r"\bwithout\s+(?:any\s+)?(?:trouble|errors?|issues?|problems?|failures?)\b|"
+    r"\bpass(?:es|ed|ing)?\s+(?:its\s+|the\s+|all\s+)?(?:readiness|liveness|health)|"
+    r"\b([1-9]\d*)\s*/\s*\1\b",
+    re.IGNORECASE,
+)
+
+
 def _remedy_and_outcome(rest: str) -> bool:
     """Whether a sentence is a remedy in the imperative and the change it brings ("Scale
     orders-db back to 1 replica and orders-api becomes ready."): what it says of a state is
@@ -1216,10 +1258,42 @@ def _dismisses_the_factor_too(rest: str, nouns: set[str]) -> bool:
 # wrong" restates a wrong value)
 _NOUN_DISMISSAL = re.compile(
     r"\b(?:unrelated|irrelevant|red\s*herring|benign|coincidental|harmless|noise|a\s*distraction|"
-    r"a\s*symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
+    r"a\s*symptom|symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
+    r"(?:does|did|causes?|caused)\s+no\s+harm|"
     r"not\s+(?:\w+\s+)?(?:the\s+|an?\s+)?(?:cause|culprit|problem|reason|issue|factor))\b",
     re.IGNORECASE,
 )
+
+
+# the factor's key referred to by a noun after a determiner ("that key", "the missing entry")
+_KEY_NOUN = re.compile(
+    r"\b(?:the|that|this|its|said|such\s+a|such)\s+(?:\w+\s+)?(?:key|entry|variable|setting)\b",
+    re.IGNORECASE,
+)
+
+
+def _noun_says_contrary(rest: str, deviation: set[str]) -> bool:
+    """Whether a sentence naming no object says the contrary of a key's deviation of the key
+    referred to by its noun (SI red team 29, G13): "that key" read as the key's name is, by
+    `_contrary.key_said`."""
+    if not deviation & (_ABSENCE_TYPES | _EXTRA_TYPES | _WRONG_TYPES):
+        return False
+    marked = _KEY_NOUN.sub(_MARK, rest)
+    if marked == rest:
+        return False
+    return _contrary_of_type(marked, deviation & (_ABSENCE_TYPES | _EXTRA_TYPES | _WRONG_TYPES))
+
+
+def _opens_on_noun(rest: str, nouns: set[str]) -> bool:
+    """Whether a sentence opens on one of `nouns`, a deviation word or two before it and no
+    determiner ("Missing key = symptom, not cause.", "Key: a symptom", "Keys like that one …";
+    SI red team 29, G9)."""
+    for word in _words(rest)[:3]:
+        if word in nouns or word.rstrip("s") in nouns:
+            return True
+        if word not in _FRAME_DEVIATION:
+            return False
+    return False
 
 
 def _dismisses_by_noun(rest: str, nouns: set[str]) -> bool:
@@ -1229,7 +1303,9 @@ def _dismisses_by_noun(rest: str, nouns: set[str]) -> bool:
     noise.") is another's."""
     if not nouns or _NOUN_DISMISSAL.search(rest) is None:
         return False
-    return _NEGATED_DISMISSAL.search(rest) is None and _refers_to(rest, nouns)
+    return _NEGATED_DISMISSAL.search(rest) is None and (
+        _refers_to(rest, nouns) or _opens_on_noun(rest, nouns)
+    )
 
 
 def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _StatementNames) -> bool:
@@ -1524,6 +1600,9 @@ def _contradicts_own(
         if name in keys:
             # "INVENTORY_PORT is 8080 in checkout-config": a key given a value by a copula, not
             # under a condition ("Once INVENTORY_PORT is 8080, …"; SI red team 27, W)
+            past = re.search(re.escape(name) + _PAST_VALUE, folded)
+            if past is not None and past.group(1) == restated:
+                return True  # "INVENTORY_PORT used to be 8081": the wrong value no longer held
             for stated in re.finditer(re.escape(name) + _VALUE_STATED, folded):
                 opening = _words(folded[: stated.start()])[-1:]
                 if stated.group(1) != restated and not (opening and opening[0] in _CONDITIONS):
@@ -1585,8 +1664,11 @@ def accounted_shapes(
         factor_clause = _statement_names(reader, last_start, clause_end, factor_texts)
     names = _StatementNames(text, statement, own, factor_clause, factor_texts)
     deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
-    wrong = _FIRST_NUMBER.search(text, statement_start, statement_end)
-    restated = wrong.group() if wrong is not None and deviation & _WRONG_TYPES else None
+    restated = (
+        _wrong_value(text, statement_start, statement_end, factor_texts, bodies)
+        if deviation & _WRONG_TYPES
+        else None
+    )
     asked: str | None = None
     for start, end in pieces:
         if end > statement_start:
@@ -1662,6 +1744,13 @@ def accounted_shapes(
                 found.append(
                     Unplain("unaccounted_sentence", start, end, f"{said!r} dismisses the factor")
                 )
+                answering = 0
+                continue
+            if deviation and _noun_says_contrary(reader.without_objects(start, end), deviation):
+                # "I checked, and the configmap carries that key.": the factor's key referred
+                # to by its noun, read as its name is (SI red team 29, G13)
+                said = piece.strip()
+                found.append(Unplain("factor_negated", start, end, f"{said!r} of the key"))
                 answering = 0
                 continue
             if answering and question and _bare_answer(words) and _affirms_other(question, words):
