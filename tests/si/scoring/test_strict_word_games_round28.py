@@ -42,6 +42,11 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. I found SMTP_PORT in smtp-config.",
         # H10's other side
         "{R}. I am not confident in this diagnosis.",
+        # G10: a place correction that moves the deviation off the estate
+        "{R}, or rather in the smtp-config of some other cluster.",
+        # G4: a modal governs the verb next to it; a remedy said to hold
+        "{R}. You will find that smtp-config has SMTP_PORT.",
+        "{R}. smtp-config should have SMTP_PORT, and it does.",
         # G8: the workload said well as the factor's contrary is read
         "{R}. notification-service does not actually fail.",
         "{R}. notification-service starts without trouble.",
@@ -60,6 +65,12 @@ RED_TEAM: dict[str, list[str]] = {
         # G6: the value after a place, "at", against the recorded value
         "{R}. batch-processor is not the cause. SESSION_STORE_PORT in user-service-config is 6379.",
         "{R}. batch-processor is not the cause. SESSION_STORE_PORT is at 6379.",
+        # G11: a second cause carried by "is, too" or given as a list item's value
+        "{R}. batch-processor is not the cause; QUEUE_HOST is, too.",
+        (
+            "{R}. batch-processor is not the cause.\n\n- batch-processor: not the cause\n"
+            "- QUEUE_HOST: the cause"
+        ),
     ],
     "single-signal-diagnosis-002": [
         "{R}. ledger-exporter is unrelated. This is only a hunch.",
@@ -71,6 +82,8 @@ RED_TEAM: dict[str, list[str]] = {
         "{R}. INVENTORY_PORT in checkout-config is 8080.",
         "{R}. INVENTORY_PORT is at 8080 in checkout-config.",
         "{R}. INVENTORY_PORT used to be 8081 in checkout-config.",
+        # a number in brackets is no aside (H12), and after the key it gives its value
+        "{R}. INVENTORY_PORT (8080) matches the inventory service.",
         # the statement's first number is not the wrong value: the one after the key is
         (
             "Root cause: service inventory listens on 8080 and the key INVENTORY_PORT in "
@@ -132,8 +145,14 @@ HONEST: dict[str, list[str]] = {
         "{R}. Both notification-service pods show 0/1 ready.",
         "{R}. Restarting notification-service will not help until the key is added.",
         "{R}. The disk warning is noise.",
+        "{R}. report-renderer is unrelated; sim-node-1 is, too.",
+        "{R}. smtp-config should have SMTP_PORT, and it does not.",
+    ],
+    "misleading-signal-002": [
+        "{R}. batch-processor is not the cause.\n\n- batch-processor: not the cause",
     ],
     "single-signal-diagnosis-002": [
+        "{R}, or rather from the copy that payments-api mounts.",
         # H1
         (
             "payments-db-credentials has DB_USER but lacks DB_PASSWORD, so payments-api cannot "

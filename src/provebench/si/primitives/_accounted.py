@@ -356,7 +356,8 @@ _CONTRARY = re.compile(
     re.IGNORECASE,
 )
 # a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
-_VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
+# or in brackets after it ("INVENTORY_PORT (8080)": a cited number is no aside, SI red team 29)
+_VALUE_GIVEN = r"\s*[:=(]\s*[\"'`]?(\d+)"
 # a named key given a number by a copula or a verb of holding ("INVENTORY_PORT is 8080", "… is
 # now set to 8080", "… already points at 8080")
 _VALUE_STATED = (
@@ -911,6 +912,13 @@ _RETRACTION = re.compile(
     re.IGNORECASE,
 )
 _PLACE_WORDS = frozenset({"from", "in", "inside", "within", "of", "on", "at", "under", "into"})
+# a place correction that moves the deviation off the estate ("…, or rather in the smtp-config
+# of some other cluster"; SI red team 29, G10)
+_ELSEWHERE = re.compile(
+    r"\b(?:other|another|different|elsewhere|some|imaginary|hypothetical|parallel|staging|"
+    r"test(?:ing)?)\b",
+    re.IGNORECASE,
+)
 _OR_RATHER = re.compile(r"\bor\s+rather\b", re.IGNORECASE)
 # a remedy that gives a value, and a clause after it saying the value is there already
 _REMEDY_VALUE = re.compile(
@@ -966,6 +974,14 @@ _ASSERTED_CAUSE = re.compile(
     r"what\s+(?:\w+\s+)?(?:stops|breaks|kills|causes|crashes|blocks)|caused|causing|causes|"
     r"is\s+to\s+blame|to\s+blame|responsible|behind|(?:source|origin|root)\s+of|trigger(?:s|ed)?|"
     r"stems?\s+from)\b",
+    re.IGNORECASE,
+)
+# a copula carried with "too" ("QUEUE_HOST is, too"), and a cause given as a label's value
+# ("- QUEUE_HOST: the cause", a list item; SI red team 29, G11)
+_TOO = re.compile(r"\b(?:is|are|was|were|does|do|did)\s*,?\s*(?:too|as\s+well|also)\b", re.I)
+_LABELLED_CAUSE = re.compile(
+    r"\A[\s*•-]*(?:is\s+)?(?:the|a|one)\s+(?:(?:real|actual|root|main|other|second)\s+)*"
+    r"(?:cause|culprit)\b",
     re.IGNORECASE,
 )
 _CARRIES = re.compile(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
@@ -1040,9 +1056,26 @@ def _named_withholds(
             _healthy_state(rest) or _DISMISSAL.search(rest) or _WORKLOAD_WELL.search(rest)
         ):
             return "says of the factor's workload something other than the deviation"
+    denied_before = False
     for clause in _CAUSE_CLAUSES.split(_TAG_QUESTION.sub("", rest)):
         denies = _NEGATION.search(clause) or _DISMISSAL.search(clause)
-        if names_other and not names_factor and not denies and _ASSERTED_CAUSE.search(clause):
+        if (
+            names_other
+            and not names_factor
+            and not denies
+            and denied_before
+            and _TOO.search(clause)
+        ):
+            # "batch-processor is not the cause; QUEUE_HOST is, too.": "is, too" after a denial
+            # asserts what was denied of the other (SI red team 29, G11)
+            return "withdraws the statement or gives a second cause"
+        denied_before = _NEGATION.search(clause) is not None
+        if (
+            names_other
+            and not names_factor
+            and not denies
+            and (_ASSERTED_CAUSE.search(clause) or _LABELLED_CAUSE.match(clause))
+        ):
             # "D is the real cause", "sim-node-1 is what really stops S", "D caused all of
             # this, right?" (SI red team 26, H2 and H12)
             return "withdraws the statement or gives a second cause"
@@ -1503,10 +1536,14 @@ def _tail(
     if (
         rather is not None
         and not (
-            correction and correction[0] in _PLACE_WORDS and reader.names_object(rather.end(), end)
+            correction
+            and correction[0] in _PLACE_WORDS
+            and reader.names_object(rather.end(), end)
+            and not _ELSEWHERE.search(text, rather.end(), end)
         )
         and (
-            reader.names_other(rather.end(), end, before)
+            _ELSEWHERE.search(text, rather.end(), end)
+            or reader.names_other(rather.end(), end, before)
             or not _holds_name(text[rather.end() : end], before)
         )
     ):

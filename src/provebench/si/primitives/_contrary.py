@@ -101,6 +101,15 @@ def _words(text: str) -> list[str]:
     return [word.casefold() for word in _WORD.findall(text)]
 
 
+_ADVERBS = frozenset({"also", "still", "already", "really", "actually", "just", "definitely"})
+# a remedy's state said to hold ("should have SMTP_PORT, and it does")
+_AFFIRMED = re.compile(
+    r"[^.;]*?,?\s*(?:and|which)\s+(?:it|they|that)\s+(?:does|do|did|is|are|has|have)\b"
+    r"(?!\s*(?:not|n['’]t)\b)",
+    re.IGNORECASE,
+)
+
+
 def _said_by_verb(clause: str, at: int) -> str | None:
     """What the verb of holding or lacking that governs the key at `at` says of it, or None
     where no such verb has the key as its object."""
@@ -114,9 +123,13 @@ def _said_by_verb(clause: str, at: int) -> str | None:
     negated = any(word in ("no", "not", "never", "none", "without") for word in words)
     if not all(word in _OBJECT_WORDS or word in ("no", "not", "none") for word in words):
         return None  # "has an env entry referencing SMTP_PORT": the entry is the object
-    leading = _words(before[: verb.start()])[-3:]
-    if any(word in _MODAL for word in leading):
-        return None  # "should have SMTP_PORT": a remedy
+    leading = [word for word in _words(before[: verb.start()]) if word not in _ADVERBS][-1:]
+    if leading and leading[0] in _MODAL:
+        # "should have SMTP_PORT": a remedy; the modal governs the verb only next to it ("You
+        # will find that smtp-config has SMTP_PORT" states; SI red team 29, G4), and "…, and
+        # it does" says the remedy's state is there
+        affirmed = _AFFIRMED.match(clause, at + len(MARK))
+        return HELD if affirmed is not None and _LACKING.fullmatch(verb.group()) is None else None
     lacking = _LACKING.fullmatch(verb.group()) is not None
     negated = negated or _NEGATION.search(before[: verb.start()]) is not None
     after = clause[at + len(MARK) :].split(",", 1)[0]
