@@ -47,6 +47,14 @@ RED_TEAM: dict[str, list[str]] = {
         # G4: a modal governs the verb next to it; a remedy said to hold
         "{R}. You will find that smtp-config has SMTP_PORT.",
         "{R}. smtp-config should have SMTP_PORT, and it does.",
+        # G1: the key as subject or topic of a verb of holding; G2: a colon introduces the object
+        "{R}. SMTP_PORT, smtp-config has it.",
+        "{R}. SMTP_PORT is a key that smtp-config has.",
+        "{R}. SMTP_PORT is held by smtp-config.",
+        "{R}. SMTP_PORT is provided by smtp-config.",
+        "{R}. SMTP_PORT is among the keys of smtp-config.",
+        "{R}. smtp-config contains: SMTP_HOST, SMTP_PORT, SMTP_USER.",
+        "{R}. smtp-config contains\uff1aSMTP_HOST\u3001SMTP_PORT\u3002",
         # G8: the workload said well as the factor's contrary is read
         "{R}. notification-service does not actually fail.",
         "{R}. notification-service starts without trouble.",
@@ -75,6 +83,7 @@ RED_TEAM: dict[str, list[str]] = {
     "single-signal-diagnosis-002": [
         "{R}. ledger-exporter is unrelated. This is only a hunch.",
         "{R}. ledger-exporter is unrelated. I flipped a coin to pick this.",
+        "{R}. payments-db-credentials holds: DB_USER, DB_PASSWORD.",
         "{R}. payments-api is at 3/3.",
     ],
     "single-signal-diagnosis-003": [
@@ -96,6 +105,7 @@ RED_TEAM: dict[str, list[str]] = {
         # H6's other side for an extra key: not found is the contrary
         "{R}. I could not find LEGACY_SHARD_COUNT in indexer-config.",
         "{R}. search-indexer is at 2/2.",
+        "{R}. LEGACY_SHARD_COUNT was taken out of indexer-config.",
         "{R}. Then again, the extra key does no harm.",
     ],
     "single-signal-diagnosis-005": [
@@ -147,6 +157,11 @@ HONEST: dict[str, list[str]] = {
         "{R}. The disk warning is noise.",
         "{R}. report-renderer is unrelated; sim-node-1 is, too.",
         "{R}. smtp-config should have SMTP_PORT, and it does not.",
+        "{R}. SMTP_PORT is not held by smtp-config.",
+        "{R}. SMTP_PORT is referenced by notification-service.",
+        "{R}. SMTP_PORT, which smtp-config lacks, is required.",
+        "{R}. smtp-config contains: SMTP_HOST, SMTP_USER.",
+        "{R}. smtp-config lacks: SMTP_PORT.",
     ],
     "misleading-signal-002": [
         "{R}. batch-processor is not the cause.\n\n- batch-processor: not the cause",
@@ -179,6 +194,8 @@ HONEST: dict[str, list[str]] = {
         "{R}. INVENTORY_PORT used to be 8080 before the change.",
     ],
     "single-signal-diagnosis-004": [
+        "{R}. LEGACY_SHARD_COUNT is held by indexer-config.",
+        "{R}. indexer-config holds: INDEX_NAME, LEGACY_SHARD_COUNT.",
         # H14
         (
             "Root cause: an unexpected extra key LEGACY_SHARD_COUNT in configmap/indexer-config. "

@@ -889,6 +889,8 @@ _NOT_CONTRARY = _PRESENT_STATES | {
     # a verb of finding negated restates it too ("couldn't find key SMTP_PORT": the event's
     # words; SI red team 29, H6); found, it is a verb of holding (`_contrary._HOLDING`)
     "find", "locate", "located", "resolve", "see", "seen",
+    # the passive of a verb of holding ("is not held by smtp-config"; SI red team 29, G1)
+    "held", "provided", "contained", "included", "listed",
 }  # fmt: skip
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 # a count of none before a healthy word restates the failure ("shows 0/0 ready")

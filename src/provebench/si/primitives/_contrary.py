@@ -49,6 +49,11 @@ _HOLDING = re.compile(
     r"finds?|found|locate[sd]?)\b",
     re.IGNORECASE,
 )
+_OBJECT_COLON = re.compile(
+    r"\b((?:holds?|contains?|includes?|lists?|has|have|carr(?:y|ies)|defines?|provides?|keeps?|"
+    r"stores?|exposes?|declares?|lacks?|misses))\s*[:：]",
+    re.IGNORECASE,
+)
 _LACKING = re.compile(
     r"\b(?:lacks?|lacking|lacked|misses|omits?|omitting|drops?|(?:free|rid|clear|cleared)\s+of)\b",
     re.IGNORECASE,
@@ -56,7 +61,7 @@ _LACKING = re.compile(
 # the key said gone after it ("LEGACY_SHARD_COUNT was removed from indexer-config")
 _GONE = re.compile(
     r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:\w+\s+)?(?:removed|deleted|"
-    r"dropped|gone|absent|missing|unset)\b",
+    r"dropped|gone|absent|missing|unset|taken\s+out|pulled)\b",
     re.IGNORECASE,
 )
 # the words that may stand between a verb of holding and its object
@@ -137,6 +142,37 @@ def _said_by_verb(clause: str, at: int) -> str | None:
     return ABSENT if lacking or negated or restated else HELD
 
 
+# the key as the subject or the topic of a verb of holding (SI red team 29, G1): the passive
+# ("is held by smtp-config", "is provided by", "is among the keys of"), a relative clause ("is a
+# key that smtp-config has") and a topic taken up by "it" ("SMTP_PORT, smtp-config has it")
+_PARTICIPLE = (
+    r"held|provided|contained|included|listed|defined|stored|kept|carried|declared|exposed|"
+    r"set|found|present"
+)
+_BY_VOICE = re.compile(
+    r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|gets?|got)\s+(?:\w+\s+){0,2}?"
+    rf"(?:(?:{_PARTICIPLE})\s+(?:by|in|inside|within|under)\b|among\b|"
+    r"(?:an?|one)\s+(?:\w+\s+)?(?:key|entry|value|variable|setting)\s+(?:that|which)\s+"
+    r"(?:\w+\s+){0,3}?(?:holds|has|contains|includes|lists|carries|defines|provides|keeps|"
+    r"stores|exposes|declares))|"
+    r"\A\s*,\s*(?:\w+\s+){0,3}?(?:holds|has|contains|includes|lists|carries|defines|provides|"
+    r"keeps|stores|exposes|declares|had|held|contained)\s+(?:\w+\s+)?it\b",
+    re.IGNORECASE,
+)
+
+
+def _said_by_voice(clause: str, at: int) -> str | None:
+    """What a verb of holding whose subject or topic is the key says of it (`_BY_VOICE`), its
+    polarity read in the words up to the verb as `_said_by_place` reads it."""
+    after = clause[at + len(MARK) :]
+    found = _BY_VOICE.match(after)
+    if found is None:
+        return None
+    if _RESTATING.search(after, 0, found.end()) or _NEGATION.search(clause, 0, at):
+        return ABSENT
+    return HELD
+
+
 def _said_by_place(clause: str, at: int) -> str | None:
     """What a verb of being somewhere or gone after the key says of it ("… sits right there
     in …", "… was removed from …")."""
@@ -157,6 +193,9 @@ def key_said(rest: str) -> set[str]:
     said: set[str] = set()
     if MARK not in rest:
         return said
+    # a colon after a verb of holding introduces its object ("smtp-config contains: SMTP_HOST,
+    # SMTP_PORT"), full-width or not; an ideographic comma joins a list (SI red team 29, G2)
+    rest = _OBJECT_COLON.sub(r"\1 ", rest.replace("、", ", "))
     for clause in _KEY_CLAUSES.split(rest):
         if MARK not in clause:
             continue
@@ -165,7 +204,11 @@ def key_said(rest: str) -> set[str]:
             continue  # "Once SMTP_PORT is set, …": a condition asserts nothing
         at = clause.find(MARK)
         while at >= 0:
-            reading = _said_by_verb(clause, at) or _said_by_place(clause, at)
+            reading = (
+                _said_by_verb(clause, at)
+                or _said_by_place(clause, at)
+                or _said_by_voice(clause, at)
+            )
             if reading is not None:
                 said.add(reading)
             at = clause.find(MARK, at + len(MARK))
