@@ -16,6 +16,10 @@ the key hid it. Here each coordinate clause (cut at ";", ":", a dash, "but", "ye
   SMTP_PORT" holds an entry, not the key;
 * **place**: the key said to be in or at a place by a verb of being or staying ("SMTP_PORT
   sits right there in smtp-config");
+* **voice**: the key as the subject of a passive, a relative or a topic taken up by "it" ("is
+  held by smtp-config", "is a key that smtp-config has", "SMTP_PORT, smtp-config has it"), and
+  a colon after a verb of holding introducing its object (SI red team 29, G1 and G2; the rest of
+  a clause's structure is a limit, docs/si-scoring.md §11, "Round 28");
 * **polarity**: a negation before the verb or between it and the key, a verb of lacking, or a
   word of absence or failure after the key up to the next comma ("shows SMTP_PORT as an
   unresolved reference", "an entry … SMTP_PORT that cannot resolve") says the key is absent;
