@@ -236,10 +236,16 @@ _CLAUSES = re.compile(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b",
 # a clause that says what to do ("Scaling orders-db back to 1 replica fixes it.", "Fix: …")
 _REMEDY = re.compile(
     r"\A\W*(?:scal(?:e|ing)|set(?:ting)?|restor(?:e|ing)|add(?:ing)?|patch(?:ing)?|bring(?:ing)?|"
-    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|kubectl)\b|\b(?:fix(?:es|ed)?|resolves?|"
-    r"should|must|needs?\s+to|has\s+to|ought\s+to|will|would)\b",
+    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|"
+    # a kubectl command that changes the estate; "kubectl will confirm …" reports it
+    r"kubectl\s+(?:-\S+\s+(?:\S+\s+)?)*(?:scale|patch|apply|set|edit|rollout|create))\b|"
+    r"\b(?:fix(?:es|ed)?|resolves?|needs?\s+to|has\s+to|ought\s+to)\b",
     re.IGNORECASE,
 )
+# a modal governs the running state only next to its verb ("orders-db should run 1 replica";
+# "You will see that orders-db runs 1 replica" states: SI red team 29, G4)
+_RUN_MODALS = frozenset({"should", "must", "will", "would", "could", "can", "may", "might"})
+_RUN_ADVERBS = frozenset({"then", "again", "also", "still", "soon", "just", "be", "back"})
 
 
 _NOT_RUNNING = re.compile(r"\b(?:not|no|never|none|nor|neither|without|zero|0)\b|n['’]t\b", re.I)
@@ -254,6 +260,10 @@ def runs(rest: str) -> bool:
             continue  # "is not ready", "shows 0/0 ready"
         if _REMEDY.search(clause) is not None:
             continue
+        leading = [word for word in _words(clause[: found.start()]) if word not in _RUN_ADVERBS]
+        modal = bool(leading) and leading[-1] in _RUN_MODALS
+        if modal and _AFFIRMED.match(rest, rest.find(clause) + len(clause)) is None:
+            continue  # a remedy; "…, and it does" says it runs
         words = _words(clause)
         if words and words[0] in _CONDITIONS:
             continue
