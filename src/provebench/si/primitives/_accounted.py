@@ -131,7 +131,11 @@ _AFFIRMS_BACK = re.compile(
     r"(?:cause|culprit|reason|problem|fault)\b|why\b|(?:explains|causes|caused)\b|"
     r"(?:required|needed|mandatory|necessary|not\s+optional)\b)|"
     r"\A\W*(?:that|this|the)\s+(?:statement|claim|finding|diagnosis)(?:\s+above)?\s+(?:is|was)\s+"
-    r"(?:correct|right|accurate|true|confirmed)\W*\Z",
+    r"(?:correct|right|accurate|true|confirmed)\W*\Z|"
+    # "I am confident in this diagnosis.": the agent stands by it (SI red team 29, H10)
+    r"\A\W*(?:i\s+am|i['’]m|we\s+are|we['’]re)\s+(?:very\s+|fully\s+|quite\s+|highly\s+)?"
+    r"(?:confident|certain|sure)\s+(?:in|of|about)\s+(?:this|the|my|our)\s+"
+    r"(?:diagnosis|finding|answer|conclusion|root\s+cause)\W*\Z",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
@@ -300,6 +304,46 @@ _VALUE_OF_IT = re.compile(
     r"(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)[\s.!)\]\"'”’*_]*\Z",
     re.IGNORECASE,
 )
+# the value it should hold, then the value it holds ("It should be 8080, not 8081.")
+_VALUE_INSTEAD = re.compile(
+    r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+[\"'`]?(\d+)[\"'`]?"
+    r"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+[\"'`]?(\d+)[\"'`]?[\s.!)\]*_]*\Z",
+    re.IGNORECASE,
+)
+
+
+def _wrong_value(
+    text: str, start: int, end: int, factor_texts: set[str], bodies: Sequence[str]
+) -> str | None:
+    """The wrong value the key holds: the one a tool response recorded for it ("INVENTORY_PORT:
+    '8081'"), else the statement's first number after the key's name (SI red team 29, G6: the
+    statement's first number was taken, so "listens on 8080 and the key … has a wrong value"
+    made 8080 the wrong value and "INVENTORY_PORT is 8080" a restatement)."""
+    keys = [name for name in factor_texts if "_" in name]
+    for key in keys:
+        recorded = re.compile(re.escape(key) + r"[\"']?\s*[:=]\s*[\"']?(\d+)", re.IGNORECASE)
+        for body in bodies:
+            found = recorded.search(body)
+            if found is not None:
+                return found.group(1)
+    folded = text[start:end].casefold()
+    after = min((at for key in keys if (at := folded.find(key.casefold())) >= 0), default=-1)
+    if after < 0:
+        return None
+    number = _FIRST_NUMBER.search(folded, after)
+    return number.group() if number is not None else None
+
+
+def _value_instead(piece: str, restated: str | None) -> bool:
+    """Whether a sentence gives the value the field should hold and, after "not", the one it
+    holds (SI red team 29, H13): the wrong value restated, the statement's own where it gave one
+    ("it is '8081' but …"), any other than the right one where it gave none."""
+    found = _VALUE_INSTEAD.match(piece)
+    if found is None or found.group(1) == found.group(2):
+        return False
+    return restated is None or found.group(2) == restated
+
+
 _CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever", "as"})
 _CLAUSES = re.compile(r"[,;:—–]|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
 # a healthy or present state: of the factor's object, the contrary of a deviation
@@ -312,14 +356,23 @@ _CONTRARY = re.compile(
     re.IGNORECASE,
 )
 # a named field given a number ("SMTP_PORT: 587", "SMTP_PORT=587"): the key is there
-_VALUE_GIVEN = r"\s*[:=]\s*[\"'`]?(\d+)"
+# or in brackets after it ("INVENTORY_PORT (8080)": a cited number is no aside, SI red team 29)
+_VALUE_GIVEN = r"\s*[:=(]\s*[\"'`]?(\d+)"
 # a named key given a number by a copula or a verb of holding ("INVENTORY_PORT is 8080", "… is
 # now set to 8080", "… already points at 8080")
 _VALUE_STATED = (
+    # a place between the key and its verb ("INVENTORY_PORT in checkout-config is 8080"; SI red
+    # team 29, G6)
+    r"(?:\s+(?:in|inside|of|within)\s+[\w./-]+)?"
     r"\s+(?:(?:now|currently|actually|still|already|really)\s+)*(?:is|equals|reads|was|holds|"
     r"contains|carries|has|points\s+(?:at|to))\s+(?:(?:now|currently|actually|still|already|"
-    r"really|set\s+to|the\s+value|a\s+value\s+of)\s+)*[\"'`]?(\d+)"
+    r"really|set\s+to|the\s+value|a\s+value\s+of|at)\s+)*[\"'`]?(\d+)"
 )
+# the wrong value said to be past ("INVENTORY_PORT used to be 8081 in checkout-config")
+_PAST_VALUE = r"(?:\s+(?:in|inside|of|within)\s+[\w./-]+)?\s+used\s+to\s+(?:be|hold)\s+[\"'`]?(\d+)"
+# an object's name, a colon and a port glued to both ("orders-db:5432"): an address the logs
+# dial, no value given to a field (SI red team 29, H2); a key's name keeps it ("SMTP_PORT:587")
+_ADDRESS = re.compile(r":\d+\b")
 # the value a wrong-value statement says the key holds: its first number ("it is '8081' but …")
 _FIRST_NUMBER = re.compile(r"\d+")
 _WRONG_TYPES = frozenset({"wrong", "incorrect", "invalid", "misconfigured"})
@@ -599,12 +652,24 @@ def _frame_holds(reader: _Reader, start: int, first: int) -> bool:
     name_at = start + _subject_at(text[start:name_at], text[start:first])
     frame = _TAG.sub(" ", text[start:name_at])  # an HTML tag is markup, not words
     words = _words(re.sub(r"['’]s\b", " is", frame))
-    if all(_neutral(word) for word in words):
+    if all(_neutral(word) or word in _FRAME_DEVIATION for word in words):
         return True
     # an idiom that affirms, then neutral words ("There is no doubt that the …")
     joined = " ".join(words)
     idiom = _AFFIRMING_FRAME.match(joined)
     return idiom is not None and all(_neutral(word) for word in joined[idiom.end() :].split())
+
+
+# the statement's own deviation said before the factor's name ("… has DB_USER but lacks
+# DB_PASSWORD", "Root cause: an unexpected extra key LEGACY_SHARD_COUNT"): the statement, not
+# a frame of it (SI red team 29, H1 and H14). "defined" and "set" are no deviation before a name.
+_FRAME_DEVIATION = frozenset(
+    {
+        "missing", "absent", "unset", "undefined", "lacks", "lacking", "lack", "misses",
+        "wrong", "incorrect", "invalid", "misconfigured", "extra", "unexpected", "stopped",
+        "removed", "deleted", "stale", "superfluous", "leftover",
+    }
+)  # fmt: skip
 
 
 def _neutral(word: str) -> bool:
@@ -821,6 +886,11 @@ _NOT_CONTRARY = _PRESENT_STATES | {
     "contain", "contains", "have", "has", "hold", "holds", "include", "includes", "list",
     "lists", "define", "defines", "carry", "carries", "exist", "exists", "had", "get", "gets",
     "got",
+    # a verb of finding negated restates it too ("couldn't find key SMTP_PORT": the event's
+    # words; SI red team 29, H6); found, it is a verb of holding (`_contrary._HOLDING`)
+    "find", "locate", "located", "resolve", "see", "seen",
+    # the passive of a verb of holding ("is not held by smtp-config"; SI red team 29, G1)
+    "held", "provided", "contained", "included", "listed",
 }  # fmt: skip
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 # a count of none before a healthy word restates the failure ("shows 0/0 ready")
@@ -844,6 +914,13 @@ _RETRACTION = re.compile(
     re.IGNORECASE,
 )
 _PLACE_WORDS = frozenset({"from", "in", "inside", "within", "of", "on", "at", "under", "into"})
+# a place correction that moves the deviation off the estate ("…, or rather in the smtp-config
+# of some other cluster"; SI red team 29, G10)
+_ELSEWHERE = re.compile(
+    r"\b(?:other|another|different|elsewhere|some|imaginary|hypothetical|parallel|staging|"
+    r"test(?:ing)?)\b",
+    re.IGNORECASE,
+)
 _OR_RATHER = re.compile(r"\bor\s+rather\b", re.IGNORECASE)
 # a remedy that gives a value, and a clause after it saying the value is there already
 _REMEDY_VALUE = re.compile(
@@ -899,6 +976,14 @@ _ASSERTED_CAUSE = re.compile(
     r"what\s+(?:\w+\s+)?(?:stops|breaks|kills|causes|crashes|blocks)|caused|causing|causes|"
     r"is\s+to\s+blame|to\s+blame|responsible|behind|(?:source|origin|root)\s+of|trigger(?:s|ed)?|"
     r"stems?\s+from)\b",
+    re.IGNORECASE,
+)
+# a copula carried with "too" ("QUEUE_HOST is, too"), and a cause given as a label's value
+# ("- QUEUE_HOST: the cause", a list item; SI red team 29, G11)
+_TOO = re.compile(r"\b(?:is|are|was|were|does|do|did)\s*,?\s*(?:too|as\s+well|also)\b", re.I)
+_LABELLED_CAUSE = re.compile(
+    r"\A[\s*•-]*(?:is\s+)?(?:the|a|one)\s+(?:(?:real|actual|root|main|other|second)\s+)*"
+    r"(?:cause|culprit)\b",
     re.IGNORECASE,
 )
 _CARRIES = re.compile(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
@@ -959,20 +1044,40 @@ def _named_withholds(
     if rules_out_other and _dismisses_the_factor_too(rest, names.nouns):
         return "dismisses the factor with another object"
     words = _words(rest)
-    conditional = _opens_on_condition(words)
+    conditional = _opens_on_condition(words) or _remedy_and_outcome(rest)
     if deviation and not conditional and not rules_out_other:
         if names_factor and (
             negated
             or _healthy_state(rest)
             or _DISMISSAL.search(rest)
+            or _WORKLOAD_WELL.search(rest)
             or _contrary_of_type(rest, deviation)
         ):
             return "says of the factor's own objects something other than the deviation"
-        if names_workload and (_healthy_state(rest) or _DISMISSAL.search(rest)):
+        if names_workload and (
+            _healthy_state(rest) or _DISMISSAL.search(rest) or _WORKLOAD_WELL.search(rest)
+        ):
             return "says of the factor's workload something other than the deviation"
+    denied_before = False
     for clause in _CAUSE_CLAUSES.split(_TAG_QUESTION.sub("", rest)):
         denies = _NEGATION.search(clause) or _DISMISSAL.search(clause)
-        if names_other and not names_factor and not denies and _ASSERTED_CAUSE.search(clause):
+        if (
+            names_other
+            and not names_factor
+            and not denies
+            and denied_before
+            and _TOO.search(clause)
+        ):
+            # "batch-processor is not the cause; QUEUE_HOST is, too.": "is, too" after a denial
+            # asserts what was denied of the other (SI red team 29, G11)
+            return "withdraws the statement or gives a second cause"
+        denied_before = _NEGATION.search(clause) is not None
+        if (
+            names_other
+            and not names_factor
+            and not denies
+            and (_ASSERTED_CAUSE.search(clause) or _LABELLED_CAUSE.match(clause))
+        ):
             # "D is the real cause", "sim-node-1 is what really stops S", "D caused all of
             # this, right?" (SI red team 26, H2 and H12)
             return "withdraws the statement or gives a second cause"
@@ -983,6 +1088,66 @@ def _named_withholds(
         if not (rules_out_other and (_NEGATION.search(clause) or _DISMISSAL.search(clause))):
             return "withdraws the statement or gives a second cause"
     return None
+
+
+# a hedge or a bet: said after a sentence of another object, of the answer as much as of it
+_HEDGE = re.compile(
+    r"\b(?:probably|maybe|perhaps|possibly|likely|unlikely|guess\w*|hunch\w*|bet|coin|"
+    r"random\w*|unsure|not\s+sure|uncertain|made\s+up|fiction\w*|rumou?rs?|speculat\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _hedges_after_other(rest: str) -> bool:
+    """Whether a sentence in the window after one naming another object hedges, disclaims,
+    retracts or speaks of the answer (SI red team 29, G12); a dismissal with it ("It is
+    probably a red herring.") is of the other object."""
+    if _META.search(rest) or _disclaims(rest) or _FRAMES_AHEAD.search(rest):
+        return True
+    if _RETRACTION.search(rest):
+        return True
+    negation = _NEGATION.search(rest)
+    if negation is not None and _CHECKED.search(rest, negation.end()):
+        return True
+    return _HEDGE.search(rest) is not None and _NOUN_DISMISSAL.search(rest) is None
+
+
+# a Markdown table's rule line ("|---|:--:|") and its head's words (`_table_head`)
+_TABLE_RULE = re.compile(r"\A\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\Z")
+_TABLE_ROW = re.compile(r"\A\s*\|(?:[^|\n]*\|)+\s*\Z")
+_HEAD_WORDS = frozenset(
+    {"state", "status", "name", "kind", "object", "resource", "type", "present", "expected"}
+)
+
+
+# a table cell that says a key or an object is there or well (`_present_cell`)
+_PRESENT_CELL = frozenset(
+    {
+        "set", "present", "ok", "okay", "fine", "healthy", "defined", "exists", "yes", "true",
+        "there", "running", "ready", "available", "populated", "found", "configured",
+    }
+)  # fmt: skip
+
+
+def _present_cell(row: str) -> bool:
+    """Whether a cell of a table row naming the factor says it is there or well (SI red team
+    29, H9: the head row is read as labels, so a row is read by its cells)."""
+    for cell in row.strip().strip("|").split("|"):
+        words = _words(cell)
+        if words and all(word in _PRESENT_CELL for word in words):
+            return True
+    return False
+
+
+def _table_head(piece: str) -> bool:
+    """Whether a sentence is a Markdown table's rule line or a head row of labels ("| configmap
+    | key | state |"): the columns the rows below name, read as those rows are (SI red team 29,
+    H9)."""
+    if _TABLE_RULE.match(piece):
+        return True
+    if _TABLE_ROW.match(piece) is None or _NEGATION.search(piece):
+        return False
+    return all(_neutral(word) or word in _HEAD_WORDS for word in _words(piece))
 
 
 def _asks(piece: str) -> bool:
@@ -1011,6 +1176,43 @@ def _opens_on_condition(words: list[str]) -> bool:
     if words[0] == "as":
         return words[1:3] in (["soon", "as"], ["long", "as"])
     return words[0] in _CONDITIONS
+
+
+# a remedy in the imperative, and the change it brings after it (`_remedy_and_outcome`)
+_REMEDY_OPENING = re.compile(
+    r"\A\W*(?:scale|set|restore|re-?add|add|patch|bring|fix|apply|restart|revert|roll\s+back)\b",
+    re.IGNORECASE,
+)
+_OUTCOME = re.compile(
+    r"\b(?:becomes?|become|will|turns?|recovers?|starts?|comes?\s+back|goes|gets?)\b", re.I
+)
+
+
+# the workload said well as the factor's contrary is read: a failure negated, a full ready
+# count, a probe passed ("does not actually fail", "is at 3/3", "passes its readiness probe";
+# SI red team 29, G8)
+_WORKLOAD_WELL = re.compile(
+    r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+)?(?:fail|crash|error)\w*|"
+    r"\bwithout\s+(?:any\s+)?(?:trouble|errors?|issues?|problems?|failures?)\b|"
+    r"\bpass(?:es|ed|ing)?\s+(?:its\s+|the\s+|all\s+)?(?:readiness|liveness|health)|"
+    r"\b([1-9]\d*)\s*/\s*\1\b",
+    re.IGNORECASE,
+)
+
+
+def _remedy_and_outcome(rest: str) -> bool:
+    """Whether a sentence is a remedy in the imperative and the change it brings ("Scale
+    orders-db back to 1 replica and orders-api becomes ready."): what it says of a state is
+    what to do and what follows, a condition (SI red team 29, H3). A clause after it that says
+    a state without a verb of change ("… and orders-db runs 1 replica") or with "already"
+    states what is."""
+    if _REMEDY_OPENING.match(rest) is None or _ALREADY.search(rest) is not None:
+        return False
+    for clause in _CLAUSES.split(rest)[1:]:
+        states = _healthy_state(clause) or runs(clause)
+        if states and _OUTCOME.search(clause) is None:
+            return False
+    return True
 
 
 def _healthy_state(rest: str) -> bool:
@@ -1091,10 +1293,42 @@ def _dismisses_the_factor_too(rest: str, nouns: set[str]) -> bool:
 # wrong" restates a wrong value)
 _NOUN_DISMISSAL = re.compile(
     r"\b(?:unrelated|irrelevant|red\s*herring|benign|coincidental|harmless|noise|a\s*distraction|"
-    r"a\s*symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
+    r"a\s*symptom|symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
+    r"(?:does|did|causes?|caused)\s+no\s+harm|"
     r"not\s+(?:\w+\s+)?(?:the\s+|an?\s+)?(?:cause|culprit|problem|reason|issue|factor))\b",
     re.IGNORECASE,
 )
+
+
+# the factor's key referred to by a noun after a determiner ("that key", "the missing entry")
+_KEY_NOUN = re.compile(
+    r"\b(?:the|that|this|its|said|such\s+a|such)\s+(?:\w+\s+)?(?:key|entry|variable|setting)\b",
+    re.IGNORECASE,
+)
+
+
+def _noun_says_contrary(rest: str, deviation: set[str]) -> bool:
+    """Whether a sentence naming no object says the contrary of a key's deviation of the key
+    referred to by its noun (SI red team 29, G13): "that key" read as the key's name is, by
+    `_contrary.key_said`."""
+    if not deviation & (_ABSENCE_TYPES | _EXTRA_TYPES | _WRONG_TYPES):
+        return False
+    marked = _KEY_NOUN.sub(_MARK, rest)
+    if marked == rest:
+        return False
+    return _contrary_of_type(marked, deviation & (_ABSENCE_TYPES | _EXTRA_TYPES | _WRONG_TYPES))
+
+
+def _opens_on_noun(rest: str, nouns: set[str]) -> bool:
+    """Whether a sentence opens on one of `nouns`, a deviation word or two before it and no
+    determiner ("Missing key = symptom, not cause.", "Key: a symptom", "Keys like that one …";
+    SI red team 29, G9)."""
+    for word in _words(rest)[:3]:
+        if word in nouns or word.rstrip("s") in nouns:
+            return True
+        if word not in _FRAME_DEVIATION:
+            return False
+    return False
 
 
 def _dismisses_by_noun(rest: str, nouns: set[str]) -> bool:
@@ -1104,7 +1338,9 @@ def _dismisses_by_noun(rest: str, nouns: set[str]) -> bool:
     noise.") is another's."""
     if not nouns or _NOUN_DISMISSAL.search(rest) is None:
         return False
-    return _NEGATED_DISMISSAL.search(rest) is None and _refers_to(rest, nouns)
+    return _NEGATED_DISMISSAL.search(rest) is None and (
+        _refers_to(rest, nouns) or _opens_on_noun(rest, nouns)
+    )
 
 
 def _meta_of_the_answer(reader: _Reader, start: int, end: int, names: _StatementNames) -> bool:
@@ -1208,7 +1444,13 @@ def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
         if quoted.start() < at < quoted.end() and reader.echoed(quoted.group()[1:-1]):
             at = quoted.start()  # a name inside quoted tool output: the frame ends at the quote
             break
-    words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", text[start:at])))
+    frame = text[start:at]
+    label = frame.rfind(":")
+    if label >= 0 and _label(frame[: label + 1]) and len(_words(frame[:label])) <= _LABEL_WORDS:
+        frame = frame[label + 1 :]  # "Evidence: the events show …": the label, then the clause
+    if _command_frame(frame):
+        return True
+    words = _words(_TAG.sub(" ", re.sub(r"['’]s\b", " is", frame)))
     if _system_subject(words) and not _FRAMES_AHEAD.search(" ".join(words)):
         return True
     # "No pod of notification-service is ready.": "no" before a system noun counts what the
@@ -1222,6 +1464,46 @@ def _object_frame_holds(reader: _Reader, start: int, end: int) -> bool:
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "each", "every"})
+_LABEL_WORDS = 3
+# a command line's words: its verbs, its flags and a flag's argument (`_command_frame`)
+_KUBECTL_VERBS = frozenset(
+    {
+        "get", "describe", "scale", "patch", "apply", "edit", "set", "rollout", "restart",
+        "delete", "create", "logs", "label", "annotate", "env", "data", "configmap", "secret",
+        "generic", "from", "literal",
+    }
+)  # fmt: skip
+_FLAG_WITH_ARGUMENT = frozenset({"-n", "--namespace", "--type", "-p", "--patch", "-o", "-c"})
+_COMMAND_LEAD = frozenset({"run", "execute", "apply", "fix", "remedy", "fixed", "by", "with"})
+
+
+def _command_frame(frame: str) -> bool:
+    """Whether the words before a later sentence's first name are a kubectl command line ("Fix:
+    kubectl -n orders scale deployment/", "Run kubectl -n default patch configmap"): the
+    command's verbs, flags and a flag's argument say what to do, not a speaker's frame of the
+    name (SI red team 29, H4). Any other word in the command ("kubectl says I made up") is
+    read as a frame."""
+    found = re.search(r"\bkubectl\b", frame, re.IGNORECASE)
+    if found is None:
+        return False
+    if not all(
+        _neutral(word) or word in _LATER_FRAME_WORDS or word in _COMMAND_LEAD
+        for word in _words(frame[: found.start()])
+    ):
+        return False
+    tokens = frame[found.end() :].split()
+    argument = False
+    for token in tokens:
+        word = token.strip("/").casefold()
+        if argument:
+            argument = False
+        elif word in _FLAG_WITH_ARGUMENT:
+            argument = True
+        elif word.startswith("-") or word in _KUBECTL_VERBS:
+            continue
+        elif _SYSTEM_NOUN.fullmatch(word) is None:
+            return False
+    return True
 
 
 def _system_subject(words: list[str]) -> bool:
@@ -1256,10 +1538,14 @@ def _tail(
     if (
         rather is not None
         and not (
-            correction and correction[0] in _PLACE_WORDS and reader.names_object(rather.end(), end)
+            correction
+            and correction[0] in _PLACE_WORDS
+            and reader.names_object(rather.end(), end)
+            and not _ELSEWHERE.search(text, rather.end(), end)
         )
         and (
-            reader.names_other(rather.end(), end, before)
+            _ELSEWHERE.search(text, rather.end(), end)
+            or reader.names_other(rather.end(), end, before)
             or not _holds_name(text[rather.end() : end], before)
         )
     ):
@@ -1344,16 +1630,25 @@ def _contradicts_own(
         if name not in folded:
             continue
         given = re.search(re.escape(name) + _VALUE_GIVEN, folded)
-        if given is not None and given.group(1) != restated:
+        if (
+            given is not None
+            and given.group(1) != restated
+            and not (name not in keys and _ADDRESS.match(folded, given.start() + len(name)))
+        ):
             return True
         if name in keys:
             # "INVENTORY_PORT is 8080 in checkout-config": a key given a value by a copula, not
             # under a condition ("Once INVENTORY_PORT is 8080, …"; SI red team 27, W)
+            past = re.search(re.escape(name) + _PAST_VALUE, folded)
+            if past is not None and past.group(1) == restated:
+                return True  # "INVENTORY_PORT used to be 8081": the wrong value no longer held
             for stated in re.finditer(re.escape(name) + _VALUE_STATED, folded):
                 opening = _words(folded[: stated.start()])[-1:]
                 if stated.group(1) != restated and not (opening and opening[0] in _CONDITIONS):
                     return True
     names_own = any(name in folded for name in spelt)
+    if names_own and _TABLE_ROW.match(piece) and _present_cell(piece):
+        return True  # "| smtp-config | SMTP_PORT | set |": the row's state column
     # the contrary first: most sentences state none, and it is the cheaper test
     return _contradicts(piece) and (names_own or not reader.names_other(start, end, own))
 
@@ -1408,8 +1703,11 @@ def accounted_shapes(
         factor_clause = _statement_names(reader, last_start, clause_end, factor_texts)
     names = _StatementNames(text, statement, own, factor_clause, factor_texts)
     deviation = set(_words(text[statement_start:statement_end])) & _DEVIATION
-    wrong = _FIRST_NUMBER.search(text, statement_start, statement_end)
-    restated = wrong.group() if wrong is not None and deviation & _WRONG_TYPES else None
+    restated = (
+        _wrong_value(text, statement_start, statement_end, factor_texts, bodies)
+        if deviation & _WRONG_TYPES
+        else None
+    )
     asked: str | None = None
     for start, end in pieces:
         if end > statement_start:
@@ -1443,8 +1741,8 @@ def accounted_shapes(
     # a sentence that names nothing is read with the nearest one before it that names
     # something: after a question of something else, its bare answer and one sentence that
     # opens on a pronoun ("Is D the cause? No. It is a red herring."); after a sentence naming
-    # another identifier, one sentence ("D is unrelated. I disagree.": of D, which the
-    # dismissal rules read). After the statement or a sentence of its own names, none.
+    # another identifier, one sentence that does not hedge ("D is unrelated. It is just busy.",
+    # "… I disagree.": of D). After the statement or a sentence of its own names, none.
     answering, question, any_sentence = 0, "", False
     for start, end in pieces:
         if start < after:
@@ -1487,6 +1785,13 @@ def accounted_shapes(
                 )
                 answering = 0
                 continue
+            if deviation and _noun_says_contrary(reader.without_objects(start, end), deviation):
+                # "I checked, and the configmap carries that key.": the factor's key referred
+                # to by its noun, read as its name is (SI red team 29, G13)
+                said = piece.strip()
+                found.append(Unplain("factor_negated", start, end, f"{said!r} of the key"))
+                answering = 0
+                continue
             if answering and question and _bare_answer(words) and _affirms_other(question, words):
                 # "Is D the cause? Yes.": the answer affirms a second cause (SI red team 26, H11)
                 said = piece.strip()
@@ -1506,18 +1811,32 @@ def accounted_shapes(
                 found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} retracts"))
                 answering = 0
                 continue
-            if answering and (
-                any_sentence or _bare_answer(words) or (words and words[0] in _ANSWERING)
+            if (
+                answering
+                and (any_sentence or _bare_answer(words) or (words and words[0] in _ANSWERING))
+                and not _hedges_after_other(reader.without_objects(start, end))
             ):
+                # "D is unrelated. It is a red herring.", "… I disagree.": of D, read by the
+                # dismissal rules. One that hedges, disclaims or speaks of the answer ("D is
+                # unrelated. This is only a hunch.", "… I flipped a coin to pick the port.") is
+                # read by the rules of a sentence naming none: D's sentence before it adds D's
+                # reading, never removes its own (SI red team 29, G12)
                 answering -= 1
+                continue
+            if answering and _hedges_after_other(reader.without_objects(start, end)):
+                said = piece.strip()
+                found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} hedges"))
+                answering = 0
                 continue
             accounted, why = _after_accounted(reader, start, end, deviation, statement_nouns)
             if not (
                 accounted
+                or _table_head(piece)
                 or _COURTESY.match(piece.strip())
                 or _SCOPE.match(piece)
                 or _affirms_back(piece)
                 or _VALUE_OF_IT.match(piece)
+                or _value_instead(piece, restated)
                 or (not deviation and _continues(words, piece))
             ):
                 found.append(

@@ -16,6 +16,10 @@ the key hid it. Here each coordinate clause (cut at ";", ":", a dash, "but", "ye
   SMTP_PORT" holds an entry, not the key;
 * **place**: the key said to be in or at a place by a verb of being or staying ("SMTP_PORT
   sits right there in smtp-config");
+* **voice**: the key as the subject of a passive, a relative or a topic taken up by "it" ("is
+  held by smtp-config", "is a key that smtp-config has", "SMTP_PORT, smtp-config has it"), and
+  a colon after a verb of holding introducing its object (SI red team 29, G1 and G2; the rest of
+  a clause's structure is a limit, docs/si-scoring.md §11, "Round 28");
 * **polarity**: a negation before the verb or between it and the key, a verb of lacking, or a
   word of absence or failure after the key up to the next comma ("shows SMTP_PORT as an
   unresolved reference", "an entry … SMTP_PORT that cannot resolve") says the key is absent;
@@ -43,7 +47,15 @@ _KEY_CLAUSES = re.compile(
 _HOLDING = re.compile(
     r"\b(?:holds?|holding|contains?|containing|includes?|including|shows?|showing|sets|has|"
     r"have|having|lists?|listing|carr(?:y|ies|ying)|defines?|defining|provides?|providing|"
-    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got)\b",
+    r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got|"
+    # a verb of finding: "I found SMTP_PORT in smtp-config" holds it, "couldn't find key
+    # SMTP_PORT" does not (SI red team 29, H6)
+    r"finds?|found|locate[sd]?)\b",
+    re.IGNORECASE,
+)
+_OBJECT_COLON = re.compile(
+    r"\b((?:holds?|contains?|includes?|lists?|has|have|carr(?:y|ies)|defines?|provides?|keeps?|"
+    r"stores?|exposes?|declares?|lacks?|misses))\s*[:：]",
     re.IGNORECASE,
 )
 _LACKING = re.compile(
@@ -53,7 +65,7 @@ _LACKING = re.compile(
 # the key said gone after it ("LEGACY_SHARD_COUNT was removed from indexer-config")
 _GONE = re.compile(
     r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:\w+\s+)?(?:removed|deleted|"
-    r"dropped|gone|absent|missing|unset)\b",
+    r"dropped|gone|absent|missing|unset|taken\s+out|pulled)\b",
     re.IGNORECASE,
 )
 # the words that may stand between a verb of holding and its object
@@ -98,6 +110,15 @@ def _words(text: str) -> list[str]:
     return [word.casefold() for word in _WORD.findall(text)]
 
 
+_ADVERBS = frozenset({"also", "still", "already", "really", "actually", "just", "definitely"})
+# a remedy's state said to hold ("should have SMTP_PORT, and it does")
+_AFFIRMED = re.compile(
+    r"[^.;]*?,?\s*(?:and|which)\s+(?:it|they|that)\s+(?:does|do|did|is|are|has|have)\b"
+    r"(?!\s*(?:not|n['’]t)\b)",
+    re.IGNORECASE,
+)
+
+
 def _said_by_verb(clause: str, at: int) -> str | None:
     """What the verb of holding or lacking that governs the key at `at` says of it, or None
     where no such verb has the key as its object."""
@@ -111,14 +132,49 @@ def _said_by_verb(clause: str, at: int) -> str | None:
     negated = any(word in ("no", "not", "never", "none", "without") for word in words)
     if not all(word in _OBJECT_WORDS or word in ("no", "not", "none") for word in words):
         return None  # "has an env entry referencing SMTP_PORT": the entry is the object
-    leading = _words(before[: verb.start()])[-3:]
-    if any(word in _MODAL for word in leading):
-        return None  # "should have SMTP_PORT": a remedy
+    leading = [word for word in _words(before[: verb.start()]) if word not in _ADVERBS][-1:]
+    if leading and leading[0] in _MODAL:
+        # "should have SMTP_PORT": a remedy; the modal governs the verb only next to it ("You
+        # will find that smtp-config has SMTP_PORT" states; SI red team 29, G4), and "…, and
+        # it does" says the remedy's state is there
+        affirmed = _AFFIRMED.match(clause, at + len(MARK))
+        return HELD if affirmed is not None and _LACKING.fullmatch(verb.group()) is None else None
     lacking = _LACKING.fullmatch(verb.group()) is not None
     negated = negated or _NEGATION.search(before[: verb.start()]) is not None
     after = clause[at + len(MARK) :].split(",", 1)[0]
     restated = _RESTATING.search(after) is not None
     return ABSENT if lacking or negated or restated else HELD
+
+
+# the key as the subject or the topic of a verb of holding (SI red team 29, G1): the passive
+# ("is held by smtp-config", "is provided by", "is among the keys of"), a relative clause ("is a
+# key that smtp-config has") and a topic taken up by "it" ("SMTP_PORT, smtp-config has it")
+_PARTICIPLE = (
+    r"held|provided|contained|included|listed|defined|stored|kept|carried|declared|exposed|"
+    r"set|found|present"
+)
+_BY_VOICE = re.compile(
+    r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|gets?|got)\s+(?:\w+\s+){0,2}?"
+    rf"(?:(?:{_PARTICIPLE})\s+(?:by|in|inside|within|under)\b|among\b|"
+    r"(?:an?|one)\s+(?:\w+\s+)?(?:key|entry|value|variable|setting)\s+(?:that|which)\s+"
+    r"(?:\w+\s+){0,3}?(?:holds|has|contains|includes|lists|carries|defines|provides|keeps|"
+    r"stores|exposes|declares))|"
+    r"\A\s*,\s*(?:\w+\s+){0,3}?(?:holds|has|contains|includes|lists|carries|defines|provides|"
+    r"keeps|stores|exposes|declares|had|held|contained)\s+(?:\w+\s+)?it\b",
+    re.IGNORECASE,
+)
+
+
+def _said_by_voice(clause: str, at: int) -> str | None:
+    """What a verb of holding whose subject or topic is the key says of it (`_BY_VOICE`), its
+    polarity read in the words up to the verb as `_said_by_place` reads it."""
+    after = clause[at + len(MARK) :]
+    found = _BY_VOICE.match(after)
+    if found is None:
+        return None
+    if _RESTATING.search(after, 0, found.end()) or _NEGATION.search(clause, 0, at):
+        return ABSENT
+    return HELD
 
 
 def _said_by_place(clause: str, at: int) -> str | None:
@@ -141,6 +197,9 @@ def key_said(rest: str) -> set[str]:
     said: set[str] = set()
     if MARK not in rest:
         return said
+    # a colon after a verb of holding introduces its object ("smtp-config contains: SMTP_HOST,
+    # SMTP_PORT"), full-width or not; an ideographic comma joins a list (SI red team 29, G2)
+    rest = _OBJECT_COLON.sub(r"\1 ", rest.replace("、", ", "))
     for clause in _KEY_CLAUSES.split(rest):
         if MARK not in clause:
             continue
@@ -149,7 +208,11 @@ def key_said(rest: str) -> set[str]:
             continue  # "Once SMTP_PORT is set, …": a condition asserts nothing
         at = clause.find(MARK)
         while at >= 0:
-            reading = _said_by_verb(clause, at) or _said_by_place(clause, at)
+            reading = (
+                _said_by_verb(clause, at)
+                or _said_by_place(clause, at)
+                or _said_by_voice(clause, at)
+            )
             if reading is not None:
                 said.add(reading)
             at = clause.find(MARK, at + len(MARK))
@@ -173,10 +236,16 @@ _CLAUSES = re.compile(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b",
 # a clause that says what to do ("Scaling orders-db back to 1 replica fixes it.", "Fix: …")
 _REMEDY = re.compile(
     r"\A\W*(?:scal(?:e|ing)|set(?:ting)?|restor(?:e|ing)|add(?:ing)?|patch(?:ing)?|bring(?:ing)?|"
-    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|kubectl)\b|\b(?:fix(?:es|ed)?|resolves?|"
-    r"should|must|needs?\s+to|has\s+to|ought\s+to|will|would)\b",
+    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|"
+    # a kubectl command that changes the estate; "kubectl will confirm …" reports it
+    r"kubectl\s+(?:-\S+\s+(?:\S+\s+)?)*(?:scale|patch|apply|set|edit|rollout|create))\b|"
+    r"\b(?:fix(?:es|ed)?|resolves?|needs?\s+to|has\s+to|ought\s+to)\b",
     re.IGNORECASE,
 )
+# a modal governs the running state only next to its verb ("orders-db should run 1 replica";
+# "You will see that orders-db runs 1 replica" states: SI red team 29, G4)
+_RUN_MODALS = frozenset({"should", "must", "will", "would", "could", "can", "may", "might"})
+_RUN_ADVERBS = frozenset({"then", "again", "also", "still", "soon", "just", "be", "back"})
 
 
 _NOT_RUNNING = re.compile(r"\b(?:not|no|never|none|nor|neither|without|zero|0)\b|n['’]t\b", re.I)
@@ -191,6 +260,10 @@ def runs(rest: str) -> bool:
             continue  # "is not ready", "shows 0/0 ready"
         if _REMEDY.search(clause) is not None:
             continue
+        leading = [word for word in _words(clause[: found.start()]) if word not in _RUN_ADVERBS]
+        modal = bool(leading) and leading[-1] in _RUN_MODALS
+        if modal and _AFFIRMED.match(rest, rest.find(clause) + len(clause)) is None:
+            continue  # a remedy; "…, and it does" says it runs
         words = _words(clause)
         if words and words[0] in _CONDITIONS:
             continue

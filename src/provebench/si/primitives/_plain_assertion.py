@@ -75,6 +75,10 @@ _IDENTIFIER_SHAPED = IdentifierShapes(
 _TOO_SHORT_FOR_AN_IDENTIFIER = 4
 _BRACKETED = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 _FOOTNOTE_MARK = re.compile(r"\^?\d{1,3}")
+# a value in brackets, digits and their joints only ("(8081)", "(0/0)"): the evidence's number
+# cited, no words to hedge with (SI red team 29, H5 and H12); a ready count above zero ("(1/1)")
+# says a stopped object runs and stays an aside
+_CITED_VALUE = re.compile(r"(?![1-9]\d*\s*/)[\d\s./:-]*\d[\d\s./:-]*")
 _LEADING_FOOTNOTE = re.compile(r"^\s*(?:\[\^?\d{1,3}\]:?|\*+|†|‡)\s*")
 _AFFIRMING_ASIDES = frozenset({"no joke", "confirmed", "verified", "as expected", "see above"})
 _LABEL_NOUNS = frozenset({"cause", "causes", "culprit", "diagnosis", "answer", "reason", "problem"})
@@ -202,6 +206,8 @@ def _asides(
     for match in _BRACKETED.finditer(text, start):
         inside = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
         if _FOOTNOTE_MARK.fullmatch(inside) or _names_something(inside, identifiers):
+            continue
+        if _CITED_VALUE.fullmatch(inside):
             continue
         if len(_words(inside)) > _ASIDE_WORDS:
             continue  # a clause of its own ("(not optional in the pod spec)"), read by the rules

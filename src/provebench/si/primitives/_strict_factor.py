@@ -1082,7 +1082,13 @@ _GIVES_VALUE = re.compile(r"\s*(?:[\"'`“‘]|\d|[A-Za-z][\w-]*[._:/][\w./:-]+)
 # already is", "… and has been all along") says more than what to do, so the phrase is read as
 # another deviation type (SI red team 26, H15: dropping the whole sentence dropped that clause)
 _REMEDY_ALONE = re.compile(
-    r"\s*(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)[\s.!)\]\"'”’*_]*"
+    r"\s*(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)"
+    # further instructions in the imperative ("…; add it to smtp-config and restart S"): what
+    # to do, said on (SI red team 29, H7); "already", "still", "now" say what is
+    r"(?:\s*[;,]?\s*(?:and\s+|then\s+)?(?:add|restart|apply|patch|redeploy|recreate|roll\s+out|"
+    r"rollout|update|edit|run|reload)\b(?:(?!\b(?:already|still|now|currently|all\s+along|"
+    r"it\s+is|which)\b)[^.!?;])*)?[\s.!)\]\"'”’*_]*",
+    re.IGNORECASE,
 )
 
 

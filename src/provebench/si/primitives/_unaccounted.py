@@ -122,6 +122,13 @@ _SUBJECT_BOUNDARY = re.compile(
 _OWN_NOUNS = frozenset({"answer", "diagnosis", "finding", "conclusion"})
 _POSSESSIVE = frozenset({"my", "our", "this", "that", "above", "whole", "entire"})
 _AFFIRMING_NEGATION = frozenset({"no", "not", "nor", "never"})
+# a second predicate of the same subject after "and", "but" or "yet", the judgement next ("D
+# looks busy but is unrelated", "D is just busy and unrelated"; SI red team 29, H8 and H11)
+_COORDINATED_PREDICATE = re.compile(
+    r"\s*(?:and|but|yet)\s+(?:(?:is|are|was|were|seems?|looks?|otherwise|also|still|just|"
+    r"entirely|completely|totally)\s+)*\Z",
+    re.IGNORECASE,
+)
 _FINITE_OPENING = re.compile(r"\s*(?:is|are|was|were|has|have|had|seems?|looks?)\b", re.IGNORECASE)
 _IDENTITY = re.compile(r"\bi(?:\s+am|['’]m)\s+(?:the|a|an)\s+\w", re.IGNORECASE)
 # a cause asserted: a cue of the `cause` class, or the incident said to come from something
@@ -371,7 +378,13 @@ def _names_something(text: str, identifiers: Sequence[tuple[str, int]]) -> bool:
     )
 
 
-def _judging(reader: _Text, hit: re.Match[str], first: int, seen: set[tuple[int, int]]) -> bool:
+def _judging(
+    reader: _Text,
+    hit: re.Match[str],
+    first: int,
+    seen: set[tuple[int, int]],
+    statement_names: frozenset[str] = frozenset(),
+) -> bool:
     text = reader.text
     floor = reader.sentence(hit.start())[0]
     start, end = reader.clause(hit.start(), hit.end(), floor)
@@ -391,9 +404,13 @@ def _judging(reader: _Text, hit: re.Match[str], first: int, seen: set[tuple[int,
     own = _OWN_NOUNS if label else _NOTHING
     if not _self_referring(before, own) or not _self_referring(after, _INCIDENT | own):
         return False  # it names something else: "The CPU spike is unrelated."
-    if _FINITE_OPENING.match(text, start) and not _self_referring(
-        _words(text[floor:start]), _NOTHING
-    ):
+    if (
+        _FINITE_OPENING.match(text, start)
+        or (
+            _COORDINATED_PREDICATE.match(text, start, hit.start())
+            and not reader.names_own(floor, start, statement_names)
+        )
+    ) and not _self_referring(_words(text[floor:start]), _NOTHING):
         return False  # a predicate whose subject came before it: "My first guess, D, was wrong."
     return not _answers_a_question(reader, floor)
 
@@ -443,7 +460,7 @@ def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unpla
         kind = hit.lastgroup
         detail = f"the clause {hit.group().strip()!r}"
         if kind == "judgement":
-            if _judging(reader, hit, first, judged):
+            if _judging(reader, hit, first, judged, own):
                 found.append(Unplain("judging_clause", hit.start(), hit.end(), detail))
         elif hit.start() < first:
             continue  # a question, jest or cause before the statement is read by other rules
