@@ -52,6 +52,8 @@ _KEYED = (
 # a policy that says which system folders exist and whether cgroups limit processes here.
 _MACHINE = (
     (re.compile(rb'("policy_sha256":\s*")[0-9a-f]{64}'), rb"\1<policy>"),
+    # …and the digest of this machine's provebench environment, by its bytes.
+    (re.compile(rb'("environment_sha256":\s*")[0-9a-f]{64}'), rb"\1<environment>"),
     (re.compile(rb'("tool":\s*"bubblewrap",\s*"version":\s*")[^"]*'), rb"\1<bubblewrap>"),
 )
 

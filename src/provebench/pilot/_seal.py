@@ -73,6 +73,7 @@ from provebench.pilot.record._seal import (
     commitment,
     control_seed_problem,
     control_size_problem,
+    environment_problem,
     identity_mismatch,
     open_seal,
     seal_values,
@@ -80,7 +81,9 @@ from provebench.pilot.record._seal import (
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._environment import refuse_foreign_environment
+from provebench.sandbox._isolation import ENVIRONMENT_KEY
 from provebench.sandbox._known_secrets import remember_secret, remember_secret_marks
+from provebench.sandbox._manifest import environment_digest, refuse_changed_environment
 from provebench.sandbox._policy import (
     code_paths_for_command,
     command_code_paths,
@@ -344,6 +347,10 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
         },
         "profile": profile,
         "commitment": commitment(seed, nonce),
+        # provebench's environment by its bytes, which every run from the seal must share: a
+        # file added to it or changed after the seal would run with the sealed candidate
+        # unsealed (pilot red team 30, A1, A2, A3, A8; `sandbox._manifest`).
+        ENVIRONMENT_KEY: environment_digest(),
     }
     # code.json is bound through `code_sha256` (its digest), checked by every run from the seal.
     write_and_sign(
@@ -371,6 +378,10 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
 
     opened = open_seal(folder, trusted)
     refuse_foreign_environment(field="--from-seal")  # pilot red team 28, H5
+    # …and the bytes the seal bound, once per command (pilot red team 30, A1, A2, A8).
+    refuse_changed_environment(
+        opened.sealed.get(ENVIRONMENT_KEY), path=folder / SEAL_FILE, field=ENVIRONMENT_KEY
+    )
     if opened.sealed.get("format") != SEAL_FORMAT:
         raise ProvebenchError(
             f"not a {SEAL_FORMAT} seal: it holds no copy of the candidate's code to run; "
@@ -446,6 +457,10 @@ def generate_control(folder: Path, out: Path, trusted: TrustedKey) -> Any:
     opened = open_seal(folder, trusted)
     spec = seal_values(opened.sealed.get("candidate")).get("spec")
     refuse_a_model_endpoint(str(spec), path=folder / SEAL_FILE, field="candidate.spec")
+    # The control is drawn for the sealed candidate in the sealed environment (red team 30).
+    refuse_changed_environment(
+        opened.sealed.get(ENVIRONMENT_KEY), path=folder / SEAL_FILE, field=ENVIRONMENT_KEY
+    )
     profile = opened.sealed.get("profile")
     small = control_size_problem(profile, None)  # a seal of an older build, of profile public
     if small is not None:
@@ -540,6 +555,9 @@ def reveal(folder: Path, verdict_path: Path, trusted: TrustedKey) -> dict[str, A
             path=verdict_path,
             field=f"isolation.{FROM_SEAL_KEY}",
         )
+    environment = environment_problem(opened.sealed, facts.get("isolation"))
+    if environment is not None:
+        raise ProvebenchError(environment, path=verdict_path, field=f"isolation.{ENVIRONMENT_KEY}")
     small = control_size_problem(opened.sealed.get("profile"), corpus)
     small = small or control_seed_problem(opened, corpus)  # red team round 12b, K1
     if small is not None:

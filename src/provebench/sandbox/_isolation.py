@@ -1,8 +1,9 @@
 """How a candidate was isolated: recorded in the run's identity (hash-chained in the log) and
 carried into every verdict.
 
-* `{"mode": "sandbox", "tool": "bubblewrap", "version": …, "policy_sha256": …}` — the candidate
-  ran in the sandbox of that policy (docs/sandbox.md);
+* `{"mode": "sandbox", "tool": "bubblewrap", "version": …, "policy_sha256": …,
+  "environment_sha256": …}` — the candidate ran in the sandbox of that policy, beside
+  provebench's environment of that digest (docs/sandbox.md);
 * `{"mode": "trusted-shipped"}` — one of provebench's own agents (the reference, the no-op, the
   red team's defective importers, the scripted SI agents), chosen by provebench from the agent
   spec, never by an option;
@@ -32,6 +33,8 @@ from urllib.parse import urlsplit
 from provebench.sandbox._this_machine import locally_routed
 
 Isolation = dict[str, str]
+# The digest of provebench's environment a sandboxed run ran in (`_manifest`).
+ENVIRONMENT_KEY = "environment_sha256"
 
 SHIPPED: Isolation = {"mode": "trusted-shipped"}
 UNSANDBOXED_MCP: Isolation = {
@@ -54,10 +57,17 @@ def sandboxed(version: str, policy_sha256: str) -> Isolation:
 
 
 def isolation_of(policy_sha256: str) -> Isolation:
-    """The record of a launch under the policy with that digest, by the checked bubblewrap."""
+    """The record of a launch under the policy with that digest, by the checked bubblewrap, in
+    provebench's environment of that digest: checked to hold only provebench's code before any
+    sandboxed launch is recorded (`_manifest.checked_environment_digest`, pilot red team 30,
+    A12), and bound by its bytes (`environment_sha256`), which a run from a seal must share with
+    the seal (docs/attestation.md)."""
+    from provebench.sandbox._manifest import checked_environment_digest
     from provebench.sandbox._tool import bwrap_tool
 
-    return sandboxed(bwrap_tool().version, policy_sha256)
+    record = sandboxed(bwrap_tool().version, policy_sha256)
+    record[ENVIRONMENT_KEY] = checked_environment_digest(field="--agent")
+    return record
 
 
 def endpoint_isolation(url: str, judgement: EndpointJudgement | None = None) -> Isolation:
@@ -258,6 +268,7 @@ def is_sandboxed(isolation: Mapping[str, Any] | None) -> bool:
 
 
 __all__ = [
+    "ENVIRONMENT_KEY",
     "SHIPPED",
     "UNSANDBOXED_MCP",
     "UNSANDBOXED_SERVED",

@@ -44,6 +44,7 @@ from provebench.sandbox._containment import (
 from provebench.sandbox._corpus_folders import corpus_folder_holding
 from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
+from provebench.sandbox._manifest import shown_empty_caches
 from provebench.sandbox._private import private_root
 from provebench.sandbox._pseudo_fs import pseudo_devices, pseudo_file_system
 from provebench.sandbox._python_command import program_argument
@@ -776,6 +777,9 @@ def policy_for(
             refuse_shown_folder(path, field=field_name, what="folder")
     _refuse_linked_secrets([copies.get(path, path) for path in candidates], hidden, field_name)
     emptied = unchecked_site_folders()
+    # The package folder's bytecode beside its sources, which no manifest binds (`_manifest`):
+    # shown empty, so a `.pyc` planted there runs nothing (pilot red team 30, A1).
+    emptied_caches = shown_empty_caches()
     for path in candidates:
         for site in emptied:
             if lies_inside(copies.get(path, path), site):
@@ -809,12 +813,14 @@ def policy_for(
         copies=tuple(sorted(copies.items())),
         # Held code is exactly its listing, which leaves every hidden path out: nothing in it to
         # cover (a mask would add an entry the listing does not have). The base interpreter's
-        # unchecked site-packages are shown empty (pilot red team 29, A1).
+        # unchecked site-packages are shown empty (pilot red team 29, A1), and so are the
+        # package folder's `__pycache__` folders (pilot red team 30, A1).
         masks=tuple(
             dict.fromkeys(
                 [
                     *_masks(hidden, _shown_mounts(_bound(unique, held), copies)),
                     *((site, site) for site in emptied),
+                    *((cache, cache) for cache in emptied_caches),
                 ]
             )
         ),

@@ -145,10 +145,15 @@ def _logged_identity_of_control(corpus: Path, seal: Path) -> dict[str, object]:
     from provebench.pilot.agents._loader import shipped_code_sha256
     from provebench.pilot.lab._runner import open_corpus
 
+    sealed = open_seal(seal, load_trusted_key()).sealed
     return {
         "agent": {"spec": "reference", "code_sha256": shipped_code_sha256()},
         "corpus": open_corpus(corpus).identity,
-        "isolation": {"from_seal": open_seal(seal, load_trusted_key()).sealed["commitment"]},
+        # What a run from the seal records: its commitment, and the environment it ran in.
+        "isolation": {
+            "from_seal": sealed["commitment"],
+            "environment_sha256": sealed["environment_sha256"],
+        },
     }
 
 

@@ -30,7 +30,8 @@ def _identity(seal: Path, corpus: Path, seed: int) -> dict[str, object]:
     opened = open_seal(seal, load_trusted_key())
     return {
         "agent": dict(opened.sealed["candidate"]),
-        "isolation": {FROM_SEAL_KEY: opened.sealed["commitment"]},
+        "isolation": {FROM_SEAL_KEY: opened.sealed["commitment"],
+                      "environment_sha256": opened.sealed["environment_sha256"]},
         "corpus": {"manifest_sha256": sha256_file(corpus / "manifest.json"), "seed": seed,
                    "profile": "control", "cycles": 20, "events": 500},
     }  # fmt: skip

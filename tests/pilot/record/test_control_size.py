@@ -88,7 +88,10 @@ def test_a_signed_seal_of_profile_public_credits_nothing_and_makes_no_control(
     identity = {
         "agent": dict(public["candidate"]),
         "corpus": {**CONTROL, "manifest_sha256": "0" * 64},
-        "isolation": {FROM_SEAL_KEY: public["commitment"]},
+        "isolation": {
+            FROM_SEAL_KEY: public["commitment"],
+            "environment_sha256": public["environment_sha256"],
+        },
     }
     passed, basis = fresh_control_finding(seal, trusted, identity, True, None)
     assert not passed and "control profile's size" in basis

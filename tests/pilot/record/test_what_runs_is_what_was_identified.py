@@ -130,7 +130,8 @@ def test_only_a_run_from_the_seals_copy_gets_the_fresh_control_credit(tmp_path: 
     assert not_from_seal[0] is False and "--from-seal" in not_from_seal[1]
     other_seal = {**base, "isolation": {FROM_SEAL_KEY: "f" * 64}}
     assert not fresh_control_finding(seal, trusted, other_seal, True, None)[0]
-    from_seal = {**base, "isolation": {FROM_SEAL_KEY: opened.sealed["commitment"]}}
+    environment = {"environment_sha256": opened.sealed["environment_sha256"]}
+    from_seal = {**base, "isolation": {FROM_SEAL_KEY: opened.sealed["commitment"], **environment}}
     passed, basis = fresh_control_finding(seal, trusted, from_seal, True, None)
     assert not passed and "no control corpus yet" in basis  # past the from-seal condition
 

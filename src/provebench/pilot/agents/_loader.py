@@ -13,8 +13,9 @@ from provebench.pilot.agents._loaded import LoadedAgent
 from provebench.pilot.record._seal import FROM_SEAL_KEY, not_the_sealed_candidate
 from provebench.sandbox._candidate import code_digest, is_shipped
 from provebench.sandbox._code_copy import SealedCode
-from provebench.sandbox._isolation import SHIPPED
+from provebench.sandbox._isolation import ENVIRONMENT_KEY, SHIPPED
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
+from provebench.sandbox._manifest import environment_digest
 from provebench.sandbox._policy import PACKAGE_DIR
 
 
@@ -63,9 +64,10 @@ def load_agent(
         name=name,
         version=version,
         factory=candidate,
+        # From a seal, the environment it ran in (checked against the seal's by `sealed_code`).
         isolation=dict(SHIPPED)
         if sealed is None
-        else {**SHIPPED, FROM_SEAL_KEY: sealed.commitment},
+        else {**SHIPPED, FROM_SEAL_KEY: sealed.commitment, ENVIRONMENT_KEY: environment_digest()},
         code_sha256=shipped_code_sha256(),
     )
 

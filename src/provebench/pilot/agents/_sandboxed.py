@@ -32,6 +32,7 @@ from provebench.sandbox._channel import CandidateFailed, Channel, ChannelBroken
 from provebench.sandbox._code_copy import SealedCode, snapshot_code
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import sandbox_process
+from provebench.sandbox._manifest import checked_environment_digest
 from provebench.sandbox._policy import (
     BYTECODE_OPTIONS,
     SANDBOX_ENV,
@@ -203,6 +204,9 @@ def sandboxed_agent(
     code was: what was identified is what runs, for the whole run (docs/attestation.md).
     provebench's own importers run sealed (the red team's) run from provebench's package,
     identified as provebench's code (`shipped_sha256`); nothing of theirs is snapshotted."""
+    # provebench's environment checked before the candidate's first launch (the identify probe
+    # below), not only once it is recorded (`isolation_of`; pilot red team 30, A12).
+    checked_environment_digest(field="--agent")
     if sealed is None:
         code = locate(spec, "--agent")
         sources: dict[Path, Path] = {}

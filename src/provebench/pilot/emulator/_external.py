@@ -50,6 +50,7 @@ from provebench.sandbox._forwarder import __file__ as _forwarder_file
 from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import isolation_of
 from provebench.sandbox._launch import run_sandboxed
+from provebench.sandbox._manifest import checked_environment_digest
 from provebench.sandbox._policy import (
     BYTECODE_OPTIONS,
     FORWARDER,
@@ -89,6 +90,8 @@ def external_agent(
     (`sealed`), the command is the sealed one and its code is the seal's copy. Either way the
     code is copied once into the run's snapshot, held in sealed memory (`snapshot_code`, released
     when `resources` closes), identified by it, and every cycle is shown the snapshot."""
+    # provebench's environment checked before any launch (pilot red team 30, A12).
+    checked_environment_digest(field="--agent-cmd")
     if sealed is None:
         argv = resolve_command(command, field="--agent-cmd")
         shown, sources = command_code_paths(argv), {}

@@ -568,7 +568,7 @@ def _result_evidence(inputs: RunInputs, run_signer: str | None) -> ResultEvidenc
         agent=_texts(identity.get("agent"), ["spec", "name", "version", "code_sha256"]),
         isolation=_texts(
             identity.get("isolation"),
-            ["mode", "tool", "version", "policy_sha256", "url", "reach"],
+            ["mode", "tool", "version", "policy_sha256", "environment_sha256", "url", "reach"],
         ),
         grammar_version=versions.get("grammar", ""),
         time_zone_version=f"{versions.get('time_rule', '')} with {versions.get('tzdata', '')}",

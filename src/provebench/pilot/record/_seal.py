@@ -23,6 +23,7 @@ from provebench.pilot._limits import (
     CONTROL_PROFILE,
     MAX_SEED,
 )
+from provebench.sandbox._isolation import ENVIRONMENT_KEY
 
 # /2: the seal holds a read-only copy of the candidate's code (`code/`) and its listing
 # (`code.json`), and runs start from that copy; a /1 seal bound less than what runs.
@@ -57,6 +58,21 @@ CONTROL_PREDICATE = "urn:provebench:pilot-control:1"
 # Where the run's identity records that it ran from a seal's copy of the candidate's code
 # (`pilot run --from-seal`): the seal's commitment, under the run's `isolation`.
 FROM_SEAL_KEY = "from_seal"
+
+
+def environment_problem(sealed: dict[str, Any], isolation: object) -> str | None:
+    """Why a run's recorded environment is not the seal's, or None: provebench's environment
+    by its bytes (`sandbox._manifest`), which a run from the seal must share — code added to it
+    after the seal ran with the sealed candidate unsealed (pilot red team 30, A1, A2, A8)."""
+    wanted = sealed.get(ENVIRONMENT_KEY)
+    if not isinstance(wanted, str):
+        return "the seal binds no environment digest: seal the candidate again"
+    if seal_values(isolation).get(ENVIRONMENT_KEY) != wanted:
+        return (
+            "the run's provebench environment is not the one sealed (its environment_sha256 "
+            "differs, or it records none)"
+        )
+    return None
 
 
 def commitment(seed: int, nonce: str) -> str:
@@ -189,6 +205,9 @@ def fresh_control_finding(
             "the run did not run from this seal's copy of the code: only a run from the seal "
             "(pilot run --from-seal SEAL) is the sealed candidate's"
         )
+    environment = environment_problem(opened.sealed, identity.get("isolation"))
+    if environment is not None:
+        return False, environment
     profile = opened.sealed.get("profile")
     small = control_size_problem(profile, None)
     if small is not None:
@@ -339,6 +358,7 @@ __all__ = [
     "commitment",
     "control_seed_problem",
     "control_size_problem",
+    "environment_problem",
     "fresh_control_finding",
     "identity_mismatch",
     "not_the_sealed_candidate",

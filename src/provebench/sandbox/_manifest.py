@@ -1,0 +1,231 @@
+"""The bytes of provebench's environment as every sandbox shows it, bound by one digest.
+
+Every sandbox shows provebench's interpreter installations (its virtual environment and the
+base Python it was made from) and its package folder as they are on the host
+(`_policy.shown_to_every_candidate`), and no seal copies them. A check of that environment by
+*names*, or of *some* of its folders, let code in through what it did not read (pilot red team
+30): a `.pyc` planted beside a source read once the candidate set `sys.pycache_prefix = None`
+(A1), a module `git add`ed to the package folder or a tracked one edited (A2), a Windows-only
+standard module name or `test/evil.py` in the standard library (A3), a file in the venv's `share/`
+that a sealed candidate `runpy`s (A8).
+
+So the environment is described by its bytes: one manifest of `(root, path, kind, size, sha256)`
+over every file each root shows (`environment_manifest`), less only what no sandbox shows — the
+paths hidden from every candidate, the base installation's `site-packages` (shown empty), and
+the package folder's `__pycache__` folders (shown empty: `shown_empty_caches`). A seal records
+the manifest's digest; every run from it, and `pilot control`, recomputes it once per command
+and refuses any difference in one line naming the first path that changed
+(`refuse_changed_environment`). Every sandboxed run records the digest in its isolation
+(`_isolation.isolation_of`), sealed or not.
+
+Hashing two installations costs seconds, so each file's digest is kept in the private root
+keyed by what any change of its bytes changes: device, inode, size, modification and change
+time (`st_ctime_ns`, which no user can set). A re-check reads only the files whose key moved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from provebench._canonical import canonical_json, sha256_bytes, write_atomic
+from provebench._errors import ProvebenchError
+from provebench.sandbox._private import private_root
+
+_CACHE = "__pycache__"
+_CACHE_FILE = "environment-digests.json"
+_MANIFESTS = "environments"  # the manifests of the digests seen, to name what changed
+_CHUNK = 1 << 20
+_seen: dict[str, str] = {}  # this command's digest (once per command), by the roots it covered
+
+Row = tuple[str, str, str, int, str]  # (root, path below it, kind, size, sha256 or link target)
+
+
+def environment_roots() -> list[Path]:
+    """What every sandbox shows as provebench's: its interpreter installations and package."""
+    from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
+
+    return list(dict.fromkeys([*own_interpreter_paths(), PACKAGE_DIR]))
+
+
+def shown_empty_caches() -> list[Path]:
+    """The `__pycache__` folders of provebench's package folder, which every sandbox shows
+    empty: the host writes them as it imports (so their bytes change between two honest
+    commands), and no sandboxed Python needs them — its bytecode is the laboratory's held one
+    (`_bytecode`). Shown, a `.pyc` planted there ran once the candidate turned the held prefix off
+    (pilot red team 30, A1)."""
+    from provebench.sandbox._policy import PACKAGE_DIR
+
+    return sorted(
+        Path(parent) for parent, _, _ in os.walk(PACKAGE_DIR) if Path(parent).name == _CACHE
+    )
+
+
+def _left_out() -> list[str]:
+    from provebench.sandbox._bytecode import skipped
+
+    return [os.path.realpath(path) for path in [*skipped(), *shown_empty_caches()]]
+
+
+def environment_manifest() -> list[Row]:
+    """Every file each environment root shows, in order, with its size and sha256 (a link: its
+    target), less what no sandbox shows. Unreadable files are refused (fail closed). Strings, not
+    `Path`s: tens of thousands of files, walked once per command."""
+    left_out = _left_out()
+    cache = _load_cache()
+    known = len(cache)
+    rows: list[Row] = []
+    for root in map(str, environment_roots()):
+        # `os.walk` follows no link, so a folder's real path is its root's plus its own path.
+        real_root = os.path.realpath(root)
+        for parent, folders, files in os.walk(root):
+            below = os.path.relpath(parent, root)
+            real = os.path.normpath(os.path.join(real_root, below))  # noqa: PTH118 (cost)
+            if any(real == out or real.startswith(out + os.sep) for out in left_out):
+                folders[:] = []
+                continue
+            folders.sort()
+            links = [n for n in folders if os.path.islink(f"{parent}/{n}")]  # noqa: PTH114
+            for name in sorted([*files, *links]):
+                shown = os.path.normpath(f"{below}/{name}")
+                rows.append(_row(root, shown, f"{parent}/{name}", cache))
+    if len(cache) != known:
+        _save_cache(cache)
+    return rows
+
+
+def _row(root: str, below: str, path: str, cache: dict[str, str]) -> Row:
+    status = os.lstat(path)
+    if stat.S_ISLNK(status.st_mode):
+        return (root, below, "link", 0, os.readlink(path))  # noqa: PTH115
+    if not stat.S_ISREG(status.st_mode):
+        return (root, below, "special", 0, "")
+    key = (
+        f"{status.st_dev}:{status.st_ino}:{status.st_size}:"
+        f"{status.st_mtime_ns}:{status.st_ctime_ns}"
+    )
+    digest = cache.get(key)
+    if digest is None:
+        try:
+            with open(path, "rb") as handle:  # noqa: PTH123
+                hasher = hashlib.sha256()
+                while chunk := handle.read(_CHUNK):
+                    hasher.update(chunk)
+        except OSError as error:
+            raise ProvebenchError(
+                f"provebench's environment holds a file the laboratory cannot read "
+                f"({error.strerror}): its bytes cannot be bound",
+                path=Path(path),
+            ) from None
+        digest = cache[key] = hasher.hexdigest()
+    return (root, below, "file", status.st_size, digest)
+
+
+def manifest_digest(rows: list[Row]) -> str:
+    return sha256_bytes(canonical_json([list(row) for row in rows], indent=None).encode())
+
+
+def environment_digest() -> str:
+    """The digest of provebench's environment, computed once per command (a process), its
+    manifest kept in the private root so that a later mismatch can name the path."""
+    roots = "\0".join(map(str, environment_roots()))
+    if roots not in _seen:
+        rows = environment_manifest()
+        digest = manifest_digest(rows)
+        folder = private_root() / _MANIFESTS
+        folder.mkdir(mode=0o700, exist_ok=True)
+        kept = folder / f"{digest}.json"
+        if not kept.exists():
+            write_atomic(
+                kept, canonical_json([list(row) for row in rows], indent=None), private=True
+            )
+        _seen[roots] = digest
+    return _seen[roots]
+
+
+def checked_environment_digest(*, field: str) -> str:
+    """`environment_digest`, after `refuse_foreign_environment` (once per command): every
+    sandboxed launch's record, sealed or not — a control matrix and a development run too, which
+    no seal checked before (pilot red team 30, A12)."""
+    from provebench.sandbox._environment import refuse_foreign_environment
+
+    roots = "\0".join(map(str, environment_roots()))
+    if roots not in _seen:
+        refuse_foreign_environment(field=field)
+    return environment_digest()
+
+
+def forget_environment_digest() -> None:
+    """Compute the digest again at the next call (a test that changes the environment)."""
+    _seen.clear()
+
+
+def refuse_changed_environment(sealed: object, *, path: Path, field: str) -> None:
+    """Refuse, in one line naming the first path that differs, an environment whose digest is
+    not `sealed` (the seal's): code that is not what the seal bound would run with the sealed
+    candidate. A seal that records none is refused too (fail closed)."""
+    if not isinstance(sealed, str):
+        raise ProvebenchError(
+            "the seal binds no environment digest: seal the candidate again",
+            path=path,
+            field=field,
+        )
+    current = environment_digest()
+    if current == sealed:
+        return
+    changed = _first_change(sealed, current)
+    raise ProvebenchError(
+        f"provebench's environment is not the one sealed (environment {current[:16]}, sealed "
+        f"{sealed[:16]}): {changed}; the sealed candidate would run code the seal does not bind "
+        "— restore it, or seal the candidate again",
+        path=path,
+        field=field,
+    )
+
+
+def _first_change(sealed: str, current: str) -> str:
+    folder = private_root() / _MANIFESTS
+    try:
+        before = {tuple(r[:2]): r for r in json.loads((folder / f"{sealed}.json").read_text())}
+        after = {tuple(r[:2]): r for r in json.loads((folder / f"{current}.json").read_text())}
+    except (OSError, ValueError):
+        return "the sealed manifest is not kept in this laboratory's private root"
+    for key in sorted(before.keys() | after.keys()):
+        if before.get(key) != after.get(key):
+            where = Path(*key)
+            if key not in before:
+                return f"{where} was added"
+            if key not in after:
+                return f"{where} was removed"
+            return f"{where} was changed"
+    return "the manifests differ"
+
+
+def _load_cache() -> dict[str, str]:
+    try:
+        found: Any = json.loads((private_root() / _CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _save_cache(cache: dict[str, str]) -> None:
+    with contextlib.suppress(OSError):  # only slower next time
+        write_atomic(private_root() / _CACHE_FILE, json.dumps(cache, sort_keys=True), private=True)
+
+
+__all__ = [
+    "checked_environment_digest",
+    "environment_digest",
+    "environment_manifest",
+    "environment_roots",
+    "forget_environment_digest",
+    "manifest_digest",
+    "refuse_changed_environment",
+    "shown_empty_caches",
+]
