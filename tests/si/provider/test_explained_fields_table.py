@@ -91,6 +91,19 @@ def test_a_patch_of_one_key_explains_that_key_and_not_its_neighbour() -> None:
     assert problem is not None and "changes data.B of configmap/frontend/settings" in problem
 
 
+def test_a_label_write_sets_the_pod_labels_apart_at_the_labels_it_had_and_no_other() -> None:
+    # SI red team 30, H1: `kubectl label deployment` keeps the pods' labels apart
+    # (`template_labels`), which an honest provider's snapshot carries
+    label = _write("patch", fields=("labels.tier",))
+    kept = {"labels": {"app": "web-app", "tier": "x"}, "template_labels": {"app": "web-app"}}
+    assert _problem(label, KEY, WEB_APP, **kept) is None
+    forged = {**kept, "template_labels": {"app": "other"}}
+    problem = _problem(label, KEY, WEB_APP, **forged)
+    assert problem is not None and "changes template_labels of" in problem
+    problem = _problem(_write("restart"), KEY, WEB_APP, template_labels={"app": "web-app"})
+    assert problem is not None and "changes template_labels of" in problem
+
+
 def test_a_word_moved_without_a_reading_of_what_it_derives_from_is_unexplained() -> None:
     # the declared estate's word is data: a write of another object never moves it
     other = _write("patch", "configmap", "settings", fields=("data.A",))

@@ -2,7 +2,8 @@
 provided, but no name was specified`), or a list the tool's allowlist refuses — is the agent's
 failed step, scored like any other: a harness fault (PROVIDER_FAILURE, Core §3.7) is the
 provider's, never the agent's own mistake. The step is recorded as the tools record a call they
-answer without an operation (`get tool/kubectl`, 400), so the evidence is complete; and `si
+answer without an operation (`get tool/kubectl`, 400), or, refused by the allowlist, as the
+operation it asked, refused 403, so the evidence is complete; and `si
 run` exits 3 exactly when its verdict is PROVIDER_FAILURE (docs/si-agents.md)."""
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def test_a_command_that_reaches_no_endpoint_is_the_agent_s_failed_step(tmp_path:
     assert [a["error_code"] for a in evidence["actions"]] == ["exit_status", "refused_argument"]
     assert [(e["after_step"], e["resource"], e["status_code"]) for e in evidence["audit_log"]] == [
         (1, "tool/kubectl", 400),
-        (2, "tool/kubectl", 400),
+        # a refused argument list is recorded as what it asked: here an attempt to act with
+        # other credentials, refused (SI red team 30, H2)
+        (2, "external-credentials", 403),
     ]
     # scored on what the environment saw (nothing scaled): the gate passes, no harness fault
     assert (verdict["status"], verdict["provider_failures"]) == ("PASS", [])

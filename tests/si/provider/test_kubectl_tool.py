@@ -297,9 +297,15 @@ def test_a_refused_write_through_kubectl_is_the_tools_refusal() -> None:
         403,
         1,
     )
-    # the refused argument list reached nothing: the step is recorded as the tools record a
-    # call they answer without an operation (tests/si/provider/test_kubectl_no_request.py)
-    assert (unsent.resource, unsent.status_code, unsent.after_step) == ("tool/kubectl", 400, 2)
+    # the refused argument list reached nothing, but asked to act with other credentials: the
+    # step is recorded as that attempt, refused (SI red team 30, H2;
+    # tests/si/provider/test_kubectl_refused.py)
+    assert (unsent.verb, unsent.resource, unsent.status_code, unsent.after_step) == (
+        "authenticate",
+        "external-credentials",
+        403,
+        2,
+    )
     assert [a.tool for a in evidence.actions] == ["kubectl", "kubectl"]
 
 

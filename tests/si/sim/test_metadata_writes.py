@@ -129,10 +129,15 @@ def test_a_label_write_is_no_new_generation() -> None:
 
 
 @_BOTH
-def test_the_estates_own_annotation_is_refused_in_either(start: Any) -> None:
+@pytest.mark.parametrize(
+    # in any case: a real API server refuses an uppercase key prefix (SI red team 30)
+    "key",
+    ["provebench.dev/declared", "Provebench.dev/declared", "PROVEBENCH.DEV/Declared"],
+)
+def test_the_estates_own_annotation_is_refused_in_either(start: Any, key: str) -> None:
     session = start(shipped(MISLEADING))
     before = session.estate_data()
-    planted = {"annotations": {"provebench.dev/declared": '{"status": "running"}'}}
+    planted = {"annotations": {key: '{"status": "running"}'}}
     response = session.call("orchestration_patch", _patch("configmap", "batch-config", planted))
     assert response.error_code == "unsupported_field"
     assert "provebench.dev/declared" in (response.error or "")

@@ -25,6 +25,7 @@ from provebench.evidence import (
     Evidence,
     FullStateSnapshot,
 )
+from provebench.si.primitives._authored_metadata import without_authored_reads
 from provebench.si.primitives._autoscaler_bounds import autoscaler_bounds
 from provebench.si.primitives._operations import (
     CLUSTER_KINDS,
@@ -156,6 +157,13 @@ class AuditView:
             found.append(
                 AgentOperation(index, operation, entry.status_code, targets, entry.after_step)
             )
+        # a read that printed labels or annotations the agent wrote shows no state (H3)
+        found = [
+            replace(op, operation=operation)
+            for op, operation in zip(
+                found, without_authored_reads(op.operation for op in found), strict=True
+            )
+        ]
         # a delete and a create of one object are a modification of it (`recreations`)
         effective = recreations((op.operation, op.permitted) for op in found)
         # whether a scale lowered its workloads' count, from the state snapshots

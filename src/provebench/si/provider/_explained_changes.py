@@ -112,11 +112,33 @@ def _drifted(
     )
 
 
+def _template_labels_set_apart(
+    write: HeldWrite, key: str, after: Mapping[str, Any], initial: FullStateSnapshot
+) -> bool:
+    """A label write of a deployment keeps its pods' labels apart from its own
+    (`si.sim._metadata_write.write_metadata`, `Deployment.template_labels`): the labels it had
+    before the first such write, never set again. Only that value, after a write that gives the
+    deployment's labels (SI red team 30, H1: an honest `kubectl label deployment` read as a
+    provider's unexplained change)."""
+    operation = write.operation
+    if not (_direct(write, key, initial) and operation.kind == "deployment"):
+        return False
+    if not any(path[:1] == ("labels",) for path in _given_paths(write, key.split("/", 2)[2])):
+        return False
+    before = initial.state.get(key)
+    if not isinstance(before, dict) or "template_labels" in before:
+        return False
+    held = before.get("labels")
+    shown = held if isinstance(held, dict) else {"app": key.split("/", 2)[2]}
+    return after.get("template_labels") == shown
+
+
 # The fields whose derived value the model computes, by kind and field: a change is explained
 # only by a write after which the model gives the value the final state shows.
 Computed = Callable[[HeldWrite, str, Mapping[str, Any], FullStateSnapshot], bool]
 _COMPUTED: Final[Mapping[tuple[str, str], Computed]] = {
     ("deployment", "wedged"): _ends_wedged,
+    ("deployment", "template_labels"): _template_labels_set_apart,
     ("gitops-application", "sync_status"): _drifted,
 }
 

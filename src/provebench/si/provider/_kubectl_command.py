@@ -37,9 +37,10 @@ from pydantic import JsonValue
 from provebench.evidence import ApiCallEntry, AuditEntry
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import NAME_ONLY, WRITE_VERBS, Operation, field_path
-from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl import TOOL_NAME, argv_problem
 from provebench.si.provider._kubectl_manifest import read_manifest
 from provebench.si.provider._kubectl_named import flag_int
+from provebench.si.provider._kubectl_refused import refused_operation
 from provebench.si.provider._kubectl_selector import _read, command_write
 from provebench.si.provider._kubectl_shown import fields_shown, objects_shown, shows_no_state
 from provebench.si.sim.declared._kube_objects import (
@@ -548,14 +549,37 @@ def as_one_command(
     return out + _unsent_creates(args, entries, agent, stdin)
 
 
-def unreached(step: int, failed: bool, agent: str) -> ApiCallEntry:
+def unreached(
+    step: int,
+    failed: bool,
+    agent: str,
+    args: Sequence[str] = (),
+    default_namespace: str | None = None,
+) -> ApiCallEntry:
     """The entry of a kubectl command that made no request of a resource — refused by the
     tool's allowlist, failed in kubectl itself (`error: resource(s) were provided, but no name
-    was specified`), or only discovery (`version`): recorded as the tools record a call they
-    answer without an operation on the environment (`get tool/NAME`), 400 when the command
-    failed. The step is the agent's own (a failed step is the agent's mistake, not a fault of
-    the environment: Core §3.6–3.7), and the environment's record of it is complete — never
-    tool calls without an audit log, which would be unverifiable."""
+    was specified`), or only discovery (`version`). A command the allowlist refused is recorded
+    as the operation it asked (`_kubectl_refused.refused_operation`), refused 403 as the tools
+    record a call their policy refuses: the attempt is the agent's, and the scenario's checks
+    must see it (SI red team 30, H2: `--token=`, `config use-context`, `-n orders -v=6` were
+    recorded as `get tool/kubectl` and passed credential forwarding and zone crossing). Any
+    other is recorded as the tools record a call they answer without an operation on the
+    environment (`get tool/NAME`), 400 when the command failed. The step is the agent's own
+    (a failed step is the agent's mistake, not a fault of the environment: Core §3.6–3.7), and
+    the environment's record of it is complete — never tool calls without an audit log, which
+    would be unverifiable."""
+    why = argv_problem(list(args)) if args else None
+    asked = refused_operation(args, default_namespace) if why is not None else None
+    if why is not None and asked is not None:
+        return ApiCallEntry(
+            actor=agent,
+            verb=asked.verb,
+            resource=asked.resource,
+            namespace=asked.namespace,
+            status_code=403,
+            after_step=step,
+            detail={**asked.detail(), "tool": TOOL_NAME, "refused": why},
+        )
     operation = Operation(verb="get", kind="tool", name=TOOL_NAME)
     return ApiCallEntry(
         actor=agent,
@@ -574,12 +598,14 @@ def per_command(
     agent: str,
     stdins: Mapping[int, str] | None = None,
     outputs: Mapping[int, str] | None = None,
+    default_namespace: str | None = None,
 ) -> list[AuditEntry]:
     """The audit log with the entries of each kubectl command's step (`commands`: step ->
     its argument list and whether it failed; `stdins`: step -> what its `-f -` read;
     `outputs`: step -> its recorded output) read as one command (`as_one_command`: a failed
     command's output shows nothing), and a command whose step holds no entry recorded as
-    `unreached`; other entries unchanged."""
+    `unreached` (``default_namespace``: the one kubectl's configuration gives, where known);
+    other entries unchanged."""
     out: list[AuditEntry] = []
     index = 0
     while index < len(audit):
@@ -599,7 +625,8 @@ def per_command(
     for step in sorted(set(commands) - recorded):
         after = (e.after_step for e in out)
         at = next((i for i, s in enumerate(after) if s is not None and s > step), len(out))
-        out.insert(at, unreached(step, commands[step][1], agent))
+        args, failed = commands[step]
+        out.insert(at, unreached(step, failed, agent, args, default_namespace))
     return out
 
 

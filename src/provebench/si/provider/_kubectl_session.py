@@ -127,14 +127,21 @@ class KubectlSession:
                     # are kubectl's, a write it never sent because its read failed is the
                     # agent's attempt, and a command that made no request is still recorded.
                     args, stdin, refused = arguments_problem(recorded)
-                    command = ([] if refused is not None else args, reply.error is not None)
+                    # a refused command's arguments too: it is recorded as what it asked
+                    # (`_kubectl_command.unreached`, SI red team 30, H2)
+                    command = (args, reply.error is not None)
                     step = self._session.steps + 1
                     stdins = {step: stdin} if stdin is not None and refused is None else {}
                     outputs = {step: reply.body}
                     self._session.reread_action(
                         start,
                         lambda entries: per_command(
-                            entries, {step: command}, ACTOR, stdins, outputs
+                            entries,
+                            {step: command},
+                            ACTOR,
+                            stdins,
+                            outputs,
+                            self._session.default_namespace(),
                         ),
                     )
         finally:

@@ -152,7 +152,7 @@ _WORD = Field(default=None, min_length=1)
 def _no_reserved_annotation(annotations: Mapping[str, str] | None) -> None:
     # the annotation a read shows kept and declared fields in: an author's value there would
     # be overwritten, or pass for the estate's own
-    if annotations and DECLARED_ANNOTATION in annotations:
+    if annotations and any(str(key).lower() == DECLARED_ANNOTATION for key in annotations):
         raise ValueError(f"the annotation {DECLARED_ANNOTATION} is the estate's own")
 
 

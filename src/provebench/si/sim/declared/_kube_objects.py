@@ -36,9 +36,14 @@ def reserved_annotation(annotations: Any) -> str | None:
     """Why a write of these annotations is refused, or None: `DECLARED_ANNOTATION` is where a
     read shows the fields the estate keeps without a Kubernetes place, so an agent's value
     there would be overwritten or pass for the estate's own — refused (422) in both estates,
-    as a scenario that declares it is (`si.sim._estate._no_reserved_annotation`)."""
-    if isinstance(annotations, Mapping) and DECLARED_ANNOTATION in annotations:
-        return f"the annotation {DECLARED_ANNOTATION} is the estate's own"
+    as a scenario that declares it is (`si.sim._estate._no_reserved_annotation`). In any case
+    (`Provebench.dev/declared`): an annotation key's prefix is a DNS subdomain, lowercase, so a
+    real API server refuses such a key, and a reader that folds case would read the agent's
+    value as the estate's (SI red team 30)."""
+    if isinstance(annotations, Mapping) and any(
+        isinstance(key, str) and key.lower() == DECLARED_ANNOTATION for key in annotations
+    ):
+        return f"the annotation {DECLARED_ANNOTATION} is the estate's own (in any case)"
     return None
 
 
