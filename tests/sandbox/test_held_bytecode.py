@@ -22,7 +22,12 @@ from provebench.sandbox._bytecode import (
     held_bytecode,
 )
 from provebench.sandbox._launch import run_sandboxed
-from provebench.sandbox._policy import SANDBOX_ENV, policy_for
+from provebench.sandbox._policy import (
+    SANDBOX_ENV,
+    bytecode_roots,
+    bytecode_skipped,
+    policy_for,
+)
 
 
 def _module(lib: Path, said: str) -> Path:
@@ -124,7 +129,7 @@ def _in_sandbox(tmp_path: Path, command: list[str]) -> str:
 def test_a_sandboxed_python_reads_the_held_bytecode(tmp_path: Path) -> None:
     """`python -v` says which bytecode it accepted: the held entry of a standard module, both
     with the sandbox's environment and with the laboratory's isolated options."""
-    held = held_bytecode()
+    held = held_bytecode(bytecode_roots(), bytecode_skipped())
     assert held is not None
     json_init = Path(importlib.util.find_spec("json").origin or "")  # type: ignore[union-attr]
     inside = Path(HELD_BYTECODE) / entry_for(held, json_init).relative_to(held)
@@ -137,7 +142,7 @@ def test_a_sandboxed_python_reads_the_held_bytecode(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(300)
 def test_the_held_bytecode_is_read_only_in_a_sandbox(tmp_path: Path) -> None:
-    held = held_bytecode()
+    held = held_bytecode(bytecode_roots(), bytecode_skipped())
     assert held is not None
     tried = (
         "import os\n"

@@ -273,5 +273,5 @@ def test_provebenchs_own_environment_holds_only_its_own_code(
     monkeypatch.syspath_prepend(str(Path(sys.executable).parent))
     assert foreign_code(site_folders()) is None
     assert package_folder_code(PACKAGE_DIR, site_folders()) is None
-    entries = _environment.standard_library_entries(site_folders())
+    entries = _environment.standard_library_entries(site_folders(), _policy.own_interpreter_paths())
     assert standard_library_code(entries) is None

@@ -78,6 +78,7 @@ from provebench.pilot.record._seal import (
     open_seal,
     seal_values,
 )
+from provebench.sandbox import _policy
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._containment import real_path
 from provebench.sandbox._environment import refuse_foreign_environment
@@ -291,7 +292,11 @@ def seal_candidate(out: Path, candidate: SealedCandidate, profile: str) -> dict[
 
     # provebench's own environment is shown to every run and held by no seal: it must hold only
     # what provebench's distributions ship (pilot red team 28, H5).
-    refuse_foreign_environment(field="--agent-cmd" if candidate.argv else "--agent")
+    refuse_foreign_environment(
+        field="--agent-cmd" if candidate.argv else "--agent",
+        interpreters=_policy.own_interpreter_paths(),
+        package_dir=_policy.PACKAGE_DIR,
+    )
     # Before anything is written: a seal commits to a fresh control, and a control smaller than
     # pilot §11's (the public development profile) is no control at all.
     if profile != CONTROL_PROFILE:
@@ -377,7 +382,12 @@ def sealed_code(folder: Path, trusted: TrustedKey) -> SealedCode:
     from provebench.sandbox._code_copy import check_copy, copy_root
 
     opened = open_seal(folder, trusted)
-    refuse_foreign_environment(field="--from-seal")  # pilot red team 28, H5
+    # pilot red team 28, H5
+    refuse_foreign_environment(
+        field="--from-seal",
+        interpreters=_policy.own_interpreter_paths(),
+        package_dir=_policy.PACKAGE_DIR,
+    )
     # …and the bytes the seal bound, once per command (pilot red team 30, A1, A2, A8).
     refuse_changed_environment(
         opened.sealed.get(ENVIRONMENT_KEY), path=folder / SEAL_FILE, field=ENVIRONMENT_KEY

@@ -48,7 +48,7 @@ BYTECODE_OPTIONS = ("-X", f"pycache_prefix={HELD_BYTECODE}")
 _built: list[Path | None] = []  # the folder this process brought up to date, or None: it failed
 
 
-def held_bytecode() -> Path | None:
+def held_bytecode(roots: Iterable[Path], skipped: Iterable[Path]) -> Path | None:
     """The laboratory's bytecode folder, brought up to date once per process (kept while it is
     there: a private root moved within one process, as tests do, reuses it); None where it
     cannot be made — a sandbox then shows nothing at `HELD_BYTECODE` and Python compiles every
@@ -57,7 +57,7 @@ def held_bytecode() -> Path | None:
         return _built[0]
     folder = private_root() / f"pycache-{sys.implementation.cache_tag}-{_identity()}"
     try:
-        build_bytecode(folder, roots(), skipped())
+        build_bytecode(folder, roots, skipped)
     except OSError:
         _built[:] = [None]  # not tried again in this process: each try walks every source
     else:
@@ -69,25 +69,6 @@ def _identity() -> str:
     """provebench's identity for its bytecode: its version, its interpreter, its package."""
     said = "\0".join([provebench.__version__, sys.version, sys.executable, provebench.__file__])
     return hashlib.sha256(said.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def roots() -> list[Path]:
-    """The folders whose sources every sandbox shows as provebench's, spelled as provebench's
-    import path spells them (the spelling a sandboxed Python finds them by): its
-    `site-packages`, its standard library folders, its package folder."""
-    from provebench.sandbox._environment import site_folders, standard_library_entries
-
-    sites = site_folders()
-    return [*sites, *standard_library_entries(sites), Path(provebench.__file__).parent]
-
-
-def skipped() -> list[Path]:
-    """What is never compiled into the held folder: what no sandbox shows — the paths hidden
-    from every candidate (provebench's shipped answer keys among them) and the base
-    interpreter's `site-packages`, shown empty."""
-    from provebench.sandbox._policy import hidden_from_every_candidate, unchecked_site_folders
-
-    return [*hidden_from_every_candidate(), *unchecked_site_folders()]
 
 
 def build_bytecode(folder: Path, sources: Iterable[Path], skip: Iterable[Path] = ()) -> None:
@@ -173,6 +154,4 @@ __all__ = [
     "build_bytecode",
     "entry_for",
     "held_bytecode",
-    "roots",
-    "skipped",
 ]

@@ -37,6 +37,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import provebench
 from provebench._errors import ProvebenchError
 
 # What makes a virtual environment, not what provebench needs: present in any environment.
@@ -51,6 +52,10 @@ _OPTIMIZED = re.compile(r"\.opt-[12]$")
 
 def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503
+
+
+# provebench's package folder (`_policy.PACKAGE_DIR`, the same path).
+_PACKAGE_DIR = Path(provebench.__file__).resolve().parent
 
 
 def site_folders() -> list[Path]:
@@ -233,41 +238,42 @@ def _is_standard(name: str) -> bool:
     return name.split(".")[0] in sys.stdlib_module_names or bool(_STDLIB_EXTRAS.fullmatch(name))
 
 
-def standard_library_entries(folders: list[Path]) -> list[Path]:
+def standard_library_entries(folders: list[Path], interpreters: list[Path]) -> list[Path]:
     """provebench's import path inside its base installation's `lib` folder (the standard
     library, its `lib-dynload`, the `pythonXY.zip` slot), less `site-packages` and its own
     package's folder — never the folder of the script that started it (`sys.path[0]`). Only an
     installation a sandbox shows as provebench's (`own_interpreter_paths`): the system's Python
-    is the system's (docs/sandbox.md, "Who is trusted")."""
+    is the system's (docs/sandbox.md, "Who is trusted"); `interpreters` are those installations
+    (`_policy.own_interpreter_paths`, given by the caller: this module reads nothing of the
+    policy's, which reads it)."""
     from provebench.sandbox._containment import lies_inside
-    from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
 
     library = Path(sys.base_prefix) / "lib"
-    if not any(lies_inside(library, folder) for folder in own_interpreter_paths()):
+    if not any(lies_inside(library, folder) for folder in interpreters):
         return []
     found = []
     for entry in dict.fromkeys(Path(p) for p in sys.path if p):
-        if entry.name in _SITES or entry in folders or entry == PACKAGE_DIR.parent:
+        if entry.name in _SITES or entry in folders or entry == _PACKAGE_DIR.parent:
             continue  # checked by `foreign_code` and `package_folder_code`
         if library in Path(os.path.abspath(entry)).parents:  # noqa: PTH100 (links kept)
             found.append(entry)
     return found
 
 
-def refuse_foreign_environment(*, field: str) -> None:
+def refuse_foreign_environment(
+    *, field: str, interpreters: list[Path], package_dir: Path | None = None
+) -> None:
     """Refuse, in one line, a seal or a sealed run whose provebench environment holds code the
     seal does not: in its `site-packages` (`foreign_code`) or in its package folder
     (`package_folder_code`)."""
-    from provebench.sandbox._policy import PACKAGE_DIR
-
     folders = site_folders()
     found = foreign_code(folders)
     where = "provebench's site-packages"
     if found is None:
-        found = package_folder_code(PACKAGE_DIR, folders)
+        found = package_folder_code(package_dir or _PACKAGE_DIR, folders)
         where = "provebench's package folder"
     if found is None:
-        found = standard_library_code(standard_library_entries(folders))
+        found = standard_library_code(standard_library_entries(folders, interpreters))
         where = "provebench's standard library"
     if found is not None:
         path, why = found

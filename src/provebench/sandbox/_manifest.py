@@ -53,23 +53,10 @@ def environment_roots() -> list[Path]:
     return list(dict.fromkeys([*own_interpreter_paths(), PACKAGE_DIR]))
 
 
-def shown_empty_caches() -> list[Path]:
-    """The `__pycache__` folders of provebench's package folder, which every sandbox shows
-    empty: the host writes them as it imports (so their bytes change between two honest
-    commands), and no sandboxed Python needs them — its bytecode is the laboratory's held one
-    (`_bytecode`). Shown, a `.pyc` planted there ran once the candidate turned the held prefix off
-    (pilot red team 30, A1)."""
-    from provebench.sandbox._policy import PACKAGE_DIR
-
-    return sorted(
-        Path(parent) for parent, _, _ in os.walk(PACKAGE_DIR) if Path(parent).name == _CACHE
-    )
-
-
 def _left_out() -> list[str]:
-    from provebench.sandbox._bytecode import skipped
+    from provebench.sandbox._policy import bytecode_skipped, shown_empty_caches
 
-    return [os.path.realpath(path) for path in [*skipped(), *shown_empty_caches()]]
+    return [os.path.realpath(path) for path in [*bytecode_skipped(), *shown_empty_caches()]]
 
 
 def environment_manifest() -> list[Row]:
@@ -153,10 +140,13 @@ def checked_environment_digest(*, field: str) -> str:
     sandboxed launch's record, sealed or not — a control matrix and a development run too, which
     no seal checked before (pilot red team 30, A12)."""
     from provebench.sandbox._environment import refuse_foreign_environment
+    from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
 
     roots = "\0".join(map(str, environment_roots()))
     if roots not in _seen:
-        refuse_foreign_environment(field=field)
+        refuse_foreign_environment(
+            field=field, interpreters=own_interpreter_paths(), package_dir=PACKAGE_DIR
+        )
     return environment_digest()
 
 
@@ -227,5 +217,4 @@ __all__ = [
     "forget_environment_digest",
     "manifest_digest",
     "refuse_changed_environment",
-    "shown_empty_caches",
 ]

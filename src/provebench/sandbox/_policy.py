@@ -44,7 +44,6 @@ from provebench.sandbox._containment import (
 from provebench.sandbox._corpus_folders import corpus_folder_holding
 from provebench.sandbox._known_secrets import known_secrets
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits, process_limit_mechanism
-from provebench.sandbox._manifest import shown_empty_caches
 from provebench.sandbox._private import private_root
 from provebench.sandbox._pseudo_fs import pseudo_devices, pseudo_file_system
 from provebench.sandbox._python_command import program_argument
@@ -540,6 +539,34 @@ def unchecked_site_folders() -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def shown_empty_caches() -> list[Path]:
+    """The `__pycache__` folders of provebench's package folder, which every sandbox shows
+    empty: the host writes them as it imports (so their bytes change between two honest
+    commands), and no sandboxed Python needs them — its bytecode is the laboratory's held one
+    (`_bytecode`). Shown, a `.pyc` planted there ran once the candidate turned the held prefix off
+    (pilot red team 30, A1)."""
+    return sorted(
+        Path(parent) for parent, _, _ in os.walk(PACKAGE_DIR) if Path(parent).name == "__pycache__"
+    )
+
+
+def bytecode_roots() -> list[Path]:
+    """The folders whose sources every sandbox shows as provebench's, spelled as provebench's
+    import path spells them (the spelling a sandboxed Python finds them by): its
+    `site-packages`, its standard library folders, its package folder (`_bytecode`)."""
+    from provebench.sandbox._environment import site_folders, standard_library_entries
+
+    sites = site_folders()
+    return [*sites, *standard_library_entries(sites, own_interpreter_paths()), PACKAGE_DIR]
+
+
+def bytecode_skipped() -> list[Path]:
+    """What is never compiled into the held bytecode folder: what no sandbox shows — the paths
+    hidden from every candidate (provebench's shipped answer keys among them) and the base
+    interpreter's `site-packages`, shown empty."""
+    return [*hidden_from_every_candidate(), *unchecked_site_folders()]
+
+
 def system_args() -> list[str]:
     """The system, read-only: its folders (a link, as on merged-/usr systems, as a link) and the
     `/etc` entries a program needs; a new `/proc` and a minimal `/dev`."""
@@ -624,7 +651,7 @@ class SandboxPolicy:
             if Path(host).is_dir() or any(lies_inside(Path(host), h) for h in self.hidden):
                 raise RuntimeError(f"{host} may not be bound into a sandbox")
             args += ["--ro-bind", host, inside]
-        bytecode = held_bytecode()
+        bytecode = held_bytecode(bytecode_roots(), bytecode_skipped())
         if bytecode is not None:  # the only bytecode Python there reads, and writes none of
             args += ["--ro-bind", str(bytecode), HELD_BYTECODE]
         args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]

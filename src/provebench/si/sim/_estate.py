@@ -25,9 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
-from provebench.si.sim.declared._kube_objects import DECLARED_ANNOTATION
-from provebench.si.sim.declared._observed import is_metric_figure
-from provebench.si.sim.declared._tools import SCALE_MAXIMUM
+from provebench.si.sim._estate_terms import DECLARED_ANNOTATION, SCALE_MAXIMUM, is_metric_figure
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 

@@ -27,9 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from provebench.si.sim._estate_terms import DECLARED_ANNOTATION
 from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS, STORAGE_SPEC_FIELDS
-
-DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 
 
 def reserved_annotation(annotations: Any) -> str | None:

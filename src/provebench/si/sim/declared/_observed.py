@@ -17,13 +17,8 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from provebench.si.sim._estate_terms import is_metric_figure
 from provebench.si.sim.declared._estate import shown
-
-
-def is_metric_figure(field: str) -> bool:
-    """Whether a declared field is a figure `metrics_query` answers (``cpu_usage``,
-    ``memory_usage``, ``memory_pressure`` …): a usage, memory or CPU figure."""
-    return "usage" in field or "memory" in field or "cpu" in field
 
 
 def metric_figures(fields: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,12 +17,8 @@ from pydantic import JsonValue
 from provebench.si.primitives._autoscaler_bounds import MAX_REPLICAS, MIN_REPLICAS
 from provebench.si.primitives._declared_calls import WRITTEN_FIELDS, normal_kind
 from provebench.si.primitives._operations import AUTOSCALER_KINDS
+from provebench.si.sim._estate_terms import SCALE_MAXIMUM
 from provebench.si.sim._tools import ToolSpec
-
-# The largest replica count a write may set, in either estate and through any tool (a scale, or
-# a patch, apply or create that sets replicas: `_replicas_problem`): the one bound both estates
-# hold a deployment to, so a scale one performs the other performs too.
-SCALE_MAXIMUM: Final = 100000
 
 ORCHESTRATION: Final = "container-orchestration"
 LOGGING: Final = "observability-logging"

@@ -1,0 +1,25 @@
+"""Terms both estates share, kept apart from either so that each may read them without reading
+the other (the physical estate's model imports no module of the declared estate's, which names
+its pods by the physical estate's rule: one direction only, no import cycle)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# The annotation under which a Kubernetes-shaped object carries what a scenario only declared
+# (docs/si-lab.md, "Declared observations"): reserved, never an agent's to write.
+DECLARED_ANNOTATION: Final = "provebench.dev/declared"
+
+# The largest replica count a write may set, in either estate and through any tool (a scale, or
+# a patch, apply or create that sets replicas: `_replicas_problem`): the one bound both estates
+# hold a deployment to, so a scale one performs the other performs too.
+SCALE_MAXIMUM: Final = 100000
+
+
+def is_metric_figure(field: str) -> bool:
+    """Whether a declared field is a figure `metrics_query` answers (``cpu_usage``,
+    ``memory_usage``, ``memory_pressure`` …): a usage, memory or CPU figure."""
+    return "usage" in field or "memory" in field or "cpu" in field
+
+
+__all__ = ["DECLARED_ANNOTATION", "SCALE_MAXIMUM", "is_metric_figure"]
