@@ -163,3 +163,42 @@ def test_the_held_bytecode_is_read_only_in_a_sandbox(tmp_path: Path) -> None:
     assert "WROTE" not in said
     assert not (held / "x.pyc").exists()
     assert not (held / "d").exists()
+
+
+def test_a_folder_built_for_this_environment_is_not_walked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk rides on the environment digest (`built_for_environment`): a folder stamped with
+    the digest this process computed is not walked; another digest, or none, walks it."""
+    from provebench.sandbox import _bytecode
+
+    lib = tmp_path / "lib"
+    _module(lib, "ONE")
+    walks: list[Path] = []
+    real_build = _bytecode.build_bytecode
+
+    def counted(folder: Path, sources: list[Path], skip: list[Path]) -> None:
+        walks.append(folder)
+        real_build(folder, sources, skip)
+
+    monkeypatch.setattr(_bytecode, "build_bytecode", counted)
+    monkeypatch.setattr(_bytecode, "private_root", lambda: tmp_path)
+    monkeypatch.setattr(_bytecode, "_built", [])
+    monkeypatch.setattr(_bytecode, "_environment", [])
+
+    def held() -> Path | None:
+        _bytecode._built.clear()  # a new process
+        return held_bytecode([lib], [])
+
+    folder = held()  # no digest known: walked, not stamped
+    assert folder is not None and len(walks) == 1
+    held()
+    assert len(walks) == 2
+    _bytecode.built_for_environment("a" * 64)
+    held()  # walked, then stamped for "a…"
+    held()  # the same environment: not walked
+    assert len(walks) == 3
+    _bytecode.built_for_environment("b" * 64)
+    held()  # another environment: walked again
+    assert len(walks) == 4
+    assert _imported(lib, folder) == "ONE"

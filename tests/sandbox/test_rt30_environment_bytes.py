@@ -207,7 +207,50 @@ def test_every_sandboxed_launch_records_and_checks_the_environment(
     assert isolation_of("0" * 64)[ENVIRONMENT_KEY] == environment_digest()
     site = fake_site(tmp_path / "site-packages")
     (site / "_helper.py").write_text("Impl = None\n", encoding="utf-8")
+    roots = _manifest.environment_roots()
     monkeypatch.setattr(_environment, "site_folders", lambda: [site])
+    monkeypatch.setattr(_manifest, "environment_roots", lambda: [*roots, site])
     forget_environment_digest()
     with pytest.raises(ProvebenchError, match="the environment holds code the seal does not"):
         isolation_of("0" * 64)
+
+
+def test_an_environment_that_passed_is_not_checked_again_unless_an_input_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The foreign-code check rides on the digest: the same bytes, import path and git index
+    that passed once pass again without the walk; a change of any of them walks again."""
+    checks: list[str] = []
+    real_check = _environment.refuse_foreign_environment
+
+    def counted(**given: object) -> None:
+        checks.append("checked")
+        real_check(**given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_environment, "refuse_foreign_environment", counted)
+    monkeypatch.setattr(_manifest, "private_root", lambda: tmp_path)
+
+    def launch() -> str:
+        forget_environment_digest()  # a new command
+        return _manifest.checked_environment_digest(field="--agent")
+
+    digest = launch()
+    assert (len(checks), launch()) == (1, digest)
+    assert len(checks) == 1
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path / "elsewhere")])
+    launch()
+    assert len(checks) == 2  # another import path
+    tracked = _environment.tracked_files(_policy.PACKAGE_DIR) or set()
+    more = tracked | {str(_policy.PACKAGE_DIR / "_staged.py")}
+    monkeypatch.setattr(_environment, "tracked_files", lambda _: more)
+    launch()
+    assert len(checks) == 3  # another git index
+    launch()
+    assert len(checks) == 3
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "more.py").write_text("X = 1\n", encoding="utf-8")
+    roots = _manifest.environment_roots()
+    monkeypatch.setattr(_manifest, "environment_roots", lambda: [*roots, extra])
+    launch()  # other bytes: another digest, checked again
+    assert len(checks) == 4

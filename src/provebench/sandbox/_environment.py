@@ -138,7 +138,7 @@ def package_folder_code(package: Path, folders: list[Path]) -> tuple[Path, str] 
     tracks, a compiled accelerator beside its tracked C source, or a cache of a tracked source."""
     if any(package.is_relative_to(folder) for folder in folders):
         return None
-    tracked = _tracked_files(package)
+    tracked = tracked_files(package)
     if tracked is None:
         return package, (
             "is an editable install outside a git checkout: nothing tells which of its files "
@@ -155,7 +155,7 @@ def package_folder_code(package: Path, folders: list[Path]) -> tuple[Path, str] 
     return found[0], "holds a file provebench's source tree does not track"
 
 
-def _tracked_files(package: Path) -> set[str] | None:
+def tracked_files(package: Path) -> set[str] | None:
     """The files git tracks under `package`, as normalised absolute paths, or None where it is
     no git checkout of it (git cannot be run, or tracks nothing there)."""
     try:
@@ -294,4 +294,5 @@ __all__ = [
     "site_folders",
     "standard_library_code",
     "standard_library_entries",
+    "tracked_files",
 ]

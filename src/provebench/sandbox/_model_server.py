@@ -81,12 +81,13 @@ def _listening(
     private = private_folder("model")
     (private / "work").mkdir()
     env = {**SANDBOX_ENV, MODEL_SOCKET_ENV: f"{SANDBOX_DIR}/{SOCKET_NAME}"}
+    checked = isolation_of(policy.digest())  # the environment, checked before the server runs
     try:
         with sandbox_process(policy, argv, private_dir=private, env=env) as process:
             fd = _wait_listening(private / SOCKET_NAME, process, ready_timeout_sec)
             try:
                 isolation = {
-                    **isolation_of(policy.digest()),
+                    **checked,
                     "model_server": f"external {command_version(command)}",
                     "model_server_code_sha256": listing_digest(held.listing),
                 }

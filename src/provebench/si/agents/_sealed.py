@@ -350,6 +350,8 @@ def sealed_class_agent(
     )
     command = [sys.executable, "-I", *BYTECODE_OPTIONS, "-m", WORKER, code.spec, code.path_entry]
     sealed = _Sealed(policy, command, timeout_sec)
+    # Before anything runs: the environment is checked (and its held bytecode stamped) first.
+    isolation = isolation_of(policy.digest())
     try:
         said = _Sealed(policy, [*command, "identify"], timeout_sec).converse(None, None)
     except CandidateFailed as error:
@@ -359,7 +361,7 @@ def sealed_class_agent(
         spec=spec,
         name=name,
         version=version,
-        isolation=isolation_of(policy.digest()),
+        isolation=isolation,
         agent=SealedDiagnosisAgent(name, version, sealed),
         code_sha256=listing_digest(snapshot.listing),
     )
