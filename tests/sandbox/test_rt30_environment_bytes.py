@@ -237,9 +237,13 @@ def test_an_environment_that_passed_is_not_checked_again_unless_an_input_moved(
     digest = launch()
     assert (len(checks), launch()) == (1, digest)
     assert len(checks) == 1
-    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path / "elsewhere")])
+    sites = _environment.site_folders()
+    monkeypatch.setattr(_environment, "site_folders", lambda: [*sites, tmp_path / "site-packages"])
     launch()
-    assert len(checks) == 2  # another import path
+    assert len(checks) == 2  # another site-packages on the import path
+    monkeypatch.setattr(_environment, "site_folders", lambda: sites)
+    launch()
+    assert len(checks) == 2  # each import path keeps its own marker
     tracked = _environment.tracked_files(_policy.PACKAGE_DIR) or set()
     more = tracked | {str(_policy.PACKAGE_DIR / "_staged.py")}
     monkeypatch.setattr(_environment, "tracked_files", lambda _: more)

@@ -22,8 +22,8 @@ The digest also spares each command two walks that depend on nothing else but wh
 those bytes: the held bytecode folder is not walked again for a digest it was last brought up to
 date for (`_bytecode.built_for_environment`), and the check that the environment holds only
 provebench's code (`_environment.refuse_foreign_environment`, 0.45 s of CPU) is not made again for a
-digest it passed with the same import path and the same files tracked by git (`_passed_key`: the
-two inputs of that check the bytes do not hold). A seal makes that check itself, never from here.
+digest it passed with the same folders to check and the same files tracked by git (`_passed_key`:
+the inputs of that check the bytes do not hold). A seal makes that check itself, never from here.
 
 Hashing two installations costs seconds, so each file's digest is kept in the private root
 keyed by what any change of its bytes changes: device, inode, size, modification and change
@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import stat
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -149,9 +148,9 @@ def checked_environment_digest(*, field: str) -> str:
     """`environment_digest`, after `refuse_foreign_environment` (once per command): every
     sandboxed launch's record, sealed or not — a control matrix and a development run too, which
     no seal checked before (pilot red team 30, A12). An environment whose digest already passed
-    that check, with the same import path and git index, is not checked again (the module
+    that check, with the same folders to check and git index, is not checked again (the module
     docstring): its bytes are the ones that passed."""
-    from provebench.sandbox._environment import refuse_foreign_environment, tracked_files
+    from provebench.sandbox import _environment
     from provebench.sandbox._policy import PACKAGE_DIR, own_interpreter_paths
 
     roots = "\0".join(map(str, environment_roots()))
@@ -159,14 +158,13 @@ def checked_environment_digest(*, field: str) -> str:
         return _seen[roots]
     interpreters = own_interpreter_paths()
     digest = environment_digest()
-    marker = private_root() / _MANIFESTS / f"{digest}.passed"
-    key = _passed_key(interpreters, PACKAGE_DIR, tracked_files(PACKAGE_DIR))
-    try:
-        if marker.read_text(encoding="utf-8") == key:
-            return digest
-    except (OSError, ValueError):
-        pass
-    refuse_foreign_environment(field=field, interpreters=interpreters, package_dir=PACKAGE_DIR)
+    key = _passed_key(interpreters, PACKAGE_DIR)
+    marker = private_root() / _MANIFESTS / f"{digest}-{key[:32]}.passed"
+    if marker.is_file():
+        return digest
+    _environment.refuse_foreign_environment(
+        field=field, interpreters=interpreters, package_dir=PACKAGE_DIR
+    )
     # The check passed on the bytes as they were while it ran: marked only where they are still
     # those the digest was taken of (a file removed for the check and put back is not marked).
     forget_environment_digest()
@@ -176,15 +174,25 @@ def checked_environment_digest(*, field: str) -> str:
     return environment_digest()
 
 
-def _passed_key(interpreters: list[Path], package: Path, tracked: set[str] | None) -> str:
-    """What the foreign-code check reads beyond the environment's bytes: the import path (which
-    folders are its `site-packages` and standard library), the installations and package folder
-    it was given, and the files git tracks in the package folder (an untracked file is refused
-    though its bytes are in the manifest)."""
+def _passed_key(interpreters: list[Path], package: Path) -> str:
+    """What the foreign-code check reads beyond the environment's bytes: which folders it checks
+    (the `site-packages` and standard library folders on the import path), the installations
+    and package folder it is given, and the files git tracks in the package folder (an untracked
+    file is refused though its bytes are in the manifest). A process with another import path
+    (a test runner's) keeps a marker of its own."""
+    from provebench.sandbox._environment import (
+        site_folders,
+        standard_library_entries,
+        tracked_files,
+    )
+
+    folders = site_folders()
+    tracked = tracked_files(package)
     said = {
-        "import_path": list(sys.path),
         "interpreters": list(map(str, interpreters)),
         "package": str(package),
+        "site_folders": list(map(str, folders)),
+        "standard_library": list(map(str, standard_library_entries(folders, interpreters))),
         "tracked": sorted(tracked) if tracked is not None else None,
     }
     return sha256_bytes(canonical_json(said, indent=None).encode("utf-8", "surrogateescape"))
