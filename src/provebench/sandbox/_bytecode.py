@@ -83,6 +83,17 @@ def held_bytecode(roots: Iterable[Path], skipped: Iterable[Path]) -> Path | None
     return _built[0]
 
 
+def held_folders() -> list[Path]:
+    """Every held bytecode folder in the private root (one per interpreter and provebench build):
+    bytecode of sources every sandbox shows, no secret, so the walks that look for a hidden
+    file by another name leave them out (tens of thousands of entries,
+    `_containment.linked_files`). They stay hidden with the root all the same."""
+    try:
+        return sorted(entry for entry in private_root().glob("pycache-*") if entry.is_dir())
+    except OSError:
+        return []
+
+
 def _up_to_date(folder: Path) -> bool:
     """`folder` was last brought up to date for this process's environment digest."""
     if not _environment:
@@ -191,4 +202,5 @@ __all__ = [
     "built_for_environment",
     "entry_for",
     "held_bytecode",
+    "held_folders",
 ]

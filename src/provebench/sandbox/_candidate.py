@@ -28,6 +28,7 @@ from provebench._read_once import (
     _read_descriptor,
     key_folder_identities,
 )
+from provebench.sandbox._bytecode import held_folders
 from provebench.sandbox._containment import (
     files_by_identity,
     identity_of,
@@ -163,7 +164,7 @@ class _Secrets:
         # A file under a hidden folder: a hard link of it in the code is it — one made, or
         # renamed in, after this look too, so every file is kept, not only those with other
         # names now (red team round 13c, A1).
-        for found, secret in files_by_identity(hidden).items():
+        for found, secret in files_by_identity(hidden, pruned=held_folders()).items():
             self.identities.setdefault(found, secret)
         self.key_files = key_folder_identities()  # never read by any name (`_read_once`)
         # …and looked at again once every file is read: a key made or renamed in meanwhile

@@ -46,46 +46,55 @@ def place_inside(path: str | Path, folder: str | Path) -> PurePosixPath | None:
     return None
 
 
-def linked_files(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
+def linked_files(
+    paths: Iterable[str | Path], *, pruned: Iterable[str | Path] = ()
+) -> dict[FileIdentity, Path]:
     """Every file under `paths` that has other names (`st_nlink > 1`), by identity: a hard link
     of a secret placed in a shown folder is the secret itself, and no mask over the secret's own
     name covers it (docs/sandbox.md, "Hard links"). Only files with other names are kept, so a
-    shown folder needs checking only when this is not empty."""
-    return _files_by_identity(paths, only_linked=True)
+    shown folder needs checking only when this is not empty. No file under a `pruned` folder
+    (what every sandbox is shown anyway: the held bytecode) is looked at."""
+    return _files_by_identity(paths, only_linked=True, pruned=pruned)
 
 
-def files_by_identity(paths: Iterable[str | Path]) -> dict[FileIdentity, Path]:
+def files_by_identity(
+    paths: Iterable[str | Path], *, pruned: Iterable[str | Path] = ()
+) -> dict[FileIdentity, Path]:
     """Every regular file under `paths` (a path that is a file: itself), by identity, whatever
     its number of names: what a reader of shown code compares each file it opened with, since a
     hard link made, or a file renamed in, after the hidden paths were looked at has no other
-    name yet when they are (red team round 13c, A1)."""
-    return _files_by_identity(paths, only_linked=False)
+    name yet when they are (red team round 13c, A1). Not under a `pruned` folder."""
+    return _files_by_identity(paths, only_linked=False, pruned=pruned)
 
 
 def _files_by_identity(
-    paths: Iterable[str | Path], *, only_linked: bool
+    paths: Iterable[str | Path], *, only_linked: bool, pruned: Iterable[str | Path]
 ) -> dict[FileIdentity, Path]:
+    """Strings, not `Path`s, for the walk: a private root holds tens of thousands of files."""
+    left_out = {os.path.realpath(folder) for folder in pruned}
     found: dict[FileIdentity, Path] = {}
     for given in paths:
-        root = real_path(given)
-        for path in _files_under(root):
+        root = os.path.realpath(given)
+        for path in _files_under(root, left_out):
             try:
-                status = path.lstat()
+                status = os.lstat(path)
             except OSError:
                 continue
             if stat.S_ISREG(status.st_mode) and (status.st_nlink > 1 or not only_linked):
-                where = Path(given) / path.relative_to(root)
+                where = Path(given, os.path.relpath(path, root)) if path != root else Path(given)
                 found.setdefault((status.st_dev, status.st_ino), where)
     return found
 
 
-def _files_under(root: Path) -> Iterator[Path]:
-    if not root.is_dir():
+def _files_under(root: str, left_out: set[str]) -> Iterator[str]:
+    if not os.path.isdir(root):  # noqa: PTH112 (strings: cost)
         yield root
         return
-    for folder, _, files in os.walk(root):  # links are never followed
+    for folder, subfolders, files in os.walk(root):  # links are never followed
+        if left_out:
+            subfolders[:] = [n for n in subfolders if f"{folder}/{n}" not in left_out]
         for name in files:
-            yield Path(folder, name)
+            yield f"{folder}/{name}"
 
 
 def lies_inside(path: str | Path, folder: str | Path) -> bool:

@@ -33,7 +33,12 @@ from typing import TYPE_CHECKING, Any
 import provebench
 from provebench._canonical import canonical_json, sha256_bytes
 from provebench._errors import ProvebenchError
-from provebench.sandbox._bytecode import BYTECODE_OPTIONS, HELD_BYTECODE, held_bytecode
+from provebench.sandbox._bytecode import (
+    BYTECODE_OPTIONS,
+    HELD_BYTECODE,
+    held_bytecode,
+    held_folders,
+)
 from provebench.sandbox._containment import (
     FileIdentity,
     identity_of,
@@ -703,7 +708,7 @@ def _refuse_linked_secrets(code: Iterable[Path], hidden: Sequence[Path], field: 
     """Refuse a file of the candidate's code that is a hidden file by another name (a hard
     link: no mask over the secret's own name covers it). Only the secrets' files with other
     names are looked for, so the code is walked only when a secret has one."""
-    linked = linked_files(hidden)
+    linked = linked_files(hidden, pruned=held_folders())
     if not linked:
         return
     for root in code:
