@@ -25,6 +25,12 @@ provebench's code (`_environment.refuse_foreign_environment`, 0.45 s of CPU) is 
 digest it passed with the same folders to check and the same files tracked by git (`_passed_key`:
 the inputs of that check the bytes do not hold). A seal makes that check itself, never from here.
 
+A link is recorded by its target's text: what it leads to is bound only because it lies inside
+a root, hashed by its own row. A link whose real target leaves the roots is refused (pilot red
+team 31, A7: `site-packages/x -> /usr/local/lib/x`, changed after the seal, digest unchanged).
+The digest is taken again after a sandboxed run's last cycle, before its record is signed
+(`environment_moved`, A1): a swap undone before then is the limit docs/sandbox.md states.
+
 Hashing two installations costs seconds, so each file's digest is kept in the private root
 keyed by what any change of its bytes changes: device, inode, size, modification and change
 time (`st_ctime_ns`, which no user can set). A re-check reads only the files whose key moved.
@@ -75,7 +81,9 @@ def environment_manifest() -> list[Row]:
     cache = _load_cache()
     known = len(cache)
     rows: list[Row] = []
-    for root in map(str, environment_roots()):
+    roots = list(map(str, environment_roots()))
+    real_roots = [os.path.realpath(root) for root in roots]
+    for root in roots:
         # `os.walk` follows no link, so a folder's real path is its root's plus its own path.
         real_root = os.path.realpath(root)
         for parent, folders, files in os.walk(root):
@@ -88,15 +96,32 @@ def environment_manifest() -> list[Row]:
             links = [n for n in folders if os.path.islink(f"{parent}/{n}")]  # noqa: PTH114
             for name in sorted([*files, *links]):
                 shown = os.path.normpath(f"{below}/{name}")
-                rows.append(_row(root, shown, f"{parent}/{name}", cache))
+                rows.append(_row(root, shown, f"{parent}/{name}", cache, real_roots))
     if len(cache) != known:
         _save_cache(cache)
     return rows
 
 
-def _row(root: str, below: str, path: str, cache: dict[str, str]) -> Row:
+def _inside(path: str, folders: list[str]) -> bool:
+    return any(
+        path == folder or path.startswith(folder.rstrip(os.sep) + os.sep) for folder in folders
+    )
+
+
+def _row(root: str, below: str, path: str, cache: dict[str, str], real_roots: list[str]) -> Row:
     status = os.lstat(path)
     if stat.S_ISLNK(status.st_mode):
+        # A link is recorded by its target's text; what it leads to is bound only where that is
+        # inside a root, hashed by its own row. One that leads out (a folder under `/usr`, which
+        # every sandbox shows whole) ran code no digest holds (pilot red team 31, A7).
+        target = os.path.realpath(path)
+        if not _inside(target, real_roots):
+            raise ProvebenchError(
+                f"provebench's environment holds a link that leads out of it, to {target}: "
+                "what it leads to is bound by no digest — remove the link, or install what it "
+                "leads to in provebench's environment",
+                path=Path(path),
+            )
         return (root, below, "link", 0, os.readlink(path))  # noqa: PTH115
     if not stat.S_ISREG(status.st_mode):
         return (root, below, "special", 0, "")
@@ -199,7 +224,8 @@ def _passed_key(interpreters: list[Path], package: Path) -> str:
 
 
 def forget_environment_digest() -> None:
-    """Compute the digest again at the next call (a test that changes the environment)."""
+    """Compute the digest again at the next call (a test that changes the environment; the
+    check after a run, `recheck_environment`)."""
     _seen.clear()
 
 
@@ -223,6 +249,23 @@ def refuse_changed_environment(sealed: object, *, path: Path, field: str) -> Non
         "— restore it, or seal the candidate again",
         path=path,
         field=field,
+    )
+
+
+def environment_moved(recorded: str) -> str | None:
+    """Compute the digest again (a new walk, the stat-keyed cache: about 0.45 s of CPU) and say,
+    in words naming the first path that changed, how it differs from `recorded` (the digest a run
+    recorded at its start), or None. The digest is otherwise taken once per command: a module
+    swapped after that check and restored after the run earned a sealed fresh control for another
+    program (pilot red team 31, A1); the laboratory checks again after the last cycle, before
+    it signs or publishes anything the run's record says (docs/sandbox.md, "What the environment
+    digest does not cover")."""
+    forget_environment_digest()
+    current = environment_digest()
+    if current == recorded:
+        return None
+    return (
+        f"environment {current[:16]}, recorded {recorded[:16]}: {_first_change(recorded, current)}"
     )
 
 
@@ -261,6 +304,7 @@ __all__ = [
     "checked_environment_digest",
     "environment_digest",
     "environment_manifest",
+    "environment_moved",
     "environment_roots",
     "forget_environment_digest",
     "manifest_digest",
