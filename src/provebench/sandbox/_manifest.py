@@ -12,7 +12,9 @@ that a sealed candidate `runpy`s (A8).
 So the environment is described by its bytes: one manifest of `(root, path, kind, size, sha256)`
 over every file each root shows (`environment_manifest`), less only what no sandbox shows — the
 paths hidden from every candidate, the base installation's `site-packages` (shown empty), and
-the package folder's `__pycache__` folders (shown empty: `shown_empty_caches`). A seal records
+every `__pycache__` folder of the roots (shown empty: `shown_empty_caches`; the host writes them
+as it runs, and an operator's `python -O` broke every outstanding seal: pilot red team 31, A9;
+the walk hands them on, `_bytecode.environment_caches`, so no launch walks again). A seal records
 the manifest's digest; every run from it, and `pilot control`, recomputes it once per command
 and refuses any difference in one line naming the first path that changed
 (`refuse_changed_environment`). Every sandboxed run records the digest in its isolation
@@ -48,7 +50,7 @@ from typing import Any
 
 from provebench._canonical import canonical_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
-from provebench.sandbox._bytecode import built_for_environment
+from provebench.sandbox._bytecode import built_for_environment, forget_environment
 from provebench.sandbox._private import private_root
 
 _CACHE = "__pycache__"
@@ -56,6 +58,7 @@ _CACHE_FILE = "environment-digests.json"
 _MANIFESTS = "environments"  # the manifests of the digests seen, to name what changed
 _CHUNK = 1 << 20
 _seen: dict[str, str] = {}  # this command's digest (once per command), by the roots it covered
+_walked_caches: list[str] = []  # the `__pycache__` folders the last manifest walk left out
 
 Row = tuple[str, str, str, int, str]  # (root, path below it, kind, size, sha256 or link target)
 
@@ -68,9 +71,9 @@ def environment_roots() -> list[Path]:
 
 
 def _left_out() -> list[str]:
-    from provebench.sandbox._policy import bytecode_skipped, shown_empty_caches
+    from provebench.sandbox._policy import bytecode_skipped
 
-    return [os.path.realpath(path) for path in [*bytecode_skipped(), *shown_empty_caches()]]
+    return [os.path.realpath(path) for path in bytecode_skipped()]
 
 
 def environment_manifest() -> list[Row]:
@@ -83,6 +86,7 @@ def environment_manifest() -> list[Row]:
     rows: list[Row] = []
     roots = list(map(str, environment_roots()))
     real_roots = [os.path.realpath(root) for root in roots]
+    caches: list[str] = []
     for root in roots:
         # `os.walk` follows no link, so a folder's real path is its root's plus its own path.
         real_root = os.path.realpath(root)
@@ -92,6 +96,11 @@ def environment_manifest() -> list[Row]:
             if any(real == out or real.startswith(out + os.sep) for out in left_out):
                 folders[:] = []
                 continue
+            if os.path.basename(parent) == _CACHE:  # noqa: PTH119 (cost)
+                # Shown empty (`_policy.shown_empty_caches`): bytes the host writes as it runs.
+                caches.append(parent)
+                folders[:] = []
+                continue
             folders.sort()
             links = [n for n in folders if os.path.islink(f"{parent}/{n}")]  # noqa: PTH114
             for name in sorted([*files, *links]):
@@ -99,6 +108,7 @@ def environment_manifest() -> list[Row]:
                 rows.append(_row(root, shown, f"{parent}/{name}", cache, real_roots))
     if len(cache) != known:
         _save_cache(cache)
+    _walked_caches[:] = caches
     return rows
 
 
@@ -165,7 +175,7 @@ def environment_digest() -> str:
                 kept, canonical_json([list(row) for row in rows], indent=None), private=True
             )
         _seen[roots] = digest
-        built_for_environment(digest)
+        built_for_environment(digest, _walked_caches)
     return _seen[roots]
 
 
@@ -225,8 +235,9 @@ def _passed_key(interpreters: list[Path], package: Path) -> str:
 
 def forget_environment_digest() -> None:
     """Compute the digest again at the next call (a test that changes the environment; the
-    check after a run, `recheck_environment`)."""
+    check after a run, `environment_moved`)."""
     _seen.clear()
+    forget_environment()
 
 
 def refuse_changed_environment(sealed: object, *, path: Path, field: str) -> None:
