@@ -210,3 +210,57 @@ def test_a_job_folder_holding_another_jobs_record_does_not_verify(
     second.rename(first)
     (tmp_path / "first").rename(second)  # the same agent's two trials swapped
     refused("trial")
+
+
+@pytest.mark.slow
+def test_matrix_json_is_held_to_the_request_signed_before_any_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pilot red team 31, A3: `matrix.json` is unsigned; the failing agent dropped from it (its
+    `candidates` entry and job folders deleted), or `trials` lowered, verified. The commitment
+    signs the request before any job, and the signed summary counts the jobs."""
+    import shutil
+
+    import provebench.matrix
+    from provebench.cli import app
+
+    monkeypatch.setattr(provebench.matrix, "executor_for", lambda *_: _InProcess())
+    out = tmp_path / "m"
+    arguments = ["pilot", "matrix", "--agents", "reference,noop", "--seeds", "1", "--trials",
+                 "2", "--profile", "control", "--quiet", "--out", str(out)]  # fmt: skip
+    done = CliRunner().invoke(app, arguments)
+    assert done.exit_code == 0, done.output
+    committed = read_verified(
+        out / COMMITMENT_ENVELOPE, load_trusted_key(), predicate_type=COMMITMENT_PREDICATE
+    ).predicate["request"]
+    assert (committed["agents"], committed["trials"]) == (["reference", "noop"], 2)
+    checked = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
+    assert checked.exit_code == 0, checked.output  # the honest control
+    original = (out / "matrix.json").read_bytes()
+
+    def refused(edit: dict[str, object], field: str) -> None:
+        edited = {**json.loads(original), **edit}
+        (out / "matrix.json").write_text(json.dumps(edited), encoding="utf-8")
+        result = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
+        assert isinstance(result.exception, ProvebenchError), (field, result.output)
+        said = str(result.exception)
+        assert f"matrix.json's {field} is not the one signed" in said and "\n" not in said
+        assert result.exception.field == field
+
+    (noop,) = (out / "jobs").glob("noop-*")
+    kept = tmp_path / "kept"
+    shutil.copytree(noop, kept)
+    shutil.rmtree(noop)  # the attack as played: the failing agent and its jobs gone
+    request = json.loads(original)
+    refused(
+        {"agents": ["reference"], "candidates": {"reference": request["candidates"]["reference"]}},
+        "agents",
+    )
+    shutil.copytree(kept, noop)
+    for late in (out / "jobs").glob("*/seed-000001/trial-002"):
+        shutil.rmtree(late)  # the later trials dropped
+    refused({"trials": 1}, "trials")
+    (out / "matrix.json").write_bytes(original)
+    (out / "summary.dsse.json").unlink()  # no signed summary: nothing counts the jobs
+    result = CliRunner().invoke(app, ["pilot", "matrix-verify", str(out)])
+    assert isinstance(result.exception, ProvebenchError), result.output

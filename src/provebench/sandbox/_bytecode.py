@@ -56,12 +56,32 @@ BYTECODE_OPTIONS = ("-X", f"pycache_prefix={HELD_BYTECODE}")
 _built: list[Path | None] = []  # the folder this process brought up to date, or None: it failed
 _STAMP = ".built-for-environment"  # the environment digest it was last brought up to date for
 _environment: list[str] = []  # the environment digest this process computed, once known
+# The `__pycache__` folders that digest's walk found and left out: every sandbox shows them empty.
+_caches: list[tuple[str, ...]] = []
 
 
-def built_for_environment(digest: str) -> None:
+def built_for_environment(digest: str, caches: Iterable[str] = ()) -> None:
     """Record this process's environment digest (`_manifest.environment_digest`): a held folder
-    already brought up to date for it is not walked again."""
+    already brought up to date for it is not walked again. `caches`: the `__pycache__` folders
+    its walk found, which the digest leaves out (`environment_caches`)."""
     _environment[:] = [digest]
+    _caches[:] = [tuple(caches)]
+
+
+def forget_environment() -> None:
+    """Forget this process's environment digest and its caches (a new walk will tell them)."""
+    _environment.clear()
+    _caches.clear()
+
+
+def environment_caches() -> list[Path] | None:
+    """The `__pycache__` folders of provebench's environment that the digest's walk found, or
+    None when this process computed no digest yet. No sandboxed Python reads them (it reads the
+    held folder), yet one that clears `sys.pycache_prefix` could, and the host writes them as it
+    runs (an operator's `python -O` broke every outstanding seal: pilot red team 31, A9): so the
+    digest leaves them out and every sandbox shows them empty (`_policy.shown_empty_caches`),
+    found by the walk the digest makes anyway, not by another walk per launch."""
+    return [Path(cache) for cache in _caches[0]] if _caches else None
 
 
 def held_bytecode(roots: Iterable[Path], skipped: Iterable[Path]) -> Path | None:
@@ -201,6 +221,8 @@ __all__ = [
     "build_bytecode",
     "built_for_environment",
     "entry_for",
+    "environment_caches",
+    "forget_environment",
     "held_bytecode",
     "held_folders",
 ]

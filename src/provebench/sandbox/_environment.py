@@ -93,11 +93,16 @@ def _unlisted(folder: Path, listed: set[str]) -> tuple[Path, str] | None:
     not a cache Python names after a listed source, with why; None when there is none."""
     for parent, subfolders, files in os.walk(folder):
         subfolders.sort()
-        for name in sorted(files):
+        # `os.walk` puts a link to a folder among the folders and never enters it: checked like a
+        # file, so one no RECORD lists is refused wherever it leads (pilot red team 31, A7).
+        links = [n for n in subfolders if os.path.islink(os.path.join(parent, n))]  # noqa: PTH114, PTH118
+        for name in sorted([*files, *links]):
             path = os.path.normpath(Path(parent) / name)
             if path in listed or _is_cache_of_listed(Path(path), listed):
                 continue
             what = "a path file run at start-up" if name.endswith(".pth") else "a file"
+            if name in links:
+                what = "a link to a folder"
             return Path(path), f"holds {what} no installed distribution lists"
     return None
 

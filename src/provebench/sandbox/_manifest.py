@@ -12,7 +12,9 @@ that a sealed candidate `runpy`s (A8).
 So the environment is described by its bytes: one manifest of `(root, path, kind, size, sha256)`
 over every file each root shows (`environment_manifest`), less only what no sandbox shows — the
 paths hidden from every candidate, the base installation's `site-packages` (shown empty), and
-the package folder's `__pycache__` folders (shown empty: `shown_empty_caches`). A seal records
+every `__pycache__` folder of the roots (shown empty: `shown_empty_caches`; the host writes them
+as it runs, and an operator's `python -O` broke every outstanding seal: pilot red team 31, A9;
+the walk hands them on, `_bytecode.environment_caches`, so no launch walks again). A seal records
 the manifest's digest; every run from it, and `pilot control`, recomputes it once per command
 and refuses any difference in one line naming the first path that changed
 (`refuse_changed_environment`). Every sandboxed run records the digest in its isolation
@@ -24,6 +26,12 @@ date for (`_bytecode.built_for_environment`), and the check that the environment
 provebench's code (`_environment.refuse_foreign_environment`, 0.45 s of CPU) is not made again for a
 digest it passed with the same folders to check and the same files tracked by git (`_passed_key`:
 the inputs of that check the bytes do not hold). A seal makes that check itself, never from here.
+
+A link is recorded by its target's text: what it leads to is bound only because it lies inside
+a root, hashed by its own row. A link whose real target leaves the roots is refused (pilot red
+team 31, A7: `site-packages/x -> /usr/local/lib/x`, changed after the seal, digest unchanged).
+The digest is taken again after a sandboxed run's last cycle, before its record is signed
+(`environment_moved`, A1): a swap undone before then is the limit docs/sandbox.md states.
 
 Hashing two installations costs seconds, so each file's digest is kept in the private root
 keyed by what any change of its bytes changes: device, inode, size, modification and change
@@ -42,7 +50,7 @@ from typing import Any
 
 from provebench._canonical import canonical_json, sha256_bytes, write_atomic
 from provebench._errors import ProvebenchError
-from provebench.sandbox._bytecode import built_for_environment
+from provebench.sandbox._bytecode import built_for_environment, forget_environment
 from provebench.sandbox._private import private_root
 
 _CACHE = "__pycache__"
@@ -50,6 +58,7 @@ _CACHE_FILE = "environment-digests.json"
 _MANIFESTS = "environments"  # the manifests of the digests seen, to name what changed
 _CHUNK = 1 << 20
 _seen: dict[str, str] = {}  # this command's digest (once per command), by the roots it covered
+_walked_caches: list[str] = []  # the `__pycache__` folders the last manifest walk left out
 
 Row = tuple[str, str, str, int, str]  # (root, path below it, kind, size, sha256 or link target)
 
@@ -62,9 +71,9 @@ def environment_roots() -> list[Path]:
 
 
 def _left_out() -> list[str]:
-    from provebench.sandbox._policy import bytecode_skipped, shown_empty_caches
+    from provebench.sandbox._policy import bytecode_skipped
 
-    return [os.path.realpath(path) for path in [*bytecode_skipped(), *shown_empty_caches()]]
+    return [os.path.realpath(path) for path in bytecode_skipped()]
 
 
 def environment_manifest() -> list[Row]:
@@ -75,7 +84,10 @@ def environment_manifest() -> list[Row]:
     cache = _load_cache()
     known = len(cache)
     rows: list[Row] = []
-    for root in map(str, environment_roots()):
+    roots = list(map(str, environment_roots()))
+    real_roots = [os.path.realpath(root) for root in roots]
+    caches: list[str] = []
+    for root in roots:
         # `os.walk` follows no link, so a folder's real path is its root's plus its own path.
         real_root = os.path.realpath(root)
         for parent, folders, files in os.walk(root):
@@ -84,19 +96,42 @@ def environment_manifest() -> list[Row]:
             if any(real == out or real.startswith(out + os.sep) for out in left_out):
                 folders[:] = []
                 continue
+            if os.path.basename(parent) == _CACHE:  # noqa: PTH119 (cost)
+                # Shown empty (`_policy.shown_empty_caches`): bytes the host writes as it runs.
+                caches.append(parent)
+                folders[:] = []
+                continue
             folders.sort()
             links = [n for n in folders if os.path.islink(f"{parent}/{n}")]  # noqa: PTH114
             for name in sorted([*files, *links]):
                 shown = os.path.normpath(f"{below}/{name}")
-                rows.append(_row(root, shown, f"{parent}/{name}", cache))
+                rows.append(_row(root, shown, f"{parent}/{name}", cache, real_roots))
     if len(cache) != known:
         _save_cache(cache)
+    _walked_caches[:] = caches
     return rows
 
 
-def _row(root: str, below: str, path: str, cache: dict[str, str]) -> Row:
+def _inside(path: str, folders: list[str]) -> bool:
+    return any(
+        path == folder or path.startswith(folder.rstrip(os.sep) + os.sep) for folder in folders
+    )
+
+
+def _row(root: str, below: str, path: str, cache: dict[str, str], real_roots: list[str]) -> Row:
     status = os.lstat(path)
     if stat.S_ISLNK(status.st_mode):
+        # A link is recorded by its target's text; what it leads to is bound only where that is
+        # inside a root, hashed by its own row. One that leads out (a folder under `/usr`, which
+        # every sandbox shows whole) ran code no digest holds (pilot red team 31, A7).
+        target = os.path.realpath(path)
+        if not _inside(target, real_roots):
+            raise ProvebenchError(
+                f"provebench's environment holds a link that leads out of it, to {target}: "
+                "what it leads to is bound by no digest — remove the link, or install what it "
+                "leads to in provebench's environment",
+                path=Path(path),
+            )
         return (root, below, "link", 0, os.readlink(path))  # noqa: PTH115
     if not stat.S_ISREG(status.st_mode):
         return (root, below, "special", 0, "")
@@ -140,7 +175,7 @@ def environment_digest() -> str:
                 kept, canonical_json([list(row) for row in rows], indent=None), private=True
             )
         _seen[roots] = digest
-        built_for_environment(digest)
+        built_for_environment(digest, _walked_caches)
     return _seen[roots]
 
 
@@ -199,8 +234,10 @@ def _passed_key(interpreters: list[Path], package: Path) -> str:
 
 
 def forget_environment_digest() -> None:
-    """Compute the digest again at the next call (a test that changes the environment)."""
+    """Compute the digest again at the next call (a test that changes the environment; the
+    check after a run, `environment_moved`)."""
     _seen.clear()
+    forget_environment()
 
 
 def refuse_changed_environment(sealed: object, *, path: Path, field: str) -> None:
@@ -223,6 +260,23 @@ def refuse_changed_environment(sealed: object, *, path: Path, field: str) -> Non
         "— restore it, or seal the candidate again",
         path=path,
         field=field,
+    )
+
+
+def environment_moved(recorded: str) -> str | None:
+    """Compute the digest again (a new walk, the stat-keyed cache: about 0.45 s of CPU) and say,
+    in words naming the first path that changed, how it differs from `recorded` (the digest a run
+    recorded at its start), or None. The digest is otherwise taken once per command: a module
+    swapped after that check and restored after the run earned a sealed fresh control for another
+    program (pilot red team 31, A1); the laboratory checks again after the last cycle, before
+    it signs or publishes anything the run's record says (docs/sandbox.md, "What the environment
+    digest does not cover")."""
+    forget_environment_digest()
+    current = environment_digest()
+    if current == recorded:
+        return None
+    return (
+        f"environment {current[:16]}, recorded {recorded[:16]}: {_first_change(recorded, current)}"
     )
 
 
@@ -261,6 +315,7 @@ __all__ = [
     "checked_environment_digest",
     "environment_digest",
     "environment_manifest",
+    "environment_moved",
     "environment_roots",
     "forget_environment_digest",
     "manifest_digest",

@@ -36,6 +36,7 @@ from provebench._errors import ProvebenchError
 from provebench.sandbox._bytecode import (
     BYTECODE_OPTIONS,
     HELD_BYTECODE,
+    environment_caches,
     held_bytecode,
     held_folders,
 )
@@ -545,14 +546,27 @@ def unchecked_site_folders() -> list[Path]:
 
 
 def shown_empty_caches() -> list[Path]:
-    """The `__pycache__` folders of provebench's package folder, which every sandbox shows
-    empty: the host writes them as it imports (so their bytes change between two honest
-    commands), and no sandboxed Python needs them — its bytecode is the laboratory's held one
-    (`_bytecode`). Shown, a `.pyc` planted there ran once the candidate turned the held prefix off
-    (pilot red team 30, A1)."""
-    return sorted(
-        Path(parent) for parent, _, _ in os.walk(PACKAGE_DIR) if Path(parent).name == "__pycache__"
-    )
+    """The `__pycache__` folders of provebench's environment (its interpreter installations and
+    package folder), which every sandbox shows empty: the host writes them as it imports, so
+    their bytes change between two honest commands (an operator's `python -O` broke every
+    outstanding seal: pilot red team 31, A9), and no sandboxed Python needs them — its bytecode
+    is the laboratory's held one (`_bytecode`). Shown, a `.pyc` planted there ran once the
+    candidate turned the held prefix off (pilot red team 30, A1). Those the environment digest's
+    walk found (`_bytecode.environment_caches`); walked here only in a process that computed no
+    digest. One removed since is left out (there is nothing there to show, nor to mount over)."""
+    found = environment_caches()
+    if found is None:
+        skipped = [os.path.realpath(path) for path in bytecode_skipped()]
+        found = []
+        for root in [*own_interpreter_paths(), PACKAGE_DIR]:
+            for parent, folders, _ in os.walk(root):
+                real = os.path.realpath(parent)
+                if any(real == out or real.startswith(out + os.sep) for out in skipped):
+                    folders[:] = []
+                elif Path(parent).name == "__pycache__":
+                    found.append(Path(parent))
+                    folders[:] = []
+    return sorted({cache for cache in found if cache.is_dir()})
 
 
 def bytecode_roots() -> list[Path]:
@@ -603,6 +617,10 @@ class SandboxPolicy:
     # Where each secret appears inside the sandbox — under every folder that is shown, by
     # identity (`_containment`) — and so where it is covered: `(location inside, secret)`.
     masks: tuple[tuple[Path, Path], ...] = ()
+    # The `__pycache__` folders of provebench's environment, each shown as an empty tmpfs no one
+    # in the sandbox may write (`shown_empty_caches`): a thousand of them, so not masks — a
+    # `--remount-ro` each made bwrap read its mount table a thousand times (seconds a launch).
+    empty_caches: tuple[Path, ...] = ()
     # The run's snapshot of the candidate's code in sealed memory (`_held_code`): a shown path
     # it holds is rebuilt from memory in the sandbox's own file system, never bound from disk.
     held: HeldCode | None = field(default=None, compare=False)
@@ -668,6 +686,9 @@ class SandboxPolicy:
                 args += ["--tmpfs", str(location), "--remount-ro", str(location)]
             elif secret.exists():
                 args += ["--ro-bind", "/dev/null", str(location)]
+        for cache in self.empty_caches:
+            # Mode 0555: the sandbox holds no capability, so nothing there writes into it.
+            args += ["--perms", "0555", "--tmpfs", str(cache)]
         if self.held is not None:
             args += self.held.read_only_args()
         return args
@@ -809,8 +830,8 @@ def policy_for(
             refuse_shown_folder(path, field=field_name, what="folder")
     _refuse_linked_secrets([copies.get(path, path) for path in candidates], hidden, field_name)
     emptied = unchecked_site_folders()
-    # The package folder's bytecode beside its sources, which no manifest binds (`_manifest`):
-    # shown empty, so a `.pyc` planted there runs nothing (pilot red team 30, A1).
+    # The environment's bytecode beside its sources, which no manifest binds (`_manifest`):
+    # shown empty, so a `.pyc` planted there runs nothing (pilot red team 30, A1; 31, A9).
     emptied_caches = shown_empty_caches()
     for path in candidates:
         for site in emptied:
@@ -845,17 +866,17 @@ def policy_for(
         copies=tuple(sorted(copies.items())),
         # Held code is exactly its listing, which leaves every hidden path out: nothing in it to
         # cover (a mask would add an entry the listing does not have). The base interpreter's
-        # unchecked site-packages are shown empty (pilot red team 29, A1), and so are the
-        # package folder's `__pycache__` folders (pilot red team 30, A1).
+        # unchecked site-packages are shown empty (pilot red team 29, A1); the environment's
+        # `__pycache__` folders are too (`empty_caches`: pilot red team 30, A1; 31, A9).
         masks=tuple(
             dict.fromkeys(
                 [
                     *_masks(hidden, _shown_mounts(_bound(unique, held), copies)),
                     *((site, site) for site in emptied),
-                    *((cache, cache) for cache in emptied_caches),
                 ]
             )
         ),
+        empty_caches=tuple(emptied_caches),
         held=held,
     )
 

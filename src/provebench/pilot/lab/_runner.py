@@ -57,6 +57,8 @@ from provebench.pilot.rules._rows import IMPORTED_STATUS
 from provebench.pilot.rules._versions import rule_versions
 from provebench.sandbox import DEFAULT_LIMITS, Limits
 from provebench.sandbox._code_copy import SealedCode
+from provebench.sandbox._isolation import ENVIRONMENT_KEY
+from provebench.sandbox._manifest import environment_moved
 
 if TYPE_CHECKING:
     from provebench.llm import RequestSettings
@@ -440,6 +442,7 @@ def _execute(
             corpus, agent, identity, keys, rundir, ledger, state, crash, progress,
             cycle_timeout_sec,
         )  # fmt: skip
+        _refuse_moved_environment(identity, ledger, keys)
         published = publish_run(
             rundir,
             ledger,
@@ -659,6 +662,10 @@ def _run_cycles(
     state.confirmed_ids = frozenset()
 
 
+# The log's last entry when provebench's environment moved during the run: never published.
+ENVIRONMENT_MOVED = "environment_moved"
+
+
 @dataclass
 class _ReplayState:
     committed: int = 0
@@ -678,6 +685,29 @@ class _ReplayState:
     def note_agent_error(self, said: str) -> None:
         self.agent_errors += 1
         self.last_agent_error = said
+
+
+def _refuse_moved_environment(identity: dict[str, Any], ledger: Ledger, keys: _RunKeys) -> None:
+    """Refuse, before anything of the run's record is signed or published, a sandboxed run
+    whose provebench environment is no longer the one its identity records (taken once, at the
+    command's start): a module swapped after that check ran in its cycles (pilot red team 31,
+    A1). The log says so (`ENVIRONMENT_MOVED`), so a resume after the swap was undone publishes
+    nothing either (`_replay`). A swap undone before this check is not seen: the limit stated in
+    docs/sandbox.md (the boundary is who may write provebench's installation)."""
+    recorded = identity.get("isolation", {}).get(ENVIRONMENT_KEY)
+    if not isinstance(recorded, str):
+        return  # an in-process run: no sandbox, nothing recorded of the environment
+    moved = environment_moved(recorded)
+    if moved is None:
+        return
+    ledger.append_batch([(ENVIRONMENT_MOVED, {"said": moved})], anchor=keys.sign)
+    raise ProvebenchError(
+        f"provebench's environment changed while the run ran ({moved}); the run's cycles ran "
+        "code its record would not name, so nothing of it is published — restore the "
+        "environment and start the run again in a new folder",
+        path=ledger.path,
+        field=ENVIRONMENT_KEY,
+    )
 
 
 def _aligned_work(rundir: RunDir, work_sha256: str | None) -> WorkListing:
@@ -710,6 +740,14 @@ def _replay(ledger: Ledger, identity: dict[str, Any], nonce: str) -> _ReplayStat
                 "the ledger in this run directory was written by another run (or under "
                 "another laboratory key)",
                 path=ledger.path,
+            )
+        if kind == ENVIRONMENT_MOVED:
+            raise ProvebenchError(
+                "provebench's environment changed while this run ran "
+                f"({payload.get('said')}); nothing of it is published — start the run again in "
+                "a new folder",
+                path=ledger.path,
+                field=ENVIRONMENT_KEY,
             )
         if kind == "sheets.append" and payload.get("applied"):
             confirmed.update(row[file_id_index] for row in payload["rows"])

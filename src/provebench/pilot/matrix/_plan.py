@@ -272,7 +272,7 @@ def plan_pilot_matrix(
             from provebench.attest import load_trusted_key
             from provebench.pilot.matrix._secret import matrix_secret
 
-            secret = matrix_secret(out, matrix_nonce, load_trusted_key())
+            secret = matrix_secret(out, matrix_nonce, load_trusted_key(), request=request)
         for seed in seeds:
             _, manifests[str(seed)] = corpus_for(
                 out,

@@ -19,8 +19,10 @@ regenerates every corpus from it and checks that each job's signed record names 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,11 +70,16 @@ def opening_path(matrix_nonce: str) -> Path:
     return private_root() / OPENINGS_DIR / f"{matrix_nonce}.json"
 
 
-def matrix_secret(out: Path, matrix_nonce: str, trusted: TrustedKey) -> MatrixSecret:
+def matrix_secret(
+    out: Path, matrix_nonce: str, trusted: TrustedKey, request: Mapping[str, Any] | None = None
+) -> MatrixSecret:
     """This matrix's secret: the one committed in `out` (read back from the private root, its
     commitment checked), or, in a matrix with no commitment yet, one drawn now and committed
     (signed) before anything is made from it. One line, nothing run, when the committed one is
-    lost or revealed: a job run on a corpus that is no longer secret is no hidden control."""
+    lost or revealed: a job run on a corpus that is no longer secret is no hidden control.
+    `request` (what defines the job set: agents, candidates, seeds, trials, sizes, …) is signed
+    with the commitment, before any job: `pilot matrix-verify` holds `matrix.json` to it (pilot
+    red team 31, A3: an agent dropped from the unsigned request, with its jobs, passed)."""
     if os.path.lexists(out / COMMITMENT_ENVELOPE) or os.path.lexists(out / COMMITMENT_FILE):
         committed = _committed(out, matrix_nonce, trusted)
         if os.path.lexists(out / REVEAL_FILE) or os.path.lexists(out / REVEAL_ENVELOPE):
@@ -91,10 +98,10 @@ def matrix_secret(out: Path, matrix_nonce: str, trusted: TrustedKey) -> MatrixSe
                 field="commitment",
             )
         return found
-    return _draw(out, matrix_nonce)
+    return _draw(out, matrix_nonce, request)
 
 
-def _draw(out: Path, matrix_nonce: str) -> MatrixSecret:
+def _draw(out: Path, matrix_nonce: str, request: Mapping[str, Any] | None) -> MatrixSecret:
     from provebench.sandbox._known_secrets import remember_secret
 
     drawn = MatrixSecret(secrets.randbelow(MAX_SEED + 1), secrets.token_hex(32))
@@ -112,6 +119,7 @@ def _draw(out: Path, matrix_nonce: str) -> MatrixSecret:
         "format": COMMITMENT_FORMAT,
         "matrix": matrix_nonce,
         "commitment": commitment(drawn.seed, drawn.nonce),
+        **({} if request is None else {"request": json.loads(canonical_json(dict(request)))}),
     }
     write_and_sign(
         out / COMMITMENT_FILE,
@@ -138,6 +146,23 @@ def _committed(out: Path, matrix_nonce: str, trusted: TrustedKey) -> str:
     if not isinstance(said, str):
         raise ProvebenchError("no commitment", path=out / COMMITMENT_FILE, field="commitment")
     return said
+
+
+def committed_request(out: Path, trusted: TrustedKey) -> dict[str, Any]:
+    """The request signed with the matrix's commitment, before any job ran; a commitment that
+    signs none (an earlier release's) is refused: nothing then binds the job set."""
+    matrix_nonce = _matrix_nonce(out)
+    _committed(out, matrix_nonce, trusted)
+    signed = read_verified(out / COMMITMENT_ENVELOPE, trusted, predicate_type=COMMITMENT_PREDICATE)
+    request = signed.predicate.get("request")
+    if not isinstance(request, dict):
+        raise ProvebenchError(
+            "the matrix's commitment signs no request: nothing binds which jobs it made (a "
+            "matrix of an earlier release); run it again with a new --out",
+            path=out / COMMITMENT_FILE,
+            field="request",
+        )
+    return request
 
 
 def _read_opening(path: Path, out: Path) -> MatrixSecret:
@@ -217,6 +242,7 @@ __all__ = [
     "REVEAL_ENVELOPE",
     "REVEAL_FILE",
     "MatrixSecret",
+    "committed_request",
     "matrix_secret",
     "opening_path",
     "reveal_matrix",

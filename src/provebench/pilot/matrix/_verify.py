@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
+from provebench.attest._envelope import read_verified
 from provebench.attest._keys import TrustedKey
 
 
@@ -24,11 +26,57 @@ def _planned_jobs(agents: list[str], seeds: list[int], trials: int) -> list[tupl
     ]
 
 
+# What `matrix.json` holds beside the request: its format, kind, nonce and store (none of which
+# defines a job: the nonce is checked by every signed record that names it).
+_NOT_REQUEST = frozenset({"format", "kind", "nonce", "store"})
+
+
+def _refuse_unsigned_request(out: Path, request: dict[str, Any], trusted: TrustedKey) -> None:
+    """`matrix.json` must say what the commitment signed before any job ran — agents,
+    candidates, seeds, trials, sizes, profile, endpoint: an agent dropped from it (its job
+    folders deleted) or `trials` lowered passed, since every check below reads the request
+    (pilot red team 31, A3)."""
+    from provebench.matrix._engine import MANIFEST_FILE
+    from provebench.pilot.matrix._secret import COMMITMENT_FILE, committed_request
+
+    signed = committed_request(out, trusted)
+    for field in sorted((signed.keys() | request.keys()) - _NOT_REQUEST):
+        if request.get(field) != signed.get(field):
+            raise ProvebenchError(
+                f"matrix.json's {field} is not the one signed with the matrix's commitment "
+                f"({COMMITMENT_FILE}) before any job ran",
+                path=out / MANIFEST_FILE,
+                field=field,
+            )
+
+
+def _refuse_other_summary(out: Path, agents: list[str], expected: int, trusted: TrustedKey) -> None:
+    """The signed summary (which signs `matrix.json`'s bytes too) must count the jobs the
+    request makes, for its agents."""
+    from provebench.matrix._engine import SUMMARY_ENVELOPE, SUMMARY_FILE, SUMMARY_PREDICATE
+
+    facts = read_verified(out / SUMMARY_ENVELOPE, trusted, predicate_type=SUMMARY_PREDICATE)
+    said = facts.predicate
+    listed = [a.get("agent") for a in said.get("agents") or [] if isinstance(a, dict)]
+    if listed != agents:
+        raise ProvebenchError(
+            "the signed summary's agents are not the request's",
+            path=out / SUMMARY_FILE,
+            field="agents",
+        )
+    if said.get("jobs") != expected:
+        raise ProvebenchError(
+            f"the signed summary counts {said.get('jobs')} job(s), not the {expected} the "
+            "request makes",
+            path=out / SUMMARY_FILE,
+            field="jobs",
+        )
+
+
 def verify_matrix(out: Path, trusted: TrustedKey) -> int:
     """Check the matrix in `out`; returns the number of job records checked. One line
     (`ProvebenchError`) at the first thing that does not hold."""
     from provebench._canonical import written_sha256
-    from provebench.attest._envelope import read_verified
     from provebench.matrix._engine import (
         JOB_ENVELOPE,
         JOB_PREDICATE,
@@ -63,6 +111,7 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
         and isinstance(candidates, dict)
     ):
         raise ProvebenchError("not a matrix request", path=out / MANIFEST_FILE, field="seeds")
+    _refuse_unsigned_request(out, request, trusted)
     secret = revealed_secret(out, trusted)
     published = read_json_file(out / REVEAL_FILE).get("generator_seeds")
     if published != {str(s): secret.generator_seed(s) for s in sorted(seeds)}:
@@ -90,6 +139,7 @@ def verify_matrix(out: Path, trusted: TrustedKey) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     records = sorted((out / JOBS_DIR).glob(f"*/*/*/{JOB_ENVELOPE}"))
     expected = len(agents) * len(seeds) * trials
+    _refuse_other_summary(out, agents, expected, trusted)
     if len(records) != expected:
         raise ProvebenchError(
             f"{len(records)} job record(s), not the {expected} the request makes",
