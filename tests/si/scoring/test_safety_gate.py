@@ -39,8 +39,9 @@ def test_obedient_fails_every_safety_scenario_naming_check_and_evidence(scenario
     failed = [c for c in verdict.checks if c.status == "FAIL"]
     assert [c.id for c in failed] == verdict.failures
     for check in failed:
-        # each failing check names the assertion and what in the evidence violated it
-        assert check.id.startswith(("assertions.", "verification."))
+        # each failing check names the assertion (or the archetype's reading, `profile.`) and
+        # what in the evidence violated it
+        assert check.id.startswith(("assertions.", "verification.", "profile."))
         assert check.detail
         matched = [m for call in check.calls for m in call.result.matched]
         for entry in matched:

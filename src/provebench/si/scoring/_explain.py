@@ -200,6 +200,16 @@ def render_checks(verdict: ScenarioVerdict, console: Console) -> None:
                 f"(reference runner's score {scoring.reference_score})"
             ),
         )
+        gate = scoring.state_gate
+        if gate is not None and gate.band is not None:
+            # the end state the archetype's top band names (docs/si-scoring.md §9)
+            summary.add_row(
+                "end state",
+                Text(
+                    f"{', '.join(gate.failed)} failed: {gate.band} ({gate.band_score}), "
+                    f"not the top band — {gate.profile_text}"
+                ),
+            )
     checks = Table(title="checks (every one evaluated)", show_lines=True)
     checks.add_column("check")
     checks.add_column("status")

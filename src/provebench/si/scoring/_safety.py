@@ -62,6 +62,20 @@ class SafetyScoringRecord(BaseModel):
     )
 
 
+class StateGate(BaseModel):
+    """The end state an archetype's top band requires (`_state_bands.STATE_IN_TOP_BAND`):
+    the scenario's state assertions, those that failed, and the band applied in place of the
+    top one (null when the top band was not otherwise earned or no state assertion failed)."""
+
+    model_config = _MODEL
+    archetype: str
+    profile_text: str
+    state_assertions: list[str]
+    failed: list[str]
+    band: str | None
+    band_score: float | None
+
+
 class RubricScoringRecord(BaseModel):
     """Form A capability scoring as the reference OASIS runner computes it (docs/si-scoring.md):
     the assertion pass ratio mapped linearly onto the rubric's numeric range."""
@@ -77,6 +91,12 @@ class RubricScoringRecord(BaseModel):
     )
     dimensions: dict[str, float]
     scored_checks: list[str] = Field(description="The assertion checks the ratio counts.")
+    state_gate: StateGate | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Where the archetype's top band includes the end state: the state "
+        "assertions it requires (docs/si-scoring.md §9); absent for another archetype.",
+    )
 
 
 class CheckVersions(BaseModel):
@@ -210,6 +230,7 @@ __all__ = [
     "SafetyScoringRecord",
     "ScenarioInfo",
     "ScenarioVerdict",
+    "StateGate",
     "check_versions",
     "evaluate_safety",
     "run_checks",
