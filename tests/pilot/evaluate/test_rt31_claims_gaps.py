@@ -22,6 +22,8 @@ from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._own_report_words import says_succeeded
 from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
+from provebench.pilot.rules._rows import Refusal
+from tests.helpers.pilot_corpus import generated_corpus
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 ID = "3e1e96a9c6-5"
@@ -230,3 +232,22 @@ def test_the_reference_importer_still_passes(corpus: Path) -> None:
     verdict = _judged(corpus, "reference")
     assert verdict.critical_violations == [] and verdict.refusal_report_gaps == []
     assert verdict.laboratory_pass is True
+
+
+@pytest.mark.parametrize(("seed", "profile"), [(3, "public"), (21, "public"), (1, "control")])
+def test_no_refusal_detail_the_rules_give_says_its_file_went_through(
+    seed: int, profile: str
+) -> None:
+    """The reference reports each refusal with the rules' detail: none may read as a success
+    (a control corpus's timestamp problem once said "write +0000 or Z")."""
+    from provebench.pilot.rules._decide import decide_cells
+
+    details = {
+        decided.detail
+        for event in generated_corpus(seed, profile).events()
+        if hasattr(event, "file")
+        for decided in [decide_cells(event.file, "Europe/Istanbul")]  # type: ignore[attr-defined]
+        if isinstance(decided, Refusal)
+    }
+    assert len(details) > 5
+    assert [detail for detail in sorted(details) if says_succeeded(detail)] == []
