@@ -76,7 +76,11 @@ def output_manifest(
         tokens[code_sha256.encode()] = b"<provebench-code>"
     for log in sorted(folder.rglob("ledger.jsonl")):
         where = log.relative_to(folder).as_posix()
-        for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+        # JSON lines end at "\n" alone: `splitlines` also ends one at a U+2028 an entry's
+        # text holds raw (pilot red team 31, A2's importer writes one).
+        for number, line in enumerate(log.read_text(encoding="utf-8").split("\n"), 1):
+            if not line:
+                continue
             entry = json.loads(line)
             if isinstance(entry.get("hash"), str):
                 tokens[entry["hash"].encode()] = f"<entry:{where}:{number}>".encode()

@@ -167,6 +167,13 @@ MODEL_NOT_SEALABLE = (
 )
 
 
+RELAY_NOT_SEALABLE = (
+    "a relay of provebench's (the MCP desk of `pilot serve --mcp`, the sandbox's relay) holds "
+    "no candidate code: its candidate is the client or program it relays to, which no seal "
+    "holds (docs/attestation.md, 'What a seal can hold')"
+)
+
+
 def refuse_a_model_endpoint(spec: str, *, field: str, path: Path | None = None) -> None:
     """A seal fixes the candidate's code before the control's seed is drawn (pilot §11). An
     `openai:MODEL` candidate's deciding part is the model, served by whatever answers its
@@ -179,6 +186,8 @@ def refuse_a_model_endpoint(spec: str, *, field: str, path: Path | None = None) 
 
     if is_openai_spec(spec) or _names_a_model_client(spec):
         raise ProvebenchError(MODEL_NOT_SEALABLE, path=path, field=field)
+    if _names_a_relay(spec):
+        raise ProvebenchError(RELAY_NOT_SEALABLE, path=path, field=field)
 
 
 def _names_a_model_client(spec: str) -> bool:
@@ -187,18 +196,38 @@ def _names_a_model_client(spec: str) -> bool:
     class, not the text (pilot red team 27, A6: `provebench.pilot.agents._openai:OpenAIImporter`
     was sealed). Only provebench's own modules are imported to look; a candidate's own class
     is never imported here (it is the candidate's code, not the model client)."""
-    from provebench.pilot.agents._loader import builtin_agents
     from provebench.pilot.agents._openai import OpenAIImporter
+
+    found = _shipped_class(spec)
+    return isinstance(found, type) and issubclass(found, OpenAIImporter)
+
+
+def _names_a_relay(spec: str) -> bool:
+    """`module:Class` of provebench's own package whose class relays a cycle to a candidate
+    outside it: the MCP desk (`pilot serve --mcp`, whose candidate is the outside MCP client and
+    the model behind it) and the sandbox's relay to a sealed candidate. Judged by the class, as
+    `_names_a_model_client` judges the model client (pilot red team 31, A5:
+    `provebench.pilot.agents._mcp_serve:DeskImporter` was sealed)."""
+    from provebench.pilot.agents._mcp_serve import DeskImporter
+    from provebench.pilot.agents._sandboxed import SandboxedImporter
+
+    found = _shipped_class(spec)
+    return isinstance(found, type) and issubclass(found, DeskImporter | SandboxedImporter)
+
+
+def _shipped_class(spec: str) -> object:
+    """The object `spec` names in provebench's own package (not a built-in agent's name), or
+    None: only provebench's own modules are imported to look."""
+    from provebench.pilot.agents._loader import builtin_agents
     from provebench.sandbox._candidate import is_shipped
 
     if spec in builtin_agents() or not is_shipped(spec, builtin_agents()):
-        return False
+        return None
     module, _, name = spec.rpartition(":")
     try:
-        found = getattr(importlib.import_module(module), name, None)
+        return getattr(importlib.import_module(module), name, None)
     except ImportError:
-        return False  # refused as a module that does not exist (`_refuse_missing_shipped_module`)
-    return isinstance(found, type) and issubclass(found, OpenAIImporter)
+        return None  # refused as a module that does not exist (`_refuse_missing_shipped_module`)
 
 
 def _launchable_listing(shown: Sequence[Path], field: str) -> list[tuple[str, str]]:

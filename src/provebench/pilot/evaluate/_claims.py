@@ -15,7 +15,12 @@ of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named 
 
 Ids and text are compared through one skeleton (`fold`), built for the id alphabet the way
 UTS #39 builds one (two strings are confusable when their skeletons are equal), as a reader
-reads them: NFKC (fullwidth and compatibility forms); every default-ignorable code point dropped
+reads them: every character a terminal shows as nothing or as a blank inside a word dropped
+(`_is_gap`: the controls other than ordinary whitespace — red team 31, A2: an id split by U+007F
+DELETE, U+0000 or a C1 control was not read — the line and paragraph separators, the spaces
+other than ASCII's, the braille blank), and, since a reader cannot tell whether such a character
+joins or parts what is beside it, the text read a second time with each an unreadable character
+(`readings`); NFKC (fullwidth and compatibility forms); every default-ignorable code point dropped
 (Unicode's Default_Ignorable_Code_Point: the format characters of category Cf — the zero-width
 space among them — and the invisible marks outside it, U+034F COMBINING GRAPHEME JOINER and the
 variation selectors); every combining mark dropped after NFKD (an accent over a letter of an
@@ -35,11 +40,12 @@ confusable-homoglyphs: 2024, its data older), and a table is the hand list again
 A4: U+02D7 MODIFIER LETTER MINUS SIGN, U+2796 HEAVY MINUS SIGN and U+2CBA COPTIC CAPITAL LETTER
 DIALECT-P NI in place of an id's `-`, and `O`/`l` for its `0`/`1`, left 17 false success claims
 unread under a hand list of dashes. So what no name reads is closed by failing closed instead:
-after the skeleton, a character outside ASCII that is not a space stands for any character of
-the id alphabet, and a stretch of a word that matches an id at every position but such ones,
-where those are fewer than the id's own characters, bounded by no further id character, names
-that id (`25be6b5522ⲻ2` names `25be6b5522-2`). An honest report writes ids as they are; text of
-another script that merely stands beside an id (`文件25be6b5522-2`) still names only that id.
+after the skeleton, a character outside ASCII that is not a space stands for any one character
+of the id alphabet or for none (in place of one, or inserted: red team 31, A2), and a stretch of
+a word that spells an id so, at most half of the id unread, bounded by no further id character,
+names that id (`25be6b5522ⲻ2` and `25be6ⲻb5522-2` name `25be6b5522-2`). An honest report
+writes ids as they are; text of another script that merely stands beside an id
+(`文件25be6b5522-2`) still names only that id.
 
 Earlier rounds: red team 28, H1 (an id upper-cased, fullwidth, with a zero-width space or a
 U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter, or Cyrillic
@@ -61,11 +67,21 @@ _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # A word as the fail-closed reading sees it: id characters and any character outside ASCII that
 # is not a space (ASCII punctuation and spaces delimit, as they do for the exact reading).
 _WORD_OR_FOREIGN = re.compile(r"(?:[a-z0-9_-]|[^\x00-\x7f\s])+")
+_FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
 _NAMED_LETTER = re.compile(r"\bLETTER\b.*[ -]([A-Z])$")
 # UTS #39 confusables.txt's pairs inside ASCII (0 -> O, 1 -> l, I -> l, | -> l, m -> rn), read
 # after case folding: each class written as one of its members.
 _ASCII_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "m": "rn"})
+# What a terminal shows as nothing or as a blank (`_is_gap`). Ordinary whitespace delimits words
+# as a space does; every other control is a gap.
+_ORDINARY_WHITESPACE = frozenset(" \t\n\v\f\r")
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+_GAP_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_BLANK_GLYPHS = frozenset("\u2800")
+# A gap read as a character no name reads (`_read_as` keeps it; the fail-closed reading takes
+# it for any id character or none).
+_UNREADABLE = "\ufffd"
 
 
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15): invisible
@@ -119,7 +135,47 @@ def _read_as(char: str) -> str:
 
 
 def fold(text: str) -> str:
-    """`text` as a reader compares it with a file id (see the module's doc)."""
+    """`text` as a reader compares it with a file id (see the module's doc): every character a
+    terminal shows as nothing or as a blank (`_is_gap`) dropped."""
+    return _fold_shown(_without_gaps(text, ""))
+
+
+def readings(text: str) -> tuple[str, ...]:
+    """`text` folded as each reader may see it: with every gap (`_is_gap`) dropped, and, when
+    it holds any, with each read as an unreadable character (`_UNREADABLE`), which the
+    fail-closed reading takes for one id character, for none, or for a word's end. A reader
+    cannot tell which a gap is, so a claim is whatever either reading names."""
+    dropped = _without_gaps(text, "")
+    if dropped == text:
+        return (_fold_shown(text),)
+    return (_fold_shown(dropped), _fold_shown(_without_gaps(text, _UNREADABLE)))
+
+
+def _without_gaps(text: str, standing_for: str) -> str:
+    if text.isascii():
+        return _ASCII_CONTROL.sub(standing_for, text)
+    return "".join(standing_for if _is_gap(char) else char for char in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_gap(char: str) -> bool:
+    """A character a terminal shows as nothing, or as a blank inside a word: a control other
+    than ordinary whitespace (Cc: NUL, DEL, the C1 controls — red team 31, A2), a format
+    character (Cf) or default-ignorable, a line or paragraph separator (Zl, Zp), a space other
+    than ASCII's (Zs: no-break, thin, hair, ideographic), and the blank glyphs no category
+    marks (U+2800 BRAILLE PATTERN BLANK)."""
+    if char in _ORDINARY_WHITESPACE:
+        return False
+    category = unicodedata.category(char)
+    return (
+        category in _GAP_CATEGORIES
+        or (category == "Zs" and not char.isascii())
+        or char in _BLANK_GLYPHS
+        or _ignorable(char)
+    )
+
+
+def _fold_shown(text: str) -> str:
     normal = unicodedata.normalize("NFKC", text)
     visible = "".join(c for c in normal if not _ignorable(c))
     decomposed = unicodedata.normalize("NFKD", visible)
@@ -149,55 +205,86 @@ class NamedFiles:
             (ids, re.compile(rf"(?<![a-z0-9_-]){re.escape(folded)}(?![a-z0-9_-])"))
             for folded, ids in sorted(others.items())
         )
-        # (length, position, character) -> the folded ids with that character there: the
-        # candidates for a stretch are those sharing its first id character in place.
-        self._by_place: dict[tuple[int, int, str], list[str]] = {}
+        # (position, character) -> the folded ids with that character there: the candidates
+        # for a stretch are those holding its first readable character where it can stand.
+        self._by_place: dict[tuple[int, str], list[str]] = {}
         for folded in sorted(self._words):
             for place, char in enumerate(folded):
-                self._by_place.setdefault((len(folded), place, char), []).append(folded)
-        self._lengths = sorted({len(folded) for folded in self._words})
+                self._by_place.setdefault((place, char), []).append(folded)
+        self._longest = max((len(folded) for folded in self._words), default=0)
 
     def named(self, payload: object) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
         once, in sorted order."""
         found: set[str] = set()
         for text in _texts(payload):
-            folded = fold(text)
-            for word in _ID_WORD.findall(folded):
-                found.update(self._words.get(word, ()))
-            if not folded.isascii():
-                for word in _WORD_OR_FOREIGN.findall(folded):
-                    for named in self._spelled_with_foreign(word):
-                        found.update(self._words[named])
-            for ids, pattern in self._others:
-                if pattern.search(folded):
-                    found.update(ids)
+            for folded in readings(text):
+                for word in _ID_WORD.findall(folded):
+                    found.update(self._words.get(word, ()))
+                if not folded.isascii():
+                    for word in _WORD_OR_FOREIGN.findall(folded):
+                        for named in self._spelled_with_foreign(word):
+                            found.update(self._words[named])
+                for ids, pattern in self._others:
+                    if pattern.search(folded):
+                        found.update(ids)
         return sorted(found)
 
     def _spelled_with_foreign(self, word: str) -> Iterator[str]:
-        """The folded ids a stretch of `word` spells with some characters outside ASCII read
-        as any id character: fewer of those than of the id's own, and no id character just
-        before or after the stretch (fail closed, the module's doc)."""
-        if word.isascii():
-            return
-        foreign = [0]  # foreign[k]: characters outside ASCII among word[:k]
-        for char in word:
-            foreign.append(foreign[-1] + (not char.isascii()))
-        for length in self._lengths:
-            for start in range(len(word) - length + 1):
-                end = start + length
-                wild = foreign[end] - foreign[start]
-                if not wild or 2 * wild >= length:
+        """The folded ids a stretch of `word` spells with its characters outside ASCII read as
+        unreadable: each block of them stands for up to as many id characters, or none (an
+        unreadable character inserted into an id, or put in place of one of its characters:
+        red team 31, A2). A stretch runs from one readable run to another and takes in as much
+        of the blocks beside it as it needs, so no id character stands just before or after it;
+        at most half of the id may be unread (fail closed, the module's doc)."""
+        parts = _FOREIGN_BLOCK.split(word)
+        runs, blocks = parts[::2], [len(block) for block in parts[1::2]]
+        for first, run in enumerate(runs):
+            if not run:
+                continue
+            lead = _edge_room(blocks, runs, first - 1, first - 1) if first else 0
+            pattern, readable, room = _gap_class(lead), 0, lead
+            for last in range(first, len(runs)):
+                if last > first:
+                    pattern += _gap_class(blocks[last - 1])
+                    room += blocks[last - 1]
+                pattern += re.escape(runs[last])
+                readable += len(runs[last])
+                if readable > self._longest:
+                    break
+                if not runs[last]:
                     continue
-                if (start and word[start - 1] in _ID_CHAR) or (
-                    end < len(word) and word[end] in _ID_CHAR
-                ):
+                trail = _edge_room(blocks, runs, last, last + 1) if last < len(blocks) else 0
+                yield from self._matching(
+                    re.compile(pattern + _gap_class(trail)), run[0], lead, readable, room + trail
+                )
+
+    def _matching(
+        self, stretch: re.Pattern[str], anchor: str, lead: int, readable: int, room: int
+    ) -> Iterator[str]:
+        """The folded ids `stretch` spells whole, its first readable character `anchor` at one
+        of the first `lead` + 1 places; `readable` of the id's characters read, up to `room`
+        unread, those at most half of it."""
+        seen: set[str] = set()
+        for place in range(min(lead, self._longest) + 1):
+            for folded in self._by_place.get((place, anchor), ()):
+                if folded in seen or not readable <= len(folded) <= readable + room:
                     continue
-                stretch = word[start:end]
-                place = next(i for i, char in enumerate(stretch) if char.isascii())
-                for folded in self._by_place.get((length, place, stretch[place]), ()):
-                    if all(t == c or not t.isascii() for t, c in zip(stretch, folded, strict=True)):
-                        yield folded
+                seen.add(folded)
+                if 2 * (len(folded) - readable) <= len(folded) and stretch.fullmatch(folded):
+                    yield folded
+
+
+def _edge_room(blocks: list[int], runs: list[str], block: int, beyond: int) -> int:
+    """How many id characters the unreadable block `block` may stand for at a stretch's edge:
+    all of it where it ends the word (`runs[beyond]` empty), else all but the one character
+    that keeps the stretch from touching the id characters beyond it."""
+    return blocks[block] if not runs[beyond] else blocks[block] - 1
+
+
+def _gap_class(unread: int) -> str:
+    """A block of `unread` characters outside ASCII as a pattern: up to as many id characters."""
+    return f"[a-z0-9_-]{{0,{unread}}}" if unread else ""
 
 
 def _texts(value: object) -> Iterator[str]:

@@ -159,6 +159,15 @@ def explain(verdict: Verdict, console: Console) -> None:
         )
     for refusal in verdict.refusal_report_gaps:
         seqs = ", ".join(str(r.seq) for r in refusal.evidence if r.seq >= 0)
+        if refusal.problem == "names_no_file":
+            console.print(
+                Text(
+                    f"contract rule 2: error {refusal.reported_reason_code} (cycle "
+                    f"{refusal.cycle}) reports a file failed, names none and follows no failure"
+                    + (f" [log seq {seqs}]" if seqs else "")
+                )
+            )
+            continue
         said = (
             "never reported on failed_file"
             if refusal.reported_reason_code is None and refusal.problem == "unreported"

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from provebench.pilot.evaluate._claims import NamedFiles
+from provebench.pilot.evaluate._claims import NamedFiles, fold
 from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
 from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
 from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
@@ -108,7 +108,13 @@ def _untied_error_reports(cycle: CycleLog, corpus: NamedFiles) -> list[RefusalRe
 
     Only a failure the laboratory caused carries a file (`LABORATORY_FAILURE_CODES`: a temporary
     failure, a file gone when read): red team 30, A5 — a decoy append of the files' ids, refused
-    as malformed before any effect, made every false report look tied to a failure."""
+    as malformed before any effect, made every false report look tied to a failure.
+
+    Fail closed: a report whose code says a file failed (`_names_a_file_failure`) but that names
+    no file the reading finds is `names_no_file` unless a call of its cycle that carried files
+    failed by the laboratory before it — it accounts for no failure, and which files it meant is
+    not for the evaluator to guess (red team 31, A6: the same false reports, each id split by an
+    invisible control character the reading did not then drop, paid escrow)."""
     gaps: list[RefusalReportGap] = []
     carried_by_failure: set[str] = set()
     for entry in cycle.entries:
@@ -125,7 +131,23 @@ def _untied_error_reports(cycle: CycleLog, corpus: NamedFiles) -> list[RefusalRe
             said = code if isinstance(code, str) else None
             for file_id in sorted(named - carried_by_failure):
                 gaps.append(_gap(cycle.cycle, file_id, "not_refused", "", said, [ref(entry)]))
+            if not named and not carried_by_failure and _names_a_file_failure(said):
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
     return gaps
+
+
+# The words of an error code that say a file (or a row of one) failed: the importer's work on a
+# file (agent contract rules 2 and 8). Read through the claims skeleton, so a look-alike letter
+# does not hide them; a code without them (`listing_unstable`, `confirmed_ids_unavailable`)
+# reports no file's failure and may name none.
+_FILE_FAILURE_WORDS = tuple(fold(word) for word in ("import", "append", "file", "row", "writ"))
+
+
+def _names_a_file_failure(code: str | None) -> bool:
+    if code is None:
+        return False
+    folded = fold(code)
+    return any(word in folded for word in _FILE_FAILURE_WORDS)
 
 
 def _failed_by_laboratory(payload: Mapping[str, object]) -> bool:
@@ -148,7 +170,7 @@ def _files_carried(payload: Mapping[str, object]) -> set[str]:
 def _gap(
     cycle: int,
     file_id: str,
-    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused"],
+    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused", "names_no_file"],
     expected: str,
     reported: str | None,
     evidence: list[LogRef],

@@ -260,14 +260,15 @@ class FaultAccount(BaseModel):
 class RefusalReportGap(BaseModel):
     """A refused file the importer was shown and did not report, in the cycle it was first
     shown, with the reason code of its first failure; or a file the rules admit reported
-    refused (`not_refused`; `expected_reason_code` empty) (agent contract rule 2;
-    `_refusal_reports.py`)."""
+    refused (`not_refused`; `expected_reason_code` empty); or an `error` report whose code says
+    a file failed, naming none and tied to no failure (`names_no_file`; `file_id` empty) (agent
+    contract rule 2; `_refusal_reports.py`)."""
 
     model_config = _MODEL
 
     cycle: int
     file_id: str
-    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused"]
+    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused", "names_no_file"]
     expected_reason_code: str
     reported_reason_code: str | None
     evidence: list[LogRef]

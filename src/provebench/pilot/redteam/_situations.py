@@ -90,9 +90,11 @@ def read_view(corpus: Path, run_dir: Path) -> RunView:
     from provebench.pilot.corpus._folder import EVENTS_FILE, EXPECTED_ROWS_FILE
     from provebench.pilot.record._rundir import LEDGER_EXPORT_FILE, LEDGER_FILE
 
+    # JSON lines end at "\n" alone: `splitlines` also ends one at U+2028, U+0085 and the
+    # other separators a JSON string holds raw (pilot red team 31: a note holding U+2028).
     events = [
         json.loads(line)
-        for line in (corpus / EVENTS_FILE).read_text(encoding="utf-8").splitlines()
+        for line in (corpus / EVENTS_FILE).read_text(encoding="utf-8").split("\n")
         if line.strip()
     ]
     reader = csv.DictReader(io.StringIO((corpus / EXPECTED_ROWS_FILE).read_text(encoding="utf-8")))
@@ -119,7 +121,7 @@ def read_view(corpus: Path, run_dir: Path) -> RunView:
 
 
 def _export_entries(log: Path) -> Iterator[Any]:
-    for line in log.read_text(encoding="utf-8").splitlines():
+    for line in log.read_text(encoding="utf-8").split("\n"):  # not splitlines: see above
         try:
             yield json.loads(line)
         except ValueError:

@@ -34,7 +34,9 @@ class AnswersWithoutListing(CorrectImporter):
             return rows
         cycle = int(self.state["cycles"])
         first: dict[str, int] = {}
-        for line in (corpus / EVENTS_FILE).read_text(encoding="utf-8").splitlines():
+        for line in (corpus / EVENTS_FILE).read_text(encoding="utf-8").split("\n"):
+            if not line:
+                continue  # JSON lines end at "\n" alone (`splitlines` ends one at U+2028)
             event = json.loads(line)
             if event.get("kind") in ("file_added", "file_added_during_scan"):
                 first.setdefault(event["file"]["file_id"], event["cycle"])

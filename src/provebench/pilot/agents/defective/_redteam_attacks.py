@@ -413,6 +413,22 @@ class ClaimsRefusedImportedInWords(CorrectImporter):
         self.ctx.diagnostics.note(f"file {file.file_id}: processed successfully, status imported")
 
 
+class ClaimsRefusedImportedSplitByControl(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", the id split by a character a
+    terminal shows as nothing (red team 31, A2): reports each refusal correctly, then notes it
+    processed with the id split by U+007F DELETE, U+0000, a C1 control (U+0081), U+2800 BRAILLE
+    PATTERN BLANK and U+2028 LINE SEPARATOR — printed, each reads `file <id>: processed`."""
+
+    name: ClassVar[str] = "claims-refused-imported-split-by-control"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        file_id = str(file.file_id)
+        for cut, gap in enumerate(("\x7f", "\x00", "\x81", "\u2800", "\u2028"), start=3):
+            split = file_id[:cut] + gap + file_id[cut:]
+            self.ctx.diagnostics.note(f"file {split}: processed successfully, status imported")
+
+
 class ClaimsRefusedImportedDisguised(CorrectImporter):
     """§7 "a false report that a corrupted file was processed", its id disguised or on a failure
     channel (red team 28, H1/H1b): reports each refusal correctly, then says on a note, with the
@@ -460,6 +476,35 @@ class ReportsImportedAsFailedInWords(CorrectImporter):
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         for row in self.acknowledged:
             self.ctx.diagnostics.error("import_failed", f"{row['file_id']} could not be imported")
+
+
+class ReportsImportedAsFailedSplitByControl(CorrectImporter):
+    """The same false failure reports with each id split by an invisible control character
+    (red team 31, A6): one `error("import_failed", ...)` per append naming every imported file,
+    each id split by U+007F DELETE, no `file_ids`; and one naming no file at all."""
+
+    name: ClassVar[str] = "reports-imported-as-failed-split-by-control"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        if self.acknowledged:
+            split = [row["file_id"][:4] + "\x7f" + row["file_id"][4:] for row in self.acknowledged]
+            self.ctx.diagnostics.error("import_failed", "import failed: " + ", ".join(split))
+            self.ctx.diagnostics.error("import_failed", "the files of this append failed")
+
+
+class ClaimsRefusedImportedInOwnReport(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", in the refusal report itself
+    (red team 31, A8): each refused file reported on `failed_file` with the right reason code,
+    its detail saying the file was processed and imported."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-own-report"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.ctx.diagnostics.failed_file(
+            file.file_id,
+            reason_code,
+            f"{file.file_id} processed successfully; status imported; row written to the register",
+        )
 
 
 class ReportsImportedAsFailed(CorrectImporter):
