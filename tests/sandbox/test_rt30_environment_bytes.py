@@ -14,8 +14,6 @@ from __future__ import annotations
 import importlib.util
 import marshal
 import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,21 +29,19 @@ from provebench.pilot._seal import (
 from provebench.pilot.record._seal import environment_problem
 from provebench.sandbox import _environment, _manifest, _policy
 from provebench.sandbox._isolation import ENVIRONMENT_KEY, isolation_of
-from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._manifest import (
     environment_digest,
     forget_environment_digest,
     refuse_changed_environment,
 )
-from provebench.sandbox._policy import SANDBOX_ENV, policy_for
+from provebench.sandbox._policy import policy_for
 from tests.pilot.record.test_seal_holds_what_runs import fake_site
+from tests.sandbox.environment_helpers import (
+    fresh_digest,  # noqa: F401 (a fixture)
+    sandboxed_python,
+)
 
-
-@pytest.fixture(autouse=True)
-def _fresh_digest() -> Iterator[None]:
-    forget_environment_digest()
-    yield
-    forget_environment_digest()
+pytestmark = pytest.mark.usefixtures("fresh_digest")
 
 
 @pytest.fixture
@@ -152,20 +148,11 @@ def test_a_cache_beside_the_package_source_is_not_read_with_the_prefix_off(
     )
     _forged_cache(package)
     monkeypatch.setattr(_policy, "PACKAGE_DIR", package)
-    private = tmp_path / "private"
-    (private / "work").mkdir(parents=True)
     code = (
         f"import sys; sys.pycache_prefix = None; sys.path.insert(0, {str(package)!r}); import _demo"
     )
-    run = run_sandboxed(
-        policy_for([], {}),
-        [sys.executable, "-c", code],
-        private_dir=private,
-        env=SANDBOX_ENV,
-        timeout=60,
-    )
-    assert run.returncode == 0, run
-    assert (private / "work" / "ran.txt").read_text(encoding="utf-8") == "SOURCE"
+    work = sandboxed_python(tmp_path, code)
+    assert (work / "ran.txt").read_text(encoding="utf-8") == "SOURCE"
 
 
 # -- The seal binds the digest; a run from it and its control refuse another --------------------

@@ -13,25 +13,22 @@ from __future__ import annotations
 import os
 import py_compile
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
 
 from provebench.sandbox import _manifest, _policy
-from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._manifest import environment_digest, forget_environment_digest
-from provebench.sandbox._policy import SANDBOX_ENV, policy_for
+from provebench.sandbox._policy import policy_for
+from tests.sandbox.environment_helpers import (
+    fresh_digest,  # noqa: F401 (a fixture)
+    sandboxed_python,
+)
 
 TAG = sys.implementation.cache_tag
 
-
-@pytest.fixture(autouse=True)
-def _fresh_digest() -> Iterator[None]:
-    forget_environment_digest()
-    yield
-    forget_environment_digest()
+pytestmark = pytest.mark.usefixtures("fresh_digest")
 
 
 def test_an_optimised_run_on_the_host_leaves_the_digest_as_sealed(
@@ -74,8 +71,6 @@ def test_a_candidate_that_clears_the_prefix_finds_the_environments_caches_empty(
     stdlib_cache = _host_cache(Path(os.__file__))
     assert any(venv_cache.iterdir()) and any(stdlib_cache.iterdir())  # full on the host
     environment_digest()  # as every launch's command computes it first
-    private = tmp_path / "private"
-    (private / "work").mkdir(parents=True)
     code = (
         "import os, sys; sys.pycache_prefix = None\n"
         f"found = os.listdir({str(venv_cache)!r}) + os.listdir({str(stdlib_cache)!r})\n"
@@ -86,15 +81,8 @@ def test_a_candidate_that_clears_the_prefix_finds_the_environments_caches_empty(
         "    pass\n"
         "open('/sandbox/work/found.txt', 'w').write(repr(found))\n"
     )
-    run = run_sandboxed(
-        policy_for([], {}),
-        [sys.executable, "-c", code],
-        private_dir=private,
-        env=SANDBOX_ENV,
-        timeout=60,
-    )
-    assert run.returncode == 0, run
-    assert (private / "work" / "found.txt").read_text(encoding="utf-8") == "[]"
+    work = sandboxed_python(tmp_path, code)
+    assert (work / "found.txt").read_text(encoding="utf-8") == "[]"
     assert not (venv_cache / "planted.pyc").exists()
 
 

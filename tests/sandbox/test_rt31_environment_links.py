@@ -10,7 +10,6 @@ RECORD lists is refused by the foreign-code walk like a file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,9 @@ from provebench.sandbox import _manifest
 from provebench.sandbox._environment import foreign_code
 from provebench.sandbox._manifest import environment_digest, forget_environment_digest
 from tests.pilot.record.test_seal_holds_what_runs import fake_site
+from tests.sandbox.environment_helpers import fresh_digest  # noqa: F401 (a fixture)
 
-
-@pytest.fixture(autouse=True)
-def _fresh_digest() -> Iterator[None]:
-    forget_environment_digest()
-    yield
-    forget_environment_digest()
+pytestmark = pytest.mark.usefixtures("fresh_digest")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ after the swap was undone publishes nothing either. A swap undone before that ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,12 @@ from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.pilot.lab._runner import run_lab
 from provebench.sandbox import _manifest
 from provebench.sandbox._manifest import forget_environment_digest
+from tests.sandbox.environment_helpers import fresh_digest  # noqa: F401 (a fixture)
 
 SMALL = {"cycles": 4, "file_events": 12, "admissible_files": 4}
 SPEC = "provebench.pilot.agents._noop:NoopImporter"
 
-
-@pytest.fixture(autouse=True)
-def _fresh_digest() -> Iterator[None]:
-    forget_environment_digest()
-    yield
-    forget_environment_digest()
+pytestmark = pytest.mark.usefixtures("fresh_digest")
 
 
 @pytest.fixture
