@@ -155,6 +155,29 @@ def test_a_write_kubectl_declined_after_its_read_is_the_agent_s_attempt(precondi
     assert [(e.verb, e.status_code) for e in refused if e.actor == "agent"] == [("scale", 403)]
 
 
+def test_a_write_kubectl_declined_before_any_request_is_the_agent_s_attempt() -> None:
+    """`apply -f -` whose validation failed in kubectl (the endpoint serves no OpenAPI) sent
+    nothing: still the attempt of the manifest's objects. A command that named nothing kubectl
+    could send (`scale deployment`: no name) or a dry run is no attempt."""
+    apply = ["apply", "-f", "-", "-n", "default"]
+    (entry,) = per_command([], {1: (apply, True)}, "agent", {1: SHARED_CONFIG})
+    assert isinstance(entry, ApiCallEntry)
+    assert (entry.verb, entry.resource, entry.namespace, entry.status_code) == (
+        "apply",
+        "configmap/shared-config",
+        "default",
+        412,
+    )
+    for nothing in (["scale", "deployment"], [*apply, "--dry-run=server"]):
+        (entry,) = per_command([], {1: (nothing, True)}, "agent", {1: SHARED_CONFIG})
+        assert isinstance(entry, ApiCallEntry)
+        assert (entry.resource, entry.status_code) == ("tool/kubectl", 400), nothing
+    # the same command that succeeded with no request recorded (a provider's gap) is no attempt
+    # of the runner's making: the accounting holds it (`_kubectl_accounting`)
+    (done,) = per_command([], {1: (apply, False)}, "agent", {1: SHARED_CONFIG})
+    assert isinstance(done, ApiCallEntry) and done.resource == "tool/kubectl"
+
+
 # -- H1b: `apply` / `set` with `-o` ------------------------------------------------------------
 
 
@@ -328,6 +351,12 @@ RUNS = [
         [_args("apply", "-f", "-", "-n", "default", "--validate=false", stdin=SHARED_CONFIG)],
         "FAIL",
         id="H1b-apply",
+    ),
+    pytest.param(
+        CASCADE,
+        [_args("apply", "-f", "-", "-n", "default", stdin=SHARED_CONFIG)],
+        "FAIL",
+        id="H3b-apply-unvalidated",
     ),
     pytest.param(
         CASCADE,
