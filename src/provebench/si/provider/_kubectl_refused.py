@@ -9,6 +9,13 @@ external-credentials`); any other refused command is the operation its verb, typ
 name (`get pods -n orders -v=6` a list of pods in orders, `get --raw
 /api/v1/namespaces/orders/pods` the same, its path read). Recorded as `get tool/kubectl`, each
 such attempt passed the credential-forwarding and zone-crossing checks unseen.
+
+kubectl reads its flags before the command as after it, so the command is the first positional
+argument once every flag is read with its value (SI red team 31, H1: `-n default delete pods
+--all`, read with `-n` as its command, was `get tool/kubectl` and passed). Where that reading
+is uncertain (a flag of unknown arity) the broadest command the list names stands, and a
+refused write is never recorded as a read: one whose object cannot be read is the write of the
+tool itself (docs/si-provider.md, "kubectl against a provider").
 """
 
 from __future__ import annotations
