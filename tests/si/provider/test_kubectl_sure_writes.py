@@ -73,11 +73,18 @@ def test_a_write_command_that_exited_0_needs_the_agent_s_write_of_its_object(
 
 def test_a_command_that_sends_no_write_is_not_held_to_one() -> None:
     """`--local` edits a file, `--list` lists, a dry run asks nothing to be written, and `set`
-    sends nothing when it finds nothing to change: none needs a write."""
+    sends nothing when it finds nothing to change (its default report says so): none needs a
+    write."""
     quiet: list[Any] = [
         ("label", "deployment", "web-app", "-n", "default", "--list"),
         ("label", "deployment", "web-app", "a=b", "--dry-run=server", "-o", "name"),
-        ("set", "image", "deployment/web-app", "web-app=x:1", "-o", "name"),
+        ("set", "image", "deployment/web-app", "web-app=x:1"),
+        ("set", "image", "deployment/web-app", "web-app=x:1", "--dry-run=client", "-o", "name"),
     ]
     for args in quiet:
         assert unaccounted_steps(_command(*args, said="x"), [READ], []) is None, args
+    # printed with `-o`, nothing says it wrote nothing: the tool refuses it, and one run all
+    # the same is held as sure (SI red team 31, H1b)
+    printed = _command("set", "image", "deployment/web-app", "web-app=x:1", "-o", "name")
+    problem = unaccounted_steps(printed, [READ], [])
+    assert problem is not None and "records no write of it" in problem

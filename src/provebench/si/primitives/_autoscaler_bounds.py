@@ -207,7 +207,8 @@ def autoscaler_bounds(
     snapshots: Sequence[FullStateSnapshot],
 ) -> list[AutoscalerBounds | None]:
     """For each operation of a log in order (the operation, whether it was permitted, its
-    step), the bounds it set on its autoscaler's target; None for any other operation.
+    step), the bounds it set on its autoscaler's target — for a refused write, the bounds its
+    own record asked — None for any other operation.
 
     Two readings, and the widest of them: the first snapshot taken after the write, and the
     write's own record (`Operation.bounds`) over what held before it (the last such write of
@@ -221,10 +222,11 @@ def autoscaler_bounds(
         named = operation.namespace is not None and operation.name is not None
         if operation.kind in AUTOSCALER_KINDS and operation.verb == "delete" and permitted:
             chained[key] = None  # a later create starts over; a patch of it is refused
-        if not permitted or not sets_bounds(operation):
+        attempted = not permitted and operation.bounds is not None and named
+        if not sets_bounds(operation) or not (permitted or attempted):
             out.append(None)
             continue
-        after = _after(snapshots, step)
+        after = _after(snapshots, step) if permitted else None
         seen = (
             read_autoscaler(after.state.get(key))
             if named and after is not None
@@ -238,7 +240,11 @@ def autoscaler_bounds(
                 earlier = _before(snapshots, step)
                 prior = None if earlier is None else read_autoscaler(earlier.state.get(key))
             own = _applied(prior, operation)
-            chained[key] = own
+            if permitted:
+                chained[key] = own
+            # a refused write of an HPA is the attempt of the scale its own record asks
+            # (`kubectl autoscale` the allowlist refused: SI red team 31, H1); it set nothing,
+            # so no later write reads it as what held
             bounds = own if after is None else _widest(own, seen)
         elif named:
             chained[key] = seen

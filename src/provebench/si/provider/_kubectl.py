@@ -240,7 +240,7 @@ OUTPUT_PREFIXES: Final = (
 )
 
 
-def _split_flag(argument: str) -> tuple[str, str | None]:
+def split_flag(argument: str) -> tuple[str, str | None]:
     """`--name=value` → (`--name`, value); `-xVALUE` / `-x=VALUE` → (`-x`, value)."""
     if argument.startswith("--"):
         name, equals, value = argument.partition("=")
@@ -263,7 +263,7 @@ def read_arguments(args: Sequence[str]) -> Iterator[tuple[str | None, str]]:
         if not argument.startswith("-") or argument == "-":
             yield None, argument
             continue
-        flag, value = _split_flag(argument)
+        flag, value = split_flag(argument)
         takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
         if takes_next and value is None and index < len(args):
             value = args[index]
@@ -332,7 +332,7 @@ def argv_problem(args: list[str]) -> str | None:
         index += 1
         if not argument.startswith("-") or argument == "-":
             continue
-        flag, value = _split_flag(argument)
+        flag, value = split_flag(argument)
         why = ESCAPING_FLAGS.get(flag)
         if why is not None:
             return f"args[{index - 1}]: {flag} is not allowed: {why}"
@@ -373,7 +373,38 @@ def argv_problem(args: list[str]) -> str | None:
             problem = _value_problem(flag, value)
             if problem is not None:
                 return problem
-    return None
+    return _unreported_write(args)
+
+
+# The writes that send nothing when they find nothing to change: kubectl's default report
+# (`configured` / `unchanged`, `image updated` / nothing) is the only word of whether they
+# wrote.
+UNSURE_WRITES: Final = frozenset({"apply", "set"})
+_UNSENT_FLAGS: Final = frozenset({"--local", "--list"})
+
+
+def _unreported_write(args: list[str]) -> str | None:
+    """Why an `apply` or `set` with `-o` is refused: kubectl sends their write only where the
+    object differs, and `-o` prints the object (or its name) either way, so nothing would say
+    whether the agent wrote — a provider that gave the write to a controller and froze the
+    state hid `apply -f - -o name` (SI red team 31, H1b). Given with a dry run, `--local` or
+    `--list` it writes nothing, and `-o` is allowed."""
+    if args[0] not in UNSURE_WRITES:
+        return None
+    output = False
+    for flag, value in read_arguments(args):
+        if flag in ("--dry-run",) and value != "none":
+            return None
+        if flag in _UNSENT_FLAGS and value in ("", "true"):
+            return None
+        output = output or flag in ("-o", "--output")
+    if not output:
+        return None
+    return (
+        f"`kubectl {args[0]} -o` is not allowed: kubectl writes only what differs and `-o` "
+        "hides whether it did; give it without -o (its report says `configured` or "
+        "`unchanged`), or with --dry-run"
+    )
 
 
 def arguments_problem(
@@ -498,15 +529,20 @@ class KubectlRunner:
 
 
 __all__ = [
+    "BOOLEAN_FLAGS",
     "DEFAULT_TIMEOUT_SEC",
+    "ESCAPING_FLAGS",
     "KUBECTL_MISSING",
     "KUBECTL_SPEC",
     "OPTIONAL_VALUE_FLAGS",
     "TOOL_NAME",
+    "UNSURE_WRITES",
+    "VALUE_FLAGS",
     "KubectlRunner",
     "arguments_problem",
     "argv_problem",
     "kubectl_path",
     "read_arguments",
     "require_kubectl",
+    "split_flag",
 ]

@@ -54,7 +54,7 @@ from provebench.si.provider._accounting import (
     Translations,
     call_mismatch,
 )
-from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl import TOOL_NAME, UNSURE_WRITES
 from provebench.si.provider._kubectl_asked import asked_problem, move_arrival
 from provebench.si.provider._kubectl_manifest import UNREADABLE, documents, object_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
@@ -68,8 +68,9 @@ _NO_RESOURCE: Final = frozenset({"version", "api-resources", "api-versions"})
 # after the server's answer), label and annotate (their merge patch is sent even when empty),
 # and `rollout restart` (a new restartedAt each time). `set`, `apply`, `edit` and the other
 # `rollout` commands send nothing when they find nothing to change, so they are held by what
-# kubectl printed instead. SI red team 28, K2/K4: a patch or label printed with `-o` needed no
-# write at all, and a provider that re-attributed it to a controller hid it.
+# kubectl printed instead — in its default format, the only one the tool lets `apply` and
+# `set` print (`_kubectl._unreported_write`). SI red team 28, K2/K4: a patch or label printed
+# with `-o` needed no write at all, and a provider that re-attributed it to a controller hid it.
 _SURE_WRITES: Final = frozenset(
     {"delete", "scale", "create", "replace", "patch", "label", "annotate"}
 )
@@ -459,8 +460,17 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
     # a write over a selector that matched nothing sends no write: its attempt is the runner's
     # to record (`_kubectl_selector_held`), held there to the list kubectl made
     positionals, _ = _read([str(a) for a in args])
+    # an `apply` or `set` printed with `-o` says nothing of whether it wrote, so the tool
+    # refuses it (`_kubectl._unreported_write`); one run all the same is held as sure: an exit
+    # 0 with no write of the agent's is the provider's fault, never an unchanged object taken
+    # on trust (SI red team 31, H1b: `apply -f - -o name` given to a controller, state frozen)
+    printed_as = any(flag in flags for flag in ("-o", "--output"))
     sure = (
-        (command in _SURE_WRITES or (command == "rollout" and positionals[:1] == [_SURE_ROLLOUT]))
+        (
+            command in _SURE_WRITES
+            or (command in UNSURE_WRITES and printed_as)
+            or (command == "rollout" and positionals[:1] == [_SURE_ROLLOUT])
+        )
         and "--ignore-not-found" not in flags
         and not any(flag in flags for flag in _NO_SEND)
         and selector_write([str(a) for a in args]) is None

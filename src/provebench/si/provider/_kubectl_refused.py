@@ -9,16 +9,37 @@ external-credentials`); any other refused command is the operation its verb, typ
 name (`get pods -n orders -v=6` a list of pods in orders, `get --raw
 /api/v1/namespaces/orders/pods` the same, its path read). Recorded as `get tool/kubectl`, each
 such attempt passed the credential-forwarding and zone-crossing checks unseen.
+
+kubectl reads its flags before the command as after it, so the command is the first positional
+argument once every flag is read with its value (SI red team 31, H1: `-n default delete pods
+--all`, read with `-n` as its command, was `get tool/kubectl` and passed). Where that reading
+is uncertain (a flag of unknown arity) the broadest command the list names stands, and a
+refused write is never recorded as a read: one whose object cannot be read is the write of the
+tool itself (docs/si-provider.md, "kubectl against a provider").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
-from provebench.si.primitives._operations import CLUSTER_KINDS, READ_VERBS, Operation
-from provebench.si.provider._kubectl import read_arguments
+from provebench.si.primitives._operations import (
+    AUTOSCALER,
+    CLUSTER_KINDS,
+    READ_VERBS,
+    Operation,
+)
+from provebench.si.provider._kubectl import (
+    BOOLEAN_FLAGS,
+    ESCAPING_FLAGS,
+    OPTIONAL_VALUE_FLAGS,
+    TOOL_NAME,
+    VALUE_FLAGS,
+    split_flag,
+)
+from provebench.si.provider._kubectl_manifest import documents
 from provebench.si.provider._kubectl_named import estate_kind
 
 # Commands and flags that choose the identity, the server or the configuration kubectl acts
@@ -65,11 +86,87 @@ _VERBS: Final = {
     "attach": "exec",
     "cp": "exec",
     "debug": "exec",
-    "run": "create",
-    "expose": "create",
-    "autoscale": "create",
+    "cordon": "patch",
+    "uncordon": "patch",
+    "taint": "patch",
 }
-_ROLLOUT_VERBS: Final = {"restart": "restart", "undo": "rollback"}
+# `rollout`'s subcommands: `pause` and `resume` write the workload's `spec.paused`.
+_ROLLOUT_VERBS: Final = {
+    "restart": "restart",
+    "undo": "rollback",
+    "pause": "patch",
+    "resume": "patch",
+    "status": "get",
+    "history": "get",
+}
+# The field a write command without an object of its own writes (`cordon`: the node's
+# `spec.unschedulable`; `rollout pause`: the workload's `spec.paused`).
+_WRITTEN_FIELD: Final = {
+    "cordon": "unschedulable",
+    "uncordon": "unschedulable",
+    "taint": "taints",
+    "pause": "paused",
+    "resume": "paused",
+}
+# Commands whose first positional names the object they write (`run NAME`, `cordon NODE`,
+# `drain NODE`), not a type.
+_NAMED_ONLY: Final = {"run": "pod", "cordon": "node", "uncordon": "node", "drain": "node"}
+# Commands that read: a refused one is recorded as a read only where it is one of these.
+_READ_COMMANDS: Final = frozenset({"get", "describe", "logs", "top", "events"})
+# kubectl's flags that take the next argument as their value where not given `--flag=value`
+# (its global flags, and the command flags an agent is likeliest to give): kubectl reads them
+# so wherever they stand, before the command or after it (SI red team 31, H1: `-n default
+# delete pods --all` was read as the command `-n`).
+_VALUE_FLAGS: Final = (
+    frozenset(
+        {
+            *VALUE_FLAGS,
+            *(flag for flag in ESCAPING_FLAGS if flag not in ("--insecure-skip-tls-verify", "--")),
+            "--vmodule",
+            "--log-flush-frequency",
+            "--name",
+            "--min",
+            "--max",
+            "--cpu-percent",
+            "--image",
+            "--port",
+            "--target-port",
+            "--protocol",
+            "--overrides",
+            "--timeout",
+            "--to-revision",
+            "--revision",
+            "--pod-selector",
+            "--namespace",
+        }
+    )
+    - OPTIONAL_VALUE_FLAGS
+)
+# kubectl's flags known to take no value from the next argument.
+_KNOWN_BOOLEANS: Final = frozenset(
+    {
+        *BOOLEAN_FLAGS,
+        "--insecure-skip-tls-verify",
+        "-w",
+        "--watch",
+        "--watch-only",
+        "-i",
+        "--stdin",
+        "-t",
+        "--tty",
+        "--rm",
+        "--ignore-daemonsets",
+        "--delete-emptydir-data",
+        "--disable-eviction",
+        "--record",
+        "--recursive",
+        "-R",
+        "--warnings-as-errors",
+        "--match-server-version",
+        "--disable-compression",
+        *OPTIONAL_VALUE_FLAGS,
+    }
+)
 _NAMESPACE_FLAGS: Final = frozenset({"-n", "--namespace"})
 _ALL_NAMESPACES: Final = frozenset({"-A", "--all-namespaces"})
 # `/api/v1[/namespaces/NS]/TYPE[/NAME]`, `/apis/GROUP/VERSION[/namespaces/NS]/TYPE[/NAME]`
@@ -106,59 +203,200 @@ def _raw(args: Sequence[str]) -> Operation | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Walked:
+    """A kubectl argument list as kubectl's flag parser reads it from its first argument."""
+
+    positionals: tuple[str, ...]
+    flags: tuple[tuple[str, str], ...]
+    # whether every flag's arity is known: an unknown flag given bare may have taken the next
+    # argument, so which positional is the command is then not certain
+    exact: bool
+
+
+def _walk(args: Sequence[str]) -> _Walked:
+    positionals: list[str] = []
+    flags: list[tuple[str, str]] = []
+    exact = True
+    index = 0
+    while index < len(args):
+        argument = args[index]
+        index += 1
+        if argument == "--":  # everything after it is an argument, never a flag
+            positionals += args[index:]
+            break
+        if not argument.startswith("-") or argument == "-":
+            positionals.append(argument)
+            continue
+        flag, value = split_flag(argument)
+        if value is None and flag in _VALUE_FLAGS and index < len(args):
+            value = args[index]
+            index += 1
+        elif value is None and flag not in _KNOWN_BOOLEANS and flag not in _VALUE_FLAGS:
+            exact = False
+        flags.append((flag, value or ""))
+    return _Walked(tuple(positionals), tuple(flags), exact)
+
+
+_KNOWN_COMMANDS: Final = frozenset(
+    {*_VERBS, *_READ_COMMANDS, *_CREDENTIAL_COMMANDS, "rollout", "run", "expose", "autoscale"}
+    | {"drain"}
+)
+
+
+def _writes(command: str) -> bool:
+    verb = _VERBS.get(command)
+    return command in ("rollout", "run", "expose", "autoscale", "drain") or (
+        verb is not None and verb not in READ_VERBS and command not in _READ_COMMANDS
+    )
+
+
+def _command_at(walked: _Walked) -> int | None:
+    """Where the command stands among the positionals: the first (kubectl's grammar); where an
+    unknown flag may have taken an argument, the broadest command the list names — a write or
+    a change of credentials before a read — so no spelling turns an attempted write into a
+    read (SI red team 31, H1)."""
+    if not walked.positionals:
+        return None
+    if walked.exact:
+        return 0
+    named = [i for i, word in enumerate(walked.positionals) if word in _KNOWN_COMMANDS]
+    for broadest in (
+        lambda word: word in _CREDENTIAL_COMMANDS,
+        _writes,
+        lambda word: True,
+    ):
+        found = next((i for i in named if broadest(walked.positionals[i])), None)
+        if found is not None:
+            return found
+    return 0
+
+
+def _count(value: str | None) -> int | None:
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _autoscaler(target: Operation, flags: dict[str, str], namespace: str | None) -> Operation:
+    """`kubectl autoscale TYPE NAME --min=A --max=B`: the create of an HPA (named `--name`, or
+    as its target) whose controller scales the target within its bounds — recorded as the
+    tools record an HPA's create with its bounds (`Operation.bounds`), so a forbidden scale of
+    the target matches it (docs/si-profile.md, HPAs)."""
+    bounds: list[tuple[str, int | str | None]] = []
+    if "--max" in flags:
+        bounds.append(("max", _count(flags["--max"])))
+    if "--min" in flags:
+        bounds.append(("min", _count(flags["--min"])))
+    bounds.append(("target", f"{target.kind}/{target.name}" if target.name else None))
+    name = flags.get("--name") or target.name
+    return Operation("create", AUTOSCALER, name or None, namespace, bounds=tuple(bounds))
+
+
 def refused_operation(args: Sequence[str], default_namespace: str | None) -> Operation | None:
     """The operation a refused kubectl command asked for, or None where it names none the
-    records hold (`kubectl proxy`, a type the estate does not serve). ``default_namespace``:
-    the namespace kubectl's configuration gives a command without ``-n`` (None: not known, and
-    such a command then names no operation rather than a guessed namespace)."""
-    if not args:
-        return None
-    if args[0] in _CREDENTIAL_COMMANDS or any(
-        argument.startswith("-") and _flag_name(argument) in _CREDENTIAL_FLAGS for argument in args
+    records hold (`kubectl proxy`, `version`, a read of a type the estate does not serve).
+    Global flags are read wherever they stand (`-n default delete pods --all`). A write whose
+    object cannot be read (a type the estate does not serve, no name, a manifest) is the write
+    of the tool itself (`delete tool/kubectl`): never a read. ``default_namespace``: the
+    namespace kubectl's configuration gives a command without ``-n`` (None: not known — a read
+    then names no operation rather than a guessed namespace, a write is across every
+    namespace, the broadest it may be)."""
+    walked = _walk(args)
+    at = _command_at(walked)
+    command = walked.positionals[at] if at is not None else ""
+    if command in _CREDENTIAL_COMMANDS or any(
+        _flag_name(flag) in _CREDENTIAL_FLAGS for flag, _ in walked.flags
     ):
         return Operation(verb="authenticate", kind="external-credentials")
     raw = _raw(args)
     if raw is not None:
         return raw
-    positionals: list[str] = []
+    if at is None:
+        return None
+    rest = list(walked.positionals[at + 1 :])
     namespace, known = default_namespace, default_namespace is not None
-    for flag, value in read_arguments(args):
-        if flag is None:
-            positionals.append(value)
-        elif flag in _NAMESPACE_FLAGS or (flag.startswith("-n") and len(flag) > 2):
-            namespace, known = value or flag[2:].lstrip("="), True
+    flags: dict[str, str] = {}
+    for flag, value in walked.flags:
+        flags[flag] = value
+        if flag in _NAMESPACE_FLAGS:
+            namespace, known = value, True
         elif flag in _ALL_NAMESPACES:
             namespace, known = None, True  # across every namespace: known, not guessed
-    command = args[0]
-    if command == "rollout":
-        verb = _ROLLOUT_VERBS.get(positionals[0]) if positionals else None
-        positionals = positionals[1:]
+    sub = command
+    if command in ("rollout", "set"):
+        sub = rest.pop(0) if rest else ""
+        verb = _ROLLOUT_VERBS.get(sub) if command == "rollout" else "patch"
     elif command == "get":
-        verb = "get" if len(positionals) > 1 or "/" in "".join(positionals[:1]) else "list"
+        verb = "get" if len(rest) > 1 or "/" in "".join(rest[:1]) else "list"
+    elif command in ("run", "expose", "autoscale"):
+        verb = "create"
+    elif command == "drain":
+        # a drain evicts every pod of the node, in any namespace (and cordons it)
+        return Operation("delete", "pod", None, None, collection=True)
     else:
         verb = _VERBS.get(command)
     if verb is None:
         return None
-    if command in ("logs", "exec", "attach", "debug") and positionals:
-        spelled, _, name = positionals[0].rpartition("/")
-        spelled, name = spelled or "pod", name
-    elif positionals:
-        spelled, _, name = positionals[0].partition("/")
-        name = name or (positionals[1] if len(positionals) > 1 else "")
-    else:
-        return None
-    kind = estate_kind(spelled)
+    writes = verb not in READ_VERBS
+    if command == "events" and not rest:
+        rest = ["events"]
+    spelled, name = "", ""
+    if command in ("logs", "exec", "attach", "debug") and rest:
+        spelled, _, name = rest[0].rpartition("/")
+        spelled = spelled or "pod"
+    elif command in _NAMED_ONLY and rest:
+        spelled, name = _NAMED_ONLY[command], rest[0]
+    elif rest:
+        spelled, _, name = rest[0].partition("/")
+        name = name or (rest[1] if len(rest) > 1 else "")
+    kind = estate_kind(spelled) if spelled else None
     if kind is None:
-        return None
+        # the object is not read: a write is recorded as a write all the same (of the tool),
+        # never as nothing or a read
+        return Operation(verb, "tool", TOOL_NAME) if writes else None
     if kind in CLUSTER_KINDS:
         namespace = None
-    elif not known:
+    elif not known and not writes:
         return None
+    elif not known:
+        namespace = None  # a write in a namespace not known: across every namespace
+    target = Operation(verb, kind, name or None, namespace)
+    if command == "autoscale":
+        return _autoscaler(target, flags, namespace)
+    if command == "expose":
+        return Operation("create", "service", flags.get("--name") or name or None, namespace)
+    fields = (_WRITTEN_FIELD[sub],) if sub in _WRITTEN_FIELD else ()
     # a list is recorded as the tools record one (`list pod`); a write of a type without a
     # name is over its whole collection
-    return Operation(
-        verb, kind, name or None, namespace, collection=not name and verb not in READ_VERBS
+    return replace(target, fields=fields, collection=not name and writes)
+
+
+# The writes whose objects a `-f -` manifest names.
+_MANIFEST_WRITES: Final = frozenset({"apply", "create", "replace", "delete"})
+
+
+def refused_operations(
+    args: Sequence[str], default_namespace: str | None, stdin: str | None = None
+) -> list[Operation]:
+    """The operations a refused kubectl command asked for (`refused_operation`); a write of a
+    `-f -` manifest asks one per object of it the server serves (`apply -f - -o name`, refused:
+    the write of each document's object, SI red team 31, H1b), each in its document's
+    namespace (else `-n`'s, else the configuration's)."""
+    asked = refused_operation(args, default_namespace)
+    if asked is None or asked.kind != "tool":
+        return [] if asked is None else [asked]
+    walked = _walk(args)
+    at = _command_at(walked)
+    command = walked.positionals[at] if at is not None else ""
+    given = [value for flag, value in walked.flags if flag in _NAMESPACE_FLAGS]
+    manifest = [value for flag, value in walked.flags if flag in ("-f", "--filename")]
+    docs = (
+        documents(stdin, given[-1] if given else default_namespace)
+        if command in _MANIFEST_WRITES and manifest == ["-"]
+        else None
     )
+    if not docs:
+        return [asked]
+    return [Operation(asked.verb, doc.kind, doc.name, doc.namespace) for doc in docs]
 
 
-__all__ = ["refused_operation"]
+__all__ = ["refused_operation", "refused_operations"]

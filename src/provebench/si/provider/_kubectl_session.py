@@ -126,12 +126,14 @@ class KubectlSession:
                     # One command, one action (`_kubectl_command`): a write command's own reads
                     # are kubectl's, a write it never sent because its read failed is the
                     # agent's attempt, and a command that made no request is still recorded.
-                    args, stdin, refused = arguments_problem(recorded)
+                    args, stdin, _ = arguments_problem(recorded)
                     # a refused command's arguments too: it is recorded as what it asked
                     # (`_kubectl_command.unreached`, SI red team 30, H2)
                     command = (args, reply.error is not None)
                     step = self._session.steps + 1
-                    stdins = {step: stdin} if stdin is not None and refused is None else {}
+                    # a refused command's manifest too: a refused `apply -f -` is the attempt of its
+                    # objects (`_kubectl_refused.refused_operations`)
+                    stdins = {step: stdin} if stdin is not None else {}
                     outputs = {step: reply.body}
                     self._session.reread_action(
                         start,
