@@ -70,7 +70,16 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from provebench.si.primitives._contrary import ABSENT, HELD, MARK, key_said, runs
+from provebench.si.primitives._contrary import (
+    ABSENT,
+    HELD,
+    MARK,
+    identity_denied,
+    key_said,
+    postposed_condition,
+    runs,
+)
+from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
@@ -644,6 +653,25 @@ def _subject_at(frame: str, rest: str) -> int:
     return len(frame)
 
 
+# a topic frame: the name set off by a comma after it
+_TOPIC_FRAMES = (["as", "for"], ["as", "to"], ["regarding"], ["concerning"], ["about"])
+_NAME_SET_OFF = re.compile(r"[\w./-]+\s*(?:,|\bbut\b|;)", re.IGNORECASE)
+# what a part of the system needs of the name ("The deployment expects SMTP_PORT")
+_REQUIRING = frozenset(
+    {"expects", "needs", "requires", "reads", "references", "wants", "uses", "mounts", "consumes"}
+)
+
+
+def _requirement_of_the_system(words: list[str]) -> bool:
+    """A frame that is a part of the system and a verb of requiring, nothing else."""
+    return (
+        len(words) >= 3
+        and words[-1] in _REQUIRING
+        and words[0] in _DETERMINERS
+        and all(_SYSTEM_NOUN.fullmatch(word) is not None for word in words[1:-1])
+    )
+
+
 def _frame_holds(reader: _Reader, start: int, first: int) -> bool:
     """Whether the words from `start` to the first name of the system before `first` are a
     frame known to affirm or to be neutral."""
@@ -653,6 +681,13 @@ def _frame_holds(reader: _Reader, start: int, first: int) -> bool:
     frame = _TAG.sub(" ", text[start:name_at])  # an HTML tag is markup, not words
     words = _words(re.sub(r"['’]s\b", " is", frame))
     if all(_neutral(word) or word in _FRAME_DEVIATION for word in words):
+        return True
+    if _NAME_SET_OFF.match(text, name_at) and (
+        words in _TOPIC_FRAMES or _requirement_of_the_system(words)
+    ):
+        # the name set off as a topic or as what the system needs ("As for SMTP_PORT, …", "The
+        # deployment expects SMTP_PORT, but …"): the statement follows in a clause of its own,
+        # read by the other rules (SI red team 31, H2)
         return True
     # an idiom that affirms, then neutral words ("There is no doubt that the …")
     joined = " ".join(words)
@@ -1653,6 +1688,65 @@ def _contradicts_own(
     return _contradicts(piece) and (names_own or not reader.names_other(start, end, own))
 
 
+def deviation_predicate(deviation: set[str]) -> re.Pattern[str] | None:
+    """The statement's deviation words as a predicate `identity_denied` reads after a copula's
+    negation ("SMTP_PORT is anything but missing")."""
+    # "defined", "set": their negation is the deviation ("not defined"); "cause": the frame's
+    words = deviation & (_ABSENCE_TYPES | _WRONG_TYPES | _EXTRA_TYPES | _STOPPED_TYPES)
+    if not words:
+        return None
+    return re.compile(rf"\b(?:{'|'.join(sorted(map(re.escape, words)))})\b", re.IGNORECASE)
+
+
+def _statement_undone(
+    reader: _Reader,
+    names: _StatementNames,
+    deviation: set[str],
+    statement: tuple[int, int, int],
+    last_sentence: tuple[int, int] | None,
+    last: int,
+) -> list[Unplain]:
+    """What the statement's own sentence says against it (SI red team 31, H2; docs/si-scoring.md
+    §11, "Round 31: the statement's own sentence"): a copula's negation that denies the
+    identity the clause states ("What smtp-config lacks is not SMTP_PORT"), the contrary of the
+    deviation's type said of the key in the same sentence ("smtp-config includes SMTP_PORT, so no
+    key is missing": `_contrary.key_said` reads every clause, the statement's too), a postposed
+    condition the statement depends on (", assuming the describe output was current") and a
+    tail that judges the answer (": a conclusion I do not share"). `statement` is its
+    sentence's start, the factor's first name and the sentence's end."""
+    text = reader.text
+    sentence_start, first, sentence_end = statement
+    # (sentence, where the factor is first named in it)
+    sentences = [(sentence_start, first, sentence_end)]
+    if last_sentence is not None and last_sentence[0] >= sentence_end:
+        # a later sentence is read from the factor's name in it: what stands before it is
+        # read by the rules of a frame ("I checked: had it been cart-cache, … orders-db")
+        sentences.append((last_sentence[0], last, last_sentence[1]))
+    predicate = deviation_predicate(deviation)
+    found: list[Unplain] = []
+    for start, named, end in sentences:
+        said = text[start:end].strip()
+        rest = reader.without_objects(start, end, names.key, echo=True)
+        if identity_denied(rest, predicate):
+            found.append(Unplain("factor_negated", start, end, f"{said!r} denies it"))
+        elif deviation & _ABSENCE_TYPES and HELD in key_said(rest):
+            found.append(
+                Unplain("factor_negated", start, end, f"{said!r} holds the key it says absent")
+            )
+        else:
+            condition = postposed_condition(text[named:end])
+            if condition is not None:
+                said = f"the condition {condition!r}"
+                found.append(Unplain("unaccounted_tail", named, end, said))
+    if last_sentence is not None:
+        tail = judging_tail(text[last : last_sentence[1]])
+        if tail is not None:
+            found.append(
+                Unplain("unaccounted_tail", last, last_sentence[1], f"{tail!r} judges the answer")
+            )
+    return found
+
+
 def _bare_answer(words: list[str]) -> bool:
     """A sentence that opens on a bare yes or no ("Yes.", "No, it is not.")."""
     return bool(words) and words[0] in _YES | _NO
@@ -1728,6 +1822,9 @@ def accounted_shapes(
     frame = _ungoverned_frame(reader, statement_start, first)
     if frame is not None:
         found.append(frame)
+    found += _statement_undone(
+        reader, names, deviation, (statement_start, first, statement_end), last_sentence, last
+    )
     statement_nouns = names.nouns
     # a later sentence naming the factor again is read as every later one: it may say the
     # contrary ("The configmap smtp-config has the SMTP_PORT key after all.")

@@ -794,6 +794,10 @@ _GoverningKind = Literal["negation", "hedge", "belief"]
 _BACKTICK = re.compile("`")
 
 
+# the clause words that open a relative clause (`SentenceReading._reported`)
+_RELATIVE_OPENERS = frozenset({"which", "who", "whom", "whose"})
+
+
 class Clause(NamedTuple):
     """One clause of a sentence (a named tuple: a sentence makes several, often)."""
 
@@ -863,6 +867,8 @@ class SentenceReading:
         self._scope_prefaced: int | None = None
         self._framed_from: int | None = None
         self._report_scope: list[int] | None = None
+        # a clause's relative aside skipped by the report scope: (its start, its end)
+        self._report_asides: dict[int, tuple[int, int]] = {}
         # `_judging`, made on first use (False: not yet)
         self._judged: tuple[AssertionTests, Vocabulary] | Literal[False] | None = False
 
@@ -1401,10 +1407,32 @@ class SentenceReading:
             # (one pass per sentence: a walk back per phrase is quadratic in a comma list)
             scope: list[int] = []
             for index, clause in enumerate(self.clauses):
-                scope.append(index if index == 0 or clause.opener else scope[-1])
+                if index == 0 or clause.opener:
+                    scope.append(index)
+                elif (
+                    index >= 2
+                    and self.clauses[index - 1].opener in _RELATIVE_OPENERS
+                    and "," in clause.joints
+                ):
+                    # ", which notification-service reads via …, is not defined": the relative
+                    # clause set off by commas is an aside; the report cue inside it governs
+                    # nothing after it (SI red team 31, H2)
+                    scope.append(scope[index - 2])
+                    relative = self.clauses[index - 1]
+                    self._report_asides[index] = (relative.opener_start, clause.start)
+                else:
+                    scope.append(scope[-1])
+                    if index - 1 in self._report_asides:
+                        self._report_asides[index] = self._report_asides[index - 1]
             self._report_scope = scope
-        index = self._report_scope[self._folded_clause_index(start)]
-        return self._cue_before(self._reports, self.clauses[index].start, start)
+        at = self._folded_clause_index(start)
+        since = self.clauses[self._report_scope[at]].start
+        skipped = self._report_asides.get(at)
+        if skipped is not None:
+            return self._cue_before(self._reports, since, skipped[0]) or self._cue_before(
+                self._reports, skipped[1], start
+            )
+        return self._cue_before(self._reports, since, start)
 
     def has_cause_cue(self, clause_index: int) -> bool:
         """An unwithheld cause phrase ("the root cause", "caused by") in the clause (each

@@ -26,6 +26,12 @@ the key hid it. Here each coordinate clause (cut at ";", ":", a dash, "but", "ye
 * a clause that opens on a condition, or whose verb follows a modal or "to" ("should have
   SMTP_PORT"), says what to do, not what is.
 
+Round 31 (SI red team 31, H2; docs/si-scoring.md §11, "Round 31: the statement's own
+sentence") adds two readers of the statement's own sentence: `identity_denied` (a copula's
+negation denying the identity the clause states: "What smtp-config lacks is not SMTP_PORT") and
+`postposed_condition` (a clause after the statement headed by a subordinator of condition:
+", assuming the describe output was current"); and `key_said` is asked of that sentence too.
+
 The verbs of holding and of being somewhere are a lexicon, and the reading says so: they are the
 predicates of presence a key can take, and a word outside them is read as saying nothing of the
 key's presence (a limit, docs/si-scoring.md §11).
@@ -84,7 +90,9 @@ _LOCATED = re.compile(
     r"resides?|stays?|remains?|lies|appears?|exists?|shows\s+up)\b"
     r"(?:\s+(?:right|just|still|already|actually|really|plainly|clearly|indeed|safely|now|"
     r"all|along|listed|defined|stored|kept|included|contained|present|set|declared|sitting|"
-    r"there|here))*\s+(?:there|here|in|inside|within|under|at)\b",
+    r"there|here))*\s+(?:there|here|in|inside|within|under|at)\b"
+    # "in fact", "in short": an adverb of the sentence, no place ("SMTP_PORT is in fact missing")
+    r"(?!\s+(?:fact|short|truth|reality|effect|practice|general|particular|turn|sum)\b)",
     re.IGNORECASE,
 )
 # a word that says the key is absent or fails, said of it in its clause
@@ -119,6 +127,9 @@ _AFFIRMED = re.compile(
 )
 
 
+_JOINED_CLAUSE = re.compile(r"\b(?:and|so|therefore|thus|hence|which\s+is\s+why)\b", re.I)
+
+
 def _said_by_verb(clause: str, at: int) -> str | None:
     """What the verb of holding or lacking that governs the key at `at` says of it, or None
     where no such verb has the key as its object."""
@@ -141,7 +152,9 @@ def _said_by_verb(clause: str, at: int) -> str | None:
         return HELD if affirmed is not None and _LACKING.fullmatch(verb.group()) is None else None
     lacking = _LACKING.fullmatch(verb.group()) is not None
     negated = negated or _NEGATION.search(before[: verb.start()]) is not None
-    after = clause[at + len(MARK) :].split(",", 1)[0]
+    # the key's own clause: a clause joined after it ("…, so no key is missing", "… and no
+    # key is missing") says its own thing (SI red team 31, H2)
+    after = _JOINED_CLAUSE.split(clause[at + len(MARK) :].split(",", 1)[0], 1)[0]
     restated = _RESTATING.search(after) is not None
     return ABSENT if lacking or negated or restated else HELD
 
@@ -191,6 +204,9 @@ def _said_by_place(clause: str, at: int) -> str | None:
     return HELD
 
 
+_REACH = 400
+
+
 def key_said(rest: str) -> set[str]:
     """What the clauses of `rest` (a sentence with the factor's key written `MARK`) say of the
     key's presence: `HELD`, `ABSENT`, both or neither."""
@@ -208,15 +224,143 @@ def key_said(rest: str) -> set[str]:
             continue  # "Once SMTP_PORT is set, …": a condition asserts nothing
         at = clause.find(MARK)
         while at >= 0:
+            # the words around the key, `_REACH` each side: a key's verb, place or negation
+            # stands near it, and a clause naming the key many times is read in linear time
+            # (the statement's own sentence is read too since round 31)
+            low = max(0, at - _REACH)
+            near = clause[low : at + len(MARK) + _REACH]
             reading = (
-                _said_by_verb(clause, at)
-                or _said_by_place(clause, at)
-                or _said_by_voice(clause, at)
+                _said_by_verb(near, at - low)
+                or _said_by_place(near, at - low)
+                or _said_by_voice(near, at - low)
             )
             if reading is not None:
                 said.add(reading)
             at = clause.find(MARK, at + len(MARK))
     return said
+
+
+# A copula's negation (SI red team 31, H2): "is not", "isn't", "was never", and the phrases
+# that negate a predicate as "not" does ("is anything but", "is far from", "is by no means").
+# They are the negators of English a copula takes (a closed class, as the copulas are).
+_COPULA_NEGATED = (
+    r"\b(?:is|are|was|were|be|been|remains?|stays?)\s*(?:n['’]t\b|\s(?:not|never|no\s+longer|"
+    r"anything\s+but|far\s+from|hardly|scarcely|by\s+no\s+means|in\s+no\s+way|nowhere\s+near|"
+    r"other\s+than|something\s+other\s+than)\b)"
+)
+_COPULA_NEGATING_PHRASE = re.compile(
+    r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+(?:anything\s+but|far\s+from|hardly|"
+    r"scarcely|by\s+no\s+means|in\s+no\s+way|nowhere\s+near|other\s+than|"
+    r"something\s+other\s+than)\b",
+    re.IGNORECASE,
+)
+# the copula's negation, then the name as its complement ("What smtp-config lacks is not
+# SMTP_PORT", "The key missing from smtp-config is not SMTP_PORT"): the identity the clause
+# states is denied, whatever its subject says
+_IDENTITY_DENIED = re.compile(
+    rf"{_COPULA_NEGATED}\s*(?:(?:{'|'.join(sorted(_OBJECT_WORDS))}|actually|in\s+fact|really)"
+    rf"\s+)*{MARK}\b",
+    re.IGNORECASE,
+)
+_IDENTITY_CLAUSES = re.compile(
+    r"[;:—–]|(?<!anything\s)\b(?:but|yet|whereas|while|although|though|however|rather)\b",
+    re.IGNORECASE,
+)
+
+
+def identity_denied(rest: str, predicate: re.Pattern[str] | None = None) -> bool:
+    """Whether a clause of `rest` (the name written `MARK`) denies, by a copula's negation, the
+    identity or the predicate it states of the name (SI red team 31, H2): the name as the
+    complement of a negated copula ("What smtp-config lacks is not SMTP_PORT", "What is a red
+    herring here is not batch-processor"), or the name as the subject of a negated copula whose
+    predicate is the statement's own (`predicate`: "SMTP_PORT is anything but missing"). A
+    name after "but" or "rather" is the identity asserted ("… is not SMTP_HOST but SMTP_PORT");
+    an aside between commas is left out."""
+    for clause in _IDENTITY_CLAUSES.split(rest):
+        if MARK not in clause:
+            continue
+        clause = _ASIDE.sub(" ", clause) if clause.count(",") >= 2 else clause
+        if _IDENTITY_DENIED.search(clause):
+            return True
+        if predicate is None:
+            continue
+        at = clause.find(MARK)
+        # the plain "not" of a predicate is read by the rule `negated`; here the phrases
+        negated = _COPULA_NEGATING_PHRASE.search(clause, at)
+        if negated is None:
+            continue
+        # only adverbs and determiners between the negation and the predicate
+        after = clause[negated.end() : negated.end() + _REACH]
+        found = predicate.search(after)
+        if found is not None and len(_words(after[: found.start()])) <= 2:
+            return True
+    return False
+
+
+# A postposed condition (SI red team 31, H2): a clause after the statement, set off by a comma,
+# a dash or a bracket, headed by a subordinator of condition — the closed class of English
+# conjunctions that make the clause before them depend on theirs ("if", "unless", "as long as",
+# "on condition that", "in the event that", "insofar as") and the participles that head a
+# clause as those conjunctions do ("assuming", "provided", "given", "granted": only before
+# "that" or a clause with a finite verb: "given the describe output" cites the evidence, "given
+# that the fixtures are right" conditions on it). A clause of cause or consequence ("so", "because",
+# "which is why", "since", "meaning") is no condition: the statement does not depend on it.
+_CONDITION_HEAD = re.compile(
+    r"\A(?:(?:and|but|or|only|just|that\s+is|i\s*\.?\s*e\s*\.?)\s+){0,2}"
+    r"(?:(?:only\s+)?if(?!\s+(?:not|so)\b)|iff|unless|lest|except\s+if|as\s+long\s+as|so\s+long\s+as|"
+    r"(?:up)?on\s+(?:the\s+)?(?:condition|assumption|premise|understanding|proviso)|"
+    r"in\s+the\s+event|in\s+so\s+far\s+as|insofar\s+as|so\s+far\s+as|to\s+the\s+extent|"
+    r"subject\s+to|contingent\s+(?:on|upon)|conditional\s+(?:on|upon)|depending\s+on|"
+    r"barring|pending|should\s+(?:the|it|they|this|that|you|we|i|nobody|no\s+one)\b|"
+    r"were\s+(?:the|it|they|this|that|you|we|i)\b|had\s+(?:the|it|they|this|that|you|we|i)\b)\b",
+    re.IGNORECASE,
+)
+_CONDITION_PARTICIPLE = re.compile(
+    r"\A(?:(?:and|but|only|just)\s+){0,2}(?:assuming|presuming|supposing|provided|providing|"
+    r"given|granted|granting|allowing|accepting|trusting|taking\s+it)\b(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_FINITE = re.compile(
+    r"\bthat\b|\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|"
+    r"should|may|might|must|shall|holds?|stays?|remains?|says?|shows?)\b|n['’]t\b",
+    re.IGNORECASE,
+)
+# a condition that carries its own main clause, its comma left out ("…, assuming nothing else
+# changed the pods are blocked on that key alone"): a past verb, then a subject and its verb
+_OWN_MAIN_CLAUSE = re.compile(
+    r"\b\w+ed\s+(?:the|a|an|its|their|this|that|these|those)\s+(?:\w+\s+){0,2}?"
+    r"(?:is|are|was|were|has|have|can|cannot|will|would)\b",
+    re.IGNORECASE,
+)
+# the words that open a clause of consequence or coordination after a condition: the
+# condition then stands between the statement and its consequence, and governs the statement
+_CONSEQUENCE = frozenset(
+    {"so", "and", "which", "because", "since", "then", "therefore", "thus", "hence", "but", "or"}
+)
+_CONDITION_CUTS = re.compile(r"[,;:—–(\[\]()]|\s-{1,2}\s")
+
+
+def postposed_condition(after: str) -> str | None:
+    """The first clause of `after` (the statement's sentence from its name on) that is a
+    postposed condition (`_CONDITION_HEAD`, `_CONDITION_PARTICIPLE`), or None. The clause
+    before the first cut is the statement's own and is not read."""
+    clauses = [" ".join(_words(clause)) for clause in _CONDITION_CUTS.split(after)[1:]]
+    for index, words in enumerate(clauses):
+        if not words:
+            continue
+        following = next((clause for clause in clauses[index + 1 :] if clause), "")
+        if following and following.split()[0] not in _CONSEQUENCE:
+            continue  # "…, if you add it, the pods start": the condition of the clause after it
+        if _CONDITION_HEAD.match(words):
+            return words
+        participle = _CONDITION_PARTICIPLE.match(words)
+        if (
+            participle is not None
+            and _FINITE.search(participle.group(1))
+            and not _OWN_MAIN_CLAUSE.search(participle.group(1))
+        ):
+            return words
+    return None
 
 
 # the contrary of a stopped object: a count above zero, a ready count, a live state (a lexicon of
@@ -271,4 +415,4 @@ def runs(rest: str) -> bool:
     return False
 
 
-__all__ = ["ABSENT", "HELD", "MARK", "key_said", "runs"]
+__all__ = ["ABSENT", "HELD", "MARK", "identity_denied", "key_said", "postposed_condition", "runs"]

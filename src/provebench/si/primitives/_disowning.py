@@ -37,6 +37,11 @@ and the verdict is read in three places:
   as what was said ("None of the above is true.", "Everything I said is false."). That is the
   window: two sentences, as `retraction` reads (`_Retractions.after`).
 
+A fourth place since round 31 (SI red team 31, H2): a **tail that judges the answer** by its
+shape rather than a verdict word (`judging_tail`: a claim noun heading it, or a subject that
+refers back and a predicate that rejects, disproves or doubts it: ": a conclusion I do not
+share", "(I later disproved this)").
+
 What keeps honest answers: a verdict must be the whole label or tail — "Wrong value: 6380" (a
 deviation, not a claim noun), "The disk alert is a red herring: X is missing" (a subject of its
 own), "— not a guess" (not a head) are not verdicts; a tail must end the sentence and start
@@ -213,10 +218,108 @@ def disowning_sentence(text: str, start: int, end: int, *, next_one: bool) -> st
     return None if found is None else found.group()
 
 
+# A tail that judges the answer (SI red team 31, H2): a clause set off after the statement whose
+# head is the answer as a claim ("…: a conclusion I do not share", "… (a hypothesis I later
+# rejected)", "…: the answer a lazy agent would give"), or whose subject refers back to it
+# ("this", "that", "which", the speaker) and whose predicate rejects, disproves, doubts,
+# denies trust in or supposes it false ("(I later disproved this)", "— this would be my answer
+# if I were wrong"). By the tail's shape, not its words: a tail headed by a claim noun judges
+# the statement unless the evidence is said to confirm it; one whose subject is a part of the
+# system or the evidence ("(the describe output confirms it)", ": the container config cannot
+# be created") speaks of the system and is read by the other rules.
+# the nouns of a claim an answer makes (`_CLAIM_NOUN` less the causes, leads and options a tail
+# may name of the system: "(root cause)", "— the only lead")
+_ANSWER_NOUN = (
+    r"(?:hypothes[ie]s|theor(?:y|ies)|guess(?:es)?|ideas?|claims?|beliefs?|assumptions?"
+    r"|suspicions?|diagnos[ie]s|answers?|conclusions?|findings?|explanations?|rumou?rs?"
+    r"|stor(?:y|ies)|premises?|notions?|statements?|opinions?|verdicts?|readings?|takes?)"
+)
+_JUDGED_CUTS = re.compile(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
+_CLAIM_HEAD = re.compile(
+    rf"\A\W*(?:(?:this|that|it|which)\s+(?:is|was|'s|’s|would\s+be|could\s+be|might\s+be)\s+)?"
+    rf"(?:(?:a|an|the|my|our|your|their|one|just|only|merely|some|such|another|what)\s+)*"
+    rf"(?:(?!(?:not|no|never)\b)[a-z]+\s+){{0,2}}?{_ANSWER_NOUN}\b(.*)",
+    _I | re.DOTALL,
+)
+# the evidence said to confirm the claim ("a conclusion the describe output confirms")
+_CONFIRMED = re.compile(
+    r"\b(?:confirm(?:s|ed)?|show(?:s|n|ed)?|support(?:s|ed)?|verif(?:y|ies|ied)|backs?\s+up|"
+    r"backed\s+up|match(?:es|ed)?|prove[sn]?|proved|based\s+on)\b",
+    _I,
+)
+# "which" or "that" refers back as the subject ("which is wrong") or the object of the speaker
+# ("which I later rejected"); "which search-indexer rejects" is the system's
+_REFERRING = re.compile(
+    r"\A\W*(?:(?:and|but|though|although|yet)\s+)?(?:this|it|i|we|"
+    r"(?:which|that)(?=\s+(?:i|we|you|nobody|no\s+one|everyone|anyone|is|was|'s|’s|would|"
+    r"could|might|has|had)\b))\b",
+    _I,
+)
+# a predicate that rejects, disproves, doubts or supposes the claim false: a verb of rejection
+# in any tense, a truth word said of what the tail refers to at its end, a counterfactual, or
+# trust, belief or agreement denied
+_JUDGING = re.compile(
+    r"\b(?:reject|dismiss|discard|disprov|refut|retract|withdr[ae]w|abandon|overturn|overrul|"
+    r"discredit|rebut|scrap|debunk|falsif|invalidat|contradict|doubt|question|recant|"
+    r"gave\s+up|give\s+up|took\s+(?:\w+\s+)?back|take\s+(?:\w+\s+)?back)\w*|"
+    r"\b(?:wrong|false|untrue|incorrect|mistaken|bogus|a\s+lie|not\s+true|not\s+the\s+case)"
+    r"(?=\s*(?:$|[.!?)\]]|\s(?:later|after|since|by|myself|ourselves|too|anyway)\b))|"
+    r"\bif\s+(?:i|we)\s+were\b|"
+    r"(?:\b(?:not|never|nobody|no\s+one|none)\b|n['’]t\b)\s+(?:\w+\s+){0,2}?"
+    r"(?:share|believe|trust|agree|stand|accept|endorse|buy|hold|vouch|support|back|sign)\w*",
+    _I | re.DOTALL,
+)
+
+
+_MODAL = re.compile(r"\b(?:would|could|might)\b", _I)
+_SUPPOSING = re.compile(r"\b(?:if|were|unless)\b", _I)
+# a claim noun modified so that it names a claim other than the statement's
+_ANOTHER_CLAIM = re.compile(
+    r"\b(?:previous|earlier|first|initial|original|other|old|prior|former|alert['’]?s?|"
+    r"their|his|her|its)\b",
+    _I,
+)
+
+
+def judging_tail(after: str) -> str | None:
+    """The first tail of `after` (the statement's sentence from its last name on) that judges
+    the statement (`_CLAIM_HEAD`, `_REFERRING` with `_JUDGING`), or None."""
+    tails = [tail.strip().rstrip(".!)]").strip() for tail in _JUDGED_CUTS.split(after)[1:]]
+    # whether a tail at or after each one says the evidence confirms (one pass from the end)
+    confirmed_from = [False] * (len(tails) + 1)
+    for index in range(len(tails) - 1, -1, -1):
+        confirmed_from[index] = confirmed_from[index + 1] or bool(_CONFIRMED.search(tails[index]))
+    for index, words in enumerate(tails):
+        if not words:
+            continue
+        claim = _CLAIM_HEAD.match(words)
+        if claim is not None and _ANOTHER_CLAIM.search(words, 0, claim.start(1)):
+            continue  # "; the previous diagnosis was wrong": another claim than this one
+        if claim is not None:
+            # the confirmation may follow in a later clause ("— my diagnosis, confirmed by …")
+            confirmed = _CONFIRMED.search(claim.group(1)) or confirmed_from[index + 1]
+            if _judges(words) or not confirmed:
+                return words
+            continue
+        if _REFERRING.match(words) and _judges(words):
+            return words
+    return None
+
+
+def _judges(words: str) -> bool:
+    """`_JUDGING`, or a counterfactual: a modal and "if" or "were" after it (two linear
+    searches, not a pattern that rescans from every modal)."""
+    if _JUDGING.search(words):
+        return True
+    modal = _MODAL.search(words)
+    return modal is not None and _SUPPOSING.search(words, modal.end()) is not None
+
+
 __all__ = [
     "disowning_label",
     "disowning_sentence",
     "disowning_tails",
+    "judging_tail",
     "may_disown",
     "tail_over",
 ]

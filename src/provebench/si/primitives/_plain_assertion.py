@@ -249,6 +249,30 @@ def _tagging(aside: re.Match[str]) -> bool:
     )
 
 
+# a label that names the deviation and what it is of ("Missing key:", "Wrong value:"): the
+# finding's own words, its subject after the colon (SI red team 31, H2)
+_LABEL_DEVIATIONS = frozenset(
+    {
+        "missing", "absent", "unset", "undefined", "wrong", "incorrect", "invalid", "extra",
+        "unexpected", "removed", "deleted", "misconfigured", "stopped",
+    }
+)  # fmt: skip
+_LABEL_SUBJECTS = frozenset(
+    {
+        "key", "keys", "value", "values", "entry", "entries", "variable", "variables",
+        "setting", "settings", "field", "port", "config", "configuration", "deployment",
+        "replicas", "object", "resource",
+    }
+)  # fmt: skip
+
+
+def _names_the_deviation(words: list[str]) -> bool:
+    """Whether a label is a deviation word and what it is said of, beside label words
+    ("Missing key", "Root cause missing key")."""
+    rest = [word for word in words if word not in _LABEL_WORDS]
+    return len(rest) == 2 and rest[0] in _LABEL_DEVIATIONS and rest[1] in _LABEL_SUBJECTS
+
+
 def _label(
     text: str, sentence: Sentence, first: int, previous: Sentence | None, identifiers: Sequence[str]
 ) -> Unplain | None:
@@ -269,7 +293,11 @@ def _label(
         return None  # the agent on what it did ("I checked:", "I want to be clear:")
     if outside and outside[0] in ("not", "no") and not _LABEL_NOUNS.intersection(outside[1:]):
         return None  # something else set aside ("Not the database:"); "Not the cause:" is not
-    plain = " ".join(outside) in _LABEL_WORDS or all(word in _LABEL_WORDS for word in outside)
+    plain = (
+        " ".join(outside) in _LABEL_WORDS
+        or all(word in _LABEL_WORDS for word in outside)
+        or _names_the_deviation(outside)
+    )
     if plain and not any(_tagging(match) for match in _BRACKETED.finditer(said)):
         return None
     return Unplain(

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 from provebench.si.primitives._assertion import AssertionCues, SentenceReading
 from provebench.si.primitives._commitment_games import signal_games
+from provebench.si.primitives._contrary import MARK, identity_denied, postposed_condition
+from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._folded_channel import FoldedChannel
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
@@ -91,6 +93,37 @@ def _dismisses(
     )
 
 
+def _dismissal_undone(
+    text: str, start: int, end: int, identifiers: Sequence[str], dismissal: re.Pattern[str] | None
+) -> str | None:
+    """What the dismissal's own sentence `text[start:end]` says against it, read as the factor's
+    statement is (`_accounted._statement_undone`; SI red team 31, H2): a copula's negation that
+    denies the identity it states ("What is a red herring here is not batch-processor"), a
+    postposed condition it depends on ("…, provided its queue is not shared") or a tail that
+    judges it (": a conclusion I do not share"); or None."""
+    sentence = text[start:end]
+    folded = sentence.casefold()
+    named = [
+        match
+        for identifier in identifiers
+        for match in re.finditer(re.escape(identifier.casefold()), folded)
+    ]
+    if not named:
+        return None
+    rest = folded
+    for identifier in identifiers:
+        rest = rest.replace(identifier.casefold(), f" {MARK} ")
+    if identity_denied(rest, dismissal):
+        return "a copula's negation denies it"
+    first = min(match.start() for match in named)
+    last = max(match.end() for match in named)
+    condition = postposed_condition(sentence[first:])
+    if condition is not None:
+        return f"the condition {condition!r}"
+    tail = judging_tail(sentence[last:])
+    return None if tail is None else f"{tail!r} judges it"
+
+
 def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
     """The sentence before the one starting at `start` (original offsets), if any, at its
     place in the fold (`ChannelReader.shaped`)."""
@@ -146,6 +179,12 @@ def signal_dismissed(
         shaped = reader.shaped
         folded = shaped.channel.text
         withdrawals = (ChannelWithdrawals(folded, folded), DismissalWithdrawals(folded))
+        # each sentence read once, however many times it names the signal
+        undone = functools.lru_cache(maxsize=None)(
+            functools.partial(
+                _dismissal_undone, identifiers=tuple(identifiers), dismissal=cues.dismissal
+            )
+        )
         spans: list[Span] = channel.identifier_matches(identifiers)
         read.append((name, reader, spans))
         for span in spans:
@@ -189,7 +228,12 @@ def signal_dismissed(
                 # answered no (round 13, W3)
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r} answered no"
                 dismissed_at = (name, where.start)
-            if dismissed is None and _dismisses(reading, shaped, cues, games, withdrawals, where):
+            if (
+                dismissed is None
+                and sentence is not None
+                and _dismisses(reading, shaped, cues, games, withdrawals, where)
+                and undone(channel.text, sentence.start, sentence.end) is None
+            ):
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
                 sentence = reader.sentence_of(span)
                 dismissed_at = (name, sentence.start if sentence is not None else 0)
