@@ -240,8 +240,9 @@ def schedule(estate: Estate) -> Placement:
     nodes = list(estate.keys("node"))
     free = {
         key: [
-            cpu_millicores(estate.node(key).allocatable_cpu),
-            memory_bytes(estate.node(key).allocatable_memory),
+            # a node that reports no allocatable figure has none to give (`Node`)
+            cpu_millicores(estate.node(key).allocatable_cpu or "0"),
+            memory_bytes(estate.node(key).allocatable_memory or "0"),
         ]
         for key in nodes
     }

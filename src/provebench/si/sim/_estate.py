@@ -115,6 +115,19 @@ class Behavior(BaseModel):
     capacity_rps: int | None = Field(default=None, ge=1)
 
 
+_CPU_PATTERN = r"^([0-9]+m|[0-9]+(\.[0-9]{1,3})?)$"
+_MEMORY_PATTERN = r"^[0-9]+(Ki|Mi|Gi)?$"
+
+
+class Quantities(BaseModel):
+    """Kubernetes quantities of CPU and memory: a deployment's declared ``resource_limits``,
+    a container's ``resources.requests`` and ``resources.limits`` (kept, shown)."""
+
+    model_config = _CLOSED
+    cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
+    memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
+
+
 class Container(BaseModel):
     model_config = _CLOSED
     name: str = Field(pattern=_NAME_PATTERN)
@@ -124,24 +137,12 @@ class Container(BaseModel):
     behavior: Behavior = Field(default_factory=Behavior)
 
 
-_CPU_PATTERN = r"^([0-9]+m|[0-9]+(\.[0-9]{1,3})?)$"
-_MEMORY_PATTERN = r"^[0-9]+(Ki|Mi|Gi)?$"
-
-
 class ResourceRequests(BaseModel):
     """What one pod of a deployment asks the scheduler for (Kubernetes quantities)."""
 
     model_config = _CLOSED
     cpu: str = Field(default="0", pattern=_CPU_PATTERN)
     memory: str = Field(default="0", pattern=_MEMORY_PATTERN)
-
-
-class Quantities(BaseModel):
-    """Kubernetes quantities of a deployment's declared ``resource_limits`` (kept, shown)."""
-
-    model_config = _CLOSED
-    cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
-    memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
 
 
 _WORD = Field(default=None, min_length=1)
@@ -292,10 +293,13 @@ KEPT_FIELDS: tuple[str, ...] = (
 
 
 class Node(_Metadata):
-    """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity."""
+    """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity. A node
+    declared without one reports none, as a Node object whose kubelet reported no
+    ``status.allocatable`` does: nothing that requests it fits there (R6), and its manifest
+    shows no figure the scenario did not give."""
 
-    allocatable_cpu: str = Field(pattern=_CPU_PATTERN)
-    allocatable_memory: str = Field(pattern=_MEMORY_PATTERN)
+    allocatable_cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
+    allocatable_memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
 
 
 def cpu_millicores(quantity: str) -> int:
@@ -457,6 +461,19 @@ _ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {
 # pods, a scale, a delete) ends it as it ends the status, so a restarted deployment never shows
 # the old run's errors as its own.
 _ENDS_WITH: dict[str, str] = {"logs": "deployment"}
+# Declared observations of what a kind's own agent reports of it, which no rule of the model
+# derives: a node's ``status`` and ``conditions`` (``DiskPressure``, ``Ready`` …) are its
+# kubelet's report, held as declared.
+_REPORTED: dict[str, tuple[str, ...]] = {"node": ("status", "conditions")}
+# A ``nodes`` entry (no name: the published profile's summary of the cluster's nodes, ``count``
+# of them) stands for the nodes ``node-1`` … ``node-COUNT``, named as the declared estate names
+# them (`si.sim.declared._estate._expand`). A field that says it is each node's (``…_per_node``)
+# and names a node's allocatable figure is each node's resource; every other field is the
+# author's word about the cluster (``allocatable_cpu: low``, ``current_utilization: 60%``), held
+# as a declared observation of each node, as the declared estate holds it.
+NODES_ENTRY = "nodes"
+_PER_NODE = "_per_node"
+_NODES_MAXIMUM = 100
 
 
 def _is_declared_field(kind: str, field: str) -> bool:
@@ -467,7 +484,8 @@ def _is_declared_field(kind: str, field: str) -> bool:
     an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    return field in _ENDS_AT_WRITE.get(kind, ("status",)) or is_metric_figure(field)
+    observed = _ENDS_AT_WRITE.get(kind, _REPORTED.get(kind, ("status",)))
+    return field in observed or is_metric_figure(field)
 
 
 class InitContainer(BaseModel):
@@ -563,6 +581,38 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     return key, body, record
 
 
+def _nodes(
+    raw: Mapping[str, Any], field: str
+) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
+    """A ``nodes`` entry → the key, resource fields and declared observations of each node it
+    stands for (`NODES_ENTRY`)."""
+    count = raw.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= _NODES_MAXIMUM:
+        raise ProvebenchError(
+            f"a `nodes` entry needs `count` (1-{_NODES_MAXIMUM})", field=f"{field}.count"
+        )
+    body: dict[str, Any] = {}
+    declared: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name in ("resource", "count", "namespace"):
+            continue
+        own = name.removesuffix(_PER_NODE)
+        if name.endswith(_PER_NODE) and own.startswith("allocatable_"):
+            if own not in Node.model_fields:
+                raise ProvebenchError(f"a node has no field {own}", field=f"{field}.{name}")
+            body[own] = copy.deepcopy(value)
+        else:
+            declared[name] = value
+    held = []
+    for index in range(1, count + 1):
+        name = f"node-{index}"
+        _validated("node", Node, body, field)
+        key = resource_key("node", DEFAULT_NAMESPACE, name)
+        record = _declared_record("node", DEFAULT_NAMESPACE, name, declared) if declared else None
+        held.append((key, copy.deepcopy(body), record))
+    return held
+
+
 def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """What of a resource makes its generation: all of it but its metadata (`METADATA_FIELDS`
     and the template labels a label write sets apart), as Kubernetes bumps
@@ -593,13 +643,15 @@ class Estate:
         resources: dict[str, dict[str, Any]] = {}
         declared: dict[str, dict[str, Any]] = {}
         for index, raw in enumerate(entries):
-            key, body, record = _entry(raw, f"{field}[{index}]")
-            if key in resources or (key in declared and body is None):
-                raise ProvebenchError(f"{key} is declared twice", field=f"{field}[{index}]")
-            if body is not None:
-                resources[key] = body
-            if record is not None:
-                declared[key] = record
+            where = f"{field}[{index}]"
+            is_nodes = isinstance(raw, Mapping) and raw.get("resource") == NODES_ENTRY
+            for key, body, record in _nodes(raw, where) if is_nodes else [_entry(raw, where)]:
+                if key in resources or (key in declared and body is None):
+                    raise ProvebenchError(f"{key} is declared twice", field=where)
+                if body is not None:
+                    resources[key] = body
+                if record is not None:
+                    declared[key] = record
         return cls(resources, declared)
 
     def overlaid(self, entries: object, *, field: str) -> Estate:

@@ -248,12 +248,16 @@ def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
 
 def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
     node = obs.estate.node(key)
-    allocatable = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    figures = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    # only the figures declared: a node that reports none shows none (`Node`)
+    allocatable = {what: figure for what, figure in figures.items() if figure is not None}
     return {
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {"name": parse_key(key)[2], **own_metadata(node.annotations, node.labels)},
-        "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
+        "status": {"allocatable": allocatable, "capacity": dict(allocatable)}
+        if allocatable
+        else {},
     }
 
 
