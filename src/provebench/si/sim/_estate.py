@@ -128,12 +128,23 @@ class Quantities(BaseModel):
     memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
 
 
+class ContainerResources(BaseModel):
+    """A container's ``resources`` as Kubernetes spells them: kept and shown in its pod
+    template. No rule of the model reads them: the scheduler places a pod by its deployment's
+    ``resource_requests`` (R6), and no rule derives an OOM kill from a limit."""
+
+    model_config = _CLOSED
+    requests: Quantities | None = None
+    limits: Quantities | None = None
+
+
 class Container(BaseModel):
     model_config = _CLOSED
     name: str = Field(pattern=_NAME_PATTERN)
     image: str | None = None
     env: tuple[EnvVar, ...] = ()
     ports: tuple[int, ...] = ()
+    resources: ContainerResources | None = None
     behavior: Behavior = Field(default_factory=Behavior)
 
 
@@ -446,6 +457,39 @@ def _location(loc: Sequence[int | str]) -> str:
 # derived status it would go stale at the agent's first write and contradict it (a scripted
 # operator, seeing a restarted deployment still "declared" CrashLoopBackOff, rolled it back).
 _DERIVED_STATUS = ("deployment",)
+# The status words a rule of the model derives for a deployment's pods (`_derive`: a pod's
+# STATUS column, `Observation.conditions`) and those `si check` reads as healthy, casefolded
+# (tests/si/sim/test_container_resources.py keeps them in step with `_derive`).
+DERIVABLE_STATUS_WORDS: frozenset[str] = frozenset(
+    {
+        "running",
+        "available",
+        "healthy",
+        "ready",
+        "pending",
+        "createcontainerconfigerror",
+        "containercreating",
+        "crashloopbackoff",
+        "unready",
+        "unavailable",
+    }
+)
+
+
+def _derived_word(fields: Mapping[str, Any]) -> bool:
+    """Whether a deployment with ``containers`` declares a status its containers' behaviour
+    derives (`_DERIVED_STATUS`). One whose containers declare no ``behavior`` (an image and its
+    ``resources`` only) and a word no rule derives (``OOMKilled``) states what nothing in the
+    model produces, as a bare deployment's does: a declared observation until it is written
+    (`_ENDS_AT_WRITE`), listed unproved by `si check`, never silently dropped."""
+    containers = fields.get("containers")
+    behaves = isinstance(containers, list) and any(
+        isinstance(container, Mapping) and "behavior" in container for container in containers
+    )
+    status = fields.get("status")
+    return behaves or not isinstance(status, str) or status.casefold() in DERIVABLE_STATUS_WORDS
+
+
 # Declared observations of an object's own state, bound to its generation: what an operator sees
 # until the object is written. A write that changes the object (a scale, a restart, a delete)
 # ends them and the derived state takes over (`Estate.written`), so they never go stale beside
@@ -570,7 +614,7 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     if kind in DECLARED_KINDS:
         _check_signal(kind, fields, field)
         return key, None, _declared_record(kind, namespace, name, fields)
-    if kind in _DERIVED_STATUS and "containers" in fields:
+    if kind in _DERIVED_STATUS and "containers" in fields and _derived_word(fields):
         fields.pop("status", None)  # derived from the containers' behaviour, never shown
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}

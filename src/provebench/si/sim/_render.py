@@ -63,6 +63,8 @@ def _pod_spec(deployment: Deployment, name: str, image: dict[str, str]) -> dict[
             entry["env"] = _env_json(container)
         if container.ports:
             entry["ports"] = [{"containerPort": p} for p in container.ports]
+        if container.resources is not None:
+            entry["resources"] = container.resources.model_dump(exclude_none=True)
         if mounts:
             entry["volumeMounts"] = mounts
         entry["readinessProbe"] = {
