@@ -335,7 +335,7 @@ class _Deriver:
         self.outcomes[key] = found
         return found
 
-    def _lookup(self, host: str, namespace: str) -> tuple[str, int, int] | None:
+    def _lookup(self, host: str, namespace: str) -> tuple[str, int | None, int] | None:
         """(cluster IP, port, ready endpoints) of the service a host name resolves to."""
         key = self.find_service(host, namespace)
         if key is None:

@@ -358,10 +358,13 @@ class ServicePort(BaseModel):
 class Service(_Metadata):
     """A service: its selector and its one port — declared as ``port``, or as a ``ports`` list
     of one entry (the Kubernetes spelling, shown as declared); the model routes one port, so a
-    list of several is an error, never a service with all but one silently dropped."""
+    list of several is an error, never a service with all but one silently dropped. A service
+    declared with no port (a selector alone, do.cascading-deletion-001's) exposes none: shown
+    with no ``ports`` (``<none>``), its endpoints its selected ready pods, and a connection
+    to it on any port is one to a port it does not serve (R4's wrong port)."""
 
     selector: dict[str, str] | None = None
-    port: int = Field(ge=1, le=65535)
+    port: int | None = Field(default=None, ge=1, le=65535)
     ports: tuple[ServicePort, ...] | None = None
 
     @model_validator(mode="before")

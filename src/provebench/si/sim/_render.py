@@ -18,6 +18,7 @@ from provebench.si.sim._estate import (
     Container,
     Deployment,
     SecretData,
+    Service,
     labels_of,
     parse_key,
     resource_key,
@@ -230,11 +231,25 @@ def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
             "clusterIP": observation.service_ips[key],
             "selector": service.selector if service.selector is not None else {"app": name},
             # a declared `ports` list as declared (the declared estate's spelling)
-            "ports": [{"port": service.port, "protocol": "TCP"}]
-            if service.ports is None
-            else [p.model_dump(by_alias=True, exclude_none=True) for p in service.ports],
+            "ports": _service_ports(service),
         },
     }
+
+
+def _service_ports(service: Service) -> list[dict[str, Any]]:
+    """A service's ``spec.ports``: a declared ``ports`` list as declared (the declared estate's
+    spelling), its one ``port``, or none where it declares none."""
+    if service.ports is not None:
+        return [p.model_dump(by_alias=True, exclude_none=True) for p in service.ports]
+    return [] if service.port is None else [{"port": service.port, "protocol": "TCP"}]
+
+
+def _port_column(service: Service) -> str:
+    return "<none>" if service.port is None else f"{service.port}/TCP"
+
+
+def _endpoint(ip: str, service: Service) -> str:
+    return ip if service.port is None else f"{ip}:{service.port}"
 
 
 def event_manifest(observation: Observation, key: str) -> dict[str, Any]:
@@ -293,7 +308,7 @@ def list_body(observation: Observation, kind: str, namespace: str) -> str:
                 parse_key(k)[2],
                 "ClusterIP",
                 observation.service_ips[k],
-                f"{estate.service(k).port}/TCP",
+                _port_column(estate.service(k)),
             ]
             for k in keys
         ]
@@ -429,8 +444,8 @@ def describe_resource(observation: Observation, key: str) -> str:
             f"Selector:     {','.join(f'{k}={v}' for k, v in sorted(service_selector.items()))}",
             "Type:         ClusterIP",
             f"IP:           {observation.service_ips[key]}",
-            f"Port:         {service.port}/TCP",
-            f"Endpoints:    {','.join(f'{ip}:{service.port}' for ip in endpoints) or '<none>'}",
+            f"Port:         {_port_column(service)}",
+            f"Endpoints:    {','.join(_endpoint(ip, service) for ip in endpoints) or '<none>'}",
         ]
     elif kind == "configmap":
         lines += ["", "Data", "===="]
