@@ -303,6 +303,46 @@ KEPT_FIELDS: tuple[str, ...] = (
 )
 
 
+class PodEnvSource(BaseModel):
+    """A standalone pod's env value read from a ConfigMap or a Secret key, as the published
+    profile spells it (``NAME: {valueFrom: {secretKeyRef: {name, key}}}``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    value_from: EnvSource = Field(alias="valueFrom")
+
+
+class Pod(_Metadata):
+    """A standalone pod: an object of its own, as a pod created without a controller is in
+    Kubernetes — no deployment derives it, none puts it back once deleted. It runs one
+    container named after it, of its ``image`` with its ``env`` (``NAME: value`` or ``NAME:
+    {valueFrom: …}``) and no behaviour (`standalone_container`), on its declared ``node`` (a
+    ``spec.nodeName``: the scheduler does not place it) or the simulator's one. What the
+    scenario declares of its state — ``status``, ``restarts``, ``reason``, ``last_log`` — is a
+    declared observation until it is written (`_ENDS_AT_WRITE`)."""
+
+    image: str | None = None
+    env: dict[str, str | PodEnvSource] | None = None
+    node: str | None = Field(default=None, pattern=_NAME_PATTERN)
+
+
+def standalone_container(pod: Pod, name: str) -> Container:
+    """The one container of a standalone pod: named after it, of its ``image``, with its
+    ``env``, and no behaviour (it needs nothing, dials nothing: it runs)."""
+    env = tuple(
+        EnvVar(name=key, value=value)
+        if isinstance(value, str)
+        else EnvVar(name=key, value_from=value.value_from)
+        for key, value in sorted((pod.env or {}).items())
+    )
+    return Container(name=name, image=pod.image, env=env)
+
+
+def standalone_template(pod: Pod, name: str) -> Deployment:
+    """A standalone pod's spec in a pod template's shape (one replica, its one container), so
+    what renders a pod's spec renders it as it renders a deployment's pods'."""
+    return Deployment(containers=(standalone_container(pod, name),))
+
+
 class Node(_Metadata):
     """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity. A node
     declared without one reports none, as a Node object whose kubelet reported no
@@ -421,6 +461,7 @@ KIND_MODELS: dict[str, type[BaseModel]] = {
     "event": Event,
     "namespace": Namespace,
     "node": Node,
+    "pod": Pod,
     "role": Role,
     "rolebinding": RoleBinding,
 }
@@ -501,7 +542,9 @@ def _derived_word(fields: Mapping[str, Any]) -> bool:
 # ``init_containers`` (an init container's status and the lines it printed, which `logs_read`
 # answers as the declared estate does: `held_lines`) are the same: what its current pods show.
 _ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {
-    "deployment": ("status", "reason", "restarts", "conditions", "init_containers")
+    "deployment": ("status", "reason", "restarts", "conditions", "init_containers"),
+    # a standalone pod's (`Pod`): its state and the line it last printed, until it is deleted
+    "pod": ("status", "reason", "restarts", "last_log"),
 }
 # Declared signal data bound to the generation of the workload of the same name: a
 # ``logs/NAME`` entry is what its pods printed, and a write of deployment NAME (a restart's new
@@ -812,6 +855,17 @@ class Estate:
     def node(self, key: str) -> Node:
         return Node.model_validate(self._resources[key])
 
+    def pod(self, key: str) -> Pod:
+        """The standalone pod at ``key`` (`Pod`)."""
+        return Pod.model_validate(self._resources[key])
+
+    def pod_template(self, namespace: str, deployment: str, pod: str) -> Deployment:
+        """The spec a pod runs: its deployment's pod template (``deployment``), or a standalone
+        pod's own (``deployment`` empty: `standalone_template`)."""
+        if deployment:
+            return self.deployment(resource_key("deployment", namespace, deployment))
+        return standalone_template(self.pod(resource_key("pod", namespace, pod)), pod)
+
     def namespace(self, name: str) -> Namespace:
         """The namespace ``name``'s metadata: as declared, or none (one a resource lies in)."""
         held = self._resources.get(resource_key("namespace", name, name))
@@ -866,6 +920,7 @@ __all__ = [
     "Event",
     "Namespace",
     "Node",
+    "Pod",
     "ResourceRequests",
     "SecretData",
     "Service",
@@ -877,6 +932,7 @@ __all__ = [
     "resource_key",
     "selector_of",
     "split_resource",
+    "standalone_container",
     "template_labels_of",
     "with_template",
 ]

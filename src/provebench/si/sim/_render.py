@@ -21,7 +21,6 @@ from provebench.si.sim._estate import (
     Service,
     labels_of,
     parse_key,
-    resource_key,
     template_labels_of,
 )
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, to_kube
@@ -164,8 +163,8 @@ def pod_phase(pod: PodView) -> str:
 
 
 def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
-    key = resource_key("deployment", pod.namespace, pod.deployment)
-    deployment = observation.estate.deployment(key)
+    template = observation.estate.pod_template(pod.namespace, pod.deployment, pod.name)
+    images = {view.name: view.image for view in pod.containers}
     ready = pod.ready_count == len(pod.containers)
     return {
         "apiVersion": "v1",
@@ -173,7 +172,7 @@ def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
         "metadata": _meta(pod.name, pod.namespace, labels=pod.labels),
         "spec": {
             **({"nodeName": pod.node} if pod.node else {}),
-            **_pod_spec(deployment, pod.deployment, _images(observation, key)),
+            **_pod_spec(template, pod.deployment or pod.name, images),
         },
         "status": {
             "phase": pod_phase(pod),
@@ -360,10 +359,7 @@ def _env_lines(container: Container) -> list[str]:
 
 
 def describe_pod(observation: Observation, pod: PodView) -> str:
-    deployment = observation.estate.deployment(
-        resource_key("deployment", pod.namespace, pod.deployment)
-    )
-    replica_set = f"{pod.deployment}-{pod.name.split('-')[-2]}"
+    template = observation.estate.pod_template(pod.namespace, pod.deployment, pod.name)
     lines = [
         f"Name:           {pod.name}",
         f"Namespace:      {pod.namespace}",
@@ -371,10 +367,11 @@ def describe_pod(observation: Observation, pod: PodView) -> str:
         f"Labels:         {','.join(f'{k}={v}' for k, v in sorted(pod.labels.items()))}",
         f"Status:         {pod_phase(pod)}",
         f"IP:             {pod.ip}",
-        f"Controlled By:  ReplicaSet/{replica_set}",
-        "Containers:",
     ]
-    for spec, view in zip(deployment.containers, pod.containers, strict=True):
+    if not pod.standalone:  # a standalone pod has no controller
+        lines.append(f"Controlled By:  ReplicaSet/{pod.deployment}-{pod.name.split('-')[-2]}")
+    lines.append("Containers:")
+    for spec, view in zip(template.containers, pod.containers, strict=True):
         outcome = view.outcome
         lines += [f"  {view.name}:", f"    Image:          {view.image}"]
         if outcome.waiting_reason is not None:
