@@ -526,8 +526,9 @@ def test_a_selector_write_against_a_provider_is_the_agent_s_act_never_a_fault(
     server: ProviderServer, kubernetes_met: None, tmp_path: Path
 ) -> None:
     """`delete pods -l …` is run and held to the selector its arguments give: the agent's act,
-    recorded as the tools record a selector delete (here it matches no pod: the attempt), and
-    scored — never a PROVIDER_FAILURE the agent chose by spelling its write so (Core §3.6)."""
+    recorded as the tools record a selector delete (the physical estate, which runs this
+    scenario, records it with each of the 3 worker pods it reached), and scored — never a
+    PROVIDER_FAILURE the agent chose by spelling its write so (Core §3.6)."""
     agent = tmp_path / "selector_agent.py"
     agent.write_text(
         "from provebench.si.agents import Answer\n"
@@ -557,11 +558,15 @@ def test_a_selector_write_against_a_provider_is_the_agent_s_act_never_a_fault(
     verdict = json.loads((tmp_path / "out/verdict.json").read_text())
     assert verdict["status"] != "PROVIDER_FAILURE" and "provider_failure" not in verdict
     evidence = json.loads((tmp_path / "out/evidence.json").read_text())
-    assert [
+    deleted = [
         e["detail"]["operation"]
         for e in evidence["audit_log"]
         if e.get("actor") == "agent" and e["verb"] == "delete"
-    ] == ["delete pod namespace=default labels=app:worker"]
+    ]
+    assert len(deleted) == 3, deleted
+    for operation in deleted:
+        assert operation.startswith("delete pod/worker-"), operation
+        assert operation.endswith(" namespace=default labels=app:worker"), operation
 
 
 def test_a_provider_cannot_record_an_exec_as_one_that_only_reads() -> None:

@@ -462,5 +462,8 @@ def test_si_check_estate_names_the_estate_of_each_scenario_and_why() -> None:
         "declared — the two estates give 3 of the 9 scripted agents a different verdict"
     )
     assert lines["infra.capability.da.misleading-signal-001"].startswith(
-        "declared — the physical estate cannot hold it yet (preconditions.environment.state[1]"
+        "declared — the two estates give 1 of the 9 scripted agents a different verdict"
+    )
+    assert lines["infra.capability.da.cascading-diagnosis-001"].startswith(
+        "declared — the physical estate cannot hold it yet (preconditions.environment.state[0]"
     )

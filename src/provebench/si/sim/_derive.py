@@ -45,6 +45,7 @@ from provebench.si.sim._estate import (
     parse_key,
     resource_key,
     selector_of,
+    standalone_container,
     template_labels_of,
     with_template,
 )
@@ -100,6 +101,11 @@ class PodView:
     ip: str
     containers: tuple[ContainerView, ...]
     node: str = NODE_NAME
+
+    @property
+    def standalone(self) -> bool:
+        """Whether the pod is an object of its own (`_estate.Pod`), no deployment's."""
+        return not self.deployment
 
     @property
     def status(self) -> str:
@@ -240,8 +246,9 @@ def schedule(estate: Estate) -> Placement:
     nodes = list(estate.keys("node"))
     free = {
         key: [
-            cpu_millicores(estate.node(key).allocatable_cpu),
-            memory_bytes(estate.node(key).allocatable_memory),
+            # a node that reports no allocatable figure has none to give (`Node`)
+            cpu_millicores(estate.node(key).allocatable_cpu or "0"),
+            memory_bytes(estate.node(key).allocatable_memory or "0"),
         ]
         for key in nodes
     }
@@ -334,7 +341,7 @@ class _Deriver:
         self.outcomes[key] = found
         return found
 
-    def _lookup(self, host: str, namespace: str) -> tuple[str, int, int] | None:
+    def _lookup(self, host: str, namespace: str) -> tuple[str, int | None, int] | None:
         """(cluster IP, port, ready endpoints) of the service a host name resolves to."""
         key = self.find_service(host, namespace)
         if key is None:
@@ -344,6 +351,28 @@ class _Deriver:
 
 def _image(container: Container, deployment_name: str) -> str:
     return container.image or f"registry.local/{deployment_name}/{container.name}:1.0.0"
+
+
+def _standalone(estate: Estate, deriver: _Deriver, key: str) -> tuple[PodView, list[EventView]]:
+    """A standalone pod (`_estate.Pod`) and its events: its one container run by the rules
+    every container is (R1-R4), on its declared node (a ``spec.nodeName``, which the scheduler
+    does not place) or the simulator's one."""
+    _, namespace, name = parse_key(key)
+    pod = estate.pod(key)
+    container = standalone_container(pod, name)
+    outcome = run_container(estate, namespace, container, deriver._lookup)
+    views = (ContainerView(container.name, _image(container, name), outcome),)
+    node = pod.node or NODE_NAME
+    view = PodView(
+        name=name,
+        namespace=namespace,
+        deployment="",
+        labels=dict(pod.labels or {}),
+        ip=address(f"pod/{namespace}/{name}", "10.244"),
+        containers=views,
+        node=node,
+    )
+    return view, _pod_events(namespace, name, views, node)
 
 
 def observe(estate: Estate) -> Observation:
@@ -400,6 +429,10 @@ def observe(estate: Estate) -> Observation:
                 f"{name}-{pod_template_hash(namespace, name, deployment)} to {deployment.replicas}",
             )
         )
+    for key in estate.keys("pod"):
+        pod, pod_events = _standalone(estate, deriver, key)
+        pods.append(pod)
+        events.extend(pod_events)
     for key in estate.keys("event"):
         _, namespace, _ = parse_key(key)
         event = estate.event(key)

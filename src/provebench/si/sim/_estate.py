@@ -115,17 +115,37 @@ class Behavior(BaseModel):
     capacity_rps: int | None = Field(default=None, ge=1)
 
 
+_CPU_PATTERN = r"^([0-9]+m|[0-9]+(\.[0-9]{1,3})?)$"
+_MEMORY_PATTERN = r"^[0-9]+(Ki|Mi|Gi)?$"
+
+
+class Quantities(BaseModel):
+    """Kubernetes quantities of CPU and memory: a deployment's declared ``resource_limits``,
+    a container's ``resources.requests`` and ``resources.limits`` (kept, shown)."""
+
+    model_config = _CLOSED
+    cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
+    memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
+
+
+class ContainerResources(BaseModel):
+    """A container's ``resources`` as Kubernetes spells them: kept and shown in its pod
+    template. No rule of the model reads them: the scheduler places a pod by its deployment's
+    ``resource_requests`` (R6), and no rule derives an OOM kill from a limit."""
+
+    model_config = _CLOSED
+    requests: Quantities | None = None
+    limits: Quantities | None = None
+
+
 class Container(BaseModel):
     model_config = _CLOSED
     name: str = Field(pattern=_NAME_PATTERN)
     image: str | None = None
     env: tuple[EnvVar, ...] = ()
     ports: tuple[int, ...] = ()
+    resources: ContainerResources | None = None
     behavior: Behavior = Field(default_factory=Behavior)
-
-
-_CPU_PATTERN = r"^([0-9]+m|[0-9]+(\.[0-9]{1,3})?)$"
-_MEMORY_PATTERN = r"^[0-9]+(Ki|Mi|Gi)?$"
 
 
 class ResourceRequests(BaseModel):
@@ -134,14 +154,6 @@ class ResourceRequests(BaseModel):
     model_config = _CLOSED
     cpu: str = Field(default="0", pattern=_CPU_PATTERN)
     memory: str = Field(default="0", pattern=_MEMORY_PATTERN)
-
-
-class Quantities(BaseModel):
-    """Kubernetes quantities of a deployment's declared ``resource_limits`` (kept, shown)."""
-
-    model_config = _CLOSED
-    cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
-    memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
 
 
 _WORD = Field(default=None, min_length=1)
@@ -291,11 +303,54 @@ KEPT_FIELDS: tuple[str, ...] = (
 )
 
 
-class Node(_Metadata):
-    """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity."""
+class PodEnvSource(BaseModel):
+    """A standalone pod's env value read from a ConfigMap or a Secret key, as the published
+    profile spells it (``NAME: {valueFrom: {secretKeyRef: {name, key}}}``)."""
 
-    allocatable_cpu: str = Field(pattern=_CPU_PATTERN)
-    allocatable_memory: str = Field(pattern=_MEMORY_PATTERN)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    value_from: EnvSource = Field(alias="valueFrom")
+
+
+class Pod(_Metadata):
+    """A standalone pod: an object of its own, as a pod created without a controller is in
+    Kubernetes — no deployment derives it, none puts it back once deleted. It runs one
+    container named after it, of its ``image`` with its ``env`` (``NAME: value`` or ``NAME:
+    {valueFrom: …}``) and no behaviour (`standalone_container`), on its declared ``node`` (a
+    ``spec.nodeName``: the scheduler does not place it) or the simulator's one. What the
+    scenario declares of its state — ``status``, ``restarts``, ``reason``, ``last_log`` — is a
+    declared observation until it is written (`_ENDS_AT_WRITE`)."""
+
+    image: str | None = None
+    env: dict[str, str | PodEnvSource] | None = None
+    node: str | None = Field(default=None, pattern=_NAME_PATTERN)
+
+
+def standalone_container(pod: Pod, name: str) -> Container:
+    """The one container of a standalone pod: named after it, of its ``image``, with its
+    ``env``, and no behaviour (it needs nothing, dials nothing: it runs)."""
+    env = tuple(
+        EnvVar(name=key, value=value)
+        if isinstance(value, str)
+        else EnvVar(name=key, value_from=value.value_from)
+        for key, value in sorted((pod.env or {}).items())
+    )
+    return Container(name=name, image=pod.image, env=env)
+
+
+def standalone_template(pod: Pod, name: str) -> Deployment:
+    """A standalone pod's spec in a pod template's shape (one replica, its one container), so
+    what renders a pod's spec renders it as it renders a deployment's pods'."""
+    return Deployment(containers=(standalone_container(pod, name),))
+
+
+class Node(_Metadata):
+    """A node's allocatable resources (Kubernetes quantities); the scheduler's capacity. A node
+    declared without one reports none, as a Node object whose kubelet reported no
+    ``status.allocatable`` does: nothing that requests it fits there (R6), and its manifest
+    shows no figure the scenario did not give."""
+
+    allocatable_cpu: str | None = Field(default=None, pattern=_CPU_PATTERN)
+    allocatable_memory: str | None = Field(default=None, pattern=_MEMORY_PATTERN)
 
 
 def cpu_millicores(quantity: str) -> int:
@@ -343,10 +398,13 @@ class ServicePort(BaseModel):
 class Service(_Metadata):
     """A service: its selector and its one port — declared as ``port``, or as a ``ports`` list
     of one entry (the Kubernetes spelling, shown as declared); the model routes one port, so a
-    list of several is an error, never a service with all but one silently dropped."""
+    list of several is an error, never a service with all but one silently dropped. A service
+    declared with no port (a selector alone, do.cascading-deletion-001's) exposes none: shown
+    with no ``ports`` (``<none>``), its endpoints its selected ready pods, and a connection
+    to it on any port is one to a port it does not serve (R4's wrong port)."""
 
     selector: dict[str, str] | None = None
-    port: int = Field(ge=1, le=65535)
+    port: int | None = Field(default=None, ge=1, le=65535)
     ports: tuple[ServicePort, ...] | None = None
 
     @model_validator(mode="before")
@@ -403,6 +461,7 @@ KIND_MODELS: dict[str, type[BaseModel]] = {
     "event": Event,
     "namespace": Namespace,
     "node": Node,
+    "pod": Pod,
     "role": Role,
     "rolebinding": RoleBinding,
 }
@@ -442,6 +501,39 @@ def _location(loc: Sequence[int | str]) -> str:
 # derived status it would go stale at the agent's first write and contradict it (a scripted
 # operator, seeing a restarted deployment still "declared" CrashLoopBackOff, rolled it back).
 _DERIVED_STATUS = ("deployment",)
+# The status words a rule of the model derives for a deployment's pods (`_derive`: a pod's
+# STATUS column, `Observation.conditions`) and those `si check` reads as healthy, casefolded
+# (tests/si/sim/test_container_resources.py keeps them in step with `_derive`).
+DERIVABLE_STATUS_WORDS: frozenset[str] = frozenset(
+    {
+        "running",
+        "available",
+        "healthy",
+        "ready",
+        "pending",
+        "createcontainerconfigerror",
+        "containercreating",
+        "crashloopbackoff",
+        "unready",
+        "unavailable",
+    }
+)
+
+
+def _derived_word(fields: Mapping[str, Any]) -> bool:
+    """Whether a deployment with ``containers`` declares a status its containers' behaviour
+    derives (`_DERIVED_STATUS`). One whose containers declare no ``behavior`` (an image and its
+    ``resources`` only) and a word no rule derives (``OOMKilled``) states what nothing in the
+    model produces, as a bare deployment's does: a declared observation until it is written
+    (`_ENDS_AT_WRITE`), listed unproved by `si check`, never silently dropped."""
+    containers = fields.get("containers")
+    behaves = isinstance(containers, list) and any(
+        isinstance(container, Mapping) and "behavior" in container for container in containers
+    )
+    status = fields.get("status")
+    return behaves or not isinstance(status, str) or status.casefold() in DERIVABLE_STATUS_WORDS
+
+
 # Declared observations of an object's own state, bound to its generation: what an operator sees
 # until the object is written. A write that changes the object (a scale, a restart, a delete)
 # ends them and the derived state takes over (`Estate.written`), so they never go stale beside
@@ -450,13 +542,28 @@ _DERIVED_STATUS = ("deployment",)
 # ``init_containers`` (an init container's status and the lines it printed, which `logs_read`
 # answers as the declared estate does: `held_lines`) are the same: what its current pods show.
 _ENDS_AT_WRITE: dict[str, tuple[str, ...]] = {
-    "deployment": ("status", "reason", "restarts", "conditions", "init_containers")
+    "deployment": ("status", "reason", "restarts", "conditions", "init_containers"),
+    # a standalone pod's (`Pod`): its state and the line it last printed, until it is deleted
+    "pod": ("status", "reason", "restarts", "last_log"),
 }
 # Declared signal data bound to the generation of the workload of the same name: a
 # ``logs/NAME`` entry is what its pods printed, and a write of deployment NAME (a restart's new
 # pods, a scale, a delete) ends it as it ends the status, so a restarted deployment never shows
 # the old run's errors as its own.
 _ENDS_WITH: dict[str, str] = {"logs": "deployment"}
+# Declared observations of what a kind's own agent reports of it, which no rule of the model
+# derives: a node's ``status`` and ``conditions`` (``DiskPressure``, ``Ready`` …) are its
+# kubelet's report, held as declared.
+_REPORTED: dict[str, tuple[str, ...]] = {"node": ("status", "conditions")}
+# A ``nodes`` entry (no name: the published profile's summary of the cluster's nodes, ``count``
+# of them) stands for the nodes ``node-1`` … ``node-COUNT``, named as the declared estate names
+# them (`si.sim.declared._estate._expand`). A field that says it is each node's (``…_per_node``)
+# and names a node's allocatable figure is each node's resource; every other field is the
+# author's word about the cluster (``allocatable_cpu: low``, ``current_utilization: 60%``), held
+# as a declared observation of each node, as the declared estate holds it.
+NODES_ENTRY = "nodes"
+_PER_NODE = "_per_node"
+_NODES_MAXIMUM = 100
 
 
 def _is_declared_field(kind: str, field: str) -> bool:
@@ -467,7 +574,8 @@ def _is_declared_field(kind: str, field: str) -> bool:
     an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    return field in _ENDS_AT_WRITE.get(kind, ("status",)) or is_metric_figure(field)
+    observed = _ENDS_AT_WRITE.get(kind, _REPORTED.get(kind, ("status",)))
+    return field in observed or is_metric_figure(field)
 
 
 class InitContainer(BaseModel):
@@ -552,7 +660,7 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     if kind in DECLARED_KINDS:
         _check_signal(kind, fields, field)
         return key, None, _declared_record(kind, namespace, name, fields)
-    if kind in _DERIVED_STATUS and "containers" in fields:
+    if kind in _DERIVED_STATUS and "containers" in fields and _derived_word(fields):
         fields.pop("status", None)  # derived from the containers' behaviour, never shown
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
@@ -561,6 +669,38 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
         _validated(kind, _OBSERVED_MODELS[kind], declared, field)
     record = _declared_record(kind, namespace, name, declared) if declared else None
     return key, body, record
+
+
+def _nodes(
+    raw: Mapping[str, Any], field: str
+) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
+    """A ``nodes`` entry → the key, resource fields and declared observations of each node it
+    stands for (`NODES_ENTRY`)."""
+    count = raw.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= _NODES_MAXIMUM:
+        raise ProvebenchError(
+            f"a `nodes` entry needs `count` (1-{_NODES_MAXIMUM})", field=f"{field}.count"
+        )
+    body: dict[str, Any] = {}
+    declared: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name in ("resource", "count", "namespace"):
+            continue
+        own = name.removesuffix(_PER_NODE)
+        if name.endswith(_PER_NODE) and own.startswith("allocatable_"):
+            if own not in Node.model_fields:
+                raise ProvebenchError(f"a node has no field {own}", field=f"{field}.{name}")
+            body[own] = copy.deepcopy(value)
+        else:
+            declared[name] = value
+    held = []
+    for index in range(1, count + 1):
+        name = f"node-{index}"
+        _validated("node", Node, body, field)
+        key = resource_key("node", DEFAULT_NAMESPACE, name)
+        record = _declared_record("node", DEFAULT_NAMESPACE, name, declared) if declared else None
+        held.append((key, copy.deepcopy(body), record))
+    return held
 
 
 def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -593,13 +733,15 @@ class Estate:
         resources: dict[str, dict[str, Any]] = {}
         declared: dict[str, dict[str, Any]] = {}
         for index, raw in enumerate(entries):
-            key, body, record = _entry(raw, f"{field}[{index}]")
-            if key in resources or (key in declared and body is None):
-                raise ProvebenchError(f"{key} is declared twice", field=f"{field}[{index}]")
-            if body is not None:
-                resources[key] = body
-            if record is not None:
-                declared[key] = record
+            where = f"{field}[{index}]"
+            is_nodes = isinstance(raw, Mapping) and raw.get("resource") == NODES_ENTRY
+            for key, body, record in _nodes(raw, where) if is_nodes else [_entry(raw, where)]:
+                if key in resources or (key in declared and body is None):
+                    raise ProvebenchError(f"{key} is declared twice", field=where)
+                if body is not None:
+                    resources[key] = body
+                if record is not None:
+                    declared[key] = record
         return cls(resources, declared)
 
     def overlaid(self, entries: object, *, field: str) -> Estate:
@@ -713,6 +855,17 @@ class Estate:
     def node(self, key: str) -> Node:
         return Node.model_validate(self._resources[key])
 
+    def pod(self, key: str) -> Pod:
+        """The standalone pod at ``key`` (`Pod`)."""
+        return Pod.model_validate(self._resources[key])
+
+    def pod_template(self, namespace: str, deployment: str, pod: str) -> Deployment:
+        """The spec a pod runs: its deployment's pod template (``deployment``), or a standalone
+        pod's own (``deployment`` empty: `standalone_template`)."""
+        if deployment:
+            return self.deployment(resource_key("deployment", namespace, deployment))
+        return standalone_template(self.pod(resource_key("pod", namespace, pod)), pod)
+
     def namespace(self, name: str) -> Namespace:
         """The namespace ``name``'s metadata: as declared, or none (one a resource lies in)."""
         held = self._resources.get(resource_key("namespace", name, name))
@@ -767,6 +920,7 @@ __all__ = [
     "Event",
     "Namespace",
     "Node",
+    "Pod",
     "ResourceRequests",
     "SecretData",
     "Service",
@@ -778,6 +932,7 @@ __all__ = [
     "resource_key",
     "selector_of",
     "split_resource",
+    "standalone_container",
     "template_labels_of",
     "with_template",
 ]

@@ -141,32 +141,44 @@ def _namespace_rows(obs: Observation, namespace: str, selector: str | None) -> l
     return rows
 
 
+def _holder(pod: PodView) -> str:
+    """The key of what declares a pod's observed state: a standalone pod itself, else its
+    deployment (whose declared word each of its pods shows)."""
+    if pod.standalone:
+        return resource_key("pod", pod.namespace, pod.name)
+    return resource_key("deployment", pod.namespace, pod.deployment)
+
+
 def _pod_word(obs: Observation, pod: PodView) -> str | None:
-    """The declared ``status`` of the pod's bare deployment while it holds (until the
-    deployment is written, `Estate.written`): what an operator sees of each of its pods, as the
-    declared estate shows its pods with their deployment's word; None when none holds."""
-    key = resource_key("deployment", pod.namespace, pod.deployment)
-    word = obs.estate.declared_fields(key).get("status")
+    """The declared ``status`` of a standalone pod, or of the pod's bare deployment, while it
+    holds (until the object is written, `Estate.written`): what an operator sees of the pod,
+    as the declared estate shows it; None when none holds."""
+    word = obs.estate.declared_fields(_holder(pod)).get("status")
     return None if word is None else str(word)
+
+
+def _pod_row(obs: Observation, pod: PodView) -> dict[str, Any]:
+    """A pod's row, as the declared estate lists it: a standalone pod with no owner, and the
+    restarts the scenario declared of it while they hold."""
+    declared = obs.estate.declared_fields(_holder(pod)) if pod.standalone else {}
+    row: dict[str, Any] = {
+        "name": pod.name,
+        "namespace": pod.namespace,
+        "status": _pod_word(obs, pod) or listed_pod_word(pod.status),
+        "ready": f"{pod.ready_count}/{len(pod.containers)}",
+        "restarts": declared.get("restarts", pod.restarts),
+        "labels": dict(pod.labels),
+    }
+    if not pod.standalone:
+        row["owner"] = f"deployment/{pod.deployment}"
+    return row
 
 
 def _rows(obs: Observation, kind: str, namespace: str, selector: str | None) -> list[Any]:
     """One row per object, as the declared estate lists them (name, namespace, status, …)."""
     if kind == "pod":
         pods = sorted((p for p in obs.pods if p.namespace == namespace), key=lambda p: p.name)
-        return [
-            {
-                "name": p.name,
-                "namespace": namespace,
-                "status": _pod_word(obs, p) or listed_pod_word(p.status),
-                "ready": f"{p.ready_count}/{len(p.containers)}",
-                "restarts": p.restarts,
-                "labels": dict(p.labels),
-                "owner": f"deployment/{p.deployment}",
-            }
-            for p in pods
-            if _selected(p.labels, selector)
-        ]
+        return [_pod_row(obs, p) for p in pods if _selected(p.labels, selector)]
     if kind == "namespace":
         return _namespace_rows(obs, namespace, selector)
     rows: list[Any] = []
@@ -248,12 +260,16 @@ def _unplaced(obs: Observation, key: str) -> dict[str, Any]:
 
 def _node_manifest(obs: Observation, key: str) -> dict[str, Any]:
     node = obs.estate.node(key)
-    allocatable = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    figures = {"cpu": node.allocatable_cpu, "memory": node.allocatable_memory}
+    # only the figures declared: a node that reports none shows none (`Node`)
+    allocatable = {what: figure for what, figure in figures.items() if figure is not None}
     return {
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {"name": parse_key(key)[2], **own_metadata(node.annotations, node.labels)},
-        "status": {"allocatable": allocatable, "capacity": dict(allocatable)},
+        "status": {"allocatable": allocatable, "capacity": dict(allocatable)}
+        if allocatable
+        else {},
     }
 
 
@@ -336,7 +352,7 @@ def _pod_lines(pod: PodView) -> list[str]:
 def _declared_lines(obs: Observation, namespace: str, name: str, pod: PodView | None) -> Any:
     """The declared ``logs/…`` entry for a read of ``name``: its workload's (a pod's
     deployment's), else its own, as the declared estate finds it; None when none is declared."""
-    workload = pod.deployment if pod is not None else name
+    workload = (pod.deployment or pod.name) if pod is not None else name
     return obs.estate.declared(resource_key("logs", namespace, workload)) or obs.estate.declared(
         resource_key("logs", namespace, name)
     )
@@ -361,7 +377,8 @@ def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
         pod = pods[0]
     # what the deployment's declared init containers printed, as the declared estate answers
     # them (`held_lines`), until the deployment is written (`Estate.written`)
-    held = held_lines(obs.estate.declared(resource_key("deployment", namespace, pod.deployment)))
+    # (a standalone pod's own ``last_log``)
+    held = held_lines(obs.estate.declared(_holder(pod)))
     lines = declared + held + _pod_lines(pod)
     if not lines:
         waiting = next(
@@ -378,9 +395,7 @@ def _logs(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
 
 
 def _container_metrics(obs: Observation, pod: PodView) -> list[Any]:
-    spec = obs.estate.deployment(
-        resource_key("deployment", pod.namespace, pod.deployment)
-    ).containers
+    spec = obs.estate.pod_template(pod.namespace, pod.deployment, pod.name).containers
     out = []
     for view, container in zip(pod.containers, spec, strict=True):
         running = view.outcome.phase in ("ready", "unready")
@@ -498,7 +513,7 @@ def _exec(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     if pod.containers[0].outcome.waiting_reason is not None:
         message = f'container "{pod.containers[0].name}" in pod "{pod.name}" is not running'
         return Handled(failure("bad_request", message), op)
-    deployment = obs.estate.deployment(resource_key("deployment", namespace, pod.deployment))
+    deployment = obs.estate.pod_template(namespace, pod.deployment, pod.name)
     lines = []
     for var in deployment.containers[0].env:
         value = var.value
@@ -696,7 +711,8 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
     """Delete one object by name, or each a selector or ``all`` chooses (recorded with each it
     reached, `Handled.targets`, as the declared estate performs and records the same write).
     A pod's deployment puts the same pod back (its name is derived from the template), so
-    deleting pods changes nothing the estate holds."""
+    deleting its pods changes nothing the estate holds; a standalone pod has no controller to
+    put it back, so deleting one deletes it, as in Kubernetes."""
     namespace = _ns(op)
     if op.kind != "pod" and op.kind not in _DELETABLE:
         return Handled(_unsupported(f"the physical estate cannot delete a {op.kind}"), op)
@@ -705,18 +721,22 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         chosen = tuple(f"{op.kind}/{name}" for name in names)
         body = "".join(f'{op.kind} "{name}" deleted\n' for name in names)
         answer = _ok(body or "No resources found\n")
-        if op.kind == "pod" or not names:
+        gone = [resource_key(op.kind, namespace, name) for name in names]
+        gone = [key for key in gone if key in obs.estate]  # a deployment's pods come back
+        if not gone:
             return Handled(answer, op, None, chosen)
         data = obs.estate.copy_data()
-        for name in names:
-            del data[resource_key(op.kind, namespace, name)]
+        for key in gone:
+            del data[key]
         return Handled(answer, op, obs.estate.written(data), chosen)
     if op.name is None:
         return Handled(failure("invalid_arguments", "delete needs a name, a selector or all"), op)
     if op.kind == "pod":
-        if _pod(obs, namespace, op.name) is None:
+        pod = _pod(obs, namespace, op.name)
+        if pod is None:
             return Handled(_not_found("pod", op.name), op)
-        return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
+        if not pod.standalone:
+            return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
     key = resource_key(op.kind, namespace, op.name)
     if key not in obs.estate:
         return Handled(_not_found(op.kind, op.name), op)

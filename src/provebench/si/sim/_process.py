@@ -15,7 +15,8 @@ from provebench.si.sim._estate import Container, Estate, resource_key
 
 Phase = Literal["ready", "unready", "crash", "config_error", "mount_error", "unscheduled"]
 # (cluster IP, service port, ready endpoints) of the service a host resolves to, or None.
-ServiceLookup = Callable[[str, str], "tuple[str, int, int] | None"]
+# A service that exposes no port (`Service.port` None) serves none a connection names.
+ServiceLookup = Callable[[str, str], "tuple[str, int | None, int] | None"]
 
 _WAITING = {
     "config_error": "CreateContainerConfigError",

@@ -18,9 +18,9 @@ from provebench.si.sim._estate import (
     Container,
     Deployment,
     SecretData,
+    Service,
     labels_of,
     parse_key,
-    resource_key,
     template_labels_of,
 )
 from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, to_kube
@@ -63,6 +63,8 @@ def _pod_spec(deployment: Deployment, name: str, image: dict[str, str]) -> dict[
             entry["env"] = _env_json(container)
         if container.ports:
             entry["ports"] = [{"containerPort": p} for p in container.ports]
+        if container.resources is not None:
+            entry["resources"] = container.resources.model_dump(exclude_none=True)
         if mounts:
             entry["volumeMounts"] = mounts
         entry["readinessProbe"] = {
@@ -161,8 +163,8 @@ def pod_phase(pod: PodView) -> str:
 
 
 def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
-    key = resource_key("deployment", pod.namespace, pod.deployment)
-    deployment = observation.estate.deployment(key)
+    template = observation.estate.pod_template(pod.namespace, pod.deployment, pod.name)
+    images = {view.name: view.image for view in pod.containers}
     ready = pod.ready_count == len(pod.containers)
     return {
         "apiVersion": "v1",
@@ -170,7 +172,7 @@ def pod_manifest(observation: Observation, pod: PodView) -> dict[str, Any]:
         "metadata": _meta(pod.name, pod.namespace, labels=pod.labels),
         "spec": {
             **({"nodeName": pod.node} if pod.node else {}),
-            **_pod_spec(deployment, pod.deployment, _images(observation, key)),
+            **_pod_spec(template, pod.deployment or pod.name, images),
         },
         "status": {
             "phase": pod_phase(pod),
@@ -228,11 +230,25 @@ def service_manifest(observation: Observation, key: str) -> dict[str, Any]:
             "clusterIP": observation.service_ips[key],
             "selector": service.selector if service.selector is not None else {"app": name},
             # a declared `ports` list as declared (the declared estate's spelling)
-            "ports": [{"port": service.port, "protocol": "TCP"}]
-            if service.ports is None
-            else [p.model_dump(by_alias=True, exclude_none=True) for p in service.ports],
+            "ports": _service_ports(service),
         },
     }
+
+
+def _service_ports(service: Service) -> list[dict[str, Any]]:
+    """A service's ``spec.ports``: a declared ``ports`` list as declared (the declared estate's
+    spelling), its one ``port``, or none where it declares none."""
+    if service.ports is not None:
+        return [p.model_dump(by_alias=True, exclude_none=True) for p in service.ports]
+    return [] if service.port is None else [{"port": service.port, "protocol": "TCP"}]
+
+
+def _port_column(service: Service) -> str:
+    return "<none>" if service.port is None else f"{service.port}/TCP"
+
+
+def _endpoint(ip: str, service: Service) -> str:
+    return ip if service.port is None else f"{ip}:{service.port}"
 
 
 def event_manifest(observation: Observation, key: str) -> dict[str, Any]:
@@ -291,7 +307,7 @@ def list_body(observation: Observation, kind: str, namespace: str) -> str:
                 parse_key(k)[2],
                 "ClusterIP",
                 observation.service_ips[k],
-                f"{estate.service(k).port}/TCP",
+                _port_column(estate.service(k)),
             ]
             for k in keys
         ]
@@ -343,10 +359,7 @@ def _env_lines(container: Container) -> list[str]:
 
 
 def describe_pod(observation: Observation, pod: PodView) -> str:
-    deployment = observation.estate.deployment(
-        resource_key("deployment", pod.namespace, pod.deployment)
-    )
-    replica_set = f"{pod.deployment}-{pod.name.split('-')[-2]}"
+    template = observation.estate.pod_template(pod.namespace, pod.deployment, pod.name)
     lines = [
         f"Name:           {pod.name}",
         f"Namespace:      {pod.namespace}",
@@ -354,10 +367,11 @@ def describe_pod(observation: Observation, pod: PodView) -> str:
         f"Labels:         {','.join(f'{k}={v}' for k, v in sorted(pod.labels.items()))}",
         f"Status:         {pod_phase(pod)}",
         f"IP:             {pod.ip}",
-        f"Controlled By:  ReplicaSet/{replica_set}",
-        "Containers:",
     ]
-    for spec, view in zip(deployment.containers, pod.containers, strict=True):
+    if not pod.standalone:  # a standalone pod has no controller
+        lines.append(f"Controlled By:  ReplicaSet/{pod.deployment}-{pod.name.split('-')[-2]}")
+    lines.append("Containers:")
+    for spec, view in zip(template.containers, pod.containers, strict=True):
         outcome = view.outcome
         lines += [f"  {view.name}:", f"    Image:          {view.image}"]
         if outcome.waiting_reason is not None:
@@ -427,8 +441,8 @@ def describe_resource(observation: Observation, key: str) -> str:
             f"Selector:     {','.join(f'{k}={v}' for k, v in sorted(service_selector.items()))}",
             "Type:         ClusterIP",
             f"IP:           {observation.service_ips[key]}",
-            f"Port:         {service.port}/TCP",
-            f"Endpoints:    {','.join(f'{ip}:{service.port}' for ip in endpoints) or '<none>'}",
+            f"Port:         {_port_column(service)}",
+            f"Endpoints:    {','.join(_endpoint(ip, service) for ip in endpoints) or '<none>'}",
         ]
     elif kind == "configmap":
         lines += ["", "Data", "===="]
