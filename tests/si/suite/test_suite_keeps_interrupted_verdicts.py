@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
+from provebench.report._suite_view import suite_reasons
 from provebench.si.agents._protocol import Answer, DiagnosisAgent
+from provebench.si.suite._rescore import summary_line
 from provebench.si.suite._runner import SuiteRequest, run_suite
 from provebench.si.suite._select import select
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
@@ -104,6 +106,10 @@ def test_a_run_interrupted_before_any_verdict_is_drawn_again_and_counted(tmp_pat
     ]
     record = json.loads((out / "attempts.json").read_text())
     assert record["draws"] == {SCENARIO: 2} and record["format"].endswith("/2")
+    # said where a reader looks: the command's line and the report's first reason
+    line, _ = summary_line(summary, out)
+    assert "1 drawn more than once" in line
+    assert f"{SCENARIO} (2×)" in suite_reasons(summary)[0]["text"]
 
 
 def test_a_fail_an_earlier_attempt_recorded_counts_where_it_cannot_be_kept(
