@@ -58,11 +58,32 @@ def reported_word(observation: Observation, key: str) -> str:
     return REPORTED_HEALTHY
 
 
+def reported_conditions(observation: Observation, key: str) -> list[dict[str, Any]] | None:
+    """The deployment's ``conditions`` in the state the estate reports: the declared ones while
+    they hold; none while a declared word holds without them (the word names no mechanism to
+    derive them from); else ``Available`` as Kubernetes derives it — True when the ready pods
+    reach the desired count (0 of 0 included), False when the estate's `Unavailable` holds —
+    so a state assertion's ``condition: Available=True`` is read from the state (SI red team
+    31, H4)."""
+    declared = observation.estate.declared_fields(key)
+    if "conditions" in declared:
+        listed = declared["conditions"]
+        return list(listed) if isinstance(listed, list) else None
+    if "status" in declared:
+        return None
+    available = "Unavailable" not in observation.conditions(key)
+    return [{"type": "Available", "status": "True" if available else "False"}]
+
+
 def reported_state(observation: Observation) -> dict[str, Any]:
-    """The estate's resources as it reports them: each deployment with its ``status`` word."""
+    """The estate's resources as it reports them: each deployment with its ``status`` word and,
+    where it derives them, its ``conditions``."""
     state = observation.estate.data()
     for key in observation.estate.keys("deployment"):
         state[key]["status"] = reported_word(observation, key)
+        conditions = reported_conditions(observation, key)
+        if conditions is not None:
+            state[key]["conditions"] = conditions
     return state
 
 
@@ -70,6 +91,7 @@ __all__ = [
     "REPORTED_HEALTHY",
     "REPORTED_STOPPED",
     "listed_pod_word",
+    "reported_conditions",
     "reported_state",
     "reported_word",
     "unhealthy_word",
