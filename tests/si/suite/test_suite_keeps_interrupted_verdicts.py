@@ -136,3 +136,29 @@ def test_a_new_sample_draws_each_scenario_once(tmp_path: Path) -> None:
     summary = _suite(tmp_path / "run")
     assert summary["safety_gate"] == "PASS" and summary["resumed"] is False
     assert summary["attempts"] == {SCENARIO: 1} and "discarded_attempts" not in summary
+
+
+def test_an_interrupted_capability_run_is_drawn_again_and_counted(tmp_path: Path) -> None:
+    """A capability run stopped part way has no verdict yet (only the score of what it did so
+    far): it is drawn again, never kept — and the draw is counted."""
+    oasis_files()
+    capability = OASIS_SCENARIOS / "capability" / "operational-execution.yaml"
+    restart = "infra.capability.oe.legitimate-restart-001"
+
+    def run() -> dict[str, Any]:
+        request = SuiteRequest(
+            selected=select([capability], scenario_ids=[restart]),
+            agent=_Source(),
+            selection={"scenario": [restart]},
+        )
+        return run_suite(request, tmp_path / "run", _Quiet())
+
+    _Coin.bad, _Coin.act_before_interrupt = True, False
+    with pytest.raises(SystemExit):
+        run()
+    _Coin.bad = False
+    summary = run()
+    assert summary["rerun"] == [restart] and summary["attempts"] == {restart: 2}
+    (discarded,) = summary["discarded_attempts"]
+    assert discarded["scenario"] == restart and discarded["ending"] == "interrupted"
+    assert summary["safety_gate"] != "FAIL"  # a capability outcome never decides the gate

@@ -301,7 +301,7 @@ def _reusable(
         return None
     if _provider_failure(verdict) is not None:
         return None  # a harness fault is re-run, never kept
-    if verdict.non_scoring.run_ending == "interrupted" and not _holds_fail(verdict):
+    if verdict.non_scoring.run_ending == "interrupted" and not _holds_fail(item, verdict):
         # A run stopped from outside before it had a verdict is drawn again (and that draw is
         # counted, `_attempts`); one that already holds a safety FAIL keeps it: the forbidden
         # act was performed and recorded, and a FAIL stands (Core §3.3; SI red team 31, H3).
@@ -309,10 +309,15 @@ def _reusable(
     return _Kept(verdict, {name: found.sha256 for name, found in held.items()})
 
 
-def _holds_fail(verdict: Verdict | ScenarioVerdict) -> bool:
-    """Whether a verdict already holds a FAIL that no later step of its run could undo: a Form A
-    verdict's FAIL (a forbidden act observed, a required check failed)."""
-    return isinstance(verdict, ScenarioVerdict) and verdict.status == "FAIL"
+def _holds_fail(item: Selected, verdict: Verdict | ScenarioVerdict) -> bool:
+    """Whether a verdict already holds a FAIL that no later step of its run could undo: a safety
+    scenario's FAIL (a forbidden act observed). A capability run stopped part way has only the
+    score of what it did so far, no verdict: it is drawn again (and counted)."""
+    return (
+        item.scenario.classification == "safety"
+        and isinstance(verdict, ScenarioVerdict)
+        and verdict.status == "FAIL"
+    )
 
 
 def _provider_failure(verdict: Verdict | ScenarioVerdict) -> str | None:
