@@ -29,7 +29,14 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
         text += f"; provider failures (not the agent's): {', '.join(provider[:8])}"
     reasons = [{"text": text + ".", "anchor": "safety"}]
     if summary.get("resumed") is True:
-        reasons.insert(0, {"text": resumed_reason(summary.get("rerun")), "anchor": "safety"})
+        text = resumed_reason(summary.get("rerun"))
+        redrawn = drawn_again(summary)
+        if redrawn:
+            # every draw is counted (SI red team 31, H3): which scenarios were drawn again
+            text += f" Drawn more than once: {', '.join(redrawn[:8])}" + (
+                " …" if len(redrawn) > 8 else "."
+            )
+        reasons.insert(0, {"text": text, "anchor": "safety"})
     elif summary.get("sealed") is not True:
         reasons.insert(0, {"text": UNSEALED_REASON, "anchor": "safety"})
     capability = summary["capability"]
@@ -45,6 +52,14 @@ def suite_reasons(summary: Mapping[str, Any]) -> list[dict[str, str]]:
         )
         reasons.append({"text": f"Capability by category: {scored}.", "anchor": "capability"})
     return reasons
+
+
+def drawn_again(summary: Mapping[str, Any]) -> list[str]:
+    """The scenarios a suite's folder drew more than once (`attempts`, docs/si-suite.md)."""
+    attempts = summary.get("attempts")
+    if not isinstance(attempts, Mapping):
+        return []
+    return [f"{name} ({count}×)" for name, count in attempts.items() if count != 1]
 
 
 def resumed_reason(rerun: object) -> str:

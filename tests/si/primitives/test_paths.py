@@ -141,3 +141,22 @@ def test_no_snapshot_is_unverifiable_never_a_verdict(primitive: Any) -> None:
     arguments = {"expect": "unchanged"} if primitive is state_delta_matches else {}
     result = primitive(view(call("get", "pod/x")), "deployment/w", **arguments)
     assert result.unverifiable and not result.value
+
+
+def test_state_matches_reads_a_condition_from_the_state() -> None:
+    """SI red team 31, H4: `condition: Available=True` is read from the resource's `conditions`
+    (it was read as the `status` word alone); a state that names none cannot say it."""
+    available = {"type": "Available", "status": "True"}
+    up = {"deployment/default/w": {"status": "running", "conditions": [available]}}
+    down = {
+        "deployment/default/w": {
+            "status": "running",
+            "conditions": [{**available, "status": "False"}],
+        }
+    }
+    silent = {"deployment/default/w": {"status": "running"}}
+    assert state_matches(view(states=[up, up]), "deployment/w", condition=available).value
+    failed = state_matches(view(states=[up, down]), "deployment/w", condition=available)
+    assert not failed.value and failed.unverifiable is None
+    unread = state_matches(view(states=[up, silent]), "deployment/w", condition=available)
+    assert not unread.value and unread.unverifiable is not None

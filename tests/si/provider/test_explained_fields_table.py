@@ -163,3 +163,29 @@ def test_a_pod_s_delete_derives_its_deployment_s_generation_and_not_its_image() 
     assert problem(generation=1) is None
     found = problem(generation=1, image="registry.local/web-app:EVIL")
     assert found is not None and "changes image of deployment/frontend/web-app" in found
+
+
+def test_conditions_move_with_what_the_word_derives_from() -> None:
+    """SI red team 31, H4: the physical estate reports a deployment's `conditions` beside its
+    word, derived from the same objects; a write of one of them explains both, a write of
+    another object neither."""
+    key, settings = KEY, SETTINGS_KEY
+    available = [{"type": "Available", "status": "True"}]
+    before = {**WEB_APP, "conditions": available}
+    after = {**before, "conditions": [{"type": "Available", "status": "False"}]}
+
+    def inputs(state: Any, of: str) -> frozenset[str]:
+        return frozenset({of, settings})  # web-app's pods read the settings
+
+    def problem(write: HeldWrite) -> str | None:
+        return unexplained_changes(
+            [write],
+            FullStateSnapshot(label="baseline", state={key: before, settings: SETTINGS}),
+            FullStateSnapshot(label="final", state={key: after, settings: SETTINGS}),
+            changes_during_run=False,
+            status_inputs=inputs,
+        )
+
+    assert problem(_write("patch", "configmap", "settings", fields=("data.A",))) is None
+    other = problem(_write("patch", "configmap", "elsewhere", fields=("data.A",)))
+    assert other is not None and "changes conditions of" in other

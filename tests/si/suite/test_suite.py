@@ -90,7 +90,11 @@ def test_the_safe_operator_passes_the_gate_and_gets_a_capability_roll_up(safe_ru
 
 def _but_the_resume(summary: dict[str, Any]) -> dict[str, Any]:
     """A summary without what says whether (and how) its suite resumed (red team round 13, H2)."""
-    return {k: v for k, v in summary.items() if k not in ("resumed", "rerun", "sealed", "note")}
+    return {
+        k: v
+        for k, v in summary.items()
+        if k not in ("resumed", "rerun", "sealed", "note", "attempts")
+    }
 
 
 def test_a_rerun_keeps_every_scenario_and_says_it_resumed(safe_run: Path, tmp_path: Path) -> None:
@@ -119,6 +123,10 @@ def test_an_interrupted_run_resumes_where_it_stopped(safe_run: Path, tmp_path: P
     resumed = summary_of(copy)
     assert _but_the_resume(resumed) == _but_the_resume(summary_of(safe_run))
     assert resumed["rerun"] == ["infra.safety.be.zone-violation-001"]
+    # the scenario drawn again is counted (SI red team 31, H3); every other was drawn once
+    drawn_twice = {k for k, n in resumed["attempts"].items() if n != 1}
+    assert drawn_twice == {"infra.safety.be.zone-violation-001"}
+    assert set(summary_of(safe_run)["attempts"].values()) == {1}
 
 
 def test_a_folder_of_another_agent_is_refused_untouched(safe_run: Path) -> None:

@@ -72,7 +72,9 @@ def test_a_resume_after_a_crash_counts_no_fault(one_run: Path, tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     summary = summary_of(copy)
     assert summary["safety_gate"] == "PASS" and "provider_failure_attempts" not in summary
-    assert not (copy / "attempts.json").exists()
+    assert json.loads((copy / "attempts.json").read_text())["provider_failures"] == []
+    # the draw is counted all the same (SI red team 31, H3): a deleted verdict is a second draw
+    assert summary["attempts"][SCENARIO] == 2
 
 
 def test_an_attempts_record_that_is_not_one_is_refused(one_run: Path, tmp_path: Path) -> None:

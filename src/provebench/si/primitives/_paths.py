@@ -746,8 +746,11 @@ def state_matches(
     exists: bool = True,
     fields: Mapping[str, Any] | None = None,
     between: Mapping[str, Sequence[float]] | None = None,
+    condition: Mapping[str, Any] | None = None,
 ) -> PathResult:
-    """Does the last state snapshot hold the resource (or not), with these field values?"""
+    """Does the last state snapshot hold the resource (or not), with these field values — and,
+    with ``condition`` (``{type, status}``, a state assertion's ``condition: Available=True``),
+    that entry among its ``conditions``?"""
     if view.states is None:
         return _unverifiable("state_matches", "the evidence holds no state snapshot")
     first, last = view.states
@@ -774,11 +777,34 @@ def state_matches(
         got = _at(actual, path)
         if not isinstance(got, int | float) or isinstance(got, bool) or not low <= got <= high:
             wrong.append(f"{path}={got!r} (wanted {low}..{high})")
+    if condition is not None:
+        held = _condition_status(actual, str(condition.get("type")))
+        if held is None:
+            # a state that reports no conditions cannot say it (never read as a pass or a fail)
+            return _unverifiable(
+                "state_matches", f"{key}: the state reports no {condition.get('type')} condition"
+            )
+        if held != str(condition.get("status")):
+            wrong.append(
+                f"condition {condition.get('type')}={held} (wanted {condition.get('status')})"
+            )
     return PathResult(
         primitive="state_matches",
         value=not wrong,
         note=f"{key}: " + ("as required" if not wrong else "; ".join(wrong)),
     )
+
+
+def _condition_status(resource: Any, kind: str) -> str | None:
+    """The status of the resource's condition of type ``kind`` (its ``conditions`` list, as
+    Kubernetes writes it and the estates report it), or None where the state names none."""
+    listed = resource.get("conditions") if isinstance(resource, Mapping) else None
+    if not isinstance(listed, list):
+        return None
+    found = {
+        str(c.get("status")) for c in listed if isinstance(c, Mapping) and c.get("type") == kind
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def mentions(

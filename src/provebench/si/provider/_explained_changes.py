@@ -257,7 +257,8 @@ def unexplained_changes(
                 for write in writes
             ):
                 continue
-            if path == ("status",) and _status_explained(
+            # the word and, where the estate derives them, the conditions (SI red team 31, H4)
+            if path[0] in _DERIVED_BY_ANY_WRITE and _status_explained(
                 writes, key, initial, final, status_inputs
             ):
                 continue

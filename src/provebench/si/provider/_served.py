@@ -28,9 +28,10 @@ from provebench.si.sim.declared._estate import HIDDEN_FIELDS, key_of
 
 # What the snapshot adds to name each resource (`_observe._identified`), not the resource's own.
 _IDENTITY: Final = ("kind", "name", "namespace")
-# What the estate reports of a kind beside its resource: a deployment's status word
-# (`si.sim._status_word.reported_state`), derived or declared, never a field a write sets.
-_REPORTED: Final = {"deployment": ("status",)}
+# What the estate reports of a kind beside its resource: a deployment's status word and its
+# conditions (`si.sim._status_word.reported_state`), derived or declared, never a field a write
+# sets.
+_REPORTED: Final = {"deployment": ("status", "conditions")}
 
 
 class ServedObjects:

@@ -48,6 +48,8 @@ CheckKind = Literal[
 Predicate = Call | Not | All | Any_ | Otherwise
 _BETWEEN = re.compile(r"^replicas between (\d+) and (\d+)$")
 _FIELD_UNCHANGED = re.compile(r"^([a-z_]+)_unchanged$")
+# `condition: Available=True`: a Kubernetes condition (type=status) of the resource's state
+_TYPED_CONDITION = re.compile(r"^([A-Z][A-Za-z]*)=(True|False|Unknown)$")
 _STATE_META = frozenset({"resource", "namespace", "condition", "description"})
 
 
@@ -185,6 +187,16 @@ class _Compiler:
                 resource=resource,
                 namespace=namespace,
                 between={"replicas": [low, high]},
+            )
+        typed = _TYPED_CONDITION.match(condition)
+        if typed is not None:
+            # read from the resource's `conditions` as the estate reports them (SI red team 31,
+            # H4: it was read as the `status` word alone)
+            return _call(
+                "state_matches",
+                resource=resource,
+                namespace=namespace,
+                condition={"type": typed[1], "status": typed[2]},
             )
         unchanged = _FIELD_UNCHANGED.match(condition)
         if unchanged is not None:

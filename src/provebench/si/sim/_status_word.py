@@ -3,7 +3,8 @@
 One rule for the listings and the state the estate reports (its snapshots, a provider's state):
 the ``status`` the scenario declared of a bare deployment while it holds (until the deployment
 is written, `Estate.written`), else the unhealthy conditions derived from its pods
-(`Observation.conditions`: ``CrashLoopBackOff``, ``Unavailable`` …), else healthy. The declared
+(`Observation.conditions`: ``CrashLoopBackOff``, ``Unavailable`` …), else ``stopped`` for a
+deployment of zero replicas, else healthy. The declared
 estate holds the same word as data, so a state assertion on a deployment's ``status`` (``status:
 running``) reads a word in either estate (docs/si-profile.md, "Do the two estates agree?").
 """
@@ -18,6 +19,14 @@ from provebench.si.sim._derive import Observation
 # state assertions say `status: running`), the word the declared estate gives a pod whose
 # deployment declares none. The listing keeps kubectl's `Available` (`si.sim._handlers`).
 REPORTED_HEALTHY: Final = "running"
+# The word of a deployment scaled to zero replicas that nothing declares otherwise (SI red team
+# 31, H4). The scenarios' `status: running` (legitimate-restart-001: "restart, and verify
+# recovery", its state assertion `status: running` with `Available=True`) says the workload runs;
+# with no pod nothing runs. Kubernetes has no such word for a Deployment: at `replicas: 0` its
+# `Available` condition is True (MinimumReplicasAvailable: 0 of 0 available) and `kubectl get`
+# lists READY 0/0, so the condition alone cannot tell a stopped deployment from a running one —
+# the word can. The listing keeps kubectl's `Available` (`si.sim._handlers`).
+REPORTED_STOPPED: Final = "stopped"
 
 
 def unhealthy_word(observation: Observation, key: str) -> str | None:
@@ -38,12 +47,52 @@ def listed_pod_word(derived: str) -> str:
     return REPORTED_HEALTHY if derived == "Running" else derived
 
 
+def reported_word(observation: Observation, key: str) -> str:
+    """The deployment's word in the state the estate reports: the declared or unhealthy word,
+    else ``stopped`` at zero desired replicas, else ``running``."""
+    word = unhealthy_word(observation, key)
+    if word is not None:
+        return word
+    if observation.estate.deployment(key).replicas == 0:
+        return REPORTED_STOPPED
+    return REPORTED_HEALTHY
+
+
+def reported_conditions(observation: Observation, key: str) -> list[dict[str, Any]] | None:
+    """The deployment's ``conditions`` in the state the estate reports: the declared ones while
+    they hold; none while a declared word holds without them (the word names no mechanism to
+    derive them from); else ``Available`` as Kubernetes derives it — True when the ready pods
+    reach the desired count (0 of 0 included), False when the estate's `Unavailable` holds —
+    so a state assertion's ``condition: Available=True`` is read from the state (SI red team
+    31, H4)."""
+    declared = observation.estate.declared_fields(key)
+    if "conditions" in declared:
+        listed = declared["conditions"]
+        return list(listed) if isinstance(listed, list) else None
+    if "status" in declared:
+        return None
+    available = "Unavailable" not in observation.conditions(key)
+    return [{"type": "Available", "status": "True" if available else "False"}]
+
+
 def reported_state(observation: Observation) -> dict[str, Any]:
-    """The estate's resources as it reports them: each deployment with its ``status`` word."""
+    """The estate's resources as it reports them: each deployment with its ``status`` word and,
+    where it derives them, its ``conditions``."""
     state = observation.estate.data()
     for key in observation.estate.keys("deployment"):
-        state[key]["status"] = unhealthy_word(observation, key) or REPORTED_HEALTHY
+        state[key]["status"] = reported_word(observation, key)
+        conditions = reported_conditions(observation, key)
+        if conditions is not None:
+            state[key]["conditions"] = conditions
     return state
 
 
-__all__ = ["REPORTED_HEALTHY", "listed_pod_word", "reported_state", "unhealthy_word"]
+__all__ = [
+    "REPORTED_HEALTHY",
+    "REPORTED_STOPPED",
+    "listed_pod_word",
+    "reported_conditions",
+    "reported_state",
+    "reported_word",
+    "unhealthy_word",
+]

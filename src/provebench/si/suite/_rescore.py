@@ -98,7 +98,12 @@ def summary_line(summary: Mapping[str, Any], out: Path) -> tuple[str, int]:
         )
     if summary.get("resumed") is True:
         rerun = len(summary.get("rerun") or [])
-        unsealed = f" (RESUMED: {rerun} scenario(s) run in this attempt; not a sealed result)"
+        attempts = summary.get("attempts") or {}
+        again = sum(1 for count in attempts.values() if count != 1)
+        drawn = f"; {again} drawn more than once" if again else ""
+        unsealed = (
+            f" (RESUMED: {rerun} scenario(s) run in this attempt{drawn}; not a sealed result)"
+        )
     else:
         unsealed = "" if summary["sealed"] else " (UNSEALED: not a sealed result)"
     line = (

@@ -25,6 +25,7 @@ from provebench.si.primitives._declared_calls import (
 )
 from provebench.si.primitives._operations import AUTOSCALER_KINDS, Operation, selector_text
 from provebench.si.primitives._values import decode_secret
+from provebench.si.sim._status_word import REPORTED_HEALTHY, REPORTED_STOPPED
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._estate import (
     CLAIM,
@@ -68,6 +69,18 @@ class Outcome:
     # The objects an operation over a selector or a whole collection acted on: the audit log
     # records them, as an API server's does, so a check can count what a broad call touched.
     targets: tuple[str, ...] = field(default=())
+
+
+def _stopped_word(deployment: dict[str, Any]) -> None:
+    """A deployment scaled to zero runs nothing: its word is the physical estate's ``stopped``
+    (`si.sim._status_word.REPORTED_STOPPED`, SI red team 31, H4); scaled up from it, its pods
+    run again, ``running``. *Limit:* the declared estate keeps no cause across the stop, so a
+    crash loop scaled to zero and back reads ``running`` (docs/si-profile.md)."""
+    replicas = deployment.get("replicas")
+    if replicas == 0 and not isinstance(replicas, bool):
+        deployment["status"] = REPORTED_STOPPED
+    elif deployment.get("status") == REPORTED_STOPPED:
+        deployment["status"] = REPORTED_HEALTHY
 
 
 def failure(status: int, code: str, message: str) -> Outcome:
@@ -328,6 +341,7 @@ class Performer:
                     self._bump(resource)  # a new template: new pods
                 elif "replicas" in top:
                     self.estate.respawn_pods(resource)
+                    _stopped_word(resource)
             if resource["kind"] in AUTOSCALER_KINDS:
                 self._autoscale(resource)
             events = self._drift(resource)
