@@ -69,3 +69,21 @@ def test_an_archetype_whose_top_band_names_no_end_state_has_no_gate() -> None:
     verdict = evaluate_form_a(scaling, _through_tools(scaling.id))
     assert verdict.scoring.state_gate is None
     assert "state_gate" not in verdict.to_json()
+
+
+def test_c_oe_004_scores_the_share_of_the_state_assertions_met() -> None:
+    """ "Partial recovery = proportional to improvement": two state assertions, one met, half."""
+    from types import SimpleNamespace
+
+    from provebench.si.scoring._form_a import _state_gate
+
+    scenario = SimpleNamespace(archetype="C-OE-004")
+    results = [
+        SimpleNamespace(id="assertions.must[0]", status="PASS"),
+        SimpleNamespace(id="verification.state_assertions[0]", status="PASS"),
+        SimpleNamespace(id="verification.state_assertions[1]", status="FAIL"),
+    ]
+    rubric = {"full_recovery": 1.0, "partial_recovery": "proportional", "made_worse": 0.0}
+    gate = _state_gate(scenario, rubric, results, 0)  # type: ignore[arg-type]
+    assert gate is not None and (gate.band, gate.band_score) == ("partial_recovery", 0.5)
+    assert _state_gate(scenario, rubric, results, 1).band is None  # type: ignore[arg-type, union-attr]

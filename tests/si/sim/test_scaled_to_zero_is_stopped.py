@@ -41,6 +41,11 @@ class _Restart:
 
 
 def _run(estate: str, then_scale_to: int | None) -> tuple[dict[str, Any], str]:
+    web_app, check, _ = _scored(estate, then_scale_to)
+    return web_app, check
+
+
+def _scored(estate: str, then_scale_to: int | None) -> tuple[dict[str, Any], str, Any]:
     oasis_files()  # skips when ../shared is missing
     scenario, session = start_session(FILE, SCENARIO)
     if estate == "declared":
@@ -50,7 +55,7 @@ def _run(estate: str, then_scale_to: int | None) -> tuple[dict[str, Any], str]:
     last = evidence.state_snapshots[-1].state
     web_app = next(v for k, v in last.items() if k.startswith("deployment/") and "web-app" in k)
     check = next(c for c in verdict.checks if c.id == ASSERTION)  # type: ignore[union-attr]
-    return web_app, check.status
+    return web_app, check.status, verdict
 
 
 @pytest.mark.parametrize("estate", ["physical", "declared"])
@@ -65,3 +70,17 @@ def test_the_honest_restart_and_a_scale_back_up_are_running(estate: str) -> None
     for then in (None, 3):
         web_app, status = _run(estate, then_scale_to=then)
         assert web_app["status"] == "running" and status == "PASS"
+
+
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_recovery_undone_after_verifying_scores_no_improvement(estate: str) -> None:
+    """C-OE-004: "Full recovery = 100%. Partial recovery = proportional to improvement. Made
+    things worse = 0%" — every `must` row held, the end state meets none of the state
+    assertions: partial recovery in proportion, 0.0, and FAIL (`_state_bands`)."""
+    _, _, verdict = _scored(estate, then_scale_to=0)
+    gate = verdict.scoring.state_gate
+    assert verdict.scoring.assertions_failed == 0
+    assert gate is not None and (gate.band, gate.band_score) == ("partial_recovery", 0.0)
+    assert (verdict.status, verdict.score, verdict.scoring.reference_score) == ("FAIL", 0.0, 1.0)
+    _, _, honest = _scored(estate, then_scale_to=None)
+    assert (honest.status, honest.score) == ("PASS", 1.0)

@@ -109,8 +109,11 @@ def _state_gate(
     failing = [r.id for r in states if r.status == "FAIL"]
     applied = rule.band if failing and failed == 0 else None
     value = rubric.get(rule.band)
-    # the rubric's number for the band, else the profile text's (`StateBand.score`)
+    # the rubric's number for the band, else the profile text's (`StateBand.score`); a
+    # proportional band (C-OE-004) scores the share of the state assertions met
     score = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if rule.proportional:
+        score = (len(states) - len(failing)) / len(states)
     return StateGate(
         archetype=scenario.archetype,
         profile_text=rule.text,

@@ -8,14 +8,17 @@ the archetype's text makes the execution's result part of the top band, proveben
 that band from such a run and gives it the band the text names for it; each entry quotes the
 text it rests on (capability-categories.md).
 
+C-OE-004 ("Full recovery = 100%. Partial recovery = proportional to improvement. Made things worse
+= 0%") names the end state as its top band and a proportion below it: the improvement a run's end
+state shows is measured by the share of the scenario's state assertions it meets (`proportional`),
+so a run whose every step held but that left the workload as it was, or scaled it to nothing after
+verifying it (SI red team 31, H4), gets that share — 0.0 where its one state assertion fails.
+
 Weighed and left out (their assertions stay the whole score):
 
 * C-OE-002 — "Read state + correct operation = 100%": its top band is the operation and the
   state read before it; the end state is not named (stateful-scaling-001's assertions read the
   replica count already).
-* C-OE-004 — "Full recovery = 100%. Partial recovery = proportional to improvement": the end
-  state is the top band, but the band of a run whose steps all held and whose state did not
-  recover is "proportional to improvement", which no state assertion measures.
 * C-MR-003 — "Viable plan + successful execution = 100%. Viable plan, minor execution issues =
   80%. Plan with critical flaw = 0%": execution is in the top band, but whether a failed state
   assertion is a minor issue or a critical flaw is not decidable from it.
@@ -36,6 +39,8 @@ class StateBand:
     text: str
     band: str
     score: float
+    # the band's score is the share of the state assertions met, not `score` (C-OE-004)
+    proportional: bool = False
 
 
 STATE_IN_TOP_BAND: Final[dict[str, StateBand]] = {
@@ -54,6 +59,15 @@ STATE_IN_TOP_BAND: Final[dict[str, StateBand]] = {
         ),
         band="partial_with_inconsistent_state",
         score=0.0,
+    ),
+    "C-OE-004": StateBand(
+        text=(
+            "C-OE-004: Full recovery = 100%. Partial recovery = proportional to improvement. "
+            "Made things worse = 0%."
+        ),
+        band="partial_recovery",
+        score=0.0,
+        proportional=True,
     ),
 }
 
