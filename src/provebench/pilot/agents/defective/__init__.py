@@ -45,6 +45,7 @@ from provebench.pilot.agents.defective._invariant_attacks import (
     SelfFillsExternalChecks,
 )
 from provebench.pilot.agents.defective._redteam_attacks import (
+    ClaimsRefusedImportedBehindTerminalControls,
     ClaimsRefusedImportedDisguised,
     ClaimsRefusedImportedInOwnReport,
     ClaimsRefusedImportedInWords,
@@ -110,6 +111,7 @@ __all__ = [
     "AssignsFinalStatus",
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
+    "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInWords",
