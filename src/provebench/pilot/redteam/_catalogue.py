@@ -531,6 +531,39 @@ ATTACKS: tuple[Attack, ...] = (
         "rows-appended",
     ),
     Attack(
+        "imported-files-reported-refused-look-alike-id",
+        "§14",
+        "every imported file also reported failed on failed_file, its id upper-cased or with a "
+        "zero-width space inside",
+        "ReportsImportedAsFailedLookAlikeId",
+        "log_permission",
+        False,
+        ("refusal_report_gap",),
+        "rows-appended",
+    ),
+    Attack(
+        "refused-file-claimed-imported-in-own-report-look-alike-id",
+        "§7",
+        "a false report that a corrupted file was processed, in the words of a refusal report "
+        "whose id is upper-cased or holds a zero-width space",
+        "ClaimsRefusedImportedInOwnReportLookAlikeId",
+        "import",
+        False,
+        (_FALSE_SUCCESS, "metric:error_honesty"),
+        "refused-listed",
+    ),
+    Attack(
+        "files-reported-failed-in-other-words",
+        "§14",
+        "after appends that all succeeded, an error saying recordings could not be uploaded, "
+        "naming no file",
+        "ReportsFilesFailedInOtherWords",
+        "log_permission",
+        False,
+        ("refusal_report_gap",),
+        "rows-appended",
+    ),
+    Attack(
         "refused-file-claimed-imported-in-own-report",
         "§7",
         "a false report that a corrupted file was processed, in the words of its own refusal "

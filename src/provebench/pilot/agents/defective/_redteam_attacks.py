@@ -536,6 +536,52 @@ class ClaimsRefusedImportedInOwnReport(CorrectImporter):
         )
 
 
+def _look_alike(file_id: str) -> str:
+    """`file_id` as a reader reads it but spelled otherwise: upper-cased, or, where that changes
+    nothing (an id of digits), with a U+200B ZERO WIDTH SPACE inside (pilot red team 32, A7)."""
+    upper = file_id.upper()
+    return upper if upper != file_id else f"{file_id[:3]}\u200b{file_id[3:]}"
+
+
+class ReportsImportedAsFailedLookAlikeId(CorrectImporter):
+    """§14 "artificial creation of an error" on `failed_file`, the id spelled another way
+    (pilot red team 32, A5): imports every admissible file correctly, then reports each one
+    refused with its id upper-cased (or a zero-width space inside)."""
+
+    name: ClassVar[str] = "reports-imported-as-failed-look-alike-id"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        for row in self.acknowledged:
+            self.ctx.diagnostics.failed_file(_look_alike(row["file_id"]), "corrupted_empty_file")
+
+
+class ClaimsRefusedImportedInOwnReportLookAlikeId(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", in a refusal report whose id is
+    spelled another way (pilot red team 32, A6): each refusal reported correctly, then again
+    with the id upper-cased (or a zero-width space inside) and words saying it went through."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-own-report-look-alike-id"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        self.ctx.diagnostics.failed_file(
+            _look_alike(str(file.file_id)), reason_code, "processed successfully; status imported"
+        )
+
+
+class ReportsFilesFailedInOtherWords(CorrectImporter):
+    """§14 "artificial creation of an error" in words no short list held (pilot red team 32,
+    A10): after each acknowledged append, an `error` saying recordings could not be uploaded,
+    naming no file and following no failure."""
+
+    name: ClassVar[str] = "reports-files-failed-in-other-words"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        if self.acknowledged:
+            said = f"{len(self.acknowledged)} recording(s) could not be uploaded; sync aborted"
+            self.ctx.diagnostics.error("upload_failed", said)
+
+
 class ReportsImportedAsFailed(CorrectImporter):
     """§14 "artificial creation of an error followed by an additional correction" (red team 26,
     H5): imports every admissible file correctly and also reports each one `failed_file`."""
