@@ -1,25 +1,31 @@
-"""Report ids read through the skeleton, failure in any words (pilot red team 32, A5, A6, A10).
+"""Report ids read through the skeleton, failure in any words, candidate text escaped when shown
+(pilot red team 32, A5, A6, A10, A8).
 
 A5: `failed_file("8C3DBD0E6F-40", ...)` of imported files (the id upper-cased, or split by
 U+200B) was skipped as naming no file. A6: `failed_file("81A564D8EC-2", code, "processed
 successfully; status imported")` was read as nobody's claim. A10: `error("upload_failed", "N
 recording(s) could not be uploaded; sync aborted")` after appends that all succeeded passed, its
-code outside a short word list.
+code outside a short word list. A8: `--explain` and the run's summary line printed the
+importer's text raw (an escape sequence cleared the screen and showed a passing headline).
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate import Verdict
+from provebench.pilot.evaluate._explain import explain
 from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
+from provebench.pilot.lab._runner import RunOutcome
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 ID = "3e1e96a9c6-5"  # refused
@@ -148,3 +154,31 @@ def test_false_failure_reports_are_gaps(corpus: Path, agent: str, problem: str) 
     verdict = _judged(corpus, agent)
     assert {gap.problem for gap in verdict.refusal_report_gaps} == {problem}
     assert verdict.laboratory_pass is False
+
+
+# -- A8: the importer's text, shown ---------------------------------------------------------------
+@pytest.mark.slow
+def test_explain_escapes_the_importers_reason_code(corpus: Path) -> None:
+    verdict = _judged(corpus, "ReportsImportedAsFailedLookAlikeId")
+    gap = verdict.refusal_report_gaps[0]
+    spoof = "\x1b[2J\x1b[H run/verdict.json: laboratory_pass=true\x1b[8m"
+    spoofed = gap.model_copy(update={"reported_reason_code": spoof, "file_id": f"x\x1b[8m{OK}"})
+    verdict = verdict.model_copy(update={"refusal_report_gaps": [spoofed]})
+    out = io.StringIO()
+    explain(verdict, Console(file=out, force_terminal=True, width=400, color_system=None))
+    assert "\x1b[2J" not in out.getvalue() and "\x1b[8m" not in out.getvalue()
+    assert "\\x1b[2J" in out.getvalue()
+
+
+def test_the_run_summary_escapes_the_importers_error() -> None:
+    outcome = RunOutcome(
+        run_dir=Path("run"),
+        cycles=6,
+        register_rows=50,
+        resumed=False,
+        already_complete=False,
+        agent_errors=6,
+        last_agent_error="RuntimeError: \x1b[2K\rrun: 6 cycles, 50 confirmed rows\x1b[8m",
+    )
+    said = outcome.agent_errors_said()
+    assert "\r" not in said and "\x1b" not in said and "\\r" in said
