@@ -66,9 +66,9 @@ def refusal_report_gaps(
                 # is not for the evaluator to guess (fail closed, as `error`'s `names_no_file`).
                 gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, evidence))
                 continue
-            for file_id in named:
-                if file_id in admissible:
-                    gaps.append(_gap(cycle.cycle, file_id, "not_refused", "", said, evidence))
+            for named_id in named:
+                if named_id in admissible:
+                    gaps.append(_gap(cycle.cycle, named_id, "not_refused", "", said, evidence))
             file_id = payload.get("file_id")
             # A refused file is reported by its id as it is: a look-alike spelling of it is no
             # report of it (contract rule 2), though it still names it.

@@ -52,7 +52,9 @@ def report_problem(fields: Mapping[str, object]) -> str | None:
     if _TEXT_ID in fields and type(fields[_TEXT_ID]) is not str:
         return "file_id must be one text"
     ids = fields.get(_TEXT_IDS, [])
-    if type(ids) not in (list, tuple) or any(type(f) is not str for f in ids):  # type: ignore[union-attr]
+    if not isinstance(ids, list | tuple) or type(ids) not in (list, tuple):
+        return "file_ids must be a list of texts"
+    if any(type(f) is not str for f in ids):
         return "file_ids must be a list of texts"
     call = fields.get(_CALL)
     if call is not None and type(call) is not int:
@@ -71,11 +73,11 @@ def _texts(value: object, depth: int = 0) -> Iterator[str]:
     elif depth > 8:
         return
     elif type(value) is dict:
-        for key, item in dict.items(value):  # type: ignore[arg-type]
+        for key, item in dict.items(value):
             yield from _texts(key, depth + 1)
             yield from _texts(item, depth + 1)
-    elif type(value) in (list, tuple):
-        for item in value:  # type: ignore[attr-defined]
+    elif isinstance(value, list | tuple) and type(value) in (list, tuple):
+        for item in value:
             yield from _texts(item, depth + 1)
 
 
