@@ -1,12 +1,13 @@
 """Report ids read through the skeleton, failure in any words, candidate text escaped when shown
-(pilot red team 32, A5, A6, A10, A8).
+(pilot red team 32, A5, A6, A10, A8, A3).
 
 A5: `failed_file("8C3DBD0E6F-40", ...)` of imported files (the id upper-cased, or split by
 U+200B) was skipped as naming no file. A6: `failed_file("81A564D8EC-2", code, "processed
 successfully; status imported")` was read as nobody's claim. A10: `error("upload_failed", "N
 recording(s) could not be uploaded; sync aborted")` after appends that all succeeded passed, its
 code outside a short word list. A8: `--explain` and the run's summary line printed the
-importer's text raw (an escape sequence cleared the screen and showed a passing headline).
+importer's text raw (an escape sequence cleared the screen and showed a passing headline). A3:
+`class Desk(DeskImporter): pass` in the candidate's own file was sealed as a candidate.
 """
 
 from __future__ import annotations
@@ -182,3 +183,34 @@ def test_the_run_summary_escapes_the_importers_error() -> None:
     )
     said = outcome.agent_errors_said()
     assert "\r" not in said and "\x1b" not in said and "\\r" in said
+
+
+# -- A3: a class of provebench's that holds no candidate, re-exported or subclassed --------------
+@pytest.mark.parametrize(
+    "body",
+    [
+        "from provebench.pilot.agents._mcp_serve import DeskImporter\n"
+        "class Desk(DeskImporter):\n    pass\n",
+        "from provebench.pilot.agents._openai import OpenAIImporter as Desk\n",
+        "from provebench.pilot.agents._sandboxed import SandboxedImporter as Desk\n",
+    ],
+)
+def test_the_worker_refuses_a_relay_or_the_model_client_in_a_candidates_file(
+    tmp_path: Path, body: str
+) -> None:
+    from provebench.pilot.agents import _worker
+
+    (tmp_path / "relay.py").write_text(body, encoding="utf-8")
+    with pytest.raises(Exception, match="holds no candidate code"):
+        _worker._load(f"{tmp_path / 'relay.py'}:Desk")
+
+
+def test_the_worker_still_loads_a_candidate_of_its_own(tmp_path: Path) -> None:
+    from provebench.pilot.agents import _worker
+
+    body = (
+        "class Mine:\n    name = 'mine'\n    version = '1'\n"
+        "    def run_cycle(self, ctx):\n        pass\n"
+    )
+    (tmp_path / "mine.py").write_text(body, encoding="utf-8")
+    assert _worker._load(f"{tmp_path / 'mine.py'}:Mine").__name__ == "Mine"
