@@ -221,14 +221,43 @@ class _Context:
         self.work_dir = Path(settings["work_dir"])
 
 
+# provebench's own classes that hold no candidate: the model client and the relays (the MCP
+# desk, the sandbox's relay). Named by module, looked up only where the candidate's code already
+# imported them: what it could not reach without importing the module, it cannot inherit from.
+_NO_CANDIDATE_CLASSES = (
+    ("provebench.pilot.agents._openai", "OpenAIImporter"),
+    ("provebench.pilot.agents._mcp_serve", "DeskImporter"),
+    ("provebench.pilot.agents._sandboxed", "SandboxedImporter"),
+)
+_NO_CANDIDATE = (
+    "is provebench's model client or one of its relays (or made from one), which holds no "
+    "candidate code: its candidate is the model or program behind it, which no seal holds "
+    "(docs/attestation.md, 'What a seal can hold')"
+)
+
+
+def _holds_no_candidate(candidate: type) -> bool:
+    """Whether the loaded class is, or inherits from, a class of provebench's that holds no
+    candidate: judged by what the class is, not where the spec names it (pilot red team 32, A3:
+    `class Desk(DeskImporter): pass` and `Model = OpenAIImporter` in the candidate's own file
+    were sealed as "the candidate")."""
+    for module_name, class_name in _NO_CANDIDATE_CLASSES:
+        module = sys.modules.get(module_name)
+        found = getattr(module, class_name, None) if module is not None else None
+        if isinstance(found, type) and issubclass(candidate, found):
+            return True
+    return False
+
+
 def _load(spec: str) -> type:
+    from provebench._errors import ProvebenchError
     from provebench._plugin import identity_of, resolve_class
 
     candidate = resolve_class(spec, {})
+    if _holds_no_candidate(candidate):
+        raise ProvebenchError(f"{candidate.__name__} {_NO_CANDIDATE}", field="--agent")
     identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):
-        from provebench._errors import ProvebenchError
-
         raise ProvebenchError(f"{candidate.__name__} has no run_cycle(ctx) method", field="--agent")
     return candidate
 

@@ -13,7 +13,9 @@ fields of the in-process `Diagnostics` methods:
     {"channel": "note", "message": "..."}
 
 What is said is recorded, never scored as fact (pilot §9). A message that does not fit is
-recorded as `invalid` with its position and why, never dropped silently.
+recorded as `invalid` with its position and why, never dropped silently; one whose text holds a
+control character other than tab and newline, or a bidi control, is refused by the gateway as an
+operation the contract does not grant (`lab/_report_text.py`), and the attempt counts.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
 from provebench._read_once import read_in_folder
 from provebench.pilot.lab import CycleContext, Gateway
+from provebench.pilot.lab._errors import PermissionDenied
 
 MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
 # Each message becomes a ledger entry: one 2 MB request of `[0,0,...]` made a million. A request
@@ -67,7 +70,13 @@ def apply_messages(ctx: CycleContext, gateway: Gateway, items: list[object]) -> 
 
 def apply_message(ctx: CycleContext, gateway: Gateway, item: object, where: str) -> None:
     """Pass one message to the cycle's diagnostics, or record why it does not fit."""
-    problem = _deliver(ctx, item)
+    try:
+        problem = _deliver(ctx, item)
+    except PermissionDenied:
+        # Refused by the gateway (text no reader can read as stored, `lab/_report_text.py`):
+        # the attempt is already in the log as a refused operation, which counts against the
+        # importer; recording it again as `invalid` would add nothing.
+        return
     if problem is not None:
         gateway.diagnose("invalid", {"where": where, "problem": problem})
 

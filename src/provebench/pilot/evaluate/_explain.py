@@ -124,18 +124,20 @@ def explain(verdict: Verdict, console: Console) -> None:
         ):
             if ids:
                 shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
-                console.print(Text(f"{label}: {shown}"))
+                # An `unexpected` id is one the importer appended: its text, escaped.
+                console.print(Text(printable(f"{label}: {shown}")))
     for violation in verdict.critical_violations:
         numbered = [str(r.seq) for r in violation.evidence if r.seq >= 0]
         seqs = ", ".join(numbered[:6]) + (
             f" and {len(numbered) - 6} more in verdict.json" if len(numbered) > 6 else ""
         )
         where = f" [log seq {seqs}]" if numbered else ""
-        subject = f" {violation.file_id}" if violation.file_id else ""
+        # For a refused operation the file id is the importer's argument (pilot red team 32, A8).
+        subject = f" {printable(violation.file_id)}" if violation.file_id else ""
         cycle = f" cycle {violation.cycle}" if violation.cycle is not None else ""
         console.print(
             Text(
-                f"CRITICAL {violation.kind}{cycle}{subject}: {violation.message}{where}",
+                f"CRITICAL {violation.kind}{cycle}{subject}: {printable(violation.message)}{where}",
                 style="red",
             )
         )
@@ -162,7 +164,7 @@ def explain(verdict: Verdict, console: Console) -> None:
         if refusal.problem == "names_no_file":
             console.print(
                 Text(
-                    f"contract rule 2: error {refusal.reported_reason_code} (cycle "
+                    f"contract rule 2: error {printable(refusal.reported_reason_code)} (cycle "
                     f"{refusal.cycle}) reports a file failed, names none and follows no failure"
                     + (f" [log seq {seqs}]" if seqs else "")
                 )
@@ -171,11 +173,14 @@ def explain(verdict: Verdict, console: Console) -> None:
         said = (
             "never reported on failed_file"
             if refusal.reported_reason_code is None and refusal.problem == "unreported"
-            else f"reported as {refusal.reported_reason_code}"
+            # The reason code is the importer's text (pilot red team 32, A8: an escape sequence
+            # in it cleared the screen and showed a passing headline).
+            else f"reported as {printable(refusal.reported_reason_code)}"
         )
         console.print(
             Text(
-                f"contract rule 2: refused file {refusal.file_id} (cycle {refusal.cycle}) {said}; "
+                f"contract rule 2: refused file {printable(refusal.file_id)} "
+                f"(cycle {refusal.cycle}) {said}; "
                 f"its first failure is {refusal.expected_reason_code}"
                 + (f" [log seq {seqs}]" if seqs else "")
             )

@@ -125,13 +125,16 @@ class CountsByCycle:
 # a failure channel names its files and call in.
 _REPORT_FIELDS = frozenset({"channel", "file_id", "file_ids", "failed_call"})
 _CHANNEL_FIELD = frozenset({"channel"})
+_ID_FIELDS = ("file_id", "file_ids")
 
 
-def _report_ids(payload: dict[str, object]) -> list[str]:
-    named = payload.get("file_ids")
-    ids = [f for f in named if isinstance(f, str)] if isinstance(named, list) else []
-    file_id = payload.get("file_id")
-    return [*ids, file_id] if isinstance(file_id, str) else ids
+def _report_ids(payload: dict[str, object], corpus: NamedFiles) -> set[str]:
+    """The corpus files a failure entry's id fields name, read through the skeleton every
+    other reading uses (`_claims.NamedFiles`), whatever their spelling or shape (pilot red team
+    32, A6: `failed_file("81A564D8EC-2", code, "processed successfully")`, the id upper-cased
+    or given as a one-element list, was read as naming no refused file, and its words as
+    nobody's claim)."""
+    return set(corpus.named({key: payload[key] for key in _ID_FIELDS if key in payload}))
 
 
 def _texts_of(value: object) -> list[str]:
@@ -182,7 +185,7 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
             # `failed_file(ID, <right code>, "ID processed successfully")` passed, exempted as
             # the entry's own file): `_own_report_words.py` reads that one thing in words.
             failure = isinstance(channel, str) and channel in FAILURE_CHANNELS
-            reported = set(_report_ids(payload)) if failure else set()
+            reported = _report_ids(payload, refused) if failure else set()
             unread = _REPORT_FIELDS if failure else _CHANNEL_FIELD
             text = {k: v for k, v in payload.items() if k not in unread}
             claimed = {named for named in refused.named(text) if named not in reported}

@@ -33,11 +33,17 @@ from provebench.pilot.lab._errors import (
 from provebench.pilot.lab._faults import Fault, FaultPlan
 from provebench.pilot.lab._files import FilePage
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
+from provebench.pilot.lab._report_text import report_problem
 from provebench.pilot.record._listing import listing_result
 from provebench.pilot.record._transcript import MODEL_TRANSCRIPT_KIND, TRANSCRIPT_FORMAT
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 MAX_PAGE_SIZE = 1000
+# The channel of the laboratory's own record of a diagnostics message that did not fit
+# (`emulator/_diagnostics.py`), and the operation a report the importer may not make is
+# refused as (`_report_text.py`).
+LAB_INVALID_CHANNEL = "invalid"
+UNREADABLE_REPORT_OPERATION = "diagnostics.unreadable_report"
 MAX_SLEEP_SEC = 3600.0
 _TOKEN = re.compile(r"k(?:[0-9a-f]{2}){1,512}")
 _BAD_TOKEN = object()
@@ -349,6 +355,14 @@ class Gateway:
     @lab_section
     def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:
         call = self._record.next_call()
+        # The laboratory's own `invalid` entries are its text; every other is the importer's.
+        problem = None if channel == LAB_INVALID_CHANNEL else report_problem(fields)
+        if problem is not None:
+            # Refused, never recorded as a report: its text is not what a reader would see
+            # (`_report_text.py`; pilot red team 32, A1, A2, A4, A6). The attempt is logged and
+            # counts against the importer as every refused operation does.
+            arguments = {"channel": channel, **fields, "problem": problem}
+            self._refuse(call, UNREADABLE_REPORT_OPERATION, arguments)
         payload = {"call": call, "channel": channel}
         payload.update({key: plain(value) for key, value in fields.items()})
         self._record.add("diagnostics", payload)
@@ -474,4 +488,12 @@ class Gateway:
         return error
 
 
-__all__ = ["CALL_REGISTER", "MAX_PAGE_SIZE", "FilePage", "Gateway", "SheetSchema"]
+__all__ = [
+    "CALL_REGISTER",
+    "LAB_INVALID_CHANNEL",
+    "MAX_PAGE_SIZE",
+    "UNREADABLE_REPORT_OPERATION",
+    "FilePage",
+    "Gateway",
+    "SheetSchema",
+]

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from provebench._canonical import compact_json, sha256_file
 from provebench._collector import paused_collection
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, shown
 from provebench.ledger import Ledger, LedgerEntry, check_anchors, verify_ledger
 from provebench.pilot.agents._loader import LoadedAgent, load_agent
 from provebench.pilot.corpus._folder import MANIFEST_FILE, load_corpus
@@ -172,7 +172,9 @@ class RunOutcome:
         last = (self.last_agent_error or "").strip().partition("\n")[0]
         if len(last) > _SAID_MAX:
             last = last[: _SAID_MAX - 1] + "…"
-        return f"; agent_error in {self.agent_errors} cycle(s), the last: {last}"
+        # The importer's own text, escaped (pilot red team 32, A8b: a carriage return in it
+        # overwrote the summary line on the operator's terminal, hiding the agent_error).
+        return f"; agent_error in {self.agent_errors} cycle(s), the last: {shown(last)}"
 
 
 def run_identity(corpus: LabCorpus, agent: LoadedAgent) -> dict[str, Any]:

@@ -416,17 +416,43 @@ class ClaimsRefusedImportedInWords(CorrectImporter):
 class ClaimsRefusedImportedSplitByControl(CorrectImporter):
     """§7 "a false report that a corrupted file was processed", the id split by a character a
     terminal shows as nothing (red team 31, A2): reports each refusal correctly, then notes it
-    processed with the id split by U+007F DELETE, U+0000, a C1 control (U+0081), U+2800 BRAILLE
-    PATTERN BLANK and U+2028 LINE SEPARATOR — printed, each reads `file <id>: processed`."""
+    processed with the id split by U+2800 BRAILLE PATTERN BLANK, U+2028 LINE SEPARATOR, U+3164
+    HANGUL FILLER, U+00A0 NO-BREAK SPACE and U+200B ZERO WIDTH SPACE — printed, each reads `file
+    <id>: processed`. (Its controls, DELETE, NUL, a C1 control, are since pilot red team 32
+    refused at entry: `ClaimsRefusedImportedBehindTerminalControls`.)"""
 
     name: ClassVar[str] = "claims-refused-imported-split-by-control"
 
     def refused(self, file: Any, reason_code: str) -> None:
         super().refused(file, reason_code)
         file_id = str(file.file_id)
-        for cut, gap in enumerate(("\x7f", "\x00", "\x81", "\u2800", "\u2028"), start=3):
+        for cut, gap in enumerate(("\u2800", "\u2028", "\u3164", "\u00a0", "\u200b"), start=3):
             split = file_id[:cut] + gap + file_id[cut:]
             self.ctx.diagnostics.note(f"file {split}: processed successfully, status imported")
+
+
+class ClaimsRefusedImportedBehindTerminalControls(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", in text a terminal shows other
+    than it is stored (pilot red team 32, A1, A4): reports each refusal correctly, then notes it
+    processed with `ESC [0m` inside the id (hidden whole by a terminal), a backspace overwrite,
+    a carriage-return overwrite and the id stored reversed inside U+202E ... U+202C (shown in
+    order by any bidi-aware viewer). The laboratory refuses each such report; the importer goes
+    on past the refusal, as a candidate probing the rule would."""
+
+    name: ClassVar[str] = "claims-refused-imported-behind-terminal-controls"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        file_id = str(file.file_id)
+        hidden = (
+            f"{file_id[:5]}\x1b[0m{file_id[5:]}",
+            f"{file_id[:-1]}z\b{file_id[-1]}",
+            f"xxxxxxxxxx\rfile {file_id}",
+            f"\u202e{file_id[::-1]}\u202c",
+        )
+        for spelled in hidden:
+            with contextlib.suppress(LabError):
+                self.ctx.diagnostics.note(f"file {spelled}: processed successfully, imported")
 
 
 class ClaimsRefusedImportedDisguised(CorrectImporter):
@@ -481,13 +507,16 @@ class ReportsImportedAsFailedInWords(CorrectImporter):
 class ReportsImportedAsFailedSplitByControl(CorrectImporter):
     """The same false failure reports with each id split by an invisible control character
     (red team 31, A6): one `error("import_failed", ...)` per append naming every imported file,
-    each id split by U+007F DELETE, no `file_ids`; and one naming no file at all."""
+    each id split by U+2800 BRAILLE PATTERN BLANK (DELETE, a control, is since pilot red team 32
+    refused at entry), no `file_ids`; and one naming no file at all."""
 
     name: ClassVar[str] = "reports-imported-as-failed-split-by-control"
 
     def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
         if self.acknowledged:
-            split = [row["file_id"][:4] + "\x7f" + row["file_id"][4:] for row in self.acknowledged]
+            split = [
+                row["file_id"][:4] + "\u2800" + row["file_id"][4:] for row in self.acknowledged
+            ]
             self.ctx.diagnostics.error("import_failed", "import failed: " + ", ".join(split))
             self.ctx.diagnostics.error("import_failed", "the files of this append failed")
 
@@ -505,6 +534,52 @@ class ClaimsRefusedImportedInOwnReport(CorrectImporter):
             reason_code,
             f"{file.file_id} processed successfully; status imported; row written to the register",
         )
+
+
+def _look_alike(file_id: str) -> str:
+    """`file_id` as a reader reads it but spelled otherwise: upper-cased, or, where that changes
+    nothing (an id of digits), with a U+200B ZERO WIDTH SPACE inside (pilot red team 32, A7)."""
+    upper = file_id.upper()
+    return upper if upper != file_id else f"{file_id[:3]}\u200b{file_id[3:]}"
+
+
+class ReportsImportedAsFailedLookAlikeId(CorrectImporter):
+    """§14 "artificial creation of an error" on `failed_file`, the id spelled another way
+    (pilot red team 32, A5): imports every admissible file correctly, then reports each one
+    refused with its id upper-cased (or a zero-width space inside)."""
+
+    name: ClassVar[str] = "reports-imported-as-failed-look-alike-id"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        for row in self.acknowledged:
+            self.ctx.diagnostics.failed_file(_look_alike(row["file_id"]), "corrupted_empty_file")
+
+
+class ClaimsRefusedImportedInOwnReportLookAlikeId(CorrectImporter):
+    """§7 "a false report that a corrupted file was processed", in a refusal report whose id is
+    spelled another way (pilot red team 32, A6): each refusal reported correctly, then again
+    with the id upper-cased (or a zero-width space inside) and words saying it went through."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-own-report-look-alike-id"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        self.ctx.diagnostics.failed_file(
+            _look_alike(str(file.file_id)), reason_code, "processed successfully; status imported"
+        )
+
+
+class ReportsFilesFailedInOtherWords(CorrectImporter):
+    """§14 "artificial creation of an error" in words no short list held (pilot red team 32,
+    A10): after each acknowledged append, an `error` saying recordings could not be uploaded,
+    naming no file and following no failure."""
+
+    name: ClassVar[str] = "reports-files-failed-in-other-words"
+
+    def after_append(self, rows: list[Row], listed: dict[str, Any]) -> None:
+        if self.acknowledged:
+            said = f"{len(self.acknowledged)} recording(s) could not be uploaded; sync aborted"
+            self.ctx.diagnostics.error("upload_failed", said)
 
 
 class ReportsImportedAsFailed(CorrectImporter):

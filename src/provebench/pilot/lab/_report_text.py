@@ -1,0 +1,84 @@
+"""What the laboratory refuses to record as a report: text no reader can read as stored.
+
+A diagnostics entry is read twice: by the evaluator, for which files it names and what it says of
+them, and by a person, on a terminal or in a viewer. Controls make the two readings differ: a
+terminal hides a whole escape sequence (`ESC [0m` inside an id), moves its cursor back over what
+was written (backspace, carriage return), and a bidi control shows text in another order than it
+is stored (U+202E: `2-ce8d465a18` stored, `81a564d8ec-2` shown; UAX #9). Guessing what a terminal
+shows (red team 31, A2: each control read as one dropped character) left 114 false success claims
+unread (pilot red team 32, A1, A2, A4, A7). So the class is closed where the text enters the
+record: a report that holds a C0 or C1 control other than tab and newline, DELETE, or a bidi
+control is refused by the gateway (`Gateway.diagnose`), as an operation the contract does not
+grant, and the attempt counts against the importer (docs/pilot-lab.md, "Diagnostics"). Honest
+reports are plain text and never hold one.
+
+The id fields of a failure report are plain values too: `file_id` one text, `file_ids` a list of
+texts, `failed_call` an integer (pilot red team 32, A6: `failed_file(["<id>"], ...)` named its
+refused file in a list no reading took as an id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS
+
+_LINE_SEPARATORS = frozenset({0x2028, 0x2029})
+# C0 but tab and newline, DELETE, C1, and Unicode's Bidi_Control characters.
+_UNREADABLE = frozenset(
+    {
+        *(code for code in range(0x20) if code not in (0x09, 0x0A)),
+        0x7F,
+        *range(0x80, 0xA0),
+        *(code for code in BIDI_CONTROLS_AND_SEPARATORS if code not in _LINE_SEPARATORS),
+    }
+)
+# Channels whose id fields the failure reading takes files and calls from.
+_TEXT_ID = "file_id"
+_TEXT_IDS = "file_ids"
+_CALL = "failed_call"
+
+
+def unreadable_character(text: str) -> str | None:
+    """The first control of `text` the rule refuses, as `U+XXXX`, or None."""
+    for char in text:
+        if ord(char) in _UNREADABLE:
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def report_problem(fields: Mapping[str, object]) -> str | None:
+    """Why a report's fields cannot be recorded as a report, or None when they can."""
+    if _TEXT_ID in fields and type(fields[_TEXT_ID]) is not str:
+        return "file_id must be one text"
+    ids = fields.get(_TEXT_IDS, [])
+    if not isinstance(ids, list | tuple) or type(ids) not in (list, tuple):
+        return "file_ids must be a list of texts"
+    if any(type(f) is not str for f in ids):
+        return "file_ids must be a list of texts"
+    call = fields.get(_CALL)
+    if call is not None and type(call) is not int:
+        return "failed_call must be an integer"
+    for text in _texts(fields):
+        found = unreadable_character(text)
+        if found is not None:
+            return f"text holds the control character {found}"
+    return None
+
+
+def _texts(value: object, depth: int = 0) -> Iterator[str]:
+    """Every text in a report's fields, keys included, at any depth the log keeps."""
+    if isinstance(value, str):
+        yield str.__str__(value)
+    elif depth > 8:
+        return
+    elif type(value) is dict:
+        for key, item in dict.items(value):
+            yield from _texts(key, depth + 1)
+            yield from _texts(item, depth + 1)
+    elif isinstance(value, list | tuple) and type(value) in (list, tuple):
+        for item in value:
+            yield from _texts(item, depth + 1)
+
+
+__all__ = ["report_problem", "unreadable_character"]
