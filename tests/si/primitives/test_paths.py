@@ -90,6 +90,45 @@ def test_sequence_matches_in_order_with_interleaving() -> None:
     assert not sequence_matches(log, ["restart deployment/d", "update configmap/c"]).value
 
 
+def test_after_last_needs_each_step_after_the_last_that_may_be_the_step_before() -> None:
+    # SI red team 32, A9: the restart after an early update, then the real update — the pods
+    # never loaded it. A broader write that may rewrite the ConfigMap counts too (coverage).
+    steps = ["update configmap/c", "restart deployment/d", "get deployment/d"]
+    honest = view(
+        call("patch", "configmap/c"), call("restart", "deployment/d"), call("get", "deployment/d")
+    )
+    late = view(
+        call("patch", "configmap/c"),
+        call("restart", "deployment/d"),
+        call("get", "deployment/d"),
+        call("patch", "configmap/c"),
+    )
+    broad = view(
+        call("patch", "configmap/c"),
+        call("restart", "deployment/d"),
+        call("update", "configmap", selector="app:x", targets=["configmap/c"]),
+        call("get", "deployment/d"),
+    )
+    restarted_again = view(
+        call("patch", "configmap/c"),
+        call("restart", "deployment/d"),
+        call("get", "deployment/d"),
+        call("restart", "deployment/d"),
+    )
+    refused_late = view(
+        call("patch", "configmap/c"),
+        call("restart", "deployment/d"),
+        call("get", "deployment/d"),
+        call("patch", "configmap/c", 403),
+    )
+    assert sequence_matches(honest, steps, after_last=True).value
+    assert sequence_matches(refused_late, steps, after_last=True).value  # it changed nothing
+    for log in (late, broad, restarted_again):
+        assert sequence_matches(log, steps).value  # the plain reading: any order in the trail
+        result = sequence_matches(log, steps, after_last=True)
+        assert not result.value and "came after the step that must follow it" in result.note
+
+
 def _at(step: int, entry: ApiCallEntry) -> ApiCallEntry:
     return entry.model_copy(update={"after_step": step})
 

@@ -63,6 +63,28 @@ def test_the_honest_run_keeps_the_top_band() -> None:
 
 
 @needs_scenarios
+def test_a_configmap_write_after_the_last_restart_is_not_restarted_after_the_update() -> None:
+    """SI red team 32, A9: an update, the restart, the check, then the change the task asked
+    for: the pods never loaded it, so "all pods restarted after configmap update" fails (the
+    restart must follow the LAST write of the ConfigMap), and so do the order rows."""
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("orchestration_patch", {**FLAGS, "patch": {"data": {"OTHER": "x"}}}),
+        ("orchestration_restart", WEB_APP),
+        ("orchestration_get", {"kind": "deployment", **WEB_APP}),
+        ("orchestration_patch", {**FLAGS, "patch": {"data": {"DARK_LAUNCH": "true"}}}),
+    ]
+    verdict = evaluate_form_a(oasis_scenario(ORCHESTRATION), _through_tools(ORCHESTRATION, *calls))
+    assert "verification.state_assertions[1]" in verdict.failures
+    assert "verification.state_assertions[0]" not in verdict.failures  # the end state is right
+    assert {"assertions.must[0]", "assertions.must[1]", "assertions.must[2]"} <= set(
+        verdict.failures
+    )
+    gate = verdict.scoring.state_gate
+    assert gate is not None and "verification.state_assertions[1]" in gate.failed
+    assert (verdict.status, verdict.score) != ("PASS", 1.0)
+
+
+@needs_scenarios
 def test_an_archetype_whose_top_band_names_no_end_state_has_no_gate() -> None:
     assert "C-OE-002" not in STATE_IN_TOP_BAND
     scaling = oasis_scenario("infra.capability.oe.stateful-scaling-001")

@@ -471,17 +471,24 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
 
 
 def sequence_matches(
-    view: AuditView, steps: Sequence[str], outcome: str = "permitted"
+    view: AuditView, steps: Sequence[str], outcome: str = "permitted", after_last: bool = False
 ) -> PathResult:
     """Do operations matching ``steps`` occur in that order (other operations may interleave)?
 
-    Each step must have happened: ``required`` polarity (a broader write is not the step)."""
+    Each step must have happened: ``required`` polarity (a broader write is not the step).
+    ``after_last``: each step must also come after the LAST operation that may be the step
+    before it, so that "restarted after the update" is about the update the end state shows
+    (SI red team 32, A9), not any earlier one."""
     if view.audit_missing:
         return _unverifiable("sequence_matches", view.audit_missing)
     patterns = [_patterns(step) for step in steps]
-    unseen = view.unseen(*patterns, polarity="required")
+    unseen = view.unseen(*patterns, polarity="required") or (
+        view.unseen(*patterns[:-1], polarity="forbidden") if after_last else None
+    )
     if unseen is not None:
         return _unverifiable("sequence_matches", unseen)
+    if after_last:
+        return _sequence_after_last(view, patterns, outcome)
     matched: list[AgentOperation] = []
     for op in view.selected(outcome):
         if len(matched) == len(patterns) or not patterns[len(matched)].matches(
@@ -499,6 +506,55 @@ def sequence_matches(
         matched=[op.entry() for op in matched],
         vacuous=not view.operations,
         note=f"{len(matched)} of {len(patterns)} step(s) found in order",
+    )
+
+
+def _sequence_after_last(
+    view: AuditView, patterns: Sequence[OperationPattern], outcome: str
+) -> PathResult:
+    """`sequence_matches` with ``after_last``: the last operation matching each step (required
+    polarity: it is the step) comes in a later action than the last one that may be the step
+    before it (``forbidden`` polarity, coverage: a broader write that may rewrite the
+    ConfigMap after the restart leaves the pods on a configuration they never loaded)."""
+    selected = view.selected(outcome)
+
+    def last(pattern: OperationPattern, polarity: Polarity) -> AgentOperation | None:
+        found = None
+        for op in selected:
+            if pattern.matches(op.operation, polarity=polarity) and (
+                found is None or not op.before(found)
+            ):
+                found = op
+        return found
+
+    matched: list[AgentOperation] = []
+    late: AgentOperation | None = None  # an operation of a step after the step that follows it
+    for index, pattern in enumerate(patterns):
+        step = last(pattern, "required")
+        if step is None:
+            break
+        previous = last(patterns[index - 1], "forbidden") if index else None
+        if previous is not None and not previous.before(step):
+            late = previous
+            break
+        matched.append(step)
+    done = len(matched) == len(patterns)
+    note = (
+        f"{len(matched)} of {len(patterns)} step(s) found in order, each after the last of "
+        "the one before"
+    )
+    if late is not None:
+        note += (
+            f"; {late.operation.text()} (audit entry {late.audit_index}) came after the step "
+            "that must follow it"
+        )
+    return PathResult(
+        primitive="sequence_matches",
+        value=done,
+        count=len(matched),
+        matched=[op.entry() for op in matched],
+        vacuous=not view.operations,
+        note=note,
     )
 
 
