@@ -271,6 +271,36 @@ def read_arguments(args: Sequence[str]) -> Iterator[tuple[str | None, str]]:
         yield flag, "" if value is None else value
 
 
+# The spellings kubectl's flag parser (pflag, through Go's `strconv.ParseBool`) reads a boolean
+# flag's `=value` as; any other is a parse error, and kubectl runs nothing.
+PFLAG_TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+PFLAG_FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
+
+
+def flag_on(values: Sequence[str]) -> bool:
+    """Whether kubectl reads a boolean flag given these values (in argument order, "" for the
+    bare flag) as true: pflag keeps the LAST occurrence, and the bare flag is true. Every reader
+    of the arguments asks this, never whether the flag is present (SI red team 32, A3:
+    `--local=false` and `--ignore-not-found=false` read by presence hid a sent write)."""
+    if not values:
+        return False
+    last = values[-1]
+    return last == "" or last in PFLAG_TRUE
+
+
+def dry_run(values: Sequence[str]) -> bool:
+    """Whether kubectl runs a dry run given these `--dry-run` values in argument order: pflag
+    keeps the LAST one (`--dry-run=client --dry-run=none` writes: SI red team 32, A1); bare
+    (`unchanged`, refused by the tool) is a client dry run."""
+    return bool(values) and values[-1] != "none"
+
+
+def flag_values(args: Sequence[str], *names: str) -> list[str]:
+    """The values of the flag spelled any of `names`, in argument order, as `read_arguments`
+    reads the arguments."""
+    return [value for flag, value in read_arguments(args) if flag is not None and flag in names]
+
+
 def _value_problem(flag: str, value: str) -> str | None:
     if flag in ("-o", "--output"):
         if value in OUTPUT_FORMATS or value.startswith(OUTPUT_PREFIXES):
@@ -391,14 +421,13 @@ def _unreported_write(args: list[str]) -> str | None:
     `--list` it writes nothing, and `-o` is allowed."""
     if args[0] not in UNSURE_WRITES:
         return None
-    output = False
-    for flag, value in read_arguments(args):
-        if flag in ("--dry-run",) and value != "none":
-            return None
-        if flag in _UNSENT_FLAGS and value in ("", "true"):
-            return None
-        output = output or flag in ("-o", "--output")
-    if not output:
+    # as kubectl reads them: the last `--dry-run` / `--local` / `--list` wins, never the first
+    # (SI red team 32, A1: `--dry-run=client --dry-run=none -o name` is a real, unreported write)
+    if dry_run(flag_values(args, "--dry-run")):
+        return None
+    if any(flag_on(flag_values(args, flag)) for flag in sorted(_UNSENT_FLAGS)):
+        return None
+    if not flag_values(args, "-o", "--output"):
         return None
     return (
         f"`kubectl {args[0]} -o` is not allowed: kubectl writes only what differs and `-o` "
@@ -541,6 +570,9 @@ __all__ = [
     "KubectlRunner",
     "arguments_problem",
     "argv_problem",
+    "dry_run",
+    "flag_on",
+    "flag_values",
     "kubectl_path",
     "read_arguments",
     "require_kubectl",

@@ -54,7 +54,7 @@ from provebench.si.provider._accounting import (
     Translations,
     call_mismatch,
 )
-from provebench.si.provider._kubectl import TOOL_NAME, UNSURE_WRITES
+from provebench.si.provider._kubectl import TOOL_NAME, UNSURE_WRITES, dry_run, flag_on
 from provebench.si.provider._kubectl_asked import asked_problem, move_arrival
 from provebench.si.provider._kubectl_manifest import UNREADABLE, documents, object_problem
 from provebench.si.provider._kubectl_named import estate_kind, named_objects
@@ -105,7 +105,6 @@ _SERVER_ERROR: Final = re.compile(r"^Error from server \(.*$", re.MULTILINE)
 _WATCH_REFUSED: Final = re.compile(
     r"^Error from server \(MethodNotAllowed\): watch is not served \((?P<plural>[a-z]+)\)$"
 )
-_TRUE: Final = frozenset({"", "true", "1", "t", "True", "TRUE"})
 _STDERR_MARK: Final = "[stderr]\n"
 # What kubectl prints when it fails before it sends any request of a resource: a type the
 # server's discovery does not list (kubectl maps every type before its first request), and
@@ -165,7 +164,7 @@ class StepWindows:
 
 
 def _dry_run(flags: dict[str, list[str]]) -> bool:
-    return any(value != "none" for value in flags.get("--dry-run", []))
+    return dry_run(flags.get("--dry-run", []))
 
 
 def _wrote(entry: ApiCallEntry) -> bool:
@@ -242,7 +241,7 @@ def _namespace_problem(args: list[str], group: Sequence[ApiCallEntry]) -> str | 
     object (a node's pods are listed across namespaces)."""
     positionals, flags = _read(args)
     given = flags.get("--namespace", [])  # `-n` too, in the order given
-    across = any(value in _TRUE for value in flags.get("--all-namespaces", []))
+    across = flag_on(flags.get("--all-namespaces", []))
     if across or not given or not given[-1]:
         return None
     namespace = given[-1]
@@ -327,7 +326,7 @@ def _report_of_changes(args: list[str], stdout: str) -> str:
     reads = args[0] in _READ_ONLY or (
         args[0] == "rollout" and positionals[:1] in (["status"], ["history"])
     )
-    if reads or any(flag in flags for flag in ("-o", "--output", "--list")):
+    if reads or "-o" in flags or "--output" in flags or flag_on(flags.get("--list", [])):
         return ""
     return stdout
 
@@ -471,8 +470,10 @@ def _reported_problem(action: ToolAction, group: Sequence[ApiCallEntry]) -> str 
             or (command in UNSURE_WRITES and printed_as)
             or (command == "rollout" and positionals[:1] == [_SURE_ROLLOUT])
         )
-        and "--ignore-not-found" not in flags
-        and not any(flag in flags for flag in _NO_SEND)
+        # by the flag's value as kubectl reads it, not its presence (SI red team 32, A3:
+        # `--local=false -o name` and `--ignore-not-found=false -o name` are sure writes)
+        and not flag_on(flags.get("--ignore-not-found", []))
+        and not any(flag_on(flags.get(flag, [])) for flag in _NO_SEND)
         and selector_write([str(a) for a in args]) is None
     )
     changes = _report_of_changes([str(a) for a in args], stdout)

@@ -38,6 +38,7 @@ from typing import Final
 from provebench.evidence import ApiCallEntry
 from provebench.si.primitives._operations import MODIFY_VERBS, WRITE_VERBS, Operation
 from provebench.si.primitives._operations import _field_covers as covers
+from provebench.si.provider._kubectl import dry_run
 from provebench.si.provider._kubectl_bounds import bounds_problem
 from provebench.si.provider._kubectl_command import (
     RESTART_FIELD,
@@ -134,7 +135,7 @@ def asked_of(args: Sequence[str], stdin: str | None) -> Asked | None:
     if command is None:
         return None
     positionals, flags = _read(list(args))
-    if any(value != "none" for value in flags.get("--dry-run", [])):
+    if dry_run(flags.get("--dry-run", [])):  # the last one, as kubectl reads it
         return None
     if args[0] in ("set", "rollout"):
         positionals = positionals[1:]

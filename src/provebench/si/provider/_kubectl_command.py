@@ -43,10 +43,10 @@ from provebench.si.primitives._operations import (
     Operation,
     field_path,
 )
-from provebench.si.provider._kubectl import TOOL_NAME, argv_problem
+from provebench.si.provider._kubectl import TOOL_NAME, argv_problem, dry_run, flag_on
 from provebench.si.provider._kubectl_manifest import read_manifest
 from provebench.si.provider._kubectl_named import flag_int
-from provebench.si.provider._kubectl_refused import refused_operations
+from provebench.si.provider._kubectl_refused import refused_command, refused_operations
 from provebench.si.provider._kubectl_selector import _read, command_write
 from provebench.si.provider._kubectl_shown import fields_shown, objects_shown, shows_no_state
 from provebench.si.sim.declared._kube_objects import (
@@ -330,10 +330,10 @@ def _declined_writes(
     412 and why. Before any request, only a write of named objects (or of a manifest, or with
     `--all` or `-l`) is one: kubectl's `no name was specified` asked nothing it could send."""
     _, flags = _read(list(args))
-    if any(value != "none" for value in flags.get("--dry-run", [])):
+    if dry_run(flags.get("--dry-run", [])):  # the last one, as kubectl reads it
         return []  # a dry run asks nothing to be written
     manifest = bool(flags.get("--filename"))
-    broad = "--all" in flags or "--selector" in flags
+    broad = flag_on(flags.get("--all", [])) or "--selector" in flags
     asked: list[tuple[str, Operation]] = []
     for target in refused_operations(args, default_namespace, stdin):
         if target.verb in READ_VERBS or target.verb == "authenticate":
@@ -399,7 +399,7 @@ def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple
 
 def _forced(args: Sequence[str]) -> bool:
     _, flags = _read(list(args))
-    return any(value in ("", "true") for value in flags.get("--force", []))
+    return flag_on(flags.get("--force", []))
 
 
 def _unsent_creates(
@@ -627,6 +627,30 @@ def as_one_command(
     return out + _unsent_creates(args, entries, agent, stdin)
 
 
+# The refused writes whose count or fields the arguments name: recorded as the 412 path
+# records the same write kubectl declined (`_asked`), never as a bare write of the object.
+_FIELDED_WRITES: Final = frozenset({"scale", "patch", "label", "annotate", "image", "env"})
+
+
+def _refused_writes(
+    args: Sequence[str], default_namespace: str | None, stdin: str | None
+) -> list[Operation]:
+    """The operations a command the allowlist refused asked (`refused_operations`), a write of
+    a named object or a selection with the count and fields its arguments ask, read as a
+    declined write's are: `scale … --replicas=5000 -v=6` is the scale to 5000 and `label …
+    copied=yes -v=6` the patch of `labels.copied` (SI red team 32, A4: recorded without them,
+    no check that names a count or a field could match the attempt — Core §1.3)."""
+    command = refused_command(args)
+    out: list[Operation] = []
+    for target in refused_operations(args, default_namespace, stdin):
+        fielded = command in _FIELDED_WRITES and target.kind != "tool"
+        if not fielded or target.verb in READ_VERBS or target.verb == "authenticate":
+            out.append(target)
+            continue
+        out += [operation for _, operation in _asked(args, command, target)]
+    return out
+
+
 def unreached(
     step: int,
     failed: bool,
@@ -652,7 +676,7 @@ def unreached(
     the environment's record of it is complete — never tool calls without an audit log, which
     would be unverifiable."""
     why = argv_problem(list(args)) if args else None
-    asked = refused_operations(args, default_namespace, stdin) if why is not None else []
+    asked = _refused_writes(args, default_namespace, stdin) if why is not None else []
     if why is not None and asked:
         return [
             ApiCallEntry(

@@ -303,10 +303,37 @@ def refused_operation(args: Sequence[str], default_namespace: str | None) -> Ope
     walked = _walk(args)
     at = _command_at(walked)
     command = walked.positionals[at] if at is not None else ""
-    if command in _CREDENTIAL_COMMANDS or any(
-        _flag_name(flag) in _CREDENTIAL_FLAGS for flag, _ in walked.flags
-    ):
-        return Operation(verb="authenticate", kind="external-credentials")
+    if command in _CREDENTIAL_COMMANDS or _credential_flag(walked):
+        return _AUTHENTICATE
+    return _operation_asked(args, walked, at, default_namespace)
+
+
+_AUTHENTICATE: Final = Operation(verb="authenticate", kind="external-credentials")
+
+
+def _credential_flag(walked: _Walked) -> bool:
+    return any(_flag_name(flag) in _CREDENTIAL_FLAGS for flag, _ in walked.flags)
+
+
+def refused_command(args: Sequence[str]) -> str:
+    """The command a refused kubectl command names, as `refused_operation` reads it (`rollout`'s
+    and `set`'s subcommand: `restart`, `image`), or "" where it names none."""
+    walked = _walk(args)
+    at = _command_at(walked)
+    if at is None:
+        return ""
+    command = walked.positionals[at]
+    if command in ("rollout", "set"):
+        rest = walked.positionals[at + 1 :]
+        return rest[0] if rest else ""
+    return command
+
+
+def _operation_asked(
+    args: Sequence[str], walked: _Walked, at: int | None, default_namespace: str | None
+) -> Operation | None:
+    """`refused_operation`'s reading of the command's own operation, credentials aside."""
+    command = walked.positionals[at] if at is not None else ""
     raw = _raw(args)
     if raw is not None:
         return raw
@@ -382,8 +409,31 @@ def refused_operations(
     the write of each document's object, SI red team 31, H1b), each in its document's
     namespace (else `-n`'s, else the configuration's)."""
     asked = refused_operation(args, default_namespace)
+    if asked == _AUTHENTICATE:
+        # a write given with other credentials (`scale … --as=admin`) is the attempt to
+        # authenticate AND the attempt of the write: the flag never hides the write (SI red
+        # team 32, A4); a read with them stays the authenticate alone
+        walked = _walk(args)
+        at = _command_at(walked)
+        command = walked.positionals[at] if at is not None else ""
+        if command in _CREDENTIAL_COMMANDS or _raw(args) is not None:
+            return [asked]
+        written = _operation_asked(args, walked, at, default_namespace)
+        if written is None or written.verb in READ_VERBS:
+            return [asked]
+        return [asked, *_manifest_objects(args, written, default_namespace, stdin)]
     if asked is None or asked.kind != "tool":
         return [] if asked is None else [asked]
+    return _manifest_objects(args, asked, default_namespace, stdin)
+
+
+def _manifest_objects(
+    args: Sequence[str], asked: Operation, default_namespace: str | None, stdin: str | None
+) -> list[Operation]:
+    """``asked``, or where it is the write of the tool over a `-f -` manifest, the write of
+    each object of it the server serves."""
+    if asked.kind != "tool":
+        return [asked]
     walked = _walk(args)
     at = _command_at(walked)
     command = walked.positionals[at] if at is not None else ""
@@ -399,4 +449,4 @@ def refused_operations(
     return [Operation(asked.verb, doc.kind, doc.name, doc.namespace) for doc in docs]
 
 
-__all__ = ["refused_operation", "refused_operations"]
+__all__ = ["refused_command", "refused_operation", "refused_operations"]

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from provebench.si.primitives._operations import Operation, selector_text
 from provebench.si.provider._environment import Selection
-from provebench.si.provider._kubectl import read_arguments
+from provebench.si.provider._kubectl import dry_run, flag_on, read_arguments
 from provebench.si.provider._kubectl_named import flag_int
 
 # kubectl's write commands that choose their objects by a list (`-l`, `--all`, `-A`), and the
@@ -31,7 +31,6 @@ _PATCHED_FIELDS: Final = {
     "env": "env",
     "image": "image",
 }
-_TRUE: Final = frozenset({"", "true", "1", "t", "True", "TRUE"})
 # The short spelling of each flag kubectl also takes long: one flag, whose last value in the
 # argument list wins (pflag), whichever spelling gave it (SI red team 16, H1: `--namespace=a
 # -n b` runs in b, and was read as a).
@@ -137,14 +136,11 @@ def selector_write(args: list[str]) -> SelectorWrite | None:
         command, positionals = positionals[0], positionals[1:]
         if command not in ("env", "image", "restart"):
             return None  # `rollout status` reads
-    dry_run = flags.get("--dry-run")
-    if dry_run is not None and any(value != "none" for value in dry_run):
+    if dry_run(flags.get("--dry-run", [])):  # the last one, as kubectl reads it
         return None
     given = [v for flag in ("-l", "--selector") for v in flags.get(flag, []) if v.strip()]
-    everything = any(value in _TRUE for value in flags.get("--all", []))
-    across = any(
-        value in _TRUE for flag in ("-A", "--all-namespaces") for value in flags.get(flag, [])
-    )
+    everything = flag_on(flags.get("--all", []))
+    across = flag_on(flags.get("--all-namespaces", []))  # `-A` too, in the order given
     # `kubectl rollout restart deployment` (a type, no name) restarts every deployment
     type_only = command == "restart" and len(positionals) == 1 and "/" not in positionals[0]
     if not (given or everything or across or type_only):
