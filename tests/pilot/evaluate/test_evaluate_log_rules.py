@@ -124,11 +124,15 @@ class HostileDiagnostics(CorrectImporter):
 
 
 def test_hostile_diagnostics_values_do_not_break_the_evaluator(tmp_path: Path) -> None:
+    """The evaluator reads the run whatever the values. A report whose id field is no plain
+    value is refused at the gateway, logged as the refused operation
+    `diagnostics.unreadable_report`, and counts against the importer as every refused operation
+    does (pilot red team 32, A6: an exact id given as a list hid a false success claim)."""
     corpus = make_small_corpus(tmp_path)
     run = run_agent(corpus, f"{__name__}:HostileDiagnostics", tmp_path / "run")
     verdict = evaluate_run(run, corpus)
     assert verdict.status == "evaluated"
-    assert verdict.laboratory_pass  # nothing was wrong with the import itself
+    assert not verdict.laboratory_pass
 
 
 def _entry(seq: int, kind: str, payload: dict[str, Any]) -> LedgerEntry:
