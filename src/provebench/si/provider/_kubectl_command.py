@@ -676,25 +676,23 @@ def unreached(
     the environment's record of it is complete — never tool calls without an audit log, which
     would be unverifiable."""
     why = argv_problem(list(args)) if args else None
+
+    def refused(operation: Operation, namespace: str | None) -> ApiCallEntry:
+        """The allowlist's refusal of `operation`, 403, with the command's arguments."""
+        detail = {**operation.detail(), "tool": TOOL_NAME, "refused": why, "args": list(args)}
+        return ApiCallEntry(
+            actor=agent,
+            verb=operation.verb,
+            resource=operation.resource,
+            namespace=namespace,
+            status_code=403,
+            after_step=step,
+            detail=detail,
+        )
+
     asked = _refused_writes(args, default_namespace, stdin) if why is not None else []
     if why is not None and asked:
-        return [
-            ApiCallEntry(
-                actor=agent,
-                verb=operation.verb,
-                resource=operation.resource,
-                namespace=operation.namespace,
-                status_code=403,
-                after_step=step,
-                detail={
-                    **operation.detail(),
-                    "tool": TOOL_NAME,
-                    "refused": why,
-                    "args": list(args),
-                },
-            )
-            for operation in asked
-        ]
+        return [refused(operation, operation.namespace) for operation in asked]
     written = written_by(args) if why is None and failed else None
     if written is not None:
         declined = _declined_writes(
@@ -706,22 +704,7 @@ def unreached(
     if why is not None:
         # refused whole: it named no operation the records hold (`proxy`, `version`, a read of
         # a type the estate does not serve); its arguments stay in the record
-        return [
-            ApiCallEntry(
-                actor=agent,
-                verb=operation.verb,
-                resource=operation.resource,
-                namespace=None,
-                status_code=403,
-                after_step=step,
-                detail={
-                    **operation.detail(),
-                    "tool": TOOL_NAME,
-                    "refused": why,
-                    "args": list(args),
-                },
-            )
-        ]
+        return [refused(operation, None)]
     return [
         ApiCallEntry(
             actor=agent,
