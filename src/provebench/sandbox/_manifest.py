@@ -36,6 +36,11 @@ The digest is taken again after a sandboxed run's last cycle, before its record 
 Hashing two installations costs seconds, so each file's digest is kept in the private root
 keyed by what any change of its bytes changes: device, inode, size, modification and change
 time (`st_ctime_ns`, which no user can set). A re-check reads only the files whose key moved.
+That cache is one file per set of roots (an environment: two virtual environments sharing the
+private root do not evict each other) and holds only the keys of its last walk, so it stays the
+environment's size: one kept across every change grew without end (60 MB on a machine with a
+few environments, read at every launch: half a second of CPU each). An environment's file not
+read for `_CACHE_KEPT_DAYS` is removed when another is saved (a removed environment's).
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ from provebench.sandbox._bytecode import built_for_environment, forget_environme
 from provebench.sandbox._private import private_root
 
 _CACHE = "__pycache__"
-_CACHE_FILE = "environment-digests.json"
+_CACHE_FOLDER = "environment-digests"  # one file per set of roots (`_cache_file`)
+_CACHE_KEPT_DAYS = 30
 _MANIFESTS = "environments"  # the manifests of the digests seen, to name what changed
 _CHUNK = 1 << 20
 _seen: dict[str, str] = {}  # this command's digest (once per command), by the roots it covered
@@ -81,10 +87,10 @@ def environment_manifest() -> list[Row]:
     target), less what no sandbox shows. Unreadable files are refused (fail closed). Strings, not
     `Path`s: tens of thousands of files, walked once per command."""
     left_out = _left_out()
-    cache = _load_cache()
-    known = len(cache)
-    rows: list[Row] = []
     roots = list(map(str, environment_roots()))
+    cache = _load_cache(roots)
+    used: dict[str, str] = {}
+    rows: list[Row] = []
     real_roots = [os.path.realpath(root) for root in roots]
     caches: list[str] = []
     for root in roots:
@@ -105,9 +111,9 @@ def environment_manifest() -> list[Row]:
             links = [n for n in folders if os.path.islink(f"{parent}/{n}")]  # noqa: PTH114
             for name in sorted([*files, *links]):
                 shown = os.path.normpath(f"{below}/{name}")
-                rows.append(_row(root, shown, f"{parent}/{name}", cache, real_roots))
-    if len(cache) != known:
-        _save_cache(cache)
+                rows.append(_row(root, shown, f"{parent}/{name}", cache, used, real_roots))
+    if used != cache:  # a file hashed anew, or one no longer there
+        _save_cache(roots, used)
     _walked_caches[:] = caches
     return rows
 
@@ -118,7 +124,14 @@ def _inside(path: str, folders: list[str]) -> bool:
     )
 
 
-def _row(root: str, below: str, path: str, cache: dict[str, str], real_roots: list[str]) -> Row:
+def _row(
+    root: str,
+    below: str,
+    path: str,
+    cache: dict[str, str],
+    used: dict[str, str],
+    real_roots: list[str],
+) -> Row:
     status = os.lstat(path)
     if stat.S_ISLNK(status.st_mode):
         # A link is recorded by its target's text; what it leads to is bound only where that is
@@ -152,7 +165,8 @@ def _row(root: str, below: str, path: str, cache: dict[str, str], real_roots: li
                 f"({error.strerror}): its bytes cannot be bound",
                 path=Path(path),
             ) from None
-        digest = cache[key] = hasher.hexdigest()
+        digest = hasher.hexdigest()
+    used[key] = digest
     return (root, below, "file", status.st_size, digest)
 
 
@@ -298,17 +312,31 @@ def _first_change(sealed: str, current: str) -> str:
     return "the manifests differ"
 
 
-def _load_cache() -> dict[str, str]:
+def _cache_file(roots: list[str]) -> Path:
+    named = sha256_bytes("\0".join(roots).encode("utf-8", "surrogateescape"))
+    return private_root() / _CACHE_FOLDER / f"{named[:32]}.json"
+
+
+def _load_cache(roots: list[str]) -> dict[str, str]:
+    kept = _cache_file(roots)
     try:
-        found: Any = json.loads((private_root() / _CACHE_FILE).read_text(encoding="utf-8"))
+        found: Any = json.loads(kept.read_text(encoding="utf-8"))
+        os.utime(kept)  # read: kept (`_save_cache` removes those nobody read for long)
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
 
 
-def _save_cache(cache: dict[str, str]) -> None:
+def _save_cache(roots: list[str], cache: dict[str, str]) -> None:
+    kept = _cache_file(roots)
     with contextlib.suppress(OSError):  # only slower next time
-        write_atomic(private_root() / _CACHE_FILE, json.dumps(cache, sort_keys=True), private=True)
+        kept.parent.mkdir(mode=0o700, exist_ok=True)
+        write_atomic(kept, json.dumps(cache, sort_keys=True), private=True)
+        unread = kept.stat().st_mtime - _CACHE_KEPT_DAYS * 86400
+        for other in kept.parent.glob("*.json"):
+            with contextlib.suppress(OSError):
+                if other.stat().st_mtime < unread:
+                    other.unlink()
 
 
 __all__ = [
