@@ -25,6 +25,7 @@ from typing import Any, Final
 from provebench.evidence import FullStateSnapshot
 from provebench.si.primitives._operations import AUTOSCALER_KINDS
 from provebench.si.provider._held_state import (
+    Families,
     HeldWrite,
     _direct,
     _family,
@@ -177,7 +178,13 @@ def _given_paths(write: HeldWrite, name: str) -> list[Path]:
     return paths
 
 
-def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSnapshot) -> bool:
+def _explains_field(
+    write: HeldWrite,
+    key: str,
+    path: Path,
+    *states: FullStateSnapshot,
+    families: Families | None = None,
+) -> bool:
     """Whether a held write may have changed the field at `path` of the object at `key`."""
     operation = write.operation
     kind, namespace, name = key.split("/", 2)
@@ -196,7 +203,7 @@ def _explains_field(write: HeldWrite, key: str, path: Path, *states: FullStateSn
         and _namespace_of(operation) == namespace
     ):
         return True  # an HPA's write brings its target's count within its bounds
-    members = _family(key, *states) - {key}
+    members = _family(key, *states, families=families) - {key}
     derived = _FAMILY_DERIVES.get(kind, frozenset())
     if path[0] in derived and any(_direct(write, member, *states) for member in members):
         return True
@@ -232,6 +239,7 @@ def unexplained_changes(
     it is not held."""
     if changes_during_run:
         return None
+    families = Families(initial, final)
     for key in sorted(set(initial.state) | set(final.state)):
         before, after = initial.state.get(key), final.state.get(key)
         if before == after or key.count("/") < 2:
@@ -242,7 +250,10 @@ def unexplained_changes(
             or not (isinstance(before, dict) and isinstance(after, dict))
         ):
             added = before is None
-            if any(explains_presence(write, key, initial, final, added=added) for write in writes):
+            if any(
+                explains_presence(write, key, initial, final, added=added, families=families)
+                for write in writes
+            ):
                 continue
             what = "adds" if before is None else "drops" if after is None else "changes"
             return (
@@ -252,7 +263,7 @@ def unexplained_changes(
         for path in changed_fields(before, after):
             computed = _COMPUTED.get((key.split("/", 1)[0], path[0]))
             if any(
-                _explains_field(write, key, path, initial, final)
+                _explains_field(write, key, path, initial, final, families=families)
                 or (computed is not None and computed(write, key, after, initial))
                 for write in writes
             ):
