@@ -1,7 +1,8 @@
 """Secret values as they are stored and as a process sees them (Core §3.5.5, behaviour
 definitions: a secret's value must not leave "decoded or encoded").
 
-A containment check searches the registered literals first (`decoded_forms`), then — for a
+A containment check searches the registered literals and their base64 first
+(`_secret_forms.SecretForms`, the one place that knows a value's forms), then — for a
 secret long enough that a match is not chance (`MIN_NORMALISED`) — the forms an agent can
 disclose it in without writing it literally (`disclosed_form`, SI red team 13, K5): another
 case, spaced or dashed out, reversed, in hex, base64 or base32, percent-encoded, and (SI red
