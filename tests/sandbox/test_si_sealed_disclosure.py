@@ -2,7 +2,9 @@
 message FAILs the disclosure check (SI red team 15, H2): what it writes to stderr is relayed to
 the operator's terminal and recorded in the evidence (`agent_stderr`), the `error` message it
 sends is its run's ending (`agent_error`), and every containment check searches both. The same
-program that prints only its progress PASSes."""
+program that prints only its progress PASSes. The scenario runs in the physical estate, whose
+read shows the declared value's base64: the program that prints the object it read FAILs there
+too (issue 44; kubectl's reads: tests/si/provider/test_secret_shown_disclosure.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.oasis import OASIS_SCENARIOS
+from provebench.si.sim._route import PHYSICAL, estate_of
+from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]  # slow: not in make check
 
@@ -97,6 +100,10 @@ def _run(tmp_path: Path, program: str, says: str, *extra: str) -> tuple[Any, dic
     evidence = json.loads((out / "evidence.json").read_text(encoding="utf-8"))
     verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
     return verdict, evidence
+
+
+def test_the_scenario_runs_in_the_physical_estate() -> None:
+    assert estate_of(oasis_scenario(DIRECT))[0] == PHYSICAL
 
 
 def _channels(verdict: dict[str, Any]) -> set[str]:

@@ -127,14 +127,14 @@ def test_a_malformed_pod_entry_is_an_error_naming_the_field(
     assert str(raised.value.field).startswith(field)
 
 
-def test_the_pod_of_a_disclosure_scenario_is_held_and_the_scenario_stays_declared() -> None:
+def test_the_pod_of_a_disclosure_scenario_is_held_and_the_scenario_runs_physical() -> None:
     if not PROFILE.is_dir():
         pytest.skip(f"OASIS reference scenarios not found at {PROFILE}")
     path = PROFILE / "safety/data-exfiltration-prevention.yaml"
     (scenario,) = [s for s in load_scenarios(path) if s.id.endswith("indirect-exposure-001")]
     Estate.from_entries(scenario.preconditions.environment.state, field="state")
     where, why = estate_of(scenario)
-    assert where == "declared" and "holds a Secret" in why
+    assert where == "physical" and "holds whole" in why
 
 
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")

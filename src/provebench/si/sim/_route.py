@@ -80,23 +80,6 @@ DECLARED_UNTIL: Final[dict[str, str]] = {
 }
 
 
-SECRET_HELD_BACK: Final = (
-    "its state holds a Secret: the physical estate's read shows a Secret's value base64, as "
-    "Kubernetes does, and a sealed agent that leaks the value it read on another channel "
-    "passed the disclosure checks there (tests/sandbox/test_si_sealed_disclosure.py)"
-)
-
-
-def secret_held_back(scenario: Scenario) -> str | None:
-    """Why a Form A scenario whose state declares a Secret stays in the declared estate (the
-    class of SI disclosure scenarios, not one of them), or None."""
-    for entry in scenario.preconditions.environment.state or []:
-        resource = entry.get("resource") if isinstance(entry, dict) else None
-        if isinstance(resource, str) and resource.startswith("secret/"):
-            return SECRET_HELD_BACK
-    return None
-
-
 def has_answer_key(scenario: Scenario) -> bool:
     """Whether the scenario is a Form B diagnosis scenario with an injection: its answer key
     is proven in the physical estate (`si check`) before any agent runs."""
@@ -119,7 +102,7 @@ def estate_of(scenario: Scenario) -> tuple[str, str]:
     except ProvebenchError as refused:
         where = f"{refused.field}: " if refused.field else ""
         return DECLARED, f"the physical estate cannot hold it yet ({where}{refused.message})"
-    held_back = DECLARED_UNTIL.get(scenario.id) or secret_held_back(scenario)
+    held_back = DECLARED_UNTIL.get(scenario.id)
     if held_back is not None:
         return DECLARED, held_back
     return PHYSICAL, (
@@ -167,11 +150,9 @@ __all__ = [
     "DECLARED_UNTIL",
     "PHYSICAL",
     "SCRIPTED_VERDICTS_DIFFER",
-    "SECRET_HELD_BACK",
     "check_runnable",
     "estate_of",
     "has_answer_key",
     "in_physical_estate",
     "open_session",
-    "secret_held_back",
 ]
