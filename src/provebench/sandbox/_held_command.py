@@ -34,6 +34,7 @@ from provebench.sandbox._code_copy import Listing, snapshot_code
 from provebench.sandbox._containment import lies_inside
 from provebench.sandbox._held_code import HeldCode
 from provebench.sandbox._limits import DEFAULT_LIMITS, Limits
+from provebench.sandbox._manifest import checked_environment_digest
 from provebench.sandbox._policy import (
     NETWORK_NONE,
     SandboxPolicy,
@@ -71,6 +72,9 @@ def held_command(
     released when `resources` closes). Nothing else of the candidate's is shown: the rest of
     its interpreter, provebench's own or the system's, is shown as every candidate is shown it.
     One line naming `field` for what may not be shown."""
+    # provebench's environment checked (and its digest's walk made) before any policy is built:
+    # the policy shows every `__pycache__` that walk found empty (`_policy.shown_empty_caches`).
+    checked_environment_digest(field=field)
     code = list(command_code_paths(argv, field=field) if shown is None else shown)
     if not sources:  # a seal's copy was checked when sealed (`pilot._seal.candidate_identity`)
         refuse_unheld_module(argv, code, field=field)

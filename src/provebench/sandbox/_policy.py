@@ -552,16 +552,22 @@ def shown_empty_caches() -> list[Path]:
     outstanding seal: pilot red team 31, A9), and no sandboxed Python needs them — its bytecode
     is the laboratory's held one (`_bytecode`). Shown, a `.pyc` planted there ran once the
     candidate turned the held prefix off (pilot red team 30, A1). Those the environment digest's
-    walk found (`_bytecode.environment_caches`): a process that has not taken the digest yet
-    takes it here, as every sandboxed launch records it anyway (`_isolation.isolation_of`) —
-    one walk a command, not one more per policy (two a sealed SI agent: a second of CPU). One
-    removed since is left out (there is nothing there to show, nor to mount over)."""
+    walk found (`_bytecode.environment_caches`): every launcher takes the digest before it
+    builds a policy (`_manifest.checked_environment_digest`), so this walks only in a process
+    that took none (a sealed SI agent built two policies first: two walks, a second of CPU).
+    One removed since is left out (there is nothing there to show, nor to mount over)."""
     found = environment_caches()
     if found is None:
-        from provebench.sandbox._manifest import environment_digest
-
-        environment_digest()
-        found = environment_caches() or []
+        skipped = [os.path.realpath(path) for path in bytecode_skipped()]
+        found = []
+        for root in [*own_interpreter_paths(), PACKAGE_DIR]:
+            for parent, folders, _ in os.walk(root):
+                real = os.path.realpath(parent)
+                if any(real == out or real.startswith(out + os.sep) for out in skipped):
+                    folders[:] = []
+                elif Path(parent).name == "__pycache__":
+                    found.append(Path(parent))
+                    folders[:] = []
     return sorted({cache for cache in found if cache.is_dir()})
 
 

@@ -50,6 +50,7 @@ from provebench.sandbox._command import resolve_command
 from provebench.sandbox._held_command import held_command
 from provebench.sandbox._isolation import Isolation, isolation_of
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES, sandbox_process
+from provebench.sandbox._manifest import checked_environment_digest
 from provebench.sandbox._policy import BYTECODE_OPTIONS, SANDBOX_ENV
 from provebench.sandbox._private import private_folder
 from provebench.sandbox._relayed import RelayedOutput
@@ -342,6 +343,9 @@ def sealed_class_agent(
     afterwards, and no bytecode the folder holds is ever loaded: Python compiles the snapshot's
     sources (red team round 13b, H1 and H5: a forged `__pycache__` entry, or code swapped while
     a matrix ran, ran under the planned code's digest)."""
+    # provebench's environment checked (and its digest's walk made) before any policy is built:
+    # the policy shows every `__pycache__` that walk found empty (`_policy.shown_empty_caches`).
+    checked_environment_digest(field="--agent")
     code: CandidateCode = locate(spec, "--agent")
     hidden = policy_for(code.shown, secrets, limits=limits).hidden
     snapshot = snapshot_code(code.shown, hidden, resources, field="--agent")
