@@ -14,7 +14,12 @@ reports are plain text and never hold one.
 
 The id fields of a failure report are plain values too: `file_id` one text, `file_ids` a list of
 texts, `failed_call` an integer (pilot red team 32, A6: `failed_file(["<id>"], ...)` named its
-refused file in a list no reading took as an id).
+refused file in a list no reading took as an id). So are its other fields, on every face alike:
+`code`, `reason_code`, `detail`, `message` and `name` are texts, `passed` a boolean, the counts
+of a `reconciliation` integers (pilot red team 33, A7: `error(None, "3 recording(s) could not be
+uploaded")` and `error("sync_report", ["3 recording(s) ..."])` were recorded in-process, read as
+saying nothing, and a false failure report paid escrow; the HTTP and diagnostics-file faces
+already refused them as `invalid`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ _UNREADABLE = frozenset(
 _TEXT_ID = "file_id"
 _TEXT_IDS = "file_ids"
 _CALL = "failed_call"
+# The fields every face takes as text, as a boolean, or as a count (emulator/_diagnostics.py).
+_TEXT_FIELDS = ("code", "reason_code", "detail", "message", "name")
+_FLAG = "passed"
+_COUNTS = ("source", "imported", "failed", "already_known")
+_EXTRA_COUNTS = "extra"
 
 
 def unreadable_character(text: str) -> str | None:
@@ -59,10 +69,32 @@ def report_problem(fields: Mapping[str, object]) -> str | None:
     call = fields.get(_CALL)
     if call is not None and type(call) is not int:
         return "failed_call must be an integer"
+    problem = _plain_value_problem(fields)
+    if problem is not None:
+        return problem
     for text in _texts(fields):
         found = unreadable_character(text)
         if found is not None:
             return f"text holds the control character {found}"
+    return None
+
+
+def _plain_value_problem(fields: Mapping[str, object]) -> str | None:
+    """Why a text, flag or count field is no plain value of its kind, or None. A subclass is no
+    plain value either: its comparisons and its text are the importer's code."""
+    for name in _TEXT_FIELDS:
+        if name in fields and type(fields[name]) is not str:
+            return f"{name} must be one text"
+    if _FLAG in fields and type(fields[_FLAG]) is not bool:
+        return f"{_FLAG} must be a boolean"
+    for name in _COUNTS:
+        if name in fields and type(fields[name]) is not int:
+            return f"{name} must be an integer"
+    extra = fields.get(_EXTRA_COUNTS, {})
+    if type(extra) is not dict or any(
+        type(key) is not str or type(count) is not int for key, count in dict.items(extra)
+    ):
+        return f"{_EXTRA_COUNTS} must map texts to integers"
     return None
 
 
