@@ -11,7 +11,16 @@ channel, never by what the words around the id say: text is data, and the only t
 it is which of the corpus's files it names.
 
 A file id is named when it stands as a whole word: delimited by characters that cannot be part
-of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`.
+of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`. And
+where every id of the corpus has the generator's shape (ten hex digits, `-`, a counter:
+`[0-9a-f]{10}-[0-9]+`), an id is named inside a longer word too, wherever what is glued to it
+cannot extend it into an id of that shape: anything before it (no id of the shape holds another
+as its end), and after it anything but a digit (`81a564d8ec-2` is named in `__81a564d8ec-2__`,
+`81a564d8ec-2_imported`, `ok-81a564d8ec-2` and `81a564d8ec-2-ok`, not in `81a564d8ec-23`). Pilot
+red team 33, A6: `note("__<id>__ imported_ok; <id>_imported")` — bold in any Markdown viewer —
+left 17 of 17 false success claims unread, `_` and `-` being id characters of the alphabet. A
+corpus holding an id of another shape (a capture of a real Drive, whose ids hold `_` and `-`)
+keeps the whole-word rule, since there a glued `_x` may be part of another id.
 
 Ids and text are compared through one skeleton (`fold`), built for the id alphabet the way
 UTS #39 builds one (two strings are confusable when their skeletons are equal), as a reader
@@ -52,7 +61,8 @@ U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter,
 а, с, е for a, c, e). Limit: an id split into parts by visible text ("e09 22", "part 49") is
 not found — no matching of words can tell it from unrelated text — nor one more than half of
 whose characters are written in characters no name reads as Latin (an all-foreign word would
-otherwise name every id of its length).
+otherwise name every id of its length), nor, in the fail-closed reading, one glued to a hex digit
+or a `-` (`a25be6b5522ⲻ2`): there a stretch must stand as a word of its own.
 """
 
 from __future__ import annotations
@@ -63,6 +73,14 @@ import unicodedata
 from collections.abc import Iterator
 
 _ID_WORD = re.compile(r"[a-z0-9_-]+")
+# The generator's id shape after the fold, and every place in a text one starts (overlapping:
+# an id glued after another is found too). Its counter runs to the last digit, so an id followed
+# by a digit is not found: the digit extends it into another id of the shape.
+_GENERATED_ID = re.compile(r"[0-9a-f]{10}-[0-9]+")
+_GENERATED_ID_AT = re.compile(r"(?=([0-9a-f]{10}-[0-9]+))")
+# A word as the fail-closed reading sees it in a corpus of the generator's ids: `_` and the
+# letters past `f` cannot stand in such an id, so they part words there.
+_GENERATED_WORD_OR_FOREIGN = re.compile(r"(?:[0-9a-f-]|[^\x00-\x7f\s])+")
 _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # A word as the fail-closed reading sees it: id characters and any character outside ASCII that
 # is not a space (ASCII punctuation and spaces delimit, as they do for the exact reading).
@@ -212,6 +230,13 @@ class NamedFiles:
             for place, char in enumerate(folded):
                 self._by_place.setdefault((place, char), []).append(folded)
         self._longest = max((len(folded) for folded in self._words), default=0)
+        # Ids glued to words are read only where the id shape says what can extend an id.
+        self._generated = (
+            bool(self._words)
+            and not others
+            and all(_GENERATED_ID.fullmatch(folded) for folded in self._words)
+        )
+        self._foreign_words = _GENERATED_WORD_OR_FOREIGN if self._generated else _WORD_OR_FOREIGN
 
     def named(self, payload: object) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
@@ -221,8 +246,11 @@ class NamedFiles:
             for folded in readings(text):
                 for word in _ID_WORD.findall(folded):
                     found.update(self._words.get(word, ()))
+                if self._generated:
+                    for glued in _GENERATED_ID_AT.findall(folded):
+                        found.update(self._words.get(glued, ()))
                 if not folded.isascii():
-                    for word in _WORD_OR_FOREIGN.findall(folded):
+                    for word in self._foreign_words.findall(folded):
                         for named in self._spelled_with_foreign(word):
                             found.update(self._words[named])
                 for ids, pattern in self._others:
