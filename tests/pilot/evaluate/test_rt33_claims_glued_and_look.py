@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from provebench.pilot.agents.defective._seam_attacks import look_alike_id
 from provebench.pilot.evaluate._claims import NamedFiles
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
@@ -59,6 +60,21 @@ def test_a_corpus_of_other_ids_keeps_the_whole_word_rule() -> None:
     assert captured.named({"message": f"{ID} imported"}) == [ID]
 
 
+@pytest.mark.parametrize(
+    ("file_id", "shown"),
+    [
+        ("8c3dbd0e6f-40", "\u09eaC3DBD0E6F-40"),  # BENGALI DIGIT FOUR looks like 8
+        ("fedcba9876-9", "FEDCBA\u09ea876-9"),
+        ("0123456789-1", "\u0665123456789-1"),  # ARABIC-INDIC DIGIT FIVE looks like o, 0
+        ("fedcba9876-9", "FE\u13a0CBA9876-9"),  # CHEROKEE LETTER A looks like D
+        ("fedcba9876-9", "FEDCBA9876-\u0a67"),  # GURMUKHI DIGIT ONE looks like 9
+        ("8c3dbd0e6f-40", f"__{look_alike_id('8c3dbd0e6f-40')}__"),  # and glued
+    ],
+)
+def test_a_glyph_read_by_value_or_name_is_read_as_unreadable_too(file_id: str, shown: str) -> None:
+    assert file_id in _named(f"{shown} imported successfully")
+
+
 def test_text_of_another_script_still_names_nothing() -> None:
     assert _named("\u0444\u0430\u0439\u043b \u0661\u0662 \u6587\u4ef6 ok") == []
 
@@ -68,7 +84,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=3)
 
 
-@pytest.mark.parametrize("agent", ["ClaimsRefusedImportedGluedToWords"])
+@pytest.mark.parametrize(
+    "agent", ["ClaimsRefusedImportedGluedToWords", "ClaimsRefusedImportedInLookAlikeDigits"]
+)
 def test_every_such_claim_is_a_false_success(corpus: Path, agent: str) -> None:
     run = run_agent(corpus, agent, corpus.parent / agent)
     verdict = evaluate(run, corpus)

@@ -37,7 +37,9 @@ id); then each remaining character outside ASCII read by what Python's own `unic
 it is — any whose name says HYPHEN, DASH or MINUS is `-`, any whose name says LOW LINE is `_`,
 any decimal digit is its digit (U+0661 ARABIC-INDIC DIGIT ONE is `1`), any letter whose name
 ends in one Latin letter is that letter (Cyrillic а, Latin small capital ᴀ) — and the letters
-of other scripts that look Latin but are named otherwise (Greek Ν, Cyrillic р) by a table;
+of other scripts that look Latin but are named otherwise (Greek Ν, Cyrillic р) by a table; and,
+since a value or a name says nothing of a look (pilot red team 33, A1: Bengali ৪ looks like `8`
+and is 4), the text read again with each character a value or a name read as unreadable;
 case-folded; and last UTS #39's confusable pairs inside ASCII itself (`0` and `o`, `1`, `l`,
 `i` and `|`, `m` and `rn`), so an id whose digits are written as the letters they look like is
 read too. Ids are drawn from the same skeleton, so two ids differing only in look fold alike;
@@ -152,6 +154,20 @@ def _read_as(char: str) -> str:
     return letter.group(1) if letter else char
 
 
+@functools.lru_cache(maxsize=4096)
+def _read_by_look(char: str) -> str:
+    """`_read_as`, but a character outside ASCII it reads by its value or its name, not by the
+    table of look-alikes, as unreadable (`_UNREADABLE`): pilot red team 33, A1 — U+09EA BENGALI
+    DIGIT FOUR looks like `8`, U+0A67 GURMUKHI DIGIT ONE like `9`, U+0665 ARABIC-INDIC DIGIT
+    FIVE like `o`, U+13A0 CHEROKEE LETTER A like `D`, and read as 4, 1, 5 and `a` they hid 16
+    of 17 false success claims. Python's `unicodedata` holds no look; UTS #39's data is not
+    taken (the module's doc), so what a value or a name reads is read both ways (fail closed)."""
+    read = _read_as(char)
+    if char.isascii() or char.isspace() or char in _LOOK_LATIN_MAP or not read.isascii():
+        return read
+    return _UNREADABLE
+
+
 def fold(text: str) -> str:
     """`text` as a reader compares it with a file id (see the module's doc): every character a
     terminal shows as nothing or as a blank (`_is_gap`) dropped."""
@@ -162,11 +178,16 @@ def readings(text: str) -> tuple[str, ...]:
     """`text` folded as each reader may see it: with every gap (`_is_gap`) dropped, and, when
     it holds any, with each read as an unreadable character (`_UNREADABLE`), which the
     fail-closed reading takes for one id character, for none, or for a word's end. A reader
-    cannot tell which a gap is, so a claim is whatever either reading names."""
+    cannot tell which a gap is, so a claim is whatever either reading names. And each again
+    with every character outside ASCII that `_read_as` reads by its value or its name read as
+    unreadable too (`_by_look`): a value or a name says nothing of how a character looks."""
     dropped = _without_gaps(text, "")
-    if dropped == text:
-        return (_fold_shown(text),)
-    return (_fold_shown(dropped), _fold_shown(_without_gaps(text, _UNREADABLE)))
+    shown = (dropped,) if dropped == text else (dropped, _without_gaps(text, _UNREADABLE))
+    folded = tuple(_fold_shown(each) for each in shown)
+    if text.isascii():
+        return folded
+    by_look = tuple(_fold_shown(each, by_look=True) for each in shown)
+    return tuple(dict.fromkeys(folded + by_look))
 
 
 def _without_gaps(text: str, standing_for: str) -> str:
@@ -193,12 +214,13 @@ def _is_gap(char: str) -> bool:
     )
 
 
-def _fold_shown(text: str) -> str:
+def _fold_shown(text: str, *, by_look: bool = False) -> str:
     normal = unicodedata.normalize("NFKC", text)
     visible = "".join(c for c in normal if not _ignorable(c))
     decomposed = unicodedata.normalize("NFKD", visible)
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
-    read = "".join(_read_as(c) for c in bare).casefold()
+    read_one = _read_by_look if by_look else _read_as
+    read = "".join(read_one(c) for c in bare).casefold()
     return unicodedata.normalize("NFKC", read).translate(_ASCII_CONFUSABLE)
 
 
