@@ -112,7 +112,7 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 
 def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
     log = read_log(_log(("diagnostics", payload)))
-    snapshot = SimpleNamespace(non_admissible=frozenset({ID, OTHER}))
+    snapshot = SimpleNamespace(non_admissible=frozenset({ID, OTHER}), refused_texts={})
     return build_timeline(snapshot, log).claims  # type: ignore[arg-type]
 
 

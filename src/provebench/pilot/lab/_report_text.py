@@ -20,13 +20,22 @@ of a `reconciliation` integers (pilot red team 33, A7: `error(None, "3 recording
 uploaded")` and `error("sync_report", ["3 recording(s) ..."])` were recorded in-process, read as
 saying nothing, and a false failure report paid escrow; the HTTP and diagnostics-file faces
 already refused them as `invalid`).
+
+Text the laboratory itself served is the exception (pilot red team 33, A8): the corpus holds
+names with controls (`control_characters`: BEL, ESC [2J, CR LF), and an honest importer that
+quotes a refused file's name in its report (`failed_file(id, code, "...; name: " + file.name)`)
+was refused and failed as a concealer. A quotation of a whole text the laboratory served in the
+cycle (a file's name, id or metadata value, from a listing or a read) is that data's own: it is
+recorded with its controls written as escapes (`_errors.shown`: `\x1b`, `\r`, `\u202e`), so
+the record holds no control, and a reader and the evaluator read the same visible text. A control
+outside such a quotation is refused as before: the importer chose it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
-from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS
+from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS, shown
 
 _LINE_SEPARATORS = frozenset({0x2028, 0x2029})
 # C0 but tab and newline, DELETE, C1, and Unicode's Bidi_Control characters.
@@ -79,6 +88,43 @@ def report_problem(fields: Mapping[str, object]) -> str | None:
     return None
 
 
+def quotations_escaped(fields: Mapping[str, object], served: Collection[str]) -> dict[str, object]:
+    """`fields` with every whole quotation of a `served` text written escaped (the module's
+    doc), the longest first, in every text at any depth, keys included. Only plain texts,
+    lists, tuples and dicts are rebuilt; any other value is kept as it is, for `report_problem`
+    to judge."""
+    quoted = sorted(served, key=lambda text: (-len(text), text))
+    return {
+        _escaped_text(key, quoted) if type(key) is str else key: _escaped(value, quoted)
+        for key, value in fields.items()
+    }
+
+
+def _escaped_text(text: str, quoted: list[str]) -> str:
+    if unreadable_character(text) is None:
+        return text
+    for served in quoted:
+        if served in text:
+            text = text.replace(served, shown(served))
+    return text
+
+
+def _escaped(value: object, quoted: list[str], depth: int = 0) -> object:
+    if type(value) is str:
+        return _escaped_text(value, quoted)
+    if depth > 8:
+        return value
+    if type(value) is dict:
+        return {
+            _escaped(key, quoted, depth + 1): _escaped(item, quoted, depth + 1)
+            for key, item in dict.items(value)
+        }
+    if type(value) in (list, tuple):
+        items = [_escaped(item, quoted, depth + 1) for item in value]  # type: ignore[attr-defined]
+        return items if type(value) is list else tuple(items)
+    return value
+
+
 def _plain_value_problem(fields: Mapping[str, object]) -> str | None:
     """Why a text, flag or count field is no plain value of its kind, or None. A subclass is no
     plain value either: its comparisons and its text are the importer's code."""
@@ -113,4 +159,4 @@ def _texts(value: object, depth: int = 0) -> Iterator[str]:
             yield from _texts(item, depth + 1)
 
 
-__all__ = ["report_problem", "unreadable_character"]
+__all__ = ["quotations_escaped", "report_problem", "unreadable_character"]
