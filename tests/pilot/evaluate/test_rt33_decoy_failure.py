@@ -9,10 +9,52 @@ every later report of the cycle from `names_no_file`, and the run paid escrow.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from provebench.pilot.evaluate._log import read_log
+from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+from tests.pilot.evaluate.test_rt31_claims_gaps import ID, OTHER, _log
+
+SAID = "3 recording(s) could not be uploaded; sync aborted"
+
+
+def _call(kind: str, call: int, error: str, **fields: Any) -> tuple[str, dict[str, Any]]:
+    return kind, {"call": call, "error": {"code": error}, **fields}
+
+
+def _error(**fields: Any) -> tuple[str, dict[str, Any]]:
+    return "diagnostics", {"channel": "error", "code": "upload_failed", "detail": SAID, **fields}
+
+
+_SHOWN = {"file_ids": [ID, OTHER], "next_page_token": None}
+_LISTED = ("drive.list", {"call": 1, "page_size": 9, "page_token": None, "result": _SHOWN})
+_FAILED_APPEND = _call("sheets.append", 2, "server_error", rows=[[ID, "x"]], applied=False)
+
+
+@pytest.mark.parametrize(
+    ("items", "gaps"),
+    [
+        # A read of a made-up id, reported by its call: it carries no corpus file.
+        ([_call("drive.get", 2, "not_found", file_id="ffffffffff-999999"),
+          _error(code="lookup_miss", detail="probe id absent", failed_call=2), _error()], 1),
+        # A genuine failure of a corpus file excuses one report naming no file, not two.
+        ([_FAILED_APPEND, _error()], 0),
+        ([_FAILED_APPEND, _error(), _error()], 1),
+        # Once a report has accounted for it (by its call or its files), it excuses none.
+        ([_FAILED_APPEND, _error(code="append_in_doubt", failed_call=2), _error()], 1),
+        ([_FAILED_APPEND, _error(code="append_in_doubt", file_ids=[ID]), _error()], 1),
+        # A read of a corpus file gone when read is a failure of that file.
+        ([_call("drive.get", 2, "not_found", file_id=OTHER), _error()], 0),
+    ],
+)  # fmt: skip
+def test_a_report_naming_no_file_is_excused_by_one_unaccounted_corpus_failure(
+    items: list[tuple[str, dict[str, Any]]], gaps: int
+) -> None:
+    found = refusal_report_gaps(read_log(_log(_LISTED, *items)), {}, frozenset({ID, OTHER}))
+    assert [gap.problem for gap in found] == ["names_no_file"] * gaps
 
 
 @pytest.fixture(scope="module")
