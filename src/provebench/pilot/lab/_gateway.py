@@ -220,11 +220,12 @@ class Gateway:
             values: tuple[object, ...] = (file.file_id, file.name, file.mime_type, file.folder_id)
             if metadata is not None:
                 values += (metadata.direction, metadata.phone, metadata.manager_code)
-            self._served_controls.update(
-                value
-                for value in values
-                if type(value) is str and unreadable_character(value) is not None
-            )
+            texts = [value for value in values if type(value) is str]
+            # One search of the file's texts together; each alone only when it finds a control.
+            if unreadable_character(" ".join(texts)) is not None:
+                self._served_controls.update(
+                    text for text in texts if unreadable_character(text) is not None
+                )
 
     # -- Sheets (write-only working rows) ------------------------------------------------------
     @lab_section
