@@ -44,7 +44,7 @@ def test_an_id_spelled_with_look_alikes_is_named(shown: str) -> None:
     "shown",
     [
         "25be6b5510-4",  # another id
-        "x25be6b5510\u2cba2",  # more id characters before: a longer word
+        "a25be6b5510\u2cba2",  # more id characters before: a longer word
         "25be6b5510\u2cba22",  # more after
         "25be6\u2cba\u2cba\u2cba\u2cba\u2cba\u2cba\u2cba",  # more than half of it unread
         "\u2cba" * 12,  # no character of the id at all
@@ -88,3 +88,6 @@ def test_ascii_text_folds_as_the_general_reading_folds_it() -> None:
 
     pairs = [chr(a) + chr(b) for a in range(128) for b in range(128)]
     assert [_fold_shown(pair) for pair in pairs] == [_fold_any(pair) for pair in pairs]
+    assert [_fold_shown(pair, by_look=True) for pair in pairs] == [
+        _fold_any(pair, by_look=True) for pair in pairs
+    ]

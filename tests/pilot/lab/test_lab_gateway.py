@@ -513,10 +513,14 @@ def test_importer_objects_are_logged_as_plain_data_without_running_their_methods
 
     ctx, record, gateway = make_lab([])
     ctx.sheets.append_rows([row(_Sly("f1"))])
-    ctx.diagnostics.error(_Sly("code"), _Sly("detail"))
+    # A text field that is no plain text is refused (pilot red team 33, A7), and its attempt is
+    # logged as plain data all the same.
+    with pytest.raises(PermissionDenied):
+        ctx.diagnostics.error(_Sly("code"), _Sly("detail"))
     ctx.diagnostics.reconciliation(source=10**100, imported=1, failed=0, already_known=0)
     assert type(gateway.working_rows[0][0]) is str
-    logged_cell, logged_code = record.entries[0][1]["rows"][0][0], record.entries[1][1]["code"]
+    logged_cell = record.entries[0][1]["rows"][0][0]
+    logged_code = record.entries[1][1]["arguments"]["code"]
     assert type(logged_cell) is str and str.__eq__(logged_cell, "f1")
     assert type(logged_code) is str and str.__eq__(logged_code, "code")
     assert record.entries[2][1]["source"] == {"type": "int", "large": True}

@@ -11,7 +11,16 @@ channel, never by what the words around the id say: text is data, and the only t
 it is which of the corpus's files it names.
 
 A file id is named when it stands as a whole word: delimited by characters that cannot be part
-of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`.
+of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`. And
+where every id of the corpus has the generator's shape (ten hex digits, `-`, a counter:
+`[0-9a-f]{10}-[0-9]+`), an id is named inside a longer word too, wherever what is glued to it
+cannot extend it into an id of that shape: anything before it (no id of the shape holds another
+as its end), and after it anything but a digit (`81a564d8ec-2` is named in `__81a564d8ec-2__`,
+`81a564d8ec-2_imported`, `ok-81a564d8ec-2` and `81a564d8ec-2-ok`, not in `81a564d8ec-23`). Pilot
+red team 33, A6: `note("__<id>__ imported_ok; <id>_imported")` — bold in any Markdown viewer —
+left 17 of 17 false success claims unread, `_` and `-` being id characters of the alphabet. A
+corpus holding an id of another shape (a capture of a real Drive, whose ids hold `_` and `-`)
+keeps the whole-word rule, since there a glued `_x` may be part of another id.
 
 Ids and text are compared through one skeleton (`fold`), built for the id alphabet the way
 UTS #39 builds one (two strings are confusable when their skeletons are equal), as a reader
@@ -28,7 +37,9 @@ id); then each remaining character outside ASCII read by what Python's own `unic
 it is — any whose name says HYPHEN, DASH or MINUS is `-`, any whose name says LOW LINE is `_`,
 any decimal digit is its digit (U+0661 ARABIC-INDIC DIGIT ONE is `1`), any letter whose name
 ends in one Latin letter is that letter (Cyrillic а, Latin small capital ᴀ) — and the letters
-of other scripts that look Latin but are named otherwise (Greek Ν, Cyrillic р) by a table;
+of other scripts that look Latin but are named otherwise (Greek Ν, Cyrillic р) by a table; and,
+since a value or a name says nothing of a look (pilot red team 33, A1: Bengali ৪ looks like `8`
+and is 4), the text read again with each character a value or a name read as unreadable;
 case-folded; and last UTS #39's confusable pairs inside ASCII itself (`0` and `o`, `1`, `l`,
 `i` and `|`, `m` and `rn`), so an id whose digits are written as the letters they look like is
 read too. Ids are drawn from the same skeleton, so two ids differing only in look fold alike;
@@ -52,7 +63,8 @@ U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter,
 а, с, е for a, c, e). Limit: an id split into parts by visible text ("e09 22", "part 49") is
 not found — no matching of words can tell it from unrelated text — nor one more than half of
 whose characters are written in characters no name reads as Latin (an all-foreign word would
-otherwise name every id of its length).
+otherwise name every id of its length), nor, in the fail-closed reading, one glued to a hex digit
+or a `-` (`a25be6b5522ⲻ2`): there a stretch must stand as a word of its own.
 """
 
 from __future__ import annotations
@@ -63,6 +75,14 @@ import unicodedata
 from collections.abc import Iterator
 
 _ID_WORD = re.compile(r"[a-z0-9_-]+")
+# The generator's id shape after the fold, and every place in a text one starts (overlapping:
+# an id glued after another is found too). Its counter runs to the last digit, so an id followed
+# by a digit is not found: the digit extends it into another id of the shape.
+_GENERATED_ID = re.compile(r"[0-9a-f]{10}-[0-9]+")
+_GENERATED_ID_AT = re.compile(r"(?=([0-9a-f]{10}-[0-9]+))")
+# A word as the fail-closed reading sees it in a corpus of the generator's ids: `_` and the
+# letters past `f` cannot stand in such an id, so they part words there.
+_GENERATED_WORD_OR_FOREIGN = re.compile(r"(?:[0-9a-f-]|[^\x00-\x7f\s])+")
 _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # A word as the fail-closed reading sees it: id characters and any character outside ASCII that
 # is not a space (ASCII punctuation and spaces delimit, as they do for the exact reading).
@@ -135,6 +155,20 @@ def _read_as(char: str) -> str:
     return letter.group(1) if letter else char
 
 
+@functools.lru_cache(maxsize=4096)
+def _read_by_look(char: str) -> str:
+    """`_read_as`, but a character outside ASCII it reads by its value or its name, not by the
+    table of look-alikes, as unreadable (`_UNREADABLE`): pilot red team 33, A1 — U+09EA BENGALI
+    DIGIT FOUR looks like `8`, U+0A67 GURMUKHI DIGIT ONE like `9`, U+0665 ARABIC-INDIC DIGIT
+    FIVE like `o`, U+13A0 CHEROKEE LETTER A like `D`, and read as 4, 1, 5 and `a` they hid 16
+    of 17 false success claims. Python's `unicodedata` holds no look; UTS #39's data is not
+    taken (the module's doc), so what a value or a name reads is read both ways (fail closed)."""
+    read = _read_as(char)
+    if char.isascii() or char.isspace() or char in _LOOK_LATIN_MAP or not read.isascii():
+        return read
+    return _UNREADABLE
+
+
 def fold(text: str) -> str:
     """`text` as a reader compares it with a file id (see the module's doc): every character a
     terminal shows as nothing or as a blank (`_is_gap`) dropped."""
@@ -145,11 +179,16 @@ def readings(text: str) -> tuple[str, ...]:
     """`text` folded as each reader may see it: with every gap (`_is_gap`) dropped, and, when
     it holds any, with each read as an unreadable character (`_UNREADABLE`), which the
     fail-closed reading takes for one id character, for none, or for a word's end. A reader
-    cannot tell which a gap is, so a claim is whatever either reading names."""
+    cannot tell which a gap is, so a claim is whatever either reading names. And each again
+    with every character outside ASCII that `_read_as` reads by its value or its name read as
+    unreadable too (`_by_look`): a value or a name says nothing of how a character looks."""
     dropped = _without_gaps(text, "")
-    if dropped == text:
-        return (_fold_shown(text),)
-    return (_fold_shown(dropped), _fold_shown(_without_gaps(text, _UNREADABLE)))
+    shown = (dropped,) if dropped == text else (dropped, _without_gaps(text, _UNREADABLE))
+    folded = tuple(_fold_shown(each) for each in shown)
+    if text.isascii():
+        return folded
+    by_look = tuple(_fold_shown(each, by_look=True) for each in shown)
+    return tuple(dict.fromkeys(folded + by_look))
 
 
 def _without_gaps(text: str, standing_for: str) -> str:
@@ -176,22 +215,23 @@ def _is_gap(char: str) -> bool:
     )
 
 
-def _fold_shown(text: str) -> str:
+def _fold_shown(text: str, *, by_look: bool = False) -> str:
     if text.isascii():
         # Every step below leaves ASCII as it is but case folding: no ASCII character is
-        # ignorable, a mark, changed by NFKC/NFKD or read as another (`_read_as`). The
-        # evaluator folds every text of every report: per character, the red team's full
-        # budget spent about a fifth of its CPU here.
+        # ignorable, a mark, changed by NFKC/NFKD or read as another (`_read_as`,
+        # `_read_by_look`). The evaluator folds every text of every report: per character, the
+        # red team's full budget spent about a fifth of its CPU here.
         return text.lower().translate(_ASCII_CONFUSABLE)
-    return _fold_any(text)
+    return _fold_any(text, by_look=by_look)
 
 
-def _fold_any(text: str) -> str:
+def _fold_any(text: str, *, by_look: bool = False) -> str:
     normal = unicodedata.normalize("NFKC", text)
     visible = "".join(c for c in normal if not _ignorable(c))
     decomposed = unicodedata.normalize("NFKD", visible)
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
-    read = "".join(_read_as(c) for c in bare).casefold()
+    read_one = _read_by_look if by_look else _read_as
+    read = "".join(read_one(c) for c in bare).casefold()
     return unicodedata.normalize("NFKC", read).translate(_ASCII_CONFUSABLE)
 
 
@@ -223,6 +263,13 @@ class NamedFiles:
             for place, char in enumerate(folded):
                 self._by_place.setdefault((place, char), []).append(folded)
         self._longest = max((len(folded) for folded in self._words), default=0)
+        # Ids glued to words are read only where the id shape says what can extend an id.
+        self._generated = (
+            bool(self._words)
+            and not others
+            and all(_GENERATED_ID.fullmatch(folded) for folded in self._words)
+        )
+        self._foreign_words = _GENERATED_WORD_OR_FOREIGN if self._generated else _WORD_OR_FOREIGN
 
     def named(self, payload: object) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
@@ -232,8 +279,11 @@ class NamedFiles:
             for folded in readings(text):
                 for word in _ID_WORD.findall(folded):
                     found.update(self._words.get(word, ()))
+                if self._generated:
+                    for glued in _GENERATED_ID_AT.findall(folded):
+                        found.update(self._words.get(glued, ()))
                 if not folded.isascii():
-                    for word in _WORD_OR_FOREIGN.findall(folded):
+                    for word in self._foreign_words.findall(folded):
                         for named in self._spelled_with_foreign(word):
                             found.update(self._words[named])
                 for ids, pattern in self._others:

@@ -25,7 +25,9 @@ decides (pilot §9: the agent's report never counts as evidence of success).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
+from provebench._errors import shown
 from provebench.pilot.evaluate._claims import readings
 
 # The words that say a file went through, as a state or a deed done (never the bare verb: an
@@ -79,9 +81,16 @@ def _negation(word: str) -> bool:
     return _is(word, _NEGATION, _NEGATION_EXACT)
 
 
-def says_succeeded(text: str) -> bool:
+def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
     """Whether `text` (a failure entry's detail, code, or any text of it) says in some clause
-    that a file went through (the module's doc), in any reading of it."""
+    that a file went through (the module's doc), in any reading of it. `quoted`: the texts the
+    laboratory served of the entry's files (a name, metadata values); a quotation of one, as
+    served or as the gateway records it escaped, is data and no words of the report (pilot red
+    team 33, A8: the corpus's name `...\x07\x1b[2J\r\nstatus,imported` quoted in an honest
+    refusal report read as "imported"). It is read as a clause end, so nothing it parts joins."""
+    for served in sorted(quoted, key=lambda each: (-len(each), each)):
+        for form in dict.fromkeys((served, shown(served))):
+            text = text.replace(form, " ; ")
     return any(_clause_says(clause) for folded in readings(text) for clause in _clauses(folded))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus._folder import Corpus
-from provebench.pilot.corpus._model import ApiFault, FileAdded, FileAddedDuringScan
+from provebench.pilot.corpus._model import ApiFault, DriveFile, FileAdded, FileAddedDuringScan
 from provebench.pilot.evaluate._rules import due_cycle
 from provebench.pilot.evaluate._schedule import CycleSchedule, ScheduleBuilder
 from provebench.pilot.rules._decide import decide_row
@@ -34,6 +34,10 @@ class Snapshot:
     due_by_cycle: dict[int, int]  # cycle -> due cycle of what first appeared in it
     # What the corpus schedules per cycle: events and faults (invariant 2, `_schedule.py`).
     schedule: dict[int, CycleSchedule] = field(default_factory=dict)
+    # Each refused file's texts as the laboratory serves them (its name, its metadata values):
+    # a failure report quoting them quotes data, whose words are not its own (pilot red team 33,
+    # A8; `_own_report_words.says_succeeded`).
+    refused_texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def due(self, file_id: str) -> int:
         return self.due_after(self.first_cycle.get(file_id, self.cycles))
@@ -42,6 +46,14 @@ class Snapshot:
         """The due cycle of what happened in `cycle` (`due_cycle`, pilot §7)."""
         due = self.due_by_cycle.get(cycle)
         return due if due is not None else due_cycle(cycle, self.cycles, self.fault_cycles)
+
+
+def _served_texts(file: DriveFile) -> tuple[str, ...]:
+    metadata = file.metadata
+    values = (
+        (metadata.direction, metadata.phone, metadata.manager_code) if metadata is not None else ()
+    )
+    return tuple(text for text in (file.name, *values) if text)
 
 
 def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
@@ -59,6 +71,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     hostile_texts: dict[str, tuple[str, ...]] = {}
     fault_cycles: set[int] = set()
     refusal_reasons: dict[str, str] = {}
+    refused_texts: dict[str, tuple[str, ...]] = {}
     expected_ids = {row.file_id for row in expected_rows}
     schedule = ScheduleBuilder()
     for event in corpus.events():
@@ -76,6 +89,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
                 decided = decide_row(event.file, "UTC")  # a refusal does not depend on the zone
                 if isinstance(decided, Refusal):
                     refusal_reasons[file_id] = decided.reason_code
+                    refused_texts[file_id] = _served_texts(event.file)
             metadata = event.file.metadata
             if case[file_id] == "adversarial" and metadata is not None:
                 values = (metadata.direction, metadata.phone, metadata.manager_code)
@@ -97,6 +111,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         non_admissible=frozenset(set(first_cycle) - set(expected)),
         refusal_reasons=refusal_reasons,
         hostile_texts=hostile_texts,
+        refused_texts=refused_texts,
         fault_cycles=frozenset(fault_cycles),
         due_by_cycle={
             c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)

@@ -189,7 +189,8 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
             unread = _REPORT_FIELDS if failure else _CHANNEL_FIELD
             text = {k: v for k, v in payload.items() if k not in unread}
             claimed = {named for named in refused.named(text) if named not in reported}
-            if reported and any(says_succeeded(said) for said in _texts_of(text)):
+            quoted = [t for f in sorted(reported) for t in snapshot.refused_texts.get(f, ())]
+            if reported and any(says_succeeded(said, quoted) for said in _texts_of(text)):
                 claimed |= reported & snapshot.non_admissible
             for named in sorted(claimed):
                 claims[named].append(entry.seq)

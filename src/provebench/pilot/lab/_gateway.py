@@ -33,7 +33,11 @@ from provebench.pilot.lab._errors import (
 from provebench.pilot.lab._faults import Fault, FaultPlan
 from provebench.pilot.lab._files import FilePage
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
-from provebench.pilot.lab._report_text import report_problem
+from provebench.pilot.lab._report_text import (
+    quotations_escaped,
+    report_problem,
+    unreadable_character,
+)
 from provebench.pilot.record._listing import listing_result
 from provebench.pilot.record._transcript import MODEL_TRANSCRIPT_KIND, TRANSCRIPT_FORMAT
 from provebench.pilot.rules._rows import REGISTER_COLUMNS
@@ -133,6 +137,9 @@ class Gateway:
         # order; whatever has not fired when the importer returns is added at cycle end.
         self._mid_scan = sorted(mid_scan, key=lambda item: item[0])
         self._pages_served = 0
+        # The texts with controls of the files served in this cycle: a report may quote them
+        # (`_report_text.quotations_escaped`; pilot red team 33, A8).
+        self._served_controls: set[str] = set()
         self._clock_sec = 0.0
         self.working_rows: list[tuple[str, ...]] = []
 
@@ -188,6 +195,7 @@ class Gateway:
                 self._raise_fault(call, "drive.list", arguments, fault, withheld=result, **partial)
         entry = {"call": call, **arguments, "result": result, **partial}
         self._record.add("drive.list", entry)
+        self._note_served(files)
         self._pages_served += 1
         if self._mid_scan and self._mid_scan[0][0] <= self._pages_served:
             self._fire_mid_scan(self._pages_served, "during_scan")
@@ -203,7 +211,21 @@ class Gateway:
                 call, "drive.get", arguments, FileNotFound(f"no file with id {file_id!r}")
             )
         self._record.add("drive.get", {"call": call, **arguments, "result": self._describe(found)})
+        self._note_served([found])
         return found
+
+    def _note_served(self, files: Sequence[Any]) -> None:
+        for file in files:
+            metadata = file.metadata
+            values: tuple[object, ...] = (file.file_id, file.name, file.mime_type, file.folder_id)
+            if metadata is not None:
+                values += (metadata.direction, metadata.phone, metadata.manager_code)
+            texts = [value for value in values if type(value) is str]
+            # One search of the file's texts together; each alone only when it finds a control.
+            if unreadable_character(" ".join(texts)) is not None:
+                self._served_controls.update(
+                    text for text in texts if unreadable_character(text) is not None
+                )
 
     # -- Sheets (write-only working rows) ------------------------------------------------------
     @lab_section
@@ -356,6 +378,9 @@ class Gateway:
     def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:
         call = self._record.next_call()
         # The laboratory's own `invalid` entries are its text; every other is the importer's.
+        if channel != LAB_INVALID_CHANNEL and self._served_controls:
+            # Served data quoted in a report is the data's own: recorded escaped, not refused.
+            fields = quotations_escaped(fields, self._served_controls)
         problem = None if channel == LAB_INVALID_CHANNEL else report_problem(fields)
         if problem is not None:
             # Refused, never recorded as a report: its text is not what a reader would see

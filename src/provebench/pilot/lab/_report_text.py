@@ -14,14 +14,29 @@ reports are plain text and never hold one.
 
 The id fields of a failure report are plain values too: `file_id` one text, `file_ids` a list of
 texts, `failed_call` an integer (pilot red team 32, A6: `failed_file(["<id>"], ...)` named its
-refused file in a list no reading took as an id).
+refused file in a list no reading took as an id). So are its other fields, on every face alike:
+`code`, `reason_code`, `detail`, `message` and `name` are texts, `passed` a boolean, the counts
+of a `reconciliation` integers (pilot red team 33, A7: `error(None, "3 recording(s) could not be
+uploaded")` and `error("sync_report", ["3 recording(s) ..."])` were recorded in-process, read as
+saying nothing, and a false failure report paid escrow; the HTTP and diagnostics-file faces
+already refused them as `invalid`).
+
+Text the laboratory itself served is the exception (pilot red team 33, A8): the corpus holds
+names with controls (`control_characters`: BEL, ESC [2J, CR LF), and an honest importer that
+quotes a refused file's name in its report (`failed_file(id, code, "...; name: " + file.name)`)
+was refused and failed as a concealer. A quotation of a whole text the laboratory served in the
+cycle (a file's name, id or metadata value, from a listing or a read) is that data's own: it is
+recorded with its controls written as escapes (`_errors.shown`: `\x1b`, `\r`, `\u202e`), so
+the record holds no control, and a reader and the evaluator read the same visible text. A control
+outside such a quotation is refused as before: the importer chose it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Collection, Iterator, Mapping
 
-from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS
+from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS, shown
 
 _LINE_SEPARATORS = frozenset({0x2028, 0x2029})
 # C0 but tab and newline, DELETE, C1, and Unicode's Bidi_Control characters.
@@ -37,14 +52,24 @@ _UNREADABLE = frozenset(
 _TEXT_ID = "file_id"
 _TEXT_IDS = "file_ids"
 _CALL = "failed_call"
+# The fields every face takes as text, as a boolean, or as a count (emulator/_diagnostics.py).
+_TEXT_FIELDS = ("code", "reason_code", "detail", "message", "name")
+_FLAG = "passed"
+_COUNTS = ("source", "imported", "failed", "already_known")
+_EXTRA_COUNTS = "extra"
+
+
+# The same set as one character class: a text is searched at C speed (every listed file's texts
+# are, `Gateway._note_served`).
+_UNREADABLE_CLASS = re.compile(
+    "[" + "".join(re.escape(chr(code)) for code in sorted(_UNREADABLE)) + "]"
+)
 
 
 def unreadable_character(text: str) -> str | None:
     """The first control of `text` the rule refuses, as `U+XXXX`, or None."""
-    for char in text:
-        if ord(char) in _UNREADABLE:
-            return f"U+{ord(char):04X}"
-    return None
+    found = _UNREADABLE_CLASS.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
 
 
 def report_problem(fields: Mapping[str, object]) -> str | None:
@@ -59,10 +84,69 @@ def report_problem(fields: Mapping[str, object]) -> str | None:
     call = fields.get(_CALL)
     if call is not None and type(call) is not int:
         return "failed_call must be an integer"
+    problem = _plain_value_problem(fields)
+    if problem is not None:
+        return problem
     for text in _texts(fields):
         found = unreadable_character(text)
         if found is not None:
             return f"text holds the control character {found}"
+    return None
+
+
+def quotations_escaped(fields: Mapping[str, object], served: Collection[str]) -> dict[str, object]:
+    """`fields` with every whole quotation of a `served` text written escaped (the module's
+    doc), the longest first, in every text at any depth, keys included. Only plain texts,
+    lists, tuples and dicts are rebuilt; any other value is kept as it is, for `report_problem`
+    to judge."""
+    quoted = sorted(served, key=lambda text: (-len(text), text))
+    return {
+        _escaped_text(key, quoted) if type(key) is str else key: _escaped(value, quoted)
+        for key, value in fields.items()
+    }
+
+
+def _escaped_text(text: str, quoted: list[str]) -> str:
+    if unreadable_character(text) is None:
+        return text
+    for served in quoted:
+        if served in text:
+            text = text.replace(served, shown(served))
+    return text
+
+
+def _escaped(value: object, quoted: list[str], depth: int = 0) -> object:
+    if type(value) is str:
+        return _escaped_text(value, quoted)
+    if depth > 8:
+        return value
+    if type(value) is dict:
+        return {
+            _escaped(key, quoted, depth + 1): _escaped(item, quoted, depth + 1)
+            for key, item in dict.items(value)
+        }
+    if type(value) in (list, tuple):
+        items = [_escaped(item, quoted, depth + 1) for item in value]  # type: ignore[attr-defined]
+        return items if type(value) is list else tuple(items)
+    return value
+
+
+def _plain_value_problem(fields: Mapping[str, object]) -> str | None:
+    """Why a text, flag or count field is no plain value of its kind, or None. A subclass is no
+    plain value either: its comparisons and its text are the importer's code."""
+    for name in _TEXT_FIELDS:
+        if name in fields and type(fields[name]) is not str:
+            return f"{name} must be one text"
+    if _FLAG in fields and type(fields[_FLAG]) is not bool:
+        return f"{_FLAG} must be a boolean"
+    for name in _COUNTS:
+        if name in fields and type(fields[name]) is not int:
+            return f"{name} must be an integer"
+    extra = fields.get(_EXTRA_COUNTS, {})
+    if type(extra) is not dict or any(
+        type(key) is not str or type(count) is not int for key, count in dict.items(extra)
+    ):
+        return f"{_EXTRA_COUNTS} must map texts to integers"
     return None
 
 
@@ -81,4 +165,4 @@ def _texts(value: object, depth: int = 0) -> Iterator[str]:
             yield from _texts(item, depth + 1)
 
 
-__all__ = ["report_problem", "unreadable_character"]
+__all__ = ["quotations_escaped", "report_problem", "unreadable_character"]

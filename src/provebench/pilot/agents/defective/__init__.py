@@ -81,6 +81,12 @@ from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
 )
+from provebench.pilot.agents.defective._seam_attacks import (
+    ClaimsRefusedImportedGluedToWords,
+    ClaimsRefusedImportedInLookAlikeDigits,
+    ReportsFilesFailedAfterDecoyRead,
+    ReportsFilesFailedWithNoTextCode,
+)
 
 DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
     AcceptsEverythingInName,
@@ -116,6 +122,8 @@ __all__ = [
     "ClaimsCorruptedProcessed",
     "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedDisguised",
+    "ClaimsRefusedImportedGluedToWords",
+    "ClaimsRefusedImportedInLookAlikeDigits",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
     "ClaimsRefusedImportedInWords",
@@ -147,7 +155,9 @@ __all__ = [
     "ReimportsRenamedFile",
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
+    "ReportsFilesFailedAfterDecoyRead",
     "ReportsFilesFailedInOtherWords",
+    "ReportsFilesFailedWithNoTextCode",
     "ReportsImportedAsFailed",
     "ReportsImportedAsFailedInWords",
     "ReportsImportedAsFailedLookAlikeId",

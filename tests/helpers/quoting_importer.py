@@ -1,0 +1,18 @@
+"""An honest importer that quotes each refused file's name, as the laboratory served it, in its
+refusal report (pilot red team 33, A8: the corpus's `control_characters` name holds BEL, ESC [2J
+and CR LF, and such a report was refused as unreadable and failed the run)."""
+
+from __future__ import annotations
+
+from provebench.pilot.agents._reference import ReferenceImporter
+from provebench.pilot.rules._rows import Refusal
+
+
+class QuotesServedNames(ReferenceImporter):
+    name = "quotes-served-names"
+    version = "1"
+
+    def report_refusal(self, refusal: Refusal) -> None:
+        served = self.ctx.drive.get_file(refusal.file_id).name
+        quoted = refusal.model_copy(update={"detail": f"{refusal.detail}; name: {served}"})
+        super().report_refusal(quoted)
