@@ -32,6 +32,7 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
+from provebench.si.primitives._attached_comment import attached_comments
 from provebench.si.primitives._commitment_games import factor_games
 from provebench.si.primitives._cue_presence import could_match
 from provebench.si.primitives._folded_channel import FoldedChannel
@@ -1150,6 +1151,7 @@ def _plain_assertion(
     reader: ChannelReader,
     original: str,
     factor_spans: list[Span],
+    phrase_spans: list[Span],
     required: Sequence[str],
     others: Sequence[str],
     findings: _Findings,
@@ -1158,13 +1160,17 @@ def _plain_assertion(
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
-    for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6)."""
+    for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6), or a longer comment
+    attached to the statement that it does not recognise (`_attached_comment`; SI red team 33,
+    A8)."""
     identifiers = [*required, *others]
     # every shape is read in the fold, offsets mapped back (SI red team 20, W2)
     shaped = reader.shaped
     spans = shaped.spans(factor_spans)
     for shape in [
         *unplain_shapes(shaped.channel, original, spans, identifiers, required, shaped.original),
+        # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
+        *attached_comments(shaped.channel, spans, shaped.spans(phrase_spans), identifiers),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
             shaped.channel,
@@ -1545,6 +1551,7 @@ def factor_asserted(
                 reader,
                 original.text,
                 factor_spans,
+                own,
                 required,
                 others,
                 findings,
