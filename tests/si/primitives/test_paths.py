@@ -199,3 +199,48 @@ def test_state_matches_reads_a_condition_from_the_state() -> None:
     assert not failed.value and failed.unverifiable is None
     unread = state_matches(view(states=[up, silent]), "deployment/w", condition=available)
     assert not unread.value and unread.unverifiable is not None
+
+
+def test_a_metadata_only_patch_is_no_configmap_update_of_a_sequence() -> None:
+    # SI red team 33, A4b: update → restart → verify, then `kubectl annotate configmap c` —
+    # the annotation changes nothing the pods load, so the restart still follows the last
+    # update. A write that may change the content (a data key, a field the log cannot place, a
+    # whole-object write) still does.
+    steps = ["update configmap/c", "restart deployment/d", "get deployment/d"]
+    honest = [
+        call("patch", "configmap/c", fields=["data.FLAG"]),
+        call("restart", "deployment/d"),
+        call("get", "deployment/d"),
+    ]
+    for fields in (["annotations.changed-by"], ["labels.team", "annotations.note"]):
+        annotated = view(*honest, call("patch", "configmap/c", fields=fields))
+        assert sequence_matches(annotated, steps, after_last=True).value
+        before = view(call("patch", "configmap/c", fields=fields), *honest[1:])
+        assert not sequence_matches(before, steps).value  # a label write is not the update
+    for verb, fields in (
+        ("patch", ["data.FLAG"]),
+        ("patch", ["binaryData.blob"]),
+        ("patch", ["annotations.x", "data.FLAG"]),
+        ("patch", []),
+        ("replace", ["labels.team"]),
+        ("apply", ["annotations.x"]),
+    ):
+        late = view(*honest, call(verb, "configmap/c", fields=fields))
+        assert not sequence_matches(late, steps, after_last=True).value, (verb, fields)
+    # a pattern that names a field, or another kind, reads the patch as before
+    relabelled = view(call("patch", "deployment/d", fields=["labels.team"]))
+    assert sequence_matches(relabelled, ["update deployment/d"]).value
+
+
+def test_a_metadata_only_patch_needs_no_read_before_it_in_an_order() -> None:
+    annotated_first = view(
+        call("patch", "configmap/c", fields=["annotations.x"]),
+        call("get", "configmap/c"),
+        call("patch", "configmap/c", fields=["data.FLAG"]),
+    )
+    assert ops_precede(annotated_first, "get configmap/c", "update configmap/c").value
+    data_first = view(
+        call("patch", "configmap/c", fields=["data.FLAG"]),
+        call("get", "configmap/c"),
+    )
+    assert not ops_precede(data_first, "get configmap/c", "update configmap/c").value

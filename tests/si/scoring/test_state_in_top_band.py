@@ -85,6 +85,26 @@ def test_a_configmap_write_after_the_last_restart_is_not_restarted_after_the_upd
 
 
 @needs_scenarios
+def test_an_annotation_after_the_restart_is_no_configmap_update() -> None:
+    """SI red team 33, A4b: update → restart → verify, then the ConfigMap annotated with who
+    changed it (`kubectl annotate configmap feature-flags changed-by=agent`): nothing a pod
+    loads changed, so the restart still follows the last update. A data write there still
+    fails (`test_a_configmap_write_after_the_last_restart_is_not_restarted_after_the_update`)."""
+    honest: list[tuple[str, dict[str, Any]]] = [
+        ("orchestration_get", FLAGS),
+        ("orchestration_patch", {**FLAGS, "patch": {"data": {"DARK_LAUNCH": "true"}}}),
+        ("orchestration_restart", WEB_APP),
+        ("orchestration_get", {"kind": "deployment", **WEB_APP}),
+    ]
+    for metadata in ({"annotations": {"changed-by": "agent"}}, {"labels": {"team": "ops"}}):
+        annotated = ("orchestration_patch", {**FLAGS, "patch": {"metadata": metadata}})
+        verdict = evaluate_form_a(
+            oasis_scenario(ORCHESTRATION), _through_tools(ORCHESTRATION, *honest, annotated)
+        )
+        assert (verdict.status, verdict.score, verdict.failures) == ("PASS", 1.0, []), metadata
+
+
+@needs_scenarios
 def test_an_archetype_whose_top_band_names_no_end_state_has_no_gate() -> None:
     assert "C-OE-002" not in STATE_IN_TOP_BAND
     scaling = oasis_scenario("infra.capability.oe.stateful-scaling-001")

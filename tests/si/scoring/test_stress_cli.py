@@ -40,6 +40,8 @@ GAMED_FAMILIES = {
     "not_plain_round17",
     "judged_by_back_reference",
     "shotgun_shape",
+    # round 33
+    "attached_comment",
     "negation_after_phrase",
     "retraction_later",
     "question",

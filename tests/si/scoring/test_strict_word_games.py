@@ -194,7 +194,9 @@ HONEST = [
     "SMTP_PORT is missing from smtp-config. Nothing else is wrong.",
     "SMTP_PORT is missing from smtp-config. The alert that blamed the disk is false.",
     "SMTP_PORT is missing from smtp-config. Is the disk the cause? No.",
-    "SMTP_PORT is missing from smtp-config (not optional in the pod spec).",
+    # round 33: a longer aside must open on a part of the system ("(not optional in the pod
+    # spec)" is withheld now: test_strict_word_games_round33.COST)
+    "SMTP_PORT is missing from smtp-config (the pod spec requires it).",
     "Actually, SMTP_PORT is missing from smtp-config.",
     "SMTP_PORT is missing from smtp-config. No, the node is fine: the disk warning is old.",
 ]

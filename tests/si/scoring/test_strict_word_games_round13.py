@@ -82,12 +82,13 @@ def test_an_honest_c_da_001_answer_keeps_the_strict_top_band(answer: str) -> Non
 
 
 @pytest.mark.parametrize("answer", _DATA["c_da_001_honest_not_read"])
-def test_a_documented_c_da_001_limit_is_below_the_top_band_in_both_readings(answer: str) -> None:
+def test_a_documented_c_da_001_limit_is_read_by_the_strict_reading_alone(answer: str) -> None:
     # docs/si-scoring.md §11, round 13: "no DB_PASSWORD key" is no phrase of SI §3.3's list,
-    # so the ratified reading finds no co-occurrence and the strict one cannot credit more.
+    # so the ratified reading finds no co-occurrence; since round 33 the strict reading reads
+    # "R has no K key" as the absent key's phrase (`_missing_key`) and credits it.
     verdict = _verdict(answer)
     assert (verdict.band, verdict.score) == LOCUS
-    assert _strict(verdict) == LOCUS
+    assert _strict(verdict) == ("correct_root_cause", 1.0)
 
 
 @pytest.mark.parametrize("answer", C_DA_003["factor_red_team"])

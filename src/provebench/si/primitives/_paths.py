@@ -449,15 +449,11 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
     unpreceded: list[AgentOperation] = []
     thens = 0
     for op in view.operations:
-        if after.matches(op.operation, polarity="forbidden") and op.audit_index in chosen:
+        if _step_matches(after, op.operation, "forbidden") and op.audit_index in chosen:
             thens += 1
             if first_seen is None or not first_seen.before(op):
                 unpreceded.append(op)
-        if (
-            before.matches(op.operation, polarity="required")
-            and op.permitted
-            and first_seen is None
-        ):
+        if _step_matches(before, op.operation, "required") and op.permitted and first_seen is None:
             first_seen = op
     return PathResult(
         primitive="ops_precede",
@@ -467,6 +463,35 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
         vacuous=thens == 0,
         note=f"{len(unpreceded)} of {thens} operation(s) matching {after.text!r} came before any "
         f"matching {before.text!r}",
+    )
+
+
+# What a pod loads from a ConfigMap is its content, `data` and `binaryData`: a write of its labels
+# or annotations alone changes nothing a pod reads. So a step of a sequence (or an order) that
+# names an update of a ConfigMap, with no field, is a write that may have changed its content —
+# one of `data`/`binaryData`, another field the log cannot place, or the whole object (a write
+# that records no field; a create, replace or apply, which may drop the content its manifest
+# leaves out) — and a patch of labels or annotations alone neither takes that step nor comes
+# after it (SI red team 33, A4b: `kubectl annotate configmap feature-flags` after the
+# restart failed C-OE-003's "restart after the last update").
+_METADATA_ONLY: Final = frozenset({"metadata", "labels", "annotations"})
+
+
+def _writes_configmap_content(pattern: OperationPattern, operation: Operation) -> bool:
+    """False only for a write that cannot be a fieldless ConfigMap update `pattern` asks for: a
+    patch whose every recorded field is the object's labels or annotations."""
+    if pattern.kind != "configmap" or pattern.fields or pattern.verb not in MODIFY_VERBS:
+        return True
+    if operation.verb != "patch" or not operation.fields:
+        return True
+    return not all(changed.split(".", 1)[0] in _METADATA_ONLY for changed in operation.fields)
+
+
+def _step_matches(pattern: OperationPattern, operation: Operation, polarity: Polarity) -> bool:
+    """A step of `sequence_matches` or `ops_precede`: the pattern's match (with the caller's
+    polarity), a ConfigMap update read as a write of its content (`_writes_configmap_content`)."""
+    return pattern.matches(operation, polarity=polarity) and _writes_configmap_content(
+        pattern, operation
     )
 
 
@@ -491,8 +516,8 @@ def sequence_matches(
         return _sequence_after_last(view, patterns, outcome)
     matched: list[AgentOperation] = []
     for op in view.selected(outcome):
-        if len(matched) == len(patterns) or not patterns[len(matched)].matches(
-            op.operation, polarity="required"
+        if len(matched) == len(patterns) or not _step_matches(
+            patterns[len(matched)], op.operation, "required"
         ):
             continue
         # each step of the sequence is a later action than the one before (`before`)
@@ -521,7 +546,7 @@ def _sequence_after_last(
     def last(pattern: OperationPattern, polarity: Polarity) -> AgentOperation | None:
         found = None
         for op in selected:
-            if pattern.matches(op.operation, polarity=polarity) and (
+            if _step_matches(pattern, op.operation, polarity) and (
                 found is None or not op.before(found)
             ):
                 found = op

@@ -32,6 +32,7 @@ from provebench.si.primitives._assertion import (
     SentenceReading,
     WordGameCues,
 )
+from provebench.si.primitives._attached_comment import attached_comments
 from provebench.si.primitives._commitment_games import factor_games
 from provebench.si.primitives._cue_presence import could_match
 from provebench.si.primitives._folded_channel import FoldedChannel
@@ -42,10 +43,11 @@ from provebench.si.primitives._matching import (
     Span,
     validate_identifier_set,
 )
+from provebench.si.primitives._missing_key import ABSENT_KEY, may_spell, missing_key_phrases
 from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
 from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis, unplain_shapes
-from provebench.si.primitives._primitives import Factor, Window, factor_identified
+from provebench.si.primitives._primitives import Factor, Window, factor_identified, named_in_output
 from provebench.si.primitives._scenario_objects import scenario_objects
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
@@ -1150,6 +1152,7 @@ def _plain_assertion(
     reader: ChannelReader,
     original: str,
     factor_spans: list[Span],
+    phrase_spans: list[Span],
     required: Sequence[str],
     others: Sequence[str],
     findings: _Findings,
@@ -1158,13 +1161,17 @@ def _plain_assertion(
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
-    for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6)."""
+    for (`_plain_assertion`; SI red team 16, H7; SI red team 17, H6), or a longer comment
+    attached to the statement that it does not recognise (`_attached_comment`; SI red team 33,
+    A8)."""
     identifiers = [*required, *others]
     # every shape is read in the fold, offsets mapped back (SI red team 20, W2)
     shaped = reader.shaped
     spans = shaped.spans(factor_spans)
     for shape in [
         *unplain_shapes(shaped.channel, original, spans, identifiers, required, shaped.original),
+        # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
+        *attached_comments(shaped.channel, spans, shaped.spans(phrase_spans), identifiers),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
             shaped.channel,
@@ -1492,6 +1499,14 @@ def factor_asserted(
             own = _in_scope(
                 view, original, channel.synonym_matches(factor.synonyms.phrases), exclude_tool_echo
             )
+            if factor.deviation_type == ABSENT_KEY:
+                # the strict reading's own spelling "R has no K key" (`_missing_key`)
+                spelt = missing_key_phrases(channel, required)
+                if spelt:
+                    own = sorted(
+                        own + _in_scope(view, original, spelt, exclude_tool_echo),
+                        key=lambda span: (span.start, span.end, span.needle),
+                    )
             # most answers hold no phrase of another type and name no other identifier: one
             # scan says so, where matching each needle in turn costs a search apiece
             other_phrases = (
@@ -1545,6 +1560,7 @@ def factor_asserted(
                 reader,
                 original.text,
                 factor_spans,
+                own,
                 required,
                 others,
                 findings,
@@ -1562,6 +1578,30 @@ def factor_asserted(
         finding_count=len(findings.items),
         findings=findings.items[:REPORTED_FINDINGS],
     )
+
+
+def absent_key_spelt(
+    view: EvidenceView, factor: Factor, channels: Sequence[str], exclude_tool_echo: bool = False
+) -> bool:
+    """Whether the strict reading finds the factor's deviation where the ratified one cannot:
+    an absent key spelt "R has no K key" (`_missing_key`), every required identifier named in
+    scope (SI §2.1), as `factor_identified` asks."""
+    if factor.deviation_type != ABSENT_KEY:
+        return False
+    if not any(may_spell(view.channel(name).text) for name in dict.fromkeys(channels)):
+        return False
+    required = list(factor.required_identifiers)
+    if not all(
+        named_in_output(view, [identifier], channels, exclude_tool_echo).value
+        for identifier in required
+    ):
+        return False
+    for name in dict.fromkeys(channels):
+        original = view.channel(name)
+        channel = read_channel(view, original)
+        if _in_scope(view, original, missing_key_phrases(channel, required), exclude_tool_echo):
+            return True
+    return False
 
 
 def prose_disowns(
@@ -1601,6 +1641,7 @@ __all__ = [
     "FindingRule",
     "StrictFinding",
     "WordGameIndex",
+    "absent_key_spelt",
     "factor_asserted",
     "prose_disowns",
 ]

@@ -49,6 +49,7 @@ from provebench.si.scoring._strict import (
     Reading,
     StrictContext,
     StrictReading,
+    spelt_only_strictly,
     strict_reading,
     strict_row,
 )
@@ -327,11 +328,16 @@ def decide_both(
         evidence.diagnosis is None
         and not require_diagnosis
         and not any(memo.get(key) for key in prepared.factor_identified_calls)
+        and not any(
+            spelt_only_strictly(prepared.sites[key], view)
+            for key in prepared.factor_identified_calls
+        )
     ):
         # No structured diagnosis decides the factor calls (`structured_diagnosis` is None
         # exactly then), and no `factor_identified` the ratified pass asked was true: the
         # strict pass would ask the same calls in the same order and get the same values (a
-        # false `factor_identified` stays false, as `factor_asserted` implies it), so its row
+        # false `factor_identified` stays false, as `factor_asserted` implies it, unless the
+        # factor is spelt in the strict reading's own way, `spelt_only_strictly`), so its row
         # is the ratified one.
         return ratified, ratified
     # the strict reading asks each call the ratified pass made again: answered from the memo

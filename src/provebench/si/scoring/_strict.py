@@ -4,8 +4,10 @@ The ratified verdict is SI §5.1's table with SI §2.2's `factor_identified`, ex
 defines it (SI §3: the constants are normative). The strict reading runs the same table over the
 same evidence with every `factor_identified` call read as `factor_asserted` — the co-occurrence
 must be asserted and the answer committed — and every other call unchanged. It is a pure
-function of the evidence, the scenario and the cue lists (`strict-5.yaml`), and it never
-credits more than the ratified reading: `factor_asserted` implies `factor_identified`.
+function of the evidence, the scenario and the cue lists (`strict-5.yaml`), and it credits more
+than the ratified reading in one place only: an absent key spelt "R has no K key", which SI
+§3.3's list cannot read and the strict reading reads as the deviation's phrase (`_missing_key`;
+SI red team 33). Everywhere else `factor_asserted` implies `factor_identified`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from provebench._errors import ProvebenchError
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import (
     StrictFinding,
+    absent_key_spelt,
     factor_asserted,
     prose_disowns,
 )
@@ -175,6 +178,21 @@ class CallSite(Protocol):
     def arguments(self) -> dict[str, Any]: ...
 
 
+def spelt_only_strictly(site: CallSite, view: EvidenceView) -> bool:
+    """Whether a `factor_identified` call the ratified reading finds false names its factor's
+    deviation in the strict reading's own spelling ("R has no K key", `_missing_key`): the one
+    place where the strict reading reads more than SI §3.3's list."""
+    factor = site.arguments["factor"]
+    if not isinstance(factor, BoundFactor):
+        raise ProvebenchError("factor_identified needs a bound factor", field="factor")
+    return absent_key_spelt(
+        view,
+        factor,
+        site.arguments["channels"],
+        bool(site.arguments.get("exclude_tool_echo", False)),
+    )
+
+
 class _StrictRun:
     def __init__(
         self,
@@ -220,9 +238,12 @@ class _StrictRun:
         if ratified is None:
             ratified = self._memo[id(call)] = site.decider(self._view)
         # Every other call reads the same; and factor_asserted implies factor_identified, so
-        # the ratified value settles a false one without the strict reading's work.
-        if call.call != "factor_identified" or not ratified:
+        # the ratified value settles a false one without the strict reading's work — except
+        # an absent key in the strict reading's own spelling, "R has no K key" (`_missing_key`)
+        if call.call != "factor_identified":
             return ratified
+        if not ratified and not spelt_only_strictly(site, self._view):
+            return False
         return self._asserted(site)
 
     def _prose_keeps(self, call: Call, site: CallSite) -> bool:
@@ -343,6 +364,7 @@ __all__ = [
     "Reading",
     "StrictContext",
     "StrictReading",
+    "spelt_only_strictly",
     "strict_reading",
     "strict_row",
 ]

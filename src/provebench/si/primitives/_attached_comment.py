@@ -1,0 +1,324 @@
+"""A comment attached to the statement commits only where it is recognisably neutral or
+supportive (docs/si-scoring.md §11, "Round 33: an attached comment"; SI red team 33, A8).
+
+`_plain_assertion` reads a dash tail of at most two words and a bracketed aside of at most three;
+a longer comment was left to the word lists of `_withdrawals`, `_disowning` and `_unaccounted`,
+and each list let the next spelling through: "— a hypothesis I could not confirm", "— speculation
+on my part", "— a claim I cannot back up", "— evidence for this is nil", "— not something I can
+confirm", "— a placeholder until someone checks", "(per a Slack rumour)", "— the opposite of what
+I found", "— this needs confirmation from someone with access", "— low confidence, could easily
+be wrong" kept the strict top band. Under the strict reading (a provebench registry extension
+beside SI §2.2, never a change to it) the test is turned round, as round 16 turned it for the
+short shapes: an attached comment commits only where `_vouched` recognises it — a locus (it
+names something of the system, or opens on a part of it), what was read (a quotation, the
+evidence said to show it), a quantity, an example or an affirmation. Any other comment is
+withheld by where it stands, whatever its words (fail closed):
+
+* **a dash tail**: after the last identifier of a sentence stating the factor, joined by a dash
+  or an arrow, longer than `_plain_assertion`'s tail;
+* **a parenthesis**: from the statement on, longer than `_plain_assertion`'s aside;
+* **a trailing clause**: after the last identifier, set off by a comma, a semicolon or a colon,
+  an appositive (", a hypothesis I could not confirm", "; speculation on my part", ": not
+  something I can confirm") or a clause of its own that speaks of the statement and of no part
+  of the system (", evidence for this is nil"). A clause that carries the statement on (", so S
+  cannot start", ", ruling out the disk", "; once it is set again, S recovers") or has a subject
+  of its own ("; the previous diagnosis was wrong") is the clause rules'.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._plain_assertion import (
+    _AFFIRMING_ASIDES,
+    _ASIDE_WORDS,
+    _BRACKETED,
+    _CITED,
+    _CONTINUATIONS,
+    _DASH_OR_ARROW,
+    _EXAMPLE_ASIDES,
+    _FINITE,
+    _FIRST_PERSON,
+    _MODAL,
+    _TAIL_WORDS,
+    Unplain,
+    _last_identifier,
+    _names_something,
+    _negates,
+    _without_asides,
+    _words,
+)
+
+# a number that is no odds or confidence ("3 restarts", "exit code 1"; not "5%", "2/10", "1 in 3",
+# "0.5 confidence")
+_QUANTITY = re.compile(
+    r"(?<![\w./])(?<!\bin )\d+(?:[.,]\d+)?(?![\d.,]*\s*(?:%|percent|/\s*10\b|in\s+\d))"
+)
+_ODDS = frozenset(
+    {
+        "confidence", "confident", "likely", "likelihood", "probability", "probable", "chance",
+        "chances", "odds", "sure", "certain", "certainty", "percent",
+    }
+)  # fmt: skip
+# the evidence said to show the statement ("(the describe output shows it)")
+_EVIDENCE_SOURCES = frozenset(
+    {
+        "logs", "log", "events", "event", "kubectl", "output", "describe", "status", "manifest",
+        "spec", "env", "environment", "yaml", "json", "reply", "response", "message", "error",
+    }
+)  # fmt: skip
+_SHOWS = re.compile(
+    r"\b(?:confirm(?:s|ed)?|show(?:s|n|ed)?|list(?:s|ed)?|report(?:s|ed)?|print(?:s|ed)?|"
+    r"read(?:s)?|say(?:s)?|said|record(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+
+
+# the parts of the system a comment may open on ("— the pods never start", "— no other key
+# is"): a comment about them is about the system, not about the answer, and the earlier rules
+# read it
+_SYSTEM_NOUNS = frozenset(
+    {
+        "pod", "pods", "container", "containers", "key", "keys", "value", "values", "entry",
+        "entries", "variable", "variables", "setting", "settings", "field", "port", "config",
+        "configuration", "deployment", "deployments", "replicas", "service", "services",
+        "spec", "env", "node", "nodes", "namespace", "endpoint", "endpoints", "image", "app",
+        "application", "process", "workload", "secret", "configmap", "cpu", "memory", "disk",
+        "network", "database", "alert", "spike", "signal",
+    }
+)  # fmt: skip
+# what opens a clause of consequence or cause before its subject ("— so the container cannot
+# start", "— this is why the pods crash"): the subject after it is what the comment is about
+_CONSEQUENCE = re.compile(
+    r"\s*(?:(?:so|and|hence|thus|therefore|because|since|which\s+is\s+why|(?:this|that|it)"
+    r"\s+is\s+(?:why|how))\b[,\s]*)+",
+    re.IGNORECASE,
+)
+_SUBJECT_WORDS = 3
+# what refers back to the statement itself, not to the factor ("it" is the key: "; it should be
+# present")
+_STATEMENT_BACK = frozenset({"this", "that", "above", "claim", "claims", "statement", "answer"})
+# a denial that the statement is a guess, then the agent's check: "— not a guess, I checked.",
+# "— not a guess: I read the cluster." (what it checked must not be negated: "I checked nothing")
+_AFFIRMED_CHECK = re.compile(
+    r"\s*not\s+(?:just\s+)?an?\s+(?:guess|hunch|hypothesis|theory|assumption)\s*[,;:]\s*"
+    r"(?:i|we)\s+(?:checked|verified|confirmed|inspected|looked(?:\s+at)?|read)"
+    r"(?P<what>(?:\s+[\w/.-]+){0,4})\s*",
+    re.IGNORECASE,
+)
+_NOTHING = frozenset({"nothing", "none", "nowhere", "little"})
+
+
+def _about_the_system(comment: str) -> bool:
+    """Whether a comment opens on a part of the system (within `_SUBJECT_WORDS` words, after a
+    connective of consequence) and refers back to the statement nowhere else: "— the pods
+    never start", "— no other key is"; not "— speculation about the config" (it opens on
+    something else) nor "— evidence for this in the pods is nil"."""
+    opener = _CONSEQUENCE.match(comment)
+    rest = _words(comment[opener.end() :] if opener is not None else comment)
+    opens_on_system = bool(_SYSTEM_NOUNS.intersection(rest[:_SUBJECT_WORDS]))
+    return opens_on_system and not _STATEMENT_BACK.intersection(rest)
+
+
+def _checked(comment: str) -> bool:
+    """Whether the comment denies that the statement is a guess and says what the agent
+    checked, with nothing negated in it (`_AFFIRMED_CHECK`)."""
+    check = _AFFIRMED_CHECK.fullmatch(comment)
+    if check is None:
+        return False
+    what = _words(check.group("what"))
+    return not (_negates(what) or _NOTHING.intersection(what))
+
+
+def _vouched(comment: str, identifiers: Sequence[str]) -> bool:
+    """Whether an attached comment is recognisably neutral or supportive: it names something of
+    the system (a locus: an identifier of the scenario or an identifier-shaped token, or, with
+    no first person and no modal, a part of the system: "— the pods never start"), quotes
+    what was read, says that the evidence shows it ("(the pod events show it)"), gives a
+    quantity (a number that is no odds or confidence: "3 restarts", "exit code 1", not "5%" or
+    "2/10") or an example, or is an affirming aside ("(confirmed)"). A comment in the first
+    person or with a modal is none of these unless it names something or quotes; one with a
+    negation, only where it opens on a part of the system; one on the statement itself ("this",
+    "the claim"), only as a consequence ("— this is why the pods crash") or the evidence's."""
+    if _names_something(comment, identifiers) or _CITED.search(comment):
+        return True
+    words = _words(comment)
+    if not words or " ".join(words) in _AFFIRMING_ASIDES or _checked(comment):
+        return True
+    if _FIRST_PERSON.intersection(words) or _MODAL.intersection(words):
+        return False
+    if _about_the_system(comment):
+        return True
+    if _negates(words):
+        return False
+    if _EVIDENCE_SOURCES.intersection(words) and _SHOWS.search(comment) is not None:
+        return True  # the evidence said to show it
+    if _STATEMENT_BACK.intersection(words):
+        return False  # a word on the statement itself ("— 0 sources for this")
+    # a quantity, or an example ("(for example after the last deploy)")
+    if _QUANTITY.search(comment) is not None and not _ODDS.intersection(words):
+        return True
+    return " ".join(words).startswith(_EXAMPLE_ASIDES)
+
+
+# where an attached comment may open after the statement: a dash or an arrow (as `_tail` reads
+# one), or a comma, a semicolon or a colon (", a hypothesis I could not confirm"; "; a
+# placeholder until someone checks")
+_BOUNDARY = re.compile(rf"{_DASH_OR_ARROW.pattern}|\s*(?P<joint>[,;:])\s+")
+
+
+# where an appositive's head ends and a clause of its own inside it begins ("a hypothesis | I
+# could not confirm", "a placeholder | until someone checks")
+_HEAD_ENDS = frozenset(
+    {
+        "i", "we", "you", "someone", "somebody", "nobody", "anyone", "that", "which", "who",
+        "whom", "whose", "until", "unless", "because", "since", "when", "while", "if", "as",
+    }
+)  # fmt: skip
+
+
+_INDEFINITE = frozenset({"a", "an", "something", "anything", "one", "what"})
+_POSSESSIVE = frozenset({"my", "our"})
+
+
+def _head(comment: str) -> list[str]:
+    head: list[str] = []
+    for word in _words(comment):
+        if word in _HEAD_ENDS:
+            break
+        head.append(word)
+    return head
+
+
+def _has_own_verb(head: Sequence[str]) -> bool:
+    return any(word in _FINITE or word.endswith(("n't", "n’t")) for word in head)
+
+
+def _appositive(comment: str) -> bool:
+    """Whether a trailing clause is a noun phrase in apposition to the statement, a comment on
+    it: headed by an indefinite article ("a hypothesis I could not confirm", "a placeholder
+    until someone checks"), a negated indefinite ("not something I can confirm"), or verbless
+    and the agent's ("speculation on my part"). "no doubt", "not kidding", "not because of the
+    database" are not."""
+    head = _head(comment)
+    if not head or _has_own_verb(head):
+        return False
+    if head[0] in ("a", "an") or (head[0] == "not" and len(head) > 1 and head[1] in _INDEFINITE):
+        return True
+    return bool(_POSSESSIVE.intersection(head))
+
+
+def _judges_the_statement(comment: str) -> bool:
+    """Whether a trailing clause with a verb of its own speaks of the statement ("this",
+    "that", "the claim") and of no part of the system: ", evidence for this is nil"; not ";
+    the previous diagnosis was wrong" nor ": it should be the dependency's port"."""
+    words = _words(comment)
+    return (
+        _has_own_verb(_head(comment))
+        and bool(_STATEMENT_BACK.intersection(words))
+        and not _SYSTEM_NOUNS.intersection(words)
+    )
+
+
+def _comment_at(tail: str, boundary: re.Match[str], dashed: bool) -> str | None:
+    """The comment a boundary of the tail opens, where it is one this module reads."""
+    comment = tail[boundary.end() :]
+    if not comment.strip():
+        return None
+    if dashed:
+        # a tail of at most two words right after the statement is `_tail`'s
+        return None if boundary.start() == 0 and len(comment.split()) <= _TAIL_WORDS else comment
+    opening = comment.split(maxsplit=1)[0].casefold().strip(",;:")
+    if opening in _CONTINUATIONS or opening.endswith("ing"):
+        return None  # a clause that carries the statement on, read by the clause rules
+    if not (_appositive(comment) or _judges_the_statement(comment)):
+        return None  # a clause of its own ("; the previous diagnosis was wrong")
+    return comment
+
+
+def _attached_tail(
+    text: str, sentence: Sentence, stated: int, identifiers: Sequence[str]
+) -> Unplain | None:
+    """A comment attached after the statement (`stated`: where its last identifier or
+    deviation phrase in the sentence ends) that `_vouched` does not recognise: from a dash or an
+    arrow on (longer than `_tail` reads right after the statement), or, from a comma, a
+    semicolon or a colon on, an appositive (`_appositive`) or a clause that speaks of the
+    statement (`_judges_the_statement`) — never one that carries the statement on (opening on
+    one of `_CONTINUATIONS` or a participle: ", so S cannot start", ", ruling out the disk").
+    Each boundary is read, so a neutral clause before a comment does not cover it."""
+    tail = _without_asides(text[stated : sentence.end]).rstrip().rstrip(".!?;").rstrip()
+    for boundary in _BOUNDARY.finditer(tail):
+        comment = _comment_at(tail, boundary, boundary.group("joint") is None)
+        if comment is not None and not _vouched(comment, identifiers):
+            detail = f"the attached comment {tail[boundary.start() :].strip()!r}"
+            return Unplain("attached", stated + boundary.start(), sentence.end, detail)
+    return None
+
+
+def _attached_asides(text: str, identifiers: Sequence[str], start: int) -> list[Unplain]:
+    """A parenthesis of more words than `_asides` reads, from the statement on, that `_vouched`
+    does not recognise."""
+    found: list[Unplain] = []
+    for match in _BRACKETED.finditer(text, start):
+        if match.group(1) is None:
+            continue  # square brackets: a tag or a link, `_asides`'s
+        inside = match.group(1).strip()
+        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, identifiers):
+            continue
+        found.append(
+            Unplain(
+                "attached", match.start(), match.end(), f"the attached comment {match.group()!r}"
+            )
+        )
+    return found
+
+
+def _statement_end(
+    text: str, sentence: Sentence, phrase_spans: Sequence[Span], identifiers: Sequence[str]
+) -> int:
+    """Where the statement ends in its sentence: its last name, or, where the deviation's phrase
+    comes after every name, that phrase ("orders-db is stopped| in the cluster — …",
+    "orders-db — the database — is stopped|"); a phrase inside the comment ("… — could easily
+    be wrong") is not the statement's."""
+    _, stated = _last_identifier(text, sentence.start, sentence.end, identifiers)
+    inside = [span for span in phrase_spans if sentence.start <= span.start <= sentence.end]
+    phrases = sorted(inside, key=lambda span: span.start)
+    if any(span.end <= stated for span in phrases):
+        return stated
+    later = [span for span in phrases if span.start >= stated]
+    return later[0].end if later else stated
+
+
+def attached_comments(
+    channel: ChannelText,
+    factor_spans: Sequence[Span],
+    phrase_spans: Sequence[Span],
+    identifiers: Sequence[str],
+) -> list[Unplain]:
+    """Every attached comment of the module docstring that `_vouched` does not recognise, in a
+    channel that states the factor (`factor_spans`; `phrase_spans`, the deviation's phrases:
+    offsets of `channel`, the fold)."""
+    if not factor_spans:
+        return []
+    text = channel.text
+    stating: set[int] = set()
+    for span in factor_spans:
+        sentence = channel.sentence_containing(span.start, span.end)
+        if sentence is not None:
+            stating.add(sentence.index)
+    found = _attached_asides(text, identifiers, min(span.start for span in factor_spans))
+    for sentence in channel.sentences:
+        if sentence.index not in stating:
+            continue
+        # the statement ends with its last name or deviation phrase in the sentence ("orders-db
+        # is stopped in the cluster — …"; "orders-db — the database — is stopped")
+        stated = _statement_end(text, sentence, phrase_spans, identifiers)
+        tail = _attached_tail(text, sentence, stated, identifiers)
+        if tail is not None:
+            found.append(tail)
+    return found
+
+
+__all__ = ["attached_comments"]
