@@ -2,7 +2,8 @@
 `sys.modules` after the candidate's module ran, so `class Model(OpenAIImporter)` followed by
 `del sys.modules["provebench.pilot.agents._openai"]` ran the model client as "the candidate"
 (and `pilot seal` sealed it). The loader now holds the classes before the candidate's code runs
-and judges the class objects themselves."""
+and judges the class objects themselves; `pilot seal` reads the candidate's class in the
+sandbox, as every run of the seal reads it, and refuses what a run refuses."""
 
 from __future__ import annotations
 
@@ -161,3 +162,15 @@ def test_pilot_run_refuses_the_red_teams_file_in_one_line(tmp_path: Path) -> Non
             "pilot", "run", "--corpus", str(corpus), "--agent", _candidate(folder, A3), "--out", out
         )
     )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_pilot_seal_refuses_the_red_teams_file_as_its_run_would(tmp_path: Path) -> None:
+    folder = tmp_path / "candidate"
+    folder.mkdir()
+    seal = tmp_path / "seal"
+    _refused_in_one_line(
+        run_cli("pilot", "seal", "--agent", _candidate(folder, A3), "--out", str(seal))
+    )
+    assert not seal.exists()  # nothing written: no seed drawn for it
