@@ -29,13 +29,16 @@ BIDI_CONTROLS_AND_SEPARATORS = (
 )
 """Code points that reorder a line or end it without being seen: escaped wherever provebench
 shows text (here for the terminal, `report._text` for the HTML report)."""
-_ESCAPES = {
+TERMINAL_ESCAPES = {
     **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))},
     **{code: f"\\u{code:04x}" for code in (*BIDI_CONTROLS_AND_SEPARATORS, *range(0xD800, 0xE000))},
     ord("\t"): "\t",
     ord("\r"): "\\r",
     ord("\n"): "\\n",
 }
+"""What `shown` writes for each character it escapes: the one escape set of every place provebench
+prints text the user, the data or a candidate chose (the relay of a candidate's output,
+`sandbox._relayed`, writes the same, but keeps its newlines)."""
 
 
 def shown(text: object) -> str:
@@ -45,7 +48,7 @@ def shown(text: object) -> str:
     Every line provebench prints that holds text the user or the data chose goes through here:
     error lines and normal output alike.
     """
-    return str(text).translate(_ESCAPES)
+    return str(text).translate(TERMINAL_ESCAPES)
 
 
 class ProvebenchError(Exception):
@@ -96,4 +99,10 @@ def validation_failure(
     return ProvebenchError(first["msg"], path=path, line=line, field=where)
 
 
-__all__ = ["EXIT_CONFIG_ERROR", "ProvebenchError", "shown", "validation_failure"]
+__all__ = [
+    "EXIT_CONFIG_ERROR",
+    "TERMINAL_ESCAPES",
+    "ProvebenchError",
+    "shown",
+    "validation_failure",
+]

@@ -29,6 +29,6 @@ def test_no_control_character_reaches_the_terminal() -> None:
         shown, kept = _relayed(FAKE, chunk)
         assert not any(byte < 0x20 and byte not in b"\t\n" for byte in shown)
         assert b"\x7f" not in shown and b"\xc2\x9b" not in shown
-        assert b"\\x1b[1A" in shown and b"\\xc2\\x9b" in shown
+        assert b"\\x1b[1A" in shown and b"\\x9b" in shown
         assert "café\tok\n".encode() in shown  # text, tabs and lines as written
         assert kept == FAKE  # what a launch keeps is the output itself

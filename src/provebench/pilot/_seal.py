@@ -33,6 +33,7 @@ computed by the laboratory, and the seed is unknowable to it until the reveal.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import secrets
@@ -157,7 +158,28 @@ def candidate_identity(agent: str | None, agent_cmd: str | None) -> SealedCandid
     _refuse_lone_module_in_shared_folder(code.shown, code.path_entry)
     _refuse_code_every_sandbox_shows(code.shown)
     digest = listing_digest(_launchable_listing(code.shown, "--agent"))
+    _refuse_what_the_sandbox_refuses(agent)
     return SealedCandidate({"spec": code.spec, "code_sha256": digest}, code.shown, code.path_entry)
+
+
+def _refuse_what_the_sandbox_refuses(agent: str) -> None:
+    """The candidate's class read as every run of the seal reads it: loaded in the sandbox by
+    its loader (`agents._worker`, mode `identify`, from a snapshot of its code), and refused in
+    the loader's one line when it is or is made from provebench's model client or a relay
+    (pilot red team 33, A3: `class Model(OpenAIImporter)` in the candidate's own file was
+    sealed, and only its run refused it). The laboratory never imports the candidate's module,
+    at a seal as at a run. A class that fails to load otherwise is still sealed, and refused
+    by its run, as before (a limit, docs/attestation.md)."""
+    from provebench.pilot.agents._no_candidate import HoldsNoCandidate
+    from provebench.pilot.agents._sandboxed import NotLoaded, sandboxed_agent
+
+    with contextlib.ExitStack() as resources:
+        try:
+            sandboxed_agent(agent, secrets={}, resources=resources)
+        except HoldsNoCandidate:
+            raise
+        except NotLoaded:
+            return  # the run's to report, in its own line; a sandbox that cannot start is not
 
 
 MODEL_NOT_SEALABLE = (
@@ -194,12 +216,13 @@ def _names_a_model_client(spec: str) -> bool:
     """`module:Class` of provebench's own package whose class is the model client
     (`OpenAIImporter`, or a class made from it), however the module is spelled: judged by the
     class, not the text (pilot red team 27, A6: `provebench.pilot.agents._openai:OpenAIImporter`
-    was sealed). Only provebench's own modules are imported to look; a candidate's own class
-    is never imported here (it is the candidate's code, not the model client)."""
-    from provebench.pilot.agents._openai import OpenAIImporter
+    was sealed), by the rule the sandbox's loader applies (`agents._no_candidate.made_from`).
+    Only provebench's own modules are imported to look; a candidate's own class is read in the
+    sandbox (`_refuse_what_the_sandbox_refuses`)."""
+    from provebench.pilot.agents._no_candidate import MODEL_CLIENT, made_from, no_candidate_classes
 
-    found = _shipped_class(spec)
-    return isinstance(found, type) and issubclass(found, OpenAIImporter)
+    held = no_candidate_classes(MODEL_CLIENT)
+    return made_from(_shipped_class(spec), MODEL_CLIENT, held) is not None
 
 
 def _names_a_relay(spec: str) -> bool:
@@ -208,11 +231,9 @@ def _names_a_relay(spec: str) -> bool:
     the model behind it) and the sandbox's relay to a sealed candidate. Judged by the class, as
     `_names_a_model_client` judges the model client (pilot red team 31, A5:
     `provebench.pilot.agents._mcp_serve:DeskImporter` was sealed)."""
-    from provebench.pilot.agents._mcp_serve import DeskImporter
-    from provebench.pilot.agents._sandboxed import SandboxedImporter
+    from provebench.pilot.agents._no_candidate import RELAYS, made_from, no_candidate_classes
 
-    found = _shipped_class(spec)
-    return isinstance(found, type) and issubclass(found, DeskImporter | SandboxedImporter)
+    return made_from(_shipped_class(spec), RELAYS, no_candidate_classes(RELAYS)) is not None
 
 
 def _shipped_class(spec: str) -> object:

@@ -10,12 +10,31 @@ the kept bytes are the same for the same output.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 
-# The control characters a terminal acts on: C0 but tab and newline (`\r` too: it rewrites the
-# line), DEL, and C1 in its UTF-8 form (U+0080–U+009F: `\xc2\x9b` is CSI).
-_TERMINAL_CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
+from provebench._errors import TERMINAL_ESCAPES
+
+# What reaches the operator's terminal of a candidate's output is escaped by the one escape set
+# of every place provebench prints text (`_errors.shown`): C0 but tab, DEL, C1, the bidi
+# controls and the line and paragraph separators (pilot red team 33, A4: the relay left out the
+# bidi controls and separators, and a candidate's U+202E reordered the laboratory's stderr
+# line), each written as `shown` writes it. Two differences, both of a stream of bytes: its
+# newlines are kept (the output is lines), and a byte that is not part of UTF-8 is written as its
+# `\xNN` (read as UTF-8 it would show as a replacement character; a terminal in an 8-bit mode
+# would act on a lone `\x9b` as CSI).
+_RELAY_ESCAPES = {
+    **TERMINAL_ESCAPES,
+    ord("\n"): "\n",
+    # `surrogateescape` decodes a byte that is not UTF-8 to U+DC80–U+DCFF
+    **{0xDC00 + byte: f"\\x{byte:02x}" for byte in range(0x80, 0x100)},
+}
+_ESCAPED = re.compile(
+    "["
+    + "".join(re.escape(chr(code)) for code, to in _RELAY_ESCAPES.items() if to != chr(code))
+    + "]"
+)
 
 
 @dataclass
@@ -41,24 +60,24 @@ class RelayedOutput:
 
 @dataclass
 class TerminalText:
-    """A candidate's output made safe for the operator's terminal: every control character a
-    terminal acts on written as its `\\xNN` escape, so that a candidate cannot erase or rewrite
-    the laboratory's own lines, set the window title or write the clipboard (pilot red team 27,
-    A10). Only what reaches the terminal is escaped; what a launch keeps (`RelayedOutput`) is
-    the bytes as written. A `\\xc2` ending one chunk waits for the next: a pipe's chunks may
-    split a character."""
+    """A candidate's output made safe for the operator's terminal: every character `shown`
+    escapes written as its escape, so that a candidate cannot erase or rewrite the laboratory's
+    own lines, set the window title, write the clipboard (pilot red team 27, A10) or reorder a
+    line (pilot red team 33, A4). Only what reaches the terminal is escaped; what a launch keeps
+    (`RelayedOutput`) is the bytes as written. A character split between two chunks (a pipe's
+    chunks may split one) waits for the rest in the decoder: it is judged whole."""
 
-    carry: bytes = b""
+    decoder: codecs.IncrementalDecoder = field(
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    )
 
     def escape(self, chunk: bytes, *, last: bool = False) -> bytes:
-        data, self.carry = self.carry + chunk, b""
-        if data.endswith(b"\xc2") and not last:
-            data, self.carry = data[:-1], b"\xc2"
-        return _TERMINAL_CONTROLS.sub(_escaped, data)
+        text = self.decoder.decode(chunk, final=last)
+        return _ESCAPED.sub(_escaped, text).encode("utf-8")
 
 
-def _escaped(match: re.Match[bytes]) -> bytes:
-    return b"".join(b"\\x%02x" % byte for byte in match.group())
+def _escaped(match: re.Match[str]) -> str:
+    return _RELAY_ESCAPES[ord(match.group())]
 
 
 __all__ = ["RelayedOutput", "TerminalText"]

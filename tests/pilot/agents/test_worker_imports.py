@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 # Imported by the worker's replies, in a fresh interpreter; then the modules it must not load.
 PROBE = """
@@ -57,5 +58,37 @@ def test_the_worker_builds_pages_files_and_errors_without_the_laboratorys_machin
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout)
     assert "provebench.pilot.lab._files" in loaded  # the probe did build files and pages
+    heavy = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert heavy == []
+
+
+# A cycle's load of the class (mode `run`): the refused classes of provebench's, whose modules are
+# the laboratory's machinery, are held only when the class is identified (pilot red team 33, A3).
+LOAD = """
+import json, pathlib, sys
+from provebench.pilot.agents import _worker
+
+folder = pathlib.Path(sys.argv[1])
+(folder / "mine.py").write_text(
+    "class Mine:\\n    name = 'mine'\\n    version = '1'\\n"
+    "    def run_cycle(self, ctx):\\n        pass\\n"
+)
+_worker._load(f"{folder / 'mine.py'}:Mine", identify=False)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_cycles_load_of_the_class_stays_without_the_laboratorys_machinery(
+    tmp_path: Path,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", LOAD, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert "provebench.pilot.agents._no_candidate" in loaded  # the rule was applied
     heavy = [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]
     assert heavy == []

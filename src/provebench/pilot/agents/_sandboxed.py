@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.agents._loaded import LoadedAgent
+from provebench.pilot.agents._no_candidate import HoldsNoCandidate
 from provebench.pilot.lab import CycleContext, FilePage, LabError
 from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
@@ -111,6 +112,11 @@ def _answer(ctx: CycleContext, message: dict[str, Any]) -> dict[str, Any]:
         return {"error": said}
     except (TypeError, ValueError) as error:  # arguments that do not fit: the caller's error
         return {"error": {"class": type(error).__name__, "message": str(error)}}
+
+
+class NotLoaded(ProvebenchError):
+    """The candidate's class did not load in the sandbox, or its loader refused it: the
+    candidate's failure, told apart from the laboratory's (no sandbox, an environment refused)."""
 
 
 class SandboxedImporter:
@@ -231,10 +237,13 @@ def sandboxed_agent(
     finally:
         shutil.rmtree(probe_dir, ignore_errors=True)
     if "refused" in ending:
-        raise ProvebenchError(f"in the sandbox: {ending['refused']}")
+        # The loader's word on a class of provebench's that holds no candidate, told apart so
+        # that `pilot seal` refuses it as this run does (`pilot._seal`).
+        refusal = HoldsNoCandidate if ending.get("no_candidate") is True else NotLoaded
+        raise refusal(f"in the sandbox: {ending['refused']}")
     if "identity" not in ending:
         failed = ending["failed"] if isinstance(ending.get("failed"), dict) else {}
-        raise ProvebenchError(
+        raise NotLoaded(
             f"the importer could not be loaded in the sandbox: {failed.get('message', '')}",
             field="--agent",
         )
@@ -252,4 +261,4 @@ def sandboxed_agent(
     )
 
 
-__all__ = ["SandboxedImporter", "sandboxed_agent"]
+__all__ = ["NotLoaded", "SandboxedImporter", "sandboxed_agent"]

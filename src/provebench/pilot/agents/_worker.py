@@ -221,14 +221,6 @@ class _Context:
         self.work_dir = Path(settings["work_dir"])
 
 
-# provebench's own classes that hold no candidate: the model client and the relays (the MCP
-# desk, the sandbox's relay). Named by module, looked up only where the candidate's code already
-# imported them: what it could not reach without importing the module, it cannot inherit from.
-_NO_CANDIDATE_CLASSES = (
-    ("provebench.pilot.agents._openai", "OpenAIImporter"),
-    ("provebench.pilot.agents._mcp_serve", "DeskImporter"),
-    ("provebench.pilot.agents._sandboxed", "SandboxedImporter"),
-)
 _NO_CANDIDATE = (
     "is provebench's model client or one of its relays (or made from one), which holds no "
     "candidate code: its candidate is the model or program behind it, which no seal holds "
@@ -236,26 +228,27 @@ _NO_CANDIDATE = (
 )
 
 
-def _holds_no_candidate(candidate: type) -> bool:
-    """Whether the loaded class is, or inherits from, a class of provebench's that holds no
-    candidate: judged by what the class is, not where the spec names it (pilot red team 32, A3:
-    `class Desk(DeskImporter): pass` and `Model = OpenAIImporter` in the candidate's own file
-    were sealed as "the candidate")."""
-    for module_name, class_name in _NO_CANDIDATE_CLASSES:
-        module = sys.modules.get(module_name)
-        found = getattr(module, class_name, None) if module is not None else None
-        if isinstance(found, type) and issubclass(candidate, found):
-            return True
-    return False
-
-
-def _load(spec: str) -> type:
+def _load(spec: str, *, identify: bool = True) -> type:
     from provebench._errors import ProvebenchError
     from provebench._plugin import identity_of, resolve_class
+    from provebench.pilot.agents._no_candidate import (
+        HoldsNoCandidate,
+        made_from,
+        no_candidate_classes,
+    )
 
+    # Held before the candidate's module runs, and judged by the class objects themselves: a
+    # look-up in `sys.modules` after it ran is the candidate's to answer (pilot red team 33, A3:
+    # `class Model(OpenAIImporter)`, then `del sys.modules[...]`, ran the model client as the
+    # candidate). Taken when the class is identified — once a run and once a seal, before any
+    # cycle — not every cycle: their modules load the laboratory's machinery, which a cycle's
+    # worker does without (tests/pilot/agents/test_worker_imports.py); a cycle still judges
+    # the class by the module and name each base was defined with. The rule, and what it does
+    # not mean: `agents._no_candidate`, docs/sandbox.md.
+    held = no_candidate_classes() if identify else ()
     candidate = resolve_class(spec, {})
-    if _holds_no_candidate(candidate):
-        raise ProvebenchError(f"{candidate.__name__} {_NO_CANDIDATE}", field="--agent")
+    if made_from(candidate, held=held) is not None:
+        raise HoldsNoCandidate(f"{candidate.__name__} {_NO_CANDIDATE}", field="--agent")
     identity_of(candidate)
     if not callable(getattr(candidate, "run_cycle", None)):
         raise ProvebenchError(f"{candidate.__name__} has no run_cycle(ctx) method", field="--agent")
@@ -270,9 +263,13 @@ def main(argv: list[str]) -> int:
     from provebench._errors import ProvebenchError
 
     try:
-        candidate = _load(spec)
+        candidate = _load(spec, identify=mode == "identify")
     except ProvebenchError as error:
-        link.send({"refused": error.one_line()})
+        from provebench.pilot.agents._no_candidate import HoldsNoCandidate
+
+        link.send(
+            {"refused": error.one_line(), "no_candidate": isinstance(error, HoldsNoCandidate)}
+        )
         return 0
     if mode == "identify":
         link.send({"identity": {"name": candidate.name, "version": candidate.version}})  # type: ignore[attr-defined]
