@@ -35,7 +35,6 @@ import yaml
 from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEntry
-from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import (
     NAME_ONLY,
     READ_VERBS,
@@ -44,7 +43,7 @@ from provebench.si.primitives._operations import (
     field_path,
 )
 from provebench.si.provider._kubectl import TOOL_NAME, argv_problem, dry_run, flag_on
-from provebench.si.provider._kubectl_manifest import read_manifest
+from provebench.si.provider._kubectl_manifest import created_fields, read_manifest
 from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_refused import refused_command, refused_operations
 from provebench.si.provider._kubectl_selector import _read, command_write
@@ -52,9 +51,6 @@ from provebench.si.provider._kubectl_shown import fields_shown, objects_shown, s
 from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
-    fields_of,
-    unwritable,
-    unwritable_patch,
 )
 from provebench.si.sim.declared._kube_write import RESTARTED_AT
 
@@ -385,16 +381,6 @@ def manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
     """The objects of a `-f -` manifest, in document order (`_kubectl_manifest.read_manifest`);
     none where the runner cannot read it."""
     return read_manifest(stdin) or []
-
-
-def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple[str, ...]:
-    """The fields the tools record for the create of a manifest's object (`_kube.KubeApi.
-    _create`'s: its declared fields, and any the simulation cannot write)."""
-    fields = fields_of(obj, estate_kind)
-    unset = unwritable({"kind": estate_kind, "name": name}, {"metadata": {}}, obj)
-    if unset:
-        fields = {**fields, **unwritable_patch(obj, unset)}
-    return operation_of("orchestration_create", "create", {"fields": fields}).fields
 
 
 def _forced(args: Sequence[str]) -> bool:

@@ -39,7 +39,7 @@ from provebench.si.provider._kubectl import (
     VALUE_FLAGS,
     split_flag,
 )
-from provebench.si.provider._kubectl_manifest import documents
+from provebench.si.provider._kubectl_manifest import document_write, documents
 from provebench.si.provider._kubectl_named import estate_kind
 
 # Commands and flags that choose the identity, the server or the configuration kubectl acts
@@ -431,7 +431,8 @@ def _manifest_objects(
     args: Sequence[str], asked: Operation, default_namespace: str | None, stdin: str | None
 ) -> list[Operation]:
     """``asked``, or where it is the write of the tool over a `-f -` manifest, the write of
-    each object of it the server serves."""
+    each object of it the server serves, with the fields, count and bounds its document sets
+    (`_kubectl_manifest.document_write`)."""
     if asked.kind != "tool":
         return [asked]
     walked = _walk(args)
@@ -446,7 +447,7 @@ def _manifest_objects(
     )
     if not docs:
         return [asked]
-    return [Operation(asked.verb, doc.kind, doc.name, doc.namespace) for doc in docs]
+    return [document_write(asked.verb, doc) for doc in docs]
 
 
 __all__ = ["refused_command", "refused_operation", "refused_operations"]
