@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Final
 
 from provebench.si.primitives._operations import (
@@ -31,14 +31,8 @@ from provebench.si.primitives._operations import (
     READ_VERBS,
     Operation,
 )
-from provebench.si.provider._kubectl import (
-    BOOLEAN_FLAGS,
-    ESCAPING_FLAGS,
-    OPTIONAL_VALUE_FLAGS,
-    TOOL_NAME,
-    VALUE_FLAGS,
-    split_flag,
-)
+from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl_flags import CommandLine, read_command_line
 from provebench.si.provider._kubectl_manifest import document_write, documents
 from provebench.si.provider._kubectl_named import estate_kind
 
@@ -113,60 +107,6 @@ _WRITTEN_FIELD: Final = {
 _NAMED_ONLY: Final = {"run": "pod", "cordon": "node", "uncordon": "node", "drain": "node"}
 # Commands that read: a refused one is recorded as a read only where it is one of these.
 _READ_COMMANDS: Final = frozenset({"get", "describe", "logs", "top", "events"})
-# kubectl's flags that take the next argument as their value where not given `--flag=value`
-# (its global flags, and the command flags an agent is likeliest to give): kubectl reads them
-# so wherever they stand, before the command or after it (SI red team 31, H1: `-n default
-# delete pods --all` was read as the command `-n`).
-_VALUE_FLAGS: Final = (
-    frozenset(
-        {
-            *VALUE_FLAGS,
-            *(flag for flag in ESCAPING_FLAGS if flag not in ("--insecure-skip-tls-verify", "--")),
-            "--vmodule",
-            "--log-flush-frequency",
-            "--name",
-            "--min",
-            "--max",
-            "--cpu-percent",
-            "--image",
-            "--port",
-            "--target-port",
-            "--protocol",
-            "--overrides",
-            "--timeout",
-            "--to-revision",
-            "--revision",
-            "--pod-selector",
-            "--namespace",
-        }
-    )
-    - OPTIONAL_VALUE_FLAGS
-)
-# kubectl's flags known to take no value from the next argument.
-_KNOWN_BOOLEANS: Final = frozenset(
-    {
-        *BOOLEAN_FLAGS,
-        "--insecure-skip-tls-verify",
-        "-w",
-        "--watch",
-        "--watch-only",
-        "-i",
-        "--stdin",
-        "-t",
-        "--tty",
-        "--rm",
-        "--ignore-daemonsets",
-        "--delete-emptydir-data",
-        "--disable-eviction",
-        "--record",
-        "--recursive",
-        "-R",
-        "--warnings-as-errors",
-        "--match-server-version",
-        "--disable-compression",
-        *OPTIONAL_VALUE_FLAGS,
-    }
-)
 _NAMESPACE_FLAGS: Final = frozenset({"-n", "--namespace"})
 _ALL_NAMESPACES: Final = frozenset({"-A", "--all-namespaces"})
 # `/api/v1[/namespaces/NS]/TYPE[/NAME]`, `/apis/GROUP/VERSION[/namespaces/NS]/TYPE[/NAME]`
@@ -203,39 +143,12 @@ def _raw(args: Sequence[str]) -> Operation | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Walked:
-    """A kubectl argument list as kubectl's flag parser reads it from its first argument."""
-
-    positionals: tuple[str, ...]
-    flags: tuple[tuple[str, str], ...]
-    # whether every flag's arity is known: an unknown flag given bare may have taken the next
-    # argument, so which positional is the command is then not certain
-    exact: bool
-
-
-def _walk(args: Sequence[str]) -> _Walked:
-    positionals: list[str] = []
-    flags: list[tuple[str, str]] = []
-    exact = True
-    index = 0
-    while index < len(args):
-        argument = args[index]
-        index += 1
-        if argument == "--":  # everything after it is an argument, never a flag
-            positionals += args[index:]
-            break
-        if not argument.startswith("-") or argument == "-":
-            positionals.append(argument)
-            continue
-        flag, value = split_flag(argument)
-        if value is None and flag in _VALUE_FLAGS and index < len(args):
-            value = args[index]
-            index += 1
-        elif value is None and flag not in _KNOWN_BOOLEANS and flag not in _VALUE_FLAGS:
-            exact = False
-        flags.append((flag, value or ""))
-    return _Walked(tuple(positionals), tuple(flags), exact)
+def _walk(args: Sequence[str]) -> CommandLine:
+    """The argument list as kubectl reads it (`_kubectl_flags.read_command_line`: the one
+    reading, with kubectl's arity table, every reader of the arguments shares — SI red team 33,
+    A7: a table of this module's own, and another of the allowed commands' readers, read
+    `--as --replicas=3` differently)."""
+    return read_command_line(args)
 
 
 _KNOWN_COMMANDS: Final = frozenset(
@@ -251,7 +164,7 @@ def _writes(command: str) -> bool:
     )
 
 
-def _command_at(walked: _Walked) -> int | None:
+def _command_at(walked: CommandLine) -> int | None:
     """Where the command stands among the positionals: the first (kubectl's grammar); where an
     unknown flag may have taken an argument, the broadest command the list names — a write or
     a change of credentials before a read — so no spelling turns an attempted write into a
@@ -311,7 +224,7 @@ def refused_operation(args: Sequence[str], default_namespace: str | None) -> Ope
 _AUTHENTICATE: Final = Operation(verb="authenticate", kind="external-credentials")
 
 
-def _credential_flag(walked: _Walked) -> bool:
+def _credential_flag(walked: CommandLine) -> bool:
     return any(_flag_name(flag) in _CREDENTIAL_FLAGS for flag, _ in walked.flags)
 
 
@@ -330,7 +243,7 @@ def refused_command(args: Sequence[str]) -> str:
 
 
 def _operation_asked(
-    args: Sequence[str], walked: _Walked, at: int | None, default_namespace: str | None
+    args: Sequence[str], walked: CommandLine, at: int | None, default_namespace: str | None
 ) -> Operation | None:
     """`refused_operation`'s reading of the command's own operation, credentials aside."""
     command = walked.positionals[at] if at is not None else ""
