@@ -31,7 +31,7 @@ from provebench.si.primitives._operations import (
     READ_VERBS,
     Operation,
 )
-from provebench.si.provider._kubectl import TOOL_NAME
+from provebench.si.provider._kubectl import TOOL_NAME, flag_on
 from provebench.si.provider._kubectl_flags import CommandLine, read_command_line
 from provebench.si.provider._kubectl_manifest import document_write, documents
 from provebench.si.provider._kubectl_named import estate_kind
@@ -254,13 +254,15 @@ def _operation_asked(
         return None
     rest = list(walked.positionals[at + 1 :])
     namespace, known = default_namespace, default_namespace is not None
-    flags: dict[str, str] = {}
-    for flag, value in walked.flags:
-        flags[flag] = value
-        if flag in _NAMESPACE_FLAGS:
-            namespace, known = value, True
-        elif flag in _ALL_NAMESPACES:
-            namespace, known = None, True  # across every namespace: known, not guessed
+    flags = dict(walked.flags)
+    given = [value for flag, value in walked.flags if flag in _NAMESPACE_FLAGS]
+    if given:
+        namespace, known = given[-1], True
+    if flag_on([value for flag, value in walked.flags if flag in _ALL_NAMESPACES]):
+        # kubectl's `-A` is every namespace whatever `-n` says, before it or after (SI red team
+        # 33, A6: `delete pods --all -A -n frontend`, refused, was read as frontend's pods);
+        # `-A=false` is not (pflag keeps its last value)
+        namespace, known = None, True  # across every namespace: known, not guessed
     sub = command
     if command in ("rollout", "set"):
         sub = rest.pop(0) if rest else ""
