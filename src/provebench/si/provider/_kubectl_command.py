@@ -38,6 +38,7 @@ from provebench.evidence import ApiCallEntry, AuditEntry
 from provebench.si.primitives._operations import (
     NAME_ONLY,
     READ_VERBS,
+    UNREAD_RANGE,
     WRITE_VERBS,
     Operation,
     field_path,
@@ -287,11 +288,13 @@ def _asked(args: Sequence[str], command: str, target: Operation) -> list[tuple[s
     red team 21, H1)."""
     if command == "patch":
         fields, replicas = _patch_fields(args)
+        if _patch_unread(args):
+            fields, replicas = UNREAD_FIELDS, UNREAD_COUNT
     elif command in _KEYED_SECTIONS:
         fields, replicas = _keyed_fields(args, _KEYED_SECTIONS[command]), None
     else:
         fields, replicas = (), _replicas(args)
-    count = replicas if isinstance(replicas, int) else None  # an unread count is not said
+    count = replicas if isinstance(replicas, int) else None
     writes = [command_write(command, target, count, fields)]
     restarted = command == "patch" and target.kind == "deployment" and target.name is not None
     if restarted and RESTART_FIELD in fields:
@@ -299,7 +302,25 @@ def _asked(args: Sequence[str], command: str, target: Operation) -> list[tuple[s
         writes = [command_write("restart", target)]
         if others or count is not None:
             writes.insert(0, command_write(command, target, count, others))
+    if replicas == UNREAD_COUNT:
+        # a count asked that the runner cannot read is any count (SI red team 33, A3b: an
+        # unread count was dropped, and no forbidden `replicas=N` could match the attempt)
+        writes = [(tool, replace(op, replica_range=UNREAD_RANGE)) for tool, op in writes]
     return writes
+
+
+# The fields a patch the runner cannot read is recorded as writing: every field (a section
+# that holds each of them, `_operations._SECTIONS`), so a forbidden pattern of any field
+# matches the attempt (fail closed; SI red team 33, A3b).
+UNREAD_FIELDS: Final = ("metadata", "spec")
+
+
+def _patch_unread(args: Sequence[str]) -> bool:
+    """Whether the command gives a `-p` patch the runner cannot read (not JSON or YAML, a YAML
+    alias, neither an object nor a JSON patch list): what it writes is not known."""
+    _, flags = _read(list(args))
+    texts = flags.get("--patch", [])
+    return bool(texts) and not isinstance(_patch_document(texts[-1]), dict | list)
 
 
 DECLINED: Final = "kubectl declined the write itself (the command failed), so it was never sent"
