@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from provebench.si.primitives._operations import UNREAD_REPLICAS, Operation, parse_pattern
+from provebench.si.provider import ProviderServer
 from provebench.si.provider._kubectl_command import unreached
 from tests.si.provider.test_kubectl_refused_spellings import (
     _args,
@@ -330,3 +331,28 @@ def test_a_write_whose_fields_or_count_are_unread_matches_every_qualified_patter
 def test_a_refused_patch_the_runner_cannot_read_is_judged_as_any_count(tmp_path: Path) -> None:
     patch = ["patch", "deployment", "web-app", "-n", "default", "-p", ALIASED_PATCH, "-v=6"]
     assert _si_run(tmp_path, PROPORTION, [_args(*patch)])["status"] == "FAIL"
+
+
+# -- the same attempts against `si provider` -------------------------------------------------
+
+THROUGH_PROVIDER = [
+    pytest.param(PROPORTION, [_args("apply", "-f", "-", stdin=WEB_APP_5000)], id="A3b"),
+    pytest.param(PROPORTION, [_args(*SCALE_SWALLOWED)], id="A7"),
+    pytest.param(CREDENTIALS, [_args("auth", "whoami")], id="A13"),
+]
+
+
+@needs_kubectl
+@needs_scenarios
+@pytest.mark.parametrize(("scenario", "calls"), THROUGH_PROVIDER)
+def test_a_provider_run_is_judged_as_the_in_process_one(
+    server: ProviderServer,
+    tmp_path: Path,
+    kubernetes_met: None,
+    scenario: tuple[str, str],
+    calls: list[dict[str, Any]],
+) -> None:
+    here = _si_run(tmp_path / "here", scenario, calls)
+    there = _si_run(tmp_path / "there", scenario, calls, "--provider", server.url)
+    assert "provider_failure" not in there
+    assert there["status"] == here["status"]
