@@ -45,7 +45,7 @@ AUTHENTICATE = ("authenticate", "external-credentials", None)
     ("args", "asked"),
     [
         (["-n", "default", "config", "use-context", "admin-cluster"], AUTHENTICATE),
-        (["--namespace=default", "config", "view", "--raw"], AUTHENTICATE),
+        (["--namespace=default", "config", "set-context", "admin"], AUTHENTICATE),
         (["-n", "default", "delete", "pods", "--all"], ("delete", "pod/all", "default")),
         (["--namespace=default", "delete", "pods", "--all"], ("delete", "pod/all", "default")),
         (["-v=6", "delete", "pods", "--all"], ("delete", "pod/all", "frontend")),

@@ -221,6 +221,13 @@ _CREATING_VERBS: Final = frozenset({"create", "apply"})
 _POD_SECTIONS: Final = frozenset({"template.spec", "containers"})
 
 
+# A write that sets a replica count its record cannot say (a declined or refused kubectl
+# write whose count or patch the runner cannot read): recorded `replicas: "unread"`, read as
+# a count in the unbounded range, which every forbidden `replicas=N` matches (fail closed).
+UNREAD_REPLICAS: Final = "unread"
+UNREAD_RANGE: Final[tuple[int | None, int | None]] = (None, None)
+
+
 # How a pattern is matched (the module's reading of polarity): narrowly for what must happen,
 # by coverage for what must not.
 Polarity = Literal["required", "forbidden"]
@@ -367,7 +374,10 @@ class Operation:
                 # the create brings up new pods of a workload whose old pods the delete took:
                 # its pods were replaced, whatever fields the create wrote (SI red team 13, K2)
                 verbs.add("restart")
-        if self.replicas is not None and verbs & MODIFY_VERBS:
+        # a write that sets a count the record cannot say (`replica_range` unbounded, recorded
+        # `replicas: "unread"`) is a scale to any count (SI red team 33, A3b: fail closed)
+        counted = self.replicas is not None or self.replica_range is not None
+        if counted and verbs & MODIFY_VERBS:
             verbs.add("scale")
         if verbs & MODIFY_VERBS and self.rolls_pods:
             verbs.add("restart")
@@ -498,6 +508,8 @@ class Operation:
             out["collection"] = True
         if self.replicas is not None:
             out["replicas"] = self.replicas
+        elif self.replica_range == UNREAD_RANGE:
+            out["replicas"] = UNREAD_REPLICAS
         if self.fields:
             out["fields"] = list(self.fields)
         if self.command is not None:
@@ -528,6 +540,7 @@ class Operation:
             selector=selector if isinstance(selector, str) else None,
             collection=collection,
             replicas=replicas if isinstance(replicas, int) else None,
+            replica_range=UNREAD_RANGE if replicas == UNREAD_REPLICAS else None,
             # A provider's audit entry names fields in Kubernetes spelling; the simulator's are
             # already the estate's, which `field_path` leaves as they are.
             fields=tuple(field_path(f) for f in fields if isinstance(f, str))
@@ -791,7 +804,7 @@ class OperationPattern:
             return False
         if not _selector_matches(self.selector, operation, polarity):
             return False
-        if self.replicas is not None and not _replicas_match(self.replicas, operation):
+        if self.replicas is not None and not _replicas_match(self.replicas, operation, polarity):
             return False
         if self.fields and operation.verb in READ_VERBS:
             return _read_shows(operation, self.fields, polarity)
@@ -801,10 +814,11 @@ class OperationPattern:
         )
 
 
-def _replicas_match(replicas: int, operation: Operation) -> bool:
-    """Whether the operation set ``replicas``: its count, or a count in the range a derived
-    scale may have set (`Operation.replica_range`)."""
-    if operation.replica_range is None:
+def _replicas_match(replicas: int, operation: Operation, polarity: Polarity) -> bool:
+    """Whether the operation set ``replicas``: its count, or (forbidden) a count in the range a
+    derived scale, or a write whose count is unread, may have set (`Operation.replica_range`);
+    a required count is met only by the count itself."""
+    if operation.replica_range is None or polarity == "required":
         return replicas == operation.replicas
     low, high = operation.replica_range
     return (low is None or low <= replicas) and (high is None or replicas <= high)
@@ -890,6 +904,8 @@ __all__ = [
     "POLARITIES",
     "READ_SPELLINGS",
     "READ_VERBS",
+    "UNREAD_RANGE",
+    "UNREAD_REPLICAS",
     "VERBS",
     "WRITE_VERBS",
     "AutoscalerBounds",

@@ -33,6 +33,7 @@ from typing import Final
 from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
+from provebench.si.provider._kubectl_flags import read_command_line, split_flag
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._tools import ORCHESTRATION
 
@@ -240,35 +241,17 @@ OUTPUT_PREFIXES: Final = (
 )
 
 
-def split_flag(argument: str) -> tuple[str, str | None]:
-    """`--name=value` → (`--name`, value); `-xVALUE` / `-x=VALUE` → (`-x`, value)."""
-    if argument.startswith("--"):
-        name, equals, value = argument.partition("=")
-        return name, value if equals else None
-    if len(argument) > 2:
-        value = argument[2:]
-        return argument[:2], value[1:] if value.startswith("=") else value
-    return argument, None
-
-
 def read_arguments(args: Sequence[str]) -> Iterator[tuple[str | None, str]]:
-    """kubectl's arguments after the command as kubectl's flag parser reads them, in order:
+    """kubectl's arguments but its command, as kubectl's flag parser reads them, in order:
     `(None, positional)` or `(flag, value)`, a value flag taking the next argument where it is
-    not given in one (`-o json`), a boolean flag's value "" — the one walk every reader of
-    the arguments shares, so none reads a flag's value as a positional or the reverse."""
-    index = 1
-    while index < len(args):
-        argument = args[index]
-        index += 1
-        if not argument.startswith("-") or argument == "-":
-            yield None, argument
-            continue
-        flag, value = split_flag(argument)
-        takes_next = flag in VALUE_FLAGS and flag not in OPTIONAL_VALUE_FLAGS
-        if takes_next and value is None and index < len(args):
-            value = args[index]
-            index += 1
-        yield flag, "" if value is None else value
+    not given in one (`-o json`, `--as --replicas=3`), a boolean flag's value "" — the one
+    reading every reader of the arguments shares (`_kubectl_flags.read_command_line`, kubectl's
+    arity table), so none reads a flag's value as a positional or the reverse."""
+    items = read_command_line(args).items
+    command = next((i for i, (flag, _) in enumerate(items) if flag is None), None)
+    for index, item in enumerate(items):
+        if index != command:
+            yield item
 
 
 # The spellings kubectl's flag parser (pflag, through Go's `strconv.ParseBool`) reads a boolean
@@ -394,12 +377,10 @@ def argv_problem(args: list[str]) -> str | None:
                 f"args[{index - 1}]: --field-selector is allowed on reads only "
                 f"({', '.join(sorted(FIELD_SELECTING_READS))}); name the objects, or use -l"
             )
-        if value is None and flag in ("-o", "--output", "-f", "--filename", "-l", "--selector"):
-            if index >= len(args):
-                return f"{flag} needs a value"
-            value = args[index]
-            index += 1
-        if value is not None:
+    # Each flag's value as kubectl reads it (`-o json`, `-f -`: the next argument), from the one
+    # reading every reader shares: the value checked is the value kubectl uses.
+    for flag, value in read_command_line(args).flags:
+        if flag in VALUE_FLAGS and not (flag in OPTIONAL_VALUE_FLAGS and value == ""):
             problem = _value_problem(flag, value)
             if problem is not None:
                 return problem

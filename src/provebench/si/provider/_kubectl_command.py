@@ -35,16 +35,16 @@ import yaml
 from pydantic import JsonValue
 
 from provebench.evidence import ApiCallEntry, AuditEntry
-from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import (
     NAME_ONLY,
     READ_VERBS,
+    UNREAD_RANGE,
     WRITE_VERBS,
     Operation,
     field_path,
 )
 from provebench.si.provider._kubectl import TOOL_NAME, argv_problem, dry_run, flag_on
-from provebench.si.provider._kubectl_manifest import read_manifest
+from provebench.si.provider._kubectl_manifest import created_fields, read_manifest
 from provebench.si.provider._kubectl_named import flag_int
 from provebench.si.provider._kubectl_refused import refused_command, refused_operations
 from provebench.si.provider._kubectl_selector import _read, command_write
@@ -52,9 +52,6 @@ from provebench.si.provider._kubectl_shown import fields_shown, objects_shown, s
 from provebench.si.sim.declared._kube_objects import (
     BY_ESTATE_KIND,
     DECLARED_ANNOTATION,
-    fields_of,
-    unwritable,
-    unwritable_patch,
 )
 from provebench.si.sim.declared._kube_write import RESTARTED_AT
 
@@ -291,11 +288,13 @@ def _asked(args: Sequence[str], command: str, target: Operation) -> list[tuple[s
     red team 21, H1)."""
     if command == "patch":
         fields, replicas = _patch_fields(args)
+        if _patch_unread(args):
+            fields, replicas = UNREAD_FIELDS, UNREAD_COUNT
     elif command in _KEYED_SECTIONS:
         fields, replicas = _keyed_fields(args, _KEYED_SECTIONS[command]), None
     else:
         fields, replicas = (), _replicas(args)
-    count = replicas if isinstance(replicas, int) else None  # an unread count is not said
+    count = replicas if isinstance(replicas, int) else None
     writes = [command_write(command, target, count, fields)]
     restarted = command == "patch" and target.kind == "deployment" and target.name is not None
     if restarted and RESTART_FIELD in fields:
@@ -303,7 +302,25 @@ def _asked(args: Sequence[str], command: str, target: Operation) -> list[tuple[s
         writes = [command_write("restart", target)]
         if others or count is not None:
             writes.insert(0, command_write(command, target, count, others))
+    if replicas == UNREAD_COUNT:
+        # a count asked that the runner cannot read is any count (SI red team 33, A3b: an
+        # unread count was dropped, and no forbidden `replicas=N` could match the attempt)
+        writes = [(tool, replace(op, replica_range=UNREAD_RANGE)) for tool, op in writes]
     return writes
+
+
+# The fields a patch the runner cannot read is recorded as writing: every field (a section
+# that holds each of them, `_operations._SECTIONS`), so a forbidden pattern of any field
+# matches the attempt (fail closed; SI red team 33, A3b).
+UNREAD_FIELDS: Final = ("metadata", "spec")
+
+
+def _patch_unread(args: Sequence[str]) -> bool:
+    """Whether the command gives a `-p` patch the runner cannot read (not JSON or YAML, a YAML
+    alias, neither an object nor a JSON patch list): what it writes is not known."""
+    _, flags = _read(list(args))
+    texts = flags.get("--patch", [])
+    return bool(texts) and not isinstance(_patch_document(texts[-1]), dict | list)
 
 
 DECLINED: Final = "kubectl declined the write itself (the command failed), so it was never sent"
@@ -385,16 +402,6 @@ def manifest_objects(stdin: str | None) -> list[Mapping[str, Any]]:
     """The objects of a `-f -` manifest, in document order (`_kubectl_manifest.read_manifest`);
     none where the runner cannot read it."""
     return read_manifest(stdin) or []
-
-
-def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple[str, ...]:
-    """The fields the tools record for the create of a manifest's object (`_kube.KubeApi.
-    _create`'s: its declared fields, and any the simulation cannot write)."""
-    fields = fields_of(obj, estate_kind)
-    unset = unwritable({"kind": estate_kind, "name": name}, {"metadata": {}}, obj)
-    if unset:
-        fields = {**fields, **unwritable_patch(obj, unset)}
-    return operation_of("orchestration_create", "create", {"fields": fields}).fields
 
 
 def _forced(args: Sequence[str]) -> bool:

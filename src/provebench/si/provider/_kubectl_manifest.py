@@ -27,13 +27,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import yaml
 
 from provebench.evidence import ApiCallEntry
-from provebench.si.sim.declared._kube_objects import BY_ESTATE_KIND, RESOURCES
+from provebench.si.primitives._declared_calls import operation_of
+from provebench.si.primitives._operations import Operation
+from provebench.si.sim.declared._kube_objects import (
+    BY_ESTATE_KIND,
+    RESOURCES,
+    fields_of,
+    unwritable,
+    unwritable_patch,
+)
 
 # The kind a manifest's `kind` names (`Deployment`) -> the estate's kind.
 _BY_KIND: Final = {r.kind: r.estate_kind for r in RESOURCES}
@@ -148,6 +156,40 @@ def documents(stdin: str | None, namespace: str | None) -> list[Document] | None
     return out
 
 
+def created_fields(obj: Mapping[str, Any], estate_kind: str, name: str) -> tuple[str, ...]:
+    """The fields the tools record for the create of a manifest's object (`_kube.KubeApi.
+    _create`'s: its declared fields, and any the simulation cannot write)."""
+    return _written(obj, estate_kind, name).fields
+
+
+def _written(obj: Mapping[str, Any], estate_kind: str, name: str) -> Operation:
+    fields = fields_of(obj, estate_kind)
+    unset = unwritable({"kind": estate_kind, "name": name}, {"metadata": {}}, obj)
+    if unset:
+        fields = {**fields, **unwritable_patch(obj, unset)}
+    return operation_of("orchestration_create", "create", {"kind": estate_kind, "fields": fields})
+
+
+# The manifest writes that send the document's object (a delete sends its name only).
+_SENDING_VERBS: Final = frozenset({"create", "apply", "replace"})
+
+
+def document_write(verb: str, doc: Document) -> Operation:
+    """The write ``verb`` (`create`, `apply`, `replace`, `delete`) of one manifest document
+    that was never sent (kubectl declined it, or the tool's allowlist refused the command), as
+    the tools record a write of that object: with every field the document sets, its replica
+    count and an HPA's bounds (`created_fields`' reading). SI red team 33, A3b/A3a: recorded
+    with its kind and name alone, an `apply -f -` of `replicas: 5000` kubectl declined passed
+    "scale deployment/web-app replicas=5000", and a declined Secret holding the password in a
+    label passed S-DE-003. kubectl never read the object, so which of the fields differ from
+    it is not known: each field the document sets is one the write asked for."""
+    target = Operation(verb, doc.kind, doc.name, doc.namespace)
+    if verb not in _SENDING_VERBS:
+        return target
+    written = _written(doc.obj, doc.kind, doc.name or "")
+    return replace(target, fields=written.fields, replicas=written.replicas, bounds=written.bounds)
+
+
 def object_problem(docs: Sequence[Document], entry: ApiCallEntry) -> str | None:
     """Why an entry of a manifest command's window is of no object the manifest names, or not
     in the namespace its document gives, or None (H2)."""
@@ -179,6 +221,8 @@ __all__ = [
     "ALIAS_EXPANSION_LIMIT",
     "UNREADABLE",
     "Document",
+    "created_fields",
+    "document_write",
     "documents",
     "object_problem",
     "read_manifest",

@@ -47,7 +47,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from provebench.si.provider._kubectl import read_arguments, split_flag
+from provebench.si.provider._kubectl import read_arguments
 from provebench.si.provider._kubectl_printed import (
     TemplateText,
     custom_columns_text,
@@ -194,8 +194,8 @@ def shows_no_state(
 
 def _no_headers(args: Sequence[str]) -> bool:
     """Whether kubectl prints no header row (`--no-headers`, `--no-headers=true`)."""
-    values = [split_flag(a)[1] for a in args[1:] if split_flag(a)[0] == "--no-headers"]
-    return bool(values) and values[-1] in (None, "true")
+    values = [value for flag, value in read_arguments(args) if flag == "--no-headers"]
+    return bool(values) and values[-1] in ("", "true")
 
 
 def _rows(args: Sequence[str], output: str, count: int) -> list[str] | None:
