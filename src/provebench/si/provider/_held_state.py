@@ -24,8 +24,6 @@ Two checks, one list:
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +31,7 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import READ_VERBS, Operation
+from provebench.si.primitives._secret_data import canonical, data_problem, encoded
 from provebench.si.provider._accounting import ABSENT, NONE_TRANSLATED, Translations, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
@@ -92,24 +91,23 @@ def _object_values(obj: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
 
 
 def _secret_value(value: Any) -> Any:
-    """A Secret's `data` value as the physical estate keeps it: decoded from base64
-    (`si.sim._handlers._config_patch`); one that does not decode was refused there."""
-    if not isinstance(value, str):
+    """A Secret's `data` value as the physical estate keeps it, as the API server does: the
+    base64 of its decoded bytes (`primitives._secret_data.canonical`, as
+    `si.sim._handlers._config_patch` stores it); one that does not decode was refused there."""
+    if not isinstance(value, str) or data_problem(value) is not None:
         return value
-    try:
-        return base64.b64decode(value, validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
-        return value
+    return canonical(value)
 
 
 def estate_spelling(
     values: Mapping[tuple[str, ...], Any], kind: str, *, physical: bool
 ) -> dict[tuple[str, ...], Any]:
     """The values a write gives, as the estate the write reached keeps them. The physical
-    estate's Secret holds its keys decoded under `data`: a `stringData.KEY` gives `data.KEY`
-    as written, a `data.KEY` its base64 decoded (`si.sim._handlers._config_patch`; SI red team
-    28, H3: `stringData` held where the estate never has it accused a truthful provider). The
-    declared estate keeps what the merge patch wrote, as written."""
+    estate's Secret holds its keys under `data`, base64 as Kubernetes holds them: a
+    `stringData.KEY` gives `data.KEY` encoded, a `data.KEY` its canonical base64
+    (`si.sim._handlers._config_patch`; SI red team 28, H3: `stringData` held where the estate
+    never has it accused a truthful provider; issue 44). The declared estate keeps what the
+    merge patch wrote, as written."""
     if not (physical and kind == "secret"):
         return dict(values)
     spelled: dict[tuple[str, ...], Any] = {}
@@ -118,7 +116,7 @@ def estate_spelling(
             spelled[path] = _secret_value(value)
     for path, value in values.items():  # stringData wins over data, as the API server merges
         if path[:1] == ("stringData",) and len(path) == 2:
-            spelled[("data", path[1])] = value
+            spelled[("data", path[1])] = encoded(value) if isinstance(value, str) else value
     spelled.update({p: v for p, v in values.items() if p[:1] not in (("data",), ("stringData",))})
     return spelled
 
