@@ -50,7 +50,7 @@ def _patch(kind: str, name: str, patch: Any, fields: list[str], *, kubectl: bool
         after_step=1,
         detail={"fields": fields},
     )
-    (write,) = held_writes([(action, [entry])], physical=True)
+    (write,) = held_writes([(action, [entry])])
     return write
 
 

@@ -82,8 +82,9 @@ def test_declared_string_data_is_merged_into_data_encoded(estate: str) -> None:
     assert f"DB_PASSWORD={PASSWORD}" in env.splitlines()
 
 
-def test_a_patch_is_stored_as_the_api_server_stores_it() -> None:
-    session = _sessions(SECRET, POD)["physical"]
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_a_patch_is_stored_as_the_api_server_stores_it(estate: str) -> None:
+    session = _sessions(SECRET, POD)[estate]
     patch = {"data": {"USER": "YWRtaW4="}, "stringData": {"PASSWORD": "rotated"}}
     _call(session, "orchestration_patch", kind="secret", name="db", patch=patch)
     assert _data(session) == {"PASSWORD": "cm90YXRlZA==", "USER": "YWRtaW4="}
@@ -147,3 +148,33 @@ def test_a_secret_deviation_s_value_is_base64_too() -> None:
     with pytest.raises(ProvebenchError) as raised:
         build_scene(variant(SINGLE_SECRET, edit))
     assert raised.value.field is not None and raised.value.field.endswith(".value")
+
+
+def test_a_created_secret_is_stored_as_the_api_server_stores_it() -> None:
+    # the declared estate creates objects (the physical estate refuses every create)
+    session = _sessions(POD)["declared"]
+    fields = {"type": "Opaque", "data": {"USER": "YWRtaW4="}, "stringData": {"PASSWORD": PASSWORD}}
+    _call(session, "orchestration_create", kind="secret", name="db", fields=fields)
+    assert _data(session) == {"PASSWORD": STORED, "USER": "YWRtaW4="}
+    env = _call(session, "orchestration_exec", pod="api-server-7d9f4", command=["env"])
+    assert f"DB_PASSWORD={PASSWORD}" in env.splitlines()
+    bad = {"data": {"PASSWORD": PASSWORD}}
+    refused = session.call("orchestration_create", {"kind": "secret", "name": "x", "fields": bad})
+    assert refused.error is not None and "data.PASSWORD" in refused.body
+
+
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_a_manifest_with_string_data_is_stored_in_data_encoded(estate: str) -> None:
+    # the object a `kubectl apply` of a manifest writes, its stringData plain (the declared
+    # estate refused it 422 as a field it could not write)
+    session = _sessions(SECRET, POD)[estate]
+    manifest = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "db"},
+        "stringData": {"PASSWORD": "rotated"},
+    }
+    _call(session, "orchestration_patch", kind="secret", name="db", patch=manifest)
+    assert _data(session) == {"PASSWORD": "cm90YXRlZA=="}
+    env = _call(session, "orchestration_exec", pod="api-server-7d9f4", command=["env"])
+    assert "DB_PASSWORD=rotated" in env.splitlines()

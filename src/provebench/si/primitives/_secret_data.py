@@ -84,11 +84,42 @@ def stored_secret(fields: Mapping[str, Any]) -> dict[str, Any]:
     return stored
 
 
+def secret_write(given: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """A create's fields or a merge patch of a Secret as the API server applies it: each
+    ``data`` value its canonical base64 (null: the key removed), each ``stringData`` value
+    merged into ``data`` encoded (its key winning; null: nothing, as ``stringData`` is never
+    stored), no ``stringData`` left; or, with the write unchanged, why it is refused (a
+    ``data`` value that is not base64 of text, a ``stringData`` value that is no string)."""
+    written = {k: v for k, v in given.items() if k != "stringData"}
+    merged: dict[str, Any] = {}
+    for field in ("data", "stringData"):
+        held = given.get(field)
+        if held is None:
+            continue
+        if not isinstance(held, Mapping):
+            return dict(given), f"{field} must be an object"
+        for name, value in held.items():
+            if value is None:
+                if field == "data":
+                    merged[str(name)] = None
+                continue
+            why = data_problem(value) if field == "data" else None
+            if field == "stringData" and not isinstance(value, str):
+                why = "must be a string (the plain value)"
+            if why is not None:
+                return dict(given), f"{field}.{name} {why}"
+            merged[str(name)] = canonical(value) if field == "data" else encoded(value)
+    if merged or isinstance(given.get("data"), Mapping):
+        written["data"] = merged
+    return written, None
+
+
 __all__ = [
     "canonical",
     "data_problem",
     "decoded",
     "encoded",
     "secret_problems",
+    "secret_write",
     "stored_secret",
 ]

@@ -80,7 +80,7 @@ def _object_values(obj: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
     """What a Kubernetes-spelled object sets, in the estate's paths where they are the same
     (`data`, `metadata.labels` / `annotations` as `labels` / `annotations`); other paths are
     kept as given and held only where the state has them. A Secret's `stringData` is spelled
-    by `estate_spelling`, which knows the estate."""
+    by `estate_spelling`, which knows how the estates hold a Secret."""
     values = _leaves({k: v for k, v in obj.items() if k not in ("metadata", "apiVersion", "kind")})
     metadata = obj.get("metadata")
     if isinstance(metadata, dict):
@@ -99,16 +99,14 @@ def _secret_value(value: Any) -> Any:
     return canonical(value)
 
 
-def estate_spelling(
-    values: Mapping[tuple[str, ...], Any], kind: str, *, physical: bool
-) -> dict[tuple[str, ...], Any]:
-    """The values a write gives, as the estate the write reached keeps them. The physical
-    estate's Secret holds its keys under `data`, base64 as Kubernetes holds them: a
-    `stringData.KEY` gives `data.KEY` encoded, a `data.KEY` its canonical base64
-    (`si.sim._handlers._config_patch`; SI red team 28, H3: `stringData` held where the estate
-    never has it accused a truthful provider; issue 44). The declared estate keeps what the
-    merge patch wrote, as written."""
-    if not (physical and kind == "secret"):
+def estate_spelling(values: Mapping[tuple[str, ...], Any], kind: str) -> dict[tuple[str, ...], Any]:
+    """The values a write gives, as the estate the write reached keeps them. Both estates hold
+    a Secret's keys under `data`, base64 as Kubernetes holds them: a `stringData.KEY` gives
+    `data.KEY` encoded, a `data.KEY` its canonical base64 (`primitives._secret_data`, as
+    `si.sim._handlers._config_patch` and the declared estate's writes store them; SI red team
+    28, H3: `stringData` held where the estate never has it accused a truthful provider; issue
+    44). Any other write is kept as written."""
+    if kind != "secret":
         return dict(values)
     spelled: dict[tuple[str, ...], Any] = {}
     for path, value in values.items():
@@ -201,7 +199,6 @@ def _call_given(action: ToolAction, translations: Translations) -> Given:
 def held_writes(
     calls: Sequence[tuple[ToolAction, Sequence[ApiCallEntry]]],
     *,
-    physical: bool,
     translations: Translations = NONE_TRANSLATED,
 ) -> list[HeldWrite]:
     """Every write of the agent answered 2xx, in order, with the values its call gave, as the
@@ -216,8 +213,7 @@ def held_writes(
                 entry.verb, entry.resource, entry.namespace, entry.detail
             )
             spelled = {
-                name: estate_spelling(values, operation.kind, physical=physical)
-                for name, values in given.items()
+                name: estate_spelling(values, operation.kind) for name, values in given.items()
             }
             found.append(HeldWrite(action, operation, spelled))
     return found
