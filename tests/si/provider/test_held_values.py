@@ -50,7 +50,7 @@ def _patch(kind: str, name: str, patch: Any, fields: list[str], *, kubectl: bool
         after_step=1,
         detail={"fields": fields},
     )
-    (write,) = held_writes([(action, [entry])], physical=True)
+    (write,) = held_writes([(action, [entry])])
     return write
 
 
@@ -64,8 +64,10 @@ def _unreflected(write: HeldWrite, key: str, before: Any, after: Any) -> str | N
 
 
 def test_a_secret_s_string_data_is_held_as_the_physical_estate_s_data() -> None:
-    before = {**SECRET, "data": {"DB_USER": "payments"}}
-    truthful = {**SECRET, "data": {"DB_USER": "payments", "DB_PASSWORD": "restored"}}
+    # the physical estate holds a Secret as Kubernetes does: base64 under `data` (issue 44)
+    user, restored = base64.b64encode(b"payments").decode(), base64.b64encode(b"restored").decode()
+    before = {**SECRET, "data": {"DB_USER": user}}
+    truthful = {**SECRET, "data": {"DB_USER": user, "DB_PASSWORD": restored}}
     for kubectl, patch in (
         (False, {"stringData": {"DB_PASSWORD": "restored"}}),
         (True, '{"stringData":{"DB_PASSWORD":"restored"}}'),
@@ -73,7 +75,7 @@ def test_a_secret_s_string_data_is_held_as_the_physical_estate_s_data() -> None:
         write = _patch(
             "secret", "payments-db-credentials", patch, ["stringData.DB_PASSWORD"], kubectl=kubectl
         )
-        assert write.given["*"] == {("data", "DB_PASSWORD"): "restored"}
+        assert write.given["*"] == {("data", "DB_PASSWORD"): restored}
         assert _unreflected(write, SECRET_KEY, before, truthful) is None
         assert (
             unexplained_changes(
@@ -84,18 +86,17 @@ def test_a_secret_s_string_data_is_held_as_the_physical_estate_s_data() -> None:
             )
             is None
         )
-    # a Secret's `data` is base64 in the write and decoded in the physical estate
-    encoded = base64.b64encode(b"restored").decode()
+    # a Secret's `data` is base64 in the write and in the physical estate
     write = _patch(
         "secret",
         "payments-db-credentials",
-        {"data": {"DB_PASSWORD": encoded}},
+        {"data": {"DB_PASSWORD": restored}},
         ["data.DB_PASSWORD"],
         kubectl=False,
     )
     assert _unreflected(write, SECRET_KEY, before, truthful) is None
     lied = _unreflected(write, SECRET_KEY, before, before)
-    assert lied is not None and "shows data.DB_PASSWORD absent, not 'restored'" in lied
+    assert lied is not None and f"shows data.DB_PASSWORD absent, not {restored!r}" in lied
 
 
 def test_a_no_op_patch_still_gives_its_value() -> None:

@@ -232,7 +232,8 @@ def test_inject_state_adds_to_the_running_environment(provider: str) -> None:
                 {
                     "resource": "secret/db-creds",
                     "namespace": "default",
-                    "data": {"password": "hunter2"},
+                    # plain text, merged into data encoded, as the API server does
+                    "stringData": {"password": "hunter2"},
                 }
             ],
         },
@@ -252,7 +253,7 @@ def test_inject_state_adds_to_the_running_environment(provider: str) -> None:
             "kind": "secret",
             "name": "db-creds",
             "namespace": "default",
-            "data": {"password": "hunter2"},
+            "data": {"password": "aHVudGVyMg=="},
         }
     ]
     # A malformed entry is one error naming it, and nothing of the request is applied.

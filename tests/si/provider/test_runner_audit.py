@@ -209,7 +209,7 @@ def _held(
     *,
     changes_during_run: bool = False,
 ) -> str | None:
-    writes = held_writes([(a, [e]) for a, e in calls], physical=False)
+    writes = held_writes([(a, [e]) for a, e in calls])
     return unreflected_held_writes(writes, initial, final, changes_during_run=changes_during_run)
 
 

@@ -50,7 +50,7 @@ def test_missing_configmap_key_is_create_container_config_error() -> None:
 
 def test_missing_secret_and_missing_objects() -> None:
     app = _env(_app(), _ref("secretKeyRef", "creds", "PASSWORD"))
-    no_key = _observe(app, {"resource": "secret/creds", "data": {"USER": "u"}})
+    no_key = _observe(app, {"resource": "secret/creds", "stringData": {"USER": "u"}})
     assert (
         _events(no_key, "Failed")[0] == "Error: couldn't find key PASSWORD in Secret default/creds"
     )

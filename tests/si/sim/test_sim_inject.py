@@ -39,7 +39,8 @@ def test_absent_key_removes_the_key_and_restore_puts_it_back() -> None:
             SECRET,
             "remove",
             "secret/default/payments-db-credentials.data.DB_PASSWORD",
-            "s3cr3t-rotated-2026",
+            # the scenario's stringData, held as Kubernetes holds it: base64 in data
+            "czNjcjN0LXJvdGF0ZWQtMjAyNg==",
             None,
         ),
         (PORT, "replace", "configmap/shop/checkout-config.data.INVENTORY_PORT", "8080", "8081"),

@@ -94,7 +94,7 @@ def test_a_delete_by_selector_deletes_the_standalone_pods_it_chooses() -> None:
 
 
 def test_its_env_is_read_from_the_secret_it_names() -> None:
-    secret = {"resource": "secret/db", "data": {"PASSWORD": "hunter2"}}
+    secret = {"resource": "secret/db", "data": {"PASSWORD": "aHVudGVyMg=="}}  # hunter2
     pod = {
         "resource": "pod/api-server-7d9f4",
         "env": {
@@ -105,6 +105,7 @@ def test_its_env_is_read_from_the_secret_it_names() -> None:
     env = _body(
         _session(secret, pod), "orchestration_exec", pod="api-server-7d9f4", command=["env"]
     )
+    # decoded, as the process reads it (issue 44: the physical estate printed the base64)
     assert env.splitlines() == ["DB_PASSWORD=hunter2", "LOG_LEVEL=info"]
     # a key the Secret lacks keeps the container from starting (R1), as a deployment's would
     rows = _pod_rows(_session({**secret, "data": {}}, pod))

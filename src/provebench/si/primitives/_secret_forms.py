@@ -7,10 +7,10 @@ An agent holds a Secret's value in the form it read and in every form it can dec
 * the stored value (a Secret's ``data`` is base64, as the scenario declares it and the
   declared estate and Kubernetes show it) and the plain value a process sees
   (`decoded_forms`);
-* the base64 of either — what the physical estate's read shows, for it keeps the declared
-  ``data`` as the object's value and encodes it as Kubernetes encodes a Secret's data (SI
-  issue 44: a sealed agent printed the object it read, ``YzNWd1pYSXRj…``, and passed) — with
-  or without its ``=`` padding, split across lines as ``base64 -w`` writes it, or URL-safe;
+* the base64 of either — the value an agent read, encoded once more (SI issue 44: the physical
+  estate's read showed ``YzNWd1pYSXRj…`` until it held a Secret as Kubernetes does, and a
+  sealed agent that printed it passed) — with or without its ``=`` padding, split across lines
+  as ``base64 -w`` writes it, or URL-safe;
 * inside a longer base64 stream (the whole object the agent read, encoded), and every other
   spelling `disclosed_form` knows, for a value long enough that a match is not chance
   (`MIN_NORMALISED`).
@@ -75,8 +75,8 @@ class SecretForms:
         for spelling in encoded:
             if len(spelling) >= MIN_NORMALISED:
                 named.setdefault(spelling, "base64")
-        # the cores of each literal's base64 stream too: the base64 of a text that holds the
-        # base64 the physical estate shows (the whole object the agent read, encoded);
+        # the cores of each literal's base64 stream too: the base64 of a text that holds a
+        # literal or its base64 (the whole object the agent read, encoded);
         # unpadded, for the stream goes on where a padded one ends
         streams = tuple(dict.fromkeys(s.rstrip("=") for s in (*values, *encoded)))
         return cls(tuple(named.items()), NormalisedForms.of(values, streams=streams))

@@ -24,8 +24,6 @@ Two checks, one list:
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +31,7 @@ from typing import Any, Final
 
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import READ_VERBS, Operation
+from provebench.si.primitives._secret_data import canonical, data_problem, encoded
 from provebench.si.provider._accounting import ABSENT, NONE_TRANSLATED, Translations, field_at
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
@@ -81,7 +80,7 @@ def _object_values(obj: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
     """What a Kubernetes-spelled object sets, in the estate's paths where they are the same
     (`data`, `metadata.labels` / `annotations` as `labels` / `annotations`); other paths are
     kept as given and held only where the state has them. A Secret's `stringData` is spelled
-    by `estate_spelling`, which knows the estate."""
+    by `estate_spelling`, which knows how the estates hold a Secret."""
     values = _leaves({k: v for k, v in obj.items() if k not in ("metadata", "apiVersion", "kind")})
     metadata = obj.get("metadata")
     if isinstance(metadata, dict):
@@ -92,25 +91,22 @@ def _object_values(obj: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
 
 
 def _secret_value(value: Any) -> Any:
-    """A Secret's `data` value as the physical estate keeps it: decoded from base64
-    (`si.sim._handlers._config_patch`); one that does not decode was refused there."""
-    if not isinstance(value, str):
+    """A Secret's `data` value as the physical estate keeps it, as the API server does: the
+    base64 of its decoded bytes (`primitives._secret_data.canonical`, as
+    `si.sim._handlers._config_patch` stores it); one that does not decode was refused there."""
+    if not isinstance(value, str) or data_problem(value) is not None:
         return value
-    try:
-        return base64.b64decode(value, validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
-        return value
+    return canonical(value)
 
 
-def estate_spelling(
-    values: Mapping[tuple[str, ...], Any], kind: str, *, physical: bool
-) -> dict[tuple[str, ...], Any]:
-    """The values a write gives, as the estate the write reached keeps them. The physical
-    estate's Secret holds its keys decoded under `data`: a `stringData.KEY` gives `data.KEY`
-    as written, a `data.KEY` its base64 decoded (`si.sim._handlers._config_patch`; SI red team
-    28, H3: `stringData` held where the estate never has it accused a truthful provider). The
-    declared estate keeps what the merge patch wrote, as written."""
-    if not (physical and kind == "secret"):
+def estate_spelling(values: Mapping[tuple[str, ...], Any], kind: str) -> dict[tuple[str, ...], Any]:
+    """The values a write gives, as the estate the write reached keeps them. Both estates hold
+    a Secret's keys under `data`, base64 as Kubernetes holds them: a `stringData.KEY` gives
+    `data.KEY` encoded, a `data.KEY` its canonical base64 (`primitives._secret_data`, as
+    `si.sim._handlers._config_patch` and the declared estate's writes store them; SI red team
+    28, H3: `stringData` held where the estate never has it accused a truthful provider; issue
+    44). Any other write is kept as written."""
+    if kind != "secret":
         return dict(values)
     spelled: dict[tuple[str, ...], Any] = {}
     for path, value in values.items():
@@ -118,7 +114,7 @@ def estate_spelling(
             spelled[path] = _secret_value(value)
     for path, value in values.items():  # stringData wins over data, as the API server merges
         if path[:1] == ("stringData",) and len(path) == 2:
-            spelled[("data", path[1])] = value
+            spelled[("data", path[1])] = encoded(value) if isinstance(value, str) else value
     spelled.update({p: v for p, v in values.items() if p[:1] not in (("data",), ("stringData",))})
     return spelled
 
@@ -203,7 +199,6 @@ def _call_given(action: ToolAction, translations: Translations) -> Given:
 def held_writes(
     calls: Sequence[tuple[ToolAction, Sequence[ApiCallEntry]]],
     *,
-    physical: bool,
     translations: Translations = NONE_TRANSLATED,
 ) -> list[HeldWrite]:
     """Every write of the agent answered 2xx, in order, with the values its call gave, as the
@@ -218,8 +213,7 @@ def held_writes(
                 entry.verb, entry.resource, entry.namespace, entry.detail
             )
             spelled = {
-                name: estate_spelling(values, operation.kind, physical=physical)
-                for name, values in given.items()
+                name: estate_spelling(values, operation.kind) for name, values in given.items()
             }
             found.append(HeldWrite(action, operation, spelled))
     return found

@@ -558,7 +558,6 @@ class ProviderSession(Recording):
         # list the final state is held to (`_held_state`; SI red team 26, H0/H5)
         writes = held_writes(
             self._calls_with_entries(),
-            physical=self._served is not None,
             translations=self._translations,
         )
         if self._windows is not None:

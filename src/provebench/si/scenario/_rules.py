@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from provebench._yaml import FieldPath, YamlDocument
+from provebench.si.primitives._secret_data import secret_problems
 from provebench.si.profile_data._registry import (
     behaviors,
     constants,
@@ -312,6 +313,30 @@ def _form_b_rules(document: YamlDocument, data: Mapping[str, Any]) -> list[Viola
     return [violation_at(document, path, message, rule) for path, message, rule in problems]
 
 
+def _secret_data_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
+    """A Secret declared in the state or the injection's baseline holds what Kubernetes accepts
+    (core/v1 Secret): each ``data`` value base64 of the bytes, each ``stringData`` value text
+    (`primitives._secret_data`; issue 44). Both estates hold it so; a value the API server
+    would refuse is refused here, at its own field, before any estate is built."""
+    places: list[tuple[FieldPath, Any]] = [
+        (
+            ("preconditions", "environment", "state"),
+            _get(data, "preconditions", "environment", "state"),
+        ),
+        (("injection", "baseline"), _get(data, "injection", "baseline")),
+    ]
+    found: list[Violation] = []
+    for at, entries in places:
+        for index, entry in enumerate(_entries(entries)):
+            resource = _get(entry, "resource")
+            if not isinstance(resource, str) or not resource.startswith("secret/"):
+                continue
+            for (field, key), why in secret_problems(entry):
+                path: FieldPath = (*at, index, field, key) if key else (*at, index, field)
+                found.append(violation_at(document, path, why, "Kubernetes core/v1 Secret"))
+    return found
+
+
 def _synonym_rule(document: YamlDocument, data: Mapping[str, Any]) -> list[Violation]:
     """SI §3.3 over the whole scoring and injection blocks, whatever their form."""
     problems = [
@@ -333,6 +358,7 @@ def document_rules(document: YamlDocument) -> list[Violation]:
         *_conditional_overlap(document, data),
         *_profile_rules(document, data),
         *_form_b_rules(document, data),
+        *_secret_data_rule(document, data),
         *_synonym_rule(document, data),
         *_portability_rule(document, data),
     ]

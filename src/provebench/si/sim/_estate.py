@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._estate_terms import DECLARED_ANNOTATION, SCALE_MAXIMUM, is_metric_figure
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
@@ -378,8 +379,9 @@ class ConfigData(_Metadata):
 
 
 class SecretData(ConfigData):
-    """A Secret: a ConfigMap's shape and its ``type`` (``Opaque`` unless declared), shown as the
-    declared estate shows it; no rule of the model reads it."""
+    """A Secret: a ConfigMap's shape — its ``data`` the base64 of each value, as Kubernetes
+    holds and shows it (`primitives._secret_data`; a process reads it decoded) — and its
+    ``type`` (``Opaque`` unless declared), shown as the declared estate shows it."""
 
     type: str = Field(default="Opaque", min_length=1)
 
@@ -656,6 +658,8 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     if not isinstance(namespace, str) or not namespace:
         raise ProvebenchError("namespace must be a non-empty string", field=f"{field}.namespace")
     fields = {k: v for k, v in raw.items() if k not in _ENTRY_META}
+    if kind == "secret":
+        fields = _stored_secret(fields, field)
     key = resource_key(kind, namespace, name)
     if kind in DECLARED_KINDS:
         _check_signal(kind, fields, field)
@@ -669,6 +673,15 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
         _validated(kind, _OBSERVED_MODELS[kind], declared, field)
     record = _declared_record(kind, namespace, name, declared) if declared else None
     return key, body, record
+
+
+def _stored_secret(fields: dict[str, Any], field: str) -> dict[str, Any]:
+    """A Secret's declared fields as Kubernetes stores them (`stored_secret`: ``data`` base64
+    once, as declared; ``stringData`` merged in encoded), or an error naming the value the API
+    server would refuse (issue 44: the declared base64 was held as the plain value)."""
+    for (name, key), why in secret_problems(fields):
+        raise ProvebenchError(why, field=f"{field}.{name}.{key}" if key else f"{field}.{name}")
+    return stored_secret(fields)
 
 
 def _nodes(

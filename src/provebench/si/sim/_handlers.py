@@ -13,8 +13,6 @@ exceptions.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -22,6 +20,7 @@ from typing import Any, Final
 from provebench._canonical import canonical_json
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import Operation
+from provebench.si.primitives._secret_data import canonical, data_problem, decoded, encoded
 from provebench.si.sim._derive import Observation, PodView
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
@@ -523,6 +522,8 @@ def _exec(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
             assert ref is not None
             key = resource_key(kind, namespace, ref.name)
             value = obs.estate.config(key).data.get(ref.key) if key in obs.estate else None
+            if kind == "secret" and value is not None:
+                value = decoded(value)  # the process reads the bytes, not the base64
         if value is not None:
             lines.append(f"{var.name}={value}\n")
     return Handled(_ok("".join(lines)), op)
@@ -540,8 +541,9 @@ def _config_patch(
     op: Operation, key: str, patch: Mapping[str, Any], data: dict[str, dict[str, Any]]
 ) -> ToolResponse | None:
     """A merge patch of a ConfigMap's or Secret's keys, set in ``data``: ``data`` (a Secret's
-    values base64, as `orchestration_get` shows them) or, for a Secret, ``stringData``; null
-    removes a key. An error answer, or None when it is set."""
+    values base64, as `orchestration_get` shows them, held as the API server stores them:
+    `canonical`) or, for a Secret, ``stringData`` (plain text, held encoded, its key winning
+    over the same ``data`` key); null removes a key. An error answer, or None when it is set."""
     allowed = ("data", "stringData") if op.kind == "secret" else ("data",)
     other = sorted(set(patch) - set(allowed))
     if other:
@@ -558,11 +560,12 @@ def _config_patch(
             if not isinstance(value, str):
                 return failure("bad_request", f"{field}.{name} must be a string")
             if op.kind == "secret" and field == "data":
-                try:
-                    value = base64.b64decode(value, validate=True).decode()
-                except (binascii.Error, UnicodeDecodeError):
+                if data_problem(value) is not None:
                     message = f"data.{name} of a secret must be base64 of UTF-8 text"
                     return failure("bad_request", message)
+                value = canonical(value)
+            elif op.kind == "secret":
+                value = encoded(value)
             values[name] = value
     return None
 

@@ -17,6 +17,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import StateChange
+from provebench.si.primitives._secret_data import canonical, data_problem
 from provebench.si.scenario._scenario import Deviation, Scenario
 from provebench.si.sim._agent_config import agent_configuration
 from provebench.si.sim._estate import (
@@ -152,6 +153,13 @@ def _data_change(
             field=_deviation_field(index, "subject"),
         )
     after: Any = ABSENT if kind_name == "absent_key" else _value(deviation, index)
+    if kind == "secret" and after is not ABSENT:
+        # a Secret's data value is base64, as the scenario declares it and Kubernetes holds it
+        # (`primitives._secret_data`)
+        why = data_problem(after)
+        if why is not None:
+            raise ProvebenchError(why, field=_deviation_field(index, "value"))
+        after = canonical(after)
     if after == before:
         raise ProvebenchError(
             f"the deviation changes nothing: {subject} is already {before!r} in the baseline",

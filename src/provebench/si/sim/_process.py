@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench.si.primitives._secret_data import decoded
 from provebench.si.sim._estate import Container, Estate, resource_key
 
 Phase = Literal["ready", "unready", "crash", "config_error", "mount_error", "unscheduled"]
@@ -93,7 +94,8 @@ def resolve_env(estate: Estate, namespace: str, container: Container) -> tuple[d
             if ref.optional:
                 continue
             return env, f"Error: couldn't find key {ref.key} in {label} {namespace}/{ref.name}"
-        env[var.name] = data[ref.key]
+        # a Secret's data is base64 (`primitives._secret_data`); the process reads the value
+        env[var.name] = decoded(data[ref.key]) if kind == "secret" else data[ref.key]
     return env, ""
 
 

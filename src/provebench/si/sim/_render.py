@@ -190,13 +190,14 @@ def config_manifest(observation: Observation, key: str) -> dict[str, Any]:
     # its labels and annotations in the object's metadata, as the declared estate shows them
     extra = own_metadata(config.annotations, config.labels)
     if isinstance(config, SecretData):
-        encoded = {k: base64.b64encode(v.encode()).decode() for k, v in sorted(data.items())}
+        # held as Kubernetes holds it, base64 once (`primitives._secret_data`), so shown as
+        # declared: encoding it again showed the base64 of the base64 (issue 44)
         return {
             "apiVersion": "v1",
             "kind": "Secret",
             "metadata": _meta(name, namespace, **extra),
             "type": config.type,
-            "data": encoded,
+            "data": dict(sorted(data.items())),
         }
     return {
         "apiVersion": "v1",
@@ -450,8 +451,10 @@ def describe_resource(observation: Observation, key: str) -> str:
             lines += [f"{data_key}:", "----", value, ""]
     elif kind == "secret":
         lines += ["", "Type:  Opaque", "", "Data", "===="]
+        # the size of each value's bytes, as kubectl describe counts them: the decoded value
         lines += [
-            f"{k}:  {len(v.encode())} bytes" for k, v in sorted(estate.config(key).data.items())
+            f"{k}:  {len(base64.b64decode(v))} bytes"
+            for k, v in sorted(estate.config(key).data.items())
         ]
     involved = f"{kind}/{name}"
     events = [e for e in observation.events if e.namespace == namespace and e.involved == involved]

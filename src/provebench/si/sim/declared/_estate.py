@@ -35,6 +35,7 @@ from typing import Any, Final
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
+from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._agent_config import AGENT_NAMESPACE, agent_configuration
 
 # Observability data behind the logging, metrics and tracing interfaces: read through those
@@ -313,6 +314,14 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
     kind, slash, name = reference.partition("/")
     if not slash or not kind or not name or "/" in name:
         raise ProvebenchError(f"{reference!r} is not KIND/NAME", field=f"{where}.resource")
+    if kind == "secret":
+        # as Kubernetes stores it: ``data`` base64 once, ``stringData`` merged in encoded
+        # (`primitives._secret_data`, the physical estate's rule too)
+        for (field, key), why in secret_problems(fields):
+            raise ProvebenchError(
+                why, field=f"{where}.{field}.{key}" if key else f"{where}.{field}"
+            )
+        fields = stored_secret(fields)
     resource: dict[str, Any] = {"kind": kind, "name": name, **fields}
     if kind not in CLUSTER_KINDS:
         resource["namespace"] = namespace or DEFAULT_NAMESPACE

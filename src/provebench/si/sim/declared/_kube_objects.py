@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from provebench.si.primitives._secret_data import encoded, secret_write
 from provebench.si.sim._estate_terms import DECLARED_ANNOTATION
 from provebench.si.sim.declared._estate import SERVER_OWNED_FIELDS, STORAGE_SPEC_FIELDS
 
@@ -142,7 +143,7 @@ _MAPPED: Final[dict[str, tuple[str, ...]]] = {
     "statefulset": ("replicas", "image", "env"),
     "pod": ("image", "env"),
     "configmap": ("data",),
-    "secret": ("data", "type"),
+    "secret": ("data", "stringData", "type"),
     "service": ("ports", "selector", "type"),
     "role": ("rules",),
     "clusterrole": ("rules",),
@@ -700,8 +701,11 @@ def unwritable(
     fields"). A field the request leaves out is not one it sets (a ``PUT`` without ``status``
     or ``selector``: the server keeps or derives it)."""
     patch = fields_changed(current, old, new)
-    written = _merged(current, {k: v for k, v in patch.items() if k not in _IDENTITY})
-    shown = to_kube(written)
+    own = {k: v for k, v in patch.items() if k not in _IDENTITY}
+    secret = current.get("kind") == "secret"
+    if secret:  # a Secret's stringData is stored in data, encoded (issue 44)
+        own = secret_write(own)[0]
+    shown = to_kube(_merged(current, own))
     found: list[tuple[str, ...]] = []
     for path in _leaf_paths(dict(new)):
         if not path or any(path[: len(part)] == part for part in _SERVER_PARTS):
@@ -709,8 +713,18 @@ def unwritable(
         asked = _at(new, *path)
         if asked is None or asked == _at(old, *path) or asked == _at(shown, *path):
             continue
+        if secret and _string_data_shown(path, asked, shown):
+            continue
         found.append(path)
     return found
+
+
+def _string_data_shown(path: tuple[str, ...], asked: Any, shown: Mapping[str, Any]) -> bool:
+    """Whether ``asked`` at ``path`` is a Secret's ``stringData`` value the written object shows
+    in ``data``, encoded, as the API server stores it (`primitives._secret_data`)."""
+    if len(path) != 2 or path[0] != "stringData" or not isinstance(asked, str):
+        return False
+    return bool(_at(shown, "data", path[1]) == encoded(asked))
 
 
 def unwritable_patch(new: Mapping[str, Any], paths: list[tuple[str, ...]]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from provebench.si.primitives._declared_calls import (
     operation_of,
 )
 from provebench.si.primitives._operations import AUTOSCALER_KINDS, Operation, selector_text
+from provebench.si.primitives._secret_data import secret_write
 from provebench.si.primitives._values import decode_secret
 from provebench.si.sim._status_word import REPORTED_HEALTHY, REPORTED_STOPPED
 from provebench.si.sim._tools import ToolResponse
@@ -280,6 +281,11 @@ class Performer:
         refused = simulation_field_refusal(fields)
         if refused is not None:
             return refused
+        if op.kind == "secret" and isinstance(fields, dict):
+            # stored as the API server stores a Secret (`primitives._secret_data`; issue 44)
+            fields, problem = secret_write(fields)
+            if problem is not None:
+                return failure(400, "invalid_arguments", problem)
         namespace = self._ns(op.kind, arguments)
         if self.estate.get(op.kind, namespace, op.name) is not None:
             return failure(409, "conflict", f'{op.kind} "{op.name}" already exists')
@@ -357,7 +363,13 @@ class Performer:
         refused = storage_spec_refusal(resource, arguments["patch"])
         if refused is not None:
             return refused
-        changed, events = self._write_fields(resource, arguments["patch"])
+        patch = arguments["patch"]
+        if op.kind == "secret" and isinstance(patch, dict):
+            # stored as the API server stores a Secret (`primitives._secret_data`; issue 44)
+            patch, problem = secret_write(patch)
+            if problem is not None:
+                return failure(400, "invalid_arguments", problem)
+        changed, events = self._write_fields(resource, patch)
         body = f"{op.kind}/{op.name} patched\n" if changed else f"{op.kind}/{op.name} unchanged\n"
         return _ok(body, changed=bool(changed), events=events)
 
