@@ -61,13 +61,9 @@ typecheck: $(VENV)/.installed-test
 # servers, and the extra worker runs a test in those waits (on 2 cores: 8 min 54 s against
 # 9 min 42 s with one worker per core, the same 5,050 tests).
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; a = getattr(os, 'sched_getaffinity', None); print((len(a(0)) if a else os.cpu_count() or 1) + 1)")
-# pytest writes the test modules it rewrites for their asserts beside them (`*-pytest-*.pyc`), as
-# compileall cannot; where PYTHONDONTWRITEBYTECODE is set every worker rewrote every module at every
-# run (collection: 13.7 s of CPU per worker, 5.6 s once they are written — from the second run of a
-# checkout on: the workers of a first run all collect at once, before any is written).
 unit: $(VENV)/.installed-test
 	$(BYTECODE)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
 
 # SI §2.2's stress, under the strict reading, over every shipped Form B scenario (docs/si-scoring.md,
 # "Stress"): exit 1 if a family passes the band it deserves. The C-OE scenarios' families are

@@ -45,9 +45,6 @@ INSTALLERS = frozenset({"pip", "setuptools", "wheel", "uv"})
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _SITES = frozenset({"site-packages", "dist-packages"})  # where an installer puts code
 _CACHE = "__pycache__"  # Python's own bytecode of the listed sources, written as they import
-# `mod.TAG.pyc` or `mod.TAG.opt-N.pyc` (PEP 3147, PEP 488): no import can name such a file as a
-# module (a module's name holds no dot), only the cache lookup of `mod.py` finds it.
-_OPTIMIZED = re.compile(r"\.opt-[12]$")
 
 
 def _normal(name: str) -> str:
@@ -108,14 +105,21 @@ def _unlisted(folder: Path, listed: set[str]) -> tuple[Path, str] | None:
 
 
 def _is_cache_of_listed(path: Path, listed: set[str]) -> bool:
-    """`path` is `__pycache__/mod.TAG.pyc` beside a listed `mod.py`: bytecode Python wrote for a
-    listed source, which no sandbox reads (`_bytecode.HELD_BYTECODE`)."""
+    """`path` is `__pycache__/mod.TAG.pyc` beside a listed `mod.py`: bytecode written for a
+    listed source, which no sandbox reads (`_bytecode.HELD_BYTECODE`; every `__pycache__` is
+    shown empty). TAG is whatever follows the module's name after a dot — Python's
+    `cpython-311`, `cpython-311.opt-1` (PEP 3147, PEP 488), or pytest's `cpython-311-pytest-9.2.0`
+    for a plugin module it rewrote for its asserts, which it writes beside the plugin in
+    `site-packages` wherever bytecode may be written: refused, every sandboxed test of a run
+    after the first failed on a developer's machine. No import names a file whose name holds a
+    dot, so only `mod.py` and the sourceless `mod.pyc` could run from a cache folder."""
     if path.parent.name != _CACHE or not path.name.endswith(".pyc"):
         return False
-    stem, dot, tag = _OPTIMIZED.sub("", path.name.removesuffix(".pyc")).rpartition(".")
-    if not (stem and dot and tag):
-        return False  # `mod.pyc`: a module of the namespace package `__pycache__`
-    return os.path.normpath(path.parent.parent / f"{stem}.py") in listed
+    name = path.name.removesuffix(".pyc")
+    # The module's own name may hold a dot too (`hook-playwright.async_api.py`): any split.
+    stems = [name[:at] for at, char in enumerate(name) if char == "." and 0 < at < len(name) - 1]
+    # None for `mod.pyc`: a module of the namespace package `__pycache__`.
+    return any(os.path.normpath(path.parent.parent / f"{stem}.py") in listed for stem in stems)
 
 
 def _requirement_closure(
