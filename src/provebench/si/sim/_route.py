@@ -56,10 +56,11 @@ SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {
 }
 _MOVE = (
     "a write that moves an object into another namespace is recorded with its arrival there "
-    "by the declared estate only, and a create is performed by the declared estate only (the "
-    "physical estate refuses it, 422), so a refused move or create into a forbidden "
-    "namespace is judged apart (tests/si/provider/test_agent_act_not_provider_fault.py, "
-    "test_fetch_held.py, test_runner_qualifiers.py)"
+    "by the declared estate only, and a create of a workload is performed by the declared "
+    "estate only (the physical estate creates ConfigMaps and Secrets alone, 422 for the "
+    "rest), so a refused move or create into a forbidden namespace is judged apart "
+    "(tests/si/provider/test_agent_act_not_provider_fault.py, test_fetch_held.py, "
+    "test_runner_qualifiers.py)"
 )
 _SELECTOR_DELETE = (
     "kubectl's delete over a selector or all is recorded per pod by the physical estate and "

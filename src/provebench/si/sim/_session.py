@@ -18,6 +18,7 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import text_problem
 from provebench.evidence import (
     AuditEntry,
+    AuditEvent,
     FullStateSnapshot,
     StateSnapshot,
     ToolAction,
@@ -46,6 +47,7 @@ from provebench.si.sim.declared._tools import INTERFACE_TYPES as DECLARED_INTERF
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
 ACTOR = "agent"
+ENVIRONMENT = "environment"  # the actor of what the estate did (the declared estate's)
 # The interface types the physical estate derives answers for: every declared one but those
 # whose objects (dashboards, GitOps applications, database migrations) it holds no model of.
 INTERFACE_TYPES = tuple(
@@ -303,6 +305,10 @@ class Session(SelectorWrites):
         """The audit log's entry for one operation of the agent's call at ``step``."""
         answer = (handled.status_code, handled.response.error)
         self._audit_answered(tool, operation, answer, targets, step)
+        for name, detail in handled.events:  # what the environment did, as it records it
+            self._audit.append(
+                AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=detail)
+            )
 
 
 __all__ = ["INTERFACE_TYPES", "Session", "check_interfaces", "check_stimuli"]
