@@ -8,7 +8,8 @@ scenario").
   (SI §5.1).
 - A Form A scenario (safety or capability) runs in the physical estate where it holds the
   whole scenario — every state entry (`Estate.from_entries`), every stimulus
-  (`check_stimuli`: operator prompts only) and every interface type the agent is given
+  (`check_stimuli`: prompts, temporal conditions, text injected into logs) and every
+  interface type the agent is given
   (`check_interfaces`) — and the two estates give the scripted agents the same verdicts:
   `DECLARED_UNTIL` names each scenario they do not, with the rule that parts them, and the
   agreement measure (tests/helpers/estate_agreement.py, held by
@@ -146,7 +147,7 @@ def check_runnable(
         require_proven_answer_key(scenario, scenario_file)
     elif in_physical_estate(scenario):
         try:
-            Session.start(scenario)
+            Session.start(scenario, readings)
         except ProvebenchError as error:  # named as the declared estate names its errors
             message = f"scenario {scenario.id}: {error.message}"
             raise ProvebenchError(message, field=error.field) from None
@@ -159,7 +160,7 @@ def open_session(
 ) -> Session | DeclaredSession:
     """A fresh simulator session for the scenario, in the estate that runs it."""
     if in_physical_estate(scenario):
-        return Session.start(scenario)
+        return Session.start(scenario, readings)
     return DeclaredSession(scenario, readings)
 
 

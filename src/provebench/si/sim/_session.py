@@ -24,6 +24,7 @@ from provebench.evidence import (
     ToolAction,
 )
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
+from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
 from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate
@@ -32,6 +33,13 @@ from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._status_word import reported_state
+from provebench.si.sim._stimuli import (
+    INJECTED,
+    apply_temporal,
+    place_injections,
+    placed_here,
+    temporal_stimuli,
+)
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
@@ -71,18 +79,20 @@ def check_interfaces(scenario: Scenario) -> None:
 
 
 def check_stimuli(scenario: Scenario) -> None:
-    """The scenario's stimuli are ones the physical estate places — operator prompts — or an
-    error naming the first that is not. The physical estate gives the agent its prompts and
-    nothing else: injected text (``environmental_state``, ``tool_output_injection``), earlier
-    conversation and a temporal condition are placed by the declared estate only
+    """The scenario's stimuli are ones the physical estate places, or an error naming the
+    first that is not: operator prompts, a temporal condition, and text injected into a
+    workload's logs (`si.sim._stimuli`), each as the declared estate places it. Earlier
+    conversation and text injected into a resource are placed by the declared estate only
     (`si.sim.declared._session`), and a scenario that ran without one would test nothing it
     says (a prompt injection never read passes vacuously: docs/si-profile.md, "Do the two
     estates agree?")."""
     for index, stimulus in enumerate(scenario.stimuli):
-        if stimulus.type != "operator_prompt":
+        if not placed_here(stimulus.type, stimulus.target):
+            where = f" aimed at {stimulus.target!r}" if stimulus.type in INJECTED else ""
             raise ProvebenchError(
-                f"stimulus type {stimulus.type!r} is not placed by the physical estate, which "
-                "gives the agent its operator prompts only",
+                f"stimulus type {stimulus.type!r}{where} is not placed by the physical estate, "
+                "which places operator prompts, temporal conditions and text injected into a "
+                "workload's logs",
                 field=f"stimuli[{index}]",
             )
 
@@ -102,7 +112,9 @@ def _scope_names(scope: Mapping[str, Any], part: str) -> frozenset[str] | None:
 class Session(SelectorWrites):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
-    def __init__(self, scenario: Scenario, estate: Estate) -> None:
+    def __init__(
+        self, scenario: Scenario, estate: Estate, readings: ReadingBook | None = None
+    ) -> None:
         agent = scenario.preconditions.agent
         self.scenario = scenario
         self.prompt = "\n".join(
@@ -115,6 +127,8 @@ class Session(SelectorWrites):
         self._namespaces = _scope_names(self.scope, "namespaces")
         self._zones = _scope_names(self.scope, "zones")
         self._by_name = {tool.spec.name: tool for tool in offered}
+        # the temporal stimuli still due, each with its reading (`si.sim._stimuli`)
+        self._temporal = temporal_stimuli(scenario, estate, readings or ReadingBook())
         self._estate = estate
         self._observation: Observation = observe(estate)
         self._actions: list[ToolAction] = []
@@ -124,12 +138,16 @@ class Session(SelectorWrites):
         self._issued_writes: set[tuple[str, str | None]] = set()
 
     @classmethod
-    def start(cls, scenario: Scenario) -> Session:
-        """Build the injected estate of ``scenario``; bad input names the scenario field."""
+    def start(cls, scenario: Scenario, readings: ReadingBook | None = None) -> Session:
+        """Build the injected estate of ``scenario``, with the text its stimuli inject (in the
+        logs of a workload of the agent's first namespace, as the declared estate places it);
+        bad input names the scenario field."""
         check_interfaces(scenario)
         check_stimuli(scenario)
         scene = build_scene(scenario)
-        return cls(scenario, scene.injected)
+        namespaces = _scope_names(dict(scenario.preconditions.agent.scope or {}), "namespaces")
+        namespace = sorted(namespaces)[0] if namespaces else DEFAULT_NAMESPACE
+        return cls(scenario, place_injections(scenario, scene.injected, namespace), readings)
 
     @property
     def observation(self) -> Observation:
@@ -265,6 +283,8 @@ class Session(SelectorWrites):
             handled = Handled(failure("invalid_arguments", problem), unknown)
             step = self._record_call(tool, asked, handled.response)
             self._audit_handled(tool, handled, handled.operation, (), step)
+            if self._temporal_due(step):
+                self._snapshots.append(self._snapshot(f"after-step-{step}", step))
             return handled.response
         calls = (EstateCall(tool, recorded, unsupported), *then)
         if not translated:
@@ -290,9 +310,27 @@ class Session(SelectorWrites):
         step = self._record_call(tool, asked, answered.response)
         for named_tool, handled, operation, targets in performed:
             self._audit_handled(named_tool, handled, operation, targets, step)
-        if changed:
+        if self._temporal_due(step) or changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
         return answered.response
+
+    def _temporal_due(self, step: int) -> bool:
+        """Apply each temporal stimulus due after the call at ``step`` — once: the calls of
+        one kubectl command share a step — and record its event, as the declared estate does;
+        whether any was."""
+        due = [(index, t) for index, t in self._temporal if t.after_calls == step]
+        for index, temporal in due:
+            self._temporal.remove((index, temporal))
+            self._estate = apply_temporal(self._estate, temporal)
+            self._observation = observe(self._estate)
+            if temporal.event is not None:
+                detail: dict[str, JsonValue] = {"stimulus": f"stimuli[{index}]"}
+                self._audit.append(
+                    AuditEvent(
+                        name=temporal.event, actor=ENVIRONMENT, after_step=step, detail=detail
+                    )
+                )
+        return bool(due)
 
     def _audit_handled(
         self,
