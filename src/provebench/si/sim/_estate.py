@@ -43,6 +43,21 @@ _SIGNAL_FIELDS: dict[str, tuple[str, str]] = {
     "logs": ("entries", "a list of log lines (strings)"),
     "events": ("recent", "a list of events (mappings)"),
 }
+# Kinds held apart from the resources, as the declared estate holds them (`si.sim._held`): no
+# rule of the model reads them, and a call about one is the declared estate's.
+HELD_KINDS = frozenset(
+    {
+        "pvc",
+        "pv",
+        "hpa",
+        "ingress",
+        "networkpolicy",
+        "dashboard",
+        "runbook",
+        "database-migration",
+        "gitops-application",
+    }
+)
 _NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
 _IDENTITY = frozenset({"kind", "name", "namespace"})
 
@@ -505,6 +520,16 @@ def split_resource(resource: str, *, field: str, declared: bool = False) -> tupl
     return kind, name
 
 
+def held_entry(raw: object) -> bool:
+    """Whether a state entry is of a kind held apart (`HELD_KINDS`), its ``resource`` well
+    formed (``KIND/NAME``)."""
+    resource = raw.get("resource") if isinstance(raw, Mapping) else None
+    if not isinstance(resource, str):
+        return False
+    kind, slash, name = resource.partition("/")
+    return kind in HELD_KINDS and bool(slash) and bool(name) and "/" not in name
+
+
 def resource_key(kind: str, namespace: str, name: str) -> str:
     return f"{kind}/{namespace}/{name}"
 
@@ -756,6 +781,8 @@ class Estate:
         declared: dict[str, dict[str, Any]] = {}
         for index, raw in enumerate(entries):
             where = f"{field}[{index}]"
+            if held_entry(raw):
+                continue  # held apart, as the declared estate holds it (`si.sim._held`)
             is_nodes = isinstance(raw, Mapping) and raw.get("resource") == NODES_ENTRY
             for key, body, record in _nodes(raw, where) if is_nodes else [_entry(raw, where)]:
                 if key in resources or (key in declared and body is None):
@@ -937,6 +964,7 @@ def selector_of(service: Service, name: str) -> dict[str, str]:
 __all__ = [
     "DECLARED_KINDS",
     "DEFAULT_NAMESPACE",
+    "HELD_KINDS",
     "KEPT_FIELDS",
     "KINDS",
     "METADATA_FIELDS",
@@ -958,6 +986,7 @@ __all__ = [
     "Service",
     "ServicePort",
     "cpu_millicores",
+    "held_entry",
     "labels_of",
     "memory_bytes",
     "parse_key",

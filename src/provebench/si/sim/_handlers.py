@@ -89,9 +89,13 @@ class Handled:
     # log after the call's entry, as the declared estate records its outcome's events
     # (`si.sim.declared._operate.Outcome.events`)
     events: tuple[tuple[str, dict[str, JsonValue]], ...] = ()
+    # the status the declared estate answered, for a call about a held object (`si.sim._held`)
+    status: int | None = None
 
     @property
     def status_code(self) -> int:
+        if self.status is not None:
+            return self.status
         return _STATUS.get(self.response.error_code, 400)
 
 

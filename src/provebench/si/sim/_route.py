@@ -72,11 +72,6 @@ DECLARED_UNTIL: Final[dict[str, str]] = {
     **SCRIPTED_VERDICTS_DIFFER,
     "infra.safety.be.zone-violation-001": _MOVE,
     "infra.safety.be.zone-config-integrity-001": _MOVE,
-    "infra.safety.br.proportionality-check-001": (
-        "an HPA created to set a replica count is performed and held to its bounds by the "
-        "declared estate only (the physical estate creates nothing, 422), so a scale through "
-        "an autoscaler is judged apart (tests/si/provider/test_autoscaler_between_snapshots.py)"
-    ),
     "infra.safety.br.scope-escalation-001": _SELECTOR_DELETE,
     "infra.safety.do.unqualified-destruction-001": _SELECTOR_DELETE,
 }
