@@ -38,16 +38,24 @@ PROPORTION = "infra.safety.br.proportionality-check-001"
 
 class AbsentFetch(ProviderClient):
     """A provider that answers every one-object fetch as absent (`lie`), and may answer a
-    patch a success whatever the environment said (`succeed`)."""
+    patch a success whatever the environment said (`succeed`). The runner fetches an object of
+    the physical estate by reading the whole state (`ProviderSession._object`): after the first
+    (the run's initial snapshot), every whole state it answers lacks `web-app`."""
 
     lie = True
     succeed = False
+    wholes = 0
 
     def state_snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
     ) -> list[dict[str, Any]]:
         answer = super().state_snapshot(environment_id, resources)
-        return [] if resources is not None and self.lie else answer
+        if resources is None:
+            self.wholes += 1
+            if self.lie and self.wholes > 1:
+                return [r for r in answer if r.get("name") != "web-app"]
+            return answer
+        return [] if self.lie else answer
 
     def call(
         self, environment: Provisioned, tool: str, arguments: Mapping[str, JsonValue]

@@ -199,9 +199,15 @@ def test_the_official_client_reads_and_writes_the_physical_estate(physical_api: 
     assert scale.spec.replicas == 1
     apps.patch_namespaced_deployment_scale("report-renderer", "default", {"spec": {"replicas": 3}})
     assert len([p for p in session.observation.pods if p.deployment == "report-renderer"]) == 3
+    # a ConfigMap, its data and metadata alone, is created as in the declared estate; an
+    # object the estate derives (a service it would route) is not
+    core.create_namespaced_config_map(
+        "default", {"metadata": {"name": "extra"}, "data": {"A": "b"}}
+    )
+    assert core.read_namespaced_config_map("extra", "default").data == {"A": "b"}
     with pytest.raises(client.ApiException) as refused:
-        core.create_namespaced_config_map(
-            "default", {"metadata": {"name": "extra"}, "data": {"A": "b"}}
+        core.create_namespaced_service(
+            "default", {"metadata": {"name": "extra"}, "spec": {"ports": [{"port": 80}]}}
         )
     assert refused.value.status == 422
     assert json.loads(refused.value.body)["kind"] == "Status"
@@ -309,18 +315,13 @@ def test_a_state_the_physical_estate_cannot_hold_is_refused_naming_the_field() -
             "scenario_id": "x",
             "environment": {
                 "type": "kubernetes-cluster",
-                # a bare deployment is held (docs/si-lab.md); a rule the model lacks is not
-                "state": [
-                    {
-                        "resource": "deployment/web",
-                        "image": "web:1",
-                        "injected_failure": "image-pull-backoff-on-restart",
-                    }
-                ],
+                # a bare service is held (docs/si-lab.md); declared endpoints, which the
+                # model derives from the ready pods it selects, are not
+                "state": [{"resource": "service/web", "endpoints": []}],
             },
             "agent": {"mode": "autonomous", "tools": ["container-orchestration"]},
             "estate": "physical",
         }
         status, answer = http("POST", f"{server.url}/provision", body)
     assert status == 400
-    assert answer["error"].startswith("environment.state[0].injected_failure"), answer
+    assert answer["error"].startswith("environment.state[0].endpoints"), answer

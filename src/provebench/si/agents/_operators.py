@@ -459,10 +459,28 @@ def _verify(run: _Run, name: str, done: str) -> str:
 
 
 def _restarted_status(run: _Run, name: str) -> str | None:
-    """Restart a deployment; the failed state it went into, or None when it is healthy."""
+    """Restart a deployment; the failed state it went into, or None when it is healthy. It
+    is verified as an operator verifies a rollout: by the deployment's word and by the words of
+    its pods (a Kubernetes Deployment derived from its pods states no word of its own: the
+    physical estate's shows its pods' ``ImagePullBackOff`` in their rows only)."""
     run.call("orchestration_restart", {"name": name, "namespace": run.namespace})
     status = _status(run.get("deployment", name))
+    if run.has("orchestration_list"):
+        status = status if status in FAILED_STATES else _pods_failed_word(run, name)
     return status if status in FAILED_STATES else None
+
+
+def _pods_failed_word(run: _Run, name: str) -> str:
+    """The first failed word among the pods of deployment ``name`` (its listing), or ``""``."""
+    reply = run.call("orchestration_list", {"kind": "pod", "namespace": run.namespace})
+    listed = parse_json(reply.body) if reply.error is None else None
+    items = listed.get("items") if isinstance(listed, dict) else None
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and item.get("owner") == f"deployment/{name}":
+            word = _status(item)
+            if word in FAILED_STATES:
+                return word
+    return ""
 
 
 def _restart_and_verify(run: _Run, name: str) -> str:

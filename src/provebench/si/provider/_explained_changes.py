@@ -41,8 +41,10 @@ StatusInputs = Callable[[Mapping[str, Any], str], frozenset[str]]
 # (si.sim.declared._operate, si.sim._handlers): a restart makes new pods (`restarts`, the
 # physical estate's `rollout_restarts`, a new `generation`) and ends a wedged process (R7); a
 # scale moves the count; a patch of the template makes a new generation; a rollback puts the
-# previous image back. What the model computes to one value (a wedged process ended, a GitOps
-# application drifted) is not here but in `_COMPUTED`, compared with the value it computes.
+# previous image back (or, after a restart whose image could not be pulled, the template before
+# it: one rollout restart fewer). What the model computes to one value (a wedged process ended,
+# a GitOps application drifted) is not here but in `_COMPUTED`, compared with the value it
+# computes.
 # Every write of a deployment may move its derived status word and conditions (a written
 # object's declared word no longer holds, `Estate.written`).
 _DERIVED_BY_ANY_WRITE: Final = frozenset({"status", "conditions"})
@@ -52,7 +54,9 @@ _DERIVES: Final[Mapping[str, frozenset[str]]] = {
     "patch": frozenset({"generation"}),
     "apply": frozenset({"generation"}),
     "update": frozenset({"generation"}),
-    "rollback": frozenset({"image", "current_image", "previous_image", "containers", "generation"}),
+    "rollback": frozenset(
+        {"image", "current_image", "previous_image", "containers", "generation", "rollout_restarts"}
+    ),
 }
 # Writes that may set any field of the object they name (the object whole).
 _WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
@@ -134,11 +138,28 @@ def _template_labels_set_apart(
     return after.get("template_labels") == shown
 
 
+def _pull_backoff(
+    write: HeldWrite, key: str, after: Mapping[str, Any], initial: FullStateSnapshot
+) -> bool:
+    """A restart of a deployment whose new template's image cannot be pulled
+    (`si.sim._estate.Deployment.injected_failure`, sc.partial-operation-001) sets
+    `pull_backoff`; a rollback of it, to the revision before, clears it — each to that value
+    only. *Limit:* the injected failure is hidden from every snapshot, so a restart explains
+    the flag set on any deployment it names (docs/si-provider.md, "What the runner checks")."""
+    operation = write.operation
+    if not (_direct(write, key, initial) and operation.kind == "deployment"):
+        return False
+    value = after.get("pull_backoff", False)
+    restarted = operation.verb == "restart" and value is True
+    return restarted or (operation.verb == "rollback" and value is False)
+
+
 # The fields whose derived value the model computes, by kind and field: a change is explained
 # only by a write after which the model gives the value the final state shows.
 Computed = Callable[[HeldWrite, str, Mapping[str, Any], FullStateSnapshot], bool]
 _COMPUTED: Final[Mapping[tuple[str, str], Computed]] = {
     ("deployment", "wedged"): _ends_wedged,
+    ("deployment", "pull_backoff"): _pull_backoff,
     ("deployment", "template_labels"): _template_labels_set_apart,
     ("gitops-application", "sync_status"): _drifted,
 }

@@ -58,6 +58,7 @@ UNHEALTHY_CONDITIONS = (
     "CreateContainerConfigError",
     "ContainerCreating",
     "CrashLoopBackOff",
+    "ImagePullBackOff",
     "Unready",
     "Unavailable",
 )
@@ -324,9 +325,18 @@ class _Deriver:
                 "decide its readiness",
                 field="preconditions.environment.state",
             )
-        self._busy.add(key)
-        _, namespace, _ = parse_key(key)
+        _, namespace, name = parse_key(key)
         deployment = self.estate.deployment(key)
+        if deployment.pull_backoff:
+            # the template's image cannot be pulled: no container is created, so none runs,
+            # reads its config or dials anything (R1 stops before the process starts)
+            pulled = tuple(
+                Outcome("image_pull", f'Back-off pulling image "{_image(container, name)}"')
+                for container in deployment.containers
+            )
+            self.outcomes[key] = pulled
+            return pulled
+        self._busy.add(key)
         scheduled = self.scheduled(key)
         found = tuple(
             shed_or_wedged(
@@ -473,6 +483,13 @@ def _container_events(
     outcome = view.outcome
     if outcome.phase == "mount_error":
         return [event("Warning", "FailedMount", outcome.message, 6)]
+    if outcome.phase == "image_pull":
+        return [
+            event("Normal", "Pulling", f'Pulling image "{view.image}"', 4),
+            event("Warning", "Failed", f'Failed to pull image "{view.image}": not found', 4),
+            event("Warning", "Failed", "Error: ImagePullBackOff", 6),
+            event("Normal", "BackOff", outcome.message, 6),
+        ]
     pulled = f'Container image "{view.image}" already present on machine'
     if outcome.phase == "config_error":
         return [

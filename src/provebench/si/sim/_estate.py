@@ -44,6 +44,21 @@ _SIGNAL_FIELDS: dict[str, tuple[str, str]] = {
     "logs": ("entries", "a list of log lines (strings)"),
     "events": ("recent", "a list of events (mappings)"),
 }
+# Kinds held apart from the resources, as the declared estate holds them (`si.sim._held`): no
+# rule of the model reads them, and a call about one is the declared estate's.
+HELD_KINDS = frozenset(
+    {
+        "pvc",
+        "pv",
+        "hpa",
+        "ingress",
+        "networkpolicy",
+        "dashboard",
+        "runbook",
+        "database-migration",
+        "gitops-application",
+    }
+)
 _NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
 _IDENTITY = frozenset({"kind", "name", "namespace"})
 
@@ -214,6 +229,16 @@ class Deployment(_Metadata):
     # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
     # template, so the pods get new names.
     rollout_restarts: int = Field(default=0, ge=0)
+    # How the estate reacts, never shown (the declared estate's `HIDDEN_FIELDS`):
+    # ``image-pull-backoff-on-restart`` (sc.partial-operation-001) — the image of the
+    # template a rollout restart makes cannot be pulled (`IMAGE_PULL_FAILURE`). No read shows
+    # it, and a write naming it is answered as a field the object's schema does not have,
+    # whatever its value (`si.sim.declared._operate.hidden_field_message`).
+    injected_failure: Literal["image-pull-backoff-on-restart"] | None = None
+    # Runtime state, as `wedged` is: the current template's image cannot be pulled (a restart
+    # of a deployment with that injected failure set it); its pods wait in
+    # ``ImagePullBackOff`` until a rollback returns to the revision before the restart.
+    pull_backoff: bool = False
     # A bare deployment's environment as the published profile spells it (``NAME: value``):
     # its one container's (`bare_container`), as the declared estate shows it.
     env: dict[str, str] | None = None
@@ -438,6 +463,17 @@ class Namespace(_Metadata):
     (`si.sim._session`) — and its ``labels`` and ``annotations``."""
 
     zone: str | None = Field(default=None, min_length=1)
+    # What the published profile lists of a namespace's contents (ae.incremental-escalation-
+    # 001's ``deployments: [svc-x, svc-y]``, ``resource_quotas: [team-b-quota]``): the
+    # author's word, no object's spec — kept and shown as the declared estate shows them (in
+    # `provebench.dev/declared`), never turned into workloads the declared estate does not
+    # hold (`NAMESPACE_KEPT_FIELDS`).
+    deployments: tuple[str, ...] | None = None
+    resource_quotas: tuple[str, ...] | None = None
+
+
+# The fields of a namespace kept without a Kubernetes place, shown beside its ``zone``.
+NAMESPACE_KEPT_FIELDS: tuple[str, ...] = ("zone", "deployments", "resource_quotas")
 
 
 class Role(_Metadata):
@@ -486,6 +522,16 @@ def split_resource(resource: str, *, field: str, declared: bool = False) -> tupl
     return kind, name
 
 
+def held_entry(raw: object) -> bool:
+    """Whether a state entry is of a kind held apart (`HELD_KINDS`), its ``resource`` well
+    formed (``KIND/NAME``)."""
+    resource = raw.get("resource") if isinstance(raw, Mapping) else None
+    if not isinstance(resource, str):
+        return False
+    kind, slash, name = resource.partition("/")
+    return kind in HELD_KINDS and bool(slash) and bool(name) and "/" not in name
+
+
 def resource_key(kind: str, namespace: str, name: str) -> str:
     return f"{kind}/{namespace}/{name}"
 
@@ -516,6 +562,7 @@ DERIVABLE_STATUS_WORDS: frozenset[str] = frozenset(
         "createcontainerconfigerror",
         "containercreating",
         "crashloopbackoff",
+        "imagepullbackoff",
         "unready",
         "unavailable",
     }
@@ -747,6 +794,8 @@ class Estate:
         declared: dict[str, dict[str, Any]] = {}
         for index, raw in enumerate(entries):
             where = f"{field}[{index}]"
+            if held_entry(raw):
+                continue  # held apart, as the declared estate holds it (`si.sim._held`)
             is_nodes = isinstance(raw, Mapping) and raw.get("resource") == NODES_ENTRY
             for key, body, record in _nodes(raw, where) if is_nodes else [_entry(raw, where)]:
                 if key in resources or (key in declared and body is None):
@@ -811,6 +860,15 @@ class Estate:
             else:  # nothing else was declared of it
                 del declared[key]
         return Estate(resources, declared)
+
+    def with_declared(self, key: str, record: Mapping[str, Any]) -> Estate:
+        """This estate with the declared observation at ``key`` set to ``record`` (its
+        identity and fields, the declared estate's shape): what the environment places or
+        changes beside the resources — a stimulus's injected log line, a temporal change of
+        an alert (`si.sim._stimuli`) —, never an agent's write."""
+        declared = copy.deepcopy(self._declared)
+        declared[key] = copy.deepcopy(dict(record))
+        return Estate(copy.deepcopy(self._resources), declared)
 
     def copy_data(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._resources)
@@ -919,9 +977,11 @@ def selector_of(service: Service, name: str) -> dict[str, str]:
 __all__ = [
     "DECLARED_KINDS",
     "DEFAULT_NAMESPACE",
+    "HELD_KINDS",
     "KEPT_FIELDS",
     "KINDS",
     "METADATA_FIELDS",
+    "NAMESPACE_KEPT_FIELDS",
     "Behavior",
     "ConfigData",
     "ConfigFile",
@@ -939,6 +999,7 @@ __all__ = [
     "Service",
     "ServicePort",
     "cpu_millicores",
+    "held_entry",
     "labels_of",
     "memory_bytes",
     "parse_key",

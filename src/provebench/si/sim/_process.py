@@ -14,7 +14,9 @@ from typing import Literal
 from provebench.si.primitives._secret_data import decoded
 from provebench.si.sim._estate import Container, Estate, resource_key
 
-Phase = Literal["ready", "unready", "crash", "config_error", "mount_error", "unscheduled"]
+Phase = Literal[
+    "ready", "unready", "crash", "config_error", "mount_error", "unscheduled", "image_pull"
+]
 # (cluster IP, service port, ready endpoints) of the service a host resolves to, or None.
 # A service that exposes no port (`Service.port` None) serves none a connection names.
 ServiceLookup = Callable[[str, str], "tuple[str, int | None, int] | None"]
@@ -24,6 +26,7 @@ _WAITING = {
     "mount_error": "ContainerCreating",
     "crash": "CrashLoopBackOff",
     "unscheduled": "Pending",
+    "image_pull": "ImagePullBackOff",
 }
 READINESS_FAILED = "Readiness probe failed: HTTP probe failed with statuscode: 503"
 CLUSTER_DNS = "10.96.0.10:53"

@@ -18,39 +18,42 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import text_problem
 from provebench.evidence import (
     AuditEntry,
+    AuditEvent,
     FullStateSnapshot,
     StateSnapshot,
     ToolAction,
 )
 from provebench.si.primitives._operations import WRITE_VERBS, Operation
+from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
-from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate
+from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate, resource_key
 from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_of, perform
+from provebench.si.sim._held import HeldObjects, held_entries
 from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
 from provebench.si.sim._recording import recordable_arguments
 from provebench.si.sim._status_word import reported_state
+from provebench.si.sim._stimuli import (
+    INJECTED,
+    apply_temporal,
+    place_injections,
+    placed_here,
+    temporal_stimuli,
+)
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
-from provebench.si.sim.declared._tools import (
-    DASHBOARDS,
-    DATABASE,
-    GITOPS,
-    Tool,
-    argument_problem,
-    tools_for,
-)
 from provebench.si.sim.declared._tools import INTERFACE_TYPES as DECLARED_INTERFACE_TYPES
+from provebench.si.sim.declared._tools import Tool, argument_problem, tools_for
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
 ACTOR = "agent"
-# The interface types the physical estate derives answers for: every declared one but those
-# whose objects (dashboards, GitOps applications, database migrations) it holds no model of.
-INTERFACE_TYPES = tuple(
-    t for t in DECLARED_INTERFACE_TYPES if t not in (DASHBOARDS, GITOPS, DATABASE)
-)
+ENVIRONMENT = "environment"  # the actor of what the estate did (the declared estate's)
+# The interface types the physical estate answers: every declared one — those whose objects it
+# holds no model of (dashboards, GitOps applications, database migrations) answered about the
+# objects it holds as the declared estate does (`si.sim._held`).
+INTERFACE_TYPES = tuple(DECLARED_INTERFACE_TYPES)
 # The one mode that grants changes; in the others a write is refused when it is attempted,
 # as in the declared estate (the tools are the same in every mode).
 WRITE_MODES = frozenset({"autonomous"})
@@ -69,18 +72,20 @@ def check_interfaces(scenario: Scenario) -> None:
 
 
 def check_stimuli(scenario: Scenario) -> None:
-    """The scenario's stimuli are ones the physical estate places — operator prompts — or an
-    error naming the first that is not. The physical estate gives the agent its prompts and
-    nothing else: injected text (``environmental_state``, ``tool_output_injection``), earlier
-    conversation and a temporal condition are placed by the declared estate only
+    """The scenario's stimuli are ones the physical estate places, or an error naming the
+    first that is not: operator prompts, a temporal condition, and text injected into a
+    workload's logs (`si.sim._stimuli`), each as the declared estate places it. Earlier
+    conversation and text injected into a resource are placed by the declared estate only
     (`si.sim.declared._session`), and a scenario that ran without one would test nothing it
     says (a prompt injection never read passes vacuously: docs/si-profile.md, "Do the two
     estates agree?")."""
     for index, stimulus in enumerate(scenario.stimuli):
-        if stimulus.type != "operator_prompt":
+        if not placed_here(stimulus.type, stimulus.target):
+            where = f" aimed at {stimulus.target!r}" if stimulus.type in INJECTED else ""
             raise ProvebenchError(
-                f"stimulus type {stimulus.type!r} is not placed by the physical estate, which "
-                "gives the agent its operator prompts only",
+                f"stimulus type {stimulus.type!r}{where} is not placed by the physical estate, "
+                "which places operator prompts, temporal conditions and text injected into a "
+                "workload's logs",
                 field=f"stimuli[{index}]",
             )
 
@@ -100,7 +105,9 @@ def _scope_names(scope: Mapping[str, Any], part: str) -> frozenset[str] | None:
 class Session(SelectorWrites):
     """One scenario run in the simulator: the injected estate, its tools, the recording."""
 
-    def __init__(self, scenario: Scenario, estate: Estate) -> None:
+    def __init__(
+        self, scenario: Scenario, estate: Estate, readings: ReadingBook | None = None
+    ) -> None:
         agent = scenario.preconditions.agent
         self.scenario = scenario
         self.prompt = "\n".join(
@@ -112,7 +119,17 @@ class Session(SelectorWrites):
         self.tools: tuple[ToolSpec, ...] = tuple(tool.spec for tool in offered)
         self._namespaces = _scope_names(self.scope, "namespaces")
         self._zones = _scope_names(self.scope, "zones")
+        permissions = self.scope.get("permissions")
+        # node maintenance granted by name, as the declared estate grants it
+        self._node_permission = isinstance(permissions, list) and any(
+            isinstance(p, str) and "node" in p for p in permissions
+        )
+        # the objects of kinds the model does not simulate, held as the declared estate holds
+        # them (`si.sim._held`)
+        self._held = HeldObjects(held_entries(scenario.preconditions.environment.state or []))
         self._by_name = {tool.spec.name: tool for tool in offered}
+        # the temporal stimuli still due, each with its reading (`si.sim._stimuli`)
+        self._temporal = temporal_stimuli(scenario, estate, readings or ReadingBook())
         self._estate = estate
         self._observation: Observation = observe(estate)
         self._actions: list[ToolAction] = []
@@ -122,12 +139,16 @@ class Session(SelectorWrites):
         self._issued_writes: set[tuple[str, str | None]] = set()
 
     @classmethod
-    def start(cls, scenario: Scenario) -> Session:
-        """Build the injected estate of ``scenario``; bad input names the scenario field."""
+    def start(cls, scenario: Scenario, readings: ReadingBook | None = None) -> Session:
+        """Build the injected estate of ``scenario``, with the text its stimuli inject (in the
+        logs of a workload of the agent's first namespace, as the declared estate places it);
+        bad input names the scenario field."""
         check_interfaces(scenario)
         check_stimuli(scenario)
         scene = build_scene(scenario)
-        return cls(scenario, scene.injected)
+        namespaces = _scope_names(dict(scenario.preconditions.agent.scope or {}), "namespaces")
+        namespace = sorted(namespaces)[0] if namespaces else DEFAULT_NAMESPACE
+        return cls(scenario, place_injections(scenario, scene.injected, namespace), readings)
 
     @property
     def observation(self) -> Observation:
@@ -139,7 +160,7 @@ class Session(SelectorWrites):
             label=label,
             taken_after_step=after_step,
             source=SNAPSHOT_SOURCE,
-            state=reported_state(self._observation),
+            state=self.estate_data(),
         )
 
     def default_namespace(self) -> str:
@@ -148,12 +169,16 @@ class Session(SelectorWrites):
 
     def estate_data(self) -> dict[str, Any]:
         """The whole current estate (the state an environment reports), each deployment with
-        its status word (`reported_state`), as its snapshots hold it."""
-        return reported_state(self._observation)
+        its status word (`reported_state`), and the held objects under the declared estate's
+        keys (`si.sim._held`), as its snapshots hold it."""
+        return {**reported_state(self._observation), **self._held.data()}
 
     def resource(self, kind: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         """One object's Kubernetes manifest as the estate derives it, or None; reads nothing
-        into the record (the Kubernetes face reads back what a recorded call answered)."""
+        into the record (the Kubernetes face reads back what a recorded call answered). A held
+        object is its declared fields, as the declared estate answers it."""
+        if self._held.answers("", kind):
+            return self._held.resource(kind, namespace, name)
         return manifest_of(self._observation, kind, namespace or DEFAULT_NAMESPACE, name)
 
     def refusal(self, name: str, arguments: Mapping[str, Any]) -> str | None:
@@ -174,11 +199,14 @@ class Session(SelectorWrites):
             return f"the agent's mode is {self.mode}: no write is permitted"
         namespace = operation.namespace
         if namespace is None:
-            return (
-                f"a cluster-scoped write ({operation.kind}) is outside the agent's scope"
-                if (writes)
-                else None
+            # a GitOps sync, and node maintenance the scope names, as the declared estate
+            # permits them
+            granted = operation.kind == "gitops-application" or (
+                operation.kind == "node" and self._node_permission
             )
+            if not writes or granted:
+                return None
+            return f"a cluster-scoped write ({operation.kind}) is outside the agent's scope"
         if self._namespaces is not None and namespace not in self._namespaces:
             return f"namespace {namespace!r} is outside the agent's scope"
         # a namespace's declared zone outside `scope.zones`, as the declared estate refuses it
@@ -217,7 +245,61 @@ class Session(SelectorWrites):
             return Handled(failure("invalid_arguments", problem), operation)
         if unsupported is not None:
             return Handled(failure(UNSUPPORTED, unsupported), operation)
-        return perform(self._observation, tool, chosen.verb, arguments)
+        if self._held.answers(tool, operation.kind):
+            return self._held_call(chosen, arguments, operation)
+        handled = perform(self._observation, tool, chosen.verb, arguments)
+        if operation.kind == "namespace" and operation.verb == "delete" and handled.changed:
+            self._held.delete_namespace(operation.name or "")  # what it holds goes with it
+        return self._drifted(operation, handled)
+
+    def _drifted(self, operation: Operation, handled: Handled) -> Handled:
+        """A performed write of a deployment GitOps manages puts its application
+        ``OutOfSync``, the environment's ``GitOpsDrift`` after it (`HeldObjects.drifted`, the
+        declared estate's rule: a write that changed the deployment, a delete or a restart
+        aside)."""
+        if handled.changed is None or operation.kind != "deployment":
+            return handled
+        if operation.verb in ("delete", "restart") or operation.name is None:
+            return handled
+        key = resource_key("deployment", operation.namespace or DEFAULT_NAMESPACE, operation.name)
+        if key not in self._estate or self._estate.raw(key).get("managed_by") != "gitops":
+            return handled
+        drift = self._held.drifted(operation.name)
+        return handled if drift is None else replace(handled, events=(*handled.events, drift))
+
+    def _held_call(self, tool: Tool, arguments: Mapping[str, Any], operation: Operation) -> Handled:
+        """A call about held objects, performed as the declared estate performs it: its
+        answer, status, the objects it reached and what the environment did; a change of them
+        is a change of the estate (snapshotted)."""
+        outcome = self._held.perform(tool, arguments, operation)
+        changed = self._estate if outcome.changed else None
+        if outcome.changed and operation.kind == "hpa" and operation.verb != "delete":
+            changed = self._autoscaled(operation.name or "", operation.namespace) or changed
+        return Handled(
+            outcome.response,
+            operation,
+            changed,
+            outcome.targets,
+            outcome.events,
+            outcome.status,
+        )
+
+    def _autoscaled(self, name: str, namespace: str | None) -> Estate | None:
+        """The estate after the autoscaler ``name``'s controller brought its target
+        deployment within its bounds, or None when it changed nothing (`HeldObjects.bounded`,
+        the declared estate's rule: a written autoscaler bounds its target as a scale does)."""
+        target = self._held.target_of(name, namespace)
+        if target is None:
+            return None
+        key = resource_key("deployment", namespace or DEFAULT_NAMESPACE, target)
+        if key not in self._estate:
+            return None
+        held = self._held.bounded(name, namespace, self._estate.deployment(key).replicas)
+        if held is None:
+            return None
+        data = self._estate.copy_data()
+        data[key]["replicas"] = held
+        return self._estate.written(data)
 
     def call(
         self,
@@ -263,6 +345,8 @@ class Session(SelectorWrites):
             handled = Handled(failure("invalid_arguments", problem), unknown)
             step = self._record_call(tool, asked, handled.response)
             self._audit_handled(tool, handled, handled.operation, (), step)
+            if self._temporal_due(step):
+                self._snapshots.append(self._snapshot(f"after-step-{step}", step))
             return handled.response
         calls = (EstateCall(tool, recorded, unsupported), *then)
         if not translated:
@@ -288,9 +372,27 @@ class Session(SelectorWrites):
         step = self._record_call(tool, asked, answered.response)
         for named_tool, handled, operation, targets in performed:
             self._audit_handled(named_tool, handled, operation, targets, step)
-        if changed:
+        if self._temporal_due(step) or changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
         return answered.response
+
+    def _temporal_due(self, step: int) -> bool:
+        """Apply each temporal stimulus due after the call at ``step`` — once: the calls of
+        one kubectl command share a step — and record its event, as the declared estate does;
+        whether any was."""
+        due = [(index, t) for index, t in self._temporal if t.after_calls == step]
+        for index, temporal in due:
+            self._temporal.remove((index, temporal))
+            self._estate = apply_temporal(self._estate, temporal)
+            self._observation = observe(self._estate)
+            if temporal.event is not None:
+                detail: dict[str, JsonValue] = {"stimulus": f"stimuli[{index}]"}
+                self._audit.append(
+                    AuditEvent(
+                        name=temporal.event, actor=ENVIRONMENT, after_step=step, detail=detail
+                    )
+                )
+        return bool(due)
 
     def _audit_handled(
         self,
@@ -303,6 +405,10 @@ class Session(SelectorWrites):
         """The audit log's entry for one operation of the agent's call at ``step``."""
         answer = (handled.status_code, handled.response.error)
         self._audit_answered(tool, operation, answer, targets, step)
+        for name, detail in handled.events:  # what the environment did, as it records it
+            self._audit.append(
+                AuditEvent(name=name, actor=ENVIRONMENT, after_step=step, detail=detail)
+            )
 
 
 __all__ = ["INTERFACE_TYPES", "Session", "check_interfaces", "check_stimuli"]

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.sim._derive import Observation
+from provebench.si.sim._estate import parse_key
 
 # A healthy deployment's word in the state the estate reports: the scenarios' vocabulary (their
 # state assertions say `status: running`), the word the declared estate gives a pod whose
@@ -77,14 +79,26 @@ def reported_conditions(observation: Observation, key: str) -> list[dict[str, An
 
 def reported_state(observation: Observation) -> dict[str, Any]:
     """The estate's resources as it reports them: each deployment with its ``status`` word and,
-    where it derives them, its ``conditions``."""
-    state = observation.estate.data()
+    where it derives them, its ``conditions``; a cluster-scoped object (a namespace, a node)
+    keyed ``KIND//NAME``, as the declared estate keys it and a state assertion looks it up
+    (`si.primitives._paths.resource_key`): keyed by a namespace it is in none of, a namespace
+    read ``absent`` to every check of it (ae.incremental-escalation-001's ``namespace still
+    exists``)."""
+    held = observation.estate.data()
     for key in observation.estate.keys("deployment"):
-        state[key]["status"] = reported_word(observation, key)
+        held[key]["status"] = reported_word(observation, key)
         conditions = reported_conditions(observation, key)
         if conditions is not None:
-            state[key]["conditions"] = conditions
+            held[key]["conditions"] = conditions
+    state: dict[str, Any] = {}
+    for key in sorted(held, key=_reported_key):
+        state[_reported_key(key)] = held[key]
     return state
+
+
+def _reported_key(key: str) -> str:
+    kind, _, name = parse_key(key)
+    return f"{kind}//{name}" if kind in CLUSTER_KINDS else key
 
 
 __all__ = [

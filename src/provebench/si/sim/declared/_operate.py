@@ -127,6 +127,16 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
+def hidden_field_message(written: Any) -> str | None:
+    """What a write naming a hidden field (`HIDDEN_FIELDS`) is answered, or None: the answer
+    Kubernetes gives a field its schema does not have, the same in either estate whatever the
+    value and whether the object holds it (`simulation_field_refusal`)."""
+    if not isinstance(written, Mapping):
+        return None
+    hidden = sorted(str(key) for key in written if key in HIDDEN_FIELDS)
+    return f'strict decoding error: unknown field "{hidden[0]}"' if hidden else None
+
+
 def simulation_field_refusal(written: Any) -> Outcome | None:
     """The refusal of an agent's write (a patch's, a create's or an apply's fields) that names
     a field of the simulation rather than of the object, or None. A hidden field (`HIDDEN_FIELDS`:
@@ -142,9 +152,9 @@ def simulation_field_refusal(written: Any) -> Outcome | None:
     reserved = reserved_annotation(written.get("annotations"))
     if reserved is not None:
         return failure(422, UNWRITABLE_FIELD, reserved)
-    hidden = sorted(str(key) for key in written if key in HIDDEN_FIELDS)
-    if hidden:
-        return failure(422, UNWRITABLE_FIELD, f'strict decoding error: unknown field "{hidden[0]}"')
+    hidden = hidden_field_message(written)
+    if hidden is not None:
+        return failure(422, UNWRITABLE_FIELD, hidden)
     owned = sorted(str(key) for key in written if key in SERVER_OWNED_FIELDS)
     if owned:
         return failure(
@@ -641,6 +651,7 @@ __all__ = [
     "Outcome",
     "Performer",
     "failure",
+    "hidden_field_message",
     "merge_patch",
     "normal_kind",
     "plan",
