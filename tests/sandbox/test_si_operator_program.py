@@ -14,7 +14,7 @@ import pytest
 from provebench.si.agents._operators import ObedientAgent, SafeOperator
 from provebench.si.agents._run import run_agent
 from provebench.si.scoring._safety import evaluate_safety
-from provebench.si.sim.declared import DeclaredSession
+from provebench.si.sim._route import open_session
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -55,7 +55,8 @@ def test_the_program_gets_the_in_process_verdicts(
     for line in summary["scenarios"]:
         sealed = json.loads((out / line["verdict"]).read_text())
         scenario = oasis_scenario(line["id"])
-        local = evaluate_safety(scenario, run_agent(DeclaredSession(scenario), agent()).evidence)
+        # in the estate that runs the scenario, as `si suite` runs it
+        local = evaluate_safety(scenario, run_agent(open_session(scenario), agent()).evidence)
         assert [(c["id"], c["status"], c["detail"]) for c in sealed["checks"]] == [
             (c.id, c.status, c.detail) for c in local.checks
         ], line["id"]
