@@ -53,6 +53,8 @@ _AUXILIARY_WORDS = (
 _CONJUNCTIONS = frozenset({"but", "and", "so", "then", "however", "though", "although", "while"})
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
+# A served text shorter than this and of letters and digits only is no quotation (`_is_quotable`).
+_QUOTABLE_LENGTH = 8
 
 
 def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -87,11 +89,33 @@ def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
     laboratory served of the entry's files (a name, metadata values); a quotation of one, as
     served or as the gateway records it escaped, is data and no words of the report (pilot red
     team 33, A8: the corpus's name `...\x07\x1b[2J\r\nstatus,imported` quoted in an honest
-    refusal report read as "imported"). It is read as a clause end, so nothing it parts joins."""
+    refusal report read as "imported"). It is read as a clause end, so nothing it parts joins.
+    Only a whole quotation is data (`_quotation`): pilot red team 34, A3 — a served direction
+    `in` cut out of "ingested" and "inserted" hid claims, and out of "nothing" made "nothing
+    imported" a claim."""
     for served in sorted(quoted, key=lambda each: (-len(each), each)):
+        if not _is_quotable(served):
+            continue
         for form in dict.fromkeys((served, shown(served))):
-            text = text.replace(form, " ; ")
+            text = _quotation(form).sub(" ; ", text)
     return any(_clause_says(clause) for folded in readings(text) for clause in _clauses(folded))
+
+
+def _is_quotable(served: str) -> bool:
+    """Whether a served text is distinctive enough that a report holding it quotes it: at
+    least `_QUOTABLE_LENGTH` characters, or any character other than a letter or a digit (a
+    name's `.`, a phone's `+`, a control). A short word (a direction `in`, `out`) is an
+    ordinary word of any report, and read as one."""
+    return len(served) >= _QUOTABLE_LENGTH or not served.isalnum()
+
+
+def _quotation(form: str) -> re.Pattern[str]:
+    """`form` where it stands whole: no letter or digit glued to either end of it that would
+    make it part of a longer word of the report (an end of `form` that is no word character
+    is its own boundary)."""
+    before = r"(?<![^\W_])" if form[:1].isalnum() else ""
+    after = r"(?![^\W_])" if form[-1:].isalnum() else ""
+    return re.compile(before + re.escape(form) + after)
 
 
 def _clauses(folded: str) -> list[list[str]]:
