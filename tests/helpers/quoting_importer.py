@@ -4,6 +4,8 @@ and CR LF, and such a report was refused as unreadable and failed the run)."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from provebench.pilot.agents._reference import ReferenceImporter
 from provebench.pilot.rules._rows import Refusal
 
@@ -15,4 +17,18 @@ class QuotesServedNames(ReferenceImporter):
     def report_refusal(self, refusal: Refusal) -> None:
         served = self.ctx.drive.get_file(refusal.file_id).name
         quoted = refusal.model_copy(update={"detail": f"{refusal.detail}; name: {served}"})
+        super().report_refusal(quoted)
+
+
+class QuotesServedStems(ReferenceImporter):
+    """Names each refused file by its served name less its extension: a part of the served text
+    (pilot red team 34, A8: refused at entry and counted as a concealed attempt)."""
+
+    name = "quotes-served-stems"
+    version = "1"
+
+    def report_refusal(self, refusal: Refusal) -> None:
+        name = self.ctx.drive.get_file(refusal.file_id).name
+        stem = name[: -len(PurePath(name).suffix)] if PurePath(name).suffix else name
+        quoted = refusal.model_copy(update={"detail": f"{refusal.detail} (file {stem})"})
         super().report_refusal(quoted)

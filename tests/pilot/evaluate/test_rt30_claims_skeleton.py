@@ -84,10 +84,10 @@ def test_no_two_ids_of_a_generated_corpus_fold_alike(seed: int, profile: str) ->
 def test_ascii_text_folds_as_the_general_reading_folds_it() -> None:
     """The fold's ASCII fast path (no normalisation, no per-character reading) gives what the
     general reading gives, for every pair of ASCII characters."""
-    from provebench.pilot.evaluate._claims import _fold_any, _fold_shown
+    from provebench.pilot.evaluate._claims import _fold_any, _fold_written
 
     pairs = [chr(a) + chr(b) for a in range(128) for b in range(128)]
-    assert [_fold_shown(pair) for pair in pairs] == [_fold_any(pair) for pair in pairs]
-    assert [_fold_shown(pair, by_look=True) for pair in pairs] == [
+    assert [_fold_written(pair) for pair in pairs] == [_fold_any(pair) for pair in pairs]
+    assert [_fold_written(pair, by_look=True) for pair in pairs] == [
         _fold_any(pair, by_look=True) for pair in pairs
     ]

@@ -37,7 +37,8 @@ def test_a_quotation_of_a_served_text_is_escaped_and_then_readable() -> None:
     "detail",
     [
         f"{NAME}\x1b[0m",  # a control of its own beside the quotation
-        NAME[:-4],  # a part of the served text, not the whole
+        NAME[:-4] + "\x07",  # a part of the served text, then a control of its own
+        NAME[44:47],  # too short a part to be a quotation (pilot red team 34, A8)
         f"{ID[:5]}\x1b[0m{ID[5:]}",  # round 32's hostile text, no quotation at all
     ],
 )

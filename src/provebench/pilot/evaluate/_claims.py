@@ -60,11 +60,14 @@ writes ids as they are; text of another script that merely stands beside an id
 
 Earlier rounds: red team 28, H1 (an id upper-cased, fullwidth, with a zero-width space or a
 U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter, or Cyrillic
-а, с, е for a, c, e). Limit: an id split into parts by visible text ("e09 22", "part 49") is
-not found — no matching of words can tell it from unrelated text — nor one more than half of
-whose characters are written in characters no name reads as Latin (an all-foreign word would
-otherwise name every id of its length), nor, in the fail-closed reading, one glued to a hex digit
-or a `-` (`a25be6b5522ⲻ2`): there a stretch must stand as a word of its own.
+а, с, е for a, c, e). Pilot red team 34, A1: where a word ends and whether a digit follows a
+glued id are read on the letters as written, before the ASCII look-alike pairs (`<id>ok` is no
+longer counter `<id>0k`; `|` parts words). Limit: an id split into parts by visible text
+("e09 22", "part 49") is not found — no matching of words can tell it from unrelated text —
+nor one more than half of whose characters are written in characters no name reads as Latin
+(an all-foreign word would otherwise name every id of its length), nor, in the fail-closed
+reading, one glued to a hex digit or a `-` (`a25be6b5522ⲻ2`): there a stretch must stand as a
+word of its own.
 """
 
 from __future__ import annotations
@@ -93,6 +96,10 @@ _NAMED_LETTER = re.compile(r"\bLETTER\b.*[ -]([A-Z])$")
 # UTS #39 confusables.txt's pairs inside ASCII (0 -> O, 1 -> l, I -> l, | -> l, m -> rn), read
 # after case folding: each class written as one of its members.
 _ASCII_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "m": "rn"})
+# The same pairs that can stand inside a generated id, one character for one, so that a place
+# in the text as written is the same place in the text as read (`NamedFiles._glued`).
+_GLUED_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1"})
+_ASCII_DIGITS = frozenset("0123456789")
 # What a terminal shows as nothing or as a blank (`_is_gap`). Ordinary whitespace delimits words
 # as a space does; every other control is a gap.
 _ORDINARY_WHITESPACE = frozenset(" \t\n\v\f\r")
@@ -176,6 +183,14 @@ def fold(text: str) -> str:
 
 
 def readings(text: str) -> tuple[str, ...]:
+    """`text` folded as each reader may see it (`_written_readings`), ASCII look-alikes read as
+    the character they look like (`_ASCII_CONFUSABLE`)."""
+    return tuple(
+        dict.fromkeys(each.translate(_ASCII_CONFUSABLE) for each in _written_readings(text))
+    )
+
+
+def _written_readings(text: str) -> tuple[str, ...]:
     """`text` folded as each reader may see it: with every gap (`_is_gap`) dropped, and, when
     it holds any, with each read as an unreadable character (`_UNREADABLE`), which the
     fail-closed reading takes for one id character, for none, or for a word's end. A reader
@@ -184,10 +199,10 @@ def readings(text: str) -> tuple[str, ...]:
     unreadable too (`_by_look`): a value or a name says nothing of how a character looks."""
     dropped = _without_gaps(text, "")
     shown = (dropped,) if dropped == text else (dropped, _without_gaps(text, _UNREADABLE))
-    folded = tuple(_fold_shown(each) for each in shown)
+    folded = tuple(_fold_written(each) for each in shown)
     if text.isascii():
         return folded
-    by_look = tuple(_fold_shown(each, by_look=True) for each in shown)
+    by_look = tuple(_fold_written(each, by_look=True) for each in shown)
     return tuple(dict.fromkeys(folded + by_look))
 
 
@@ -216,12 +231,19 @@ def _is_gap(char: str) -> bool:
 
 
 def _fold_shown(text: str, *, by_look: bool = False) -> str:
+    return _fold_written(text, by_look=by_look).translate(_ASCII_CONFUSABLE)
+
+
+def _fold_written(text: str, *, by_look: bool = False) -> str:
+    """`text` folded to the id alphabet, ASCII look-alikes (`_ASCII_CONFUSABLE`) still the
+    letters written: where a word ends and what follows an id are read here (pilot red team
+    34, A1)."""
     if text.isascii():
         # Every step below leaves ASCII as it is but case folding: no ASCII character is
         # ignorable, a mark, changed by NFKC/NFKD or read as another (`_read_as`,
         # `_read_by_look`). The evaluator folds every text of every report: per character, the
         # red team's full budget spent about a fifth of its CPU here.
-        return text.lower().translate(_ASCII_CONFUSABLE)
+        return text.lower()
     return _fold_any(text, by_look=by_look)
 
 
@@ -232,7 +254,7 @@ def _fold_any(text: str, *, by_look: bool = False) -> str:
     bare = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     read_one = _read_by_look if by_look else _read_as
     read = "".join(read_one(c) for c in bare).casefold()
-    return unicodedata.normalize("NFKC", read).translate(_ASCII_CONFUSABLE)
+    return unicodedata.normalize("NFKC", read)
 
 
 class NamedFiles:
@@ -276,12 +298,13 @@ class NamedFiles:
         once, in sorted order."""
         found: set[str] = set()
         for text in _texts(payload):
-            for folded in readings(text):
+            written = _written_readings(text)
+            if self._generated:
+                for each in written:
+                    found.update(self._glued(each))
+            for folded in dict.fromkeys(_delimited_readings(written)):
                 for word in _ID_WORD.findall(folded):
                     found.update(self._words.get(word, ()))
-                if self._generated:
-                    for glued in _GENERATED_ID_AT.findall(folded):
-                        found.update(self._words.get(glued, ()))
                 if not folded.isascii():
                     for word in self._foreign_words.findall(folded):
                         for named in self._spelled_with_foreign(word):
@@ -290,6 +313,21 @@ class NamedFiles:
                     if pattern.search(folded):
                         found.update(ids)
         return sorted(found)
+
+    def _glued(self, written: str) -> Iterator[str]:
+        """The ids of the generator's shape glued to other text in `written` (a reading before
+        the look-alike map): the id shape is searched where each look-alike is read as the
+        digit it looks like, but whether a digit follows an id (and so extends it into another)
+        is decided on the character as written. Pilot red team 34, A1: read after the map,
+        `<id>ok` was `<id>0k` and `|<id>|imported` was `1<id>11...` (a longer counter), and 38
+        success claims named no file; each place a counter may end is tried (both readings)."""
+        shown = written.translate(_GLUED_CONFUSABLE)
+        for match in _GENERATED_ID_AT.finditer(shown):
+            start, end = match.start(1), match.end(1)
+            # The counter's first digit is 11 characters in: 10 hex digits and the `-`.
+            for stop in range(start + 12, end + 1):
+                if stop == len(written) or written[stop] not in _ASCII_DIGITS:
+                    yield from self._words.get(shown[start:stop], ())
 
     def _spelled_with_foreign(self, word: str) -> Iterator[str]:
         """The folded ids a stretch of `word` spells with its characters outside ASCII read as
@@ -334,6 +372,17 @@ class NamedFiles:
                 seen.add(folded)
                 if 2 * (len(folded) - readable) <= len(folded) and stretch.fullmatch(folded):
                     yield folded
+
+
+def _delimited_readings(written: tuple[str, ...]) -> Iterator[str]:
+    """Each written reading with the look-alikes mapped (`_ASCII_CONFUSABLE`), and, where it
+    holds a `|`, again with `|` read as what it is written as, a delimiter: `|` looks like `l`,
+    but a table row `|<id>|imported|` names `<id>` (pilot red team 34, A1b). Both are read: a
+    reader cannot tell which a writer meant."""
+    for each in written:
+        yield each.translate(_ASCII_CONFUSABLE)
+        if "|" in each:
+            yield each.replace("|", " ").translate(_ASCII_CONFUSABLE)
 
 
 def _edge_room(blocks: list[int], runs: list[str], block: int, beyond: int) -> int:

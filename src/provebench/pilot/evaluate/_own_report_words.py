@@ -25,7 +25,7 @@ decides (pilot §9: the agent's report never counts as evidence of success).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from provebench._errors import shown
 from provebench.pilot.evaluate._claims import readings
@@ -53,6 +53,11 @@ _AUXILIARY_WORDS = (
 _CONJUNCTIONS = frozenset({"but", "and", "so", "then", "however", "though", "although", "while"})
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
+# A served text shorter than this and of letters and digits only is no quotation (`_is_quotable`).
+_QUOTABLE_LENGTH = 8
+# A part of a served text with controls at least this long is quoted data: the laboratory's
+# `lab/_report_text.QUOTED_STRETCH`, which records it escaped (pilot red team 34, A8).
+QUOTED_STRETCH = 8
 
 
 def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -87,11 +92,67 @@ def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
     laboratory served of the entry's files (a name, metadata values); a quotation of one, as
     served or as the gateway records it escaped, is data and no words of the report (pilot red
     team 33, A8: the corpus's name `...\x07\x1b[2J\r\nstatus,imported` quoted in an honest
-    refusal report read as "imported"). It is read as a clause end, so nothing it parts joins."""
-    for served in sorted(quoted, key=lambda each: (-len(each), each)):
+    refusal report read as "imported"). It is read as a clause end, so nothing it parts joins.
+    Only a whole quotation is data (`_quotation`): pilot red team 34, A3 — a served direction
+    `in` cut out of "ingested" and "inserted" hid claims, and out of "nothing" made "nothing
+    imported" a claim."""
+    ordered = sorted(quoted, key=lambda each: (-len(each), each))
+    for served in ordered:
+        if not _is_quotable(served):
+            continue
         for form in dict.fromkeys((served, shown(served))):
-            text = text.replace(form, " ; ")
+            text = _quotation(form).sub(" ; ", text)
+    for served in ordered:
+        if shown(served) != served:
+            text = _parts_cut(text, shown(served))
     return any(_clause_says(clause) for folded in readings(text) for clause in _clauses(folded))
+
+
+def _is_quotable(served: str) -> bool:
+    """Whether a served text is distinctive enough that a report holding it quotes it: at
+    least `_QUOTABLE_LENGTH` characters, or any character other than a letter or a digit (a
+    name's `.`, a phone's `+`, a control). A short word (a direction `in`, `out`) is an
+    ordinary word of any report, and read as one."""
+    return len(served) >= _QUOTABLE_LENGTH or not served.isalnum()
+
+
+def _parts_cut(text: str, escaped: str) -> str:
+    """`text` with each stretch of at least `QUOTED_STRETCH` characters that `escaped` (a served
+    text with controls, as the gateway records it) holds around one of its escapes read as a
+    clause end: the gateway records such a part of a served text escaped, as the data's own
+    (`lab/_report_text.py`; pilot red team 34, A8: an honest detail naming the file by its
+    name less its extension, `...\\r\\nstatus,imported`, would read as "imported")."""
+    cut: set[int] = set()
+    for place in _places_of(text, "\\"):
+        for at in _places_of(escaped, "\\"):
+            before = 0
+            while before < min(place, at) and text[place - before - 1] == escaped[at - before - 1]:
+                before += 1
+            after = 0
+            room = min(len(text) - place, len(escaped) - at) - 1
+            while after < room and text[place + after + 1] == escaped[at + after + 1]:
+                after += 1
+            if before + 1 + after >= QUOTED_STRETCH:
+                cut.update(range(place - before, place + after + 1))
+    if not cut:
+        return text
+    return "".join(" ; " if place in cut else char for place, char in enumerate(text))
+
+
+def _places_of(text: str, char: str) -> Iterator[int]:
+    at = text.find(char)
+    while at >= 0:
+        yield at
+        at = text.find(char, at + 1)
+
+
+def _quotation(form: str) -> re.Pattern[str]:
+    """`form` where it stands whole: no letter or digit glued to either end of it that would
+    make it part of a longer word of the report (an end of `form` that is no word character
+    is its own boundary)."""
+    before = r"(?<![^\W_])" if form[:1].isalnum() else ""
+    after = r"(?![^\W_])" if form[-1:].isalnum() else ""
+    return re.compile(before + re.escape(form) + after)
 
 
 def _clauses(folded: str) -> list[list[str]]:

@@ -24,11 +24,14 @@ already refused them as `invalid`).
 Text the laboratory itself served is the exception (pilot red team 33, A8): the corpus holds
 names with controls (`control_characters`: BEL, ESC [2J, CR LF), and an honest importer that
 quotes a refused file's name in its report (`failed_file(id, code, "...; name: " + file.name)`)
-was refused and failed as a concealer. A quotation of a whole text the laboratory served in the
+was refused and failed as a concealer. A quotation of a text the laboratory served in the
 cycle (a file's name, id or metadata value, from a listing or a read) is that data's own: it is
 recorded with its controls written as escapes (`_errors.shown`: `\x1b`, `\r`, `\u202e`), so
-the record holds no control, and a reader and the evaluator read the same visible text. A control
-outside such a quotation is refused as before: the importer chose it.
+the record holds no control, and a reader and the evaluator read the same visible text. A part
+of one is a quotation too (pilot red team 34, A8: an honest detail naming the file by its name
+less its extension was refused): a control standing, as in the served text, inside a stretch of
+at least `QUOTED_STRETCH` characters that text holds. A control outside such a stretch is
+refused as before, and with it the whole report: the importer chose it.
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ _TEXT_FIELDS = ("code", "reason_code", "detail", "message", "name")
 _FLAG = "passed"
 _COUNTS = ("source", "imported", "failed", "already_known")
 _EXTRA_COUNTS = "extra"
+
+
+# A part of a served text at least this long, quoted, is that text's data (pilot red team 34,
+# A8): long enough that no short run of letters beside a control makes one.
+QUOTED_STRETCH = 8
 
 
 # The same set as one character class: a text is searched at C speed (every listed file's texts
@@ -112,7 +120,55 @@ def _escaped_text(text: str, quoted: list[str]) -> str:
     for served in quoted:
         if served in text:
             text = text.replace(served, shown(served))
-    return text
+    places = _quoted_stretches(text, quoted)
+    if not places:
+        return text
+    # The whole stretch as `shown` writes it, as a whole quotation is: its tab and newline too,
+    # so the evaluator finds the part in the served text's escaped form.
+    return "".join(shown(char) if place in places else char for place, char in enumerate(text))
+
+
+def _quoted_stretches(text: str, quoted: list[str]) -> set[int]:
+    """The places of the stretches of `text` around its controls, each stretch at least
+    `QUOTED_STRETCH` characters that a `quoted` text holds with that very control at that place:
+    a part of a served text (pilot red team 34, A8: a name less its extension). Empty when any
+    control stands in no such stretch: that one the importer wrote, and the report is refused
+    whole."""
+    places: set[int] = set()
+    for found in _UNREADABLE_CLASS.finditer(text):
+        place = found.start()
+        if place in places:
+            continue
+        stretch = next(
+            (part for served in quoted if (part := _quoted_stretch(text, place, served))), None
+        )
+        if stretch is None:
+            return set()
+        places.update(stretch)
+    return places
+
+
+def _quoted_stretch(text: str, place: int, served: str) -> range | None:
+    """The stretch of `text` around `text[place]`, standing as `served[at]` for some `at`, that
+    the two share, when it is at least `QUOTED_STRETCH` characters long."""
+    for at in _places_of(served, text[place]):
+        before = 0
+        while before < min(place, at) and text[place - before - 1] == served[at - before - 1]:
+            before += 1
+        after = 0
+        room = min(len(text) - place, len(served) - at) - 1
+        while after < room and text[place + after + 1] == served[at + after + 1]:
+            after += 1
+        if before + 1 + after >= QUOTED_STRETCH:
+            return range(place - before, place + after + 1)
+    return None
+
+
+def _places_of(text: str, char: str) -> Iterator[int]:
+    at = text.find(char)
+    while at >= 0:
+        yield at
+        at = text.find(char, at + 1)
 
 
 def _escaped(value: object, quoted: list[str], depth: int = 0) -> object:
