@@ -97,6 +97,7 @@ def test_a_summary_restating_failures_reported_with_their_rows_is_no_new_claim(
     assert [gap.problem for gap in found] == ["names_no_file"] * gaps
 
 
+@pytest.mark.slow
 def test_the_reference_passes_with_a_fault_on_a_non_last_batch(tmp_path: Path) -> None:
     # A4: `pilot generate --seed 35 --file-events 8000 --cycles 4`: cycles of 1,658 to 1,998 new
     # rows, each with a fault on its first 1,000-row batch.
