@@ -133,6 +133,26 @@ def test_reference_importer_on_the_real_client_reaches_the_expected_register(
     assert "critical_violations=0" in verdict.stdout
 
 
+@pytest.mark.slow
+def test_the_example_passes_with_a_fault_on_a_non_last_batch(tmp_path: Path) -> None:
+    """Pilot red team 34, A4: cycles of 1,658 to 1,998 new rows, faults on batches before the
+    last. The example named every row left after the failed append (the batches never attempted
+    included): 2,661 `not_refused` gaps, laboratory_pass false."""
+    corpus = tmp_path / "corpus"
+    write_corpus(
+        corpus_config(seed=35, profile="public", overrides={"file_events": 8000, "cycles": 4}),
+        corpus,
+    )
+    result = run_cli(
+        "pilot", "run", "--corpus", str(corpus), "--out", str(tmp_path / "run"),
+        "--agent-cmd", f"{sys.executable} {REFERENCE}", "--quiet", timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    verdict = run_cli("pilot", "evaluate", str(tmp_path / "run"), "--corpus", str(corpus))
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert "laboratory_pass=true" in verdict.stdout
+
+
 def _lab_facts(run_dir: Path) -> list[tuple[int, str, dict[str, object]]]:
     """The log's entries without the digest of the importer's work directory (and so without
     the chain hashes and the keyed anchor that cover it). This importer keeps the emulator's
