@@ -226,6 +226,10 @@ _POD_SECTIONS: Final = frozenset({"template.spec", "containers"})
 # a count in the unbounded range, which every forbidden `replicas=N` matches (fail closed).
 UNREAD_REPLICAS: Final = "unread"
 UNREAD_RANGE: Final[tuple[int | None, int | None]] = (None, None)
+# The kind of a call whose type reads as none the vocabulary knows (`normal_kind`): a forbidden
+# pattern on any kind matches it where the rest of the pattern does (fail closed, SI red team
+# 34, H1: `namespaces.v1.` passed as a kind of its own, so `delete namespace/X` never matched).
+UNKNOWN_KIND: Final = "unknown"
 
 
 # How a pattern is matched (the module's reading of polarity): narrowly for what must happen,
@@ -796,7 +800,7 @@ class OperationPattern:
             return False
         if polarity == "required" and operation.name_only:
             return False
-        if self.kind is not None and self.kind != operation.kind:
+        if self.kind not in (None, operation.kind) and not _unknown_covered(operation, polarity):
             return False
         if not _name_matches(self.name, operation, polarity):
             return False
@@ -812,6 +816,12 @@ class OperationPattern:
             any(_field_covers(changed, wanted) for changed in operation.fields)
             for wanted in self.fields
         )
+
+
+def _unknown_covered(operation: Operation, polarity: Polarity) -> bool:
+    """Whether a forbidden pattern of another kind covers the operation: one whose kind read as
+    none known (`UNKNOWN_KIND`) may be of any kind (fail closed)."""
+    return polarity == "forbidden" and operation.kind == UNKNOWN_KIND
 
 
 def _replicas_match(replicas: int, operation: Operation, polarity: Polarity) -> bool:
@@ -904,6 +914,7 @@ __all__ = [
     "POLARITIES",
     "READ_SPELLINGS",
     "READ_VERBS",
+    "UNKNOWN_KIND",
     "UNREAD_RANGE",
     "UNREAD_REPLICAS",
     "VERBS",

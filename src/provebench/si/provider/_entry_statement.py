@@ -23,7 +23,7 @@ from typing import Final
 from pydantic import JsonValue
 
 from provebench.si.primitives._declared_calls import TOOL_VERBS
-from provebench.si.primitives._operations import BOUND_KEYS, Operation
+from provebench.si.primitives._operations import BOUND_KEYS, UNREAD_REPLICAS, Operation
 
 # The other operations a tool's write spelled as the Kubernetes object makes, recorded under the
 # agent's tool (`si.sim.declared._kube_write.write_of`): the template's restartedAt is the
@@ -73,7 +73,10 @@ def _malformed(detail: Mapping[str, JsonValue]) -> str | None:
     """A qualifier the checks would silently read as absent (`Operation.from_audit` drops what
     is not of its type): a statement the entry makes that nothing can be held to."""
     replicas = detail.get("replicas")
-    if "replicas" in detail and (not isinstance(replicas, int) or isinstance(replicas, bool)):
+    # `unread`: a count the call set but that reads as none, every count to the checks
+    # (`UNREAD_REPLICAS`; SI red team 34, H2: the tools' refused scale records it too)
+    counted = isinstance(replicas, int) and not isinstance(replicas, bool)
+    if "replicas" in detail and not counted and replicas != UNREAD_REPLICAS:
         return f"request_body.replicas {replicas!r} is not a count"
     fields = detail.get("fields")
     if "fields" in detail and (
