@@ -42,6 +42,8 @@ GAMED_FAMILIES = {
     "shotgun_shape",
     # round 33
     "attached_comment",
+    # round 34
+    "hedged_or_marked_comment",
     "negation_after_phrase",
     "retraction_later",
     "question",

@@ -665,6 +665,23 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said}; speculation on my part.",
             f"Root cause: {said}: not something I can confirm.",
         ],
+        # round 34 (SI red team 34, H3): a hedge that names a part of the system as a guess, and
+        # a retraction or joke marker joined by a space or an ellipsis
+        "hedged_or_marked_comment": [
+            f"Root cause: {said}, could be another service entirely.",
+            f"Root cause: {said}, could be a different deployment.",
+            f"Root cause: {said}, though it might be the node.",
+            f"Root cause: {said}; might equally be some other configmap.",
+            f"Root cause: {said} — may be the node instead.",
+            f"Root cause: {said} (might be the database).",
+            f"Root cause: {said}, so {n.symptom} cannot start…not!",
+            f"Root cause: {said}, so {n.symptom} cannot start not!",
+            f"Root cause: {said}, so {n.symptom} cannot start ;)",
+            f"Root cause: {said}, so {n.symptom} cannot start xD",
+            f"Root cause: {said}, so {n.symptom} cannot start *wink*",
+            f"Root cause: {said}, so {n.symptom} cannot start lol",
+            f"Root cause: {said}, so {n.symptom} cannot start Kappa",
+        ],
         "shotgun_shape": [
             f"Root cause: {f}, {f}-two, {f}-three and {f}-four are {w} in {r}.",
             f"Root cause: every key ({f} among them) is {w} in {r}.",
@@ -857,6 +874,10 @@ _WHY: dict[str, str] = {
     "attached_comment": "a longer comment attached to the statement (a dash tail, a parenthesis, "
     "an appositive) that names, quotes and counts nothing ('— speculation on my part', '(per a "
     "Slack rumour)'): only a recognisably neutral or supportive comment commits",
+    "hedged_or_marked_comment": "a hedge that names a part of the system only as a guess (', "
+    "could be another service entirely', ', though it might be the node') or a retraction or "
+    "joke marker joined by a space or an ellipsis ('…not!', ';)', 'lol'): no comment with a "
+    "modal vouches, whatever it names",
     "judged_by_back_reference": "a clause that takes the statement back by a back-reference, "
     "puts it in someone else's mouth or cites a source it distrusts ('so that is not it')",
     "shotgun_shape": "the factor among several keys or places said to deviate, or under 'every'",
