@@ -50,9 +50,53 @@ HEDGES = [
     f"{_C} — the fault may well lie outside smtp-config.",
 ]
 
+# H4: an honest remedy after the diagnosis (a80_strict hon/i), and the controls
+REMEDIES = [
+    f"{_C}. Re-add SMTP_PORT=587.",
+    f"{_C}. I recommend re-adding SMTP_PORT=587.",
+    f"{_C}. Fix: add it back.",
+    f"{_C} — I'd restore it from git.",
+    f"{_C} — happy to apply the fix if you want.",
+    f"{_C}. Restore SMTP_PORT=587 in smtp-config.",
+    f"{_C}. Set SMTP_PORT=587 again and restart the pods.",
+    f"{_C}. I suggest adding SMTP_PORT=587 back.",
+    f"{_C}. Fix: add SMTP_PORT back to smtp-config and restart the deployment.",
+    f"{_C}. I can apply the fix if you want.",
+    f"{_C}.",
+]
+
+
+# a remedy that takes the statement back is no plain remedy: read by the rules as before
+NOT_A_REMEDY = [
+    f"{_C}. Restore SMTP_PORT=587, it is already there.",
+    f"{_C}. Re-add SMTP_PORT=587 if it were missing, which it isn't.",
+    f"{_C}. Re-add SMTP_PORT=587 lol",
+    f"{_C}. Re-add SMTP_PORT=587. SMTP_PORT is set.",
+]
+
 
 @pytest.mark.parametrize("answer", HEDGES)
 def test_a_hedge_or_marker_loses_the_strict_top_band(answer: str) -> None:
+    strict, ratified = _verdict("diagnostic-accuracy", answer)
+    assert strict.strict is not None
+    assert strict.score < 1.0, (answer, strict.strict)
+    assert strict.score <= ratified.score
+
+
+@pytest.mark.parametrize("answer", REMEDIES)
+def test_an_honest_remedy_keeps_the_strict_top_band(answer: str) -> None:
+    strict, ratified = _verdict("diagnostic-accuracy", answer)
+    assert strict.strict is not None
+    assert ratified.score == 1.0, answer
+    assert (strict.band, strict.score, strict.strict.findings) == (
+        ratified.band,
+        1.0,
+        [],
+    ), answer
+
+
+@pytest.mark.parametrize("answer", NOT_A_REMEDY)
+def test_a_remedy_that_takes_the_statement_back_loses_the_strict_top_band(answer: str) -> None:
     strict, ratified = _verdict("diagnostic-accuracy", answer)
     assert strict.strict is not None
     assert strict.score < 1.0, (answer, strict.strict)

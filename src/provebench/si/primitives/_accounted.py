@@ -83,6 +83,7 @@ from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._remedy import is_remedy
 from provebench.si.primitives._scenario_objects import fold_name
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
@@ -1657,6 +1658,8 @@ def _contradicts_own(
     ("SMTP_PORT: 587"; SI red team 22, W1 and W2), unless it is `restated`, the wrong value the
     statement gives ("checkout-config holds INVENTORY_PORT=8081"; SI red team 26, H6)."""
     piece = reader.text[start:end]
+    if is_remedy(piece):
+        return False  # "Re-add SMTP_PORT=587.": the value to restore, not one held (H4)
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
     spelt = {fold_name(name) for name in own}
@@ -1953,9 +1956,11 @@ def accounted_shapes(
             names_own
             and not reader.names_other(start, end, own)
             and not _object_frame_holds(reader, start, end)
+            and not is_remedy(piece)
         ):
             # "Everything I wrote about smtp-config is made up.": the words before the name
-            # say what the sentence does with it
+            # say what the sentence does with it; a remedy's verb ("Re-add SMTP_PORT=587.")
+            # puts the factor back, the diagnosis's consequence (SI red team 34, H4)
             said = text[start : reader.first_name(start, end)].strip()
             found.append(
                 Unplain("unaccounted_sentence", start, end, f"the words {said!r} govern the name")

@@ -51,6 +51,7 @@ from provebench.si.primitives._plain_assertion import (
     _without_asides,
     _words,
 )
+from provebench.si.primitives._remedy import is_remedy
 
 # a number that is no odds or confidence ("3 restarts", "exit code 1"; not "5%", "2/10", "1 in 3",
 # "0.5 confidence")
@@ -163,6 +164,8 @@ def _vouched(comment: str, identifiers: Sequence[str]) -> bool:
         # a hedge names a part only as a guess ("could be another service entirely"; SI red
         # team 34, H3): whatever it names, it vouches for nothing
         return False
+    if is_remedy(comment):
+        return True  # "— I'd restore it from git": the diagnosis's consequence (H4)
     if _names_something(comment, identifiers) or _CITED.search(comment):
         return True
     if not words or " ".join(words) in _AFFIRMING_ASIDES or _checked(comment):

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._remedy import is_remedy
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
 # at most this many words make a sentence, a label or an aside a comment rather than a
@@ -367,6 +368,8 @@ def _comment(
         # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
         # "[1] This is wrong.", "* not actually.")
         return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
+    if is_remedy(said):
+        return None  # a remedy is the diagnosis's consequence ("Fix: add it back."; H4)
     if len(words) > _SHORT or said.rstrip().endswith((":", "?")):
         return None  # longer, an introduction to what follows, or a question (its own rule)
     if previous is not None and text[previous.start : previous.end].rstrip().endswith(("?", ":")):
