@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from provebench._errors import shown
+from provebench.pilot.evaluate import _own_report_words
 from provebench.pilot.evaluate._claims import NamedFiles
-from provebench.pilot.evaluate._own_report_words import QUOTED_STRETCH, says_succeeded
-from provebench.pilot.lab._report_text import QUOTED_STRETCH as lab_stretch
+from provebench.pilot.evaluate._own_report_words import says_succeeded
+from provebench.pilot.lab import _report_text
 from provebench.pilot.lab._report_text import quotations_escaped, report_problem
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
@@ -119,8 +120,8 @@ def test_the_words_of_a_quoted_part_are_no_claim() -> None:
     assert says_succeeded(f"file {shown(STEM)}", ())  # unquoted, the same words read
 
 
-def test_the_two_stretch_lengths_agree() -> None:
-    assert lab_stretch == QUOTED_STRETCH
+def test_the_laboratory_and_the_evaluator_read_a_quoted_stretch_by_one_rule() -> None:
+    assert _report_text.shared_stretches is _own_report_words.shared_stretches
 
 
 @pytest.fixture(scope="module")

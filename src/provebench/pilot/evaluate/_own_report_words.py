@@ -25,10 +25,11 @@ decides (pilot §9: the agent's report never counts as evidence of success).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 
 from provebench._errors import shown
 from provebench.pilot.evaluate._claims import readings
+from provebench.pilot.rules._quotations import places_of, shared_stretches
 
 # The words that say a file went through, as a state or a deed done (never the bare verb: an
 # honest detail may say what to write instead, "write +0000 or Z"); `success…` and `succeed…`
@@ -55,9 +56,6 @@ _CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
 # A served text shorter than this and of letters and digits only is no quotation (`_is_quotable`).
 _QUOTABLE_LENGTH = 8
-# A part of a served text with controls at least this long is quoted data: the laboratory's
-# `lab/_report_text.QUOTED_STRETCH`, which records it escaped (pilot red team 34, A8).
-QUOTED_STRETCH = 8
 
 
 def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -122,28 +120,15 @@ def _parts_cut(text: str, escaped: str) -> str:
     clause end: the gateway records such a part of a served text escaped, as the data's own
     (`lab/_report_text.py`; pilot red team 34, A8: an honest detail naming the file by its
     name less its extension, `...\\r\\nstatus,imported`, would read as "imported")."""
-    cut: set[int] = set()
-    for place in _places_of(text, "\\"):
-        for at in _places_of(escaped, "\\"):
-            before = 0
-            while before < min(place, at) and text[place - before - 1] == escaped[at - before - 1]:
-                before += 1
-            after = 0
-            room = min(len(text) - place, len(escaped) - at) - 1
-            while after < room and text[place + after + 1] == escaped[at + after + 1]:
-                after += 1
-            if before + 1 + after >= QUOTED_STRETCH:
-                cut.update(range(place - before, place + after + 1))
+    cut = {
+        at
+        for place in places_of(text, "\\")
+        for stretch in shared_stretches(text, place, escaped)
+        for at in stretch
+    }
     if not cut:
         return text
     return "".join(" ; " if place in cut else char for place, char in enumerate(text))
-
-
-def _places_of(text: str, char: str) -> Iterator[int]:
-    at = text.find(char)
-    while at >= 0:
-        yield at
-        at = text.find(char, at + 1)
 
 
 def _quotation(form: str) -> re.Pattern[str]:

@@ -40,6 +40,7 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 
 from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS, shown
+from provebench.pilot.rules._quotations import shared_stretches
 
 _LINE_SEPARATORS = frozenset({0x2028, 0x2029})
 # C0 but tab and newline, DELETE, C1, and Unicode's Bidi_Control characters.
@@ -60,11 +61,6 @@ _TEXT_FIELDS = ("code", "reason_code", "detail", "message", "name")
 _FLAG = "passed"
 _COUNTS = ("source", "imported", "failed", "already_known")
 _EXTRA_COUNTS = "extra"
-
-
-# A part of a served text at least this long, quoted, is that text's data (pilot red team 34,
-# A8): long enough that no short run of letters beside a control makes one.
-QUOTED_STRETCH = 8
 
 
 # The same set as one character class: a text is searched at C speed (every listed file's texts
@@ -140,35 +136,12 @@ def _quoted_stretches(text: str, quoted: list[str]) -> set[int]:
         if place in places:
             continue
         stretch = next(
-            (part for served in quoted if (part := _quoted_stretch(text, place, served))), None
+            (part for served in quoted for part in shared_stretches(text, place, served)), None
         )
         if stretch is None:
             return set()
         places.update(stretch)
     return places
-
-
-def _quoted_stretch(text: str, place: int, served: str) -> range | None:
-    """The stretch of `text` around `text[place]`, standing as `served[at]` for some `at`, that
-    the two share, when it is at least `QUOTED_STRETCH` characters long."""
-    for at in _places_of(served, text[place]):
-        before = 0
-        while before < min(place, at) and text[place - before - 1] == served[at - before - 1]:
-            before += 1
-        after = 0
-        room = min(len(text) - place, len(served) - at) - 1
-        while after < room and text[place + after + 1] == served[at + after + 1]:
-            after += 1
-        if before + 1 + after >= QUOTED_STRETCH:
-            return range(place - before, place + after + 1)
-    return None
-
-
-def _places_of(text: str, char: str) -> Iterator[int]:
-    at = text.find(char)
-    while at >= 0:
-        yield at
-        at = text.find(char, at + 1)
 
 
 def _escaped(value: object, quoted: list[str], depth: int = 0) -> object:
