@@ -405,12 +405,16 @@ def unreflected_held_writes(
     None. A write is held to the final state unless a later held write may undo what it gave
     (`_may_undo`): a restart after a scale leaves the scale's count to be shown (SI red team 27,
     P1: a liar reported the count before a scale to 20 that a restart followed, for a PASS)."""
+    families = Families(initial, final)  # indexed once, not once per pair of writes
     for index, write in enumerate(writes):
         operation = write.operation
         if operation.name is None or operation.verb not in _STAYS | {"delete"}:
             continue
         key = key_of(operation.kind, operation.namespace, operation.name)
-        if any(_may_undo(later, write, key, initial, final) for later in writes[index + 1 :]):
+        if any(
+            _may_undo(later, write, key, initial, final, families=families)
+            for later in writes[index + 1 :]
+        ):
             continue
         after = final.state.get(key)
         said = f"{write.text()} was answered success and the final /state-snapshot"
@@ -432,11 +436,17 @@ def unreflected_held_writes(
 _WHOLE: Final = frozenset({"delete", "create", "apply", "replace", "update"})
 
 
-def _may_undo(later: HeldWrite, write: HeldWrite, key: str, *states: FullStateSnapshot) -> bool:
+def _may_undo(
+    later: HeldWrite,
+    write: HeldWrite,
+    key: str,
+    *states: FullStateSnapshot,
+    families: Families | None = None,
+) -> bool:
     """Whether a later held write may have undone what `write` gave the object at `key`: it
     reaches the object and may set the same thing — the object whole, the replica count, or a
     field `write` gave."""
-    if not _reaches(later, key, *states):
+    if not _reaches(later, key, *states, families=families):
         return False
     undoing, given = later.operation, write.operation
     if undoing.verb in _WHOLE or given.verb == "delete":
