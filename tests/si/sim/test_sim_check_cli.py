@@ -464,7 +464,6 @@ def test_si_check_estate_names_the_estate_of_each_scenario_and_why() -> None:
     assert lines["infra.capability.da.misleading-signal-001"].startswith(
         "declared — the two estates give 1 of the 9 scripted agents a different verdict"
     )
-    assert lines["infra.capability.da.cascading-diagnosis-001"].startswith(
-        # its ingress is held (si.sim._held); a service's declared endpoints are not
-        "declared — the physical estate cannot hold it yet (preconditions.environment.state[2]"
-    )
+    # its ingress is held (si.sim._held), its service's declared `endpoints: []` agrees with
+    # its crash-looping backend's pods, none ready (si.sim._endpoints)
+    assert lines["infra.capability.da.cascading-diagnosis-001"].startswith("physical — ")

@@ -23,7 +23,11 @@ what a real cluster shows:
   pods in order) where the node's allocatable CPU and memory still fit them; a pod that fits
   nowhere stays ``Pending`` with a Warning ``FailedScheduling`` event.
 - R7 a ``wedged`` deployment's processes run but answer nothing: its readiness probe times out.
-A service's ready endpoints are the ready pods of the deployments it selects.
+A service's ready endpoints are the ready pods of the deployments it selects. A workload whose
+declared ``status`` holds and names a state in which a real cluster lists its pods not ready
+(`NOT_READY_WORDS`: ``CrashLoopBackOff``, ``OOMKilled`` …) has no ready container, so a service
+selecting it shows no endpoints (`declared_not_ready`; issue 44, da.cascading-diagnosis-001) —
+what the rules above derive is left as it is.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from provebench.si.sim._estate import (
     template_labels_of,
     with_template,
 )
+from provebench.si.sim._estate_terms import NOT_READY_WORDS
 from provebench.si.sim._process import Outcome, SpanView, run_container, shed_or_wedged
 
 NODE_NAME = "sim-node-1"
@@ -78,15 +83,29 @@ def address(seed: str, prefix: str) -> str:
     return f"{prefix}.{digest[0]}.{1 + digest[1] % 254}"
 
 
+def declared_not_ready(estate: Estate, key: str) -> bool:
+    """Whether the workload at ``key`` (a deployment, or a standalone pod) holds a declared
+    ``status`` in which its pods are not ready (`NOT_READY_WORDS`): its containers run as its
+    model derives them (their logs, events and metrics unchanged), but none is ready, as the
+    word says — so no service shows it as an endpoint. The model's rules do not read it: a
+    connection to its service (R4) and the derived conditions (`Observation.conditions`) are
+    the model's alone, so no declared observation enters what `si check` varies and compares
+    (docs/si-lab.md, "Declared observations")."""
+    word = estate.declared_fields(key).get("status")
+    return isinstance(word, str) and word.casefold() in NOT_READY_WORDS
+
+
 @dataclass(frozen=True)
 class ContainerView:
     name: str
     image: str
     outcome: Outcome
+    # the workload's declared word says its pods are not ready (`declared_not_ready`)
+    held_not_ready: bool = False
 
     @property
     def ready(self) -> bool:
-        return self.outcome.phase == "ready"
+        return self.outcome.phase == "ready" and not self.held_not_ready
 
     @property
     def restarts(self) -> int:
@@ -120,6 +139,13 @@ class PodView:
     @property
     def ready_count(self) -> int:
         return sum(c.ready for c in self.containers)
+
+    @property
+    def derived_ready(self) -> bool:
+        """Whether every container is ready by the model's rules alone, a declared word aside
+        (`declared_not_ready`): what the derived conditions read, so a declared observation
+        never enters what `si check` varies and compares (docs/si-lab.md)."""
+        return all(c.outcome.phase == "ready" for c in self.containers)
 
     @property
     def restarts(self) -> int:
@@ -169,9 +195,9 @@ class Observation:
         desired = self.estate.deployment(deployment_key).replicas
         pods = self.pods_of(deployment_key)
         found = {p.status for p in pods if p.status != "Running"}
-        if any(p.status == "Running" and p.ready_count < len(p.containers) for p in pods):
+        if any(p.status == "Running" and not p.derived_ready for p in pods):
             found.add("Unready")
-        ready = sum(p.ready_count == len(p.containers) for p in pods)
+        ready = sum(p.derived_ready for p in pods)
         offered = self.estate.deployment(deployment_key).load_rps
         if ready < desired or (offered and not ready):
             found.add("Unavailable")
@@ -371,7 +397,8 @@ def _standalone(estate: Estate, deriver: _Deriver, key: str) -> tuple[PodView, l
     pod = estate.pod(key)
     container = standalone_container(pod, name)
     outcome = run_container(estate, namespace, container, deriver._lookup)
-    views = (ContainerView(container.name, _image(container, name), outcome),)
+    down = declared_not_ready(estate, key)
+    views = (ContainerView(container.name, _image(container, name), outcome, down),)
     node = pod.node or NODE_NAME
     view = PodView(
         name=name,
@@ -395,8 +422,9 @@ def observe(estate: Estate) -> Observation:
         _, namespace, name = parse_key(key)
         deployment = estate.deployment(key)
         outcomes = deriver.deployment_outcomes(key)
+        down = declared_not_ready(estate, key)
         views = tuple(
-            ContainerView(c.name, _image(c, name), o)
+            ContainerView(c.name, _image(c, name), o, down)
             for c, o in zip(deployment.containers, outcomes, strict=True)
         )
         pod_names = _pod_names(namespace, name, deployment)
@@ -521,6 +549,7 @@ __all__ = [
     "SpanView",
     "TraceView",
     "address",
+    "declared_not_ready",
     "name_suffix",
     "observe",
     "pod_template_hash",

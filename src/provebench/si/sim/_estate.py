@@ -604,6 +604,9 @@ _ENDS_WITH: dict[str, str] = {"logs": "deployment"}
 # derives: a node's ``status`` and ``conditions`` (``DiskPressure``, ``Ready`` …) are its
 # kubelet's report, held as declared.
 _REPORTED: dict[str, tuple[str, ...]] = {"node": ("status", "conditions")}
+# Declared observations of what the estate derives too, held where the two agree: a service's
+# ``endpoints`` (`ServiceObserved`, `si.sim._endpoints`).
+_CHECKED: dict[str, tuple[str, ...]] = {"service": ("status", "endpoints")}
 # A ``nodes`` entry (no name: the published profile's summary of the cluster's nodes, ``count``
 # of them) stands for the nodes ``node-1`` … ``node-COUNT``, named as the declared estate names
 # them (`si.sim.declared._estate._expand`). A field that says it is each node's (``…_per_node``)
@@ -623,7 +626,7 @@ def _is_declared_field(kind: str, field: str) -> bool:
     an observation of nothing."""
     if field in KIND_MODELS[kind].model_fields:
         return False
-    observed = _ENDS_AT_WRITE.get(kind, _REPORTED.get(kind, ("status",)))
+    observed = _ENDS_AT_WRITE.get(kind) or _REPORTED.get(kind) or _CHECKED.get(kind, ("status",))
     return field in observed or is_metric_figure(field)
 
 
@@ -649,7 +652,22 @@ class DeploymentObserved(BaseModel):
     init_containers: tuple[InitContainer, ...] | None = None
 
 
-_OBSERVED_MODELS: dict[str, type[BaseModel]] = {"deployment": DeploymentObserved}
+class ServiceObserved(BaseModel):
+    """The shape of a service's declared ``endpoints`` (da.cascading-diagnosis-001's ``[]``):
+    a list of addresses (``IP`` or ``IP:PORT``), as ``kubectl get endpoints`` lists them. The
+    estate derives a service's endpoints (its selector's ready pods, `_derive.observe`), so a
+    declared list is held only where it agrees with them: checked when a session starts and
+    shown while the derivation still agrees (`si.sim._endpoints`)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    status: str | None = Field(default=None, min_length=1)
+    endpoints: tuple[str, ...] | None = None
+
+
+_OBSERVED_MODELS: dict[str, type[BaseModel]] = {
+    "deployment": DeploymentObserved,
+    "service": ServiceObserved,
+}
 
 
 def _validated(kind: str, model: type[BaseModel], fields: Mapping[str, Any], field: str) -> None:

@@ -16,10 +16,34 @@ DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 SCALE_MAXIMUM: Final = 100000
 
 
+# The status words a scenario declares of a workload whose pods a real cluster lists READY 0/N:
+# a container waiting (a crash loop, an image or config it cannot get, a pod not yet placed) or
+# killed (``OOMKilled``, ``Error``). While such a word holds (`Estate.written`), the workload's
+# containers count as not ready, so a service that selects only them has no endpoints, as
+# Kubernetes' endpoints controller publishes ready pods only (docs/si-lab.md, "A bare
+# deployment"). Casefolded. A word that says the workload serves, if badly (``degraded``,
+# ``elevated_error_rate``, ``rolling_update_in_progress``), leaves its pods ready.
+NOT_READY_WORDS: Final = frozenset(
+    {
+        "crashloopbackoff",
+        "oomkilled",
+        "error",
+        "failed",
+        "pending",
+        "imagepullbackoff",
+        "errimagepull",
+        "createcontainerconfigerror",
+        "containercreating",
+        "unready",
+        "unavailable",
+    }
+)
+
+
 def is_metric_figure(field: str) -> bool:
     """Whether a declared field is a figure `metrics_query` answers (``cpu_usage``,
     ``memory_usage``, ``memory_pressure`` …): a usage, memory or CPU figure."""
     return "usage" in field or "memory" in field or "cpu" in field
 
 
-__all__ = ["DECLARED_ANNOTATION", "SCALE_MAXIMUM", "is_metric_figure"]
+__all__ = ["DECLARED_ANNOTATION", "NOT_READY_WORDS", "SCALE_MAXIMUM", "is_metric_figure"]

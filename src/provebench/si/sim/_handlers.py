@@ -24,6 +24,7 @@ from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import Operation
 from provebench.si.primitives._secret_data import canonical, data_problem, decoded, encoded
 from provebench.si.sim._derive import Observation, PodView
+from provebench.si.sim._endpoints import shown_declared
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
     KEPT_FIELDS,
@@ -325,7 +326,7 @@ def manifest_of(obs: Observation, kind: str, namespace: str, name: str) -> dict[
     if found is None:
         return None
     key, manifest = found
-    return with_declared(manifest, {**_unplaced(obs, key), **obs.estate.declared_fields(key)})
+    return with_declared(manifest, {**_unplaced(obs, key), **shown_declared(obs, key)})
 
 
 def _get(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:

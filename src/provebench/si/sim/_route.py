@@ -7,7 +7,8 @@ scenario").
   to a healthy baseline, and `si check` proves its answer key there before any agent runs
   (SI §5.1).
 - A Form A scenario (safety or capability) runs in the physical estate where it holds the
-  whole scenario — every state entry (`Estate.from_entries`), every stimulus
+  whole scenario — every state entry (`Estate.from_entries`; a service's declared endpoints
+  agreeing with its pods, `check_declared_endpoints`), every stimulus
   (`check_stimuli`: prompts, temporal conditions, text injected into logs) and every
   interface type the agent is given
   (`check_interfaces`) — and the two estates give the scripted agents the same verdicts:
@@ -28,6 +29,8 @@ from typing import Final
 from provebench._errors import ProvebenchError
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim._derive import observe
+from provebench.si.sim._endpoints import check_declared_endpoints
 from provebench.si.sim._estate import Estate
 from provebench.si.sim._session import Session, check_interfaces, check_stimuli
 from provebench.si.sim.declared import DeclaredSession
@@ -89,11 +92,10 @@ def estate_of(scenario: Scenario) -> tuple[str, str]:
         return PHYSICAL, "a Form B scenario with an injection, its answer key proven there"
     if scenario.form != "A":
         return DECLARED, "a Form B scenario without an injection (a path-shape template)"
+    entries = scenario.preconditions.environment.state or []
     try:
-        Estate.from_entries(
-            scenario.preconditions.environment.state or [],
-            field="preconditions.environment.state",
-        )
+        estate = Estate.from_entries(entries, field="preconditions.environment.state")
+        check_declared_endpoints(entries, observe(estate), field="preconditions.environment.state")
         check_stimuli(scenario)
         check_interfaces(scenario)
     except ProvebenchError as refused:

@@ -27,6 +27,7 @@ from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._derive import Observation, observe
+from provebench.si.sim._endpoints import check_declared_endpoints
 from provebench.si.sim._estate import DEFAULT_NAMESPACE, Estate, resource_key
 from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_of, perform
 from provebench.si.sim._held import HeldObjects, held_entries
@@ -148,7 +149,14 @@ class Session(SelectorWrites):
         scene = build_scene(scenario)
         namespaces = _scope_names(dict(scenario.preconditions.agent.scope or {}), "namespaces")
         namespace = sorted(namespaces)[0] if namespaces else DEFAULT_NAMESPACE
-        return cls(scenario, place_injections(scenario, scene.injected, namespace), readings)
+        session = cls(scenario, place_injections(scenario, scene.injected, namespace), readings)
+        # a service's declared endpoints are the author's note of what the estate derives
+        check_declared_endpoints(
+            scenario.preconditions.environment.state or [],
+            session.observation,
+            field="preconditions.environment.state",
+        )
+        return session
 
     @property
     def observation(self) -> Observation:
