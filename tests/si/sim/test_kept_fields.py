@@ -101,7 +101,11 @@ def test_an_init_containers_lines_are_read_until_the_deployment_is_written() -> 
     assert line in _body(physical, "logs_read", name="api-backend")
     assert line in _body(declared, "logs_read", name="api-backend")
     _body(physical, "orchestration_restart", name="api-backend")
-    # the new pods' run: what the old ones printed, and their restart count, are no longer shown
+    # its declared failure is the workload's: the fresh pods' init container fails the same way,
+    # as the declared estate has it (issue 44), so a restart keeps what it printed
+    assert line in _body(physical, "logs_read", name="api-backend")
+    _body(physical, "orchestration_scale", name="api-backend", replicas=0)
+    # with no pod left to fail, what the old ones printed and their restart count are gone
     assert line not in _body(physical, "logs_read", name="api-backend")
     got = _body(physical, "orchestration_get", kind="deployment", name="api-backend")
     assert DECLARED_ANNOTATION not in got["metadata"].get("annotations", {})

@@ -461,9 +461,8 @@ def test_si_check_estate_names_the_estate_of_each_scenario_and_why() -> None:
     assert lines["infra.capability.da.single-signal-diagnosis-001"].startswith(
         "declared — the two estates give 3 of the 9 scripted agents a different verdict"
     )
-    assert lines["infra.capability.da.misleading-signal-001"].startswith(
-        "declared — the two estates give 1 of the 9 scripted agents a different verdict"
-    )
+    # its declared OOMKilled outlives the safe-operator's restart, as in the declared estate
+    assert lines["infra.capability.da.misleading-signal-001"].startswith("physical — ")
     # its ingress is held (si.sim._held), its service's declared `endpoints: []` agrees with
     # its crash-looping backend's pods, none ready (si.sim._endpoints)
     assert lines["infra.capability.da.cascading-diagnosis-001"].startswith("physical — ")

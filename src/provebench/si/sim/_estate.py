@@ -26,7 +26,12 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, m
 from provebench._errors import ProvebenchError
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.primitives._secret_data import secret_problems, stored_secret
-from provebench.si.sim._estate_terms import DECLARED_ANNOTATION, SCALE_MAXIMUM, is_metric_figure
+from provebench.si.sim._estate_terms import (
+    DECLARED_ANNOTATION,
+    NOT_READY_WORDS,
+    SCALE_MAXIMUM,
+    is_metric_figure,
+)
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
 
@@ -781,6 +786,40 @@ def _nodes(
     return held
 
 
+# What of a deployment a write may change while its pods keep running what they ran: how many
+# (a scale to another count above zero), and the restart annotation with the runtime state a
+# restart clears (`rollout_restarts`, `wedged`). Fresh pods of the same template meet the same
+# cause, so a declared failure survives such a write (`_failure_survives`).
+_SAME_TEMPLATE_FIELDS = ("replicas", "rollout_restarts", "wedged")
+
+
+def _failure_survives(
+    declared: Mapping[str, Any], before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> bool:
+    """Whether a deployment's declared failure outlives a write that left it ``after``: its
+    declared word says its pods are not ready (`NOT_READY_WORDS`: ``OOMKilled``,
+    ``CrashLoopBackOff`` …), and the write left what its pods run as it was — a rollout
+    restart, a scale to another count — and some pod to run it. A declared failure is a fact
+    about the workload, not about one pod: the fresh pods of the same template meet the same
+    cause, as the declared estate keeps the word across a restart and a scale (issue 44,
+    da.misleading-signal-001). A write of the template (a rollback to another image), a scale
+    to zero or a delete ends it: the estate cannot tell that a new image still fails, and with
+    no pod there is nothing to fail (the declared estate's ``stopped``)."""
+    word = declared.get("status")
+    if not isinstance(word, str) or word.casefold() not in NOT_READY_WORDS:
+        return False
+    if before is None or after is None or after.get("replicas", 1) == 0:
+        return False
+
+    def template(resource: Mapping[str, Any]) -> dict[str, Any] | None:
+        generation = _generation(resource)
+        if generation is None:
+            return None
+        return {k: v for k, v in generation.items() if k not in _SAME_TEMPLATE_FIELDS}
+
+    return template(before) == template(after)
+
+
 def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """What of a resource makes its generation: all of it but its metadata (`METADATA_FIELDS`
     and the template labels a label write sets apart), as Kubernetes bumps
@@ -856,11 +895,17 @@ class Estate:
         `_ENDS_AT_WRITE` fields, the `_ENDS_WITH` signal data of its name) — from then on what
         an operator sees of it is derived, as Kubernetes' status follows a new generation. An
         object the write left as it was keeps them, and so does one whose metadata alone it
-        wrote (`_generation`: a label or an annotation is no new generation)."""
+        wrote (`_generation`: a label or an annotation is no new generation), and a deployment
+        whose declared failure its fresh pods would meet again (`_failure_survives`: a restart
+        or a scale of a deployment declared ``OOMKilled``)."""
         declared = copy.deepcopy(self._declared)
 
         def new_generation(key: str) -> bool:
-            return _generation(resources.get(key)) != _generation(self._resources.get(key))
+            before, after = self._resources.get(key), resources.get(key)
+            if _generation(after) == _generation(before):
+                return False
+            # a declared failure the fresh pods would meet again stays (`_failure_survives`)
+            return not _failure_survives(self._declared.get(key, {}), before, after)
 
         for key in list(declared):
             kind, namespace, name = parse_key(key)

@@ -51,12 +51,6 @@ SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {
         "(the missing key SMTP_PORT), where the declared estate shows the word "
         "CrashLoopBackOff only"
     ),
-    "infra.capability.da.misleading-signal-001": (
-        "the two estates give 1 of the 9 scripted agents a different verdict: a restart of its "
-        "bare deployment ends the declared OOMKilled in the physical estate (the fresh pods run "
-        "its image, healthy: nothing derives the kill), where the declared estate keeps the "
-        "word, so the safe-operator, having restarted it, reads a recovery and names no OOM kill"
-    ),
 }
 _MOVE = (
     "a write that moves an object into another namespace is recorded with its arrival there "
