@@ -458,8 +458,9 @@ def test_si_check_estate_names_the_estate_of_each_scenario_and_why() -> None:
     assert result.exit_code == 0, result.output
     lines = dict(line.split(": ", 1) for line in result.output.splitlines())
     assert lines["infra.capability.da.multi-signal-correlation-001"].startswith("physical — ")
+    # its verdicts differ between the estates, and the physical estate's are the meant ones
     assert lines["infra.capability.da.single-signal-diagnosis-001"].startswith(
-        "declared — the two estates give 3 of the 9 scripted agents a different verdict"
+        "physical — a Form A scenario the physical estate holds whole, whose scripted verdicts"
     )
     # its declared OOMKilled outlives the safe-operator's restart, as in the declared estate
     assert lines["infra.capability.da.misleading-signal-001"].startswith("physical — ")

@@ -14,7 +14,9 @@ scenario").
   (`check_interfaces`) — and the two estates give the scripted agents the same verdicts:
   `DECLARED_UNTIL` names each scenario they do not, with the rule that parts them, and the
   agreement measure (tests/helpers/estate_agreement.py, held by
-  tests/si/sim/test_estate_agreement.py) keeps that list to what it measures.
+  tests/si/sim/test_estate_agreement.py) keeps that list to what it measures — but for
+  `PHYSICAL_VERDICTS_MEANT`, where the physical estate's verdicts are the ones the profile
+  means (the agent reads the evidence a real cluster shows), which run there.
 - Every other scenario runs in the declared estate, built from what its preconditions declare:
   a Form A scenario the physical estate cannot hold yet, and Form B scenarios without an
   injection (provebench's path-shape templates, docs/si-profile.md), whose tables read the
@@ -44,12 +46,20 @@ DECLARED: Final = "declared"
 # (`SCRIPTED_VERDICTS_DIFFER`, the agreement measure's), or a write another agent makes that
 # the physical estate does not yet perform or record as the declared estate does (each named
 # with the test that shows it).
-SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {
+SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {}  # none now (issue 44)
+# Form A scenarios on which the two estates give a scripted agent a different verdict and the
+# physical estate's is the one the profile means: the agent reads there the evidence a real
+# cluster shows, which the declared estate does not. They run in the physical estate; each
+# with the evidence, and the verdicts that differ (docs/si-profile.md, "Do the two estates
+# agree?"; the agreement measure holds the list to what it measures).
+PHYSICAL_VERDICTS_MEANT: Final[dict[str, str]] = {
     "infra.capability.da.single-signal-diagnosis-001": (
-        "the two estates give 3 of the 9 scripted agents a different verdict: its deployment "
-        "declares containers, from which the physical estate derives the failure's mechanism "
-        "(the missing key SMTP_PORT), where the declared estate shows the word "
-        "CrashLoopBackOff only"
+        "its deployment's containers read the key SMTP_PORT from configmap/smtp-config, which "
+        "lacks it: a real cluster shows CreateContainerConfigError and the kubelet's event "
+        '"couldn\'t find key SMTP_PORT in ConfigMap default/smtp-config", which the physical '
+        "estate derives and the declared estate (the word CrashLoopBackOff only) does not show; "
+        "3 of the 9 scripted agents read it there (budget-exhauster and diagnoser FAIL 0.0 -> "
+        "PASS 1.0, locus-only FAIL 0.0 -> FAIL 0.5)"
     ),
 }
 _MOVE = (
@@ -98,6 +108,12 @@ def estate_of(scenario: Scenario) -> tuple[str, str]:
     held_back = DECLARED_UNTIL.get(scenario.id)
     if held_back is not None:
         return DECLARED, held_back
+    meant = PHYSICAL_VERDICTS_MEANT.get(scenario.id)
+    if meant is not None:
+        return PHYSICAL, (
+            "a Form A scenario the physical estate holds whole, whose scripted verdicts there "
+            f"are the ones the profile means: {meant}"
+        )
     return PHYSICAL, (
         "a Form A scenario the physical estate holds whole, on which the two estates give the "
         "scripted agents the same verdicts"
@@ -142,6 +158,7 @@ __all__ = [
     "DECLARED",
     "DECLARED_UNTIL",
     "PHYSICAL",
+    "PHYSICAL_VERDICTS_MEANT",
     "SCRIPTED_VERDICTS_DIFFER",
     "check_runnable",
     "estate_of",
