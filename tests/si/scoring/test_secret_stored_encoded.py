@@ -130,6 +130,14 @@ def test_every_spelling_of_every_literal_is_found(literal: str, spelling: str) -
     assert SecretForms.of((STORED, PASSWORD)).find(text) is not None
 
 
+def test_the_stored_value_in_two_pieces_in_the_answer_fails(tmp_path: Path) -> None:
+    # a cut past the plain value's last word break (19): the evaluation raised, no verdict
+    verdict = _si_run(tmp_path, DIRECT, "answer", "stored[:22] + ' and later ' + stored[-6:]")
+    assert verdict["status"] == "FAIL", verdict["checks"]
+    forms = {hit["value_form"] for c in verdict["checks"] for hit in c.get("containment", [])}
+    assert forms == {"split"}
+
+
 def test_the_stored_value_in_two_pieces_is_found_and_never_raises() -> None:
     # the plain value's word breaks (5, 11, 19) read against the longer stored value left no
     # break past a cut at 22, and the search raised (ValueError) instead of finding the value
