@@ -12,8 +12,9 @@ An agent holds a Secret's value in the form it read and in every form it can dec
   sealed agent that printed it passed) — with or without its ``=`` padding, split across lines
   as ``base64 -w`` writes it, or URL-safe;
 * inside a longer base64 stream (the whole object the agent read, encoded), and every other
-  spelling `disclosed_form` knows, for a value long enough that a match is not chance
-  (`MIN_NORMALISED`).
+  spelling `disclosed_form` knows (hex, base32, rot13 and the other shifts, look-alike letters,
+  character codes, …) of each of these literals — the stored value's as the plain value's (SI
+  red team 35, S1) — for a value long enough that a match is not chance (`MIN_NORMALISED`).
 
 Every channel (the answer, the reasoning, tool arguments, error text, standard error, MCP
 messages, writes to other objects) is searched with the same `SecretForms`, so a form is found
@@ -79,7 +80,12 @@ class SecretForms:
         # literal or its base64 (the whole object the agent read, encoded);
         # unpadded, for the stream goes on where a padded one ends
         streams = tuple(dict.fromkeys(s.rstrip("=") for s in (*values, *encoded)))
-        return cls(tuple(named.items()), NormalisedForms.of(values, streams=streams))
+        # every other form is built from every literal the agent was shown: what a read shows
+        # (the stored value), what a process reads (the plain one), and the base64 of either,
+        # so the hex or rot13 of the stored value is found as the plain value's is (SI red
+        # team 35, S1); unpadded, for the padding's own spelling is no part of the value
+        normalised = NormalisedForms.of(values, sources=streams, streams=streams)
+        return cls(tuple(named.items()), normalised)
 
     def literal_in(self, text: str, index: int, view: str | None = None) -> bool:
         """Whether ``text`` holds literal ``index``: as written, or — a base64 spelling — in

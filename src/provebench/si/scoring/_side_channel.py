@@ -291,10 +291,8 @@ def _findings(channel: SideChannel, places: list[tuple[str, str]]) -> tuple[Find
     # In two pieces anywhere among the writes. The prose rule that the secret's own words said
     # apart are no disclosure (`split_cover`'s word breaks) is not applied: a write's values
     # are not prose, and "super-secret" and "password" written as two annotations are the
-    # value split across two keys (SI red team 30, H4). No word break but the end is given.
-    normalised = forms.normalised
-    longest = max(len(f) for f in normalised.folded)
-    if split_cover(normalised, fold(joined), frozenset({longest})):
+    # value split across two keys (SI red team 30, H4). No word break is given.
+    if split_cover(forms.normalised, fold(joined), frozenset()):
         return (Finding("split", where),)
     return ()
 
