@@ -96,11 +96,15 @@ _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # have at least 12 characters, pseudonym/1's 25, a Drive's 28 and more.
 _GLUED_ID_LENGTH = 8
 _FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
+_ONE_FOREIGN = re.compile(r"([^\x00-\x7f])")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
 _NAMED_LETTER = re.compile(r"\bLETTER\b.*[ -]([A-Z])$")
 # UTS #39 confusables.txt's pairs inside ASCII (0 -> O, 1 -> l, I -> l, | -> l, m -> rn), read
 # after case folding: each class written as one of its members.
 _ASCII_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "m": "rn"})
+# The text as written, place for place with it read through those pairs (`_aligned`): `m`, read
+# as the two letters `rn`, stands in both places.
+_AS_WRITTEN_WIDTH = str.maketrans({"m": "mm"})
 # What a terminal shows as nothing or as a blank (`_is_gap`). Ordinary whitespace delimits words
 # as a space does; every other control is a gap.
 _ORDINARY_WHITESPACE = frozenset(" \t\n\v\f\r")
@@ -224,22 +228,27 @@ def _glue_readings(text: str) -> tuple[tuple[str, str], ...]:
 def _aligned(text: str, *, by_look: bool) -> tuple[str, str]:
     """One reading of `_glue_readings`: the folded text and its characters as written."""
     if text.isascii():
-        written = text.lower()
-        if "m" not in written:  # the one pair that is not one character for one
-            return written.translate(_ASCII_CONFUSABLE), written
+        lower = text.lower()
+        return lower.translate(_ASCII_CONFUSABLE), lower.translate(_AS_WRITTEN_WIDTH)
     shown: list[str] = []
-    written_parts: list[str] = []
-    for place, char in enumerate(text):
-        if char.isascii():
-            marked = place + 1 < len(text) and unicodedata.category(text[place + 1])[0] == "M"
-            read = char.lower().translate(_ASCII_CONFUSABLE)
-            as_written = _UNREADABLE if marked else char.lower()
+    written: list[str] = []
+    parts = _ONE_FOREIGN.split(text)  # ASCII runs, each foreign character between two
+    for place, part in enumerate(parts):
+        if place % 2 == 0:
+            lower = part.lower()
+            as_written = lower.translate(_AS_WRITTEN_WIDTH)
+            following = parts[place + 1] if place + 1 < len(parts) else ""
+            if lower and following and unicodedata.category(following)[0] == "M":
+                # An ASCII character a mark stands on is not that character as written.
+                width = 2 if lower[-1] == "m" else 1
+                as_written = as_written[:-width] + _UNREADABLE * width
+            shown.append(lower.translate(_ASCII_CONFUSABLE))
+            written.append(as_written)
         else:
-            read = _fold_char(char, by_look)
-            as_written = _UNREADABLE
-        shown.append(read)
-        written_parts.append(as_written * len(read))
-    return "".join(shown), "".join(written_parts)
+            read = _fold_char(part, by_look)
+            shown.append(read)
+            written.append(_UNREADABLE * len(read))
+    return "".join(shown), "".join(written)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -379,12 +388,19 @@ class NamedFiles:
         nothing glued to them extends (`_extended`); `written`: each of its characters as
         written (`_glue_readings`)."""
         head = self._head
-        for start in range(len(shown) - head + 1):
+        # An id lies inside one run of id characters: runs shorter than every id are skipped.
+        for run in _ID_WORD.finditer(shown):
+            if run.end() - run.start() >= head:
+                yield from self._glued_in(shown, written, run.start(), run.end())
+
+    def _glued_in(self, shown: str, written: str, first: int, last: int) -> Iterator[str]:
+        head = self._head
+        for start in range(first, last - head + 1):
             if shown[start : start + head] not in self._heads:
                 continue
             for length in self._lengths:
                 end = start + length
-                if end > len(shown):
+                if end > last:
                     break
                 ids = self._glued_words.get(shown[start:end])
                 if ids and not self._extended(shown, written, start, end):
