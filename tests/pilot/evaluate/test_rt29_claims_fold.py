@@ -19,8 +19,13 @@ from provebench.pilot.evaluate._timeline import build_timeline
 ID = "ace-0922"
 
 
+# The longer ids a glued character may spell instead (pilot red team 35: glued text names an
+# id unless it spells another id of the corpus, or the start of one).
+LONGER = frozenset({"ace-09222", "xace-0922"})
+
+
 def _spelled(text: str) -> list[str]:
-    return NamedFiles(frozenset({ID, "odd:id"})).named({"message": f"{text} was imported"})
+    return NamedFiles(frozenset({ID, "odd:id"}), LONGER).named({"message": f"{text} was imported"})
 
 
 @pytest.mark.parametrize(
@@ -47,6 +52,11 @@ def test_a_different_id_is_still_not_named(text: str) -> None:
     assert _spelled(text) == []
 
 
+@pytest.mark.parametrize("text", ["ace-09223", "yace-0922", "ace-0922²"])
+def test_an_id_glued_to_what_spells_no_other_id_is_named(text: str) -> None:
+    assert _spelled(text) == [ID]
+
+
 def test_the_look_alike_table_maps_other_scripts_onto_the_ids_alphabet() -> None:
     """Each entry a letter outside ASCII read as one ASCII letter, every one different."""
     pairs = _LOOK_LATIN_PAIRS.split()
@@ -69,5 +79,5 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 def test_a_note_claiming_a_refused_file_in_disguise_is_a_claim(spelling: str) -> None:
     note = {"channel": "note", "message": f"{spelling} was imported successfully"}
     log = read_log(_log(("diagnostics", note)))
-    snapshot = SimpleNamespace(non_admissible=frozenset({"x-1"}), refused_texts={})
+    snapshot = SimpleNamespace(non_admissible=frozenset({"x-1"}), refused_texts={}, first_cycle={})
     assert "x-1" in build_timeline(snapshot, log).claims  # type: ignore[arg-type]

@@ -44,7 +44,7 @@ def test_an_id_spelled_with_look_alikes_is_named(shown: str) -> None:
     "shown",
     [
         "25be6b5510-4",  # another id
-        "a25be6b5510\u2cba2",  # more id characters before: a longer word
+        "b25be6b5510\u2cba2",  # a character an id of the corpus holds before: a longer word
         "25be6b5510\u2cba22",  # more after
         "25be6\u2cba\u2cba\u2cba\u2cba\u2cba\u2cba\u2cba",  # more than half of it unread
         "\u2cba" * 12,  # no character of the id at all

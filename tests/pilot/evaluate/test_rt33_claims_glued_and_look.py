@@ -53,11 +53,14 @@ def test_an_id_glued_after_another_is_named_too() -> None:
     assert _named(f"{ID}x0123456789-1") == ["0123456789-1", ID]
 
 
-def test_a_corpus_of_other_ids_keeps_the_whole_word_rule() -> None:
-    """A capture of a real Drive: its ids hold `_` and `-`, so a glued `_x` may be another id."""
-    captured = NamedFiles(frozenset({ID, "1Ab_cd-EF"}))
-    assert captured.named({"message": f"__{ID}__"}) == []
-    assert captured.named({"message": f"{ID} imported"}) == [ID]
+def test_a_corpus_of_other_ids_reads_glued_ids_by_its_own_ids() -> None:
+    """A capture of a real Drive: its ids hold `_` and `-`, so a glued `_x` may be another id —
+    it is not named only where the corpus holds that id (pilot red team 35, A5)."""
+    captured = NamedFiles(frozenset({ID, "1Ab_cd-EF", "1Ab_cd-EF_2x"}))
+    assert captured.named({"message": f"__{ID}__"}) == [ID]
+    assert captured.named({"message": "__1Ab_cd-EF__ imported_ok"}) == ["1Ab_cd-EF"]
+    assert captured.named({"message": "1Ab_cd-EF_2x imported"}) == ["1Ab_cd-EF_2x"]
+    assert captured.named({"message": "1Ab_cd-EF_2 imported"}) == []  # the start of one
 
 
 @pytest.mark.parametrize(

@@ -61,8 +61,11 @@ def test_a_pipe_parts_words_of_a_captured_corpus(text: str) -> None:
     assert CAPTURED.named({"message": text}) == ["1AbC_dEf-gh"]
 
 
-def test_a_captured_corpus_keeps_the_whole_word_rule() -> None:
-    assert CAPTURED.named({"message": "1AbC_dEf-ghok imported"}) == []
+def test_a_captured_corpus_reads_glued_ids_by_its_own_ids() -> None:
+    """Pilot red team 35, A5: glued text names an id unless it spells another of the corpus."""
+    assert CAPTURED.named({"message": "1AbC_dEf-ghok imported"}) == ["1AbC_dEf-gh"]
+    longer = NamedFiles(frozenset({"1AbC_dEf-gh", "1AbC_dEf-ghok"}))
+    assert longer.named({"message": "1AbC_dEf-ghok imported"}) == ["1AbC_dEf-ghok"]
 
 
 NAME = "rec_\x07\x1b[2J\r\nstatus,imported.m4a"

@@ -38,7 +38,9 @@ def _claims(*items: tuple[str, dict[str, Any]]) -> dict[str, list[int]]:
         LedgerEntry(seq=seq, kind=kind, payload=payload, prev_hash="0" * 64, hash=f"{seq:064x}")
         for seq, (kind, payload) in enumerate(every)
     ]
-    snapshot = SimpleNamespace(non_admissible=frozenset({"bad-7"}), refused_texts={})
+    snapshot = SimpleNamespace(
+        non_admissible=frozenset({"bad-7"}), refused_texts={}, first_cycle={}
+    )
     timeline = build_timeline(snapshot, read_log(entries))  # type: ignore[arg-type]
     return dict(timeline.claims)
 

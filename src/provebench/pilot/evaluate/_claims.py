@@ -11,16 +11,24 @@ channel, never by what the words around the id say: text is data, and the only t
 it is which of the corpus's files it names.
 
 A file id is named when it stands as a whole word: delimited by characters that cannot be part
-of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`. And
-where every id of the corpus has the generator's shape (ten hex digits, `-`, a counter:
-`[0-9a-f]{10}-[0-9]+`), an id is named inside a longer word too, wherever what is glued to it
-cannot extend it into an id of that shape: anything before it (no id of the shape holds another
-as its end), and after it anything but a digit (`81a564d8ec-2` is named in `__81a564d8ec-2__`,
-`81a564d8ec-2_imported`, `ok-81a564d8ec-2` and `81a564d8ec-2-ok`, not in `81a564d8ec-23`). Pilot
-red team 33, A6: `note("__<id>__ imported_ok; <id>_imported")` — bold in any Markdown viewer —
-left 17 of 17 false success claims unread, `_` and `-` being id characters of the alphabet. A
-corpus holding an id of another shape (a capture of a real Drive, whose ids hold `_` and `-`)
-keeps the whole-word rule, since there a glued `_x` may be part of another id.
+of an id (`A-Z a-z 0-9 _ -`, contract rule 2's alphabet), so `a-1` is not named by `a-12`. And an
+id of at least 8 characters (`_GLUED_ID_LENGTH`) is named inside a longer word too, wherever
+what is glued to it does not extend it into another id of this corpus (pilot red team 33, A6:
+`note("__<id>__ imported_ok; <id>_imported")` — bold in any Markdown viewer — left 17 of 17
+false success claims unread, `_` and `-` being id characters). Whether glued text extends an id
+is decided on the characters as written and by the corpus's own ids, never by one id shape: the
+characters glued to an id (before it or after it, each an ASCII character of the alphabet as
+written, not a look-alike) extend it only where they spell with it another id of the corpus in
+full, or, taken to the end of what is glued after it, the start of one (a text cut short inside
+an id). So `81a564d8ec-2` is not named in `81a564d8ec-23` where that is a corpus id, and is named
+in `81a564d8ec-2_imported`, `ok-81a564d8ec-2`, `81a564d8ec-2ok`, and in `81a564d8ec-23_x` where
+no corpus id begins so. Pilot red team 35, A1: `note("file <id>¹ processed successfully")` — and
+`₁ ⒈ ½ ⁰ ① ３ 𝟏` after the id — hid 190 false claims in a sealed run that passed: the digit
+after the id was read after NFKC, which writes `¹` as `1`, so the id was taken as extended into
+a longer counter. A5: the glued reading was on only where every id had the generator's shape
+(ten hex digits, `-`, a counter), so on a shadow corpus (pseudonym/1 ids, `p` and 24 base32
+letters) `__<id>__ imported_ok` hid 27 claims. The ids that may extend one are the whole
+corpus's (`NamedFiles`'s `corpus_ids`), not only those searched for.
 
 Ids and text are compared through one skeleton (`fold`), built for the id alphabet the way
 UTS #39 builds one (two strings are confusable when their skeletons are equal), as a reader
@@ -60,46 +68,43 @@ writes ids as they are; text of another script that merely stands beside an id
 
 Earlier rounds: red team 28, H1 (an id upper-cased, fullwidth, with a zero-width space or a
 U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter, or Cyrillic
-а, с, е for a, c, e). Pilot red team 34, A1: where a word ends and whether a digit follows a
-glued id are read on the letters as written, before the ASCII look-alike pairs (`<id>ok` is no
-longer counter `<id>0k`; `|` parts words). Limit: an id split into parts by visible text
+а, с, е for a, c, e). Pilot red team 34, A1: where a word ends and what is glued to an id are
+read on the letters as written, before the ASCII look-alike pairs (`<id>ok` is no longer counter
+`<id>0k`; `|` parts words). Limit: an id split into parts by visible text
 ("e09 22", "part 49") is not found — no matching of words can tell it from unrelated text —
 nor one more than half of whose characters are written in characters no name reads as Latin
 (an all-foreign word would otherwise name every id of its length), nor, in the fail-closed
-reading, one glued to a hex digit or a `-` (`a25be6b5522ⲻ2`): there a stretch must stand as a
-word of its own.
+reading, one glued to a character some id of the corpus holds (`a25be6b5522ⲻ2` in a corpus of the
+generator's ids: hex digits and `-`): there a stretch must stand as a word of its own. Nor, by
+the corpus rule above, an id glued to characters that begin another id of the corpus (`a-1`
+glued to `2` where `a-123` is an id) — which neither the generator's ids (each its own ten hex
+digits) nor ids of one fixed length (pseudonym/1, a Drive capture's) allow.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
 from collections.abc import Iterator
 
 _ID_WORD = re.compile(r"[a-z0-9_-]+")
-# The generator's id shape after the fold, and every place in a text one starts (overlapping:
-# an id glued after another is found too). Its counter runs to the last digit, so an id followed
-# by a digit is not found: the digit extends it into another id of the shape.
-_GENERATED_ID = re.compile(r"[0-9a-f]{10}-[0-9]+")
-_GENERATED_ID_AT = re.compile(r"(?=([0-9a-f]{10}-[0-9]+))")
-# A word as the fail-closed reading sees it in a corpus of the generator's ids: `_` and the
-# letters past `f` cannot stand in such an id, so they part words there.
-_GENERATED_WORD_OR_FOREIGN = re.compile(r"(?:[0-9a-f-]|[^\x00-\x7f\s])+")
 _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
-# A word as the fail-closed reading sees it: id characters and any character outside ASCII that
-# is not a space (ASCII punctuation and spaces delimit, as they do for the exact reading).
-_WORD_OR_FOREIGN = re.compile(r"(?:[a-z0-9_-]|[^\x00-\x7f\s])+")
+# The shortest id read inside a longer word (`NamedFiles._glued`): a shorter one is as likely a
+# part of any word as an id (`a`, `x-1`), so it is named only as a whole word. The generator's ids
+# have at least 12 characters, pseudonym/1's 25, a Drive's 28 and more.
+_GLUED_ID_LENGTH = 8
 _FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
+_ONE_FOREIGN = re.compile(r"([^\x00-\x7f])")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
 _NAMED_LETTER = re.compile(r"\bLETTER\b.*[ -]([A-Z])$")
 # UTS #39 confusables.txt's pairs inside ASCII (0 -> O, 1 -> l, I -> l, | -> l, m -> rn), read
 # after case folding: each class written as one of its members.
 _ASCII_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1", "m": "rn"})
-# The same pairs that can stand inside a generated id, one character for one, so that a place
-# in the text as written is the same place in the text as read (`NamedFiles._glued`).
-_GLUED_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1", "|": "1"})
-_ASCII_DIGITS = frozenset("0123456789")
+# The text as written, place for place with it read through those pairs (`_aligned`): `m`, read
+# as the two letters `rn`, stands in both places.
+_AS_WRITTEN_WIDTH = str.maketrans({"m": "mm"})
 # What a terminal shows as nothing or as a blank (`_is_gap`). Ordinary whitespace delimits words
 # as a space does; every other control is a gap.
 _ORDINARY_WHITESPACE = frozenset(" \t\n\v\f\r")
@@ -206,6 +211,51 @@ def _written_readings(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(folded + by_look))
 
 
+def _glue_readings(text: str) -> tuple[tuple[str, str], ...]:
+    """`text` as each reader may see it (`_written_readings`), every look-alike mapped
+    (`_ASCII_CONFUSABLE`), each paired with its characters as written, place for place: an
+    ASCII character in its lower case, any other (and an ASCII one a mark stands on, as the
+    keycap in `1️⃣`) as unreadable. Whether glued text extends an id is decided on the second
+    (`NamedFiles._extended`; pilot red team 35, A1)."""
+    dropped = _without_gaps(text, "")
+    shown = (dropped,) if dropped == text else (dropped, _without_gaps(text, _UNREADABLE))
+    looks = (False,) if text.isascii() else (False, True)
+    return tuple(
+        dict.fromkeys(_aligned(each, by_look=by_look) for by_look in looks for each in shown)
+    )
+
+
+def _aligned(text: str, *, by_look: bool) -> tuple[str, str]:
+    """One reading of `_glue_readings`: the folded text and its characters as written."""
+    if text.isascii():
+        lower = text.lower()
+        return lower.translate(_ASCII_CONFUSABLE), lower.translate(_AS_WRITTEN_WIDTH)
+    shown: list[str] = []
+    written: list[str] = []
+    parts = _ONE_FOREIGN.split(text)  # ASCII runs, each foreign character between two
+    for place, part in enumerate(parts):
+        if place % 2 == 0:
+            lower = part.lower()
+            as_written = lower.translate(_AS_WRITTEN_WIDTH)
+            following = parts[place + 1] if place + 1 < len(parts) else ""
+            if lower and following and unicodedata.category(following)[0] == "M":
+                # An ASCII character a mark stands on is not that character as written.
+                width = 2 if lower[-1] == "m" else 1
+                as_written = as_written[:-width] + _UNREADABLE * width
+            shown.append(lower.translate(_ASCII_CONFUSABLE))
+            written.append(as_written)
+        else:
+            read = _fold_char(part, by_look)
+            shown.append(read)
+            written.append(_UNREADABLE * len(read))
+    return "".join(shown), "".join(written)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str, by_look: bool) -> str:
+    return _fold_shown(char, by_look=by_look)
+
+
 def _without_gaps(text: str, standing_for: str) -> str:
     if text.isascii():
         return _ASCII_CONTROL.sub(standing_for, text)
@@ -259,12 +309,14 @@ def _fold_any(text: str, *, by_look: bool = False) -> str:
 
 class NamedFiles:
     """Finds which of `file_ids` a diagnostics payload names. Ids of contract rule 2's alphabet
-    are found word by word (one set lookup per word), and, where the text holds characters the
-    skeleton leaves outside ASCII, stretch by stretch with those read as any id character (the
-    module's doc); an id outside the alphabet (one the rules refuse as `invalid_file_id`) is
-    searched for as text, delimited the same way."""
+    are found word by word (one set lookup per word), glued to other text where nothing glued
+    extends them into another id of the corpus (`_glued`), and, where the text holds characters
+    the skeleton leaves outside ASCII, stretch by stretch with those read as any id character
+    (the module's doc); an id outside the alphabet (one the rules refuse as `invalid_file_id`) is
+    searched for as text, delimited the same way. `corpus_ids`: every id of the corpus, those
+    glued text may spell instead of one of `file_ids` (by default `file_ids` themselves)."""
 
-    def __init__(self, file_ids: frozenset[str]) -> None:
+    def __init__(self, file_ids: frozenset[str], corpus_ids: frozenset[str] = frozenset()) -> None:
         # folded id -> the ids that fold to it (two ids differing only in case are both named).
         self._words: dict[str, set[str]] = {}
         others: dict[str, set[str]] = {}
@@ -285,24 +337,41 @@ class NamedFiles:
             for place, char in enumerate(folded):
                 self._by_place.setdefault((place, char), []).append(folded)
         self._longest = max((len(folded) for folded in self._words), default=0)
-        # Ids glued to words are read only where the id shape says what can extend an id.
-        self._generated = (
-            bool(self._words)
-            and not others
-            and all(_GENERATED_ID.fullmatch(folded) for folded in self._words)
-        )
-        self._foreign_words = _GENERATED_WORD_OR_FOREIGN if self._generated else _WORD_OR_FOREIGN
+        # Every id of the corpus as `_glue_readings` reads a text (`_aligned`): folded, sorted,
+        # so that the ids a stretch begins are found by one bisection, and each with its
+        # characters as written, which glued characters must be.
+        self._written_forms: dict[str, list[str]] = {}
+        for file_id in sorted(corpus_ids | file_ids):
+            folded, written = _aligned(_without_gaps(file_id, ""), by_look=False)
+            if folded:
+                self._written_forms.setdefault(folded, []).append(written)
+        self._known = sorted(self._written_forms)
+        self._longest_known = max((len(folded) for folded in self._known), default=0)
+        # The glued search, for the ids distinctive enough to be told inside a word: the lengths
+        # they have, and the first `_head` characters of each, so that most places of a text
+        # are passed over with one set lookup.
+        self._glued_words = {
+            folded: ids for folded, ids in self._words.items() if len(folded) >= _GLUED_ID_LENGTH
+        }
+        self._lengths = sorted({len(folded) for folded in self._glued_words})
+        self._head = self._lengths[0] if self._lengths else 0
+        self._heads = frozenset(folded[: self._head] for folded in self._glued_words)
+        # A word as the fail-closed reading sees it: characters some id of the corpus holds, and
+        # any outside ASCII that is not a space; any other character parts words (in a corpus of
+        # the generator's ids, `_` and the letters past `f`), as no id can hold it.
+        alphabet = "".join(sorted({char for folded in self._known for char in folded} & _ID_CHAR))
+        self._foreign_words = re.compile(rf"(?:[{re.escape(alphabet)}]|[^\x00-\x7f\s])+")
 
     def named(self, payload: object) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
         once, in sorted order."""
         found: set[str] = set()
         for text in _texts(payload):
-            written = _written_readings(text)
-            if self._generated:
-                for each in written:
-                    found.update(self._glued(each))
-            for folded in dict.fromkeys(_delimited_readings(written)):
+            if self._glued_words:
+                for shown, written in _glue_readings(text):
+                    found.update(self._glued(shown, written))
+            written_readings = _written_readings(text)
+            for folded in dict.fromkeys(_delimited_readings(written_readings)):
                 for word in _ID_WORD.findall(folded):
                     found.update(self._words.get(word, ()))
                 if not folded.isascii():
@@ -314,20 +383,65 @@ class NamedFiles:
                         found.update(ids)
         return sorted(found)
 
-    def _glued(self, written: str) -> Iterator[str]:
-        """The ids of the generator's shape glued to other text in `written` (a reading before
-        the look-alike map): the id shape is searched where each look-alike is read as the
-        digit it looks like, but whether a digit follows an id (and so extends it into another)
-        is decided on the character as written. Pilot red team 34, A1: read after the map,
-        `<id>ok` was `<id>0k` and `|<id>|imported` was `1<id>11...` (a longer counter), and 38
-        success claims named no file; each place a counter may end is tried (both readings)."""
-        shown = written.translate(_GLUED_CONFUSABLE)
-        for match in _GENERATED_ID_AT.finditer(shown):
-            start, end = match.start(1), match.end(1)
-            # The counter's first digit is 11 characters in: 10 hex digits and the `-`.
-            for stop in range(start + 12, end + 1):
-                if stop == len(written) or written[stop] not in _ASCII_DIGITS:
-                    yield from self._words.get(shown[start:stop], ())
+    def _glued(self, shown: str, written: str) -> Iterator[str]:
+        """The ids found anywhere in `shown` (a reading with the look-alikes mapped) that
+        nothing glued to them extends (`_extended`); `written`: each of its characters as
+        written (`_glue_readings`)."""
+        head = self._head
+        # An id lies inside one run of id characters: runs shorter than every id are skipped.
+        for run in _ID_WORD.finditer(shown):
+            if run.end() - run.start() >= head:
+                yield from self._glued_in(shown, written, run.start(), run.end())
+
+    def _glued_in(self, shown: str, written: str, first: int, last: int) -> Iterator[str]:
+        head = self._head
+        for start in range(first, last - head + 1):
+            if shown[start : start + head] not in self._heads:
+                continue
+            for length in self._lengths:
+                end = start + length
+                if end > last:
+                    break
+                ids = self._glued_words.get(shown[start:end])
+                if ids and not self._extended(shown, written, start, end):
+                    yield from ids
+
+    def _extended(self, shown: str, written: str, start: int, end: int) -> bool:
+        """Whether the id at `shown[start:end]` is read as part of another id of the corpus.
+        The characters glued to it, before and after, extend it only where, as written (each
+        an ASCII character of the alphabet, itself and not a look-alike), they spell with it
+        another corpus id in full, or, taken to the end of what is glued after it, the start of
+        one (a text cut short inside an id). Pilot red team 35, A1: `¹`, `₁`, `½`, `⒈`, `３`
+        read after NFKC were digits that extended the id, and none is a character an id holds;
+        A5: the corpus's own ids decide, not an id shape. Red team 34, A1: `<id>ok` is not the
+        counter `<id>0k`."""
+        longest = self._longest_known
+        stop = end
+        while stop < len(shown) and written[stop] in _ID_CHAR and stop - start < longest:
+            stop += 1
+        first = start
+        while first > 0 and written[first - 1] in _ID_CHAR and end - first < longest:
+            first -= 1
+        for before in range(first, start + 1):
+            for after in range(end + (before == start), stop + 1):
+                glued = written[before:start], end - before, written[end:after]
+                begun = list(self._begun(shown[before:after], *glued))
+                if not begun:
+                    break  # a longer stretch begins none either
+                if after == stop or after - before in begun:
+                    return True
+        return False
+
+    def _begun(self, stretch: str, before: str, end: int, after: str) -> Iterator[int]:
+        """The lengths of the corpus ids that begin with `stretch` (a folded reading) and hold
+        its glued characters as written: `before` the id, and `after` it (the id ending at
+        `end` in the stretch)."""
+        place = bisect.bisect_left(self._known, stretch)
+        while place < len(self._known) and self._known[place].startswith(stretch):
+            for form in self._written_forms[self._known[place]]:
+                if form.startswith(before) and form[end : end + len(after)] == after:
+                    yield len(form)
+            place += 1
 
     def _spelled_with_foreign(self, word: str) -> Iterator[str]:
         """The folded ids a stretch of `word` spells with its characters outside ASCII read as

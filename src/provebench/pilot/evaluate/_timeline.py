@@ -157,7 +157,8 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
     first_ack: dict[str, bool] = {}
     claims: dict[str, list[int]] = defaultdict(list)
     last_row: dict[str, tuple[int, list[str]]] = {}
-    refused = NamedFiles(snapshot.non_admissible)
+    # Glued text that spells another file of the corpus names that one, not a refused file.
+    refused = NamedFiles(snapshot.non_admissible, frozenset(snapshot.first_cycle))
     for cycle in log.cycles:
         confirmed = cycle.confirmed_rows()
         rows_by_cycle[cycle.cycle] = confirmed

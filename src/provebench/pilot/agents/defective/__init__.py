@@ -82,6 +82,7 @@ from provebench.pilot.agents.defective._sandbox_attacks import (
     ReadsTheAnswerKeyFromDisk,
 )
 from provebench.pilot.agents.defective._seam_attacks import (
+    ClaimsRefusedImportedGluedToCompatibilityDigits,
     ClaimsRefusedImportedGluedToWords,
     ClaimsRefusedImportedInLookAlikeDigits,
     ReportsFilesFailedAfterDecoyRead,
@@ -122,6 +123,7 @@ __all__ = [
     "ClaimsCorruptedProcessed",
     "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedDisguised",
+    "ClaimsRefusedImportedGluedToCompatibilityDigits",
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInLookAlikeDigits",
     "ClaimsRefusedImportedInOwnReport",

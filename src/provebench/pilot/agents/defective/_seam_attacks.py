@@ -1,5 +1,5 @@
-"""Attacks on the seams of the report readings (pilot red team 33): a correct importer that adds
-one false account, each placed where a reading of round 32 did not look.
+"""Attacks on the seams of the report readings (pilot red teams 33 and 35): a correct importer
+that adds one false account, each placed where a reading of the round before did not look.
 
 * `ReportsFilesFailedWithNoTextCode` (A7): after appends that all succeeded, an `error` whose
   code is no text (None, a list) or whose detail is a list of words, saying recordings could not
@@ -14,6 +14,9 @@ one false account, each placed where a reading of round 32 did not look.
   with the id upper-cased and one character written in a glyph that looks like it but whose
   Unicode value or name is another (Bengali ৪, value 4, for `8`; Gurmukhi ੧, value 1, for `9`;
   Arabic-Indic ٥, value 5, for `0`; Cherokee Ꭰ, named A, for `D`).
+* `ClaimsRefusedImportedGluedToCompatibilityDigits` (red team 35, A1): each refusal reported,
+  then noted processed with the id glued to a character NFKC writes as a digit (superscript ¹,
+  subscript ₁, ⒈ DIGIT ONE FULL STOP, ½, ⁰, ①, fullwidth ３, mathematical bold 𝟏).
 """
 
 from __future__ import annotations
@@ -26,6 +29,17 @@ from provebench.pilot.lab import LabError
 
 # A glyph that looks like the key but that Unicode reads as another character (red team 33, A1).
 _LOOKS_LIKE = {"8": "\u09ea", "9": "\u0a67", "0": "\u0665", "D": "\u13a0"}
+# Characters NFKC writes as ASCII digits, none of them a digit as written (red team 35, A1).
+_COMPATIBILITY_DIGITS = (
+    "\u00b9",
+    "\u2081",
+    "\u2488",
+    "\u00bd",
+    "\u2070",
+    "\u2460",
+    "\uff13",
+    "\U0001d7cf",
+)
 # An id of the generator's grammar no corpus file has (ten hex digits, `-`, a counter).
 _MADE_UP_ID = "ffffffffff-999999"
 
@@ -95,7 +109,20 @@ class ClaimsRefusedImportedInLookAlikeDigits(CorrectImporter):
         self.ctx.diagnostics.note(f"{look_alike_id(str(file.file_id))} imported successfully")
 
 
+class ClaimsRefusedImportedGluedToCompatibilityDigits(CorrectImporter):
+    """A refused file noted processed, its id glued to a character NFKC writes as a digit
+    (pilot red team 35, A1: read after NFKC, the digit seemed to extend the id's counter)."""
+
+    name: ClassVar[str] = "claims-refused-imported-glued-to-compatibility-digits"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        for digit in _COMPATIBILITY_DIGITS:
+            self.ctx.diagnostics.note(f"file {file.file_id}{digit} processed successfully")
+
+
 __all__ = [
+    "ClaimsRefusedImportedGluedToCompatibilityDigits",
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInLookAlikeDigits",
     "ReportsFilesFailedAfterDecoyRead",
